@@ -1,0 +1,126 @@
+// The I/O engine contract (fio's ioengine ops, trimmed).
+//
+// A worker owns one Engine and calls it only from its own thread:
+//   Init(ctx) once; then repeatedly Queue(req) for each prepared request,
+//   Commit() to push queued requests to the kernel, Reap(min, max, out) to
+//   collect completions; finally Shutdown().
+// Sync engines complete inside Queue() and return kCompleted (req->res set).
+// Async engines return kQueued (completion comes from Reap) or kBusy (no slot:
+// the worker must Commit()/Reap() and retry the same request).
+//
+// The engine does I/O and nothing else: the worker stamps times, counts bytes,
+// requeues short transfers and applies the error policy. Engines never print
+// and never allocate per I/O. res is bytes transferred or -errno.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "iobench/job.h"
+#include "iobench/status.h"
+
+namespace iobench {
+
+enum class IoOp : uint8_t { kRead = 0, kWrite = 1, kTrim = 2, kFsync = 3, kFdatasync = 4 };
+
+// One I/O in flight. Lives in the worker's request pool for the whole run;
+// the pointer is stable, so async engines carry it in user_data / iocb->data.
+struct IoRequest {
+  IoOp op = IoOp::kRead;
+  uint8_t flags = 0;         // kReqForceAsync, kReqHighPrio, ...
+  uint16_t prio = 0;         // ioprio value for cmdprio, 0: none
+  uint32_t file_index = 0;   // index into EngineContext::files
+  int fd = -1;
+  uint64_t offset = 0;       // byte offset of this (possibly requeued) part
+  uint64_t length = 0;       // bytes to transfer in this part
+  void* buf = nullptr;       // aligned buffer, owned by the worker
+  int64_t res = 0;           // set by the engine: bytes or -errno
+  // Worker-owned bookkeeping (engines must not touch):
+  uint64_t start_ns = 0;     // prepared
+  uint64_t issue_ns = 0;     // handed to the kernel
+  uint64_t xfer_offset = 0;  // offset of the whole I/O
+  uint64_t xfer_length = 0;  // length of the whole I/O
+  uint32_t index = 0;        // slot in the worker pool
+  uint32_t buf_index = 0;    // registered buffer index (fixedbufs)
+  void* engine_data = nullptr;  // engine-private per-request state, set in Init
+};
+
+inline constexpr uint8_t kReqForceAsync = 1u << 0;  // io_uring IOSQE_ASYNC
+inline constexpr uint8_t kReqHighPrio = 1u << 1;    // cmdprio chose this one
+inline constexpr uint8_t kReqHipri = 1u << 2;       // RWF_HIPRI / polled
+
+enum class QueueResult : uint8_t { kCompleted, kQueued, kBusy };
+
+struct EngineFile {
+  std::string path;
+  int fd = -1;
+  bool is_block_device = false;
+  uint64_t size = 0;
+};
+
+// What an engine gets at Init. Pointers stay valid until Shutdown().
+struct EngineContext {
+  const JobSpec* job = nullptr;
+  uint32_t iodepth = 1;
+  const std::vector<EngineFile>* files = nullptr;
+  std::vector<IoRequest>* requests = nullptr;  // the pool, size == iodepth
+  void* buffer_base = nullptr;   // one contiguous region holding all buffers
+  uint64_t buffer_bytes = 0;     // for fixedbufs registration
+  uint64_t buffer_stride = 0;    // bytes per request buffer
+};
+
+// Per-engine counters the worker reports (t/io_uring's "IOS/call").
+struct EngineCounters {
+  uint64_t submit_calls = 0;     // io_submit / io_uring_enter for submission
+  uint64_t submitted = 0;        // requests those calls submitted
+  uint64_t reap_calls = 0;       // io_getevents / waits that returned completions
+  uint64_t reaped = 0;
+  uint64_t eagain = 0;           // submissions refused with EAGAIN (retried)
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  virtual Status Init(const EngineContext& ctx) = 0;
+  virtual QueueResult Queue(IoRequest* req) = 0;
+  // Submits what Queue() accepted. Returns how many were submitted, or an
+  // error when the kernel refused the batch (requests stay owned by the
+  // engine only if submitted).
+  virtual Result<unsigned> Commit() { return 0u; }
+  // Waits for at least `min` completions (0: don't block), stores up to `max`
+  // request pointers in `out`, returns how many.
+  virtual Result<unsigned> Reap(unsigned min, unsigned max, IoRequest** out) {
+    (void)min; (void)max; (void)out;
+    return 0u;
+  }
+  virtual void Shutdown() {}
+  // Sync engines complete in Queue; the worker skips Commit/Reap for them.
+  virtual bool IsSync() const = 0;
+  virtual const EngineCounters& counters() const { return counters_; }
+
+ protected:
+  EngineCounters counters_;
+};
+
+// What the registry knows about an engine (engines/registry.cc, one table).
+struct EngineInfo {
+  const char* name;
+  const char* help;
+  bool is_sync;
+  std::unique_ptr<Engine> (*factory)();
+  // Can this machine run the engine at all? OK, or why not and what to do.
+  Status (*probe)();
+  // Names of the engine's own options (rows in the option table).
+  std::vector<std::string> options;
+  // Checks a job against this engine and this kernel before the run
+  // (e.g. pvsync2 uncached on tmpfs). May be null.
+  Status (*check_job)(const JobSpec& job, const std::vector<EngineFile>& files);
+};
+
+const std::vector<EngineInfo>& EngineRegistry();
+const EngineInfo* FindEngine(const std::string& name);
+
+}  // namespace iobench

@@ -1,0 +1,299 @@
+// JobSpec: one job, fully resolved and typed, as the parser hands it to the
+// run core. Every value here is effective (defaults applied, units converted:
+// sizes in bytes, times in nanoseconds, rates in bytes/s or IO/s).
+//
+// Ownership: plain value type; copied freely. The jobfile module produces it
+// (jobfile/parser.h), sweep may copy and change fields, run/ only reads it.
+// `numjobs` clones are made by the run core, not the parser.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace iobench {
+
+// Data directions, fio's order. kSync is fsync/fdatasync bookkeeping.
+enum class Ddir : uint8_t { kRead = 0, kWrite = 1, kTrim = 2 };
+inline constexpr int kNumDdirs = 3;
+
+enum class RwMode : uint8_t {
+  kRead, kWrite, kTrim, kRandRead, kRandWrite, kRandTrim,
+  kReadWrite,  // rw, readwrite: sequential mixed
+  kRandRW,
+  kTrimWrite,  // trim then write the same block, sequentially
+  kRandTrimWrite,
+};
+inline bool IsRandom(RwMode m) {
+  return m == RwMode::kRandRead || m == RwMode::kRandWrite || m == RwMode::kRandTrim ||
+         m == RwMode::kRandRW || m == RwMode::kRandTrimWrite;
+}
+inline bool HasRead(RwMode m) {
+  return m == RwMode::kRead || m == RwMode::kRandRead || m == RwMode::kReadWrite ||
+         m == RwMode::kRandRW;
+}
+inline bool HasWrite(RwMode m) {
+  return m == RwMode::kWrite || m == RwMode::kRandWrite || m == RwMode::kReadWrite ||
+         m == RwMode::kRandRW || m == RwMode::kTrimWrite || m == RwMode::kRandTrimWrite;
+}
+inline bool HasTrim(RwMode m) {
+  return m == RwMode::kTrim || m == RwMode::kRandTrim || m == RwMode::kTrimWrite ||
+         m == RwMode::kRandTrimWrite;
+}
+
+enum class RwSequencer : uint8_t { kSequential, kIdentical };
+
+// One bssplit entry: `size/percent`. Percentages of a direction sum to 100
+// after the parser fills blank shares.
+struct BsSplitEntry {
+  uint64_t bs = 0;
+  uint32_t perc = 0;
+};
+
+// Per-direction block size choice. With a non-empty split, min/max are the
+// smallest and largest sizes in the split.
+struct BlockSizeSpec {
+  uint64_t min = 4096;
+  uint64_t max = 4096;
+  std::vector<BsSplitEntry> split;
+};
+
+enum class RandomGenerator : uint8_t { kTausworthe, kLfsr, kTausworthe64 };
+
+enum class DistType : uint8_t { kRandom, kZipf, kPareto, kNormal, kZoned, kZonedAbs };
+struct DistZone {
+  // Per direction in fio; we keep one list per ddir in RandomDistribution.
+  uint32_t access_perc = 0;  // share of I/O going to this zone
+  uint32_t size_perc = 0;    // zoned: share of the region (percent)
+  uint64_t size_abs = 0;     // zoned_abs: absolute size in bytes
+};
+struct RandomDistribution {
+  DistType type = DistType::kRandom;
+  double param = 0.0;  // zipf theta, pareto h, normal stddev (percent)
+  double center_frac = 0.0;        // 0..1; fio's `:center` suffix
+  std::vector<DistZone> zones[kNumDdirs];
+};
+
+enum class FallocateMode : uint8_t { kNone, kPosix, kKeep, kNative, kTruncate };
+enum class RateProcess : uint8_t { kLinear, kPoisson };
+enum class CpusAllowedPolicy : uint8_t { kShared, kSplit };
+enum class FileServiceType : uint8_t { kRoundRobin, kSequential, kRandom };
+
+// continue_on_error: which error classes do not stop the job.
+enum ContinueOnError : uint8_t {
+  kCoeNone = 0, kCoeRead = 1, kCoeWrite = 2, kCoeVerify = 4,
+  kCoeIo = kCoeRead | kCoeWrite, kCoeAll = 0xff,
+};
+
+enum class VerifyType : uint8_t {
+  kNone, kMd5, kCrc64, kCrc32, kCrc32c, kCrc32cIntel, kCrc16, kCrc7, kXxhash, kSha1, kSha256,
+  kSha512, kSha3_224, kSha3_256, kSha3_384, kSha3_512, kMeta, kPattern, kNull,
+};
+
+struct VerifyOptions {
+  VerifyType type = VerifyType::kNone;
+  bool do_verify = true;
+  bool verify_only = false;
+  uint64_t backlog = 0;
+  uint64_t backlog_batch = 0;
+  uint64_t interval = 0;  // 0: the block size
+  uint64_t offset = 0;
+  std::vector<uint8_t> pattern;
+  bool fatal = false;
+  bool dump = false;
+  bool state_save = true;
+  bool state_load = false;
+  uint64_t async = 0;
+};
+
+// Where a value came from, for --parse-only and `job options` in JSON.
+enum class OptionSource : uint8_t { kDefault, kGlobal, kJob, kCommandLine };
+
+// One option as the user wrote it, after ${VAR}/arithmetic expansion.
+struct OptionSetting {
+  std::string name;   // canonical option name (aliases resolved)
+  std::string value;  // the expanded text; empty for bare flags
+  OptionSource source = OptionSource::kDefault;
+  std::string file;   // job file, "<cmdline>" or "<stdin>"
+  int line = 0;       // 1-based; 0 for the command line
+};
+
+struct JobSpec {
+  // --- identity and grouping ---
+  std::string name;
+  std::string description;
+  std::string job_file;  // the file this job came from ("" for command line)
+  int job_file_index = 0;  // each job file is its own stonewalled group
+  int line = 0;            // line of the [section] header
+  bool stonewall = false;
+  bool new_group = false;
+  std::string wait_for;
+  bool group_reporting = false;
+  bool exitall = false;
+
+  // --- targets ---
+  std::vector<std::string> filenames;  // `filename`, split on ':' with `\:` unescaped
+  std::string directory;               // may itself be a ':' list in fio; first used
+  std::string filename_format;         // default "$jobname.$jobnum.$filenum"
+  uint32_t nrfiles = 1;
+  uint32_t openfiles = 0;  // 0: all
+  FileServiceType file_service_type = FileServiceType::kRoundRobin;
+  uint64_t size = 0;          // 0: unset (use the file/device size)
+  uint32_t size_percent = 0;  // size=N%: percent of the file/device (0: unset)
+  uint64_t filesize_min = 0;  // 0: unset; per-file size range
+  uint64_t filesize_max = 0;
+  uint64_t io_size = 0;  // 0: unset (= size)
+  uint64_t offset = 0;
+  uint32_t offset_percent = 0;
+  uint64_t offset_increment = 0;
+  uint32_t offset_increment_percent = 0;
+  uint64_t number_ios = 0;  // 0: unlimited
+  bool fill_device = false;
+
+  // --- pattern ---
+  RwMode rw = RwMode::kRead;
+  uint64_t rw_nr = 1;        // rw=randread:8 -> 8 (new random offset every 8 IOs)
+  int64_t rw_skip = 0;       // rw=read:8k -> 8192 bytes skipped (holes); may be negative
+  RwSequencer rw_sequencer = RwSequencer::kSequential;
+  uint32_t rwmixread = 50;   // percent reads for mixed workloads
+  BlockSizeSpec bs[kNumDdirs];
+  uint64_t blockalign[kNumDdirs] = {0, 0, 0};  // 0: the minimum bs
+  bool bs_unaligned = false;
+  bool bs_is_seq_rand = false;
+
+  // --- engine and depth ---
+  std::string ioengine = "psync";
+  uint32_t iodepth = 1;
+  uint32_t iodepth_batch_submit = 1;  // fio: defaults to iodepth? no: 1 (0 == iodepth)
+  uint32_t iodepth_batch_complete_min = 1;
+  uint32_t iodepth_batch_complete_max = 0;  // 0: iodepth
+  uint32_t iodepth_low = 0;                 // 0: iodepth
+  uint32_t numjobs = 1;
+  bool thread = false;  // accepted; iobench always uses threads
+
+  // --- caching and syncing ---
+  bool direct = false;  // `buffered=0` sets direct
+  bool sync = false;    // O_SYNC (fio: sync=1 or sync=sync); dsync for O_DSYNC
+  bool dsync = false;
+  uint64_t fsync_blocks = 0;      // fsync every N writes
+  uint64_t fdatasync_blocks = 0;  // fdatasync every N writes
+  bool end_fsync = false;
+  bool fsync_on_close = false;
+  bool invalidate = true;
+  FallocateMode fallocate = FallocateMode::kNative;
+  bool overwrite = false;
+  bool create_on_open = false;
+  bool unlink = false;
+  bool pre_read = false;
+  bool allow_mounted_write = false;
+
+  // --- time ---
+  uint64_t runtime_ns = 0;  // 0: no limit
+  bool time_based = false;
+  uint64_t ramp_time_ns = 0;
+  uint64_t startdelay_ns = 0;
+  uint64_t startdelay_max_ns = 0;  // startdelay=lo-hi: random in range
+  uint64_t loops = 1;
+
+  // --- randomness ---
+  bool randrepeat = true;
+  std::optional<uint64_t> randseed;
+  bool norandommap = false;
+  RandomGenerator random_generator = RandomGenerator::kTausworthe;
+  RandomDistribution random_distribution;
+  uint32_t percentage_random[kNumDdirs] = {100, 100, 100};
+
+  // --- rate and think time ---
+  uint64_t rate[kNumDdirs] = {0, 0, 0};           // bytes/s
+  uint64_t rate_iops[kNumDdirs] = {0, 0, 0};
+  uint64_t rate_min[kNumDdirs] = {0, 0, 0};       // bytes/s
+  uint64_t rate_iops_min[kNumDdirs] = {0, 0, 0};
+  uint64_t ratecycle_ms = 1000;
+  RateProcess rate_process = RateProcess::kLinear;
+  uint64_t thinktime_ns = 0;
+  uint64_t thinktime_spin_ns = 0;
+  uint64_t thinktime_blocks = 1;
+
+  // --- cpu and scheduling ---
+  std::vector<int> cpus_allowed;  // empty: any
+  CpusAllowedPolicy cpus_allowed_policy = CpusAllowedPolicy::kShared;
+  std::optional<int> nice;
+  std::optional<int> prio;
+  std::optional<int> prioclass;
+
+  // --- buffers ---
+  bool zero_buffers = false;
+  bool refill_buffers = false;
+  bool scramble_buffers = true;
+  uint32_t buffer_compress_percentage = 0;
+  uint64_t buffer_compress_chunk = 512;
+  std::vector<uint8_t> buffer_pattern;  // empty: random
+
+  // --- verification ---
+  VerifyOptions verify;
+
+  // --- reporting units and statistics ---
+  uint32_t kb_base = 1024;
+  uint32_t unit_base = 0;  // 0 auto, 8 bits, 1 bytes
+  bool clat_percentiles = true;
+  bool lat_percentiles = false;
+  bool slat_percentiles = false;
+  std::vector<double> percentile_list;  // empty: fio's default list
+  bool gtod_reduce = false;
+  bool disable_lat = false;
+  bool disable_clat = false;
+  bool disable_slat = false;
+  bool disable_bw = false;
+
+  // --- errors ---
+  uint8_t continue_on_error = kCoeNone;
+  std::vector<int> ignore_error[kNumDdirs];  // errno values per direction
+
+  // --- logs ---
+  std::string write_bw_log;  // prefix; "" off. A bare flag means the job name.
+  std::string write_lat_log;
+  std::string write_iops_log;
+  std::string write_hist_log;
+  bool bw_log_set = false, lat_log_set = false, iops_log_set = false, hist_log_set = false;
+  uint64_t log_avg_msec = 0;
+  uint64_t log_hist_msec = 0;
+  uint32_t log_hist_coarseness = 0;
+  bool log_offset = false;
+  bool log_prio = false;
+  bool per_job_logs = true;
+
+  // --- engine options (each meaningful for the engines that list it) ---
+  bool hipri = false;
+  uint32_t hipri_percentage = 100;
+  bool nowait = false;
+  bool uncached = false;
+  uint32_t force_async = 0;
+  bool fixedbufs = false;
+  bool registerfiles = false;
+  bool sqthread_poll = false;
+  std::optional<int> sqthread_poll_cpu;
+  int nonvectored = -1;  // -1: probe
+  bool userspace_reap = false;
+  uint32_t cmdprio_percentage[kNumDdirs] = {0, 0, 0};
+  int cmdprio_class[kNumDdirs] = {0, 0, 0};
+  int cmdprio[kNumDdirs] = {0, 0, 0};
+
+  // --- provenance ---
+  // Every option that was set explicitly (defaults are not listed), in the
+  // order they were applied; later entries win. `job options` in JSON and
+  // --parse-only come from here.
+  std::vector<OptionSetting> settings;
+
+  // Options the user set whose behaviour the run core does not implement yet.
+  // The run refuses a job with any of these, naming option, file and line.
+  std::vector<OptionSetting> unimplemented;
+
+  bool IsSet(const std::string& option) const {
+    for (const auto& s : settings)
+      if (s.name == option) return true;
+    return false;
+  }
+};
+
+}  // namespace iobench

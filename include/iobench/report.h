@@ -1,0 +1,33 @@
+// Reporters: each output format formats a RunResult; none runs anything.
+//
+// Several formats may be written in one run (--output-format=normal,json).
+// Thread-safety: call after the run, from the main thread.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "iobench/stats.h"
+#include "iobench/status.h"
+
+namespace iobench {
+
+enum class OutputFormat { kNormal, kTerse, kJson, kJsonPlus, kTable };
+
+struct ReportOptions {
+  std::vector<OutputFormat> formats;
+  std::string cmdline;         // how iobench was invoked, for JSON "global options"
+  std::vector<std::string> job_files;
+  bool interim = false;        // an interim (status-interval) report
+};
+
+// Writes one format. Implementations live in src/report/<format>.cc.
+Status WriteNormal(const RunResult& run, const ReportOptions& opts, std::ostream& out);
+Status WriteTerse(const RunResult& run, const ReportOptions& opts, std::ostream& out);
+Status WriteJson(const RunResult& run, const ReportOptions& opts, bool plus, std::ostream& out);
+
+// Writes every format in opts.formats, in order.
+Status WriteReports(const RunResult& run, const ReportOptions& opts, std::ostream& out);
+
+}  // namespace iobench

@@ -1,0 +1,184 @@
+// Measurements: what a worker records (ThreadStats) and what a run returns
+// (RunResult). Results are plain data; reporters only format them.
+//
+// Ownership: each worker thread owns its ThreadStats and writes it without
+// locks; the coordinator moves it into a JobResult after the join. The
+// reporter thread may read only LiveCounters (relaxed atomics) during a run.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "iobench/histogram.h"
+#include "iobench/job.h"
+
+namespace iobench {
+
+// One bandwidth/IOPS sample window (fio logs these every 500 ms by default).
+struct RateSample {
+  uint64_t t_ms = 0;   // end of window, ms since job start
+  uint64_t value = 0;  // bytes/s (bw) or IO/s (iops)
+};
+
+// Summary of samples: fio's bw_min/bw_max/bw_mean/bw_dev/bw_samples.
+struct SampleStat {
+  uint64_t min = 0, max = 0, samples = 0;
+  double mean = 0, stddev = 0;
+};
+
+// Everything about one direction (read, write or trim).
+struct DirStats {
+  uint64_t ios = 0;        // completed I/Os
+  uint64_t bytes = 0;      // bytes completed
+  uint64_t short_ios = 0;  // short transfers (requeued)
+  uint64_t dropped = 0;    // I/Os dropped (error, continue_on_error)
+  uint64_t errors = 0;
+  uint64_t eagain = 0;     // RWF_NOWAIT / IOCB_NOWAIT refusals
+  uint64_t runtime_ns = 0; // time this direction was active (fio: per-ddir runtime)
+  LatStat slat, clat, lat;
+  Histogram slat_hist, clat_hist, lat_hist;
+  std::vector<RateSample> bw_samples;    // per 500 ms window, bytes/s
+  std::vector<RateSample> iops_samples;
+};
+
+struct CpuUsage {
+  uint64_t user_us = 0;
+  uint64_t sys_us = 0;
+  uint64_t ctx = 0;   // voluntary + involuntary context switches
+  uint64_t majf = 0;
+  uint64_t minf = 0;
+};
+
+// The kernel's helper threads that served a job (io-wq workers, SQPOLL).
+struct HelperCpu {
+  uint64_t iowq_user_us = 0, iowq_sys_us = 0;
+  uint64_t sqpoll_user_us = 0, sqpoll_sys_us = 0;
+  uint64_t other_user_us = 0, other_sys_us = 0;  // unattributed helper time
+  uint32_t peak_threads = 0;
+};
+
+// fio's IO depth / submit / complete distributions: buckets
+// depth: 1, 2, 4, 8, 16, 32, >=64; submit/complete: 0, 4, 8, 16, 32, 64, >=64.
+struct DepthDist {
+  std::array<uint64_t, 7> depth{};
+  std::array<uint64_t, 7> submit{};
+  std::array<uint64_t, 7> complete{};
+  uint64_t submit_events = 0;    // number of submission batches counted
+  uint64_t complete_events = 0;  // number of completion batches counted
+};
+
+struct ErrorInfo {
+  int err = 0;  // errno, 0: none
+  std::string file;
+  uint64_t offset = 0;
+  Ddir ddir = Ddir::kRead;
+  std::string message;
+};
+
+// What one worker thread measured. Filled only by its thread.
+struct ThreadStats {
+  DirStats dir[kNumDdirs];
+  LatStat sync_lat;        // fsync/fdatasync latency
+  Histogram sync_hist;
+  uint64_t sync_ios = 0;
+  DepthDist depth;
+  CpuUsage cpu;            // RUSAGE_THREAD over the run
+  uint64_t issued[kNumDdirs] = {0, 0, 0};  // issued I/Os ("issued rwts")
+  uint64_t short_issued[kNumDdirs] = {0, 0, 0};
+  uint64_t dropped_issued[kNumDdirs] = {0, 0, 0};
+  uint64_t submit_calls = 0, submitted = 0, reap_calls = 0, reaped = 0;
+  ErrorInfo first_error;
+  uint64_t total_errors = 0;
+};
+
+// One job (one numjobs clone) after the run.
+struct JobResult {
+  std::string name;
+  int groupid = 0;
+  int jobnum = 0;          // clone index within numjobs
+  int error = 0;           // errno-style error of the job, 0 ok
+  std::string error_message;
+  JobSpec spec;            // the resolved job (job options in JSON come from spec.settings)
+  ThreadStats stats;
+  HelperCpu helpers;
+  uint64_t elapsed_ms = 0;    // wall time the job existed
+  uint64_t runtime_ms = 0;    // measured time (after ramp)
+  uint64_t start_ms = 0;      // wall-clock start, for logs
+  bool interrupted = false;
+  uint32_t nr_files = 0;
+  std::vector<std::string> files;  // targets this clone used
+  std::vector<std::string> notes;  // what was measured, for the report (not stderr)
+};
+
+struct GroupResult {
+  int id = 0;
+  bool group_reporting = false;  // merge jobs into one record when printing
+  uint32_t kb_base = 1024;
+  uint32_t unit_base = 0;
+  std::vector<JobResult> jobs;
+};
+
+// /sys/block/X/stat deltas over the run (fio "Disk stats").
+struct DiskUtil {
+  std::string name;  // e.g. "nvme0n1", "loop0"
+  uint64_t ios[2] = {0, 0};      // read, write completed
+  uint64_t merges[2] = {0, 0};
+  uint64_t sectors[2] = {0, 0};
+  uint64_t ticks[2] = {0, 0};    // ms
+  uint64_t io_ticks = 0;         // ms busy
+  uint64_t time_in_queue = 0;    // ms
+  double util = 0;               // percent
+};
+
+// Description of one target, for "what was measured".
+struct TargetContext {
+  std::string path;
+  std::string fs_type;       // "ext4", "tmpfs", "" for block devices
+  std::string device;        // block device under the target, resolved to the disk
+  std::string model;
+  std::string scheduler;
+  int64_t read_ahead_kb = -1;
+  int64_t nr_requests = -1;
+  int rotational = -1;
+  uint32_t logical_block_size = 0;
+  uint32_t physical_block_size = 0;
+  std::string write_cache;
+  double page_cache_percent = -1;  // buffered jobs: share of the file cached at start
+};
+
+struct RunContext {
+  std::string iobench_version;
+  std::string kernel;        // uname -r
+  std::string cpu_model;
+  uint32_t cpus = 0;
+  uint64_t mem_bytes = 0;
+  std::vector<TargetContext> targets;
+  std::vector<std::string> warnings;  // traps detected (one line each, with the reason)
+};
+
+struct RunResult {
+  uint64_t timestamp_s = 0;     // wall clock at start
+  uint64_t timestamp_ms = 0;
+  std::vector<GroupResult> groups;
+  std::vector<DiskUtil> disks;
+  RunContext context;
+  bool interrupted = false;
+  int exit_code = 0;
+  // Sweep point values when this run is one point of a sweep (key -> value).
+  std::map<std::string, std::string> point;
+};
+
+// Live counters a worker updates with relaxed stores and the status thread
+// reads. One cache line per worker; nothing else is shared on the hot path.
+struct alignas(64) LiveCounters {
+  std::atomic<uint64_t> ios[kNumDdirs] = {0, 0, 0};
+  std::atomic<uint64_t> bytes[kNumDdirs] = {0, 0, 0};
+  std::atomic<uint8_t> state{0};  // fio's state letter as a char, 0: not started
+};
+
+}  // namespace iobench
