@@ -74,12 +74,33 @@ inline bool WriteFile(const std::string& path, size_t bytes) {
   return true;
 }
 
+// Writes an MBR with one Linux partition from sector 2048 to the end.
+inline bool WriteMbr(const std::string& image, uint64_t image_bytes) {
+  unsigned char mbr[512] = {};
+  unsigned char* e = mbr + 446;
+  e[4] = 0x83;  // Linux
+  const uint32_t start = 2048;
+  const uint32_t count = static_cast<uint32_t>(image_bytes / 512) - start;
+  for (int i = 0; i < 4; ++i) {
+    e[8 + i] = static_cast<unsigned char>(start >> (8 * i));
+    e[12 + i] = static_cast<unsigned char>(count >> (8 * i));
+  }
+  mbr[510] = 0x55;
+  mbr[511] = 0xAA;
+  const int fd = open(image.c_str(), O_WRONLY);
+  if (fd < 0) return false;
+  const bool ok = pwrite(fd, mbr, sizeof(mbr), 0) == 512;
+  close(fd);
+  return ok;
+}
+
 // A 64 MiB image under /var/tmp attached to a free loop device, with ext4
-// made on it and mounted on a temp dir. Needs root; `skip_reason()` says why
-// it could not be set up. Everything is undone in reverse order.
+// made on it (or, `partitioned`, on its first partition) and mounted on a
+// temp dir. Needs root; `skip_reason()` says why it could not be set up.
+// Everything is undone in reverse order.
 class LoopExt4 {
  public:
-  LoopExt4() : dir_("/var/tmp") {
+  explicit LoopExt4(bool partitioned = false) : dir_("/var/tmp") {
     if (geteuid() != 0) {
       why_ = "needs root for losetup/mount";
       return;
@@ -100,19 +121,30 @@ class LoopExt4 {
       why_ = "truncate failed";
       return;
     }
-    dev_ = RunCmd("losetup -f --show '" + image_ + "'", &st);
+    if (partitioned && !WriteMbr(image_, 64 << 20)) {
+      why_ = "cannot write a partition table";
+      return;
+    }
+    dev_ = RunCmd(
+        std::string("losetup -f --show ") + (partitioned ? "-P " : "") + "'" + image_ + "'", &st);
     if (st != 0 || dev_.rfind("/dev/loop", 0) != 0) {
       why_ = "losetup -f failed: " + dev_;
       dev_.clear();
       return;
     }
-    std::string out = RunCmd("mkfs.ext4 -q -F '" + dev_ + "'", &st);
+    fs_dev_ = partitioned ? dev_ + "p1" : dev_;
+    for (int i = 0; i < 50 && access(fs_dev_.c_str(), F_OK) != 0; ++i) usleep(20000);
+    if (access(fs_dev_.c_str(), F_OK) != 0) {
+      why_ = "the kernel did not create " + fs_dev_ + " (no MBR partition scanning for loop)";
+      return;
+    }
+    std::string out = RunCmd("mkfs.ext4 -q -F '" + fs_dev_ + "'", &st);
     if (st != 0) {
       why_ = "mkfs.ext4 failed: " + out;
       return;
     }
     mkdir(mnt_.c_str(), 0755);
-    out = RunCmd("mount '" + dev_ + "' '" + mnt_ + "'", &st);
+    out = RunCmd("mount '" + fs_dev_ + "' '" + mnt_ + "'", &st);
     if (st != 0) {
       why_ = "mount failed: " + out;
       return;
@@ -139,14 +171,15 @@ class LoopExt4 {
 
   bool ready() const { return mounted_; }
   const std::string& skip_reason() const { return why_; }
-  const std::string& device() const { return dev_; }   // "/dev/loop3"
-  std::string name() const { return dev_.substr(5); }  // "loop3"
+  const std::string& device() const { return dev_; }        // "/dev/loop3"
+  std::string name() const { return dev_.substr(5); }       // "loop3"
+  const std::string& fs_device() const { return fs_dev_; }  // device() or its "p1"
   const std::string& mount_point() const { return mnt_; }
   const std::string& image() const { return image_; }
 
  private:
   TempDir dir_;
-  std::string image_, mnt_, dev_, why_;
+  std::string image_, mnt_, dev_, fs_dev_, why_;
   bool mounted_ = false;
 };
 
