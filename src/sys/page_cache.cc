@@ -106,10 +106,13 @@ Status ProbeDontcache(int fd, const std::string& path) {
   if (err == EOPNOTSUPP || err == EINVAL) {
     auto fs = FsTypeName(path);
     auto kernel = KernelRelease();
+    const bool bdev = IsBlockDevice(path);
     const std::string fs_name =
-        IsBlockDevice(path) ? std::string("block device") : (fs.ok() ? *fs : "unknown fs");
-    const std::string why = err == EOPNOTSUPP ? "the " + fs_name + " filesystem does not support it"
-                                              : "the kernel does not know the flag";
+        bdev ? std::string("a block device") : (fs.ok() ? *fs : "unknown fs");
+    const std::string why = err == EOPNOTSUPP
+                                ? (bdev ? std::string("the block device does not support it")
+                                        : "the " + fs_name + " filesystem does not support it")
+                                : "the kernel does not know the flag";
     return Status(Status::Code::kUnsupported,
                   "uncached=1 (RWF_DONTCACHE) is not supported for " + path + " on " + fs_name +
                       " with kernel " + (kernel.ok() ? *kernel : std::string("?")) + ": " + why +

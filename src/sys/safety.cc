@@ -12,6 +12,7 @@
 
 #include "sys/job_paths.h"
 #include "sys/procfs.h"
+#include "sys/target.h"
 
 namespace iobench::sys {
 namespace {
@@ -196,6 +197,18 @@ Status CheckWriteSafety(const std::string& block_device_path, bool allow_mounted
                          "): " + Join(reasons, "; ") +
                          "; set allow_mounted_write=1 to write anyway (this can destroy the data "
                          "on it)");
+}
+
+Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
+  for (const auto& job : jobs) {
+    if (!HasWrite(job.rw) && !HasTrim(job.rw)) continue;
+    for (const auto& path : JobFilePaths(job)) {
+      if (!IsBlockDevice(path)) continue;
+      Status st = CheckWriteSafety(path, job.allow_mounted_write);
+      if (!st.ok()) return st.WithContext("job '" + job.name + "'");
+    }
+  }
+  return Status::Ok();
 }
 
 Status CheckReadonly(const JobSpec& job) {

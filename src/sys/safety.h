@@ -28,6 +28,11 @@ namespace iobench::sys {
 // not destroyed). Read-only jobs must not call this.
 Status CheckWriteSafety(const std::string& block_device_path, bool allow_mounted_write);
 
+// CheckWriteSafety for every block device a writing or trimming job names,
+// with that job's allow_mounted_write. Jobs that only read are skipped.
+// The first refusal is returned, prefixed with "job 'name': ".
+Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs);
+
 // --readonly: refuses a job that writes (rw=write/randwrite/rw/randrw/
 // trimwrite), trims, or would lay out a file (a target file missing, or
 // shorter than offset+size). Also refuses unlink=1 (it deletes the files).

@@ -76,6 +76,32 @@ TEST_F(SysLoopTest, MountedDeviceIsRefusedUntilUnmounted) {
   EXPECT_TRUE(st.ok()) << st.ToString();
 }
 
+TEST_F(SysLoopTest, JobsThatWriteAreCheckedAndReadersAreNot) {
+  JobSpec reader;
+  reader.name = "r";
+  reader.filenames = {loop_.device()};
+  reader.rw = RwMode::kRandRead;
+  JobSpec writer = reader;
+  writer.name = "w";
+  writer.rw = RwMode::kRandWrite;
+  JobSpec trimmer = reader;
+  trimmer.name = "t";
+  trimmer.rw = RwMode::kTrim;
+  EXPECT_TRUE(CheckJobsWriteSafety({reader}).ok());
+  Status st = CheckJobsWriteSafety({reader, writer});
+  EXPECT_EQ(st.code(), Status::Code::kRefused);
+  EXPECT_EQ(st.message().rfind("job 'w': refusing to write to " + loop_.device(), 0), 0u)
+      << st.message();
+  EXPECT_EQ(CheckJobsWriteSafety({trimmer}).code(), Status::Code::kRefused);
+  writer.allow_mounted_write = true;
+  EXPECT_TRUE(CheckJobsWriteSafety({reader, writer}).ok());
+  // A file on the mounted filesystem is not a device: laid out, not refused.
+  JobSpec file_writer = writer;
+  file_writer.allow_mounted_write = false;
+  file_writer.filenames = {loop_.mount_point() + "/f"};
+  EXPECT_TRUE(CheckJobsWriteSafety({file_writer}).ok());
+}
+
 TEST_F(SysLoopTest, ExclusiveOpenerIsRefused) {
   ASSERT_TRUE(loop_.Unmount());
   const int fd = open(loop_.device().c_str(), O_RDONLY | O_EXCL);
