@@ -128,9 +128,8 @@ TEST(SysTargetTest, Ext4FileResolvesToTheDiskAndItsQueueSettings) {
   EXPECT_EQ(info->bottom_disks, std::vector<std::string>{disk});
 }
 
-TEST(SysTargetTest, MissingEverythingIsAnError) {
-  // A relative path always has "." as an existing parent; an absolute one
-  // has "/"; so only an unreadable parent fails. Check the happy fallback.
+TEST(SysTargetTest, NotYetCreatedPathUsesTheNearestParent) {
+  // A file the job will create: described by the nearest existing parent.
   auto info = ResolveTarget("/dev/shm/iobench-no-such-dir/x/y");
   ASSERT_TRUE(info.ok());
   EXPECT_FALSE(info->exists);
