@@ -1,0 +1,102 @@
+#include "stats/disk_util.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "sys/procfs.h"
+#include "sys/target.h"
+
+namespace iobench {
+namespace {
+
+uint64_t NowNs() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+uint64_t Delta(uint64_t a, uint64_t b) { return b >= a ? b - a : 0; }
+
+// Field order of /sys/block/X/stat (Documentation/block/stat.rst).
+enum Field {
+  kReadIos,
+  kReadMerges,
+  kReadSectors,
+  kReadTicks,
+  kWriteIos,
+  kWriteMerges,
+  kWriteSectors,
+  kWriteTicks,
+  kInFlight,
+  kIoTicks,
+  kTimeInQueue,
+};
+
+}  // namespace
+
+DiskUtilTracker::DiskUtilTracker(std::vector<std::string> disk_names)
+    : names_(std::move(disk_names)) {}
+
+bool DiskUtilTracker::Read(const std::string& name, uint64_t out[11]) {
+  auto text = sys::ReadFirstLine("/sys/class/block/" + name + "/stat");
+  if (!text.ok()) return false;
+  unsigned long long v[11] = {};
+  const int n =
+      std::sscanf(text->c_str(), "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+                  &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10]);
+  if (n != 11) return false;
+  for (int i = 0; i < 11; ++i) out[i] = v[i];
+  return true;
+}
+
+void DiskUtilTracker::Start() {
+  start_.clear();
+  for (const auto& n : names_) {
+    Snapshot s;
+    s.name = n;
+    s.ok = Read(n, s.v);
+    if (s.ok) start_.push_back(s);
+  }
+  start_ns_ = NowNs();
+}
+
+std::vector<DiskUtil> DiskUtilTracker::Stop() {
+  const uint64_t elapsed_ms = (NowNs() - start_ns_) / 1000000;
+  std::vector<DiskUtil> out;
+  for (const auto& s : start_) {
+    uint64_t now[11];
+    if (!Read(s.name, now)) continue;
+    DiskUtil d;
+    d.name = s.name;
+    d.ios[0] = Delta(s.v[kReadIos], now[kReadIos]);
+    d.ios[1] = Delta(s.v[kWriteIos], now[kWriteIos]);
+    d.merges[0] = Delta(s.v[kReadMerges], now[kReadMerges]);
+    d.merges[1] = Delta(s.v[kWriteMerges], now[kWriteMerges]);
+    d.sectors[0] = Delta(s.v[kReadSectors], now[kReadSectors]);
+    d.sectors[1] = Delta(s.v[kWriteSectors], now[kWriteSectors]);
+    d.ticks[0] = Delta(s.v[kReadTicks], now[kReadTicks]);
+    d.ticks[1] = Delta(s.v[kWriteTicks], now[kWriteTicks]);
+    d.io_ticks = Delta(s.v[kIoTicks], now[kIoTicks]);
+    d.time_in_queue = Delta(s.v[kTimeInQueue], now[kTimeInQueue]);
+    if (elapsed_ms > 0)
+      d.util = std::min(100.0,
+                        100.0 * static_cast<double>(d.io_ticks) / static_cast<double>(elapsed_ms));
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::vector<std::string> DisksForTargets(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (const auto& p : paths) {
+    auto info = sys::ResolveTarget(p);
+    if (!info.ok()) continue;
+    for (const auto& d : info->disks)
+      if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+  }
+  return out;
+}
+
+}  // namespace iobench

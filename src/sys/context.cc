@@ -1,0 +1,282 @@
+#include "sys/context.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+
+#include "sys/host.h"
+#include "sys/job_paths.h"
+#include "sys/procfs.h"
+#include "sys/target.h"
+
+#ifndef IOBENCH_VERSION
+#define IOBENCH_VERSION "unknown"
+#endif
+
+namespace iobench::sys {
+namespace {
+
+constexpr uint64_t kDiskSizedRegion = 1ull << 30;
+
+bool IsMemoryFs(const std::string& fs) {
+  return fs == "tmpfs" || fs == "ramfs" || fs == "devtmpfs" || fs == "hugetlbfs";
+}
+
+std::vector<std::string> Tokens(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      cur.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    } else if (!cur.empty()) {
+      out.push_back(cur);
+      cur.clear();
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+// sda, sdab1, vdb, xvda2, hdc: a prefix, one or two letters, digits.
+bool IsDiskName(const std::string& t) {
+  for (const char* prefix : {"xvd", "sd", "vd", "hd"}) {
+    const std::string p = prefix;
+    if (t.rfind(p, 0) != 0) continue;
+    size_t i = p.size(), letters = 0;
+    while (i < t.size() && std::islower(static_cast<unsigned char>(t[i]))) ++i, ++letters;
+    while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+    if (i == t.size() && letters >= 1 && letters <= 2) return true;
+  }
+  return false;
+}
+
+// The word that names a disk in `s`, or "".
+std::string DiskWord(const std::string& s) {
+  for (const auto& t : Tokens(s)) {
+    if (t.rfind("nvme", 0) == 0 || t == "ssd" || t == "hdd" || t == "disk" || t == "disks" ||
+        t == "hdd" || IsDiskName(t))
+      return t;
+  }
+  return "";
+}
+
+bool StartsWith(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
+
+uint64_t JobRegion(const JobSpec& job) {
+  return std::max({job.size, job.io_size, job.filesize_max, job.filesize_min});
+}
+
+// Why the job reads like a disk test, or "" when it does not.
+std::string DiskIntent(const JobSpec& job, const std::vector<std::string>& paths,
+                       bool include_direct) {
+  if (include_direct && job.direct) return "direct=1";
+  if (JobRegion(job) >= kDiskSizedRegion) return "size=" + HumanBytes(JobRegion(job));
+  for (const auto& p : paths) {
+    if ((StartsWith(p, "/dev/") && !StartsWith(p, "/dev/shm/")) || StartsWith(p, "/mnt/") ||
+        StartsWith(p, "/media/"))
+      return "the path " + p + " names a device or a mounted disk";
+    if (std::string w = DiskWord(p); !w.empty()) return "the path " + p + " says '" + w + "'";
+  }
+  for (const std::string* s : {&job.name, &job.description})
+    if (std::string w = DiskWord(*s); !w.empty()) return "the job says '" + w + "'";
+  return "";
+}
+
+bool Matches(const JobSpec& job, const std::vector<std::string>& paths, const std::string& t) {
+  if (t.empty()) return false;
+  if (!job.directory.empty() && t == job.directory.substr(0, job.directory.find(':'))) return true;
+  std::string dir = t;
+  if (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  for (const auto& p : paths) {
+    if (p == t) return true;
+    if (p.size() > dir.size() && StartsWith(p, dir) && (p[dir.size()] == '/' || dir == "/"))
+      return true;
+  }
+  return false;
+}
+
+std::string JobLabel(const JobSpec& job) { return "job '" + job.name + "': "; }
+
+std::string FsLabel(const TargetContext& t) {
+  return t.fs_type.empty() ? std::string("a block device") : t.fs_type;
+}
+
+}  // namespace
+
+bool LooksLikeDiskTest(const JobSpec& job, const std::vector<std::string>& paths) {
+  return !DiskIntent(job, paths, true).empty();
+}
+bool MeansDisk(const JobSpec& job, const std::vector<std::string>& paths) {
+  return !DiskIntent(job, paths, false).empty();
+}
+
+// From the kernel sources: ext4, xfs and btrfs set FMODE_BUF_RASYNC in their
+// open, as does a raw block device; only xfs and btrfs set FMODE_BUF_WASYNC.
+bool FsSupportsNowaitBufferedRead(const std::string& fs_type) {
+  return fs_type.empty() || fs_type == "ext4" || fs_type == "xfs" || fs_type == "btrfs";
+}
+bool FsSupportsNowaitBufferedWrite(const std::string& fs_type) {
+  return fs_type == "xfs" || fs_type == "btrfs";
+}
+
+std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
+                                     const std::vector<TargetContext>& targets,
+                                     const TrapEnv& env) {
+  std::vector<std::string> out;
+  for (const auto& job : jobs) {
+    const std::vector<std::string> paths = JobFilePaths(job);
+    std::vector<const TargetContext*> mine;
+    for (const auto& t : targets)
+      if (Matches(job, paths, t.path)) mine.push_back(&t);
+    const std::string who = JobLabel(job);
+
+    // The first target satisfying `pred`, named with "(and N more)".
+    auto first = [&](const std::function<bool(const TargetContext&)>& pred,
+                     const TargetContext** hit) {
+      size_t n = 0;
+      for (const auto* t : mine)
+        if (pred(*t)) {
+          if (n++ == 0) *hit = t;
+        }
+      return n == 0 ? std::string()
+                    : (*hit)->path + (n > 1 ? " (and " + std::to_string(n - 1) + " more)" : "");
+    };
+    const TargetContext* t = nullptr;
+
+    // 1. A disk test on memory.
+    const std::string intent = DiskIntent(job, paths, true);
+    if (!intent.empty()) {
+      std::string where = first([](const TargetContext& c) { return IsMemoryFs(c.fs_type); }, &t);
+      if (!where.empty())
+        out.push_back(who + where + " is on " + t->fs_type +
+                      ", so no disk is involved, but the job reads like a disk test (" + intent +
+                      "): the numbers measure memory copies, not a device");
+    }
+
+    // 2. Buffered random reads after invalidate with a random map.
+    if (!job.direct && HasRead(job.rw) && IsRandom(job.rw) && job.invalidate && !job.norandommap) {
+      std::string where = first(
+          [](const TargetContext& c) { return !IsMemoryFs(c.fs_type) && !c.device.empty(); }, &t);
+      if (!where.empty())
+        out.push_back(who + "note: buffered random reads of " + where +
+                      " with invalidate=1 and a random map: the cache is dropped at the start and "
+                      "each block is read once per pass, so this measures the device through the "
+                      "page cache, not page cache hits");
+    }
+
+    // 3. io_uring buffered I/O where the filesystem cannot do it nonblocking.
+    if (job.ioengine.rfind("io_uring", 0) == 0 && !job.direct) {
+      const bool reads = HasRead(job.rw);
+      const bool writes = HasWrite(job.rw);
+      std::string where = first(
+          [&](const TargetContext& c) {
+            return (reads && !FsSupportsNowaitBufferedRead(c.fs_type)) ||
+                   (writes && !FsSupportsNowaitBufferedWrite(c.fs_type));
+          },
+          &t);
+      if (!where.empty()) {
+        const bool r = reads && !FsSupportsNowaitBufferedRead(t->fs_type);
+        const bool w = writes && !FsSupportsNowaitBufferedWrite(t->fs_type);
+        const std::string what = r && w ? "reads and writes" : (r ? "reads" : "writes");
+        out.push_back(who + "io_uring buffered " + what + " on " + FsLabel(*t) + " (" + where +
+                      "): " + FsLabel(*t) + " does not support nonblocking buffered " + what +
+                      ", so io_uring punts every such I/O to io-wq kernel workers; their CPU "
+                      "time is not the job's (see the helper CPU line)");
+      }
+    }
+
+    // 4. libaio without O_DIRECT.
+    if (job.ioengine == "libaio" && !job.direct)
+      out.push_back(who +
+                    "libaio with direct=0 is synchronous: io_submit() does each buffered I/O "
+                    "before it returns, so iodepth=" +
+                    std::to_string(job.iodepth) +
+                    " gives no queue depth; use direct=1 or io_uring");
+
+    // 5. Page cache flags that O_DIRECT makes moot.
+    if (job.direct && job.uncached)
+      out.push_back(who +
+                    "uncached=1 has no effect with direct=1: O_DIRECT already bypasses the page "
+                    "cache that RWF_DONTCACHE would drop");
+    if (job.direct && job.nowait)
+      out.push_back(who +
+                    "nowait=1 with direct=1 does not avoid page cache waits (there are none with "
+                    "O_DIRECT); it only turns waits for device tags or filesystem locks into "
+                    "EAGAIN errors");
+
+    // 6. A buffered "disk" test whose data fits in memory.
+    const std::string buffered_intent = DiskIntent(job, paths, false);
+    if (!job.direct && !buffered_intent.empty() && env.mem_total_bytes > 0) {
+      uint64_t region = 0;
+      std::string where = first(
+          [&](const TargetContext& c) {
+            if (IsMemoryFs(c.fs_type) || c.device.empty()) return false;
+            uint64_t r = JobRegion(job);
+            if (r == 0) {
+              auto it = env.target_sizes.find(c.path);
+              r = it == env.target_sizes.end() ? 0 : it->second;
+            }
+            if (r == 0 || r >= env.mem_total_bytes) return false;
+            if (region == 0) region = r;
+            return true;
+          },
+          &t);
+      if (!where.empty())
+        out.push_back(who + where + ": the job's data (" + HumanBytes(region) +
+                      ") is smaller than memory (" + HumanBytes(env.mem_total_bytes) +
+                      ") in a buffered disk test (" + buffered_intent +
+                      "): after the first pass it can be served from the page cache; use "
+                      "direct=1 or a size larger than memory");
+    }
+  }
+  return out;
+}
+
+RunContext CollectContext(const std::vector<JobSpec>& jobs,
+                          const std::vector<std::string>& target_paths) {
+  RunContext ctx;
+  ctx.iobench_version = IOBENCH_VERSION;
+  if (auto v = KernelRelease(); v.ok()) ctx.kernel = *v;
+  if (auto v = CpuModel(); v.ok()) ctx.cpu_model = *v;
+  if (auto v = CpuCount(); v.ok()) ctx.cpus = *v;
+  if (auto v = MemTotalBytes(); v.ok()) ctx.mem_bytes = *v;
+
+  std::vector<std::string> paths;
+  auto add = [&](const std::string& p) {
+    if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(p);
+  };
+  if (target_paths.empty()) {
+    for (const auto& job : jobs)
+      for (const auto& p : JobFilePaths(job)) add(p);
+  } else {
+    for (const auto& p : target_paths) add(p);
+  }
+
+  TrapEnv env;
+  env.mem_total_bytes = ctx.mem_bytes;
+  for (const auto& p : paths) {
+    auto info = ResolveTarget(p);
+    TargetContext tc;
+    if (info.ok()) {
+      tc = info->ctx;
+      if (info->exists && info->size_bytes > 0) env.target_sizes[p] = info->size_bytes;
+      if (info->is_regular_file) {
+        bool buffered = false;
+        for (const auto& job : jobs) {
+          const auto jp = JobFilePaths(job);
+          if (!job.direct && Matches(job, jp, p)) buffered = true;
+        }
+        if (buffered) tc.page_cache_percent = PageCachePercent(p, 0, 0);
+      }
+    } else {
+      tc.path = p;
+    }
+    ctx.targets.push_back(std::move(tc));
+  }
+  ctx.warnings = DetectTraps(jobs, ctx.targets, env);
+  return ctx;
+}
+
+}  // namespace iobench::sys

@@ -1,0 +1,58 @@
+// The "what was measured" block: host facts, one TargetContext per target,
+// and warnings for the traps that make a benchmark measure something other
+// than what the user meant (docs/context.md lists each rule).
+//
+// Called by the run core once before the run (CollectContext); reporters
+// only format the RunContext. Thread-safety: reentrant.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "iobench/job.h"
+#include "iobench/stats.h"
+
+namespace iobench::sys {
+
+// Host facts, a TargetContext per distinct path in `target_paths` (in order),
+// page cache residency for targets a buffered job uses, and DetectTraps()
+// warnings. Probes that fail leave their fields unset; a context is always
+// returned. When `target_paths` is empty, the jobs' own files are used
+// (JobFilePaths, see job_paths.h).
+RunContext CollectContext(const std::vector<JobSpec>& jobs,
+                          const std::vector<std::string>& target_paths);
+
+// What DetectTraps needs besides the jobs and targets; CollectContext fills
+// it from the system, tests build it by hand.
+struct TrapEnv {
+  uint64_t mem_total_bytes = 0;
+  // Size of each target path that exists (file or device), by TargetContext::path.
+  std::map<std::string, uint64_t> target_sizes;
+};
+
+// A job "reads like a disk test" when any of:
+//  - direct=1 (the user wants the device, not the cache);
+//  - its region is at least 1 GiB (size, io_size or filesize);
+//  - a target path, the job name or description names a disk: a path under
+//    /dev/ (except /dev/shm), /mnt/ or /media/, or a word such as nvme, ssd,
+//    hdd, disk, sd[a-z], vd[a-z], xvd[a-z].
+bool LooksLikeDiskTest(const JobSpec& job, const std::vector<std::string>& paths);
+// The same without the direct=1 criterion (for buffered jobs).
+bool MeansDisk(const JobSpec& job, const std::vector<std::string>& paths);
+
+// Filesystems on which buffered io_uring I/O is served inline (they set
+// FMODE_BUF_RASYNC for reads, FMODE_BUF_WASYNC for writes); elsewhere io_uring
+// punts each buffered I/O that may block to an io-wq worker. An fs_type of ""
+// (a block device) counts as supported for reads.
+bool FsSupportsNowaitBufferedRead(const std::string& fs_type);
+bool FsSupportsNowaitBufferedWrite(const std::string& fs_type);
+
+// One line per (job, trap), "job 'name': <what>: <why>". Pure: looks only at
+// its arguments. A job matches the targets whose path is one of its files,
+// its directory, or a parent directory of one of its files.
+std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
+                                     const std::vector<TargetContext>& targets, const TrapEnv& env);
+
+}  // namespace iobench::sys

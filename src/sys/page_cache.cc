@@ -1,0 +1,125 @@
+// Page cache residency (mincore) and the RWF_DONTCACHE probe.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "sys/host.h"
+#include "sys/target.h"
+
+namespace iobench::sys {
+namespace {
+
+// Mapping a whole multi-TiB file at once could exhaust the address space on
+// 32-bit and needs a huge mincore vector; 1 GiB windows keep both small.
+constexpr uint64_t kWindow = 1ull << 30;
+
+#ifndef RWF_DONTCACHE
+constexpr int kRwfDontcache = 0x80;
+#else
+constexpr int kRwfDontcache = RWF_DONTCACHE;
+#endif
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+Result<double> PageCacheResidency(const std::string& path, uint64_t offset, uint64_t len) {
+  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return ErrnoStatus("page cache residency: open " + path);
+  struct stat st;
+  if (fstat(fd.get(), &st) != 0) return ErrnoStatus("page cache residency: stat " + path);
+  if (!S_ISREG(st.st_mode))
+    return Status::Unsupported("page cache residency: " + path + " is not a regular file");
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (offset >= size) return 0.0;
+  uint64_t end = len == 0 ? size : offset + len;
+  if (end > size || end < offset) end = size;
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  const uint64_t first = offset / page * page;
+  uint64_t pages_total = 0, pages_cached = 0;
+  std::vector<unsigned char> vec;
+  for (uint64_t pos = first; pos < end; pos += kWindow) {
+    const uint64_t wlen = std::min<uint64_t>(kWindow, end - pos);
+    void* p = mmap(nullptr, wlen, PROT_READ, MAP_SHARED, fd.get(), static_cast<off_t>(pos));
+    if (p == MAP_FAILED) return ErrnoStatus("page cache residency: mmap " + path);
+    const uint64_t npages = (wlen + page - 1) / page;
+    vec.assign(npages, 0);
+    const int rc = mincore(p, wlen, vec.data());
+    const int err = errno;
+    munmap(p, wlen);
+    if (rc != 0) return ErrnoStatus("page cache residency: mincore " + path, err);
+    for (unsigned char c : vec) pages_cached += c & 1;
+    pages_total += npages;
+  }
+  if (pages_total == 0) return 0.0;
+  return 100.0 * static_cast<double>(pages_cached) / static_cast<double>(pages_total);
+}
+
+double PageCachePercent(const std::string& path, uint64_t offset, uint64_t len) {
+  auto r = PageCacheResidency(path, offset, len);
+  return r.ok() ? *r : -1.0;
+}
+
+Status ProbeDontcache(int fd, const std::string& path) {
+  // O_DIRECT descriptors need an aligned buffer; 4 KiB covers every logical
+  // block size Linux supports for direct I/O on common devices.
+  constexpr size_t kLen = 4096;
+  void* raw = nullptr;
+  if (posix_memalign(&raw, kLen, kLen) != 0)
+    return Status::Limit("RWF_DONTCACHE probe of " + path + ": cannot allocate 4 KiB");
+  std::unique_ptr<void, decltype(&free)> buf(raw, &free);
+  struct iovec iov = {buf.get(), kLen};
+  int use_fd = fd;
+  int own_fd = -1;
+  ssize_t rc = -1;
+  int err = EBADF;
+  if (use_fd >= 0) {
+    rc = preadv2(use_fd, &iov, 1, 0, kRwfDontcache);
+    err = errno;
+  }
+  if (rc < 0 && err == EBADF) {
+    own_fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (own_fd < 0) return ErrnoStatus("RWF_DONTCACHE probe: open " + path);
+    rc = preadv2(own_fd, &iov, 1, 0, kRwfDontcache);
+    err = errno;
+    close(own_fd);
+  }
+  if (rc >= 0) return Status::Ok();
+  if (err == EOPNOTSUPP || err == EINVAL) {
+    auto fs = FsTypeName(path);
+    auto kernel = KernelRelease();
+    const bool bdev = IsBlockDevice(path);
+    const std::string fs_name =
+        bdev ? std::string("a block device") : (fs.ok() ? *fs : "unknown fs");
+    const std::string why = err == EOPNOTSUPP
+                                ? (bdev ? std::string("the block device does not support it")
+                                        : "the " + fs_name + " filesystem does not support it")
+                                : "the kernel does not know the flag";
+    return Status(Status::Code::kUnsupported,
+                  "uncached=1 (RWF_DONTCACHE) is not supported for " + path + " on " + fs_name +
+                      " with kernel " + (kernel.ok() ? *kernel : std::string("?")) + ": " + why +
+                      " (needs Linux 6.14+ and a filesystem that implements it)",
+                  err);
+  }
+  return ErrnoStatus("RWF_DONTCACHE probe: preadv2 " + path, err);
+}
+
+}  // namespace iobench::sys

@@ -1,0 +1,65 @@
+// Small readers for /proc and /sys used by the probes in src/sys/. Internal to
+// src/sys/ and src/stats/disk_util.cc; other modules call the probe functions
+// instead (host.h, target.h, safety.h, context.h).
+//
+// Thread-safety: all functions are reentrant (they only read files).
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "iobench/status.h"
+
+namespace iobench::sys {
+
+// Whole file as text ("read /proc/x: No such file" on failure).
+Result<std::string> ReadTextFile(const std::string& path);
+// First line without the trailing newline and surrounding blanks.
+Result<std::string> ReadFirstLine(const std::string& path);
+// A decimal integer file such as /sys/block/sda/queue/nr_requests.
+Result<int64_t> ReadIntFile(const std::string& path);
+
+// One line of /proc/self/mountinfo (see proc(5)); octal escapes decoded.
+struct MountEntry {
+  uint32_t major = 0;
+  uint32_t minor = 0;
+  std::string root;         // field 4: root of the mount within the filesystem
+  std::string mount_point;  // field 5
+  std::string fs_type;      // after the " - " separator
+  std::string source;       // mount source, e.g. /dev/vda1
+};
+Result<std::vector<MountEntry>> ReadMountInfo(const std::string& path = "/proc/self/mountinfo");
+
+// The mount whose mount point is the longest prefix of `abs_path` (an
+// absolute, symlink-resolved path). nullptr when none matches.
+const MountEntry* FindMountForPath(const std::vector<MountEntry>& mounts,
+                                   const std::string& abs_path);
+
+// Entries of a directory, without "." and ".."; empty when it cannot be read.
+std::vector<std::string> ListDir(const std::string& dir);
+
+// The /sys/class/block name ("vda1", "loop0") of a block device number, or
+// NotFound when the kernel has no block device with that number (tmpfs,
+// btrfs anonymous devices, ...).
+Result<std::string> BlockNameForDev(dev_t dev);
+
+// "maj:min" of a block device name from /sys/class/block/NAME/dev.
+Result<dev_t> DevForBlockName(const std::string& name);
+
+// True when /sys/class/block/NAME is a partition; *parent receives the
+// whole-disk name (e.g. "vda" for "vda1").
+bool IsPartition(const std::string& name, std::string* parent);
+
+// Partition names of a whole disk, e.g. {"vda1", "vda2"}.
+std::vector<std::string> PartitionsOf(const std::string& disk);
+
+// A value from /proc/meminfo in bytes ("MemTotal", "MemAvailable").
+Result<uint64_t> MemInfoBytes(const std::string& key);
+
+// Human size with binary units: "64 MiB", "1.5 GiB", "512 B".
+std::string HumanBytes(uint64_t bytes);
+
+}  // namespace iobench::sys

@@ -1,0 +1,74 @@
+// Checks that run before any I/O so that iobench never destroys what the
+// user did not name and never starts a run the system cannot carry.
+//
+// Called by the run core once, before workers start (never on the hot path).
+// Thread-safety: reentrant.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "iobench/job.h"
+#include "iobench/status.h"
+
+namespace iobench::sys {
+
+// Refuses (Status::Code::kRefused) writing to a block device that
+//  - is mounted (matched by major:minor in /proc/self/mountinfo, and by the
+//    mount source for filesystems such as btrfs that show an anonymous dev),
+//  - has a mounted partition,
+//  - is active swap, or has a partition that is (/proc/swaps),
+//  - has holders (/sys/class/block/X/holders: dm, md, bcache; also for each
+//    partition),
+//  - cannot be opened with O_EXCL (another exclusive user, EBUSY).
+// The message names the device, each mount point / holder / swap, and says
+// that allow_mounted_write=1 overrides. With allow_mounted_write the checks
+// are skipped. A path that is not a block device is OK (files are laid out,
+// not destroyed). Read-only jobs must not call this.
+Status CheckWriteSafety(const std::string& block_device_path, bool allow_mounted_write);
+
+// CheckWriteSafety for every block device a writing or trimming job names,
+// with that job's allow_mounted_write. Jobs that only read are skipped.
+// The first refusal is returned, prefixed with "job 'name': ".
+Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs);
+
+// --readonly: refuses a job that writes (rw=write/randwrite/rw/randrw/
+// trimwrite), trims, or would lay out a file (a target file missing, or
+// shorter than offset+size). Also refuses unlink=1 (it deletes the files).
+// The message names the job, its file:line and the option.
+Status CheckReadonly(const JobSpec& job);
+
+// What the limits are on this system. Read by ReadSystemLimits(); tests
+// build their own to exercise each refusal.
+struct SystemLimits {
+  uint64_t mem_available = 0;  // /proc/meminfo MemAvailable, bytes
+  uint64_t nofile_soft = 0;    // RLIMIT_NOFILE
+  uint64_t nofile_hard = 0;
+  uint64_t nproc_soft = 0;        // RLIMIT_NPROC (UINT64_MAX: unlimited)
+  uint64_t threads_max = 0;       // /proc/sys/kernel/threads-max
+  uint64_t aio_max_nr = 0;        // /proc/sys/fs/aio-max-nr
+  uint64_t aio_nr = 0;            // /proc/sys/fs/aio-nr (already reserved)
+  uint64_t memlock_soft = 0;      // RLIMIT_MEMLOCK, bytes (UINT64_MAX: unlimited)
+  bool cap_ipc_lock = false;      // CAP_IPC_LOCK: memlock is not enforced
+  bool cap_sys_resource = false;  // root-like: RLIMIT_NPROC is not enforced
+};
+Result<SystemLimits> ReadSystemLimits();
+
+// What the jobs need, as CheckResourceLimits counts it.
+struct ResourceNeeds {
+  uint64_t buffer_bytes = 0;  // sum of iodepth * largest bs * numjobs
+  uint64_t open_files = 0;    // files open at once, plus engine fds and stdio
+  uint64_t threads = 0;       // worker threads (sum of numjobs) plus helpers
+  uint64_t aio_events = 0;    // aio-nr the libaio contexts reserve
+  uint64_t locked_bytes = 0;  // io_uring fixedbufs registered buffers
+};
+ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs);
+
+// Refuses (kResourceLimit) with the limit's name, the need, the limit and how
+// to raise it; all failing limits are listed, one per "; ".
+Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs, const SystemLimits& limits);
+// The same against this system's limits.
+Status CheckResourceLimits(const std::vector<JobSpec>& jobs);
+
+}  // namespace iobench::sys

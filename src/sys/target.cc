@@ -1,0 +1,310 @@
+#include "sys/target.h"
+
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+
+#include "sys/procfs.h"
+
+namespace iobench::sys {
+namespace {
+
+// Guards against loop devices backed by files on loop devices on ... and
+// against a cycle in a broken sysfs.
+constexpr int kMaxDepth = 8;
+
+struct Magic {
+  uint64_t magic;
+  const char* name;
+};
+
+// Values from <linux/magic.h> where it has them; the rest are the
+// filesystems' own superblock magics as statfs reports them.
+constexpr Magic kMagics[] = {
+    {EXT4_SUPER_MAGIC, "ext4"},  // also ext2/ext3: same magic
+    {XFS_SUPER_MAGIC, "xfs"},
+    {BTRFS_SUPER_MAGIC, "btrfs"},
+    {TMPFS_MAGIC, "tmpfs"},
+    {RAMFS_MAGIC, "ramfs"},
+    {NFS_SUPER_MAGIC, "nfs"},
+    {OVERLAYFS_SUPER_MAGIC, "overlay"},
+    {F2FS_SUPER_MAGIC, "f2fs"},
+    {SQUASHFS_MAGIC, "squashfs"},
+    {0x65735546, "fuse"},
+    {0x2fc12fc1, "zfs"},
+    {0xca451a4e, "bcachefs"},
+    {0xFF534D42, "cifs"},
+    {0xFE534D42, "smb2"},
+    {0x2011BAB0, "exfat"},
+    {MSDOS_SUPER_MAGIC, "vfat"},
+    {0x5346544e, "ntfs"},
+    {ISOFS_SUPER_MAGIC, "iso9660"},
+    {HUGETLBFS_MAGIC, "hugetlbfs"},
+    {0x00c36400, "ceph"},
+    {0x01161970, "gfs2"},
+    {0x7461636f, "ocfs2"},
+    {0x3153464a, "jfs"},
+    {REISERFS_SUPER_MAGIC, "reiserfs"},
+    {0xE0F5E1E2, "erofs"},
+    {NILFS_SUPER_MAGIC, "nilfs2"},
+    {0x5a4f4653, "zonefs"},
+    {PROC_SUPER_MAGIC, "proc"},
+    {SYSFS_MAGIC, "sysfs"},
+    {CGROUP2_SUPER_MAGIC, "cgroup2"},
+    {DEBUGFS_MAGIC, "debugfs"},
+    {0x6e667364, "nfsd"},
+};
+
+std::string Dirname(const std::string& p) {
+  const size_t slash = p.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return p.substr(0, slash);
+}
+
+// The path itself or its nearest existing parent, and its stat.
+Result<std::string> NearestExisting(const std::string& path, struct stat* st) {
+  std::string p = path.empty() ? "." : path;
+  for (int i = 0; i < 4096; ++i) {
+    if (stat(p.c_str(), st) == 0) return p;
+    if (errno != ENOENT && errno != ENOTDIR) return ErrnoStatus("stat " + p);
+    const std::string parent = Dirname(p);
+    if (parent == p) break;
+    p = parent;
+  }
+  return Status::NotFound("stat " + path + ": neither the path nor a parent exists");
+}
+
+std::string RealPath(const std::string& p) {
+  char buf[PATH_MAX];
+  if (realpath(p.c_str(), buf)) return buf;
+  return p;
+}
+
+std::string Bracketed(const std::string& line) {
+  const size_t b = line.find('[');
+  const size_t e = line.find(']', b == std::string::npos ? 0 : b);
+  if (b == std::string::npos || e == std::string::npos) return line;  // "none" on some kernels
+  return line.substr(b + 1, e - b - 1);
+}
+
+void AddUnique(std::vector<std::string>* v, const std::string& s) {
+  if (std::find(v->begin(), v->end(), s) == v->end()) v->push_back(s);
+}
+
+std::string Join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (const auto& s : v) {
+    if (!out.empty()) out += sep;
+    out += s;
+  }
+  return out;
+}
+
+void WalkName(const std::string& name, int depth, TargetInfo* info);
+
+void WalkDev(dev_t dev, int depth, TargetInfo* info) {
+  auto name = BlockNameForDev(dev);
+  if (!name.ok()) {
+    info->notes.push_back("device " + std::to_string(major(dev)) + ":" +
+                          std::to_string(minor(dev)) + " is not a block device");
+    return;
+  }
+  WalkName(*name, depth, info);
+}
+
+void WalkDisk(const std::string& disk, int depth, TargetInfo* info) {
+  if (depth > kMaxDepth) {
+    info->notes.push_back("stopped resolving at " + disk + ": more than " +
+                          std::to_string(kMaxDepth) + " stacked devices");
+    return;
+  }
+  AddUnique(&info->disks, disk);
+  const std::string base = "/sys/block/" + disk;
+  std::vector<std::string> slaves = ListDir(base + "/slaves");
+  std::sort(slaves.begin(), slaves.end());
+  if (!slaves.empty()) {
+    std::string kind = "stacked";
+    if (disk.rfind("dm-", 0) == 0) {
+      kind = "device-mapper";
+      auto dm = ReadFirstLine(base + "/dm/name");
+      if (dm.ok() && !dm->empty()) kind += " " + *dm;
+    } else if (disk.rfind("md", 0) == 0) {
+      kind = "md";
+      auto level = ReadFirstLine(base + "/md/level");
+      if (level.ok() && !level->empty()) kind += " " + *level;
+    }
+    info->chain.push_back(disk + " (" + kind + " over " + Join(slaves, ", ") + ")");
+    for (const auto& s : slaves) WalkName(s, depth + 1, info);
+    return;
+  }
+  auto backing = ReadFirstLine(base + "/loop/backing_file");
+  if (backing.ok() && !backing->empty()) {
+    std::string file = *backing;
+    const std::string kDeleted = " (deleted)";
+    if (file.size() > kDeleted.size() &&
+        file.compare(file.size() - kDeleted.size(), kDeleted.size(), kDeleted) == 0)
+      file.resize(file.size() - kDeleted.size());
+    struct stat st;
+    if (stat(file.c_str(), &st) != 0) {
+      info->chain.push_back(disk + " (loop, backing file " + *backing + ")");
+      info->notes.push_back(disk + ": backing file " + *backing + " cannot be stat'ed");
+      return;
+    }
+    if (S_ISBLK(st.st_mode)) {
+      info->chain.push_back(disk + " (loop over block device " + file + ")");
+      WalkDev(st.st_rdev, depth + 1, info);
+      return;
+    }
+    auto fs = FsTypeName(file);
+    info->chain.push_back(disk + " (loop, backing file " + file + " on " +
+                          (fs.ok() ? *fs : std::string("unknown fs")) + ")");
+    const size_t before = info->disks.size();
+    WalkDev(st.st_dev, depth + 1, info);
+    if (info->disks.size() == before)
+      info->notes.push_back(disk + ": backing file " + file + " is on " +
+                            (fs.ok() ? *fs : std::string("a filesystem")) +
+                            " with no block device under it");
+    return;
+  }
+  info->chain.push_back(disk);
+  AddUnique(&info->bottom_disks, disk);
+}
+
+void WalkName(const std::string& name, int depth, TargetInfo* info) {
+  std::string parent;
+  if (IsPartition(name, &parent)) {
+    info->chain.push_back(name + " (partition of " + parent + ")");
+    WalkDisk(parent, depth, info);
+  } else {
+    WalkDisk(name, depth, info);
+  }
+}
+
+void FillQueueSettings(const std::string& disk, TargetContext* ctx) {
+  const std::string base = "/sys/block/" + disk;
+  ctx->device = disk;
+  if (auto v = ReadFirstLine(base + "/device/model"); v.ok()) ctx->model = *v;
+  if (auto v = ReadFirstLine(base + "/queue/scheduler"); v.ok()) ctx->scheduler = Bracketed(*v);
+  if (auto v = ReadIntFile(base + "/queue/read_ahead_kb"); v.ok()) ctx->read_ahead_kb = *v;
+  if (auto v = ReadIntFile(base + "/queue/nr_requests"); v.ok()) ctx->nr_requests = *v;
+  if (auto v = ReadIntFile(base + "/queue/rotational"); v.ok()) ctx->rotational = int(*v);
+  if (auto v = ReadIntFile(base + "/queue/logical_block_size"); v.ok())
+    ctx->logical_block_size = uint32_t(*v);
+  if (auto v = ReadIntFile(base + "/queue/physical_block_size"); v.ok())
+    ctx->physical_block_size = uint32_t(*v);
+  if (auto v = ReadFirstLine(base + "/queue/write_cache"); v.ok()) ctx->write_cache = *v;
+}
+
+bool IsMemoryFs(const std::string& fs) {
+  return fs == "tmpfs" || fs == "ramfs" || fs == "devtmpfs" || fs == "hugetlbfs";
+}
+
+}  // namespace
+
+std::string FsMagicName(uint64_t magic) {
+  for (const auto& m : kMagics)
+    if (m.magic == magic) return m.name;
+  return "";
+}
+
+Result<std::string> FsTypeName(const std::string& path) {
+  struct stat st;
+  IOB_ASSIGN_OR_RETURN(std::string existing, NearestExisting(path, &st));
+  struct statfs sfs;
+  if (statfs(existing.c_str(), &sfs) != 0) return ErrnoStatus("statfs " + existing);
+  const uint64_t magic = static_cast<uint64_t>(static_cast<uint32_t>(sfs.f_type));
+  const std::string by_magic = FsMagicName(magic);
+  auto mounts = ReadMountInfo();
+  if (mounts.ok()) {
+    const MountEntry* m = FindMountForPath(*mounts, RealPath(existing));
+    // Trust the mount table only when it is the same filesystem (same
+    // device number); a btrfs subvolume or a stale entry falls back to
+    // the magic.
+    if (m && m->major == major(st.st_dev) && m->minor == minor(st.st_dev) && !m->fs_type.empty())
+      return m->fs_type;
+  }
+  if (!by_magic.empty()) return by_magic;
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "unknown (0x%llx)", static_cast<unsigned long long>(magic));
+  return std::string(buf);
+}
+
+bool IsBlockDevice(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISBLK(st.st_mode);
+}
+
+Result<TargetInfo> ResolveTarget(const std::string& path) {
+  TargetInfo info;
+  info.ctx.path = path;
+  struct stat st;
+  IOB_ASSIGN_OR_RETURN(info.probed_path, NearestExisting(path, &st));
+  info.exists = info.probed_path == path || (path.empty() && info.probed_path == ".");
+  if (S_ISBLK(st.st_mode) && info.exists) {
+    info.is_block_device = true;
+    auto name = BlockNameForDev(st.st_rdev);
+    if (name.ok()) {
+      if (auto sz = ReadIntFile("/sys/class/block/" + *name + "/size"); sz.ok())
+        info.size_bytes = static_cast<uint64_t>(*sz) * 512;
+    }
+    WalkDev(st.st_rdev, 0, &info);
+  } else {
+    info.is_regular_file = info.exists && S_ISREG(st.st_mode);
+    if (info.is_regular_file) info.size_bytes = static_cast<uint64_t>(st.st_size);
+    auto fs = FsTypeName(info.probed_path);
+    if (fs.ok()) info.ctx.fs_type = *fs;
+    auto name = BlockNameForDev(st.st_dev);
+    if (name.ok()) {
+      WalkName(*name, 0, &info);
+    } else if (IsMemoryFs(info.ctx.fs_type)) {
+      info.notes.push_back(info.ctx.fs_type +
+                           ": no block device, the data lives in memory (page cache)");
+    } else {
+      // btrfs and some others report an anonymous st_dev; the mount
+      // source names the real device.
+      auto mounts = ReadMountInfo();
+      const MountEntry* m =
+          mounts.ok() ? FindMountForPath(*mounts, RealPath(info.probed_path)) : nullptr;
+      struct stat src;
+      if (m && !m->source.empty() && m->source[0] == '/' && stat(m->source.c_str(), &src) == 0 &&
+          S_ISBLK(src.st_mode)) {
+        WalkDev(src.st_rdev, 0, &info);
+      } else {
+        info.notes.push_back(
+            (info.ctx.fs_type.empty() ? std::string("this filesystem") : info.ctx.fs_type) +
+            ": no local block device under " + info.probed_path);
+      }
+    }
+  }
+  if (!info.bottom_disks.empty()) {
+    FillQueueSettings(info.bottom_disks.front(), &info.ctx);
+    info.ctx.device = Join(info.bottom_disks, ",");
+  } else if (!info.disks.empty()) {
+    FillQueueSettings(info.disks.back(), &info.ctx);
+  }
+  return info;
+}
+
+TargetContext DescribeTarget(const std::string& path) {
+  auto info = ResolveTarget(path);
+  if (info.ok()) return std::move(info).value().ctx;
+  TargetContext ctx;
+  ctx.path = path;
+  return ctx;
+}
+
+std::string TargetDeviceLabel(const TargetContext& ctx) {
+  if (!ctx.device.empty()) return ctx.device;
+  if (IsMemoryFs(ctx.fs_type)) return "none (" + ctx.fs_type + ": data in memory)";
+  if (!ctx.fs_type.empty()) return "none (" + ctx.fs_type + ": no local block device)";
+  return "unknown";
+}
+
+}  // namespace iobench::sys

@@ -1,0 +1,90 @@
+// What a target (file, directory to be created in, or block device) sits on:
+// filesystem type, the block device stack underneath, the disk's queue
+// settings, and how much of a file is in the page cache.
+//
+// Called by the run core before a run (context, disk util, engine probes) and
+// by engines (ProbeDontcache). Never on the hot path: every call reads /proc,
+// /sys or mmaps the file.
+// Thread-safety: all functions are reentrant.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "iobench/stats.h"
+#include "iobench/status.h"
+
+namespace iobench::sys {
+
+// Name of a statfs(2) f_type magic ("ext4", "xfs", "tmpfs", ...), or "" when
+// unknown. ext2/ext3/ext4 share one magic and read as "ext4"; FsTypeName()
+// refines it from the mount table.
+std::string FsMagicName(uint64_t magic);
+
+// Filesystem type of the filesystem holding `path` (or its nearest existing
+// parent when `path` does not exist yet). The mount table's type is preferred
+// (it tells ext3 from ext4, fuse subtypes, devtmpfs); the statfs magic is the
+// fallback. A block device node reports the filesystem of /dev (devtmpfs): use
+// IsBlockDevice() first when that matters.
+Result<std::string> FsTypeName(const std::string& path);
+
+// True when `path` exists and is a block device (after following symlinks).
+bool IsBlockDevice(const std::string& path);
+
+// The device stack under a target, from the device that holds it down to the
+// disks at the bottom.
+struct TargetInfo {
+  TargetContext ctx;        // what DescribeTarget() returns
+  std::string probed_path;  // the path actually stat'ed (nearest existing parent)
+  bool is_block_device = false;
+  bool exists = false;
+  bool is_regular_file = false;
+  uint64_t size_bytes = 0;  // regular file size or block device size, 0 otherwise
+  // Each step down the stack in order, human readable, e.g.
+  //   {"vda1 (partition of vda)", "vda"}
+  //   {"loop0 (backing file /var/tmp/img on ext4)", "vda"}
+  //   {"dm-0 (device-mapper)", "sda", "sdb"}
+  std::vector<std::string> chain;
+  // Every whole disk met on the way down (/sys/block names), top first,
+  // deduplicated: {"loop0", "vda"}, {"dm-0", "sda", "sdb"}.
+  std::vector<std::string> disks;
+  // The disks at the bottom of the stack (no slaves, not a loop device):
+  // {"vda"}, {"sda", "sdb"}. ctx.device joins them with ','; the queue
+  // settings in ctx come from the first.
+  std::vector<std::string> bottom_disks;
+  // Why something is missing ("tmpfs: no block device, the data lives in
+  // memory"; "loop depth limit reached").
+  std::vector<std::string> notes;
+};
+
+// Full resolution. Fails only when neither the path nor any parent can be
+// stat'ed; missing sysfs attributes are left unset (-1, 0 or "").
+Result<TargetInfo> ResolveTarget(const std::string& path);
+
+// Best-effort summary for the context block: ResolveTarget(path).ctx, or a
+// context with only `path` set when resolution failed. ctx.device is "" for a
+// filesystem without a block device (tmpfs, ramfs, nfs); use
+// TargetDeviceLabel() to print it.
+TargetContext DescribeTarget(const std::string& path);
+
+// ctx.device, or "none (tmpfs: data in memory)"-style text when empty.
+std::string TargetDeviceLabel(const TargetContext& ctx);
+
+// Share (0..100) of the pages of [offset, offset+len) of a regular file that
+// are in the page cache, via mmap + mincore: nothing is read or faulted in.
+// len == 0 means up to the end of the file. An empty region gives 0.
+// Maps at most 1 GiB at a time, so huge files do not need huge mappings.
+Result<double> PageCacheResidency(const std::string& path, uint64_t offset, uint64_t len);
+// The same, -1 on any error (for filling TargetContext::page_cache_percent).
+double PageCachePercent(const std::string& path, uint64_t offset, uint64_t len);
+
+// RWF_DONTCACHE (uncached=1): one preadv2(fd, 4 KiB at 0, RWF_DONTCACHE).
+// EOPNOTSUPP (filesystem lacks it) and EINVAL (kernel older than 6.14 does not
+// know the flag) give Unsupported naming the file, filesystem and kernel. When
+// `fd` is negative or not readable, `path` is opened read-only for the probe.
+Status ProbeDontcache(int fd, const std::string& path);
+
+}  // namespace iobench::sys

@@ -1,0 +1,216 @@
+// Probes against a real loop device with ext4 mounted from it (root only).
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "sys/context.h"
+#include "sys/safety.h"
+#include "sys/target.h"
+#include "sys_test_util.h"
+
+namespace iobench::sys {
+namespace {
+
+using iobench::testing::LoopExt4;
+using iobench::testing::RunCmd;
+using iobench::testing::WriteFile;
+
+std::string DiskUnder(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return "";
+  int rc = 0;
+  std::string link = RunCmd("readlink -f /sys/dev/block/" + std::to_string(major(st.st_dev)) + ":" +
+                                std::to_string(minor(st.st_dev)),
+                            &rc);
+  if (rc != 0 || link.empty()) return "";
+  if (access((link + "/partition").c_str(), F_OK) == 0) link = link.substr(0, link.rfind('/'));
+  return link.substr(link.rfind('/') + 1);
+}
+
+class SysLoopTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!loop_.ready()) GTEST_SKIP() << "loop device: " << loop_.skip_reason();
+  }
+  LoopExt4 loop_;
+};
+
+TEST_F(SysLoopTest, FileOnLoopMountResolvesToLoopAndBackingDisk) {
+  const std::string file = loop_.mount_point() + "/data";
+  ASSERT_TRUE(WriteFile(file, 1 << 20));
+  auto info = ResolveTarget(file);
+  ASSERT_TRUE(info.ok()) << info.status().ToString();
+  EXPECT_EQ(info->ctx.fs_type, "ext4");
+  ASSERT_GE(info->disks.size(), 1u);
+  EXPECT_EQ(info->disks[0], loop_.name());
+  ASSERT_GE(info->chain.size(), 1u);
+  EXPECT_EQ(info->chain[0], loop_.name() + " (loop, backing file " + loop_.image() + " on ext4)");
+  const std::string backing_disk = DiskUnder(loop_.image());
+  if (!backing_disk.empty()) {
+    EXPECT_EQ(info->disks, (std::vector<std::string>{loop_.name(), backing_disk}));
+    EXPECT_EQ(info->bottom_disks, std::vector<std::string>{backing_disk});
+    EXPECT_EQ(info->ctx.device, backing_disk);
+  }
+  // The block device itself: no filesystem type, same stack.
+  auto dev = ResolveTarget(loop_.device());
+  ASSERT_TRUE(dev.ok());
+  EXPECT_TRUE(dev->is_block_device);
+  EXPECT_EQ(dev->ctx.fs_type, "");
+  EXPECT_EQ(dev->size_bytes, 64u << 20);
+  EXPECT_EQ(dev->disks, info->disks);
+  EXPECT_TRUE(IsBlockDevice(loop_.device()));
+}
+
+TEST_F(SysLoopTest, MountedDeviceIsRefusedUntilUnmounted) {
+  Status st = CheckWriteSafety(loop_.device(), false);
+  EXPECT_EQ(st.code(), Status::Code::kRefused);
+  EXPECT_EQ(st.message(), "refusing to write to " + loop_.device() + " (" + loop_.name() +
+                              "): mounted at " + loop_.mount_point() +
+                              " (ext4); set allow_mounted_write=1 to write anyway (this can "
+                              "destroy the data on it)");
+  EXPECT_TRUE(CheckWriteSafety(loop_.device(), true).ok());
+  ASSERT_TRUE(loop_.Unmount());
+  st = CheckWriteSafety(loop_.device(), false);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+}
+
+TEST_F(SysLoopTest, JobsThatWriteAreCheckedAndReadersAreNot) {
+  JobSpec reader;
+  reader.name = "r";
+  reader.filenames = {loop_.device()};
+  reader.rw = RwMode::kRandRead;
+  JobSpec writer = reader;
+  writer.name = "w";
+  writer.rw = RwMode::kRandWrite;
+  JobSpec trimmer = reader;
+  trimmer.name = "t";
+  trimmer.rw = RwMode::kTrim;
+  EXPECT_TRUE(CheckJobsWriteSafety({reader}).ok());
+  Status st = CheckJobsWriteSafety({reader, writer});
+  EXPECT_EQ(st.code(), Status::Code::kRefused);
+  EXPECT_EQ(st.message().rfind("job 'w': refusing to write to " + loop_.device(), 0), 0u)
+      << st.message();
+  EXPECT_EQ(CheckJobsWriteSafety({trimmer}).code(), Status::Code::kRefused);
+  writer.allow_mounted_write = true;
+  EXPECT_TRUE(CheckJobsWriteSafety({reader, writer}).ok());
+  // A file on the mounted filesystem is not a device: laid out, not refused.
+  JobSpec file_writer = writer;
+  file_writer.allow_mounted_write = false;
+  file_writer.filenames = {loop_.mount_point() + "/f"};
+  EXPECT_TRUE(CheckJobsWriteSafety({file_writer}).ok());
+}
+
+TEST_F(SysLoopTest, ExclusiveOpenerIsRefused) {
+  ASSERT_TRUE(loop_.Unmount());
+  const int fd = open(loop_.device().c_str(), O_RDONLY | O_EXCL);
+  ASSERT_GE(fd, 0) << strerror(errno);
+  Status st = CheckWriteSafety(loop_.device(), false);
+  close(fd);
+  EXPECT_EQ(st.code(), Status::Code::kRefused);
+  EXPECT_NE(st.message().find("is in use: opening it with O_EXCL failed"), std::string::npos)
+      << st.message();
+  EXPECT_NE(st.message().find("allow_mounted_write=1"), std::string::npos);
+  EXPECT_TRUE(CheckWriteSafety(loop_.device(), false).ok());
+}
+
+TEST_F(SysLoopTest, HolderIsNamed) {
+  int rc = 0;
+  RunCmd("which dmsetup", &rc);
+  if (rc != 0) GTEST_SKIP() << "dmsetup not installed";
+  ASSERT_TRUE(loop_.Unmount());
+  const std::string dm = "iobench-sys-test-" + std::to_string(getpid());
+  const std::string out =
+      RunCmd("dmsetup create " + dm + " --table '0 131072 linear " + loop_.device() + " 0'", &rc);
+  if (rc != 0) GTEST_SKIP() << "dmsetup create failed (no device-mapper?): " << out;
+  struct Remove {
+    std::string name;
+    ~Remove() {
+      int r;
+      RunCmd("dmsetup remove " + name, &r);
+    }
+  } remove{dm};
+  Status st = CheckWriteSafety(loop_.device(), false);
+  EXPECT_EQ(st.code(), Status::Code::kRefused);
+  EXPECT_NE(st.message().find("is held by dm-"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("(device-mapper " + dm + ")"), std::string::npos) << st.message();
+  // A file on the dm device resolves through dm to the loop device.
+  auto info = ResolveTarget("/dev/mapper/" + dm);
+  ASSERT_TRUE(info.ok());
+  ASSERT_GE(info->disks.size(), 2u);
+  EXPECT_EQ(info->disks[0].rfind("dm-", 0), 0u);
+  EXPECT_EQ(info->disks[1], loop_.name());
+}
+
+TEST_F(SysLoopTest, ContextOfALoopMountedFile) {
+  const std::string file = loop_.mount_point() + "/data";
+  ASSERT_TRUE(WriteFile(file, 1 << 20));
+  JobSpec job;
+  job.name = "t";
+  job.filenames = {file};
+  job.rw = RwMode::kRandRead;
+  const RunContext ctx = CollectContext({job}, {file});
+  ASSERT_EQ(ctx.targets.size(), 1u);
+  EXPECT_EQ(ctx.targets[0].fs_type, "ext4");
+  // Just written through the page cache: all of it is cached.
+  EXPECT_DOUBLE_EQ(ctx.targets[0].page_cache_percent, 100.0);
+}
+
+}  // namespace
+}  // namespace iobench::sys
+
+namespace iobench::sys {
+namespace {
+
+TEST(SysLoopPartitionTest, MountedPartitionRefusesTheWholeDisk) {
+  LoopExt4 loop(/*partitioned=*/true);
+  if (!loop.ready()) GTEST_SKIP() << "partitioned loop device: " << loop.skip_reason();
+  const std::string part = loop.name() + "p1";
+  Status st = CheckWriteSafety(loop.device(), false);
+  EXPECT_EQ(st.code(), Status::Code::kRefused);
+  EXPECT_EQ(st.message(), "refusing to write to " + loop.device() + " (" + loop.name() +
+                              "): partition " + part + " mounted at " + loop.mount_point() +
+                              " (ext4); set allow_mounted_write=1 to write anyway (this can "
+                              "destroy the data on it)");
+  // The partition itself is refused too, and a file on it resolves through
+  // the partition to the loop disk.
+  st = CheckWriteSafety(loop.fs_device(), false);
+  EXPECT_EQ(st.code(), Status::Code::kRefused);
+  EXPECT_NE(st.message().find("): mounted at " + loop.mount_point()), std::string::npos)
+      << st.message();
+  const std::string file = loop.mount_point() + "/f";
+  ASSERT_TRUE(WriteFile(file, 4096));
+  auto info = ResolveTarget(file);
+  ASSERT_TRUE(info.ok());
+  ASSERT_GE(info->chain.size(), 2u);
+  EXPECT_EQ(info->chain[0], part + " (partition of " + loop.name() + ")");
+  EXPECT_EQ(info->disks[0], loop.name());
+  ASSERT_TRUE(loop.Unmount());
+  EXPECT_TRUE(CheckWriteSafety(loop.device(), false).ok());
+}
+
+TEST(SysLoopSwapTest, ActiveSwapIsRefused) {
+  LoopExt4 loop;
+  if (!loop.ready()) GTEST_SKIP() << "loop device: " << loop.skip_reason();
+  ASSERT_TRUE(loop.Unmount());
+  int rc = 0;
+  std::string out = RunCmd("mkswap '" + loop.device() + "'", &rc);
+  if (rc != 0) GTEST_SKIP() << "mkswap failed: " << out;
+  out = RunCmd("swapon '" + loop.device() + "'", &rc);
+  if (rc != 0) GTEST_SKIP() << "swapon not permitted here: " << out;
+  struct SwapOff {
+    std::string dev;
+    ~SwapOff() {
+      int r;
+      RunCmd("swapoff '" + dev + "'", &r);
+    }
+  } off{loop.device()};
+  Status st = CheckWriteSafety(loop.device(), false);
+  EXPECT_EQ(st.code(), Status::Code::kRefused);
+  EXPECT_NE(st.message().find("is active swap (" + loop.device() + ")"), std::string::npos)
+      << st.message();
+}
+
+}  // namespace
+}  // namespace iobench::sys

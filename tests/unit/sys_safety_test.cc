@@ -1,0 +1,206 @@
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include "sys/safety.h"
+#include "sys_test_util.h"
+
+namespace iobench::sys {
+namespace {
+
+using iobench::testing::TempDir;
+using iobench::testing::WriteFile;
+
+constexpr uint64_t kMiB = 1ull << 20;
+constexpr uint64_t kGiB = 1ull << 30;
+
+JobSpec Job(const std::string& name, const std::string& file, RwMode rw) {
+  JobSpec j;
+  j.name = name;
+  j.filenames = {file};
+  j.rw = rw;
+  return j;
+}
+
+// Generous limits: nothing is refused unless a test lowers one.
+SystemLimits Roomy() {
+  SystemLimits l;
+  l.mem_available = 64 * kGiB;
+  l.nofile_soft = l.nofile_hard = 1 << 20;
+  l.nproc_soft = 1 << 20;
+  l.threads_max = 1 << 20;
+  l.aio_max_nr = 65536;
+  l.aio_nr = 0;
+  l.memlock_soft = 64 * kGiB;
+  return l;
+}
+
+TEST(SysReadonlyTest, RefusesWritesTrimsAndLayout) {
+  TempDir dir("/dev/shm");
+  ASSERT_TRUE(dir.ok());
+  const std::string file = dir.path() + "/f";
+  ASSERT_TRUE(WriteFile(file, 1 * kMiB));
+
+  JobSpec r = Job("r", file, RwMode::kRandRead);
+  EXPECT_TRUE(CheckReadonly(r).ok());
+  r.size = kMiB;
+  EXPECT_TRUE(CheckReadonly(r).ok());
+
+  JobSpec w = Job("w", file, RwMode::kRandWrite);
+  w.job_file = "jobs/x.fio";
+  w.line = 3;
+  w.settings.push_back({"rw", "randwrite", OptionSource::kJob, "jobs/x.fio", 5});
+  Status st = CheckReadonly(w);
+  EXPECT_EQ(st.code(), Status::Code::kRefused);
+  EXPECT_EQ(st.message(), "--readonly: job 'w' writes (rw=randwrite at jobs/x.fio:5)");
+
+  JobSpec t = Job("t", file, RwMode::kTrim);
+  t.job_file = "jobs/y.fio";
+  t.line = 7;
+  EXPECT_EQ(CheckReadonly(t).message(), "--readonly: job 't' trims (rw=trim at jobs/y.fio:7)");
+  JobSpec tw = Job("tw", file, RwMode::kTrimWrite);
+  EXPECT_EQ(CheckReadonly(tw).message(),
+            "--readonly: job 'tw' writes and trims (rw=trimwrite at <cmdline>)");
+
+  JobSpec grow = Job("g", file, RwMode::kRead);
+  grow.size = 2 * kMiB;
+  EXPECT_EQ(CheckReadonly(grow).message(),
+            "--readonly: job 'g' would extend " + file +
+                " from 1048576 to 2097152 bytes (size at <cmdline>)");
+  JobSpec missing = Job("m", dir.path() + "/missing", RwMode::kRead);
+  EXPECT_EQ(CheckReadonly(missing).message(), "--readonly: job 'm' would create and lay out " +
+                                                  dir.path() + "/missing (it does not exist)");
+  JobSpec unl = Job("u", file, RwMode::kRead);
+  unl.unlink = true;
+  EXPECT_EQ(CheckReadonly(unl).message(),
+            "--readonly: job 'u' deletes its files (unlink=1 at <cmdline>)");
+}
+
+TEST(SysResourceTest, NeedsAreCountedExactly) {
+  JobSpec a = Job("a", "/f", RwMode::kRandRW);
+  a.ioengine = "libaio";
+  a.iodepth = 64;
+  a.numjobs = 4;
+  a.bs[0].max = 4096;
+  a.bs[1].max = 128 * 1024;
+  JobSpec u = Job("u", "/g", RwMode::kRead);
+  u.ioengine = "io_uring";
+  u.fixedbufs = true;
+  u.iodepth = 32;
+  u.numjobs = 2;
+  u.filenames = {"/g1", "/g2", "/g3"};
+  const ResourceNeeds n = ComputeResourceNeeds({a, u});
+  EXPECT_EQ(n.buffer_bytes, 64u * 128 * 1024 * 4 + 32u * 4096 * 2);
+  EXPECT_EQ(n.open_files, 16u + 1 * 4 + (3 + 1) * 2);
+  EXPECT_EQ(n.threads, 2u + 4 + 2);
+  EXPECT_EQ(n.aio_events, 64u * 4);
+  EXPECT_EQ(n.locked_bytes, 32u * 4096 * 2);
+  EXPECT_TRUE(CheckResourceLimitsAgainst({a, u}, Roomy()).ok());
+}
+
+TEST(SysResourceTest, EachLimitIsNamedWithHowToRaiseIt) {
+  JobSpec j = Job("j", "/f", RwMode::kRead);
+  j.iodepth = 128;
+  j.numjobs = 512;
+  j.bs[0].max = 1 << 20;  // 64 GiB of buffers
+  SystemLimits l = Roomy();
+  l.mem_available = 20 * kGiB;
+  Status st = CheckResourceLimitsAgainst({j}, l);
+  EXPECT_EQ(st.code(), Status::Code::kResourceLimit);
+  EXPECT_EQ(st.message(),
+            "memory: the I/O buffers need 64 GiB (iodepth x largest bs x numjobs, summed over "
+            "jobs) but MemAvailable is 20 GiB; lower iodepth, bs or numjobs");
+
+  JobSpec f = Job("f", "/f", RwMode::kRead);
+  f.numjobs = 300;
+  l = Roomy();
+  l.nofile_soft = 256;
+  l.nofile_hard = 4096;
+  EXPECT_EQ(CheckResourceLimitsAgainst({f}, l).message(),
+            "open files: the jobs need 316 file descriptors but RLIMIT_NOFILE is 256; raise it "
+            "with `ulimit -n 316`");
+  l.nofile_hard = 300;
+  EXPECT_EQ(CheckResourceLimitsAgainst({f}, l).message(),
+            "open files: the jobs need 316 file descriptors but RLIMIT_NOFILE is 256; raise it "
+            "with `ulimit -n 316` after raising the hard limit (300, nofile in "
+            "/etc/security/limits.conf)");
+
+  l = Roomy();
+  l.nproc_soft = 100;
+  EXPECT_EQ(CheckResourceLimitsAgainst({f}, l).message(),
+            "threads: the jobs need 302 threads but RLIMIT_NPROC is 100; raise it with "
+            "`ulimit -u 302`");
+  l.cap_sys_resource = true;  // root: RLIMIT_NPROC not enforced
+  EXPECT_TRUE(CheckResourceLimitsAgainst({f}, l).ok());
+  l = Roomy();
+  l.threads_max = 200;
+  EXPECT_EQ(CheckResourceLimitsAgainst({f}, l).message(),
+            "threads: the jobs need 302 threads but kernel.threads-max is 200; raise it with "
+            "`sysctl kernel.threads-max=302`");
+
+  JobSpec a = Job("a", "/f", RwMode::kRead);
+  a.ioengine = "libaio";
+  a.direct = true;
+  a.iodepth = 256;
+  a.numjobs = 64;  // 16384 events
+  l = Roomy();
+  l.aio_nr = 60000;
+  EXPECT_EQ(CheckResourceLimitsAgainst({a}, l).message(),
+            "aio: the libaio jobs reserve 16384 events (iodepth x numjobs) but only 5536 are free "
+            "(fs.aio-max-nr=65536, fs.aio-nr=60000 in use); raise it with "
+            "`sysctl fs.aio-max-nr=76384`");
+  a.ioengine = "io_uring";  // io_uring does not use aio-nr
+  EXPECT_TRUE(CheckResourceLimitsAgainst({a}, l).ok());
+
+  JobSpec u = Job("u", "/f", RwMode::kRead);
+  u.ioengine = "io_uring";
+  u.fixedbufs = true;
+  u.iodepth = 64;
+  u.bs[0].max = 128 * 1024;  // 8 MiB registered
+  l = Roomy();
+  l.memlock_soft = 8 * 1024 * 1024 - 1;
+  EXPECT_EQ(CheckResourceLimitsAgainst({u}, l).message(),
+            "locked memory: io_uring fixedbufs registers 8 MiB of buffers but RLIMIT_MEMLOCK is "
+            "8.0 MiB; raise it with `ulimit -l 8192` (KiB) or run with CAP_IPC_LOCK");
+  l.cap_ipc_lock = true;
+  EXPECT_TRUE(CheckResourceLimitsAgainst({u}, l).ok());
+  u.fixedbufs = false;
+  l.cap_ipc_lock = false;
+  EXPECT_TRUE(CheckResourceLimitsAgainst({u}, l).ok());
+}
+
+TEST(SysResourceTest, SeveralFailuresAreAllListed) {
+  JobSpec j = Job("j", "/f", RwMode::kRead);
+  j.numjobs = 300;
+  SystemLimits l = Roomy();
+  l.nofile_soft = l.nofile_hard = 100;
+  l.threads_max = 100;
+  const Status st = CheckResourceLimitsAgainst({j}, l);
+  EXPECT_NE(st.message().find("open files: "), std::string::npos);
+  EXPECT_NE(st.message().find("; threads: "), std::string::npos);
+}
+
+TEST(SysResourceTest, ThisSystemCarriesASmallJob) {
+  auto l = ReadSystemLimits();
+  ASSERT_TRUE(l.ok()) << l.status().ToString();
+  struct rlimit r;
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &r), 0);
+  EXPECT_EQ(l->nofile_soft, r.rlim_cur == RLIM_INFINITY ? UINT64_MAX : r.rlim_cur);
+  EXPECT_GT(l->mem_available, 0u);
+  EXPECT_GT(l->threads_max, 0u);
+  JobSpec j = Job("small", "/dev/shm/f", RwMode::kRead);
+  EXPECT_TRUE(CheckResourceLimits({j}).ok());
+}
+
+TEST(SysWriteSafetyTest, FilesAreNotCheckedAndMissingPathsAreErrors) {
+  TempDir dir("/dev/shm");
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(WriteFile(dir.path() + "/f", 4096));
+  EXPECT_TRUE(CheckWriteSafety(dir.path() + "/f", false).ok());
+  const Status st = CheckWriteSafety(dir.path() + "/missing", false);
+  EXPECT_EQ(st.code(), Status::Code::kNotFound);
+  EXPECT_EQ(st.message(),
+            "write safety check: stat " + dir.path() + "/missing: No such file or directory");
+}
+
+}  // namespace
+}  // namespace iobench::sys

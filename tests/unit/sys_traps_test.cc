@@ -1,0 +1,287 @@
+#include <gtest/gtest.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
+
+#include "sys/context.h"
+#include "sys/job_paths.h"
+#include "sys_test_util.h"
+
+namespace iobench::sys {
+namespace {
+
+using iobench::testing::TempDir;
+using iobench::testing::WriteFile;
+
+constexpr uint64_t kGiB = 1ull << 30;
+
+TargetContext Target(const std::string& path, const std::string& fs, const std::string& dev) {
+  TargetContext t;
+  t.path = path;
+  t.fs_type = fs;
+  t.device = dev;
+  return t;
+}
+
+JobSpec Job(const std::string& name, const std::string& file, RwMode rw) {
+  JobSpec j;
+  j.name = name;
+  j.filenames = {file};
+  j.rw = rw;
+  return j;
+}
+
+TrapEnv Env(uint64_t mem = 16 * kGiB) {
+  TrapEnv e;
+  e.mem_total_bytes = mem;
+  return e;
+}
+
+size_t CountContaining(const std::vector<std::string>& w, const std::string& s) {
+  size_t n = 0;
+  for (const auto& x : w) n += x.find(s) != std::string::npos;
+  return n;
+}
+
+const TargetContext kShm = Target("/dev/shm/f", "tmpfs", "");
+const TargetContext kExt4 = Target("/srv/f", "ext4", "nvme0n1");
+
+TEST(SysTrapsTest, JobFilePathsFollowFioNaming) {
+  JobSpec j;
+  j.name = "seq";
+  j.directory = "/data:/other";
+  j.numjobs = 2;
+  j.nrfiles = 2;
+  EXPECT_EQ(JobFilePaths(j), (std::vector<std::string>{"/data/seq.0.0", "/data/seq.0.1",
+                                                       "/data/seq.1.0", "/data/seq.1.1"}));
+  j.filenames = {"a", "/abs/b", "a"};
+  EXPECT_EQ(JobFilePaths(j), (std::vector<std::string>{"/data/a", "/abs/b"}));
+  EXPECT_EQ(JobFilesPerClone(j), 3u);
+  j.filenames.clear();
+  j.filename_format = "f$filenum";
+  EXPECT_EQ(JobFilePaths(j), (std::vector<std::string>{"/data/f0", "/data/f1"}));
+}
+
+TEST(SysTrapsTest, DiskTestIntent) {
+  JobSpec j = Job("t", "/dev/shm/f", RwMode::kRandRead);
+  EXPECT_FALSE(LooksLikeDiskTest(j, JobFilePaths(j)));
+  j.direct = true;
+  EXPECT_TRUE(LooksLikeDiskTest(j, JobFilePaths(j)));
+  EXPECT_FALSE(MeansDisk(j, JobFilePaths(j)));
+  j.direct = false;
+  j.size = kGiB;
+  EXPECT_TRUE(MeansDisk(j, JobFilePaths(j)));
+  j.size = kGiB - 1;
+  EXPECT_FALSE(MeansDisk(j, JobFilePaths(j)));
+  for (const char* p : {"/dev/nvme0n1", "/mnt/x/f", "/media/usb/f", "/dev/shm/nvme-test",
+                        "/tmp/ssd/f", "/tmp/sdb1/f", "/tmp/disk.img"}) {
+    JobSpec k = Job("t", p, RwMode::kRead);
+    EXPECT_TRUE(MeansDisk(k, JobFilePaths(k))) << p;
+  }
+  for (const char* p : {"/dev/shm/f", "/tmp/sdfile", "/tmp/diskless-x/f"}) {
+    JobSpec k = Job("t", p, RwMode::kRead);
+    EXPECT_FALSE(MeansDisk(k, JobFilePaths(k))) << p;
+  }
+  JobSpec named = Job("nvme-randread", "/dev/shm/f", RwMode::kRead);
+  EXPECT_TRUE(MeansDisk(named, JobFilePaths(named)));
+}
+
+TEST(SysTrapsTest, DiskTestOnTmpfs) {
+  JobSpec j = Job("t", "/dev/shm/f", RwMode::kRandRead);
+  j.direct = true;
+  auto w = DetectTraps({j}, {kShm}, Env());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "job 't': /dev/shm/f is on tmpfs, so no disk is involved, but the job reads like a "
+            "disk test (direct=1): the numbers measure memory copies, not a device");
+  // Same job on ext4, or a small buffered job on tmpfs: no warning.
+  j.filenames = {"/srv/f"};
+  EXPECT_EQ(CountContaining(DetectTraps({j}, {kExt4}, Env()), "no disk is involved"), 0u);
+  JobSpec small = Job("t", "/dev/shm/f", RwMode::kRandRead);
+  EXPECT_TRUE(DetectTraps({small}, {kShm}, Env()).empty());
+  // ramfs, via a directory target and a big size.
+  JobSpec big = Job("t", "", RwMode::kRead);
+  big.filenames.clear();
+  big.directory = "/ram";
+  big.size = 4 * kGiB;
+  auto w2 = DetectTraps({big}, {Target("/ram", "ramfs", "")}, Env());
+  ASSERT_EQ(w2.size(), 1u);
+  EXPECT_NE(w2[0].find("/ram is on ramfs"), std::string::npos) << w2[0];
+  EXPECT_NE(w2[0].find("(size=4 GiB)"), std::string::npos) << w2[0];
+}
+
+TEST(SysTrapsTest, BufferedRandomReadsWithInvalidate) {
+  JobSpec j = Job("r", "/srv/f", RwMode::kRandRead);
+  auto w = DetectTraps({j}, {kExt4}, Env());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "job 'r': note: buffered random reads of /srv/f with invalidate=1 and a random map: "
+            "the cache is dropped at the start and each block is read once per pass, so this "
+            "measures the device through the page cache, not page cache hits");
+  for (auto change :
+       {+[](JobSpec* s) { s->invalidate = false; }, +[](JobSpec* s) { s->norandommap = true; },
+        +[](JobSpec* s) { s->direct = true; }, +[](JobSpec* s) { s->rw = RwMode::kRead; },
+        +[](JobSpec* s) { s->rw = RwMode::kRandWrite; }}) {
+    JobSpec k = j;
+    change(&k);
+    EXPECT_EQ(CountContaining(DetectTraps({k}, {kExt4}, Env()), "buffered random reads"), 0u);
+  }
+  // On tmpfs there is no device to measure.
+  JobSpec s = Job("r", "/dev/shm/f", RwMode::kRandRead);
+  EXPECT_TRUE(DetectTraps({s}, {kShm}, Env()).empty());
+}
+
+TEST(SysTrapsTest, IoUringPuntsOnFilesystemsWithoutNowait) {
+  JobSpec j = Job("u", "/dev/shm/f", RwMode::kRead);
+  j.ioengine = "io_uring";
+  auto w = DetectTraps({j}, {kShm}, Env());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "job 'u': io_uring buffered reads on tmpfs (/dev/shm/f): tmpfs does not support "
+            "nonblocking buffered reads, so io_uring punts every such I/O to io-wq kernel "
+            "workers; their CPU time is not the job's (see the helper CPU line)");
+  // ext4 reads are served inline; ext4 writes are not; xfs writes are.
+  j.filenames = {"/srv/f"};
+  EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env()).empty());
+  j.rw = RwMode::kWrite;
+  w = DetectTraps({j}, {kExt4}, Env());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("io_uring buffered writes on ext4 (/srv/f)"), std::string::npos);
+  EXPECT_TRUE(DetectTraps({j}, {Target("/srv/f", "xfs", "sda")}, Env()).empty());
+  // Block devices support nonblocking buffered reads.
+  JobSpec b = Job("b", "/dev/nvme0n1", RwMode::kRead);
+  b.ioengine = "io_uring";
+  EXPECT_TRUE(DetectTraps({b}, {Target("/dev/nvme0n1", "", "nvme0n1")}, Env()).empty());
+  // direct=1 and other engines: no punt warning.
+  JobSpec d = Job("u", "/dev/shm/f", RwMode::kRead);
+  d.ioengine = "io_uring";
+  d.direct = true;
+  EXPECT_EQ(CountContaining(DetectTraps({d}, {kShm}, Env()), "io-wq"), 0u);
+  d.direct = false;
+  d.ioengine = "psync";
+  EXPECT_TRUE(DetectTraps({d}, {kShm}, Env()).empty());
+  // nfs, overlay, fuse: not on the list.
+  JobSpec n = Job("n", "/nfs/f", RwMode::kRandRW);
+  n.ioengine = "io_uring";
+  w = DetectTraps({n}, {Target("/nfs/f", "nfs", "")}, Env());
+  EXPECT_EQ(CountContaining(w, "io_uring buffered reads and writes on nfs"), 1u);
+}
+
+TEST(SysTrapsTest, LibaioBufferedIsSynchronous) {
+  JobSpec j = Job("a", "/srv/f", RwMode::kWrite);
+  j.ioengine = "libaio";
+  j.iodepth = 32;
+  auto w = DetectTraps({j}, {kExt4}, Env());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "job 'a': libaio with direct=0 is synchronous: io_submit() does each buffered I/O "
+            "before it returns, so iodepth=32 gives no queue depth; use direct=1 or io_uring");
+  j.direct = true;
+  EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env()).empty());
+}
+
+TEST(SysTrapsTest, UncachedAndNowaitWithDirect) {
+  JobSpec j = Job("d", "/srv/f", RwMode::kWrite);
+  j.ioengine = "pvsync2";
+  j.direct = true;
+  j.uncached = true;
+  auto w = DetectTraps({j}, {kExt4}, Env());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "job 'd': uncached=1 has no effect with direct=1: O_DIRECT already bypasses the page "
+            "cache that RWF_DONTCACHE would drop");
+  j.uncached = false;
+  j.nowait = true;
+  w = DetectTraps({j}, {kExt4}, Env());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("job 'd': nowait=1 with direct=1"), std::string::npos);
+  j.direct = false;
+  j.uncached = true;
+  EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env()).empty());
+}
+
+TEST(SysTrapsTest, BufferedDiskTestSmallerThanMemory) {
+  JobSpec j = Job("big", "/srv/f", RwMode::kRead);
+  j.size = 4 * kGiB;
+  auto w = DetectTraps({j}, {kExt4}, Env(16 * kGiB));
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "job 'big': /srv/f: the job's data (4 GiB) is smaller than memory (16 GiB) in a "
+            "buffered disk test (size=4 GiB): after the first pass it can be served from the "
+            "page cache; use direct=1 or a size larger than memory");
+  EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env(2 * kGiB)).empty());  // bigger than RAM
+  j.direct = true;
+  EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env(16 * kGiB)).empty());
+  // Size unset: the file's size decides; the disk intent comes from the path.
+  JobSpec k = Job("k", "/mnt/nvme/f", RwMode::kRead);
+  TrapEnv env = Env(16 * kGiB);
+  env.target_sizes["/mnt/nvme/f"] = 512ull << 20;
+  w = DetectTraps({k}, {Target("/mnt/nvme/f", "xfs", "nvme0n1")}, env);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("the job's data (512 MiB) is smaller than memory (16 GiB)"),
+            std::string::npos)
+      << w[0];
+  EXPECT_NE(w[0].find("(the path /mnt/nvme/f names a device or a mounted disk)"), std::string::npos)
+      << w[0];
+  // Unknown size: nothing claimed.
+  EXPECT_TRUE(DetectTraps({k}, {Target("/mnt/nvme/f", "xfs", "nvme0n1")}, Env()).empty());
+}
+
+TEST(SysTrapsTest, OneLinePerJobAndTrapWithCount) {
+  JobSpec j;
+  j.name = "many";
+  j.directory = "/dev/shm/d";
+  j.numjobs = 3;
+  j.direct = true;
+  std::vector<TargetContext> t;
+  for (const auto& p : JobFilePaths(j)) t.push_back(Target(p, "tmpfs", ""));
+  auto w = DetectTraps({j}, t, Env());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("job 'many': /dev/shm/d/many.0.0 (and 2 more) is on tmpfs"),
+            std::string::npos)
+      << w[0];
+}
+
+// Real files, real probes.
+TEST(SysTrapsTest, CollectContextOnTmpfsWarns) {
+  TempDir dir("/dev/shm");
+  ASSERT_TRUE(dir.ok());
+  const std::string file = dir.path() + "/f";
+  ASSERT_TRUE(WriteFile(file, 1 << 20));
+  JobSpec j = Job("seed001", file, RwMode::kRandRead);
+  j.ioengine = "io_uring";
+  j.size = 2 * kGiB;
+  const RunContext ctx = CollectContext({j}, {});
+  EXPECT_EQ(ctx.iobench_version, IOBENCH_VERSION);
+  EXPECT_FALSE(ctx.kernel.empty());
+  EXPECT_GT(ctx.cpus, 0u);
+  EXPECT_GT(ctx.mem_bytes, 0u);
+  ASSERT_EQ(ctx.targets.size(), 1u);
+  EXPECT_EQ(ctx.targets[0].path, file);
+  EXPECT_EQ(ctx.targets[0].fs_type, "tmpfs");
+  EXPECT_EQ(ctx.targets[0].device, "");
+  EXPECT_DOUBLE_EQ(ctx.targets[0].page_cache_percent, 100.0);
+  ASSERT_EQ(ctx.warnings.size(), 2u) << ::testing::PrintToString(ctx.warnings);
+  EXPECT_NE(ctx.warnings[0].find("is on tmpfs, so no disk is involved"), std::string::npos);
+  EXPECT_NE(ctx.warnings[1].find("io_uring buffered reads on tmpfs"), std::string::npos);
+}
+
+TEST(SysTrapsTest, CollectContextOnExt4DoesNotWarnAboutTmpfs) {
+  struct statfs s;
+  if (statfs("/var/tmp", &s) != 0 || static_cast<uint32_t>(s.f_type) != EXT4_SUPER_MAGIC)
+    GTEST_SKIP() << "/var/tmp is not ext4 here";
+  TempDir dir("/var/tmp");
+  ASSERT_TRUE(dir.ok());
+  const std::string file = dir.path() + "/f";
+  ASSERT_TRUE(WriteFile(file, 1 << 20));
+  JobSpec j = Job("ext", file, RwMode::kRead);
+  j.direct = true;
+  const RunContext ctx = CollectContext({j}, {file, file});
+  ASSERT_EQ(ctx.targets.size(), 1u);  // distinct targets only
+  EXPECT_EQ(ctx.targets[0].fs_type, "ext4");
+  EXPECT_FALSE(ctx.targets[0].device.empty());
+  EXPECT_EQ(ctx.targets[0].page_cache_percent, -1.0);  // direct job: not measured
+  EXPECT_TRUE(ctx.warnings.empty()) << ::testing::PrintToString(ctx.warnings);
+}
+
+}  // namespace
+}  // namespace iobench::sys
