@@ -62,6 +62,24 @@ void JobStatus::Load(const LiveCounters& live) {
   state = static_cast<char>(live.state.load(std::memory_order_relaxed));
 }
 
+JobStatus JobStatus::FromSpec(const JobSpec& spec, uint64_t resolved_size) {
+  JobStatus j;
+  j.ddir_mask = static_cast<uint8_t>((HasRead(spec.rw) ? 1 : 0) | (HasWrite(spec.rw) ? 2 : 0) |
+                                     (HasTrim(spec.rw) ? 4 : 0));
+  if (spec.runtime_ns > 0) j.planned_ns = spec.ramp_time_ns + spec.runtime_ns;
+  if (!spec.time_based) {
+    const uint64_t per_loop = spec.io_size ? spec.io_size : resolved_size;
+    j.planned_bytes = per_loop * std::max<uint64_t>(spec.loops, 1);
+  }
+  for (int d = 0; d < kNumDdirs; ++d) {
+    j.rate_bps += spec.rate[d];
+    j.rate_min_bps += spec.rate_min[d];
+    j.rate_iops += spec.rate_iops[d];
+    j.rate_iops_min += spec.rate_iops_min[d];
+  }
+  return j;
+}
+
 // At most 4 significant digits: scale by `base` until the integer part has
 // at most 4 digits, then show as many decimals as keep the total at 3
 // digits (fio's eta style: "12.0MiB", "82.8k", "323MiB", "6180k"). The

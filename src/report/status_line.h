@@ -62,6 +62,13 @@ struct JobStatus {
 
   // Copies the live counters (relaxed loads) into ios/bytes/state.
   void Load(const LiveCounters& live);
+
+  // The plan of a job from its spec: directions, rate limits, and its end:
+  // time_based -> ramp + runtime; otherwise bytes = (io_size or the resolved
+  // size) * loops, and also ramp + runtime if a runtime caps it.
+  // resolved_size: the bytes the job covers once its files are sized (the
+  // spec's `size` may be 0 = whole file/device); 0 if unknown.
+  static JobStatus FromSpec(const JobSpec& spec, uint64_t resolved_size);
 };
 
 struct RunStatus {

@@ -180,6 +180,13 @@ Result<int> LogWriter::Open(const std::string& path) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   if (impl_->stopping) return Status::Internal("log writer already stopped: " + path);
   ++impl_->streams;
+  // Two chunks per stream up front (one being filled, one being written), so
+  // a worker allocates only if the disk falls behind and the pool may grow.
+  while (impl_->all.size() < 2 * impl_->streams) {
+    impl_->all.push_back(std::make_unique<LogChunk>());
+    impl_->free_list.push_back(impl_->all.back().get());
+    ++impl_->stats.chunks_allocated;
+  }
   auto it = impl_->by_path.find(path);
   if (it != impl_->by_path.end()) return it->second;
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -200,8 +207,8 @@ LogChunk* LogWriter::Acquire() {
   if (impl_->free_list.empty()) {
     // Backpressure: the disk is slower than the log. Wait, and say so.
     const uint64_t t0 = NowNs();
+    ++impl_->stats.stalls;  // counted when the wait starts, so it is observable
     impl_->free_cv.wait(lock, [&] { return !impl_->free_list.empty(); });
-    ++impl_->stats.stalls;
     impl_->stats.stall_ns += NowNs() - t0;
   }
   LogChunk* c = impl_->free_list.back();

@@ -3,15 +3,19 @@
 // directory and read back.
 #include "stats/iolog.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace iobench {
@@ -371,6 +375,36 @@ TEST(LogWriterTest, SmallMemoryCapAppliesBackpressureWithoutLoss) {
   EXPECT_LE(st.chunks_allocated, 4u);
   EXPECT_EQ(st.bytes_written, std::filesystem::file_size(dir / "t_iops.1.log"));
   EXPECT_EQ(Lines(dir / "t_iops.1.log").size(), kN);
+}
+
+// A log file whose reader does not read (a FIFO): the worker must wait for
+// the writer (backpressure, counted), and no line is lost once it drains.
+TEST(LogWriterTest, SlowDiskStallsTheWorkerAndLosesNothing) {
+  TempDir dir;
+  const std::string fifo = dir / "t_iops.1.log";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  auto writer = NewWriter(0);
+  LogWriter* w = writer.get();
+  std::string got;
+  std::thread reader([&] {
+    const int fd = open(fifo.c_str(), O_RDONLY);  // pairs with the writer's open
+    ASSERT_GE(fd, 0);
+    while (w->GetStats().stalls == 0) std::this_thread::yield();  // until the worker waits
+    char buf[65536];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof(buf))) > 0) got.append(buf, static_cast<size_t>(n));
+    close(fd);
+  });
+  IoLogOptions o;
+  o.iops_prefix = dir / "t";
+  auto log = NewLogger(o, 0, w);
+  constexpr uint64_t kN = 200000;  // ~3.5 MB: more than the pool and the pipe hold
+  for (uint64_t i = 0; i < kN; ++i) log->OnComplete(i, Ddir::kRead, 4096, 0, 1, 1, 0, 0);
+  log->Finish(kN);
+  ASSERT_TRUE(w->Stop().ok());
+  reader.join();
+  EXPECT_GE(w->GetStats().stalls, 1u);
+  EXPECT_EQ(static_cast<uint64_t>(std::count(got.begin(), got.end(), '\n')), kN);
 }
 
 TEST(LogWriterTest, OpenFailureNamesTheFile) {

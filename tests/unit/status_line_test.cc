@@ -151,6 +151,26 @@ TEST(StatusLineRender, EtaModeParsing) {
   EXPECT_EQ(RunningLetter(RwMode::kTrim), 'D');
 }
 
+TEST(StatusLineRender, PlanFromSpec) {
+  JobSpec spec;
+  spec.rw = RwMode::kRandRW;
+  spec.io_size = 0;
+  spec.loops = 2;
+  spec.rate_iops[0] = 1000;
+  spec.rate_iops[1] = 500;
+  JobStatus sized = JobStatus::FromSpec(spec, 64 * kMiB);
+  EXPECT_EQ(sized.ddir_mask, 0x3);
+  EXPECT_EQ(sized.planned_bytes, 128 * kMiB);
+  EXPECT_EQ(sized.planned_ns, 0u);
+  EXPECT_EQ(sized.rate_iops, 1500u);
+  spec.time_based = true;
+  spec.runtime_ns = 60 * kSec;
+  spec.ramp_time_ns = 5 * kSec;
+  JobStatus timed = JobStatus::FromSpec(spec, 64 * kMiB);
+  EXPECT_EQ(timed.planned_bytes, 0u);
+  EXPECT_EQ(timed.planned_ns, 65 * kSec);
+}
+
 // ----------------------------------------------------------------- printer
 
 std::string Drain(int fd) {
