@@ -1,0 +1,338 @@
+#include "report/status_line.h"
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+
+namespace iobench {
+
+char RunningLetter(RwMode rw) {
+  switch (rw) {
+    case RwMode::kRead:
+      return 'R';
+    case RwMode::kRandRead:
+      return 'r';
+    case RwMode::kWrite:
+      return 'W';
+    case RwMode::kRandWrite:
+      return 'w';
+    case RwMode::kReadWrite:
+    case RwMode::kTrimWrite:
+      return 'M';
+    case RwMode::kRandRW:
+    case RwMode::kRandTrimWrite:
+      return 'm';
+    case RwMode::kTrim:
+      return 'D';
+    case RwMode::kRandTrim:
+      return 'd';
+  }
+  return 'R';
+}
+
+bool StateIsRunning(char state) {
+  switch (state) {
+    case job_state::kNotStarted:
+    case job_state::kSetup:
+    case job_state::kExited:
+    case job_state::kReaped:
+    case job_state::kError:
+    case job_state::kSignal:
+      return false;
+    default:
+      return true;
+  }
+}
+
+static bool StateIsDone(char state) {
+  return state == job_state::kExited || state == job_state::kReaped || state == job_state::kError ||
+         state == job_state::kSignal;
+}
+
+void JobStatus::Load(const LiveCounters& live) {
+  for (int d = 0; d < kNumDdirs; ++d) {
+    ios[d] = live.ios[d].load(std::memory_order_relaxed);
+    bytes[d] = live.bytes[d].load(std::memory_order_relaxed);
+  }
+  state = static_cast<char>(live.state.load(std::memory_order_relaxed));
+}
+
+JobStatus JobStatus::FromSpec(const JobSpec& spec, uint64_t resolved_size) {
+  JobStatus j;
+  j.ddir_mask = static_cast<uint8_t>((HasRead(spec.rw) ? 1 : 0) | (HasWrite(spec.rw) ? 2 : 0) |
+                                     (HasTrim(spec.rw) ? 4 : 0));
+  if (spec.runtime_ns > 0) j.planned_ns = spec.ramp_time_ns + spec.runtime_ns;
+  if (!spec.time_based) {
+    const uint64_t per_loop = spec.io_size ? spec.io_size : resolved_size;
+    j.planned_bytes = per_loop * std::max<uint64_t>(spec.loops, 1);
+  }
+  for (int d = 0; d < kNumDdirs; ++d) {
+    j.rate_bps += spec.rate[d];
+    j.rate_min_bps += spec.rate_min[d];
+    j.rate_iops += spec.rate_iops[d];
+    j.rate_iops_min += spec.rate_iops_min[d];
+  }
+  return j;
+}
+
+// At most 4 significant digits: scale by `base` until the integer part has
+// at most 4 digits, then show as many decimals as keep the total at 3
+// digits (fio's eta style: "12.0MiB", "82.8k", "323MiB", "6180k"). The
+// fraction is truncated, never rounded up past what was measured.
+static std::string Compact(uint64_t value, uint64_t base, const char* const* units, int nunits) {
+  uint64_t div = 1;
+  int unit = 0;
+  while (value / div >= 10000 && unit + 1 < nunits) {
+    div *= base;
+    ++unit;
+  }
+  const uint64_t ip = value / div;
+  const int digits = ip >= 1000 ? 4 : ip >= 100 ? 3 : ip >= 10 ? 2 : 1;
+  const int decimals = unit == 0 ? 0 : std::max(0, 3 - digits);
+  char buf[64];
+  if (decimals == 0) {
+    std::snprintf(buf, sizeof(buf), "%llu%s", static_cast<unsigned long long>(ip), units[unit]);
+  } else {
+    const unsigned __int128 scale = decimals == 1 ? 10 : 100;
+    const uint64_t frac = static_cast<uint64_t>((value % div) * scale / div);
+    std::snprintf(buf, sizeof(buf), "%llu.%0*llu%s", static_cast<unsigned long long>(ip), decimals,
+                  static_cast<unsigned long long>(frac), units[unit]);
+  }
+  return buf;
+}
+
+std::string FormatBytes(uint64_t bytes) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  return Compact(bytes, 1024, kUnits, 7);
+}
+
+std::string FormatCount(uint64_t count) {
+  static const char* const kUnits[] = {"", "k", "M", "G", "T", "P", "E"};
+  return Compact(count, 1000, kUnits, 7);
+}
+
+std::string FormatEta(uint64_t seconds) {
+  const uint64_t d = seconds / 86400, h = seconds / 3600 % 24, m = seconds / 60 % 60,
+                 s = seconds % 60;
+  char buf[64];
+  if (d > 0) {
+    std::snprintf(buf, sizeof(buf), "%llud:%02lluh:%02llum:%02llus",
+                  static_cast<unsigned long long>(d), static_cast<unsigned long long>(h),
+                  static_cast<unsigned long long>(m), static_cast<unsigned long long>(s));
+  } else if (h > 0) {
+    std::snprintf(buf, sizeof(buf), "%02lluh:%02llum:%02llus", static_cast<unsigned long long>(h),
+                  static_cast<unsigned long long>(m), static_cast<unsigned long long>(s));
+  } else {
+    std::snprintf(buf, sizeof(buf), "%02llum:%02llus", static_cast<unsigned long long>(m),
+                  static_cast<unsigned long long>(s));
+  }
+  return buf;
+}
+
+// Remaining time of one job; -1: unknown.
+static int64_t JobRemainingNs(const JobStatus& j) {
+  if (StateIsDone(j.state)) return 0;
+  int64_t rem = -1;
+  if (j.planned_ns > 0)
+    rem = static_cast<int64_t>(j.planned_ns > j.elapsed_ns ? j.planned_ns - j.elapsed_ns : 0);
+  uint64_t done = 0;
+  for (int d = 0; d < kNumDdirs; ++d) done += j.bytes[d];
+  if (j.planned_bytes > 0 && done > 0 && j.elapsed_ns > 0) {
+    const long double left = done >= j.planned_bytes ? 0.0L : j.planned_bytes - done;
+    const int64_t by_size =
+        static_cast<int64_t>(static_cast<long double>(j.elapsed_ns) * left / done);
+    rem = rem < 0 ? by_size : std::min(rem, by_size);  // whichever limit hits first
+  }
+  return rem;
+}
+
+std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
+  uint64_t tot_ios[kNumDdirs] = {0, 0, 0}, tot_bytes[kNumDdirs] = {0, 0, 0};
+  unsigned running = 0, files = 0;
+  uint8_t run_mask = 0, all_mask = 0;
+  uint64_t rmin = 0, rmax = 0, imin = 0, imax = 0;
+  int64_t remaining = 0;
+  for (const JobStatus& j : run.jobs) {
+    for (int d = 0; d < kNumDdirs; ++d) {
+      tot_ios[d] += j.ios[d];
+      tot_bytes[d] += j.bytes[d];
+    }
+    all_mask |= j.ddir_mask;
+    if (StateIsRunning(j.state)) {
+      ++running;
+      files += j.open_files;
+      run_mask |= j.ddir_mask;
+      rmin += j.rate_min_bps;
+      rmax += j.rate_bps;
+      imin += j.rate_iops_min;
+      imax += j.rate_iops;
+    }
+    const int64_t rem = JobRemainingNs(j);
+    if (remaining >= 0) remaining = rem < 0 ? -1 : std::max(remaining, rem);
+  }
+  if (remaining >= 0) {
+    remaining += static_cast<int64_t>(run.later_ns);
+  } else if (run.planned_total_ns > run.elapsed_ns) {
+    remaining = static_cast<int64_t>(run.planned_total_ns - run.elapsed_ns);
+  }
+  last_eta_ns_ = remaining;
+
+  // Rates: change of the summed counters since the previous Render.
+  if (!have_prev_) {
+    have_prev_ = true;
+    prev_ns_ = now_ns - std::min(now_ns, run.elapsed_ns);
+  }
+  if (now_ns > prev_ns_) {
+    const long double dt = static_cast<long double>(now_ns - prev_ns_);
+    for (int d = 0; d < kNumDdirs; ++d) {
+      // Counters restart when a new group or sweep point starts.
+      const uint64_t di = tot_ios[d] >= prev_ios_[d] ? tot_ios[d] - prev_ios_[d] : tot_ios[d];
+      const uint64_t db =
+          tot_bytes[d] >= prev_bytes_[d] ? tot_bytes[d] - prev_bytes_[d] : tot_bytes[d];
+      rate_iops_[d] = static_cast<uint64_t>(static_cast<long double>(di) * 1e9L / dt + 0.5L);
+      rate_bps_[d] = static_cast<uint64_t>(static_cast<long double>(db) * 1e9L / dt + 0.5L);
+      prev_ios_[d] = tot_ios[d];
+      prev_bytes_[d] = tot_bytes[d];
+    }
+    prev_ns_ = now_ns;
+  }
+
+  std::string out = "Jobs: " + std::to_string(running) + " (f=" + std::to_string(files) + ")";
+  if (rmax > 0) out += ", " + FormatBytes(rmin) + "/s-" + FormatBytes(rmax) + "/s";
+  if (imax > 0) out += ", " + FormatCount(imin) + "-" + FormatCount(imax) + " IOPS";
+  out += ": [";
+  for (size_t i = 0; i < run.jobs.size();) {
+    char c = run.jobs[i].state;
+    if (c == job_state::kNotStarted) c = job_state::kSetup;
+    size_t n = 1;
+    while (i + n < run.jobs.size()) {
+      char c2 = run.jobs[i + n].state;
+      if (c2 == job_state::kNotStarted) c2 = job_state::kSetup;
+      if (c2 != c) break;
+      ++n;
+    }
+    if (i > 0) out += ',';
+    out += c;
+    out += '(' + std::to_string(n) + ')';
+    i += n;
+  }
+  out += "][";
+  if (remaining >= 0) {
+    const long double total = static_cast<long double>(run.elapsed_ns) + remaining;
+    const double pct = total > 0 ? static_cast<double>(100.0L * run.elapsed_ns / total) : 0.0;
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.1f%%", std::floor(std::min(pct, 100.0) * 10) / 10);
+    out += buf;
+  } else {
+    out += "-.-%";
+  }
+  out += ']';
+
+  uint8_t mask = run_mask ? run_mask : all_mask;
+  if (mask == 0)
+    for (int d = 0; d < kNumDdirs; ++d)
+      if (rate_iops_[d] != 0) mask |= static_cast<uint8_t>(1u << d);
+  if (mask != 0) {
+    static constexpr char kLabel[kNumDdirs] = {'r', 'w', 't'};
+    std::string bw = "[", iops = "[";
+    for (int d = 0; d < kNumDdirs; ++d) {
+      if (!(mask & (1u << d))) continue;
+      if (bw.size() > 1) {
+        bw += ',';
+        iops += ',';
+      }
+      bw += kLabel[d];
+      bw += '=' + FormatBytes(rate_bps_[d]) + "/s";
+      iops += kLabel[d];
+      iops += '=' + FormatCount(rate_iops_[d]);
+    }
+    out += bw + "]" + iops + " IOPS]";
+  }
+  if (remaining >= 0) {
+    // Round up: "eta 00m:00s" only once nothing is left.
+    out += "[eta " + FormatEta((static_cast<uint64_t>(remaining) + 999999999) / 1000000000) + "]";
+  } else {
+    out += "[elapsed " + FormatEta(run.elapsed_ns / 1000000000) + "]";
+  }
+  return out;
+}
+
+Result<EtaMode> ParseEtaMode(std::string_view text) {
+  std::string t(text);
+  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (t == "auto") return EtaMode::kAuto;
+  if (t == "always") return EtaMode::kAlways;
+  if (t == "never") return EtaMode::kNever;
+  return Status::Invalid("--eta: '" + std::string(text) + "' is not one of auto, always, never");
+}
+
+StatusPrinter::StatusPrinter(int fd, const StatusPrinterOptions& opts) : fd_(fd), opts_(opts) {
+  opts_.interval_ns = std::max(opts_.interval_ns, kMinIntervalNs);
+  const bool tty = fd >= 0 && ::isatty(fd) == 1;
+  enabled_ = opts.mode == EtaMode::kAlways || (opts.mode == EtaMode::kAuto && tty);
+  if (tty) {
+    winsize ws{};
+    if (::ioctl(fd, TIOCGWINSZ, &ws) == 0) columns_ = ws.ws_col;
+  }
+}
+
+void StatusPrinter::Write(const std::string& s) {
+  const char* p = s.data();
+  size_t left = s.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd_, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return;  // a closed terminal is no reason to stop a benchmark
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+}
+
+bool StatusPrinter::Update(const RunStatus& run, uint64_t now_ns) {
+  if (!enabled_ || finished_) return false;
+  if (drawn_ && now_ns - last_draw_ns_ < opts_.interval_ns) return false;
+  std::string text = line_.Render(run, now_ns);
+  // Never wrap: a wrapped line cannot be redrawn with '\r'.
+  if (columns_ > 1 && text.size() > columns_ - 1) text.resize(columns_ - 1);
+  std::string out = text;
+  if (shown_len_ > text.size()) out.append(shown_len_ - text.size(), ' ');
+  out += '\r';
+  shown_len_ = text.size();
+  if (opts_.newline_ns > 0) {
+    if (!newline_started_) {
+      newline_started_ = true;
+      last_newline_ns_ = now_ns;
+    } else if (now_ns - last_newline_ns_ >= opts_.newline_ns) {
+      out += '\n';  // keep this line; the next one starts below it
+      shown_len_ = 0;
+      last_newline_ns_ = now_ns;
+    }
+  }
+  Write(out);
+  drawn_ = true;
+  last_draw_ns_ = now_ns;
+  return true;
+}
+
+void StatusPrinter::Clear() {
+  if (!enabled_ || shown_len_ == 0) return;
+  std::string out(shown_len_, ' ');
+  out += '\r';
+  Write(out);
+  shown_len_ = 0;
+  drawn_ = false;  // redraw at the next Update
+}
+
+void StatusPrinter::Finish() {
+  Clear();
+  finished_ = true;
+}
+
+}  // namespace iobench

@@ -1,0 +1,163 @@
+// The live status ("ETA") line, fio's format:
+//   Jobs: 4 (f=4): [r(2),w(2)][40.0%][r=323MiB/s,w=12.0MiB/s][r=82.8k,w=3072 IOPS][eta 00m:03s]
+//
+// StatusLine renders one line from a snapshot of the jobs (pure: same input,
+// same string; rates come from the counters' change since the previous
+// Render). StatusPrinter decides whether to print at all (--eta), when
+// (--eta-interval, --eta-newline), and redraws in place with '\r'.
+//
+// Thread-safety: both are owned by one thread (the main/status thread). The
+// only shared data are the workers' LiveCounters, read with relaxed loads
+// through JobStatus::Load(). Nothing here touches a worker.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "iobench/job.h"
+#include "iobench/stats.h"
+#include "iobench/status.h"
+
+namespace iobench {
+
+// fio's per-job state letters, as stored in LiveCounters::state.
+namespace job_state {
+inline constexpr char kNotStarted = 0;  // shown as 'P'
+inline constexpr char kSetup = 'P';
+inline constexpr char kCreated = 'C';
+inline constexpr char kInitialized = 'I';
+inline constexpr char kPreReading = 'p';
+inline constexpr char kRamp = '/';
+inline constexpr char kFsync = 'F';
+inline constexpr char kVerifying = 'V';
+inline constexpr char kFinishing = 'f';
+inline constexpr char kExited = 'E';
+inline constexpr char kReaped = '_';
+inline constexpr char kError = 'X';
+inline constexpr char kSignal = 'K';
+}  // namespace job_state
+
+// The running letter for a job's rw mode: R r W w M m D d (uppercase:
+// sequential). trimwrite shows as mixed.
+char RunningLetter(RwMode rw);
+// Whether a job in this state counts in "Jobs: N" (started and not exited).
+bool StateIsRunning(char state);
+
+// One job (one numjobs clone) as the status line sees it.
+struct JobStatus {
+  char state = job_state::kNotStarted;
+  uint32_t open_files = 0;
+  uint8_t ddir_mask = 0;                  // directions the job does (1 << ddir), from its rw
+  uint64_t ios[kNumDdirs] = {0, 0, 0};    // cumulative
+  uint64_t bytes[kNumDdirs] = {0, 0, 0};  // cumulative
+  // Progress estimate of this job; both 0: no known end (elapsed is shown).
+  uint64_t elapsed_ns = 0;     // since this job started; 0 before
+  uint64_t planned_ns = 0;     // runtime (+ ramp) if the job is time-limited
+  uint64_t planned_bytes = 0;  // bytes it will move (io_size * loops) if size-limited
+  // fio shows rate limits after "Jobs:": ", min-max" (bytes/s) and IOPS.
+  uint64_t rate_min_bps = 0, rate_bps = 0;
+  uint64_t rate_iops_min = 0, rate_iops = 0;
+
+  // Copies the live counters (relaxed loads) into ios/bytes/state.
+  void Load(const LiveCounters& live);
+
+  // The plan of a job from its spec: directions, rate limits, and its end:
+  // time_based -> ramp + runtime; otherwise bytes = (io_size or the resolved
+  // size) * loops, and also ramp + runtime if a runtime caps it.
+  // resolved_size: the bytes the job covers once its files are sized (the
+  // spec's `size` may be 0 = whole file/device); 0 if unknown.
+  static JobStatus FromSpec(const JobSpec& spec, uint64_t resolved_size);
+};
+
+struct RunStatus {
+  std::vector<JobStatus> jobs;  // in job-file order (the letters' order)
+  uint64_t elapsed_ns = 0;      // since the run (sweep included) started
+  // Planned time of what follows the current jobs: later groups, later sweep
+  // points (0: nothing, or unknown and then ignored).
+  uint64_t later_ns = 0;
+  // Planned length of the whole run if the caller knows it (e.g. a sweep of
+  // time-based points); used when the jobs themselves give no estimate.
+  uint64_t planned_total_ns = 0;
+};
+
+// fio's compact number: at most 4 significant digits, 1024-based units for
+// bytes ("12.0MiB", "323MiB", "0B"), 1000-based for counts ("3072", "82.8k").
+std::string FormatBytes(uint64_t bytes);
+std::string FormatCount(uint64_t count);
+// "03s"... fio's eta string: "01m:05s", "02h:01m:05s", "3d:02h:01m:05s".
+std::string FormatEta(uint64_t seconds);
+
+class StatusLine {
+ public:
+  // Renders the line at now_ns (any monotonic clock; only differences are
+  // used). Rates are the counters' change since the previous Render; the
+  // first Render uses the change since the run started.
+  std::string Render(const RunStatus& run, uint64_t now_ns);
+
+  // The remaining time estimate used by the last Render; -1: unknown.
+  int64_t last_eta_ns() const { return last_eta_ns_; }
+
+ private:
+  bool have_prev_ = false;
+  uint64_t prev_ns_ = 0;
+  uint64_t prev_ios_[kNumDdirs] = {0, 0, 0};
+  uint64_t prev_bytes_[kNumDdirs] = {0, 0, 0};
+  uint64_t rate_bps_[kNumDdirs] = {0, 0, 0};
+  uint64_t rate_iops_[kNumDdirs] = {0, 0, 0};
+  int64_t last_eta_ns_ = -1;
+};
+
+enum class EtaMode : uint8_t { kAuto, kAlways, kNever };
+// "auto", "always", "never" (fio's --eta values).
+Result<EtaMode> ParseEtaMode(std::string_view text);
+
+struct StatusPrinterOptions {
+  EtaMode mode = EtaMode::kAuto;
+  uint64_t interval_ns = 1000000000;  // --eta-interval; fio refuses < 250 ms
+  uint64_t newline_ns = 0;            // --eta-newline; 0: never
+};
+
+// Where and when the line is drawn. The line goes to `fd` (main passes
+// STDOUT_FILENO, as fio does): with --eta=auto only if fd is a terminal,
+// so nothing is ever written into a pipe or a redirected file; --eta=always
+// prints even there (the user asked). The --output file never gets the
+// line: it is a separate file, and the reports are written after Clear().
+class StatusPrinter {
+ public:
+  static constexpr uint64_t kMinIntervalNs = 250000000;
+
+  StatusPrinter(int fd, const StatusPrinterOptions& opts);
+
+  bool enabled() const { return enabled_; }
+
+  // Redraws the line if enabled and at least interval_ns passed since the
+  // last draw (the first call draws). Returns whether it wrote.
+  bool Update(const RunStatus& run, uint64_t now_ns);
+  // Erases the line (before an interim or final report is printed on the
+  // same terminal); the next Update redraws it.
+  void Clear();
+  // Erases the line for good; later Updates print nothing.
+  void Finish();
+
+  // Exposed for tests: the rendering engine (rates state lives here).
+  StatusLine& line() { return line_; }
+
+ private:
+  void Write(const std::string& s);
+
+  int fd_;
+  StatusPrinterOptions opts_;
+  bool enabled_;
+  bool finished_ = false;
+  bool drawn_ = false;
+  uint64_t last_draw_ns_ = 0;
+  uint64_t last_newline_ns_ = 0;
+  bool newline_started_ = false;
+  size_t shown_len_ = 0;  // visible length of the line on screen now
+  unsigned columns_ = 0;  // terminal width, 0: unknown (no truncation)
+  StatusLine line_;
+};
+
+}  // namespace iobench

@@ -1,0 +1,498 @@
+#include "stats/iolog.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "iobench/clock.h"
+
+namespace iobench {
+
+Result<LogWindowValue> ParseLogWindowValue(std::string_view text) {
+  std::string t(text);
+  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (t == "avg" || t == "mean" || t == "0") return LogWindowValue::kAvg;
+  if (t == "max" || t == "1") return LogWindowValue::kMax;
+  if (t == "both" || t == "2") return LogWindowValue::kBoth;
+  return Status::Invalid("log_window_value: '" + std::string(text) +
+                         "' is not one of avg, max, both");
+}
+
+std::string_view LogKindInfix(LogKind kind) {
+  switch (kind) {
+    case LogKind::kBw:
+      return "bw";
+    case LogKind::kIops:
+      return "iops";
+    case LogKind::kSlat:
+      return "slat";
+    case LogKind::kClat:
+      return "clat";
+    case LogKind::kLat:
+      return "lat";
+    case LogKind::kClatHist:
+      return "clat_hist";
+  }
+  return "?";
+}
+
+std::string LogFileName(std::string_view prefix, LogKind kind, int jobnum, bool per_job_logs) {
+  std::string name(prefix);
+  name += '_';
+  name += LogKindInfix(kind);
+  if (per_job_logs) {
+    name += '.';
+    name += std::to_string(jobnum + 1);
+  }
+  name += ".log";
+  return name;
+}
+
+IoLogOptions IoLogOptions::FromJob(const JobSpec& spec) {
+  IoLogOptions o;
+  auto prefix = [&](const std::string& value, bool set) {
+    if (!value.empty()) return value;
+    return set ? spec.name : std::string();
+  };
+  o.bw_prefix = prefix(spec.write_bw_log, spec.bw_log_set);
+  o.iops_prefix = prefix(spec.write_iops_log, spec.iops_log_set);
+  o.lat_prefix = prefix(spec.write_lat_log, spec.lat_log_set);
+  o.hist_prefix = prefix(spec.write_hist_log, spec.hist_log_set);
+  o.avg_msec = spec.log_avg_msec;
+  o.hist_msec = spec.log_hist_msec;
+  o.hist_coarseness = std::min<uint32_t>(spec.log_hist_coarseness, 6);
+  o.log_offset = spec.log_offset;
+  o.log_prio = spec.log_prio;
+  o.per_job_logs = spec.per_job_logs;
+  const bool reduced = spec.gtod_reduce;
+  o.log_slat = !spec.disable_slat && !reduced;
+  o.log_clat = !spec.disable_clat && !reduced;
+  o.log_lat = !spec.disable_lat && !reduced;
+  o.ddir_mask = static_cast<uint8_t>((HasRead(spec.rw) ? 1 : 0) | (HasWrite(spec.rw) ? 2 : 0) |
+                                     (HasTrim(spec.rw) ? 4 : 0));
+  return o;
+}
+
+// ---------------------------------------------------------------- LogWriter
+
+struct LogWriter::Impl {
+  struct File {
+    std::string path;
+    int fd = -1;
+    bool failed = false;
+  };
+
+  mutable std::mutex mu;
+  std::condition_variable work_cv;  // the writer waits for queued chunks
+  std::condition_variable free_cv;  // workers wait for a free chunk
+  std::vector<std::unique_ptr<LogChunk>> all;
+  std::vector<LogChunk*> free_list;
+  std::deque<LogChunk*> queue;
+  std::vector<File> files;
+  std::map<std::string, int> by_path;
+  size_t memory_chunks = 0;
+  size_t streams = 0;
+  bool stopping = false;
+  bool stopped = false;
+  Status first_error;
+  Stats stats;
+  std::thread thread;
+
+  size_t MaxChunks() const { return std::max(memory_chunks, 2 * streams + 2); }
+
+  void Fail(Status st) {
+    if (first_error.ok()) first_error = std::move(st);
+  }
+
+  // Runs on the writer thread. The mutex is dropped around write(2), so the
+  // workers are never held up by the disk except through an empty pool.
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mu);
+    for (;;) {
+      work_cv.wait(lock, [&] { return stopping || !queue.empty(); });
+      if (queue.empty()) return;  // stopping and drained
+      LogChunk* c = queue.front();
+      queue.pop_front();
+      File& f = files[static_cast<size_t>(c->file)];
+      const int fd = f.fd;
+      const bool skip = f.failed;
+      const std::string path = f.path;
+      lock.unlock();
+      Status st;
+      uint64_t written = 0;
+      if (!skip) {
+        const char* p = c->data;
+        size_t left = c->len;
+        while (left > 0) {
+          const ssize_t n = ::write(fd, p, left);
+          if (n < 0) {
+            if (errno == EINTR) continue;
+            st = ErrnoStatus("write " + path);
+            break;
+          }
+          p += n;
+          left -= static_cast<size_t>(n);
+          written += static_cast<uint64_t>(n);
+        }
+      }
+      lock.lock();
+      if (!st.ok()) {
+        files[static_cast<size_t>(c->file)].failed = true;
+        Fail(std::move(st));
+      }
+      stats.bytes_written += written;
+      ++stats.chunks_written;
+      c->len = 0;
+      c->file = -1;
+      free_list.push_back(c);
+      free_cv.notify_one();
+    }
+  }
+};
+
+LogWriter::LogWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Result<std::unique_ptr<LogWriter>> LogWriter::Create(size_t memory_limit) {
+  auto impl = std::make_unique<Impl>();
+  impl->memory_chunks = memory_limit / sizeof(LogChunk);
+  std::unique_ptr<LogWriter> w(new LogWriter(std::move(impl)));
+  Impl* raw = w->impl_.get();
+  try {
+    raw->thread = std::thread([raw] { raw->Loop(); });
+  } catch (const std::system_error& e) {
+    return Status::Limit(std::string("log writer thread: ") + e.what());
+  }
+  return w;
+}
+
+LogWriter::~LogWriter() { (void)Stop(); }
+
+Result<int> LogWriter::Open(const std::string& path) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  if (impl_->stopping) return Status::Internal("log writer already stopped: " + path);
+  ++impl_->streams;
+  // Two chunks per stream up front (one being filled, one being written), so
+  // a worker allocates only if the disk falls behind and the pool may grow.
+  while (impl_->all.size() < 2 * impl_->streams) {
+    impl_->all.push_back(std::make_unique<LogChunk>());
+    impl_->free_list.push_back(impl_->all.back().get());
+    ++impl_->stats.chunks_allocated;
+  }
+  auto it = impl_->by_path.find(path);
+  if (it != impl_->by_path.end()) return it->second;
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus("open log file " + path);
+  const int id = static_cast<int>(impl_->files.size());
+  impl_->files.push_back({path, fd, false});
+  impl_->by_path.emplace(path, id);
+  return id;
+}
+
+LogChunk* LogWriter::Acquire() {
+  std::unique_lock<std::mutex> lock(impl_->mu);
+  if (impl_->free_list.empty() && impl_->all.size() < impl_->MaxChunks()) {
+    impl_->all.push_back(std::make_unique<LogChunk>());
+    ++impl_->stats.chunks_allocated;
+    return impl_->all.back().get();
+  }
+  if (impl_->free_list.empty()) {
+    // Backpressure: the disk is slower than the log. Wait, and say so.
+    const uint64_t t0 = NowNs();
+    ++impl_->stats.stalls;  // counted when the wait starts, so it is observable
+    impl_->free_cv.wait(lock, [&] { return !impl_->free_list.empty(); });
+    impl_->stats.stall_ns += NowNs() - t0;
+  }
+  LogChunk* c = impl_->free_list.back();
+  impl_->free_list.pop_back();
+  return c;
+}
+
+void LogWriter::Submit(LogChunk* chunk) {
+  if (chunk->len == 0) {
+    Release(chunk);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    impl_->queue.push_back(chunk);
+  }
+  impl_->work_cv.notify_one();
+}
+
+void LogWriter::Release(LogChunk* chunk) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  chunk->len = 0;
+  chunk->file = -1;
+  impl_->free_list.push_back(chunk);
+  impl_->free_cv.notify_one();
+}
+
+Status LogWriter::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    if (impl_->stopped) return impl_->first_error;
+    impl_->stopping = true;
+  }
+  impl_->work_cv.notify_one();
+  if (impl_->thread.joinable()) impl_->thread.join();
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  for (auto& f : impl_->files) {
+    if (f.fd >= 0 && ::close(f.fd) != 0) impl_->Fail(ErrnoStatus("close " + f.path));
+    f.fd = -1;
+  }
+  impl_->stopped = true;
+  return impl_->first_error;
+}
+
+LogWriter::Stats LogWriter::GetStats() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->stats;
+}
+
+std::string LogWriter::PathOf(int file) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  if (file < 0 || static_cast<size_t>(file) >= impl_->files.size()) return {};
+  return impl_->files[static_cast<size_t>(file)].path;
+}
+
+// ----------------------------------------------------------------- IoLogger
+
+IoLogger::IoLogger(const IoLogOptions& opts, LogWriter* writer)
+    : writer_(writer),
+      avg_ns_(opts.avg_msec * 1000000),
+      hist_ns_(0),
+      coarseness_(std::min<uint32_t>(opts.hist_coarseness, 6)),
+      log_offset_(opts.log_offset),
+      log_prio_(opts.log_prio),
+      window_value_(opts.window_value),
+      ddir_mask_(opts.ddir_mask) {}
+
+Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int jobnum,
+                                                   LogWriter* writer) {
+  std::unique_ptr<IoLogger> l(new IoLogger(opts, writer));
+  auto open = [&](const std::string& prefix, LogKind kind) -> Status {
+    IOB_ASSIGN_OR_RETURN(int id,
+                         writer->Open(LogFileName(prefix, kind, jobnum, opts.per_job_logs)));
+    l->streams_[static_cast<int>(kind)].file = id;
+    return Status::Ok();
+  };
+  auto on = [&](LogKind kind) { l->per_io_kinds_ |= 1u << static_cast<int>(kind); };
+  if (!opts.bw_prefix.empty()) {
+    IOB_RETURN_IF_ERROR(open(opts.bw_prefix, LogKind::kBw));
+    on(LogKind::kBw);
+  }
+  if (!opts.iops_prefix.empty()) {
+    IOB_RETURN_IF_ERROR(open(opts.iops_prefix, LogKind::kIops));
+    on(LogKind::kIops);
+  }
+  if (!opts.lat_prefix.empty()) {
+    // As fio: all three files exist; unmeasured latencies leave theirs empty.
+    IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kSlat));
+    IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kClat));
+    IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kLat));
+    if (opts.log_slat) on(LogKind::kSlat);
+    if (opts.log_clat) on(LogKind::kClat);
+    if (opts.log_lat) on(LogKind::kLat);
+  }
+  if (!opts.hist_prefix.empty()) {
+    IOB_RETURN_IF_ERROR(open(opts.hist_prefix, LogKind::kClatHist));
+    if (opts.hist_msec > 0) {
+      l->hist_ns_ = opts.hist_msec * 1000000;
+      l->hist_end_ns_ = l->hist_ns_;
+      l->hist_.reset(new Histogram[kNumDdirs]);
+    }
+  }
+  l->win_end_ns_ = l->avg_ns_;
+  return l;
+}
+
+IoLogger::~IoLogger() {
+  for (Stream& s : streams_) {
+    if (s.chunk != nullptr) writer_->Release(s.chunk);
+    s.chunk = nullptr;
+  }
+}
+
+void IoLogger::NextChunk(Stream& s) {
+  if (s.chunk != nullptr) writer_->Submit(s.chunk);
+  s.chunk = writer_->Acquire();
+  s.chunk->file = s.file;
+  s.chunk->len = 0;
+}
+
+void IoLogger::CloseWindows(uint64_t t_ns) {
+  while (t_ns >= win_end_ns_) {
+    EmitWindow(win_end_ns_ / 1000000, avg_ns_ / 1000000);
+    win_start_ns_ = win_end_ns_;
+    win_end_ns_ += avg_ns_;
+  }
+}
+
+void IoLogger::EmitWindow(uint64_t end_ms, uint64_t len_ms) {
+  if (len_ms == 0) len_ms = 1;
+  const bool both = window_value_ == LogWindowValue::kBoth;
+  for (unsigned d = 0; d < static_cast<unsigned>(kNumDdirs); ++d) {
+    Window& w = win_[d];
+    const bool active = w.ios != 0 || (ddir_mask_ & (1u << d)) != 0;
+    if (active && (per_io_kinds_ & (1u << static_cast<int>(LogKind::kBw)))) {
+      // KiB/s. A window has one bandwidth value, so its max is that value.
+      const uint64_t v = w.bytes * 1000 / (len_ms * 1024);
+      ValueLine(static_cast<int>(LogKind::kBw), end_ms, v, both ? &v : nullptr, d, 0, 0, 0);
+    }
+    if (active && (per_io_kinds_ & (1u << static_cast<int>(LogKind::kIops)))) {
+      const uint64_t v = w.ios * 1000 / len_ms;
+      ValueLine(static_cast<int>(LogKind::kIops), end_ms, v, both ? &v : nullptr, d, 0, 0, 0);
+    }
+    if (w.ios != 0) {
+      const struct {
+        LogKind kind;
+        const WinStat* st;
+      } lats[] = {{LogKind::kSlat, &w.slat}, {LogKind::kClat, &w.clat}, {LogKind::kLat, &w.lat}};
+      for (const auto& l : lats) {
+        if (!(per_io_kinds_ & (1u << static_cast<int>(l.kind)))) continue;
+        const uint64_t avg = l.st->sum / l.st->n;
+        const uint64_t v = window_value_ == LogWindowValue::kMax ? l.st->max : avg;
+        ValueLine(static_cast<int>(l.kind), end_ms, v, both ? &l.st->max : nullptr, d, 0, 0, 0);
+      }
+    }
+    w = Window();
+  }
+}
+
+void IoLogger::CloseHist(uint64_t t_ns) {
+  while (t_ns >= hist_end_ns_) {
+    EmitHist(hist_end_ns_ / 1000000);
+    hist_start_ns_ = hist_end_ns_;
+    hist_end_ns_ += hist_ns_;
+  }
+}
+
+void IoLogger::EmitHist(uint64_t t_ms) {
+  const unsigned bins = Histogram::kNr >> coarseness_;
+  const unsigned merge = 1u << coarseness_;
+  const uint32_t need = 3 * 22 + bins * 22 + 2;
+  const int kind = static_cast<int>(LogKind::kClatHist);
+  for (unsigned d = 0; d < static_cast<unsigned>(kNumDdirs); ++d) {
+    if (hist_ios_[d] == 0) continue;
+    const Histogram& h = hist_[d];
+    char* p = Reserve(kind, need);
+    p = AppendU64(p, t_ms);
+    *p++ = ',';
+    *p++ = ' ';
+    *p++ = static_cast<char>('0' + d);
+    *p++ = ',';
+    *p++ = ' ';
+    p = AppendU64(p, hist_bs_[d]);
+    for (unsigned b = 0; b < bins; ++b) {
+      uint64_t sum = 0;
+      for (unsigned k = 0; k < merge; ++k) sum += h.counts[b * merge + k];
+      *p++ = ',';
+      *p++ = ' ';
+      p = AppendU64(p, sum);
+    }
+    *p++ = '\n';
+    Commit(kind, p);
+    hist_[d].Clear();
+    hist_ios_[d] = 0;
+  }
+}
+
+void IoLogger::Finish(uint64_t t_ns) {
+  if (finished_) return;
+  finished_ = true;
+  const uint64_t t_ms = t_ns / 1000000;
+  if (avg_ns_ != 0 && per_io_kinds_ != 0) {
+    CloseWindows(t_ns);
+    const bool any = win_[0].ios + win_[1].ios + win_[2].ios != 0;
+    const uint64_t start_ms = win_start_ns_ / 1000000;
+    if (any) EmitWindow(t_ms, t_ms > start_ms ? t_ms - start_ms : 1);
+  }
+  if (hist_ns_ != 0) {
+    CloseHist(t_ns);
+    // fio drops the last partial interval; we keep it so the hist log sums
+    // to the job's I/O count.
+    EmitHist(t_ms);
+  }
+  for (Stream& s : streams_) {
+    if (s.chunk != nullptr) writer_->Submit(s.chunk);
+    s.chunk = nullptr;
+  }
+}
+
+// ----------------------------------------------------------- AggregateBwLog
+
+AggregateBwLog::AggregateBwLog(LogWriter* writer, uint64_t window_ms)
+    : writer_(writer), window_ns_((window_ms ? window_ms : 1) * 1000000) {}
+
+Result<std::unique_ptr<AggregateBwLog>> AggregateBwLog::Create(LogWriter* writer,
+                                                               const std::string& dir,
+                                                               uint64_t window_ms) {
+  std::unique_ptr<AggregateBwLog> a(new AggregateBwLog(writer, window_ms));
+  static constexpr const char* kNames[kNumDdirs] = {"agg-read_bw.log", "agg-write_bw.log",
+                                                    "agg-trim_bw.log"};
+  for (int d = 0; d < kNumDdirs; ++d) {
+    std::string path = dir.empty() ? std::string(kNames[d]) : dir + "/" + kNames[d];
+    IOB_ASSIGN_OR_RETURN(a->file_[d], writer->Open(path));
+  }
+  return a;
+}
+
+AggregateBwLog::~AggregateBwLog() {
+  for (LogChunk*& c : chunk_) {
+    if (c != nullptr) writer_->Release(c);
+    c = nullptr;
+  }
+}
+
+void AggregateBwLog::Emit(uint64_t t_ns, const uint64_t bytes[kNumDdirs]) {
+  const uint64_t dt = t_ns - last_ns_;
+  if (dt == 0) return;
+  for (int d = 0; d < kNumDdirs; ++d) {
+    const uint64_t delta = bytes[d] >= last_bytes_[d] ? bytes[d] - last_bytes_[d] : 0;
+    const uint64_t kib_s = static_cast<uint64_t>(static_cast<long double>(delta) * 1e9L /
+                                                 static_cast<long double>(dt) / 1024.0L);
+    if (chunk_[d] == nullptr || LogChunk::kBytes - chunk_[d]->len < 128) {
+      if (chunk_[d] != nullptr) writer_->Submit(chunk_[d]);
+      chunk_[d] = writer_->Acquire();
+      chunk_[d]->file = file_[d];
+    }
+    char* start = chunk_[d]->data + chunk_[d]->len;
+    char* p = AppendU64(start, t_ns / 1000000);
+    std::memcpy(p, ", ", 2);
+    p = AppendU64(p + 2, kib_s);
+    *p++ = ',';
+    *p++ = ' ';
+    *p++ = static_cast<char>('0' + d);
+    std::memcpy(p, ", 0, 0\n", 7);
+    p += 7;
+    chunk_[d]->len += static_cast<uint32_t>(p - start);
+    last_bytes_[d] = bytes[d];
+  }
+  last_ns_ = t_ns;
+}
+
+void AggregateBwLog::Sample(uint64_t t_ns, const uint64_t bytes[kNumDdirs]) {
+  if (finished_ || t_ns < last_ns_ + window_ns_) return;
+  Emit(t_ns, bytes);
+}
+
+void AggregateBwLog::Finish(uint64_t t_ns, const uint64_t bytes[kNumDdirs]) {
+  if (finished_) return;
+  finished_ = true;
+  if (t_ns > last_ns_ + 1000000) Emit(t_ns, bytes);  // a last window of >= 1 ms
+  for (LogChunk*& c : chunk_) {
+    if (c != nullptr) writer_->Submit(c);
+    c = nullptr;
+  }
+}
+
+}  // namespace iobench

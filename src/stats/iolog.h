@@ -1,0 +1,353 @@
+// Per-interval and per-I/O logs in fio's file formats (write_bw_log,
+// write_iops_log, write_lat_log, write_hist_log), so fio2gnuplot,
+// fio_generate_plots and fiologparser_hist read ours. Formats: docs/logs.md.
+//
+// Two pieces:
+//   LogWriter  one per run. Owns the files and one background thread that
+//              writes full chunks of text. Created by the main thread before
+//              the workers start; Stop() after they are joined.
+//   IoLogger   one per worker (numjobs clone), owned and called only by that
+//              worker's thread. OnComplete() is the per-I/O hot path: no
+//              allocation, no lock, no syscall, no virtual call. Text goes
+//              into a fixed-size chunk; only when a 64 KiB chunk is full does
+//              the worker take the writer's mutex once to hand it over.
+//
+// Memory is bounded: the writer owns at most max(memory_limit / kChunkBytes,
+// 2 * streams + 2) chunks. When none is free (the disk cannot keep up with the
+// log), the worker waits for the writer to return one: backpressure, never a
+// silent drop. Every wait is counted (LogWriter::GetStats) so the report can
+// say the log slowed the run down.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "iobench/histogram.h"
+#include "iobench/job.h"
+#include "iobench/status.h"
+
+namespace iobench {
+
+// log_window_value (fio 3.36+; fio 3.33 has the bool log_max_value, which
+// maps to kAvg/kMax). JobSpec has no field for it yet: the option table
+// should parse it with ParseLogWindowValue() and set IoLogOptions.
+enum class LogWindowValue : uint8_t { kAvg, kMax, kBoth };
+
+// Accepts "avg", "mean", "0" -> kAvg; "max", "1" -> kMax; "both", "2" ->
+// kBoth (case-insensitive).
+Result<LogWindowValue> ParseLogWindowValue(std::string_view text);
+
+// The log kinds and their file-name infixes (PREFIX_<infix>[.N].log).
+enum class LogKind : uint8_t { kBw = 0, kIops, kSlat, kClat, kLat, kClatHist };
+inline constexpr int kNumLogKinds = 6;
+std::string_view LogKindInfix(LogKind kind);  // "bw", "iops", "slat", "clat", "lat", "clat_hist"
+
+// fio's file name: PREFIX_INFIX.N.log with N = jobnum + 1, or PREFIX_INFIX.log
+// when per_job_logs is false (then every clone shares the file).
+std::string LogFileName(std::string_view prefix, LogKind kind, int jobnum, bool per_job_logs);
+
+// Everything IoLogger needs; FromJob() fills it from a JobSpec.
+struct IoLogOptions {
+  std::string bw_prefix;  // "" = off
+  std::string iops_prefix;
+  std::string lat_prefix;  // slat, clat and lat files
+  std::string hist_prefix;
+  uint64_t avg_msec = 0;         // 0: one line per I/O
+  uint64_t hist_msec = 0;        // 0: no hist lines (fio: the file stays empty)
+  uint32_t hist_coarseness = 0;  // 0..6: merge 2^c adjacent buckets
+  bool log_offset = false;
+  bool log_prio = false;
+  bool per_job_logs = true;
+  LogWindowValue window_value = LogWindowValue::kAvg;
+  // Which latencies are measured. fio writes an empty slat file for engines
+  // that complete inside submission (psync, null): the worker knows that, the
+  // spec does not, so the lead clears log_slat for such engines.
+  bool log_slat = true;
+  bool log_clat = true;
+  bool log_lat = true;
+  // Directions the job does (bit 1 << ddir). Windowed bw/iops lines are written
+  // for these even in windows without I/O (a stall shows as 0, as in fio).
+  uint8_t ddir_mask = 0x7;
+
+  // Prefixes: the option's string, or the job name for a bare flag (*_set with
+  // an empty string). slat/clat/lat/ddir_mask from disable_* and rw.
+  static IoLogOptions FromJob(const JobSpec& spec);
+  bool Any() const {
+    return !bw_prefix.empty() || !iops_prefix.empty() || !lat_prefix.empty() ||
+           !hist_prefix.empty();
+  }
+};
+
+// A fixed-size piece of log text for one file. Lines never straddle chunks,
+// so chunks of different workers sharing a file (per_job_logs=0) interleave
+// only at line boundaries.
+struct LogChunk {
+  static constexpr uint32_t kBytes = 64 * 1024;
+  int file = -1;
+  uint32_t len = 0;
+  char data[kBytes];
+};
+
+class LogWriter {
+ public:
+  static constexpr size_t kDefaultMemoryLimit = 32u << 20;  // 512 chunks
+
+  struct Stats {
+    uint64_t bytes_written = 0;
+    uint64_t chunks_written = 0;
+    uint64_t stalls = 0;    // times a worker waited for a free chunk
+    uint64_t stall_ns = 0;  // total time workers waited
+    uint64_t chunks_allocated = 0;
+  };
+
+  // Starts the writer thread. REQUIRES: main thread, before workers start.
+  static Result<std::unique_ptr<LogWriter>> Create(size_t memory_limit = kDefaultMemoryLimit);
+  ~LogWriter();  // Stop()s if the owner did not.
+  LogWriter(const LogWriter&) = delete;
+  LogWriter& operator=(const LogWriter&) = delete;
+
+  // Opens (creates, truncates) path once per run and returns its id; opening
+  // the same path again returns the same id (per_job_logs=0 sharing). Each
+  // call also reserves pool room for one more stream. Any thread; not hot.
+  Result<int> Open(const std::string& path);
+
+  // Worker side. Acquire() returns an empty chunk, waiting (counted) when the
+  // memory cap is reached. Submit() queues a chunk for writing; chunks of one
+  // thread for one file are written in submission order.
+  LogChunk* Acquire();
+  void Submit(LogChunk* chunk);
+  // Returns an unused chunk to the pool without writing it.
+  void Release(LogChunk* chunk);
+
+  // Writes everything queued, closes the files, joins the thread. Returns the
+  // first write/close error ("write t_bw.1.log: No space left on device").
+  // REQUIRES: every IoLogger is Finish()ed. Idempotent.
+  Status Stop();
+
+  Stats GetStats() const;
+  std::string PathOf(int file) const;
+
+ private:
+  struct Impl;
+  explicit LogWriter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Appends the decimal form of v; returns the new end. dst needs 20 bytes.
+inline char* AppendU64(char* dst, uint64_t v) {
+  char tmp[20];
+  int n = 0;
+  do {
+    tmp[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  while (n > 0) *dst++ = tmp[--n];
+  return dst;
+}
+
+class IoLogger {
+ public:
+  // Opens this clone's files through writer. jobnum is the 0-based clone
+  // index (files are numbered jobnum + 1). REQUIRES: writer outlives this.
+  static Result<std::unique_ptr<IoLogger>> Create(const IoLogOptions& opts, int jobnum,
+                                                  LogWriter* writer);
+  ~IoLogger();  // hands back held chunks without writing them if not Finish()ed
+  IoLogger(const IoLogger&) = delete;
+  IoLogger& operator=(const IoLogger&) = delete;
+
+  // One completed I/O. t_ns: time since the job started (after ramp, as for
+  // the report); latencies in ns; prio: the ioprio value (class << 13 | level).
+  // Hot path: inline, no allocation, no lock except a chunk handoff per 64 KiB.
+  void OnComplete(uint64_t t_ns, Ddir ddir, uint64_t bytes, uint64_t slat_ns, uint64_t clat_ns,
+                  uint64_t lat_ns, uint64_t offset, uint16_t prio) {
+    const unsigned d = static_cast<unsigned>(ddir);
+    if (avg_ns_ == 0) {
+      if (per_io_kinds_ != 0) LogOne(t_ns, d, bytes, slat_ns, clat_ns, lat_ns, offset, prio);
+    } else if (per_io_kinds_ != 0) {
+      if (t_ns >= win_end_ns_) CloseWindows(t_ns);
+      Window& w = win_[d];
+      ++w.ios;
+      w.bytes += bytes;
+      w.slat.Add(slat_ns);
+      w.clat.Add(clat_ns);
+      w.lat.Add(lat_ns);
+    }
+    if (hist_ns_ != 0) {
+      if (t_ns >= hist_end_ns_) CloseHist(t_ns);
+      hist_[d].Add(clat_ns);
+      ++hist_ios_[d];
+      hist_bs_[d] = bytes;
+    }
+  }
+
+  // Closes windows that ended by t_ns when no I/O completes (thinktime, a
+  // stalled device). Call from the worker's loop, e.g. when it waits.
+  void Tick(uint64_t t_ns) {
+    if (avg_ns_ != 0 && per_io_kinds_ != 0 && t_ns >= win_end_ns_) CloseWindows(t_ns);
+    if (hist_ns_ != 0 && t_ns >= hist_end_ns_) CloseHist(t_ns);
+  }
+
+  // End of the job at t_ns: closes complete windows, writes the partial last
+  // window (time = t_ns, rates over its real length) and hands every chunk to
+  // the writer. Idempotent.
+  void Finish(uint64_t t_ns);
+
+  uint64_t lines() const { return lines_; }
+
+ private:
+  struct WinStat {
+    uint64_t n = 0, sum = 0, max = 0;
+    void Add(uint64_t v) {
+      ++n;
+      sum += v;
+      if (v > max) max = v;
+    }
+  };
+  struct Window {
+    uint64_t ios = 0, bytes = 0;
+    WinStat slat, clat, lat;
+  };
+  struct Stream {
+    int file = -1;
+    LogChunk* chunk = nullptr;
+  };
+
+  IoLogger(const IoLogOptions& opts, LogWriter* writer);
+
+  // Returns where a line of up to `need` bytes may be written in kind's chunk.
+  char* Reserve(int kind, uint32_t need) {
+    Stream& s = streams_[kind];
+    if (s.chunk == nullptr || LogChunk::kBytes - s.chunk->len < need) NextChunk(s);
+    return s.chunk->data + s.chunk->len;
+  }
+  void Commit(int kind, char* end) {
+    LogChunk* c = streams_[kind].chunk;
+    c->len = static_cast<uint32_t>(end - c->data);
+    ++lines_;
+  }
+  // ", prio" or ", 0x%04x" as fio prints the command priority column.
+  char* AppendPrio(char* p, uint16_t prio) const {
+    *p++ = ',';
+    *p++ = ' ';
+    if (!log_prio_) {
+      *p++ = (prio >> 13) == 1 ? '1' : '0';  // 1: IOPRIO_CLASS_RT
+      return p;
+    }
+    static constexpr char kHex[] = "0123456789abcdef";
+    *p++ = '0';
+    *p++ = 'x';
+    for (int shift = 12; shift >= 0; shift -= 4) *p++ = kHex[(prio >> shift) & 0xf];
+    return p;
+  }
+  // One value line: "time, value[, max], ddir, bs[, offset], prio\n".
+  void ValueLine(int kind, uint64_t t_ms, uint64_t value, const uint64_t* max, unsigned ddir,
+                 uint64_t bs, uint64_t offset, uint16_t prio) {
+    char* p = Reserve(kind, kMaxValueLine);
+    p = AppendU64(p, t_ms);
+    *p++ = ',';
+    *p++ = ' ';
+    p = AppendU64(p, value);
+    if (max != nullptr) {
+      *p++ = ',';
+      *p++ = ' ';
+      p = AppendU64(p, *max);
+    }
+    *p++ = ',';
+    *p++ = ' ';
+    *p++ = static_cast<char>('0' + ddir);
+    *p++ = ',';
+    *p++ = ' ';
+    p = AppendU64(p, bs);
+    if (log_offset_) {
+      *p++ = ',';
+      *p++ = ' ';
+      p = AppendU64(p, offset);
+    }
+    p = AppendPrio(p, prio);
+    *p++ = '\n';
+    Commit(kind, p);
+  }
+  void LogOne(uint64_t t_ns, unsigned d, uint64_t bytes, uint64_t slat_ns, uint64_t clat_ns,
+              uint64_t lat_ns, uint64_t offset, uint16_t prio) {
+    const uint64_t t_ms = t_ns / 1000000;
+    if (per_io_kinds_ & (1u << static_cast<int>(LogKind::kBw))) {
+      // fio's per-I/O bandwidth: bytes over the completion latency, in the
+      // same units as its window lines (bytes/ms ~ KiB/s).
+      const uint64_t v = bytes * 1000000 / (clat_ns != 0 ? clat_ns : 1);
+      ValueLine(static_cast<int>(LogKind::kBw), t_ms, v, nullptr, d, bytes, offset, prio);
+    }
+    if (per_io_kinds_ & (1u << static_cast<int>(LogKind::kIops)))
+      ValueLine(static_cast<int>(LogKind::kIops), t_ms, 1, nullptr, d, bytes, offset, prio);
+    if (per_io_kinds_ & (1u << static_cast<int>(LogKind::kSlat)))
+      ValueLine(static_cast<int>(LogKind::kSlat), t_ms, slat_ns, nullptr, d, bytes, offset, prio);
+    if (per_io_kinds_ & (1u << static_cast<int>(LogKind::kClat)))
+      ValueLine(static_cast<int>(LogKind::kClat), t_ms, clat_ns, nullptr, d, bytes, offset, prio);
+    if (per_io_kinds_ & (1u << static_cast<int>(LogKind::kLat)))
+      ValueLine(static_cast<int>(LogKind::kLat), t_ms, lat_ns, nullptr, d, bytes, offset, prio);
+  }
+
+  void NextChunk(Stream& s);  // submits the full chunk, acquires a new one
+  void CloseWindows(uint64_t t_ns);
+  void EmitWindow(uint64_t end_ms, uint64_t len_ms);
+  void CloseHist(uint64_t t_ns);
+  void EmitHist(uint64_t t_ms);
+
+  static constexpr uint32_t kMaxValueLine = 160;
+
+  LogWriter* writer_;
+  uint64_t avg_ns_;
+  uint64_t hist_ns_;
+  uint32_t coarseness_;
+  bool log_offset_;
+  bool log_prio_;
+  LogWindowValue window_value_;
+  uint8_t ddir_mask_;
+  uint32_t per_io_kinds_ = 0;  // bit per LogKind (except hist) that is on
+  bool finished_ = false;
+  uint64_t lines_ = 0;
+  Stream streams_[kNumLogKinds];
+
+  uint64_t win_start_ns_ = 0;
+  uint64_t win_end_ns_ = 0;
+  Window win_[kNumDdirs];
+
+  uint64_t hist_start_ns_ = 0;
+  uint64_t hist_end_ns_ = 0;
+  uint64_t hist_ios_[kNumDdirs] = {0, 0, 0};
+  uint64_t hist_bs_[kNumDdirs] = {0, 0, 0};
+  std::unique_ptr<Histogram[]> hist_;  // one interval histogram per ddir
+};
+
+// --bandwidth-log: aggregate bandwidth of all jobs, fio's agg-read_bw.log,
+// agg-write_bw.log and agg-trim_bw.log in the current directory. Lines
+// "time_ms, KiB/s, ddir, 0, 0", one per direction per window.
+// Owned and called by one thread (the main/status thread), which feeds it the
+// summed LiveCounters bytes now and then (e.g. on each status tick); a window
+// closes at the first Sample() at or after its end.
+class AggregateBwLog {
+ public:
+  static constexpr uint64_t kDefaultWindowMs = 500;  // fio's bwavgtime
+  // dir: where the files go ("" = current directory).
+  static Result<std::unique_ptr<AggregateBwLog>> Create(LogWriter* writer, const std::string& dir,
+                                                        uint64_t window_ms = kDefaultWindowMs);
+  ~AggregateBwLog();
+  // t_ns since the run started; bytes: cumulative per direction.
+  void Sample(uint64_t t_ns, const uint64_t bytes[kNumDdirs]);
+  void Finish(uint64_t t_ns, const uint64_t bytes[kNumDdirs]);
+
+ private:
+  AggregateBwLog(LogWriter* writer, uint64_t window_ms);
+  void Emit(uint64_t t_ns, const uint64_t bytes[kNumDdirs]);
+  LogWriter* writer_;
+  uint64_t window_ns_;
+  uint64_t last_ns_ = 0;
+  uint64_t last_bytes_[kNumDdirs] = {0, 0, 0};
+  int file_[kNumDdirs] = {-1, -1, -1};
+  LogChunk* chunk_[kNumDdirs] = {nullptr, nullptr, nullptr};
+  bool finished_ = false;
+};
+
+}  // namespace iobench

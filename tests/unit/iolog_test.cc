@@ -1,0 +1,566 @@
+// IoLogger / LogWriter: fio's log names and line formats from a synthetic
+// stream of completions with known timing, written to real files in a temp
+// directory and read back.
+#include "stats/iolog.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace iobench {
+namespace {
+
+constexpr uint64_t kMs = 1000000;
+
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/iobench_iolog_XXXXXX";
+    const char* d = mkdtemp(tmpl);
+    path_ = d ? d : "";
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> Lines(const std::string& path) {
+  std::vector<std::string> out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) out.push_back(line);
+  return out;
+}
+
+std::vector<uint64_t> Fields(const std::string& line) {
+  std::vector<uint64_t> out;
+  std::stringstream ss(line);
+  std::string tok;
+  while (std::getline(ss, tok, ',')) out.push_back(std::stoull(tok, nullptr, 0));
+  return out;
+}
+
+std::unique_ptr<LogWriter> NewWriter(size_t mem = LogWriter::kDefaultMemoryLimit) {
+  auto w = LogWriter::Create(mem);
+  EXPECT_TRUE(w.ok()) << w.status().ToString();
+  return std::move(w).value();
+}
+
+std::unique_ptr<IoLogger> NewLogger(const IoLogOptions& o, int jobnum, LogWriter* w) {
+  auto l = IoLogger::Create(o, jobnum, w);
+  EXPECT_TRUE(l.ok()) << l.status().ToString();
+  return std::move(l).value();
+}
+
+TEST(IoLogNames, FioFileNames) {
+  EXPECT_EQ(LogFileName("t", LogKind::kBw, 0, true), "t_bw.1.log");
+  EXPECT_EQ(LogFileName("t", LogKind::kIops, 3, true), "t_iops.4.log");
+  EXPECT_EQ(LogFileName("d/x", LogKind::kSlat, 1, true), "d/x_slat.2.log");
+  EXPECT_EQ(LogFileName("t", LogKind::kClat, 0, true), "t_clat.1.log");
+  EXPECT_EQ(LogFileName("t", LogKind::kLat, 0, true), "t_lat.1.log");
+  EXPECT_EQ(LogFileName("t", LogKind::kClatHist, 0, true), "t_clat_hist.1.log");
+  EXPECT_EQ(LogFileName("t", LogKind::kBw, 5, false), "t_bw.log");
+}
+
+TEST(IoLogOptionsTest, FromJobBareFlagUsesJobName) {
+  JobSpec spec;
+  spec.name = "seqread";
+  spec.bw_log_set = true;        // bare write_bw_log
+  spec.write_lat_log = "mylat";  // with a prefix
+  spec.rw = RwMode::kRandRW;
+  spec.disable_slat = true;
+  spec.log_hist_coarseness = 9;  // clamped to fio's 0..6
+  const IoLogOptions o = IoLogOptions::FromJob(spec);
+  EXPECT_EQ(o.bw_prefix, "seqread");
+  EXPECT_EQ(o.lat_prefix, "mylat");
+  EXPECT_EQ(o.iops_prefix, "");
+  EXPECT_EQ(o.hist_prefix, "");
+  EXPECT_FALSE(o.log_slat);
+  EXPECT_TRUE(o.log_clat);
+  EXPECT_EQ(o.ddir_mask, 0x3);
+  EXPECT_EQ(o.hist_coarseness, 6u);
+  EXPECT_TRUE(o.Any());
+}
+
+TEST(IoLogOptionsTest, ParseLogWindowValue) {
+  EXPECT_EQ(ParseLogWindowValue("avg").value(), LogWindowValue::kAvg);
+  EXPECT_EQ(ParseLogWindowValue("mean").value(), LogWindowValue::kAvg);
+  EXPECT_EQ(ParseLogWindowValue("MAX").value(), LogWindowValue::kMax);
+  EXPECT_EQ(ParseLogWindowValue("both").value(), LogWindowValue::kBoth);
+  EXPECT_EQ(ParseLogWindowValue("1").value(), LogWindowValue::kMax);
+  auto bad = ParseLogWindowValue("median");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "log_window_value: 'median' is not one of avg, max, both");
+}
+
+// log_avg_msec=1000 and exactly 1000 I/Os per second for 5 s: five lines of
+// 1000 IOPS, 4000 KiB/s, and the window's mean latency.
+TEST(IoLogWindowed, FiveSecondsAtThousandIops) {
+  TempDir dir;
+  auto writer = NewWriter();
+  IoLogOptions o;
+  o.bw_prefix = dir / "t";
+  o.iops_prefix = dir / "t";
+  o.lat_prefix = dir / "t";
+  o.avg_msec = 1000;
+  o.ddir_mask = 0x1;
+  auto log = NewLogger(o, 0, writer.get());
+  for (uint64_t i = 0; i < 5000; ++i)
+    log->OnComplete(i * kMs, Ddir::kRead, 4096, 100, 1000 + i % 10, 1100 + i % 10, i * 4096, 0);
+  log->Finish(5000 * kMs);
+  ASSERT_TRUE(writer->Stop().ok());
+
+  const auto iops = Lines(dir / "t_iops.1.log");
+  ASSERT_EQ(iops.size(), 5u);
+  for (size_t k = 0; k < iops.size(); ++k)
+    EXPECT_EQ(iops[k], std::to_string((k + 1) * 1000) + ", 1000, 0, 0, 0");
+  const auto bw = Lines(dir / "t_bw.1.log");
+  ASSERT_EQ(bw.size(), 5u);
+  EXPECT_EQ(bw[0], "1000, 4000, 0, 0, 0");  // 4096 B * 1000/s = 4000 KiB/s
+  const auto clat = Lines(dir / "t_clat.1.log");
+  ASSERT_EQ(clat.size(), 5u);
+  EXPECT_EQ(clat[4], "5000, 1004, 0, 0, 0");  // mean of 1000..1009, truncated
+  const auto slat = Lines(dir / "t_slat.1.log");
+  ASSERT_EQ(slat.size(), 5u);
+  EXPECT_EQ(slat[0], "1000, 100, 0, 0, 0");
+  EXPECT_EQ(Lines(dir / "t_lat.1.log")[2], "3000, 1104, 0, 0, 0");
+}
+
+TEST(IoLogWindowed, IdleWindowsLogZeroBandwidthAndNoLatency) {
+  TempDir dir;
+  auto writer = NewWriter();
+  IoLogOptions o;
+  o.iops_prefix = dir / "t";
+  o.lat_prefix = dir / "t";
+  o.avg_msec = 1000;
+  o.ddir_mask = 0x3;  // a mixed job
+  auto log = NewLogger(o, 0, writer.get());
+  for (uint64_t i = 0; i < 500; ++i)
+    log->OnComplete(i * 2 * kMs, Ddir::kWrite, 4096, 0, 50, 60, 0, 0);
+  log->Tick(2500 * kMs);  // no I/O for 1.5 s: windows 2 (ends 2000) closes
+  log->Finish(3000 * kMs);
+  ASSERT_TRUE(writer->Stop().ok());
+  const std::vector<std::string> want = {"1000, 0, 0, 0, 0", "1000, 500, 1, 0, 0",
+                                         "2000, 0, 0, 0, 0", "2000, 0, 1, 0, 0",
+                                         "3000, 0, 0, 0, 0", "3000, 0, 1, 0, 0"};
+  EXPECT_EQ(Lines(dir / "t_iops.1.log"), want);
+  EXPECT_EQ(Lines(dir / "t_clat.1.log"), std::vector<std::string>{"1000, 50, 1, 0, 0"});
+}
+
+TEST(IoLogWindowed, PartialLastWindowUsesItsRealLength) {
+  TempDir dir;
+  auto writer = NewWriter();
+  IoLogOptions o;
+  o.iops_prefix = dir / "t";
+  o.avg_msec = 100;
+  o.ddir_mask = 0x1;
+  auto log = NewLogger(o, 0, writer.get());
+  for (uint64_t i = 0; i < 150; ++i) log->OnComplete(i * kMs, Ddir::kRead, 512, 0, 1, 1, 0, 0);
+  log->Finish(150 * kMs);
+  ASSERT_TRUE(writer->Stop().ok());
+  const std::vector<std::string> want = {"100, 1000, 0, 0, 0", "150, 1000, 0, 0, 0"};
+  EXPECT_EQ(Lines(dir / "t_iops.1.log"), want);
+}
+
+TEST(IoLogWindowed, MaxAndBothWindowValues) {
+  TempDir dir;
+  auto writer = NewWriter();
+  IoLogOptions omax;
+  omax.lat_prefix = dir / "max";
+  omax.avg_msec = 1000;
+  omax.window_value = LogWindowValue::kMax;
+  IoLogOptions oboth = omax;
+  oboth.lat_prefix = dir / "both";
+  oboth.iops_prefix = dir / "both";
+  oboth.window_value = LogWindowValue::kBoth;
+  oboth.log_offset = true;
+  auto lmax = NewLogger(omax, 0, writer.get());
+  auto lboth = NewLogger(oboth, 0, writer.get());
+  for (uint64_t v : {10, 30, 20}) {
+    lmax->OnComplete(v * kMs, Ddir::kRead, 4096, 0, v, v, 0, 0);
+    lboth->OnComplete(v * kMs, Ddir::kRead, 4096, 0, v, v, 0, 0);
+  }
+  lmax->Finish(1000 * kMs);
+  lboth->Finish(1000 * kMs);
+  ASSERT_TRUE(writer->Stop().ok());
+  EXPECT_EQ(Lines(dir / "max_clat.1.log"), std::vector<std::string>{"1000, 30, 0, 0, 0"});
+  // time, avg, max, ddir, bs, offset, prio
+  EXPECT_EQ(Lines(dir / "both_clat.1.log"), std::vector<std::string>{"1000, 20, 30, 0, 0, 0, 0"});
+  EXPECT_EQ(Lines(dir / "both_iops.1.log")[0], "1000, 3, 3, 0, 0, 0, 0");
+}
+
+// log_avg_msec=0: one line per I/O with bs, optional offset and priority.
+TEST(IoLogPerIo, OneLinePerCompletion) {
+  TempDir dir;
+  auto writer = NewWriter();
+  IoLogOptions o;
+  o.lat_prefix = dir / "t";
+  o.bw_prefix = dir / "t";
+  o.iops_prefix = dir / "t";
+  o.log_slat = false;  // a sync engine: fio leaves the slat file empty
+  auto log = NewLogger(o, 1, writer.get());
+  constexpr uint64_t kN = 123457;  // several chunks' worth
+  for (uint64_t i = 0; i < kN; ++i) {
+    const Ddir d = i % 3 == 0 ? Ddir::kWrite : Ddir::kRead;
+    log->OnComplete(i * 10000, d, 8192, 0, 2000 + i % 7, 2500 + i % 7, i * 8192, 0);
+  }
+  log->Finish(kN * 10000);
+  EXPECT_EQ(log->lines(), 4 * kN);
+  ASSERT_TRUE(writer->Stop().ok());
+  ASSERT_TRUE(std::filesystem::exists(dir / "t_slat.2.log"));
+  EXPECT_EQ(std::filesystem::file_size(dir / "t_slat.2.log"), 0u);
+  const auto clat = Lines(dir / "t_clat.2.log");
+  ASSERT_EQ(clat.size(), kN);
+  for (uint64_t i = 0; i < kN; i += 9973) {
+    const auto f = Fields(clat[i]);
+    ASSERT_EQ(f.size(), 5u) << clat[i];
+    EXPECT_EQ(f[0], i * 10000 / kMs);
+    EXPECT_EQ(f[1], 2000 + i % 7);
+    EXPECT_EQ(f[2], i % 3 == 0 ? 1u : 0u);
+    EXPECT_EQ(f[3], 8192u);
+    EXPECT_EQ(f[4], 0u);
+  }
+  EXPECT_EQ(Lines(dir / "t_lat.2.log").size(), kN);
+  const auto iops = Lines(dir / "t_iops.2.log");
+  ASSERT_EQ(iops.size(), kN);
+  EXPECT_EQ(iops[1], "0, 1, 0, 8192, 0");
+  // bw per I/O: bytes over clat, fio's scaling (8192e6 / 2001 ns).
+  EXPECT_EQ(Lines(dir / "t_bw.2.log")[1], "0, 4093953, 0, 8192, 0");
+}
+
+TEST(IoLogPerIo, OffsetAndPriorityColumns) {
+  TempDir dir;
+  auto writer = NewWriter();
+  IoLogOptions o;
+  o.lat_prefix = dir / "p";
+  o.log_offset = true;
+  o.log_prio = true;
+  IoLogOptions plain = o;
+  plain.lat_prefix = dir / "q";
+  plain.log_prio = false;
+  auto lp = NewLogger(o, 0, writer.get());
+  auto lq = NewLogger(plain, 0, writer.get());
+  const uint16_t rt_level4 = (1u << 13) | 4;  // IOPRIO_CLASS_RT, level 4
+  lp->OnComplete(7 * kMs, Ddir::kWrite, 4096, 300, 1500, 1800, 8192, rt_level4);
+  lq->OnComplete(7 * kMs, Ddir::kWrite, 4096, 300, 1500, 1800, 8192, rt_level4);
+  lq->OnComplete(8 * kMs, Ddir::kTrim, 4096, 300, 1500, 1800, 0, (2u << 13) | 1);
+  lp->Finish(9 * kMs);
+  lq->Finish(9 * kMs);
+  ASSERT_TRUE(writer->Stop().ok());
+  EXPECT_EQ(ReadAll(dir / "p_clat.1.log"), "7, 1500, 1, 4096, 8192, 0x2004\n");
+  EXPECT_EQ(ReadAll(dir / "p_slat.1.log"), "7, 300, 1, 4096, 8192, 0x2004\n");
+  // Without log_prio the column says 1 for the RT class, else 0.
+  EXPECT_EQ(ReadAll(dir / "q_lat.1.log"), "7, 1800, 1, 4096, 8192, 1\n8, 1800, 2, 4096, 0, 0\n");
+}
+
+TEST(IoLogPerIo, PerJobLogsOffSharesOneFile) {
+  TempDir dir;
+  auto writer = NewWriter();
+  IoLogOptions o;
+  o.iops_prefix = dir / "t";
+  o.per_job_logs = false;
+  auto a = NewLogger(o, 0, writer.get());
+  auto b = NewLogger(o, 1, writer.get());
+  for (uint64_t i = 0; i < 30000; ++i) {
+    a->OnComplete(i * 1000, Ddir::kRead, 4096, 0, 1, 1, 0, 0);
+    if (i % 2) b->OnComplete(i * 1000, Ddir::kWrite, 4096, 0, 1, 1, 0, 0);
+  }
+  a->Finish(30 * kMs);
+  b->Finish(30 * kMs);
+  ASSERT_TRUE(writer->Stop().ok());
+  EXPECT_FALSE(std::filesystem::exists(dir / "t_iops.1.log"));
+  const auto lines = Lines(dir / "t_iops.log");
+  ASSERT_EQ(lines.size(), 45000u);
+  size_t reads = 0, writes = 0;
+  for (const auto& l : lines) {  // chunks interleave only at line boundaries
+    if (l == "" + std::to_string(Fields(l)[0]) + ", 1, 0, 4096, 0") ++reads;
+    if (l == "" + std::to_string(Fields(l)[0]) + ", 1, 1, 4096, 0") ++writes;
+  }
+  EXPECT_EQ(reads, 30000u);
+  EXPECT_EQ(writes, 15000u);
+}
+
+// Hist log: every log_hist_msec one line per direction with that interval's
+// clat bucket counts; all counts together equal the number of I/Os.
+void CheckHist(unsigned coarseness) {
+  TempDir dir;
+  auto writer = NewWriter();
+  IoLogOptions o;
+  o.hist_prefix = dir / "h";
+  o.hist_msec = 100;
+  o.hist_coarseness = coarseness;
+  auto log = NewLogger(o, 0, writer.get());
+  constexpr uint64_t kN = 10007;
+  uint64_t lcg = 12345;
+  for (uint64_t i = 0; i < kN; ++i) {
+    lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+    const uint64_t clat = (lcg >> 33) % 5000000;  // up to 5 ms
+    log->OnComplete(i * 100000, i % 2 ? Ddir::kWrite : Ddir::kRead, 4096, 0, clat, clat, 0, 0);
+  }
+  log->Finish(kN * 100000);  // 1000.7 ms: a partial last interval
+  ASSERT_TRUE(writer->Stop().ok());
+  const auto lines = Lines(dir / "h_clat_hist.1.log");
+  ASSERT_EQ(lines.size(), 2u * 11);  // 10 full intervals + the partial one
+  uint64_t total = 0;
+  for (size_t k = 0; k < lines.size(); ++k) {
+    const auto f = Fields(lines[k]);
+    ASSERT_EQ(f.size(), 3u + (Histogram::kNr >> coarseness)) << k;
+    EXPECT_EQ(f[0], k < 20 ? (k / 2 + 1) * 100 : 1000u);
+    EXPECT_EQ(f[1], k % 2);
+    EXPECT_EQ(f[2], 4096u);
+    for (size_t j = 3; j < f.size(); ++j) total += f[j];
+  }
+  EXPECT_EQ(total, kN);
+}
+
+TEST(IoLogHist, BucketSumsEqualIoCount) { CheckHist(0); }
+TEST(IoLogHist, CoarsenessMergesAdjacentBuckets) {
+  CheckHist(3);
+  CheckHist(6);
+}
+
+TEST(IoLogHist, ValueLandsInItsBucket) {
+  TempDir dir;
+  auto writer = NewWriter();
+  IoLogOptions o;
+  o.hist_prefix = dir / "h";
+  o.hist_msec = 1000;
+  o.hist_coarseness = 1;
+  auto log = NewLogger(o, 0, writer.get());
+  log->OnComplete(1 * kMs, Ddir::kRead, 4096, 0, 100000, 100000, 0, 0);
+  log->Finish(2000 * kMs);
+  ASSERT_TRUE(writer->Stop().ok());
+  const auto lines = Lines(dir / "h_clat_hist.1.log");
+  ASSERT_EQ(lines.size(), 1u);
+  const auto f = Fields(lines[0]);
+  const unsigned want = Histogram::ValueToIndex(100000) >> 1;
+  for (unsigned b = 0; b + 3 < f.size(); ++b) EXPECT_EQ(f[b + 3], b == want ? 1u : 0u) << b;
+}
+
+TEST(LogWriterTest, SmallMemoryCapAppliesBackpressureWithoutLoss) {
+  TempDir dir;
+  auto writer = NewWriter(0);  // the floor: 2 chunks per stream + 2
+  IoLogOptions o;
+  o.iops_prefix = dir / "t";
+  auto log = NewLogger(o, 0, writer.get());
+  constexpr uint64_t kN = 200000;
+  for (uint64_t i = 0; i < kN; ++i) log->OnComplete(i, Ddir::kRead, 4096, 0, 1, 1, 0, 0);
+  log->Finish(kN);
+  ASSERT_TRUE(writer->Stop().ok());
+  const LogWriter::Stats st = writer->GetStats();
+  EXPECT_LE(st.chunks_allocated, 4u);
+  EXPECT_EQ(st.bytes_written, std::filesystem::file_size(dir / "t_iops.1.log"));
+  EXPECT_EQ(Lines(dir / "t_iops.1.log").size(), kN);
+}
+
+// A log file whose reader does not read (a FIFO): the worker must wait for
+// the writer (backpressure, counted), and no line is lost once it drains.
+TEST(LogWriterTest, SlowDiskStallsTheWorkerAndLosesNothing) {
+  TempDir dir;
+  const std::string fifo = dir / "t_iops.1.log";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  auto writer = NewWriter(0);
+  LogWriter* w = writer.get();
+  std::string got;
+  std::thread reader([&] {
+    const int fd = open(fifo.c_str(), O_RDONLY);  // pairs with the writer's open
+    ASSERT_GE(fd, 0);
+    while (w->GetStats().stalls == 0) std::this_thread::yield();  // until the worker waits
+    char buf[65536];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof(buf))) > 0) got.append(buf, static_cast<size_t>(n));
+    close(fd);
+  });
+  IoLogOptions o;
+  o.iops_prefix = dir / "t";
+  auto log = NewLogger(o, 0, w);
+  constexpr uint64_t kN = 200000;  // ~3.5 MB: more than the pool and the pipe hold
+  for (uint64_t i = 0; i < kN; ++i) log->OnComplete(i, Ddir::kRead, 4096, 0, 1, 1, 0, 0);
+  log->Finish(kN);
+  ASSERT_TRUE(w->Stop().ok());
+  reader.join();
+  EXPECT_GE(w->GetStats().stalls, 1u);
+  EXPECT_EQ(static_cast<uint64_t>(std::count(got.begin(), got.end(), '\n')), kN);
+}
+
+TEST(LogWriterTest, OpenFailureNamesTheFile) {
+  auto writer = NewWriter();
+  auto r = writer->Open("/nonexistent-dir/x_bw.1.log");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "open log file /nonexistent-dir/x_bw.1.log: No such file or directory");
+}
+
+TEST(LogWriterTest, WriteErrorIsReportedAtStop) {
+  if (access("/dev/full", W_OK) != 0) GTEST_SKIP() << "/dev/full is not writable here";
+  auto writer = NewWriter();
+  auto id = writer->Open("/dev/full");
+  ASSERT_TRUE(id.ok());
+  LogChunk* c = writer->Acquire();
+  c->file = *id;
+  c->len = 3;
+  std::memcpy(c->data, "x\n\n", 3);
+  writer->Submit(c);
+  const Status st = writer->Stop();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message(), "write /dev/full: No space left on device");
+}
+
+TEST(AggregateBwLogTest, WritesFioAggFiles) {
+  TempDir dir;
+  auto writer = NewWriter();
+  auto agg = AggregateBwLog::Create(writer.get(), dir.path(), 500);
+  ASSERT_TRUE(agg.ok()) << agg.status().ToString();
+  uint64_t bytes[kNumDdirs] = {0, 0, 0};
+  for (uint64_t t = 100; t <= 2000; t += 100) {
+    bytes[0] += 102400;  // 1000 KiB/s of reads
+    (*agg)->Sample(t * kMs, bytes);
+  }
+  (*agg)->Finish(2000 * kMs, bytes);
+  ASSERT_TRUE(writer->Stop().ok());
+  const std::vector<std::string> want = {"500, 1000, 0, 0, 0", "1000, 1000, 0, 0, 0",
+                                         "1500, 1000, 0, 0, 0", "2000, 1000, 0, 0, 0"};
+  EXPECT_EQ(Lines(dir / "agg-read_bw.log"), want);
+  EXPECT_EQ(Lines(dir / "agg-write_bw.log")[0], "500, 0, 1, 0, 0");
+  EXPECT_EQ(Lines(dir / "agg-trim_bw.log").size(), 4u);
+}
+
+// ------------------------------------------------ fio's own tools read ours
+
+bool HaveExecutable(const std::string& path) { return access(path.c_str(), X_OK) == 0; }
+
+int RunShell(const std::string& cmd) {
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+// A 10-second, two-clone randrw run at 1000 IOPS per direction, windowed.
+void WriteSampleLogs(const TempDir& dir, const std::string& prefix, uint64_t avg_msec) {
+  auto writer = NewWriter();
+  IoLogOptions o;
+  o.bw_prefix = dir / prefix;
+  o.iops_prefix = dir / prefix;
+  o.lat_prefix = dir / prefix;
+  o.hist_prefix = dir / prefix;
+  o.avg_msec = avg_msec;
+  o.hist_msec = 1000;
+  o.ddir_mask = 0x3;
+  for (int job = 0; job < 2; ++job) {
+    auto log = NewLogger(o, job, writer.get());
+    for (uint64_t i = 0; i < 20000; ++i) {
+      const uint64_t clat = 20000 + (i * 7919) % 50000;
+      log->OnComplete(i * kMs / 2, i % 2 ? Ddir::kWrite : Ddir::kRead, 4096, 1000, clat,
+                      clat + 1000, (i * 4096) % (1 << 30), 0);
+    }
+    log->Finish(10000 * kMs);
+  }
+  ASSERT_TRUE(writer->Stop().ok());
+}
+
+TEST(IoLogFioTools, Fio2gnuplotReadsBwAndIopsLogs) {
+  if (!HaveExecutable("/usr/bin/fio2gnuplot")) GTEST_SKIP() << "fio2gnuplot not installed (fio)";
+  if (!HaveExecutable("/usr/bin/gnuplot")) GTEST_SKIP() << "gnuplot not installed";
+  TempDir dir;
+  WriteSampleLogs(dir, "job", 500);
+  ASSERT_EQ(
+      RunShell("cd " + dir.path() + " && mkdir out && fio2gnuplot -b -g -d out > out.txt 2>&1"), 0)
+      << ReadAll(dir / "out.txt");
+  ASSERT_EQ(RunShell("cd " + dir.path() + " && fio2gnuplot -i -g -d out >> out.txt 2>&1"), 0)
+      << ReadAll(dir / "out.txt");
+  size_t pngs = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "out")) {
+    const std::string ext = e.path().extension();
+    if (ext == ".png" && e.file_size() > 0) ++pngs;
+  }
+  EXPECT_GT(pngs, 0u) << ReadAll(dir / "out.txt");
+}
+
+TEST(IoLogFioTools, FioGeneratePlotsMakesItsImages) {
+  if (!HaveExecutable("/usr/bin/fio_generate_plots"))
+    GTEST_SKIP() << "fio_generate_plots not installed (fio)";
+  if (!HaveExecutable("/usr/bin/gnuplot"))
+    GTEST_SKIP() << "gnuplot not installed (apt-get install gnuplot-nox)";
+  TempDir dir;
+  WriteSampleLogs(dir, "job", 500);
+  ASSERT_EQ(RunShell("cd " + dir.path() + " && fio_generate_plots run > out.txt 2>&1"), 0)
+      << ReadAll(dir / "out.txt");
+  for (const char* kind : {"bw", "iops", "lat", "clat", "slat"}) {
+    const std::string svg = dir / (std::string("run-") + kind + ".svg");
+    ASSERT_TRUE(std::filesystem::exists(svg)) << svg << "\n" << ReadAll(dir / "out.txt");
+    EXPECT_NE(ReadAll(svg).find("<svg"), std::string::npos) << svg;
+  }
+}
+
+// fio ships two hist log parsers as docs: fiologparser_hist.py (needs pandas
+// and numpy) and fio-histo-log-pctiles.py (plain python3).
+TEST(IoLogFioTools, HistoLogPctilesParsesHistLogs) {
+  const std::string gz = "/usr/share/doc/fio/fio-histo-log-pctiles.py.gz";
+  if (access(gz.c_str(), R_OK) != 0) GTEST_SKIP() << gz << " not installed (fio)";
+  if (RunShell("command -v python3 > /dev/null 2>&1") != 0) GTEST_SKIP() << "python3 not found";
+  TempDir dir;
+  WriteSampleLogs(dir, "job", 0);
+  ASSERT_EQ(RunShell("zcat " + gz + " > " + (dir / "pctiles.py")), 0);
+  ASSERT_EQ(RunShell("cd " + dir.path() +
+                     " && python3 pctiles.py --log-hist-msec 1000 --time-quantum 1 "
+                     "job_clat_hist.1.log job_clat_hist.2.log > out.txt 2>&1"),
+            0)
+      << ReadAll(dir / "out.txt");
+  // It prints "msec, samples, min, median, ..." per time quantum; the samples
+  // of all quanta are the I/Os of both logs (2 x 20000), and the median sits
+  // in the middle of the 20..70 us clat range written.
+  uint64_t samples = 0;
+  size_t rows = 0;
+  for (const auto& line : Lines(dir / "out.txt")) {
+    unsigned long long ms = 0, n = 0;
+    double min = 0, median = 0;
+    if (std::sscanf(line.c_str(), " %llu, %llu, %lf, %lf", &ms, &n, &min, &median) != 4) continue;
+    ++rows;
+    samples += n;
+    EXPECT_NEAR(median, 45.0, 1.0) << line;
+  }
+  EXPECT_EQ(rows, 10u) << ReadAll(dir / "out.txt");
+  EXPECT_EQ(samples, 40000u) << ReadAll(dir / "out.txt");
+}
+
+TEST(IoLogFioTools, FiologparserHistParsesHistLogs) {
+  const std::string gz = "/usr/share/doc/fio/fiologparser_hist.py.gz";
+  if (access(gz.c_str(), R_OK) != 0) GTEST_SKIP() << gz << " not installed (fio)";
+  if (RunShell("python3 -c 'import pandas, numpy' > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "fiologparser_hist.py needs python3 pandas and numpy, not installed";
+  TempDir dir;
+  WriteSampleLogs(dir, "job", 0);
+  ASSERT_EQ(RunShell("zcat " + gz + " > " + (dir / "parser.py")), 0);
+  ASSERT_EQ(
+      RunShell("cd " + dir.path() +
+               " && python3 parser.py job_clat_hist.1.log job_clat_hist.2.log > out.txt 2>&1"),
+      0)
+      << ReadAll(dir / "out.txt");
+  EXPECT_GT(Lines(dir / "out.txt").size(), 2u);
+}
+
+}  // namespace
+}  // namespace iobench

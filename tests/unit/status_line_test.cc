@@ -1,0 +1,338 @@
+// The status line: golden strings for given counters; the printer under a
+// real pseudo-terminal (openpty) and into a real pipe; redraw timing from an
+// injected clock (no sleeps).
+#include "report/status_line.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <pty.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+
+namespace iobench {
+namespace {
+
+constexpr uint64_t kSec = 1000000000;
+constexpr uint64_t kMiB = 1024 * 1024;
+
+JobStatus Job(char state, uint8_t mask, uint64_t elapsed_ns, uint64_t planned_ns) {
+  JobStatus j;
+  j.state = state;
+  j.open_files = 1;
+  j.ddir_mask = mask;
+  j.elapsed_ns = elapsed_ns;
+  j.planned_ns = planned_ns;
+  return j;
+}
+
+// The issue's example: two random readers and two random writers, 2 s into a
+// 5 s run, moving 323 MiB/s and 12 MiB/s in the last second.
+RunStatus Example(uint64_t t, uint64_t read_bytes, uint64_t read_ios, uint64_t write_bytes,
+                  uint64_t write_ios) {
+  RunStatus run;
+  run.elapsed_ns = t;
+  for (int i = 0; i < 2; ++i) {
+    JobStatus r = Job('r', 0x1, t, 5 * kSec);
+    r.bytes[0] = read_bytes / 2;
+    r.ios[0] = read_ios / 2;
+    run.jobs.push_back(r);
+  }
+  for (int i = 0; i < 2; ++i) {
+    JobStatus w = Job('w', 0x2, t, 5 * kSec);
+    w.bytes[1] = write_bytes / 2;
+    w.ios[1] = write_ios / 2;
+    run.jobs.push_back(w);
+  }
+  return run;
+}
+
+TEST(StatusLineFormat, CompactNumbersLikeFio) {
+  EXPECT_EQ(FormatBytes(0), "0B");
+  EXPECT_EQ(FormatBytes(1023), "1023B");
+  EXPECT_EQ(FormatBytes(9999), "9999B");
+  EXPECT_EQ(FormatBytes(10000), "9.76KiB");
+  EXPECT_EQ(FormatBytes(12 * kMiB), "12.0MiB");
+  EXPECT_EQ(FormatBytes(323 * kMiB), "323MiB");
+  EXPECT_EQ(FormatBytes(500 * kMiB), "500MiB");
+  EXPECT_EQ(FormatBytes(uint64_t{2} * 1024 * kMiB + 512 * kMiB), "2560MiB");
+  EXPECT_EQ(FormatBytes(uint64_t{24} * 1024 * 1024 * kMiB), "24.0TiB");
+  EXPECT_EQ(FormatCount(3001), "3001");
+  EXPECT_EQ(FormatCount(9999), "9999");
+  EXPECT_EQ(FormatCount(10000), "10.0k");
+  EXPECT_EQ(FormatCount(82800), "82.8k");
+  EXPECT_EQ(FormatCount(128000), "128k");
+  EXPECT_EQ(FormatCount(6180000), "6180k");
+  EXPECT_EQ(FormatCount(12345678), "12.3M");
+  EXPECT_EQ(FormatEta(3), "00m:03s");
+  EXPECT_EQ(FormatEta(3725), "01h:02m:05s");
+  EXPECT_EQ(FormatEta(90061), "1d:01h:01m:01s");
+}
+
+TEST(StatusLineRender, IssueExampleGolden) {
+  StatusLine line;
+  const uint64_t r1 = 1000 * kMiB, w1 = 40 * kMiB;
+  line.Render(Example(1 * kSec, r1, 200000, w1, 10000), 1 * kSec);
+  const std::string s = line.Render(
+      Example(2 * kSec, r1 + 323 * kMiB, 200000 + 82800, w1 + 12 * kMiB, 10000 + 3072), 2 * kSec);
+  EXPECT_EQ(s,
+            "Jobs: 4 (f=4): [r(2),w(2)][40.0%][r=323MiB/s,w=12.0MiB/s][r=82.8k,w=3072 IOPS]"
+            "[eta 00m:03s]");
+  EXPECT_EQ(line.last_eta_ns(), static_cast<int64_t>(3 * kSec));
+}
+
+TEST(StatusLineRender, FirstRenderRatesSinceRunStart) {
+  StatusLine line;
+  RunStatus run;
+  run.elapsed_ns = 2 * kSec;
+  JobStatus j = Job('R', 0x1, 2 * kSec, 4 * kSec);
+  j.bytes[0] = 1000 * kMiB;
+  j.ios[0] = 256000;
+  run.jobs.push_back(j);
+  EXPECT_EQ(line.Render(run, 100 * kSec),
+            "Jobs: 1 (f=1): [R(1)][50.0%][r=500MiB/s][r=128k IOPS][eta 00m:02s]");
+}
+
+TEST(StatusLineRender, NoKnownEndShowsElapsedAndStatesAndRateLimits) {
+  StatusLine line;
+  RunStatus run;
+  run.elapsed_ns = 65 * kSec + 300000000;
+  JobStatus done = Job(job_state::kReaped, 0x3, 0, 0);
+  JobStatus mixed = Job('M', 0x3, run.elapsed_ns, 0);  // size unknown, no runtime
+  mixed.rate_bps = 12 * kMiB;
+  JobStatus waiting = Job(job_state::kNotStarted, 0x1, 0, 0);
+  JobStatus waiting2 = Job(job_state::kSetup, 0x1, 0, 0);
+  run.jobs = {done, mixed, waiting, waiting2};
+  EXPECT_EQ(line.Render(run, 65 * kSec + 300000000),
+            "Jobs: 1 (f=1), 0B/s-12.0MiB/s: [_(1),M(1),P(2)][-.-%][r=0B/s,w=0B/s]"
+            "[r=0,w=0 IOPS][elapsed 01m:05s]");
+  EXPECT_EQ(line.last_eta_ns(), -1);
+}
+
+TEST(StatusLineRender, SizeBasedEstimateAndLaterGroups) {
+  StatusLine line;
+  RunStatus run;
+  run.elapsed_ns = 10 * kSec;
+  JobStatus j = Job('W', 0x2, 10 * kSec, 0);
+  j.planned_bytes = 1024 * kMiB;
+  j.bytes[1] = 256 * kMiB;  // a quarter in 10 s: 30 s to go
+  j.rate_iops = 5000;
+  j.rate_iops_min = 100;
+  run.jobs.push_back(j);
+  EXPECT_EQ(line.Render(run, 10 * kSec),
+            "Jobs: 1 (f=1), 100-5000 IOPS: [W(1)][25.0%][w=25.6MiB/s][w=0 IOPS][eta 00m:30s]");
+  run.later_ns = 60 * kSec;  // a later group, planned at 60 s
+  const std::string s = line.Render(run, 11 * kSec);
+  EXPECT_NE(s.find("[10.0%]"), std::string::npos) << s;
+  EXPECT_NE(s.find("[eta 01m:30s]"), std::string::npos) << s;
+}
+
+TEST(StatusLineRender, PlannedTotalWhenJobsGiveNoEstimate) {
+  StatusLine line;
+  RunStatus run;
+  run.elapsed_ns = 30 * kSec;
+  run.planned_total_ns = 120 * kSec;  // e.g. 4 sweep points of 30 s
+  run.jobs.push_back(Job('r', 0x1, 5 * kSec, 0));
+  const std::string s = line.Render(run, 30 * kSec);
+  EXPECT_NE(s.find("[25.0%]"), std::string::npos) << s;
+  EXPECT_NE(s.find("[eta 01m:30s]"), std::string::npos) << s;
+}
+
+TEST(StatusLineRender, EtaModeParsing) {
+  EXPECT_EQ(ParseEtaMode("always").value(), EtaMode::kAlways);
+  EXPECT_EQ(ParseEtaMode("AUTO").value(), EtaMode::kAuto);
+  EXPECT_EQ(ParseEtaMode("never").value(), EtaMode::kNever);
+  EXPECT_EQ(ParseEtaMode("sometimes").status().message(),
+            "--eta: 'sometimes' is not one of auto, always, never");
+  EXPECT_EQ(RunningLetter(RwMode::kRandRW), 'm');
+  EXPECT_EQ(RunningLetter(RwMode::kTrim), 'D');
+}
+
+TEST(StatusLineRender, PlanFromSpec) {
+  JobSpec spec;
+  spec.rw = RwMode::kRandRW;
+  spec.io_size = 0;
+  spec.loops = 2;
+  spec.rate_iops[0] = 1000;
+  spec.rate_iops[1] = 500;
+  JobStatus sized = JobStatus::FromSpec(spec, 64 * kMiB);
+  EXPECT_EQ(sized.ddir_mask, 0x3);
+  EXPECT_EQ(sized.planned_bytes, 128 * kMiB);
+  EXPECT_EQ(sized.planned_ns, 0u);
+  EXPECT_EQ(sized.rate_iops, 1500u);
+  spec.time_based = true;
+  spec.runtime_ns = 60 * kSec;
+  spec.ramp_time_ns = 5 * kSec;
+  JobStatus timed = JobStatus::FromSpec(spec, 64 * kMiB);
+  EXPECT_EQ(timed.planned_bytes, 0u);
+  EXPECT_EQ(timed.planned_ns, 65 * kSec);
+}
+
+// ----------------------------------------------------------------- printer
+
+std::string Drain(int fd) {
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof(buf));
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+class Pty {
+ public:
+  explicit Pty(unsigned short cols = 0) {
+    winsize ws{};
+    ws.ws_col = cols;
+    ws.ws_row = 24;
+    ok_ = ::openpty(&master_, &slave_, nullptr, nullptr, &ws) == 0;
+    if (!ok_) return;
+    termios t;
+    ::tcgetattr(slave_, &t);
+    ::cfmakeraw(&t);  // no "\n" -> "\r\n": count exactly what was written
+    ::tcsetattr(slave_, TCSANOW, &t);
+    ::fcntl(master_, F_SETFL, O_NONBLOCK);
+  }
+  ~Pty() {
+    if (ok_) {
+      ::close(master_);
+      ::close(slave_);
+    }
+  }
+  bool ok() const { return ok_; }
+  int master() const { return master_; }
+  int slave() const { return slave_; }
+
+ private:
+  bool ok_ = false;
+  int master_ = -1, slave_ = -1;
+};
+
+RunStatus Simple(uint64_t t) {
+  RunStatus run;
+  run.elapsed_ns = t;
+  JobStatus j = Job('R', 0x1, t, 10 * kSec);
+  j.bytes[0] = t / kSec * 4096 * 1000;
+  j.ios[0] = t / kSec * 1000;
+  run.jobs.push_back(j);
+  return run;
+}
+
+TEST(StatusPrinterTest, RedrawsInPlaceOnATerminalOncePerInterval) {
+  Pty pty;
+  if (!pty.ok()) GTEST_SKIP() << "openpty failed: no pseudo-terminals here";
+  StatusPrinter p(pty.slave(), {EtaMode::kAuto, kSec, 0});
+  ASSERT_TRUE(p.enabled());
+  int draws = 0;
+  for (uint64_t t = 0; t <= 10 * kSec; t += kSec / 10) draws += p.Update(Simple(t), t);
+  EXPECT_EQ(draws, 11);  // t = 0, 1, ..., 10 s
+  p.Finish();
+  EXPECT_FALSE(p.Update(Simple(11 * kSec), 11 * kSec));
+  const std::string out = Drain(pty.master());
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\r'), 12);  // 11 draws + the final clear
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 0);
+  // The last draw, then the final clear blanks it and returns the cursor.
+  const std::string last = "Jobs: 1 (f=1): [R(1)][100.0%][r=4000KiB/s][r=1000 IOPS][eta 00m:00s]";
+  const std::string tail = last + "\r" + std::string(last.size(), ' ') + "\r";
+  ASSERT_GE(out.size(), tail.size());
+  EXPECT_EQ(out.substr(out.size() - tail.size()), tail);
+  EXPECT_EQ(out.rfind("Jobs: 1 (f=1): [R(1)][0.0%][r=0B/s][r=0 IOPS][eta 00m:10s]\r", 0), 0u);
+}
+
+TEST(StatusPrinterTest, ShorterLineOverwritesLeftovers) {
+  Pty pty;
+  if (!pty.ok()) GTEST_SKIP() << "openpty failed: no pseudo-terminals here";
+  StatusPrinter p(pty.slave(), {EtaMode::kAuto, kSec, 0});
+  RunStatus longer = Simple(kSec);
+  longer.jobs[0].rate_bps = 100 * kMiB;  // adds ", 0B/s-100MiB/s"
+  ASSERT_TRUE(p.Update(longer, kSec));
+  const std::string first = Drain(pty.master());
+  ASSERT_TRUE(p.Update(Simple(2 * kSec), 2 * kSec));
+  const std::string second = Drain(pty.master());
+  ASSERT_EQ(first.size(), second.size());  // padded to cover the old text
+  EXPECT_EQ(
+      second.substr(second.find(']', second.find("[eta")) + 1),
+      std::string(first.size() - 1 - (second.find(']', second.find("[eta")) + 1), ' ') + "\r");
+}
+
+TEST(StatusPrinterTest, NeverWiderThanTheTerminal) {
+  Pty pty(40);
+  if (!pty.ok()) GTEST_SKIP() << "openpty failed: no pseudo-terminals here";
+  StatusPrinter p(pty.slave(), {EtaMode::kAuto, kSec, 0});
+  ASSERT_TRUE(p.Update(Simple(kSec), kSec));
+  const std::string out = Drain(pty.master());
+  EXPECT_EQ(out, "Jobs: 1 (f=1): [R(1)][10.0%][r=4000KiB/\r");
+}
+
+TEST(StatusPrinterTest, EtaNewlineKeepsALineEveryPeriod) {
+  Pty pty;
+  if (!pty.ok()) GTEST_SKIP() << "openpty failed: no pseudo-terminals here";
+  StatusPrinter p(pty.slave(), {EtaMode::kAuto, kSec, 2 * kSec});
+  for (uint64_t t = 0; t <= 4 * kSec; t += kSec) ASSERT_TRUE(p.Update(Simple(t), t));
+  const std::string out = Drain(pty.master());
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 2);  // at 2 s and 4 s
+  EXPECT_NE(out.find("[eta 00m:08s]\r\n"), std::string::npos) << out;
+}
+
+TEST(StatusPrinterTest, IntervalBelowFioMinimumIsRaised) {
+  Pty pty;
+  if (!pty.ok()) GTEST_SKIP() << "openpty failed: no pseudo-terminals here";
+  StatusPrinter p(pty.slave(), {EtaMode::kAuto, 1000, 0});  // 1 us asked
+  int draws = 0;
+  for (uint64_t t = 0; t < kSec; t += kSec / 100) draws += p.Update(Simple(t), t);
+  EXPECT_EQ(draws, 4);  // 0, 250, 500, 750 ms
+}
+
+TEST(StatusPrinterTest, ClearThenRedrawImmediately) {
+  Pty pty;
+  if (!pty.ok()) GTEST_SKIP() << "openpty failed: no pseudo-terminals here";
+  StatusPrinter p(pty.slave(), {EtaMode::kAuto, kSec, 0});
+  ASSERT_TRUE(p.Update(Simple(kSec), kSec));
+  const size_t len = Drain(pty.master()).size() - 1;
+  p.Clear();
+  EXPECT_EQ(Drain(pty.master()), std::string(len, ' ') + "\r");
+  p.Clear();  // nothing shown: nothing written
+  EXPECT_EQ(Drain(pty.master()), "");
+  EXPECT_TRUE(p.Update(Simple(kSec + 1), kSec + 1));  // an interim report was printed
+}
+
+TEST(StatusPrinterTest, AutoPrintsNothingIntoAPipe) {
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_NONBLOCK), 0);
+  {
+    StatusPrinter p(fds[1], {EtaMode::kAuto, kSec, 0});
+    EXPECT_FALSE(p.enabled());
+    for (uint64_t t = 0; t <= 3 * kSec; t += kSec) EXPECT_FALSE(p.Update(Simple(t), t));
+    p.Finish();
+  }
+  EXPECT_EQ(Drain(fds[0]), "");
+  {
+    StatusPrinter never(fds[1], {EtaMode::kNever, kSec, 0});
+    EXPECT_FALSE(never.Update(Simple(0), 0));
+  }
+  EXPECT_EQ(Drain(fds[0]), "");
+  {
+    StatusPrinter always(fds[1], {EtaMode::kAlways, kSec, 0});  // the user asked
+    EXPECT_TRUE(always.Update(Simple(0), 0));
+  }
+  EXPECT_EQ(Drain(fds[0]), "Jobs: 1 (f=1): [R(1)][0.0%][r=0B/s][r=0 IOPS][eta 00m:10s]\r");
+  ::close(fds[0]);
+  ::close(fds[1]);
+}
+
+TEST(StatusPrinterTest, NeverOnATerminalPrintsNothing) {
+  Pty pty;
+  if (!pty.ok()) GTEST_SKIP() << "openpty failed: no pseudo-terminals here";
+  StatusPrinter p(pty.slave(), {EtaMode::kNever, kSec, 0});
+  EXPECT_FALSE(p.enabled());
+  EXPECT_FALSE(p.Update(Simple(0), 0));
+  EXPECT_EQ(Drain(pty.master()), "");
+}
+
+}  // namespace
+}  // namespace iobench
