@@ -416,8 +416,12 @@ bool PatternImpl::FileExhausted(const FileState& fs) const {
 void PatternImpl::AfterIo(FileState& fs, uint64_t off_rel, uint64_t len) {
   const int64_t next = static_cast<int64_t>(off_rel + len) + rw_skip_;
   fs.pos = next;
-  if (random_job_ && (rand_mode_ == RandMode::kUniform || rand_mode_ == RandMode::kSkewed))
+  if (!random_job_) return;
+  if (rand_mode_ == RandMode::kUniform || rand_mode_ == RandMode::kSkewed)
     fs.budget -= std::min(fs.budget, len);
+  // LFSR: a pass is one register cycle; sequential steps (rw=randxxx:N,
+  // percentage_random) count towards it, so a pass stays size/bs I/Os.
+  if (rand_mode_ == RandMode::kLfsr && fs.lfsr_left > 0) --fs.lfsr_left;
 }
 
 bool PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPlan* out) {
@@ -506,7 +510,6 @@ bool PatternImpl::TryRandom(FileState& fs, Ddir d, IoPlan* out) {
     }
     case RandMode::kLfsr: {
       const uint64_t b = fs.lfsr.Next();
-      --fs.lfsr_left;
       off = b * gran_;
       len = ChooseLen(bd, fs.size - off);
       if (len == 0) {
