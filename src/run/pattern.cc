@@ -289,7 +289,7 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
       for (int d = 0; d < kNumDdirs; ++d) {
         const std::vector<DistZone>& zl = all[d].empty() ? *fallback : all[d];
         uint64_t byte_lo = 0;
-        uint32_t acc = 0, size_perc = 0;
+        uint32_t acc = 0, kept = 0, size_perc = 0;
         for (const DistZone& z : zl) {
           uint64_t byte_hi;
           if (dist_ == DistType::kZoned) {
@@ -303,8 +303,13 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
           Zone zone;
           zone.lo = byte_lo / gran_;
           zone.hi = std::max(zone.lo, std::min(byte_hi / gran_, fs.blocks));
-          zone.cum = acc;
-          if (zone.hi > zone.lo && z.access_perc > 0) fs.zones[d].push_back(zone);
+          // A zone too small to hold a block is dropped; its share is then
+          // spread pro rata over the others, like shares left unassigned.
+          if (zone.hi > zone.lo && z.access_perc > 0) {
+            kept += z.access_perc;
+            zone.cum = kept;
+            fs.zones[d].push_back(zone);
+          }
           byte_lo = byte_hi;
         }
         if (acc > 100)

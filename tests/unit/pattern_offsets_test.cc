@@ -530,6 +530,56 @@ TEST(PatternOffsetsTest, ZonedAbsPercentagesPerDirection) {
   EXPECT_NEAR(reads_low / reads, 0.9, 0.01);
 }
 
+TEST(PatternOffsetsTest, ZonedSharesBelowHundredAreSpreadProRata) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.random_distribution.type = DistType::kZoned;
+  job.random_distribution.zones[0] = {{30, 50, 0}, {30, 50, 0}};
+  auto v = Take(Make(job, {{0, 1000 * 4 * kKi, 0}}).get(), 100000);
+  double low = 0;
+  for (const auto& io : v) low += io.offset < 500 * 4 * kKi;
+  EXPECT_NEAR(low / 100000, 0.5, 0.01);
+}
+
+TEST(PatternOffsetsTest, FileServiceSequentialFinishesOneFileFirst) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.file_service_type = FileServiceType::kSequential;
+  std::vector<PatternRegion> regions{{0, 50 * 4 * kKi, 0}, {0, 30 * 4 * kKi, 0}};
+  auto v = Pass(Make(job, regions).get());
+  ASSERT_EQ(v.size(), 80u);
+  for (size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i].file, i < 50 ? 0u : 1u);
+  ExpectEachBlockOnce(v, regions, 4 * kKi);
+}
+
+TEST(PatternOffsetsTest, FileServiceRandomMixesFiles) {
+  JobSpec job = MakeJob(RwMode::kRead);
+  job.file_service_type = FileServiceType::kRandom;
+  std::vector<PatternRegion> regions{{0, 500 * 4 * kKi, 0}, {0, 500 * 4 * kKi, 0}};
+  auto v = Pass(Make(job, regions).get());
+  ASSERT_EQ(v.size(), 1000u);
+  uint64_t next[2] = {0, 0};
+  int switches = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    EXPECT_EQ(v[i].offset, next[v[i].file]);  // each file still sequential
+    next[v[i].file] += 4 * kKi;
+    if (i > 0) switches += v[i].file != v[i - 1].file;
+  }
+  EXPECT_GT(switches, 300);
+}
+
+TEST(PatternOffsetsTest, ResetMidPassStartsAFullPassAndEndedPassStaysEnded) {
+  JobSpec job = MakeJob(RwMode::kRandWrite);
+  std::vector<PatternRegion> regions{{0, 300 * 4 * kKi, 0}};
+  auto p = Make(job, regions);
+  IoPlan io;
+  for (int i = 0; i < 123; ++i) ASSERT_TRUE(p->Next(&io));
+  p->Reset();
+  auto v = Pass(p.get());
+  ASSERT_EQ(v.size(), 300u);
+  ExpectEachBlockOnce(v, regions, 4 * kKi);
+  EXPECT_FALSE(p->Next(&io));
+  EXPECT_FALSE(p->Next(&io));
+}
+
 TEST(PatternOffsetsTest, SkewedPassEndsAfterSizeBytes) {
   JobSpec job = MakeJob(RwMode::kRandRead);
   job.random_distribution.type = DistType::kZipf;
