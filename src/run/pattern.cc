@@ -64,10 +64,12 @@ struct FileState {
   uint64_t blocks = 0;       // size / gran
   uint64_t seq_cap = 0;      // sequential I/Os per pass (stops zero-progress skips)
   // Per pass:
-  int64_t pos = 0;  // relative offset of the next sequential I/O (< 0: none)
+  // Relative offset of the next sequential I/O per direction (< 0: none).
+  // Per direction as in fio: rw=rw reads and writes each walk from the start.
+  int64_t pos[kNumDdirs] = {0, 0, 0};
   uint64_t seq_ios = 0;
   uint64_t run_left = 0;  // rw=randxxx:N, sequencer sequential
-  uint64_t budget = 0;    // bytes left (kUniform, kSkewed)
+  uint64_t budget = 0;    // bytes left (sequential, kUniform, kSkewed)
   uint64_t lfsr_left = 0;
   bool done = false;
   // Generators:
@@ -97,7 +99,7 @@ class PatternImpl final : public IoPattern {
   }
   uint64_t SkewedBlock(FileState& fs, Ddir d);
   bool FileExhausted(const FileState& fs) const;
-  void AfterIo(FileState& fs, uint64_t off_rel, uint64_t len);
+  void AfterIo(FileState& fs, Ddir d, uint64_t off_rel, uint64_t len);
   void StartPass(FileState& fs);
 
   RwMode rw_ = RwMode::kRead;
@@ -338,10 +340,15 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
 
 void PatternImpl::StartPass(FileState& fs) {
   // rw=read:-8k and the like walk backwards: start at the last whole block.
-  fs.pos = rw_skip_ < 0 && !random_job_ ? static_cast<int64_t>((fs.blocks - 1) * gran_) : 0;
+  const int64_t first =
+      rw_skip_ < 0 && !random_job_ ? static_cast<int64_t>((fs.blocks - 1) * gran_) : 0;
+  for (int64_t& p : fs.pos) p = first;
   fs.seq_ios = 0;
   fs.run_left = 0;
-  fs.budget = fs.blocks * gran_;
+  // A sequential pass is size bytes (it matters for rw=rw, where each
+  // direction walks on its own and neither reaches the end); a random one
+  // without map size/bs blocks.
+  fs.budget = random_job_ ? fs.blocks * gran_ : fs.size;
   fs.lfsr_left = fs.blocks;
   fs.done = false;
   if (rand_mode_ == RandMode::kMap && random_job_) fs.map.Clear();
@@ -407,7 +414,7 @@ uint64_t PatternImpl::ChooseLen(int bs_dir, uint64_t remaining) {
 }
 
 bool PatternImpl::FileExhausted(const FileState& fs) const {
-  if (!random_job_) return false;
+  if (!random_job_) return fs.budget == 0;
   switch (rand_mode_) {
     case RandMode::kMap:
       return fs.map.free_count() == 0;
@@ -418,11 +425,9 @@ bool PatternImpl::FileExhausted(const FileState& fs) const {
   }
 }
 
-void PatternImpl::AfterIo(FileState& fs, uint64_t off_rel, uint64_t len) {
-  const int64_t next = static_cast<int64_t>(off_rel + len) + rw_skip_;
-  fs.pos = next;
-  if (!random_job_) return;
-  if (rand_mode_ == RandMode::kUniform || rand_mode_ == RandMode::kSkewed)
+void PatternImpl::AfterIo(FileState& fs, Ddir d, uint64_t off_rel, uint64_t len) {
+  fs.pos[static_cast<int>(d)] = static_cast<int64_t>(off_rel + len) + rw_skip_;
+  if (!random_job_ || rand_mode_ == RandMode::kUniform || rand_mode_ == RandMode::kSkewed)
     fs.budget -= std::min(fs.budget, len);
   // LFSR: a pass is one register cycle; sequential steps (rw=randxxx:N,
   // percentage_random) count towards it, so a pass stays size/bs I/Os.
@@ -430,8 +435,9 @@ void PatternImpl::AfterIo(FileState& fs, uint64_t off_rel, uint64_t len) {
 }
 
 bool PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPlan* out) {
-  if (fs.pos < 0) return false;
-  const uint64_t pos = static_cast<uint64_t>(fs.pos);
+  const int64_t spos = fs.pos[static_cast<int>(d)];
+  if (spos < 0) return false;
+  const uint64_t pos = static_cast<uint64_t>(spos);
   if (pos >= fs.size) return false;
   if (!in_random_job && fs.seq_ios >= fs.seq_cap) return false;
   uint64_t len = ChooseLen(BsDir(d, false), fs.size - pos);
@@ -450,7 +456,7 @@ bool PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPla
   out->ddir = d;
   out->offset = fs.start + pos;
   out->length = len;
-  AfterIo(fs, pos, len);
+  AfterIo(fs, d, pos, len);
   return true;
 }
 
@@ -545,7 +551,7 @@ bool PatternImpl::TryRandom(FileState& fs, Ddir d, IoPlan* out) {
   out->ddir = d;
   out->offset = fs.start + off;
   out->length = len;
-  AfterIo(fs, off, len);
+  AfterIo(fs, d, off, len);
   return true;
 }
 
