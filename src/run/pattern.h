@@ -33,6 +33,10 @@ class IoPattern {
  public:
   // REQUIRES: regions non-empty, each region size >= the smallest block size.
   // seed: the worker's seed (derived by the caller from randseed/randrepeat and jobnum).
+  // Fails (kInvalidArgument, the message names the option) on an unusable
+  // combination: a region below the block size or misaligned for its
+  // block_align, a pareto h outside (0,1), zone shares above 100, and so on.
+  // Allocates here: the random map (1 bit per block), zipf and zone tables.
   static Result<std::unique_ptr<IoPattern>> Create(const JobSpec& job,
                                                    std::vector<PatternRegion> regions,
                                                    uint64_t seed);

@@ -418,6 +418,46 @@ TEST(PatternOffsetsTest, PerDirectionBlockSizes) {
   }
 }
 
+TEST(PatternOffsetsTest, BsIsSeqRandUsesWriteSizesForRandomIos) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.bs_is_seq_rand = true;
+  job.bs[0] = {4 * kKi, 4 * kKi, {}};    // sequential I/Os
+  job.bs[1] = {16 * kKi, 16 * kKi, {}};  // random I/Os
+  job.percentage_random[0] = 50;
+  job.norandommap = true;
+  auto v = Pass(Make(job, {{0, 1024 * 1024 * kKi, 0}}).get(), 10000);  // no pass end
+  int seq = 0, rnd = 0;
+  for (size_t i = 1; i < v.size(); ++i) {
+    const bool contiguous = v[i].offset == v[i - 1].offset + v[i - 1].length;
+    if (v[i].length == 4 * kKi) {
+      EXPECT_TRUE(contiguous) << i;
+      ++seq;
+    } else {
+      EXPECT_EQ(v[i].length, 16 * kKi);
+      ++rnd;
+    }
+  }
+  EXPECT_NEAR(seq / 100.0, 50, 2);
+  EXPECT_NEAR(rnd / 100.0, 50, 2);
+}
+
+TEST(PatternOffsetsTest, MoreThan2To32BlocksReachesTheWholeRegion) {
+  JobSpec job = MakeJob(RwMode::kRandRead, 512);
+  job.norandommap = true;                    // no 1 GiB map for this test
+  const uint64_t size = (1ULL << 33) * 512;  // 2^33 blocks: tausworthe64 is picked
+  std::vector<PatternRegion> regions{{0, size, 0}};
+  auto p = Make(job, regions);
+  IoPlan io;
+  int high = 0;
+  for (int i = 0; i < 10000; ++i) {
+    ASSERT_TRUE(p->Next(&io));
+    ASSERT_LE(io.offset + io.length, size);
+    ASSERT_EQ(io.offset % 512, 0u);
+    high += io.offset >= size / 2;
+  }
+  EXPECT_NEAR(high / 100.0, 50, 2);
+}
+
 TEST(PatternOffsetsTest, BlockAlignAndDeviceAlignment) {
   JobSpec job = MakeJob(RwMode::kRandRead);
   job.blockalign[0] = 1024;  // turns the random map off, as in fio
