@@ -33,6 +33,10 @@ class IoPattern {
  public:
   // REQUIRES: regions non-empty, each region size >= the smallest block size.
   // seed: the worker's seed (derived by the caller from randseed/randrepeat and jobnum).
+  // Fails (kInvalidArgument, the message names the option) on an unusable
+  // combination: a region below the block size or misaligned for its
+  // block_align, a pareto h outside (0,1), zone shares above 100, and so on.
+  // Allocates here: the random map (1 bit per block), zipf and zone tables.
   static Result<std::unique_ptr<IoPattern>> Create(const JobSpec& job,
                                                    std::vector<PatternRegion> regions,
                                                    uint64_t seed);
@@ -48,20 +52,38 @@ class IoPattern {
   virtual void Reset() = 0;
 };
 
+// The seed a worker passes to IoPattern::Create, RateLimiter::Create and
+// BufferFiller. jobnum: the worker's index among all workers of the run
+// (numjobs clones included), so clones get different but repeatable offsets.
+//   randseed=N set          -> N mixed with jobnum (repeatable)
+//   randrepeat=1 (default)  -> a fixed constant mixed with jobnum (repeatable)
+//   randrepeat=0            -> getrandom(2) mixed with jobnum (differs per run)
+// Called once per worker before the run; may make one syscall.
+uint64_t DeriveSeed(const JobSpec& job, uint32_t jobnum);
+
 // Rate limiting (rate, rate_iops, rate_process). One per worker.
 class RateLimiter {
  public:
   // Returns null when the job has no rate limit in any direction.
+  // The rate applies to this worker, as in fio (each numjobs clone is a job
+  // with the full rate): pass numjobs_share = 1 for fio's semantics; a value
+  // N > 1 divides every rate by N (a group-wide rate split over N workers).
+  // rate_iops is turned into bytes/s with the direction's smallest block size,
+  // as fio does, unless rate (bytes/s) is also set, which then wins.
   static std::unique_ptr<RateLimiter> Create(const JobSpec& job, uint32_t numjobs_share,
                                              uint64_t seed);
   virtual ~RateLimiter() = default;
   // Given that `bytes` are about to be issued in `ddir` at time now_ns (ns
   // since the job started), returns how long to wait before issuing (0: go).
+  // Call exactly once per I/O: the call accounts the I/O as issued. The due
+  // time is computed from the totals since the start, so rounding and late
+  // wake-ups never accumulate into drift (a late worker catches up).
   virtual uint64_t DelayNs(Ddir ddir, uint64_t bytes, uint64_t now_ns) = 0;
 };
 
 // Write buffer contents: zero_buffers, refill_buffers, scramble_buffers,
 // buffer_compress_percentage/_chunk, buffer_pattern. One per worker.
+// The filler copies what it needs from `job`; job need not outlive it.
 class BufferFiller {
  public:
   BufferFiller(const JobSpec& job, uint64_t seed);
@@ -72,8 +94,19 @@ class BufferFiller {
   void BeforeWrite(void* buf, uint64_t len);
 
  private:
-  const JobSpec* job_;
+  void FillRandom(uint8_t* p, uint64_t len);
+  void FillFixed(uint8_t* p, uint64_t len);  // zeros or buffer_pattern
+  void Fill(uint8_t* p, uint64_t len);
+
+  const JobSpec* job_;  // not dereferenced after construction
   uint64_t state_;
+  bool zero_ = false;
+  bool refill_ = false;
+  bool scramble_ = false;
+  uint32_t compress_perc_ = 0;
+  uint64_t compress_chunk_ = 0;
+  std::vector<uint8_t> pattern_;
+  uint64_t writes_ = 0;
 };
 
 }  // namespace iobench

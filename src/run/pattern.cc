@@ -1,0 +1,632 @@
+// IoPattern: direction, file, offset and length of each I/O. See pattern.h
+// for the contract and docs/patterns.md for the semantics of every option.
+#include "run/pattern.h"
+
+#include <sys/random.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <numeric>
+#include <string>
+
+#include "run/random.h"
+
+namespace iobench {
+
+namespace {
+
+// randrepeat=1 without randseed: every run starts from this.
+constexpr uint64_t kRepeatableSeed = 0x6a09e667f3bcc908ULL;
+
+// Independent streams derived from the worker's seed, so that, e.g., changing
+// rwmixread does not change which offsets are generated.
+enum Stream : uint64_t {
+  kStreamOffset = 1,
+  kStreamDdir = 2,
+  kStreamBs = 3,
+  kStreamSeqRand = 4,
+  kStreamFile = 5,
+  kStreamLfsr = 100,  // + file index
+};
+
+std::string DdirName(int d) {
+  static const char* const kNames[kNumDdirs] = {"read", "write", "trim"};
+  return kNames[d];
+}
+
+// How random offsets are produced (for random rw modes).
+enum class RandMode : uint8_t {
+  kMap,      // uniform, random map: each block once per pass
+  kLfsr,     // uniform, LFSR: each block once per pass, no map
+  kUniform,  // uniform, no map (norandommap or blockalign): pass = a byte budget
+  kSkewed,   // zipf/pareto/normal/zoned: pass = a byte budget
+};
+
+// Block size choice for one direction, flattened for the hot path.
+struct BsChooser {
+  uint64_t min = 0, max = 0;
+  std::vector<uint64_t> sizes;  // bssplit sizes, ascending
+  std::vector<uint32_t> cum;    // cumulative weights matching `sizes`
+  uint32_t total = 0;
+};
+
+struct Zone {
+  uint64_t lo = 0, hi = 0;  // block range [lo, hi) in gran units
+  uint32_t cum = 0;         // cumulative access percent up to this zone
+};
+
+struct FileState {
+  uint64_t start = 0;        // region offset
+  uint64_t size = 0;         // region size
+  uint64_t block_align = 1;  // direct I/O alignment (>= 1)
+  uint64_t blocks = 0;       // size / gran
+  uint64_t seq_cap = 0;      // sequential I/Os per pass (stops zero-progress skips)
+  // Per pass:
+  // Relative offset of the next sequential I/O per direction (< 0: none).
+  // Per direction as in fio: rw=rw reads and writes each walk from the start.
+  int64_t pos[kNumDdirs] = {0, 0, 0};
+  uint64_t seq_ios = 0;
+  uint64_t run_left = 0;  // rw=randxxx:N, sequencer sequential
+  uint64_t budget = 0;    // bytes left (sequential, kUniform, kSkewed)
+  uint64_t lfsr_left = 0;
+  bool done = false;
+  // Generators:
+  prng::BlockMap map;
+  prng::Lfsr lfsr;
+  prng::Zipf zipf;
+  uint64_t scatter_mul = 1, scatter_add = 0;
+  std::vector<Zone> zones[kNumDdirs];
+};
+
+class PatternImpl final : public IoPattern {
+ public:
+  Status Init(const JobSpec& job, std::vector<PatternRegion> regions, uint64_t seed);
+  bool Next(IoPlan* out) override;
+  void Reset() override;
+
+ private:
+  Ddir ChooseDdir();
+  int PickFile();
+  bool Generate(int f, IoPlan* out);
+  bool TryRandom(FileState& fs, Ddir d, IoPlan* out);
+  bool TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPlan* out);
+  uint64_t ChooseLen(int bs_dir, uint64_t remaining);
+  int BsDir(Ddir d, bool rnd) const {
+    if (!bs_is_seq_rand_) return static_cast<int>(d);
+    return rnd ? static_cast<int>(Ddir::kWrite) : static_cast<int>(Ddir::kRead);
+  }
+  uint64_t SkewedBlock(FileState& fs, Ddir d);
+  bool FileExhausted(const FileState& fs) const;
+  void AfterIo(FileState& fs, Ddir d, uint64_t off_rel, uint64_t len);
+  void StartPass(FileState& fs);
+
+  RwMode rw_ = RwMode::kRead;
+  bool random_job_ = false;
+  bool trimwrite_ = false;
+  bool mixed_ = false;
+  RandMode rand_mode_ = RandMode::kMap;
+  DistType dist_ = DistType::kRandom;
+  double dist_param_ = 0, dist_center_ = 0;
+  FileServiceType service_ = FileServiceType::kRoundRobin;
+  uint32_t rwmixread_ = 50;
+  uint64_t rw_nr_ = 1;
+  int64_t rw_skip_ = 0;
+  bool identical_ = false;
+  bool bs_unaligned_ = false;
+  bool bs_is_seq_rand_ = false;
+  uint64_t gran_ = 0;                      // smallest block size of the job: map/LFSR block unit
+  uint64_t align_[kNumDdirs] = {1, 1, 1};  // random offset alignment (kUniform)
+  uint32_t perc_random_[kNumDdirs] = {100, 100, 100};
+  BsChooser bs_[kNumDdirs];
+  double pareto_pow_ = 1.0;
+
+  std::vector<FileState> files_;
+  int cur_file_ = -1;
+  int files_done_ = 0;
+  uint64_t repeat_left_ = 0;
+  bool pending_write_ = false;
+  IoPlan last_;
+
+  prng::Uniform off_rng_;  // offsets and distributions
+  prng::Uniform ddir_rng_;
+  prng::Uniform bs_rng_;
+  prng::Uniform seqrand_rng_;
+  prng::Uniform file_rng_;
+};
+
+uint64_t Lcm(uint64_t a, uint64_t b) {
+  return std::lcm(std::max<uint64_t>(a, 1), std::max<uint64_t>(b, 1));
+}
+
+Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions, uint64_t seed) {
+  if (regions.empty())
+    return Status::Invalid("job '" + job.name + "': no file region to do I/O on");
+  rw_ = job.rw;
+  random_job_ = IsRandom(rw_);
+  trimwrite_ = rw_ == RwMode::kTrimWrite || rw_ == RwMode::kRandTrimWrite;
+  mixed_ = rw_ == RwMode::kReadWrite || rw_ == RwMode::kRandRW;
+  service_ = job.file_service_type;
+  rwmixread_ = job.rwmixread;
+  if (rwmixread_ > 100)
+    return Status::Invalid("rwmixread: " + std::to_string(rwmixread_) + " is above 100");
+  rw_nr_ = std::max<uint64_t>(job.rw_nr, 1);
+  rw_skip_ = job.rw_skip;
+  identical_ = job.rw_sequencer == RwSequencer::kIdentical;
+  bs_unaligned_ = job.bs_unaligned;
+  bs_is_seq_rand_ = job.bs_is_seq_rand;
+
+  // Directions this job issues, and the block size specs they use.
+  bool active[kNumDdirs] = {HasRead(rw_), HasWrite(rw_), HasTrim(rw_)};
+  bool bs_used[kNumDdirs] = {active[0], active[1], active[2]};
+  if (bs_is_seq_rand_) {
+    bs_used[0] = bs_used[1] = true;
+    bs_used[2] = false;
+  }
+  gran_ = ~0ULL;
+  for (int d = 0; d < kNumDdirs; ++d) {
+    const BlockSizeSpec& spec = job.bs[d];
+    BsChooser& c = bs_[d];
+    c.min = spec.min;
+    c.max = spec.max;
+    if (!spec.split.empty()) {
+      std::vector<BsSplitEntry> split = spec.split;
+      std::sort(split.begin(), split.end(),
+                [](const BsSplitEntry& a, const BsSplitEntry& b) { return a.bs < b.bs; });
+      c.min = split.front().bs;
+      c.max = split.back().bs;
+      for (const auto& e : split) {
+        if (e.perc == 0) continue;
+        c.total += e.perc;
+        c.sizes.push_back(e.bs);
+        c.cum.push_back(c.total);
+      }
+      if (bs_used[d] && c.total == 0)
+        return Status::Invalid("bssplit: every " + DdirName(d) + " share is 0%");
+    }
+    if (!bs_used[d]) continue;
+    if (c.min == 0) return Status::Invalid("bs: the " + DdirName(d) + " block size is 0");
+    if (c.max < c.min)
+      return Status::Invalid("bsrange: the " + DdirName(d) + " range " + std::to_string(c.min) +
+                             "-" + std::to_string(c.max) + " is empty");
+    gran_ = std::min(gran_, c.min);
+  }
+  for (int d = 0; d < kNumDdirs; ++d) {
+    perc_random_[d] = std::min<uint32_t>(job.percentage_random[d], 100);
+    const uint64_t ba = job.blockalign[d] ? job.blockalign[d] : bs_[d].min;
+    align_[d] = std::max<uint64_t>(ba, 1);
+  }
+
+  // Random offset mode. fio turns the random map off for non-uniform
+  // distributions and when blockalign is set; we keep it when blockalign is
+  // the map's own block size (a no-op).
+  dist_ = job.random_distribution.type;
+  dist_param_ = job.random_distribution.param;
+  dist_center_ = job.random_distribution.center_frac;
+  bool blockalign_set = false;
+  for (int d = 0; d < kNumDdirs; ++d)
+    if (active[d] && job.blockalign[d] != 0 && job.blockalign[d] != gran_) blockalign_set = true;
+  if (dist_ != DistType::kRandom) {
+    rand_mode_ = RandMode::kSkewed;
+  } else if (job.random_generator == RandomGenerator::kLfsr) {
+    rand_mode_ = RandMode::kLfsr;
+  } else if (job.norandommap || blockalign_set) {
+    rand_mode_ = RandMode::kUniform;
+  } else {
+    rand_mode_ = RandMode::kMap;
+  }
+  switch (dist_) {
+    case DistType::kZipf:
+      if (!(dist_param_ > 0.0))
+        return Status::Invalid("random_distribution: zipf theta must be > 0, got " +
+                               std::to_string(dist_param_));
+      break;
+    case DistType::kPareto:
+      if (!(dist_param_ > 0.0 && dist_param_ < 1.0))
+        return Status::Invalid("random_distribution: pareto h must be between 0 and 1, got " +
+                               std::to_string(dist_param_));
+      pareto_pow_ = std::log(dist_param_) / std::log(1.0 - dist_param_);
+      break;
+    case DistType::kNormal:
+      if (!(dist_param_ > 0.0 && dist_param_ <= 100.0))
+        return Status::Invalid("random_distribution: normal deviation must be in (0, 100], got " +
+                               std::to_string(dist_param_));
+      if (dist_center_ <= 0.0) dist_center_ = 0.5;
+      break;
+    default:
+      break;
+  }
+  if (dist_center_ < 0.0 || dist_center_ > 1.0)
+    return Status::Invalid("random_distribution: center must be in [0, 1]");
+
+  // Per-file state.
+  uint64_t max_blocks = 0;
+  files_.resize(regions.size());
+  for (size_t i = 0; i < regions.size(); ++i) {
+    const PatternRegion& r = regions[i];
+    FileState& fs = files_[i];
+    fs.start = r.offset;
+    fs.size = r.size;
+    fs.block_align = std::max<uint64_t>(r.block_align, 1);
+    if (r.size < gran_)
+      return Status::Invalid("file " + std::to_string(i) + ": region of " + std::to_string(r.size) +
+                             " bytes is smaller than the block size " + std::to_string(gran_));
+    if (r.offset % fs.block_align != 0)
+      return Status::Invalid("offset: " + std::to_string(r.offset) +
+                             " is not a multiple of the device's logical block size " +
+                             std::to_string(fs.block_align));
+    if (random_job_ && rand_mode_ != RandMode::kUniform && gran_ % fs.block_align != 0)
+      return Status::Invalid("bs: " + std::to_string(gran_) +
+                             " is not a multiple of the device's logical block size " +
+                             std::to_string(fs.block_align));
+    fs.blocks = r.size / gran_;
+    fs.seq_cap = fs.blocks;
+    max_blocks = std::max(max_blocks, fs.blocks);
+    if (!random_job_) continue;
+    if (rand_mode_ == RandMode::kMap) fs.map.Init(fs.blocks);
+    if (rand_mode_ == RandMode::kLfsr)
+      fs.lfsr.Init(fs.blocks, prng::MixSeed(seed, kStreamLfsr + i));
+    if (dist_ == DistType::kZipf) fs.zipf.Init(dist_param_, fs.blocks);
+    if (dist_ == DistType::kZipf || dist_ == DistType::kPareto) {
+      // Hot ranks are spread over the file by an affine bijection, unless a
+      // center is given: then rank 0 sits at center and hotness runs upward.
+      if (dist_center_ > 0.0) {
+        fs.scatter_add = std::min<uint64_t>(
+            static_cast<uint64_t>(dist_center_ * static_cast<double>(fs.blocks)), fs.blocks - 1);
+      } else {
+        uint64_t m = static_cast<uint64_t>(static_cast<double>(fs.blocks) * 0.6180339887) | 1;
+        while (std::gcd(m, fs.blocks) != 1) ++m;
+        fs.scatter_mul = m % std::max<uint64_t>(fs.blocks, 1);
+        if (fs.scatter_mul == 0) fs.scatter_mul = 1;
+        fs.scatter_add = prng::MixSeed(seed, 77 + i) % fs.blocks;
+      }
+    }
+    if (dist_ == DistType::kZoned || dist_ == DistType::kZonedAbs) {
+      const auto& all = job.random_distribution.zones;
+      const std::vector<DistZone>* fallback = nullptr;
+      for (int d = 0; d < kNumDdirs && !fallback; ++d)
+        if (!all[d].empty()) fallback = &all[d];
+      if (!fallback) return Status::Invalid("random_distribution: zoned needs at least one zone");
+      for (int d = 0; d < kNumDdirs; ++d) {
+        const std::vector<DistZone>& zl = all[d].empty() ? *fallback : all[d];
+        uint64_t byte_lo = 0;
+        uint32_t acc = 0, kept = 0, size_perc = 0;
+        for (const DistZone& z : zl) {
+          uint64_t byte_hi;
+          if (dist_ == DistType::kZoned) {
+            size_perc += z.size_perc;
+            byte_hi = static_cast<uint64_t>(static_cast<unsigned __int128>(r.size) *
+                                            std::min<uint32_t>(size_perc, 100) / 100);
+          } else {
+            byte_hi = std::min<uint64_t>(byte_lo + z.size_abs, r.size);
+          }
+          acc += z.access_perc;
+          Zone zone;
+          zone.lo = byte_lo / gran_;
+          zone.hi = std::max(zone.lo, std::min(byte_hi / gran_, fs.blocks));
+          // A zone too small to hold a block is dropped; its share is then
+          // spread pro rata over the others, like shares left unassigned.
+          if (zone.hi > zone.lo && z.access_perc > 0) {
+            kept += z.access_perc;
+            zone.cum = kept;
+            fs.zones[d].push_back(zone);
+          }
+          byte_lo = byte_hi;
+        }
+        if (acc > 100)
+          return Status::Invalid("random_distribution: " + DdirName(d) +
+                                 " zone access percentages add up to " + std::to_string(acc) +
+                                 ", above 100");
+        if (fs.zones[d].empty())
+          return Status::Invalid("random_distribution: no " + DdirName(d) +
+                                 " zone covers any block of file " + std::to_string(i));
+      }
+    }
+  }
+
+  // Narrow (32-bit) Tausworthe unless asked for the 64-bit one or a file has
+  // more than 2^32 blocks, as fio does.
+  const bool wide =
+      job.random_generator == RandomGenerator::kTausworthe64 || max_blocks > (1ULL << 32);
+  off_rng_.Seed(prng::MixSeed(seed, kStreamOffset), wide);
+  ddir_rng_.Seed(prng::MixSeed(seed, kStreamDdir), false);
+  bs_rng_.Seed(prng::MixSeed(seed, kStreamBs), false);
+  seqrand_rng_.Seed(prng::MixSeed(seed, kStreamSeqRand), false);
+  file_rng_.Seed(prng::MixSeed(seed, kStreamFile), false);
+  Reset();
+  return Status::Ok();
+}
+
+void PatternImpl::StartPass(FileState& fs) {
+  // rw=read:-8k and the like walk backwards: start at the last whole block.
+  const int64_t first =
+      rw_skip_ < 0 && !random_job_ ? static_cast<int64_t>((fs.blocks - 1) * gran_) : 0;
+  for (int64_t& p : fs.pos) p = first;
+  fs.seq_ios = 0;
+  fs.run_left = 0;
+  // A sequential pass is size bytes (it matters for rw=rw, where each
+  // direction walks on its own and neither reaches the end); a random one
+  // without map size/bs blocks.
+  fs.budget = random_job_ ? fs.blocks * gran_ : fs.size;
+  fs.lfsr_left = fs.blocks;
+  fs.done = false;
+  if (rand_mode_ == RandMode::kMap && random_job_) fs.map.Clear();
+}
+
+void PatternImpl::Reset() {
+  for (FileState& fs : files_) StartPass(fs);
+  files_done_ = 0;
+  cur_file_ = -1;
+  repeat_left_ = 0;
+  pending_write_ = false;
+}
+
+Ddir PatternImpl::ChooseDdir() {
+  if (mixed_) return ddir_rng_.Below(100) < rwmixread_ ? Ddir::kRead : Ddir::kWrite;
+  if (HasTrim(rw_)) return Ddir::kTrim;  // trim, randtrim, trimwrite (the write follows)
+  return HasWrite(rw_) ? Ddir::kWrite : Ddir::kRead;
+}
+
+int PatternImpl::PickFile() {
+  const int n = static_cast<int>(files_.size());
+  if (files_done_ >= n) return -1;
+  int f;
+  switch (service_) {
+    case FileServiceType::kSequential:
+      f = cur_file_ < 0 ? 0 : cur_file_;
+      break;
+    case FileServiceType::kRandom:
+      f = static_cast<int>(file_rng_.Below(static_cast<uint64_t>(n)));
+      break;
+    default:  // round robin: every I/O goes to the next file
+      f = cur_file_ + 1 >= n ? 0 : cur_file_ + 1;
+      break;
+  }
+  while (files_[f].done) f = f + 1 >= n ? 0 : f + 1;
+  cur_file_ = f;
+  return f;
+}
+
+uint64_t PatternImpl::ChooseLen(int bs_dir, uint64_t remaining) {
+  const BsChooser& c = bs_[bs_dir];
+  uint64_t len;
+  if (!c.sizes.empty()) {
+    const uint32_t r = static_cast<uint32_t>(bs_rng_.Below(c.total));
+    size_t i = 0;
+    while (c.cum[i] <= r) ++i;
+    len = c.sizes[i];
+    if (len > remaining) {
+      // The largest split size that still fits.
+      while (i > 0 && c.sizes[i] > remaining) --i;
+      len = c.sizes[i];
+    }
+  } else if (c.min == c.max) {
+    len = c.min;
+  } else if (bs_unaligned_) {
+    len = c.min + bs_rng_.Below(c.max - c.min + 1);
+    len = std::min(len, remaining);
+  } else {
+    len = c.min * (1 + bs_rng_.Below(c.max / c.min));
+    if (len > remaining) len = remaining / c.min * c.min;
+  }
+  return len <= remaining && len >= c.min ? len : 0;
+}
+
+bool PatternImpl::FileExhausted(const FileState& fs) const {
+  if (!random_job_) return fs.budget == 0;
+  switch (rand_mode_) {
+    case RandMode::kMap:
+      return fs.map.free_count() == 0;
+    case RandMode::kLfsr:
+      return fs.lfsr_left == 0;
+    default:
+      return fs.budget == 0;
+  }
+}
+
+void PatternImpl::AfterIo(FileState& fs, Ddir d, uint64_t off_rel, uint64_t len) {
+  fs.pos[static_cast<int>(d)] = static_cast<int64_t>(off_rel + len) + rw_skip_;
+  if (!random_job_ || rand_mode_ == RandMode::kUniform || rand_mode_ == RandMode::kSkewed)
+    fs.budget -= std::min(fs.budget, len);
+  // LFSR: a pass is one register cycle; sequential steps (rw=randxxx:N,
+  // percentage_random) count towards it, so a pass stays size/bs I/Os.
+  if (rand_mode_ == RandMode::kLfsr && fs.lfsr_left > 0) --fs.lfsr_left;
+}
+
+bool PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPlan* out) {
+  const int64_t spos = fs.pos[static_cast<int>(d)];
+  if (spos < 0) return false;
+  const uint64_t pos = static_cast<uint64_t>(spos);
+  if (pos >= fs.size) return false;
+  if (!in_random_job && fs.seq_ios >= fs.seq_cap) return false;
+  uint64_t len = ChooseLen(BsDir(d, false), fs.size - pos);
+  if (len == 0) return false;
+  if (in_random_job && rand_mode_ == RandMode::kMap) {
+    // Continue only over blocks this pass has not used yet.
+    if (pos % gran_ != 0) return false;
+    const uint64_t b = pos / gran_;
+    const uint64_t want = (len + gran_ - 1) / gran_;
+    const uint64_t run = fs.map.FreeRun(b, want);
+    if (run == 0) return false;
+    if (run < want) len = run * gran_;
+    for (uint64_t i = 0; i < (len + gran_ - 1) / gran_; ++i) fs.map.Set(b + i);
+  }
+  ++fs.seq_ios;
+  out->ddir = d;
+  out->offset = fs.start + pos;
+  out->length = len;
+  AfterIo(fs, d, pos, len);
+  return true;
+}
+
+uint64_t PatternImpl::SkewedBlock(FileState& fs, Ddir d) {
+  const uint64_t n = fs.blocks;
+  switch (dist_) {
+    case DistType::kZipf:
+    case DistType::kPareto: {
+      uint64_t rank;
+      if (dist_ == DistType::kZipf) {
+        rank = fs.zipf.Rank(off_rng_.Unit());
+      } else {
+        rank =
+            static_cast<uint64_t>(static_cast<double>(n) * std::pow(off_rng_.Unit(), pareto_pow_));
+        rank = std::min(rank, n - 1);
+      }
+      const unsigned __int128 x =
+          static_cast<unsigned __int128>(rank) * fs.scatter_mul + fs.scatter_add;
+      return static_cast<uint64_t>(x % n);
+    }
+    case DistType::kNormal: {
+      // Box-Muller; outside the file is redrawn (a truncated normal), with a
+      // bounded number of tries so a huge deviation cannot spin.
+      const double sigma = dist_param_ / 100.0 * static_cast<double>(n);
+      const double mu = dist_center_ * static_cast<double>(n);
+      for (int i = 0; i < 16; ++i) {
+        const double r = std::sqrt(-2.0 * std::log(off_rng_.UnitNonZero()));
+        const double z = r * std::cos(2.0 * std::numbers::pi * off_rng_.Unit());
+        const double x = mu + z * sigma;
+        if (x >= 0.0 && x < static_cast<double>(n)) return static_cast<uint64_t>(x);
+      }
+      return off_rng_.Below(n);
+    }
+    case DistType::kZoned:
+    case DistType::kZonedAbs: {
+      const std::vector<Zone>& zones = fs.zones[static_cast<int>(d)];
+      // Shares left unassigned (sum below 100) are redistributed pro rata.
+      const uint32_t r = static_cast<uint32_t>(off_rng_.Below(zones.back().cum));
+      size_t i = 0;
+      while (zones[i].cum <= r) ++i;
+      return zones[i].lo + off_rng_.Below(zones[i].hi - zones[i].lo);
+    }
+    default:
+      return off_rng_.Below(n);
+  }
+}
+
+bool PatternImpl::TryRandom(FileState& fs, Ddir d, IoPlan* out) {
+  const int bd = BsDir(d, true);
+  uint64_t off, len;
+  switch (rand_mode_) {
+    case RandMode::kMap: {
+      const uint64_t b = fs.map.FindFree(off_rng_.Below(fs.blocks));
+      off = b * gran_;
+      len = ChooseLen(bd, fs.size - off);
+      if (len == 0) len = gran_;  // this direction's bs does not fit: one block
+      const uint64_t want = (len + gran_ - 1) / gran_;
+      const uint64_t run = fs.map.FreeRun(b, want);
+      if (run < want) len = run * gran_;  // stop before a used block, as fio does
+      for (uint64_t i = 0; i < run; ++i) fs.map.Set(b + i);
+      break;
+    }
+    case RandMode::kLfsr: {
+      const uint64_t b = fs.lfsr.Next();
+      off = b * gran_;
+      len = ChooseLen(bd, fs.size - off);
+      if (len == 0) {
+        // Near the end with a larger bs: move back so the block fits.
+        len = ChooseLen(bd, fs.size);
+        if (len == 0) return false;
+        off = (fs.size - len) / gran_ * gran_;
+      }
+      break;
+    }
+    case RandMode::kUniform: {
+      len = ChooseLen(bd, fs.size);
+      if (len == 0) return false;  // this direction's bs is larger than the file
+      const uint64_t a = Lcm(align_[bd], fs.block_align);
+      const uint64_t slots = len + a <= fs.size ? (fs.size - len) / a + 1 : 1;
+      off = a * off_rng_.Below(slots);
+      break;
+    }
+    default: {  // kSkewed
+      const uint64_t b = SkewedBlock(fs, d);
+      len = ChooseLen(bd, fs.size);
+      if (len == 0) return false;
+      off = std::min(b * gran_, (fs.size - len) / gran_ * gran_);
+      break;
+    }
+  }
+  fs.run_left = identical_ ? 0 : rw_nr_ - 1;
+  out->ddir = d;
+  out->offset = fs.start + off;
+  out->length = len;
+  AfterIo(fs, d, off, len);
+  return true;
+}
+
+bool PatternImpl::Generate(int f, IoPlan* out) {
+  FileState& fs = files_[f];
+  if (FileExhausted(fs)) return false;
+  const Ddir d = ChooseDdir();
+  out->file = static_cast<uint32_t>(f);
+  if (!random_job_) return TrySequential(fs, d, false, out);
+  // A random job issues a sequential I/O inside an rw=randxxx:N run, or when
+  // percentage_random says so; it falls back to a random offset when the
+  // sequential one does not fit or (with the map) was already used.
+  bool seq = false;
+  if (fs.run_left > 0) {
+    --fs.run_left;
+    seq = true;
+  } else if (perc_random_[static_cast<int>(d)] < 100) {
+    seq = seqrand_rng_.Below(100) >= perc_random_[static_cast<int>(d)];
+  }
+  if (seq && TrySequential(fs, d, true, out)) return true;
+  return TryRandom(fs, d, out);
+}
+
+bool PatternImpl::Next(IoPlan* out) {
+  if (pending_write_) {
+    pending_write_ = false;
+    *out = last_;
+    out->ddir = Ddir::kWrite;
+    return true;
+  }
+  if (repeat_left_ > 0) {
+    --repeat_left_;
+    *out = last_;
+    pending_write_ = trimwrite_;
+    return true;
+  }
+  for (;;) {
+    const int f = PickFile();
+    if (f < 0) return false;
+    if (!Generate(f, out)) {
+      files_[f].done = true;
+      ++files_done_;
+      continue;
+    }
+    last_ = *out;
+    if (identical_ && rw_nr_ > 1) repeat_left_ = rw_nr_ - 1;
+    pending_write_ = trimwrite_;
+    return true;
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<IoPattern>> IoPattern::Create(const JobSpec& job,
+                                                     std::vector<PatternRegion> regions,
+                                                     uint64_t seed) {
+  auto p = std::make_unique<PatternImpl>();
+  Status st = p->Init(job, std::move(regions), seed);
+  if (!st.ok()) return st;
+  return std::unique_ptr<IoPattern>(std::move(p));
+}
+
+uint64_t DeriveSeed(const JobSpec& job, uint32_t jobnum) {
+  uint64_t base;
+  if (job.randseed.has_value()) {
+    base = *job.randseed;
+  } else if (job.randrepeat) {
+    base = kRepeatableSeed;
+  } else if (getrandom(&base, sizeof(base), GRND_NONBLOCK) != sizeof(base)) {
+    // No entropy source: the clock is different enough between runs.
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    base = static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
+  }
+  return prng::MixSeed(base, jobnum);
+}
+
+}  // namespace iobench

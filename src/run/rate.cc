@@ -1,0 +1,78 @@
+// RateLimiter: rate / rate_iops / rate_process. See pattern.h.
+#include <cmath>
+
+#include "run/pattern.h"
+#include "run/random.h"
+
+namespace iobench {
+
+namespace {
+
+class RateLimiterImpl final : public RateLimiter {
+ public:
+  RateLimiterImpl(const JobSpec& job, uint32_t share, uint64_t seed) {
+    poisson_ = job.rate_process == RateProcess::kPoisson;
+    rng_.Seed(prng::MixSeed(seed, 0x7261746500ULL), true);
+    for (int d = 0; d < kNumDdirs; ++d) {
+      Dir& r = dir_[d];
+      // fio: bytes/s wins; otherwise IO/s counted in the smallest block size.
+      uint64_t bps = job.rate[d];
+      if (bps == 0 && job.rate_iops[d] != 0) {
+        uint64_t min_bs = job.bs[d].min;
+        for (const auto& e : job.bs[d].split)
+          if (e.bs < min_bs) min_bs = e.bs;
+        bps = job.rate_iops[d] * (min_bs ? min_bs : 1);
+      }
+      r.bps = bps;
+      r.share = share ? share : 1;
+    }
+  }
+
+  static bool AnyRate(const JobSpec& job) {
+    for (int d = 0; d < kNumDdirs; ++d)
+      if (job.rate[d] || job.rate_iops[d]) return true;
+    return false;
+  }
+
+  uint64_t DelayNs(Ddir ddir, uint64_t bytes, uint64_t now_ns) override {
+    Dir& r = dir_[static_cast<int>(ddir)];
+    if (r.bps == 0) return 0;
+    uint64_t due;
+    if (!poisson_) {
+      // The k-th byte is due at k / rate seconds after the start: computed
+      // from the running total, never from the previous delay.
+      due = static_cast<uint64_t>(static_cast<unsigned __int128>(r.bytes) * 1000000000ULL *
+                                  r.share / r.bps);
+    } else {
+      // Poisson arrivals: exponential gaps whose mean is this I/O's share
+      // of the rate, summed from the start.
+      due = static_cast<uint64_t>(r.due_ns);
+      const double mean_ns =
+          static_cast<double>(bytes) * 1e9 * r.share / static_cast<double>(r.bps);
+      r.due_ns += -std::log(rng_.UnitNonZero()) * mean_ns;
+    }
+    r.bytes += bytes;
+    return due > now_ns ? due - now_ns : 0;
+  }
+
+ private:
+  struct Dir {
+    uint64_t bps = 0;    // bytes per second for the whole share
+    uint64_t share = 1;  // numjobs_share
+    uint64_t bytes = 0;  // accounted so far
+    double due_ns = 0;   // poisson: next arrival
+  };
+  bool poisson_ = false;
+  Dir dir_[kNumDdirs];
+  prng::Uniform rng_;
+};
+
+}  // namespace
+
+std::unique_ptr<RateLimiter> RateLimiter::Create(const JobSpec& job, uint32_t numjobs_share,
+                                                 uint64_t seed) {
+  if (!RateLimiterImpl::AnyRate(job)) return nullptr;
+  return std::make_unique<RateLimiterImpl>(job, numjobs_share, seed);
+}
+
+}  // namespace iobench

@@ -1,0 +1,676 @@
+// Unit tests for IoPattern (run/pattern.h): directions, modifiers, block
+// sizes, random maps, generators, distributions and seeds.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "run/pattern.h"
+
+namespace iobench {
+namespace {
+
+constexpr uint64_t kKi = 1024;
+
+JobSpec MakeJob(RwMode rw, uint64_t bs = 4 * kKi) {
+  JobSpec j;
+  j.rw = rw;
+  for (auto& b : j.bs) b.min = b.max = bs;
+  return j;
+}
+
+std::unique_ptr<IoPattern> Make(const JobSpec& job, std::vector<PatternRegion> regions,
+                                uint64_t seed = 1) {
+  auto r = IoPattern::Create(job, std::move(regions), seed);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  if (!r.ok()) return nullptr;
+  return std::move(r).value();
+}
+
+// Runs one pass (until Next() returns false), with a safety cap.
+std::vector<IoPlan> Pass(IoPattern* p, size_t cap = 10'000'000) {
+  std::vector<IoPlan> v;
+  IoPlan io;
+  while (v.size() < cap && p->Next(&io)) v.push_back(io);
+  return v;
+}
+
+// Runs `n` I/Os, resetting at each pass end (as a looping worker would).
+std::vector<IoPlan> Take(IoPattern* p, size_t n) {
+  std::vector<IoPlan> v;
+  IoPlan io;
+  while (v.size() < n) {
+    if (!p->Next(&io)) {
+      p->Reset();
+      continue;
+    }
+    v.push_back(io);
+  }
+  return v;
+}
+
+void ExpectInside(const std::vector<IoPlan>& v, const std::vector<PatternRegion>& regions,
+                  uint64_t align) {
+  for (const IoPlan& io : v) {
+    ASSERT_LT(io.file, regions.size());
+    const PatternRegion& r = regions[io.file];
+    ASSERT_GE(io.offset, r.offset);
+    ASSERT_LE(io.offset + io.length, r.offset + r.size) << "offset " << io.offset;
+    ASSERT_GT(io.length, 0u);
+    ASSERT_EQ((io.offset - r.offset) % align, 0u) << "offset " << io.offset;
+  }
+}
+
+TEST(PatternOffsetsTest, SequentialReadWalksTheRegionOnce) {
+  JobSpec job = MakeJob(RwMode::kRead);
+  std::vector<PatternRegion> regions{{8 * kKi, 64 * kKi, 0}};
+  auto p = Make(job, regions);
+  for (int pass = 0; pass < 2; ++pass) {
+    auto v = Pass(p.get());
+    ASSERT_EQ(v.size(), 16u);
+    for (size_t i = 0; i < v.size(); ++i) {
+      EXPECT_EQ(v[i].ddir, Ddir::kRead);
+      EXPECT_EQ(v[i].file, 0u);
+      EXPECT_EQ(v[i].offset, 8 * kKi + i * 4 * kKi);
+      EXPECT_EQ(v[i].length, 4 * kKi);
+    }
+    IoPlan io;
+    EXPECT_FALSE(p->Next(&io));
+    p->Reset();
+  }
+}
+
+TEST(PatternOffsetsTest, SequentialStopsWhenTheNextBlockDoesNotFit) {
+  auto p = Make(MakeJob(RwMode::kWrite), {{0, 10 * kKi, 0}});
+  auto v = Pass(p.get());
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[1].offset, 4 * kKi);
+  EXPECT_EQ(v[0].ddir, Ddir::kWrite);
+}
+
+TEST(PatternOffsetsTest, TrimDirection) {
+  auto p = Make(MakeJob(RwMode::kTrim), {{0, 16 * kKi, 0}});
+  auto v = Pass(p.get());
+  ASSERT_EQ(v.size(), 4u);
+  for (const auto& io : v) EXPECT_EQ(io.ddir, Ddir::kTrim);
+}
+
+TEST(PatternOffsetsTest, SequentialSkipLeavesHoles) {
+  JobSpec job = MakeJob(RwMode::kRead);
+  job.rw_skip = 8 * kKi;  // rw=read:8k
+  auto p = Make(job, {{0, 64 * kKi, 0}});
+  auto v = Pass(p.get());
+  ASSERT_EQ(v.size(), 6u);  // 0, 12k, 24k, 36k, 48k, 60k
+  for (size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i].offset, i * 12 * kKi);
+}
+
+TEST(PatternOffsetsTest, NegativeSkipWalksBackwards) {
+  JobSpec job = MakeJob(RwMode::kRead);
+  job.rw_skip = -8 * static_cast<int64_t>(kKi);  // rw=read:-8k: each 4k block, backwards
+  auto p = Make(job, {{4 * kKi, 64 * kKi, 0}});
+  auto v = Pass(p.get());
+  ASSERT_EQ(v.size(), 16u);
+  for (size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i].offset, 4 * kKi + (15 - i) * 4 * kKi);
+}
+
+TEST(PatternOffsetsTest, ZeroNetSkipIsBoundedToOnePassOfBlocks) {
+  JobSpec job = MakeJob(RwMode::kRead);
+  job.rw_skip = -4 * static_cast<int64_t>(kKi);  // same offset over and over
+  auto p = Make(job, {{0, 64 * kKi, 0}});
+  auto v = Pass(p.get());
+  ASSERT_EQ(v.size(), 16u);
+  for (const auto& io : v) EXPECT_EQ(io.offset, 60 * kKi);
+}
+
+TEST(PatternOffsetsTest, IdenticalSequencerRepeatsEachOffset) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.rw_nr = 3;
+  job.rw_sequencer = RwSequencer::kIdentical;
+  std::vector<PatternRegion> regions{{0, 1024 * kKi, 0}};
+  auto p = Make(job, regions);
+  auto v = Pass(p.get());
+  ASSERT_EQ(v.size() % 3, 0u);
+  ASSERT_EQ(v.size(), 256u * 3);
+  std::set<uint64_t> distinct;
+  for (size_t i = 0; i < v.size(); i += 3) {
+    EXPECT_EQ(v[i].offset, v[i + 1].offset);
+    EXPECT_EQ(v[i].offset, v[i + 2].offset);
+    distinct.insert(v[i].offset);
+  }
+  EXPECT_EQ(distinct.size(), 256u);
+}
+
+TEST(PatternOffsetsTest, RandNrGivesSequentialRunsBetweenRandomOffsets) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.rw_nr = 4;  // rw=randread:4
+  job.norandommap = true;
+  std::vector<PatternRegion> regions{{0, 4096 * 4 * kKi * 256, 0}};  // 1M blocks
+  auto p = Make(job, regions);
+  auto v = Take(p.get(), 4000);
+  ExpectInside(v, regions, 4 * kKi);
+  int jumps = 0;
+  for (size_t i = 1; i < v.size(); ++i) {
+    const bool contiguous = v[i].offset == v[i - 1].offset + v[i - 1].length;
+    if (i % 4 != 0) {
+      EXPECT_TRUE(contiguous) << "I/O " << i;
+    } else {
+      jumps += !contiguous;
+    }
+  }
+  EXPECT_GE(jumps, 995);
+}
+
+TEST(PatternOffsetsTest, RandNrWithMapStillTouchesEachBlockOnce) {
+  JobSpec job = MakeJob(RwMode::kRandWrite);
+  job.rw_nr = 8;
+  std::vector<PatternRegion> regions{{0, 2048 * kKi, 0}};
+  auto p = Make(job, regions);
+  auto v = Pass(p.get());
+  ASSERT_EQ(v.size(), 512u);
+  std::set<uint64_t> offs;
+  for (const auto& io : v) offs.insert(io.offset);
+  EXPECT_EQ(offs.size(), 512u);
+}
+
+void ExpectEachBlockOnce(const std::vector<IoPlan>& v, const std::vector<PatternRegion>& regions,
+                         uint64_t gran) {
+  std::map<std::pair<uint32_t, uint64_t>, int> hits;
+  uint64_t total_blocks = 0;
+  for (const auto& r : regions) total_blocks += r.size / gran;
+  for (const auto& io : v)
+    for (uint64_t o = io.offset; o < io.offset + io.length; o += gran) ++hits[{io.file, o}];
+  EXPECT_EQ(hits.size(), total_blocks);
+  for (const auto& [k, n] : hits) ASSERT_EQ(n, 1) << "file " << k.first << " offset " << k.second;
+}
+
+TEST(PatternOffsetsTest, RandomMapTouchesEveryBlockOncePerPass) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  std::vector<PatternRegion> regions{{12 * kKi, 4000 * 4 * kKi, 0}};
+  auto p = Make(job, regions);
+  auto a = Pass(p.get());
+  ASSERT_EQ(a.size(), 4000u);
+  ExpectInside(a, regions, 4 * kKi);
+  ExpectEachBlockOnce(a, regions, 4 * kKi);
+  p->Reset();
+  auto b = Pass(p.get());
+  ASSERT_EQ(b.size(), 4000u);
+  ExpectEachBlockOnce(b, regions, 4 * kKi);
+  int same = 0;
+  for (size_t i = 0; i < a.size(); ++i) same += a[i].offset == b[i].offset;
+  EXPECT_LT(same, 40) << "the second pass should be a new order";
+}
+
+TEST(PatternOffsetsTest, LfsrTouchesEveryBlockOncePerPass) {
+  JobSpec job = MakeJob(RwMode::kRandWrite);
+  job.random_generator = RandomGenerator::kLfsr;
+  std::vector<PatternRegion> regions{{0, 3001 * 4 * kKi, 0}};
+  auto p = Make(job, regions);
+  for (int pass = 0; pass < 2; ++pass) {
+    auto v = Pass(p.get());
+    ASSERT_EQ(v.size(), 3001u);
+    ExpectInside(v, regions, 4 * kKi);
+    ExpectEachBlockOnce(v, regions, 4 * kKi);
+    p->Reset();
+  }
+}
+
+TEST(PatternOffsetsTest, Tausworthe64TouchesEveryBlockOnce) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.random_generator = RandomGenerator::kTausworthe64;
+  std::vector<PatternRegion> regions{{0, 1000 * 4 * kKi, 0}};
+  auto p = Make(job, regions);
+  auto v = Pass(p.get());
+  ASSERT_EQ(v.size(), 1000u);
+  ExpectEachBlockOnce(v, regions, 4 * kKi);
+}
+
+TEST(PatternOffsetsTest, NoRandomMapIssuesSizeOverBsAndRepeatsBlocks) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.norandommap = true;
+  std::vector<PatternRegion> regions{{0, 1000 * 4 * kKi + 100, 0}};
+  auto p = Make(job, regions);
+  auto v = Pass(p.get());
+  ASSERT_EQ(v.size(), 1000u);
+  ExpectInside(v, regions, 4 * kKi);
+  std::set<uint64_t> offs;
+  for (const auto& io : v) offs.insert(io.offset);
+  EXPECT_LT(offs.size(), 1000u);  // ~632 distinct expected for uniform draws
+  EXPECT_GT(offs.size(), 550u);
+}
+
+TEST(PatternOffsetsTest, SameSeedSameSequenceDifferentSeedDifferent) {
+  JobSpec job = MakeJob(RwMode::kRandRW);
+  job.bs[1] = {4 * kKi, 16 * kKi, {}};
+  std::vector<PatternRegion> regions{{0, 8 * 1024 * kKi, 0}, {0, 4 * 1024 * kKi, 0}};
+  auto a = Take(Make(job, regions, 1234).get(), 5000);
+  auto b = Take(Make(job, regions, 1234).get(), 5000);
+  auto c = Take(Make(job, regions, 1235).get(), 5000);
+  int diff_ab = 0, same_ac = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    diff_ab += a[i].offset != b[i].offset || a[i].ddir != b[i].ddir || a[i].length != b[i].length ||
+               a[i].file != b[i].file;
+    same_ac += a[i].offset == c[i].offset;
+  }
+  EXPECT_EQ(diff_ab, 0);
+  EXPECT_LT(same_ac, 50);
+}
+
+TEST(PatternOffsetsTest, RwMixReadRatio) {
+  for (uint32_t mix : {0u, 10u, 70u, 100u}) {
+    JobSpec job = MakeJob(RwMode::kRandRW);
+    job.rwmixread = mix;
+    job.norandommap = true;
+    auto p = Make(job, {{0, 1024 * 1024 * kKi, 0}});
+    auto v = Take(p.get(), 100000);
+    size_t reads = 0;
+    for (const auto& io : v) reads += io.ddir == Ddir::kRead;
+    EXPECT_NEAR(reads / 1000.0, mix, 0.6) << "rwmixread=" << mix;
+  }
+}
+
+// As fio: reads and writes each walk sequentially from the region start, and
+// the pass ends after size bytes in total (checked against fio 3.33, null engine).
+TEST(PatternOffsetsTest, SequentialMixedWalksEachDirectionForSizeBytes) {
+  JobSpec job = MakeJob(RwMode::kReadWrite);
+  job.rwmixread = 30;
+  job.bs[1] = {8 * kKi, 8 * kKi, {}};
+  auto p = Make(job, {{4 * kKi, 400 * 4 * kKi, 0}});
+  auto v = Pass(p.get());
+  uint64_t next[2] = {4 * kKi, 4 * kKi}, bytes = 0;
+  size_t reads = 0;
+  for (const auto& io : v) {
+    const int d = static_cast<int>(io.ddir);
+    ASSERT_LT(d, 2);
+    EXPECT_EQ(io.offset, next[d]);
+    next[d] += io.length;
+    bytes += io.length;
+    reads += io.ddir == Ddir::kRead;
+  }
+  EXPECT_GE(bytes, 400 * 4 * kKi);
+  EXPECT_LT(bytes, 400 * 4 * kKi + 8 * kKi);
+  EXPECT_NEAR(static_cast<double>(reads) / v.size(), 0.3, 0.06);
+}
+
+TEST(PatternOffsetsTest, TrimWriteTrimsThenWritesTheSameBlock) {
+  for (RwMode mode : {RwMode::kTrimWrite, RwMode::kRandTrimWrite}) {
+    JobSpec job = MakeJob(mode);
+    std::vector<PatternRegion> regions{{0, 64 * 4 * kKi, 0}};
+    auto p = Make(job, regions);
+    auto v = Pass(p.get());
+    ASSERT_EQ(v.size(), 128u);
+    std::vector<IoPlan> trims;
+    for (size_t i = 0; i < v.size(); i += 2) {
+      EXPECT_EQ(v[i].ddir, Ddir::kTrim);
+      EXPECT_EQ(v[i + 1].ddir, Ddir::kWrite);
+      EXPECT_EQ(v[i].offset, v[i + 1].offset);
+      EXPECT_EQ(v[i].length, v[i + 1].length);
+      trims.push_back(v[i]);
+      if (mode == RwMode::kTrimWrite) {
+        EXPECT_EQ(v[i].offset, i / 2 * 4 * kKi);
+      }
+    }
+    ExpectEachBlockOnce(trims, regions, 4 * kKi);
+  }
+}
+
+TEST(PatternOffsetsTest, RoundRobinOverFilesUntilEveryFileIsDone) {
+  JobSpec job = MakeJob(RwMode::kRead);
+  std::vector<PatternRegion> regions{
+      {0, 3 * 4 * kKi, 0}, {4 * kKi, 1 * 4 * kKi, 0}, {0, 2 * 4 * kKi, 0}};
+  auto p = Make(job, regions);
+  auto v = Pass(p.get());
+  ASSERT_EQ(v.size(), 6u);
+  const uint32_t files[] = {0, 1, 2, 0, 2, 0};
+  const uint64_t offs[] = {0, 4 * kKi, 0, 4 * kKi, 4 * kKi, 8 * kKi};
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(v[i].file, files[i]) << i;
+    EXPECT_EQ(v[i].offset, offs[i]) << i;
+  }
+}
+
+TEST(PatternOffsetsTest, RandomMapOverSeveralFiles) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  std::vector<PatternRegion> regions{{0, 300 * 4 * kKi, 0}, {1024 * kKi, 100 * 4 * kKi, 0}};
+  auto p = Make(job, regions);
+  auto v = Pass(p.get());
+  ASSERT_EQ(v.size(), 400u);
+  ExpectInside(v, regions, 4 * kKi);
+  ExpectEachBlockOnce(v, regions, 4 * kKi);
+  for (size_t i = 0; i < 200; ++i) EXPECT_EQ(v[i].file, i % 2);
+}
+
+TEST(PatternOffsetsTest, BsRangeUsesMultiplesOfTheMinimumAndCoversOnce) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.bs[0] = {4 * kKi, 16 * kKi, {}};
+  std::vector<PatternRegion> regions{{0, 1000 * 4 * kKi, 0}};
+  auto p = Make(job, regions);
+  auto v = Pass(p.get());
+  ExpectInside(v, regions, 4 * kKi);
+  ExpectEachBlockOnce(v, regions, 4 * kKi);
+  std::set<uint64_t> lens;
+  for (const auto& io : v) {
+    EXPECT_EQ(io.length % (4 * kKi), 0u);
+    lens.insert(io.length);
+  }
+  EXPECT_EQ(lens, (std::set<uint64_t>{4 * kKi, 8 * kKi, 12 * kKi, 16 * kKi}));
+}
+
+TEST(PatternOffsetsTest, BsRangeSequentialShrinksTheLastBlockToFit) {
+  JobSpec job = MakeJob(RwMode::kRead);
+  job.bs[0] = {4 * kKi, 64 * kKi, {}};
+  std::vector<PatternRegion> regions{{0, 1000 * 4 * kKi, 0}};
+  auto v = Pass(Make(job, regions).get());
+  uint64_t expect = 0;
+  for (const auto& io : v) {
+    EXPECT_EQ(io.offset, expect);
+    expect += io.length;
+  }
+  EXPECT_EQ(expect, 1000 * 4 * kKi);
+}
+
+TEST(PatternOffsetsTest, BsUnalignedGivesAnySizeInRange) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.bs[0] = {1000, 3000, {}};
+  job.bs_unaligned = true;
+  job.norandommap = true;
+  std::vector<PatternRegion> regions{{0, 4096 * kKi, 0}};
+  auto v = Take(Make(job, regions).get(), 5000);
+  ExpectInside(v, regions, 1000);
+  int odd = 0;
+  for (const auto& io : v) {
+    EXPECT_GE(io.length, 1000u);
+    EXPECT_LE(io.length, 3000u);
+    odd += io.length % 1000 != 0;
+  }
+  EXPECT_GT(odd, 4900);
+}
+
+TEST(PatternOffsetsTest, BsSplitShares) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.bs[0].split = {{4 * kKi, 10}, {64 * kKi, 50}, {32 * kKi, 40}};
+  job.bs[0].min = 4 * kKi;
+  job.bs[0].max = 64 * kKi;
+  job.norandommap = true;
+  std::vector<PatternRegion> regions{{0, 64 * 1024 * kKi, 0}};
+  auto v = Take(Make(job, regions).get(), 100000);
+  ExpectInside(v, regions, 4 * kKi);
+  std::map<uint64_t, int> n;
+  for (const auto& io : v) ++n[io.length];
+  ASSERT_EQ(n.size(), 3u);
+  EXPECT_NEAR(n[4 * kKi] / 1000.0, 10, 0.6);
+  EXPECT_NEAR(n[64 * kKi] / 1000.0, 50, 0.6);
+  EXPECT_NEAR(n[32 * kKi] / 1000.0, 40, 0.6);
+}
+
+TEST(PatternOffsetsTest, PerDirectionBlockSizes) {
+  JobSpec job = MakeJob(RwMode::kRandRW);
+  job.bs[0] = {4 * kKi, 4 * kKi, {}};
+  job.bs[1] = {16 * kKi, 16 * kKi, {}};
+  job.norandommap = true;
+  std::vector<PatternRegion> regions{{0, 16 * 1024 * kKi, 0}};
+  auto v = Take(Make(job, regions).get(), 2000);
+  for (const auto& io : v) {
+    EXPECT_EQ(io.length, io.ddir == Ddir::kRead ? 4 * kKi : 16 * kKi);
+    EXPECT_EQ(io.offset % (io.ddir == Ddir::kRead ? 4 * kKi : 16 * kKi), 0u);
+  }
+}
+
+TEST(PatternOffsetsTest, BsIsSeqRandUsesWriteSizesForRandomIos) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.bs_is_seq_rand = true;
+  job.bs[0] = {4 * kKi, 4 * kKi, {}};    // sequential I/Os
+  job.bs[1] = {16 * kKi, 16 * kKi, {}};  // random I/Os
+  job.percentage_random[0] = 50;
+  job.norandommap = true;
+  auto v = Pass(Make(job, {{0, 1024 * 1024 * kKi, 0}}).get(), 10000);  // no pass end
+  int seq = 0, rnd = 0;
+  for (size_t i = 1; i < v.size(); ++i) {
+    const bool contiguous = v[i].offset == v[i - 1].offset + v[i - 1].length;
+    if (v[i].length == 4 * kKi) {
+      EXPECT_TRUE(contiguous) << i;
+      ++seq;
+    } else {
+      EXPECT_EQ(v[i].length, 16 * kKi);
+      ++rnd;
+    }
+  }
+  EXPECT_NEAR(seq / 100.0, 50, 2);
+  EXPECT_NEAR(rnd / 100.0, 50, 2);
+}
+
+TEST(PatternOffsetsTest, MoreThan2To32BlocksReachesTheWholeRegion) {
+  JobSpec job = MakeJob(RwMode::kRandRead, 512);
+  job.norandommap = true;                    // no 1 GiB map for this test
+  const uint64_t size = (1ULL << 33) * 512;  // 2^33 blocks: tausworthe64 is picked
+  std::vector<PatternRegion> regions{{0, size, 0}};
+  auto p = Make(job, regions);
+  IoPlan io;
+  int high = 0;
+  for (int i = 0; i < 10000; ++i) {
+    ASSERT_TRUE(p->Next(&io));
+    ASSERT_LE(io.offset + io.length, size);
+    ASSERT_EQ(io.offset % 512, 0u);
+    high += io.offset >= size / 2;
+  }
+  EXPECT_NEAR(high / 100.0, 50, 2);
+}
+
+TEST(PatternOffsetsTest, BlockAlignAndDeviceAlignment) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.blockalign[0] = 1024;  // turns the random map off, as in fio
+  std::vector<PatternRegion> regions{{0, 1024 * kKi, 0}};
+  auto v = Pass(Make(job, regions).get());
+  ASSERT_EQ(v.size(), 256u);
+  ExpectInside(v, regions, 1024);
+  int unaligned4k = 0;
+  for (const auto& io : v) unaligned4k += io.offset % (4 * kKi) != 0;
+  EXPECT_GT(unaligned4k, 100);
+  // With a device logical block size of 4k, offsets respect it too.
+  regions[0].block_align = 4 * kKi;
+  v = Pass(Make(job, regions).get());
+  ExpectInside(v, regions, 4 * kKi);
+}
+
+TEST(PatternOffsetsTest, PercentageRandom) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.percentage_random[0] = 0;
+  std::vector<PatternRegion> regions{{0, 256 * 4 * kKi, 0}};
+  auto v = Pass(Make(job, regions).get());
+  ASSERT_EQ(v.size(), 256u);
+  for (size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i].offset, i * 4 * kKi);
+
+  job.percentage_random[0] = 25;
+  job.norandommap = true;
+  regions[0].size = 1024 * 1024 * kKi;
+  v = Take(Make(job, regions).get(), 40000);
+  int seq = 0;
+  for (size_t i = 1; i < v.size(); ++i) seq += v[i].offset == v[i - 1].offset + v[i - 1].length;
+  EXPECT_NEAR(seq / 400.0, 75, 1.0);
+}
+
+// Share of hits that land on the hottest `frac` of the blocks.
+double HotShare(const std::vector<IoPlan>& v, uint64_t blocks, double frac) {
+  std::vector<uint32_t> hits(blocks, 0);
+  for (const auto& io : v) ++hits[io.offset / (4 * kKi)];
+  std::sort(hits.begin(), hits.end(), std::greater<>());
+  const uint64_t k = static_cast<uint64_t>(frac * static_cast<double>(blocks));
+  double top = 0;
+  for (uint64_t i = 0; i < k; ++i) top += hits[i];
+  return top / static_cast<double>(v.size());
+}
+
+TEST(PatternOffsetsTest, ZipfHotSetGetsMostHits) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.random_distribution.type = DistType::kZipf;
+  job.random_distribution.param = 1.2;
+  const uint64_t blocks = 10000;
+  std::vector<PatternRegion> regions{{0, blocks * 4 * kKi, 0}};
+  auto p = Make(job, regions);
+  auto v = Take(p.get(), 400000);
+  ExpectInside(v, regions, 4 * kKi);
+  double h_all = 0, h_top = 0;
+  for (uint64_t r = 1; r <= blocks; ++r) {
+    const double w = std::pow(static_cast<double>(r), -1.2);
+    h_all += w;
+    if (r <= blocks / 100) h_top += w;
+  }
+  EXPECT_NEAR(HotShare(v, blocks, 0.01), h_top / h_all, 0.01);  // ~0.66
+}
+
+TEST(PatternOffsetsTest, ParetoTwentyPercentGetEighty) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.random_distribution.type = DistType::kPareto;
+  job.random_distribution.param = 0.2;
+  const uint64_t blocks = 10000;
+  auto v = Take(Make(job, {{0, blocks * 4 * kKi, 0}}).get(), 400000);
+  EXPECT_NEAR(HotShare(v, blocks, 0.2), 0.8, 0.01);
+}
+
+TEST(PatternOffsetsTest, NormalConcentratesAroundTheCenter) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.random_distribution.type = DistType::kNormal;
+  job.random_distribution.param = 10;  // sigma = 10% of the file
+  const uint64_t blocks = 10000;
+  auto v = Take(Make(job, {{0, blocks * 4 * kKi, 0}}).get(), 200000);
+  int within = 0;
+  for (const auto& io : v) {
+    const uint64_t b = io.offset / (4 * kKi);
+    within += b >= 4000 && b < 6000;
+  }
+  EXPECT_NEAR(within / 200000.0, 0.6827, 0.01);
+}
+
+TEST(PatternOffsetsTest, ZonedPercentages) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.random_distribution.type = DistType::kZoned;
+  job.random_distribution.zones[0] = {{60, 10, 0}, {30, 20, 0}, {8, 30, 0}, {2, 40, 0}};
+  const uint64_t blocks = 10000;
+  auto v = Take(Make(job, {{0, blocks * 4 * kKi, 0}}).get(), 200000);
+  double zone[4] = {0, 0, 0, 0};
+  for (const auto& io : v) {
+    const uint64_t b = io.offset / (4 * kKi);
+    zone[b < 1000 ? 0 : b < 3000 ? 1 : b < 6000 ? 2 : 3] += 1;
+  }
+  EXPECT_NEAR(zone[0] / 2000, 60, 0.5);
+  EXPECT_NEAR(zone[1] / 2000, 30, 0.5);
+  EXPECT_NEAR(zone[2] / 2000, 8, 0.5);
+  EXPECT_NEAR(zone[3] / 2000, 2, 0.5);
+}
+
+TEST(PatternOffsetsTest, ZonedAbsPercentagesPerDirection) {
+  JobSpec job = MakeJob(RwMode::kRandRW);
+  job.random_distribution.type = DistType::kZonedAbs;
+  job.random_distribution.zones[0] = {{90, 0, 1024 * kKi}, {10, 0, 3072 * kKi}};
+  job.random_distribution.zones[1] = {{100, 0, 512 * kKi}};
+  auto v = Take(Make(job, {{0, 4096 * kKi, 0}}).get(), 100000);
+  double reads = 0, reads_low = 0;
+  for (const auto& io : v) {
+    if (io.ddir == Ddir::kWrite) {
+      ASSERT_LT(io.offset, 512 * kKi);
+    } else {
+      reads += 1;
+      reads_low += io.offset < 1024 * kKi;
+    }
+  }
+  EXPECT_NEAR(reads_low / reads, 0.9, 0.01);
+}
+
+TEST(PatternOffsetsTest, ZonedSharesBelowHundredAreSpreadProRata) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.random_distribution.type = DistType::kZoned;
+  job.random_distribution.zones[0] = {{30, 50, 0}, {30, 50, 0}};
+  auto v = Take(Make(job, {{0, 1000 * 4 * kKi, 0}}).get(), 100000);
+  double low = 0;
+  for (const auto& io : v) low += io.offset < 500 * 4 * kKi;
+  EXPECT_NEAR(low / 100000, 0.5, 0.01);
+}
+
+TEST(PatternOffsetsTest, FileServiceSequentialFinishesOneFileFirst) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.file_service_type = FileServiceType::kSequential;
+  std::vector<PatternRegion> regions{{0, 50 * 4 * kKi, 0}, {0, 30 * 4 * kKi, 0}};
+  auto v = Pass(Make(job, regions).get());
+  ASSERT_EQ(v.size(), 80u);
+  for (size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i].file, i < 50 ? 0u : 1u);
+  ExpectEachBlockOnce(v, regions, 4 * kKi);
+}
+
+TEST(PatternOffsetsTest, FileServiceRandomMixesFiles) {
+  JobSpec job = MakeJob(RwMode::kRead);
+  job.file_service_type = FileServiceType::kRandom;
+  std::vector<PatternRegion> regions{{0, 500 * 4 * kKi, 0}, {0, 500 * 4 * kKi, 0}};
+  auto v = Pass(Make(job, regions).get());
+  ASSERT_EQ(v.size(), 1000u);
+  uint64_t next[2] = {0, 0};
+  int switches = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    EXPECT_EQ(v[i].offset, next[v[i].file]);  // each file still sequential
+    next[v[i].file] += 4 * kKi;
+    if (i > 0) switches += v[i].file != v[i - 1].file;
+  }
+  EXPECT_GT(switches, 300);
+}
+
+TEST(PatternOffsetsTest, ResetMidPassStartsAFullPassAndEndedPassStaysEnded) {
+  JobSpec job = MakeJob(RwMode::kRandWrite);
+  std::vector<PatternRegion> regions{{0, 300 * 4 * kKi, 0}};
+  auto p = Make(job, regions);
+  IoPlan io;
+  for (int i = 0; i < 123; ++i) ASSERT_TRUE(p->Next(&io));
+  p->Reset();
+  auto v = Pass(p.get());
+  ASSERT_EQ(v.size(), 300u);
+  ExpectEachBlockOnce(v, regions, 4 * kKi);
+  EXPECT_FALSE(p->Next(&io));
+  EXPECT_FALSE(p->Next(&io));
+}
+
+TEST(PatternOffsetsTest, SkewedPassEndsAfterSizeBytes) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.random_distribution.type = DistType::kZipf;
+  job.random_distribution.param = 0.9;
+  auto v = Pass(Make(job, {{0, 500 * 4 * kKi, 0}}).get());
+  EXPECT_EQ(v.size(), 500u);
+}
+
+TEST(PatternOffsetsTest, InvalidSettingsAreRefusedWithTheOptionName) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  auto r = IoPattern::Create(job, {{0, 2 * kKi, 0}}, 1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "file 0: region of 2048 bytes is smaller than the block size 4096");
+  r = IoPattern::Create(job, {{512, 64 * kKi, 4096}}, 1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "offset: 512 is not a multiple of the device's logical block size 4096");
+  job.random_distribution.type = DistType::kPareto;
+  job.random_distribution.param = 1.5;
+  r = IoPattern::Create(job, {{0, 64 * kKi, 0}}, 1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "random_distribution: pareto h must be between 0 and 1, got 1.500000");
+  EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_FALSE(IoPattern::Create(job, {}, 1).ok());
+}
+
+TEST(PatternOffsetsTest, DeriveSeed) {
+  JobSpec job;
+  EXPECT_EQ(DeriveSeed(job, 0), DeriveSeed(job, 0));  // randrepeat=1 default
+  EXPECT_NE(DeriveSeed(job, 0), DeriveSeed(job, 1));
+  JobSpec seeded;
+  seeded.randseed = 42;
+  EXPECT_EQ(DeriveSeed(seeded, 3), DeriveSeed(seeded, 3));
+  EXPECT_NE(DeriveSeed(seeded, 3), DeriveSeed(job, 3));
+  JobSpec other = seeded;
+  other.randseed = 43;
+  EXPECT_NE(DeriveSeed(seeded, 3), DeriveSeed(other, 3));
+  JobSpec unrepeatable;
+  unrepeatable.randrepeat = false;
+  EXPECT_NE(DeriveSeed(unrepeatable, 0), DeriveSeed(unrepeatable, 0));
+}
+
+}  // namespace
+}  // namespace iobench

@@ -1,0 +1,225 @@
+// Unit tests for RateLimiter and BufferFiller (run/pattern.h). The rate
+// limiter is driven with synthetic clock values: nothing sleeps.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "run/pattern.h"
+
+namespace iobench {
+namespace {
+
+TEST(PatternRateTest, NoRateGivesNoLimiter) {
+  JobSpec job;
+  EXPECT_EQ(RateLimiter::Create(job, 1, 1), nullptr);
+}
+
+TEST(PatternRateTest, LinearBytesPerSecond) {
+  JobSpec job;
+  job.rate[0] = 1'000'000;  // rate=1000000 (bytes/s) for reads only
+  auto rl = RateLimiter::Create(job, 1, 1);
+  ASSERT_NE(rl, nullptr);
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 0), 0u);          // the first goes at once
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 0), 4'096'000u);  // due at 4096 B / 1 MB/s
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 1'000'000), 7'192'000u);
+  EXPECT_EQ(rl->DelayNs(Ddir::kWrite, 4096, 0), 0u);  // writes are not limited
+  // Late by far: no wait, and the schedule does not shift (no drift).
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 1'000'000'000), 0u);
+  // 4 I/Os were accounted: the 5th is due at 4 * 4096 / 1e6 s, whatever the
+  // calls in between.
+  auto rl2 = RateLimiter::Create(job, 1, 1);
+  for (int i = 0; i < 4; ++i) (void)rl2->DelayNs(Ddir::kRead, 4096, 999'999'999);
+  EXPECT_EQ(rl2->DelayNs(Ddir::kRead, 4096, 0), 16'384'000u);
+}
+
+TEST(PatternRateTest, LinearDoesNotDriftOverManyIos) {
+  JobSpec job;
+  job.rate[1] = 3'000'000;  // 3 MB/s: 4096 B every 1365333.33 ns
+  auto rl = RateLimiter::Create(job, 1, 1);
+  uint64_t now = 0;
+  for (int i = 0; i < 1'000'000; ++i) now += rl->DelayNs(Ddir::kWrite, 4096, now);
+  // The last I/O (index 999999) is due at 999999 * 4096 / 3e6 s, to the ns.
+  EXPECT_EQ(now, static_cast<uint64_t>(999'999ULL * 4096 * 1'000'000'000ULL / 3'000'000));
+}
+
+TEST(PatternRateTest, RateIopsUsesTheSmallestBlockSize) {
+  JobSpec job;
+  job.rate_iops[0] = 1000;
+  job.bs[0] = {4096, 16384, {}};
+  auto rl = RateLimiter::Create(job, 1, 1);
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 0), 0u);
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 0), 1'000'000u);  // 1 ms per 4k I/O
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 8192, 0), 2'000'000u);
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 0), 4'000'000u);  // the 8k one counted twice
+}
+
+TEST(PatternRateTest, BytesRateWinsOverIops) {
+  JobSpec job;
+  job.rate[0] = 8192 * 1000;
+  job.rate_iops[0] = 10;
+  auto rl = RateLimiter::Create(job, 1, 1);
+  (void)rl->DelayNs(Ddir::kRead, 8192, 0);
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 8192, 0), 1'000'000u);
+}
+
+TEST(PatternRateTest, NumjobsShareDividesTheRate) {
+  JobSpec job;
+  job.rate_iops[2] = 1000;
+  auto rl = RateLimiter::Create(job, 4, 1);
+  (void)rl->DelayNs(Ddir::kTrim, 4096, 0);
+  EXPECT_EQ(rl->DelayNs(Ddir::kTrim, 4096, 0), 4'000'000u);  // 250 IO/s
+  auto rl0 = RateLimiter::Create(job, 0, 1);                 // 0 reads as 1
+  (void)rl0->DelayNs(Ddir::kTrim, 4096, 0);
+  EXPECT_EQ(rl0->DelayNs(Ddir::kTrim, 4096, 0), 1'000'000u);
+}
+
+TEST(PatternRateTest, PoissonHasTheRightMeanAndExponentialGaps) {
+  JobSpec job;
+  job.rate_iops[0] = 1000;
+  job.rate_process = RateProcess::kPoisson;
+  auto rl = RateLimiter::Create(job, 1, 77);
+  const int n = 200000;
+  std::vector<double> due(n);
+  for (int i = 0; i < n; ++i) due[i] = static_cast<double>(rl->DelayNs(Ddir::kRead, 4096, 0));
+  double sum = 0, sum2 = 0;
+  for (int i = 1; i < n; ++i) {
+    const double g = due[i] - due[i - 1];
+    ASSERT_GE(g, 0.0);
+    sum += g;
+    sum2 += g * g;
+  }
+  const double mean = sum / (n - 1);
+  const double sd = std::sqrt(sum2 / (n - 1) - mean * mean);
+  EXPECT_NEAR(mean, 1e6, 1e6 * 0.01);
+  EXPECT_NEAR(sd / mean, 1.0, 0.02);  // exponential: stddev == mean
+  // Same seed, same schedule.
+  auto again = RateLimiter::Create(job, 1, 77);
+  for (int i = 0; i < 100; ++i)
+    EXPECT_EQ(static_cast<double>(again->DelayNs(Ddir::kRead, 4096, 0)), due[i]);
+}
+
+size_t CountZero(const std::vector<uint8_t>& b) {
+  size_t n = 0;
+  for (uint8_t c : b) n += c == 0;
+  return n;
+}
+
+TEST(PatternBuffersTest, ZeroBuffersStayZero) {
+  JobSpec job;
+  job.zero_buffers = true;
+  BufferFiller f(job, 1);
+  std::vector<uint8_t> b(65536, 0xff);
+  f.FillInitial(b.data(), b.size());
+  EXPECT_EQ(CountZero(b), b.size());
+  f.BeforeWrite(b.data(), b.size());
+  EXPECT_EQ(CountZero(b), b.size());
+}
+
+TEST(PatternBuffersTest, DefaultIsRandomAndScrambleChangesEveryBlock) {
+  JobSpec job;
+  BufferFiller f(job, 1);
+  std::vector<uint8_t> b(65536, 0);
+  f.FillInitial(b.data(), b.size());
+  EXPECT_LT(CountZero(b), 65536u / 256 * 2);  // random bytes: ~1/256 zero
+  std::vector<uint8_t> prev = b;
+  for (int w = 0; w < 3; ++w) {
+    f.BeforeWrite(b.data(), b.size());
+    size_t changed_blocks = 0, changed_bytes = 0;
+    for (size_t blk = 0; blk < b.size(); blk += 512) {
+      const bool diff = std::memcmp(&b[blk], &prev[blk], 512) != 0;
+      changed_blocks += diff;
+      for (size_t i = blk; i < blk + 512; ++i) changed_bytes += b[i] != prev[i];
+    }
+    EXPECT_EQ(changed_blocks, 128u) << "write " << w;
+    EXPECT_LE(changed_bytes, 128u * 8) << "scrambling must stay cheap";
+    prev = b;
+  }
+  // Two fillers with the same seed give the same bytes.
+  BufferFiller g(job, 1);
+  std::vector<uint8_t> c(65536, 0);
+  g.FillInitial(c.data(), c.size());
+  std::vector<uint8_t> d(65536, 0);
+  BufferFiller h(job, 1);
+  h.FillInitial(d.data(), d.size());
+  EXPECT_EQ(c, d);
+}
+
+TEST(PatternBuffersTest, ScrambleOffKeepsTheBuffer) {
+  JobSpec job;
+  job.scramble_buffers = false;
+  BufferFiller f(job, 1);
+  std::vector<uint8_t> b(8192);
+  f.FillInitial(b.data(), b.size());
+  const std::vector<uint8_t> before = b;
+  f.BeforeWrite(b.data(), b.size());
+  EXPECT_EQ(b, before);
+}
+
+TEST(PatternBuffersTest, RefillBuffersRewritesEverything) {
+  JobSpec job;
+  job.refill_buffers = true;
+  BufferFiller f(job, 1);
+  std::vector<uint8_t> b(8192);
+  f.FillInitial(b.data(), b.size());
+  const std::vector<uint8_t> before = b;
+  f.BeforeWrite(b.data(), b.size());
+  size_t same = 0;
+  for (size_t i = 0; i < b.size(); ++i) same += b[i] == before[i];
+  EXPECT_LT(same, 8192u / 256 * 2);
+}
+
+TEST(PatternBuffersTest, BufferPatternRepeats) {
+  JobSpec job;
+  job.buffer_pattern = {0xde, 0xad, 0xbe};
+  BufferFiller f(job, 1);
+  std::vector<uint8_t> b(10000);
+  f.FillInitial(b.data(), b.size());
+  for (size_t i = 0; i < b.size(); ++i) ASSERT_EQ(b[i], job.buffer_pattern[i % 3]) << i;
+  f.BeforeWrite(b.data(), b.size());  // no scrambling of a pattern
+  for (size_t i = 0; i < b.size(); ++i) ASSERT_EQ(b[i], job.buffer_pattern[i % 3]) << i;
+}
+
+TEST(PatternBuffersTest, CompressPercentageIsTheZeroShareOfEachChunk) {
+  for (uint32_t perc : {10u, 50u, 70u, 100u}) {
+    JobSpec job;
+    job.buffer_compress_percentage = perc;
+    job.buffer_compress_chunk = 512;
+    BufferFiller f(job, 3);
+    std::vector<uint8_t> b(1 << 20, 0xff);
+    f.FillInitial(b.data(), b.size());
+    // Within each 512-byte chunk, the tail (perc% of it) is all zeros.
+    const size_t fixed = 512 - 512 * (100 - perc) / 100;
+    for (size_t c = 0; c < b.size(); c += 512)
+      for (size_t i = 512 - fixed; i < 512; ++i) ASSERT_EQ(b[c + i], 0) << "perc " << perc;
+    const double zero_share = static_cast<double>(CountZero(b)) / b.size();
+    EXPECT_NEAR(zero_share, perc / 100.0 + (100 - perc) / 100.0 / 256, 0.005) << perc;
+    // Partial percentages refill on each write and keep the share.
+    const std::vector<uint8_t> before = b;
+    f.BeforeWrite(b.data(), b.size());
+    EXPECT_NEAR(static_cast<double>(CountZero(b)) / b.size(), zero_share, 0.005);
+    if (perc < 100) {
+      EXPECT_NE(b, before);
+    } else {
+      EXPECT_EQ(b, before);
+    }
+  }
+}
+
+TEST(PatternBuffersTest, CompressWithPatternAndWholeBufferChunk) {
+  JobSpec job;
+  job.buffer_compress_percentage = 75;
+  job.buffer_compress_chunk = 0;  // one random/fixed split per buffer
+  job.buffer_pattern = {'a', 'b'};
+  BufferFiller f(job, 3);
+  std::vector<uint8_t> b(4096);
+  f.FillInitial(b.data(), b.size());
+  for (size_t i = 1024; i < 4096; ++i) ASSERT_EQ(b[i], (i - 1024) % 2 ? 'b' : 'a') << i;
+  size_t pattern_like = 0;
+  for (size_t i = 0; i + 1 < 1024; i += 2) pattern_like += b[i] == 'a' && b[i + 1] == 'b';
+  EXPECT_LT(pattern_like, 5u);
+}
+
+}  // namespace
+}  // namespace iobench
