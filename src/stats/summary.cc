@@ -225,8 +225,10 @@ std::vector<JobRecord> RecordsForGroup(const GroupResult& group) {
 
 uint64_t DirRuntimeMs(const JobResult& job, int ddir) {
   const DirStats& d = job.stats.dir[ddir];
-  if (d.runtime_ns) return d.runtime_ns / 1000000;
-  return (d.ios || d.bytes) ? job.runtime_ms : 0;
+  // A direction that did no I/O has no runtime, whatever the clock said;
+  // fio prints no line for it.
+  if (!d.ios && !d.bytes) return 0;
+  return d.runtime_ns ? d.runtime_ns / 1000000 : job.runtime_ms;
 }
 
 uint64_t BandwidthBytes(const JobResult& job, int ddir) {
@@ -337,7 +339,7 @@ std::array<double, 7> DepthPercentages(const std::array<uint64_t, 7>& counts, ui
   std::array<double, 7> out{};
   for (size_t i = 0; i < 7; ++i) {
     out[i] = total ? 100.0 * static_cast<double>(counts[i]) / static_cast<double>(total) : 0.0;
-    if (counts[i] && out[i] < 0.1) out[i] = 0.1;
+    if (total && counts[i] && out[i] < 0.1) out[i] = 0.1;
   }
   return out;
 }

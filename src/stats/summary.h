@@ -87,7 +87,7 @@ JobRecord MergeGroup(const std::vector<JobResult>& jobs);
 std::vector<JobRecord> RecordsForGroup(const GroupResult& group);
 
 // Per-direction runtime in ms: DirStats.runtime_ns, or the job's runtime_ms
-// when the direction did I/O but no per-direction time was recorded.
+// when no per-direction time was recorded; 0 for a direction without I/O.
 uint64_t DirRuntimeMs(const JobResult& job, int ddir);
 
 // fio's "Run status group" figures, one set per direction.
