@@ -81,7 +81,7 @@ void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, 
 
   const SampleStat& b = rec.bw[d];
   if (b.samples) {
-    const bool bits = totals.unit_base == 8;
+    const bool bits = UnitBaseIsBits(totals.unit_base);
     const char* bw_str = bits ? (pow2 ? "Kibit" : "kbit") : (pow2 ? "KiB" : "kB");
     const double kb = static_cast<double>(kb_base);
     double mn = static_cast<double>(b.min / kb_base), mx = static_cast<double>(b.max / kb_base);
@@ -245,7 +245,7 @@ void WriteGroupStatus(std::string& o, const GroupTotals& t) {
   static const char* const kNames[] = {"   READ", "  WRITE", "   TRIM"};
   o += fmt::sprintf("\nRun status group %d (all jobs):\n", t.id);
   const bool pow2 = (t.kb_base & (t.kb_base - 1)) == 0;
-  const bool bits = t.unit_base == 8;
+  const bool bits = UnitBaseIsBits(t.unit_base);
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!t.max_run_ms[d]) continue;
     auto bw = [&](uint64_t v, bool p2) {

@@ -249,6 +249,12 @@ GroupTotals ComputeGroupTotals(const GroupResult& group, const std::vector<JobRe
   t.id = group.id;
   t.kb_base = group.kb_base ? group.kb_base : 1024;
   t.unit_base = group.unit_base;
+  // A group left at the defaults takes the units its jobs asked for.
+  if (!group.jobs.empty()) {
+    const JobSpec& s = group.jobs[0].spec;
+    if (t.kb_base == 1024 && s.kb_base) t.kb_base = s.kb_base;
+    if (t.unit_base == 0) t.unit_base = s.unit_base;
+  }
   for (int d = 0; d < kNumDdirs; ++d) {
     bool first = true;
     for (const auto& r : records) {

@@ -70,7 +70,7 @@ std::string FormatNumber(uint64_t num, int max_digits, bool pow2, NumUnit unit, 
 
 std::string FormatBandwidthPair(uint64_t bytes_per_sec, uint32_t kb_base, uint32_t unit_base) {
   const bool pow2 = IsPowerOfTwo(kb_base);
-  const bool bits = unit_base == 8;
+  const bool bits = UnitBaseIsBits(unit_base);
   return FormatNumber(bytes_per_sec, 4, pow2, NumUnit::kBytesPerSec, bits) + " (" +
          FormatNumber(bytes_per_sec, 4, !pow2, NumUnit::kBytesPerSec, bits) + ")";
 }

@@ -21,12 +21,17 @@ enum class NumUnit {
 // characters of number: "5461k", "82.8k", "20.8GiB/s", "64.0MiB", "181MiB".
 // A number that needed no division prints as the plain integer ("4096").
 // pow2 selects Ki/Mi/Gi prefixes, else k/M/G. bits multiplies by 8 and uses
-// "bit" for the unit (fio's unit_base=8).
+// "bit" for the unit (fio's unit_base=1).
 std::string FormatNumber(uint64_t num, int max_digits, bool pow2, NumUnit unit, bool bits = false);
 
 // "323MiB/s (339MB/s)": the kb_base-preferred form first, the other in
 // parentheses. kb_base 1024 (default): IEC first; 1000: SI first.
+// unit_base follows fio's man page: 1 means bits, 8 or 0 bytes. (The comment
+// in include/iobench/job.h says the opposite; fio 3.33 prints bytes for
+// unit_base=8, so we follow fio.)
 std::string FormatBandwidthPair(uint64_t bytes_per_sec, uint32_t kb_base, uint32_t unit_base);
+// True when unit_base asks for bits (fio: unit_base=1).
+inline bool UnitBaseIsBits(uint32_t unit_base) { return unit_base == 1; }
 // "1617MiB (1696MB)"
 std::string FormatBytesPair(uint64_t bytes, uint32_t kb_base);
 

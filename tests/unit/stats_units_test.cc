@@ -33,7 +33,8 @@ TEST(StatsUnitsTest, BytesAndBandwidth) {
   EXPECT_EQ(FormatBandwidthPair(95014042, 1024, 0), "90.6MiB/s (95.0MB/s)");
   EXPECT_EQ(FormatBandwidthPair(339000000, 1024, 0), "323MiB/s (339MB/s)");
   EXPECT_EQ(FormatBandwidthPair(339000000, 1000, 0), "339MB/s (323MiB/s)");
-  EXPECT_EQ(FormatBandwidthPair(339000000, 1024, 8), "2586Mibit/s (2712Mbit/s)");
+  EXPECT_EQ(FormatBandwidthPair(339000000, 1024, 1), "2586Mibit/s (2712Mbit/s)");
+  EXPECT_EQ(FormatBandwidthPair(339000000, 1024, 8), "323MiB/s (339MB/s)") << "8: bytes, as fio";
   EXPECT_EQ(FormatBytesPair(378535936, 1024), "361MiB (379MB)");
 }
 
