@@ -16,7 +16,8 @@
 namespace iobench {
 
 // The "what was measured" block at the top of the normal output: the first
-// line "iobench-0.1.0: kernel ..., N CPUs (model), memory 7.8GiB", one
+// line "iobench-0.1.0: kernel ..., N CPUs (model), memory 8192MiB", a
+// "sweep point: k=v, ..." line for one point of a sweep, one
 // "target PATH: fs=..., device=..., ..." line per target, and one
 // "note: ..." line per warning (and for an interrupted run).
 std::string FormatContextBlock(const RunResult& run);

@@ -295,6 +295,15 @@ std::string FormatContextBlock(const RunResult& run) {
   if (c.mem_bytes) host.push_back("memory " + FormatNumber(c.mem_bytes, 4, true, NumUnit::kBytes));
   for (size_t i = 0; i < host.size(); ++i) o += (i ? ", " : ": ") + host[i];
   o += "\n";
+  if (!run.point.empty()) {
+    o += "sweep point:";
+    bool first = true;
+    for (const auto& [k, v] : run.point) {
+      o += (first ? " " : ", ") + k + "=" + v;
+      first = false;
+    }
+    o += "\n";
+  }
   for (const auto& t : c.targets) o += TargetLine(t) + "\n";
   for (const auto& w : c.warnings) o += "note: " + w + "\n";
   if (run.interrupted) o += "note: the run was interrupted by a signal; results are partial\n";

@@ -125,6 +125,15 @@ TEST_F(NormalReportTest, InterruptedRunIsMarked) {
             std::string::npos);
 }
 
+TEST_F(NormalReportTest, SweepPointNamedInContext) {
+  RunResult run = testdata::MakeRun(false, 1);
+  run.point = {{"iodepth", "32"}, {"force_async", "1"}};
+  const std::string s = Normal(run);
+  EXPECT_NE(s.find("\nsweep point: force_async=1, iodepth=32\ntarget /var/tmp/iobench.t:"),
+            std::string::npos)
+      << s;
+}
+
 TEST_F(NormalReportTest, ErrorShownWithMessage) {
   RunResult run = testdata::MakeRun(false, 1);
   JobResult& j = run.groups[0].jobs[0];
