@@ -64,8 +64,12 @@ std::string FormatNumber(uint64_t num, int max_digits, bool pow2, NumUnit unit, 
   }
   const double value =
       static_cast<double>(num) + static_cast<double>(modulo) / static_cast<double>(thousand);
-  std::snprintf(buf, sizeof(buf), "%.*f%s%s", decimals, value, prefixes[post], suffix);
-  return buf;
+  // Rounding may carry into a new digit (9.996 -> "10.00"); keep the width.
+  for (int dec = decimals; dec >= 0; --dec) {
+    const int len = std::snprintf(buf, sizeof(buf), "%.*f", dec, value);
+    if (len <= max_digits || dec == 0) break;
+  }
+  return std::string(buf) + prefixes[post] + suffix;
 }
 
 std::string FormatBandwidthPair(uint64_t bytes_per_sec, uint32_t kb_base, uint32_t unit_base) {

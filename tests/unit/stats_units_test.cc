@@ -17,6 +17,12 @@ TEST(StatsUnitsTest, CountsLikeFioIops) {
   EXPECT_EQ(FormatNumber(0, 4, false, NumUnit::kNone), "0");
   EXPECT_EQ(FormatNumber(1234567, 4, false, NumUnit::kNone), "1235k");
   EXPECT_EQ(FormatNumber(12345678, 4, false, NumUnit::kNone), "12.3M");
+  // Rounding that carries into a new digit keeps the width.
+  EXPECT_EQ(FormatNumber(9999, 4, false, NumUnit::kNone), "9999");
+  EXPECT_EQ(FormatNumber(9996000, 4, false, NumUnit::kNone), "9996k");
+  EXPECT_EQ(FormatNumber(99960, 4, false, NumUnit::kNone), "100k");
+  EXPECT_EQ(FormatNumber(9998, 4, true, NumUnit::kBytes), "9998B");
+  EXPECT_EQ(FormatNumber(10237, 4, true, NumUnit::kBytes), "10.0KiB");
 }
 
 TEST(StatsUnitsTest, BytesAndBandwidth) {
