@@ -125,6 +125,28 @@ TEST_F(NormalReportTest, InterruptedRunIsMarked) {
             std::string::npos);
 }
 
+TEST_F(NormalReportTest, JobBlocksFirstThenOneStatusPerGroup) {
+  RunResult run = testdata::MakeRun(false, 1);
+  GroupResult g1;
+  g1.id = 1;
+  g1.jobs.push_back(testdata::MakeJob("second", 1, 0, 1, 5, 100, 0));
+  run.groups.push_back(g1);
+  const std::string s = Normal(run);
+  const size_t job0 = s.find("\nt: (groupid=0, jobs=1)");
+  const size_t job1 = s.find("\nsecond: (groupid=1, jobs=1)");
+  const size_t st0 = s.find("\nRun status group 0 (all jobs):\n   READ: ");
+  const size_t st1 = s.find("\nRun status group 1 (all jobs):\n   READ: ");
+  ASSERT_NE(job0, std::string::npos);
+  ASSERT_NE(job1, std::string::npos);
+  ASSERT_NE(st0, std::string::npos);
+  ASSERT_NE(st1, std::string::npos);
+  EXPECT_LT(job0, job1);
+  EXPECT_LT(job1, st0);
+  EXPECT_LT(st0, st1);
+  EXPECT_EQ(s.find("  WRITE: ", st1), std::string::npos) << "group 1 did no writes";
+  EXPECT_NE(s.find("\nsecond: (g=1): rw=randrw"), std::string::npos);
+}
+
 TEST_F(NormalReportTest, SweepPointNamedInContext) {
   RunResult run = testdata::MakeRun(false, 1);
   run.point = {{"iodepth", "32"}, {"force_async", "1"}};
