@@ -2,7 +2,7 @@
 // strings: "82.8k", "323MiB/s", "1617MiB", and fio's choice of nsec/usec/msec.
 //
 // Pure functions; thread-compatible. Owner: the report helper. Sweep tables
-// use FormatNumber/FormatBandwidth for their cells.
+// may use FormatNumber/FormatBandwidthPair for their cells.
 #pragma once
 
 #include <cstdint>
