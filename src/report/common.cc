@@ -1,0 +1,81 @@
+#include "report/common.h"
+
+#include <cstring>
+
+#include "stats/units.h"
+
+namespace iobench {
+
+const char* RwModeName(RwMode m) {
+  switch (m) {
+    case RwMode::kRead:
+      return "read";
+    case RwMode::kWrite:
+      return "write";
+    case RwMode::kTrim:
+      return "trim";
+    case RwMode::kRandRead:
+      return "randread";
+    case RwMode::kRandWrite:
+      return "randwrite";
+    case RwMode::kRandTrim:
+      return "randtrim";
+    case RwMode::kReadWrite:
+      return "rw";
+    case RwMode::kRandRW:
+      return "randrw";
+    case RwMode::kTrimWrite:
+      return "trimwrite";
+    case RwMode::kRandTrimWrite:
+      return "randtrimwrite";
+  }
+  return "?";
+}
+
+const char* DdirName(int ddir) {
+  static const char* const kNames[] = {"read", "write", "trim"};
+  return ddir >= 0 && ddir < kNumDdirs ? kNames[ddir] : "?";
+}
+
+std::string VersionString(const RunResult& run) {
+  if (!run.context.iobench_version.empty()) {
+    // Accept both "0.1.0" and "iobench-0.1.0".
+    if (run.context.iobench_version.rfind("iobench", 0) == 0) return run.context.iobench_version;
+    return "iobench-" + run.context.iobench_version;
+  }
+  return std::string("iobench-") + IOBENCH_VERSION;
+}
+
+std::string CtimeString(uint64_t epoch_s) {
+  const time_t t = static_cast<time_t>(epoch_s);
+  struct tm tm_buf;
+  localtime_r(&t, &tm_buf);
+  char buf[64];
+  // ctime's layout: "Mon Nov 30 08:24:40 2026" (day padded to width 2).
+  std::strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", &tm_buf);
+  return buf;
+}
+
+std::string JobHeaderLine(const JobResult& job) {
+  const JobSpec& s = job.spec;
+  std::string line =
+      job.name + ": (g=" + std::to_string(job.groupid) + "): rw=" + RwModeName(s.rw) + ", bs=";
+  static const char* const kTag[] = {"(R)", "(W)", "(T)"};
+  for (int d = 0; d < kNumDdirs; ++d) {
+    if (d) line += ", ";
+    line += kTag[d];
+    line += " ";
+    line += FormatNumber(s.bs[d].min, 4, true, NumUnit::kBytes);
+    line += "-";
+    line += FormatNumber(s.bs[d].max, 4, true, NumUnit::kBytes);
+  }
+  line += ", ioengine=" + s.ioengine + ", iodepth=" + std::to_string(s.iodepth);
+  return line;
+}
+
+bool HasHelperData(const HelperCpu& h) {
+  return h.iowq_user_us || h.iowq_sys_us || h.sqpoll_user_us || h.sqpoll_sys_us ||
+         h.other_user_us || h.other_sys_us || h.peak_threads;
+}
+
+}  // namespace iobench

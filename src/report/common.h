@@ -1,0 +1,35 @@
+// Helpers shared by the fio-compatible reporters (normal, terse, json).
+// Pure formatting of plain data; call from the reporting thread.
+// Owner: the report helper.
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+#include <string>
+
+#include "iobench/job.h"
+#include "iobench/stats.h"
+
+namespace iobench {
+
+// fio's rw= names: read, write, trim, randread, randwrite, randtrim, rw,
+// randrw, trimwrite, randtrimwrite.
+const char* RwModeName(RwMode m);
+
+// "read", "write", "trim" (lower case, as fio's per-job lines and JSON keys).
+const char* DdirName(int ddir);
+
+// "iobench-0.1.0": what goes where fio writes "fio-3.33".
+std::string VersionString(const RunResult& run);
+
+// ctime-style local time without the newline: "Mon Nov 30 08:24:40 2026".
+std::string CtimeString(uint64_t epoch_s);
+
+// A job's header line: `t: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) ...,
+// ioengine=psync, iodepth=1`.
+std::string JobHeaderLine(const JobResult& job);
+
+// Whether any helper-thread CPU was recorded.
+bool HasHelperData(const HelperCpu& h);
+
+}  // namespace iobench

@@ -1,0 +1,38 @@
+// Building blocks of the fio-compatible reports that other modules reuse
+// (the sweep helper combines JSON documents of several points; the table
+// caption reuses the context block). Implementations: normal.cc, json.cc.
+//
+// Pure formatting of a finished RunResult; call from the reporting thread.
+// Owner: the report helper.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "iobench/report.h"
+#include "iobench/stats.h"
+#include "stats/summary.h"
+
+namespace iobench {
+
+// The "what was measured" block at the top of the normal output: the first
+// line "iobench-0.1.0: kernel ..., N CPUs (model), memory 8192MiB", a
+// "sweep point: k=v, ..." line for one point of a sweep, one
+// "target PATH: fs=..., device=..., ..." line per target, and one
+// "note: ..." line per warning (and for an interrupted run).
+std::string FormatContextBlock(const RunResult& run);
+
+// The whole fio-schema JSON document (json, or json+ when plus is true),
+// with iobench's own fields under "iobench" keys.
+nlohmann::ordered_json BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus);
+
+// One job record's JSON object (an element of "jobs"), for callers that
+// assemble their own documents (sweeps). `group_agg_bw` is the group's
+// aggregate bandwidth per direction in bytes/s (GroupTotals::agg_bw).
+nlohmann::ordered_json BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3],
+                                    bool plus);
+
+// The iobench.context object.
+nlohmann::ordered_json BuildJsonContext(const RunContext& ctx);
+
+}  // namespace iobench

@@ -1,0 +1,295 @@
+// fio's JSON and JSON+ output (schema of fio 3.33), with iobench's own
+// fields under one "iobench" key per job and at the top level, so fio's
+// parsers (and fio_jsonplus_clat2csv) read our documents unchanged.
+#include <fmt/printf.h>
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+#include "iobench/report.h"
+#include "report/common.h"
+#include "report/fio_report.h"
+#include "stats/summary.h"
+
+namespace iobench {
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+ojson LatObject(const LatStat& ls, const Histogram& h, bool percentiles,
+                const std::vector<double>& list, bool plus) {
+  ojson o;
+  o["min"] = ls.n ? ls.Min() : 0;
+  o["max"] = ls.n ? ls.max : 0;
+  o["mean"] = ls.Mean();
+  o["stddev"] = ls.Stddev();
+  o["N"] = ls.n;
+  if (percentiles && ls.n) {
+    ojson p = ojson::object();
+    for (const auto& v : Percentiles(h, list)) p[fmt::sprintf("%f", v.percentile)] = v.value_ns;
+    o["percentile"] = std::move(p);
+    if (plus) {
+      ojson bins = ojson::object();
+      for (unsigned i = 0; i < Histogram::kNr; ++i)
+        if (h.counts[i]) bins[std::to_string(Histogram::IndexToValue(i))] = h.counts[i];
+      o["bins"] = std::move(bins);
+    }
+  }
+  return o;
+}
+
+ojson DdirObject(const JobRecord& rec, int d, uint64_t group_agg_bw, bool plus) {
+  const JobResult& job = rec.result;
+  const DirStats& ds = job.stats.dir[d];
+  const JobSpec& spec = job.spec;
+  const auto list = PercentileListFor(spec);
+  const uint64_t runt = DirRuntimeMs(job, d);
+  const uint64_t bw_bytes = BandwidthBytes(job, d);
+  ojson o;
+  o["io_bytes"] = ds.bytes;
+  o["io_kbytes"] = ds.bytes >> 10;
+  o["bw_bytes"] = bw_bytes;
+  o["bw"] = bw_bytes / 1024;
+  o["iops"] = Iops(job, d);
+  o["runtime"] = runt;
+  o["total_ios"] = ds.ios;
+  o["short_ios"] = ds.short_ios;
+  o["drop_ios"] = ds.dropped;
+  o["slat_ns"] = LatObject(ds.slat, ds.slat_hist, spec.slat_percentiles, list, plus);
+  o["clat_ns"] = LatObject(ds.clat, ds.clat_hist, spec.clat_percentiles, list, plus);
+  o["lat_ns"] = LatObject(ds.lat, ds.lat_hist, spec.lat_percentiles, list, plus);
+  const SampleStat& b = rec.bw[d];
+  o["bw_min"] = b.min / 1024;
+  o["bw_max"] = b.max / 1024;
+  o["bw_agg"] = b.samples ? BandwidthPercentOfGroup(b, group_agg_bw) : 0.0;
+  o["bw_mean"] = b.mean / 1024.0;
+  o["bw_dev"] = b.stddev / 1024.0;
+  o["bw_samples"] = b.samples;
+  const SampleStat& io = rec.iops[d];
+  o["iops_min"] = io.min;
+  o["iops_max"] = io.max;
+  o["iops_mean"] = io.mean;
+  o["iops_stddev"] = io.stddev;
+  o["iops_samples"] = io.samples;
+  return o;
+}
+
+ojson DistObject(const std::array<double, 7>& p, bool depth) {
+  static const char* const kDepth[] = {"1", "2", "4", "8", "16", "32", ">=64"};
+  static const char* const kBatch[] = {"0", "4", "8", "16", "32", "64", ">=64"};
+  ojson o;
+  for (int i = 0; i < 7; ++i) o[depth ? kDepth[i] : kBatch[i]] = p[i];
+  return o;
+}
+
+template <size_t N>
+ojson LatDistObject(const std::array<double, N>& v) {
+  ojson o;
+  for (size_t i = 0; i < N; ++i) o[kLatBucketLabels[i]] = v[i];
+  return o;
+}
+
+uint64_t SumArray(const std::array<uint64_t, 7>& a) {
+  uint64_t s = 0;
+  for (uint64_t x : a) s += x;
+  return s;
+}
+
+double Pct(uint64_t us, uint64_t runtime_ms) { return CpuPercent(us, runtime_ms); }
+
+ojson IobenchJobObject(const JobRecord& rec) {
+  const JobResult& job = rec.result;
+  const ThreadStats& ts = job.stats;
+  const HelperCpu& h = rec.helpers;
+  const uint64_t rt = rec.cpu_runtime_ms;
+  ojson o;
+  o["members"] = rec.members;
+  ojson helpers;
+  helpers["iowq_usr_cpu"] = Pct(h.iowq_user_us, rt);
+  helpers["iowq_sys_cpu"] = Pct(h.iowq_sys_us, rt);
+  helpers["sqpoll_usr_cpu"] = Pct(h.sqpoll_user_us, rt);
+  helpers["sqpoll_sys_cpu"] = Pct(h.sqpoll_sys_us, rt);
+  helpers["other_usr_cpu"] = Pct(h.other_user_us, rt);
+  helpers["other_sys_cpu"] = Pct(h.other_sys_us, rt);
+  helpers["iowq_user_us"] = h.iowq_user_us;
+  helpers["iowq_sys_us"] = h.iowq_sys_us;
+  helpers["sqpoll_user_us"] = h.sqpoll_user_us;
+  helpers["sqpoll_sys_us"] = h.sqpoll_sys_us;
+  helpers["other_user_us"] = h.other_user_us;
+  helpers["other_sys_us"] = h.other_sys_us;
+  helpers["peak_threads"] = h.peak_threads;
+  o["helpers"] = std::move(helpers);
+  o["cpu_per_io_us"] = CpuPerIoUs(rec);
+  ojson calls;
+  calls["submit"] = SubmitPerCall(ts);
+  calls["reap"] = ReapPerCall(ts);
+  calls["submit_calls"] = ts.submit_calls;
+  calls["submitted"] = ts.submitted;
+  calls["reap_calls"] = ts.reap_calls;
+  calls["reaped"] = ts.reaped;
+  o["ios_per_call"] = std::move(calls);
+  ojson eagain;
+  for (int d = 0; d < kNumDdirs; ++d) eagain[DdirName(d)] = ts.dir[d].eagain;
+  o["eagain"] = std::move(eagain);
+  o["total_errors"] = ts.total_errors;
+  if (ts.first_error.err) {
+    ojson fe;
+    fe["error"] = ts.first_error.err;
+    fe["ddir"] = DdirName(static_cast<int>(ts.first_error.ddir));
+    fe["file"] = ts.first_error.file;
+    fe["offset"] = ts.first_error.offset;
+    fe["message"] = ts.first_error.message;
+    o["first_error"] = std::move(fe);
+  }
+  if (!job.error_message.empty()) o["error_message"] = job.error_message;
+  o["interrupted"] = job.interrupted;
+  o["notes"] = job.notes;
+  return o;
+}
+
+}  // namespace
+
+ojson BuildJsonContext(const RunContext& c) {
+  ojson o;
+  o["iobench_version"] =
+      c.iobench_version.empty() ? std::string(IOBENCH_VERSION) : c.iobench_version;
+  o["kernel"] = c.kernel;
+  o["cpu_model"] = c.cpu_model;
+  o["cpus"] = c.cpus;
+  o["mem_bytes"] = c.mem_bytes;
+  ojson targets = ojson::array();
+  for (const auto& t : c.targets) {
+    ojson j;
+    j["path"] = t.path;
+    j["fs_type"] = t.fs_type;
+    j["device"] = t.device;
+    j["model"] = t.model;
+    j["scheduler"] = t.scheduler;
+    j["read_ahead_kb"] = t.read_ahead_kb;
+    j["nr_requests"] = t.nr_requests;
+    j["rotational"] = t.rotational;
+    j["logical_block_size"] = t.logical_block_size;
+    j["physical_block_size"] = t.physical_block_size;
+    j["write_cache"] = t.write_cache;
+    j["page_cache_percent"] = t.page_cache_percent;
+    targets.push_back(std::move(j));
+  }
+  o["targets"] = std::move(targets);
+  o["warnings"] = c.warnings;
+  return o;
+}
+
+ojson BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus) {
+  const JobResult& job = rec.result;
+  const ThreadStats& ts = job.stats;
+  const JobSpec& spec = job.spec;
+  ojson o;
+  o["jobname"] = job.name;
+  o["groupid"] = job.groupid;
+  o["error"] = job.error;
+  o["eta"] = 0;
+  o["elapsed"] = job.elapsed_ms / 1000;
+  ojson opts = ojson::object();
+  for (const auto& s : spec.settings)
+    if (s.source != OptionSource::kGlobal && s.source != OptionSource::kDefault)
+      opts[s.name] = s.value;
+  if (!opts.empty()) o["job options"] = std::move(opts);
+  for (int d = 0; d < kNumDdirs; ++d) o[DdirName(d)] = DdirObject(rec, d, group_agg_bw[d], plus);
+  ojson sync;
+  sync["total_ios"] = ts.sync_ios;
+  sync["lat_ns"] =
+      LatObject(ts.sync_lat, ts.sync_hist, spec.lat_percentiles || spec.clat_percentiles,
+                PercentileListFor(spec), plus);
+  o["sync"] = std::move(sync);
+  const uint64_t rt = rec.cpu_runtime_ms;
+  o["job_runtime"] = rt;
+  o["usr_cpu"] = CpuPercent(ts.cpu.user_us, rt);
+  o["sys_cpu"] = CpuPercent(ts.cpu.sys_us, rt);
+  o["ctx"] = ts.cpu.ctx;
+  o["majf"] = ts.cpu.majf;
+  o["minf"] = ts.cpu.minf;
+  o["iodepth_level"] = DistObject(DepthPercentages(ts.depth.depth, SumArray(ts.depth.depth)), true);
+  const uint64_t sub_total =
+      ts.depth.submit_events ? ts.depth.submit_events : SumArray(ts.depth.submit);
+  const uint64_t comp_total =
+      ts.depth.complete_events ? ts.depth.complete_events : SumArray(ts.depth.complete);
+  o["iodepth_submit"] = DistObject(DepthPercentages(ts.depth.submit, sub_total), false);
+  o["iodepth_complete"] = DistObject(DepthPercentages(ts.depth.complete, comp_total), false);
+  const LatencyDistribution ld = ComputeLatencyDistribution(ts);
+  o["latency_ns"] = LatDistObject(ld.nsec);
+  o["latency_us"] = LatDistObject(ld.usec);
+  o["latency_ms"] = LatDistObject(ld.msec);
+  if (spec.continue_on_error != kCoeNone) {
+    o["total_err"] = ts.total_errors;
+    o["first_error"] = ts.first_error.err;
+  }
+  o["latency_depth"] = spec.iodepth;
+  o["latency_target"] = 0;
+  o["latency_percentile"] = 100.0;
+  o["latency_window"] = 0;
+  if (!spec.description.empty()) o["desc"] = spec.description;
+  o["iobench"] = IobenchJobObject(rec);
+  return o;
+}
+
+ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus) {
+  (void)opts;
+  ojson root;
+  root["fio version"] = VersionString(run);
+  root["timestamp"] = run.timestamp_s;
+  root["timestamp_ms"] = run.timestamp_ms;
+  root["time"] = CtimeString(run.timestamp_s);
+  // [global] options of the job file, as fio lists them (from the first job
+  // that has any; every job of a file shares them).
+  ojson global = ojson::object();
+  for (const auto& g : run.groups)
+    for (const auto& j : g.jobs)
+      if (global.empty())
+        for (const auto& s : j.spec.settings)
+          if (s.source == OptionSource::kGlobal) global[s.name] = s.value;
+  if (!global.empty()) root["global options"] = std::move(global);
+  ojson jobs = ojson::array();
+  for (const auto& g : run.groups) {
+    const auto records = RecordsForGroup(g);
+    const GroupTotals t = ComputeGroupTotals(g, records);
+    for (const auto& r : records) jobs.push_back(BuildJsonJob(r, t.agg_bw, plus));
+  }
+  root["jobs"] = std::move(jobs);
+  ojson disks = ojson::array();
+  for (const auto& d : run.disks) {
+    ojson j;
+    j["name"] = d.name;
+    j["read_ios"] = d.ios[0];
+    j["write_ios"] = d.ios[1];
+    j["read_merges"] = d.merges[0];
+    j["write_merges"] = d.merges[1];
+    j["read_ticks"] = d.ticks[0];
+    j["write_ticks"] = d.ticks[1];
+    j["in_queue"] = d.time_in_queue;
+    j["util"] = d.util;
+    disks.push_back(std::move(j));
+  }
+  if (!disks.empty()) root["disk_util"] = std::move(disks);
+  ojson ib;
+  ib["context"] = BuildJsonContext(run.context);
+  ib["interrupted"] = run.interrupted;
+  ib["exit_code"] = run.exit_code;
+  ojson point = ojson::object();
+  for (const auto& [k, v] : run.point) point[k] = v;
+  ib["point"] = std::move(point);
+  if (!opts.cmdline.empty()) ib["cmdline"] = opts.cmdline;
+  root["iobench"] = std::move(ib);
+  return root;
+}
+
+Status WriteJson(const RunResult& run, const ReportOptions& opts, bool plus, std::ostream& out) {
+  const ojson doc = BuildJsonReport(run, opts, plus);
+  // Replace invalid UTF-8 (job names, file paths) rather than throw.
+  out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  if (!out) return Status(Status::Code::kIoError, "writing the JSON report failed");
+  return Status::Ok();
+}
+
+}  // namespace iobench

@@ -1,0 +1,350 @@
+// fio's "normal" human-readable output, laid out line for line like fio
+// 3.33 so that eyes and greps find the same lines, plus iobench's additions
+// (context block, helper-thread CPU, IOs per call, CPU per I/O, notes).
+#include <fmt/printf.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "iobench/report.h"
+#include "report/common.h"
+#include "report/fio_report.h"
+#include "stats/summary.h"
+#include "stats/units.h"
+
+namespace iobench {
+
+namespace {
+
+void WriteLatLine(std::string& o, const char* name, const LatStat& ls) {
+  if (!ls.n) return;
+  const ScaledLat s = ScaleLatency(ls.Min(), ls.max, ls.Mean(), ls.Stddev());
+  o += fmt::sprintf("    %s (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", name, s.unit,
+                    FormatNumber(s.min, 6, false, NumUnit::kNone),
+                    FormatNumber(s.max, 6, false, NumUnit::kNone), s.mean, s.stddev);
+}
+
+void WritePercentiles(std::string& o, const char* name, const Histogram& h,
+                      const std::vector<double>& list) {
+  const auto vals = Percentiles(h, list);
+  if (vals.empty()) return;
+  uint64_t minv = UINT64_MAX, maxv = 0;
+  for (const auto& v : vals) {
+    minv = std::min(minv, v.value_ns);
+    maxv = std::max(maxv, v.value_ns);
+  }
+  const PercentileScale sc = ChoosePercentileScale(minv, maxv);
+  const int precision = PercentilePrecision(list);
+  int width = 1;
+  for (uint64_t x = maxv / sc.divisor; x >= 10; x /= 10) ++width;
+  width = std::max(5, width);
+  const int per_line = std::max(1, (80 - 7) / (precision + 10 + width));
+  o += fmt::sprintf("    %s percentiles (%s):\n     |", name, sc.unit);
+  for (size_t j = 0; j < vals.size(); ++j) {
+    if (j != 0 && j % per_line == 0) o += "     |";
+    const bool last = j + 1 == vals.size();
+    o += fmt::sprintf(
+        " %*.*fth=[%*llu]%c", precision + 3, precision, vals[j].percentile, width,
+        static_cast<unsigned long long>(ScalePercentileValue(vals[j].value_ns, sc.steps)),
+        last ? '\n' : ',');
+    if (last) break;
+    if (j % per_line == static_cast<size_t>(per_line - 1)) o += "\n";
+  }
+}
+
+void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, int d) {
+  const JobResult& job = rec.result;
+  const DirStats& ds = job.stats.dir[d];
+  const uint64_t runt = DirRuntimeMs(job, d);
+  if (!runt) return;
+  const JobSpec& spec = job.spec;
+  const uint32_t kb_base = totals.kb_base;
+  const bool pow2 = (kb_base & (kb_base - 1)) == 0;
+  const uint64_t bw = BandwidthBytes(job, d);
+  const uint64_t iops = ds.ios * 1000 / runt;
+  o += fmt::sprintf("  %s: IOPS=%s, BW=%s(%s/%llumsec)%s\n", DdirName(d),
+                    FormatNumber(iops, 4, false, NumUnit::kNone),
+                    FormatBandwidthPair(bw, kb_base, totals.unit_base),
+                    FormatNumber(ds.bytes, 4, pow2, NumUnit::kBytes),
+                    static_cast<unsigned long long>(runt), d == 1 ? "; 0 zone resets" : "");
+  WriteLatLine(o, "slat", ds.slat);
+  WriteLatLine(o, "clat", ds.clat);
+  WriteLatLine(o, " lat", ds.lat);
+  const auto list = PercentileListFor(spec);
+  if (spec.slat_percentiles && ds.slat.n) WritePercentiles(o, "slat", ds.slat_hist, list);
+  if (spec.clat_percentiles && ds.clat.n) WritePercentiles(o, "clat", ds.clat_hist, list);
+  if (spec.lat_percentiles && ds.lat.n) WritePercentiles(o, "lat", ds.lat_hist, list);
+
+  const SampleStat& b = rec.bw[d];
+  if (b.samples) {
+    const bool bits = UnitBaseIsBits(totals.unit_base);
+    const char* bw_str = bits ? (pow2 ? "Kibit" : "kbit") : (pow2 ? "KiB" : "kB");
+    const double kb = static_cast<double>(kb_base);
+    double mn = static_cast<double>(b.min / kb_base), mx = static_cast<double>(b.max / kb_base);
+    double mean = b.mean / kb, dev = b.stddev / kb;
+    const double per = BandwidthPercentOfGroup(b, totals.agg_bw[d]);
+    if (bits) {
+      mn *= 8;
+      mx *= 8;
+      mean *= 8;
+      dev *= 8;
+    }
+    if (mean > kb * kb) {
+      mn /= kb;
+      mx /= kb;
+      mean /= kb;
+      dev /= kb;
+      bw_str = bits ? "Mibit" : "MiB";
+    }
+    o += fmt::sprintf(
+        "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, stdev=%5.02f, "
+        "samples=%llu\n",
+        bw_str, static_cast<unsigned long long>(mn), static_cast<unsigned long long>(mx), per, mean,
+        dev, static_cast<unsigned long long>(b.samples));
+  }
+  const SampleStat& io = rec.iops[d];
+  if (io.samples) {
+    o += fmt::sprintf(
+        "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
+        static_cast<unsigned long long>(io.min), static_cast<unsigned long long>(io.max), io.mean,
+        io.stddev, static_cast<unsigned long long>(io.samples));
+  }
+}
+
+void WriteLatDist(std::string& o, const char* unit, const double* v, size_t n) {
+  bool new_line = true, shown = false;
+  int on_line = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (v[i] <= 0.0) continue;
+    if (new_line) {
+      if (shown) o += "\n";
+      o += fmt::sprintf("  lat (%s)   : ", unit);
+      new_line = false;
+      on_line = 0;
+    }
+    shown = true;
+    if (on_line) o += ", ";
+    o += fmt::sprintf("%s=%3.2f%%", kLatBucketLabels[i], v[i]);
+    if (++on_line == 5) new_line = true;
+  }
+  if (shown) o += "\n";
+}
+
+std::string DistLine(const std::array<double, 7>& p, bool depth) {
+  static const char* const kDepth[] = {"1", "2", "4", "8", "16", "32", ">=64"};
+  static const char* const kBatch[] = {"0", "4", "8", "16", "32", "64", ">=64"};
+  std::string s;
+  for (int i = 0; i < 7; ++i) {
+    if (i) s += ", ";
+    s += fmt::sprintf("%s=%3.1f%%", depth ? kDepth[i] : kBatch[i], p[i]);
+  }
+  return s;
+}
+
+uint64_t SumArray(const std::array<uint64_t, 7>& a) {
+  uint64_t t = 0;
+  for (uint64_t x : a) t += x;
+  return t;
+}
+
+void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
+              uint64_t timestamp_s) {
+  const JobResult& job = rec.result;
+  const ThreadStats& ts = job.stats;
+  const JobSpec& spec = job.spec;
+  if (job.error == 0) {
+    o += fmt::sprintf("%s: (groupid=%d, jobs=%u): err=%2d: pid=%d: %s\n", job.name, job.groupid,
+                      rec.members, job.error, static_cast<int>(getpid()), CtimeString(timestamp_s));
+  } else {
+    o += fmt::sprintf("%s: (groupid=%d, jobs=%u): err=%2d (%s): pid=%d: %s\n", job.name,
+                      job.groupid, rec.members, job.error, job.error_message,
+                      static_cast<int>(getpid()), CtimeString(timestamp_s));
+  }
+  if (!spec.description.empty()) o += fmt::sprintf("  Description  : [%s]\n", spec.description);
+  if (job.interrupted)
+    o += "  note: interrupted by a signal; the figures cover the time until then\n";
+  for (const auto& n : job.notes) o += "  note: " + n + "\n";
+
+  for (int d = 0; d < kNumDdirs; ++d)
+    if (ts.dir[d].bytes || ts.dir[d].ios) WriteDdir(o, rec, totals, d);
+
+  const LatencyDistribution ld = ComputeLatencyDistribution(ts);
+  WriteLatDist(o, "nsec", ld.nsec.data(), ld.nsec.size());
+  WriteLatDist(o, "usec", ld.usec.data(), ld.usec.size());
+  WriteLatDist(o, "msec", ld.msec.data(), ld.msec.size());
+
+  if (ts.sync_lat.n) {
+    o += "  fsync/fdatasync/sync_file_range:\n";
+    WriteLatLine(o, "sync", ts.sync_lat);
+    WritePercentiles(o, "sync", ts.sync_hist, PercentileListFor(spec));
+  }
+
+  const uint64_t rt = rec.cpu_runtime_ms;
+  o += fmt::sprintf("  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
+                    CpuPercent(ts.cpu.user_us, rt), CpuPercent(ts.cpu.sys_us, rt),
+                    static_cast<unsigned long long>(ts.cpu.ctx),
+                    static_cast<unsigned long long>(ts.cpu.majf),
+                    static_cast<unsigned long long>(ts.cpu.minf));
+  const HelperCpu& h = rec.helpers;
+  if (HasHelperData(h)) {
+    o += fmt::sprintf("  helpers      : io-wq usr=%.1f%%, sys=%.1f%%, sqpoll=%.1f%%",
+                      CpuPercent(h.iowq_user_us, rt), CpuPercent(h.iowq_sys_us, rt),
+                      CpuPercent(h.sqpoll_user_us + h.sqpoll_sys_us, rt));
+    if (h.other_user_us || h.other_sys_us)
+      o += fmt::sprintf(", other=%.1f%%", CpuPercent(h.other_user_us + h.other_sys_us, rt));
+    o += fmt::sprintf(", threads=%u\n", h.peak_threads);
+  }
+  if (TotalIos(ts))
+    o += fmt::sprintf("  cpu/IO       : %.2fusec (own threads and kernel helpers)\n",
+                      CpuPerIoUs(rec));
+  if (ts.submit_calls || ts.reap_calls)
+    o += fmt::sprintf("  IOS/call     : submit=%.2f, reap=%.2f\n", SubmitPerCall(ts),
+                      ReapPerCall(ts));
+
+  o += "  IO depths    : " +
+       DistLine(DepthPercentages(ts.depth.depth, SumArray(ts.depth.depth)), true) + "\n";
+  const uint64_t sub_total =
+      ts.depth.submit_events ? ts.depth.submit_events : SumArray(ts.depth.submit);
+  const uint64_t comp_total =
+      ts.depth.complete_events ? ts.depth.complete_events : SumArray(ts.depth.complete);
+  o += "     submit    : " + DistLine(DepthPercentages(ts.depth.submit, sub_total), false) + "\n";
+  o +=
+      "     complete  : " + DistLine(DepthPercentages(ts.depth.complete, comp_total), false) + "\n";
+  o += fmt::sprintf(
+      "     issued rwts: total=%llu,%llu,%llu,%llu short=%llu,%llu,%llu,0 "
+      "dropped=%llu,%llu,%llu,0\n",
+      static_cast<unsigned long long>(ts.issued[0]), static_cast<unsigned long long>(ts.issued[1]),
+      static_cast<unsigned long long>(ts.issued[2]), static_cast<unsigned long long>(ts.sync_ios),
+      static_cast<unsigned long long>(ts.short_issued[0]),
+      static_cast<unsigned long long>(ts.short_issued[1]),
+      static_cast<unsigned long long>(ts.short_issued[2]),
+      static_cast<unsigned long long>(ts.dropped_issued[0]),
+      static_cast<unsigned long long>(ts.dropped_issued[1]),
+      static_cast<unsigned long long>(ts.dropped_issued[2]));
+  if (spec.continue_on_error != kCoeNone || ts.total_errors) {
+    o += fmt::sprintf("     errors    : total=%llu, first_error=%d/<%s>\n",
+                      static_cast<unsigned long long>(ts.total_errors), ts.first_error.err,
+                      ts.first_error.err ? std::strerror(ts.first_error.err) : "Success");
+  }
+  if (ts.first_error.err) {
+    o += fmt::sprintf("     first error: %s %s offset=%llu%s%s\n",
+                      DdirName(static_cast<int>(ts.first_error.ddir)),
+                      ts.first_error.file.empty() ? "-" : ts.first_error.file,
+                      static_cast<unsigned long long>(ts.first_error.offset),
+                      ts.first_error.message.empty() ? "" : ": ", ts.first_error.message);
+  }
+  o += fmt::sprintf("     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
+                    spec.iodepth);
+}
+
+void WriteGroupStatus(std::string& o, const GroupTotals& t) {
+  static const char* const kNames[] = {"   READ", "  WRITE", "   TRIM"};
+  o += fmt::sprintf("\nRun status group %d (all jobs):\n", t.id);
+  const bool pow2 = (t.kb_base & (t.kb_base - 1)) == 0;
+  const bool bits = UnitBaseIsBits(t.unit_base);
+  for (int d = 0; d < kNumDdirs; ++d) {
+    if (!t.max_run_ms[d]) continue;
+    auto bw = [&](uint64_t v, bool p2) {
+      return FormatNumber(v, 4, p2, NumUnit::kBytesPerSec, bits);
+    };
+    o += fmt::sprintf("%s: bw=%s (%s), %s-%s (%s-%s), io=%s, run=%llu-%llumsec\n", kNames[d],
+                      bw(t.agg_bw[d], pow2), bw(t.agg_bw[d], !pow2), bw(t.min_bw[d], pow2),
+                      bw(t.max_bw[d], pow2), bw(t.min_bw[d], !pow2), bw(t.max_bw[d], !pow2),
+                      FormatBytesPair(t.io_bytes[d], t.kb_base),
+                      static_cast<unsigned long long>(t.min_run_ms[d]),
+                      static_cast<unsigned long long>(t.max_run_ms[d]));
+  }
+}
+
+std::string TargetLine(const TargetContext& t) {
+  std::vector<std::string> parts;
+  if (!t.fs_type.empty()) parts.push_back("fs=" + t.fs_type);
+  if (!t.device.empty()) parts.push_back("device=" + t.device);
+  if (!t.model.empty()) parts.push_back("model=" + t.model);
+  if (!t.scheduler.empty()) parts.push_back("scheduler=" + t.scheduler);
+  if (t.read_ahead_kb >= 0) parts.push_back("read_ahead_kb=" + std::to_string(t.read_ahead_kb));
+  if (t.nr_requests >= 0) parts.push_back("nr_requests=" + std::to_string(t.nr_requests));
+  if (t.rotational >= 0) parts.push_back("rotational=" + std::to_string(t.rotational));
+  if (t.logical_block_size || t.physical_block_size)
+    parts.push_back("block_size=" + std::to_string(t.logical_block_size) + "/" +
+                    std::to_string(t.physical_block_size));
+  if (!t.write_cache.empty()) parts.push_back("write_cache=" + t.write_cache);
+  if (t.page_cache_percent >= 0)
+    parts.push_back(fmt::sprintf("page_cache=%.1f%%", t.page_cache_percent));
+  std::string s = "target " + t.path + ":";
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : " ") + parts[i];
+  return s;
+}
+
+}  // namespace
+
+std::string FormatContextBlock(const RunResult& run) {
+  const RunContext& c = run.context;
+  std::string o = VersionString(run);
+  std::vector<std::string> host;
+  if (!c.kernel.empty()) host.push_back("kernel " + c.kernel);
+  if (c.cpus || !c.cpu_model.empty()) {
+    std::string cpu = std::to_string(c.cpus) + " CPUs";
+    if (!c.cpu_model.empty()) cpu += " (" + c.cpu_model + ")";
+    host.push_back(cpu);
+  }
+  if (c.mem_bytes) host.push_back("memory " + FormatNumber(c.mem_bytes, 4, true, NumUnit::kBytes));
+  for (size_t i = 0; i < host.size(); ++i) o += (i ? ", " : ": ") + host[i];
+  o += "\n";
+  if (!run.point.empty()) {
+    o += "sweep point:";
+    bool first = true;
+    for (const auto& [k, v] : run.point) {
+      o += (first ? " " : ", ") + k + "=" + v;
+      first = false;
+    }
+    o += "\n";
+  }
+  for (const auto& t : c.targets) o += TargetLine(t) + "\n";
+  for (const auto& w : c.warnings) o += "note: " + w + "\n";
+  if (run.interrupted) o += "note: the run was interrupted by a signal; results are partial\n";
+  return o;
+}
+
+Status WriteNormal(const RunResult& run, const ReportOptions& opts, std::ostream& out) {
+  (void)opts;
+  std::string o = FormatContextBlock(run);
+  for (const auto& g : run.groups) {
+    for (const auto& j : g.jobs) {
+      if (j.jobnum != 0) continue;
+      o += JobHeaderLine(j) + "\n";
+      if (j.spec.numjobs > 1) o += "...\n";
+    }
+  }
+  o += "\n";
+  std::vector<GroupTotals> totals;
+  for (const auto& g : run.groups) {
+    const auto records = RecordsForGroup(g);
+    const GroupTotals t = ComputeGroupTotals(g, records);
+    for (const auto& r : records) WriteJob(o, r, t, run.timestamp_s);
+    totals.push_back(t);
+  }
+  for (const auto& t : totals) WriteGroupStatus(o, t);
+  if (!run.disks.empty()) {
+    o += "\nDisk stats (read/write):\n";
+    for (const auto& d : run.disks) {
+      o += fmt::sprintf(
+          "  %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, "
+          "util=%3.2f%%\n",
+          d.name, static_cast<unsigned long long>(d.ios[0]),
+          static_cast<unsigned long long>(d.ios[1]), static_cast<unsigned long long>(d.merges[0]),
+          static_cast<unsigned long long>(d.merges[1]), static_cast<unsigned long long>(d.ticks[0]),
+          static_cast<unsigned long long>(d.ticks[1]),
+          static_cast<unsigned long long>(d.time_in_queue), d.util);
+    }
+  }
+  out << o;
+  if (!out) return Status(Status::Code::kIoError, "writing the normal report failed");
+  return Status::Ok();
+}
+
+}  // namespace iobench

@@ -1,0 +1,132 @@
+// fio's terse output, version 3: one ';'-separated line per job record, in
+// fio's field order (130 fields with one disk). Latencies in µs, bandwidth
+// in KiB/s. The version field holds iobench's version string where fio
+// writes "fio-3.33".
+#include <fmt/printf.h>
+
+#include <ostream>
+#include <string>
+
+#include "iobench/report.h"
+#include "report/common.h"
+#include "stats/summary.h"
+
+namespace iobench {
+
+namespace {
+
+// fio prints a fixed 20 percentile slots; unused ones read "0%=0".
+constexpr int kTersePercentileSlots = 20;
+
+void LatFields(std::string& o, const LatStat& ls) {
+  if (ls.n) {
+    o += fmt::sprintf(";%llu;%llu;%f;%f", static_cast<unsigned long long>(ls.Min() / 1000),
+                      static_cast<unsigned long long>(ls.max / 1000), ls.Mean() / 1000.0,
+                      ls.Stddev() / 1000.0);
+  } else {
+    o += ";0;0;0.000000;0.000000";
+  }
+}
+
+void DdirFields(std::string& o, const JobRecord& rec, const GroupTotals& t, int d) {
+  const JobResult& job = rec.result;
+  const DirStats& ds = job.stats.dir[d];
+  const uint64_t runt = DirRuntimeMs(job, d);
+  const uint64_t bw_kib = runt ? BandwidthBytes(job, d) / 1024 : 0;
+  const uint64_t iops = runt ? ds.ios * 1000 / runt : 0;
+  o += fmt::sprintf(";%llu;%llu;%llu;%llu", static_cast<unsigned long long>(ds.bytes >> 10),
+                    static_cast<unsigned long long>(bw_kib), static_cast<unsigned long long>(iops),
+                    static_cast<unsigned long long>(runt));
+  LatFields(o, ds.slat);
+  LatFields(o, ds.clat);
+
+  std::vector<PercentileValue> pv;
+  const JobSpec& spec = job.spec;
+  if (spec.lat_percentiles)
+    pv = Percentiles(ds.lat_hist, PercentileListFor(spec));
+  else if (spec.clat_percentiles)
+    pv = Percentiles(ds.clat_hist, PercentileListFor(spec));
+  for (int i = 0; i < kTersePercentileSlots; ++i) {
+    if (i < static_cast<int>(pv.size()))
+      o += fmt::sprintf(";%f%%=%llu", pv[i].percentile,
+                        static_cast<unsigned long long>(pv[i].value_ns / 1000));
+    else
+      o += ";0%=0";
+  }
+  LatFields(o, ds.lat);
+
+  const SampleStat& b = rec.bw[d];
+  if (b.samples) {
+    double per = 100.0;
+    const uint64_t agg_kib = t.agg_bw[d] / 1024;
+    if (agg_kib) {
+      per = (b.mean / 1024.0) * 100.0 / static_cast<double>(agg_kib);
+      if (per > 100.0) per = 100.0;
+    }
+    o += fmt::sprintf(";%llu;%llu;%f%%;%f;%f", static_cast<unsigned long long>(b.min / 1024),
+                      static_cast<unsigned long long>(b.max / 1024), per, b.mean / 1024.0,
+                      b.stddev / 1024.0);
+  } else {
+    o += ";0;0;0.000000%;0.000000;0.000000";
+  }
+}
+
+uint64_t SumArray(const std::array<uint64_t, 7>& a) {
+  uint64_t s = 0;
+  for (uint64_t x : a) s += x;
+  return s;
+}
+
+// One record's line, without the trailing newline.
+std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTotals& t) {
+  const JobResult& job = rec.result;
+  const ThreadStats& ts = job.stats;
+  std::string o =
+      fmt::sprintf("3;%s;%s;%d;%d", VersionString(run), job.name, job.groupid, job.error);
+  DdirFields(o, rec, t, 0);
+  DdirFields(o, rec, t, 1);
+  const uint64_t rt = rec.cpu_runtime_ms;
+  o += fmt::sprintf(";%f%%;%f%%;%llu;%llu;%llu", CpuPercent(ts.cpu.user_us, rt),
+                    CpuPercent(ts.cpu.sys_us, rt), static_cast<unsigned long long>(ts.cpu.ctx),
+                    static_cast<unsigned long long>(ts.cpu.majf),
+                    static_cast<unsigned long long>(ts.cpu.minf));
+  const auto depth = DepthPercentages(ts.depth.depth, SumArray(ts.depth.depth));
+  for (double p : depth) o += fmt::sprintf(";%3.1f%%", p);
+  // Terse v3 has no nsec buckets: fio folds them into the first usec one.
+  const LatencyDistribution ld = ComputeLatencyDistribution(ts);
+  double ns_total = 0;
+  for (double p : ld.nsec) ns_total += p;
+  for (size_t i = 0; i < ld.usec.size(); ++i)
+    o += fmt::sprintf(";%3.2f%%", ld.usec[i] + (i == 0 ? ns_total : 0.0));
+  for (double p : ld.msec) o += fmt::sprintf(";%3.2f%%", p);
+  for (const auto& d : run.disks) {
+    o += fmt::sprintf(
+        ";%s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%", d.name,
+        static_cast<unsigned long long>(d.ios[0]), static_cast<unsigned long long>(d.ios[1]),
+        static_cast<unsigned long long>(d.merges[0]), static_cast<unsigned long long>(d.merges[1]),
+        static_cast<unsigned long long>(d.ticks[0]), static_cast<unsigned long long>(d.ticks[1]),
+        static_cast<unsigned long long>(d.time_in_queue), d.util);
+  }
+  if (job.spec.continue_on_error != kCoeNone)
+    o += fmt::sprintf(";%llu;%d", static_cast<unsigned long long>(ts.total_errors),
+                      ts.first_error.err);
+  if (!job.spec.description.empty()) o += ";" + job.spec.description;
+  return o;
+}
+
+}  // namespace
+
+Status WriteTerse(const RunResult& run, const ReportOptions& opts, std::ostream& out) {
+  (void)opts;
+  std::string o;
+  for (const auto& g : run.groups) {
+    const auto records = RecordsForGroup(g);
+    const GroupTotals t = ComputeGroupTotals(g, records);
+    for (const auto& r : records) o += TerseLine(run, r, t) + "\n";
+  }
+  out << o;
+  if (!out) return Status(Status::Code::kIoError, "writing the terse report failed");
+  return Status::Ok();
+}
+
+}  // namespace iobench

@@ -1,0 +1,383 @@
+#include "stats/summary.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace iobench {
+
+const std::vector<double>& DefaultPercentiles() {
+  static const std::vector<double> kList = {1,  5,  10, 20, 30,   40,   50,    60,   70,
+                                            80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+  return kList;
+}
+
+std::vector<double> PercentileListFor(const JobSpec& spec) {
+  if (spec.percentile_list.empty()) return DefaultPercentiles();
+  std::vector<double> list;
+  for (double p : spec.percentile_list)
+    if (p > 0 && p <= 100) list.push_back(p);
+  std::sort(list.begin(), list.end());
+  return list;
+}
+
+uint64_t HistogramTotal(const Histogram& h) {
+  uint64_t total = 0;
+  for (unsigned i = 0; i < Histogram::kNr; ++i) total += h.counts[i];
+  return total;
+}
+
+std::vector<PercentileValue> Percentiles(const Histogram& h, const std::vector<double>& list) {
+  std::vector<PercentileValue> out;
+  const uint64_t total = HistogramTotal(h);
+  if (total == 0 || list.empty()) return out;
+  out.reserve(list.size());
+  size_t j = 0;
+  uint64_t cum = 0;
+  // Long double keeps p/100 * total exact enough for totals near 2^63.
+  for (unsigned i = 0; i < Histogram::kNr && j < list.size(); ++i) {
+    cum += h.counts[i];
+    while (j < list.size() &&
+           static_cast<long double>(cum) >=
+               static_cast<long double>(list[j]) / 100.0L * static_cast<long double>(total)) {
+      out.push_back({list[j], Histogram::IndexToValue(i)});
+      ++j;
+    }
+  }
+  return out;
+}
+
+uint64_t Percentile(const Histogram& h, double p) {
+  const auto v = Percentiles(h, {p});
+  return v.empty() ? 0 : v[0].value_ns;
+}
+
+int PercentilePrecision(const std::vector<double>& list) {
+  int precision = 2;
+  for (double p : list) {
+    for (int d = 2; d <= 6; ++d) {
+      const double scaled = p * std::pow(10.0, d);
+      if (std::fabs(scaled - std::round(scaled)) < 1e-6) {
+        precision = std::max(precision, d);
+        break;
+      }
+      if (d == 6) precision = 6;
+    }
+  }
+  return precision;
+}
+
+SampleStat SampleStatFromRates(const std::vector<RateSample>& samples) {
+  SampleStat s;
+  if (samples.empty()) return s;
+  s.samples = samples.size();
+  s.min = UINT64_MAX;
+  long double sum = 0;
+  for (const auto& r : samples) {
+    s.min = std::min(s.min, r.value);
+    s.max = std::max(s.max, r.value);
+    sum += r.value;
+  }
+  const long double mean = sum / static_cast<long double>(samples.size());
+  long double sq = 0;
+  for (const auto& r : samples) {
+    const long double d = static_cast<long double>(r.value) - mean;
+    sq += d * d;
+  }
+  s.mean = static_cast<double>(mean);
+  s.stddev = samples.size() > 1
+                 ? static_cast<double>(std::sqrt(sq / static_cast<long double>(samples.size() - 1)))
+                 : 0.0;
+  return s;
+}
+
+SampleStat SumSampleStats(const SampleStat& a, const SampleStat& b) {
+  if (b.samples == 0) return a;
+  if (a.samples == 0) return b;
+  SampleStat s;
+  s.min = a.min + b.min;
+  s.max = a.max + b.max;
+  s.mean = a.mean + b.mean;
+  s.samples = a.samples + b.samples;
+  const double sa = a.stddev * a.stddev * static_cast<double>(a.samples > 0 ? a.samples - 1 : 0);
+  const double sb = b.stddev * b.stddev * static_cast<double>(b.samples > 0 ? b.samples - 1 : 0);
+  s.stddev = s.samples > 1 ? std::sqrt((sa + sb) / static_cast<double>(s.samples - 1)) : 0.0;
+  return s;
+}
+
+namespace {
+
+void MergeDir(DirStats& d, const DirStats& s) {
+  d.ios += s.ios;
+  d.bytes += s.bytes;
+  d.short_ios += s.short_ios;
+  d.dropped += s.dropped;
+  d.errors += s.errors;
+  d.eagain += s.eagain;
+  d.runtime_ns = std::max(d.runtime_ns, s.runtime_ns);
+  d.slat.Merge(s.slat);
+  d.clat.Merge(s.clat);
+  d.lat.Merge(s.lat);
+  d.slat_hist.Merge(s.slat_hist);
+  d.clat_hist.Merge(s.clat_hist);
+  d.lat_hist.Merge(s.lat_hist);
+  d.bw_samples.insert(d.bw_samples.end(), s.bw_samples.begin(), s.bw_samples.end());
+  d.iops_samples.insert(d.iops_samples.end(), s.iops_samples.begin(), s.iops_samples.end());
+}
+
+void AddArray(std::array<uint64_t, 7>& d, const std::array<uint64_t, 7>& s) {
+  for (size_t i = 0; i < d.size(); ++i) d[i] += s[i];
+}
+
+void AddHelpers(HelperCpu& d, const HelperCpu& s) {
+  d.iowq_user_us += s.iowq_user_us;
+  d.iowq_sys_us += s.iowq_sys_us;
+  d.sqpoll_user_us += s.sqpoll_user_us;
+  d.sqpoll_sys_us += s.sqpoll_sys_us;
+  d.other_user_us += s.other_user_us;
+  d.other_sys_us += s.other_sys_us;
+  d.peak_threads += s.peak_threads;
+}
+
+}  // namespace
+
+void MergeThreadStats(ThreadStats& dst, const ThreadStats& src) {
+  for (int d = 0; d < kNumDdirs; ++d) {
+    MergeDir(dst.dir[d], src.dir[d]);
+    dst.issued[d] += src.issued[d];
+    dst.short_issued[d] += src.short_issued[d];
+    dst.dropped_issued[d] += src.dropped_issued[d];
+  }
+  dst.sync_lat.Merge(src.sync_lat);
+  dst.sync_hist.Merge(src.sync_hist);
+  dst.sync_ios += src.sync_ios;
+  AddArray(dst.depth.depth, src.depth.depth);
+  AddArray(dst.depth.submit, src.depth.submit);
+  AddArray(dst.depth.complete, src.depth.complete);
+  dst.depth.submit_events += src.depth.submit_events;
+  dst.depth.complete_events += src.depth.complete_events;
+  dst.cpu.user_us += src.cpu.user_us;
+  dst.cpu.sys_us += src.cpu.sys_us;
+  dst.cpu.ctx += src.cpu.ctx;
+  dst.cpu.majf += src.cpu.majf;
+  dst.cpu.minf += src.cpu.minf;
+  dst.submit_calls += src.submit_calls;
+  dst.submitted += src.submitted;
+  dst.reap_calls += src.reap_calls;
+  dst.reaped += src.reaped;
+  if (dst.first_error.err == 0 && src.first_error.err != 0) dst.first_error = src.first_error;
+  dst.total_errors += src.total_errors;
+}
+
+JobRecord RecordForJob(const JobResult& job) {
+  JobRecord r;
+  r.result = job;
+  r.members = 1;
+  for (int d = 0; d < kNumDdirs; ++d) {
+    r.bw[d] = SampleStatFromRates(job.stats.dir[d].bw_samples);
+    r.iops[d] = SampleStatFromRates(job.stats.dir[d].iops_samples);
+  }
+  r.helpers = job.helpers;
+  r.cpu_runtime_ms = job.runtime_ms;
+  return r;
+}
+
+JobRecord MergeGroup(const std::vector<JobResult>& jobs) {
+  if (jobs.empty()) return JobRecord{};
+  JobRecord r = RecordForJob(jobs[0]);
+  for (size_t i = 1; i < jobs.size(); ++i) {
+    const JobResult& j = jobs[i];
+    JobResult& m = r.result;
+    MergeThreadStats(m.stats, j.stats);
+    m.elapsed_ms = std::max(m.elapsed_ms, j.elapsed_ms);
+    m.runtime_ms = std::max(m.runtime_ms, j.runtime_ms);
+    m.start_ms = std::min(m.start_ms, j.start_ms);
+    if (m.error == 0 && j.error != 0) {
+      m.error = j.error;
+      m.error_message = j.error_message;
+    }
+    m.interrupted = m.interrupted || j.interrupted;
+    m.nr_files += j.nr_files;
+    for (const auto& f : j.files)
+      if (std::find(m.files.begin(), m.files.end(), f) == m.files.end()) m.files.push_back(f);
+    for (const auto& n : j.notes)
+      if (std::find(m.notes.begin(), m.notes.end(), n) == m.notes.end()) m.notes.push_back(n);
+    for (int d = 0; d < kNumDdirs; ++d) {
+      r.bw[d] = SumSampleStats(r.bw[d], SampleStatFromRates(j.stats.dir[d].bw_samples));
+      r.iops[d] = SumSampleStats(r.iops[d], SampleStatFromRates(j.stats.dir[d].iops_samples));
+    }
+    AddHelpers(r.helpers, j.helpers);
+    r.cpu_runtime_ms += j.runtime_ms;
+  }
+  r.members = static_cast<uint32_t>(jobs.size());
+  return r;
+}
+
+std::vector<JobRecord> RecordsForGroup(const GroupResult& group) {
+  std::vector<JobRecord> out;
+  if (group.group_reporting) {
+    if (!group.jobs.empty()) out.push_back(MergeGroup(group.jobs));
+    return out;
+  }
+  out.reserve(group.jobs.size());
+  for (const auto& j : group.jobs) out.push_back(RecordForJob(j));
+  return out;
+}
+
+uint64_t DirRuntimeMs(const JobResult& job, int ddir) {
+  const DirStats& d = job.stats.dir[ddir];
+  // A direction that did no I/O has no runtime, whatever the clock said;
+  // fio prints no line for it.
+  if (!d.ios && !d.bytes) return 0;
+  return d.runtime_ns ? d.runtime_ns / 1000000 : job.runtime_ms;
+}
+
+uint64_t BandwidthBytes(const JobResult& job, int ddir) {
+  const uint64_t rt = DirRuntimeMs(job, ddir);
+  if (!rt) return 0;
+  return static_cast<uint64_t>(static_cast<unsigned __int128>(job.stats.dir[ddir].bytes) * 1000 /
+                               rt);
+}
+
+double Iops(const JobResult& job, int ddir) {
+  const uint64_t rt = DirRuntimeMs(job, ddir);
+  if (!rt) return 0;
+  return 1000.0 * static_cast<double>(job.stats.dir[ddir].ios) / static_cast<double>(rt);
+}
+
+GroupTotals ComputeGroupTotals(const GroupResult& group, const std::vector<JobRecord>& records) {
+  GroupTotals t;
+  t.id = group.id;
+  t.kb_base = group.kb_base ? group.kb_base : 1024;
+  t.unit_base = group.unit_base;
+  // A group left at the defaults takes the units its jobs asked for.
+  if (!group.jobs.empty()) {
+    const JobSpec& s = group.jobs[0].spec;
+    if (t.kb_base == 1024 && s.kb_base) t.kb_base = s.kb_base;
+    if (t.unit_base == 0) t.unit_base = s.unit_base;
+  }
+  for (int d = 0; d < kNumDdirs; ++d) {
+    bool first = true;
+    for (const auto& r : records) {
+      const uint64_t rt = DirRuntimeMs(r.result, d);
+      if (!rt) continue;
+      const uint64_t bw = BandwidthBytes(r.result, d);
+      if (first) {
+        t.min_bw[d] = t.max_bw[d] = bw;
+        t.min_run_ms[d] = t.max_run_ms[d] = rt;
+        first = false;
+      } else {
+        t.min_bw[d] = std::min(t.min_bw[d], bw);
+        t.max_bw[d] = std::max(t.max_bw[d], bw);
+        t.min_run_ms[d] = std::min(t.min_run_ms[d], rt);
+        t.max_run_ms[d] = std::max(t.max_run_ms[d], rt);
+      }
+      t.io_bytes[d] += r.result.stats.dir[d].bytes;
+    }
+    if (t.max_run_ms[d])
+      t.agg_bw[d] = static_cast<uint64_t>(static_cast<unsigned __int128>(t.io_bytes[d]) * 1000 /
+                                          t.max_run_ms[d]);
+  }
+  return t;
+}
+
+double BandwidthPercentOfGroup(const SampleStat& bw_bytes, uint64_t group_agg_bw_bytes) {
+  if (group_agg_bw_bytes <= 1024) return 100.0;
+  const double p = bw_bytes.mean * 100.0 / static_cast<double>(group_agg_bw_bytes);
+  return p > 100.0 ? 100.0 : p;
+}
+
+namespace {
+
+// Index of the fixed bucket for x (in the decade's unit): the first label
+// strictly above x. Labels 2,4,10,20,50,100,250,500,750,1000.
+unsigned DecadeBucket(uint64_t x) {
+  static const uint64_t kEdges[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000};
+  for (unsigned i = 0; i < 10; ++i)
+    if (x < kEdges[i]) return i;
+  return 9;
+}
+
+template <size_t N>
+void ToPercent(std::array<double, N>& a, const std::array<uint64_t, N>& counts, uint64_t total) {
+  for (size_t i = 0; i < N; ++i) {
+    a[i] = total ? 100.0 * static_cast<double>(counts[i]) / static_cast<double>(total) : 0.0;
+    if (counts[i] && a[i] < 0.01) a[i] = 0.01;
+  }
+}
+
+}  // namespace
+
+LatencyDistribution ComputeLatencyDistribution(const ThreadStats& ts) {
+  std::array<uint64_t, 10> n{}, u{};
+  std::array<uint64_t, 12> m{};
+  uint64_t total = 0;
+  for (int d = 0; d < kNumDdirs; ++d) {
+    const DirStats& ds = ts.dir[d];
+    const Histogram& h = HistogramTotal(ds.lat_hist) ? ds.lat_hist : ds.clat_hist;
+    for (unsigned i = 0; i < Histogram::kNr; ++i) {
+      const uint64_t c = h.counts[i];
+      if (!c) continue;
+      total += c;
+      const uint64_t v = Histogram::IndexToValue(i);
+      if (v < 1000) {
+        n[DecadeBucket(v)] += c;
+      } else if (v / 1000 < 1000) {
+        u[DecadeBucket(v / 1000)] += c;
+      } else {
+        const uint64_t ms = v / 1000000;
+        if (ms >= 2000)
+          m[11] += c;
+        else if (ms >= 1000)
+          m[10] += c;
+        else
+          m[DecadeBucket(ms)] += c;
+      }
+    }
+  }
+  LatencyDistribution out;
+  ToPercent(out.nsec, n, total);
+  ToPercent(out.usec, u, total);
+  ToPercent(out.msec, m, total);
+  return out;
+}
+
+std::array<double, 7> DepthPercentages(const std::array<uint64_t, 7>& counts, uint64_t total) {
+  std::array<double, 7> out{};
+  for (size_t i = 0; i < 7; ++i) {
+    out[i] = total ? 100.0 * static_cast<double>(counts[i]) / static_cast<double>(total) : 0.0;
+    if (total && counts[i] && out[i] < 0.1) out[i] = 0.1;
+  }
+  return out;
+}
+
+uint64_t TotalIos(const ThreadStats& ts) {
+  uint64_t t = 0;
+  for (int d = 0; d < kNumDdirs; ++d) t += ts.dir[d].ios;
+  return t;
+}
+
+double CpuPercent(uint64_t cpu_us, uint64_t runtime_ms) {
+  if (!runtime_ms) return 0.0;
+  return static_cast<double>(cpu_us) / 1000.0 * 100.0 / static_cast<double>(runtime_ms);
+}
+
+double CpuPerIoUs(const JobRecord& rec) {
+  const uint64_t ios = TotalIos(rec.result.stats);
+  if (!ios) return 0.0;
+  const HelperCpu& h = rec.helpers;
+  const uint64_t cpu = rec.result.stats.cpu.user_us + rec.result.stats.cpu.sys_us + h.iowq_user_us +
+                       h.iowq_sys_us + h.sqpoll_user_us + h.sqpoll_sys_us + h.other_user_us +
+                       h.other_sys_us;
+  return static_cast<double>(cpu) / static_cast<double>(ios);
+}
+
+double SubmitPerCall(const ThreadStats& ts) {
+  return ts.submit_calls ? static_cast<double>(ts.submitted) / static_cast<double>(ts.submit_calls)
+                         : 0.0;
+}
+
+double ReapPerCall(const ThreadStats& ts) {
+  return ts.reap_calls ? static_cast<double>(ts.reaped) / static_cast<double>(ts.reap_calls) : 0.0;
+}
+
+}  // namespace iobench

@@ -1,0 +1,151 @@
+// Statistics derived from what workers measured: percentiles from a
+// histogram, merges of per-thread and per-job results (fio's rules), the
+// fixed latency and depth distributions, and per-group totals.
+//
+// Everything here is pure computation on plain data (no I/O, no printing):
+// reporters and the sweep tables call it after a run, from one thread. The
+// functions are thread-compatible (distinct objects may be used from distinct
+// threads).
+//
+// Owner: the report helper (src/stats/summary.*). Sweep tables may use it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "iobench/histogram.h"
+#include "iobench/stats.h"
+
+namespace iobench {
+
+// fio's default percentile_list.
+const std::vector<double>& DefaultPercentiles();
+
+// The percentile list a job reports: spec.percentile_list, or fio's default
+// when empty; sorted ascending, values outside (0, 100] dropped.
+std::vector<double> PercentileListFor(const JobSpec& spec);
+
+// Sum of all bucket counts.
+uint64_t HistogramTotal(const Histogram& h);
+
+struct PercentileValue {
+  double percentile = 0;  // e.g. 99.9
+  uint64_t value_ns = 0;  // the representative value of the bucket
+};
+
+// fio's method: walk the buckets in order, accumulating counts; the p-th
+// percentile is the first bucket whose cumulative count reaches p% of the
+// total, reported as that bucket's Histogram::IndexToValue. `list` must be
+// sorted ascending. Empty result when the histogram is empty. The value is
+// within 1/128 (0.78 %) of a sample in that bucket (see histogram.h).
+std::vector<PercentileValue> Percentiles(const Histogram& h, const std::vector<double>& list);
+
+// One percentile (0 < p <= 100); 0 when the histogram is empty.
+uint64_t Percentile(const Histogram& h, double p);
+
+// Decimal places needed to print the list the way fio does (2 for the
+// default list; more when the user asks for, e.g., 99.999).
+int PercentilePrecision(const std::vector<double>& list);
+
+// min/max/mean/sample stddev of a vector of rate samples (fio's bw_*/iops_*).
+SampleStat SampleStatFromRates(const std::vector<RateSample>& samples);
+
+// fio's group_reporting rule for bw/iops sample statistics: the group's
+// bandwidth is the sum of its jobs', so min, max and mean are added, the
+// sample counts are added, and the squared deviations are added (fio keeps
+// its running S; we rebuild it from stddev as S = stddev^2 * (n - 1)).
+SampleStat SumSampleStats(const SampleStat& a, const SampleStat& b);
+
+// Adds src into dst: histograms exactly, counters summed, LatStats merged,
+// depth distributions added, CPU summed; runtime per direction is the
+// longest; the first error (dst's if any, else src's) is kept.
+void MergeThreadStats(ThreadStats& dst, const ThreadStats& src);
+
+// A printable record: one job, or the whole group merged (group_reporting).
+struct JobRecord {
+  JobResult result;  // for a merged group: name/spec of the first job
+  uint32_t members = 1;
+  SampleStat bw[kNumDdirs];     // bytes/s, as the samples are
+  SampleStat iops[kNumDdirs];   // IO/s
+  HelperCpu helpers;            // summed over members
+  uint64_t cpu_runtime_ms = 0;  // sum of members' runtime: denominator of usr/sys %
+};
+
+// Builds a record for one job (bw/iops stats from its samples).
+JobRecord RecordForJob(const JobResult& job);
+
+// fio's group_reporting merge: stats merged with MergeThreadStats; elapsed
+// and runtime the longest; bw/iops sample stats summed (SumSampleStats);
+// helpers CPU summed, peak threads summed; error: the first job with an
+// error; notes concatenated without duplicates; interrupted if any was.
+JobRecord MergeGroup(const std::vector<JobResult>& jobs);
+
+// The records a group prints: one merged record when group_reporting, else
+// one per job.
+std::vector<JobRecord> RecordsForGroup(const GroupResult& group);
+
+// Per-direction runtime in ms: DirStats.runtime_ns, or the job's runtime_ms
+// when no per-direction time was recorded; 0 for a direction without I/O.
+uint64_t DirRuntimeMs(const JobResult& job, int ddir);
+
+// fio's "Run status group" figures, one set per direction.
+struct GroupTotals {
+  int id = 0;
+  uint32_t kb_base = 1024;
+  uint32_t unit_base = 0;
+  uint64_t io_bytes[kNumDdirs] = {0, 0, 0};
+  uint64_t agg_bw[kNumDdirs] = {0, 0, 0};  // bytes/s: io_bytes / longest runtime
+  uint64_t min_bw[kNumDdirs] = {0, 0, 0};  // bytes/s over the records
+  uint64_t max_bw[kNumDdirs] = {0, 0, 0};
+  uint64_t min_run_ms[kNumDdirs] = {0, 0, 0};
+  uint64_t max_run_ms[kNumDdirs] = {0, 0, 0};
+};
+GroupTotals ComputeGroupTotals(const GroupResult& group, const std::vector<JobRecord>& records);
+
+// Per-direction bandwidth (bytes/s) and IOPS as fio computes them:
+// 1000 * x / runtime_ms, integer for bw; 0 when runtime is 0.
+uint64_t BandwidthBytes(const JobResult& job, int ddir);
+double Iops(const JobResult& job, int ddir);
+
+// Share of the group's aggregate bandwidth that a record's mean sample
+// bandwidth is (fio's "per=" and json "bw_agg"), capped at 100.
+double BandwidthPercentOfGroup(const SampleStat& bw_bytes, uint64_t group_agg_bw_bytes);
+
+// fio's fixed latency distribution, in percent of all completed I/Os.
+// Buckets per decade are labelled 2,4,10,20,50,100,250,500,750,1000 (a
+// bucket holds values from the previous label up to, not including, its
+// own); msec adds 2000 and >=2000. Derived from each direction's lat_hist
+// when it has samples, else clat_hist: the edges are exact to the
+// histogram's resolution (0.78 %) because each bucket is classified by its
+// representative value. Nonzero shares below 0.01 % show as 0.01, as fio.
+struct LatencyDistribution {
+  std::array<double, 10> nsec{};
+  std::array<double, 10> usec{};
+  std::array<double, 12> msec{};
+};
+LatencyDistribution ComputeLatencyDistribution(const ThreadStats& ts);
+inline constexpr std::array<const char*, 12> kLatBucketLabels = {
+    "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000"};
+
+// IO depth / submit / complete percentages (nonzero shares below 0.1 %
+// show as 0.1, as fio). For depth, total is all completed I/Os.
+std::array<double, 7> DepthPercentages(const std::array<uint64_t, 7>& counts, uint64_t total);
+
+// Total completed I/Os over read, write and trim.
+uint64_t TotalIos(const ThreadStats& ts);
+
+// usr/sys CPU in percent of the measured runtime (fio: over job runtime).
+double CpuPercent(uint64_t cpu_us, uint64_t runtime_ms);
+
+// µs of CPU (own threads plus kernel helpers) per completed I/O; 0 when no
+// I/O completed.
+double CpuPerIoUs(const JobRecord& rec);
+
+// I/Os per system call: submitted/submit_calls and reaped/reap_calls (0 when
+// no calls were counted).
+double SubmitPerCall(const ThreadStats& ts);
+double ReapPerCall(const ThreadStats& ts);
+
+}  // namespace iobench

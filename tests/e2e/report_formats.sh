@@ -1,0 +1,48 @@
+#!/bin/bash
+# End to end: the iobench binary writes every fio-compatible format for a
+# null-engine job with exact counts, and fio's own json+ tool reads it.
+# Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
+set -u
+bin=$1
+
+if ! "$bin" --help 2>&1 | grep -q -- '--output-format'; then
+  echo "skip: this iobench binary has no --output-format option yet"
+  exit 77
+fi
+tmp=$(mktemp -d /tmp/iobench_e2e_report.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+job=(--name=t --ioengine=null --size=1m --bs=4k --rw=randread --number_ios=100)
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$bin" "${job[@]}" --output-format=json+ --output="$tmp/out.json" || fail "json+ run exited $?"
+python3 - "$tmp/out.json" <<'PY' || fail "json+ content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["fio version"].startswith("iobench-"), d["fio version"]
+r = d["jobs"][0]["read"]
+assert r["total_ios"] == 100, r["total_ios"]
+assert r["io_bytes"] == 100 * 4096, r["io_bytes"]
+assert sum(r["clat_ns"]["bins"].values()) == 100
+PY
+
+if command -v fio_jsonplus_clat2csv >/dev/null 2>&1; then
+  fio_jsonplus_clat2csv "$tmp/out.json" "$tmp/lat.csv" || fail "fio_jsonplus_clat2csv exited $?"
+  [ -s "$tmp/lat_job0.csv" ] || fail "fio_jsonplus_clat2csv wrote no CSV"
+  fio_jsonplus_clat2csv --validate "$tmp/out.json" "$tmp/lat.csv" || fail "CSV does not validate"
+else
+  echo "note: fio_jsonplus_clat2csv not installed (Debian package fio); not checked"
+fi
+
+"$bin" "${job[@]}" --output-format=terse > "$tmp/terse.txt" || fail "terse run exited $?"
+fields=$(tail -n1 "$tmp/terse.txt" | awk -F';' '{print NF}')
+[ "$fields" -ge 121 ] || fail "terse has $fields fields, want >= 121"
+[ "$(tail -n1 "$tmp/terse.txt" | cut -d';' -f1)" = 3 ] || fail "terse version is not 3"
+
+"$bin" "${job[@]}" --output-format=normal,json > "$tmp/both.txt" || fail "normal,json exited $?"
+grep -q '^iobench-' "$tmp/both.txt" || fail "normal output does not start with iobench-VERSION"
+grep -q '^  read: IOPS=' "$tmp/both.txt" || fail "no read: IOPS= line"
+grep -q '^     issued rwts: total=100,0,0,0 ' "$tmp/both.txt" || fail "issued rwts is not 100"
+grep -q '^Run status group 0 (all jobs):' "$tmp/both.txt" || fail "no Run status line"
+grep -q '"fio version"' "$tmp/both.txt" || fail "no JSON after the normal output"
+echo "ok"

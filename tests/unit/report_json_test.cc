@@ -1,0 +1,247 @@
+// JSON and JSON+: fio's schema (keys and order), our fields under
+// "iobench", and fio's own tools reading the documents.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "iobench/report.h"
+#include "report_testdata.h"
+#include "stats/summary.h"
+
+namespace iobench {
+namespace {
+
+nlohmann::ordered_json Json(const RunResult& run, bool plus) {
+  std::ostringstream out;
+  EXPECT_TRUE(WriteJson(run, ReportOptions{}, plus, out).ok());
+  return nlohmann::ordered_json::parse(out.str());
+}
+
+std::vector<std::string> Keys(const nlohmann::ordered_json& o) {
+  std::vector<std::string> k;
+  for (auto it = o.begin(); it != o.end(); ++it) k.push_back(it.key());
+  return k;
+}
+
+TEST(ReportJsonTest, TopLevelKeysInFioOrder) {
+  const auto j = Json(testdata::MakeRun(false), false);
+  EXPECT_EQ(Keys(j), (std::vector<std::string>{"fio version", "timestamp", "timestamp_ms", "time",
+                                               "global options", "jobs", "disk_util", "iobench"}));
+  EXPECT_EQ(j["fio version"], "iobench-0.1.0");
+  EXPECT_EQ(j["timestamp"], 1796027085u);
+  EXPECT_EQ(j["timestamp_ms"], 1796027085957ull);
+  EXPECT_EQ(j["global options"]["size"], "16m");
+  EXPECT_EQ(j["global options"]["ioengine"], "libaio");
+  EXPECT_EQ(j["jobs"].size(), 2u);
+  EXPECT_EQ(
+      Keys(j["disk_util"][0]),
+      (std::vector<std::string>{"name", "read_ios", "write_ios", "read_merges", "write_merges",
+                                "read_ticks", "write_ticks", "in_queue", "util"}));
+  EXPECT_EQ(j["iobench"]["context"]["kernel"], "6.1.0-18-amd64");
+  EXPECT_EQ(j["iobench"]["context"]["targets"][0]["fs_type"], "ext4");
+  EXPECT_EQ(j["iobench"]["interrupted"], false);
+  EXPECT_TRUE(j["iobench"]["point"].is_object());
+}
+
+TEST(ReportJsonTest, JobKeysInFioOrder) {
+  const auto j = Json(testdata::MakeRun(false), false)["jobs"][0];
+  EXPECT_EQ(Keys(j), (std::vector<std::string>{"jobname",
+                                               "groupid",
+                                               "error",
+                                               "eta",
+                                               "elapsed",
+                                               "job options",
+                                               "read",
+                                               "write",
+                                               "trim",
+                                               "sync",
+                                               "job_runtime",
+                                               "usr_cpu",
+                                               "sys_cpu",
+                                               "ctx",
+                                               "majf",
+                                               "minf",
+                                               "iodepth_level",
+                                               "iodepth_submit",
+                                               "iodepth_complete",
+                                               "latency_ns",
+                                               "latency_us",
+                                               "latency_ms",
+                                               "latency_depth",
+                                               "latency_target",
+                                               "latency_percentile",
+                                               "latency_window",
+                                               "iobench"}));
+  EXPECT_EQ(Keys(j["read"]),
+            (std::vector<std::string>{
+                "io_bytes",  "io_kbytes", "bw_bytes",  "bw",          "iops",        "runtime",
+                "total_ios", "short_ios", "drop_ios",  "slat_ns",     "clat_ns",     "lat_ns",
+                "bw_min",    "bw_max",    "bw_agg",    "bw_mean",     "bw_dev",      "bw_samples",
+                "iops_min",  "iops_max",  "iops_mean", "iops_stddev", "iops_samples"}));
+  EXPECT_EQ(Keys(j["read"]["clat_ns"]),
+            (std::vector<std::string>{"min", "max", "mean", "stddev", "N", "percentile"}));
+  EXPECT_EQ(Keys(j["read"]["lat_ns"]),
+            (std::vector<std::string>{"min", "max", "mean", "stddev", "N"}));
+  EXPECT_EQ(Keys(j["sync"]), (std::vector<std::string>{"total_ios", "lat_ns"}));
+  EXPECT_EQ(Keys(j["iodepth_level"]),
+            (std::vector<std::string>{"1", "2", "4", "8", "16", "32", ">=64"}));
+  EXPECT_EQ(Keys(j["iodepth_submit"]),
+            (std::vector<std::string>{"0", "4", "8", "16", "32", "64", ">=64"}));
+  EXPECT_EQ(Keys(j["latency_ms"]),
+            (std::vector<std::string>{"2", "4", "10", "20", "50", "100", "250", "500", "750",
+                                      "1000", "2000", ">=2000"}));
+  EXPECT_EQ(j["latency_us"].size(), 10u);
+  EXPECT_EQ(j["job options"]["rw"], "randrw");
+  EXPECT_FALSE(j["job options"].contains("size")) << "global options are listed apart";
+}
+
+TEST(ReportJsonTest, Values) {
+  const RunResult run = testdata::MakeRun(false, 1);
+  const JobResult& src = run.groups[0].jobs[0];
+  const auto j = Json(run, false)["jobs"][0];
+  const auto& r = j["read"];
+  EXPECT_EQ(r["io_bytes"], 4000u * 4096);
+  EXPECT_EQ(r["io_kbytes"], 4000u * 4);
+  EXPECT_EQ(r["bw_bytes"], 4000ull * 4096 * 1000 / 2001);
+  EXPECT_EQ(r["bw"], 4000ull * 4096 * 1000 / 2001 / 1024);
+  EXPECT_DOUBLE_EQ(r["iops"].get<double>(), 4000.0 * 1000 / 2001);
+  EXPECT_EQ(r["runtime"], 2001u);
+  EXPECT_EQ(r["total_ios"], 4000u);
+  EXPECT_EQ(r["clat_ns"]["N"], 4000u);
+  EXPECT_EQ(r["clat_ns"]["min"], src.stats.dir[0].clat.Min());
+  EXPECT_EQ(r["clat_ns"]["max"], src.stats.dir[0].clat.max);
+  EXPECT_EQ(r["clat_ns"]["percentile"]["99.000000"], Percentile(src.stats.dir[0].clat_hist, 99));
+  EXPECT_EQ(r["clat_ns"]["percentile"].size(), 17u);
+  EXPECT_EQ(r["bw_samples"], 4u);
+  EXPECT_EQ(r["iops_samples"], 4u);
+  EXPECT_EQ(j["trim"]["total_ios"], 0u);
+  EXPECT_EQ(j["ctx"], 12043u);
+  EXPECT_EQ(j["latency_depth"], 8u);
+  const auto& ib = j["iobench"];
+  EXPECT_EQ(ib["helpers"]["peak_threads"], 4u);
+  EXPECT_EQ(ib["helpers"]["iowq_sys_us"], 412000u);
+  EXPECT_DOUBLE_EQ(ib["ios_per_call"]["submit"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(ib["cpu_per_io_us"].get<double>(), (60000.0 + 530000 + 412000 + 1000) / 7900);
+  EXPECT_EQ(ib["notes"][0], "buffered I/O: the page cache served part of the reads");
+  EXPECT_FALSE(r["clat_ns"].contains("bins")) << "bins only in json+";
+}
+
+TEST(ReportJsonTest, JsonPlusBinsAreTheNonEmptyBuckets) {
+  const RunResult run = testdata::MakeRun(false, 1);
+  const Histogram& h = run.groups[0].jobs[0].stats.dir[1].clat_hist;
+  const auto bins = Json(run, true)["jobs"][0]["write"]["clat_ns"]["bins"];
+  size_t nonempty = 0;
+  uint64_t total = 0;
+  for (unsigned i = 0; i < Histogram::kNr; ++i) {
+    if (!h.counts[i]) continue;
+    ++nonempty;
+    total += h.counts[i];
+    EXPECT_EQ(bins[std::to_string(Histogram::IndexToValue(i))], h.counts[i]);
+  }
+  EXPECT_EQ(bins.size(), nonempty);
+  EXPECT_EQ(total, 3900u);
+}
+
+TEST(ReportJsonTest, GroupReportingOneRecordAndSweepPoint) {
+  RunResult run = testdata::MakeRun(true);
+  run.point = {{"iodepth", "32"}};
+  run.interrupted = true;
+  const auto j = Json(run, false);
+  ASSERT_EQ(j["jobs"].size(), 1u);
+  EXPECT_EQ(j["jobs"][0]["read"]["total_ios"], 8000u);
+  EXPECT_EQ(j["jobs"][0]["iobench"]["members"], 2u);
+  EXPECT_EQ(j["iobench"]["point"]["iodepth"], "32");
+  EXPECT_EQ(j["iobench"]["interrupted"], true);
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/iobench_report_XXXXXX";
+    path_ = mkdtemp(tmpl);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+void WriteFile(const std::string& path, const RunResult& run, bool plus) {
+  std::ofstream f(path);
+  ASSERT_TRUE(WriteJson(run, ReportOptions{}, plus, f).ok());
+}
+
+// fio's own json+ tool must accept our output (issue 3).
+TEST(ReportJsonTest, FioJsonplusClat2csvAcceptsOurOutput) {
+  if (std::system("command -v fio_jsonplus_clat2csv >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "fio_jsonplus_clat2csv not installed (Debian package fio)";
+  if (std::system("python3 -c 'import six' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "fio_jsonplus_clat2csv needs python3-six";
+  TempDir dir;
+  const std::string in = dir.path() + "/out.json";
+  WriteFile(in, testdata::MakeRun(false), true);
+  const std::string csv = dir.path() + "/lat.csv";
+  const std::string cmd = "fio_jsonplus_clat2csv " + in + " " + csv + " >/dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  for (int job = 0; job < 2; ++job) {
+    const std::string out = dir.path() + "/lat_job" + std::to_string(job) + ".csv";
+    std::ifstream f(out);
+    ASSERT_TRUE(f.good()) << out;
+    std::string header, row;
+    std::getline(f, header);
+    EXPECT_EQ(header.rfind("nsec, read_slat_ns_count", 0), 0u) << header;
+    size_t rows = 0;
+    while (std::getline(f, row)) ++rows;
+    EXPECT_GT(rows, 10u);
+  }
+  // Its --validate mode re-reads the CSV and checks every count against ours.
+  const std::string validate =
+      "fio_jsonplus_clat2csv --validate " + in + " " + csv + " >/dev/null 2>&1";
+  EXPECT_EQ(std::system(validate.c_str()), 0) << validate;
+}
+
+// How fio's python tools (and people's scripts) read fio JSON: json.load and
+// these key paths.
+TEST(ReportJsonTest, PythonReadsFioKeyPaths) {
+  if (std::system("command -v python3 >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
+  TempDir dir;
+  const std::string in = dir.path() + "/out.json";
+  WriteFile(in, testdata::MakeRun(false), false);
+  const std::string script = dir.path() + "/check.py";
+  std::ofstream(script) << R"PY(
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["fio version"].startswith("iobench-")
+for job in d["jobs"]:
+    for ddir in ("read", "write", "trim"):
+        s = job[ddir]
+        float(s["iops"]); int(s["bw"]); int(s["io_bytes"]); int(s["runtime"])
+        for lat in ("slat_ns", "clat_ns", "lat_ns"):
+            o = s[lat]
+            int(o["min"]); int(o["max"]); float(o["mean"]); float(o["stddev"]); int(o["N"])
+    p = job["read"]["clat_ns"]["percentile"]
+    assert "99.000000" in p and "50.000000" in p, p.keys()
+    float(job["usr_cpu"]); float(job["sys_cpu"]); int(job["ctx"])
+    assert sum(job["iodepth_level"].values()) > 99
+    assert job["jobname"] == "t" and job["groupid"] == 0 and job["error"] == 0
+    job["job options"]["rw"]
+    job["iobench"]["helpers"]["peak_threads"]
+for du in d["disk_util"]:
+    du["name"]; int(du["read_ios"]); float(du["util"])
+print("ok")
+)PY";
+  const std::string cmd = "python3 " + script + " " + in + " >/dev/null";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+}
+
+}  // namespace
+}  // namespace iobench

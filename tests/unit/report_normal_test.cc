@@ -1,0 +1,196 @@
+// The normal (human) report: golden files for synthetic runs, and the lines
+// users grep for.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "iobench/report.h"
+#include "report/fio_report.h"
+#include "report_testdata.h"
+
+namespace iobench {
+namespace {
+
+// The date line uses local time; the golden files are in UTC.
+class NormalReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* tz = std::getenv("TZ");
+    if (tz) saved_tz_ = tz;
+    had_tz_ = tz != nullptr;
+    setenv("TZ", "UTC", 1);
+    tzset();
+  }
+  void TearDown() override {
+    if (had_tz_)
+      setenv("TZ", saved_tz_.c_str(), 1);
+    else
+      unsetenv("TZ");
+    tzset();
+  }
+
+ private:
+  std::string saved_tz_;
+  bool had_tz_ = false;
+};
+
+std::string Normal(const RunResult& run) {
+  std::ostringstream out;
+  EXPECT_TRUE(WriteNormal(run, ReportOptions{}, out).ok());
+  // pid is the process's, which varies; the golden files say PID.
+  return std::regex_replace(out.str(), std::regex(": pid=[0-9]+"), ": pid=PID");
+}
+
+// Compares with tests/golden/report/<name>; IOBENCH_UPDATE_GOLDEN=1 rewrites
+// the file instead (review the diff before committing it).
+void ExpectGolden(const std::string& name, const std::string& got) {
+  const std::string path = std::string(IOBENCH_SOURCE_DIR) + "/tests/golden/report/" + name;
+  if (std::getenv("IOBENCH_UPDATE_GOLDEN")) {
+    std::ofstream(path) << got;
+    return;
+  }
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << "missing golden file " << path
+                         << " (run with IOBENCH_UPDATE_GOLDEN=1 to create it)";
+  std::stringstream want;
+  want << in.rdbuf();
+  EXPECT_EQ(got, want.str()) << "golden file " << path;
+}
+
+TEST_F(NormalReportTest, PerJobGolden) {
+  ExpectGolden("normal_per_job.txt", Normal(testdata::MakeRun(false)));
+}
+
+TEST_F(NormalReportTest, GroupReportingGolden) {
+  ExpectGolden("normal_group_reporting.txt", Normal(testdata::MakeRun(true)));
+}
+
+TEST_F(NormalReportTest, FirstLineNamesIobenchAndVersion) {
+  const std::string s = Normal(testdata::MakeRun(false));
+  EXPECT_EQ(s.rfind("iobench-0.1.0: kernel 6.1.0-18-amd64, 2 CPUs (Test CPU @ 2.00GHz), "
+                    "memory 8192MiB\n",
+                    0),
+            0u)
+      << s.substr(0, 200);
+}
+
+TEST_F(NormalReportTest, GreppableLines) {
+  const std::string s = Normal(testdata::MakeRun(false));
+  const char* const kPatterns[] = {
+      R"(\nt: \(g=0\): rw=randrw, bs=\(R\) 4096B-4096B, \(W\) 4096B-4096B, \(T\) 4096B-4096B, ioengine=libaio, iodepth=8\n\.\.\.\n)",
+      R"(\nt: \(groupid=0, jobs=1\): err= 0: pid=PID: Mon Nov 30 \d\d:\d\d:\d\d 2026\n)",
+      R"(\n  read: IOPS=\d+, BW=[0-9.]+KiB/s \([0-9.]+kB/s\)\([0-9.]+MiB/2001msec\)\n)",
+      R"(\n  write: IOPS=\d+, BW=.*; 0 zone resets\n)",
+      R"(\n    slat \(nsec\): min=3000, max=9000, avg=)",
+      R"(\n    clat percentiles \(usec\):\n     \|  1\.00th=\[ +\d+\],  5\.00th=)",
+      R"(\n   bw \(  KiB/s\): min= ?\d+, max= ?\d+, per=[0-9.]+%, avg=[0-9.]+, stdev=[0-9.]+, samples=4\n)",
+      R"(\n   iops        : min= ?\d+, max= ?\d+, avg=[0-9.]+, stdev=[0-9.]+, samples=4\n)",
+      R"(\n  lat \(usec\)   : \d+=)",
+      R"(\n  cpu          : usr=\d+\.\d\d%, sys=\d+\.\d\d%, ctx=12043, majf=0, minf=15\n)",
+      R"(\n  helpers      : io-wq usr=0\.0%, sys=20\.6%, sqpoll=0\.0%, threads=4\n)",
+      R"(\n  IOS/call     : submit=4\.00, reap=2\.00\n)",
+      R"(\n  IO depths    : 1=0\.1%, 2=0\.1%, 4=0\.1%, 8=99\.9%, 16=0\.0%, 32=0\.0%, >=64=0\.0%\n)",
+      R"(\n     issued rwts: total=4000,3900,0,0 short=0,0,0,0 dropped=0,0,0,0\n)",
+      R"(\nRun status group 0 \(all jobs\):\n   READ: bw=.*, io=[0-9.]+MiB \([0-9.]+MB\), run=2001-2001msec\n  WRITE: )",
+      R"(\nDisk stats \(read/write\):\n  vda: ios=86059/85762, merge=1/0, ticks=10999/10383, in_queue=21383, util=77\.07%\n$)",
+      R"(\n  note: buffered I/O: the page cache served part of the reads\n)",
+      R"(\nnote: libaio with direct=0 is synchronous \(example warning\)\n)",
+      R"(\ntarget /var/tmp/iobench\.t: fs=ext4, device=vda, model=QEMU HARDDISK, scheduler=mq-deadline, read_ahead_kb=128, nr_requests=256, rotational=1, block_size=512/512, write_cache=write back\n)",
+  };
+  for (const char* p : kPatterns)
+    EXPECT_TRUE(std::regex_search(s, std::regex(p))) << p << "\n" << s;
+}
+
+TEST_F(NormalReportTest, GroupReportingMergesIntoOneBlock) {
+  const std::string s = Normal(testdata::MakeRun(true));
+  EXPECT_NE(s.find("t: (groupid=0, jobs=2): err= 0:"), std::string::npos) << s;
+  EXPECT_EQ(s.find("jobs=1"), std::string::npos);
+  EXPECT_NE(s.find("issued rwts: total=8000,7800,0,0"), std::string::npos) << s;
+}
+
+TEST_F(NormalReportTest, InterruptedRunIsMarked) {
+  RunResult run = testdata::MakeRun(false, 1);
+  run.interrupted = true;
+  run.groups[0].jobs[0].interrupted = true;
+  const std::string s = Normal(run);
+  EXPECT_NE(s.find("note: the run was interrupted by a signal; results are partial\n"),
+            std::string::npos);
+  EXPECT_NE(s.find("  note: interrupted by a signal; the figures cover the time until then\n"),
+            std::string::npos);
+}
+
+TEST_F(NormalReportTest, JobBlocksFirstThenOneStatusPerGroup) {
+  RunResult run = testdata::MakeRun(false, 1);
+  GroupResult g1;
+  g1.id = 1;
+  g1.jobs.push_back(testdata::MakeJob("second", 1, 0, 1, 5, 100, 0));
+  run.groups.push_back(g1);
+  const std::string s = Normal(run);
+  const size_t job0 = s.find("\nt: (groupid=0, jobs=1)");
+  const size_t job1 = s.find("\nsecond: (groupid=1, jobs=1)");
+  const size_t st0 = s.find("\nRun status group 0 (all jobs):\n   READ: ");
+  const size_t st1 = s.find("\nRun status group 1 (all jobs):\n   READ: ");
+  ASSERT_NE(job0, std::string::npos);
+  ASSERT_NE(job1, std::string::npos);
+  ASSERT_NE(st0, std::string::npos);
+  ASSERT_NE(st1, std::string::npos);
+  EXPECT_LT(job0, job1);
+  EXPECT_LT(job1, st0);
+  EXPECT_LT(st0, st1);
+  EXPECT_EQ(s.find("  WRITE: ", st1), std::string::npos) << "group 1 did no writes";
+  EXPECT_NE(s.find("\nsecond: (g=1): rw=randrw"), std::string::npos);
+}
+
+TEST_F(NormalReportTest, SweepPointNamedInContext) {
+  RunResult run = testdata::MakeRun(false, 1);
+  run.point = {{"iodepth", "32"}, {"force_async", "1"}};
+  const std::string s = Normal(run);
+  EXPECT_NE(s.find("\nsweep point: force_async=1, iodepth=32\ntarget /var/tmp/iobench.t:"),
+            std::string::npos)
+      << s;
+}
+
+TEST_F(NormalReportTest, ErrorShownWithMessage) {
+  RunResult run = testdata::MakeRun(false, 1);
+  JobResult& j = run.groups[0].jobs[0];
+  j.error = 5;
+  j.error_message = "read /var/tmp/iobench.t offset=4096: Input/output error";
+  j.stats.first_error = ErrorInfo{5, "/var/tmp/iobench.t", 4096, Ddir::kRead, "Input/output error"};
+  j.stats.total_errors = 1;
+  const std::string s = Normal(run);
+  EXPECT_NE(s.find("err= 5 (read /var/tmp/iobench.t offset=4096: Input/output error): pid="),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("     errors    : total=1, first_error=5/<Input/output error>\n"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("     first error: read /var/tmp/iobench.t offset=4096: Input/output error\n"),
+            std::string::npos)
+      << s;
+}
+
+TEST_F(NormalReportTest, SyncSectionWhenFsyncsWereTimed) {
+  RunResult run = testdata::MakeRun(false, 1);
+  ThreadStats& ts = run.groups[0].jobs[0].stats;
+  for (uint64_t v : {283000ull, 388000ull, 575000ull}) {
+    ts.sync_lat.Add(v);
+    ts.sync_hist.Add(v);
+  }
+  ts.sync_ios = 3;
+  const std::string s = Normal(run);
+  EXPECT_NE(
+      s.find("  fsync/fdatasync/sync_file_range:\n    sync (usec): min=283, max=575, avg=415.33"),
+      std::string::npos)
+      << s;
+  EXPECT_NE(s.find("    sync percentiles (usec):\n"), std::string::npos);
+  EXPECT_NE(s.find("issued rwts: total=4000,3900,0,3 "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace iobench

@@ -1,0 +1,159 @@
+// Terse v3: field count and the positions of key values, checked against
+// fio's layout (and against a real fio 3.33 line when fio is installed).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "iobench/report.h"
+#include "report_testdata.h"
+#include "stats/summary.h"
+
+namespace iobench {
+namespace {
+
+std::vector<std::string> Split(const std::string& line) {
+  std::vector<std::string> f;
+  std::string cur;
+  for (char c : line) {
+    if (c == ';') {
+      f.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  f.push_back(cur);
+  return f;
+}
+
+std::vector<std::string> Lines(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  std::string l;
+  while (std::getline(in, l)) out.push_back(l);
+  return out;
+}
+
+std::string Terse(const RunResult& run) {
+  std::ostringstream out;
+  EXPECT_TRUE(WriteTerse(run, ReportOptions{}, out).ok());
+  return out.str();
+}
+
+TEST(ReportTerseTest, OneHundredThirtyFieldsWithOneDisk) {
+  const auto lines = Lines(Terse(testdata::MakeRun(false)));
+  ASSERT_EQ(lines.size(), 2u) << "one line per job without group_reporting";
+  for (const auto& l : lines) EXPECT_EQ(Split(l).size(), 130u) << l;
+  RunResult run = testdata::MakeRun(true);
+  run.disks.clear();
+  const auto merged = Lines(Terse(run));
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(Split(merged[0]).size(), 121u);
+}
+
+TEST(ReportTerseTest, FieldPositions) {
+  const RunResult run = testdata::MakeRun(false, 1);
+  const JobResult& j = run.groups[0].jobs[0];
+  const auto f = Split(Lines(Terse(run))[0]);
+  ASSERT_EQ(f.size(), 130u);
+  EXPECT_EQ(f[0], "3");
+  EXPECT_EQ(f[1], "iobench-0.1.0");
+  EXPECT_EQ(f[2], "t");
+  EXPECT_EQ(f[3], "0");
+  EXPECT_EQ(f[4], "0");
+  // read: io KiB, bw KiB/s, iops, runtime ms
+  EXPECT_EQ(f[5], std::to_string(4000 * 4096 / 1024));
+  EXPECT_EQ(f[6], std::to_string(4000ull * 4096 * 1000 / 2001 / 1024));
+  EXPECT_EQ(f[7], std::to_string(4000ull * 1000 / 2001));
+  EXPECT_EQ(f[8], "2001");
+  // slat min/max in µs (integer division, as fio)
+  EXPECT_EQ(f[9], std::to_string(j.stats.dir[0].slat.Min() / 1000));
+  EXPECT_EQ(f[10], std::to_string(j.stats.dir[0].slat.max / 1000));
+  EXPECT_EQ(f[13], std::to_string(j.stats.dir[0].clat.Min() / 1000));
+  EXPECT_EQ(f[17], "1.000000%=" + std::to_string(Percentile(j.stats.dir[0].clat_hist, 1) / 1000));
+  EXPECT_EQ(f[33],
+            "99.990000%=" + std::to_string(Percentile(j.stats.dir[0].clat_hist, 99.99) / 1000));
+  EXPECT_EQ(f[34], "0%=0") << "17 percentiles, 20 slots";
+  EXPECT_EQ(f[36], "0%=0");
+  EXPECT_EQ(f[37], std::to_string(j.stats.dir[0].lat.Min() / 1000));
+  // write block starts at 46
+  EXPECT_EQ(f[46], std::to_string(3900 * 4096 / 1024));
+  EXPECT_EQ(f[48], std::to_string(3900ull * 1000 / 2001));
+  EXPECT_EQ(f[49], "2001");
+  // cpu
+  EXPECT_EQ(f[87], "2.998501%");  // 60000 µs over 2001 ms
+  EXPECT_EQ(f[89], "12043");
+  EXPECT_EQ(f[91], "15");
+  // IO depths 1..>=64
+  EXPECT_EQ(f[92], "0.1%");
+  EXPECT_EQ(f[95], "99.9%");
+  EXPECT_EQ(f[98], "0.0%");
+  // disk
+  EXPECT_EQ(f[121], "vda");
+  EXPECT_EQ(f[122], "86059");
+  EXPECT_EQ(f[123], "85762");
+  EXPECT_EQ(f[128], "21383");
+  EXPECT_EQ(f[129], "77.07%");
+}
+
+TEST(ReportTerseTest, ContinueOnErrorAddsErrorFields) {
+  RunResult run = testdata::MakeRun(false, 1);
+  JobResult& j = run.groups[0].jobs[0];
+  j.spec.continue_on_error = kCoeAll;
+  j.stats.total_errors = 3;
+  j.stats.first_error.err = 5;
+  j.spec.description = "my job";
+  const auto f = Split(Lines(Terse(run))[0]);
+  ASSERT_EQ(f.size(), 133u);
+  EXPECT_EQ(f[130], "3");
+  EXPECT_EQ(f[131], "5");
+  EXPECT_EQ(f[132], "my job");
+}
+
+// Each field's shape: integer, float, percent, or "p%=v".
+std::string Shape(const std::string& field) {
+  static const std::regex kInt("^[0-9]+$"), kFloat("^[0-9]+\\.[0-9]+$"),
+      kPct("^[0-9]+(\\.[0-9]+)?%$"), kPctVal("^[0-9.]+%=[0-9]+$");
+  if (std::regex_match(field, kInt)) return "int";
+  if (std::regex_match(field, kFloat)) return "float";
+  if (std::regex_match(field, kPct)) return "pct";
+  if (std::regex_match(field, kPctVal)) return "pctval";
+  return "str";
+}
+
+TEST(ReportTerseTest, SameShapeAsRealFio) {
+  if (std::system("command -v fio >/dev/null 2>&1") != 0) GTEST_SKIP() << "fio is not installed";
+  // The null engine does no disk I/O, so fio prints no disk fields: 121.
+  FILE* p = popen(
+      "fio --name=t --ioengine=null --size=8m --rw=randrw --bs=4k --output-format=terse "
+      "--terse-version=3 2>/dev/null",
+      "r");
+  ASSERT_NE(p, nullptr);
+  std::string fio_out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) fio_out.append(buf, n);
+  ASSERT_EQ(pclose(p), 0);
+  const auto fio_lines = Lines(fio_out);
+  ASSERT_FALSE(fio_lines.empty());
+  const auto want = Split(fio_lines.back());
+  RunResult run = testdata::MakeRun(false, 1);
+  run.disks.clear();
+  const auto got = Split(Lines(Terse(run))[0]);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (i == 1 || i == 2) continue;  // version and job name
+    // fio's null engine has no slat; zero-valued fields of either side may be
+    // "0" vs "0.000000" only where fio itself prints both forms.
+    EXPECT_EQ(Shape(got[i]), Shape(want[i]))
+        << "field " << i << ": ours '" << got[i] << "' fio '" << want[i] << "'";
+  }
+}
+
+}  // namespace
+}  // namespace iobench

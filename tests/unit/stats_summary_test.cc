@@ -1,0 +1,270 @@
+// Statistics maths: percentiles against exact order statistics, exact
+// histogram merges, fio's group_reporting rules, distributions.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "report_testdata.h"
+#include "stats/summary.h"
+
+namespace iobench {
+namespace {
+
+// Log-uniform samples from ~100 ns to ~10 s: every histogram group is used.
+std::vector<uint64_t> Samples(size_t n, uint64_t seed) {
+  testdata::Lcg rng(seed);
+  std::vector<uint64_t> v;
+  v.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const double e = 2.0 + 8.0 * static_cast<double>(rng.Next() % 1000000) / 1e6;
+    v.push_back(static_cast<uint64_t>(std::pow(10.0, e)));
+  }
+  return v;
+}
+
+TEST(StatsPercentileTest, WithinOnePercentOfSortedSamples) {
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    const auto v = Samples(200000, seed);
+    Histogram h;
+    for (uint64_t x : v) h.Add(x);
+    auto sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    const auto& list = DefaultPercentiles();
+    const auto got = Percentiles(h, list);
+    ASSERT_EQ(got.size(), list.size());
+    for (size_t i = 0; i < list.size(); ++i) {
+      // The exact p-th percentile: the smallest sample with at least p% of
+      // the samples at or below it.
+      const size_t rank =
+          static_cast<size_t>(std::ceil(list[i] / 100.0 * static_cast<double>(sorted.size())));
+      const double exact = static_cast<double>(sorted[std::max<size_t>(rank, 1) - 1]);
+      const double rel = std::fabs(static_cast<double>(got[i].value_ns) - exact) / exact;
+      EXPECT_LE(rel, 0.01) << "p" << list[i] << " exact " << exact << " got " << got[i].value_ns;
+      EXPECT_EQ(got[i].percentile, list[i]);
+    }
+  }
+}
+
+TEST(StatsPercentileTest, SmallValuesAreExactAndEmptyGivesNothing) {
+  Histogram h;
+  EXPECT_TRUE(Percentiles(h, DefaultPercentiles()).empty());
+  EXPECT_EQ(Percentile(h, 50), 0u);
+  for (uint64_t x = 1; x <= 100; ++x) h.Add(x);
+  EXPECT_EQ(Percentile(h, 50), 50u);
+  EXPECT_EQ(Percentile(h, 99), 99u);
+  EXPECT_EQ(Percentile(h, 100), 100u);
+  EXPECT_EQ(Percentile(h, 1), 1u);
+}
+
+TEST(StatsPercentileTest, DefaultListAndSpecList) {
+  const std::vector<double> want = {1,  5,  10, 20, 30,   40,   50,    60,   70,
+                                    80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+  EXPECT_EQ(DefaultPercentiles(), want);
+  JobSpec spec;
+  EXPECT_EQ(PercentileListFor(spec), want);
+  spec.percentile_list = {99.9, 50, 0, 101, 90};
+  EXPECT_EQ(PercentileListFor(spec), (std::vector<double>{50, 90, 99.9}));
+  EXPECT_EQ(PercentilePrecision(want), 2);
+  EXPECT_EQ(PercentilePrecision({99.999}), 3);
+}
+
+TEST(StatsMergeTest, MergedHistogramsEqualHistogramOfUnion) {
+  const auto a = Samples(50000, 7), b = Samples(30000, 8);
+  Histogram ha, hb, hu;
+  for (uint64_t x : a) ha.Add(x), hu.Add(x);
+  for (uint64_t x : b) hb.Add(x), hu.Add(x);
+  ThreadStats ta, tb;
+  for (uint64_t x : a) ta.dir[0].clat_hist.Add(x), ta.dir[0].clat.Add(x);
+  for (uint64_t x : b) tb.dir[0].clat_hist.Add(x), tb.dir[0].clat.Add(x);
+  MergeThreadStats(ta, tb);
+  for (unsigned i = 0; i < Histogram::kNr; ++i)
+    ASSERT_EQ(ta.dir[0].clat_hist.counts[i], hu.counts[i]) << "bucket " << i;
+  EXPECT_EQ(ta.dir[0].clat.n, a.size() + b.size());
+  EXPECT_EQ(ta.dir[0].clat.min,
+            std::min(*std::min_element(a.begin(), a.end()), *std::min_element(b.begin(), b.end())));
+  EXPECT_EQ(ta.dir[0].clat.max,
+            std::max(*std::max_element(a.begin(), a.end()), *std::max_element(b.begin(), b.end())));
+  EXPECT_EQ(Percentiles(ta.dir[0].clat_hist, DefaultPercentiles()).back().value_ns,
+            Percentiles(hu, DefaultPercentiles()).back().value_ns);
+}
+
+TEST(StatsMergeTest, CountersSummedRuntimeLongestFirstErrorKept) {
+  ThreadStats a, b;
+  a.dir[0].ios = 10;
+  a.dir[0].bytes = 40960;
+  a.dir[0].runtime_ns = 5;
+  b.dir[0].ios = 7;
+  b.dir[0].bytes = 28672;
+  b.dir[0].runtime_ns = 9;
+  b.dir[1].eagain = 3;
+  a.issued[0] = 10;
+  b.issued[0] = 7;
+  a.depth.depth[0] = 4;
+  b.depth.depth[0] = 6;
+  a.cpu.ctx = 1;
+  b.cpu.ctx = 2;
+  a.submit_calls = 3;
+  b.submit_calls = 4;
+  b.first_error = ErrorInfo{5, "/x", 4096, Ddir::kWrite, "EIO"};
+  b.total_errors = 2;
+  MergeThreadStats(a, b);
+  EXPECT_EQ(a.dir[0].ios, 17u);
+  EXPECT_EQ(a.dir[0].bytes, 69632u);
+  EXPECT_EQ(a.dir[0].runtime_ns, 9u);
+  EXPECT_EQ(a.dir[1].eagain, 3u);
+  EXPECT_EQ(a.issued[0], 17u);
+  EXPECT_EQ(a.depth.depth[0], 10u);
+  EXPECT_EQ(a.cpu.ctx, 3u);
+  EXPECT_EQ(a.submit_calls, 7u);
+  EXPECT_EQ(a.first_error.err, 5);
+  EXPECT_EQ(a.first_error.file, "/x");
+  EXPECT_EQ(a.total_errors, 2u);
+  ThreadStats c;
+  c.first_error = ErrorInfo{28, "/y", 0, Ddir::kRead, "ENOSPC"};
+  MergeThreadStats(a, c);
+  EXPECT_EQ(a.first_error.err, 5) << "the first error is kept";
+}
+
+TEST(StatsMergeTest, SampleStats) {
+  const SampleStat s = SampleStatFromRates({{500, 10}, {1000, 20}, {1500, 30}, {2000, 40}});
+  EXPECT_EQ(s.min, 10u);
+  EXPECT_EQ(s.max, 40u);
+  EXPECT_EQ(s.samples, 4u);
+  EXPECT_DOUBLE_EQ(s.mean, 25.0);
+  EXPECT_NEAR(s.stddev, std::sqrt(500.0 / 3.0), 1e-9);
+  EXPECT_EQ(SampleStatFromRates({}).samples, 0u);
+  // fio's pure sum for group_reporting.
+  const SampleStat t = SampleStatFromRates({{500, 100}, {1000, 100}});
+  const SampleStat sum = SumSampleStats(s, t);
+  EXPECT_EQ(sum.min, 110u);
+  EXPECT_EQ(sum.max, 140u);
+  EXPECT_DOUBLE_EQ(sum.mean, 125.0);
+  EXPECT_EQ(sum.samples, 6u);
+  EXPECT_NEAR(sum.stddev, std::sqrt(500.0 / 5.0), 1e-9);
+  EXPECT_EQ(SumSampleStats(SampleStat{}, t).mean, t.mean);
+}
+
+TEST(StatsGroupTest, MergeGroupFollowsFioRules) {
+  std::vector<JobResult> jobs = {testdata::MakeJob("a", 0, 0, 3, 1, 100, 0),
+                                 testdata::MakeJob("a", 0, 1, 3, 2, 200, 0),
+                                 testdata::MakeJob("a", 0, 2, 3, 3, 300, 0)};
+  jobs[1].runtime_ms = 3000;
+  jobs[1].stats.dir[0].runtime_ns = 3000000000ull;
+  jobs[1].elapsed_ms = 3100;
+  jobs[1].error = 5;
+  jobs[1].error_message = "first";
+  jobs[2].error = 28;
+  jobs[2].error_message = "second";
+  jobs[2].notes = {"n2"};
+  jobs[0].notes = {"n2"};
+  const JobRecord r = MergeGroup(jobs);
+  EXPECT_EQ(r.members, 3u);
+  EXPECT_EQ(r.result.name, "a");
+  EXPECT_EQ(r.result.stats.dir[0].ios, 600u);
+  EXPECT_EQ(r.result.stats.dir[0].bytes, 600u * 4096);
+  EXPECT_EQ(r.result.runtime_ms, 3000u);
+  EXPECT_EQ(r.result.elapsed_ms, 3100u);
+  EXPECT_EQ(DirRuntimeMs(r.result, 0), 3000u);
+  EXPECT_EQ(r.result.error, 5);
+  EXPECT_EQ(r.result.error_message, "first");
+  EXPECT_EQ(r.result.notes, std::vector<std::string>{"n2"});
+  EXPECT_EQ(r.cpu_runtime_ms, 2001u + 3000u + 2001u);
+  double mean_sum = 0;
+  uint64_t min_sum = 0;
+  for (const auto& j : jobs) {
+    const SampleStat s = SampleStatFromRates(j.stats.dir[0].bw_samples);
+    mean_sum += s.mean;
+    min_sum += s.min;
+  }
+  EXPECT_DOUBLE_EQ(r.bw[0].mean, mean_sum);
+  EXPECT_EQ(r.bw[0].min, min_sum);
+  EXPECT_EQ(r.bw[0].samples, 12u);
+  EXPECT_EQ(r.helpers.iowq_sys_us, 3u * 412000);
+
+  GroupResult g;
+  g.group_reporting = true;
+  g.jobs = jobs;
+  EXPECT_EQ(RecordsForGroup(g).size(), 1u);
+  g.group_reporting = false;
+  EXPECT_EQ(RecordsForGroup(g).size(), 3u);
+}
+
+TEST(StatsGroupTest, GroupTotals) {
+  GroupResult g;
+  g.id = 3;
+  g.jobs = {testdata::MakeJob("a", 3, 0, 2, 1, 1000, 0),
+            testdata::MakeJob("a", 3, 1, 2, 2, 500, 0)};
+  g.jobs[1].stats.dir[0].runtime_ns = 1000000000ull;  // 1000 ms
+  const auto records = RecordsForGroup(g);
+  const GroupTotals t = ComputeGroupTotals(g, records);
+  EXPECT_EQ(t.id, 3);
+  EXPECT_EQ(t.io_bytes[0], 1500u * 4096);
+  EXPECT_EQ(t.max_run_ms[0], 2001u);
+  EXPECT_EQ(t.min_run_ms[0], 1000u);
+  EXPECT_EQ(t.agg_bw[0], 1500ull * 4096 * 1000 / 2001);
+  EXPECT_EQ(t.min_bw[0], 500ull * 4096 * 1000 / 1000 < 1000ull * 4096 * 1000 / 2001
+                             ? 500ull * 4096
+                             : 1000ull * 4096 * 1000 / 2001);
+  EXPECT_EQ(t.max_bw[0], std::max<uint64_t>(500ull * 4096, 1000ull * 4096 * 1000 / 2001));
+  EXPECT_EQ(t.max_run_ms[1], 0u) << "no writes: the WRITE line is not printed";
+  EXPECT_EQ(BandwidthBytes(g.jobs[0], 0), 1000ull * 4096 * 1000 / 2001);
+  EXPECT_DOUBLE_EQ(Iops(g.jobs[1], 0), 500.0);
+}
+
+TEST(StatsDistributionTest, LatencyBuckets) {
+  ThreadStats ts;
+  auto add = [&](uint64_t ns) { ts.dir[0].lat_hist.Add(ns); };
+  add(1);              // nsec "2"
+  add(500);            // nsec "750": 500 <= x < 750
+  add(999);            // nsec "1000"
+  add(1500);           // usec "2"
+  add(60000);          // usec "100"
+  add(3000000);        // msec "4"
+  add(1500000000ull);  // msec "2000"
+  add(2500000000ull);  // msec ">=2000"
+  const LatencyDistribution d = ComputeLatencyDistribution(ts);
+  EXPECT_DOUBLE_EQ(d.nsec[0], 12.5);
+  EXPECT_DOUBLE_EQ(d.nsec[8], 12.5);
+  EXPECT_DOUBLE_EQ(d.nsec[9], 12.5);
+  EXPECT_DOUBLE_EQ(d.usec[0], 12.5);
+  EXPECT_DOUBLE_EQ(d.usec[5], 12.5);
+  EXPECT_DOUBLE_EQ(d.msec[1], 12.5);
+  EXPECT_DOUBLE_EQ(d.msec[10], 12.5);
+  EXPECT_DOUBLE_EQ(d.msec[11], 12.5);
+  EXPECT_DOUBLE_EQ(d.usec[9], 0.0);
+}
+
+TEST(StatsDistributionTest, ClatUsedWhenLatIsEmptyAndTinySharesShowAsMinimum) {
+  ThreadStats ts;
+  for (int i = 0; i < 20000; ++i) ts.dir[1].clat_hist.Add(150000);  // usec "250"
+  ts.dir[1].clat_hist.Add(5000000);                                 // msec "10"
+  const LatencyDistribution d = ComputeLatencyDistribution(ts);
+  EXPECT_NEAR(d.usec[6], 100.0 * 20000 / 20001, 1e-9);
+  EXPECT_DOUBLE_EQ(d.msec[2], 0.01) << "nonzero shares below 0.01% show as 0.01";
+}
+
+TEST(StatsDistributionTest, DepthPercentages) {
+  const auto p = DepthPercentages({1, 0, 0, 9998, 1, 0, 0}, 10000);
+  EXPECT_DOUBLE_EQ(p[0], 0.1);
+  EXPECT_DOUBLE_EQ(p[1], 0.0);
+  EXPECT_DOUBLE_EQ(p[3], 99.98);
+  EXPECT_DOUBLE_EQ(p[4], 0.1);
+  EXPECT_DOUBLE_EQ(DepthPercentages({1, 0, 0, 0, 0, 0, 0}, 0)[0], 0.0);
+}
+
+TEST(StatsCpuTest, CpuPerIoAndCallRatios) {
+  JobRecord r = RecordForJob(testdata::MakeJob("a", 0, 0, 1, 1, 1000, 1000));
+  // own 60000 + 530000 µs, helpers 412000 + 1000 µs, 2000 I/Os.
+  EXPECT_DOUBLE_EQ(CpuPerIoUs(r), (60000.0 + 530000 + 412000 + 1000) / 2000);
+  EXPECT_DOUBLE_EQ(SubmitPerCall(r.result.stats), 4.0);
+  EXPECT_DOUBLE_EQ(ReapPerCall(r.result.stats), 2.0);
+  EXPECT_DOUBLE_EQ(CpuPercent(500000, 2000), 25.0);
+  EXPECT_DOUBLE_EQ(CpuPercent(5, 0), 0.0);
+  ThreadStats empty;
+  EXPECT_DOUBLE_EQ(SubmitPerCall(empty), 0.0);
+}
+
+}  // namespace
+}  // namespace iobench
