@@ -235,7 +235,7 @@ struct JobSpec {
 
   // --- reporting units and statistics ---
   uint32_t kb_base = 1024;
-  uint32_t unit_base = 0;  // 0 auto, 8 bits, 1 bytes
+  uint32_t unit_base = 0;  // fio: 0 auto, 8 bytes, 1 bits
   bool clat_percentiles = true;
   bool lat_percentiles = false;
   bool slat_percentiles = false;
