@@ -23,7 +23,8 @@ using nlohmann::json;
 constexpr char kGnuplotMissing[] = "gnuplot not found: apt-get install gnuplot-nox";
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // gnuplot single-quoted string: a quote is written twice.
@@ -79,7 +80,7 @@ std::string FindProgram(const std::string& prog) {
 
 struct Series {
   std::string label;
-  std::string name;  // job name ("" = any)
+  std::string name;                                        // job name ("" = any)
   std::vector<std::pair<std::string, std::string>> fixed;  // other keys' values
   std::optional<std::string> dir;
 };
@@ -306,8 +307,8 @@ Status WritePlot(const json& doc, const PlotOptions& opts) {
   }
   if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
     while (!output.empty() && output.back() == '\n') output.pop_back();
-    return Status(Status::Code::kIoError,
-                  "--plot: gnuplot " + gp_path + " failed" + (output.empty() ? "" : ":\n" + output));
+    return Status(Status::Code::kIoError, "--plot: gnuplot " + gp_path + " failed" +
+                                              (output.empty() ? "" : ":\n" + output));
   }
   return Status::Ok();
 }

@@ -18,9 +18,8 @@
 // Thread-safety: main thread (WritePlot runs gnuplot and waits).
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "iobench/status.h"
 #include "report/table.h"
@@ -28,10 +27,10 @@
 namespace iobench {
 
 struct PlotOptions {
-  std::string path;                          // FILE.svg or FILE.png
+  std::string path;                         // FILE.svg or FILE.png
   TableMetric metric = TableMetric::kIops;  // the top chart's metric
-  std::string x_key;                         // default: the first swept key
-  std::string gnuplot = "gnuplot";           // program name or path
+  std::string x_key;                        // default: the first swept key
+  std::string gnuplot = "gnuplot";          // program name or path
 };
 
 // The script's path for an image path: "out/sweep.svg" -> "out/sweep.gp".

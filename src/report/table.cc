@@ -168,8 +168,18 @@ std::optional<double> AggregateMetric(const std::vector<const json*>& jobs,
 
 namespace {
 
-std::string FormatMetric(TableMetric m, std::optional<double> v) {
-  if (!v) return "-";
+std::string FormatMetric(TableMetric m, std::optional<double> v, TableStyle style) {
+  if (!v) return style == TableStyle::kCsv ? "" : "-";
+  if (style == TableStyle::kCsv) {
+    // Spreadsheets want numbers, not "12.9k": whole IOPS, else 4 decimals
+    // with trailing zeros dropped.
+    std::string s = Printf(m == TableMetric::kIops ? "%.0f" : "%.4f", *v);
+    if (s.find('.') != std::string::npos) {
+      while (s.back() == '0') s.pop_back();
+      if (s.back() == '.') s.pop_back();
+    }
+    return s == "-0" ? "0" : s;
+  }
   return m == TableMetric::kIops ? FormatIops(*v) : FormatFixed3(*v);
 }
 
@@ -215,7 +225,8 @@ std::string Render(const Table& t, TableStyle style, bool caption) {
   }
   auto numeric = [&](size_t c) { return c < t.numeric.size() && t.numeric[c]; };
   if (caption) {
-    for (const auto& line : t.caption) out << (style == TableStyle::kCsv ? "# " : "") << line << '\n';
+    for (const auto& line : t.caption)
+      out << (style == TableStyle::kCsv ? "# " : "") << line << '\n';
     if (style == TableStyle::kMarkdown && !t.caption.empty()) out << '\n';
   }
   switch (style) {
@@ -325,7 +336,6 @@ std::string ViewTitle(const std::optional<std::string>& view, TableMetric m,
   return TableMetricTitle(m) + " (each job's own direction)";
 }
 
-
 std::string PointLabel(const std::vector<std::pair<std::string, std::string>>& pt) {
   std::string s;
   for (const auto& [k, v] : pt) s += (s.empty() ? "" : " ") + k + "=" + v;
@@ -348,8 +358,8 @@ std::vector<std::string> VaryingOptions(const json& doc, const std::vector<std::
       seen[k].insert(it == opts.end() ? std::string("\x01") : it->second);
     }
   }
-  static const char* const kPreferred[] = {"ioengine", "rw",      "bs",    "iodepth",
-                                           "numjobs",  "direct",  "buffered"};
+  static const char* const kPreferred[] = {"ioengine", "rw",     "bs",      "iodepth",
+                                           "numjobs",  "direct", "buffered"};
   std::vector<std::string> out;
   for (const char* p : kPreferred)
     if (seen.count(p) && seen[p].size() > 1) out.push_back(p);
@@ -713,13 +723,12 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
     for (const auto& view : views) {
       const std::string title = ViewTitle(view, m, jobs);
       auto cell = [&](const std::vector<const json*>& sel) {
-        return FormatMetric(m, AggregateMetric(sel, view, m));
+        return FormatMetric(m, AggregateMetric(sel, view, m), opts.style);
       };
       auto make = [&](const std::string& subtitle) {
         Table t;
         std::string line = title;
-        if (!row_key.empty())
-          line += " by " + row_key + (col_key.empty() ? "" : " and " + col_key);
+        if (!row_key.empty()) line += " by " + row_key + (col_key.empty() ? "" : " and " + col_key);
         if (!subtitle.empty()) line += ", " + subtitle;
         t.caption.push_back(line);
         if (!description.empty()) t.caption.push_back(description);
@@ -941,7 +950,8 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
               noise_marked = true;
             }
           }
-          t.rows.push_back({label_of(e), FormatMetric(m, bv), FormatMetric(m, nv), delta});
+          t.rows.push_back({label_of(e), FormatMetric(m, bv, opts.style),
+                            FormatMetric(m, nv, opts.style), delta});
         }
         if (!t.rows.empty()) out.push_back(Render(t, opts.style, opts.caption));
       }

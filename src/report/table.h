@@ -14,24 +14,23 @@
 // Thread-safety: pure functions; any thread.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "iobench/status.h"
 
 namespace iobench {
 
 enum class TableMetric {
-  kIops,      // I/O per second, formatted 12.9k / 241k / 1.20M
-  kBw,        // MiB/s (bw_bytes / 2^20)
-  kLatMean,   // µs, total latency mean
-  kClatP50,   // µs, completion latency percentiles
+  kIops,     // I/O per second, formatted 12.9k / 241k / 1.20M
+  kBw,       // MiB/s (bw_bytes / 2^20)
+  kLatMean,  // µs, total latency mean
+  kClatP50,  // µs, completion latency percentiles
   kClatP99,
   kClatP999,
-  kLatP50,    // µs, total latency percentiles (fio: lat_percentiles=1)
+  kLatP50,  // µs, total latency percentiles (fio: lat_percentiles=1)
   kLatP99,
   kSlatMean,  // µs
   kCpuPerIo,  // µs of CPU (user+system) per I/O, per job
@@ -99,9 +98,9 @@ Result<nlohmann::json> ParseResultsJson(const std::string& text, const std::stri
 // --- helpers shared with plot.cc and sweep's MergeRepeats ---
 
 // Number formatting as fio users write it.
-std::string FormatIops(double iops);    // 12.9k, 241k, 1.20M, 602, 9.50
-std::string FormatFixed3(double v);     // 3 significant digits, no suffix
-std::string FormatDelta(double pct);    // "137.57", "-3.85"
+std::string FormatIops(double iops);  // 12.9k, 241k, 1.20M, 602, 9.50
+std::string FormatFixed3(double v);   // 3 significant digits, no suffix
+std::string FormatDelta(double pct);  // "137.57", "-3.85"
 
 // Directions with I/O in a job ("read", "write", "trim").
 std::vector<std::string> JobDirections(const nlohmann::json& job);

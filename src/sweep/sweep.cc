@@ -232,8 +232,7 @@ Result<SweepAxis> ParseSweepArg(const std::string& arg) {
   }
   std::set<std::string> seen;
   for (const auto& v : axis.values) {
-    if (!seen.insert(v).second)
-      return Status::Invalid(where + ": value '" + v + "' appears twice");
+    if (!seen.insert(v).second) return Status::Invalid(where + ": value '" + v + "' appears twice");
   }
   return axis;
 }
@@ -274,8 +273,7 @@ Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& swe
 }
 
 Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const SweepPoint& point,
-                                        const OptionSetter& set,
-                                        const IsJobOption& is_job_option) {
+                                        const OptionSetter& set, const IsJobOption& is_job_option) {
   std::vector<JobSpec> jobs = base;
   for (auto& job : jobs) {
     for (const auto& [key, value] : point.values) {
@@ -333,10 +331,9 @@ Result<std::string> ExpandHookCommand(const std::string& cmd_template, const Swe
       if (value == nullptr) {
         std::string keys;
         for (const auto& kv : point.values) keys += (keys.empty() ? "" : ", ") + kv.first;
-        return Status::Invalid("--sweep-cmd '" + cmd_template + "': {" + name +
-                               "} names no --sweep key" +
-                               (keys.empty() ? std::string(" (nothing is swept)")
-                                             : " (swept: " + keys + ")"));
+        return Status::Invalid(
+            "--sweep-cmd '" + cmd_template + "': {" + name + "} names no --sweep key" +
+            (keys.empty() ? std::string(" (nothing is swept)") : " (swept: " + keys + ")"));
       }
     }
     out += ShellQuoteIfNeeded(*value);
@@ -493,11 +490,10 @@ const nlohmann::json* Child(const nlohmann::json* j, const std::string& key) {
   return &(*j)[key];
 }
 
-const TableMetric kDirMetrics[] = {TableMetric::kIops,     TableMetric::kBw,
-                                   TableMetric::kLatMean,  TableMetric::kClatP50,
-                                   TableMetric::kClatP99,  TableMetric::kClatP999,
-                                   TableMetric::kLatP50,   TableMetric::kLatP99,
-                                   TableMetric::kSlatMean};
+const TableMetric kDirMetrics[] = {
+    TableMetric::kIops,    TableMetric::kBw,      TableMetric::kLatMean,
+    TableMetric::kClatP50, TableMetric::kClatP99, TableMetric::kClatP999,
+    TableMetric::kLatP50,  TableMetric::kLatP99,  TableMetric::kSlatMean};
 const TableMetric kJobMetrics[] = {TableMetric::kCpuPerIo, TableMetric::kUsrCpu,
                                    TableMetric::kSysCpu};
 

@@ -63,8 +63,7 @@ TEST(SweepParseTest, BadSyntaxSaysWhatIsWrong) {
   EXPECT_EQ(Error({"iodepth=1..8:y2"}),
             "--sweep iodepth=1..8:y2: range '1..8:y2': step must be +N (add) or xN (multiply), "
             "e.g. 1..128:x2");
-  EXPECT_EQ(Error({"iodepth=1..8:"}),
-            "--sweep iodepth=1..8:: range '1..8:': empty step after ':'");
+  EXPECT_EQ(Error({"iodepth=1..8:"}), "--sweep iodepth=1..8:: range '1..8:': empty step after ':'");
   EXPECT_EQ(Error({"iodepth=0..8:x2"}),
             "--sweep iodepth=0..8:x2: range '0..8:x2': a multiplying range cannot start at 0");
   EXPECT_EQ(Error({"iodepth=1..abc"}),
@@ -193,8 +192,8 @@ TEST(SweepHookTest, OutputIsCapturedNotPrinted) {
   int code = -1;
   ::testing::internal::CaptureStderr();
   ::testing::internal::CaptureStdout();
-  Status st = RunHook("echo ra={}; echo qd={iodepth} >&2; printf tail", p, &log, FakeIsJobOption,
-                      &code);
+  Status st =
+      RunHook("echo ra={}; echo qd={iodepth} >&2; printf tail", p, &log, FakeIsJobOption, &code);
   const std::string out = ::testing::internal::GetCapturedStdout();
   const std::string err = ::testing::internal::GetCapturedStderr();
   ASSERT_TRUE(st.ok()) << st.ToString();

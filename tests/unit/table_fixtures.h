@@ -2,16 +2,16 @@
 // tests: synthetic, so that every expected number is exact.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 namespace iobench::testing {
 
@@ -47,8 +47,8 @@ inline nlohmann::json MakeDir(const DirFigures& f) {
 }
 
 inline nlohmann::json EmptyDir() {
-  return {{"io_bytes", 0}, {"bw_bytes", 0}, {"bw", 0}, {"iops", 0.0}, {"runtime", 0},
-          {"total_ios", 0}};
+  return {{"io_bytes", 0}, {"bw_bytes", 0}, {"bw", 0},
+          {"iops", 0.0},   {"runtime", 0},  {"total_ios", 0}};
 }
 
 // One job doing I/O in `dir` ("read"/"write"), or both when dir is "rw".
@@ -89,10 +89,16 @@ inline nlohmann::json MakeDoc(const std::vector<nlohmann::json>& jobs,
 inline nlohmann::json Seed000Doc() {
   const double set[] = {12900, 32400, 65800, 123000, 211000, 235000, 241000, 229000};
   const double not_set[] = {11000, 29700, 62100, 116000, 208000, 296000, 328000, 312000};
-  const std::map<std::string, std::string> opts = {
-      {"filename", "/mnt/nvme0n1/fio_read_test.txt"}, {"buffered", "1"}, {"rw", "randread"},
-      {"ioengine", "io_uring"}, {"randseed", "89"}, {"runtime", "10s"}, {"norandommap", "1"},
-      {"direct", "0"}, {"bs", "4k"}, {"size", "4G"}};
+  const std::map<std::string, std::string> opts = {{"filename", "/mnt/nvme0n1/fio_read_test.txt"},
+                                                   {"buffered", "1"},
+                                                   {"rw", "randread"},
+                                                   {"ioengine", "io_uring"},
+                                                   {"randseed", "89"},
+                                                   {"runtime", "10s"},
+                                                   {"norandommap", "1"},
+                                                   {"direct", "0"},
+                                                   {"bs", "4k"},
+                                                   {"size", "4G"}};
   std::vector<nlohmann::json> jobs;
   int qd = 1;
   for (int i = 0; i < 8; ++i, qd *= 2) {
@@ -110,10 +116,11 @@ inline nlohmann::json Seed000Doc() {
     }
   }
   nlohmann::json doc = MakeDoc(jobs, {"iodepth", "force_async"});
-  doc["iobench"]["context"] = {
-      {"kernel", "5.9.0-rc8+"},
-      {"targets", {{{"path", "/mnt/nvme0n1/fio_read_test.txt"}, {"fstype", "ext4"},
-                    {"disk", "/dev/nvme0n1"}}}}};
+  doc["iobench"]["context"] = {{"kernel", "5.9.0-rc8+"},
+                               {"targets",
+                                {{{"path", "/mnt/nvme0n1/fio_read_test.txt"},
+                                  {"fstype", "ext4"},
+                                  {"disk", "/dev/nvme0n1"}}}}};
   return doc;
 }
 
