@@ -333,7 +333,7 @@ std::string ViewTitle(const std::optional<std::string>& view, TableMetric m,
   for (const json* j : jobs)
     for (const auto& d : JobDirections(*j)) dirs.insert(d);
   if (dirs.size() == 1) return *dirs.begin() + " " + TableMetricTitle(m);
-  return TableMetricTitle(m) + " (each job's own direction)";
+  return TableMetricTitle(m) + ", each job's own direction";
 }
 
 std::string PointLabel(const std::vector<std::pair<std::string, std::string>>& pt) {
