@@ -67,9 +67,9 @@ std::string FindProgram(const std::string& prog) {
   std::stringstream ss(p);
   std::string dir;
   while (std::getline(ss, dir, ':')) {
-    if (dir.empty()) dir = ".";
     std::string cand = dir;
-    cand += '/';
+    if (cand.empty()) cand.push_back('.');
+    cand.push_back('/');
     cand += prog;
     struct stat st;
     if (stat(cand.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(cand.c_str(), X_OK) == 0)
@@ -173,8 +173,10 @@ Result<std::string> PlotScript(const json& doc, const PlotOptions& opts) {
   std::ostringstream metric_data, lat_data;
   bool any_metric = false, any_lat = false;
   for (const auto& x : xs) {
-    metric_data << DataLabel(x);
-    lat_data << DataLabel(x);
+    // Numbers bare (gnuplot does not read a quoted number as one), labels quoted.
+    const std::string xcell = numeric ? x : DataLabel(x);
+    metric_data << xcell;
+    lat_data << xcell;
     for (const auto& s : series) {
       auto v = value(s, x, opts.metric);
       any_metric |= v.has_value();
