@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "report/plot.h"
 #include "sweep/sweep.h"
 #include "table_fixtures.h"
 
@@ -311,6 +312,52 @@ TEST(TableFioImportTest, SkipsTextAroundTheJson) {
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().message(),
             "open /nonexistent/iobench/base.json: No such file or directory");
+}
+
+}  // namespace
+}  // namespace iobench
+
+namespace iobench {
+namespace {
+
+TEST(TableRobustnessTest, OddDocumentsNeverThrow) {
+  const char* docs[] = {
+      R"({"jobs": [1, "x", null]})",
+      R"({"jobs": [{"jobname": 5, "read": "x", "iobench": {"point": {"iodepth": 4}}}]})",
+      R"({"jobs": [{"jobname": "a", "read": {"iops": "x", "total_ios": 3,
+          "clat_ns": {"percentile": [1, 2]}}, "iobench": 7}],
+          "iobench": {"sweep": {"keys": "iodepth"}, "context": [1]}})",
+      R"({"jobs": [{"jobname": "a", "read": {"iops": 1, "total_ios": 3},
+          "iobench": {"point": {"iodepth": "1"}, "repeat": {"min": 3}}}],
+          "iobench": {"sweep": {"keys": ["iodepth", 3]}}, "global options": [1]})",
+  };
+  for (const char* text : docs) {
+    auto doc = ParseResultsJson(text, "odd.json");
+    ASSERT_TRUE(doc.ok()) << text;
+    TableOptions o;
+    o.metrics = {TableMetric::kIops, TableMetric::kClatP99, TableMetric::kCpuPerIo};
+    for (TableStyle s :
+         {TableStyle::kPlain, TableStyle::kAscii, TableStyle::kMarkdown, TableStyle::kCsv}) {
+      o.style = s;
+      EXPECT_NO_THROW({
+        auto r = RenderTables(*doc, o);
+        auto c = RenderCompare(*doc, *doc, o);
+        (void)r;
+        (void)c;
+      }) << text;
+    }
+    EXPECT_NO_THROW({
+      auto m = sweep::MergeRepeats({*doc, *doc});
+      (void)m;
+      auto combined = sweep::CombineSweepResults({{sweep::SweepPoint{{{"k", "v"}}}, *doc}});
+      auto r = RenderTables(combined, TableOptions{});
+      (void)r;
+      PlotOptions po;
+      po.path = "odd.svg";
+      auto p = PlotScript(combined, po);
+      (void)p;
+    }) << text;
+  }
 }
 
 }  // namespace
