@@ -922,9 +922,8 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
     for (const auto& view : views) {
       for (const auto& g : groups) {
         Table t;
-        t.caption.push_back(ViewTitle(view, m, all) + ", " + opts.base_label + " vs " +
-                            opts.new_label + ", delta % = (new - base) / base * 100" +
-                            (g.empty() ? "" : ", " + keys[0] + "=" + g));
+        t.caption.push_back((g.empty() ? "" : keys[0] + "=" + g + ": ") + ViewTitle(view, m, all) +
+                            ", delta % = (new - base) / base * 100");
         if (dbase == dnew) {
           if (!dbase.empty()) t.caption.push_back(dbase);
         } else {
