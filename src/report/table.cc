@@ -324,6 +324,29 @@ std::vector<std::optional<std::string>> DirectionViews(const std::vector<const j
 
 namespace {
 
+// min/max of the metric from iobench.repeat, for a cell of a single job.
+std::optional<std::pair<double, double>> RepeatRange(const std::vector<const json*>& jobs,
+                                                     const std::optional<std::string>& view,
+                                                     TableMetric m) {
+  if (jobs.size() != 1) return std::nullopt;
+  const json& job = *jobs[0];
+  std::string group;
+  if (IsPerJobMetric(m)) {
+    group = "job";
+  } else if (view) {
+    group = *view;
+  } else {
+    auto d = JobDirections(job);
+    if (d.size() != 1) return std::nullopt;
+    group = d[0];
+  }
+  const json* rep = Get(Get(job, "iobench"), "repeat");
+  auto lo = Num(Get(Get(rep, "min"), group.c_str()), TableMetricName(m));
+  auto hi = Num(Get(Get(rep, "max"), group.c_str()), TableMetricName(m));
+  if (!lo || !hi) return std::nullopt;
+  return std::make_pair(*lo, *hi);
+}
+
 // "read IOPS", or "IOPS" (with the directions named) for own-direction views.
 std::string ViewTitle(const std::optional<std::string>& view, TableMetric m,
                       const std::vector<const json*>& jobs) {
@@ -723,7 +746,13 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
     for (const auto& view : views) {
       const std::string title = ViewTitle(view, m, jobs);
       auto cell = [&](const std::vector<const json*>& sel) {
-        return FormatMetric(m, AggregateMetric(sel, view, m), opts.style);
+        std::string c = FormatMetric(m, AggregateMetric(sel, view, m), opts.style);
+        if (opts.show_range && opts.style != TableStyle::kCsv) {
+          if (auto r = RepeatRange(sel, view, m))
+            c += " (" + FormatMetric(m, r->first, opts.style) + "-" +
+                 FormatMetric(m, r->second, opts.style) + ")";
+        }
+        return c;
       };
       auto make = [&](const std::string& subtitle) {
         Table t;
@@ -840,23 +869,7 @@ std::vector<CompareEntry> Entries(const json& doc, const std::vector<std::string
 std::optional<std::pair<double, double>> RepeatRange(const CompareEntry& e,
                                                      const std::optional<std::string>& view,
                                                      TableMetric m) {
-  if (e.jobs.size() != 1) return std::nullopt;
-  const json& job = *e.jobs[0];
-  std::string group;
-  if (IsPerJobMetric(m)) {
-    group = "job";
-  } else if (view) {
-    group = *view;
-  } else {
-    auto d = JobDirections(job);
-    if (d.size() != 1) return std::nullopt;
-    group = d[0];
-  }
-  const json* rep = Get(Get(job, "iobench"), "repeat");
-  auto lo = Num(Get(Get(rep, "min"), group.c_str()), TableMetricName(m));
-  auto hi = Num(Get(Get(rep, "max"), group.c_str()), TableMetricName(m));
-  if (!lo || !hi) return std::nullopt;
-  return std::make_pair(*lo, *hi);
+  return RepeatRange(e.jobs, view, m);
 }
 
 }  // namespace

@@ -60,6 +60,9 @@ struct TableOptions {
   std::string row_key;
   std::string col_key;
   bool caption = true;  // the title and one-line job description
+  // With --repeat information (iobench.repeat), cells read "241k (235k-250k)":
+  // the median and the min-max of the runs. Not in csv (cells stay numbers).
+  bool show_range = true;
   // Compare: the column headers of the two sides (seed 004: "bio(base)").
   std::string base_label = "base";
   std::string new_label = "new";

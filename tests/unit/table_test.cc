@@ -362,3 +362,33 @@ TEST(TableRobustnessTest, OddDocumentsNeverThrow) {
 
 }  // namespace
 }  // namespace iobench
+
+namespace iobench {
+namespace {
+
+TEST(TableRepeatTest, MedianWithRange) {
+  std::vector<nlohmann::json> runs;
+  for (double iops : {1000.0, 3000.0, 2000.0}) {
+    iobench::testing::DirFigures f;
+    f.iops = iops;
+    f.bw_bytes = iops * 4096;
+    runs.push_back(iobench::testing::MakeDoc(
+        {iobench::testing::MakeJob("j", {{"iodepth", "4"}}, "read", f)}, {"iodepth"}));
+  }
+  auto merged = sweep::MergeRepeats(runs);
+  ASSERT_TRUE(merged.ok());
+  TableOptions o;
+  auto r = RenderTables(*merged, o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r,
+            "read IOPS by iodepth\n"
+            "buffered, 10 s, median of 3 runs\n"
+            "iodepth                     j\n"
+            "4         2.00k (1.00k-3.00k)\n");
+  o.show_range = false;
+  o.caption = false;
+  EXPECT_EQ(*RenderTables(*merged, o), "iodepth       j\n4         2.00k\n");
+}
+
+}  // namespace
+}  // namespace iobench
