@@ -16,6 +16,15 @@
 extern char** environ;
 
 namespace iobench {
+
+using table::AggregateMetric;
+using table::AllJobs;
+using table::DescribeJobs;
+using table::DirectionViews;
+using table::JobDirections;
+using table::JobPoint;
+using table::SweepKeys;
+
 namespace {
 
 using nlohmann::json;

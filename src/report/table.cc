@@ -9,6 +9,19 @@
 #include <sstream>
 
 namespace iobench {
+
+using table::AggregateMetric;
+using table::AllJobs;
+using table::DescribeJobs;
+using table::DirectionViews;
+using table::FormatDelta;
+using table::FormatFixed3;
+using table::FormatIops;
+using table::JobDirections;
+using table::JobMetric;
+using table::JobPoint;
+using table::SweepKeys;
+
 namespace {
 
 using nlohmann::json;
@@ -118,8 +131,8 @@ const json& Jobs(const json& doc) {
 
 }  // namespace
 
-std::optional<double> AggregateMetric(const std::vector<const json*>& jobs,
-                                      const std::optional<std::string>& dir, TableMetric m) {
+std::optional<double> table::AggregateMetric(const std::vector<const json*>& jobs,
+                                             const std::optional<std::string>& dir, TableMetric m) {
   double sum = 0, weighted = 0, weight = 0, mx = 0;
   int found = 0;
   for (const json* job : jobs) {
@@ -304,7 +317,8 @@ std::string Join(const std::vector<std::string>& tables) {
 // I/O in some job. Per-job metrics have one view.
 }  // namespace
 
-std::vector<std::optional<std::string>> DirectionViews(const std::vector<const json*>& jobs) {
+std::vector<std::optional<std::string>> table::DirectionViews(
+    const std::vector<const json*>& jobs) {
   std::set<std::string> any;
   bool mixed = false;
   for (const json* j : jobs) {
@@ -402,7 +416,7 @@ std::string ValueOr(const std::map<std::string, std::string>& m, const std::stri
 
 // ---------------------------------------------------------------- public
 
-std::vector<const json*> AllJobs(const json& doc) {
+std::vector<const json*> table::AllJobs(const json& doc) {
   std::vector<const json*> out;
   for (const auto& j : Jobs(doc))
     if (j.is_object()) out.push_back(&j);
@@ -456,7 +470,7 @@ bool IsPerJobMetric(TableMetric m) {
   return m == TableMetric::kCpuPerIo || m == TableMetric::kUsrCpu || m == TableMetric::kSysCpu;
 }
 
-std::string FormatIops(double v) {
+std::string table::FormatIops(double v) {
   if (!std::isfinite(v)) return "-";
   if (v < 0) return "-" + FormatIops(-v);
   static const char* const kSuffix[] = {"", "k", "M", "G", "T"};
@@ -470,7 +484,7 @@ std::string FormatIops(double v) {
   return Printf(fmt, v) + kSuffix[s];
 }
 
-std::string FormatFixed3(double v) {
+std::string table::FormatFixed3(double v) {
   if (!std::isfinite(v)) return "-";
   if (v < 0) return "-" + FormatFixed3(-v);
   if (v == 0) return "0";
@@ -478,14 +492,14 @@ std::string FormatFixed3(double v) {
   return Printf(fmt, v);
 }
 
-std::string FormatDelta(double pct) {
+std::string table::FormatDelta(double pct) {
   if (!std::isfinite(pct)) return "-";
   std::string s = Printf("%.2f", pct);
   if (s == "-0.00") s = "0.00";
   return s;
 }
 
-std::vector<std::string> JobDirections(const json& job) {
+std::vector<std::string> table::JobDirections(const json& job) {
   std::vector<std::string> out;
   for (const char* d : kDirs) {
     const json* dir = Get(job, d);
@@ -495,7 +509,8 @@ std::vector<std::string> JobDirections(const json& job) {
   return out;
 }
 
-std::optional<double> JobMetric(const json& job, const std::string& dir_name, TableMetric m) {
+std::optional<double> table::JobMetric(const json& job, const std::string& dir_name,
+                                       TableMetric m) {
   const json* dir = IsPerJobMetric(m) ? nullptr : Get(job, dir_name.c_str());
   switch (m) {
     case TableMetric::kIops:
@@ -539,8 +554,8 @@ std::optional<double> JobMetric(const json& job, const std::string& dir_name, Ta
   return std::nullopt;
 }
 
-std::vector<std::pair<std::string, std::string>> JobPoint(const json& job,
-                                                          const std::vector<std::string>& keys) {
+std::vector<std::pair<std::string, std::string>> table::JobPoint(
+    const json& job, const std::vector<std::string>& keys) {
   std::vector<std::pair<std::string, std::string>> out;
   const json* pt = Get(Get(job, "iobench"), "point");
   for (const auto& k : keys) {
@@ -550,7 +565,7 @@ std::vector<std::pair<std::string, std::string>> JobPoint(const json& job,
   return out;
 }
 
-std::vector<std::string> SweepKeys(const json& doc) {
+std::vector<std::string> table::SweepKeys(const json& doc) {
   std::vector<std::string> keys;
   const json* k = Get(Get(Get(doc, "iobench"), "sweep"), "keys");
   if (k && k->is_array()) {
@@ -567,7 +582,7 @@ std::vector<std::string> SweepKeys(const json& doc) {
   return keys;
 }
 
-std::string DescribeJobs(const json& doc) {
+std::string table::DescribeJobs(const json& doc) {
   const auto keys = SweepKeys(doc);
   auto swept = [&](std::initializer_list<const char*> names) {
     for (const char* n : names)

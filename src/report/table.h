@@ -98,7 +98,9 @@ Result<nlohmann::json> LoadResultsJson(const std::string& path);
 // The same on text already in memory (`what` names it in errors).
 Result<nlohmann::json> ParseResultsJson(const std::string& text, const std::string& what);
 
-// --- helpers shared with plot.cc and sweep's MergeRepeats ---
+// --- helpers shared with plot.cc and sweep's MergeRepeats (own namespace:
+// names like FormatIops are likely elsewhere in the project) ---
+namespace table {
 
 // Number formatting as fio users write it.
 std::string FormatIops(double iops);  // 12.9k, 241k, 1.20M, 602, 9.50
@@ -134,5 +136,7 @@ std::vector<std::string> SweepKeys(const nlohmann::json& doc);
 // "4k randread, buffered, io_uring, ext4 on nvme0n1, 6.18.0, 10 s each":
 // the options all jobs share (swept keys left out) and the context.
 std::string DescribeJobs(const nlohmann::json& doc);
+
+}  // namespace table
 
 }  // namespace iobench

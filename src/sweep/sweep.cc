@@ -16,6 +16,10 @@
 extern char** environ;
 
 namespace iobench::sweep {
+
+using table::JobDirections;
+using table::JobMetric;
+
 namespace {
 
 bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }

@@ -13,6 +13,7 @@ using iobench::testing::MakeDoc;
 using iobench::testing::MakeJob;
 using iobench::testing::TempDir;
 using nlohmann::json;
+using table::FormatDelta;
 
 // Seed 004: brd with bio (base) and blk-mq (new), MB/s per engine and rw.
 json Seed004Doc(bool blk_mq) {

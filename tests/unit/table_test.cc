@@ -20,6 +20,7 @@ using iobench::testing::MakeJob;
 using iobench::testing::Seed000Doc;
 using iobench::testing::TempDir;
 using nlohmann::json;
+using namespace iobench::table;  // NOLINT: the helpers under test
 
 TEST(TableFormatTest, IopsLikeFioUsers) {
   EXPECT_EQ(FormatIops(12900), "12.9k");
