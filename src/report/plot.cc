@@ -1,6 +1,7 @@
 #include "report/plot.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -295,7 +296,19 @@ Status WritePlot(const json& doc, const PlotOptions& opts) {
   std::string prog_copy = prog;
   char* argv[] = {prog_copy.data(), base.data(), nullptr};
   pid_t pid = -1;
-  const int rc = posix_spawn(&pid, prog.c_str(), &fa, nullptr, argv, environ);
+  // The run core may block signals in this thread (signalfd); the child
+  // gets a clean mask and default actions so Ctrl-C and SIGPIPE work in it.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  for (int sig : {SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE}) sigaddset(&defaults, sig);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  const int rc = posix_spawn(&pid, prog.c_str(), &fa, &attr, argv, environ);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&fa);
   close(fds[1]);
   if (rc != 0) {

@@ -1,6 +1,7 @@
 #include "sweep/sweep.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -362,7 +363,19 @@ Status RunHook(const std::string& cmd_template, const SweepPoint& point, std::st
   std::string sh = "/bin/sh", dash_c = "-c";
   char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
   pid_t pid = -1;
-  const int rc = posix_spawn(&pid, "/bin/sh", &fa, nullptr, argv, environ);
+  // The run core may block signals in this thread (signalfd); the child
+  // gets a clean mask and default actions so Ctrl-C and SIGPIPE work in it.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  for (int sig : {SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE}) sigaddset(&defaults, sig);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  const int rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, environ);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&fa);
   close(fds[1]);
   if (rc != 0) {

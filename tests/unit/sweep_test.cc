@@ -1,6 +1,8 @@
 #include "sweep/sweep.h"
 
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <signal.h>
 
 #include "table_fixtures.h"
 
@@ -227,6 +229,19 @@ TEST(SweepHookTest, FailureStopsWithExitCode) {
   st = RunHook("/nonexistent/iobench-hook {}", p, nullptr, nullptr, &code);
   EXPECT_FALSE(st.ok());
   EXPECT_EQ(code, 127);
+}
+
+TEST(SweepHookTest, ChildGetsCleanSignalMask) {
+  // The run core may block signals for a signalfd; hooks must not inherit that.
+  sigset_t term, old;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  ASSERT_EQ(pthread_sigmask(SIG_BLOCK, &term, &old), 0);
+  int code = 0;
+  Status st = RunHook("kill -TERM $$; echo still here", SweepPoint{}, nullptr, nullptr, &code);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(code, 128 + SIGTERM);
 }
 
 TEST(SweepCombineTest, OneDocumentWithPoints) {
