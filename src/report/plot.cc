@@ -1,0 +1,340 @@
+#include "report/plot.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+extern char** environ;
+
+namespace iobench {
+
+using table::AggregateMetric;
+using table::AllJobs;
+using table::DescribeJobs;
+using table::DirectionViews;
+using table::JobDirections;
+using table::JobPoint;
+using table::SweepKeys;
+
+namespace {
+
+using nlohmann::json;
+
+constexpr char kGnuplotMissing[] = "gnuplot not found: apt-get install gnuplot-nox";
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// gnuplot single-quoted string: a quote is written twice.
+std::string Quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') q += '\'';
+    q += c;
+  }
+  return q + "'";
+}
+
+// Datablock labels go in double quotes; keep them simple.
+std::string DataLabel(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) q += (c == '"' || c == '\\' || c == '\n') ? '_' : c;
+  return q + "\"";
+}
+
+std::string Num(std::optional<double> v) {
+  if (!v || !std::isfinite(*v)) return "NaN";
+  std::ostringstream os;
+  os.precision(10);
+  os << *v;
+  return os.str();
+}
+
+bool ParseNumber(const std::string& s, double* out) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  *out = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && std::isfinite(*out);
+}
+
+// Finds `prog` like execvp would; empty when missing.
+std::string FindProgram(const std::string& prog) {
+  if (prog.find('/') != std::string::npos) return access(prog.c_str(), X_OK) == 0 ? prog : "";
+  const char* path = std::getenv("PATH");
+  std::string p = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  std::stringstream ss(p);
+  std::string dir;
+  while (std::getline(ss, dir, ':')) {
+    std::string cand = dir;
+    if (cand.empty()) cand.push_back('.');
+    cand.push_back('/');
+    cand += prog;
+    struct stat st;
+    if (stat(cand.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(cand.c_str(), X_OK) == 0)
+      return cand;
+  }
+  return "";
+}
+
+struct Series {
+  std::string label;
+  std::string name;                                        // job name ("" = any)
+  std::vector<std::pair<std::string, std::string>> fixed;  // other keys' values
+  std::optional<std::string> dir;
+};
+
+}  // namespace
+
+std::string PlotScriptPath(const std::string& image_path) {
+  const size_t slash = image_path.rfind('/');
+  const size_t dot = image_path.rfind('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return image_path + ".gp";
+  return image_path.substr(0, dot) + ".gp";
+}
+
+bool IsGnuplotMissing(const Status& s) {
+  return s.code() == Status::Code::kUnsupported && s.message().rfind(kGnuplotMissing, 0) == 0;
+}
+
+Result<std::string> PlotScript(const json& doc, const PlotOptions& opts) {
+  const bool svg = EndsWith(opts.path, ".svg");
+  const bool png = EndsWith(opts.path, ".png");
+  if (!svg && !png)
+    return Status::Invalid("--plot=" + opts.path + ": the file name must end in .svg or .png");
+  const auto keys = SweepKeys(doc);
+  if (keys.empty())
+    return Status::Invalid("--plot: nothing was swept; a plot needs --sweep KEY=...");
+  const std::string x_key = opts.x_key.empty() ? keys[0] : opts.x_key;
+  if (std::find(keys.begin(), keys.end(), x_key) == keys.end())
+    return Status::Invalid("--plot: '" + x_key + "' is not a swept key");
+  const auto jobs = AllJobs(doc);
+
+  // x values in order of appearance, and the series.
+  std::vector<std::string> xs;
+  std::vector<std::string> names;
+  std::vector<std::vector<std::pair<std::string, std::string>>> fixed_sets;
+  for (const json* j : jobs) {
+    std::vector<std::pair<std::string, std::string>> fixed;
+    for (const auto& [k, v] : JobPoint(*j, keys)) {
+      if (k == x_key) {
+        if (std::find(xs.begin(), xs.end(), v) == xs.end()) xs.push_back(v);
+      } else {
+        fixed.emplace_back(k, v);
+      }
+    }
+    if (std::find(fixed_sets.begin(), fixed_sets.end(), fixed) == fixed_sets.end())
+      fixed_sets.push_back(fixed);
+    std::string n = j->contains("jobname") && (*j)["jobname"].is_string()
+                        ? (*j)["jobname"].get<std::string>()
+                        : "?";
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  }
+  const auto views = DirectionViews(jobs);
+  std::vector<Series> series;
+  for (const auto& fixed : fixed_sets) {
+    for (const auto& n : names) {
+      for (const auto& view : views) {
+        Series s;
+        s.fixed = fixed;
+        s.name = n;
+        s.dir = view;
+        for (const auto& [k, v] : fixed) s.label += (s.label.empty() ? "" : " ") + k + "=" + v;
+        if (names.size() > 1 || s.label.empty()) s.label += (s.label.empty() ? "" : " ") + n;
+        if (view) s.label += " " + *view;
+        series.push_back(std::move(s));
+      }
+    }
+  }
+  auto value = [&](const Series& s, const std::string& x, TableMetric m) {
+    std::vector<const json*> sel;
+    for (const json* j : jobs) {
+      if (!j->contains("jobname") || !(*j)["jobname"].is_string() ||
+          (*j)["jobname"].get<std::string>() != s.name)
+        continue;
+      auto pt = JobPoint(*j, keys);
+      bool ok = std::find(pt.begin(), pt.end(), std::make_pair(x_key, x)) != pt.end();
+      for (const auto& f : s.fixed) ok &= std::find(pt.begin(), pt.end(), f) != pt.end();
+      if (ok) sel.push_back(j);
+    }
+    return AggregateMetric(sel, s.dir, m);
+  };
+
+  // Numeric x (log2 when doubling) or categories.
+  bool numeric = true;
+  std::vector<double> xv(xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) numeric &= ParseNumber(xs[i], &xv[i]);
+  bool doubling = numeric && xs.size() >= 3;
+  for (size_t i = 1; doubling && i < xs.size(); ++i)
+    doubling = xv[i - 1] > 0 && xv[i] == 2 * xv[i - 1];
+
+  std::ostringstream metric_data, lat_data;
+  bool any_metric = false, any_lat = false;
+  for (const auto& x : xs) {
+    // Numbers bare (gnuplot does not read a quoted number as one), labels quoted.
+    const std::string xcell = numeric ? x : DataLabel(x);
+    metric_data << xcell;
+    lat_data << xcell;
+    for (const auto& s : series) {
+      auto v = value(s, x, opts.metric);
+      any_metric |= v.has_value();
+      metric_data << ' ' << Num(v);
+      auto p50 = value(s, x, TableMetric::kClatP50), p99 = value(s, x, TableMetric::kClatP99);
+      any_lat |= p50.has_value() || p99.has_value();
+      lat_data << ' ' << Num(p50) << ' ' << Num(p99);
+    }
+    metric_data << '\n';
+    lat_data << '\n';
+  }
+  if (!any_metric)
+    return Status::Invalid(std::string("--plot: the results carry no ") +
+                           TableMetricName(opts.metric) + " values");
+
+  const size_t slash = opts.path.rfind('/');
+  const std::string image = slash == std::string::npos ? opts.path : opts.path.substr(slash + 1);
+  std::string title = TableMetricTitle(opts.metric);
+  if (views.size() == 1 && !views[0]) {  // per-direction series name their direction
+    std::set<std::string> dirs;
+    for (const json* j : jobs)
+      for (const auto& d : JobDirections(*j)) dirs.insert(d);
+    if (dirs.size() == 1) title = *dirs.begin() + " " + title;
+  }
+  // gnuplot's default fonts may lack µ: write "usec" in the image.
+  auto ascii_units = [](std::string s) {
+    const std::string mu = "µs";
+    for (size_t p; (p = s.find(mu)) != std::string::npos;) s.replace(p, mu.size(), "usec");
+    return s;
+  };
+  const std::string x_col = numeric ? "1" : "0";
+  const std::string xtic = numeric ? "" : ":xtic(1)";
+  std::ostringstream gp;
+  gp << "# iobench sweep plot. Re-draw with: gnuplot " << PlotScriptPath(image) << "\n";
+  gp << "# (run it in this directory; the data below are the sweep's results)\n";
+  gp << "set encoding utf8\n";
+  if (svg)
+    gp << "set terminal svg size 900,1000 dynamic noenhanced font 'sans,11' background rgb "
+          "'white'\n";
+  else
+    gp << "set terminal pngcairo size 900,1000 noenhanced font 'sans,10'\n";
+  gp << "set output " << Quote(image) << "\n";
+  gp << "$metric << EOD\n" << metric_data.str() << "EOD\n";
+  if (any_lat) gp << "$latency << EOD\n" << lat_data.str() << "EOD\n";
+  const std::string description = DescribeJobs(doc);
+  gp << "set multiplot layout " << (any_lat ? 2 : 1) << ",1 title "
+     << Quote(ascii_units(description)) << "\n";
+  gp << "set grid\nset key outside right top\nset datafile missing 'NaN'\n";
+  gp << "set xlabel " << Quote(x_key) << "\n";
+  if (doubling) gp << "set logscale x 2\n";
+  if (!numeric) gp << "set offsets 0.25, 0.25, 0, 0\n";
+  gp << "set title " << Quote(ascii_units(title) + " vs " + x_key) << "\n";
+  gp << "set ylabel " << Quote(ascii_units(TableMetricTitle(opts.metric))) << "\n";
+  gp << "set yrange [0:*]\n";
+  gp << "plot ";
+  for (size_t i = 0; i < series.size(); ++i) {
+    gp << (i ? ", \\\n     " : "") << "$metric using " << x_col << ":" << (i + 2) << xtic
+       << " with linespoints lw 2 pt 7 lc " << (i + 1) << " title " << Quote(series[i].label);
+  }
+  gp << "\n";
+  if (any_lat) {
+    gp << "set title " << Quote("completion latency p50 (dashed) and p99 (solid) vs " + x_key)
+       << "\n";
+    gp << "set ylabel 'usec'\nset yrange [*:*]\nset logscale y\n";
+    gp << "plot ";
+    for (size_t i = 0; i < series.size(); ++i) {
+      gp << (i ? ", \\\n     " : "") << "$latency using " << x_col << ":" << (2 * i + 2) << xtic
+         << " with linespoints dt 2 pt 6 lc " << (i + 1) << " title "
+         << Quote(series[i].label + " p50") << ", \\\n     $latency using " << x_col << ":"
+         << (2 * i + 3) << xtic << " with linespoints lw 2 pt 7 lc " << (i + 1) << " title "
+         << Quote(series[i].label + " p99");
+    }
+    gp << "\n";
+  }
+  gp << "unset multiplot\n";
+  return gp.str();
+}
+
+Status WritePlot(const json& doc, const PlotOptions& opts) {
+  IOB_ASSIGN_OR_RETURN(std::string script, PlotScript(doc, opts));
+  const std::string gp_path = PlotScriptPath(opts.path);
+  {
+    std::ofstream f(gp_path, std::ios::trunc);
+    if (!f) return Status(Status::Code::kIoError, "--plot: cannot write " + gp_path);
+    f << script;
+    f.close();
+    if (!f) return Status(Status::Code::kIoError, "--plot: cannot write " + gp_path);
+  }
+  const std::string prog = FindProgram(opts.gnuplot);
+  if (prog.empty())
+    return Status(Status::Code::kUnsupported, std::string(kGnuplotMissing) + " (the script " +
+                                                  gp_path + " was written; run it with gnuplot)");
+
+  const size_t slash = gp_path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : gp_path.substr(0, slash + 1);
+  std::string base = slash == std::string::npos ? gp_path : gp_path.substr(slash + 1);
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return ErrnoStatus("--plot: pipe");
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+  // The script names the image without a directory, so that it can be
+  // re-run where it lies; run gnuplot there.
+  posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
+  std::string prog_copy = prog;
+  char* argv[] = {prog_copy.data(), base.data(), nullptr};
+  pid_t pid = -1;
+  // The run core may block signals in this thread (signalfd); the child
+  // gets a clean mask and default actions so Ctrl-C and SIGPIPE work in it.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  for (int sig : {SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE}) sigaddset(&defaults, sig);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  const int rc = posix_spawn(&pid, prog.c_str(), &fa, &attr, argv, environ);
+  posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&fa);
+  close(fds[1]);
+  if (rc != 0) {
+    close(fds[0]);
+    return ErrnoStatus("--plot: run " + prog, rc);
+  }
+  std::string output;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = read(fds[0], buf, sizeof(buf));
+    if (n > 0)
+      output.append(buf, static_cast<size_t>(n));
+    else if (n == 0 || errno != EINTR)
+      break;
+  }
+  close(fds[0]);
+  int ws = 0;
+  while (waitpid(pid, &ws, 0) < 0) {
+    if (errno != EINTR) return ErrnoStatus("--plot: waitpid");
+  }
+  if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+    while (!output.empty() && output.back() == '\n') output.pop_back();
+    return Status(Status::Code::kIoError, "--plot: gnuplot " + gp_path + " failed" +
+                                              (output.empty() ? "" : ":\n" + output));
+  }
+  return Status::Ok();
+}
+
+}  // namespace iobench

@@ -1,0 +1,1071 @@
+#include "report/table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace iobench {
+
+using table::AggregateMetric;
+using table::AllJobs;
+using table::DescribeJobs;
+using table::DirectionViews;
+using table::FormatDelta;
+using table::FormatFixed3;
+using table::FormatIops;
+using table::JobDirections;
+using table::JobMetric;
+using table::JobPoint;
+using table::SweepKeys;
+
+namespace {
+
+using nlohmann::json;
+
+// --- safe accessors: result files come from users, so a field of the wrong
+// type reads as missing instead of throwing ---
+
+const json* Get(const json* j, const char* key) {
+  if (j == nullptr || !j->is_object()) return nullptr;
+  auto it = j->find(key);
+  return it == j->end() ? nullptr : &*it;
+}
+const json* Get(const json& j, const char* key) { return Get(&j, key); }
+
+std::optional<double> Num(const json* j) {
+  if (j == nullptr) return std::nullopt;
+  if (j->is_number()) return j->get<double>();
+  return std::nullopt;
+}
+std::optional<double> Num(const json* j, const char* key) { return Num(Get(j, key)); }
+
+// A string field (numbers are printed, as fio sometimes writes them).
+std::optional<std::string> Str(const json* j) {
+  if (j == nullptr) return std::nullopt;
+  if (j->is_string()) return j->get<std::string>();
+  if (j->is_number_integer()) return std::to_string(j->get<int64_t>());
+  if (j->is_number()) return j->dump();
+  if (j->is_boolean()) return std::string(j->get<bool>() ? "1" : "0");
+  return std::nullopt;
+}
+
+std::string JobName(const json& job) { return Str(Get(job, "jobname")).value_or("?"); }
+
+std::string Printf(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), fmt, v);
+  return buf;
+}
+
+const char* const kDirs[] = {"read", "write", "trim"};
+
+struct MetricInfo {
+  TableMetric m;
+  const char* name;
+  const char* title;
+};
+const MetricInfo kMetrics[] = {
+    {TableMetric::kIops, "iops", "IOPS"},
+    {TableMetric::kBw, "bw", "bandwidth (MiB/s)"},
+    {TableMetric::kLatMean, "lat_mean", "mean latency (µs)"},
+    {TableMetric::kClatP50, "clat_p50", "clat p50 (µs)"},
+    {TableMetric::kClatP99, "clat_p99", "clat p99 (µs)"},
+    {TableMetric::kClatP999, "clat_p999", "clat p99.9 (µs)"},
+    {TableMetric::kLatP50, "lat_p50", "lat p50 (µs)"},
+    {TableMetric::kLatP99, "lat_p99", "lat p99 (µs)"},
+    {TableMetric::kSlatMean, "slat_mean", "mean submission latency (µs)"},
+    {TableMetric::kCpuPerIo, "cpu_per_io", "CPU per I/O (µs, user+system)"},
+    {TableMetric::kUsrCpu, "usr_cpu", "user CPU (%)"},
+    {TableMetric::kSysCpu, "sys_cpu", "system CPU (%)"},
+};
+
+std::optional<double> LatMean(const json* dir, const char* which) {
+  const json* lat = Get(dir, which);
+  if (lat == nullptr) return std::nullopt;
+  auto n = Num(lat, "N");
+  if (n && *n == 0) return std::nullopt;  // nothing recorded (slat of a sync engine)
+  auto mean = Num(lat, "mean");
+  if (!mean) return std::nullopt;
+  return *mean / 1000.0;
+}
+
+std::optional<double> Percentile(const json* dir, const char* which, double pct) {
+  const json* p = Get(Get(dir, which), "percentile");
+  if (p == nullptr || !p->is_object()) return std::nullopt;
+  for (auto it = p->begin(); it != p->end(); ++it) {
+    char* end = nullptr;
+    const double k = std::strtod(it.key().c_str(), &end);
+    if (end != it.key().c_str() && std::fabs(k - pct) < 1e-6) {
+      auto v = Num(&it.value());
+      if (v) return *v / 1000.0;
+    }
+  }
+  return std::nullopt;
+}
+
+// --- option view of a job: "global options" overlaid by "job options" ---
+
+std::map<std::string, std::string> JobOptions(const json& doc, const json& job) {
+  std::map<std::string, std::string> out;
+  for (const json* src : {Get(doc, "global options"), Get(job, "job options")}) {
+    if (src == nullptr || !src->is_object()) continue;
+    for (auto it = src->begin(); it != src->end(); ++it) {
+      auto s = Str(&it.value());
+      out[it.key()] = s.value_or("");
+    }
+  }
+  return out;
+}
+
+const json& Jobs(const json& doc) {
+  static const json kEmpty = json::array();
+  const json* j = Get(doc, "jobs");
+  return (j && j->is_array()) ? *j : kEmpty;
+}
+
+// --- cells over several job entries (numjobs clones share a name) ---
+
+}  // namespace
+
+std::optional<double> table::AggregateMetric(const std::vector<const json*>& jobs,
+                                             const std::optional<std::string>& dir, TableMetric m) {
+  double sum = 0, weighted = 0, weight = 0, mx = 0;
+  int found = 0;
+  for (const json* job : jobs) {
+    std::string d;
+    if (dir) {
+      d = *dir;
+    } else {
+      auto dirs = JobDirections(*job);
+      if (dirs.size() != 1) continue;
+      d = dirs[0];
+    }
+    auto v = JobMetric(*job, d, m);
+    if (!v) continue;
+    ++found;
+    double w = 1;
+    if (IsPerJobMetric(m)) {
+      double ios = 0;
+      for (const char* dd : kDirs) ios += Num(Get(job, dd), "total_ios").value_or(0);
+      w = ios;
+    } else {
+      w = Num(Get(job, d.c_str()), "total_ios").value_or(1);
+    }
+    sum += *v;
+    weighted += *v * w;
+    weight += w;
+    mx = found == 1 ? *v : std::max(mx, *v);
+  }
+  if (found == 0) return std::nullopt;
+  if (found == 1) return sum;
+  switch (m) {
+    case TableMetric::kIops:
+    case TableMetric::kBw:
+    case TableMetric::kUsrCpu:
+    case TableMetric::kSysCpu:
+      return sum;
+    case TableMetric::kLatMean:
+    case TableMetric::kSlatMean:
+    case TableMetric::kCpuPerIo:
+      return weight > 0 ? weighted / weight : sum / found;
+    default:
+      // Percentiles of several clones cannot be merged from JSON; show the
+      // worst one (docs/sweep.md: use group_reporting for exact ones).
+      return mx;
+  }
+}
+
+namespace {
+
+std::string FormatMetric(TableMetric m, std::optional<double> v, TableStyle style) {
+  if (!v) return style == TableStyle::kCsv ? "" : "-";
+  if (style == TableStyle::kCsv) {
+    // Spreadsheets want numbers, not "12.9k": whole IOPS, else 4 decimals
+    // with trailing zeros dropped.
+    std::string s = Printf(m == TableMetric::kIops ? "%.0f" : "%.4f", *v);
+    if (s.find('.') != std::string::npos) {
+      while (s.back() == '0') s.pop_back();
+      if (s.back() == '.') s.pop_back();
+    }
+    return s == "-0" ? "0" : s;
+  }
+  return m == TableMetric::kIops ? FormatIops(*v) : FormatFixed3(*v);
+}
+
+// --- a rendered table ---
+
+struct Table {
+  std::vector<std::string> caption;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<bool> numeric;  // per column: right-aligned
+};
+
+size_t Width(const std::string& s) {
+  size_t w = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++w;  // count UTF-8 code points
+  return w;
+}
+
+std::string Pad(const std::string& s, size_t w, bool right) {
+  const size_t n = Width(s);
+  if (n >= w) return s;
+  return right ? std::string(w - n, ' ') + s : s + std::string(w - n, ' ');
+}
+
+std::string CsvCell(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + "\"";
+}
+
+std::string Render(const Table& t, TableStyle style, bool caption) {
+  std::ostringstream out;
+  const size_t ncol = t.header.size();
+  std::vector<size_t> w(ncol, 0);
+  for (size_t c = 0; c < ncol; ++c) {
+    w[c] = Width(t.header[c]);
+    for (const auto& r : t.rows) w[c] = std::max(w[c], Width(r[c]));
+  }
+  auto numeric = [&](size_t c) { return c < t.numeric.size() && t.numeric[c]; };
+  if (caption) {
+    for (const auto& line : t.caption)
+      out << (style == TableStyle::kCsv ? "# " : "") << line << '\n';
+    if (style == TableStyle::kMarkdown && !t.caption.empty()) out << '\n';
+  }
+  switch (style) {
+    case TableStyle::kPlain: {
+      auto line = [&](const std::vector<std::string>& cells) {
+        std::string s;
+        for (size_t c = 0; c < ncol; ++c) {
+          if (c) s += "   ";
+          s += Pad(cells[c], w[c], numeric(c));
+        }
+        while (!s.empty() && s.back() == ' ') s.pop_back();
+        out << s << '\n';
+      };
+      line(t.header);
+      for (const auto& r : t.rows) line(r);
+      break;
+    }
+    case TableStyle::kAscii: {
+      std::string rule = "+";
+      for (size_t c = 0; c < ncol; ++c) rule += std::string(w[c] + 2, '-') + "+";
+      auto line = [&](const std::vector<std::string>& cells, bool header) {
+        out << '|';
+        for (size_t c = 0; c < ncol; ++c)
+          out << ' ' << Pad(cells[c], w[c], !header && numeric(c)) << " |";
+        out << '\n';
+      };
+      out << rule << '\n';
+      line(t.header, true);
+      out << rule << '\n';
+      for (const auto& r : t.rows) line(r, false);
+      out << rule << '\n';
+      break;
+    }
+    case TableStyle::kMarkdown: {
+      for (size_t c = 0; c < ncol; ++c) w[c] = std::max<size_t>(w[c], 3);
+      auto line = [&](const std::vector<std::string>& cells, bool header) {
+        out << '|';
+        for (size_t c = 0; c < ncol; ++c)
+          out << ' ' << Pad(cells[c], w[c], !header && numeric(c)) << " |";
+        out << '\n';
+      };
+      line(t.header, true);
+      out << '|';
+      for (size_t c = 0; c < ncol; ++c)
+        out << ' ' << (numeric(c) ? std::string(w[c] - 1, '-') + ":" : std::string(w[c], '-'))
+            << " |";
+      out << '\n';
+      for (const auto& r : t.rows) line(r, false);
+      break;
+    }
+    case TableStyle::kCsv: {
+      auto line = [&](const std::vector<std::string>& cells) {
+        for (size_t c = 0; c < ncol; ++c) out << (c ? "," : "") << CsvCell(cells[c]);
+        out << '\n';
+      };
+      line(t.header);
+      for (const auto& r : t.rows) line(r);
+      break;
+    }
+  }
+  return out.str();
+}
+
+std::string Join(const std::vector<std::string>& tables) {
+  std::string out;
+  for (size_t i = 0; i < tables.size(); ++i) {
+    if (i) out += '\n';
+    out += tables[i];
+  }
+  return out;
+}
+
+// The direction views of a set of jobs: {nullopt} ("each job's own
+// direction") when no job mixes directions, otherwise each direction with
+// I/O in some job. Per-job metrics have one view.
+}  // namespace
+
+std::vector<std::optional<std::string>> table::DirectionViews(
+    const std::vector<const json*>& jobs) {
+  std::set<std::string> any;
+  bool mixed = false;
+  for (const json* j : jobs) {
+    auto d = JobDirections(*j);
+    if (d.size() > 1) mixed = true;
+    any.insert(d.begin(), d.end());
+  }
+  std::vector<std::optional<std::string>> views;
+  if (!mixed) {
+    views.push_back(std::nullopt);
+    return views;
+  }
+  for (const char* d : kDirs)
+    if (any.count(d)) views.emplace_back(d);
+  return views;
+}
+
+namespace {
+
+// min/max of the metric from iobench.repeat, for a cell of a single job.
+std::optional<std::pair<double, double>> RepeatRange(const std::vector<const json*>& jobs,
+                                                     const std::optional<std::string>& view,
+                                                     TableMetric m) {
+  if (jobs.size() != 1) return std::nullopt;
+  const json& job = *jobs[0];
+  std::string group;
+  if (IsPerJobMetric(m)) {
+    group = "job";
+  } else if (view) {
+    group = *view;
+  } else {
+    auto d = JobDirections(job);
+    if (d.size() != 1) return std::nullopt;
+    group = d[0];
+  }
+  const json* rep = Get(Get(job, "iobench"), "repeat");
+  auto lo = Num(Get(Get(rep, "min"), group.c_str()), TableMetricName(m));
+  auto hi = Num(Get(Get(rep, "max"), group.c_str()), TableMetricName(m));
+  if (!lo || !hi) return std::nullopt;
+  return std::make_pair(*lo, *hi);
+}
+
+// "read IOPS", or "IOPS" (with the directions named) for own-direction views.
+std::string ViewTitle(const std::optional<std::string>& view, TableMetric m,
+                      const std::vector<const json*>& jobs) {
+  if (IsPerJobMetric(m)) return TableMetricTitle(m);
+  if (view) return *view + " " + TableMetricTitle(m);
+  std::set<std::string> dirs;
+  for (const json* j : jobs)
+    for (const auto& d : JobDirections(*j)) dirs.insert(d);
+  if (dirs.size() == 1) return *dirs.begin() + " " + TableMetricTitle(m);
+  return TableMetricTitle(m) + ", each job's own direction";
+}
+
+std::string PointLabel(const std::vector<std::pair<std::string, std::string>>& pt) {
+  std::string s;
+  for (const auto& [k, v] : pt) s += (s.empty() ? "" : " ") + k + "=" + v;
+  return s;
+}
+
+// Job options whose values differ between jobs (for the no-sweep table), in
+// a readable order: the options people vary first.
+std::vector<std::string> VaryingOptions(const json& doc, const std::vector<std::string>& names,
+                                        const std::map<std::string, const json*>& first_by_name) {
+  std::map<std::string, std::set<std::string>> seen;
+  std::set<std::string> all;
+  for (const auto& n : names) {
+    for (const auto& [k, v] : JobOptions(doc, *first_by_name.at(n))) all.insert(k);
+  }
+  for (const auto& n : names) {
+    auto opts = JobOptions(doc, *first_by_name.at(n));
+    for (const auto& k : all) {
+      auto it = opts.find(k);
+      seen[k].insert(it == opts.end() ? std::string("\x01") : it->second);
+    }
+  }
+  static const char* const kPreferred[] = {"ioengine", "rw",     "bs",      "iodepth",
+                                           "numjobs",  "direct", "buffered"};
+  std::vector<std::string> out;
+  for (const char* p : kPreferred)
+    if (seen.count(p) && seen[p].size() > 1) out.push_back(p);
+  for (const auto& [k, vals] : seen) {
+    if (k == "name" || vals.size() < 2) continue;
+    if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+  }
+  return out;
+}
+
+std::string ValueOr(const std::map<std::string, std::string>& m, const std::string& k) {
+  auto it = m.find(k);
+  return it == m.end() ? "-" : it->second;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- public
+
+std::vector<const json*> table::AllJobs(const json& doc) {
+  std::vector<const json*> out;
+  for (const auto& j : Jobs(doc))
+    if (j.is_object()) out.push_back(&j);
+  return out;
+}
+
+Result<TableMetric> ParseTableMetric(const std::string& name) {
+  for (const auto& mi : kMetrics)
+    if (name == mi.name) return mi.m;
+  std::string names;
+  for (const auto& mi : kMetrics) {
+    if (!names.empty()) names += '|';
+    names += mi.name;
+  }
+  return Status::Invalid("--table-metric=" + name + ": unknown metric (one of " + names + ")");
+}
+
+Result<std::vector<TableMetric>> ParseTableMetrics(const std::string& comma_list) {
+  std::vector<TableMetric> out;
+  std::stringstream ss(comma_list);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    IOB_ASSIGN_OR_RETURN(TableMetric m, ParseTableMetric(item));
+    out.push_back(m);
+  }
+  if (out.empty()) return Status::Invalid("--table-metric: empty list");
+  return out;
+}
+
+Result<TableStyle> ParseTableStyle(const std::string& name) {
+  if (name == "plain") return TableStyle::kPlain;
+  if (name == "markdown" || name == "md") return TableStyle::kMarkdown;
+  if (name == "ascii") return TableStyle::kAscii;
+  if (name == "csv") return TableStyle::kCsv;
+  return Status::Invalid("--table-style=" + name + ": unknown style (plain|markdown|ascii|csv)");
+}
+
+const char* TableMetricName(TableMetric m) {
+  for (const auto& mi : kMetrics)
+    if (mi.m == m) return mi.name;
+  return "?";
+}
+
+std::string TableMetricTitle(TableMetric m) {
+  for (const auto& mi : kMetrics)
+    if (mi.m == m) return mi.title;
+  return "?";
+}
+
+bool IsPerJobMetric(TableMetric m) {
+  return m == TableMetric::kCpuPerIo || m == TableMetric::kUsrCpu || m == TableMetric::kSysCpu;
+}
+
+std::string table::FormatIops(double v) {
+  if (!std::isfinite(v)) return "-";
+  if (v < 0) return "-" + FormatIops(-v);
+  static const char* const kSuffix[] = {"", "k", "M", "G", "T"};
+  int s = 0;
+  while (v >= 999.5 && s < 4) {
+    v /= 1000.0;
+    ++s;
+  }
+  const char* fmt = v >= 99.95 ? "%.0f" : v >= 9.995 ? "%.1f" : "%.2f";
+  if (s == 0 && v == std::floor(v) && v >= 0) fmt = "%.0f";  // whole I/O counts: "0", "7"
+  return Printf(fmt, v) + kSuffix[s];
+}
+
+std::string table::FormatFixed3(double v) {
+  if (!std::isfinite(v)) return "-";
+  if (v < 0) return "-" + FormatFixed3(-v);
+  if (v == 0) return "0";
+  const char* fmt = v >= 99.95 ? "%.0f" : v >= 9.995 ? "%.1f" : v >= 0.9995 ? "%.2f" : "%.3f";
+  return Printf(fmt, v);
+}
+
+std::string table::FormatDelta(double pct) {
+  if (!std::isfinite(pct)) return "-";
+  std::string s = Printf("%.2f", pct);
+  if (s == "-0.00") s = "0.00";
+  return s;
+}
+
+std::vector<std::string> table::JobDirections(const json& job) {
+  std::vector<std::string> out;
+  for (const char* d : kDirs) {
+    const json* dir = Get(job, d);
+    if (Num(dir, "total_ios").value_or(0) > 0 || Num(dir, "io_bytes").value_or(0) > 0)
+      out.push_back(d);
+  }
+  return out;
+}
+
+std::optional<double> table::JobMetric(const json& job, const std::string& dir_name,
+                                       TableMetric m) {
+  const json* dir = IsPerJobMetric(m) ? nullptr : Get(job, dir_name.c_str());
+  switch (m) {
+    case TableMetric::kIops:
+      return Num(dir, "iops");
+    case TableMetric::kBw: {
+      if (auto b = Num(dir, "bw_bytes")) return *b / 1048576.0;
+      if (auto k = Num(dir, "bw")) return *k / 1024.0;  // fio's "bw" is KiB/s
+      return std::nullopt;
+    }
+    case TableMetric::kLatMean:
+      return LatMean(dir, "lat_ns");
+    case TableMetric::kSlatMean:
+      return LatMean(dir, "slat_ns");
+    case TableMetric::kClatP50:
+      return Percentile(dir, "clat_ns", 50.0);
+    case TableMetric::kClatP99:
+      return Percentile(dir, "clat_ns", 99.0);
+    case TableMetric::kClatP999:
+      return Percentile(dir, "clat_ns", 99.9);
+    case TableMetric::kLatP50:
+      return Percentile(dir, "lat_ns", 50.0);
+    case TableMetric::kLatP99:
+      return Percentile(dir, "lat_ns", 99.0);
+    case TableMetric::kUsrCpu:
+      return Num(&job, "usr_cpu");
+    case TableMetric::kSysCpu:
+      return Num(&job, "sys_cpu");
+    case TableMetric::kCpuPerIo: {
+      if (auto v = Num(Get(job, "iobench"), "cpu_per_io_us")) return v;
+      // Plain fio JSON: usr_cpu/sys_cpu are percent of the job's run time.
+      auto usr = Num(&job, "usr_cpu"), sys = Num(&job, "sys_cpu");
+      double ios = 0, runtime_ms = 0;
+      for (const char* d : kDirs) {
+        ios += Num(Get(job, d), "total_ios").value_or(0);
+        runtime_ms = std::max(runtime_ms, Num(Get(job, d), "runtime").value_or(0));
+      }
+      if (!usr || !sys || ios <= 0 || runtime_ms <= 0) return std::nullopt;
+      return (*usr + *sys) / 100.0 * runtime_ms * 1000.0 / ios;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::pair<std::string, std::string>> table::JobPoint(
+    const json& job, const std::vector<std::string>& keys) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const json* pt = Get(Get(job, "iobench"), "point");
+  for (const auto& k : keys) {
+    auto v = Str(Get(pt, k.c_str()));
+    if (v) out.emplace_back(k, *v);
+  }
+  return out;
+}
+
+std::vector<std::string> table::SweepKeys(const json& doc) {
+  std::vector<std::string> keys;
+  const json* k = Get(Get(Get(doc, "iobench"), "sweep"), "keys");
+  if (k && k->is_array()) {
+    for (const auto& e : *k)
+      if (e.is_string()) keys.push_back(e.get<std::string>());
+    return keys;
+  }
+  for (const auto& job : Jobs(doc)) {
+    const json* pt = Get(Get(job, "iobench"), "point");
+    if (pt == nullptr || !pt->is_object()) continue;
+    for (auto it = pt->begin(); it != pt->end(); ++it)
+      if (std::find(keys.begin(), keys.end(), it.key()) == keys.end()) keys.push_back(it.key());
+  }
+  return keys;
+}
+
+std::string table::DescribeJobs(const json& doc) {
+  const auto keys = SweepKeys(doc);
+  auto swept = [&](std::initializer_list<const char*> names) {
+    for (const char* n : names)
+      if (std::find(keys.begin(), keys.end(), n) != keys.end()) return true;
+    return false;
+  };
+  // Options all jobs agree on.
+  std::map<std::string, std::string> common;
+  bool first = true;
+  for (const json* job : AllJobs(doc)) {
+    auto opts = JobOptions(doc, *job);
+    if (first) {
+      common = opts;
+      first = false;
+      continue;
+    }
+    for (auto it = common.begin(); it != common.end();) {
+      auto o = opts.find(it->first);
+      it = (o == opts.end() || o->second != it->second) ? common.erase(it) : std::next(it);
+    }
+  }
+  auto opt = [&](std::initializer_list<const char*> names) -> std::optional<std::string> {
+    for (const char* n : names) {
+      auto it = common.find(n);
+      if (it != common.end()) return it->second;
+    }
+    return std::nullopt;
+  };
+  std::vector<std::string> parts;
+  if (!swept({"bs", "blocksize"}))
+    if (auto v = opt({"bs", "blocksize"})) parts.push_back(*v);
+  if (!swept({"rw", "readwrite"}))
+    if (auto v = opt({"rw", "readwrite"})) {
+      if (parts.empty())
+        parts.push_back(*v);
+      else
+        parts.back() += " " + *v;
+    }
+  if (!swept({"direct", "buffered"}) && !first) {
+    // Every job must agree; an unset option is fio's default (buffered).
+    std::set<bool> direct;
+    for (const json* job : AllJobs(doc)) {
+      auto o = JobOptions(doc, *job);
+      bool d = false;
+      if (o.count("direct")) d = o["direct"] != "0";
+      if (o.count("buffered")) d = o["buffered"] == "0";
+      direct.insert(d);
+    }
+    if (direct.size() == 1) parts.push_back(*direct.begin() ? "direct" : "buffered");
+  }
+  if (!swept({"ioengine"}))
+    if (auto v = opt({"ioengine"})) parts.push_back(*v);
+  if (!swept({"iodepth"}))
+    if (auto v = opt({"iodepth"})) parts.push_back("iodepth=" + *v);
+  if (!swept({"numjobs"}))
+    if (auto v = opt({"numjobs"})) parts.push_back("numjobs=" + *v);
+
+  // What was measured (iobench.context; field names tolerated in a few
+  // spellings until the context probe's schema settles).
+  const json* ctx = Get(Get(doc, "iobench"), "context");
+  auto ctx_str = [](const json* j, std::initializer_list<const char*> names) {
+    for (const char* n : names)
+      if (auto v = Str(Get(j, n)); v && !v->empty()) return *v;
+    return std::string();
+  };
+  if (ctx) {
+    const json* target = nullptr;
+    const json* targets = Get(ctx, "targets");
+    if (targets && targets->is_array() && !targets->empty()) target = &(*targets)[0];
+    if (target == nullptr) target = Get(ctx, "target");
+    std::string fs = ctx_str(target, {"fstype", "fs_type", "filesystem"});
+    std::string dev = ctx_str(target, {"disk", "device", "block_device", "bdev"});
+    if (dev.rfind("/dev/", 0) == 0) dev = dev.substr(5);
+    if (!fs.empty() && !dev.empty())
+      parts.push_back(fs + " on " + dev);
+    else if (!fs.empty() || !dev.empty())
+      parts.push_back(fs + dev);
+    std::string kernel = ctx_str(ctx, {"kernel", "kernel_release", "uname_r"});
+    if (kernel.empty()) kernel = ctx_str(Get(ctx, "system"), {"kernel", "kernel_release"});
+    if (!kernel.empty()) parts.push_back(kernel);
+  }
+
+  const auto jobs = AllJobs(doc);
+  if (!jobs.empty()) {
+    double runtime_ms = 0;
+    for (const char* d : kDirs)
+      runtime_ms = std::max(runtime_ms, Num(Get(*jobs[0], d), "runtime").value_or(0));
+    if (runtime_ms > 0) {
+      std::string r = runtime_ms >= 9995   ? Printf("%.0f s", runtime_ms / 1000.0)
+                      : runtime_ms >= 1000 ? Printf("%.1f s", runtime_ms / 1000.0)
+                                           : Printf("%.0f ms", runtime_ms);
+      if (jobs.size() > 1) r += " each";
+      parts.push_back(r);
+    }
+    if (auto n = Num(Get(Get(*jobs[0], "iobench"), "repeat"), "n"); n && *n > 1)
+      parts.push_back(Printf("median of %.0f runs", *n));
+  }
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
+
+Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
+  const auto jobs = AllJobs(doc);
+  if (jobs.empty()) return Status::Invalid("table: the results hold no jobs");
+  const auto keys = SweepKeys(doc);
+  auto known = [&](const std::string& k) {
+    return std::find(keys.begin(), keys.end(), k) != keys.end();
+  };
+  std::string swept_list;
+  for (const auto& k : keys) swept_list += (swept_list.empty() ? "" : ", ") + k;
+  if (!opts.row_key.empty() && !known(opts.row_key))
+    return Status::Invalid("table rows: '" + opts.row_key + "' is not a swept key (swept: " +
+                           (swept_list.empty() ? "none" : swept_list) + ")");
+  if (!opts.col_key.empty() && !known(opts.col_key))
+    return Status::Invalid("table columns: '" + opts.col_key + "' is not a swept key (swept: " +
+                           (swept_list.empty() ? "none" : swept_list) + ")");
+  if (!opts.col_key.empty() && opts.col_key == opts.row_key)
+    return Status::Invalid("table: rows and columns name the same key '" + opts.row_key + "'");
+
+  std::string row_key = opts.row_key, col_key = opts.col_key;
+  for (const auto& k : keys) {
+    if (row_key.empty() && k != col_key) row_key = k;
+  }
+  for (const auto& k : keys) {
+    if (col_key.empty() && k != row_key) col_key = k;
+  }
+  std::vector<std::string> split_keys;
+  for (const auto& k : keys)
+    if (k != row_key && k != col_key) split_keys.push_back(k);
+
+  // Job names in order of first appearance, and values of each key likewise.
+  std::vector<std::string> names;
+  std::map<std::string, const json*> first_by_name;
+  std::map<std::string, std::vector<std::string>> values;
+  for (const json* j : jobs) {
+    const std::string n = JobName(*j);
+    if (!first_by_name.count(n)) {
+      names.push_back(n);
+      first_by_name[n] = j;
+    }
+    for (const auto& [k, v] : JobPoint(*j, keys)) {
+      auto& vs = values[k];
+      if (std::find(vs.begin(), vs.end(), v) == vs.end()) vs.push_back(v);
+    }
+  }
+  // The jobs of one cell: same name (if given) and every given key = value.
+  auto select = [&](const std::string* name,
+                    const std::vector<std::pair<std::string, std::string>>& want) {
+    std::vector<const json*> out;
+    for (const json* j : jobs) {
+      if (name && JobName(*j) != *name) continue;
+      auto pt = JobPoint(*j, keys);
+      bool ok = true;
+      for (const auto& w : want) ok &= std::find(pt.begin(), pt.end(), w) != pt.end();
+      if (ok) out.push_back(j);
+    }
+    return out;
+  };
+
+  // Split groups: every combination of split-key values present, in order.
+  std::vector<std::vector<std::pair<std::string, std::string>>> groups;
+  for (const json* j : jobs) {
+    std::vector<std::pair<std::string, std::string>> g;
+    for (const auto& [k, v] : JobPoint(*j, keys))
+      if (std::find(split_keys.begin(), split_keys.end(), k) != split_keys.end())
+        g.emplace_back(k, v);
+    if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+  }
+
+  const std::string description = DescribeJobs(doc);
+  std::vector<std::string> out;
+  for (TableMetric m : opts.metrics) {
+    std::vector<std::optional<std::string>> views = {std::nullopt};
+    if (!IsPerJobMetric(m)) views = DirectionViews(jobs);
+    for (const auto& view : views) {
+      const std::string title = ViewTitle(view, m, jobs);
+      auto cell = [&](const std::vector<const json*>& sel) {
+        std::string c = FormatMetric(m, AggregateMetric(sel, view, m), opts.style);
+        if (opts.show_range && opts.style != TableStyle::kCsv) {
+          if (auto r = RepeatRange(sel, view, m))
+            c += " (" + FormatMetric(m, r->first, opts.style) + "-" +
+                 FormatMetric(m, r->second, opts.style) + ")";
+        }
+        return c;
+      };
+      auto make = [&](const std::string& subtitle) {
+        Table t;
+        std::string line = title;
+        if (!row_key.empty()) line += " by " + row_key + (col_key.empty() ? "" : " and " + col_key);
+        if (!subtitle.empty()) line += ", " + subtitle;
+        t.caption.push_back(line);
+        if (!description.empty()) t.caption.push_back(description);
+        return t;
+      };
+      if (row_key.empty()) {
+        // Nothing swept: one row per job.
+        Table t = make("");
+        auto varying = VaryingOptions(doc, names, first_by_name);
+        t.header.push_back("job");
+        for (const auto& o : varying) t.header.push_back(o);
+        t.header.push_back(TableMetricName(m));
+        t.numeric.assign(t.header.size(), false);
+        t.numeric.back() = true;
+        for (const auto& n : names) {
+          auto sel = select(&n, {});
+          auto o = JobOptions(doc, *first_by_name[n]);
+          std::vector<std::string> row = {n};
+          for (const auto& k : varying) row.push_back(ValueOr(o, k));
+          row.push_back(cell(sel));
+          t.rows.push_back(std::move(row));
+        }
+        out.push_back(Render(t, opts.style, opts.caption));
+      } else if (col_key.empty()) {
+        // One key: rows are its values, columns the jobs.
+        Table t = make("");
+        t.header.push_back(row_key);
+        for (const auto& n : names) t.header.push_back(n);
+        t.numeric.assign(t.header.size(), true);
+        t.numeric[0] = false;
+        for (const auto& v : values[row_key]) {
+          std::vector<std::string> row = {v};
+          for (const auto& n : names) row.push_back(cell(select(&n, {{row_key, v}})));
+          t.rows.push_back(std::move(row));
+        }
+        out.push_back(Render(t, opts.style, opts.caption));
+      } else {
+        for (const auto& g : groups) {
+          for (const auto& n : names) {
+            std::string sub = PointLabel(g);
+            if (names.size() > 1) sub += (sub.empty() ? "job " : ", job ") + n;
+            Table t = make(sub);
+            t.header.push_back(row_key);
+            for (const auto& cv : values[col_key]) t.header.push_back(col_key + "=" + cv);
+            t.numeric.assign(t.header.size(), true);
+            t.numeric[0] = false;
+            bool any = false;
+            for (const auto& rv : values[row_key]) {
+              std::vector<std::string> row = {rv};
+              for (const auto& cv : values[col_key]) {
+                auto want = g;
+                want.emplace_back(row_key, rv);
+                want.emplace_back(col_key, cv);
+                auto sel = select(&n, want);
+                any |= !sel.empty();
+                row.push_back(cell(sel));
+              }
+              t.rows.push_back(std::move(row));
+            }
+            if (any) out.push_back(Render(t, opts.style, opts.caption));
+          }
+        }
+      }
+    }
+  }
+  return Join(out);
+}
+
+// ---------------------------------------------------------------- compare
+
+namespace {
+
+struct CompareEntry {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> point;
+  std::vector<const json*> jobs;
+};
+
+std::string MatchKey(const std::string& name,
+                     const std::vector<std::pair<std::string, std::string>>& point) {
+  auto sorted = point;
+  std::sort(sorted.begin(), sorted.end());
+  std::string k = name;
+  for (const auto& [a, b] : sorted) k += "\x1f" + a + "=" + b;
+  return k;
+}
+
+std::vector<CompareEntry> Entries(const json& doc, const std::vector<std::string>& keys) {
+  std::vector<CompareEntry> out;
+  std::map<std::string, size_t> index;
+  for (const json* j : AllJobs(doc)) {
+    CompareEntry e;
+    e.name = JobName(*j);
+    e.point = JobPoint(*j, keys);
+    const std::string k = MatchKey(e.name, e.point);
+    auto it = index.find(k);
+    if (it == index.end()) {
+      index[k] = out.size();
+      e.jobs.push_back(j);
+      out.push_back(std::move(e));
+    } else {
+      out[it->second].jobs.push_back(j);
+    }
+  }
+  return out;
+}
+
+// min/max of the metric from iobench.repeat, for a single-job entry.
+std::optional<std::pair<double, double>> RepeatRange(const CompareEntry& e,
+                                                     const std::optional<std::string>& view,
+                                                     TableMetric m) {
+  return RepeatRange(e.jobs, view, m);
+}
+
+}  // namespace
+
+Result<std::string> RenderCompare(const json& base, const json& neu, const TableOptions& opts) {
+  if (AllJobs(base).empty()) return Status::Invalid("compare: the base results hold no jobs");
+  if (AllJobs(neu).empty()) return Status::Invalid("compare: the new results hold no jobs");
+  // Keys from the base; a key the new side lacks simply does not match.
+  std::vector<std::string> keys = SweepKeys(base);
+  for (const auto& k : SweepKeys(neu))
+    if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  const auto bentries = Entries(base, keys);
+  const auto nentries = Entries(neu, keys);
+  std::map<std::string, size_t> nindex;
+  for (size_t i = 0; i < nentries.size(); ++i)
+    nindex[MatchKey(nentries[i].name, nentries[i].point)] = i;
+
+  std::set<std::string> names;
+  for (const auto& e : bentries) names.insert(e.name);
+  const bool many_names = names.size() > 1;
+  const bool split = keys.size() >= 2;
+
+  // Row label and table group of an entry.
+  auto group_of = [&](const CompareEntry& e) -> std::string {
+    if (!split) return "";
+    for (const auto& [k, v] : e.point)
+      if (k == keys[0]) return v;
+    return "";
+  };
+  auto label_of = [&](const CompareEntry& e) {
+    std::vector<std::string> parts;
+    if (many_names || e.point.empty()) parts.push_back(e.name);
+    std::vector<std::pair<std::string, std::string>> rest;
+    for (const auto& kv : e.point)
+      if (!split || kv.first != keys[0]) rest.push_back(kv);
+    if (rest.size() == 1)
+      parts.push_back(rest[0].second);
+    else if (!rest.empty())
+      parts.push_back(PointLabel(rest));
+    std::string s;
+    for (const auto& p : parts) s += (s.empty() ? "" : " ") + p;
+    return s;
+  };
+  std::string first_header = "job";
+  if (keys.size() == 1 && !many_names) first_header = keys[0];
+  if (keys.size() == 2 && !many_names) first_header = keys[1];
+
+  std::vector<std::string> groups;
+  for (const auto& e : bentries) {
+    auto g = group_of(e);
+    if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+  }
+
+  std::vector<const json*> all = AllJobs(base);
+  for (const json* j : AllJobs(neu)) all.push_back(j);
+  const std::string dbase = DescribeJobs(base), dnew = DescribeJobs(neu);
+
+  std::vector<std::string> out;
+  bool noise_marked = false;
+  for (TableMetric m : opts.metrics) {
+    std::vector<std::optional<std::string>> views = {std::nullopt};
+    if (!IsPerJobMetric(m)) views = DirectionViews(all);
+    for (const auto& view : views) {
+      for (const auto& g : groups) {
+        Table t;
+        t.caption.push_back((g.empty() ? "" : keys[0] + "=" + g + ": ") + ViewTitle(view, m, all) +
+                            ", delta % = (new - base) / base * 100");
+        if (dbase == dnew) {
+          if (!dbase.empty()) t.caption.push_back(dbase);
+        } else {
+          t.caption.push_back(opts.base_label + ": " + dbase);
+          t.caption.push_back(opts.new_label + ": " + dnew);
+        }
+        t.header = {g.empty() ? first_header : g, opts.base_label, opts.new_label, "delta"};
+        t.numeric = {false, true, true, true};
+        for (const auto& e : bentries) {
+          if (group_of(e) != g) continue;
+          auto it = nindex.find(MatchKey(e.name, e.point));
+          if (it == nindex.end()) continue;
+          const CompareEntry& n = nentries[it->second];
+          auto bv = AggregateMetric(e.jobs, view, m);
+          auto nv = AggregateMetric(n.jobs, view, m);
+          if (!bv && !nv) continue;
+          std::string delta = "-";
+          if (bv && nv && *bv != 0) {
+            delta = FormatDelta((*nv - *bv) / *bv * 100.0);
+            auto br = RepeatRange(e, view, m), nr = RepeatRange(n, view, m);
+            if (br && nr && br->first <= nr->second && nr->first <= br->second) {
+              delta += " ~";
+              noise_marked = true;
+            }
+          }
+          t.rows.push_back({label_of(e), FormatMetric(m, bv, opts.style),
+                            FormatMetric(m, nv, opts.style), delta});
+        }
+        if (!t.rows.empty()) out.push_back(Render(t, opts.style, opts.caption));
+      }
+    }
+  }
+
+  std::string tail;
+  const char* note = opts.style == TableStyle::kCsv ? "# " : "";
+  if (noise_marked)
+    tail += std::string(note) +
+            "~ : inside the run-to-run noise (the min-max ranges of the repeated runs overlap)\n";
+  std::set<std::string> bkeys;
+  for (const auto& e : bentries) {
+    const std::string k = MatchKey(e.name, e.point);
+    bkeys.insert(k);
+    if (!nindex.count(k))
+      tail += std::string(note) + "only in " + opts.base_label + ": " + e.name +
+              (e.point.empty() ? "" : " [" + PointLabel(e.point) + "]") + "\n";
+  }
+  for (const auto& e : nentries) {
+    if (!bkeys.count(MatchKey(e.name, e.point)))
+      tail += std::string(note) + "only in " + opts.new_label + ": " + e.name +
+              (e.point.empty() ? "" : " [" + PointLabel(e.point) + "]") + "\n";
+  }
+  if (out.empty() && tail.empty()) return Status::Invalid("compare: no job to compare");
+  std::string s = Join(out);
+  if (!tail.empty()) s += (s.empty() ? "" : "\n") + tail;
+  return s;
+}
+
+Result<json> ParseResultsJson(const std::string& text, const std::string& what) {
+  // The document starts at the first '{' that begins a line (fio prints
+  // warnings such as "note: both iodepth >= 1 and synchronous I/O engine"
+  // before its JSON), or at the first '{' at all.
+  size_t start = std::string::npos;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{' && (i == 0 || text[i - 1] == '\n')) {
+      start = i;
+      break;
+    }
+  }
+  if (start == std::string::npos) start = text.find('{');
+  if (start == std::string::npos) return Status::Invalid(what + ": no JSON document found");
+  // Its end: the matching '}' (strings and escapes respected), so that other
+  // output formats after it are ignored.
+  size_t end = std::string::npos;
+  int depth = 0;
+  bool in_str = false;
+  for (size_t i = start; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_str) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_str = false;
+      continue;
+    }
+    if (c == '"') {
+      in_str = true;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}') {
+      if (--depth == 0) {
+        end = i + 1;
+        break;
+      }
+    }
+  }
+  if (end == std::string::npos)
+    return Status::Invalid(what + ": the JSON document is cut short (no closing '}')");
+  json doc = json::parse(text.begin() + static_cast<std::ptrdiff_t>(start),
+                         text.begin() + static_cast<std::ptrdiff_t>(end), nullptr,
+                         /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return Status::Invalid(what + ": not valid JSON");
+  const json* jobs = Get(doc, "jobs");
+  if (jobs == nullptr || !jobs->is_array())
+    return Status::Invalid(what + ": no \"jobs\" array (not fio or iobench JSON output)");
+  return doc;
+}
+
+Result<json> LoadResultsJson(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return ErrnoStatus("open " + path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return ErrnoStatus("read " + path);
+  return ParseResultsJson(ss.str(), path);
+}
+
+}  // namespace iobench

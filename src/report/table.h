@@ -1,0 +1,142 @@
+// Tables people paste into a mailing list (`--output-format=table`) and delta
+// tables against a baseline (`--compare`), rendered from fio-schema JSON.
+//
+// Ownership: the report module. Input is a fio-schema JSON document, not a
+// RunResult, on purpose: the same code renders iobench's own results (after
+// the JSON writer), a combined sweep document (sweep::CombineSweepResults)
+// and JSON files written by fio 3.x. Fields read: "jobs"[] with "jobname",
+// "job options", "read"/"write"/"trim" {iops, bw_bytes, bw, total_ios,
+// io_bytes, runtime, clat_ns/lat_ns/slat_ns {mean, N, percentile}},
+// usr_cpu, sys_cpu, elapsed; iobench additions: job "iobench" {"point",
+// "cpu_per_io_us", "repeat"}, top-level "global options" and "iobench"
+// {"sweep": {"keys"}, "context"}. Missing fields show as "-".
+//
+// Thread-safety: pure functions; any thread.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "iobench/status.h"
+
+namespace iobench {
+
+enum class TableMetric {
+  kIops,     // I/O per second, formatted 12.9k / 241k / 1.20M
+  kBw,       // MiB/s (bw_bytes / 2^20)
+  kLatMean,  // µs, total latency mean
+  kClatP50,  // µs, completion latency percentiles
+  kClatP99,
+  kClatP999,
+  kLatP50,  // µs, total latency percentiles (fio: lat_percentiles=1)
+  kLatP99,
+  kSlatMean,  // µs
+  kCpuPerIo,  // µs of CPU (user+system) per I/O, per job
+  kUsrCpu,    // percent of one CPU, per job
+  kSysCpu,
+};
+
+enum class TableStyle { kPlain, kMarkdown, kAscii, kCsv };
+
+// Parses "iops", "clat_p99", ... / "plain", "ascii", ... Errors list the
+// accepted names.
+Result<TableMetric> ParseTableMetric(const std::string& name);
+Result<std::vector<TableMetric>> ParseTableMetrics(const std::string& comma_list);
+Result<TableStyle> ParseTableStyle(const std::string& name);
+const char* TableMetricName(TableMetric m);  // "clat_p99"
+// "IOPS", "bandwidth (MiB/s)", "clat p99 (µs)", ... for captions.
+std::string TableMetricTitle(TableMetric m);
+// True for metrics measured per job rather than per direction (CPU).
+bool IsPerJobMetric(TableMetric m);
+
+struct TableOptions {
+  std::vector<TableMetric> metrics = {TableMetric::kIops};  // one table each
+  TableStyle style = TableStyle::kPlain;
+  // Override which swept keys form rows and columns (default: the first and
+  // second --sweep keys). Other swept keys split the output into one table
+  // per combination of their values.
+  std::string row_key;
+  std::string col_key;
+  bool caption = true;  // the title and one-line job description
+  // With --repeat information (iobench.repeat), cells read "241k (235k-250k)":
+  // the median and the min-max of the runs. Not in csv (cells stay numbers).
+  bool show_range = true;
+  // Compare: the column headers of the two sides (seed 004: "bio(base)").
+  std::string base_label = "base";
+  std::string new_label = "new";
+};
+
+// Renders every table for `doc`: for each metric, for each direction with
+// I/O (read, write, trim; one table per direction, so a randrw job gives a
+// read and a write table; when every job does I/O in one direction only, one
+// table holds each job's own direction, so rw=read,write sweeps stay in one
+// table). Layout: no sweep -> one row per job (job name, the job options
+// that differ between jobs, the metric); one swept key -> rows are its
+// values, columns the jobs; two or more -> rows the first key, columns the
+// second, further keys and several job names split tables. Tables are
+// separated by a blank line; the output ends with a newline.
+Result<std::string> RenderTables(const nlohmann::json& doc, const TableOptions& opts);
+
+// Delta tables, for each metric and direction: `| job/point | base | new |
+// delta |` with delta = (new - base) / base * 100, two decimals. Jobs are
+// matched by job name and sweep point; rows follow the base document; jobs
+// found on one side only are listed after the tables. With two or more swept
+// keys the tables are split by the first key's value (its value heads the
+// first column, as in seed 004). When both sides carry iobench.repeat
+// min/max for the metric and the ranges overlap, the delta is suffixed " ~"
+// (inside the run-to-run noise) and a footnote says so.
+Result<std::string> RenderCompare(const nlohmann::json& base, const nlohmann::json& neu,
+                                  const TableOptions& opts);
+
+// Reads an iobench or fio 3.x JSON result file. Text before the JSON (fio's
+// warnings) and after it (other output formats) is skipped: the document is
+// the first balanced {...} starting at a line's first '{'. Errors name the
+// file; a document without a "jobs" array is refused.
+Result<nlohmann::json> LoadResultsJson(const std::string& path);
+// The same on text already in memory (`what` names it in errors).
+Result<nlohmann::json> ParseResultsJson(const std::string& text, const std::string& what);
+
+// --- helpers shared with plot.cc and sweep's MergeRepeats (own namespace:
+// names like FormatIops are likely elsewhere in the project) ---
+namespace table {
+
+// Number formatting as fio users write it.
+std::string FormatIops(double iops);  // 12.9k, 241k, 1.20M, 602, 9.50
+std::string FormatFixed3(double v);   // 3 significant digits, no suffix
+std::string FormatDelta(double pct);  // "137.57", "-3.85"
+
+// Directions with I/O in a job ("read", "write", "trim").
+std::vector<std::string> JobDirections(const nlohmann::json& job);
+// The metric's value in table units (see TableMetric) for one job and
+// direction ("read"...; ignored for per-job metrics), or nullopt when the
+// job does not carry it.
+std::optional<double> JobMetric(const nlohmann::json& job, const std::string& dir, TableMetric m);
+// The job objects of a document ("jobs"[] entries that are objects).
+std::vector<const nlohmann::json*> AllJobs(const nlohmann::json& doc);
+// The direction views tables use: {nullopt} ("each job's own direction")
+// when no job does I/O in more than one direction, otherwise each direction
+// with I/O in some job.
+std::vector<std::optional<std::string>> DirectionViews(
+    const std::vector<const nlohmann::json*>& jobs);
+// The metric over several job entries of one cell (fio's numjobs clones
+// without group_reporting share a name): iops, bw and CPU percent add up,
+// means are weighted by I/O count, percentiles show the largest (JSON does
+// not carry enough to merge them). dir nullopt: each job's own direction
+// (jobs with other than one direction are skipped).
+std::optional<double> AggregateMetric(const std::vector<const nlohmann::json*>& jobs,
+                                      const std::optional<std::string>& dir, TableMetric m);
+// A job's sweep point as ordered (key, value) pairs, keys in `keys` order.
+std::vector<std::pair<std::string, std::string>> JobPoint(const nlohmann::json& job,
+                                                          const std::vector<std::string>& keys);
+// The swept keys of a document, in --sweep order (iobench.sweep.keys, else
+// the union of the jobs' point keys).
+std::vector<std::string> SweepKeys(const nlohmann::json& doc);
+// "4k randread, buffered, io_uring, ext4 on nvme0n1, 6.18.0, 10 s each":
+// the options all jobs share (swept keys left out) and the context.
+std::string DescribeJobs(const nlohmann::json& doc);
+
+}  // namespace table
+
+}  // namespace iobench

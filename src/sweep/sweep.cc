@@ -1,0 +1,596 @@
+#include "sweep/sweep.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <map>
+#include <set>
+
+#include "report/table.h"
+
+extern char** environ;
+
+namespace iobench::sweep {
+
+using table::JobDirections;
+using table::JobMetric;
+
+namespace {
+
+bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Splits on ',' with `\,` standing for a literal comma.
+std::vector<std::string> SplitValues(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == ',') {
+      cur += ',';
+      ++i;
+    } else if (s[i] == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += s[i];
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+// A range bound: digits with an optional k/m/g/t suffix (1024-based, as fio
+// reads sizes). `unit` is the suffix's power (0 for none).
+struct Bound {
+  uint64_t value = 0;
+  int unit = 0;
+};
+
+bool ParseBound(const std::string& s, Bound* b) {
+  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  size_t i = 0;
+  uint64_t v = 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+    if (v > (UINT64_MAX - 9) / 10) return false;
+    v = v * 10 + static_cast<uint64_t>(s[i] - '0');
+    ++i;
+  }
+  int unit = 0;
+  if (i < s.size()) {
+    static const std::string kUnits = "kmgt";
+    const size_t u = kUnits.find(static_cast<char>(std::tolower(static_cast<unsigned char>(s[i]))));
+    if (u == std::string::npos || i + 1 != s.size()) return false;
+    unit = static_cast<int>(u) + 1;
+    for (int k = 0; k < unit; ++k) {
+      if (v > UINT64_MAX / 1024) return false;
+      v *= 1024;
+    }
+  }
+  b->value = v;
+  b->unit = unit;
+  return true;
+}
+
+// Writes v back in the style of the range's bounds: plain digits when they
+// had no suffix, otherwise the largest suffix that divides v exactly.
+std::string FormatRangeValue(uint64_t v, bool with_units) {
+  if (!with_units || v == 0) return std::to_string(v);
+  static const char kUnits[] = {'k', 'm', 'g', 't'};
+  int unit = 0;
+  uint64_t m = v;
+  while (unit < 4 && m % 1024 == 0) {
+    m /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? std::to_string(m) : std::to_string(m) + kUnits[unit - 1];
+}
+
+// Expands `A..B[:+S|:xF]` into *out. Returns false when `item` is not range
+// syntax at all (then it is a literal value); sets *err when it is a range
+// with a fault.
+bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::string* err) {
+  const size_t dots = item.find("..");
+  if (dots == std::string::npos) return false;
+  const std::string lo_s = item.substr(0, dots);
+  std::string rest = item.substr(dots + 2);
+  std::string step_s;
+  const size_t colon = rest.find(':');
+  if (colon != std::string::npos) {
+    step_s = rest.substr(colon + 1);
+    rest = rest.substr(0, colon);
+  }
+  Bound lo, hi;
+  const bool lo_ok = ParseBound(lo_s, &lo);
+  const bool hi_ok = ParseBound(rest, &hi);
+  // Only something shaped like a numeric range is a range: `../dir` is a
+  // file name, not a bad range.
+  if (!lo_ok && !hi_ok) return false;
+  if (!lo_ok || !hi_ok) {
+    *err = "range '" + item + "': bounds must be whole numbers, optionally with k/m/g/t";
+    return true;
+  }
+  if (lo.value > hi.value) {
+    *err = "range '" + item + "': start is greater than end";
+    return true;
+  }
+  bool multiply = false;
+  uint64_t step = 1;
+  if (!step_s.empty()) {
+    const char op = step_s[0];
+    Bound s;
+    if ((op != '+' && op != 'x' && op != '*') || !ParseBound(step_s.substr(1), &s)) {
+      *err = "range '" + item + "': step must be +N (add) or xN (multiply), e.g. 1..128:x2";
+      return true;
+    }
+    multiply = op != '+';
+    step = s.value;
+    if (multiply && step < 2) {
+      *err = "range '" + item + "': a multiplying step must be x2 or more";
+      return true;
+    }
+    if (!multiply && step == 0) {
+      *err = "range '" + item + "': step +0 never reaches the end";
+      return true;
+    }
+  } else if (colon != std::string::npos) {
+    *err = "range '" + item + "': empty step after ':'";
+    return true;
+  }
+  if (multiply && lo.value == 0) {
+    *err = "range '" + item + "': a multiplying range cannot start at 0";
+    return true;
+  }
+  const bool units = lo.unit != 0 || hi.unit != 0;
+  constexpr size_t kMaxValues = 100000;
+  for (uint64_t v = lo.value; v <= hi.value;) {
+    out->push_back(FormatRangeValue(v, units));
+    if (out->size() > kMaxValues) {
+      *err = "range '" + item + "' gives more than 100000 values";
+      return true;
+    }
+    const uint64_t next = multiply ? v * step : v + step;
+    if (next <= v) break;  // overflow
+    v = next;
+  }
+  return true;
+}
+
+std::string ShellQuoteIfNeeded(const std::string& v) {
+  bool plain = !v.empty();
+  for (char c : v) {
+    if (!(IsWordChar(c) || std::string_view("./:=,+@%-").find(c) != std::string_view::npos)) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return v;
+  std::string q = "'";
+  for (char c : v) {
+    if (c == '\'')
+      q += "'\\''";
+    else
+      q += c;
+  }
+  q += "'";
+  return q;
+}
+
+// The last `max_lines` lines of s, for error messages.
+std::string Tail(const std::string& s, int max_lines) {
+  size_t end = s.size();
+  while (end > 0 && s[end - 1] == '\n') --end;
+  size_t pos = end;
+  int lines = 0;
+  while (pos > 0) {
+    if (s[pos - 1] == '\n' && ++lines == max_lines) break;
+    --pos;
+  }
+  return s.substr(pos, end - pos);
+}
+
+}  // namespace
+
+const std::string* SweepPoint::Find(const std::string& key) const {
+  for (const auto& kv : values)
+    if (kv.first == key) return &kv.second;
+  return nullptr;
+}
+
+std::string SweepPoint::Label() const {
+  std::string out;
+  for (const auto& [k, v] : values) {
+    if (!out.empty()) out += ' ';
+    out += k + "=" + v;
+  }
+  return out;
+}
+
+Result<SweepAxis> ParseSweepArg(const std::string& arg) {
+  const std::string where = "--sweep " + arg;
+  const size_t eq = arg.find('=');
+  if (eq == std::string::npos)
+    return Status::Invalid(where + ": expected KEY=V1,V2,... or KEY=A..B:xF");
+  SweepAxis axis;
+  axis.key = arg.substr(0, eq);
+  if (axis.key.empty()) return Status::Invalid(where + ": empty key before '='");
+  for (char c : axis.key) {
+    if (!IsWordChar(c))
+      return Status::Invalid(where + ": key '" + axis.key +
+                             "' may hold only letters, digits and '_'");
+  }
+  const std::string rhs = arg.substr(eq + 1);
+  if (rhs.empty()) return Status::Invalid(where + ": no values after '='");
+  for (const std::string& item : SplitValues(rhs)) {
+    if (item.empty())
+      return Status::Invalid(where + ": empty value (two commas in a row, or a trailing comma)");
+    std::string err;
+    if (ExpandRange(item, &axis.values, &err)) {
+      if (!err.empty()) return Status::Invalid(where + ": " + err);
+    } else {
+      axis.values.push_back(item);
+    }
+  }
+  std::set<std::string> seen;
+  for (const auto& v : axis.values) {
+    if (!seen.insert(v).second) return Status::Invalid(where + ": value '" + v + "' appears twice");
+  }
+  return axis;
+}
+
+std::vector<SweepPoint> ExpandAxes(const std::vector<SweepAxis>& axes) {
+  std::vector<SweepPoint> points(1);
+  // Later axes vary fastest: extend each existing point by every value.
+  for (const auto& axis : axes) {
+    std::vector<SweepPoint> next;
+    next.reserve(points.size() * axis.values.size());
+    for (const auto& p : points) {
+      for (const auto& v : axis.values) {
+        SweepPoint q = p;
+        q.values.emplace_back(axis.key, v);
+        next.push_back(std::move(q));
+      }
+    }
+    points = std::move(next);
+  }
+  return points;
+}
+
+Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& sweep_args) {
+  std::vector<SweepAxis> axes;
+  std::set<std::string> keys;
+  size_t total = 1;
+  for (const auto& arg : sweep_args) {
+    IOB_ASSIGN_OR_RETURN(SweepAxis axis, ParseSweepArg(arg));
+    if (!keys.insert(axis.key).second)
+      return Status::Invalid("--sweep " + arg + ": key '" + axis.key +
+                             "' is already swept; give all its values in one --sweep");
+    total *= axis.values.size();
+    if (total > 1000000)
+      return Status::Invalid("--sweep: more than 1000000 points; narrow the ranges");
+    axes.push_back(std::move(axis));
+  }
+  return ExpandAxes(axes);
+}
+
+Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const SweepPoint& point,
+                                        const OptionSetter& set, const IsJobOption& is_job_option) {
+  std::vector<JobSpec> jobs = base;
+  for (auto& job : jobs) {
+    for (const auto& [key, value] : point.values) {
+      if (is_job_option && !is_job_option(key)) continue;
+      if (!set) return Status::Internal("ApplyPoint: no option setter");
+      const size_t before = job.settings.size();
+      Status st = set(&job, key, value);
+      if (!st.ok()) return st.WithContext("--sweep " + key + "=" + value);
+      if (job.settings.size() == before) {
+        OptionSetting s;
+        s.name = key;
+        s.value = value;
+        s.source = OptionSource::kCommandLine;
+        s.file = "<sweep>";
+        job.settings.push_back(std::move(s));
+      }
+    }
+  }
+  return jobs;
+}
+
+Result<std::string> ExpandHookCommand(const std::string& cmd_template, const SweepPoint& point,
+                                      const IsJobOption& is_job_option) {
+  const std::string* anon = nullptr;
+  for (const auto& [k, v] : point.values) {
+    if (!is_job_option || !is_job_option(k)) {
+      anon = &v;
+      break;
+    }
+  }
+  if (anon == nullptr && !point.values.empty()) anon = &point.values.front().second;
+
+  std::string out;
+  for (size_t i = 0; i < cmd_template.size(); ++i) {
+    const char c = cmd_template[i];
+    if (c != '{' || (i > 0 && cmd_template[i - 1] == '$')) {
+      out += c;
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < cmd_template.size() && IsWordChar(cmd_template[j])) ++j;
+    if (j >= cmd_template.size() || cmd_template[j] != '}') {
+      out += c;  // not {} or {WORD}: shell text such as awk '{print $1}'
+      continue;
+    }
+    const std::string name = cmd_template.substr(i + 1, j - i - 1);
+    const std::string* value = nullptr;
+    if (name.empty()) {
+      if (anon == nullptr)
+        return Status::Invalid("--sweep-cmd '" + cmd_template +
+                               "': {} needs a --sweep key to take its value from");
+      value = anon;
+    } else {
+      value = point.Find(name);
+      if (value == nullptr) {
+        std::string keys;
+        for (const auto& kv : point.values) keys += (keys.empty() ? "" : ", ") + kv.first;
+        return Status::Invalid(
+            "--sweep-cmd '" + cmd_template + "': {" + name + "} names no --sweep key" +
+            (keys.empty() ? std::string(" (nothing is swept)") : " (swept: " + keys + ")"));
+      }
+    }
+    out += ShellQuoteIfNeeded(*value);
+    i = j;
+  }
+  return out;
+}
+
+Status RunHook(const std::string& cmd_template, const SweepPoint& point, std::string* log,
+               const IsJobOption& is_job_option, int* exit_code) {
+  if (exit_code) *exit_code = 0;
+  IOB_ASSIGN_OR_RETURN(std::string cmd, ExpandHookCommand(cmd_template, point, is_job_option));
+  if (log) *log += "# point: " + point.Label() + "\n$ " + cmd + "\n";
+
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return ErrnoStatus("--sweep-cmd: pipe");
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+  std::string sh = "/bin/sh", dash_c = "-c";
+  char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
+  pid_t pid = -1;
+  // The run core may block signals in this thread (signalfd); the child
+  // gets a clean mask and default actions so Ctrl-C and SIGPIPE work in it.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  for (int sig : {SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE}) sigaddset(&defaults, sig);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  const int rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, environ);
+  posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&fa);
+  close(fds[1]);
+  if (rc != 0) {
+    close(fds[0]);
+    return ErrnoStatus("--sweep-cmd: spawn /bin/sh", rc);
+  }
+  std::string output;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = read(fds[0], buf, sizeof(buf));
+    if (n > 0) {
+      output.append(buf, static_cast<size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  close(fds[0]);
+  int wstatus = 0;
+  while (waitpid(pid, &wstatus, 0) < 0) {
+    if (errno != EINTR) return ErrnoStatus("--sweep-cmd: waitpid");
+  }
+  int code = 0;
+  if (WIFEXITED(wstatus))
+    code = WEXITSTATUS(wstatus);
+  else if (WIFSIGNALED(wstatus))
+    code = 128 + WTERMSIG(wstatus);
+  if (log) {
+    *log += output;
+    if (!output.empty() && output.back() != '\n') *log += '\n';
+    if (code != 0) *log += "# exit code " + std::to_string(code) + "\n";
+  }
+  if (exit_code) *exit_code = code;
+  if (code == 0) return Status::Ok();
+  std::string msg = "--sweep-cmd '" + cmd + "' failed with exit code " + std::to_string(code) +
+                    " at point " + point.Label() + "; the sweep stops here";
+  const std::string tail = Tail(output, 5);
+  if (!tail.empty()) msg += ":\n" + tail;
+  return Status(Status::Code::kIoError, msg);
+}
+
+nlohmann::json PointToJson(const SweepPoint& point) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [k, v] : point.values) j[k] = v;
+  return j;
+}
+
+nlohmann::json CombineSweepResults(
+    const std::vector<std::pair<SweepPoint, nlohmann::json>>& per_point_fio_json,
+    const std::vector<std::string>* hook_logs) {
+  nlohmann::json doc = nlohmann::json::object();
+  nlohmann::json jobs = nlohmann::json::array();
+  nlohmann::json keys = nlohmann::json::array();
+  int64_t group_base = 0;
+  for (size_t i = 0; i < per_point_fio_json.size(); ++i) {
+    const auto& [point, pdoc] = per_point_fio_json[i];
+    if (i == 0) {
+      if (pdoc.is_object()) {
+        for (auto it = pdoc.begin(); it != pdoc.end(); ++it)
+          if (it.key() != "jobs") doc[it.key()] = it.value();
+      }
+      for (const auto& kv : point.values) keys.push_back(kv.first);
+    }
+    int64_t max_group = -1;
+    if (pdoc.is_object() && pdoc.contains("jobs") && pdoc["jobs"].is_array()) {
+      for (const auto& job : pdoc["jobs"]) {
+        nlohmann::json j = job;
+        if (j.is_object()) {
+          int64_t gid = 0;
+          if (j.contains("groupid") && j["groupid"].is_number_integer())
+            gid = j["groupid"].get<int64_t>();
+          max_group = std::max(max_group, gid);
+          j["groupid"] = group_base + gid;
+          if (!j.contains("iobench") || !j["iobench"].is_object())
+            j["iobench"] = nlohmann::json::object();
+          j["iobench"]["point"] = PointToJson(point);
+        }
+        jobs.push_back(std::move(j));
+      }
+    }
+    group_base += max_group + 1;
+  }
+  doc["jobs"] = std::move(jobs);
+  if (!doc.contains("iobench") || !doc["iobench"].is_object())
+    doc["iobench"] = nlohmann::json::object();
+  nlohmann::json sweep = {{"keys", keys}, {"points", per_point_fio_json.size()}};
+  if (hook_logs) {
+    std::string all;
+    for (const auto& l : *hook_logs) all += l;
+    sweep["hook_log"] = all;
+  }
+  doc["iobench"]["sweep"] = std::move(sweep);
+  return doc;
+}
+
+double Median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+namespace {
+
+// Replaces obj[key] (a number) in dst by the median over the runs' values.
+void MedianField(nlohmann::json* dst, const std::vector<const nlohmann::json*>& srcs,
+                 const std::string& key) {
+  if (!dst->is_object() || !dst->contains(key) || !(*dst)[key].is_number()) return;
+  std::vector<double> v;
+  for (const auto* s : srcs) {
+    if (s && s->is_object() && s->contains(key) && (*s)[key].is_number())
+      v.push_back((*s)[key].get<double>());
+  }
+  if (v.size() != srcs.size()) return;
+  const double m = Median(v);
+  if ((*dst)[key].is_number_integer() && m == static_cast<double>(static_cast<int64_t>(m)))
+    (*dst)[key] = static_cast<int64_t>(m);
+  else
+    (*dst)[key] = m;
+}
+
+std::string JobNameOf(const nlohmann::json& job) {
+  if (job.is_object() && job.contains("jobname") && job["jobname"].is_string())
+    return job["jobname"].get<std::string>();
+  return std::string();
+}
+
+const nlohmann::json* Child(const nlohmann::json* j, const std::string& key) {
+  if (!j || !j->is_object() || !j->contains(key)) return nullptr;
+  return &(*j)[key];
+}
+
+const TableMetric kDirMetrics[] = {
+    TableMetric::kIops,    TableMetric::kBw,      TableMetric::kLatMean,
+    TableMetric::kClatP50, TableMetric::kClatP99, TableMetric::kClatP999,
+    TableMetric::kLatP50,  TableMetric::kLatP99,  TableMetric::kSlatMean};
+const TableMetric kJobMetrics[] = {TableMetric::kCpuPerIo, TableMetric::kUsrCpu,
+                                   TableMetric::kSysCpu};
+
+}  // namespace
+
+Result<nlohmann::json> MergeRepeats(const std::vector<nlohmann::json>& runs) {
+  if (runs.empty()) return Status::Invalid("--repeat: no runs to merge");
+  auto jobs_of = [](const nlohmann::json& d) -> const nlohmann::json* {
+    if (d.is_object() && d.contains("jobs") && d["jobs"].is_array()) return &d["jobs"];
+    return nullptr;
+  };
+  const nlohmann::json* first_jobs = jobs_of(runs[0]);
+  if (!first_jobs) return Status::Invalid("--repeat: run 1 has no \"jobs\" array");
+  for (size_t r = 1; r < runs.size(); ++r) {
+    const nlohmann::json* jr = jobs_of(runs[r]);
+    if (!jr || jr->size() != first_jobs->size())
+      return Status::Invalid("--repeat: run " + std::to_string(r + 1) +
+                             " has a different number of jobs than run 1");
+    for (size_t k = 0; k < jr->size(); ++k) {
+      if (JobNameOf((*jr)[k]) != JobNameOf((*first_jobs)[k]))
+        return Status::Invalid("--repeat: job " + std::to_string(k + 1) + " of run " +
+                               std::to_string(r + 1) + " is not the same job as in run 1");
+    }
+  }
+  nlohmann::json out = runs[0];
+  const size_t n = runs.size();
+  for (size_t k = 0; k < first_jobs->size(); ++k) {
+    std::vector<const nlohmann::json*> rjobs;
+    for (const auto& r : runs) rjobs.push_back(&r["jobs"][k]);
+    nlohmann::json& job = out["jobs"][k];
+    if (!job.is_object()) continue;
+    nlohmann::json mins = nlohmann::json::object(), maxs = nlohmann::json::object();
+    // Spread first, from the untouched runs.
+    auto spread = [&](const std::string& group, const std::string& dir, TableMetric m) {
+      std::vector<double> v;
+      for (const auto* rj : rjobs) {
+        auto x = JobMetric(*rj, dir, m);
+        if (!x) return;
+        v.push_back(*x);
+      }
+      mins[group][TableMetricName(m)] = *std::min_element(v.begin(), v.end());
+      maxs[group][TableMetricName(m)] = *std::max_element(v.begin(), v.end());
+    };
+    for (const char* dir : {"read", "write", "trim"}) {
+      bool has_io = false;
+      for (const auto& d : JobDirections(job)) has_io |= d == dir;
+      if (!has_io) continue;
+      for (TableMetric m : kDirMetrics) spread(dir, dir, m);
+      std::vector<const nlohmann::json*> rdirs;
+      for (const auto* rj : rjobs) rdirs.push_back(Child(rj, dir));
+      nlohmann::json& d = job[dir];
+      for (const char* f :
+           {"iops", "bw", "bw_bytes", "io_bytes", "io_kbytes", "runtime", "total_ios"})
+        MedianField(&d, rdirs, f);
+      for (const char* lat : {"clat_ns", "lat_ns", "slat_ns"}) {
+        if (!d.contains(lat)) continue;
+        std::vector<const nlohmann::json*> rl;
+        for (const auto* rd : rdirs) rl.push_back(Child(rd, lat));
+        MedianField(&d[lat], rl, "mean");
+        if (d[lat].contains("percentile") && d[lat]["percentile"].is_object()) {
+          std::vector<const nlohmann::json*> rp;
+          for (const auto* x : rl) rp.push_back(Child(x, "percentile"));
+          nlohmann::json& p = d[lat]["percentile"];
+          for (auto it = p.begin(); it != p.end(); ++it) MedianField(&p, rp, it.key());
+        }
+      }
+    }
+    for (TableMetric m : kJobMetrics) spread("job", "", m);
+    MedianField(&job, rjobs, "usr_cpu");
+    MedianField(&job, rjobs, "sys_cpu");
+    if (job.contains("iobench") && job["iobench"].is_object()) {
+      std::vector<const nlohmann::json*> ri;
+      for (const auto* rj : rjobs) ri.push_back(Child(rj, "iobench"));
+      MedianField(&job["iobench"], ri, "cpu_per_io_us");
+    } else {
+      job["iobench"] = nlohmann::json::object();
+    }
+    job["iobench"]["repeat"] = {{"n", n}, {"min", mins}, {"max", maxs}};
+  }
+  return out;
+}
+
+}  // namespace iobench::sweep

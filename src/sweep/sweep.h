@@ -1,0 +1,129 @@
+// Sweeps: one job run over many points (`--sweep iodepth=1..128:x2 --sweep
+// force_async=0,1`), the shell hooks run before each point (`--sweep-cmd`),
+// the combined JSON of all points, and the `--repeat=N` median helpers.
+//
+// Ownership: the sweep module (src/sweep/). It never parses job files and
+// never runs I/O: option values reach a JobSpec through an injected setter
+// (main.cc passes jobfile::SetOption), and results arrive as fio-schema JSON
+// documents (the JSON writer's output, or fio's own). That keeps this module
+// buildable and testable apart from the parser and the run core.
+//
+// The order main.cc follows (docs/sweep.md shows it):
+//   ExpandSweeps -> for each point: RunHook, ApplyPoint, run (RepeatCount
+//   times, MergeRepeats), render to fio JSON -> CombineSweepResults ->
+//   RenderTables / RenderCompare / WritePlot (src/report/).
+//
+// Thread-safety: plain functions on values; call from the main thread
+// (RunHook forks a shell and waits for it).
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "iobench/job.h"
+#include "iobench/status.h"
+
+namespace iobench::sweep {
+
+// One swept key with its values, in the order they were written.
+struct SweepAxis {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+// One point of the cartesian product: (key, value) in --sweep order.
+struct SweepPoint {
+  std::vector<std::pair<std::string, std::string>> values;
+
+  // The value of `key`, or nullptr when the point does not sweep it.
+  const std::string* Find(const std::string& key) const;
+  // "iodepth=32 force_async=1" (empty for the single point of no sweep).
+  std::string Label() const;
+};
+
+// Sets one job option by name on a JobSpec, with the parser's checks and
+// unit conversions. main.cc passes jobfile::SetOption.
+using OptionSetter =
+    std::function<Status(JobSpec*, const std::string& name, const std::string& value)>;
+// True when `name` is a job option (iodepth, bs, ...). A sweep key for which
+// it is false (setra, scheduler, ...) is only passed to --sweep-cmd hooks.
+using IsJobOption = std::function<bool(const std::string& name)>;
+
+// Parses one `--sweep` argument: `KEY=V1,V2,...`; each item may be a numeric
+// range `A..B` (step +1), `A..B:+S` (add S) or `A..B:xF` (multiply by F >= 2),
+// with optional k/m/g/t suffixes (powers of 1024: `bs=4k..64k:x2`). `\,`
+// puts a literal comma in a value. Errors name the argument and the fault.
+Result<SweepAxis> ParseSweepArg(const std::string& arg);
+
+// Parses every --sweep argument (a key may appear once) and returns the
+// cartesian product. The first --sweep key varies slowest, the last fastest,
+// like nested shell loops written in the same order. No arguments: one empty
+// point (a plain run).
+Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& sweep_args);
+// The same product from already parsed axes.
+std::vector<SweepPoint> ExpandAxes(const std::vector<SweepAxis>& axes);
+
+// Copies `base` and sets the point's job-option keys on every job through
+// `set`. Keys for which is_job_option is false are skipped (hooks only). If
+// the setter did not record the setting in JobSpec::settings (so that "job
+// options" in JSON shows it), an OptionSetting with source kCommandLine and
+// file "<sweep>" is appended. Errors read "--sweep iodepth=abc: <setter's>".
+Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const SweepPoint& point,
+                                        const OptionSetter& set, const IsJobOption& is_job_option);
+
+// Expands a --sweep-cmd template for a point: `{KEY}` is KEY's value, `{}`
+// the value of the first key that is not a job option (the first key when
+// is_job_option is null or every key is a job option). `${...}` and braces
+// around anything that is not a plain word (awk '{print $1}') are left alone.
+// Values other than [A-Za-z0-9_./:=,+@%-] are single-quoted for the shell.
+// `{WORD}` naming no sweep key is an error (a typo would otherwise run).
+Result<std::string> ExpandHookCommand(const std::string& cmd_template, const SweepPoint& point,
+                                      const IsJobOption& is_job_option = nullptr);
+
+// Runs the expanded hook with /bin/sh -c, stdin from /dev/null, stdout and
+// stderr captured together. Appends to *log (may be null):
+//   "# point: setra=0 iodepth=1\n$ blockdev --setra 0 /dev/nvme0n1\n<output>"
+// and, on failure, "# exit code N\n". A non-zero exit (or death by a signal,
+// reported as 128+signo) returns an error naming the command, the point, the
+// exit code and the output's last lines; *exit_code (may be null) receives
+// the code (0 on success) so that iobench can exit with it. Errors from the
+// template return kInvalidArgument, a failing hook kIoError.
+Status RunHook(const std::string& cmd_template, const SweepPoint& point, std::string* log,
+               const IsJobOption& is_job_option = nullptr, int* exit_code = nullptr);
+
+// The point as a JSON object {"iodepth": "32", ...} (values as strings, as
+// written on the command line).
+nlohmann::json PointToJson(const SweepPoint& point);
+
+// One document for the whole sweep: the first point's top level ("fio
+// version", "global options", "iobench" context, ...), "jobs" of every point
+// concatenated in point order, each job carrying "iobench": {"point": {...}}
+// (other "iobench" fields it had are kept), group ids renumbered so that each
+// point's groups stay distinct, and top-level "iobench": {"sweep": {"keys":
+// [...in --sweep order...], "points": N}}. `hook_logs`, when given (one per
+// point, as RunHook wrote them), is stored as "iobench.sweep.hook_log" so the
+// hook output is kept without writing a file the user did not name.
+nlohmann::json CombineSweepResults(
+    const std::vector<std::pair<SweepPoint, nlohmann::json>>& per_point_fio_json,
+    const std::vector<std::string>* hook_logs = nullptr);
+
+// --repeat=N: merges N fio-schema documents of the same point (same jobs in
+// the same order) into one. Each job's figures are the median over the runs
+// (even N: the mean of the two middle values) of: per direction iops, bw,
+// bw_bytes, io_bytes, io_kbytes, runtime, total_ios, {clat,lat,slat}_ns mean
+// and percentiles; per job usr_cpu, sys_cpu and iobench.cpu_per_io_us. The
+// spread goes to "iobench": {"repeat": {"n": N, "min": {...}, "max": {...}}}
+// where min/max are {"read": {"iops": .., "bw": .., "lat_mean": ..,
+// "clat_p99": .., ...}, ..., "job": {"usr_cpu": .., "cpu_per_io": ..}} keyed
+// by --table-metric names in the table's units (bw MiB/s, latency µs), which
+// is what RenderCompare reads to mark differences inside the noise.
+// Errors: no runs, or runs whose job lists differ (count or names).
+Result<nlohmann::json> MergeRepeats(const std::vector<nlohmann::json>& runs);
+
+// Median of values (even count: mean of the two middle ones); 0 when empty.
+double Median(std::vector<double> values);
+
+}  // namespace iobench::sweep

@@ -1,0 +1,158 @@
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include "report/table.h"
+#include "table_fixtures.h"
+
+namespace iobench {
+namespace {
+
+using iobench::testing::DirFigures;
+using iobench::testing::ExpectGolden;
+using iobench::testing::MakeDoc;
+using iobench::testing::MakeJob;
+using iobench::testing::TempDir;
+using nlohmann::json;
+using table::FormatDelta;
+
+// Seed 004: brd with bio (base) and blk-mq (new), MB/s per engine and rw.
+json Seed004Doc(bool blk_mq) {
+  const char* engines[] = {"io_uring", "libaio", "psync"};
+  const char* rws[] = {"read", "randread", "write", "randwrite"};
+  const double bio[3][4] = {{189, 182, 442, 377}, {415, 392, 410, 371}, {700, 633, 705, 598}};
+  const double mq[3][4] = {{449, 419, 425, 384}, {339, 325, 340, 318}, {554, 497, 181, 169}};
+  std::vector<json> jobs;
+  for (int e = 0; e < 3; ++e) {
+    for (int r = 0; r < 4; ++r) {
+      DirFigures f;
+      f.bw_bytes = (blk_mq ? mq : bio)[e][r] * 1048576;
+      f.iops = f.bw_bytes / 4096;
+      const bool write = r >= 2;
+      jobs.push_back(MakeJob("brd", {{"ioengine", engines[e]}, {"rw", rws[r]}},
+                             write ? "write" : "read", f,
+                             {{"direct", "1"}, {"bs", "4k"}, {"filename", "/dev/ram0"}}));
+    }
+  }
+  return MakeDoc(jobs, {"ioengine", "rw"});
+}
+
+TEST(CompareTest, Seed004Shape) {
+  TableOptions o;
+  o.metrics = {TableMetric::kBw};
+  o.style = TableStyle::kAscii;
+  o.base_label = "bio(base)";
+  o.new_label = "blk-mq";
+  auto r = RenderCompare(Seed004Doc(false), Seed004Doc(true), o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ExpectGolden("seed004.ascii.txt", *r);
+  // The seed's own arithmetic, row by row.
+  EXPECT_NE(r->find("| read      |       189 |    449 | 137.57 |"), std::string::npos) << *r;
+  EXPECT_NE(r->find("| write     |       442 |    425 |  -3.85 |"), std::string::npos);
+  EXPECT_NE(r->find("| randwrite |       598 |    169 | -71.74 |"), std::string::npos);
+  o.style = TableStyle::kMarkdown;
+  r = RenderCompare(Seed004Doc(false), Seed004Doc(true), o);
+  ASSERT_TRUE(r.ok());
+  ExpectGolden("seed004.md", *r);
+}
+
+TEST(CompareTest, MatchesByNameAndPointInBaseOrder) {
+  DirFigures f;
+  f.iops = 100;
+  f.bw_bytes = 409600;
+  std::vector<json> base = {MakeJob("a", {{"iodepth", "1"}}, "read", f),
+                            MakeJob("a", {{"iodepth", "2"}}, "read", f),
+                            MakeJob("gone", {{"iodepth", "1"}}, "read", f)};
+  std::vector<json> neu = {MakeJob("a", {{"iodepth", "2"}}, "read", f),
+                           MakeJob("a", {{"iodepth", "1"}}, "read", f),
+                           MakeJob("added", {}, "read", f)};
+  neu[0]["read"]["iops"] = 150.0;  // iodepth=2: +50%
+  neu[1]["read"]["iops"] = 75.0;   // iodepth=1: -25%
+  TableOptions o;
+  o.caption = false;
+  auto r = RenderCompare(MakeDoc(base, {"iodepth"}), MakeDoc(neu), o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(*r,
+            "job   base   new    delta\n"
+            "a 1    100    75   -25.00\n"
+            "a 2    100   150    50.00\n"
+            "\n"
+            "only in base: gone [iodepth=1]\n"
+            "only in new: added\n");
+}
+
+TEST(CompareTest, NoiseMarkFromRepeatRanges) {
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  auto job = [&](const std::string& name, double iops, double lo, double hi) {
+    json j = MakeJob(name, {}, "read", f);
+    j["read"]["iops"] = iops;
+    j["iobench"] = {
+        {"repeat",
+         {{"n", 3}, {"min", {{"read", {{"iops", lo}}}}}, {"max", {{"read", {{"iops", hi}}}}}}}};
+    return j;
+  };
+  json base = MakeDoc({job("overlap", 1000, 950, 1050), job("apart", 1000, 990, 1010)});
+  json neu = MakeDoc({job("overlap", 1030, 1000, 1080), job("apart", 1200, 1150, 1250)});
+  TableOptions o;
+  o.caption = false;
+  auto r = RenderCompare(base, neu, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(*r,
+            "job        base     new    delta\n"
+            "overlap   1.00k   1.03k   3.00 ~\n"
+            "apart     1.00k   1.20k    20.00\n"
+            "\n"
+            "~ : inside the run-to-run noise (the min-max ranges of the repeated runs overlap)\n");
+}
+
+TEST(CompareTest, ZeroBaseAndErrors) {
+  DirFigures f;
+  f.iops = 10;
+  f.bw_bytes = 40960;
+  json base = MakeDoc({MakeJob("j", {}, "read", f)});
+  json neu = base;
+  base["jobs"][0]["usr_cpu"] = 0.0;
+  TableOptions o;
+  o.caption = false;
+  o.metrics = {TableMetric::kUsrCpu};
+  auto r = RenderCompare(base, neu, o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, "job   base    new   delta\nj        0   10.0       -\n");
+  EXPECT_EQ(RenderCompare(MakeDoc({}), neu, o).status().message(),
+            "compare: the base results hold no jobs");
+}
+
+TEST(CompareTest, RealFioJsonBothSides) {
+  if (std::system("fio --version >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "fio is not installed (Debian package fio)";
+  TempDir tmp;
+  auto run = [&](const std::string& file, const std::string& engine_opts) {
+    const std::string out = tmp.path() + "/" + file;
+    // A warning line before the JSON, as fio prints for iodepth > 1 with a
+    // sync engine when its output goes to stdout.
+    const std::string cmd = "fio --name=seq --ioengine=null --size=8m --rw=read --bs=4k " +
+                            engine_opts + " --output-format=json > " + out + " 2>&1";
+    const int rc = std::system(cmd.c_str());
+    return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
+  };
+  ASSERT_TRUE(run("base.json", "--iodepth=1"));
+  ASSERT_TRUE(run("new.json", "--iodepth=4"));
+  auto b = LoadResultsJson(tmp.path() + "/base.json");
+  auto n = LoadResultsJson(tmp.path() + "/new.json");
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  ASSERT_TRUE(n.ok()) << n.status().ToString();
+  TableOptions o;
+  o.caption = false;
+  o.style = TableStyle::kCsv;
+  auto r = RenderCompare(*b, *n, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const double bi = (*b)["jobs"][0]["read"]["iops"], ni = (*n)["jobs"][0]["read"]["iops"];
+  char expect[256];
+  std::snprintf(expect, sizeof(expect), "job,base,new,delta\nseq,%.0f,%.0f,%s\n", bi, ni,
+                FormatDelta((ni - bi) / bi * 100).c_str());
+  EXPECT_EQ(*r, expect);
+}
+
+}  // namespace
+}  // namespace iobench

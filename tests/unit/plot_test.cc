@@ -1,0 +1,140 @@
+#include "report/plot.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "table_fixtures.h"
+
+namespace iobench {
+namespace {
+
+using iobench::testing::DirFigures;
+using iobench::testing::MakeDoc;
+using iobench::testing::MakeJob;
+using iobench::testing::Seed000Doc;
+using iobench::testing::TempDir;
+using nlohmann::json;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+TEST(PlotScriptTest, SeriesDataAndLogAxis) {
+  PlotOptions o;
+  o.path = "/some/dir/qd.svg";
+  auto s = PlotScript(Seed000Doc(), o);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  // Doubling iodepth: log2 x axis; the image named relative to the script.
+  EXPECT_NE(s->find("set logscale x 2\n"), std::string::npos);
+  EXPECT_NE(s->find("set output 'qd.svg'\n"), std::string::npos);
+  EXPECT_NE(s->find("set terminal svg "), std::string::npos);
+  // One row per iodepth: x, force_async=0, force_async=1 (exact IOPS).
+  EXPECT_NE(s->find("$metric << EOD\n1 12900 11000\n2 32400 29700\n"), std::string::npos) << *s;
+  EXPECT_NE(s->find("128 229000 312000\nEOD\n"), std::string::npos);
+  // Latency block: p50 p99 per series, in µs.
+  EXPECT_NE(s->find("$latency << EOD\n1 1.5 4.25 1.5 4.25\n"), std::string::npos);
+  EXPECT_NE(s->find("title 'force_async=0'"), std::string::npos);
+  EXPECT_NE(s->find("title 'force_async=1 p99'"), std::string::npos);
+  EXPECT_NE(s->find("set multiplot layout 2,1"), std::string::npos);
+  EXPECT_EQ(PlotScriptPath("/some/dir/qd.svg"), "/some/dir/qd.gp");
+  EXPECT_EQ(PlotScriptPath("a.b/plot"), "a.b/plot.gp");
+}
+
+TEST(PlotScriptTest, CategoriesAndErrors) {
+  DirFigures f;
+  f.iops = 100;
+  f.bw_bytes = 409600;
+  std::vector<json> jobs;
+  for (const char* e : {"psync", "libaio", "io_uring"})
+    jobs.push_back(MakeJob("j", {{"ioengine", e}}, "read", f));
+  PlotOptions o;
+  o.path = "e.png";
+  auto s = PlotScript(MakeDoc(jobs, {"ioengine"}), o);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->find("logscale x"), std::string::npos);
+  EXPECT_NE(s->find("using 0:2:xtic(1)"), std::string::npos);
+  EXPECT_NE(s->find("$metric << EOD\n\"psync\" 100\n\"libaio\" 100\n"), std::string::npos) << *s;
+  EXPECT_NE(s->find("set terminal pngcairo"), std::string::npos);
+
+  o.path = "e.jpg";
+  EXPECT_EQ(PlotScript(MakeDoc(jobs, {"ioengine"}), o).status().message(),
+            "--plot=e.jpg: the file name must end in .svg or .png");
+  o.path = "e.svg";
+  EXPECT_EQ(PlotScript(MakeDoc({MakeJob("j", {}, "read", f)}), o).status().message(),
+            "--plot: nothing was swept; a plot needs --sweep KEY=...");
+  o.x_key = "bs";
+  EXPECT_EQ(PlotScript(MakeDoc(jobs, {"ioengine"}), o).status().message(),
+            "--plot: 'bs' is not a swept key");
+  o.x_key = "";
+  o.metric = TableMetric::kLatP99;  // fio records it only with lat_percentiles=1
+  EXPECT_EQ(PlotScript(MakeDoc(jobs, {"ioengine"}), o).status().message(),
+            "--plot: the results carry no lat_p99 values");
+}
+
+TEST(PlotWriteTest, MissingGnuplotIsAClearError) {
+  TempDir tmp;
+  PlotOptions o;
+  o.path = tmp.path() + "/qd.svg";
+  o.gnuplot = "iobench-test-no-such-gnuplot";
+  Status st = WritePlot(Seed000Doc(), o);
+  ASSERT_FALSE(st.ok());
+  EXPECT_TRUE(IsGnuplotMissing(st));
+  EXPECT_EQ(st.message(), "gnuplot not found: apt-get install gnuplot-nox (the script " +
+                              tmp.path() + "/qd.gp was written; run it with gnuplot)");
+  EXPECT_TRUE(Exists(tmp.path() + "/qd.gp"));
+  EXPECT_FALSE(Exists(tmp.path() + "/qd.svg"));
+  EXPECT_FALSE(IsGnuplotMissing(Status::Unsupported("gnuplot")));
+}
+
+std::string Gnuplot() {
+  for (const char* p : {"/usr/bin/gnuplot", "/usr/local/bin/gnuplot"})
+    if (Exists(p)) return p;
+  return "";
+}
+
+TEST(PlotWriteTest, SvgAndPng) {
+  if (Gnuplot().empty()) GTEST_SKIP() << "gnuplot is not installed (apt-get install gnuplot-nox)";
+  TempDir tmp;
+  PlotOptions o;
+  o.path = tmp.path() + "/qd.svg";
+  Status st = WritePlot(Seed000Doc(), o);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  const std::string svg = ReadFile(o.path);
+  EXPECT_TRUE(svg.rfind("<?xml", 0) == 0 || svg.rfind("<svg", 0) == 0) << svg.substr(0, 100);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+  EXPECT_NE(svg.find("force_async=1"), std::string::npos);
+  EXPECT_TRUE(Exists(tmp.path() + "/qd.gp"));
+
+  o.path = tmp.path() + "/qd.png";
+  o.metric = TableMetric::kBw;
+  st = WritePlot(Seed000Doc(), o);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  const std::string png = ReadFile(o.path);
+  ASSERT_GT(png.size(), 8u);
+  EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+}
+
+TEST(PlotWriteTest, GnuplotFailureCarriesItsOutput) {
+  if (Gnuplot().empty()) GTEST_SKIP() << "gnuplot is not installed (apt-get install gnuplot-nox)";
+  TempDir tmp;
+  PlotOptions o;
+  o.path = tmp.path() + "/missing-dir/qd.svg";  // gnuplot cannot chdir there; nor can we write
+  Status st = WritePlot(Seed000Doc(), o);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.code(), Status::Code::kIoError);
+  EXPECT_EQ(st.message(), "--plot: cannot write " + tmp.path() + "/missing-dir/qd.gp");
+}
+
+}  // namespace
+}  // namespace iobench

@@ -1,0 +1,314 @@
+#include "sweep/sweep.h"
+
+#include <gtest/gtest.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include "table_fixtures.h"
+
+namespace iobench::sweep {
+namespace {
+
+using iobench::testing::MakeDoc;
+using iobench::testing::MakeJob;
+
+std::vector<std::string> Values(const std::string& arg) {
+  auto r = ParseSweepArg(arg);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return r.ok() ? r->values : std::vector<std::string>{};
+}
+
+std::string Error(const std::vector<std::string>& args) {
+  auto r = ExpandSweeps(args);
+  EXPECT_FALSE(r.ok());
+  return r.ok() ? "" : r.status().message();
+}
+
+TEST(SweepParseTest, ListsAndRanges) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(Values("ioengine=psync,libaio,io_uring"), (V{"psync", "libaio", "io_uring"}));
+  EXPECT_EQ(Values("iodepth=1..128:x2"), (V{"1", "2", "4", "8", "16", "32", "64", "128"}));
+  EXPECT_EQ(Values("numjobs=1..8:+1"), (V{"1", "2", "3", "4", "5", "6", "7", "8"}));
+  EXPECT_EQ(Values("numjobs=1..4"), (V{"1", "2", "3", "4"}));
+  EXPECT_EQ(Values("setra=0..256:+64"), (V{"0", "64", "128", "192", "256"}));
+  // The end is kept only when the steps land on it.
+  EXPECT_EQ(Values("iodepth=1..100:x2"), (V{"1", "2", "4", "8", "16", "32", "64"}));
+  EXPECT_EQ(Values("iodepth=3..30:x3"), (V{"3", "9", "27"}));
+  // Ranges and single values mix in one list.
+  EXPECT_EQ(Values("iodepth=1,2,8..32:x2,20000"), (V{"1", "2", "8", "16", "32", "20000"}));
+  // Sizes keep their unit style.
+  EXPECT_EQ(Values("bs=4k..64k:x2"), (V{"4k", "8k", "16k", "32k", "64k"}));
+  EXPECT_EQ(Values("bs=512..2k:x2"), (V{"512", "1k", "2k"}));
+  EXPECT_EQ(Values("size=1m..2g:x1024"), (V{"1m", "1g"}));
+  // Not numeric: a literal, not a bad range.
+  EXPECT_EQ(Values("filename=../a,../b"), (V{"../a", "../b"}));
+  // `\,` is a comma inside a value (fio's bs=4k,8k means read,write).
+  EXPECT_EQ(Values("bs=4k\\,8k,16k"), (V{"4k,8k", "16k"}));
+}
+
+TEST(SweepParseTest, BadSyntaxSaysWhatIsWrong) {
+  EXPECT_EQ(Error({"iodepth"}), "--sweep iodepth: expected KEY=V1,V2,... or KEY=A..B:xF");
+  EXPECT_EQ(Error({"=1,2"}), "--sweep =1,2: empty key before '='");
+  EXPECT_EQ(Error({"io depth=1"}),
+            "--sweep io depth=1: key 'io depth' may hold only letters, digits and '_'");
+  EXPECT_EQ(Error({"iodepth="}), "--sweep iodepth=: no values after '='");
+  EXPECT_EQ(Error({"iodepth=1,,2"}),
+            "--sweep iodepth=1,,2: empty value (two commas in a row, or a trailing comma)");
+  EXPECT_EQ(Error({"iodepth=1,2,"}),
+            "--sweep iodepth=1,2,: empty value (two commas in a row, or a trailing comma)");
+  EXPECT_EQ(Error({"iodepth=128..1:x2"}),
+            "--sweep iodepth=128..1:x2: range '128..1:x2': start is greater than end");
+  EXPECT_EQ(Error({"iodepth=1..8:x1"}),
+            "--sweep iodepth=1..8:x1: range '1..8:x1': a multiplying step must be x2 or more");
+  EXPECT_EQ(Error({"iodepth=1..8:+0"}),
+            "--sweep iodepth=1..8:+0: range '1..8:+0': step +0 never reaches the end");
+  EXPECT_EQ(Error({"iodepth=1..8:y2"}),
+            "--sweep iodepth=1..8:y2: range '1..8:y2': step must be +N (add) or xN (multiply), "
+            "e.g. 1..128:x2");
+  EXPECT_EQ(Error({"iodepth=1..8:"}), "--sweep iodepth=1..8:: range '1..8:': empty step after ':'");
+  EXPECT_EQ(Error({"iodepth=0..8:x2"}),
+            "--sweep iodepth=0..8:x2: range '0..8:x2': a multiplying range cannot start at 0");
+  EXPECT_EQ(Error({"iodepth=1..abc"}),
+            "--sweep iodepth=1..abc: range '1..abc': bounds must be whole numbers, optionally "
+            "with k/m/g/t");
+  EXPECT_EQ(Error({"iodepth=1,2,1"}), "--sweep iodepth=1,2,1: value '1' appears twice");
+  EXPECT_EQ(Error({"iodepth=1,2", "iodepth=4"}),
+            "--sweep iodepth=4: key 'iodepth' is already swept; give all its values in one "
+            "--sweep");
+  EXPECT_EQ(Error({"iodepth=1..1000", "numjobs=1..1001"}),
+            "--sweep: more than 1000000 points; narrow the ranges");
+  EXPECT_EQ(Error({"iodepth=1..1000000"}),
+            "--sweep iodepth=1..1000000: range '1..1000000' gives more than 100000 values");
+}
+
+TEST(SweepExpandTest, CartesianProductFirstKeySlowest) {
+  auto r = ExpandSweeps({"iodepth=1,2", "force_async=0,1", "setra=0,64"});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 8u);
+  std::vector<std::string> labels;
+  for (const auto& p : *r) labels.push_back(p.Label());
+  EXPECT_EQ(labels, (std::vector<std::string>{
+                        "iodepth=1 force_async=0 setra=0", "iodepth=1 force_async=0 setra=64",
+                        "iodepth=1 force_async=1 setra=0", "iodepth=1 force_async=1 setra=64",
+                        "iodepth=2 force_async=0 setra=0", "iodepth=2 force_async=0 setra=64",
+                        "iodepth=2 force_async=1 setra=0", "iodepth=2 force_async=1 setra=64"}));
+  ASSERT_NE((*r)[5].Find("setra"), nullptr);
+  EXPECT_EQ(*(*r)[5].Find("setra"), "64");
+  EXPECT_EQ((*r)[5].Find("bs"), nullptr);
+}
+
+TEST(SweepExpandTest, NoSweepIsOnePlainPoint) {
+  auto r = ExpandSweeps({});
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->size(), 1u);
+  EXPECT_TRUE((*r)[0].values.empty());
+  EXPECT_EQ((*r)[0].Label(), "");
+}
+
+// A stand-in for jobfile::SetOption: a few typed fields, with errors.
+Status FakeSetter(JobSpec* job, const std::string& name, const std::string& value) {
+  auto number = [&](uint32_t* field) -> Status {
+    char* end = nullptr;
+    const unsigned long v = std::strtoul(value.c_str(), &end, 10);
+    if (value.empty() || *end != '\0')
+      return Status::Invalid("option " + name + ": '" + value + "' is not a number");
+    *field = static_cast<uint32_t>(v);
+    return Status::Ok();
+  };
+  if (name == "iodepth") return number(&job->iodepth);
+  if (name == "numjobs") return number(&job->numjobs);
+  if (name == "force_async") return number(&job->force_async);
+  if (name == "ioengine") {
+    job->ioengine = value;
+    job->settings.push_back({name, value, OptionSource::kCommandLine, "<cmdline>", 0});
+    return Status::Ok();
+  }
+  if (name == "direct") {
+    job->direct = value == "1";
+    return Status::Ok();
+  }
+  return Status::Invalid("unknown option " + name);
+}
+bool FakeIsJobOption(const std::string& name) {
+  return name == "iodepth" || name == "numjobs" || name == "force_async" || name == "ioengine" ||
+         name == "direct" || name == "bs" || name == "rw";
+}
+
+TEST(SweepApplyTest, SetsJobOptionsAndSkipsHookKeys) {
+  JobSpec a, b;
+  a.name = "a";
+  b.name = "b";
+  SweepPoint p{{{"setra", "128"}, {"iodepth", "32"}, {"ioengine", "io_uring"}}};
+  auto r = ApplyPoint({a, b}, p, FakeSetter, FakeIsJobOption);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 2u);
+  for (const auto& j : *r) {
+    EXPECT_EQ(j.iodepth, 32u);
+    EXPECT_EQ(j.ioengine, "io_uring");
+    // iodepth recorded by ApplyPoint (the fake setter does not), ioengine by
+    // the setter only once; setra nowhere.
+    ASSERT_EQ(j.settings.size(), 2u);
+    EXPECT_EQ(j.settings[0].name, "iodepth");
+    EXPECT_EQ(j.settings[0].value, "32");
+    EXPECT_EQ(j.settings[0].file, "<sweep>");
+    EXPECT_EQ(j.settings[1].name, "ioengine");
+    EXPECT_FALSE(j.IsSet("setra"));
+  }
+  EXPECT_EQ((*r)[1].name, "b");
+}
+
+TEST(SweepApplyTest, SetterErrorNamesTheSweep) {
+  JobSpec a;
+  auto r = ApplyPoint({a}, SweepPoint{{{"iodepth", "lots"}}}, FakeSetter, FakeIsJobOption);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "--sweep iodepth=lots: option iodepth: 'lots' is not a number");
+  EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument);
+}
+
+TEST(SweepHookTest, Substitution) {
+  SweepPoint p{{{"iodepth", "8"}, {"setra", "64"}, {"sched", "mq deadline"}}};
+  auto cmd = ExpandHookCommand("blockdev --setra {} /dev/nvme0n1 # qd {iodepth} {sched}", p,
+                               FakeIsJobOption);
+  ASSERT_TRUE(cmd.ok()) << cmd.status().ToString();
+  // {} is the first key that is not a job option; odd values are quoted.
+  EXPECT_EQ(*cmd, "blockdev --setra 64 /dev/nvme0n1 # qd 8 'mq deadline'");
+  // Without the predicate, {} is the first key.
+  EXPECT_EQ(*ExpandHookCommand("x {}", p), "x 8");
+  // Shell braces stay.
+  EXPECT_EQ(*ExpandHookCommand("echo ${HOME} {setra} | awk '{print $1}' {", p),
+            "echo ${HOME} 64 | awk '{print $1}' {");
+  auto bad = ExpandHookCommand("echo {setrq}", p);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "--sweep-cmd 'echo {setrq}': {setrq} names no --sweep key (swept: iodepth, setra, "
+            "sched)");
+  auto none = ExpandHookCommand("echo {}", SweepPoint{});
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.status().message(),
+            "--sweep-cmd 'echo {}': {} needs a --sweep key to take its value from");
+}
+
+TEST(SweepHookTest, OutputIsCapturedNotPrinted) {
+  SweepPoint p{{{"setra", "128"}, {"iodepth", "4"}}};
+  std::string log;
+  int code = -1;
+  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
+  Status st =
+      RunHook("echo ra={}; echo qd={iodepth} >&2; printf tail", p, &log, FakeIsJobOption, &code);
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(code, 0);
+  EXPECT_EQ(out, "");
+  EXPECT_EQ(err, "");
+  EXPECT_EQ(log,
+            "# point: setra=128 iodepth=4\n$ echo ra=128; echo qd=4 >&2; printf tail\n"
+            "ra=128\nqd=4\ntail\n");
+}
+
+TEST(SweepHookTest, FailureStopsWithExitCode) {
+  SweepPoint p{{{"setra", "64"}}};
+  std::string log;
+  int code = 0;
+  Status st = RunHook("echo cannot set readahead on {} >&2; exit 3", p, &log, nullptr, &code);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(code, 3);
+  EXPECT_EQ(st.code(), Status::Code::kIoError);
+  EXPECT_EQ(st.message(),
+            "--sweep-cmd 'echo cannot set readahead on 64 >&2; exit 3' failed with exit code 3 at "
+            "point setra=64; the sweep stops here:\ncannot set readahead on 64");
+  EXPECT_EQ(log,
+            "# point: setra=64\n$ echo cannot set readahead on 64 >&2; exit 3\n"
+            "cannot set readahead on 64\n# exit code 3\n");
+  // Death by a signal reads as 128 + signal number, like a shell.
+  st = RunHook("kill -TERM $$", p, nullptr, nullptr, &code);
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(code, 128 + 15);
+  // Not a command at all: the shell's 127.
+  st = RunHook("/nonexistent/iobench-hook {}", p, nullptr, nullptr, &code);
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(code, 127);
+}
+
+TEST(SweepHookTest, ChildGetsCleanSignalMask) {
+  // The run core may block signals for a signalfd; hooks must not inherit that.
+  sigset_t term, old;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  ASSERT_EQ(pthread_sigmask(SIG_BLOCK, &term, &old), 0);
+  int code = 0;
+  Status st = RunHook("kill -TERM $$; echo still here", SweepPoint{}, nullptr, nullptr, &code);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(code, 128 + SIGTERM);
+}
+
+TEST(SweepCombineTest, OneDocumentWithPoints) {
+  iobench::testing::DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  nlohmann::json d1 = MakeDoc({MakeJob("a", {}, "read", f), MakeJob("b", {}, "read", f)});
+  d1["jobs"][1]["groupid"] = 1;
+  d1["global options"] = {{"bs", "4k"}};
+  nlohmann::json d2 = MakeDoc({MakeJob("a", {}, "read", f), MakeJob("b", {}, "read", f)});
+  d2["jobs"][0]["iobench"] = {{"cpu_per_io_us", 2.5}};
+  SweepPoint p1{{{"iodepth", "1"}, {"setra", "0"}}}, p2{{{"iodepth", "2"}, {"setra", "0"}}};
+  std::vector<std::string> logs = {"log1\n", "log2\n"};
+  nlohmann::json doc = CombineSweepResults({{p1, d1}, {p2, d2}}, &logs);
+  ASSERT_EQ(doc["jobs"].size(), 4u);
+  EXPECT_EQ(doc["global options"]["bs"], "4k");
+  EXPECT_EQ(doc["jobs"][0]["iobench"]["point"], (nlohmann::json{{"iodepth", "1"}, {"setra", "0"}}));
+  EXPECT_EQ(doc["jobs"][2]["iobench"]["point"]["iodepth"], "2");
+  EXPECT_EQ(doc["jobs"][2]["iobench"]["cpu_per_io_us"], 2.5);
+  EXPECT_EQ(doc["jobs"][0]["groupid"], 0);
+  EXPECT_EQ(doc["jobs"][1]["groupid"], 1);
+  EXPECT_EQ(doc["jobs"][2]["groupid"], 2);
+  EXPECT_EQ(doc["jobs"][3]["groupid"], 2);
+  EXPECT_EQ(doc["iobench"]["sweep"]["keys"], (nlohmann::json{"iodepth", "setra"}));
+  EXPECT_EQ(doc["iobench"]["sweep"]["points"], 2);
+  EXPECT_EQ(doc["iobench"]["sweep"]["hook_log"], "log1\nlog2\n");
+}
+
+TEST(SweepRepeatTest, MedianWithMinMax) {
+  EXPECT_EQ(Median({3, 1, 2}), 2);
+  EXPECT_EQ(Median({4, 1, 3, 2}), 2.5);
+  EXPECT_EQ(Median({}), 0);
+  std::vector<nlohmann::json> runs;
+  for (double iops : {1000.0, 3000.0, 2000.0}) {
+    iobench::testing::DirFigures f;
+    f.iops = iops;
+    f.bw_bytes = iops * 4096;
+    f.clat_p99_ns = iops;  // so that the median run is identifiable
+    runs.push_back(MakeDoc({MakeJob("j", {{"iodepth", "4"}}, "read", f)}));
+  }
+  auto r = MergeRepeats(runs);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto& job = (*r)["jobs"][0];
+  EXPECT_EQ(job["read"]["iops"], 2000.0);
+  EXPECT_EQ(job["read"]["bw_bytes"], 2000 * 4096);
+  EXPECT_EQ(job["read"]["clat_ns"]["percentile"]["99.000000"], 2000.0);
+  const auto& rep = job["iobench"]["repeat"];
+  EXPECT_EQ(rep["n"], 3);
+  EXPECT_EQ(rep["min"]["read"]["iops"], 1000.0);
+  EXPECT_EQ(rep["max"]["read"]["iops"], 3000.0);
+  EXPECT_DOUBLE_EQ(rep["min"]["read"]["bw"].get<double>(), 1000.0 * 4096 / 1048576);
+  EXPECT_DOUBLE_EQ(rep["max"]["read"]["clat_p99"].get<double>(), 3.0);  // µs
+  EXPECT_FALSE(rep["min"].contains("write"));
+  EXPECT_EQ(rep["min"]["job"]["usr_cpu"], 10.0);
+  EXPECT_EQ(job["iobench"]["point"]["iodepth"], "4");
+
+  runs[1]["jobs"].push_back(runs[1]["jobs"][0]);
+  auto bad = MergeRepeats(runs);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "--repeat: run 2 has a different number of jobs than run 1");
+  runs[1]["jobs"].erase(1);
+  runs[2]["jobs"][0]["jobname"] = "other";
+  bad = MergeRepeats(runs);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "--repeat: job 1 of run 3 is not the same job as in run 1");
+  EXPECT_FALSE(MergeRepeats({}).ok());
+}
+
+}  // namespace
+}  // namespace iobench::sweep

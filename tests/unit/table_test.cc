@@ -1,0 +1,395 @@
+#include "report/table.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "report/plot.h"
+#include "sweep/sweep.h"
+#include "table_fixtures.h"
+
+namespace iobench {
+namespace {
+
+using iobench::testing::DirFigures;
+using iobench::testing::ExpectGolden;
+using iobench::testing::MakeDoc;
+using iobench::testing::MakeJob;
+using iobench::testing::Seed000Doc;
+using iobench::testing::TempDir;
+using nlohmann::json;
+using namespace iobench::table;  // NOLINT: the helpers under test
+
+TEST(TableFormatTest, IopsLikeFioUsers) {
+  EXPECT_EQ(FormatIops(12900), "12.9k");
+  EXPECT_EQ(FormatIops(11000), "11.0k");
+  EXPECT_EQ(FormatIops(241000), "241k");
+  EXPECT_EQ(FormatIops(1200000), "1.20M");
+  EXPECT_EQ(FormatIops(1992000), "1.99M");
+  EXPECT_EQ(FormatIops(602), "602");
+  EXPECT_EQ(FormatIops(999.4), "999");
+  EXPECT_EQ(FormatIops(999.5), "1.00k");  // rounding carries into the suffix
+  EXPECT_EQ(FormatIops(99949), "99.9k");
+  EXPECT_EQ(FormatIops(99950), "100k");
+  EXPECT_EQ(FormatIops(9.5), "9.50");
+  EXPECT_EQ(FormatIops(0), "0");
+  EXPECT_EQ(FormatIops(7), "7");
+  EXPECT_EQ(FormatIops(3.5e12), "3.50T");
+}
+
+TEST(TableFormatTest, FixedAndDelta) {
+  EXPECT_EQ(FormatFixed3(7781.4), "7781");
+  EXPECT_EQ(FormatFixed3(189.2), "189");
+  EXPECT_EQ(FormatFixed3(16.82), "16.8");
+  EXPECT_EQ(FormatFixed3(1.5), "1.50");
+  EXPECT_EQ(FormatFixed3(0.0205), "0.021");
+  EXPECT_EQ(FormatFixed3(0), "0");
+  EXPECT_EQ(FormatFixed3(-3.5), "-3.50");
+  EXPECT_EQ(FormatDelta((449.0 - 189) / 189 * 100), "137.57");
+  EXPECT_EQ(FormatDelta((425.0 - 442) / 442 * 100), "-3.85");
+  EXPECT_EQ(FormatDelta(-0.001), "0.00");
+}
+
+TEST(TableParseTest, NamesAndErrors) {
+  auto ms = ParseTableMetrics("iops,clat_p99,cpu_per_io");
+  ASSERT_TRUE(ms.ok());
+  EXPECT_EQ(*ms, (std::vector<TableMetric>{TableMetric::kIops, TableMetric::kClatP99,
+                                           TableMetric::kCpuPerIo}));
+  auto bad = ParseTableMetric("p99");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "--table-metric=p99: unknown metric (one of iops|bw|lat_mean|clat_p50|clat_p99|"
+            "clat_p999|lat_p50|lat_p99|slat_mean|cpu_per_io|usr_cpu|sys_cpu)");
+  EXPECT_EQ(*ParseTableStyle("ascii"), TableStyle::kAscii);
+  EXPECT_EQ(ParseTableStyle("html").status().message(),
+            "--table-style=html: unknown style (plain|markdown|ascii|csv)");
+}
+
+TEST(TableMetricTest, ExtractsFromFioSchema) {
+  DirFigures f;
+  f.iops = 2000;
+  f.bw_bytes = 2 * 1048576.0;
+  f.clat_p50_ns = 1500;
+  f.clat_p99_ns = 4250;
+  f.lat_mean_ns = 2000;
+  json job = MakeJob("j", {}, "read", f);
+  EXPECT_EQ(*JobMetric(job, "read", TableMetric::kIops), 2000);
+  EXPECT_EQ(*JobMetric(job, "read", TableMetric::kBw), 2.0);
+  EXPECT_EQ(*JobMetric(job, "read", TableMetric::kClatP50), 1.5);
+  EXPECT_EQ(*JobMetric(job, "read", TableMetric::kClatP99), 4.25);
+  EXPECT_EQ(*JobMetric(job, "read", TableMetric::kClatP999), 8.5);
+  EXPECT_EQ(*JobMetric(job, "read", TableMetric::kLatMean), 2.0);
+  EXPECT_FALSE(JobMetric(job, "read", TableMetric::kLatP99).has_value());    // not recorded
+  EXPECT_FALSE(JobMetric(job, "read", TableMetric::kSlatMean).has_value());  // N = 0
+  EXPECT_EQ(*JobMetric(job, "", TableMetric::kUsrCpu), 10.0);
+  // Derived CPU per I/O: 40% of 10 s over 20000 I/Os = 200 µs.
+  EXPECT_DOUBLE_EQ(*JobMetric(job, "", TableMetric::kCpuPerIo), 200.0);
+  job["iobench"] = {{"cpu_per_io_us", 3.25}};
+  EXPECT_EQ(*JobMetric(job, "", TableMetric::kCpuPerIo), 3.25);
+  EXPECT_EQ(JobDirections(job), (std::vector<std::string>{"read"}));
+  // fio's "bw" (KiB/s) when bw_bytes is absent.
+  job["read"].erase("bw_bytes");
+  job["read"]["bw"] = 3072;
+  EXPECT_EQ(*JobMetric(job, "read", TableMetric::kBw), 3.0);
+  // Wrong types read as missing, never throw.
+  job["read"]["iops"] = "fast";
+  EXPECT_FALSE(JobMetric(job, "read", TableMetric::kIops).has_value());
+}
+
+TEST(TableRenderTest, Seed000ShapeInEachStyle) {
+  const json doc = Seed000Doc();
+  EXPECT_EQ(DescribeJobs(doc),
+            "4k randread, buffered, io_uring, ext4 on nvme0n1, 5.9.0-rc8+, 10 s each");
+  for (auto [style, file] : {std::pair{TableStyle::kPlain, "seed000.plain.txt"},
+                             std::pair{TableStyle::kAscii, "seed000.ascii.txt"},
+                             std::pair{TableStyle::kMarkdown, "seed000.md"},
+                             std::pair{TableStyle::kCsv, "seed000.csv"}}) {
+    TableOptions o;
+    o.style = style;
+    auto r = RenderTables(doc, o);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ExpectGolden(file, *r);
+  }
+  // Several metrics give several tables; rows/columns can be swapped.
+  TableOptions o;
+  o.metrics = {TableMetric::kBw, TableMetric::kClatP99};
+  o.row_key = "force_async";
+  auto r = RenderTables(doc, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ExpectGolden("seed000.bw_p99_swapped.txt", *r);
+}
+
+TEST(TableRenderTest, ThirdKeySplitsTables) {
+  // Seed 000 has one table per readahead setting.
+  std::vector<json> jobs;
+  for (const char* ra : {"0", "64"})
+    for (const char* qd : {"1", "2"})
+      for (const char* fa : {"0", "1"}) {
+        DirFigures f;
+        f.iops = 1000 * std::atoi(qd) + std::atoi(ra) + 10 * std::atoi(fa);
+        f.bw_bytes = f.iops * 4096;
+        jobs.push_back(
+            MakeJob("r", {{"setra", ra}, {"iodepth", qd}, {"force_async", fa}}, "read", f));
+      }
+  json doc = MakeDoc(jobs, {"setra", "iodepth", "force_async"});
+  TableOptions o;
+  o.row_key = "iodepth";
+  o.col_key = "force_async";
+  o.style = TableStyle::kPlain;
+  auto r = RenderTables(doc, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(*r,
+            "read IOPS by iodepth and force_async, setra=0\n"
+            "buffered, 10 s each\n"
+            "iodepth   force_async=0   force_async=1\n"
+            "1                 1.00k           1.01k\n"
+            "2                 2.00k           2.01k\n"
+            "\n"
+            "read IOPS by iodepth and force_async, setra=64\n"
+            "buffered, 10 s each\n"
+            "iodepth   force_async=0   force_async=1\n"
+            "1                 1.06k           1.07k\n"
+            "2                 2.06k           2.07k\n");
+  o.row_key = "bs";
+  EXPECT_EQ(RenderTables(doc, o).status().message(),
+            "table rows: 'bs' is not a swept key (swept: setra, iodepth, force_async)");
+}
+
+TEST(TableRenderTest, Seed002ShapeWithoutSweep) {
+  // Engine | Depth | Processes | Bw: one row per job, the options that vary.
+  std::vector<json> jobs;
+  const struct {
+    const char* name;
+    const char* engine;
+    const char* depth;
+    const char* procs;
+    double mib;
+  } rows[] = {{"libaio-1", "libaio", "1", "1", 602},
+              {"sync-1", "sync", "1", "1", 776},
+              {"libaio-32", "libaio", "32", "1", 832},
+              {"libaio-20000", "libaio", "20000", "1", 581},
+              {"libaio-200", "libaio", "200", "100", 2.75}};
+  for (const auto& r : rows) {
+    DirFigures f;
+    f.bw_bytes = r.mib * 1048576;
+    f.iops = f.bw_bytes / 4096;
+    jobs.push_back(MakeJob(r.name, {}, "read", f,
+                           {{"ioengine", r.engine},
+                            {"iodepth", r.depth},
+                            {"numjobs", r.procs},
+                            {"rw", "read"},
+                            {"bs", "4k"},
+                            {"direct", "1"}}));
+  }
+  TableOptions o;
+  o.metrics = {TableMetric::kBw};
+  o.style = TableStyle::kPlain;
+  auto r = RenderTables(MakeDoc(jobs), o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(*r,
+            "read bandwidth (MiB/s)\n"
+            "4k read, direct, 10 s each\n"
+            "job            ioengine   iodepth   numjobs     bw\n"
+            "libaio-1       libaio     1         1          602\n"
+            "sync-1         sync       1         1          776\n"
+            "libaio-32      libaio     32        1          832\n"
+            "libaio-20000   libaio     20000     1          581\n"
+            "libaio-200     libaio     200       100       2.75\n");
+}
+
+TEST(TableRenderTest, MixedJobGivesOneTablePerDirection) {
+  DirFigures f;
+  f.iops = 5000;
+  f.bw_bytes = 5000 * 65536.0;
+  std::vector<json> jobs = {MakeJob("mix", {{"iodepth", "1"}}, "rw", f),
+                            MakeJob("mix", {{"iodepth", "2"}}, "rw", f)};
+  jobs[1]["write"]["iops"] = 7000.0;
+  TableOptions o;
+  auto r = RenderTables(MakeDoc(jobs, {"iodepth"}), o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(*r,
+            "read IOPS by iodepth\nbuffered, 10 s each\niodepth     mix\n1         5.00k\n"
+            "2         5.00k\n"
+            "\n"
+            "write IOPS by iodepth\nbuffered, 10 s each\niodepth     mix\n1         5.00k\n"
+            "2         7.00k\n");
+}
+
+TEST(TableRenderTest, NumjobsClonesAddUp) {
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 1000 * 4096.0;
+  f.clat_p99_ns = 5000;
+  std::vector<json> jobs = {MakeJob("j", {{"iodepth", "1"}}, "read", f),
+                            MakeJob("j", {{"iodepth", "1"}}, "read", f)};
+  jobs[1]["read"]["clat_ns"]["percentile"]["99.000000"] = 9000;
+  TableOptions o;
+  o.metrics = {TableMetric::kIops, TableMetric::kClatP99};
+  o.caption = false;
+  auto r = RenderTables(MakeDoc(jobs, {"iodepth"}), o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, "iodepth       j\n1         2.00k\n\niodepth      j\n1         9.00\n");
+}
+
+// Runs fio (Debian 3.33) with the null engine: real fio JSON, no disk.
+std::string RunFio(const std::string& dir, const std::string& name, int iodepth) {
+  const std::string out = dir + "/" + name + ".json";
+  const std::string cmd =
+      "fio --name=" + name +
+      " --ioengine=null --size=16m --rw=randread --bs=4k --iodepth=" + std::to_string(iodepth) +
+      " --output-format=json --output=" + out + " >/dev/null 2>&1";
+  const int rc = std::system(cmd.c_str());
+  return (rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0) ? out : "";
+}
+
+bool HaveFio() { return std::system("fio --version >/dev/null 2>&1") == 0; }
+
+TEST(TableFioImportTest, RealFioJson) {
+  if (!HaveFio()) GTEST_SKIP() << "fio is not installed (Debian package fio)";
+  TempDir tmp;
+  ASSERT_FALSE(tmp.path().empty());
+  const std::string p1 = RunFio(tmp.path(), "qd1", 1);
+  const std::string p8 = RunFio(tmp.path(), "qd8", 8);
+  ASSERT_FALSE(p1.empty());
+  ASSERT_FALSE(p8.empty());
+  auto d1 = LoadResultsJson(p1);
+  ASSERT_TRUE(d1.ok()) << d1.status().ToString();
+  const json& job = (*d1)["jobs"][0];
+  // 16 MiB of 4 KiB random reads: exactly 4096 I/Os.
+  EXPECT_EQ(job["read"]["total_ios"], 4096);
+  EXPECT_EQ(JobDirections(job), (std::vector<std::string>{"read"}));
+  EXPECT_EQ(*JobMetric(job, "read", TableMetric::kIops), job["read"]["iops"].get<double>());
+  EXPECT_TRUE(JobMetric(job, "read", TableMetric::kClatP99).has_value());
+  EXPECT_TRUE(JobMetric(job, "", TableMetric::kCpuPerIo).has_value() ||
+              job["read"]["runtime"] == 0);
+  // Plain fio JSON: the caption comes from "job options".
+  EXPECT_EQ(DescribeJobs(*d1).rfind("4k randread, buffered, null", 0), 0u) << DescribeJobs(*d1);
+  TableOptions o;
+  auto t = RenderTables(*d1, o);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_NE(t->find("qd1"), std::string::npos);
+
+  // Two fio runs combined as a sweep over iodepth.
+  auto d8 = LoadResultsJson(p8);
+  ASSERT_TRUE(d8.ok());
+  (*d8)["jobs"][0]["jobname"] = "qd1";  // same job, other point
+  json doc = sweep::CombineSweepResults(
+      {{sweep::SweepPoint{{{"iodepth", "1"}}}, *d1}, {sweep::SweepPoint{{{"iodepth", "8"}}}, *d8}});
+  o.caption = false;
+  o.style = TableStyle::kCsv;
+  t = RenderTables(doc, o);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  auto whole = [](const json& v) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.0f", v.get<double>());
+    return std::string(buf);
+  };
+  const std::string expect = "iodepth,qd1\n1," + whole((*d1)["jobs"][0]["read"]["iops"]) + "\n8," +
+                             whole((*d8)["jobs"][0]["read"]["iops"]) + "\n";
+  EXPECT_EQ(*t, expect);
+}
+
+TEST(TableFioImportTest, SkipsTextAroundTheJson) {
+  const std::string text =
+      "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be "
+      "capped at 1\n"
+      "{\n  \"fio version\" : \"fio-3.33\",\n  \"jobs\" : [ { \"jobname\" : \"a{b}\", \"read\" : "
+      "{ \"iops\" : 5.0, \"total_ios\" : 5 } } ]\n}\n"
+      "Run status group 0 (all jobs):\n";
+  auto d = ParseResultsJson(text, "x.json");
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  EXPECT_EQ((*d)["jobs"][0]["jobname"], "a{b}");
+  EXPECT_EQ(ParseResultsJson("no json here", "x.json").status().message(),
+            "x.json: no JSON document found");
+  EXPECT_EQ(ParseResultsJson("{\"jobs\": [", "x.json").status().message(),
+            "x.json: the JSON document is cut short (no closing '}')");
+  EXPECT_EQ(ParseResultsJson("{\"jobs\": [}", "x.json").status().message(),
+            "x.json: not valid JSON");
+  EXPECT_EQ(ParseResultsJson("{\"fio\": 1}", "x.json").status().message(),
+            "x.json: no \"jobs\" array (not fio or iobench JSON output)");
+  auto missing = LoadResultsJson("/nonexistent/iobench/base.json");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().message(),
+            "open /nonexistent/iobench/base.json: No such file or directory");
+}
+
+}  // namespace
+}  // namespace iobench
+
+namespace iobench {
+namespace {
+
+TEST(TableRobustnessTest, OddDocumentsNeverThrow) {
+  const char* docs[] = {
+      R"({"jobs": [1, "x", null]})",
+      R"({"jobs": [{"jobname": 5, "read": "x", "iobench": {"point": {"iodepth": 4}}}]})",
+      R"({"jobs": [{"jobname": "a", "read": {"iops": "x", "total_ios": 3,
+          "clat_ns": {"percentile": [1, 2]}}, "iobench": 7}],
+          "iobench": {"sweep": {"keys": "iodepth"}, "context": [1]}})",
+      R"({"jobs": [{"jobname": "a", "read": {"iops": 1, "total_ios": 3},
+          "iobench": {"point": {"iodepth": "1"}, "repeat": {"min": 3}}}],
+          "iobench": {"sweep": {"keys": ["iodepth", 3]}}, "global options": [1]})",
+  };
+  for (const char* text : docs) {
+    auto doc = ParseResultsJson(text, "odd.json");
+    ASSERT_TRUE(doc.ok()) << text;
+    TableOptions o;
+    o.metrics = {TableMetric::kIops, TableMetric::kClatP99, TableMetric::kCpuPerIo};
+    for (TableStyle s :
+         {TableStyle::kPlain, TableStyle::kAscii, TableStyle::kMarkdown, TableStyle::kCsv}) {
+      o.style = s;
+      EXPECT_NO_THROW({
+        auto r = RenderTables(*doc, o);
+        auto c = RenderCompare(*doc, *doc, o);
+        (void)r;
+        (void)c;
+      }) << text;
+    }
+    EXPECT_NO_THROW({
+      auto m = sweep::MergeRepeats({*doc, *doc});
+      (void)m;
+      auto combined = sweep::CombineSweepResults({{sweep::SweepPoint{{{"k", "v"}}}, *doc}});
+      auto r = RenderTables(combined, TableOptions{});
+      (void)r;
+      PlotOptions po;
+      po.path = "odd.svg";
+      auto p = PlotScript(combined, po);
+      (void)p;
+    }) << text;
+  }
+}
+
+}  // namespace
+}  // namespace iobench
+
+namespace iobench {
+namespace {
+
+TEST(TableRepeatTest, MedianWithRange) {
+  std::vector<nlohmann::json> runs;
+  for (double iops : {1000.0, 3000.0, 2000.0}) {
+    iobench::testing::DirFigures f;
+    f.iops = iops;
+    f.bw_bytes = iops * 4096;
+    runs.push_back(iobench::testing::MakeDoc(
+        {iobench::testing::MakeJob("j", {{"iodepth", "4"}}, "read", f)}, {"iodepth"}));
+  }
+  auto merged = sweep::MergeRepeats(runs);
+  ASSERT_TRUE(merged.ok());
+  TableOptions o;
+  auto r = RenderTables(*merged, o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r,
+            "read IOPS by iodepth\n"
+            "buffered, 10 s, median of 3 runs\n"
+            "iodepth                     j\n"
+            "4         2.00k (1.00k-3.00k)\n");
+  o.show_range = false;
+  o.caption = false;
+  EXPECT_EQ(*RenderTables(*merged, o), "iodepth       j\n4         2.00k\n");
+}
+
+}  // namespace
+}  // namespace iobench
