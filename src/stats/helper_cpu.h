@@ -1,0 +1,109 @@
+// HelperCpuSampler: the CPU of the kernel's helper threads that served this
+// process — io_uring's io-wq workers ("iou-wrk-<pid>") and SQPOLL threads
+// ("iou-sqp-<pid>"). fio leaves them out; iobench reports them.
+//
+// Method (docs/cpu-accounting.md):
+//  * all helper CPU = getrusage(RUSAGE_SELF) delta over [Start, Stop]
+//    - the worker threads' own RUSAGE_THREAD totals (the caller passes them)
+//    - the sampler thread's own CPU.
+//    RUSAGE_SELF includes threads that already exited, so short-lived io-wq
+//    workers are never lost.
+//  * the split by kind comes from a sampler thread that reads
+//    /proc/self/task/*/comm and .../stat every `interval_ms` (and once more at
+//    Stop): per-thread utime/stime deltas, and the peak count of each kind.
+//  * what the samples cannot attribute (helpers that exited between two
+//    samples, the coordinator/main thread) is reported as "other".
+//
+// Ownership and threads: one sampler per measured interval (a group run),
+// owned by the coordinator. Start(), Stop(), Result() and Detail() are called
+// from that one thread; the sampler's own thread is private. Start() must
+// come before the engines create their rings' helpers and Stop() before the
+// engines' Shutdown(), so the final sample still sees the helpers alive.
+#pragma once
+
+#include <sys/types.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "iobench/stats.h"
+#include "iobench/status.h"
+
+namespace iobench {
+
+// Everything the sampler measured; HelperCpu (stats.h) is the part the
+// report needs. Times in microseconds.
+struct HelperCpuDetail {
+  HelperCpu cpu;  // iowq, sqpoll, other; peak_threads = max(iowq+sqpoll)
+  uint32_t peak_iowq_threads = 0;
+  uint32_t peak_sqpoll_threads = 0;
+  uint64_t all_helpers_user_us = 0;  // RUSAGE_SELF delta - workers - sampler
+  uint64_t all_helpers_sys_us = 0;
+  uint64_t process_user_us = 0;  // RUSAGE_SELF delta
+  uint64_t process_sys_us = 0;
+  uint64_t sampler_user_us = 0;  // the sampler's own cost, excluded above
+  uint64_t sampler_sys_us = 0;
+  uint64_t samples = 0;
+};
+
+class HelperCpuSampler {
+ public:
+  explicit HelperCpuSampler(uint32_t interval_ms = 100);
+  ~HelperCpuSampler();  // stops the sampler if still running
+  HelperCpuSampler(const HelperCpuSampler&) = delete;
+  HelperCpuSampler& operator=(const HelperCpuSampler&) = delete;
+
+  // Takes the RUSAGE_SELF baseline and the helpers' current CPU, and starts
+  // the sampler thread. Fails only if the thread cannot be created.
+  Status Start();
+  // Takes a final sample, stops the thread, takes the RUSAGE_SELF end point.
+  // Idempotent.
+  void Stop();
+
+  // After Stop(). `workers_own_total` = sum of the workers' RUSAGE_THREAD
+  // deltas over the same interval (ThreadStats::cpu summed over all jobs).
+  HelperCpu Result(const CpuUsage& workers_own_total) const;
+  HelperCpuDetail Detail(const CpuUsage& workers_own_total) const;
+
+  // RUSAGE_THREAD of the calling thread (what a worker records as its own).
+  static CpuUsage ThreadCpuNow();
+
+ private:
+  enum class Kind : uint8_t { kIoWq, kSqPoll };
+  struct Track {
+    Kind kind;
+    uint64_t base_ut = 0, base_st = 0;  // ticks when first seen (0 if born after Start)
+    uint64_t last_ut = 0, last_st = 0;
+  };
+  void Loop();
+  void Sample(bool initial);
+
+  const uint32_t interval_ms_;
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;     // guarded by mu_
+  bool running_ = false;  // coordinator thread only
+
+  // Written by the sampler thread; read by the coordinator after join.
+  std::map<pid_t, Track> tracks_;
+  uint32_t peak_iowq_ = 0, peak_sqpoll_ = 0, peak_total_ = 0;
+  uint64_t samples_ = 0;
+  CpuUsage sampler_own_;
+
+  CpuUsage self_start_, self_end_;
+};
+
+// Splits one group's helper CPU over its jobs in proportion to `weights`
+// (e.g. each job's io_uring submissions; jobs of other engines weigh 0).
+// The kernel does not say which job a helper served; see
+// docs/cpu-accounting.md. With all weights 0 every job gets an equal share.
+// Rounding goes to the last job so the parts sum to the whole. peak_threads
+// is the group's peak, copied to every job with a non-zero weight.
+std::vector<HelperCpu> SplitHelperCpu(const HelperCpu& group, const std::vector<uint64_t>& weights);
+
+}  // namespace iobench
