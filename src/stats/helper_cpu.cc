@@ -67,6 +67,31 @@ uint64_t TicksToUs(uint64_t ticks) {
   return ticks * 1000000u / static_cast<uint64_t>(hz);
 }
 
+// CPU of one helper thread in µs. io-wq and SQPOLL threads never run user
+// code, so all of their time is system time; schedstat's sum_exec_runtime
+// gives it in ns. /proc/.../stat only has clock ticks (10 ms), which round a
+// pool of short-lived workers down to zero, so it is the fallback for
+// kernels without CONFIG_SCHED_INFO.
+bool ReadHelperCpu(const char* tid, char* buf, size_t cap, uint64_t* ut_us, uint64_t* st_us) {
+  char path[320];
+  std::snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", tid);
+  if (ReadSmall(path, buf, cap) > 0) {
+    char* end = nullptr;
+    unsigned long long ns = std::strtoull(buf, &end, 10);
+    if (end != buf) {
+      *ut_us = 0;
+      *st_us = ns / 1000;
+      return true;
+    }
+  }
+  std::snprintf(path, sizeof(path), "/proc/self/task/%s/stat", tid);
+  uint64_t ut = 0, st = 0;
+  if (ReadSmall(path, buf, cap) <= 0 || !ParseStatTimes(buf, &ut, &st)) return false;
+  *ut_us = TicksToUs(ut);
+  *st_us = TicksToUs(st);
+  return true;
+}
+
 }  // namespace
 
 HelperCpuSampler::HelperCpuSampler(uint32_t interval_ms)
@@ -144,9 +169,8 @@ void HelperCpuSampler::Sample(bool initial) {
     } else {
       continue;
     }
-    std::snprintf(path, sizeof(path), "/proc/self/task/%s/stat", de->d_name);
     uint64_t ut = 0, st = 0;
-    if (ReadSmall(path, buf, sizeof(buf)) <= 0 || !ParseStatTimes(buf, &ut, &st)) continue;
+    if (!ReadHelperCpu(de->d_name, buf, sizeof(buf), &ut, &st)) continue;
     const pid_t tid = static_cast<pid_t>(std::atoi(de->d_name));
     auto it = tracks_.find(tid);
     if (it == tracks_.end()) {
@@ -185,8 +209,8 @@ HelperCpuDetail HelperCpuSampler::Detail(const CpuUsage& workers_own_total) cons
   d.all_helpers_sys_us = Sub(Sub(d.process_sys_us, workers_own_total.sys_us), sampler_own_.sys_us);
   for (const auto& [tid, t] : tracks_) {
     (void)tid;
-    const uint64_t u = TicksToUs(Sub(t.last_ut, t.base_ut));
-    const uint64_t s = TicksToUs(Sub(t.last_st, t.base_st));
+    const uint64_t u = Sub(t.last_ut, t.base_ut);
+    const uint64_t s = Sub(t.last_st, t.base_st);
     if (t.kind == Kind::kIoWq) {
       d.cpu.iowq_user_us += u;
       d.cpu.iowq_sys_us += s;

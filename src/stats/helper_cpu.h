@@ -9,8 +9,10 @@
 //    RUSAGE_SELF includes threads that already exited, so short-lived io-wq
 //    workers are never lost.
 //  * the split by kind comes from a sampler thread that reads
-//    /proc/self/task/*/comm and .../stat every `interval_ms` (and once more at
-//    Stop): per-thread utime/stime deltas, and the peak count of each kind.
+//    /proc/self/task/*/comm and .../schedstat (ns of CPU; .../stat ticks as a
+//    fallback) every `interval_ms` and once more at Stop: per-thread CPU
+//    deltas, and the peak count of each kind. Helper threads run only in the
+//    kernel, so their time is reported as sys.
 //  * what the samples cannot attribute (helpers that exited between two
 //    samples, the coordinator/main thread) is reported as "other".
 //
@@ -76,7 +78,7 @@ class HelperCpuSampler {
   enum class Kind : uint8_t { kIoWq, kSqPoll };
   struct Track {
     Kind kind;
-    uint64_t base_ut = 0, base_st = 0;  // ticks when first seen (0 if born after Start)
+    uint64_t base_ut = 0, base_st = 0;  // µs when first seen (0 if born after Start)
     uint64_t last_ut = 0, last_st = 0;
   };
   void Loop();

@@ -158,7 +158,6 @@ class EngineRig {
   Engine* engine() { return engine_.get(); }
   const EngineInfo* info() const { return info_; }
   uint32_t depth() const { return depth_; }
-  uint64_t eagain_retries() const { return eagain_retries_; }
   // Reap with min == 0 only (spin), to exercise non-blocking reaping paths.
   void set_poll_reap(bool on) { poll_reap_ = on; }
   // Commit after this many queued requests (iodepth_batch_submit); 0: depth.
@@ -177,14 +176,8 @@ class EngineRig {
     uint64_t issued = 0, completed = 0;
     uint32_t since_commit = 0;
     const uint32_t batch = batch_ == 0 ? depth_ : batch_;
-    std::vector<IoRequest*> retries;  // refused with EAGAIN (nowait): queue again
     auto complete = [&](IoRequest* r) -> Status {
       if (!in_flight_[r->index]) return Status::Internal("request completed twice or never queued");
-      if (job_.nowait && r->res == -EAGAIN && ++eagain_retries_ < 100000) {
-        in_flight_[r->index] = false;
-        retries.push_back(r);  // a NOWAIT refusal: try the same I/O again
-        return Status::Ok();
-      }
       in_flight_[r->index] = false;
       ++completed;
       done(r);
@@ -193,11 +186,9 @@ class EngineRig {
     };
     while (completed < n) {
       bool busy = false;
-      while (!retries.empty() || (issued < n && !free_list.empty())) {
-        const bool is_retry = !retries.empty();
-        IoRequest* req = is_retry ? retries.back() : nullptr;
-        if (!is_retry) {
-          req = free_list.back();
+      while (issued < n && !free_list.empty()) {
+        IoRequest* req = free_list.back();
+        {
           req->buf = base_ + req->index * stride_;
           req->res = 0;
           req->flags = 0;
@@ -209,12 +200,8 @@ class EngineRig {
           busy = true;  // a new request is prepared again next round
           break;
         }
-        if (is_retry) {
-          retries.pop_back();
-        } else {
-          free_list.pop_back();
-          ++issued;
-        }
+        free_list.pop_back();
+        ++issued;
         in_flight_[req->index] = true;
         if (q == QueueResult::kCompleted) {
           IOB_RETURN_IF_ERROR(complete(req));
@@ -234,7 +221,7 @@ class EngineRig {
       (void)c;
       since_commit = 0;
       if (completed >= n) break;
-      const bool can_queue_more = !retries.empty() || (issued < n && !free_list.empty());
+      const bool can_queue_more = issued < n && !free_list.empty();
       const unsigned min = (poll_reap_ || can_queue_more) ? 0 : 1;
       IOB_ASSIGN_OR_RETURN(unsigned got, engine_->Reap(min, depth_, reaped.data()));
       if (got > depth_) return Status::Internal("Reap returned more than max");
@@ -280,7 +267,6 @@ class EngineRig {
   uint64_t stride_ = 4096;
   uint32_t batch_ = 0;
   bool poll_reap_ = false;
-  uint64_t eagain_retries_ = 0;
 };
 
 }  // namespace iobench::testing_engine
