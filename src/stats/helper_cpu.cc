@@ -108,6 +108,7 @@ CpuUsage HelperCpuSampler::ThreadCpuNow() {
 Status HelperCpuSampler::Start() {
   if (running_) return Status::Internal("HelperCpuSampler::Start called twice");
   tracks_.clear();
+  owner_peak_.clear();
   peak_iowq_ = peak_sqpoll_ = peak_total_ = 0;
   samples_ = 0;
   sampler_own_ = CpuUsage();
@@ -155,6 +156,7 @@ void HelperCpuSampler::Sample(bool initial) {
   DIR* dir = opendir("/proc/self/task");
   if (dir == nullptr) return;
   uint32_t n_iowq = 0, n_sqpoll = 0;
+  std::map<pid_t, uint32_t> per_owner;
   char path[320];  // d_name is up to 255 bytes
   char buf[1024];
   while (struct dirent* de = readdir(dir)) {
@@ -162,6 +164,7 @@ void HelperCpuSampler::Sample(bool initial) {
     std::snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
     if (ReadSmall(path, buf, sizeof(buf)) <= 0) continue;
     Kind kind;
+    const pid_t owner = static_cast<pid_t>(std::atoi(buf + 8));
     if (std::strncmp(buf, "iou-wrk-", 8) == 0) {
       kind = Kind::kIoWq;
     } else if (std::strncmp(buf, "iou-sqp-", 8) == 0) {
@@ -174,7 +177,7 @@ void HelperCpuSampler::Sample(bool initial) {
     const pid_t tid = static_cast<pid_t>(std::atoi(de->d_name));
     auto it = tracks_.find(tid);
     if (it == tracks_.end()) {
-      Track t{kind};
+      Track t{kind, owner};
       // Alive at Start: only what it uses from now on counts. Born later:
       // all of its CPU counts.
       if (initial) {
@@ -189,6 +192,7 @@ void HelperCpuSampler::Sample(bool initial) {
       ++n_iowq;
     else
       ++n_sqpoll;
+    ++per_owner[owner];
   }
   closedir(dir);
   if (initial) return;
@@ -196,6 +200,10 @@ void HelperCpuSampler::Sample(bool initial) {
   if (n_iowq > peak_iowq_) peak_iowq_ = n_iowq;
   if (n_sqpoll > peak_sqpoll_) peak_sqpoll_ = n_sqpoll;
   if (n_iowq + n_sqpoll > peak_total_) peak_total_ = n_iowq + n_sqpoll;
+  for (const auto& [owner, n] : per_owner) {
+    uint32_t& peak = owner_peak_[owner];
+    if (n > peak) peak = n;
+  }
 }
 
 HelperCpuDetail HelperCpuSampler::Detail(const CpuUsage& workers_own_total) const {
@@ -227,6 +235,28 @@ HelperCpuDetail HelperCpuSampler::Detail(const CpuUsage& workers_own_total) cons
   d.samples = samples_;
   return d;
 }
+
+HelperCpu HelperCpuSampler::ForThread(pid_t worker_tid) const {
+  HelperCpu h;
+  for (const auto& [tid, t] : tracks_) {
+    (void)tid;
+    if (t.owner != worker_tid) continue;
+    const uint64_t u = Sub(t.last_ut, t.base_ut);
+    const uint64_t s = Sub(t.last_st, t.base_st);
+    if (t.kind == Kind::kIoWq) {
+      h.iowq_user_us += u;
+      h.iowq_sys_us += s;
+    } else {
+      h.sqpoll_user_us += u;
+      h.sqpoll_sys_us += s;
+    }
+  }
+  auto it = owner_peak_.find(worker_tid);
+  h.peak_threads = it == owner_peak_.end() ? 0 : it->second;
+  return h;
+}
+
+pid_t HelperCpuSampler::CurrentTid() { return static_cast<pid_t>(gettid()); }
 
 HelperCpu HelperCpuSampler::Result(const CpuUsage& workers_own_total) const {
   return Detail(workers_own_total).cpu;

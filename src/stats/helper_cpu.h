@@ -1,6 +1,7 @@
 // HelperCpuSampler: the CPU of the kernel's helper threads that served this
-// process — io_uring's io-wq workers ("iou-wrk-<pid>") and SQPOLL threads
-// ("iou-sqp-<pid>"). fio leaves them out; iobench reports them.
+// process — io_uring's io-wq workers ("iou-wrk-<tid>") and SQPOLL threads
+// ("iou-sqp-<tid>"), where <tid> is the thread that created the ring. fio
+// leaves them out; iobench reports them, per interval and per worker thread.
 //
 // Method (docs/cpu-accounting.md):
 //  * all helper CPU = getrusage(RUSAGE_SELF) delta over [Start, Stop]
@@ -17,10 +18,13 @@
 //    samples, the coordinator/main thread) is reported as "other".
 //
 // Ownership and threads: one sampler per measured interval (a group run),
-// owned by the coordinator. Start(), Stop(), Result() and Detail() are called
-// from that one thread; the sampler's own thread is private. Start() must
-// come before the engines create their rings' helpers and Stop() before the
-// engines' Shutdown(), so the final sample still sees the helpers alive.
+// owned by the coordinator. Start(), Stop() and the queries must not race:
+// call them from one thread, or hand the sampler over with a join. The
+// sampler's own thread is private. Order: Start() before the workers create
+// their rings; Stop() while the workers' threads and rings still exist (after
+// the measured I/O, before Shutdown() and thread exit): the kernel ends a
+// thread's io-wq workers with it, and whatever they did after the last sample
+// is then only in "other", not attributed.
 #pragma once
 
 #include <sys/types.h>
@@ -71,13 +75,23 @@ class HelperCpuSampler {
   HelperCpu Result(const CpuUsage& workers_own_total) const;
   HelperCpuDetail Detail(const CpuUsage& workers_own_total) const;
 
+  // After Stop(). The helpers that served the thread `worker_tid` (the
+  // thread that created the io_uring ring, i.e. the job's worker): the kernel
+  // names them "iou-wrk-<tid>" / "iou-sqp-<tid>", so this attribution is
+  // exact up to sampling. other_* is 0 here: what the samples missed is only
+  // known for the whole interval (Result()); spread it with SplitHelperCpu.
+  HelperCpu ForThread(pid_t worker_tid) const;
+
   // RUSAGE_THREAD of the calling thread (what a worker records as its own).
   static CpuUsage ThreadCpuNow();
+  // The calling thread's id (gettid), what a worker reports for ForThread().
+  static pid_t CurrentTid();
 
  private:
   enum class Kind : uint8_t { kIoWq, kSqPoll };
   struct Track {
     Kind kind;
+    pid_t owner = 0;                    // the thread whose ring made this helper (comm suffix)
     uint64_t base_ut = 0, base_st = 0;  // µs when first seen (0 if born after Start)
     uint64_t last_ut = 0, last_st = 0;
   };
@@ -94,18 +108,20 @@ class HelperCpuSampler {
   // Written by the sampler thread; read by the coordinator after join.
   std::map<pid_t, Track> tracks_;
   uint32_t peak_iowq_ = 0, peak_sqpoll_ = 0, peak_total_ = 0;
+  std::map<pid_t, uint32_t> owner_peak_;
   uint64_t samples_ = 0;
   CpuUsage sampler_own_;
 
   CpuUsage self_start_, self_end_;
 };
 
-// Splits one group's helper CPU over its jobs in proportion to `weights`
-// (e.g. each job's io_uring submissions; jobs of other engines weigh 0).
-// The kernel does not say which job a helper served; see
-// docs/cpu-accounting.md. With all weights 0 every job gets an equal share.
-// Rounding goes to the last job so the parts sum to the whole. peak_threads
-// is the group's peak, copied to every job with a non-zero weight.
+// Splits a group's helper CPU over its jobs in proportion to `weights`
+// (e.g. each job's io_uring submissions; jobs of other engines weigh 0). Meant
+// for the part ForThread() cannot label (the group's other_*): that part is
+// apportioned, not measured; see docs/cpu-accounting.md. With all weights 0
+// every job gets an equal share. Rounding goes to the last job so the parts
+// sum to the whole. peak_threads is copied to every job with a non-zero
+// weight (to all when the weights are all 0).
 std::vector<HelperCpu> SplitHelperCpu(const HelperCpu& group, const std::vector<uint64_t>& weights);
 
 }  // namespace iobench

@@ -6,6 +6,7 @@
 
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine_test_driver.h"
@@ -93,7 +94,28 @@ class HelperCpuIoUringTest : public ::testing::Test {
 
   // Drops the file's pages, then runs kReads random reads and returns what
   // the sampler saw.
-  HelperCpuDetail Measure(uint32_t force_async) {
+  // The I/O runs on its own thread (like a worker); its tid goes to *tid.
+  HelperCpuDetail Measure(uint32_t force_async, HelperCpuSampler* sampler_out = nullptr,
+                          pid_t* tid = nullptr) {
+    HelperCpuSampler local(50);
+    HelperCpuSampler& sampler = sampler_out != nullptr ? *sampler_out : local;
+    EXPECT_TRUE(sampler.Start().ok());
+    CpuUsage own;
+    std::thread worker([&] {
+      if (tid != nullptr) *tid = HelperCpuSampler::CurrentTid();
+      const CpuUsage own0 = HelperCpuSampler::ThreadCpuNow();
+      RunReads(force_async);
+      const CpuUsage own1 = HelperCpuSampler::ThreadCpuNow();
+      own.user_us = own1.user_us - own0.user_us;
+      own.sys_us = own1.sys_us - own0.sys_us;
+      sampler.Stop();  // before the ring goes away: the helpers are still alive
+      rig_.Close();
+    });
+    worker.join();
+    return sampler.Detail(own);
+  }
+
+  void RunReads(uint32_t force_async) {
     int fd = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     EXPECT_GE(fd, 0);
     EXPECT_EQ(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
@@ -105,10 +127,7 @@ class HelperCpuIoUringTest : public ::testing::Test {
     std::vector<EngineFile> files(1);
     files[0].path = path_;
     files[0].fd = fd;
-    HelperCpuSampler sampler(50);
-    EXPECT_TRUE(sampler.Start().ok());
-    const CpuUsage own0 = HelperCpuSampler::ThreadCpuNow();
-    EngineRig rig;
+    EngineRig& rig = rig_;
     Status st = rig.Open("io_uring", job, std::move(files));
     EXPECT_TRUE(st.ok()) << st.message();
     std::mt19937_64 rng(1);
@@ -126,14 +145,9 @@ class HelperCpuIoUringTest : public ::testing::Test {
       EXPECT_TRUE(st.ok()) << st.message();
     }
     EXPECT_EQ(bad, 0u);
-    const CpuUsage own1 = HelperCpuSampler::ThreadCpuNow();
-    sampler.Stop();  // before the ring goes away: the workers are still alive
-    rig.Close();
-    CpuUsage own;
-    own.user_us = own1.user_us - own0.user_us;
-    own.sys_us = own1.sys_us - own0.sys_us;
-    return sampler.Detail(own);
   }
+
+  EngineRig rig_;
 
   std::unique_ptr<TempDir> dir_;
   std::string path_;
@@ -152,6 +166,23 @@ TEST_F(HelperCpuIoUringTest, ForceAsyncShowsIoWqWorkers) {
   // the same CPU; /proc ticks are coarser, so allow one tick per thread seen).
   EXPECT_LE(d.cpu.iowq_user_us + d.cpu.iowq_sys_us,
             d.all_helpers_user_us + d.all_helpers_sys_us + 10000ull * (d.peak_iowq_threads + 1));
+}
+
+// The kernel names io-wq workers after the thread that owns the ring, so
+// the helpers are attributed to the job's worker thread, not to the process.
+TEST_F(HelperCpuIoUringTest, ForThreadAttributesHelpersToTheRingOwner) {
+  HelperCpuSampler sampler(50);
+  pid_t tid = 0;
+  HelperCpuDetail d = Measure(1, &sampler, &tid);
+  ASSERT_NE(tid, 0);
+  ASSERT_NE(tid, getpid());
+  HelperCpu mine = sampler.ForThread(tid);
+  EXPECT_EQ(mine.iowq_sys_us, d.cpu.iowq_sys_us);
+  EXPECT_GT(mine.iowq_sys_us, 0u);
+  EXPECT_EQ(mine.peak_threads, d.peak_iowq_threads);
+  HelperCpu none = sampler.ForThread(getpid());
+  EXPECT_EQ(none.iowq_sys_us + none.sqpoll_sys_us, 0u);
+  EXPECT_EQ(none.peak_threads, 0u);
 }
 
 TEST_F(HelperCpuIoUringTest, WithoutForceAsyncNoIoWqWorkers) {
