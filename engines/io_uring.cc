@@ -3,7 +3,8 @@
 // The ring's CQ is sized to twice the SQ (at least the whole pool) so every
 // request in flight always has a CQE slot. Setup flags are tried from the most
 // to the least capable and dropped when the kernel says EINVAL:
-//   SINGLE_ISSUER + DEFER_TASKRUN (not with SQPOLL) -> + COOP_TASKRUN -> none.
+//   SINGLE_ISSUER + DEFER_TASKRUN (not with SQPOLL) -> SINGLE_ISSUER +
+//   COOP_TASKRUN -> COOP_TASKRUN -> none (TASKRUN_FLAG with each that allows it).
 // The IoRequest pointer rides in sqe->user_data. Queue() only writes an SQE;
 // Commit() is io_uring_submit(); Reap() waits for `min` CQEs and takes a batch.
 //
@@ -243,11 +244,15 @@ class IoUringEngine final : public Engine {
       if (job.sqthread_poll_cpu) base |= IORING_SETUP_SQ_AFF;
     }
     // Most capable first; each step drops what an older kernel rejects.
+    // TASKRUN_FLAG makes the kernel flag pending completion work in the SQ
+    // ring, so liburing's peek enters the kernel exactly when needed.
+    constexpr unsigned kCoop = IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
     std::vector<unsigned> tries;
     if (!job.sqthread_poll)
-      tries.push_back(base | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
-    tries.push_back(base | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN);
-    tries.push_back(base | IORING_SETUP_COOP_TASKRUN);
+      tries.push_back(base | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+                      IORING_SETUP_TASKRUN_FLAG);
+    tries.push_back(base | IORING_SETUP_SINGLE_ISSUER | kCoop);
+    tries.push_back(base | kCoop);
     tries.push_back(base);
     int r = -EINVAL;
     for (unsigned flags : tries) {

@@ -96,7 +96,7 @@ class HelperCpuIoUringTest : public ::testing::Test {
   // the sampler saw.
   // The I/O runs on its own thread (like a worker); its tid goes to *tid.
   HelperCpuDetail Measure(uint32_t force_async, HelperCpuSampler* sampler_out = nullptr,
-                          pid_t* tid = nullptr) {
+                          pid_t* tid = nullptr, bool sqpoll = false) {
     HelperCpuSampler local(50);
     HelperCpuSampler& sampler = sampler_out != nullptr ? *sampler_out : local;
     EXPECT_TRUE(sampler.Start().ok());
@@ -104,7 +104,7 @@ class HelperCpuIoUringTest : public ::testing::Test {
     std::thread worker([&] {
       if (tid != nullptr) *tid = HelperCpuSampler::CurrentTid();
       const CpuUsage own0 = HelperCpuSampler::ThreadCpuNow();
-      RunReads(force_async);
+      RunReads(force_async, sqpoll);
       const CpuUsage own1 = HelperCpuSampler::ThreadCpuNow();
       own.user_us = own1.user_us - own0.user_us;
       own.sys_us = own1.sys_us - own0.sys_us;
@@ -115,7 +115,7 @@ class HelperCpuIoUringTest : public ::testing::Test {
     return sampler.Detail(own);
   }
 
-  void RunReads(uint32_t force_async) {
+  void RunReads(uint32_t force_async, bool sqpoll = false) {
     int fd = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     EXPECT_GE(fd, 0);
     EXPECT_EQ(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
@@ -124,6 +124,7 @@ class HelperCpuIoUringTest : public ::testing::Test {
     job.ioengine = "io_uring";
     job.iodepth = 32;
     job.force_async = force_async;
+    job.sqthread_poll = sqpoll;
     std::vector<EngineFile> files(1);
     files[0].path = path_;
     files[0].fd = fd;
@@ -183,6 +184,18 @@ TEST_F(HelperCpuIoUringTest, ForThreadAttributesHelpersToTheRingOwner) {
   HelperCpu none = sampler.ForThread(getpid());
   EXPECT_EQ(none.iowq_sys_us + none.sqpoll_sys_us, 0u);
   EXPECT_EQ(none.peak_threads, 0u);
+}
+
+// sqthread_poll: one SQPOLL thread, named after the worker, doing the
+// submissions (so it has run: CPU > 0).
+TEST_F(HelperCpuIoUringTest, SqpollThreadIsCounted) {
+  HelperCpuSampler sampler(50);
+  pid_t tid = 0;
+  HelperCpuDetail d = Measure(0, &sampler, &tid, /*sqpoll=*/true);
+  RecordProperty("sqpoll_sys_us", std::to_string(d.cpu.sqpoll_sys_us));
+  EXPECT_EQ(d.peak_sqpoll_threads, 1u);
+  EXPECT_GT(d.cpu.sqpoll_sys_us, 0u);
+  EXPECT_EQ(sampler.ForThread(tid).sqpoll_sys_us, d.cpu.sqpoll_sys_us);
 }
 
 TEST_F(HelperCpuIoUringTest, WithoutForceAsyncNoIoWqWorkers) {
