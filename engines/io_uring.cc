@@ -108,6 +108,10 @@ class IoUringEngine final : public Engine {
   }
 
   QueueResult Queue(IoRequest* req) override {
+    if (!broken_.ok()) [[unlikely]] {
+      req->res = -EIO;
+      return QueueResult::kCompleted;
+    }
     io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
     if (sqe == nullptr) return QueueResult::kBusy;
     const int fd = registerfiles_ ? static_cast<int>(req->file_index) : req->fd;
@@ -168,16 +172,25 @@ class IoUringEngine final : public Engine {
   }
 
   Result<unsigned> Commit() override {
+    if (!broken_.ok()) return broken_;
     if (unsubmitted_ == 0) return 0u;
     int r = io_uring_submit(&ring_);
     ++counters_.submit_calls;
     if (r < 0) {
       if (r == -EAGAIN || r == -EBUSY || r == -EINTR) {
-        // Out of kernel resources or CQ backlog: the worker reaps and retries.
+        // Out of kernel resources or CQ backlog: the worker reaps and
+        // retries; the SQEs stay in the ring for the next Commit. With
+        // nothing in flight there is nothing to reap: treat as fatal below.
         ++counters_.eagain;
-        return 0u;
+        if (counters_.submitted != counters_.reaped || r == -EINTR) return 0u;
       }
-      return UringStatus("io_uring_enter (submit)", r);
+      // The SQEs are already in the shared ring and cannot be taken back, yet
+      // an error hands the requests back to the worker (engine.h). The ring
+      // is unusable after such an error anyway (EBADF, EFAULT, EINVAL...):
+      // stop using it so no stale completion can ever surface.
+      broken_ = UringStatus("io_uring_enter (submit)", r);
+      unsubmitted_ = 0;
+      return broken_;
     }
     // With SQPOLL, io_uring_submit() returns everything the SQ thread has
     // not consumed yet (earlier commits included): what we handed over now is
@@ -190,6 +203,7 @@ class IoUringEngine final : public Engine {
   }
 
   Result<unsigned> Reap(unsigned min, unsigned max, IoRequest** out) override {
+    if (!broken_.ok()) return broken_;
     if (max > depth_) max = depth_;
     if (min > max) min = max;
     if (min > 0) {
@@ -322,6 +336,7 @@ class IoUringEngine final : public Engine {
   unsigned setup_flags_ = 0;
   bool needs_enter_to_reap_ = false;
   bool sqpoll_ = false;
+  Status broken_;             // set by a failed submit; every later call reports it
   unsigned unsubmitted_ = 0;  // SQEs queued since the last Commit
   uint32_t depth_ = 0;
   uint32_t force_async_ = 0;

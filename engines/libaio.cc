@@ -146,8 +146,12 @@ class LibaioEngine final : public Engine {
         // The kernel has no room right now: the worker reaps, then commits
         // again. With nothing in flight there is nothing to reap.
         ++counters_.eagain;
-        if (inflight_ == 0 && nfailed_ == 0)
+        if (inflight_ == 0 && nfailed_ == 0) {
+          // An error hands the unsubmitted requests back to the worker
+          // (engine.h): forget them so they are never submitted later.
+          npending_ = 0;
           return ErrnoStatus("libaio: io_submit with nothing in flight", EAGAIN);
+        }
         return done;
       }
       if (r == -EINTR) return done;
