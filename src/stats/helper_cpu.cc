@@ -115,7 +115,11 @@ Status HelperCpuSampler::Start() {
   stop_ = false;
   // Baseline of the helpers alive now (a previous job's ring may still have
   // workers), then the process baseline.
-  Sample(/*initial=*/true);
+  {
+    std::lock_guard<std::mutex> lock(sample_mu_);
+    SampleLocked(/*initial=*/true);
+    active_ = true;
+  }
   self_start_ = SelfCpuNow();
   try {
     thread_ = std::thread([this] { Loop(); });
@@ -133,7 +137,11 @@ void HelperCpuSampler::Stop() {
     stop_ = true;
   }
   cv_.notify_one();
-  thread_.join();
+  thread_.join();  // the thread takes the final sample before it exits
+  {
+    std::lock_guard<std::mutex> lock(sample_mu_);
+    active_ = false;
+  }
   self_end_ = SelfCpuNow();
   running_ = false;
 }
@@ -152,7 +160,17 @@ void HelperCpuSampler::Loop() {
   sampler_own_.sys_us = Sub(own_end.sys_us, own_start.sys_us);
 }
 
+void HelperCpuSampler::SampleNow() {
+  std::lock_guard<std::mutex> lock(sample_mu_);
+  if (active_) SampleLocked(/*initial=*/false);
+}
+
 void HelperCpuSampler::Sample(bool initial) {
+  std::lock_guard<std::mutex> lock(sample_mu_);
+  SampleLocked(initial);
+}
+
+void HelperCpuSampler::SampleLocked(bool initial) {
   DIR* dir = opendir("/proc/self/task");
   if (dir == nullptr) return;
   uint32_t n_iowq = 0, n_sqpoll = 0;

@@ -69,6 +69,11 @@ class HelperCpuSampler {
   // Takes a final sample, stops the thread, takes the RUSAGE_SELF end point.
   // Idempotent.
   void Stop();
+  // Takes a sample now, from any thread, between Start() and Stop(). A
+  // worker (or the coordinator) calls it when its I/O is done and before its
+  // ring is torn down or its thread exits, so the helpers' last CPU is still
+  // attributed (the kernel ends a thread's io-wq workers with the thread).
+  void SampleNow();
 
   // After Stop(). `workers_own_total` = sum of the workers' RUSAGE_THREAD
   // deltas over the same interval (ThreadStats::cpu summed over all jobs).
@@ -97,15 +102,19 @@ class HelperCpuSampler {
   };
   void Loop();
   void Sample(bool initial);
+  void SampleLocked(bool initial);  // REQUIRES: sample_mu_ held
 
   const uint32_t interval_ms_;
   std::thread thread_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;     // guarded by mu_
+  bool active_ = false;   // guarded by sample_mu_: between Start and Stop
   bool running_ = false;  // coordinator thread only
 
-  // Written by the sampler thread; read by the coordinator after join.
+  // Written under sample_mu_ by the sampler thread and SampleNow(); read by
+  // the queries after Stop() (the join orders them).
+  std::mutex sample_mu_;
   std::map<pid_t, Track> tracks_;
   uint32_t peak_iowq_ = 0, peak_sqpoll_ = 0, peak_total_ = 0;
   std::map<pid_t, uint32_t> owner_peak_;

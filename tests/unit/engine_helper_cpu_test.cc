@@ -95,8 +95,10 @@ class HelperCpuIoUringTest : public ::testing::Test {
   // Drops the file's pages, then runs kReads random reads and returns what
   // the sampler saw.
   // The I/O runs on its own thread (like a worker); its tid goes to *tid.
+  // stop_after_exit: the coordinator's order (Stop after the worker thread
+  // has exited); the worker calls SampleNow() before it tears its ring down.
   HelperCpuDetail Measure(uint32_t force_async, HelperCpuSampler* sampler_out = nullptr,
-                          pid_t* tid = nullptr, bool sqpoll = false) {
+                          pid_t* tid = nullptr, bool sqpoll = false, bool stop_after_exit = false) {
     HelperCpuSampler local(50);
     HelperCpuSampler& sampler = sampler_out != nullptr ? *sampler_out : local;
     EXPECT_TRUE(sampler.Start().ok());
@@ -108,10 +110,14 @@ class HelperCpuIoUringTest : public ::testing::Test {
       const CpuUsage own1 = HelperCpuSampler::ThreadCpuNow();
       own.user_us = own1.user_us - own0.user_us;
       own.sys_us = own1.sys_us - own0.sys_us;
-      sampler.Stop();  // before the ring goes away: the helpers are still alive
+      if (stop_after_exit)
+        sampler.SampleNow();
+      else
+        sampler.Stop();  // before the ring goes away: the helpers are still alive
       rig_.Close();
     });
     worker.join();
+    if (stop_after_exit) sampler.Stop();
     return sampler.Detail(own);
   }
 
@@ -174,7 +180,7 @@ TEST_F(HelperCpuIoUringTest, ForceAsyncShowsIoWqWorkers) {
 TEST_F(HelperCpuIoUringTest, ForThreadAttributesHelpersToTheRingOwner) {
   HelperCpuSampler sampler(50);
   pid_t tid = 0;
-  HelperCpuDetail d = Measure(1, &sampler, &tid);
+  HelperCpuDetail d = Measure(1, &sampler, &tid, /*sqpoll=*/false, /*stop_after_exit=*/true);
   ASSERT_NE(tid, 0);
   ASSERT_NE(tid, getpid());
   HelperCpu mine = sampler.ForThread(tid);
