@@ -176,15 +176,15 @@ inline Status ProbeNowait(const std::string& engine, const std::vector<EngineFil
 }
 
 // The warning the lead prints on stderr for libaio with direct=0: buffered
-// libaio on a regular file completes inside io_submit(), so the "async"
-// numbers are really synchronous ones. Returns "" when it does not apply
-// (other engine, or direct=1).
+// libaio (files and block devices alike) completes inside io_submit(), so
+// the "async" numbers are really synchronous ones. Returns "" when it does
+// not apply (other engine, or direct=1).
 inline std::string LibaioBufferedNote(const JobSpec& job) {
   if (job.ioengine != "libaio" || job.direct) return "";
   return "job '" + job.name +
-         "': ioengine=libaio with direct=0: buffered libaio on a regular file runs "
-         "synchronously inside io_submit(), so iodepth has no effect and the numbers are not "
-         "asynchronous I/O; set direct=1 (or use io_uring for buffered async I/O)";
+         "': ioengine=libaio with direct=0: buffered libaio runs synchronously inside "
+         "io_submit(), so iodepth has no effect and the numbers are not asynchronous I/O; set "
+         "direct=1 (or use io_uring for buffered async I/O)";
 }
 
 }  // namespace iobench

@@ -279,6 +279,11 @@ class IoUringEngine final : public Engine {
       if (r == 0) {
         setup_flags_ = flags;
         ring_live_ = true;
+        if (job.sqthread_poll && !job.registerfiles &&
+            (p.features & IORING_FEAT_SQPOLL_NONFIXED) == 0)
+          return Status::Unsupported(
+              "io_uring: sqthread_poll on kernel " + KernelRelease() +
+              " (before 5.11) works only with registered files; add registerfiles=1");
         needs_enter_to_reap_ = (flags & (IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_IOPOLL)) != 0;
         return Status::Ok();
       }

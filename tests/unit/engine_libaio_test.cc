@@ -113,9 +113,9 @@ TEST_F(LibaioTest, BufferedNoteOnlyForBufferedLibaio) {
   job_.name = "seed";
   job_.direct = false;
   EXPECT_EQ(LibaioBufferedNote(job_),
-            "job 'seed': ioengine=libaio with direct=0: buffered libaio on a regular file runs "
-            "synchronously inside io_submit(), so iodepth has no effect and the numbers are not "
-            "asynchronous I/O; set direct=1 (or use io_uring for buffered async I/O)");
+            "job 'seed': ioengine=libaio with direct=0: buffered libaio runs synchronously "
+            "inside io_submit(), so iodepth has no effect and the numbers are not asynchronous "
+            "I/O; set direct=1 (or use io_uring for buffered async I/O)");
   job_.direct = true;
   EXPECT_EQ(LibaioBufferedNote(job_), "");
   job_.direct = false;
