@@ -174,15 +174,18 @@ class IoUringEngine final : public Engine {
   Result<unsigned> Commit() override {
     if (!broken_.ok()) return broken_;
     if (unsubmitted_ == 0) return 0u;
-    int r = io_uring_submit(&ring_);
-    ++counters_.submit_calls;
+    int r;
+    do {  // EINTR took nothing: ask again rather than hand back a 0
+      r = io_uring_submit(&ring_);
+      ++counters_.submit_calls;
+    } while (r == -EINTR);
     if (r < 0) {
-      if (r == -EAGAIN || r == -EBUSY || r == -EINTR) {
+      if (r == -EAGAIN || r == -EBUSY) {
         // Out of kernel resources or CQ backlog: the worker reaps and
         // retries; the SQEs stay in the ring for the next Commit. With
         // nothing in flight there is nothing to reap: treat as fatal below.
         ++counters_.eagain;
-        if (counters_.submitted != counters_.reaped || r == -EINTR) return 0u;
+        if (counters_.submitted != counters_.reaped) return 0u;
       }
       // The SQEs are already in the shared ring and cannot be taken back, yet
       // an error hands the requests back to the worker (engine.h). The ring

@@ -154,7 +154,7 @@ class LibaioEngine final : public Engine {
         }
         return done;
       }
-      if (r == -EINTR) return done;
+      if (r == -EINTR) continue;  // nothing was taken: just ask again
       if (r == 0) return done;
       // The first pending iocb was refused (EBADF, EINVAL, ...): complete it
       // with that error and go on with the rest.
