@@ -1,13 +1,487 @@
-// STUB: replaced by the async-engine work.
+// io_uring through liburing.
+//
+// The ring's CQ is sized to twice the SQ (at least the whole pool) so every
+// request in flight always has a CQE slot. Setup flags are tried from the most
+// to the least capable and dropped when the kernel says EINVAL:
+//   SINGLE_ISSUER + DEFER_TASKRUN (not with SQPOLL) -> SINGLE_ISSUER +
+//   COOP_TASKRUN -> COOP_TASKRUN -> none (TASKRUN_FLAG with each that allows it).
+// The IoRequest pointer rides in sqe->user_data. Queue() only writes an SQE;
+// Commit() is io_uring_submit(); Reap() waits for `min` CQEs and takes a batch.
+//
+// Per-request state is set up in Init: one iovec per request (vectored ops),
+// its engine_data points there. Nothing is allocated per I/O.
+//
+// Thread-safety: one worker thread owns the engine and must be the thread
+// that calls Init (SINGLE_ISSUER ties the ring to it).
+#include <liburing.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engines/async_common.h"
 #include "engines/engines.h"
+
 namespace iobench {
-EngineInfo IoUringEngineInfo() {
-  return {"io_uring", "Linux io_uring", false, nullptr,
-          [] { return Status::Unsupported("io_uring: not implemented yet"); }, {}, nullptr};
+namespace {
+
+// IORING_MAX_ENTRIES: the SQ cannot be larger. Deeper pools still work: Queue
+// returns kBusy when the SQ is full, and the worker commits.
+constexpr unsigned kMaxSqEntries = 32768;
+constexpr unsigned kMaxCqEntries = 65536;
+// io_uring refuses a single registered buffer above 1 GiB.
+constexpr uint64_t kMaxFixedBuf = 1ull << 30;
+
+std::string MemlockText() {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_MEMLOCK, &rl) != 0) return "RLIMIT_MEMLOCK unknown";
+  if (rl.rlim_cur == RLIM_INFINITY) return "RLIMIT_MEMLOCK is unlimited";
+  return "RLIMIT_MEMLOCK is " + std::to_string(rl.rlim_cur / 1024) +
+         " KiB (raise it with ulimit -l or LimitMEMLOCK=)";
 }
+
+Status UringStatus(const std::string& what, int neg) {
+  Status st = ErrnoStatus("io_uring: " + what, -neg);
+  if (neg == -EPERM) {
+    auto disabled = ReadUintFile("/proc/sys/kernel/io_uring_disabled");
+    if (disabled && *disabled != 0)
+      return Status(Status::Code::kRefused,
+                    st.message() + " (io_uring is disabled by sysctl kernel.io_uring_disabled=" +
+                        std::to_string(*disabled) + "; set it to 0 to enable)",
+                    EPERM);
+  }
+  return st;
+}
+
+class IoUringEngine final : public Engine {
+ public:
+  ~IoUringEngine() override { Shutdown(); }
+
+  Status Init(const EngineContext& ctx) override {
+    const JobSpec& job = *ctx.job;
+    depth_ = ctx.iodepth == 0 ? 1 : ctx.iodepth;
+    if (depth_ > kMaxAsyncDepth)
+      return Status::Limit("io_uring: iodepth=" + std::to_string(depth_) +
+                           " is above the ring limit of " + std::to_string(kMaxAsyncDepth) +
+                           " completions");
+    if (ctx.requests == nullptr || ctx.requests->size() < depth_)
+      return Status::Internal("io_uring: request pool smaller than iodepth");
+    force_async_ = job.force_async;
+    sqpoll_ = job.sqthread_poll;
+    fixedbufs_ = job.fixedbufs;
+    registerfiles_ = job.registerfiles;
+    rw_flags_ = (job.nowait ? kRwfNowait : 0) | (job.uncached ? kRwfDontcache : 0);
+
+    IOB_RETURN_IF_ERROR(SetupRing(job));
+
+    // The ring fd registered with the ring itself saves an fget per enter.
+    // Best effort: kernels before 5.18 say EINVAL and we go on without it.
+    (void)io_uring_register_ring_fd(&ring_);
+
+    io_uring_probe* probe = io_uring_get_probe_ring(&ring_);
+    bool have_read = probe != nullptr && io_uring_opcode_supported(probe, IORING_OP_READ);
+    if (probe != nullptr) io_uring_free_probe(probe);
+    if (job.nonvectored == 1 && !have_read)
+      return Status::Unsupported(
+          "io_uring: nonvectored=1 needs IORING_OP_READ/WRITE (Linux 5.6+); this kernel (" +
+          KernelRelease() + ") lacks them");
+    nonvectored_ = job.nonvectored == -1 ? have_read : job.nonvectored == 1;
+
+    iovecs_ = std::make_unique<struct iovec[]>(depth_);
+    cqes_ = std::make_unique<io_uring_cqe*[]>(depth_);
+    for (uint32_t i = 0; i < depth_; ++i) (*ctx.requests)[i].engine_data = &iovecs_[i];
+
+    if (fixedbufs_) IOB_RETURN_IF_ERROR(RegisterBuffers(ctx));
+    if (registerfiles_) {
+      std::vector<int> fds;
+      for (const auto& f : *ctx.files) fds.push_back(f.fd);
+      int r = io_uring_register_files(&ring_, fds.data(), static_cast<unsigned>(fds.size()));
+      if (r < 0) return UringStatus("register_files (" + std::to_string(fds.size()) + " files)", r);
+    }
+    return Status::Ok();
+  }
+
+  QueueResult Queue(IoRequest* req) override {
+    if (!broken_.ok()) [[unlikely]] {
+      req->res = -EIO;
+      return QueueResult::kCompleted;
+    }
+    io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
+    if (sqe == nullptr) return QueueResult::kBusy;
+    const int fd = registerfiles_ ? static_cast<int>(req->file_index) : req->fd;
+    switch (req->op) {
+      case IoOp::kRead:
+      case IoOp::kWrite: {
+        const bool rd = req->op == IoOp::kRead;
+        const unsigned len = static_cast<unsigned>(req->length);
+        if (fixedbufs_) {
+          const int idx = BufIndex(req->buf);
+          if (rd)
+            io_uring_prep_read_fixed(sqe, fd, req->buf, len, req->offset, idx);
+          else
+            io_uring_prep_write_fixed(sqe, fd, req->buf, len, req->offset, idx);
+        } else if (nonvectored_) {
+          if (rd)
+            io_uring_prep_read(sqe, fd, req->buf, len, req->offset);
+          else
+            io_uring_prep_write(sqe, fd, req->buf, len, req->offset);
+        } else {
+          auto* iov = static_cast<struct iovec*>(req->engine_data);
+          iov->iov_base = req->buf;
+          iov->iov_len = req->length;
+          if (rd)
+            io_uring_prep_readv(sqe, fd, iov, 1, req->offset);
+          else
+            io_uring_prep_writev(sqe, fd, iov, 1, req->offset);
+        }
+        sqe->rw_flags = rw_flags_;
+        break;
+      }
+      case IoOp::kFsync:
+        io_uring_prep_fsync(sqe, fd, 0);
+        break;
+      case IoOp::kFdatasync:
+        io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
+        break;
+      case IoOp::kTrim:
+        // check_job refuses trim jobs; a NOP keeps the SQE we already took
+        // consistent and delivers the error through Reap.
+        io_uring_prep_nop(sqe);
+        io_uring_sqe_set_data(sqe, req);
+        trim_nops_ = true;
+        ++unsubmitted_;
+        return QueueResult::kQueued;
+    }
+    uint8_t sqe_flags = registerfiles_ ? IOSQE_FIXED_FILE : 0;
+    if ((req->flags & kReqForceAsync) != 0) sqe_flags |= IOSQE_ASYNC;
+    if (force_async_ != 0 && ++async_count_ >= force_async_) {
+      async_count_ = 0;
+      sqe_flags |= IOSQE_ASYNC;
+    }
+    sqe->flags = sqe_flags;
+    if (req->prio != 0) sqe->ioprio = req->prio;
+    io_uring_sqe_set_data(sqe, req);
+    ++unsubmitted_;
+    return QueueResult::kQueued;
+  }
+
+  Result<unsigned> Commit() override {
+    if (!broken_.ok()) return broken_;
+    if (unsubmitted_ == 0) return 0u;
+    int r;
+    do {  // EINTR took nothing: ask again rather than hand back a 0
+      r = io_uring_submit(&ring_);
+      ++counters_.submit_calls;
+    } while (r == -EINTR);
+    if (r < 0) {
+      if (r == -EAGAIN || r == -EBUSY) {
+        // Out of kernel resources or CQ backlog: the worker reaps and
+        // retries; the SQEs stay in the ring for the next Commit. With
+        // nothing in flight there is nothing to reap: treat as fatal below.
+        ++counters_.eagain;
+        if (counters_.submitted != counters_.reaped) return 0u;
+      }
+      // The SQEs are already in the shared ring and cannot be taken back, yet
+      // an error hands the requests back to the worker (engine.h). The ring
+      // is unusable after such an error anyway (EBADF, EFAULT, EINVAL...):
+      // stop using it so no stale completion can ever surface.
+      broken_ = UringStatus("io_uring_enter (submit)", r);
+      unsubmitted_ = 0;
+      return broken_;
+    }
+    // With SQPOLL, io_uring_submit() returns everything the SQ thread has
+    // not consumed yet (earlier commits included): what we handed over now is
+    // what Queue() added since the last commit.
+    unsigned n = sqpoll_ ? unsubmitted_ : static_cast<unsigned>(r);
+    if (n > unsubmitted_) n = unsubmitted_;
+    unsubmitted_ -= n;
+    counters_.submitted += n;
+    return n;
+  }
+
+  Result<unsigned> Reap(unsigned min, unsigned max, IoRequest** out) override {
+    if (!broken_.ok()) return broken_;
+    if (max > depth_) max = depth_;
+    if (min > max) min = max;
+    if (min > 0) {
+      io_uring_cqe* cqe = nullptr;
+      int r = io_uring_wait_cqe_nr(&ring_, &cqe, min);
+      if (r < 0 && r != -EINTR && r != -ETIME && r != -EAGAIN)
+        return UringStatus("io_uring_enter (wait " + std::to_string(min) + ")", r);
+    }
+    unsigned n = io_uring_peek_batch_cqe(&ring_, cqes_.get(), max);
+    if (n == 0 && min == 0 && needs_enter_to_reap_) {
+      // DEFER_TASKRUN runs completions only inside io_uring_enter(GETEVENTS);
+      // IOPOLL polls the device only there. One non-blocking enter.
+      (void)io_uring_get_events(&ring_);
+      n = io_uring_peek_batch_cqe(&ring_, cqes_.get(), max);
+    }
+    for (unsigned i = 0; i < n; ++i) {
+      auto* req = static_cast<IoRequest*>(io_uring_cqe_get_data(cqes_[i]));
+      req->res = cqes_[i]->res;
+      if (trim_nops_ && req->op == IoOp::kTrim) req->res = -EOPNOTSUPP;
+      out[i] = req;
+    }
+    if (n > 0) {
+      io_uring_cq_advance(&ring_, n);
+      ++counters_.reap_calls;
+      counters_.reaped += n;
+    }
+    return n;
+  }
+
+  void Shutdown() override {
+    if (ring_live_) {
+      // Closing the ring cancels and waits for what is in flight.
+      io_uring_queue_exit(&ring_);
+      ring_live_ = false;
+    }
+  }
+
+  bool IsSync() const override { return false; }
+
+  // What the ring was set up with, for the report and tests.
+  unsigned setup_flags() const { return setup_flags_; }
+
+ private:
+  Status SetupRing(const JobSpec& job) {
+    unsigned sq = depth_ > kMaxSqEntries ? kMaxSqEntries : depth_;
+    unsigned cq = depth_ * 2 > kMaxCqEntries ? kMaxCqEntries : depth_ * 2;
+    if (cq < 2 * sq) cq = 2 * sq > kMaxCqEntries ? kMaxCqEntries : 2 * sq;
+    unsigned base = IORING_SETUP_CQSIZE;
+    if (job.hipri) base |= IORING_SETUP_IOPOLL;
+    if (job.sqthread_poll) {
+      base |= IORING_SETUP_SQPOLL;
+      if (job.sqthread_poll_cpu) base |= IORING_SETUP_SQ_AFF;
+    }
+    // Most capable first; each step drops what an older kernel rejects.
+    // TASKRUN_FLAG makes the kernel flag pending completion work in the SQ
+    // ring, so liburing's peek enters the kernel exactly when needed.
+    constexpr unsigned kCoop = IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
+    std::vector<unsigned> tries;
+    if (!job.sqthread_poll)
+      tries.push_back(base | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+                      IORING_SETUP_TASKRUN_FLAG);
+    tries.push_back(base | IORING_SETUP_SINGLE_ISSUER | kCoop);
+    tries.push_back(base | kCoop);
+    tries.push_back(base);
+    int r = -EINVAL;
+    for (unsigned flags : tries) {
+      io_uring_params p;
+      std::memset(&p, 0, sizeof(p));
+      p.flags = flags;
+      p.cq_entries = cq;
+      if (job.sqthread_poll_cpu) p.sq_thread_cpu = static_cast<unsigned>(*job.sqthread_poll_cpu);
+      r = io_uring_queue_init_params(sq, &ring_, &p);
+      if (r == 0) {
+        setup_flags_ = flags;
+        ring_live_ = true;
+        if (job.sqthread_poll && !job.registerfiles &&
+            (p.features & IORING_FEAT_SQPOLL_NONFIXED) == 0)
+          return Status::Unsupported(
+              "io_uring: sqthread_poll on kernel " + KernelRelease() +
+              " (before 5.11) works only with registered files; add registerfiles=1");
+        needs_enter_to_reap_ = (flags & (IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_IOPOLL)) != 0;
+        return Status::Ok();
+      }
+      if (r != -EINVAL) break;
+    }
+    std::string what = "setup (sq=" + std::to_string(sq) + ", cq=" + std::to_string(cq);
+    if (job.sqthread_poll) what += ", sqthread_poll";
+    if (job.sqthread_poll_cpu)
+      what += ", sqthread_poll_cpu=" + std::to_string(*job.sqthread_poll_cpu);
+    if (job.hipri) what += ", hipri";
+    what += ")";
+    Status st = UringStatus(what, r);
+    if (r == -ENOMEM) return Status::Limit(st.message() + "; " + MemlockText());
+    return st;
+  }
+
+  // Registers the worker's buffer region in chunks of at most 1 GiB that
+  // never split a request's buffer; a request's fixed-buffer index is the
+  // chunk its buffer lies in. One chunk in all but huge pools.
+  Status RegisterBuffers(const EngineContext& ctx) {
+    if (ctx.buffer_base == nullptr || ctx.buffer_bytes == 0 || ctx.buffer_stride == 0)
+      return Status::Internal("io_uring: fixedbufs needs the worker's contiguous buffer region");
+    base_ = static_cast<char*>(ctx.buffer_base);
+    uint64_t per = kMaxFixedBuf / ctx.buffer_stride;
+    if (per == 0)
+      return Status::Limit("io_uring: fixedbufs: a request buffer of " +
+                           std::to_string(ctx.buffer_stride) + " bytes exceeds the 1 GiB limit");
+    chunk_bytes_ = per * ctx.buffer_stride;
+    std::vector<struct iovec> iov;
+    for (uint64_t off = 0; off < ctx.buffer_bytes; off += chunk_bytes_) {
+      uint64_t len = ctx.buffer_bytes - off < chunk_bytes_ ? ctx.buffer_bytes - off : chunk_bytes_;
+      iov.push_back({base_ + off, len});
+    }
+    single_chunk_ = iov.size() == 1;
+    int r = io_uring_register_buffers(&ring_, iov.data(), static_cast<unsigned>(iov.size()));
+    if (r < 0) {
+      Status st = UringStatus(
+          "fixedbufs: register_buffers (" + std::to_string(ctx.buffer_bytes) + " bytes)", r);
+      // Before 5.12 pinned buffers count against RLIMIT_MEMLOCK; later
+      // kernels charge the memory cgroup. Name the limit when it may apply.
+      if (r == -ENOMEM || r == -EPERM) return Status::Limit(st.message() + "; " + MemlockText());
+      return st;
+    }
+    return Status::Ok();
+  }
+
+  int BufIndex(const void* buf) const {
+    if (single_chunk_) return 0;
+    return static_cast<int>(static_cast<uint64_t>(static_cast<const char*>(buf) - base_) /
+                            chunk_bytes_);
+  }
+
+  io_uring ring_{};
+  bool ring_live_ = false;
+  unsigned setup_flags_ = 0;
+  bool needs_enter_to_reap_ = false;
+  bool sqpoll_ = false;
+  Status broken_;             // set by a failed submit; every later call reports it
+  unsigned unsubmitted_ = 0;  // SQEs queued since the last Commit
+  uint32_t depth_ = 0;
+  uint32_t force_async_ = 0;
+  uint32_t async_count_ = 0;
+  bool fixedbufs_ = false;
+  bool registerfiles_ = false;
+  bool nonvectored_ = false;
+  bool trim_nops_ = false;
+  int rw_flags_ = 0;
+  char* base_ = nullptr;
+  uint64_t chunk_bytes_ = 0;
+  bool single_chunk_ = true;
+  std::unique_ptr<struct iovec[]> iovecs_;
+  std::unique_ptr<io_uring_cqe*[]> cqes_;
+};
+
+Status ProbeIoUring() {
+  io_uring ring;
+  int r = io_uring_queue_init(1, &ring, 0);
+  if (r < 0) {
+    if (r == -ENOSYS)
+      return Status::Unsupported(
+          "io_uring: this kernel has no io_uring (Linux 5.1+, CONFIG_IO_URING)");
+    return UringStatus("io_uring_setup(1)", r);
+  }
+  io_uring_queue_exit(&ring);
+  return Status::Ok();
+}
+
+// The block device under a file (or the device itself), as "MAJ:MIN", or ""
+// when the file lives on no block device (tmpfs, NFS, ...).
+std::string BackingDevice(const std::string& path, std::string* name) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return "";
+  dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+  if (major(dev) == 0) return "";
+  std::string id = std::to_string(major(dev)) + ":" + std::to_string(minor(dev));
+  char link[512];
+  std::string sys = "/sys/dev/block/" + id;
+  ssize_t n = readlink(sys.c_str(), link, sizeof(link) - 1);
+  if (n > 0) {
+    link[n] = '\0';
+    std::string l(link);
+    *name = l.substr(l.rfind('/') + 1);
+  }
+  return id;
+}
+
+// hipri (IOPOLL) completes only on devices with poll queues. The queue's
+// io_poll attribute says whether this one has them (a partition inherits
+// its disk's queue).
+Status CheckHipri(const JobSpec& job, const std::vector<EngineFile>& files) {
+  if (!job.direct)
+    return Status::Invalid(
+        "io_uring: hipri=1 needs direct=1 (polled completions exist only for "
+        "O_DIRECT I/O)");
+  for (const auto& f : files) {
+    std::string name;
+    std::string id = BackingDevice(f.path, &name);
+    if (id.empty())
+      return Status::Unsupported(
+          "io_uring: hipri needs a block device with poll queues (nvme "
+          "poll_queues=N); " +
+          f.path + " is not on a block device");
+    std::string q = "/sys/dev/block/" + id + "/queue/io_poll";
+    auto v = ReadUintFile(q.c_str());
+    if (!v) v = ReadUintFile(("/sys/dev/block/" + id + "/../queue/io_poll").c_str());
+    if (!v || *v == 0)
+      return Status::Unsupported(
+          "io_uring: hipri needs a block device with poll queues (nvme "
+          "poll_queues=N); " +
+          f.path + (name.empty() ? "" : " (" + name + ")") + " has none");
+  }
+  return Status::Ok();
+}
+
+// Before 5.12 registered buffers count against RLIMIT_MEMLOCK; from 5.12 the
+// memory cgroup pays for them and only a failed registration tells (Init
+// names the limit then). So the pre-run check applies to old kernels only.
+Status CheckFixedbufsMemlock(const JobSpec& job) {
+  int major_v = 0, minor_v = 0;
+  if (std::sscanf(KernelRelease().c_str(), "%d.%d", &major_v, &minor_v) != 2) return Status::Ok();
+  if (major_v > 5 || (major_v == 5 && minor_v >= 12)) return Status::Ok();
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_MEMLOCK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return Status::Ok();
+  uint64_t bs = 0;
+  for (const auto& b : job.bs) bs = b.max > bs ? b.max : bs;
+  const uint64_t need = bs * job.iodepth * (job.numjobs == 0 ? 1 : job.numjobs);
+  if (need <= rl.rlim_cur) return Status::Ok();
+  return Status::Limit("io_uring: fixedbufs pins iodepth x bs x numjobs = " + std::to_string(need) +
+                       " bytes, above " + MemlockText() + " on kernel " + KernelRelease() +
+                       " (before 5.12 registered buffers count against it)");
+}
+
+Status CheckIoUringJob(const JobSpec& job, const std::vector<EngineFile>& files) {
+  if (job.iodepth > kMaxAsyncDepth)
+    return Status::Limit("io_uring: iodepth=" + std::to_string(job.iodepth) +
+                         " is above the ring limit of " + std::to_string(kMaxAsyncDepth) +
+                         " (IORING_MAX_CQ_ENTRIES); use several jobs (numjobs) for more");
+  if (HasTrim(job.rw))
+    return Status::Unsupported(
+        "io_uring: trim is not supported by the io_uring engine (no discard "
+        "opcode for files); use a sync engine for trim");
+  if (job.hipri) IOB_RETURN_IF_ERROR(CheckHipri(job, files));
+  if (job.sqthread_poll_cpu && !job.sqthread_poll)
+    return Status::Invalid("io_uring: sqthread_poll_cpu is set but sqthread_poll is not");
+  if (job.uncached && !job.direct) IOB_RETURN_IF_ERROR(ProbeUncached("io_uring", files));
+  if (job.nowait) IOB_RETURN_IF_ERROR(ProbeNowait("io_uring", files));
+  if (job.fixedbufs) IOB_RETURN_IF_ERROR(CheckFixedbufsMemlock(job));
+  return Status::Ok();
+}
+
+}  // namespace
+
+EngineInfo IoUringEngineInfo() {
+  return {
+      "io_uring",
+      "Linux io_uring (liburing): batched async I/O, buffered or direct",
+      false,
+      [] { return std::unique_ptr<Engine>(new IoUringEngine()); },
+      ProbeIoUring,
+      {"force_async", "fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri",
+       "nonvectored", "nowait", "uncached", "cmdprio_percentage", "cmdprio_class", "cmdprio"},
+      CheckIoUringJob};
+}
+
 EngineInfo IoUringCmdEngineInfo() {
-  return {"io_uring_cmd", "NVMe passthrough through io_uring (/dev/ngXnY)", false, nullptr,
-          [] { return Status::Unsupported("io_uring_cmd: not available in iobench yet"); }, {},
+  return {"io_uring_cmd",
+          "NVMe passthrough through io_uring (/dev/ngXnY)",
+          false,
+          nullptr,
+          [] {
+            return Status::Unsupported(
+                "io_uring_cmd (NVMe passthrough) is not available in iobench yet");
+          },
+          {},
           nullptr};
 }
+
 }  // namespace iobench

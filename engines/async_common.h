@@ -1,0 +1,190 @@
+// Helpers shared by the async engines (libaio, io_uring): small probes of the
+// kernel, the filesystem and the target that both engines' check_job and
+// Init need, plus the user-facing warning for buffered libaio.
+//
+// Owner: the async-engine work (engines/libaio.cc, engines/io_uring.cc).
+// Thread-safety: every function here is reentrant; none keeps state.
+// None of these is called per I/O.
+#pragma once
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "iobench/engine.h"
+#include "iobench/job.h"
+#include "iobench/status.h"
+
+namespace iobench {
+
+// RWF_DONTCACHE (Linux 6.14): uncached buffered I/O. Older userspace headers
+// lack it; the value is ABI.
+inline constexpr int kRwfDontcache = 0x00000080;
+// RWF_NOWAIT (Linux 4.14), for the same reason.
+inline constexpr int kRwfNowait = 0x00000008;
+
+// Largest iodepth either async engine accepts. io_uring's CQ ring tops out at
+// 65536 entries (IORING_MAX_CQ_ENTRIES); we size the CQ to hold every request
+// in flight, so this is also io_uring's depth limit.
+inline constexpr uint32_t kMaxAsyncDepth = 65536;
+
+// Returns the first unsigned number in a /proc or /sys file, or nullopt.
+inline std::optional<uint64_t> ReadUintFile(const char* path) {
+  FILE* f = std::fopen(path, "re");
+  if (f == nullptr) return std::nullopt;
+  unsigned long long v = 0;
+  int n = std::fscanf(f, "%llu", &v);
+  std::fclose(f);
+  if (n != 1) return std::nullopt;
+  return static_cast<uint64_t>(v);
+}
+
+inline std::string KernelRelease() {
+  struct utsname u;
+  if (uname(&u) != 0) return "unknown";
+  return u.release;
+}
+
+// A readable name for the filesystem holding `fd` ("ext4", "tmpfs", ...).
+inline std::string FsTypeName(int fd) {
+  struct statfs s;
+  if (fstatfs(fd, &s) != 0) return "unknown filesystem";
+  switch (static_cast<unsigned long>(s.f_type)) {
+    case 0xEF53:
+      return "ext4";
+    case 0x01021994:
+      return "tmpfs";
+    case 0x58465342:
+      return "xfs";
+    case 0x9123683E:
+      return "btrfs";
+    case 0x2FC12FC1:
+      return "zfs";
+    case 0xF2F52010:
+      return "f2fs";
+    case 0x6969:
+      return "nfs";
+    case 0x62656572:
+      return "sysfs";
+    case 0x9fa0:
+      return "proc";
+    case 0x794c7630:
+      return "overlayfs";
+    case 0x65735546:
+      return "fuse";
+    case 0x858458f6:
+      return "ramfs";
+    case 0x4d44:
+      return "vfat";
+    case 0x5346544e:
+      return "ntfs";
+    case 0x42465331:
+      return "befs";
+    case 0xde5e81e4:
+      return "efivarfs";
+    case 0x62646576:
+      return "bdev";  // block devices themselves
+    default:
+      break;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "fs magic 0x%lx", static_cast<unsigned long>(s.f_type));
+  return buf;
+}
+
+// Opens `path` for a probe. When the file does not exist yet (the run will
+// create it), probes an unnamed O_TMPFILE in its directory instead: nothing
+// the user did not name is left behind. Returns -1 with errno set on failure.
+inline int OpenForProbe(const std::string& path, bool* is_tmpfile) {
+  *is_tmpfile = false;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0 || errno != ENOENT) return fd;
+  std::string dir = ".";
+  if (auto slash = path.rfind('/'); slash != std::string::npos)
+    dir = slash == 0 ? "/" : path.substr(0, slash);
+  fd = open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd >= 0) *is_tmpfile = true;
+  return fd;
+}
+
+// uncached=1 (RWF_DONTCACHE) pre-run probe, shared with pvsync2's rule: a
+// one-byte preadv2 with the flag on each target. Refuses (never falls back
+// silently) when the kernel or filesystem says EOPNOTSUPP/EINVAL.
+inline Status ProbeUncached(const std::string& engine, const std::vector<EngineFile>& files) {
+  for (const auto& f : files) {
+    bool tmp = false;
+    int fd = OpenForProbe(f.path, &tmp);
+    if (fd < 0) {
+      // The run will report the open error itself, with its own context.
+      continue;
+    }
+    char byte[64];
+    struct iovec iov = {byte, 1};
+    ssize_t r = preadv2(fd, &iov, 1, 0, kRwfDontcache);
+    int err = errno;
+    std::string fs = FsTypeName(fd);
+    close(fd);
+    if (r < 0 && (err == EOPNOTSUPP || err == EINVAL)) {
+      return Status(Status::Code::kUnsupported,
+                    engine + ": uncached=1 (RWF_DONTCACHE) is not supported for " + f.path +
+                        " on " + fs + " with kernel " + KernelRelease() +
+                        " (preadv2: " + std::strerror(err) +
+                        "); it needs Linux 6.14+ and a filesystem with uncached buffered I/O. "
+                        "Remove uncached=1 to measure ordinary buffered I/O.",
+                    err);
+    }
+  }
+  return Status::Ok();
+}
+
+// nowait=1 (RWF_NOWAIT) pre-run probe: a one-byte preadv2 with the flag.
+// Files whose filesystem cannot honour it (tmpfs) fail every I/O with
+// EOPNOTSUPP, which is a configuration error, not a measurement: refuse.
+// EAGAIN here just means "not cached", i.e. supported.
+inline Status ProbeNowait(const std::string& engine, const std::vector<EngineFile>& files) {
+  for (const auto& f : files) {
+    bool tmp = false;
+    int fd = OpenForProbe(f.path, &tmp);
+    if (fd < 0) continue;
+    char byte[64];
+    struct iovec iov = {byte, 1};
+    ssize_t r = preadv2(fd, &iov, 1, 0, kRwfNowait);
+    int err = errno;
+    std::string fs = FsTypeName(fd);
+    close(fd);
+    if (r < 0 && err == EOPNOTSUPP) {
+      return Status(Status::Code::kUnsupported,
+                    engine + ": nowait=1 (RWF_NOWAIT) is not supported for " + f.path + " on " +
+                        fs + " with kernel " + KernelRelease() +
+                        " (preadv2: Operation not supported); every I/O would fail. Remove "
+                        "nowait=1 for this target.",
+                    err);
+    }
+  }
+  return Status::Ok();
+}
+
+// The warning the lead prints on stderr for libaio with direct=0: buffered
+// libaio (files and block devices alike) completes inside io_submit(), so
+// the "async" numbers are really synchronous ones. Returns "" when it does
+// not apply (other engine, or direct=1).
+inline std::string LibaioBufferedNote(const JobSpec& job) {
+  if (job.ioengine != "libaio" || job.direct) return "";
+  return "job '" + job.name +
+         "': ioengine=libaio with direct=0: buffered libaio runs synchronously inside "
+         "io_submit(), so iodepth has no effect and the numbers are not asynchronous I/O; set "
+         "direct=1 (or use io_uring for buffered async I/O)";
+}
+
+}  // namespace iobench

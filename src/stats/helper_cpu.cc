@@ -1,0 +1,314 @@
+#include "stats/helper_cpu.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace iobench {
+namespace {
+
+CpuUsage FromRusage(const struct rusage& ru) {
+  CpuUsage c;
+  c.user_us = static_cast<uint64_t>(ru.ru_utime.tv_sec) * 1000000u +
+              static_cast<uint64_t>(ru.ru_utime.tv_usec);
+  c.sys_us = static_cast<uint64_t>(ru.ru_stime.tv_sec) * 1000000u +
+             static_cast<uint64_t>(ru.ru_stime.tv_usec);
+  c.ctx = static_cast<uint64_t>(ru.ru_nvcsw + ru.ru_nivcsw);
+  c.majf = static_cast<uint64_t>(ru.ru_majflt);
+  c.minf = static_cast<uint64_t>(ru.ru_minflt);
+  return c;
+}
+
+CpuUsage SelfCpuNow() {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return FromRusage(ru);
+}
+
+uint64_t Sub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+// Reads a small /proc file into buf (NUL-terminated). Returns bytes or -1.
+ssize_t ReadSmall(const char* path, char* buf, size_t cap) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = read(fd, buf, cap - 1);
+  close(fd);
+  if (n < 0) return -1;
+  buf[n] = '\0';
+  return n;
+}
+
+// utime and stime (fields 14 and 15) of /proc/<pid>/task/<tid>/stat. The
+// comm field (2) may contain spaces and parentheses, so parse after the last ')'.
+bool ParseStatTimes(const char* stat, uint64_t* ut, uint64_t* st) {
+  const char* p = std::strrchr(stat, ')');
+  if (p == nullptr) return false;
+  ++p;
+  // After ')' come fields 3..; utime is the 12th of those.
+  for (int field = 3; field < 14; ++field) {
+    p = std::strchr(p + 1, ' ');
+    if (p == nullptr) return false;
+  }
+  char* end = nullptr;
+  *ut = std::strtoull(p + 1, &end, 10);
+  if (end == nullptr || *end != ' ') return false;
+  *st = std::strtoull(end + 1, &end, 10);
+  return true;
+}
+
+uint64_t TicksToUs(uint64_t ticks) {
+  static const long hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+  return ticks * 1000000u / static_cast<uint64_t>(hz);
+}
+
+// CPU of one helper thread in µs. io-wq and SQPOLL threads never run user
+// code, so all of their time is system time; schedstat's sum_exec_runtime
+// gives it in ns. /proc/.../stat only has clock ticks (10 ms), which round a
+// pool of short-lived workers down to zero, so it is the fallback for
+// kernels without CONFIG_SCHED_INFO.
+bool ReadHelperCpu(const char* tid, char* buf, size_t cap, uint64_t* ut_us, uint64_t* st_us) {
+  char path[320];
+  std::snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", tid);
+  if (ReadSmall(path, buf, cap) > 0) {
+    char* end = nullptr;
+    unsigned long long ns = std::strtoull(buf, &end, 10);
+    if (end != buf) {
+      *ut_us = 0;
+      *st_us = ns / 1000;
+      return true;
+    }
+  }
+  std::snprintf(path, sizeof(path), "/proc/self/task/%s/stat", tid);
+  uint64_t ut = 0, st = 0;
+  if (ReadSmall(path, buf, cap) <= 0 || !ParseStatTimes(buf, &ut, &st)) return false;
+  *ut_us = TicksToUs(ut);
+  *st_us = TicksToUs(st);
+  return true;
+}
+
+}  // namespace
+
+HelperCpuSampler::HelperCpuSampler(uint32_t interval_ms)
+    : interval_ms_(interval_ms == 0 ? 100 : interval_ms) {}
+
+HelperCpuSampler::~HelperCpuSampler() { Stop(); }
+
+CpuUsage HelperCpuSampler::ThreadCpuNow() {
+  struct rusage ru;
+  getrusage(RUSAGE_THREAD, &ru);
+  return FromRusage(ru);
+}
+
+Status HelperCpuSampler::Start() {
+  if (running_) return Status::Internal("HelperCpuSampler::Start called twice");
+  tracks_.clear();
+  owner_peak_.clear();
+  peak_iowq_ = peak_sqpoll_ = peak_total_ = 0;
+  samples_ = 0;
+  sampler_own_ = CpuUsage();
+  stop_ = false;
+  // Baseline of the helpers alive now (a previous job's ring may still have
+  // workers), then the process baseline.
+  {
+    std::lock_guard<std::mutex> lock(sample_mu_);
+    SampleLocked(/*initial=*/true);
+    active_ = true;
+  }
+  self_start_ = SelfCpuNow();
+  try {
+    thread_ = std::thread([this] { Loop(); });
+  } catch (const std::system_error& e) {
+    return Status::Limit(std::string("helper CPU sampler: cannot start thread: ") + e.what());
+  }
+  running_ = true;
+  return Status::Ok();
+}
+
+void HelperCpuSampler::Stop() {
+  if (!running_) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_one();
+  thread_.join();  // the thread takes the final sample before it exits
+  {
+    std::lock_guard<std::mutex> lock(sample_mu_);
+    active_ = false;
+  }
+  self_end_ = SelfCpuNow();
+  running_ = false;
+}
+
+void HelperCpuSampler::Loop() {
+  const CpuUsage own_start = ThreadCpuNow();
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stop_) {
+    cv_.wait_for(lock, std::chrono::milliseconds(interval_ms_), [this] { return stop_; });
+    lock.unlock();
+    Sample(/*initial=*/false);  // also the final sample when stop_ is set
+    lock.lock();
+  }
+  const CpuUsage own_end = ThreadCpuNow();
+  sampler_own_.user_us = Sub(own_end.user_us, own_start.user_us);
+  sampler_own_.sys_us = Sub(own_end.sys_us, own_start.sys_us);
+}
+
+void HelperCpuSampler::SampleNow() {
+  std::lock_guard<std::mutex> lock(sample_mu_);
+  if (active_) SampleLocked(/*initial=*/false);
+}
+
+void HelperCpuSampler::Sample(bool initial) {
+  std::lock_guard<std::mutex> lock(sample_mu_);
+  SampleLocked(initial);
+}
+
+void HelperCpuSampler::SampleLocked(bool initial) {
+  DIR* dir = opendir("/proc/self/task");
+  if (dir == nullptr) return;
+  uint32_t n_iowq = 0, n_sqpoll = 0;
+  std::map<pid_t, uint32_t> per_owner;
+  char path[320];  // d_name is up to 255 bytes
+  char buf[1024];
+  while (struct dirent* de = readdir(dir)) {
+    if (de->d_name[0] < '0' || de->d_name[0] > '9') continue;
+    std::snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+    if (ReadSmall(path, buf, sizeof(buf)) <= 0) continue;
+    Kind kind;
+    const pid_t owner = static_cast<pid_t>(std::atoi(buf + 8));
+    if (std::strncmp(buf, "iou-wrk-", 8) == 0) {
+      kind = Kind::kIoWq;
+    } else if (std::strncmp(buf, "iou-sqp-", 8) == 0) {
+      kind = Kind::kSqPoll;
+    } else {
+      continue;
+    }
+    uint64_t ut = 0, st = 0;
+    if (!ReadHelperCpu(de->d_name, buf, sizeof(buf), &ut, &st)) continue;
+    const pid_t tid = static_cast<pid_t>(std::atoi(de->d_name));
+    auto it = tracks_.find(tid);
+    if (it == tracks_.end()) {
+      Track t{kind, owner};
+      // Alive at Start: only what it uses from now on counts. Born later:
+      // all of its CPU counts.
+      if (initial) {
+        t.base_ut = ut;
+        t.base_st = st;
+      }
+      it = tracks_.emplace(tid, t).first;
+    }
+    it->second.last_ut = ut;
+    it->second.last_st = st;
+    if (kind == Kind::kIoWq)
+      ++n_iowq;
+    else
+      ++n_sqpoll;
+    ++per_owner[owner];
+  }
+  closedir(dir);
+  if (initial) return;
+  ++samples_;
+  if (n_iowq > peak_iowq_) peak_iowq_ = n_iowq;
+  if (n_sqpoll > peak_sqpoll_) peak_sqpoll_ = n_sqpoll;
+  if (n_iowq + n_sqpoll > peak_total_) peak_total_ = n_iowq + n_sqpoll;
+  for (const auto& [owner, n] : per_owner) {
+    uint32_t& peak = owner_peak_[owner];
+    if (n > peak) peak = n;
+  }
+}
+
+HelperCpuDetail HelperCpuSampler::Detail(const CpuUsage& workers_own_total) const {
+  HelperCpuDetail d;
+  d.process_user_us = Sub(self_end_.user_us, self_start_.user_us);
+  d.process_sys_us = Sub(self_end_.sys_us, self_start_.sys_us);
+  d.sampler_user_us = sampler_own_.user_us;
+  d.sampler_sys_us = sampler_own_.sys_us;
+  d.all_helpers_user_us =
+      Sub(Sub(d.process_user_us, workers_own_total.user_us), sampler_own_.user_us);
+  d.all_helpers_sys_us = Sub(Sub(d.process_sys_us, workers_own_total.sys_us), sampler_own_.sys_us);
+  for (const auto& [tid, t] : tracks_) {
+    (void)tid;
+    const uint64_t u = Sub(t.last_ut, t.base_ut);
+    const uint64_t s = Sub(t.last_st, t.base_st);
+    if (t.kind == Kind::kIoWq) {
+      d.cpu.iowq_user_us += u;
+      d.cpu.iowq_sys_us += s;
+    } else {
+      d.cpu.sqpoll_user_us += u;
+      d.cpu.sqpoll_sys_us += s;
+    }
+  }
+  d.cpu.other_user_us = Sub(d.all_helpers_user_us, d.cpu.iowq_user_us + d.cpu.sqpoll_user_us);
+  d.cpu.other_sys_us = Sub(d.all_helpers_sys_us, d.cpu.iowq_sys_us + d.cpu.sqpoll_sys_us);
+  d.cpu.peak_threads = peak_total_;
+  d.peak_iowq_threads = peak_iowq_;
+  d.peak_sqpoll_threads = peak_sqpoll_;
+  d.samples = samples_;
+  return d;
+}
+
+HelperCpu HelperCpuSampler::ForThread(pid_t worker_tid) const {
+  HelperCpu h;
+  for (const auto& [tid, t] : tracks_) {
+    (void)tid;
+    if (t.owner != worker_tid) continue;
+    const uint64_t u = Sub(t.last_ut, t.base_ut);
+    const uint64_t s = Sub(t.last_st, t.base_st);
+    if (t.kind == Kind::kIoWq) {
+      h.iowq_user_us += u;
+      h.iowq_sys_us += s;
+    } else {
+      h.sqpoll_user_us += u;
+      h.sqpoll_sys_us += s;
+    }
+  }
+  auto it = owner_peak_.find(worker_tid);
+  h.peak_threads = it == owner_peak_.end() ? 0 : it->second;
+  return h;
+}
+
+pid_t HelperCpuSampler::CurrentTid() { return static_cast<pid_t>(gettid()); }
+
+HelperCpu HelperCpuSampler::Result(const CpuUsage& workers_own_total) const {
+  return Detail(workers_own_total).cpu;
+}
+
+std::vector<HelperCpu> SplitHelperCpu(const HelperCpu& group,
+                                      const std::vector<uint64_t>& weights) {
+  std::vector<HelperCpu> out(weights.size());
+  if (weights.empty()) return out;
+  uint64_t total = 0;
+  for (uint64_t w : weights) total += w;
+  const bool equal = total == 0;
+  if (equal) total = weights.size();
+  uint64_t HelperCpu::*fields[] = {&HelperCpu::iowq_user_us,   &HelperCpu::iowq_sys_us,
+                                   &HelperCpu::sqpoll_user_us, &HelperCpu::sqpoll_sys_us,
+                                   &HelperCpu::other_user_us,  &HelperCpu::other_sys_us};
+  for (auto field : fields) {
+    uint64_t given = 0;
+    for (size_t i = 0; i < weights.size(); ++i) {
+      const uint64_t w = equal ? 1 : weights[i];
+      uint64_t share;
+      if (i + 1 == weights.size()) {
+        share = group.*field - given;
+      } else {
+        // 128-bit product: CPU µs times submission counts can exceed 64 bits.
+        share = static_cast<uint64_t>(static_cast<unsigned __int128>(group.*field) * w / total);
+      }
+      out[i].*field = share;
+      given += share;
+    }
+  }
+  for (size_t i = 0; i < weights.size(); ++i)
+    out[i].peak_threads = (equal || weights[i] > 0) ? group.peak_threads : 0;
+  return out;
+}
+
+}  // namespace iobench

@@ -1,0 +1,136 @@
+// HelperCpuSampler: the CPU of the kernel's helper threads that served this
+// process — io_uring's io-wq workers ("iou-wrk-<tid>") and SQPOLL threads
+// ("iou-sqp-<tid>"), where <tid> is the thread that created the ring. fio
+// leaves them out; iobench reports them, per interval and per worker thread.
+//
+// Method (docs/cpu-accounting.md):
+//  * all helper CPU = getrusage(RUSAGE_SELF) delta over [Start, Stop]
+//    - the worker threads' own RUSAGE_THREAD totals (the caller passes them)
+//    - the sampler thread's own CPU.
+//    RUSAGE_SELF includes threads that already exited, so short-lived io-wq
+//    workers are never lost.
+//  * the split by kind comes from a sampler thread that reads
+//    /proc/self/task/*/comm and .../schedstat (ns of CPU; .../stat ticks as a
+//    fallback) every `interval_ms` and once more at Stop: per-thread CPU
+//    deltas, and the peak count of each kind. Helper threads run only in the
+//    kernel, so their time is reported as sys.
+//  * what the samples cannot attribute (helpers that exited between two
+//    samples, the coordinator/main thread) is reported as "other".
+//
+// Ownership and threads: one sampler per measured interval (a group run),
+// owned by the coordinator. Start(), Stop() and the queries must not race:
+// call them from one thread, or hand the sampler over with a join. The
+// sampler's own thread is private. Order: Start() before the workers create
+// their rings; Stop() while the workers' threads and rings still exist (after
+// the measured I/O, before Shutdown() and thread exit): the kernel ends a
+// thread's io-wq workers with it, and whatever they did after the last sample
+// is then only in "other", not attributed.
+#pragma once
+
+#include <sys/types.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "iobench/stats.h"
+#include "iobench/status.h"
+
+namespace iobench {
+
+// Everything the sampler measured; HelperCpu (stats.h) is the part the
+// report needs. Times in microseconds.
+struct HelperCpuDetail {
+  HelperCpu cpu;  // iowq, sqpoll, other; peak_threads = max(iowq+sqpoll)
+  uint32_t peak_iowq_threads = 0;
+  uint32_t peak_sqpoll_threads = 0;
+  uint64_t all_helpers_user_us = 0;  // RUSAGE_SELF delta - workers - sampler
+  uint64_t all_helpers_sys_us = 0;
+  uint64_t process_user_us = 0;  // RUSAGE_SELF delta
+  uint64_t process_sys_us = 0;
+  uint64_t sampler_user_us = 0;  // the sampler's own cost, excluded above
+  uint64_t sampler_sys_us = 0;
+  uint64_t samples = 0;
+};
+
+class HelperCpuSampler {
+ public:
+  explicit HelperCpuSampler(uint32_t interval_ms = 100);
+  ~HelperCpuSampler();  // stops the sampler if still running
+  HelperCpuSampler(const HelperCpuSampler&) = delete;
+  HelperCpuSampler& operator=(const HelperCpuSampler&) = delete;
+
+  // Takes the RUSAGE_SELF baseline and the helpers' current CPU, and starts
+  // the sampler thread. Fails only if the thread cannot be created.
+  Status Start();
+  // Takes a final sample, stops the thread, takes the RUSAGE_SELF end point.
+  // Idempotent.
+  void Stop();
+  // Takes a sample now, from any thread, between Start() and Stop(). A
+  // worker (or the coordinator) calls it when its I/O is done and before its
+  // ring is torn down or its thread exits, so the helpers' last CPU is still
+  // attributed (the kernel ends a thread's io-wq workers with the thread).
+  void SampleNow();
+
+  // After Stop(). `workers_own_total` = sum of the workers' RUSAGE_THREAD
+  // deltas over the same interval (ThreadStats::cpu summed over all jobs).
+  HelperCpu Result(const CpuUsage& workers_own_total) const;
+  HelperCpuDetail Detail(const CpuUsage& workers_own_total) const;
+
+  // After Stop(). The helpers that served the thread `worker_tid` (the
+  // thread that created the io_uring ring, i.e. the job's worker): the kernel
+  // names them "iou-wrk-<tid>" / "iou-sqp-<tid>", so this attribution is
+  // exact up to sampling. other_* is 0 here: what the samples missed is only
+  // known for the whole interval (Result()); spread it with SplitHelperCpu.
+  HelperCpu ForThread(pid_t worker_tid) const;
+
+  // RUSAGE_THREAD of the calling thread (what a worker records as its own).
+  static CpuUsage ThreadCpuNow();
+  // The calling thread's id (gettid), what a worker reports for ForThread().
+  static pid_t CurrentTid();
+
+ private:
+  enum class Kind : uint8_t { kIoWq, kSqPoll };
+  struct Track {
+    Kind kind;
+    pid_t owner = 0;                    // the thread whose ring made this helper (comm suffix)
+    uint64_t base_ut = 0, base_st = 0;  // µs when first seen (0 if born after Start)
+    uint64_t last_ut = 0, last_st = 0;
+  };
+  void Loop();
+  void Sample(bool initial);
+  void SampleLocked(bool initial);  // REQUIRES: sample_mu_ held
+
+  const uint32_t interval_ms_;
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;     // guarded by mu_
+  bool active_ = false;   // guarded by sample_mu_: between Start and Stop
+  bool running_ = false;  // coordinator thread only
+
+  // Written under sample_mu_ by the sampler thread and SampleNow(); read by
+  // the queries after Stop() (the join orders them).
+  std::mutex sample_mu_;
+  std::map<pid_t, Track> tracks_;
+  uint32_t peak_iowq_ = 0, peak_sqpoll_ = 0, peak_total_ = 0;
+  std::map<pid_t, uint32_t> owner_peak_;
+  uint64_t samples_ = 0;
+  CpuUsage sampler_own_;
+
+  CpuUsage self_start_, self_end_;
+};
+
+// Splits a group's helper CPU over its jobs in proportion to `weights`
+// (e.g. each job's io_uring submissions; jobs of other engines weigh 0). Meant
+// for the part ForThread() cannot label (the group's other_*): that part is
+// apportioned, not measured; see docs/cpu-accounting.md. With all weights 0
+// every job gets an equal share. Rounding goes to the last job so the parts
+// sum to the whole. peak_threads is copied to every job with a non-zero
+// weight (to all when the weights are all 0).
+std::vector<HelperCpu> SplitHelperCpu(const HelperCpu& group, const std::vector<uint64_t>& weights);
+
+}  // namespace iobench

@@ -1,0 +1,357 @@
+// One conformance suite for every engine in EngineRegistry() that has an
+// implementation (factory != null), and for each io_uring/libaio option
+// combination, on tmpfs and ext4 files (buffered and O_DIRECT) and on a loop
+// device when root. Engines that arrive later (the sync family) are picked up
+// automatically. nowait is tested on its own (engine_io_uring_test.cc,
+// engine_libaio_test.cc): buffered writes with RWF_NOWAIT are refused by
+// design, so "writes read back" does not apply. The null engine is left out: it does no I/O by
+// design, so "writes read back" cannot hold for it.
+//
+// Each engine is driven directly through engine.h by tests/unit/engine_test_driver.h.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine_test_driver.h"
+#include "iobench/engine.h"
+
+namespace iobench {
+namespace {
+
+using testing_engine::CheckPattern;
+using testing_engine::EngineRig;
+using testing_engine::FillPattern;
+using testing_engine::LoopDevice;
+using testing_engine::TempDir;
+
+struct Variant {
+  std::string engine;
+  std::string label;
+  std::function<void(JobSpec&)> tweak;
+  bool poll_reap = false;
+};
+
+void PrintTo(const Variant& v, std::ostream* os) { *os << v.engine << "/" << v.label; }
+
+std::vector<Variant> AllVariants() {
+  std::vector<Variant> v;
+  for (const auto& e : EngineRegistry()) {
+    if (e.factory == nullptr || std::string(e.name) == "null") continue;
+    const std::string name = e.name;
+    v.push_back({name, "default", [](JobSpec&) {}});
+    if (name == "io_uring") {
+      v.push_back({name, "force_async1", [](JobSpec& j) { j.force_async = 1; }});
+      v.push_back({name, "force_async3", [](JobSpec& j) { j.force_async = 3; }});
+      v.push_back({name, "fixedbufs", [](JobSpec& j) { j.fixedbufs = true; }});
+      v.push_back({name, "registerfiles", [](JobSpec& j) { j.registerfiles = true; }});
+      v.push_back({name, "sqthread_poll", [](JobSpec& j) { j.sqthread_poll = true; }});
+      v.push_back({name, "sqthread_poll_cpu0", [](JobSpec& j) {
+                     j.sqthread_poll = true;
+                     j.sqthread_poll_cpu = 0;
+                   }});
+      v.push_back({name, "nonvectored0", [](JobSpec& j) { j.nonvectored = 0; }});
+      v.push_back({name, "nonvectored1", [](JobSpec& j) { j.nonvectored = 1; }});
+      v.push_back({name, "all_fixed", [](JobSpec& j) {
+                     j.fixedbufs = true;
+                     j.registerfiles = true;
+                     j.sqthread_poll = true;
+                   }});
+      v.push_back({name, "poll_reap", [](JobSpec&) {}, true});
+    }
+    if (name == "libaio") {
+      v.push_back({name, "userspace_reap", [](JobSpec& j) { j.userspace_reap = true; }, true});
+    }
+  }
+  return v;
+}
+
+enum class Where { kTmpfs, kExt4, kExt4Direct, kLoopDirect };
+const char* WhereName(Where w) {
+  switch (w) {
+    case Where::kTmpfs:
+      return "tmpfs";
+    case Where::kExt4:
+      return "ext4";
+    case Where::kExt4Direct:
+      return "ext4_direct";
+    case Where::kLoopDirect:
+      return "loop_direct";
+  }
+  return "?";
+}
+
+constexpr uint64_t kBs = 4096;
+constexpr uint64_t kBlocks = 64;
+constexpr uint64_t kTargetBytes = kBlocks * kBs;
+
+using Param = std::tuple<Variant, Where>;
+
+class EngineConformanceTest : public ::testing::TestWithParam<Param> {
+ protected:
+  void SetUp() override {
+    const auto& [variant, where] = GetParam();
+    variant_ = variant;
+    where_ = where;
+    const EngineInfo* info = FindEngine(variant_.engine);
+    ASSERT_NE(info, nullptr);
+    Status probe = info->probe();
+    if (!probe.ok()) GTEST_SKIP() << variant_.engine << " unavailable: " << probe.message();
+    job_.name = "conformance";
+    job_.ioengine = variant_.engine;
+    job_.iodepth = 8;
+    job_.direct = where_ == Where::kExt4Direct || where_ == Where::kLoopDirect;
+    variant_.tweak(job_);
+
+    const std::string base = where_ == Where::kTmpfs ? "/dev/shm" : "/var/tmp";
+    dir_ = std::make_unique<TempDir>(base);
+    ASSERT_TRUE(dir_->ok()) << "mkdtemp under " << base;
+    if (where_ == Where::kLoopDirect) {
+      loop_ = std::make_unique<LoopDevice>(dir_->path() + "/backing", kTargetBytes);
+      if (!loop_->ok()) GTEST_SKIP() << "loop device: " << loop_->why();
+      path_ = loop_->dev();
+    } else {
+      path_ = dir_->path() + "/target";
+      // Written, not sparse: O_DIRECT reads of holes skip the alignment
+      // checks on ext4, and real targets hold data.
+      int fd = open(path_.c_str(), O_CREAT | O_RDWR, 0600);
+      ASSERT_GE(fd, 0);
+      std::vector<char> zeros(kTargetBytes, 0);
+      ASSERT_EQ(pwrite(fd, zeros.data(), zeros.size(), 0), static_cast<ssize_t>(kTargetBytes));
+      ASSERT_EQ(fsync(fd), 0);
+      close(fd);
+    }
+  }
+
+  // Opens the target with the job's flags and sets up a rig. Skips when the
+  // engine's own pre-run check or Init says this kernel cannot do it.
+  void OpenRig(EngineRig* rig, int oflags = O_RDWR, uint32_t depth = 8) {
+    JobSpec job = job_;
+    job.iodepth = depth;
+    int fd = open(path_.c_str(), oflags | (job.direct ? O_DIRECT : 0) | O_CLOEXEC);
+    ASSERT_GE(fd, 0) << "open " << path_ << ": " << strerror(errno);
+    struct stat st;
+    ASSERT_EQ(fstat(fd, &st), 0);
+    std::vector<EngineFile> files(1);
+    files[0].path = path_;
+    files[0].fd = fd;
+    files[0].is_block_device = S_ISBLK(st.st_mode);
+    files[0].size = kTargetBytes;
+    const EngineInfo* info = FindEngine(job.ioengine);
+    if (info->check_job != nullptr) {
+      Status c = info->check_job(job, files);
+      if (c.code() == Status::Code::kUnsupported) {
+        close(fd);
+        GTEST_SKIP() << "check_job: " << c.message();
+      }
+      ASSERT_TRUE(c.ok()) << c.message();
+    }
+    Status st2 = rig->Open(job.ioengine, job, std::move(files));
+    if (st2.code() == Status::Code::kUnsupported) GTEST_SKIP() << "Init: " << st2.message();
+    ASSERT_TRUE(st2.ok()) << st2.message();
+    rig->set_poll_reap(variant_.poll_reap);
+  }
+
+  Variant variant_;
+  Where where_ = Where::kTmpfs;
+  JobSpec job_;
+  std::unique_ptr<TempDir> dir_;
+  std::unique_ptr<LoopDevice> loop_;
+  std::string path_;
+};
+
+// Writes every block in a shuffled order through the engine, reads them back
+// through the engine, and checks them with plain pread: data intact and each
+// offset honoured.
+TEST_P(EngineConformanceTest, WritesReadBackIntactAtTheirOffsets) {
+  EngineRig rig;
+  OpenRig(&rig);
+  if (IsSkipped() || HasFatalFailure()) return;
+  std::vector<uint64_t> order(kBlocks);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), std::mt19937(42));
+  uint64_t writes = 0;
+  Status st = rig.Run(
+      kBlocks,
+      [&](IoRequest* r, uint64_t i) {
+        r->op = IoOp::kWrite;
+        r->file_index = 0;
+        r->offset = order[i] * kBs;
+        r->length = kBs;
+        FillPattern(r->buf, kBs, r->offset);
+      },
+      [&](IoRequest* r) {
+        EXPECT_EQ(r->res, static_cast<int64_t>(kBs)) << "write at " << r->offset;
+        ++writes;
+      });
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(writes, kBlocks);
+
+  uint64_t reads = 0;
+  st = rig.Run(
+      kBlocks,
+      [&](IoRequest* r, uint64_t i) {
+        r->op = IoOp::kRead;
+        r->file_index = 0;
+        r->offset = order[kBlocks - 1 - i] * kBs;
+        r->length = kBs;
+        std::memset(r->buf, 0, kBs);
+      },
+      [&](IoRequest* r) {
+        ASSERT_EQ(r->res, static_cast<int64_t>(kBs)) << "read at " << r->offset;
+        EXPECT_TRUE(CheckPattern(r->buf, kBs, r->offset)) << "data at " << r->offset;
+        ++reads;
+      });
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(reads, kBlocks);
+  rig.Close();
+
+  // Independent check, outside the engine.
+  int fd = open(path_.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  std::vector<char> buf(kTargetBytes);
+  ASSERT_EQ(pread(fd, buf.data(), kTargetBytes, 0), static_cast<ssize_t>(kTargetBytes));
+  close(fd);
+  for (uint64_t b = 0; b < kBlocks; ++b)
+    EXPECT_TRUE(CheckPattern(buf.data() + b * kBs, kBs, b * kBs)) << "block " << b;
+}
+
+// Exactly n completions for n requests at depth, each request once (the
+// driver checks "once"), every byte accounted for.
+TEST_P(EngineConformanceTest, ExactCompletionCountAtDepth) {
+  EngineRig rig;
+  OpenRig(&rig, O_RDWR, 16);
+  if (IsSkipped() || HasFatalFailure()) return;
+  constexpr uint64_t kN = 1000;
+  uint64_t done = 0, bytes = 0;
+  std::mt19937_64 rng(7);
+  std::vector<uint64_t> offs(kN);
+  for (auto& o : offs) o = (rng() % kBlocks) * kBs;
+  Status st = rig.Run(
+      kN,
+      [&](IoRequest* r, uint64_t i) {
+        r->op = IoOp::kRead;
+        r->file_index = 0;
+        r->offset = offs[i];
+        r->length = kBs;
+      },
+      [&](IoRequest* r) {
+        ++done;
+        if (r->res > 0) bytes += static_cast<uint64_t>(r->res);
+        EXPECT_EQ(r->res, static_cast<int64_t>(kBs));
+      });
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(done, kN);
+  EXPECT_EQ(bytes, kN * kBs);
+  if (!rig.engine()->IsSync()) {
+    const EngineCounters& c = rig.engine()->counters();
+    EXPECT_EQ(c.submitted, kN);
+    EXPECT_EQ(c.reaped, kN);
+    EXPECT_GE(c.submit_calls, 1u);
+    EXPECT_LE(c.submit_calls, c.submitted);
+  }
+}
+
+// A read that crosses the end of a file returns the bytes that exist; a read
+// at or past the end returns 0. Block devices end on a block boundary, so
+// there only the "at the end" half applies.
+TEST_P(EngineConformanceTest, ShortReadAtEofAndZeroPastIt) {
+  if (where_ != Where::kLoopDirect) {
+    int fd = open(path_.c_str(), O_RDWR);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(ftruncate(fd, static_cast<off_t>(3 * kBs + 100)), 0);
+    std::vector<char> data(3 * kBs + 100);
+    FillPattern(data.data(), data.size(), 0);
+    ASSERT_EQ(pwrite(fd, data.data(), data.size(), 0), static_cast<ssize_t>(data.size()));
+    ASSERT_EQ(fsync(fd), 0);
+    close(fd);
+  }
+  EngineRig rig;
+  OpenRig(&rig);
+  if (IsSkipped() || HasFatalFailure()) return;
+  std::vector<char> got(kBs);
+  if (where_ != Where::kLoopDirect) {
+    auto r = rig.One(IoOp::kRead, 3 * kBs, kBs, got.data());
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    EXPECT_EQ(*r, 100);
+    EXPECT_TRUE(CheckPattern(got.data(), 100, 3 * kBs));
+    auto past = rig.One(IoOp::kRead, 4 * kBs, kBs, got.data());
+    ASSERT_TRUE(past.ok());
+    EXPECT_EQ(*past, 0);
+  } else {
+    auto at_end = rig.One(IoOp::kRead, kTargetBytes, kBs, got.data());
+    ASSERT_TRUE(at_end.ok());
+    EXPECT_EQ(*at_end, 0);
+  }
+}
+
+// A write on a read-only descriptor fails with -EBADF in res, not with a
+// Status and not silently.
+TEST_P(EngineConformanceTest, WriteOnReadOnlyFdIsEbadf) {
+  EngineRig rig;
+  OpenRig(&rig, O_RDONLY);
+  if (IsSkipped() || HasFatalFailure()) return;
+  std::vector<char> data(kBs, 'x');
+  auto r = rig.One(IoOp::kWrite, 0, kBs, data.data());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(*r, -EBADF);
+  // The engine keeps working after an error.
+  auto ok = rig.One(IoOp::kRead, 0, kBs, data.data());
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(*ok, static_cast<int64_t>(kBs));
+}
+
+// O_DIRECT at an offset that is not block aligned: -EINVAL in res.
+TEST_P(EngineConformanceTest, MisalignedDirectIoIsEinval) {
+  if (where_ != Where::kExt4Direct && where_ != Where::kLoopDirect)
+    GTEST_SKIP() << "only O_DIRECT targets enforce alignment";
+  EngineRig rig;
+  OpenRig(&rig);
+  if (IsSkipped() || HasFatalFailure()) return;
+  auto r = rig.One(IoOp::kRead, 1, kBs);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(*r, -EINVAL);
+}
+
+// fsync and fdatasync after writes complete with res == 0.
+TEST_P(EngineConformanceTest, FsyncAndFdatasyncComplete) {
+  EngineRig rig;
+  OpenRig(&rig);
+  if (IsSkipped() || HasFatalFailure()) return;
+  std::vector<char> data(kBs);
+  FillPattern(data.data(), kBs, kBs);
+  auto w = rig.One(IoOp::kWrite, kBs, kBs, data.data());
+  ASSERT_TRUE(w.ok());
+  ASSERT_EQ(*w, static_cast<int64_t>(kBs));
+  auto f = rig.One(IoOp::kFsync, 0, 0);
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  EXPECT_EQ(*f, 0);
+  auto d = rig.One(IoOp::kFdatasync, 0, 0);
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  EXPECT_EQ(*d, 0);
+}
+
+std::string ParamName(const ::testing::TestParamInfo<Param>& info) {
+  const auto& [v, w] = info.param;
+  std::string s = v.engine + "_" + v.label + "_" + WhereName(w);
+  for (char& c : s)
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllEngines, EngineConformanceTest,
+                         ::testing::Combine(::testing::ValuesIn(AllVariants()),
+                                            ::testing::Values(Where::kTmpfs, Where::kExt4,
+                                                              Where::kExt4Direct,
+                                                              Where::kLoopDirect)),
+                         ParamName);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(EngineConformanceTest);
+
+}  // namespace
+}  // namespace iobench

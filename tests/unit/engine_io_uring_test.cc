@@ -1,0 +1,251 @@
+// io_uring engine: probes, pre-run refusals (with the exact reasons the user
+// reads), depth limits, and the options the conformance suite cannot cover.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "engine_test_driver.h"
+#include "engines/async_common.h"
+#include "iobench/engine.h"
+
+namespace iobench {
+namespace {
+
+using testing_engine::EngineRig;
+using testing_engine::LoopDevice;
+using testing_engine::TempDir;
+
+constexpr uint64_t kBs = 4096;
+
+class IoUringTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    info_ = FindEngine("io_uring");
+    ASSERT_NE(info_, nullptr);
+    ASSERT_NE(info_->factory, nullptr);
+    Status p = info_->probe();
+    if (!p.ok()) GTEST_SKIP() << "io_uring unavailable: " << p.message();
+    job_.name = "t";
+    job_.ioengine = "io_uring";
+    job_.iodepth = 8;
+  }
+
+  // A data file of `bytes` under `dir`.
+  static std::string MakeFile(const std::string& dir, uint64_t bytes) {
+    std::string path = dir + "/data";
+    int fd = open(path.c_str(), O_CREAT | O_RDWR | O_TRUNC, 0600);
+    std::vector<char> buf(bytes, 'd');
+    if (fd >= 0) {
+      (void)!pwrite(fd, buf.data(), buf.size(), 0);
+      close(fd);
+    }
+    return path;
+  }
+
+  static std::vector<EngineFile> Files(const std::string& path, int oflags) {
+    std::vector<EngineFile> f(1);
+    f[0].path = path;
+    f[0].fd = open(path.c_str(), oflags | O_CLOEXEC);
+    return f;
+  }
+
+  const EngineInfo* info_ = nullptr;
+  JobSpec job_;
+};
+
+TEST_F(IoUringTest, CmdEngineSaysNotAvailableYet) {
+  const EngineInfo* cmd = FindEngine("io_uring_cmd");
+  ASSERT_NE(cmd, nullptr);
+  EXPECT_EQ(cmd->factory, nullptr);
+  Status st = cmd->probe();
+  EXPECT_EQ(st.code(), Status::Code::kUnsupported);
+  EXPECT_EQ(st.message(), "io_uring_cmd (NVMe passthrough) is not available in iobench yet");
+}
+
+TEST_F(IoUringTest, UncachedOnTmpfsIsRefusedNamingFileFsAndKernel) {
+  TempDir dir("/dev/shm");
+  ASSERT_TRUE(dir.ok());
+  std::string path = MakeFile(dir.path(), 8 * kBs);
+  job_.uncached = true;
+  std::vector<EngineFile> files(1);
+  files[0].path = path;
+  Status st = info_->check_job(job_, files);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.code(), Status::Code::kUnsupported);
+  EXPECT_NE(st.message().find(path), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("on tmpfs"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("kernel " + KernelRelease()), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("uncached=1 (RWF_DONTCACHE)"), std::string::npos);
+}
+
+TEST_F(IoUringTest, UncachedOnExt4ReadsAndWrites) {
+  TempDir dir("/var/tmp");
+  ASSERT_TRUE(dir.ok());
+  std::string path = MakeFile(dir.path(), 8 * kBs);
+  job_.uncached = true;
+  auto files = Files(path, O_RDWR);
+  Status st = info_->check_job(job_, files);
+  if (st.code() == Status::Code::kUnsupported) GTEST_SKIP() << st.message();
+  ASSERT_TRUE(st.ok()) << st.message();
+  EngineRig rig;
+  ASSERT_TRUE(rig.Open("io_uring", job_, std::move(files)).ok());
+  std::vector<char> data(kBs, 'u');
+  auto w = rig.One(IoOp::kWrite, kBs, kBs, data.data());
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(*w, static_cast<int64_t>(kBs));
+  std::vector<char> back(kBs);
+  auto r = rig.One(IoOp::kRead, kBs, kBs, back.data());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, static_cast<int64_t>(kBs));
+  EXPECT_EQ(back, data);
+}
+
+TEST_F(IoUringTest, HipriNeedsDirect) {
+  job_.hipri = true;
+  Status st = info_->check_job(job_, {});
+  EXPECT_EQ(st.code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(st.message(),
+            "io_uring: hipri=1 needs direct=1 (polled completions exist only for O_DIRECT I/O)");
+}
+
+TEST_F(IoUringTest, HipriOnTmpfsIsRefused) {
+  TempDir dir("/dev/shm");
+  std::string path = MakeFile(dir.path(), kBs);
+  job_.hipri = true;
+  job_.direct = true;
+  std::vector<EngineFile> files(1);
+  files[0].path = path;
+  Status st = info_->check_job(job_, files);
+  EXPECT_EQ(st.code(), Status::Code::kUnsupported);
+  EXPECT_EQ(st.message(),
+            "io_uring: hipri needs a block device with poll queues (nvme "
+            "poll_queues=N); " +
+                path + " is not on a block device");
+}
+
+TEST_F(IoUringTest, HipriOnLoopDeviceIsRefusedNamingIt) {
+  TempDir dir("/var/tmp");
+  LoopDevice loop(dir.path() + "/backing", 1 << 20);
+  if (!loop.ok()) GTEST_SKIP() << "loop device: " << loop.why();
+  job_.hipri = true;
+  job_.direct = true;
+  std::vector<EngineFile> files(1);
+  files[0].path = loop.dev();
+  Status st = info_->check_job(job_, files);
+  EXPECT_EQ(st.code(), Status::Code::kUnsupported);
+  const std::string name = loop.dev().substr(loop.dev().rfind('/') + 1);
+  EXPECT_EQ(st.message(),
+            "io_uring: hipri needs a block device with poll queues (nvme "
+            "poll_queues=N); " +
+                loop.dev() + " (" + name + ") has none");
+}
+
+TEST_F(IoUringTest, DepthAboveTheRingLimitIsRefused) {
+  job_.iodepth = 65537;
+  Status st = info_->check_job(job_, {});
+  EXPECT_EQ(st.code(), Status::Code::kResourceLimit);
+  EXPECT_NE(st.message().find("iodepth=65537 is above the ring limit of 65536"), std::string::npos)
+      << st.message();
+}
+
+TEST_F(IoUringTest, TrimIsRefused) {
+  job_.rw = RwMode::kRandTrim;
+  Status st = info_->check_job(job_, {});
+  EXPECT_EQ(st.code(), Status::Code::kUnsupported);
+  EXPECT_NE(st.message().find("trim is not supported by the io_uring engine"), std::string::npos);
+}
+
+TEST_F(IoUringTest, SqthreadPollCpuWithoutSqthreadPollIsInvalid) {
+  job_.sqthread_poll_cpu = 0;
+  Status st = info_->check_job(job_, {});
+  EXPECT_EQ(st.code(), Status::Code::kInvalidArgument);
+}
+
+// A pool deeper than the largest SQ (32768): Queue returns kBusy when the SQ
+// is full and the run still completes every I/O exactly once.
+TEST_F(IoUringTest, DepthBeyondTheSqSizeCompletesEverything) {
+  TempDir dir("/dev/shm");
+  std::string path = MakeFile(dir.path(), 64 * kBs);
+  job_.iodepth = 40000;
+  EngineRig rig;
+  Status st = rig.Open("io_uring", job_, Files(path, O_RDONLY), 512);
+  ASSERT_TRUE(st.ok()) << st.message();
+  constexpr uint64_t kN = 100000;
+  uint64_t done = 0;
+  st = rig.Run(
+      kN,
+      [](IoRequest* r, uint64_t i) {
+        r->op = IoOp::kRead;
+        r->file_index = 0;
+        r->offset = (i % 512) * 512;
+        r->length = 512;
+      },
+      [&](IoRequest* r) {
+        ++done;
+        EXPECT_EQ(r->res, 512);
+      });
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(done, kN);
+  EXPECT_EQ(rig.engine()->counters().submitted, kN);
+  EXPECT_EQ(rig.engine()->counters().reaped, kN);
+}
+
+TEST_F(IoUringTest, NowaitOnTmpfsIsRefused) {
+  TempDir dir("/dev/shm");
+  std::string path = MakeFile(dir.path(), kBs);
+  job_.nowait = true;
+  std::vector<EngineFile> files(1);
+  files[0].path = path;
+  Status st = info_->check_job(job_, files);
+  EXPECT_EQ(st.code(), Status::Code::kUnsupported);
+  EXPECT_NE(st.message().find("nowait=1 (RWF_NOWAIT) is not supported for " + path + " on tmpfs"),
+            std::string::npos)
+      << st.message();
+}
+
+// Cached data reads fine with RWF_NOWAIT; a buffered ext4 write, which would
+// block, is refused (-EAGAIN) rather than silently waited for.
+TEST_F(IoUringTest, NowaitReadsCachedDataAndRefusesBlockingWrites) {
+  TempDir dir("/var/tmp");
+  std::string path = MakeFile(dir.path(), 8 * kBs);  // just written: cached
+  job_.nowait = true;
+  auto files = Files(path, O_RDWR);
+  ASSERT_TRUE(info_->check_job(job_, files).ok());
+  EngineRig rig;
+  ASSERT_TRUE(rig.Open("io_uring", job_, std::move(files)).ok());
+  std::vector<char> buf(kBs);
+  auto r = rig.One(IoOp::kRead, 0, kBs, buf.data());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, static_cast<int64_t>(kBs));
+  // ext4 buffered writes cannot promise not to block (6.18: -EAGAIN); a
+  // kernel that learns to may complete them. Either way nothing else.
+  std::vector<char> data(kBs, 'w');
+  auto w = rig.One(IoOp::kWrite, 0, kBs, data.data());
+  ASSERT_TRUE(w.ok());
+  EXPECT_TRUE(*w == -EAGAIN || *w == static_cast<int64_t>(kBs)) << *w;
+}
+
+TEST_F(IoUringTest, FixedbufsNeedTheBufferRegion) {
+  TempDir dir("/dev/shm");
+  std::string path = MakeFile(dir.path(), kBs);
+  job_.fixedbufs = true;
+  std::vector<EngineFile> files = Files(path, O_RDONLY);
+  std::vector<IoRequest> pool(8);
+  EngineContext ctx;
+  ctx.job = &job_;
+  ctx.iodepth = 8;
+  ctx.files = &files;
+  ctx.requests = &pool;
+  auto eng = info_->factory();
+  Status st = eng->Init(ctx);
+  EXPECT_EQ(st.code(), Status::Code::kInternal);
+  EXPECT_EQ(st.message(), "io_uring: fixedbufs needs the worker's contiguous buffer region");
+  eng->Shutdown();
+  close(files[0].fd);
+}
+
+}  // namespace
+}  // namespace iobench

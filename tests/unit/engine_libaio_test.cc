@@ -1,0 +1,206 @@
+// libaio engine: deep queues with batched submission, the aio-max-nr
+// refusal, the buffered-libaio warning, and the options conformance does not
+// cover.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "engine_test_driver.h"
+#include "engines/async_common.h"
+#include "iobench/engine.h"
+
+namespace iobench {
+namespace {
+
+using testing_engine::EngineRig;
+using testing_engine::TempDir;
+
+constexpr uint64_t kBs = 4096;
+
+class LibaioTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    info_ = FindEngine("libaio");
+    ASSERT_NE(info_, nullptr);
+    ASSERT_NE(info_->factory, nullptr);
+    Status p = info_->probe();
+    if (!p.ok()) GTEST_SKIP() << "libaio unavailable: " << p.message();
+    job_.name = "t";
+    job_.ioengine = "libaio";
+    job_.iodepth = 8;
+  }
+  static std::string MakeFile(const std::string& dir, uint64_t bytes) {
+    std::string path = dir + "/data";
+    int fd = open(path.c_str(), O_CREAT | O_RDWR | O_TRUNC, 0600);
+    std::vector<char> buf(bytes, 'd');
+    if (fd >= 0) {
+      (void)!pwrite(fd, buf.data(), buf.size(), 0);
+      close(fd);
+    }
+    return path;
+  }
+  static std::vector<EngineFile> Files(const std::string& path, int oflags) {
+    std::vector<EngineFile> f(1);
+    f[0].path = path;
+    f[0].fd = open(path.c_str(), oflags | O_CLOEXEC);
+    return f;
+  }
+  const EngineInfo* info_ = nullptr;
+  JobSpec job_;
+};
+
+// Seed 002: libaio at depth 20000 with iodepth_batch=8. Either it runs and
+// every I/O completes once, or the pre-run check refuses it naming the limit.
+TEST_F(LibaioTest, Depth20000WithBatch8) {
+  TempDir dir("/dev/shm");
+  std::string path = MakeFile(dir.path(), 64 * kBs);
+  job_.iodepth = 20000;
+  job_.iodepth_batch_submit = 8;
+  auto files = Files(path, O_RDONLY);
+  Status chk = info_->check_job(job_, files);
+  if (!chk.ok()) {
+    EXPECT_EQ(chk.code(), Status::Code::kResourceLimit);
+    EXPECT_NE(chk.message().find("sysctl fs.aio-max-nr="), std::string::npos) << chk.message();
+    GTEST_SKIP() << "refused as designed: " << chk.message();
+  }
+  EngineRig rig;
+  Status st = rig.Open("libaio", job_, std::move(files), 512);
+  ASSERT_TRUE(st.ok()) << st.message();
+  rig.set_batch(8);
+  constexpr uint64_t kN = 60000;
+  uint64_t done = 0;
+  st = rig.Run(
+      kN,
+      [](IoRequest* r, uint64_t i) {
+        r->op = IoOp::kRead;
+        r->file_index = 0;
+        r->offset = (i % 512) * 512;
+        r->length = 512;
+      },
+      [&](IoRequest* r) {
+        ++done;
+        EXPECT_EQ(r->res, 512);
+      });
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(done, kN);
+  const EngineCounters& c = rig.engine()->counters();
+  EXPECT_EQ(c.submitted, kN);
+  EXPECT_EQ(c.reaped, kN);
+  // Batches of 8: at least kN/8 io_submit calls, and never more than one per I/O.
+  EXPECT_GE(c.submit_calls, kN / 8);
+  EXPECT_LE(c.submit_calls, kN);
+}
+
+TEST_F(LibaioTest, MoreEventsThanAioMaxNrIsRefusedWithTheSysctl) {
+  auto max_nr = ReadUintFile("/proc/sys/fs/aio-max-nr");
+  if (!max_nr) GTEST_SKIP() << "no /proc/sys/fs/aio-max-nr";
+  // numjobs clones each set up iodepth events; ask for more than the system has.
+  job_.iodepth = 40000;
+  job_.numjobs = static_cast<uint32_t>(*max_nr / 40000 + 2);
+  Status st = info_->check_job(job_, {});
+  EXPECT_EQ(st.code(), Status::Code::kResourceLimit);
+  EXPECT_NE(st.message().find("libaio: iodepth=40000 x numjobs=" + std::to_string(job_.numjobs) +
+                              " needs " + std::to_string(40000ull * job_.numjobs) + " AIO events"),
+            std::string::npos)
+      << st.message();
+  EXPECT_NE(st.message().find("fs.aio-max-nr=" + std::to_string(*max_nr)), std::string::npos);
+  EXPECT_NE(st.message().find("raise the limit with sysctl fs.aio-max-nr="), std::string::npos);
+}
+
+TEST_F(LibaioTest, BufferedNoteOnlyForBufferedLibaio) {
+  job_.name = "seed";
+  job_.direct = false;
+  EXPECT_EQ(LibaioBufferedNote(job_),
+            "job 'seed': ioengine=libaio with direct=0: buffered libaio runs synchronously "
+            "inside io_submit(), so iodepth has no effect and the numbers are not asynchronous "
+            "I/O; set direct=1 (or use io_uring for buffered async I/O)");
+  job_.direct = true;
+  EXPECT_EQ(LibaioBufferedNote(job_), "");
+  job_.direct = false;
+  job_.ioengine = "io_uring";
+  EXPECT_EQ(LibaioBufferedNote(job_), "");
+}
+
+TEST_F(LibaioTest, TrimAndUncachedAreRefused) {
+  job_.rw = RwMode::kTrim;
+  Status st = info_->check_job(job_, {});
+  EXPECT_EQ(st.code(), Status::Code::kUnsupported);
+  EXPECT_NE(st.message().find("libaio: rw=trim is not supported"), std::string::npos);
+  job_.rw = RwMode::kRead;
+  job_.uncached = true;
+  st = info_->check_job(job_, {});
+  EXPECT_EQ(st.code(), Status::Code::kUnsupported);
+  EXPECT_NE(st.message().find("uncached=1 is not supported by the libaio engine"),
+            std::string::npos);
+}
+
+TEST_F(LibaioTest, NowaitOnTmpfsIsRefused) {
+  TempDir dir("/dev/shm");
+  std::string path = MakeFile(dir.path(), kBs);
+  job_.nowait = true;
+  std::vector<EngineFile> files(1);
+  files[0].path = path;
+  Status st = info_->check_job(job_, files);
+  EXPECT_EQ(st.code(), Status::Code::kUnsupported);
+  EXPECT_NE(st.message().find("libaio: nowait=1 (RWF_NOWAIT) is not supported for " + path),
+            std::string::npos)
+      << st.message();
+}
+
+// O_DIRECT reads with RWF_NOWAIT on ext4 of allocated blocks do not block.
+TEST_F(LibaioTest, NowaitDirectReadsWork) {
+  TempDir dir("/var/tmp");
+  std::string path = MakeFile(dir.path(), 8 * kBs);
+  int fd = open(path.c_str(), O_RDWR);
+  ASSERT_EQ(fsync(fd), 0);
+  close(fd);
+  job_.nowait = true;
+  job_.direct = true;
+  auto files = Files(path, O_RDONLY | O_DIRECT);
+  ASSERT_TRUE(info_->check_job(job_, files).ok());
+  EngineRig rig;
+  ASSERT_TRUE(rig.Open("libaio", job_, std::move(files)).ok());
+  std::vector<char> buf(kBs);
+  auto r = rig.One(IoOp::kRead, kBs, kBs, buf.data());
+  ASSERT_TRUE(r.ok());
+  // -EAGAIN is the honest answer if the block layer would have to wait.
+  EXPECT_TRUE(*r == static_cast<int64_t>(kBs) || *r == -EAGAIN) << *r;
+  EXPECT_EQ(buf, std::vector<char>(kBs, 'd'));
+}
+
+// userspace_reap: completions read from the mapped ring (Reap with min 0)
+// come back exactly once and with the right result.
+TEST_F(LibaioTest, UserspaceReapPollsTheRing) {
+  TempDir dir("/var/tmp");
+  std::string path = MakeFile(dir.path(), 64 * kBs);
+  int fd = open(path.c_str(), O_RDWR);
+  ASSERT_EQ(fsync(fd), 0);
+  close(fd);
+  job_.userspace_reap = true;
+  job_.direct = true;
+  job_.iodepth = 16;
+  EngineRig rig;
+  ASSERT_TRUE(rig.Open("libaio", job_, Files(path, O_RDONLY | O_DIRECT)).ok());
+  rig.set_poll_reap(true);
+  uint64_t done = 0;
+  Status st = rig.Run(
+      500,
+      [](IoRequest* r, uint64_t i) {
+        r->op = IoOp::kRead;
+        r->file_index = 0;
+        r->offset = (i * 7 % 64) * kBs;
+        r->length = kBs;
+      },
+      [&](IoRequest* r) {
+        ++done;
+        EXPECT_EQ(r->res, static_cast<int64_t>(kBs));
+      });
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(done, 500u);
+  EXPECT_EQ(rig.engine()->counters().reaped, 500u);
+}
+
+}  // namespace
+}  // namespace iobench
