@@ -163,6 +163,26 @@ Verifier::Entry* Verifier::Lookup(uint32_t file_index, uint64_t offset, uint64_t
   return idx < f.size() ? &f[idx] : nullptr;
 }
 
+// A chunk off the grid (or a short tail) overwrites parts of grid chunks:
+// those become unknown, and count it as in flight so a concurrent aligned
+// write cannot make them known again before it lands.
+void Verifier::TouchUntracked(uint32_t file_index, uint64_t offset, uint64_t len, bool prepare) {
+  if (file_index >= files_.size() || len == 0) return;
+  auto& f = files_[file_index];
+  const uint64_t first = offset / interval_;
+  const uint64_t last = std::min<uint64_t>((offset + len + interval_ - 1) / interval_, f.size());
+  for (uint64_t i = first; i < last; ++i) {
+    Entry& e = f[i];
+    if (prepare) {
+      if (e.inflight > 0) e.flags |= kEntryOverlap;
+      ++e.inflight;
+      e.flags |= kEntryUnknown;
+    } else if (e.inflight > 0) {
+      --e.inflight;
+    }
+  }
+}
+
 void Verifier::FillData(uint8_t* dst, uint64_t n, uint64_t pos, uint64_t key, bool pattern) const {
   if (n == 0) return;
   if (pattern) {
@@ -260,6 +280,8 @@ VerifyWriteToken Verifier::PrepareWrite(void* buf, uint64_t len, uint32_t file_i
         e->flags |= kEntryOverlap;
       ++e->inflight;
       gen = ++e->generation;
+    } else {
+      TouchUntracked(file_index, offset + pos, clen, /*prepare=*/true);
     }
     BuildChunk(p + pos, clen, file_index, offset + pos, gen, now);
     ++counters_.chunks_written;
@@ -272,7 +294,10 @@ void Verifier::OnWriteComplete(const VerifyWriteToken& t, bool ok) {
   for (uint64_t pos = 0; pos < t.length; pos += interval_) {
     const uint64_t clen = std::min(interval_, t.length - pos);
     Entry* e = Lookup(t.file_index, t.offset + pos, clen);
-    if (e == nullptr) continue;
+    if (e == nullptr) {
+      TouchUntracked(t.file_index, t.offset + pos, clen, /*prepare=*/false);
+      continue;
+    }
     if (e->inflight > 0) --e->inflight;
     if (!ok)
       e->flags |= kEntryUnknown;
@@ -415,9 +440,11 @@ Status Verifier::MakeFailureStatus(const uint8_t* chunk, uint64_t clen, uint32_t
   f->expected.generation = tracked_gen;
   // Rebuild what should be there: the tracked generation if known, else the
   // one in a valid header (verify_only without state).
+  // Untracked chunks are always written with generation 0.
+  const bool tracked = Lookup(file_index, offset, clen) != nullptr;
   uint64_t gen = f->expected.generation;
-  if (gen == 0 && f->actual_header_valid) gen = f->actual.generation;
-  f->expected_known = type_ == VerifyType::kPattern || gen != 0;
+  if (tracked && gen == 0 && f->actual_header_valid) gen = f->actual.generation;
+  f->expected_known = type_ == VerifyType::kPattern || !tracked || gen != 0;
   if (type_ == VerifyType::kPattern) gen = 0;
   if (f->expected_known) {
     f->expected_block.assign(clen, 0);

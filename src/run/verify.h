@@ -208,6 +208,7 @@ class Verifier {
   void FillData(uint8_t* dst, uint64_t n, uint64_t data_pos, uint64_t key, bool pattern) const;
   uint64_t HeaderPos(uint64_t clen) const;
   Entry* Lookup(uint32_t file_index, uint64_t offset, uint64_t clen);
+  void TouchUntracked(uint32_t file_index, uint64_t offset, uint64_t len, bool prepare);
   bool CheckChunk(const uint8_t* chunk, uint64_t clen, uint32_t file_index, uint64_t offset,
                   VerifyFailure* f);
   Status MakeFailureStatus(const uint8_t* chunk, uint64_t clen, uint32_t file_index,

@@ -477,6 +477,59 @@ TEST_P(VerifyOnFs, IntervalSmallerThanTheBlock) {
   EXPECT_EQ(fail.first_diff, 5 * 1024u + 700);
 }
 
+TEST_P(VerifyOnFs, OffGridWritesAreCheckedWithoutGeneration) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc32c));
+  // bs_unaligned-style write: 4 KiB at offset 1000, off the 4 KiB grid, and a
+  // 4096+100 byte write whose 100-byte tail is too short for a header.
+  f.Write(0, 2 * kBs);  // blocks 0 and 1, tracked
+  f.Write(1000, kBs);
+  f.Write(8 * kBs, kBs + 100);
+  EXPECT_EQ(f.ReadBytes(1000, 4), (std::vector<uint8_t>{'I', 'O', 'B', 'V'}));
+  EXPECT_TRUE(f.Check(1000, kBs).ok());
+  EXPECT_TRUE(f.Check(8 * kBs, kBs + 100).ok());
+  EXPECT_EQ(f.v().counters().chunks_verified, 2u);  // the off-grid one and block 8
+  EXPECT_EQ(f.v().counters().chunks_skipped, 1u);   // the headerless tail
+  // Blocks 0 and 1 were partly overwritten off the grid: unknown, not failed.
+  EXPECT_TRUE(f.Check(0, 2 * kBs).ok());
+  EXPECT_EQ(f.v().counters().chunks_skipped, 3u);
+  f.FlipByte(1000 + 500);
+  VerifyFailure fail;
+  ASSERT_FALSE(f.Check(1000, kBs, &fail).ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
+  EXPECT_EQ(fail.first_diff, 1500u);
+}
+
+TEST_P(VerifyOnFs, SeveralFilesAreKeptApart) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  JobSpec job = VerifyJob(VerifyType::kCrc64);
+  auto v = Verifier::Create(job, 0, 9);
+  ASSERT_TRUE(v.ok());
+  ASSERT_TRUE((*v)->AddFile(0, 4 * kBs).ok());
+  ASSERT_TRUE((*v)->AddFile(1, 4 * kBs).ok());
+  std::vector<uint8_t> a(kBs), b(kBs);
+  (*v)->OnWriteComplete((*v)->PrepareWrite(a.data(), kBs, 0, kBs), true);
+  (*v)->OnWriteComplete((*v)->PrepareWrite(b.data(), kBs, 1, kBs), true);
+  EXPECT_TRUE((*v)->CheckRead(a.data(), kBs, 0, "f0", kBs, nullptr).ok());
+  EXPECT_TRUE((*v)->CheckRead(b.data(), kBs, 1, "f1", kBs, nullptr).ok());
+  // File 0's block read where file 1's should be: same offset, other file.
+  VerifyFailure fail;
+  Status st = (*v)->CheckRead(a.data(), kBs, 1, "f1", kBs, &fail);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kMisplaced);
+  EXPECT_EQ(fail.file, "f1");
+  VerifyCursor c;
+  VerifyRange r;
+  ASSERT_TRUE((*v)->NextWritten(&c, kBs, &r));
+  EXPECT_EQ(r.file_index, 0u);
+  ASSERT_TRUE((*v)->NextWritten(&c, kBs, &r));
+  EXPECT_EQ(r.file_index, 1u);
+  EXPECT_EQ(r.offset, kBs);
+  EXPECT_FALSE((*v)->NextWritten(&c, kBs, &r));
+}
+
 TEST(VerifyCreate, RefusesWhatCannotWork) {
   JobSpec job = VerifyJob(VerifyType::kCrc7);
   EXPECT_EQ(Verifier::Create(job, 0, 1).status().code(), Status::Code::kUnsupported);
