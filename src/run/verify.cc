@@ -107,8 +107,15 @@ Result<std::unique_ptr<Verifier>> Verifier::Create(const JobSpec& job, uint32_t 
   v->clone_ = jobnum;
   v->job_hash_ = XXH64(job.name.data(), job.name.size(), 0);
   v->verify_offset_ = o.offset;
-  v->interval_ = o.interval != 0 ? o.interval : job.bs[static_cast<int>(Ddir::kWrite)].min;
+  const uint64_t min_bs = job.bs[static_cast<int>(Ddir::kWrite)].min;
+  // fio puts one header per block when verify_interval exceeds the block
+  // size; clamping to the smallest block does the same for fixed sizes.
+  v->interval_ = o.interval != 0 && o.interval < min_bs ? o.interval : min_bs;
   if (v->interval_ == 0) return Status::Invalid("verify_interval: must be positive");
+  if (min_bs % v->interval_ != 0)
+    return Status::Invalid("verify_interval=" + std::to_string(v->interval_) +
+                           " does not divide the block size " + std::to_string(min_bs) + " (job '" +
+                           job.name + "')");
   if (o.type == VerifyType::kNull) return v;
   IOB_RETURN_IF_ERROR(v->sum_.Init(o.type));
   if (o.type == VerifyType::kPattern) {
@@ -131,7 +138,8 @@ Result<std::unique_ptr<Verifier>> Verifier::Create(const JobSpec& job, uint32_t 
     for (uint64_t i = 0; i < v->interval_; ++i)
       v->pattern_buf_[i] = o.pattern[i % o.pattern.size()];
   }
-  v->any_generation_ = o.verify_only;
+  // A job that does not write checks what an earlier run wrote, as fio does.
+  v->any_generation_ = o.verify_only || !HasWrite(job.rw);
   return v;
 }
 

@@ -544,6 +544,14 @@ TEST(VerifyCreate, RefusesWhatCannotWork) {
   job.verify.offset = 4000;
   EXPECT_EQ(Verifier::Create(job, 0, 1).status().message(),
             "verify_offset=4000: the header would end past verify_interval=4096 (job 'vjob')");
+  job.verify.offset = 0;
+  job.verify.interval = 1000;
+  EXPECT_EQ(Verifier::Create(job, 0, 1).status().message(),
+            "verify_interval=1000 does not divide the block size 4096 (job 'vjob')");
+  job.verify.interval = 65536;  // larger than bs: one header per block, as fio
+  auto big = Verifier::Create(job, 0, 1);
+  ASSERT_TRUE(big.ok());
+  EXPECT_EQ((*big)->interval(), 4096u);
   job = VerifyJob(VerifyType::kNone);
   EXPECT_FALSE(Verifier::Create(job, 0, 1).ok());
   job = VerifyJob(VerifyType::kCrc32c);
