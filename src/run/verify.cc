@@ -1,0 +1,574 @@
+#include "run/verify.h"
+
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <bit>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+namespace iobench {
+
+static_assert(std::endian::native == std::endian::little,
+              "the verify header is stored in host order, which must be little-endian");
+
+namespace {
+
+constexpr uint64_t kGamma = 0x9e3779b97f4a7c15ull;
+constexpr int kVerifyErrno = EILSEQ;  // fio reports verify failures as EILSEQ too
+
+// splitmix64's finaliser: a bijective 64-bit mix.
+inline uint64_t Mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// The data of one chunk is the stream word(i) = Mix(key + (i+1)*gamma): any
+// byte can be produced from its position alone, so the header can be moved
+// (verify_offset) without changing the data around it.
+inline uint64_t DataKey(uint64_t seed, uint32_t file_index, uint64_t offset, uint64_t generation) {
+  return Mix(seed ^ Mix(offset + kGamma * (uint64_t{file_index} + 1)) ^ Mix(generation * kGamma));
+}
+
+uint64_t RealtimeNs() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+void SealHeader(VerifyHeader* h) {
+  h->header_crc = 0;
+  h->header_crc = Crc32c(h, 64);
+}
+
+bool HeaderSane(const VerifyHeader& h, VerifyType type) {
+  if (h.magic != kVerifyMagic || h.version != kVerifyHeaderVersion) return false;
+  if (h.type != static_cast<uint8_t>(type)) return false;
+  VerifyHeader copy;
+  std::memcpy(&copy, &h, 64);
+  copy.header_crc = 0;
+  return Crc32c(&copy, 64) == h.header_crc;
+}
+
+std::string Hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%" PRIx64, v);
+  return b;
+}
+
+std::string DescribeHeader(const VerifyHeader& h) {
+  char b[320];
+  std::snprintf(b, sizeof b,
+                "magic=0x%08" PRIx32 " version=%u type=%s length=%" PRIu32 " offset=%" PRIu64
+                " file=%" PRIu32 " job=0x%016" PRIx64 " clone=%" PRIu32 " generation=%" PRIu64
+                " seed=0x%016" PRIx64,
+                h.magic, unsigned{h.version},
+                h.type <= static_cast<uint8_t>(VerifyType::kNull)
+                    ? std::string(VerifyTypeName(static_cast<VerifyType>(h.type))).c_str()
+                    : "?",
+                h.length, h.offset, h.file_index, h.job_hash, h.clone, h.generation, h.seed);
+  return b;
+}
+
+}  // namespace
+
+const char* VerifyFailureKindName(VerifyFailureKind kind) {
+  switch (kind) {
+    case VerifyFailureKind::kNone:
+      return "none";
+    case VerifyFailureKind::kCorrupted:
+      return "corrupted";
+    case VerifyFailureKind::kMisplaced:
+      return "misplaced";
+    case VerifyFailureKind::kTorn:
+      return "torn";
+    case VerifyFailureKind::kStale:
+      return "stale";
+    case VerifyFailureKind::kPattern:
+      return "pattern mismatch";
+  }
+  return "?";
+}
+
+Verifier::~Verifier() = default;
+
+Result<std::unique_ptr<Verifier>> Verifier::Create(const JobSpec& job, uint32_t jobnum,
+                                                   uint64_t seed) {
+  const VerifyOptions& o = job.verify;
+  if (o.type == VerifyType::kNone) return Status::Invalid("verify: no verify type set");
+  std::unique_ptr<Verifier> v(new Verifier());
+  v->type_ = o.type;
+  v->seed_ = seed;
+  v->clone_ = jobnum;
+  v->job_hash_ = XXH64(job.name.data(), job.name.size(), 0);
+  v->verify_offset_ = o.offset;
+  const uint64_t min_bs = job.bs[static_cast<int>(Ddir::kWrite)].min;
+  // fio puts one header per block when verify_interval exceeds the block
+  // size; clamping to the smallest block does the same for fixed sizes.
+  v->interval_ = o.interval != 0 && o.interval < min_bs ? o.interval : min_bs;
+  if (v->interval_ == 0) return Status::Invalid("verify_interval: must be positive");
+  if (min_bs % v->interval_ != 0)
+    return Status::Invalid("verify_interval=" + std::to_string(v->interval_) +
+                           " does not divide the block size " + std::to_string(min_bs) + " (job '" +
+                           job.name + "')");
+  if (o.type == VerifyType::kNull) return v;
+  IOB_RETURN_IF_ERROR(v->sum_.Init(o.type));
+  if (o.type == VerifyType::kPattern) {
+    if (o.pattern.empty())
+      return Status::Invalid("verify=pattern needs verify_pattern (job '" + job.name + "')");
+    if (o.offset != 0)
+      return Status::Invalid("verify_offset: verify=pattern writes no header to move");
+  } else {
+    if (v->interval_ < kVerifyHeaderSize)
+      return Status::Invalid("verify_interval=" + std::to_string(v->interval_) +
+                             ": smaller than the " + std::to_string(kVerifyHeaderSize) +
+                             "-byte verify header (job '" + job.name + "')");
+    if (o.offset + kVerifyHeaderSize > v->interval_)
+      return Status::Invalid("verify_offset=" + std::to_string(o.offset) +
+                             ": the header would end past verify_interval=" +
+                             std::to_string(v->interval_) + " (job '" + job.name + "')");
+  }
+  if (!o.pattern.empty()) {
+    v->pattern_buf_.resize(v->interval_);
+    for (uint64_t i = 0; i < v->interval_; ++i)
+      v->pattern_buf_[i] = o.pattern[i % o.pattern.size()];
+  }
+  // A job that does not write checks what an earlier run wrote, as fio does.
+  v->any_generation_ = o.verify_only || !HasWrite(job.rw);
+  return v;
+}
+
+Status Verifier::AddFile(uint32_t file_index, uint64_t region_end) {
+  const uint64_t chunks = region_end / interval_;
+  if (chunks > kMaxTrackedChunks)
+    return Status::Limit("verify: file " + std::to_string(file_index) + " region of " +
+                         std::to_string(region_end) + " bytes needs " + std::to_string(chunks) +
+                         " records of verify_interval=" + std::to_string(interval_) +
+                         " bytes (limit " + std::to_string(kMaxTrackedChunks) +
+                         "); raise verify_interval or shrink size");
+  if (files_.size() <= file_index) files_.resize(file_index + 1);
+  files_[file_index].assign(chunks, Entry{});
+  return Status::Ok();
+}
+
+void Verifier::Reset() {
+  for (auto& f : files_) std::fill(f.begin(), f.end(), Entry{});
+}
+
+uint64_t Verifier::HeaderPos(uint64_t clen) const {
+  return verify_offset_ + kVerifyHeaderSize <= clen ? verify_offset_ : 0;
+}
+
+Verifier::Entry* Verifier::Lookup(uint32_t file_index, uint64_t offset, uint64_t clen) {
+  if (clen != interval_ || offset % interval_ != 0 || file_index >= files_.size()) return nullptr;
+  auto& f = files_[file_index];
+  const uint64_t idx = offset / interval_;
+  return idx < f.size() ? &f[idx] : nullptr;
+}
+
+// A chunk off the grid (or a short tail) overwrites parts of grid chunks:
+// those become unknown, and count it as in flight so a concurrent aligned
+// write cannot make them known again before it lands.
+void Verifier::TouchUntracked(uint32_t file_index, uint64_t offset, uint64_t len, bool prepare) {
+  if (file_index >= files_.size() || len == 0) return;
+  auto& f = files_[file_index];
+  const uint64_t first = offset / interval_;
+  const uint64_t last = std::min<uint64_t>((offset + len + interval_ - 1) / interval_, f.size());
+  for (uint64_t i = first; i < last; ++i) {
+    Entry& e = f[i];
+    if (prepare) {
+      if (e.inflight > 0) e.flags |= kEntryOverlap;
+      ++e.inflight;
+      e.flags |= kEntryUnknown;
+    } else if (e.inflight > 0) {
+      --e.inflight;
+    }
+  }
+}
+
+void Verifier::FillData(uint8_t* dst, uint64_t n, uint64_t pos, uint64_t key, bool pattern) const {
+  if (n == 0) return;
+  if (pattern) {
+    // pattern_buf_ starts at phase 0 and is one interval long; data positions
+    // never reach past it.
+    std::memcpy(dst, pattern_buf_.data() + pos, n);
+    return;
+  }
+  uint64_t word = pos / 8;
+  unsigned skip = static_cast<unsigned>(pos % 8);
+  if (skip != 0) {
+    const uint64_t w = Mix(key + (word + 1) * kGamma);
+    uint8_t b[8];
+    std::memcpy(b, &w, 8);
+    const uint64_t take = std::min<uint64_t>(8 - skip, n);
+    std::memcpy(dst, b + skip, take);
+    dst += take;
+    n -= take;
+    ++word;
+  }
+  while (n >= 8) {
+    const uint64_t w = Mix(key + (word + 1) * kGamma);
+    std::memcpy(dst, &w, 8);
+    dst += 8;
+    n -= 8;
+    ++word;
+  }
+  if (n > 0) {
+    const uint64_t w = Mix(key + (word + 1) * kGamma);
+    std::memcpy(dst, &w, n);
+  }
+}
+
+// Physical layout of a chunk of clen bytes with the header at hp:
+//   [data 0..hp) [header 128] [data hp..clen-128)
+// verify=pattern chunks are all data.
+void Verifier::BuildChunk(uint8_t* chunk, uint64_t clen, uint32_t file_index, uint64_t offset,
+                          uint64_t generation, uint64_t timestamp_ns) {
+  const bool pattern = !pattern_buf_.empty();
+  if (type_ == VerifyType::kPattern) {
+    FillData(chunk, clen, 0, 0, true);
+    return;
+  }
+  const uint64_t key = DataKey(seed_, file_index, offset, generation);
+  if (clen < kVerifyHeaderSize) {  // a tail too short for a header: data only
+    FillData(chunk, clen, 0, key, pattern);
+    return;
+  }
+  const uint64_t hp = HeaderPos(clen);
+  VerifyHeader h;
+  std::memset(&h, 0, sizeof h);
+  h.magic = kVerifyMagic;
+  h.version = kVerifyHeaderVersion;
+  h.type = static_cast<uint8_t>(type_);
+  h.flags = pattern ? kHeaderFlagPattern : 0;
+  h.length = static_cast<uint32_t>(clen);
+  h.offset = offset;
+  h.job_hash = job_hash_;
+  h.clone = clone_;
+  h.file_index = file_index;
+  h.generation = generation;
+  h.seed = seed_;
+  h.timestamp_ns = timestamp_ns;
+  SealHeader(&h);
+  FillData(chunk, hp, 0, key, pattern);
+  uint8_t* after = chunk + hp + kVerifyHeaderSize;
+  const uint64_t after_len = clen - hp - kVerifyHeaderSize;
+  FillData(after, after_len, hp, key, pattern);
+  if (VerifyTypeHasChecksum(type_)) {
+    sum_.Begin();
+    sum_.Update(&h, 64);
+    sum_.Update(chunk, hp);
+    sum_.Update(after, after_len);
+    sum_.Final(h.checksum);
+  }
+  std::memcpy(chunk + hp, &h, sizeof h);
+}
+
+VerifyWriteToken Verifier::PrepareWrite(void* buf, uint64_t len, uint32_t file_index,
+                                        uint64_t offset) {
+  VerifyWriteToken token{file_index, offset, len};
+  if (type_ == VerifyType::kNull) return token;
+  auto* p = static_cast<uint8_t*>(buf);
+  const uint64_t now = RealtimeNs();
+  for (uint64_t pos = 0; pos < len; pos += interval_) {
+    const uint64_t clen = std::min(interval_, len - pos);
+    Entry* e = Lookup(file_index, offset + pos, clen);
+    uint64_t gen = 0;  // untracked chunks carry generation 0
+    if (e != nullptr) {
+      // Two writes to one chunk in flight at once: which lands last is up to
+      // the device, so the check then accepts any generation up to the last.
+      if (e->inflight == 0)
+        e->flags &= static_cast<uint8_t>(~kEntryOverlap);
+      else
+        e->flags |= kEntryOverlap;
+      ++e->inflight;
+      gen = ++e->generation;
+    } else {
+      TouchUntracked(file_index, offset + pos, clen, /*prepare=*/true);
+    }
+    BuildChunk(p + pos, clen, file_index, offset + pos, gen, now);
+    ++counters_.chunks_written;
+  }
+  return token;
+}
+
+void Verifier::OnWriteComplete(const VerifyWriteToken& t, bool ok) {
+  if (type_ == VerifyType::kNull) return;
+  for (uint64_t pos = 0; pos < t.length; pos += interval_) {
+    const uint64_t clen = std::min(interval_, t.length - pos);
+    Entry* e = Lookup(t.file_index, t.offset + pos, clen);
+    if (e == nullptr) {
+      TouchUntracked(t.file_index, t.offset + pos, clen, /*prepare=*/false);
+      continue;
+    }
+    if (e->inflight > 0) --e->inflight;
+    if (!ok)
+      e->flags |= kEntryUnknown;
+    else if (!(e->flags & kEntryOverlap))
+      // This write was alone from preparation to completion, so the chunk now
+      // holds exactly it, whatever failed before.
+      e->flags &= static_cast<uint8_t>(~kEntryUnknown);
+  }
+}
+
+// Returns true when the chunk is good or skipped; false with f->kind and
+// f->detail set (and f->expected.generation when known) when it is bad.
+bool Verifier::CheckChunk(const uint8_t* chunk, uint64_t clen, uint32_t file_index, uint64_t offset,
+                          VerifyFailure* f) {
+  const Entry* e = Lookup(file_index, offset, clen);
+  uint64_t want_gen = 0;  // 0: any generation
+  bool overlap = false;
+  if (e != nullptr) {
+    if (e->inflight > 0 || (e->flags & kEntryUnknown) || (e->generation == 0 && !any_generation_)) {
+      ++counters_.chunks_skipped;
+      return true;
+    }
+    want_gen = e->generation;
+    overlap = (e->flags & kEntryOverlap) != 0;
+  }
+  // Untracked chunks (off the interval grid, a short tail, past AddFile's
+  // region) are checked for everything but their generation.
+  f->expected.generation = want_gen;
+
+  if (type_ == VerifyType::kPattern) {
+    if (std::memcmp(chunk, pattern_buf_.data(), clen) == 0) {
+      ++counters_.chunks_verified;
+      return true;
+    }
+    f->kind = VerifyFailureKind::kPattern;
+    f->detail = "data differs from verify_pattern";
+    return false;
+  }
+  if (clen < kVerifyHeaderSize) {  // no header fits: nothing to check
+    ++counters_.chunks_skipped;
+    return true;
+  }
+  const uint64_t hp = HeaderPos(clen);
+  VerifyHeader& h = f->actual;
+  std::memcpy(&h, chunk + hp, sizeof h);
+  if (!HeaderSane(h, type_)) {
+    f->kind = VerifyFailureKind::kCorrupted;
+    bool zero = true;
+    for (uint64_t i = 0; i < clen && zero; ++i) zero = chunk[i] == 0;
+    if (zero)
+      f->detail = "block is all zeros (never written, or trimmed)";
+    else if (h.magic != kVerifyMagic)
+      f->detail = "bad magic " + Hex(h.magic) + ", expected " + Hex(kVerifyMagic);
+    else if (h.version != kVerifyHeaderVersion || h.type != static_cast<uint8_t>(type_))
+      f->detail = "header version/type do not match this job";
+    else
+      f->detail = "header checksum (CRC-32C) mismatch";
+    return false;
+  }
+  f->actual_header_valid = true;
+  if (h.offset != offset || h.file_index != file_index) {
+    f->kind = VerifyFailureKind::kMisplaced;
+    f->detail = "header is for file " + std::to_string(h.file_index) + " offset " +
+                std::to_string(h.offset) + ", read from file " + std::to_string(file_index) +
+                " offset " + std::to_string(offset);
+    return false;
+  }
+  if (h.job_hash != job_hash_ || h.clone != clone_ || h.seed != seed_) {
+    f->kind = VerifyFailureKind::kMisplaced;
+    f->detail = "written by another job, clone or seed";
+    return false;
+  }
+  if (h.length != clen) {
+    f->kind = VerifyFailureKind::kTorn;
+    f->detail = "header length " + std::to_string(h.length) + " != chunk length " +
+                std::to_string(clen) + " (partial write)";
+    return false;
+  }
+  if (VerifyTypeHasChecksum(type_)) {
+    uint8_t got[kMaxChecksumBytes];
+    sum_.Begin();
+    sum_.Update(&h, 64);
+    sum_.Update(chunk, hp);
+    sum_.Update(chunk + hp + kVerifyHeaderSize, clen - hp - kVerifyHeaderSize);
+    sum_.Final(got);
+    if (std::memcmp(got, h.checksum, sum_.size()) != 0) {
+      f->kind = VerifyFailureKind::kTorn;
+      f->detail = std::string(VerifyTypeName(type_)) +
+                  " checksum mismatch: data does not match its header (torn write or corrupted "
+                  "data)";
+      return false;
+    }
+  }
+  if (want_gen != 0 && e != nullptr) {
+    const bool good =
+        overlap ? (h.generation >= 1 && h.generation <= want_gen) : h.generation == want_gen;
+    if (!good) {
+      f->kind = VerifyFailureKind::kStale;
+      f->detail = "generation " + std::to_string(h.generation) +
+                  (h.generation < want_gen ? " is older than " : " is newer than ") +
+                  "the last completed write's " + std::to_string(want_gen);
+      return false;
+    }
+  }
+  ++counters_.chunks_verified;
+  return true;
+}
+
+Status Verifier::CheckRead(const void* buf, uint64_t len, uint32_t file_index,
+                           const std::string& file_path, uint64_t offset, VerifyFailure* failure) {
+  if (type_ == VerifyType::kNull) return Status::Ok();
+  const auto* p = static_cast<const uint8_t*>(buf);
+  // Constructing an empty VerifyFailure allocates nothing; the good path only
+  // copies each header into it.
+  VerifyFailure local;
+  VerifyFailure* f = failure != nullptr ? failure : &local;
+  for (uint64_t pos = 0; pos < len; pos += interval_) {
+    const uint64_t clen = std::min(interval_, len - pos);
+    f->kind = VerifyFailureKind::kNone;
+    f->actual_header_valid = false;
+    if (CheckChunk(p + pos, clen, file_index, offset + pos, f)) continue;
+    ++counters_.failures;
+    return MakeFailureStatus(p + pos, clen, file_index, file_path, offset + pos, f);
+  }
+  return Status::Ok();
+}
+
+Status Verifier::MakeFailureStatus(const uint8_t* chunk, uint64_t clen, uint32_t file_index,
+                                   const std::string& path, uint64_t offset, VerifyFailure* f) {
+  f->file = path;
+  f->file_index = file_index;
+  f->offset = offset;
+  f->length = clen;
+  f->received_block.assign(chunk, chunk + clen);
+  f->expected_block.clear();
+  f->first_diff = UINT64_MAX;
+  f->expected_byte = f->actual_byte = 0;
+  const uint64_t tracked_gen = f->expected.generation;
+  std::memset(&f->expected, 0, sizeof f->expected);
+  f->expected.generation = tracked_gen;
+  // Rebuild what should be there: the tracked generation if known, else the
+  // one in a valid header (verify_only without state).
+  // Untracked chunks are always written with generation 0.
+  const bool tracked = Lookup(file_index, offset, clen) != nullptr;
+  uint64_t gen = f->expected.generation;
+  if (tracked && gen == 0 && f->actual_header_valid) gen = f->actual.generation;
+  f->expected_known = type_ == VerifyType::kPattern || !tracked || gen != 0;
+  if (type_ == VerifyType::kPattern) gen = 0;
+  if (f->expected_known) {
+    f->expected_block.assign(clen, 0);
+    // The timestamp cannot be recomputed; take the one read so it does not
+    // show up as the first difference.
+    uint64_t ts = 0;
+    if (type_ != VerifyType::kPattern && clen >= kVerifyHeaderSize)
+      std::memcpy(&ts, chunk + HeaderPos(clen) + 56, 8);
+    BuildChunk(f->expected_block.data(), clen, file_index, offset, gen, ts);
+    if (type_ != VerifyType::kPattern && clen >= kVerifyHeaderSize)
+      std::memcpy(&f->expected, f->expected_block.data() + HeaderPos(clen), sizeof f->expected);
+    for (uint64_t i = 0; i < clen; ++i) {
+      if (chunk[i] != f->expected_block[i]) {
+        f->first_diff = offset + i;
+        f->expected_byte = f->expected_block[i];
+        f->actual_byte = chunk[i];
+        break;
+      }
+    }
+  }
+  std::string msg = "verify: " + path + ": " + VerifyFailureKindName(f->kind) +
+                    " block at offset " + std::to_string(offset) + ", length " +
+                    std::to_string(clen) + ": " + f->detail;
+  if (type_ != VerifyType::kPattern) {
+    msg += "; read header: " + DescribeHeader(f->actual);
+    if (f->expected_known) msg += "; expected header: " + DescribeHeader(f->expected);
+  }
+  if (f->first_diff != UINT64_MAX) {
+    char b[160];
+    std::snprintf(b, sizeof b,
+                  "; first differing byte at file offset %" PRIu64 " (block byte %" PRIu64
+                  "): expected 0x%02x, read 0x%02x",
+                  f->first_diff, f->first_diff - offset, unsigned{f->expected_byte},
+                  unsigned{f->actual_byte});
+    msg += b;
+  } else if (!f->expected_known) {
+    msg += "; expected contents unknown (generation not tracked)";
+  }
+  return Status(Status::Code::kIoError, std::move(msg), kVerifyErrno);
+}
+
+namespace {
+
+Status WriteWhole(const std::string& path, const std::vector<uint8_t>& data) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus("verify_dump: open " + path);
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      Status st = ErrnoStatus("verify_dump: write " + path);
+      ::close(fd);
+      return st;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) return ErrnoStatus("verify_dump: close " + path);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status Verifier::DumpFailure(const VerifyFailure& f, const std::string& dir) {
+  std::string base = f.file;
+  const size_t slash = base.rfind('/');
+  if (slash != std::string::npos) base = base.substr(slash + 1);
+  const std::string stem = dir + "/" + base + "." + std::to_string(f.offset);
+  IOB_RETURN_IF_ERROR(WriteWhole(stem + ".received", f.received_block));
+  if (!f.expected_known)
+    return Status(Status::Code::kNotFound,
+                  "verify_dump: " + stem +
+                      ".expected not written: the expected contents are "
+                      "unknown (header corrupt and generation not tracked)");
+  return WriteWhole(stem + ".expected", f.expected_block);
+}
+
+bool Verifier::NextWritten(VerifyCursor* c, uint64_t max_len, VerifyRange* out) const {
+  const uint64_t max_chunks = std::max<uint64_t>(1, max_len / interval_);
+  for (; c->file_index < files_.size(); ++c->file_index, c->chunk = 0) {
+    const auto& f = files_[c->file_index];
+    auto usable = [](const Entry& e) {
+      return e.generation != 0 && e.inflight == 0 && !(e.flags & kEntryUnknown);
+    };
+    while (c->chunk < f.size() && !usable(f[c->chunk])) ++c->chunk;
+    if (c->chunk >= f.size()) continue;
+    uint64_t n = 1;
+    while (n < max_chunks && c->chunk + n < f.size() && usable(f[c->chunk + n])) ++n;
+    out->file_index = c->file_index;
+    out->offset = c->chunk * interval_;
+    out->length = n * interval_;
+    c->chunk += n;
+    return true;
+  }
+  return false;
+}
+
+VerifyBacklog::VerifyBacklog(uint64_t backlog, uint64_t batch)
+    : ring_(backlog), batch_(batch != 0 ? batch : backlog) {}
+
+void VerifyBacklog::Push(const VerifyRange& r) {
+  if (ring_.empty()) return;
+  ring_[count_ % ring_.size()] = r;
+  ++count_;
+}
+
+size_t VerifyBacklog::TakeBatch(VerifyRange* out, size_t max_out) {
+  const uint64_t have = std::min<uint64_t>(count_, ring_.size());
+  size_t n = 0;
+  if (have != 0) {
+    // Oldest first; batch > backlog cycles and checks some ranges twice.
+    const uint64_t first = count_ - have;
+    for (; n < max_out && n < batch_; ++n) out[n] = ring_[(first + n % have) % ring_.size()];
+  }
+  count_ = 0;
+  return n;
+}
+
+}  // namespace iobench

@@ -1,0 +1,250 @@
+// Data verification (fio's verify=...): what a write puts into each block so
+// that a later read can tell whether it got back exactly what was written.
+//
+// Every written block is cut into chunks of `verify_interval` bytes (default:
+// the smallest write block size). Each chunk carries a 128-byte header
+// (VerifyHeader below) followed by data that is either pseudo-random from
+// (seed, file, offset, generation) or the verify_pattern. With a checksum
+// type, the header holds a checksum of the header's first 64 bytes and the
+// data. verify=pattern writes no header: the whole chunk is the pattern.
+// verify=null does nothing and every check passes.
+//
+// A read is checked chunk by chunk and a failure is classified:
+//   corrupted  magic, version, type or the header's own CRC-32C is wrong
+//   misplaced  a valid header for another offset, file, job, clone or seed
+//   torn       a valid header whose data does not match its checksum (a
+//              partial/torn write or corrupted data), or a header length
+//              different from the chunk's length
+//   stale      a self-consistent block of a generation other than the last
+//              one whose write completed
+//   pattern    verify=pattern: a byte differs from the pattern
+//
+// Generations are per chunk: the n-th write to a chunk has generation n. The
+// Verifier keeps, per file, one 8-byte Entry per chunk (generation, writes
+// in flight, flags): 8 bytes per verify_interval of the file, i.e. 0.2% of
+// the region at 4 KiB. AddFile() refuses regions needing more than
+// kMaxTrackedChunks entries per file (1 GiB of memory) and names the fix.
+//
+// Worker contract (see docs/verify.md):
+//   setup:   Create(); AddFile() for every file with its region end;
+//            LoadState() when verify_state_load is set.
+//   write:   token = PrepareWrite(buf, len, file, offset) just before issuing
+//            the write (it fills the whole buffer); OnWriteComplete(token, ok)
+//            once the whole write finished (ok = all bytes written, no error).
+//            A failed write leaves its chunks "unknown" and they are skipped.
+//   verify:  read a range (from NextWritten() or a VerifyBacklog batch) and
+//            call CheckRead(). Chunks with writes in flight or unknown
+//            contents are skipped, so overlapping in-flight writes never
+//            produce a false failure.
+//   end:     SaveState() when verify_state_save is set.
+//
+// Thread-safety: a Verifier belongs to one worker thread. No method
+// allocates or locks on the hot path (PrepareWrite, OnWriteComplete,
+// CheckRead when it passes); the failure path and setup may allocate.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "iobench/job.h"
+#include "iobench/status.h"
+#include "run/verify_checksum.h"
+
+namespace iobench {
+
+inline constexpr uint32_t kVerifyMagic = 0x56424f49;  // "IOBV" little-endian
+inline constexpr uint16_t kVerifyHeaderVersion = 1;
+inline constexpr uint64_t kVerifyHeaderSize = 128;
+inline constexpr uint64_t kMaxTrackedChunks = uint64_t{1} << 27;  // 1 GiB of entries per file
+
+// On-media header, little-endian (x86-64/aarch64 hosts; other byte orders are
+// refused at compile time). Offsets are fixed; see docs/verify.md.
+struct VerifyHeader {
+  uint32_t magic;                       //  0 kVerifyMagic
+  uint16_t version;                     //  4 kVerifyHeaderVersion
+  uint8_t type;                         //  6 VerifyType
+  uint8_t flags;                        //  7 kHeaderFlagPattern: data is verify_pattern
+  uint32_t length;                      //  8 chunk length including the header
+  uint32_t header_crc;                  // 12 CRC-32C of bytes 0..63 with this field zero
+  uint64_t offset;                      // 16 chunk's byte offset in the file
+  uint64_t job_hash;                    // 24 XXH64 of the job name
+  uint32_t clone;                       // 32 job number (numjobs clone)
+  uint32_t file_index;                  // 36 index of the file in the job
+  uint64_t generation;                  // 40 n-th write of this chunk (0: not tracked)
+  uint64_t seed;                        // 48 the verifier's seed (data derives from it)
+  uint64_t timestamp_ns;                // 56 CLOCK_REALTIME when the write was prepared
+  uint8_t checksum[kMaxChecksumBytes];  // 64 checksum of bytes 0..63 + data
+};
+static_assert(sizeof(VerifyHeader) == kVerifyHeaderSize);
+inline constexpr uint8_t kHeaderFlagPattern = 1;
+
+enum class VerifyFailureKind : uint8_t { kNone, kCorrupted, kMisplaced, kTorn, kStale, kPattern };
+const char* VerifyFailureKindName(VerifyFailureKind kind);
+
+// Everything a report or verify_dump needs about one bad chunk.
+struct VerifyFailure {
+  VerifyFailureKind kind = VerifyFailureKind::kNone;
+  std::string file;  // path as given to CheckRead
+  uint32_t file_index = 0;
+  uint64_t offset = 0;               // chunk offset in the file
+  uint64_t length = 0;               // chunk length
+  std::string detail;                // why, in words
+  bool actual_header_valid = false;  // magic and header CRC were right
+  VerifyHeader actual{};             // header as read (raw bytes, even when invalid)
+  bool expected_known = false;       // the expected chunk could be rebuilt
+  VerifyHeader expected{};           // header we expected (timestamp: the one read)
+  uint64_t first_diff = UINT64_MAX;  // file offset of the first differing byte
+  uint8_t expected_byte = 0;
+  uint8_t actual_byte = 0;
+  std::vector<uint8_t> expected_block;  // rebuilt chunk when expected_known
+  std::vector<uint8_t> received_block;  // copy of the chunk as read
+};
+
+// Returned by PrepareWrite, handed back to OnWriteComplete.
+struct VerifyWriteToken {
+  uint32_t file_index = 0;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
+
+// A range the verify phase should read back.
+struct VerifyRange {
+  uint32_t file_index = 0;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
+
+// Position of NextWritten() in the written-block record.
+struct VerifyCursor {
+  uint32_t file_index = 0;
+  uint64_t chunk = 0;
+};
+
+struct VerifyCounters {
+  uint64_t chunks_written = 0;   // chunks PrepareWrite filled
+  uint64_t chunks_verified = 0;  // chunks CheckRead checked and found good
+  uint64_t chunks_skipped = 0;   // in flight, unknown after a failed write, or never written
+  uint64_t failures = 0;         // chunks CheckRead found bad
+};
+
+class Verifier {
+ public:
+  // One per worker (job clone). `seed` must be the same in the run that
+  // writes and the run that verifies (fio: same randseed/randrepeat).
+  // Errors: verify=none, crc7, verify=pattern without verify_pattern,
+  // verify_interval smaller than the header or than verify_offset + header.
+  static Result<std::unique_ptr<Verifier>> Create(const JobSpec& job, uint32_t jobnum,
+                                                  uint64_t seed);
+  ~Verifier();
+
+  // Declares file `file_index` with a region ending at `region_end` bytes
+  // (blocks at or past it are not tracked). Call before the run.
+  Status AddFile(uint32_t file_index, uint64_t region_end);
+
+  // Fills buf[0, len) with headers and data for a write at `offset` of file
+  // `file_index` and records the write as in flight.
+  VerifyWriteToken PrepareWrite(void* buf, uint64_t len, uint32_t file_index, uint64_t offset);
+  // The write of `token` finished: ok = every byte was written without error.
+  // Not ok: its chunks become unknown (skipped) until a later lone write
+  // completes. Must be called exactly once per PrepareWrite.
+  void OnWriteComplete(const VerifyWriteToken& token, bool ok);
+
+  // Checks buf[0, len) read from `offset` of file `file_index` (`file_path`
+  // only names it in messages). OK when every checked chunk is good. On the
+  // first bad chunk fills *failure (if non-null) and returns an kIoError
+  // Status with errno EILSEQ whose message names file, offset, length, kind,
+  // expected and actual header fields and the first differing byte.
+  Status CheckRead(const void* buf, uint64_t len, uint32_t file_index, const std::string& file_path,
+                   uint64_t offset, VerifyFailure* failure);
+
+  // verify_dump: writes the chunk as read and as expected to
+  // <dir>/<basename(file)>.<offset>.received and .expected. When the
+  // expected chunk cannot be rebuilt (header corrupt and generation unknown)
+  // only .received is written and the Status says so.
+  static Status DumpFailure(const VerifyFailure& failure, const std::string& dir = ".");
+
+  // verify_state_save / verify_state_load: the per-chunk generations (what
+  // was written, completely, by this clone). Writes are atomic (tmp+rename).
+  // LoadState refuses a state saved for another job, clone, seed, interval or
+  // verify type, naming the path and the field.
+  Status SaveState(const std::string& path) const;
+  Status LoadState(const std::string& path);
+  // fio's file name: "local-<jobname>-<jobnum>-verify.state".
+  static std::string StateFileName(const std::string& job_name, uint32_t jobnum);
+
+  // Iterates completed, known chunks in (file, offset) order, merging
+  // neighbours up to max_len bytes (max_len >= interval()). Returns false at
+  // the end. The full verify pass after the writes uses this.
+  bool NextWritten(VerifyCursor* cursor, uint64_t max_len, VerifyRange* out) const;
+
+  // Forget everything written (a new loop with a fresh layout). Rarely needed.
+  void Reset();
+
+  VerifyType type() const { return type_; }
+  uint64_t interval() const { return interval_; }
+  uint64_t seed() const { return seed_; }
+  uint64_t job_hash() const { return job_hash_; }
+  const VerifyCounters& counters() const { return counters_; }
+
+  // Per-chunk record. Public for the state file and tests.
+  struct Entry {
+    uint32_t generation = 0;  // of the last write prepared (0: never)
+    uint16_t inflight = 0;    // writes prepared but not completed
+    uint8_t flags = 0;        // kEntryUnknown | kEntryOverlap
+    uint8_t reserved = 0;
+  };
+  static constexpr uint8_t kEntryUnknown = 1;  // a write failed: contents unknown
+  static constexpr uint8_t kEntryOverlap = 2;  // writes overlapped: any generation <= last is OK
+  const std::vector<Entry>* entries(uint32_t file_index) const {
+    return file_index < files_.size() ? &files_[file_index] : nullptr;
+  }
+
+ private:
+  Verifier() = default;
+  void BuildChunk(uint8_t* chunk, uint64_t clen, uint32_t file_index, uint64_t offset,
+                  uint64_t generation, uint64_t timestamp_ns);
+  void FillData(uint8_t* dst, uint64_t n, uint64_t data_pos, uint64_t key, bool pattern) const;
+  uint64_t HeaderPos(uint64_t clen) const;
+  Entry* Lookup(uint32_t file_index, uint64_t offset, uint64_t clen);
+  void TouchUntracked(uint32_t file_index, uint64_t offset, uint64_t len, bool prepare);
+  bool CheckChunk(const uint8_t* chunk, uint64_t clen, uint32_t file_index, uint64_t offset,
+                  VerifyFailure* f);
+  Status MakeFailureStatus(const uint8_t* chunk, uint64_t clen, uint32_t file_index,
+                           const std::string& path, uint64_t offset, VerifyFailure* f);
+
+  VerifyType type_ = VerifyType::kNone;
+  uint64_t interval_ = 0;
+  uint64_t verify_offset_ = 0;
+  uint64_t seed_ = 0;
+  uint64_t job_hash_ = 0;
+  uint32_t clone_ = 0;
+  bool any_generation_ = false;       // verify_only without a loaded state
+  std::vector<uint8_t> pattern_buf_;  // verify_pattern expanded to one interval
+  Checksummer sum_;
+  std::vector<std::vector<Entry>> files_;
+  VerifyCounters counters_;
+};
+
+// verify_backlog / verify_backlog_batch: remembers the last `backlog` written
+// ranges; once `backlog` writes completed, Due() is true and the worker reads
+// and checks TakeBatch() (batch ranges, cycling through the remembered ones
+// when batch > backlog, as fio re-verifies some blocks twice), which empties
+// the backlog. Fixed capacity; no allocation after construction.
+class VerifyBacklog {
+ public:
+  VerifyBacklog(uint64_t backlog, uint64_t batch);
+  void Push(const VerifyRange& r);
+  bool Due() const { return count_ >= ring_.size() && !ring_.empty(); }
+  // Writes up to max_out ranges to out; returns how many. Clears the backlog.
+  size_t TakeBatch(VerifyRange* out, size_t max_out);
+  uint64_t batch() const { return batch_; }
+
+ private:
+  std::vector<VerifyRange> ring_;
+  uint64_t batch_;
+  uint64_t count_ = 0;
+};
+
+}  // namespace iobench

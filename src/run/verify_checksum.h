@@ -1,0 +1,74 @@
+// Checksums for data verification (verify=crc32c, crc32, crc64, crc16,
+// xxhash, md5, sha1, sha256, sha512, sha3-*). The maths comes from libraries:
+// ISA-L for the CRCs, libxxhash for xxhash, OpenSSL libcrypto (EVP) for the
+// digests. This file only adapts them to one streaming interface.
+//
+// Which standard each name means (check value is the checksum of "123456789"):
+//   crc32c  CRC-32C (Castagnoli), ISA-L crc32_iscsi, init ~0, final ~   0xe3069283
+//   crc32   CRC-32 (zlib/gzip/IEEE 802.3 reflected), ISA-L crc32_gzip_refl  0xcbf43926
+//   crc64   CRC-64/XZ (ECMA-182 polynomial, reflected), crc64_ecma_refl 0x995dc9bbdf1939fa
+//   crc16   CRC-16/T10-DIF, ISA-L crc16_t10dif                        0xd0db
+//   xxhash  XXH64 with seed 0 (fio's xxhash is XXH32; ours is not bit-compatible)
+// Results are stored little-endian in the block header.
+//
+// Ownership: a Checksummer belongs to one thread (one Verifier). It allocates
+// only in Init(); Begin/Update/Final do not allocate.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "iobench/job.h"
+#include "iobench/status.h"
+
+namespace iobench {
+
+inline constexpr size_t kMaxChecksumBytes = 64;  // sha512 / sha3-512
+
+// fio's name for a verify type ("crc32c", "sha3-256", ...).
+std::string_view VerifyTypeName(VerifyType type);
+
+// True when the type uses a checksum over header+data (not meta/pattern/null/none).
+bool VerifyTypeHasChecksum(VerifyType type);
+
+class Checksummer {
+ public:
+  Checksummer();
+  ~Checksummer();
+  Checksummer(const Checksummer&) = delete;
+  Checksummer& operator=(const Checksummer&) = delete;
+
+  // Prepares for `type`. Unsupported: crc7 (no library implements it) and a
+  // digest the linked OpenSSL does not provide.
+  Status Init(VerifyType type);
+
+  VerifyType type() const { return type_; }
+  // Bytes Final() writes.
+  size_t size() const { return size_; }
+
+  void Begin();
+  void Update(const void* data, size_t len);
+  // Writes size() bytes to out (which must hold kMaxChecksumBytes).
+  void Final(uint8_t* out);
+
+  // One-shot helper.
+  void Compute(const void* data, size_t len, uint8_t* out) {
+    Begin();
+    Update(data, len);
+    Final(out);
+  }
+
+ private:
+  struct Impl;
+  VerifyType type_ = VerifyType::kNone;
+  size_t size_ = 0;
+  uint64_t crc_ = 0;
+  std::unique_ptr<Impl> impl_;
+};
+
+// CRC-32C of a buffer (ISA-L); used for the block header's own checksum.
+uint32_t Crc32c(const void* data, size_t len);
+
+}  // namespace iobench

@@ -1,0 +1,186 @@
+// verify_state_save / verify_state_load: the Verifier's per-chunk generation
+// record on disk, so a later run (verify_only) knows which chunks were
+// written, completely, with which generation.
+//
+// Format (host byte order, little-endian; see docs/verify.md):
+//   "IOBVSTAT" | u32 version | u32 verify type | u64 job hash | u64 seed |
+//   u32 clone | u32 file count | u64 verify_interval |
+//   per file: u64 chunk count, then per chunk: u32 generation, u32 flags |
+//   u32 CRC-32C of everything before it.
+// A chunk with a write still in flight or a failed write is saved as
+// unknown, so the next run skips it instead of reporting a false failure.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "run/verify.h"
+
+namespace iobench {
+
+namespace {
+
+constexpr char kStateMagic[8] = {'I', 'O', 'B', 'V', 'S', 'T', 'A', 'T'};
+constexpr uint32_t kStateVersion = 1;
+
+template <typename T>
+void Put(std::vector<uint8_t>* out, T v) {
+  const size_t at = out->size();
+  out->resize(at + sizeof v);
+  std::memcpy(out->data() + at, &v, sizeof v);
+}
+
+class Reader {
+ public:
+  Reader(const std::vector<uint8_t>& d, size_t end) : d_(d), end_(end) {}
+  template <typename T>
+  bool Get(T* v) {
+    if (end_ - pos_ < sizeof *v) return false;
+    std::memcpy(v, d_.data() + pos_, sizeof *v);
+    pos_ += sizeof *v;
+    return true;
+  }
+  size_t left() const { return end_ - pos_; }
+
+ private:
+  const std::vector<uint8_t>& d_;
+  size_t end_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::string Verifier::StateFileName(const std::string& job_name, uint32_t jobnum) {
+  return "local-" + job_name + "-" + std::to_string(jobnum) + "-verify.state";
+}
+
+Status Verifier::SaveState(const std::string& path) const {
+  std::vector<uint8_t> out;
+  out.insert(out.end(), kStateMagic, kStateMagic + 8);
+  Put<uint32_t>(&out, kStateVersion);
+  Put<uint32_t>(&out, static_cast<uint32_t>(type_));
+  Put<uint64_t>(&out, job_hash_);
+  Put<uint64_t>(&out, seed_);
+  Put<uint32_t>(&out, clone_);
+  Put<uint32_t>(&out, static_cast<uint32_t>(files_.size()));
+  Put<uint64_t>(&out, interval_);
+  for (const auto& f : files_) {
+    Put<uint64_t>(&out, f.size());
+    for (const Entry& e : f) {
+      uint32_t flags = e.flags & kEntryOverlap;
+      if (e.inflight > 0 || (e.flags & kEntryUnknown)) flags |= kEntryUnknown;
+      Put<uint32_t>(&out, e.generation);
+      Put<uint32_t>(&out, flags);
+    }
+  }
+  Put<uint32_t>(&out, Crc32c(out.data(), out.size()));
+
+  // tmp + fsync + rename: a crash never leaves a half-written state behind.
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus("verify_state_save: open " + tmp);
+  size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t n = ::write(fd, out.data() + done, out.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      Status st = ErrnoStatus("verify_state_save: write " + tmp);
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return st;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0) {
+    Status st = ErrnoStatus("verify_state_save: fsync " + tmp);
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return st;
+  }
+  if (::close(fd) != 0) return ErrnoStatus("verify_state_save: close " + tmp);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    Status st = ErrnoStatus("verify_state_save: rename " + tmp + " to " + path);
+    ::unlink(tmp.c_str());
+    return st;
+  }
+  return Status::Ok();
+}
+
+Status Verifier::LoadState(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus("verify_state_load: open " + path);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    Status s = ErrnoStatus("verify_state_load: stat " + path);
+    ::close(fd);
+    return s;
+  }
+  std::vector<uint8_t> d(static_cast<size_t>(st.st_size));
+  size_t done = 0;
+  while (done < d.size()) {
+    const ssize_t n = ::read(fd, d.data() + done, d.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      Status s = n < 0 ? ErrnoStatus("verify_state_load: read " + path)
+                       : Status::Invalid("verify_state_load: " + path + ": file shrank while read");
+      ::close(fd);
+      return s;
+    }
+    done += static_cast<size_t>(n);
+  }
+  ::close(fd);
+
+  auto bad = [&](const std::string& why) {
+    return Status::Invalid("verify_state_load: " + path + ": " + why);
+  };
+  if (d.size() < 8 + 4 || std::memcmp(d.data(), kStateMagic, 8) != 0)
+    return bad("not an iobench verify state file");
+  uint32_t crc;
+  std::memcpy(&crc, d.data() + d.size() - 4, 4);
+  if (Crc32c(d.data(), d.size() - 4) != crc) return bad("checksum mismatch (truncated or damaged)");
+  Reader r(d, d.size() - 4);
+  uint8_t magic[8];
+  uint32_t version, type, clone, nfiles;
+  uint64_t job_hash, seed, interval;
+  if (!r.Get(&magic) || !r.Get(&version) || !r.Get(&type) || !r.Get(&job_hash) || !r.Get(&seed) ||
+      !r.Get(&clone) || !r.Get(&nfiles) || !r.Get(&interval))
+    return bad("truncated header");
+  if (version != kStateVersion) return bad("unsupported version " + std::to_string(version));
+  if (type != static_cast<uint32_t>(type_))
+    return bad("saved for verify=" +
+               std::string(type <= static_cast<uint32_t>(VerifyType::kNull)
+                               ? VerifyTypeName(static_cast<VerifyType>(type))
+                               : "?") +
+               ", this job uses verify=" + std::string(VerifyTypeName(type_)));
+  if (job_hash != job_hash_) return bad("saved for another job name");
+  if (clone != clone_)
+    return bad("saved for job number " + std::to_string(clone) + ", this is " +
+               std::to_string(clone_));
+  if (seed != seed_) return bad("saved with another seed (randseed/randrepeat differ)");
+  if (interval != interval_)
+    return bad("saved with verify_interval=" + std::to_string(interval) + ", this job uses " +
+               std::to_string(interval_));
+  std::vector<std::vector<Entry>> files(nfiles);
+  for (uint32_t i = 0; i < nfiles; ++i) {
+    uint64_t n;
+    if (!r.Get(&n) || n > kMaxTrackedChunks || r.left() / 8 < n) return bad("truncated records");
+    files[i].resize(n);
+    for (uint64_t j = 0; j < n; ++j) {
+      uint32_t gen, flags;
+      if (!r.Get(&gen) || !r.Get(&flags)) return bad("truncated records");
+      files[i][j].generation = gen;
+      files[i][j].flags = static_cast<uint8_t>(flags & (kEntryUnknown | kEntryOverlap));
+    }
+  }
+  if (r.left() != 0) return bad("trailing bytes");
+  // Keep regions AddFile declared if they are larger than the saved ones.
+  for (uint32_t i = 0; i < nfiles && i < files_.size(); ++i)
+    if (files[i].size() < files_[i].size()) files[i].resize(files_[i].size());
+  for (size_t i = nfiles; i < files_.size(); ++i) files.push_back(std::move(files_[i]));
+  files_ = std::move(files);
+  any_generation_ = false;  // generations are known now: stale blocks are found
+  return Status::Ok();
+}
+
+}  // namespace iobench

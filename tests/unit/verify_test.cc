@@ -1,0 +1,584 @@
+// Verifier on real files (tmpfs and ext4): write through PrepareWrite +
+// pwrite, damage the file the way real storage does, read back and check the
+// failure is found, classified and located.
+#include "run/verify.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "verify_test_util.h"
+
+namespace iobench {
+namespace {
+
+using verify_testing::PreadAll;
+using verify_testing::PwriteAll;
+using verify_testing::TempDir;
+using verify_testing::VerifyJob;
+
+constexpr uint64_t kBs = 4096;
+constexpr uint64_t kBlocks = 16;
+
+// A file of kBlocks blocks written through one Verifier.
+class VerifyFile {
+ public:
+  VerifyFile(const std::string& dir, const JobSpec& job, uint64_t seed = 42, uint32_t jobnum = 0)
+      : path_(dir + "/target"), buf_(kBs * 4) {
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT, 0644);
+    auto v = Verifier::Create(job, jobnum, seed);
+    EXPECT_TRUE(v.ok()) << v.status().ToString();
+    if (v.ok()) v_ = std::move(v).value();
+    if (v_) {
+      EXPECT_TRUE(v_->AddFile(0, kBlocks * kBs).ok());
+    }
+  }
+  ~VerifyFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  // Writes [off, off+len) completely and reports completion.
+  void Write(uint64_t off, uint64_t len = kBs) {
+    auto t = v_->PrepareWrite(buf_.data(), len, 0, off);
+    ASSERT_TRUE(PwriteAll(fd_, buf_.data(), len, off));
+    v_->OnWriteComplete(t, true);
+  }
+  void WriteAll() {
+    for (uint64_t b = 0; b < kBlocks; ++b) Write(b * kBs);
+  }
+  Status Check(uint64_t off, uint64_t len, VerifyFailure* f = nullptr) {
+    std::vector<uint8_t> r(len);
+    EXPECT_TRUE(PreadAll(fd_, r.data(), len, off));
+    return v_->CheckRead(r.data(), len, 0, path_, off, f);
+  }
+  std::vector<uint8_t> ReadBytes(uint64_t off, uint64_t len) {
+    std::vector<uint8_t> r(len);
+    EXPECT_TRUE(PreadAll(fd_, r.data(), len, off));
+    return r;
+  }
+  void PutBytes(uint64_t off, const std::vector<uint8_t>& b) {
+    ASSERT_TRUE(PwriteAll(fd_, b.data(), b.size(), off));
+  }
+  void FlipByte(uint64_t off) {
+    auto b = ReadBytes(off, 1);
+    b[0] ^= 0x5a;
+    PutBytes(off, b);
+  }
+  Verifier& v() { return *v_; }
+  const std::string& path() const { return path_; }
+  int fd() const { return fd_; }
+  std::vector<uint8_t>& buf() { return buf_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::unique_ptr<Verifier> v_;
+  std::vector<uint8_t> buf_;
+};
+
+const char* const kDirs[] = {"/dev/shm", "/var/tmp"};
+
+const VerifyType kAllTypes[] = {
+    VerifyType::kCrc32c,   VerifyType::kCrc32cIntel, VerifyType::kCrc32,    VerifyType::kCrc64,
+    VerifyType::kCrc16,    VerifyType::kXxhash,      VerifyType::kMd5,      VerifyType::kSha1,
+    VerifyType::kSha256,   VerifyType::kSha512,      VerifyType::kSha3_224, VerifyType::kSha3_256,
+    VerifyType::kSha3_384, VerifyType::kSha3_512,    VerifyType::kMeta};
+
+class VerifyEachType : public ::testing::TestWithParam<std::tuple<const char*, VerifyType>> {};
+
+TEST_P(VerifyEachType, WriteThenReadBackPasses) {
+  TempDir dir(std::get<0>(GetParam()));
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(std::get<1>(GetParam())));
+  f.WriteAll();
+  // Read back in 16 KiB reads: four chunks per CheckRead.
+  for (uint64_t off = 0; off < kBlocks * kBs; off += 4 * kBs) {
+    Status st = f.Check(off, 4 * kBs);
+    EXPECT_TRUE(st.ok()) << st.ToString();
+  }
+  EXPECT_EQ(f.v().counters().chunks_written, kBlocks);
+  EXPECT_EQ(f.v().counters().chunks_verified, kBlocks);
+  EXPECT_EQ(f.v().counters().failures, 0u);
+}
+
+TEST_P(VerifyEachType, FlippedDataByteIsFoundAtItsOffset) {
+  TempDir dir(std::get<0>(GetParam()));
+  ASSERT_TRUE(dir.ok());
+  const VerifyType type = std::get<1>(GetParam());
+  VerifyFile f(dir.path(), VerifyJob(type));
+  f.WriteAll();
+  const uint64_t bad = 5 * kBs + 1000;  // in the data, past the 128-byte header
+  f.FlipByte(bad);
+  VerifyFailure fail;
+  Status st = f.Check(4 * kBs, 4 * kBs, &fail);
+  if (type == VerifyType::kMeta) {  // meta checks the header only
+    EXPECT_TRUE(st.ok()) << st.ToString();
+    return;
+  }
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.errno_value(), EILSEQ);
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
+  EXPECT_EQ(fail.offset, 5 * kBs);
+  EXPECT_EQ(fail.length, kBs);
+  EXPECT_EQ(fail.first_diff, bad);
+  EXPECT_EQ(fail.actual_byte, fail.expected_byte ^ 0x5a);
+  EXPECT_NE(st.message().find("verify: " + f.path() + ": torn block at offset 20480, length 4096"),
+            std::string::npos)
+      << st.message();
+  EXPECT_NE(st.message().find("first differing byte at file offset 21480 (block byte 1000)"),
+            std::string::npos)
+      << st.message();
+  EXPECT_EQ(f.v().counters().failures, 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Verify, VerifyEachType,
+                         ::testing::Combine(::testing::ValuesIn(kDirs),
+                                            ::testing::ValuesIn(kAllTypes)),
+                         [](const auto& info) {
+                           std::string n = std::string(std::get<0>(info.param)) + "_" +
+                                           std::string(VerifyTypeName(std::get<1>(info.param)));
+                           for (char& c : n)
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+class VerifyOnFs : public ::testing::TestWithParam<const char*> {};
+INSTANTIATE_TEST_SUITE_P(Verify, VerifyOnFs, ::testing::ValuesIn(kDirs),
+                         [](const auto& info) { return std::string(info.param + 5); });
+
+TEST_P(VerifyOnFs, FlippedHeaderByteIsCorrupted) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc32c));
+  f.WriteAll();
+  f.FlipByte(3 * kBs + 17);  // inside the header's offset field
+  VerifyFailure fail;
+  Status st = f.Check(3 * kBs, kBs, &fail);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kCorrupted);
+  EXPECT_FALSE(fail.actual_header_valid);
+  EXPECT_TRUE(fail.expected_known);
+  EXPECT_EQ(fail.expected.offset, 3 * kBs);
+  EXPECT_EQ(fail.first_diff, 3 * kBs + 17);
+  EXPECT_NE(st.message().find("corrupted block at offset 12288, length 4096: header checksum "
+                              "(CRC-32C) mismatch"),
+            std::string::npos)
+      << st.message();
+}
+
+TEST_P(VerifyOnFs, StaleBlockIsFound) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kSha256));
+  f.WriteAll();
+  auto gen1 = f.ReadBytes(7 * kBs, kBs);
+  f.Write(7 * kBs);  // generation 2
+  ASSERT_TRUE(f.Check(7 * kBs, kBs).ok());
+  f.PutBytes(7 * kBs, gen1);  // the device "lost" the second write
+  VerifyFailure fail;
+  Status st = f.Check(7 * kBs, kBs, &fail);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kStale);
+  EXPECT_EQ(fail.actual.generation, 1u);
+  EXPECT_EQ(fail.expected.generation, 2u);
+  EXPECT_NE(st.message().find("stale block at offset 28672, length 4096: generation 1 is older "
+                              "than the last completed write's 2"),
+            std::string::npos)
+      << st.message();
+  EXPECT_NE(st.message().find("read header: magic=0x56424f49 version=1 type=sha256 length=4096 "
+                              "offset=28672 file=0"),
+            std::string::npos)
+      << st.message();
+}
+
+TEST_P(VerifyOnFs, MisplacedBlockIsFound) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kXxhash));
+  f.WriteAll();
+  f.PutBytes(9 * kBs, f.ReadBytes(2 * kBs, kBs));  // block 2's bytes land at block 9
+  VerifyFailure fail;
+  Status st = f.Check(8 * kBs, 2 * kBs, &fail);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kMisplaced);
+  EXPECT_EQ(fail.offset, 9 * kBs);
+  EXPECT_EQ(fail.actual.offset, 2 * kBs);
+  EXPECT_NE(st.message().find("misplaced block at offset 36864, length 4096: header is for file 0 "
+                              "offset 8192, read from file 0 offset 36864"),
+            std::string::npos)
+      << st.message();
+  // Only block 9 is bad: block 8 in the same read was checked first and passed.
+  EXPECT_EQ(f.v().counters().chunks_verified, 1u);
+}
+
+TEST_P(VerifyOnFs, TornBlockIsFoundWhereTheOldHalfStarts) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc64));
+  f.WriteAll();
+  auto old_block = f.ReadBytes(4 * kBs, kBs);
+  f.Write(4 * kBs);
+  // The new first half reached the media, the second half did not.
+  f.PutBytes(4 * kBs + kBs / 2, std::vector<uint8_t>(old_block.begin() + kBs / 2, old_block.end()));
+  VerifyFailure fail;
+  Status st = f.Check(4 * kBs, kBs, &fail);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
+  EXPECT_EQ(fail.actual.generation, 2u);
+  // Random bytes of two generations may agree by chance at the cut; the first
+  // difference is at the cut or within a few bytes after it.
+  EXPECT_GE(fail.first_diff, 4 * kBs + kBs / 2);
+  EXPECT_LT(fail.first_diff, 4 * kBs + kBs / 2 + 8);
+}
+
+TEST_P(VerifyOnFs, ShortBlockIsTorn) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc32c));
+  f.WriteAll();
+  // Zeroes from the middle of block 6 on (a write that stopped half way
+  // over a trimmed block).
+  f.PutBytes(6 * kBs + 3000, std::vector<uint8_t>(kBs - 3000, 0));
+  VerifyFailure fail;
+  ASSERT_FALSE(f.Check(6 * kBs, kBs, &fail).ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
+  EXPECT_GE(fail.first_diff, 6 * kBs + 3000);
+}
+
+TEST_P(VerifyOnFs, StateSaveLoadVerifiesAcrossTwoRuns) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  const std::string state = dir.path() + "/" + Verifier::StateFileName("vjob", 0);
+  EXPECT_EQ(Verifier::StateFileName("vjob", 3), "local-vjob-3-verify.state");
+  std::vector<uint8_t> block3_gen1;
+  {  // run 1: writes every block, block 3 twice; block 12's write fails
+    VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc32c));
+    f.WriteAll();
+    block3_gen1 = f.ReadBytes(3 * kBs, kBs);
+    f.Write(3 * kBs);
+    auto t = f.v().PrepareWrite(f.buf().data(), kBs, 0, 12 * kBs);
+    f.v().OnWriteComplete(t, false);
+    ASSERT_TRUE(f.v().SaveState(state).ok());
+  }
+  JobSpec job = VerifyJob(VerifyType::kCrc32c);
+  job.verify.verify_only = true;
+  job.verify.state_load = true;
+  {  // run 2: verify only, with the state
+    VerifyFile f(dir.path(), job);
+    Status st = f.v().LoadState(state);
+    ASSERT_TRUE(st.ok()) << st.ToString();
+    ASSERT_TRUE(f.Check(0, kBlocks * kBs).ok());
+    EXPECT_EQ(f.v().counters().chunks_verified, kBlocks - 1);
+    EXPECT_EQ(f.v().counters().chunks_skipped, 1u);  // block 12: its write failed
+    // An old copy of block 3 is stale only because the state knows generation 2.
+    f.PutBytes(3 * kBs, block3_gen1);
+    VerifyFailure fail;
+    ASSERT_FALSE(f.Check(3 * kBs, kBs, &fail).ok());
+    EXPECT_EQ(fail.kind, VerifyFailureKind::kStale);
+  }
+  {  // without the state, verify_only accepts any generation
+    VerifyFile f(dir.path(), job);
+    EXPECT_TRUE(f.Check(0, kBlocks * kBs).ok());
+  }
+  {  // a state from another seed or job is refused, naming the field
+    VerifyFile f(dir.path(), job, /*seed=*/43);
+    Status st = f.v().LoadState(state);
+    EXPECT_EQ(st.message(), "verify_state_load: " + state +
+                                ": saved with another seed (randseed/randrepeat differ)");
+    JobSpec other = job;
+    other.verify.type = VerifyType::kMd5;
+    VerifyFile g(dir.path(), other);
+    EXPECT_EQ(
+        g.v().LoadState(state).message(),
+        "verify_state_load: " + state + ": saved for verify=crc32c, this job uses verify=md5");
+    VerifyFile h(dir.path(), job, 42, /*jobnum=*/1);
+    EXPECT_EQ(h.v().LoadState(state).message(),
+              "verify_state_load: " + state + ": saved for job number 0, this is 1");
+  }
+  {  // a damaged state file is refused
+    std::fstream s(state, std::ios::in | std::ios::out | std::ios::binary);
+    s.seekp(60);
+    s.put('\x7f');
+    s.close();
+    VerifyFile f(dir.path(), job);
+    EXPECT_EQ(f.v().LoadState(state).message(),
+              "verify_state_load: " + state + ": checksum mismatch (truncated or damaged)");
+  }
+}
+
+TEST_P(VerifyOnFs, DumpWritesReceivedAndExpected) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  JobSpec job = VerifyJob(VerifyType::kMd5);
+  job.verify.dump = true;
+  VerifyFile f(dir.path(), job);
+  f.WriteAll();
+  auto good = f.ReadBytes(2 * kBs, kBs);
+  f.FlipByte(2 * kBs + 2000);
+  VerifyFailure fail;
+  ASSERT_FALSE(f.Check(2 * kBs, kBs, &fail).ok());
+  ASSERT_TRUE(Verifier::DumpFailure(fail, dir.path()).ok());
+  auto slurp = [](const std::string& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_EQ(slurp(dir.path() + "/target.8192.expected"), good);
+  EXPECT_EQ(slurp(dir.path() + "/target.8192.received"), f.ReadBytes(2 * kBs, kBs));
+}
+
+TEST_P(VerifyOnFs, PatternVerify) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  JobSpec job = VerifyJob(VerifyType::kPattern);
+  job.verify.pattern = {0xde, 0xad, 0xbe};
+  VerifyFile f(dir.path(), job);
+  f.WriteAll();
+  auto b = f.ReadBytes(kBs, 6);
+  EXPECT_EQ(b, (std::vector<uint8_t>{0xde, 0xad, 0xbe, 0xde, 0xad, 0xbe}));
+  EXPECT_TRUE(f.Check(0, kBlocks * kBs).ok());
+  f.FlipByte(11 * kBs + 100);
+  VerifyFailure fail;
+  Status st = f.Check(8 * kBs, 4 * kBs, &fail);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kPattern);
+  EXPECT_EQ(fail.first_diff, 11 * kBs + 100);
+  EXPECT_EQ(fail.expected_byte, 0xad);  // 100 % 3 == 1
+  EXPECT_EQ(st.message(), "verify: " + f.path() +
+                              ": pattern mismatch block at offset 45056, length 4096: data "
+                              "differs from verify_pattern; first differing byte at file offset "
+                              "45156 (block byte 100): expected 0xad, read 0xf7");
+}
+
+TEST_P(VerifyOnFs, ChecksumWithVerifyPatternFillsThePattern) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  JobSpec job = VerifyJob(VerifyType::kCrc32c);
+  job.verify.pattern = {0x11, 0x22};
+  VerifyFile f(dir.path(), job);
+  f.WriteAll();
+  EXPECT_EQ(f.ReadBytes(kBs + kVerifyHeaderSize, 4),
+            (std::vector<uint8_t>{0x11, 0x22, 0x11, 0x22}));
+  EXPECT_TRUE(f.Check(0, kBlocks * kBs).ok());
+  f.FlipByte(kBs + 300);
+  VerifyFailure fail;
+  ASSERT_FALSE(f.Check(kBs, kBs, &fail).ok());
+  EXPECT_EQ(fail.first_diff, kBs + 300);
+}
+
+TEST_P(VerifyOnFs, NullVerifyPasses) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kNull));
+  std::vector<uint8_t> junk(kBs, 0x33);
+  f.PutBytes(0, junk);
+  auto t = f.v().PrepareWrite(junk.data(), kBs, 0, 0);
+  f.v().OnWriteComplete(t, true);
+  EXPECT_EQ(junk, std::vector<uint8_t>(kBs, 0x33));  // null does no work on the buffer
+  EXPECT_TRUE(f.Check(0, kBs).ok());
+}
+
+TEST_P(VerifyOnFs, FailedWriteIsNotVerifiedUntilRewritten) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc32c));
+  f.WriteAll();
+  // The write to block 5 fails half way (EIO after 1000 bytes).
+  auto t = f.v().PrepareWrite(f.buf().data(), kBs, 0, 5 * kBs);
+  ASSERT_TRUE(PwriteAll(f.fd(), f.buf().data(), 1000, 5 * kBs));
+  f.v().OnWriteComplete(t, false);
+  EXPECT_TRUE(f.Check(0, kBlocks * kBs).ok());
+  EXPECT_EQ(f.v().counters().chunks_skipped, 1u);
+  EXPECT_EQ(f.v().counters().chunks_verified, kBlocks - 1);
+  // A later complete write makes the block known again.
+  f.Write(5 * kBs);
+  f.FlipByte(5 * kBs + 999);
+  VerifyFailure fail;
+  ASSERT_FALSE(f.Check(5 * kBs, kBs, &fail).ok());
+  EXPECT_EQ(fail.first_diff, 5 * kBs + 999);
+  // The cursor of the verify pass skips unknown blocks.
+  auto t2 = f.v().PrepareWrite(f.buf().data(), kBs, 0, 9 * kBs);
+  f.v().OnWriteComplete(t2, false);
+  VerifyCursor c;
+  VerifyRange r;
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  while (f.v().NextWritten(&c, 8 * kBs, &r)) ranges.emplace_back(r.offset, r.length);
+  EXPECT_EQ(ranges, (std::vector<std::pair<uint64_t, uint64_t>>{
+                        {0, 8 * kBs}, {8 * kBs, kBs}, {10 * kBs, 6 * kBs}}));
+}
+
+TEST_P(VerifyOnFs, OverlappingInFlightWritesGiveNoFalsePositive) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc32c));
+  f.WriteAll();
+  std::vector<uint8_t> a(kBs), b(kBs);
+  auto ta = f.v().PrepareWrite(a.data(), kBs, 0, 6 * kBs);  // generation 2
+  auto tb = f.v().PrepareWrite(b.data(), kBs, 0, 6 * kBs);  // generation 3
+  // While in flight, the block is skipped, not reported.
+  ASSERT_TRUE(PwriteAll(f.fd(), b.data(), kBs, 6 * kBs));
+  EXPECT_TRUE(f.Check(6 * kBs, kBs).ok());
+  EXPECT_EQ(f.v().counters().chunks_skipped, 1u);
+  // The device applied b first and a last: the older generation is on media.
+  ASSERT_TRUE(PwriteAll(f.fd(), a.data(), kBs, 6 * kBs));
+  f.v().OnWriteComplete(tb, true);
+  f.v().OnWriteComplete(ta, true);
+  EXPECT_TRUE(f.Check(6 * kBs, kBs).ok());
+  // After overlap any generation up to the last is accepted; the next write
+  // that is alone in flight restores the exact generation check.
+  f.Write(6 * kBs);  // generation 4, alone
+  ASSERT_TRUE(PwriteAll(f.fd(), a.data(), kBs, 6 * kBs));
+  VerifyFailure fail;
+  ASSERT_FALSE(f.Check(6 * kBs, kBs, &fail).ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kStale);
+  EXPECT_EQ(fail.actual.generation, 2u);
+  EXPECT_EQ(fail.expected.generation, 4u);
+}
+
+TEST_P(VerifyOnFs, VerifyOffsetMovesTheHeader) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  JobSpec job = VerifyJob(VerifyType::kSha1);
+  job.verify.offset = 512;
+  VerifyFile f(dir.path(), job);
+  f.WriteAll();
+  auto magic = f.ReadBytes(3 * kBs + 512, 4);
+  EXPECT_EQ(magic, (std::vector<uint8_t>{'I', 'O', 'B', 'V'}));
+  EXPECT_TRUE(f.Check(0, kBlocks * kBs).ok());
+  f.FlipByte(3 * kBs + 100);  // data before the header
+  VerifyFailure fail;
+  ASSERT_FALSE(f.Check(3 * kBs, kBs, &fail).ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
+  EXPECT_EQ(fail.first_diff, 3 * kBs + 100);
+}
+
+TEST_P(VerifyOnFs, IntervalSmallerThanTheBlock) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  JobSpec job = VerifyJob(VerifyType::kXxhash, 4 * kBs);  // bs=16k
+  job.verify.interval = 1024;
+  VerifyFile f(dir.path(), job);
+  EXPECT_EQ(f.v().interval(), 1024u);
+  f.Write(0, 4 * kBs);  // one 16 KiB write: 16 headers
+  EXPECT_EQ(f.v().counters().chunks_written, 16u);
+  for (uint64_t i = 0; i < 16; ++i)
+    EXPECT_EQ(f.ReadBytes(i * 1024, 4), (std::vector<uint8_t>{'I', 'O', 'B', 'V'})) << i;
+  EXPECT_TRUE(f.Check(0, 4 * kBs).ok());
+  f.FlipByte(5 * 1024 + 700);
+  VerifyFailure fail;
+  ASSERT_FALSE(f.Check(0, 4 * kBs, &fail).ok());
+  EXPECT_EQ(fail.offset, 5 * 1024u);
+  EXPECT_EQ(fail.length, 1024u);
+  EXPECT_EQ(fail.first_diff, 5 * 1024u + 700);
+}
+
+TEST_P(VerifyOnFs, OffGridWritesAreCheckedWithoutGeneration) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc32c));
+  // bs_unaligned-style write: 4 KiB at offset 1000, off the 4 KiB grid, and a
+  // 4096+100 byte write whose 100-byte tail is too short for a header.
+  f.Write(0, 2 * kBs);  // blocks 0 and 1, tracked
+  f.Write(1000, kBs);
+  f.Write(8 * kBs, kBs + 100);
+  EXPECT_EQ(f.ReadBytes(1000, 4), (std::vector<uint8_t>{'I', 'O', 'B', 'V'}));
+  EXPECT_TRUE(f.Check(1000, kBs).ok());
+  EXPECT_TRUE(f.Check(8 * kBs, kBs + 100).ok());
+  EXPECT_EQ(f.v().counters().chunks_verified, 2u);  // the off-grid one and block 8
+  EXPECT_EQ(f.v().counters().chunks_skipped, 1u);   // the headerless tail
+  // Blocks 0 and 1 were partly overwritten off the grid: unknown, not failed.
+  EXPECT_TRUE(f.Check(0, 2 * kBs).ok());
+  EXPECT_EQ(f.v().counters().chunks_skipped, 3u);
+  f.FlipByte(1000 + 500);
+  VerifyFailure fail;
+  ASSERT_FALSE(f.Check(1000, kBs, &fail).ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
+  EXPECT_EQ(fail.first_diff, 1500u);
+}
+
+TEST_P(VerifyOnFs, SeveralFilesAreKeptApart) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  JobSpec job = VerifyJob(VerifyType::kCrc64);
+  auto v = Verifier::Create(job, 0, 9);
+  ASSERT_TRUE(v.ok());
+  ASSERT_TRUE((*v)->AddFile(0, 4 * kBs).ok());
+  ASSERT_TRUE((*v)->AddFile(1, 4 * kBs).ok());
+  std::vector<uint8_t> a(kBs), b(kBs);
+  (*v)->OnWriteComplete((*v)->PrepareWrite(a.data(), kBs, 0, kBs), true);
+  (*v)->OnWriteComplete((*v)->PrepareWrite(b.data(), kBs, 1, kBs), true);
+  EXPECT_TRUE((*v)->CheckRead(a.data(), kBs, 0, "f0", kBs, nullptr).ok());
+  EXPECT_TRUE((*v)->CheckRead(b.data(), kBs, 1, "f1", kBs, nullptr).ok());
+  // File 0's block read where file 1's should be: same offset, other file.
+  VerifyFailure fail;
+  Status st = (*v)->CheckRead(a.data(), kBs, 1, "f1", kBs, &fail);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kMisplaced);
+  EXPECT_EQ(fail.file, "f1");
+  VerifyCursor c;
+  VerifyRange r;
+  ASSERT_TRUE((*v)->NextWritten(&c, kBs, &r));
+  EXPECT_EQ(r.file_index, 0u);
+  ASSERT_TRUE((*v)->NextWritten(&c, kBs, &r));
+  EXPECT_EQ(r.file_index, 1u);
+  EXPECT_EQ(r.offset, kBs);
+  EXPECT_FALSE((*v)->NextWritten(&c, kBs, &r));
+}
+
+TEST(VerifyCreate, RefusesWhatCannotWork) {
+  JobSpec job = VerifyJob(VerifyType::kCrc7);
+  EXPECT_EQ(Verifier::Create(job, 0, 1).status().code(), Status::Code::kUnsupported);
+  job = VerifyJob(VerifyType::kPattern);
+  EXPECT_EQ(Verifier::Create(job, 0, 1).status().message(),
+            "verify=pattern needs verify_pattern (job 'vjob')");
+  job = VerifyJob(VerifyType::kCrc32c);
+  job.verify.interval = 64;
+  EXPECT_EQ(Verifier::Create(job, 0, 1).status().message(),
+            "verify_interval=64: smaller than the 128-byte verify header (job 'vjob')");
+  job.verify.interval = 0;
+  job.verify.offset = 4000;
+  EXPECT_EQ(Verifier::Create(job, 0, 1).status().message(),
+            "verify_offset=4000: the header would end past verify_interval=4096 (job 'vjob')");
+  job.verify.offset = 0;
+  job.verify.interval = 1000;
+  EXPECT_EQ(Verifier::Create(job, 0, 1).status().message(),
+            "verify_interval=1000 does not divide the block size 4096 (job 'vjob')");
+  job.verify.interval = 65536;  // larger than bs: one header per block, as fio
+  auto big = Verifier::Create(job, 0, 1);
+  ASSERT_TRUE(big.ok());
+  EXPECT_EQ((*big)->interval(), 4096u);
+  job = VerifyJob(VerifyType::kNone);
+  EXPECT_FALSE(Verifier::Create(job, 0, 1).ok());
+  job = VerifyJob(VerifyType::kCrc32c);
+  auto v = Verifier::Create(job, 0, 1);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ((*v)->AddFile(0, (kMaxTrackedChunks + 1) * 4096).code(), Status::Code::kResourceLimit);
+}
+
+TEST(VerifyBacklog, BatchesOldestFirstAndCycles) {
+  VerifyBacklog bl(3, 5);
+  for (uint64_t i = 0; i < 2; ++i) bl.Push({0, i * 4096, 4096});
+  EXPECT_FALSE(bl.Due());
+  bl.Push({0, 2 * 4096, 4096});
+  ASSERT_TRUE(bl.Due());
+  VerifyRange out[8];
+  ASSERT_EQ(bl.TakeBatch(out, 8), 5u);
+  const uint64_t want[] = {0, 4096, 8192, 0, 4096};
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(out[i].offset, want[i]);
+  EXPECT_FALSE(bl.Due());
+  VerifyBacklog small(4, 0);  // batch 0: the whole backlog
+  EXPECT_EQ(small.batch(), 4u);
+  VerifyBacklog fewer(4, 2);  // batch < backlog: the two oldest, the rest dropped
+  for (uint64_t i = 0; i < 4; ++i) fewer.Push({0, i, 1});
+  ASSERT_EQ(fewer.TakeBatch(out, 8), 2u);
+  EXPECT_EQ(out[0].offset, 0u);
+  EXPECT_EQ(out[1].offset, 1u);
+}
+
+}  // namespace
+}  // namespace iobench
