@@ -14,7 +14,6 @@ namespace iobench::jobfile {
 namespace {
 
 constexpr uint64_t kSec = 1000000000ull;
-constexpr uint64_t kMsec = 1000000ull;
 constexpr uint64_t kUsec = 1000ull;
 
 // Fluent builder so each row reads as one line of data.
@@ -329,7 +328,12 @@ Status ParseDistribution(JobSpec& j, const OptValue& v) {
         if (a < 0 || a > 100) return Bad("zone access share '" + zt + "' must be 0..100");
         dz.access_perc = static_cast<uint32_t>(a);
         access += dz.access_perc;
-        if (rd.type == DistType::kZoned) {
+        if (rd.type == DistType::kZoned && Trim(zt.substr(slash + 1)).empty()) {
+          // A blank size share takes what is left of the region.
+          if (size > 100) return Bad("zone size shares add up to more than 100%");
+          dz.size_perc = static_cast<uint32_t>(100 - size);
+          size = 100;
+        } else if (rd.type == DistType::kZoned) {
           IOB_ASSIGN_OR_RETURN(int64_t s, Num(zt.substr(slash + 1), NumKind::kPlain, 1024));
           if (s < 0 || s > 100) return Bad("zone size share '" + zt + "' must be 0..100");
           dz.size_perc = static_cast<uint32_t>(s);
@@ -493,8 +497,6 @@ Result<VerifyType> VerifyFromName(const std::string& n) {
 
 std::vector<OptionDef> BuildTable() {
   using T = OptType;
-  const char* kUring[] = {"io_uring", "io_uring_cmd"};
-  (void)kUring;
   std::vector<Row> r;
   // --- job identity and grouping
   r.push_back(Row("name", T::kStr, "job",

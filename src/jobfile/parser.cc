@@ -393,6 +393,9 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
   for (auto& sec : sections) {
     if (sec.global) {
       for (auto e : sec.entries) {
+        // fio names a job after its section; `name=` in a global section
+        // does not rename the jobs below it.
+        if (e.key == "name") continue;
         e.source = OptionSource::kGlobal;
         globals.push_back(std::move(e));
       }

@@ -527,6 +527,22 @@ TEST(JobfileValues, BlanksAroundEqualsReadAsMeantWithOneWarning) {
   EXPECT_NE(out.warnings[0].find("t.fio:2: warning: blanks around '='"), std::string::npos);
 }
 
+TEST(JobfileValues, FioExampleQuirks) {
+  // examples/rand-zones.fio: a blank zone size takes the rest of the region.
+  auto j = ParseOk("[zones]\nrandom_distribution=zoned:50/5:30/15:20/\n").jobs.at(0);
+  ASSERT_EQ(j.random_distribution.zones[0].size(), 3u);
+  EXPECT_EQ(j.random_distribution.zones[0][2].size_perc, 80u);
+  // examples/fio-rand-RW.fio: name= in [global] does not rename the jobs.
+  j = ParseOk("[global]\nname=fio-rand-RW\n[file1]\n").jobs.at(0);
+  EXPECT_EQ(j.name, "file1");
+  j = ParseOk("[file1]\nname=renamed\n").jobs.at(0);
+  EXPECT_EQ(j.name, "renamed");
+  // examples/tiobench-example.fio: a comment after a tab.
+  j = ParseOk("[f]\nnumjobs=4\t; 4 threads\ntimeout=60\n").jobs.at(0);
+  EXPECT_EQ(j.numjobs, 4u);
+  EXPECT_EQ(j.runtime_ns, 60000000000ull);
+}
+
 // ---------------------------------------------------------------- errors
 
 TEST(JobfileErrors, UnknownOptionSuggests) {
