@@ -223,6 +223,11 @@ std::string ParseOnlyJson(const std::vector<JobSpec>& jobs) {
         o["source"] = SourceName(last->source);
         o["file"] = last->file;
         o["line"] = last->line;
+      } else if (d.name == "name") {
+        o["value"] = j.name;  // the [section] header names the job
+        o["source"] = j.job_file.empty() ? "command line" : "job";
+        o["file"] = j.job_file;
+        o["line"] = j.line;
       } else {
         o["value"] = d.def;
         o["source"] = "default";
@@ -236,7 +241,8 @@ std::string ParseOnlyJson(const std::vector<JobSpec>& jobs) {
     jj["unimplemented"] = un;
     root["jobs"].push_back(jj);
   }
-  return root.dump(2) + "\n";
+  // Job files are not always UTF-8; replace bad bytes rather than throw.
+  return root.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 namespace {

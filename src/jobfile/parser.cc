@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -102,6 +103,12 @@ class FileReader {
                                                       " (looked for " + path + ")",
                                                   e.text));
         std::string canon(real);
+        // Only regular files: an include of /dev/zero or a FIFO would hang.
+        struct stat sb;
+        if (stat(real, &sb) != 0 || !S_ISREG(sb.st_mode))
+          return Status::Invalid(
+              FormatDiagnostic(display, e.line, e.value_col,
+                               "cannot include '" + *expanded + "': not a regular file", e.text));
         if (std::find(stack->begin(), stack->end(), canon) != stack->end())
           return Status::Invalid(
               FormatDiagnostic(display, e.line, e.value_col,
