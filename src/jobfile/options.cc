@@ -384,11 +384,12 @@ constexpr ErrnoName kErrnos[] = {
 };
 
 Status ParseIgnoreError(JobSpec& j, const OptValue& v) {
-  auto dirs = SplitEscaped(v.text, ':');
-  if (dirs.size() > 3) return Bad("ignore_error takes at most 3 lists (read:write:verify)");
+  // fio: READ_LIST,WRITE_LIST,VERIFY_LIST; errors within a list are ':' separated.
+  auto dirs = SplitEscaped(v.text, ',');
+  if (dirs.size() > 3) return Bad("ignore_error takes at most 3 lists (read,write,verify)");
   for (size_t d = 0; d < dirs.size(); ++d) {
     j.ignore_error[d].clear();
-    for (const auto& e : SplitEscaped(dirs[d], ',')) {
+    for (const auto& e : SplitEscaped(dirs[d], ':')) {
       std::string n = Trim(e);
       if (n.empty()) continue;
       int val = 0;
@@ -1151,8 +1152,9 @@ std::vector<OptionDef> BuildTable() {
                     return Status::Ok();
                   }));
   r.push_back(Row("ignore_error", T::kSpecial, "errors",
-                  "Errors to ignore: read list:write list:verify list, e.g. EIO,ENOSPC:EIO")
-                  .Choices("errors[:errors][:errors]")
+                  "Errors to ignore: read list,write list,verify list; errors in a list joined by "
+                  "':', e.g. EAGAIN,ENOSPC:122")
+                  .Choices("err:err...[,err:err...][,err:err...]")
                   .Set(ParseIgnoreError));
   // --- logs (accepted; the run refuses them until logging lands)
   r.push_back(

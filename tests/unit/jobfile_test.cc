@@ -481,7 +481,7 @@ TEST(JobfileValues, ListsRangesAndMisc) {
       ParseOk(
           "[a]\npercentile_list=99:99.9:99.99\ncpus_allowed=0,2-5\nfilename=/tmp/a\\:b:/dev/x\n"
           "size=50%\nstartdelay=1-3\nthinktime=10\nramp_time=2m\nrate=1m,2m\n"
-          "ignore_error=EIO,ENOSPC:EILSEQ\nbuffer_pattern=0xdeadbeef\nsync=dsync\n"
+          "ignore_error=EAGAIN,ENOSPC:122\nbuffer_pattern=0xdeadbeef\nsync=dsync\n"
           "random_distribution=zoned:60/10:30/20:10/70\nverify=crc32c\nwrite_bw_log\n")
           .jobs.at(0);
   EXPECT_EQ(j.percentile_list, (std::vector<double>{99, 99.9, 99.99}));
@@ -495,8 +495,8 @@ TEST(JobfileValues, ListsRangesAndMisc) {
   EXPECT_EQ(j.ramp_time_ns, 120000000000u);
   EXPECT_EQ(j.rate[0], 1048576u);
   EXPECT_EQ(j.rate[1], 2097152u);
-  EXPECT_EQ(j.ignore_error[0], (std::vector<int>{EIO, ENOSPC}));
-  EXPECT_EQ(j.ignore_error[1], (std::vector<int>{EILSEQ}));
+  EXPECT_EQ(j.ignore_error[0], (std::vector<int>{EAGAIN}));
+  EXPECT_EQ(j.ignore_error[1], (std::vector<int>{ENOSPC, 122}));
   EXPECT_EQ(j.buffer_pattern, (std::vector<uint8_t>{0xde, 0xad, 0xbe, 0xef}));
   EXPECT_TRUE(j.dsync);
   EXPECT_EQ(j.random_distribution.type, DistType::kZoned);
