@@ -7,6 +7,16 @@ namespace iobench::jobfile {
 
 namespace {
 const char* const kFioNames[] = {
+    // Newer than the fio 3.33 these names were taken from (seen in fio's
+    // own sources and example job files).
+    "fdp",
+    "fdp_pli",
+    "iodepth_mode",
+    "priohint",
+    "sprandom",
+    "spr_num_regions",
+    "spr_op",
+    // fio 3.33:
     "allow_file_create",
     "allow_mounted_write",
     "allrandrepeat",

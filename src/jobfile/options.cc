@@ -114,6 +114,10 @@ Status ParseBsSplit(JobSpec& j, const OptValue& v) {
   auto parts = SplitPerDirection(v.text);
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!parts[static_cast<size_t>(d)].text) continue;
+    if (d > 0 && parts[static_cast<size_t>(d)].text == parts[static_cast<size_t>(d - 1)].text) {
+      j.bs[d] = j.bs[d - 1];  // carried over: same split, warn only once
+      continue;
+    }
     std::vector<BsSplitEntry> entries;
     std::vector<size_t> blanks;
     uint64_t total = 0;
@@ -126,11 +130,15 @@ Status ParseBsSplit(JobSpec& j, const OptValue& v) {
       if (bs <= 0) return Bad("bssplit block size '" + it + "' must be positive");
       e.bs = static_cast<uint64_t>(bs);
       std::string perc = slash == std::string::npos ? "" : Trim(it.substr(slash + 1));
-      if (perc.empty()) {
+      int64_t p = 0;
+      if (!perc.empty()) {
+        IOB_ASSIGN_OR_RETURN(p, Num(perc, NumKind::kPlain, 1024));
+        if (p < 0 || p > 100) return Bad("bssplit share '" + perc + "' must be 0..100");
+      }
+      if (p == 0) {
+        // fio reads both "64k/" and "64k/0" as "take a share of the rest".
         blanks.push_back(entries.size());
       } else {
-        IOB_ASSIGN_OR_RETURN(int64_t p, Num(perc, NumKind::kPlain, 1024));
-        if (p < 0 || p > 100) return Bad("bssplit share '" + perc + "' must be 0..100");
         e.perc = static_cast<uint32_t>(p);
         total += e.perc;
       }
@@ -140,10 +148,16 @@ Status ParseBsSplit(JobSpec& j, const OptValue& v) {
     if (total > 100)
       return Bad("bssplit shares for " + std::string(DirName(d)) + " add up to " +
                  std::to_string(total) + "%, more than 100%");
-    if (blanks.empty() && total != 100)
-      return Bad("bssplit shares for " + std::string(DirName(d)) + " add up to " +
-                 std::to_string(total) +
-                 "%, not 100% (leave a share blank, e.g. '64k/', to take the remainder)");
+    if (blanks.empty() && total < 100) {
+      // fio accepts this; the rest goes to the last size so the shares the
+      // run core sees add up to 100.
+      if (v.warnings)
+        v.warnings->push_back("bssplit shares for " + std::string(DirName(d)) + " add up to " +
+                              std::to_string(total) + "%; the remaining " +
+                              std::to_string(100 - total) + "% go to the last size (" +
+                              std::to_string(entries.back().bs) + " bytes)");
+      entries.back().perc += static_cast<uint32_t>(100 - total);
+    }
     if (!blanks.empty()) {
       uint64_t rest = 100 - total;
       uint64_t each = rest / blanks.size(), extra = rest % blanks.size();
@@ -1322,6 +1336,14 @@ const OptionDef* FindOption(const std::string& name) {
       if (a == name) return &d;
   }
   return nullptr;
+}
+
+bool IsSoftDeprecatedFioOption(const std::string& name) {
+  return name == "verifysort" || name == "verifysort_nr" || name == "flow_watermark";
+}
+
+bool IsDeprecatedFioOption(const std::string& name) {
+  return name == "rwmixcycle" || name == "percentage_sequential";
 }
 
 const std::vector<std::string>& IobenchEngineNames() {

@@ -33,6 +33,9 @@ struct OptValue {
   std::optional<int64_t> dir[kNumDdirs];  // per-direction numeric types
   bool percent = false;                   // the value ended in '%' (num is the percent)
   uint32_t kb_base = 1024;
+  // Setters may append a complete warning text (location is added by the
+  // parser); never null when called from the parser.
+  std::vector<std::string>* warnings = nullptr;
 };
 
 // Returns OK or a message without location (the parser adds file:line:col).
@@ -66,6 +69,11 @@ const OptionDef* FindOption(const std::string& name);
 // support yet".
 bool IsFioOnlyOption(const std::string& name);
 const std::vector<std::string>& FioOnlyOptions();
+
+// fio options that fio itself ignores with a notice (soft-deprecated):
+// accepted with a warning. Hard-deprecated fio options are refused.
+bool IsSoftDeprecatedFioOption(const std::string& name);
+bool IsDeprecatedFioOption(const std::string& name);
 
 // Engines iobench can name in ioengine= (runnable or not on this machine),
 // and fio engines it does not support.

@@ -171,10 +171,25 @@ bool BareAllowed(const OptionDef& d) {
 }
 
 // Converts and applies one setting to a job.
-Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<const RawSetting*>* applied_locs,
-                std::vector<RawSetting>* owned) {
+std::string Where(const RawSetting& s) {
+  if (s.line == 0) return s.file;
+  return s.file + ":" + std::to_string(s.line);
+}
+
+Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owned,
+                std::vector<std::string>* warnings) {
   const OptionDef* def = FindOption(s.key);
   if (!def) {
+    if (IsSoftDeprecatedFioOption(s.key)) {
+      if (warnings)
+        warnings->push_back(Where(s) + ": warning: option '" + s.key +
+                            "' is deprecated in fio and has no effect; ignored");
+      return Status::Ok();
+    }
+    if (IsDeprecatedFioOption(s.key))
+      return Diag(
+          s, s.key_col,
+          "option '" + s.key + "' is deprecated and no longer supported (fio refuses it too)");
     if (IsFioOnlyOption(s.key))
       return Diag(s, s.key_col,
                   "option '" + s.key + "' is a fio option that iobench does not support yet");
@@ -186,6 +201,8 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<const RawSetting*
   OptValue v;
   v.kb_base = job->kb_base;
   v.bare = s.bare;
+  std::vector<std::string> setter_warnings;
+  v.warnings = &setter_warnings;
   if (s.bare) {
     if (!BareAllowed(*def))
       return Diag(s, s.key_col,
@@ -285,10 +302,9 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<const RawSetting*
   os.line = s.line;
   job->settings.push_back(os);
   if (!def->runs) job->unimplemented.push_back(os);
-  if (applied_locs) {
-    owned->push_back(s);
-    (void)applied_locs;
-  }
+  if (owned) owned->push_back(s);
+  if (warnings)
+    for (const auto& w : setter_warnings) warnings->push_back(Where(s) + ": warning: " + w);
   return Status::Ok();
 }
 
@@ -314,17 +330,17 @@ Status CheckEngineOption(const JobSpec& job, const RawSetting& s) {
 
 // Applies settings in order (kb_base first, since it changes how sizes read),
 // then validates cross-option rules.
-Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings) {
+Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
+                std::vector<std::string>* warnings) {
+  std::vector<RawSetting> owned;
   for (const auto& s : settings) {
     const OptionDef* def = FindOption(s.key);
-    if (def && def->name == "kb_base") IOB_RETURN_IF_ERROR(ApplyOne(job, s, nullptr, nullptr));
+    if (def && def->name == "kb_base") IOB_RETURN_IF_ERROR(ApplyOne(job, s, nullptr, warnings));
   }
-  std::vector<RawSetting> owned;
-  std::vector<const RawSetting*> locs;
   for (const auto& s : settings) {
     const OptionDef* def = FindOption(s.key);
     if (def && def->name == "kb_base") continue;
-    IOB_RETURN_IF_ERROR(ApplyOne(job, s, &locs, &owned));
+    IOB_RETURN_IF_ERROR(ApplyOne(job, s, &owned, warnings));
   }
   for (const auto& s : owned) IOB_RETURN_IF_ERROR(CheckEngineOption(*job, s));
   return Status::Ok();
@@ -395,7 +411,7 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
 Status BuildFileJobs(std::vector<Section>& sections, const std::string& display, int index,
                      const std::vector<RawSetting>& cli_globals,
                      const std::vector<std::string>& select, std::vector<JobSpec>* jobs,
-                     std::vector<bool>* section_used) {
+                     std::vector<bool>* section_used, std::vector<std::string>* warnings) {
   std::vector<RawSetting> globals;
   for (auto& sec : sections) {
     if (sec.global) {
@@ -420,10 +436,18 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
       all.push_back(std::move(e));
     }
     for (const auto& g : cli_globals) all.push_back(g);
-    IOB_RETURN_IF_ERROR(ApplyAll(&job, all));
+    IOB_RETURN_IF_ERROR(ApplyAll(&job, all, warnings));
     jobs->push_back(std::move(job));
   }
   return Status::Ok();
+}
+
+// A [global] option is applied to every job below it; warn once.
+void DedupeWarnings(std::vector<std::string>* w) {
+  std::vector<std::string> out;
+  for (auto& s : *w)
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(std::move(s));
+  *w = std::move(out);
 }
 
 }  // namespace
@@ -443,7 +467,9 @@ Result<ParseOutput> ParseJobText(const std::string& text, const std::string& dis
   std::vector<std::string> stack;
   IOB_RETURN_IF_ERROR(reader.ReadText(text, display_name, base_dir, &stack));
   std::vector<bool> used;
-  IOB_RETURN_IF_ERROR(BuildFileJobs(reader.sections(), display_name, 0, {}, {}, &out.jobs, &used));
+  IOB_RETURN_IF_ERROR(
+      BuildFileJobs(reader.sections(), display_name, 0, {}, {}, &out.jobs, &used, &out.warnings));
+  DedupeWarnings(&out.warnings);
   return out;
 }
 
@@ -476,7 +502,8 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
     }
     size_t before = out.jobs.size();
     IOB_RETURN_IF_ERROR(BuildFileJobs(reader.sections(), f == "-" ? "<stdin>" : f, index,
-                                      cli.globals, in.sections, &out.jobs, &section_used));
+                                      cli.globals, in.sections, &out.jobs, &section_used,
+                                      &out.warnings));
     if (out.jobs.size() == before && in.sections.empty())
       out.warnings.push_back((f == "-" ? std::string("<stdin>") : f) +
                              ": warning: job file defines no jobs");
@@ -496,12 +523,13 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
     RawSetting name;
     (void)name;
     for (auto& e : sec.entries) all.push_back(e);
-    IOB_RETURN_IF_ERROR(ApplyAll(&job, all));
+    IOB_RETURN_IF_ERROR(ApplyAll(&job, all, &out.warnings));
     // The command line's own settings are command-line provenance.
     for (auto& s : job.settings) s.source = OptionSource::kCommandLine;
     for (auto& s : job.unimplemented) s.source = OptionSource::kCommandLine;
     out.jobs.push_back(std::move(job));
   }
+  DedupeWarnings(&out.warnings);
   if (out.jobs.empty()) {
     if (in.job_files.empty())
       return Status::Invalid(
@@ -521,7 +549,7 @@ Status SetOption(JobSpec* job, const std::string& name, const std::string& value
   r.text = name + "=" + value;
   r.key_col = 1;
   r.value_col = static_cast<int>(name.size()) + 2;
-  IOB_RETURN_IF_ERROR(ApplyAll(job, {r}));
+  IOB_RETURN_IF_ERROR(ApplyAll(job, {r}, nullptr));
   // A new engine must still accept the engine options already set.
   for (const auto& s : job->settings) {
     RawSetting prev;

@@ -353,8 +353,9 @@ std::optional<std::string> Expand(std::string_view text, ValueError* err) {
     }
     auto starts = [&](std::string_view kw) { return text.substr(i + 1, kw.size()) == kw; };
     if (starts("ncpus")) {
+      // fio counts configured CPUs (cpus_configured()), not online ones.
       unsigned n = std::thread::hardware_concurrency();
-      long c = sysconf(_SC_NPROCESSORS_ONLN);
+      long c = sysconf(_SC_NPROCESSORS_CONF);
       if (c > 0) n = static_cast<unsigned>(c);
       out += std::to_string(n ? n : 1);
       i += 6;

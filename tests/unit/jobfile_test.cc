@@ -205,7 +205,7 @@ TEST(JobfileExpand, EnvAndKeywords) {
   EXPECT_EQ(Expand("${IOB_TEST_SIZE}", &e).value_or("?"), "64m");
   EXPECT_EQ(Expand("a${IOB_TEST_SIZE}b", &e).value_or("?"), "a64mb");
   EXPECT_EQ(Expand("$IOB_TEST_SIZE", &e).value_or("?"), "$IOB_TEST_SIZE");  // no braces: literal
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  long n = sysconf(_SC_NPROCESSORS_CONF);
   EXPECT_EQ(Expand("$ncpus", &e).value_or("?"), std::to_string(n));
   EXPECT_EQ(Expand("$pagesize", &e).value_or("?"), std::to_string(sysconf(_SC_PAGESIZE)));
   long mb = sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE) / (1024 * 1024);
@@ -225,7 +225,7 @@ TEST(JobfileExpand, UnsetVariableIsAnErrorNamingIt) {
 TEST(JobfileExpand, NcpusArithmeticInAJob) {
   auto out = ParseOk("[a]\nnumjobs=(2*$ncpus+1)\n");
   ASSERT_EQ(out.jobs.size(), 1u);
-  EXPECT_EQ(out.jobs[0].numjobs, 2 * sysconf(_SC_NPROCESSORS_ONLN) + 1);
+  EXPECT_EQ(out.jobs[0].numjobs, 2 * sysconf(_SC_NPROCESSORS_CONF) + 1);
 }
 
 // ----------------------------------------------------------------- lexer
@@ -525,6 +525,35 @@ TEST(JobfileValues, BlanksAroundEqualsReadAsMeantWithOneWarning) {
   EXPECT_EQ(out.jobs.at(0).bs[0].min, 8192u);
   ASSERT_EQ(out.warnings.size(), 1u);
   EXPECT_NE(out.warnings[0].find("t.fio:2: warning: blanks around '='"), std::string::npos);
+}
+
+TEST(JobfileValues, BsSplitUnder100AndZeroShares) {
+  // fio accepts shares under 100%; the rest goes to the last size, with a warning.
+  auto out = ParseOk("[a]\nbssplit=4k/30:8k/60\n");
+  EXPECT_EQ(out.jobs.at(0).bs[0].split[1].perc, 70u);
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_EQ(out.warnings[0],
+            "t.fio:2: warning: bssplit shares for reads add up to 90%; the remaining 10% go to "
+            "the last size (8192 bytes)");
+  // "64k/0" is a blank share in fio.
+  auto j = ParseOk("[a]\nbssplit=4k/50:64k/0\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].split[1].perc, 50u);
+}
+
+TEST(JobfileValues, DeprecatedFioOptions) {
+  auto out = ParseOk("[global]\nverifysort=1\n[a]\n[b]\n");
+  ASSERT_EQ(out.warnings.size(), 1u);  // once, though two jobs inherit it
+  EXPECT_EQ(
+      out.warnings[0],
+      "t.fio:2: warning: option 'verifysort' is deprecated in fio and has no effect; ignored");
+  EXPECT_EQ(ParseErr("[a]\nrwmixcycle=40\n"),
+            "t.fio:2:1: option 'rwmixcycle' is deprecated and no longer supported (fio refuses it "
+            "too)\nrwmixcycle=40\n^");
+  EXPECT_EQ(
+      ParseErr("[a]\nsprandom=1\n")
+          .rfind("t.fio:2:1: option 'sprandom' is a fio option that iobench does not support yet",
+                 0),
+      0u);
 }
 
 TEST(JobfileValues, FioExampleQuirks) {
