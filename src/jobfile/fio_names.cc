@@ -13,6 +13,7 @@ const char* const kFioNames[] = {
     "fdp_pli",
     "iodepth_mode",
     "priohint",
+    "random_sequence_stride",
     "sprandom",
     "spr_num_regions",
     "spr_op",

@@ -224,7 +224,10 @@ Status ParseRw(JobSpec& j, const OptValue& v) {
   if (!found) {
     std::vector<std::string> names;
     for (auto& [n, m] : kModes) names.emplace_back(n);
-    std::string s = SuggestFrom(t, names);
+    std::string s;
+    for (const auto& n : names)  // "r" and "w" most likely mean read and write
+      if (s.empty() && !t.empty() && n.rfind(t, 0) == 0) s = n;
+    if (s.empty()) s = SuggestFrom(t, names);
     return Bad("bad rw mode '" + t +
                "' (read, write, trim, randread, randwrite, randtrim, rw, "
                "randrw, trimwrite, randtrimwrite)" +
@@ -366,6 +369,9 @@ Status ParseDistribution(JobSpec& j, const OptValue& v) {
         return Bad("zone size shares for " + std::string(DirName(d)) + " add up to " +
                    std::to_string(size) + "%, not 100%");
     }
+  } else if (kind == "sequence") {
+    return Bad(
+        "random_distribution=sequence is a fio distribution that iobench does not support yet");
   } else {
     return Bad("bad random_distribution '" + kind +
                "' (random, zipf, pareto, normal, zoned, zoned_abs)");
@@ -1403,7 +1409,12 @@ bool IsFioOnlyEngine(const std::string& name) {
                                              "librpma_apm_server",
                                              "librpma_gpspm_client",
                                              "librpma_gpspm_server",
-                                             "skeleton_external"};
+                                             "skeleton_external",
+                                             "librpma_apm",
+                                             "librpma_gpspm",
+                                             "libblkio",
+                                             "fusion-aw-sync",
+                                             "libhipfile"};
   return kFio.count(name) > 0;
 }
 

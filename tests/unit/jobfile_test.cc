@@ -556,6 +556,18 @@ TEST(JobfileValues, DeprecatedFioOptions) {
       0u);
 }
 
+TEST(JobfileErrors, FioValuesIobenchLacks) {
+  EXPECT_NE(ParseErr("[a]\nrandom_distribution=sequence:2,0,1\n")
+                .find("random_distribution=sequence is a fio distribution that iobench does not "
+                      "support yet"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nrw=r\n").find("did you mean 'read'?"), std::string::npos);
+  EXPECT_NE(
+      ParseErr("[a]\nioengine=fusion-aw-sync\n")
+          .find("ioengine 'fusion-aw-sync' is a fio engine that iobench does not support yet"),
+      std::string::npos);
+}
+
 TEST(JobfileValues, FioExampleQuirks) {
   // examples/rand-zones.fio: a blank zone size takes the rest of the region.
   auto j = ParseOk("[zones]\nrandom_distribution=zoned:50/5:30/15:20/\n").jobs.at(0);
