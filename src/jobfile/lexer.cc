@@ -47,9 +47,20 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
     for (char c : text)
       if (c == '\0') return err(1, "NUL byte in job file (is this a binary file?)");
     if (text.size() > 8192) return err(1, "line longer than 8192 bytes");
-    // Comments: from the first '#' or ';' to the end of the line.
+    // Comments: from the first '#' or ';' to the end of the line, except
+    // inside a value that is quoted as a whole (`description="a; b"`).
     std::string body = text;
-    size_t cpos = body.find_first_of("#;");
+    size_t from = 0;
+    size_t eq = body.find('=');
+    if (eq != std::string::npos && body.find_first_of("#;") > eq) {
+      size_t v = eq + 1;
+      while (v < body.size() && IsBlank(body[v])) ++v;
+      if (v < body.size() && (body[v] == '"' || body[v] == '\'')) {
+        size_t close = body.find(body[v], v + 1);
+        if (close != std::string::npos) from = close + 1;
+      }
+    }
+    size_t cpos = body.find_first_of("#;", from);
     if (cpos != std::string::npos) body.resize(cpos);
     size_t b = 0;
     while (b < body.size() && std::isspace(static_cast<unsigned char>(body[b]))) ++b;

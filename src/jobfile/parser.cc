@@ -383,7 +383,8 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
       r.value = body.substr(eq + 1);
       r.bare = false;
       r.value_col = static_cast<int>(dashes + eq) + 2;
-    } else if (OptionTakesValue(r.key)) {
+    } else if (OptionTakesValue(r.key) || (IsFioOnlyOption(r.key) && i + 1 < args.size() &&
+                                           !args[i + 1].empty() && args[i + 1][0] != '-')) {
       if (i + 1 >= args.size())
         return Status::Invalid(
             FormatDiagnostic(kCmdline, 0, r.key_col, "option '" + r.key + "' needs a value", a));
@@ -476,6 +477,18 @@ Result<ParseOutput> ParseJobText(const std::string& text, const std::string& dis
 Result<ParseOutput> ParseJobs(const ParseInput& in) {
   ParseOutput out;
   IOB_ASSIGN_OR_RETURN(CliJobs cli, ParseCliJobArgs(in.cli_job_args));
+  // Refuse unknown command-line option names before reading any job file,
+  // so a typo is reported as itself and not as a missing file.
+  {
+    JobSpec scratch;
+    for (const auto& g : cli.globals)
+      if (!FindOption(g.key) && !IsSoftDeprecatedFioOption(g.key))
+        IOB_RETURN_IF_ERROR(ApplyOne(&scratch, g, nullptr, nullptr));
+    for (const auto& sec : cli.jobs)
+      for (const auto& e : sec.entries)
+        if (!FindOption(e.key) && !IsSoftDeprecatedFioOption(e.key))
+          IOB_RETURN_IF_ERROR(ApplyOne(&scratch, e, nullptr, nullptr));
+  }
   std::vector<bool> section_used(in.sections.size(), false);
   bool stdin_used = false;
   int index = 0;
@@ -520,8 +533,6 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
       g.source = OptionSource::kGlobal;  // globals of the command-line jobs
       all.push_back(std::move(g));
     }
-    RawSetting name;
-    (void)name;
     for (auto& e : sec.entries) all.push_back(e);
     IOB_RETURN_IF_ERROR(ApplyAll(&job, all, &out.warnings));
     // The command line's own settings are command-line provenance.
@@ -608,7 +619,13 @@ Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
         return Status::Invalid("iobench: '--" + key +
                                "' is a fio command-line option that iobench does not support");
     out.job_args.push_back(a);
-    if (eq == std::string::npos && OptionTakesValue(key) && i + 1 < argv.size())
+    // A fio option iobench lacks most likely takes a value too (fio's
+    // `-zonemode zbd`): keep the value with it, so the refusal names the
+    // option instead of complaining about a job file called "zbd".
+    bool fio_only_with_value = eq == std::string::npos && IsFioOnlyOption(key) &&
+                               i + 1 < argv.size() && !argv[i + 1].empty() && argv[i + 1][0] != '-';
+    if ((eq == std::string::npos && OptionTakesValue(key) && i + 1 < argv.size()) ||
+        fio_only_with_value)
       out.job_args.push_back(argv[++i]);
   }
   return out;

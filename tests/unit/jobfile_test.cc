@@ -253,6 +253,14 @@ TEST(JobfileLexer, EntriesCommentsAndFlags) {
   EXPECT_EQ(e[4].key, "other.fio");
 }
 
+TEST(JobfileLexer, CommentCharsInsideAQuotedValue) {
+  auto r = Lex("[a]\ndescription=\"disk #1; fast\" ; real comment\n", "f");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ((*r)[1].value, "disk #1; fast");
+  EXPECT_TRUE((*r)[1].quoted);
+}
+
 TEST(JobfileLexer, ErrorsHaveLineColumnAndCaret) {
   auto r = Lex("[global]\n[job\n", "f.fio");
   ASSERT_FALSE(r.ok());
