@@ -427,6 +427,9 @@ Status ParseIgnoreError(JobSpec& j, const OptValue& v) {
         return Bad("unknown error '" + n + "' in ignore_error (use a name like EIO or a number)");
       j.ignore_error[d].push_back(val);
     }
+    // As in fio: listing errors of a class lets that class continue.
+    static const uint8_t kBits[] = {kCoeRead, kCoeWrite, kCoeVerify};
+    if (!j.ignore_error[d].empty()) j.continue_on_error |= kBits[d];
   }
   return Status::Ok();
 }
@@ -558,6 +561,8 @@ std::vector<OptionDef> BuildTable() {
                       if (!t.empty()) j.filenames.push_back(t);
                     }
                     if (j.filenames.empty()) return Bad("empty filename");
+                    // As in fio: the named files replace nrfiles.
+                    j.nrfiles = static_cast<uint32_t>(j.filenames.size());
                     return Status::Ok();
                   }));
   r.push_back(Row("directory", T::kStr, "files", "Directory in which the job's files are created")
@@ -1032,6 +1037,9 @@ std::vector<OptionDef> BuildTable() {
                   .Choices("pattern")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     IOB_ASSIGN_OR_RETURN(j.buffer_pattern, ParsePattern(v.text));
+                    // As in fio: a pattern replaces scrambled or zeroed buffers.
+                    j.scramble_buffers = false;
+                    j.zero_buffers = false;
                     return Status::Ok();
                   }));
   // --- verify (accepted; the run refuses them until verification lands)
@@ -1077,6 +1085,8 @@ std::vector<OptionDef> BuildTable() {
                   .NoRun()
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     IOB_ASSIGN_OR_RETURN(j.verify.pattern, ParsePattern(v.text));
+                    // As in fio: a pattern alone means verify=pattern.
+                    if (!j.IsSet("verify")) j.verify.type = VerifyType::kPattern;
                     return Status::Ok();
                   }));
   r.push_back(Row("verify_fatal", T::kBool, "verify", "Stop at the first verify failure")
@@ -1134,7 +1144,14 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(
       Row("gtod_reduce", T::kBool, "report", "Measure less (no latencies) to save clock calls")
           .Def("0")
-          .Set(B(gtod_reduce)));
+          .Set([](JobSpec& j, const OptValue& v) -> Status {
+            j.gtod_reduce = v.num != 0;
+            if (j.gtod_reduce) {  // what fio's gtod_reduce turns off
+              j.disable_lat = j.disable_clat = j.disable_slat = j.disable_bw = true;
+              j.clat_percentiles = j.lat_percentiles = j.slat_percentiles = false;
+            }
+            return Status::Ok();
+          }));
   r.push_back(Row("disable_lat", T::kBool, "report", "Do not measure total latency")
                   .Def("0")
                   .Set(B(disable_lat)));

@@ -517,6 +517,19 @@ TEST(JobfileValues, ListsRangesAndMisc) {
   EXPECT_EQ(j.unimplemented[1].name, "write_bw_log");
 }
 
+TEST(JobfileValues, SideEffectsFioHasToo) {
+  auto j = ParseOk(
+               "[a]\ngtod_reduce=1\nfilename=/a:/b\nignore_error=,ENOSPC\n"
+               "buffer_pattern=0x00\nverify_pattern=0xff\n")
+               .jobs.at(0);
+  EXPECT_TRUE(j.disable_lat && j.disable_clat && j.disable_slat && j.disable_bw);
+  EXPECT_FALSE(j.clat_percentiles);
+  EXPECT_EQ(j.nrfiles, 2u);
+  EXPECT_EQ(j.continue_on_error, kCoeWrite);
+  EXPECT_FALSE(j.scramble_buffers);
+  EXPECT_EQ(j.verify.type, VerifyType::kPattern);
+}
+
 TEST(JobfileValues, KbBaseAppliesToTheWholeJob) {
   // kb_base is applied first, wherever it appears in the section.
   auto j = ParseOk("[a]\nsize=4k\nkb_base=1000\nbs=4KiB\n").jobs.at(0);
