@@ -150,9 +150,9 @@ class FileReader {
       }
       if (e.quoted && !warned_quote) {
         warned_quote = true;
-        warnings_->push_back(display + ":" + std::to_string(e.line) +
-                             ": warning: quoted value in '" + Trim(e.text) +
-                             "': iobench removes the quotes, fio keeps them as part of the value");
+        warnings_->push_back(
+            display + ":" + std::to_string(e.line) + ": warning: quoted value in '" + Trim(e.text) +
+            "': iobench removes the quotes; fio may read them as part of the value");
       }
       sections_.back().entries.push_back(std::move(r));
     }
@@ -170,12 +170,15 @@ bool BareAllowed(const OptionDef& d) {
   return d.type == OptType::kBool || d.name == "sync" || d.name.rfind("write_", 0) == 0;
 }
 
-// Converts and applies one setting to a job.
+// "file:line" (or "command line") for warnings.
 std::string Where(const RawSetting& s) {
   if (s.line == 0) return s.file;
   return s.file + ":" + std::to_string(s.line);
 }
 
+// Converts and applies one setting to a job; on success records it in
+// job->settings (and ->unimplemented) and, when `owned` is given, keeps a
+// copy for the engine-option check that needs the final ioengine.
 Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owned,
                 std::vector<std::string>* warnings) {
   const OptionDef* def = FindOption(s.key);
