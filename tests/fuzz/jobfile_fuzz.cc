@@ -5,7 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "jobfile/parser.h"
 
@@ -29,6 +31,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)iobench::jobfile::ParseOnlyJson(r->jobs);
     (void)iobench::jobfile::ShowCmd(r->jobs);
     (void)iobench::jobfile::ParseOnlySummary(r->jobs);
+  }
+  // The same bytes as a command line (whitespace-separated arguments),
+  // through the splitting main.cc uses. Job files are dropped so nothing is
+  // read from disk or stdin.
+  std::vector<std::string> argv;
+  std::istringstream is(text);
+  for (std::string w; is >> w && argv.size() < 256;) argv.push_back(w);
+  static const std::vector<iobench::jobfile::ToolOptionSpec> kTools = {
+      {"output", iobench::jobfile::ToolArg::kRequired, ""},
+      {"parse-only", iobench::jobfile::ToolArg::kNone, ""},
+      {"cmdhelp", iobench::jobfile::ToolArg::kOptional, ""},
+  };
+  auto split = iobench::jobfile::SplitArgs(argv, kTools);
+  if (split.ok()) {
+    iobench::jobfile::ParseInput in;
+    in.cli_job_args = split->job_args;
+    (void)iobench::jobfile::ParseJobs(in);
   }
   return 0;
 }
