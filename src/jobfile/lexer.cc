@@ -34,6 +34,8 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
   std::vector<LexEntry> out;
   int lineno = 0;
   size_t pos = 0;
+  // A UTF-8 byte-order mark (editors on other systems add one) is not text.
+  if (content.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;
   while (pos < content.size()) {
     size_t nl = content.find('\n', pos);
     if (nl == std::string_view::npos) nl = content.size();

@@ -778,6 +778,25 @@ TEST(JobfileInclude, NestedAndRelative) {
   EXPECT_EQ(r->jobs.at(0).settings[1].line, 1);
 }
 
+TEST(JobfileInclude, FilesThatAreNotPlainText) {
+  TempDir d;
+  ParseInput in;
+  in.job_files = {d.path()};
+  auto r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "iobench: job file " + d.path() + " is a directory");
+  in.job_files = {d.path() + "/nope.fio"};
+  r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "iobench: open job file " + d.path() + "/nope.fio: No such file or directory");
+  // A byte-order mark at the start is skipped.
+  in.job_files = {d.Write("bom.fio", "\xEF\xBB\xBF[a]\nbs=8k\n")};
+  r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).bs[0].min, 8192u);
+}
+
 TEST(JobfileStdin, DashReadsStdin) {
   std::istringstream fake("[fromstdin]\nrw=write\n");
   auto* old = std::cin.rdbuf(fake.rdbuf());
