@@ -410,8 +410,7 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
       r.value = body.substr(eq + 1);
       r.bare = false;
       r.value_col = static_cast<int>(dashes + eq) + 2;
-    } else if (OptionTakesValue(r.key) || (IsFioOnlyOption(r.key) && i + 1 < args.size() &&
-                                           !args[i + 1].empty() && args[i + 1][0] != '-')) {
+    } else if (i + 1 < args.size() ? NextArgIsValue(r.key, args[i + 1]) : OptionTakesValue(r.key)) {
       if (i + 1 >= args.size())
         return Status::Invalid(
             FormatDiagnostic(kCmdline, 0, r.key_col, "option '" + r.key + "' needs a value", a));
@@ -599,6 +598,25 @@ Status SetOption(JobSpec* job, const std::string& name, const std::string& value
   return Status::Ok();
 }
 
+bool NextArgIsValue(const std::string& name, const std::string& next) {
+  const OptionDef* d = FindOption(name);
+  if (!d) {
+    // A fio option iobench lacks most likely takes a value too (fio's
+    // `-zonemode zbd`): keep the value with it, so the refusal names the
+    // option instead of complaining about a job file called "zbd".
+    return IsFioOnlyOption(name) && !next.empty() && next[0] != '-';
+  }
+  bool b;
+  if (d->type == OptType::kBool)
+    return ParseBoolWord(next, &b);  // `-direct 1`, not `-thread x.fio`
+  if (d->name == "sync") {
+    std::string l = ToLower(next);
+    return l == "none" || l == "sync" || l == "dsync" || ParseBoolWord(l, &b);
+  }
+  if (BareAllowed(*d)) return !next.empty() && next[0] != '-';  // write_*_log PREFIX
+  return true;
+}
+
 Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
                                   const std::vector<ToolOptionSpec>& tools) {
   static const char* const kFioToolOnly[] = {"debug",           "merge-blktrace-only",
@@ -646,13 +664,7 @@ Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
         return Status::Invalid("iobench: '--" + key +
                                "' is a fio command-line option that iobench does not support");
     out.job_args.push_back(a);
-    // A fio option iobench lacks most likely takes a value too (fio's
-    // `-zonemode zbd`): keep the value with it, so the refusal names the
-    // option instead of complaining about a job file called "zbd".
-    bool fio_only_with_value = eq == std::string::npos && IsFioOnlyOption(key) &&
-                               i + 1 < argv.size() && !argv[i + 1].empty() && argv[i + 1][0] != '-';
-    if ((eq == std::string::npos && OptionTakesValue(key) && i + 1 < argv.size()) ||
-        fio_only_with_value)
+    if (eq == std::string::npos && i + 1 < argv.size() && NextArgIsValue(key, argv[i + 1]))
       out.job_args.push_back(argv[++i]);
   }
   return out;

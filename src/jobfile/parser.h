@@ -48,10 +48,14 @@ Status SetOption(JobSpec* job, const std::string& name, const std::string& value
 
 // True for any option iobench knows (incl. aliases).
 bool IsJobOption(const std::string& name);
-// True when `-name value` on the command line takes the next argument as the
-// value (every known option except booleans, which fio takes only as -name or
-// -name=0/1).
+// True when the option cannot be given bare (`-iodepth` alone is an error).
 bool OptionTakesValue(const std::string& name);
+// Whether `-name next` on the command line takes `next` as the value, as fio
+// does: always for valued options; for flags only when `next` is 0/1 (and
+// true/false/yes/no/on/off), so `-direct 1` works and `-thread job.fio` keeps
+// job.fio a job file; for write_*_log when `next` does not start with '-';
+// for fio options iobench lacks when `next` does not start with '-'.
+bool NextArgIsValue(const std::string& name, const std::string& next);
 
 std::string OptionsMarkdown();                          // docs/options.md, generated from the table
 std::string CmdHelp(const std::string& option);         // --cmdhelp text ("" or "all" = all)
@@ -77,7 +81,7 @@ struct SplitArgsResult {
 
 // Splits argv (without argv[0]) into tool options (the fixed set `tools`,
 // single or double dash), job options (everything else starting with '-',
-// plus its value in the next argument when OptionTakesValue) and job files.
+// plus its value in the next argument when NextArgIsValue) and job files.
 // fio tool options iobench lacks (--minimal, --debug, ...) are refused here.
 Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
                                   const std::vector<ToolOptionSpec>& tools);

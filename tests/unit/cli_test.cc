@@ -141,6 +141,22 @@ TEST(CliArgs, GlobalsJobsValuesInNextArgAndFiles) {
   EXPECT_EQ(jobs[1].rw, RwMode::kRead);
 }
 
+TEST(CliArgs, FlagsTakeANextValueOnlyWhenItIsOne) {
+  auto split = SplitArgs(Words("-direct 1 -thread job.fio --write_bw_log mylog -name=a"), Tools());
+  ASSERT_TRUE(split.ok());
+  EXPECT_EQ(split->job_files, std::vector<std::string>{"job.fio"});
+  EXPECT_EQ(split->job_args, (std::vector<std::string>{"-direct", "1", "-thread", "--write_bw_log",
+                                                       "mylog", "-name=a"}));
+  auto jobs = ParseCmd("-direct 1 -thread --write_bw_log mylog -name=a");
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_TRUE(jobs[0].direct);
+  EXPECT_TRUE(jobs[0].thread);
+  EXPECT_EQ(jobs[0].write_bw_log, "mylog");
+  EXPECT_FALSE(NextArgIsValue("thread", "job.fio"));
+  EXPECT_TRUE(NextArgIsValue("iodepth", "32"));
+  EXPECT_TRUE(NextArgIsValue("zonemode", "zbd"));
+}
+
 TEST(CliArgs, Refusals) {
   auto r = SplitArgs(Words("--minimal -name=a"), Tools());
   ASSERT_FALSE(r.ok());
