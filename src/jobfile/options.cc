@@ -620,8 +620,14 @@ std::vector<OptionDef> BuildTable() {
                   }));
   r.push_back(Row("io_size", T::kSize, "files", "Bytes of I/O to do (default: size)")
                   .Alias({"io_limit"})
+                  .Percent()
                   .Range(0, INT64_MAX)
-                  .Set(N(io_size)));
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    // JobSpec has no io_size_percent yet.
+                    if (v.percent) return Bad("io_size=N% is not supported by iobench yet");
+                    j.io_size = static_cast<uint64_t>(v.num);
+                    return Status::Ok();
+                  }));
   r.push_back(Row("offset", T::kSize, "files", "Start offset in the file (N% of the file)")
                   .Alias({"fileoffset"})
                   .Percent()

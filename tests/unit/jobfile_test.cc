@@ -578,6 +578,9 @@ TEST(JobfileValues, DeprecatedFioOptions) {
 }
 
 TEST(JobfileErrors, FioValuesIobenchLacks) {
+  EXPECT_EQ(ParseErr("[a]\nio_size=50%\n"),
+            "t.fio:2:9: option 'io_size': io_size=N% is not supported by iobench yet\n"
+            "io_size=50%\n        ^");
   EXPECT_NE(ParseErr("[a]\nrandom_distribution=sequence:2,0,1\n")
                 .find("random_distribution=sequence is a fio distribution that iobench does not "
                       "support yet"),
