@@ -1,6 +1,231 @@
-// STUB: the CLI arrives with the foundation work.
+// iobench command line: `iobench [tool options] [job options] [jobfile ...]`.
+//
+// argv is pre-split (jobfile::SplitArgs): tool options, a fixed set listed
+// once in ToolOptions() below, go to CLI11; everything else starting with
+// '-' is a job option handed in order to jobfile::ParseJobs, and plain
+// arguments are job files. CLI11 lives only in this file.
+//
+// Exit codes: 0 ok, 1 a job failed, 2 bad usage or job file (nothing ran).
+// Diagnostics go to stderr, never into --output.
+#include <CLI/CLI.hpp>
 #include <cstdio>
-int main() {
-  std::puts("iobench " IOBENCH_VERSION);
-  return 0;
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "iobench/engine.h"
+#include "iobench/job.h"
+#include "jobfile/parser.h"
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitUsage = 2;
+
+// Everything the tool options say; filled by CLI11.
+struct Cli {
+  std::string output;                    // --output=FILE ("" = stdout)
+  std::string output_format = "normal";  // comma list: normal,terse,json,json+,table
+  std::vector<std::string> formats;      // output_format split and checked
+  std::vector<std::string> sections;     // --section (repeatable)
+  bool parse_only = false;
+  bool showcmd = false;
+  bool cmdhelp = false;
+  std::string cmdhelp_option;
+  bool enghelp = false;
+  std::string enghelp_spec;
+  bool version = false;
+  bool help = false;
+  bool list_engines = false;
+  bool readonly = false;
+  std::string eta = "auto";     // stored; the run core implements it
+  std::string status_interval;  // stored; the run core implements it
+};
+
+// The one list of tool options (fio's names, plus ours). SplitArgs uses the
+// names and arities; BuildApp registers the same rows with CLI11.
+const std::vector<iobench::jobfile::ToolOptionSpec>& ToolOptions() {
+  using iobench::jobfile::ToolArg;
+  static const std::vector<iobench::jobfile::ToolOptionSpec> kTools = {
+      {"output", ToolArg::kRequired, "Write the report to FILE instead of stdout"},
+      {"output-format", ToolArg::kRequired,
+       "Report formats, comma separated: normal,terse,json,json+,table"},
+      {"section", ToolArg::kRequired, "Run only this job section of the job files (repeatable)"},
+      {"parse-only", ToolArg::kNone, "Parse and validate, print what would run, do not run"},
+      {"showcmd", ToolArg::kNone, "Print the jobs as an equivalent command line"},
+      {"cmdhelp", ToolArg::kOptional, "Help on a job option (--cmdhelp=OPTION), or list all"},
+      {"enghelp", ToolArg::kOptional,
+       "List engines, or an engine's options (--enghelp=ENGINE[,OPTION])"},
+      {"version", ToolArg::kNone, "Print the version"},
+      {"help", ToolArg::kNone, "Print this help"},
+      {"list-engines", ToolArg::kNone, "List the engines and whether this machine can run them"},
+      {"readonly", ToolArg::kNone, "Refuse any job that writes"},
+      {"eta", ToolArg::kRequired, "When to print the progress line: always, never, auto"},
+      {"status-interval", ToolArg::kRequired, "Print a full report every TIME"},
+  };
+  return kTools;
+}
+
+void BuildApp(CLI::App& app, Cli& cli) {
+  app.set_help_flag();  // our own --help, so the usage can explain job options
+  app.allow_extras(false);
+  auto desc = [](const char* name) {
+    for (const auto& t : ToolOptions())
+      if (t.name == name) return t.help;
+    return std::string();
+  };
+  app.add_option("--output", cli.output, desc("output"));
+  app.add_option("--output-format", cli.output_format, desc("output-format"));
+  app.add_option("--section", cli.sections, desc("section"));
+  app.add_flag("--parse-only", cli.parse_only, desc("parse-only"));
+  app.add_flag("--showcmd", cli.showcmd, desc("showcmd"));
+  app.add_option("--cmdhelp", cli.cmdhelp_option, desc("cmdhelp"))->expected(0, 1);
+  app.add_option("--enghelp", cli.enghelp_spec, desc("enghelp"))->expected(0, 1);
+  app.add_flag("--version", cli.version, desc("version"));
+  app.add_flag("--help", cli.help, desc("help"));
+  app.add_flag("--list-engines", cli.list_engines, desc("list-engines"));
+  app.add_flag("--readonly", cli.readonly, desc("readonly"));
+  app.add_option("--eta", cli.eta, desc("eta"));
+  app.add_option("--status-interval", cli.status_interval, desc("status-interval"));
+}
+
+std::string Usage() {
+  std::string u =
+      "usage: iobench [tool options] [job options] [jobfile ...]\n\n"
+      "Job files use fio's format; '-' reads one from stdin. Job options are fio's\n"
+      "(--name=a --rw=randread --bs=4k ..., also -name=a or -iodepth 32); each --name\n"
+      "starts a job, and options before the first --name apply to every job, overriding\n"
+      "the job files. See `iobench --cmdhelp` and man iobench.\n\ntool options:\n";
+  for (const auto& t : ToolOptions()) {
+    std::string n = "  --" + t.name;
+    if (t.arg == iobench::jobfile::ToolArg::kRequired) n += "=VALUE";
+    if (t.arg == iobench::jobfile::ToolArg::kOptional) n += "[=VALUE]";
+    n.resize(std::max<size_t>(n.size() + 1, 28), ' ');
+    u += n + t.help + "\n";
+  }
+  return u;
+}
+
+int ListEngines() {
+  for (const auto& e : iobench::EngineRegistry()) {
+    iobench::Status st = e.probe ? e.probe() : iobench::Status::Unsupported("no probe");
+    std::printf("%-14s %s\n", e.name, st.ok() ? "available" : st.message().c_str());
+  }
+  return kExitOk;
+}
+
+// ===== PLACEHOLDER: the lead replaces this body when the run core lands. =====
+// Runs the jobs and writes the reports cli.formats asks for to cli.output.
+// Returns 0 when every job succeeded, 1 when a job failed.
+int RunAndReport(const std::vector<iobench::JobSpec>& jobs, const Cli& cli) {
+  (void)jobs;
+  (void)cli;
+  std::fprintf(stderr, "iobench: running jobs is not wired yet\n");
+  return kExitUsage;
+}
+// ===== END PLACEHOLDER =====
+
+// Writes `text` to --output (or stdout).
+int Emit(const Cli& cli, const std::string& text) {
+  if (cli.output.empty()) {
+    std::fputs(text.c_str(), stdout);
+    return kExitOk;
+  }
+  std::ofstream f(cli.output, std::ios::trunc);
+  if (!f) {
+    std::fprintf(stderr, "iobench: cannot write --output=%s\n", cli.output.c_str());
+    return kExitUsage;
+  }
+  f << text;
+  return f ? kExitOk : kExitUsage;
+}
+
+int Main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  for (auto& a : args)
+    if (a == "-h") a = "--help";
+  auto split = iobench::jobfile::SplitArgs(args, ToolOptions());
+  if (!split.ok()) {
+    std::fprintf(stderr, "%s\n", split.status().message().c_str());
+    return kExitUsage;
+  }
+  Cli cli;
+  CLI::App app{"iobench: a storage I/O benchmark that reads fio job files", "iobench"};
+  BuildApp(app, cli);
+  std::vector<std::string> tool_args = split->tool_args;
+  std::vector<std::string> rev(tool_args.rbegin(),
+                               tool_args.rend());  // CLI11 parses a reversed vector
+  try {
+    app.parse(rev);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "iobench: %s\n", e.what());
+    return kExitUsage;
+  }
+  cli.cmdhelp = app.count("--cmdhelp") > 0;
+  cli.enghelp = app.count("--enghelp") > 0;
+  if (cli.help) {
+    std::fputs(Usage().c_str(), stdout);
+    return kExitOk;
+  }
+  if (cli.version) {
+    std::puts("iobench-" IOBENCH_VERSION);
+    return kExitOk;
+  }
+  if (cli.cmdhelp) {
+    std::fputs(iobench::jobfile::CmdHelp(cli.cmdhelp_option).c_str(), stdout);
+    return cli.cmdhelp_option.empty() || iobench::jobfile::IsJobOption(cli.cmdhelp_option) ||
+                   cli.cmdhelp_option == "all" || cli.cmdhelp_option == "markdown"
+               ? kExitOk
+               : kExitUsage;
+  }
+  if (cli.enghelp) {
+    std::fputs(iobench::jobfile::EngHelp(cli.enghelp_spec).c_str(), stdout);
+    return kExitOk;
+  }
+  if (cli.list_engines) return ListEngines();
+
+  for (size_t b = 0, e; b <= cli.output_format.size(); b = e + 1) {
+    e = cli.output_format.find(',', b);
+    if (e == std::string::npos) e = cli.output_format.size();
+    std::string f = cli.output_format.substr(b, e - b);
+    if (f != "normal" && f != "terse" && f != "json" && f != "json+" && f != "table") {
+      std::fprintf(stderr,
+                   "iobench: bad --output-format '%s' (normal, terse, json, json+, table)\n",
+                   f.c_str());
+      return kExitUsage;
+    }
+    cli.formats.push_back(f);
+  }
+
+  iobench::jobfile::ParseInput in;
+  in.job_files = split->job_files;
+  in.cli_job_args = split->job_args;
+  in.sections = cli.sections;
+  auto parsed = iobench::jobfile::ParseJobs(in);
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "%s\n", parsed.status().message().c_str());
+    return kExitUsage;
+  }
+  for (const auto& w : parsed->warnings) std::fprintf(stderr, "%s\n", w.c_str());
+  const auto& jobs = parsed->jobs;
+  if (cli.showcmd) return Emit(cli, iobench::jobfile::ShowCmd(jobs));
+  if (cli.parse_only) {
+    bool json = false;
+    for (const auto& f : cli.formats) json |= f == "json" || f == "json+";
+    return Emit(cli, json ? iobench::jobfile::ParseOnlyJson(jobs)
+                          : iobench::jobfile::ParseOnlySummary(jobs));
+  }
+  return RunAndReport(jobs, cli);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return Main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "iobench: internal error: %s\n", e.what());
+    return kExitUsage;
+  }
 }

@@ -1,0 +1,341 @@
+// Texts generated from the option table: docs/options.md, --cmdhelp,
+// --enghelp, --showcmd and --parse-only (human and JSON).
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "iobench/engine.h"
+#include "jobfile/options.h"
+#include "jobfile/parser.h"
+
+namespace iobench::jobfile {
+
+namespace {
+
+const char* SourceName(OptionSource s) {
+  switch (s) {
+    case OptionSource::kDefault:
+      return "default";
+    case OptionSource::kGlobal:
+      return "global";
+    case OptionSource::kJob:
+      return "job";
+    case OptionSource::kCommandLine:
+      return "command line";
+  }
+  return "default";
+}
+
+std::string Join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
+std::string RangeText(const OptionDef& d) {
+  if (d.type != OptType::kInt && d.type != OptType::kSize && d.type != OptType::kTime) return "";
+  if (d.min == INT64_MIN && d.max == INT64_MAX) return "";
+  if (d.max == INT64_MAX) return ">= " + std::to_string(d.min);
+  return std::to_string(d.min) + ".." + std::to_string(d.max);
+}
+
+std::string OneHelp(const OptionDef& d) {
+  std::ostringstream o;
+  o << d.name << ": " << d.help << "\n";
+  if (!d.aliases.empty()) o << "  alias: " << Join(d.aliases, ", ") << "\n";
+  o << "  type: " << TypeName(d) << "\n";
+  if (!d.def.empty()) o << "  default: " << d.def << "\n";
+  std::string r = RangeText(d);
+  if (!r.empty()) o << "  range: " << r << "\n";
+  if (d.per_dir) o << "  per direction: read,write,trim (a value not ended by ',' carries over)\n";
+  if (!d.engines.empty()) o << "  engines: " << Join(EnginesForOption(d), ", ") << "\n";
+  if (!d.runs) o << "  note: accepted by the parser; running it is not implemented yet\n";
+  return o.str();
+}
+
+std::string MdEscape(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|')
+      out += "\\|";
+    else
+      out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string OptionsMarkdown() {
+  std::ostringstream o;
+  o << "# iobench job options\n\n"
+       "<!-- Generated from the option table (src/jobfile/options.cc) by "
+       "`iobench --cmdhelp=markdown`. Do not edit: a unit test fails when this file is stale. "
+       "-->\n\n"
+       "Every option can be written in a job file (`name=value`, or a bare `name` for flags) "
+       "or on the command line (`--name=value`, `-name=value` or `-name value`). "
+       "Sizes take fio's suffixes (`k`, `m`, `g`, ... with `kb_base` rules), times take "
+       "`d h m s ms us ns` (the default unit is given in the description), and numbers may be "
+       "arithmetic in parentheses. See docs/jobfile.md for the syntax.\n\n"
+       "**Runs** says whether the run core implements the option's behaviour yet; options "
+       "marked *no* are parsed and validated, and a job that sets one is refused by name when it "
+       "runs.\n";
+  std::vector<std::string> cats;
+  for (const auto& d : OptionTable())
+    if (std::find(cats.begin(), cats.end(), d.category) == cats.end()) cats.push_back(d.category);
+  for (const auto& c : cats) {
+    o << "\n## " << c
+      << "\n\n| option | aliases | type | default | range | engines | runs | description |\n"
+      << "|---|---|---|---|---|---|---|---|\n";
+    for (const auto& d : OptionTable()) {
+      if (d.category != c) continue;
+      o << "| `" << d.name << "` | " << Join(d.aliases, ", ") << " | " << MdEscape(TypeName(d))
+        << (d.per_dir ? " (per direction)" : "") << " | " << MdEscape(d.def) << " | "
+        << RangeText(d) << " | " << Join(d.engines, ", ") << " | " << (d.runs ? "yes" : "no")
+        << " | " << MdEscape(d.help) << " |\n";
+    }
+  }
+  o << "\n## fio options that iobench recognises but does not support yet\n\n"
+       "Using one of these is an error that names the option, file and line.\n\n";
+  auto fio = FioOnlyOptions();
+  o << Join(fio, ", ") << "\n";
+  return o.str();
+}
+
+std::string CmdHelp(const std::string& option) {
+  if (option.empty() || option == "all") {
+    std::ostringstream o;
+    std::string cat;
+    for (const auto& d : OptionTable()) {
+      if (d.category != cat) {
+        cat = d.category;
+        o << "\n" << cat << ":\n";
+      }
+      std::string n = d.name;
+      n.resize(std::max<size_t>(n.size(), 28), ' ');
+      o << "  " << n << " " << d.help << "\n";
+    }
+    return o.str();
+  }
+  if (option == "markdown") return OptionsMarkdown();
+  if (const OptionDef* d = FindOption(option)) return OneHelp(*d);
+  if (IsFioOnlyOption(option))
+    return "option '" + option + "' is a fio option that iobench does not support yet\n";
+  std::string s = SuggestOption(option);
+  return "unknown option '" + option + "'" + (s.empty() ? "" : "; did you mean '" + s + "'?") +
+         "\n";
+}
+
+std::string EngHelp(const std::string& spec) {
+  std::ostringstream o;
+  if (spec.empty()) {
+    o << "Available IO engines:\n";
+    for (const auto& n : IobenchEngineNames()) {
+      const EngineInfo* e = FindEngine(n);
+      o << "\t" << n;
+      if (e) o << "\t" << e->help;
+      o << "\n";
+    }
+    return o.str();
+  }
+  std::string engine = spec.substr(0, spec.find(','));
+  std::string opt = spec.find(',') == std::string::npos ? "" : spec.substr(spec.find(',') + 1);
+  auto& names = IobenchEngineNames();
+  if (std::find(names.begin(), names.end(), engine) == names.end())
+    return "unknown ioengine '" + engine + "'\n";
+  if (!opt.empty()) {
+    const OptionDef* d = FindOption(opt);
+    if (!d || d->engines.empty())
+      return "'" + opt + "' is not an option of ioengine " + engine + "\n";
+    auto e = EnginesForOption(*d);
+    if (std::find(e.begin(), e.end(), engine) == e.end())
+      return "'" + opt + "' is not an option of ioengine " + engine + "\n";
+    return OneHelp(*d);
+  }
+  bool any = false;
+  for (const auto& d : OptionTable()) {
+    if (d.engines.empty()) continue;
+    auto e = EnginesForOption(d);
+    if (std::find(e.begin(), e.end(), engine) == e.end()) continue;
+    std::string n = d.name;
+    n.resize(std::max<size_t>(n.size(), 20), ' ');
+    o << n << ": " << d.help << "\n";
+    any = true;
+  }
+  if (!any) o << "ioengine " << engine << " has no engine-specific options\n";
+  return o.str();
+}
+
+namespace {
+std::string ShellQuote(const std::string& s) {
+  bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string("-_./:,=%+@^").find(c) != std::string::npos;
+  });
+  if (plain) return s;
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+std::string Arg(const OptionSetting& s) {
+  if (s.value.empty()) return "--" + s.name;
+  return ShellQuote("--" + s.name + "=" + s.value);
+}
+}  // namespace
+
+std::string ShowCmd(const std::vector<JobSpec>& jobs) {
+  std::string out = "iobench";
+  for (const auto& j : jobs) {
+    out += ' ';
+    out += ShellQuote("--name=" + j.name);
+    for (const auto& s : j.settings) {
+      if (s.name == "name") continue;
+      out += ' ';
+      out += Arg(s);
+    }
+  }
+  return out + "\n";
+}
+
+std::string ParseOnlyJson(const std::vector<JobSpec>& jobs) {
+  nlohmann::ordered_json root;
+  root["jobs"] = nlohmann::ordered_json::array();
+  for (const auto& j : jobs) {
+    nlohmann::ordered_json jj;
+    jj["name"] = j.name;
+    jj["job_file"] = j.job_file;
+    jj["job_file_index"] = j.job_file_index;
+    jj["line"] = j.line;
+    nlohmann::ordered_json opts = nlohmann::ordered_json::object();
+    for (const auto& d : OptionTable()) {
+      const OptionSetting* last = nullptr;
+      for (const auto& s : j.settings)
+        if (s.name == d.name) last = &s;
+      nlohmann::ordered_json o;
+      if (last) {
+        o["value"] = last->value.empty() ? "1" : last->value;
+        o["source"] = SourceName(last->source);
+        o["file"] = last->file;
+        o["line"] = last->line;
+      } else if (d.name == "name") {
+        o["value"] = j.name;  // the [section] header names the job
+        o["source"] = j.job_file.empty() ? "command line" : "job";
+        o["file"] = j.job_file;
+        o["line"] = j.line;
+      } else {
+        o["value"] = d.def;
+        o["source"] = "default";
+      }
+      if (!d.runs && last) o["implemented"] = false;
+      opts[d.name] = o;
+    }
+    jj["options"] = opts;
+    nlohmann::ordered_json un = nlohmann::ordered_json::array();
+    for (const auto& s : j.unimplemented) un.push_back(s.name);
+    jj["unimplemented"] = un;
+    root["jobs"].push_back(jj);
+  }
+  // Job files are not always UTF-8; replace bad bytes rather than throw.
+  return root.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+namespace {
+const char* RwName(RwMode m) {
+  switch (m) {
+    case RwMode::kRead:
+      return "read";
+    case RwMode::kWrite:
+      return "write";
+    case RwMode::kTrim:
+      return "trim";
+    case RwMode::kRandRead:
+      return "randread";
+    case RwMode::kRandWrite:
+      return "randwrite";
+    case RwMode::kRandTrim:
+      return "randtrim";
+    case RwMode::kReadWrite:
+      return "rw";
+    case RwMode::kRandRW:
+      return "randrw";
+    case RwMode::kTrimWrite:
+      return "trimwrite";
+    case RwMode::kRandTrimWrite:
+      return "randtrimwrite";
+  }
+  return "?";
+}
+
+std::string Bytes(uint64_t b) {
+  static const char* kU[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int u = 0;
+  while (u < 5 && b >= 1024 && b % 1024 == 0) {
+    b /= 1024;
+    ++u;
+  }
+  return std::to_string(b) + kU[u];
+}
+
+std::string Bs(const BlockSizeSpec& b) {
+  if (!b.split.empty()) {
+    std::string s;
+    for (const auto& e : b.split) {
+      if (!s.empty()) s += ':';
+      s += Bytes(e.bs);
+      s += '/';
+      s += std::to_string(e.perc);
+    }
+    return s;
+  }
+  if (b.min == b.max) return Bytes(b.min);
+  return Bytes(b.min) + "-" + Bytes(b.max);
+}
+
+std::string Secs(uint64_t ns) {
+  if (ns == 0) return "none";
+  if (ns % 1000000000ull == 0) return std::to_string(ns / 1000000000ull) + "s";
+  if (ns % 1000000ull == 0) return std::to_string(ns / 1000000ull) + "ms";
+  return std::to_string(ns / 1000ull) + "us";
+}
+}  // namespace
+
+std::string ParseOnlySummary(const std::vector<JobSpec>& jobs) {
+  std::ostringstream o;
+  for (const auto& j : jobs) {
+    o << j.name << ": group=" << j.job_file_index << " rw=" << RwName(j.rw);
+    if (j.rw_nr > 1) o << ":" << j.rw_nr;
+    if (j.rw_skip) o << ":" << j.rw_skip;
+    o << " bs=" << Bs(j.bs[0]);
+    if (HasWrite(j.rw) && Bs(j.bs[1]) != Bs(j.bs[0])) o << "," << Bs(j.bs[1]);
+    o << " ioengine=" << j.ioengine << " iodepth=" << j.iodepth;
+    o << " size="
+      << (j.size_percent ? std::to_string(j.size_percent) + "%"
+          : j.size       ? Bytes(j.size)
+                         : "file/device");
+    if (j.numjobs > 1) o << " numjobs=" << j.numjobs;
+    o << " files=";
+    if (!j.filenames.empty())
+      o << Join(j.filenames, ":");
+    else {
+      std::string dir = j.directory.empty() ? std::string(".") : j.directory;
+      if (dir.back() != '/') dir += '/';
+      o << dir << j.filename_format << " x" << j.nrfiles;
+    }
+    o << " runtime=" << Secs(j.runtime_ns) << (j.time_based ? " (time_based)" : "");
+    if (!j.unimplemented.empty()) {
+      o << " [not runnable yet:";
+      for (const auto& s : j.unimplemented) o << " " << s.name;
+      o << "]";
+    }
+    o << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace iobench::jobfile

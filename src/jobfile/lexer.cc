@@ -1,0 +1,135 @@
+#include "jobfile/lexer.h"
+
+#include <cctype>
+
+namespace iobench::jobfile {
+
+std::string FormatDiagnostic(const std::string& file, int line, int col, const std::string& message,
+                             const std::string& line_text) {
+  std::string out = file;
+  if (line > 0) {
+    out += ':';
+    out += std::to_string(line);
+    if (col > 0) {
+      out += ':';
+      out += std::to_string(col);
+    }
+  }
+  out += ": " + message;
+  if (!line_text.empty()) {
+    out += "\n" + line_text + "\n";
+    // Keep tabs in the padding so the caret lines up under tabbed text.
+    for (int i = 0; i + 1 < col && i < static_cast<int>(line_text.size()); ++i)
+      out += line_text[static_cast<size_t>(i)] == '\t' ? '\t' : ' ';
+    out += "^";
+  }
+  return out;
+}
+
+namespace {
+bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+}  // namespace
+
+Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& file) {
+  std::vector<LexEntry> out;
+  int lineno = 0;
+  size_t pos = 0;
+  // A UTF-8 byte-order mark (editors on other systems add one) is not text.
+  if (content.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;
+  while (pos < content.size()) {
+    size_t nl = content.find('\n', pos);
+    if (nl == std::string_view::npos) nl = content.size();
+    std::string text(content.substr(pos, nl - pos));
+    pos = nl + 1;
+    ++lineno;
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    auto err = [&](int col, const std::string& msg) {
+      return Status::Invalid(FormatDiagnostic(file, lineno, col, msg, text));
+    };
+    for (char c : text)
+      if (c == '\0') return err(1, "NUL byte in job file (is this a binary file?)");
+    if (text.size() > 8192) return err(1, "line longer than 8192 bytes");
+    // Comments: from the first '#' or ';' to the end of the line, except
+    // inside a value that is quoted as a whole (`description="a; b"`).
+    std::string body = text;
+    size_t from = 0;
+    size_t eq = body.find('=');
+    if (eq != std::string::npos && body.find_first_of("#;") > eq) {
+      size_t v = eq + 1;
+      while (v < body.size() && IsBlank(body[v])) ++v;
+      if (v < body.size() && (body[v] == '"' || body[v] == '\'')) {
+        size_t close = body.find(body[v], v + 1);
+        if (close != std::string::npos) from = close + 1;
+      }
+    }
+    size_t cpos = body.find_first_of("#;", from);
+    if (cpos != std::string::npos) body.resize(cpos);
+    size_t b = 0;
+    while (b < body.size() && std::isspace(static_cast<unsigned char>(body[b]))) ++b;
+    size_t e = body.size();
+    while (e > b && std::isspace(static_cast<unsigned char>(body[e - 1]))) --e;
+    if (b == e) continue;
+    LexEntry ent;
+    ent.line = lineno;
+    ent.text = text;
+    ent.key_col = static_cast<int>(b) + 1;
+    if (body[b] == '[') {
+      if (body[e - 1] != ']') return err(static_cast<int>(e) + 1, "missing ']' after section name");
+      std::string name = body.substr(b + 1, e - b - 2);
+      size_t nb = 0, ne = name.size();
+      while (nb < ne && IsBlank(name[nb])) ++nb;
+      while (ne > nb && IsBlank(name[ne - 1])) --ne;
+      name = name.substr(nb, ne - nb);
+      if (name.empty()) return err(static_cast<int>(b) + 1, "empty section name");
+      if (name.find_first_of("[]") != std::string::npos)
+        return err(static_cast<int>(b) + 1, "bad section name '" + name + "'");
+      ent.kind = LexEntry::Kind::kSection;
+      ent.key = name;
+      ent.key_col = static_cast<int>(b + 1 + nb) + 1;
+      out.push_back(std::move(ent));
+      continue;
+    }
+    // The key runs to '=' or a blank.
+    size_t k = b;
+    while (k < e && body[k] != '=' && !IsBlank(body[k])) ++k;
+    std::string key = body.substr(b, k - b);
+    if (key == "include" && k < e && IsBlank(body[k])) {
+      size_t v = k;
+      while (v < e && IsBlank(body[v])) ++v;
+      ent.kind = LexEntry::Kind::kInclude;
+      ent.key = body.substr(v, e - v);
+      ent.value_col = static_cast<int>(v) + 1;
+      out.push_back(std::move(ent));
+      continue;
+    }
+    if (key.empty()) return err(static_cast<int>(b) + 1, "expected an option name before '='");
+    ent.key = key;
+    size_t q = k;
+    while (q < e && IsBlank(body[q])) ++q;
+    if (q == e) {  // bare flag
+      out.push_back(std::move(ent));
+      continue;
+    }
+    if (body[q] != '=')
+      return err(static_cast<int>(q) + 1,
+                 "expected '=' between option '" + key + "' and its value");
+    ent.has_value = true;
+    ent.blanks_around_eq = q != k;
+    size_t v = q + 1;
+    while (v < e && IsBlank(body[v])) ++v;
+    if (v != q + 1) ent.blanks_around_eq = true;
+    std::string value = body.substr(v, e - v);
+    ent.value_col = static_cast<int>(v) + 1;
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+        value.back() == value.front()) {
+      value = value.substr(1, value.size() - 2);
+      ent.quoted = true;
+      ent.value_col += 1;
+    }
+    ent.value = value;
+    out.push_back(std::move(ent));
+  }
+  return out;
+}
+
+}  // namespace iobench::jobfile

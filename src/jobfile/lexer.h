@@ -1,0 +1,39 @@
+// Job-file lexer: turns the text of one job file into a list of entries
+// ([section] headers, `key=value` options, bare flags, include lines).
+// It knows nothing about options; values are not expanded here.
+//
+// Owner: jobfile module. Pure function; any thread.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "iobench/status.h"
+
+namespace iobench::jobfile {
+
+// file:line:col: message, then the line echoed and a caret under column col
+// (1-based). With an empty `line_text` only the first line is produced.
+std::string FormatDiagnostic(const std::string& file, int line, int col, const std::string& message,
+                             const std::string& line_text);
+
+struct LexEntry {
+  enum class Kind { kSection, kOption, kInclude };
+  Kind kind = Kind::kOption;
+  std::string key;    // section name, option name or include path
+  std::string value;  // option value (quotes removed), "" for bare flags
+  bool has_value = false;
+  bool blanks_around_eq = false;  // `key = value`
+  bool quoted = false;            // value was in "..." or '...'
+  int line = 0;                   // 1-based
+  int key_col = 1;                // 1-based column of the key / section name
+  int value_col = 1;              // 1-based column of the value's first character
+  std::string text;               // the whole line as written (for carets)
+};
+
+// Lexes `content` (the text of `file`). Comments start with '#' or ';'
+// anywhere on a line and run to its end. Errors are complete diagnostics.
+Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& file);
+
+}  // namespace iobench::jobfile

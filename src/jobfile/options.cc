@@ -1,0 +1,1524 @@
+#include "jobfile/options.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+#include "iobench/engine.h"
+#include "jobfile/units.h"
+
+namespace iobench::jobfile {
+
+namespace {
+
+constexpr uint64_t kSec = 1000000000ull;
+constexpr uint64_t kUsec = 1000ull;
+
+// Fluent builder so each row reads as one line of data.
+struct Row {
+  OptionDef d;
+  Row(const char* name, OptType t, const char* cat, const char* help) {
+    d.name = name;
+    d.type = t;
+    d.category = cat;
+    d.help = help;
+  }
+  Row& Alias(std::initializer_list<const char*> a) {
+    for (auto* s : a) d.aliases.emplace_back(s);
+    return *this;
+  }
+  Row& Def(const char* v) {
+    d.def = v;
+    return *this;
+  }
+  Row& Range(int64_t lo, int64_t hi) {
+    d.min = lo;
+    d.max = hi;
+    return *this;
+  }
+  Row& PerDir() {
+    d.per_dir = true;
+    return *this;
+  }
+  Row& Percent() {
+    d.allow_percent = true;
+    return *this;
+  }
+  Row& Unit(uint64_t ns) {
+    d.time_unit_ns = ns;
+    return *this;
+  }
+  Row& Choices(const char* c) {
+    d.choices = c;
+    return *this;
+  }
+  Row& Engines(std::initializer_list<const char*> e) {
+    for (auto* s : e) d.engines.emplace_back(s);
+    return *this;
+  }
+  Row& NoRun() {
+    d.runs = false;
+    return *this;
+  }
+  Row& Set(OptionSetter s) {
+    d.set = s;
+    return *this;
+  }
+};
+
+Status Bad(std::string msg) { return Status::Invalid(std::move(msg)); }
+
+// --- helpers for the special setters ---------------------------------------
+
+Result<int64_t> Num(std::string_view text, NumKind kind, uint32_t kb_base, uint64_t unit = kSec) {
+  NumContext c;
+  c.kind = kind;
+  c.kb_base = kb_base;
+  c.time_unit_ns = unit;
+  ValueError e;
+  auto v = ParseNumber(text, c, &e);
+  if (!v) return Bad(e.message);
+  return *v;
+}
+
+// "lo-hi" or "lo:hi" (swapped when lo > hi); a single value gives lo == hi.
+Status ParseRange(std::string_view text, NumKind kind, uint32_t kb_base, uint64_t unit, int64_t* lo,
+                  int64_t* hi) {
+  std::string t = Trim(text);
+  size_t sep = std::string::npos;
+  int depth = 0;
+  for (size_t i = 1; i < t.size(); ++i) {
+    if (t[i] == '(') ++depth;
+    if (t[i] == ')') --depth;
+    if (depth == 0 && (t[i] == '-' || t[i] == ':')) {
+      sep = i;
+      break;
+    }
+  }
+  if (sep == std::string::npos) {
+    IOB_ASSIGN_OR_RETURN(*lo, Num(t, kind, kb_base, unit));
+    *hi = *lo;
+    return Status::Ok();
+  }
+  IOB_ASSIGN_OR_RETURN(*lo, Num(t.substr(0, sep), kind, kb_base, unit));
+  IOB_ASSIGN_OR_RETURN(*hi, Num(t.substr(sep + 1), kind, kb_base, unit));
+  if (*lo > *hi) std::swap(*lo, *hi);
+  return Status::Ok();
+}
+
+const char* DirName(int d) { return d == 0 ? "reads" : d == 1 ? "writes" : "trims"; }
+
+Status ParseBsSplit(JobSpec& j, const OptValue& v) {
+  auto parts = SplitPerDirection(v.text);
+  for (int d = 0; d < kNumDdirs; ++d) {
+    if (!parts[static_cast<size_t>(d)].text) continue;
+    if (d > 0 && parts[static_cast<size_t>(d)].text == parts[static_cast<size_t>(d - 1)].text) {
+      j.bs[d] = j.bs[d - 1];  // carried over: same split, warn only once
+      continue;
+    }
+    std::vector<BsSplitEntry> entries;
+    std::vector<size_t> blanks;
+    uint64_t total = 0;
+    for (const auto& item : SplitEscaped(*parts[static_cast<size_t>(d)].text, ':')) {
+      std::string it = Trim(item);
+      if (it.empty()) continue;
+      size_t slash = it.find('/');
+      BsSplitEntry e;
+      IOB_ASSIGN_OR_RETURN(int64_t bs, Num(it.substr(0, slash), NumKind::kSize, v.kb_base));
+      if (bs <= 0) return Bad("bssplit block size '" + it + "' must be positive");
+      e.bs = static_cast<uint64_t>(bs);
+      std::string perc = slash == std::string::npos ? "" : Trim(it.substr(slash + 1));
+      int64_t p = 0;
+      if (!perc.empty()) {
+        IOB_ASSIGN_OR_RETURN(p, Num(perc, NumKind::kPlain, 1024));
+        if (p < 0 || p > 100) return Bad("bssplit share '" + perc + "' must be 0..100");
+      }
+      if (p == 0) {
+        // fio reads both "64k/" and "64k/0" as "take a share of the rest".
+        blanks.push_back(entries.size());
+      } else {
+        e.perc = static_cast<uint32_t>(p);
+        total += e.perc;
+      }
+      entries.push_back(e);
+    }
+    if (entries.empty()) return Bad("bssplit for " + std::string(DirName(d)) + " is empty");
+    if (total > 100)
+      return Bad("bssplit shares for " + std::string(DirName(d)) + " add up to " +
+                 std::to_string(total) + "%, more than 100%");
+    if (blanks.empty() && total < 100) {
+      // fio accepts this; the rest goes to the last size so the shares the
+      // run core sees add up to 100.
+      if (v.warnings)
+        v.warnings->push_back("bssplit shares for " + std::string(DirName(d)) + " add up to " +
+                              std::to_string(total) + "%; the remaining " +
+                              std::to_string(100 - total) + "% go to the last size (" +
+                              std::to_string(entries.back().bs) + " bytes)");
+      entries.back().perc += static_cast<uint32_t>(100 - total);
+    }
+    if (!blanks.empty()) {
+      uint64_t rest = 100 - total;
+      uint64_t each = rest / blanks.size(), extra = rest % blanks.size();
+      for (size_t i = 0; i < blanks.size(); ++i)
+        entries[blanks[i]].perc = static_cast<uint32_t>(each + (i < extra ? 1 : 0));
+    }
+    BlockSizeSpec& b = j.bs[d];
+    b.split = entries;
+    b.min = UINT64_MAX;
+    b.max = 0;
+    for (auto& e : entries) {
+      b.min = std::min(b.min, e.bs);
+      b.max = std::max(b.max, e.bs);
+    }
+  }
+  return Status::Ok();
+}
+
+Status ParseBsRange(JobSpec& j, const OptValue& v) {
+  std::string t = v.text;
+  std::replace(t.begin(), t.end(), '/', ',');
+  auto parts = SplitPerDirection(t);
+  for (int d = 0; d < kNumDdirs; ++d) {
+    if (!parts[static_cast<size_t>(d)].text) continue;
+    int64_t lo, hi;
+    IOB_RETURN_IF_ERROR(
+        ParseRange(*parts[static_cast<size_t>(d)].text, NumKind::kSize, v.kb_base, 0, &lo, &hi));
+    if (lo <= 0)
+      return Bad("block size range '" + *parts[static_cast<size_t>(d)].text + "' must be positive");
+    j.bs[d].min = static_cast<uint64_t>(lo);
+    j.bs[d].max = static_cast<uint64_t>(hi);
+    j.bs[d].split.clear();
+  }
+  return Status::Ok();
+}
+
+Status ParseRw(JobSpec& j, const OptValue& v) {
+  std::string t = ToLower(Trim(v.text));
+  std::string mod;
+  size_t colon = t.find(':');
+  if (colon != std::string::npos) {
+    mod = Trim(t.substr(colon + 1));
+    t = Trim(t.substr(0, colon));
+  }
+  static const std::pair<const char*, RwMode> kModes[] = {
+      {"read", RwMode::kRead},
+      {"write", RwMode::kWrite},
+      {"trim", RwMode::kTrim},
+      {"randread", RwMode::kRandRead},
+      {"randwrite", RwMode::kRandWrite},
+      {"randtrim", RwMode::kRandTrim},
+      {"rw", RwMode::kReadWrite},
+      {"readwrite", RwMode::kReadWrite},
+      {"randrw", RwMode::kRandRW},
+      {"trimwrite", RwMode::kTrimWrite},
+      {"randtrimwrite", RwMode::kRandTrimWrite},
+  };
+  bool found = false;
+  for (auto& [n, m] : kModes)
+    if (t == n) {
+      j.rw = m;
+      found = true;
+    }
+  if (!found) {
+    std::vector<std::string> names;
+    for (auto& [n, m] : kModes) names.emplace_back(n);
+    std::string s;
+    for (const auto& n : names)  // "r" and "w" most likely mean read and write
+      if (s.empty() && !t.empty() && n.rfind(t, 0) == 0) s = n;
+    if (s.empty()) s = SuggestFrom(t, names);
+    return Bad("bad rw mode '" + t +
+               "' (read, write, trim, randread, randwrite, randtrim, rw, "
+               "randrw, trimwrite, randtrimwrite)" +
+               (s.empty() ? "" : "; did you mean '" + s + "'?"));
+  }
+  j.rw_nr = 1;
+  j.rw_skip = 0;
+  if (!mod.empty()) {
+    if (IsRandom(j.rw)) {
+      IOB_ASSIGN_OR_RETURN(int64_t n, Num(mod, NumKind::kPlain, v.kb_base));
+      if (n < 1) return Bad("rw=" + t + ":N needs N >= 1 (I/Os per random offset)");
+      j.rw_nr = static_cast<uint64_t>(n);
+    } else {
+      IOB_ASSIGN_OR_RETURN(j.rw_skip, Num(mod, NumKind::kSize, v.kb_base));
+    }
+  }
+  return Status::Ok();
+}
+
+Status ParseCpus(JobSpec& j, const OptValue& v) {
+  j.cpus_allowed.clear();
+  for (const auto& item : SplitEscaped(v.text, ',')) {
+    std::string it = Trim(item);
+    if (it.empty()) continue;
+    int64_t lo, hi;
+    size_t dash = it.find('-');
+    if (dash == std::string::npos) {
+      IOB_ASSIGN_OR_RETURN(lo, Num(it, NumKind::kPlain, 1024));
+      hi = lo;
+    } else {
+      IOB_ASSIGN_OR_RETURN(lo, Num(it.substr(0, dash), NumKind::kPlain, 1024));
+      IOB_ASSIGN_OR_RETURN(hi, Num(it.substr(dash + 1), NumKind::kPlain, 1024));
+    }
+    if (lo < 0 || hi < lo || hi > 65535) return Bad("bad cpu range '" + it + "' in cpu list");
+    for (int64_t c = lo; c <= hi; ++c) j.cpus_allowed.push_back(static_cast<int>(c));
+  }
+  if (j.cpus_allowed.empty()) return Bad("empty cpu list");
+  std::sort(j.cpus_allowed.begin(), j.cpus_allowed.end());
+  j.cpus_allowed.erase(std::unique(j.cpus_allowed.begin(), j.cpus_allowed.end()),
+                       j.cpus_allowed.end());
+  return Status::Ok();
+}
+
+// "0xdeadbeef", "\"text\"", or a decimal number; parts joined with '|'.
+Result<std::vector<uint8_t>> ParsePattern(const std::string& text) {
+  std::vector<uint8_t> out;
+  for (const auto& raw : SplitEscaped(text, '|')) {
+    std::string p = Trim(raw);
+    if (p.empty()) continue;
+    if (p.size() > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+      std::string h = p.substr(2);
+      if (h.size() % 2) h = "0" + h;
+      for (size_t i = 0; i < h.size(); i += 2) {
+        char* end = nullptr;
+        std::string byte = h.substr(i, 2);
+        long b = std::strtol(byte.c_str(), &end, 16);
+        if (*end) return Bad("bad hex pattern '" + p + "'");
+        out.push_back(static_cast<uint8_t>(b));
+      }
+    } else if (p.size() >= 2 && (p.front() == '"' || p.front() == '\'') && p.back() == p.front()) {
+      for (size_t i = 1; i + 1 < p.size(); ++i) out.push_back(static_cast<uint8_t>(p[i]));
+    } else if (std::all_of(p.begin(), p.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      uint64_t n = std::strtoull(p.c_str(), nullptr, 10);
+      std::vector<uint8_t> bytes;
+      do {
+        bytes.push_back(static_cast<uint8_t>(n & 0xff));
+        n >>= 8;
+      } while (n);
+      out.insert(out.end(), bytes.begin(), bytes.end());
+    } else {
+      for (char c : p) out.push_back(static_cast<uint8_t>(c));
+    }
+  }
+  if (out.empty()) return Bad("empty pattern");
+  return out;
+}
+
+Status ParseDistribution(JobSpec& j, const OptValue& v) {
+  std::string t = Trim(v.text);
+  std::string kind = ToLower(t.substr(0, t.find(':')));
+  std::string rest = t.find(':') == std::string::npos ? "" : t.substr(t.find(':') + 1);
+  RandomDistribution rd;
+  if (kind == "random") {
+    if (!rest.empty()) return Bad("random_distribution=random takes no parameter");
+  } else if (kind == "zipf" || kind == "pareto" || kind == "normal" || kind == "gauss") {
+    rd.type = kind == "zipf"     ? DistType::kZipf
+              : kind == "pareto" ? DistType::kPareto
+                                 : DistType::kNormal;
+    auto fields = SplitEscaped(rest, ':');
+    if (rest.empty())
+      return Bad("random_distribution=" + kind + " needs a parameter, e.g. " + kind + ":1.2");
+    char* end = nullptr;
+    rd.param = std::strtod(fields[0].c_str(), &end);
+    if (*end || fields[0].empty()) return Bad("bad " + kind + " parameter '" + fields[0] + "'");
+    if (rd.type == DistType::kZipf && rd.param == 1.0) return Bad("zipf theta must not be 1.0");
+    if (rd.type == DistType::kPareto && (rd.param <= 0.0 || rd.param >= 1.0))
+      return Bad("pareto h must be in (0, 1)");
+    if (fields.size() > 1) {
+      rd.center_frac = std::strtod(fields[1].c_str(), &end);
+      if (*end || rd.center_frac < 0 || rd.center_frac > 1)
+        return Bad("bad center '" + fields[1] + "' (0.0 .. 1.0)");
+    }
+  } else if (kind == "zoned" || kind == "zoned_abs") {
+    rd.type = kind == "zoned" ? DistType::kZoned : DistType::kZonedAbs;
+    auto parts = SplitPerDirection(rest);
+    for (int d = 0; d < kNumDdirs; ++d) {
+      if (!parts[static_cast<size_t>(d)].text) continue;
+      uint64_t access = 0, size = 0;
+      for (const auto& z : SplitEscaped(*parts[static_cast<size_t>(d)].text, ':')) {
+        std::string zt = Trim(z);
+        size_t slash = zt.find('/');
+        if (slash == std::string::npos) return Bad("bad zone '" + zt + "' (expected access%/size)");
+        DistZone dz;
+        IOB_ASSIGN_OR_RETURN(int64_t a, Num(zt.substr(0, slash), NumKind::kPlain, 1024));
+        if (a < 0 || a > 100) return Bad("zone access share '" + zt + "' must be 0..100");
+        dz.access_perc = static_cast<uint32_t>(a);
+        access += dz.access_perc;
+        if (rd.type == DistType::kZoned && Trim(zt.substr(slash + 1)).empty()) {
+          // A blank size share takes what is left of the region.
+          if (size > 100) return Bad("zone size shares add up to more than 100%");
+          dz.size_perc = static_cast<uint32_t>(100 - size);
+          size = 100;
+        } else if (rd.type == DistType::kZoned) {
+          IOB_ASSIGN_OR_RETURN(int64_t s, Num(zt.substr(slash + 1), NumKind::kPlain, 1024));
+          if (s < 0 || s > 100) return Bad("zone size share '" + zt + "' must be 0..100");
+          dz.size_perc = static_cast<uint32_t>(s);
+          size += dz.size_perc;
+        } else {
+          IOB_ASSIGN_OR_RETURN(int64_t s, Num(zt.substr(slash + 1), NumKind::kSize, v.kb_base));
+          if (s <= 0) return Bad("zone size '" + zt + "' must be positive");
+          dz.size_abs = static_cast<uint64_t>(s);
+        }
+        rd.zones[d].push_back(dz);
+      }
+      if (access != 100)
+        return Bad("zone access shares for " + std::string(DirName(d)) + " add up to " +
+                   std::to_string(access) + "%, not 100%");
+      if (rd.type == DistType::kZoned && size != 100)
+        return Bad("zone size shares for " + std::string(DirName(d)) + " add up to " +
+                   std::to_string(size) + "%, not 100%");
+    }
+  } else if (kind == "sequence") {
+    return Bad(
+        "random_distribution=sequence is a fio distribution that iobench does not support yet");
+  } else {
+    return Bad("bad random_distribution '" + kind +
+               "' (random, zipf, pareto, normal, zoned, zoned_abs)");
+  }
+  j.random_distribution = rd;
+  return Status::Ok();
+}
+
+struct ErrnoName {
+  const char* name;
+  int value;
+};
+constexpr ErrnoName kErrnos[] = {
+    {"EPERM", EPERM},           {"ENOENT", ENOENT},
+    {"EINTR", EINTR},           {"EIO", EIO},
+    {"ENXIO", ENXIO},           {"EBADF", EBADF},
+    {"EAGAIN", EAGAIN},         {"ENOMEM", ENOMEM},
+    {"EACCES", EACCES},         {"EFAULT", EFAULT},
+    {"EBUSY", EBUSY},           {"EEXIST", EEXIST},
+    {"ENODEV", ENODEV},         {"EINVAL", EINVAL},
+    {"EFBIG", EFBIG},           {"ENOSPC", ENOSPC},
+    {"EROFS", EROFS},           {"EILSEQ", EILSEQ},
+    {"ENODATA", ENODATA},       {"ETIMEDOUT", ETIMEDOUT},
+    {"EOPNOTSUPP", EOPNOTSUPP}, {"ENOTSUP", ENOTSUP},
+    {"EDQUOT", EDQUOT},         {"EREMOTEIO", EREMOTEIO},
+    {"ECANCELED", ECANCELED},   {"EPROTO", EPROTO},
+    {"ENOLINK", ENOLINK},       {"EMEDIUMTYPE", EMEDIUMTYPE},
+    {"ENOMEDIUM", ENOMEDIUM},   {"EOVERFLOW", EOVERFLOW},
+    {"ESTALE", ESTALE},         {"ENOSYS", ENOSYS},
+};
+
+Status ParseIgnoreError(JobSpec& j, const OptValue& v) {
+  // fio: READ_LIST,WRITE_LIST,VERIFY_LIST; errors within a list are ':' separated.
+  auto dirs = SplitEscaped(v.text, ',');
+  if (dirs.size() > 3) return Bad("ignore_error takes at most 3 lists (read,write,verify)");
+  for (size_t d = 0; d < dirs.size(); ++d) {
+    j.ignore_error[d].clear();
+    for (const auto& e : SplitEscaped(dirs[d], ':')) {
+      std::string n = Trim(e);
+      if (n.empty()) continue;
+      int val = 0;
+      bool ok = false;
+      for (auto& en : kErrnos)
+        if (n == en.name) {
+          val = en.value;
+          ok = true;
+        }
+      if (!ok && std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        val = std::atoi(n.c_str());
+        ok = val > 0;
+      }
+      if (!ok)
+        return Bad("unknown error '" + n + "' in ignore_error (use a name like EIO or a number)");
+      j.ignore_error[d].push_back(val);
+    }
+    // As in fio: listing errors of a class lets that class continue.
+    static const uint8_t kBits[] = {kCoeRead, kCoeWrite, kCoeVerify};
+    if (!j.ignore_error[d].empty()) j.continue_on_error |= kBits[d];
+  }
+  return Status::Ok();
+}
+
+Status ParseFloatList(JobSpec& j, const OptValue& v) {
+  j.percentile_list.clear();
+  for (const auto& p : SplitEscaped(v.text, ':')) {
+    std::string t = Trim(p);
+    if (t.empty()) continue;
+    char* end = nullptr;
+    double f = std::strtod(t.c_str(), &end);
+    if (*end || !std::isfinite(f)) return Bad("bad number '" + t + "' in list");
+    if (f < 0 || f > 100) return Bad("percentile " + t + " is not within 0..100");
+    j.percentile_list.push_back(f);
+  }
+  if (j.percentile_list.empty()) return Bad("empty percentile list");
+  if (j.percentile_list.size() > 20) return Bad("at most 20 percentiles");
+  return Status::Ok();
+}
+
+Status SetPercentable(uint64_t* abs, uint32_t* perc, const OptValue& v, const char* what) {
+  if (v.percent) {
+    if (v.num < 0 || v.num > 100) return Bad(std::string(what) + " percentage must be 0..100");
+    *perc = static_cast<uint32_t>(v.num);
+    *abs = 0;
+  } else {
+    *abs = static_cast<uint64_t>(v.num);
+    *perc = 0;
+  }
+  return Status::Ok();
+}
+
+Status LogSet(std::string* prefix, bool* set, const OptValue& v) {
+  *prefix = v.bare ? "" : v.text;
+  *set = true;
+  return Status::Ok();
+}
+
+Result<VerifyType> VerifyFromName(const std::string& n) {
+  static const std::pair<const char*, VerifyType> kV[] = {
+      {"0", VerifyType::kNone},
+      {"none", VerifyType::kNone},
+      {"md5", VerifyType::kMd5},
+      {"crc64", VerifyType::kCrc64},
+      {"crc32", VerifyType::kCrc32},
+      {"crc32c", VerifyType::kCrc32c},
+      {"crc32c-intel", VerifyType::kCrc32cIntel},
+      {"crc16", VerifyType::kCrc16},
+      {"crc7", VerifyType::kCrc7},
+      {"xxhash", VerifyType::kXxhash},
+      {"sha1", VerifyType::kSha1},
+      {"sha256", VerifyType::kSha256},
+      {"sha512", VerifyType::kSha512},
+      {"sha3-224", VerifyType::kSha3_224},
+      {"sha3-256", VerifyType::kSha3_256},
+      {"sha3-384", VerifyType::kSha3_384},
+      {"sha3-512", VerifyType::kSha3_512},
+      {"meta", VerifyType::kMeta},
+      {"pattern", VerifyType::kPattern},
+      {"null", VerifyType::kNull},
+  };
+  for (auto& [k, t] : kV)
+    if (n == k) return t;
+  return Bad("bad verify type '" + n + "'");
+}
+
+#define B(field)                                \
+  [](JobSpec& j, const OptValue& v) -> Status { \
+    j.field = v.num != 0;                       \
+    return Status::Ok();                        \
+  }
+#define N(field)                                     \
+  [](JobSpec& j, const OptValue& v) -> Status {      \
+    j.field = static_cast<decltype(j.field)>(v.num); \
+    return Status::Ok();                             \
+  }
+#define D(field)                                                                            \
+  [](JobSpec& j, const OptValue& v) -> Status {                                             \
+    for (int d = 0; d < kNumDdirs; ++d)                                                     \
+      if (v.dir[d])                                                                         \
+        j.field[d] = static_cast<std::remove_reference_t<decltype(j.field[0])>>(*v.dir[d]); \
+    return Status::Ok();                                                                    \
+  }
+#define S(field)                                \
+  [](JobSpec& j, const OptValue& v) -> Status { \
+    j.field = v.text;                           \
+    return Status::Ok();                        \
+  }
+
+std::vector<OptionDef> BuildTable() {
+  using T = OptType;
+  std::vector<Row> r;
+  // --- job identity and grouping
+  r.push_back(Row("name", T::kStr, "job",
+                  "Name of the job; on the command line each --name starts a new job")
+                  .Set(S(name)));
+  r.push_back(
+      Row("description", T::kStr, "job", "Free-text description of the job").Set(S(description)));
+  r.push_back(Row("stonewall", T::kBool, "job",
+                  "Wait for all jobs before this one to finish before starting it")
+                  .Alias({"wait_for_previous"})
+                  .Def("0")
+                  .Set(B(stonewall)));
+  r.push_back(
+      Row("new_group", T::kBool, "job", "Start a new reporting group").Def("0").Set(B(new_group)));
+  r.push_back(Row("wait_for", T::kStr, "job", "Name of a job this one waits for before starting")
+                  .Set(S(wait_for)));
+  r.push_back(Row("group_reporting", T::kBool, "job", "Report the jobs of a group as one")
+                  .Def("0")
+                  .Set(B(group_reporting)));
+  r.push_back(Row("exitall", T::kBool, "job", "Stop all jobs when this one finishes")
+                  .Def("0")
+                  .Set(B(exitall)));
+  r.push_back(Row("numjobs", T::kInt, "job", "Number of clones of this job (each its own thread)")
+                  .Def("1")
+                  .Range(1, 65536)
+                  .Set(N(numjobs)));
+  r.push_back(Row("thread", T::kBool, "job", "Use threads (accepted; iobench always uses threads)")
+                  .Def("0")
+                  .Set(B(thread)));
+  // --- files and targets
+  r.push_back(Row("filename", T::kSpecial, "files",
+                  "File or device name(s), separated by ':' ('\\:' for a literal colon)")
+                  .Choices("path[:path...]")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    j.filenames.clear();
+                    for (auto& f : SplitEscaped(v.text, ':')) {
+                      std::string t = Trim(f);
+                      if (!t.empty()) j.filenames.push_back(t);
+                    }
+                    if (j.filenames.empty()) return Bad("empty filename");
+                    // As in fio: the named files replace nrfiles.
+                    j.nrfiles = static_cast<uint32_t>(j.filenames.size());
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("directory", T::kStr, "files", "Directory in which the job's files are created")
+                  .Set(S(directory)));
+  r.push_back(Row("filename_format", T::kStr, "files", "Name pattern for generated files")
+                  .Def("$jobname.$jobnum.$filenum")
+                  .Set(S(filename_format)));
+  r.push_back(Row("nrfiles", T::kInt, "files", "Number of files per job")
+                  .Alias({"nr_files"})
+                  .Def("1")
+                  .Range(1, 1 << 20)
+                  .Set(N(nrfiles)));
+  r.push_back(Row("openfiles", T::kInt, "files", "Files kept open at the same time (0: all)")
+                  .Def("0")
+                  .Range(0, 1 << 20)
+                  .Set(N(openfiles)));
+  r.push_back(Row("file_service_type", T::kEnum, "files", "How the next file is chosen")
+                  .Def("roundrobin")
+                  .Choices("roundrobin|sequential|random")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    std::string t = ToLower(Trim(v.text));
+                    if (t.find(':') != std::string::npos)
+                      return Bad("file_service_type with ':N' is not supported by iobench yet");
+                    if (t == "roundrobin")
+                      j.file_service_type = FileServiceType::kRoundRobin;
+                    else if (t == "sequential")
+                      j.file_service_type = FileServiceType::kSequential;
+                    else if (t == "random")
+                      j.file_service_type = FileServiceType::kRandom;
+                    else if (t == "zipf" || t == "pareto" || t == "normal" || t == "gauss")
+                      return Bad("file_service_type=" + t +
+                                 " is a fio mode that iobench does not support yet");
+                    else
+                      return Bad("bad file_service_type '" + t +
+                                 "' (roundrobin, sequential, random)");
+                    return Status::Ok();
+                  }));
+  r.push_back(
+      Row("size", T::kSize, "files", "Total bytes of I/O region per job (N% of the file or device)")
+          .Percent()
+          .Range(0, INT64_MAX)
+          .Set([](JobSpec& j, const OptValue& v) {
+            return SetPercentable(&j.size, &j.size_percent, v, "size");
+          }));
+  r.push_back(Row("filesize", T::kSpecial, "files",
+                  "Size of each file; a range lo-hi picks a random size per file")
+                  .Choices("size[-size]")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    int64_t lo, hi;
+                    IOB_RETURN_IF_ERROR(ParseRange(v.text, NumKind::kSize, v.kb_base, 0, &lo, &hi));
+                    if (lo <= 0) return Bad("filesize must be positive");
+                    j.filesize_min = static_cast<uint64_t>(lo);
+                    j.filesize_max = static_cast<uint64_t>(hi);
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("io_size", T::kSize, "files", "Bytes of I/O to do (default: size)")
+                  .Alias({"io_limit"})
+                  .Percent()
+                  .Range(0, INT64_MAX)
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    // JobSpec has no io_size_percent yet.
+                    if (v.percent) return Bad("io_size=N% is not supported by iobench yet");
+                    j.io_size = static_cast<uint64_t>(v.num);
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("offset", T::kSize, "files", "Start offset in the file (N% of the file)")
+                  .Alias({"fileoffset"})
+                  .Percent()
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .Set([](JobSpec& j, const OptValue& v) {
+                    return SetPercentable(&j.offset, &j.offset_percent, v, "offset");
+                  }));
+  r.push_back(
+      Row("offset_increment", T::kSize, "files", "Offset added per numjobs clone (N% of the file)")
+          .Percent()
+          .Def("0")
+          .Range(0, INT64_MAX)
+          .Set([](JobSpec& j, const OptValue& v) {
+            return SetPercentable(&j.offset_increment, &j.offset_increment_percent, v,
+                                  "offset_increment");
+          }));
+  r.push_back(Row("number_ios", T::kInt, "files", "Stop after this many I/Os (0: no limit)")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .Set(N(number_ios)));
+  r.push_back(Row("fill_device", T::kBool, "files", "Write until the device or filesystem is full")
+                  .Alias({"fill_fs"})
+                  .Def("0")
+                  .Set(B(fill_device)));
+  r.push_back(
+      Row("allow_mounted_write", T::kBool, "files", "Allow writes to a mounted block device")
+          .Def("0")
+          .Set(B(allow_mounted_write)));
+  r.push_back(Row("unlink", T::kBool, "files", "Delete the job's files when it is done")
+                  .Def("0")
+                  .Set(B(unlink)));
+  r.push_back(Row("create_on_open", T::kBool, "files", "Create files when they are opened for I/O")
+                  .Def("0")
+                  .Set(B(create_on_open)));
+  r.push_back(
+      Row("pre_read", T::kBool, "files", "Read the files into the page cache before starting")
+          .Def("0")
+          .Set(B(pre_read)));
+  r.push_back(Row("overwrite", T::kBool, "files", "Write the files fully before the job's writes")
+                  .Def("0")
+                  .Set(B(overwrite)));
+  r.push_back(Row("fallocate", T::kEnum, "files", "How files are preallocated")
+                  .Def("native")
+                  .Choices("none|posix|keep|native|truncate|0|1")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    std::string t = ToLower(Trim(v.text));
+                    if (t == "none" || t == "0")
+                      j.fallocate = FallocateMode::kNone;
+                    else if (t == "posix" || t == "1")
+                      j.fallocate = FallocateMode::kPosix;
+                    else if (t == "keep")
+                      j.fallocate = FallocateMode::kKeep;
+                    else if (t == "native")
+                      j.fallocate = FallocateMode::kNative;
+                    else if (t == "truncate")
+                      j.fallocate = FallocateMode::kTruncate;
+                    else
+                      return Bad("bad fallocate mode '" + t +
+                                 "' (none, posix, keep, native, truncate)");
+                    return Status::Ok();
+                  }));
+  // --- I/O pattern
+  r.push_back(
+      Row("rw", T::kSpecial, "pattern",
+          "I/O pattern, optionally with :N (random: I/Os per offset; sequential: bytes skipped)")
+          .Alias({"readwrite"})
+          .Def("read")
+          .Choices("read|write|trim|randread|randwrite|randtrim|rw|readwrite|randrw|trimwrite|"
+                   "randtrimwrite[:N]")
+          .Set(ParseRw));
+  r.push_back(Row("rw_sequencer", T::kSpecial, "pattern", "How :N in rw= generates offsets")
+                  .Def("sequential")
+                  .Choices("sequential|identical[:N]")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    std::string t = ToLower(Trim(v.text));
+                    std::string n;
+                    if (t.find(':') != std::string::npos) {
+                      n = t.substr(t.find(':') + 1);
+                      t = t.substr(0, t.find(':'));
+                    }
+                    if (t == "sequential")
+                      j.rw_sequencer = RwSequencer::kSequential;
+                    else if (t == "identical")
+                      j.rw_sequencer = RwSequencer::kIdentical;
+                    else
+                      return Bad("bad rw_sequencer '" + t + "' (sequential, identical)");
+                    if (!n.empty()) {
+                      IOB_ASSIGN_OR_RETURN(int64_t x, Num(n, NumKind::kPlain, 1024));
+                      if (x < 1) return Bad("rw_sequencer :N must be >= 1");
+                      j.rw_nr = static_cast<uint64_t>(x);
+                    }
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("rwmixread", T::kInt, "pattern", "Percent of a mixed workload that reads")
+                  .Def("50")
+                  .Range(0, 100)
+                  .Set(N(rwmixread)));
+  r.push_back(Row("rwmixwrite", T::kInt, "pattern",
+                  "Percent of a mixed workload that writes (sets rwmixread = 100 - N)")
+                  .Def("50")
+                  .Range(0, 100)
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    j.rwmixread = static_cast<uint32_t>(100 - v.num);
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("bs", T::kSize, "pattern", "Block size (read,write,trim)")
+                  .Alias({"blocksize"})
+                  .Def("4k")
+                  .PerDir()
+                  .Range(1, INT32_MAX)
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    for (int d = 0; d < kNumDdirs; ++d)
+                      if (v.dir[d])
+                        j.bs[d] = BlockSizeSpec{
+                            static_cast<uint64_t>(*v.dir[d]), static_cast<uint64_t>(*v.dir[d]), {}};
+                    return Status::Ok();
+                  }));
+  r.push_back(
+      Row("bsrange", T::kSpecial, "pattern", "Block size range lo-hi (or lo:hi) per direction")
+          .Alias({"blocksize_range"})
+          .Choices("lo-hi[,lo-hi][,lo-hi]")
+          .Set(ParseBsRange));
+  r.push_back(Row("bssplit", T::kSpecial, "pattern",
+                  "Weighted block sizes: bs/share:bs/share (blank shares take the remainder)")
+                  .Choices("bs/perc:bs/perc[,...]")
+                  .Set(ParseBsSplit));
+  r.push_back(Row("blockalign", T::kSize, "pattern",
+                  "Alignment of random offsets (default: the minimum bs)")
+                  .Alias({"ba"})
+                  .PerDir()
+                  .Range(0, INT32_MAX)
+                  .Set(D(blockalign)));
+  r.push_back(Row("bs_unaligned", T::kBool, "pattern",
+                  "Block sizes in a range need not be multiples of the minimum")
+                  .Alias({"blocksize_unaligned"})
+                  .Def("0")
+                  .Set(B(bs_unaligned)));
+  r.push_back(Row("bs_is_seq_rand", T::kBool, "pattern",
+                  "bs=a,b means sequential,random instead of read,write")
+                  .Def("0")
+                  .Set(B(bs_is_seq_rand)));
+  r.push_back(Row("randrepeat", T::kBool, "pattern", "Same random sequence on every run")
+                  .Def("1")
+                  .Set(B(randrepeat)));
+  r.push_back(Row("randseed", T::kInt, "pattern", "Seed of the random generators")
+                  .Range(0, INT64_MAX)
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    j.randseed = static_cast<uint64_t>(v.num);
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("norandommap", T::kBool, "pattern", "Random offsets may repeat; no coverage map")
+                  .Def("0")
+                  .Set(B(norandommap)));
+  r.push_back(Row("random_generator", T::kEnum, "pattern", "Random number generator")
+                  .Def("tausworthe")
+                  .Choices("tausworthe|lfsr|tausworthe64")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    std::string t = ToLower(Trim(v.text));
+                    if (t == "tausworthe")
+                      j.random_generator = RandomGenerator::kTausworthe;
+                    else if (t == "lfsr")
+                      j.random_generator = RandomGenerator::kLfsr;
+                    else if (t == "tausworthe64")
+                      j.random_generator = RandomGenerator::kTausworthe64;
+                    else
+                      return Bad("bad random_generator '" + t +
+                                 "' (tausworthe, lfsr, tausworthe64)");
+                    return Status::Ok();
+                  }));
+  r.push_back(
+      Row("random_distribution", T::kSpecial, "pattern", "Distribution of random offsets")
+          .Def("random")
+          .Choices("random|zipf:t|pareto:h|normal:s[:center]|zoned:a/s:...|zoned_abs:a/size:...")
+          .Set(ParseDistribution));
+  r.push_back(Row("percentage_random", T::kInt, "pattern",
+                  "Percent of I/Os that are random (rest sequential)")
+                  .Def("100")
+                  .PerDir()
+                  .Range(0, 100)
+                  .Set(D(percentage_random)));
+  // --- engine and depth
+  r.push_back(Row("ioengine", T::kSpecial, "engine", "I/O engine")
+                  .Def("psync")
+                  .Choices("psync|sync|vsync|pvsync|pvsync2|libaio|io_uring|null")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    std::string t = Trim(v.text);
+                    auto& known = IobenchEngineNames();
+                    if (std::find(known.begin(), known.end(), t) != known.end()) {
+                      j.ioengine = t;
+                      return Status::Ok();
+                    }
+                    if (t.rfind("external:", 0) == 0 || IsFioOnlyEngine(t))
+                      return Bad("ioengine '" + t +
+                                 "' is a fio engine that iobench does not support yet");
+                    std::string s = SuggestFrom(t, known);
+                    return Bad("unknown ioengine '" + t + "'" +
+                               (s.empty() ? "" : "; did you mean '" + s + "'?"));
+                  }));
+  r.push_back(Row("iodepth", T::kInt, "engine", "I/Os kept in flight per job")
+                  .Def("1")
+                  .Range(1, 1 << 20)
+                  .Set(N(iodepth)));
+  r.push_back(
+      Row("iodepth_batch_submit", T::kInt, "engine", "I/Os submitted per batch (0: iodepth)")
+          .Alias({"iodepth_batch"})
+          .Def("1")
+          .Range(0, 1 << 20)
+          .Set(N(iodepth_batch_submit)));
+  r.push_back(Row("iodepth_batch_complete_min", T::kInt, "engine",
+                  "Minimum completions to wait for per reap")
+                  .Alias({"iodepth_batch_complete"})
+                  .Def("1")
+                  .Range(0, 1 << 20)
+                  .Set(N(iodepth_batch_complete_min)));
+  r.push_back(Row("iodepth_batch_complete_max", T::kInt, "engine",
+                  "Maximum completions per reap (0: iodepth)")
+                  .Def("0")
+                  .Range(0, 1 << 20)
+                  .Set(N(iodepth_batch_complete_max)));
+  r.push_back(Row("iodepth_low", T::kInt, "engine",
+                  "Refill the queue when it drains to this depth (0: iodepth)")
+                  .Def("0")
+                  .Range(0, 1 << 20)
+                  .Set(N(iodepth_low)));
+  // --- caching and syncing
+  r.push_back(Row("direct", T::kBool, "io", "Use O_DIRECT (bypass the page cache)")
+                  .Def("0")
+                  .Set(B(direct)));
+  r.push_back(Row("buffered", T::kBool, "io", "Use the page cache (buffered=0 is direct=1)")
+                  .Def("1")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    j.direct = v.num == 0;
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("sync", T::kSpecial, "io", "Open files O_SYNC (1/sync) or O_DSYNC (dsync)")
+                  .Def("none")
+                  .Choices("none|sync|dsync|0|1")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    std::string t = ToLower(Trim(v.text));
+                    j.sync = j.dsync = false;
+                    bool b;
+                    if (v.bare || t == "sync")
+                      j.sync = true;
+                    else if (t == "dsync")
+                      j.dsync = true;
+                    else if (t == "none") {
+                    } else if (ParseBoolWord(t, &b))
+                      j.sync = b;
+                    else
+                      return Bad("bad sync mode '" + t + "' (none, sync, dsync, 0, 1)");
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("fsync", T::kInt, "io", "fsync after every N writes (0: never)")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .Set(N(fsync_blocks)));
+  r.push_back(Row("fdatasync", T::kInt, "io", "fdatasync after every N writes (0: never)")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .Set(N(fdatasync_blocks)));
+  r.push_back(Row("end_fsync", T::kBool, "io", "fsync the files when the job's writes are done")
+                  .Def("0")
+                  .Set(B(end_fsync)));
+  r.push_back(Row("fsync_on_close", T::kBool, "io", "fsync each file when it is closed")
+                  .Def("0")
+                  .Set(B(fsync_on_close)));
+  r.push_back(Row("invalidate", T::kBool, "io", "Drop the files' page cache before starting")
+                  .Def("1")
+                  .Set(B(invalidate)));
+  // --- time
+  r.push_back(
+      Row("runtime", T::kTime, "time", "Stop the job after this long (default unit: seconds)")
+          .Alias({"timeout"})
+          .Def("0")
+          .Range(0, INT64_MAX)
+          .Set(N(runtime_ns)));
+  r.push_back(
+      Row("time_based", T::kBool, "time", "Run for the whole runtime, repeating the workload")
+          .Def("0")
+          .Set(B(time_based)));
+  r.push_back(
+      Row("ramp_time", T::kTime, "time", "Run this long before measuring (default unit: seconds)")
+          .Def("0")
+          .Range(0, INT64_MAX)
+          .Set(N(ramp_time_ns)));
+  r.push_back(Row("startdelay", T::kSpecial, "time",
+                  "Delay the job's start; lo-hi picks a random delay (default unit: seconds)")
+                  .Def("0")
+                  .Choices("time[-time]")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    int64_t lo, hi;
+                    IOB_RETURN_IF_ERROR(ParseRange(v.text, NumKind::kTime, 1024, kSec, &lo, &hi));
+                    if (lo < 0) return Bad("startdelay must not be negative");
+                    j.startdelay_ns = static_cast<uint64_t>(lo);
+                    j.startdelay_max_ns = lo == hi ? 0 : static_cast<uint64_t>(hi);
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("loops", T::kInt, "time", "Repeat the job this many times")
+                  .Def("1")
+                  .Range(1, INT64_MAX)
+                  .Set(N(loops)));
+  // --- rate and think time
+  r.push_back(Row("rate", T::kSize, "rate", "Bandwidth cap in bytes/s (read,write,trim)")
+                  .PerDir()
+                  .Range(0, INT64_MAX)
+                  .Set(D(rate)));
+  r.push_back(Row("rate_iops", T::kInt, "rate", "IOPS cap (read,write,trim)")
+                  .PerDir()
+                  .Range(0, INT64_MAX)
+                  .Set(D(rate_iops)));
+  r.push_back(Row("rate_min", T::kSize, "rate", "Fail the job below this bandwidth in bytes/s")
+                  .Alias({"ratemin"})
+                  .PerDir()
+                  .Range(0, INT64_MAX)
+                  .Set(D(rate_min)));
+  r.push_back(Row("rate_iops_min", T::kInt, "rate", "Fail the job below this IOPS")
+                  .PerDir()
+                  .Range(0, INT64_MAX)
+                  .Set(D(rate_iops_min)));
+  r.push_back(Row("rate_cycle", T::kInt, "rate", "Averaging window of rate_min/rate_iops_min in ms")
+                  .Alias({"ratecycle"})
+                  .Def("1000")
+                  .Range(1, INT64_MAX)
+                  .Set(N(ratecycle_ms)));
+  r.push_back(Row("rate_process", T::kEnum, "rate", "How rated I/Os are spaced")
+                  .Def("linear")
+                  .Choices("linear|poisson")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    std::string t = ToLower(Trim(v.text));
+                    if (t == "linear")
+                      j.rate_process = RateProcess::kLinear;
+                    else if (t == "poisson")
+                      j.rate_process = RateProcess::kPoisson;
+                    else
+                      return Bad("bad rate_process '" + t + "' (linear, poisson)");
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("thinktime", T::kTime, "rate", "Pause between I/Os (default unit: microseconds)")
+                  .Def("0")
+                  .Unit(kUsec)
+                  .Range(0, INT64_MAX)
+                  .Set(N(thinktime_ns)));
+  r.push_back(Row("thinktime_spin", T::kTime, "rate",
+                  "Part of thinktime spent spinning (default unit: microseconds)")
+                  .Def("0")
+                  .Unit(kUsec)
+                  .Range(0, INT64_MAX)
+                  .Set(N(thinktime_spin_ns)));
+  r.push_back(Row("thinktime_blocks", T::kInt, "rate", "I/Os between think times")
+                  .Def("1")
+                  .Range(1, INT64_MAX)
+                  .Set(N(thinktime_blocks)));
+  // --- cpu and scheduling
+  r.push_back(Row("cpus_allowed", T::kSpecial, "cpu", "CPUs the job may run on, e.g. 0,2-5")
+                  .Choices("cpu list")
+                  .Set(ParseCpus));
+  r.push_back(Row("cpus_allowed_policy", T::kEnum, "cpu",
+                  "shared: every clone uses all CPUs; split: one CPU each")
+                  .Def("shared")
+                  .Choices("shared|split")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    std::string t = ToLower(Trim(v.text));
+                    if (t == "shared")
+                      j.cpus_allowed_policy = CpusAllowedPolicy::kShared;
+                    else if (t == "split")
+                      j.cpus_allowed_policy = CpusAllowedPolicy::kSplit;
+                    else
+                      return Bad("bad cpus_allowed_policy '" + t + "' (shared, split)");
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("nice", T::kInt, "cpu", "Nice value of the job's threads")
+                  .Range(-20, 19)
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    j.nice = static_cast<int>(v.num);
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("prio", T::kInt, "cpu", "I/O priority level")
+                  .Range(0, 7)
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    j.prio = static_cast<int>(v.num);
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("prioclass", T::kInt, "cpu", "I/O priority class (1 rt, 2 be, 3 idle)")
+                  .Range(0, 3)
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    j.prioclass = static_cast<int>(v.num);
+                    return Status::Ok();
+                  }));
+  // --- buffers
+  r.push_back(Row("zero_buffers", T::kBool, "buffers", "Fill write buffers with zeroes")
+                  .Def("0")
+                  .Set(B(zero_buffers)));
+  r.push_back(Row("refill_buffers", T::kBool, "buffers", "Refill write buffers before every write")
+                  .Def("0")
+                  .Set(B(refill_buffers)));
+  r.push_back(Row("scramble_buffers", T::kBool, "buffers",
+                  "Scramble write buffers a little to defeat dedupe")
+                  .Def("1")
+                  .Set(B(scramble_buffers)));
+  r.push_back(Row("buffer_compress_percentage", T::kInt, "buffers",
+                  "Make write buffers compressible to this percent")
+                  .Def("0")
+                  .Range(0, 100)
+                  .Set(N(buffer_compress_percentage)));
+  r.push_back(
+      Row("buffer_compress_chunk", T::kSize, "buffers", "Granularity of buffer_compress_percentage")
+          .Def("512")
+          .Range(1, INT32_MAX)
+          .Set(N(buffer_compress_chunk)));
+  r.push_back(Row("buffer_pattern", T::kSpecial, "buffers",
+                  "Fill write buffers with this pattern (0xhex, \"text\", number; '|' joins)")
+                  .Choices("pattern")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    IOB_ASSIGN_OR_RETURN(j.buffer_pattern, ParsePattern(v.text));
+                    // As in fio: a pattern replaces scrambled or zeroed buffers.
+                    j.scramble_buffers = false;
+                    j.zero_buffers = false;
+                    return Status::Ok();
+                  }));
+  // --- verify (accepted; the run refuses them until verification lands)
+  r.push_back(Row("verify", T::kEnum, "verify", "Verify written data with this method")
+                  .Def("0")
+                  .Choices("0|none|md5|crc64|crc32|crc32c|crc32c-intel|crc16|crc7|xxhash|sha1|"
+                           "sha256|sha512|sha3-224|sha3-256|sha3-384|sha3-512|meta|pattern|null")
+                  .NoRun()
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    IOB_ASSIGN_OR_RETURN(j.verify.type, VerifyFromName(ToLower(Trim(v.text))));
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("do_verify", T::kBool, "verify", "Run the verify phase after writing")
+                  .Def("1")
+                  .NoRun()
+                  .Set(B(verify.do_verify)));
+  r.push_back(Row("verify_only", T::kBool, "verify", "Only verify, do not write")
+                  .Def("0")
+                  .NoRun()
+                  .Set(B(verify.verify_only)));
+  r.push_back(Row("verify_backlog", T::kInt, "verify", "Verify after this many written blocks")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .NoRun()
+                  .Set(N(verify.backlog)));
+  r.push_back(Row("verify_backlog_batch", T::kInt, "verify", "Blocks verified per backlog pass")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .NoRun()
+                  .Set(N(verify.backlog_batch)));
+  r.push_back(Row("verify_interval", T::kSize, "verify", "Verify header interval (default: bs)")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .NoRun()
+                  .Set(N(verify.interval)));
+  r.push_back(Row("verify_offset", T::kSize, "verify", "Offset of the verify header in a block")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .NoRun()
+                  .Set(N(verify.offset)));
+  r.push_back(Row("verify_pattern", T::kSpecial, "verify", "Pattern for verify=pattern")
+                  .Choices("pattern")
+                  .NoRun()
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    IOB_ASSIGN_OR_RETURN(j.verify.pattern, ParsePattern(v.text));
+                    // As in fio: a pattern alone means verify=pattern.
+                    if (!j.IsSet("verify")) j.verify.type = VerifyType::kPattern;
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("verify_fatal", T::kBool, "verify", "Stop at the first verify failure")
+                  .Def("0")
+                  .NoRun()
+                  .Set(B(verify.fatal)));
+  r.push_back(Row("verify_dump", T::kBool, "verify", "Dump blocks that fail verification")
+                  .Def("0")
+                  .NoRun()
+                  .Set(B(verify.dump)));
+  r.push_back(Row("verify_state_save", T::kBool, "verify", "Save the verify state at the end")
+                  .Def("1")
+                  .NoRun()
+                  .Set(B(verify.state_save)));
+  r.push_back(Row("verify_state_load", T::kBool, "verify", "Load a saved verify state")
+                  .Def("0")
+                  .NoRun()
+                  .Set(B(verify.state_load)));
+  r.push_back(Row("verify_async", T::kInt, "verify", "Verify threads")
+                  .Def("0")
+                  .Range(0, 1024)
+                  .NoRun()
+                  .Set(N(verify.async)));
+  // --- reporting and statistics
+  r.push_back(
+      Row("kb_base", T::kInt, "report",
+          "1024: k = 1024 and ki = 1000 (fio's compatibility mode); 1000: k = 1000, ki = 1024")
+          .Def("1024")
+          .Set([](JobSpec& j, const OptValue& v) -> Status {
+            if (v.num != 1000 && v.num != 1024) return Bad("kb_base must be 1000 or 1024");
+            j.kb_base = static_cast<uint32_t>(v.num);
+            return Status::Ok();
+          }));
+  r.push_back(Row("unit_base", T::kInt, "report", "Report units: 0 auto, 8 bits, 1 bytes")
+                  .Def("0")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    if (v.num != 0 && v.num != 1 && v.num != 8)
+                      return Bad("unit_base must be 0, 1 or 8");
+                    j.unit_base = static_cast<uint32_t>(v.num);
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("clat_percentiles", T::kBool, "report", "Report completion latency percentiles")
+                  .Def("1")
+                  .Set(B(clat_percentiles)));
+  r.push_back(Row("lat_percentiles", T::kBool, "report", "Report total latency percentiles")
+                  .Def("0")
+                  .Set(B(lat_percentiles)));
+  r.push_back(Row("slat_percentiles", T::kBool, "report", "Report submission latency percentiles")
+                  .Def("0")
+                  .Set(B(slat_percentiles)));
+  r.push_back(Row("percentile_list", T::kSpecial, "report",
+                  "Percentiles to report, ':' separated, e.g. 99:99.9")
+                  .Choices("float:float...")
+                  .Set(ParseFloatList));
+  r.push_back(
+      Row("gtod_reduce", T::kBool, "report", "Measure less (no latencies) to save clock calls")
+          .Def("0")
+          .Set([](JobSpec& j, const OptValue& v) -> Status {
+            j.gtod_reduce = v.num != 0;
+            if (j.gtod_reduce) {  // what fio's gtod_reduce turns off
+              j.disable_lat = j.disable_clat = j.disable_slat = j.disable_bw = true;
+              j.clat_percentiles = j.lat_percentiles = j.slat_percentiles = false;
+            }
+            return Status::Ok();
+          }));
+  r.push_back(Row("disable_lat", T::kBool, "report", "Do not measure total latency")
+                  .Def("0")
+                  .Set(B(disable_lat)));
+  r.push_back(Row("disable_clat", T::kBool, "report", "Do not measure completion latency")
+                  .Def("0")
+                  .Set(B(disable_clat)));
+  r.push_back(Row("disable_slat", T::kBool, "report", "Do not measure submission latency")
+                  .Def("0")
+                  .Set(B(disable_slat)));
+  r.push_back(Row("disable_bw_measurement", T::kBool, "report", "Do not measure bandwidth")
+                  .Alias({"disable_bw"})
+                  .Def("0")
+                  .Set(B(disable_bw)));
+  // --- errors
+  r.push_back(Row("continue_on_error", T::kEnum, "errors", "Error classes that do not stop the job")
+                  .Def("none")
+                  .Choices("none|read|write|io|verify|all|0|1")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    std::string t = ToLower(Trim(v.text));
+                    if (t == "none" || t == "0")
+                      j.continue_on_error = kCoeNone;
+                    else if (t == "read")
+                      j.continue_on_error = kCoeRead;
+                    else if (t == "write")
+                      j.continue_on_error = kCoeWrite;
+                    else if (t == "io")
+                      j.continue_on_error = kCoeIo;
+                    else if (t == "verify")
+                      j.continue_on_error = kCoeVerify;
+                    else if (t == "all" || t == "1")
+                      j.continue_on_error = kCoeAll;
+                    else
+                      return Bad("bad continue_on_error '" + t +
+                                 "' (none, read, write, io, verify, all)");
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("ignore_error", T::kSpecial, "errors",
+                  "Errors to ignore: read list,write list,verify list; errors in a list joined by "
+                  "':', e.g. EAGAIN,ENOSPC:122")
+                  .Choices("err:err...[,err:err...][,err:err...]")
+                  .Set(ParseIgnoreError));
+  // --- logs (accepted; the run refuses them until logging lands)
+  r.push_back(
+      Row("write_bw_log", T::kStr, "logs", "Log bandwidth to PREFIX_bw.N.log (bare: job name)")
+          .NoRun()
+          .Set([](JobSpec& j, const OptValue& v) {
+            return LogSet(&j.write_bw_log, &j.bw_log_set, v);
+          }));
+  r.push_back(Row("write_lat_log", T::kStr, "logs",
+                  "Log latencies to PREFIX_{s,c,}lat.N.log (bare: job name)")
+                  .NoRun()
+                  .Set([](JobSpec& j, const OptValue& v) {
+                    return LogSet(&j.write_lat_log, &j.lat_log_set, v);
+                  }));
+  r.push_back(
+      Row("write_iops_log", T::kStr, "logs", "Log IOPS to PREFIX_iops.N.log (bare: job name)")
+          .NoRun()
+          .Set([](JobSpec& j, const OptValue& v) {
+            return LogSet(&j.write_iops_log, &j.iops_log_set, v);
+          }));
+  r.push_back(Row("write_hist_log", T::kStr, "logs",
+                  "Log latency histograms to PREFIX_clat_hist.N.log (bare: job name)")
+                  .NoRun()
+                  .Set([](JobSpec& j, const OptValue& v) {
+                    return LogSet(&j.write_hist_log, &j.hist_log_set, v);
+                  }));
+  r.push_back(Row("log_avg_msec", T::kInt, "logs", "Average log entries over this many ms")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .NoRun()
+                  .Set(N(log_avg_msec)));
+  r.push_back(Row("log_hist_msec", T::kInt, "logs", "Histogram log interval in ms")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .NoRun()
+                  .Set(N(log_hist_msec)));
+  r.push_back(
+      Row("log_hist_coarseness", T::kInt, "logs", "Merge histogram bins: 0 (fine) .. 6 (coarse)")
+          .Def("0")
+          .Range(0, 6)
+          .NoRun()
+          .Set(N(log_hist_coarseness)));
+  r.push_back(Row("log_offset", T::kBool, "logs", "Add the I/O offset to log entries")
+                  .Def("0")
+                  .NoRun()
+                  .Set(B(log_offset)));
+  r.push_back(Row("log_prio", T::kBool, "logs", "Add the I/O priority to log entries")
+                  .Def("0")
+                  .NoRun()
+                  .Set(B(log_prio)));
+  r.push_back(Row("per_job_logs", T::kBool, "logs", "One log per job clone (0: one shared log)")
+                  .Def("1")
+                  .NoRun()
+                  .Set(B(per_job_logs)));
+  // --- engine options
+  r.push_back(Row("hipri", T::kBool, "engine options",
+                  "Polled I/O (io_uring: IORING_SETUP_IOPOLL; pvsync2: RWF_HIPRI)")
+                  .Def("0")
+                  .Engines({"io_uring", "io_uring_cmd", "pvsync2"})
+                  .Set(B(hipri)));
+  r.push_back(
+      Row("hipri_percentage", T::kInt, "engine options", "Percent of I/Os issued with RWF_HIPRI")
+          .Def("100")
+          .Range(0, 100)
+          .Engines({"pvsync2"})
+          .Set(N(hipri_percentage)));
+  r.push_back(Row("nowait", T::kBool, "engine options", "RWF_NOWAIT: fail instead of blocking")
+                  .Def("0")
+                  .Engines({"io_uring", "io_uring_cmd", "libaio", "pvsync2"})
+                  .Set(B(nowait)));
+  r.push_back(Row("uncached", T::kInt, "engine options",
+                  "Buffered I/O that drops pages after use (RWF_DONTCACHE, Linux 6.14+)")
+                  .Def("0")
+                  .Range(0, 1)
+                  .Engines({"io_uring", "io_uring_cmd", "pvsync2"})
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    j.uncached = v.num != 0;
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("force_async", T::kInt, "engine options",
+                  "Issue every Nth request with IOSQE_ASYNC (punt to io-wq)")
+                  .Def("0")
+                  .Range(0, INT32_MAX)
+                  .Engines({"io_uring", "io_uring_cmd"})
+                  .Set(N(force_async)));
+  r.push_back(Row("fixedbufs", T::kBool, "engine options", "Register the I/O buffers with the ring")
+                  .Def("0")
+                  .Engines({"io_uring", "io_uring_cmd"})
+                  .Set(B(fixedbufs)));
+  r.push_back(Row("registerfiles", T::kBool, "engine options", "Register the files with the ring")
+                  .Def("0")
+                  .Engines({"io_uring", "io_uring_cmd"})
+                  .Set(B(registerfiles)));
+  r.push_back(Row("sqthread_poll", T::kBool, "engine options",
+                  "Kernel thread polls the submission queue (SQPOLL)")
+                  .Def("0")
+                  .Engines({"io_uring", "io_uring_cmd"})
+                  .Set(B(sqthread_poll)));
+  r.push_back(Row("sqthread_poll_cpu", T::kInt, "engine options", "CPU of the SQPOLL thread")
+                  .Range(0, 65535)
+                  .Engines({"io_uring", "io_uring_cmd"})
+                  .NoRun()
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    j.sqthread_poll_cpu = static_cast<int>(v.num);
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("nonvectored", T::kInt, "engine options",
+                  "Use non-vectored read/write opcodes (-1: probe)")
+                  .Def("-1")
+                  .Range(-1, 1)
+                  .Engines({"io_uring", "io_uring_cmd"})
+                  .Set(N(nonvectored)));
+  r.push_back(Row("userspace_reap", T::kBool, "engine options",
+                  "Reap completions from user space without io_getevents")
+                  .Def("0")
+                  .Engines({"libaio"})
+                  .Set(B(userspace_reap)));
+  r.push_back(Row("cmdprio_percentage", T::kInt, "engine options",
+                  "Percent of I/Os with the cmdprio priority (read,write)")
+                  .PerDir()
+                  .Range(0, 100)
+                  .Engines({"io_uring", "io_uring_cmd", "libaio"})
+                  .NoRun()
+                  .Set(D(cmdprio_percentage)));
+  r.push_back(Row("cmdprio_class", T::kInt, "engine options",
+                  "Priority class for cmdprio I/Os (read,write)")
+                  .PerDir()
+                  .Range(0, 3)
+                  .Engines({"io_uring", "io_uring_cmd", "libaio"})
+                  .NoRun()
+                  .Set(D(cmdprio_class)));
+  r.push_back(
+      Row("cmdprio", T::kInt, "engine options", "Priority level for cmdprio I/Os (read,write)")
+          .PerDir()
+          .Range(0, 7)
+          .Engines({"io_uring", "io_uring_cmd", "libaio"})
+          .NoRun()
+          .Set(D(cmdprio)));
+  r.push_back(
+      Row("cmdprio_bssplit", T::kStr, "engine options", "Per block size priorities (recorded only)")
+          .Engines({"io_uring", "io_uring_cmd", "libaio"})
+          .NoRun()
+          .Set([](JobSpec&, const OptValue&) -> Status { return Status::Ok(); }));
+  std::vector<OptionDef> out;
+  for (auto& row : r) out.push_back(std::move(row.d));
+  return out;
+}
+
+#undef B
+#undef N
+#undef D
+#undef S
+
+}  // namespace
+
+const std::vector<OptionDef>& OptionTable() {
+  static const std::vector<OptionDef> kTable = BuildTable();
+  return kTable;
+}
+
+const OptionDef* FindOption(const std::string& name) {
+  for (const auto& d : OptionTable()) {
+    if (d.name == name) return &d;
+    for (const auto& a : d.aliases)
+      if (a == name) return &d;
+  }
+  return nullptr;
+}
+
+bool IsSoftDeprecatedFioOption(const std::string& name) {
+  return name == "verifysort" || name == "verifysort_nr" || name == "flow_watermark";
+}
+
+bool IsDeprecatedFioOption(const std::string& name) {
+  return name == "rwmixcycle" || name == "percentage_sequential";
+}
+
+const std::vector<std::string>& IobenchEngineNames() {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> n = {"psync",   "sync",   "vsync",    "pvsync",
+                                  "pvsync2", "libaio", "io_uring", "null"};
+    for (const auto& e : EngineRegistry())
+      if (std::find(n.begin(), n.end(), e.name) == n.end()) n.emplace_back(e.name);
+    return n;
+  }();
+  return kNames;
+}
+
+bool IsFioOnlyEngine(const std::string& name) {
+  static const std::set<std::string> kFio = {"cpuio",
+                                             "mmap",
+                                             "net",
+                                             "netsplice",
+                                             "ftruncate",
+                                             "filecreate",
+                                             "filestat",
+                                             "filedelete",
+                                             "exec",
+                                             "posixaio",
+                                             "falloc",
+                                             "e4defrag",
+                                             "splice",
+                                             "gfapi",
+                                             "gfapi_async",
+                                             "mtd",
+                                             "sg",
+                                             "io_uring_cmd",
+                                             "nbd",
+                                             "rdma",
+                                             "rados",
+                                             "rbd",
+                                             "pmemblk",
+                                             "dev-dax",
+                                             "libpmem",
+                                             "http",
+                                             "dfs",
+                                             "nfs",
+                                             "libhdfs",
+                                             "libcufile",
+                                             "libiscsi",
+                                             "libzbc",
+                                             "xnvme",
+                                             "windowsaio",
+                                             "solarisaio",
+                                             "guasi",
+                                             "binject",
+                                             "syslet-rw",
+                                             "ime_psync",
+                                             "ime_psyncv",
+                                             "ime_aio",
+                                             "librpma_apm_client",
+                                             "librpma_apm_server",
+                                             "librpma_gpspm_client",
+                                             "librpma_gpspm_server",
+                                             "skeleton_external",
+                                             "librpma_apm",
+                                             "librpma_gpspm",
+                                             "libblkio",
+                                             "fusion-aw-sync",
+                                             "libhipfile"};
+  return kFio.count(name) > 0;
+}
+
+std::vector<std::string> EnginesForOption(const OptionDef& def) {
+  if (def.engines.empty()) return {};
+  std::vector<std::string> out;
+  bool registry_lists = false;
+  for (const auto& e : EngineRegistry()) {
+    if (e.options.empty()) continue;
+    registry_lists = true;
+    for (const auto& o : e.options)
+      if (o == def.name) out.emplace_back(e.name);
+  }
+  // Engines whose registry row lists no options yet fall back to this table.
+  for (const auto& name : def.engines) {
+    const EngineInfo* info = FindEngine(name);
+    bool listed_in_registry = info && !info->options.empty();
+    if (!listed_in_registry && std::find(out.begin(), out.end(), name) == out.end())
+      out.push_back(name);
+  }
+  (void)registry_lists;
+  return out;
+}
+
+namespace {
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] =
+          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+}  // namespace
+
+std::string SuggestFrom(const std::string& name, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = SIZE_MAX;
+  size_t limit = std::max<size_t>(2, name.size() / 3);
+  for (const auto& c : candidates) {
+    size_t d = EditDistance(name, c);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  return best_d <= limit ? best : "";
+}
+
+std::string SuggestOption(const std::string& name) {
+  std::vector<std::string> names;
+  for (const auto& d : OptionTable()) {
+    names.push_back(d.name);
+    for (const auto& a : d.aliases) names.push_back(a);
+  }
+  return SuggestFrom(name, names);
+}
+
+std::string TypeName(const OptionDef& def) {
+  switch (def.type) {
+    case OptType::kBool:
+      return "bool";
+    case OptType::kInt:
+      return def.per_dir ? "int[,int][,int]" : "int";
+    case OptType::kSize:
+      return std::string(def.per_dir ? "size[,size][,size]" : "size") +
+             (def.allow_percent ? " or N%" : "");
+    case OptType::kTime:
+      return "time";
+    case OptType::kStr:
+      return "str";
+    case OptType::kEnum:
+      return def.choices;
+    case OptType::kSpecial:
+      return def.choices;
+  }
+  return "str";
+}
+
+}  // namespace iobench::jobfile

@@ -1,0 +1,94 @@
+// The option table: one row per option iobench knows. The parser, --cmdhelp,
+// --enghelp, docs/options.md and the "did you mean" suggestions all read it.
+//
+// Owner: jobfile module. The table is built once (thread-safe static init)
+// and read-only afterwards; any thread may call these functions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "iobench/job.h"
+#include "iobench/status.h"
+
+namespace iobench::jobfile {
+
+enum class OptType {
+  kBool,     // bare flag or 0/1
+  kInt,      // plain integer (suffixes and arithmetic allowed)
+  kSize,     // bytes, with kb_base suffixes
+  kTime,     // time with suffix; `time_unit_ns` is the unit of a bare number
+  kStr,      // free text
+  kEnum,     // one of `choices`
+  kSpecial,  // own syntax (rw, bssplit, cpu lists, ...): the setter parses text
+};
+
+// A value after expansion and generic conversion, handed to a row's setter.
+struct OptValue {
+  std::string text;  // expanded text ("" for a bare flag)
+  bool bare = false;
+  int64_t num = 0;                        // scalar numeric types: bytes, ns, count, 0/1
+  std::optional<int64_t> dir[kNumDdirs];  // per-direction numeric types
+  bool percent = false;                   // the value ended in '%' (num is the percent)
+  uint32_t kb_base = 1024;
+  // Setters may append a complete warning text (location is added by the
+  // parser); never null when called from the parser.
+  std::vector<std::string>* warnings = nullptr;
+};
+
+// Returns OK or a message without location (the parser adds file:line:col).
+using OptionSetter = Status (*)(JobSpec& job, const OptValue& value);
+
+struct OptionDef {
+  std::string name;
+  std::vector<std::string> aliases;
+  OptType type = OptType::kStr;
+  std::string def;  // default as the user would write it; "" = unset
+  int64_t min = INT64_MIN;
+  int64_t max = INT64_MAX;
+  bool per_dir = false;        // read,write,trim list with fio's carry-over
+  bool allow_percent = false;  // accepts N% (of the file or device)
+  uint64_t time_unit_ns = 1000000000ull;
+  std::string choices;  // kEnum (and docs of kSpecial): "a|b|c"
+  std::string help;
+  std::string category;
+  std::vector<std::string> engines;  // empty = core option
+  bool runs = true;                  // false: accepted, recorded in JobSpec::unimplemented
+  OptionSetter set = nullptr;
+};
+
+const std::vector<OptionDef>& OptionTable();
+
+// Looks up a name or alias (exact match). nullptr if unknown.
+const OptionDef* FindOption(const std::string& name);
+
+// fio option names (incl. aliases and other engines' options) that iobench
+// recognises and refuses: "option 'X' is a fio option that iobench does not
+// support yet".
+bool IsFioOnlyOption(const std::string& name);
+const std::vector<std::string>& FioOnlyOptions();
+
+// fio options that fio itself ignores with a notice (soft-deprecated):
+// accepted with a warning. Hard-deprecated fio options are refused.
+bool IsSoftDeprecatedFioOption(const std::string& name);
+bool IsDeprecatedFioOption(const std::string& name);
+
+// Engines iobench can name in ioengine= (runnable or not on this machine),
+// and fio engines it does not support.
+const std::vector<std::string>& IobenchEngineNames();
+bool IsFioOnlyEngine(const std::string& name);
+
+// Engines that accept an engine option: from EngineRegistry()'s `options`
+// where an engine lists any, else from this table's `engines` column.
+std::vector<std::string> EnginesForOption(const OptionDef& def);
+
+// The closest known option name within a small edit distance, or "".
+std::string SuggestOption(const std::string& name);
+std::string SuggestFrom(const std::string& name, const std::vector<std::string>& candidates);
+
+// "string" form of the type for help and docs.
+std::string TypeName(const OptionDef& def);
+
+}  // namespace iobench::jobfile

@@ -1,0 +1,673 @@
+#include "jobfile/parser.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+
+#include "jobfile/lexer.h"
+#include "jobfile/options.h"
+#include "jobfile/units.h"
+
+namespace iobench::jobfile {
+
+namespace {
+
+constexpr const char* kCmdline = "command line";
+
+// One option as written, with where it was written.
+struct RawSetting {
+  std::string key;
+  std::string value;
+  bool bare = true;
+  OptionSource source = OptionSource::kJob;
+  std::string file;  // display name; kCmdline for the command line
+  int line = 0;      // 0 for the command line
+  int key_col = 1;
+  int value_col = 1;
+  std::string text;  // the line (or the argument) for carets
+};
+
+struct Section {
+  std::string name;
+  bool global = false;
+  std::string file;
+  int line = 0;
+  std::vector<RawSetting> entries;
+};
+
+Status Diag(const RawSetting& s, int col, const std::string& msg) {
+  return Status::Invalid(FormatDiagnostic(s.file, s.line, col, msg, s.text));
+}
+
+bool IsGlobalName(const std::string& n) { return n.rfind("global", 0) == 0; }
+
+std::string DirName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+// Reads a job file with plain read(2): works for pipes (`<(...)`, /dev/fd/N),
+// refuses directories, and never throws (libstdc++ streams can).
+Result<std::string> ReadWholeFile(const std::string& path) {
+  constexpr size_t kMaxJobFile = 64u << 20;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus("open job file " + path);
+  struct stat sb;
+  if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+    close(fd);
+    return Status::Invalid("job file " + path + " is a directory");
+  }
+  std::string s;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof(buf));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      Status st = ErrnoStatus("read job file " + path);
+      close(fd);
+      return st;
+    }
+    if (n == 0) break;
+    s.append(buf, static_cast<size_t>(n));
+    if (s.size() > kMaxJobFile) {
+      close(fd);
+      return Status::Invalid("job file " + path + " is larger than 64 MiB");
+    }
+  }
+  close(fd);
+  return s;
+}
+
+// Reads one job file (and its includes) into sections.
+class FileReader {
+ public:
+  explicit FileReader(std::vector<std::string>* warnings) : warnings_(warnings) {}
+
+  Status ReadText(const std::string& text, const std::string& display, const std::string& base_dir,
+                  std::vector<std::string>* stack) {
+    IOB_ASSIGN_OR_RETURN(auto entries, Lex(text, display));
+    bool warned_blank = false, warned_quote = false;
+    for (auto& e : entries) {
+      if (e.kind == LexEntry::Kind::kSection) {
+        Section s;
+        s.name = e.key;
+        s.global = IsGlobalName(e.key);
+        s.file = display;
+        s.line = e.line;
+        sections_.push_back(std::move(s));
+        continue;
+      }
+      if (e.kind == LexEntry::Kind::kInclude) {
+        ValueError ve;
+        auto expanded = Expand(e.key, &ve);
+        if (!expanded)
+          return Status::Invalid(FormatDiagnostic(
+              display, e.line, e.value_col + static_cast<int>(ve.offset), ve.message, e.text));
+        std::string path = *expanded;
+        if (path.empty())
+          return Status::Invalid(
+              FormatDiagnostic(display, e.line, e.key_col, "include needs a file name", e.text));
+        if (path[0] != '/') path = base_dir + "/" + path;
+        char real[PATH_MAX];
+        if (!realpath(path.c_str(), real))
+          return Status::Invalid(FormatDiagnostic(display, e.line, e.value_col,
+                                                  "cannot include '" + *expanded +
+                                                      "': " + std::strerror(errno) +
+                                                      " (looked for " + path + ")",
+                                                  e.text));
+        std::string canon(real);
+        // Only regular files: an include of /dev/zero or a FIFO would hang.
+        struct stat sb;
+        if (stat(real, &sb) != 0 || !S_ISREG(sb.st_mode))
+          return Status::Invalid(
+              FormatDiagnostic(display, e.line, e.value_col,
+                               "cannot include '" + *expanded + "': not a regular file", e.text));
+        if (std::find(stack->begin(), stack->end(), canon) != stack->end())
+          return Status::Invalid(
+              FormatDiagnostic(display, e.line, e.value_col,
+                               "include cycle: '" + *expanded + "' is already being read", e.text));
+        if (stack->size() > 32)
+          return Status::Invalid(FormatDiagnostic(display, e.line, e.value_col,
+                                                  "includes nested deeper than 32 levels", e.text));
+        auto content = ReadWholeFile(canon);
+        if (!content.ok())
+          return Status::Invalid(
+              FormatDiagnostic(display, e.line, e.value_col, content.status().message(), e.text));
+        stack->push_back(canon);
+        IOB_RETURN_IF_ERROR(ReadText(*content, path, DirName(canon), stack));
+        stack->pop_back();
+        continue;
+      }
+      if (sections_.empty())
+        return Status::Invalid(FormatDiagnostic(
+            display, e.line, e.key_col,
+            "option '" + e.key + "' outside of a section (add [global] or [jobname] above it)",
+            e.text));
+      RawSetting r;
+      r.key = e.key;
+      r.value = e.value;
+      r.bare = !e.has_value;
+      r.file = display;
+      r.line = e.line;
+      r.key_col = e.key_col;
+      r.value_col = e.value_col;
+      r.text = e.text;
+      if (e.blanks_around_eq && !warned_blank) {
+        warned_blank = true;
+        warnings_->push_back(display + ":" + std::to_string(e.line) +
+                             ": warning: blanks around '=' in '" + Trim(e.text) +
+                             "': iobench reads the value as '" + e.value +
+                             "' as you meant, but fio reads such lines differently (e.g. 'size = "
+                             "4k' as 4 bytes); write '" +
+                             e.key + "=" + e.value + "' to keep the file portable");
+      }
+      if (e.quoted && !warned_quote) {
+        warned_quote = true;
+        warnings_->push_back(
+            display + ":" + std::to_string(e.line) + ": warning: quoted value in '" + Trim(e.text) +
+            "': iobench removes the quotes; fio may read them as part of the value");
+      }
+      sections_.back().entries.push_back(std::move(r));
+    }
+    return Status::Ok();
+  }
+
+  std::vector<Section>& sections() { return sections_; }
+
+ private:
+  std::vector<Section> sections_;
+  std::vector<std::string>* warnings_;
+};
+
+bool BareAllowed(const OptionDef& d) {
+  return d.type == OptType::kBool || d.name == "sync" || d.name.rfind("write_", 0) == 0;
+}
+
+// "file:line" (or "command line") for warnings.
+std::string Where(const RawSetting& s) {
+  if (s.line == 0) return s.file;
+  return s.file + ":" + std::to_string(s.line);
+}
+
+// Converts and applies one setting to a job; on success records it in
+// job->settings (and ->unimplemented) and, when `owned` is given, keeps a
+// copy for the engine-option check that needs the final ioengine.
+Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owned,
+                std::vector<std::string>* warnings) {
+  const OptionDef* def = FindOption(s.key);
+  if (!def) {
+    if (IsSoftDeprecatedFioOption(s.key)) {
+      if (warnings)
+        warnings->push_back(Where(s) + ": warning: option '" + s.key +
+                            "' is deprecated in fio and has no effect; ignored");
+      return Status::Ok();
+    }
+    if (IsDeprecatedFioOption(s.key))
+      return Diag(
+          s, s.key_col,
+          "option '" + s.key + "' is deprecated and no longer supported (fio refuses it too)");
+    if (IsFioOnlyOption(s.key))
+      return Diag(s, s.key_col,
+                  "option '" + s.key + "' is a fio option that iobench does not support yet");
+    std::string sug = SuggestOption(s.key);
+    return Diag(
+        s, s.key_col,
+        "unknown option '" + s.key + "'" + (sug.empty() ? "" : "; did you mean '" + sug + "'?"));
+  }
+  OptValue v;
+  v.kb_base = job->kb_base;
+  v.bare = s.bare;
+  std::vector<std::string> setter_warnings;
+  v.warnings = &setter_warnings;
+  if (s.bare) {
+    if (!BareAllowed(*def))
+      return Diag(s, s.key_col,
+                  "option '" + s.key + "' needs a value (" + s.key + "=" + TypeName(*def) + ")");
+    v.num = 1;
+  } else {
+    ValueError ve;
+    auto expanded = Expand(s.value, &ve);
+    if (!expanded) return Diag(s, s.value_col + static_cast<int>(ve.offset), ve.message);
+    v.text = *expanded;
+    // Offsets in the expanded text only map to the written text when
+    // nothing was substituted; otherwise point at the value's start.
+    bool same = v.text == s.value;
+    auto at = [&](size_t off) { return s.value_col + (same ? static_cast<int>(off) : 0); };
+    auto range_err = [&](int64_t n, size_t off) -> Status {
+      if (n < def->min || n > def->max) {
+        std::string range;
+        if (def->max == INT64_MAX)
+          range = ">= " + std::to_string(def->min);
+        else
+          range = std::to_string(def->min) + ".." + std::to_string(def->max);
+        return Diag(s, at(off),
+                    "value " + std::to_string(n) + " of option '" + def->name +
+                        "' is out of range (" + range + ")");
+      }
+      return Status::Ok();
+    };
+    NumContext ctx;
+    ctx.kb_base = job->kb_base;
+    ctx.time_unit_ns = def->time_unit_ns;
+    switch (def->type) {
+      case OptType::kBool: {
+        bool b;
+        if (ParseBoolWord(v.text, &b)) {
+          v.num = b;
+        } else {
+          ctx.kind = NumKind::kPlain;
+          auto n = ParseNumber(v.text, ctx, &ve);
+          if (!n || (*n != 0 && *n != 1))
+            return Diag(
+                s, at(0),
+                "option '" + def->name + "' is a flag: expected 0 or 1, got '" + v.text + "'");
+          v.num = *n;
+        }
+        break;
+      }
+      case OptType::kInt:
+      case OptType::kSize:
+      case OptType::kTime: {
+        ctx.kind = def->type == OptType::kTime   ? NumKind::kTime
+                   : def->type == OptType::kSize ? NumKind::kSize
+                                                 : NumKind::kPlain;
+        if (def->per_dir) {
+          auto parts = SplitPerDirection(v.text);
+          for (int d = 0; d < kNumDdirs; ++d) {
+            const auto& p = parts[static_cast<size_t>(d)];
+            if (!p.text) continue;
+            auto n = ParseNumber(*p.text, ctx, &ve);
+            if (!n)
+              return Diag(s, at(p.offset + ve.offset), "option '" + def->name + "': " + ve.message);
+            IOB_RETURN_IF_ERROR(range_err(*n, p.offset));
+            v.dir[d] = *n;
+          }
+          if (!parts[0].text && !parts[1].text && !parts[2].text)
+            return Diag(s, at(0), "option '" + def->name + "' needs a value");
+          v.num = v.dir[0].value_or(v.dir[1].value_or(v.dir[2].value_or(0)));
+        } else {
+          std::string t = Trim(v.text);
+          if (def->allow_percent && !t.empty() && t.back() == '%') {
+            t.pop_back();
+            ctx.kind = NumKind::kPlain;
+            v.percent = true;
+          }
+          auto n = ParseNumber(t, ctx, &ve);
+          if (!n) return Diag(s, at(ve.offset), "option '" + def->name + "': " + ve.message);
+          v.num = *n;
+          if (!v.percent) IOB_RETURN_IF_ERROR(range_err(*n, 0));
+        }
+        break;
+      }
+      case OptType::kEnum:
+      case OptType::kStr:
+      case OptType::kSpecial:
+        if (Trim(v.text).empty() && def->type != OptType::kStr)
+          return Diag(s, at(0), "option '" + def->name + "' needs a value");
+        break;
+    }
+  }
+  Status st = def->set(*job, v);
+  if (!st.ok())
+    return Diag(s, s.bare ? s.key_col : s.value_col, "option '" + def->name + "': " + st.message());
+  OptionSetting os;
+  os.name = def->name;
+  os.value = v.text;
+  os.source = s.source;
+  os.file = s.file == kCmdline ? "<cmdline>" : s.file;
+  os.line = s.line;
+  job->settings.push_back(os);
+  if (!def->runs) job->unimplemented.push_back(os);
+  if (owned) owned->push_back(s);
+  if (warnings)
+    for (const auto& w : setter_warnings) warnings->push_back(Where(s) + ": warning: " + w);
+  return Status::Ok();
+}
+
+std::string JoinOr(const std::vector<std::string>& v) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) out += i + 1 == v.size() ? " or " : ", ";
+    out += v[i];
+  }
+  return out;
+}
+
+// Engine options are valid only with an engine that lists them.
+Status CheckEngineOption(const JobSpec& job, const RawSetting& s) {
+  const OptionDef* def = FindOption(s.key);
+  if (!def || def->engines.empty()) return Status::Ok();
+  auto engines = EnginesForOption(*def);
+  if (std::find(engines.begin(), engines.end(), job.ioengine) != engines.end()) return Status::Ok();
+  return Diag(s, s.key_col,
+              "option '" + def->name + "' needs ioengine=" + JoinOr(engines) + "; this job uses " +
+                  job.ioengine);
+}
+
+// Applies settings in order (kb_base first, since it changes how sizes read),
+// then validates cross-option rules.
+Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
+                std::vector<std::string>* warnings) {
+  std::vector<RawSetting> owned;
+  for (const auto& s : settings) {
+    const OptionDef* def = FindOption(s.key);
+    if (def && def->name == "kb_base") IOB_RETURN_IF_ERROR(ApplyOne(job, s, nullptr, warnings));
+  }
+  for (const auto& s : settings) {
+    const OptionDef* def = FindOption(s.key);
+    if (def && def->name == "kb_base") continue;
+    IOB_RETURN_IF_ERROR(ApplyOne(job, s, &owned, warnings));
+  }
+  for (const auto& s : owned) IOB_RETURN_IF_ERROR(CheckEngineOption(*job, s));
+  return Status::Ok();
+}
+
+JobSpec NewJob(const std::string& name, const std::string& file, int index, int line) {
+  JobSpec j;
+  j.name = name;
+  j.job_file = file;
+  j.job_file_index = index;
+  j.line = line;
+  j.filename_format = "$jobname.$jobnum.$filenum";
+  return j;
+}
+
+// Command-line job options: globals (before the first --name) and jobs.
+struct CliJobs {
+  std::vector<RawSetting> globals;
+  std::vector<Section> jobs;
+};
+
+Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
+  CliJobs out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    RawSetting r;
+    r.file = kCmdline;
+    r.line = 0;
+    r.text = a;
+    r.source = OptionSource::kCommandLine;
+    size_t dashes = a.rfind("--", 0) == 0 ? 2 : a.rfind("-", 0) == 0 ? 1 : 0;
+    if (dashes == 0)
+      return Status::Invalid(FormatDiagnostic(
+          kCmdline, 0, 1, "expected a job option starting with '-', got '" + a + "'", a));
+    std::string body = a.substr(dashes);
+    size_t eq = body.find('=');
+    r.key = body.substr(0, eq);
+    r.key_col = static_cast<int>(dashes) + 1;
+    if (eq != std::string::npos) {
+      r.value = body.substr(eq + 1);
+      r.bare = false;
+      r.value_col = static_cast<int>(dashes + eq) + 2;
+    } else if (i + 1 < args.size() ? NextArgIsValue(r.key, args[i + 1]) : OptionTakesValue(r.key)) {
+      if (i + 1 >= args.size())
+        return Status::Invalid(
+            FormatDiagnostic(kCmdline, 0, r.key_col, "option '" + r.key + "' needs a value", a));
+      r.value = args[++i];
+      r.bare = false;
+      r.text = a + " " + r.value;
+      r.value_col = static_cast<int>(a.size()) + 2;
+    }
+    if (r.key == "name" && !r.bare) {
+      Section s;
+      s.name = r.value;
+      s.file = kCmdline;
+      out.jobs.push_back(std::move(s));
+      continue;
+    }
+    if (out.jobs.empty())
+      out.globals.push_back(std::move(r));
+    else
+      out.jobs.back().entries.push_back(std::move(r));
+  }
+  return out;
+}
+
+// Turns the sections of one job file into jobs.
+Status BuildFileJobs(std::vector<Section>& sections, const std::string& display, int index,
+                     const std::vector<RawSetting>& cli_globals,
+                     const std::vector<std::string>& select, std::vector<JobSpec>* jobs,
+                     std::vector<bool>* section_used, std::vector<std::string>* warnings) {
+  std::vector<RawSetting> globals;
+  for (auto& sec : sections) {
+    if (sec.global) {
+      for (auto e : sec.entries) {
+        // fio names a job after its section; `name=` in a global section
+        // does not rename the jobs below it.
+        if (e.key == "name") continue;
+        e.source = OptionSource::kGlobal;
+        globals.push_back(std::move(e));
+      }
+      continue;
+    }
+    if (!select.empty()) {
+      auto it = std::find(select.begin(), select.end(), sec.name);
+      if (it == select.end()) continue;
+      (*section_used)[static_cast<size_t>(it - select.begin())] = true;
+    }
+    JobSpec job = NewJob(sec.name, display, index, sec.line);
+    std::vector<RawSetting> all = globals;
+    for (auto e : sec.entries) {
+      e.source = OptionSource::kJob;
+      all.push_back(std::move(e));
+    }
+    for (const auto& g : cli_globals) all.push_back(g);
+    IOB_RETURN_IF_ERROR(ApplyAll(&job, all, warnings));
+    jobs->push_back(std::move(job));
+  }
+  return Status::Ok();
+}
+
+// A [global] option is applied to every job below it; warn once.
+void DedupeWarnings(std::vector<std::string>* w) {
+  std::vector<std::string> out;
+  for (auto& s : *w)
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(std::move(s));
+  *w = std::move(out);
+}
+
+}  // namespace
+
+bool IsJobOption(const std::string& name) { return FindOption(name) != nullptr; }
+
+bool OptionTakesValue(const std::string& name) {
+  const OptionDef* d = FindOption(name);
+  if (!d) return false;
+  return !BareAllowed(*d);
+}
+
+Result<ParseOutput> ParseJobText(const std::string& text, const std::string& display_name,
+                                 const std::string& base_dir) {
+  ParseOutput out;
+  FileReader reader(&out.warnings);
+  std::vector<std::string> stack;
+  IOB_RETURN_IF_ERROR(reader.ReadText(text, display_name, base_dir, &stack));
+  std::vector<bool> used;
+  IOB_RETURN_IF_ERROR(
+      BuildFileJobs(reader.sections(), display_name, 0, {}, {}, &out.jobs, &used, &out.warnings));
+  DedupeWarnings(&out.warnings);
+  return out;
+}
+
+Result<ParseOutput> ParseJobs(const ParseInput& in) {
+  ParseOutput out;
+  IOB_ASSIGN_OR_RETURN(CliJobs cli, ParseCliJobArgs(in.cli_job_args));
+  // Refuse unknown command-line option names before reading any job file,
+  // so a typo is reported as itself and not as a missing file.
+  {
+    JobSpec scratch;
+    for (const auto& g : cli.globals)
+      if (!FindOption(g.key) && !IsSoftDeprecatedFioOption(g.key))
+        IOB_RETURN_IF_ERROR(ApplyOne(&scratch, g, nullptr, nullptr));
+    for (const auto& sec : cli.jobs)
+      for (const auto& e : sec.entries)
+        if (!FindOption(e.key) && !IsSoftDeprecatedFioOption(e.key))
+          IOB_RETURN_IF_ERROR(ApplyOne(&scratch, e, nullptr, nullptr));
+  }
+  std::vector<bool> section_used(in.sections.size(), false);
+  bool stdin_used = false;
+  int index = 0;
+  for (const auto& f : in.job_files) {
+    FileReader reader(&out.warnings);
+    std::vector<std::string> stack;
+    if (f == "-") {
+      if (stdin_used) return Status::Invalid("iobench: '-' (stdin) given more than once");
+      stdin_used = true;
+      std::string text((std::istreambuf_iterator<char>(std::cin)),
+                       std::istreambuf_iterator<char>());
+      char cwd[PATH_MAX];
+      std::string base = getcwd(cwd, sizeof(cwd)) ? cwd : ".";
+      IOB_RETURN_IF_ERROR(reader.ReadText(text, "<stdin>", base, &stack));
+    } else {
+      auto content = ReadWholeFile(f);
+      if (!content.ok()) return Status::Invalid("iobench: " + content.status().message());
+      // The canonical path only serves include-cycle detection; pipes such
+      // as /dev/fd/63 have none, and that is fine.
+      char real[PATH_MAX];
+      std::string canon = realpath(f.c_str(), real) ? std::string(real) : f;
+      stack.push_back(canon);
+      IOB_RETURN_IF_ERROR(reader.ReadText(*content, f, DirName(canon), &stack));
+    }
+    size_t before = out.jobs.size();
+    IOB_RETURN_IF_ERROR(BuildFileJobs(reader.sections(), f == "-" ? "<stdin>" : f, index,
+                                      cli.globals, in.sections, &out.jobs, &section_used,
+                                      &out.warnings));
+    if (out.jobs.size() == before && in.sections.empty())
+      out.warnings.push_back((f == "-" ? std::string("<stdin>") : f) +
+                             ": warning: job file defines no jobs");
+    ++index;
+  }
+  for (size_t i = 0; i < in.sections.size(); ++i)
+    if (!section_used[i])
+      return Status::Invalid("iobench: --section=" + in.sections[i] +
+                             " matches no job in the job files");
+  for (auto& sec : cli.jobs) {
+    JobSpec job = NewJob(sec.name, "", index, 0);
+    std::vector<RawSetting> all;
+    for (auto g : cli.globals) {
+      g.source = OptionSource::kGlobal;  // globals of the command-line jobs
+      all.push_back(std::move(g));
+    }
+    for (auto& e : sec.entries) all.push_back(e);
+    IOB_RETURN_IF_ERROR(ApplyAll(&job, all, &out.warnings));
+    // The command line's own settings are command-line provenance.
+    for (auto& s : job.settings) s.source = OptionSource::kCommandLine;
+    for (auto& s : job.unimplemented) s.source = OptionSource::kCommandLine;
+    out.jobs.push_back(std::move(job));
+  }
+  DedupeWarnings(&out.warnings);
+  if (out.jobs.empty()) {
+    if (in.job_files.empty())
+      return Status::Invalid(
+          "iobench: no jobs defined: give a job file, or job options with --name=NAME");
+    return Status::Invalid("iobench: the job files define no jobs");
+  }
+  return out;
+}
+
+Status SetOption(JobSpec* job, const std::string& name, const std::string& value) {
+  RawSetting r;
+  r.key = name;
+  r.value = value;
+  r.bare = false;
+  r.source = OptionSource::kCommandLine;
+  r.file = kCmdline;
+  r.text = name + "=" + value;
+  r.key_col = 1;
+  r.value_col = static_cast<int>(name.size()) + 2;
+  IOB_RETURN_IF_ERROR(ApplyAll(job, {r}, nullptr));
+  // A new engine must still accept the engine options already set.
+  for (const auto& s : job->settings) {
+    RawSetting prev;
+    prev.key = s.name;
+    prev.file = s.file;
+    prev.line = s.line;
+    IOB_RETURN_IF_ERROR(CheckEngineOption(*job, prev));
+  }
+  return Status::Ok();
+}
+
+bool NextArgIsValue(const std::string& name, const std::string& next) {
+  const OptionDef* d = FindOption(name);
+  if (!d) {
+    // A fio option iobench lacks most likely takes a value too (fio's
+    // `-zonemode zbd`): keep the value with it, so the refusal names the
+    // option instead of complaining about a job file called "zbd".
+    return IsFioOnlyOption(name) && !next.empty() && next[0] != '-';
+  }
+  bool b;
+  if (d->type == OptType::kBool)
+    return ParseBoolWord(next, &b);  // `-direct 1`, not `-thread x.fio`
+  if (d->name == "sync") {
+    std::string l = ToLower(next);
+    return l == "none" || l == "sync" || l == "dsync" || ParseBoolWord(l, &b);
+  }
+  if (BareAllowed(*d)) return !next.empty() && next[0] != '-';  // write_*_log PREFIX
+  return true;
+}
+
+Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
+                                  const std::vector<ToolOptionSpec>& tools) {
+  static const char* const kFioToolOnly[] = {"debug",           "merge-blktrace-only",
+                                             "bandwidth-log",   "minimal",
+                                             "append-terse",    "terse-version",
+                                             "cpuclock-test",   "crctest",
+                                             "eta-interval",    "eta-newline",
+                                             "alloc-size",      "warnings-fatal",
+                                             "max-jobs",        "server",
+                                             "daemonize",       "client",
+                                             "remote-config",   "idle-prof",
+                                             "inflate-log",     "trigger-file",
+                                             "trigger-timeout", "trigger",
+                                             "trigger-remote",  "aux-path"};
+  SplitArgsResult out;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (a == "-" || a.empty() || a[0] != '-') {
+      out.job_files.push_back(a);
+      continue;
+    }
+    size_t dashes = a.rfind("--", 0) == 0 ? 2 : 1;
+    std::string body = a.substr(dashes);
+    size_t eq = body.find('=');
+    std::string key = body.substr(0, eq);
+    const ToolOptionSpec* tool = nullptr;
+    for (const auto& t : tools)
+      if (t.name == key) tool = &t;
+    if (tool) {
+      if (eq != std::string::npos) {
+        if (tool->arg == ToolArg::kNone)
+          return Status::Invalid("iobench: option '--" + key + "' takes no value");
+        out.tool_args.push_back("--" + body);
+      } else if (tool->arg == ToolArg::kRequired) {
+        if (i + 1 >= argv.size())
+          return Status::Invalid("iobench: option '--" + key + "' needs a value");
+        out.tool_args.push_back("--" + key + "=" + argv[++i]);
+      } else {
+        out.tool_args.push_back("--" + key);
+      }
+      continue;
+    }
+    for (const char* f : kFioToolOnly)
+      if (key == f)
+        return Status::Invalid("iobench: '--" + key +
+                               "' is a fio command-line option that iobench does not support");
+    out.job_args.push_back(a);
+    if (eq == std::string::npos && i + 1 < argv.size() && NextArgIsValue(key, argv[i + 1]))
+      out.job_args.push_back(argv[++i]);
+  }
+  return out;
+}
+
+}  // namespace iobench::jobfile

@@ -1,0 +1,89 @@
+// Public API of the job-file module: job files and command-line job options
+// in, validated JobSpecs out. Also the texts generated from the option table
+// (--cmdhelp, --enghelp, --showcmd, --parse-only, docs/options.md).
+//
+// Owner: jobfile module. Callers: main.cc, sweep/. All functions are
+// reentrant; ParseJobs reads files, stdin ("-") and the environment and
+// never writes anything or prints: warnings come back in ParseOutput.
+//
+// Precedence (lowest first): built-in default < job file [global] < job
+// section < command-line globals (job options before the first --name).
+// This deliberately differs from fio, where the job file beats the command
+// line: `iobench job.fio --iodepth=64` runs every job at iodepth 64.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "iobench/job.h"
+#include "iobench/status.h"
+
+namespace iobench::jobfile {
+
+struct ParseInput {
+  std::vector<std::string> job_files;     // "-" = stdin
+  std::vector<std::string> cli_job_args;  // raw argv job options in order,
+                                          // e.g. {"-filename=/x", "-iodepth", "32", "--name=a"}
+  std::vector<std::string> sections;      // --section: keep only these jobs of the job files
+};
+
+struct ParseOutput {
+  std::vector<JobSpec> jobs;
+  std::vector<std::string> warnings;  // complete lines; main prints each once to stderr
+};
+
+// Parses and validates everything. Error messages are complete user-facing
+// text: "file:line:col: message", the line echoed and a caret.
+Result<ParseOutput> ParseJobs(const ParseInput& in);
+
+// Parses job-file text as if read from `display_name` (includes resolve
+// relative to `base_dir`). Used by ParseJobs for stdin and by the fuzzer.
+Result<ParseOutput> ParseJobText(const std::string& text, const std::string& display_name,
+                                 const std::string& base_dir);
+
+// Sets one option on an already-resolved job, as if given on the command
+// line (used by --sweep): full validation, units, kb_base of the job, engine
+// option checks. Appends to job->settings (and ->unimplemented).
+Status SetOption(JobSpec* job, const std::string& name, const std::string& value);
+
+// True for any option iobench knows (incl. aliases).
+bool IsJobOption(const std::string& name);
+// True when the option cannot be given bare (`-iodepth` alone is an error).
+bool OptionTakesValue(const std::string& name);
+// Whether `-name next` on the command line takes `next` as the value, as fio
+// does: always for valued options; for flags only when `next` is 0/1 (and
+// true/false/yes/no/on/off), so `-direct 1` works and `-thread job.fio` keeps
+// job.fio a job file; for write_*_log when `next` does not start with '-';
+// for fio options iobench lacks when `next` does not start with '-'.
+bool NextArgIsValue(const std::string& name, const std::string& next);
+
+std::string OptionsMarkdown();                          // docs/options.md, generated from the table
+std::string CmdHelp(const std::string& option);         // --cmdhelp text ("" or "all" = all)
+std::string EngHelp(const std::string& spec);           // --enghelp[=ENGINE[,OPTION]]
+std::string ShowCmd(const std::vector<JobSpec>& jobs);  // --showcmd
+std::string ParseOnlyJson(const std::vector<JobSpec>& jobs);     // every option: value and source
+std::string ParseOnlySummary(const std::vector<JobSpec>& jobs);  // --parse-only, human text
+
+// ---- command-line splitting (used by main.cc; testable without CLI11) ----
+
+enum class ToolArg { kNone, kRequired, kOptional };  // kOptional: only as --opt=value
+struct ToolOptionSpec {
+  std::string name;  // without dashes, e.g. "output-format"
+  ToolArg arg = ToolArg::kNone;
+  std::string help;
+};
+
+struct SplitArgsResult {
+  std::vector<std::string> tool_args;  // normalised to "--name" / "--name=value"
+  std::vector<std::string> job_args;   // for ParseInput::cli_job_args
+  std::vector<std::string> job_files;  // plain arguments and "-"
+};
+
+// Splits argv (without argv[0]) into tool options (the fixed set `tools`,
+// single or double dash), job options (everything else starting with '-',
+// plus its value in the next argument when NextArgIsValue) and job files.
+// fio tool options iobench lacks (--minimal, --debug, ...) are refused here.
+Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
+                                  const std::vector<ToolOptionSpec>& tools);
+
+}  // namespace iobench::jobfile

@@ -1,0 +1,418 @@
+#include "jobfile/units.h"
+
+#include <unistd.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <thread>
+
+namespace iobench::jobfile {
+
+std::string Trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::string ToLower(std::string_view s) {
+  std::string r(s);
+  for (auto& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return r;
+}
+
+bool ParseBoolWord(std::string_view s, bool* out) {
+  std::string l = ToLower(Trim(s));
+  if (l == "1" || l == "true" || l == "yes" || l == "on") {
+    *out = true;
+    return true;
+  }
+  if (l == "0" || l == "false" || l == "no" || l == "off") {
+    *out = false;
+    return true;
+  }
+  return false;
+}
+
+std::optional<uint64_t> SizeMultiplier(std::string_view suffix, uint32_t kb_base) {
+  std::string s = ToLower(suffix);
+  if (s.empty() || s == "b") return 1;
+  // Strip an optional trailing "b" (bytes): "kb", "kib".
+  if (s.size() > 1 && s.back() == 'b') s.pop_back();
+  bool iec = false;  // written with the "i" (Ki, Mi, ...)
+  if (s.size() == 2 && s[1] == 'i') {
+    iec = true;
+    s.pop_back();
+  }
+  if (s.size() != 1) return std::nullopt;
+  int power = 0;
+  switch (s[0]) {
+    case 'k':
+      power = 1;
+      break;
+    case 'm':
+      power = 2;
+      break;
+    case 'g':
+      power = 3;
+      break;
+    case 't':
+      power = 4;
+      break;
+    case 'p':
+      power = 5;
+      break;
+    default:
+      return std::nullopt;
+  }
+  // kb_base=1024 (compatibility mode) inverts the standards: plain prefixes
+  // are powers of two and the "i" prefixes are powers of ten.
+  uint64_t base = 1024;
+  if (kb_base == 1000)
+    base = iec ? 1024 : 1000;
+  else
+    base = iec ? 1000 : 1024;
+  uint64_t m = 1;
+  for (int i = 0; i < power; ++i) m *= base;
+  return m;
+}
+
+std::optional<uint64_t> TimeMultiplierNs(std::string_view suffix, uint64_t default_unit_ns) {
+  std::string s = ToLower(suffix);
+  if (s.empty()) return default_unit_ns;
+  if (s == "d") return 86400ull * 1000000000ull;
+  if (s == "h") return 3600ull * 1000000000ull;
+  if (s == "m" || s == "min") return 60ull * 1000000000ull;
+  if (s == "s" || s == "sec") return 1000000000ull;
+  if (s == "ms" || s == "msec") return 1000000ull;
+  if (s == "us" || s == "usec") return 1000ull;
+  if (s == "ns" || s == "nsec") return 1ull;
+  return std::nullopt;
+}
+
+namespace {
+
+// Recursive-descent evaluator over one expression string.
+class ExprParser {
+ public:
+  ExprParser(std::string_view text, const NumContext& ctx, ValueError* err)
+      : t_(text), ctx_(ctx), err_(err) {}
+
+  std::optional<double> Parse() {
+    auto v = Sum();
+    if (!v) return std::nullopt;
+    Skip();
+    if (p_ != t_.size()) return Fail("unexpected '" + std::string(1, t_[p_]) + "' in expression");
+    return v;
+  }
+
+ private:
+  std::optional<double> Fail(std::string msg) {
+    if (err_ && err_->message.empty()) {
+      err_->message = std::move(msg);
+      err_->offset = p_;
+    }
+    return std::nullopt;
+  }
+  void Skip() {
+    while (p_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[p_]))) ++p_;
+  }
+  bool Eat(char c) {
+    Skip();
+    if (p_ < t_.size() && t_[p_] == c) {
+      ++p_;
+      return true;
+    }
+    return false;
+  }
+  std::optional<double> Sum() {
+    auto l = Product();
+    if (!l) return l;
+    for (;;) {
+      if (Eat('+')) {
+        auto r = Product();
+        if (!r) return r;
+        *l += *r;
+      } else if (Eat('-')) {
+        auto r = Product();
+        if (!r) return r;
+        *l -= *r;
+      } else {
+        return l;
+      }
+    }
+  }
+  std::optional<double> Product() {
+    auto l = Power();
+    if (!l) return l;
+    for (;;) {
+      char op = 0;
+      Skip();
+      if (p_ < t_.size() && (t_[p_] == '*' || t_[p_] == '/' || t_[p_] == '%')) op = t_[p_++];
+      if (!op) return l;
+      size_t at = p_;
+      auto r = Power();
+      if (!r) return r;
+      if ((op == '/' || op == '%') && *r == 0) {
+        p_ = at;
+        return Fail("division by zero in expression");
+      }
+      if (op == '*')
+        *l *= *r;
+      else if (op == '/')
+        *l /= *r;
+      else
+        *l = std::fmod(*l, *r);
+    }
+  }
+  std::optional<double> Power() {
+    auto l = Unary();
+    if (!l) return l;
+    if (Eat('^')) {
+      auto r = Power();  // right associative
+      if (!r) return r;
+      return std::pow(*l, *r);
+    }
+    return l;
+  }
+  std::optional<double> Unary() {
+    if (Eat('-')) {
+      auto v = Unary();
+      if (!v) return v;
+      return -*v;
+    }
+    if (Eat('+')) return Unary();
+    return Primary();
+  }
+  std::optional<double> Primary() {
+    Skip();
+    if (p_ >= t_.size()) return Fail("expression ends too early");
+    if (t_[p_] == '(') {
+      ++p_;
+      auto v = Sum();
+      if (!v) return v;
+      if (!Eat(')')) return Fail("missing ')' in expression");
+      return v;
+    }
+    if (!std::isdigit(static_cast<unsigned char>(t_[p_])) && t_[p_] != '.') {
+      if (t_[p_] == '$')
+        return Fail("unknown keyword in expression (use $ncpus, $mb_memory, $pagesize or ${VAR})");
+      return Fail("expected a number in expression");
+    }
+    size_t start = p_;
+    size_t end = start;
+    while (end < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[end])) || t_[end] == '.'))
+      ++end;
+    ValueError sub;
+    NumContext c = ctx_;
+    auto v = ParseNumber(t_.substr(start, end - start), c, &sub);
+    if (!v) {
+      p_ = start + sub.offset;
+      return Fail(sub.message);
+    }
+    p_ = end;
+    return static_cast<double>(*v);
+  }
+
+  std::string_view t_;
+  const NumContext& ctx_;
+  ValueError* err_;
+  size_t p_ = 0;
+};
+
+}  // namespace
+
+std::optional<double> EvalExpression(std::string_view text, const NumContext& ctx,
+                                     ValueError* err) {
+  ExprParser p(text, ctx, err);
+  return p.Parse();
+}
+
+std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx, ValueError* err) {
+  auto fail = [&](std::string msg, size_t off) -> std::optional<int64_t> {
+    if (err) {
+      err->message = std::move(msg);
+      err->offset = off;
+    }
+    return std::nullopt;
+  };
+  // Keep offsets relative to the original text: skip leading blanks by hand.
+  size_t b = 0;
+  while (b < text.size() && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
+  size_t e = text.size();
+  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
+  std::string_view s = text.substr(b, e - b);
+  if (s.empty()) return fail("empty value where a number was expected", b);
+  if (s.front() == '(') {
+    ValueError sub;
+    auto v = EvalExpression(s, ctx, &sub);
+    if (!v) return fail(sub.message, b + sub.offset);
+    if (!std::isfinite(*v) || std::fabs(*v) > 9.2e18)
+      return fail("expression '" + std::string(s) + "' is out of range", b);
+    return static_cast<int64_t>(std::llround(*v));
+  }
+  size_t p = 0;
+  bool neg = false;
+  if (s[p] == '-' || s[p] == '+') {
+    neg = s[p] == '-';
+    ++p;
+  }
+  if (p + 1 < s.size() && s[p] == '0' && (s[p + 1] == 'x' || s[p + 1] == 'X')) {
+    size_t q = p + 2;
+    unsigned __int128 v = 0;
+    if (q >= s.size()) return fail("bad hex number '" + std::string(s) + "'", b);
+    for (; q < s.size(); ++q) {
+      int d;
+      char c = static_cast<char>(std::tolower(static_cast<unsigned char>(s[q])));
+      if (c >= '0' && c <= '9')
+        d = c - '0';
+      else if (c >= 'a' && c <= 'f')
+        d = c - 'a' + 10;
+      else
+        return fail("bad hex number '" + std::string(s) + "'", b + q);
+      v = v * 16 + d;
+      if (v > static_cast<unsigned __int128>(INT64_MAX))
+        return fail("number '" + std::string(s) + "' is too large", b);
+    }
+    return neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  }
+  size_t q = p;
+  while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q]))) ++q;
+  bool frac = false;
+  if (q < s.size() && s[q] == '.') {
+    frac = true;
+    ++q;
+    while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q]))) ++q;
+  }
+  if (q == p || (frac && q == p + 1)) {
+    const char* what = ctx.kind == NumKind::kTime   ? "time"
+                       : ctx.kind == NumKind::kSize ? "size"
+                                                    : "number";
+    return fail(std::string("bad ") + what + " '" + std::string(s) + "'", b + p);
+  }
+  std::string digits(s.substr(p, q - p));
+  std::string_view suffix = s.substr(q);
+  uint64_t mult = 1;
+  if (ctx.kind == NumKind::kTime) {
+    auto m = TimeMultiplierNs(suffix, ctx.time_unit_ns);
+    if (!m)
+      return fail("bad time unit '" + std::string(suffix) + "' in '" + std::string(s) +
+                      "' (use d, h, m, s, ms, us or ns)",
+                  b + q);
+    mult = *m;
+  } else {
+    if (!suffix.empty() && (suffix[0] == 'z' || suffix[0] == 'Z'))
+      return fail("zone units ('z') are not supported by iobench yet", b + q);
+    auto m = SizeMultiplier(suffix, ctx.kb_base);
+    if (!m) {
+      if (ctx.kind == NumKind::kPlain) return fail("bad number '" + std::string(s) + "'", b + q);
+      return fail("bad size unit '" + std::string(suffix) + "' in '" + std::string(s) +
+                      "' (use k, m, g, t, p, optionally with i and/or b)",
+                  b + q);
+    }
+    mult = *m;
+  }
+  long double v = std::strtold(digits.c_str(), nullptr) * static_cast<long double>(mult);
+  if (v > 9.2e18L) return fail("number '" + std::string(s) + "' is too large", b);
+  int64_t r = static_cast<int64_t>(std::llround(static_cast<double>(v)));
+  if (!frac && mult == 1) r = std::strtoll(digits.c_str(), nullptr, 10);  // exact path
+  return neg ? -r : r;
+}
+
+std::optional<std::string> Expand(std::string_view text, ValueError* err) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] != '$') {
+      out += text[i++];
+      continue;
+    }
+    if (i + 1 < text.size() && text[i + 1] == '{') {
+      size_t close = text.find('}', i + 2);
+      if (close == std::string_view::npos) {
+        if (err) *err = {"missing '}' after '${'", i};
+        return std::nullopt;
+      }
+      std::string var(text.substr(i + 2, close - i - 2));
+      if (var.empty()) {
+        if (err) *err = {"empty variable name in '${}'", i};
+        return std::nullopt;
+      }
+      const char* v = std::getenv(var.c_str());
+      if (!v) {
+        if (err)
+          *err = {"environment variable '" + var +
+                      "' is not set (fio would silently use an empty string; set it, e.g. " + var +
+                      "=... iobench ...)",
+                  i};
+        return std::nullopt;
+      }
+      out += v;
+      i = close + 1;
+      continue;
+    }
+    auto starts = [&](std::string_view kw) { return text.substr(i + 1, kw.size()) == kw; };
+    if (starts("ncpus")) {
+      // fio counts configured CPUs (cpus_configured()), not online ones.
+      unsigned n = std::thread::hardware_concurrency();
+      long c = sysconf(_SC_NPROCESSORS_CONF);
+      if (c > 0) n = static_cast<unsigned>(c);
+      out += std::to_string(n ? n : 1);
+      i += 6;
+    } else if (starts("mb_memory")) {
+      long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+      uint64_t mb = (pages > 0 && psz > 0)
+                        ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(psz) / (1024 * 1024)
+                        : 0;
+      out += std::to_string(mb);
+      i += 10;
+    } else if (starts("pagesize")) {
+      long psz = sysconf(_SC_PAGESIZE);
+      out += std::to_string(psz > 0 ? psz : 4096);
+      i += 9;
+    } else {
+      out += text[i++];  // `$VAR` without braces stays literal, as in fio
+    }
+  }
+  return out;
+}
+
+std::vector<DirPart> SplitPerDirection(std::string_view text) {
+  std::vector<DirPart> parts;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == ',') {
+      std::string piece = Trim(text.substr(start, i - start));
+      DirPart d;
+      d.offset = start;
+      if (!piece.empty()) d.text = piece;
+      parts.push_back(d);
+      start = i + 1;
+    }
+  }
+  std::vector<DirPart> out(3);
+  for (size_t i = 0; i < 3; ++i) {
+    if (i < parts.size())
+      out[i] = parts[i];
+    else if (!parts.empty())
+      out[i] = parts.back();  // carry-over (empty stays empty)
+  }
+  return out;
+}
+
+std::vector<std::string> SplitEscaped(std::string_view text, char sep) {
+  std::vector<std::string> out(1);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == sep) {
+      out.back() += sep;
+      ++i;
+    } else if (text[i] == sep) {
+      out.emplace_back();
+    } else {
+      out.back() += text[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace iobench::jobfile

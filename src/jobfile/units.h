@@ -1,0 +1,78 @@
+// Value syntax shared by every option: numbers with size or time suffixes
+// (fio's kb_base rules), arithmetic in parentheses, ${VAR} and $keyword
+// substitution, per-direction lists and ranges.
+//
+// Owner: jobfile module. All functions are pure (no globals but the
+// environment and sysconf in Expand) and safe to call from any thread.
+// Errors are Status values whose message is a bare description ("bad size
+// '4q'"); the parser adds file:line:col and the caret.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "iobench/status.h"
+
+namespace iobench::jobfile {
+
+// Where in a value an error was found (0-based offset into the value text),
+// so the caller can point the caret at it.
+struct ValueError {
+  std::string message;
+  size_t offset = 0;
+};
+
+// Multiplier for a size suffix ("", "b", "k", "kb", "kib", "ki", ...).
+// kb_base 1024 (fio's default): k = 1024, ki/kib = 1000 (fio's inversion);
+// kb_base 1000: k = 1000, ki/kib = 1024. Case-insensitive.
+std::optional<uint64_t> SizeMultiplier(std::string_view suffix, uint32_t kb_base);
+
+// Nanoseconds per unit for a time suffix (d h m s sec ms msec us usec ns
+// nsec); "" gives `default_unit_ns`.
+std::optional<uint64_t> TimeMultiplierNs(std::string_view suffix, uint64_t default_unit_ns);
+
+enum class NumKind { kPlain, kSize, kTime };
+
+struct NumContext {
+  NumKind kind = NumKind::kSize;
+  uint32_t kb_base = 1024;
+  uint64_t time_unit_ns = 1000000000ull;  // default unit of a time option
+};
+
+// Parses one number: "4k", "0x10", "1.5m", "10s", "-8k", or "(expr)".
+// Returns the value in bytes (kSize), nanoseconds (kTime) or as is (kPlain).
+// On error fills *err and returns nullopt.
+std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx, ValueError* err);
+
+// Evaluates an arithmetic expression (the text inside or including the
+// parentheses): + - * / % ^, unary minus, parentheses, numbers with suffixes.
+std::optional<double> EvalExpression(std::string_view text, const NumContext& ctx, ValueError* err);
+
+// Expands ${VAR} from the environment and the keywords $ncpus, $mb_memory and
+// $pagesize. An unset ${VAR} is an error naming the variable (fio silently
+// substitutes an empty string, which turns `size=${SIZE}` into a confusing
+// failure later). `$VAR` without braces is left alone, as fio does.
+std::optional<std::string> Expand(std::string_view text, ValueError* err);
+
+// Splits a per-direction list with fio's carry-over rule: "a" -> a,a,a;
+// "a,b" -> a,b,b; "a,b," -> a,b,-; ",b" -> -,b,b (- = keep the default).
+// Returns three entries; nullopt means "keep the default". Each entry keeps
+// its offset into `text` for error carets.
+struct DirPart {
+  std::optional<std::string> text;
+  size_t offset = 0;
+};
+std::vector<DirPart> SplitPerDirection(std::string_view text);
+
+// Splits on `sep`, honouring `\sep` as an escaped separator (removed).
+std::vector<std::string> SplitEscaped(std::string_view text, char sep);
+
+// Plain helpers.
+std::string Trim(std::string_view s);
+std::string ToLower(std::string_view s);
+bool ParseBoolWord(std::string_view s, bool* out);  // 1/0 true/false yes/no on/off
+
+}  // namespace iobench::jobfile

@@ -1,0 +1,293 @@
+// The seeds' command lines and job files, through the same argv splitting
+// main.cc uses (jobfile::SplitArgs) and ParseJobs: they must parse to the
+// values fio would use.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "jobfile/parser.h"
+
+namespace iobench::jobfile {
+namespace {
+
+// The fio-named tool options main.cc registers (a subset is enough to show
+// that tool and job options are told apart).
+const std::vector<ToolOptionSpec>& Tools() {
+  static const std::vector<ToolOptionSpec> kTools = {
+      {"output", ToolArg::kRequired, ""},  {"output-format", ToolArg::kRequired, ""},
+      {"section", ToolArg::kRequired, ""}, {"parse-only", ToolArg::kNone, ""},
+      {"showcmd", ToolArg::kNone, ""},     {"cmdhelp", ToolArg::kOptional, ""},
+      {"enghelp", ToolArg::kOptional, ""}, {"version", ToolArg::kNone, ""},
+  };
+  return kTools;
+}
+
+std::vector<std::string> Words(const std::string& cmd) {
+  std::istringstream is(cmd);
+  std::vector<std::string> out;
+  for (std::string w; is >> w;) out.push_back(w);
+  return out;
+}
+
+std::vector<JobSpec> ParseCmd(const std::string& cmd, SplitArgsResult* split_out = nullptr) {
+  auto split = SplitArgs(Words(cmd), Tools());
+  EXPECT_TRUE(split.ok()) << split.status().message();
+  if (!split.ok()) return {};
+  if (split_out) *split_out = *split;
+  ParseInput in;
+  in.job_files = split->job_files;
+  in.cli_job_args = split->job_args;
+  auto r = ParseJobs(in);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return r.ok() ? r->jobs : std::vector<JobSpec>{};
+}
+
+TEST(CliSeeds, Seed000IoUringBufferedRandread) {
+  SplitArgsResult split;
+  auto jobs = ParseCmd(
+      "-filename=/mnt/nvme0n1/fio_read_test.txt -buffered=1 -iodepth 32 -rw=randread "
+      "-ioengine=io_uring -randseed=89 -runtime=10s -norandommap -direct=0 -bs=4k -size=4G "
+      "-name=rand_read_4k --parse-only",
+      &split);
+  EXPECT_EQ(split.tool_args, std::vector<std::string>{"--parse-only"});
+  EXPECT_TRUE(split.job_files.empty());
+  ASSERT_EQ(jobs.size(), 1u);
+  const JobSpec& j = jobs[0];
+  EXPECT_EQ(j.name, "rand_read_4k");
+  EXPECT_EQ(j.filenames, std::vector<std::string>{"/mnt/nvme0n1/fio_read_test.txt"});
+  EXPECT_FALSE(j.direct);  // buffered=1 then direct=0
+  EXPECT_EQ(j.iodepth, 32u);
+  EXPECT_EQ(j.rw, RwMode::kRandRead);
+  EXPECT_EQ(j.ioengine, "io_uring");
+  EXPECT_EQ(j.randseed, std::optional<uint64_t>(89));
+  EXPECT_EQ(j.runtime_ns, 10000000000ull);
+  EXPECT_TRUE(j.norandommap);
+  EXPECT_EQ(j.bs[0].min, 4096u);
+  EXPECT_EQ(j.bs[1].min, 4096u);
+  EXPECT_EQ(j.size, 4ull << 30);
+  EXPECT_FALSE(j.time_based);
+  EXPECT_TRUE(j.unimplemented.empty());
+}
+
+TEST(CliSeeds, Seed001ForceAsync) {
+  auto jobs = ParseCmd("-filename=/mnt/f -ioengine=io_uring --force_async=1 -iodepth 8 -name=x");
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].force_async, 1u);
+  // Without io_uring, force_async is refused with the engine named.
+  auto split = SplitArgs(Words("--force_async=1 -name=x"), Tools());
+  ASSERT_TRUE(split.ok());
+  ParseInput in;
+  in.cli_job_args = split->job_args;
+  auto r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "command line: option 'force_async' needs ioengine=io_uring or io_uring_cmd; this job "
+            "uses psync\n--force_async=1\n  ^");
+}
+
+TEST(CliSeeds, Seed003Pvsync2MixOnADirectory) {
+  auto jobs = ParseCmd(
+      "-directory=/mnt4/ -direct=0 -thread -size=3G -rw=rw -rwmixwrite=30 --norandommap "
+      "--randrepeat=0 -ioengine=pvsync2 -bs=64k -numjobs=252 -runtime=3600 --time_based "
+      "-group_reporting -name=mytest");
+  ASSERT_EQ(jobs.size(), 1u);
+  const JobSpec& j = jobs[0];
+  EXPECT_EQ(j.directory, "/mnt4/");
+  EXPECT_TRUE(j.thread);
+  EXPECT_EQ(j.size, 3ull << 30);
+  EXPECT_EQ(j.rw, RwMode::kReadWrite);
+  EXPECT_EQ(j.rwmixread, 70u);
+  EXPECT_TRUE(j.norandommap);
+  EXPECT_FALSE(j.randrepeat);
+  EXPECT_EQ(j.ioengine, "pvsync2");
+  EXPECT_EQ(j.bs[0].min, 65536u);
+  EXPECT_EQ(j.numjobs, 252u);  // not expanded by the parser
+  EXPECT_EQ(j.runtime_ns, 3600ull * 1000000000ull);
+  EXPECT_TRUE(j.time_based);
+  EXPECT_TRUE(j.group_reporting);
+}
+
+TEST(CliSeeds, Seed003BlockDevice) {
+  auto jobs = ParseCmd(
+      "-filename=/dev/nvme1n1p4 -direct=0 -thread -size=800G -rw=rw -rwmixwrite=30 "
+      "--norandommap --randrepeat=0 -ioengine=pvsync2 -bs=64k -numjobs=252 -runtime=3600 "
+      "--time_based -group_reporting -name=mytest");
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].filenames, std::vector<std::string>{"/dev/nvme1n1p4"});
+  EXPECT_EQ(jobs[0].size, 800ull << 30);
+}
+
+TEST(CliArgs, GlobalsJobsValuesInNextArgAndFiles) {
+  SplitArgsResult split;
+  auto split_r = SplitArgs(Words("--output json.out -iodepth 16 job.fio - --name=a -rw randwrite "
+                                 "--name b -thread --section=x -cmdhelp"),
+                           Tools());
+  ASSERT_TRUE(split_r.ok());
+  EXPECT_EQ(split_r->tool_args,
+            (std::vector<std::string>{"--output=json.out", "--section=x", "--cmdhelp"}));
+  EXPECT_EQ(split_r->job_files, (std::vector<std::string>{"job.fio", "-"}));
+  EXPECT_EQ(split_r->job_args, (std::vector<std::string>{"-iodepth", "16", "--name=a", "-rw",
+                                                         "randwrite", "--name", "b", "-thread"}));
+  auto jobs = ParseCmd("-iodepth 16 --name=a -rw randwrite --name b -thread -iodepth=2");
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].iodepth, 16u);
+  EXPECT_EQ(jobs[0].rw, RwMode::kRandWrite);
+  EXPECT_EQ(jobs[1].name, "b");
+  EXPECT_EQ(jobs[1].iodepth, 2u);  // a job's own option beats the command-line globals
+  EXPECT_TRUE(jobs[1].thread);
+  EXPECT_EQ(jobs[1].rw, RwMode::kRead);
+}
+
+TEST(CliArgs, FlagsTakeANextValueOnlyWhenItIsOne) {
+  auto split = SplitArgs(Words("-direct 1 -thread job.fio --write_bw_log mylog -name=a"), Tools());
+  ASSERT_TRUE(split.ok());
+  EXPECT_EQ(split->job_files, std::vector<std::string>{"job.fio"});
+  EXPECT_EQ(split->job_args, (std::vector<std::string>{"-direct", "1", "-thread", "--write_bw_log",
+                                                       "mylog", "-name=a"}));
+  auto jobs = ParseCmd("-direct 1 -thread --write_bw_log mylog -name=a");
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_TRUE(jobs[0].direct);
+  EXPECT_TRUE(jobs[0].thread);
+  EXPECT_EQ(jobs[0].write_bw_log, "mylog");
+  EXPECT_FALSE(NextArgIsValue("thread", "job.fio"));
+  EXPECT_TRUE(NextArgIsValue("iodepth", "32"));
+  EXPECT_TRUE(NextArgIsValue("zonemode", "zbd"));
+}
+
+TEST(CliArgs, Refusals) {
+  auto r = SplitArgs(Words("--minimal -name=a"), Tools());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "iobench: '--minimal' is a fio command-line option that iobench does not support");
+  ParseInput in;
+  in.cli_job_args = {"--iodepht=4", "--name=a"};
+  auto p = ParseJobs(in);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().message(),
+            "command line: unknown option 'iodepht'; did you mean 'iodepth'?\n--iodepht=4\n  ^");
+  in.cli_job_args = {"-name=a", "-iodepth"};
+  p = ParseJobs(in);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().message(), "command line: option 'iodepth' needs a value\n-iodepth\n ^");
+  // A fio-only option with its value in the next argument is refused by name,
+  // before any job file is read.
+  auto split = SplitArgs(Words("-zonemode zbd missing.fio -name=a"), Tools());
+  ASSERT_TRUE(split.ok());
+  EXPECT_EQ(split->job_files, std::vector<std::string>{"missing.fio"});
+  in.cli_job_args = split->job_args;
+  in.job_files = split->job_files;
+  p = ParseJobs(in);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().message(),
+            "command line: option 'zonemode' is a fio option that iobench does not support "
+            "yet\n-zonemode zbd\n ^");
+  in.job_files.clear();
+  in.cli_job_args = {};
+  p = ParseJobs(in);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().message(),
+            "iobench: no jobs defined: give a job file, or job options with --name=NAME");
+}
+
+// The job files under jobs/seeds/ reproduce the seeds.
+class CliSeedFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("IOB_DIR", "/mnt/nvme0n1", 1);
+    setenv("IOB_DEV", "/dev/nvme1n1p4", 1);
+    setenv("IOB_SIZE", "4G", 1);
+    setenv("IOB_RUNTIME", "10s", 1);
+    setenv("IOB_IODEPTH", "64", 1);
+  }
+  void TearDown() override {
+    for (const char* v : {"IOB_DIR", "IOB_DEV", "IOB_SIZE", "IOB_RUNTIME", "IOB_IODEPTH"})
+      unsetenv(v);
+  }
+  std::vector<JobSpec> Parse(const std::string& rel) {
+    ParseInput in;
+    in.job_files = {std::string(IOBENCH_SOURCE_DIR) + "/jobs/seeds/" + rel};
+    auto r = ParseJobs(in);
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    return r.ok() ? r->jobs : std::vector<JobSpec>{};
+  }
+};
+
+TEST_F(CliSeedFiles, Seed000And001) {
+  auto a = Parse("seed000_io_uring_buffered_randread.fio");
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].filenames, std::vector<std::string>{"/mnt/nvme0n1/fio_read_test.txt"});
+  EXPECT_EQ(a[0].iodepth, 64u);
+  EXPECT_EQ(a[0].randseed, std::optional<uint64_t>(89));
+  EXPECT_EQ(a[0].size, 4ull << 30);
+  EXPECT_FALSE(a[0].direct);
+  EXPECT_EQ(a[0].force_async, 0u);
+  auto b = Parse("seed001_io_uring_force_async.fio");
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0].force_async, 1u);
+}
+
+TEST_F(CliSeedFiles, Seed002LibaioDepthAndBatch) {
+  for (const char* qd : {"64", "20000"}) {
+    setenv("IOB_IODEPTH", qd, 1);
+    setenv("IOB_SIZE", "1024m", 1);
+    auto j = Parse("seed002_libaio_randread.fio");
+    ASSERT_EQ(j.size(), 1u);
+    EXPECT_EQ(j[0].name, "testfile2");
+    EXPECT_EQ(j[0].ioengine, "libaio");
+    EXPECT_TRUE(j[0].direct);  // buffered=0
+    EXPECT_EQ(j[0].rw, RwMode::kRandRead);
+    EXPECT_EQ(j[0].bs[0].min, 65536u);
+    EXPECT_EQ(j[0].size, 1024ull << 20);
+    EXPECT_EQ(j[0].directory, "/mnt/nvme0n1");
+    EXPECT_EQ(j[0].iodepth, static_cast<uint32_t>(std::stoul(qd)));
+    EXPECT_EQ(j[0].iodepth_batch_submit, 8u);
+    EXPECT_EQ(j[0].settings[0].source, OptionSource::kGlobal);
+  }
+}
+
+TEST_F(CliSeedFiles, Seed003BothVariants) {
+  for (const char* f : {"seed003_pvsync2_rw_dir.fio", "seed003_pvsync2_rw_blockdev.fio"}) {
+    auto j = Parse(f);
+    ASSERT_EQ(j.size(), 1u) << f;
+    EXPECT_EQ(j[0].rwmixread, 70u);
+    EXPECT_EQ(j[0].numjobs, 252u);
+    EXPECT_FALSE(j[0].randrepeat);
+    EXPECT_TRUE(j[0].norandommap);
+    EXPECT_TRUE(j[0].time_based);
+    EXPECT_TRUE(j[0].thread);
+    EXPECT_TRUE(j[0].group_reporting);
+    EXPECT_EQ(j[0].ioengine, "pvsync2");
+  }
+}
+
+TEST_F(CliSeedFiles, Seed004EnginesAndPatterns) {
+  for (const char* e : {"io_uring", "libaio", "psync"}) {
+    auto j = Parse(std::string("seed004_") + e + ".fio");
+    ASSERT_EQ(j.size(), 4u) << e;
+    const RwMode modes[] = {RwMode::kRead, RwMode::kRandRead, RwMode::kWrite, RwMode::kRandWrite};
+    for (size_t i = 0; i < 4; ++i) {
+      EXPECT_EQ(j[i].ioengine, e);
+      EXPECT_EQ(j[i].rw, modes[i]);
+      EXPECT_TRUE(j[i].direct);
+      EXPECT_TRUE(j[i].stonewall);
+      EXPECT_EQ(j[i].filenames, std::vector<std::string>{"/dev/nvme1n1p4"});
+    }
+  }
+}
+
+TEST_F(CliSeedFiles, UnsetKnobIsNamed) {
+  unsetenv("IOB_SIZE");
+  ParseInput in;
+  in.job_files = {std::string(IOBENCH_SOURCE_DIR) + "/jobs/seeds/seed002_libaio_randread.fio"};
+  auto r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find(":8:6: environment variable 'IOB_SIZE' is not set"),
+            std::string::npos)
+      << r.status().message();
+}
+
+}  // namespace
+}  // namespace iobench::jobfile

@@ -1,0 +1,848 @@
+// Tests for the job-file language: units, expansion, arithmetic, lexer,
+// option table, error classes (message and line), precedence, include, stdin.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "jobfile/lexer.h"
+#include "jobfile/options.h"
+#include "jobfile/parser.h"
+#include "jobfile/units.h"
+
+namespace iobench::jobfile {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A temp dir under /tmp, removed with its files at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/iobench_jobfile_XXXXXX";
+    path_ = mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string Write(const std::string& name, const std::string& text) const {
+    std::string p = path_ + "/" + name;
+    std::ofstream(p) << text;
+    return p;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+int64_t Size(const std::string& s, uint32_t kb_base = 1024) {
+  NumContext c;
+  c.kind = NumKind::kSize;
+  c.kb_base = kb_base;
+  ValueError e;
+  auto v = ParseNumber(s, c, &e);
+  EXPECT_TRUE(v.has_value()) << s << ": " << e.message;
+  return v.value_or(-1);
+}
+
+int64_t Time(const std::string& s, uint64_t unit_ns = 1000000000ull) {
+  NumContext c;
+  c.kind = NumKind::kTime;
+  c.time_unit_ns = unit_ns;
+  ValueError e;
+  auto v = ParseNumber(s, c, &e);
+  EXPECT_TRUE(v.has_value()) << s << ": " << e.message;
+  return v.value_or(-1);
+}
+
+std::string NumError(const std::string& s, NumKind kind = NumKind::kSize) {
+  NumContext c;
+  c.kind = kind;
+  ValueError e;
+  auto v = ParseNumber(s, c, &e);
+  EXPECT_FALSE(v.has_value()) << s;
+  return e.message;
+}
+
+ParseOutput ParseOk(const std::string& text) {
+  TempDir d;
+  auto r = ParseJobText(text, "t.fio", d.path());
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  if (!r.ok()) return {};
+  return std::move(r).value();
+}
+
+std::string ParseErr(const std::string& text) {
+  TempDir d;
+  auto r = ParseJobText(text, "t.fio", d.path());
+  EXPECT_FALSE(r.ok());
+  return r.ok() ? "" : r.status().message();
+}
+
+// ---------------------------------------------------------------- units
+
+TEST(JobfileUnits, SizeSuffixesKbBase1024) {
+  EXPECT_EQ(Size("4096"), 4096);
+  EXPECT_EQ(Size("4k"), 4096);
+  EXPECT_EQ(Size("4K"), 4096);
+  EXPECT_EQ(Size("4kb"), 4096);
+  EXPECT_EQ(Size("4KB"), 4096);
+  EXPECT_EQ(Size("4096b"), 4096);
+  EXPECT_EQ(Size("4096B"), 4096);
+  EXPECT_EQ(Size("1m"), 1048576);
+  EXPECT_EQ(Size("1024k"), 1048576);
+  EXPECT_EQ(Size("1g"), 1073741824);
+  EXPECT_EQ(Size("1t"), 1099511627776LL);
+  EXPECT_EQ(Size("1p"), 1125899906842624LL);
+  // fio's compatibility inversion: the IEC spellings are powers of ten.
+  EXPECT_EQ(Size("4KiB"), 4000);
+  EXPECT_EQ(Size("4ki"), 4000);
+  EXPECT_EQ(Size("1mi"), 1000000);
+  EXPECT_EQ(Size("1000ki"), 1000000);
+  EXPECT_EQ(Size("1ti"), 1000000000000LL);
+}
+
+TEST(JobfileUnits, SizeSuffixesKbBase1000) {
+  EXPECT_EQ(Size("4k", 1000), 4000);
+  EXPECT_EQ(Size("4kB", 1000), 4000);
+  EXPECT_EQ(Size("4KiB", 1000), 4096);
+  EXPECT_EQ(Size("1mi", 1000), 1048576);
+  EXPECT_EQ(Size("1m", 1000), 1000000);
+  EXPECT_EQ(Size("1g", 1000), 1000000000);
+}
+
+TEST(JobfileUnits, HexFractionsAndSigns) {
+  EXPECT_EQ(Size("0x10"), 16);
+  EXPECT_EQ(Size("0X1000"), 4096);
+  EXPECT_EQ(Size("1.5k"), 1536);
+  EXPECT_EQ(Size("-8k"), -8192);
+  EXPECT_EQ(Size(" 64k "), 65536);
+}
+
+TEST(JobfileUnits, TimeSuffixesAndDefaultUnit) {
+  EXPECT_EQ(Time("10"), 10000000000LL);
+  EXPECT_EQ(Time("10s"), 10000000000LL);
+  EXPECT_EQ(Time("10sec"), 10000000000LL);
+  EXPECT_EQ(Time("2m"), 120000000000LL);
+  EXPECT_EQ(Time("1h"), 3600000000000LL);
+  EXPECT_EQ(Time("1d"), 86400000000000LL);
+  EXPECT_EQ(Time("250ms"), 250000000LL);
+  EXPECT_EQ(Time("250msec"), 250000000LL);
+  EXPECT_EQ(Time("7us"), 7000);
+  EXPECT_EQ(Time("7usec"), 7000);
+  EXPECT_EQ(Time("10", 1000), 10000);  // thinktime: microseconds by default
+  EXPECT_EQ(Time("1.5s"), 1500000000LL);
+}
+
+TEST(JobfileUnits, BadNumbersSayWhy) {
+  EXPECT_EQ(NumError("4q"),
+            "bad size unit 'q' in '4q' (use k, m, g, t, p, optionally with i and/or b)");
+  EXPECT_EQ(NumError("abc"), "bad size 'abc'");
+  EXPECT_EQ(NumError("10x", NumKind::kTime),
+            "bad time unit 'x' in '10x' (use d, h, m, s, ms, us or ns)");
+  EXPECT_EQ(NumError("4z"), "zone units ('z') are not supported by iobench yet");
+  EXPECT_EQ(NumError(""), "empty value where a number was expected");
+}
+
+TEST(JobfileUnits, PerDirectionCarryOver) {
+  auto t = [](const std::string& s) {
+    std::string out;
+    for (auto& p : SplitPerDirection(s)) out += (p.text ? *p.text : "-") + "|";
+    return out;
+  };
+  EXPECT_EQ(t("256k"), "256k|256k|256k|");
+  EXPECT_EQ(t("8k,32k"), "8k|32k|32k|");
+  EXPECT_EQ(t("8k,32k,"), "8k|32k|-|");
+  EXPECT_EQ(t(",8k"), "-|8k|8k|");
+  EXPECT_EQ(t(",8k,"), "-|8k|-|");
+  EXPECT_EQ(t("1k,2k,3k"), "1k|2k|3k|");
+}
+
+TEST(JobfileUnits, SplitEscapedColons) {
+  auto v = SplitEscaped("/dev/a:/tmp/x\\:y:/dev/b", ':');
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[1], "/tmp/x:y");
+}
+
+// ----------------------------------------------------------- arithmetic
+
+TEST(JobfileArithmetic, Operators) {
+  EXPECT_EQ(Size("(1+2)"), 3);
+  EXPECT_EQ(Size("(10-4)"), 6);
+  EXPECT_EQ(Size("(6*7)"), 42);
+  EXPECT_EQ(Size("(20/4)"), 5);
+  EXPECT_EQ(Size("(10%3)"), 1);
+  EXPECT_EQ(Size("(2^10)"), 1024);
+  EXPECT_EQ(Size("(2^3^2)"), 512);  // right associative
+  EXPECT_EQ(Size("((1+2)*3)"), 9);
+  EXPECT_EQ(Size("(-3+5)"), 2);
+  EXPECT_EQ(Size("(1 + 2 * 3)"), 7);
+}
+
+TEST(JobfileArithmetic, UnitsInside) {
+  EXPECT_EQ(Size("(4k*2)"), 8192);
+  EXPECT_EQ(Size("(1m/4)"), 262144);
+  EXPECT_EQ(Size("(4k+0x10)"), 4112);
+  EXPECT_EQ(Time("(1m+30s)"), 90000000000LL);
+}
+
+TEST(JobfileArithmetic, Errors) {
+  EXPECT_EQ(NumError("(1/0)"), "division by zero in expression");
+  EXPECT_EQ(NumError("(1+2"), "missing ')' in expression");
+  EXPECT_EQ(NumError("(1+)"), "expected a number in expression");
+  EXPECT_EQ(NumError("(2*$foo)"),
+            "unknown keyword in expression (use $ncpus, $mb_memory, $pagesize or ${VAR})");
+}
+
+// --------------------------------------------------------- substitution
+
+TEST(JobfileExpand, EnvAndKeywords) {
+  setenv("IOB_TEST_SIZE", "64m", 1);
+  ValueError e;
+  EXPECT_EQ(Expand("${IOB_TEST_SIZE}", &e).value_or("?"), "64m");
+  EXPECT_EQ(Expand("a${IOB_TEST_SIZE}b", &e).value_or("?"), "a64mb");
+  EXPECT_EQ(Expand("$IOB_TEST_SIZE", &e).value_or("?"), "$IOB_TEST_SIZE");  // no braces: literal
+  long n = sysconf(_SC_NPROCESSORS_CONF);
+  EXPECT_EQ(Expand("$ncpus", &e).value_or("?"), std::to_string(n));
+  EXPECT_EQ(Expand("$pagesize", &e).value_or("?"), std::to_string(sysconf(_SC_PAGESIZE)));
+  long mb = sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE) / (1024 * 1024);
+  EXPECT_EQ(Expand("$mb_memory", &e).value_or("?"), std::to_string(mb));
+  unsetenv("IOB_TEST_SIZE");
+}
+
+TEST(JobfileExpand, UnsetVariableIsAnErrorNamingIt) {
+  unsetenv("IOB_SURELY_UNSET");
+  ValueError e;
+  EXPECT_FALSE(Expand("x${IOB_SURELY_UNSET}", &e).has_value());
+  EXPECT_EQ(e.offset, 1u);
+  EXPECT_NE(e.message.find("environment variable 'IOB_SURELY_UNSET' is not set"),
+            std::string::npos);
+}
+
+TEST(JobfileExpand, NcpusArithmeticInAJob) {
+  auto out = ParseOk("[a]\nnumjobs=(2*$ncpus+1)\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_EQ(out.jobs[0].numjobs, 2 * sysconf(_SC_NPROCESSORS_CONF) + 1);
+}
+
+// ----------------------------------------------------------------- lexer
+
+TEST(JobfileLexer, EntriesCommentsAndFlags) {
+  auto r = Lex(
+      "; comment\n# also\n[global]\nbs=4k ; trailing\nthread\n  iodepth = 8\ninclude other.fio\n",
+      "f");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  auto& e = *r;
+  ASSERT_EQ(e.size(), 5u);
+  EXPECT_EQ(e[0].kind, LexEntry::Kind::kSection);
+  EXPECT_EQ(e[0].key, "global");
+  EXPECT_EQ(e[0].line, 3);
+  EXPECT_EQ(e[1].key, "bs");
+  EXPECT_EQ(e[1].value, "4k");
+  EXPECT_FALSE(e[1].blanks_around_eq);
+  EXPECT_EQ(e[2].key, "thread");
+  EXPECT_FALSE(e[2].has_value);
+  EXPECT_EQ(e[3].value, "8");
+  EXPECT_TRUE(e[3].blanks_around_eq);
+  EXPECT_EQ(e[3].key_col, 3);
+  EXPECT_EQ(e[3].value_col, 13);
+  EXPECT_EQ(e[4].kind, LexEntry::Kind::kInclude);
+  EXPECT_EQ(e[4].key, "other.fio");
+}
+
+TEST(JobfileLexer, CommentCharsInsideAQuotedValue) {
+  auto r = Lex("[a]\ndescription=\"disk #1; fast\" ; real comment\n", "f");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ((*r)[1].value, "disk #1; fast");
+  EXPECT_TRUE((*r)[1].quoted);
+}
+
+TEST(JobfileLexer, ErrorsHaveLineColumnAndCaret) {
+  auto r = Lex("[global]\n[job\n", "f.fio");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "f.fio:2:5: missing ']' after section name\n[job\n    ^");
+  auto r2 = Lex("[a]\niodepth 32\n", "f.fio");
+  ASSERT_FALSE(r2.ok());
+  EXPECT_EQ(
+      r2.status().message(),
+      "f.fio:2:9: expected '=' between option 'iodepth' and its value\niodepth 32\n        ^");
+}
+
+// ------------------------------------------------------------ the table
+
+TEST(JobfileTable, EveryIssueOptionIsARow) {
+  for (const char* n : {"name",
+                        "description",
+                        "filename",
+                        "directory",
+                        "filename_format",
+                        "nrfiles",
+                        "openfiles",
+                        "size",
+                        "filesize",
+                        "io_size",
+                        "offset",
+                        "offset_increment",
+                        "number_ios",
+                        "fill_device",
+                        "rw",
+                        "rw_sequencer",
+                        "rwmixread",
+                        "rwmixwrite",
+                        "bs",
+                        "bsrange",
+                        "bssplit",
+                        "blockalign",
+                        "bs_unaligned",
+                        "ioengine",
+                        "iodepth",
+                        "iodepth_batch_submit",
+                        "iodepth_batch_complete_min",
+                        "iodepth_batch_complete_max",
+                        "iodepth_low",
+                        "numjobs",
+                        "thread",
+                        "direct",
+                        "buffered",
+                        "sync",
+                        "fsync",
+                        "fdatasync",
+                        "end_fsync",
+                        "fsync_on_close",
+                        "invalidate",
+                        "fallocate",
+                        "overwrite",
+                        "create_on_open",
+                        "unlink",
+                        "pre_read",
+                        "runtime",
+                        "time_based",
+                        "ramp_time",
+                        "startdelay",
+                        "loops",
+                        "randrepeat",
+                        "randseed",
+                        "norandommap",
+                        "random_generator",
+                        "random_distribution",
+                        "percentage_random",
+                        "rate",
+                        "rate_iops",
+                        "rate_min",
+                        "rate_iops_min",
+                        "rate_process",
+                        "thinktime",
+                        "stonewall",
+                        "new_group",
+                        "wait_for",
+                        "group_reporting",
+                        "exitall",
+                        "cpus_allowed",
+                        "cpus_allowed_policy",
+                        "nice",
+                        "prio",
+                        "prioclass",
+                        "verify",
+                        "verify_interval",
+                        "zero_buffers",
+                        "refill_buffers",
+                        "scramble_buffers",
+                        "buffer_compress_percentage",
+                        "buffer_pattern",
+                        "kb_base",
+                        "unit_base",
+                        "clat_percentiles",
+                        "lat_percentiles",
+                        "slat_percentiles",
+                        "percentile_list",
+                        "gtod_reduce",
+                        "disable_lat",
+                        "disable_clat",
+                        "disable_slat",
+                        "disable_bw_measurement",
+                        "continue_on_error",
+                        "ignore_error",
+                        "allow_mounted_write",
+                        "write_bw_log",
+                        "write_lat_log",
+                        "write_iops_log",
+                        "write_hist_log",
+                        "log_avg_msec",
+                        "log_hist_msec",
+                        "log_offset",
+                        "per_job_logs",
+                        "hipri",
+                        "hipri_percentage",
+                        "nowait",
+                        "uncached",
+                        "force_async",
+                        "fixedbufs",
+                        "registerfiles",
+                        "sqthread_poll",
+                        "sqthread_poll_cpu",
+                        "nonvectored",
+                        "userspace_reap",
+                        "cmdprio_percentage",
+                        "cmdprio_class",
+                        "cmdprio"}) {
+    const OptionDef* d = FindOption(n);
+    ASSERT_NE(d, nullptr) << n;
+    EXPECT_EQ(d->name, n);
+    EXPECT_NE(d->set, nullptr) << n;
+    EXPECT_FALSE(d->help.empty()) << n;
+  }
+}
+
+TEST(JobfileTable, FioAliases) {
+  EXPECT_EQ(FindOption("readwrite")->name, "rw");
+  EXPECT_EQ(FindOption("blocksize")->name, "bs");
+  EXPECT_EQ(FindOption("iodepth_batch")->name, "iodepth_batch_submit");
+  EXPECT_EQ(FindOption("timeout")->name, "runtime");
+  EXPECT_EQ(FindOption("nr_files")->name, "nrfiles");
+  EXPECT_EQ(FindOption("io_limit")->name, "io_size");
+  EXPECT_EQ(FindOption("wait_for_previous")->name, "stonewall");
+  EXPECT_EQ(FindOption("ba")->name, "blockalign");
+  EXPECT_EQ(FindOption("disable_bw")->name, "disable_bw_measurement");
+}
+
+TEST(JobfileTable, RunsFlag) {
+  for (const char* n : {"verify", "verify_backlog", "write_bw_log", "write_lat_log", "log_avg_msec",
+                        "per_job_logs", "cmdprio", "cmdprio_percentage", "sqthread_poll_cpu"})
+    EXPECT_FALSE(FindOption(n)->runs) << n;
+  for (const char* n : {"rw", "bs", "iodepth", "hipri", "force_async", "thinktime", "rate"})
+    EXPECT_TRUE(FindOption(n)->runs) << n;
+}
+
+TEST(JobfileTable, FioOnlyListExcludesOurOptions) {
+  EXPECT_TRUE(IsFioOnlyOption("zonemode"));
+  EXPECT_TRUE(IsFioOnlyOption("exec_prerun"));
+  EXPECT_TRUE(IsFioOnlyOption("hostname"));  // net engine option
+  EXPECT_FALSE(IsFioOnlyOption("iodepth"));
+  EXPECT_FALSE(IsFioOnlyOption("blocksize"));
+  for (const auto& n : FioOnlyOptions()) EXPECT_EQ(FindOption(n), nullptr) << n;
+}
+
+TEST(JobfileTable, OptionsMarkdownIsCurrent) {
+  std::ifstream f(std::string(IOBENCH_SOURCE_DIR) + "/docs/options.md");
+  ASSERT_TRUE(f)
+      << "docs/options.md missing; regenerate: iobench --cmdhelp=markdown > docs/options.md";
+  std::stringstream ss;
+  ss << f.rdbuf();
+  EXPECT_TRUE(ss.str() == OptionsMarkdown())
+      << "docs/options.md is stale; regenerate: build/iobench --cmdhelp=markdown > docs/options.md";
+}
+
+// ------------------------------------------------------- option values
+
+TEST(JobfileValues, BlockSizesPerDirection) {
+  auto j = ParseOk("[a]\nbs=8k,32k\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].min, 8192u);
+  EXPECT_EQ(j.bs[1].min, 32768u);
+  EXPECT_EQ(j.bs[2].min, 32768u);
+  j = ParseOk("[a]\nbs=,8k,\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].min, 4096u);
+  EXPECT_EQ(j.bs[1].max, 8192u);
+  EXPECT_EQ(j.bs[2].min, 4096u);
+  j = ParseOk("[a]\nbsrange=4k-64k,1k:2k\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].min, 4096u);
+  EXPECT_EQ(j.bs[0].max, 65536u);
+  EXPECT_EQ(j.bs[1].min, 1024u);
+  EXPECT_EQ(j.bs[1].max, 2048u);
+  j = ParseOk("[a]\nbsrange=64k-4k\n").jobs.at(0);  // swapped
+  EXPECT_EQ(j.bs[0].min, 4096u);
+}
+
+TEST(JobfileValues, BsSplitFillsBlankShares) {
+  auto j = ParseOk("[a]\nbssplit=4k/50:1k/:32k/\n").jobs.at(0);
+  ASSERT_EQ(j.bs[0].split.size(), 3u);
+  EXPECT_EQ(j.bs[0].split[0].perc, 50u);
+  EXPECT_EQ(j.bs[0].split[1].perc, 25u);
+  EXPECT_EQ(j.bs[0].split[2].perc, 25u);
+  EXPECT_EQ(j.bs[0].min, 1024u);
+  EXPECT_EQ(j.bs[0].max, 32768u);
+  j = ParseOk("[a]\nbssplit=4k/10:64k/50:1m/\n").jobs.at(0);
+  EXPECT_EQ(j.bs[2].split[2].perc, 40u);
+  j = ParseOk("[a]\nbssplit=4k/33:8k/:16k/:32k/\n").jobs.at(0);
+  uint32_t sum = 0;
+  for (auto& e : j.bs[0].split) sum += e.perc;
+  EXPECT_EQ(sum, 100u);
+}
+
+TEST(JobfileValues, RwModifiersAndMix) {
+  auto j = ParseOk("[a]\nrw=randread:8\n").jobs.at(0);
+  EXPECT_EQ(j.rw, RwMode::kRandRead);
+  EXPECT_EQ(j.rw_nr, 8u);
+  j = ParseOk("[a]\nrw=read:-8k\n").jobs.at(0);
+  EXPECT_EQ(j.rw, RwMode::kRead);
+  EXPECT_EQ(j.rw_skip, -8192);
+  j = ParseOk("[a]\nreadwrite=randrw\nrwmixwrite=30\n").jobs.at(0);
+  EXPECT_EQ(j.rw, RwMode::kRandRW);
+  EXPECT_EQ(j.rwmixread, 70u);
+}
+
+TEST(JobfileValues, ListsRangesAndMisc) {
+  auto j =
+      ParseOk(
+          "[a]\npercentile_list=99:99.9:99.99\ncpus_allowed=0,2-5\nfilename=/tmp/a\\:b:/dev/x\n"
+          "size=50%\nstartdelay=1-3\nthinktime=10\nramp_time=2m\nrate=1m,2m\n"
+          "ignore_error=EAGAIN,ENOSPC:122\nbuffer_pattern=0xdeadbeef\nsync=dsync\n"
+          "random_distribution=zoned:60/10:30/20:10/70\nverify=crc32c\nwrite_bw_log\n")
+          .jobs.at(0);
+  EXPECT_EQ(j.percentile_list, (std::vector<double>{99, 99.9, 99.99}));
+  EXPECT_EQ(j.cpus_allowed, (std::vector<int>{0, 2, 3, 4, 5}));
+  EXPECT_EQ(j.filenames, (std::vector<std::string>{"/tmp/a:b", "/dev/x"}));
+  EXPECT_EQ(j.size_percent, 50u);
+  EXPECT_EQ(j.size, 0u);
+  EXPECT_EQ(j.startdelay_ns, 1000000000u);
+  EXPECT_EQ(j.startdelay_max_ns, 3000000000u);
+  EXPECT_EQ(j.thinktime_ns, 10000u);
+  EXPECT_EQ(j.ramp_time_ns, 120000000000u);
+  EXPECT_EQ(j.rate[0], 1048576u);
+  EXPECT_EQ(j.rate[1], 2097152u);
+  EXPECT_EQ(j.ignore_error[0], (std::vector<int>{EAGAIN}));
+  EXPECT_EQ(j.ignore_error[1], (std::vector<int>{ENOSPC, 122}));
+  EXPECT_EQ(j.buffer_pattern, (std::vector<uint8_t>{0xde, 0xad, 0xbe, 0xef}));
+  EXPECT_TRUE(j.dsync);
+  EXPECT_EQ(j.random_distribution.type, DistType::kZoned);
+  EXPECT_EQ(j.random_distribution.zones[0].size(), 3u);
+  EXPECT_EQ(j.verify.type, VerifyType::kCrc32c);
+  EXPECT_TRUE(j.bw_log_set);
+  ASSERT_EQ(j.unimplemented.size(), 2u);
+  EXPECT_EQ(j.unimplemented[0].name, "verify");
+  EXPECT_EQ(j.unimplemented[0].line, 14);
+  EXPECT_EQ(j.unimplemented[1].name, "write_bw_log");
+}
+
+TEST(JobfileValues, SideEffectsFioHasToo) {
+  auto j = ParseOk(
+               "[a]\ngtod_reduce=1\nfilename=/a:/b\nignore_error=,ENOSPC\n"
+               "buffer_pattern=0x00\nverify_pattern=0xff\n")
+               .jobs.at(0);
+  EXPECT_TRUE(j.disable_lat && j.disable_clat && j.disable_slat && j.disable_bw);
+  EXPECT_FALSE(j.clat_percentiles);
+  EXPECT_EQ(j.nrfiles, 2u);
+  EXPECT_EQ(j.continue_on_error, kCoeWrite);
+  EXPECT_FALSE(j.scramble_buffers);
+  EXPECT_EQ(j.verify.type, VerifyType::kPattern);
+}
+
+TEST(JobfileValues, KbBaseAppliesToTheWholeJob) {
+  // kb_base is applied first, wherever it appears in the section.
+  auto j = ParseOk("[a]\nsize=4k\nkb_base=1000\nbs=4KiB\n").jobs.at(0);
+  EXPECT_EQ(j.size, 4000u);
+  EXPECT_EQ(j.bs[0].min, 4096u);
+  j = ParseOk("[a]\nsize=4k\nbs=4KiB\n").jobs.at(0);
+  EXPECT_EQ(j.size, 4096u);
+  EXPECT_EQ(j.bs[0].min, 4000u);
+}
+
+TEST(JobfileValues, BlanksAroundEqualsReadAsMeantWithOneWarning) {
+  auto out = ParseOk("[a]\nsize = 4k\nbs = 8k\n");
+  EXPECT_EQ(out.jobs.at(0).size, 4096u);
+  EXPECT_EQ(out.jobs.at(0).bs[0].min, 8192u);
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_NE(out.warnings[0].find("t.fio:2: warning: blanks around '='"), std::string::npos);
+}
+
+TEST(JobfileValues, BsSplitUnder100AndZeroShares) {
+  // fio accepts shares under 100%; the rest goes to the last size, with a warning.
+  auto out = ParseOk("[a]\nbssplit=4k/30:8k/60\n");
+  EXPECT_EQ(out.jobs.at(0).bs[0].split[1].perc, 70u);
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_EQ(out.warnings[0],
+            "t.fio:2: warning: bssplit shares for reads add up to 90%; the remaining 10% go to "
+            "the last size (8192 bytes)");
+  // "64k/0" is a blank share in fio.
+  auto j = ParseOk("[a]\nbssplit=4k/50:64k/0\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].split[1].perc, 50u);
+}
+
+TEST(JobfileValues, DeprecatedFioOptions) {
+  auto out = ParseOk("[global]\nverifysort=1\n[a]\n[b]\n");
+  ASSERT_EQ(out.warnings.size(), 1u);  // once, though two jobs inherit it
+  EXPECT_EQ(
+      out.warnings[0],
+      "t.fio:2: warning: option 'verifysort' is deprecated in fio and has no effect; ignored");
+  EXPECT_EQ(ParseErr("[a]\nrwmixcycle=40\n"),
+            "t.fio:2:1: option 'rwmixcycle' is deprecated and no longer supported (fio refuses it "
+            "too)\nrwmixcycle=40\n^");
+  EXPECT_EQ(
+      ParseErr("[a]\nsprandom=1\n")
+          .rfind("t.fio:2:1: option 'sprandom' is a fio option that iobench does not support yet",
+                 0),
+      0u);
+}
+
+TEST(JobfileErrors, FioValuesIobenchLacks) {
+  EXPECT_EQ(ParseErr("[a]\nio_size=50%\n"),
+            "t.fio:2:9: option 'io_size': io_size=N% is not supported by iobench yet\n"
+            "io_size=50%\n        ^");
+  EXPECT_NE(ParseErr("[a]\nrandom_distribution=sequence:2,0,1\n")
+                .find("random_distribution=sequence is a fio distribution that iobench does not "
+                      "support yet"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nrw=r\n").find("did you mean 'read'?"), std::string::npos);
+  EXPECT_NE(
+      ParseErr("[a]\nioengine=fusion-aw-sync\n")
+          .find("ioengine 'fusion-aw-sync' is a fio engine that iobench does not support yet"),
+      std::string::npos);
+}
+
+TEST(JobfileValues, FioExampleQuirks) {
+  // examples/rand-zones.fio: a blank zone size takes the rest of the region.
+  auto j = ParseOk("[zones]\nrandom_distribution=zoned:50/5:30/15:20/\n").jobs.at(0);
+  ASSERT_EQ(j.random_distribution.zones[0].size(), 3u);
+  EXPECT_EQ(j.random_distribution.zones[0][2].size_perc, 80u);
+  // examples/fio-rand-RW.fio: name= in [global] does not rename the jobs.
+  j = ParseOk("[global]\nname=fio-rand-RW\n[file1]\n").jobs.at(0);
+  EXPECT_EQ(j.name, "file1");
+  j = ParseOk("[file1]\nname=renamed\n").jobs.at(0);
+  EXPECT_EQ(j.name, "renamed");
+  // examples/tiobench-example.fio: a comment after a tab.
+  j = ParseOk("[f]\nnumjobs=4\t; 4 threads\ntimeout=60\n").jobs.at(0);
+  EXPECT_EQ(j.numjobs, 4u);
+  EXPECT_EQ(j.runtime_ns, 60000000000ull);
+}
+
+// ---------------------------------------------------------------- errors
+
+TEST(JobfileErrors, UnknownOptionSuggests) {
+  EXPECT_EQ(ParseErr("[a]\nbs=4k\niodpeth=32\n"),
+            "t.fio:3:1: unknown option 'iodpeth'; did you mean 'iodepth'?\niodpeth=32\n^");
+  EXPECT_EQ(ParseErr("[a]\n  frobnicate=1\n"),
+            "t.fio:2:3: unknown option 'frobnicate'\n  frobnicate=1\n  ^");
+}
+
+TEST(JobfileErrors, FioOnlyOptionIsRefusedByName) {
+  EXPECT_EQ(ParseErr("[a]\nzonemode=zbd\n"),
+            "t.fio:2:1: option 'zonemode' is a fio option that iobench does not support "
+            "yet\nzonemode=zbd\n^");
+}
+
+TEST(JobfileErrors, OutOfRange) {
+  EXPECT_EQ(ParseErr("[a]\nrwmixread=101\n"),
+            "t.fio:2:11: value 101 of option 'rwmixread' is out of range (0..100)\nrwmixread=101\n "
+            "         ^");
+  EXPECT_EQ(
+      ParseErr("[a]\nnumjobs=0\n"),
+      "t.fio:2:9: value 0 of option 'numjobs' is out of range (1..65536)\nnumjobs=0\n        ^");
+}
+
+TEST(JobfileErrors, BadSize) {
+  EXPECT_EQ(ParseErr("[a]\nsize=4q\n"),
+            "t.fio:2:7: option 'size': bad size unit 'q' in '4q' (use k, m, g, t, p, optionally "
+            "with i and/or b)\nsize=4q\n      ^");
+  EXPECT_EQ(ParseErr("[a]\nbs=4k,xx\n"),
+            "t.fio:2:7: option 'bs': bad size 'xx'\nbs=4k,xx\n      ^");
+}
+
+TEST(JobfileErrors, BsSplitOver100) {
+  std::string m = ParseErr("[a]\nbssplit=4k/60:8k/50\n");
+  EXPECT_EQ(m,
+            "t.fio:2:9: option 'bssplit': bssplit shares for reads add up to 110%, more than "
+            "100%\nbssplit=4k/60:8k/50\n        ^");
+}
+
+TEST(JobfileErrors, EngineOptionNeedsItsEngine) {
+  EXPECT_EQ(ParseErr("[a]\nioengine=psync\nforce_async=1\n"),
+            "t.fio:3:1: option 'force_async' needs ioengine=io_uring or io_uring_cmd; this job "
+            "uses psync\nforce_async=1\n^");
+  EXPECT_EQ(ParseErr("[a]\nuserspace_reap\n"),
+            "t.fio:2:1: option 'userspace_reap' needs ioengine=libaio; this job uses "
+            "psync\nuserspace_reap\n^");
+  // The engine may come after its option, or from [global].
+  ParseOk("[global]\nioengine=io_uring\n[a]\nhipri\n");
+  ParseOk("[a]\nhipri\nioengine=pvsync2\n");
+}
+
+TEST(JobfileErrors, BadEngine) {
+  EXPECT_EQ(ParseErr("[a]\nioengine=mmap\n"),
+            "t.fio:2:10: option 'ioengine': ioengine 'mmap' is a fio engine that iobench does not "
+            "support yet\nioengine=mmap\n         ^");
+  EXPECT_NE(
+      ParseErr("[a]\nioengine=libaoi\n").find("unknown ioengine 'libaoi'; did you mean 'libaio'?"),
+      std::string::npos);
+}
+
+TEST(JobfileErrors, MissingValueFlagsAndOutsideSection) {
+  EXPECT_EQ(ParseErr("[a]\niodepth\n"),
+            "t.fio:2:1: option 'iodepth' needs a value (iodepth=int)\niodepth\n^");
+  EXPECT_EQ(ParseErr("[a]\ndirect=2\n"),
+            "t.fio:2:8: option 'direct' is a flag: expected 0 or 1, got '2'\ndirect=2\n       ^");
+  EXPECT_EQ(
+      ParseErr("bs=4k\n[a]\n"),
+      "t.fio:1:1: option 'bs' outside of a section (add [global] or [jobname] above it)\nbs=4k\n^");
+}
+
+TEST(JobfileErrors, UnsetVariable) {
+  unsetenv("IOB_NOPE");
+  EXPECT_EQ(ParseErr("[a]\nsize=${IOB_NOPE}\n").substr(0, 80),
+            std::string(
+                "t.fio:2:6: environment variable 'IOB_NOPE' is not set (fio would silently use an "
+                "empty string; set it, e.g. IOB_NOPE=... iobench ...)\nsize=${IOB_NOPE}\n     ^")
+                .substr(0, 80));
+}
+
+TEST(JobfileErrors, MissingIncludeAndCycle) {
+  TempDir d;
+  auto r = ParseJobText("[global]\ninclude nothere.fio\n", "t.fio", d.path());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message().rfind(
+                "t.fio:2:9: cannot include 'nothere.fio': No such file or directory", 0),
+            0u)
+      << r.status().message();
+  d.Write("a.fio", "[global]\ninclude b.fio\n");
+  d.Write("b.fio", "[x]\ninclude a.fio\n");
+  ParseInput in;
+  in.job_files = {d.path() + "/a.fio"};
+  auto r2 = ParseJobs(in);
+  ASSERT_FALSE(r2.ok());
+  EXPECT_NE(r2.status().message().find("b.fio:2:9: include cycle: 'a.fio' is already being read"),
+            std::string::npos)
+      << r2.status().message();
+}
+
+// ------------------------------------------------- precedence, include, stdin
+
+TEST(JobfilePrecedence, DefaultGlobalJobCommandLine) {
+  TempDir d;
+  std::string f = d.Write(
+      "p.fio",
+      "[global]\niodepth=4\nbs=8k\nrw=randread\n[one]\niodepth=8\n[global2]\nbs=16k\n[two]\n");
+  ParseInput in;
+  in.job_files = {f};
+  in.cli_job_args = {"--iodepth=64"};
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  auto& jobs = r->jobs;
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].name, "one");
+  EXPECT_EQ(jobs[0].iodepth, 64u);  // command line beats the job section
+  EXPECT_EQ(jobs[0].bs[0].min, 8192u);
+  EXPECT_EQ(jobs[1].bs[0].min, 16384u);  // second global applies below it
+  EXPECT_EQ(jobs[1].iodepth, 64u);
+  EXPECT_EQ(jobs[0].line, 5);
+  // Provenance, in order applied.
+  ASSERT_EQ(jobs[0].settings.size(), 5u);
+  EXPECT_EQ(jobs[0].settings[0].name, "iodepth");
+  EXPECT_EQ(jobs[0].settings[0].source, OptionSource::kGlobal);
+  EXPECT_EQ(jobs[0].settings[0].line, 2);
+  EXPECT_EQ(jobs[0].settings[3].source, OptionSource::kJob);
+  EXPECT_EQ(jobs[0].settings[3].line, 6);
+  EXPECT_EQ(jobs[0].settings[4].source, OptionSource::kCommandLine);
+  EXPECT_EQ(jobs[0].settings[4].file, "<cmdline>");
+  // Without the command line, the job section wins.
+  in.cli_job_args.clear();
+  r = ParseJobs(in);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->jobs[0].iodepth, 8u);
+  EXPECT_EQ(r->jobs[1].iodepth, 4u);
+}
+
+TEST(JobfilePrecedence, SeveralFilesAndSections) {
+  TempDir d;
+  std::string a = d.Write("a.fio", "[x]\n[y]\n");
+  std::string b = d.Write("b.fio", "[z]\n");
+  ParseInput in;
+  in.job_files = {a, b};
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->jobs.size(), 3u);
+  EXPECT_EQ(r->jobs[1].job_file_index, 0);
+  EXPECT_EQ(r->jobs[2].job_file_index, 1);
+  EXPECT_EQ(r->jobs[2].job_file, b);
+  in.sections = {"y", "z"};
+  r = ParseJobs(in);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->jobs.size(), 2u);
+  EXPECT_EQ(r->jobs[0].name, "y");
+  in.sections = {"nope"};
+  r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "iobench: --section=nope matches no job in the job files");
+}
+
+TEST(JobfileInclude, NestedAndRelative) {
+  TempDir d;
+  fs::create_directories(d.path() + "/inc/deeper");
+  d.Write("inc/common.inc", "[global]\nbs=64k\ninclude deeper/more.inc\n");
+  d.Write("inc/deeper/more.inc", "iodepth=16\n");
+  std::string main = d.Write("main.fio", "include inc/common.inc\n[job]\n");
+  ParseInput in;
+  in.job_files = {main};
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).bs[0].min, 65536u);
+  EXPECT_EQ(r->jobs.at(0).iodepth, 16u);
+  EXPECT_EQ(r->jobs.at(0).settings[1].line, 1);
+}
+
+TEST(JobfileInclude, FilesThatAreNotPlainText) {
+  TempDir d;
+  ParseInput in;
+  in.job_files = {d.path()};
+  auto r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "iobench: job file " + d.path() + " is a directory");
+  in.job_files = {d.path() + "/nope.fio"};
+  r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "iobench: open job file " + d.path() + "/nope.fio: No such file or directory");
+  // A byte-order mark at the start is skipped.
+  in.job_files = {d.Write("bom.fio", "\xEF\xBB\xBF[a]\nbs=8k\n")};
+  r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).bs[0].min, 8192u);
+}
+
+TEST(JobfileStdin, DashReadsStdin) {
+  std::istringstream fake("[fromstdin]\nrw=write\n");
+  auto* old = std::cin.rdbuf(fake.rdbuf());
+  ParseInput in;
+  in.job_files = {"-"};
+  auto r = ParseJobs(in);
+  std::cin.rdbuf(old);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).name, "fromstdin");
+  EXPECT_EQ(r->jobs.at(0).rw, RwMode::kWrite);
+  EXPECT_EQ(r->jobs.at(0).settings.at(0).file, "<stdin>");
+}
+
+TEST(JobfileSetOption, SweepChangesOneOption) {
+  auto j = ParseOk("[a]\nioengine=io_uring\nhipri\n").jobs.at(0);
+  ASSERT_TRUE(SetOption(&j, "iodepth", "128").ok());
+  EXPECT_EQ(j.iodepth, 128u);
+  EXPECT_EQ(j.settings.back().source, OptionSource::kCommandLine);
+  ASSERT_TRUE(SetOption(&j, "bs", "64k").ok());
+  EXPECT_EQ(j.bs[1].min, 65536u);
+  Status st = SetOption(&j, "ioengine", "psync");
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(
+      st.message().find(
+          "option 'hipri' needs ioengine=io_uring, io_uring_cmd or pvsync2; this job uses psync"),
+      std::string::npos)
+      << st.message();
+  EXPECT_FALSE(SetOption(&j, "iodepth", "0").ok());
+}
+
+TEST(JobfileOutput, JsonHasEveryOptionWithSource) {
+  auto out = ParseOk("[global]\nbs=8k\n[a]\niodepth=4\n");
+  std::string js = ParseOnlyJson(out.jobs);
+  EXPECT_NE(js.find("\"bs\": {\n          \"value\": \"8k\",\n          \"source\": \"global\""),
+            std::string::npos)
+      << js;
+  EXPECT_NE(js.find("\"iodepth\": {\n          \"value\": \"4\",\n          \"source\": \"job\""),
+            std::string::npos);
+  EXPECT_NE(js.find("\"rw\": {\n          \"value\": \"read\",\n          \"source\": \"default\""),
+            std::string::npos);
+  EXPECT_EQ(ShowCmd(out.jobs), "iobench --name=a --bs=8k --iodepth=4\n");
+  EXPECT_NE(CmdHelp("bs").find("alias: blocksize"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace iobench::jobfile
