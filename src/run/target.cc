@@ -127,7 +127,8 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         }
       } else if (errno != ENOENT) {
         return ErrnoStatus(JobLabel(job) + ": stat " + t.path);
-      } else if (t.path.rfind("/dev/", 0) == 0) {
+      } else if (t.path.rfind("/dev/", 0) == 0 && t.path.rfind("/dev/shm/", 0) != 0) {
+        // A missing name under /dev is a device that is not there, not a file to create.
         return Status::NotFound(JobLabel(job) + ": device " + t.path + " does not exist");
       }
     }

@@ -7,6 +7,7 @@
 
 #include "fake_engine.h"
 #include "run/coordinator.h"
+#include "run/signals.h"
 
 namespace iobench {
 namespace {
@@ -237,6 +238,51 @@ TEST(RunCoordinatorTest, RampIsNotMeasured) {
   ASSERT_FALSE(jr.stats.dir[0].bw_samples.empty());
   EXPECT_GE(jr.stats.dir[0].bw_samples[0].t_ms, 500u);
   EXPECT_LT(jr.stats.dir[0].bw_samples[0].t_ms, 1000u);
+}
+
+}  // namespace
+}  // namespace iobench
+
+namespace iobench {
+namespace {
+
+void RestoreDefaultSignals() {
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGUSR1}) signal(s, SIG_DFL);
+}
+
+TEST(RunSignalsTest, HandlersSetTheFlags) {
+  std::atomic<int> stop{0};
+  std::atomic<int> report{0};
+  InstallSignalHandlers(&stop, &report);
+  raise(SIGUSR1);
+  EXPECT_EQ(report.load(), 1);
+  EXPECT_EQ(stop.load(), 0);
+  raise(SIGTERM);
+  EXPECT_EQ(stop.load(), SIGTERM);
+  RestoreDefaultSignals();  // a second signal would _exit() the test binary
+}
+
+TEST(RunSignalsTest, RealSigintStopsTheRun) {
+  std::atomic<int> stop{0};
+  InstallSignalHandlers(&stop);
+  JobSpec j = NullJob("sig", RwMode::kRandWrite);
+  j.time_based = true;
+  j.runtime_ns = 120ull * 1000 * 1000 * 1000;
+  RunOptions opts;
+  opts.stop_signal = &stop;
+  opts.on_tick = [](const std::vector<const LiveCounters*>& live) {
+    EXPECT_GT(live[0]->ios[1].load(std::memory_order_relaxed), 0u);
+    raise(SIGINT);
+  };
+  RunResult r = MustRun({j}, opts);
+  RestoreDefaultSignals();
+  EXPECT_EQ(stop.load(), SIGINT);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.exit_code, 130);
+  ASSERT_EQ(r.groups.size(), 1u);
+  EXPECT_TRUE(r.groups[0].jobs[0].interrupted);
+  EXPECT_GT(r.groups[0].jobs[0].stats.dir[1].ios, 0u);
+  EXPECT_FALSE(r.groups[0].jobs[0].stats.dir[1].bw_samples.empty());
 }
 
 }  // namespace
