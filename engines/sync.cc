@@ -133,8 +133,9 @@ class SyncEngine final : public Engine {
           flags |= RWF_HIPRI;
           req->flags |= kReqHipri;
         }
+        // EAGAIN (nowait) is not retried here: the worker counts it per
+        // direction and applies the error policy.
         r = rd ? preadv2(req->fd, &iov, 1, off, flags) : pwritev2(req->fd, &iov, 1, off, flags);
-        if (r < 0 && errno == EAGAIN) ++counters_.eagain;
         break;
       }
     }

@@ -15,7 +15,8 @@ TEST(HistogramTest, IndexRoundTripWithinBound) {
 }
 
 TEST(HistogramTest, SmallValuesAreExact) {
-  for (uint64_t v = 0; v < 128; ++v) EXPECT_EQ(Histogram::IndexToValue(Histogram::ValueToIndex(v)), v);
+  for (uint64_t v = 0; v < 128; ++v)
+    EXPECT_EQ(Histogram::IndexToValue(Histogram::ValueToIndex(v)), v);
 }
 
 }  // namespace

@@ -283,6 +283,34 @@ TEST(RunSignalsTest, RealSigintStopsTheRun) {
   EXPECT_TRUE(r.groups[0].jobs[0].interrupted);
   EXPECT_GT(r.groups[0].jobs[0].stats.dir[1].ios, 0u);
   EXPECT_FALSE(r.groups[0].jobs[0].stats.dir[1].bw_samples.empty());
+  // A second of busy I/O loop costs CPU, measured per thread.
+  const CpuUsage& cpu = r.groups[0].jobs[0].stats.cpu;
+  EXPECT_GT(cpu.user_us + cpu.sys_us, 0u);
+}
+
+TEST(RunCoordinatorTest, ThinktimeAndStartdelayWait) {
+  JobSpec j = NullJob("think");
+  j.number_ios = 50;
+  j.thinktime_ns = 2ull * 1000 * 1000;
+  j.thinktime_blocks = 10;
+  j.startdelay_ns = 50ull * 1000 * 1000;
+  RunResult r = MustRun({j});
+  const JobResult& jr = r.groups[0].jobs[0];
+  EXPECT_EQ(jr.stats.dir[0].ios, 50u);
+  EXPECT_GE(jr.runtime_ms, 8u);   // four thinks between five bursts
+  EXPECT_GE(jr.elapsed_ms, 58u);  // plus the start delay
+}
+
+TEST(RunCoordinatorTest, RateMinFailsTheJobWhenNotMet) {
+  JobSpec j = NullJob("slow");
+  j.number_ios = 100;
+  j.rate_min[0] = UINT64_MAX / 4;  // no machine reads this fast
+  RunResult r = MustRun({j});
+  const JobResult& jr = r.groups[0].jobs[0];
+  EXPECT_EQ(jr.error, EIO);
+  EXPECT_EQ(jr.error_message.find("read bandwidth "), 0u) << jr.error_message;
+  EXPECT_NE(jr.error_message.find("is below rate_min="), std::string::npos);
+  EXPECT_EQ(r.exit_code, 1);
 }
 
 }  // namespace

@@ -131,6 +131,20 @@ TEST(RunTargetTest, WriteJobSizesTheFileWithoutWritingIt) {
   EXPECT_LT(st.st_blocks * 512, 1 << 20);  // sparse: only the one write landed
 }
 
+TEST(RunTargetTest, CreateOnOpenSkipsLayout) {
+  TempDir dir("/dev/shm");
+  const std::string file = dir.path() + "/coo";
+  JobSpec j = TestJob("coo", RwMode::kWrite, 4096, 64 << 10);
+  j.ioengine = "psync";
+  j.filenames = {file};
+  j.create_on_open = true;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->groups[0].jobs[0].notes.empty());
+  EXPECT_EQ(r->groups[0].jobs[0].stats.dir[1].bytes, 64u << 10);
+  EXPECT_EQ(fs::file_size(file), 64u << 10);  // written by the job itself
+}
+
 TEST(RunTargetTest, ReadonlyRefusesLayout) {
   TempDir dir("/dev/shm");
   JobSpec j = TestJob("ro", RwMode::kRead, 4096, 1 << 20);

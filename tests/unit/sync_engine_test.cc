@@ -288,8 +288,10 @@ class LoopDevice {
     pclose(p);
     while (!dev_.empty() && (dev_.back() == '\n' || dev_.back() == ' ')) dev_.pop_back();
   }
-  ~LoopDevice() {
-    if (!dev_.empty()) (void)system(("losetup -d " + dev_).c_str());
+  ~LoopDevice() { Detach(); }
+  void Detach() {
+    if (!dev_.empty()) (void)system(("losetup -d " + dev_ + " 2>/dev/null").c_str());
+    dev_.clear();
   }
   const std::string& dev() const { return dev_; }
 
@@ -337,7 +339,7 @@ TEST(SyncEngineTest, LoopDeviceDirectIoAndAlignment) {
   EXPECT_EQ(rr->groups[0].jobs[0].stats.dir[0].bytes, 4u << 20);
   EXPECT_TRUE(rr->groups[0].jobs[0].notes.empty());  // never a layout on a device
 
-  (void)system(("sync; losetup -d " + loop.dev() + " 2>/dev/null; true").c_str());
+  loop.Detach();
   const std::vector<uint8_t> data = ReadFile(backing);
   for (size_t i = 0; i < data.size(); ++i) {
     const bool in_region = i >= (1u << 20) && i < (2u << 20);
