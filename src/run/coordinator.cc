@@ -8,6 +8,8 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "iobench/clock.h"
@@ -105,6 +107,9 @@ class PhaseRunner {
       const JobSpec& job = jobs_[c.job];
       std::unique_ptr<Engine> engine =
           opts_.engine_factory ? opts_.engine_factory(job) : FindEngine(job.ioengine)->factory();
+      if (engine == nullptr)
+        return Status::Internal("job '" + job.name + "': ioengine=" + job.ioengine +
+                                ": the engine factory returned nothing");
       c.worker =
           std::make_unique<Worker>(job, c.jobnum, c.groupid, c.targets, std::move(engine), &ctl);
       for (auto& n : c.notes) c.worker->AddNote(std::move(n));
@@ -117,8 +122,12 @@ class PhaseRunner {
     for (auto& c : clones) {
       Clone* cp = &c;
       const bool exitall = jobs_[c.job].exitall;
-      threads.emplace_back([cp, exitall, &ctl, &mu, &cv] {
-        cp->setup = cp->worker->Setup();
+      auto body = [cp, exitall, &ctl, &mu, &cv] {
+        try {
+          cp->setup = cp->worker->Setup();
+        } catch (const std::exception& e) {  // bad_alloc and friends: no exception leaves
+          cp->setup = Status::Limit("job '" + cp->worker->result().name + "': setup: " + e.what());
+        }
         if (ctl.setup_left.fetch_sub(1) == 1) ctl.setup_left.notify_all();
         int go;
         while ((go = ctl.go.load()) == 0) ctl.go.wait(0);
@@ -131,7 +140,17 @@ class PhaseRunner {
         std::lock_guard<std::mutex> lock(mu);
         ctl.running.fetch_sub(1);
         cv.notify_all();
-      });
+      };
+      try {
+        threads.emplace_back(body);
+      } catch (const std::system_error& e) {
+        // Out of threads: release the ones that exist and report.
+        ctl.go.store(-1);
+        ctl.go.notify_all();
+        for (auto& t : threads) t.join();
+        return Status::Limit("cannot start worker thread " + std::to_string(threads.size() + 1) +
+                             " of " + std::to_string(clones.size()) + ": " + e.what());
+      }
     }
     for (int left = ctl.setup_left.load(); left != 0; left = ctl.setup_left.load())
       ctl.setup_left.wait(left);
@@ -231,7 +250,15 @@ class PhaseRunner {
             probe_files.push_back(f);
           }
         }
-        if (job.ioengine == "pvsync2" && job.direct && (job.uncached || job.nowait)) {
+        const EngineInfo* einfo = FindEngine(job.ioengine);
+        if (!opts_.engine_factory && einfo != nullptr && einfo->is_sync && job.iodepth > 1 &&
+            k == 0) {
+          c.notes.push_back("iodepth=" + std::to_string(job.iodepth) + " has no effect with " +
+                            job.ioengine +
+                            ": a sync engine completes each I/O inside the call, so the "
+                            "queue depth is 1");
+        }
+        if (job.ioengine == "pvsync2" && job.direct && (job.uncached || job.nowait) && k == 0) {
           c.notes.push_back(
               std::string("pvsync2 with direct=1: ") +
               (job.uncached ? "uncached=1 (RWF_DONTCACHE) only affects buffered I/O; with "

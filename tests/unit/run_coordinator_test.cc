@@ -43,6 +43,18 @@ TEST(RunCoordinatorTest, NumberIosGivesExactCounts) {
   }
 }
 
+TEST(RunCoordinatorTest, SyncEngineDepthIsOneAndSaysSo) {
+  JobSpec j = NullJob("qd");
+  j.iodepth = 8;
+  j.numjobs = 2;
+  RunResult r = MustRun({j});
+  EXPECT_EQ(r.groups[0].jobs[0].notes,
+            (std::vector<std::string>{"iodepth=8 has no effect with null: a sync engine completes "
+                                      "each I/O inside the call, so the queue depth is 1"}));
+  EXPECT_TRUE(r.groups[0].jobs[1].notes.empty());  // once per job, not per clone
+  EXPECT_EQ(r.groups[0].jobs[0].stats.depth.depth[0], 256u);
+}
+
 TEST(RunCoordinatorTest, SizeLoopsAndIoSize) {
   JobSpec j = NullJob("loops", RwMode::kRead, 4096, 1 << 20);
   j.loops = 3;

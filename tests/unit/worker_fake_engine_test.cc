@@ -2,6 +2,13 @@
 // order, short transfers, failures and Busy. Every I/O is accounted exactly
 // once.
 #include <gtest/gtest.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <mutex>
 
 #include "fake_engine.h"
 #include "run/coordinator.h"
@@ -150,6 +157,62 @@ TEST(WorkerFakeEngineTest, BatchCompleteMinAndSubmitBatches) {
   EXPECT_LT(jr.stats.depth.submit_events, kN / 2);
   for (int b = 3; b < 7; ++b) EXPECT_EQ(jr.stats.depth.submit[b], 0u) << b;
   EXPECT_EQ(jr.stats.submitted, kN);
+}
+
+}  // namespace
+}  // namespace iobench
+
+namespace iobench {
+namespace {
+
+// Records, from the worker's own thread, where and how it was scheduled.
+struct SchedSeen {
+  std::mutex mu;
+  std::vector<int> cpus, nices, ioprios;
+};
+
+class SchedProbeEngine final : public Engine {
+ public:
+  explicit SchedProbeEngine(SchedSeen* seen) : seen_(seen) {}
+  Status Init(const EngineContext&) override {
+    const long tid = syscall(SYS_gettid);
+    std::lock_guard<std::mutex> lock(seen_->mu);
+    seen_->cpus.push_back(sched_getcpu());
+    seen_->nices.push_back(getpriority(PRIO_PROCESS, static_cast<id_t>(tid)));
+    seen_->ioprios.push_back(static_cast<int>(syscall(SYS_ioprio_get, 1, tid)));
+    return Status::Ok();
+  }
+  QueueResult Queue(IoRequest* req) override {
+    req->res = static_cast<int64_t>(req->length);
+    return QueueResult::kCompleted;
+  }
+  bool IsSync() const override { return true; }
+
+ private:
+  SchedSeen* seen_;
+};
+
+TEST(WorkerSchedulingTest, CpusAllowedSplitNiceAndIoprio) {
+  if (sysconf(_SC_NPROCESSORS_ONLN) < 2) GTEST_SKIP() << "needs two CPUs";
+  SchedSeen seen;
+  JobSpec j = TestJob("sched", RwMode::kRead, 4096, 64 << 10);
+  j.numjobs = 2;
+  j.cpus_allowed = {1, 0};
+  j.cpus_allowed_policy = CpusAllowedPolicy::kSplit;
+  j.nice = 5;
+  j.prioclass = 2;
+  j.prio = 3;
+  RunOptions opts;
+  opts.engine_factory = [&seen](const JobSpec&) {
+    return std::unique_ptr<Engine>(new SchedProbeEngine(&seen));
+  };
+  auto r = RunJobs({j}, opts);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(seen.cpus.size(), 2u);
+  std::sort(seen.cpus.begin(), seen.cpus.end());
+  EXPECT_EQ(seen.cpus, (std::vector<int>{0, 1}));  // clone k runs on cpus_allowed[k]
+  EXPECT_EQ(seen.nices, (std::vector<int>{5, 5}));
+  EXPECT_EQ(seen.ioprios, (std::vector<int>{(2 << 13) | 3, (2 << 13) | 3}));
 }
 
 }  // namespace
