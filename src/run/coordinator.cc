@@ -46,6 +46,15 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
     return Status::Invalid("option '" + s.name + "' (" + Where(s) +
                            ") is accepted but not implemented yet in iobench");
   }
+  // Options the parser types but the run core does not do yet: refuse them
+  // rather than run something else than what was asked.
+  if (job.fill_device) {
+    OptionSetting s{"fill_device", "1", OptionSource::kJob, job.job_file, job.line};
+    for (const auto& set : job.settings)
+      if (set.name == "fill_device") s = set;
+    return Status::Invalid("option 'fill_device' (" + Where(s) +
+                           ") is accepted but not implemented yet in iobench");
+  }
   if (opts.readonly && Writes(job))
     return Status::Refused("job '" + job.name +
                            "' would write or trim, and --readonly is in effect");

@@ -178,6 +178,16 @@ TEST(RunCoordinatorTest, UnimplementedOptionIsRefusedByName) {
             "option 'zonemode' (jobs/a.fio:12) is accepted but not implemented yet in iobench");
 }
 
+TEST(RunCoordinatorTest, FillDeviceIsRefusedNotIgnored) {
+  JobSpec j = NullJob("fill");
+  j.fill_device = true;
+  j.settings.push_back({"fill_device", "1", OptionSource::kJob, "seed.fio", 7});
+  auto r = RunJobs({j}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "option 'fill_device' (seed.fio:7) is accepted but not implemented yet in iobench");
+}
+
 TEST(RunCoordinatorTest, UnknownEngineAndReadonly) {
   JobSpec j = NullJob("x");
   j.ioengine = "nosuch";

@@ -3,6 +3,7 @@
 // once.
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -123,6 +124,35 @@ TEST(WorkerFakeEngineTest, FirstErrorStopsTheJobWithoutContinueOnError) {
   EXPECT_EQ(jr.stats.first_error.offset, 49 * kBs);
   EXPECT_NE(jr.error_message.find("Input/output error"), std::string::npos) << jr.error_message;
   EXPECT_EQ(fr.result.exit_code, 1);
+}
+
+TEST(WorkerFakeEngineTest, StopReapsWhatIsInFlight) {
+  JobSpec job = TestJob("fake", RwMode::kRandWrite, kBs, kN * kBs);
+  job.iodepth = 32;
+  job.iodepth_batch_submit = 4;
+  job.time_based = true;
+  job.runtime_ns = 120ull * 1000 * 1000 * 1000;
+  FakeScript script;
+  script.short_every = 13;
+  auto ledger = std::make_shared<FakeLedger>();
+  std::atomic<int> stop{0};
+  RunOptions opts;
+  opts.stop_signal = &stop;
+  opts.on_tick = [&stop](const std::vector<const LiveCounters*>&) { stop.store(SIGINT); };
+  opts.engine_factory = [script, ledger](const JobSpec&) {
+    return std::unique_ptr<Engine>(new FakeEngine(script, ledger));
+  };
+  auto r = RunJobs({job}, opts);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->interrupted);
+  const JobResult& jr = r->groups.at(0).jobs.at(0);
+  EXPECT_TRUE(jr.interrupted);
+  EXPECT_EQ(ledger->protocol_errors, 0u);
+  // Every queued part came back, and every issued I/O was completed in full.
+  EXPECT_EQ(ledger->completions, ledger->queued);
+  EXPECT_EQ(jr.stats.dir[1].ios, jr.stats.issued[1]);
+  EXPECT_EQ(jr.stats.dir[1].short_ios, ledger->shorts);
+  EXPECT_GT(jr.stats.dir[1].ios, 0u);
 }
 
 TEST(WorkerFakeEngineTest, IgnoreErrorListsTheErrno) {
