@@ -161,8 +161,15 @@ TEST(RunTargetTest, ReadonlyRefusesLayout) {
 // Seed 003's shape: 252 clones, each with its own file in a directory.
 TEST(RunTargetTest, TwoHundredFiftyTwoClonesInADirectory) {
   TempDir dir("/dev/shm");
-  JobSpec j = TestJob("s3", RwMode::kRandRW, 4096, 64 << 10);
-  j.ioengine = "psync";
+  // fio -directory=D -direct=0 -thread -size=3G -rw=rw -rwmixwrite=30 --norandommap
+  //     --randrepeat=0 -ioengine=pvsync2 -bs=64k -numjobs=252 ... -group_reporting, scaled down.
+  JobSpec j = TestJob("s3", RwMode::kReadWrite, 65536, 256 << 10);
+  j.ioengine = "pvsync2";
+  j.rwmixread = 70;
+  j.norandommap = true;
+  j.randrepeat = false;
+  j.thread = true;
+  j.group_reporting = true;
   j.directory = dir.path();
   j.numjobs = 252;
   j.number_ios = 4;
@@ -176,7 +183,7 @@ TEST(RunTargetTest, TwoHundredFiftyTwoClonesInADirectory) {
     EXPECT_EQ(jr.stats.dir[0].ios + jr.stats.dir[1].ios, 4u);
     ASSERT_EQ(jr.files.size(), 1u);
     EXPECT_EQ(jr.files[0], dir.path() + "/s3." + std::to_string(k) + ".0");
-    EXPECT_EQ(jr.notes, (std::vector<std::string>{"Laying out IO file (1 file / 64KiB)"}));
+    EXPECT_EQ(jr.notes, (std::vector<std::string>{"Laying out IO file (1 file / 256KiB)"}));
   }
   EXPECT_TRUE(fs::is_empty(dir.path()));  // unlink=1 removed them
 }
