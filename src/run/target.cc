@@ -279,10 +279,10 @@ Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {
   if (job.create_on_open && !t.is_block_device) flags |= O_CREAT;
   const int fd = open(t.path.c_str(), flags, 0644);
   if (fd < 0) {
-    Status st = ErrnoStatus(JobLabel(job) + ": open " + t.path);
-    if (errno == EINVAL && job.direct)
-      return st.WithContext("direct=1 (O_DIRECT) is not supported here");
-    return st;
+    const int err = errno;
+    if (err == EINVAL && job.direct)  // the filesystem refuses O_DIRECT
+      return ErrnoStatus(JobLabel(job) + ": open " + t.path + " with O_DIRECT (direct=1)", err);
+    return ErrnoStatus(JobLabel(job) + ": open " + t.path, err);
   }
   return fd;
 }

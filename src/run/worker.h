@@ -146,6 +146,7 @@ class Worker {
   uint64_t since_think_ = 0;
   bool need_sync_ = false;
   bool record_slat_ = false, record_clat_ = false, record_lat_ = false, record_bw_ = true;
+  bool stamp_ = true;  // any latency recorded: stamp issue and completion
   CpuUsage ru_start_;
   uint64_t due_ns_ = 0;  // rate limit: pending plan may go at this time
   uint32_t last_write_file_ = 0;
