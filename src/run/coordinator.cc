@@ -119,8 +119,8 @@ class PhaseRunner {
       if (engine == nullptr)
         return Status::Internal("job '" + job.name + "': ioengine=" + job.ioengine +
                                 ": the engine factory returned nothing");
-      c.worker =
-          std::make_unique<Worker>(job, c.jobnum, c.groupid, c.targets, std::move(engine), &ctl);
+      c.worker = std::make_unique<Worker>(job, c.jobnum, next_worker_index_++, c.groupid, c.targets,
+                                          std::move(engine), &ctl);
       for (auto& n : c.notes) c.worker->AddNote(std::move(n));
     }
     // One thread per clone; they set up in parallel, then wait for the go.
@@ -336,6 +336,7 @@ class PhaseRunner {
   const std::vector<JobSpec>& jobs_;
   const RunOptions& opts_;
   RunResult* result_;
+  uint32_t next_worker_index_ = 0;  // run-wide, across phases
 };
 
 }  // namespace

@@ -46,9 +46,11 @@ struct WorkerControl {
 class Worker {
  public:
   // `engine` is the engine instance to use (from the registry, or a test's
-  // fake). `targets` are resolved and laid out already.
-  Worker(const JobSpec& job, int jobnum, int groupid, std::vector<TargetFile> targets,
-         std::unique_ptr<Engine> engine, WorkerControl* ctl);
+  // fake). `targets` are resolved and laid out already. jobnum: the clone
+  // index within numjobs; worker_index: this worker's index among all workers
+  // of the run (seeds derive from it, so every worker gets its own sequence).
+  Worker(const JobSpec& job, int jobnum, uint32_t worker_index, int groupid,
+         std::vector<TargetFile> targets, std::unique_ptr<Engine> engine, WorkerControl* ctl);
   ~Worker();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -82,6 +84,7 @@ class Worker {
 
   const JobSpec& job_;
   const int jobnum_;
+  const uint32_t worker_index_;
   std::vector<TargetFile> targets_;
   std::unique_ptr<Engine> engine_;
   WorkerControl* const ctl_;
