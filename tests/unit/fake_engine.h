@@ -9,6 +9,7 @@
 // prove no I/O is lost or completed twice.
 #pragma once
 
+#include <algorithm>
 #include <cerrno>
 #include <map>
 #include <memory>
@@ -25,12 +26,14 @@ struct FakeScript {
   uint32_t fail_every = 0;
   uint32_t busy_every = 0;
   bool reverse = true;
+  uint32_t max_per_reap = 0;  // hand back at most this many beyond `min` (0: all)
 };
 
 struct FakeLedger {
   uint64_t queued = 0, busy = 0, completions = 0, shorts = 0, failures = 0;
   uint64_t protocol_errors = 0;  // reap of a request not in flight, min > in flight, ...
   uint64_t max_in_kernel = 0;
+  uint64_t max_min_asked = 0;                  // largest `min` the worker passed to Reap
   std::map<uint64_t, uint64_t> bytes_by_xfer;  // xfer_offset -> bytes completed
 };
 
@@ -77,6 +80,8 @@ class FakeEngine final : public Engine {
       return Status::Internal("fake: reap min > in flight");
     }
     ++counters_.reap_calls;
+    ledger_->max_min_asked = std::max<uint64_t>(ledger_->max_min_asked, min);
+    if (script_.max_per_reap != 0) max = std::min(max, std::max(min, script_.max_per_reap));
     unsigned n = 0;
     while (n < max && !in_kernel_.empty()) {
       IoRequest* r;

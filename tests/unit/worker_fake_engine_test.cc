@@ -155,6 +155,22 @@ TEST(WorkerFakeEngineTest, StopReapsWhatIsInFlight) {
   EXPECT_GT(jr.stats.dir[1].ios, 0u);
 }
 
+TEST(WorkerFakeEngineTest, IodepthLowDrainsBeforeRefilling) {
+  JobSpec job = TestJob("fake", RwMode::kRead, kBs, kN * kBs);
+  job.iodepth = 16;
+  job.iodepth_low = 4;
+  job.iodepth_batch_submit = 16;
+  FakeScript script;
+  script.max_per_reap = 1;  // the engine gives back only what it must
+  FakeRun fr = RunFake(job, script);
+  const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(fr.ledger->protocol_errors, 0u);
+  EXPECT_EQ(jr.stats.dir[0].ios, kN);
+  // A full queue of 16 is reaped down to the low-water mark of 4.
+  EXPECT_EQ(fr.ledger->max_min_asked, 12u);
+  EXPECT_EQ(fr.ledger->max_in_kernel, 16u);
+}
+
 TEST(WorkerFakeEngineTest, IgnoreErrorListsTheErrno) {
   JobSpec job = TestJob("fake", RwMode::kRead, kBs, 100 * kBs);
   job.iodepth = 4;
