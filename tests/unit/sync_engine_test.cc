@@ -231,6 +231,28 @@ TEST(SyncEngineTest, UncachedWithDirectIsExplained) {
   EXPECT_NE(notes[0].find("nowait=1 (RWF_NOWAIT) with O_DIRECT"), std::string::npos) << notes[0];
 }
 
+TEST(SyncEngineTest, HipriIsAcceptedOnDirectAndBufferedIo) {
+  TempDir dir("/var/tmp");
+  const std::string file = dir.path() + "/hipri";
+  WriteFile(file, 1 << 20, 0x77);
+  for (bool direct : {false, true}) {
+    SCOPED_TRACE(direct ? "direct" : "buffered");
+    JobSpec j = TestJob("hp", RwMode::kRandRead, 4096, 1 << 20);
+    j.ioengine = "pvsync2";
+    j.hipri = true;
+    j.hipri_percentage = 50;
+    j.direct = direct;
+    j.number_ios = 100;
+    j.filenames = {file};
+    auto r = RunJobs({j}, {});
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    const JobResult& jr = r->groups[0].jobs[0];
+    // Without poll queues the kernel completes RWF_HIPRI I/O normally.
+    EXPECT_EQ(jr.error, 0) << jr.error_message;
+    EXPECT_EQ(jr.stats.dir[0].ios, 100u);
+  }
+}
+
 // RWF_NOWAIT on buffered reads of uncached data: EAGAIN, counted; the job
 // fails unless continue_on_error/ignore_error tolerate it.
 // Writes a file and drops it from the page cache, so buffered RWF_NOWAIT
@@ -356,11 +378,22 @@ TEST(SyncEngineTest, LoopDeviceDirectIoAndAlignment) {
   EXPECT_EQ(rr->groups[0].jobs[0].stats.dir[0].bytes, 4u << 20);
   EXPECT_TRUE(rr->groups[0].jobs[0].notes.empty());  // never a layout on a device
 
+  // Trim is BLKDISCARD on a block device: the loop driver punches the
+  // backing file, which then reads back zeros there.
+  JobSpec t = TestJob("t", RwMode::kTrim, 65536, 1 << 20);
+  t.ioengine = "psync";
+  t.filenames = {loop.dev()};
+  t.offset = 3 << 20;
+  auto rt = RunJobs({t}, {});
+  ASSERT_TRUE(rt.ok()) << rt.status().ToString();
+  EXPECT_EQ(rt->groups[0].jobs[0].error, 0) << rt->groups[0].jobs[0].error_message;
+  EXPECT_EQ(rt->groups[0].jobs[0].stats.dir[2].ios, 16u);
+
   loop.Detach();
   const std::vector<uint8_t> data = ReadFile(backing);
   for (size_t i = 0; i < data.size(); ++i) {
-    const bool in_region = i >= (1u << 20) && i < (2u << 20);
-    if (data[i] != (in_region ? 0 : 0xCD)) {
+    const bool zeroed = (i >= (1u << 20) && i < (2u << 20)) || i >= (3u << 20);
+    if (data[i] != (zeroed ? 0 : 0xCD)) {
       ADD_FAILURE() << "byte " << i << " is " << int(data[i]);
       break;
     }
