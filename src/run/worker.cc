@@ -409,7 +409,6 @@ bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
   }
   ++ts_.issued[d];
   ++issued_total_;
-  issued_bytes_ += plan.length;
   pass_bytes_ += plan.length;
   ++since_think_;
   *out = r;

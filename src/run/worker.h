@@ -31,7 +31,7 @@
 namespace iobench {
 
 // Why a worker was told to stop early.
-enum StopReason : int { kStopNone = 0, kStopSignal = 1, kStopExitall = 2, kStopAbort = 3 };
+enum StopReason : int { kStopNone = 0, kStopSignal = 1, kStopExitall = 2 };
 
 // Shared by the workers of one phase; owned by the coordinator. Workers only
 // read `stop` (relaxed) once per batch and `start_ns` after the start signal.
@@ -141,7 +141,6 @@ class Worker {
   bool sample_dir_[kNumDdirs] = {false, false, false};
 
   uint64_t issued_total_ = 0;  // I/Os issued (limits: number_ios)
-  uint64_t issued_bytes_ = 0;  // bytes issued (limits: io_size * loops)
   uint64_t pass_bytes_ = 0;    // bytes issued in this pass (io_size wraps)
   uint64_t io_limit_ = 0;      // io_size (0: one region per pass)
   uint64_t passes_ = 0;
