@@ -11,8 +11,9 @@
 // The loop is async-capable: it fills the queue (Queue: Completed -> account
 // now; Queued -> in flight; Busy -> Commit + Reap, then retry), commits in
 // batches of iodepth_batch_submit and reaps at least
-// iodepth_batch_complete_min. The clock is read once per submit batch and
-// once per completion batch. No allocation, lock or printing per I/O.
+// iodepth_batch_complete_min. The clock is read once per fill (prepare
+// stamp), once per Commit (issue stamp) and once per Reap (completion stamp),
+// never per I/O in a batch. No allocation, lock or printing per I/O.
 #pragma once
 
 #include <atomic>
@@ -76,7 +77,6 @@ class Worker {
   void CheckTime(uint64_t now);
   void BeginMeasuring(uint64_t now);
   void TakeSamples(uint64_t now);
-  void Drain();
   void SleepNs(uint64_t ns);
   void FreeSlot(IoRequest* req);
   void PublishLive();
