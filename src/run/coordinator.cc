@@ -1,0 +1,411 @@
+#include "run/coordinator.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <system_error>
+#include <thread>
+
+#include "iobench/clock.h"
+#include "run/target.h"
+#include "run/worker.h"
+
+namespace iobench {
+namespace {
+
+std::string Where(const OptionSetting& s) {
+  return s.line > 0 ? s.file + ":" + std::to_string(s.line) : s.file;
+}
+
+bool Writes(const JobSpec& job) { return HasWrite(job.rw) || HasTrim(job.rw); }
+
+struct Phase {
+  std::vector<size_t> jobs;  // indices into the job list
+};
+
+// One clone of one job, as the coordinator tracks it.
+struct Clone {
+  size_t job = 0;
+  int jobnum = 0;
+  int groupid = 0;
+  std::vector<TargetFile> targets;
+  std::vector<std::string> notes;
+  std::unique_ptr<Worker> worker;
+  Status setup;
+};
+
+Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
+  if (!job.unimplemented.empty()) {
+    const OptionSetting& s = job.unimplemented.front();
+    return Status::Invalid("option '" + s.name + "' (" + Where(s) +
+                           ") is accepted but not implemented yet in iobench");
+  }
+  // Options the parser types but the run core does not do yet: refuse them
+  // rather than run something else than what was asked.
+  if (job.fill_device) {
+    OptionSetting s{"fill_device", "1", OptionSource::kJob, job.job_file, job.line};
+    for (const auto& set : job.settings)
+      if (set.name == "fill_device") s = set;
+    return Status::Invalid("option 'fill_device' (" + Where(s) +
+                           ") is accepted but not implemented yet in iobench");
+  }
+  if (opts.readonly && Writes(job))
+    return Status::Refused("job '" + job.name +
+                           "' would write or trim, and --readonly is in effect");
+  if (!opts.engine_factory) {
+    const EngineInfo* info = FindEngine(job.ioengine);
+    if (info == nullptr)
+      return Status::Invalid("job '" + job.name + "': ioengine=" + job.ioengine +
+                             " is not a known engine (see --enghelp)");
+    if (info->factory == nullptr)
+      return Status::Unsupported("job '" + job.name + "': ioengine=" + job.ioengine +
+                                 " is not available in this build");
+    if (info->probe != nullptr) {
+      Status st = info->probe();
+      if (!st.ok()) return st.WithContext("job '" + job.name + "': ioengine=" + job.ioengine);
+    }
+  }
+  return Status::Ok();
+}
+
+// Lays out the paths that need it, a few at a time (untimed, before the run).
+Status LayOutAll(const std::vector<std::pair<const JobSpec*, TargetFile>>& work,
+                 std::vector<uint64_t>* bytes) {
+  bytes->assign(work.size(), 0);
+  if (work.empty()) return Status::Ok();
+  std::vector<Status> status(work.size());
+  std::atomic<size_t> next{0};
+  const unsigned hw = std::max(2u, std::thread::hardware_concurrency());
+  const size_t nthreads = std::min<size_t>(work.size(), std::min(hw, 16u));
+  auto body = [&] {
+    for (size_t i = next++; i < work.size(); i = next++) {
+      Result<uint64_t> r = LayOutFile(*work[i].first, work[i].second);
+      if (r.ok())
+        (*bytes)[i] = *r;
+      else
+        status[i] = r.status();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t i = 1; i < nthreads; ++i) pool.emplace_back(body);
+  body();
+  for (auto& t : pool) t.join();
+  for (auto& st : status) IOB_RETURN_IF_ERROR(st);
+  return Status::Ok();
+}
+
+class PhaseRunner {
+ public:
+  PhaseRunner(const std::vector<JobSpec>& jobs, const RunOptions& opts, RunResult* result)
+      : jobs_(jobs), opts_(opts), result_(result) {}
+
+  // Returns false in *interrupted when a stop signal arrived.
+  Status Run(const Phase& phase, const std::vector<int>& groupids, bool* interrupted) {
+    std::vector<Clone> clones;
+    IOB_RETURN_IF_ERROR(Prepare(phase, groupids, &clones));
+    WorkerControl ctl;
+    ctl.setup_left.store(static_cast<int>(clones.size()));
+    ctl.running.store(static_cast<int>(clones.size()));
+    for (auto& c : clones) {
+      const JobSpec& job = jobs_[c.job];
+      std::unique_ptr<Engine> engine =
+          opts_.engine_factory ? opts_.engine_factory(job) : FindEngine(job.ioengine)->factory();
+      if (engine == nullptr)
+        return Status::Internal("job '" + job.name + "': ioengine=" + job.ioengine +
+                                ": the engine factory returned nothing");
+      c.worker = std::make_unique<Worker>(job, c.jobnum, next_worker_index_++, c.groupid, c.targets,
+                                          std::move(engine), &ctl);
+      for (auto& n : c.notes) c.worker->AddNote(std::move(n));
+    }
+    // One thread per clone; they set up in parallel, then wait for the go.
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<std::thread> threads;
+    threads.reserve(clones.size());
+    for (auto& c : clones) {
+      Clone* cp = &c;
+      const bool exitall = jobs_[c.job].exitall;
+      auto body = [cp, exitall, &ctl, &mu, &cv] {
+        try {
+          cp->setup = cp->worker->Setup();
+        } catch (const std::exception& e) {  // bad_alloc and friends: no exception leaves
+          cp->setup = Status::Limit("job '" + cp->worker->result().name + "': setup: " + e.what());
+        }
+        if (ctl.setup_left.fetch_sub(1) == 1) ctl.setup_left.notify_all();
+        int go;
+        while ((go = ctl.go.load()) == 0) ctl.go.wait(0);
+        if (go == 1 && cp->setup.ok()) cp->worker->Run();
+        cp->worker->Teardown();
+        if (go == 1 && exitall) {
+          int none = kStopNone;
+          ctl.stop.compare_exchange_strong(none, kStopExitall);
+        }
+        std::lock_guard<std::mutex> lock(mu);
+        ctl.running.fetch_sub(1);
+        cv.notify_all();
+      };
+      try {
+        threads.emplace_back(body);
+      } catch (const std::system_error& e) {
+        // Out of threads: release the ones that exist and report.
+        ctl.go.store(-1);
+        ctl.go.notify_all();
+        for (auto& t : threads) t.join();
+        return Status::Limit("cannot start worker thread " + std::to_string(threads.size() + 1) +
+                             " of " + std::to_string(clones.size()) + ": " + e.what());
+      }
+    }
+    for (int left = ctl.setup_left.load(); left != 0; left = ctl.setup_left.load())
+      ctl.setup_left.wait(left);
+    Status setup_error;
+    for (auto& c : clones)
+      if (!c.setup.ok() && setup_error.ok()) setup_error = c.setup;
+    const bool signalled = opts_.stop_signal != nullptr && opts_.stop_signal->load() != 0;
+    if (!setup_error.ok() || signalled) {
+      ctl.go.store(-1);
+      ctl.go.notify_all();
+      for (auto& t : threads) t.join();
+      *interrupted = signalled && setup_error.ok();
+      return setup_error;
+    }
+
+    std::vector<std::string> paths;
+    std::vector<const LiveCounters*> live;
+    for (auto& c : clones) {
+      live.push_back(&c.worker->live());
+      for (const auto& t : c.targets)
+        if (!t.diskless) paths.push_back(t.path);
+    }
+    std::sort(paths.begin(), paths.end());
+    paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+    if (opts_.disk_util_begin) opts_.disk_util_begin(paths);
+    if (opts_.helper_cpu_begin) opts_.helper_cpu_begin();
+
+    ctl.start_ns = NowNs();
+    ctl.go.store(1);
+    ctl.go.notify_all();
+
+    // Watch: stop signal every ~20 ms, status tick every ~1 s.
+    auto next_tick = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      while (ctl.running.load() != 0) {
+        cv.wait_for(lock, std::chrono::milliseconds(20));
+        if (opts_.stop_signal != nullptr && opts_.stop_signal->load() != 0 &&
+            ctl.stop.load() != kStopSignal) {
+          ctl.stop.store(kStopSignal);
+          *interrupted = true;
+        }
+        if (opts_.on_tick && std::chrono::steady_clock::now() >= next_tick) {
+          lock.unlock();
+          opts_.on_tick(live);
+          lock.lock();
+          next_tick += std::chrono::seconds(1);
+        }
+      }
+    }
+    for (auto& t : threads) t.join();
+
+    if (opts_.disk_util_end) opts_.disk_util_end(&result_->disks);
+    std::vector<JobResult*> finished;
+    for (auto& c : clones) finished.push_back(&c.worker->result());
+    if (opts_.helper_cpu_end) opts_.helper_cpu_end(finished);
+
+    // unlink=1: remove the job's files after it ran (never block devices).
+    std::set<std::string> unlinked;
+    for (auto& c : clones) {
+      if (!jobs_[c.job].unlink) continue;
+      for (const auto& t : c.targets)
+        if (!t.diskless && !t.is_block_device && unlinked.insert(t.path).second)
+          (void)::unlink(t.path.c_str());
+    }
+
+    for (auto& c : clones) {
+      auto& groups = result_->groups;
+      auto it = std::find_if(groups.begin(), groups.end(),
+                             [&](const GroupResult& g) { return g.id == c.groupid; });
+      it->jobs.push_back(std::move(c.worker->result()));
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status Prepare(const Phase& phase, const std::vector<int>& groupids, std::vector<Clone>* clones) {
+    for (size_t j : phase.jobs) {
+      const JobSpec& job = jobs_[j];
+      const bool diskless = static_cast<bool>(opts_.engine_factory) || job.ioengine == "null";
+      const uint32_t n = std::max<uint32_t>(1, job.numjobs);
+      std::vector<EngineFile> probe_files;
+      std::set<std::string> probed;
+      for (uint32_t k = 0; k < n; ++k) {
+        Clone c;
+        c.job = j;
+        c.jobnum = static_cast<int>(k);
+        c.groupid = groupids[j];
+        IOB_ASSIGN_OR_RETURN(c.targets, ResolveTargets(job, c.jobnum, diskless));
+        for (const auto& t : c.targets) {
+          IOB_RETURN_IF_ERROR(CheckDirectAlignment(job, t));
+          if (!diskless && probed.insert(t.path).second) {
+            EngineFile f;
+            f.path = t.path;
+            f.is_block_device = t.is_block_device;
+            f.size = t.current_size;
+            probe_files.push_back(f);
+          }
+        }
+        const EngineInfo* einfo = FindEngine(job.ioengine);
+        if (!opts_.engine_factory && einfo != nullptr && einfo->is_sync && job.iodepth > 1 &&
+            k == 0) {
+          c.notes.push_back("iodepth=" + std::to_string(job.iodepth) + " has no effect with " +
+                            job.ioengine +
+                            ": a sync engine completes each I/O inside the call, so the "
+                            "queue depth is 1");
+        }
+        if (job.ioengine == "pvsync2" && job.direct && (job.uncached || job.nowait) && k == 0) {
+          c.notes.push_back(
+              std::string("pvsync2 with direct=1: ") +
+              (job.uncached ? "uncached=1 (RWF_DONTCACHE) only affects buffered I/O; with "
+                              "O_DIRECT the page cache is bypassed anyway. "
+                            : "") +
+              (job.nowait ? "nowait=1 (RWF_NOWAIT) with O_DIRECT returns EAGAIN only when "
+                            "the block layer would have to wait for a request."
+                          : ""));
+        }
+        clones->push_back(std::move(c));
+      }
+      if (!opts_.engine_factory) {
+        const EngineInfo* info = FindEngine(job.ioengine);
+        if (info != nullptr && info->check_job != nullptr && !diskless)
+          IOB_RETURN_IF_ERROR(
+              info->check_job(job, probe_files).WithContext("job '" + job.name + "'"));
+      }
+    }
+    // Layout: each path once, to the largest size any clone needs.
+    std::map<std::string, size_t> index;
+    std::vector<std::pair<const JobSpec*, TargetFile>> work;
+    std::vector<size_t> owner;  // clone that gets the "Laying out" note
+    for (size_t ci = 0; ci < clones->size(); ++ci) {
+      const Clone& c = (*clones)[ci];
+      for (const auto& t : c.targets) {
+        if (t.diskless || t.is_block_device) continue;
+        auto [it, fresh] = index.emplace(t.path, work.size());
+        if (fresh) {
+          work.emplace_back(&jobs_[c.job], t);
+          owner.push_back(ci);
+        } else if (t.needed_size > work[it->second].second.needed_size) {
+          work[it->second].second.needed_size = t.needed_size;
+        }
+      }
+    }
+    std::vector<std::pair<const JobSpec*, TargetFile>> todo;
+    std::vector<size_t> todo_owner;
+    for (size_t i = 0; i < work.size(); ++i) {
+      const auto& [job, t] = work[i];
+      if (job->create_on_open || (t.exists && t.current_size >= t.needed_size)) continue;
+      if (opts_.readonly)
+        return Status::Refused("job '" + job->name + "': " + t.path +
+                               " would have to be laid out, and --readonly is in effect");
+      todo.push_back(work[i]);
+      todo_owner.push_back(owner[i]);
+    }
+    std::vector<uint64_t> bytes;
+    IOB_RETURN_IF_ERROR(LayOutAll(todo, &bytes));
+    std::map<size_t, std::pair<uint32_t, uint64_t>> per_clone;
+    for (size_t i = 0; i < todo.size(); ++i) {
+      auto& p = per_clone[todo_owner[i]];
+      ++p.first;
+      p.second += bytes[i];
+    }
+    for (auto& [ci, p] : per_clone) (*clones)[ci].notes.push_back(LayoutNote(p.first, p.second));
+    // What is on disk now is what the workers open.
+    for (auto& c : *clones)
+      for (auto& t : c.targets)
+        if (!t.diskless && !t.is_block_device && index.count(t.path)) {
+          t.exists = true;
+          t.current_size = std::max(t.current_size, work[index[t.path]].second.needed_size);
+        }
+    return Status::Ok();
+  }
+
+  const std::vector<JobSpec>& jobs_;
+  const RunOptions& opts_;
+  RunResult* result_;
+  uint32_t next_worker_index_ = 0;  // run-wide, across phases
+};
+
+}  // namespace
+
+Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts) {
+  for (const auto& job : jobs) IOB_RETURN_IF_ERROR(ValidateJob(job, opts));
+
+  // Phases and reporting groups.
+  std::vector<Phase> phases;
+  std::vector<int> groupids(jobs.size(), 0);
+  int group = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const JobSpec& job = jobs[i];
+    const bool wall = i == 0 || job.stonewall || job.job_file_index != jobs[i - 1].job_file_index;
+    bool new_phase = wall;
+    if (!job.wait_for.empty()) {
+      bool found = false;
+      for (size_t k = 0; k < i; ++k) found |= jobs[k].name == job.wait_for;
+      if (!found)
+        return Status::Invalid("job '" + job.name + "': wait_for=" + job.wait_for +
+                               ": no job of that name comes before it");
+      for (size_t k : phases.empty() ? std::vector<size_t>{} : phases.back().jobs)
+        new_phase |= jobs[k].name == job.wait_for;
+    }
+    // wait_for only orders the jobs; stonewall, new_group and job files regroup.
+    if (i > 0 && (wall || job.new_group)) ++group;
+    if (new_phase) phases.emplace_back();
+    phases.back().jobs.push_back(i);
+    groupids[i] = group;
+  }
+
+  RunResult result;
+  result.timestamp_ms = WallTimeMs();
+  result.timestamp_s = result.timestamp_ms / 1000;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (!result.groups.empty() && result.groups.back().id == groupids[i]) {
+      result.groups.back().group_reporting |= jobs[i].group_reporting;
+      continue;
+    }
+    GroupResult g;
+    g.id = groupids[i];
+    g.group_reporting = jobs[i].group_reporting;
+    g.kb_base = jobs[i].kb_base;
+    g.unit_base = jobs[i].unit_base;
+    result.groups.push_back(std::move(g));
+  }
+
+  PhaseRunner runner(jobs, opts, &result);
+  for (const Phase& phase : phases) {
+    if (opts.stop_signal != nullptr && opts.stop_signal->load() != 0) {
+      result.interrupted = true;
+      break;
+    }
+    bool interrupted = false;
+    IOB_RETURN_IF_ERROR(runner.Run(phase, groupids, &interrupted));
+    if (interrupted) {
+      result.interrupted = true;
+      break;
+    }
+  }
+  // Groups that never ran (after an interruption) are dropped.
+  result.groups.erase(std::remove_if(result.groups.begin(), result.groups.end(),
+                                     [](const GroupResult& g) { return g.jobs.empty(); }),
+                      result.groups.end());
+  bool job_error = false;
+  for (const auto& g : result.groups)
+    for (const auto& j : g.jobs) job_error |= j.error != 0;
+  result.exit_code = result.interrupted ? 130 : job_error ? 1 : 0;
+  return result;
+}
+
+}  // namespace iobench

@@ -1,0 +1,61 @@
+// The coordinator: turns JobSpecs into a RunResult.
+//
+// It splits the jobs into phases (a job file, or a `stonewall`/`wait_for`,
+// starts a new phase; a phase runs after the previous one has finished) and
+// reporting groups (each phase, and `new_group`, starts a new group); clones
+// each job `numjobs` times; resolves and lays out targets; sets up every
+// worker of a phase in parallel, each on its own thread; starts them together
+// (a start latch after all are set up); watches the stop signal and calls
+// on_tick; joins; and returns the results in job order.
+//
+// RunJobs is called from the main thread and blocks until the run is over.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "iobench/engine.h"
+#include "iobench/job.h"
+#include "iobench/stats.h"
+#include "iobench/status.h"
+
+namespace iobench {
+
+struct RunOptions {
+  // Refuse jobs that would write (and any file layout).
+  bool readonly = false;
+  // Set by the signal handler (run/signals.h): 0 none, else the signal number.
+  // Polled by the main thread every ~20 ms while workers run.
+  std::atomic<int>* stop_signal = nullptr;
+  // Optional; called about once a second from the main thread while a phase
+  // runs, with the live counters of its workers (the status line).
+  std::function<void(const std::vector<const LiveCounters*>&)> on_tick;
+
+  // --- Hooks for other modules; empty by default, wired by the lead. ---
+  // Disk utilisation (stats/diskutil): begin is called just before a phase's
+  // workers start, with the phase's target paths (files and devices); end is
+  // called right after they all finished and appends the deltas to `disks`.
+  std::function<void(const std::vector<std::string>& target_paths)> disk_util_begin;
+  std::function<void(std::vector<DiskUtil>* disks)> disk_util_end;
+  // Kernel helper-thread CPU (io-wq, SQPOLL; stats/cpu): begin just before a
+  // phase's workers start; end after they finished, to fill JobResult::helpers
+  // of that phase's jobs.
+  std::function<void()> helper_cpu_begin;
+  std::function<void(const std::vector<JobResult*>& jobs)> helper_cpu_end;
+
+  // Test seam: when set, builds every job's engine instead of the registry,
+  // and targets are diskless (nothing is opened or laid out), as for `null`.
+  std::function<std::unique_ptr<Engine>(const JobSpec&)> engine_factory;
+};
+
+// Runs the jobs. Returns an error (and runs nothing of the failing phase)
+// when a job cannot start: an unimplemented option, an unknown engine, a bad
+// target, a misaligned direct bs, an engine's check_job refusal. Errors that
+// happen during I/O are per job (JobResult::error) and the run still returns
+// a RunResult. RunResult::interrupted and exit_code (130) tell a stop signal.
+Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts);
+
+}  // namespace iobench

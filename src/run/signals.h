@@ -1,0 +1,20 @@
+// Signal handling for a run. The handlers only store into atomics; the
+// coordinator's main thread polls them and tells the workers to stop.
+//
+// SIGINT, SIGTERM, SIGHUP: the first one stores the signal number into
+// *stop_flag (workers stop at the next I/O boundary, in-flight I/O is reaped
+// and what was measured is reported; the caller exits 130). A second one
+// calls _exit(128 + signo) at once.
+// SIGUSR1: sets *report_flag (when given), asking for an interim report.
+//
+// Call once, from the main thread, before RunJobs(). The atomics must live
+// for the rest of the process.
+#pragma once
+
+#include <atomic>
+
+namespace iobench {
+
+void InstallSignalHandlers(std::atomic<int>* stop_flag, std::atomic<int>* report_flag = nullptr);
+
+}  // namespace iobench

@@ -1,0 +1,323 @@
+#include "run/target.h"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+namespace iobench {
+namespace {
+
+std::string ReplaceAll(std::string s, const std::string& from, const std::string& to) {
+  size_t pos = 0;
+  while ((pos = s.find(from, pos)) != std::string::npos) {
+    s.replace(pos, from.size(), to);
+    pos += to.size();
+  }
+  return s;
+}
+
+std::string JoinDir(const std::string& dir, const std::string& name) {
+  if (dir.empty() || (!name.empty() && name[0] == '/')) return name;
+  return dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+std::string JobLabel(const JobSpec& job) { return "job '" + job.name + "'"; }
+
+uint64_t SmallestBs(const JobSpec& job) {
+  uint64_t bs = UINT64_MAX;
+  for (int d = 0; d < kNumDdirs; ++d) {
+    const bool used =
+        (d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)) || (d == 2 && HasTrim(job.rw));
+    if (used) bs = std::min(bs, job.bs[d].min);
+  }
+  return bs == UINT64_MAX || bs == 0 ? 4096 : bs;
+}
+
+struct FdCloser {
+  int fd;
+  ~FdCloser() {
+    if (fd >= 0) close(fd);
+  }
+};
+
+}  // namespace
+
+std::string HumanBytes(uint64_t bytes) {
+  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int u = 0;
+  double v = static_cast<double>(bytes);
+  while (v >= 1024.0 && u < 5) {
+    v /= 1024.0;
+    ++u;
+  }
+  char buf[32];
+  if (u == 0 || v == static_cast<double>(static_cast<uint64_t>(v)))
+    snprintf(buf, sizeof(buf), "%llu%s", static_cast<unsigned long long>(v), kUnits[u]);
+  else
+    snprintf(buf, sizeof(buf), "%.1f%s", v, kUnits[u]);
+  return buf;
+}
+
+std::string LayoutNote(uint32_t files, uint64_t bytes) {
+  return "Laying out IO file" + std::string(files == 1 ? "" : "s") + " (" + std::to_string(files) +
+         (files == 1 ? " file / " : " files / total ") + HumanBytes(bytes) + ")";
+}
+
+std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum) {
+  std::vector<std::string> paths;
+  std::string dir = job.directory;
+  if (const size_t colon = dir.find(':'); colon != std::string::npos) dir.resize(colon);
+  if (!job.filenames.empty()) {
+    for (const auto& f : job.filenames) paths.push_back(JoinDir(dir, f));
+    return paths;
+  }
+  const std::string fmt =
+      job.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.filename_format;
+  const uint32_t n = job.nrfiles == 0 ? 1 : job.nrfiles;
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string name = ReplaceAll(fmt, "$jobname", job.name);
+    name = ReplaceAll(name, "$jobnum", std::to_string(jobnum));
+    name = ReplaceAll(name, "$filenum", std::to_string(i));
+    paths.push_back(JoinDir(dir, name));
+  }
+  return paths;
+}
+
+Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless) {
+  const std::vector<std::string> paths = TargetPaths(job, jobnum);
+  const uint64_t nfiles = paths.size();
+  const uint64_t min_bs = SmallestBs(job);
+  std::vector<TargetFile> out;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    TargetFile t;
+    t.path = paths[i];
+    t.diskless = diskless;
+    if (!diskless) {
+      struct stat st {};
+      if (stat(t.path.c_str(), &st) == 0) {
+        t.exists = true;
+        if (S_ISDIR(st.st_mode))
+          return Status::Invalid(JobLabel(job) + ": target " + t.path +
+                                 " is a directory (use directory= for a directory of files)");
+        if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode))
+          return Status::Invalid(JobLabel(job) + ": target " + t.path +
+                                 " is not a regular file or block device");
+        if (S_ISBLK(st.st_mode)) {
+          t.is_block_device = true;
+          int fd = open(t.path.c_str(), O_RDONLY | O_CLOEXEC);
+          if (fd < 0) return ErrnoStatus(JobLabel(job) + ": open " + t.path);
+          FdCloser closer{fd};
+          uint64_t bytes = 0;
+          int lbs = 0;
+          if (ioctl(fd, BLKGETSIZE64, &bytes) < 0)
+            return ErrnoStatus(JobLabel(job) + ": BLKGETSIZE64 " + t.path);
+          if (ioctl(fd, BLKSSZGET, &lbs) < 0)
+            return ErrnoStatus(JobLabel(job) + ": BLKSSZGET " + t.path);
+          t.current_size = bytes;
+          t.logical_block_size = static_cast<uint32_t>(lbs);
+        } else {
+          t.current_size = static_cast<uint64_t>(st.st_size);
+        }
+      } else if (errno != ENOENT) {
+        return ErrnoStatus(JobLabel(job) + ": stat " + t.path);
+      } else if (t.path.rfind("/dev/", 0) == 0 && t.path.rfind("/dev/shm/", 0) != 0) {
+        // A missing name under /dev is a device that is not there, not a file to create.
+        return Status::NotFound(JobLabel(job) + ": device " + t.path + " does not exist");
+      }
+    }
+    // Size of this file's part of the job.
+    uint64_t fsize = 0;
+    if (job.filesize_min != 0) {
+      fsize = job.filesize_min;
+      if (job.filesize_max > job.filesize_min) {
+        // Deterministic per (clone, file) within [min, max], bs aligned.
+        uint64_t h = (static_cast<uint64_t>(jobnum) + 1) * 0x9e3779b97f4a7c15ull ^ (i + 1) * 31;
+        h ^= h >> 29;
+        fsize += (h % (job.filesize_max - job.filesize_min + 1)) / min_bs * min_bs;
+      }
+    } else if (job.size != 0) {
+      fsize = job.size / nfiles;
+    } else if (job.size_percent != 0) {
+      if (!t.exists && !diskless)
+        return Status::Invalid(JobLabel(job) + ": size=" + std::to_string(job.size_percent) +
+                               "% needs an existing file or device, and " + t.path +
+                               " does not exist");
+      fsize = t.current_size * job.size_percent / 100;
+    } else if (t.exists && t.current_size > 0) {
+      fsize = t.current_size;
+    } else {
+      return Status::Invalid(JobLabel(job) + ": size is not set and " +
+                             (diskless ? std::string("the null engine has no file to size from")
+                                       : t.path + " does not exist or is empty") +
+                             " (set size= or filesize=)");
+    }
+    uint64_t off = job.offset;
+    if (job.offset_percent != 0) off = t.current_size * job.offset_percent / 100 / min_bs * min_bs;
+    uint64_t inc = job.offset_increment;
+    if (job.offset_increment_percent != 0)
+      inc = t.current_size * job.offset_increment_percent / 100;
+    off += static_cast<uint64_t>(jobnum) * inc;
+    // Without an explicit size the region is what is left of the file after the offset.
+    if (job.size == 0 && job.filesize_min == 0 && job.size_percent == 0) {
+      if (off >= fsize)
+        return Status::Invalid(JobLabel(job) + ": offset " + std::to_string(off) +
+                               " is beyond the end of " + t.path + " (" + std::to_string(fsize) +
+                               " bytes)");
+      fsize -= off;
+    }
+    fsize = fsize / min_bs * min_bs;
+    if (fsize == 0)
+      return Status::Invalid(JobLabel(job) + ": the region of " + t.path +
+                             " is smaller than the block size " + std::to_string(min_bs));
+    t.region_offset = off;
+    t.region_size = fsize;
+    t.needed_size = off + fsize;
+    if (t.is_block_device && t.needed_size > t.current_size)
+      return Status::Invalid(JobLabel(job) + ": region [" + std::to_string(off) + ", " +
+                             std::to_string(t.needed_size) + ") is beyond the end of " + t.path +
+                             " (" + std::to_string(t.current_size) + " bytes)");
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
+  if (!job.direct || !t.is_block_device || t.logical_block_size == 0) return Status::Ok();
+  const uint64_t lbs = t.logical_block_size;
+  static const char* kDir[] = {"read", "write", "trim"};
+  for (int d = 0; d < kNumDdirs; ++d) {
+    const bool used =
+        (d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)) || (d == 2 && HasTrim(job.rw));
+    if (!used) continue;
+    std::vector<uint64_t> sizes = {job.bs[d].min, job.bs[d].max};
+    for (const auto& e : job.bs[d].split) sizes.push_back(e.bs);
+    for (uint64_t bs : sizes) {
+      if (bs % lbs != 0)
+        return Status::Invalid(JobLabel(job) + ": bs=" + std::to_string(bs) + " (" + kDir[d] +
+                               ") is not a multiple of the logical block size " +
+                               std::to_string(lbs) + " of " + t.path +
+                               "; direct=1 needs block-aligned I/O");
+    }
+    if (t.region_offset % lbs != 0)
+      return Status::Invalid(JobLabel(job) + ": offset " + std::to_string(t.region_offset) +
+                             " is not a multiple of the logical block size " + std::to_string(lbs) +
+                             " of " + t.path + " (direct=1)");
+  }
+  return Status::Ok();
+}
+
+Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t) {
+  if (t.diskless || t.is_block_device || job.create_on_open) return uint64_t{0};
+  if (t.exists && t.current_size >= t.needed_size) return uint64_t{0};
+  const int fd = open(t.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus(JobLabel(job) + ": create " + t.path);
+  FdCloser closer{fd};
+  const uint64_t from = t.exists ? t.current_size : 0;
+  const uint64_t len = t.needed_size - from;
+  const off_t need = static_cast<off_t>(t.needed_size);
+  switch (job.fallocate) {
+    case FallocateMode::kNative:
+      // Best effort, as fio: a filesystem without fallocate still gets written.
+      (void)fallocate(fd, 0, static_cast<off_t>(from), static_cast<off_t>(len));
+      break;
+    case FallocateMode::kPosix:
+      if (int e = posix_fallocate(fd, static_cast<off_t>(from), static_cast<off_t>(len)); e != 0)
+        return ErrnoStatus(JobLabel(job) + ": posix_fallocate " + t.path, e);
+      break;
+    case FallocateMode::kKeep:
+      (void)fallocate(fd, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(from), static_cast<off_t>(len));
+      break;
+    case FallocateMode::kTruncate:
+    case FallocateMode::kNone:
+      break;
+  }
+  const bool write_data = HasRead(job.rw) || job.overwrite || job.verify.type != VerifyType::kNone;
+  if (!write_data) {
+    if (ftruncate(fd, need) < 0) return ErrnoStatus(JobLabel(job) + ": ftruncate " + t.path);
+    return len;
+  }
+  constexpr uint64_t kChunk = 1 << 20;
+  std::unique_ptr<uint8_t[]> buf(new uint8_t[kChunk]);
+  uint64_t x = 0x2545F4914F6CDD1Dull ^ t.needed_size;
+  for (uint64_t i = 0; i < kChunk; i += 8) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    std::memcpy(buf.get() + i, &x, 8);
+  }
+  if (job.zero_buffers) std::memset(buf.get(), 0, kChunk);
+  uint64_t pos = from;
+  while (pos < t.needed_size) {
+    const uint64_t n = std::min(kChunk, t.needed_size - pos);
+    const ssize_t w = pwrite(fd, buf.get(), n, static_cast<off_t>(pos));
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus(JobLabel(job) + ": lay out " + t.path);
+    }
+    if (w == 0)
+      return Status(Status::Code::kIoError,
+                    JobLabel(job) + ": lay out " + t.path + ": short write");
+    pos += static_cast<uint64_t>(w);
+  }
+  if (fsync(fd) < 0) return ErrnoStatus(JobLabel(job) + ": fsync " + t.path);
+  return len;
+}
+
+Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {
+  const bool writes = HasWrite(job.rw) || HasTrim(job.rw);
+  int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+  if (job.direct) flags |= O_DIRECT;
+  if (job.sync) flags |= O_SYNC;
+  if (job.dsync) flags |= O_DSYNC;
+  if (job.create_on_open && !t.is_block_device) flags |= O_CREAT;
+  const int fd = open(t.path.c_str(), flags, 0644);
+  if (fd < 0) {
+    const int err = errno;
+    if (err == EINVAL && job.direct)  // the filesystem refuses O_DIRECT
+      return ErrnoStatus(JobLabel(job) + ": open " + t.path + " with O_DIRECT (direct=1)", err);
+    return ErrnoStatus(JobLabel(job) + ": open " + t.path, err);
+  }
+  return fd;
+}
+
+Status InvalidateTarget(int fd, const TargetFile& t) {
+  if (t.is_block_device) {
+    if (geteuid() != 0) return Status::Ok();
+    if (ioctl(fd, BLKFLSBUF, 0) < 0) return ErrnoStatus("invalidate: BLKFLSBUF " + t.path);
+    return Status::Ok();
+  }
+  if (int e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); e != 0)
+    return ErrnoStatus("invalidate: posix_fadvise " + t.path, e);
+  return Status::Ok();
+}
+
+Status PreReadTarget(int fd, const TargetFile& t) {
+  // A separate buffered descriptor: an O_DIRECT fd would not fill the cache.
+  const int rfd = open(t.path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (rfd < 0) return ErrnoStatus("pre_read: open " + t.path);
+  FdCloser closer{rfd};
+  (void)fd;
+  constexpr uint64_t kChunk = 1 << 20;
+  std::unique_ptr<uint8_t[]> buf(new uint8_t[kChunk]);
+  uint64_t pos = t.region_offset;
+  const uint64_t end = t.region_offset + t.region_size;
+  while (pos < end) {
+    const ssize_t r = pread(rfd, buf.get(), std::min(kChunk, end - pos), static_cast<off_t>(pos));
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus("pre_read: read " + t.path);
+    }
+    if (r == 0) break;
+    pos += static_cast<uint64_t>(r);
+  }
+  return Status::Ok();
+}
+
+}  // namespace iobench

@@ -1,0 +1,67 @@
+// Targets: which files or block devices one numjobs clone does I/O to, which
+// region of each, and getting them ready (layout, open, invalidate, pre_read).
+//
+// Called by the coordinator (resolve, layout: main thread or its layout pool)
+// and by workers (open, invalidate, pre-read: the worker's own thread). No
+// function here prints; what was done is returned as notes for the report.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "iobench/job.h"
+#include "iobench/status.h"
+
+namespace iobench {
+
+struct TargetFile {
+  std::string path;
+  bool exists = false;
+  bool is_block_device = false;
+  bool diskless = false;       // null engine: nothing is opened
+  uint64_t current_size = 0;   // size now (file) or device size
+  uint64_t needed_size = 0;    // a file must be at least this long (offset + region)
+  uint64_t region_offset = 0;  // the clone's region: [offset, offset + size)
+  uint64_t region_size = 0;
+  uint32_t logical_block_size = 0;  // block devices: BLKSSZGET
+};
+
+// Paths of clone `jobnum`: the `filename` list (shared by all clones, under
+// `directory` when relative), or nrfiles names from filename_format
+// ($jobname, $jobnum, $filenum; default "$jobname.$jobnum.$filenum").
+std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum);
+
+// Resolves clone `jobnum`'s targets: stats each path, sizes and regions
+// (size, filesize, size=N%, offset, offset=N%, offset_increment). Touches
+// nothing on disk. Errors name the job and the path.
+Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless);
+
+// Refuses direct=1 with a block size that is not a multiple of a block
+// device's logical block size, before anything runs.
+Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t);
+
+// Creates or extends a regular file that is missing or shorter than
+// needed_size (never shrinks, never touches block devices), honouring
+// fallocate, overwrite and create_on_open. Writes data when the job reads or
+// overwrite=1, else only sizes the file. Returns the bytes laid out (0: none).
+Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t);
+
+// Opens a target for the job (O_DIRECT, O_SYNC, O_DSYNC, O_CREAT for
+// create_on_open). Returns the fd.
+Result<int> OpenTarget(const JobSpec& job, const TargetFile& t);
+
+// Drops the target's cached pages: posix_fadvise(DONTNEED) for files,
+// BLKFLSBUF for block devices (root only; skipped otherwise).
+Status InvalidateTarget(int fd, const TargetFile& t);
+
+// Reads the target's region once so it starts in the page cache (pre_read).
+Status PreReadTarget(int fd, const TargetFile& t);
+
+// "Laying out IO file (1 file / 64MiB)".
+std::string LayoutNote(uint32_t files, uint64_t bytes);
+
+// Human size with binary units: 64MiB, 1.5GiB, 4096B.
+std::string HumanBytes(uint64_t bytes);
+
+}  // namespace iobench

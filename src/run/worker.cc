@@ -1,0 +1,721 @@
+#include "run/worker.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "iobench/clock.h"
+
+namespace iobench {
+namespace {
+
+constexpr uint64_t kSampleNs = 500ull * 1000 * 1000;  // fio's default bw/iops window
+
+// fio's IO depth buckets: 1, 2, 4, 8, 16, 32, >=64.
+unsigned DepthBucket(uint64_t n) {
+  if (n >= 64) return 6;
+  if (n >= 32) return 5;
+  if (n >= 16) return 4;
+  if (n >= 8) return 3;
+  if (n >= 4) return 2;
+  if (n >= 2) return 1;
+  return 0;
+}
+
+// fio's submit/complete buckets: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64.
+unsigned BatchBucket(uint64_t n) {
+  if (n == 0) return 0;
+  if (n <= 4) return 1;
+  if (n <= 8) return 2;
+  if (n <= 16) return 3;
+  if (n <= 32) return 4;
+  if (n <= 64) return 5;
+  return 6;
+}
+
+CpuUsage ThreadCpu() {
+  rusage ru{};
+  getrusage(RUSAGE_THREAD, &ru);
+  CpuUsage c;
+  c.user_us = static_cast<uint64_t>(ru.ru_utime.tv_sec) * 1000000 +
+              static_cast<uint64_t>(ru.ru_utime.tv_usec);
+  c.sys_us = static_cast<uint64_t>(ru.ru_stime.tv_sec) * 1000000 +
+             static_cast<uint64_t>(ru.ru_stime.tv_usec);
+  c.ctx = static_cast<uint64_t>(ru.ru_nvcsw + ru.ru_nivcsw);
+  c.majf = static_cast<uint64_t>(ru.ru_majflt);
+  c.minf = static_cast<uint64_t>(ru.ru_minflt);
+  return c;
+}
+
+bool DirUsed(const JobSpec& job, int d) {
+  return (d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)) || (d == 2 && HasTrim(job.rw));
+}
+
+char StateLetter(const JobSpec& job) {
+  const bool r = HasRead(job.rw), w = HasWrite(job.rw), t = HasTrim(job.rw);
+  char c = (r && w) ? 'M' : w ? 'W' : t ? 'D' : 'R';
+  return IsRandom(job.rw) ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+const char* DirName(int d) { return d == 0 ? "read" : d == 1 ? "write" : "trim"; }
+
+// The seed for the pattern, rate limiter and buffer filler: randseed, or a
+// fixed value when randrepeat (the default), else the clock; mixed with the
+// worker's run-wide index so workers differ but repeat run to run.
+// MERGE NOTE: once src/run/pattern.cc lands, this body becomes
+// `return DeriveSeed(job, worker_index);` (pattern.h), the one definition.
+uint64_t WorkerSeed(const JobSpec& job, uint32_t worker_index) {
+  const uint64_t base =
+      job.randseed ? *job.randseed : (job.randrepeat ? 0x6a09e667f3bcc909ull : NowNs());
+  return base ^ ((static_cast<uint64_t>(worker_index) + 1) * 0x9E3779B97F4A7C15ull);
+}
+
+}  // namespace
+
+Worker::Worker(const JobSpec& job, int jobnum, uint32_t worker_index, int groupid,
+               std::vector<TargetFile> targets, std::unique_ptr<Engine> engine, WorkerControl* ctl)
+    : job_(job),
+      jobnum_(jobnum),
+      worker_index_(worker_index),
+      targets_(std::move(targets)),
+      engine_(std::move(engine)),
+      ctl_(ctl),
+      ts_(result_.stats) {
+  result_.name = job.name;
+  result_.groupid = groupid;
+  result_.jobnum = jobnum;
+  result_.spec = job;
+  result_.nr_files = static_cast<uint32_t>(targets_.size());
+  for (const auto& t : targets_) result_.files.push_back(t.path);
+}
+
+Worker::~Worker() { Teardown(); }
+
+Status Worker::ApplyScheduling() {
+  const std::string who = "job '" + job_.name + "'";
+  if (!job_.cpus_allowed.empty()) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (job_.cpus_allowed_policy == CpusAllowedPolicy::kSplit) {
+      CPU_SET(job_.cpus_allowed[static_cast<size_t>(jobnum_) % job_.cpus_allowed.size()], &set);
+    } else {
+      for (int c : job_.cpus_allowed) CPU_SET(c, &set);
+    }
+    if (int e = pthread_setaffinity_np(pthread_self(), sizeof(set), &set); e != 0)
+      return ErrnoStatus(who + ": cpus_allowed", e);
+  }
+  const pid_t tid = static_cast<pid_t>(syscall(SYS_gettid));
+  if (job_.nice) {
+    if (setpriority(PRIO_PROCESS, static_cast<id_t>(tid), *job_.nice) < 0)
+      return ErrnoStatus(who + ": nice=" + std::to_string(*job_.nice));
+  }
+  if (job_.prio || job_.prioclass) {
+    const int cls = job_.prioclass.value_or(2);  // best effort unless told
+    const int prio = job_.prio.value_or(cls == 3 ? 0 : 4);
+    if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, tid, (cls << 13) | prio) < 0)
+      return ErrnoStatus(who + ": prio/prioclass (ioprio_set)");
+  }
+  return Status::Ok();
+}
+
+Status Worker::Setup() {
+  live_.state.store('I', std::memory_order_relaxed);
+  const std::string who = "job '" + job_.name + "'";
+  IOB_RETURN_IF_ERROR(ApplyScheduling());
+
+  seed_ = WorkerSeed(job_, worker_index_);
+
+  uint64_t align = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  for (const auto& t : targets_) {
+    EngineFile f;
+    f.path = t.path;
+    f.is_block_device = t.is_block_device;
+    f.size = t.is_block_device ? t.current_size : t.needed_size;
+    if (!t.diskless) {
+      IOB_ASSIGN_OR_RETURN(f.fd, OpenTarget(job_, t));
+      files_.push_back(f);  // pushed at once so Teardown closes it on a later error
+      if (job_.invalidate) IOB_RETURN_IF_ERROR(InvalidateTarget(f.fd, t).WithContext(who));
+      if (job_.pre_read) IOB_RETURN_IF_ERROR(PreReadTarget(f.fd, t).WithContext(who));
+      if (t.is_block_device) align = std::max<uint64_t>(align, t.logical_block_size);
+    } else {
+      files_.push_back(f);
+    }
+  }
+
+  sync_engine_ = engine_->IsSync();
+  depth_ = sync_engine_ ? 1 : std::max<uint32_t>(1, job_.iodepth);
+  batch_submit_ =
+      job_.iodepth_batch_submit == 0 ? depth_ : std::min(job_.iodepth_batch_submit, depth_);
+  batch_complete_min_ = std::min(job_.iodepth_batch_complete_min, depth_);
+  batch_complete_max_ = job_.iodepth_batch_complete_max == 0
+                            ? depth_
+                            : std::min(job_.iodepth_batch_complete_max, depth_);
+  batch_complete_max_ = std::max(batch_complete_max_, std::max<uint32_t>(1, batch_complete_min_));
+  iodepth_low_ = job_.iodepth_low == 0 ? depth_ : std::min(job_.iodepth_low, depth_);
+
+  uint64_t max_bs = 0;
+  for (int d = 0; d < kNumDdirs; ++d) {
+    max_bs = std::max(max_bs, job_.bs[d].max);
+    for (const auto& e : job_.bs[d].split) max_bs = std::max(max_bs, e.bs);
+  }
+  stride_ = (std::max<uint64_t>(max_bs, 1) + align - 1) / align * align;
+  buffer_bytes_ = stride_ * depth_;
+  if (posix_memalign(&buffers_, align, buffer_bytes_) != 0) {
+    buffers_ = nullptr;
+    return Status::Limit(who + ": cannot allocate " + HumanBytes(buffer_bytes_) +
+                         " of I/O buffers");
+  }
+  filler_ = std::make_unique<BufferFiller>(job_, seed_);
+  filler_->FillInitial(buffers_, buffer_bytes_);
+
+  pool_.resize(depth_);
+  free_.resize(depth_);
+  uncommitted_.resize(depth_);
+  requeue_.resize(depth_);
+  reaped_.resize(depth_);
+  for (uint32_t i = 0; i < depth_; ++i) {
+    pool_[i].index = i;
+    pool_[i].buf_index = i;
+    pool_[i].buf = static_cast<uint8_t*>(buffers_) + i * stride_;
+    free_[depth_ - 1 - i] = &pool_[i];
+  }
+  free_n_ = depth_;
+
+  std::vector<PatternRegion> regions;
+  for (const auto& t : targets_) {
+    PatternRegion r;
+    r.offset = t.region_offset;
+    r.size = t.region_size;
+    r.block_align = (job_.direct && t.is_block_device) ? t.logical_block_size : 0;
+    regions.push_back(r);
+  }
+  IOB_ASSIGN_OR_RETURN(pattern_, IoPattern::Create(job_, std::move(regions), seed_));
+  rate_ = RateLimiter::Create(job_, 1, seed_);
+  io_limit_ = job_.io_size;
+
+  EngineContext ctx;
+  ctx.job = &job_;
+  ctx.iodepth = depth_;
+  ctx.files = &files_;
+  ctx.requests = &pool_;
+  ctx.buffer_base = buffers_;
+  ctx.buffer_bytes = buffer_bytes_;
+  ctx.buffer_stride = stride_;
+  IOB_RETURN_IF_ERROR(engine_->Init(ctx).WithContext(who + ": " + job_.ioengine));
+
+  // Measurement switches (gtod_reduce turns all latency clocks off).
+  record_clat_ = !job_.gtod_reduce && !job_.disable_clat;
+  record_lat_ = !job_.gtod_reduce && !job_.disable_lat;
+  record_slat_ = !sync_engine_ && !job_.gtod_reduce && !job_.disable_slat;
+  record_bw_ = !job_.disable_bw && !job_.gtod_reduce;
+  stamp_ = record_slat_ || record_clat_ || record_lat_;
+  for (int d = 0; d < kNumDdirs; ++d) sample_dir_[d] = DirUsed(job_, d);
+  return Status::Ok();
+}
+
+void Worker::SleepNs(uint64_t ns) {
+  // In slices, so a stop request is honoured within ~10 ms.
+  const uint64_t until = NowNs() + ns;
+  for (uint64_t now = NowNs(); now < until; now = NowNs()) {
+    if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return;
+    const uint64_t slice = std::min<uint64_t>(until - now, 10ull * 1000 * 1000);
+    timespec ts{static_cast<time_t>(slice / 1000000000ull),
+                static_cast<long>(slice % 1000000000ull)};
+    nanosleep(&ts, nullptr);
+  }
+}
+
+void Worker::BeginMeasuring(uint64_t now) {
+  // Ramp ends: what happened so far is not measured (fio resets its stats).
+  const ErrorInfo first_error = ts_.first_error;
+  const uint64_t total_errors = ts_.total_errors;
+  ts_ = ThreadStats();
+  ts_.first_error = first_error;
+  ts_.total_errors = total_errors;
+  const uint64_t samples =
+      job_.runtime_ns ? job_.runtime_ns / kSampleNs + 8 : 1024;  // avoid growth in the loop
+  for (int d = 0; d < kNumDdirs; ++d) {
+    if (!sample_dir_[d] || !record_bw_) continue;
+    ts_.dir[d].bw_samples.reserve(samples);
+    ts_.dir[d].iops_samples.reserve(samples);
+    sample_bytes_[d] = sample_ios_[d] = 0;
+  }
+  measuring_ = true;
+  measure_start_ns_ = now;
+  // The measured period is `runtime` long from here, however late the ramp
+  // was noticed.
+  end_ns_ = job_.runtime_ns != 0 ? now + job_.runtime_ns : 0;
+  last_sample_ns_ = now;
+  next_sample_ns_ = now + kSampleNs;
+  ru_start_ = ThreadCpu();
+  live_.state.store(StateLetter(job_), std::memory_order_relaxed);
+}
+
+void Worker::TakeSamples(uint64_t now) {
+  const uint64_t window = now - last_sample_ns_;
+  const uint64_t t_ms = (now - measure_start_ns_) / 1000000;
+  for (int d = 0; d < kNumDdirs; ++d) {
+    if (!sample_dir_[d]) continue;
+    DirStats& ds = ts_.dir[d];
+    const uint64_t db = ds.bytes - sample_bytes_[d];
+    const uint64_t di = ds.ios - sample_ios_[d];
+    ds.bw_samples.push_back({t_ms, static_cast<uint64_t>(static_cast<long double>(db) * 1e9L /
+                                                         static_cast<long double>(window))});
+    ds.iops_samples.push_back({t_ms, static_cast<uint64_t>(static_cast<long double>(di) * 1e9L /
+                                                           static_cast<long double>(window))});
+    sample_bytes_[d] = ds.bytes;
+    sample_ios_[d] = ds.ios;
+  }
+  last_sample_ns_ = now;
+  next_sample_ns_ += kSampleNs;
+  if (next_sample_ns_ <= now) next_sample_ns_ = now + kSampleNs;
+}
+
+void Worker::CheckTime(uint64_t now) {
+  if (!stopping_) {
+    const int s = ctl_->stop.load(std::memory_order_relaxed);
+    if (s != kStopNone) {
+      stopping_ = true;
+      interrupted_ = s == kStopSignal;
+    }
+  }
+  if (!measuring_) {
+    if (now >= ramp_end_ns_) BeginMeasuring(now);
+  } else if (record_bw_ && now >= next_sample_ns_) {
+    TakeSamples(now);
+  }
+  if (end_ns_ != 0 && now >= end_ns_) stopping_ = true;
+}
+
+void Worker::PublishLive() {
+  for (int d = 0; d < kNumDdirs; ++d) {
+    live_.ios[d].store(ts_.dir[d].ios, std::memory_order_relaxed);
+    live_.bytes[d].store(ts_.dir[d].bytes, std::memory_order_relaxed);
+  }
+}
+
+void Worker::FreeSlot(IoRequest* req) { free_[free_n_++] = req; }
+
+bool Worker::EndPass(IoPlan* plan) {
+  ++passes_;
+  pass_bytes_ = 0;
+  if (!job_.time_based && passes_ >= std::max<uint64_t>(1, job_.loops)) return false;
+  pattern_->Reset();
+  return pattern_->Next(plan);
+}
+
+bool Worker::NextPlan(IoPlan* plan) {
+  if (pass_eof_) {
+    pass_eof_ = false;
+    return EndPass(plan);
+  }
+  if (io_limit_ != 0 && pass_bytes_ >= io_limit_) return EndPass(plan);
+  if (pattern_->Next(plan)) return true;
+  // io_size larger than the region: wrap around within the same loop.
+  if (io_limit_ != 0 && pass_bytes_ > 0 && pass_bytes_ < io_limit_) {
+    pattern_->Reset();
+    if (pattern_->Next(plan)) return true;
+  }
+  return EndPass(plan);
+}
+
+bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
+  if (no_more_ && !need_sync_) return false;
+  const uint32_t in_use = depth_ - free_n_;
+  if (need_sync_) {                // before the limits: the writes that asked for it were issued
+    if (in_use > 0) return false;  // the sync follows the writes before it
+    IoRequest* r = free_[--free_n_];
+    r->op = job_.fsync_blocks != 0 ? IoOp::kFsync : IoOp::kFdatasync;
+    r->file_index = last_write_file_;
+    r->fd = files_[last_write_file_].fd;
+    r->offset = r->xfer_offset = 0;
+    r->length = r->xfer_length = 0;
+    r->res = 0;
+    r->flags = 0;
+    r->start_ns = now;
+    r->issue_ns = 0;
+    need_sync_ = false;
+    *out = r;
+    return true;
+  }
+  if (no_more_) return false;
+  if (job_.number_ios != 0 && issued_total_ >= job_.number_ios) {
+    no_more_ = true;
+    return false;
+  }
+  if (job_.thinktime_ns != 0 && since_think_ >= std::max<uint64_t>(1, job_.thinktime_blocks)) {
+    if (in_use > 0) return false;  // think after the I/O has completed
+    const uint64_t spin = std::min(job_.thinktime_spin_ns, job_.thinktime_ns);
+    for (const uint64_t t0 = NowNs(); NowNs() - t0 < spin;) {
+    }
+    SleepNs(job_.thinktime_ns - spin);
+    since_think_ = 0;
+    now = NowNs();
+  }
+  IoPlan plan;
+  if (has_pending_plan_) {
+    plan = pending_plan_;
+  } else if (!NextPlan(&plan)) {
+    no_more_ = true;
+    return false;
+  }
+  if (rate_ != nullptr) {
+    if (!has_pending_plan_) {
+      const uint64_t delay = rate_->DelayNs(plan.ddir, plan.length, now - start_ns_);
+      due_ns_ = now + delay;
+    }
+    if (now < due_ns_) {
+      pending_plan_ = plan;
+      has_pending_plan_ = true;
+      if (in_use > 0) return false;  // reap what is in flight while waiting
+      SleepNs(due_ns_ - now);
+      if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return false;
+      now = NowNs();
+    }
+  }
+  has_pending_plan_ = false;
+  if (plan.length > stride_ || plan.file >= files_.size()) {
+    error_ = EINVAL;  // the pattern broke its contract; never overrun a buffer
+    stopping_ = true;
+    return false;
+  }
+  IoRequest* r = free_[--free_n_];
+  const int d = static_cast<int>(plan.ddir);
+  r->op = static_cast<IoOp>(d);
+  r->flags = 0;
+  r->file_index = plan.file;
+  r->fd = files_[plan.file].fd;
+  r->offset = r->xfer_offset = plan.offset;
+  r->length = r->xfer_length = plan.length;
+  r->buf = static_cast<uint8_t*>(buffers_) + r->index * stride_;
+  r->res = 0;
+  r->start_ns = now;
+  r->issue_ns = 0;
+  if (r->op == IoOp::kWrite) {
+    filler_->BeforeWrite(r->buf, r->length);
+    last_write_file_ = plan.file;
+    const uint64_t every = job_.fsync_blocks != 0 ? job_.fsync_blocks : job_.fdatasync_blocks;
+    if (every != 0 && ++writes_since_sync_ >= every) {
+      writes_since_sync_ = 0;
+      need_sync_ = true;
+    }
+  }
+  ++ts_.issued[d];
+  ++issued_total_;
+  pass_bytes_ += plan.length;
+  ++since_think_;
+  *out = r;
+  return true;
+}
+
+void Worker::HandleError(IoRequest* req, int err) {
+  const bool is_sync_op = req->op == IoOp::kFsync || req->op == IoOp::kFdatasync;
+  const int d = is_sync_op ? static_cast<int>(Ddir::kWrite) : static_cast<int>(req->op);
+  DirStats& ds = ts_.dir[d];
+  ++ds.errors;
+  ++ts_.total_errors;
+  if (err == EAGAIN) ++ds.eagain;
+  ++ds.dropped;
+  ++ts_.dropped_issued[d];
+  if (ts_.first_error.err == 0) {  // error path only: allocating here is fine
+    ErrorInfo& e = ts_.first_error;
+    e.err = err;
+    e.file = req->file_index < files_.size() ? files_[req->file_index].path : "";
+    e.offset = req->xfer_offset;
+    e.ddir = static_cast<Ddir>(d);
+    e.message = std::string(is_sync_op ? "fsync" : DirName(d)) + " " + e.file +
+                " offset=" + std::to_string(e.offset) +
+                " length=" + std::to_string(req->xfer_length) + ": " + std::strerror(err);
+  }
+  bool tolerated = false;
+  for (int e : job_.ignore_error[d]) tolerated |= e == err;
+  const uint8_t cls = d == static_cast<int>(Ddir::kRead) ? kCoeRead : kCoeWrite;
+  tolerated |= (job_.continue_on_error & cls) != 0;
+  FreeSlot(req);
+  if (!tolerated && error_ == 0) {
+    error_ = err;
+    stopping_ = true;
+  }
+}
+
+void Worker::Complete(IoRequest* req, uint64_t now) {
+  if (req->op == IoOp::kFsync || req->op == IoOp::kFdatasync) {
+    if (req->res < 0) {
+      HandleError(req, static_cast<int>(-req->res));
+      return;
+    }
+    ++ts_.sync_ios;
+    if (record_clat_) {
+      ts_.sync_lat.Add(now - req->issue_ns);
+      ts_.sync_hist.Add(now - req->issue_ns);
+    }
+    FreeSlot(req);
+    return;
+  }
+  if (req->res < 0) {
+    HandleError(req, static_cast<int>(-req->res));
+    return;
+  }
+  const int d = static_cast<int>(req->op);
+  const uint64_t done = static_cast<uint64_t>(req->res);
+  if (done == 0) {
+    if (req->op == IoOp::kRead) {  // end of file: this pass is over
+      pass_eof_ = true;
+      FreeSlot(req);
+    } else {
+      HandleError(req, ENOSPC);  // a write that writes nothing cannot make progress
+    }
+    return;
+  }
+  if (done < req->length) {  // short transfer: issue the rest, same slot
+    ++ts_.dir[d].short_ios;
+    ++ts_.short_issued[d];
+    req->offset += done;
+    req->length -= done;
+    req->buf = static_cast<uint8_t*>(req->buf) + done;
+    requeue_[requeue_n_++] = req;
+    return;
+  }
+  DirStats& ds = ts_.dir[d];
+  ++ds.ios;
+  ds.bytes += req->xfer_length;
+  if (record_clat_) {
+    ds.clat.Add(now - req->issue_ns);
+    ds.clat_hist.Add(now - req->issue_ns);
+  }
+  if (record_lat_) {
+    ds.lat.Add(now - req->start_ns);
+    ds.lat_hist.Add(now - req->start_ns);
+  }
+  FreeSlot(req);
+}
+
+void Worker::Submit() {
+  if (uncommitted_n_ == 0) return;
+  Result<unsigned> r = engine_->Commit();
+  if (!r.ok()) {
+    // The kernel took none of them: they fail as errors of their own.
+    const int err = r.status().errno_value() != 0 ? r.status().errno_value() : EIO;
+    for (uint32_t i = 0; i < uncommitted_n_; ++i) HandleError(uncommitted_[i], err);
+    uncommitted_n_ = 0;
+    return;
+  }
+  const unsigned n = std::min<unsigned>(*r, uncommitted_n_);
+  // One clock read per submit batch, none when no latency is recorded.
+  const uint64_t now = stamp_ ? NowNs() : 0;
+  for (unsigned i = 0; i < n; ++i) {
+    IoRequest* req = uncommitted_[i];
+    if (req->offset == req->xfer_offset) {  // first part of the I/O
+      req->issue_ns = now;
+      if (record_slat_ && req->op <= IoOp::kTrim) {
+        DirStats& ds = ts_.dir[static_cast<int>(req->op)];
+        ds.slat.Add(now - req->start_ns);
+        ds.slat_hist.Add(now - req->start_ns);
+      }
+    }
+  }
+  ts_.depth.depth[DepthBucket(depth_ - free_n_)] += n;
+  ++ts_.depth.submit[BatchBucket(n)];
+  ++ts_.depth.submit_events;
+  committed_ += n;
+  std::memmove(uncommitted_.data(), uncommitted_.data() + n,
+               (uncommitted_n_ - n) * sizeof(IoRequest*));
+  uncommitted_n_ -= n;
+  if (n == 0 && committed_ == 0) {  // nothing in flight and the engine takes nothing
+    for (uint32_t i = 0; i < uncommitted_n_; ++i) HandleError(uncommitted_[i], EAGAIN);
+    uncommitted_n_ = 0;
+  }
+}
+
+void Worker::ReapAndAccount(unsigned min) {
+  if (committed_ == 0) return;
+  min = std::min(min, committed_);
+  const unsigned max = std::max(min, std::min(batch_complete_max_, committed_));
+  Result<unsigned> r = engine_->Reap(min, max, reaped_.data());
+  if (!r.ok()) {
+    // The engine lost track of its requests: stop, and count them as errors.
+    if (error_ == 0) error_ = r.status().errno_value() != 0 ? r.status().errno_value() : EIO;
+    stopping_ = true;
+    if (ts_.first_error.err == 0) {
+      ts_.first_error.err = error_;
+      ts_.first_error.message = job_.ioengine + ": reap: " + r.status().message();
+    }
+    ts_.total_errors += committed_;
+    for (uint32_t i = 0; i < depth_; ++i) {
+      bool is_free = false;
+      for (uint32_t j = 0; j < free_n_; ++j) is_free |= free_[j] == &pool_[i];
+      for (uint32_t j = 0; j < requeue_n_; ++j) is_free |= requeue_[j] == &pool_[i];
+      if (!is_free) FreeSlot(&pool_[i]);
+    }
+    committed_ = 0;
+    return;
+  }
+  const unsigned n = std::min<unsigned>(*r, committed_);
+  // One clock read per completion batch, none when no latency is recorded.
+  const uint64_t now = stamp_ ? NowNs() : 0;
+  committed_ -= n;
+  ++ts_.depth.complete[BatchBucket(n)];
+  ++ts_.depth.complete_events;
+  for (unsigned i = 0; i < n; ++i) Complete(reaped_[i], now);
+  PublishLive();
+}
+
+void Worker::Run() {
+  // startdelay (fixed, or random in [lo, hi] per clone).
+  uint64_t delay = job_.startdelay_ns;
+  if (job_.startdelay_max_ns > delay)
+    delay += (seed_ >> 11) % (job_.startdelay_max_ns - job_.startdelay_ns + 1);
+  if (delay != 0) SleepNs(delay);
+
+  start_ns_ = NowNs();
+  result_.start_ms = WallTimeMs();
+  ramp_end_ns_ = start_ns_ + job_.ramp_time_ns;
+  live_.state.store(job_.ramp_time_ns ? 'p' : StateLetter(job_), std::memory_order_relaxed);
+  if (job_.ramp_time_ns == 0) BeginMeasuring(start_ns_);
+
+  while (true) {
+    uint64_t now = NowNs();  // one clock read per submit batch
+    CheckTime(now);
+    if (error_ != 0) {
+      while (requeue_n_ > 0) {  // the job stops: unfinished parts are dropped
+        IoRequest* req = requeue_[--requeue_n_];
+        ++ts_.dir[static_cast<int>(req->op)].dropped;
+        ++ts_.dropped_issued[static_cast<int>(req->op)];
+        FreeSlot(req);
+      }
+    }
+    // Fill the queue.
+    while (true) {
+      IoRequest* req = nullptr;
+      if (requeue_n_ > 0) {
+        req = requeue_[--requeue_n_];
+      } else if (stopping_ || free_n_ == 0 || !PrepareNext(now, &req)) {
+        break;
+      }
+      const QueueResult qr = engine_->Queue(req);
+      if (qr == QueueResult::kCompleted) {
+        if (req->offset == req->xfer_offset) req->issue_ns = now;
+        const uint64_t t = stamp_ ? NowNs() : now;
+        if (sync_engine_) {
+          ++ts_.depth.depth[0];
+          ++ts_.depth.submit[1];
+          ++ts_.depth.complete[1];
+          ++ts_.depth.submit_events;
+          ++ts_.depth.complete_events;
+        }
+        Complete(req, t);
+        PublishLive();
+        if (sync_engine_) break;  // next I/O gets fresh stamps at the top
+        now = t;
+      } else if (qr == QueueResult::kQueued) {
+        uncommitted_[uncommitted_n_++] = req;
+        if (uncommitted_n_ >= batch_submit_) Submit();
+      } else {  // kBusy: no slot in the engine; push what we have and make room
+        requeue_[requeue_n_++] = req;
+        Submit();
+        if (committed_ > 0) {
+          ReapAndAccount(1);
+        } else if (uncommitted_n_ == 0) {
+          --requeue_n_;
+          HandleError(req, EBUSY);
+        }
+        break;
+      }
+    }
+    Submit();
+    if (committed_ == 0) {
+      if (requeue_n_ > 0) continue;
+      if (free_n_ == depth_ && (stopping_ || no_more_)) break;
+      if (free_n_ != depth_ && uncommitted_n_ == 0) {  // a request went missing: never hang
+        error_ = error_ ? error_ : EFAULT;
+        break;
+      }
+      if (free_n_ == depth_ && error_ != 0) break;
+      continue;
+    }
+    unsigned min = 1;
+    if (free_n_ == 0 && !stopping_ && !no_more_) {
+      min = std::max<unsigned>(1, batch_complete_min_);
+      const uint32_t in_use = depth_ - free_n_;
+      if (in_use > iodepth_low_) min = std::max<unsigned>(min, in_use - iodepth_low_);
+    }
+    ReapAndAccount(min);
+  }
+
+  if (job_.end_fsync && error_ == 0) {
+    live_.state.store('F', std::memory_order_relaxed);
+    for (const auto& f : files_)
+      if (f.fd >= 0 && fsync(f.fd) < 0 && error_ == 0) error_ = errno;
+  }
+  const uint64_t end = NowNs();
+  if (!measuring_) {  // stopped during ramp: nothing measured
+    measure_start_ns_ = end;
+    ru_start_ = ThreadCpu();
+  }
+  const CpuUsage cpu = ThreadCpu();
+  ts_.cpu.user_us = cpu.user_us - ru_start_.user_us;
+  ts_.cpu.sys_us = cpu.sys_us - ru_start_.sys_us;
+  ts_.cpu.ctx = cpu.ctx - ru_start_.ctx;
+  ts_.cpu.majf = cpu.majf - ru_start_.majf;
+  ts_.cpu.minf = cpu.minf - ru_start_.minf;
+  const uint64_t runtime_ns = end - measure_start_ns_;
+  for (int d = 0; d < kNumDdirs; ++d)
+    if (ts_.dir[d].ios != 0 || sample_dir_[d]) ts_.dir[d].runtime_ns = runtime_ns;
+  result_.runtime_ms = runtime_ns / 1000000;
+  result_.elapsed_ms = (end - ctl_->start_ns) / 1000000;
+  result_.interrupted = interrupted_;
+  const EngineCounters& c = engine_->counters();
+  ts_.submit_calls = c.submit_calls;
+  ts_.submitted = c.submitted;
+  ts_.reap_calls = c.reap_calls;
+  ts_.reaped = c.reaped;
+
+  if (error_ != 0) {
+    result_.error = error_;
+    result_.error_message = ts_.first_error.err == error_ && !ts_.first_error.message.empty()
+                                ? ts_.first_error.message
+                                : std::string(std::strerror(error_));
+  } else if (!interrupted_ && runtime_ns > 0) {
+    // rate_min / rate_iops_min: checked over the whole measured period.
+    for (int d = 0; d < kNumDdirs && result_.error == 0; ++d) {
+      const long double secs = static_cast<long double>(runtime_ns) / 1e9L;
+      const auto bw = static_cast<uint64_t>(static_cast<long double>(ts_.dir[d].bytes) / secs);
+      const auto iops = static_cast<uint64_t>(static_cast<long double>(ts_.dir[d].ios) / secs);
+      if (job_.rate_min[d] != 0 && bw < job_.rate_min[d]) {
+        result_.error = EIO;
+        result_.error_message = std::string(DirName(d)) + " bandwidth " + std::to_string(bw) +
+                                " B/s is below rate_min=" + std::to_string(job_.rate_min[d]) +
+                                " B/s";
+      } else if (job_.rate_iops_min[d] != 0 && iops < job_.rate_iops_min[d]) {
+        result_.error = EIO;
+        result_.error_message = std::string(DirName(d)) + " IOPS " + std::to_string(iops) +
+                                " is below rate_iops_min=" + std::to_string(job_.rate_iops_min[d]);
+      }
+    }
+  }
+  PublishLive();
+  live_.state.store('_', std::memory_order_relaxed);
+}
+
+void Worker::Teardown() {
+  if (torn_down_) return;
+  torn_down_ = true;
+  if (engine_) engine_->Shutdown();
+  for (auto& f : files_) {
+    if (f.fd < 0) continue;
+    if (job_.fsync_on_close) (void)fsync(f.fd);
+    close(f.fd);
+    f.fd = -1;
+  }
+  free(buffers_);
+  buffers_ = nullptr;
+}
+
+}  // namespace iobench

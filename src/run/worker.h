@@ -1,0 +1,158 @@
+// Worker: one thread per numjobs clone. It owns its Engine, request pool
+// (iodepth requests whose buffers sit in one aligned region), IoPattern,
+// RateLimiter, BufferFiller, ThreadStats and LiveCounters.
+//
+// Life cycle (all on the worker's own thread except where noted):
+//   Setup()   open targets, allocate, create pattern/engine; parallel across workers
+//   Run()     after the coordinator's start signal; the I/O loop
+//   result()  read by the coordinator after the thread is joined
+// live() may be read by any thread at any time (relaxed atomics).
+//
+// The loop is async-capable: it fills the queue (Queue: Completed -> account
+// now; Queued -> in flight; Busy -> Commit + Reap, then retry), commits in
+// batches of iodepth_batch_submit and reaps at least
+// iodepth_batch_complete_min. The clock is read once per fill (prepare
+// stamp), once per Commit (issue stamp) and once per Reap (completion stamp),
+// never per I/O in a batch. No allocation, lock or printing per I/O.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "iobench/engine.h"
+#include "iobench/job.h"
+#include "iobench/stats.h"
+#include "iobench/status.h"
+#include "run/pattern.h"
+#include "run/target.h"
+
+namespace iobench {
+
+// Why a worker was told to stop early.
+enum StopReason : int { kStopNone = 0, kStopSignal = 1, kStopExitall = 2 };
+
+// Shared by the workers of one phase; owned by the coordinator. Workers only
+// read `stop` (relaxed) once per batch and `start_ns` after the start signal.
+struct WorkerControl {
+  std::atomic<int> go{0};  // 0: wait; 1: run; -1: abort (a setup failed)
+  std::atomic<int> stop{kStopNone};
+  std::atomic<int> setup_left{0};  // counted down by each worker after Setup()
+  std::atomic<int> running{0};     // workers not yet finished
+  uint64_t start_ns = 0;           // written before go = 1
+};
+
+class Worker {
+ public:
+  // `engine` is the engine instance to use (from the registry, or a test's
+  // fake). `targets` are resolved and laid out already. jobnum: the clone
+  // index within numjobs; worker_index: this worker's index among all workers
+  // of the run (seeds derive from it, so every worker gets its own sequence).
+  Worker(const JobSpec& job, int jobnum, uint32_t worker_index, int groupid,
+         std::vector<TargetFile> targets, std::unique_ptr<Engine> engine, WorkerControl* ctl);
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  Status Setup();
+  void Run();
+  // Closes files (fsync_on_close) and shuts the engine down. Safe after a
+  // failed Setup().
+  void Teardown();
+
+  JobResult& result() { return result_; }
+  LiveCounters& live() { return live_; }
+  void AddNote(std::string note) { result_.notes.push_back(std::move(note)); }
+
+ private:
+  bool PrepareNext(uint64_t now, IoRequest** out);
+  bool NextPlan(IoPlan* plan);
+  bool EndPass(IoPlan* plan);
+  void Complete(IoRequest* req, uint64_t now);
+  void HandleError(IoRequest* req, int err);
+  void Submit();
+  void ReapAndAccount(unsigned min);
+  void CheckTime(uint64_t now);
+  void BeginMeasuring(uint64_t now);
+  void TakeSamples(uint64_t now);
+  void SleepNs(uint64_t ns);
+  void FreeSlot(IoRequest* req);
+  void PublishLive();
+  Status ApplyScheduling();
+
+  const JobSpec& job_;
+  const int jobnum_;
+  const uint32_t worker_index_;
+  std::vector<TargetFile> targets_;
+  std::unique_ptr<Engine> engine_;
+  WorkerControl* const ctl_;
+
+  JobResult result_;
+  ThreadStats& ts_;
+  LiveCounters live_;
+
+  std::vector<EngineFile> files_;
+  std::vector<IoRequest> pool_;
+  void* buffers_ = nullptr;
+  uint64_t buffer_bytes_ = 0;
+  uint64_t stride_ = 0;
+  std::unique_ptr<IoPattern> pattern_;
+  std::unique_ptr<RateLimiter> rate_;
+  std::unique_ptr<BufferFiller> filler_;
+  uint64_t seed_ = 0;
+
+  // Loop state. Requests move between three places: the free stack, the
+  // uncommitted list (queued, not yet committed) and the kernel; short
+  // transfers go to the requeue stack and keep their slot.
+  std::vector<IoRequest*> free_;
+  uint32_t free_n_ = 0;
+  std::vector<IoRequest*> uncommitted_;
+  uint32_t uncommitted_n_ = 0;
+  std::vector<IoRequest*> requeue_;
+  uint32_t requeue_n_ = 0;
+  std::vector<IoRequest*> reaped_;
+  uint32_t committed_ = 0;  // in the kernel, not reaped
+  uint32_t depth_ = 1;
+  uint32_t batch_submit_ = 1;
+  uint32_t batch_complete_min_ = 1;
+  uint32_t batch_complete_max_ = 1;
+  uint32_t iodepth_low_ = 0;
+  bool sync_engine_ = true;
+
+  bool stopping_ = false;  // issue nothing new; drain
+  bool no_more_ = false;   // limits reached / last pass done
+  bool measuring_ = false;
+  bool interrupted_ = false;
+  int error_ = 0;
+  bool pass_eof_ = false;
+  bool has_pending_plan_ = false;
+  IoPlan pending_plan_{};
+
+  uint64_t start_ns_ = 0;  // job start (after startdelay)
+  uint64_t ramp_end_ns_ = 0;
+  uint64_t measure_start_ns_ = 0;
+  uint64_t end_ns_ = 0;  // runtime limit (0: none)
+  uint64_t next_sample_ns_ = 0;
+  uint64_t last_sample_ns_ = 0;
+  uint64_t sample_bytes_[kNumDdirs] = {0, 0, 0};
+  uint64_t sample_ios_[kNumDdirs] = {0, 0, 0};
+  bool sample_dir_[kNumDdirs] = {false, false, false};
+
+  uint64_t issued_total_ = 0;  // I/Os issued (limits: number_ios)
+  uint64_t pass_bytes_ = 0;    // bytes issued in this pass (io_size wraps)
+  uint64_t io_limit_ = 0;      // io_size (0: one region per pass)
+  uint64_t passes_ = 0;
+  uint64_t writes_since_sync_ = 0;
+  uint64_t since_think_ = 0;
+  bool need_sync_ = false;
+  bool record_slat_ = false, record_clat_ = false, record_lat_ = false, record_bw_ = true;
+  bool stamp_ = true;  // any latency recorded: stamp issue and completion
+  CpuUsage ru_start_;
+  uint64_t due_ns_ = 0;  // rate limit: pending plan may go at this time
+  uint32_t last_write_file_ = 0;
+  bool torn_down_ = false;
+};
+
+}  // namespace iobench

@@ -1,0 +1,339 @@
+// The coordinator on the null engine: exact counts, groups, clones, limits,
+// signals, and 252 workers.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <thread>
+
+#include "fake_engine.h"
+#include "run/coordinator.h"
+#include "run/signals.h"
+
+namespace iobench {
+namespace {
+
+using testing::TestJob;
+
+JobSpec NullJob(const std::string& name, RwMode rw = RwMode::kRead, uint64_t bs = 4096,
+                uint64_t size = 1 << 20) {
+  JobSpec j = TestJob(name, rw, bs, size);
+  j.ioengine = "null";
+  return j;
+}
+
+RunResult MustRun(const std::vector<JobSpec>& jobs, const RunOptions& opts = {}) {
+  auto r = RunJobs(jobs, opts);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return r.ok() ? std::move(r).value() : RunResult{};
+}
+
+TEST(RunCoordinatorTest, NumberIosGivesExactCounts) {
+  for (uint64_t n : {1ull, 7ull, 1000ull}) {
+    JobSpec j = NullJob("n", RwMode::kRandRead, 8192, 64ull << 20);
+    j.number_ios = n;
+    RunResult r = MustRun({j});
+    const JobResult& jr = r.groups.at(0).jobs.at(0);
+    EXPECT_EQ(jr.stats.dir[0].ios, n);
+    EXPECT_EQ(jr.stats.dir[0].bytes, n * 8192);
+    EXPECT_EQ(jr.stats.issued[0], n);
+    EXPECT_EQ(jr.stats.dir[0].clat.n, n);
+    EXPECT_EQ(jr.stats.dir[0].slat.n, 0u);  // sync engine: no slat, as fio
+    EXPECT_EQ(jr.stats.depth.submit[1], n);
+    EXPECT_EQ(r.exit_code, 0);
+  }
+}
+
+TEST(RunCoordinatorTest, SyncEngineDepthIsOneAndSaysSo) {
+  JobSpec j = NullJob("qd");
+  j.iodepth = 8;
+  j.numjobs = 2;
+  RunResult r = MustRun({j});
+  EXPECT_EQ(r.groups[0].jobs[0].notes,
+            (std::vector<std::string>{"iodepth=8 has no effect with null: a sync engine completes "
+                                      "each I/O inside the call, so the queue depth is 1"}));
+  EXPECT_TRUE(r.groups[0].jobs[1].notes.empty());  // once per job, not per clone
+  EXPECT_EQ(r.groups[0].jobs[0].stats.depth.depth[0], 256u);
+}
+
+TEST(RunCoordinatorTest, SizeLoopsAndIoSize) {
+  JobSpec j = NullJob("loops", RwMode::kRead, 4096, 1 << 20);
+  j.loops = 3;
+  RunResult r = MustRun({j});
+  EXPECT_EQ(r.groups[0].jobs[0].stats.dir[0].ios, 3u * 256);
+
+  JobSpec k = NullJob("iosize", RwMode::kWrite, 4096, 1 << 20);
+  k.io_size = 3 << 20;  // wraps around the 1 MiB region
+  r = MustRun({k});
+  EXPECT_EQ(r.groups[0].jobs[0].stats.dir[1].ios, 3u * 256);
+  EXPECT_EQ(r.groups[0].jobs[0].stats.dir[1].bytes, 3ull << 20);
+}
+
+TEST(RunCoordinatorTest, FsyncEveryNWrites) {
+  JobSpec j = NullJob("fsync", RwMode::kWrite);
+  j.number_ios = 100;
+  j.fsync_blocks = 10;
+  RunResult r = MustRun({j});
+  EXPECT_EQ(r.groups[0].jobs[0].stats.dir[1].ios, 100u);
+  EXPECT_EQ(r.groups[0].jobs[0].stats.sync_ios, 10u);
+}
+
+TEST(RunCoordinatorTest, DisableAndGtodReduce) {
+  JobSpec j = NullJob("gtod");
+  j.gtod_reduce = true;
+  RunResult r = MustRun({j});
+  const DirStats& d = r.groups[0].jobs[0].stats.dir[0];
+  EXPECT_EQ(d.ios, 256u);
+  EXPECT_EQ(d.clat.n, 0u);
+  EXPECT_EQ(d.lat.n, 0u);
+  j.gtod_reduce = false;
+  j.disable_lat = true;
+  r = MustRun({j});
+  EXPECT_EQ(r.groups[0].jobs[0].stats.dir[0].clat.n, 256u);
+  EXPECT_EQ(r.groups[0].jobs[0].stats.dir[0].lat.n, 0u);
+}
+
+TEST(RunCoordinatorTest, GroupsStonewallNewGroupAndJobFiles) {
+  JobSpec a = NullJob("a");
+  JobSpec b = NullJob("b");
+  JobSpec c = NullJob("c");
+  c.stonewall = true;
+  JobSpec d = NullJob("d");
+  d.new_group = true;
+  JobSpec e = NullJob("e");
+  e.job_file_index = 1;
+  RunResult r = MustRun({a, b, c, d, e});
+  ASSERT_EQ(r.groups.size(), 4u);
+  EXPECT_EQ(r.groups[0].jobs.size(), 2u);
+  EXPECT_EQ(r.groups[0].jobs[0].name, "a");
+  EXPECT_EQ(r.groups[0].jobs[1].name, "b");
+  EXPECT_EQ(r.groups[1].jobs.at(0).name, "c");
+  EXPECT_EQ(r.groups[2].jobs.at(0).name, "d");
+  EXPECT_EQ(r.groups[3].jobs.at(0).name, "e");
+  for (size_t g = 0; g < r.groups.size(); ++g) {
+    EXPECT_EQ(r.groups[g].id, static_cast<int>(g));
+    for (const auto& jr : r.groups[g].jobs) EXPECT_EQ(jr.groupid, static_cast<int>(g));
+  }
+}
+
+TEST(RunCoordinatorTest, WaitForMustNameAnEarlierJob) {
+  JobSpec a = NullJob("a");
+  JobSpec b = NullJob("b");
+  b.wait_for = "zzz";
+  auto r = RunJobs({a, b}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "job 'b': wait_for=zzz: no job of that name comes before it");
+  b.wait_for = "a";
+  RunResult ok = MustRun({a, b});
+  ASSERT_EQ(ok.groups.size(), 1u);  // wait_for orders, it does not regroup
+  EXPECT_EQ(ok.groups[0].jobs.size(), 2u);
+}
+
+TEST(RunCoordinatorTest, NumjobsClonesEachReportSeparately) {
+  JobSpec j = NullJob("clone");
+  j.numjobs = 4;
+  j.number_ios = 10;
+  j.group_reporting = true;
+  RunResult r = MustRun({j});
+  ASSERT_EQ(r.groups.size(), 1u);
+  EXPECT_TRUE(r.groups[0].group_reporting);
+  ASSERT_EQ(r.groups[0].jobs.size(), 4u);
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(r.groups[0].jobs[k].jobnum, k);
+    EXPECT_EQ(r.groups[0].jobs[k].name, "clone");
+    EXPECT_EQ(r.groups[0].jobs[k].stats.dir[0].ios, 10u);
+  }
+}
+
+TEST(RunCoordinatorTest, TwoHundredFiftyTwoWorkers) {
+  JobSpec j = NullJob("seed003", RwMode::kRandRW, 65536, 64ull << 20);
+  j.numjobs = 252;
+  j.number_ios = 1;
+  j.group_reporting = true;
+  RunResult r = MustRun({j});
+  ASSERT_EQ(r.groups.size(), 1u);
+  ASSERT_EQ(r.groups[0].jobs.size(), 252u);
+  uint64_t total = 0;
+  for (int k = 0; k < 252; ++k) {
+    const JobResult& jr = r.groups[0].jobs[k];
+    EXPECT_EQ(jr.jobnum, k);
+    EXPECT_EQ(jr.error, 0);
+    const uint64_t ios = jr.stats.dir[0].ios + jr.stats.dir[1].ios;
+    EXPECT_EQ(ios, 1u);
+    total += jr.stats.dir[0].bytes + jr.stats.dir[1].bytes;
+  }
+  EXPECT_EQ(total, 252ull * 65536);
+}
+
+TEST(RunCoordinatorTest, UnimplementedOptionIsRefusedByName) {
+  JobSpec j = NullJob("x");
+  OptionSetting s;
+  s.name = "zonemode";
+  s.value = "zbd";
+  s.file = "jobs/a.fio";
+  s.line = 12;
+  j.unimplemented.push_back(s);
+  auto r = RunJobs({j}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "option 'zonemode' (jobs/a.fio:12) is accepted but not implemented yet in iobench");
+}
+
+TEST(RunCoordinatorTest, FillDeviceIsRefusedNotIgnored) {
+  JobSpec j = NullJob("fill");
+  j.fill_device = true;
+  j.settings.push_back({"fill_device", "1", OptionSource::kJob, "seed.fio", 7});
+  auto r = RunJobs({j}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "option 'fill_device' (seed.fio:7) is accepted but not implemented yet in iobench");
+}
+
+TEST(RunCoordinatorTest, UnknownEngineAndReadonly) {
+  JobSpec j = NullJob("x");
+  j.ioengine = "nosuch";
+  auto r = RunJobs({j}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("ioengine=nosuch is not a known engine"), std::string::npos);
+  JobSpec w = NullJob("w", RwMode::kWrite);
+  RunOptions ro;
+  ro.readonly = true;
+  r = RunJobs({w}, ro);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Status::Code::kRefused);
+}
+
+TEST(RunCoordinatorTest, StopSignalInterruptsAndKeepsWhatWasMeasured) {
+  JobSpec j = NullJob("long");
+  j.time_based = true;
+  j.runtime_ns = 120ull * 1000 * 1000 * 1000;
+  j.numjobs = 2;
+  std::atomic<int> stop{0};
+  RunOptions opts;
+  opts.stop_signal = &stop;
+  std::atomic<int> ticks{0};
+  // The stop comes from the status tick, i.e. while the workers are running.
+  opts.on_tick = [&](const std::vector<const LiveCounters*>& live) {
+    EXPECT_EQ(live.size(), 2u);
+    if (++ticks == 1) stop.store(SIGINT);
+  };
+  JobSpec after = NullJob("after");
+  after.stonewall = true;
+  RunResult r = MustRun({j, after}, opts);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.exit_code, 130);
+  ASSERT_EQ(r.groups.size(), 1u);
+  for (const auto& jr : r.groups[0].jobs) {
+    EXPECT_TRUE(jr.interrupted);
+    EXPECT_GT(jr.stats.dir[0].ios, 0u);
+    EXPECT_EQ(jr.stats.dir[0].ios, jr.stats.issued[0]);  // in-flight I/O was reaped
+    EXPECT_LT(jr.runtime_ms, 60000u);
+  }
+}
+
+TEST(RunCoordinatorTest, ExitallStopsThePhase) {
+  JobSpec quick = NullJob("quick");
+  quick.number_ios = 5;
+  quick.exitall = true;
+  JobSpec slow = NullJob("slow");
+  slow.time_based = true;
+  slow.runtime_ns = 120ull * 1000 * 1000 * 1000;
+  RunResult r = MustRun({quick, slow});
+  ASSERT_EQ(r.groups[0].jobs.size(), 2u);
+  EXPECT_EQ(r.groups[0].jobs[0].stats.dir[0].ios, 5u);
+  EXPECT_LT(r.groups[0].jobs[1].runtime_ms, 60000u);
+  EXPECT_FALSE(r.groups[0].jobs[1].interrupted);
+  EXPECT_FALSE(r.interrupted);
+}
+
+TEST(RunCoordinatorTest, RampIsNotMeasured) {
+  JobSpec j = NullJob("ramp");
+  j.time_based = true;
+  j.ramp_time_ns = 200ull * 1000 * 1000;
+  j.runtime_ns = 700ull * 1000 * 1000;
+  RunResult r = MustRun({j});
+  const JobResult& jr = r.groups[0].jobs[0];
+  // Lower bounds only (no timing-based pass/fail on the upper side).
+  EXPECT_GE(jr.runtime_ms, 700u);
+  EXPECT_GE(jr.elapsed_ms, 900u);
+  EXPECT_LT(jr.runtime_ms, jr.elapsed_ms);
+  // Samples start after the ramp: t is measured from the end of the ramp.
+  ASSERT_FALSE(jr.stats.dir[0].bw_samples.empty());
+  EXPECT_GE(jr.stats.dir[0].bw_samples[0].t_ms, 500u);
+  EXPECT_LT(jr.stats.dir[0].bw_samples[0].t_ms, 1000u);
+}
+
+}  // namespace
+}  // namespace iobench
+
+namespace iobench {
+namespace {
+
+void RestoreDefaultSignals() {
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGUSR1}) signal(s, SIG_DFL);
+}
+
+TEST(RunSignalsTest, HandlersSetTheFlags) {
+  std::atomic<int> stop{0};
+  std::atomic<int> report{0};
+  InstallSignalHandlers(&stop, &report);
+  raise(SIGUSR1);
+  EXPECT_EQ(report.load(), 1);
+  EXPECT_EQ(stop.load(), 0);
+  raise(SIGTERM);
+  EXPECT_EQ(stop.load(), SIGTERM);
+  RestoreDefaultSignals();  // a second signal would _exit() the test binary
+}
+
+TEST(RunSignalsTest, RealSigintStopsTheRun) {
+  std::atomic<int> stop{0};
+  InstallSignalHandlers(&stop);
+  JobSpec j = NullJob("sig", RwMode::kRandWrite);
+  j.time_based = true;
+  j.runtime_ns = 120ull * 1000 * 1000 * 1000;
+  RunOptions opts;
+  opts.stop_signal = &stop;
+  opts.on_tick = [](const std::vector<const LiveCounters*>& live) {
+    EXPECT_GT(live[0]->ios[1].load(std::memory_order_relaxed), 0u);
+    raise(SIGINT);
+  };
+  RunResult r = MustRun({j}, opts);
+  RestoreDefaultSignals();
+  EXPECT_EQ(stop.load(), SIGINT);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.exit_code, 130);
+  ASSERT_EQ(r.groups.size(), 1u);
+  EXPECT_TRUE(r.groups[0].jobs[0].interrupted);
+  EXPECT_GT(r.groups[0].jobs[0].stats.dir[1].ios, 0u);
+  EXPECT_FALSE(r.groups[0].jobs[0].stats.dir[1].bw_samples.empty());
+  // A second of busy I/O loop costs CPU, measured per thread.
+  const CpuUsage& cpu = r.groups[0].jobs[0].stats.cpu;
+  EXPECT_GT(cpu.user_us + cpu.sys_us, 0u);
+}
+
+TEST(RunCoordinatorTest, ThinktimeAndStartdelayWait) {
+  JobSpec j = NullJob("think");
+  j.number_ios = 50;
+  j.thinktime_ns = 2ull * 1000 * 1000;
+  j.thinktime_blocks = 10;
+  j.startdelay_ns = 50ull * 1000 * 1000;
+  RunResult r = MustRun({j});
+  const JobResult& jr = r.groups[0].jobs[0];
+  EXPECT_EQ(jr.stats.dir[0].ios, 50u);
+  EXPECT_GE(jr.runtime_ms, 8u);   // four thinks between five bursts
+  EXPECT_GE(jr.elapsed_ms, 58u);  // plus the start delay
+}
+
+TEST(RunCoordinatorTest, RateMinFailsTheJobWhenNotMet) {
+  JobSpec j = NullJob("slow");
+  j.number_ios = 100;
+  j.rate_min[0] = UINT64_MAX / 4;  // no machine reads this fast
+  RunResult r = MustRun({j});
+  const JobResult& jr = r.groups[0].jobs[0];
+  EXPECT_EQ(jr.error, EIO);
+  EXPECT_EQ(jr.error_message.find("read bandwidth "), 0u) << jr.error_message;
+  EXPECT_NE(jr.error_message.find("is below rate_min="), std::string::npos);
+  EXPECT_EQ(r.exit_code, 1);
+}
+
+}  // namespace
+}  // namespace iobench

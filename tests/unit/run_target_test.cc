@@ -1,0 +1,210 @@
+// Targets: names, sizes, regions, layout, and the errors for bad targets.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "fake_engine.h"
+#include "run/coordinator.h"
+#include "run/target.h"
+
+namespace iobench {
+namespace {
+
+using testing::TestJob;
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  explicit TempDir(const std::string& base) {
+    std::string tmpl = base + "/iobench-target-XXXXXX";
+    if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
+  }
+  ~TempDir() {
+    if (!path_.empty()) fs::remove_all(path_);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+TEST(RunTargetTest, DefaultNamesAndFilenameFormat) {
+  JobSpec j = TestJob("job", RwMode::kRead, 4096, 1 << 20);
+  j.directory = "/data";
+  j.nrfiles = 2;
+  EXPECT_EQ(TargetPaths(j, 3), (std::vector<std::string>{"/data/job.3.0", "/data/job.3.1"}));
+  j.filename_format = "f-$jobnum-$filenum.$jobname";
+  EXPECT_EQ(TargetPaths(j, 1), (std::vector<std::string>{"/data/f-1-0.job", "/data/f-1-1.job"}));
+  j.filenames = {"a", "/abs/b"};  // shared by every clone
+  EXPECT_EQ(TargetPaths(j, 0), (std::vector<std::string>{"/data/a", "/abs/b"}));
+  EXPECT_EQ(TargetPaths(j, 5), TargetPaths(j, 0));
+}
+
+TEST(RunTargetTest, SizesRegionsAndOffsetIncrement) {
+  JobSpec j = TestJob("job", RwMode::kRead, 4096, 1 << 20);
+  j.filenames = {"x", "y"};
+  j.offset = 8192;
+  j.offset_increment = 1 << 20;
+  auto r = ResolveTargets(j, 2, /*diskless=*/true);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ((*r)[0].region_size, 512u << 10);  // size is split over the files
+  EXPECT_EQ((*r)[0].region_offset, 8192u + 2 * (1u << 20));
+  EXPECT_EQ((*r)[1].needed_size, 8192u + 2 * (1u << 20) + (512u << 10));
+}
+
+TEST(RunTargetTest, MissingSizeIsAnError) {
+  TempDir dir("/dev/shm");
+  JobSpec j = TestJob("nosize", RwMode::kRead, 4096, 0);
+  j.filenames = {dir.path() + "/missing"};
+  auto r = ResolveTargets(j, 0, false);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "job 'nosize': size is not set and " + dir.path() +
+                                      "/missing does not exist or is empty (set size= or "
+                                      "filesize=)");
+}
+
+TEST(RunTargetTest, BadTargetsAreRefused) {
+  TempDir dir("/dev/shm");
+  JobSpec j = TestJob("bad", RwMode::kRead, 4096, 1 << 20);
+  j.ioengine = "psync";
+  j.filenames = {dir.path()};
+  auto r = RunJobs({j}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "job 'bad': target " + dir.path() +
+                                      " is a directory (use directory= for a directory of files)");
+  const std::string fifo = dir.path() + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  j.filenames = {fifo};
+  r = RunJobs({j}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "job 'bad': target " + fifo + " is not a regular file or block device");
+  j.filenames = {"/dev/iobench-no-such-disk"};
+  r = RunJobs({j}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Status::Code::kNotFound);
+  EXPECT_EQ(r.status().message(), "job 'bad': device /dev/iobench-no-such-disk does not exist");
+}
+
+TEST(RunTargetTest, LayoutCreatesExtendsNeverShrinks) {
+  TempDir dir("/var/tmp");
+  const std::string file = dir.path() + "/f";
+  JobSpec j = TestJob("lay", RwMode::kRead, 4096, 256 << 10);
+  j.ioengine = "psync";
+  j.filenames = {file};
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(fs::file_size(file), 256u << 10);
+  EXPECT_EQ(r->groups[0].jobs[0].notes,
+            (std::vector<std::string>{"Laying out IO file (1 file / 256KiB)"}));
+  EXPECT_EQ(r->groups[0].jobs[0].stats.dir[0].bytes, 256u << 10);
+  // Larger region: extended.
+  j.size = 512 << 10;
+  r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(fs::file_size(file), 512u << 10);
+  // Smaller region: the file is left alone.
+  j.size = 64 << 10;
+  r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(fs::file_size(file), 512u << 10);
+  EXPECT_TRUE(r->groups[0].jobs[0].notes.empty());
+}
+
+TEST(RunTargetTest, WriteJobSizesTheFileWithoutWritingIt) {
+  TempDir dir("/var/tmp");
+  const std::string file = dir.path() + "/w";
+  JobSpec j = TestJob("w", RwMode::kWrite, 4096, 1 << 20);
+  j.ioengine = "psync";
+  j.filenames = {file};
+  j.fallocate = FallocateMode::kNone;
+  j.number_ios = 1;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  struct stat st {};
+  ASSERT_EQ(stat(file.c_str(), &st), 0);
+  EXPECT_EQ(st.st_size, 1 << 20);
+  EXPECT_LT(st.st_blocks * 512, 1 << 20);  // sparse: only the one write landed
+}
+
+TEST(RunTargetTest, CreateOnOpenSkipsLayout) {
+  TempDir dir("/dev/shm");
+  const std::string file = dir.path() + "/coo";
+  JobSpec j = TestJob("coo", RwMode::kWrite, 4096, 64 << 10);
+  j.ioengine = "psync";
+  j.filenames = {file};
+  j.create_on_open = true;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->groups[0].jobs[0].notes.empty());
+  EXPECT_EQ(r->groups[0].jobs[0].stats.dir[1].bytes, 64u << 10);
+  EXPECT_EQ(fs::file_size(file), 64u << 10);  // written by the job itself
+}
+
+TEST(RunTargetTest, ReadonlyRefusesLayout) {
+  TempDir dir("/dev/shm");
+  JobSpec j = TestJob("ro", RwMode::kRead, 4096, 1 << 20);
+  j.ioengine = "psync";
+  j.filenames = {dir.path() + "/f"};
+  RunOptions ro;
+  ro.readonly = true;
+  auto r = RunJobs({j}, ro);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Status::Code::kRefused);
+  EXPECT_FALSE(fs::exists(dir.path() + "/f"));
+}
+
+// Seed 003's shape: 252 clones, each with its own file in a directory.
+TEST(RunTargetTest, TwoHundredFiftyTwoClonesInADirectory) {
+  TempDir dir("/dev/shm");
+  // fio -directory=D -direct=0 -thread -size=3G -rw=rw -rwmixwrite=30 --norandommap
+  //     --randrepeat=0 -ioengine=pvsync2 -bs=64k -numjobs=252 ... -group_reporting, scaled down.
+  JobSpec j = TestJob("s3", RwMode::kReadWrite, 65536, 256 << 10);
+  j.ioengine = "pvsync2";
+  j.rwmixread = 70;
+  j.norandommap = true;
+  j.randrepeat = false;
+  j.thread = true;
+  j.group_reporting = true;
+  j.directory = dir.path();
+  j.numjobs = 252;
+  j.number_ios = 4;
+  j.unlink = true;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->groups[0].jobs.size(), 252u);
+  for (int k = 0; k < 252; ++k) {
+    const JobResult& jr = r->groups[0].jobs[k];
+    EXPECT_EQ(jr.error, 0) << jr.error_message;
+    EXPECT_EQ(jr.stats.dir[0].ios + jr.stats.dir[1].ios, 4u);
+    ASSERT_EQ(jr.files.size(), 1u);
+    EXPECT_EQ(jr.files[0], dir.path() + "/s3." + std::to_string(k) + ".0");
+    EXPECT_EQ(jr.notes, (std::vector<std::string>{"Laying out IO file (1 file / 256KiB)"}));
+  }
+  EXPECT_TRUE(fs::is_empty(dir.path()));  // unlink=1 removed them
+}
+
+TEST(RunTargetTest, ClonesShareAFilename) {
+  TempDir dir("/dev/shm");
+  JobSpec j = TestJob("share", RwMode::kRead, 4096, 128 << 10);
+  j.ioengine = "psync";
+  j.filenames = {dir.path() + "/shared"};
+  j.numjobs = 3;
+  j.offset_increment = 128 << 10;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(fs::file_size(dir.path() + "/shared"), 3u * (128 << 10));  // laid out once, to the end
+  int notes = 0;
+  for (const auto& jr : r->groups[0].jobs) {
+    notes += static_cast<int>(jr.notes.size());
+    EXPECT_EQ(jr.stats.dir[0].bytes, 128u << 10);
+  }
+  EXPECT_EQ(notes, 1);
+}
+
+}  // namespace
+}  // namespace iobench

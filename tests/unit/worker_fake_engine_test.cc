@@ -1,0 +1,315 @@
+// The worker's async loop against a scripted fake engine: completions out of
+// order, short transfers, failures and Busy. Every I/O is accounted exactly
+// once.
+#include <gtest/gtest.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <mutex>
+
+#include "fake_engine.h"
+#include "run/coordinator.h"
+
+namespace iobench {
+namespace {
+
+using testing::FakeEngine;
+using testing::FakeLedger;
+using testing::FakeScript;
+using testing::TestJob;
+
+struct FakeRun {
+  RunResult result;
+  std::shared_ptr<FakeLedger> ledger = std::make_shared<FakeLedger>();
+};
+
+FakeRun RunFake(const JobSpec& job, FakeScript script) {
+  FakeRun fr;
+  RunOptions opts;
+  auto ledger = fr.ledger;
+  opts.engine_factory = [script, ledger](const JobSpec&) {
+    return std::unique_ptr<Engine>(new FakeEngine(script, ledger));
+  };
+  auto r = RunJobs({job}, opts);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  if (r.ok()) fr.result = std::move(r).value();
+  return fr;
+}
+
+constexpr uint64_t kBs = 4096;
+constexpr uint64_t kN = 1000;
+
+TEST(WorkerFakeEngineTest, CleanRunCountsEveryIoOnce) {
+  JobSpec job = TestJob("fake", RwMode::kRead, kBs, kN * kBs);
+  job.iodepth = 16;
+  job.iodepth_batch_submit = 4;
+  FakeRun fr = RunFake(job, FakeScript{});
+  const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+  const DirStats& rd = jr.stats.dir[0];
+  EXPECT_EQ(jr.error, 0);
+  EXPECT_EQ(rd.ios, kN);
+  EXPECT_EQ(rd.bytes, kN * kBs);
+  EXPECT_EQ(jr.stats.issued[0], kN);
+  EXPECT_EQ(rd.clat.n, kN);
+  EXPECT_EQ(rd.slat.n, kN);  // async engine: slat recorded
+  EXPECT_EQ(rd.lat.n, kN);
+  EXPECT_EQ(fr.ledger->protocol_errors, 0u);
+  EXPECT_EQ(fr.ledger->completions, kN);
+  EXPECT_EQ(fr.ledger->bytes_by_xfer.size(), kN);
+  EXPECT_LE(fr.ledger->max_in_kernel, 16u);
+  EXPECT_GT(fr.ledger->max_in_kernel, 1u);  // the queue really was kept full
+  // Depth distribution: every I/O is counted at submit.
+  uint64_t depth_total = 0;
+  for (uint64_t v : jr.stats.depth.depth) depth_total += v;
+  EXPECT_EQ(depth_total, kN);
+  EXPECT_EQ(jr.stats.submitted, kN);
+  EXPECT_EQ(jr.stats.reaped, kN);
+}
+
+TEST(WorkerFakeEngineTest, ShortTransfersAreRequeuedFailuresCountedBusyRetried) {
+  JobSpec job = TestJob("fake", RwMode::kWrite, kBs, kN * kBs);
+  job.iodepth = 8;
+  job.iodepth_batch_submit = 3;
+  job.continue_on_error = kCoeAll;
+  FakeScript script;
+  script.short_every = 5;
+  script.fail_every = 7;
+  script.busy_every = 11;
+  FakeRun fr = RunFake(job, script);
+  const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+  const DirStats& wr = jr.stats.dir[1];
+  const FakeLedger& l = *fr.ledger;
+  EXPECT_EQ(l.protocol_errors, 0u);
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_GT(l.shorts, 0u);
+  EXPECT_GT(l.failures, 0u);
+  EXPECT_GT(l.busy, 0u);
+  // Every issued I/O ends exactly once: complete or dropped by an error.
+  EXPECT_EQ(jr.stats.issued[1], kN);
+  EXPECT_EQ(wr.ios + wr.dropped, kN);
+  EXPECT_EQ(wr.errors, l.failures);
+  EXPECT_EQ(wr.dropped, l.failures);
+  EXPECT_EQ(wr.short_ios, l.shorts);
+  EXPECT_EQ(jr.stats.short_issued[1], l.shorts);
+  EXPECT_EQ(wr.bytes, wr.ios * kBs);
+  // Each completed I/O got exactly its block size across its parts.
+  uint64_t complete = 0;
+  for (const auto& [off, bytes] : l.bytes_by_xfer) {
+    EXPECT_LE(bytes, kBs) << "offset " << off;
+    complete += bytes == kBs;
+  }
+  EXPECT_EQ(complete, wr.ios);
+  EXPECT_EQ(jr.stats.first_error.err, EIO);
+  EXPECT_EQ(jr.stats.total_errors, l.failures);
+}
+
+TEST(WorkerFakeEngineTest, FirstErrorStopsTheJobWithoutContinueOnError) {
+  JobSpec job = TestJob("fake", RwMode::kRead, kBs, kN * kBs);
+  job.iodepth = 4;
+  FakeScript script;
+  script.fail_every = 50;
+  script.reverse = false;
+  FakeRun fr = RunFake(job, script);
+  const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.error, EIO);
+  EXPECT_EQ(jr.stats.dir[0].errors, 1u);
+  EXPECT_EQ(fr.ledger->protocol_errors, 0u);
+  EXPECT_LT(jr.stats.issued[0], kN);
+  EXPECT_EQ(jr.stats.dir[0].ios + jr.stats.dir[0].dropped, jr.stats.issued[0]);
+  // In order: completion 50 is the I/O at block 49.
+  EXPECT_EQ(jr.stats.first_error.offset, 49 * kBs);
+  EXPECT_NE(jr.error_message.find("Input/output error"), std::string::npos) << jr.error_message;
+  EXPECT_EQ(fr.result.exit_code, 1);
+}
+
+TEST(WorkerFakeEngineTest, StopReapsWhatIsInFlight) {
+  JobSpec job = TestJob("fake", RwMode::kRandWrite, kBs, kN * kBs);
+  job.iodepth = 32;
+  job.iodepth_batch_submit = 4;
+  job.time_based = true;
+  job.runtime_ns = 120ull * 1000 * 1000 * 1000;
+  FakeScript script;
+  script.short_every = 13;
+  auto ledger = std::make_shared<FakeLedger>();
+  std::atomic<int> stop{0};
+  RunOptions opts;
+  opts.stop_signal = &stop;
+  opts.on_tick = [&stop](const std::vector<const LiveCounters*>&) { stop.store(SIGINT); };
+  opts.engine_factory = [script, ledger](const JobSpec&) {
+    return std::unique_ptr<Engine>(new FakeEngine(script, ledger));
+  };
+  auto r = RunJobs({job}, opts);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->interrupted);
+  const JobResult& jr = r->groups.at(0).jobs.at(0);
+  EXPECT_TRUE(jr.interrupted);
+  EXPECT_EQ(ledger->protocol_errors, 0u);
+  // Every queued part came back, and every issued I/O was completed in full.
+  EXPECT_EQ(ledger->completions, ledger->queued);
+  EXPECT_EQ(jr.stats.dir[1].ios, jr.stats.issued[1]);
+  EXPECT_EQ(jr.stats.dir[1].short_ios, ledger->shorts);
+  EXPECT_GT(jr.stats.dir[1].ios, 0u);
+}
+
+TEST(WorkerFakeEngineTest, IodepthLowDrainsBeforeRefilling) {
+  JobSpec job = TestJob("fake", RwMode::kRead, kBs, kN * kBs);
+  job.iodepth = 16;
+  job.iodepth_low = 4;
+  job.iodepth_batch_submit = 16;
+  FakeScript script;
+  script.max_per_reap = 1;  // the engine gives back only what it must
+  FakeRun fr = RunFake(job, script);
+  const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(fr.ledger->protocol_errors, 0u);
+  EXPECT_EQ(jr.stats.dir[0].ios, kN);
+  // A full queue of 16 is reaped down to the low-water mark of 4.
+  EXPECT_EQ(fr.ledger->max_min_asked, 12u);
+  EXPECT_EQ(fr.ledger->max_in_kernel, 16u);
+}
+
+TEST(WorkerFakeEngineTest, IgnoreErrorListsTheErrno) {
+  JobSpec job = TestJob("fake", RwMode::kRead, kBs, 100 * kBs);
+  job.iodepth = 4;
+  job.ignore_error[0] = {EIO};
+  FakeScript script;
+  script.fail_every = 10;
+  FakeRun fr = RunFake(job, script);
+  const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.error, 0);
+  EXPECT_EQ(jr.stats.dir[0].errors, 10u);
+  EXPECT_EQ(jr.stats.dir[0].ios, 90u);
+}
+
+TEST(WorkerFakeEngineTest, BatchCompleteMinAndSubmitBatches) {
+  JobSpec job = TestJob("fake", RwMode::kRandRead, kBs, kN * kBs);
+  job.iodepth = 32;
+  job.iodepth_batch_submit = 8;
+  job.iodepth_batch_complete_min = 8;
+  job.iodepth_batch_complete_max = 16;
+  FakeRun fr = RunFake(job, FakeScript{});
+  const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(fr.ledger->protocol_errors, 0u);
+  EXPECT_EQ(jr.stats.dir[0].ios, kN);
+  // Submissions are batched (at most 8 per Commit), so there are far fewer
+  // submit events than I/Os, and none larger than 8.
+  uint64_t events = 0;
+  for (uint64_t v : jr.stats.depth.submit) events += v;
+  EXPECT_EQ(events, jr.stats.depth.submit_events);
+  EXPECT_GE(jr.stats.depth.submit_events, kN / 8);
+  EXPECT_LT(jr.stats.depth.submit_events, kN / 2);
+  for (int b = 3; b < 7; ++b) EXPECT_EQ(jr.stats.depth.submit[b], 0u) << b;
+  EXPECT_EQ(jr.stats.submitted, kN);
+}
+
+}  // namespace
+}  // namespace iobench
+
+namespace iobench {
+namespace {
+
+// Records, from the worker's own thread, where and how it was scheduled.
+struct SchedSeen {
+  std::mutex mu;
+  std::vector<int> cpus, nices, ioprios;
+};
+
+class SchedProbeEngine final : public Engine {
+ public:
+  explicit SchedProbeEngine(SchedSeen* seen) : seen_(seen) {}
+  Status Init(const EngineContext&) override {
+    const long tid = syscall(SYS_gettid);
+    std::lock_guard<std::mutex> lock(seen_->mu);
+    seen_->cpus.push_back(sched_getcpu());
+    seen_->nices.push_back(getpriority(PRIO_PROCESS, static_cast<id_t>(tid)));
+    seen_->ioprios.push_back(static_cast<int>(syscall(SYS_ioprio_get, 1, tid)));
+    return Status::Ok();
+  }
+  QueueResult Queue(IoRequest* req) override {
+    req->res = static_cast<int64_t>(req->length);
+    return QueueResult::kCompleted;
+  }
+  bool IsSync() const override { return true; }
+
+ private:
+  SchedSeen* seen_;
+};
+
+TEST(WorkerSchedulingTest, CpusAllowedSplitNiceAndIoprio) {
+  if (sysconf(_SC_NPROCESSORS_ONLN) < 2) GTEST_SKIP() << "needs two CPUs";
+  SchedSeen seen;
+  JobSpec j = TestJob("sched", RwMode::kRead, 4096, 64 << 10);
+  j.numjobs = 2;
+  j.cpus_allowed = {1, 0};
+  j.cpus_allowed_policy = CpusAllowedPolicy::kSplit;
+  j.nice = 5;
+  j.prioclass = 2;
+  j.prio = 3;
+  RunOptions opts;
+  opts.engine_factory = [&seen](const JobSpec&) {
+    return std::unique_ptr<Engine>(new SchedProbeEngine(&seen));
+  };
+  auto r = RunJobs({j}, opts);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(seen.cpus.size(), 2u);
+  std::sort(seen.cpus.begin(), seen.cpus.end());
+  EXPECT_EQ(seen.cpus, (std::vector<int>{0, 1}));  // clone k runs on cpus_allowed[k]
+  EXPECT_EQ(seen.nices, (std::vector<int>{5, 5}));
+  EXPECT_EQ(seen.ioprios, (std::vector<int>{(2 << 13) | 3, (2 << 13) | 3}));
+}
+
+}  // namespace
+}  // namespace iobench
+
+namespace iobench {
+namespace {
+
+// Records the offsets one worker issues.
+class OffsetRecorder final : public Engine {
+ public:
+  explicit OffsetRecorder(std::vector<uint64_t>* out) : out_(out) { out_->reserve(4096); }
+  Status Init(const EngineContext&) override { return Status::Ok(); }
+  QueueResult Queue(IoRequest* req) override {
+    out_->push_back(req->offset);
+    req->res = static_cast<int64_t>(req->length);
+    return QueueResult::kCompleted;
+  }
+  bool IsSync() const override { return true; }
+
+ private:
+  std::vector<uint64_t>* out_;
+};
+
+std::vector<std::vector<uint64_t>> RecordOffsets(const JobSpec& job) {
+  auto seqs = std::make_shared<std::vector<std::vector<uint64_t>>>(job.numjobs);
+  auto next = std::make_shared<std::atomic<size_t>>(0);
+  RunOptions opts;
+  opts.engine_factory = [seqs, next](const JobSpec&) {
+    return std::unique_ptr<Engine>(new OffsetRecorder(&(*seqs)[(*next)++]));
+  };
+  auto r = RunJobs({job}, opts);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return *seqs;
+}
+
+TEST(WorkerSeedTest, SameJobSameOffsetsAndClonesDiffer) {
+  JobSpec j = TestJob("seed", RwMode::kRandRead, 4096, 4 << 20);
+  j.numjobs = 2;
+  j.number_ios = 200;
+  const auto a = RecordOffsets(j);
+  const auto b = RecordOffsets(j);
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(a[0].size(), 200u);
+  EXPECT_EQ(a, b);        // randrepeat=1: repeatable run to run
+  EXPECT_NE(a[0], a[1]);  // but each clone has its own sequence
+  j.randseed = 42;
+  const auto c = RecordOffsets(j);
+  EXPECT_NE(c, a);  // randseed changes the sequence
+  EXPECT_EQ(c, RecordOffsets(j));
+}
+
+}  // namespace
+}  // namespace iobench
