@@ -1444,10 +1444,8 @@ bool IsFioOnlyEngine(const std::string& name) {
 std::vector<std::string> EnginesForOption(const OptionDef& def) {
   if (def.engines.empty()) return {};
   std::vector<std::string> out;
-  bool registry_lists = false;
   for (const auto& e : EngineRegistry()) {
     if (e.options.empty()) continue;
-    registry_lists = true;
     for (const auto& o : e.options)
       if (o == def.name) out.emplace_back(e.name);
   }
@@ -1458,7 +1456,7 @@ std::vector<std::string> EnginesForOption(const OptionDef& def) {
     if (!listed_in_registry && std::find(out.begin(), out.end(), name) == out.end())
       out.push_back(name);
   }
-  (void)registry_lists;
+  std::sort(out.begin(), out.end());  // stable messages whatever the registry order
   return out;
 }
 

@@ -66,16 +66,6 @@ char StateLetter(const JobSpec& job) {
 
 const char* DirName(int d) { return d == 0 ? "read" : d == 1 ? "write" : "trim"; }
 
-// The seed for the pattern, rate limiter and buffer filler: randseed, or a
-// fixed value when randrepeat (the default), else the clock; mixed with the
-// worker's run-wide index so workers differ but repeat run to run.
-// MERGE NOTE: once src/run/pattern.cc lands, this body becomes
-// `return DeriveSeed(job, worker_index);` (pattern.h), the one definition.
-uint64_t WorkerSeed(const JobSpec& job, uint32_t worker_index) {
-  const uint64_t base =
-      job.randseed ? *job.randseed : (job.randrepeat ? 0x6a09e667f3bcc909ull : NowNs());
-  return base ^ ((static_cast<uint64_t>(worker_index) + 1) * 0x9E3779B97F4A7C15ull);
-}
 
 }  // namespace
 
@@ -130,7 +120,7 @@ Status Worker::Setup() {
   const std::string who = "job '" + job_.name + "'";
   IOB_RETURN_IF_ERROR(ApplyScheduling());
 
-  seed_ = WorkerSeed(job_, worker_index_);
+  seed_ = DeriveSeed(job_, worker_index_);
 
   uint64_t align = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   for (const auto& t : targets_) {
