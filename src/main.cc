@@ -17,6 +17,8 @@
 #include "iobench/engine.h"
 #include "iobench/job.h"
 #include "jobfile/parser.h"
+#include "report/status_line.h"
+#include "sweep/session.h"
 
 namespace {
 
@@ -39,8 +41,17 @@ struct Cli {
   bool help = false;
   bool list_engines = false;
   bool readonly = false;
-  std::string eta = "auto";     // stored; the run core implements it
-  std::string status_interval;  // stored; the run core implements it
+  std::string eta = "auto";
+  uint64_t eta_interval_ms = 1000;
+  uint64_t eta_newline_ms = 0;
+  std::string status_interval;  // accepted; interim reports are not wired yet
+  std::vector<std::string> sweeps;
+  std::string sweep_cmd;
+  uint32_t repeat = 1;
+  std::string table_metric = "iops";
+  std::string table_style = "plain";
+  std::string compare;
+  std::string plot;
 };
 
 // The one list of tool options (fio's names, plus ours). SplitArgs uses the
@@ -62,7 +73,20 @@ const std::vector<iobench::jobfile::ToolOptionSpec>& ToolOptions() {
       {"list-engines", ToolArg::kNone, "List the engines and whether this machine can run them"},
       {"readonly", ToolArg::kNone, "Refuse any job that writes"},
       {"eta", ToolArg::kRequired, "When to print the progress line: always, never, auto"},
-      {"status-interval", ToolArg::kRequired, "Print a full report every TIME"},
+      {"eta-interval", ToolArg::kRequired, "Redraw the progress line every N milliseconds"},
+      {"eta-newline", ToolArg::kRequired, "Start a new progress line every N seconds"},
+      {"status-interval", ToolArg::kRequired, "Print a full report every TIME (not wired yet)"},
+      {"sweep", ToolArg::kRequired,
+       "Run the jobs once per value: KEY=V1,V2 or KEY=1..128:x2 (repeatable: products)"},
+      {"sweep-cmd", ToolArg::kRequired,
+       "Shell command run before each sweep point; {} / {KEY} are replaced by the values"},
+      {"repeat", ToolArg::kRequired, "Run each point N times; report the median and min-max"},
+      {"table-metric", ToolArg::kRequired,
+       "Table cells: iops,bw,lat_mean,clat_p50,clat_p99,lat_p99,cpu_per_io,... (comma list)"},
+      {"table-style", ToolArg::kRequired, "Table style: plain, markdown, ascii, csv"},
+      {"compare", ToolArg::kRequired,
+       "Delta table against BASE.json (fio or iobench JSON); a second .json file is NEW"},
+      {"plot", ToolArg::kRequired, "After a sweep, plot the table metric to FILE.svg or FILE.png"},
   };
   return kTools;
 }
@@ -87,7 +111,16 @@ void BuildApp(CLI::App& app, Cli& cli) {
   app.add_flag("--list-engines", cli.list_engines, desc("list-engines"));
   app.add_flag("--readonly", cli.readonly, desc("readonly"));
   app.add_option("--eta", cli.eta, desc("eta"));
+  app.add_option("--eta-interval", cli.eta_interval_ms, desc("eta-interval"));
+  app.add_option("--eta-newline", cli.eta_newline_ms, desc("eta-newline"));
   app.add_option("--status-interval", cli.status_interval, desc("status-interval"));
+  app.add_option("--sweep", cli.sweeps, desc("sweep"));
+  app.add_option("--sweep-cmd", cli.sweep_cmd, desc("sweep-cmd"));
+  app.add_option("--repeat", cli.repeat, desc("repeat"))->check(CLI::Range(1u, 1000u));
+  app.add_option("--table-metric", cli.table_metric, desc("table-metric"));
+  app.add_option("--table-style", cli.table_style, desc("table-style"));
+  app.add_option("--compare", cli.compare, desc("compare"));
+  app.add_option("--plot", cli.plot, desc("plot"));
 }
 
 std::string Usage() {
@@ -115,16 +148,28 @@ int ListEngines() {
   return kExitOk;
 }
 
-// ===== PLACEHOLDER: the lead replaces this body when the run core lands. =====
-// Runs the jobs and writes the reports cli.formats asks for to cli.output.
-// Returns 0 when every job succeeded, 1 when a job failed.
-int RunAndReport(const std::vector<iobench::JobSpec>& jobs, const Cli& cli) {
-  (void)jobs;
-  (void)cli;
-  std::fprintf(stderr, "iobench: running jobs is not wired yet\n");
-  return kExitUsage;
+iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string>& job_files,
+                                   const std::string& cmdline) {
+  iobench::SessionOptions o;
+  o.formats = cli.formats;
+  o.output = cli.output;
+  o.cmdline = cmdline;
+  o.job_files = job_files;
+  o.readonly = cli.readonly;
+  o.eta = cli.eta;
+  o.eta_interval_ms = cli.eta_interval_ms;
+  o.eta_newline_ms = cli.eta_newline_ms;
+  o.sweeps = cli.sweeps;
+  o.sweep_cmd = cli.sweep_cmd;
+  o.repeat = cli.repeat;
+  o.table_metric = cli.table_metric;
+  o.table_style = cli.table_style;
+  if (!cli.compare.empty()) o.compare.push_back(cli.compare);
+  o.plot = cli.plot;
+  o.set_option = iobench::jobfile::SetOption;
+  o.is_job_option = iobench::jobfile::IsJobOption;
+  return o;
 }
-// ===== END PLACEHOLDER =====
 
 // Writes `text` to --output (or stdout).
 int Emit(const Cli& cli, const std::string& text) {
@@ -198,8 +243,35 @@ int Main(int argc, char** argv) {
     cli.formats.push_back(f);
   }
 
+  if (auto eta = iobench::ParseEtaMode(cli.eta); !eta.ok()) {
+    std::fprintf(stderr, "iobench: --eta=%s: %s\n", cli.eta.c_str(),
+                 eta.status().message().c_str());
+    return kExitUsage;
+  }
+  // --compare BASE.json [NEW.json]: a .json "job file" is the NEW side.
+  std::vector<std::string> job_files;
+  std::string compare_new;
+  for (const auto& f : split->job_files) {
+    const bool json = f.size() > 5 && f.compare(f.size() - 5, 5, ".json") == 0;
+    if (!cli.compare.empty() && json && compare_new.empty())
+      compare_new = f;
+    else
+      job_files.push_back(f);
+  }
+  std::string cmdline = "iobench";
+  for (const auto& a : args) cmdline += " " + a;
+  if (!compare_new.empty()) {
+    if (!job_files.empty() || !split->job_args.empty()) {
+      std::fprintf(stderr, "iobench: --compare BASE.json NEW.json takes no jobs to run\n");
+      return kExitUsage;
+    }
+    auto o = SessionFor(cli, job_files, cmdline);
+    o.compare.push_back(compare_new);
+    return iobench::CompareFiles(o);
+  }
+
   iobench::jobfile::ParseInput in;
-  in.job_files = split->job_files;
+  in.job_files = job_files;
   in.cli_job_args = split->job_args;
   in.sections = cli.sections;
   auto parsed = iobench::jobfile::ParseJobs(in);
@@ -216,7 +288,7 @@ int Main(int argc, char** argv) {
     return Emit(cli, json ? iobench::jobfile::ParseOnlyJson(jobs)
                           : iobench::jobfile::ParseOnlySummary(jobs));
   }
-  return RunAndReport(jobs, cli);
+  return iobench::RunSession(jobs, SessionFor(cli, job_files, cmdline));
 }
 
 }  // namespace

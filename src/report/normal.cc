@@ -201,7 +201,7 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
   if (TotalIos(ts))
     o += fmt::sprintf("  cpu/IO       : %.2fusec (own threads and kernel helpers)\n",
                       CpuPerIoUs(rec));
-  if (ts.submit_calls || ts.reap_calls)
+  if (ts.reap_calls)  // sync engines complete inside the submit call: nothing to say
     o += fmt::sprintf("  IOS/call     : submit=%.2f, reap=%.2f\n", SubmitPerCall(ts),
                       ReapPerCall(ts));
 
@@ -305,7 +305,14 @@ std::string FormatContextBlock(const RunResult& run) {
     o += "\n";
   }
   for (const auto& t : c.targets) o += TargetLine(t) + "\n";
-  for (const auto& w : c.warnings) o += "note: " + w + "\n";
+  // Traps are warnings; sys marks the purely informational ones "note: ".
+  for (const auto& w : c.warnings) {
+    const size_t n = w.find("note: ");
+    if (n == std::string::npos)
+      o += "warning: " + w + "\n";
+    else
+      o += "note: " + w.substr(0, n) + w.substr(n + 6) + "\n";
+  }
   if (run.interrupted) o += "note: the run was interrupted by a signal; results are partial\n";
   return o;
 }

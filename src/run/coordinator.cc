@@ -15,6 +15,10 @@
 #include "iobench/clock.h"
 #include "run/target.h"
 #include "run/worker.h"
+#include "stats/disk_util.h"
+#include "stats/helper_cpu.h"
+#include "sys/context.h"
+#include "sys/safety.h"
 
 namespace iobench {
 namespace {
@@ -39,6 +43,50 @@ struct Clone {
   std::unique_ptr<Worker> worker;
   Status setup;
 };
+
+// Disk stats of several phases add up per device.
+void MergeDisk(DiskUtil d, std::vector<DiskUtil>* disks) {
+  for (auto& e : *disks) {
+    if (e.name != d.name) continue;
+    for (int i = 0; i < 2; ++i) {
+      e.ios[i] += d.ios[i];
+      e.merges[i] += d.merges[i];
+      e.sectors[i] += d.sectors[i];
+      e.ticks[i] += d.ticks[i];
+    }
+    e.io_ticks += d.io_ticks;
+    e.time_in_queue += d.time_in_queue;
+    e.util = std::max(e.util, d.util);
+    return;
+  }
+  disks->push_back(std::move(d));
+}
+
+// Fills JobResult::helpers: what the sampler saw under each worker's thread
+// id (the kernel names io-wq workers after the thread that owns the ring) is
+// exact; the part no sample could label is spread by io submissions.
+void AttributeHelperCpu(HelperCpuSampler* sampler, std::vector<Clone>& clones) {
+  sampler->Stop();
+  CpuUsage own;
+  std::vector<uint64_t> weights;
+  for (auto& c : clones) {
+    const ThreadStats& ts = c.worker->result().stats;
+    own.user_us += ts.cpu.user_us;
+    own.sys_us += ts.cpu.sys_us;
+    weights.push_back(c.worker->engine_is_sync() ? 0 : ts.submitted);
+  }
+  const HelperCpu group = sampler->Result(own);
+  HelperCpu unlabelled;
+  unlabelled.other_user_us = group.other_user_us;
+  unlabelled.other_sys_us = group.other_sys_us;
+  const std::vector<HelperCpu> shares = SplitHelperCpu(unlabelled, weights);
+  for (size_t i = 0; i < clones.size(); ++i) {
+    HelperCpu h = sampler->ForThread(clones[i].worker->tid());
+    h.other_user_us += shares[i].other_user_us;
+    h.other_sys_us += shares[i].other_sys_us;
+    clones[i].worker->result().helpers = h;
+  }
+}
 
 Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
   if (!job.unimplemented.empty()) {
@@ -177,15 +225,26 @@ class PhaseRunner {
 
     std::vector<std::string> paths;
     std::vector<const LiveCounters*> live;
+    std::vector<const JobSpec*> specs;
     for (auto& c : clones) {
       live.push_back(&c.worker->live());
+      specs.push_back(&jobs_[c.job]);
       for (const auto& t : c.targets)
         if (!t.diskless) paths.push_back(t.path);
     }
     std::sort(paths.begin(), paths.end());
     paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-    if (opts_.disk_util_begin) opts_.disk_util_begin(paths);
-    if (opts_.helper_cpu_begin) opts_.helper_cpu_begin();
+    CollectPhaseContext(phase, paths);
+    if (opts_.on_phase_start) opts_.on_phase_start(specs);
+    DiskUtilTracker disk_util(DisksForTargets(paths));
+    disk_util.Start();
+    // Helper threads only exist for the async engines; skip the sampler
+    // thread otherwise (it reads /proc/self/task every 100 ms).
+    std::unique_ptr<HelperCpuSampler> helpers;
+    for (auto& c : clones)
+      if (!helpers && !c.worker->engine_is_sync()) helpers = std::make_unique<HelperCpuSampler>();
+    if (helpers && !helpers->Start().ok()) helpers.reset();
+    ctl.helper_sampler = helpers.get();
 
     ctl.start_ns = NowNs();
     ctl.go.store(1);
@@ -212,10 +271,8 @@ class PhaseRunner {
     }
     for (auto& t : threads) t.join();
 
-    if (opts_.disk_util_end) opts_.disk_util_end(&result_->disks);
-    std::vector<JobResult*> finished;
-    for (auto& c : clones) finished.push_back(&c.worker->result());
-    if (opts_.helper_cpu_end) opts_.helper_cpu_end(finished);
+    for (auto& d : disk_util.Stop()) MergeDisk(std::move(d), &result_->disks);
+    if (helpers) AttributeHelperCpu(helpers.get(), clones);
 
     // unlink=1: remove the job's files after it ran (never block devices).
     std::set<std::string> unlinked;
@@ -333,6 +390,37 @@ class PhaseRunner {
     return Status::Ok();
   }
 
+  // "What was measured": host facts once, and each target of the phase as it
+  // is right before the workers start (laid out, page cache invalidated).
+  // Wide jobs (seed 003: 252 files in one directory) describe a few files;
+  // the rest sit on the same filesystem and device.
+  void CollectPhaseContext(const Phase& phase, const std::vector<std::string>& paths) {
+    if (opts_.engine_factory) return;  // test seam: no real targets
+    constexpr size_t kMaxDescribed = 4;
+    std::vector<std::string> described(paths.begin(),
+                                       paths.begin() + std::min(paths.size(), kMaxDescribed));
+    std::vector<JobSpec> phase_jobs;
+    if (!described.empty())
+      for (size_t j : phase.jobs) phase_jobs.push_back(jobs_[j]);
+    RunContext ctx = sys::CollectContext(phase_jobs, described);
+    if (paths.size() > described.size())
+      ctx.warnings.push_back("context: described " + std::to_string(described.size()) + " of " +
+                             std::to_string(paths.size()) + " target files");
+    RunContext& out = result_->context;
+    if (out.kernel.empty() && out.iobench_version.empty()) {
+      out = std::move(ctx);
+      return;
+    }
+    for (auto& t : ctx.targets) {
+      bool seen = false;
+      for (const auto& o : out.targets) seen |= o.path == t.path;
+      if (!seen) out.targets.push_back(std::move(t));
+    }
+    for (auto& w : ctx.warnings)
+      if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
+        out.warnings.push_back(std::move(w));
+  }
+
   const std::vector<JobSpec>& jobs_;
   const RunOptions& opts_;
   RunResult* result_;
@@ -343,6 +431,14 @@ class PhaseRunner {
 
 Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts) {
   for (const auto& job : jobs) IOB_RETURN_IF_ERROR(ValidateJob(job, opts));
+  if (!opts.engine_factory) {
+    // Before any I/O: --readonly, devices in use, and the limits the run
+    // needs (memory for buffers, files, threads, aio-max-nr, memlock).
+    if (opts.readonly)
+      for (const auto& job : jobs) IOB_RETURN_IF_ERROR(sys::CheckReadonly(job));
+    IOB_RETURN_IF_ERROR(sys::CheckJobsWriteSafety(jobs));
+    IOB_RETURN_IF_ERROR(sys::CheckResourceLimits(jobs));
+  }
 
   // Phases and reporting groups.
   std::vector<Phase> phases;

@@ -33,18 +33,9 @@ struct RunOptions {
   // Optional; called about once a second from the main thread while a phase
   // runs, with the live counters of its workers (the status line).
   std::function<void(const std::vector<const LiveCounters*>&)> on_tick;
-
-  // --- Hooks for other modules; empty by default, wired by the lead. ---
-  // Disk utilisation (stats/diskutil): begin is called just before a phase's
-  // workers start, with the phase's target paths (files and devices); end is
-  // called right after they all finished and appends the deltas to `disks`.
-  std::function<void(const std::vector<std::string>& target_paths)> disk_util_begin;
-  std::function<void(std::vector<DiskUtil>* disks)> disk_util_end;
-  // Kernel helper-thread CPU (io-wq, SQPOLL; stats/cpu): begin just before a
-  // phase's workers start; end after they finished, to fill JobResult::helpers
-  // of that phase's jobs.
-  std::function<void()> helper_cpu_begin;
-  std::function<void(const std::vector<JobResult*>& jobs)> helper_cpu_end;
+  // Optional; called from the main thread when a phase's workers are about
+  // to start, with each worker's job in the order on_tick's counters use.
+  std::function<void(const std::vector<const JobSpec*>&)> on_phase_start;
 
   // Test seam: when set, builds every job's engine instead of the registry,
   // and targets are diskless (nothing is opened or laid out), as for `null`.

@@ -66,7 +66,6 @@ char StateLetter(const JobSpec& job) {
 
 const char* DirName(int d) { return d == 0 ? "read" : d == 1 ? "write" : "trim"; }
 
-
 }  // namespace
 
 Worker::Worker(const JobSpec& job, int jobnum, uint32_t worker_index, int groupid,
@@ -564,6 +563,7 @@ void Worker::Run() {
     delay += (seed_ >> 11) % (job_.startdelay_max_ns - job_.startdelay_ns + 1);
   if (delay != 0) SleepNs(delay);
 
+  tid_ = HelperCpuSampler::CurrentTid();
   start_ns_ = NowNs();
   result_.start_ms = WallTimeMs();
   ramp_end_ns_ = start_ns_ + job_.ramp_time_ns;
@@ -645,6 +645,7 @@ void Worker::Run() {
       if (f.fd >= 0 && fsync(f.fd) < 0 && error_ == 0) error_ = errno;
   }
   const uint64_t end = NowNs();
+  if (ctl_->helper_sampler != nullptr) ctl_->helper_sampler->SampleNow();
   if (!measuring_) {  // stopped during ramp: nothing measured
     measure_start_ns_ = end;
     ru_start_ = ThreadCpu();

@@ -28,6 +28,7 @@
 #include "iobench/status.h"
 #include "run/pattern.h"
 #include "run/target.h"
+#include "stats/helper_cpu.h"
 
 namespace iobench {
 
@@ -42,6 +43,10 @@ struct WorkerControl {
   std::atomic<int> setup_left{0};  // counted down by each worker after Setup()
   std::atomic<int> running{0};     // workers not yet finished
   uint64_t start_ns = 0;           // written before go = 1
+  // Kernel helper-thread sampler of this phase (io-wq, SQPOLL), or null.
+  // Each worker samples once when its I/O is done: the kernel ends a
+  // thread's io-wq workers with the thread, so later samples miss them.
+  HelperCpuSampler* helper_sampler = nullptr;
 };
 
 class Worker {
@@ -64,9 +69,14 @@ class Worker {
 
   JobResult& result() { return result_; }
   LiveCounters& live() { return live_; }
+  // The worker thread's id (valid after Run() started): io-wq workers are
+  // named after it, which attributes helper CPU to this job exactly.
+  pid_t tid() const { return tid_; }
+  bool engine_is_sync() const { return engine_ == nullptr || engine_->IsSync(); }
   void AddNote(std::string note) { result_.notes.push_back(std::move(note)); }
 
  private:
+  pid_t tid_ = 0;
   bool PrepareNext(uint64_t now, IoRequest** out);
   bool NextPlan(IoPlan* plan);
   bool EndPass(IoPlan* plan);

@@ -100,7 +100,7 @@ TEST_F(NormalReportTest, GreppableLines) {
       R"(\nRun status group 0 \(all jobs\):\n   READ: bw=.*, io=[0-9.]+MiB \([0-9.]+MB\), run=2001-2001msec\n  WRITE: )",
       R"(\nDisk stats \(read/write\):\n  vda: ios=86059/85762, merge=1/0, ticks=10999/10383, in_queue=21383, util=77\.07%\n$)",
       R"(\n  note: buffered I/O: the page cache served part of the reads\n)",
-      R"(\nnote: libaio with direct=0 is synchronous \(example warning\)\n)",
+      R"(\nwarning: libaio with direct=0 is synchronous \(example warning\)\n)",
       R"(\ntarget /var/tmp/iobench\.t: fs=ext4, device=vda, model=QEMU HARDDISK, scheduler=mq-deadline, read_ahead_kb=128, nr_requests=256, rotational=1, block_size=512/512, write_cache=write back\n)",
   };
   for (const char* p : kPatterns)

@@ -1,0 +1,300 @@
+#include "sweep/session.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "iobench/clock.h"
+#include "iobench/report.h"
+#include "report/fio_report.h"
+#include "report/plot.h"
+#include "report/status_line.h"
+#include "report/table.h"
+#include "run/coordinator.h"
+#include "run/signals.h"
+
+namespace iobench {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitJobFailed = 1;
+constexpr int kExitUsage = 2;
+
+bool Has(const std::vector<std::string>& v, const char* s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+int ExitFor(const Status& st) {
+  return st.code() == Status::Code::kInvalidArgument ? kExitUsage : kExitJobFailed;
+}
+
+void PrintError(const Status& st) { std::fprintf(stderr, "iobench: %s\n", st.message().c_str()); }
+
+// Writes the collected output to --output or stdout.
+int Emit(const SessionOptions& o, const std::string& text) {
+  if (o.output.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    return kExitOk;
+  }
+  std::ofstream f(o.output, std::ios::trunc | std::ios::binary);
+  f << text;
+  f.flush();
+  if (!f) {
+    std::fprintf(stderr, "iobench: cannot write --output=%s\n", o.output.c_str());
+    return kExitJobFailed;
+  }
+  return kExitOk;
+}
+
+Result<TableOptions> MakeTableOptions(const SessionOptions& o) {
+  TableOptions t;
+  IOB_ASSIGN_OR_RETURN(t.metrics, ParseTableMetrics(o.table_metric));
+  IOB_ASSIGN_OR_RETURN(t.style, ParseTableStyle(o.table_style));
+  return t;
+}
+
+// The live status line: one JobStatus per worker of the running phase.
+class StatusDriver {
+ public:
+  explicit StatusDriver(const SessionOptions& o) : printer_(STDOUT_FILENO, Options(o)) {
+    start_ns_ = NowNs();
+  }
+  void PhaseStart(const std::vector<const JobSpec*>& specs) {
+    run_.jobs.clear();
+    for (const JobSpec* s : specs) run_.jobs.push_back(JobStatus::FromSpec(*s, s->size));
+  }
+  void Tick(const std::vector<const LiveCounters*>& live) {
+    for (size_t i = 0; i < live.size() && i < run_.jobs.size(); ++i) run_.jobs[i].Load(*live[i]);
+    const uint64_t now = NowNs();
+    run_.elapsed_ns = now - start_ns_;
+    printer_.Update(run_, now);
+  }
+  void SetLater(uint64_t later_ns) { run_.later_ns = later_ns; }
+  void Clear() { printer_.Clear(); }
+  void Finish() { printer_.Finish(); }
+
+ private:
+  static StatusPrinterOptions Options(const SessionOptions& o) {
+    StatusPrinterOptions p;
+    auto mode = ParseEtaMode(o.eta);
+    p.mode = mode.ok() ? *mode : EtaMode::kAuto;
+    p.interval_ns = std::max<uint64_t>(o.eta_interval_ms, 250) * 1000000ull;
+    p.newline_ns = o.eta_newline_ms * 1000000ull;
+    return p;
+  }
+  StatusPrinter printer_;
+  RunStatus run_;
+  uint64_t start_ns_ = 0;
+};
+
+}  // namespace
+
+int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
+  InitClock();
+  static std::atomic<int> stop{0};
+  static std::atomic<int> report_now{0};
+  InstallSignalHandlers(&stop, &report_now);
+
+  const bool want_table = Has(o.formats, "table");
+  const bool want_plus = Has(o.formats, "json+");
+  Result<TableOptions> topts = MakeTableOptions(o);
+  if (!topts.ok()) {
+    PrintError(topts.status());
+    return kExitUsage;
+  }
+  if (o.repeat == 0) {
+    PrintError(Status::Invalid("--repeat must be at least 1"));
+    return kExitUsage;
+  }
+
+  std::vector<sweep::SweepPoint> points(1);
+  if (!o.sweeps.empty()) {
+    auto expanded = sweep::ExpandSweeps(o.sweeps);
+    if (!expanded.ok()) {
+      PrintError(expanded.status());
+      return kExitUsage;
+    }
+    points = std::move(*expanded);
+  }
+  const bool sweeping = !o.sweeps.empty();
+
+  ReportOptions ropts;
+  ropts.cmdline = o.cmdline;
+  ropts.job_files = o.job_files;
+
+  StatusDriver status(o);
+  std::ostringstream normal, terse;
+  std::vector<std::pair<sweep::SweepPoint, nlohmann::json>> per_point;
+  std::vector<std::string> hook_logs;
+  std::string single_json;  // a single run keeps fio's key order exactly
+  int exit_code = kExitOk;
+  bool interrupted = false;
+  size_t runs_done = 0;
+  const size_t runs_total = points.size() * o.repeat;
+
+  for (const auto& point : points) {
+    if (interrupted) break;
+    if (!o.sweep_cmd.empty()) {
+      std::string log;
+      int code = 0;
+      Status st = sweep::RunHook(o.sweep_cmd, point, &log, o.is_job_option, &code);
+      hook_logs.push_back(log);
+      if (!st.ok()) {
+        status.Clear();
+        PrintError(st);
+        exit_code = code != 0 ? code : kExitJobFailed;
+        break;
+      }
+    }
+    std::vector<JobSpec> point_jobs = jobs;
+    if (sweeping) {
+      auto applied = sweep::ApplyPoint(jobs, point, o.set_option, o.is_job_option);
+      if (!applied.ok()) {
+        status.Clear();
+        PrintError(applied.status());
+        exit_code = kExitUsage;
+        break;
+      }
+      point_jobs = std::move(*applied);
+    }
+    std::vector<nlohmann::json> runs;
+    for (uint32_t rep = 0; rep < o.repeat && !interrupted; ++rep) {
+      RunOptions run_opts;
+      run_opts.readonly = o.readonly;
+      run_opts.stop_signal = &stop;
+      run_opts.on_phase_start = [&](const std::vector<const JobSpec*>& s) { status.PhaseStart(s); };
+      run_opts.on_tick = [&](const std::vector<const LiveCounters*>& l) { status.Tick(l); };
+      const uint64_t t0 = NowNs();
+      Result<RunResult> res = RunJobs(point_jobs, run_opts);
+      ++runs_done;
+      // ETA of the whole sweep: the runs left, at the pace of this one.
+      status.SetLater((NowNs() - t0) * (runs_total - runs_done));
+      if (!res.ok()) {
+        status.Clear();
+        PrintError(res.status());
+        exit_code = std::max(exit_code, ExitFor(res.status()));
+        interrupted = true;  // stop the sweep: the same jobs would fail again
+        break;
+      }
+      for (const auto& [k, v] : point.values) res->point[k] = v;
+      status.Clear();
+      if (sweeping || o.repeat > 1) {
+        std::string label = point.Label();
+        if (o.repeat > 1)
+          label += (label.empty() ? "" : " ") + std::string("repeat ") + std::to_string(rep + 1) +
+                   "/" + std::to_string(o.repeat);
+        normal << "\n=== " << label << " ===\n";
+      }
+      if (Has(o.formats, "normal")) (void)WriteNormal(*res, ropts, normal);
+      if (Has(o.formats, "terse")) (void)WriteTerse(*res, ropts, terse);
+      nlohmann::ordered_json doc = BuildJsonReport(*res, ropts, want_plus);
+      if (!sweeping && o.repeat == 1) single_json = doc.dump(2) + "\n";
+      runs.push_back(nlohmann::json::parse(doc.dump()));
+      exit_code = std::max(exit_code, res->exit_code == 130 ? 0 : res->exit_code);
+      if (res->interrupted) interrupted = true;
+    }
+    if (runs.empty()) break;
+    if (runs.size() == 1) {
+      per_point.emplace_back(point, std::move(runs[0]));
+    } else {
+      auto merged = sweep::MergeRepeats(runs);
+      per_point.emplace_back(point, merged.ok() ? std::move(*merged) : std::move(runs.back()));
+    }
+  }
+  status.Finish();
+
+  // Reports: whatever was measured, even after an interruption or a failed hook.
+  std::string out;
+  nlohmann::json doc;
+  if (!per_point.empty())
+    doc = (!sweeping && o.repeat == 1) ? per_point[0].second
+                                       : sweep::CombineSweepResults(per_point, &hook_logs);
+  bool json_done = false;
+  for (const auto& f : o.formats) {
+    if (per_point.empty()) break;
+    if (f == "normal") out += normal.str();
+    if (f == "terse") out += terse.str();
+    if ((f == "json" || f == "json+") && !json_done) {
+      // json and json+ both asked: one document (json+ is a superset).
+      out += single_json.empty() ? doc.dump(2) + "\n" : single_json;
+      json_done = true;
+    }
+    if (f == "table" && want_table) {
+      auto tables = RenderTables(doc, *topts);
+      if (tables.ok()) {
+        out += *tables;
+      } else {
+        PrintError(tables.status());
+        exit_code = std::max(exit_code, kExitJobFailed);
+      }
+    }
+  }
+  if (!o.compare.empty() && !per_point.empty()) {
+    auto base = LoadResultsJson(o.compare[0]);
+    if (!base.ok()) {
+      PrintError(base.status());
+      exit_code = std::max(exit_code, kExitUsage);
+    } else {
+      TableOptions t = *topts;
+      t.base_label = o.compare[0];
+      t.new_label = "this run";
+      auto cmp = RenderCompare(*base, doc, t);
+      if (cmp.ok()) {
+        out += *cmp;
+      } else {
+        PrintError(cmp.status());
+        exit_code = std::max(exit_code, kExitJobFailed);
+      }
+    }
+  }
+  int emit = Emit(o, out);
+  if (emit != kExitOk) exit_code = std::max(exit_code, emit);
+  if (!o.plot.empty() && !per_point.empty()) {
+    PlotOptions p;
+    p.path = o.plot;
+    p.metric = topts->metrics.front();
+    Status st = WritePlot(doc, p);
+    if (!st.ok()) {
+      PrintError(st);
+      exit_code = std::max(exit_code, kExitJobFailed);
+    }
+  }
+  if (interrupted && stop.load() != 0) return 128 + stop.load();
+  return exit_code;
+}
+
+int CompareFiles(const SessionOptions& o) {
+  Result<TableOptions> topts = MakeTableOptions(o);
+  if (!topts.ok()) {
+    PrintError(topts.status());
+    return kExitUsage;
+  }
+  auto base = LoadResultsJson(o.compare[0]);
+  if (!base.ok()) {
+    PrintError(base.status());
+    return kExitUsage;
+  }
+  auto neu = LoadResultsJson(o.compare[1]);
+  if (!neu.ok()) {
+    PrintError(neu.status());
+    return kExitUsage;
+  }
+  TableOptions t = *topts;
+  t.base_label = o.compare[0];
+  t.new_label = o.compare[1];
+  auto cmp = RenderCompare(*base, *neu, t);
+  if (!cmp.ok()) {
+    PrintError(cmp.status());
+    return kExitJobFailed;
+  }
+  return Emit(o, *cmp);
+}
+
+}  // namespace iobench

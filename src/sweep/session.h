@@ -1,0 +1,49 @@
+// A session: everything one iobench invocation runs and reports, after the
+// command line is parsed. One run of the jobs, or a sweep (--sweep), each
+// point repeated --repeat times; then the reports in every requested format,
+// tables, a compare against a baseline and a plot.
+//
+// Lives in sweep/ because it is the one place that both runs (run/) and
+// formats (report/); main.cc only parses the command line and calls it.
+// Thread-safety: main thread only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "iobench/job.h"
+#include "sweep/sweep.h"
+
+namespace iobench {
+
+struct SessionOptions {
+  std::vector<std::string> formats = {"normal"};  // normal, terse, json, json+, table
+  std::string output;                             // --output file; "" = stdout
+  std::string cmdline;                            // for JSON "global options"
+  std::vector<std::string> job_files;
+  bool readonly = false;
+  std::string eta = "auto";         // --eta
+  uint64_t eta_interval_ms = 1000;  // --eta-interval
+  uint64_t eta_newline_ms = 0;      // --eta-newline
+  // Sweeps and tables (docs/sweep.md).
+  std::vector<std::string> sweeps;  // --sweep KEY=VALUES (repeatable)
+  std::string sweep_cmd;            // --sweep-cmd
+  uint32_t repeat = 1;              // --repeat
+  std::string table_metric = "iops";
+  std::string table_style = "plain";
+  std::vector<std::string> compare;  // --compare BASE.json [NEW.json]
+  std::string plot;                  // --plot FILE.svg|png
+  sweep::OptionSetter set_option;
+  sweep::IsJobOption is_job_option;
+};
+
+// Runs the jobs and writes every report. Returns the process exit code:
+// 0 ok, 1 a job failed, 2 bad input (nothing ran), 130 interrupted, or a
+// failing --sweep-cmd hook's exit code.
+int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& opts);
+
+// --compare BASE.json NEW.json with nothing to run.
+int CompareFiles(const SessionOptions& opts);
+
+}  // namespace iobench
