@@ -228,7 +228,10 @@ uint64_t DirRuntimeMs(const JobResult& job, int ddir) {
   // A direction that did no I/O has no runtime, whatever the clock said;
   // fio prints no line for it.
   if (!d.ios && !d.bytes) return 0;
-  return d.runtime_ns ? d.runtime_ns / 1000000 : job.runtime_ms;
+  // A direction that did I/O ran for at least 1 ms, as fio prints it (a
+  // 100-I/O null run reports "(400KiB/1msec)", not a missing line).
+  const uint64_t ms = d.runtime_ns ? d.runtime_ns / 1000000 : job.runtime_ms;
+  return ms ? ms : 1;
 }
 
 uint64_t BandwidthBytes(const JobResult& job, int ddir) {
