@@ -84,6 +84,17 @@ r = E.parse(sys.argv[1]).getroot()
 assert r.tag == "{http://www.w3.org/2000/svg}svg", r.tag' "$tmp/qd.svg" || fail "not a valid SVG"
 fi
 
+# --table-rows/--table-cols pick the keys (seed 000 with its readahead loop
+# outermost); a key that is not swept is refused before anything runs.
+"$bin" "$seed000" --sweep force_async=0,1 --sweep iodepth=1,2 --output-format=table \
+  --table-rows=iodepth --table-cols=force_async >"$tmp/rows.txt" || fail "--table-rows exited $?"
+grep -q '^iodepth   force_async=0   force_async=1$' "$tmp/rows.txt" || fail "--table-rows header"
+"$bin" "$seed000" --sweep iodepth=1,2 --output-format=table --table-rows=setra \
+  >/dev/null 2>"$tmp/rows.err"
+rc=$?
+[ $rc -eq 2 ] || fail "--table-rows=setra (not swept): exit $rc, want 2"
+grep -q "^iobench: --table-rows=setra: not a swept key" "$tmp/rows.err" || fail "$(cat "$tmp/rows.err")"
+
 # A failing hook stops the sweep with its exit code; the points already run
 # are still reported.
 "$bin" "$seed000" --sweep iodepth=1,2 --sweep-cmd=false --output-format=table \
@@ -107,7 +118,7 @@ for side in a b; do
     --output="$tmp/$side.json" || fail "seed 004 run $side exited $?"
 done
 "$bin" --compare "$tmp/a.json" "$tmp/b.json" --table-metric=bw --table-style=ascii \
-  >"$tmp/cmp.txt" || fail "--compare exited $?"
+  --compare-labels='bio(base),blk-mq' >"$tmp/cmp.txt" || fail "--compare exited $?"
 cat "$tmp/cmp.txt"
 python3 - "$tmp/cmp.txt" "$tmp/a.json" "$tmp/b.json" <<'PY' || fail "compare table"
 import json, sys
@@ -117,7 +128,7 @@ rows = [l for l in lines if l.startswith("|")]
 border = [l for l in lines if l.startswith("+")]
 assert len(border) == 3, border  # top, under the header, bottom
 hdr = [c.strip() for c in rows[0].strip("|").split("|")]
-assert hdr == ["job", a, b, "delta"], hdr
+assert hdr == ["job", "bio(base)", "blk-mq", "delta"], hdr
 base = {j["jobname"]: j for j in json.load(open(a))["jobs"]}
 new = {j["jobname"]: j for j in json.load(open(b))["jobs"]}
 names = []
