@@ -50,7 +50,10 @@ struct Cli {
   uint32_t repeat = 1;
   std::string table_metric = "iops";
   std::string table_style = "plain";
+  std::string table_rows;
+  std::string table_cols;
   std::string compare;
+  std::string compare_labels;
   std::string plot;
 };
 
@@ -84,8 +87,12 @@ const std::vector<iobench::jobfile::ToolOptionSpec>& ToolOptions() {
       {"table-metric", ToolArg::kRequired,
        "Table cells: iops,bw,lat_mean,clat_p50,clat_p99,lat_p99,cpu_per_io,... (comma list)"},
       {"table-style", ToolArg::kRequired, "Table style: plain, markdown, ascii, csv"},
+      {"table-rows", ToolArg::kRequired, "Swept key whose values are the table rows"},
+      {"table-cols", ToolArg::kRequired, "Swept key whose values are the table columns"},
       {"compare", ToolArg::kRequired,
        "Delta table against BASE.json (fio or iobench JSON); a second .json file is NEW"},
+      {"compare-labels", ToolArg::kRequired,
+       "Column headers of the compare table: BASE,NEW (default: the file names)"},
       {"plot", ToolArg::kRequired, "After a sweep, plot the table metric to FILE.svg or FILE.png"},
   };
   return kTools;
@@ -119,7 +126,10 @@ void BuildApp(CLI::App& app, Cli& cli) {
   app.add_option("--repeat", cli.repeat, desc("repeat"))->check(CLI::Range(1u, 1000u));
   app.add_option("--table-metric", cli.table_metric, desc("table-metric"));
   app.add_option("--table-style", cli.table_style, desc("table-style"));
+  app.add_option("--table-rows", cli.table_rows, desc("table-rows"));
+  app.add_option("--table-cols", cli.table_cols, desc("table-cols"));
   app.add_option("--compare", cli.compare, desc("compare"));
+  app.add_option("--compare-labels", cli.compare_labels, desc("compare-labels"));
   app.add_option("--plot", cli.plot, desc("plot"));
 }
 
@@ -164,6 +174,9 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
   o.repeat = cli.repeat;
   o.table_metric = cli.table_metric;
   o.table_style = cli.table_style;
+  o.table_rows = cli.table_rows;
+  o.table_cols = cli.table_cols;
+  o.compare_labels = cli.compare_labels;
   if (!cli.compare.empty()) o.compare.push_back(cli.compare);
   o.plot = cli.plot;
   o.set_option = iobench::jobfile::SetOption;

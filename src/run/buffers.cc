@@ -13,6 +13,7 @@ constexpr uint64_t kScrambleBlock = 512;
 
 BufferFiller::BufferFiller(const JobSpec& job, uint64_t seed)
     : job_(&job), state_(prng::MixSeed(seed, 0x62756600ULL)) {
+  job_writes_ = HasWrite(job.rw);
   zero_ = job.zero_buffers;
   compress_perc_ = std::min<uint32_t>(job.buffer_compress_percentage, 100);
   compress_chunk_ = job.buffer_compress_chunk;
@@ -74,7 +75,9 @@ void BufferFiller::Fill(uint8_t* p, uint64_t len) {
   }
 }
 
-void BufferFiller::FillInitial(void* buf, uint64_t len) { Fill(static_cast<uint8_t*>(buf), len); }
+void BufferFiller::FillInitial(void* buf, uint64_t len) {
+  if (job_writes_) Fill(static_cast<uint8_t*>(buf), len);
+}
 
 void BufferFiller::BeforeWrite(void* buf, uint64_t len) {
   uint8_t* p = static_cast<uint8_t*>(buf);

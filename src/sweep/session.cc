@@ -57,7 +57,23 @@ Result<TableOptions> MakeTableOptions(const SessionOptions& o) {
   TableOptions t;
   IOB_ASSIGN_OR_RETURN(t.metrics, ParseTableMetrics(o.table_metric));
   IOB_ASSIGN_OR_RETURN(t.style, ParseTableStyle(o.table_style));
+  t.row_key = o.table_rows;
+  t.col_key = o.table_cols;
   return t;
+}
+
+// --compare-labels=BASE,NEW: the two column headers (seed 004's "bio(base)"
+// and "blk-mq"); unset, the file names (and "this run").
+Status ApplyCompareLabels(const SessionOptions& o, TableOptions* t) {
+  if (o.compare_labels.empty()) return Status::Ok();
+  const size_t comma = o.compare_labels.find(',');
+  if (comma == std::string::npos || comma == 0 || comma + 1 == o.compare_labels.size() ||
+      o.compare_labels.find(',', comma + 1) != std::string::npos)
+    return Status::Invalid("--compare-labels=" + o.compare_labels +
+                           ": want two labels, BASE,NEW (e.g. 'bio(base),blk-mq')");
+  t->base_label = o.compare_labels.substr(0, comma);
+  t->new_label = o.compare_labels.substr(comma + 1);
+  return Status::Ok();
 }
 
 // The live status line: one JobStatus per worker of the running phase.
@@ -109,6 +125,12 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     PrintError(topts.status());
     return kExitUsage;
   }
+  if (TableOptions probe; !o.compare.empty()) {
+    if (Status st = ApplyCompareLabels(o, &probe); !st.ok()) {
+      PrintError(st);
+      return kExitUsage;
+    }
+  }
   if (o.repeat == 0) {
     PrintError(Status::Invalid("--repeat must be at least 1"));
     return kExitUsage;
@@ -124,6 +146,18 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     points = std::move(*expanded);
   }
   const bool sweeping = !o.sweeps.empty();
+  // --table-rows/--table-cols name swept keys: refuse a typo before the run,
+  // not after it.
+  for (const std::string* k : {&o.table_rows, &o.table_cols}) {
+    if (k->empty()) continue;
+    bool swept = false;
+    for (const auto& s : o.sweeps) swept |= s.substr(0, s.find('=')) == *k;
+    if (!swept) {
+      PrintError(Status::Invalid("--table-" + std::string(k == &o.table_rows ? "rows" : "cols") +
+                                 "=" + *k + ": not a swept key (--sweep " + *k + "=...)"));
+      return kExitUsage;
+    }
+  }
 
   ReportOptions ropts;
   ropts.cmdline = o.cmdline;
@@ -245,6 +279,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       TableOptions t = *topts;
       t.base_label = o.compare[0];
       t.new_label = "this run";
+      (void)ApplyCompareLabels(o, &t);  // checked before the run
       auto cmp = RenderCompare(*base, doc, t);
       if (cmp.ok()) {
         out += *cmp;
@@ -289,6 +324,10 @@ int CompareFiles(const SessionOptions& o) {
   TableOptions t = *topts;
   t.base_label = o.compare[0];
   t.new_label = o.compare[1];
+  if (Status st = ApplyCompareLabels(o, &t); !st.ok()) {
+    PrintError(st);
+    return kExitUsage;
+  }
   auto cmp = RenderCompare(*base, *neu, t);
   if (!cmp.ok()) {
     PrintError(cmp.status());

@@ -32,6 +32,9 @@ struct SessionOptions {
   uint32_t repeat = 1;              // --repeat
   std::string table_metric = "iops";
   std::string table_style = "plain";
+  std::string table_rows;            // --table-rows KEY ("" = the first swept key)
+  std::string table_cols;            // --table-cols KEY ("" = the second)
+  std::string compare_labels;        // --compare-labels BASE,NEW ("" = the file names)
   std::vector<std::string> compare;  // --compare BASE.json [NEW.json]
   std::string plot;                  // --plot FILE.svg|png
   sweep::OptionSetter set_option;

@@ -106,8 +106,31 @@ size_t CountZero(const std::vector<uint8_t>& b) {
   return n;
 }
 
+// Reads overwrite their buffers, so a job that never writes must not pay for
+// filling iodepth x bs of memory before the run (seed 002: 20000 x 64k).
+TEST(PatternBuffersTest, JobsThatDoNotWriteLeaveTheBufferAlone) {
+  for (RwMode rw : {RwMode::kRead, RwMode::kRandRead, RwMode::kTrim, RwMode::kRandTrim}) {
+    JobSpec job;
+    job.rw = rw;
+    BufferFiller f(job, 1);
+    std::vector<uint8_t> b(8192, 0xa5);
+    f.FillInitial(b.data(), b.size());
+    EXPECT_EQ(std::vector<uint8_t>(8192, 0xa5), b) << static_cast<int>(rw);
+  }
+  for (RwMode rw : {RwMode::kWrite, RwMode::kRandWrite, RwMode::kReadWrite, RwMode::kRandRW,
+                    RwMode::kTrimWrite, RwMode::kRandTrimWrite}) {
+    JobSpec job;
+    job.rw = rw;
+    BufferFiller f(job, 1);
+    std::vector<uint8_t> b(8192, 0xa5);
+    f.FillInitial(b.data(), b.size());
+    EXPECT_NE(std::vector<uint8_t>(8192, 0xa5), b) << static_cast<int>(rw);
+  }
+}
+
 TEST(PatternBuffersTest, ZeroBuffersStayZero) {
   JobSpec job;
+  job.rw = RwMode::kWrite;  // only jobs that write fill their buffers
   job.zero_buffers = true;
   BufferFiller f(job, 1);
   std::vector<uint8_t> b(65536, 0xff);
@@ -119,6 +142,7 @@ TEST(PatternBuffersTest, ZeroBuffersStayZero) {
 
 TEST(PatternBuffersTest, DefaultIsRandomAndScrambleChangesEveryBlock) {
   JobSpec job;
+  job.rw = RwMode::kWrite;  // only jobs that write fill their buffers
   BufferFiller f(job, 1);
   std::vector<uint8_t> b(65536, 0);
   f.FillInitial(b.data(), b.size());
@@ -148,6 +172,7 @@ TEST(PatternBuffersTest, DefaultIsRandomAndScrambleChangesEveryBlock) {
 
 TEST(PatternBuffersTest, ScrambleOffKeepsTheBuffer) {
   JobSpec job;
+  job.rw = RwMode::kWrite;  // only jobs that write fill their buffers
   job.scramble_buffers = false;
   BufferFiller f(job, 1);
   std::vector<uint8_t> b(8192);
@@ -159,6 +184,7 @@ TEST(PatternBuffersTest, ScrambleOffKeepsTheBuffer) {
 
 TEST(PatternBuffersTest, RefillBuffersRewritesEverything) {
   JobSpec job;
+  job.rw = RwMode::kWrite;  // only jobs that write fill their buffers
   job.refill_buffers = true;
   BufferFiller f(job, 1);
   std::vector<uint8_t> b(8192);
@@ -172,6 +198,7 @@ TEST(PatternBuffersTest, RefillBuffersRewritesEverything) {
 
 TEST(PatternBuffersTest, BufferPatternRepeats) {
   JobSpec job;
+  job.rw = RwMode::kWrite;  // only jobs that write fill their buffers
   job.buffer_pattern = {0xde, 0xad, 0xbe};
   BufferFiller f(job, 1);
   std::vector<uint8_t> b(10000);
@@ -184,6 +211,7 @@ TEST(PatternBuffersTest, BufferPatternRepeats) {
 TEST(PatternBuffersTest, CompressPercentageIsTheZeroShareOfEachChunk) {
   for (uint32_t perc : {10u, 50u, 70u, 100u}) {
     JobSpec job;
+    job.rw = RwMode::kWrite;  // only jobs that write fill their buffers
     job.buffer_compress_percentage = perc;
     job.buffer_compress_chunk = 512;
     BufferFiller f(job, 3);
@@ -209,6 +237,7 @@ TEST(PatternBuffersTest, CompressPercentageIsTheZeroShareOfEachChunk) {
 
 TEST(PatternBuffersTest, CompressWithPatternAndWholeBufferChunk) {
   JobSpec job;
+  job.rw = RwMode::kWrite;  // only jobs that write fill their buffers
   job.buffer_compress_percentage = 75;
   job.buffer_compress_chunk = 0;  // one random/fixed split per buffer
   job.buffer_pattern = {'a', 'b'};
