@@ -135,6 +135,7 @@ class Worker {
   std::vector<VerifyRange> vbatch_;          // backlog batch being read
   size_t vbatch_n_ = 0, vbatch_pos_ = 0;
   uint32_t vreads_in_flight_ = 0;
+  uint64_t backlog_writes_ = 0;  // writes issued since the last backlog batch
   VerifyCursor vcursor_;
   bool verifying_ = false;  // verify phase: reads come from the verifier
   bool resume_after_verify_ = false;

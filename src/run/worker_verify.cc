@@ -90,6 +90,7 @@ void Worker::VerifyPrepareWrite(IoRequest* req) {
   vtoken_[req->index] =
       verifier_->PrepareWrite(req->buf, req->length, req->file_index, req->offset);
   vslot_[req->index] = kVSlotWrite;
+  ++backlog_writes_;
 }
 
 void Worker::VerifyWriteDone(IoRequest* req) {
@@ -186,17 +187,19 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
     return -1;
   }
   if (backlog_ == nullptr) return 0;
-  // A backlog batch is read with no write in flight and no write issued
-  // until it is done: a write racing a verify read of the same block could
-  // land in between and make a good block look stale.
+  // After verify_backlog writes were issued, no more are issued until they
+  // have all landed and the batch has been read back: none is lost from the
+  // backlog while in flight, and no write races a verify read of its block
+  // (it could land in between and make a good block look stale).
   if (vbatch_pos_ >= vbatch_n_) {
     if (vreads_in_flight_ > 0) return -1;
     vbatch_pos_ = vbatch_n_ = 0;
-    if (!backlog_->Due()) return 0;
+    if (backlog_writes_ < job_.verify.backlog) return 0;
+    if (in_use > 0) return -1;  // let the writes land first
+    backlog_writes_ = 0;
     vbatch_n_ = backlog_->TakeBatch(vbatch_.data(), vbatch_.size());
-    if (vbatch_n_ == 0) return 0;
+    if (vbatch_n_ == 0) return 0;  // every write of the batch failed
   }
-  if (in_use > vreads_in_flight_) return -1;  // let the writes land first
   const VerifyRange& r = vbatch_[vbatch_pos_++];
   *plan = IoPlan{Ddir::kRead, r.file_index, r.offset, r.length};
   return 1;
