@@ -252,6 +252,10 @@ bool Worker::VerifyPhaseStep() {
 }
 
 void Worker::FinishVerify() {
+  if (verifying_) {  // stopped during a verify phase
+    verifying_ = false;
+    verify_ns_ += NowNs() - verify_start_ns_;
+  }
   // fio's per-direction runtimes: writes ran while not verifying, reads are
   // the verify phases (unless the job reads anyway).
   if (verify_ns_ != 0 && !HasRead(job_.rw) && !(job_.verify.verify_only && HasWrite(job_.rw))) {
