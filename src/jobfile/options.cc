@@ -1048,47 +1048,39 @@ std::vector<OptionDef> BuildTable() {
                     j.zero_buffers = false;
                     return Status::Ok();
                   }));
-  // --- verify (accepted; the run refuses them until verification lands)
+  // --- verify (run: src/run/worker_verify.cc; verify_async is not done yet)
   r.push_back(Row("verify", T::kEnum, "verify", "Verify written data with this method")
                   .Def("0")
                   .Choices("0|none|md5|crc64|crc32|crc32c|crc32c-intel|crc16|crc7|xxhash|sha1|"
                            "sha256|sha512|sha3-224|sha3-256|sha3-384|sha3-512|meta|pattern|null")
-                  .NoRun()
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     IOB_ASSIGN_OR_RETURN(j.verify.type, VerifyFromName(ToLower(Trim(v.text))));
                     return Status::Ok();
                   }));
   r.push_back(Row("do_verify", T::kBool, "verify", "Run the verify phase after writing")
                   .Def("1")
-                  .NoRun()
                   .Set(B(verify.do_verify)));
   r.push_back(Row("verify_only", T::kBool, "verify", "Only verify, do not write")
                   .Def("0")
-                  .NoRun()
                   .Set(B(verify.verify_only)));
   r.push_back(Row("verify_backlog", T::kInt, "verify", "Verify after this many written blocks")
                   .Def("0")
                   .Range(0, INT64_MAX)
-                  .NoRun()
                   .Set(N(verify.backlog)));
   r.push_back(Row("verify_backlog_batch", T::kInt, "verify", "Blocks verified per backlog pass")
                   .Def("0")
                   .Range(0, INT64_MAX)
-                  .NoRun()
                   .Set(N(verify.backlog_batch)));
   r.push_back(Row("verify_interval", T::kSize, "verify", "Verify header interval (default: bs)")
                   .Def("0")
                   .Range(0, INT64_MAX)
-                  .NoRun()
                   .Set(N(verify.interval)));
   r.push_back(Row("verify_offset", T::kSize, "verify", "Offset of the verify header in a block")
                   .Def("0")
                   .Range(0, INT64_MAX)
-                  .NoRun()
                   .Set(N(verify.offset)));
   r.push_back(Row("verify_pattern", T::kSpecial, "verify", "Pattern for verify=pattern")
                   .Choices("pattern")
-                  .NoRun()
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     IOB_ASSIGN_OR_RETURN(j.verify.pattern, ParsePattern(v.text));
                     // As in fio: a pattern alone means verify=pattern.
@@ -1097,19 +1089,15 @@ std::vector<OptionDef> BuildTable() {
                   }));
   r.push_back(Row("verify_fatal", T::kBool, "verify", "Stop at the first verify failure")
                   .Def("0")
-                  .NoRun()
                   .Set(B(verify.fatal)));
   r.push_back(Row("verify_dump", T::kBool, "verify", "Dump blocks that fail verification")
                   .Def("0")
-                  .NoRun()
                   .Set(B(verify.dump)));
   r.push_back(Row("verify_state_save", T::kBool, "verify", "Save the verify state at the end")
                   .Def("1")
-                  .NoRun()
                   .Set(B(verify.state_save)));
   r.push_back(Row("verify_state_load", T::kBool, "verify", "Load a saved verify state")
                   .Def("0")
-                  .NoRun()
                   .Set(B(verify.state_load)));
   r.push_back(Row("verify_async", T::kInt, "verify", "Verify threads")
                   .Def("0")

@@ -351,7 +351,16 @@ bool Verifier::CheckChunk(const uint8_t* chunk, uint64_t clen, uint32_t file_ind
   const uint64_t hp = HeaderPos(clen);
   VerifyHeader& h = f->actual;
   std::memcpy(&h, chunk + hp, sizeof h);
+  // Writes that overlapped in flight may also have landed interleaved (a
+  // short write finished by a second syscall, or a device that is atomic per
+  // sector only): a block mixing two of our own writes is indeterminate, not
+  // bad (fio's serialize_overlap describes the same race). Skip it.
+  auto indeterminate = [&] {
+    ++counters_.chunks_skipped;
+    return true;
+  };
   if (!HeaderSane(h, type_)) {
+    if (overlap && h.magic == kVerifyMagic) return indeterminate();
     f->kind = VerifyFailureKind::kCorrupted;
     bool zero = true;
     for (uint64_t i = 0; i < clen && zero; ++i) zero = chunk[i] == 0;
@@ -379,6 +388,7 @@ bool Verifier::CheckChunk(const uint8_t* chunk, uint64_t clen, uint32_t file_ind
     return false;
   }
   if (h.length != clen) {
+    if (overlap) return indeterminate();
     f->kind = VerifyFailureKind::kTorn;
     f->detail = "header length " + std::to_string(h.length) + " != chunk length " +
                 std::to_string(clen) + " (partial write)";
@@ -392,6 +402,7 @@ bool Verifier::CheckChunk(const uint8_t* chunk, uint64_t clen, uint32_t file_ind
     sum_.Update(chunk + hp + kVerifyHeaderSize, clen - hp - kVerifyHeaderSize);
     sum_.Final(got);
     if (std::memcmp(got, h.checksum, sum_.size()) != 0) {
+      if (overlap) return indeterminate();
       f->kind = VerifyFailureKind::kTorn;
       f->detail = std::string(VerifyTypeName(type_)) +
                   " checksum mismatch: data does not match its header (torn write or corrupted "

@@ -188,6 +188,7 @@ Status Worker::Setup() {
   IOB_ASSIGN_OR_RETURN(pattern_, IoPattern::Create(job_, std::move(regions), seed_));
   rate_ = RateLimiter::Create(job_, 1, seed_);
   io_limit_ = job_.io_size;
+  IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
 
   EngineContext ctx;
   ctx.job = &job_;
@@ -280,7 +281,7 @@ void Worker::CheckTime(uint64_t now) {
   } else if (record_bw_ && now >= next_sample_ns_) {
     TakeSamples(now);
   }
-  if (end_ns_ != 0 && now >= end_ns_) stopping_ = true;
+  if (end_ns_ != 0 && now >= end_ns_ && !verifying_) stopping_ = true;  // verify runs to the end
 }
 
 void Worker::PublishLive() {
@@ -295,6 +296,9 @@ void Worker::FreeSlot(IoRequest* req) { free_[free_n_++] = req; }
 bool Worker::EndPass(IoPlan* plan) {
   ++passes_;
   pass_bytes_ = 0;
+  if (verifier_ != nullptr &&
+      VerifyAfterPass(job_.time_based || passes_ < std::max<uint64_t>(1, job_.loops)))
+    return false;
   if (!job_.time_based && passes_ >= std::max<uint64_t>(1, job_.loops)) return false;
   pattern_->Reset();
   return pattern_->Next(plan);
@@ -335,11 +339,16 @@ bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
     return true;
   }
   if (no_more_) return false;
-  if (job_.number_ios != 0 && issued_total_ >= job_.number_ios) {
+  IoPlan plan;
+  // Verify reads (verify phase, backlog batches) bypass limits, think time and rate.
+  const int vr = verifier_ != nullptr ? NextVerifyPlan(in_use, &plan) : 0;
+  if (vr < 0) return false;
+  if (vr == 0 && job_.number_ios != 0 && issued_total_ >= job_.number_ios) {
     no_more_ = true;
     return false;
   }
-  if (job_.thinktime_ns != 0 && since_think_ >= std::max<uint64_t>(1, job_.thinktime_blocks)) {
+  if (vr == 0 && job_.thinktime_ns != 0 &&
+      since_think_ >= std::max<uint64_t>(1, job_.thinktime_blocks)) {
     if (in_use > 0) return false;  // think after the I/O has completed
     const uint64_t spin = std::min(job_.thinktime_spin_ns, job_.thinktime_ns);
     for (const uint64_t t0 = NowNs(); NowNs() - t0 < spin;) {
@@ -348,14 +357,15 @@ bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
     since_think_ = 0;
     now = NowNs();
   }
-  IoPlan plan;
-  if (has_pending_plan_) {
+  if (vr > 0) {
+    // planned by NextVerifyPlan
+  } else if (has_pending_plan_) {
     plan = pending_plan_;
   } else if (!NextPlan(&plan)) {
     no_more_ = true;
     return false;
   }
-  if (rate_ != nullptr) {
+  if (vr == 0 && rate_ != nullptr) {
     if (!has_pending_plan_) {
       const uint64_t delay = rate_->DelayNs(plan.ddir, plan.length, now - start_ns_);
       due_ns_ = now + delay;
@@ -369,7 +379,7 @@ bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
       now = NowNs();
     }
   }
-  has_pending_plan_ = false;
+  if (vr == 0) has_pending_plan_ = false;
   if (plan.length > stride_ || plan.file >= files_.size()) {
     error_ = EINVAL;  // the pattern broke its contract; never overrun a buffer
     stopping_ = true;
@@ -387,8 +397,13 @@ bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
   r->res = 0;
   r->start_ns = now;
   r->issue_ns = 0;
+  if (verifier_ != nullptr) vslot_[r->index] = vr > 0 ? kVSlotRead : 0;
+  if (vr > 0) ++vreads_in_flight_;
   if (r->op == IoOp::kWrite) {
-    filler_->BeforeWrite(r->buf, r->length);
+    if (verifier_ != nullptr)
+      VerifyPrepareWrite(r);  // fills the whole buffer: the filler's work would be lost
+    else
+      filler_->BeforeWrite(r->buf, r->length);
     last_write_file_ = plan.file;
     const uint64_t every = job_.fsync_blocks != 0 ? job_.fsync_blocks : job_.fdatasync_blocks;
     if (every != 0 && ++writes_since_sync_ >= every) {
@@ -397,9 +412,11 @@ bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
     }
   }
   ++ts_.issued[d];
-  ++issued_total_;
-  pass_bytes_ += plan.length;
-  ++since_think_;
+  if (vr == 0) {
+    ++issued_total_;
+    pass_bytes_ += plan.length;
+    ++since_think_;
+  }
   *out = r;
   return true;
 }
@@ -407,6 +424,7 @@ bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
 void Worker::HandleError(IoRequest* req, int err) {
   const bool is_sync_op = req->op == IoOp::kFsync || req->op == IoOp::kFdatasync;
   const int d = is_sync_op ? static_cast<int>(Ddir::kWrite) : static_cast<int>(req->op);
+  if (verifier_ != nullptr) VerifyDropped(req);
   DirStats& ds = ts_.dir[d];
   ++ds.errors;
   ++ts_.total_errors;
@@ -455,7 +473,11 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
   const int d = static_cast<int>(req->op);
   const uint64_t done = static_cast<uint64_t>(req->res);
   if (done == 0) {
-    if (req->op == IoOp::kRead) {  // end of file: this pass is over
+    if (req->op == IoOp::kRead) {                            // end of file: this pass is over
+      if (verifier_ != nullptr && VerifyReadDone(req, 0)) {  // a verify read: not a pass end
+        FreeSlot(req);
+        return;
+      }
       pass_eof_ = true;
       FreeSlot(req);
     } else {
@@ -482,6 +504,12 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
   if (record_lat_) {
     ds.lat.Add(now - req->start_ns);
     ds.lat_hist.Add(now - req->start_ns);
+  }
+  if (verifier_ != nullptr) {
+    if (req->op == IoOp::kWrite)
+      VerifyWriteDone(req);
+    else if (req->op == IoOp::kRead)
+      VerifyReadDone(req, req->xfer_length);
   }
   FreeSlot(req);
 }
@@ -541,7 +569,9 @@ void Worker::ReapAndAccount(unsigned min) {
       bool is_free = false;
       for (uint32_t j = 0; j < free_n_; ++j) is_free |= free_[j] == &pool_[i];
       for (uint32_t j = 0; j < requeue_n_; ++j) is_free |= requeue_[j] == &pool_[i];
-      if (!is_free) FreeSlot(&pool_[i]);
+      if (is_free) continue;
+      if (verifier_ != nullptr) VerifyDropped(&pool_[i]);
+      FreeSlot(&pool_[i]);
     }
     committed_ = 0;
     return;
@@ -569,6 +599,7 @@ void Worker::Run() {
   ramp_end_ns_ = start_ns_ + job_.ramp_time_ns;
   live_.state.store(job_.ramp_time_ns ? 'p' : StateLetter(job_), std::memory_order_relaxed);
   if (job_.ramp_time_ns == 0) BeginMeasuring(start_ns_);
+  if (verifier_ != nullptr && job_.verify.verify_only && HasWrite(job_.rw)) StartVerifyPhase();
 
   while (true) {
     uint64_t now = NowNs();  // one clock read per submit batch
@@ -578,6 +609,7 @@ void Worker::Run() {
         IoRequest* req = requeue_[--requeue_n_];
         ++ts_.dir[static_cast<int>(req->op)].dropped;
         ++ts_.dropped_issued[static_cast<int>(req->op)];
+        if (verifier_ != nullptr) VerifyDropped(req);
         FreeSlot(req);
       }
     }
@@ -622,7 +654,10 @@ void Worker::Run() {
     Submit();
     if (committed_ == 0) {
       if (requeue_n_ > 0) continue;
-      if (free_n_ == depth_ && (stopping_ || no_more_)) break;
+      if (free_n_ == depth_ && (stopping_ || no_more_)) {
+        if (verifier_ != nullptr && !stopping_ && VerifyPhaseStep()) continue;
+        break;
+      }
       if (free_n_ != depth_ && uncommitted_n_ == 0) {  // a request went missing: never hang
         error_ = error_ ? error_ : EFAULT;
         break;
@@ -691,6 +726,7 @@ void Worker::Run() {
       }
     }
   }
+  if (verifier_ != nullptr) FinishVerify();
   PublishLive();
   live_.state.store('_', std::memory_order_relaxed);
 }

@@ -28,6 +28,7 @@
 #include "iobench/status.h"
 #include "run/pattern.h"
 #include "run/target.h"
+#include "run/verify.h"
 #include "stats/helper_cpu.h"
 
 namespace iobench {
@@ -91,6 +92,62 @@ class Worker {
   void FreeSlot(IoRequest* req);
   void PublishLive();
   Status ApplyScheduling();
+
+  // --- Data verification (verify=...; docs/verify.md). Everything the
+  // worker does for verify lives in these hooks (worker_verify.cc); the I/O
+  // loop only calls them. The verify phase reuses the I/O loop: reads come
+  // from NextVerifyPlan() instead of the IoPattern.
+  Status SetupVerify();
+  // Write issue: fills the buffer (headers, data) and tracks the write.
+  void VerifyPrepareWrite(IoRequest* req);
+  // A write completed fully (short parts requeued and done).
+  void VerifyWriteDone(IoRequest* req);
+  // A write or verify read was dropped (error, stop): a write's chunks become
+  // unknown. Together with VerifyWriteDone: exactly once per write.
+  void VerifyDropped(IoRequest* req);
+  // A read completed with `got` bytes (== xfer_length, or 0 at end of file):
+  // checks it when it is a verify read or the job only reads. Returns true
+  // when it was a verify read (an end of file then is a failure, not a pass end).
+  bool VerifyReadDone(IoRequest* req, uint64_t got);
+  // fsync + invalidate the files, then read back from the verifier.
+  void StartVerifyPhase();
+  // Counts a failure, prints it, dumps it, stops the job with verify_fatal.
+  void OnVerifyFailure(const Status& st, const VerifyFailure& failure);
+  // 1: *plan is a verify read to issue; 0: no verify read, go on with the
+  // workload; -1: issue nothing now (a backlog batch waits for the queue to drain).
+  int NextVerifyPlan(uint32_t in_use, IoPlan* plan);
+  // A write pass ended; returns true when a verify phase must run before
+  // anything else (`more`: the workload has another pass after it).
+  bool VerifyAfterPass(bool more);
+  // The queue is empty and nothing more is planned: starts the verify phase
+  // or resumes the workload after it. False: the job is done.
+  bool VerifyPhaseStep();
+  // End of job: state file, error, counters into the result.
+  void FinishVerify();
+
+  std::unique_ptr<Verifier> verifier_;
+  std::unique_ptr<VerifyBacklog> backlog_;
+  std::unique_ptr<IoPattern> replay_;        // verify order for random-with-map jobs
+  std::vector<VerifyWriteToken> vtoken_;     // per request slot
+  static constexpr uint8_t kVSlotWrite = 1;  // a tracked write is in flight
+  static constexpr uint8_t kVSlotRead = 2;   // a verify read is in flight
+  std::vector<uint8_t> vslot_;               // per slot: 0, kVSlotWrite or kVSlotRead
+  std::vector<VerifyRange> vbatch_;          // backlog batch being read
+  size_t vbatch_n_ = 0, vbatch_pos_ = 0;
+  uint32_t vreads_in_flight_ = 0;
+  uint64_t backlog_writes_ = 0;  // writes issued since the last backlog batch
+  VerifyCursor vcursor_;
+  bool verifying_ = false;  // verify phase: reads come from the verifier
+  bool resume_after_verify_ = false;
+  bool verify_skip_phase_ = false;  // time_based or diskless: no verify phase
+  bool verify_all_reads_ = false;   // read-only job: every read is checked
+  bool use_replay_ = false;
+  uint64_t verify_failures_ = 0;
+  int verify_error_ = 0;
+  std::string verify_message_;
+  uint64_t verify_start_ns_ = 0;
+  uint8_t verify_prev_state_ = 0;  // live state letter before 'V'
+  uint64_t verify_ns_ = 0;         // time spent in verify phases (the read runtime)
 
   const JobSpec& job_;
   const int jobnum_;

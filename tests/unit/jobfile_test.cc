@@ -410,10 +410,11 @@ TEST(JobfileTable, FioAliases) {
 }
 
 TEST(JobfileTable, RunsFlag) {
-  for (const char* n : {"verify", "verify_backlog", "write_bw_log", "write_lat_log", "log_avg_msec",
+  for (const char* n : {"verify_async", "write_bw_log", "write_lat_log", "log_avg_msec",
                         "per_job_logs", "cmdprio", "cmdprio_percentage", "sqthread_poll_cpu"})
     EXPECT_FALSE(FindOption(n)->runs) << n;
-  for (const char* n : {"rw", "bs", "iodepth", "hipri", "force_async", "thinktime", "rate"})
+  for (const char* n : {"rw", "bs", "iodepth", "hipri", "force_async", "thinktime", "rate",
+                        "verify", "verify_backlog", "verify_only", "verify_state_load"})
     EXPECT_TRUE(FindOption(n)->runs) << n;
 }
 
@@ -511,10 +512,9 @@ TEST(JobfileValues, ListsRangesAndMisc) {
   EXPECT_EQ(j.random_distribution.zones[0].size(), 3u);
   EXPECT_EQ(j.verify.type, VerifyType::kCrc32c);
   EXPECT_TRUE(j.bw_log_set);
-  ASSERT_EQ(j.unimplemented.size(), 2u);
-  EXPECT_EQ(j.unimplemented[0].name, "verify");
-  EXPECT_EQ(j.unimplemented[0].line, 14);
-  EXPECT_EQ(j.unimplemented[1].name, "write_bw_log");
+  ASSERT_EQ(j.unimplemented.size(), 1u);  // verify= runs now
+  EXPECT_EQ(j.unimplemented[0].name, "write_bw_log");
+  EXPECT_EQ(j.unimplemented[0].line, 15);
 }
 
 TEST(JobfileValues, SideEffectsFioHasToo) {

@@ -1,0 +1,298 @@
+// The worker's side of data verification (verify=...): the hooks the I/O loop
+// in worker.cc calls. The contract with the Verifier is in docs/verify.md
+// ("Worker contract"); fio's behaviour that this follows:
+//   - the verify phase runs after each write pass (loops), unless the job
+//     was stopped, failed, or is time_based (fio 3.33 warns that the read
+//     phase never starts because writing uses all of the runtime);
+//   - verify reads are reads in the report (fio counts them the same way);
+//     the read runtime is the time spent verifying;
+//   - a failure is the job's error (EILSEQ), exit code 1; without
+//     verify_fatal everything is still checked first;
+//   - verify_state_save (default on) writes local-<job>-<n>-verify.state into
+//     the current directory when the job ends.
+//
+// All of this runs on the worker's own thread. Only the failure path and
+// setup allocate or print.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+
+#include "iobench/clock.h"
+#include "run/worker.h"
+
+namespace iobench {
+namespace {
+
+// Failures printed on stderr per job; the rest are counted.
+constexpr uint64_t kMaxPrintedFailures = 10;
+
+bool RandomWithMap(const JobSpec& job) { return IsRandom(job.rw) && !job.norandommap; }
+
+}  // namespace
+
+Status Worker::SetupVerify() {
+  if (job_.verify.type == VerifyType::kNone) return Status::Ok();
+  bool diskless = true;
+  for (const auto& t : targets_) diskless &= t.diskless;
+  if (diskless) {
+    AddNote("verify=: not done, ioengine=" + job_.ioengine + " stores no data");
+    return Status::Ok();
+  }
+  IOB_ASSIGN_OR_RETURN(verifier_, Verifier::Create(job_, static_cast<uint32_t>(jobnum_), seed_));
+  for (uint32_t i = 0; i < targets_.size(); ++i)
+    IOB_RETURN_IF_ERROR(verifier_->AddFile(i, targets_[i].region_offset + targets_[i].region_size));
+  if (job_.verify.state_load) {
+    const std::string path = Verifier::StateFileName(job_.name, static_cast<uint32_t>(jobnum_));
+    IOB_RETURN_IF_ERROR(verifier_->LoadState(path).WithContext("verify_state_load"));
+  }
+  if (job_.verify.backlog != 0) {
+    backlog_ = std::make_unique<VerifyBacklog>(job_.verify.backlog, job_.verify.backlog_batch);
+    vbatch_.resize(std::max<uint64_t>(1, backlog_->batch()));
+  }
+  vtoken_.assign(depth_, VerifyWriteToken{});
+  vslot_.assign(depth_, 0);
+  verify_all_reads_ = !HasWrite(job_.rw);
+  const bool writes = HasWrite(job_.rw) && !job_.verify.verify_only;
+  if (writes && job_.verify.do_verify && job_.time_based) {
+    verify_skip_phase_ = true;
+    const std::string msg =
+        "verify: job '" + job_.name +
+        "': the verify read phase never starts because the write phase uses all of the runtime "
+        "(time_based, as in fio); use verify_backlog to check while writing";
+    if (jobnum_ == 0) std::fprintf(stderr, "iobench: %s\n", msg.c_str());
+    AddNote(msg);
+  }
+  // Read-back order (fio 3.33): with a random map, the order written, which
+  // the IoPattern replays from the same seed; otherwise (file, offset) order
+  // from the written-block record. A verify_only run has no record unless a
+  // state was loaded, so it replays the pattern.
+  if (job_.verify.verify_only && HasWrite(job_.rw))
+    use_replay_ = !(job_.verify.state_load && !RandomWithMap(job_));
+  else
+    use_replay_ = RandomWithMap(job_) && job_.io_size == 0 && job_.number_ios == 0;
+  if (use_replay_) {
+    std::vector<PatternRegion> regions;
+    for (const auto& t : targets_) {
+      PatternRegion r;
+      r.offset = t.region_offset;
+      r.size = t.region_size;
+      r.block_align = (job_.direct && t.is_block_device) ? t.logical_block_size : 0;
+      regions.push_back(r);
+    }
+    IOB_ASSIGN_OR_RETURN(replay_, IoPattern::Create(job_, std::move(regions), seed_));
+  }
+  return Status::Ok();
+}
+
+void Worker::VerifyPrepareWrite(IoRequest* req) {
+  vtoken_[req->index] =
+      verifier_->PrepareWrite(req->buf, req->length, req->file_index, req->offset);
+  vslot_[req->index] = kVSlotWrite;
+  ++backlog_writes_;
+}
+
+void Worker::VerifyWriteDone(IoRequest* req) {
+  if (vslot_[req->index] != kVSlotWrite) return;
+  vslot_[req->index] = 0;
+  const VerifyWriteToken& t = vtoken_[req->index];
+  verifier_->OnWriteComplete(t, true);
+  if (backlog_ != nullptr) backlog_->Push({t.file_index, t.offset, t.length});
+}
+
+void Worker::VerifyDropped(IoRequest* req) {
+  const uint8_t slot = vslot_[req->index];
+  vslot_[req->index] = 0;
+  if (slot == kVSlotWrite) verifier_->OnWriteComplete(vtoken_[req->index], false);
+  if (slot == kVSlotRead && vreads_in_flight_ > 0) --vreads_in_flight_;
+}
+
+bool Worker::VerifyReadDone(IoRequest* req, uint64_t got) {
+  const bool verify_read = vslot_[req->index] == kVSlotRead;
+  vslot_[req->index] = 0;
+  if (verify_read && vreads_in_flight_ > 0) --vreads_in_flight_;
+  if (!verify_read && !(verify_all_reads_ && got != 0)) return false;
+  const std::string& path = files_[req->file_index].path;
+  if (got < req->xfer_length) {  // the file ends before data that was written
+    VerifyFailure f;
+    f.kind = VerifyFailureKind::kCorrupted;
+    f.file = path;
+    f.file_index = req->file_index;
+    f.offset = req->xfer_offset;
+    f.length = req->xfer_length;
+    f.detail = "end of file: read returned 0 bytes";
+    OnVerifyFailure(
+        Status(Status::Code::kIoError,
+               "verify: " + path + ": block at offset " + std::to_string(req->xfer_offset) +
+                   ", length " + std::to_string(req->xfer_length) +
+                   ": end of file (the file is shorter than what was written)",
+               EILSEQ),
+        f);
+    return verify_read;
+  }
+  // The request's buffer pointer moved on short transfers; the slot's does not.
+  const uint8_t* buf = static_cast<const uint8_t*>(buffers_) + req->index * stride_;
+  VerifyFailure failure;
+  Status st = verifier_->CheckRead(buf, req->xfer_length, req->file_index, path, req->xfer_offset,
+                                   &failure);
+  if (!st.ok()) OnVerifyFailure(st, failure);
+  return verify_read;
+}
+
+void Worker::OnVerifyFailure(const Status& st, const VerifyFailure& failure) {
+  ++verify_failures_;
+  if (verify_error_ == 0) {
+    verify_error_ = st.errno_value() != 0 ? st.errno_value() : EILSEQ;
+    verify_message_ = st.message();
+  }
+  if (verify_failures_ <= kMaxPrintedFailures) {
+    std::fprintf(stderr, "iobench: job '%s': %s\n", job_.name.c_str(), st.message().c_str());
+  } else if (verify_failures_ == kMaxPrintedFailures + 1) {
+    std::fprintf(stderr,
+                 "iobench: job '%s': more verify failures; the rest are counted, not printed\n",
+                 job_.name.c_str());
+  }
+  if (job_.verify.dump) {
+    Status d = Verifier::DumpFailure(failure, ".");
+    if (!d.ok()) std::fprintf(stderr, "iobench: verify_dump: %s\n", d.message().c_str());
+  }
+  if (job_.verify.fatal && error_ == 0) {
+    error_ = verify_error_;
+    stopping_ = true;
+  }
+}
+
+int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
+  if (verifying_) {
+    if (use_replay_) {
+      IoPlan p;
+      while (replay_->Next(&p)) {
+        if (p.ddir != Ddir::kWrite) continue;
+        *plan = p;
+        plan->ddir = Ddir::kRead;
+        return 1;
+      }
+      replay_->Reset();  // the next verify phase replays the next pass
+    } else {
+      const uint64_t max_len =
+          std::min<uint64_t>(stride_, std::max<uint64_t>(job_.bs[1].max, verifier_->interval()));
+      VerifyRange r;
+      if (verifier_->NextWritten(&vcursor_, max_len, &r)) {
+        *plan = IoPlan{Ddir::kRead, r.file_index, r.offset, r.length};
+        return 1;
+      }
+    }
+    no_more_ = true;
+    return -1;
+  }
+  if (backlog_ == nullptr) return 0;
+  // After verify_backlog writes were issued, no more are issued until they
+  // have all landed and the batch has been read back: none is lost from the
+  // backlog while in flight, and no write races a verify read of its block
+  // (it could land in between and make a good block look stale).
+  if (vbatch_pos_ >= vbatch_n_) {
+    if (vreads_in_flight_ > 0) return -1;
+    vbatch_pos_ = vbatch_n_ = 0;
+    if (backlog_writes_ < job_.verify.backlog) return 0;
+    if (in_use > 0) return -1;  // let the writes land first
+    backlog_writes_ = 0;
+    vbatch_n_ = backlog_->TakeBatch(vbatch_.data(), vbatch_.size());
+    if (vbatch_n_ == 0) return 0;  // every write of the batch failed
+  }
+  const VerifyRange& r = vbatch_[vbatch_pos_++];
+  *plan = IoPlan{Ddir::kRead, r.file_index, r.offset, r.length};
+  return 1;
+}
+
+bool Worker::VerifyAfterPass(bool more) {
+  if (verifying_ || verify_skip_phase_ || !job_.verify.do_verify || !HasWrite(job_.rw) ||
+      job_.verify.verify_only)
+    return false;
+  resume_after_verify_ = more;
+  return true;
+}
+
+void Worker::StartVerifyPhase() {
+  // What is read back must come from the device, not the page cache (fio
+  // syncs and invalidates here too).
+  for (size_t i = 0; i < files_.size(); ++i) {
+    if (files_[i].fd < 0) continue;
+    if (HasWrite(job_.rw) && !job_.verify.verify_only && fsync(files_[i].fd) < 0 && error_ == 0) {
+      error_ = errno;
+      stopping_ = true;
+      return;
+    }
+    if (job_.invalidate) (void)InvalidateTarget(files_[i].fd, targets_[i]);
+  }
+  verifying_ = true;
+  no_more_ = false;
+  vcursor_ = VerifyCursor{};
+  verify_start_ns_ = NowNs();
+  verify_prev_state_ = live_.state.load(std::memory_order_relaxed);
+  live_.state.store('V', std::memory_order_relaxed);
+}
+
+bool Worker::VerifyPhaseStep() {
+  if (verifying_) {  // a verify phase is done
+    verifying_ = false;
+    verify_ns_ += NowNs() - verify_start_ns_;
+    if (!resume_after_verify_ || error_ != 0) return false;
+    resume_after_verify_ = false;
+    live_.state.store(verify_prev_state_, std::memory_order_relaxed);
+    pattern_->Reset();
+    no_more_ = false;
+    return true;
+  }
+  if (verify_skip_phase_ || !job_.verify.do_verify || !HasWrite(job_.rw) ||
+      job_.verify.verify_only || error_ != 0)
+    return false;
+  StartVerifyPhase();
+  return error_ == 0;
+}
+
+void Worker::FinishVerify() {
+  if (verifying_) {  // stopped during a verify phase
+    verifying_ = false;
+    verify_ns_ += NowNs() - verify_start_ns_;
+  }
+  // fio's per-direction runtimes: writes ran while not verifying, reads are
+  // the verify phases (unless the job reads anyway).
+  if (verify_ns_ != 0 && !HasRead(job_.rw) && !(job_.verify.verify_only && HasWrite(job_.rw))) {
+    const uint64_t total = ts_.dir[1].runtime_ns;
+    ts_.dir[0].runtime_ns = verify_ns_;
+    if (total > verify_ns_) ts_.dir[1].runtime_ns = total - verify_ns_;
+  }
+  const VerifyCounters& c = verifier_->counters();
+  AddNote("verify: " + std::to_string(c.chunks_written) + " blocks written, " +
+          std::to_string(c.chunks_verified) + " verified, " + std::to_string(c.chunks_skipped) +
+          " skipped, " + std::to_string(c.failures) + " failed (verify_interval " +
+          std::to_string(verifier_->interval()) + " bytes)");
+  if (job_.verify.state_save && HasWrite(job_.rw) && !job_.verify.verify_only &&
+      c.chunks_written != 0) {
+    const std::string path = Verifier::StateFileName(job_.name, static_cast<uint32_t>(jobnum_));
+    Status st = verifier_->SaveState(path);
+    if (st.ok()) {
+      AddNote("verify: state saved to " + path + " (verify_state_save)");
+    } else {
+      std::fprintf(stderr, "iobench: job '%s': verify_state_save: %s\n", job_.name.c_str(),
+                   st.message().c_str());
+      AddNote("verify_state_save failed: " + st.message());
+    }
+  }
+  if (verify_error_ == 0) return;
+  if (result_.error == 0 || result_.error == verify_error_) {
+    result_.error = verify_error_;
+    result_.error_message = verify_message_;
+    if (verify_failures_ > 1)
+      result_.error_message +=
+          " (and " + std::to_string(verify_failures_ - 1) + " more verify failures)";
+  }
+  if (ts_.first_error.err == 0) {
+    ts_.first_error.err = verify_error_;
+    ts_.first_error.ddir = Ddir::kRead;
+    ts_.first_error.message = verify_message_;
+  }
+}
+
+}  // namespace iobench

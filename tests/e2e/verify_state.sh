@@ -1,0 +1,80 @@
+#!/bin/bash
+# verify_state_save / verify_state_load across runs, on ext4 (/var/tmp):
+#  1. a write run saves local-w-0-verify.state in the cwd (fio's name);
+#  2. a verify_only run with verify_state_load passes on the untouched file;
+#  3. one flipped byte is found: right file, block offset and byte, err=84
+#     (EILSEQ) in the report, the message on stderr, exit code 1;
+#  4. verify_dump writes the block as read and as expected into the cwd;
+#  5. verify_fatal stops at the first of two bad blocks;
+#  6. a stale block (an older copy restored) is found as stale.
+# $1: iobench binary, $2: source dir.
+source "$(dirname "$0")/verify_common.bash"
+
+f="$tmp/data"
+job=(--name=w --filename="$f" --size=1M --bs=4k --rw=randwrite --verify=crc32c)
+
+run "${job[@]}"
+[ "$rc" -eq 0 ] || fail "write run: exit $rc"
+[ -s local-w-0-verify.state ] || fail "no state file local-w-0-verify.state in the cwd"
+[ "$(jget 'doc["jobs"][0]["read"]["io_bytes"]')" = 1048576 ] || fail "write run: no verify reads"
+
+# 2. verify_only + verify_state_load on the untouched file.
+run "${job[@]}" --verify_only=1 --verify_state_load=1
+[ "$rc" -eq 0 ] || fail "verify_only on a good file: exit $rc"
+[ "$(jget 'doc["jobs"][0]["write"]["io_bytes"]')" = 0 ] || fail "verify_only wrote"
+[ "$(jget 'doc["jobs"][0]["read"]["io_bytes"]')" = 1048576 ] || fail "verify_only read bytes"
+echo "ok: state save/load verifies across two runs"
+
+# 3. One byte flipped in the data of block 3 (offset 12288, data byte 1000).
+cp "$f" pristine
+flip "$f" 13288
+"$bin" "${job[@]}" --verify_only=1 --verify_state_load=1 >out.txt 2>err.txt
+rc=$?
+[ "$rc" -eq 1 ] || fail "flipped byte: exit $rc, want 1"
+grep -q "verify: $f: .* at offset 12288, length 4096" err.txt || fail "stderr lacks file/offset"
+grep -q "first differing byte at file offset 13288 (block byte 1000)" err.txt || fail "stderr lacks the byte"
+[ "$(grep -c "^iobench: job 'w': verify:" err.txt)" = 1 ] || fail "want exactly one failure"
+grep -q "err=84 (verify: $f: .* at offset 12288" out.txt || fail "report lacks err=84 and message"
+echo "ok: flipped byte found at the right offset, exit 1"
+
+# 4. verify_dump: both blocks in the cwd, differing in exactly that byte.
+run "${job[@]}" --verify_only=1 --verify_state_load=1 --verify_dump=1
+[ "$rc" -eq 1 ] || fail "verify_dump run: exit $rc"
+[ -f data.12288.received ] && [ -f data.12288.expected ] || fail "dump files missing: $(ls)"
+python3 - <<'PY' || fail "dump contents"
+r = open("data.12288.received", "rb").read(); e = open("data.12288.expected", "rb").read()
+assert len(r) == len(e) == 4096, (len(r), len(e))
+d = [i for i in range(4096) if r[i] != e[i]]
+assert d == [1000], d
+PY
+echo "ok: verify_dump wrote .received and .expected"
+
+# 5. Two bad blocks: without verify_fatal both are reported, with it one.
+flip "$f" $((200 * 4096 + 300))
+run "${job[@]}" --verify_only=1 --verify_state_load=1
+[ "$rc" -eq 1 ] || fail "two bad blocks: exit $rc"
+[ "$(grep -c "^iobench: job 'w': verify:" err.txt)" = 2 ] || fail "want two failures"
+grep -q "and 1 more verify failures" out.json || fail "error message lacks the count"
+run "${job[@]}" --verify_only=1 --verify_state_load=1 --verify_fatal=1
+[ "$rc" -eq 1 ] || fail "verify_fatal: exit $rc"
+[ "$(grep -c "^iobench: job 'w': verify:" err.txt)" = 1 ] || fail "verify_fatal: want one failure"
+echo "ok: verify_fatal stops at the first failure"
+
+# 6. Stale block: a second write run continues the generations of the saved
+# state; restoring block 7 from the first run's copy makes it stale.
+cp pristine "$f"
+run "${job[@]}" --verify_state_load=1
+[ "$rc" -eq 0 ] || fail "second write run: exit $rc"
+dd if=pristine of="$f" bs=4096 skip=7 seek=7 count=1 conv=notrunc status=none
+run "${job[@]}" --verify_only=1 --verify_state_load=1
+[ "$rc" -eq 1 ] || fail "stale block: exit $rc, want 1"
+grep -q "stale block at offset 28672" err.txt || fail "stale block not reported as stale"
+grep -q "generation 1 is older than" err.txt || fail "stale message lacks the generations"
+echo "ok: stale block found"
+
+# Without a state file, verify_state_load fails before any I/O, naming it.
+rm -f local-w-0-verify.state
+run "${job[@]}" --verify_only=1 --verify_state_load=1
+[ "$rc" -ne 0 ] || fail "missing state: exit 0"
+grep -q "local-w-0-verify.state" err.txt || fail "missing state file not named"
+echo "all ok"

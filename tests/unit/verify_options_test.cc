@@ -1,0 +1,72 @@
+// The parser fills JobSpec::verify from fio's verify options, and none of
+// them (but verify_async) is refused by the run any more.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+
+#include "jobfile/parser.h"
+
+namespace iobench {
+namespace {
+
+jobfile::ParseOutput Parse(const std::string& text) {
+  char tmpl[] = "/tmp/iobench_verifyopt_XXXXXX";
+  const std::string dir = mkdtemp(tmpl);
+  auto r = jobfile::ParseJobText(text, "t.fio", dir);
+  std::filesystem::remove_all(dir);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return r.ok() ? std::move(r).value() : jobfile::ParseOutput{};
+}
+
+TEST(VerifyOptions, EveryOptionSetsItsField) {
+  auto out = Parse(
+      "[j]\nrw=randwrite\nbs=8k\nverify=sha256\ndo_verify=0\nverify_only=1\n"
+      "verify_backlog=16\nverify_backlog_batch=4\nverify_interval=4k\nverify_offset=512\n"
+      "verify_pattern=0xdeadbeef\nverify_fatal=1\nverify_dump=1\nverify_state_save=0\n"
+      "verify_state_load=1\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  const JobSpec& j = out.jobs[0];
+  const VerifyOptions& v = j.verify;
+  EXPECT_EQ(v.type, VerifyType::kSha256);  // an explicit verify= wins over verify_pattern
+  EXPECT_FALSE(v.do_verify);
+  EXPECT_TRUE(v.verify_only);
+  EXPECT_EQ(v.backlog, 16u);
+  EXPECT_EQ(v.backlog_batch, 4u);
+  EXPECT_EQ(v.interval, 4096u);
+  EXPECT_EQ(v.offset, 512u);
+  EXPECT_EQ(v.pattern, (std::vector<uint8_t>{0xde, 0xad, 0xbe, 0xef}));
+  EXPECT_TRUE(v.fatal);
+  EXPECT_TRUE(v.dump);
+  EXPECT_FALSE(v.state_save);
+  EXPECT_TRUE(v.state_load);
+  EXPECT_TRUE(j.unimplemented.empty()) << j.unimplemented.front().name;
+}
+
+TEST(VerifyOptions, DefaultsFollowFio) {
+  auto out = Parse("[j]\nrw=write\nverify=crc32c\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  const VerifyOptions& v = out.jobs[0].verify;
+  EXPECT_EQ(v.type, VerifyType::kCrc32c);
+  EXPECT_TRUE(v.do_verify);
+  EXPECT_TRUE(v.state_save);
+  EXPECT_FALSE(v.state_load);
+  EXPECT_FALSE(v.verify_only);
+  EXPECT_EQ(v.backlog, 0u);
+}
+
+TEST(VerifyOptions, PatternAloneMeansVerifyPattern) {
+  auto out = Parse("[j]\nrw=write\nverify_pattern=0x55\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_EQ(out.jobs[0].verify.type, VerifyType::kPattern);
+}
+
+TEST(VerifyOptions, VerifyAsyncIsStillRefused) {
+  auto out = Parse("[j]\nrw=write\nverify=crc32c\nverify_async=2\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  ASSERT_EQ(out.jobs[0].unimplemented.size(), 1u);
+  EXPECT_EQ(out.jobs[0].unimplemented[0].name, "verify_async");
+}
+
+}  // namespace
+}  // namespace iobench
