@@ -70,6 +70,24 @@ PY
   --output-format=json >/dev/null || fail "bare write_bw_log run exited $?"
 [ -f pj2_bw.1.log ] && [ -f pj2_bw.2.log ] || fail "bare flag: want pj2_bw.1.log and pj2_bw.2.log: $(ls)"
 
+# --- --bandwidth-log: agg-*_bw.log in the current directory, every 500 ms
+"$bin" --bandwidth-log --name=agg --ioengine=null --rw=rw --bs=4k --size=1G --rate=4m \
+  --time_based --runtime=2 --output-format=terse >/dev/null || fail "bandwidth-log run exited $?"
+python3 - <<'PY' || exit 1
+for d, name in enumerate(("agg-read_bw.log", "agg-write_bw.log", "agg-trim_bw.log")):
+    rows = [[int(v) for v in l.split(",")] for l in open(name) if l.strip()]
+    assert len(rows) >= 3, (name, rows)
+    times = [r[0] for r in rows]
+    assert times == sorted(times) and times[-1] >= 1900, (name, times)
+    for r in rows:
+        assert len(r) == 5 and r[2] == d and r[3] == 0 and r[4] == 0, (name, r)
+    if d < 2:
+        assert sum(r[1] for r in rows) > 0, (name, rows)
+    else:
+        assert all(r[1] == 0 for r in rows), (name, rows)  # rw: no trims
+print("bandwidth-log ok")
+PY
+
 # --- hist log, parsed by fio's tool
 "$bin" --name=h --ioengine=null --rw=randread --bs=4k --size=1G --rate_iops=1000 --runtime=2 \
   --time_based --write_hist_log=h --log_hist_msec=500 --output-format=json >h.json ||
@@ -103,5 +121,19 @@ if command -v fio2gnuplot >/dev/null; then
   ls out | grep -q . || fail "fio2gnuplot produced nothing"
   echo "fio2gnuplot ok"
   cd ..
+fi
+if command -v fio_generate_plots >/dev/null && command -v gnuplot >/dev/null; then
+  mkdir p && cd p || fail "mkdir p"
+  "$bin" --name=run --ioengine=null --rw=randread --bs=4k --size=1G --rate_iops=2000 \
+    --time_based --runtime=2 --log_avg_msec=250 --write_bw_log=run --write_iops_log=run \
+    --write_lat_log=run --output-format=terse >/dev/null || fail "plots run exited $?"
+  fio_generate_plots run >out.txt 2>&1 || fail "fio_generate_plots: $(tail -n 20 out.txt)"
+  for k in bw iops lat clat; do
+    grep -q '<svg' "run-$k.svg" 2>/dev/null || fail "fio_generate_plots made no run-$k.svg"
+  done
+  echo "fio_generate_plots ok"
+  cd ..
+else
+  echo "note: fio_generate_plots or gnuplot not installed, not run"
 fi
 echo ok
