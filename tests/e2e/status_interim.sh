@@ -40,7 +40,13 @@ PY
 # SIGUSR1: an interim report now.
 "$bin" --output-format=json "${job[@]}" --runtime=4 >usr1.jsonl &
 pid=$!
-sleep 1.5
+# Signal only once the workers run (the handlers are installed before them),
+# so a loaded machine cannot turn the test into a SIGUSR1 kill.
+for _ in $(seq 100); do
+  [ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge 2 ] && break
+  sleep 0.1
+done
+sleep 1
 kill -USR1 "$pid"
 wait "$pid" || fail "SIGUSR1 run exit $?"
 python3 - <<'PY' || exit 1
