@@ -17,6 +17,8 @@
 #include "iobench/engine.h"
 #include "iobench/job.h"
 #include "jobfile/parser.h"
+#include "jobfile/units.h"
+#include "report/interim.h"
 #include "report/status_line.h"
 #include "sweep/session.h"
 
@@ -44,7 +46,10 @@ struct Cli {
   std::string eta = "auto";
   uint64_t eta_interval_ms = 1000;
   uint64_t eta_newline_ms = 0;
-  std::string status_interval;  // accepted; interim reports are not wired yet
+  std::string status_interval;  // --status-interval=TIME (seconds by default)
+  std::string status_interval_mode = "cumulative";
+  uint64_t status_interval_ns = 0;  // status_interval parsed
+  bool bandwidth_log = false;
   std::vector<std::string> sweeps;
   std::string sweep_cmd;
   uint32_t repeat = 1;
@@ -78,7 +83,12 @@ const std::vector<iobench::jobfile::ToolOptionSpec>& ToolOptions() {
       {"eta", ToolArg::kRequired, "When to print the progress line: always, never, auto"},
       {"eta-interval", ToolArg::kRequired, "Redraw the progress line every N milliseconds"},
       {"eta-newline", ToolArg::kRequired, "Start a new progress line every N seconds"},
-      {"status-interval", ToolArg::kRequired, "Print a full report every TIME (not wired yet)"},
+      {"status-interval", ToolArg::kRequired,
+       "Print a full report every TIME (default unit: seconds; kill -USR1 asks for one now)"},
+      {"status-interval-mode", ToolArg::kRequired,
+       "Interim report numbers: cumulative (since the start, as fio) or interval"},
+      {"bandwidth-log", ToolArg::kNone,
+       "Log the bandwidth of all jobs to agg-{read,write,trim}_bw.log in the current directory"},
       {"sweep", ToolArg::kRequired,
        "Run the jobs once per value: KEY=V1,V2 or KEY=1..128:x2 (repeatable: products)"},
       {"sweep-cmd", ToolArg::kRequired,
@@ -121,6 +131,8 @@ void BuildApp(CLI::App& app, Cli& cli) {
   app.add_option("--eta-interval", cli.eta_interval_ms, desc("eta-interval"));
   app.add_option("--eta-newline", cli.eta_newline_ms, desc("eta-newline"));
   app.add_option("--status-interval", cli.status_interval, desc("status-interval"));
+  app.add_option("--status-interval-mode", cli.status_interval_mode, desc("status-interval-mode"));
+  app.add_flag("--bandwidth-log", cli.bandwidth_log, desc("bandwidth-log"));
   app.add_option("--sweep", cli.sweeps, desc("sweep"));
   app.add_option("--sweep-cmd", cli.sweep_cmd, desc("sweep-cmd"));
   app.add_option("--repeat", cli.repeat, desc("repeat"))->check(CLI::Range(1u, 1000u));
@@ -169,6 +181,9 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
   o.eta = cli.eta;
   o.eta_interval_ms = cli.eta_interval_ms;
   o.eta_newline_ms = cli.eta_newline_ms;
+  o.status_interval_ns = cli.status_interval_ns;
+  o.status_interval_mode = cli.status_interval_mode;
+  o.bandwidth_log = cli.bandwidth_log;
   o.sweeps = cli.sweeps;
   o.sweep_cmd = cli.sweep_cmd;
   o.repeat = cli.repeat;
@@ -259,6 +274,23 @@ int Main(int argc, char** argv) {
   if (auto eta = iobench::ParseEtaMode(cli.eta); !eta.ok()) {
     std::fprintf(stderr, "iobench: --eta=%s: %s\n", cli.eta.c_str(),
                  eta.status().message().c_str());
+    return kExitUsage;
+  }
+  if (!cli.status_interval.empty()) {
+    iobench::jobfile::NumContext nc;
+    nc.kind = iobench::jobfile::NumKind::kTime;
+    iobench::jobfile::ValueError err;
+    auto v = iobench::jobfile::ParseNumber(cli.status_interval, nc, &err);
+    if (!v || *v <= 0) {
+      std::fprintf(stderr, "iobench: --status-interval=%s: %s\n", cli.status_interval.c_str(),
+                   v ? "must be positive" : err.message.c_str());
+      return kExitUsage;
+    }
+    cli.status_interval_ns = static_cast<uint64_t>(*v);
+  }
+  if (auto mode = iobench::ParseStatusIntervalMode(cli.status_interval_mode); !mode.ok()) {
+    std::fprintf(stderr, "iobench: --status-interval-mode=%s: %s\n",
+                 cli.status_interval_mode.c_str(), mode.status().message().c_str());
     return kExitUsage;
   }
   // --compare BASE.json [NEW.json]: a .json "job file" is the NEW side.

@@ -294,6 +294,11 @@ struct JobSpec {
       if (s.name == option) return true;
     return false;
   }
+
+  // --- added after the first round (fields only appended here) ---
+  // log_window_value (fio 3.36; fio 3.33's log_max_value): what a
+  // log_avg_msec window line shows. 0 avg, 1 max, 2 both (LogWindowValue).
+  uint8_t log_window_value = 0;
 };
 
 }  // namespace iobench

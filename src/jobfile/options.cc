@@ -1187,59 +1187,66 @@ std::vector<OptionDef> BuildTable() {
                   "':', e.g. EAGAIN,ENOSPC:122")
                   .Choices("err:err...[,err:err...][,err:err...]")
                   .Set(ParseIgnoreError));
-  // --- logs (accepted; the run refuses them until logging lands)
+  // --- logs (written by stats/iolog through the worker; docs/logs.md)
   r.push_back(
       Row("write_bw_log", T::kStr, "logs", "Log bandwidth to PREFIX_bw.N.log (bare: job name)")
-          .NoRun()
           .Set([](JobSpec& j, const OptValue& v) {
             return LogSet(&j.write_bw_log, &j.bw_log_set, v);
           }));
   r.push_back(Row("write_lat_log", T::kStr, "logs",
                   "Log latencies to PREFIX_{s,c,}lat.N.log (bare: job name)")
-                  .NoRun()
                   .Set([](JobSpec& j, const OptValue& v) {
                     return LogSet(&j.write_lat_log, &j.lat_log_set, v);
                   }));
   r.push_back(
       Row("write_iops_log", T::kStr, "logs", "Log IOPS to PREFIX_iops.N.log (bare: job name)")
-          .NoRun()
           .Set([](JobSpec& j, const OptValue& v) {
             return LogSet(&j.write_iops_log, &j.iops_log_set, v);
           }));
   r.push_back(Row("write_hist_log", T::kStr, "logs",
                   "Log latency histograms to PREFIX_clat_hist.N.log (bare: job name)")
-                  .NoRun()
                   .Set([](JobSpec& j, const OptValue& v) {
                     return LogSet(&j.write_hist_log, &j.hist_log_set, v);
                   }));
   r.push_back(Row("log_avg_msec", T::kInt, "logs", "Average log entries over this many ms")
                   .Def("0")
                   .Range(0, INT64_MAX)
-                  .NoRun()
                   .Set(N(log_avg_msec)));
   r.push_back(Row("log_hist_msec", T::kInt, "logs", "Histogram log interval in ms")
                   .Def("0")
                   .Range(0, INT64_MAX)
-                  .NoRun()
                   .Set(N(log_hist_msec)));
   r.push_back(
       Row("log_hist_coarseness", T::kInt, "logs", "Merge histogram bins: 0 (fine) .. 6 (coarse)")
           .Def("0")
           .Range(0, 6)
-          .NoRun()
           .Set(N(log_hist_coarseness)));
   r.push_back(Row("log_offset", T::kBool, "logs", "Add the I/O offset to log entries")
                   .Def("0")
-                  .NoRun()
                   .Set(B(log_offset)));
   r.push_back(Row("log_prio", T::kBool, "logs", "Add the I/O priority to log entries")
                   .Def("0")
-                  .NoRun()
                   .Set(B(log_prio)));
   r.push_back(Row("per_job_logs", T::kBool, "logs", "One log per job clone (0: one shared log)")
                   .Def("1")
-                  .NoRun()
                   .Set(B(per_job_logs)));
+  r.push_back(Row("log_window_value", T::kEnum, "logs",
+                  "With log_avg_msec: log each window's avg, max or both")
+                  .Alias({"log_max_value"})
+                  .Def("avg")
+                  .Choices("avg|max|both")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    std::string t = ToLower(Trim(v.text));
+                    if (t == "avg" || t == "mean" || t == "0")
+                      j.log_window_value = 0;
+                    else if (t == "max" || t == "1")
+                      j.log_window_value = 1;
+                    else if (t == "both" || t == "2")
+                      j.log_window_value = 2;
+                    else
+                      return Bad("bad log_window_value '" + t + "' (avg, max, both)");
+                    return Status::Ok();
+                  }));
   // --- engine options
   r.push_back(Row("hipri", T::kBool, "engine options",
                   "Polled I/O (io_uring: IORING_SETUP_IOPOLL; pvsync2: RWF_HIPRI)")

@@ -221,12 +221,13 @@ Result<RunResult> InterimReporter::Next(const RunResult& snapshot) {
 }
 
 Result<std::string> JsonToLine(std::string_view json_text) {
-  nlohmann::json doc = nlohmann::json::parse(json_text.begin(), json_text.end(), nullptr,
-                                             /*allow_exceptions=*/false);
+  // ordered_json: the line keeps the document's key order (fio's order).
+  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(json_text.begin(), json_text.end(),
+                                                             nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded())
     return Status::Invalid("interim JSON report is not valid JSON (" +
                            std::to_string(json_text.size()) + " bytes)");
-  std::string line = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string line = doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   line += '\n';
   return line;
 }

@@ -65,7 +65,8 @@ class InterimReporter {
 };
 
 // One JSON document -> one line (no newlines inside, '\n' at the end), so a
-// file of interim JSON reports is valid JSON Lines. Invalid JSON is an error
+// file of interim JSON reports is valid JSON Lines. Keys keep the document's
+// order (fio's). Invalid JSON is an error
 // naming the parse position; invalid UTF-8 is replaced, not thrown.
 Result<std::string> JsonToLine(std::string_view json_text);
 

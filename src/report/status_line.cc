@@ -72,6 +72,9 @@ JobStatus JobStatus::FromSpec(const JobSpec& spec, uint64_t resolved_size) {
     j.planned_bytes = per_loop * std::max<uint64_t>(spec.loops, 1);
   }
   for (int d = 0; d < kNumDdirs; ++d) {
+    // rate_iops=1000 sets every direction (fio's syntax); only the ones the
+    // job does limit it.
+    if ((j.ddir_mask & (1u << d)) == 0) continue;
     j.rate_bps += spec.rate[d];
     j.rate_min_bps += spec.rate_min[d];
     j.rate_iops += spec.rate_iops[d];

@@ -40,6 +40,23 @@ struct RunOptions {
   // Test seam: when set, builds every job's engine instead of the registry,
   // and targets are diskless (nothing is opened or laid out), as for `null`.
   std::function<std::unique_ptr<Engine>(const JobSpec&)> engine_factory;
+
+  // --- watching a run (issue 8; docs/status.md, docs/logs.md) ---
+  // --bandwidth-log: agg-{read,write,trim}_bw.log in the current directory,
+  // sampled from the main thread's watch loop.
+  bool bandwidth_log = false;
+  // Optional; called from the main thread while workers run, with a
+  // cumulative snapshot of the run so far (same shape as the final result:
+  // earlier phases' jobs and the running ones; groups without jobs yet are
+  // left out). Due every status_interval_ns of run time (0: never by time)
+  // and whenever *report_signal is set (SIGUSR1; the coordinator clears it).
+  std::function<void(const RunResult& snapshot)> on_interim;
+  uint64_t status_interval_ns = 0;
+  std::atomic<int>* report_signal = nullptr;
+  // How long the main thread waits for every worker to copy its stats for a
+  // snapshot; a worker stuck in a long I/O is reported as of its previous
+  // snapshot.
+  uint64_t snapshot_timeout_ns = 250ull * 1000 * 1000;
 };
 
 // Runs the jobs. Returns an error (and runs nothing of the failing phase)

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@
 #include "run/target.h"
 #include "run/verify.h"
 #include "stats/helper_cpu.h"
+#include "stats/iolog.h"
 
 namespace iobench {
 
@@ -48,6 +50,9 @@ struct WorkerControl {
   // Each worker samples once when its I/O is done: the kernel ends a
   // thread's io-wq workers with the thread, so later samples miss them.
   HelperCpuSampler* helper_sampler = nullptr;
+  // The run's log writer (issue 8), or null when no job of the run logs.
+  // Workers open their files through it in Setup() (it locks; not hot).
+  LogWriter* log_writer = nullptr;
 };
 
 class Worker {
@@ -76,7 +81,36 @@ class Worker {
   bool engine_is_sync() const { return engine_ == nullptr || engine_->IsSync(); }
   void AddNote(std::string note) { result_.notes.push_back(std::move(note)); }
 
+  // --- interim snapshots (issue 8: --status-interval, SIGUSR1) ---
+  // The main thread asks for a copy of the stats with RequestSnapshot(gen)
+  // (gen increases per request); the worker copies its ThreadStats at its
+  // next batch boundary (or sleep slice) and publishes gen. The hot path
+  // only reads one relaxed atomic per batch. Once Run() ended the snapshot
+  // is the final result and every gen is done.
+  void RequestSnapshot(uint64_t gen) { snap_req_.store(gen, std::memory_order_relaxed); }
+  bool SnapshotDone(uint64_t gen) const {
+    return snap_done_.load(std::memory_order_acquire) >= gen;
+  }
+  // The latest published snapshot (possibly older than the last request if
+  // the worker did not answer in time). Main thread.
+  void CopySnapshot(JobResult* out);
+
  private:
+  // --- logs and snapshots (issue 8) ---
+  void CompleteLogged(IoRequest* req, uint64_t now);
+  void ServeSnapshot(uint64_t now, bool final);
+  void PollSnapshot(uint64_t now) {
+    if (snap_req_.load(std::memory_order_relaxed) != snap_served_) ServeSnapshot(now, false);
+  }
+  std::unique_ptr<IoLogger> iolog_;  // null: no log (the common case)
+  uint16_t log_prio_value_ = 0;      // ioprio of the job's I/O, for log_prio
+  std::atomic<uint64_t> snap_req_{0};
+  std::atomic<uint64_t> snap_done_{0};
+  uint64_t snap_served_ = 0;  // worker thread only
+  std::mutex snap_mu_;        // guards snap_ (never taken per I/O)
+  JobResult snap_;
+  // --- end issue 8 ---
+
   pid_t tid_ = 0;
   bool PrepareNext(uint64_t now, IoRequest** out);
   bool NextPlan(IoPlan* plan);

@@ -13,6 +13,7 @@
 #include "iobench/clock.h"
 #include "iobench/report.h"
 #include "report/fio_report.h"
+#include "report/interim.h"
 #include "report/plot.h"
 #include "report/status_line.h"
 #include "report/table.h"
@@ -53,6 +54,137 @@ int Emit(const SessionOptions& o, const std::string& text) {
   return kExitOk;
 }
 
+// --- issue 8: interim reports -------------------------------------------------
+
+// Where the reports go when interim reports come before the final one: the
+// --output file is truncated once, at the first write, then appended to.
+class Output {
+ public:
+  explicit Output(std::string path) : path_(std::move(path)) {}
+  bool Write(const std::string& text) {
+    if (path_.empty()) {
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      std::fflush(stdout);
+      return true;
+    }
+    if (!file_.is_open()) file_.open(path_, std::ios::trunc | std::ios::binary);
+    file_ << text;
+    file_.flush();
+    if (!file_) {
+      std::fprintf(stderr, "iobench: cannot write --output=%s\n", path_.c_str());
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  std::string path_;
+  std::ofstream file_;
+};
+
+// The earlier snapshot, shaped like `later` so IntervalResult can subtract:
+// jobs that had not started then (a later phase) count from zero.
+RunResult AlignEarlier(const RunResult& later, const RunResult& earlier) {
+  RunResult out = earlier;
+  out.groups.clear();
+  for (const GroupResult& lg : later.groups) {
+    GroupResult g = lg;
+    g.jobs.clear();
+    const GroupResult* eg = nullptr;
+    for (const GroupResult& e : earlier.groups)
+      if (e.id == lg.id) eg = &e;
+    for (size_t j = 0; j < lg.jobs.size(); ++j) {
+      const JobResult& lj = lg.jobs[j];
+      if (eg != nullptr && j < eg->jobs.size() && eg->jobs[j].name == lj.name &&
+          eg->jobs[j].jobnum == lj.jobnum) {
+        g.jobs.push_back(eg->jobs[j]);
+        continue;
+      }
+      JobResult z;
+      z.name = lj.name;
+      z.groupid = lj.groupid;
+      z.jobnum = lj.jobnum;
+      z.spec = lj.spec;
+      g.jobs.push_back(std::move(z));
+    }
+    out.groups.push_back(std::move(g));
+  }
+  return out;
+}
+
+// Prints interim reports of one run in every requested format. Main thread.
+class InterimPrinter {
+ public:
+  InterimPrinter(const SessionOptions& o, const ReportOptions& ropts, Output* out)
+      : o_(o), ropts_(ropts), out_(out) {
+    auto mode = ParseStatusIntervalMode(o.status_interval_mode);
+    interval_ = mode.ok() && *mode == StatusIntervalMode::kInterval;
+  }
+  // A new run (sweep point or repeat): intervals restart.
+  void StartRun() {
+    have_prev_ = false;
+    printed_ = false;
+  }
+  void Print(const RunResult& snapshot) {
+    if (!interval_) {
+      Write(snapshot);
+    } else {
+      Result<RunResult> r = have_prev_ ? IntervalResult(snapshot, AlignEarlier(snapshot, prev_))
+                                       : Result<RunResult>(snapshot);
+      if (!r.ok()) {
+        std::fprintf(stderr, "iobench: %s\n", r.status().message().c_str());
+        return;
+      }
+      Write(*r);
+      prev_ = snapshot;
+      have_prev_ = true;
+    }
+    printed_ = true;
+  }
+  // Interval mode: the tail after the last interim report, so the interval
+  // reports add up to the final numbers exactly. Nothing if none was printed.
+  void PrintLastInterval(const RunResult& final_result) {
+    if (interval_ && printed_) Print(final_result);
+  }
+  // Once a JSON interim report went out, the final report is one line too.
+  bool json_lines() const { return json_lines_; }
+
+ private:
+  void Write(const RunResult& r) {
+    std::string text;
+    for (const auto& f : o_.formats) {
+      if (f == "normal") {
+        std::ostringstream s;
+        (void)WriteNormal(r, ropts_, s);
+        text += s.str();
+      } else if (f == "terse") {
+        std::ostringstream s;
+        (void)WriteTerse(r, ropts_, s);
+        text += s.str();
+      } else if ((f == "json" || f == "json+") && !text_has_json_) {
+        auto line = JsonToLine(BuildJsonReport(r, ropts_, Has(o_.formats, "json+")).dump());
+        if (line.ok()) text += *line;
+        json_lines_ = true;
+        text_has_json_ = true;  // json and json+ together: one document
+      }
+    }
+    text_has_json_ = false;
+    out_->Write(text);
+  }
+
+  const SessionOptions& o_;
+  const ReportOptions& ropts_;
+  Output* out_;
+  bool interval_ = false;
+  bool have_prev_ = false;
+  bool printed_ = false;
+  bool json_lines_ = false;
+  bool text_has_json_ = false;
+  RunResult prev_;
+};
+
+// --- end issue 8 ----------------------------------------------------------------
+
 Result<TableOptions> MakeTableOptions(const SessionOptions& o) {
   TableOptions t;
   IOB_ASSIGN_OR_RETURN(t.metrics, ParseTableMetrics(o.table_metric));
@@ -84,7 +216,12 @@ class StatusDriver {
   }
   void PhaseStart(const std::vector<const JobSpec*>& specs) {
     run_.jobs.clear();
-    for (const JobSpec* s : specs) run_.jobs.push_back(JobStatus::FromSpec(*s, s->size));
+    for (const JobSpec* s : specs) {
+      run_.jobs.push_back(JobStatus::FromSpec(*s, s->size));
+      // "f=": the job's files, counted while it runs (fio counts the null
+      // engine's file too).
+      run_.jobs.back().open_files = std::max<uint32_t>(1, s->nrfiles);
+    }
   }
   void Tick(const std::vector<const LiveCounters*>& live) {
     for (size_t i = 0; i < live.size() && i < run_.jobs.size(); ++i) run_.jobs[i].Load(*live[i]);
@@ -164,6 +301,8 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   ropts.job_files = o.job_files;
 
   StatusDriver status(o);
+  Output output(o.output);
+  InterimPrinter interim(o, ropts, &output);
   std::ostringstream normal, terse;
   std::vector<std::pair<sweep::SweepPoint, nlohmann::json>> per_point;
   std::vector<std::string> hook_logs;
@@ -205,6 +344,15 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       run_opts.stop_signal = &stop;
       run_opts.on_phase_start = [&](const std::vector<const JobSpec*>& s) { status.PhaseStart(s); };
       run_opts.on_tick = [&](const std::vector<const LiveCounters*>& l) { status.Tick(l); };
+      // issue 8: interim reports (--status-interval, SIGUSR1) and --bandwidth-log
+      run_opts.bandwidth_log = o.bandwidth_log;
+      run_opts.status_interval_ns = o.status_interval_ns;
+      run_opts.report_signal = &report_now;
+      run_opts.on_interim = [&](const RunResult& snap) {
+        status.Clear();
+        interim.Print(snap);
+      };
+      interim.StartRun();
       const uint64_t t0 = NowNs();
       Result<RunResult> res = RunJobs(point_jobs, run_opts);
       ++runs_done;
@@ -219,6 +367,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       }
       for (const auto& [k, v] : point.values) res->point[k] = v;
       status.Clear();
+      interim.PrintLastInterval(*res);  // issue 8
       if (sweeping || o.repeat > 1) {
         std::string label = point.Label();
         if (o.repeat > 1)
@@ -257,7 +406,13 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     if (f == "terse") out += terse.str();
     if ((f == "json" || f == "json+") && !json_done) {
       // json and json+ both asked: one document (json+ is a superset).
-      out += single_json.empty() ? doc.dump(2) + "\n" : single_json;
+      if (interim.json_lines() || o.status_interval_ns != 0) {
+        // issue 8: after one-line interim reports the output is JSON Lines.
+        auto line = JsonToLine(single_json.empty() ? doc.dump() : single_json);
+        out += line.ok() ? *line : doc.dump() + "\n";
+      } else {
+        out += single_json.empty() ? doc.dump(2) + "\n" : single_json;
+      }
       json_done = true;
     }
     if (f == "table" && want_table) {
@@ -289,8 +444,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       }
     }
   }
-  int emit = Emit(o, out);
-  if (emit != kExitOk) exit_code = std::max(exit_code, emit);
+  if (!output.Write(out)) exit_code = std::max(exit_code, kExitJobFailed);
   if (!o.plot.empty() && !per_point.empty()) {
     PlotOptions p;
     p.path = o.plot;

@@ -1,0 +1,23 @@
+#!/bin/bash
+# Issue 8: the live status line of the real binary. Under a pseudo-terminal
+# (script(1)) it is drawn and redrawn in place with '\r'; into a pipe it is
+# never written. $1: iobench binary, $2: source dir.
+set -u
+bin=$(realpath "$1")
+command -v script >/dev/null || { echo "skip: script(1) not installed"; exit 77; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+# thinktime paces the job without a rate limit (which the line would show).
+cmd="$bin --name=t --ioengine=null --rw=randread --bs=4k --size=1G --thinktime=1000 --time_based --runtime=4"
+script -qfec "$cmd" /dev/null >tty.out </dev/null || fail "under script: exit $?"
+grep -aq 'Jobs: 1 (f=1): \[r(1)\]' tty.out || fail "no status line: $(head -c 600 tty.out | cat -v)"
+redraws=$(grep -ao 'Jobs: 1 (f=1)' tty.out | wc -l)
+[ "$redraws" -ge 2 ] || fail "want >= 2 draws in 4 s, got $redraws"
+# A redraw: the next line starts after a bare '\r' on the same terminal line.
+grep -aqP 'Jobs: [^\n]*\r(?!\n)[^\n]*Jobs: ' tty.out || fail "no in-place redraw: $(cat -v tty.out | head -5)"
+$cmd --runtime=1 | cat >pipe.out || fail "piped: exit $?"
+grep -q 'Jobs:' pipe.out && fail "status line written into a pipe"
+grep -q 'groupid=0' pipe.out || fail "no report in the pipe"
+echo ok

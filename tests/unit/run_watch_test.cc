@@ -1,0 +1,139 @@
+// Issue 8 wiring: the coordinator's interim snapshots and the workers' logs,
+// on the null engine through RunJobs (real threads, real files in a temp dir).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine_test_driver.h"
+#include "fake_engine.h"
+#include "run/coordinator.h"
+
+namespace iobench {
+namespace {
+
+using testing::TestJob;
+using testing_engine::TempDir;
+
+JobSpec NullJob(const std::string& name, RwMode rw = RwMode::kRead) {
+  JobSpec j = TestJob(name, rw, 4096, 1 << 20);
+  j.ioengine = "null";
+  return j;
+}
+
+size_t CountLines(const std::string& path) {
+  std::ifstream f(path);
+  size_t n = 0;
+  for (std::string line; std::getline(f, line);) n += !line.empty();
+  return n;
+}
+
+std::map<std::string, uint64_t> IosByJob(const RunResult& r) {
+  std::map<std::string, uint64_t> m;
+  for (const auto& g : r.groups)
+    for (const auto& j : g.jobs)
+      m[j.name + "." + std::to_string(j.jobnum)] = j.stats.dir[0].ios + j.stats.dir[1].ios;
+  return m;
+}
+
+TEST(RunWatchTest, ReportFlagGivesOneSnapshotThatTheFinalResultContains) {
+  // The flag is set before the run: the first watch poll takes it, exactly once.
+  std::atomic<int> report{1};
+  std::vector<RunResult> snaps;
+  RunOptions o;
+  o.report_signal = &report;
+  o.on_interim = [&](const RunResult& s) { snaps.push_back(s); };
+  JobSpec a = NullJob("a");
+  a.time_based = true;
+  a.runtime_ns = 200ull * 1000 * 1000;
+  a.rate_iops[0] = 2000;
+  a.numjobs = 2;
+  auto r = RunJobs({a}, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(snaps.size(), 1u);
+  EXPECT_EQ(report.load(), 0);
+  ASSERT_EQ(snaps[0].groups.size(), 1u);
+  ASSERT_EQ(snaps[0].groups[0].jobs.size(), 2u);  // same shape as the final result
+  const auto s = IosByJob(snaps[0]), f = IosByJob(*r);
+  for (const auto& [k, v] : s) EXPECT_LE(v, f.at(k)) << k;
+}
+
+TEST(RunWatchTest, SnapshotsAcrossPhasesNeverGoDown) {
+  std::vector<RunResult> snaps;
+  RunOptions o;
+  o.status_interval_ns = 50ull * 1000 * 1000;
+  o.on_interim = [&](const RunResult& s) { snaps.push_back(s); };
+  JobSpec a = NullJob("a"), b = NullJob("b", RwMode::kWrite);
+  for (JobSpec* j : {&a, &b}) {
+    j->time_based = true;
+    j->runtime_ns = 200ull * 1000 * 1000;
+    j->rate_iops[0] = j->rate_iops[1] = 2000;
+  }
+  b.stonewall = true;
+  auto r = RunJobs({a, b}, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_FALSE(snaps.empty());
+  std::map<std::string, uint64_t> last;
+  for (const auto& s : snaps)
+    for (const auto& [k, v] : IosByJob(s)) {
+      EXPECT_GE(v, last[k]) << k;
+      last[k] = v;
+    }
+  const auto f = IosByJob(*r);
+  for (const auto& [k, v] : last) EXPECT_LE(v, f.at(k)) << k;
+  // Once phase 2 runs, phase 1's job is in every snapshot with its final count.
+  const RunResult& s = snaps.back();
+  if (s.groups.size() == 2) {
+    EXPECT_EQ(IosByJob(s).at("a.0"), f.at("a.0"));
+  }
+}
+
+TEST(RunWatchTest, RateLimitedRunIssuesNothingAfterTheRuntime) {
+  // I/O k of a 1000 IOPS job is due at k ms: none is due before 300 ms after #299.
+  JobSpec j = NullJob("r", RwMode::kRandRead);
+  j.time_based = true;
+  j.runtime_ns = 300ull * 1000 * 1000;
+  j.rate_iops[0] = 1000;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_LE(r->groups[0].jobs[0].stats.dir[0].ios, 300u);
+  EXPECT_LE(r->groups[0].jobs[0].runtime_ms, 310u);
+}
+
+TEST(RunWatchTest, LogsOneLinePerIoAndShareFilesWithPerJobLogsOff) {
+  TempDir dir("/tmp");
+  ASSERT_TRUE(dir.ok());
+  JobSpec a = NullJob("a", RwMode::kRandWrite);
+  a.size = 64 << 20;
+  a.number_ios = 1000;
+  a.write_iops_log = dir.path() + "/a";
+  a.write_lat_log = dir.path() + "/a";
+  a.gtod_reduce = true;  // no latency recorded: the log still gets its times
+  JobSpec b = NullJob("b");
+  b.number_ios = 100;
+  b.numjobs = 3;
+  b.per_job_logs = false;
+  b.write_bw_log = dir.path() + "/b";
+  auto r = RunJobs({a, b}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(CountLines(dir.path() + "/a_iops.1.log"), 1000u);
+  EXPECT_EQ(CountLines(dir.path() + "/a_clat.1.log"), 0u);  // gtod_reduce: not measured
+  EXPECT_EQ(CountLines(dir.path() + "/b_bw.log"), 300u);
+  for (const auto& g : r->groups)
+    for (const auto& j : g.jobs) EXPECT_EQ(j.error, 0) << j.error_message;
+}
+
+TEST(RunWatchTest, UnwritableLogPathFailsBeforeAnyIo) {
+  JobSpec a = NullJob("a");
+  a.write_bw_log = "/nonexistent-iobench-dir/x";
+  auto r = RunJobs({a}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("/nonexistent-iobench-dir/x_bw.1.log"), std::string::npos)
+      << r.status().message();
+}
+
+}  // namespace
+}  // namespace iobench
