@@ -50,6 +50,7 @@ struct BsChooser {
   std::vector<uint64_t> sizes;  // bssplit sizes, ascending
   std::vector<uint32_t> cum;    // cumulative weights matching `sizes`
   uint32_t total = 0;
+  bool fixed = false;  // one block size (min == max, no split): the common case
 };
 
 struct Zone {
@@ -92,7 +93,13 @@ class PatternImpl final : public IoPattern {
   bool Generate(int f, IoPlan* out);
   bool TryRandom(FileState& fs, Ddir d, IoPlan* out);
   bool TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPlan* out);
-  uint64_t ChooseLen(int bs_dir, uint64_t remaining);
+  // Inline fast path for a fixed block size; the rest is out of line.
+  uint64_t ChooseLen(int bs_dir, uint64_t remaining) {
+    const BsChooser& c = bs_[bs_dir];
+    if (c.fixed) return c.min <= remaining ? c.min : 0;
+    return ChooseLenSlow(c, remaining);
+  }
+  uint64_t ChooseLenSlow(const BsChooser& c, uint64_t remaining);
   int BsDir(Ddir d, bool rnd) const {
     if (!bs_is_seq_rand_) return static_cast<int>(d);
     return rnd ? static_cast<int>(Ddir::kWrite) : static_cast<int>(Ddir::kRead);
@@ -191,6 +198,7 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
       return Status::Invalid("bsrange: the " + DdirName(d) + " range " + std::to_string(c.min) +
                              "-" + std::to_string(c.max) + " is empty");
     gran_ = std::min(gran_, c.min);
+    c.fixed = c.sizes.empty() && c.min == c.max;
   }
   for (int d = 0; d < kNumDdirs; ++d) {
     perc_random_[d] = std::min<uint32_t>(job.percentage_random[d], 100);
@@ -388,8 +396,7 @@ int PatternImpl::PickFile() {
   return f;
 }
 
-uint64_t PatternImpl::ChooseLen(int bs_dir, uint64_t remaining) {
-  const BsChooser& c = bs_[bs_dir];
+uint64_t PatternImpl::ChooseLenSlow(const BsChooser& c, uint64_t remaining) {
   uint64_t len;
   if (!c.sizes.empty()) {
     const uint32_t r = static_cast<uint32_t>(bs_rng_.Below(c.total));
@@ -513,6 +520,10 @@ bool PatternImpl::TryRandom(FileState& fs, Ddir d, IoPlan* out) {
       off = b * gran_;
       len = ChooseLen(bd, fs.size - off);
       if (len == 0) len = gran_;  // this direction's bs does not fit: one block
+      if (len == gran_) {         // one block, and FindFree returned a free one
+        fs.map.Set(b);
+        break;
+      }
       const uint64_t want = (len + gran_ - 1) / gran_;
       const uint64_t run = fs.map.FreeRun(b, want);
       if (run < want) len = run * gran_;  // stop before a used block, as fio does
