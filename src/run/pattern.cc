@@ -108,6 +108,17 @@ class PatternImpl final : public IoPattern {
   bool FileExhausted(const FileState& fs) const;
   void AfterIo(FileState& fs, Ddir d, uint64_t off_rel, uint64_t len);
   void StartPass(FileState& fs);
+  bool FastMapEligible() const;
+  // Everything but the fast path; out of line so that the fast path does not
+  // pay for the general one's register saves.
+  [[gnu::noinline]] bool NextGeneral(IoPlan* out);
+
+  // The common random job in one step: one file, one direction, one block
+  // size equal to the map's block, the random map, no sequential runs
+  // (randread/randwrite/randtrim with defaults). Next() then draws the same
+  // random numbers as the general path, so offsets do not depend on it.
+  bool fast_map_ = false;
+  Ddir fast_ddir_ = Ddir::kRead;
 
   RwMode rw_ = RwMode::kRead;
   bool random_job_ = false;
@@ -343,7 +354,19 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   seqrand_rng_.Seed(prng::MixSeed(seed, kStreamSeqRand), false);
   file_rng_.Seed(prng::MixSeed(seed, kStreamFile), false);
   Reset();
+  fast_map_ = FastMapEligible();
+  if (fast_map_) fast_ddir_ = ChooseDdir();
   return Status::Ok();
+}
+
+bool PatternImpl::FastMapEligible() const {
+  if (!random_job_ || rand_mode_ != RandMode::kMap || files_.size() != 1 || mixed_ || trimwrite_ ||
+      rw_nr_ != 1 || identical_)
+    return false;
+  const Ddir d = HasTrim(rw_) ? Ddir::kTrim : HasWrite(rw_) ? Ddir::kWrite : Ddir::kRead;
+  if (perc_random_[static_cast<int>(d)] < 100) return false;
+  const BsChooser& c = bs_[BsDir(d, true)];
+  return c.fixed && c.min == gran_ && gran_ <= files_[0].size;
 }
 
 void PatternImpl::StartPass(FileState& fs) {
@@ -587,6 +610,25 @@ bool PatternImpl::Generate(int f, IoPlan* out) {
 }
 
 bool PatternImpl::Next(IoPlan* out) {
+  if (fast_map_) {
+    // Same steps as PickFile/Generate/TryRandom take for this job: no random
+    // number is drawn for the direction or the length, one for the offset.
+    FileState& fs = files_[0];
+    if (__builtin_expect(fs.map.free_count() != 0 && files_done_ == 0, 1)) {
+      const uint64_t b = fs.map.FindFree(off_rng_.Below(fs.blocks));
+      fs.map.Set(b);
+      cur_file_ = 0;
+      out->ddir = fast_ddir_;
+      out->file = 0;
+      out->offset = fs.start + b * gran_;
+      out->length = gran_;
+      return true;
+    }
+  }
+  return NextGeneral(out);
+}
+
+bool PatternImpl::NextGeneral(IoPlan* out) {
   if (pending_write_) {
     pending_write_ = false;
     *out = last_;
