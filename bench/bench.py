@@ -262,7 +262,7 @@ def row_startup(args, scratch, table):
         for _ in range(args.repeat):
             for tool in TOOLS:
                 jf = os.path.join(scratch, "hf.json")
-                run(["hyperfine", "-N", "--warmup", "2", "--runs", "10", "--export-json", jf,
+                run(["hyperfine", "-N", "--warmup", "1", "--runs", "5", "--export-json", jf,
                      " ".join(cmds[tool])])
                 with open(jf) as f:
                     res = json.load(f)["results"][0]
@@ -337,7 +337,7 @@ def main():
     ap.add_argument("--rows", default=",".join(ROWS), help="comma separated: " + ",".join(ROWS))
     ap.add_argument("--repeat", type=int, default=3, help="interleaved repeats per row")
     ap.add_argument("--runtime", type=int, default=2, help="seconds per timed run (iops, aio)")
-    ap.add_argument("--instr-ios", type=int, nargs=2, default=[50000, 100000],
+    ap.add_argument("--instr-ios", type=int, nargs=2, default=[20000, 40000],
                     metavar=("N1", "N2"), help="number_ios of the two callgrind runs")
     ap.add_argument("--instr-repeat", type=int, default=1,
                     help="callgrind repeats (instruction counts are nearly deterministic)")
