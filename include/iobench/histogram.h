@@ -29,13 +29,13 @@ struct Histogram {
   Histogram() { Clear(); }
   void Clear() { std::memset(counts, 0, sizeof(counts)); }
 
+  // Runs twice per I/O (clat and lat), so it is kept to a few instructions:
+  // with e = msb - kBits, the bucket is (e + 1) * kVal + (the kBits bits below
+  // the msb), and v >> e is exactly kVal + those bits, so idx = e * kVal + (v >> e).
   static unsigned ValueToIndex(uint64_t v) {
     if (v < (2u * kVal)) return static_cast<unsigned>(v);  // msb <= kBits
-    const unsigned msb = 63u - static_cast<unsigned>(__builtin_clzll(v));
-    const unsigned error_bits = msb - kBits;
-    const unsigned base = (error_bits + 1) << kBits;
-    const unsigned offset = static_cast<unsigned>((v >> error_bits) & (kVal - 1));
-    const unsigned idx = base + offset;
+    const unsigned e = (63u - kBits) - static_cast<unsigned>(__builtin_clzll(v));
+    const unsigned idx = (e << kBits) + static_cast<unsigned>(v >> e);
     return idx < kNr - 1 ? idx : kNr - 1;
   }
 

@@ -50,6 +50,7 @@ struct BsChooser {
   std::vector<uint64_t> sizes;  // bssplit sizes, ascending
   std::vector<uint32_t> cum;    // cumulative weights matching `sizes`
   uint32_t total = 0;
+  bool fixed = false;  // one block size (min == max, no split): the common case
 };
 
 struct Zone {
@@ -92,7 +93,13 @@ class PatternImpl final : public IoPattern {
   bool Generate(int f, IoPlan* out);
   bool TryRandom(FileState& fs, Ddir d, IoPlan* out);
   bool TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPlan* out);
-  uint64_t ChooseLen(int bs_dir, uint64_t remaining);
+  // Inline fast path for a fixed block size; the rest is out of line.
+  uint64_t ChooseLen(int bs_dir, uint64_t remaining) {
+    const BsChooser& c = bs_[bs_dir];
+    if (c.fixed) return c.min <= remaining ? c.min : 0;
+    return ChooseLenSlow(c, remaining);
+  }
+  uint64_t ChooseLenSlow(const BsChooser& c, uint64_t remaining);
   int BsDir(Ddir d, bool rnd) const {
     if (!bs_is_seq_rand_) return static_cast<int>(d);
     return rnd ? static_cast<int>(Ddir::kWrite) : static_cast<int>(Ddir::kRead);
@@ -101,6 +108,17 @@ class PatternImpl final : public IoPattern {
   bool FileExhausted(const FileState& fs) const;
   void AfterIo(FileState& fs, Ddir d, uint64_t off_rel, uint64_t len);
   void StartPass(FileState& fs);
+  bool FastMapEligible() const;
+  // Everything but the fast path; out of line so that the fast path does not
+  // pay for the general one's register saves.
+  [[gnu::noinline]] bool NextGeneral(IoPlan* out);
+
+  // The common random job in one step: one file, one direction, one block
+  // size equal to the map's block, the random map, no sequential runs
+  // (randread/randwrite/randtrim with defaults). Next() then draws the same
+  // random numbers as the general path, so offsets do not depend on it.
+  bool fast_map_ = false;
+  Ddir fast_ddir_ = Ddir::kRead;
 
   RwMode rw_ = RwMode::kRead;
   bool random_job_ = false;
@@ -191,6 +209,7 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
       return Status::Invalid("bsrange: the " + DdirName(d) + " range " + std::to_string(c.min) +
                              "-" + std::to_string(c.max) + " is empty");
     gran_ = std::min(gran_, c.min);
+    c.fixed = c.sizes.empty() && c.min == c.max;
   }
   for (int d = 0; d < kNumDdirs; ++d) {
     perc_random_[d] = std::min<uint32_t>(job.percentage_random[d], 100);
@@ -335,7 +354,19 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   seqrand_rng_.Seed(prng::MixSeed(seed, kStreamSeqRand), false);
   file_rng_.Seed(prng::MixSeed(seed, kStreamFile), false);
   Reset();
+  fast_map_ = FastMapEligible();
+  if (fast_map_) fast_ddir_ = ChooseDdir();
   return Status::Ok();
+}
+
+bool PatternImpl::FastMapEligible() const {
+  if (!random_job_ || rand_mode_ != RandMode::kMap || files_.size() != 1 || mixed_ || trimwrite_ ||
+      rw_nr_ != 1 || identical_)
+    return false;
+  const Ddir d = HasTrim(rw_) ? Ddir::kTrim : HasWrite(rw_) ? Ddir::kWrite : Ddir::kRead;
+  if (perc_random_[static_cast<int>(d)] < 100) return false;
+  const BsChooser& c = bs_[BsDir(d, true)];
+  return c.fixed && c.min == gran_ && gran_ <= files_[0].size;
 }
 
 void PatternImpl::StartPass(FileState& fs) {
@@ -388,8 +419,7 @@ int PatternImpl::PickFile() {
   return f;
 }
 
-uint64_t PatternImpl::ChooseLen(int bs_dir, uint64_t remaining) {
-  const BsChooser& c = bs_[bs_dir];
+uint64_t PatternImpl::ChooseLenSlow(const BsChooser& c, uint64_t remaining) {
   uint64_t len;
   if (!c.sizes.empty()) {
     const uint32_t r = static_cast<uint32_t>(bs_rng_.Below(c.total));
@@ -513,6 +543,10 @@ bool PatternImpl::TryRandom(FileState& fs, Ddir d, IoPlan* out) {
       off = b * gran_;
       len = ChooseLen(bd, fs.size - off);
       if (len == 0) len = gran_;  // this direction's bs does not fit: one block
+      if (len == gran_) {         // one block, and FindFree returned a free one
+        fs.map.Set(b);
+        break;
+      }
       const uint64_t want = (len + gran_ - 1) / gran_;
       const uint64_t run = fs.map.FreeRun(b, want);
       if (run < want) len = run * gran_;  // stop before a used block, as fio does
@@ -576,6 +610,25 @@ bool PatternImpl::Generate(int f, IoPlan* out) {
 }
 
 bool PatternImpl::Next(IoPlan* out) {
+  if (fast_map_) {
+    // Same steps as PickFile/Generate/TryRandom take for this job: no random
+    // number is drawn for the direction or the length, one for the offset.
+    FileState& fs = files_[0];
+    if (__builtin_expect(fs.map.free_count() != 0 && files_done_ == 0, 1)) {
+      const uint64_t b = fs.map.FindFree(off_rng_.Below(fs.blocks));
+      fs.map.Set(b);
+      cur_file_ = 0;
+      out->ddir = fast_ddir_;
+      out->file = 0;
+      out->offset = fs.start + b * gran_;
+      out->length = gran_;
+      return true;
+    }
+  }
+  return NextGeneral(out);
+}
+
+bool PatternImpl::NextGeneral(IoPlan* out) {
   if (pending_write_) {
     pending_write_ = false;
     *out = last_;

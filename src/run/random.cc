@@ -145,19 +145,16 @@ void BlockMap::Clear() {
   free_ = nblocks_;
 }
 
-bool BlockMap::Set(uint64_t b) {
-  uint64_t* w = &levels_[0][b >> 6];
-  const uint64_t bit = 1ULL << (b & 63);
-  if (*w & bit) return false;
-  *w |= bit;
-  --free_;
-  uint64_t idx = b >> 6;
-  for (size_t l = 1; l < levels_.size() && *w == ~0ULL; ++l) {
-    w = &levels_[l][idx >> 6];
-    *w |= 1ULL << (idx & 63);
+void BlockMap::MarkFull(uint64_t word) {
+  // Each level's bit says "the word below is full"; go up while that makes
+  // the upper word full too.
+  uint64_t idx = word;
+  for (size_t l = 1; l < levels_.size(); ++l) {
+    uint64_t& w = levels_[l][idx >> 6];
+    w |= 1ULL << (idx & 63);
+    if (w != ~0ULL) break;
     idx >>= 6;
   }
-  return true;
 }
 
 uint64_t BlockMap::FreeRun(uint64_t b, uint64_t max) const {
@@ -182,7 +179,7 @@ uint64_t BlockMap::Descend(int level, uint64_t pos) const {
   return pos;
 }
 
-uint64_t BlockMap::FindFree(uint64_t from) const {
+uint64_t BlockMap::FindFreeSlow(uint64_t from) const {
   if (from >= nblocks_) from = 0;
   uint64_t idx = from;
   const int nlevels = static_cast<int>(levels_.size());

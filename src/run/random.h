@@ -141,15 +141,31 @@ class BlockMap {
   uint64_t size() const { return nblocks_; }
   uint64_t free_count() const { return free_; }
   bool IsSet(uint64_t b) const { return (levels_[0][b >> 6] >> (b & 63)) & 1; }
-  // Marks block b used. Returns false when it was already used.
-  bool Set(uint64_t b);
+  // Marks block b used. Returns false when it was already used. Inline: it
+  // runs once per random I/O, and only a word that becomes full needs the
+  // summary levels (1 call in 64).
+  bool Set(uint64_t b) {
+    uint64_t& w = levels_[0][b >> 6];
+    const uint64_t bit = 1ULL << (b & 63);
+    if (w & bit) return false;
+    w |= bit;
+    --free_;
+    if (w == ~0ULL) MarkFull(b >> 6);
+    return true;
+  }
   // Number of consecutive free blocks starting at b, at most max.
   uint64_t FreeRun(uint64_t b, uint64_t max) const;
   // First free block at or after `from`, wrapping to 0 at the end.
-  // REQUIRES: free_count() > 0.
-  uint64_t FindFree(uint64_t from) const;
+  // REQUIRES: free_count() > 0. Inline fast path: `from` itself is free
+  // (nearly always until late in a pass).
+  uint64_t FindFree(uint64_t from) const {
+    if (from < nblocks_ && !IsSet(from)) return from;
+    return FindFreeSlow(from);
+  }
 
  private:
+  void MarkFull(uint64_t word);  // level-0 word `word` just became full
+  uint64_t FindFreeSlow(uint64_t from) const;
   uint64_t Descend(int level, uint64_t pos) const;
   uint64_t nblocks_ = 0;
   uint64_t free_ = 0;
