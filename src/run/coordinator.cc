@@ -183,6 +183,7 @@ class Watchdog {
         deadline = start_ns + std::max(j.startdelay_ns, j.startdelay_max_ns) + j.ramp_time_ns +
                    j.runtime_ns;
       runtime_end_.push_back(deadline);
+      sync_.push_back(c.worker->engine_is_sync());  // read once, not while workers run
     }
   }
 
@@ -228,7 +229,7 @@ class Watchdog {
         report += "stuck closing its files";
       else if (state == 'F')
         report += "stuck in its final fsync";
-      else if (mw.engine_is_sync())
+      else if (sync_[i])
         report += "1 I/O in flight, inside a synchronous engine call";
       else
         report += std::to_string(mw.in_flight()) + " I/O(s) in flight";
@@ -250,6 +251,7 @@ class Watchdog {
   std::vector<uint64_t> last_;
   std::vector<uint64_t> since_;
   std::vector<uint64_t> runtime_end_;
+  std::vector<bool> sync_;
   uint64_t stop_seen_ns_ = 0;
 };
 
@@ -359,12 +361,13 @@ class PhaseRunner {
     ctl.helper_sampler = helpers.get();
 
     ctl.start_ns = NowNs();
+    Watchdog watchdog(*sh, opts_, ctl.start_ns);
     ctl.go.store(1);
     ctl.go.notify_all();
 
     // Watch: stop signal and watchdog every ~20 ms, status tick every ~1 s.
     auto next_tick = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-    Watchdog watchdog(*sh, opts_, ctl.start_ns);
+
     Status stuck;
     {
       std::unique_lock<std::mutex> lock(sh->mu);
