@@ -201,5 +201,44 @@ check section-unknown 2 "--section=nosuch matches no job" -- \
   "$bin" --section=nosuch "$work/../iobench-valid.$$.fio"
 rm -f "$work/../iobench-valid.$$.fio"
 
+# Mutated real job files (a fixed seed, so a failure reproduces): with
+# --parse-only nothing runs; each must end with 0 or 2, never a crash or hang.
+mkdir "$work/../iobench-mut.$$"
+python3 - "$src/jobs" "$work/../iobench-mut.$$" <<'PY'
+import os, random, sys
+src, out = sys.argv[1], sys.argv[2]
+files = []
+for root, _, names in os.walk(src):
+    files += [os.path.join(root, n) for n in names if n.endswith(".fio")]
+r = random.Random(6)
+pieces = [b"[", b"]", b"=", b"${", b"}", b"%", b"%%", b"include ", b"\n", b",", b":", b"-",
+          b"0", b"999999999999999999999", b"k", b"\xff", b"\x00", b"#", b";", b"'", b'"']
+for i in range(150):
+    data = bytearray(open(r.choice(sorted(files)), "rb").read())
+    for _ in range(r.randint(1, 8)):
+        op = r.randint(0, 2)
+        pos = r.randint(0, len(data))
+        if op == 0:
+            data[pos:pos] = r.choice(pieces)
+        elif op == 1:
+            del data[pos:pos + r.randint(1, 16)]
+        else:
+            data[pos:pos] = data[r.randint(0, len(data)):][:r.randint(1, 64)]
+    open(os.path.join(out, "m%03d.fio" % i), "wb").write(bytes(data))
+PY
+mut_bad=0
+for f in "$work/../iobench-mut.$$"/*.fio; do
+  timeout 20 "$bin" --parse-only "$f" >/dev/null 2>&1
+  rc=$?
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then
+    echo "FAIL mutated $(basename "$f") (seed 6, regenerate with the script): exit $rc"
+    head -c 400 "$f" | sed 's/^/  | /'
+    mut_bad=$((mut_bad + 1))
+  fi
+done
+n=$((n + 1))
+[ "$mut_bad" -eq 0 ] && echo "ok   150 mutated job files (--parse-only)" || fails=$((fails + 1))
+rm -rf "$work/../iobench-mut.$$"
+
 echo "$n cases, $fails failed"
 [ "$fails" -eq 0 ]
