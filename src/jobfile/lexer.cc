@@ -1,8 +1,44 @@
 #include "jobfile/lexer.h"
 
+#include <algorithm>
 #include <cctype>
+#include <string_view>
 
 namespace iobench::jobfile {
+
+namespace {
+
+// Length of the valid UTF-8 sequence at s[i], or 0 when it is not one.
+size_t Utf8Length(std::string_view s, size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  return n;
+}
+
+// Diagnostics go to a terminal: binary garbage in a job file must not reach
+// it as is. Control characters (but tab) and bytes that are not UTF-8 become
+// '?', one for one, so columns still line up.
+std::string Printable(std::string_view s) {
+  std::string out(s);
+  for (size_t i = 0; i < out.size();) {
+    const auto c = static_cast<unsigned char>(out[i]);
+    const size_t n = Utf8Length(out, i);
+    if (n == 0 || (c < 0x20 && c != '\t' && c != '\n') || c == 0x7F) {
+      out[i++] = '?';
+      continue;
+    }
+    i += n;
+  }
+  return out;
+}
+
+// At most this much of a line is echoed (a 10 MB line must not be).
+constexpr size_t kEchoWidth = 160;
+
+}  // namespace
 
 std::string FormatDiagnostic(const std::string& file, int line, int col, const std::string& message,
                              const std::string& line_text) {
@@ -15,11 +51,18 @@ std::string FormatDiagnostic(const std::string& file, int line, int col, const s
       out += std::to_string(col);
     }
   }
-  out += ": " + message;
+  out += ": " + Printable(message);
   if (!line_text.empty()) {
-    out += "\n" + line_text + "\n";
+    // A window of the line around the column, marked with "..." when cut.
+    size_t from = 0;
+    if (line_text.size() > kEchoWidth && col > static_cast<int>(kEchoWidth / 2))
+      from = std::min(static_cast<size_t>(col) - kEchoWidth / 2, line_text.size() - kEchoWidth);
+    const std::string shown = Printable(std::string_view(line_text).substr(from, kEchoWidth));
+    const std::string lead = from > 0 ? "..." : "";
+    out += "\n" + lead + shown + (from + kEchoWidth < line_text.size() ? "..." : "") + "\n";
+    out.append(lead.size(), ' ');
     // Keep tabs in the padding so the caret lines up under tabbed text.
-    for (int i = 0; i + 1 < col && i < static_cast<int>(line_text.size()); ++i)
+    for (int i = static_cast<int>(from); i + 1 < col && i < static_cast<int>(line_text.size()); ++i)
       out += line_text[static_cast<size_t>(i)] == '\t' ? '\t' : ' ';
     out += "^";
   }
@@ -46,8 +89,13 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
     auto err = [&](int col, const std::string& msg) {
       return Status::Invalid(FormatDiagnostic(file, lineno, col, msg, text));
     };
-    for (char c : text)
-      if (c == '\0') return err(1, "NUL byte in job file (is this a binary file?)");
+    for (size_t i = 0; i < text.size(); ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (c == 0 || (c < 0x20 && c != '\t' && c != '\f' && c != '\v'))
+        return err(static_cast<int>(i) + 1, c == 0 ? "NUL byte in job file (is this a binary file?)"
+                                                   : "control character in job file (is this a "
+                                                     "binary file?)");
+    }
     if (text.size() > 8192) return err(1, "line longer than 8192 bytes");
     // Comments: from the first '#' or ';' to the end of the line, except
     // inside a value that is quoted as a whole (`description="a; b"`).

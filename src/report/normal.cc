@@ -230,7 +230,10 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
                       static_cast<unsigned long long>(ts.total_errors), ts.first_error.err,
                       ts.first_error.err ? std::strerror(ts.first_error.err) : "Success");
   }
-  if (ts.first_error.err) {
+  if (ts.first_error.err && ts.first_error.message.find(" offset=") != std::string::npos) {
+    // The worker's message already says what, where and why.
+    o += fmt::sprintf("     first error: %s\n", ts.first_error.message);
+  } else if (ts.first_error.err) {
     o += fmt::sprintf("     first error: %s %s offset=%llu%s%s\n",
                       DdirName(static_cast<int>(ts.first_error.ddir)),
                       ts.first_error.file.empty() ? "-" : ts.first_error.file,

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -44,6 +45,21 @@ struct Clone {
   std::vector<std::string> notes;
   std::unique_ptr<Worker> worker;
   Status setup;
+};
+
+// What the worker threads of one phase share with the coordinator. Held by
+// shared_ptr from each thread: when the watchdog gives up on a stuck job, its
+// thread is detached and keeps this alive (it may sit in a syscall on a hung
+// device forever), so RunJobs can return without leaving it dangling
+// pointers. The jobs are copies for the same reason.
+struct PhaseShared {
+  std::vector<JobSpec> jobs;
+  WorkerControl ctl;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<Clone> clones;
+  std::unique_ptr<HelperCpuSampler> helpers;
+  std::unique_ptr<std::atomic<bool>[]> finished;  // per clone, set when its thread is done
 };
 
 // Disk stats of several phases add up per device.
@@ -126,7 +142,7 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
 
 // Lays out the paths that need it, a few at a time (untimed, before the run).
 Status LayOutAll(const std::vector<std::pair<const JobSpec*, TargetFile>>& work,
-                 std::vector<uint64_t>* bytes) {
+                 std::vector<uint64_t>* bytes, const std::atomic<int>* stop) {
   bytes->assign(work.size(), 0);
   if (work.empty()) return Status::Ok();
   std::vector<Status> status(work.size());
@@ -135,7 +151,7 @@ Status LayOutAll(const std::vector<std::pair<const JobSpec*, TargetFile>>& work,
   const size_t nthreads = std::min<size_t>(work.size(), std::min(hw, 16u));
   auto body = [&] {
     for (size_t i = next++; i < work.size(); i = next++) {
-      Result<uint64_t> r = LayOutFile(*work[i].first, work[i].second);
+      Result<uint64_t> r = LayOutFile(*work[i].first, work[i].second, stop);
       if (r.ok())
         (*bytes)[i] = *r;
       else
@@ -146,9 +162,99 @@ Status LayOutAll(const std::vector<std::pair<const JobSpec*, TargetFile>>& work,
   for (size_t i = 1; i < nthreads; ++i) pool.emplace_back(body);
   body();
   for (auto& t : pool) t.join();
+  for (auto& st : status)  // an interruption is not the error to show
+    if (!st.ok() && st.code() != Status::Code::kInterrupted) return st;
   for (auto& st : status) IOB_RETURN_IF_ERROR(st);
   return Status::Ok();
 }
+
+// A hung device must not hang the tool. A clone is stuck when it was told to
+// stop (a signal, exitall: stop_grace after that; its runtime: runtime_grace
+// after its runtime, ramp and start delay are over) and no I/O of it has
+// completed for that grace period. Only progress counts, not time: a slow
+// device that still completes I/O is never called stuck. Main thread only.
+class Watchdog {
+ public:
+  Watchdog(PhaseShared& sh, const RunOptions& opts, uint64_t start_ns)
+      : sh_(sh), opts_(opts), last_(sh.clones.size()), since_(sh.clones.size(), start_ns) {
+    for (const auto& c : sh.clones) {
+      const JobSpec& j = sh.jobs[c.job];
+      uint64_t deadline = 0;
+      if (j.runtime_ns != 0 && opts.runtime_grace_ms != 0)
+        deadline = start_ns + std::max(j.startdelay_ns, j.startdelay_max_ns) + j.ramp_time_ns +
+                   j.runtime_ns;
+      runtime_end_.push_back(deadline);
+      sync_.push_back(c.worker->engine_is_sync());  // read once, not while workers run
+    }
+  }
+
+  Status Check(uint64_t now) {
+    if (stop_seen_ns_ == 0 && sh_.ctl.stop.load() != kStopNone) stop_seen_ns_ = now;
+    std::string report;
+    size_t stuck = 0;
+    for (size_t i = 0; i < sh_.clones.size(); ++i) {
+      if (sh_.finished[i].load()) continue;
+      Worker& mw = *sh_.clones[i].worker;
+      uint64_t progress = mw.in_flight();
+      for (int d = 0; d < kNumDdirs; ++d)
+        progress += mw.live().ios[d].load(std::memory_order_relaxed) +
+                    mw.live().bytes[d].load(std::memory_order_relaxed);
+      if (progress != last_[i]) {
+        last_[i] = progress;
+        since_[i] = now;
+      }
+      const char state = static_cast<char>(mw.live().state.load(std::memory_order_relaxed));
+      uint64_t grace = 0;
+      uint64_t told = 0;  // when the clone was told to stop
+      if (stop_seen_ns_ != 0 && opts_.stop_grace_ms != 0) {
+        told = stop_seen_ns_;
+        grace = opts_.stop_grace_ms * 1000000ull;
+      } else if (runtime_end_[i] != 0 && now > runtime_end_[i] && state != 'F') {
+        // end_fsync ('F') after the runtime may legitimately take long.
+        told = runtime_end_[i];
+        grace = opts_.runtime_grace_ms * 1000000ull;
+      }
+      if (grace == 0 || now < told + grace || now < since_[i] + grace) continue;
+      const JobSpec& j = sh_.jobs[sh_.clones[i].job];
+      ++stuck;
+      report += "; job '" + j.name + "'";
+      if (j.numjobs > 1) report += " (clone " + std::to_string(sh_.clones[i].jobnum) + ")";
+      report += " (ioengine=" + j.ioengine;
+      for (const auto& t : sh_.clones[i].targets)
+        if (!t.diskless) {
+          report += ", " + t.path;
+          break;
+        }
+      report += "): ";
+      if (state == '_')
+        report += "stuck closing its files";
+      else if (state == 'F')
+        report += "stuck in its final fsync";
+      else if (sync_[i])
+        report += "1 I/O in flight, inside a synchronous engine call";
+      else
+        report += std::to_string(mw.in_flight()) + " I/O(s) in flight";
+      report += ", none completed in the last " + std::to_string(grace / 1000000000ull) +
+                (grace % 1000000000ull ? "." + std::to_string(grace % 1000000000ull / 100000000ull)
+                                       : std::string()) +
+                " s";
+    }
+    if (stuck == 0) return Status::Ok();
+    return Status(Status::Code::kIoError,
+                  "the device does not complete I/O: giving up after the stop request" + report +
+                      " (the job's thread is left behind; its results are lost)",
+                  ETIMEDOUT);
+  }
+
+ private:
+  PhaseShared& sh_;
+  const RunOptions& opts_;
+  std::vector<uint64_t> last_;
+  std::vector<uint64_t> since_;
+  std::vector<uint64_t> runtime_end_;
+  std::vector<bool> sync_;
+  uint64_t stop_seen_ns_ = 0;
+};
 
 class PhaseRunner {
  public:
@@ -168,14 +274,17 @@ class PhaseRunner {
 
   // Returns false in *interrupted when a stop signal arrived.
   Status Run(const Phase& phase, const std::vector<int>& groupids, bool* interrupted) {
-    std::vector<Clone> clones;
+    auto sh = std::make_shared<PhaseShared>();
+    sh->jobs = jobs_;
+    std::vector<Clone>& clones = sh->clones;
+    WorkerControl& ctl = sh->ctl;
     IOB_RETURN_IF_ERROR(Prepare(phase, groupids, &clones));
-    WorkerControl ctl;
     ctl.log_writer = log_writer_;  // issue 8: workers open their log files in Setup()
+    sh->finished = std::make_unique<std::atomic<bool>[]>(clones.size());
     ctl.setup_left.store(static_cast<int>(clones.size()));
     ctl.running.store(static_cast<int>(clones.size()));
     for (auto& c : clones) {
-      const JobSpec& job = jobs_[c.job];
+      const JobSpec& job = sh->jobs[c.job];
       std::unique_ptr<Engine> engine =
           opts_.engine_factory ? opts_.engine_factory(job) : FindEngine(job.ioengine)->factory();
       if (engine == nullptr)
@@ -186,14 +295,13 @@ class PhaseRunner {
       for (auto& n : c.notes) c.worker->AddNote(std::move(n));
     }
     // One thread per clone; they set up in parallel, then wait for the go.
-    std::mutex mu;
-    std::condition_variable cv;
     std::vector<std::thread> threads;
     threads.reserve(clones.size());
-    for (auto& c : clones) {
-      Clone* cp = &c;
-      const bool exitall = jobs_[c.job].exitall;
-      auto body = [cp, exitall, &ctl, &mu, &cv] {
+    for (size_t ci = 0; ci < clones.size(); ++ci) {
+      const bool exitall = sh->jobs[clones[ci].job].exitall;
+      auto body = [sh, ci, exitall] {
+        Clone* cp = &sh->clones[ci];
+        WorkerControl& ctl = sh->ctl;
         try {
           cp->setup = cp->worker->Setup();
         } catch (const std::exception& e) {  // bad_alloc and friends: no exception leaves
@@ -208,9 +316,10 @@ class PhaseRunner {
           int none = kStopNone;
           ctl.stop.compare_exchange_strong(none, kStopExitall);
         }
-        std::lock_guard<std::mutex> lock(mu);
+        sh->finished[ci].store(true);
+        std::lock_guard<std::mutex> lock(sh->mu);
         ctl.running.fetch_sub(1);
-        cv.notify_all();
+        sh->cv.notify_all();
       };
       try {
         threads.emplace_back(body);
@@ -219,6 +328,7 @@ class PhaseRunner {
         ctl.go.store(-1);
         ctl.go.notify_all();
         for (auto& t : threads) t.join();
+        UnlinkFiles(clones);
         return Status::Limit("cannot start worker thread " + std::to_string(threads.size() + 1) +
                              " of " + std::to_string(clones.size()) + ": " + e.what());
       }
@@ -233,6 +343,9 @@ class PhaseRunner {
       ctl.go.store(-1);
       ctl.go.notify_all();
       for (auto& t : threads) t.join();
+      // unlink=1 holds when the job never got to run, too: the files were
+      // laid out for it.
+      UnlinkFiles(clones);
       *interrupted = signalled && setup_error.ok();
       return setup_error;
     }
@@ -254,28 +367,33 @@ class PhaseRunner {
     disk_util.Start();
     // Helper threads only exist for the async engines; skip the sampler
     // thread otherwise (it reads /proc/self/task every 100 ms).
-    std::unique_ptr<HelperCpuSampler> helpers;
+    std::unique_ptr<HelperCpuSampler>& helpers = sh->helpers;
     for (auto& c : clones)
       if (!helpers && !c.worker->engine_is_sync()) helpers = std::make_unique<HelperCpuSampler>();
     if (helpers && !helpers->Start().ok()) helpers.reset();
     ctl.helper_sampler = helpers.get();
 
     ctl.start_ns = NowNs();
+    Watchdog watchdog(*sh, opts_, ctl.start_ns);
     ctl.go.store(1);
     ctl.go.notify_all();
 
-    // Watch: stop signal every ~20 ms, status tick every ~1 s.
+    // Watch: stop signal and watchdog every ~20 ms, status tick every ~1 s.
     auto next_tick = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+
+    Status stuck;
     {
-      std::unique_lock<std::mutex> lock(mu);
+      std::unique_lock<std::mutex> lock(sh->mu);
       while (ctl.running.load() != 0) {
-        cv.wait_for(lock, std::chrono::milliseconds(20));
+        sh->cv.wait_for(lock, std::chrono::milliseconds(20));
         if (opts_.stop_signal != nullptr && opts_.stop_signal->load() != 0 &&
             ctl.stop.load() != kStopSignal) {
           ctl.stop.store(kStopSignal);
           *interrupted = true;
         }
         Watch(clones, live, lock);  // issue 8
+        stuck = watchdog.Check(NowNs());
+        if (!stuck.ok()) break;
         if (opts_.on_tick && std::chrono::steady_clock::now() >= next_tick) {
           lock.unlock();
           opts_.on_tick(live);
@@ -284,6 +402,15 @@ class PhaseRunner {
         }
       }
     }
+    if (!stuck.ok()) {
+      // A hung device is not a hung tool: leave the stuck threads behind
+      // (they hold `sh`), tell the others to stop, and report.
+      ctl.stop.store(kStopSignal);
+      for (auto& t : threads) t.detach();
+      (void)disk_util.Stop();
+      if (sh->helpers) sh->helpers->Stop();  // SampleNow() after Stop() is a no-op
+      return stuck;
+    }
     for (auto& t : threads) t.join();
     for (auto& c : clones)  // issue 8: --bandwidth-log continues from here in the next phase
       for (int d = 0; d < kNumDdirs; ++d) done_bytes_[d] += c.worker->result().stats.dir[d].bytes;
@@ -291,14 +418,7 @@ class PhaseRunner {
     for (auto& d : disk_util.Stop()) MergeDisk(std::move(d), &result_->disks);
     if (helpers) AttributeHelperCpu(helpers.get(), clones);
 
-    // unlink=1: remove the job's files after it ran (never block devices).
-    std::set<std::string> unlinked;
-    for (auto& c : clones) {
-      if (!jobs_[c.job].unlink) continue;
-      for (const auto& t : c.targets)
-        if (!t.diskless && !t.is_block_device && unlinked.insert(t.path).second)
-          (void)::unlink(t.path.c_str());
-    }
+    UnlinkFiles(clones);
 
     for (auto& c : clones) {
       auto& groups = result_->groups;
@@ -447,7 +567,10 @@ class PhaseRunner {
       todo_owner.push_back(owner[i]);
     }
     std::vector<uint64_t> bytes;
-    IOB_RETURN_IF_ERROR(LayOutAll(todo, &bytes));
+    if (Status st = LayOutAll(todo, &bytes, opts_.stop_signal); !st.ok()) {
+      UnlinkFiles(*clones);  // unlink=1 also covers files laid out halfway
+      return st;
+    }
     std::map<size_t, std::pair<uint32_t, uint64_t>> per_clone;
     for (size_t i = 0; i < todo.size(); ++i) {
       auto& p = per_clone[todo_owner[i]];
@@ -494,6 +617,18 @@ class PhaseRunner {
     for (auto& w : ctx.warnings)
       if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
         out.warnings.push_back(std::move(w));
+  }
+
+  // unlink=1: remove the job's files after it ran, or was interrupted
+  // (never block devices).
+  void UnlinkFiles(const std::vector<Clone>& clones) const {
+    std::set<std::string> unlinked;
+    for (const auto& c : clones) {
+      if (!jobs_[c.job].unlink) continue;
+      for (const auto& t : c.targets)
+        if (!t.diskless && !t.is_block_device && unlinked.insert(t.path).second)
+          (void)::unlink(t.path.c_str());
+    }
   }
 
   const std::vector<JobSpec>& jobs_;

@@ -37,6 +37,15 @@ struct RunOptions {
   // to start, with each worker's job in the order on_tick's counters use.
   std::function<void(const std::vector<const JobSpec*>&)> on_phase_start;
 
+  // Watchdog (a hung device is not a hung tool): a job told to stop that
+  // completes no I/O for this long is reported as stuck, and RunJobs returns
+  // an error naming it (kIoError, ETIMEDOUT) instead of waiting forever; its
+  // thread is left behind, so the caller should exit soon. stop_grace_ms
+  // counts from a stop signal or exitall, runtime_grace_ms from the end of a
+  // job's runtime (startdelay + ramp_time + runtime). 0 turns one off.
+  uint32_t stop_grace_ms = 10000;
+  uint32_t runtime_grace_ms = 30000;
+
   // Test seam: when set, builds every job's engine instead of the registry,
   // and targets are diskless (nothing is opened or laid out), as for `null`.
   std::function<std::unique_ptr<Engine>(const JobSpec&)> engine_factory;
@@ -64,6 +73,7 @@ struct RunOptions {
 // target, a misaligned direct bs, an engine's check_job refusal. Errors that
 // happen during I/O are per job (JobResult::error) and the run still returns
 // a RunResult. RunResult::interrupted and exit_code (130) tell a stop signal.
+// A stuck job (see the watchdog above) is an error naming the job.
 Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts);
 
 }  // namespace iobench

@@ -213,7 +213,7 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
   return Status::Ok();
 }
 
-Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t) {
+Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::atomic<int>* stop) {
   if (t.diskless || t.is_block_device || job.create_on_open) return uint64_t{0};
   if (t.exists && t.current_size >= t.needed_size) return uint64_t{0};
   const int fd = open(t.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -255,6 +255,9 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t) {
   if (job.zero_buffers) std::memset(buf.get(), 0, kChunk);
   uint64_t pos = from;
   while (pos < t.needed_size) {
+    if (stop != nullptr && stop->load(std::memory_order_relaxed) != 0)
+      return Status(Status::Code::kInterrupted,
+                    JobLabel(job) + ": lay out " + t.path + ": interrupted by a signal");
     const uint64_t n = std::min(kChunk, t.needed_size - pos);
     const ssize_t w = pwrite(fd, buf.get(), n, static_cast<off_t>(pos));
     if (w < 0) {

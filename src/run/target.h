@@ -6,6 +6,7 @@
 // function here prints; what was done is returned as notes for the report.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -45,7 +46,10 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t);
 // needed_size (never shrinks, never touches block devices), honouring
 // fallocate, overwrite and create_on_open. Writes data when the job reads or
 // overwrite=1, else only sizes the file. Returns the bytes laid out (0: none).
-Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t);
+// `stop` (optional, the run's stop-signal flag): checked between 1 MiB chunks;
+// when set the layout ends with Status::Code::kInterrupted.
+Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t,
+                            const std::atomic<int>* stop = nullptr);
 
 // Opens a target for the job (O_DIRECT, O_SYNC, O_DSYNC, O_CREAT for
 // create_on_open). Returns the fd.

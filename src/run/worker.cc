@@ -572,6 +572,7 @@ void Worker::Submit() {
   ++ts_.depth.submit[BatchBucket(n)];
   ++ts_.depth.submit_events;
   committed_ += n;
+  in_flight_.store(committed_, std::memory_order_relaxed);
   std::memmove(uncommitted_.data(), uncommitted_.data() + n,
                (uncommitted_n_ - n) * sizeof(IoRequest*));
   uncommitted_n_ -= n;
@@ -604,12 +605,14 @@ void Worker::ReapAndAccount(unsigned min) {
       FreeSlot(&pool_[i]);
     }
     committed_ = 0;
+    in_flight_.store(0, std::memory_order_relaxed);
     return;
   }
   const unsigned n = std::min<unsigned>(*r, committed_);
   // One clock read per completion batch, none when no latency is recorded.
   const uint64_t now = stamp_ ? NowNs() : 0;
   committed_ -= n;
+  in_flight_.store(committed_, std::memory_order_relaxed);
   ++ts_.depth.complete[BatchBucket(n)];
   ++ts_.depth.complete_events;
   if (iolog_ == nullptr) {  // issue 8: the log costs this one branch per batch when off

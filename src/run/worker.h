@@ -79,6 +79,10 @@ class Worker {
   // named after it, which attributes helper CPU to this job exactly.
   pid_t tid() const { return tid_; }
   bool engine_is_sync() const { return engine_ == nullptr || engine_->IsSync(); }
+  // I/Os committed to an async engine and not reaped yet, as of the last
+  // commit or reap batch (relaxed; any thread). The coordinator's watchdog
+  // names it when a job does not finish after it was told to stop.
+  uint32_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
   void AddNote(std::string note) { result_.notes.push_back(std::move(note)); }
 
   // --- interim snapshots (issue 8: --status-interval, SIGUSR1) ---
@@ -254,6 +258,7 @@ class Worker {
   uint64_t due_ns_ = 0;  // rate limit: pending plan may go at this time
   uint32_t last_write_file_ = 0;
   bool torn_down_ = false;
+  std::atomic<uint32_t> in_flight_{0};  // published once per commit/reap batch
 };
 
 }  // namespace iobench

@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include "iobench/clock.h"
@@ -31,8 +34,40 @@ bool Has(const std::vector<std::string>& v, const char* s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+// A run that could not start is bad input for this machine (exit 2, nothing
+// ran): a bad option, a missing target or engine, a safety refusal, a limit,
+// a directory that cannot be written. An I/O error while laying out or a
+// stuck device is a failure of the run (exit 1).
 int ExitFor(const Status& st) {
-  return st.code() == Status::Code::kInvalidArgument ? kExitUsage : kExitJobFailed;
+  switch (st.code()) {
+    case Status::Code::kInvalidArgument:
+    case Status::Code::kNotFound:
+    case Status::Code::kUnsupported:
+    case Status::Code::kRefused:
+    case Status::Code::kResourceLimit:
+      return kExitUsage;
+    default:
+      break;
+  }
+  const int err = st.errno_value();
+  return err == EACCES || err == EPERM || err == EROFS ? kExitUsage : kExitJobFailed;
+}
+
+// --output must be writable before anything runs: finding out after a long
+// run that the report cannot be written loses the run. Creates nothing.
+Status CheckOutputWritable(const std::string& path) {
+  if (path.empty()) return Status::Ok();
+  if (::access(path.c_str(), F_OK) == 0) {
+    if (::access(path.c_str(), W_OK) != 0) return ErrnoStatus("--output=" + path, errno);
+    return Status::Ok();
+  }
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
+  if (::access(dir.c_str(), W_OK) != 0)
+    return ErrnoStatus("--output=" + path + ": directory " + dir, errno);
+  return Status::Ok();
 }
 
 void PrintError(const Status& st) { std::fprintf(stderr, "iobench: %s\n", st.message().c_str()); }
@@ -272,6 +307,20 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     PrintError(Status::Invalid("--repeat must be at least 1"));
     return kExitUsage;
   }
+  if (Status st = CheckOutputWritable(o.output); !st.ok()) {
+    PrintError(st);
+    return kExitUsage;
+  }
+  // --compare BASE.json: read it before the run, not after.
+  std::optional<nlohmann::json> compare_base;
+  if (!o.compare.empty()) {
+    auto base = LoadResultsJson(o.compare[0]);
+    if (!base.ok()) {
+      PrintError(base.status());
+      return kExitUsage;
+    }
+    compare_base = std::move(*base);
+  }
 
   std::vector<sweep::SweepPoint> points(1);
   if (!o.sweeps.empty()) {
@@ -281,6 +330,31 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       return kExitUsage;
     }
     points = std::move(*expanded);
+    // A key that is no job option only means something to --sweep-cmd;
+    // without one the "sweep" would run the same jobs again and again.
+    if (o.sweep_cmd.empty() && o.is_job_option)
+      for (const auto& [key, value] : points.front().values)
+        if (!o.is_job_option(key)) {
+          PrintError(Status::Invalid("--sweep " + key + "=...: '" + key +
+                                     "' is not a job option, and there is no --sweep-cmd to "
+                                     "use it"));
+          return kExitUsage;
+        }
+    // Every value must be valid before the first point runs: a bad value at
+    // the end of a long sweep would otherwise waste the sweep. Each distinct
+    // KEY=VALUE once (a product of sweeps repeats them).
+    std::set<std::pair<std::string, std::string>> values;
+    for (const auto& point : points)
+      for (const auto& kv : point.values) values.insert(kv);
+    for (const auto& kv : values) {
+      sweep::SweepPoint single;
+      single.values.push_back(kv);
+      auto applied = sweep::ApplyPoint(jobs, single, o.set_option, o.is_job_option);
+      if (!applied.ok()) {
+        PrintError(applied.status());
+        return kExitUsage;
+      }
+    }
   }
   const bool sweeping = !o.sweeps.empty();
   // --table-rows/--table-cols name swept keys: refuse a typo before the run,
@@ -425,23 +499,17 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       }
     }
   }
-  if (!o.compare.empty() && !per_point.empty()) {
-    auto base = LoadResultsJson(o.compare[0]);
-    if (!base.ok()) {
-      PrintError(base.status());
-      exit_code = std::max(exit_code, kExitUsage);
+  if (compare_base && !per_point.empty()) {
+    TableOptions t = *topts;
+    t.base_label = o.compare[0];
+    t.new_label = "this run";
+    (void)ApplyCompareLabels(o, &t);  // checked before the run
+    auto cmp = RenderCompare(*compare_base, doc, t);
+    if (cmp.ok()) {
+      out += *cmp;
     } else {
-      TableOptions t = *topts;
-      t.base_label = o.compare[0];
-      t.new_label = "this run";
-      (void)ApplyCompareLabels(o, &t);  // checked before the run
-      auto cmp = RenderCompare(*base, doc, t);
-      if (cmp.ok()) {
-        out += *cmp;
-      } else {
-        PrintError(cmp.status());
-        exit_code = std::max(exit_code, kExitJobFailed);
-      }
+      PrintError(cmp.status());
+      exit_code = std::max(exit_code, kExitJobFailed);
     }
   }
   if (!output.Write(out)) exit_code = std::max(exit_code, kExitJobFailed);

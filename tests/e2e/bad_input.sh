@@ -1,0 +1,244 @@
+#!/bin/bash
+# The bad-input catalogue (issue 6): every case must end with a clear message
+# on stderr (naming the option and file:line where there is one) and exit 2
+# (1 only where a job fails at run time), never a crash (exit >= 128), never a
+# hang (each case runs under `timeout 20`: 124 fails), and never a run that
+# starts anyway: nothing may be created in the working directory, and no
+# report may be printed.
+# $1: iobench binary, $2: source dir. Exit 77: skip.
+set -u
+bin=$(readlink -f "$1")
+src=$(readlink -f "$2")
+cases="$src/tests/bad_inputs"
+[ -x "$bin" ] || { echo "skip: no binary $bin"; exit 77; }
+
+work=$(mktemp -d /tmp/iobench-bad.XXXXXX)
+ro_mounted=""
+cleanup() {
+  [ -n "$ro_mounted" ] && umount "$work/ro" 2>/dev/null
+  chmod -R u+w "$work" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+cd "$work" || exit 1
+mkdir sub
+fails=0
+n=0
+
+# check NAME WANT_RC STDERR_REGEX -- command...
+# Runs in $work; everything the command leaves behind in $work is a failure
+# (except the files listed in $keep).
+keep=""
+check() {
+  local name=$1 want=$2 regex=$3
+  shift 4
+  n=$((n + 1))
+  local before after rc
+  before=$(find "$work" -mindepth 1 | sort)
+  timeout 20 "$@" >"$work/../iobench-bad-out.$$" 2>"$work/../iobench-bad-err.$$"
+  rc=$?
+  local out err
+  out=$(head -c 2000 "$work/../iobench-bad-out.$$")
+  err=$(head -c 4000 "$work/../iobench-bad-err.$$")
+  local errsize
+  errsize=$(stat -c %s "$work/../iobench-bad-err.$$")
+  rm -f "$work/../iobench-bad-out.$$" "$work/../iobench-bad-err.$$"
+  after=$(find "$work" -mindepth 1 | sort)
+  local bad=""
+  [ "$rc" -eq 124 ] && bad="hung (timeout 20 s)"
+  [ -z "$bad" ] && [ "$rc" -ge 128 ] && bad="crashed (exit $rc)"
+  [ -z "$bad" ] && [ "$rc" -ne "$want" ] && bad="exit $rc, want $want"
+  [ -z "$bad" ] && ! grep -qE -- "$regex" <<<"$err" && bad="stderr does not match /$regex/"
+  [ -z "$bad" ] && [ "$errsize" -gt 20000 ] && bad="stderr is $errsize bytes (echoes the input?)"
+  [ -z "$bad" ] && grep -q "groupid=" <<<"$out" && bad="a report was printed: it ran"
+  if [ -z "$bad" ] && [ "$before" != "$after" ]; then
+    bad="files were created: $(comm -13 <(echo "$before") <(echo "$after") | tr '\n' ' ')"
+  fi
+  if [ -n "$bad" ]; then
+    echo "FAIL $name: $bad"
+    echo "  stderr: $(head -c 600 <<<"$err")"
+    fails=$((fails + 1))
+    # Leave nothing behind for the next case.
+    comm -13 <(echo "$before") <(echo "$after") | while read -r f; do rm -rf "$f"; done
+  else
+    echo "ok   $name (exit $rc): $(head -n 1 <<<"$err" | head -c 160)"
+  fi
+}
+
+c() { echo "$cases/$1"; }
+
+# --- job files ---
+check empty-file 2 "define no jobs" -- "$bin" "$(c empty.fio)"
+check comments-only 2 "define no jobs" -- "$bin" "$(c comments_only.fio)"
+check include-cycle 2 "include_cycle_b.fio:1:9: include cycle" -- "$bin" "$(c include_cycle_a.fio)"
+check include-self 2 "include_self.fio:1:9: include cycle" -- "$bin" "$(c include_self.fio)"
+mkdir "$work/../iobench-deep.$$"
+for i in $(seq 1 60); do
+  echo "include deep$((i + 1)).fio" >"$work/../iobench-deep.$$/deep$i.fio"
+done
+printf '[a]\nioengine=null\nsize=1m\n' >"$work/../iobench-deep.$$/deep61.fio"
+check include-chain-60-deep 2 "deep33.fio:1:9: includes nested deeper than 32 levels" -- \
+  "$bin" "$work/../iobench-deep.$$/deep1.fio"
+rm -rf "$work/../iobench-deep.$$"
+check env-empty-name 2 "env_empty.fio:4:10: empty variable name" -- "$bin" "$(c env_empty.fio)"
+check env-self-reference 2 "env_self.fio:3:6: option 'size': bad size" -- \
+  env 'IOB_BAD_SELF=${IOB_BAD_SELF}' "$bin" "$(c env_self.fio)"
+check env-mutual-reference 2 "env_loop.fio:3:6: option 'size'" -- \
+  env 'IOB_BAD_A=${IOB_BAD_B}' 'IOB_BAD_B=${IOB_BAD_A}' "$bin" "$(c env_loop.fio)"
+check env-unset 2 "env_unset.fio:4.*IOB_BAD_UNSET" -- env -u IOB_BAD_UNSET "$bin" "$(c env_unset.fio)"
+check bs-zero 2 "bs_zero.fio:4:4: value 0 of option 'bs' is out of range" -- "$bin" "$(c bs_zero.fio)"
+check bs-1e30 2 "bs_huge.fio:4:.*option 'bs'" -- "$bin" "$(c bs_huge.fio)"
+check iodepth-negative 2 "iodepth_negative.fio:4:9: value -1 of option 'iodepth' is out of range" -- \
+  "$bin" "$(c iodepth_negative.fio)"
+check numjobs-million 2 "numjobs_huge.fio:4:9: value 1000000 of option 'numjobs' is out of range" -- \
+  "$bin" "$(c numjobs_huge.fio)"
+check size-1-percent-percent 2 "size_percent_percent.fio:3:.*option 'size'" -- \
+  "$bin" "$(c size_percent_percent.fio)"
+check size-1-percent-of-nothing 2 "size=1% needs an existing file or device.*missing-target" -- \
+  "$bin" "$(c size_percent_of_nothing.fio)"
+check size-overflow 2 "size_overflow.fio:3:6: option 'size': number .* is too large" -- \
+  "$bin" "$(c size_overflow.fio)"
+check option-outside-section 2 "option_outside_section.fio:1:1: option 'bs' outside of a section" -- \
+  "$bin" "$(c option_outside_section.fio)"
+check engine-option-for-another-engine 2 \
+  "engine_option_wrong_engine.fio:4:.*'sqthread_poll' needs ioengine=io_uring" -- \
+  "$bin" "$(c engine_option_wrong_engine.fio)"
+check engine-missing-io_uring_cmd 2 "ioengine=io_uring_cmd" -- "$bin" "$(c engine_missing.fio)"
+check engine-unknown 2 "no_such_engine" -- "$bin" "$(c engine_unknown.fio)"
+check option-unknown 2 "option_unknown.fio:4:.*no_such_option" -- "$bin" "$(c option_unknown.fio)"
+check rw-bad 2 "rw_bad.fio:4:4: option 'rw': bad rw mode 'sideways'" -- "$bin" "$(c rw_bad.fio)"
+check section-unclosed 2 "section_unclosed.fio:1:3: missing '\]'" -- "$bin" "$(c section_unclosed.fio)"
+check wait-for-unknown 2 "wait_for=nobody" -- "$bin" "$(c wait_for_unknown.fio)"
+check job-file-missing 2 "nonexistent-$$.fio: No such file" -- "$bin" "$work/../nonexistent-$$.fio"
+check job-file-is-directory 2 "is a directory" -- "$bin" "$work/sub"
+
+# Binary garbage: a fixed one (reproducible) and a fresh one from /dev/urandom.
+python3 -c "import random,sys; r=random.Random(6); sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(4096)))" \
+  >"$work/../iobench-garbage.$$"
+check binary-garbage-fixed 2 "iobench-garbage.$$:[0-9]+:[0-9]+: " -- "$bin" "$work/../iobench-garbage.$$"
+head -c 4096 /dev/urandom >"$work/../iobench-garbage.$$"
+check binary-garbage-urandom 2 "iobench-garbage.$$:[0-9]+" -- "$bin" "$work/../iobench-garbage.$$"
+# A message must not carry raw control bytes to the terminal.
+"$bin" "$work/../iobench-garbage.$$" 2>&1 >/dev/null | LC_ALL=C grep -qP '[\x00-\x08\x0b-\x1f\x7f]' &&
+  { echo "FAIL binary-garbage: control bytes on stderr"; fails=$((fails + 1)); }
+rm -f "$work/../iobench-garbage.$$"
+
+# A 10 MB line: refused by line number, and not echoed back whole.
+python3 -c "print('[a]'); print('description=' + 'x' * (10 << 20))" >"$work/../iobench-long.$$"
+check ten-megabyte-line 2 "iobench-long.$$:2:1: line longer than 8192 bytes" -- \
+  "$bin" "$work/../iobench-long.$$"
+rm -f "$work/../iobench-long.$$"
+
+# Limits checked before the run, naming the limit and how to raise it.
+check memory-for-buffers 2 "memory: the I/O buffers need .* but MemAvailable is" -- \
+  "$bin" --name=a --ioengine=psync --filename=never-created --size=1g --bs=1g --iodepth=100000
+
+# --- targets ---
+check target-directory 2 "is a directory" -- "$bin" "$(c target_directory.fio)"
+check target-directory-write 2 "sub is a directory" -- \
+  "$bin" --name=a --ioengine=psync --rw=write --size=1m --filename=sub
+mkfifo fifo
+check target-fifo 2 "fifo is not a regular file or block device" -- \
+  "$bin" --name=a --ioengine=psync --size=1m --filename=fifo
+check target-fifo-write 2 "fifo is not a regular file or block device" -- \
+  "$bin" --name=a --ioengine=psync --rw=write --size=1m --filename=fifo
+rm -f fifo
+check target-missing-device 2 "/dev/iobench-no-such-device does not exist" -- \
+  "$bin" --name=a --ioengine=psync --rw=write --size=1m --filename=/dev/iobench-no-such-device
+[ -e /dev/iobench-no-such-device ] && { echo "FAIL: /dev node created"; fails=$((fails + 1)); }
+# An unwritable directory: a read-only tmpfs as root (root ignores modes), a
+# directory without write permission otherwise.
+mkdir ro
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o ro,size=1m tmpfs "$work/ro" 2>/dev/null; then
+  ro_mounted=1
+  ro_why="Read-only file system"
+else
+  chmod 555 ro
+  ro_why="Permission denied"
+fi
+if [ -n "$ro_mounted" ] || [ "$(id -u)" -ne 0 ]; then
+  check unwritable-directory 2 "ro/a.0.0: $ro_why" -- \
+    "$bin" --name=a --ioengine=psync --rw=write --size=1m --directory=ro
+  check unwritable-directory-read-layout 2 "ro/f: $ro_why" -- \
+    "$bin" --name=a --ioengine=psync --rw=read --size=1m --filename=ro/f
+else
+  echo "skip unwritable-directory: root without mount(2)"
+fi
+[ -n "$ro_mounted" ] && umount "$work/ro" && ro_mounted=""
+chmod 755 ro && rmdir ro
+
+# --- tool options ---
+check output-into-missing-dir 2 "--output=/nonexistent-iobench-dir/out.txt.*No such file" -- \
+  "$bin" --output=/nonexistent-iobench-dir/out.txt --name=a --ioengine=null --size=1m
+check unknown-tool-option 2 "unknown option 'bogus-tool-option'" -- \
+  "$bin" --bogus-tool-option --name=a --ioengine=null --size=1m
+check output-format-bad 2 "bad --output-format 'xml'" -- \
+  "$bin" --output-format=xml --name=a --ioengine=null --size=1m
+check sweep-garbage 2 "--sweep garbage: expected KEY=" -- \
+  "$bin" --sweep=garbage --name=a --ioengine=null --size=1m
+check sweep-empty-values 2 "--sweep bs=: no values" -- \
+  "$bin" --sweep=bs= --name=a --ioengine=null --size=1m
+check sweep-backward-range 2 "start is greater than end" -- \
+  "$bin" --sweep=bs=8..1:x2 --name=a --ioengine=null --size=1m
+check sweep-huge-range 2 "more than 100000 values" -- \
+  "$bin" --sweep=bs=1..100000000000:+1 --name=a --ioengine=null --size=1m
+check sweep-not-an-option 2 "'nosuch' is not a job option, and there is no --sweep-cmd" -- \
+  "$bin" --sweep=nosuch=1,2 --name=a --ioengine=null --size=1m
+check sweep-bad-value 2 "bs" -- "$bin" --sweep=bs=4k,0 --name=a --ioengine=null --size=1m
+printf 'not json at all\n' >"$work/../iobench-notjson.$$"
+check compare-not-json 2 "iobench-notjson.$$: (no JSON document found|not valid JSON)" -- \
+  "$bin" --compare="$work/../iobench-notjson.$$" --name=a --ioengine=null --size=1m
+echo '{"a": 1}' >"$work/../iobench-nojobs.$$.json"
+check compare-json-without-jobs 2 "no \"jobs\" array" -- \
+  "$bin" --compare="$work/../iobench-nojobs.$$.json" --name=a --ioengine=null --size=1m
+check compare-two-files-not-json 2 "iobench-notjson.$$: (no JSON document found|not valid JSON)" -- \
+  "$bin" --compare="$work/../iobench-notjson.$$" "$work/../iobench-nojobs.$$.json"
+rm -f "$work/../iobench-notjson.$$" "$work/../iobench-nojobs.$$.json"
+check repeat-zero 2 "repeat" -- "$bin" --repeat=0 --name=a --ioengine=null --size=1m
+check eta-bad 2 "--eta=sometimes" -- "$bin" --eta=sometimes --name=a --ioengine=null --size=1m
+printf '[a]\nioengine=null\nsize=1m\n' >"$work/../iobench-valid.$$.fio"
+check section-unknown 2 "--section=nosuch matches no job" -- \
+  "$bin" --section=nosuch "$work/../iobench-valid.$$.fio"
+rm -f "$work/../iobench-valid.$$.fio"
+
+# Mutated real job files (a fixed seed, so a failure reproduces): with
+# --parse-only nothing runs; each must end with 0 or 2, never a crash or hang.
+mkdir "$work/../iobench-mut.$$"
+python3 - "$src/jobs" "$work/../iobench-mut.$$" <<'PY'
+import os, random, sys
+src, out = sys.argv[1], sys.argv[2]
+files = []
+for root, _, names in os.walk(src):
+    files += [os.path.join(root, n) for n in names if n.endswith(".fio")]
+r = random.Random(6)
+pieces = [b"[", b"]", b"=", b"${", b"}", b"%", b"%%", b"include ", b"\n", b",", b":", b"-",
+          b"0", b"999999999999999999999", b"k", b"\xff", b"\x00", b"#", b";", b"'", b'"']
+for i in range(150):
+    data = bytearray(open(r.choice(sorted(files)), "rb").read())
+    for _ in range(r.randint(1, 8)):
+        op = r.randint(0, 2)
+        pos = r.randint(0, len(data))
+        if op == 0:
+            data[pos:pos] = r.choice(pieces)
+        elif op == 1:
+            del data[pos:pos + r.randint(1, 16)]
+        else:
+            data[pos:pos] = data[r.randint(0, len(data)):][:r.randint(1, 64)]
+    open(os.path.join(out, "m%03d.fio" % i), "wb").write(bytes(data))
+PY
+mut_bad=0
+for f in "$work/../iobench-mut.$$"/*.fio; do
+  timeout 20 "$bin" --parse-only "$f" >/dev/null 2>&1
+  rc=$?
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then
+    echo "FAIL mutated $(basename "$f") (seed 6, regenerate with the script): exit $rc"
+    head -c 400 "$f" | sed 's/^/  | /'
+    mut_bad=$((mut_bad + 1))
+  fi
+done
+n=$((n + 1))
+[ "$mut_bad" -eq 0 ] && echo "ok   150 mutated job files (--parse-only)" || fails=$((fails + 1))
+rm -rf "$work/../iobench-mut.$$"
+
+echo "$n cases, $fails failed"
+[ "$fails" -eq 0 ]

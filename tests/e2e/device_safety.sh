@@ -1,0 +1,124 @@
+#!/bin/bash
+# Device safety end to end (issue 6), root only: a loop device with ext4
+# mounted from it.
+#  - writing (and trimming) the device is refused before any I/O, naming the
+#    mount point and the override; the device's bytes are unchanged
+#  - reading it is allowed
+#  - allow_mounted_write=1 overrides
+#  - --readonly refuses a write job, a job that would lay out a file, and
+#    unlink=1; a read of an existing file is fine
+# $1: iobench binary, $2: source dir. Exit 77: skip (not root, no loop devices).
+set -u
+bin=$(readlink -f "$1")
+[ -x "$bin" ] || { echo "skip: no binary"; exit 77; }
+[ "$(id -u)" -eq 0 ] || { echo "skip: needs root (loop device, mount)"; exit 77; }
+for t in losetup mkfs.ext4 sha256sum; do
+  command -v $t >/dev/null || { echo "skip: needs $t"; exit 77; }
+done
+
+work=$(mktemp -d /var/tmp/iobench-devsafety.XXXXXX)
+loop=""
+mounted=""
+frozen=""
+cleanup() {
+  [ -n "$frozen" ] && fsfreeze -u "$work/mnt" 2>/dev/null
+  [ -n "$mounted" ] && umount "$work/mnt" 2>/dev/null
+  [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fails=0
+fail() {
+  echo "FAIL $*"
+  fails=$((fails + 1))
+}
+
+truncate -s 64m "$work/img"
+# No lazy init: nothing may write to the device in the background while we
+# compare checksums.
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$work/img" ||
+  { echo "skip: mkfs.ext4 failed"; exit 77; }
+loop=$(losetup -f --show "$work/img" 2>/dev/null) || { loop=""; echo "skip: no loop device"; exit 77; }
+mkdir "$work/mnt"
+mount -o noatime "$loop" "$work/mnt" || { echo "skip: cannot mount $loop"; exit 77; }
+mounted=1
+sync
+sum() { sha256sum "$loop" | cut -d' ' -f1; }
+# ext4 still writes to the device for a few seconds after the mount (the
+# journal commits the mount's own updates). Freeze the filesystem, so the
+# device's bytes change only if iobench writes them; without fsfreeze, wait
+# until they are stable.
+if command -v fsfreeze >/dev/null && fsfreeze -f "$work/mnt" 2>/dev/null; then
+  frozen=1
+else
+  prev=""
+  for _ in $(seq 20); do
+    cur=$(sum)
+    [ "$cur" = "$prev" ] && break
+    prev=$cur
+    sleep 1
+  done
+fi
+before=$(sum)
+
+# run NAME WANT_RC STDERR_REGEX -- command...
+run() {
+  local name=$1 want=$2 regex=$3
+  shift 4
+  timeout 20 "$@" >"$work/out" 2>"$work/err"
+  local rc=$?
+  local ok=1
+  if [ "$want" = "nonzero" ]; then
+    [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] || ok=""
+  else
+    [ "$rc" -eq "$want" ] || ok=""
+  fi
+  [ -z "$ok" ] && fail "$name: exit $rc, want $want ($(head -c 300 "$work/err"))" && return 1
+  if [ -n "$regex" ] && ! grep -qE -- "$regex" "$work/err"; then
+    fail "$name: stderr does not match /$regex/: $(head -c 300 "$work/err")"
+    return 1
+  fi
+  echo "ok   $name (exit $rc)"
+}
+
+refusal="refusing to write to $loop .*mounted at $work/mnt \(ext4\).*allow_mounted_write=1"
+run write-refused 2 "$refusal" -- \
+  "$bin" --name=w --filename="$loop" --rw=write --size=1m
+run randwrite-refused 2 "$refusal" -- \
+  "$bin" --name=w --filename="$loop" --rw=randwrite --size=1m --ioengine=io_uring --direct=1
+run trim-refused 2 "$refusal" -- \
+  "$bin" --name=t --filename="$loop" --rw=trim --size=1m
+grep -q "groupid=" "$work/out" && fail "trim-refused: a report was printed"
+after=$(sum)
+[ "$before" = "$after" ] || fail "the refused jobs changed the device"
+
+run read-allowed 0 "" -- "$bin" --name=r --filename="$loop" --rw=read --size=1m
+[ "$before" = "$(sum)" ] || fail "a read job changed the device"
+[ -n "$frozen" ] && fsfreeze -u "$work/mnt" && frozen=""
+
+# The override: write where the (empty) filesystem keeps nothing of its own
+# that we need afterwards; the image is thrown away anyway.
+run override-writes 0 "" -- \
+  "$bin" --name=w --filename="$loop" --rw=write --size=1m --offset=48m --allow_mounted_write=1
+[ "$before" != "$(sum)" ] || fail "allow_mounted_write=1: nothing was written"
+
+# --readonly
+run readonly-write-device 2 "readonly" -- \
+  "$bin" --readonly --name=w --filename="$loop" --rw=write --size=1m
+run readonly-write-file 2 "readonly" -- \
+  "$bin" --readonly --name=w --filename="$work/mnt/f" --rw=write --size=1m
+[ -e "$work/mnt/f" ] && fail "readonly-write-file: the file was created"
+run readonly-layout 2 "readonly" -- \
+  "$bin" --readonly --name=r --filename="$work/mnt/g" --rw=read --size=1m
+[ -e "$work/mnt/g" ] && fail "readonly-layout: the file was laid out"
+head -c 1048576 /dev/zero >"$work/mnt/h"
+run readonly-unlink 2 "unlink" -- \
+  "$bin" --readonly --name=r --filename="$work/mnt/h" --rw=read --size=1m --unlink=1
+[ -e "$work/mnt/h" ] || fail "readonly-unlink: the file was deleted"
+run readonly-read-existing 0 "" -- \
+  "$bin" --readonly --name=r --filename="$work/mnt/h" --rw=read --size=1m
+run readonly-read-device 0 "" -- \
+  "$bin" --readonly --name=r --filename="$loop" --rw=randread --size=1m
+
+echo "$fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,214 @@
+#!/bin/bash
+# Faults during a run (issue 6), on real files and a real small filesystem:
+#  - ENOSPC on a 1 MiB tmpfs (root: mount), psync, io_uring and libaio: the
+#    job's err=28, the first error's file and offset in the normal and JSON
+#    reports, exit 1; continue_on_error=all goes on and counts every error;
+#    ignore_error with fio's per-direction lists.
+#  - a target deleted mid-run: reads go on from the open descriptor.
+#  - a target truncated mid-run: reads past the new end see EOF (short reads
+#    and zero-length reads), the job neither hangs nor crashes.
+#  - EAGAIN under pvsync2 nowait=1: counted per direction.
+# $1: iobench binary, $2: source dir. Exit 77: skip (nothing could run).
+set -u
+bin=$(readlink -f "$1")
+[ -x "$bin" ] || { echo "skip: no binary"; exit 77; }
+command -v python3 >/dev/null || { echo "skip: needs python3"; exit 77; }
+
+work=$(mktemp -d /var/tmp/iobench-faults.XXXXXX)
+mnt="$work/small"
+mounted=""
+cleanup() {
+  [ -n "$mounted" ] && umount "$mnt" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fails=0
+ran=0
+fail() {
+  echo "FAIL $*"
+  fails=$((fails + 1))
+}
+
+# jq-like field access: json FILE EXPR (EXPR in Python over `d`, the document
+# that starts at the first line that is exactly "{").
+json() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+start = text.find("\n{\n") + 1 if not text.startswith("{") else 0
+d = json.loads(text[start:])
+j = d["jobs"][0]
+print(eval(sys.argv[2]))
+PY
+}
+
+# run NAME WANT_RC -- command...: runs with a 20 s timeout into $work/NAME.out/.err
+run() {
+  local name=$1 want=$2
+  shift 3
+  ran=$((ran + 1))
+  timeout 20 "$@" >"$work/$name.out" 2>"$work/$name.err"
+  local rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    fail "$name: exit $rc, want $want"
+    sed 's/^/  /' "$work/$name.err" | head -5
+    return 1
+  fi
+  echo "ok   $name (exit $rc)"
+  return 0
+}
+
+expect_eq() {  # NAME GOT WANT
+  [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
+}
+
+# ---- ENOSPC on a 1 MiB tmpfs ----
+if [ "$(id -u)" -ne 0 ]; then
+  echo "skip ENOSPC cases: mounting a small tmpfs needs root"
+elif ! mkdir -p "$mnt" || ! mount -t tmpfs -o size=1m tmpfs "$mnt"; then
+  echo "skip ENOSPC cases: mount -t tmpfs failed"
+else
+  mounted=1
+  engines="psync io_uring libaio"
+  for e in $engines; do
+    if ! "$bin" --list-engines | grep -qE "^$e +available"; then
+      echo "skip ENOSPC with $e: $("$bin" --list-engines | grep -E "^$e ")"
+      continue
+    fi
+    rm -f "$mnt"/*
+    # 4 MiB into 1 MiB: the 17th 64 KiB write is the first that cannot be
+    # written. iodepth=1 keeps "first" exact.
+    if run "enospc-$e" 1 -- "$bin" --name=w --ioengine="$e" --filename="$mnt/f" --rw=write \
+      --size=4m --bs=64k --output-format=normal,json; then
+      out="$work/enospc-$e.out"
+      grep -q "err=28 (write $mnt/f offset=1048576 length=65536: No space left on device)" "$out" ||
+        fail "enospc-$e: no err=28 line with file and offset"
+      grep -q "     first error: write $mnt/f offset=1048576 length=65536: No space left on device$" \
+        "$out" || fail "enospc-$e: no 'first error' line"
+      expect_eq "enospc-$e json error" "$(json "$out" 'j["error"]')" 28
+      expect_eq "enospc-$e json first_error" \
+        "$(json "$out" 'j["iobench"]["first_error"]["error"], j["iobench"]["first_error"]["file"], j["iobench"]["first_error"]["offset"], j["iobench"]["first_error"]["ddir"]')" \
+        "(28, '$mnt/f', 1048576, 'write')"
+      expect_eq "enospc-$e written" "$(json "$out" 'j["write"]["io_bytes"]')" 1048576
+      expect_eq "enospc-$e errors" "$(json "$out" 'j["iobench"]["total_errors"]')" 1
+    fi
+    rm -f "$mnt"/*
+    # With a deeper queue the first error is still ENOSPC at or past 1 MiB.
+    if run "enospc-$e-qd8" 1 -- "$bin" --name=w --ioengine="$e" --iodepth=8 --filename="$mnt/f" \
+      --rw=write --size=4m --bs=64k --output-format=json; then
+      expect_eq "enospc-$e-qd8" \
+        "$(json "$work/enospc-$e-qd8.out" 'j["error"], j["iobench"]["first_error"]["offset"] >= 1048576')" \
+        "(28, True)"
+    fi
+    rm -f "$mnt"/*
+    # continue_on_error=all: every one of the 48 writes past the end fails,
+    # is counted, and the job goes on (fio: err=0, exit 0).
+    if run "enospc-$e-continue" 0 -- "$bin" --name=w --ioengine="$e" --filename="$mnt/f" \
+      --rw=write --size=4m --bs=64k --continue_on_error=all --output-format=json; then
+      expect_eq "enospc-$e-continue" \
+        "$(json "$work/enospc-$e-continue.out" 'j["error"], j["total_err"], j["iobench"]["total_errors"], j["write"]["io_bytes"], j["iobench"]["first_error"]["error"]')" \
+        "(0, 48, 48, 1048576, 28)"
+    fi
+    rm -f "$mnt"/*
+  done
+  # ignore_error lists are per direction, as fio's: read,write,verify.
+  if run enospc-ignore-write 0 -- "$bin" --name=w --ioengine=psync --filename="$mnt/f" \
+    --rw=write --size=4m --bs=64k --ignore_error=,ENOSPC --output-format=json; then
+    expect_eq enospc-ignore-write \
+      "$(json "$work/enospc-ignore-write.out" 'j["error"], j["iobench"]["total_errors"]')" "(0, 48)"
+  fi
+  rm -f "$mnt"/*
+  run enospc-ignore-read-only 1 -- "$bin" --name=w --ioengine=psync --filename="$mnt/f" \
+    --rw=write --size=4m --bs=64k --ignore_error=ENOSPC --output-format=json
+  rm -f "$mnt"/*
+  umount "$mnt" && mounted=""
+fi
+
+# ---- a target deleted mid-run ----
+# Time-based reads keep going on the open descriptor after the name is gone
+# (POSIX: the inode lives while it is open). No error, exit 0.
+f="$work/deleted"
+"$bin" --name=r --ioengine=psync --filename="$f" --rw=randread --size=8m --bs=4k \
+  --time_based --runtime=2 --output-format=json >"$work/deleted.out" 2>"$work/deleted.err" &
+pid=$!
+for _ in $(seq 100); do [ -e "$f" ] && break; sleep 0.05; done
+sleep 0.5
+rm -f "$f"
+if timeout 20 tail --pid=$pid -f /dev/null; then
+  wait $pid
+  rc=$?
+  ran=$((ran + 1))
+  expect_eq "deleted-mid-run exit" "$rc" 0
+  expect_eq "deleted-mid-run" "$(json "$work/deleted.out" 'j["error"], j["read"]["total_ios"] > 0')" "(0, True)"
+  echo "ok   deleted-mid-run"
+else
+  fail "deleted-mid-run: hung"
+  kill -KILL $pid
+fi
+
+# ---- a target truncated mid-run ----
+# To a size that is not a multiple of bs: a short read, then EOF. Time-based
+# jobs wrap and go on until their runtime; size-based jobs end at EOF.
+for e in psync io_uring; do
+  "$bin" --list-engines | grep -qE "^$e +available" || continue
+  for mode in "--rw=read --time_based --runtime=2" "--rw=randread --time_based --runtime=2" \
+    "--rw=read --rate_iops=2000"; do
+    f="$work/trunc"
+    name="truncated-$e-$(echo "$mode" | tr -d ' -' | tr '=' '_')"
+    # shellcheck disable=SC2086
+    "$bin" --name=r --ioengine=$e --iodepth=4 --filename="$f" $mode --size=8m --bs=4k \
+      --output-format=json >"$work/$name.out" 2>"$work/$name.err" &
+    pid=$!
+    for _ in $(seq 100); do [ -e "$f" ] && break; sleep 0.05; done
+    sleep 0.5
+    truncate -s 100123 "$f"
+    if timeout 20 tail --pid=$pid -f /dev/null; then
+      wait $pid
+      rc=$?
+      ran=$((ran + 1))
+      expect_eq "$name exit" "$rc" 0
+      expect_eq "$name" "$(json "$work/$name.out" 'j["error"], j["read"]["total_ios"] > 0')" "(0, True)"
+      echo "ok   $name"
+    else
+      fail "$name: hung"
+      kill -KILL $pid
+    fi
+    rm -f "$f"
+  done
+done
+
+# ---- EAGAIN under pvsync2 nowait=1 ----
+# Buffered reads with RWF_NOWAIT of pages not in the page cache (iobench drops
+# the file's cache before the run, invalidate=1) fail with EAGAIN.
+f="$work/nowait"
+if ! "$bin" --list-engines | grep -qE "^pvsync2 +available"; then
+  echo "skip nowait: pvsync2 is not available"
+else
+  timeout 20 "$bin" --name=r --ioengine=pvsync2 --nowait=1 --filename="$f" --rw=randread \
+    --size=8m --bs=4k --output-format=normal,json >"$work/nowait.out" 2>"$work/nowait.err"
+  rc=$?
+  ran=$((ran + 1))
+  if [ "$rc" -eq 0 ]; then
+    echo "skip nowait: no EAGAIN on $(df --output=fstype "$work" | tail -1) (all pages cached?)"
+  else
+    expect_eq "nowait exit" "$rc" 1
+    grep -q "err=11 (read $f offset=[0-9]* length=4096: Resource temporarily unavailable)" \
+      "$work/nowait.out" || fail "nowait: no err=11 line"
+    expect_eq nowait \
+      "$(json "$work/nowait.out" 'j["error"], j["iobench"]["eagain"]["read"], j["iobench"]["total_errors"]')" \
+      "(11, 1, 1)"
+    # continue_on_error=read: every EAGAIN is counted, as eagain and as an error.
+    timeout 20 "$bin" --name=r --ioengine=pvsync2 --nowait=1 --continue_on_error=read \
+      --filename="$f" --rw=randread --size=8m --bs=4k --output-format=json \
+      >"$work/nowait2.out" 2>"$work/nowait2.err"
+    expect_eq "nowait-continue exit" "$?" 0
+    expect_eq nowait-continue \
+      "$(json "$work/nowait2.out" 'j["error"], j["iobench"]["eagain"]["read"] == j["iobench"]["total_errors"] > 0, j["read"]["total_ios"] + j["iobench"]["total_errors"] == 2048')" \
+      "(0, True, True)"
+    echo "ok   nowait"
+  fi
+fi
+
+echo "$ran cases, $fails failed"
+[ "$ran" -gt 0 ] || exit 77
+[ "$fails" -eq 0 ]

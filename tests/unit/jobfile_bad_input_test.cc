@@ -1,0 +1,58 @@
+// Diagnostics for bad job-file input (issue 6): binary bytes never reach the
+// terminal, a huge line is not echoed whole, and the caret still points at the
+// column. The end-to-end catalogue is tests/e2e/bad_input.sh.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "jobfile/lexer.h"
+
+namespace iobench::jobfile {
+namespace {
+
+std::string LexError(const std::string& content) {
+  auto r = Lex(content, "f.fio");
+  EXPECT_FALSE(r.ok());
+  return r.ok() ? std::string() : r.status().message();
+}
+
+TEST(JobfileBadInputTest, ControlBytesAreABinaryFile) {
+  EXPECT_EQ(LexError("[a]\nbs\x01=4k\n"),
+            "f.fio:2:3: control character in job file (is this a binary file?)\nbs?=4k\n  ^");
+  EXPECT_EQ(LexError(std::string("[a]\nbs=4k\0\n", 10)),
+            "f.fio:2:6: NUL byte in job file (is this a binary file?)\nbs=4k?\n     ^");
+}
+
+TEST(JobfileBadInputTest, TabsFormFeedsAndCarriageReturnsAreText) {
+  auto r = Lex("[a]\r\n\tbs=4k\f\r\n", "f.fio");
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+}
+
+TEST(JobfileBadInputTest, ATenMegabyteLineIsNotEchoedWhole) {
+  const std::string msg = LexError("[a]\ndescription=" + std::string(10 << 20, 'x') + "\n");
+  EXPECT_EQ(msg.substr(0, msg.find('\n')), "f.fio:2:1: line longer than 8192 bytes");
+  EXPECT_LT(msg.size(), 400u);
+  EXPECT_NE(msg.find("description=xxx"), std::string::npos);
+  EXPECT_NE(msg.find("...\n^"), std::string::npos) << msg;
+}
+
+TEST(JobfileBadInputTest, BytesThatAreNotUtf8ArePrintedAsQuestionMarks) {
+  EXPECT_EQ(FormatDiagnostic("f.fio", 3, 4, "option '\xff\xfe' is odd", "ab=\xff\xfe"),
+            "f.fio:3:4: option '?"
+            "?' is odd\nab=?"
+            "?\n   ^");
+  // Valid UTF-8 stays as it is.
+  EXPECT_EQ(FormatDiagnostic("f.fio", 1, 0, "caf\xc3\xa9", ""), "f.fio:1: caf\xc3\xa9");
+}
+
+TEST(JobfileBadInputTest, ALongLineShowsAWindowAroundTheColumn) {
+  std::string line = std::string(1000, 'a') + "X" + std::string(1000, 'b');
+  const std::string msg = FormatDiagnostic("f.fio", 1, 1001, "here", line);
+  // "..." + 160 bytes from column 922 + "...", and the caret under the X.
+  const std::string shown = "..." + line.substr(921, 160) + "...";
+  EXPECT_EQ(msg, "f.fio:1:1001: here\n" + shown + "\n" + std::string(3 + 79, ' ') + "^");
+  EXPECT_EQ(shown[3 + 79], 'X');
+}
+
+}  // namespace
+}  // namespace iobench::jobfile

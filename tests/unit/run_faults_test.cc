@@ -1,0 +1,199 @@
+// Faults during a run that need no root and no real device: the coordinator's
+// watchdog against an engine that never completes (a hung device), after a
+// runtime, after a stop signal, for async and sync engines. The engines here
+// are our own seam (RunOptions::engine_factory); nothing is mocked below the
+// Engine interface.
+//
+// Real-device faults (ENOSPC on a small tmpfs, a target deleted or truncated
+// mid-run, EAGAIN under nowait) are in tests/e2e/faults.sh.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "fake_engine.h"
+#include "run/coordinator.h"
+
+namespace iobench {
+namespace {
+
+using testing::TestJob;
+
+// What a hung engine shares with its test. The engine may outlive the test's
+// RunJobs call (the watchdog leaves its thread behind), so it is shared.
+struct HangControl {
+  std::atomic<bool> release{false};  // set by the test: complete everything now
+  std::atomic<int> hung{0};          // the engine entered its blocking call
+  std::atomic<int> destroyed{0};     // engines destroyed (the left-behind thread ended)
+};
+
+// Accepts I/O and never completes it until released: Reap (async) or Queue
+// (sync) blocks like a syscall on a device that stopped answering.
+class HungEngine final : public Engine {
+ public:
+  HungEngine(std::shared_ptr<HangControl> ctl, bool sync) : ctl_(std::move(ctl)), sync_(sync) {}
+  ~HungEngine() override { ctl_->destroyed.fetch_add(1); }
+
+  Status Init(const EngineContext& ctx) override {
+    capacity_ = ctx.iodepth;
+    return Status::Ok();
+  }
+  QueueResult Queue(IoRequest* req) override {
+    if (sync_) {
+      Block();
+      req->res = static_cast<int64_t>(req->length);
+      return QueueResult::kCompleted;
+    }
+    if (queued_.size() + in_kernel_.size() >= capacity_) return QueueResult::kBusy;
+    queued_.push_back(req);
+    return QueueResult::kQueued;
+  }
+  Result<unsigned> Commit() override {
+    const unsigned n = static_cast<unsigned>(queued_.size());
+    for (IoRequest* r : queued_) in_kernel_.push_back(r);
+    queued_.clear();
+    counters_.submitted += n;
+    return n;
+  }
+  Result<unsigned> Reap(unsigned, unsigned max, IoRequest** out) override {
+    Block();
+    unsigned n = 0;
+    while (n < max && !in_kernel_.empty()) {
+      IoRequest* r = in_kernel_.back();
+      in_kernel_.pop_back();
+      r->res = static_cast<int64_t>(r->length);
+      out[n++] = r;
+    }
+    counters_.reaped += n;
+    return n;
+  }
+  bool IsSync() const override { return sync_; }
+
+ private:
+  void Block() {
+    if (ctl_->release.load()) return;
+    ctl_->hung.fetch_add(1);
+    while (!ctl_->release.load()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  std::shared_ptr<HangControl> ctl_;
+  bool sync_;
+  uint32_t capacity_ = 1;
+  std::vector<IoRequest*> queued_;
+  std::vector<IoRequest*> in_kernel_;
+};
+
+RunOptions HungOptions(const std::shared_ptr<HangControl>& ctl, bool sync) {
+  RunOptions o;
+  o.engine_factory = [ctl, sync](const JobSpec&) -> std::unique_ptr<Engine> {
+    return std::make_unique<HungEngine>(ctl, sync);
+  };
+  o.stop_grace_ms = 200;
+  o.runtime_grace_ms = 200;
+  return o;
+}
+
+// Releases the engine and waits until the left-behind thread has ended and
+// freed the phase (which also proves it had nothing dangling: ASan checks).
+void ReleaseAndWait(HangControl* ctl, int engines) {
+  ctl->release.store(true);
+  for (int i = 0; i < 2000 && ctl->destroyed.load() < engines; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(ctl->destroyed.load(), engines);
+}
+
+TEST(RunWatchdogTest, AsyncJobStuckAfterItsRuntimeIsNamedWithItsInFlightCount) {
+  auto ctl = std::make_shared<HangControl>();
+  JobSpec j = TestJob("hung", RwMode::kRandRead, 4096, 1 << 20);
+  j.ioengine = "io_uring";
+  j.iodepth = 4;
+  j.time_based = true;
+  j.runtime_ns = 50'000'000;
+  auto r = RunJobs({j}, HungOptions(ctl, /*sync=*/false));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Status::Code::kIoError);
+  EXPECT_EQ(r.status().errno_value(), ETIMEDOUT);
+  EXPECT_NE(r.status().message().find("job 'hung' (ioengine=io_uring): 4 I/O(s) in flight, none "
+                                      "completed in the last 0.2 s"),
+            std::string::npos)
+      << r.status().message();
+  ReleaseAndWait(ctl.get(), 1);
+}
+
+TEST(RunWatchdogTest, SyncJobStuckAfterAStopSignal) {
+  auto ctl = std::make_shared<HangControl>();
+  JobSpec j = TestJob("stuck", RwMode::kWrite, 4096, 1ull << 30);  // no runtime: never ends
+  j.ioengine = "psync";
+  j.numjobs = 2;
+  std::atomic<int> stop{0};
+  RunOptions o = HungOptions(ctl, /*sync=*/true);
+  o.stop_signal = &stop;
+  Result<RunResult> r = Status::Internal("not run");
+  std::thread runner([&] { r = RunJobs({j}, o); });
+  while (ctl->hung.load() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  stop.store(SIGINT);
+  runner.join();
+  ASSERT_FALSE(r.ok());
+  const std::string& m = r.status().message();
+  EXPECT_NE(m.find("job 'stuck' (clone 0) (ioengine=psync): 1 I/O in flight, inside a "
+                   "synchronous engine call, none completed in the last 0.2 s"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("job 'stuck' (clone 1)"), std::string::npos) << m;
+  ReleaseAndWait(ctl.get(), 2);
+}
+
+TEST(RunWatchdogTest, OnlyTheStuckJobIsNamed) {
+  // One job completes on the null-like fake, the other hangs: the report
+  // names only the hung one.
+  auto ctl = std::make_shared<HangControl>();
+  auto ledger = std::make_shared<testing::FakeLedger>();
+  JobSpec ok = TestJob("fine", RwMode::kRead, 4096, 1 << 20);
+  JobSpec bad = TestJob("hung", RwMode::kRead, 4096, 1 << 20);
+  bad.ioengine = "libaio";
+  bad.iodepth = 2;
+  bad.time_based = true;
+  bad.runtime_ns = 20'000'000;
+  RunOptions o = HungOptions(ctl, false);
+  o.engine_factory = [ctl, ledger](const JobSpec& job) -> std::unique_ptr<Engine> {
+    if (job.name == "hung") return std::make_unique<HungEngine>(ctl, false);
+    return std::make_unique<testing::FakeEngine>(testing::FakeScript{}, ledger);
+  };
+  auto r = RunJobs({ok, bad}, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message().find("'fine'"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("job 'hung' (ioengine=libaio): 2 I/O(s) in flight"),
+            std::string::npos)
+      << r.status().message();
+  EXPECT_EQ(ledger->completions, 256u);  // the fine job did all of its I/O
+  ReleaseAndWait(ctl.get(), 1);
+}
+
+TEST(RunWatchdogTest, ZeroGraceTurnsItOff) {
+  // With the watchdog off, a released engine lets the run finish normally.
+  auto ctl = std::make_shared<HangControl>();
+  JobSpec j = TestJob("late", RwMode::kRead, 4096, 64 << 10);
+  j.iodepth = 2;
+  j.time_based = true;
+  j.runtime_ns = 10'000'000;
+  RunOptions o = HungOptions(ctl, false);
+  o.stop_grace_ms = 0;
+  o.runtime_grace_ms = 0;
+  std::thread releaser([&] {
+    while (ctl->hung.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // longer than any grace above
+    ctl->release.store(true);
+  });
+  auto r = RunJobs({j}, o);
+  releaser.join();
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->exit_code, 0);
+  EXPECT_GE(r->groups.at(0).jobs.at(0).stats.dir[0].ios, 2u);
+}
+
+}  // namespace
+}  // namespace iobench
