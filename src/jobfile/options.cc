@@ -1294,7 +1294,6 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("sqthread_poll_cpu", T::kInt, "engine options", "CPU of the SQPOLL thread")
                   .Range(0, 65535)
                   .Engines({"io_uring", "io_uring_cmd"})
-                  .NoRun()
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     j.sqthread_poll_cpu = static_cast<int>(v.num);
                     return Status::Ok();

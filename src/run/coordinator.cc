@@ -121,6 +121,15 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
     return Status::Invalid("option 'fill_device' (" + Where(s) +
                            ") is accepted but not implemented yet in iobench");
   }
+  if (job.openfiles != 0 && job.openfiles < job.nrfiles) {
+    OptionSetting s{"openfiles", std::to_string(job.openfiles), OptionSource::kJob, job.job_file,
+                    job.line};
+    for (const auto& set : job.settings)
+      if (set.name == "openfiles") s = set;
+    return Status::Invalid("option 'openfiles' (" + Where(s) +
+                           ") below nrfiles is accepted but not implemented yet in iobench "
+                           "(every file stays open)");
+  }
   if (opts.readonly && Writes(job))
     return Status::Refused("job '" + job.name +
                            "' would write or trim, and --readonly is in effect");

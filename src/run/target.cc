@@ -72,8 +72,18 @@ std::string LayoutNote(uint32_t files, uint64_t bytes) {
 
 std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum) {
   std::vector<std::string> paths;
-  std::string dir = job.directory;
-  if (const size_t colon = dir.find(':'); colon != std::string::npos) dir.resize(colon);
+  // directory=a:b:c spreads the clones' generated files over the
+  // directories round-robin, as fio does; explicit filenames use the first.
+  std::vector<std::string> dirs;
+  for (size_t b = 0;;) {
+    const size_t e = job.directory.find(':', b);
+    dirs.push_back(job.directory.substr(b, e == std::string::npos ? std::string::npos : e - b));
+    if (e == std::string::npos) break;
+    b = e + 1;
+  }
+  std::string dir = job.filenames.empty() && jobnum >= 0
+                        ? dirs[static_cast<size_t>(jobnum) % dirs.size()]
+                        : dirs.front();
   if (!job.filenames.empty()) {
     for (const auto& f : job.filenames) paths.push_back(JoinDir(dir, f));
     return paths;

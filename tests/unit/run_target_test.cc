@@ -43,6 +43,18 @@ TEST(RunTargetTest, DefaultNamesAndFilenameFormat) {
   EXPECT_EQ(TargetPaths(j, 5), TargetPaths(j, 0));
 }
 
+// directory=a:b spreads the clones' generated files over both directories,
+// round-robin by clone (fio); explicit filenames go to the first.
+TEST(RunTargetTest, DirectoryListRoundRobin) {
+  JobSpec j = TestJob("job", RwMode::kRead, 4096, 1 << 20);
+  j.directory = "/d1:/d2";
+  EXPECT_EQ(TargetPaths(j, 0), (std::vector<std::string>{"/d1/job.0.0"}));
+  EXPECT_EQ(TargetPaths(j, 1), (std::vector<std::string>{"/d2/job.1.0"}));
+  EXPECT_EQ(TargetPaths(j, 2), (std::vector<std::string>{"/d1/job.2.0"}));
+  j.filenames = {"f"};
+  EXPECT_EQ(TargetPaths(j, 1), (std::vector<std::string>{"/d1/f"}));
+}
+
 TEST(RunTargetTest, SizesRegionsAndOffsetIncrement) {
   JobSpec j = TestJob("job", RwMode::kRead, 4096, 1 << 20);
   j.filenames = {"x", "y"};
