@@ -39,6 +39,7 @@ struct DirStats {
   uint64_t dropped = 0;    // I/Os dropped (error, continue_on_error)
   uint64_t errors = 0;
   uint64_t eagain = 0;     // RWF_NOWAIT / IOCB_NOWAIT refusals
+  uint64_t high_prio_ios = 0;  // issued with the cmdprio priority (cmdprio_percentage)
   uint64_t runtime_ns = 0; // time this direction was active (fio: per-ddir runtime)
   LatStat slat, clat, lat;
   Histogram slat_hist, clat_hist, lat_hist;

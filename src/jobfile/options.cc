@@ -1314,21 +1314,18 @@ std::vector<OptionDef> BuildTable() {
                   .PerDir()
                   .Range(0, 100)
                   .Engines({"io_uring", "io_uring_cmd", "libaio"})
-                  .NoRun()
                   .Set(D(cmdprio_percentage)));
   r.push_back(Row("cmdprio_class", T::kInt, "engine options",
                   "Priority class for cmdprio I/Os (read,write)")
                   .PerDir()
                   .Range(0, 3)
                   .Engines({"io_uring", "io_uring_cmd", "libaio"})
-                  .NoRun()
                   .Set(D(cmdprio_class)));
   r.push_back(
       Row("cmdprio", T::kInt, "engine options", "Priority level for cmdprio I/Os (read,write)")
           .PerDir()
           .Range(0, 7)
           .Engines({"io_uring", "io_uring_cmd", "libaio"})
-          .NoRun()
           .Set(D(cmdprio)));
   r.push_back(
       Row("cmdprio_bssplit", T::kStr, "engine options", "Per block size priorities (recorded only)")

@@ -87,6 +87,7 @@ DirStats Diff(const DirStats& later, const DirStats& earlier) {
   d.dropped = Sub(later.dropped, earlier.dropped);
   d.errors = Sub(later.errors, earlier.errors);
   d.eagain = Sub(later.eagain, earlier.eagain);
+  d.high_prio_ios = Sub(later.high_prio_ios, earlier.high_prio_ios);
   d.runtime_ns = Sub(later.runtime_ns, earlier.runtime_ns);
   d.slat_hist = Diff(later.slat_hist, earlier.slat_hist);
   d.clat_hist = Diff(later.clat_hist, earlier.clat_hist);

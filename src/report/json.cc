@@ -133,6 +133,9 @@ ojson IobenchJobObject(const JobRecord& rec) {
   ojson eagain;
   for (int d = 0; d < kNumDdirs; ++d) eagain[DdirName(d)] = ts.dir[d].eagain;
   o["eagain"] = std::move(eagain);
+  ojson prio;
+  for (int d = 0; d < kNumDdirs; ++d) prio[DdirName(d)] = ts.dir[d].high_prio_ios;
+  o["high_prio_ios"] = std::move(prio);
   o["total_errors"] = ts.total_errors;
   if (ts.first_error.err) {
     ojson fe;

@@ -121,6 +121,15 @@ Status Worker::Setup() {
   IOB_RETURN_IF_ERROR(ApplyScheduling());
 
   seed_ = DeriveSeed(job_, worker_index_);
+  // ioprio value = class << 13 | level; fio's default class is the highest
+  // (1, real-time) when only a percentage is given.
+  prio_rng_ = seed_ ^ 0x2545F4914F6CDD1Dull;
+  for (int d = 0; d < 2; ++d) {
+    if (job_.cmdprio_percentage[d] == 0) continue;
+    cmdprio_on_ = true;
+    const int cls = job_.cmdprio_class[d] != 0 ? job_.cmdprio_class[d] : 1;
+    cmdprio_value_[d] = static_cast<uint16_t>((cls << 13) | (job_.cmdprio[d] & 7));
+  }
 
   uint64_t align = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   for (const auto& t : targets_) {
@@ -355,6 +364,7 @@ bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
     r->length = r->xfer_length = 0;
     r->res = 0;
     r->flags = 0;
+    r->prio = 0;
     r->start_ns = now;
     r->issue_ns = 0;
     need_sync_ = false;
@@ -419,6 +429,17 @@ bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
   const int d = static_cast<int>(plan.ddir);
   r->op = static_cast<IoOp>(d);
   r->flags = 0;
+  r->prio = 0;
+  if (cmdprio_on_ && d < 2 && job_.cmdprio_percentage[d] != 0) {
+    prio_rng_ ^= prio_rng_ << 13;
+    prio_rng_ ^= prio_rng_ >> 7;
+    prio_rng_ ^= prio_rng_ << 17;
+    if (prio_rng_ % 100 < job_.cmdprio_percentage[d]) {
+      r->prio = cmdprio_value_[d];
+      r->flags |= kReqHighPrio;
+      ++ts_.dir[d].high_prio_ios;
+    }
+  }
   r->file_index = plan.file;
   r->fd = files_[plan.file].fd;
   r->offset = r->xfer_offset = plan.offset;

@@ -207,6 +207,11 @@ class Worker {
   std::unique_ptr<RateLimiter> rate_;
   std::unique_ptr<BufferFiller> filler_;
   uint64_t seed_ = 0;
+  // cmdprio (libaio, io_uring): the share of reads/writes that carry the
+  // ioprio value cmdprio_value_[d]; a xorshift draw per I/O decides.
+  bool cmdprio_on_ = false;
+  uint16_t cmdprio_value_[2] = {0, 0};
+  uint64_t prio_rng_ = 0;
 
   // Loop state. Requests move between three places: the free stack, the
   // uncommitted list (queued, not yet committed) and the kernel; short

@@ -113,6 +113,7 @@ void MergeDir(DirStats& d, const DirStats& s) {
   d.dropped += s.dropped;
   d.errors += s.errors;
   d.eagain += s.eagain;
+  d.high_prio_ios += s.high_prio_ios;
   d.runtime_ns = std::max(d.runtime_ns, s.runtime_ns);
   d.slat.Merge(s.slat);
   d.clat.Merge(s.clat);

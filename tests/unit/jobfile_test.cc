@@ -410,7 +410,7 @@ TEST(JobfileTable, FioAliases) {
 }
 
 TEST(JobfileTable, RunsFlag) {
-  for (const char* n : {"verify_async", "cmdprio", "cmdprio_percentage"})
+  for (const char* n : {"verify_async", "cmdprio_bssplit"})
     EXPECT_FALSE(FindOption(n)->runs) << n;
   for (const char* n : {"write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
                         "log_avg_msec", "log_hist_msec", "log_hist_coarseness", "log_offset",
