@@ -110,9 +110,10 @@ class Worker {
   uint16_t log_prio_value_ = 0;      // ioprio of the job's I/O, for log_prio
   std::atomic<uint64_t> snap_req_{0};
   std::atomic<uint64_t> snap_done_{0};
-  uint64_t snap_served_ = 0;  // worker thread only
-  std::mutex snap_mu_;        // guards snap_ (never taken per I/O)
-  JobResult snap_;
+  uint64_t snap_served_ = 0;         // worker thread only
+  std::mutex snap_mu_;               // guards snap_ (never taken per I/O)
+  std::unique_ptr<JobResult> snap_;  // guarded by snap_mu_; see Snap()
+  JobResult& Snap();
   // --- end issue 8 ---
 
   pid_t tid_ = 0;
