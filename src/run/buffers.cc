@@ -12,7 +12,7 @@ constexpr uint64_t kScrambleBlock = 512;
 }  // namespace
 
 BufferFiller::BufferFiller(const JobSpec& job, uint64_t seed)
-    : job_(&job), state_(prng::MixSeed(seed, 0x62756600ULL)) {
+    : state_(prng::MixSeed(seed, 0x62756600ULL)) {
   job_writes_ = HasWrite(job.rw);
   zero_ = job.zero_buffers;
   compress_perc_ = std::min<uint32_t>(job.buffer_compress_percentage, 100);

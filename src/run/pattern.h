@@ -101,7 +101,6 @@ class BufferFiller {
   void FillFixed(uint8_t* p, uint64_t len);  // zeros or buffer_pattern
   void Fill(uint8_t* p, uint64_t len);
 
-  const JobSpec* job_;  // not dereferenced after construction
   uint64_t state_;
   bool zero_ = false;
   bool refill_ = false;
