@@ -19,7 +19,12 @@ enum class Ddir : uint8_t { kRead = 0, kWrite = 1, kTrim = 2 };
 inline constexpr int kNumDdirs = 3;
 
 enum class RwMode : uint8_t {
-  kRead, kWrite, kTrim, kRandRead, kRandWrite, kRandTrim,
+  kRead,
+  kWrite,
+  kTrim,
+  kRandRead,
+  kRandWrite,
+  kRandTrim,
   kReadWrite,  // rw, readwrite: sequential mixed
   kRandRW,
   kTrimWrite,  // trim then write the same block, sequentially
@@ -40,6 +45,33 @@ inline bool HasWrite(RwMode m) {
 inline bool HasTrim(RwMode m) {
   return m == RwMode::kTrim || m == RwMode::kRandTrim || m == RwMode::kTrimWrite ||
          m == RwMode::kRandTrimWrite;
+}
+
+// fio's name for the mode, as rw= takes it and reports print it.
+inline const char* RwModeName(RwMode m) {
+  switch (m) {
+    case RwMode::kRead:
+      return "read";
+    case RwMode::kWrite:
+      return "write";
+    case RwMode::kTrim:
+      return "trim";
+    case RwMode::kRandRead:
+      return "randread";
+    case RwMode::kRandWrite:
+      return "randwrite";
+    case RwMode::kRandTrim:
+      return "randtrim";
+    case RwMode::kReadWrite:
+      return "rw";
+    case RwMode::kRandRW:
+      return "randrw";
+    case RwMode::kTrimWrite:
+      return "trimwrite";
+    case RwMode::kRandTrimWrite:
+      return "randtrimwrite";
+  }
+  return "?";
 }
 
 enum class RwSequencer : uint8_t { kSequential, kIdentical };
@@ -70,8 +102,8 @@ struct DistZone {
 };
 struct RandomDistribution {
   DistType type = DistType::kRandom;
-  double param = 0.0;  // zipf theta, pareto h, normal stddev (percent)
-  double center_frac = 0.0;        // 0..1; fio's `:center` suffix
+  double param = 0.0;        // zipf theta, pareto h, normal stddev (percent)
+  double center_frac = 0.0;  // 0..1; fio's `:center` suffix
   std::vector<DistZone> zones[kNumDdirs];
 };
 
@@ -82,13 +114,34 @@ enum class FileServiceType : uint8_t { kRoundRobin, kSequential, kRandom };
 
 // continue_on_error: which error classes do not stop the job.
 enum ContinueOnError : uint8_t {
-  kCoeNone = 0, kCoeRead = 1, kCoeWrite = 2, kCoeVerify = 4,
-  kCoeIo = kCoeRead | kCoeWrite, kCoeAll = 0xff,
+  kCoeNone = 0,
+  kCoeRead = 1,
+  kCoeWrite = 2,
+  kCoeVerify = 4,
+  kCoeIo = kCoeRead | kCoeWrite,
+  kCoeAll = 0xff,
 };
 
 enum class VerifyType : uint8_t {
-  kNone, kMd5, kCrc64, kCrc32, kCrc32c, kCrc32cIntel, kCrc16, kCrc7, kXxhash, kSha1, kSha256,
-  kSha512, kSha3_224, kSha3_256, kSha3_384, kSha3_512, kMeta, kPattern, kNull,
+  kNone,
+  kMd5,
+  kCrc64,
+  kCrc32,
+  kCrc32c,
+  kCrc32cIntel,
+  kCrc16,
+  kCrc7,
+  kXxhash,
+  kSha1,
+  kSha256,
+  kSha512,
+  kSha3_224,
+  kSha3_256,
+  kSha3_384,
+  kSha3_512,
+  kMeta,
+  kPattern,
+  kNull,
 };
 
 struct VerifyOptions {
@@ -115,15 +168,15 @@ struct OptionSetting {
   std::string name;   // canonical option name (aliases resolved)
   std::string value;  // the expanded text; empty for bare flags
   OptionSource source = OptionSource::kDefault;
-  std::string file;   // job file, "<cmdline>" or "<stdin>"
-  int line = 0;       // 1-based; 0 for the command line
+  std::string file;  // job file, "<cmdline>" or "<stdin>"
+  int line = 0;      // 1-based; 0 for the command line
 };
 
 struct JobSpec {
   // --- identity and grouping ---
   std::string name;
   std::string description;
-  std::string job_file;  // the file this job came from ("" for command line)
+  std::string job_file;    // the file this job came from ("" for command line)
   int job_file_index = 0;  // each job file is its own stonewalled group
   int line = 0;            // line of the [section] header
   bool stonewall = false;
@@ -153,10 +206,10 @@ struct JobSpec {
 
   // --- pattern ---
   RwMode rw = RwMode::kRead;
-  uint64_t rw_nr = 1;        // rw=randread:8 -> 8 (new random offset every 8 IOs)
-  int64_t rw_skip = 0;       // rw=read:8k -> 8192 bytes skipped (holes); may be negative
+  uint64_t rw_nr = 1;   // rw=randread:8 -> 8 (new random offset every 8 IOs)
+  int64_t rw_skip = 0;  // rw=read:8k -> 8192 bytes skipped (holes); may be negative
   RwSequencer rw_sequencer = RwSequencer::kSequential;
-  uint32_t rwmixread = 50;   // percent reads for mixed workloads
+  uint32_t rwmixread = 50;  // percent reads for mixed workloads
   BlockSizeSpec bs[kNumDdirs];
   uint64_t blockalign[kNumDdirs] = {0, 0, 0};  // 0: the minimum bs
   bool bs_unaligned = false;
@@ -205,9 +258,9 @@ struct JobSpec {
   uint32_t percentage_random[kNumDdirs] = {100, 100, 100};
 
   // --- rate and think time ---
-  uint64_t rate[kNumDdirs] = {0, 0, 0};           // bytes/s
+  uint64_t rate[kNumDdirs] = {0, 0, 0};  // bytes/s
   uint64_t rate_iops[kNumDdirs] = {0, 0, 0};
-  uint64_t rate_min[kNumDdirs] = {0, 0, 0};       // bytes/s
+  uint64_t rate_min[kNumDdirs] = {0, 0, 0};  // bytes/s
   uint64_t rate_iops_min[kNumDdirs] = {0, 0, 0};
   uint64_t ratecycle_ms = 1000;
   RateProcess rate_process = RateProcess::kLinear;

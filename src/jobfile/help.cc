@@ -246,32 +246,6 @@ std::string ParseOnlyJson(const std::vector<JobSpec>& jobs) {
 }
 
 namespace {
-const char* RwName(RwMode m) {
-  switch (m) {
-    case RwMode::kRead:
-      return "read";
-    case RwMode::kWrite:
-      return "write";
-    case RwMode::kTrim:
-      return "trim";
-    case RwMode::kRandRead:
-      return "randread";
-    case RwMode::kRandWrite:
-      return "randwrite";
-    case RwMode::kRandTrim:
-      return "randtrim";
-    case RwMode::kReadWrite:
-      return "rw";
-    case RwMode::kRandRW:
-      return "randrw";
-    case RwMode::kTrimWrite:
-      return "trimwrite";
-    case RwMode::kRandTrimWrite:
-      return "randtrimwrite";
-  }
-  return "?";
-}
-
 std::string Bytes(uint64_t b) {
   static const char* kU[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
   int u = 0;
@@ -308,7 +282,7 @@ std::string Secs(uint64_t ns) {
 std::string ParseOnlySummary(const std::vector<JobSpec>& jobs) {
   std::ostringstream o;
   for (const auto& j : jobs) {
-    o << j.name << ": group=" << j.job_file_index << " rw=" << RwName(j.rw);
+    o << j.name << ": group=" << j.job_file_index << " rw=" << RwModeName(j.rw);
     if (j.rw_nr > 1) o << ":" << j.rw_nr;
     if (j.rw_skip) o << ":" << j.rw_skip;
     o << " bs=" << Bs(j.bs[0]);

@@ -6,32 +6,6 @@
 
 namespace iobench {
 
-const char* RwModeName(RwMode m) {
-  switch (m) {
-    case RwMode::kRead:
-      return "read";
-    case RwMode::kWrite:
-      return "write";
-    case RwMode::kTrim:
-      return "trim";
-    case RwMode::kRandRead:
-      return "randread";
-    case RwMode::kRandWrite:
-      return "randwrite";
-    case RwMode::kRandTrim:
-      return "randtrim";
-    case RwMode::kReadWrite:
-      return "rw";
-    case RwMode::kRandRW:
-      return "randrw";
-    case RwMode::kTrimWrite:
-      return "trimwrite";
-    case RwMode::kRandTrimWrite:
-      return "randtrimwrite";
-  }
-  return "?";
-}
-
 const char* DdirName(int ddir) {
   static const char* const kNames[] = {"read", "write", "trim"};
   return ddir >= 0 && ddir < kNumDdirs ? kNames[ddir] : "?";

@@ -14,7 +14,6 @@ namespace iobench {
 
 // fio's rw= names: read, write, trim, randread, randwrite, randtrim, rw,
 // randrw, trimwrite, randtrimwrite.
-const char* RwModeName(RwMode m);
 
 // "read", "write", "trim" (lower case, as fio's per-job lines and JSON keys).
 const char* DdirName(int ddir);

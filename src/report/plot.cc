@@ -14,6 +14,8 @@
 #include <set>
 #include <sstream>
 
+#include "sys/spawn.h"
+
 extern char** environ;
 
 namespace iobench {
@@ -283,53 +285,11 @@ Status WritePlot(const json& doc, const PlotOptions& opts) {
   const size_t slash = gp_path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : gp_path.substr(0, slash + 1);
   std::string base = slash == std::string::npos ? gp_path : gp_path.substr(slash + 1);
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) return ErrnoStatus("--plot: pipe");
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
   // The script names the image without a directory, so that it can be
   // re-run where it lies; run gnuplot there.
-  posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
-  std::string prog_copy = prog;
-  char* argv[] = {prog_copy.data(), base.data(), nullptr};
-  pid_t pid = -1;
-  // The run core may block signals in this thread (signalfd); the child
-  // gets a clean mask and default actions so Ctrl-C and SIGPIPE work in it.
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  for (int sig : {SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE}) sigaddset(&defaults, sig);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  const int rc = posix_spawn(&pid, prog.c_str(), &fa, &attr, argv, environ);
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&fa);
-  close(fds[1]);
-  if (rc != 0) {
-    close(fds[0]);
-    return ErrnoStatus("--plot: run " + prog, rc);
-  }
-  std::string output;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = read(fds[0], buf, sizeof(buf));
-    if (n > 0)
-      output.append(buf, static_cast<size_t>(n));
-    else if (n == 0 || errno != EINTR)
-      break;
-  }
-  close(fds[0]);
-  int ws = 0;
-  while (waitpid(pid, &ws, 0) < 0) {
-    if (errno != EINTR) return ErrnoStatus("--plot: waitpid");
-  }
-  if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+  IOB_ASSIGN_OR_RETURN(sys::SpawnResult run, sys::RunCaptured({prog, base}, dir, "--plot"));
+  std::string output = std::move(run.output);
+  if (run.exit_code != 0) {
     while (!output.empty() && output.back() == '\n') output.pop_back();
     return Status(Status::Code::kIoError, "--plot: gnuplot " + gp_path + " failed" +
                                               (output.empty() ? "" : ":\n" + output));

@@ -1,9 +1,5 @@
 #include "sweep/sweep.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +9,7 @@
 #include <set>
 
 #include "report/table.h"
+#include "sys/spawn.h"
 
 extern char** environ;
 
@@ -353,55 +350,10 @@ Status RunHook(const std::string& cmd_template, const SweepPoint& point, std::st
   IOB_ASSIGN_OR_RETURN(std::string cmd, ExpandHookCommand(cmd_template, point, is_job_option));
   if (log) *log += "# point: " + point.Label() + "\n$ " + cmd + "\n";
 
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) return ErrnoStatus("--sweep-cmd: pipe");
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-  std::string sh = "/bin/sh", dash_c = "-c";
-  char* argv[] = {sh.data(), dash_c.data(), cmd.data(), nullptr};
-  pid_t pid = -1;
-  // The run core may block signals in this thread (signalfd); the child
-  // gets a clean mask and default actions so Ctrl-C and SIGPIPE work in it.
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  for (int sig : {SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE}) sigaddset(&defaults, sig);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  const int rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, environ);
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&fa);
-  close(fds[1]);
-  if (rc != 0) {
-    close(fds[0]);
-    return ErrnoStatus("--sweep-cmd: spawn /bin/sh", rc);
-  }
-  std::string output;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = read(fds[0], buf, sizeof(buf));
-    if (n > 0) {
-      output.append(buf, static_cast<size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      break;
-    }
-  }
-  close(fds[0]);
-  int wstatus = 0;
-  while (waitpid(pid, &wstatus, 0) < 0) {
-    if (errno != EINTR) return ErrnoStatus("--sweep-cmd: waitpid");
-  }
-  int code = 0;
-  if (WIFEXITED(wstatus))
-    code = WEXITSTATUS(wstatus);
-  else if (WIFSIGNALED(wstatus))
-    code = 128 + WTERMSIG(wstatus);
+  IOB_ASSIGN_OR_RETURN(sys::SpawnResult run,
+                       sys::RunCaptured({"/bin/sh", "-c", cmd}, "", "--sweep-cmd"));
+  const std::string& output = run.output;
+  const int code = run.exit_code;
   if (log) {
     *log += output;
     if (!output.empty() && output.back() != '\n') *log += '\n';

@@ -58,32 +58,6 @@ std::string Where(const JobSpec& job, const char* option) {
   return "<cmdline>";
 }
 
-const char* RwName(RwMode m) {
-  switch (m) {
-    case RwMode::kRead:
-      return "read";
-    case RwMode::kWrite:
-      return "write";
-    case RwMode::kTrim:
-      return "trim";
-    case RwMode::kRandRead:
-      return "randread";
-    case RwMode::kRandWrite:
-      return "randwrite";
-    case RwMode::kRandTrim:
-      return "randtrim";
-    case RwMode::kReadWrite:
-      return "rw";
-    case RwMode::kRandRW:
-      return "randrw";
-    case RwMode::kTrimWrite:
-      return "trimwrite";
-    case RwMode::kRandTrimWrite:
-      return "randtrimwrite";
-  }
-  return "?";
-}
-
 uint64_t LargestBs(const JobSpec& job) {
   uint64_t bs = 0;
   for (int d = 0; d < kNumDdirs; ++d) bs = std::max(bs, job.bs[d].max);
@@ -216,8 +190,8 @@ Status CheckReadonly(const JobSpec& job) {
   if (HasWrite(job.rw) || HasTrim(job.rw)) {
     const char* what =
         HasWrite(job.rw) ? (HasTrim(job.rw) ? "writes and trims" : "writes") : "trims";
-    return Status::Refused(who + " " + what + " (rw=" + RwName(job.rw) + " at " + Where(job, "rw") +
-                           ")");
+    return Status::Refused(who + " " + what + " (rw=" + RwModeName(job.rw) + " at " +
+                           Where(job, "rw") + ")");
   }
   if (job.unlink)
     return Status::Refused(who + " deletes its files (unlink=1 at " + Where(job, "unlink") + ")");
