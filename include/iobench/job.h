@@ -354,4 +354,12 @@ struct JobSpec {
   uint8_t log_window_value = 0;
 };
 
+// Whether running the job changes its targets: it writes or trims, and is
+// not a verify_only pass (which reads back what an earlier run wrote).
+// --readonly, the device-safety checks and the open mode follow this.
+inline bool JobWrites(const JobSpec& job) {
+  if (job.verify.type != VerifyType::kNone && job.verify.verify_only) return false;
+  return HasWrite(job.rw) || HasTrim(job.rw);
+}
+
 }  // namespace iobench

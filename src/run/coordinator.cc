@@ -30,7 +30,7 @@ std::string Where(const OptionSetting& s) {
   return s.line > 0 ? s.file + ":" + std::to_string(s.line) : s.file;
 }
 
-bool Writes(const JobSpec& job) { return HasWrite(job.rw) || HasTrim(job.rw); }
+bool Writes(const JobSpec& job) { return JobWrites(job); }
 
 struct Phase {
   std::vector<size_t> jobs;  // indices into the job list

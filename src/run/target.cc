@@ -284,7 +284,7 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::
 }
 
 Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {
-  const bool writes = HasWrite(job.rw) || HasTrim(job.rw);
+  const bool writes = JobWrites(job);
   int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC;
   if (job.direct) flags |= O_DIRECT;
   if (job.sync) flags |= O_SYNC;

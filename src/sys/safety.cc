@@ -175,7 +175,7 @@ Status CheckWriteSafety(const std::string& block_device_path, bool allow_mounted
 
 Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
   for (const auto& job : jobs) {
-    if (!HasWrite(job.rw) && !HasTrim(job.rw)) continue;
+    if (!JobWrites(job)) continue;
     for (const auto& path : JobFilePaths(job)) {
       if (!IsBlockDevice(path)) continue;
       Status st = CheckWriteSafety(path, job.allow_mounted_write);
@@ -187,7 +187,7 @@ Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
 
 Status CheckReadonly(const JobSpec& job) {
   const std::string who = "--readonly: job '" + job.name + "'";
-  if (HasWrite(job.rw) || HasTrim(job.rw)) {
+  if (JobWrites(job)) {
     const char* what =
         HasWrite(job.rw) ? (HasTrim(job.rw) ? "writes and trims" : "writes") : "trims";
     return Status::Refused(who + " " + what + " (rw=" + RwModeName(job.rw) + " at " +

@@ -23,6 +23,11 @@ run "${job[@]}" --verify_only=1 --verify_state_load=1
 [ "$rc" -eq 0 ] || fail "verify_only on a good file: exit $rc"
 [ "$(jget 'doc["jobs"][0]["write"]["io_bytes"]')" = 0 ] || fail "verify_only wrote"
 [ "$(jget 'doc["jobs"][0]["read"]["io_bytes"]')" = 1048576 ] || fail "verify_only read bytes"
+# 2b. verify_only reads only, so --readonly allows it; the writing job is refused.
+run "${job[@]}" --verify_only=1 --verify_state_load=1 --readonly
+[ "$rc" -eq 0 ] || fail "verify_only under --readonly: exit $rc"
+run "${job[@]}" --readonly
+[ "$rc" -eq 2 ] || fail "a verify write job under --readonly: exit $rc, want 2"
 echo "ok: state save/load verifies across two runs"
 
 # 3. One byte flipped in the data of block 3 (offset 12288, data byte 1000).
