@@ -105,6 +105,19 @@ JobResult& Worker::Snap() {
 
 Worker::~Worker() { Teardown(); }
 
+// The regions the pattern covers (the write pass and the verify replay alike).
+std::vector<PatternRegion> Worker::PatternRegions() const {
+  std::vector<PatternRegion> regions;
+  for (const auto& t : targets_) {
+    PatternRegion r;
+    r.offset = t.region_offset;
+    r.size = t.region_size;
+    r.block_align = (job_.direct && t.is_block_device) ? t.logical_block_size : 0;
+    regions.push_back(r);
+  }
+  return regions;
+}
+
 Status Worker::ApplyScheduling() {
   const std::string who = "job '" + job_.name + "'";
   if (!job_.cpus_allowed.empty()) {
@@ -204,15 +217,7 @@ Status Worker::Setup() {
   }
   free_n_ = depth_;
 
-  std::vector<PatternRegion> regions;
-  for (const auto& t : targets_) {
-    PatternRegion r;
-    r.offset = t.region_offset;
-    r.size = t.region_size;
-    r.block_align = (job_.direct && t.is_block_device) ? t.logical_block_size : 0;
-    regions.push_back(r);
-  }
-  IOB_ASSIGN_OR_RETURN(pattern_, IoPattern::Create(job_, std::move(regions), seed_));
+  IOB_ASSIGN_OR_RETURN(pattern_, IoPattern::Create(job_, PatternRegions(), seed_));
   rate_ = RateLimiter::Create(job_, 1, seed_);
   io_limit_ = job_.io_size;
   IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));

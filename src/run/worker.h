@@ -100,6 +100,7 @@ class Worker {
   void CopySnapshot(JobResult* out);
 
  private:
+  std::vector<PatternRegion> PatternRegions() const;
   // --- logs and snapshots (issue 8) ---
   void CompleteLogged(IoRequest* req, uint64_t now);
   void ServeSnapshot(uint64_t now, bool final);

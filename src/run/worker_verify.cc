@@ -73,15 +73,7 @@ Status Worker::SetupVerify() {
   else
     use_replay_ = RandomWithMap(job_) && job_.io_size == 0 && job_.number_ios == 0;
   if (use_replay_) {
-    std::vector<PatternRegion> regions;
-    for (const auto& t : targets_) {
-      PatternRegion r;
-      r.offset = t.region_offset;
-      r.size = t.region_size;
-      r.block_align = (job_.direct && t.is_block_device) ? t.logical_block_size : 0;
-      regions.push_back(r);
-    }
-    IOB_ASSIGN_OR_RETURN(replay_, IoPattern::Create(job_, std::move(regions), seed_));
+    IOB_ASSIGN_OR_RETURN(replay_, IoPattern::Create(job_, PatternRegions(), seed_));
   }
   return Status::Ok();
 }
