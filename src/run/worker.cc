@@ -220,7 +220,13 @@ Status Worker::Setup() {
   IOB_ASSIGN_OR_RETURN(pattern_, IoPattern::Create(job_, PatternRegions(), seed_));
   rate_ = RateLimiter::Create(job_, 1, seed_);
   io_limit_ = job_.io_size;
+  ios_left_ = job_.number_ios != 0 ? job_.number_ios : UINT64_MAX;
   IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
+  nfiles_ = static_cast<uint32_t>(files_.size());
+  fast_eligible_ = verifier_ == nullptr && job_.thinktime_ns == 0 && rate_ == nullptr &&
+                   job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 && io_limit_ == 0 &&
+                   !cmdprio_on_;
+  UpdateFastPrepare();
 
   EngineContext ctx;
   ctx.job = &job_;
@@ -238,6 +244,7 @@ Status Worker::Setup() {
   record_slat_ = !sync_engine_ && !job_.gtod_reduce && !job_.disable_slat;
   record_bw_ = !job_.disable_bw && !job_.gtod_reduce;
   stamp_ = record_slat_ || record_clat_ || record_lat_;
+  lat_from_clat_ = sync_engine_ && record_clat_ && record_lat_;
   for (int d = 0; d < kNumDdirs; ++d) sample_dir_[d] = DirUsed(job_, d);
 
   // --- issue 8: per-I/O and per-interval logs ---
@@ -283,6 +290,8 @@ void Worker::BeginMeasuring(uint64_t now) {
   std::construct_at(&ts_);
   ts_.first_error = first_error;
   ts_.total_errors = total_errors;
+  sync_done_ = 0;
+  next_event_ns_ = 0;  // CheckTime recomputes what is due next
   const uint64_t samples =
       job_.runtime_ns ? job_.runtime_ns / kSampleNs + 8 : 1024;  // avoid growth in the loop
   for (int d = 0; d < kNumDdirs; ++d) {
@@ -322,7 +331,7 @@ void Worker::TakeSamples(uint64_t now) {
   if (next_sample_ns_ <= now) next_sample_ns_ = now + kSampleNs;
 }
 
-void Worker::CheckTime(uint64_t now) {
+void Worker::CheckTimeSlow(uint64_t now) {
   if (!stopping_) {
     const int s = ctl_->stop.load(std::memory_order_relaxed);
     if (s != kStopNone) {
@@ -339,6 +348,32 @@ void Worker::CheckTime(uint64_t now) {
   // --- issue 8: one relaxed load per batch; the logger's windows close on time ---
   PollSnapshot(now);
   if (iolog_ != nullptr && measuring_) iolog_->Tick(now - measure_start_ns_);
+  // What is due next. A stop request and a snapshot request are seen by
+  // CheckTime's loads; a logging job checks its windows every batch.
+  uint64_t next = UINT64_MAX;
+  if (!measuring_)
+    next = ramp_end_ns_;
+  else if (record_bw_)
+    next = next_sample_ns_;
+  if (end_ns_ != 0 && end_ns_ < next) next = end_ns_;
+  if (iolog_ != nullptr) next = 0;
+  next_event_ns_ = next;
+}
+
+void Worker::FoldDerived(ThreadStats* ts) const {
+  if (sync_done_ != 0) {
+    ts->depth.depth[0] += sync_done_;
+    ts->depth.submit[1] += sync_done_;
+    ts->depth.complete[1] += sync_done_;
+    ts->depth.submit_events += sync_done_;
+    ts->depth.complete_events += sync_done_;
+  }
+  if (lat_from_clat_) {
+    for (DirStats& ds : ts->dir) {
+      ds.lat = ds.clat;
+      ds.lat_hist = ds.clat_hist;
+    }
+  }
 }
 
 void Worker::PublishLive() {
@@ -376,7 +411,55 @@ bool Worker::NextPlan(IoPlan* plan) {
   return EndPass(plan);
 }
 
+IoRequest* Worker::TakeRequest(const IoPlan& plan, uint64_t now) {
+  IoRequest* r = free_[--free_n_];
+  const int d = static_cast<int>(plan.ddir);
+  r->op = static_cast<IoOp>(d);
+  r->flags = 0;
+  r->prio = 0;
+  r->file_index = plan.file;
+  r->fd = files_[plan.file].fd;
+  r->offset = r->xfer_offset = plan.offset;
+  r->length = r->xfer_length = plan.length;
+  r->buf = static_cast<uint8_t*>(buffers_) + r->index * stride_;
+  r->res = 0;
+  r->start_ns = now;
+  r->issue_ns = 0;
+  ++ts_.issued[d];
+  return r;
+}
+
+void Worker::UpdateFastPrepare() { fast_prepare_ = fast_eligible_ && !no_more_ && !pass_eof_; }
+
+bool Worker::PrepareFast(uint64_t now, IoRequest** out) {
+  IoPlan plan;
+  if (ios_left_ == 0 || (!pattern_->Next(&plan) && !EndPass(&plan))) {
+    no_more_ = true;
+    fast_prepare_ = false;
+    return false;
+  }
+  if (plan.length > stride_ || plan.file >= nfiles_) [[unlikely]] {
+    error_ = EINVAL;  // the pattern broke its contract; never overrun a buffer
+    stopping_ = true;
+    return false;
+  }
+  --ios_left_;
+  IoRequest* r = TakeRequest(plan, now);
+  if (r->op == IoOp::kWrite) {
+    filler_->BeforeWrite(r->buf, r->length);
+    last_write_file_ = plan.file;
+  }
+  *out = r;
+  return true;
+}
+
 bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
+  const bool ok = PrepareSlow(now, out);
+  UpdateFastPrepare();
+  return ok;
+}
+
+bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   if (no_more_ && !need_sync_) return false;
   const uint32_t in_use = depth_ - free_n_;
   if (need_sync_) {                // before the limits: the writes that asked for it were issued
@@ -401,7 +484,7 @@ bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
   // Verify reads (verify phase, backlog batches) bypass limits, think time and rate.
   const int vr = verifier_ != nullptr ? NextVerifyPlan(in_use, &plan) : 0;
   if (vr < 0) return false;
-  if (vr == 0 && job_.number_ios != 0 && issued_total_ >= job_.number_ios) {
+  if (vr == 0 && ios_left_ == 0) {
     no_more_ = true;
     return false;
   }
@@ -450,11 +533,8 @@ bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
     stopping_ = true;
     return false;
   }
-  IoRequest* r = free_[--free_n_];
+  IoRequest* r = TakeRequest(plan, now);
   const int d = static_cast<int>(plan.ddir);
-  r->op = static_cast<IoOp>(d);
-  r->flags = 0;
-  r->prio = 0;
   if (cmdprio_on_ && d < 2 && job_.cmdprio_percentage[d] != 0) {
     prio_rng_ ^= prio_rng_ << 13;
     prio_rng_ ^= prio_rng_ >> 7;
@@ -465,14 +545,6 @@ bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
       ++ts_.dir[d].high_prio_ios;
     }
   }
-  r->file_index = plan.file;
-  r->fd = files_[plan.file].fd;
-  r->offset = r->xfer_offset = plan.offset;
-  r->length = r->xfer_length = plan.length;
-  r->buf = static_cast<uint8_t*>(buffers_) + r->index * stride_;
-  r->res = 0;
-  r->start_ns = now;
-  r->issue_ns = 0;
   if (verifier_ != nullptr) vslot_[r->index] = vr > 0 ? kVSlotRead : 0;
   if (vr > 0) ++vreads_in_flight_;
   if (r->op == IoOp::kWrite) {
@@ -487,9 +559,8 @@ bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
       need_sync_ = true;
     }
   }
-  ++ts_.issued[d];
   if (vr == 0) {
-    ++issued_total_;
+    --ios_left_;
     pass_bytes_ += plan.length;
     ++since_think_;
   }
@@ -555,6 +626,7 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
         return;
       }
       pass_eof_ = true;
+      fast_prepare_ = false;  // PrepareNext ends the pass
       if (ts_.issued[d] > 0)
         --ts_.issued[d];  // nothing read: not an I/O (issued = ios + short + dropped)
       FreeSlot(req);
@@ -583,7 +655,7 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
     ds.clat.Add(now - req->issue_ns);
     ds.clat_hist.Add(now - req->issue_ns);
   }
-  if (record_lat_) {
+  if (record_lat_ && !lat_from_clat_) {
     ds.lat.Add(now - req->start_ns);
     ds.lat_hist.Add(now - req->start_ns);
   }
@@ -691,6 +763,7 @@ void Worker::Run() {
   if (verifier_ != nullptr && job_.verify.verify_only && HasWrite(job_.rw)) StartVerifyPhase();
 
   while (true) {
+  next_batch:
     uint64_t now = NowNs();  // one clock read per submit batch
     CheckTime(now);
     if (error_ != 0) {
@@ -707,25 +780,26 @@ void Worker::Run() {
       IoRequest* req = nullptr;
       if (requeue_n_ > 0) {
         req = requeue_[--requeue_n_];
-      } else if (stopping_ || free_n_ == 0 || !PrepareNext(now, &req)) {
+      } else if (stopping_ || free_n_ == 0 ||
+                 !(fast_prepare_ ? PrepareFast(now, &req) : PrepareNext(now, &req))) {
         break;
       }
       const QueueResult qr = engine_->Queue(req);
       if (qr == QueueResult::kCompleted) {
-        if (req->offset == req->xfer_offset) req->issue_ns = now;
+        // Issued when prepared: start_ns, not the batch's `now`, which is
+        // older when PrepareNext slept for rate or thinktime (the sleep is
+        // not completion latency). For a sync engine this makes lat == clat.
+        if (req->offset == req->xfer_offset) req->issue_ns = req->start_ns;
         const uint64_t t = stamp_ ? NowNs() : now;
-        if (sync_engine_) {
-          ++ts_.depth.depth[0];
-          ++ts_.depth.submit[1];
-          ++ts_.depth.complete[1];
-          ++ts_.depth.submit_events;
-          ++ts_.depth.complete_events;
-        }
-        if (iolog_ == nullptr)  // issue 8
+        if (sync_engine_) ++sync_done_;  // FoldDerived: depth 1, one per call
+        if (iolog_ == nullptr)           // issue 8
           Complete(req, t);
         else
           CompleteLogged(req, t);
-        if (sync_engine_) break;  // next I/O gets fresh stamps at the top
+        // A sync engine's slot is free again (or requeued): the next I/O
+        // gets fresh stamps at the top; the end-of-job checks below run
+        // there too, once nothing more can be prepared.
+        if (sync_engine_) goto next_batch;
         now = t;
       } else if (qr == QueueResult::kQueued) {
         uncommitted_[uncommitted_n_++] = req;
@@ -771,6 +845,7 @@ void Worker::Run() {
       if (f.fd >= 0 && fsync(f.fd) < 0 && error_ == 0) error_ = errno;
   }
   const uint64_t end = NowNs();
+  FoldDerived(&ts_);
   if (ctl_->helper_sampler != nullptr) ctl_->helper_sampler->SampleNow();
   if (!measuring_) {  // stopped during ramp: nothing measured
     measure_start_ns_ = end;
@@ -851,6 +926,7 @@ void Worker::ServeSnapshot(uint64_t now, bool final) {
       snap = result_;
     } else if (measuring_) {
       snap.stats = ts_;
+      FoldDerived(&snap.stats);
       const uint64_t runtime_ns = now - measure_start_ns_;
       for (int d = 0; d < kNumDdirs; ++d)
         if (ts_.dir[d].ios != 0 || sample_dir_[d]) snap.stats.dir[d].runtime_ns = runtime_ns;

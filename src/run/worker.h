@@ -118,14 +118,35 @@ class Worker {
   // --- end issue 8 ---
 
   pid_t tid_ = 0;
+  // The common job (no verify, thinktime, rate, fsync, io_size, cmdprio):
+  // one pattern call and the request fill. Everything else, and the end of
+  // the job, goes through PrepareNext(), which also recomputes fast_prepare_.
+  bool PrepareFast(uint64_t now, IoRequest** out);
   bool PrepareNext(uint64_t now, IoRequest** out);
+  bool PrepareSlow(uint64_t now, IoRequest** out);
+  // Takes a free slot and fills it from the plan, stamped `now`; counts it issued.
+  inline IoRequest* TakeRequest(const IoPlan& plan, uint64_t now);
+  void UpdateFastPrepare();
   bool NextPlan(IoPlan* plan);
   bool EndPass(IoPlan* plan);
   void Complete(IoRequest* req, uint64_t now);
   void HandleError(IoRequest* req, int err);
   void Submit();
   void ReapAndAccount(unsigned min);
-  void CheckTime(uint64_t now);
+  // Per batch: two relaxed loads and one compare; the rest (ramp end,
+  // bandwidth samples, runtime end, snapshots, log windows) only when one of
+  // them is due, in CheckTimeSlow(), which computes the next due time.
+  void CheckTime(uint64_t now) {
+    if (now >= next_event_ns_ || ctl_->stop.load(std::memory_order_relaxed) != kStopNone ||
+        snap_req_.load(std::memory_order_relaxed) != snap_served_)
+      CheckTimeSlow(now);
+  }
+  void CheckTimeSlow(uint64_t now);
+  // Counters the loop does not keep per I/O, added to a copy of the stats
+  // (the final result, an interim snapshot): a sync engine's depth/submit/
+  // complete distributions (one I/O per call) and its lat (== clat, see
+  // lat_from_clat_).
+  void FoldDerived(ThreadStats* ts) const;
   void BeginMeasuring(uint64_t now);
   void TakeSamples(uint64_t now);
   void SleepNs(uint64_t ns);
@@ -252,9 +273,20 @@ class Worker {
   uint64_t sample_ios_[kNumDdirs] = {0, 0, 0};
   bool sample_dir_[kNumDdirs] = {false, false, false};
 
-  uint64_t issued_total_ = 0;  // I/Os issued (limits: number_ios)
-  uint64_t pass_bytes_ = 0;    // bytes issued in this pass (io_size wraps)
-  uint64_t io_limit_ = 0;      // io_size (0: one region per pass)
+  uint64_t ios_left_ = UINT64_MAX;  // number_ios still to issue (UINT64_MAX: no limit)
+  uint64_t next_event_ns_ = 0;      // CheckTime: the next time CheckTimeSlow is due
+  bool fast_prepare_ = false;       // PrepareFast may run (see UpdateFastPrepare)
+  uint32_t nfiles_ = 0;             // files_.size(), for the per-I/O contract check
+  bool fast_eligible_ = false;      // the job has none of the slow-path features
+  // Sync engine: I/Os completed inside Queue since measuring began; each is
+  // one depth-1 submit and one 1-I/O completion (FoldDerived).
+  uint64_t sync_done_ = 0;
+  // Sync engine recording clat and lat: the issue stamp is the prepare stamp,
+  // so lat == clat for every I/O; only clat is recorded and lat is copied
+  // from it in FoldDerived (saves a LatStat and a histogram add per I/O).
+  bool lat_from_clat_ = false;
+  uint64_t pass_bytes_ = 0;  // bytes issued in this pass (io_size wraps)
+  uint64_t io_limit_ = 0;    // io_size (0: one region per pass)
   uint64_t passes_ = 0;
   uint64_t writes_since_sync_ = 0;
   uint64_t since_think_ = 0;

@@ -40,7 +40,8 @@ LatStat LatFromJson(const nlohmann::json& o) {
   s.min = o["min"].get<uint64_t>();
   s.max = o["max"].get<uint64_t>();
   s.sum = static_cast<unsigned __int128>(std::llround(static_cast<double>(mean * n)));
-  s.sumsq = dev * dev * static_cast<long double>(n - 1) + static_cast<long double>(n) * mean * mean;
+  s.sumsq = static_cast<unsigned __int128>(dev * dev * static_cast<long double>(n - 1) +
+                                           static_cast<long double>(n) * mean * mean);
   return s;
 }
 

@@ -323,6 +323,32 @@ TEST(RunCoordinatorTest, ThinktimeAndStartdelayWait) {
   EXPECT_GE(jr.elapsed_ms, 58u);  // plus the start delay
 }
 
+TEST(RunCoordinatorTest, RateAndThinktimeSleepsAreNotCompletionLatency) {
+  // The worker sleeps before issuing (rate_iops, thinktime): that wait is
+  // neither clat nor lat. A sync engine issues when it prepares, so lat ==
+  // clat exactly, and both are far below the 10 ms gaps between I/Os (the
+  // null engine completes in nanoseconds; an I/O that took a whole gap would
+  // need the machine to stall for 10 ms inside one call, every time).
+  for (int variant = 0; variant < 2; ++variant) {
+    JobSpec j = NullJob(variant == 0 ? "rate" : "think");
+    j.number_ios = 20;
+    if (variant == 0) {
+      j.rate_iops[0] = 100;
+    } else {
+      j.thinktime_ns = 10ull * 1000 * 1000;
+    }
+    RunResult r = MustRun({j});
+    const DirStats& d = r.groups[0].jobs[0].stats.dir[0];
+    ASSERT_EQ(d.ios, 20u);
+    EXPECT_EQ(d.lat.n, d.clat.n);
+    EXPECT_EQ(d.lat.sum, d.clat.sum);
+    EXPECT_EQ(d.lat.max, d.clat.max);
+    for (unsigned i = 0; i < Histogram::kNr; ++i)
+      ASSERT_EQ(d.lat_hist.counts[i], d.clat_hist.counts[i]) << i;
+    EXPECT_LT(d.clat.Mean(), 5e6) << j.name;  // with the sleep: ~10 ms
+  }
+}
+
 TEST(RunCoordinatorTest, RateMinFailsTheJobWhenNotMet) {
   JobSpec j = NullJob("slow");
   j.number_ios = 100;

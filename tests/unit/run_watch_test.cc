@@ -59,6 +59,19 @@ TEST(RunWatchTest, ReportFlagGivesOneSnapshotThatTheFinalResultContains) {
   ASSERT_EQ(snaps[0].groups[0].jobs.size(), 2u);  // same shape as the final result
   const auto s = IosByJob(snaps[0]), f = IosByJob(*r);
   for (const auto& [k, v] : s) EXPECT_LE(v, f.at(k)) << k;
+  // The counters the sync loop derives instead of counting per I/O are in
+  // the snapshot too: lat (== clat for a sync engine) and the depth-1 batches.
+  for (const JobResult& j : snaps[0].groups[0].jobs) {
+    const DirStats& d = j.stats.dir[0];
+    EXPECT_EQ(d.lat.n, d.clat.n);
+    EXPECT_EQ(d.lat.sum, d.clat.sum);
+    EXPECT_EQ(d.lat_hist.counts[Histogram::ValueToIndex(d.clat.max)],
+              d.clat_hist.counts[Histogram::ValueToIndex(d.clat.max)]);
+    EXPECT_EQ(d.clat.n, d.ios);
+    EXPECT_EQ(j.stats.depth.depth[0], d.ios);
+    EXPECT_EQ(j.stats.depth.submit[1], d.ios);
+    EXPECT_EQ(j.stats.depth.complete_events, d.ios);
+  }
 }
 
 TEST(RunWatchTest, SnapshotsAcrossPhasesNeverGoDown) {
