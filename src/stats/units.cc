@@ -62,14 +62,17 @@ std::string FormatNumber(uint64_t num, int max_digits, bool pow2, NumUnit unit, 
                   prefixes[post], suffix);
     return buf;
   }
-  const double value =
-      static_cast<double>(num) + static_cast<double>(modulo) / static_cast<double>(thousand);
-  // Rounding may carry into a new digit (9.996 -> "10.00"); keep the width.
-  for (int dec = decimals; dec >= 0; --dec) {
-    const int len = std::snprintf(buf, sizeof(buf), "%.*f", dec, value);
-    if (len <= max_digits || dec == 0) break;
-  }
-  return std::string(buf) + prefixes[post] + suffix;
+  // The fraction is rounded on its own; when it rounds up to 1 the carry goes
+  // into the integer part and the decimals stay, so the result can be one
+  // character wider than max_digits: fio 3.33 prints 99,960 B as "100.0kB"
+  // and 10,237 B as "10.00KiB" (checked against fio's own output).
+  char frac[32];
+  std::snprintf(frac, sizeof(frac), "%.*f", decimals,
+                static_cast<double>(modulo) / static_cast<double>(thousand));
+  if (frac[0] == '1') ++num;
+  std::snprintf(buf, sizeof(buf), "%llu.%s%s%s", static_cast<unsigned long long>(num), frac + 2,
+                prefixes[post], suffix);
+  return buf;
 }
 
 std::string FormatBandwidthPair(uint64_t bytes_per_sec, uint32_t kb_base, uint32_t unit_base) {

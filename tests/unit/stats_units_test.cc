@@ -17,12 +17,18 @@ TEST(StatsUnitsTest, CountsLikeFioIops) {
   EXPECT_EQ(FormatNumber(0, 4, false, NumUnit::kNone), "0");
   EXPECT_EQ(FormatNumber(1234567, 4, false, NumUnit::kNone), "1235k");
   EXPECT_EQ(FormatNumber(12345678, 4, false, NumUnit::kNone), "12.3M");
-  // Rounding that carries into a new digit keeps the width.
+  // Rounding that carries into a new digit keeps the decimals, as fio 3.33
+  // prints it (`fio --bs=99960 --kb_base=1000` shows "100.0kB", `--bs=10237`
+  // "10.00KiB"; a real run printed "(100.0MB/s)").
   EXPECT_EQ(FormatNumber(9999, 4, false, NumUnit::kNone), "9999");
   EXPECT_EQ(FormatNumber(9996000, 4, false, NumUnit::kNone), "9996k");
-  EXPECT_EQ(FormatNumber(99960, 4, false, NumUnit::kNone), "100k");
+  EXPECT_EQ(FormatNumber(99960, 4, false, NumUnit::kNone), "100.0k");
+  EXPECT_EQ(FormatNumber(99960, 4, false, NumUnit::kBytes), "100.0kB");
+  EXPECT_EQ(FormatNumber(99999999, 4, false, NumUnit::kBytesPerSec), "100.0MB/s");
   EXPECT_EQ(FormatNumber(9998, 4, true, NumUnit::kBytes), "9998B");
-  EXPECT_EQ(FormatNumber(10237, 4, true, NumUnit::kBytes), "10.0KiB");
+  EXPECT_EQ(FormatNumber(10237, 4, true, NumUnit::kBytes), "10.00KiB");
+  EXPECT_EQ(FormatNumber(9996, 4, false, NumUnit::kNone), "9996");
+  EXPECT_EQ(FormatNumber(99949, 4, false, NumUnit::kNone), "99.9k");
 }
 
 TEST(StatsUnitsTest, BytesAndBandwidth) {
