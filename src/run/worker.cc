@@ -383,8 +383,6 @@ void Worker::PublishLive() {
   }
 }
 
-void Worker::FreeSlot(IoRequest* req) { free_[free_n_++] = req; }
-
 bool Worker::EndPass(IoPlan* plan) {
   ++passes_;
   pass_bytes_ = 0;
@@ -431,7 +429,7 @@ IoRequest* Worker::TakeRequest(const IoPlan& plan, uint64_t now) {
 
 void Worker::UpdateFastPrepare() { fast_prepare_ = fast_eligible_ && !no_more_ && !pass_eof_; }
 
-bool Worker::PrepareFast(uint64_t now, IoRequest** out) {
+[[gnu::always_inline]] inline bool Worker::PrepareFast(uint64_t now, IoRequest** out) {
   IoPlan plan;
   if (ios_left_ == 0 || (!pattern_->Next(&plan) && !EndPass(&plan))) {
     no_more_ = true;
@@ -599,6 +597,36 @@ void Worker::HandleError(IoRequest* req, int err) {
   }
 }
 
+inline void Worker::Account(const IoRequest* req, uint64_t now) {
+  const int d = static_cast<int>(req->op);
+  DirStats& ds = ts_.dir[d];
+  ++ds.ios;
+  ds.bytes += req->xfer_length;
+  // The status line's counters: two relaxed stores to this worker's own
+  // cache line, instead of republishing every direction per I/O.
+  live_.ios[d].store(ds.ios, std::memory_order_relaxed);
+  live_.bytes[d].store(ds.bytes, std::memory_order_relaxed);
+  if (record_clat_) {
+    ds.clat.Add(now - req->issue_ns);
+    ds.clat_hist.Add(now - req->issue_ns);
+  }
+  if (record_lat_ && !lat_from_clat_) {
+    ds.lat.Add(now - req->start_ns);
+    ds.lat_hist.Add(now - req->start_ns);
+  }
+}
+
+[[gnu::always_inline]] inline void Worker::CompleteFast(IoRequest* req, uint64_t now) {
+  // Anything but a full read/write/trim transfer without verify: the general path.
+  if (req->op > IoOp::kTrim || req->res <= 0 || static_cast<uint64_t>(req->res) != req->length ||
+      verifier_ != nullptr) [[unlikely]] {
+    Complete(req, now);
+    return;
+  }
+  Account(req, now);
+  FreeSlot(req);
+}
+
 void Worker::Complete(IoRequest* req, uint64_t now) {
   if (req->op == IoOp::kFsync || req->op == IoOp::kFdatasync) {
     if (req->res < 0) {
@@ -644,21 +672,7 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
     requeue_[requeue_n_++] = req;
     return;
   }
-  DirStats& ds = ts_.dir[d];
-  ++ds.ios;
-  ds.bytes += req->xfer_length;
-  // The status line's counters: two relaxed stores to this worker's own
-  // cache line, instead of republishing every direction per I/O.
-  live_.ios[d].store(ds.ios, std::memory_order_relaxed);
-  live_.bytes[d].store(ds.bytes, std::memory_order_relaxed);
-  if (record_clat_) {
-    ds.clat.Add(now - req->issue_ns);
-    ds.clat_hist.Add(now - req->issue_ns);
-  }
-  if (record_lat_ && !lat_from_clat_) {
-    ds.lat.Add(now - req->start_ns);
-    ds.lat_hist.Add(now - req->start_ns);
-  }
+  Account(req, now);
   if (verifier_ != nullptr) {
     if (req->op == IoOp::kWrite)
       VerifyWriteDone(req);
@@ -740,7 +754,7 @@ void Worker::ReapAndAccount(unsigned min) {
   ++ts_.depth.complete[BatchBucket(n)];
   ++ts_.depth.complete_events;
   if (iolog_ == nullptr) {  // issue 8: the log costs this one branch per batch when off
-    for (unsigned i = 0; i < n; ++i) Complete(reaped_[i], now);
+    for (unsigned i = 0; i < n; ++i) CompleteFast(reaped_[i], now);
   } else {
     for (unsigned i = 0; i < n; ++i) CompleteLogged(reaped_[i], now);
   }
@@ -793,7 +807,7 @@ void Worker::Run() {
         const uint64_t t = stamp_ ? NowNs() : now;
         if (sync_engine_) ++sync_done_;  // FoldDerived: depth 1, one per call
         if (iolog_ == nullptr)           // issue 8
-          Complete(req, t);
+          CompleteFast(req, t);
         else
           CompleteLogged(req, t);
         // A sync engine's slot is free again (or requeued): the next I/O

@@ -121,7 +121,7 @@ class Worker {
   // The common job (no verify, thinktime, rate, fsync, io_size, cmdprio):
   // one pattern call and the request fill. Everything else, and the end of
   // the job, goes through PrepareNext(), which also recomputes fast_prepare_.
-  bool PrepareFast(uint64_t now, IoRequest** out);
+  inline bool PrepareFast(uint64_t now, IoRequest** out);
   bool PrepareNext(uint64_t now, IoRequest** out);
   bool PrepareSlow(uint64_t now, IoRequest** out);
   // Takes a free slot and fills it from the plan, stamped `now`; counts it issued.
@@ -130,6 +130,11 @@ class Worker {
   bool NextPlan(IoPlan* plan);
   bool EndPass(IoPlan* plan);
   void Complete(IoRequest* req, uint64_t now);
+  // Complete() for the common case (a full read/write/trim transfer, no
+  // verify), inlined into the loop; anything else goes to Complete().
+  inline void CompleteFast(IoRequest* req, uint64_t now);
+  // Counts a fully transferred I/O: counters, live counters, clat/lat.
+  inline void Account(const IoRequest* req, uint64_t now);
   void HandleError(IoRequest* req, int err);
   void Submit();
   void ReapAndAccount(unsigned min);
@@ -150,7 +155,7 @@ class Worker {
   void BeginMeasuring(uint64_t now);
   void TakeSamples(uint64_t now);
   void SleepNs(uint64_t ns);
-  void FreeSlot(IoRequest* req);
+  void FreeSlot(IoRequest* req) { free_[free_n_++] = req; }
   void PublishLive();
   Status ApplyScheduling();
 
