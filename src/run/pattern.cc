@@ -113,13 +113,6 @@ class PatternImpl final : public IoPattern {
   // pay for the general one's register saves.
   [[gnu::noinline]] bool NextGeneral(IoPlan* out);
 
-  // The common random job in one step: one file, one direction, one block
-  // size equal to the map's block, the random map, no sequential runs
-  // (randread/randwrite/randtrim with defaults). Next() then draws the same
-  // random numbers as the general path, so offsets do not depend on it.
-  bool fast_map_ = false;
-  Ddir fast_ddir_ = Ddir::kRead;
-
   RwMode rw_ = RwMode::kRead;
   bool random_job_ = false;
   bool trimwrite_ = false;
@@ -354,8 +347,14 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   seqrand_rng_.Seed(prng::MixSeed(seed, kStreamSeqRand), false);
   file_rng_.Seed(prng::MixSeed(seed, kStreamFile), false);
   Reset();
-  fast_map_ = FastMapEligible();
-  if (fast_map_) fast_ddir_ = ChooseDdir();
+  // The common random job in one step (IoPattern::FastStep): no sequential
+  // runs, no direction or length draws; the offset draw is the same as the
+  // general path's (PickFile/Generate/TryRandom), so offsets do not depend on
+  // which path ran. files_ is never resized after this, so the pointers hold.
+  if (FastMapEligible()) {
+    FileState& fs = files_[0];
+    fast_ = FastMap{&fs.map, &off_rng_, fs.blocks, fs.start, gran_, ChooseDdir()};
+  }
   return Status::Ok();
 }
 
@@ -610,21 +609,10 @@ bool PatternImpl::Generate(int f, IoPlan* out) {
 }
 
 bool PatternImpl::Next(IoPlan* out) {
-  if (fast_map_) {
-    // Same steps as PickFile/Generate/TryRandom take for this job: no random
-    // number is drawn for the direction or the length, one for the offset.
-    FileState& fs = files_[0];
-    if (__builtin_expect(fs.map.free_count() != 0 && files_done_ == 0, 1)) {
-      const uint64_t b = fs.map.FindFree(off_rng_.Below(fs.blocks));
-      fs.map.Set(b);
-      cur_file_ = 0;
-      out->ddir = fast_ddir_;
-      out->file = 0;
-      out->offset = fs.start + b * gran_;
-      out->length = gran_;
-      return true;
-    }
-  }
+  // A free block left means the pass is not over (files_done_ only grows
+  // once the one file's map is full, and Reset() clears both).
+  if (fast_.map != nullptr && fast_.map->free_count() != 0) [[likely]]
+    return FastStep(out);
   return NextGeneral(out);
 }
 

@@ -12,6 +12,7 @@
 
 #include "iobench/job.h"
 #include "iobench/status.h"
+#include "run/random.h"
 
 namespace iobench {
 
@@ -50,6 +51,38 @@ class IoPattern {
   // Starts a new pass (next loop). Sequential offsets restart at the region
   // start; the random map is cleared; the random state continues.
   virtual void Reset() = 0;
+
+  // Next() for the worker's per-I/O loop: the common random job (one file,
+  // one direction, one block size equal to the map's block, the random map:
+  // randread/randwrite/randtrim with defaults) takes one step here, inline,
+  // without a virtual call; every other job and the end of a pass go to
+  // Next(). Same random numbers and offsets either way.
+  bool NextInline(IoPlan* out) {
+    if (fast_.map != nullptr && fast_.map->free_count() != 0) [[likely]]
+      return FastStep(out);
+    return Next(out);
+  }
+
+ protected:
+  // Set by the implementation when the job qualifies; map and rng point
+  // into the implementation, which outlives every call.
+  struct FastMap {
+    prng::BlockMap* map = nullptr;  // null: the job does not qualify
+    prng::Uniform* rng = nullptr;
+    uint64_t blocks = 0, start = 0, gran = 0;
+    Ddir ddir = Ddir::kRead;
+  };
+  // REQUIRES: fast_.map != nullptr && fast_.map->free_count() != 0.
+  bool FastStep(IoPlan* out) {
+    const uint64_t b = fast_.map->FindFree(fast_.rng->Below(fast_.blocks));
+    fast_.map->Set(b);
+    out->ddir = fast_.ddir;
+    out->file = 0;
+    out->offset = fast_.start + b * fast_.gran;
+    out->length = fast_.gran;
+    return true;
+  }
+  FastMap fast_;
 };
 
 // The seed a worker passes to IoPattern::Create, RateLimiter::Create and

@@ -431,7 +431,7 @@ void Worker::UpdateFastPrepare() { fast_prepare_ = fast_eligible_ && !no_more_ &
 
 [[gnu::always_inline]] inline bool Worker::PrepareFast(uint64_t now, IoRequest** out) {
   IoPlan plan;
-  if (ios_left_ == 0 || (!pattern_->Next(&plan) && !EndPass(&plan))) {
+  if (ios_left_ == 0 || (!pattern_->NextInline(&plan) && !EndPass(&plan))) {
     no_more_ = true;
     fast_prepare_ = false;
     return false;

@@ -203,6 +203,35 @@ TEST(PatternOffsetsTest, RandomMapTouchesEveryBlockOncePerPass) {
   EXPECT_LT(same, 40) << "the second pass should be a new order";
 }
 
+TEST(PatternOffsetsTest, InlineFastPathDrawsWhatTheGeneralPathDraws) {
+  // randwrite with defaults takes IoPattern::NextInline's one-step path;
+  // rw_sequencer=identical with nr=1 is the same workload through the general
+  // path (PickFile/Generate/TryRandom). Both must give the same offsets, pass
+  // after pass, with each block once per pass.
+  JobSpec fast = MakeJob(RwMode::kRandWrite);
+  JobSpec general = fast;
+  general.rw_sequencer = RwSequencer::kIdentical;
+  std::vector<PatternRegion> regions{{8 * kKi, 1000 * 4 * kKi, 0}};
+  auto a = Make(fast, regions, 7);
+  auto b = Make(general, regions, 7);
+  for (int pass = 0; pass < 3; ++pass) {
+    std::vector<IoPlan> va, vb;
+    IoPlan io;
+    while (va.size() < 5000 && a->NextInline(&io)) va.push_back(io);
+    while (vb.size() < 5000 && b->NextInline(&io)) vb.push_back(io);
+    ASSERT_EQ(va.size(), 1000u) << "pass " << pass;
+    ASSERT_EQ(vb.size(), 1000u) << "pass " << pass;
+    ExpectEachBlockOnce(va, regions, 4 * kKi);
+    for (size_t i = 0; i < va.size(); ++i) {
+      ASSERT_EQ(va[i].offset, vb[i].offset) << "pass " << pass << " I/O " << i;
+      ASSERT_EQ(va[i].ddir, Ddir::kWrite);
+      ASSERT_EQ(va[i].length, 4 * kKi);
+    }
+    a->Reset();
+    b->Reset();
+  }
+}
+
 TEST(PatternOffsetsTest, LfsrTouchesEveryBlockOncePerPass) {
   JobSpec job = MakeJob(RwMode::kRandWrite);
   job.random_generator = RandomGenerator::kLfsr;
