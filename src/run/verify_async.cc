@@ -1,27 +1,13 @@
 #include "run/verify_async.h"
 
-#include <sys/resource.h>
+#include <pthread.h>
 
 #include <algorithm>
+#include <system_error>
+
+#include "stats/helper_cpu.h"
 
 namespace iobench {
-namespace {
-
-CpuUsage OwnThreadCpu() {
-  rusage ru{};
-  getrusage(RUSAGE_THREAD, &ru);
-  CpuUsage c;
-  c.user_us = static_cast<uint64_t>(ru.ru_utime.tv_sec) * 1000000 +
-              static_cast<uint64_t>(ru.ru_utime.tv_usec);
-  c.sys_us = static_cast<uint64_t>(ru.ru_stime.tv_sec) * 1000000 +
-             static_cast<uint64_t>(ru.ru_stime.tv_usec);
-  c.ctx = static_cast<uint64_t>(ru.ru_nvcsw + ru.ru_nivcsw);
-  c.majf = static_cast<uint64_t>(ru.ru_majflt);
-  c.minf = static_cast<uint64_t>(ru.ru_minflt);
-  return c;
-}
-
-}  // namespace
 
 Result<std::unique_ptr<VerifyAsyncPool>> VerifyAsyncPool::Create(const Verifier* verifier,
                                                                  uint32_t threads, uint32_t slots,
@@ -117,12 +103,12 @@ void VerifyAsyncPool::ThreadMain(uint32_t t) {
     // The thread's CPU, read when the queue runs dry (not per check), and
     // before the finished slot is published: once the worker has collected
     // every check, cpu_ covers all of them.
-    if (todo_n_ == 0) cpu_[t] = OwnThreadCpu();
+    if (todo_n_ == 0) cpu_[t] = HelperCpuSampler::ThreadCpuNow();
     done_[done_n_++] = c.slot;
     done_count_.store(done_n_, std::memory_order_release);
     if (worker_waiting_) done_cv_.notify_one();
   }
-  cpu_[t] = OwnThreadCpu();
+  cpu_[t] = HelperCpuSampler::ThreadCpuNow();
 }
 
 }  // namespace iobench

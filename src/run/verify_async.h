@@ -22,8 +22,6 @@
 // submitted slot's buffer until Collect() returned the slot.
 #pragma once
 
-#include <pthread.h>
-
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>

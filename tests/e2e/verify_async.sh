@@ -80,7 +80,9 @@ echo "ok: a flipped byte is found at offset 13288 with verify_async=2"
 verify_only --ioengine=io_uring --iodepth=8 --verify_async=2 --verify_dump=1
 [ "$rc" -eq 1 ] || fail "verify_dump run: exit $rc"
 b=$(basename "$f")
-[ -s "$b.12288.received" ] && [ -s "$b.12288.expected" ] || fail "verify_dump files missing: $(ls)"
+if [ ! -s "$b.12288.received" ] || [ ! -s "$b.12288.expected" ]; then
+  fail "verify_dump files missing: $(ls)"
+fi
 cmp -s "$b.12288.received" "$b.12288.expected" && fail "dumped blocks are equal"
 echo "ok: verify_dump with verify_async"
 
