@@ -48,8 +48,15 @@ cleanup() {
   [ "$frozen" = 1 ] && fsfreeze -u "$mnt" 2>/dev/null
   [ -n "$pid" ] && wait "$pid" 2>/dev/null
   [ -n "$dm" ] && dmsetup remove "$dm" 2>/dev/null
-  [ -n "$mnt" ] && umount "$mnt" 2>/dev/null
-  [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
+  if [ -n "$mnt" ]; then
+    # io_uring drops its file references in a kernel worker after the
+    # process is gone: the mount can be busy for a moment.
+    for _ in $(seq 100); do umount "$mnt" 2>/dev/null && break; sleep 0.1; done
+    mountpoint -q "$mnt" && umount -l "$mnt"
+  fi
+  if [ -n "$loop" ]; then
+    for _ in $(seq 50); do losetup -d "$loop" 2>/dev/null && break; sleep 0.1; done
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -79,8 +86,9 @@ expect_stuck() {
     echo "skip $eng: not available here"
     return 1
   fi
+  # With a per-I/O log: the log writer must outlive the left-behind thread.
   "$bin" --name=hungjob --ioengine="$eng" --stuck-timeout=2 --time_based --runtime=1 \
-    "$@" --output-format=json >"$work/out" 2>"$work/err" &
+    --write_lat_log="$work/lat" "$@" --output-format=json >"$work/out" 2>"$work/err" &
   pid=$!
   sleep 0.5
   eval "$hang" || fail "$eng: $hang failed"
