@@ -20,6 +20,7 @@
 #include "jobfile/units.h"
 #include "report/interim.h"
 #include "report/status_line.h"
+#include "run/coordinator.h"
 #include "sweep/session.h"
 
 namespace {
@@ -49,6 +50,8 @@ struct Cli {
   std::string status_interval;  // --status-interval=TIME (seconds by default)
   std::string status_interval_mode = "cumulative";
   uint64_t status_interval_ns = 0;  // status_interval parsed
+  std::string stuck_timeout;        // --stuck-timeout=TIME (seconds by default)
+  int64_t stuck_timeout_ms = -1;    // stuck_timeout parsed; -1: the defaults
   bool bandwidth_log = false;
   std::vector<std::string> sweeps;
   std::string sweep_cmd;
@@ -87,6 +90,9 @@ const std::vector<iobench::jobfile::ToolOptionSpec>& ToolOptions() {
        "Print a full report every TIME (default unit: seconds; kill -USR1 asks for one now)"},
       {"status-interval-mode", ToolArg::kRequired,
        "Interim report numbers: cumulative (since the start, as fio) or interval"},
+      {"stuck-timeout", ToolArg::kRequired,
+       "Give up on a job whose device completes no I/O for TIME after it was told to stop "
+       "(default: 10s after a signal, 30s after its runtime; 0: wait forever)"},
       {"bandwidth-log", ToolArg::kNone,
        "Log the bandwidth of all jobs to agg-{read,write,trim}_bw.log in the current directory"},
       {"sweep", ToolArg::kRequired,
@@ -132,6 +138,7 @@ void BuildApp(CLI::App& app, Cli& cli) {
   app.add_option("--eta-newline", cli.eta_newline_ms, desc("eta-newline"));
   app.add_option("--status-interval", cli.status_interval, desc("status-interval"));
   app.add_option("--status-interval-mode", cli.status_interval_mode, desc("status-interval-mode"));
+  app.add_option("--stuck-timeout", cli.stuck_timeout, desc("stuck-timeout"));
   app.add_flag("--bandwidth-log", cli.bandwidth_log, desc("bandwidth-log"));
   app.add_option("--sweep", cli.sweeps, desc("sweep"));
   app.add_option("--sweep-cmd", cli.sweep_cmd, desc("sweep-cmd"));
@@ -183,6 +190,7 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
   o.eta_newline_ms = cli.eta_newline_ms;
   o.status_interval_ns = cli.status_interval_ns;
   o.status_interval_mode = cli.status_interval_mode;
+  o.stuck_timeout_ms = cli.stuck_timeout_ms;
   o.bandwidth_log = cli.bandwidth_log;
   o.sweeps = cli.sweeps;
   o.sweep_cmd = cli.sweep_cmd;
@@ -288,6 +296,23 @@ int Main(int argc, char** argv) {
     }
     cli.status_interval_ns = static_cast<uint64_t>(*v);
   }
+  if (!cli.stuck_timeout.empty()) {
+    iobench::jobfile::NumContext nc;
+    nc.kind = iobench::jobfile::NumKind::kTime;
+    iobench::jobfile::ValueError err;
+    auto v = iobench::jobfile::ParseNumber(cli.stuck_timeout, nc, &err);
+    // The watchdog counts whole milliseconds in 32 bits (49 days).
+    constexpr int64_t kMaxNs = int64_t{UINT32_MAX} * 1000000;
+    if (!v || *v < 0 || *v > kMaxNs || (*v > 0 && *v < 1000000)) {
+      std::fprintf(stderr, "iobench: --stuck-timeout=%s: %s\n", cli.stuck_timeout.c_str(),
+                   !v            ? err.message.c_str()
+                   : *v < 0      ? "must not be negative"
+                   : *v > kMaxNs ? "too large (at most 4294967s)"
+                                 : "must be 0 (wait forever) or at least 1ms");
+      return kExitUsage;
+    }
+    cli.stuck_timeout_ms = *v / 1000000;
+  }
   if (auto mode = iobench::ParseStatusIntervalMode(cli.status_interval_mode); !mode.ok()) {
     std::fprintf(stderr, "iobench: --status-interval-mode=%s: %s\n",
                  cli.status_interval_mode.c_str(), mode.status().message().c_str());
@@ -333,7 +358,15 @@ int Main(int argc, char** argv) {
     return Emit(cli, json ? iobench::jobfile::ParseOnlyJson(jobs)
                           : iobench::jobfile::ParseOnlySummary(jobs));
   }
-  return iobench::RunSession(jobs, SessionFor(cli, job_files, cmdline));
+  const int rc = iobench::RunSession(jobs, SessionFor(cli, job_files, cmdline));
+  if (iobench::LeftBehindThreads() > 0) {
+    // The watchdog left a stuck job's thread behind. Static destructors and
+    // atexit handlers would run while it may still wake up (the device
+    // resumes) and use them: flush what was written and leave at once.
+    std::fflush(nullptr);
+    std::_Exit(rc);
+  }
+  return rc;
 }
 
 }  // namespace

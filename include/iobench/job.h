@@ -153,6 +153,9 @@ struct VerifyOptions {
   uint64_t interval = 0;  // 0: the block size
   uint64_t offset = 0;
   std::vector<uint8_t> pattern;
+  // verify_pattern's %o (fio): byte positions in `pattern` where 8 bytes of
+  // the block's offset (little-endian) go when the pattern is written.
+  std::vector<uint32_t> pattern_offsets;
   bool fatal = false;
   bool dump = false;
   bool state_save = true;

@@ -1,8 +1,10 @@
 #include "jobfile/options.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <set>
 
@@ -272,37 +274,95 @@ Status ParseCpus(JobSpec& j, const OptValue& v) {
 }
 
 // "0xdeadbeef", "\"text\"", or a decimal number; parts joined with '|'.
-Result<std::vector<uint8_t>> ParsePattern(const std::string& text) {
+// A pattern as fio writes it (buffer_pattern, verify_pattern): parts joined
+// by '|' (iobench) or simply written one after the other (fio:
+// 0xff%o"abcd"-12). Tokens: 0x<hex> (any length; "0xff0x14" is two), "text",
+// 'text', a decimal number (fio: INT_MIN..INT_MAX, stored little-endian in as
+// few bytes as it needs, 0 is one byte; larger positive values keep all their
+// bytes), and, when `offsets` is non-null, %o: 8 bytes that become the
+// block's offset (little-endian) when the pattern is written; their
+// positions go to *offsets. A part that is none of these is taken as raw
+// characters (as before), unless it holds %o.
+Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
+                                               std::vector<uint32_t>* offsets) {
   std::vector<uint8_t> out;
+  if (offsets != nullptr) offsets->clear();
+  auto is_hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+  auto is_dec = [](char c) { return c >= '0' && c <= '9'; };
   for (const auto& raw : SplitEscaped(text, '|')) {
-    std::string p = Trim(raw);
+    const std::string p = Trim(raw);
     if (p.empty()) continue;
-    if (p.size() > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-      std::string h = p.substr(2);
-      if (h.size() % 2) h = "0" + h;
-      for (size_t i = 0; i < h.size(); i += 2) {
-        char* end = nullptr;
-        std::string byte = h.substr(i, 2);
-        long b = std::strtol(byte.c_str(), &end, 16);
-        if (*end) return Bad("bad hex pattern '" + p + "'");
-        out.push_back(static_cast<uint8_t>(b));
+    std::vector<uint8_t> part;
+    std::vector<uint32_t> part_offsets;
+    bool ok = true;
+    size_t i = 0;
+    while (ok && i < p.size()) {
+      const char c = p[i];
+      if (c == '0' && i + 2 < p.size() && (p[i + 1] == 'x' || p[i + 1] == 'X') &&
+          is_hex(p[i + 2])) {
+        size_t e = i + 2;
+        while (e < p.size() && is_hex(p[e])) ++e;
+        // "0xff0x14": the 0 before the second x starts the next number.
+        if (e < p.size() && (p[e] == 'x' || p[e] == 'X') && p[e - 1] == '0' && e - 1 > i + 2) --e;
+        std::string h = p.substr(i + 2, e - i - 2);
+        if (h.size() % 2) h = "0" + h;
+        for (size_t k = 0; k < h.size(); k += 2)
+          part.push_back(static_cast<uint8_t>(std::stoul(h.substr(k, 2), nullptr, 16)));
+        i = e;
+      } else if (c == '"' || c == '\'') {
+        const size_t e = p.find(c, i + 1);
+        if (e == std::string::npos) return Bad("pattern '" + p + "': unterminated " + c);
+        for (size_t k = i + 1; k < e; ++k) part.push_back(static_cast<uint8_t>(p[k]));
+        i = e + 1;
+      } else if (c == '%' && i + 1 < p.size() && p[i + 1] == 'o') {
+        if (offsets == nullptr)
+          return Bad("pattern '" + p + "': %o (the block offset) is only for verify_pattern");
+        part_offsets.push_back(static_cast<uint32_t>(part.size()));
+        part.insert(part.end(), 8, 0);
+        i += 2;
+      } else if (is_dec(c) || (c == '-' && i + 1 < p.size() && is_dec(p[i + 1]))) {
+        size_t e = i + (c == '-' ? 1 : 0);
+        while (e < p.size() && is_dec(p[e])) ++e;
+        // A 0 followed by x starts a hex number ("12" then "0xff" in 120xff).
+        if (e < p.size() && (p[e] == 'x' || p[e] == 'X') && p[e - 1] == '0' && e - 1 > i) --e;
+        const std::string num = p.substr(i, e - i);
+        errno = 0;
+        uint64_t n = 0;
+        if (c == '-') {
+          const long long v = std::strtoll(num.c_str(), nullptr, 10);
+          if (errno != 0 || v < INT32_MIN)
+            return Bad("pattern '" + p + "': " + num + " is below " + std::to_string(INT32_MIN));
+          n = static_cast<uint32_t>(static_cast<int32_t>(v));
+        } else {
+          n = std::strtoull(num.c_str(), nullptr, 10);
+          if (errno != 0) return Bad("pattern '" + p + "': " + num + " is too large");
+        }
+        do {
+          part.push_back(static_cast<uint8_t>(n & 0xff));
+          n >>= 8;
+        } while (n);
+        i = e;
+      } else {
+        ok = false;
       }
-    } else if (p.size() >= 2 && (p.front() == '"' || p.front() == '\'') && p.back() == p.front()) {
-      for (size_t i = 1; i + 1 < p.size(); ++i) out.push_back(static_cast<uint8_t>(p[i]));
-    } else if (std::all_of(p.begin(), p.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      uint64_t n = std::strtoull(p.c_str(), nullptr, 10);
-      std::vector<uint8_t> bytes;
-      do {
-        bytes.push_back(static_cast<uint8_t>(n & 0xff));
-        n >>= 8;
-      } while (n);
-      out.insert(out.end(), bytes.begin(), bytes.end());
-    } else {
-      for (char c : p) out.push_back(static_cast<uint8_t>(c));
     }
+    if (!ok) {  // not a token sequence: the part's characters as they are
+      if (p.find("%o") != std::string::npos)
+        return Bad("pattern '" + p + "': cannot parse it around %o (use 0xHEX, \"text\", " +
+                   "numbers and %o)");
+      part.assign(p.begin(), p.end());
+      part_offsets.clear();
+    }
+    if (offsets != nullptr)
+      for (uint32_t o : part_offsets) offsets->push_back(static_cast<uint32_t>(out.size()) + o);
+    out.insert(out.end(), part.begin(), part.end());
   }
   if (out.empty()) return Bad("empty pattern");
   return out;
+}
+
+Result<std::vector<uint8_t>> ParsePattern(const std::string& text) {
+  return ParsePatternParts(text, nullptr);
 }
 
 Status ParseDistribution(JobSpec& j, const OptValue& v) {
@@ -1048,7 +1108,7 @@ std::vector<OptionDef> BuildTable() {
                     j.zero_buffers = false;
                     return Status::Ok();
                   }));
-  // --- verify (run: src/run/worker_verify.cc; verify_async is not done yet)
+  // --- verify (run: src/run/worker_verify.cc, src/run/verify_async.cc)
   r.push_back(Row("verify", T::kEnum, "verify", "Verify written data with this method")
                   .Def("0")
                   .Choices("0|none|md5|crc64|crc32|crc32c|crc32c-intel|crc16|crc7|xxhash|sha1|"
@@ -1079,10 +1139,12 @@ std::vector<OptionDef> BuildTable() {
                   .Def("0")
                   .Range(0, INT64_MAX)
                   .Set(N(verify.offset)));
-  r.push_back(Row("verify_pattern", T::kSpecial, "verify", "Pattern for verify=pattern")
+  r.push_back(Row("verify_pattern", T::kSpecial, "verify",
+                  "Data pattern of verified blocks (0xhex, \"text\", number, %o = block offset)")
                   .Choices("pattern")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    IOB_ASSIGN_OR_RETURN(j.verify.pattern, ParsePattern(v.text));
+                    IOB_ASSIGN_OR_RETURN(j.verify.pattern,
+                                         ParsePatternParts(v.text, &j.verify.pattern_offsets));
                     // As in fio: a pattern alone means verify=pattern.
                     if (!j.IsSet("verify")) j.verify.type = VerifyType::kPattern;
                     return Status::Ok();
@@ -1099,10 +1161,10 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("verify_state_load", T::kBool, "verify", "Load a saved verify state")
                   .Def("0")
                   .Set(B(verify.state_load)));
-  r.push_back(Row("verify_async", T::kInt, "verify", "Verify threads")
+  r.push_back(Row("verify_async", T::kInt, "verify",
+                  "Check verify reads on this many threads per job instead of the I/O thread")
                   .Def("0")
                   .Range(0, 1024)
-                  .NoRun()
                   .Set(N(verify.async)));
   // --- reporting and statistics
   r.push_back(

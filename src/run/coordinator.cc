@@ -62,6 +62,8 @@ struct PhaseShared {
   std::unique_ptr<std::atomic<bool>[]> finished;  // per clone, set when its thread is done
 };
 
+std::atomic<int> g_left_behind{0};  // LeftBehindThreads()
+
 // Disk stats of several phases add up per device.
 void MergeDisk(DiskUtil d, std::vector<DiskUtil>* disks) {
   for (auto& e : *disks) {
@@ -415,6 +417,7 @@ class PhaseRunner {
       // A hung device is not a hung tool: leave the stuck threads behind
       // (they hold `sh`), tell the others to stop, and report.
       ctl.stop.store(kStopSignal);
+      g_left_behind.fetch_add(static_cast<int>(threads.size()));
       for (auto& t : threads) t.detach();
       (void)disk_util.Stop();
       if (sh->helpers) sh->helpers->Stop();  // SampleNow() after Stop() is a no-op
@@ -726,7 +729,15 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& op
       break;
     }
     bool interrupted = false;
-    IOB_RETURN_IF_ERROR(runner.Run(phase, groupids, &interrupted));
+    if (Status st = runner.Run(phase, groupids, &interrupted); !st.ok()) {
+      // A stuck job's thread may still log when its device wakes up: its
+      // log writer must outlive it (the process exits soon; see main.cc).
+      if (LeftBehindThreads() > 0) {
+        (void)log_writer.release();
+        (void)agg.release();
+      }
+      return st;
+    }
     if (interrupted) {
       result.interrupted = true;
       break;
@@ -771,5 +782,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& op
   result.exit_code = result.interrupted ? 130 : job_error ? 1 : 0;
   return result;
 }
+
+int LeftBehindThreads() { return g_left_behind.load(); }
 
 }  // namespace iobench

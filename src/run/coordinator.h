@@ -76,4 +76,9 @@ struct RunOptions {
 // A stuck job (see the watchdog above) is an error naming the job.
 Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts);
 
+// Worker threads the watchdog left behind in this process (detached; they may
+// still wake up when the device resumes). Non-zero: the process should flush
+// and _exit() instead of running static destructors (src/main.cc). Any thread.
+int LeftBehindThreads();
+
 }  // namespace iobench

@@ -117,7 +117,7 @@ Result<std::unique_ptr<Verifier>> Verifier::Create(const JobSpec& job, uint32_t 
                            " does not divide the block size " + std::to_string(min_bs) + " (job '" +
                            job.name + "')");
   if (o.type == VerifyType::kNull) return v;
-  IOB_RETURN_IF_ERROR(v->sum_.Init(o.type));
+  IOB_RETURN_IF_ERROR(v->own_.sum_.Init(o.type));
   if (o.type == VerifyType::kPattern) {
     if (o.pattern.empty())
       return Status::Invalid("verify=pattern needs verify_pattern (job '" + job.name + "')");
@@ -137,6 +137,16 @@ Result<std::unique_ptr<Verifier>> Verifier::Create(const JobSpec& job, uint32_t 
     v->pattern_buf_.resize(v->interval_);
     for (uint64_t i = 0; i < v->interval_; ++i)
       v->pattern_buf_[i] = o.pattern[i % o.pattern.size()];
+    v->pattern_len_ = o.pattern.size();
+    for (uint32_t at : o.pattern_offsets) {
+      if (at + 8 > o.pattern.size())
+        return Status::Invalid("verify_pattern: %o at byte " + std::to_string(at) +
+                               " does not fit in the " + std::to_string(o.pattern.size()) +
+                               "-byte pattern (job '" + job.name + "')");
+      v->pattern_offsets_.push_back(at);
+    }
+    if (!v->pattern_offsets_.empty())
+      v->own_.scratch_.resize(v->interval_);  // CheckChunk's expected pattern
   }
   // A job that does not write checks what an earlier run wrote, as fio does.
   v->any_generation_ = o.verify_only || !HasWrite(job.rw);
@@ -162,6 +172,13 @@ void Verifier::Reset() {
 
 uint64_t Verifier::HeaderPos(uint64_t clen) const {
   return verify_offset_ + kVerifyHeaderSize <= clen ? verify_offset_ : 0;
+}
+
+const Verifier::Entry* Verifier::Lookup(uint32_t file_index, uint64_t offset, uint64_t clen) const {
+  if (clen != interval_ || offset % interval_ != 0 || file_index >= files_.size()) return nullptr;
+  const auto& f = files_[file_index];
+  const uint64_t idx = offset / interval_;
+  return idx < f.size() ? &f[idx] : nullptr;
 }
 
 Verifier::Entry* Verifier::Lookup(uint32_t file_index, uint64_t offset, uint64_t clen) {
@@ -191,12 +208,26 @@ void Verifier::TouchUntracked(uint32_t file_index, uint64_t offset, uint64_t len
   }
 }
 
-void Verifier::FillData(uint8_t* dst, uint64_t n, uint64_t pos, uint64_t key, bool pattern) const {
+void Verifier::FillData(uint8_t* dst, uint64_t n, uint64_t pos, uint64_t key, bool pattern,
+                        uint64_t chunk_offset) const {
   if (n == 0) return;
   if (pattern) {
     // pattern_buf_ starts at phase 0 and is one interval long; data positions
     // never reach past it.
     std::memcpy(dst, pattern_buf_.data() + pos, n);
+    // %o: every repetition of the pattern carries the chunk's offset
+    // (little-endian, as fio writes it) at the places %o stood.
+    if (pattern_offsets_.empty()) return;
+    uint8_t off[8];
+    std::memcpy(off, &chunk_offset, 8);
+    const uint64_t end = pos + n;
+    for (uint64_t rep = pos / pattern_len_ * pattern_len_; rep < end; rep += pattern_len_) {
+      for (uint32_t at : pattern_offsets_) {
+        const uint64_t b = rep + at;
+        const uint64_t lo = std::max(b, pos), hi = std::min(b + 8, end);
+        for (uint64_t k = lo; k < hi; ++k) dst[k - pos] = off[k - b];
+      }
+    }
     return;
   }
   uint64_t word = pos / 8;
@@ -227,16 +258,16 @@ void Verifier::FillData(uint8_t* dst, uint64_t n, uint64_t pos, uint64_t key, bo
 // Physical layout of a chunk of clen bytes with the header at hp:
 //   [data 0..hp) [header 128] [data hp..clen-128)
 // verify=pattern chunks are all data.
-void Verifier::BuildChunk(uint8_t* chunk, uint64_t clen, uint32_t file_index, uint64_t offset,
-                          uint64_t generation, uint64_t timestamp_ns) {
+void Verifier::BuildChunk(Checksummer& sum, uint8_t* chunk, uint64_t clen, uint32_t file_index,
+                          uint64_t offset, uint64_t generation, uint64_t timestamp_ns) const {
   const bool pattern = !pattern_buf_.empty();
   if (type_ == VerifyType::kPattern) {
-    FillData(chunk, clen, 0, 0, true);
+    FillData(chunk, clen, 0, 0, true, offset);
     return;
   }
   const uint64_t key = DataKey(seed_, file_index, offset, generation);
   if (clen < kVerifyHeaderSize) {  // a tail too short for a header: data only
-    FillData(chunk, clen, 0, key, pattern);
+    FillData(chunk, clen, 0, key, pattern, offset);
     return;
   }
   const uint64_t hp = HeaderPos(clen);
@@ -255,16 +286,16 @@ void Verifier::BuildChunk(uint8_t* chunk, uint64_t clen, uint32_t file_index, ui
   h.seed = seed_;
   h.timestamp_ns = timestamp_ns;
   SealHeader(&h);
-  FillData(chunk, hp, 0, key, pattern);
+  FillData(chunk, hp, 0, key, pattern, offset);
   uint8_t* after = chunk + hp + kVerifyHeaderSize;
   const uint64_t after_len = clen - hp - kVerifyHeaderSize;
-  FillData(after, after_len, hp, key, pattern);
+  FillData(after, after_len, hp, key, pattern, offset);
   if (VerifyTypeHasChecksum(type_)) {
-    sum_.Begin();
-    sum_.Update(&h, 64);
-    sum_.Update(chunk, hp);
-    sum_.Update(after, after_len);
-    sum_.Final(h.checksum);
+    sum.Begin();
+    sum.Update(&h, 64);
+    sum.Update(chunk, hp);
+    sum.Update(after, after_len);
+    sum.Final(h.checksum);
   }
   std::memcpy(chunk + hp, &h, sizeof h);
 }
@@ -291,8 +322,8 @@ VerifyWriteToken Verifier::PrepareWrite(void* buf, uint64_t len, uint32_t file_i
     } else {
       TouchUntracked(file_index, offset + pos, clen, /*prepare=*/true);
     }
-    BuildChunk(p + pos, clen, file_index, offset + pos, gen, now);
-    ++counters_.chunks_written;
+    BuildChunk(own_.sum_, p + pos, clen, file_index, offset + pos, gen, now);
+    ++own_.counters_.chunks_written;
   }
   return token;
 }
@@ -318,14 +349,16 @@ void Verifier::OnWriteComplete(const VerifyWriteToken& t, bool ok) {
 
 // Returns true when the chunk is good or skipped; false with f->kind and
 // f->detail set (and f->expected.generation when known) when it is bad.
-bool Verifier::CheckChunk(const uint8_t* chunk, uint64_t clen, uint32_t file_index, uint64_t offset,
-                          VerifyFailure* f) {
+bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
+                          uint32_t file_index, uint64_t offset, VerifyFailure* f) const {
+  VerifyCounters& counters = c.counters_;
+  Checksummer& sum = c.sum_;
   const Entry* e = Lookup(file_index, offset, clen);
   uint64_t want_gen = 0;  // 0: any generation
   bool overlap = false;
   if (e != nullptr) {
     if (e->inflight > 0 || (e->flags & kEntryUnknown) || (e->generation == 0 && !any_generation_)) {
-      ++counters_.chunks_skipped;
+      ++counters.chunks_skipped;
       return true;
     }
     want_gen = e->generation;
@@ -336,8 +369,13 @@ bool Verifier::CheckChunk(const uint8_t* chunk, uint64_t clen, uint32_t file_ind
   f->expected.generation = want_gen;
 
   if (type_ == VerifyType::kPattern) {
-    if (std::memcmp(chunk, pattern_buf_.data(), clen) == 0) {
-      ++counters_.chunks_verified;
+    const uint8_t* want = pattern_buf_.data();
+    if (!pattern_offsets_.empty()) {  // %o: the expected bytes depend on the offset
+      FillData(c.scratch_.data(), clen, 0, 0, true, offset);
+      want = c.scratch_.data();
+    }
+    if (std::memcmp(chunk, want, clen) == 0) {
+      ++counters.chunks_verified;
       return true;
     }
     f->kind = VerifyFailureKind::kPattern;
@@ -345,7 +383,7 @@ bool Verifier::CheckChunk(const uint8_t* chunk, uint64_t clen, uint32_t file_ind
     return false;
   }
   if (clen < kVerifyHeaderSize) {  // no header fits: nothing to check
-    ++counters_.chunks_skipped;
+    ++counters.chunks_skipped;
     return true;
   }
   const uint64_t hp = HeaderPos(clen);
@@ -356,7 +394,7 @@ bool Verifier::CheckChunk(const uint8_t* chunk, uint64_t clen, uint32_t file_ind
   // sector only): a block mixing two of our own writes is indeterminate, not
   // bad (fio's serialize_overlap describes the same race). Skip it.
   auto indeterminate = [&] {
-    ++counters_.chunks_skipped;
+    ++counters.chunks_skipped;
     return true;
   };
   if (!HeaderSane(h, type_)) {
@@ -396,12 +434,12 @@ bool Verifier::CheckChunk(const uint8_t* chunk, uint64_t clen, uint32_t file_ind
   }
   if (VerifyTypeHasChecksum(type_)) {
     uint8_t got[kMaxChecksumBytes];
-    sum_.Begin();
-    sum_.Update(&h, 64);
-    sum_.Update(chunk, hp);
-    sum_.Update(chunk + hp + kVerifyHeaderSize, clen - hp - kVerifyHeaderSize);
-    sum_.Final(got);
-    if (std::memcmp(got, h.checksum, sum_.size()) != 0) {
+    sum.Begin();
+    sum.Update(&h, 64);
+    sum.Update(chunk, hp);
+    sum.Update(chunk + hp + kVerifyHeaderSize, clen - hp - kVerifyHeaderSize);
+    sum.Final(got);
+    if (std::memcmp(got, h.checksum, sum.size()) != 0) {
       if (overlap) return indeterminate();
       f->kind = VerifyFailureKind::kTorn;
       f->detail = std::string(VerifyTypeName(type_)) +
@@ -421,12 +459,29 @@ bool Verifier::CheckChunk(const uint8_t* chunk, uint64_t clen, uint32_t file_ind
       return false;
     }
   }
-  ++counters_.chunks_verified;
+  ++counters.chunks_verified;
   return true;
 }
 
-Status Verifier::CheckRead(const void* buf, uint64_t len, uint32_t file_index,
-                           const std::string& file_path, uint64_t offset, VerifyFailure* failure) {
+Result<std::unique_ptr<VerifyChecker>> Verifier::NewChecker() const {
+  auto c = std::make_unique<VerifyChecker>();
+  if (type_ != VerifyType::kNull) IOB_RETURN_IF_ERROR(c->sum_.Init(type_));
+  c->scratch_.resize(own_.scratch_.size());
+  return c;
+}
+
+void Verifier::MergeCounters(VerifyChecker* c) {
+  VerifyCounters& to = own_.counters_;
+  to.chunks_written += c->counters_.chunks_written;
+  to.chunks_verified += c->counters_.chunks_verified;
+  to.chunks_skipped += c->counters_.chunks_skipped;
+  to.failures += c->counters_.failures;
+  c->counters_ = VerifyCounters{};
+}
+
+Status Verifier::CheckReadWith(VerifyChecker* c, const void* buf, uint64_t len, uint32_t file_index,
+                               const std::string& file_path, uint64_t offset,
+                               VerifyFailure* failure) const {
   if (type_ == VerifyType::kNull) return Status::Ok();
   const auto* p = static_cast<const uint8_t*>(buf);
   // Constructing an empty VerifyFailure allocates nothing; the good path only
@@ -437,15 +492,16 @@ Status Verifier::CheckRead(const void* buf, uint64_t len, uint32_t file_index,
     const uint64_t clen = std::min(interval_, len - pos);
     f->kind = VerifyFailureKind::kNone;
     f->actual_header_valid = false;
-    if (CheckChunk(p + pos, clen, file_index, offset + pos, f)) continue;
-    ++counters_.failures;
-    return MakeFailureStatus(p + pos, clen, file_index, file_path, offset + pos, f);
+    if (CheckChunk(*c, p + pos, clen, file_index, offset + pos, f)) continue;
+    ++c->counters_.failures;
+    return MakeFailureStatus(*c, p + pos, clen, file_index, file_path, offset + pos, f);
   }
   return Status::Ok();
 }
 
-Status Verifier::MakeFailureStatus(const uint8_t* chunk, uint64_t clen, uint32_t file_index,
-                                   const std::string& path, uint64_t offset, VerifyFailure* f) {
+Status Verifier::MakeFailureStatus(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
+                                   uint32_t file_index, const std::string& path, uint64_t offset,
+                                   VerifyFailure* f) const {
   f->file = path;
   f->file_index = file_index;
   f->offset = offset;
@@ -472,7 +528,7 @@ Status Verifier::MakeFailureStatus(const uint8_t* chunk, uint64_t clen, uint32_t
     uint64_t ts = 0;
     if (type_ != VerifyType::kPattern && clen >= kVerifyHeaderSize)
       std::memcpy(&ts, chunk + HeaderPos(clen) + 56, 8);
-    BuildChunk(f->expected_block.data(), clen, file_index, offset, gen, ts);
+    BuildChunk(c.sum_, f->expected_block.data(), clen, file_index, offset, gen, ts);
     if (type_ != VerifyType::kPattern && clen >= kVerifyHeaderSize)
       std::memcpy(&f->expected, f->expected_block.data() + HeaderPos(clen), sizeof f->expected);
     for (uint64_t i = 0; i < clen; ++i) {

@@ -41,6 +41,11 @@
 // Thread-safety: a Verifier belongs to one worker thread. No method
 // allocates or locks on the hot path (PrepareWrite, OnWriteComplete,
 // CheckRead when it passes); the failure path and setup may allocate.
+// verify_async: CheckReadWith(checker, ...) may run on other threads, each
+// with its own VerifyChecker, while the owner makes no PrepareWrite,
+// OnWriteComplete, LoadState or Reset call (the worker issues no write while
+// a verify read is being checked); MergeCounters() on the owner's thread
+// afterwards.
 #pragma once
 
 #include <cstdint>
@@ -129,6 +134,20 @@ struct VerifyCounters {
   uint64_t failures = 0;         // chunks CheckRead found bad
 };
 
+// What one checking thread needs of its own: checksum state, counters and
+// a scratch chunk (the expected data of a verify_pattern with %o). Made by
+// Verifier::NewChecker(); used by one thread at a time.
+class VerifyChecker {
+ public:
+  const VerifyCounters& counters() const { return counters_; }
+
+ private:
+  friend class Verifier;
+  Checksummer sum_;
+  VerifyCounters counters_;
+  std::vector<uint8_t> scratch_;
+};
+
 class Verifier {
  public:
   // One per worker (job clone). `seed` must be the same in the run that
@@ -157,7 +176,18 @@ class Verifier {
   // Status with errno EILSEQ whose message names file, offset, length, kind,
   // expected and actual header fields and the first differing byte.
   Status CheckRead(const void* buf, uint64_t len, uint32_t file_index, const std::string& file_path,
-                   uint64_t offset, VerifyFailure* failure);
+                   uint64_t offset, VerifyFailure* failure) {
+    return CheckReadWith(&own_, buf, len, file_index, file_path, offset, failure);
+  }
+
+  // verify_async: a checker for another thread, and CheckRead through it
+  // (same result and message as CheckRead; its counts go to the checker).
+  // See the thread-safety note at the top.
+  Result<std::unique_ptr<VerifyChecker>> NewChecker() const;
+  Status CheckReadWith(VerifyChecker* checker, const void* buf, uint64_t len, uint32_t file_index,
+                       const std::string& file_path, uint64_t offset, VerifyFailure* failure) const;
+  // Adds the checker's counts to counters() and zeroes them. Owner's thread.
+  void MergeCounters(VerifyChecker* checker);
 
   // verify_dump: writes the chunk as read and as expected to
   // <dir>/<basename(file)>.<offset>.received and .expected. When the
@@ -186,7 +216,7 @@ class Verifier {
   uint64_t interval() const { return interval_; }
   uint64_t seed() const { return seed_; }
   uint64_t job_hash() const { return job_hash_; }
-  const VerifyCounters& counters() const { return counters_; }
+  const VerifyCounters& counters() const { return own_.counters_; }
 
   // Per-chunk record. Public for the state file and tests.
   struct Entry {
@@ -203,16 +233,20 @@ class Verifier {
 
  private:
   Verifier() = default;
-  void BuildChunk(uint8_t* chunk, uint64_t clen, uint32_t file_index, uint64_t offset,
-                  uint64_t generation, uint64_t timestamp_ns);
-  void FillData(uint8_t* dst, uint64_t n, uint64_t data_pos, uint64_t key, bool pattern) const;
+  void BuildChunk(Checksummer& sum, uint8_t* chunk, uint64_t clen, uint32_t file_index,
+                  uint64_t offset, uint64_t generation, uint64_t timestamp_ns) const;
+  // `chunk_offset`: the chunk's file offset, for verify_pattern's %o.
+  void FillData(uint8_t* dst, uint64_t n, uint64_t data_pos, uint64_t key, bool pattern,
+                uint64_t chunk_offset) const;
   uint64_t HeaderPos(uint64_t clen) const;
   Entry* Lookup(uint32_t file_index, uint64_t offset, uint64_t clen);
+  const Entry* Lookup(uint32_t file_index, uint64_t offset, uint64_t clen) const;
   void TouchUntracked(uint32_t file_index, uint64_t offset, uint64_t len, bool prepare);
-  bool CheckChunk(const uint8_t* chunk, uint64_t clen, uint32_t file_index, uint64_t offset,
-                  VerifyFailure* f);
-  Status MakeFailureStatus(const uint8_t* chunk, uint64_t clen, uint32_t file_index,
-                           const std::string& path, uint64_t offset, VerifyFailure* f);
+  bool CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen, uint32_t file_index,
+                  uint64_t offset, VerifyFailure* f) const;
+  Status MakeFailureStatus(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
+                           uint32_t file_index, const std::string& path, uint64_t offset,
+                           VerifyFailure* f) const;
 
   VerifyType type_ = VerifyType::kNone;
   uint64_t interval_ = 0;
@@ -222,9 +256,12 @@ class Verifier {
   uint32_t clone_ = 0;
   bool any_generation_ = false;       // verify_only without a loaded state
   std::vector<uint8_t> pattern_buf_;  // verify_pattern expanded to one interval
-  Checksummer sum_;
+  // verify_pattern's %o: the pattern's length and where in it the 8 offset
+  // bytes go (zeros in pattern_buf_; FillData pastes the chunk's offset).
+  uint64_t pattern_len_ = 0;
+  std::vector<uint32_t> pattern_offsets_;
   std::vector<std::vector<Entry>> files_;
-  VerifyCounters counters_;
+  VerifyChecker own_;  // the owner's checksum state and counters
 };
 
 // verify_backlog / verify_backlog_batch: remembers the last `backlog` written

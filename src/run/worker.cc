@@ -179,7 +179,10 @@ Status Worker::Setup() {
   }
 
   sync_engine_ = engine_->IsSync();
-  depth_ = sync_engine_ ? 1 : std::max<uint32_t>(1, job_.iodepth);
+  // verify_async: a sync engine keeps iodepth slots too, so it reads on
+  // while earlier verify reads are checked (fio documents the same).
+  const bool verify_async = job_.verify.async != 0 && job_.verify.type != VerifyType::kNone;
+  depth_ = sync_engine_ && !verify_async ? 1 : std::max<uint32_t>(1, job_.iodepth);
   batch_submit_ =
       job_.iodepth_batch_submit == 0 ? depth_ : std::min(job_.iodepth_batch_submit, depth_);
   batch_complete_min_ = std::min(job_.iodepth_batch_complete_min, depth_);
@@ -676,8 +679,8 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
   if (verifier_ != nullptr) {
     if (req->op == IoOp::kWrite)
       VerifyWriteDone(req);
-    else if (req->op == IoOp::kRead)
-      VerifyReadDone(req, req->xfer_length);
+    else if (req->op == IoOp::kRead && VerifyReadComplete(req))
+      return;  // verify_async: a check thread reads the buffer; VerifyCollect frees the slot
   }
   FreeSlot(req);
 }
@@ -738,6 +741,7 @@ void Worker::ReapAndAccount(unsigned min) {
       bool is_free = false;
       for (uint32_t j = 0; j < free_n_; ++j) is_free |= free_[j] == &pool_[i];
       for (uint32_t j = 0; j < requeue_n_; ++j) is_free |= requeue_[j] == &pool_[i];
+      is_free |= VerifySlotChecking(i);  // verify_async: VerifyCollect frees it
       if (is_free) continue;
       if (verifier_ != nullptr) VerifyDropped(&pool_[i]);
       FreeSlot(&pool_[i]);
@@ -780,6 +784,7 @@ void Worker::Run() {
   next_batch:
     uint64_t now = NowNs();  // one clock read per submit batch
     CheckTime(now);
+    if (vasync_ != nullptr) VerifyCollect(false);  // verify_async: free slots of finished checks
     if (error_ != 0) {
       while (requeue_n_ > 0) {  // the job stops: unfinished parts are dropped
         IoRequest* req = requeue_[--requeue_n_];
@@ -837,6 +842,8 @@ void Worker::Run() {
         if (verifier_ != nullptr && !stopping_ && VerifyPhaseStep()) continue;
         break;
       }
+      if (free_n_ != depth_ && uncommitted_n_ == 0 && VerifyWaitChecks())
+        continue;  // verify_async: the busy slots are being checked
       if (free_n_ != depth_ && uncommitted_n_ == 0) {  // a request went missing: never hang
         error_ = error_ ? error_ : EFAULT;
         break;
@@ -974,6 +981,7 @@ void Worker::CopySnapshot(JobResult* out) {
 void Worker::Teardown() {
   if (torn_down_) return;
   torn_down_ = true;
+  vasync_.reset();  // verify_async: join the check threads before their buffers go
   if (engine_) engine_->Shutdown();
   for (auto& f : files_) {
     if (f.fd < 0) continue;

@@ -30,6 +30,7 @@
 #include "run/pattern.h"
 #include "run/target.h"
 #include "run/verify.h"
+#include "run/verify_async.h"
 #include "stats/helper_cpu.h"
 #include "stats/iolog.h"
 
@@ -191,14 +192,34 @@ class Worker {
   // End of job: state file, error, counters into the result.
   void FinishVerify();
 
+  // --- verify_async (VerifyAsyncPool): the slot of a verify read stays
+  // busy until a check thread is done with its buffer.
+  // A read completed in full: with verify_async, hands its check to the pool
+  // and returns true (the caller must not free the slot); otherwise checks it
+  // here (VerifyReadDone) and returns false.
+  bool VerifyReadComplete(IoRequest* req);
+  // Frees the slots of finished checks and reports their failures. wait:
+  // block until one finished. Once per loop iteration; a load when none did.
+  void VerifyCollect(bool wait);
+  // Nothing is in flight but slots are busy: true when checks hold them
+  // (collected, waiting for one when the loop issued nothing since the last
+  // call), false when the slots are really lost.
+  bool VerifyWaitChecks();
+  // Slot i's buffer is being checked (not free, not in the engine).
+  bool VerifySlotChecking(uint32_t i) const {
+    return i < vslot_.size() && (vslot_[i] & (kVSlotCheck | kVSlotCheckAll)) != 0;
+  }
+
   std::unique_ptr<Verifier> verifier_;
   std::unique_ptr<VerifyBacklog> backlog_;
-  std::unique_ptr<IoPattern> replay_;        // verify order for random-with-map jobs
-  std::vector<VerifyWriteToken> vtoken_;     // per request slot
-  static constexpr uint8_t kVSlotWrite = 1;  // a tracked write is in flight
-  static constexpr uint8_t kVSlotRead = 2;   // a verify read is in flight
-  std::vector<uint8_t> vslot_;               // per slot: 0, kVSlotWrite or kVSlotRead
-  std::vector<VerifyRange> vbatch_;          // backlog batch being read
+  std::unique_ptr<IoPattern> replay_;           // verify order for random-with-map jobs
+  std::vector<VerifyWriteToken> vtoken_;        // per request slot
+  static constexpr uint8_t kVSlotWrite = 1;     // a tracked write is in flight
+  static constexpr uint8_t kVSlotRead = 2;      // a verify read is in flight
+  static constexpr uint8_t kVSlotCheck = 4;     // verify_async: a verify read is being checked
+  static constexpr uint8_t kVSlotCheckAll = 8;  // verify_async: a read-only job's read, same
+  std::vector<uint8_t> vslot_;                  // per slot: 0 or one kVSlot* value
+  std::vector<VerifyRange> vbatch_;             // backlog batch being read
   size_t vbatch_n_ = 0, vbatch_pos_ = 0;
   uint32_t vreads_in_flight_ = 0;
   uint64_t backlog_writes_ = 0;  // writes issued since the last backlog batch
@@ -214,6 +235,10 @@ class Worker {
   uint64_t verify_start_ns_ = 0;
   uint8_t verify_prev_state_ = 0;  // live state letter before 'V'
   uint64_t verify_ns_ = 0;         // time spent in verify phases (the read runtime)
+  // Declared after verifier_ so that it is destroyed (threads joined) first.
+  std::unique_ptr<VerifyAsyncPool> vasync_;
+  std::vector<uint32_t> vdone_;  // Collect() output, one entry per slot
+  uint64_t vissued_seen_ = 0;    // issued I/Os at the last VerifyWaitChecks()
 
   const JobSpec& job_;
   const int jobnum_;

@@ -416,6 +416,10 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       RunOptions run_opts;
       run_opts.readonly = o.readonly;
       run_opts.stop_signal = &stop;
+      if (o.stuck_timeout_ms >= 0) {  // --stuck-timeout (docs/safety.md, the watchdog)
+        run_opts.stop_grace_ms = static_cast<uint32_t>(o.stuck_timeout_ms);
+        run_opts.runtime_grace_ms = static_cast<uint32_t>(o.stuck_timeout_ms);
+      }
       run_opts.on_phase_start = [&](const std::vector<const JobSpec*>& s) { status.PhaseStart(s); };
       run_opts.on_tick = [&](const std::vector<const LiveCounters*>& l) { status.Tick(l); };
       // issue 8: interim reports (--status-interval, SIGUSR1) and --bandwidth-log

@@ -27,7 +27,8 @@ struct SessionOptions {
   uint64_t eta_interval_ms = 1000;  // --eta-interval
   uint64_t eta_newline_ms = 0;      // --eta-newline
   // Interim reports and the aggregate bandwidth log (docs/status.md, docs/logs.md).
-  uint64_t status_interval_ns = 0;                  // --status-interval; 0: only on SIGUSR1
+  uint64_t status_interval_ns = 0;  // --status-interval; 0: only on SIGUSR1
+  int64_t stuck_timeout_ms = -1;    // --stuck-timeout: both watchdog grace periods; -1: defaults
   std::string status_interval_mode = "cumulative";  // --status-interval-mode
   bool bandwidth_log = false;                       // --bandwidth-log
   // Sweeps and tables (docs/sweep.md).

@@ -252,6 +252,9 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
     if (job.ioengine == "io_uring" || job.ioengine == "io_uring_cmd") fds_per_clone += 1;
     n.open_files = Add(n.open_files, Mul(fds_per_clone, clones));
     n.threads = Add(n.threads, clones);
+    // verify_async: each clone's check threads (src/run/verify_async.h).
+    if (job.verify.type != VerifyType::kNone)
+      n.threads = Add(n.threads, Mul(job.verify.async, clones));
     // io_setup(iodepth) per clone; the kernel charges aio-nr what was asked for.
     if (job.ioengine == "libaio") n.aio_events = Add(n.aio_events, Mul(depth, clones));
     if (job.ioengine.rfind("io_uring", 0) == 0 && job.fixedbufs)

@@ -97,6 +97,16 @@ TEST(SysResourceTest, NeedsAreCountedExactly) {
   EXPECT_TRUE(CheckResourceLimitsAgainst({a, u}, Roomy()).ok());
 }
 
+// verify_async=N adds N check threads per clone (only when the job verifies).
+TEST(SysResourceTest, VerifyAsyncThreadsAreCounted) {
+  JobSpec v = Job("v", "/f", RwMode::kWrite);
+  v.numjobs = 3;
+  v.verify.async = 4;
+  EXPECT_EQ(ComputeResourceNeeds({v}).threads, 2u + 3);  // verify= not set: no checks
+  v.verify.type = VerifyType::kCrc32c;
+  EXPECT_EQ(ComputeResourceNeeds({v}).threads, 2u + 3 + 3 * 4);
+}
+
 TEST(SysResourceTest, EachLimitIsNamedWithHowToRaiseIt) {
   JobSpec j = Job("j", "/f", RwMode::kRead);
   j.iodepth = 128;

@@ -1,5 +1,5 @@
 // The parser fills JobSpec::verify from fio's verify options, and none of
-// them (but verify_async) is refused by the run any more.
+// them is refused by the run any more.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -61,11 +61,50 @@ TEST(VerifyOptions, PatternAloneMeansVerifyPattern) {
   EXPECT_EQ(out.jobs[0].verify.type, VerifyType::kPattern);
 }
 
-TEST(VerifyOptions, VerifyAsyncIsStillRefused) {
+TEST(VerifyOptions, VerifyAsyncRuns) {
   auto out = Parse("[j]\nrw=write\nverify=crc32c\nverify_async=2\n");
   ASSERT_EQ(out.jobs.size(), 1u);
-  ASSERT_EQ(out.jobs[0].unimplemented.size(), 1u);
-  EXPECT_EQ(out.jobs[0].unimplemented[0].name, "verify_async");
+  EXPECT_EQ(out.jobs[0].verify.async, 2u);
+  EXPECT_TRUE(out.jobs[0].unimplemented.empty());
+}
+
+// fio's pattern grammar: tokens written one after the other; %o is 8 bytes
+// that become the block offset.
+TEST(VerifyOptions, PatternWithOffsetFormat) {
+  auto out = Parse("[j]\nrw=write\nverify_pattern=0xff%o\"abcd\"-12\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  const VerifyOptions& v = out.jobs[0].verify;
+  EXPECT_EQ(v.type, VerifyType::kPattern);
+  EXPECT_EQ(v.pattern, (std::vector<uint8_t>{0xff, 0, 0, 0, 0, 0, 0, 0, 0, 'a', 'b', 'c', 'd', 0xf4,
+                                             0xff, 0xff, 0xff}));
+  EXPECT_EQ(v.pattern_offsets, (std::vector<uint32_t>{1}));
+
+  out = Parse("[j]\nrw=write\nverify_pattern=%o\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_EQ(out.jobs[0].verify.pattern, std::vector<uint8_t>(8, 0));
+  EXPECT_EQ(out.jobs[0].verify.pattern_offsets, (std::vector<uint32_t>{0}));
+
+  // Two hex numbers back to back, '|' still joins parts, %o twice.
+  out = Parse("[j]\nrw=write\nverify_pattern=0xff0x14|%o%o\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_EQ(out.jobs[0].verify.pattern.size(), 18u);
+  EXPECT_EQ(out.jobs[0].verify.pattern[0], 0xff);
+  EXPECT_EQ(out.jobs[0].verify.pattern[1], 0x14);
+  EXPECT_EQ(out.jobs[0].verify.pattern_offsets, (std::vector<uint32_t>{2, 10}));
+  // Without %o nothing changes for plain values.
+  out = Parse("[j]\nrw=write\nverify_pattern=0xdeadbeef\n");
+  EXPECT_TRUE(out.jobs[0].verify.pattern_offsets.empty());
+}
+
+TEST(VerifyOptions, OffsetFormatOnlyInVerifyPattern) {
+  char tmpl[] = "/tmp/iobench_verifyopt_XXXXXX";
+  const std::string dir = mkdtemp(tmpl);
+  auto r = jobfile::ParseJobText("[j]\nrw=write\nbuffer_pattern=0x01%o\n", "t.fio", dir);
+  std::filesystem::remove_all(dir);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("%o (the block offset) is only for verify_pattern"),
+            std::string::npos)
+      << r.status().message();
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -369,6 +370,101 @@ TEST_P(VerifyOnFs, ChecksumWithVerifyPatternFillsThePattern) {
   VerifyFailure fail;
   ASSERT_FALSE(f.Check(kBs, kBs, &fail).ok());
   EXPECT_EQ(fail.first_diff, kBs + 300);
+}
+
+// verify_pattern=0xff%o"abcd": every repetition carries the block offset.
+TEST_P(VerifyOnFs, PatternOffsetIsWrittenAndChecked) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  JobSpec job = VerifyJob(VerifyType::kPattern);
+  job.verify.pattern = {0xff, 0, 0, 0, 0, 0, 0, 0, 0, 'a', 'b', 'c', 'd'};
+  job.verify.pattern_offsets = {1};
+  VerifyFile f(dir.path(), job);
+  f.WriteAll();
+  for (uint64_t block : {uint64_t{0}, uint64_t{5}, kBlocks - 1}) {
+    const uint64_t off = block * kBs;
+    const auto got = f.ReadBytes(off, kBs);
+    for (uint64_t i = 0; i < kBs; ++i) {
+      const uint64_t k = i % 13;
+      const uint8_t want = k == 0  ? 0xff
+                           : k < 9 ? static_cast<uint8_t>(off >> (8 * (k - 1)))
+                                   : static_cast<uint8_t>("abcd"[k - 9]);
+      ASSERT_EQ(got[i], want) << "block " << block << " byte " << i;
+    }
+  }
+  EXPECT_TRUE(f.Check(0, kBlocks * kBs).ok());
+  // Block 2 copied over block 7: its offset bytes say 0x2000, not 0x7000.
+  f.PutBytes(7 * kBs, f.ReadBytes(2 * kBs, kBs));
+  VerifyFailure fail;
+  Status st = f.Check(6 * kBs, 2 * kBs, &fail);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kPattern);
+  EXPECT_EQ(fail.offset, 7 * kBs);
+  EXPECT_EQ(fail.first_diff, 7 * kBs + 2);
+  EXPECT_EQ(fail.expected_byte, 0x70);
+  EXPECT_EQ(fail.actual_byte, 0x20);
+  // With a checksum type the %o data is covered by the checksum.
+  JobSpec crc = VerifyJob(VerifyType::kCrc32c);
+  crc.name = "crcjob";
+  crc.verify.pattern = job.verify.pattern;
+  crc.verify.pattern_offsets = {1};
+  TempDir dir2(GetParam());
+  VerifyFile g(dir2.path(), crc);
+  g.WriteAll();
+  EXPECT_TRUE(g.Check(0, kBlocks * kBs).ok());
+  const auto data = g.ReadBytes(3 * kBs + kVerifyHeaderSize, 9);
+  EXPECT_EQ(data, (std::vector<uint8_t>{0xff, 0x00, 0x30, 0, 0, 0, 0, 0, 0}));
+}
+
+TEST(VerifyCreate, PatternOffsetMustFit) {
+  JobSpec job = VerifyJob(VerifyType::kPattern);
+  job.verify.pattern = {1, 2, 3, 4};
+  job.verify.pattern_offsets = {0};
+  auto v = Verifier::Create(job, 0, 1);
+  ASSERT_FALSE(v.ok());
+  EXPECT_NE(v.status().message().find("%o at byte 0 does not fit in the 4-byte pattern"),
+            std::string::npos);
+}
+
+// verify_async: checkers on other threads give what CheckRead gives.
+TEST_P(VerifyOnFs, CheckersOnThreadsMatchCheckRead) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kSha256));
+  f.WriteAll();
+  f.FlipByte(9 * kBs + 77);
+  VerifyFailure inline_fail;
+  const Status inline_st = f.Check(9 * kBs, kBs, &inline_fail);
+  ASSERT_FALSE(inline_st.ok());
+  const VerifyCounters before = f.v().counters();
+  const std::vector<uint8_t> data = f.ReadBytes(0, kBlocks * kBs);
+  std::vector<std::unique_ptr<VerifyChecker>> checkers;
+  for (int t = 0; t < 4; ++t) {
+    auto c = f.v().NewChecker();
+    ASSERT_TRUE(c.ok());
+    checkers.push_back(std::move(c).value());
+  }
+  std::vector<Status> st(kBlocks);
+  std::vector<VerifyFailure> fails(kBlocks);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (uint64_t b = static_cast<uint64_t>(t); b < kBlocks; b += 4)
+        st[b] = f.v().CheckReadWith(checkers[static_cast<size_t>(t)].get(), data.data() + b * kBs,
+                                    kBs, 0, f.path(), b * kBs, &fails[b]);
+    });
+  for (auto& th : threads) th.join();
+  for (uint64_t b = 0; b < kBlocks; ++b) {
+    if (b == 9) continue;
+    EXPECT_TRUE(st[b].ok()) << b << ": " << st[b].message();
+  }
+  EXPECT_EQ(st[9].message(), inline_st.message());
+  EXPECT_EQ(fails[9].first_diff, 9 * kBs + 77);
+  EXPECT_EQ(f.v().counters().chunks_verified, before.chunks_verified);  // not merged yet
+  for (auto& c : checkers) f.v().MergeCounters(c.get());
+  EXPECT_EQ(f.v().counters().chunks_verified, before.chunks_verified + kBlocks - 1);
+  EXPECT_EQ(f.v().counters().failures, before.failures + 1);
+  for (auto& c : checkers) EXPECT_EQ(c->counters().chunks_verified, 0u);
 }
 
 TEST_P(VerifyOnFs, NullVerifyPasses) {

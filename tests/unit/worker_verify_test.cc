@@ -164,7 +164,8 @@ TEST_F(WorkerVerifyTest, ShortAndFailedWritesGiveNoFalsePositives) {
   EXPECT_GT(jr.stats.dir[0].ios, 0u);  // verify reads are reads
 }
 
-TEST_F(WorkerVerifyTest, BacklogWithOutOfOrderCompletionsIsClean) {
+// 4 loops of 128 overwrites at QD 16, read back after every 8 writes.
+JobSpec BacklogJob() {
   JobSpec job = TestJob("wv", RwMode::kRandWrite, 4096, 128 * 4096);
   job.iodepth = 16;
   job.norandommap = true;
@@ -174,7 +175,11 @@ TEST_F(WorkerVerifyTest, BacklogWithOutOfOrderCompletionsIsClean) {
   job.verify.do_verify = false;
   job.verify.backlog = 8;
   job.verify.backlog_batch = 8;
-  const JobResult jr = RunOne(job, 3, 0);
+  return job;
+}
+
+TEST_F(WorkerVerifyTest, BacklogWithOutOfOrderCompletionsIsClean) {
+  const JobResult jr = RunOne(BacklogJob(), 3, 0);
   EXPECT_EQ(jr.error, 0) << jr.error_message;
   EXPECT_NE(VerifyNote(jr).find(" 0 failed"), std::string::npos) << VerifyNote(jr);
   // 512 writes; after every 8 the worker drains and reads those 8 back.
@@ -195,6 +200,44 @@ TEST_F(WorkerVerifyTest, RandomWithMapIsReadBackInWrittenOrderOnce) {
   EXPECT_NE(VerifyNote(jr).find("64 blocks written, 64 verified, 0 skipped, 0 failed"),
             std::string::npos)
       << VerifyNote(jr);
+}
+
+// verify_async: the same jobs with checks on other threads; the slots
+// stay busy until collected, so counts are exact and nothing is lost.
+TEST_F(WorkerVerifyTest, VerifyAsyncBacklogGivesTheSameCounts) {
+  JobSpec job = BacklogJob();
+  job.verify.do_verify = true;  // and a verify phase after each loop
+  const JobResult inline_jr = RunOne(job, 3, 0);
+  job.verify.async = 3;
+  const JobResult jr = RunOne(job, 3, 0);
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_EQ(jr.stats.dir[1].ios, 512u);
+  EXPECT_EQ(jr.stats.dir[0].ios, inline_jr.stats.dir[0].ios);
+  EXPECT_EQ(jr.stats.issued[0], inline_jr.stats.issued[0]);
+  EXPECT_EQ(VerifyNote(jr), VerifyNote(inline_jr));
+  EXPECT_NE(VerifyNote(jr).find(" 0 failed"), std::string::npos) << VerifyNote(jr);
+  bool cpu_note = false;
+  for (const auto& n : jr.notes)
+    cpu_note |= n.rfind("verify_async: 3 check thread(s) used", 0) == 0;
+  EXPECT_TRUE(cpu_note);
+}
+
+TEST_F(WorkerVerifyTest, VerifyAsyncShortAndFailedWritesGiveNoFalsePositives) {
+  JobSpec job = TestJob("wv", RwMode::kRandWrite, 4096, 256 * 4096);
+  job.iodepth = 8;
+  job.norandommap = true;
+  job.loops = 2;
+  job.continue_on_error = kCoeWrite;
+  job.verify.type = VerifyType::kCrc32c;
+  job.verify.state_save = false;
+  job.verify.async = 2;
+  const JobResult jr = RunOne(job, 3, 7);
+  EXPECT_GT(counts_.reads_short, 0u);
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_NE(VerifyNote(jr).find(" 0 failed"), std::string::npos) << VerifyNote(jr);
+  EXPECT_EQ(jr.stats.dir[1].errors, counts_.writes_failed);
+  EXPECT_GT(jr.stats.dir[0].ios, 0u);
+  EXPECT_EQ(jr.stats.dir[0].errors, 0u);
 }
 
 }  // namespace
