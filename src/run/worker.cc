@@ -286,8 +286,11 @@ void Worker::BeginMeasuring(uint64_t now) {
     ts_.first_error = first_error;
     ts_.total_errors = total_errors;
   }
-  const uint64_t samples =
-      job_.runtime_ns ? job_.runtime_ns / kSampleNs + 8 : 1024;  // avoid growth in the loop
+  // A runtime says how many samples come: no growth in the loop. Without one,
+  // room for 8 s; growth after that doubles, once per 8, 16, 32 s... (1024
+  // reserved samples cost 64 KiB per worker, 16 MiB for 252 workers whose
+  // run ends before the first sample).
+  const uint64_t samples = job_.runtime_ns ? job_.runtime_ns / kSampleNs + 8 : 16;
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!sample_dir_[d] || !record_bw_) continue;
     ts_.dir[d].bw_samples.reserve(samples);
