@@ -31,8 +31,10 @@ struct SampleStat {
   double mean = 0, stddev = 0;
 };
 
-// Everything about one direction (read, write or trim).
-struct DirStats {
+// Everything about one direction (read, write or trim). 512-byte aligned
+// (328 bytes of fields): the worker finds its direction's record per I/O
+// with one shift instead of a multiply by an odd size.
+struct alignas(512) DirStats {
   uint64_t ios = 0;        // completed I/Os
   uint64_t bytes = 0;      // bytes completed
   uint64_t short_ios = 0;  // short transfers (requeued)

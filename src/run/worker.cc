@@ -285,18 +285,24 @@ void Worker::SleepNs(uint64_t ns) {
 
 void Worker::BeginMeasuring(uint64_t now) {
   // Ramp ends: what happened so far is not measured (fio resets its stats).
-  const ErrorInfo first_error = ts_.first_error;
-  const uint64_t total_errors = ts_.total_errors;
-  // In place: `ts_ = ThreadStats()` built a 145 KiB temporary on each
-  // worker's stack (ten histograms), 36 MiB of RSS for seed 003's 252 workers.
-  std::destroy_at(&ts_);
-  std::construct_at(&ts_);
-  ts_.first_error = first_error;
-  ts_.total_errors = total_errors;
+  // Without a ramp nothing was recorded yet (this runs before the first I/O),
+  // and a reset would only trade fresh histogram storage for fresh storage.
+  if (job_.ramp_time_ns != 0) {
+    const ErrorInfo first_error = ts_.first_error;
+    const uint64_t total_errors = ts_.total_errors;
+    // In place: `ts_ = ThreadStats()` would build a temporary on the stack.
+    std::destroy_at(&ts_);
+    std::construct_at(&ts_);
+    ts_.first_error = first_error;
+    ts_.total_errors = total_errors;
+  }
   sync_done_ = 0;
   next_event_ns_ = 0;  // CheckTime recomputes what is due next
-  const uint64_t samples =
-      job_.runtime_ns ? job_.runtime_ns / kSampleNs + 8 : 1024;  // avoid growth in the loop
+  // A runtime says how many samples come: no growth in the loop. Without one,
+  // room for 8 s; growth after that doubles, once per 8, 16, 32 s... (1024
+  // reserved samples cost 64 KiB per worker, 16 MiB for 252 workers whose
+  // run ends before the first sample).
+  const uint64_t samples = job_.runtime_ns ? job_.runtime_ns / kSampleNs + 8 : 16;
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!sample_dir_[d] || !record_bw_) continue;
     ts_.dir[d].bw_samples.reserve(samples);
@@ -942,27 +948,30 @@ void Worker::ServeSnapshot(uint64_t now, bool final) {
   const uint64_t gen = snap_req_.load(std::memory_order_relaxed);
   {
     std::lock_guard<std::mutex> lock(snap_mu_);  // rare: one request per interim report
-    JobResult& snap = Snap();
     if (final) {
-      snap = result_;
-    } else if (measuring_) {
-      snap.stats = ts_;
-      FoldDerived(&snap.stats);
-      const uint64_t runtime_ns = now - measure_start_ns_;
-      for (int d = 0; d < kNumDdirs; ++d)
-        if (ts_.dir[d].ios != 0 || sample_dir_[d]) snap.stats.dir[d].runtime_ns = runtime_ns;
-      const CpuUsage cpu = ThreadCpu();
-      snap.stats.cpu.user_us = cpu.user_us - ru_start_.user_us;
-      snap.stats.cpu.sys_us = cpu.sys_us - ru_start_.sys_us;
-      snap.stats.cpu.ctx = cpu.ctx - ru_start_.ctx;
-      snap.stats.cpu.majf = cpu.majf - ru_start_.majf;
-      snap.stats.cpu.minf = cpu.minf - ru_start_.minf;
-      snap.runtime_ms = runtime_ns / 1000000;
+      // The result itself answers from now on (CopySnapshot): copying it
+      // here cost every worker a second JobResult.
+      snap_final_ = true;
+      snap_.reset();
     } else {
-      snap.stats = ThreadStats();  // ramp or startdelay: nothing measured yet
-      snap.runtime_ms = 0;
-    }
-    if (!final) {
+      JobResult& snap = Snap();
+      if (measuring_) {
+        snap.stats = ts_;
+        FoldDerived(&snap.stats);
+        const uint64_t runtime_ns = now - measure_start_ns_;
+        for (int d = 0; d < kNumDdirs; ++d)
+          if (ts_.dir[d].ios != 0 || sample_dir_[d]) snap.stats.dir[d].runtime_ns = runtime_ns;
+        const CpuUsage cpu = ThreadCpu();
+        snap.stats.cpu.user_us = cpu.user_us - ru_start_.user_us;
+        snap.stats.cpu.sys_us = cpu.sys_us - ru_start_.sys_us;
+        snap.stats.cpu.ctx = cpu.ctx - ru_start_.ctx;
+        snap.stats.cpu.majf = cpu.majf - ru_start_.majf;
+        snap.stats.cpu.minf = cpu.minf - ru_start_.minf;
+        snap.runtime_ms = runtime_ns / 1000000;
+      } else {
+        snap.stats = ThreadStats();  // ramp or startdelay: nothing measured yet
+        snap.runtime_ms = 0;
+      }
       snap.start_ms = result_.start_ms;
       snap.elapsed_ms = now > ctl_->start_ns ? (now - ctl_->start_ns) / 1000000 : 0;
     }
@@ -971,9 +980,11 @@ void Worker::ServeSnapshot(uint64_t now, bool final) {
   snap_done_.store(final ? UINT64_MAX : gen, std::memory_order_release);
 }
 
+// After the final snapshot the worker no longer writes result_ (the run
+// ended; its thread only tears down), so reading it under the lock is safe.
 void Worker::CopySnapshot(JobResult* out) {
   std::lock_guard<std::mutex> lock(snap_mu_);
-  *out = Snap();
+  *out = snap_final_ ? result_ : Snap();
 }
 
 // --- end issue 8 --------------------------------------------------------------

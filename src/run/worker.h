@@ -115,6 +115,7 @@ class Worker {
   uint64_t snap_served_ = 0;         // worker thread only
   std::mutex snap_mu_;               // guards snap_ (never taken per I/O)
   std::unique_ptr<JobResult> snap_;  // guarded by snap_mu_; see Snap()
+  bool snap_final_ = false;          // guarded by snap_mu_: result_ is the snapshot
   JobResult& Snap();
   // --- end issue 8 ---
 

@@ -1,5 +1,6 @@
 #include "stats/disk_util.h"
 
+#include <sys/stat.h>
 #include <time.h>
 
 #include <algorithm>
@@ -90,7 +91,16 @@ std::vector<DiskUtil> DiskUtilTracker::Stop() {
 
 std::vector<std::string> DisksForTargets(const std::vector<std::string>& paths) {
   std::vector<std::string> out;
+  // Files on one filesystem (one st_dev) sit on the same disks: resolve one
+  // of them. Resolving reads /proc/self/mountinfo; for seed 003's 252 files
+  // on one tmpfs that was a quarter of the run's CPU time.
+  std::vector<dev_t> seen;
   for (const auto& p : paths) {
+    struct stat st;
+    if (stat(p.c_str(), &st) == 0 && !S_ISBLK(st.st_mode)) {
+      if (std::find(seen.begin(), seen.end(), st.st_dev) != seen.end()) continue;
+      seen.push_back(st.st_dev);
+    }
     auto info = sys::ResolveTarget(p);
     if (!info.ok()) continue;
     for (const auto& d : info->disks)

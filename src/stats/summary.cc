@@ -169,9 +169,10 @@ void MergeThreadStats(ThreadStats& dst, const ThreadStats& src) {
   dst.total_errors += src.total_errors;
 }
 
-JobRecord RecordForJob(const JobResult& job) {
-  JobRecord r;
-  r.result = job;
+namespace {
+
+// A record's figures for one job: bw/iops sample stats, helpers, CPU time.
+void FillRecord(JobRecord& r, const JobResult& job) {
   r.members = 1;
   for (int d = 0; d < kNumDdirs; ++d) {
     r.bw[d] = SampleStatFromRates(job.stats.dir[d].bw_samples);
@@ -179,15 +180,24 @@ JobRecord RecordForJob(const JobResult& job) {
   }
   r.helpers = job.helpers;
   r.cpu_runtime_ms = job.runtime_ms;
+}
+
+}  // namespace
+
+JobRecord RecordForJob(const JobResult& job) {
+  JobRecord r(job);
+  FillRecord(r, job);
   return r;
 }
 
 JobRecord MergeGroup(const std::vector<JobResult>& jobs) {
-  if (jobs.empty()) return JobRecord{};
-  JobRecord r = RecordForJob(jobs[0]);
+  if (jobs.empty()) return JobRecord(std::make_shared<const JobResult>());
+  auto merged = std::make_shared<JobResult>(jobs[0]);
+  JobResult& m = *merged;
+  JobRecord r(std::move(merged));
+  FillRecord(r, m);
   for (size_t i = 1; i < jobs.size(); ++i) {
     const JobResult& j = jobs[i];
-    JobResult& m = r.result;
     MergeThreadStats(m.stats, j.stats);
     m.elapsed_ms = std::max(m.elapsed_ms, j.elapsed_ms);
     m.runtime_ms = std::max(m.runtime_ms, j.runtime_ms);

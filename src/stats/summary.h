@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -64,17 +65,29 @@ SampleStat SumSampleStats(const SampleStat& a, const SampleStat& b);
 void MergeThreadStats(ThreadStats& dst, const ThreadStats& src);
 
 // A printable record: one job, or the whole group merged (group_reporting).
+// A one-job record refers to that job in its GroupResult instead of copying
+// it (seed 003 prints 252 of them, twice), so it is valid only as long as
+// the GroupResult it was built from; a merged record owns its result.
 struct JobRecord {
-  JobResult result;  // for a merged group: name/spec of the first job
+  explicit JobRecord(const JobResult& job) : result(job) {}
+  explicit JobRecord(std::shared_ptr<const JobResult> merged)
+      : result(*merged), owned_(std::move(merged)) {}
+
+  const JobResult& result;  // for a merged group: name/spec of the first job
   uint32_t members = 1;
   SampleStat bw[kNumDdirs];     // bytes/s, as the samples are
   SampleStat iops[kNumDdirs];   // IO/s
   HelperCpu helpers;            // summed over members
   uint64_t cpu_runtime_ms = 0;  // sum of members' runtime: denominator of usr/sys %
+
+ private:
+  std::shared_ptr<const JobResult> owned_;  // a merged group's result; null for one job
 };
 
-// Builds a record for one job (bw/iops stats from its samples).
+// Builds a record for one job (bw/iops stats from its samples); it refers to
+// `job`, which must outlive it.
 JobRecord RecordForJob(const JobResult& job);
+JobRecord RecordForJob(const JobResult&& job) = delete;  // would dangle
 
 // fio's group_reporting merge: stats merged with MergeThreadStats; elapsed
 // and runtime the longest; bw/iops sample stats summed (SumSampleStats);
@@ -85,6 +98,7 @@ JobRecord MergeGroup(const std::vector<JobResult>& jobs);
 // The records a group prints: one merged record when group_reporting, else
 // one per job.
 std::vector<JobRecord> RecordsForGroup(const GroupResult& group);
+std::vector<JobRecord> RecordsForGroup(const GroupResult&& group) = delete;  // would dangle
 
 // Per-direction runtime in ms: DirStats.runtime_ns, or the job's runtime_ms
 // when no per-direction time was recorded; 0 for a direction without I/O.

@@ -255,7 +255,8 @@ TEST(StatsDistributionTest, DepthPercentages) {
 }
 
 TEST(StatsCpuTest, CpuPerIoAndCallRatios) {
-  JobRecord r = RecordForJob(testdata::MakeJob("a", 0, 0, 1, 1, 1000, 1000));
+  const JobResult job = testdata::MakeJob("a", 0, 0, 1, 1, 1000, 1000);
+  JobRecord r = RecordForJob(job);
   // own 60000 + 530000 µs, helpers 412000 + 1000 µs, 2000 I/Os.
   EXPECT_DOUBLE_EQ(CpuPerIoUs(r), (60000.0 + 530000 + 412000 + 1000) / 2000);
   EXPECT_DOUBLE_EQ(SubmitPerCall(r.result.stats), 4.0);
