@@ -281,8 +281,10 @@ Status ParseCpus(JobSpec& j, const OptValue& v) {
 // few bytes as it needs, 0 is one byte; larger positive values keep all their
 // bytes), and, when `offsets` is non-null, %o: 8 bytes that become the
 // block's offset (little-endian) when the pattern is written; their
-// positions go to *offsets. A part that is none of these is taken as raw
-// characters (as before), unless it holds %o.
+// positions go to *offsets. Anything else is an error naming the byte where
+// parsing stopped, as fio refuses it ("failed parsing"): a typo never
+// becomes a pattern of its raw characters. fio's 'file' form (the pattern
+// read from a file) is refused by name rather than taken as text.
 Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
                                                std::vector<uint32_t>* offsets) {
   std::vector<uint8_t> out;
@@ -309,7 +311,10 @@ Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
         for (size_t k = 0; k < h.size(); k += 2)
           part.push_back(static_cast<uint8_t>(std::stoul(h.substr(k, 2), nullptr, 16)));
         i = e;
-      } else if (c == '"' || c == '\'') {
+      } else if (c == '\'') {
+        return Bad("pattern '" + p + "': a 'quoted' part names a file to read the pattern " +
+                   "from (fio); iobench does not read pattern files yet: use \"text\" or 0xHEX");
+      } else if (c == '"') {
         const size_t e = p.find(c, i + 1);
         if (e == std::string::npos) return Bad("pattern '" + p + "': unterminated " + c);
         for (size_t k = i + 1; k < e; ++k) part.push_back(static_cast<uint8_t>(p[k]));
@@ -346,12 +351,10 @@ Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
         ok = false;
       }
     }
-    if (!ok) {  // not a token sequence: the part's characters as they are
-      if (p.find("%o") != std::string::npos)
-        return Bad("pattern '" + p + "': cannot parse it around %o (use 0xHEX, \"text\", " +
-                   "numbers and %o)");
-      part.assign(p.begin(), p.end());
-      part_offsets.clear();
+    if (!ok) {
+      return Bad("pattern '" + p + "': cannot parse it at byte " + std::to_string(i + 1) + " ('" +
+                 p.substr(i, 8) + "'): use 0xHEX, \"text\", decimal numbers" +
+                 (offsets != nullptr ? " and %o" : ""));
     }
     if (offsets != nullptr)
       for (uint32_t o : part_offsets) offsets->push_back(static_cast<uint32_t>(out.size()) + o);

@@ -107,6 +107,13 @@ check engine-missing-io_uring_cmd 2 "ioengine=io_uring_cmd" -- "$bin" "$(c engin
 check engine-unknown 2 "no_such_engine" -- "$bin" "$(c engine_unknown.fio)"
 check option-unknown 2 "option_unknown.fio:4:.*no_such_option" -- "$bin" "$(c option_unknown.fio)"
 check rw-bad 2 "rw_bad.fio:4:4: option 'rw': bad rw mode 'sideways'" -- "$bin" "$(c rw_bad.fio)"
+check verify-pattern-garbage 2 \
+  "verify_pattern_bad.fio:7:16: option 'verify_pattern': pattern '0xZZ': cannot parse it at byte 2" -- \
+  "$bin" "$(c verify_pattern_bad.fio)"
+check buffer-pattern-file 2 "pattern_file.fio:6:17: option 'buffer_pattern': pattern 'pattern.bin'" -- \
+  "$bin" "$(c pattern_file.fio)"
+check verify-pattern-file-cli 2 "a 'quoted' part names a file to read the pattern from" -- \
+  "$bin" --name=p --ioengine=null --size=1m --rw=write --verify=pattern "--verify_pattern='p.bin'"
 check section-unclosed 2 "section_unclosed.fio:1:3: missing '\]'" -- "$bin" "$(c section_unclosed.fio)"
 check wait-for-unknown 2 "wait_for=nobody" -- "$bin" "$(c wait_for_unknown.fio)"
 check job-file-missing 2 "nonexistent-$$.fio: No such file" -- "$bin" "$work/../nonexistent-$$.fio"
