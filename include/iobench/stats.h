@@ -40,19 +40,27 @@ struct alignas(512) DirStats {
   uint64_t short_ios = 0;  // short transfers (requeued)
   uint64_t dropped = 0;    // I/Os dropped (error, continue_on_error)
   uint64_t errors = 0;
-  uint64_t eagain = 0;     // RWF_NOWAIT / IOCB_NOWAIT refusals
+  uint64_t eagain = 0;         // RWF_NOWAIT / IOCB_NOWAIT refusals
   uint64_t high_prio_ios = 0;  // issued with the cmdprio priority (cmdprio_percentage)
-  uint64_t runtime_ns = 0; // time this direction was active (fio: per-ddir runtime)
+  // cmdprio (libaio, io_uring): clat of the I/Os issued with the cmdprio
+  // priority ([1]) and of the others ([0]), and the ioprio value of each
+  // (class << 13 | level): fio's "clat prio C/L" lines and JSON "prios".
+  // prio_split is false (and the rest empty) for a job without cmdprio.
+  bool prio_split = false;
+  uint16_t prio_value[2] = {0, 0};
+  LatStat clat_prio[2];
+  Histogram clat_prio_hist[2];
+  uint64_t runtime_ns = 0;  // time this direction was active (fio: per-ddir runtime)
   LatStat slat, clat, lat;
   Histogram slat_hist, clat_hist, lat_hist;
-  std::vector<RateSample> bw_samples;    // per 500 ms window, bytes/s
+  std::vector<RateSample> bw_samples;  // per 500 ms window, bytes/s
   std::vector<RateSample> iops_samples;
 };
 
 struct CpuUsage {
   uint64_t user_us = 0;
   uint64_t sys_us = 0;
-  uint64_t ctx = 0;   // voluntary + involuntary context switches
+  uint64_t ctx = 0;  // voluntary + involuntary context switches
   uint64_t majf = 0;
   uint64_t minf = 0;
 };
@@ -86,11 +94,11 @@ struct ErrorInfo {
 // What one worker thread measured. Filled only by its thread.
 struct ThreadStats {
   DirStats dir[kNumDdirs];
-  LatStat sync_lat;        // fsync/fdatasync latency
+  LatStat sync_lat;  // fsync/fdatasync latency
   Histogram sync_hist;
   uint64_t sync_ios = 0;
   DepthDist depth;
-  CpuUsage cpu;            // RUSAGE_THREAD over the run
+  CpuUsage cpu;                            // RUSAGE_THREAD over the run
   uint64_t issued[kNumDdirs] = {0, 0, 0};  // issued I/Os ("issued rwts")
   uint64_t short_issued[kNumDdirs] = {0, 0, 0};
   uint64_t dropped_issued[kNumDdirs] = {0, 0, 0};
@@ -103,15 +111,15 @@ struct ThreadStats {
 struct JobResult {
   std::string name;
   int groupid = 0;
-  int jobnum = 0;          // clone index within numjobs
-  int error = 0;           // errno-style error of the job, 0 ok
+  int jobnum = 0;  // clone index within numjobs
+  int error = 0;   // errno-style error of the job, 0 ok
   std::string error_message;
-  JobSpec spec;            // the resolved job (job options in JSON come from spec.settings)
+  JobSpec spec;  // the resolved job (job options in JSON come from spec.settings)
   ThreadStats stats;
   HelperCpu helpers;
-  uint64_t elapsed_ms = 0;    // wall time the job existed
-  uint64_t runtime_ms = 0;    // measured time (after ramp)
-  uint64_t start_ms = 0;      // wall-clock start, for logs
+  uint64_t elapsed_ms = 0;  // wall time the job existed
+  uint64_t runtime_ms = 0;  // measured time (after ramp)
+  uint64_t start_ms = 0;    // wall-clock start, for logs
   bool interrupted = false;
   uint32_t nr_files = 0;
   std::vector<std::string> files;  // targets this clone used
@@ -128,21 +136,21 @@ struct GroupResult {
 
 // /sys/block/X/stat deltas over the run (fio "Disk stats").
 struct DiskUtil {
-  std::string name;  // e.g. "nvme0n1", "loop0"
-  uint64_t ios[2] = {0, 0};      // read, write completed
+  std::string name;          // e.g. "nvme0n1", "loop0"
+  uint64_t ios[2] = {0, 0};  // read, write completed
   uint64_t merges[2] = {0, 0};
   uint64_t sectors[2] = {0, 0};
-  uint64_t ticks[2] = {0, 0};    // ms
-  uint64_t io_ticks = 0;         // ms busy
-  uint64_t time_in_queue = 0;    // ms
-  double util = 0;               // percent
+  uint64_t ticks[2] = {0, 0};  // ms
+  uint64_t io_ticks = 0;       // ms busy
+  uint64_t time_in_queue = 0;  // ms
+  double util = 0;             // percent
 };
 
 // Description of one target, for "what was measured".
 struct TargetContext {
   std::string path;
-  std::string fs_type;       // "ext4", "tmpfs", "" for block devices
-  std::string device;        // block device under the target, resolved to the disk
+  std::string fs_type;  // "ext4", "tmpfs", "" for block devices
+  std::string device;   // block device under the target, resolved to the disk
   std::string model;
   std::string scheduler;
   int64_t read_ahead_kb = -1;
@@ -156,7 +164,7 @@ struct TargetContext {
 
 struct RunContext {
   std::string iobench_version;
-  std::string kernel;        // uname -r
+  std::string kernel;  // uname -r
   std::string cpu_model;
   uint32_t cpus = 0;
   uint64_t mem_bytes = 0;
@@ -165,7 +173,7 @@ struct RunContext {
 };
 
 struct RunResult {
-  uint64_t timestamp_s = 0;     // wall clock at start
+  uint64_t timestamp_s = 0;  // wall clock at start
   uint64_t timestamp_ms = 0;
   std::vector<GroupResult> groups;
   std::vector<DiskUtil> disks;

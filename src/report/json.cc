@@ -60,6 +60,19 @@ ojson DdirObject(const JobRecord& rec, int d, uint64_t group_agg_bw, bool plus) 
   o["slat_ns"] = LatObject(ds.slat, ds.slat_hist, spec.slat_percentiles, list, plus);
   o["clat_ns"] = LatObject(ds.clat, ds.clat_hist, spec.clat_percentiles, list, plus);
   o["lat_ns"] = LatObject(ds.lat, ds.lat_hist, spec.lat_percentiles, list, plus);
+  if (ds.prio_split) {  // fio: one entry per priority that completed I/O
+    ojson prios = ojson::array();
+    for (int i = 0; i < 2; ++i) {
+      if (ds.clat_prio[i].n == 0) continue;
+      ojson e;
+      e["prioclass"] = ds.prio_value[i] >> 13;
+      e["prio"] = ds.prio_value[i] & 7;
+      e["clat_ns"] =
+          LatObject(ds.clat_prio[i], ds.clat_prio_hist[i], spec.clat_percentiles, list, plus);
+      prios.push_back(std::move(e));
+    }
+    o["prios"] = std::move(prios);
+  }
   const SampleStat& b = rec.bw[d];
   o["bw_min"] = b.min / 1024;
   o["bw_max"] = b.max / 1024;

@@ -67,6 +67,14 @@ char StateLetter(const JobSpec& job) {
 
 const char* DirName(int d) { return d == 0 ? "read" : d == 1 ? "write" : "trim"; }
 
+// The job's ioprio value (class << 13 | level) from prio/prioclass, 0 when
+// neither is set. Best effort (2) unless told; level 4 (0 for idle) unless told.
+uint16_t JobIoprio(const JobSpec& job) {
+  if (!job.prio && !job.prioclass) return 0;
+  const int cls = job.prioclass.value_or(2);
+  return static_cast<uint16_t>((cls << 13) | job.prio.value_or(cls == 3 ? 0 : 4));
+}
+
 }  // namespace
 
 Worker::Worker(const JobSpec& job, int jobnum, uint32_t worker_index, int groupid,
@@ -136,10 +144,8 @@ Status Worker::ApplyScheduling() {
     if (setpriority(PRIO_PROCESS, static_cast<id_t>(tid), *job_.nice) < 0)
       return ErrnoStatus(who + ": nice=" + std::to_string(*job_.nice));
   }
-  if (job_.prio || job_.prioclass) {
-    const int cls = job_.prioclass.value_or(2);  // best effort unless told
-    const int prio = job_.prio.value_or(cls == 3 ? 0 : 4);
-    if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, tid, (cls << 13) | prio) < 0)
+  if (const uint16_t v = JobIoprio(job_); v != 0) {
+    if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, tid, v) < 0)
       return ErrnoStatus(who + ": prio/prioclass (ioprio_set)");
   }
   return Status::Ok();
@@ -226,6 +232,8 @@ Status Worker::Setup() {
   ios_left_ = job_.number_ios != 0 ? job_.number_ios : UINT64_MAX;
   IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
   nfiles_ = static_cast<uint32_t>(files_.size());
+  slow_complete_ = verifier_ != nullptr || cmdprio_on_;
+  low_prio_value_ = JobIoprio(job_);  // the I/Os without the cmdprio priority carry it
   fast_eligible_ = verifier_ == nullptr && job_.thinktime_ns == 0 && rate_ == nullptr &&
                    job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 && io_limit_ == 0 &&
                    !cmdprio_on_;
@@ -260,10 +268,7 @@ Status Worker::Setup() {
     lo.log_lat = lo.log_lat && record_lat_;
     IOB_ASSIGN_OR_RETURN(iolog_, IoLogger::Create(lo, jobnum_, ctl_->log_writer));
     stamp_ = true;  // log lines carry times even when no latency is recorded
-    if (job_.prio || job_.prioclass) {
-      const int cls = job_.prioclass.value_or(2);
-      log_prio_value_ = static_cast<uint16_t>((cls << 13) | job_.prio.value_or(cls == 3 ? 0 : 4));
-    }
+    log_prio_value_ = JobIoprio(job_);
   }
   // --- end issue 8 ---
   return Status::Ok();
@@ -370,6 +375,12 @@ void Worker::CheckTimeSlow(uint64_t now) {
 }
 
 void Worker::FoldDerived(ThreadStats* ts) const {
+  for (int d = 0; d < 2; ++d) {
+    if (!cmdprio_on_ || job_.cmdprio_percentage[d] == 0 || !record_clat_) continue;
+    ts->dir[d].prio_split = true;
+    ts->dir[d].prio_value[0] = low_prio_value_;
+    ts->dir[d].prio_value[1] = cmdprio_value_[d];
+  }
   if (sync_done_ != 0) {
     ts->depth.depth[0] += sync_done_;
     ts->depth.submit[1] += sync_done_;
@@ -628,7 +639,7 @@ inline void Worker::Account(const IoRequest* req, uint64_t now) {
 [[gnu::always_inline]] inline void Worker::CompleteFast(IoRequest* req, uint64_t now) {
   // Anything but a full read/write/trim transfer without verify: the general path.
   if (req->op > IoOp::kTrim || req->res <= 0 || static_cast<uint64_t>(req->res) != req->length ||
-      verifier_ != nullptr) [[unlikely]] {
+      slow_complete_) [[unlikely]] {
     Complete(req, now);
     return;
   }
@@ -682,6 +693,12 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
     return;
   }
   Account(req, now);
+  if (cmdprio_on_ && record_clat_ && req->op <= IoOp::kWrite) {  // fio's clat split by priority
+    DirStats& ds = ts_.dir[d];
+    const int h = (req->flags & kReqHighPrio) != 0 ? 1 : 0;
+    ds.clat_prio[h].Add(now - req->issue_ns);
+    ds.clat_prio_hist[h].Add(now - req->issue_ns);
+  }
   if (verifier_ != nullptr) {
     if (req->op == IoOp::kWrite)
       VerifyWriteDone(req);

@@ -316,8 +316,11 @@ class Worker {
   // so lat == clat for every I/O; only clat is recorded and lat is copied
   // from it in FoldDerived (saves a LatStat and a histogram add per I/O).
   bool lat_from_clat_ = false;
-  uint64_t pass_bytes_ = 0;  // bytes issued in this pass (io_size wraps)
-  uint64_t io_limit_ = 0;    // io_size (0: one region per pass)
+  // Completions that need more than CompleteFast: verify, cmdprio's clat split.
+  bool slow_complete_ = false;
+  uint16_t low_prio_value_ = 0;  // ioprio of the I/Os without the cmdprio priority
+  uint64_t pass_bytes_ = 0;      // bytes issued in this pass (io_size wraps)
+  uint64_t io_limit_ = 0;        // io_size (0: one region per pass)
   uint64_t passes_ = 0;
   uint64_t writes_since_sync_ = 0;
   uint64_t since_think_ = 0;

@@ -114,6 +114,15 @@ void MergeDir(DirStats& d, const DirStats& s) {
   d.errors += s.errors;
   d.eagain += s.eagain;
   d.high_prio_ios += s.high_prio_ios;
+  if (s.prio_split && !d.prio_split) {  // a group keeps the first job's priority values
+    d.prio_split = true;
+    d.prio_value[0] = s.prio_value[0];
+    d.prio_value[1] = s.prio_value[1];
+  }
+  for (int i = 0; i < 2; ++i) {
+    d.clat_prio[i].Merge(s.clat_prio[i]);
+    d.clat_prio_hist[i].Merge(s.clat_prio_hist[i]);
+  }
   d.runtime_ns = std::max(d.runtime_ns, s.runtime_ns);
   d.slat.Merge(s.slat);
   d.clat.Merge(s.clat);
