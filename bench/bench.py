@@ -14,6 +14,7 @@ Rows (select with --rows, comma separated):
   startup  wall time of a 1-job, 1-I/O run
   workers  252 workers (seed 003 shape) start and stop, number_ios=1 each
   depth    max RSS at iodepth 20000, bs 4k, one job (libaio, tmpfs file)
+  verify   write + verify throughput per checksum (crc32c, xxhash, md5, sha256), tmpfs
 """
 import argparse
 import json
@@ -328,8 +329,42 @@ def row_depth(args, scratch, table):
             os.unlink(f)
 
 
+# ---------------------------------------------------------------------------
+# verify: write a file and read it back checking every block (issue 6's
+# "verify throughput is part of the benchmark"), per checksum, tmpfs, psync.
+
+def row_verify(args, scratch, table):
+    f = os.path.join(args.tmpfs, f"iobench-bench-verify.{os.getpid()}.dat")
+    size_mib = args.verify_mib
+    try:
+        for kind in ("crc32c", "xxhash", "md5", "sha256"):
+            mbs = {t: [] for t in TOOLS}
+            cpu = {t: [] for t in TOOLS}
+            for _ in range(args.repeat):
+                for tool in TOOLS:
+                    opts = ["--name=v", f"--filename={f}", f"--size={size_mib}m", "--bs=64k",
+                            "--rw=write", "--ioengine=psync", f"--verify={kind}",
+                            "--do_verify=1", "--output-format=json"]
+                    if tool == "fio":
+                        opts.append("--thread")
+                    else:
+                        opts.append("--verify_state_save=0")
+                    w, _, c = time_v([args.tool[tool]] + opts)
+                    # Bytes written plus bytes read back and checked, per second of wall time.
+                    mbs[tool].append(2 * size_mib * 1.048576 / w)
+                    cpu[tool].append(c)
+                    os.unlink(f)
+            table.add(f"write + verify {size_mib} MiB, verify={kind}, tmpfs, bs 64k",
+                      "MB/s (written + verified, wall clock)", mbs)
+            table.add(f"write + verify {size_mib} MiB, verify={kind}, tmpfs, bs 64k",
+                      "CPU time, user+sys (s)", cpu)
+    finally:
+        if os.path.exists(f):
+            os.unlink(f)
+
+
 ROWS = {"instr": row_instr, "iops": row_iops, "aio": row_aio, "startup": row_startup,
-        "workers": row_workers, "depth": row_depth}
+        "workers": row_workers, "depth": row_depth, "verify": row_verify}
 
 
 def main():
@@ -345,6 +380,7 @@ def main():
     ap.add_argument("--instr-repeat", type=int, default=1,
                     help="callgrind repeats (instruction counts are nearly deterministic)")
     ap.add_argument("--tmpfs", default="/dev/shm", help="directory for tmpfs files")
+    ap.add_argument("--verify-mib", type=int, default=256, help="file size of the verify row")
     ap.add_argument("--scratch", default="/var/tmp", help="directory for the loop image")
     args = ap.parse_args()
     args.tool = {"iobench": os.path.abspath(args.iobench), "fio": args.fio}
