@@ -344,11 +344,9 @@ def row_verify(args, scratch, table):
                 for tool in TOOLS:
                     opts = ["--name=v", f"--filename={f}", f"--size={size_mib}m", "--bs=64k",
                             "--rw=write", "--ioengine=psync", f"--verify={kind}",
-                            "--do_verify=1", "--output-format=json"]
+                            "--do_verify=1", "--verify_state_save=0", "--output-format=json"]
                     if tool == "fio":
                         opts.append("--thread")
-                    else:
-                        opts.append("--verify_state_save=0")
                     w, _, c = time_v([args.tool[tool]] + opts)
                     # Bytes written plus bytes read back and checked, per second of wall time.
                     mbs[tool].append(2 * size_mib * 1.048576 / w)
