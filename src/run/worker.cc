@@ -429,6 +429,23 @@ bool Worker::NextPlan(IoPlan* plan) {
   return EndPass(plan);
 }
 
+// The pattern broke its contract (a length beyond the buffer slot, a file
+// that does not exist): stop the job with an error that says so, rather than
+// overrun a buffer. Never happens unless the pattern code has a bug.
+bool Worker::RejectPlan(const IoPlan& plan) {
+  error_ = EINVAL;
+  stopping_ = true;
+  if (ts_.first_error.err == 0) {
+    ts_.first_error.err = EINVAL;
+    ts_.first_error.message =
+        "job '" + job_.name + "': internal error: the I/O pattern planned file " +
+        std::to_string(plan.file) + " of " + std::to_string(nfiles_) + ", offset " +
+        std::to_string(plan.offset) + ", length " + std::to_string(plan.length) +
+        " (buffer slot: " + std::to_string(stride_) + " bytes); please report it";
+  }
+  return false;
+}
+
 IoRequest* Worker::TakeRequest(const IoPlan& plan, uint64_t now) {
   IoRequest* r = free_[--free_n_];
   const int d = static_cast<int>(plan.ddir);
@@ -456,11 +473,8 @@ void Worker::UpdateFastPrepare() { fast_prepare_ = fast_eligible_ && !no_more_ &
     fast_prepare_ = false;
     return false;
   }
-  if (plan.length > stride_ || plan.file >= nfiles_) [[unlikely]] {
-    error_ = EINVAL;  // the pattern broke its contract; never overrun a buffer
-    stopping_ = true;
-    return false;
-  }
+  if (plan.length > stride_ || plan.file >= nfiles_) [[unlikely]]
+    return RejectPlan(plan);
   --ios_left_;
   IoRequest* r = TakeRequest(plan, now);
   if (r->op == IoOp::kWrite) {
@@ -546,11 +560,8 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     }
   }
   if (vr == 0) has_pending_plan_ = false;
-  if (plan.length > stride_ || plan.file >= files_.size()) {
-    error_ = EINVAL;  // the pattern broke its contract; never overrun a buffer
-    stopping_ = true;
-    return false;
-  }
+  if (plan.length > stride_ || plan.file >= nfiles_) [[unlikely]]
+    return RejectPlan(plan);
   IoRequest* r = TakeRequest(plan, now);
   const int d = static_cast<int>(plan.ddir);
   if (cmdprio_on_ && d < 2 && job_.cmdprio_percentage[d] != 0) {

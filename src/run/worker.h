@@ -126,6 +126,8 @@ class Worker {
   inline bool PrepareFast(uint64_t now, IoRequest** out);
   bool PrepareNext(uint64_t now, IoRequest** out);
   bool PrepareSlow(uint64_t now, IoRequest** out);
+  // Stops the job naming a plan that breaks the pattern's contract; returns false.
+  bool RejectPlan(const IoPlan& plan);
   // Takes a free slot and fills it from the plan, stamped `now`; counts it issued.
   inline IoRequest* TakeRequest(const IoPlan& plan, uint64_t now);
   void UpdateFastPrepare();
