@@ -45,7 +45,8 @@ struct Histogram {
   // Zeroes the counts, writing only pages that hold a count.
   void Clear();
 
-  // Runs twice per I/O (clat and lat), so it is kept to a few instructions:
+  // Runs per I/O (clat; lat too unless the worker derives it from clat), so
+  // it is kept to a few instructions:
   // with e = msb - kBits, the bucket is (e + 1) * kVal + (the kBits bits below
   // the msb), and v >> e is exactly kVal + those bits, so idx = e * kVal + (v >> e).
   static unsigned ValueToIndex(uint64_t v) {

@@ -303,6 +303,7 @@ void Worker::BeginMeasuring(uint64_t now) {
   }
   sync_done_ = 0;
   next_event_ns_ = 0;  // CheckTime recomputes what is due next
+  PublishLive();       // the ramp's counts are gone; Account() keeps them current from here
   // A runtime says how many samples come: no growth in the loop. Without one,
   // room for 8 s; growth after that doubles, once per 8, 16, 32 s... (1024
   // reserved samples cost 64 KiB per worker, 16 MiB for 252 workers whose
@@ -796,7 +797,6 @@ void Worker::ReapAndAccount(unsigned min) {
   } else {
     for (unsigned i = 0; i < n; ++i) CompleteLogged(reaped_[i], now);
   }
-  PublishLive();
 }
 
 void Worker::Run() {
