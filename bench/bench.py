@@ -175,7 +175,42 @@ class LoopDevice:
         os.unlink(self.backing)
 
 
-def aio_metrics(tool, doc):
+HELPER_PREFIXES = ("iou-wrk-", "iou-sqp-")
+
+
+def run_sampling_helpers(cmd, interval=0.05):
+    """Runs cmd; returns (stdout, helper CPU seconds). The kernel's io_uring
+    helper threads (iou-wrk-*, iou-sqp-*) live in the tool's thread group,
+    so /proc/<pid>/task shows them for either tool; each one's last seen
+    utime+stime is summed. The same outside sampler for both tools, so the
+    "+ helpers" CPU figures compare (only the last interval is missed)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = {}
+    while proc.poll() is None:
+        task_dir = f"/proc/{proc.pid}/task"
+        try:
+            tids = os.listdir(task_dir)
+        except OSError:
+            break
+        for tid in tids:
+            try:
+                with open(f"{task_dir}/{tid}/stat") as f:
+                    st = f.read()
+            except OSError:
+                continue
+            comm = st[st.index("(") + 1:st.rindex(")")]
+            if comm.startswith(HELPER_PREFIXES):
+                fields = st[st.rindex(")") + 2:].split()
+                seen[tid] = (int(fields[11]) + int(fields[12])) / tick
+        time.sleep(interval)
+    out, err = proc.communicate()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {err.strip()[-800:]}")
+    return out, sum(seen.values())
+
+
+def aio_metrics(tool, doc, helper_s=None):
     job = doc["jobs"][0]
     rd = job["read"]
     pct = rd["clat_ns"].get("percentile", {})
@@ -185,8 +220,11 @@ def aio_metrics(tool, doc):
     # iobench adds the io-wq/SQPOLL helper threads that served the job; fio
     # cannot see them, so its figure is its own threads only.
     all_us = job["iobench"]["cpu_per_io_us"] if tool == "iobench" else None
+    # Both tools' helpers, sampled from outside the same way.
+    sampled_us = own_us + helper_s * 1e6 / ios if helper_s is not None else None
     return {"iops": rd["iops"], "p50": pct.get("50.000000", 0) / 1000.0,
-            "p99": pct.get("99.000000", 0) / 1000.0, "own": own_us, "cpu": all_us}
+            "p99": pct.get("99.000000", 0) / 1000.0, "own": own_us, "cpu": all_us,
+            "both": sampled_us}
 
 
 def row_aio(args, scratch, table):
@@ -207,14 +245,15 @@ def row_aio(args, scratch, table):
             for tname, path, extra in targets:
                 for qd in (1, 32):
                     vals = {k: {t: [] for t in TOOLS}
-                            for k in ("iops", "p50", "p99", "own", "cpu")}
+                            for k in ("iops", "p50", "p99", "own", "cpu", "both")}
                     opts = ["--name=aio", f"--ioengine={engine}", "--rw=randread", "--bs=4k",
                             f"--iodepth={qd}", f"--filename={path}", "--time_based",
                             f"--runtime={args.runtime}", "--output-format=json"] + extra
                     for _ in range(args.repeat):
                         for tool in TOOLS:
                             o = opts + (["--thread"] if tool == "fio" else [])
-                            m = aio_metrics(tool, parse_json(run([args.tool[tool]] + o).stdout))
+                            out, helper_s = run_sampling_helpers([args.tool[tool]] + o)
+                            m = aio_metrics(tool, parse_json(out), helper_s)
                             for k in m:
                                 if m[k] is not None:
                                     vals[k][tool].append(m[k])
@@ -224,6 +263,8 @@ def row_aio(args, scratch, table):
                     table.add(fig, "clat p99 (us)", vals["p99"])
                     table.add(fig, "CPU per I/O (us, job threads)", vals["own"])
                     table.add(fig, "CPU per I/O (us, + io-wq/SQPOLL helpers)", vals["cpu"])
+                    table.add(fig, "CPU per I/O (us, job threads + helpers sampled from /proc)",
+                              vals["both"])
     finally:
         if loop:
             loop.close()
