@@ -629,7 +629,7 @@ void Worker::HandleError(IoRequest* req, int err) {
   }
 }
 
-inline void Worker::Account(const IoRequest* req, uint64_t now) {
+[[gnu::always_inline]] inline void Worker::Account(const IoRequest* req, uint64_t now) {
   const int d = static_cast<int>(req->op);
   DirStats& ds = ts_.dir[d];
   ++ds.ios;
@@ -749,8 +749,10 @@ void Worker::Submit() {
   ++ts_.depth.submit_events;
   committed_ += n;
   in_flight_.store(committed_, std::memory_order_relaxed);
-  std::memmove(uncommitted_.data(), uncommitted_.data() + n,
-               (uncommitted_n_ - n) * sizeof(IoRequest*));
+  if (n != uncommitted_n_)
+      [[unlikely]]  // the engine took part of the batch: keep the rest in order
+    std::memmove(uncommitted_.data(), uncommitted_.data() + n,
+                 (uncommitted_n_ - n) * sizeof(IoRequest*));
   uncommitted_n_ -= n;
   if (n == 0 && committed_ == 0) {  // nothing in flight and the engine takes nothing
     for (uint32_t i = 0; i < uncommitted_n_; ++i) HandleError(uncommitted_[i], EAGAIN);
