@@ -460,15 +460,15 @@ Status CheckIoUringJob(const JobSpec& job, const std::vector<EngineFile>& files)
 }  // namespace
 
 EngineInfo IoUringEngineInfo() {
-  return {
-      "io_uring",
-      "Linux io_uring (liburing): batched async I/O, buffered or direct",
-      false,
-      [] { return std::unique_ptr<Engine>(new IoUringEngine()); },
-      ProbeIoUring,
-      {"force_async", "fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri",
-       "nonvectored", "nowait", "uncached", "cmdprio_percentage", "cmdprio_class", "cmdprio"},
-      CheckIoUringJob};
+  return {"io_uring",
+          "Linux io_uring (liburing): batched async I/O, buffered or direct",
+          false,
+          [] { return std::unique_ptr<Engine>(new IoUringEngine()); },
+          ProbeIoUring,
+          {"force_async", "fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu",
+           "hipri", "nonvectored", "nowait", "uncached", "cmdprio_percentage", "cmdprio_class",
+           "cmdprio", "cmdprio_bssplit"},
+          CheckIoUringJob};
 }
 
 EngineInfo IoUringCmdEngineInfo() {

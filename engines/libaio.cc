@@ -312,11 +312,14 @@ Status CheckLibaioJob(const JobSpec& job, const std::vector<EngineFile>& files) 
 }  // namespace
 
 EngineInfo LibaioEngineInfo() {
-  return {
-      "libaio",      "Linux native asynchronous I/O (io_submit); async only with direct=1",
-      false,         [] { return std::unique_ptr<Engine>(new LibaioEngine()); },
-      ProbeLibaio,   {"userspace_reap", "nowait", "cmdprio_percentage", "cmdprio_class", "cmdprio"},
-      CheckLibaioJob};
+  return {"libaio",
+          "Linux native asynchronous I/O (io_submit); async only with direct=1",
+          false,
+          [] { return std::unique_ptr<Engine>(new LibaioEngine()); },
+          ProbeLibaio,
+          {"userspace_reap", "nowait", "cmdprio_percentage", "cmdprio_class", "cmdprio",
+           "cmdprio_bssplit"},
+          CheckLibaioJob};
 }
 
 }  // namespace iobench

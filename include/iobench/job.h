@@ -83,6 +83,17 @@ struct BsSplitEntry {
   uint32_t perc = 0;
 };
 
+// One cmdprio_bssplit entry: an I/O of exactly `bs` bytes carries the
+// cmdprio priority with probability perc %. cls / level < 0: the job's
+// cmdprio_class / cmdprio (fio's first format, bs/perc); else the entry's
+// own (fio's second format, bs/perc/class/level).
+struct CmdprioBsEntry {
+  uint64_t bs = 0;
+  uint32_t perc = 0;
+  int cls = -1;
+  int level = -1;
+};
+
 // Per-direction block size choice. With a non-empty split, min/max are the
 // smallest and largest sizes in the split.
 struct BlockSizeSpec {
@@ -334,6 +345,7 @@ struct JobSpec {
   uint32_t cmdprio_percentage[kNumDdirs] = {0, 0, 0};
   int cmdprio_class[kNumDdirs] = {0, 0, 0};
   int cmdprio[kNumDdirs] = {0, 0, 0};
+  std::vector<CmdprioBsEntry> cmdprio_bssplit[2];  // reads, writes (fio ignores trims)
 
   // --- provenance ---
   // Every option that was set explicitly (defaults are not listed), in the

@@ -178,6 +178,50 @@ Status ParseBsSplit(JobSpec& j, const OptValue& v) {
   return Status::Ok();
 }
 
+// cmdprio_bssplit=bs/perc[/class/level]:...[,...]: reads, writes; a third
+// (trim) part is accepted and ignored, as fio does. A blank share is 0 %.
+Status ParseCmdprioBsSplit(JobSpec& j, const OptValue& v) {
+  auto parts = SplitPerDirection(v.text);
+  for (int d = 0; d < 2; ++d) {
+    j.cmdprio_bssplit[d].clear();
+    if (!parts[static_cast<size_t>(d)].text) continue;
+    for (const auto& item : SplitEscaped(*parts[static_cast<size_t>(d)].text, ':')) {
+      const std::string it = Trim(item);
+      if (it.empty()) continue;
+      std::vector<std::string> f;
+      for (size_t start = 0;;) {
+        const size_t slash = it.find('/', start);
+        f.push_back(Trim(it.substr(start, slash == std::string::npos ? slash : slash - start)));
+        if (slash == std::string::npos) break;
+        start = slash + 1;
+      }
+      if (f.size() != 2 && f.size() != 4)
+        return Bad("cmdprio_bssplit entry '" + it + "' is neither bs/perc nor bs/perc/class/level");
+      CmdprioBsEntry e;
+      IOB_ASSIGN_OR_RETURN(int64_t bs, Num(f[0], NumKind::kSize, v.kb_base));
+      if (bs <= 0) return Bad("cmdprio_bssplit block size '" + f[0] + "' must be positive");
+      e.bs = static_cast<uint64_t>(bs);
+      if (!f[1].empty()) {
+        IOB_ASSIGN_OR_RETURN(int64_t p, Num(f[1], NumKind::kPlain, 1024));
+        if (p < 0 || p > 100) return Bad("cmdprio_bssplit share '" + f[1] + "' must be 0..100");
+        e.perc = static_cast<uint32_t>(p);
+      }
+      if (f.size() == 4) {
+        IOB_ASSIGN_OR_RETURN(int64_t cls, Num(f[2], NumKind::kPlain, 1024));
+        IOB_ASSIGN_OR_RETURN(int64_t level, Num(f[3], NumKind::kPlain, 1024));
+        if (cls < 0 || cls > 3)
+          return Bad("cmdprio_bssplit priority class '" + f[2] + "' in '" + it + "' must be 0..3");
+        if (level < 0 || level > 7)
+          return Bad("cmdprio_bssplit priority level '" + f[3] + "' in '" + it + "' must be 0..7");
+        e.cls = static_cast<int>(cls);
+        e.level = static_cast<int>(level);
+      }
+      j.cmdprio_bssplit[d].push_back(e);
+    }
+  }
+  return Status::Ok();
+}
+
 Status ParseBsRange(JobSpec& j, const OptValue& v) {
   std::string t = v.text;
   std::replace(t.begin(), t.end(), '/', ',');
@@ -1392,11 +1436,11 @@ std::vector<OptionDef> BuildTable() {
           .Range(0, 7)
           .Engines({"io_uring", "io_uring_cmd", "libaio"})
           .Set(D(cmdprio)));
-  r.push_back(
-      Row("cmdprio_bssplit", T::kStr, "engine options", "Per block size priorities (recorded only)")
-          .Engines({"io_uring", "io_uring_cmd", "libaio"})
-          .NoRun()
-          .Set([](JobSpec&, const OptValue&) -> Status { return Status::Ok(); }));
+  r.push_back(Row("cmdprio_bssplit", T::kSpecial, "engine options",
+                  "Share of I/Os with the cmdprio priority per block size (read,write)")
+                  .Choices("bs/perc[/class/level]:...[,...]")
+                  .Engines({"io_uring", "io_uring_cmd", "libaio"})
+                  .Set(ParseCmdprioBsSplit));
   std::vector<OptionDef> out;
   for (auto& row : r) out.push_back(std::move(row.d));
   return out;

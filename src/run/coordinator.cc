@@ -108,6 +108,46 @@ void AttributeHelperCpu(HelperCpuSampler* sampler, std::vector<Clone>& clones) {
   }
 }
 
+// The option's last explicit setting, for a message that says where it is.
+OptionSetting SettingOf(const JobSpec& job, const std::string& name) {
+  OptionSetting s{name, "", OptionSource::kJob, job.job_file, job.line};
+  for (const auto& set : job.settings)
+    if (set.name == name) s = set;
+  return s;
+}
+
+// cmdprio_bssplit excludes cmdprio_percentage (as in fio), and its entries
+// must agree on one priority per direction: the clat split by priority has
+// two sides (the job's own priority and the cmdprio one).
+Status CheckCmdprioBsSplit(const JobSpec& job) {
+  if (job.cmdprio_bssplit[0].empty() && job.cmdprio_bssplit[1].empty()) return Status::Ok();
+  const OptionSetting bs = SettingOf(job, "cmdprio_bssplit");
+  if (job.cmdprio_percentage[0] != 0 || job.cmdprio_percentage[1] != 0) {
+    const OptionSetting perc = SettingOf(job, "cmdprio_percentage");
+    return Status::Invalid("job '" + job.name + "': cmdprio_percentage (" + Where(perc) +
+                           ") and cmdprio_bssplit (" + Where(bs) +
+                           ") are mutually exclusive: give one of them");
+  }
+  for (int d = 0; d < 2; ++d) {
+    int value = -1;
+    for (const CmdprioBsEntry& e : job.cmdprio_bssplit[d]) {
+      if (e.perc == 0) continue;
+      const int cls = e.cls >= 0 ? e.cls : job.cmdprio_class[d] != 0 ? job.cmdprio_class[d] : 1;
+      const int level = e.level >= 0 ? e.level : job.cmdprio[d];
+      const int v = cls << 13 | level;
+      if (value >= 0 && v != value)
+        return Status::Unsupported(
+            "job '" + job.name + "': cmdprio_bssplit (" + Where(bs) + ") gives " +
+            (d == 0 ? "reads" : "writes") +
+            " more than one priority (class/level); iobench splits latency into the job's "
+            "priority and one cmdprio priority per direction: use one class/level per "
+            "direction");
+      value = v;
+    }
+  }
+  return Status::Ok();
+}
+
 Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
   if (!job.unimplemented.empty()) {
     const OptionSetting& s = job.unimplemented.front();
@@ -117,21 +157,15 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
   // Options the parser types but the run core does not do yet: refuse them
   // rather than run something else than what was asked.
   if (job.fill_device) {
-    OptionSetting s{"fill_device", "1", OptionSource::kJob, job.job_file, job.line};
-    for (const auto& set : job.settings)
-      if (set.name == "fill_device") s = set;
-    return Status::Invalid("option 'fill_device' (" + Where(s) +
+    return Status::Invalid("option 'fill_device' (" + Where(SettingOf(job, "fill_device")) +
                            ") is accepted but not implemented yet in iobench");
   }
   if (job.openfiles != 0 && job.openfiles < job.nrfiles) {
-    OptionSetting s{"openfiles", std::to_string(job.openfiles), OptionSource::kJob, job.job_file,
-                    job.line};
-    for (const auto& set : job.settings)
-      if (set.name == "openfiles") s = set;
-    return Status::Invalid("option 'openfiles' (" + Where(s) +
+    return Status::Invalid("option 'openfiles' (" + Where(SettingOf(job, "openfiles")) +
                            ") below nrfiles is accepted but not implemented yet in iobench "
                            "(every file stays open)");
   }
+  IOB_RETURN_IF_ERROR(CheckCmdprioBsSplit(job));
   if (opts.readonly && Writes(job))
     return Status::Refused("job '" + job.name +
                            "' would write or trim, and --readonly is in effect");

@@ -160,11 +160,21 @@ Status Worker::Setup() {
   // ioprio value = class << 13 | level; fio's default class is the highest
   // (1, real-time) when only a percentage is given.
   prio_rng_ = seed_ ^ 0x2545F4914F6CDD1Dull;
+  // cmdprio_bssplit: the share depends on the I/O's size; an entry may carry
+  // its own class/level (the coordinator checked they agree per direction).
   for (int d = 0; d < 2; ++d) {
-    if (job_.cmdprio_percentage[d] == 0) continue;
-    cmdprio_on_ = true;
-    const int cls = job_.cmdprio_class[d] != 0 ? job_.cmdprio_class[d] : 1;
-    cmdprio_value_[d] = static_cast<uint16_t>((cls << 13) | (job_.cmdprio[d] & 7));
+    int cls = job_.cmdprio_class[d] != 0 ? job_.cmdprio_class[d] : 1;
+    int level = job_.cmdprio[d];
+    bool on = job_.cmdprio_percentage[d] != 0;
+    for (const CmdprioBsEntry& e : job_.cmdprio_bssplit[d]) {
+      if (e.perc == 0) continue;
+      on = true;
+      if (e.cls >= 0) cls = e.cls;
+      if (e.level >= 0) level = e.level;
+    }
+    if (!on) continue;
+    cmdprio_on_ = cmdprio_dir_[d] = true;
+    cmdprio_value_[d] = static_cast<uint16_t>((cls << 13) | (level & 7));
   }
 
   uint64_t align = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
@@ -377,7 +387,7 @@ void Worker::CheckTimeSlow(uint64_t now) {
 
 void Worker::FoldDerived(ThreadStats* ts) const {
   for (int d = 0; d < 2; ++d) {
-    if (!cmdprio_on_ || job_.cmdprio_percentage[d] == 0 || !record_clat_) continue;
+    if (!cmdprio_dir_[d] || !record_clat_) continue;
     ts->dir[d].prio_split = true;
     ts->dir[d].prio_value[0] = low_prio_value_;
     ts->dir[d].prio_value[1] = cmdprio_value_[d];
@@ -565,11 +575,14 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     return RejectPlan(plan);
   IoRequest* r = TakeRequest(plan, now);
   const int d = static_cast<int>(plan.ddir);
-  if (cmdprio_on_ && d < 2 && job_.cmdprio_percentage[d] != 0) {
+  if (cmdprio_on_ && d < 2 && cmdprio_dir_[d]) {
+    uint32_t perc = job_.cmdprio_percentage[d];
+    for (const CmdprioBsEntry& e : job_.cmdprio_bssplit[d])
+      if (e.bs == r->length) perc = e.perc;  // fio: the entry for this exact size
     prio_rng_ ^= prio_rng_ << 13;
     prio_rng_ ^= prio_rng_ >> 7;
     prio_rng_ ^= prio_rng_ << 17;
-    if (prio_rng_ % 100 < job_.cmdprio_percentage[d]) {
+    if (prio_rng_ % 100 < perc) {
       r->prio = cmdprio_value_[d];
       r->flags |= kReqHighPrio;
       ++ts_.dir[d].high_prio_ios;

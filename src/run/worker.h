@@ -266,6 +266,7 @@ class Worker {
   // cmdprio (libaio, io_uring): the share of reads/writes that carry the
   // ioprio value cmdprio_value_[d]; a xorshift draw per I/O decides.
   bool cmdprio_on_ = false;
+  bool cmdprio_dir_[2] = {false, false};  // reads / writes draw a priority
   uint16_t cmdprio_value_[2] = {0, 0};
   uint64_t prio_rng_ = 0;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cmdprio_percentage/cmdprio_class/cmdprio on libaio and io_uring: the share
+# cmdprio_percentage/cmdprio_class/cmdprio/cmdprio_bssplit on libaio and io_uring: the share
 # of I/Os issued with the priority is the one asked for, the kernel accepts
 # the ioprio value (no I/O errors), and engines without cmdprio refuse it.
 set -u
@@ -37,6 +37,35 @@ for ddir in ("read", "write"):
 PY
   done
 done
+# cmdprio_bssplit: exactly the 4k I/Os carry the priority (100 % of 4k, 0 % of
+# 8k); with two sizes, bytes and I/O count give the number of 4k I/Os. The
+# second entry format brings its own class/level. Mixed with
+# cmdprio_percentage it is refused, as in fio.
+for engine in libaio io_uring; do
+  "$bin" --name=p --filename="$tmp/f" --size=16m --ioengine=$engine --direct=1 --iodepth=4 \
+    --rw=randread --bssplit=4k/50:8k/50 --number_ios=3000 --cmdprio_bssplit=4k/100/2/6:8k/0 \
+    --output-format=json >"$tmp/bs.json" || fail "$engine cmdprio_bssplit: exit $?"
+  python3 - "$tmp/bs.json" <<'PY' || fail "$engine cmdprio_bssplit: counts"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+rd = j["read"]
+n, b = rd["total_ios"], rd["io_bytes"]
+n4k = (8192 * n - b) // 4096
+assert 0 < n4k < n, (n, b)
+assert j["iobench"]["high_prio_ios"]["read"] == n4k, (j["iobench"]["high_prio_ios"], n4k)
+prios = rd["prios"]
+assert [(p["prioclass"], p["prio"]) for p in prios] == [(0, 0), (2, 6)], prios
+assert prios[1]["clat_ns"]["N"] == n4k and prios[0]["clat_ns"]["N"] == n - n4k, prios
+PY
+done
+"$bin" --name=p --filename="$tmp/f" --size=16m --ioengine=libaio --rw=randread --number_ios=10 \
+  --cmdprio_bssplit=4k/50 --cmdprio_percentage=10 >/dev/null 2>"$tmp/err" &&
+  fail "cmdprio_bssplit with cmdprio_percentage accepted"
+grep -q "mutually exclusive" "$tmp/err" || fail "exclusive: $(cat "$tmp/err")"
+"$bin" --name=p --filename="$tmp/f" --size=16m --ioengine=libaio --rw=randread --number_ios=10 \
+  --cmdprio_bssplit=4k/50/1/0:8k/50/2/3 >/dev/null 2>"$tmp/err" &&
+  fail "two priorities for reads accepted"
+grep -q "more than one priority" "$tmp/err" || fail "two priorities: $(cat "$tmp/err")"
 # The normal report has fio's lines for each priority.
 "$bin" --name=p --filename="$tmp/f" --size=16m --ioengine=libaio --iodepth=4 --rw=randread \
   --number_ios=2000 --cmdprio_percentage=30 >"$tmp/normal.txt" || fail "normal: exit $?"

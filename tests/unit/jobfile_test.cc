@@ -410,14 +410,13 @@ TEST(JobfileTable, FioAliases) {
 }
 
 TEST(JobfileTable, RunsFlag) {
-  for (const char* n : {"cmdprio_bssplit"}) EXPECT_FALSE(FindOption(n)->runs) << n;
   for (const char* n : {"write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
                         "log_avg_msec", "log_hist_msec", "log_hist_coarseness", "log_offset",
                         "log_prio", "per_job_logs", "log_window_value"})  // issue 8
     EXPECT_TRUE(FindOption(n)->runs) << n;
   for (const char* n :
        {"rw", "bs", "iodepth", "hipri", "force_async", "thinktime", "rate", "verify",
-        "verify_backlog", "verify_only", "verify_state_load", "verify_async"})
+        "verify_backlog", "verify_only", "verify_state_load", "verify_async", "cmdprio_bssplit"})
     EXPECT_TRUE(FindOption(n)->runs) << n;
 }
 
