@@ -45,6 +45,9 @@ struct Clone {
   std::vector<std::string> notes;
   std::unique_ptr<Worker> worker;
   Status setup;
+  // wait_for=NAME on a job of the same phase: the jobs (indices into the job
+  // list) whose clones must all finish before this clone starts its run.
+  std::vector<size_t> waits;
 };
 
 // What the worker threads of one phase share with the coordinator. Held by
@@ -60,9 +63,26 @@ struct PhaseShared {
   std::vector<Clone> clones;
   std::unique_ptr<HelperCpuSampler> helpers;
   std::unique_ptr<std::atomic<bool>[]> finished;  // per clone, set when its thread is done
+  // wait_for inside a phase: clones still running per job (index into
+  // jobs), and per clone when a waiting clone was let go (0: not yet).
+  std::unique_ptr<std::atomic<int>[]> job_left;
+  std::unique_ptr<std::atomic<uint64_t>[]> released_ns;
 };
 
 std::atomic<int> g_left_behind{0};  // LeftBehindThreads()
+
+// wait_for inside a phase: blocks the calling clone's thread until every
+// clone of the jobs in `waits` has finished. False when the run is told to
+// stop first (the waiting clone then does no I/O). Polls every millisecond:
+// only waiting clones pay it, and a stop must end the wait too.
+bool WaitForJobs(PhaseShared& sh, const std::vector<size_t>& waits) {
+  for (size_t k : waits)
+    while (sh.job_left[k].load() != 0) {
+      if (sh.ctl.stop.load() != kStopNone) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  return sh.ctl.stop.load() == kStopNone;
+}
 
 // Disk stats of several phases add up per device.
 void MergeDisk(DiskUtil d, std::vector<DiskUtil>* disks) {
@@ -223,12 +243,8 @@ class Watchdog {
   Watchdog(PhaseShared& sh, const RunOptions& opts, uint64_t start_ns)
       : sh_(sh), opts_(opts), last_(sh.clones.size()), since_(sh.clones.size(), start_ns) {
     for (const auto& c : sh.clones) {
-      const JobSpec& j = sh.jobs[c.job];
-      uint64_t deadline = 0;
-      if (j.runtime_ns != 0 && opts.runtime_grace_ms != 0)
-        deadline = start_ns + std::max(j.startdelay_ns, j.startdelay_max_ns) + j.ramp_time_ns +
-                   j.runtime_ns;
-      runtime_end_.push_back(deadline);
+      // A clone that waits for another job gets its deadline when let go.
+      runtime_end_.push_back(c.waits.empty() ? RuntimeEnd(sh.jobs[c.job], start_ns) : kPending);
       sync_.push_back(c.worker->engine_is_sync());  // read once, not while workers run
     }
   }
@@ -239,6 +255,11 @@ class Watchdog {
     size_t stuck = 0;
     for (size_t i = 0; i < sh_.clones.size(); ++i) {
       if (sh_.finished[i].load()) continue;
+      if (runtime_end_[i] == kPending) {
+        const uint64_t released = sh_.released_ns[i].load();
+        if (released == 0) continue;  // still waiting for its wait_for job: not stuck
+        runtime_end_[i] = RuntimeEnd(sh_.jobs[sh_.clones[i].job], released);
+      }
       Worker& mw = *sh_.clones[i].worker;
       uint64_t progress = mw.in_flight();
       for (int d = 0; d < kNumDdirs; ++d)
@@ -299,6 +320,14 @@ class Watchdog {
   std::vector<uint64_t> runtime_end_;
   std::vector<bool> sync_;
   uint64_t stop_seen_ns_ = 0;
+  static constexpr uint64_t kPending = UINT64_MAX;
+
+  // When a clone started at `start_ns` should be done (0: no runtime bound).
+  uint64_t RuntimeEnd(const JobSpec& j, uint64_t start_ns) const {
+    if (j.runtime_ns == 0 || opts_.runtime_grace_ms == 0) return 0;
+    return start_ns + std::max(j.startdelay_ns, j.startdelay_max_ns) + j.ramp_time_ns +
+           j.runtime_ns;
+  }
 };
 
 class PhaseRunner {
@@ -326,6 +355,9 @@ class PhaseRunner {
     IOB_RETURN_IF_ERROR(Prepare(phase, groupids, &clones));
     ctl.log_writer = log_writer_;  // issue 8: workers open their log files in Setup()
     sh->finished = std::make_unique<std::atomic<bool>[]>(clones.size());
+    sh->released_ns = std::make_unique<std::atomic<uint64_t>[]>(clones.size());
+    sh->job_left = std::make_unique<std::atomic<int>[]>(sh->jobs.size());
+    for (auto& c : clones) sh->job_left[c.job].fetch_add(1);
     ctl.setup_left.store(static_cast<int>(clones.size()));
     ctl.running.store(static_cast<int>(clones.size()));
     for (auto& c : clones) {
@@ -355,12 +387,15 @@ class PhaseRunner {
         if (ctl.setup_left.fetch_sub(1) == 1) ctl.setup_left.notify_all();
         int go;
         while ((go = ctl.go.load()) == 0) ctl.go.wait(0);
+        if (go == 1 && !cp->waits.empty()) go = WaitForJobs(*sh, cp->waits) ? 1 : 2;
+        sh->released_ns[ci].store(NowNs());
         if (go == 1 && cp->setup.ok()) cp->worker->Run();
         cp->worker->Teardown();
         if (go == 1 && exitall) {
           int none = kStopNone;
           ctl.stop.compare_exchange_strong(none, kStopExitall);
         }
+        sh->job_left[cp->job].fetch_sub(1);
         sh->finished[ci].store(true);
         std::lock_guard<std::mutex> lock(sh->mu);
         ctl.running.fetch_sub(1);
@@ -553,6 +588,9 @@ class PhaseRunner {
         c.job = j;
         c.jobnum = static_cast<int>(k);
         c.groupid = groupids[j];
+        if (!job.wait_for.empty())  // earlier jobs of this phase with that name
+          for (size_t w : phase.jobs)
+            if (w < j && jobs_[w].name == job.wait_for) c.waits.push_back(w);
         IOB_ASSIGN_OR_RETURN(c.targets, ResolveTargets(job, c.jobnum, diskless));
         for (const auto& t : c.targets) {
           IOB_RETURN_IF_ERROR(CheckDirectAlignment(job, t));
@@ -710,19 +748,17 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& op
   for (size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& job = jobs[i];
     const bool wall = i == 0 || job.stonewall || job.job_file_index != jobs[i - 1].job_file_index;
-    bool new_phase = wall;
     if (!job.wait_for.empty()) {
       bool found = false;
       for (size_t k = 0; k < i; ++k) found |= jobs[k].name == job.wait_for;
       if (!found)
         return Status::Invalid("job '" + job.name + "': wait_for=" + job.wait_for +
                                ": no job of that name comes before it");
-      for (size_t k : phases.empty() ? std::vector<size_t>{} : phases.back().jobs)
-        new_phase |= jobs[k].name == job.wait_for;
     }
-    // wait_for only orders the jobs; stonewall, new_group and job files regroup.
+    // wait_for only orders the jobs (the clone waits inside the phase, see
+    // WaitForJobs); stonewall, new_group and job files regroup.
     if (i > 0 && (wall || job.new_group)) ++group;
-    if (new_phase) phases.emplace_back();
+    if (wall) phases.emplace_back();
     phases.back().jobs.push_back(i);
     groupids[i] = group;
   }

@@ -128,6 +128,59 @@ TEST(RunCoordinatorTest, WaitForMustNameAnEarlierJob) {
   EXPECT_EQ(ok.groups[0].jobs.size(), 2u);
 }
 
+// wait_for holds back only the job that names another one: a job after it
+// in the same phase starts at once (fio's semantics; stonewall would hold
+// back everything after it). Ordering, not speed: b starts when both clones
+// of a are done, and c is done long before that.
+TEST(RunCoordinatorTest, WaitForHoldsBackOnlyTheWaitingJob) {
+  JobSpec a = NullJob("a", RwMode::kRandRead, 4096, 64ull << 20);
+  a.time_based = true;
+  a.runtime_ns = 1000ull * 1000 * 1000;
+  a.numjobs = 2;
+  JobSpec b = a;
+  b.name = "b";
+  b.numjobs = 1;
+  b.runtime_ns = 100ull * 1000 * 1000;
+  b.wait_for = "a";
+  JobSpec c = b;
+  c.name = "c";
+  c.wait_for.clear();
+  RunResult r = MustRun({a, b, c});
+  ASSERT_EQ(r.groups.size(), 1u);
+  const auto& jobs = r.groups[0].jobs;
+  ASSERT_EQ(jobs.size(), 4u);
+  const JobResult *a0 = &jobs[0], *a1 = &jobs[1], *jb = &jobs[2], *jc = &jobs[3];
+  ASSERT_EQ(jb->name, "b");
+  ASSERT_EQ(jc->name, "c");
+  const uint64_t a_end = std::max(a0->start_ms + a0->runtime_ms, a1->start_ms + a1->runtime_ms);
+  EXPECT_GE(jb->start_ms + 1, a_end) << "b started before a finished";
+  EXPECT_LE(jc->start_ms + jc->runtime_ms, jb->start_ms) << "c waited for a too";
+  EXPECT_GT(jb->stats.dir[0].ios, 0u);
+  EXPECT_GT(jc->stats.dir[0].ios, 0u);
+}
+
+// A stop request ends the wait: the waiting job does no I/O and the run ends.
+TEST(RunCoordinatorTest, StopWhileWaitingForAJob) {
+  JobSpec a = NullJob("a", RwMode::kRandRead, 4096, 64ull << 20);
+  a.time_based = true;
+  a.runtime_ns = 60ull * 1000 * 1000 * 1000;
+  JobSpec b = a;
+  b.name = "b";
+  b.wait_for = "a";
+  std::atomic<int> stop{0};
+  RunOptions opts;
+  opts.stop_signal = &stop;
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    stop.store(1);
+  });
+  RunResult r = MustRun({a, b}, opts);
+  t.join();
+  ASSERT_EQ(r.groups.at(0).jobs.size(), 2u);
+  EXPECT_GT(r.groups[0].jobs[0].stats.dir[0].ios, 0u);
+  EXPECT_EQ(r.groups[0].jobs[1].stats.dir[0].ios, 0u);
+}
+
 TEST(RunCoordinatorTest, NumjobsClonesEachReportSeparately) {
   JobSpec j = NullJob("clone");
   j.numjobs = 4;
