@@ -198,6 +198,12 @@ struct JobSpec {
   std::string wait_for;
   bool group_reporting = false;
   bool exitall = false;
+  bool exitall_on_error = false;  // exitall, but only when this job ends in an error
+  // Which jobs exitall stops: the job's reporting group (fio's default),
+  // every running job (then the next phase runs), or every job (no later
+  // phase runs).
+  enum class ExitWhat : uint8_t { kGroup, kStonewall, kAll };
+  ExitWhat exit_what = ExitWhat::kGroup;
 
   // --- targets ---
   std::vector<std::string> filenames;  // `filename`, split on ':' with `\:` unescaped

@@ -650,6 +650,26 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("exitall", T::kBool, "job", "Stop all jobs when this one finishes")
                   .Def("0")
                   .Set(B(exitall)));
+  r.push_back(
+      Row("exitall_on_error", T::kBool, "job", "Stop all jobs when this one finishes with an error")
+          .Def("0")
+          .Set(B(exitall_on_error)));
+  r.push_back(Row("exit_what", T::kEnum, "job",
+                  "Jobs that exitall stops: group, stonewall (all running), all")
+                  .Def("group")
+                  .Choices("group|stonewall|all")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const std::string t = ToLower(Trim(v.text));
+                    if (t == "group")
+                      j.exit_what = JobSpec::ExitWhat::kGroup;
+                    else if (t == "stonewall")
+                      j.exit_what = JobSpec::ExitWhat::kStonewall;
+                    else if (t == "all")
+                      j.exit_what = JobSpec::ExitWhat::kAll;
+                    else
+                      return Bad("exit_what '" + v.text + "': expected group, stonewall or all");
+                    return Status::Ok();
+                  }));
   r.push_back(Row("numjobs", T::kInt, "job", "Number of clones of this job (each its own thread)")
                   .Def("1")
                   .Range(1, 65536)

@@ -67,6 +67,8 @@ struct PhaseShared {
   // jobs), and per clone when a waiting clone was let go (0: not yet).
   std::unique_ptr<std::atomic<int>[]> job_left;
   std::unique_ptr<std::atomic<uint64_t>[]> released_ns;
+  // exitall with exit_what=all fired: no later phase runs.
+  std::atomic<bool> exit_all{false};
 };
 
 std::atomic<int> g_left_behind{0};  // LeftBehindThreads()
@@ -375,8 +377,7 @@ class PhaseRunner {
     std::vector<std::thread> threads;
     threads.reserve(clones.size());
     for (size_t ci = 0; ci < clones.size(); ++ci) {
-      const bool exitall = sh->jobs[clones[ci].job].exitall;
-      auto body = [sh, ci, exitall] {
+      auto body = [sh, ci] {
         Clone* cp = &sh->clones[ci];
         WorkerControl& ctl = sh->ctl;
         try {
@@ -391,9 +392,11 @@ class PhaseRunner {
         sh->released_ns[ci].store(NowNs());
         if (go == 1 && cp->setup.ok()) cp->worker->Run();
         cp->worker->Teardown();
-        if (go == 1 && exitall) {
+        const JobSpec& job = sh->jobs[cp->job];
+        if (go == 1 && (job.exitall || (job.exitall_on_error && cp->worker->result().error != 0))) {
           int none = kStopNone;
           ctl.stop.compare_exchange_strong(none, kStopExitall);
+          if (job.exit_what == JobSpec::ExitWhat::kAll) sh->exit_all.store(true);
         }
         sh->job_left[cp->job].fetch_sub(1);
         sh->finished[ci].store(true);
@@ -493,6 +496,7 @@ class PhaseRunner {
       return stuck;
     }
     for (auto& t : threads) t.join();
+    exit_all_ = sh->exit_all.load();
     for (auto& c : clones)  // issue 8: --bandwidth-log continues from here in the next phase
       for (int d = 0; d < kNumDdirs; ++d) done_bytes_[d] += c.worker->result().stats.dir[d].bytes;
 
@@ -726,6 +730,11 @@ class PhaseRunner {
   const RunOptions& opts_;
   RunResult* result_;
   uint32_t next_worker_index_ = 0;  // run-wide, across phases
+  bool exit_all_ = false;
+
+ public:
+  // The last phase ended with exitall and exit_what=all.
+  bool exit_all() const { return exit_all_; }
 };
 
 }  // namespace
@@ -762,6 +771,23 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& op
     phases.back().jobs.push_back(i);
     groupids[i] = group;
   }
+
+  // exitall stops the whole phase; fio's default (exit_what=group) stops only
+  // the job's reporting group. They differ when new_group splits a phase.
+  for (const Phase& phase : phases)
+    for (size_t i : phase.jobs) {
+      const JobSpec& job = jobs[i];
+      if (!(job.exitall || job.exitall_on_error) || job.exit_what != JobSpec::ExitWhat::kGroup)
+        continue;
+      for (size_t k : phase.jobs)
+        if (groupids[k] != groupids[i])
+          return Status::Unsupported(
+              "job '" + job.name + "': " + (job.exitall ? "exitall" : "exitall_on_error") +
+              " with exit_what=group, and job '" + jobs[k].name +
+              "' of another reporting group (new_group) runs at the same time: iobench "
+              "stops every job running with it; say exit_what=stonewall for that, or "
+              "separate the groups with stonewall");
+    }
 
   RunResult result;
   result.timestamp_ms = WallTimeMs();
@@ -812,6 +838,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& op
       result.interrupted = true;
       break;
     }
+    if (runner.exit_all()) break;  // exit_what=all: the later phases do not run
   }
   // --- issue 8: every clone has Finish()ed its logger; flush and close ---
   if (log_writer != nullptr) {

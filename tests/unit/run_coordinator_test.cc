@@ -298,6 +298,77 @@ TEST(RunCoordinatorTest, ExitallStopsThePhase) {
   EXPECT_FALSE(r.interrupted);
 }
 
+// exitall_on_error: a job that ends in an error stops the others; one that
+// ends well does not. The failing job fails every 3rd I/O on the fake engine.
+TEST(RunCoordinatorTest, ExitallOnErrorStopsThePhaseOnlyOnError) {
+  for (bool fails : {true, false}) {
+    JobSpec bad = NullJob("bad");
+    bad.number_ios = 100;
+    bad.exitall_on_error = true;
+    JobSpec slow = NullJob("slow");
+    slow.time_based = true;
+    slow.runtime_ns = fails ? 120ull * 1000 * 1000 * 1000 : 300ull * 1000 * 1000;
+    RunOptions o;
+    auto ledger = std::make_shared<testing::FakeLedger>();
+    o.engine_factory = [ledger, fails](const JobSpec& job) -> std::unique_ptr<Engine> {
+      testing::FakeScript script;
+      if (job.name == "bad" && fails) script.fail_every = 3;
+      return std::make_unique<testing::FakeEngine>(script, ledger);
+    };
+    RunResult r = MustRun({bad, slow}, o);
+    ASSERT_EQ(r.groups.at(0).jobs.size(), 2u);
+    EXPECT_EQ(r.groups[0].jobs[0].error != 0, fails);
+    if (fails) {
+      EXPECT_LT(r.groups[0].jobs[1].runtime_ms, 60000u);  // stopped, not its 120 s
+    } else {
+      EXPECT_GE(r.groups[0].jobs[1].runtime_ms, 300u);  // ran its whole runtime
+    }
+    EXPECT_FALSE(r.groups[0].jobs[1].interrupted);
+  }
+}
+
+// exit_what: stonewall stops the running jobs and goes on with the next
+// phase; all stops the run there.
+TEST(RunCoordinatorTest, ExitWhatStonewallAndAll) {
+  for (auto what : {JobSpec::ExitWhat::kStonewall, JobSpec::ExitWhat::kAll}) {
+    JobSpec quick = NullJob("quick");
+    quick.number_ios = 5;
+    quick.exitall = true;
+    quick.exit_what = what;
+    JobSpec slow = NullJob("slow");
+    slow.time_based = true;
+    slow.runtime_ns = 120ull * 1000 * 1000 * 1000;
+    JobSpec later = NullJob("later");
+    later.stonewall = true;
+    later.number_ios = 7;
+    RunResult r = MustRun({quick, slow, later});
+    ASSERT_EQ(r.groups.size(), what == JobSpec::ExitWhat::kAll ? 1u : 2u);
+    EXPECT_LT(r.groups[0].jobs.at(1).runtime_ms, 60000u);
+    if (what == JobSpec::ExitWhat::kStonewall) {
+      EXPECT_EQ(r.groups[1].jobs.at(0).stats.dir[0].ios, 7u);
+    }
+    EXPECT_FALSE(r.interrupted);
+  }
+}
+
+// fio's default exit_what=group stops only the job's reporting group;
+// iobench stops everything running with it, so a phase that new_group splits
+// is refused rather than run differently.
+TEST(RunCoordinatorTest, ExitallGroupAcrossNewGroupIsRefused) {
+  JobSpec quick = NullJob("quick");
+  quick.exitall = true;
+  JobSpec other = NullJob("other");
+  other.new_group = true;
+  auto r = RunJobs({quick, other}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("job 'quick': exitall with exit_what=group, and job "
+                                      "'other' of another reporting group"),
+            std::string::npos)
+      << r.status().message();
+  quick.exit_what = JobSpec::ExitWhat::kStonewall;
+  EXPECT_TRUE(RunJobs({quick, other}, {}).ok());
+}
+
 TEST(RunCoordinatorTest, RampIsNotMeasured) {
   JobSpec j = NullJob("ramp");
   j.time_based = true;
