@@ -309,11 +309,11 @@ TEST(RunCoordinatorTest, ExitallOnErrorStopsThePhaseOnlyOnError) {
     slow.time_based = true;
     slow.runtime_ns = fails ? 120ull * 1000 * 1000 * 1000 : 300ull * 1000 * 1000;
     RunOptions o;
-    auto ledger = std::make_shared<testing::FakeLedger>();
-    o.engine_factory = [ledger, fails](const JobSpec& job) -> std::unique_ptr<Engine> {
+    o.engine_factory = [fails](const JobSpec& job) -> std::unique_ptr<Engine> {
       testing::FakeScript script;
       if (job.name == "bad" && fails) script.fail_every = 3;
-      return std::make_unique<testing::FakeEngine>(script, ledger);
+      // A ledger per engine: the two jobs run on two threads.
+      return std::make_unique<testing::FakeEngine>(script, std::make_shared<testing::FakeLedger>());
     };
     RunResult r = MustRun({bad, slow}, o);
     ASSERT_EQ(r.groups.at(0).jobs.size(), 2u);
