@@ -254,6 +254,11 @@ struct JobSpec {
   bool end_fsync = false;
   bool fsync_on_close = false;
   bool invalidate = true;
+  // fadvise_hint: posix_fadvise on each file at open. fio's default (1)
+  // advises by workload: RANDOM for random jobs (which turns readahead off),
+  // SEQUENTIAL otherwise.
+  enum class FadviseHint : uint8_t { kNone, kWorkload, kSequential, kRandom };
+  FadviseHint fadvise_hint = FadviseHint::kWorkload;
   FallocateMode fallocate = FallocateMode::kNative;
   bool overwrite = false;
   bool create_on_open = false;

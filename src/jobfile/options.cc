@@ -1025,6 +1025,26 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("invalidate", T::kBool, "io", "Drop the files' page cache before starting")
                   .Def("1")
                   .Set(B(invalidate)));
+  r.push_back(Row("fadvise_hint", T::kEnum, "io",
+                  "posix_fadvise at open: 1 by workload (random/sequential), 0 none")
+                  .Def("1")
+                  .Choices("0|1|sequential|random")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const std::string t = ToLower(Trim(v.text));
+                    using H = JobSpec::FadviseHint;
+                    if (t == "0" || t == "false" || t == "off" || t == "no")
+                      j.fadvise_hint = H::kNone;
+                    else if (t.empty() || t == "1" || t == "true" || t == "on" || t == "yes")
+                      j.fadvise_hint = H::kWorkload;
+                    else if (t == "sequential")
+                      j.fadvise_hint = H::kSequential;
+                    else if (t == "random")
+                      j.fadvise_hint = H::kRandom;
+                    else
+                      return Bad("fadvise_hint '" + v.text +
+                                 "': expected 0, 1, sequential or random");
+                    return Status::Ok();
+                  }));
   // --- time
   r.push_back(
       Row("runtime", T::kTime, "time", "Stop the job after this long (default unit: seconds)")

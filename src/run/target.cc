@@ -311,6 +311,19 @@ Status InvalidateTarget(int fd, const TargetFile& t) {
   return Status::Ok();
 }
 
+Status AdviseTarget(int fd, const TargetFile& t, const JobSpec& job) {
+  using H = JobSpec::FadviseHint;
+  if (job.fadvise_hint == H::kNone) return Status::Ok();
+  const bool random =
+      job.fadvise_hint == H::kRandom || (job.fadvise_hint == H::kWorkload && IsRandom(job.rw));
+  const int advice = random ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
+  if (int e = posix_fadvise(fd, 0, 0, advice); e != 0)
+    return ErrnoStatus(std::string("fadvise_hint: posix_fadvise(") +
+                           (random ? "RANDOM" : "SEQUENTIAL") + ") " + t.path,
+                       e);
+  return Status::Ok();
+}
+
 Status PreReadTarget(int fd, const TargetFile& t) {
   // A separate buffered descriptor: an O_DIRECT fd would not fill the cache.
   const int rfd = open(t.path.c_str(), O_RDONLY | O_CLOEXEC);

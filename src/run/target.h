@@ -58,6 +58,10 @@ Result<int> OpenTarget(const JobSpec& job, const TargetFile& t);
 // Drops the target's cached pages: posix_fadvise(DONTNEED) for files,
 // BLKFLSBUF for block devices (root only; skipped otherwise).
 Status InvalidateTarget(int fd, const TargetFile& t);
+// fadvise_hint: POSIX_FADV_RANDOM / SEQUENTIAL on the whole file, as fio
+// does at open (its default advises by the job's pattern). Nothing for
+// kNone or a diskless target.
+Status AdviseTarget(int fd, const TargetFile& t, const JobSpec& job);
 
 // Reads the target's region once so it starts in the page cache (pre_read).
 Status PreReadTarget(int fd, const TargetFile& t);

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# fadvise_hint on a buffered file on ext4, seen through the page cache
+# (fincore): with POSIX_FADV_RANDOM the kernel reads ahead nothing, so 200
+# sequential 4 KiB reads leave exactly 200 pages cached; without it (hint 0,
+# or fio's default 1 = advise by workload, SEQUENTIAL for rw=read) readahead
+# caches more. invalidate=1 (the default) empties the cache first.
+set -u
+bin=$1
+command -v fincore >/dev/null || { echo "SKIP: fincore (util-linux) not installed"; exit 77; }
+tmp=$(mktemp -d /var/tmp/iobench_fadvise.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+f=$tmp/data
+resident() {  # bytes of $f in the page cache after 200 buffered 4k reads
+  "$bin" --name=a --ioengine=psync --rw="$1" --bs=4k --size=64m --filename="$f" \
+    --number_ios=200 "${@:2}" --output-format=terse >/dev/null || fail "run $*: exit $?"
+  fincore -b -n -o RES "$f"
+}
+resident read >/dev/null  # lay the file out once
+r=$(resident read --fadvise_hint=random)
+[ "$r" -eq 819200 ] || fail "fadvise_hint=random, rw=read: $r bytes cached, want 819200 (no readahead)"
+d=$(resident read)
+[ "$d" -gt 819200 ] || fail "default hint, rw=read: $d bytes cached, want readahead (> 819200)"
+n=$(resident read --fadvise_hint=0)
+[ "$n" -gt 819200 ] || fail "fadvise_hint=0, rw=read: $n bytes cached, want readahead (> 819200)"
+s=$(resident randread --fadvise_hint=sequential)
+[ "$s" -gt 0 ] || fail "fadvise_hint=sequential, rw=randread: nothing cached"
+out=$("$bin" --name=a --ioengine=psync --rw=read --size=1m --filename="$f" --fadvise_hint=often \
+  --parse-only 2>&1) && fail "fadvise_hint=often accepted"
+grep -q "fadvise_hint 'often': expected 0, 1, sequential or random" <<<"$out" || fail "message: $out"
+echo ok
