@@ -110,6 +110,11 @@ uint64_t SumArray(const std::array<uint64_t, 7>& a) {
   return s;
 }
 
+// fio lists an option under "job options" / "global options" only when it
+// was written with a value: bare flags (`stonewall`, `group_reporting`,
+// `time_based`) are left out, `stonewall=1` is listed.
+bool ListedOption(const OptionSetting& s) { return !s.value.empty(); }
+
 double Pct(uint64_t us, uint64_t runtime_ms) { return CpuPercent(us, runtime_ms); }
 
 ojson IobenchJobObject(const JobRecord& rec) {
@@ -209,7 +214,7 @@ ojson BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3], bool pl
   o["elapsed"] = job.elapsed_ms / 1000;
   ojson opts = ojson::object();
   for (const auto& s : spec.settings)
-    if (s.source != OptionSource::kGlobal && s.source != OptionSource::kDefault)
+    if (s.source != OptionSource::kGlobal && s.source != OptionSource::kDefault && ListedOption(s))
       opts[s.name] = s.value;
   if (!opts.empty()) o["job options"] = std::move(opts);
   for (int d = 0; d < kNumDdirs; ++d) o[DdirName(d)] = DdirObject(rec, d, group_agg_bw[d], plus);
@@ -264,7 +269,7 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
     for (const auto& j : g.jobs)
       if (global.empty())
         for (const auto& s : j.spec.settings)
-          if (s.source == OptionSource::kGlobal) global[s.name] = s.value;
+          if (s.source == OptionSource::kGlobal && ListedOption(s)) global[s.name] = s.value;
   if (!global.empty()) root["global options"] = std::move(global);
   ojson jobs = ojson::array();
   for (const auto& g : run.groups) {

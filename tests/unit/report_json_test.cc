@@ -103,6 +103,25 @@ TEST(ReportJsonTest, JobKeysInFioOrder) {
   EXPECT_FALSE(j["job options"].contains("size")) << "global options are listed apart";
 }
 
+// fio lists only options written with a value: `stonewall` and
+// `group_reporting` as bare flags are left out, `stonewall=1` is listed.
+TEST(ReportJsonTest, BareFlagsAreNotListedAsOptions) {
+  RunResult run = testdata::MakeRun(false, 1);
+  for (auto& g : run.groups)
+    for (auto& job : g.jobs) {
+      auto& st = job.spec.settings;
+      st.push_back(OptionSetting{"group_reporting", "", OptionSource::kGlobal, "t.fio", 2});
+      st.push_back(OptionSetting{"time_based", "1", OptionSource::kGlobal, "t.fio", 3});
+      st.push_back(OptionSetting{"stonewall", "", OptionSource::kJob, "t.fio", 7});
+      st.push_back(OptionSetting{"new_group", "1", OptionSource::kJob, "t.fio", 8});
+    }
+  const auto j = Json(run, false);
+  EXPECT_FALSE(j["global options"].contains("group_reporting"));
+  EXPECT_EQ(j["global options"]["time_based"], "1");
+  EXPECT_FALSE(j["jobs"][0]["job options"].contains("stonewall"));
+  EXPECT_EQ(j["jobs"][0]["job options"]["new_group"], "1");
+}
+
 TEST(ReportJsonTest, Values) {
   const RunResult run = testdata::MakeRun(false, 1);
   const JobResult& src = run.groups[0].jobs[0];
