@@ -33,6 +33,8 @@ struct Cli {
   std::string output;                    // --output=FILE ("" = stdout)
   std::string output_format = "normal";  // comma list: normal,terse,json,json+,table
   std::vector<std::string> formats;      // output_format split and checked
+  bool minimal = false;                  // --minimal: fio's --output-format=terse
+  int terse_version = 3;                 // --terse-version: 2, 3, 4 or 5
   std::vector<std::string> sections;     // --section (repeatable)
   bool parse_only = false;
   bool showcmd = false;
@@ -73,6 +75,8 @@ const std::vector<iobench::jobfile::ToolOptionSpec>& ToolOptions() {
       {"output", ToolArg::kRequired, "Write the report to FILE instead of stdout"},
       {"output-format", ToolArg::kRequired,
        "Report formats, comma separated: normal,terse,json,json+,table"},
+      {"minimal", ToolArg::kNone, "Same as --output-format=terse (the later of the two wins)"},
+      {"terse-version", ToolArg::kRequired, "Terse layout: 3 (default), 2, 4 or 5, as fio's"},
       {"section", ToolArg::kRequired, "Run only this job section of the job files (repeatable)"},
       {"parse-only", ToolArg::kNone, "Parse and validate, print what would run, do not run"},
       {"showcmd", ToolArg::kNone, "Print the jobs as an equivalent command line"},
@@ -124,6 +128,8 @@ void BuildApp(CLI::App& app, Cli& cli) {
   };
   app.add_option("--output", cli.output, desc("output"));
   app.add_option("--output-format", cli.output_format, desc("output-format"));
+  app.add_flag("--minimal", cli.minimal, desc("minimal"));
+  app.add_option("--terse-version", cli.terse_version, desc("terse-version"));
   app.add_option("--section", cli.sections, desc("section"));
   app.add_flag("--parse-only", cli.parse_only, desc("parse-only"));
   app.add_flag("--showcmd", cli.showcmd, desc("showcmd"));
@@ -181,6 +187,7 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
                                    const std::string& cmdline) {
   iobench::SessionOptions o;
   o.formats = cli.formats;
+  o.terse_version = cli.terse_version;
   o.output = cli.output;
   o.cmdline = cmdline;
   o.job_files = job_files;
@@ -266,6 +273,21 @@ int Main(int argc, char** argv) {
   }
   if (cli.list_engines) return ListEngines();
 
+  if (cli.minimal) {
+    // fio: --minimal and --output-format both set the format; the later wins.
+    bool format_after = false;
+    for (const auto& a : tool_args)
+      if (a == "--minimal")
+        format_after = false;
+      else if (a.rfind("--output-format=", 0) == 0)
+        format_after = true;
+    if (!format_after) cli.output_format = "terse";
+  }
+  if (cli.terse_version < 2 || cli.terse_version > 5) {
+    std::fprintf(stderr, "iobench: --terse-version=%d: fio's terse versions are 2, 3, 4 and 5\n",
+                 cli.terse_version);
+    return kExitUsage;
+  }
   for (size_t b = 0, e; b <= cli.output_format.size(); b = e + 1) {
     e = cli.output_format.find(',', b);
     if (e == std::string::npos) e = cli.output_format.size();

@@ -379,6 +379,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   ReportOptions ropts;
   ropts.cmdline = o.cmdline;
   ropts.job_files = o.job_files;
+  ropts.terse_version = o.terse_version;
 
   StatusDriver status(o);
   Output output(o.output);

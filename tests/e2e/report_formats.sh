@@ -45,4 +45,23 @@ grep -q '^  read: IOPS=' "$tmp/both.txt" || fail "no read: IOPS= line"
 grep -q '^     issued rwts: total=100,0,0,0 ' "$tmp/both.txt" || fail "issued rwts is not 100"
 grep -q '^Run status group 0 (all jobs):' "$tmp/both.txt" || fail "no Run status line"
 grep -q '"fio version"' "$tmp/both.txt" || fail "no JSON after the normal output"
+
+# fio's --minimal and --terse-version (2..5): the layout's field count, and
+# --minimal / --output-format: the later wins.
+for v in 2:161 3:121 4:162 5:180; do
+  "$bin" "${job[@]}" --minimal --terse-version="${v%%:*}" > "$tmp/t.txt" 2>"$tmp/t.err" ||
+    fail "--terse-version=${v%%:*} exited $?"
+  [ ! -s "$tmp/t.err" ] || fail "--terse-version=${v%%:*} wrote to stderr: $(cat "$tmp/t.err")"
+  n=$(head -n1 "$tmp/t.txt" | awk -F';' '{print NF}')
+  [ "$n" = "${v##*:}" ] || fail "terse v${v%%:*} has $n fields, want ${v##*:}"
+  [ "$(head -n1 "$tmp/t.txt" | cut -d';' -f1)" = "${v%%:*}" ] || fail "terse v${v%%:*}: version field"
+done
+"$bin" "${job[@]}" --minimal --output-format=json | grep -q '"fio version"' ||
+  fail "--minimal then --output-format=json is not JSON"
+"$bin" "${job[@]}" --output-format=json --minimal | grep -q '^3;' ||
+  fail "--output-format=json then --minimal is not terse"
+if "$bin" "${job[@]}" --terse-version=6 > /dev/null 2>"$tmp/t.err"; then
+  fail "--terse-version=6 accepted"
+fi
+grep -q 'terse-version=6' "$tmp/t.err" || fail "--terse-version=6: no message naming it"
 echo "ok"
