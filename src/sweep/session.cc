@@ -34,6 +34,19 @@ bool Has(const std::vector<std::string>& v, const char* s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+// fio writes its formats in a fixed order whatever order --output-format
+// lists them in: terse, then json/json+, then normal. The table is ours and
+// comes last.
+std::vector<std::string> InFioOrder(const std::vector<std::string>& formats) {
+  auto rank = [](const std::string& f) {
+    return f == "terse" ? 0 : (f == "json" || f == "json+") ? 1 : f == "normal" ? 2 : 3;
+  };
+  std::vector<std::string> out = formats;
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+  return out;
+}
+
 // A run that could not start is bad input for this machine (exit 2, nothing
 // ran): a bad option, a missing target or engine, a safety refusal, a limit,
 // a directory that cannot be written. An I/O error while laying out or a
@@ -187,7 +200,7 @@ class InterimPrinter {
  private:
   void Write(const RunResult& r) {
     std::string text;
-    for (const auto& f : o_.formats) {
+    for (const auto& f : InFioOrder(o_.formats)) {
       if (f == "normal") {
         std::ostringstream s;
         (void)WriteNormal(r, ropts_, s);
@@ -492,7 +505,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     doc = (!sweeping && o.repeat == 1) ? per_point[0].second
                                        : sweep::CombineSweepResults(per_point, &hook_logs);
   bool json_done = false;
-  for (const auto& f : o.formats) {
+  for (const auto& f : InFioOrder(o.formats)) {
     if (per_point.empty()) break;
     if (f == "normal") out += normal.str();
     if (f == "terse") out += terse.str();

@@ -46,6 +46,14 @@ grep -q '^     issued rwts: total=100,0,0,0 ' "$tmp/both.txt" || fail "issued rw
 grep -q '^Run status group 0 (all jobs):' "$tmp/both.txt" || fail "no Run status line"
 grep -q '"fio version"' "$tmp/both.txt" || fail "no JSON after the normal output"
 
+# fio writes its formats in a fixed order, whatever --output-format says:
+# terse, then json, then normal.
+"$bin" "${job[@]}" --output-format=normal,json,terse > "$tmp/all.txt" || fail "all formats: $?"
+order=$(grep -n -m1 '^3;' "$tmp/all.txt" | cut -d: -f1),$(grep -n -m1 '^{' "$tmp/all.txt" | cut -d: -f1),$(grep -n -m1 '^Run status' "$tmp/all.txt" | cut -d: -f1)
+IFS=, read -r t j n <<<"$order"
+[ -n "$t" ] && [ -n "$j" ] && [ -n "$n" ] && [ "$t" -lt "$j" ] && [ "$j" -lt "$n" ] ||
+  fail "formats not in fio's order terse,json,normal (lines $order)"
+
 # fio's --minimal and --terse-version (2..5): the layout's field count, and
 # --minimal / --output-format: the later wins.
 for v in 2:161 3:121 4:162 5:180; do
