@@ -3,6 +3,7 @@
 // parsers (and fio_jsonplus_clat2csv) read our documents unchanged.
 #include <fmt/printf.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -211,7 +212,7 @@ ojson BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3], bool pl
   o["groupid"] = job.groupid;
   o["error"] = job.error;
   o["eta"] = 0;
-  o["elapsed"] = job.elapsed_ms / 1000;
+  o["elapsed"] = (job.elapsed_ms + 999) / 1000;  // BuildJsonReport: the run's, as fio
   ojson opts = ojson::object();
   for (const auto& s : spec.settings)
     if (s.source != OptionSource::kGlobal && s.source != OptionSource::kDefault && ListedOption(s))
@@ -271,11 +272,22 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
         for (const auto& s : j.spec.settings)
           if (s.source == OptionSource::kGlobal && ListedOption(s)) global[s.name] = s.value;
   if (!global.empty()) root["global options"] = std::move(global);
+  // fio's "elapsed" is the whole run's wall time so far in seconds, rounded
+  // up, and the same in every job (two 1 s groups: 3 in both; we wrote each
+  // job's own time, rounded down).
+  uint64_t end_ms = 0;
+  for (const auto& g : run.groups)
+    for (const auto& j : g.jobs)
+      if (j.start_ms >= run.timestamp_ms) end_ms = std::max(end_ms, j.start_ms + j.elapsed_ms);
   ojson jobs = ojson::array();
   for (const auto& g : run.groups) {
     const auto records = RecordsForGroup(g);
     const GroupTotals t = ComputeGroupTotals(g, records);
-    for (const auto& r : records) jobs.push_back(BuildJsonJob(r, t.agg_bw, plus));
+    for (const auto& r : records) {
+      jobs.push_back(BuildJsonJob(r, t.agg_bw, plus));
+      if (end_ms)  // at least 1: fio's clock starts before the jobs and runs to the report
+        jobs.back()["elapsed"] = std::max<uint64_t>(1, (end_ms - run.timestamp_ms + 999) / 1000);
+    }
   }
   root["jobs"] = std::move(jobs);
   ojson disks = ojson::array();

@@ -122,6 +122,25 @@ TEST(ReportJsonTest, BareFlagsAreNotListedAsOptions) {
   EXPECT_EQ(j["jobs"][0]["job options"]["new_group"], "1");
 }
 
+// fio's "elapsed": the run's wall time in whole seconds, rounded up, the
+// same in every job (two 1 s groups one after the other: 3 in both).
+TEST(ReportJsonTest, ElapsedIsTheRunsRoundedUp) {
+  RunResult run = testdata::MakeRun(false);
+  ASSERT_GE(run.groups[0].jobs.size(), 2u);
+  JobResult& a = run.groups[0].jobs[0];
+  JobResult& b = run.groups[0].jobs[1];
+  a.start_ms = run.timestamp_ms + 5;
+  a.elapsed_ms = 1000;
+  b.start_ms = a.start_ms + 1000;
+  b.elapsed_ms = 1010;
+  const auto j = Json(run, false);
+  EXPECT_EQ(j["jobs"][0]["elapsed"], 3u) << "2015 ms since the run started";
+  EXPECT_EQ(j["jobs"][1]["elapsed"], 3u);
+  b.start_ms = a.start_ms = run.timestamp_ms;
+  b.elapsed_ms = a.elapsed_ms = 0;
+  EXPECT_EQ(Json(run, false)["jobs"][0]["elapsed"], 1u) << "a finished run took some time";
+}
+
 TEST(ReportJsonTest, Values) {
   const RunResult run = testdata::MakeRun(false, 1);
   const JobResult& src = run.groups[0].jobs[0];
