@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "iobench/report.h"
 #include "report/common.h"
@@ -116,6 +117,23 @@ uint64_t SumArray(const std::array<uint64_t, 7>& a) {
 // `time_based`) are left out, `stonewall=1` is listed.
 bool ListedOption(const OptionSetting& s) { return !s.value.empty(); }
 
+// fio lists the options in the order it applied them: written order, except
+// that kb_base and unit_base go first and filename and filename_format last
+// (their parse priorities).
+std::vector<const OptionSetting*> InFioOptionOrder(const std::vector<OptionSetting>& settings) {
+  auto rank = [](const std::string& n) {
+    if (n == "kb_base" || n == "unit_base") return 0;
+    if (n == "filename" || n == "filename_format") return 2;
+    return 1;
+  };
+  std::vector<const OptionSetting*> out;
+  for (const auto& s : settings) out.push_back(&s);
+  std::stable_sort(out.begin(), out.end(), [&](const OptionSetting* a, const OptionSetting* b) {
+    return rank(a->name) < rank(b->name);
+  });
+  return out;
+}
+
 double Pct(uint64_t us, uint64_t runtime_ms) { return CpuPercent(us, runtime_ms); }
 
 ojson IobenchJobObject(const JobRecord& rec) {
@@ -214,9 +232,10 @@ ojson BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3], bool pl
   o["eta"] = 0;
   o["elapsed"] = (job.elapsed_ms + 999) / 1000;  // BuildJsonReport: the run's, as fio
   ojson opts = ojson::object();
-  for (const auto& s : spec.settings)
-    if (s.source != OptionSource::kGlobal && s.source != OptionSource::kDefault && ListedOption(s))
-      opts[s.name] = s.value;
+  for (const OptionSetting* s : InFioOptionOrder(spec.settings))
+    if (s->source != OptionSource::kGlobal && s->source != OptionSource::kDefault &&
+        ListedOption(*s))
+      opts[s->name] = s->value;
   if (!opts.empty()) o["job options"] = std::move(opts);
   for (int d = 0; d < kNumDdirs; ++d) o[DdirName(d)] = DdirObject(rec, d, group_agg_bw[d], plus);
   ojson sync;
@@ -269,8 +288,8 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   for (const auto& g : run.groups)
     for (const auto& j : g.jobs)
       if (global.empty())
-        for (const auto& s : j.spec.settings)
-          if (s.source == OptionSource::kGlobal && ListedOption(s)) global[s.name] = s.value;
+        for (const OptionSetting* s : InFioOptionOrder(j.spec.settings))
+          if (s->source == OptionSource::kGlobal && ListedOption(*s)) global[s->name] = s->value;
   if (!global.empty()) root["global options"] = std::move(global);
   // fio's "elapsed" is the whole run's wall time so far in seconds, rounded
   // up, and the same in every job (two 1 s groups: 3 in both; we wrote each

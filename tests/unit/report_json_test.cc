@@ -141,6 +141,19 @@ TEST(ReportJsonTest, ElapsedIsTheRunsRoundedUp) {
   EXPECT_EQ(Json(run, false)["jobs"][0]["elapsed"], 1u) << "a finished run took some time";
 }
 
+// fio applies kb_base/unit_base first and filename/filename_format last,
+// and lists them in that order; the rest keep the written order.
+TEST(ReportJsonTest, OptionsInFioOrder) {
+  RunResult run = testdata::MakeRun(false, 1);
+  auto& st = run.groups[0].jobs[0].spec.settings;
+  st.clear();
+  for (const char* n : {"filename", "size", "kb_base", "rw", "filename_format", "unit_base", "bs"})
+    st.push_back(OptionSetting{n, "1", OptionSource::kJob, "t.fio", 2});
+  EXPECT_EQ(Keys(Json(run, false)["jobs"][0]["job options"]),
+            (std::vector<std::string>{"kb_base", "unit_base", "size", "rw", "bs", "filename",
+                                      "filename_format"}));
+}
+
 TEST(ReportJsonTest, Values) {
   const RunResult run = testdata::MakeRun(false, 1);
   const JobResult& src = run.groups[0].jobs[0];
