@@ -232,6 +232,9 @@ ojson BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3], bool pl
   o["eta"] = 0;
   o["elapsed"] = (job.elapsed_ms + 999) / 1000;  // BuildJsonReport: the run's, as fio
   ojson opts = ojson::object();
+  // A command-line job was started by --name=NAME, an option fio lists
+  // first; a job file's [NAME] section header is not an option.
+  if (spec.job_file.empty() && !spec.name.empty()) opts["name"] = spec.name;
   for (const OptionSetting* s : InFioOptionOrder(spec.settings))
     if (s->source != OptionSource::kGlobal && s->source != OptionSource::kDefault &&
         ListedOption(*s))

@@ -154,6 +154,20 @@ TEST(ReportJsonTest, OptionsInFioOrder) {
                                       "filename_format"}));
 }
 
+// fio lists --name=NAME of a command-line job as its first job option; a
+// job file's [NAME] header is no option.
+TEST(ReportJsonTest, CommandLineJobListsItsName) {
+  RunResult run = testdata::MakeRun(false, 1);
+  EXPECT_FALSE(Json(run, false)["jobs"][0]["job options"].contains("name"));
+  JobSpec& spec = run.groups[0].jobs[0].spec;
+  spec.job_file.clear();
+  for (auto& s : spec.settings) s.source = OptionSource::kCommandLine;
+  const auto opts = Json(run, false)["jobs"][0]["job options"];
+  ASSERT_FALSE(opts.empty());
+  EXPECT_EQ(opts.begin().key(), "name");
+  EXPECT_EQ(opts["name"], "t");
+}
+
 TEST(ReportJsonTest, Values) {
   const RunResult run = testdata::MakeRun(false, 1);
   const JobResult& src = run.groups[0].jobs[0];
