@@ -221,7 +221,11 @@ ojson BuildJsonContext(const RunContext& c) {
   return o;
 }
 
-ojson BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus) {
+namespace {
+
+// `options_from` is the job whose options "job options" lists.
+ojson JobObject(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus,
+                const JobSpec& options_from) {
   const JobResult& job = rec.result;
   const ThreadStats& ts = job.stats;
   const JobSpec& spec = job.spec;
@@ -234,8 +238,8 @@ ojson BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3], bool pl
   ojson opts = ojson::object();
   // A command-line job was started by --name=NAME, an option fio lists
   // first; a job file's [NAME] section header is not an option.
-  if (spec.job_file.empty() && !spec.name.empty()) opts["name"] = spec.name;
-  for (const OptionSetting* s : InFioOptionOrder(spec.settings))
+  if (options_from.job_file.empty() && !options_from.name.empty()) opts["name"] = options_from.name;
+  for (const OptionSetting* s : InFioOptionOrder(options_from.settings))
     if (s->source != OptionSource::kGlobal && s->source != OptionSource::kDefault &&
         ListedOption(*s))
       opts[s->name] = s->value;
@@ -278,6 +282,12 @@ ojson BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3], bool pl
   return o;
 }
 
+}  // namespace
+
+ojson BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus) {
+  return JobObject(rec, group_agg_bw, plus, rec.result.spec);
+}
+
 ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus) {
   (void)opts;
   ojson root;
@@ -306,7 +316,11 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
     const auto records = RecordsForGroup(g);
     const GroupTotals t = ComputeGroupTotals(g, records);
     for (const auto& r : records) {
-      jobs.push_back(BuildJsonJob(r, t.agg_bw, plus));
+      // fio quirk kept for its scripts: a group_reporting record is named
+      // after the group's first job but lists the last job's options.
+      const JobSpec& options_from =
+          g.group_reporting && !g.jobs.empty() ? g.jobs.back().spec : r.result.spec;
+      jobs.push_back(JobObject(r, t.agg_bw, plus, options_from));
       if (end_ms)  // at least 1: fio's clock starts before the jobs and runs to the report
         jobs.back()["elapsed"] = std::max<uint64_t>(1, (end_ms - run.timestamp_ms + 999) / 1000);
     }

@@ -67,6 +67,22 @@ group_reporting
 rw=write
 numjobs=3
 EOF
+cat >"$tmp/jobs/group_reporting.fio" <<EOF
+[global]
+ioengine=null
+size=2m
+group_reporting=1
+[a]
+rw=read
+description=job a
+[b]
+rw=write
+bs=8k
+[c]
+stonewall
+rw=randread
+numjobs=2
+EOF
 cat >"$tmp/jobs/groups.fio" <<EOF
 [global]
 ioengine=null

@@ -168,6 +168,20 @@ TEST(ReportJsonTest, CommandLineJobListsItsName) {
   EXPECT_EQ(opts["name"], "t");
 }
 
+// fio names a group_reporting record after the group's first job but
+// lists the options of its last job (a fio quirk scripts may rely on).
+TEST(ReportJsonTest, GroupReportingListsTheLastJobsOptions) {
+  RunResult run = testdata::MakeRun(true);
+  ASSERT_EQ(run.groups[0].jobs.size(), 2u);
+  JobSpec& last = run.groups[0].jobs[1].spec;
+  last.name = "other";
+  last.settings.push_back(OptionSetting{"bs", "8k", OptionSource::kJob, "t.fio", 9});
+  const auto j = Json(run, false)["jobs"];
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["jobname"], "t");
+  EXPECT_EQ(j[0]["job options"]["bs"], "8k");
+}
+
 TEST(ReportJsonTest, Values) {
   const RunResult run = testdata::MakeRun(false, 1);
   const JobResult& src = run.groups[0].jobs[0];
