@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "iobench/engine.h"
 #include "iobench/report.h"
 #include "report/common.h"
 #include "report/fio_report.h"
@@ -73,7 +74,8 @@ ojson DdirObject(const JobRecord& rec, int d, uint64_t group_agg_bw, bool plus) 
           LatObject(ds.clat_prio[i], ds.clat_prio_hist[i], spec.clat_percentiles, list, plus);
       prios.push_back(std::move(e));
     }
-    o["prios"] = std::move(prios);
+    // fio: only a direction that completed I/O at some priority has "prios".
+    if (!prios.empty()) o["prios"] = std::move(prios);
   }
   const SampleStat& b = rec.bw[d];
   o["bw_min"] = b.min / 1024;
@@ -118,12 +120,18 @@ uint64_t SumArray(const std::array<uint64_t, 7>& a) {
 bool ListedOption(const OptionSetting& s) { return !s.value.empty(); }
 
 // fio lists the options in the order it applied them: written order, except
-// that kb_base and unit_base go first and filename and filename_format last
-// (their parse priorities).
-std::vector<const OptionSetting*> InFioOptionOrder(const std::vector<OptionSetting>& settings) {
-  auto rank = [](const std::string& n) {
+// that kb_base and unit_base go first and filename and filename_format after
+// the other general options (their parse priorities), and the engine's own
+// options (cmdprio_percentage, hipri, ...) last, in a pass of their own.
+std::vector<const OptionSetting*> InFioOptionOrder(const std::vector<OptionSetting>& settings,
+                                                   const std::string& ioengine) {
+  const EngineInfo* engine = FindEngine(ioengine);
+  auto rank = [&](const std::string& n) {
     if (n == "kb_base" || n == "unit_base") return 0;
     if (n == "filename" || n == "filename_format") return 2;
+    if (engine != nullptr &&
+        std::find(engine->options.begin(), engine->options.end(), n) != engine->options.end())
+      return 3;
     return 1;
   };
   std::vector<const OptionSetting*> out;
@@ -239,7 +247,7 @@ ojson JobObject(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus,
   // A command-line job was started by --name=NAME, an option fio lists
   // first; a job file's [NAME] section header is not an option.
   if (options_from.job_file.empty() && !options_from.name.empty()) opts["name"] = options_from.name;
-  for (const OptionSetting* s : InFioOptionOrder(options_from.settings))
+  for (const OptionSetting* s : InFioOptionOrder(options_from.settings, options_from.ioengine))
     if (s->source != OptionSource::kGlobal && s->source != OptionSource::kDefault &&
         ListedOption(*s))
       opts[s->name] = s->value;
@@ -301,7 +309,7 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   for (const auto& g : run.groups)
     for (const auto& j : g.jobs)
       if (global.empty())
-        for (const OptionSetting* s : InFioOptionOrder(j.spec.settings))
+        for (const OptionSetting* s : InFioOptionOrder(j.spec.settings, j.spec.ioengine))
           if (s->source == OptionSource::kGlobal && ListedOption(*s)) global[s->name] = s->value;
   if (!global.empty()) root["global options"] = std::move(global);
   // fio's "elapsed" is the whole run's wall time so far in seconds, rounded

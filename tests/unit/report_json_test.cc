@@ -154,6 +154,31 @@ TEST(ReportJsonTest, OptionsInFioOrder) {
                                       "filename_format"}));
 }
 
+// The engine's own options come after filename, in a pass of their own; a
+// direction without I/O at any priority has no "prios" (fio 3.33).
+TEST(ReportJsonTest, EngineOptionsLastAndPriosOnlyWhereUsed) {
+  RunResult run = testdata::MakeRun(false, 1);
+  JobSpec& spec = run.groups[0].jobs[0].spec;
+  spec.ioengine = "libaio";
+  spec.settings.clear();
+  for (const char* n : {"cmdprio_percentage", "rw", "filename", "cmdprio", "iodepth"})
+    spec.settings.push_back(OptionSetting{n, "1", OptionSource::kJob, "t.fio", 2});
+  DirStats& rd = run.groups[0].jobs[0].stats.dir[0];
+  rd.prio_split = true;
+  rd.prio_value[0] = 0;
+  rd.prio_value[1] = (2 << 13) | 3;
+  rd.clat_prio[0].Add(1000);
+  rd.clat_prio[1].Add(2000);
+  run.groups[0].jobs[0].stats.dir[1].prio_split = true;  // no I/O at any priority
+  const auto j = Json(run, false)["jobs"][0];
+  EXPECT_EQ(Keys(j["job options"]), (std::vector<std::string>{"rw", "iodepth", "filename",
+                                                              "cmdprio_percentage", "cmdprio"}));
+  ASSERT_TRUE(j["read"].contains("prios"));
+  EXPECT_EQ(j["read"]["prios"].size(), 2u);
+  EXPECT_EQ(j["read"]["prios"][1]["prioclass"], 2);
+  EXPECT_FALSE(j["write"].contains("prios"));
+}
+
 // fio lists --name=NAME of a command-line job as its first job option; a
 // job file's [NAME] header is no option.
 TEST(ReportJsonTest, CommandLineJobListsItsName) {
