@@ -119,6 +119,16 @@ uint64_t SumArray(const std::array<uint64_t, 7>& a) {
 // `time_based`) are left out, `stonewall=1` is listed.
 bool ListedOption(const OptionSetting& s) { return !s.value.empty(); }
 
+// The name fio lists an option under where fio's primary name is what our
+// option table keeps as an alias (fio 3.33's --cmdhelp).
+const std::string& FioOptionName(const std::string& name) {
+  static const std::string kBa = "ba", kBatch = "iodepth_batch", kLogMax = "log_max_value";
+  if (name == "blockalign") return kBa;
+  if (name == "iodepth_batch_submit") return kBatch;
+  if (name == "log_window_value") return kLogMax;
+  return name;
+}
+
 // fio lists the options in the order it applied them: written order, except
 // that kb_base and unit_base go first and filename and filename_format after
 // the other general options (their parse priorities), and the engine's own
@@ -250,7 +260,7 @@ ojson JobObject(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus,
   for (const OptionSetting* s : InFioOptionOrder(options_from.settings, options_from.ioengine))
     if (s->source != OptionSource::kGlobal && s->source != OptionSource::kDefault &&
         ListedOption(*s))
-      opts[s->name] = s->value;
+      opts[FioOptionName(s->name)] = s->value;
   if (!opts.empty()) o["job options"] = std::move(opts);
   for (int d = 0; d < kNumDdirs; ++d) o[DdirName(d)] = DdirObject(rec, d, group_agg_bw[d], plus);
   ojson sync;
@@ -310,7 +320,8 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
     for (const auto& j : g.jobs)
       if (global.empty())
         for (const OptionSetting* s : InFioOptionOrder(j.spec.settings, j.spec.ioengine))
-          if (s->source == OptionSource::kGlobal && ListedOption(*s)) global[s->name] = s->value;
+          if (s->source == OptionSource::kGlobal && ListedOption(*s))
+            global[FioOptionName(s->name)] = s->value;
   if (!global.empty()) root["global options"] = std::move(global);
   // fio's "elapsed" is the whole run's wall time so far in seconds, rounded
   // up, and the same in every job (two 1 s groups: 3 in both; we wrote each

@@ -207,6 +207,21 @@ TEST(ReportJsonTest, GroupReportingListsTheLastJobsOptions) {
   EXPECT_EQ(j[0]["job options"]["bs"], "8k");
 }
 
+// Options listed under fio's primary name where our table keeps it as an
+// alias: blockalign is fio's "ba", iodepth_batch_submit its "iodepth_batch".
+TEST(ReportJsonTest, OptionsUnderFiosNames) {
+  RunResult run = testdata::MakeRun(false, 1);
+  auto& st = run.groups[0].jobs[0].spec.settings;
+  st.push_back(OptionSetting{"blockalign", "4k", OptionSource::kJob, "t.fio", 3});
+  st.push_back(OptionSetting{"iodepth_batch_submit", "2", OptionSource::kJob, "t.fio", 4});
+  st.push_back(OptionSetting{"log_window_value", "1", OptionSource::kGlobal, "t.fio", 5});
+  const auto j = Json(run, false);
+  EXPECT_EQ(j["jobs"][0]["job options"]["ba"], "4k");
+  EXPECT_EQ(j["jobs"][0]["job options"]["iodepth_batch"], "2");
+  EXPECT_EQ(j["global options"]["log_max_value"], "1");
+  EXPECT_FALSE(j["jobs"][0]["job options"].contains("blockalign"));
+}
+
 TEST(ReportJsonTest, Values) {
   const RunResult run = testdata::MakeRun(false, 1);
   const JobResult& src = run.groups[0].jobs[0];
