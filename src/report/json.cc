@@ -129,12 +129,18 @@ const std::string& FioOptionName(const std::string& name) {
   return name;
 }
 
-// fio lists the options in the order it applied them: written order, except
-// that kb_base and unit_base go first and filename and filename_format after
-// the other general options (their parse priorities), and the engine's own
-// options (cmdprio_percentage, hipri, ...) last, in a pass of their own.
+// fio lists the options in the order it applied them. For a job file
+// section: written order, except that kb_base and unit_base go first and
+// filename and filename_format after the other general options (their parse
+// priorities), and the engine's own options (cmdprio_percentage, hipri, ...)
+// last, in a pass of their own. Command-line options are applied one by one,
+// in written order (`from_job_file` false).
 std::vector<const OptionSetting*> InFioOptionOrder(const std::vector<OptionSetting>& settings,
-                                                   const std::string& ioengine) {
+                                                   const std::string& ioengine,
+                                                   bool from_job_file) {
+  std::vector<const OptionSetting*> out;
+  for (const auto& s : settings) out.push_back(&s);
+  if (!from_job_file) return out;
   const EngineInfo* engine = FindEngine(ioengine);
   auto rank = [&](const std::string& n) {
     if (n == "kb_base" || n == "unit_base") return 0;
@@ -144,8 +150,6 @@ std::vector<const OptionSetting*> InFioOptionOrder(const std::vector<OptionSetti
       return 3;
     return 1;
   };
-  std::vector<const OptionSetting*> out;
-  for (const auto& s : settings) out.push_back(&s);
   std::stable_sort(out.begin(), out.end(), [&](const OptionSetting* a, const OptionSetting* b) {
     return rank(a->name) < rank(b->name);
   });
@@ -257,7 +261,8 @@ ojson JobObject(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus,
   // A command-line job was started by --name=NAME, an option fio lists
   // first; a job file's [NAME] section header is not an option.
   if (options_from.job_file.empty() && !options_from.name.empty()) opts["name"] = options_from.name;
-  for (const OptionSetting* s : InFioOptionOrder(options_from.settings, options_from.ioengine))
+  for (const OptionSetting* s : InFioOptionOrder(options_from.settings, options_from.ioengine,
+                                                 !options_from.job_file.empty()))
     if (s->source != OptionSource::kGlobal && s->source != OptionSource::kDefault &&
         ListedOption(*s))
       opts[FioOptionName(s->name)] = s->value;
@@ -319,7 +324,7 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   for (const auto& g : run.groups)
     for (const auto& j : g.jobs)
       if (global.empty())
-        for (const OptionSetting* s : InFioOptionOrder(j.spec.settings, j.spec.ioengine))
+        for (const OptionSetting* s : InFioOptionOrder(j.spec.settings, j.spec.ioengine, true))
           if (s->source == OptionSource::kGlobal && ListedOption(*s))
             global[FioOptionName(s->name)] = s->value;
   if (!global.empty()) root["global options"] = std::move(global);

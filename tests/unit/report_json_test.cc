@@ -193,6 +193,20 @@ TEST(ReportJsonTest, CommandLineJobListsItsName) {
   EXPECT_EQ(opts["name"], "t");
 }
 
+// fio applies command-line options one by one: they are listed as written,
+// filename and engine options included (no job-file parse priorities).
+TEST(ReportJsonTest, CommandLineOptionsInWrittenOrder) {
+  RunResult run = testdata::MakeRun(false, 1);
+  JobSpec& spec = run.groups[0].jobs[0].spec;
+  spec.job_file.clear();
+  spec.ioengine = "libaio";
+  spec.settings.clear();
+  for (const char* n : {"filename", "cmdprio_percentage", "rw", "size"})
+    spec.settings.push_back(OptionSetting{n, "1", OptionSource::kCommandLine, "<cmdline>", 0});
+  EXPECT_EQ(Keys(Json(run, false)["jobs"][0]["job options"]),
+            (std::vector<std::string>{"name", "filename", "cmdprio_percentage", "rw", "size"}));
+}
+
 // fio names a group_reporting record after the group's first job but
 // lists the options of its last job (a fio quirk scripts may rely on).
 TEST(ReportJsonTest, GroupReportingListsTheLastJobsOptions) {
