@@ -130,6 +130,12 @@ for j in "$tmp"/jobs/*.fio; do
   done
 done
 
+# A command-line job (options in written order, --name listed).
+cli=(--name=cli --filename="$tmp/cli" --ioengine=null --size=1m --rw=write --bs=8k)
+fio --output-format=json --output="$tmp/fio/cli.json" "${cli[@]}" >/dev/null 2>&1 || fail "fio cli"
+"$bin" --output-format=json --output="$tmp/ib/cli.json" "${cli[@]}" >/dev/null 2>&1 ||
+  fail "iobench cli: exit $?"
+
 python3 - "$tmp" <<'PY' || failed=1
 import glob, json, os, re, sys
 
