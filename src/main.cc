@@ -8,6 +8,7 @@
 // Exit codes: 0 ok, 1 a job failed, 2 bad usage or job file (nothing ran).
 // Diagnostics go to stderr, never into --output.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -34,6 +35,7 @@ struct Cli {
   std::string output_format = "normal";  // comma list: normal,terse,json,json+,table
   std::vector<std::string> formats;      // output_format split and checked
   bool minimal = false;                  // --minimal: fio's --output-format=terse
+  bool append_terse = false;             // --append-terse: terse as well
   int terse_version = 3;                 // --terse-version: 2, 3, 4 or 5
   std::vector<std::string> sections;     // --section (repeatable)
   bool parse_only = false;
@@ -76,6 +78,8 @@ const std::vector<iobench::jobfile::ToolOptionSpec>& ToolOptions() {
       {"output-format", ToolArg::kRequired,
        "Report formats, comma separated: normal,terse,json,json+,table"},
       {"minimal", ToolArg::kNone, "Same as --output-format=terse (the later of the two wins)"},
+      {"append-terse", ToolArg::kNone,
+       "Add terse to the formats given before it (fio's deprecated spelling)"},
       {"terse-version", ToolArg::kRequired, "Terse layout: 3 (default), 2, 4 or 5, as fio's"},
       {"section", ToolArg::kRequired, "Run only this job section of the job files (repeatable)"},
       {"parse-only", ToolArg::kNone, "Parse and validate, print what would run, do not run"},
@@ -129,6 +133,7 @@ void BuildApp(CLI::App& app, Cli& cli) {
   app.add_option("--output", cli.output, desc("output"));
   app.add_option("--output-format", cli.output_format, desc("output-format"));
   app.add_flag("--minimal", cli.minimal, desc("minimal"));
+  app.add_flag("--append-terse", cli.append_terse, desc("append-terse"));
   app.add_option("--terse-version", cli.terse_version, desc("terse-version"));
   app.add_option("--section", cli.sections, desc("section"));
   app.add_flag("--parse-only", cli.parse_only, desc("parse-only"));
@@ -273,15 +278,19 @@ int Main(int argc, char** argv) {
   }
   if (cli.list_engines) return ListEngines();
 
-  if (cli.minimal) {
-    // fio: --minimal and --output-format both set the format; the later wins.
-    bool format_after = false;
-    for (const auto& a : tool_args)
+  if (cli.minimal || cli.append_terse) {
+    // fio applies these in command-line order: --output-format=X and
+    // --minimal set the formats, --append-terse adds terse to them.
+    std::string formats = "normal";
+    for (const auto& a : tool_args) {
       if (a == "--minimal")
-        format_after = false;
+        formats = "terse";
+      else if (a == "--append-terse")
+        formats += ",terse";
       else if (a.rfind("--output-format=", 0) == 0)
-        format_after = true;
-    if (!format_after) cli.output_format = "terse";
+        formats = a.substr(16);
+    }
+    cli.output_format = formats;
   }
   if (cli.terse_version < 2 || cli.terse_version > 5) {
     std::fprintf(stderr, "iobench: --terse-version=%d: fio's terse versions are 2, 3, 4 and 5\n",
@@ -298,7 +307,9 @@ int Main(int argc, char** argv) {
                    f.c_str());
       return kExitUsage;
     }
-    cli.formats.push_back(f);
+    // A format named twice prints once (fio keeps a set of formats).
+    if (std::find(cli.formats.begin(), cli.formats.end(), f) == cli.formats.end())
+      cli.formats.push_back(f);
   }
 
   if (auto eta = iobench::ParseEtaMode(cli.eta); !eta.ok()) {

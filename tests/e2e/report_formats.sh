@@ -68,6 +68,14 @@ done
   fail "--minimal then --output-format=json is not JSON"
 "$bin" "${job[@]}" --output-format=json --minimal | grep -q '^3;' ||
   fail "--output-format=json then --minimal is not terse"
+# --append-terse adds terse to the formats given before it (fio 3.33).
+"$bin" "${job[@]}" --append-terse > "$tmp/at.txt" || fail "--append-terse exited $?"
+grep -q '^3;' "$tmp/at.txt" && grep -q '^Run status' "$tmp/at.txt" ||
+  fail "--append-terse: want normal and terse"
+"$bin" "${job[@]}" --append-terse --output-format=json > "$tmp/at.txt" || fail "--append-terse json"
+grep -q '^3;' "$tmp/at.txt" && fail "--append-terse then --output-format=json: want JSON only"
+n=$("$bin" "${job[@]}" --output-format=terse,terse --append-terse | grep -c '^3;')
+[ "$n" = 1 ] || fail "terse named three times printed $n lines, want 1"
 if "$bin" "${job[@]}" --terse-version=6 > /dev/null 2>"$tmp/t.err"; then
   fail "--terse-version=6 accepted"
 fi
