@@ -172,6 +172,7 @@ class InterimPrinter {
   void StartRun() {
     have_prev_ = false;
     printed_ = false;
+    normal_printed_ = false;
   }
   void Print(const RunResult& snapshot) {
     if (!interval_) {
@@ -196,6 +197,9 @@ class InterimPrinter {
   }
   // Once a JSON interim report went out, the final report is one line too.
   bool json_lines() const { return json_lines_; }
+  // A normal interim report of this run went out with the header lines
+  // (context block, job lines): later reports of the run leave them out.
+  bool normal_printed() const { return normal_printed_; }
 
  private:
   void Write(const RunResult& r) {
@@ -203,8 +207,11 @@ class InterimPrinter {
     for (const auto& f : InFioOrder(o_.formats)) {
       if (f == "normal") {
         std::ostringstream s;
-        (void)WriteNormal(r, ropts_, s);
+        ReportOptions ro = ropts_;
+        ro.interim = normal_printed_;
+        (void)WriteNormal(r, ro, s);
         text += s.str();
+        normal_printed_ = true;
       } else if (f == "terse") {
         std::ostringstream s;
         (void)WriteTerse(r, ropts_, s);
@@ -223,6 +230,7 @@ class InterimPrinter {
   const SessionOptions& o_;
   const ReportOptions& ropts_;
   Output* out_;
+  bool normal_printed_ = false;
   bool interval_ = false;
   bool have_prev_ = false;
   bool printed_ = false;
@@ -473,7 +481,11 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
                    "/" + std::to_string(o.repeat);
         normal << "\n=== " << label << " ===\n";
       }
-      if (Has(o.formats, "normal")) (void)WriteNormal(*res, ropts, normal);
+      if (Has(o.formats, "normal")) {
+        ReportOptions ro = ropts;
+        ro.interim = interim.normal_printed();  // the header went out with the first report
+        (void)WriteNormal(*res, ro, normal);
+      }
       if (Has(o.formats, "terse")) (void)WriteTerse(*res, ropts, terse);
       // The JSON document only when something prints or reads it: for 252
       // jobs printed as text, building it and parsing it back cost a third
