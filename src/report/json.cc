@@ -4,6 +4,7 @@
 #include <fmt/printf.h>
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -377,10 +378,48 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   return root;
 }
 
+namespace {
+
+// Scalars as nlohmann writes them, but floats as fio does ("%f"); invalid
+// UTF-8 (job names, file paths) is replaced rather than thrown on.
+void AppendFioJson(const ojson& j, int indent, std::string& out) {
+  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+  const std::string pad(static_cast<size_t>(indent) + 2, ' ');
+  if (j.is_object() && !j.empty()) {
+    out += "{\n";
+    size_t i = 0;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      out += pad + ojson(it.key()).dump(-1, ' ', false, kReplace) + " : ";
+      AppendFioJson(it.value(), indent + 2, out);
+      out += ++i == j.size() ? "\n" : ",\n";
+    }
+    out += std::string(static_cast<size_t>(indent), ' ') + "}";
+  } else if (j.is_array() && !j.empty()) {
+    out += "[\n";
+    for (size_t i = 0; i < j.size(); ++i) {
+      out += pad;
+      AppendFioJson(j[i], indent + 2, out);
+      out += i + 1 == j.size() ? "\n" : ",\n";
+    }
+    out += std::string(static_cast<size_t>(indent), ' ') + "]";
+  } else if (j.is_number_float() && std::isfinite(j.get<double>())) {
+    out += fmt::sprintf("%f", j.get<double>());
+  } else {
+    out += j.dump(-1, ' ', false, kReplace);
+  }
+}
+
+}  // namespace
+
+std::string FioJsonText(const ojson& doc) {
+  std::string out;
+  AppendFioJson(doc, 0, out);
+  out += "\n";
+  return out;
+}
+
 Status WriteJson(const RunResult& run, const ReportOptions& opts, bool plus, std::ostream& out) {
-  const ojson doc = BuildJsonReport(run, opts, plus);
-  // Replace invalid UTF-8 (job names, file paths) rather than throw.
-  out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  out << FioJsonText(BuildJsonReport(run, opts, plus));
   if (!out) return Status(Status::Code::kIoError, "writing the JSON report failed");
   return Status::Ok();
 }

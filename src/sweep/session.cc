@@ -492,7 +492,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       // of the run's wall time.
       if (need_doc || want_json) {
         nlohmann::ordered_json doc = BuildJsonReport(*res, ropts, want_plus);
-        if (!sweeping && o.repeat == 1) single_json = doc.dump(2) + "\n";
+        if (!sweeping && o.repeat == 1) single_json = FioJsonText(doc);
         runs.push_back(need_doc ? nlohmann::json::parse(doc.dump()) : nlohmann::json());
       } else {
         runs.emplace_back();

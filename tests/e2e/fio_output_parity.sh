@@ -192,6 +192,27 @@ for p in sorted(glob.glob(f"{tmp}/fio/*.json*")):
         continue
     walk(json.load(open(p)), json.load(open(q)), "", "", name)
 
+# The text layout too (greps and awk scripts read it): with numbers and
+# strings masked and trailing commas dropped, fio's lines appear in ours in
+# the same order (ours add the "iobench" blocks).
+def masked(path):
+    out = []
+    for line in open(path).read().split("\n"):
+        line = re.sub(r'"(fio version|time|jobname|name|desc|filename)" : ".*"', r'"\1" : S', line)
+        out.append(re.sub(r"-?\d+(\.\d+)?", "N", line).rstrip(","))
+    return out
+
+for p in sorted(glob.glob(f"{tmp}/fio/*.json")):
+    name = os.path.basename(p)
+    ours, k = masked(f"{tmp}/ib/{name}"), 0
+    for line in masked(p):
+        while k < len(ours) and ours[k] != line:
+            k += 1
+        if k == len(ours):
+            problems.append(f"{name}: fio's line {line.strip()!r} is not laid out the same in ours")
+            break
+        k += 1
+
 for p in sorted(glob.glob(f"{tmp}/fio/*.t[2-5]")):
     name = os.path.basename(p)
     a = [l for l in open(p).read().split("\n") if l]

@@ -236,6 +236,30 @@ TEST(ReportJsonTest, OptionsUnderFiosNames) {
   EXPECT_FALSE(j["jobs"][0]["job options"].contains("blockalign"));
 }
 
+// The text is laid out as fio's: `"key" : value`, two-space indent, floats
+// with six decimals (never an exponent), so greps and awk scripts written
+// against fio's JSON read ours. Invalid UTF-8 in a name is replaced.
+TEST(ReportJsonTest, TextLaidOutAsFio) {
+  RunResult run = testdata::MakeRun(false, 1);
+  run.groups[0].jobs[0].stats.cpu.user_us = 1;  // 0.0000499...%: an exponent in nlohmann
+  std::ostringstream out;
+  ASSERT_TRUE(WriteJson(run, ReportOptions{}, false, out).ok());
+  const std::string t = out.str();
+  EXPECT_EQ(
+      t.rfind("{\n  \"fio version\" : \"iobench-0.1.0\",\n  \"timestamp\" : 1796027085,\n", 0), 0u)
+      << t.substr(0, 200);
+  EXPECT_NE(t.find("\n        \"iops\" : 1999.000500,\n"), std::string::npos);
+  EXPECT_NE(t.find("\n      \"usr_cpu\" : 0.000050,\n"), std::string::npos);
+  EXPECT_EQ(t.find("e-0"), std::string::npos) << "no exponents";
+  EXPECT_EQ(t.back(), '\n');
+  EXPECT_EQ(nlohmann::json::parse(t)["jobs"][0]["read"]["total_ios"], 4000u);
+
+  run.groups[0].jobs[0].name = "bad\xff";
+  std::ostringstream bad;
+  ASSERT_TRUE(WriteJson(run, ReportOptions{}, false, bad).ok());
+  EXPECT_NE(bad.str().find("\"jobname\" : \"bad\xEF\xBF\xBD\""), std::string::npos);
+}
+
 TEST(ReportJsonTest, Values) {
   const RunResult run = testdata::MakeRun(false, 1);
   const JobResult& src = run.groups[0].jobs[0];
@@ -245,7 +269,7 @@ TEST(ReportJsonTest, Values) {
   EXPECT_EQ(r["io_kbytes"], 4000u * 4);
   EXPECT_EQ(r["bw_bytes"], 4000ull * 4096 * 1000 / 2001);
   EXPECT_EQ(r["bw"], 4000ull * 4096 * 1000 / 2001 / 1024);
-  EXPECT_DOUBLE_EQ(r["iops"].get<double>(), 4000.0 * 1000 / 2001);
+  EXPECT_NEAR(r["iops"].get<double>(), 4000.0 * 1000 / 2001, 1e-6);  // "%f", as fio
   EXPECT_EQ(r["runtime"], 2001u);
   EXPECT_EQ(r["total_ios"], 4000u);
   EXPECT_EQ(r["clat_ns"]["N"], 4000u);
@@ -262,7 +286,7 @@ TEST(ReportJsonTest, Values) {
   EXPECT_EQ(ib["helpers"]["peak_threads"], 4u);
   EXPECT_EQ(ib["helpers"]["iowq_sys_us"], 412000u);
   EXPECT_DOUBLE_EQ(ib["ios_per_call"]["submit"].get<double>(), 4.0);
-  EXPECT_DOUBLE_EQ(ib["cpu_per_io_us"].get<double>(), (60000.0 + 530000 + 412000 + 1000) / 7900);
+  EXPECT_NEAR(ib["cpu_per_io_us"].get<double>(), (60000.0 + 530000 + 412000 + 1000) / 7900, 1e-6);
   EXPECT_EQ(ib["notes"][0], "buffered I/O: the page cache served part of the reads");
   EXPECT_FALSE(r["clat_ns"].contains("bins")) << "bins only in json+";
 }
