@@ -8,6 +8,7 @@
 // Exit codes: 0 ok, 1 a job failed, 2 bad usage or job file (nothing ran).
 // Diagnostics go to stderr, never into --output.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -33,6 +34,9 @@ struct Cli {
   std::string output;                    // --output=FILE ("" = stdout)
   std::string output_format = "normal";  // comma list: normal,terse,json,json+,table
   std::vector<std::string> formats;      // output_format split and checked
+  bool minimal = false;                  // --minimal: fio's --output-format=terse
+  bool append_terse = false;             // --append-terse: terse as well
+  int terse_version = 3;                 // --terse-version: 2, 3, 4 or 5
   std::vector<std::string> sections;     // --section (repeatable)
   bool parse_only = false;
   bool showcmd = false;
@@ -73,6 +77,10 @@ const std::vector<iobench::jobfile::ToolOptionSpec>& ToolOptions() {
       {"output", ToolArg::kRequired, "Write the report to FILE instead of stdout"},
       {"output-format", ToolArg::kRequired,
        "Report formats, comma separated: normal,terse,json,json+,table"},
+      {"minimal", ToolArg::kNone, "Same as --output-format=terse (the later of the two wins)"},
+      {"append-terse", ToolArg::kNone,
+       "Add terse to the formats given before it (fio's deprecated spelling)"},
+      {"terse-version", ToolArg::kRequired, "Terse layout: 3 (default), 2, 4 or 5, as fio's"},
       {"section", ToolArg::kRequired, "Run only this job section of the job files (repeatable)"},
       {"parse-only", ToolArg::kNone, "Parse and validate, print what would run, do not run"},
       {"showcmd", ToolArg::kNone, "Print the jobs as an equivalent command line"},
@@ -124,6 +132,9 @@ void BuildApp(CLI::App& app, Cli& cli) {
   };
   app.add_option("--output", cli.output, desc("output"));
   app.add_option("--output-format", cli.output_format, desc("output-format"));
+  app.add_flag("--minimal", cli.minimal, desc("minimal"));
+  app.add_flag("--append-terse", cli.append_terse, desc("append-terse"));
+  app.add_option("--terse-version", cli.terse_version, desc("terse-version"));
   app.add_option("--section", cli.sections, desc("section"));
   app.add_flag("--parse-only", cli.parse_only, desc("parse-only"));
   app.add_flag("--showcmd", cli.showcmd, desc("showcmd"));
@@ -181,6 +192,7 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
                                    const std::string& cmdline) {
   iobench::SessionOptions o;
   o.formats = cli.formats;
+  o.terse_version = cli.terse_version;
   o.output = cli.output;
   o.cmdline = cmdline;
   o.job_files = job_files;
@@ -266,6 +278,25 @@ int Main(int argc, char** argv) {
   }
   if (cli.list_engines) return ListEngines();
 
+  if (cli.minimal || cli.append_terse) {
+    // fio applies these in command-line order: --output-format=X and
+    // --minimal set the formats, --append-terse adds terse to them.
+    std::string formats = "normal";
+    for (const auto& a : tool_args) {
+      if (a == "--minimal")
+        formats = "terse";
+      else if (a == "--append-terse")
+        formats += ",terse";
+      else if (a.rfind("--output-format=", 0) == 0)
+        formats = a.substr(16);
+    }
+    cli.output_format = formats;
+  }
+  if (cli.terse_version < 2 || cli.terse_version > 5) {
+    std::fprintf(stderr, "iobench: --terse-version=%d: fio's terse versions are 2, 3, 4 and 5\n",
+                 cli.terse_version);
+    return kExitUsage;
+  }
   for (size_t b = 0, e; b <= cli.output_format.size(); b = e + 1) {
     e = cli.output_format.find(',', b);
     if (e == std::string::npos) e = cli.output_format.size();
@@ -276,7 +307,9 @@ int Main(int argc, char** argv) {
                    f.c_str());
       return kExitUsage;
     }
-    cli.formats.push_back(f);
+    // A format named twice prints once (fio keeps a set of formats).
+    if (std::find(cli.formats.begin(), cli.formats.end(), f) == cli.formats.end())
+      cli.formats.push_back(f);
   }
 
   if (auto eta = iobench::ParseEtaMode(cli.eta); !eta.ok()) {

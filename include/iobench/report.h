@@ -17,9 +17,12 @@ enum class OutputFormat { kNormal, kTerse, kJson, kJsonPlus, kTable };
 
 struct ReportOptions {
   std::vector<OutputFormat> formats;
-  std::string cmdline;         // how iobench was invoked, for JSON "global options"
+  std::string cmdline;  // how iobench was invoked, for JSON "global options"
   std::vector<std::string> job_files;
-  bool interim = false;        // an interim (status-interval) report
+  // A report after an interim one of the same run: the normal format leaves
+  // out the header lines (context block, job lines) fio prints only once.
+  bool interim = false;
+  int terse_version = 3;  // --terse-version: 2, 3, 4 or 5 (fio's layouts)
 };
 
 // Writes one format. Implementations live in src/report/<format>.cc.

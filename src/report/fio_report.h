@@ -32,6 +32,11 @@ nlohmann::ordered_json BuildJsonReport(const RunResult& run, const ReportOptions
 nlohmann::ordered_json BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3],
                                     bool plus);
 
+// The document as text laid out like fio's: two-space indent, `"key" : value`,
+// floats printed with "%f" (fio's six decimals), a newline at the end. Greps
+// and awk scripts written against fio's JSON find the same text.
+std::string FioJsonText(const nlohmann::ordered_json& doc);
+
 // The iobench.context object.
 nlohmann::ordered_json BuildJsonContext(const RunContext& ctx);
 

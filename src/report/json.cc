@@ -3,10 +3,14 @@
 // parsers (and fio_jsonplus_clat2csv) read our documents unchanged.
 #include <fmt/printf.h>
 
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <vector>
 
+#include "iobench/engine.h"
 #include "iobench/report.h"
 #include "report/common.h"
 #include "report/fio_report.h"
@@ -71,7 +75,8 @@ ojson DdirObject(const JobRecord& rec, int d, uint64_t group_agg_bw, bool plus) 
           LatObject(ds.clat_prio[i], ds.clat_prio_hist[i], spec.clat_percentiles, list, plus);
       prios.push_back(std::move(e));
     }
-    o["prios"] = std::move(prios);
+    // fio: only a direction that completed I/O at some priority has "prios".
+    if (!prios.empty()) o["prios"] = std::move(prios);
   }
   const SampleStat& b = rec.bw[d];
   o["bw_min"] = b.min / 1024;
@@ -108,6 +113,48 @@ uint64_t SumArray(const std::array<uint64_t, 7>& a) {
   uint64_t s = 0;
   for (uint64_t x : a) s += x;
   return s;
+}
+
+// fio lists an option under "job options" / "global options" only when it
+// was written with a value: bare flags (`stonewall`, `group_reporting`,
+// `time_based`) are left out, `stonewall=1` is listed.
+bool ListedOption(const OptionSetting& s) { return !s.value.empty(); }
+
+// The name fio lists an option under where fio's primary name is what our
+// option table keeps as an alias (fio 3.33's --cmdhelp).
+const std::string& FioOptionName(const std::string& name) {
+  static const std::string kBa = "ba", kBatch = "iodepth_batch", kLogMax = "log_max_value";
+  if (name == "blockalign") return kBa;
+  if (name == "iodepth_batch_submit") return kBatch;
+  if (name == "log_window_value") return kLogMax;
+  return name;
+}
+
+// fio lists the options in the order it applied them. For a job file
+// section: written order, except that kb_base and unit_base go first and
+// filename and filename_format after the other general options (their parse
+// priorities), and the engine's own options (cmdprio_percentage, hipri, ...)
+// last, in a pass of their own. Command-line options are applied one by one,
+// in written order (`from_job_file` false).
+std::vector<const OptionSetting*> InFioOptionOrder(const std::vector<OptionSetting>& settings,
+                                                   const std::string& ioengine,
+                                                   bool from_job_file) {
+  std::vector<const OptionSetting*> out;
+  for (const auto& s : settings) out.push_back(&s);
+  if (!from_job_file) return out;
+  const EngineInfo* engine = FindEngine(ioengine);
+  auto rank = [&](const std::string& n) {
+    if (n == "kb_base" || n == "unit_base") return 0;
+    if (n == "filename" || n == "filename_format") return 2;
+    if (engine != nullptr &&
+        std::find(engine->options.begin(), engine->options.end(), n) != engine->options.end())
+      return 3;
+    return 1;
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const OptionSetting* a, const OptionSetting* b) {
+    return rank(a->name) < rank(b->name);
+  });
+  return out;
 }
 
 double Pct(uint64_t us, uint64_t runtime_ms) { return CpuPercent(us, runtime_ms); }
@@ -197,7 +244,11 @@ ojson BuildJsonContext(const RunContext& c) {
   return o;
 }
 
-ojson BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus) {
+namespace {
+
+// `options_from` is the job whose options "job options" lists.
+ojson JobObject(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus,
+                const JobSpec& options_from) {
   const JobResult& job = rec.result;
   const ThreadStats& ts = job.stats;
   const JobSpec& spec = job.spec;
@@ -206,11 +257,16 @@ ojson BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3], bool pl
   o["groupid"] = job.groupid;
   o["error"] = job.error;
   o["eta"] = 0;
-  o["elapsed"] = job.elapsed_ms / 1000;
+  o["elapsed"] = (job.elapsed_ms + 999) / 1000;  // BuildJsonReport: the run's, as fio
   ojson opts = ojson::object();
-  for (const auto& s : spec.settings)
-    if (s.source != OptionSource::kGlobal && s.source != OptionSource::kDefault)
-      opts[s.name] = s.value;
+  // A command-line job was started by --name=NAME, an option fio lists
+  // first; a job file's [NAME] section header is not an option.
+  if (options_from.job_file.empty() && !options_from.name.empty()) opts["name"] = options_from.name;
+  for (const OptionSetting* s : InFioOptionOrder(options_from.settings, options_from.ioengine,
+                                                 !options_from.job_file.empty()))
+    if (s->source != OptionSource::kGlobal && s->source != OptionSource::kDefault &&
+        ListedOption(*s))
+      opts[FioOptionName(s->name)] = s->value;
   if (!opts.empty()) o["job options"] = std::move(opts);
   for (int d = 0; d < kNumDdirs; ++d) o[DdirName(d)] = DdirObject(rec, d, group_agg_bw[d], plus);
   ojson sync;
@@ -250,6 +306,12 @@ ojson BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3], bool pl
   return o;
 }
 
+}  // namespace
+
+ojson BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus) {
+  return JobObject(rec, group_agg_bw, plus, rec.result.spec);
+}
+
 ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus) {
   (void)opts;
   ojson root;
@@ -263,14 +325,30 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   for (const auto& g : run.groups)
     for (const auto& j : g.jobs)
       if (global.empty())
-        for (const auto& s : j.spec.settings)
-          if (s.source == OptionSource::kGlobal) global[s.name] = s.value;
+        for (const OptionSetting* s : InFioOptionOrder(j.spec.settings, j.spec.ioengine, true))
+          if (s->source == OptionSource::kGlobal && ListedOption(*s))
+            global[FioOptionName(s->name)] = s->value;
   if (!global.empty()) root["global options"] = std::move(global);
+  // fio's "elapsed" is the whole run's wall time so far in seconds, rounded
+  // up, and the same in every job (two 1 s groups: 3 in both; we wrote each
+  // job's own time, rounded down).
+  uint64_t end_ms = 0;
+  for (const auto& g : run.groups)
+    for (const auto& j : g.jobs)
+      if (j.start_ms >= run.timestamp_ms) end_ms = std::max(end_ms, j.start_ms + j.elapsed_ms);
   ojson jobs = ojson::array();
   for (const auto& g : run.groups) {
     const auto records = RecordsForGroup(g);
     const GroupTotals t = ComputeGroupTotals(g, records);
-    for (const auto& r : records) jobs.push_back(BuildJsonJob(r, t.agg_bw, plus));
+    for (const auto& r : records) {
+      // fio quirk kept for its scripts: a group_reporting record is named
+      // after the group's first job but lists the last job's options.
+      const JobSpec& options_from =
+          g.group_reporting && !g.jobs.empty() ? g.jobs.back().spec : r.result.spec;
+      jobs.push_back(JobObject(r, t.agg_bw, plus, options_from));
+      if (end_ms)  // at least 1: fio's clock starts before the jobs and runs to the report
+        jobs.back()["elapsed"] = std::max<uint64_t>(1, (end_ms - run.timestamp_ms + 999) / 1000);
+    }
   }
   root["jobs"] = std::move(jobs);
   ojson disks = ojson::array();
@@ -300,10 +378,48 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   return root;
 }
 
+namespace {
+
+// Scalars as nlohmann writes them, but floats as fio does ("%f"); invalid
+// UTF-8 (job names, file paths) is replaced rather than thrown on.
+void AppendFioJson(const ojson& j, int indent, std::string& out) {
+  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+  const std::string pad(static_cast<size_t>(indent) + 2, ' ');
+  if (j.is_object() && !j.empty()) {
+    out += "{\n";
+    size_t i = 0;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      out += pad + ojson(it.key()).dump(-1, ' ', false, kReplace) + " : ";
+      AppendFioJson(it.value(), indent + 2, out);
+      out += ++i == j.size() ? "\n" : ",\n";
+    }
+    out += std::string(static_cast<size_t>(indent), ' ') + "}";
+  } else if (j.is_array() && !j.empty()) {
+    out += "[\n";
+    for (size_t i = 0; i < j.size(); ++i) {
+      out += pad;
+      AppendFioJson(j[i], indent + 2, out);
+      out += i + 1 == j.size() ? "\n" : ",\n";
+    }
+    out += std::string(static_cast<size_t>(indent), ' ') + "]";
+  } else if (j.is_number_float() && std::isfinite(j.get<double>())) {
+    out += fmt::sprintf("%f", j.get<double>());
+  } else {
+    out += j.dump(-1, ' ', false, kReplace);
+  }
+}
+
+}  // namespace
+
+std::string FioJsonText(const ojson& doc) {
+  std::string out;
+  AppendFioJson(doc, 0, out);
+  out += "\n";
+  return out;
+}
+
 Status WriteJson(const RunResult& run, const ReportOptions& opts, bool plus, std::ostream& out) {
-  const ojson doc = BuildJsonReport(run, opts, plus);
-  // Replace invalid UTF-8 (job names, file paths) rather than throw.
-  out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  out << FioJsonText(BuildJsonReport(run, opts, plus));
   if (!out) return Status(Status::Code::kIoError, "writing the JSON report failed");
   return Status::Ok();
 }

@@ -20,6 +20,9 @@ namespace iobench {
 
 namespace {
 
+constexpr const char* kInterruptedNote =
+    "note: the run was interrupted by a signal; results are partial\n";
+
 void WriteLatLine(std::string& o, const char* name, const LatStat& ls) {
   if (!ls.n) return;
   const ScaledLat s = ScaleLatency(ls.Min(), ls.max, ls.Mean(), ls.Stddev());
@@ -331,19 +334,25 @@ std::string FormatContextBlock(const RunResult& run) {
     else
       o += "note: " + w.substr(0, n) + w.substr(n + 6) + "\n";
   }
-  if (run.interrupted) o += "note: the run was interrupted by a signal; results are partial\n";
+  if (run.interrupted) o += kInterruptedNote;
   return o;
 }
 
 Status WriteNormal(const RunResult& run, const ReportOptions& opts, std::ostream& out) {
-  (void)opts;
-  std::string o = FormatContextBlock(run);
-  for (const auto& g : run.groups) {
-    for (const auto& j : g.jobs) {
-      if (j.jobnum != 0) continue;
-      o += JobHeaderLine(j) + "\n";
-      if (j.spec.numjobs > 1) o += "...\n";
+  std::string o;
+  if (!opts.interim) {
+    o = FormatContextBlock(run);
+    for (const auto& g : run.groups) {
+      for (const auto& j : g.jobs) {
+        if (j.jobnum != 0) continue;
+        o += JobHeaderLine(j) + "\n";
+        if (j.spec.numjobs > 1) o += "...\n";
+      }
     }
+  } else if (run.interrupted) {
+    // fio prints its header lines once, before the first report; a later
+    // report starts with the blank line. The interruption still needs saying.
+    o = kInterruptedNote;
   }
   o += "\n";
   std::vector<GroupTotals> totals;

@@ -1,7 +1,11 @@
-// fio's terse output, version 3: one ';'-separated line per job record, in
-// fio's field order (130 fields with one disk). Latencies in µs, bandwidth
-// in KiB/s. The version field holds iobench's version string where fio
-// writes "fio-3.33".
+// fio's terse output, versions 2 to 5 (3 by default): one ';'-separated
+// line per job record, in fio's field order (v3: 130 fields with one disk).
+// Latencies in µs, bandwidth in KiB/s. The version field holds iobench's
+// version string where fio writes "fio-3.33". What the versions change
+// (fio's man page, TERSE OUTPUT): v2 has no version field, no disk fields
+// and puts the description on a line of its own; v2, v4 and v5 add the trim
+// direction; v5 adds the bandwidth sample count and the IOPS statistics
+// (min, max, mean, stdev, samples) to each direction.
 #include <fmt/printf.h>
 
 #include <ostream>
@@ -28,7 +32,7 @@ void LatFields(std::string& o, const LatStat& ls) {
   }
 }
 
-void DdirFields(std::string& o, const JobRecord& rec, const GroupTotals& t, int d) {
+void DdirFields(std::string& o, const JobRecord& rec, const GroupTotals& t, int d, int version) {
   const JobResult& job = rec.result;
   const DirStats& ds = job.stats.dir[d];
   const uint64_t runt = DirRuntimeMs(job, d);
@@ -40,16 +44,21 @@ void DdirFields(std::string& o, const JobRecord& rec, const GroupTotals& t, int 
   LatFields(o, ds.slat);
   LatFields(o, ds.clat);
 
+  // With percentiles on, fio names every listed percentile even for a
+  // direction without I/O ("1.000000%=0"); the unused slots read "0%=0".
+  std::vector<double> list;
   std::vector<PercentileValue> pv;
   const JobSpec& spec = job.spec;
-  if (spec.lat_percentiles)
-    pv = Percentiles(ds.lat_hist, PercentileListFor(spec));
-  else if (spec.clat_percentiles)
-    pv = Percentiles(ds.clat_hist, PercentileListFor(spec));
+  if (spec.lat_percentiles || spec.clat_percentiles) {
+    list = PercentileListFor(spec);
+    pv = Percentiles(spec.lat_percentiles ? ds.lat_hist : ds.clat_hist, list);
+  }
   for (int i = 0; i < kTersePercentileSlots; ++i) {
     if (i < static_cast<int>(pv.size()))
       o += fmt::sprintf(";%f%%=%llu", pv[i].percentile,
                         static_cast<unsigned long long>(pv[i].value_ns / 1000));
+    else if (i < static_cast<int>(list.size()))
+      o += fmt::sprintf(";%f%%=0", list[i]);
     else
       o += ";0%=0";
   }
@@ -69,6 +78,16 @@ void DdirFields(std::string& o, const JobRecord& rec, const GroupTotals& t, int 
   } else {
     o += ";0;0;0.000000%;0.000000;0.000000";
   }
+  if (version != 5) return;
+  o += fmt::sprintf(";%llu", static_cast<unsigned long long>(b.samples));
+  const SampleStat& io = rec.iops[d];
+  if (io.samples) {
+    o += fmt::sprintf(";%llu;%llu;%f;%f;%llu", static_cast<unsigned long long>(io.min),
+                      static_cast<unsigned long long>(io.max), io.mean, io.stddev,
+                      static_cast<unsigned long long>(io.samples));
+  } else {
+    o += ";0;0;0.000000;0.000000;0";
+  }
 }
 
 uint64_t SumArray(const std::array<uint64_t, 7>& a) {
@@ -78,13 +97,16 @@ uint64_t SumArray(const std::array<uint64_t, 7>& a) {
 }
 
 // One record's line, without the trailing newline.
-std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTotals& t) {
+std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTotals& t,
+                      int version) {
   const JobResult& job = rec.result;
   const ThreadStats& ts = job.stats;
-  std::string o =
-      fmt::sprintf("3;%s;%s;%d;%d", VersionString(run), job.name, job.groupid, job.error);
-  DdirFields(o, rec, t, 0);
-  DdirFields(o, rec, t, 1);
+  std::string o = version == 2 ? fmt::sprintf("2;%s;%d;%d", job.name, job.groupid, job.error)
+                               : fmt::sprintf("%d;%s;%s;%d;%d", version, VersionString(run),
+                                              job.name, job.groupid, job.error);
+  DdirFields(o, rec, t, 0, version);
+  DdirFields(o, rec, t, 1, version);
+  if (version != 3) DdirFields(o, rec, t, 2, version);
   const uint64_t rt = rec.cpu_runtime_ms;
   o += fmt::sprintf(";%f%%;%f%%;%llu;%llu;%llu", CpuPercent(ts.cpu.user_us, rt),
                     CpuPercent(ts.cpu.sys_us, rt), static_cast<unsigned long long>(ts.cpu.ctx),
@@ -100,6 +122,7 @@ std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTot
     o += fmt::sprintf(";%3.2f%%", ld.usec[i] + (i == 0 ? ns_total : 0.0));
   for (double p : ld.msec) o += fmt::sprintf(";%3.2f%%", p);
   for (const auto& d : run.disks) {
+    if (version == 2) break;  // v2 predates the disk fields
     o += fmt::sprintf(
         ";%s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%", d.name,
         static_cast<unsigned long long>(d.ios[0]), static_cast<unsigned long long>(d.ios[1]),
@@ -110,19 +133,22 @@ std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTot
   if (job.spec.continue_on_error != kCoeNone)
     o += fmt::sprintf(";%llu;%d", static_cast<unsigned long long>(ts.total_errors),
                       ts.first_error.err);
-  if (!job.spec.description.empty()) o += ";" + job.spec.description;
+  if (!job.spec.description.empty()) o += (version == 2 ? "\n;" : ";") + job.spec.description;
   return o;
 }
 
 }  // namespace
 
 Status WriteTerse(const RunResult& run, const ReportOptions& opts, std::ostream& out) {
-  (void)opts;
+  const int version = opts.terse_version;
+  if (version < 2 || version > 5)
+    return Status::Invalid("--terse-version=" + std::to_string(version) +
+                           ": fio's terse versions are 2, 3, 4 and 5");
   std::string o;
   for (const auto& g : run.groups) {
     const auto records = RecordsForGroup(g);
     const GroupTotals t = ComputeGroupTotals(g, records);
-    for (const auto& r : records) o += TerseLine(run, r, t) + "\n";
+    for (const auto& r : records) o += TerseLine(run, r, t, version) + "\n";
   }
   out << o;
   if (!out) return Status(Status::Code::kIoError, "writing the terse report failed");

@@ -34,6 +34,19 @@ bool Has(const std::vector<std::string>& v, const char* s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+// fio writes its formats in a fixed order whatever order --output-format
+// lists them in: terse, then json/json+, then normal. The table is ours and
+// comes last.
+std::vector<std::string> InFioOrder(const std::vector<std::string>& formats) {
+  auto rank = [](const std::string& f) {
+    return f == "terse" ? 0 : (f == "json" || f == "json+") ? 1 : f == "normal" ? 2 : 3;
+  };
+  std::vector<std::string> out = formats;
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+  return out;
+}
+
 // A run that could not start is bad input for this machine (exit 2, nothing
 // ran): a bad option, a missing target or engine, a safety refusal, a limit,
 // a directory that cannot be written. An I/O error while laying out or a
@@ -159,6 +172,7 @@ class InterimPrinter {
   void StartRun() {
     have_prev_ = false;
     printed_ = false;
+    normal_printed_ = false;
   }
   void Print(const RunResult& snapshot) {
     if (!interval_) {
@@ -183,15 +197,21 @@ class InterimPrinter {
   }
   // Once a JSON interim report went out, the final report is one line too.
   bool json_lines() const { return json_lines_; }
+  // A normal interim report of this run went out with the header lines
+  // (context block, job lines): later reports of the run leave them out.
+  bool normal_printed() const { return normal_printed_; }
 
  private:
   void Write(const RunResult& r) {
     std::string text;
-    for (const auto& f : o_.formats) {
+    for (const auto& f : InFioOrder(o_.formats)) {
       if (f == "normal") {
         std::ostringstream s;
-        (void)WriteNormal(r, ropts_, s);
+        ReportOptions ro = ropts_;
+        ro.interim = normal_printed_;
+        (void)WriteNormal(r, ro, s);
         text += s.str();
+        normal_printed_ = true;
       } else if (f == "terse") {
         std::ostringstream s;
         (void)WriteTerse(r, ropts_, s);
@@ -210,6 +230,7 @@ class InterimPrinter {
   const SessionOptions& o_;
   const ReportOptions& ropts_;
   Output* out_;
+  bool normal_printed_ = false;
   bool interval_ = false;
   bool have_prev_ = false;
   bool printed_ = false;
@@ -379,6 +400,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   ReportOptions ropts;
   ropts.cmdline = o.cmdline;
   ropts.job_files = o.job_files;
+  ropts.terse_version = o.terse_version;
 
   StatusDriver status(o);
   Output output(o.output);
@@ -459,14 +481,18 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
                    "/" + std::to_string(o.repeat);
         normal << "\n=== " << label << " ===\n";
       }
-      if (Has(o.formats, "normal")) (void)WriteNormal(*res, ropts, normal);
+      if (Has(o.formats, "normal")) {
+        ReportOptions ro = ropts;
+        ro.interim = interim.normal_printed();  // the header went out with the first report
+        (void)WriteNormal(*res, ro, normal);
+      }
       if (Has(o.formats, "terse")) (void)WriteTerse(*res, ropts, terse);
       // The JSON document only when something prints or reads it: for 252
       // jobs printed as text, building it and parsing it back cost a third
       // of the run's wall time.
       if (need_doc || want_json) {
         nlohmann::ordered_json doc = BuildJsonReport(*res, ropts, want_plus);
-        if (!sweeping && o.repeat == 1) single_json = doc.dump(2) + "\n";
+        if (!sweeping && o.repeat == 1) single_json = FioJsonText(doc);
         runs.push_back(need_doc ? nlohmann::json::parse(doc.dump()) : nlohmann::json());
       } else {
         runs.emplace_back();
@@ -491,7 +517,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     doc = (!sweeping && o.repeat == 1) ? per_point[0].second
                                        : sweep::CombineSweepResults(per_point, &hook_logs);
   bool json_done = false;
-  for (const auto& f : o.formats) {
+  for (const auto& f : InFioOrder(o.formats)) {
     if (per_point.empty()) break;
     if (f == "normal") out += normal.str();
     if (f == "terse") out += terse.str();

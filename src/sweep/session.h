@@ -19,6 +19,7 @@ namespace iobench {
 
 struct SessionOptions {
   std::vector<std::string> formats = {"normal"};  // normal, terse, json, json+, table
+  int terse_version = 3;                          // --terse-version (2..5)
   std::string output;                             // --output file; "" = stdout
   std::string cmdline;                            // for JSON "global options"
   std::vector<std::string> job_files;

@@ -36,7 +36,7 @@ json() {
 import json, sys
 text = open(sys.argv[1]).read()
 start = text.find("\n{\n") + 1 if not text.startswith("{") else 0
-d = json.loads(text[start:])
+d = json.JSONDecoder().raw_decode(text[start:])[0]  # the normal report follows
 j = d["jobs"][0]
 print(eval(sys.argv[2]))
 PY

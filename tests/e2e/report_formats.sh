@@ -45,4 +45,45 @@ grep -q '^  read: IOPS=' "$tmp/both.txt" || fail "no read: IOPS= line"
 grep -q '^     issued rwts: total=100,0,0,0 ' "$tmp/both.txt" || fail "issued rwts is not 100"
 grep -q '^Run status group 0 (all jobs):' "$tmp/both.txt" || fail "no Run status line"
 grep -q '"fio version"' "$tmp/both.txt" || fail "no JSON after the normal output"
+
+# A job name that is not UTF-8 is replaced in the JSON, not a crash.
+"$bin" --name=$'bad\xff' --ioengine=null --size=64k --output-format=json > "$tmp/utf.json" 2>&1 ||
+  fail "non-UTF-8 job name: exit $?: $(head -c 200 "$tmp/utf.json")"
+python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$tmp/utf.json" ||
+  fail "non-UTF-8 job name: the JSON does not parse"
+
+# fio writes its formats in a fixed order, whatever --output-format says:
+# terse, then json, then normal.
+"$bin" "${job[@]}" --output-format=normal,json,terse > "$tmp/all.txt" || fail "all formats: $?"
+order=$(grep -n -m1 '^3;' "$tmp/all.txt" | cut -d: -f1),$(grep -n -m1 '^{' "$tmp/all.txt" | cut -d: -f1),$(grep -n -m1 '^Run status' "$tmp/all.txt" | cut -d: -f1)
+IFS=, read -r t j n <<<"$order"
+[ -n "$t" ] && [ -n "$j" ] && [ -n "$n" ] && [ "$t" -lt "$j" ] && [ "$j" -lt "$n" ] ||
+  fail "formats not in fio's order terse,json,normal (lines $order)"
+
+# fio's --minimal and --terse-version (2..5): the layout's field count, and
+# --minimal / --output-format: the later wins.
+for v in 2:161 3:121 4:162 5:180; do
+  "$bin" "${job[@]}" --minimal --terse-version="${v%%:*}" > "$tmp/t.txt" 2>"$tmp/t.err" ||
+    fail "--terse-version=${v%%:*} exited $?"
+  [ ! -s "$tmp/t.err" ] || fail "--terse-version=${v%%:*} wrote to stderr: $(cat "$tmp/t.err")"
+  n=$(head -n1 "$tmp/t.txt" | awk -F';' '{print NF}')
+  [ "$n" = "${v##*:}" ] || fail "terse v${v%%:*} has $n fields, want ${v##*:}"
+  [ "$(head -n1 "$tmp/t.txt" | cut -d';' -f1)" = "${v%%:*}" ] || fail "terse v${v%%:*}: version field"
+done
+"$bin" "${job[@]}" --minimal --output-format=json | grep -q '"fio version"' ||
+  fail "--minimal then --output-format=json is not JSON"
+"$bin" "${job[@]}" --output-format=json --minimal | grep -q '^3;' ||
+  fail "--output-format=json then --minimal is not terse"
+# --append-terse adds terse to the formats given before it (fio 3.33).
+"$bin" "${job[@]}" --append-terse > "$tmp/at.txt" || fail "--append-terse exited $?"
+grep -q '^3;' "$tmp/at.txt" && grep -q '^Run status' "$tmp/at.txt" ||
+  fail "--append-terse: want normal and terse"
+"$bin" "${job[@]}" --append-terse --output-format=json > "$tmp/at.txt" || fail "--append-terse json"
+grep -q '^3;' "$tmp/at.txt" && fail "--append-terse then --output-format=json: want JSON only"
+n=$("$bin" "${job[@]}" --output-format=terse,terse --append-terse | grep -c '^3;')
+[ "$n" = 1 ] || fail "terse named three times printed $n lines, want 1"
+if "$bin" "${job[@]}" --terse-version=6 > /dev/null 2>"$tmp/t.err"; then
+  fail "--terse-version=6 accepted"
+fi
+grep -q 'terse-version=6' "$tmp/t.err" || fail "--terse-version=6: no message naming it"
 echo "ok"

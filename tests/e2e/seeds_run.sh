@@ -136,7 +136,7 @@ for where in shm ext; do
   grep -q '^mytest: (groupid=0, jobs=252)' "$out/$name.txt" || fail "$name: no 'jobs=252' header"
   grep -Eq '^   READ: bw=[0-9.]+[KMG]iB/s \(' "$out/$name.txt" || fail "$name: no READ: bw= line"
   grep -Eq '^  WRITE: bw=[0-9.]+[KMG]iB/s \(' "$out/$name.txt" || fail "$name: no WRITE: bw= line"
-  sed -n '/^{/,$p' "$out/$name.txt" >"$out/$name.json"
+  sed -n '/^{/,/^}/p' "$out/$name.txt" >"$out/$name.json"
   check "$out/$name.json" rw mix || fail "$name JSON"
   [ "$(ls "$dir" | grep -c '^mytest\.[0-9]*\.0$')" -eq 252 ] || fail "$name: not 252 files"
   rm -f "$dir"/mytest.*
@@ -177,7 +177,7 @@ IOB_DEV=$loop IOB_SIZE=4m IOB_RUNTIME=1s "$bin" "$seeds/seed003_pvsync2_rw_block
   fail "seed 003 on $loop exited $?: $(cat "$out/s003_dev.err")"
 grep -Eq '^   READ: bw=' "$out/s003_dev.txt" || fail "s003 on $loop: no READ: bw= line"
 grep -Eq '^  WRITE: bw=' "$out/s003_dev.txt" || fail "s003 on $loop: no WRITE: bw= line"
-sed -n '/^{/,$p' "$out/s003_dev.txt" >"$out/s003_dev.json"
+sed -n '/^{/,/^}/p' "$out/s003_dev.txt" >"$out/s003_dev.json"
 check "$out/s003_dev.json" rw mix || fail "seed 003 on $loop JSON"
 
 for e in io_uring libaio psync; do

@@ -62,4 +62,10 @@ PY
 "$bin" --status-interval=1 "${job[@]}" --runtime=2 >normal.txt || fail "normal run exit $?"
 n=$(grep -c '^s: (groupid=0, jobs=1)' normal.txt)
 [ "$n" -ge 2 ] || fail "want >= 2 reports in normal output, got $n: $(head -20 normal.txt)"
+# fio prints the header lines once, before the first report; each later
+# report starts with a blank line.
+[ "$(grep -c '^iobench-' normal.txt)" = 1 ] || fail "context line not printed exactly once"
+[ "$(grep -c '^s: (g=0)' normal.txt)" = 1 ] || fail "job line not printed exactly once"
+[ "$(grep -B1 '^s: (groupid=0' normal.txt | grep -c '^$')" = "$n" ] ||
+  fail "a report does not start with a blank line"
 echo ok

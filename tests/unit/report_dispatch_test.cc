@@ -20,7 +20,7 @@ TEST(ReportDispatchTest, FormatsInOrder) {
   const std::string s = out.str();
   const size_t terse = s.find("3;iobench-0.1.0;t;0;0;");
   const size_t normal = s.find("\niobench-0.1.0: kernel ");
-  const size_t json = s.find("\n{\n  \"fio version\": \"iobench-0.1.0\"");
+  const size_t json = s.find("\n{\n  \"fio version\" : \"iobench-0.1.0\"");
   EXPECT_EQ(terse, 0u);
   ASSERT_NE(normal, std::string::npos);
   ASSERT_NE(json, std::string::npos);

@@ -103,6 +103,163 @@ TEST(ReportJsonTest, JobKeysInFioOrder) {
   EXPECT_FALSE(j["job options"].contains("size")) << "global options are listed apart";
 }
 
+// fio lists only options written with a value: `stonewall` and
+// `group_reporting` as bare flags are left out, `stonewall=1` is listed.
+TEST(ReportJsonTest, BareFlagsAreNotListedAsOptions) {
+  RunResult run = testdata::MakeRun(false, 1);
+  for (auto& g : run.groups)
+    for (auto& job : g.jobs) {
+      auto& st = job.spec.settings;
+      st.push_back(OptionSetting{"group_reporting", "", OptionSource::kGlobal, "t.fio", 2});
+      st.push_back(OptionSetting{"time_based", "1", OptionSource::kGlobal, "t.fio", 3});
+      st.push_back(OptionSetting{"stonewall", "", OptionSource::kJob, "t.fio", 7});
+      st.push_back(OptionSetting{"new_group", "1", OptionSource::kJob, "t.fio", 8});
+    }
+  const auto j = Json(run, false);
+  EXPECT_FALSE(j["global options"].contains("group_reporting"));
+  EXPECT_EQ(j["global options"]["time_based"], "1");
+  EXPECT_FALSE(j["jobs"][0]["job options"].contains("stonewall"));
+  EXPECT_EQ(j["jobs"][0]["job options"]["new_group"], "1");
+}
+
+// fio's "elapsed": the run's wall time in whole seconds, rounded up, the
+// same in every job (two 1 s groups one after the other: 3 in both).
+TEST(ReportJsonTest, ElapsedIsTheRunsRoundedUp) {
+  RunResult run = testdata::MakeRun(false);
+  ASSERT_GE(run.groups[0].jobs.size(), 2u);
+  JobResult& a = run.groups[0].jobs[0];
+  JobResult& b = run.groups[0].jobs[1];
+  a.start_ms = run.timestamp_ms + 5;
+  a.elapsed_ms = 1000;
+  b.start_ms = a.start_ms + 1000;
+  b.elapsed_ms = 1010;
+  const auto j = Json(run, false);
+  EXPECT_EQ(j["jobs"][0]["elapsed"], 3u) << "2015 ms since the run started";
+  EXPECT_EQ(j["jobs"][1]["elapsed"], 3u);
+  b.start_ms = a.start_ms = run.timestamp_ms;
+  b.elapsed_ms = a.elapsed_ms = 0;
+  EXPECT_EQ(Json(run, false)["jobs"][0]["elapsed"], 1u) << "a finished run took some time";
+}
+
+// fio applies kb_base/unit_base first and filename/filename_format last,
+// and lists them in that order; the rest keep the written order.
+TEST(ReportJsonTest, OptionsInFioOrder) {
+  RunResult run = testdata::MakeRun(false, 1);
+  auto& st = run.groups[0].jobs[0].spec.settings;
+  st.clear();
+  for (const char* n : {"filename", "size", "kb_base", "rw", "filename_format", "unit_base", "bs"})
+    st.push_back(OptionSetting{n, "1", OptionSource::kJob, "t.fio", 2});
+  EXPECT_EQ(Keys(Json(run, false)["jobs"][0]["job options"]),
+            (std::vector<std::string>{"kb_base", "unit_base", "size", "rw", "bs", "filename",
+                                      "filename_format"}));
+}
+
+// The engine's own options come after filename, in a pass of their own; a
+// direction without I/O at any priority has no "prios" (fio 3.33).
+TEST(ReportJsonTest, EngineOptionsLastAndPriosOnlyWhereUsed) {
+  RunResult run = testdata::MakeRun(false, 1);
+  JobSpec& spec = run.groups[0].jobs[0].spec;
+  spec.ioengine = "libaio";
+  spec.settings.clear();
+  for (const char* n : {"cmdprio_percentage", "rw", "filename", "cmdprio", "iodepth"})
+    spec.settings.push_back(OptionSetting{n, "1", OptionSource::kJob, "t.fio", 2});
+  DirStats& rd = run.groups[0].jobs[0].stats.dir[0];
+  rd.prio_split = true;
+  rd.prio_value[0] = 0;
+  rd.prio_value[1] = (2 << 13) | 3;
+  rd.clat_prio[0].Add(1000);
+  rd.clat_prio[1].Add(2000);
+  run.groups[0].jobs[0].stats.dir[1].prio_split = true;  // no I/O at any priority
+  const auto j = Json(run, false)["jobs"][0];
+  EXPECT_EQ(Keys(j["job options"]), (std::vector<std::string>{"rw", "iodepth", "filename",
+                                                              "cmdprio_percentage", "cmdprio"}));
+  ASSERT_TRUE(j["read"].contains("prios"));
+  EXPECT_EQ(j["read"]["prios"].size(), 2u);
+  EXPECT_EQ(j["read"]["prios"][1]["prioclass"], 2);
+  EXPECT_FALSE(j["write"].contains("prios"));
+}
+
+// fio lists --name=NAME of a command-line job as its first job option; a
+// job file's [NAME] header is no option.
+TEST(ReportJsonTest, CommandLineJobListsItsName) {
+  RunResult run = testdata::MakeRun(false, 1);
+  EXPECT_FALSE(Json(run, false)["jobs"][0]["job options"].contains("name"));
+  JobSpec& spec = run.groups[0].jobs[0].spec;
+  spec.job_file.clear();
+  for (auto& s : spec.settings) s.source = OptionSource::kCommandLine;
+  const auto opts = Json(run, false)["jobs"][0]["job options"];
+  ASSERT_FALSE(opts.empty());
+  EXPECT_EQ(opts.begin().key(), "name");
+  EXPECT_EQ(opts["name"], "t");
+}
+
+// fio applies command-line options one by one: they are listed as written,
+// filename and engine options included (no job-file parse priorities).
+TEST(ReportJsonTest, CommandLineOptionsInWrittenOrder) {
+  RunResult run = testdata::MakeRun(false, 1);
+  JobSpec& spec = run.groups[0].jobs[0].spec;
+  spec.job_file.clear();
+  spec.ioengine = "libaio";
+  spec.settings.clear();
+  for (const char* n : {"filename", "cmdprio_percentage", "rw", "size"})
+    spec.settings.push_back(OptionSetting{n, "1", OptionSource::kCommandLine, "<cmdline>", 0});
+  EXPECT_EQ(Keys(Json(run, false)["jobs"][0]["job options"]),
+            (std::vector<std::string>{"name", "filename", "cmdprio_percentage", "rw", "size"}));
+}
+
+// fio names a group_reporting record after the group's first job but
+// lists the options of its last job (a fio quirk scripts may rely on).
+TEST(ReportJsonTest, GroupReportingListsTheLastJobsOptions) {
+  RunResult run = testdata::MakeRun(true);
+  ASSERT_EQ(run.groups[0].jobs.size(), 2u);
+  JobSpec& last = run.groups[0].jobs[1].spec;
+  last.name = "other";
+  last.settings.push_back(OptionSetting{"bs", "8k", OptionSource::kJob, "t.fio", 9});
+  const auto j = Json(run, false)["jobs"];
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["jobname"], "t");
+  EXPECT_EQ(j[0]["job options"]["bs"], "8k");
+}
+
+// Options listed under fio's primary name where our table keeps it as an
+// alias: blockalign is fio's "ba", iodepth_batch_submit its "iodepth_batch".
+TEST(ReportJsonTest, OptionsUnderFiosNames) {
+  RunResult run = testdata::MakeRun(false, 1);
+  auto& st = run.groups[0].jobs[0].spec.settings;
+  st.push_back(OptionSetting{"blockalign", "4k", OptionSource::kJob, "t.fio", 3});
+  st.push_back(OptionSetting{"iodepth_batch_submit", "2", OptionSource::kJob, "t.fio", 4});
+  st.push_back(OptionSetting{"log_window_value", "1", OptionSource::kGlobal, "t.fio", 5});
+  const auto j = Json(run, false);
+  EXPECT_EQ(j["jobs"][0]["job options"]["ba"], "4k");
+  EXPECT_EQ(j["jobs"][0]["job options"]["iodepth_batch"], "2");
+  EXPECT_EQ(j["global options"]["log_max_value"], "1");
+  EXPECT_FALSE(j["jobs"][0]["job options"].contains("blockalign"));
+}
+
+// The text is laid out as fio's: `"key" : value`, two-space indent, floats
+// with six decimals (never an exponent), so greps and awk scripts written
+// against fio's JSON read ours. Invalid UTF-8 in a name is replaced.
+TEST(ReportJsonTest, TextLaidOutAsFio) {
+  RunResult run = testdata::MakeRun(false, 1);
+  run.groups[0].jobs[0].stats.cpu.user_us = 1;  // 0.0000499...%: an exponent in nlohmann
+  std::ostringstream out;
+  ASSERT_TRUE(WriteJson(run, ReportOptions{}, false, out).ok());
+  const std::string t = out.str();
+  EXPECT_EQ(
+      t.rfind("{\n  \"fio version\" : \"iobench-0.1.0\",\n  \"timestamp\" : 1796027085,\n", 0), 0u)
+      << t.substr(0, 200);
+  EXPECT_NE(t.find("\n        \"iops\" : 1999.000500,\n"), std::string::npos);
+  EXPECT_NE(t.find("\n      \"usr_cpu\" : 0.000050,\n"), std::string::npos);
+  EXPECT_EQ(t.find("e-0"), std::string::npos) << "no exponents";
+  EXPECT_EQ(t.back(), '\n');
+  EXPECT_EQ(nlohmann::json::parse(t)["jobs"][0]["read"]["total_ios"], 4000u);
+
+  run.groups[0].jobs[0].name = "bad\xff";
+  std::ostringstream bad;
+  ASSERT_TRUE(WriteJson(run, ReportOptions{}, false, bad).ok());
+  EXPECT_NE(bad.str().find("\"jobname\" : \"bad\xEF\xBF\xBD\""), std::string::npos);
+}
+
 TEST(ReportJsonTest, Values) {
   const RunResult run = testdata::MakeRun(false, 1);
   const JobResult& src = run.groups[0].jobs[0];
@@ -112,7 +269,7 @@ TEST(ReportJsonTest, Values) {
   EXPECT_EQ(r["io_kbytes"], 4000u * 4);
   EXPECT_EQ(r["bw_bytes"], 4000ull * 4096 * 1000 / 2001);
   EXPECT_EQ(r["bw"], 4000ull * 4096 * 1000 / 2001 / 1024);
-  EXPECT_DOUBLE_EQ(r["iops"].get<double>(), 4000.0 * 1000 / 2001);
+  EXPECT_NEAR(r["iops"].get<double>(), 4000.0 * 1000 / 2001, 1e-6);  // "%f", as fio
   EXPECT_EQ(r["runtime"], 2001u);
   EXPECT_EQ(r["total_ios"], 4000u);
   EXPECT_EQ(r["clat_ns"]["N"], 4000u);
@@ -129,7 +286,7 @@ TEST(ReportJsonTest, Values) {
   EXPECT_EQ(ib["helpers"]["peak_threads"], 4u);
   EXPECT_EQ(ib["helpers"]["iowq_sys_us"], 412000u);
   EXPECT_DOUBLE_EQ(ib["ios_per_call"]["submit"].get<double>(), 4.0);
-  EXPECT_DOUBLE_EQ(ib["cpu_per_io_us"].get<double>(), (60000.0 + 530000 + 412000 + 1000) / 7900);
+  EXPECT_NEAR(ib["cpu_per_io_us"].get<double>(), (60000.0 + 530000 + 412000 + 1000) / 7900, 1e-6);
   EXPECT_EQ(ib["notes"][0], "buffered I/O: the page cache served part of the reads");
   EXPECT_FALSE(r["clat_ns"].contains("bins")) << "bins only in json+";
 }

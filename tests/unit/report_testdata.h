@@ -46,6 +46,7 @@ inline void AddIo(DirStats& d, Lcg& rng, uint64_t bs) {
 inline JobSpec MakeSpec(const std::string& name, uint32_t numjobs) {
   JobSpec s;
   s.name = name;
+  s.job_file = "t.fio";
   s.rw = RwMode::kRandRW;
   s.ioengine = "libaio";
   s.iodepth = 8;
