@@ -212,6 +212,11 @@ class ExprParser {
       return Fail(sub.message);
     }
     p_ = end;
+    // A time expression is evaluated in the option's default unit, so bare
+    // numbers are plain factors: runtime=(10/4) is 2.5 s and (2*1m) is 2
+    // minutes, not a product of two durations.
+    if (ctx_.kind == NumKind::kTime && ctx_.time_unit_ns > 1)
+      return static_cast<double>(*v) / static_cast<double>(ctx_.time_unit_ns);
     return static_cast<double>(*v);
   }
 
@@ -248,6 +253,8 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
     ValueError sub;
     auto v = EvalExpression(s, ctx, &sub);
     if (!v) return fail(sub.message, b + sub.offset);
+    if (ctx.kind == NumKind::kTime && ctx.time_unit_ns > 1)
+      *v *= static_cast<double>(ctx.time_unit_ns);
     if (!std::isfinite(*v) || std::fabs(*v) > 9.2e18)
       return fail("expression '" + std::string(s) + "' is out of range", b);
     return static_cast<int64_t>(std::llround(*v));

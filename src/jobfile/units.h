@@ -49,6 +49,8 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
 
 // Evaluates an arithmetic expression (the text inside or including the
 // parentheses): + - * / % ^, unary minus, parentheses, numbers with suffixes.
+// For NumKind::kTime the result is in the context's default unit (a number
+// with a suffix is converted to it), so bare numbers stay plain factors.
 std::optional<double> EvalExpression(std::string_view text, const NumContext& ctx, ValueError* err);
 
 // Expands ${VAR} from the environment and the keywords $ncpus, $mb_memory and

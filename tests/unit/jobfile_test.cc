@@ -189,6 +189,21 @@ TEST(JobfileArithmetic, UnitsInside) {
   EXPECT_EQ(Time("(1m+30s)"), 90000000000LL);
 }
 
+// Bare numbers in a time expression are in the option's default unit and
+// stay plain factors: (2*10) was once 2 s times 10 s (out of range) and
+// (10/4) was 1e10 ns / 4e9 ns = 2.5 ns, read as 0.
+TEST(JobfileArithmetic, TimeExpressionsUseTheDefaultUnit) {
+  EXPECT_EQ(Time("(2*10)"), 20000000000LL);
+  EXPECT_EQ(Time("(10/4)"), 2500000000LL);
+  EXPECT_EQ(Time("(2*1m)"), 120000000000LL);
+  EXPECT_EQ(Time("(1s+500ms)"), 1500000000LL);
+  EXPECT_EQ(Time("(3*100)", 1000), 300000LL);  // thinktime-like option in us
+  auto out = ParseOk("[a]\nruntime=(10/4)\nthinktime=(2*50)\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_EQ(out.jobs[0].runtime_ns, 2500000000ull);
+  EXPECT_EQ(out.jobs[0].thinktime_ns, 100000ull);  // thinktime is in us
+}
+
 TEST(JobfileArithmetic, Errors) {
   EXPECT_EQ(NumError("(1/0)"), "division by zero in expression");
   EXPECT_EQ(NumError("(1+2"), "missing ')' in expression");
