@@ -237,9 +237,12 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
     v.num = 1;
   } else {
     ValueError ve;
-    auto expanded = Expand(s.value, &ve);
+    bool keyword = false;
+    auto expanded = Expand(s.value, &ve, &keyword);
     if (!expanded) return Diag(s, s.value_col + static_cast<int>(ve.offset), ve.message);
     v.text = *expanded;
+    // `size=5*$mb_memory/8`: fio computes a value with a $keyword in it.
+    auto number_text = [&](const std::string& t) { return keyword ? KeywordArithmetic(t) : t; };
     // Offsets in the expanded text only map to the written text when
     // nothing was substituted; otherwise point at the value's start.
     bool same = v.text == s.value;
@@ -287,7 +290,7 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
           for (int d = 0; d < kNumDdirs; ++d) {
             const auto& p = parts[static_cast<size_t>(d)];
             if (!p.text) continue;
-            auto n = ParseNumber(*p.text, ctx, &ve);
+            auto n = ParseNumber(number_text(*p.text), ctx, &ve);
             if (!n)
               return Diag(s, at(p.offset + ve.offset), "option '" + def->name + "': " + ve.message);
             IOB_RETURN_IF_ERROR(range_err(*n, p.offset));
@@ -303,7 +306,7 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
             ctx.kind = NumKind::kPlain;
             v.percent = true;
           }
-          auto n = ParseNumber(t, ctx, &ve);
+          auto n = ParseNumber(number_text(t), ctx, &ve);
           if (!n) return Diag(s, at(ve.offset), "option '" + def->name + "': " + ve.message);
           v.num = *n;
           if (!v.percent) IOB_RETURN_IF_ERROR(range_err(*n, 0));

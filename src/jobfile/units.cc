@@ -327,7 +327,8 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
   return neg ? -r : r;
 }
 
-std::optional<std::string> Expand(std::string_view text, ValueError* err) {
+std::optional<std::string> Expand(std::string_view text, ValueError* err, bool* used_keyword) {
+  if (used_keyword) *used_keyword = false;
   std::string out;
   for (size_t i = 0; i < text.size();) {
     if (text[i] != '$') {
@@ -366,6 +367,7 @@ std::optional<std::string> Expand(std::string_view text, ValueError* err) {
       if (c > 0) n = static_cast<unsigned>(c);
       out += std::to_string(n ? n : 1);
       i += 6;
+      if (used_keyword) *used_keyword = true;
     } else if (starts("mb_memory")) {
       long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
       uint64_t mb = (pages > 0 && psz > 0)
@@ -373,15 +375,24 @@ std::optional<std::string> Expand(std::string_view text, ValueError* err) {
                         : 0;
       out += std::to_string(mb);
       i += 10;
+      if (used_keyword) *used_keyword = true;
     } else if (starts("pagesize")) {
       long psz = sysconf(_SC_PAGESIZE);
       out += std::to_string(psz > 0 ? psz : 4096);
       i += 9;
+      if (used_keyword) *used_keyword = true;
     } else {
       out += text[i++];  // `$VAR` without braces stays literal, as in fio
     }
   }
   return out;
+}
+
+std::string KeywordArithmetic(std::string_view text) {
+  std::string t = Trim(text);
+  // An operator after the first character (a leading '-' is a sign).
+  if (t.empty() || t.find_first_of("+-*/%^", 1) == std::string::npos) return std::string(text);
+  return "(" + t + ")";
 }
 
 std::vector<DirPart> SplitPerDirection(std::string_view text) {

@@ -57,7 +57,15 @@ std::optional<double> EvalExpression(std::string_view text, const NumContext& ct
 // $pagesize. An unset ${VAR} is an error naming the variable (fio silently
 // substitutes an empty string, which turns `size=${SIZE}` into a confusing
 // failure later). `$VAR` without braces is left alone, as fio does.
-std::optional<std::string> Expand(std::string_view text, ValueError* err);
+// *used_keyword (when given) tells whether a $keyword was substituted.
+std::optional<std::string> Expand(std::string_view text, ValueError* err,
+                                  bool* used_keyword = nullptr);
+
+// fio evaluates a value in which it substituted a $keyword as arithmetic
+// even without parentheses (`size=5*$mb_memory/8`, `numjobs=$ncpus*2`):
+// returns `text` in parentheses when it holds an operator (a leading '-'
+// is a sign), else `text` unchanged.
+std::string KeywordArithmetic(std::string_view text);
 
 // Splits a per-direction list with fio's carry-over rule: "a" -> a,a,a;
 // "a,b" -> a,b,b; "a,b," -> a,b,-; ",b" -> -,b,b (- = keep the default).

@@ -243,6 +243,25 @@ TEST(JobfileExpand, NcpusArithmeticInAJob) {
   EXPECT_EQ(out.jobs[0].numjobs, 2 * sysconf(_SC_NPROCESSORS_CONF) + 1);
 }
 
+// fio computes a value in which it substituted a $keyword even without
+// parentheses (fio's own examples write size=5*1024*1024*$mb_memory/8); such
+// values were refused as "bad size unit".
+TEST(JobfileExpand, KeywordArithmeticWithoutParentheses) {
+  const int64_t cpus = sysconf(_SC_NPROCESSORS_CONF);
+  const int64_t page = sysconf(_SC_PAGESIZE);
+  auto out = ParseOk("[a]\nnumjobs=$ncpus*2\nsize=16*$pagesize\nbs=$pagesize,2*$pagesize\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_EQ(out.jobs[0].numjobs, 2 * cpus);
+  EXPECT_EQ(out.jobs[0].size, static_cast<uint64_t>(16 * page));
+  EXPECT_EQ(out.jobs[0].bs[0].min, static_cast<uint64_t>(page));
+  EXPECT_EQ(out.jobs[0].bs[1].min, static_cast<uint64_t>(2 * page));
+  // Without a keyword the value is not arithmetic (fio reads 1g/1024 as 1g).
+  EXPECT_EQ(KeywordArithmetic("-4k"), "-4k");
+  EXPECT_EQ(KeywordArithmetic("(1+2)*3"), "((1+2)*3)");
+  EXPECT_EQ(KeywordArithmetic("4096*2"), "(4096*2)");
+  EXPECT_FALSE(ParseJobText("[a]\nsize=1g/1024\n", "f", "/tmp").ok());
+}
+
 // ----------------------------------------------------------------- lexer
 
 TEST(JobfileLexer, EntriesCommentsAndFlags) {
