@@ -879,5 +879,17 @@ TEST(JobfileOutput, JsonHasEveryOptionWithSource) {
   EXPECT_NE(CmdHelp("bs").find("alias: blocksize"), std::string::npos);
 }
 
+// --parse-only printed the job file's index as "group=", so a file of
+// stonewalled jobs showed every job in group 0 while the run reports groups
+// 0, 1, 2 (as fio does: stonewall implies new_group).
+TEST(JobfileOutput, SummaryShowsTheReportingGroup) {
+  auto out = ParseOk("[global]\nsize=1m\n[a]\n[b]\nstonewall\n[c]\n[d]\nnew_group\n");
+  std::string s = ParseOnlySummary(out.jobs);
+  EXPECT_NE(s.find("a: group=0 "), std::string::npos) << s;
+  EXPECT_NE(s.find("b: group=1 "), std::string::npos) << s;
+  EXPECT_NE(s.find("c: group=1 "), std::string::npos) << s;
+  EXPECT_NE(s.find("d: group=2 "), std::string::npos) << s;
+}
+
 }  // namespace
 }  // namespace iobench::jobfile
