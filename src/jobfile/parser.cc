@@ -392,6 +392,16 @@ struct CliJobs {
   std::vector<Section> jobs;
 };
 
+// An argument that is surely an option, never a value: "--anything", or
+// "-known_option..." (a value such as -8k stays a value).
+bool LooksLikeOption(const std::string& a) {
+  if (a.size() > 2 && a.rfind("--", 0) == 0) return true;
+  if (a.size() < 2 || a[0] != '-') return false;
+  std::string key =
+      a.substr(1, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 1);
+  return FindOption(key) != nullptr || IsFioOnlyOption(key);
+}
+
 Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
   CliJobs out;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -413,6 +423,14 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
       r.value = body.substr(eq + 1);
       r.bare = false;
       r.value_col = static_cast<int>(dashes + eq) + 2;
+    } else if (i + 1 < args.size() && OptionTakesValue(r.key) && LooksLikeOption(args[i + 1])) {
+      // fio (getopt) would take `--name --rw=write` as a job named
+      // "--rw=write" and drop the rw option: refuse instead.
+      return Status::Invalid(FormatDiagnostic(
+          kCmdline, 0, r.key_col,
+          "option '" + r.key + "' needs a value, but the next argument '" + args[i + 1] +
+              "' is an option; write " + std::string(dashes, '-') + r.key + "=VALUE",
+          a));
     } else if (i + 1 < args.size() ? NextArgIsValue(r.key, args[i + 1]) : OptionTakesValue(r.key)) {
       if (i + 1 >= args.size())
         return Status::Invalid(
@@ -602,6 +620,7 @@ Status SetOption(JobSpec* job, const std::string& name, const std::string& value
 }
 
 bool NextArgIsValue(const std::string& name, const std::string& next) {
+  if (LooksLikeOption(next)) return false;
   const OptionDef* d = FindOption(name);
   if (!d) {
     // A fio option iobench lacks most likely takes a value too (fio's
