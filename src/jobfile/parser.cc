@@ -404,6 +404,11 @@ bool LooksLikeOption(const std::string& a) {
 
 Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
   CliJobs out;
+  for (const std::string& a : args) {
+    std::string bad;
+    if (size_t at = FirstNonUtf8(a, 0, a.size(), &bad); at != std::string_view::npos)
+      return Status::Invalid(FormatDiagnostic(kCmdline, 0, static_cast<int>(at) + 1, bad, a));
+  }
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     RawSetting r;

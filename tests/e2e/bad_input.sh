@@ -116,6 +116,8 @@ check verify-pattern-file-cli 2 "a 'quoted' part names a file to read the patter
   "$bin" --name=p --ioengine=null --size=1m --rw=write --verify=pattern "--verify_pattern='p.bin'"
 check section-unclosed 2 "section_unclosed.fio:1:3: missing '\]'" -- "$bin" "$(c section_unclosed.fio)"
 check wait-for-unknown 2 "wait_for=nobody" -- "$bin" "$(c wait_for_unknown.fio)"
+check name-not-utf8 2 "name_latin1.fio:2:5: byte 0xE9 is not UTF-8 text" -- \
+  "$bin" --output-format=json "$(c name_latin1.fio)"
 check job-file-missing 2 "nonexistent-$$.fio: No such file" -- "$bin" "$work/../nonexistent-$$.fio"
 check job-file-is-directory 2 "is a directory" -- "$bin" "$work/sub"
 
