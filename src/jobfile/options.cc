@@ -1431,6 +1431,23 @@ bool IsDeprecatedFioOption(const std::string& name) {
   return name == "rwmixcycle" || name == "percentage_sequential";
 }
 
+const char* FioProfileOfOption(const std::string& name) {
+  // "size" of the tiobench profile is also a job option, and wins.
+  static const char* const kTiobench[] = {"block", "numruns", "dir", "threads"};
+  static const char* const kAct[] = {"device-names",
+                                     "load",
+                                     "test-duration",
+                                     "threads-per-queue",
+                                     "read-req-num-512-blocks",
+                                     "large-block-op-kbytes",
+                                     "prep"};
+  for (const char* n : kTiobench)
+    if (name == n) return "tiobench";
+  for (const char* n : kAct)
+    if (name == n) return "act";
+  return nullptr;
+}
+
 const std::vector<std::string>& IobenchEngineNames() {
   static const std::vector<std::string> kNames = [] {
     std::vector<std::string> n = {"psync",   "sync",   "vsync",    "pvsync",

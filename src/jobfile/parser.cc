@@ -213,6 +213,17 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
                             "' is deprecated in fio and has no effect; ignored");
       return Status::Ok();
     }
+    if (const char* profile = FioProfileOfOption(s.key)) {
+      // fio's own examples write `threads=1` (meaning `thread`): fio
+      // takes it as an option of its tiobench profile and ignores it.
+      if (warnings)
+        warnings->push_back(Where(s) + ": warning: option '" + s.key + "' belongs to fio's " +
+                            profile +
+                            " profile, which iobench does not have; fio ignores it in a job "
+                            "and so does iobench" +
+                            (s.key == "threads" ? " (did you mean 'thread'?)" : ""));
+      return Status::Ok();
+    }
     if (IsDeprecatedFioOption(s.key))
       return Diag(
           s, s.key_col,

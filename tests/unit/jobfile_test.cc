@@ -596,6 +596,28 @@ TEST(JobfileValues, BsSplitUnder100AndZeroShares) {
   EXPECT_EQ(j.bs[0].split[1].perc, 50u);
 }
 
+// fio's waitfor.fio and steadystate.fio write `threads=1`: fio accepts it
+// as an option of its tiobench profile and ignores it; iobench refused the
+// files with "unknown option". Now the same acceptance, with a warning.
+TEST(JobfileValues, FioProfileOptionsAreIgnoredWithAWarning) {
+  auto out = ParseOk("[global]\nthreads=1\n[a]\nsize=1m\ndir=/x\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_FALSE(out.jobs[0].thread);
+  ASSERT_EQ(out.warnings.size(), 2u);
+  EXPECT_EQ(out.warnings[0],
+            "t.fio:2: warning: option 'threads' belongs to fio's tiobench profile, which iobench "
+            "does not have; fio ignores it in a job and so does iobench (did you mean 'thread'?)");
+  EXPECT_EQ(out.warnings[1].rfind("t.fio:5: warning: option 'dir' belongs to fio's tiobench", 0),
+            0u);
+  ParseInput in;
+  in.cli_job_args = {"--load=1", "--name=a", "--size=1m"};
+  auto cli = ParseJobs(in);
+  ASSERT_TRUE(cli.ok()) << cli.status().message();
+  ASSERT_EQ(cli->warnings.size(), 1u);
+  EXPECT_EQ(cli->warnings[0].rfind("command line: warning: option 'load' belongs to fio's act", 0),
+            0u);
+}
+
 TEST(JobfileValues, DeprecatedFioOptions) {
   auto out = ParseOk("[global]\nverifysort=1\n[a]\n[b]\n");
   ASSERT_EQ(out.warnings.size(), 1u);  // once, though two jobs inherit it
