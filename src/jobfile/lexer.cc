@@ -143,7 +143,14 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
     ent.text = text;
     ent.key_col = static_cast<int>(b) + 1;
     if (body[b] == '[') {
-      if (body[e - 1] != ']') return err(static_cast<int>(e) + 1, "missing ']' after section name");
+      if (body[e - 1] != ']') {
+        // `[disk#1]`: the comment cut the name (fio names such a job "").
+        if (cpos != std::string::npos && text.find(']', cpos) != std::string::npos)
+          return err(static_cast<int>(cpos) + 1,
+                     std::string("'") + text[cpos] +
+                         "' starts a comment, so it cannot be part of a section name");
+        return err(static_cast<int>(e) + 1, "missing ']' after section name");
+      }
       std::string name = body.substr(b + 1, e - b - 2);
       size_t nb = 0, ne = name.size();
       while (nb < ne && IsBlank(name[nb])) ++nb;

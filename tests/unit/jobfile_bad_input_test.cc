@@ -66,6 +66,17 @@ TEST(JobfileBadInputTest, NamesAndValuesMustBeUtf8CommentsNeedNot) {
             "which are UTF-8\n--name=caf?\n          ^");
 }
 
+// `[disk#1]` was refused as "missing ']'", though the ']' is there.
+TEST(JobfileBadInputTest, CommentCharacterInASectionName) {
+  EXPECT_EQ(LexError("[disk#1]\nsize=1m\n"),
+            "f.fio:1:6: '#' starts a comment, so it cannot be part of a section name\n[disk#1]\n"
+            "     ^");
+  EXPECT_EQ(LexError("[a;b]\n").substr(0, 70),
+            "f.fio:1:3: ';' starts a comment, so it cannot be part of a section nam");
+  EXPECT_EQ(LexError("[a ; comment\n"),
+            "f.fio:1:3: missing ']' after section name\n[a ; comment\n  ^");
+}
+
 TEST(JobfileBadInputTest, ALongLineShowsAWindowAroundTheColumn) {
   std::string line = std::string(1000, 'a') + "X" + std::string(1000, 'b');
   const std::string msg = FormatDiagnostic("f.fio", 1, 1001, "here", line);
