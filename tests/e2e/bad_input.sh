@@ -205,6 +205,12 @@ check compare-two-files-not-json 2 "iobench-notjson.$$: (no JSON document found|
 rm -f "$work/../iobench-notjson.$$" "$work/../iobench-nojobs.$$.json"
 check repeat-zero 2 "repeat" -- "$bin" --repeat=0 --name=a --ioengine=null --size=1m
 check eta-bad 2 "--eta=sometimes" -- "$bin" --eta=sometimes --name=a --ioengine=null --size=1m
+# fio reads --eta-interval/--eta-newline as times in seconds and refuses an
+# interval below 250 ms (iobench once read milliseconds and clamped).
+check eta-interval-short 2 "--eta-interval=100ms: must be at least 250ms" -- \
+  "$bin" --eta-interval=100ms --name=a --ioengine=null --size=1m
+check eta-newline-negative 2 "--eta-newline=-2: must not be negative" -- \
+  "$bin" --eta-newline=-2 --name=a --ioengine=null --size=1m
 printf '[a]\nioengine=null\nsize=1m\n' >"$work/../iobench-valid.$$.fio"
 check section-unknown 2 "--section=nosuch matches no job" -- \
   "$bin" --section=nosuch "$work/../iobench-valid.$$.fio"

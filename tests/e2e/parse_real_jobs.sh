@@ -35,6 +35,12 @@ if ! "$bin" -directory=/mnt4/ -direct=0 -thread -size=3G -rw=rw -rwmixwrite=30 -
   echo "FAIL: seed 003 command line"
   fail=1
 fi
+# fio's time syntax for the progress-line options (a bare number is seconds).
+if ! "$bin" --eta-interval=2 --eta-newline=5s --parse-only --name=a --ioengine=null \
+    --size=1m >/dev/null; then
+  echo "FAIL: --eta-interval=2 --eta-newline=5s"
+  fail=1
+fi
 # A bad job file exits 2 with file:line:col.
 out=$(printf '[a]\niodpeth=4\n' | "$bin" --parse-only - 2>&1); rc=$?
 if [ $rc -ne 2 ] || ! grep -q "<stdin>:2:1: unknown option 'iodpeth'; did you mean 'iodepth'?" <<<"$out"; then
