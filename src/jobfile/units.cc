@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -344,6 +345,17 @@ std::optional<std::string> Expand(std::string_view text, ValueError* err, bool* 
       std::string var(text.substr(i + 2, close - i - 2));
       if (var.empty()) {
         if (err) *err = {"empty variable name in '${}'", i};
+        return std::nullopt;
+      }
+      const bool plain_name = std::all_of(var.begin(), var.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      });
+      if (!plain_name) {
+        if (err)
+          *err = {"'${" + var +
+                      "}' is not a variable name: shell syntax such as ${VAR:-default} is not "
+                      "supported (fio has none either)",
+                  i};
         return std::nullopt;
       }
       const char* v = std::getenv(var.c_str());

@@ -237,6 +237,17 @@ TEST(JobfileExpand, UnsetVariableIsAnErrorNamingIt) {
             std::string::npos);
 }
 
+// ${SIZE:-1m} was reported as "environment variable 'SIZE:-1m' is not set
+// (... set it, e.g. SIZE:-1m=...)", advice that cannot work.
+TEST(JobfileExpand, ShellSyntaxIsNotAVariableName) {
+  ValueError e;
+  EXPECT_FALSE(Expand("x${IOB_SIZE:-1m}", &e).has_value());
+  EXPECT_EQ(e.offset, 1u);
+  EXPECT_EQ(e.message,
+            "'${IOB_SIZE:-1m}' is not a variable name: shell syntax such as ${VAR:-default} is not "
+            "supported (fio has none either)");
+}
+
 TEST(JobfileExpand, NcpusArithmeticInAJob) {
   auto out = ParseOk("[a]\nnumjobs=(2*$ncpus+1)\n");
   ASSERT_EQ(out.jobs.size(), 1u);
