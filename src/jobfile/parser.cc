@@ -254,6 +254,17 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
     v.text = *expanded;
     // `size=5*$mb_memory/8`: fio computes a value with a $keyword in it.
     auto number_text = [&](const std::string& t) { return keyword ? KeywordArithmetic(t) : t; };
+    // fio reads numjobs=1.5 as 1 and iobench once rounded it to 2: a count
+    // written with a fraction is refused instead.
+    auto whole = [&](const std::string& t, size_t off) -> Status {
+      const std::string n = Trim(t);
+      if (def->type != OptType::kInt || n.empty() || n[0] == '(' ||
+          n.find('.') == std::string::npos || n.rfind("0x", 0) == 0)
+        return Status::Ok();
+      return Diag(s, s.value_col + (v.text == s.value ? static_cast<int>(off) : 0),
+                  "option '" + def->name + "' takes a whole number, got '" + n +
+                      "' (fio drops the fraction)");
+    };
     // Offsets in the expanded text only map to the written text when
     // nothing was substituted; otherwise point at the value's start.
     bool same = v.text == s.value;
@@ -304,6 +315,7 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
             auto n = ParseNumber(number_text(*p.text), ctx, &ve);
             if (!n)
               return Diag(s, at(p.offset + ve.offset), "option '" + def->name + "': " + ve.message);
+            IOB_RETURN_IF_ERROR(whole(*p.text, p.offset));
             IOB_RETURN_IF_ERROR(range_err(*n, p.offset));
             v.dir[d] = *n;
           }
@@ -319,6 +331,7 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
           }
           auto n = ParseNumber(number_text(t), ctx, &ve);
           if (!n) return Diag(s, at(ve.offset), "option '" + def->name + "': " + ve.message);
+          IOB_RETURN_IF_ERROR(whole(t, 0));
           v.num = *n;
           if (!v.percent) IOB_RETURN_IF_ERROR(range_err(*n, 0));
         }

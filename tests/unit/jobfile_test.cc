@@ -700,6 +700,20 @@ TEST(JobfileErrors, OutOfRange) {
       "t.fio:2:9: value 0 of option 'numjobs' is out of range (1..65536)\nnumjobs=0\n        ^");
 }
 
+// numjobs=1.5 ran 2 clones where fio runs 1 (fio drops the fraction).
+TEST(JobfileErrors, CountsTakeWholeNumbers) {
+  EXPECT_EQ(ParseErr("[a]\nnumjobs=1.5\n"),
+            "t.fio:2:9: option 'numjobs' takes a whole number, got '1.5' (fio drops the "
+            "fraction)\nnumjobs=1.5\n        ^");
+  EXPECT_NE(
+      ParseErr("[a]\nrate_iops=10,2.5\n").find("t.fio:2:14: option 'rate_iops' takes a whole"),
+      std::string::npos);
+  // Sizes and times keep their documented fractions; expressions compute.
+  auto j = ParseOk("[a]\nbs=1.5k\nruntime=1.5\nnumjobs=(3/2*2)\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].min, 1536u);
+  EXPECT_EQ(j.numjobs, 3u);
+}
+
 TEST(JobfileErrors, BadSize) {
   EXPECT_EQ(ParseErr("[a]\nsize=4q\n"),
             "t.fio:2:7: option 'size': bad size unit 'q' in '4q' (use k, m, g, t, p, optionally "
