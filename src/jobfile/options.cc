@@ -113,6 +113,8 @@ Status ParseRange(std::string_view text, NumKind kind, uint32_t kb_base, uint64_
 const char* DirName(int d) { return d == 0 ? "reads" : d == 1 ? "writes" : "trims"; }
 
 Status ParseBsSplit(JobSpec& j, const OptValue& v) {
+  if (std::string excess = PerDirectionExcess(v.text, "bssplit"); !excess.empty())
+    return Bad(excess);
   auto parts = SplitPerDirection(v.text);
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!parts[static_cast<size_t>(d)].text) continue;
@@ -181,6 +183,7 @@ Status ParseBsSplit(JobSpec& j, const OptValue& v) {
 Status ParseBsRange(JobSpec& j, const OptValue& v) {
   std::string t = v.text;
   std::replace(t.begin(), t.end(), '/', ',');
+  if (std::string excess = PerDirectionExcess(t, "bsrange"); !excess.empty()) return Bad(excess);
   auto parts = SplitPerDirection(t);
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!parts[static_cast<size_t>(d)].text) continue;

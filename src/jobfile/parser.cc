@@ -308,6 +308,8 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
                    : def->type == OptType::kSize ? NumKind::kSize
                                                  : NumKind::kPlain;
         if (def->per_dir) {
+          if (std::string excess = PerDirectionExcess(v.text, def->name); !excess.empty())
+            return Diag(s, at(0), excess);
           auto parts = SplitPerDirection(v.text);
           for (int d = 0; d < kNumDdirs; ++d) {
             const auto& p = parts[static_cast<size_t>(d)];

@@ -430,6 +430,13 @@ std::vector<DirPart> SplitPerDirection(std::string_view text) {
   return out;
 }
 
+std::string PerDirectionExcess(std::string_view text, const std::string& option) {
+  if (std::count(text.begin(), text.end(), ',') < 3) return "";
+  return "option '" + option +
+         "' takes at most 3 comma-separated values (reads,writes,trims), got '" +
+         std::string(text) + "'";
+}
+
 std::vector<std::string> SplitEscaped(std::string_view text, char sep) {
   std::vector<std::string> out(1);
   for (size_t i = 0; i < text.size(); ++i) {

@@ -714,6 +714,18 @@ TEST(JobfileErrors, CountsTakeWholeNumbers) {
   EXPECT_EQ(j.numjobs, 3u);
 }
 
+// bs=4k,8k,16k,32k: fio and iobench silently dropped the fourth value.
+TEST(JobfileErrors, AtMostThreeDirections) {
+  EXPECT_EQ(ParseErr("[a]\nbs=4k,8k,16k,32k\n"),
+            "t.fio:2:4: option 'bs' takes at most 3 comma-separated values (reads,writes,trims), "
+            "got '4k,8k,16k,32k'\nbs=4k,8k,16k,32k\n   ^");
+  EXPECT_NE(ParseErr("[a]\nbssplit=4k/50:8k/50,8k,16k,4k\n").find("'bssplit' takes at most 3"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nbsrange=1k-4k,1k-4k,1k-4k,1k-4k\n").find("'bsrange' takes at most 3"),
+            std::string::npos);
+  EXPECT_EQ(ParseOk("[a]\nbs=4k,8k,16k\nrate=1m,,\n").jobs.at(0).bs[2].min, 16384u);
+}
+
 TEST(JobfileErrors, BadSize) {
   EXPECT_EQ(ParseErr("[a]\nsize=4q\n"),
             "t.fio:2:7: option 'size': bad size unit 'q' in '4q' (use k, m, g, t, p, optionally "
