@@ -399,6 +399,26 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
     IOB_RETURN_IF_ERROR(ApplyOne(job, s, &owned, warnings));
   }
   for (const auto& s : owned) IOB_RETURN_IF_ERROR(CheckEngineOption(*job, s));
+  // fio puts directory= in front of an absolute filename= too: with
+  // directory=/mnt/t, filename=/dev/sdb is the file /mnt/t/dev/sdb in fio,
+  // and would have been the device itself here. Neither is safe to guess.
+  if (!job->directory.empty()) {
+    for (const auto& f : job->filenames) {
+      if (f.empty() || f[0] != '/') continue;
+      const RawSetting* at = nullptr;
+      for (const auto& s : owned) {
+        const OptionDef* def = FindOption(s.key);
+        if (def && (def->name == "filename" || def->name == "directory")) at = &s;
+      }
+      const std::string dir = job->directory.substr(0, job->directory.find(':'));
+      const std::string msg =
+          "filename=" + f + " is an absolute path but directory=" + job->directory +
+          " is set: fio would use " + (dir.back() == '/' ? dir.substr(0, dir.size() - 1) : dir) +
+          f + "; remove one of the two options";
+      if (at) return Diag(*at, at->key_col, msg);
+      return Status::Invalid("job '" + job->name + "': " + msg);
+    }
+  }
   return Status::Ok();
 }
 

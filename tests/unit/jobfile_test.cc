@@ -726,6 +726,17 @@ TEST(JobfileErrors, AtMostThreeDirections) {
   EXPECT_EQ(ParseOk("[a]\nbs=4k,8k,16k\nrate=1m,,\n").jobs.at(0).bs[2].min, 16384u);
 }
 
+// fio joins directory=/mnt/t and filename=/dev/sdb into the file
+// /mnt/t/dev/sdb; iobench used the device /dev/sdb itself. Now refused.
+TEST(JobfileErrors, AbsoluteFilenameWithDirectory) {
+  EXPECT_EQ(ParseErr("[global]\ndirectory=/mnt/t/\n[a]\nfilename=/dev/sdb\n"),
+            "t.fio:4:1: filename=/dev/sdb is an absolute path but directory=/mnt/t/ is set: fio "
+            "would use /mnt/t/dev/sdb; remove one of the two options\nfilename=/dev/sdb\n^");
+  auto j = ParseOk("[a]\ndirectory=/mnt/t\nfilename=rel:sub/x\n").jobs.at(0);
+  EXPECT_EQ(j.filenames, (std::vector<std::string>{"rel", "sub/x"}));
+  EXPECT_EQ(ParseOk("[a]\nfilename=/dev/shm/x\n").jobs.at(0).filenames.at(0), "/dev/shm/x");
+}
+
 TEST(JobfileErrors, BadSize) {
   EXPECT_EQ(ParseErr("[a]\nsize=4q\n"),
             "t.fio:2:7: option 'size': bad size unit 'q' in '4q' (use k, m, g, t, p, optionally "
