@@ -118,8 +118,27 @@ class FileReader {
         if (path.empty())
           return Status::Invalid(
               FormatDiagnostic(display, e.line, e.key_col, "include needs a file name", e.text));
-        if (path[0] != '/') path = base_dir + "/" + path;
         char real[PATH_MAX];
+        if (path[0] != '/') {
+          // fio looks in the working directory first, then next to the job
+          // file; iobench looks next to the job file first. Where both hold
+          // the name, the two would read different files: refuse.
+          const std::string next_to = base_dir + "/" + path;
+          char cwd_real[PATH_MAX];
+          const bool in_cwd = realpath(path.c_str(), cwd_real) != nullptr;
+          if (realpath(next_to.c_str(), real)) {
+            if (in_cwd && std::string(cwd_real) != real)
+              return Status::Invalid(FormatDiagnostic(
+                  display, e.line, e.value_col,
+                  "include '" + *expanded + "' is ambiguous: fio reads " + cwd_real +
+                      " (it looks in the working directory first), iobench would read " + real +
+                      "; write the path so that it names one file",
+                  e.text));
+            path = next_to;
+          } else if (!in_cwd) {
+            path = next_to;  // the error below names where it looked
+          }
+        }
         if (!realpath(path.c_str(), real))
           return Status::Invalid(FormatDiagnostic(display, e.line, e.value_col,
                                                   "cannot include '" + *expanded +

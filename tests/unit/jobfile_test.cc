@@ -886,6 +886,40 @@ TEST(JobfileInclude, NestedAndRelative) {
   EXPECT_EQ(r->jobs.at(0).settings[1].line, 1);
 }
 
+// fio resolves `include x.inc` in the working directory first, then next
+// to the job file. With a x.inc in both places iobench read the other one,
+// silently; with x.inc only in the working directory it refused the file.
+TEST(JobfileInclude, WorkingDirectoryAsFioDoes) {
+  TempDir d;
+  fs::create_directories(d.path() + "/jobs");
+  fs::create_directories(d.path() + "/cwd");
+  std::string main = d.Write("jobs/main.fio", "[a]\ninclude x.inc\n");
+  d.Write("cwd/x.inc", "bs=8k\n");
+  char old_cwd[PATH_MAX];
+  ASSERT_NE(getcwd(old_cwd, sizeof(old_cwd)), nullptr);
+  ASSERT_EQ(chdir((d.path() + "/cwd").c_str()), 0);
+  ParseInput in;
+  in.job_files = {main};
+  auto only_cwd = ParseJobs(in);
+  d.Write("jobs/x.inc", "bs=16k\n");
+  auto both = ParseJobs(in);
+  ASSERT_EQ(chdir(old_cwd), 0);
+  ASSERT_TRUE(only_cwd.ok()) << only_cwd.status().message();
+  EXPECT_EQ(only_cwd->jobs.at(0).bs[0].min, 8192u);
+  ASSERT_FALSE(both.ok());
+  EXPECT_EQ(both.status().message(),
+            main + ":2:9: include 'x.inc' is ambiguous: fio reads " + d.path() +
+                "/cwd/x.inc (it looks in the working directory first), iobench would read " +
+                d.path() +
+                "/jobs/x.inc; write the path so that it names one file\ninclude "
+                "x.inc\n        ^");
+  // Next to the job file only: as before.
+  fs::remove(d.path() + "/cwd/x.inc");
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).bs[0].min, 16384u);
+}
+
 TEST(JobfileInclude, FilesThatAreNotPlainText) {
   TempDir d;
   ParseInput in;
