@@ -726,6 +726,13 @@ Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
   SplitArgsResult out;
   for (size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
+    if (a == "--") {
+      // The getopt convention fio follows: everything after "--" is a job
+      // file (it was refused as "unknown option ''").
+      out.job_files.insert(out.job_files.end(), argv.begin() + static_cast<ptrdiff_t>(i) + 1,
+                           argv.end());
+      break;
+    }
     if (a == "-" || a.empty() || a[0] != '-') {
       out.job_files.push_back(a);
       continue;

@@ -181,6 +181,15 @@ TEST(CliArgs, AnOptionIsNotTheValueOfThePreviousOne) {
       << p.status().message();
 }
 
+// `iobench -- job.fio` was refused as "unknown option ''"; fio (getopt)
+// takes everything after "--" as job files.
+TEST(CliArgs, DoubleDashEndsTheOptions) {
+  auto split = SplitArgs(Words("--name=a -- --odd.fio b.fio"), Tools());
+  ASSERT_TRUE(split.ok());
+  EXPECT_EQ(split->job_args, std::vector<std::string>{"--name=a"});
+  EXPECT_EQ(split->job_files, (std::vector<std::string>{"--odd.fio", "b.fio"}));
+}
+
 TEST(CliArgs, Refusals) {
   auto r = SplitArgs(Words("--minimal -name=a"), Tools());
   ASSERT_FALSE(r.ok());
