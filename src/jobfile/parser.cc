@@ -441,6 +441,25 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
   return Status::Ok();
 }
 
+// In fio a bssplit, once set, wins over any bs= or bsrange= of the job,
+// even one written after it ([global] bssplit=4k/50:64k/50, then bs=8k in
+// a job, still runs the split), where iobench applies the options in order.
+// Refuse that order instead of silently running other block sizes than fio.
+// (Command-line globals still override a job file's bssplit, by design.)
+Status CheckBsAfterBsSplit(const std::vector<RawSetting>& settings) {
+  const RawSetting* split = nullptr;
+  for (const auto& s : settings) {
+    const OptionDef* def = FindOption(s.key);
+    if (!def) continue;
+    if (def->name == "bssplit") split = &s;
+    if ((def->name == "bs" || def->name == "bsrange") && split)
+      return Diag(s, s.key_col,
+                  "'" + s.key + "' after 'bssplit' (" + Where(*split) +
+                      "): fio keeps running the bssplit and ignores it; remove one of the two");
+  }
+  return Status::Ok();
+}
+
 JobSpec NewJob(const std::string& name, const std::string& file, int index, int line) {
   JobSpec j;
   j.name = name;
@@ -553,6 +572,7 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
       e.source = OptionSource::kJob;
       all.push_back(std::move(e));
     }
+    IOB_RETURN_IF_ERROR(CheckBsAfterBsSplit(all));
     for (const auto& g : cli_globals) all.push_back(g);
     IOB_RETURN_IF_ERROR(ApplyAll(&job, all, warnings));
     jobs->push_back(std::move(job));
@@ -651,6 +671,7 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
       all.push_back(std::move(g));
     }
     for (auto& e : sec.entries) all.push_back(e);
+    IOB_RETURN_IF_ERROR(CheckBsAfterBsSplit(all));
     IOB_RETURN_IF_ERROR(ApplyAll(&job, all, &out.warnings));
     // The command line's own settings are command-line provenance.
     for (auto& s : job.settings) s.source = OptionSource::kCommandLine;

@@ -737,6 +737,30 @@ TEST(JobfileErrors, AbsoluteFilenameWithDirectory) {
   EXPECT_EQ(ParseOk("[a]\nfilename=/dev/shm/x\n").jobs.at(0).filenames.at(0), "/dev/shm/x");
 }
 
+// fio keeps a bssplit over a later bs=/bsrange= (fio's t0002 job writes
+// [global] bssplit and bsrange in a job): iobench ran the later bs instead.
+TEST(JobfileErrors, BsAfterBsSplit) {
+  EXPECT_EQ(ParseErr("[global]\nbssplit=4k/50:64k/50\n[a]\nbs=8k\n"),
+            "t.fio:4:1: 'bs' after 'bssplit' (t.fio:2): fio keeps running the bssplit and "
+            "ignores it; remove one of the two\nbs=8k\n^");
+  EXPECT_NE(ParseErr("[a]\nbssplit=4k/50:64k/50\nblocksize_range=1k-4k\n")
+                .find("'blocksize_range' after"),
+            std::string::npos);
+  // bs before bssplit: the split wins in both tools; a command-line --bs
+  // overrides the job file (iobench's precedence).
+  EXPECT_TRUE(ParseOk("[a]\nbs=8k\nbssplit=4k/50:64k/50\n").jobs.at(0).bs[0].split.size() == 2);
+  TempDir d;
+  ParseInput in;
+  in.job_files = {d.Write("j.fio", "[a]\nbssplit=4k/50:64k/50\n")};
+  in.cli_job_args = {"--bs=8k"};
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).bs[0].min, 8192u);
+  in.job_files.clear();
+  in.cli_job_args = {"--name=a", "--bssplit=4k/50:64k/50", "--bs=8k"};
+  EXPECT_FALSE(ParseJobs(in).ok());
+}
+
 TEST(JobfileErrors, BadSize) {
   EXPECT_EQ(ParseErr("[a]\nsize=4q\n"),
             "t.fio:2:7: option 'size': bad size unit 'q' in '4q' (use k, m, g, t, p, optionally "
