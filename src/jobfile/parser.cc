@@ -271,6 +271,10 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
     auto expanded = Expand(s.value, &ve, &keyword);
     if (!expanded) return Diag(s, s.value_col + static_cast<int>(ve.offset), ve.message);
     v.text = *expanded;
+    // The text as written was checked; an environment variable may still
+    // bring bytes that are not UTF-8.
+    if (std::string bad; FirstNonUtf8(v.text, 0, v.text.size(), &bad) != std::string_view::npos)
+      return Diag(s, s.value_col, "option '" + s.key + "' after substitution: " + bad);
     // `size=5*$mb_memory/8`: fio computes a value with a $keyword in it.
     auto number_text = [&](const std::string& t) { return keyword ? KeywordArithmetic(t) : t; };
     // fio reads numjobs=1.5 as 1 and iobench once rounded it to 2: a count

@@ -2,6 +2,7 @@
 // terminal, a huge line is not echoed whole, and the caret still points at the
 // column. The end-to-end catalogue is tests/e2e/bad_input.sh.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <string>
 
@@ -58,6 +59,18 @@ TEST(JobfileBadInputTest, NamesAndValuesMustBeUtf8CommentsNeedNot) {
   auto r = Lex("; caf\xe9\n[a] # na\xefve\nsize=1m ; \xff\ndescription=caf\xc3\xa9\n", "f.fio");
   EXPECT_TRUE(r.ok()) << r.status().ToString();
   ParseInput in;
+  // ... also when an environment variable brings the bytes.
+  setenv("IOB_TEST_LATIN1", "caf\xe9", 1);
+  in.cli_job_args = {"--name=a", "--description=${IOB_TEST_LATIN1}"};
+  auto env = ParseJobs(in);
+  unsetenv("IOB_TEST_LATIN1");
+  ASSERT_FALSE(env.ok());
+  EXPECT_EQ(env.status().message().rfind(
+                "command line: option 'description' after substitution: byte 0xE9 is not UTF-8 "
+                "text",
+                0),
+            0u)
+      << env.status().message();
   in.cli_job_args = {"--name=caf\xe9", "--size=1m"};
   auto p = ParseJobs(in);
   ASSERT_FALSE(p.ok());
