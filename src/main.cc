@@ -17,6 +17,7 @@
 
 #include "iobench/engine.h"
 #include "iobench/job.h"
+#include "jobfile/lexer.h"
 #include "jobfile/parser.h"
 #include "jobfile/units.h"
 #include "report/interim.h"
@@ -354,6 +355,14 @@ int Main(int argc, char** argv) {
   }
   std::string cmdline = "iobench";
   for (const auto& a : args) cmdline += " " + a;
+  // The command line goes into the JSON report, which must be UTF-8: a job
+  // file or --output path in another encoding made the report throw after
+  // the run. Such bytes are shown as '?'.
+  for (std::string bad;;) {
+    const size_t at = iobench::jobfile::FirstNonUtf8(cmdline, 0, cmdline.size(), &bad);
+    if (at == std::string_view::npos) break;
+    cmdline[at] = '?';
+  }
   if (!compare_new.empty()) {
     if (!job_files.empty() || !split->job_args.empty()) {
       std::fprintf(stderr, "iobench: --compare BASE.json NEW.json takes no jobs to run\n");
