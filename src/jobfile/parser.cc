@@ -667,8 +667,13 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
     if (!section_used[i])
       return Status::Invalid("iobench: --section=" + in.sections[i] +
                              " matches no job in the job files");
+  // fio runs the command-line jobs first, and the first job file's jobs
+  // carry on in their group without a wall (`fio --name=c ... a.fio` runs c
+  // and a's jobs together); iobench ran them after the files, as a group of
+  // their own. Hence index 0 and the front of the list.
+  std::vector<JobSpec> cli_jobs;
   for (auto& sec : cli.jobs) {
-    JobSpec job = NewJob(sec.name, "", index, 0);
+    JobSpec job = NewJob(sec.name, "", 0, 0);
     std::vector<RawSetting> all;
     for (auto g : cli.globals) {
       g.source = OptionSource::kGlobal;  // globals of the command-line jobs
@@ -680,8 +685,10 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
     // The command line's own settings are command-line provenance.
     for (auto& s : job.settings) s.source = OptionSource::kCommandLine;
     for (auto& s : job.unimplemented) s.source = OptionSource::kCommandLine;
-    out.jobs.push_back(std::move(job));
+    cli_jobs.push_back(std::move(job));
   }
+  out.jobs.insert(out.jobs.begin(), std::make_move_iterator(cli_jobs.begin()),
+                  std::make_move_iterator(cli_jobs.end()));
   DedupeWarnings(&out.warnings);
   if (out.jobs.empty()) {
     if (in.job_files.empty())

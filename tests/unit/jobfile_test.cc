@@ -872,6 +872,25 @@ TEST(JobfilePrecedence, DefaultGlobalJobCommandLine) {
   EXPECT_EQ(r->jobs[1].iodepth, 4u);
 }
 
+// fio: command-line jobs first; the first job file's jobs join their group.
+TEST(JobfilePrecedence, CommandLineJobsComeFirstAsInFio) {
+  TempDir d;
+  ParseInput in;
+  in.job_files = {d.Write("a.fio", "[a]\nsize=1m\n"), d.Write("b.fio", "[b]\nsize=1m\n")};
+  in.cli_job_args = {"--size=2m", "--name=c"};
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->jobs.size(), 3u);
+  EXPECT_EQ(r->jobs[0].name, "c");
+  EXPECT_EQ(r->jobs[0].job_file_index, 0);
+  EXPECT_EQ(r->jobs[1].name, "a");
+  EXPECT_EQ(r->jobs[1].job_file_index, 0);
+  EXPECT_EQ(r->jobs[2].job_file_index, 1);
+  EXPECT_EQ(ParseOnlySummary(r->jobs).substr(0, 10), "c: group=0");
+  EXPECT_NE(ParseOnlySummary(r->jobs).find("a: group=0"), std::string::npos);
+  EXPECT_NE(ParseOnlySummary(r->jobs).find("b: group=1"), std::string::npos);
+}
+
 TEST(JobfilePrecedence, SeveralFilesAndSections) {
   TempDir d;
   std::string a = d.Write("a.fio", "[x]\n[y]\n");
