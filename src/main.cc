@@ -13,10 +13,12 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "iobench/engine.h"
 #include "iobench/job.h"
+#include "jobfile/lexer.h"
 #include "jobfile/parser.h"
 #include "jobfile/units.h"
 #include "report/interim.h"
@@ -49,6 +51,8 @@ struct Cli {
   bool list_engines = false;
   bool readonly = false;
   std::string eta = "auto";
+  std::string eta_interval;  // --eta-interval=TIME (seconds by default, as in fio)
+  std::string eta_newline;   // --eta-newline=TIME (seconds by default, as in fio)
   uint64_t eta_interval_ms = 1000;
   uint64_t eta_newline_ms = 0;
   std::string status_interval;  // --status-interval=TIME (seconds by default)
@@ -92,8 +96,10 @@ const std::vector<iobench::jobfile::ToolOptionSpec>& ToolOptions() {
       {"list-engines", ToolArg::kNone, "List the engines and whether this machine can run them"},
       {"readonly", ToolArg::kNone, "Refuse any job that writes"},
       {"eta", ToolArg::kRequired, "When to print the progress line: always, never, auto"},
-      {"eta-interval", ToolArg::kRequired, "Redraw the progress line every N milliseconds"},
-      {"eta-newline", ToolArg::kRequired, "Start a new progress line every N seconds"},
+      {"eta-interval", ToolArg::kRequired,
+       "Redraw the progress line every TIME (default unit: seconds; at least 250ms)"},
+      {"eta-newline", ToolArg::kRequired,
+       "Start a new progress line every TIME (default unit: seconds)"},
       {"status-interval", ToolArg::kRequired,
        "Print a full report every TIME (default unit: seconds; kill -USR1 asks for one now)"},
       {"status-interval-mode", ToolArg::kRequired,
@@ -145,8 +151,8 @@ void BuildApp(CLI::App& app, Cli& cli) {
   app.add_flag("--list-engines", cli.list_engines, desc("list-engines"));
   app.add_flag("--readonly", cli.readonly, desc("readonly"));
   app.add_option("--eta", cli.eta, desc("eta"));
-  app.add_option("--eta-interval", cli.eta_interval_ms, desc("eta-interval"));
-  app.add_option("--eta-newline", cli.eta_newline_ms, desc("eta-newline"));
+  app.add_option("--eta-interval", cli.eta_interval, desc("eta-interval"));
+  app.add_option("--eta-newline", cli.eta_newline, desc("eta-newline"));
   app.add_option("--status-interval", cli.status_interval, desc("status-interval"));
   app.add_option("--status-interval-mode", cli.status_interval_mode, desc("status-interval-mode"));
   app.add_option("--stuck-timeout", cli.stuck_timeout, desc("stuck-timeout"));
@@ -317,6 +323,25 @@ int Main(int argc, char** argv) {
                  eta.status().message().c_str());
     return kExitUsage;
   }
+  // fio reads both as times in seconds by default (--eta-newline=5 is 5 s,
+  // not 5 ms) and refuses an interval below 250 ms.
+  for (auto [flag, text, ms, min_ms] :
+       {std::tuple{"--eta-interval", &cli.eta_interval, &cli.eta_interval_ms, int64_t{250}},
+        std::tuple{"--eta-newline", &cli.eta_newline, &cli.eta_newline_ms, int64_t{0}}}) {
+    if (text->empty()) continue;
+    iobench::jobfile::NumContext nc;
+    nc.kind = iobench::jobfile::NumKind::kTime;
+    iobench::jobfile::ValueError err;
+    auto v = iobench::jobfile::ParseNumber(*text, nc, &err);
+    if (!v || *v < min_ms * 1000000 || *v < 0) {
+      std::fprintf(stderr, "iobench: %s=%s: %s\n", flag, text->c_str(),
+                   !v           ? err.message.c_str()
+                   : min_ms > 0 ? "must be at least 250ms (a bare number is seconds)"
+                                : "must not be negative");
+      return kExitUsage;
+    }
+    *ms = static_cast<uint64_t>(*v / 1000000);
+  }
   if (!cli.status_interval.empty()) {
     iobench::jobfile::NumContext nc;
     nc.kind = iobench::jobfile::NumKind::kTime;
@@ -363,6 +388,14 @@ int Main(int argc, char** argv) {
   }
   std::string cmdline = "iobench";
   for (const auto& a : args) cmdline += " " + a;
+  // The command line goes into the JSON report, which must be UTF-8: a job
+  // file or --output path in another encoding made the report throw after
+  // the run. Such bytes are shown as '?'.
+  for (std::string bad;;) {
+    const size_t at = iobench::jobfile::FirstNonUtf8(cmdline, 0, cmdline.size(), &bad);
+    if (at == std::string_view::npos) break;
+    cmdline[at] = '?';
+  }
   if (!compare_new.empty()) {
     if (!job_files.empty() || !split->job_args.empty()) {
       std::fprintf(stderr, "iobench: --compare BASE.json NEW.json takes no jobs to run\n");

@@ -281,8 +281,14 @@ std::string Secs(uint64_t ns) {
 
 std::string ParseOnlySummary(const std::vector<JobSpec>& jobs) {
   std::ostringstream o;
-  for (const auto& j : jobs) {
-    o << j.name << ": group=" << j.job_file_index << " rw=" << RwModeName(j.rw);
+  int group = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const JobSpec& j = jobs[i];
+    // The reporting group, numbered as the run numbers it: stonewall,
+    // new_group and each further job file start a new one.
+    if (i > 0 && (j.stonewall || j.new_group || j.job_file_index != jobs[i - 1].job_file_index))
+      ++group;
+    o << j.name << ": group=" << group << " rw=" << RwModeName(j.rw);
     if (j.rw_nr > 1) o << ":" << j.rw_nr;
     if (j.rw_skip) o << ":" << j.rw_skip;
     o << " bs=" << Bs(j.bs[0]);

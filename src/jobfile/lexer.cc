@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <string_view>
 
 namespace iobench::jobfile {
@@ -69,6 +70,21 @@ std::string FormatDiagnostic(const std::string& file, int line, int col, const s
   return out;
 }
 
+size_t FirstNonUtf8(std::string_view s, size_t from, size_t to, std::string* message) {
+  for (size_t i = from; i < to && i < s.size();) {
+    const size_t n = Utf8Length(s, i);
+    if (n == 0) {
+      char hex[8];
+      std::snprintf(hex, sizeof(hex), "0x%02X", static_cast<unsigned char>(s[i]));
+      *message = std::string("byte ") + hex +
+                 " is not UTF-8 text; names and values go into the reports, which are UTF-8";
+      return i;
+    }
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
 namespace {
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 }  // namespace
@@ -117,12 +133,24 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
     size_t e = body.size();
     while (e > b && std::isspace(static_cast<unsigned char>(body[e - 1]))) --e;
     if (b == e) continue;
+    // Names and values end up in reports (JSON must be UTF-8); a comment
+    // in another encoding is harmless and stays accepted.
+    std::string bad;
+    if (size_t at = FirstNonUtf8(body, b, e, &bad); at != std::string_view::npos)
+      return err(static_cast<int>(at) + 1, bad + " (save the job file as UTF-8)");
     LexEntry ent;
     ent.line = lineno;
     ent.text = text;
     ent.key_col = static_cast<int>(b) + 1;
     if (body[b] == '[') {
-      if (body[e - 1] != ']') return err(static_cast<int>(e) + 1, "missing ']' after section name");
+      if (body[e - 1] != ']') {
+        // `[disk#1]`: the comment cut the name (fio names such a job "").
+        if (cpos != std::string::npos && text.find(']', cpos) != std::string::npos)
+          return err(static_cast<int>(cpos) + 1,
+                     std::string("'") + text[cpos] +
+                         "' starts a comment, so it cannot be part of a section name");
+        return err(static_cast<int>(e) + 1, "missing ']' after section name");
+      }
       std::string name = body.substr(b + 1, e - b - 2);
       size_t nb = 0, ne = name.size();
       while (nb < ne && IsBlank(name[nb])) ++nb;

@@ -18,6 +18,10 @@ namespace iobench::jobfile {
 std::string FormatDiagnostic(const std::string& file, int line, int col, const std::string& message,
                              const std::string& line_text);
 
+// Offset of the first byte in s[from, to) that does not start a valid UTF-8
+// sequence, or std::string_view::npos. `message` gets the text of the error.
+size_t FirstNonUtf8(std::string_view s, size_t from, size_t to, std::string* message);
+
 struct LexEntry {
   enum class Kind { kSection, kOption, kInclude };
   Kind kind = Kind::kOption;

@@ -113,6 +113,8 @@ Status ParseRange(std::string_view text, NumKind kind, uint32_t kb_base, uint64_
 const char* DirName(int d) { return d == 0 ? "reads" : d == 1 ? "writes" : "trims"; }
 
 Status ParseBsSplit(JobSpec& j, const OptValue& v) {
+  if (std::string excess = PerDirectionExcess(v.text, "bssplit"); !excess.empty())
+    return Bad(excess);
   auto parts = SplitPerDirection(v.text);
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!parts[static_cast<size_t>(d)].text) continue;
@@ -225,6 +227,7 @@ Status ParseCmdprioBsSplit(JobSpec& j, const OptValue& v) {
 Status ParseBsRange(JobSpec& j, const OptValue& v) {
   std::string t = v.text;
   std::replace(t.begin(), t.end(), '/', ',');
+  if (std::string excess = PerDirectionExcess(t, "bsrange"); !excess.empty()) return Bad(excess);
   auto parts = SplitPerDirection(t);
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!parts[static_cast<size_t>(d)].text) continue;
@@ -1513,6 +1516,23 @@ bool IsSoftDeprecatedFioOption(const std::string& name) {
 
 bool IsDeprecatedFioOption(const std::string& name) {
   return name == "rwmixcycle" || name == "percentage_sequential";
+}
+
+const char* FioProfileOfOption(const std::string& name) {
+  // "size" of the tiobench profile is also a job option, and wins.
+  static const char* const kTiobench[] = {"block", "numruns", "dir", "threads"};
+  static const char* const kAct[] = {"device-names",
+                                     "load",
+                                     "test-duration",
+                                     "threads-per-queue",
+                                     "read-req-num-512-blocks",
+                                     "large-block-op-kbytes",
+                                     "prep"};
+  for (const char* n : kTiobench)
+    if (name == n) return "tiobench";
+  for (const char* n : kAct)
+    if (name == n) return "act";
+  return nullptr;
 }
 
 const std::vector<std::string>& IobenchEngineNames() {

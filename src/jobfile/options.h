@@ -75,6 +75,11 @@ const std::vector<std::string>& FioOnlyOptions();
 bool IsSoftDeprecatedFioOption(const std::string& name);
 bool IsDeprecatedFioOption(const std::string& name);
 
+// Options of fio's built-in profiles (tiobench, act): fio accepts them in
+// any job and ignores them unless run with --profile. Returns the profile's
+// name, or nullptr for any other name.
+const char* FioProfileOfOption(const std::string& name);
+
 // Engines iobench can name in ioengine= (runnable or not on this machine),
 // and fio engines it does not support.
 const std::vector<std::string>& IobenchEngineNames();

@@ -118,8 +118,27 @@ class FileReader {
         if (path.empty())
           return Status::Invalid(
               FormatDiagnostic(display, e.line, e.key_col, "include needs a file name", e.text));
-        if (path[0] != '/') path = base_dir + "/" + path;
         char real[PATH_MAX];
+        if (path[0] != '/') {
+          // fio looks in the working directory first, then next to the job
+          // file; iobench looks next to the job file first. Where both hold
+          // the name, the two would read different files: refuse.
+          const std::string next_to = base_dir + "/" + path;
+          char cwd_real[PATH_MAX];
+          const bool in_cwd = realpath(path.c_str(), cwd_real) != nullptr;
+          if (realpath(next_to.c_str(), real)) {
+            if (in_cwd && std::string(cwd_real) != real)
+              return Status::Invalid(FormatDiagnostic(
+                  display, e.line, e.value_col,
+                  "include '" + *expanded + "' is ambiguous: fio reads " + cwd_real +
+                      " (it looks in the working directory first), iobench would read " + real +
+                      "; write the path so that it names one file",
+                  e.text));
+            path = next_to;
+          } else if (!in_cwd) {
+            path = next_to;  // the error below names where it looked
+          }
+        }
         if (!realpath(path.c_str(), real))
           return Status::Invalid(FormatDiagnostic(display, e.line, e.value_col,
                                                   "cannot include '" + *expanded +
@@ -213,6 +232,17 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
                             "' is deprecated in fio and has no effect; ignored");
       return Status::Ok();
     }
+    if (const char* profile = FioProfileOfOption(s.key)) {
+      // fio's own examples write `threads=1` (meaning `thread`): fio
+      // takes it as an option of its tiobench profile and ignores it.
+      if (warnings)
+        warnings->push_back(Where(s) + ": warning: option '" + s.key + "' belongs to fio's " +
+                            profile +
+                            " profile, which iobench does not have; fio ignores it in a job "
+                            "and so does iobench" +
+                            (s.key == "threads" ? " (did you mean 'thread'?)" : ""));
+      return Status::Ok();
+    }
     if (IsDeprecatedFioOption(s.key))
       return Diag(
           s, s.key_col,
@@ -237,9 +267,27 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
     v.num = 1;
   } else {
     ValueError ve;
-    auto expanded = Expand(s.value, &ve);
+    bool keyword = false;
+    auto expanded = Expand(s.value, &ve, &keyword);
     if (!expanded) return Diag(s, s.value_col + static_cast<int>(ve.offset), ve.message);
     v.text = *expanded;
+    // The text as written was checked; an environment variable may still
+    // bring bytes that are not UTF-8.
+    if (std::string bad; FirstNonUtf8(v.text, 0, v.text.size(), &bad) != std::string_view::npos)
+      return Diag(s, s.value_col, "option '" + s.key + "' after substitution: " + bad);
+    // `size=5*$mb_memory/8`: fio computes a value with a $keyword in it.
+    auto number_text = [&](const std::string& t) { return keyword ? KeywordArithmetic(t) : t; };
+    // fio reads numjobs=1.5 as 1 and iobench once rounded it to 2: a count
+    // written with a fraction is refused instead.
+    auto whole = [&](const std::string& t, size_t off) -> Status {
+      const std::string n = Trim(t);
+      if (def->type != OptType::kInt || n.empty() || n[0] == '(' ||
+          n.find('.') == std::string::npos || n.rfind("0x", 0) == 0)
+        return Status::Ok();
+      return Diag(s, s.value_col + (v.text == s.value ? static_cast<int>(off) : 0),
+                  "option '" + def->name + "' takes a whole number, got '" + n +
+                      "' (fio drops the fraction)");
+    };
     // Offsets in the expanded text only map to the written text when
     // nothing was substituted; otherwise point at the value's start.
     bool same = v.text == s.value;
@@ -283,13 +331,16 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
                    : def->type == OptType::kSize ? NumKind::kSize
                                                  : NumKind::kPlain;
         if (def->per_dir) {
+          if (std::string excess = PerDirectionExcess(v.text, def->name); !excess.empty())
+            return Diag(s, at(0), excess);
           auto parts = SplitPerDirection(v.text);
           for (int d = 0; d < kNumDdirs; ++d) {
             const auto& p = parts[static_cast<size_t>(d)];
             if (!p.text) continue;
-            auto n = ParseNumber(*p.text, ctx, &ve);
+            auto n = ParseNumber(number_text(*p.text), ctx, &ve);
             if (!n)
               return Diag(s, at(p.offset + ve.offset), "option '" + def->name + "': " + ve.message);
+            IOB_RETURN_IF_ERROR(whole(*p.text, p.offset));
             IOB_RETURN_IF_ERROR(range_err(*n, p.offset));
             v.dir[d] = *n;
           }
@@ -303,8 +354,9 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
             ctx.kind = NumKind::kPlain;
             v.percent = true;
           }
-          auto n = ParseNumber(t, ctx, &ve);
+          auto n = ParseNumber(number_text(t), ctx, &ve);
           if (!n) return Diag(s, at(ve.offset), "option '" + def->name + "': " + ve.message);
+          IOB_RETURN_IF_ERROR(whole(t, 0));
           v.num = *n;
           if (!v.percent) IOB_RETURN_IF_ERROR(range_err(*n, 0));
         }
@@ -370,6 +422,45 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
     IOB_RETURN_IF_ERROR(ApplyOne(job, s, &owned, warnings));
   }
   for (const auto& s : owned) IOB_RETURN_IF_ERROR(CheckEngineOption(*job, s));
+  // fio puts directory= in front of an absolute filename= too: with
+  // directory=/mnt/t, filename=/dev/sdb is the file /mnt/t/dev/sdb in fio,
+  // and would have been the device itself here. Neither is safe to guess.
+  if (!job->directory.empty()) {
+    for (const auto& f : job->filenames) {
+      if (f.empty() || f[0] != '/') continue;
+      const RawSetting* at = nullptr;
+      for (const auto& s : owned) {
+        const OptionDef* def = FindOption(s.key);
+        if (def && (def->name == "filename" || def->name == "directory")) at = &s;
+      }
+      const std::string dir = job->directory.substr(0, job->directory.find(':'));
+      const std::string msg =
+          "filename=" + f + " is an absolute path but directory=" + job->directory +
+          " is set: fio would use " + (dir.back() == '/' ? dir.substr(0, dir.size() - 1) : dir) +
+          f + "; remove one of the two options";
+      if (at) return Diag(*at, at->key_col, msg);
+      return Status::Invalid("job '" + job->name + "': " + msg);
+    }
+  }
+  return Status::Ok();
+}
+
+// In fio a bssplit, once set, wins over any bs= or bsrange= of the job,
+// even one written after it ([global] bssplit=4k/50:64k/50, then bs=8k in
+// a job, still runs the split), where iobench applies the options in order.
+// Refuse that order instead of silently running other block sizes than fio.
+// (Command-line globals still override a job file's bssplit, by design.)
+Status CheckBsAfterBsSplit(const std::vector<RawSetting>& settings) {
+  const RawSetting* split = nullptr;
+  for (const auto& s : settings) {
+    const OptionDef* def = FindOption(s.key);
+    if (!def) continue;
+    if (def->name == "bssplit") split = &s;
+    if ((def->name == "bs" || def->name == "bsrange") && split)
+      return Diag(s, s.key_col,
+                  "'" + s.key + "' after 'bssplit' (" + Where(*split) +
+                      "): fio keeps running the bssplit and ignores it; remove one of the two");
+  }
   return Status::Ok();
 }
 
@@ -389,8 +480,23 @@ struct CliJobs {
   std::vector<Section> jobs;
 };
 
+// An argument that is surely an option, never a value: "--anything", or
+// "-known_option..." (a value such as -8k stays a value).
+bool LooksLikeOption(const std::string& a) {
+  if (a.size() > 2 && a.rfind("--", 0) == 0) return true;
+  if (a.size() < 2 || a[0] != '-') return false;
+  std::string key =
+      a.substr(1, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 1);
+  return FindOption(key) != nullptr || IsFioOnlyOption(key);
+}
+
 Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
   CliJobs out;
+  for (const std::string& a : args) {
+    std::string bad;
+    if (size_t at = FirstNonUtf8(a, 0, a.size(), &bad); at != std::string_view::npos)
+      return Status::Invalid(FormatDiagnostic(kCmdline, 0, static_cast<int>(at) + 1, bad, a));
+  }
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     RawSetting r;
@@ -410,6 +516,14 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
       r.value = body.substr(eq + 1);
       r.bare = false;
       r.value_col = static_cast<int>(dashes + eq) + 2;
+    } else if (i + 1 < args.size() && OptionTakesValue(r.key) && LooksLikeOption(args[i + 1])) {
+      // fio (getopt) would take `--name --rw=write` as a job named
+      // "--rw=write" and drop the rw option: refuse instead.
+      return Status::Invalid(FormatDiagnostic(
+          kCmdline, 0, r.key_col,
+          "option '" + r.key + "' needs a value, but the next argument '" + args[i + 1] +
+              "' is an option; write " + std::string(dashes, '-') + r.key + "=VALUE",
+          a));
     } else if (i + 1 < args.size() ? NextArgIsValue(r.key, args[i + 1]) : OptionTakesValue(r.key)) {
       if (i + 1 >= args.size())
         return Status::Invalid(
@@ -462,6 +576,7 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
       e.source = OptionSource::kJob;
       all.push_back(std::move(e));
     }
+    IOB_RETURN_IF_ERROR(CheckBsAfterBsSplit(all));
     for (const auto& g : cli_globals) all.push_back(g);
     IOB_RETURN_IF_ERROR(ApplyAll(&job, all, warnings));
     jobs->push_back(std::move(job));
@@ -552,20 +667,28 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
     if (!section_used[i])
       return Status::Invalid("iobench: --section=" + in.sections[i] +
                              " matches no job in the job files");
+  // fio runs the command-line jobs first, and the first job file's jobs
+  // carry on in their group without a wall (`fio --name=c ... a.fio` runs c
+  // and a's jobs together); iobench ran them after the files, as a group of
+  // their own. Hence index 0 and the front of the list.
+  std::vector<JobSpec> cli_jobs;
   for (auto& sec : cli.jobs) {
-    JobSpec job = NewJob(sec.name, "", index, 0);
+    JobSpec job = NewJob(sec.name, "", 0, 0);
     std::vector<RawSetting> all;
     for (auto g : cli.globals) {
       g.source = OptionSource::kGlobal;  // globals of the command-line jobs
       all.push_back(std::move(g));
     }
     for (auto& e : sec.entries) all.push_back(e);
+    IOB_RETURN_IF_ERROR(CheckBsAfterBsSplit(all));
     IOB_RETURN_IF_ERROR(ApplyAll(&job, all, &out.warnings));
     // The command line's own settings are command-line provenance.
     for (auto& s : job.settings) s.source = OptionSource::kCommandLine;
     for (auto& s : job.unimplemented) s.source = OptionSource::kCommandLine;
-    out.jobs.push_back(std::move(job));
+    cli_jobs.push_back(std::move(job));
   }
+  out.jobs.insert(out.jobs.begin(), std::make_move_iterator(cli_jobs.begin()),
+                  std::make_move_iterator(cli_jobs.end()));
   DedupeWarnings(&out.warnings);
   if (out.jobs.empty()) {
     if (in.job_files.empty())
@@ -599,6 +722,7 @@ Status SetOption(JobSpec* job, const std::string& name, const std::string& value
 }
 
 bool NextArgIsValue(const std::string& name, const std::string& next) {
+  if (LooksLikeOption(next)) return false;
   const OptionDef* d = FindOption(name);
   if (!d) {
     // A fio option iobench lacks most likely takes a value too (fio's
@@ -634,6 +758,13 @@ Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
   SplitArgsResult out;
   for (size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
+    if (a == "--") {
+      // The getopt convention fio follows: everything after "--" is a job
+      // file (it was refused as "unknown option ''").
+      out.job_files.insert(out.job_files.end(), argv.begin() + static_cast<ptrdiff_t>(i) + 1,
+                           argv.end());
+      break;
+    }
     if (a == "-" || a.empty() || a[0] != '-') {
       out.job_files.push_back(a);
       continue;

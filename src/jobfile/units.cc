@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -212,6 +213,11 @@ class ExprParser {
       return Fail(sub.message);
     }
     p_ = end;
+    // A time expression is evaluated in the option's default unit, so bare
+    // numbers are plain factors: runtime=(10/4) is 2.5 s and (2*1m) is 2
+    // minutes, not a product of two durations.
+    if (ctx_.kind == NumKind::kTime && ctx_.time_unit_ns > 1)
+      return static_cast<double>(*v) / static_cast<double>(ctx_.time_unit_ns);
     return static_cast<double>(*v);
   }
 
@@ -248,6 +254,8 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
     ValueError sub;
     auto v = EvalExpression(s, ctx, &sub);
     if (!v) return fail(sub.message, b + sub.offset);
+    if (ctx.kind == NumKind::kTime && ctx.time_unit_ns > 1)
+      *v *= static_cast<double>(ctx.time_unit_ns);
     if (!std::isfinite(*v) || std::fabs(*v) > 9.2e18)
       return fail("expression '" + std::string(s) + "' is out of range", b);
     return static_cast<int64_t>(std::llround(*v));
@@ -320,7 +328,8 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
   return neg ? -r : r;
 }
 
-std::optional<std::string> Expand(std::string_view text, ValueError* err) {
+std::optional<std::string> Expand(std::string_view text, ValueError* err, bool* used_keyword) {
+  if (used_keyword) *used_keyword = false;
   std::string out;
   for (size_t i = 0; i < text.size();) {
     if (text[i] != '$') {
@@ -336,6 +345,17 @@ std::optional<std::string> Expand(std::string_view text, ValueError* err) {
       std::string var(text.substr(i + 2, close - i - 2));
       if (var.empty()) {
         if (err) *err = {"empty variable name in '${}'", i};
+        return std::nullopt;
+      }
+      const bool plain_name = std::all_of(var.begin(), var.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      });
+      if (!plain_name) {
+        if (err)
+          *err = {"'${" + var +
+                      "}' is not a variable name: shell syntax such as ${VAR:-default} is not "
+                      "supported (fio has none either)",
+                  i};
         return std::nullopt;
       }
       const char* v = std::getenv(var.c_str());
@@ -359,6 +379,7 @@ std::optional<std::string> Expand(std::string_view text, ValueError* err) {
       if (c > 0) n = static_cast<unsigned>(c);
       out += std::to_string(n ? n : 1);
       i += 6;
+      if (used_keyword) *used_keyword = true;
     } else if (starts("mb_memory")) {
       long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
       uint64_t mb = (pages > 0 && psz > 0)
@@ -366,15 +387,24 @@ std::optional<std::string> Expand(std::string_view text, ValueError* err) {
                         : 0;
       out += std::to_string(mb);
       i += 10;
+      if (used_keyword) *used_keyword = true;
     } else if (starts("pagesize")) {
       long psz = sysconf(_SC_PAGESIZE);
       out += std::to_string(psz > 0 ? psz : 4096);
       i += 9;
+      if (used_keyword) *used_keyword = true;
     } else {
       out += text[i++];  // `$VAR` without braces stays literal, as in fio
     }
   }
   return out;
+}
+
+std::string KeywordArithmetic(std::string_view text) {
+  std::string t = Trim(text);
+  // An operator after the first character (a leading '-' is a sign).
+  if (t.empty() || t.find_first_of("+-*/%^", 1) == std::string::npos) return std::string(text);
+  return "(" + t + ")";
 }
 
 std::vector<DirPart> SplitPerDirection(std::string_view text) {
@@ -398,6 +428,13 @@ std::vector<DirPart> SplitPerDirection(std::string_view text) {
       out[i] = parts.back();  // carry-over (empty stays empty)
   }
   return out;
+}
+
+std::string PerDirectionExcess(std::string_view text, const std::string& option) {
+  if (std::count(text.begin(), text.end(), ',') < 3) return "";
+  return "option '" + option +
+         "' takes at most 3 comma-separated values (reads,writes,trims), got '" +
+         std::string(text) + "'";
 }
 
 std::vector<std::string> SplitEscaped(std::string_view text, char sep) {

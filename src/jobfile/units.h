@@ -49,13 +49,23 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
 
 // Evaluates an arithmetic expression (the text inside or including the
 // parentheses): + - * / % ^, unary minus, parentheses, numbers with suffixes.
+// For NumKind::kTime the result is in the context's default unit (a number
+// with a suffix is converted to it), so bare numbers stay plain factors.
 std::optional<double> EvalExpression(std::string_view text, const NumContext& ctx, ValueError* err);
 
 // Expands ${VAR} from the environment and the keywords $ncpus, $mb_memory and
 // $pagesize. An unset ${VAR} is an error naming the variable (fio silently
 // substitutes an empty string, which turns `size=${SIZE}` into a confusing
 // failure later). `$VAR` without braces is left alone, as fio does.
-std::optional<std::string> Expand(std::string_view text, ValueError* err);
+// *used_keyword (when given) tells whether a $keyword was substituted.
+std::optional<std::string> Expand(std::string_view text, ValueError* err,
+                                  bool* used_keyword = nullptr);
+
+// fio evaluates a value in which it substituted a $keyword as arithmetic
+// even without parentheses (`size=5*$mb_memory/8`, `numjobs=$ncpus*2`):
+// returns `text` in parentheses when it holds an operator (a leading '-'
+// is a sign), else `text` unchanged.
+std::string KeywordArithmetic(std::string_view text);
 
 // Splits a per-direction list with fio's carry-over rule: "a" -> a,a,a;
 // "a,b" -> a,b,b; "a,b," -> a,b,-; ",b" -> -,b,b (- = keep the default).
@@ -66,6 +76,10 @@ struct DirPart {
   size_t offset = 0;
 };
 std::vector<DirPart> SplitPerDirection(std::string_view text);
+
+// fio has three directions and silently drops a fourth value ("bs=4k,8k,
+// 16k,32k"): the error for such a list, or "" when it has at most three.
+std::string PerDirectionExcess(std::string_view text, const std::string& option);
 
 // Splits on `sep`, honouring `\sep` as an escaped separator (removed).
 std::vector<std::string> SplitEscaped(std::string_view text, char sep);

@@ -116,7 +116,13 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         if (S_ISDIR(st.st_mode))
           return Status::Invalid(JobLabel(job) + ": target " + t.path +
                                  " is a directory (use directory= for a directory of files)");
-        if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode))
+        // fio runs on /dev/null and /dev/zero; iobench sizes, lays out and
+        // fsyncs its targets, which a character device cannot all do.
+        if (S_ISCHR(st.st_mode))
+          return Status::Invalid(JobLabel(job) + ": target " + t.path +
+                                 " is a character device; iobench runs on regular files and "
+                                 "block devices (ioengine=null runs without any target)");
+        if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
           return Status::Invalid(JobLabel(job) + ": target " + t.path +
                                  " is not a regular file or block device");
         if (S_ISBLK(st.st_mode)) {

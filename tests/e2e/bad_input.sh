@@ -116,6 +116,8 @@ check verify-pattern-file-cli 2 "a 'quoted' part names a file to read the patter
   "$bin" --name=p --ioengine=null --size=1m --rw=write --verify=pattern "--verify_pattern='p.bin'"
 check section-unclosed 2 "section_unclosed.fio:1:3: missing '\]'" -- "$bin" "$(c section_unclosed.fio)"
 check wait-for-unknown 2 "wait_for=nobody" -- "$bin" "$(c wait_for_unknown.fio)"
+check name-not-utf8 2 "name_latin1.fio:2:5: byte 0xE9 is not UTF-8 text" -- \
+  "$bin" --output-format=json "$(c name_latin1.fio)"
 check job-file-missing 2 "nonexistent-$$.fio: No such file" -- "$bin" "$work/../nonexistent-$$.fio"
 check job-file-is-directory 2 "is a directory" -- "$bin" "$work/sub"
 
@@ -203,6 +205,12 @@ check compare-two-files-not-json 2 "iobench-notjson.$$: (no JSON document found|
 rm -f "$work/../iobench-notjson.$$" "$work/../iobench-nojobs.$$.json"
 check repeat-zero 2 "repeat" -- "$bin" --repeat=0 --name=a --ioengine=null --size=1m
 check eta-bad 2 "--eta=sometimes" -- "$bin" --eta=sometimes --name=a --ioengine=null --size=1m
+# fio reads --eta-interval/--eta-newline as times in seconds and refuses an
+# interval below 250 ms (iobench once read milliseconds and clamped).
+check eta-interval-short 2 "--eta-interval=100ms: must be at least 250ms" -- \
+  "$bin" --eta-interval=100ms --name=a --ioengine=null --size=1m
+check eta-newline-negative 2 "--eta-newline=-2: must not be negative" -- \
+  "$bin" --eta-newline=-2 --name=a --ioengine=null --size=1m
 printf '[a]\nioengine=null\nsize=1m\n' >"$work/../iobench-valid.$$.fio"
 check section-unknown 2 "--section=nosuch matches no job" -- \
   "$bin" --section=nosuch "$work/../iobench-valid.$$.fio"

@@ -35,6 +35,22 @@ if ! "$bin" -directory=/mnt4/ -direct=0 -thread -size=3G -rw=rw -rwmixwrite=30 -
   echo "FAIL: seed 003 command line"
   fail=1
 fi
+# fio's time syntax for the progress-line options (a bare number is seconds).
+if ! "$bin" --eta-interval=2 --eta-newline=5s --parse-only --name=a --ioengine=null \
+    --size=1m >/dev/null; then
+  echo "FAIL: --eta-interval=2 --eta-newline=5s"
+  fail=1
+fi
+# A job file whose path is not UTF-8 runs, and the JSON report (which holds
+# the command line) stays valid JSON (it once threw after the run).
+latin1=$(mktemp -d /tmp/iobench-latin1.XXXXXX)
+printf '[a]\nioengine=null\nsize=64k\n' >"$latin1/caf$(printf '\351').fio"
+absbin=$(readlink -f "$bin")
+if ! (cd "$latin1" && "$absbin" --output-format=json "$latin1"/caf*.fio | python3 -c 'import json, sys; json.load(sys.stdin)'); then
+  echo "FAIL: a job file with a Latin-1 path: no valid JSON report"
+  fail=1
+fi
+rm -rf "$latin1"
 # A bad job file exits 2 with file:line:col.
 out=$(printf '[a]\niodpeth=4\n' | "$bin" --parse-only - 2>&1); rc=$?
 if [ $rc -ne 2 ] || ! grep -q "<stdin>:2:1: unknown option 'iodpeth'; did you mean 'iodepth'?" <<<"$out"; then

@@ -157,6 +157,39 @@ TEST(CliArgs, FlagsTakeANextValueOnlyWhenItIsOne) {
   EXPECT_TRUE(NextArgIsValue("zonemode", "zbd"));
 }
 
+// `--name --ioengine=null` named a job "--ioengine=null" and silently
+// dropped the engine (fio's getopt does the same); now refused.
+TEST(CliArgs, AnOptionIsNotTheValueOfThePreviousOne) {
+  EXPECT_FALSE(NextArgIsValue("name", "--ioengine=null"));
+  EXPECT_FALSE(NextArgIsValue("iodepth", "-rw=read"));
+  EXPECT_TRUE(NextArgIsValue("offset", "-8k"));
+  auto split = SplitArgs(Words("--name --ioengine=null --size=1m"), Tools());
+  ASSERT_TRUE(split.ok());
+  ParseInput in;
+  in.cli_job_args = split->job_args;
+  auto p = ParseJobs(in);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().message(),
+            "command line: option 'name' needs a value, but the next argument '--ioengine=null' "
+            "is an option; write --name=VALUE\n--name\n  ^");
+  in.cli_job_args = {"-name=a", "-size", "-rw=write"};
+  p = ParseJobs(in);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("option 'size' needs a value, but the next argument "
+                                      "'-rw=write' is an option; write -size=VALUE"),
+            std::string::npos)
+      << p.status().message();
+}
+
+// `iobench -- job.fio` was refused as "unknown option ''"; fio (getopt)
+// takes everything after "--" as job files.
+TEST(CliArgs, DoubleDashEndsTheOptions) {
+  auto split = SplitArgs(Words("--name=a -- --odd.fio b.fio"), Tools());
+  ASSERT_TRUE(split.ok());
+  EXPECT_EQ(split->job_args, std::vector<std::string>{"--name=a"});
+  EXPECT_EQ(split->job_files, (std::vector<std::string>{"--odd.fio", "b.fio"}));
+}
+
 TEST(CliArgs, Refusals) {
   auto r = SplitArgs(Words("--minimal -name=a"), Tools());
   ASSERT_FALSE(r.ok());

@@ -2,10 +2,12 @@
 // terminal, a huge line is not echoed whole, and the caret still points at the
 // column. The end-to-end catalogue is tests/e2e/bad_input.sh.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <string>
 
 #include "jobfile/lexer.h"
+#include "jobfile/parser.h"
 
 namespace iobench::jobfile {
 namespace {
@@ -43,6 +45,49 @@ TEST(JobfileBadInputTest, BytesThatAreNotUtf8ArePrintedAsQuestionMarks) {
             "?\n   ^");
   // Valid UTF-8 stays as it is.
   EXPECT_EQ(FormatDiagnostic("f.fio", 1, 0, "caf\xc3\xa9", ""), "f.fio:1: caf\xc3\xa9");
+}
+
+// A Latin-1 job name ran the whole job, then the JSON report threw
+// ("internal error: incomplete UTF-8 string") and the results were lost.
+// Names and values must be UTF-8; comments may be in any encoding.
+TEST(JobfileBadInputTest, NamesAndValuesMustBeUtf8CommentsNeedNot) {
+  EXPECT_EQ(LexError("[caf\xe9]\nsize=1m\n"),
+            "f.fio:1:5: byte 0xE9 is not UTF-8 text; names and values go into the reports, "
+            "which are UTF-8 (save the job file as UTF-8)\n[caf?]\n    ^");
+  EXPECT_NE(LexError("[a]\ndescription=caf\xe9 ; ok\n").find("f.fio:2:16: byte 0xE9"),
+            std::string::npos);
+  auto r = Lex("; caf\xe9\n[a] # na\xefve\nsize=1m ; \xff\ndescription=caf\xc3\xa9\n", "f.fio");
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  ParseInput in;
+  // ... also when an environment variable brings the bytes.
+  setenv("IOB_TEST_LATIN1", "caf\xe9", 1);
+  in.cli_job_args = {"--name=a", "--description=${IOB_TEST_LATIN1}"};
+  auto env = ParseJobs(in);
+  unsetenv("IOB_TEST_LATIN1");
+  ASSERT_FALSE(env.ok());
+  EXPECT_EQ(env.status().message().rfind(
+                "command line: option 'description' after substitution: byte 0xE9 is not UTF-8 "
+                "text",
+                0),
+            0u)
+      << env.status().message();
+  in.cli_job_args = {"--name=caf\xe9", "--size=1m"};
+  auto p = ParseJobs(in);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().message(),
+            "command line: byte 0xE9 is not UTF-8 text; names and values go into the reports, "
+            "which are UTF-8\n--name=caf?\n          ^");
+}
+
+// `[disk#1]` was refused as "missing ']'", though the ']' is there.
+TEST(JobfileBadInputTest, CommentCharacterInASectionName) {
+  EXPECT_EQ(LexError("[disk#1]\nsize=1m\n"),
+            "f.fio:1:6: '#' starts a comment, so it cannot be part of a section name\n[disk#1]\n"
+            "     ^");
+  EXPECT_EQ(LexError("[a;b]\n").substr(0, 70),
+            "f.fio:1:3: ';' starts a comment, so it cannot be part of a section nam");
+  EXPECT_EQ(LexError("[a ; comment\n"),
+            "f.fio:1:3: missing ']' after section name\n[a ; comment\n  ^");
 }
 
 TEST(JobfileBadInputTest, ALongLineShowsAWindowAroundTheColumn) {

@@ -189,6 +189,21 @@ TEST(JobfileArithmetic, UnitsInside) {
   EXPECT_EQ(Time("(1m+30s)"), 90000000000LL);
 }
 
+// Bare numbers in a time expression are in the option's default unit and
+// stay plain factors: (2*10) was once 2 s times 10 s (out of range) and
+// (10/4) was 1e10 ns / 4e9 ns = 2.5 ns, read as 0.
+TEST(JobfileArithmetic, TimeExpressionsUseTheDefaultUnit) {
+  EXPECT_EQ(Time("(2*10)"), 20000000000LL);
+  EXPECT_EQ(Time("(10/4)"), 2500000000LL);
+  EXPECT_EQ(Time("(2*1m)"), 120000000000LL);
+  EXPECT_EQ(Time("(1s+500ms)"), 1500000000LL);
+  EXPECT_EQ(Time("(3*100)", 1000), 300000LL);  // thinktime-like option in us
+  auto out = ParseOk("[a]\nruntime=(10/4)\nthinktime=(2*50)\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_EQ(out.jobs[0].runtime_ns, 2500000000ull);
+  EXPECT_EQ(out.jobs[0].thinktime_ns, 100000ull);  // thinktime is in us
+}
+
 TEST(JobfileArithmetic, Errors) {
   EXPECT_EQ(NumError("(1/0)"), "division by zero in expression");
   EXPECT_EQ(NumError("(1+2"), "missing ')' in expression");
@@ -222,10 +237,40 @@ TEST(JobfileExpand, UnsetVariableIsAnErrorNamingIt) {
             std::string::npos);
 }
 
+// ${SIZE:-1m} was reported as "environment variable 'SIZE:-1m' is not set
+// (... set it, e.g. SIZE:-1m=...)", advice that cannot work.
+TEST(JobfileExpand, ShellSyntaxIsNotAVariableName) {
+  ValueError e;
+  EXPECT_FALSE(Expand("x${IOB_SIZE:-1m}", &e).has_value());
+  EXPECT_EQ(e.offset, 1u);
+  EXPECT_EQ(e.message,
+            "'${IOB_SIZE:-1m}' is not a variable name: shell syntax such as ${VAR:-default} is not "
+            "supported (fio has none either)");
+}
+
 TEST(JobfileExpand, NcpusArithmeticInAJob) {
   auto out = ParseOk("[a]\nnumjobs=(2*$ncpus+1)\n");
   ASSERT_EQ(out.jobs.size(), 1u);
   EXPECT_EQ(out.jobs[0].numjobs, 2 * sysconf(_SC_NPROCESSORS_CONF) + 1);
+}
+
+// fio computes a value in which it substituted a $keyword even without
+// parentheses (fio's own examples write size=5*1024*1024*$mb_memory/8); such
+// values were refused as "bad size unit".
+TEST(JobfileExpand, KeywordArithmeticWithoutParentheses) {
+  const int64_t cpus = sysconf(_SC_NPROCESSORS_CONF);
+  const int64_t page = sysconf(_SC_PAGESIZE);
+  auto out = ParseOk("[a]\nnumjobs=$ncpus*2\nsize=16*$pagesize\nbs=$pagesize,2*$pagesize\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_EQ(out.jobs[0].numjobs, 2 * cpus);
+  EXPECT_EQ(out.jobs[0].size, static_cast<uint64_t>(16 * page));
+  EXPECT_EQ(out.jobs[0].bs[0].min, static_cast<uint64_t>(page));
+  EXPECT_EQ(out.jobs[0].bs[1].min, static_cast<uint64_t>(2 * page));
+  // Without a keyword the value is not arithmetic (fio reads 1g/1024 as 1g).
+  EXPECT_EQ(KeywordArithmetic("-4k"), "-4k");
+  EXPECT_EQ(KeywordArithmetic("(1+2)*3"), "((1+2)*3)");
+  EXPECT_EQ(KeywordArithmetic("4096*2"), "(4096*2)");
+  EXPECT_FALSE(ParseJobText("[a]\nsize=1g/1024\n", "f", "/tmp").ok());
 }
 
 // ----------------------------------------------------------------- lexer
@@ -561,6 +606,28 @@ TEST(JobfileValues, BsSplitUnder100AndZeroShares) {
   EXPECT_EQ(j.bs[0].split[1].perc, 50u);
 }
 
+// fio's waitfor.fio and steadystate.fio write `threads=1`: fio accepts it
+// as an option of its tiobench profile and ignores it; iobench refused the
+// files with "unknown option". Now the same acceptance, with a warning.
+TEST(JobfileValues, FioProfileOptionsAreIgnoredWithAWarning) {
+  auto out = ParseOk("[global]\nthreads=1\n[a]\nsize=1m\ndir=/x\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_FALSE(out.jobs[0].thread);
+  ASSERT_EQ(out.warnings.size(), 2u);
+  EXPECT_EQ(out.warnings[0],
+            "t.fio:2: warning: option 'threads' belongs to fio's tiobench profile, which iobench "
+            "does not have; fio ignores it in a job and so does iobench (did you mean 'thread'?)");
+  EXPECT_EQ(out.warnings[1].rfind("t.fio:5: warning: option 'dir' belongs to fio's tiobench", 0),
+            0u);
+  ParseInput in;
+  in.cli_job_args = {"--load=1", "--name=a", "--size=1m"};
+  auto cli = ParseJobs(in);
+  ASSERT_TRUE(cli.ok()) << cli.status().message();
+  ASSERT_EQ(cli->warnings.size(), 1u);
+  EXPECT_EQ(cli->warnings[0].rfind("command line: warning: option 'load' belongs to fio's act", 0),
+            0u);
+}
+
 TEST(JobfileValues, DeprecatedFioOptions) {
   auto out = ParseOk("[global]\nverifysort=1\n[a]\n[b]\n");
   ASSERT_EQ(out.warnings.size(), 1u);  // once, though two jobs inherit it
@@ -630,6 +697,67 @@ TEST(JobfileErrors, OutOfRange) {
   EXPECT_EQ(
       ParseErr("[a]\nnumjobs=0\n"),
       "t.fio:2:9: value 0 of option 'numjobs' is out of range (1..65536)\nnumjobs=0\n        ^");
+}
+
+// numjobs=1.5 ran 2 clones where fio runs 1 (fio drops the fraction).
+TEST(JobfileErrors, CountsTakeWholeNumbers) {
+  EXPECT_EQ(ParseErr("[a]\nnumjobs=1.5\n"),
+            "t.fio:2:9: option 'numjobs' takes a whole number, got '1.5' (fio drops the "
+            "fraction)\nnumjobs=1.5\n        ^");
+  EXPECT_NE(
+      ParseErr("[a]\nrate_iops=10,2.5\n").find("t.fio:2:14: option 'rate_iops' takes a whole"),
+      std::string::npos);
+  // Sizes and times keep their documented fractions; expressions compute.
+  auto j = ParseOk("[a]\nbs=1.5k\nruntime=1.5\nnumjobs=(3/2*2)\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].min, 1536u);
+  EXPECT_EQ(j.numjobs, 3u);
+}
+
+// bs=4k,8k,16k,32k: fio and iobench silently dropped the fourth value.
+TEST(JobfileErrors, AtMostThreeDirections) {
+  EXPECT_EQ(ParseErr("[a]\nbs=4k,8k,16k,32k\n"),
+            "t.fio:2:4: option 'bs' takes at most 3 comma-separated values (reads,writes,trims), "
+            "got '4k,8k,16k,32k'\nbs=4k,8k,16k,32k\n   ^");
+  EXPECT_NE(ParseErr("[a]\nbssplit=4k/50:8k/50,8k,16k,4k\n").find("'bssplit' takes at most 3"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nbsrange=1k-4k,1k-4k,1k-4k,1k-4k\n").find("'bsrange' takes at most 3"),
+            std::string::npos);
+  EXPECT_EQ(ParseOk("[a]\nbs=4k,8k,16k\nrate=1m,,\n").jobs.at(0).bs[2].min, 16384u);
+}
+
+// fio joins directory=/mnt/t and filename=/dev/sdb into the file
+// /mnt/t/dev/sdb; iobench used the device /dev/sdb itself. Now refused.
+TEST(JobfileErrors, AbsoluteFilenameWithDirectory) {
+  EXPECT_EQ(ParseErr("[global]\ndirectory=/mnt/t/\n[a]\nfilename=/dev/sdb\n"),
+            "t.fio:4:1: filename=/dev/sdb is an absolute path but directory=/mnt/t/ is set: fio "
+            "would use /mnt/t/dev/sdb; remove one of the two options\nfilename=/dev/sdb\n^");
+  auto j = ParseOk("[a]\ndirectory=/mnt/t\nfilename=rel:sub/x\n").jobs.at(0);
+  EXPECT_EQ(j.filenames, (std::vector<std::string>{"rel", "sub/x"}));
+  EXPECT_EQ(ParseOk("[a]\nfilename=/dev/shm/x\n").jobs.at(0).filenames.at(0), "/dev/shm/x");
+}
+
+// fio keeps a bssplit over a later bs=/bsrange= (fio's t0002 job writes
+// [global] bssplit and bsrange in a job): iobench ran the later bs instead.
+TEST(JobfileErrors, BsAfterBsSplit) {
+  EXPECT_EQ(ParseErr("[global]\nbssplit=4k/50:64k/50\n[a]\nbs=8k\n"),
+            "t.fio:4:1: 'bs' after 'bssplit' (t.fio:2): fio keeps running the bssplit and "
+            "ignores it; remove one of the two\nbs=8k\n^");
+  EXPECT_NE(ParseErr("[a]\nbssplit=4k/50:64k/50\nblocksize_range=1k-4k\n")
+                .find("'blocksize_range' after"),
+            std::string::npos);
+  // bs before bssplit: the split wins in both tools; a command-line --bs
+  // overrides the job file (iobench's precedence).
+  EXPECT_TRUE(ParseOk("[a]\nbs=8k\nbssplit=4k/50:64k/50\n").jobs.at(0).bs[0].split.size() == 2);
+  TempDir d;
+  ParseInput in;
+  in.job_files = {d.Write("j.fio", "[a]\nbssplit=4k/50:64k/50\n")};
+  in.cli_job_args = {"--bs=8k"};
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).bs[0].min, 8192u);
+  in.job_files.clear();
+  in.cli_job_args = {"--name=a", "--bssplit=4k/50:64k/50", "--bs=8k"};
+  EXPECT_FALSE(ParseJobs(in).ok());
 }
 
 TEST(JobfileErrors, BadSize) {
@@ -743,6 +871,25 @@ TEST(JobfilePrecedence, DefaultGlobalJobCommandLine) {
   EXPECT_EQ(r->jobs[1].iodepth, 4u);
 }
 
+// fio: command-line jobs first; the first job file's jobs join their group.
+TEST(JobfilePrecedence, CommandLineJobsComeFirstAsInFio) {
+  TempDir d;
+  ParseInput in;
+  in.job_files = {d.Write("a.fio", "[a]\nsize=1m\n"), d.Write("b.fio", "[b]\nsize=1m\n")};
+  in.cli_job_args = {"--size=2m", "--name=c"};
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->jobs.size(), 3u);
+  EXPECT_EQ(r->jobs[0].name, "c");
+  EXPECT_EQ(r->jobs[0].job_file_index, 0);
+  EXPECT_EQ(r->jobs[1].name, "a");
+  EXPECT_EQ(r->jobs[1].job_file_index, 0);
+  EXPECT_EQ(r->jobs[2].job_file_index, 1);
+  EXPECT_EQ(ParseOnlySummary(r->jobs).substr(0, 10), "c: group=0");
+  EXPECT_NE(ParseOnlySummary(r->jobs).find("a: group=0"), std::string::npos);
+  EXPECT_NE(ParseOnlySummary(r->jobs).find("b: group=1"), std::string::npos);
+}
+
 TEST(JobfilePrecedence, SeveralFilesAndSections) {
   TempDir d;
   std::string a = d.Write("a.fio", "[x]\n[y]\n");
@@ -779,6 +926,40 @@ TEST(JobfileInclude, NestedAndRelative) {
   EXPECT_EQ(r->jobs.at(0).bs[0].min, 65536u);
   EXPECT_EQ(r->jobs.at(0).iodepth, 16u);
   EXPECT_EQ(r->jobs.at(0).settings[1].line, 1);
+}
+
+// fio resolves `include x.inc` in the working directory first, then next
+// to the job file. With a x.inc in both places iobench read the other one,
+// silently; with x.inc only in the working directory it refused the file.
+TEST(JobfileInclude, WorkingDirectoryAsFioDoes) {
+  TempDir d;
+  fs::create_directories(d.path() + "/jobs");
+  fs::create_directories(d.path() + "/cwd");
+  std::string main = d.Write("jobs/main.fio", "[a]\ninclude x.inc\n");
+  d.Write("cwd/x.inc", "bs=8k\n");
+  char old_cwd[PATH_MAX];
+  ASSERT_NE(getcwd(old_cwd, sizeof(old_cwd)), nullptr);
+  ASSERT_EQ(chdir((d.path() + "/cwd").c_str()), 0);
+  ParseInput in;
+  in.job_files = {main};
+  auto only_cwd = ParseJobs(in);
+  d.Write("jobs/x.inc", "bs=16k\n");
+  auto both = ParseJobs(in);
+  ASSERT_EQ(chdir(old_cwd), 0);
+  ASSERT_TRUE(only_cwd.ok()) << only_cwd.status().message();
+  EXPECT_EQ(only_cwd->jobs.at(0).bs[0].min, 8192u);
+  ASSERT_FALSE(both.ok());
+  EXPECT_EQ(both.status().message(),
+            main + ":2:9: include 'x.inc' is ambiguous: fio reads " + d.path() +
+                "/cwd/x.inc (it looks in the working directory first), iobench would read " +
+                d.path() +
+                "/jobs/x.inc; write the path so that it names one file\ninclude "
+                "x.inc\n        ^");
+  // Next to the job file only: as before.
+  fs::remove(d.path() + "/cwd/x.inc");
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).bs[0].min, 16384u);
 }
 
 TEST(JobfileInclude, FilesThatAreNotPlainText) {
@@ -842,6 +1023,18 @@ TEST(JobfileOutput, JsonHasEveryOptionWithSource) {
             std::string::npos);
   EXPECT_EQ(ShowCmd(out.jobs), "iobench --name=a --bs=8k --iodepth=4\n");
   EXPECT_NE(CmdHelp("bs").find("alias: blocksize"), std::string::npos);
+}
+
+// --parse-only printed the job file's index as "group=", so a file of
+// stonewalled jobs showed every job in group 0 while the run reports groups
+// 0, 1, 2 (as fio does: stonewall implies new_group).
+TEST(JobfileOutput, SummaryShowsTheReportingGroup) {
+  auto out = ParseOk("[global]\nsize=1m\n[a]\n[b]\nstonewall\n[c]\n[d]\nnew_group\n");
+  std::string s = ParseOnlySummary(out.jobs);
+  EXPECT_NE(s.find("a: group=0 "), std::string::npos) << s;
+  EXPECT_NE(s.find("b: group=1 "), std::string::npos) << s;
+  EXPECT_NE(s.find("c: group=1 "), std::string::npos) << s;
+  EXPECT_NE(s.find("d: group=2 "), std::string::npos) << s;
 }
 
 }  // namespace

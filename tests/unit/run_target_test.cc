@@ -95,6 +95,13 @@ TEST(RunTargetTest, BadTargetsAreRefused) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
             "job 'bad': target " + fifo + " is not a regular file or block device");
+  // fio writes to /dev/null; the refusal says what to use instead.
+  j.filenames = {"/dev/null"};
+  r = RunJobs({j}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "job 'bad': target /dev/null is a character device; iobench runs on regular files and "
+            "block devices (ioengine=null runs without any target)");
   j.filenames = {"/dev/iobench-no-such-disk"};
   r = RunJobs({j}, {});
   ASSERT_FALSE(r.ok());
