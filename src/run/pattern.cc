@@ -369,10 +369,9 @@ bool PatternImpl::FastMapEligible() const {
 }
 
 void PatternImpl::StartPass(FileState& fs) {
-  // rw=read:-8k and the like walk backwards: start at the last whole block.
-  const int64_t first =
-      rw_skip_ < 0 && !random_job_ ? static_cast<int64_t>((fs.blocks - 1) * gran_) : 0;
-  for (int64_t& p : fs.pos) p = first;
+  // Every pass starts at the region's start, backwards skips too (fio: a
+  // negative skip takes effect from the second I/O, see TrySequential).
+  for (int64_t& p : fs.pos) p = 0;
   fs.seq_ios = 0;
   fs.run_left = 0;
   // A sequential pass is size bytes (it matters for rw=rw, where each
@@ -464,7 +463,19 @@ void PatternImpl::AfterIo(FileState& fs, Ddir d, uint64_t off_rel, uint64_t len)
 }
 
 bool PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPlan* out) {
-  const int64_t spos = fs.pos[static_cast<int>(d)];
+  int64_t spos = fs.pos[static_cast<int>(d)];
+  if (!in_random_job && rw_skip_ != 0 && (spos < 0 || static_cast<uint64_t>(spos) >= fs.size)) {
+    // As fio: holed I/O (rw=read:4k) that steps onto or past the end wraps
+    // to the start, backwards I/O (rw=read:-8k) that steps before the start
+    // wraps to size + skip; the pass still ends after size bytes. A step
+    // that lands inside the region but leaves too little for a block ends
+    // the pass (fio: rw=read:5k on 64k does 7 I/Os).
+    // The previous I/O ending exactly at the end stops the pass instead
+    // (fio: rw=read:8k on 64k does 6 I/Os, rw=read:4k wraps to 16).
+    if (spos - rw_skip_ >= static_cast<int64_t>(fs.size)) return false;
+    spos = rw_skip_ > 0 ? 0 : static_cast<int64_t>(fs.size) + rw_skip_;
+    fs.pos[static_cast<int>(d)] = spos;
+  }
   if (spos < 0) return false;
   const uint64_t pos = static_cast<uint64_t>(spos);
   if (pos >= fs.size) return false;

@@ -107,22 +107,49 @@ TEST(PatternOffsetsTest, SequentialSkipLeavesHoles) {
   for (size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i].offset, i * 12 * kKi);
 }
 
+// The offsets below are what fio 3.33 issues for the same job (write_iolog,
+// psync on an existing 64 KiB file, bs=4k).
+TEST(PatternOffsetsTest, HoledSequentialWrapsAsFio) {
+  const struct {
+    int64_t skip_k;
+    std::vector<uint64_t> offsets_k;
+  } cases[] = {
+      {4, {0, 8, 16, 24, 32, 40, 48, 56, 0, 8, 16, 24, 32, 40, 48, 56}},  // steps onto the end
+      {12, {0, 16, 32, 48, 0, 16, 32, 48, 0, 16, 32, 48, 0, 16, 32, 48}},
+      {60, std::vector<uint64_t>(16, 0)},
+      {5, {0, 9, 18, 27, 36, 45, 54}},  // 63k leaves no room for 4k: the pass ends
+      {-2, {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30}},  // net forward
+  };
+  for (const auto& c : cases) {
+    JobSpec job = MakeJob(RwMode::kRead);
+    job.rw_skip = c.skip_k * static_cast<int64_t>(kKi);
+    auto p = Make(job, {{0, 64 * kKi, 0}});
+    auto v = Pass(p.get());
+    std::vector<uint64_t> got;
+    for (const auto& io : v) got.push_back(io.offset / kKi);
+    EXPECT_EQ(got, c.offsets_k) << "rw=read:" << c.skip_k << "k";
+  }
+}
+
 TEST(PatternOffsetsTest, NegativeSkipWalksBackwards) {
+  // rw=read:-8k: the first I/O at the start, then from the end backwards
+  // (fio: 0, 56k, 52k, ..., 4k, 0), relative to the region.
   JobSpec job = MakeJob(RwMode::kRead);
-  job.rw_skip = -8 * static_cast<int64_t>(kKi);  // rw=read:-8k: each 4k block, backwards
+  job.rw_skip = -8 * static_cast<int64_t>(kKi);
   auto p = Make(job, {{4 * kKi, 64 * kKi, 0}});
   auto v = Pass(p.get());
   ASSERT_EQ(v.size(), 16u);
-  for (size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i].offset, 4 * kKi + (15 - i) * 4 * kKi);
+  EXPECT_EQ(v[0].offset, 4 * kKi);
+  for (size_t i = 1; i < v.size(); ++i) EXPECT_EQ(v[i].offset, 4 * kKi + (15 - i) * 4 * kKi);
 }
 
 TEST(PatternOffsetsTest, ZeroNetSkipIsBoundedToOnePassOfBlocks) {
   JobSpec job = MakeJob(RwMode::kRead);
-  job.rw_skip = -4 * static_cast<int64_t>(kKi);  // same offset over and over
+  job.rw_skip = -4 * static_cast<int64_t>(kKi);  // same offset over and over (fio: 0)
   auto p = Make(job, {{0, 64 * kKi, 0}});
   auto v = Pass(p.get());
   ASSERT_EQ(v.size(), 16u);
-  for (const auto& io : v) EXPECT_EQ(io.offset, 60 * kKi);
+  for (const auto& io : v) EXPECT_EQ(io.offset, 0u);
 }
 
 TEST(PatternOffsetsTest, IdenticalSequencerRepeatsEachOffset) {
