@@ -244,6 +244,7 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
     if (vbatch_n_ == 0) return 0;  // every write of the batch failed
   }
   const VerifyRange& r = vbatch_[vbatch_pos_++];
+  verifier_->MarkVerified(r);  // the pass after the writes need not read it again
   *plan = IoPlan{Ddir::kRead, r.file_index, r.offset, r.length};
   return 1;
 }
