@@ -504,10 +504,29 @@ bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
 }
 
 bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
-  if (no_more_ && !need_sync_) return false;
+  if (no_more_) {
+    need_sync_ = false;  // fio syncs before the next I/O only: none after the last write
+    return false;
+  }
   const uint32_t in_use = depth_ - free_n_;
   if (need_sync_) {                // before the limits: the writes that asked for it were issued
     if (in_use > 0) return false;  // the sync follows the writes before it
+    // As fio, the sync goes out only when another I/O follows (fsync=16
+    // after 256 writes: 15 syncs): look that I/O up now and keep it.
+    if (ios_left_ == 0) {
+      need_sync_ = false;
+      no_more_ = true;
+      return false;
+    }
+    if (verifier_ == nullptr && !has_pending_plan_) {
+      if (!NextPlan(&pending_plan_)) {
+        need_sync_ = false;
+        no_more_ = true;
+        return false;
+      }
+      has_pending_plan_ = true;
+      lookahead_plan_ = true;  // its rate delay is still to be computed
+    }
     IoRequest* r = free_[--free_n_];
     r->op = job_.fsync_blocks != 0 ? IoOp::kFsync : IoOp::kFdatasync;
     r->file_index = last_write_file_;
@@ -551,7 +570,8 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     return false;
   }
   if (vr == 0 && rate_ != nullptr) {
-    if (!has_pending_plan_) {
+    if (!has_pending_plan_ || lookahead_plan_) {
+      lookahead_plan_ = false;
       const uint64_t delay = rate_->DelayNs(plan.ddir, plan.length, now - start_ns_);
       due_ns_ = now + delay;
     }
@@ -571,7 +591,7 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
       now = NowNs();
     }
   }
-  if (vr == 0) has_pending_plan_ = false;
+  if (vr == 0) has_pending_plan_ = lookahead_plan_ = false;
   if (plan.length > stride_ || plan.file >= nfiles_) [[unlikely]]
     return RejectPlan(plan);
   IoRequest* r = TakeRequest(plan, now);

@@ -295,6 +295,7 @@ class Worker {
   int error_ = 0;
   bool pass_eof_ = false;
   bool has_pending_plan_ = false;
+  bool lookahead_plan_ = false;  // pending_plan_ came from the fsync look-ahead
   IoPlan pending_plan_{};
 
   uint64_t start_ns_ = 0;  // job start (after startdelay)
