@@ -640,7 +640,7 @@ class PhaseRunner {
     for (size_t ci = 0; ci < clones->size(); ++ci) {
       const Clone& c = (*clones)[ci];
       for (const auto& t : c.targets) {
-        if (t.diskless || t.is_block_device) continue;
+        if (t.diskless || t.is_block_device || t.is_char_device) continue;
         auto [it, fresh] = index.emplace(t.path, work.size());
         if (fresh) {
           work.emplace_back(&jobs_[c.job], t);

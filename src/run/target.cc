@@ -4,6 +4,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -116,12 +117,26 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         if (S_ISDIR(st.st_mode))
           return Status::Invalid(JobLabel(job) + ": target " + t.path +
                                  " is a directory (use directory= for a directory of files)");
-        // fio runs on /dev/null and /dev/zero; iobench sizes, lays out and
-        // fsyncs its targets, which a character device cannot all do.
-        if (S_ISCHR(st.st_mode))
-          return Status::Invalid(JobLabel(job) + ": target " + t.path +
-                                 " is a character device; iobench runs on regular files and "
-                                 "block devices (ioengine=null runs without any target)");
+        // fio runs on /dev/null and /dev/zero (mem major 1, minors 3 and 5):
+        // so does iobench, with size= from the job. Other character devices
+        // cannot be sized, laid out or synced like a file.
+        if (S_ISCHR(st.st_mode)) {
+          const bool null_dev = major(st.st_rdev) == 1 && minor(st.st_rdev) == 3;
+          const bool zero_dev = major(st.st_rdev) == 1 && minor(st.st_rdev) == 5;
+          if (!null_dev && !zero_dev)
+            return Status::Invalid(JobLabel(job) + ": target " + t.path +
+                                   " is a character device; iobench runs on regular files, "
+                                   "block devices, /dev/null and /dev/zero (ioengine=null runs "
+                                   "without any target)");
+          if (null_dev && HasRead(job.rw))
+            return Status::Invalid(JobLabel(job) + ": target " + t.path +
+                                   " returns nothing to read (fio fails the job with EIO); "
+                                   "read /dev/zero, or use ioengine=null");
+          if (job.size == 0 && job.filesize_min == 0)
+            return Status::Invalid(JobLabel(job) + ": target " + t.path +
+                                   " is a character device and has no size: set size=");
+          t.is_char_device = true;
+        }
         if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
           return Status::Invalid(JobLabel(job) + ": target " + t.path +
                                  " is not a regular file or block device");
@@ -230,7 +245,7 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
 }
 
 Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::atomic<int>* stop) {
-  if (t.diskless || t.is_block_device || job.create_on_open) return uint64_t{0};
+  if (t.diskless || t.is_block_device || t.is_char_device || job.create_on_open) return uint64_t{0};
   if (t.exists && t.current_size >= t.needed_size) return uint64_t{0};
   const int fd = open(t.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoStatus(JobLabel(job) + ": create " + t.path);
@@ -319,7 +334,7 @@ Status InvalidateTarget(int fd, const TargetFile& t) {
 
 Status AdviseTarget(int fd, const TargetFile& t, const JobSpec& job) {
   using H = JobSpec::FadviseHint;
-  if (job.fadvise_hint == H::kNone) return Status::Ok();
+  if (job.fadvise_hint == H::kNone || t.is_char_device) return Status::Ok();
   const bool random =
       job.fadvise_hint == H::kRandom || (job.fadvise_hint == H::kWorkload && IsRandom(job.rw));
   const int advice = random ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;

@@ -20,6 +20,9 @@ struct TargetFile {
   std::string path;
   bool exists = false;
   bool is_block_device = false;
+  // /dev/null or /dev/zero (fio runs on them): no size, no layout, no cache
+  // to drop or advise; the job's size= says how much to write or read.
+  bool is_char_device = false;
   bool diskless = false;       // null engine: nothing is opened
   uint64_t current_size = 0;   // size now (file) or device size
   uint64_t needed_size = 0;    // a file must be at least this long (offset + region)

@@ -185,10 +185,12 @@ Status Worker::Setup() {
     f.size = t.is_block_device ? t.current_size : t.needed_size;
     if (!t.diskless) {
       IOB_ASSIGN_OR_RETURN(f.fd, OpenTarget(job_, t));
-      files_.push_back(f);  // pushed at once so Teardown closes it on a later error
-      if (job_.invalidate) IOB_RETURN_IF_ERROR(InvalidateTarget(f.fd, t).WithContext(who));
-      IOB_RETURN_IF_ERROR(AdviseTarget(f.fd, t, job_).WithContext(who));
-      if (job_.pre_read) IOB_RETURN_IF_ERROR(PreReadTarget(f.fd, t).WithContext(who));
+      files_.push_back(f);      // pushed at once so Teardown closes it on a later error
+      if (!t.is_char_device) {  // /dev/null, /dev/zero: no page cache to drop, advise or fill
+        if (job_.invalidate) IOB_RETURN_IF_ERROR(InvalidateTarget(f.fd, t).WithContext(who));
+        IOB_RETURN_IF_ERROR(AdviseTarget(f.fd, t, job_).WithContext(who));
+        if (job_.pre_read) IOB_RETURN_IF_ERROR(PreReadTarget(f.fd, t).WithContext(who));
+      }
       if (t.is_block_device) align = std::max<uint64_t>(align, t.logical_block_size);
     } else {
       files_.push_back(f);

@@ -148,7 +148,12 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
     // 1. A disk test on memory.
     const std::string intent = DiskIntent(job, paths, true);
     if (!intent.empty()) {
-      std::string where = first([](const TargetContext& c) { return IsMemoryFs(c.fs_type); }, &t);
+      // /dev/null and /dev/zero are chosen to leave the device out: no note.
+      std::string where = first(
+          [](const TargetContext& c) {
+            return IsMemoryFs(c.fs_type) && c.path != "/dev/null" && c.path != "/dev/zero";
+          },
+          &t);
       if (!where.empty())
         out.push_back(who + where + " is on " + t->fs_type +
                       ", so no disk is involved, but the job reads like a disk test (" + intent +

@@ -79,6 +79,30 @@ TEST(RunTargetTest, MissingSizeIsAnError) {
                                       "filesize=)");
 }
 
+// fio runs on /dev/null (writes) and /dev/zero (reads): so does iobench, with
+// the job's size, no layout and no page-cache handling; exact byte counts.
+TEST(RunTargetTest, DevNullAndDevZeroRunAsInFio) {
+  for (auto [path, rw] : {std::pair<const char*, RwMode>{"/dev/null", RwMode::kWrite},
+                          {"/dev/zero", RwMode::kRandRead},
+                          {"/dev/null", RwMode::kRandWrite}}) {
+    JobSpec j = TestJob("dev", rw, 4096, 1 << 20);
+    j.ioengine = "psync";
+    j.filenames = {path};
+    auto r = RunJobs({j}, {});
+    ASSERT_TRUE(r.ok()) << path << ": " << r.status().ToString();
+    const JobResult& jr = r->groups.at(0).jobs.at(0);
+    EXPECT_EQ(jr.error, 0) << path;
+    EXPECT_EQ(jr.stats.dir[HasRead(rw) ? 0 : 1].bytes, 1u << 20) << path;
+  }
+  JobSpec nosize = TestJob("dev", RwMode::kWrite, 4096, 0);
+  nosize.ioengine = "psync";
+  nosize.filenames = {"/dev/null"};
+  auto r = RunJobs({nosize}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "job 'dev': target /dev/null is a character device and has no size: set size=");
+}
+
 TEST(RunTargetTest, BadTargetsAreRefused) {
   TempDir dir("/dev/shm");
   JobSpec j = TestJob("bad", RwMode::kRead, 4096, 1 << 20);
@@ -95,13 +119,22 @@ TEST(RunTargetTest, BadTargetsAreRefused) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
             "job 'bad': target " + fifo + " is not a regular file or block device");
-  // fio writes to /dev/null; the refusal says what to use instead.
+  // Reading /dev/null gives nothing (fio fails the job with EIO): refused,
+  // saying what to use instead. Other character devices are refused too.
   j.filenames = {"/dev/null"};
   r = RunJobs({j}, {});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
-            "job 'bad': target /dev/null is a character device; iobench runs on regular files and "
-            "block devices (ioengine=null runs without any target)");
+            "job 'bad': target /dev/null returns nothing to read (fio fails the job with EIO); "
+            "read /dev/zero, or use ioengine=null");
+  if (access("/dev/tty", F_OK) == 0) {
+    j.filenames = {"/dev/tty"};
+    r = RunJobs({j}, {});
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().message(),
+              "job 'bad': target /dev/tty is a character device; iobench runs on regular files, "
+              "block devices, /dev/null and /dev/zero (ioengine=null runs without any target)");
+  }
   j.filenames = {"/dev/iobench-no-such-disk"};
   r = RunJobs({j}, {});
   ASSERT_FALSE(r.ok());
