@@ -154,9 +154,7 @@ Status CheckCmdprioBsSplit(const JobSpec& job) {
     int value = -1;
     for (const CmdprioBsEntry& e : job.cmdprio_bssplit[d]) {
       if (e.perc == 0) continue;
-      const int cls = e.cls >= 0 ? e.cls : job.cmdprio_class[d] != 0 ? job.cmdprio_class[d] : 1;
-      const int level = e.level >= 0 ? e.level : job.cmdprio[d];
-      const int v = cls << 13 | level;
+      const int v = CmdprioValue(job, d, &e);
       if (value >= 0 && v != value)
         return Status::Unsupported(
             "job '" + job.name + "': cmdprio_bssplit (" + Where(bs) + ") gives " +

@@ -334,7 +334,7 @@ Status InvalidateTarget(int fd, const TargetFile& t) {
 
 Status AdviseTarget(int fd, const TargetFile& t, const JobSpec& job) {
   using H = JobSpec::FadviseHint;
-  if (job.fadvise_hint == H::kNone || t.is_char_device) return Status::Ok();
+  if (job.fadvise_hint == H::kNone) return Status::Ok();
   const bool random =
       job.fadvise_hint == H::kRandom || (job.fadvise_hint == H::kWorkload && IsRandom(job.rw));
   const int advice = random ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;

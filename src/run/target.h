@@ -63,7 +63,7 @@ Result<int> OpenTarget(const JobSpec& job, const TargetFile& t);
 Status InvalidateTarget(int fd, const TargetFile& t);
 // fadvise_hint: POSIX_FADV_RANDOM / SEQUENTIAL on the whole file, as fio
 // does at open (its default advises by the job's pattern). Nothing for
-// kNone or a diskless target.
+// kNone (the worker does not call it for /dev/null and /dev/zero).
 Status AdviseTarget(int fd, const TargetFile& t, const JobSpec& job);
 
 // Reads the target's region once so it starts in the page cache (pre_read).

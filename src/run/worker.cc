@@ -163,18 +163,12 @@ Status Worker::Setup() {
   // cmdprio_bssplit: the share depends on the I/O's size; an entry may carry
   // its own class/level (the coordinator checked they agree per direction).
   for (int d = 0; d < 2; ++d) {
-    int cls = job_.cmdprio_class[d] != 0 ? job_.cmdprio_class[d] : 1;
-    int level = job_.cmdprio[d];
-    bool on = job_.cmdprio_percentage[d] != 0;
-    for (const CmdprioBsEntry& e : job_.cmdprio_bssplit[d]) {
-      if (e.perc == 0) continue;
-      on = true;
-      if (e.cls >= 0) cls = e.cls;
-      if (e.level >= 0) level = e.level;
-    }
-    if (!on) continue;
+    const CmdprioBsEntry* entry = nullptr;  // any used entry: they agree on the value
+    for (const CmdprioBsEntry& e : job_.cmdprio_bssplit[d])
+      if (e.perc != 0) entry = &e;
+    if (job_.cmdprio_percentage[d] == 0 && entry == nullptr) continue;
     cmdprio_on_ = cmdprio_dir_[d] = true;
-    cmdprio_value_[d] = static_cast<uint16_t>((cls << 13) | (level & 7));
+    cmdprio_value_[d] = CmdprioValue(job_, d, entry);
   }
 
   uint64_t align = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
