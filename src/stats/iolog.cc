@@ -331,25 +331,25 @@ void IoLogger::NextChunk(Stream& s) {
 
 void IoLogger::CloseWindows(uint64_t t_ns) {
   while (t_ns >= win_end_ns_) {
-    EmitWindow(win_end_ns_ / 1000000, avg_ns_ / 1000000);
+    EmitWindow(win_end_ns_ / 1000000, avg_ns_);
     win_start_ns_ = win_end_ns_;
     win_end_ns_ += avg_ns_;
   }
 }
 
-void IoLogger::EmitWindow(uint64_t end_ms, uint64_t len_ms) {
-  if (len_ms == 0) len_ms = 1;
+void IoLogger::EmitWindow(uint64_t end_ms, uint64_t len_ns) {
   const bool both = window_value_ == LogWindowValue::kBoth;
   for (unsigned d = 0; d < static_cast<unsigned>(kNumDdirs); ++d) {
     Window& w = win_[d];
     const bool active = w.ios != 0 || (ddir_mask_ & (1u << d)) != 0;
     if (active && (per_io_kinds_ & (1u << static_cast<int>(LogKind::kBw)))) {
       // KiB/s. A window has one bandwidth value, so its max is that value.
-      const uint64_t v = w.bytes * 1000 / (len_ms * 1024);
+      const uint64_t v = static_cast<uint64_t>(static_cast<unsigned __int128>(w.bytes) *
+                                               1000000000 / (uint64_t{1024} * len_ns));
       ValueLine(static_cast<int>(LogKind::kBw), end_ms, v, both ? &v : nullptr, d, 0, 0, 0);
     }
     if (active && (per_io_kinds_ & (1u << static_cast<int>(LogKind::kIops)))) {
-      const uint64_t v = w.ios * 1000 / len_ms;
+      const uint64_t v = w.ios * 1000000000 / len_ns;
       ValueLine(static_cast<int>(LogKind::kIops), end_ms, v, both ? &v : nullptr, d, 0, 0, 0);
     }
     if (w.ios != 0) {
@@ -409,18 +409,24 @@ void IoLogger::EmitHist(uint64_t t_ms) {
 void IoLogger::Finish(uint64_t t_ns) {
   if (finished_) return;
   finished_ = true;
-  const uint64_t t_ms = t_ns / 1000000;
+  // A partial interval's line carries the job's end rounded up to the ms, so
+  // it never repeats the time of the full interval before it.
+  const uint64_t end_ms = (t_ns + 999999) / 1000000;
   if (avg_ns_ != 0 && per_io_kinds_ != 0) {
     CloseWindows(t_ns);
     const bool any = win_[0].ios + win_[1].ios + win_[2].ios != 0;
-    const uint64_t start_ms = win_start_ns_ / 1000000;
-    if (any) EmitWindow(t_ms, t_ms > start_ms ? t_ms - start_ms : 1);
+    // The partial last window is written when it covers at least half a
+    // window. fio drops it always; a sliver (the few I/Os a time_based job
+    // completes after its last full window) would give a rate over a fraction
+    // of a millisecond that says nothing about the device.
+    const uint64_t len_ns = t_ns - win_start_ns_;
+    if (any && 2 * len_ns >= avg_ns_) EmitWindow(end_ms, len_ns);
   }
   if (hist_ns_ != 0) {
     CloseHist(t_ns);
     // fio drops the last partial interval; we keep it so the hist log sums
-    // to the job's I/O count.
-    EmitHist(t_ms);
+    // to the job's I/O count (counts, not rates: a short interval is fine).
+    EmitHist(end_ms);
   }
   for (Stream& s : streams_) {
     if (s.chunk != nullptr) writer_->Submit(s.chunk);

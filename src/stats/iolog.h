@@ -191,8 +191,9 @@ class IoLogger {
   }
 
   // End of the job at t_ns: closes complete windows, writes the partial last
-  // window (time = t_ns, rates over its real length) and hands every chunk to
-  // the writer. Idempotent.
+  // window if it spans at least half a window (time = t_ns rounded up to the
+  // ms, rates over its real length) and hands every chunk to the writer.
+  // Idempotent.
   void Finish(uint64_t t_ns);
 
   uint64_t lines() const { return lines_; }
@@ -291,7 +292,7 @@ class IoLogger {
 
   void NextChunk(Stream& s);  // submits the full chunk, acquires a new one
   void CloseWindows(uint64_t t_ns);
-  void EmitWindow(uint64_t end_ms, uint64_t len_ms);
+  void EmitWindow(uint64_t end_ms, uint64_t len_ns);  // len_ns > 0
   void CloseHist(uint64_t t_ns);
   void EmitHist(uint64_t t_ms);
 

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Issue 8: the per-interval and per-I/O logs of a real run through the binary,
 # null engine (no disk). $1: iobench binary, $2: source dir.
-#  - rate_iops=1000 for 5 s with log_avg_msec=1000: five window lines of
-#    ~1000 IOPS (+-5 %) and ~4000 KiB/s, at 1000..5000 ms;
+#  - rate_iops=1000 for 5 s with log_avg_msec=1000: five window lines at
+#    1000..5000 ms, KiB/s = 4 x IOPS; the I/Os completed after 5000 ms (a
+#    sliver of a window) get no sixth line;
 #  - per-I/O latency logs: one clat/lat line per I/O of the JSON report, an
 #    empty slat file (null completes inside submission), fio's file names;
 #  - per_job_logs=0: the clones share one file without the .N;

@@ -186,6 +186,43 @@ TEST(IoLogWindowed, PartialLastWindowUsesItsRealLength) {
   EXPECT_EQ(Lines(dir / "t_iops.1.log"), want);
 }
 
+// A time_based job completes a few I/Os after its last full window. A tail
+// shorter than half a window has no line: its rate would be over a fraction of
+// a millisecond (it gave "5000, 1000" after "5000, 997": one I/O in 0.3 ms
+// shown as 1000 IOPS, at the same time as the window before). Half a window or
+// more is written with its rate over its exact length, at the end rounded up.
+TEST(IoLogWindowed, ShortTailHasNoLineLongTailHasItsExactRate) {
+  TempDir dir;
+  auto writer = NewWriter();
+  IoLogOptions o;
+  o.iops_prefix = dir / "s";
+  o.bw_prefix = dir / "s";
+  o.avg_msec = 1000;
+  o.ddir_mask = 0x1;
+  auto s = NewLogger(o, 0, writer.get());
+  IoLogOptions ol = o;
+  ol.iops_prefix = dir / "l";
+  ol.bw_prefix = dir / "l";
+  auto l = NewLogger(ol, 0, writer.get());
+  for (uint64_t i = 0; i < 2000; ++i) {
+    s->OnComplete(i * kMs, Ddir::kRead, 4096, 0, 1, 1, 0, 0);
+    l->OnComplete(i * kMs, Ddir::kRead, 4096, 0, 1, 1, 0, 0);
+  }
+  s->OnComplete(2000 * kMs + 100000, Ddir::kRead, 4096, 0, 1, 1, 0, 0);  // 2000.1 ms
+  s->Finish(2000 * kMs + 300000);                                        // 2000.3 ms
+  for (uint64_t i = 0; i < 300; ++i)  // 300 I/Os in the 600.5 ms after 2000
+    l->OnComplete(2000 * kMs + i * 2 * kMs, Ddir::kRead, 4096, 0, 1, 1, 0, 0);
+  l->Finish(2600 * kMs + 500000);
+  ASSERT_TRUE(writer->Stop().ok());
+  const std::vector<std::string> two = {"1000, 1000, 0, 0, 0", "2000, 1000, 0, 0, 0"};
+  EXPECT_EQ(Lines(dir / "s_iops.1.log"), two);
+  EXPECT_EQ(Lines(dir / "s_bw.1.log").size(), 2u);
+  auto want = two;
+  want.push_back("2601, 499, 0, 0, 0");  // 300 * 1e9 / 600.5e6 ns = 499.58
+  EXPECT_EQ(Lines(dir / "l_iops.1.log"), want);
+  EXPECT_EQ(Lines(dir / "l_bw.1.log").back(), "2601, 1998, 0, 0, 0");  // 1228800 B / 600.5 ms
+}
+
 TEST(IoLogWindowed, MaxAndBothWindowValues) {
   TempDir dir;
   auto writer = NewWriter();
@@ -329,7 +366,7 @@ void CheckHist(unsigned coarseness) {
   for (size_t k = 0; k < lines.size(); ++k) {
     const auto f = Fields(lines[k]);
     ASSERT_EQ(f.size(), 3u + (Histogram::kNr >> coarseness)) << k;
-    EXPECT_EQ(f[0], k < 20 ? (k / 2 + 1) * 100 : 1000u);
+    EXPECT_EQ(f[0], k < 20 ? (k / 2 + 1) * 100 : 1001u);  // the end, rounded up
     EXPECT_EQ(f[1], k % 2);
     EXPECT_EQ(f[2], 4096u);
     for (size_t j = 3; j < f.size(); ++j) total += f[j];
