@@ -3,22 +3,33 @@
 // the option parsing and its errors, the group consistency check, and runs
 // on the null engine (attained / not attained, group_reporting), with
 // limits wide enough that no timing makes them flaky. The comparison with
-// real fio is tests/e2e/steadystate.sh.
+// real fio is tests/e2e/steadystate.sh. The reports' lines and fields (also
+// latency_target's) are checked against fio's output for the same figures.
 #include "run/steadystate.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "fake_engine.h"
+#include "iobench/report.h"
 #include "jobfile/parser.h"
+#include "report_testdata.h"
 #include "run/coordinator.h"
 
 namespace iobench {
 namespace {
 
 using M = JobSpec::SteadyStateMode;
+
+nlohmann::ordered_json Json(const RunResult& run) {
+  std::ostringstream out;
+  EXPECT_TRUE(WriteJson(run, ReportOptions{}, false, out).ok());
+  return nlohmann::ordered_json::parse(out.str());
+}
 
 JobSpec SsJob(M mode, double limit, bool pct, uint64_t dur) {
   JobSpec j;
@@ -101,6 +112,97 @@ TEST(SteadyStateWindowTest, AZeroMeanNeverAttainsAPercentage) {
   EXPECT_FALSE(w.Add(0, 0));
   EXPECT_FALSE(w.Add(0, 0));
   EXPECT_TRUE(std::isnan(w.Result().criterion));
+}
+
+// --- reports -----------------------------------------------------------------
+
+// The run of MeanDeviationPercentAsFio's samples, as a report gets it.
+RunResult SsRun() {
+  RunResult run = testdata::MakeRun(false, 1);
+  JobResult& j = run.groups[0].jobs[0];
+  j.spec.ss_mode = M::kIops;
+  j.spec.ss_limit = 0.001;
+  j.spec.ss_percent = true;
+  j.spec.ss_dur_s = 3;
+  SteadyStateWindow w(j.spec);
+  w.Add(4149301, 1013);
+  w.Add(4124700, 1007);
+  w.Add(4100100, 1001);
+  j.steadystate = w.Result();
+  return run;
+}
+
+// fio 3.33 printed this line for these samples.
+TEST(SteadyStateReportTest, NormalLineAsFio) {
+  std::ostringstream out;
+  ASSERT_TRUE(WriteNormal(SsRun(), ReportOptions{}, out).ok());
+  EXPECT_NE(out.str().find("     latency   : target=0, window=0, percentile=100.00%, depth=8\n"
+                           "  steadystate  : attained=no, bw=4028KiB/s (4028kB/s), iops=1007, "
+                           "iops mean dev=0.596%\n"),
+            std::string::npos)
+      << out.str();
+  // A slope in absolute units: no '%'.
+  RunResult run = SsRun();
+  JobResult& j = run.groups[0].jobs[0];
+  j.spec.ss_mode = M::kBwSlope;
+  j.spec.ss_percent = false;
+  j.steadystate.criterion = -12.5;
+  std::ostringstream out2;
+  ASSERT_TRUE(WriteNormal(run, ReportOptions{}, out2).ok());
+  EXPECT_NE(out2.str().find(", iops=1007, bw slope=-12.500\n"), std::string::npos) << out2.str();
+  // No steady state: no line.
+  std::ostringstream out3;
+  ASSERT_TRUE(WriteNormal(testdata::MakeRun(false, 1), ReportOptions{}, out3).ok());
+  EXPECT_EQ(out3.str().find("steadystate"), std::string::npos);
+}
+
+TEST(SteadyStateReportTest, JsonObjectAsFio) {
+  std::ostringstream out;
+  ASSERT_TRUE(WriteJson(SsRun(), ReportOptions{}, false, out).ok());
+  // fio's text for these samples, float fields with six decimals.
+  EXPECT_NE(out.str().find("\"ss\" : \"iops:0.001000%\""), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("\"max_deviation\" : 6.000000"), std::string::npos);
+  const auto doc = nlohmann::ordered_json::parse(out.str());
+  const auto& job = doc["jobs"][0];
+  const auto& ss = job["steadystate"];
+  std::vector<std::string> keys;
+  for (auto it = job.begin(); it != job.end(); ++it) keys.push_back(it.key());
+  ASSERT_GE(keys.size(), 3u);
+  EXPECT_EQ(keys[keys.size() - 3], "latency_window");
+  EXPECT_EQ(keys[keys.size() - 2], "steadystate");  // after desc (when there is one), as fio
+  EXPECT_EQ(ss["duration"], 3);
+  EXPECT_EQ(ss["attained"], 0);
+  EXPECT_EQ(ss["criterion"], "0.595829%");
+  EXPECT_EQ(ss["slope"], 0.0);
+  EXPECT_EQ(ss["data"]["bw_mean"], 4124700u);
+  EXPECT_EQ(ss["data"]["iops_mean"], 1007u);
+  EXPECT_EQ(ss["data"]["iops"], (std::vector<uint64_t>{1013, 1007, 1001}));
+  EXPECT_EQ(ss["data"]["bw"], (std::vector<uint64_t>{4149301, 4124700, 4100100}));
+  EXPECT_FALSE(Json(testdata::MakeRun(false, 1))["jobs"][0].contains("steadystate"));
+}
+
+// latency_target's fields (fio's units: target ns, window us) and the depth
+// the search found; fio 3.33 printed this line for such a run.
+TEST(SteadyStateReportTest, LatencyTargetLineAndFields) {
+  RunResult run = testdata::MakeRun(false, 1);
+  JobResult& j = run.groups[0].jobs[0];
+  j.spec.iodepth = 16;
+  j.spec.latency_target_ns = 10000000;
+  j.spec.latency_window_ns = 200000000;
+  j.latency_depth = 16;
+  std::ostringstream out;
+  ASSERT_TRUE(WriteNormal(run, ReportOptions{}, out).ok());
+  EXPECT_NE(out.str().find(
+                "     latency   : target=10000000, window=200000, percentile=100.00%, depth=16\n"),
+            std::string::npos)
+      << out.str();
+  j.spec.latency_percentile = 99.5;
+  j.latency_depth = 5;
+  const auto doc = Json(run);
+  EXPECT_EQ(doc["jobs"][0]["latency_depth"], 5);
+  EXPECT_EQ(doc["jobs"][0]["latency_target"], 10000000);
+  EXPECT_EQ(doc["jobs"][0]["latency_window"], 200000);
+  EXPECT_EQ(doc["jobs"][0]["latency_percentile"], 99.5);
 }
 
 // --- options ---------------------------------------------------------------
