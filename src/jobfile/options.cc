@@ -1180,6 +1180,10 @@ std::vector<OptionDef> BuildTable() {
                       return Bad("steadystate_duration=" + v.text +
                                  " is shorter than one sample: steady state is sampled once a "
                                  "second, give at least 1s");
+                    // One sample a second is kept for the window: a week is 604800.
+                    if (ns / kSec > 7 * 24 * 3600)
+                      return Bad("steadystate_duration=" + v.text +
+                                 " is longer than a week (604800 one-second samples)");
                     j.ss_dur_s = ns / kSec;  // whole seconds, as fio
                     return Status::Ok();
                   }));

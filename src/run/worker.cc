@@ -793,7 +793,8 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
     return;
   }
   Account(req, now);
-  if (lat_search_ != nullptr && measuring_) LatencyCompleted(req, now);
+  // As fio: no latency recorded (disable_lat, gtod_reduce), no I/O misses the target.
+  if (lat_search_ != nullptr && measuring_ && record_lat_) LatencyCompleted(req, now);
   if (cmdprio_on_ && record_clat_ && req->op <= IoOp::kWrite) {  // fio's clat split by priority
     DirStats& ds = ts_.dir[d];
     const int h = (req->flags & kReqHighPrio) != 0 ? 1 : 0;

@@ -194,6 +194,19 @@ TEST(LatencyTargetRunTest, ATargetNoIoMeetsFailsTheJob) {
   EXPECT_EQ(r->exit_code, 1);
 }
 
+// disable_lat: no latency is measured, so (as in fio) nothing misses even a
+// 1 ns target and the search ends at iodepth.
+TEST(LatencyTargetRunTest, WithoutLatenciesNothingMissesTheTarget) {
+  JobSpec j = NullLt(1, 100);
+  j.disable_lat = true;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const JobResult& jr = r->groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_EQ(jr.latency_depth, 8u);
+  EXPECT_LT(jr.runtime_ms, 30000u);
+}
+
 // Below 100 % a missed target only keeps the depth at 1: the job runs its
 // runtime.
 TEST(LatencyTargetRunTest, APercentileNoWindowMeetsStaysAtDepthOne) {

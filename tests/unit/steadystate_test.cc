@@ -259,6 +259,7 @@ TEST(SteadyStateOptionsTest, BadValuesNameTheOptionAndLine) {
       {"ss=bw:x%", "the limit 'x' is not a number"},
       {"ss_dur=500ms", "steadystate_duration=500ms is shorter than one sample"},
       {"ss_dur=-1", "steadystate_duration"},
+      {"ss_dur=1000000000", "steadystate_duration=1000000000 is longer than a week"},
       {"ss_ramp=-2", "steadystate_ramp_time"},
   };
   for (const auto& c : cases) {
