@@ -17,7 +17,7 @@
 namespace iobench {
 namespace {
 
-constexpr uint64_t kSampleNs = 500ull * 1000 * 1000;  // fio's default bw/iops window
+constexpr uint64_t kMsNs = 1000ull * 1000;
 
 // fio's IO depth buckets: 1, 2, 4, 8, 16, 32, >=64.
 unsigned DepthBucket(uint64_t n) {
@@ -315,11 +315,15 @@ void Worker::BeginMeasuring(uint64_t now) {
   // room for 8 s; growth after that doubles, once per 8, 16, 32 s... (1024
   // reserved samples cost 64 KiB per worker, 16 MiB for 252 workers whose
   // run ends before the first sample).
-  const uint64_t samples = job_.runtime_ns ? job_.runtime_ns / kSampleNs + 8 : 16;
+  // (Capped: a 1 ms bwavgtime over hours grows instead of reserving it all.)
+  auto room = [&](uint64_t window_ms) {
+    return job_.runtime_ns ? std::min<uint64_t>(job_.runtime_ns / (window_ms * kMsNs) + 8, 65536)
+                           : 16;
+  };
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!sample_dir_[d] || !record_bw_) continue;
-    ts_.dir[d].bw_samples.reserve(samples);
-    ts_.dir[d].iops_samples.reserve(samples);
+    ts_.dir[d].bw_samples.reserve(room(job_.bw_avg_ms));
+    ts_.dir[d].iops_samples.reserve(room(job_.iops_avg_ms));
     sample_bytes_[d] = sample_ios_[d] = 0;
   }
   measuring_ = true;
@@ -327,30 +331,47 @@ void Worker::BeginMeasuring(uint64_t now) {
   // The measured period is `runtime` long from here, however late the ramp
   // was noticed.
   end_ns_ = job_.runtime_ns != 0 ? now + job_.runtime_ns : 0;
-  last_sample_ns_ = now;
-  next_sample_ns_ = now + kSampleNs;
+  last_bw_ns_ = last_iops_ns_ = now;
+  next_bw_ns_ = now + job_.bw_avg_ms * kMsNs;
+  next_iops_ns_ = now + job_.iops_avg_ms * kMsNs;
+  next_sample_ns_ = std::min(next_bw_ns_, next_iops_ns_);
+  if (iolog_ != nullptr) iolog_->StartEpoch();  // log_unix_epoch: times count from here
   ru_start_ = ThreadCpu();
   live_.state.store(StateLetter(job_), std::memory_order_relaxed);
 }
 
 void Worker::TakeSamples(uint64_t now) {
-  const uint64_t window = now - last_sample_ns_;
   const uint64_t t_ms = (now - measure_start_ns_) / 1000000;
+  // A window closes when its bwavgtime / iopsavgtime is up; the next one is
+  // due a window later (or a window from now, after a stall).
+  auto close = [now](uint64_t& next, uint64_t& last, uint64_t window_ms) {
+    if (now < next) return uint64_t{0};
+    const uint64_t len = now - last;
+    last = now;
+    next += window_ms * kMsNs;
+    if (next <= now) next = now + window_ms * kMsNs;
+    return len;
+  };
+  const uint64_t bw_window = close(next_bw_ns_, last_bw_ns_, job_.bw_avg_ms);
+  const uint64_t iops_window = close(next_iops_ns_, last_iops_ns_, job_.iops_avg_ms);
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!sample_dir_[d]) continue;
     DirStats& ds = ts_.dir[d];
-    const uint64_t db = ds.bytes - sample_bytes_[d];
-    const uint64_t di = ds.ios - sample_ios_[d];
-    ds.bw_samples.push_back({t_ms, static_cast<uint64_t>(static_cast<long double>(db) * 1e9L /
-                                                         static_cast<long double>(window))});
-    ds.iops_samples.push_back({t_ms, static_cast<uint64_t>(static_cast<long double>(di) * 1e9L /
-                                                           static_cast<long double>(window))});
-    sample_bytes_[d] = ds.bytes;
-    sample_ios_[d] = ds.ios;
+    if (bw_window != 0) {
+      const uint64_t db = ds.bytes - sample_bytes_[d];
+      ds.bw_samples.push_back({t_ms, static_cast<uint64_t>(static_cast<long double>(db) * 1e9L /
+                                                           static_cast<long double>(bw_window))});
+      sample_bytes_[d] = ds.bytes;
+    }
+    if (iops_window != 0) {
+      const uint64_t di = ds.ios - sample_ios_[d];
+      ds.iops_samples.push_back(
+          {t_ms, static_cast<uint64_t>(static_cast<long double>(di) * 1e9L /
+                                       static_cast<long double>(iops_window))});
+      sample_ios_[d] = ds.ios;
+    }
   }
-  last_sample_ns_ = now;
-  next_sample_ns_ += kSampleNs;
-  if (next_sample_ns_ <= now) next_sample_ns_ = now + kSampleNs;
+  next_sample_ns_ = std::min(next_bw_ns_, next_iops_ns_);
 }
 
 void Worker::CheckTimeSlow(uint64_t now) {

@@ -301,9 +301,11 @@ class Worker {
   uint64_t start_ns_ = 0;  // job start (after startdelay)
   uint64_t ramp_end_ns_ = 0;
   uint64_t measure_start_ns_ = 0;
-  uint64_t end_ns_ = 0;  // runtime limit (0: none)
-  uint64_t next_sample_ns_ = 0;
-  uint64_t last_sample_ns_ = 0;
+  uint64_t end_ns_ = 0;          // runtime limit (0: none)
+  uint64_t next_sample_ns_ = 0;  // the earlier of the next bw and iops sample
+  // bwavgtime / iopsavgtime: each kind of sample has its own window.
+  uint64_t next_bw_ns_ = 0, next_iops_ns_ = 0;
+  uint64_t last_bw_ns_ = 0, last_iops_ns_ = 0;
   uint64_t sample_bytes_[kNumDdirs] = {0, 0, 0};
   uint64_t sample_ios_[kNumDdirs] = {0, 0, 0};
   bool sample_dir_[kNumDdirs] = {false, false, false};
