@@ -305,6 +305,9 @@ struct JobSpec {
   uint64_t thinktime_ns = 0;
   uint64_t thinktime_spin_ns = 0;
   uint64_t thinktime_blocks = 1;
+  // max_latency: an I/O whose total latency exceeds this (ns; 0: no limit)
+  // ends the job with ETIMEDOUT, per direction as fio.
+  uint64_t max_latency_ns[kNumDdirs] = {0, 0, 0};
 
   // --- cpu and scheduling ---
   std::vector<int> cpus_allowed;  // empty: any

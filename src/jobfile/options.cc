@@ -1135,6 +1135,14 @@ std::vector<OptionDef> BuildTable() {
                       return Bad("bad rate_process '" + t + "' (linear, poisson)");
                     return Status::Ok();
                   }));
+  r.push_back(Row("max_latency", T::kTime, "rate",
+                  "End the job with ETIMEDOUT when an I/O's latency exceeds this "
+                  "(read,write,trim; default unit: usec)")
+                  .Def("0")
+                  .PerDir()
+                  .Unit(kUsec)
+                  .Range(0, INT64_MAX)
+                  .Set(D(max_latency_ns)));
   r.push_back(Row("thinktime", T::kTime, "rate", "Pause between I/Os (default unit: microseconds)")
                   .Def("0")
                   .Unit(kUsec)

@@ -239,7 +239,9 @@ Status Worker::Setup() {
   ios_left_ = job_.number_ios != 0 ? job_.number_ios : UINT64_MAX;
   IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
   nfiles_ = static_cast<uint32_t>(files_.size());
-  slow_complete_ = verifier_ != nullptr || cmdprio_on_;
+  max_latency_on_ =
+      job_.max_latency_ns[0] != 0 || job_.max_latency_ns[1] != 0 || job_.max_latency_ns[2] != 0;
+  slow_complete_ = verifier_ != nullptr || cmdprio_on_ || max_latency_on_;
   low_prio_value_ = JobIoprio(job_);  // the I/Os without the cmdprio priority carry it
   fast_eligible_ = verifier_ == nullptr && job_.thinktime_ns == 0 && rate_ == nullptr &&
                    job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 && io_limit_ == 0 &&
@@ -261,7 +263,7 @@ Status Worker::Setup() {
   record_lat_ = !job_.gtod_reduce && !job_.disable_lat;
   record_slat_ = !sync_engine_ && !job_.gtod_reduce && !job_.disable_slat;
   record_bw_ = !job_.disable_bw && !job_.gtod_reduce;
-  stamp_ = record_slat_ || record_clat_ || record_lat_;
+  stamp_ = record_slat_ || record_clat_ || record_lat_ || max_latency_on_;
   lat_from_clat_ = sync_engine_ && record_clat_ && record_lat_;
   for (int d = 0; d < kNumDdirs; ++d) sample_dir_[d] = DirUsed(job_, d);
 
@@ -680,6 +682,29 @@ void Worker::HandleError(IoRequest* req, int err) {
   }
 }
 
+void Worker::CheckMaxLatency(const IoRequest* req, uint64_t now) {
+  const int d = static_cast<int>(req->op);
+  const uint64_t max = job_.max_latency_ns[d];
+  const uint64_t lat = now > req->start_ns ? now - req->start_ns : 0;
+  if (max == 0 || lat <= max || error_ != 0) return;
+  // The I/O itself completed and is counted (as fio); the job ends with
+  // ETIMEDOUT, fio's error for it, and says which I/O was too slow.
+  if (ts_.first_error.err == 0) {
+    ErrorInfo& e = ts_.first_error;
+    e.err = ETIMEDOUT;
+    e.file = req->file_index < files_.size() ? files_[req->file_index].path : "";
+    e.offset = req->xfer_offset;
+    e.ddir = static_cast<Ddir>(d);
+    e.message = "max latency exceeded: latency of " + std::to_string(lat) +
+                " nsec exceeds specified max (" + std::to_string(max) + " nsec): " + e.file + " " +
+                DirName(d) + " offset=" + std::to_string(e.offset) +
+                " length=" + std::to_string(req->xfer_length);
+  }
+  ++ts_.total_errors;
+  error_ = ETIMEDOUT;
+  stopping_ = true;
+}
+
 [[gnu::always_inline]] inline void Worker::Account(const IoRequest* req, uint64_t now) {
   const int d = static_cast<int>(req->op);
   DirStats& ds = ts_.dir[d];
@@ -756,6 +781,7 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
     return;
   }
   Account(req, now);
+  if (max_latency_on_) CheckMaxLatency(req, now);
   if (cmdprio_on_ && record_clat_ && req->op <= IoOp::kWrite) {  // fio's clat split by priority
     DirStats& ds = ts_.dir[d];
     const int h = (req->flags & kReqHighPrio) != 0 ? 1 : 0;

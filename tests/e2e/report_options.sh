@@ -158,6 +158,23 @@ for c in cpu clock_gettime gettimeofday; do
   "$bin" "${null[@]}" --clocksource=$c --output-format=terse >/dev/null || fail "clocksource=$c"
 done
 
+# --- max_latency: the first I/O over the limit ends the job with ETIMEDOUT
+# (110); that I/O is counted. A pwrite cannot take less than 1 ns.
+ml=(--name=ml --filename="$tmp/ml" --size=64k --bs=4k --rw=write --max_latency=1ns)
+"$bin" "${ml[@]}" >"$tmp/ib.ml" 2>&1 && fail "max_latency=1ns: iobench exited 0"
+if [ $have_fio = 1 ]; then
+  (cd "$tmp" && fio "${ml[@]}" >"$tmp/fio.ml" 2>&1) && fail "max_latency=1ns: fio exited 0"
+fi
+for tool in ib fio; do
+  [ -f "$tmp/$tool.ml" ] || continue
+  grep -q '^ml: (groupid=0, jobs=1): err=110 ' "$tmp/$tool.ml" || fail "$tool max_latency: no err=110"
+  grep -q '^     issued rwts: total=0,1,0,0 ' "$tmp/$tool.ml" || fail "$tool max_latency: not one write"
+done
+grep -q 'max latency exceeded: latency of [0-9]* nsec exceeds specified max (1 nsec)' "$tmp/ib.ml" ||
+  fail "max_latency: message"
+"$bin" "${ml[@]}" --max_latency=1ns,1h --output-format=terse >/dev/null ||
+  fail "max_latency=1ns,1h: a write job failed on the read limit"
+
 # --- hostile values: refused, naming the option (and file:line in a job file)
 bad() {  # expected message, then options
   local want=$1

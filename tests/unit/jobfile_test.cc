@@ -1077,6 +1077,14 @@ TEST(JobfileReportOptions, ValuesAndAliases) {
   EXPECT_EQ(d.bw_avg_ms, 500u);
   EXPECT_EQ(d.iops_avg_ms, 500u);
   EXPECT_EQ(d.clocksource, JobSpec::ClockSourceChoice::kDefault);
+  EXPECT_EQ(d.max_latency_ns[0], 0u);
+  EXPECT_EQ(d.max_latency_ns[1], 0u);
+  // max_latency: per direction, microseconds without a unit (fio).
+  const JobSpec m = ParseOk("[a]\nmax_latency=10,2ms\n").jobs.at(0);
+  EXPECT_EQ(m.max_latency_ns[0], 10000u);
+  EXPECT_EQ(m.max_latency_ns[1], 2000000u);
+  const JobSpec one = ParseOk("[a]\nmax_latency=250\n").jobs.at(0);
+  for (int dd = 0; dd < kNumDdirs; ++dd) EXPECT_EQ(one.max_latency_ns[dd], 250000u);
 }
 
 TEST(JobfileReportOptions, HostileValuesNameTheOptionAndLine) {
@@ -1086,7 +1094,8 @@ TEST(JobfileReportOptions, HostileValuesNameTheOptionAndLine) {
             std::string::npos);
   for (const char* bad :
        {"significant_figures=0", "significant_figures=11", "bwavgtime=0", "iopsavgtime=-1",
-        "bwavgtime=abc", "stats=2", "clocksource=tsc", "log_alternate_epoch_clock_id=-1"}) {
+        "bwavgtime=abc", "stats=2", "clocksource=tsc", "log_alternate_epoch_clock_id=-1",
+        "max_latency=-5", "max_latency=fast"}) {
     const std::string e = err(bad);
     const std::string name = std::string(bad).substr(0, std::string(bad).find('='));
     EXPECT_NE(e.find(name), std::string::npos) << bad << ": " << e;
