@@ -77,7 +77,7 @@ PY
 done
 
 # --- terse: as many fields as fio's, per mode and version
-for v in 3 5; do
+for v in 2 3 4 5; do
   for mode in none mixed both; do
     both terse "t$v$mode" "${null[@]}" --unified_rw_reporting=$mode --terse-version=$v
     n=$(tail -n1 "$tmp/ib.t$v$mode" | awk -F';' '{print NF}')
@@ -85,7 +85,7 @@ for v in 3 5; do
       f=$(tail -n1 "$tmp/fio.t$v$mode" | awk -F';' '{print NF}')
       [ "$n" = "$f" ] || fail "terse v$v $mode: iobench $n fields, fio $f"
     fi
-    [ "$mode" != mixed ] || cut -d';' -f6-9 <<<"$(tail -n1 "$tmp/ib.t$v$mode")" | grep -q '^16384;' ||
+    [ "$mode" != mixed ] || [ $v = 2 ] || cut -d';' -f6-9 <<<"$(tail -n1 "$tmp/ib.t$v$mode")" | grep -q '^16384;' ||
       fail "terse v$v mixed: io_kbytes of the mixed block is not 16384"
   done
 done
@@ -133,8 +133,11 @@ done
 python3 - "$tmp/w.json" <<'PY' || fail "bwavgtime/iopsavgtime samples"
 import json, sys
 r = json.load(open(sys.argv[1]))["jobs"][0]["read"]
-assert 8 <= r["bw_samples"] <= 10, r["bw_samples"]
+# 9 or 10 and 1 or 2 on an idle machine; a stalled worker thread skips
+# windows, so only the order of magnitude is asserted.
+assert 4 <= r["bw_samples"] <= 10, r["bw_samples"]
 assert 1 <= r["iops_samples"] <= 2, r["iops_samples"]
+assert r["bw_samples"] > 2 * r["iops_samples"], (r["bw_samples"], r["iops_samples"])
 PY
 
 # --- log_unix_epoch / log_alternate_epoch: the time column's origin
