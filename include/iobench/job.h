@@ -296,6 +296,12 @@ struct JobSpec {
   bool ss_percent = true;   // the limit is a percentage of the window's mean
   uint64_t ss_dur_s = 0;    // window in seconds; 0: no steady state detection
   uint64_t ss_ramp_ns = 0;  // no samples before this much time (plus one second)
+  // clocksource: fio's timing base. The run has one clock (iobench/clock.h):
+  // kCpu and kDefault use the TSC when the kernel trusts it, kClockGettime
+  // and kGettimeofday use clock_gettime(CLOCK_MONOTONIC) (there is no
+  // gettimeofday mode: its µs resolution would only lose precision).
+  enum class ClockSourceChoice : uint8_t { kDefault, kCpu, kClockGettime, kGettimeofday };
+  ClockSourceChoice clocksource = ClockSourceChoice::kDefault;
 
   // --- randomness ---
   bool randrepeat = true;
@@ -315,6 +321,9 @@ struct JobSpec {
   uint64_t thinktime_ns = 0;
   uint64_t thinktime_spin_ns = 0;
   uint64_t thinktime_blocks = 1;
+  // max_latency: an I/O whose total latency exceeds this (ns; 0: no limit)
+  // ends the job with ETIMEDOUT, per direction as fio.
+  uint64_t max_latency_ns[kNumDdirs] = {0, 0, 0};
 
   // --- cpu and scheduling ---
   std::vector<int> cpus_allowed;  // empty: any
@@ -346,6 +355,16 @@ struct JobSpec {
   bool disable_clat = false;
   bool disable_slat = false;
   bool disable_bw = false;
+  // unified_rw_reporting: kNone reports read, write and trim apart; kMixed
+  // sums them into one "mixed" direction; kBoth prints the directions and
+  // then the mixed sum (fio's none/mixed/both, 0/1/2).
+  enum class UnifiedRw : uint8_t { kNone, kMixed, kBoth };
+  UnifiedRw unified_rw_reporting = UnifiedRw::kNone;
+  int significant_figures = 4;  // digits of IOPS/BW/io figures in the normal output
+  bool stats = true;            // stats=0: the job is left out of every report
+  bool disk_util = true;        // disk_util=0: this job's devices get no disk stats
+  uint64_t bw_avg_ms = 500;     // bwavgtime: window of a bandwidth sample
+  uint64_t iops_avg_ms = 500;   // iopsavgtime: window of an IOPS sample
 
   // --- errors ---
   uint8_t continue_on_error = kCoeNone;
@@ -363,6 +382,12 @@ struct JobSpec {
   bool log_offset = false;
   bool log_prio = false;
   bool per_job_logs = true;
+  // log_unix_epoch / log_alternate_epoch: the time column counts from the
+  // epoch of CLOCK_REALTIME / of log_alternate_epoch_clock_id (which wins
+  // when both are set) instead of from the job's start.
+  bool log_unix_epoch = false;
+  bool log_alternate_epoch = false;
+  int log_alternate_epoch_clock_id = 0;  // a clock_gettime clock id (0: CLOCK_REALTIME)
 
   // --- engine options (each meaningful for the engines that list it) ---
   bool hipri = false;

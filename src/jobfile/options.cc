@@ -1112,6 +1112,25 @@ std::vector<OptionDef> BuildTable() {
                     j.startdelay_max_ns = lo == hi ? 0 : static_cast<uint64_t>(hi);
                     return Status::Ok();
                   }));
+  r.push_back(Row("clocksource", T::kEnum, "time",
+                  "Timing base: cpu (TSC when the kernel trusts it), clock_gettime, "
+                  "gettimeofday (clock_gettime here)")
+                  .Def("cpu")
+                  .Choices("cpu|clock_gettime|gettimeofday")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const std::string t = ToLower(Trim(v.text));
+                    using C = JobSpec::ClockSourceChoice;
+                    if (t == "cpu")
+                      j.clocksource = C::kCpu;
+                    else if (t == "clock_gettime")
+                      j.clocksource = C::kClockGettime;
+                    else if (t == "gettimeofday")
+                      j.clocksource = C::kGettimeofday;
+                    else
+                      return Bad("clocksource '" + v.text +
+                                 "': expected cpu, clock_gettime or gettimeofday");
+                    return Status::Ok();
+                  }));
   r.push_back(Row("loops", T::kInt, "time", "Repeat the job this many times")
                   .Def("1")
                   .Range(1, INT64_MAX)
@@ -1230,6 +1249,14 @@ std::vector<OptionDef> BuildTable() {
                       return Bad("bad rate_process '" + t + "' (linear, poisson)");
                     return Status::Ok();
                   }));
+  r.push_back(Row("max_latency", T::kTime, "rate",
+                  "End the job with ETIMEDOUT when an I/O's latency exceeds this "
+                  "(read,write,trim; default unit: usec)")
+                  .Def("0")
+                  .PerDir()
+                  .Unit(kUsec)
+                  .Range(0, INT64_MAX)
+                  .Set(D(max_latency_ns)));
   r.push_back(Row("thinktime", T::kTime, "rate", "Pause between I/Os (default unit: microseconds)")
                   .Def("0")
                   .Unit(kUsec)
@@ -1425,6 +1452,45 @@ std::vector<OptionDef> BuildTable() {
                   .Alias({"disable_bw"})
                   .Def("0")
                   .Set(B(disable_bw)));
+  r.push_back(Row("unified_rw_reporting", T::kEnum, "report",
+                  "Report read/write/trim apart (none), summed as \"mixed\" (mixed), or both")
+                  .Def("none")
+                  .Choices("none|mixed|both|0|1|2")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const std::string t = ToLower(Trim(v.text));
+                    using U = JobSpec::UnifiedRw;
+                    if (t == "none" || t == "0")
+                      j.unified_rw_reporting = U::kNone;
+                    else if (t == "mixed" || t == "1")
+                      j.unified_rw_reporting = U::kMixed;
+                    else if (t == "both" || t == "2")
+                      j.unified_rw_reporting = U::kBoth;
+                    else
+                      return Bad("unified_rw_reporting '" + v.text +
+                                 "': expected none, mixed, both, 0, 1 or 2");
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("significant_figures", T::kInt, "report",
+                  "Digits of the IOPS, bandwidth and I/O size figures in the normal output")
+                  .Def("4")
+                  .Range(1, 10)
+                  .Set(N(significant_figures)));
+  r.push_back(Row("stats", T::kBool, "report", "Report this job (0: leave it out of the output)")
+                  .Def("1")
+                  .Set(B(stats)));
+  r.push_back(Row("disk_util", T::kBool, "report", "Collect disk statistics for the job's devices")
+                  .Def("1")
+                  .Set(B(disk_util)));
+  r.push_back(Row("bwavgtime", T::kInt, "report",
+                  "Window of one bandwidth sample (bw min/max/avg/stdev), in ms")
+                  .Def("500")
+                  .Range(1, 3600000)
+                  .Set(N(bw_avg_ms)));
+  r.push_back(Row("iopsavgtime", T::kInt, "report",
+                  "Window of one IOPS sample (iops min/max/avg/stdev), in ms")
+                  .Def("500")
+                  .Range(1, 3600000)
+                  .Set(N(iops_avg_ms)));
   // --- errors
   r.push_back(Row("continue_on_error", T::kEnum, "errors", "Error classes that do not stop the job")
                   .Def("none")
@@ -1496,6 +1562,19 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("per_job_logs", T::kBool, "logs", "One log per job clone (0: one shared log)")
                   .Def("1")
                   .Set(B(per_job_logs)));
+  r.push_back(Row("log_unix_epoch", T::kBool, "logs",
+                  "Log times in ms since the Unix epoch instead of since the job's start")
+                  .Def("0")
+                  .Set(B(log_unix_epoch)));
+  r.push_back(Row("log_alternate_epoch", T::kBool, "logs",
+                  "Log times in ms of the clock log_alternate_epoch_clock_id")
+                  .Def("0")
+                  .Set(B(log_alternate_epoch)));
+  r.push_back(Row("log_alternate_epoch_clock_id", T::kInt, "logs",
+                  "clock_gettime clock of log_alternate_epoch (0 CLOCK_REALTIME, 1 MONOTONIC...)")
+                  .Def("0")
+                  .Range(0, INT32_MAX)
+                  .Set(N(log_alternate_epoch_clock_id)));
   r.push_back(Row("log_window_value", T::kEnum, "logs",
                   "With log_avg_msec: log each window's avg, max or both")
                   .Alias({"log_max_value"})

@@ -27,10 +27,9 @@ std::string FormatContextBlock(const RunResult& run);
 nlohmann::ordered_json BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus);
 
 // One job record's JSON object (an element of "jobs"), for callers that
-// assemble their own documents (sweeps). `group_agg_bw` is the group's
-// aggregate bandwidth per direction in bytes/s (GroupTotals::agg_bw).
-nlohmann::ordered_json BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3],
-                                    bool plus);
+// assemble their own documents (sweeps). `totals` is its group's
+// (ComputeGroupTotals): bw_agg compares with the group's aggregate bandwidth.
+nlohmann::ordered_json BuildJsonJob(const JobRecord& rec, const GroupTotals& totals, bool plus);
 
 // The document as text laid out like fio's: two-space indent, `"key" : value`,
 // floats printed with "%f" (fio's six decimals), a newline at the end. Greps

@@ -44,19 +44,19 @@ ojson LatObject(const LatStat& ls, const Histogram& h, bool percentiles,
   return o;
 }
 
-ojson DdirObject(const JobRecord& rec, int d, uint64_t group_agg_bw, bool plus) {
+ojson DdirObject(const JobRecord& rec, const DirView& v, bool plus) {
   const JobResult& job = rec.result;
-  const DirStats& ds = job.stats.dir[d];
+  const DirStats& ds = *v.stats;
   const JobSpec& spec = job.spec;
   const auto list = PercentileListFor(spec);
-  const uint64_t runt = DirRuntimeMs(job, d);
-  const uint64_t bw_bytes = BandwidthBytes(job, d);
+  const uint64_t runt = v.runtime_ms;
+  const uint64_t bw_bytes = v.bw_bytes;
   ojson o;
   o["io_bytes"] = ds.bytes;
   o["io_kbytes"] = ds.bytes >> 10;
   o["bw_bytes"] = bw_bytes;
   o["bw"] = bw_bytes / 1024;
-  o["iops"] = Iops(job, d);
+  o["iops"] = v.iops;
   o["runtime"] = runt;
   o["total_ios"] = ds.ios;
   o["short_ios"] = ds.short_ios;
@@ -78,14 +78,14 @@ ojson DdirObject(const JobRecord& rec, int d, uint64_t group_agg_bw, bool plus) 
     // fio: only a direction that completed I/O at some priority has "prios".
     if (!prios.empty()) o["prios"] = std::move(prios);
   }
-  const SampleStat& b = rec.bw[d];
+  const SampleStat& b = *v.bw;
   o["bw_min"] = b.min / 1024;
   o["bw_max"] = b.max / 1024;
-  o["bw_agg"] = b.samples ? BandwidthPercentOfGroup(b, group_agg_bw) : 0.0;
+  o["bw_agg"] = b.samples ? BandwidthPercentOfGroup(b, v.group_agg_bw) : 0.0;
   o["bw_mean"] = b.mean / 1024.0;
   o["bw_dev"] = b.stddev / 1024.0;
   o["bw_samples"] = b.samples;
-  const SampleStat& io = rec.iops[d];
+  const SampleStat& io = *v.iops_stat;
   o["iops_min"] = io.min;
   o["iops_max"] = io.max;
   o["iops_mean"] = io.mean;
@@ -270,7 +270,7 @@ ojson SteadyStateObject(const JobResult& job) {
 }
 
 // `options_from` is the job whose options "job options" lists.
-ojson JobObject(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus,
+ojson JobObject(const JobRecord& rec, const GroupTotals& totals, bool plus,
                 const JobSpec& options_from) {
   const JobResult& job = rec.result;
   const ThreadStats& ts = job.stats;
@@ -291,13 +291,21 @@ ojson JobObject(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus,
         ListedOption(*s))
       opts[FioOptionName(s->name)] = s->value;
   if (!opts.empty()) o["job options"] = std::move(opts);
-  for (int d = 0; d < kNumDdirs; ++d) o[DdirName(d)] = DdirObject(rec, d, group_agg_bw[d], plus);
-  ojson sync;
-  sync["total_ios"] = ts.sync_ios;
-  sync["lat_ns"] =
-      LatObject(ts.sync_lat, ts.sync_hist, spec.lat_percentiles || spec.clat_percentiles,
-                PercentileListFor(spec), plus);
-  o["sync"] = std::move(sync);
+  // unified_rw_reporting: "mixed" alone (fio then has no "sync" object
+  // either), or after read, write, trim and sync.
+  for (const DirView& v : ReportedDirs(rec, totals)) {
+    if (v.ddir == kMixedDdir) continue;
+    o[v.name] = DdirObject(rec, v, plus);
+  }
+  if (spec.unified_rw_reporting != JobSpec::UnifiedRw::kMixed) {
+    ojson sync;
+    sync["total_ios"] = ts.sync_ios;
+    sync["lat_ns"] =
+        LatObject(ts.sync_lat, ts.sync_hist, spec.lat_percentiles || spec.clat_percentiles,
+                  PercentileListFor(spec), plus);
+    o["sync"] = std::move(sync);
+  }
+  if (rec.mixed) o["mixed"] = DdirObject(rec, ViewOf(rec, totals, kMixedDdir), plus);
   const uint64_t rt = rec.cpu_runtime_ms;
   o["job_runtime"] = rt;
   o["usr_cpu"] = CpuPercent(ts.cpu.user_us, rt);
@@ -333,8 +341,8 @@ ojson JobObject(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus,
 
 }  // namespace
 
-ojson BuildJsonJob(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus) {
-  return JobObject(rec, group_agg_bw, plus, rec.result.spec);
+ojson BuildJsonJob(const JobRecord& rec, const GroupTotals& totals, bool plus) {
+  return JobObject(rec, totals, plus, rec.result.spec);
 }
 
 ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus) {
@@ -370,7 +378,7 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
       // after the group's first job but lists the last job's options.
       const JobSpec& options_from =
           g.group_reporting && !g.jobs.empty() ? g.jobs.back().spec : r.result.spec;
-      jobs.push_back(JobObject(r, t.agg_bw, plus, options_from));
+      jobs.push_back(JobObject(r, t, plus, options_from));
       if (end_ms)  // at least 1: fio's clock starts before the jobs and runs to the report
         jobs.back()["elapsed"] = std::max<uint64_t>(1, (end_ms - run.timestamp_ms + 999) / 1000);
     }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "iobench/report.h"
@@ -60,21 +61,22 @@ void WritePercentiles(std::string& o, const char* name, const Histogram& h,
   }
 }
 
-void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, int d) {
+void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, const DirView& v) {
   const JobResult& job = rec.result;
-  const DirStats& ds = job.stats.dir[d];
-  const uint64_t runt = DirRuntimeMs(job, d);
+  const DirStats& ds = *v.stats;
+  const uint64_t runt = v.runtime_ms;
   if (!runt) return;
   const JobSpec& spec = job.spec;
   const uint32_t kb_base = totals.kb_base;
   const bool pow2 = (kb_base & (kb_base - 1)) == 0;
-  const uint64_t bw = BandwidthBytes(job, d);
+  const int digits = spec.significant_figures;
+  const uint64_t bw = v.bw_bytes;
   const uint64_t iops = ds.ios * 1000 / runt;
-  o += fmt::sprintf("  %s: IOPS=%s, BW=%s(%s/%llumsec)%s\n", DdirName(d),
-                    FormatNumber(iops, 4, false, NumUnit::kNone),
-                    FormatBandwidthPair(bw, kb_base, totals.unit_base),
-                    FormatNumber(ds.bytes, 4, pow2, NumUnit::kBytes),
-                    static_cast<unsigned long long>(runt), d == 1 ? "; 0 zone resets" : "");
+  o += fmt::sprintf("  %s: IOPS=%s, BW=%s(%s/%llumsec)%s\n", v.name,
+                    FormatNumber(iops, digits, false, NumUnit::kNone),
+                    FormatBandwidthPair(bw, kb_base, totals.unit_base, digits),
+                    FormatNumber(ds.bytes, digits, pow2, NumUnit::kBytes),
+                    static_cast<unsigned long long>(runt), v.ddir == 1 ? "; 0 zone resets" : "");
   WriteLatLine(o, "slat", ds.slat);
   WriteLatLine(o, "clat", ds.clat);
   WriteLatLine(o, " lat", ds.lat);
@@ -98,14 +100,14 @@ void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, 
   }
   if (spec.lat_percentiles && ds.lat.n) WritePercentiles(o, "lat", ds.lat_hist, list);
 
-  const SampleStat& b = rec.bw[d];
+  const SampleStat& b = *v.bw;
   if (b.samples) {
     const bool bits = UnitBaseIsBits(totals.unit_base);
     const char* bw_str = bits ? (pow2 ? "Kibit" : "kbit") : (pow2 ? "KiB" : "kB");
     const double kb = static_cast<double>(kb_base);
     double mn = static_cast<double>(b.min / kb_base), mx = static_cast<double>(b.max / kb_base);
     double mean = b.mean / kb, dev = b.stddev / kb;
-    const double per = BandwidthPercentOfGroup(b, totals.agg_bw[d]);
+    const double per = BandwidthPercentOfGroup(b, v.group_agg_bw);
     if (bits) {
       mn *= 8;
       mx *= 8;
@@ -125,7 +127,7 @@ void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, 
         bw_str, static_cast<unsigned long long>(mn), static_cast<unsigned long long>(mx), per, mean,
         dev, static_cast<unsigned long long>(b.samples));
   }
-  const SampleStat& io = rec.iops[d];
+  const SampleStat& io = *v.iops_stat;
   if (io.samples) {
     o += fmt::sprintf(
         "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
@@ -228,8 +230,8 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
     o += "  note: interrupted by a signal; the figures cover the time until then\n";
   for (const auto& n : job.notes) o += "  note: " + n + "\n";
 
-  for (int d = 0; d < kNumDdirs; ++d)
-    if (ts.dir[d].bytes || ts.dir[d].ios) WriteDdir(o, rec, totals, d);
+  for (const DirView& v : ReportedDirs(rec, totals))
+    if (v.stats->bytes || v.stats->ios) WriteDdir(o, rec, totals, v);
 
   const LatencyDistribution ld = ComputeLatencyDistribution(ts);
   WriteLatDist(o, "nsec", ld.nsec.data(), ld.nsec.size());
@@ -273,17 +275,31 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
   o += "     submit    : " + DistLine(DepthPercentages(ts.depth.submit, sub_total), false) + "\n";
   o +=
       "     complete  : " + DistLine(DepthPercentages(ts.depth.complete, comp_total), false) + "\n";
+  // unified_rw_reporting=mixed: fio counts every direction's I/Os in the first slot.
+  uint64_t issued[3], short_issued[3], dropped_issued[3];
+  for (int d = 0; d < kNumDdirs; ++d) {
+    issued[d] = ts.issued[d];
+    short_issued[d] = ts.short_issued[d];
+    dropped_issued[d] = ts.dropped_issued[d];
+  }
+  if (spec.unified_rw_reporting == JobSpec::UnifiedRw::kMixed) {
+    for (int d = 1; d < kNumDdirs; ++d) {
+      issued[0] += std::exchange(issued[d], 0);
+      short_issued[0] += std::exchange(short_issued[d], 0);
+      dropped_issued[0] += std::exchange(dropped_issued[d], 0);
+    }
+  }
   o += fmt::sprintf(
       "     issued rwts: total=%llu,%llu,%llu,%llu short=%llu,%llu,%llu,0 "
       "dropped=%llu,%llu,%llu,0\n",
-      static_cast<unsigned long long>(ts.issued[0]), static_cast<unsigned long long>(ts.issued[1]),
-      static_cast<unsigned long long>(ts.issued[2]), static_cast<unsigned long long>(ts.sync_ios),
-      static_cast<unsigned long long>(ts.short_issued[0]),
-      static_cast<unsigned long long>(ts.short_issued[1]),
-      static_cast<unsigned long long>(ts.short_issued[2]),
-      static_cast<unsigned long long>(ts.dropped_issued[0]),
-      static_cast<unsigned long long>(ts.dropped_issued[1]),
-      static_cast<unsigned long long>(ts.dropped_issued[2]));
+      static_cast<unsigned long long>(issued[0]), static_cast<unsigned long long>(issued[1]),
+      static_cast<unsigned long long>(issued[2]), static_cast<unsigned long long>(ts.sync_ios),
+      static_cast<unsigned long long>(short_issued[0]),
+      static_cast<unsigned long long>(short_issued[1]),
+      static_cast<unsigned long long>(short_issued[2]),
+      static_cast<unsigned long long>(dropped_issued[0]),
+      static_cast<unsigned long long>(dropped_issued[1]),
+      static_cast<unsigned long long>(dropped_issued[2]));
   if (spec.continue_on_error != kCoeNone || ts.total_errors) {
     o += fmt::sprintf("     errors    : total=%llu, first_error=%d/<%s>\n",
                       static_cast<unsigned long long>(ts.total_errors), ts.first_error.err,
@@ -308,19 +324,24 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
 }
 
 void WriteGroupStatus(std::string& o, const GroupTotals& t) {
-  static const char* const kNames[] = {"   READ", "  WRITE", "   TRIM"};
+  static const char* const kNames[] = {"   READ", "  WRITE", "   TRIM", "  MIXED"};
   o += fmt::sprintf("\nRun status group %d (all jobs):\n", t.id);
   const bool pow2 = (t.kb_base & (t.kb_base - 1)) == 0;
   const bool bits = UnitBaseIsBits(t.unit_base);
-  for (int d = 0; d < kNumDdirs; ++d) {
+  const int digits = t.significant_figures;
+  // unified_rw_reporting: mixed prints only the MIXED line, both adds it
+  // after the directions.
+  const int first = t.unified == JobSpec::UnifiedRw::kMixed ? kMixedDdir : 0;
+  const int last = t.unified == JobSpec::UnifiedRw::kNone ? kNumDdirs - 1 : kMixedDdir;
+  for (int d = first; d <= last; ++d) {
     if (!t.max_run_ms[d]) continue;
     auto bw = [&](uint64_t v, bool p2) {
-      return FormatNumber(v, 4, p2, NumUnit::kBytesPerSec, bits);
+      return FormatNumber(v, digits, p2, NumUnit::kBytesPerSec, bits);
     };
     o += fmt::sprintf("%s: bw=%s (%s), %s-%s (%s-%s), io=%s, run=%llu-%llumsec\n", kNames[d],
                       bw(t.agg_bw[d], pow2), bw(t.agg_bw[d], !pow2), bw(t.min_bw[d], pow2),
                       bw(t.max_bw[d], pow2), bw(t.min_bw[d], !pow2), bw(t.max_bw[d], !pow2),
-                      FormatBytesPair(t.io_bytes[d], t.kb_base),
+                      FormatBytesPair(t.io_bytes[d], t.kb_base, digits),
                       static_cast<unsigned long long>(t.min_run_ms[d]),
                       static_cast<unsigned long long>(t.max_run_ms[d]));
   }

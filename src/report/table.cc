@@ -62,6 +62,8 @@ std::string Printf(const char* fmt, double v) {
 }
 
 const char* const kDirs[] = {"read", "write", "trim"};
+// With unified_rw_reporting=mixed a job's JSON has only "mixed".
+const char* const kDirsAndMixed[] = {"read", "write", "trim", "mixed"};
 
 struct MetricInfo {
   TableMetric m;
@@ -151,6 +153,7 @@ std::optional<double> table::AggregateMetric(const std::vector<const json*>& job
     if (IsPerJobMetric(m)) {
       double ios = 0;
       for (const char* dd : kDirs) ios += Num(Get(job, dd), "total_ios").value_or(0);
+      if (ios == 0) ios = Num(Get(job, "mixed"), "total_ios").value_or(0);  // unified mixed
       w = ios;
     } else {
       w = Num(Get(job, d.c_str()), "total_ios").value_or(1);
@@ -506,6 +509,8 @@ std::vector<std::string> table::JobDirections(const json& job) {
     if (Num(dir, "total_ios").value_or(0) > 0 || Num(dir, "io_bytes").value_or(0) > 0)
       out.push_back(d);
   }
+  // unified_rw_reporting=mixed: the job has only the summed direction.
+  if (out.empty() && Num(Get(job, "mixed"), "total_ios").value_or(0) > 0) out.push_back("mixed");
   return out;
 }
 
@@ -668,7 +673,7 @@ std::string table::DescribeJobs(const json& doc) {
   const auto jobs = AllJobs(doc);
   if (!jobs.empty()) {
     double runtime_ms = 0;
-    for (const char* d : kDirs)
+    for (const char* d : kDirsAndMixed)
       runtime_ms = std::max(runtime_ms, Num(Get(*jobs[0], d), "runtime").value_or(0));
     if (runtime_ms > 0) {
       std::string r = runtime_ms >= 9995   ? Printf("%.0f s", runtime_ms / 1000.0)

@@ -32,11 +32,11 @@ void LatFields(std::string& o, const LatStat& ls) {
   }
 }
 
-void DdirFields(std::string& o, const JobRecord& rec, const GroupTotals& t, int d, int version) {
+void DdirFields(std::string& o, const JobRecord& rec, const DirView& v, int version) {
   const JobResult& job = rec.result;
-  const DirStats& ds = job.stats.dir[d];
-  const uint64_t runt = DirRuntimeMs(job, d);
-  const uint64_t bw_kib = runt ? BandwidthBytes(job, d) / 1024 : 0;
+  const DirStats& ds = *v.stats;
+  const uint64_t runt = v.runtime_ms;
+  const uint64_t bw_kib = runt ? v.bw_bytes / 1024 : 0;
   const uint64_t iops = runt ? ds.ios * 1000 / runt : 0;
   o += fmt::sprintf(";%llu;%llu;%llu;%llu", static_cast<unsigned long long>(ds.bytes >> 10),
                     static_cast<unsigned long long>(bw_kib), static_cast<unsigned long long>(iops),
@@ -64,10 +64,10 @@ void DdirFields(std::string& o, const JobRecord& rec, const GroupTotals& t, int 
   }
   LatFields(o, ds.lat);
 
-  const SampleStat& b = rec.bw[d];
+  const SampleStat& b = *v.bw;
   if (b.samples) {
     double per = 100.0;
-    const uint64_t agg_kib = t.agg_bw[d] / 1024;
+    const uint64_t agg_kib = v.group_agg_bw / 1024;
     if (agg_kib) {
       per = (b.mean / 1024.0) * 100.0 / static_cast<double>(agg_kib);
       if (per > 100.0) per = 100.0;
@@ -80,7 +80,7 @@ void DdirFields(std::string& o, const JobRecord& rec, const GroupTotals& t, int 
   }
   if (version != 5) return;
   o += fmt::sprintf(";%llu", static_cast<unsigned long long>(b.samples));
-  const SampleStat& io = rec.iops[d];
+  const SampleStat& io = *v.iops_stat;
   if (io.samples) {
     o += fmt::sprintf(";%llu;%llu;%f;%f;%llu", static_cast<unsigned long long>(io.min),
                       static_cast<unsigned long long>(io.max), io.mean, io.stddev,
@@ -104,9 +104,10 @@ std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTot
   std::string o = version == 2 ? fmt::sprintf("2;%s;%d;%d", job.name, job.groupid, job.error)
                                : fmt::sprintf("%d;%s;%s;%d;%d", version, VersionString(run),
                                               job.name, job.groupid, job.error);
-  DdirFields(o, rec, t, 0, version);
-  DdirFields(o, rec, t, 1, version);
-  if (version != 3) DdirFields(o, rec, t, 2, version);
+  // unified_rw_reporting=mixed: the mixed block alone; both: the mixed
+  // block after the directions (v3 has no trim block either way).
+  for (const DirView& v : ReportedDirs(rec, t))
+    if (v.ddir != 2 || version != 3) DdirFields(o, rec, v, version);
   const uint64_t rt = rec.cpu_runtime_ms;
   o += fmt::sprintf(";%f%%;%f%%;%llu;%llu;%llu", CpuPercent(ts.cpu.user_us, rt),
                     CpuPercent(ts.cpu.sys_us, rt), static_cast<unsigned long long>(ts.cpu.ctx),

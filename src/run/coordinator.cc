@@ -1,11 +1,13 @@
 #include "run/coordinator.h"
 
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -196,6 +198,15 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
         ") gives one sample per window, and a slope criterion (steadystate=" +
         (job.ss_mode == JobSpec::SteadyStateMode::kIopsSlope ? "iops_slope" : "bw_slope") +
         ") needs at least 2 samples: give steadystate_duration=2 or more");
+  }
+  if (job.log_alternate_epoch) {  // fio would log garbage times for a clock the kernel lacks
+    timespec ts{};
+    if (clock_gettime(static_cast<clockid_t>(job.log_alternate_epoch_clock_id), &ts) != 0)
+      return Status::Invalid(
+          "job '" + job.name +
+          "': log_alternate_epoch_clock_id=" + std::to_string(job.log_alternate_epoch_clock_id) +
+          " (" + Where(SettingOf(job, "log_alternate_epoch_clock_id")) +
+          ") is not a clock this kernel has (clock_gettime: " + std::strerror(errno) + ")");
   }
   if (opts.readonly && Writes(job))
     return Status::Refused("job '" + job.name +
@@ -442,20 +453,25 @@ class PhaseRunner {
       return setup_error;
     }
 
-    std::vector<std::string> paths;
+    std::vector<std::string> paths, disk_paths;  // disk_paths: of jobs with disk_util=1
     std::vector<const LiveCounters*> live;
     std::vector<const JobSpec*> specs;
     for (auto& c : clones) {
       live.push_back(&c.worker->live());
       specs.push_back(&jobs_[c.job]);
-      for (const auto& t : c.targets)
-        if (!t.diskless) paths.push_back(t.path);
+      for (const auto& t : c.targets) {
+        if (t.diskless) continue;
+        paths.push_back(t.path);
+        if (jobs_[c.job].disk_util) disk_paths.push_back(t.path);
+      }
     }
     std::sort(paths.begin(), paths.end());
     paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
     CollectPhaseContext(phase, paths);
     if (opts_.on_phase_start) opts_.on_phase_start(specs);
-    DiskUtilTracker disk_util(DisksForTargets(paths));
+    std::sort(disk_paths.begin(), disk_paths.end());
+    disk_paths.erase(std::unique(disk_paths.begin(), disk_paths.end()), disk_paths.end());
+    DiskUtilTracker disk_util(DisksForTargets(disk_paths));
     disk_util.Start();
     // Helper threads only exist for the async engines; skip the sampler
     // thread otherwise (it reads /proc/self/task every 100 ms).

@@ -17,10 +17,10 @@
 namespace iobench {
 namespace {
 
-constexpr uint64_t kSampleNs = 500ull * 1000 * 1000;  // fio's default bw/iops window
 // A steady state job looks for the monitor's stop this often (off the
 // per-I/O path: CheckTimeSlow becomes due at least this often).
 constexpr uint64_t kSteadyPollNs = 10ull * 1000 * 1000;
+constexpr uint64_t kMsNs = 1000ull * 1000;
 
 // fio's IO depth buckets: 1, 2, 4, 8, 16, 32, >=64.
 unsigned DepthBucket(uint64_t n) {
@@ -244,7 +244,9 @@ Status Worker::Setup() {
   IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
   nfiles_ = static_cast<uint32_t>(files_.size());
   if (job_.latency_target_ns != 0) lat_search_ = std::make_unique<DepthSearch>(job_);
-  slow_complete_ = verifier_ != nullptr || cmdprio_on_ || lat_search_ != nullptr;
+  max_latency_on_ =
+      job_.max_latency_ns[0] != 0 || job_.max_latency_ns[1] != 0 || job_.max_latency_ns[2] != 0;
+  slow_complete_ = verifier_ != nullptr || cmdprio_on_ || lat_search_ != nullptr || max_latency_on_;
   low_prio_value_ = JobIoprio(job_);  // the I/Os without the cmdprio priority carry it
   fast_eligible_ = verifier_ == nullptr && job_.thinktime_ns == 0 && rate_ == nullptr &&
                    job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 && io_limit_ == 0 &&
@@ -266,7 +268,7 @@ Status Worker::Setup() {
   record_lat_ = !job_.gtod_reduce && !job_.disable_lat;
   record_slat_ = !sync_engine_ && !job_.gtod_reduce && !job_.disable_slat;
   record_bw_ = !job_.disable_bw && !job_.gtod_reduce;
-  stamp_ = record_slat_ || record_clat_ || record_lat_;
+  stamp_ = record_slat_ || record_clat_ || record_lat_ || max_latency_on_;
   lat_from_clat_ = sync_engine_ && record_clat_ && record_lat_;
   for (int d = 0; d < kNumDdirs; ++d) sample_dir_[d] = DirUsed(job_, d);
 
@@ -321,11 +323,15 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
   // room for 8 s; growth after that doubles, once per 8, 16, 32 s... (1024
   // reserved samples cost 64 KiB per worker, 16 MiB for 252 workers whose
   // run ends before the first sample).
-  const uint64_t samples = job_.runtime_ns ? job_.runtime_ns / kSampleNs + 8 : 16;
+  // (Capped: a 1 ms bwavgtime over hours grows instead of reserving it all.)
+  auto room = [&](uint64_t window_ms) {
+    return job_.runtime_ns ? std::min<uint64_t>(job_.runtime_ns / (window_ms * kMsNs) + 8, 65536)
+                           : 16;
+  };
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!sample_dir_[d] || !record_bw_) continue;
-    ts_.dir[d].bw_samples.reserve(samples);
-    ts_.dir[d].iops_samples.reserve(samples);
+    ts_.dir[d].bw_samples.reserve(room(job_.bw_avg_ms));
+    ts_.dir[d].iops_samples.reserve(room(job_.iops_avg_ms));
     sample_bytes_[d] = sample_ios_[d] = 0;
   }
   measuring_ = true;
@@ -333,8 +339,11 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
   // The measured period is `runtime` long from here, however late the ramp
   // was noticed.
   end_ns_ = job_.runtime_ns != 0 ? now + job_.runtime_ns : 0;
-  last_sample_ns_ = now;
-  next_sample_ns_ = now + kSampleNs;
+  last_bw_ns_ = last_iops_ns_ = now;
+  next_bw_ns_ = now + job_.bw_avg_ms * kMsNs;
+  next_iops_ns_ = now + job_.iops_avg_ms * kMsNs;
+  next_sample_ns_ = std::min(next_bw_ns_, next_iops_ns_);
+  if (iolog_ != nullptr) iolog_->StartEpoch();  // log_unix_epoch: times count from here
   ru_start_ = ThreadCpu();
   live_.state.store(StateLetter(job_), std::memory_order_relaxed);
   measured_from_.store(now, std::memory_order_release);      // after PublishLive: counts start at 0
@@ -388,23 +397,37 @@ void Worker::LatencyCompleted(const IoRequest* req, uint64_t now) {
 }
 
 void Worker::TakeSamples(uint64_t now) {
-  const uint64_t window = now - last_sample_ns_;
   const uint64_t t_ms = (now - measure_start_ns_) / 1000000;
+  // A window closes when its bwavgtime / iopsavgtime is up; the next one is
+  // due a window later (or a window from now, after a stall).
+  auto close = [now](uint64_t& next, uint64_t& last, uint64_t window_ms) {
+    if (now < next) return uint64_t{0};
+    const uint64_t len = now - last;
+    last = now;
+    next += window_ms * kMsNs;
+    if (next <= now) next = now + window_ms * kMsNs;
+    return len;
+  };
+  const uint64_t bw_window = close(next_bw_ns_, last_bw_ns_, job_.bw_avg_ms);
+  const uint64_t iops_window = close(next_iops_ns_, last_iops_ns_, job_.iops_avg_ms);
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!sample_dir_[d]) continue;
     DirStats& ds = ts_.dir[d];
-    const uint64_t db = ds.bytes - sample_bytes_[d];
-    const uint64_t di = ds.ios - sample_ios_[d];
-    ds.bw_samples.push_back({t_ms, static_cast<uint64_t>(static_cast<long double>(db) * 1e9L /
-                                                         static_cast<long double>(window))});
-    ds.iops_samples.push_back({t_ms, static_cast<uint64_t>(static_cast<long double>(di) * 1e9L /
-                                                           static_cast<long double>(window))});
-    sample_bytes_[d] = ds.bytes;
-    sample_ios_[d] = ds.ios;
+    if (bw_window != 0) {
+      const uint64_t db = ds.bytes - sample_bytes_[d];
+      ds.bw_samples.push_back({t_ms, static_cast<uint64_t>(static_cast<long double>(db) * 1e9L /
+                                                           static_cast<long double>(bw_window))});
+      sample_bytes_[d] = ds.bytes;
+    }
+    if (iops_window != 0) {
+      const uint64_t di = ds.ios - sample_ios_[d];
+      ds.iops_samples.push_back(
+          {t_ms, static_cast<uint64_t>(static_cast<long double>(di) * 1e9L /
+                                       static_cast<long double>(iops_window))});
+      sample_ios_[d] = ds.ios;
+    }
   }
-  last_sample_ns_ = now;
-  next_sample_ns_ += kSampleNs;
-  if (next_sample_ns_ <= now) next_sample_ns_ = now + kSampleNs;
+  next_sample_ns_ = std::min(next_bw_ns_, next_iops_ns_);
 }
 
 void Worker::CheckTimeSlow(uint64_t now) {
@@ -717,6 +740,29 @@ void Worker::HandleError(IoRequest* req, int err) {
   }
 }
 
+void Worker::CheckMaxLatency(const IoRequest* req, uint64_t now) {
+  const int d = static_cast<int>(req->op);
+  const uint64_t max = job_.max_latency_ns[d];
+  const uint64_t lat = now > req->start_ns ? now - req->start_ns : 0;
+  if (max == 0 || lat <= max || error_ != 0) return;
+  // The I/O itself completed and is counted (as fio); the job ends with
+  // ETIMEDOUT, fio's error for it, and says which I/O was too slow.
+  if (ts_.first_error.err == 0) {
+    ErrorInfo& e = ts_.first_error;
+    e.err = ETIMEDOUT;
+    e.file = req->file_index < files_.size() ? files_[req->file_index].path : "";
+    e.offset = req->xfer_offset;
+    e.ddir = static_cast<Ddir>(d);
+    e.message = "max latency exceeded: latency of " + std::to_string(lat) +
+                " nsec exceeds specified max (" + std::to_string(max) + " nsec): " + e.file + " " +
+                DirName(d) + " offset=" + std::to_string(e.offset) +
+                " length=" + std::to_string(req->xfer_length);
+  }
+  ++ts_.total_errors;
+  error_ = ETIMEDOUT;
+  stopping_ = true;
+}
+
 [[gnu::always_inline]] inline void Worker::Account(const IoRequest* req, uint64_t now) {
   const int d = static_cast<int>(req->op);
   DirStats& ds = ts_.dir[d];
@@ -795,6 +841,7 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
   Account(req, now);
   // As fio: no latency recorded (disable_lat, gtod_reduce), no I/O misses the target.
   if (lat_search_ != nullptr && measuring_ && record_lat_) LatencyCompleted(req, now);
+  if (max_latency_on_) CheckMaxLatency(req, now);
   if (cmdprio_on_ && record_clat_ && req->op <= IoOp::kWrite) {  // fio's clat split by priority
     DirStats& ds = ts_.dir[d];
     const int h = (req->flags & kReqHighPrio) != 0 ? 1 : 0;

@@ -113,6 +113,8 @@ class Worker {
   std::vector<PatternRegion> PatternRegions() const;
   // --- logs and snapshots (issue 8) ---
   void CompleteLogged(IoRequest* req, uint64_t now);
+  // max_latency: ends the job with ETIMEDOUT when req's latency exceeds it.
+  void CheckMaxLatency(const IoRequest* req, uint64_t now);
   void ServeSnapshot(uint64_t now, bool final);
   void PollSnapshot(uint64_t now) {
     if (snap_req_.load(std::memory_order_relaxed) != snap_served_) ServeSnapshot(now, false);
@@ -320,9 +322,11 @@ class Worker {
   uint64_t start_ns_ = 0;  // job start (after startdelay)
   uint64_t ramp_end_ns_ = 0;
   uint64_t measure_start_ns_ = 0;
-  uint64_t end_ns_ = 0;  // runtime limit (0: none)
-  uint64_t next_sample_ns_ = 0;
-  uint64_t last_sample_ns_ = 0;
+  uint64_t end_ns_ = 0;          // runtime limit (0: none)
+  uint64_t next_sample_ns_ = 0;  // the earlier of the next bw and iops sample
+  // bwavgtime / iopsavgtime: each kind of sample has its own window.
+  uint64_t next_bw_ns_ = 0, next_iops_ns_ = 0;
+  uint64_t last_bw_ns_ = 0, last_iops_ns_ = 0;
   uint64_t sample_bytes_[kNumDdirs] = {0, 0, 0};
   uint64_t sample_ios_[kNumDdirs] = {0, 0, 0};
   bool sample_dir_[kNumDdirs] = {false, false, false};
@@ -341,6 +345,7 @@ class Worker {
   bool lat_from_clat_ = false;
   // Completions that need more than CompleteFast: verify, cmdprio's clat split.
   bool slow_complete_ = false;
+  bool max_latency_on_ = false;  // max_latency set for some direction (Complete checks it)
   uint16_t low_prio_value_ = 0;  // ioprio of the I/Os without the cmdprio priority
   uint64_t pass_bytes_ = 0;      // bytes issued in this pass (io_size wraps)
   uint64_t io_limit_ = 0;        // io_size (0: one region per pass)

@@ -1,6 +1,7 @@
 #include "stats/iolog.h"
 
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -73,6 +74,10 @@ IoLogOptions IoLogOptions::FromJob(const JobSpec& spec) {
   o.log_offset = spec.log_offset;
   o.log_prio = spec.log_prio;
   o.per_job_logs = spec.per_job_logs;
+  if (spec.log_alternate_epoch)
+    o.epoch_clock = spec.log_alternate_epoch_clock_id;
+  else if (spec.log_unix_epoch)
+    o.epoch_clock = CLOCK_REALTIME;
   const bool reduced = spec.gtod_reduce;
   o.log_slat = !spec.disable_slat && !reduced;
   o.log_clat = !spec.disable_clat && !reduced;
@@ -274,10 +279,17 @@ IoLogger::IoLogger(const IoLogOptions& opts, LogWriter* writer)
       log_offset_(opts.log_offset),
       log_prio_(opts.log_prio),
       window_value_(opts.window_value),
-      ddir_mask_(opts.ddir_mask) {}
+      ddir_mask_(opts.ddir_mask),
+      epoch_clock_(opts.epoch_clock) {}
 
 Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int jobnum,
                                                    LogWriter* writer) {
+  if (opts.epoch_clock >= 0) {  // before any file is created
+    timespec ts{};
+    if (clock_gettime(static_cast<clockid_t>(opts.epoch_clock), &ts) != 0)
+      return ErrnoStatus("log_alternate_epoch_clock_id=" + std::to_string(opts.epoch_clock) +
+                         ": clock_gettime");
+  }
   std::unique_ptr<IoLogger> l(new IoLogger(opts, writer));
   auto open = [&](const std::string& prefix, LogKind kind) -> Status {
     IOB_ASSIGN_OR_RETURN(int id,
@@ -376,6 +388,13 @@ void IoLogger::CloseHist(uint64_t t_ns) {
   }
 }
 
+void IoLogger::StartEpoch() {
+  if (epoch_clock_ < 0) return;
+  timespec ts{};
+  if (clock_gettime(static_cast<clockid_t>(epoch_clock_), &ts) != 0) return;  // checked in Create
+  epoch_ms_ = static_cast<uint64_t>(ts.tv_sec) * 1000 + static_cast<uint64_t>(ts.tv_nsec) / 1000000;
+}
+
 void IoLogger::EmitHist(uint64_t t_ms) {
   const unsigned bins = Histogram::kNr >> coarseness_;
   const unsigned merge = 1u << coarseness_;
@@ -385,7 +404,7 @@ void IoLogger::EmitHist(uint64_t t_ms) {
     if (hist_ios_[d] == 0) continue;
     const Histogram& h = hist_[d];
     char* p = Reserve(kind, need);
-    p = AppendU64(p, t_ms);
+    p = AppendU64(p, t_ms + epoch_ms_);
     *p++ = ',';
     *p++ = ' ';
     *p++ = static_cast<char>('0' + d);

@@ -62,6 +62,10 @@ struct IoLogOptions {
   bool log_prio = false;
   bool per_job_logs = true;
   LogWindowValue window_value = LogWindowValue::kAvg;
+  // log_unix_epoch / log_alternate_epoch: the clock_gettime clock whose time
+  // (in ms) at StartEpoch() the time column adds; -1: times from the job's
+  // start (fio's default).
+  int epoch_clock = -1;
   // Which latencies are measured. fio writes an empty slat file for engines
   // that complete inside submission (psync, null): the worker knows that, the
   // spec does not, so the lead clears log_slat for such engines.
@@ -198,6 +202,11 @@ class IoLogger {
 
   uint64_t lines() const { return lines_; }
 
+  // The job's measured time starts now: with an epoch_clock, later lines add
+  // that clock's time in ms. Call once, from the worker, before the first
+  // line is written.
+  void StartEpoch();
+
  private:
   struct WinStat {
     uint64_t n = 0, sum = 0, max = 0;
@@ -247,7 +256,7 @@ class IoLogger {
   void ValueLine(int kind, uint64_t t_ms, uint64_t value, const uint64_t* max, unsigned ddir,
                  uint64_t bs, uint64_t offset, uint16_t prio) {
     char* p = Reserve(kind, kMaxValueLine);
-    p = AppendU64(p, t_ms);
+    p = AppendU64(p, t_ms + epoch_ms_);
     *p++ = ',';
     *p++ = ' ';
     p = AppendU64(p, value);
@@ -307,6 +316,8 @@ class IoLogger {
   LogWindowValue window_value_;
   uint8_t ddir_mask_;
   uint32_t per_io_kinds_ = 0;  // bit per LogKind (except hist) that is on
+  int epoch_clock_ = -1;
+  uint64_t epoch_ms_ = 0;  // added to every time column (StartEpoch)
   bool finished_ = false;
   uint64_t lines_ = 0;
   Stream streams_[kNumLogKinds];

@@ -193,11 +193,33 @@ void FillRecord(JobRecord& r, const JobResult& job) {
   r.cpu_runtime_ms = job.runtime_ms;
 }
 
+// The mixed direction of a finished record: the directions summed, and the
+// bw/iops sample stats summed as group_reporting sums jobs (fio: a window's
+// mixed bandwidth is its read plus its write bandwidth).
+void FillMixed(JobRecord& r) {
+  if (r.result.spec.unified_rw_reporting == JobSpec::UnifiedRw::kNone) return;
+  r.mixed = std::make_shared<const DirStats>(MixDirections(r.result.stats));
+  r.mixed_bw = r.mixed_iops = SampleStat();
+  for (int d = 0; d < kNumDdirs; ++d) {
+    r.mixed_bw = SumSampleStats(r.mixed_bw, r.bw[d]);
+    r.mixed_iops = SumSampleStats(r.mixed_iops, r.iops[d]);
+  }
+}
+
 }  // namespace
+
+DirStats MixDirections(const ThreadStats& ts) {
+  DirStats m;
+  for (int d = 0; d < kNumDdirs; ++d) MergeDir(m, ts.dir[d]);
+  return m;
+}
+
+bool Reported(const JobResult& job) { return job.spec.stats; }
 
 JobRecord RecordForJob(const JobResult& job) {
   JobRecord r(job);
   FillRecord(r, job);
+  FillMixed(r);
   return r;
 }
 
@@ -231,43 +253,63 @@ JobRecord MergeGroup(const std::vector<JobResult>& jobs) {
     r.cpu_runtime_ms += j.runtime_ms;
   }
   r.members = static_cast<uint32_t>(jobs.size());
+  FillMixed(r);
   return r;
 }
 
 std::vector<JobRecord> RecordsForGroup(const GroupResult& group) {
   std::vector<JobRecord> out;
+  size_t reported = 0;
+  for (const auto& j : group.jobs) reported += Reported(j);
   if (group.group_reporting) {
-    if (!group.jobs.empty()) out.push_back(MergeGroup(group.jobs));
+    if (reported == group.jobs.size() && !group.jobs.empty()) {
+      out.push_back(MergeGroup(group.jobs));
+    } else if (reported != 0) {  // stats=0 jobs are not part of the group's record
+      std::vector<JobResult> jobs;
+      jobs.reserve(reported);
+      for (const auto& j : group.jobs)
+        if (Reported(j)) jobs.push_back(j);
+      out.push_back(MergeGroup(jobs));
+    }
     return out;
   }
-  out.reserve(group.jobs.size());
-  for (const auto& j : group.jobs) out.push_back(RecordForJob(j));
+  out.reserve(reported);
+  for (const auto& j : group.jobs)
+    if (Reported(j)) out.push_back(RecordForJob(j));
   return out;
 }
 
-uint64_t DirRuntimeMs(const JobResult& job, int ddir) {
-  const DirStats& d = job.stats.dir[ddir];
+uint64_t DirRuntimeMs(const DirStats& d, uint64_t job_runtime_ms) {
   // A direction that did no I/O has no runtime, whatever the clock said;
   // fio prints no line for it.
   if (!d.ios && !d.bytes) return 0;
   // A direction that did I/O ran for at least 1 ms, as fio prints it (a
   // 100-I/O null run reports "(400KiB/1msec)", not a missing line).
-  const uint64_t ms = d.runtime_ns ? d.runtime_ns / 1000000 : job.runtime_ms;
+  const uint64_t ms = d.runtime_ns ? d.runtime_ns / 1000000 : job_runtime_ms;
   return ms ? ms : 1;
 }
 
-uint64_t BandwidthBytes(const JobResult& job, int ddir) {
-  const uint64_t rt = DirRuntimeMs(job, ddir);
-  if (!rt) return 0;
-  return static_cast<uint64_t>(static_cast<unsigned __int128>(job.stats.dir[ddir].bytes) * 1000 /
-                               rt);
+uint64_t DirRuntimeMs(const JobResult& job, int ddir) {
+  return DirRuntimeMs(job.stats.dir[ddir], job.runtime_ms);
 }
 
-double Iops(const JobResult& job, int ddir) {
-  const uint64_t rt = DirRuntimeMs(job, ddir);
+uint64_t BandwidthBytes(const DirStats& ds, uint64_t job_runtime_ms) {
+  const uint64_t rt = DirRuntimeMs(ds, job_runtime_ms);
   if (!rt) return 0;
-  return 1000.0 * static_cast<double>(job.stats.dir[ddir].ios) / static_cast<double>(rt);
+  return static_cast<uint64_t>(static_cast<unsigned __int128>(ds.bytes) * 1000 / rt);
 }
+
+double Iops(const DirStats& ds, uint64_t job_runtime_ms) {
+  const uint64_t rt = DirRuntimeMs(ds, job_runtime_ms);
+  if (!rt) return 0;
+  return 1000.0 * static_cast<double>(ds.ios) / static_cast<double>(rt);
+}
+
+uint64_t BandwidthBytes(const JobResult& job, int ddir) {
+  return BandwidthBytes(job.stats.dir[ddir], job.runtime_ms);
+}
+
+double Iops(const JobResult& job, int ddir) { return Iops(job.stats.dir[ddir], job.runtime_ms); }
 
 GroupTotals ComputeGroupTotals(const GroupResult& group, const std::vector<JobRecord>& records) {
   GroupTotals t;
@@ -280,12 +322,18 @@ GroupTotals ComputeGroupTotals(const GroupResult& group, const std::vector<JobRe
     if (t.kb_base == 1024 && s.kb_base) t.kb_base = s.kb_base;
     if (t.unit_base == 0) t.unit_base = s.unit_base;
   }
-  for (int d = 0; d < kNumDdirs; ++d) {
+  if (!records.empty()) {
+    t.significant_figures = records[0].result.spec.significant_figures;
+    t.unified = records[0].result.spec.unified_rw_reporting;
+  }
+  for (int d = 0; d <= kMixedDdir; ++d) {
     bool first = true;
     for (const auto& r : records) {
-      const uint64_t rt = DirRuntimeMs(r.result, d);
+      if (d == kMixedDdir && !r.mixed) continue;
+      const DirStats& ds = d == kMixedDdir ? *r.mixed : r.result.stats.dir[d];
+      const uint64_t rt = DirRuntimeMs(ds, r.result.runtime_ms);
       if (!rt) continue;
-      const uint64_t bw = BandwidthBytes(r.result, d);
+      const uint64_t bw = BandwidthBytes(ds, r.result.runtime_ms);
       if (first) {
         t.min_bw[d] = t.max_bw[d] = bw;
         t.min_run_ms[d] = t.max_run_ms[d] = rt;
@@ -296,13 +344,38 @@ GroupTotals ComputeGroupTotals(const GroupResult& group, const std::vector<JobRe
         t.min_run_ms[d] = std::min(t.min_run_ms[d], rt);
         t.max_run_ms[d] = std::max(t.max_run_ms[d], rt);
       }
-      t.io_bytes[d] += r.result.stats.dir[d].bytes;
+      t.io_bytes[d] += ds.bytes;
     }
     if (t.max_run_ms[d])
       t.agg_bw[d] = static_cast<uint64_t>(static_cast<unsigned __int128>(t.io_bytes[d]) * 1000 /
                                           t.max_run_ms[d]);
   }
   return t;
+}
+
+DirView ViewOf(const JobRecord& rec, const GroupTotals& t, int ddir) {
+  static const char* const kNames[] = {"read", "write", "trim", "mixed"};
+  DirView v;
+  v.ddir = ddir;
+  v.name = kNames[ddir];
+  const bool mixed = ddir == kMixedDdir;
+  v.stats = mixed ? rec.mixed.get() : &rec.result.stats.dir[ddir];
+  v.runtime_ms = DirRuntimeMs(*v.stats, rec.result.runtime_ms);
+  v.bw_bytes = BandwidthBytes(*v.stats, rec.result.runtime_ms);
+  v.iops = Iops(*v.stats, rec.result.runtime_ms);
+  v.bw = mixed ? &rec.mixed_bw : &rec.bw[ddir];
+  v.iops_stat = mixed ? &rec.mixed_iops : &rec.iops[ddir];
+  v.group_agg_bw = t.agg_bw[ddir];
+  return v;
+}
+
+std::vector<DirView> ReportedDirs(const JobRecord& rec, const GroupTotals& t) {
+  std::vector<DirView> out;
+  const auto mode = rec.result.spec.unified_rw_reporting;
+  if (mode != JobSpec::UnifiedRw::kMixed || !rec.mixed)
+    for (int d = 0; d < kNumDdirs; ++d) out.push_back(ViewOf(rec, t, d));
+  if (rec.mixed) out.push_back(ViewOf(rec, t, kMixedDdir));
+  return out;
 }
 
 double BandwidthPercentOfGroup(const SampleStat& bw_bytes, uint64_t group_agg_bw_bytes) {

@@ -75,8 +75,12 @@ struct JobRecord {
 
   const JobResult& result;  // for a merged group: name/spec of the first job
   uint32_t members = 1;
-  SampleStat bw[kNumDdirs];     // bytes/s, as the samples are
-  SampleStat iops[kNumDdirs];   // IO/s
+  SampleStat bw[kNumDdirs];    // bytes/s, as the samples are
+  SampleStat iops[kNumDdirs];  // IO/s
+  // unified_rw_reporting=mixed or both (the spec's): the directions summed
+  // (MixDirections) and their bw/iops sample stats summed; null otherwise.
+  std::shared_ptr<const DirStats> mixed;
+  SampleStat mixed_bw, mixed_iops;
   HelperCpu helpers;            // summed over members
   uint64_t cpu_runtime_ms = 0;  // sum of members' runtime: denominator of usr/sys %
 
@@ -103,25 +107,62 @@ std::vector<JobRecord> RecordsForGroup(const GroupResult&& group) = delete;  // 
 // Per-direction runtime in ms: DirStats.runtime_ns, or the job's runtime_ms
 // when no per-direction time was recorded; 0 for a direction without I/O.
 uint64_t DirRuntimeMs(const JobResult& job, int ddir);
+uint64_t DirRuntimeMs(const DirStats& ds, uint64_t job_runtime_ms);
+
+// unified_rw_reporting's "mixed" direction: read, write and trim of `ts`
+// summed (counts and bytes added, latencies and histograms merged, the
+// runtime the longest, rate samples of all directions kept).
+DirStats MixDirections(const ThreadStats& ts);
+
+// Index of the mixed direction in GroupTotals' arrays and DirView::ddir.
+inline constexpr int kMixedDdir = 3;
+
+// Records whose job asked for stats=0 are left out of every report (and of
+// the group totals), as fio leaves them out of its normal output.
+bool Reported(const JobResult& job);
 
 // fio's "Run status group" figures, one set per direction.
+// Index kMixedDdir holds the records' mixed directions (unified_rw_reporting).
 struct GroupTotals {
   int id = 0;
   uint32_t kb_base = 1024;
   uint32_t unit_base = 0;
-  uint64_t io_bytes[kNumDdirs] = {0, 0, 0};
-  uint64_t agg_bw[kNumDdirs] = {0, 0, 0};  // bytes/s: io_bytes / longest runtime
-  uint64_t min_bw[kNumDdirs] = {0, 0, 0};  // bytes/s over the records
-  uint64_t max_bw[kNumDdirs] = {0, 0, 0};
-  uint64_t min_run_ms[kNumDdirs] = {0, 0, 0};
-  uint64_t max_run_ms[kNumDdirs] = {0, 0, 0};
+  int significant_figures = 4;                             // the first reported job's
+  JobSpec::UnifiedRw unified = JobSpec::UnifiedRw::kNone;  // the first reported job's
+  uint64_t io_bytes[kNumDdirs + 1] = {0, 0, 0, 0};
+  uint64_t agg_bw[kNumDdirs + 1] = {0, 0, 0, 0};  // bytes/s: io_bytes / longest runtime
+  uint64_t min_bw[kNumDdirs + 1] = {0, 0, 0, 0};  // bytes/s over the records
+  uint64_t max_bw[kNumDdirs + 1] = {0, 0, 0, 0};
+  uint64_t min_run_ms[kNumDdirs + 1] = {0, 0, 0, 0};
+  uint64_t max_run_ms[kNumDdirs + 1] = {0, 0, 0, 0};
 };
 GroupTotals ComputeGroupTotals(const GroupResult& group, const std::vector<JobRecord>& records);
+
+// One direction of a record as a report prints it: read, write, trim or
+// mixed, with its figures and the group's aggregate bandwidth to compare
+// against ("per=", bw_agg).
+struct DirView {
+  int ddir = 0;           // 0..2, or kMixedDdir
+  const char* name = "";  // "read", "write", "trim", "mixed"
+  const DirStats* stats = nullptr;
+  uint64_t runtime_ms = 0;  // DirRuntimeMs
+  uint64_t bw_bytes = 0;    // BandwidthBytes
+  double iops = 0;          // Iops
+  const SampleStat* bw = nullptr;
+  const SampleStat* iops_stat = nullptr;
+  uint64_t group_agg_bw = 0;
+};
+DirView ViewOf(const JobRecord& rec, const GroupTotals& t, int ddir);
+// The directions a record reports, in fio's order, per unified_rw_reporting:
+// none: read, write, trim; mixed: mixed; both: read, write, trim, mixed.
+std::vector<DirView> ReportedDirs(const JobRecord& rec, const GroupTotals& t);
 
 // Per-direction bandwidth (bytes/s) and IOPS as fio computes them:
 // 1000 * x / runtime_ms, integer for bw; 0 when runtime is 0.
 uint64_t BandwidthBytes(const JobResult& job, int ddir);
 double Iops(const JobResult& job, int ddir);
+uint64_t BandwidthBytes(const DirStats& ds, uint64_t job_runtime_ms);
+double Iops(const DirStats& ds, uint64_t job_runtime_ms);
 
 // Share of the group's aggregate bandwidth that a record's mean sample
 // bandwidth is (fio's "per=" and json "bw_agg"), capped at 100.

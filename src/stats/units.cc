@@ -75,17 +75,18 @@ std::string FormatNumber(uint64_t num, int max_digits, bool pow2, NumUnit unit, 
   return buf;
 }
 
-std::string FormatBandwidthPair(uint64_t bytes_per_sec, uint32_t kb_base, uint32_t unit_base) {
+std::string FormatBandwidthPair(uint64_t bytes_per_sec, uint32_t kb_base, uint32_t unit_base,
+                                int max_digits) {
   const bool pow2 = IsPowerOfTwo(kb_base);
   const bool bits = UnitBaseIsBits(unit_base);
-  return FormatNumber(bytes_per_sec, 4, pow2, NumUnit::kBytesPerSec, bits) + " (" +
-         FormatNumber(bytes_per_sec, 4, !pow2, NumUnit::kBytesPerSec, bits) + ")";
+  return FormatNumber(bytes_per_sec, max_digits, pow2, NumUnit::kBytesPerSec, bits) + " (" +
+         FormatNumber(bytes_per_sec, max_digits, !pow2, NumUnit::kBytesPerSec, bits) + ")";
 }
 
-std::string FormatBytesPair(uint64_t bytes, uint32_t kb_base) {
+std::string FormatBytesPair(uint64_t bytes, uint32_t kb_base, int max_digits) {
   const bool pow2 = IsPowerOfTwo(kb_base);
-  return FormatNumber(bytes, 4, pow2, NumUnit::kBytes) + " (" +
-         FormatNumber(bytes, 4, !pow2, NumUnit::kBytes) + ")";
+  return FormatNumber(bytes, max_digits, pow2, NumUnit::kBytes) + " (" +
+         FormatNumber(bytes, max_digits, !pow2, NumUnit::kBytes) + ")";
 }
 
 ScaledLat ScaleLatency(uint64_t min_ns, uint64_t max_ns, double mean_ns, double stddev_ns) {

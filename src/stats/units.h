@@ -29,11 +29,13 @@ std::string FormatNumber(uint64_t num, int max_digits, bool pow2, NumUnit unit, 
 // unit_base follows fio's man page: 1 means bits, 8 or 0 bytes. (The comment
 // in include/iobench/job.h says the opposite; fio 3.33 prints bytes for
 // unit_base=8, so we follow fio.)
-std::string FormatBandwidthPair(uint64_t bytes_per_sec, uint32_t kb_base, uint32_t unit_base);
+// max_digits: significant_figures (fio's default 4).
+std::string FormatBandwidthPair(uint64_t bytes_per_sec, uint32_t kb_base, uint32_t unit_base,
+                                int max_digits = 4);
 // True when unit_base asks for bits (fio: unit_base=1).
 inline bool UnitBaseIsBits(uint32_t unit_base) { return unit_base == 1; }
 // "1617MiB (1696MB)"
-std::string FormatBytesPair(uint64_t bytes, uint32_t kb_base);
+std::string FormatBytesPair(uint64_t bytes, uint32_t kb_base, int max_digits = 4);
 
 // Latency values scaled into fio's unit choice for slat/clat/lat lines:
 // msec when min > 2,000,000 ns and max > 99,999,999 ns; else usec when

@@ -306,7 +306,15 @@ class StatusDriver {
 }  // namespace
 
 int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
-  InitClock();
+  // One clock for the run: a job that asks for clock_gettime (or
+  // gettimeofday, which we serve with clock_gettime) gets it for all, as
+  // fio's clocksource is process-wide.
+  ClockSource want = ClockSource::kAuto;
+  for (const JobSpec& j : jobs)
+    if (j.clocksource == JobSpec::ClockSourceChoice::kClockGettime ||
+        j.clocksource == JobSpec::ClockSourceChoice::kGettimeofday)
+      want = ClockSource::kClockGettime;
+  InitClock(want);
   static std::atomic<int> stop{0};
   static std::atomic<int> report_now{0};
   InstallSignalHandlers(&stop, &report_now);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +18,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "iobench/clock.h"
 
 namespace iobench {
 namespace {
@@ -115,6 +118,65 @@ TEST(IoLogOptionsTest, ParseLogWindowValue) {
   auto bad = ParseLogWindowValue("median");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(), "log_window_value: 'median' is not one of avg, max, both");
+}
+
+// log_unix_epoch / log_alternate_epoch: the options pick the clock (the
+// alternate one wins, as fio), and every time column adds that clock's ms at
+// StartEpoch().
+TEST(IoLogEpoch, OptionsPickTheClock) {
+  JobSpec spec;
+  spec.iops_log_set = true;
+  EXPECT_EQ(IoLogOptions::FromJob(spec).epoch_clock, -1);
+  spec.log_unix_epoch = true;
+  EXPECT_EQ(IoLogOptions::FromJob(spec).epoch_clock, CLOCK_REALTIME);
+  spec.log_alternate_epoch = true;
+  spec.log_alternate_epoch_clock_id = CLOCK_MONOTONIC;
+  EXPECT_EQ(IoLogOptions::FromJob(spec).epoch_clock, CLOCK_MONOTONIC);
+  spec.log_unix_epoch = false;
+  spec.log_alternate_epoch = false;  // the clock id alone changes nothing
+  EXPECT_EQ(IoLogOptions::FromJob(spec).epoch_clock, -1);
+}
+
+TEST(IoLogEpoch, TimesCountFromTheClocksEpoch) {
+  TempDir dir;
+  auto writer = NewWriter();
+  IoLogOptions o;
+  o.iops_prefix = dir / "t";
+  o.hist_prefix = dir / "t";
+  o.hist_msec = 100;
+  o.epoch_clock = CLOCK_MONOTONIC;
+  auto log = NewLogger(o, 0, writer.get());
+  const uint64_t before = MonotonicNs() / kMs;
+  log->StartEpoch();
+  const uint64_t after = MonotonicNs() / kMs;
+  log->OnComplete(7 * kMs, Ddir::kRead, 4096, 0, 1000, 1000, 0, 0);
+  log->Finish(100 * kMs);
+  ASSERT_TRUE(writer->Stop().ok());
+  const auto iops = Lines(dir / "t_iops.1.log");
+  ASSERT_EQ(iops.size(), 1u);
+  const auto f = Fields(iops[0]);
+  EXPECT_GE(f[0], before + 7);
+  EXPECT_LE(f[0], after + 7);
+  EXPECT_EQ(iops[0].substr(iops[0].find(',')), ", 1, 0, 4096, 0");
+  const auto hist = Lines(dir / "t_clat_hist.1.log");
+  ASSERT_EQ(hist.size(), 1u);
+  const auto h = Fields(hist[0]);
+  EXPECT_GE(h[0], before + 100);
+  EXPECT_LE(h[0], after + 100);
+}
+
+TEST(IoLogEpoch, UnknownClockIsRefusedBeforeAnyFile) {
+  TempDir dir;
+  auto writer = NewWriter();
+  IoLogOptions o;
+  o.iops_prefix = dir / "t";
+  o.epoch_clock = 77;
+  auto l = IoLogger::Create(o, 0, writer.get());
+  ASSERT_FALSE(l.ok());
+  EXPECT_EQ(l.status().message(),
+            "log_alternate_epoch_clock_id=77: clock_gettime: Invalid argument");
+  ASSERT_TRUE(writer->Stop().ok());
+  EXPECT_FALSE(std::filesystem::exists(dir / "t_iops.1.log"));
 }
 
 // log_avg_msec=1000 and exactly 1000 I/Os per second for 5 s: five lines of

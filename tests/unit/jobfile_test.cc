@@ -1039,3 +1039,69 @@ TEST(JobfileOutput, SummaryShowsTheReportingGroup) {
 
 }  // namespace
 }  // namespace iobench::jobfile
+
+namespace iobench::jobfile {
+namespace {
+
+// Report, log-time and clock options: values, aliases and hostile values.
+TEST(JobfileReportOptions, ValuesAndAliases) {
+  using U = JobSpec::UnifiedRw;
+  const char* const modes[][2] = {{"none", "0"}, {"mixed", "1"}, {"both", "2"}};
+  for (int m = 0; m < 3; ++m) {
+    for (const char* v : modes[m]) {
+      const auto out = ParseOk(std::string("[a]\nunified_rw_reporting=") + v + "\n");
+      ASSERT_EQ(out.jobs.size(), 1u);
+      EXPECT_EQ(out.jobs[0].unified_rw_reporting, static_cast<U>(m)) << v;
+    }
+  }
+  const auto out = ParseOk(
+      "[a]\nsignificant_figures=7\nstats=0\ndisk_util=0\nbwavgtime=250\niopsavgtime=1000\n"
+      "log_unix_epoch=1\nlog_alternate_epoch=1\nlog_alternate_epoch_clock_id=1\n"
+      "clocksource=gettimeofday\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  const JobSpec& j = out.jobs[0];
+  EXPECT_EQ(j.significant_figures, 7);
+  EXPECT_FALSE(j.stats);
+  EXPECT_FALSE(j.disk_util);
+  EXPECT_EQ(j.bw_avg_ms, 250u);
+  EXPECT_EQ(j.iops_avg_ms, 1000u);
+  EXPECT_TRUE(j.log_unix_epoch);
+  EXPECT_TRUE(j.log_alternate_epoch);
+  EXPECT_EQ(j.log_alternate_epoch_clock_id, 1);
+  EXPECT_EQ(j.clocksource, JobSpec::ClockSourceChoice::kGettimeofday);
+  const JobSpec d = ParseOk("[a]\n").jobs.at(0);
+  EXPECT_EQ(d.unified_rw_reporting, U::kNone);
+  EXPECT_EQ(d.significant_figures, 4);
+  EXPECT_TRUE(d.stats);
+  EXPECT_TRUE(d.disk_util);
+  EXPECT_EQ(d.bw_avg_ms, 500u);
+  EXPECT_EQ(d.iops_avg_ms, 500u);
+  EXPECT_EQ(d.clocksource, JobSpec::ClockSourceChoice::kDefault);
+  EXPECT_EQ(d.max_latency_ns[0], 0u);
+  EXPECT_EQ(d.max_latency_ns[1], 0u);
+  // max_latency: per direction, microseconds without a unit (fio).
+  const JobSpec m = ParseOk("[a]\nmax_latency=10,2ms\n").jobs.at(0);
+  EXPECT_EQ(m.max_latency_ns[0], 10000u);
+  EXPECT_EQ(m.max_latency_ns[1], 2000000u);
+  const JobSpec one = ParseOk("[a]\nmax_latency=250\n").jobs.at(0);
+  for (int dd = 0; dd < kNumDdirs; ++dd) EXPECT_EQ(one.max_latency_ns[dd], 250000u);
+}
+
+TEST(JobfileReportOptions, HostileValuesNameTheOptionAndLine) {
+  auto err = [](const std::string& line) { return ParseErr("[a]\nsize=1m\n" + line + "\n"); };
+  EXPECT_NE(err("unified_rw_reporting=3")
+                .find("unified_rw_reporting '3': expected none, mixed, both, 0, 1 or 2"),
+            std::string::npos);
+  for (const char* bad :
+       {"significant_figures=0", "significant_figures=11", "bwavgtime=0", "iopsavgtime=-1",
+        "bwavgtime=abc", "stats=2", "clocksource=tsc", "log_alternate_epoch_clock_id=-1",
+        "max_latency=-5", "max_latency=fast"}) {
+    const std::string e = err(bad);
+    const std::string name = std::string(bad).substr(0, std::string(bad).find('='));
+    EXPECT_NE(e.find(name), std::string::npos) << bad << ": " << e;
+    EXPECT_NE(e.find("t.fio:3"), std::string::npos) << bad << ": " << e;
+  }
+}
+
+}  // namespace
+}  // namespace iobench::jobfile

@@ -89,6 +89,10 @@ TEST(TableMetricTest, ExtractsFromFioSchema) {
   job["iobench"] = {{"cpu_per_io_us", 3.25}};
   EXPECT_EQ(*JobMetric(job, "", TableMetric::kCpuPerIo), 3.25);
   EXPECT_EQ(JobDirections(job), (std::vector<std::string>{"read"}));
+  // unified_rw_reporting=mixed: the job's only direction is "mixed".
+  json mixed_job = {{"mixed", job["read"]}};
+  EXPECT_EQ(JobDirections(mixed_job), (std::vector<std::string>{"mixed"}));
+  EXPECT_EQ(*JobMetric(mixed_job, "mixed", TableMetric::kClatP50), 1.5);
   // fio's "bw" (KiB/s) when bw_bytes is absent.
   job["read"].erase("bw_bytes");
   job["read"]["bw"] = 3072;

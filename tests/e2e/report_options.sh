@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# Report options against fio 3.33 on the same jobs: unified_rw_reporting
+# (where "mixed" is printed in normal, terse and JSON, and its counts),
+# stats=0, disk_util=0, significant_figures, bwavgtime/iopsavgtime,
+# log_unix_epoch/log_alternate_epoch, clocksource, and the messages for
+# hostile values. Without fio, iobench's own figures are still checked.
+# Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
+set -u
+bin=$1
+tmp=$(mktemp -d /tmp/iobench_report_options.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+have_fio=0
+command -v fio >/dev/null && have_fio=1
+[ $have_fio = 1 ] || echo "note: fio not installed; iobench checked alone"
+
+# Runs iobench, and fio when present, on the same options; outputs in
+# $tmp/ib.$2 and $tmp/fio.$2.
+both() {
+  local fmt=$1 tag=$2
+  shift 2
+  "$bin" "$@" --output-format="$fmt" >"$tmp/ib.$tag" 2>"$tmp/ib.$tag.err" ||
+    fail "iobench $* exited $?: $(cat "$tmp/ib.$tag.err")"
+  if [ $have_fio = 1 ]; then
+    (cd "$tmp" && fio "$@" --output-format="$fmt" >"$tmp/fio.$tag" 2>&1) || fail "fio $* exited $?"
+  fi
+}
+null=(--name=t --ioengine=null --size=16m --bs=4k --rw=randrw)
+
+# --- unified_rw_reporting=mixed (and its alias 1): one "mixed" direction
+for mode in mixed 1; do
+  both normal "m$mode" "${null[@]}" --unified_rw_reporting=$mode
+  for tool in ib fio; do
+    [ -f "$tmp/$tool.m$mode" ] || continue
+    o=$tmp/$tool.m$mode
+    grep -q '^  mixed: IOPS=' "$o" || fail "$tool mixed: no '  mixed: IOPS=' line"
+    grep -q '^  read: \|^  write: ' "$o" && fail "$tool mixed: a read/write line"
+    grep -q '^     issued rwts: total=4096,0,0,0 ' "$o" || fail "$tool mixed: issued rwts not 4096,0,0,0"
+    grep -q '^  MIXED: bw=.*io=16.0MiB (16.8MB)' "$o" || fail "$tool mixed: no MIXED group line"
+    grep -q '^   READ: \|^  WRITE: ' "$o" && fail "$tool mixed: a READ/WRITE group line"
+  done
+done
+
+# --- both (2): the directions, then mixed; READ, WRITE, MIXED
+both normal b "${null[@]}" --unified_rw_reporting=2
+for tool in ib fio; do
+  [ -f "$tmp/$tool.b" ] || continue
+  got=$(grep -oE '^  (read|write|trim|mixed): |^ *(READ|WRITE|TRIM|MIXED): ' "$tmp/$tool.b" | tr -d ' ' | tr '\n' ' ')
+  [ "$got" = "read: write: mixed: READ: WRITE: MIXED: " ] || fail "$tool both: order '$got'"
+done
+# iobench's per-job mixed line has the real figures (fio 3.33 prints 0 there).
+grep -q '^  mixed: IOPS=[1-9].*(16.0MiB/' "$tmp/ib.b" || fail "both: mixed line $(grep mixed: "$tmp/ib.b")"
+
+# --- JSON: which direction objects, and mixed's counts
+for mode in none mixed both; do
+  both json "j$mode" "${null[@]}" --unified_rw_reporting=$mode
+  for tool in ib fio; do
+    [ -f "$tmp/$tool.j$mode" ] || continue
+    python3 - "$tmp/$tool.j$mode" "$mode" >"$tmp/keys.$tool.$mode" <<'PY' || fail "$tool json $mode"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+keys = [k for k in j if k in ("read", "write", "trim", "sync", "mixed")]
+print(" ".join(keys))
+if "mixed" in j:
+    m = j["mixed"]
+    assert m["total_ios"] == 4096, m["total_ios"]
+    assert m["io_bytes"] == 16 << 20, m["io_bytes"]
+    assert m["clat_ns"]["N"] == 4096, m["clat_ns"]["N"]
+PY
+  done
+  want=$(case $mode in none) echo "read write trim sync" ;; mixed) echo "mixed" ;;
+    both) echo "read write trim sync mixed" ;; esac)
+  [ "$(cat "$tmp/keys.ib.$mode")" = "$want" ] || fail "iobench json $mode: $(cat "$tmp/keys.ib.$mode")"
+  if [ $have_fio = 1 ]; then
+    [ "$(cat "$tmp/keys.fio.$mode")" = "$want" ] || fail "fio json $mode: $(cat "$tmp/keys.fio.$mode")"
+  fi
+done
+
+# --- terse: as many fields as fio's, per mode and version
+for v in 2 3 4 5; do
+  for mode in none mixed both; do
+    both terse "t$v$mode" "${null[@]}" --unified_rw_reporting=$mode --terse-version=$v
+    n=$(tail -n1 "$tmp/ib.t$v$mode" | awk -F';' '{print NF}')
+    if [ $have_fio = 1 ]; then
+      f=$(tail -n1 "$tmp/fio.t$v$mode" | awk -F';' '{print NF}')
+      [ "$n" = "$f" ] || fail "terse v$v $mode: iobench $n fields, fio $f"
+    fi
+    [ "$mode" != mixed ] || [ $v = 2 ] || cut -d';' -f6-9 <<<"$(tail -n1 "$tmp/ib.t$v$mode")" | grep -q '^16384;' ||
+      fail "terse v$v mixed: io_kbytes of the mixed block is not 16384"
+  done
+done
+
+# --- stats=0: the job is left out of the report; its I/O is not in the group
+printf '[global]\nioengine=null\nsize=16m\nbs=4k\nrw=randread\n[a]\nstats=0\n[b]\nsize=8m\n' >"$tmp/s.fio"
+both normal s "$tmp/s.fio"
+for tool in ib fio; do
+  [ -f "$tmp/$tool.s" ] || continue
+  grep -q '^a: (groupid=' "$tmp/$tool.s" && fail "$tool stats=0: job a reported"
+  grep -q '^b: (groupid=0, jobs=1)' "$tmp/$tool.s" || fail "$tool stats=0: job b missing"
+  grep -q '^   READ: .*io=8192KiB' "$tmp/$tool.s" || fail "$tool stats=0: group io is not b's 8 MiB"
+done
+"$bin" "$tmp/s.fio" --output-format=json >"$tmp/s.json" || fail "stats=0 json"
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"]; assert [x["jobname"] for x in j] == ["b"], j' \
+  "$tmp/s.json" || fail "stats=0: json jobs"
+
+# --- disk_util=0 on a file: no Disk stats section (fio: neither)
+file=(--name=d --filename="$tmp/data" --size=1m --bs=4k --rw=write)
+"$bin" "${file[@]}" >"$tmp/d1" || fail "disk_util=1 run"
+if grep -q '^Disk stats' "$tmp/d1"; then
+  both normal d0 "${file[@]}" --disk_util=0
+  for tool in ib fio; do
+    [ -f "$tmp/$tool.d0" ] || continue
+    grep -q '^Disk stats' "$tmp/$tool.d0" && fail "$tool disk_util=0: Disk stats printed"
+  done
+  "$bin" "${file[@]}" --disk_util=0 --output-format=json >"$tmp/d0.json" || fail "disk_util=0 json"
+  python3 -c 'import json,sys; assert "disk_util" not in json.load(open(sys.argv[1]))' "$tmp/d0.json" ||
+    fail "disk_util=0: json has disk_util"
+else
+  echo "note: no disk under $tmp resolved; disk_util=0 not checked"
+fi
+
+# --- significant_figures: the same strings as fio for the same byte count
+both normal sf "${null[@]}" --rw=randread --significant_figures=6
+for tool in ib fio; do
+  [ -f "$tmp/$tool.sf" ] || continue
+  grep -q '(16384KiB/[0-9]*msec)$' "$tmp/$tool.sf" || fail "$tool significant_figures=6: $(grep read: "$tmp/$tool.sf")"
+  grep -q 'io=16384KiB (16777kB)' "$tmp/$tool.sf" || fail "$tool significant_figures=6: group io"
+done
+
+# --- bwavgtime / iopsavgtime: separate windows (1 s run: 100 ms and 500 ms)
+"$bin" --name=w --ioengine=null --size=1g --rw=read --time_based --runtime=1 \
+  --bwavgtime=100 --iopsavgtime=500 --output-format=json >"$tmp/w.json" || fail "bwavgtime run"
+python3 - "$tmp/w.json" <<'PY' || fail "bwavgtime/iopsavgtime samples"
+import json, sys
+r = json.load(open(sys.argv[1]))["jobs"][0]["read"]
+# 9 or 10 and 1 or 2 on an idle machine; a stalled worker thread skips
+# windows, so only the order of magnitude is asserted.
+assert 4 <= r["bw_samples"] <= 10, r["bw_samples"]
+assert 1 <= r["iops_samples"] <= 2, r["iops_samples"]
+assert r["bw_samples"] > 2 * r["iops_samples"], (r["bw_samples"], r["iops_samples"])
+PY
+
+# --- log_unix_epoch / log_alternate_epoch: the time column's origin
+t0=$(date +%s%3N)
+"$bin" --name=e --ioengine=null --size=1g --rw=read --time_based --runtime=300ms \
+  --write_iops_log="$tmp/e" --log_avg_msec=100 --log_unix_epoch=1 >/dev/null || fail "log_unix_epoch run"
+t1=$(date +%s%3N)
+first=$(head -n1 "$tmp/e_iops.1.log" | cut -d, -f1)
+[ "$first" -ge "$t0" ] && [ "$first" -le "$t1" ] || fail "log_unix_epoch: $first not in [$t0, $t1]"
+u0=$(awk '{printf "%d", $1 * 1000}' /proc/uptime)
+"$bin" --name=e --ioengine=null --size=1g --rw=read --time_based --runtime=300ms \
+  --write_iops_log="$tmp/e" --log_avg_msec=100 --log_unix_epoch=1 --log_alternate_epoch=1 \
+  --log_alternate_epoch_clock_id=1 >/dev/null || fail "log_alternate_epoch run"
+u1=$(awk '{printf "%d", $1 * 1000 + 10}' /proc/uptime)
+first=$(head -n1 "$tmp/e_iops.1.log" | cut -d, -f1)
+[ "$first" -ge "$u0" ] && [ "$first" -le "$u1" ] ||
+  fail "log_alternate_epoch (CLOCK_MONOTONIC): $first not in [$u0, $u1]"
+
+# --- clocksource: fio's three values run
+for c in cpu clock_gettime gettimeofday; do
+  "$bin" "${null[@]}" --clocksource=$c --output-format=terse >/dev/null || fail "clocksource=$c"
+done
+
+# --- max_latency: the first I/O over the limit ends the job with ETIMEDOUT
+# (110); that I/O is counted. A pwrite cannot take less than 1 ns.
+ml=(--name=ml --filename="$tmp/ml" --size=64k --bs=4k --rw=write --max_latency=1ns)
+"$bin" "${ml[@]}" >"$tmp/ib.ml" 2>&1 && fail "max_latency=1ns: iobench exited 0"
+if [ $have_fio = 1 ]; then
+  (cd "$tmp" && fio "${ml[@]}" >"$tmp/fio.ml" 2>&1) && fail "max_latency=1ns: fio exited 0"
+fi
+for tool in ib fio; do
+  [ -f "$tmp/$tool.ml" ] || continue
+  grep -q '^ml: (groupid=0, jobs=1): err=110 ' "$tmp/$tool.ml" || fail "$tool max_latency: no err=110"
+  grep -q '^     issued rwts: total=0,1,0,0 ' "$tmp/$tool.ml" || fail "$tool max_latency: not one write"
+done
+grep -q 'max latency exceeded: latency of [0-9]* nsec exceeds specified max (1 nsec)' "$tmp/ib.ml" ||
+  fail "max_latency: message"
+"$bin" "${ml[@]}" --max_latency=1ns,1h --output-format=terse >/dev/null ||
+  fail "max_latency=1ns,1h: a write job failed on the read limit"
+
+# --- hostile values: refused, naming the option (and file:line in a job file)
+bad() {  # expected message, then options
+  local want=$1
+  shift
+  out=$("$bin" "$@" 2>&1) && fail "accepted: $*"
+  grep -qF -- "$want" <<<"$out" || fail "$*: message '$out', want '$want'"
+}
+bad "significant_figures" "${null[@]}" --significant_figures=0
+bad "significant_figures" "${null[@]}" --significant_figures=11
+bad "bwavgtime" "${null[@]}" --bwavgtime=0
+bad "iopsavgtime" "${null[@]}" --iopsavgtime=-5
+bad "unified_rw_reporting '3': expected none, mixed, both, 0, 1 or 2" "${null[@]}" --unified_rw_reporting=3
+bad "stats" "${null[@]}" --stats=2
+bad "clocksource 'tsc': expected cpu, clock_gettime or gettimeofday" "${null[@]}" --clocksource=tsc
+printf '[e]\nioengine=null\nsize=1m\nwrite_iops_log=%s/x\nlog_alternate_epoch=1\nlog_alternate_epoch_clock_id=77\n' \
+  "$tmp" >"$tmp/clk.fio"
+bad "log_alternate_epoch_clock_id=77 ($tmp/clk.fio:6) is not a clock this kernel has" "$tmp/clk.fio"
+[ -e "$tmp/x_iops.1.log" ] && fail "log_alternate_epoch_clock_id=77: a log was created"
+echo ok
