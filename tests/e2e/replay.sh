@@ -59,11 +59,12 @@ truncate -s 1m "$f"
 } >in.log
 # Sorted "ddir length offset" per I/O from a clat log written with log_offset=1.
 ios() { awk -F', ' '{ print $3, $4, $5 }' "$1" | sort; }
-counts() {  # "read_ios read_bytes write_ios write_bytes" from JSON
+counts() {  # "read_ios read_bytes write_ios write_bytes fsyncs all_syncs" from JSON
   python3 -c '
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
-print(j["read"]["total_ios"], j["read"]["io_bytes"], j["write"]["total_ios"], j["write"]["io_bytes"])' "$1"
+print(j["read"]["total_ios"], j["read"]["io_bytes"], j["write"]["total_ios"], j["write"]["io_bytes"],
+      j["sync"]["total_ios"], j["sync"]["lat_ns"]["N"])' "$1"
 }
 replay_case() {  # name, then options
   local name=$1
@@ -85,12 +86,12 @@ replay_case scaled --ioengine=psync --replay_scale=3 --replay_align=4096
 "$bin" --name=r --read_iolog=in.log --replay_no_stall=1 --replay_skip=write,sync \
   --output-format=json --output=ib_skip.json || fail "iobench replay_skip"
 set -- $(counts fio_plain.json)
-[ "$(counts ib_skip.json)" = "$1 $2 0 0" ] || fail "replay_skip=write: $(counts ib_skip.json)"
+[ "$(counts ib_skip.json)" = "$1 $2 0 0 0 2" ] || fail "replay_skip=write,sync: $(counts ib_skip.json)"
 truncate -s 1m other
 replay_case redirect --ioengine=psync --replay_redirect="$tmp/other"
 replay_case null --ioengine=null
 n=$(counts ib_plain.json)
-[ "$n" = "45 430080 15 143360" ] || fail "replay counts $n, want 45 430080 15 143360"
+[ "$n" = "45 430080 15 143360 6 8" ] || fail "replay counts $n, want 45 430080 15 143360 6 8"
 
 # The replayed I/O, recorded again, is the log itself (times aside).
 "$bin" --name=r --read_iolog=in.log --replay_no_stall=1 --write_iolog=again.log --output=/dev/null ||

@@ -307,6 +307,8 @@ TEST(ReplayRunTest, NullEngineCountsEqualTheLog) {
             std::to_string((i * 7919 % 1000) * 4096) + " " + std::to_string(4096 << (i % 3)) + "\n";
   text += std::to_string(t++) + " /nowhere/a trim 0 65536\n";
   text += std::to_string(t++) + " /nowhere/a sync 0 0\n";
+  text += std::to_string(t++) + " /nowhere/a datasync 0 0\n";
+  text += std::to_string(t++) + " /nowhere/a sync 0 0\n";
   const std::string p = d.Write("log", text);
   JobSpec j = TestJob("null-replay", RwMode::kRead, 4096, 0);
   j.ioengine = "null";
@@ -325,6 +327,10 @@ TEST(ReplayRunTest, NullEngineCountsEqualTheLog) {
     EXPECT_EQ(jr.stats.dir[0].bytes, rb);
     EXPECT_EQ(jr.stats.dir[1].bytes, wb);
     EXPECT_EQ(jr.stats.dir[2].bytes, 65536u);
+    // As fio 3.33: fsyncs are counted as issued syncs, an fdatasync only
+    // shows in the sync latency.
+    EXPECT_EQ(jr.stats.sync_ios, 2u);
+    EXPECT_EQ(jr.stats.sync_lat.n, 3u);
   }
 }
 
