@@ -62,17 +62,19 @@ Result<std::unique_ptr<IologReader>> IologReader::Open(const std::string& path,
   std::unique_ptr<IologReader> r(new IologReader(path, opts, f));
   // Large reads: the worker pulls one line per I/O from here.
   std::setvbuf(f, nullptr, _IOFBF, 256 * 1024);
-  const ssize_t n = getline(&r->buf_, &r->cap_, f);
-  if (n < 0) {
+  const ssize_t n = r->ReadLine();
+  if (n == -1) {
     if (std::ferror(f)) return ErrnoStatus("read_iolog: read " + path);
     return Status::Invalid("read_iolog " + path + ": the file is empty, not a fio iolog");
   }
   r->line_ = 1;
-  if (IsBlktraceMagic(reinterpret_cast<const unsigned char*>(r->buf_), static_cast<size_t>(n)))
+  const auto* head = reinterpret_cast<const unsigned char*>(r->buf_.get());
+  if (IsBlktraceMagic(head, n < 0 ? 4 : static_cast<size_t>(n)))
     return Status::Unsupported("read_iolog " + path +
                                ": this is a blktrace binary trace; iobench does not replay "
                                "blktrace yet (only fio iolog versions 2 and 3)");
-  std::string_view first(r->buf_, static_cast<size_t>(n));
+  if (n < 0) return r->LineError("not a fio iolog header (the first line is over 64 KiB)");
+  std::string_view first(r->buf_.get(), static_cast<size_t>(n));
   while (!first.empty() && (first.back() == '\n' || first.back() == '\r')) first.remove_suffix(1);
   if (first == kV2Header) {
     r->version_ = 2;
@@ -95,7 +97,23 @@ Result<std::unique_ptr<IologReader>> IologReader::Open(const std::string& path,
 
 IologReader::~IologReader() {
   if (f_ != nullptr) std::fclose(f_);
-  std::free(buf_);
+}
+
+ssize_t IologReader::ReadLine() {
+  char* b = buf_.get();
+  size_t n = 0;
+  for (;;) {
+    const int c = getc_unlocked(f_);  // the reader's own FILE, one thread
+    if (c == EOF) break;
+    if (n == kMaxLine) {
+      b[n] = '\0';
+      return -2;
+    }
+    b[n++] = static_cast<char>(c);
+    if (c == '\n') break;
+  }
+  b[n] = '\0';
+  return n == 0 ? -1 : static_cast<ssize_t>(n);
 }
 
 Status IologReader::LineError(const std::string& what) const {
@@ -231,15 +249,16 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
 
 Result<bool> IologReader::Next(ReplayEntry* e) {
   for (;;) {
-    const ssize_t n = getline(&buf_, &cap_, f_);
-    if (n < 0) {
+    const ssize_t n = ReadLine();
+    if (n == -1) {
       if (std::ferror(f_)) return ErrnoStatus("read_iolog: read " + path_);
       return false;
     }
     ++line_;
-    if (std::memchr(buf_, '\0', static_cast<size_t>(n)) != nullptr)
+    if (n == -2) return LineError("the line is longer than 64 KiB");
+    if (std::memchr(buf_.get(), '\0', static_cast<size_t>(n)) != nullptr)
       return LineError("binary data (a NUL byte): not a text iolog");
-    IOB_ASSIGN_OR_RETURN(int got, ParseLine(buf_, e));
+    IOB_ASSIGN_OR_RETURN(int got, ParseLine(buf_.get(), e));
     if (got == 1) return true;
   }
 }
@@ -318,7 +337,9 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
 
   const ReplayOptions opts = ReplayOptions::FromJob(*job);
   Result<IologSummary> scanned = ScanIolog(job->read_iolog, opts);
-  if (!scanned.ok()) return scanned.status().WithContext("job '" + job->name + "'");
+  if (!scanned.ok())
+    return scanned.status().WithContext("job '" + job->name + "' (" +
+                                        SettingWhere(*job, "read_iolog") + ")");
   const IologSummary& s = *scanned;
   if (s.files.empty())
     return Status::Invalid("job '" + job->name + "': read_iolog " + job->read_iolog +

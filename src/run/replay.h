@@ -90,8 +90,11 @@ class IologReader {
   std::string path_;
   ReplayOptions opts_;
   FILE* f_ = nullptr;
-  char* buf_ = nullptr;  // getline(3) buffer
-  size_t cap_ = 0;
+  // Reads the next line into buf_ (NUL-terminated, newline kept): its
+  // length; -1 at the end of the file; -2 for a line over kMaxLine bytes.
+  ssize_t ReadLine();
+  static constexpr size_t kMaxLine = 64 * 1024;
+  std::unique_ptr<char[]> buf_{new char[kMaxLine + 1]};
   int version_ = 0;
   uint64_t line_ = 0;
   uint64_t last_stamp_us_ = 0;  // v3: the previous line's timestamp

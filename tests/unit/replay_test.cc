@@ -207,6 +207,9 @@ TEST(ReplayReaderTest, ErrorsNameFileAndLine) {
       {"fio version 2 iolog\n/f add\n/f open\n/f read 0 4096 7\n",
        ":4: expected 'FILE ACTION' or 'FILE ACTION OFFSET LENGTH', got 5 fields"},
       {"fio version 2 iolog\n/f add\n/f close\n", ":3: 'close' of file '/f', which is not open"},
+      {h3 + std::string("3 /f read\0 0 4096\n", 19),
+       ":4: binary data (a NUL byte): not a text iolog"},
+      {h3 + std::string(70000, 'a') + "\n", ":4: the line is longer than 64 KiB"},
   };
   int i = 0;
   for (const Case& c : cases) {
