@@ -672,7 +672,12 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
     const uint64_t due =
         (replay_last_issue_ns_ != 0 ? replay_last_issue_ns_ : start_ns_) + e.delay_ns;
     if (now < due) {
-      if (in_use > 0) return false;  // reap what is in flight while waiting
+      if (in_use > 0) return false;          // reap what is in flight while waiting
+      if (end_ns_ != 0 && due >= end_ns_) {  // due after runtime: wait it out, issue no more
+        if (end_ns_ > now) SleepNs(end_ns_ - now);
+        stopping_ = true;
+        return false;
+      }
       SleepNs(due - now);
       if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return false;
       now = NowNs();
