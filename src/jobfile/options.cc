@@ -629,6 +629,14 @@ Result<VerifyType> VerifyFromName(const std::string& n) {
     return Status::Ok();                        \
   }
 
+// A path option: a bare flag or an empty value names no file.
+#define NonEmpty(field)                                                \
+  [](JobSpec& j, const OptValue& v) -> Status {                        \
+    if (Trim(v.text).empty()) return Bad(#field " needs a file name"); \
+    j.field = v.text;                                                  \
+    return Status::Ok();                                               \
+  }
+
 std::vector<OptionDef> BuildTable() {
   using T = OptType;
   std::vector<Row> r;
@@ -1402,10 +1410,10 @@ std::vector<OptionDef> BuildTable() {
   // --- I/O replay (run/replay.h; docs/replay.md)
   r.push_back(Row("write_iolog", T::kStr, "I/O replay",
                   "Append every issued I/O to this file (fio iolog version 3)")
-                  .Set(S(write_iolog)));
+                  .Set(NonEmpty(write_iolog)));
   r.push_back(Row("read_iolog", T::kStr, "I/O replay",
                   "Replay the I/O of this fio iolog (version 2 or 3) instead of rw=")
-                  .Set(S(read_iolog)));
+                  .Set(NonEmpty(read_iolog)));
   r.push_back(Row("read_iolog_chunked", T::kBool, "I/O replay",
                   "Read the iolog gradually (iobench always streams it)")
                   .Def("0")
@@ -1421,7 +1429,7 @@ std::vector<OptionDef> BuildTable() {
                   .Set(N(replay_time_scale)));
   r.push_back(Row("replay_redirect", T::kStr, "I/O replay",
                   "Replay every I/O of the log onto this file or device")
-                  .Set(S(replay_redirect)));
+                  .Set(NonEmpty(replay_redirect)));
   r.push_back(
       Row("replay_align", T::kSize, "I/O replay", "Round the log's offsets down to this power of 2")
           .Def("0")

@@ -176,8 +176,9 @@ Status Worker::Setup() {
       return Status::Internal(who + ": write_iolog set but the run has no log writer");
     std::vector<std::string> names;
     for (const auto& t : targets_) names.push_back(t.path);
-    IOB_ASSIGN_OR_RETURN(recorder_, IologRecorder::Create(job_.write_iolog, std::move(names),
-                                                          ctl_->log_writer, NowNs()));
+    auto rec = IologRecorder::Create(job_.write_iolog, std::move(names), ctl_->log_writer, NowNs());
+    if (!rec.ok()) return rec.status().WithContext(who + ": write_iolog");
+    recorder_ = std::move(rec).value();
     const uint64_t now = NowNs();
     for (uint32_t i = 0; i < targets_.size(); ++i)
       recorder_->File(now, i, IologRecorder::FileAction::kAdd);

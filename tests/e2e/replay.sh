@@ -147,4 +147,12 @@ grep -qF "does not combine with verify" <<<"$out" || fail "verify message: $out"
 out=$("$bin" --name=r --read_iolog=in.log --merge_blktrace_file=m --output=/dev/null 2>&1) &&
   fail "merge_blktrace_file accepted"
 grep -qF "merge_blktrace_file" <<<"$out" || fail "merge_blktrace_file message: $out"
+printf '[r]\nread_iolog=in.log\nwrite_iolog\n' >bare.fio
+out=$("$bin" bare.fio --output=/dev/null 2>&1) && fail "bare write_iolog accepted"
+grep -qF "bare.fio:3:1: option 'write_iolog': write_iolog needs a file name" <<<"$out" ||
+  fail "bare write_iolog message: $out"
+out=$("$bin" --name=r --ioengine=null --size=8k --write_iolog="$tmp/no/such/dir.log" \
+  --output=/dev/null 2>&1) && fail "write_iolog into a missing directory accepted"
+grep -qF "job 'r': write_iolog: open log file $tmp/no/such/dir.log: No such file or directory" \
+  <<<"$out" || fail "write_iolog open message: $out"
 echo ok
