@@ -30,6 +30,7 @@ record_case seqwrite --filename="$tmp/data" --ioengine=psync --rw=write --bs=4k 
 record_case seqread --filename="$tmp/data" --ioengine=psync --rw=read --bs=16k --size=256k
 record_case nullfiles --ioengine=null --rw=write --bs=8k --size=64k --nrfiles=2
 record_case nullsync --ioengine=null --rw=write --bs=4k --size=32k --fdatasync=3
+record_case nulltrim --ioengine=null --rw=trim --bs=4k --size=32k
 # Appends, as fio: two runs, two headers.
 "$bin" --name=j --ioengine=null --rw=read --size=8k --write_iolog=ib_seqread.log --output=/dev/null
 [ "$(grep -c '^fio version 3 iolog$' ib_seqread.log)" = 2 ] || fail "write_iolog does not append"
@@ -70,9 +71,9 @@ replay_case() {  # name, then options
   local name=$1
   shift
   rm -f fio_"$name"_* ib_"$name"_*
-  fio --name=r --read_iolog=in.log --replay_no_stall=1 --write_lat_log="fio_$name" \
+  fio --name=r --read_iolog="${log:-in.log}" --replay_no_stall=1 --write_lat_log="fio_$name" \
     --log_offset=1 --output-format=json --output="fio_$name.json" "$@" || fail "fio replay $name"
-  "$bin" --name=r --read_iolog=in.log --replay_no_stall=1 --write_lat_log="ib_$name" \
+  "$bin" --name=r --read_iolog="${log:-in.log}" --replay_no_stall=1 --write_lat_log="ib_$name" \
     --log_offset=1 --output-format=json --output="ib_$name.json" "$@" || fail "iobench replay $name"
   [ "$(counts "fio_$name.json")" = "$(counts "ib_$name.json")" ] ||
     fail "replay $name: fio counts $(counts "fio_$name.json"), iobench $(counts "ib_$name.json")"
@@ -90,6 +91,10 @@ set -- $(counts fio_plain.json)
 truncate -s 1m other
 replay_case redirect --ioengine=psync --replay_redirect="$tmp/other"
 replay_case null --ioengine=null
+# The same log in version 2 (no times).
+notimes in.log | sed '1s/version 3/version 2/' >in2.log
+log=in2.log replay_case v2 --ioengine=psync
+[ "$(counts ib_v2.json)" = "$(counts ib_plain.json)" ] || fail "v2 replay: $(counts ib_v2.json)"
 # Async engines keep several entries in flight; a sync waits for them. fio
 # 3.33's own async replays lose read bytes (a different count per run), so
 # these compare with fio's psync replay of the same log.
