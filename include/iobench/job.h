@@ -249,6 +249,13 @@ struct JobSpec {
   uint32_t iodepth_batch_complete_min = 1;
   uint32_t iodepth_batch_complete_max = 0;  // 0: iodepth
   uint32_t iodepth_low = 0;                 // 0: iodepth
+  // latency_target (ns; 0: off): search for the highest depth up to iodepth
+  // whose I/O meets it over latency_window, for latency_percentile % of the
+  // I/O; latency_run keeps searching instead of ending (run/latency_target.h).
+  uint64_t latency_target_ns = 0;
+  uint64_t latency_window_ns = 0;
+  double latency_percentile = 100.0;
+  bool latency_run = false;
   uint32_t numjobs = 1;
   bool thread = false;  // accepted; iobench always uses threads
 
@@ -280,6 +287,15 @@ struct JobSpec {
   uint64_t startdelay_ns = 0;
   uint64_t startdelay_max_ns = 0;  // startdelay=lo-hi: random in range
   uint64_t loops = 1;
+  // Steady state (steadystate=, steadystate_duration=, steadystate_ramp_time=):
+  // the job (its reporting group with group_reporting) stops once the
+  // criterion holds over the last ss_dur_s one-second samples.
+  enum class SteadyStateMode : uint8_t { kIops, kIopsSlope, kBw, kBwSlope };
+  SteadyStateMode ss_mode = SteadyStateMode::kIopsSlope;  // fio's default iops_slope:0.01%
+  double ss_limit = 0.01;
+  bool ss_percent = true;   // the limit is a percentage of the window's mean
+  uint64_t ss_dur_s = 0;    // window in seconds; 0: no steady state detection
+  uint64_t ss_ramp_ns = 0;  // no samples before this much time (plus one second)
 
   // --- randomness ---
   bool randrepeat = true;

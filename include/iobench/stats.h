@@ -107,6 +107,20 @@ struct ThreadStats {
   uint64_t total_errors = 0;
 };
 
+// Steady state detection (steadystate=, ss_dur=): the last window of
+// one-second samples and the criterion computed over it, as fio reports
+// them. With group_reporting every clone of the group holds the group's.
+struct SteadyStateResult {
+  bool enabled = false;      // the job had steadystate_duration
+  bool attained = false;     // the criterion held: the job was stopped
+  double criterion = 0;      // last evaluated value (percent when ss_percent)
+  double max_deviation = 0;  // iops/bw modes: max |sample - mean|
+  double slope = 0;          // *_slope modes: least squares slope per second
+  // ss_dur_s entries, oldest first; zeros where no sample was taken.
+  std::vector<uint64_t> bw;    // bytes/s
+  std::vector<uint64_t> iops;  // IO/s
+};
+
 // One job (one numjobs clone) after the run.
 struct JobResult {
   std::string name;
@@ -124,6 +138,10 @@ struct JobResult {
   uint32_t nr_files = 0;
   std::vector<std::string> files;  // targets this clone used
   std::vector<std::string> notes;  // what was measured, for the report (not stderr)
+  SteadyStateResult steadystate;
+  // latency_target: the queue depth the search settled on (fio's
+  // "latency_depth"); 0 without latency_target (the depth is iodepth).
+  uint32_t latency_depth = 0;
 };
 
 struct GroupResult {

@@ -991,6 +991,42 @@ std::vector<OptionDef> BuildTable() {
                   .Def("0")
                   .Range(0, 1 << 20)
                   .Set(N(iodepth_low)));
+  r.push_back(Row("latency_target", T::kTime, "engine",
+                  "Find the highest queue depth (up to iodepth) whose I/O completes within "
+                  "this time (default unit: microseconds)")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .Unit(kUsec)
+                  .Set(N(latency_target_ns)));
+  r.push_back(Row("latency_window", T::kTime, "engine",
+                  "latency_target: how long each queue depth is tried (default unit: "
+                  "microseconds)")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .Unit(kUsec)
+                  .Set(N(latency_window_ns)));
+  r.push_back(Row("latency_percentile", T::kSpecial, "engine",
+                  "latency_target: share of the I/O (percent) that must meet it")
+                  .Def("100")
+                  .Choices("float 0..100")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    std::string t = Trim(v.text);
+                    if (!t.empty() && t.back() == '%') t.pop_back();
+                    char* end = nullptr;
+                    errno = 0;
+                    const double p = std::strtod(t.c_str(), &end);
+                    if (t.empty() || end != t.c_str() + t.size() || errno != 0 || !std::isfinite(p))
+                      return Bad("latency_percentile '" + v.text + "' is not a number");
+                    if (p < 0 || p > 100)
+                      return Bad("latency_percentile " + v.text + " is outside 0..100");
+                    j.latency_percentile = p;
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("latency_run", T::kBool, "engine",
+                  "latency_target: keep adjusting the queue depth until the job ends, "
+                  "instead of ending once the depth is found")
+                  .Def("0")
+                  .Set(B(latency_run)));
   // --- caching and syncing
   r.push_back(Row("direct", T::kBool, "io", "Use O_DIRECT (bypass the page cache)")
                   .Def("0")
@@ -1088,6 +1124,84 @@ std::vector<OptionDef> BuildTable() {
                   .Def("1")
                   .Range(1, INT64_MAX)
                   .Set(N(loops)));
+  r.push_back(
+      Row("steadystate", T::kSpecial, "time",
+          "Stop when this criterion holds over steadystate_duration: iops or bw (max deviation "
+          "from the mean), iops_slope or bw_slope (least squares slope); limit absolute or N%")
+          .Alias({"ss"})
+          .Def("iops_slope:0.01%")
+          .Choices("iops|iops_slope|bw|bw_slope:limit[%]")
+          .Set([](JobSpec& j, const OptValue& v) -> Status {
+            using M = JobSpec::SteadyStateMode;
+            const std::string t = Trim(v.text);
+            const size_t colon = t.find(':');
+            const std::string crit = ToLower(Trim(t.substr(0, colon)));
+            M mode;
+            if (crit == "iops")
+              mode = M::kIops;
+            else if (crit == "iops_slope")
+              mode = M::kIopsSlope;
+            else if (crit == "bw")
+              mode = M::kBw;
+            else if (crit == "bw_slope")
+              mode = M::kBwSlope;
+            else
+              return Bad("steadystate '" + v.text +
+                         "': the criterion must be iops, iops_slope, bw or bw_slope");
+            std::string limit = colon == std::string::npos ? "" : Trim(t.substr(colon + 1));
+            if (limit.empty())
+              return Bad("steadystate '" + v.text + "': give a limit after the criterion, e.g. " +
+                         crit + ":1%");
+            const bool pct = limit.back() == '%';
+            if (pct) limit = Trim(limit.substr(0, limit.size() - 1));
+            double val = 0;
+            if (pct || mode == M::kIops || mode == M::kIopsSlope) {
+              char* end = nullptr;
+              errno = 0;
+              val = std::strtod(limit.c_str(), &end);
+              if (limit.empty() || end != limit.c_str() + limit.size() || errno != 0 ||
+                  !std::isfinite(val))
+                return Bad("steadystate '" + v.text + "': the limit '" + limit +
+                           "' is not a number" + (pct ? "" : " (IOPS, or a percentage with %)"));
+            } else {  // an absolute bandwidth: bytes/s, with size suffixes
+              IOB_ASSIGN_OR_RETURN(int64_t b, Num(limit, NumKind::kSize, v.kb_base));
+              val = static_cast<double>(b);
+            }
+            if (val < 0)
+              return Bad("steadystate '" + v.text +
+                         "': the limit must not be negative (the criterion is compared "
+                         "as an absolute value)");
+            j.ss_mode = mode;
+            j.ss_limit = val;
+            j.ss_percent = pct;
+            return Status::Ok();
+          }));
+  r.push_back(Row("steadystate_duration", T::kTime, "time",
+                  "Steady state window, sampled once a second; 0 turns steady state "
+                  "detection off (default unit: seconds)")
+                  .Alias({"ss_dur"})
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const auto ns = static_cast<uint64_t>(v.num);
+                    if (ns != 0 && ns < kSec)
+                      return Bad("steadystate_duration=" + v.text +
+                                 " is shorter than one sample: steady state is sampled once a "
+                                 "second, give at least 1s");
+                    // One sample a second is kept for the window: a week is 604800.
+                    if (ns / kSec > 7 * 24 * 3600)
+                      return Bad("steadystate_duration=" + v.text +
+                                 " is longer than a week (604800 one-second samples)");
+                    j.ss_dur_s = ns / kSec;  // whole seconds, as fio
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("steadystate_ramp_time", T::kTime, "time",
+                  "Take no steady state samples during this time, and one second more "
+                  "(default unit: seconds)")
+                  .Alias({"ss_ramp"})
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .Set(N(ss_ramp_ns)));
   // --- rate and think time
   r.push_back(Row("rate", T::kSize, "rate", "Bandwidth cap in bytes/s (read,write,trim)")
                   .PerDir()

@@ -52,4 +52,25 @@ bool HasHelperData(const HelperCpu& h) {
          h.other_user_us || h.other_sys_us || h.peak_threads;
 }
 
+uint64_t SteadyStateMean(const std::vector<uint64_t>& window) {
+  if (window.empty()) return 0;
+  uint64_t sum = 0;
+  for (uint64_t v : window) sum += v;
+  return sum / window.size();
+}
+
+const char* SteadyStateModeName(JobSpec::SteadyStateMode mode) {
+  switch (mode) {
+    case JobSpec::SteadyStateMode::kIops:
+      return "iops";
+    case JobSpec::SteadyStateMode::kIopsSlope:
+      return "iops_slope";
+    case JobSpec::SteadyStateMode::kBw:
+      return "bw";
+    case JobSpec::SteadyStateMode::kBwSlope:
+      return "bw_slope";
+  }
+  return "?";
+}
+
 }  // namespace iobench

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <ctime>
 #include <string>
+#include <vector>
 
 #include "iobench/job.h"
 #include "iobench/stats.h"
@@ -30,5 +31,11 @@ std::string JobHeaderLine(const JobResult& job);
 
 // Whether any helper-thread CPU was recorded.
 bool HasHelperData(const HelperCpu& h);
+
+// Steady state (steadystate=): fio's mean of a sample window (integer, over
+// all steadystate_duration slots, the empty ones counting as 0), and the
+// criterion's name as "iops", "iops_slope", "bw" or "bw_slope".
+uint64_t SteadyStateMean(const std::vector<uint64_t>& window);
+const char* SteadyStateModeName(JobSpec::SteadyStateMode mode);
 
 }  // namespace iobench

@@ -246,6 +246,29 @@ ojson BuildJsonContext(const RunContext& c) {
 
 namespace {
 
+// fio's "steadystate" object. The limit and the criterion are printed from
+// floats, as fio does ("iops:0.010000%" for 0.01%).
+ojson SteadyStateObject(const JobResult& job) {
+  const SteadyStateResult& ss = job.steadystate;
+  const JobSpec& spec = job.spec;
+  const char* pct = spec.ss_percent ? "%" : "";
+  ojson o;
+  o["ss"] = fmt::sprintf("%s:%f%s", SteadyStateModeName(spec.ss_mode),
+                         static_cast<double>(static_cast<float>(spec.ss_limit)), pct);
+  o["duration"] = ss.bw.size();
+  o["attained"] = ss.attained ? 1 : 0;
+  o["criterion"] = fmt::sprintf("%f%s", static_cast<double>(static_cast<float>(ss.criterion)), pct);
+  o["max_deviation"] = ss.max_deviation;
+  o["slope"] = ss.slope;
+  ojson data;
+  data["bw_mean"] = SteadyStateMean(ss.bw);
+  data["iops_mean"] = SteadyStateMean(ss.iops);
+  data["iops"] = ss.iops;
+  data["bw"] = ss.bw;
+  o["data"] = std::move(data);
+  return o;
+}
+
 // `options_from` is the job whose options "job options" lists.
 ojson JobObject(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus,
                 const JobSpec& options_from) {
@@ -297,11 +320,13 @@ ojson JobObject(const JobRecord& rec, const uint64_t group_agg_bw[3], bool plus,
     o["total_err"] = ts.total_errors;
     o["first_error"] = ts.first_error.err;
   }
-  o["latency_depth"] = spec.iodepth;
-  o["latency_target"] = 0;
-  o["latency_percentile"] = 100.0;
-  o["latency_window"] = 0;
+  // fio's units: the target in ns, the window in us.
+  o["latency_depth"] = job.latency_depth ? job.latency_depth : spec.iodepth;
+  o["latency_target"] = spec.latency_target_ns;
+  o["latency_percentile"] = spec.latency_percentile;
+  o["latency_window"] = spec.latency_window_ns / 1000;
   if (!spec.description.empty()) o["desc"] = spec.description;
+  if (job.steadystate.enabled) o["steadystate"] = SteadyStateObject(job);
   o["iobench"] = IobenchJobObject(rec);
   return o;
 }

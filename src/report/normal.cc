@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <ostream>
 #include <string>
@@ -169,6 +170,46 @@ uint64_t SumArray(const std::array<uint64_t, 7>& a) {
   return t;
 }
 
+// fio's steady state bandwidth: the mean in kb_base units (integer), shown
+// from the kilo prefix up; `names_pow2` picks Ki/Mi or k/M names. fio prints
+// the alternative form with the same kb_base divisor and the other names
+// ("4028KiB/s (4028kB/s)"), and so does this.
+std::string SteadyStateBw(uint64_t bw_mean, uint32_t kb_base, bool names_pow2) {
+  std::string s = FormatNumber(bw_mean / kb_base, 4, names_pow2, NumUnit::kNone);
+  static const char* const kSi[] = {"k", "M", "G", "T", "P", "E"};
+  static const char* const kIec[] = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+  const char* const* names = names_pow2 ? kIec : kSi;
+  // FormatNumber counted prefixes from none; the number is already in kilo.
+  int post = 0;
+  for (int i = 5; i >= 0 && post == 0; --i) {
+    const std::string p = names[i];
+    if (s.size() > p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0 &&
+        !std::isalpha(static_cast<unsigned char>(s[s.size() - p.size() - 1]))) {
+      s.resize(s.size() - p.size());
+      post = i + 1;
+    }
+  }
+  return s + names[std::min(post, 5)] + "B/s";
+}
+
+void WriteSteadyState(std::string& o, const JobResult& job, const GroupTotals& totals) {
+  const SteadyStateResult& ss = job.steadystate;
+  if (!ss.enabled) return;
+  const JobSpec& spec = job.spec;
+  const bool pow2 = (totals.kb_base & (totals.kb_base - 1)) == 0;
+  const uint64_t bw = SteadyStateMean(ss.bw);
+  const bool iops = spec.ss_mode == JobSpec::SteadyStateMode::kIops ||
+                    spec.ss_mode == JobSpec::SteadyStateMode::kIopsSlope;
+  const bool slope = spec.ss_mode == JobSpec::SteadyStateMode::kIopsSlope ||
+                     spec.ss_mode == JobSpec::SteadyStateMode::kBwSlope;
+  o += fmt::sprintf("  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+                    ss.attained ? "yes" : "no", SteadyStateBw(bw, totals.kb_base, pow2),
+                    SteadyStateBw(bw, totals.kb_base, !pow2),
+                    FormatNumber(SteadyStateMean(ss.iops), 4, false, NumUnit::kNone),
+                    iops ? "iops" : "bw", slope ? " slope" : " mean dev", ss.criterion,
+                    spec.ss_percent ? "%" : "");
+}
+
 void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
               uint64_t timestamp_s) {
   const JobResult& job = rec.result;
@@ -258,8 +299,12 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
                       static_cast<unsigned long long>(ts.first_error.offset),
                       ts.first_error.message.empty() ? "" : ": ", ts.first_error.message);
   }
-  o += fmt::sprintf("     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
-                    spec.iodepth);
+  // fio's units: the target in ns, the window in us.
+  o += fmt::sprintf("     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+                    static_cast<unsigned long long>(spec.latency_target_ns),
+                    static_cast<unsigned long long>(spec.latency_window_ns / 1000),
+                    spec.latency_percentile, job.latency_depth ? job.latency_depth : spec.iodepth);
+  WriteSteadyState(o, job, totals);
 }
 
 void WriteGroupStatus(std::string& o, const GroupTotals& t) {

@@ -16,6 +16,7 @@
 
 #include "iobench/clock.h"
 #include "run/replay.h"
+#include "run/steadystate.h"
 #include "run/target.h"
 #include "run/worker.h"
 #include "stats/disk_util.h"
@@ -187,6 +188,16 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
                            "(every file stays open)");
   }
   IOB_RETURN_IF_ERROR(CheckCmdprioBsSplit(job));
+  if (job.ss_dur_s == 1 && (job.ss_mode == JobSpec::SteadyStateMode::kIopsSlope ||
+                            job.ss_mode == JobSpec::SteadyStateMode::kBwSlope)) {
+    // fio computes 0/0 here and prints "nan" (JSON that does not parse).
+    return Status::Invalid(
+        "job '" + job.name + "': steadystate_duration=1s (" +
+        Where(SettingOf(job, "steadystate_duration")) +
+        ") gives one sample per window, and a slope criterion (steadystate=" +
+        (job.ss_mode == JobSpec::SteadyStateMode::kIopsSlope ? "iops_slope" : "bw_slope") +
+        ") needs at least 2 samples: give steadystate_duration=2 or more");
+  }
   if (opts.readonly && Writes(job))
     return Status::Refused("job '" + job.name +
                            "' would write or trim, and --readonly is in effect");
@@ -455,6 +466,13 @@ class PhaseRunner {
     if (helpers && !helpers->Start().ok()) helpers.reset();
     ctl.helper_sampler = helpers.get();
 
+    // steadystate: one-second samples of the live counters, from this loop.
+    std::vector<SteadyStateMonitor::Member> ss_members;
+    for (size_t ci = 0; ci < clones.size(); ++ci)
+      ss_members.push_back({clones[ci].worker.get(), &sh->jobs[clones[ci].job], clones[ci].groupid,
+                            &sh->finished[ci]});
+    SteadyStateMonitor steady(ss_members);
+
     ctl.start_ns = NowNs();
     Watchdog watchdog(*sh, opts_, ctl.start_ns);
     ctl.go.store(1);
@@ -467,7 +485,13 @@ class PhaseRunner {
     {
       std::unique_lock<std::mutex> lock(sh->mu);
       while (ctl.running.load() != 0) {
-        sh->cv.wait_for(lock, std::chrono::milliseconds(20));
+        uint64_t wait_ns = 20ull * 1000 * 1000;
+        if (steady.active()) {  // wake up for a steady state sample on time
+          const uint64_t due = steady.next_due_ns(), now = NowNs();
+          if (due != UINT64_MAX) wait_ns = due > now ? std::min(wait_ns, due - now) : 0;
+        }
+        sh->cv.wait_for(lock, std::chrono::nanoseconds(wait_ns));
+        if (steady.active()) steady.Poll(NowNs());
         if (opts_.stop_signal != nullptr && opts_.stop_signal->load() != 0 &&
             ctl.stop.load() != kStopSignal) {
           ctl.stop.store(kStopSignal);
@@ -496,6 +520,11 @@ class PhaseRunner {
     }
     for (auto& t : threads) t.join();
     exit_all_ = sh->exit_all.load();
+    if (steady.active()) {
+      std::vector<SteadyStateResult> ss = steady.Results();
+      for (size_t ci = 0; ci < clones.size(); ++ci)
+        clones[ci].worker->result().steadystate = std::move(ss[ci]);
+    }
     for (auto& c : clones)  // issue 8: --bandwidth-log continues from here in the next phase
       for (int d = 0; d < kNumDdirs; ++d) done_bytes_[d] += c.worker->result().stats.dir[d].bytes;
 
@@ -782,6 +811,8 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
     phases.back().jobs.push_back(i);
     groupids[i] = group;
   }
+
+  IOB_RETURN_IF_ERROR(CheckSteadyStateGroups(jobs, groupids));
 
   // exitall stops the whole phase; fio's default (exit_what=group) stops only
   // the job's reporting group. They differ when new_group splits a phase.

@@ -18,6 +18,9 @@ namespace iobench {
 namespace {
 
 constexpr uint64_t kSampleNs = 500ull * 1000 * 1000;  // fio's default bw/iops window
+// A steady state job looks for the monitor's stop this often (off the
+// per-I/O path: CheckTimeSlow becomes due at least this often).
+constexpr uint64_t kSteadyPollNs = 10ull * 1000 * 1000;
 
 // fio's IO depth buckets: 1, 2, 4, 8, 16, 32, >=64.
 unsigned DepthBucket(uint64_t n) {
@@ -92,6 +95,7 @@ Worker::Worker(const JobSpec& job, int jobnum, uint32_t worker_index, int groupi
   result_.spec = job;
   result_.nr_files = static_cast<uint32_t>(targets_.size());
   for (const auto& t : targets_) result_.files.push_back(t.path);
+  ss_poll_ = job.ss_dur_s != 0;
 }
 
 // Interim snapshots start with the job's identity and no stats. Allocated on
@@ -258,11 +262,13 @@ Status Worker::Setup() {
   ios_left_ = job_.number_ios != 0 ? job_.number_ios : UINT64_MAX;
   IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
   nfiles_ = static_cast<uint32_t>(files_.size());
-  slow_complete_ = verifier_ != nullptr || cmdprio_on_;
+  if (job_.latency_target_ns != 0) lat_search_ = std::make_unique<DepthSearch>(job_);
+  slow_complete_ = verifier_ != nullptr || cmdprio_on_ || lat_search_ != nullptr;
   low_prio_value_ = JobIoprio(job_);  // the I/Os without the cmdprio priority carry it
   fast_eligible_ = verifier_ == nullptr && job_.thinktime_ns == 0 && rate_ == nullptr &&
                    job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 && io_limit_ == 0 &&
-                   !cmdprio_on_ && recorder_ == nullptr && replay_log_ == nullptr;
+                   !cmdprio_on_ && lat_search_ == nullptr && recorder_ == nullptr &&
+                   replay_log_ == nullptr;
   UpdateFastPrepare();
 
   EngineContext ctx;
@@ -305,6 +311,7 @@ void Worker::SleepNs(uint64_t ns) {
   const uint64_t until = NowNs() + ns;
   for (uint64_t now = NowNs(); now < until; now = NowNs()) {
     if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return;
+    if (ss_poll_ && ss_stop_.load(std::memory_order_relaxed)) return;
     PollSnapshot(now);  // issue 8: answer interim requests while waiting
     if (iolog_ != nullptr && measuring_) iolog_->Tick(now - measure_start_ns_);
     const uint64_t slice = std::min<uint64_t>(until - now, 10ull * 1000 * 1000);
@@ -314,11 +321,11 @@ void Worker::SleepNs(uint64_t ns) {
   }
 }
 
-void Worker::BeginMeasuring(uint64_t now) {
+void Worker::BeginMeasuring(uint64_t now, bool restart) {
   // Ramp ends: what happened so far is not measured (fio resets its stats).
   // Without a ramp nothing was recorded yet (this runs before the first I/O),
   // and a reset would only trade fresh histogram storage for fresh storage.
-  if (job_.ramp_time_ns != 0) {
+  if (job_.ramp_time_ns != 0 || restart) {
     const ErrorInfo first_error = ts_.first_error;
     const uint64_t total_errors = ts_.total_errors;
     // In place: `ts_ = ThreadStats()` would build a temporary on the stack.
@@ -350,6 +357,54 @@ void Worker::BeginMeasuring(uint64_t now) {
   next_sample_ns_ = now + kSampleNs;
   ru_start_ = ThreadCpu();
   live_.state.store(StateLetter(job_), std::memory_order_relaxed);
+  measured_from_.store(now, std::memory_order_release);      // after PublishLive: counts start at 0
+  if (lat_search_ != nullptr) lat_search_->Restart(now, 0);  // as fio: the search starts over
+}
+
+uint64_t Worker::CompletedIos() const {
+  uint64_t n = 0;
+  for (const DirStats& ds : ts_.dir) n += ds.ios;
+  return n;
+}
+
+bool Worker::LatencyGate(uint64_t now, uint32_t in_use) {
+  using A = DepthSearch::Action;
+  if (lat_pending_ == A::kNone && measuring_) {
+    const A a = lat_search_->Check(now, CompletedIos());
+    if (a == A::kDone) {  // the final window met the target: the job ends
+      stopping_ = true;
+      return false;
+    }
+    if (a == A::kDrain || a == A::kFinalRun) lat_pending_ = a;
+  }
+  if (lat_pending_ != A::kNone) {
+    if (in_use > 0) return false;  // fio quiesces: the new depth starts from an empty queue
+    if (lat_pending_ == A::kFinalRun) BeginMeasuring(now, true);  // only the found depth counts
+    lat_search_->NewCycle(now, CompletedIos());
+    lat_pending_ = A::kNone;
+  }
+  return in_use < lat_search_->depth();
+}
+
+void Worker::LatencyCompleted(const IoRequest* req, uint64_t now) {
+  const uint64_t lat = now - req->start_ns;
+  const DepthSearch::Action a = lat_search_->OnCompletion(lat);
+  if (a == DepthSearch::Action::kDrain) {
+    lat_pending_ = a;
+  } else if (a == DepthSearch::Action::kFatal && error_ == 0) {
+    // fio: "latency of N nsec exceeds specified max", the job fails with ETIMEDOUT.
+    error_ = ETIMEDOUT;
+    stopping_ = true;
+    ErrorInfo& e = ts_.first_error;
+    if (e.err == 0) {
+      e.err = ETIMEDOUT;
+      e.file = req->file_index < files_.size() ? files_[req->file_index].path : "";
+      e.offset = req->xfer_offset;
+      e.ddir = static_cast<Ddir>(req->op);
+      e.message = "latency of " + std::to_string(lat) + " nsec exceeds latency_target (" +
+                  std::to_string(job_.latency_target_ns) + " nsec) at queue depth 1";
+    }
+  }
 }
 
 void Worker::TakeSamples(uint64_t now) {
@@ -379,6 +434,8 @@ void Worker::CheckTimeSlow(uint64_t now) {
       stopping_ = true;
       interrupted_ = s == kStopSignal;
     }
+    // Steady state reached: the job ends as at the end of its runtime.
+    if (ss_poll_ && ss_stop_.load(std::memory_order_relaxed)) stopping_ = true;
   }
   if (!measuring_) {
     if (now >= ramp_end_ns_) BeginMeasuring(now);
@@ -398,6 +455,7 @@ void Worker::CheckTimeSlow(uint64_t now) {
     next = next_sample_ns_;
   if (end_ns_ != 0 && end_ns_ < next) next = end_ns_;
   if (iolog_ != nullptr) next = 0;
+  if (ss_poll_) next = std::min(next, now + kSteadyPollNs);
   next_event_ns_ = next;
 }
 
@@ -560,6 +618,7 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     return true;
   }
   if (no_more_) return false;
+  if (lat_search_ != nullptr && !LatencyGate(now, in_use)) return false;
   if (replay_log_ != nullptr) return PrepareReplay(now, in_use, out);
   IoPlan plan;
   // Verify reads (verify phase, backlog batches) bypass limits, think time and rate.
@@ -842,6 +901,8 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
     return;
   }
   Account(req, now);
+  // As fio: no latency recorded (disable_lat, gtod_reduce), no I/O misses the target.
+  if (lat_search_ != nullptr && measuring_ && record_lat_) LatencyCompleted(req, now);
   if (cmdprio_on_ && record_clat_ && req->op <= IoOp::kWrite) {  // fio's clat split by priority
     DirStats& ds = ts_.dir[d];
     const int h = (req->flags & kReqHighPrio) != 0 ? 1 : 0;
@@ -1057,6 +1118,7 @@ void Worker::Run() {
   result_.runtime_ms = runtime_ns / 1000000;
   result_.elapsed_ms = (end - ctl_->start_ns) / 1000000;
   result_.interrupted = interrupted_;
+  if (lat_search_ != nullptr) result_.latency_depth = lat_search_->depth();
   const EngineCounters& c = engine_->counters();
   ts_.submit_calls = c.submit_calls;
   ts_.submitted = c.submitted;

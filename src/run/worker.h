@@ -27,6 +27,7 @@
 #include "iobench/job.h"
 #include "iobench/stats.h"
 #include "iobench/status.h"
+#include "run/latency_target.h"
 #include "run/pattern.h"
 #include "run/replay.h"
 #include "run/target.h"
@@ -86,6 +87,14 @@ class Worker {
   // names it when a job does not finish after it was told to stop.
   uint32_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
   void AddNote(std::string note) { result_.notes.push_back(std::move(note)); }
+
+  // --- steady state (run/steadystate.h) ---
+  // When the measured period began (after startdelay and ramp_time; the
+  // live counters count from there), or 0 before. Any thread.
+  uint64_t measure_start_ns() const { return measured_from_.load(std::memory_order_acquire); }
+  // The job reached steady state: it ends as at the end of its runtime.
+  // Any thread; the worker sees it within ~10 ms (CheckTimeSlow, SleepNs).
+  void StopSteadyState() { ss_stop_.store(true, std::memory_order_relaxed); }
 
   // --- interim snapshots (issue 8: --status-interval, SIGUSR1) ---
   // The main thread asks for a copy of the stats with RequestSnapshot(gen)
@@ -169,7 +178,17 @@ class Worker {
   // complete distributions (one I/O per call) and its lat (== clat, see
   // lat_from_clat_).
   void FoldDerived(ThreadStats* ts) const;
-  void BeginMeasuring(uint64_t now);
+  // restart: reset the statistics even without ramp_time (latency_target's
+  // final run).
+  void BeginMeasuring(uint64_t now, bool restart = false);
+  // --- latency_target (run/latency_target.h); only jobs that set it ---
+  // PrepareSlow's gate: false while the queue is at the search's depth or
+  // draining for it (and runs what a drain was for once it is empty).
+  bool LatencyGate(uint64_t now, uint32_t in_use);
+  void LatencyCompleted(const IoRequest* req, uint64_t now);
+  uint64_t CompletedIos() const;
+  std::unique_ptr<DepthSearch> lat_search_;
+  DepthSearch::Action lat_pending_ = DepthSearch::Action::kNone;  // kDrain or kFinalRun
   void TakeSamples(uint64_t now);
   void SleepNs(uint64_t ns);
   void FreeSlot(IoRequest* req) { free_[free_n_++] = req; }
@@ -349,6 +368,12 @@ class Worker {
   uint32_t last_write_file_ = 0;
   bool torn_down_ = false;
   std::atomic<uint32_t> in_flight_{0};  // published once per commit/reap batch
+  // Steady state: ss_poll_ (the job has steadystate_duration) makes
+  // CheckTimeSlow due every kSteadyPollNs to read ss_stop_; other jobs
+  // never look at it.
+  bool ss_poll_ = false;
+  std::atomic<bool> ss_stop_{false};
+  std::atomic<uint64_t> measured_from_{0};
 };
 
 }  // namespace iobench

@@ -34,9 +34,13 @@ for k, (r, b) in enumerate(zip(iops, bw)):
     assert r[0] == 1000 * (k + 1) and b[0] == r[0], (r, b)      # time_ms on the window grid
     assert b[1] == 4 * r[1], ("KiB/s is 4 KiB x IOPS", r, b)
     assert r[2] == 0 and r[3] == 0 and r[4] == 0, r              # ddir read, bs 0 in windows, prio 0
-# 1 s windows: the IOPS values add up to the I/Os of the run. The rate caps
-# the total; how close a loaded machine gets to it is not this test's business.
-assert abs(sum(r[1] for r in iops) - total) <= len(iops), (iops, total)
+# 1 s windows: a window's IOPS value is its I/O count, so the values add up to
+# the I/Os completed by 5000 ms; the rest is the tail after the last window (no
+# line), a few I/Os, more if a loaded machine stalled the job near its end.
+# The rate caps the total; how close a loaded machine gets to it is not this
+# test's business.
+tail = total - sum(r[1] for r in iops)
+assert 0 <= tail <= 100, (iops, total)
 assert 0 < total <= 5001, total
 print("windows ok", iops)
 PY

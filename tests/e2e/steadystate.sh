@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Steady state detection (steadystate=, ss_dur=, ss_ramp=) against real fio
+# 3.33 on the same job file: the null engine under rate_iops makes the
+# per-second samples regular, so the outcome does not depend on timing:
+#   attained  (ss=iops:20%): both stop after two samples, long before runtime;
+#   not       (ss=bw:0, a deviation is never below 0): both run to the end;
+#   grp       (group_reporting, numjobs=2, iops_slope): one record, the
+#             group's summed rate, stopped early;
+#   ramp      (ss_ramp=1): the first sample comes 2 s in, so the window of
+#             two is full at 3 s.
+# Compared: the "steadystate" JSON object's keys, ss string, duration,
+# attained, the window length and its samples' range, the runtime class,
+# and the normal report's steadystate line shape.
+set -u
+bin=$1
+command -v fio >/dev/null || { echo "SKIP: fio not installed"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
+tmp=$(mktemp -d /tmp/iobench_ss.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+cat >"$tmp/ss.fio" <<'EOF'
+[global]
+ioengine=null
+bs=4k
+size=1g
+time_based
+rate_iops=1000
+
+[attained]
+runtime=20
+ss=iops:20%
+ss_dur=2
+
+[not]
+stonewall
+runtime=2500ms
+ss=bw:0
+ss_dur=3
+
+[grp]
+stonewall
+runtime=20
+numjobs=2
+group_reporting
+rate_iops=500
+ss=iops_slope:50%
+ss_dur=2
+
+[ramp]
+stonewall
+runtime=20
+ss=iops:20%
+ss_dur=2
+ss_ramp=1
+EOF
+
+# Side by side (the rate-limited null engine needs little CPU): half the wall time.
+fio --output-format=json --output="$tmp/fio.json" "$tmp/ss.fio" >/dev/null 2>&1 &
+fio_pid=$!
+"$bin" --output-format=json --output="$tmp/iob.json" "$tmp/ss.fio" >/dev/null 2>"$tmp/err" ||
+  fail "iobench exited $?: $(cat "$tmp/err")"
+wait "$fio_pid" || fail "fio exited $?"
+
+python3 - "$tmp/fio.json" "$tmp/iob.json" <<'EOF' || exit 1
+import json, sys
+fio = {j["jobname"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+iob = {j["jobname"]: j for j in json.load(open(sys.argv[2]))["jobs"]}
+bad = []
+def check(cond, what):
+    if not cond:
+        bad.append(what)
+want = {  # job: (attained, stopped early, window, iops range of a full sample)
+    "attained": (1, True, 2, (800, 1200)),
+    "not": (0, False, 3, (800, 1200)),
+    "grp": (1, True, 2, (800, 1200)),
+    "ramp": (1, True, 2, (800, 1200)),
+}
+for name, (attained, early, dur, (lo, hi)) in want.items():
+    for tool, jobs in (("fio", fio), ("iobench", iob)):
+        j = jobs.get(name)
+        if j is None:
+            bad.append(f"{tool}: no job {name}")
+            continue
+        ss = j.get("steadystate")
+        if ss is None:
+            bad.append(f"{tool} {name}: no steadystate object")
+            continue
+        check(list(ss) == ["ss", "duration", "attained", "criterion", "max_deviation", "slope",
+                           "data"], f"{tool} {name}: keys {list(ss)}")
+        check(list(ss["data"]) == ["bw_mean", "iops_mean", "iops", "bw"],
+              f"{tool} {name}: data keys {list(ss['data'])}")
+        check(ss["attained"] == attained, f"{tool} {name}: attained {ss['attained']}")
+        check(ss["duration"] == dur, f"{tool} {name}: duration {ss['duration']}")
+        check(len(ss["data"]["iops"]) == dur and len(ss["data"]["bw"]) == dur,
+              f"{tool} {name}: window {ss['data']}")
+        full = [v for v in ss["data"]["iops"] if v]
+        # fio's first sample may cover a few ms only (its helper thread's clock
+        # is not the job's): a range holds for its last sample, and for all of
+        # iobench's (whole seconds of the job).
+        check(full and all(lo <= v <= hi for v in (full if tool == "iobench" else full[-1:])),
+              f"{tool} {name}: iops {full}")
+        check(all(b == 0 or abs(b / i - 4096) < 64 for b, i in
+                  zip(ss["data"]["bw"], ss["data"]["iops"]) if i),
+              f"{tool} {name}: bw/iops {ss['data']}")
+        rt = j["job_runtime"]
+        check((rt < 10000) if early else (rt >= 2400), f"{tool} {name}: runtime {rt}")
+    if name in fio and name in iob and "steadystate" in fio[name] and "steadystate" in iob[name]:
+        f, i = fio[name]["steadystate"], iob[name]["steadystate"]
+        check(f["ss"] == i["ss"], f"{name}: ss {f['ss']} vs {i['ss']}")
+        if not attained:
+            check(f["criterion"] == i["criterion"] == "0.000000",
+                  f"{name}: criterion {f['criterion']} vs {i['criterion']}")
+check(sum(1 for j in iob if j == "grp") == 1, "iobench: grp not one record")
+check(2500 <= iob["ramp"]["job_runtime"] < 4000 if "ramp" in iob else False,
+      f"iobench ramp: runtime {iob.get('ramp', {}).get('job_runtime')} (want 3 s)")
+if bad:
+    print("FAIL:\n  " + "\n  ".join(bad))
+    sys.exit(1)
+EOF
+
+# The normal report's line, same shape as fio's.
+line_re='^  steadystate  : attained=(yes|no), bw=[0-9.]+[KMG]?i?B/s \([0-9.]+[kMG]?B/s\), iops=[0-9.]+k?, (iops|bw) (mean dev|slope)=-?[0-9]+\.[0-9]{3}%?$'
+"$bin" --name=n --ioengine=null --rate_iops=1000 --time_based --runtime=20 --size=1g \
+  --ss=iops:20% --ss_dur=2 >"$tmp/iob.txt" 2>&1 &
+iob_pid=$!
+fio --name=n --ioengine=null --rate_iops=1000 --time_based --runtime=20 --size=1g \
+  --ss=iops:20% --ss_dur=2 >"$tmp/fio.txt" 2>&1 || fail "fio normal"
+wait "$iob_pid" || fail "iobench normal: $(cat "$tmp/iob.txt")"
+grep -Eq "$line_re" "$tmp/fio.txt" || fail "fio's line changed: $(grep steadystate "$tmp/fio.txt")"
+grep -Eq "$line_re" "$tmp/iob.txt" || fail "iobench line: $(grep steadystate "$tmp/iob.txt")"
+grep -q '^  steadystate  : attained=yes, bw=[0-9]*KiB/s ([0-9]*kB/s), iops=[0-9]*, iops mean dev=' \
+  "$tmp/iob.txt" || fail "iobench line: $(grep steadystate "$tmp/iob.txt")"
+
+# Hostile values: clear errors with file:line.
+printf '[j]\nioengine=null\nsize=1m\nss=fast:1\n' >"$tmp/bad.fio"
+out=$("$bin" --parse-only "$tmp/bad.fio" 2>&1) && fail "ss=fast:1 accepted"
+grep -q "bad.fio:4:.*the criterion must be iops, iops_slope, bw or bw_slope" <<<"$out" ||
+  fail "message: $out"
+printf '[j]\nioengine=null\nsize=1m\nss_dur=200ms\n' >"$tmp/bad.fio"
+out=$("$bin" --parse-only "$tmp/bad.fio" 2>&1) && fail "ss_dur=200ms accepted"
+grep -q "bad.fio:4:.*shorter than one sample" <<<"$out" || fail "message: $out"
+printf '[a]\nioengine=null\nsize=1m\nss_dur=2\n[b]\nioengine=null\nsize=1m\n' >"$tmp/mix.fio"
+out=$("$bin" "$tmp/mix.fio" 2>&1) && fail "mixed steadystate in one group accepted"
+grep -q "same reporting group with different steadystate" <<<"$out" || fail "message: $out"
+echo ok
