@@ -389,6 +389,17 @@ struct JobSpec {
   bool log_alternate_epoch = false;
   int log_alternate_epoch_clock_id = 0;  // a clock_gettime clock id (0: CLOCK_REALTIME)
 
+  // --- I/O log record and replay (run/replay.h; docs/replay.md) ---
+  std::string write_iolog;           // "" off: append every issued I/O here (fio iolog v3)
+  std::string read_iolog;            // "" off: the I/O comes from this iolog (v2/v3), not rw=
+  bool read_iolog_chunked = false;   // accepted: iobench always streams the log
+  bool replay_no_stall = false;      // drop the log's timing (v3 stamps, v2 waits)
+  uint32_t replay_time_scale = 100;  // percent: 200 replays twice as fast
+  std::string replay_redirect;       // every I/O of the log goes to this file/device
+  uint64_t replay_align = 0;         // offsets rounded down to this power of 2 (0: off)
+  uint64_t replay_scale = 1;         // offsets divided by this
+  uint8_t replay_skip = 0;           // entries not replayed: bit 1 << Ddir, 8: sync
+
   // --- engine options (each meaningful for the engines that list it) ---
   bool hipri = false;
   uint32_t hipri_percentage = 100;

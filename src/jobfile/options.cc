@@ -629,6 +629,14 @@ Result<VerifyType> VerifyFromName(const std::string& n) {
     return Status::Ok();                        \
   }
 
+// A path option: a bare flag or an empty value names no file.
+#define NonEmpty(field)                                                \
+  [](JobSpec& j, const OptValue& v) -> Status {                        \
+    if (Trim(v.text).empty()) return Bad(#field " needs a file name"); \
+    j.field = v.text;                                                  \
+    return Status::Ok();                                               \
+  }
+
 std::vector<OptionDef> BuildTable() {
   using T = OptType;
   std::vector<Row> r;
@@ -1590,6 +1598,71 @@ std::vector<OptionDef> BuildTable() {
                       j.log_window_value = 2;
                     else
                       return Bad("bad log_window_value '" + t + "' (avg, max, both)");
+                    return Status::Ok();
+                  }));
+  // --- I/O replay (run/replay.h; docs/replay.md)
+  r.push_back(Row("write_iolog", T::kStr, "I/O replay",
+                  "Append every issued I/O to this file (fio iolog version 3)")
+                  .Set(NonEmpty(write_iolog)));
+  r.push_back(Row("read_iolog", T::kStr, "I/O replay",
+                  "Replay the I/O of this fio iolog (version 2 or 3) instead of rw=")
+                  .Set(NonEmpty(read_iolog)));
+  r.push_back(Row("read_iolog_chunked", T::kBool, "I/O replay",
+                  "Read the iolog gradually (iobench always streams it)")
+                  .Def("0")
+                  .Set(B(read_iolog_chunked)));
+  r.push_back(Row("replay_no_stall", T::kBool, "I/O replay",
+                  "Replay as fast as possible, ignoring the log's timing")
+                  .Def("0")
+                  .Set(B(replay_no_stall)));
+  r.push_back(Row("replay_time_scale", T::kInt, "I/O replay",
+                  "Replay speed in percent of the log's timing (200: twice as fast)")
+                  .Def("100")
+                  .Range(1, UINT32_MAX)
+                  .Set(N(replay_time_scale)));
+  r.push_back(Row("replay_redirect", T::kStr, "I/O replay",
+                  "Replay every I/O of the log onto this file or device")
+                  .Set(NonEmpty(replay_redirect)));
+  r.push_back(
+      Row("replay_align", T::kSize, "I/O replay", "Round the log's offsets down to this power of 2")
+          .Def("0")
+          .Range(0, INT64_MAX)
+          .Set([](JobSpec& j, const OptValue& v) -> Status {
+            const auto a = static_cast<uint64_t>(v.num);
+            if (a != 0 && (a & (a - 1)) != 0)
+              return Bad("replay_align=" + v.text + " is not a power of 2");
+            j.replay_align = a;
+            return Status::Ok();
+          }));
+  r.push_back(Row("replay_scale", T::kInt, "I/O replay", "Divide the log's offsets by this")
+                  .Def("1")
+                  .Range(1, INT64_MAX)
+                  .Set(N(replay_scale)));
+  r.push_back(Row("replay_skip", T::kSpecial, "I/O replay",
+                  "Actions of the log not to replay: read,write,trim,sync")
+                  .Choices("read,write,trim,sync")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    uint8_t mask = 0;
+                    std::string t = ToLower(Trim(v.text));
+                    size_t pos = 0;
+                    while (pos <= t.size()) {
+                      size_t comma = t.find(',', pos);
+                      if (comma == std::string::npos) comma = t.size();
+                      const std::string w = Trim(t.substr(pos, comma - pos));
+                      if (w == "read")
+                        mask |= 1u << static_cast<int>(Ddir::kRead);
+                      else if (w == "write")
+                        mask |= 1u << static_cast<int>(Ddir::kWrite);
+                      else if (w == "trim")
+                        mask |= 1u << static_cast<int>(Ddir::kTrim);
+                      else if (w == "sync")
+                        mask |= 8;
+                      else
+                        return Bad("replay_skip: '" + w +
+                                   "' is not one of read, write, trim, sync");
+                      pos = comma + 1;
+                    }
+                    j.replay_skip = mask;
                     return Status::Ok();
                   }));
   // --- engine options

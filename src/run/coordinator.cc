@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "iobench/clock.h"
+#include "run/replay.h"
 #include "run/steadystate.h"
 #include "run/target.h"
 #include "run/worker.h"
@@ -782,7 +783,19 @@ class PhaseRunner {
 
 }  // namespace
 
-Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts) {
+Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions& opts) {
+  // read_iolog: the log says which files, directions and sizes the job has
+  // (run/replay.h); the run core then runs the reshaped copy.
+  std::vector<JobSpec> replayed;
+  if (std::any_of(jobs_in.begin(), jobs_in.end(),
+                  [](const JobSpec& j) { return !j.read_iolog.empty(); })) {
+    replayed = jobs_in;
+    for (JobSpec& job : replayed)
+      if (!job.read_iolog.empty() && job.unimplemented.empty())
+        IOB_RETURN_IF_ERROR(PrepareReplayJob(
+            &job, static_cast<bool>(opts.engine_factory) || job.ioengine == "null"));
+  }
+  const std::vector<JobSpec>& jobs = replayed.empty() ? jobs_in : replayed;
   for (const auto& job : jobs) IOB_RETURN_IF_ERROR(ValidateJob(job, opts));
   if (!opts.engine_factory) {
     // Before any I/O: --readonly, devices in use, and the limits the run
@@ -854,7 +867,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& op
   std::unique_ptr<LogWriter> log_writer;
   std::unique_ptr<AggregateBwLog> agg;
   bool logs = opts.bandwidth_log;
-  for (const auto& job : jobs) logs |= IoLogOptions::FromJob(job).Any();
+  for (const auto& job : jobs) logs |= IoLogOptions::FromJob(job).Any() || !job.write_iolog.empty();
   if (logs) {
     IOB_ASSIGN_OR_RETURN(log_writer, LogWriter::Create());
     if (opts.bandwidth_log) {

@@ -175,6 +175,18 @@ Status Worker::Setup() {
     cmdprio_value_[d] = CmdprioValue(job_, d, entry);
   }
 
+  if (!job_.write_iolog.empty()) {  // fio's iolog v3: every add first, an open at first use
+    if (ctl_->log_writer == nullptr)
+      return Status::Internal(who + ": write_iolog set but the run has no log writer");
+    std::vector<std::string> names;
+    for (const auto& t : targets_) names.push_back(t.path);
+    auto rec = IologRecorder::Create(job_.write_iolog, std::move(names), ctl_->log_writer, NowNs());
+    if (!rec.ok()) return rec.status().WithContext(who + ": write_iolog");
+    recorder_ = std::move(rec).value();
+    const uint64_t now = NowNs();
+    for (uint32_t i = 0; i < targets_.size(); ++i)
+      recorder_->File(now, i, IologRecorder::FileAction::kAdd);
+  }
   uint64_t align = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   for (const auto& t : targets_) {
     EngineFile f;
@@ -237,7 +249,14 @@ Status Worker::Setup() {
   }
   free_n_ = depth_;
 
-  IOB_ASSIGN_OR_RETURN(pattern_, IoPattern::Create(job_, PatternRegions(), seed_));
+  if (!job_.read_iolog.empty()) {
+    // The coordinator checked the whole log (PrepareReplayJob); the files
+    // come in the same order as the targets it made of them.
+    IOB_ASSIGN_OR_RETURN(replay_log_,
+                         IologReader::Open(job_.read_iolog, ReplayOptions::FromJob(job_)));
+  } else {
+    IOB_ASSIGN_OR_RETURN(pattern_, IoPattern::Create(job_, PatternRegions(), seed_));
+  }
   rate_ = RateLimiter::Create(job_, 1, seed_);
   io_limit_ = job_.io_size;
   ios_left_ = job_.number_ios != 0 ? job_.number_ios : UINT64_MAX;
@@ -250,7 +269,8 @@ Status Worker::Setup() {
   low_prio_value_ = JobIoprio(job_);  // the I/Os without the cmdprio priority carry it
   fast_eligible_ = verifier_ == nullptr && job_.thinktime_ns == 0 && rate_ == nullptr &&
                    job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 && io_limit_ == 0 &&
-                   !cmdprio_on_ && lat_search_ == nullptr;
+                   !cmdprio_on_ && lat_search_ == nullptr && recorder_ == nullptr &&
+                   replay_log_ == nullptr;
   UpdateFastPrepare();
 
   EngineContext ctx;
@@ -605,6 +625,8 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     }
     IoRequest* r = free_[--free_n_];
     r->op = job_.fsync_blocks != 0 ? IoOp::kFsync : IoOp::kFdatasync;
+    // fio logs a sync with the offset its request slot last carried.
+    if (recorder_ != nullptr) recorder_->Io(now, last_write_file_, r->op, r->offset, 0);
     r->file_index = last_write_file_;
     r->fd = files_[last_write_file_].fd;
     r->offset = r->xfer_offset = 0;
@@ -620,6 +642,7 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   }
   if (no_more_) return false;
   if (lat_search_ != nullptr && !LatencyGate(now, in_use)) return false;
+  if (replay_log_ != nullptr) return PrepareReplay(now, in_use, out);
   IoPlan plan;
   // Verify reads (verify phase, backlog batches) bypass limits, think time and rate.
   const int vr = verifier_ != nullptr ? NextVerifyPlan(in_use, &plan) : 0;
@@ -705,8 +728,91 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     pass_bytes_ += plan.length;
     ++since_think_;
   }
+  if (recorder_ != nullptr) recorder_->Io(now, plan.file, r->op, plan.offset, plan.length);
   *out = r;
   return true;
+}
+
+// read_iolog: the log replaces the pattern, think time, rate and fsync=
+// (PrepareReplayJob refuses those with it). Its timing: an entry waits until
+// its delay has passed since the previous issue, as fio does.
+bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
+  if (!replay_has_entry_) {
+    if (ios_left_ == 0) {
+      no_more_ = true;
+      return false;
+    }
+    Result<bool> got = replay_log_->Next(&replay_entry_);
+    if (!got.ok()) return FailReplay(got.status());
+    if (!*got) {
+      no_more_ = true;
+      return false;
+    }
+    replay_has_entry_ = true;
+  }
+  ReplayEntry& e = replay_entry_;
+  if (e.delay_ns != 0) {
+    const uint64_t due =
+        (replay_last_issue_ns_ != 0 ? replay_last_issue_ns_ : start_ns_) + e.delay_ns;
+    if (now < due) {
+      if (in_use > 0) return false;          // reap what is in flight while waiting
+      if (end_ns_ != 0 && due >= end_ns_) {  // due after runtime: wait it out, issue no more
+        if (end_ns_ > now) SleepNs(end_ns_ - now);
+        stopping_ = true;
+        return false;
+      }
+      SleepNs(due - now);
+      if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return false;
+      now = NowNs();
+    }
+    e.delay_ns = 0;
+  }
+  if (e.file >= nfiles_ || e.length > stride_) {
+    IoPlan bad;
+    bad.file = e.file;
+    bad.offset = e.offset;
+    bad.length = e.length;
+    return RejectPlan(bad);
+  }
+  IoRequest* r;
+  if (e.op == IoOp::kFsync || e.op == IoOp::kFdatasync) {
+    if (in_use > 0) return false;  // a sync follows the I/O before it, as in fio
+    r = free_[--free_n_];
+    if (recorder_ != nullptr) recorder_->Io(now, e.file, e.op, r->offset, 0);
+    r->op = e.op;
+    r->file_index = e.file;
+    r->fd = files_[e.file].fd;
+    r->length = r->xfer_length = 0;  // the offset stays, as in fio's record of it
+    r->res = 0;
+    r->flags = 0;
+    r->prio = 0;
+    r->start_ns = now;
+    r->issue_ns = 0;
+  } else {
+    IoPlan plan;
+    plan.ddir = static_cast<Ddir>(e.op);
+    plan.file = e.file;
+    plan.offset = e.offset;
+    plan.length = e.length;
+    r = TakeRequest(plan, now);
+    if (r->op == IoOp::kWrite) filler_->BeforeWrite(r->buf, r->length);
+    if (recorder_ != nullptr) recorder_->Io(now, e.file, e.op, e.offset, e.length);
+    --ios_left_;
+  }
+  replay_has_entry_ = false;
+  replay_last_issue_ns_ = now;
+  *out = r;
+  return true;
+}
+
+bool Worker::FailReplay(const Status& st) {
+  error_ = EINVAL;
+  stopping_ = true;
+  if (ts_.first_error.err == 0) {
+    ts_.first_error.err = EINVAL;
+    ts_.first_error.message = "job '" + job_.name + "': " + st.message();
+  }
+  return false;
 }
 
 void Worker::HandleError(IoRequest* req, int err) {
@@ -799,7 +905,9 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
       HandleError(req, static_cast<int>(-req->res));
       return;
     }
-    ++ts_.sync_ios;
+    // fio 3.33 counts fsyncs only (its DDIR_SYNC) in "issued rwts" and the
+    // JSON sync total_ios; an fdatasync shows in the sync latency alone.
+    if (req->op == IoOp::kFsync) ++ts_.sync_ios;
     if (record_clat_) {
       ts_.sync_lat.Add(now - req->issue_ns);
       ts_.sync_hist.Add(now - req->issue_ns);
@@ -1162,6 +1270,7 @@ void Worker::Teardown() {
   torn_down_ = true;
   vasync_.reset();  // verify_async: join the check threads before their buffers go
   if (engine_) engine_->Shutdown();
+  if (recorder_ != nullptr) recorder_->Finish(NowNs());
   for (auto& f : files_) {
     if (f.fd < 0) continue;
     if (job_.fsync_on_close) (void)fsync(f.fd);

@@ -29,6 +29,7 @@
 #include "iobench/status.h"
 #include "run/latency_target.h"
 #include "run/pattern.h"
+#include "run/replay.h"
 #include "run/target.h"
 #include "run/verify.h"
 #include "run/verify_async.h"
@@ -129,6 +130,18 @@ class Worker {
   bool snap_final_ = false;          // guarded by snap_mu_: result_ is the snapshot
   JobResult& Snap();
   // --- end issue 8 ---
+
+  // --- write_iolog / read_iolog (run/replay.h): null for the common job,
+  // which then never leaves the fast path for them.
+  std::unique_ptr<IologRecorder> recorder_;
+  std::unique_ptr<IologReader> replay_log_;
+  ReplayEntry replay_entry_{};
+  bool replay_has_entry_ = false;  // replay_entry_ is read and not issued yet
+  uint64_t replay_last_issue_ns_ = 0;
+  // The next I/O or sync from the log (slow path only).
+  bool PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out);
+  // Stops the job with a replay error (the log changed while it ran).
+  bool FailReplay(const Status& st);
 
   pid_t tid_ = 0;
   // The common job (no verify, thinktime, rate, fsync, io_size, cmdprio):

@@ -181,7 +181,7 @@ Result<std::unique_ptr<LogWriter>> LogWriter::Create(size_t memory_limit) {
 
 LogWriter::~LogWriter() { (void)Stop(); }
 
-Result<int> LogWriter::Open(const std::string& path) {
+Result<int> LogWriter::Open(const std::string& path, bool append) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   if (impl_->stopping) return Status::Internal("log writer already stopped: " + path);
   ++impl_->streams;
@@ -194,7 +194,8 @@ Result<int> LogWriter::Open(const std::string& path) {
   }
   auto it = impl_->by_path.find(path);
   if (it != impl_->by_path.end()) return it->second;
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int fd =
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
   if (fd < 0) return ErrnoStatus("open log file " + path);
   const int id = static_cast<int>(impl_->files.size());
   impl_->files.push_back({path, fd, false});

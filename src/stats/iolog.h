@@ -116,7 +116,8 @@ class LogWriter {
   // Opens (creates, truncates) path once per run and returns its id; opening
   // the same path again returns the same id (per_job_logs=0 sharing). Each
   // call also reserves pool room for one more stream. Any thread; not hot.
-  Result<int> Open(const std::string& path);
+  // append: add to the end of an existing file (write_iolog, as fio does).
+  Result<int> Open(const std::string& path, bool append = false);
 
   // Worker side. Acquire() returns an empty chunk, waiting (counted) when the
   // memory cap is reached. Submit() queues a chunk for writing; chunks of one

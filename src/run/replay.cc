@@ -1,0 +1,454 @@
+#include "run/replay.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+#include "run/target.h"
+
+namespace iobench {
+
+namespace {
+
+constexpr char kV2Header[] = "fio version 2 iolog";
+constexpr char kV3Header[] = "fio version 3 iolog";
+
+// blktrace's per-event magic (struct blk_io_trace): 0x65617400 | version,
+// in either byte order depending on the host that traced.
+bool IsBlktraceMagic(const unsigned char* b, size_t n) {
+  if (n < 4) return false;
+  const uint32_t le = b[0] | (b[1] << 8) | (b[2] << 16) | (static_cast<uint32_t>(b[3]) << 24);
+  const uint32_t be = b[3] | (b[2] << 8) | (b[1] << 16) | (static_cast<uint32_t>(b[0]) << 24);
+  return (le & 0xffffff00u) == 0x65617400u || (be & 0xffffff00u) == 0x65617400u;
+}
+
+bool ParseU64(std::string_view s, uint64_t* v) {
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+std::string SettingWhere(const JobSpec& job, const char* name) {
+  for (auto it = job.settings.rbegin(); it != job.settings.rend(); ++it)
+    if (it->name == name)
+      return it->line > 0 ? it->file + ":" + std::to_string(it->line) : it->file;
+  return "<default>";
+}
+
+}  // namespace
+
+ReplayOptions ReplayOptions::FromJob(const JobSpec& job) {
+  ReplayOptions o;
+  o.no_stall = job.replay_no_stall;
+  o.time_scale = std::max<uint32_t>(1, job.replay_time_scale);
+  o.redirect = job.replay_redirect;
+  o.align = job.replay_align;
+  o.scale = std::max<uint64_t>(1, job.replay_scale);
+  o.skip = job.replay_skip;
+  return o;
+}
+
+// ------------------------------------------------------------- IologReader
+
+Result<std::unique_ptr<IologReader>> IologReader::Open(const std::string& path,
+                                                       const ReplayOptions& opts) {
+  FILE* f = std::fopen(path.c_str(), "re");
+  if (f == nullptr) return ErrnoStatus("read_iolog: open " + path);
+  std::unique_ptr<IologReader> r(new IologReader(path, opts, f));
+  // Large reads: the worker pulls one line per I/O from here.
+  std::setvbuf(f, nullptr, _IOFBF, 256 * 1024);
+  const ssize_t n = r->ReadLine();
+  if (n == -1) {
+    if (std::ferror(f)) return ErrnoStatus("read_iolog: read " + path);
+    return Status::Invalid("read_iolog " + path + ": the file is empty, not a fio iolog");
+  }
+  r->line_ = 1;
+  const auto* head = reinterpret_cast<const unsigned char*>(r->buf_.get());
+  if (IsBlktraceMagic(head, n < 0 ? 4 : static_cast<size_t>(n)))
+    return Status::Unsupported("read_iolog " + path +
+                               ": this is a blktrace binary trace; iobench does not replay "
+                               "blktrace yet (only fio iolog versions 2 and 3)");
+  if (n < 0) return r->LineError("not a fio iolog header (the first line is over 64 KiB)");
+  std::string_view first(r->buf_.get(), static_cast<size_t>(n));
+  while (!first.empty() && (first.back() == '\n' || first.back() == '\r')) first.remove_suffix(1);
+  if (first == kV2Header) {
+    r->version_ = 2;
+  } else if (first == kV3Header) {
+    r->version_ = 3;
+  } else {
+    std::string shown(first.substr(0, 60));
+    for (char& c : shown)
+      if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+    return Status::Invalid("read_iolog " + path + ":1: '" + shown +
+                           "' is not a fio iolog header (expected '" + kV2Header + "' or '" +
+                           kV3Header + "'; version 1 logs are not supported, as in fio)");
+  }
+  if (!opts.redirect.empty()) {
+    r->files_.push_back(opts.redirect);
+    r->open_.push_back(1);
+  }
+  return r;
+}
+
+IologReader::~IologReader() {
+  if (f_ != nullptr) std::fclose(f_);
+}
+
+ssize_t IologReader::ReadLine() {
+  char* b = buf_.get();
+  size_t n = 0;
+  for (;;) {
+    const int c = getc_unlocked(f_);  // the reader's own FILE, one thread
+    if (c == EOF) break;
+    if (n == kMaxLine) {
+      b[n] = '\0';
+      return -2;
+    }
+    b[n++] = static_cast<char>(c);
+    if (c == '\n') break;
+  }
+  b[n] = '\0';
+  return n == 0 ? -1 : static_cast<ssize_t>(n);
+}
+
+Status IologReader::LineError(const std::string& what) const {
+  return Status::Invalid("read_iolog " + path_ + ":" + std::to_string(line_) + ": " + what);
+}
+
+uint64_t IologReader::ScaleDelay(uint64_t us) const {
+  if (opts_.no_stall) return 0;
+  const unsigned __int128 ns = static_cast<unsigned __int128>(us) * 1000 * 100 / opts_.time_scale;
+  return ns > UINT64_MAX / 2 ? UINT64_MAX / 2 : static_cast<uint64_t>(ns);
+}
+
+Result<uint32_t> IologReader::FileOf(const std::string& name, bool must_be_open) {
+  if (!opts_.redirect.empty()) return 0u;  // every name goes to the redirect target
+  auto it = index_.find(name);
+  if (it == index_.end()) return LineError("file '" + name + "' is used before its 'add' line");
+  if (must_be_open && open_[it->second] == 0)
+    return LineError("I/O on file '" + name + "', which is not open (no 'open' line before it)");
+  return it->second;
+}
+
+Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
+  std::string_view tok[6];
+  int n = 0;
+  for (char* p = line; *p != '\0';) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') ++p;
+    if (*p == '\0') break;
+    char* start = p;
+    while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') ++p;
+    if (n == 6) return LineError("too many fields");
+    tok[n++] = std::string_view(start, static_cast<size_t>(p - start));
+  }
+  if (n == 0) return 0;  // a blank line
+  int at = 0;
+  if (version_ == 3) {
+    uint64_t stamp = 0;
+    if (!ParseU64(tok[0], &stamp))
+      return LineError("timestamp '" + std::string(tok[0]) + "' is not a number");
+    if (stamp < last_stamp_us_)
+      return LineError("timestamp " + std::to_string(stamp) + " is before the previous line's " +
+                       std::to_string(last_stamp_us_));
+    pending_delay_ns_ += ScaleDelay(stamp - last_stamp_us_);
+    last_stamp_us_ = stamp;
+    at = 1;
+  }
+  const int fields = n - at;
+  const char* shape = version_ == 3 ? "'TIME FILE ACTION' or 'TIME FILE ACTION OFFSET LENGTH'"
+                                    : "'FILE ACTION' or 'FILE ACTION OFFSET LENGTH'";
+  if (fields != 2 && fields != 4)
+    return LineError("expected " + std::string(shape) + ", got " + std::to_string(n) + " fields");
+  const std::string name(tok[at]);
+  const std::string_view act = tok[at + 1];
+  if (fields == 2) {
+    if (act == "add") {
+      if (opts_.redirect.empty() && index_.find(name) == index_.end()) {
+        index_.emplace(name, static_cast<uint32_t>(files_.size()));
+        files_.push_back(name);
+        open_.push_back(0);
+      }
+      return 0;
+    }
+    if (act == "open" || act == "close") {
+      IOB_ASSIGN_OR_RETURN(uint32_t f, FileOf(name, false));
+      if (opts_.redirect.empty()) {
+        if (act == "close" && open_[f] == 0)
+          return LineError("'close' of file '" + name + "', which is not open");
+        open_[f] = act == "open" ? 1 : 0;
+      }
+      return 0;
+    }
+    if (act == "read" || act == "write" || act == "trim" || act == "sync" || act == "datasync" ||
+        act == "wait")
+      return LineError("action '" + std::string(act) + "' needs an offset and a length");
+    return LineError("unknown file action '" + std::string(act) + "' (add, open, close)");
+  }
+  uint64_t offset = 0, length = 0;
+  if (!ParseU64(tok[at + 2], &offset))
+    return LineError("offset '" + std::string(tok[at + 2]) + "' is not a number");
+  if (!ParseU64(tok[at + 3], &length))
+    return LineError("length '" + std::string(tok[at + 3]) + "' is not a number");
+  if (act == "wait") {
+    if (version_ == 3)
+      return LineError("'wait' is not allowed in a version 3 iolog (its lines carry times)");
+    // fio: waits below 100 us are dropped.
+    if (offset >= 100) pending_delay_ns_ += ScaleDelay(offset);
+    return 0;
+  }
+  IoOp op;
+  uint8_t skip_bit;
+  if (act == "read") {
+    op = IoOp::kRead;
+    skip_bit = 1u << static_cast<int>(Ddir::kRead);
+  } else if (act == "write") {
+    op = IoOp::kWrite;
+    skip_bit = 1u << static_cast<int>(Ddir::kWrite);
+  } else if (act == "trim") {
+    op = IoOp::kTrim;
+    skip_bit = 1u << static_cast<int>(Ddir::kTrim);
+  } else if (act == "sync") {
+    op = IoOp::kFsync;
+    skip_bit = ReplayOptions::kSkipSync;
+  } else if (act == "datasync") {
+    op = IoOp::kFdatasync;
+    skip_bit = 0;  // fio's replay_skip has no datasync
+  } else {
+    return LineError("unknown action '" + std::string(act) +
+                     "' (read, write, trim, sync, datasync" + (version_ == 2 ? ", wait" : "") +
+                     "; add, open, close)");
+  }
+  IOB_ASSIGN_OR_RETURN(uint32_t f, FileOf(name, true));
+  if (op <= IoOp::kTrim) {
+    if (length == 0) return LineError(std::string(act) + " of length 0");
+    if (offset > UINT64_MAX - length)
+      return LineError("offset " + std::to_string(offset) + " + length " + std::to_string(length) +
+                       " overflows");
+  }
+  if ((opts_.skip & skip_bit) != 0) return 0;
+  e->op = op;
+  e->file = f;
+  e->line = line_;
+  if (op <= IoOp::kTrim) {
+    e->offset = offset / opts_.scale;
+    if (opts_.align != 0) e->offset &= ~(opts_.align - 1);
+    e->length = length;
+  } else {
+    e->offset = 0;
+    e->length = 0;
+  }
+  e->delay_ns = pending_delay_ns_;
+  pending_delay_ns_ = 0;
+  return 1;
+}
+
+Result<bool> IologReader::Next(ReplayEntry* e) {
+  for (;;) {
+    const ssize_t n = ReadLine();
+    if (n == -1) {
+      if (std::ferror(f_)) return ErrnoStatus("read_iolog: read " + path_);
+      return false;
+    }
+    ++line_;
+    if (n == -2) return LineError("the line is longer than 64 KiB");
+    if (std::memchr(buf_.get(), '\0', static_cast<size_t>(n)) != nullptr)
+      return LineError("binary data (a NUL byte): not a text iolog");
+    IOB_ASSIGN_OR_RETURN(int got, ParseLine(buf_.get(), e));
+    if (got == 1) return true;
+  }
+}
+
+// ------------------------------------------------------------- scan and shape
+
+Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opts) {
+  IOB_ASSIGN_OR_RETURN(std::unique_ptr<IologReader> r, IologReader::Open(path, opts));
+  IologSummary s;
+  s.version = r->version();
+  ReplayEntry e;
+  for (;;) {
+    IOB_ASSIGN_OR_RETURN(bool more, r->Next(&e));
+    if (!more) break;
+    if (s.end.size() < r->files().size()) {
+      s.end.resize(r->files().size(), 0);
+      s.end_line.resize(r->files().size(), 0);
+    }
+    if (e.op > IoOp::kTrim) {
+      ++s.syncs;
+      continue;
+    }
+    const int d = static_cast<int>(e.op);
+    s.min_len[d] = s.ios[d] == 0 ? e.length : std::min(s.min_len[d], e.length);
+    s.max_len[d] = std::max(s.max_len[d], e.length);
+    ++s.ios[d];
+    s.bytes[d] += e.length;
+    if (e.offset + e.length > s.end[e.file]) {
+      s.end[e.file] = e.offset + e.length;
+      s.end_line[e.file] = e.line;
+    }
+  }
+  s.files = r->files();
+  s.end.resize(s.files.size(), 0);
+  s.end_line.resize(s.files.size(), 0);
+  return s;
+}
+
+Status PrepareReplayJob(JobSpec* job, bool diskless) {
+  const std::string who = "job '" + job->name + "': read_iolog=" + job->read_iolog + " (" +
+                          SettingWhere(*job, "read_iolog") + ")";
+  // fio hands a ':' list of logs to the numjobs clones in turn, and reads '-'
+  // from stdin; iobench reads the log more than once (check, then replay).
+  for (size_t i = 0; i < job->read_iolog.size(); ++i)
+    if (job->read_iolog[i] == ':' && (i == 0 || job->read_iolog[i - 1] != '\\'))
+      return Status::Unsupported(who +
+                                 ": iobench replays one log per job; a ':' list of logs "
+                                 "is not supported yet");
+  if (job->read_iolog == "-")
+    return Status::Unsupported(who + ": iobench cannot replay a log from standard input");
+  struct Clash {
+    bool set;
+    const char* option;
+  };
+  const bool rate =
+      std::any_of(std::begin(job->rate), std::end(job->rate), [](uint64_t v) { return v != 0; }) ||
+      std::any_of(std::begin(job->rate_iops), std::end(job->rate_iops),
+                  [](uint64_t v) { return v != 0; });
+  const Clash clashes[] = {
+      {job->verify.type != VerifyType::kNone, "verify"},
+      {job->fsync_blocks != 0, "fsync"},
+      {job->fdatasync_blocks != 0, "fdatasync"},
+      {rate, job->rate_iops[0] + job->rate_iops[1] + job->rate_iops[2] != 0 ? "rate_iops" : "rate"},
+      {job->thinktime_ns != 0, "thinktime"},
+      {job->io_size != 0, "io_size"},
+      {job->time_based, "time_based"},
+      {job->loops > 1, "loops"},
+  };
+  for (const Clash& c : clashes)
+    if (c.set)
+      return Status::Invalid(who + " does not combine with " + c.option + " (" +
+                             SettingWhere(*job, c.option) +
+                             "): the log alone says what is issued and when");
+  if (!job->write_iolog.empty() && job->write_iolog == job->read_iolog)
+    return Status::Invalid(who + ": write_iolog names the same file as read_iolog");
+
+  const ReplayOptions opts = ReplayOptions::FromJob(*job);
+  Result<IologSummary> scanned = ScanIolog(job->read_iolog, opts);
+  if (!scanned.ok())
+    return scanned.status().WithContext("job '" + job->name + "' (" +
+                                        SettingWhere(*job, "read_iolog") + ")");
+  const IologSummary& s = *scanned;
+  if (s.files.empty())
+    return Status::Invalid("job '" + job->name + "': read_iolog " + job->read_iolog +
+                           " adds no file ('FILE add' lines) and replay_redirect is not set");
+
+  job->filenames = s.files;
+  job->nrfiles = static_cast<uint32_t>(s.files.size());
+  // The log's offsets are absolute: the job's own region options do not apply.
+  job->offset = 0;
+  job->offset_percent = 0;
+  job->offset_increment = 0;
+  job->offset_increment_percent = 0;
+  const bool r = s.ios[0] != 0, w = s.ios[1] != 0, t = s.ios[2] != 0;
+  job->rw = (r && (w || t)) ? RwMode::kReadWrite
+            : w && t        ? RwMode::kTrimWrite
+            : w             ? RwMode::kWrite
+            : t             ? RwMode::kTrim
+                            : RwMode::kRead;
+  for (int d = 0; d < kNumDdirs; ++d) {
+    if (s.ios[d] == 0) continue;
+    job->bs[d].min = s.min_len[d];
+    job->bs[d].max = s.max_len[d];
+    job->bs[d].split.clear();
+  }
+  uint64_t max_end = 0;
+  for (uint64_t e : s.end) max_end = std::max(max_end, e);
+  const bool sized = job->size != 0 || job->size_percent != 0 || job->filesize_min != 0;
+  if (!sized) {
+    if (diskless) {
+      job->filesize_min = job->filesize_max = std::max<uint64_t>(max_end, 1);
+    } else {
+      for (const std::string& p : TargetPaths(*job, 0)) {
+        struct stat st {};
+        if (stat(p.c_str(), &st) != 0 && errno == ENOENT)
+          return Status::Invalid(who + ": " + p +
+                                 " does not exist; iobench replays onto existing files and "
+                                 "devices (create it, or set size= to lay it out)");
+      }
+    }
+  }
+  IOB_ASSIGN_OR_RETURN(std::vector<TargetFile> targets, ResolveTargets(*job, 0, diskless));
+  for (size_t i = 0; i < targets.size() && i < s.end.size(); ++i) {
+    const TargetFile& tf = targets[i];
+    if (tf.is_char_device) continue;  // /dev/zero, /dev/null: no end
+    const uint64_t limit = diskless             ? tf.needed_size
+                           : tf.is_block_device ? tf.current_size
+                                                : std::max(tf.current_size, tf.needed_size);
+    if (s.end[i] > limit)
+      return Status::Invalid("job '" + job->name + "': read_iolog " + job->read_iolog + ":" +
+                             std::to_string(s.end_line[i]) + ": an I/O ends at byte " +
+                             std::to_string(s.end[i]) + ", past the end of " + tf.path + " (" +
+                             std::to_string(limit) + " bytes)");
+  }
+  return Status::Ok();
+}
+
+// ------------------------------------------------------------- IologRecorder
+
+Result<std::unique_ptr<IologRecorder>> IologRecorder::Create(const std::string& path,
+                                                             std::vector<std::string> files,
+                                                             LogWriter* writer, uint64_t t0_ns) {
+  IOB_ASSIGN_OR_RETURN(int id, writer->Open(path, /*append=*/true));
+  std::unique_ptr<IologRecorder> r(new IologRecorder(writer, id, std::move(files), t0_ns));
+  r->NextChunk();
+  char* p = r->chunk_->data + r->chunk_->len;
+  std::memcpy(p, kV3Header, sizeof(kV3Header) - 1);
+  p += sizeof(kV3Header) - 1;
+  *p++ = '\n';
+  r->chunk_->len = static_cast<uint32_t>(p - r->chunk_->data);
+  return r;
+}
+
+IologRecorder::~IologRecorder() { Finish(0); }
+
+void IologRecorder::NextChunk() {
+  if (chunk_ != nullptr) writer_->Submit(chunk_);
+  chunk_ = writer_->Acquire();
+  chunk_->file = id_;
+  chunk_->len = 0;
+}
+
+void IologRecorder::File(uint64_t now_ns, uint32_t file, FileAction action) {
+  if (finished_ || file >= files_.size()) return;
+  char* p = Stamp(Reserve(file), now_ns, file);
+  const char* what = action == FileAction::kAdd    ? "add"
+                     : action == FileAction::kOpen ? "open"
+                                                   : "close";
+  const size_t n = std::strlen(what);
+  std::memcpy(p, what, n);
+  p += n;
+  *p++ = '\n';
+  chunk_->len = static_cast<uint32_t>(p - chunk_->data);
+}
+
+void IologRecorder::Finish(uint64_t now_ns) {
+  if (finished_) return;
+  if (now_ns != 0) {
+    for (uint32_t i = 0; i < files_.size(); ++i) {
+      if (opened_[i] == 0) File(now_ns, i, FileAction::kOpen);
+      File(now_ns, i, FileAction::kClose);
+    }
+  }
+  finished_ = true;
+  if (chunk_ == nullptr) return;
+  if (chunk_->len != 0)
+    writer_->Submit(chunk_);
+  else
+    writer_->Release(chunk_);
+  chunk_ = nullptr;
+}
+
+}  // namespace iobench

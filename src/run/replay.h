@@ -1,0 +1,203 @@
+// fio I/O logs: recording what a job issues (write_iolog) and replaying a
+// log instead of the job's rw= pattern (read_iolog, replay_*). Format and
+// semantics: docs/replay.md.
+//
+// Who calls what:
+//   PrepareReplayJob()  the coordinator (main thread), once per read_iolog job
+//                       before anything runs: scans the whole log (streaming),
+//                       makes the log's files the job's targets and checks
+//                       every I/O fits its file. Every malformed line is
+//                       found here, so a run never starts on a bad log.
+//   IologReader         one per worker (numjobs clone), owned and called only
+//                       by that worker's thread, on the slow path: it streams
+//                       the log again, one entry per I/O (buffered reads, no
+//                       allocation once the line buffer has grown).
+//   IologRecorder       one per worker with write_iolog. The worker calls it
+//                       per issued I/O (only on the slow path: a recording
+//                       job never takes the fast one). Text goes into the
+//                       run's LogWriter chunks: no syscall, no lock per I/O.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "iobench/engine.h"
+#include "iobench/job.h"
+#include "iobench/status.h"
+#include "stats/iolog.h"
+
+namespace iobench {
+
+// The job's replay_* options, as the reader applies them.
+struct ReplayOptions {
+  bool no_stall = false;
+  uint32_t time_scale = 100;  // percent
+  std::string redirect;       // "" : the log's own file names
+  uint64_t align = 0;         // power of 2, 0: off
+  uint64_t scale = 1;
+  uint8_t skip = 0;  // bit 1 << Ddir, kSkipSync
+  static constexpr uint8_t kSkipSync = 8;
+  static ReplayOptions FromJob(const JobSpec& job);
+};
+
+// One entry to replay: an I/O or a sync of a file. File actions and waits are
+// checked and folded into the next entry (its delay); iobench keeps every
+// file open for the whole job.
+struct ReplayEntry {
+  IoOp op = IoOp::kRead;  // kRead, kWrite, kTrim, kFsync, kFdatasync
+  uint32_t file = 0;      // index into IologReader::files()
+  uint64_t offset = 0;    // after replay_scale and replay_align
+  uint64_t length = 0;    // 0 for syncs
+  uint64_t delay_ns = 0;  // wait this long after the previous issue (log timing)
+  uint64_t line = 0;      // 1-based line in the log
+};
+
+class IologReader {
+ public:
+  // Opens the log and reads its header. Errors name the file: missing,
+  // a blktrace binary (not replayed yet), not a fio iolog.
+  static Result<std::unique_ptr<IologReader>> Open(const std::string& path,
+                                                   const ReplayOptions& opts);
+  ~IologReader();
+  IologReader(const IologReader&) = delete;
+  IologReader& operator=(const IologReader&) = delete;
+
+  // Reads up to the next I/O or sync: true and *e filled; false at the end
+  // of the log. A malformed line is an error naming path:line.
+  Result<bool> Next(ReplayEntry* e);
+
+  int version() const { return version_; }
+  // The files in the order of their "add" lines (with replay_redirect: the
+  // redirect target alone). Grows while the log is read.
+  const std::vector<std::string>& files() const { return files_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  IologReader(std::string path, const ReplayOptions& opts, FILE* f)
+      : path_(std::move(path)), opts_(opts), f_(f) {}
+  Status LineError(const std::string& what) const;
+  // Parses one line; returns 1 with *e filled for an I/O or sync, 0 for a
+  // line that issues nothing (file action, wait, skipped, blank), or an error.
+  Result<int> ParseLine(char* line, ReplayEntry* e);
+  Result<uint32_t> FileOf(const std::string& name, bool must_be_open);
+  uint64_t ScaleDelay(uint64_t us) const;
+
+  std::string path_;
+  ReplayOptions opts_;
+  FILE* f_ = nullptr;
+  // Reads the next line into buf_ (NUL-terminated, newline kept): its
+  // length; -1 at the end of the file; -2 for a line over kMaxLine bytes.
+  ssize_t ReadLine();
+  static constexpr size_t kMaxLine = 64 * 1024;
+  std::unique_ptr<char[]> buf_{new char[kMaxLine + 1]};
+  int version_ = 0;
+  uint64_t line_ = 0;
+  uint64_t last_stamp_us_ = 0;  // v3: the previous line's timestamp
+  uint64_t pending_delay_ns_ = 0;
+  std::vector<std::string> files_;
+  std::vector<uint8_t> open_;  // per file: open now
+  std::unordered_map<std::string, uint32_t> index_;
+};
+
+// What a log holds, from one pass over it (ScanIolog).
+struct IologSummary {
+  int version = 0;
+  std::vector<std::string> files;
+  uint64_t ios[kNumDdirs] = {0, 0, 0};
+  uint64_t bytes[kNumDdirs] = {0, 0, 0};
+  uint64_t syncs = 0;  // sync and datasync entries
+  uint64_t min_len[kNumDdirs] = {0, 0, 0};
+  uint64_t max_len[kNumDdirs] = {0, 0, 0};
+  std::vector<uint64_t> end;       // per file: the largest offset + length
+  std::vector<uint64_t> end_line;  // per file: the line of that I/O
+};
+Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opts);
+
+// Turns a read_iolog job into the job the run core runs: the log's files
+// become its targets (filename=), rw= follows the directions the log uses
+// (open mode, safety checks, report), bs= its smallest and largest lengths
+// (buffers). Checks that every I/O ends inside its file or device (size= lays
+// missing files out; the null engine sizes them from the log). Refuses the
+// options that do not combine with a replay. diskless: the null engine or a
+// test's fake engine. Main thread; reads the whole log once.
+Status PrepareReplayJob(JobSpec* job, bool diskless);
+
+// write_iolog: fio's iolog version 3 text, appended to the file as fio does.
+// Owned and called by one worker thread.
+class IologRecorder {
+ public:
+  // Opens (appends to) path through writer and writes the header. files: the
+  // worker's target paths, by file index. t0_ns: the time stamps' origin.
+  static Result<std::unique_ptr<IologRecorder>> Create(const std::string& path,
+                                                       std::vector<std::string> files,
+                                                       LogWriter* writer, uint64_t t0_ns);
+  ~IologRecorder();  // Finish()es
+  IologRecorder(const IologRecorder&) = delete;
+  IologRecorder& operator=(const IologRecorder&) = delete;
+
+  enum class FileAction : uint8_t { kAdd, kOpen, kClose };
+  void File(uint64_t now_ns, uint32_t file, FileAction action);
+  // One issued I/O or sync (fio writes a sync's offset and length 0 too).
+  // fio logs a file's "open" when its first I/O goes out; so does Io().
+  void Io(uint64_t now_ns, uint32_t file, IoOp op, uint64_t offset, uint64_t length) {
+    if (opened_[file] == 0) [[unlikely]] {
+      opened_[file] = 1;
+      File(now_ns, file, FileAction::kOpen);
+    }
+    char* p = Reserve(file);
+    p = Stamp(p, now_ns, file);
+    static constexpr const char* kOps[] = {"read", "write", "trim", "sync", "datasync"};
+    const char* op_name = kOps[static_cast<unsigned>(op) < 5 ? static_cast<unsigned>(op) : 0];
+    const size_t n = std::char_traits<char>::length(op_name);
+    std::memcpy(p, op_name, n);
+    p += n;
+    *p++ = ' ';
+    p = AppendU64(p, offset);
+    *p++ = ' ';
+    p = AppendU64(p, length);
+    *p++ = '\n';
+    chunk_->len = static_cast<uint32_t>(p - chunk_->data);
+  }
+  // End of the job: "close" for every file (after an "open" for a file that
+  // saw no I/O, so the log stays replayable), then hands the last chunk to
+  // the writer. Idempotent.
+  void Finish(uint64_t now_ns);
+
+ private:
+  IologRecorder(LogWriter* writer, int id, std::vector<std::string> files, uint64_t t0_ns)
+      : writer_(writer),
+        id_(id),
+        files_(std::move(files)),
+        opened_(files_.size(), 0),
+        t0_ns_(t0_ns) {}
+  // Room for one line about `file` (time, name, action, two numbers).
+  char* Reserve(uint32_t file) {
+    const uint32_t need = static_cast<uint32_t>(files_[file].size()) + 96;
+    if (chunk_ == nullptr || LogChunk::kBytes - chunk_->len < need) NextChunk();
+    return chunk_->data + chunk_->len;
+  }
+  char* Stamp(char* p, uint64_t now_ns, uint32_t file) const {
+    p = AppendU64(p, now_ns > t0_ns_ ? (now_ns - t0_ns_) / 1000 : 0);
+    *p++ = ' ';
+    std::memcpy(p, files_[file].data(), files_[file].size());
+    p += files_[file].size();
+    *p++ = ' ';
+    return p;
+  }
+  void NextChunk();
+
+  LogWriter* writer_;
+  int id_;
+  std::vector<std::string> files_;
+  std::vector<uint8_t> opened_;  // per file: its "open" line is written
+  uint64_t t0_ns_;
+  LogChunk* chunk_ = nullptr;
+  bool finished_ = false;
+};
+
+}  // namespace iobench

@@ -1,0 +1,399 @@
+// write_iolog / read_iolog (run/replay.h): parsing fio iolog v2/v3 with the
+// replay_* options, the errors for bad logs, reshaping a replay job, and
+// whole runs (null engine, real files on tmpfs) that record and replay.
+#include "run/replay.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "fake_engine.h"
+#include "run/coordinator.h"
+
+namespace iobench {
+namespace {
+
+using testing::TestJob;
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = "/dev/shm/iobench-replay-XXXXXX";
+    if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
+  }
+  ~TempDir() {
+    if (!path_.empty()) fs::remove_all(path_);
+  }
+  std::string Write(const std::string& name, const std::string& text) const {
+    const std::string p = path_ + "/" + name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+  std::string File(const std::string& name, uint64_t size) const {
+    const std::string p = path_ + "/" + name;
+    std::ofstream(p, std::ios::binary).close();
+    fs::resize_file(p, size);
+    return p;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<ReplayEntry> ReadEntries(const std::string& path, const ReplayOptions& o = {}) {
+  std::vector<ReplayEntry> out;
+  auto r = IologReader::Open(path, o);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  if (!r.ok()) return out;
+  ReplayEntry e;
+  for (;;) {
+    auto more = (*r)->Next(&e);
+    EXPECT_TRUE(more.ok()) << more.status().ToString();
+    if (!more.ok() || !*more) break;
+    out.push_back(e);
+  }
+  return out;
+}
+
+// The error of the first failing step: opening or reading the log.
+std::string ErrorOf(const std::string& path, const ReplayOptions& o = {}) {
+  auto r = IologReader::Open(path, o);
+  if (!r.ok()) return r.status().message();
+  ReplayEntry e;
+  for (;;) {
+    auto more = (*r)->Next(&e);
+    if (!more.ok()) return more.status().message();
+    if (!*more) return "";
+  }
+}
+
+const char kV3[] =
+    "fio version 3 iolog\n"
+    "14 /x/f add\n"
+    "102 /x/f open\n"
+    "105 /x/f read 0 4096\n"
+    "1105 /x/f write 8192 8192\n"
+    "1200 /x/f trim 4096 512\n"
+    "1300 /x/f sync 4096 0\n"
+    "1400 /x/f datasync 0 0\n"
+    "1500 /x/f close\n";
+
+TEST(ReplayReaderTest, Version3EntriesAndDelays) {
+  TempDir d;
+  const std::string p = d.Write("v3.log", kV3);
+  auto r = IologReader::Open(p, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)->version(), 3);
+  std::vector<ReplayEntry> e = ReadEntries(p);
+  ASSERT_EQ(e.size(), 5u);
+  EXPECT_EQ(e[0].op, IoOp::kRead);
+  EXPECT_EQ(e[0].offset, 0u);
+  EXPECT_EQ(e[0].length, 4096u);
+  EXPECT_EQ(e[0].line, 4u);
+  EXPECT_EQ(e[0].delay_ns, 105000u);  // add and open lines' time folds into the I/O after them
+  EXPECT_EQ(e[1].op, IoOp::kWrite);
+  EXPECT_EQ(e[1].offset, 8192u);
+  EXPECT_EQ(e[1].length, 8192u);
+  EXPECT_EQ(e[1].delay_ns, 1000000u);
+  EXPECT_EQ(e[2].op, IoOp::kTrim);
+  EXPECT_EQ(e[2].delay_ns, 95000u);
+  EXPECT_EQ(e[3].op, IoOp::kFsync);
+  EXPECT_EQ(e[3].length, 0u);
+  EXPECT_EQ(e[4].op, IoOp::kFdatasync);
+  for (const auto& x : e) EXPECT_EQ(x.file, 0u);
+}
+
+TEST(ReplayReaderTest, OptionsScaleAlignSkipNoStallTimeScale) {
+  TempDir d;
+  const std::string p = d.Write("v3.log", kV3);
+  ReplayOptions o;
+  o.scale = 2;
+  o.align = 4096;
+  o.skip = (1u << static_cast<int>(Ddir::kTrim)) | ReplayOptions::kSkipSync;
+  o.time_scale = 200;  // twice as fast: half the delays
+  std::vector<ReplayEntry> e = ReadEntries(p, o);
+  ASSERT_EQ(e.size(), 3u);  // trim and sync skipped; datasync is not a replay_skip class
+  EXPECT_EQ(e[0].delay_ns, 52500u);
+  EXPECT_EQ(e[1].offset, 4096u);  // 8192 / 2, aligned down to 4096
+  EXPECT_EQ(e[1].delay_ns, 500000u);
+  EXPECT_EQ(e[2].op, IoOp::kFdatasync);
+  o = ReplayOptions{};
+  o.scale = 3;
+  o.align = 512;
+  o.no_stall = true;
+  e = ReadEntries(p, o);
+  ASSERT_EQ(e.size(), 5u);
+  EXPECT_EQ(e[1].offset, 2560u);  // 8192 / 3 = 2730, aligned down to 512
+  for (const auto& x : e) EXPECT_EQ(x.delay_ns, 0u);
+}
+
+TEST(ReplayReaderTest, Version2WaitsAndFiles) {
+  TempDir d;
+  const std::string p = d.Write("v2.log",
+                                "fio version 2 iolog\n"
+                                "/a add\n"
+                                "/b add\n"
+                                "/a open\n"
+                                "/b open\n"
+                                "/a wait 50 0\n"  // below 100 us: dropped
+                                "/b write 512 512\n"
+                                "/a wait 2000 0\n"
+                                "\n"
+                                "/a read 0 1024\n"
+                                "/b close\n"
+                                "/a close\n");
+  auto r = IologReader::Open(p, {});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)->version(), 2);
+  std::vector<ReplayEntry> e = ReadEntries(p);
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].file, 1u);
+  EXPECT_EQ(e[0].delay_ns, 0u);
+  EXPECT_EQ(e[1].file, 0u);
+  EXPECT_EQ(e[1].delay_ns, 2000000u);
+  EXPECT_EQ(e[1].line, 10u);
+  // replay_redirect: both files go to the one target.
+  ReplayOptions o;
+  o.redirect = "/dev/shm/other";
+  auto rr = IologReader::Open(p, o);
+  ASSERT_TRUE(rr.ok());
+  e = ReadEntries(p, o);
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].file, 0u);
+  EXPECT_EQ(e[1].file, 0u);
+  EXPECT_EQ((*rr)->files(), std::vector<std::string>{"/dev/shm/other"});
+}
+
+TEST(ReplayReaderTest, ErrorsNameFileAndLine) {
+  TempDir d;
+  const std::string h3 = "fio version 3 iolog\n1 /f add\n2 /f open\n";
+  struct Case {
+    std::string text;
+    std::string error;  // after "read_iolog PATH"
+  };
+  const Case cases[] = {
+      {"", ": the file is empty, not a fio iolog"},
+      {"rw, 0, 4096\n",
+       ":1: 'rw, 0, 4096' is not a fio iolog header (expected 'fio version 2 iolog' or 'fio "
+       "version 3 iolog'; version 1 logs are not supported, as in fio)"},
+      {h3 + "3 /f frob 0 4096\n",
+       ":4: unknown action 'frob' (read, write, trim, sync, datasync; add, open, close)"},
+      {h3 + "3 /f read x 4096\n", ":4: offset 'x' is not a number"},
+      {h3 + "3 /f read 0 -1\n", ":4: length '-1' is not a number"},
+      {h3 + "3 /f read 0\n",
+       ":4: expected 'TIME FILE ACTION' or 'TIME FILE ACTION OFFSET LENGTH', got 4 fields"},
+      {h3 + "3 /f wait 500 0\n",
+       ":4: 'wait' is not allowed in a version 3 iolog (its lines carry times)"},
+      {h3 + "1 /f read 0 4096\n", ":4: timestamp 1 is before the previous line's 2"},
+      {h3 + "3 /g read 0 4096\n", ":4: file '/g' is used before its 'add' line"},
+      {"fio version 3 iolog\n1 /f add\n2 /f read 0 4096\n",
+       ":3: I/O on file '/f', which is not open (no 'open' line before it)"},
+      {h3 + "3 /f write 0 0\n", ":4: write of length 0"},
+      {h3 + "3 /f read 18446744073709551615 2\n",
+       ":4: offset 18446744073709551615 + length 2 overflows"},
+      {h3 + "3 /f unlink\n", ":4: unknown file action 'unlink' (add, open, close)"},
+      {"fio version 2 iolog\n/f add\n/f open\n/f read 0 4096 7\n",
+       ":4: expected 'FILE ACTION' or 'FILE ACTION OFFSET LENGTH', got 5 fields"},
+      {"fio version 2 iolog\n/f add\n/f close\n", ":3: 'close' of file '/f', which is not open"},
+      {h3 + std::string("3 /f read\0 0 4096\n", 19),
+       ":4: binary data (a NUL byte): not a text iolog"},
+      {h3 + std::string(70000, 'a') + "\n", ":4: the line is longer than 64 KiB"},
+  };
+  int i = 0;
+  for (const Case& c : cases) {
+    const std::string p = d.Write("bad" + std::to_string(i++) + ".log", c.text);
+    EXPECT_EQ(ErrorOf(p), "read_iolog " + p + c.error) << c.text;
+  }
+}
+
+TEST(ReplayReaderTest, BlktraceIsRefusedClearly) {
+  TempDir d;
+  // A blk_io_trace record starts with magic 0x65617407 (little-endian here).
+  const std::string p = d.Write("trace.bin", std::string("\x07\x74\x61\x65\x01\x00\x00\x00", 8));
+  auto r = IologReader::Open(p, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Status::Code::kUnsupported);
+  EXPECT_EQ(r.status().message(), "read_iolog " + p +
+                                      ": this is a blktrace binary trace; iobench does not "
+                                      "replay blktrace yet (only fio iolog versions 2 and 3)");
+  EXPECT_EQ(ErrorOf(d.path() + "/none"),
+            "read_iolog: open " + d.path() + "/none: No such file or directory");
+}
+
+TEST(ReplayScanTest, SummaryCountsBytesAndExtents) {
+  TempDir d;
+  const std::string p = d.Write("v3.log", kV3);
+  auto s = ScanIolog(p, {});
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->files, std::vector<std::string>{"/x/f"});
+  EXPECT_EQ(s->ios[0], 1u);
+  EXPECT_EQ(s->ios[1], 1u);
+  EXPECT_EQ(s->ios[2], 1u);
+  EXPECT_EQ(s->bytes[1], 8192u);
+  EXPECT_EQ(s->syncs, 2u);
+  EXPECT_EQ(s->end.at(0), 16384u);
+  EXPECT_EQ(s->end_line.at(0), 5u);
+}
+
+TEST(ReplayJobTest, ShapesTheJobFromTheLog) {
+  TempDir d;
+  const std::string f = d.File("target", 64 << 10);
+  const std::string p =
+      d.Write("log", "fio version 2 iolog\n" + f + " add\n" + f + " open\n" + f +
+                         " write 0 8192\n" + f + " write 8192 4096\n" + f + " close\n");
+  JobSpec j = TestJob("r", RwMode::kRandRead, 4096, 0);
+  j.read_iolog = p;
+  ASSERT_TRUE(PrepareReplayJob(&j, false).ok());
+  EXPECT_EQ(j.filenames, std::vector<std::string>{f});
+  EXPECT_EQ(j.rw, RwMode::kWrite);
+  EXPECT_EQ(j.bs[1].min, 4096u);
+  EXPECT_EQ(j.bs[1].max, 8192u);
+}
+
+TEST(ReplayJobTest, OffsetPastTheEndAndRefusals) {
+  TempDir d;
+  const std::string f = d.File("small", 8192);
+  const std::string p =
+      d.Write("log", "fio version 3 iolog\n1 " + f + " add\n2 " + f + " open\n3 " + f +
+                         " read 4096 4096\n4 " + f + " read 8192 512\n");
+  JobSpec j = TestJob("r", RwMode::kRead, 4096, 0);
+  j.read_iolog = p;
+  Status st = PrepareReplayJob(&j, false);
+  EXPECT_EQ(st.message(), "job 'r': read_iolog " + p +
+                              ":5: an I/O ends at byte 8704, past the end of " + f +
+                              " (8192 bytes)");
+  // replay_scale brings it inside.
+  j = TestJob("r", RwMode::kRead, 4096, 0);
+  j.read_iolog = p;
+  j.replay_scale = 2;
+  EXPECT_TRUE(PrepareReplayJob(&j, false).ok());
+  // A log naming a file that does not exist, without size=.
+  const std::string q = d.Write("log2", "fio version 2 iolog\n" + d.path() + "/nope add\n");
+  j = TestJob("r", RwMode::kRead, 4096, 0);
+  j.read_iolog = q;
+  EXPECT_EQ(PrepareReplayJob(&j, false).message(),
+            "job 'r': read_iolog=" + q + " (<default>): " + d.path() +
+                "/nope does not exist; iobench replays onto existing files and devices (create "
+                "it, or set size= to lay it out)");
+  j = TestJob("r", RwMode::kRead, 4096, 0);
+  j.read_iolog = p;
+  j.verify.type = VerifyType::kCrc32c;
+  j.settings.push_back({"verify", "crc32c", OptionSource::kJob, "job.fio", 7});
+  EXPECT_EQ(PrepareReplayJob(&j, false).message(),
+            "job 'r': read_iolog=" + p +
+                " (<default>) does not combine with verify (job.fio:7): the log alone says what "
+                "is issued and when");
+  j = TestJob("r", RwMode::kRead, 4096, 0);
+  j.read_iolog = p + ":" + p;
+  EXPECT_EQ(PrepareReplayJob(&j, false).code(), Status::Code::kUnsupported);
+}
+
+// The null engine runs exactly the log's I/O: counts and bytes per direction.
+TEST(ReplayRunTest, NullEngineCountsEqualTheLog) {
+  TempDir d;
+  std::string text = "fio version 3 iolog\n0 /nowhere/a add\n0 /nowhere/a open\n";
+  uint64_t t = 1;
+  for (int i = 0; i < 100; ++i)
+    text += std::to_string(t++) + " /nowhere/a " + (i % 3 == 0 ? "write " : "read ") +
+            std::to_string((i * 7919 % 1000) * 4096) + " " + std::to_string(4096 << (i % 3)) + "\n";
+  text += std::to_string(t++) + " /nowhere/a trim 0 65536\n";
+  text += std::to_string(t++) + " /nowhere/a sync 0 0\n";
+  text += std::to_string(t++) + " /nowhere/a datasync 0 0\n";
+  text += std::to_string(t++) + " /nowhere/a sync 0 0\n";
+  const std::string p = d.Write("log", text);
+  JobSpec j = TestJob("null-replay", RwMode::kRead, 4096, 0);
+  j.ioengine = "null";
+  j.read_iolog = p;
+  j.replay_no_stall = true;
+  j.numjobs = 2;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  for (const JobResult& jr : r->groups.at(0).jobs) {
+    EXPECT_EQ(jr.error, 0) << jr.error_message;
+    EXPECT_EQ(jr.stats.dir[0].ios, 66u);
+    EXPECT_EQ(jr.stats.dir[1].ios, 34u);
+    EXPECT_EQ(jr.stats.dir[2].ios, 1u);
+    uint64_t rb = 0, wb = 0;
+    for (int i = 0; i < 100; ++i) (i % 3 == 0 ? wb : rb) += 4096u << (i % 3);
+    EXPECT_EQ(jr.stats.dir[0].bytes, rb);
+    EXPECT_EQ(jr.stats.dir[1].bytes, wb);
+    EXPECT_EQ(jr.stats.dir[2].bytes, 65536u);
+    // As fio 3.33: fsyncs are counted as issued syncs, an fdatasync only
+    // shows in the sync latency.
+    EXPECT_EQ(jr.stats.sync_ios, 2u);
+    EXPECT_EQ(jr.stats.sync_lat.n, 3u);
+  }
+}
+
+// Drop the time column of an iolog v3 text.
+std::string WithoutTimes(const std::string& log) {
+  std::istringstream in(log);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    const size_t sp = line.find(' ');
+    out += (line.rfind("fio version", 0) == 0 ? line : line.substr(sp + 1)) + "\n";
+  }
+  return out;
+}
+
+// Record a real job on tmpfs, replay the record with write_iolog on the
+// replay: the second record has the same lines (times aside).
+TEST(ReplayRunTest, RecordThenReplayGivesTheSameLog) {
+  TempDir d;
+  const std::string f = d.File("data", 64 << 10);
+  const std::string rec = d.path() + "/rec.log";
+  JobSpec j = TestJob("rec", RwMode::kRandRW, 4096, 0);
+  j.ioengine = "psync";
+  j.filenames = {f};
+  j.fsync_blocks = 4;
+  j.write_iolog = rec;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const std::string first = ReadAll(rec);
+  const std::string body = WithoutTimes(first);
+  ASSERT_EQ(body.substr(0, body.find('\n', body.find("open")) + 1),
+            "fio version 3 iolog\n" + f + " add\n" + f + " open\n");
+  EXPECT_EQ(body.substr(body.size() - f.size() - 7), f + " close\n");
+  size_t ios = 0, syncs = 0;
+  for (size_t at = 0; (at = body.find(f + " read ", at)) != std::string::npos; ++at) ++ios;
+  for (size_t at = 0; (at = body.find(f + " write ", at)) != std::string::npos; ++at) ++ios;
+  for (size_t at = 0; (at = body.find(f + " sync ", at)) != std::string::npos; ++at) ++syncs;
+  EXPECT_EQ(ios, 16u);
+  const JobResult& jr = r->groups.at(0).jobs.at(0);
+  EXPECT_EQ(ios, jr.stats.dir[0].ios + jr.stats.dir[1].ios);
+  EXPECT_GT(syncs, 0u);
+
+  const std::string again = d.path() + "/again.log";
+  JobSpec k = TestJob("replay", RwMode::kRead, 4096, 0);
+  k.ioengine = "psync";
+  k.read_iolog = rec;
+  k.replay_no_stall = true;
+  k.write_iolog = again;
+  auto r2 = RunJobs({k}, {});
+  ASSERT_TRUE(r2.ok()) << r2.status().ToString();
+  EXPECT_EQ(WithoutTimes(ReadAll(again)), body);
+  const JobResult& kr = r2->groups.at(0).jobs.at(0);
+  EXPECT_EQ(kr.stats.dir[0].ios, jr.stats.dir[0].ios);
+  EXPECT_EQ(kr.stats.dir[1].ios, jr.stats.dir[1].ios);
+  EXPECT_EQ(kr.stats.dir[1].bytes, jr.stats.dir[1].bytes);
+  // write_iolog appends, as fio: a second run adds a second header.
+  ASSERT_TRUE(RunJobs({j}, {}).ok());
+  const std::string twice = ReadAll(rec);
+  EXPECT_EQ(twice.substr(0, first.size()), first);
+  EXPECT_EQ(twice.substr(first.size(), 20), "fio version 3 iolog\n");
+}
+
+}  // namespace
+}  // namespace iobench
