@@ -247,7 +247,7 @@ struct JobSpec {
   uint32_t iodepth = 1;
   uint32_t iodepth_batch_submit = 1;  // fio: defaults to iodepth? no: 1 (0 == iodepth)
   uint32_t iodepth_batch_complete_min = 1;
-  uint32_t iodepth_batch_complete_max = 0;  // 0: iodepth
+  uint32_t iodepth_batch_complete_max = 0;  // below the min (the default): the min, as fio
   uint32_t iodepth_low = 0;                 // 0: iodepth
   // latency_target (ns; 0: off): search for the highest depth up to iodepth
   // whose I/O meets it over latency_window, for latency_percentile % of the

@@ -982,7 +982,7 @@ std::vector<OptionDef> BuildTable() {
                   .Range(0, 1 << 20)
                   .Set(N(iodepth_batch_complete_min)));
   r.push_back(Row("iodepth_batch_complete_max", T::kInt, "engine",
-                  "Maximum completions per reap (0: iodepth)")
+                  "Maximum completions per reap (default: iodepth_batch_complete_min)")
                   .Def("0")
                   .Range(0, 1 << 20)
                   .Set(N(iodepth_batch_complete_max)));

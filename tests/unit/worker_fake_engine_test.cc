@@ -70,6 +70,37 @@ TEST(WorkerFakeEngineTest, CleanRunCountsEveryIoOnce) {
   EXPECT_EQ(jr.stats.reaped, kN);
 }
 
+// As fio: iodepth_batch_complete_max defaults to iodepth_batch_complete_min
+// (1), so each reap takes one completion and its slot is refilled at once: a
+// full queue stays at iodepth. Submits at depths 1..16, then every other at
+// 16: fio's buckets 1, 2-3, 4-7, 8-15, 16-31 get 1, 2, 4, 8, kN - 15. (Reaping all
+// that completed put half the I/Os of an io_uring QD32 job at depth 16-31.)
+TEST(WorkerFakeEngineTest, FullQueueStaysAtIodepthReapingOneAtATime) {
+  JobSpec job = TestJob("fake", RwMode::kRead, kBs, kN * kBs);
+  job.iodepth = 16;
+  FakeRun fr = RunFake(job, FakeScript{});
+  const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.stats.dir[0].ios, kN);
+  const auto& d = jr.stats.depth;
+  EXPECT_EQ(d.depth[0], 1u);
+  EXPECT_EQ(d.depth[1], 2u);
+  EXPECT_EQ(d.depth[2], 4u);
+  EXPECT_EQ(d.depth[3], 8u);
+  EXPECT_EQ(d.depth[4], kN - 15);
+  EXPECT_EQ(d.depth[5], 0u);
+  EXPECT_EQ(d.complete_events, kN);  // one completion per reap
+  EXPECT_EQ(jr.stats.reaped, kN);
+
+  // Asked for: up to 16 per reap; the fake engine completes everything it
+  // holds, so the queue drains and refills and fewer reaps take them all.
+  job.iodepth_batch_complete_max = 16;
+  FakeRun all = RunFake(job, FakeScript{});
+  const JobResult& ja = all.result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(ja.stats.dir[0].ios, kN);
+  EXPECT_LT(ja.stats.depth.complete_events, kN);
+  EXPECT_LT(ja.stats.depth.depth[4], kN - 15);
+}
+
 TEST(WorkerFakeEngineTest, ShortTransfersAreRequeuedFailuresCountedBusyRetried) {
   JobSpec job = TestJob("fake", RwMode::kWrite, kBs, kN * kBs);
   job.iodepth = 8;
