@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <numbers>
 #include <numeric>
 #include <string>
@@ -276,7 +277,17 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
     fs.seq_cap = fs.blocks;
     max_blocks = std::max(max_blocks, fs.blocks);
     if (!random_job_) continue;
-    if (rand_mode_ == RandMode::kMap) fs.map.Init(fs.blocks);
+    if (rand_mode_ == RandMode::kMap) {
+      try {
+        fs.map.Init(fs.blocks);
+      } catch (const std::exception&) {  // bad_alloc, length_error: the map does not fit
+        return Status::Limit("the random map of file " + std::to_string(i) + " (" +
+                             std::to_string(fs.blocks) + " blocks, " +
+                             std::to_string(fs.blocks / 8 >> 20) +
+                             " MiB) cannot be allocated: set norandommap=1, or softrandommap=1 "
+                             "to run without it");
+      }
+    }
     if (rand_mode_ == RandMode::kLfsr)
       fs.lfsr.Init(fs.blocks, prng::MixSeed(seed, kStreamLfsr + i));
     if (dist_ == DistType::kZipf) fs.zipf.Init(dist_param_, fs.blocks);
@@ -670,7 +681,7 @@ uint64_t DeriveSeed(const JobSpec& job, uint32_t jobnum) {
   uint64_t base;
   if (job.randseed.has_value()) {
     base = *job.randseed;
-  } else if (job.randrepeat) {
+  } else if (job.randrepeat || job.allrandrepeat) {
     base = kRepeatableSeed;
   } else if (getrandom(&base, sizeof(base), GRND_NONBLOCK) != sizeof(base)) {
     // No entropy source: the clock is different enough between runs.

@@ -212,11 +212,8 @@ Status Worker::Setup() {
   }
   stride_ = (std::max<uint64_t>(max_bs, 1) + align - 1) / align * align;
   buffer_bytes_ = stride_ * depth_;
-  if (posix_memalign(&buffers_, align, buffer_bytes_) != 0) {
-    buffers_ = nullptr;
-    return Status::Limit(who + ": cannot allocate " + HumanBytes(buffer_bytes_) +
-                         " of I/O buffers");
-  }
+  IOB_RETURN_IF_ERROR(io_mem_.Allocate(job_, buffer_bytes_, align, who));
+  buffers_ = io_mem_.base();
   filler_ = std::make_unique<BufferFiller>(job_, seed_);
   filler_->FillInitial(buffers_, buffer_bytes_);
 
@@ -233,11 +230,23 @@ Status Worker::Setup() {
   }
   free_n_ = depth_;
 
-  IOB_ASSIGN_OR_RETURN(pattern_, IoPattern::Create(job_, PatternRegions(), seed_));
+  Result<std::unique_ptr<IoPattern>> pattern = IoPattern::Create(job_, PatternRegions(), seed_);
+  if (!pattern.ok() && pattern.status().code() == Status::Code::kResourceLimit &&
+      job_.softrandommap && !job_.norandommap && job_.verify.type == VerifyType::kNone) {
+    // softrandommap: the map does not fit; run as norandommap, as fio does.
+    AddNote("softrandommap: " + pattern.status().message() +
+            "; ran without a random map (offsets may repeat within a pass)");
+    JobSpec no_map = job_;
+    no_map.norandommap = true;
+    pattern = IoPattern::Create(no_map, PatternRegions(), seed_);
+  }
+  if (!pattern.ok()) return pattern.status();
+  pattern_ = std::move(*pattern);
   rate_ = RateLimiter::Create(job_, 1, seed_);
   io_limit_ = job_.io_size;
   ios_left_ = job_.number_ios != 0 ? job_.number_ios : UINT64_MAX;
-  IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
+  if (job_.create_only) ios_left_ = 0;  // the files are laid out; that was the job
+  if (!job_.create_only) IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
   nfiles_ = static_cast<uint32_t>(files_.size());
   slow_complete_ = verifier_ != nullptr || cmdprio_on_;
   low_prio_value_ = JobIoprio(job_);  // the I/Os without the cmdprio priority carry it
@@ -418,8 +427,41 @@ bool Worker::EndPass(IoPlan* plan) {
       VerifyAfterPass(job_.time_based || passes_ < std::max<uint64_t>(1, job_.loops)))
     return false;
   if (!job_.time_based && passes_ >= std::max<uint64_t>(1, job_.loops)) return false;
+  if (job_.unlink_each_loop && !job_.time_based) {
+    replace_files_ = true;  // Run() replaces the files once this pass has drained
+    return false;
+  }
   pattern_->Reset();
   return pattern_->Next(plan);
+}
+
+bool Worker::ReplaceFilesForNextLoop() {
+  replace_files_ = false;
+  for (size_t i = 0; i < files_.size(); ++i) {
+    const TargetFile& t = targets_[i];
+    if (t.diskless || t.is_block_device || t.is_char_device) continue;
+    if (job_.fsync_on_close) (void)fsync(files_[i].fd);
+    close(files_[i].fd);
+    files_[i].fd = -1;
+    (void)::unlink(t.path.c_str());
+    // A writing job recreates the file empty (its writes fill it, as in
+    // fio); a reading job finds it gone, as fio's does.
+    JobSpec open_spec = job_;
+    open_spec.create_on_open = JobWrites(job_) && job_.allow_file_create;
+    Result<int> fd = OpenTarget(open_spec, t);
+    if (!fd.ok()) {
+      error_ = fd.status().errno_value() != 0 ? fd.status().errno_value() : EIO;
+      job_error_ = fd.status().message() + " (unlink_each_loop removed it after loop " +
+                   std::to_string(passes_) + ")";
+      return false;
+    }
+    files_[i].fd = *fd;
+    (void)AdviseTarget(*fd, t, job_);  // as at the first open; a refusal there already failed
+  }
+  pattern_->Reset();
+  no_more_ = false;
+  UpdateFastPrepare();
+  return true;
 }
 
 bool Worker::NextPlan(IoPlan* plan) {
@@ -906,6 +948,7 @@ void Worker::Run() {
       if (requeue_n_ > 0) continue;
       if (free_n_ == depth_ && (stopping_ || no_more_)) {
         if (verifier_ != nullptr && !stopping_ && VerifyPhaseStep()) continue;
+        if (replace_files_ && !stopping_ && error_ == 0 && ReplaceFilesForNextLoop()) continue;
         break;
       }
       if (free_n_ != depth_ && uncommitted_n_ == 0 && VerifyWaitChecks())
@@ -958,7 +1001,8 @@ void Worker::Run() {
 
   if (error_ != 0) {
     result_.error = error_;
-    result_.error_message = ts_.first_error.err == error_ && !ts_.first_error.message.empty()
+    result_.error_message = !job_error_.empty() ? job_error_
+                            : ts_.first_error.err == error_ && !ts_.first_error.message.empty()
                                 ? ts_.first_error.message
                                 : std::string(std::strerror(error_));
   } else if (!interrupted_ && runtime_ns > 0) {
@@ -1060,7 +1104,7 @@ void Worker::Teardown() {
     close(f.fd);
     f.fd = -1;
   }
-  free(buffers_);
+  io_mem_.Release();
   buffers_ = nullptr;
 }
 
