@@ -260,6 +260,10 @@ struct JobSpec {
   bool dsync = false;
   uint64_t fsync_blocks = 0;      // fsync every N writes
   uint64_t fdatasync_blocks = 0;  // fdatasync every N writes
+  // sync_file_range=flags:N: sync_file_range(2) of the range written since
+  // the last one, every N writes; flags are SYNC_FILE_RANGE_* bits.
+  uint64_t sync_file_range_blocks = 0;
+  uint32_t sync_file_range_flags = 0;
   bool end_fsync = false;
   bool fsync_on_close = false;
   bool invalidate = true;

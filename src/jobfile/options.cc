@@ -1,5 +1,7 @@
 #include "jobfile/options.h"
 
+#include <fcntl.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -1063,6 +1065,36 @@ std::vector<OptionDef> BuildTable() {
                   .Def("0")
                   .Range(0, INT64_MAX)
                   .Set(N(fdatasync_blocks)));
+  r.push_back(Row("sync_file_range", T::kSpecial, "io",
+                  "sync_file_range(2) of what was written, every N writes (flags:N)")
+                  .Choices("wait_before,write,wait_after[:N]")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const std::string t = Trim(v.text);
+                    const size_t colon = t.find(':');
+                    uint32_t flags = 0;
+                    for (const std::string& raw : SplitEscaped(t.substr(0, colon), ',')) {
+                      const std::string f = ToLower(Trim(raw));
+                      if (f == "wait_before")
+                        flags |= SYNC_FILE_RANGE_WAIT_BEFORE;
+                      else if (f == "write")
+                        flags |= SYNC_FILE_RANGE_WRITE;
+                      else if (f == "wait_after")
+                        flags |= SYNC_FILE_RANGE_WAIT_AFTER;
+                      else
+                        return Bad("bad sync_file_range flag '" + f +
+                                   "' (wait_before, write, wait_after)");
+                    }
+                    int64_t n = 1;  // fio: no count means every write
+                    if (colon != std::string::npos) {
+                      IOB_ASSIGN_OR_RETURN(n, Num(t.substr(colon + 1), NumKind::kPlain, 1024));
+                      if (n < 0)
+                        return Bad("sync_file_range count " + std::to_string(n) +
+                                   " must be 0 (never) or more");
+                    }
+                    j.sync_file_range_flags = flags;
+                    j.sync_file_range_blocks = static_cast<uint64_t>(n);
+                    return Status::Ok();
+                  }));
   r.push_back(Row("end_fsync", T::kBool, "io", "fsync the files when the job's writes are done")
                   .Def("0")
                   .Set(B(end_fsync)));

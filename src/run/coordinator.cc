@@ -186,6 +186,13 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
                            "(every file stays open)");
   }
   IOB_RETURN_IF_ERROR(CheckCmdprioBsSplit(job));
+  if (job.sync_file_range_blocks != 0 && (job.fsync_blocks != 0 || job.fdatasync_blocks != 0)) {
+    const char* other = job.fsync_blocks != 0 ? "fsync" : "fdatasync";
+    return Status::Unsupported("job '" + job.name + "': sync_file_range (" +
+                               Where(SettingOf(job, "sync_file_range")) + ") with " + other + " (" +
+                               Where(SettingOf(job, other)) +
+                               ") is not supported: give one way to sync");
+  }
   if (job.unlink_each_loop && job.loops > 1 && !job.time_based) {
     // The files are replaced between loops: a verify of earlier loops' data
     // and files registered with io_uring would point at the removed ones.

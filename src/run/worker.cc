@@ -248,11 +248,12 @@ Status Worker::Setup() {
   if (job_.create_only) ios_left_ = 0;  // the files are laid out; that was the job
   if (!job_.create_only) IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
   nfiles_ = static_cast<uint32_t>(files_.size());
+  if (job_.sync_file_range_blocks != 0) sfr_range_.assign(nfiles_, {UINT64_MAX, 0});
   slow_complete_ = verifier_ != nullptr || cmdprio_on_;
   low_prio_value_ = JobIoprio(job_);  // the I/Os without the cmdprio priority carry it
   fast_eligible_ = verifier_ == nullptr && job_.thinktime_ns == 0 && rate_ == nullptr &&
-                   job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 && io_limit_ == 0 &&
-                   !cmdprio_on_;
+                   job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 &&
+                   job_.sync_file_range_blocks == 0 && io_limit_ == 0 && !cmdprio_on_;
   UpdateFastPrepare();
 
   EngineContext ctx;
@@ -566,11 +567,21 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
       lookahead_plan_ = true;  // its rate delay is still to be computed
     }
     IoRequest* r = free_[--free_n_];
-    r->op = job_.fsync_blocks != 0 ? IoOp::kFsync : IoOp::kFdatasync;
+    r->op = job_.fsync_blocks != 0       ? IoOp::kFsync
+            : job_.fdatasync_blocks != 0 ? IoOp::kFdatasync
+                                         : IoOp::kSyncFileRange;
     r->file_index = last_write_file_;
     r->fd = files_[last_write_file_].fd;
     r->offset = r->xfer_offset = 0;
     r->length = r->xfer_length = 0;
+    if (r->op == IoOp::kSyncFileRange) {
+      // The range written to this file since its last sync_file_range (fio).
+      auto& [first, end] = sfr_range_[last_write_file_];
+      r->offset = r->xfer_offset = first;
+      r->length = r->xfer_length = end - first;
+      first = UINT64_MAX;
+      end = 0;
+    }
     r->res = 0;
     r->flags = 0;
     r->prio = 0;
@@ -655,7 +666,14 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     else
       filler_->BeforeWrite(r->buf, r->length);
     last_write_file_ = plan.file;
-    const uint64_t every = job_.fsync_blocks != 0 ? job_.fsync_blocks : job_.fdatasync_blocks;
+    if (job_.sync_file_range_blocks != 0) {
+      auto& [first, end] = sfr_range_[plan.file];
+      first = std::min(first, plan.offset);
+      end = std::max(end, plan.offset + plan.length);
+    }
+    const uint64_t every = job_.fsync_blocks != 0       ? job_.fsync_blocks
+                           : job_.fdatasync_blocks != 0 ? job_.fdatasync_blocks
+                                                        : job_.sync_file_range_blocks;
     if (every != 0 && ++writes_since_sync_ >= every) {
       writes_since_sync_ = 0;
       need_sync_ = true;
@@ -671,7 +689,7 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
 }
 
 void Worker::HandleError(IoRequest* req, int err) {
-  const bool is_sync_op = req->op == IoOp::kFsync || req->op == IoOp::kFdatasync;
+  const bool is_sync_op = req->op >= IoOp::kFsync;
   const int d = is_sync_op ? static_cast<int>(Ddir::kWrite) : static_cast<int>(req->op);
   if (verifier_ != nullptr) VerifyDropped(req);
   DirStats& ds = ts_.dir[d];
@@ -686,8 +704,10 @@ void Worker::HandleError(IoRequest* req, int err) {
     e.file = req->file_index < files_.size() ? files_[req->file_index].path : "";
     e.offset = req->xfer_offset;
     e.ddir = static_cast<Ddir>(d);
-    e.message = std::string(is_sync_op ? "fsync" : DirName(d)) + " " + e.file +
-                " offset=" + std::to_string(e.offset) +
+    e.message = std::string(!is_sync_op                       ? DirName(d)
+                            : req->op == IoOp::kSyncFileRange ? "sync_file_range"
+                                                              : "fsync") +
+                " " + e.file + " offset=" + std::to_string(e.offset) +
                 " length=" + std::to_string(req->xfer_length) + ": " + std::strerror(err);
   }
   bool tolerated = false;
@@ -732,7 +752,7 @@ void Worker::HandleError(IoRequest* req, int err) {
 }
 
 void Worker::Complete(IoRequest* req, uint64_t now) {
-  if (req->op == IoOp::kFsync || req->op == IoOp::kFdatasync) {
+  if (req->op >= IoOp::kFsync) {  // fsync, fdatasync, sync_file_range
     if (req->res < 0) {
       HandleError(req, static_cast<int>(-req->res));
       return;

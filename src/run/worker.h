@@ -21,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "iobench/engine.h"
@@ -346,6 +347,8 @@ class Worker {
   uint64_t writes_since_sync_ = 0;
   uint64_t since_think_ = 0;
   bool need_sync_ = false;
+  // sync_file_range: per file, [first, end) of the writes since its last one.
+  std::vector<std::pair<uint64_t, uint64_t>> sfr_range_;
   bool record_slat_ = false, record_clat_ = false, record_lat_ = false, record_bw_ = true;
   bool stamp_ = true;  // any latency recorded: stamp issue and completion
   CpuUsage ru_start_;

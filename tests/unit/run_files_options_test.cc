@@ -421,6 +421,59 @@ TEST(FilesOptionsWriteHint, SetsTheInodeHint) {
             std::string::npos);
 }
 
+// ---------------------------------------------------------- sync_file_range
+
+TEST(FilesOptionsSyncFileRange, ParsesFlagsAndCount) {
+  JobSpec j = ParseOne("[a]\nsync_file_range=wait_before,write,wait_after:8\n");
+  EXPECT_EQ(j.sync_file_range_flags,
+            static_cast<uint32_t>(SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+                                  SYNC_FILE_RANGE_WAIT_AFTER));
+  EXPECT_EQ(j.sync_file_range_blocks, 8u);
+  j = ParseOne("[a]\nsync_file_range=write\n");  // fio: no count is every write
+  EXPECT_EQ(j.sync_file_range_flags, static_cast<uint32_t>(SYNC_FILE_RANGE_WRITE));
+  EXPECT_EQ(j.sync_file_range_blocks, 1u);
+  EXPECT_EQ(ParseOne("[a]\nsync_file_range=write:0\n").sync_file_range_blocks, 0u);
+  EXPECT_NE(ParseErr("[a]\nsync_file_range=flush:4\n")
+                .find("bad sync_file_range flag 'flush' (wait_before, write, wait_after)"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nsync_file_range=:4\n").find("bad sync_file_range flag ''"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nsync_file_range=write:-1\n")
+                .find("sync_file_range count -1 must be 0 (never) or more"),
+            std::string::npos);
+  EXPECT_EQ(ParseErr("[a]\nsync_file_range=write:often\n").rfind("t.fio:2:", 0), 0u);
+}
+
+// 16 sequential writes, a sync_file_range every 4: 3 of them, none after the
+// last write (fio 3.33 issues the same 3: 0+16k, 16k+16k, 32k+16k).
+TEST(FilesOptionsSyncFileRange, EveryNWritesButNotAfterTheLast) {
+  TempDir dir("/var/tmp");
+  for (const char* engine : {"psync", "libaio", "io_uring"}) {
+    JobSpec j = FileJob("sfr", RwMode::kWrite, dir.path() + "/s", 64 << 10);
+    j.ioengine = engine;
+    j.iodepth = 4;
+    j.sync_file_range_blocks = 4;
+    j.sync_file_range_flags = SYNC_FILE_RANGE_WRITE;
+    auto r = RunJobs({j}, {});
+    if (!r.ok() && r.status().code() == Status::Code::kUnsupported) continue;  // engine absent
+    ASSERT_TRUE(r.ok()) << engine << ": " << r.status().ToString();
+    const JobResult& jr = r->groups[0].jobs[0];
+    EXPECT_EQ(jr.error, 0) << engine << ": " << jr.error_message;
+    EXPECT_EQ(jr.stats.dir[1].ios, 16u) << engine;
+    EXPECT_EQ(jr.stats.sync_ios, 3u) << engine;
+  }
+}
+
+TEST(FilesOptionsSyncFileRange, WithFsyncIsRefused) {
+  JobSpec j = ParseOne("[a]\nrw=write\nsize=16k\nfsync=4\nsync_file_range=write:4\n");
+  j.filenames = {"/dev/shm/iobench-files-never"};
+  auto r = RunJobs({j}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "job 'a': sync_file_range (t.fio:5) with fsync (t.fio:4) is not supported: give one "
+            "way to sync");
+}
+
 // -------------------------------------------------------------- randomness
 
 TEST(FilesOptionsRandom, AllrandrepeatMakesRandrepeatZeroRepeatable) {
