@@ -1323,9 +1323,10 @@ std::vector<OptionDef> BuildTable() {
                     j.mem_file = file;
                     return Status::Ok();
                   }));
-  r.push_back(Row("mem_align", T::kSize, "buffers",
+  // fio's own name is iomem_align (its JSON "job options" say so), mem's is mem.
+  r.push_back(Row("iomem_align", T::kSize, "buffers",
                   "Start the I/O buffers this many bytes past a page-aligned address")
-                  .Alias({"iomem_align"})
+                  .Alias({"mem_align"})
                   .Def("0")
                   .Range(0, UINT32_MAX)
                   .Set(N(mem_align)));
