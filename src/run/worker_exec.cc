@@ -13,32 +13,40 @@ namespace {
 
 // Runs `cmd` through /bin/sh with stdout and stderr into <job>.<mode>.txt
 // (fio's file name; the whole command's output, not only its last part's).
-// Returns the exit status (128 + N for signal N) or an error.
-Result<int> RunHook(const std::string& job, const std::string& cmd, const char* mode,
-                    std::string* file) {
-  *file = job + "." + mode + ".txt";
-  const std::string what = std::string("exec_") + mode;
+// Returns its exit status (128 + N for signal N).
+Result<int> RunToFile(const std::string& cmd, const std::string& file, const std::string& what) {
   IOB_ASSIGN_OR_RETURN(sys::SpawnResult r, sys::RunCaptured({"/bin/sh", "-c", cmd}, "", what));
-  FILE* f = std::fopen(file->c_str(), "we");
-  if (f == nullptr) return ErrnoStatus(what + ": create " + *file);
+  FILE* f = std::fopen(file.c_str(), "we");
+  if (f == nullptr) return ErrnoStatus(what + ": create " + file);
   const size_t n = std::fwrite(r.output.data(), 1, r.output.size(), f);
   const bool write_failed = n != r.output.size();
-  if (std::fclose(f) != 0 || write_failed) return ErrnoStatus(what + ": write " + *file);
+  if (std::fclose(f) != 0 || write_failed) return ErrnoStatus(what + ": write " + file);
   return r.exit_code;
+}
+
+// Runs a hook; returns the output file's name, and in *problem "" when the
+// command exited 0, else what went wrong.
+std::string RunHook(const std::string& job, const std::string& cmd, const char* mode,
+                    std::string* problem) {
+  const std::string file = job + "." + mode + ".txt";
+  const std::string what = std::string("exec_") + mode;
+  const Result<int> rc = RunToFile(cmd, file, what);
+  if (!rc.ok())
+    *problem = rc.status().message();
+  else if (*rc != 0)
+    *problem = what + " '" + cmd + "' exited with status " + std::to_string(*rc) +
+               " (its output is in " + file + ")";
+  else
+    problem->clear();
+  return file;
 }
 
 }  // namespace
 
 void Worker::ExecPrerun() {
   if (job_.exec_prerun.empty()) return;
-  std::string file;
-  const Result<int> rc = RunHook(job_.name, job_.exec_prerun, "prerun", &file);
   std::string failure;
-  if (!rc.ok())
-    failure = rc.status().message();
-  else if (*rc != 0)
-    failure = "exec_prerun '" + job_.exec_prerun + "' exited with status " + std::to_string(*rc) +
-              " (its output is in " + file + ")";
+  const std::string file = RunHook(job_.name, job_.exec_prerun, "prerun", &failure);
   if (failure.empty()) {
     AddNote("exec_prerun: output in " + file);
     return;
@@ -54,19 +62,11 @@ void Worker::ExecPrerun() {
 
 void Worker::ExecPostrun() {
   if (job_.exec_postrun.empty() || prerun_failed_) return;
-  std::string file;
-  const Result<int> rc = RunHook(job_.name, job_.exec_postrun, "postrun", &file);
-  std::string note;
-  if (!rc.ok())
-    note = rc.status().message();
-  else if (*rc != 0)
-    note = "exec_postrun '" + job_.exec_postrun + "' exited with status " + std::to_string(*rc) +
-           " (its output is in " + file + ")";
-  else
-    note = "exec_postrun: output in " + file;
+  std::string problem;
+  const std::string file = RunHook(job_.name, job_.exec_postrun, "postrun", &problem);
   // Run() has served its final snapshot: result_ is read under snap_mu_ now.
   std::lock_guard<std::mutex> lock(snap_mu_);
-  result_.notes.push_back(std::move(note));
+  result_.notes.push_back(problem.empty() ? "exec_postrun: output in " + file : problem);
 }
 
 }  // namespace iobench
