@@ -65,6 +65,7 @@ class IoUringEngine final : public Engine {
 
   Status Init(const EngineContext& ctx) override {
     const JobSpec& job = *ctx.job;
+    sfr_flags_ = job.sync_file_range_flags;
     depth_ = ctx.iodepth == 0 ? 1 : ctx.iodepth;
     if (depth_ > kMaxAsyncDepth)
       return Status::Limit("io_uring: iodepth=" + std::to_string(depth_) +
@@ -148,6 +149,10 @@ class IoUringEngine final : public Engine {
         break;
       case IoOp::kFdatasync:
         io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
+        break;
+      case IoOp::kSyncFileRange:
+        io_uring_prep_sync_file_range(sqe, fd, static_cast<unsigned>(req->length), req->offset,
+                                      static_cast<int>(sfr_flags_));
         break;
       case IoOp::kTrim:
         // check_job refuses trim jobs; a NOP keeps the SQE we already took
@@ -354,6 +359,7 @@ class IoUringEngine final : public Engine {
   bool nonvectored_ = false;
   bool trim_nops_ = false;
   int rw_flags_ = 0;
+  uint32_t sfr_flags_ = 0;  // sync_file_range flags (SYNC_FILE_RANGE_*)
   char* base_ = nullptr;
   uint64_t chunk_bytes_ = 0;
   bool single_chunk_ = true;

@@ -10,9 +10,10 @@ class NullEngine final : public Engine {
  public:
   Status Init(const EngineContext&) override { return Status::Ok(); }
   QueueResult Queue(IoRequest* req) override {
-    req->res = (req->op == IoOp::kFsync || req->op == IoOp::kFdatasync)
-                   ? 0
-                   : static_cast<int64_t>(req->length);
+    req->res =
+        (req->op == IoOp::kFsync || req->op == IoOp::kFdatasync || req->op == IoOp::kSyncFileRange)
+            ? 0
+            : static_cast<int64_t>(req->length);
     ++counters_.submit_calls;
     ++counters_.submitted;
     return QueueResult::kCompleted;

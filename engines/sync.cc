@@ -53,6 +53,7 @@ class SyncEngine final : public Engine {
   Status Init(const EngineContext& ctx) override {
     files_ = ctx.files;
     if (files_ != nullptr) positions_.assign(files_->size(), UINT64_MAX);
+    if (ctx.job != nullptr) sfr_flags_ = ctx.job->sync_file_range_flags;
     if (mode_ == SyncMode::kPvsync2 && ctx.job != nullptr) {
       if (ctx.job->nowait) base_flags_ |= RWF_NOWAIT;
       if (ctx.job->uncached) base_flags_ |= RWF_DONTCACHE;
@@ -77,6 +78,12 @@ class SyncEngine final : public Engine {
         break;
       case IoOp::kFdatasync:
         req->res = fdatasync(req->fd) == 0 ? 0 : -errno;
+        break;
+      case IoOp::kSyncFileRange:
+        req->res = sync_file_range(req->fd, static_cast<off64_t>(req->offset),
+                                   static_cast<off64_t>(req->length), sfr_flags_) == 0
+                       ? 0
+                       : -errno;
         break;
     }
     return QueueResult::kCompleted;
@@ -167,6 +174,7 @@ class SyncEngine final : public Engine {
   const std::vector<EngineFile>* files_ = nullptr;
   std::vector<uint64_t> positions_;  // sync/vsync: known file positions
   int base_flags_ = 0;
+  uint32_t sfr_flags_ = 0;  // sync_file_range flags (SYNC_FILE_RANGE_*)
   uint32_t hipri_percentage_ = 0;
   uint64_t rng_ = 0x9e3779b97f4a7c15ull;
 };

@@ -23,7 +23,16 @@
 
 namespace iobench {
 
-enum class IoOp : uint8_t { kRead = 0, kWrite = 1, kTrim = 2, kFsync = 3, kFdatasync = 4 };
+// kSyncFileRange: sync_file_range(2) of [offset, offset + length) with the
+// job's sync_file_range flags (EngineContext::job->sync_file_range_flags).
+enum class IoOp : uint8_t {
+  kRead = 0,
+  kWrite = 1,
+  kTrim = 2,
+  kFsync = 3,
+  kFdatasync = 4,
+  kSyncFileRange = 5,
+};
 
 // One I/O in flight. Lives in the worker's request pool for the whole run;
 // the pointer is stable, so async engines carry it in user_data / iocb->data.

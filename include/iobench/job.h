@@ -228,7 +228,9 @@ struct JobSpec {
   uint32_t offset_percent = 0;
   uint64_t offset_increment = 0;
   uint32_t offset_increment_percent = 0;
-  uint64_t number_ios = 0;  // 0: unlimited
+  uint64_t offset_align = 0;  // 0: a percentage offset aligns up to the smallest bs
+  bool file_append = false;   // regular files: I/O starts at the file's current size
+  uint64_t number_ios = 0;    // 0: unlimited
   bool fill_device = false;
 
   // --- pattern ---
@@ -265,6 +267,10 @@ struct JobSpec {
   bool dsync = false;
   uint64_t fsync_blocks = 0;      // fsync every N writes
   uint64_t fdatasync_blocks = 0;  // fdatasync every N writes
+  // sync_file_range=flags:N: sync_file_range(2) of the range written since
+  // the last one, every N writes; flags are SYNC_FILE_RANGE_* bits.
+  uint64_t sync_file_range_blocks = 0;
+  uint32_t sync_file_range_flags = 0;
   bool end_fsync = false;
   bool fsync_on_close = false;
   bool invalidate = true;
@@ -273,12 +279,24 @@ struct JobSpec {
   // SEQUENTIAL otherwise.
   enum class FadviseHint : uint8_t { kNone, kWorkload, kSequential, kRandom };
   FadviseHint fadvise_hint = FadviseHint::kWorkload;
+  // write_hint: fcntl(F_SET_RW_HINT) at open. -1 unset, else the kernel's
+  // RWH_WRITE_LIFE_* value (1 none, 2 short, 3 medium, 4 long, 5 extreme).
+  int write_hint = -1;
   FallocateMode fallocate = FallocateMode::kNative;
   bool overwrite = false;
   bool create_on_open = false;
+  bool create_serialize = true;   // lay files out one at a time (fio's default)
+  bool create_fsync = true;       // fsync a file after laying its data out
+  bool create_only = false;       // lay the files out, do no I/O
+  bool allow_file_create = true;  // 0: a missing file is an error, never created
   bool unlink = false;
+  bool unlink_each_loop = false;  // remove the files after each loop (and lay them out again)
   bool pre_read = false;
   bool allow_mounted_write = false;
+  // exec_prerun / exec_postrun: shell commands run before / after the job's
+  // I/O, output to <jobname>.prerun.txt / .postrun.txt.
+  std::string exec_prerun;
+  std::string exec_postrun;
 
   // --- time ---
   uint64_t runtime_ns = 0;  // 0: no limit
@@ -305,8 +323,10 @@ struct JobSpec {
 
   // --- randomness ---
   bool randrepeat = true;
+  bool allrandrepeat = false;  // every generator repeatable, even with randrepeat=0
   std::optional<uint64_t> randseed;
   bool norandommap = false;
+  bool softrandommap = false;  // a random map that cannot be allocated: run without one
   RandomGenerator random_generator = RandomGenerator::kTausworthe;
   RandomDistribution random_distribution;
   uint32_t percentage_random[kNumDdirs] = {100, 100, 100};
@@ -339,6 +359,11 @@ struct JobSpec {
   uint32_t buffer_compress_percentage = 0;
   uint64_t buffer_compress_chunk = 512;
   std::vector<uint8_t> buffer_pattern;  // empty: random
+  // mem= (iomem=): what the I/O buffers are allocated from (run/buffers.h).
+  enum class MemType : uint8_t { kMalloc, kShm, kShmHuge, kMmap, kMmapHuge, kMmapShared };
+  MemType mem = MemType::kMalloc;
+  std::string mem_file;    // mem=mmap:FILE, mmaphuge:FILE, mmapshared:FILE
+  uint64_t mem_align = 0;  // mem_align= (iomem_align=): buffers start this far past alignment
 
   // --- verification ---
   VerifyOptions verify;

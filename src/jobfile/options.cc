@@ -1,12 +1,16 @@
 #include "jobfile/options.h"
 
+#include <fcntl.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <iterator>
 #include <set>
+#include <utility>
 
 #include "iobench/engine.h"
 #include "jobfile/units.h"
@@ -646,6 +650,13 @@ std::vector<OptionDef> BuildTable() {
                   .Set(S(name)));
   r.push_back(
       Row("description", T::kStr, "job", "Free-text description of the job").Set(S(description)));
+  r.push_back(Row("exec_prerun", T::kStr, "job",
+                  "Shell command run before the job's I/O (output: <name>.prerun.txt); "
+                  "a failure stops the job")
+                  .Set(S(exec_prerun)));
+  r.push_back(Row("exec_postrun", T::kStr, "job",
+                  "Shell command run after the job's I/O (output: <name>.postrun.txt)")
+                  .Set(S(exec_postrun)));
   r.push_back(Row("stonewall", T::kBool, "job",
                   "Wait for all jobs before this one to finish before starting it")
                   .Alias({"wait_for_previous"})
@@ -783,6 +794,15 @@ std::vector<OptionDef> BuildTable() {
             return SetPercentable(&j.offset_increment, &j.offset_increment_percent, v,
                                   "offset_increment");
           }));
+  r.push_back(Row("offset_align", T::kSize, "files",
+                  "Align a percentage offset up to this (0: the smallest block size)")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .Set(N(offset_align)));
+  r.push_back(
+      Row("file_append", T::kBool, "files", "I/O starts at the end of the file (regular files)")
+          .Def("0")
+          .Set(B(file_append)));
   r.push_back(Row("number_ios", T::kInt, "files", "Stop after this many I/Os (0: no limit)")
                   .Def("0")
                   .Range(0, INT64_MAX)
@@ -798,9 +818,27 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("unlink", T::kBool, "files", "Delete the job's files when it is done")
                   .Def("0")
                   .Set(B(unlink)));
+  r.push_back(Row("unlink_each_loop", T::kBool, "files",
+                  "Delete the job's files after each loop (they are laid out again)")
+                  .Def("0")
+                  .Set(B(unlink_each_loop)));
   r.push_back(Row("create_on_open", T::kBool, "files", "Create files when they are opened for I/O")
                   .Def("0")
                   .Set(B(create_on_open)));
+  r.push_back(Row("create_serialize", T::kBool, "files",
+                  "Lay the jobs' files out one at a time (0: in parallel)")
+                  .Def("1")
+                  .Set(B(create_serialize)));
+  r.push_back(Row("create_fsync", T::kBool, "files", "fsync a file after laying its data out")
+                  .Def("1")
+                  .Set(B(create_fsync)));
+  r.push_back(Row("create_only", T::kBool, "files", "Only lay the files out; do no I/O")
+                  .Def("0")
+                  .Set(B(create_only)));
+  r.push_back(Row("allow_file_create", T::kBool, "files",
+                  "May create missing files (0: a missing file is an error)")
+                  .Def("1")
+                  .Set(B(allow_file_create)));
   r.push_back(
       Row("pre_read", T::kBool, "files", "Read the files into the page cache before starting")
           .Def("0")
@@ -911,6 +949,10 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("randrepeat", T::kBool, "pattern", "Same random sequence on every run")
                   .Def("1")
                   .Set(B(randrepeat)));
+  r.push_back(Row("allrandrepeat", T::kBool, "pattern",
+                  "Repeatable random numbers for everything, even with randrepeat=0")
+                  .Def("0")
+                  .Set(B(allrandrepeat)));
   r.push_back(Row("randseed", T::kInt, "pattern", "Seed of the random generators")
                   .Range(0, INT64_MAX)
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
@@ -920,6 +962,10 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("norandommap", T::kBool, "pattern", "Random offsets may repeat; no coverage map")
                   .Def("0")
                   .Set(B(norandommap)));
+  r.push_back(Row("softrandommap", T::kBool, "pattern",
+                  "Run without the random map when it cannot be allocated")
+                  .Def("0")
+                  .Set(B(softrandommap)));
   r.push_back(Row("random_generator", T::kEnum, "pattern", "Random number generator")
                   .Def("tausworthe")
                   .Choices("tausworthe|lfsr|tausworthe64")
@@ -1063,6 +1109,36 @@ std::vector<OptionDef> BuildTable() {
                   .Def("0")
                   .Range(0, INT64_MAX)
                   .Set(N(fdatasync_blocks)));
+  r.push_back(Row("sync_file_range", T::kSpecial, "io",
+                  "sync_file_range(2) of what was written, every N writes (flags:N)")
+                  .Choices("wait_before,write,wait_after[:N]")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const std::string t = Trim(v.text);
+                    const size_t colon = t.find(':');
+                    uint32_t flags = 0;
+                    for (const std::string& raw : SplitEscaped(t.substr(0, colon), ',')) {
+                      const std::string f = ToLower(Trim(raw));
+                      if (f == "wait_before")
+                        flags |= SYNC_FILE_RANGE_WAIT_BEFORE;
+                      else if (f == "write")
+                        flags |= SYNC_FILE_RANGE_WRITE;
+                      else if (f == "wait_after")
+                        flags |= SYNC_FILE_RANGE_WAIT_AFTER;
+                      else
+                        return Bad("bad sync_file_range flag '" + f +
+                                   "' (wait_before, write, wait_after)");
+                    }
+                    int64_t n = 1;  // fio: no count means every write
+                    if (colon != std::string::npos) {
+                      IOB_ASSIGN_OR_RETURN(n, Num(t.substr(colon + 1), NumKind::kPlain, 1024));
+                      if (n < 0)
+                        return Bad("sync_file_range count " + std::to_string(n) +
+                                   " must be 0 (never) or more");
+                    }
+                    j.sync_file_range_flags = flags;
+                    j.sync_file_range_blocks = static_cast<uint64_t>(n);
+                    return Status::Ok();
+                  }));
   r.push_back(Row("end_fsync", T::kBool, "io", "fsync the files when the job's writes are done")
                   .Def("0")
                   .Set(B(end_fsync)));
@@ -1072,6 +1148,20 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("invalidate", T::kBool, "io", "Drop the files' page cache before starting")
                   .Def("1")
                   .Set(B(invalidate)));
+  r.push_back(
+      Row("write_hint", T::kEnum, "io",
+          "Expected life time of the data written (fcntl F_SET_RW_HINT at open)")
+          .Choices("none|short|medium|long|extreme")
+          .Set([](JobSpec& j, const OptValue& v) -> Status {
+            static const char* const kHints[] = {"none", "short", "medium", "long", "extreme"};
+            const std::string t = ToLower(Trim(v.text));
+            for (int i = 0; i < 5; ++i)
+              if (t == kHints[i]) {
+                j.write_hint = i + 1;  // RWH_WRITE_LIFE_NONE is 1
+                return Status::Ok();
+              }
+            return Bad("bad write_hint '" + t + "' (none, short, medium, long, extreme)");
+          }));
   r.push_back(Row("fadvise_hint", T::kEnum, "io",
                   "posix_fadvise at open: 1 by workload (random/sequential), 0 none")
                   .Def("1")
@@ -1347,6 +1437,48 @@ std::vector<OptionDef> BuildTable() {
                     j.zero_buffers = false;
                     return Status::Ok();
                   }));
+  r.push_back(Row("mem", T::kSpecial, "buffers",
+                  "Memory the I/O buffers come from; huge page types fail when none are free")
+                  .Alias({"iomem"})
+                  .Def("malloc")
+                  .Choices("malloc|shm|shmhuge|mmap[:file]|mmaphuge[:file]|mmapshared[:file]")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const std::string t = Trim(v.text);
+                    const size_t colon = t.find(':');
+                    const std::string kind = ToLower(t.substr(0, colon));
+                    const std::string file = colon == std::string::npos ? "" : t.substr(colon + 1);
+                    using M = JobSpec::MemType;
+                    static const std::pair<const char*, M> kTypes[] = {
+                        {"malloc", M::kMalloc},     {"shm", M::kShm},
+                        {"shmhuge", M::kShmHuge},   {"mmap", M::kMmap},
+                        {"mmaphuge", M::kMmapHuge}, {"mmapshared", M::kMmapShared}};
+                    const auto* it = std::find_if(std::begin(kTypes), std::end(kTypes),
+                                                  [&](const auto& e) { return kind == e.first; });
+                    if (kind == "cudamalloc")
+                      return Bad(
+                          "mem=cudamalloc (GPU memory for fio's rdma engine) is not "
+                          "supported by iobench");
+                    if (it == std::end(kTypes))
+                      return Bad("bad mem type '" + kind +
+                                 "' (malloc, shm, shmhuge, mmap, mmaphuge, mmapshared)");
+                    const M m = it->second;
+                    if (colon != std::string::npos && file.empty())
+                      return Bad("mem=" + kind + ": the file name after ':' is empty");
+                    if (!file.empty() && m != M::kMmap && m != M::kMmapHuge && m != M::kMmapShared)
+                      return Bad("mem=" + kind +
+                                 " takes no file (only mmap, mmaphuge and "
+                                 "mmapshared map one)");
+                    j.mem = m;
+                    j.mem_file = file;
+                    return Status::Ok();
+                  }));
+  // fio's own name is iomem_align (its JSON "job options" say so), mem's is mem.
+  r.push_back(Row("iomem_align", T::kSize, "buffers",
+                  "Start the I/O buffers this many bytes past a page-aligned address")
+                  .Alias({"mem_align"})
+                  .Def("0")
+                  .Range(0, UINT32_MAX)
+                  .Set(N(mem_align)));
   // --- verify (run: src/run/worker_verify.cc, src/run/verify_async.cc)
   r.push_back(Row("verify", T::kEnum, "verify", "Verify written data with this method")
                   .Def("0")

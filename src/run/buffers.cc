@@ -1,5 +1,18 @@
-// BufferFiller: write buffer contents. See pattern.h and docs/patterns.md.
+// IoMemory (buffers.h): where the I/O buffers live (mem=, mem_align=).
+// BufferFiller (pattern.h): what write buffers contain. See docs/patterns.md.
+#include "run/buffers.h"
+
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "run/pattern.h"
@@ -9,7 +22,162 @@ namespace iobench {
 
 namespace {
 constexpr uint64_t kScrambleBlock = 512;
+
+uint64_t RoundUp(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
+
+// "2 MiB", "12 KiB", "1000 bytes": exact, for sizes users compare with /proc.
+std::string SizeText(uint64_t b) {
+  if (b != 0 && b % (1 << 20) == 0) return std::to_string(b >> 20) + " MiB";
+  if (b != 0 && b % 1024 == 0) return std::to_string(b >> 10) + " KiB";
+  return std::to_string(b) + " bytes";
+}
+
+bool IsHuge(JobSpec::MemType t) {
+  return t == JobSpec::MemType::kShmHuge || t == JobSpec::MemType::kMmapHuge;
+}
 }  // namespace
+
+const char* MemTypeName(JobSpec::MemType t) {
+  using M = JobSpec::MemType;
+  switch (t) {
+    case M::kMalloc:
+      return "malloc";
+    case M::kShm:
+      return "shm";
+    case M::kShmHuge:
+      return "shmhuge";
+    case M::kMmap:
+      return "mmap";
+    case M::kMmapHuge:
+      return "mmaphuge";
+    case M::kMmapShared:
+      return "mmapshared";
+  }
+  return "?";
+}
+
+HugePageInfo ReadHugePageInfo() {
+  HugePageInfo info;
+  FILE* f = std::fopen("/proc/meminfo", "re");
+  if (f == nullptr) return info;
+  char line[256];
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    unsigned long long v = 0;
+    if (std::sscanf(line, "HugePages_Free: %llu", &v) == 1) info.free_pages = v;
+    if (std::sscanf(line, "Hugepagesize: %llu kB", &v) == 1) info.page_bytes = v * 1024;
+  }
+  std::fclose(f);
+  return info;
+}
+
+Status IoMemory::Allocate(const JobSpec& job, uint64_t bytes, uint64_t align,
+                          const std::string& who) {
+  using M = JobSpec::MemType;
+  Release();
+  type_ = job.mem;
+  const std::string opt =
+      std::string("mem=") + MemTypeName(job.mem) + (job.mem_file.empty() ? "" : ":" + job.mem_file);
+  // Room to move the start up to `align`, then mem_align past it.
+  uint64_t total = bytes + align + job.mem_align;
+
+  if (job.mem == M::kMmapHuge && !job.mem_file.empty()) {
+    // fio maps a file on any filesystem here; on tmpfs or ext4 that is
+    // not huge pages at all, so iobench refuses it instead.
+    struct statfs sfs {};
+    std::string dir = job.mem_file;
+    const size_t slash = dir.rfind('/');
+    dir = slash == std::string::npos ? "." : slash == 0 ? "/" : dir.substr(0, slash);
+    if (statfs(dir.c_str(), &sfs) != 0) return ErrnoStatus(who + ": " + opt + ": statfs " + dir);
+    if (static_cast<uint64_t>(sfs.f_type) != HUGETLBFS_MAGIC)
+      return Status::Invalid(who + ": " + opt + ": " + dir +
+                             " is not on hugetlbfs, so the buffers would not be huge pages "
+                             "(mount -t hugetlbfs none DIR, or use mem=mmaphuge without a "
+                             "file)");
+  }
+  if (IsHuge(job.mem)) {
+    // Probe first so the message says what to do; the kernel's ENOMEM alone
+    // does not. A hugetlbfs file (mmaphuge:FILE) draws on the same pool.
+    const HugePageInfo hp = ReadHugePageInfo();
+    if (hp.page_bytes == 0)
+      return Status::Unsupported(who + ": " + opt +
+                                 ": this kernel has no huge pages (no Hugepagesize in "
+                                 "/proc/meminfo)");
+    total = RoundUp(total, hp.page_bytes);
+    const uint64_t need = total / hp.page_bytes;
+    if (hp.free_pages < need)
+      return Status::Limit(who + ": " + opt + " needs " + std::to_string(need) + " free huge page" +
+                           (need == 1 ? "" : "s") + " of " + SizeText(hp.page_bytes) + " for " +
+                           SizeText(bytes) + " of I/O buffers, but HugePages_Free is " +
+                           std::to_string(hp.free_pages) +
+                           " (reserve some in /proc/sys/vm/nr_hugepages)");
+  }
+
+  if (job.mem == M::kMalloc) {
+    raw_ = std::malloc(total);
+    if (raw_ == nullptr)
+      return Status::Limit(who + ": cannot allocate " + SizeText(total) + " of I/O buffers (" +
+                           opt + ")");
+  } else if (job.mem == M::kShm || job.mem == M::kShmHuge) {
+    const int flags = IPC_CREAT | 0600 | (job.mem == M::kShmHuge ? SHM_HUGETLB : 0);
+    const int id = shmget(IPC_PRIVATE, total, flags);
+    if (id < 0) return ErrnoStatus(who + ": " + opt + ": shmget of " + SizeText(total));
+    void* p = shmat(id, nullptr, 0);
+    const int err = errno;
+    // Marked for removal at once: the segment goes away at detach (or if we
+    // die), so no run leaves a System V segment behind.
+    (void)shmctl(id, IPC_RMID, nullptr);
+    if (p == reinterpret_cast<void*>(-1)) return ErrnoStatus(who + ": " + opt + ": shmat", err);
+    raw_ = p;
+  } else {
+    int flags = 0;
+    if (!job.mem_file.empty()) {
+      const bool existed = access(job.mem_file.c_str(), F_OK) == 0;
+      fd_ = open(job.mem_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+      if (fd_ < 0) return ErrnoStatus(who + ": " + opt + ": open " + job.mem_file);
+      if (!existed) created_file_ = job.mem_file;
+      // The file is sized to the buffers (fio does the same), so every page
+      // of the mapping is backed and touching it cannot raise SIGBUS.
+      if (ftruncate(fd_, static_cast<off_t>(total)) != 0) {
+        const Status st = ErrnoStatus(who + ": " + opt + ": ftruncate " + job.mem_file);
+        Release();
+        return st;
+      }
+      flags = job.mem == M::kMmap ? MAP_PRIVATE : MAP_SHARED;
+    } else {
+      flags = MAP_ANONYMOUS | (job.mem == M::kMmapShared ? MAP_SHARED : MAP_PRIVATE);
+      if (job.mem == M::kMmapHuge) flags |= MAP_HUGETLB;
+    }
+    void* p = mmap(nullptr, total, PROT_READ | PROT_WRITE, flags, fd_, 0);
+    if (p == MAP_FAILED) {
+      const Status st = ErrnoStatus(who + ": " + opt + ": mmap of " + SizeText(total));
+      Release();
+      return st;
+    }
+    raw_ = p;
+  }
+  mapped_bytes_ = total;
+  const uintptr_t a = reinterpret_cast<uintptr_t>(raw_);
+  base_ = reinterpret_cast<void*>((a + align - 1) / align * align + job.mem_align);
+  return Status::Ok();
+}
+
+void IoMemory::Release() {
+  using M = JobSpec::MemType;
+  if (raw_ != nullptr) {
+    if (type_ == M::kMalloc)
+      std::free(raw_);
+    else if (type_ == M::kShm || type_ == M::kShmHuge)
+      (void)shmdt(raw_);
+    else
+      (void)munmap(raw_, mapped_bytes_);
+  }
+  raw_ = base_ = nullptr;
+  mapped_bytes_ = 0;
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+  if (!created_file_.empty()) (void)unlink(created_file_.c_str());
+  created_file_.clear();
+}
 
 BufferFiller::BufferFiller(const JobSpec& job, uint64_t seed)
     : state_(prng::MixSeed(seed, 0x62756600ULL)) {

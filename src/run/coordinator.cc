@@ -209,6 +209,26 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
           " (" + Where(SettingOf(job, "log_alternate_epoch_clock_id")) +
           ") is not a clock this kernel has (clock_gettime: " + std::strerror(errno) + ")");
   }
+  if (job.sync_file_range_blocks != 0 && (job.fsync_blocks != 0 || job.fdatasync_blocks != 0)) {
+    const char* other = job.fsync_blocks != 0 ? "fsync" : "fdatasync";
+    return Status::Unsupported("job '" + job.name + "': sync_file_range (" +
+                               Where(SettingOf(job, "sync_file_range")) + ") with " + other + " (" +
+                               Where(SettingOf(job, other)) +
+                               ") is not supported: give one way to sync");
+  }
+  if (job.unlink_each_loop && job.loops > 1 && !job.time_based) {
+    // The files are replaced between loops: a verify of earlier loops' data
+    // and files registered with io_uring would point at the removed ones.
+    const char* other = job.verify.type != VerifyType::kNone ? "verify"
+                        : job.registerfiles                  ? "registerfiles"
+                                                             : nullptr;
+    if (other != nullptr)
+      return Status::Unsupported("job '" + job.name + "': unlink_each_loop (" +
+                                 Where(SettingOf(job, "unlink_each_loop")) + ") with " + other +
+                                 " (" + Where(SettingOf(job, other)) +
+                                 ") is not supported: each loop's files are removed and created "
+                                 "again");
+  }
   if (opts.readonly && Writes(job))
     return Status::Refused("job '" + job.name +
                            "' would write or trim, and --readonly is in effect");
@@ -228,15 +248,15 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
   return Status::Ok();
 }
 
-// Lays out the paths that need it, a few at a time (untimed, before the run).
+// Lays out the paths that need it, up to `threads` at a time (untimed, before the run).
 Status LayOutAll(const std::vector<std::pair<const JobSpec*, TargetFile>>& work,
-                 std::vector<uint64_t>* bytes, const std::atomic<int>* stop) {
+                 std::vector<uint64_t>* bytes, const std::atomic<int>* stop, unsigned threads) {
   bytes->assign(work.size(), 0);
   if (work.empty()) return Status::Ok();
   std::vector<Status> status(work.size());
   std::atomic<size_t> next{0};
   const unsigned hw = std::max(2u, std::thread::hardware_concurrency());
-  const size_t nthreads = std::min<size_t>(work.size(), std::min(hw, 16u));
+  const size_t nthreads = std::min<size_t>(work.size(), std::min(hw, threads));
   auto body = [&] {
     for (size_t i = next++; i < work.size(); i = next++) {
       Result<uint64_t> r = LayOutFile(*work[i].first, work[i].second, stop);
@@ -411,7 +431,11 @@ class PhaseRunner {
         while ((go = ctl.go.load()) == 0) ctl.go.wait(0);
         if (go == 1 && !cp->waits.empty()) go = WaitForJobs(*sh, cp->waits) ? 1 : 2;
         sh->released_ns[ci].store(NowNs());
-        if (go == 1 && cp->setup.ok()) cp->worker->Run();
+        if (go == 1 && cp->setup.ok()) {
+          cp->worker->ExecPrerun();  // a failure makes Run() do no I/O and report it
+          cp->worker->Run();
+          cp->worker->ExecPostrun();
+        }
         cp->worker->Teardown();
         const JobSpec& job = sh->jobs[cp->job];
         if (go == 1 && (job.exitall || (job.exitall_on_error && cp->worker->result().error != 0))) {
@@ -642,6 +666,10 @@ class PhaseRunner {
         IOB_ASSIGN_OR_RETURN(c.targets, ResolveTargets(job, c.jobnum, diskless));
         for (const auto& t : c.targets) {
           IOB_RETURN_IF_ERROR(CheckDirectAlignment(job, t));
+          if (!job.allow_file_create && !diskless && !t.exists)
+            return Status::Invalid(
+                "job '" + job.name + "': " + t.path + " does not exist, and allow_file_create=0 (" +
+                Where(SettingOf(job, "allow_file_create")) + ") forbids creating it");
           if (!diskless && probed.insert(t.path).second) {
             EngineFile f;
             f.path = t.path;
@@ -705,8 +733,24 @@ class PhaseRunner {
       todo.push_back(work[i]);
       todo_owner.push_back(owner[i]);
     }
-    std::vector<uint64_t> bytes;
-    if (Status st = LayOutAll(todo, &bytes, opts_.stop_signal); !st.ok()) {
+    // create_serialize=1 (fio's default): one file at a time, so files laid
+    // out together do not interleave on disk; =0 files go in parallel.
+    std::vector<std::pair<const JobSpec*, TargetFile>> serial, parallel;
+    std::vector<size_t> serial_owner, parallel_owner;
+    for (size_t i = 0; i < todo.size(); ++i) {
+      const bool ser = todo[i].first->create_serialize;
+      (ser ? serial : parallel).push_back(todo[i]);
+      (ser ? serial_owner : parallel_owner).push_back(todo_owner[i]);
+    }
+    todo = serial;
+    todo.insert(todo.end(), parallel.begin(), parallel.end());
+    todo_owner = serial_owner;
+    todo_owner.insert(todo_owner.end(), parallel_owner.begin(), parallel_owner.end());
+    std::vector<uint64_t> bytes, parallel_bytes;
+    Status st = LayOutAll(serial, &bytes, opts_.stop_signal, /*threads=*/1);
+    if (st.ok()) st = LayOutAll(parallel, &parallel_bytes, opts_.stop_signal, /*threads=*/16);
+    bytes.insert(bytes.end(), parallel_bytes.begin(), parallel_bytes.end());
+    if (!st.ok()) {
       UnlinkFiles(*clones);  // unlink=1 also covers files laid out halfway
       return st;
     }

@@ -4,9 +4,11 @@
 
 #include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <numbers>
 #include <numeric>
 #include <string>
@@ -276,7 +278,29 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
     fs.seq_cap = fs.blocks;
     max_blocks = std::max(max_blocks, fs.blocks);
     if (!random_job_) continue;
-    if (rand_mode_ == RandMode::kMap) fs.map.Init(fs.blocks);
+    if (rand_mode_ == RandMode::kMap) {
+      // A map larger than the machine's memory is not attempted (with
+      // overcommit it could be "allocated" and then kill the run when
+      // cleared); a smaller one that still fails is caught.
+      const uint64_t map_bytes = fs.blocks / 8;
+      const long pages = sysconf(_SC_PHYS_PAGES);
+      const long page = sysconf(_SC_PAGESIZE);
+      bool fits = pages <= 0 || page <= 0 ||
+                  map_bytes / static_cast<uint64_t>(page) < static_cast<uint64_t>(pages);
+      if (fits) {
+        try {
+          fs.map.Init(fs.blocks);
+        } catch (const std::exception&) {  // bad_alloc, length_error
+          fits = false;
+        }
+      }
+      if (!fits)
+        return Status::Limit("the random map of file " + std::to_string(i) + " (" +
+                             std::to_string(fs.blocks) + " blocks, " +
+                             std::to_string(map_bytes >> 20) +
+                             " MiB) cannot be allocated: set norandommap=1, or softrandommap=1 "
+                             "to run without it");
+    }
     if (rand_mode_ == RandMode::kLfsr)
       fs.lfsr.Init(fs.blocks, prng::MixSeed(seed, kStreamLfsr + i));
     if (dist_ == DistType::kZipf) fs.zipf.Init(dist_param_, fs.blocks);
@@ -670,7 +694,7 @@ uint64_t DeriveSeed(const JobSpec& job, uint32_t jobnum) {
   uint64_t base;
   if (job.randseed.has_value()) {
     base = *job.randseed;
-  } else if (job.randrepeat) {
+  } else if (job.randrepeat || job.allrandrepeat) {
     base = kRepeatableSeed;
   } else if (getrandom(&base, sizeof(base), GRND_NONBLOCK) != sizeof(base)) {
     // No entropy source: the clock is different enough between runs.

@@ -218,6 +218,12 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
   } else if (act == "datasync") {
     op = IoOp::kFdatasync;
     skip_bit = 0;  // fio's replay_skip has no datasync
+  } else if (act == "sync_file_range") {
+    // write_iolog records them (fio and iobench), with the last I/O's offset
+    // and length 0: not the range to sync, so there is nothing to replay.
+    return LineError(
+        "'sync_file_range' entries are not replayed by iobench (the log does not "
+        "carry their range or flags)");
   } else {
     return LineError("unknown action '" + std::string(act) +
                      "' (read, write, trim, sync, datasync" + (version_ == 2 ? ", wait" : "") +

@@ -151,8 +151,10 @@ class IologRecorder {
     }
     char* p = Reserve(file);
     p = Stamp(p, now_ns, file);
-    static constexpr const char* kOps[] = {"read", "write", "trim", "sync", "datasync"};
-    const char* op_name = kOps[static_cast<unsigned>(op) < 5 ? static_cast<unsigned>(op) : 0];
+    static constexpr const char* kOps[] = {"read", "write",    "trim",
+                                           "sync", "datasync", "sync_file_range"};
+    static_assert(static_cast<unsigned>(IoOp::kSyncFileRange) == 5);
+    const char* op_name = kOps[static_cast<unsigned>(op) < 6 ? static_cast<unsigned>(op) : 0];
     const size_t n = std::char_traits<char>::length(op_name);
     std::memcpy(p, op_name, n);
     p += n;

@@ -231,11 +231,8 @@ Status Worker::Setup() {
   }
   stride_ = (std::max<uint64_t>(max_bs, 1) + align - 1) / align * align;
   buffer_bytes_ = stride_ * depth_;
-  if (posix_memalign(&buffers_, align, buffer_bytes_) != 0) {
-    buffers_ = nullptr;
-    return Status::Limit(who + ": cannot allocate " + HumanBytes(buffer_bytes_) +
-                         " of I/O buffers");
-  }
+  IOB_RETURN_IF_ERROR(io_mem_.Allocate(job_, buffer_bytes_, align, who));
+  buffers_ = io_mem_.base();
   filler_ = std::make_unique<BufferFiller>(job_, seed_);
   filler_->FillInitial(buffers_, buffer_bytes_);
 
@@ -258,22 +255,35 @@ Status Worker::Setup() {
     IOB_ASSIGN_OR_RETURN(replay_log_,
                          IologReader::Open(job_.read_iolog, ReplayOptions::FromJob(job_)));
   } else {
-    IOB_ASSIGN_OR_RETURN(pattern_, IoPattern::Create(job_, PatternRegions(), seed_));
+    Result<std::unique_ptr<IoPattern>> pattern = IoPattern::Create(job_, PatternRegions(), seed_);
+    if (!pattern.ok() && pattern.status().code() == Status::Code::kResourceLimit &&
+        job_.softrandommap && !job_.norandommap && job_.verify.type == VerifyType::kNone) {
+      // softrandommap: the map does not fit; run as norandommap, as fio does.
+      AddNote("softrandommap: " + pattern.status().message() +
+              "; ran without a random map (offsets may repeat within a pass)");
+      JobSpec no_map = job_;
+      no_map.norandommap = true;
+      pattern = IoPattern::Create(no_map, PatternRegions(), seed_);
+    }
+    if (!pattern.ok()) return pattern.status();
+    pattern_ = std::move(*pattern);
   }
   rate_ = RateLimiter::Create(job_, 1, seed_);
   io_limit_ = job_.io_size;
   ios_left_ = job_.number_ios != 0 ? job_.number_ios : UINT64_MAX;
-  IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
+  if (job_.create_only) ios_left_ = 0;  // the files are laid out; that was the job
+  if (!job_.create_only) IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
   nfiles_ = static_cast<uint32_t>(files_.size());
   if (job_.latency_target_ns != 0) lat_search_ = std::make_unique<DepthSearch>(job_);
+  if (job_.sync_file_range_blocks != 0) sfr_range_.assign(nfiles_, {UINT64_MAX, 0});
   max_latency_on_ =
       job_.max_latency_ns[0] != 0 || job_.max_latency_ns[1] != 0 || job_.max_latency_ns[2] != 0;
   slow_complete_ = verifier_ != nullptr || cmdprio_on_ || lat_search_ != nullptr || max_latency_on_;
   low_prio_value_ = JobIoprio(job_);  // the I/Os without the cmdprio priority carry it
   fast_eligible_ = verifier_ == nullptr && job_.thinktime_ns == 0 && rate_ == nullptr &&
-                   job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 && io_limit_ == 0 &&
-                   !cmdprio_on_ && lat_search_ == nullptr && recorder_ == nullptr &&
-                   replay_log_ == nullptr;
+                   job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 &&
+                   job_.sync_file_range_blocks == 0 && io_limit_ == 0 && !cmdprio_on_ &&
+                   lat_search_ == nullptr && recorder_ == nullptr && replay_log_ == nullptr;
   UpdateFastPrepare();
 
   EngineContext ctx;
@@ -521,8 +531,41 @@ bool Worker::EndPass(IoPlan* plan) {
       VerifyAfterPass(job_.time_based || passes_ < std::max<uint64_t>(1, job_.loops)))
     return false;
   if (!job_.time_based && passes_ >= std::max<uint64_t>(1, job_.loops)) return false;
+  if (job_.unlink_each_loop && !job_.time_based) {
+    replace_files_ = true;  // Run() replaces the files once this pass has drained
+    return false;
+  }
   pattern_->Reset();
   return pattern_->Next(plan);
+}
+
+bool Worker::ReplaceFilesForNextLoop() {
+  replace_files_ = false;
+  for (size_t i = 0; i < files_.size(); ++i) {
+    const TargetFile& t = targets_[i];
+    if (t.diskless || t.is_block_device || t.is_char_device) continue;
+    if (job_.fsync_on_close) (void)fsync(files_[i].fd);
+    close(files_[i].fd);
+    files_[i].fd = -1;
+    (void)::unlink(t.path.c_str());
+    // A writing job recreates the file empty (its writes fill it, as in
+    // fio); a reading job finds it gone, as fio's does.
+    JobSpec open_spec = job_;
+    open_spec.create_on_open = JobWrites(job_) && job_.allow_file_create;
+    Result<int> fd = OpenTarget(open_spec, t);
+    if (!fd.ok()) {
+      error_ = fd.status().errno_value() != 0 ? fd.status().errno_value() : EIO;
+      job_error_ = fd.status().message() + " (unlink_each_loop removed it after loop " +
+                   std::to_string(passes_) + ")";
+      return false;
+    }
+    files_[i].fd = *fd;
+    (void)AdviseTarget(*fd, t, job_);  // as at the first open; a refusal there already failed
+  }
+  pattern_->Reset();
+  no_more_ = false;
+  UpdateFastPrepare();
+  return true;
 }
 
 bool Worker::NextPlan(IoPlan* plan) {
@@ -627,13 +670,23 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
       lookahead_plan_ = true;  // its rate delay is still to be computed
     }
     IoRequest* r = free_[--free_n_];
-    r->op = job_.fsync_blocks != 0 ? IoOp::kFsync : IoOp::kFdatasync;
+    r->op = job_.fsync_blocks != 0       ? IoOp::kFsync
+            : job_.fdatasync_blocks != 0 ? IoOp::kFdatasync
+                                         : IoOp::kSyncFileRange;
     // fio logs a sync with the offset its request slot last carried.
     if (recorder_ != nullptr) recorder_->Io(now, last_write_file_, r->op, r->offset, 0);
     r->file_index = last_write_file_;
     r->fd = files_[last_write_file_].fd;
     r->offset = r->xfer_offset = 0;
     r->length = r->xfer_length = 0;
+    if (r->op == IoOp::kSyncFileRange) {
+      // The range written to this file since its last sync_file_range (fio).
+      auto& [first, end] = sfr_range_[last_write_file_];
+      r->offset = r->xfer_offset = first;
+      r->length = r->xfer_length = end - first;
+      first = UINT64_MAX;
+      end = 0;
+    }
     r->res = 0;
     r->flags = 0;
     r->prio = 0;
@@ -720,7 +773,14 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     else
       filler_->BeforeWrite(r->buf, r->length);
     last_write_file_ = plan.file;
-    const uint64_t every = job_.fsync_blocks != 0 ? job_.fsync_blocks : job_.fdatasync_blocks;
+    if (job_.sync_file_range_blocks != 0) {
+      auto& [first, end] = sfr_range_[plan.file];
+      first = std::min(first, plan.offset);
+      end = std::max(end, plan.offset + plan.length);
+    }
+    const uint64_t every = job_.fsync_blocks != 0       ? job_.fsync_blocks
+                           : job_.fdatasync_blocks != 0 ? job_.fdatasync_blocks
+                                                        : job_.sync_file_range_blocks;
     if (every != 0 && ++writes_since_sync_ >= every) {
       writes_since_sync_ = 0;
       need_sync_ = true;
@@ -819,7 +879,7 @@ bool Worker::FailReplay(const Status& st) {
 }
 
 void Worker::HandleError(IoRequest* req, int err) {
-  const bool is_sync_op = req->op == IoOp::kFsync || req->op == IoOp::kFdatasync;
+  const bool is_sync_op = req->op >= IoOp::kFsync;
   const int d = is_sync_op ? static_cast<int>(Ddir::kWrite) : static_cast<int>(req->op);
   if (verifier_ != nullptr) VerifyDropped(req);
   DirStats& ds = ts_.dir[d];
@@ -834,8 +894,10 @@ void Worker::HandleError(IoRequest* req, int err) {
     e.file = req->file_index < files_.size() ? files_[req->file_index].path : "";
     e.offset = req->xfer_offset;
     e.ddir = static_cast<Ddir>(d);
-    e.message = std::string(is_sync_op ? "fsync" : DirName(d)) + " " + e.file +
-                " offset=" + std::to_string(e.offset) +
+    e.message = std::string(!is_sync_op                       ? DirName(d)
+                            : req->op == IoOp::kSyncFileRange ? "sync_file_range"
+                                                              : "fsync") +
+                " " + e.file + " offset=" + std::to_string(e.offset) +
                 " length=" + std::to_string(req->xfer_length) + ": " + std::strerror(err);
   }
   bool tolerated = false;
@@ -903,7 +965,7 @@ void Worker::CheckMaxLatency(const IoRequest* req, uint64_t now) {
 }
 
 void Worker::Complete(IoRequest* req, uint64_t now) {
-  if (req->op == IoOp::kFsync || req->op == IoOp::kFdatasync) {
+  if (req->op >= IoOp::kFsync) {  // fsync, fdatasync, sync_file_range
     if (req->res < 0) {
       HandleError(req, static_cast<int>(-req->res));
       return;
@@ -1124,6 +1186,7 @@ void Worker::Run() {
       if (requeue_n_ > 0) continue;
       if (free_n_ == depth_ && (stopping_ || no_more_)) {
         if (verifier_ != nullptr && !stopping_ && VerifyPhaseStep()) continue;
+        if (replace_files_ && !stopping_ && error_ == 0 && ReplaceFilesForNextLoop()) continue;
         break;
       }
       if (free_n_ != depth_ && uncommitted_n_ == 0 && VerifyWaitChecks())
@@ -1177,7 +1240,8 @@ void Worker::Run() {
 
   if (error_ != 0) {
     result_.error = error_;
-    result_.error_message = ts_.first_error.err == error_ && !ts_.first_error.message.empty()
+    result_.error_message = !job_error_.empty() ? job_error_
+                            : ts_.first_error.err == error_ && !ts_.first_error.message.empty()
                                 ? ts_.first_error.message
                                 : std::string(std::strerror(error_));
   } else if (!interrupted_ && runtime_ns > 0) {
@@ -1280,7 +1344,7 @@ void Worker::Teardown() {
     close(f.fd);
     f.fd = -1;
   }
-  free(buffers_);
+  io_mem_.Release();
   buffers_ = nullptr;
 }
 

@@ -21,12 +21,14 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "iobench/engine.h"
 #include "iobench/job.h"
 #include "iobench/stats.h"
 #include "iobench/status.h"
+#include "run/buffers.h"
 #include "run/latency_target.h"
 #include "run/pattern.h"
 #include "run/replay.h"
@@ -72,6 +74,12 @@ class Worker {
 
   Status Setup();
   void Run();
+  // exec_prerun / exec_postrun (run/worker_exec.cc), on the worker's thread
+  // right before / after Run(), as fio runs them in the job's thread. A
+  // failed prerun makes Run() issue no I/O and end with the error; the
+  // postrun is then skipped. Both write <jobname>.<pre|post>run.txt.
+  void ExecPrerun();
+  void ExecPostrun();
   // Closes files (fsync_on_close) and shuts the engine down. Safe after a
   // failed Setup().
   void Teardown();
@@ -157,6 +165,10 @@ class Worker {
   void UpdateFastPrepare();
   bool NextPlan(IoPlan* plan);
   bool EndPass(IoPlan* plan);
+  // unlink_each_loop: once a pass has drained, closes, unlinks and reopens
+  // the job's files and starts the next pass. False (error_ set) when a file
+  // cannot be reopened (a reading job: fio fails with ENOENT too).
+  bool ReplaceFilesForNextLoop();
   void Complete(IoRequest* req, uint64_t now);
   // Complete() for the common case (a full read/write/trim transfer, no
   // verify), inlined into the loop; anything else goes to Complete().
@@ -290,6 +302,7 @@ class Worker {
 
   std::vector<EngineFile> files_;
   std::vector<IoRequest> pool_;
+  IoMemory io_mem_;  // mem=, mem_align=: owns the memory buffers_ points into
   void* buffers_ = nullptr;
   uint64_t buffer_bytes_ = 0;
   uint64_t stride_ = 0;
@@ -328,6 +341,11 @@ class Worker {
   bool interrupted_ = false;
   int error_ = 0;
   bool pass_eof_ = false;
+  bool prerun_failed_ = false;  // exec_prerun failed: no I/O, no postrun
+  // Why the job failed outside any I/O (exec_prerun, unlink_each_loop's
+  // reopen): the result's error message; "" for I/O errors (first_error).
+  std::string job_error_;
+  bool replace_files_ = false;  // unlink_each_loop: a pass ended; replace the files when drained
   bool has_pending_plan_ = false;
   bool lookahead_plan_ = false;  // pending_plan_ came from the fsync look-ahead
   IoPlan pending_plan_{};
@@ -366,6 +384,8 @@ class Worker {
   uint64_t writes_since_sync_ = 0;
   uint64_t since_think_ = 0;
   bool need_sync_ = false;
+  // sync_file_range: per file, [first, end) of the writes since its last one.
+  std::vector<std::pair<uint64_t, uint64_t>> sfr_range_;
   bool record_slat_ = false, record_clat_ = false, record_lat_ = false, record_bw_ = true;
   bool stamp_ = true;  // any latency recorded: stamp issue and completion
   CpuUsage ru_start_;

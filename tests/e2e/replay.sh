@@ -160,4 +160,14 @@ out=$("$bin" --name=r --ioengine=null --size=8k --write_iolog="$tmp/no/such/dir.
   --output=/dev/null 2>&1) && fail "write_iolog into a missing directory accepted"
 grep -qF "job 'r': write_iolog: open log file $tmp/no/such/dir.log: No such file or directory" \
   <<<"$out" || fail "write_iolog open message: $out"
+# sync_file_range is recorded as fio records it (the last write's offset,
+# length 0), and a log with one is refused on replay, naming the line.
+"$bin" --name=s --ioengine=psync --rw=write --bs=4k --size=32k --filename="$tmp/sfr.dat" \
+  --sync_file_range=write:4 --write_iolog=sfr.log --output=/dev/null || fail "sfr record run"
+[ "$(grep -c ' sync_file_range ' sfr.log)" = 1 ] || fail "sfr log: $(cat sfr.log)"
+grep -qE "^[0-9]+ $tmp/sfr.dat sync_file_range 12288 0\$" sfr.log || fail "sfr line: $(cat sfr.log)"
+ln=$(grep -n ' sync_file_range ' sfr.log | cut -d: -f1)
+out=$("$bin" --name=r --read_iolog=sfr.log --output=/dev/null 2>&1) && fail "sfr replay accepted"
+grep -qF "sfr.log:$ln: 'sync_file_range' entries are not replayed" <<<"$out" ||
+  fail "sfr replay message: $out"
 echo ok

@@ -467,7 +467,6 @@ TEST(JobfileTable, RunsFlag) {
 
 TEST(JobfileTable, FioOnlyListExcludesOurOptions) {
   EXPECT_TRUE(IsFioOnlyOption("zonemode"));
-  EXPECT_TRUE(IsFioOnlyOption("exec_prerun"));
   EXPECT_TRUE(IsFioOnlyOption("hostname"));  // net engine option
   EXPECT_FALSE(IsFioOnlyOption("iodepth"));
   EXPECT_FALSE(IsFioOnlyOption("blocksize"));

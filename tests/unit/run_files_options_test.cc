@@ -1,0 +1,575 @@
+// Round-5 file and buffer options: mem=/mem_align= (run/buffers.h),
+// offset_align, file_append, unlink_each_loop, create_*, allow_file_create,
+// write_hint, allrandrepeat, softrandommap, exec_prerun/exec_postrun.
+// Real files on /dev/shm (tmpfs) and /var/tmp (ext4 here); nothing mocked.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "fake_engine.h"
+#include "jobfile/parser.h"
+#include "run/buffers.h"
+#include "run/coordinator.h"
+#include "run/pattern.h"
+#include "run/target.h"
+#include "sys_test_util.h"
+
+namespace iobench {
+namespace {
+
+using testing::TempDir;
+using testing::TestJob;
+namespace fs = std::filesystem;
+
+void MakeFile(const std::string& path, uint64_t size, char fill = 'x') {
+  std::ofstream f(path, std::ios::binary);
+  std::string block(4096, fill);
+  for (uint64_t done = 0; done < size; done += block.size())
+    f.write(block.data(),
+            static_cast<std::streamsize>(std::min<uint64_t>(block.size(), size - done)));
+}
+
+// A psync job of 4 KiB blocks on one real file.
+JobSpec FileJob(const std::string& name, RwMode rw, const std::string& file, uint64_t size) {
+  JobSpec j = TestJob(name, rw, 4096, size);
+  j.ioengine = "psync";
+  j.filenames = {file};
+  return j;
+}
+
+std::string ParseErr(const std::string& text) {
+  auto r = jobfile::ParseJobText(text, "t.fio", "/tmp");
+  EXPECT_FALSE(r.ok());
+  return r.ok() ? "" : r.status().message();
+}
+
+JobSpec ParseOne(const std::string& text) {
+  auto r = jobfile::ParseJobText(text, "t.fio", "/tmp");
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  if (!r.ok() || r->jobs.empty()) return JobSpec();
+  return r->jobs[0];
+}
+
+// ------------------------------------------------------------ mem, mem_align
+
+TEST(FilesOptionsMem, ParsesTypesAliasesAndFiles) {
+  JobSpec j = ParseOne("[a]\niomem=mmapshared:/dev/shm/buf\niomem_align=512\n");
+  EXPECT_EQ(j.mem, JobSpec::MemType::kMmapShared);
+  EXPECT_EQ(j.mem_file, "/dev/shm/buf");
+  EXPECT_EQ(j.mem_align, 512u);
+  EXPECT_EQ(ParseOne("[a]\nmem=shmhuge\n").mem, JobSpec::MemType::kShmHuge);
+  EXPECT_EQ(ParseOne("[a]\nmem=MMAP\n").mem, JobSpec::MemType::kMmap);
+  EXPECT_EQ(ParseOne("[a]\n").mem, JobSpec::MemType::kMalloc);
+}
+
+TEST(FilesOptionsMem, RefusesHostileValues) {
+  EXPECT_NE(
+      ParseErr("[a]\nmem=cudamalloc\n")
+          .find("t.fio:2:5: option 'mem': mem=cudamalloc (GPU memory for fio's rdma engine) is not "
+                "supported by iobench"),
+      std::string::npos)
+      << ParseErr("[a]\nmem=cudamalloc\n");
+  EXPECT_NE(ParseErr("[a]\nmem=heap\n")
+                .find("bad mem type 'heap' (malloc, shm, shmhuge, mmap, mmaphuge, mmapshared)"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nmem=shm:/x\n")
+                .find("mem=shm takes no file (only mmap, mmaphuge and mmapshared map one)"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nmem=mmap:\n").find("mem=mmap: the file name after ':' is empty"),
+            std::string::npos);
+  EXPECT_EQ(ParseErr("[a]\nmem_align=-1\n").rfind("t.fio:2:", 0), 0u);
+  EXPECT_EQ(ParseErr("[a]\nmem_align=lots\n").rfind("t.fio:2:", 0), 0u);
+}
+
+// Every non-huge type gives writable memory starting mem_align bytes past an
+// `align` boundary, as fio lays buffers out.
+TEST(FilesOptionsMem, AllocatesEachTypeAlignedPlusMemAlign) {
+  using M = JobSpec::MemType;
+  for (M m : {M::kMalloc, M::kShm, M::kMmap, M::kMmapShared}) {
+    for (uint64_t mem_align : {0u, 512u, 4096u + 8}) {
+      JobSpec j;
+      j.mem = m;
+      j.mem_align = mem_align;
+      IoMemory mem;
+      ASSERT_TRUE(mem.Allocate(j, 3 * 8192, 4096, "job 'm'").ok()) << MemTypeName(m);
+      const auto base = reinterpret_cast<uintptr_t>(mem.base());
+      EXPECT_EQ((base - mem_align) % 4096, 0u) << MemTypeName(m) << " +" << mem_align;
+      EXPECT_GE(mem.mapped_bytes(), 3 * 8192 + 4096 + mem_align);
+      std::memset(mem.base(), 0xab, 3 * 8192);  // all of it is usable
+      EXPECT_EQ(static_cast<uint8_t*>(mem.base())[3 * 8192 - 1], 0xab);
+      mem.Release();
+      EXPECT_EQ(mem.base(), nullptr);
+    }
+  }
+}
+
+// mem=mmap:FILE creates the file sized to the buffers and removes it at the
+// end; a file that was there before is kept (fio does the same).
+TEST(FilesOptionsMem, MmapFileIsCreatedSizedAndRemoved) {
+  TempDir dir("/dev/shm");
+  for (JobSpec::MemType m : {JobSpec::MemType::kMmap, JobSpec::MemType::kMmapShared}) {
+    JobSpec j;
+    j.mem = m;
+    j.mem_file = dir.path() + "/buf";
+    {
+      IoMemory mem;
+      ASSERT_TRUE(mem.Allocate(j, 16384, 4096, "job 'm'").ok());
+      ASSERT_TRUE(fs::exists(j.mem_file));
+      EXPECT_EQ(fs::file_size(j.mem_file), 16384u + 4096u);
+      std::memset(mem.base(), 1, 16384);  // backed: no SIGBUS (fio's mmapshared:FILE has one)
+    }
+    EXPECT_FALSE(fs::exists(j.mem_file)) << MemTypeName(m);
+  }
+  JobSpec j;
+  j.mem = JobSpec::MemType::kMmap;
+  j.mem_file = dir.path() + "/kept";
+  MakeFile(j.mem_file, 100);
+  {
+    IoMemory mem;
+    ASSERT_TRUE(mem.Allocate(j, 4096, 4096, "job 'm'").ok());
+  }
+  EXPECT_TRUE(fs::exists(j.mem_file));
+}
+
+TEST(FilesOptionsMem, MmaphugeFileMustBeOnHugetlbfs) {
+  TempDir dir("/dev/shm");
+  JobSpec j;
+  j.mem = JobSpec::MemType::kMmapHuge;
+  j.mem_file = dir.path() + "/huge";
+  IoMemory mem;
+  const Status st = mem.Allocate(j, 4096, 4096, "job 'h'");
+  EXPECT_EQ(st.code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(st.message(), "job 'h': mem=mmaphuge:" + j.mem_file + ": " + dir.path() +
+                              " is not on hugetlbfs, so the buffers would not be huge pages "
+                              "(mount -t hugetlbfs none DIR, or use mem=mmaphuge without a file)");
+  EXPECT_FALSE(fs::exists(j.mem_file));
+}
+
+// Huge page types never fall back to normal pages: too few free huge pages
+// is an error that says how many are needed.
+TEST(FilesOptionsMem, HugeTypesFailClearlyWithoutFreeHugePages) {
+  const HugePageInfo hp = ReadHugePageInfo();
+  if (hp.page_bytes == 0) GTEST_SKIP() << "no huge pages in this kernel";
+  const uint64_t bytes = 3 * hp.page_bytes;  // + align: 4 pages
+  if (hp.free_pages >= 4) GTEST_SKIP() << "this machine has free huge pages";
+  for (JobSpec::MemType m : {JobSpec::MemType::kShmHuge, JobSpec::MemType::kMmapHuge}) {
+    JobSpec j;
+    j.mem = m;
+    IoMemory mem;
+    const Status st = mem.Allocate(j, bytes, 4096, "job 'h'");
+    EXPECT_EQ(st.code(), Status::Code::kResourceLimit);
+    EXPECT_EQ(st.message().rfind(
+                  std::string("job 'h': mem=") + MemTypeName(m) + " needs 4 free huge pages of " +
+                      std::to_string(hp.page_bytes >> 20) + " MiB for " +
+                      std::to_string(3 * hp.page_bytes >> 20) + " MiB of I/O buffers",
+                  0),
+              0u)
+        << st.message();
+    EXPECT_NE(st.message().find("but HugePages_Free is " + std::to_string(hp.free_pages) +
+                                " (reserve some in /proc/sys/vm/nr_hugepages)"),
+              std::string::npos)
+        << st.message();
+    EXPECT_EQ(mem.base(), nullptr);
+  }
+}
+
+TEST(FilesOptionsMem, HugeTypesWorkWithFreeHugePages) {
+  const HugePageInfo hp = ReadHugePageInfo();
+  if (hp.page_bytes == 0 || hp.free_pages < 2)
+    GTEST_SKIP() << "needs 2 free huge pages (HugePages_Free is " << hp.free_pages << ")";
+  for (JobSpec::MemType m : {JobSpec::MemType::kShmHuge, JobSpec::MemType::kMmapHuge}) {
+    JobSpec j;
+    j.mem = m;
+    IoMemory mem;
+    const Status st = mem.Allocate(j, 65536, 4096, "job 'h'");
+    ASSERT_TRUE(st.ok()) << st.ToString();
+    EXPECT_EQ(mem.mapped_bytes() % hp.page_bytes, 0u);
+    std::memset(mem.base(), 2, 65536);
+  }
+}
+
+// A whole job on each memory type: same bytes, and verify reads back what
+// was written from those buffers.
+TEST(FilesOptionsMem, JobRunsOnEveryNonHugeType) {
+  TempDir dir("/dev/shm");
+  using M = JobSpec::MemType;
+  for (M m : {M::kMalloc, M::kShm, M::kMmap, M::kMmapShared}) {
+    JobSpec j = FileJob("mem", RwMode::kWrite, dir.path() + "/f", 256 << 10);
+    j.mem = m;
+    j.mem_align = 512;
+    j.verify.type = VerifyType::kCrc32c;
+    j.verify.state_save = false;  // no state file in the working directory
+    auto r = RunJobs({j}, {});
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    const JobResult& jr = r->groups[0].jobs[0];
+    EXPECT_EQ(jr.error, 0) << jr.error_message;
+    EXPECT_EQ(jr.stats.dir[1].bytes, 256u << 10) << MemTypeName(m);
+    EXPECT_EQ(jr.stats.dir[0].bytes, 256u << 10) << MemTypeName(m);  // the verify reads
+  }
+}
+
+// ---------------------------------------------------------------- offsets
+
+// fio aligns a percentage offset (and a percentage offset_increment) *up*,
+// to offset_align or else the smallest block size; byte offsets stay as
+// given. Checked against fio 3.33's write_iolog on a 100 KiB file.
+TEST(FilesOptionsOffset, PercentOffsetsAlignUp) {
+  TempDir dir("/dev/shm");
+  const std::string file = dir.path() + "/o";
+  MakeFile(file, 100 << 10);
+  JobSpec j = TestJob("off", RwMode::kRead, 4096, 16 << 10);
+  j.filenames = {file};
+  auto offset_of = [&](int jobnum) {
+    auto r = ResolveTargets(j, jobnum, false);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? (*r)[0].region_offset : UINT64_MAX;
+  };
+  j.offset_percent = 10;  // 10240
+  EXPECT_EQ(offset_of(0), 12288u);
+  j.offset_align = 8192;
+  EXPECT_EQ(offset_of(0), 16384u);
+  j.offset_align = 1000;
+  EXPECT_EQ(offset_of(0), 11000u);
+  j.offset_percent = 0;
+  j.offset = 10000;  // bytes: not aligned
+  j.offset_align = 8192;
+  EXPECT_EQ(offset_of(0), 10000u);
+  j.offset = 0;
+  j.offset_align = 0;
+  j.offset_increment_percent = 10;
+  EXPECT_EQ(offset_of(0), 0u);
+  EXPECT_EQ(offset_of(1), 12288u);
+  EXPECT_EQ(offset_of(2), 20480u);
+}
+
+TEST(FilesOptionsOffset, FileAppendStartsAtTheEnd) {
+  TempDir dir("/var/tmp");
+  const std::string file = dir.path() + "/a";
+  MakeFile(file, 100 << 10, 'o');
+  JobSpec j = FileJob("app", RwMode::kWrite, file, 16 << 10);
+  j.file_append = true;
+  j.offset = 4096;  // ignored, as in fio
+  auto t = ResolveTargets(j, 0, false);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ((*t)[0].region_offset, 102400u);
+  EXPECT_EQ((*t)[0].needed_size, 118784u);
+  j.zero_buffers = true;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->groups[0].jobs[0].stats.dir[1].bytes, 16u << 10);
+  ASSERT_EQ(fs::file_size(file), 118784u);
+  std::ifstream in(file, std::ios::binary);
+  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(data.find_first_not_of('o'), 102400u);                     // the old data is untouched
+  EXPECT_EQ(data.find_first_not_of('\0', 102400), std::string::npos);  // the appended zeroes
+
+  j.size = 0;  // no size: nothing to append
+  auto bad = ResolveTargets(j, 0, false);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "job 'app': file_append=1 starts at the end of " + file +
+                                        " (118784 bytes): set size= for how much to append");
+}
+
+TEST(FilesOptionsOffset, ParsesAndRefuses) {
+  JobSpec j = ParseOne("[a]\noffset=10%\noffset_align=8k\nfile_append=1\n");
+  EXPECT_EQ(j.offset_align, 8192u);
+  EXPECT_TRUE(j.file_append);
+  EXPECT_EQ(ParseErr("[a]\noffset_align=-4k\n").rfind("t.fio:2:", 0), 0u);
+}
+
+// ---------------------------------------------------------- file lifecycle
+
+// Each loop's file is removed and a new one written (fio: the last loop's
+// file stays unless unlink=1). A 1 MiB file written 16 KiB per loop ends up
+// 16 KiB: it was recreated, not overwritten.
+TEST(FilesOptionsLifecycle, UnlinkEachLoopRecreatesTheFile) {
+  TempDir dir("/dev/shm");
+  const std::string file = dir.path() + "/u";
+  MakeFile(file, 1 << 20);
+  JobSpec j = FileJob("uel", RwMode::kWrite, file, 16 << 10);
+  j.loops = 3;
+  j.unlink_each_loop = true;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const JobResult& jr = r->groups[0].jobs[0];
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_EQ(jr.stats.dir[1].bytes, 3u * (16 << 10));
+  EXPECT_EQ(fs::file_size(file), 16u << 10);
+  j.unlink = true;
+  r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(fs::exists(file));
+}
+
+// A reading job finds its file gone after the first loop, as in fio (ENOENT).
+TEST(FilesOptionsLifecycle, UnlinkEachLoopReadJobFailsOnTheSecondLoop) {
+  TempDir dir("/dev/shm");
+  const std::string file = dir.path() + "/r";
+  MakeFile(file, 16 << 10);
+  JobSpec j = FileJob("uelr", RwMode::kRead, file, 16 << 10);
+  j.loops = 2;
+  j.unlink_each_loop = true;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const JobResult& jr = r->groups[0].jobs[0];
+  EXPECT_EQ(jr.error, ENOENT);
+  EXPECT_EQ(jr.error_message, "job 'uelr': open " + file +
+                                  ": No such file or directory (unlink_each_loop removed it after "
+                                  "loop 1)");
+  EXPECT_EQ(jr.stats.dir[0].bytes, 16u << 10);
+}
+
+TEST(FilesOptionsLifecycle, UnlinkEachLoopWithVerifyIsRefused) {
+  JobSpec j = ParseOne("[a]\nrw=write\nsize=16k\nloops=2\nunlink_each_loop=1\nverify=crc32c\n");
+  j.filenames = {"/dev/shm/iobench-files-never"};
+  auto r = RunJobs({j}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "job 'a': unlink_each_loop (t.fio:5) with verify (t.fio:6) is not supported: each "
+            "loop's files are removed and created again");
+  EXPECT_FALSE(fs::exists("/dev/shm/iobench-files-never"));
+}
+
+TEST(FilesOptionsLifecycle, CreateOnlyLaysOutAndDoesNoIo) {
+  TempDir dir("/dev/shm");
+  const std::string file = dir.path() + "/c";
+  JobSpec j = FileJob("co", RwMode::kRandRead, file, 64 << 10);
+  j.create_only = true;
+  j.verify.type = VerifyType::kCrc32c;  // no verify phase either
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const JobResult& jr = r->groups[0].jobs[0];
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_EQ(fs::file_size(file), 64u << 10);
+  for (int d = 0; d < kNumDdirs; ++d) EXPECT_EQ(jr.stats.dir[d].ios, 0u);
+  EXPECT_EQ(jr.notes, (std::vector<std::string>{"Laying out IO file (1 file / 64KiB)"}));
+}
+
+TEST(FilesOptionsLifecycle, AllowFileCreateZeroRefusesMissingFiles) {
+  TempDir dir("/dev/shm");
+  JobSpec j = ParseOne("[nc]\nrw=write\nsize=16k\nallow_file_create=0\n");
+  j.filenames = {dir.path() + "/missing"};
+  auto r = RunJobs({j}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "job 'nc': " + dir.path() +
+                                      "/missing does not exist, and allow_file_create=0 "
+                                      "(t.fio:4) forbids creating it");
+  EXPECT_FALSE(fs::exists(dir.path() + "/missing"));
+  // An existing file (even a short one, which is extended) is fine.
+  MakeFile(dir.path() + "/missing", 4096);
+  r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->groups[0].jobs[0].stats.dir[1].bytes, 16u << 10);
+}
+
+// create_serialize either way lays out every file; create_fsync=0 still
+// writes the data (what it skips, the fsync, is checked in e2e with strace).
+TEST(FilesOptionsLifecycle, CreateSerializeAndFsyncLayOutAllFiles) {
+  TempDir dir("/var/tmp");
+  for (bool serialize : {true, false}) {
+    JobSpec j = TestJob("cs", RwMode::kRead, 4096, 256 << 10);
+    j.ioengine = "psync";
+    j.directory = dir.path();
+    j.filename_format = serialize ? "s.$jobnum.$filenum" : "p.$jobnum.$filenum";
+    j.nrfiles = 4;
+    j.numjobs = 2;
+    j.create_serialize = serialize;
+    j.create_fsync = !serialize;
+    auto r = RunJobs({j}, {});
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    for (int c = 0; c < 2; ++c)
+      for (int f = 0; f < 4; ++f)
+        EXPECT_EQ(fs::file_size(dir.path() + (serialize ? "/s." : "/p.") + std::to_string(c) + "." +
+                                std::to_string(f)),
+                  64u << 10);
+  }
+}
+
+// ---------------------------------------------------------------- write_hint
+
+TEST(FilesOptionsWriteHint, SetsTheInodeHint) {
+  TempDir dir("/var/tmp");
+  const std::string file = dir.path() + "/h";
+  MakeFile(file, 4096);
+  {
+    const int fd = open(file.c_str(), O_RDWR);
+    uint64_t probe = 2;
+    const bool ok = fcntl(fd, F_SET_RW_HINT, &probe) == 0;
+    close(fd);
+    if (!ok) GTEST_SKIP() << "this kernel/filesystem refuses F_SET_RW_HINT";
+  }
+  JobSpec j = ParseOne("[wh]\nrw=write\nsize=16k\nwrite_hint=long\n");
+  EXPECT_EQ(j.write_hint, 4);  // RWH_WRITE_LIFE_LONG
+  j.filenames = {file};
+  j.ioengine = "psync";
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->groups[0].jobs[0].error, 0);
+  const int fd = open(file.c_str(), O_RDONLY);
+  uint64_t hint = 0;
+  ASSERT_EQ(fcntl(fd, F_GET_RW_HINT, &hint), 0);
+  close(fd);
+  EXPECT_EQ(hint, 4u);
+  EXPECT_NE(ParseErr("[a]\nwrite_hint=forever\n")
+                .find("bad write_hint 'forever' (none, short, medium, long, extreme)"),
+            std::string::npos);
+}
+
+// ---------------------------------------------------------- sync_file_range
+
+TEST(FilesOptionsSyncFileRange, ParsesFlagsAndCount) {
+  JobSpec j = ParseOne("[a]\nsync_file_range=wait_before,write,wait_after:8\n");
+  EXPECT_EQ(j.sync_file_range_flags,
+            static_cast<uint32_t>(SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+                                  SYNC_FILE_RANGE_WAIT_AFTER));
+  EXPECT_EQ(j.sync_file_range_blocks, 8u);
+  j = ParseOne("[a]\nsync_file_range=write\n");  // fio: no count is every write
+  EXPECT_EQ(j.sync_file_range_flags, static_cast<uint32_t>(SYNC_FILE_RANGE_WRITE));
+  EXPECT_EQ(j.sync_file_range_blocks, 1u);
+  EXPECT_EQ(ParseOne("[a]\nsync_file_range=write:0\n").sync_file_range_blocks, 0u);
+  EXPECT_NE(ParseErr("[a]\nsync_file_range=flush:4\n")
+                .find("bad sync_file_range flag 'flush' (wait_before, write, wait_after)"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nsync_file_range=:4\n").find("bad sync_file_range flag ''"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nsync_file_range=write:-1\n")
+                .find("sync_file_range count -1 must be 0 (never) or more"),
+            std::string::npos);
+  EXPECT_EQ(ParseErr("[a]\nsync_file_range=write:often\n").rfind("t.fio:2:", 0), 0u);
+}
+
+// 16 sequential writes, a sync_file_range every 4: 3 of them, none after the
+// last write (fio 3.33 issues the same 3: 0+16k, 16k+16k, 32k+16k).
+TEST(FilesOptionsSyncFileRange, EveryNWritesButNotAfterTheLast) {
+  TempDir dir("/var/tmp");
+  for (const char* engine : {"psync", "libaio", "io_uring"}) {
+    JobSpec j = FileJob("sfr", RwMode::kWrite, dir.path() + "/s", 64 << 10);
+    j.ioengine = engine;
+    j.iodepth = 4;
+    j.sync_file_range_blocks = 4;
+    j.sync_file_range_flags = SYNC_FILE_RANGE_WRITE;
+    auto r = RunJobs({j}, {});
+    if (!r.ok() && r.status().code() == Status::Code::kUnsupported) continue;  // engine absent
+    ASSERT_TRUE(r.ok()) << engine << ": " << r.status().ToString();
+    const JobResult& jr = r->groups[0].jobs[0];
+    EXPECT_EQ(jr.error, 0) << engine << ": " << jr.error_message;
+    EXPECT_EQ(jr.stats.dir[1].ios, 16u) << engine;
+    // As fio 3.33: only fsyncs count as issued syncs; the others show in the
+    // sync latency alone (one sample each).
+    EXPECT_EQ(jr.stats.sync_ios, 0u) << engine;
+    EXPECT_EQ(jr.stats.sync_lat.n, 3u) << engine;
+  }
+}
+
+TEST(FilesOptionsSyncFileRange, WithFsyncIsRefused) {
+  JobSpec j = ParseOne("[a]\nrw=write\nsize=16k\nfsync=4\nsync_file_range=write:4\n");
+  j.filenames = {"/dev/shm/iobench-files-never"};
+  auto r = RunJobs({j}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "job 'a': sync_file_range (t.fio:5) with fsync (t.fio:4) is not supported: give one "
+            "way to sync");
+}
+
+// -------------------------------------------------------------- randomness
+
+TEST(FilesOptionsRandom, AllrandrepeatMakesRandrepeatZeroRepeatable) {
+  JobSpec j = TestJob("r", RwMode::kRandRead, 4096, 1 << 20);
+  j.randrepeat = true;
+  const uint64_t repeatable = DeriveSeed(j, 3);
+  j.randrepeat = false;
+  EXPECT_NE(DeriveSeed(j, 3), DeriveSeed(j, 3));  // 2^-64 chance of a false failure
+  j.allrandrepeat = true;
+  EXPECT_EQ(DeriveSeed(j, 3), repeatable);
+  j.randseed = 42;  // an explicit seed still wins
+  EXPECT_NE(DeriveSeed(j, 3), repeatable);
+  EXPECT_TRUE(ParseOne("[a]\nallrandrepeat=1\n").allrandrepeat);
+}
+
+// A 1 EiB region's random map (2^48 blocks: 32 TiB of bits) cannot be
+// allocated: an error that names the way out, or with softrandommap=1 the
+// job runs without it (fio: 1000 I/Os, "Running job without").
+TEST(FilesOptionsRandom, SoftrandommapRunsWithoutAMapThatDoesNotFit) {
+  JobSpec j = TestJob("huge", RwMode::kRandRead, 4096, 1ull << 60);
+  j.ioengine = "null";
+  j.number_ios = 1000;
+  j.random_generator = RandomGenerator::kTausworthe64;
+  auto r = RunJobs({j}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "the random map of file 0 (281474976710656 blocks, 33554432 MiB) cannot be "
+            "allocated: set norandommap=1, or softrandommap=1 to run without it");
+  j.softrandommap = true;
+  r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const JobResult& jr = r->groups[0].jobs[0];
+  EXPECT_EQ(jr.stats.dir[0].ios, 1000u);
+  ASSERT_FALSE(jr.notes.empty());
+  EXPECT_EQ(jr.notes[0].rfind("softrandommap: the random map of file 0", 0), 0u) << jr.notes[0];
+}
+
+// ------------------------------------------------------------- exec hooks
+
+class CwdGuard {
+ public:
+  explicit CwdGuard(const std::string& dir) : old_(fs::current_path()) { fs::current_path(dir); }
+  ~CwdGuard() { fs::current_path(old_); }
+
+ private:
+  fs::path old_;
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(FilesOptionsExec, PrerunAndPostrunOutputGoesToFiles) {
+  TempDir dir("/dev/shm");
+  CwdGuard cwd(dir.path());
+  JobSpec j = TestJob("pj", RwMode::kRead, 4096, 16 << 10);
+  j.ioengine = "null";
+  j.exec_prerun = "echo hello; echo err >&2";
+  j.exec_postrun = "echo bye; exit 3";
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const JobResult& jr = r->groups[0].jobs[0];
+  EXPECT_EQ(jr.error, 0);
+  EXPECT_EQ(jr.stats.dir[0].bytes, 16u << 10);
+  EXPECT_EQ(Slurp("pj.prerun.txt"), "hello\nerr\n");
+  EXPECT_EQ(Slurp("pj.postrun.txt"), "bye\n");
+  EXPECT_EQ(jr.notes, (std::vector<std::string>{
+                          "exec_prerun: output in pj.prerun.txt",
+                          "exec_postrun 'echo bye; exit 3' exited with status 3 (its output is "
+                          "in pj.postrun.txt)"}));
+}
+
+TEST(FilesOptionsExec, FailingPrerunStopsTheJobBeforeAnyIo) {
+  TempDir dir("/dev/shm");
+  CwdGuard cwd(dir.path());
+  JobSpec j = TestJob("pf", RwMode::kRead, 4096, 16 << 10);
+  j.ioengine = "null";
+  j.exec_prerun = "echo no; exit 1";
+  j.exec_postrun = "touch post-ran";
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const JobResult& jr = r->groups[0].jobs[0];
+  EXPECT_EQ(jr.error, ECANCELED);
+  EXPECT_EQ(jr.error_message,
+            "job 'pf': exec_prerun 'echo no; exit 1' exited with status 1 (its output is in "
+            "pf.prerun.txt); the job did no I/O");
+  EXPECT_EQ(jr.stats.dir[0].ios, 0u);
+  EXPECT_EQ(Slurp("pf.prerun.txt"), "no\n");
+  EXPECT_FALSE(fs::exists("post-ran"));
+}
+
+}  // namespace
+}  // namespace iobench
