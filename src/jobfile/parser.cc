@@ -294,13 +294,15 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
     auto at = [&](size_t off) { return s.value_col + (same ? static_cast<int>(off) : 0); };
     auto range_err = [&](int64_t n, size_t off) -> Status {
       if (n < def->min || n > def->max) {
+        // A time is held in ns: say so, or "-5" written in us reads as -5000.
+        const char* unit = def->type == OptType::kTime ? " ns" : "";
         std::string range;
         if (def->max == INT64_MAX)
-          range = ">= " + std::to_string(def->min);
+          range = ">= " + std::to_string(def->min) + unit;
         else
-          range = std::to_string(def->min) + ".." + std::to_string(def->max);
+          range = std::to_string(def->min) + ".." + std::to_string(def->max) + unit;
         return Diag(s, at(off),
-                    "value " + std::to_string(n) + " of option '" + def->name +
+                    "value " + std::to_string(n) + unit + " of option '" + def->name +
                         "' is out of range (" + range + ")");
       }
       return Status::Ok();
