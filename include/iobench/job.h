@@ -341,6 +341,11 @@ struct JobSpec {
   uint64_t thinktime_ns = 0;
   uint64_t thinktime_spin_ns = 0;
   uint64_t thinktime_blocks = 1;
+  // thinktime_blocks_type: count completed I/Os (fio's default, "complete")
+  // or issued ones ("issue") towards thinktime_blocks.
+  bool thinktime_blocks_complete = true;
+  // thinktime_iotime (ns; 0: off): also think after this much I/O time.
+  uint64_t thinktime_iotime_ns = 0;
   // max_latency: an I/O whose total latency exceeds this (ns; 0: no limit)
   // ends the job with ETIMEDOUT, per direction as fio.
   uint64_t max_latency_ns[kNumDdirs] = {0, 0, 0};

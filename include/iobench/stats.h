@@ -142,6 +142,8 @@ struct JobResult {
   // latency_target: the queue depth the search settled on (fio's
   // "latency_depth"); 0 without latency_target (the depth is iodepth).
   uint32_t latency_depth = 0;
+  // thinktime: how many times the job paused (not in fio's reports; tests).
+  uint64_t think_stalls = 0;
 };
 
 struct GroupResult {

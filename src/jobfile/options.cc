@@ -1370,6 +1370,23 @@ std::vector<OptionDef> BuildTable() {
                   .Def("1")
                   .Range(1, INT64_MAX)
                   .Set(N(thinktime_blocks)));
+  r.push_back(Row("thinktime_blocks_type", T::kEnum, "rate",
+                  "What thinktime_blocks counts: complete (completed I/Os) or issue")
+                  .Def("complete")
+                  .Choices("complete|issue")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const std::string t = ToLower(Trim(v.text));
+                    if (t != "complete" && t != "issue")
+                      return Status::Invalid("thinktime_blocks_type '" + v.text +
+                                             "': expected complete or issue");
+                    j.thinktime_blocks_complete = t == "complete";
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("thinktime_iotime", T::kTime, "rate",
+                  "Also think after this much I/O time (default unit: seconds)")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .Set(N(thinktime_iotime_ns)));
   // --- cpu and scheduling
   r.push_back(Row("cpus_allowed", T::kSpecial, "cpu", "CPUs the job may run on, e.g. 0,2-5")
                   .Choices("cpu list")

@@ -96,6 +96,8 @@ Worker::Worker(const JobSpec& job, int jobnum, uint32_t worker_index, int groupi
   result_.nr_files = static_cast<uint32_t>(targets_.size());
   for (const auto& t : targets_) result_.files.push_back(t.path);
   ss_poll_ = job.ss_dur_s != 0;
+  for (const OptionSetting& s : job.settings)
+    think_blocks_set_ |= s.name == "thinktime_blocks" && s.source != OptionSource::kDefault;
 }
 
 // Interim snapshots start with the job's identity and no stats. Allocated on
@@ -341,6 +343,7 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
   // Without a ramp nothing was recorded yet (this runs before the first I/O),
   // and a reset would only trade fresh histogram storage for fresh storage.
   if (job_.ramp_time_ns != 0 || restart) {
+    think_last_blocks_ = 0;  // the completed count restarts with the stats
     const ErrorInfo first_error = ts_.first_error;
     const uint64_t total_errors = ts_.total_errors;
     // In place: `ts_ = ThreadStats()` would build a temporary on the stack.
@@ -387,6 +390,30 @@ uint64_t Worker::CompletedIos() const {
   uint64_t n = 0;
   for (const DirStats& ds : ts_.dir) n += ds.ios;
   return n;
+}
+
+// As fio's handle_thinktime, asked before each new I/O: a pause is due once
+// thinktime_blocks more I/Os were completed (thinktime_blocks_type=complete,
+// the default: with a queue the job issues more before the first pause, e.g.
+// bursts of 9, 6, 6 at iodepth=4 and thinktime_blocks=6) or issued (issue:
+// 6, 6, 6) since the last one, or, with thinktime_iotime, once that much time
+// passed since the last pause. With thinktime_iotime alone (thinktime_blocks
+// not given) only the time counts. The count is taken when the pause becomes
+// due, before the queue drains. As in fio, the check runs once per issued
+// I/O, at the first chance to issue the next (after the reap a full queue
+// needs), so no pause follows the job's last I/O unless it was due then.
+bool Worker::ThinkDue(uint64_t now) {
+  think_check_ = false;
+  if (job_.thinktime_iotime_ns != 0 && now - think_last_ns_ < job_.thinktime_iotime_ns &&
+      !think_blocks_set_)
+    return false;
+  const uint64_t b = job_.thinktime_blocks_complete ? CompletedIos() : think_issued_;
+  const bool by_time =
+      job_.thinktime_iotime_ns != 0 && now - think_last_ns_ >= job_.thinktime_iotime_ns;
+  if (!by_time && b < think_last_blocks_ + std::max<uint64_t>(1, job_.thinktime_blocks))
+    return false;
+  think_last_blocks_ = b;
+  return true;
 }
 
 bool Worker::LatencyGate(uint64_t now, uint32_t in_use) {
@@ -639,8 +666,12 @@ void Worker::UpdateFastPrepare() { fast_prepare_ = fast_eligible_ && !no_more_ &
   return true;
 }
 
-bool Worker::PrepareNext(uint64_t now, IoRequest** out) {
-  const bool ok = PrepareSlow(now, out);
+bool Worker::PrepareNext(uint64_t* now, IoRequest** out) {
+  const bool ok = PrepareSlow(*now, out);
+  // PrepareSlow may have slept (thinktime, rate): the I/O's start stamp is
+  // after the sleep, and so must be the next ones of this batch, or their
+  // slat and lat would include the pause.
+  if (ok && (*out)->start_ns > *now) *now = (*out)->start_ns;
   UpdateFastPrepare();
   return ok;
 }
@@ -707,15 +738,17 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     no_more_ = true;
     return false;
   }
-  if (vr == 0 && job_.thinktime_ns != 0 &&
-      since_think_ >= std::max<uint64_t>(1, job_.thinktime_blocks)) {
-    if (in_use > 0) return false;  // think after the I/O has completed
+  if (vr == 0 && job_.thinktime_ns != 0 && (think_pending_ || (think_check_ && ThinkDue(now)))) {
+    think_pending_ = true;
+    if (in_use > 0) return false;  // think after the I/O has completed (fio quiesces)
     const uint64_t spin = std::min(job_.thinktime_spin_ns, job_.thinktime_ns);
     for (const uint64_t t0 = NowNs(); NowNs() - t0 < spin;) {
     }
     SleepNs(job_.thinktime_ns - spin);
-    since_think_ = 0;
+    think_pending_ = false;
+    ++result_.think_stalls;
     now = NowNs();
+    think_last_ns_ = now;
   }
   if (vr > 0) {
     // planned by NextVerifyPlan
@@ -789,7 +822,8 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   if (vr == 0) {
     --ios_left_;
     pass_bytes_ += plan.length;
-    ++since_think_;
+    ++think_issued_;
+    think_check_ = true;
   }
   if (recorder_ != nullptr) recorder_->Io(now, plan.file, r->op, plan.offset, plan.length);
   *out = r;
@@ -1122,6 +1156,7 @@ void Worker::Run() {
   start_ns_ = NowNs();
   result_.start_ms = WallTimeMs();
   ramp_end_ns_ = start_ns_ + job_.ramp_time_ns;
+  think_last_ns_ = start_ns_;
   live_.state.store(job_.ramp_time_ns ? 'p' : StateLetter(job_), std::memory_order_relaxed);
   if (job_.ramp_time_ns == 0) BeginMeasuring(start_ns_);
   if (verifier_ != nullptr && job_.verify.verify_only && HasWrite(job_.rw)) StartVerifyPhase();
@@ -1146,7 +1181,7 @@ void Worker::Run() {
       if (requeue_n_ > 0) {
         req = requeue_[--requeue_n_];
       } else if (stopping_ || free_n_ == 0 ||
-                 !(fast_prepare_ ? PrepareFast(now, &req) : PrepareNext(now, &req))) {
+                 !(fast_prepare_ ? PrepareFast(now, &req) : PrepareNext(&now, &req))) {
         break;
       }
       const QueueResult qr = engine_->Queue(req);

@@ -156,7 +156,8 @@ class Worker {
   // one pattern call and the request fill. Everything else, and the end of
   // the job, goes through PrepareNext(), which also recomputes fast_prepare_.
   inline bool PrepareFast(uint64_t now, IoRequest** out);
-  bool PrepareNext(uint64_t now, IoRequest** out);
+  // *now: the batch's clock; moved forward when the preparation slept.
+  bool PrepareNext(uint64_t* now, IoRequest** out);
   bool PrepareSlow(uint64_t now, IoRequest** out);
   // Stops the job naming a plan that breaks the pattern's contract; returns false.
   bool RejectPlan(const IoPlan& plan);
@@ -382,7 +383,16 @@ class Worker {
   uint64_t io_limit_ = 0;        // io_size (0: one region per pass)
   uint64_t passes_ = 0;
   uint64_t writes_since_sync_ = 0;
-  uint64_t since_think_ = 0;
+  // thinktime: I/Os issued so far, the count (issued or completed) at the
+  // last pause, when the last pause ended, and a pause waiting for the queue
+  // to empty. ThinkDue decides, as fio's handle_thinktime.
+  uint64_t think_issued_ = 0;
+  uint64_t think_last_blocks_ = 0;
+  uint64_t think_last_ns_ = 0;
+  bool think_pending_ = false;
+  bool think_check_ = false;  // an I/O was issued since ThinkDue last ran
+  bool think_blocks_set_ = false;  // thinktime_blocks given (matters with thinktime_iotime)
+  bool ThinkDue(uint64_t now);
   bool need_sync_ = false;
   // sync_file_range: per file, [first, end) of the writes since its last one.
   std::vector<std::pair<uint64_t, uint64_t>> sfr_range_;

@@ -689,6 +689,16 @@ TEST(JobfileErrors, FioOnlyOptionIsRefusedByName) {
             "yet\nzonemode=zbd\n^");
 }
 
+TEST(JobfileErrors, ThinktimeBlocksTypeIsCompleteOrIssue) {
+  EXPECT_EQ(ParseErr("[a]\nthinktime_blocks_type=bogus\n").substr(0, 101),
+            "t.fio:2:23: option 'thinktime_blocks_type': thinktime_blocks_type 'bogus': expected "
+            "complete or issue");
+  EXPECT_FALSE(ParseOk("[a]\nthinktime_blocks_type=issue\n").jobs.at(0).thinktime_blocks_complete);
+  EXPECT_TRUE(ParseOk("[a]\nthinktime=1\n").jobs.at(0).thinktime_blocks_complete);  // fio's default
+  EXPECT_EQ(ParseOk("[a]\nthinktime_iotime=9\n").jobs.at(0).thinktime_iotime_ns,
+            9000000000u);  // seconds
+}
+
 TEST(JobfileErrors, OutOfRange) {
   EXPECT_EQ(ParseErr("[a]\nrwmixread=101\n"),
             "t.fio:2:11: value 101 of option 'rwmixread' is out of range (0..100)\nrwmixread=101\n "

@@ -101,6 +101,57 @@ TEST(WorkerFakeEngineTest, FullQueueStaysAtIodepthReapingOneAtATime) {
   EXPECT_LT(ja.stats.depth.depth[4], kN - 15);
 }
 
+// thinktime_blocks_type, as fio 3.33 (checked with write_iolog bursts on
+// libaio, iodepth=4, thinktime_blocks=6, 30 I/Os: complete 9,6,6,6,3; issue
+// 6,6,6,6,6). The check runs once per issued I/O: complete pauses after
+// issuing 9, 15, 21, 27 (4; after 30 only 27 had completed); issue after 6,
+// 12, 18, 24 and 30 (5, the last after the job's last I/O, as fio).
+TEST(WorkerFakeEngineTest, ThinktimeBlocksCountCompletedOrIssuedIos) {
+  JobSpec job = TestJob("fake", RwMode::kRead, kBs, 30 * kBs);
+  job.iodepth = 4;
+  job.thinktime_ns = 1000;
+  job.thinktime_blocks = 6;
+  FakeRun complete = RunFake(job, FakeScript{});
+  EXPECT_EQ(complete.result.groups.at(0).jobs.at(0).stats.dir[0].ios, 30u);
+  EXPECT_EQ(complete.result.groups.at(0).jobs.at(0).think_stalls, 4u);
+  job.thinktime_blocks_complete = false;
+  FakeRun issue = RunFake(job, FakeScript{});
+  EXPECT_EQ(issue.result.groups.at(0).jobs.at(0).think_stalls, 5u);
+}
+
+// thinktime_iotime: with thinktime_blocks not given only the time counts (an
+// hour: no pause in this job); given, whichever comes first.
+TEST(WorkerFakeEngineTest, ThinktimeIotimeAloneOrWithBlocks) {
+  JobSpec job = TestJob("fake", RwMode::kRead, kBs, 30 * kBs);
+  job.iodepth = 4;
+  job.thinktime_ns = 1000;
+  job.thinktime_iotime_ns = 3600ull * 1000000000;
+  auto stalls = [&] {
+    return RunFake(job, FakeScript{}).result.groups.at(0).jobs.at(0).think_stalls;
+  };
+  EXPECT_EQ(stalls(), 0u);
+  job.thinktime_blocks = 6;
+  job.thinktime_blocks_complete = false;
+  job.settings.push_back({"thinktime_blocks", "6", OptionSource::kJob, "t.fio", 3});
+  EXPECT_EQ(stalls(), 5u);  // after 6, 12, 18, 24, 30
+}
+
+// A pause in the middle of a batch: the I/Os prepared after it are stamped
+// after it. Their slat and lat included the 100 ms pause before (iodepth=4:
+// the three I/Os after each pause had slat >= thinktime).
+TEST(WorkerFakeEngineTest, ThinktimeIsNotSubmissionLatency) {
+  JobSpec job = TestJob("fake", RwMode::kRead, kBs, 10 * kBs);
+  job.iodepth = 4;
+  job.thinktime_ns = 100ull * 1000000;
+  job.thinktime_blocks = 6;
+  job.thinktime_blocks_complete = false;
+  const JobResult jr = RunFake(job, FakeScript{}).result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.think_stalls, 1u);
+  EXPECT_EQ(jr.stats.dir[0].ios, 10u);
+  EXPECT_LT(jr.stats.dir[0].slat.max, job.thinktime_ns);
+  EXPECT_LT(jr.stats.dir[0].lat.max, job.thinktime_ns);
+}
+
 TEST(WorkerFakeEngineTest, ShortTransfersAreRequeuedFailuresCountedBusyRetried) {
   JobSpec job = TestJob("fake", RwMode::kWrite, kBs, kN * kBs);
   job.iodepth = 8;
