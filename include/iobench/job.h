@@ -452,6 +452,13 @@ struct JobSpec {
   // order they were applied; later entries win. `job options` in JSON and
   // --parse-only come from here.
   std::vector<OptionSetting> settings;
+  // The setting of `name` that took effect (the last one), or null if the
+  // option was not set. For messages that say where, and "was it given".
+  const OptionSetting* FindSetting(const std::string& name) const {
+    for (auto it = settings.rbegin(); it != settings.rend(); ++it)
+      if (it->name == name) return &*it;
+    return nullptr;
+  }
 
   // Options the user set whose behaviour the run core does not implement yet.
   // The run refuses a job with any of these, naming option, file and line.

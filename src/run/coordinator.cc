@@ -136,10 +136,8 @@ void AttributeHelperCpu(HelperCpuSampler* sampler, std::vector<Clone>& clones) {
 
 // The option's last explicit setting, for a message that says where it is.
 OptionSetting SettingOf(const JobSpec& job, const std::string& name) {
-  OptionSetting s{name, "", OptionSource::kJob, job.job_file, job.line};
-  for (const auto& set : job.settings)
-    if (set.name == name) s = set;
-  return s;
+  if (const OptionSetting* s = job.FindSetting(name)) return *s;
+  return OptionSetting{name, "", OptionSource::kJob, job.job_file, job.line};
 }
 
 // cmdprio_bssplit excludes cmdprio_percentage (as in fio), and its entries

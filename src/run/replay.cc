@@ -34,10 +34,9 @@ bool ParseU64(std::string_view s, uint64_t* v) {
 }
 
 std::string SettingWhere(const JobSpec& job, const char* name) {
-  for (auto it = job.settings.rbegin(); it != job.settings.rend(); ++it)
-    if (it->name == name)
-      return it->line > 0 ? it->file + ":" + std::to_string(it->line) : it->file;
-  return "<default>";
+  const OptionSetting* s = job.FindSetting(name);
+  if (s == nullptr) return "<default>";
+  return s->line > 0 ? s->file + ":" + std::to_string(s->line) : s->file;
 }
 
 }  // namespace

@@ -96,8 +96,7 @@ Worker::Worker(const JobSpec& job, int jobnum, uint32_t worker_index, int groupi
   result_.nr_files = static_cast<uint32_t>(targets_.size());
   for (const auto& t : targets_) result_.files.push_back(t.path);
   ss_poll_ = job.ss_dur_s != 0;
-  for (const OptionSetting& s : job.settings)
-    think_blocks_set_ |= s.name == "thinktime_blocks" && s.source != OptionSource::kDefault;
+  think_blocks_set_ = job.FindSetting("thinktime_blocks") != nullptr;
 }
 
 // Interim snapshots start with the job's identity and no stats. Allocated on
