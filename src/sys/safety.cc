@@ -12,25 +12,13 @@
 
 #include "sys/job_paths.h"
 #include "sys/procfs.h"
+#include "sys/strings.h"
 #include "sys/target.h"
 
 namespace iobench::sys {
 namespace {
 
 constexpr uint64_t kUnlimited = UINT64_MAX;
-
-void AddUnique(std::vector<std::string>* v, const std::string& s) {
-  if (std::find(v->begin(), v->end(), s) == v->end()) v->push_back(s);
-}
-
-std::string Join(const std::vector<std::string>& v, const char* sep) {
-  std::string out;
-  for (const auto& s : v) {
-    if (!out.empty()) out += sep;
-    out += s;
-  }
-  return out;
-}
 
 // /proc/swaps escapes blanks in names like mountinfo does (\040).
 std::string UnescapeOctal(const std::string& s) {

@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "sys/procfs.h"
+#include "sys/strings.h"
 
 namespace iobench::sys {
 namespace {
@@ -92,19 +93,6 @@ std::string Bracketed(const std::string& line) {
   const size_t e = line.find(']', b == std::string::npos ? 0 : b);
   if (b == std::string::npos || e == std::string::npos) return line;  // "none" on some kernels
   return line.substr(b + 1, e - b - 1);
-}
-
-void AddUnique(std::vector<std::string>* v, const std::string& s) {
-  if (std::find(v->begin(), v->end(), s) == v->end()) v->push_back(s);
-}
-
-std::string Join(const std::vector<std::string>& v, const char* sep) {
-  std::string out;
-  for (const auto& s : v) {
-    if (!out.empty()) out += sep;
-    out += s;
-  }
-  return out;
 }
 
 void WalkName(const std::string& name, int depth, TargetInfo* info);
