@@ -128,7 +128,8 @@ struct JobResult {
   int jobnum = 0;  // clone index within numjobs
   int error = 0;   // errno-style error of the job, 0 ok
   std::string error_message;
-  JobSpec spec;  // the resolved job (job options in JSON come from spec.settings)
+  bool error_printed = false;  // the error already went to stderr when it happened (verify)
+  JobSpec spec;                // the resolved job (job options in JSON come from spec.settings)
   ThreadStats stats;
   HelperCpu helpers;
   uint64_t elapsed_ms = 0;  // wall time the job existed

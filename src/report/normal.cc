@@ -217,6 +217,11 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
   const JobResult& job = rec.result;
   const ThreadStats& ts = job.stats;
   const JobSpec& spec = job.spec;
+  // fio skips a job that moved no data and issued nothing (create_only, a
+  // failed exec_prerun): its error, if any, went to stderr when it happened.
+  uint64_t moved = 0;
+  for (int d = 0; d < kNumDdirs; ++d) moved += ts.dir[d].bytes + ts.issued[d];
+  if (moved == 0) return;
   if (job.error == 0) {
     o += fmt::sprintf("%s: (groupid=%d, jobs=%u): err=%2d: pid=%d: %s\n", job.name, job.groupid,
                       rec.members, job.error, static_cast<int>(getpid()), CtimeString(timestamp_s));

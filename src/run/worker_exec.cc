@@ -57,7 +57,7 @@ void Worker::ExecPrerun() {
   error_ = ECANCELED;
   stopping_ = true;
   ios_left_ = 0;
-  job_error_ = "job '" + job_.name + "': " + failure + "; the job did no I/O";
+  job_error_ = failure + "; the job did no I/O";
 }
 
 void Worker::ExecPostrun() {

@@ -342,6 +342,7 @@ void Worker::FinishVerify() {
   if (result_.error == 0 || result_.error == verify_error_) {
     result_.error = verify_error_;
     result_.error_message = verify_message_;
+    result_.error_printed = true;  // OnVerifyFailure printed each failure
     if (verify_failures_ > 1)
       result_.error_message +=
           " (and " + std::to_string(verify_failures_ - 1) + " more verify failures)";

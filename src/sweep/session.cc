@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -84,6 +85,21 @@ Status CheckOutputWritable(const std::string& path) {
 }
 
 void PrintError(const Status& st) { std::fprintf(stderr, "iobench: %s\n", st.message().c_str()); }
+
+// Each failed job's error on stderr as well, as fio's "fio: pid=..., err=..."
+// line: the normal report leaves out a job that moved no data (a failed
+// exec_prerun, say), and a script should see why the exit code is 1. Verify
+// failures were printed as they were found, so they are not repeated.
+void PrintJobErrors(const RunResult& r) {
+  for (const auto& g : r.groups)
+    for (const auto& j : g.jobs) {
+      if (j.error == 0 || j.error_printed) continue;
+      const std::string clone = j.spec.numjobs > 1 ? " #" + std::to_string(j.jobnum) : "";
+      std::fprintf(stderr, "iobench: job '%s'%s: err=%d (%s)\n", j.name.c_str(), clone.c_str(),
+                   j.error,
+                   j.error_message.empty() ? std::strerror(j.error) : j.error_message.c_str());
+    }
+}
 
 // Writes the collected output to --output or stdout.
 int Emit(const SessionOptions& o, const std::string& text) {
@@ -481,6 +497,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       }
       for (const auto& [k, v] : point.values) res->point[k] = v;
       status.Clear();
+      PrintJobErrors(*res);
       interim.PrintLastInterval(*res);  // issue 8
       if (sweeping || o.repeat > 1) {
         std::string label = point.Label();

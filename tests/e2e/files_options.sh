@@ -187,6 +187,14 @@ rr() {
   >"$tmp/pf.json" 2>/dev/null
 [ $? = 1 ] || fail "a failed prerun: exit code"
 [ "$(json "$tmp/pf.json" 0 "j['read']['total_ios']")" = 0 ] || fail "a failed prerun: I/O done"
+# The normal report has no block for a job that did no I/O (as fio); the
+# error is on stderr, naming the job.
+"$bin" --name=pf --ioengine=null --size=16k --exec_prerun="exit 1" >"$tmp/pf.txt" 2>"$tmp/pf.err"
+[ $? = 1 ] || fail "a failed prerun, normal output: exit code"
+grep -q "^pf: (groupid" "$tmp/pf.txt" && fail "a failed prerun has a job block: $(cat "$tmp/pf.txt")"
+grep -q "^pf: (g=0): rw=read" "$tmp/pf.txt" || fail "a failed prerun: header line missing"
+[ "$(cat "$tmp/pf.err")" = "iobench: job 'pf': err=125 (exec_prerun 'exit 1' exited with status 1 (its output is in pf.prerun.txt); the job did no I/O)" ] ||
+  fail "a failed prerun: stderr: $(cat "$tmp/pf.err")"
 fio --name=pf --ioengine=null --size=16k --exec_prerun="exit 1" --output-format=json \
   >"$tmp/fio.pf.json" 2>/dev/null
 [ "$(json "$tmp/fio.pf.json" 0 "j['read']['total_ios']")" = 0 ] || fail "fio: a failed prerun did I/O"

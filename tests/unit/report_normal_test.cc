@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -173,6 +174,28 @@ TEST_F(NormalReportTest, ErrorShownWithMessage) {
   EXPECT_NE(s.find("     first error: read /var/tmp/iobench.t offset=4096: Input/output error\n"),
             std::string::npos)
       << s;
+}
+
+// fio's show_thread_status_normal: a job that moved no data and issued no
+// I/O (create_only, a failed exec_prerun) has no block; one that issued I/Os
+// that all failed keeps its block (its error lines say what happened).
+TEST_F(NormalReportTest, JobThatDidNoIoHasNoBlock) {
+  RunResult run = testdata::MakeRun(false, 1);
+  JobResult idle = testdata::MakeJob("idle", 0, 0, 1, 5, 100, 0);
+  idle.stats = ThreadStats{};
+  idle.error = ECANCELED;
+  idle.error_message = "exec_prerun 'false' exited with status 1";
+  JobResult failed = idle;
+  failed.name = "failed";
+  failed.stats.issued[0] = 1;
+  failed.stats.dir[0].errors = 1;
+  run.groups[0].jobs.push_back(idle);
+  run.groups[0].jobs.push_back(failed);
+  const std::string s = Normal(run);
+  EXPECT_NE(s.find("\nt: (groupid=0, jobs=1)"), std::string::npos) << s;
+  EXPECT_EQ(s.find("\nidle: (groupid=0"), std::string::npos) << s;
+  EXPECT_NE(s.find("\nidle: (g=0)"), std::string::npos) << "the header line stays: " << s;
+  EXPECT_NE(s.find("\nfailed: (groupid=0, jobs=1): err=125 (exec_prerun"), std::string::npos) << s;
 }
 
 TEST_F(NormalReportTest, SyncSectionWhenFsyncsWereTimed) {

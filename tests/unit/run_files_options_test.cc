@@ -564,7 +564,7 @@ TEST(FilesOptionsExec, FailingPrerunStopsTheJobBeforeAnyIo) {
   const JobResult& jr = r->groups[0].jobs[0];
   EXPECT_EQ(jr.error, ECANCELED);
   EXPECT_EQ(jr.error_message,
-            "job 'pf': exec_prerun 'echo no; exit 1' exited with status 1 (its output is in "
+            "exec_prerun 'echo no; exit 1' exited with status 1 (its output is in "
             "pf.prerun.txt); the job did no I/O");
   EXPECT_EQ(jr.stats.dir[0].ios, 0u);
   EXPECT_EQ(Slurp("pf.prerun.txt"), "no\n");
