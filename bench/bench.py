@@ -235,14 +235,18 @@ def aio_metrics(tool, doc, helper_s=None):
     ios = max(rd["total_ios"], 1)
     # usr_cpu + sys_cpu: the job's own threads over its runtime, both tools.
     own_us = (job["usr_cpu"] + job["sys_cpu"]) / 100.0 * rd["runtime"] * 1000.0 / ios
+    # The same split into user space and kernel: with the same system calls
+    # per I/O, only the user part is the tool's own.
+    usr_us = job["usr_cpu"] / 100.0 * rd["runtime"] * 1000.0 / ios
+    sys_us = job["sys_cpu"] / 100.0 * rd["runtime"] * 1000.0 / ios
     # iobench adds the io-wq/SQPOLL helper threads that served the job; fio
     # cannot see them, so its figure is its own threads only.
     all_us = job["iobench"]["cpu_per_io_us"] if tool == "iobench" else None
     # Both tools' helpers, sampled from outside the same way.
     sampled_us = own_us + helper_s * 1e6 / ios if helper_s is not None else None
     return {"iops": rd["iops"], "p50": pct.get("50.000000", 0) / 1000.0,
-            "p99": pct.get("99.000000", 0) / 1000.0, "own": own_us, "cpu": all_us,
-            "both": sampled_us}
+            "p99": pct.get("99.000000", 0) / 1000.0, "own": own_us, "usr": usr_us,
+            "sys": sys_us, "cpu": all_us, "both": sampled_us}
 
 
 def row_aio(args, scratch, table):
@@ -263,7 +267,7 @@ def row_aio(args, scratch, table):
             for tname, path, extra in targets:
                 for qd in (1, 32):
                     vals = {k: {t: [] for t in TOOLS}
-                            for k in ("iops", "p50", "p99", "own", "cpu", "both")}
+                            for k in ("iops", "p50", "p99", "own", "usr", "sys", "cpu", "both")}
                     opts = ["--name=aio", f"--ioengine={engine}", "--rw=randread", "--bs=4k",
                             f"--iodepth={qd}", f"--filename={path}", "--time_based",
                             f"--runtime={args.runtime}", "--output-format=json"] + extra
@@ -280,6 +284,8 @@ def row_aio(args, scratch, table):
                     table.add(fig, "clat p50 (us)", vals["p50"])
                     table.add(fig, "clat p99 (us)", vals["p99"])
                     table.add(fig, "CPU per I/O (us, job threads)", vals["own"])
+                    table.add(fig, "  of which user space (us)", vals["usr"])
+                    table.add(fig, "  of which kernel (us)", vals["sys"])
                     table.add(fig, "CPU per I/O (us, + io-wq/SQPOLL helpers)", vals["cpu"])
                     table.add(fig, "CPU per I/O (us, job threads + helpers sampled from /proc)",
                               vals["both"])
