@@ -684,9 +684,9 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
     for (auto& e : sec.entries) all.push_back(e);
     IOB_RETURN_IF_ERROR(CheckBsAfterBsSplit(all));
     IOB_RETURN_IF_ERROR(ApplyAll(&job, all, &out.warnings));
-    // The command line's own settings are command-line provenance.
-    for (auto& s : job.settings) s.source = OptionSource::kCommandLine;
-    for (auto& s : job.unimplemented) s.source = OptionSource::kCommandLine;
+    // The options before the first --name stay globals (file "<cmdline>"):
+    // fio's JSON lists them under "global options", the job's own under
+    // "job options", and here the job's own beat them, as in fio.
     cli_jobs.push_back(std::move(job));
   }
   out.jobs.insert(out.jobs.begin(), std::make_move_iterator(cli_jobs.begin()),

@@ -358,7 +358,8 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   for (const auto& g : run.groups)
     for (const auto& j : g.jobs)
       if (global.empty())
-        for (const OptionSetting* s : InFioOptionOrder(j.spec.settings, j.spec.ioengine, true))
+        for (const OptionSetting* s :
+             InFioOptionOrder(j.spec.settings, j.spec.ioengine, !j.spec.job_file.empty()))
           if (s->source == OptionSource::kGlobal && ListedOption(*s))
             global[FioOptionName(s->name)] = s->value;
   if (!global.empty()) root["global options"] = std::move(global);

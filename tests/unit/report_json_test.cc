@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "iobench/report.h"
+#include "jobfile/parser.h"
 #include "report_testdata.h"
 #include "stats/summary.h"
 
@@ -205,6 +206,29 @@ TEST(ReportJsonTest, CommandLineOptionsInWrittenOrder) {
     spec.settings.push_back(OptionSetting{n, "1", OptionSource::kCommandLine, "<cmdline>", 0});
   EXPECT_EQ(Keys(Json(run, false)["jobs"][0]["job options"]),
             (std::vector<std::string>{"name", "filename", "cmdprio_percentage", "rw", "size"}));
+}
+
+// fio lists the options given before the first --name under "global
+// options", in written order, and each command-line job's own under "job
+// options"; a job file's jobs still list the command-line globals as their
+// own options, since those beat the file's (docs/jobfile.md, precedence).
+TEST(ReportJsonTest, CommandLineGlobalsAreGlobalOptions) {
+  jobfile::ParseInput in;
+  in.cli_job_args = {"--size=1m", "--ioengine=null", "--filename=/x", "--name=a",
+                     "--rw=read", "--name=b",        "--bs=8k"};
+  auto parsed = jobfile::ParseJobs(in);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  ASSERT_EQ(parsed->jobs.size(), 2u);
+  RunResult run = testdata::MakeRun(false, 1);
+  JobResult second = run.groups[0].jobs[0];
+  run.groups[0].jobs[0].spec = parsed->jobs[0];
+  second.name = "b";
+  second.spec = parsed->jobs[1];
+  run.groups[0].jobs.push_back(second);
+  const auto j = Json(run, false);
+  EXPECT_EQ(Keys(j["global options"]), (std::vector<std::string>{"size", "ioengine", "filename"}));
+  EXPECT_EQ(Keys(j["jobs"][0]["job options"]), (std::vector<std::string>{"name", "rw"}));
+  EXPECT_EQ(Keys(j["jobs"][1]["job options"]), (std::vector<std::string>{"name", "bs"}));
 }
 
 // fio names a group_reporting record after the group's first job but
