@@ -919,11 +919,13 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   PhaseRunner runner(jobs, opts, &result);
   runner.SetLogs(log_writer.get(), agg.get(), NowNs());
   // --- end issue 8 ---
+  size_t phases_run = 0;
   for (const Phase& phase : phases) {
     if (opts.stop_signal != nullptr && opts.stop_signal->load() != 0) {
       result.interrupted = true;
       break;
     }
+    ++phases_run;
     bool interrupted = false;
     if (Status st = runner.Run(phase, groupids, &interrupted); !st.ok()) {
       // A stuck job's thread may still log when its device wakes up: its
@@ -940,6 +942,21 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
     }
     if (runner.exit_all()) break;  // exit_what=all: the later phases do not run
   }
+  // The jobs of the phases that never ran (a signal, exit_what=all) are
+  // reported with no I/O, as fio lists them: the JSON and terse records are
+  // there, the normal report skips them (no I/O, no block).
+  for (size_t p = phases_run; p < phases.size(); ++p)
+    for (size_t i : phases[p].jobs)
+      for (uint32_t n = 0; n < std::max<uint32_t>(jobs[i].numjobs, 1); ++n) {
+        auto g = std::find_if(result.groups.begin(), result.groups.end(),
+                              [&](const GroupResult& gr) { return gr.id == groupids[i]; });
+        JobResult j;
+        j.name = jobs[i].name;
+        j.groupid = groupids[i];
+        j.jobnum = static_cast<int>(n);
+        j.spec = jobs[i];
+        g->jobs.push_back(std::move(j));
+      }
   // --- issue 8: every clone has Finish()ed its logger; flush and close ---
   if (log_writer != nullptr) {
     runner.FinishAggregate(NowNs());
