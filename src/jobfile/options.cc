@@ -803,7 +803,8 @@ std::vector<OptionDef> BuildTable() {
       Row("file_append", T::kBool, "files", "I/O starts at the end of the file (regular files)")
           .Def("0")
           .Set(B(file_append)));
-  r.push_back(Row("number_ios", T::kInt, "files", "Stop after this many I/Os (0: no limit)")
+  r.push_back(Row("number_ios", T::kInt, "files",
+                  "Stop after this many I/Os times loops; ignored with time_based (0: no limit)")
                   .Def("0")
                   .Range(0, INT64_MAX)
                   .Set(N(number_ios)));

@@ -271,7 +271,16 @@ Status Worker::Setup() {
   }
   rate_ = RateLimiter::Create(job_, 1, seed_);
   io_limit_ = job_.io_size;
-  ios_left_ = job_.number_ios != 0 ? job_.number_ios : UINT64_MAX;
+  // number_ios as fio 3.33 counts it: number_ios x loops I/Os over the whole
+  // job (loops=3 number_ios=100 stops after 300, all in the first pass if it
+  // is long enough), and no limit at all with time_based.
+  ios_left_ = UINT64_MAX;
+  if (job_.number_ios != 0 && !job_.time_based) {
+    const uint64_t loops = std::max<uint64_t>(job_.loops, 1);
+    ios_left_ = job_.number_ios > UINT64_MAX / loops ? UINT64_MAX : job_.number_ios * loops;
+  }
+  if (job_.number_ios != 0 && job_.time_based)
+    AddNote("number_ios is ignored with time_based (as fio): the job runs for its runtime");
   if (job_.create_only) ios_left_ = 0;  // the files are laid out; that was the job
   if (!job_.create_only) IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
   nfiles_ = static_cast<uint32_t>(files_.size());

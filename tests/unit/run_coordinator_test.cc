@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "fake_engine.h"
@@ -41,6 +42,27 @@ TEST(RunCoordinatorTest, NumberIosGivesExactCounts) {
     EXPECT_EQ(jr.stats.depth.submit[1], n);
     EXPECT_EQ(r.exit_code, 0);
   }
+}
+
+// fio 3.33 stops at number_ios x loops over the whole job (the first pass
+// is not cut short at number_ios), and ignores number_ios with time_based.
+TEST(RunCoordinatorTest, NumberIosCountsOverLoopsAndNotWithTimeBased) {
+  JobSpec j = NullJob("n", RwMode::kRead, 4096, 4 << 20);  // 1024 blocks a pass
+  j.number_ios = 100;
+  j.loops = 3;
+  EXPECT_EQ(MustRun({j}).groups.at(0).jobs.at(0).stats.dir[0].ios, 300u);
+  j.number_ios = 2000;  // 6000 is more than the 3 passes hold
+  EXPECT_EQ(MustRun({j}).groups.at(0).jobs.at(0).stats.dir[0].ios, 3072u);
+  JobSpec t = NullJob("t");
+  t.number_ios = 10;
+  t.time_based = true;
+  t.runtime_ns = 50ull * 1000 * 1000;
+  RunResult r = MustRun({t});
+  const JobResult& jr = r.groups.at(0).jobs.at(0);
+  EXPECT_GT(jr.stats.dir[0].ios, 10u);
+  EXPECT_NE(std::find_if(jr.notes.begin(), jr.notes.end(),
+                         [](const std::string& n) { return n.find("number_ios is ignored") == 0; }),
+            jr.notes.end());
 }
 
 TEST(RunCoordinatorTest, SyncEngineDepthIsOneAndSaysSo) {

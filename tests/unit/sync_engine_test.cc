@@ -117,9 +117,10 @@ TEST(SyncEngineTest, RandomWritesStayInRegion) {
   w.offset = 512 << 10;
   w.zero_buffers = true;
   w.scramble_buffers = false;
-  w.number_ios = 200;
-  w.time_based = true;
-  w.runtime_ns = 60ull * 1000 * 1000 * 1000;
+  // Several passes over the 32-block region: number_ios counts over all the
+  // loops (fio's number_ios x loops), so 20 x 10 stops after 200 writes.
+  w.number_ios = 20;
+  w.loops = 10;
   auto r = RunJobs({w}, {});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->groups[0].jobs[0].stats.dir[1].ios, 200u);
