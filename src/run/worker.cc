@@ -270,7 +270,14 @@ Status Worker::Setup() {
     pattern_ = std::move(*pattern);
   }
   rate_ = RateLimiter::Create(job_, 1, seed_);
-  io_limit_ = job_.io_size;
+  // io_size as fio 3.33 counts it: a pass is one traversal of the region,
+  // passes go on while loops remain or less than io_size was issued, and the
+  // job stops once io_size x loops bytes are issued. time_based ignores it.
+  io_total_ = 0;
+  if (job_.io_size != 0 && !job_.time_based) {
+    const uint64_t loops = std::max<uint64_t>(job_.loops, 1);
+    io_total_ = job_.io_size > UINT64_MAX / loops ? UINT64_MAX : job_.io_size * loops;
+  }
   // number_ios as fio 3.33 counts it: number_ios x loops I/Os over the whole
   // job (loops=3 number_ios=100 stops after 300, all in the first pass if it
   // is long enough), and no limit at all with time_based.
@@ -292,7 +299,7 @@ Status Worker::Setup() {
   low_prio_value_ = JobIoprio(job_);  // the I/Os without the cmdprio priority carry it
   fast_eligible_ = verifier_ == nullptr && job_.thinktime_ns == 0 && rate_ == nullptr &&
                    job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 &&
-                   job_.sync_file_range_blocks == 0 && io_limit_ == 0 && !cmdprio_on_ &&
+                   job_.sync_file_range_blocks == 0 && io_total_ == 0 && !cmdprio_on_ &&
                    lat_search_ == nullptr && recorder_ == nullptr && replay_log_ == nullptr;
   UpdateFastPrepare();
 
@@ -559,13 +566,24 @@ void Worker::PublishLive() {
   }
 }
 
+// Whether another pass follows the one that ended (fio's keep_running): while
+// loops remain, or while the job moved less than io_size, counting verify
+// reads as fio does; never once io_size x loops bytes were issued.
+bool Worker::MorePasses() const {
+  if (job_.time_based) return true;
+  if (io_total_ != 0 && issued_bytes_ >= io_total_) return false;
+  if (passes_ < std::max<uint64_t>(1, job_.loops)) return true;
+  if (io_total_ == 0) return false;
+  uint64_t moved = 0;
+  for (int d = 0; d < kNumDdirs; ++d) moved += ts_.dir[d].bytes;
+  return moved < job_.io_size;
+}
+
 bool Worker::EndPass(IoPlan* plan) {
   ++passes_;
-  pass_bytes_ = 0;
-  if (verifier_ != nullptr &&
-      VerifyAfterPass(job_.time_based || passes_ < std::max<uint64_t>(1, job_.loops)))
-    return false;
-  if (!job_.time_based && passes_ >= std::max<uint64_t>(1, job_.loops)) return false;
+  const bool more = MorePasses();
+  if (verifier_ != nullptr && VerifyAfterPass(more)) return false;
+  if (!more) return false;
   if (job_.unlink_each_loop && !job_.time_based) {
     replace_files_ = true;  // Run() replaces the files once this pass has drained
     return false;
@@ -608,13 +626,8 @@ bool Worker::NextPlan(IoPlan* plan) {
     pass_eof_ = false;
     return EndPass(plan);
   }
-  if (io_limit_ != 0 && pass_bytes_ >= io_limit_) return EndPass(plan);
+  if (io_total_ != 0 && issued_bytes_ >= io_total_) return EndPass(plan);
   if (pattern_->Next(plan)) return true;
-  // io_size larger than the region: wrap around within the same loop.
-  if (io_limit_ != 0 && pass_bytes_ > 0 && pass_bytes_ < io_limit_) {
-    pattern_->Reset();
-    if (pattern_->Next(plan)) return true;
-  }
   return EndPass(plan);
 }
 
@@ -829,7 +842,7 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   }
   if (vr == 0) {
     --ios_left_;
-    pass_bytes_ += plan.length;
+    issued_bytes_ += plan.length;
     ++think_issued_;
     think_check_ = true;
   }

@@ -166,6 +166,7 @@ class Worker {
   void UpdateFastPrepare();
   bool NextPlan(IoPlan* plan);
   bool EndPass(IoPlan* plan);
+  bool MorePasses() const;
   // unlink_each_loop: once a pass has drained, closes, unlinks and reopens
   // the job's files and starts the next pass. False (error_ set) when a file
   // cannot be reopened (a reading job: fio fails with ENOENT too).
@@ -379,8 +380,8 @@ class Worker {
   bool slow_complete_ = false;
   bool max_latency_on_ = false;  // max_latency set for some direction (Complete checks it)
   uint16_t low_prio_value_ = 0;  // ioprio of the I/Os without the cmdprio priority
-  uint64_t pass_bytes_ = 0;      // bytes issued in this pass (io_size wraps)
-  uint64_t io_limit_ = 0;        // io_size (0: one region per pass)
+  uint64_t issued_bytes_ = 0;    // bytes issued by the job (verify reads not counted)
+  uint64_t io_total_ = 0;        // io_size x loops (0: no io_size, or time_based)
   uint64_t passes_ = 0;
   uint64_t writes_since_sync_ = 0;
   // thinktime: I/Os issued so far, the count (issued or completed) at the
@@ -390,7 +391,7 @@ class Worker {
   uint64_t think_last_blocks_ = 0;
   uint64_t think_last_ns_ = 0;
   bool think_pending_ = false;
-  bool think_check_ = false;  // an I/O was issued since ThinkDue last ran
+  bool think_check_ = false;       // an I/O was issued since ThinkDue last ran
   bool think_blocks_set_ = false;  // thinktime_blocks given (matters with thinktime_iotime)
   bool ThinkDue(uint64_t now);
   bool need_sync_ = false;

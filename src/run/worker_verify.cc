@@ -222,6 +222,9 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
           std::min<uint64_t>(stride_, std::max<uint64_t>(job_.bs[1].max, verifier_->interval()));
       VerifyRange r;
       if (verifier_->NextWritten(&vcursor_, max_len, &r)) {
+        // Read back once per write, as fio: a later loop's verify phase
+        // (io_size shorter than the region) reads only what it rewrote.
+        verifier_->MarkVerified(r);
         *plan = IoPlan{Ddir::kRead, r.file_index, r.offset, r.length};
         return 1;
       }
@@ -281,7 +284,8 @@ bool Worker::VerifyPhaseStep() {
   if (verifying_) {  // a verify phase is done
     verifying_ = false;
     verify_ns_ += NowNs() - verify_start_ns_;
-    if (!resume_after_verify_ || error_ != 0) return false;
+    // The verify reads count towards io_size (fio): ask again.
+    if (!resume_after_verify_ || !MorePasses() || error_ != 0) return false;
     resume_after_verify_ = false;
     live_.state.store(verify_prev_state_, std::memory_order_relaxed);
     pattern_->Reset();

@@ -65,6 +65,22 @@ TEST(RunCoordinatorTest, NumberIosCountsOverLoopsAndNotWithTimeBased) {
             jr.notes.end());
 }
 
+// io_size as fio 3.33: passes cover the region; more while less than
+// io_size moved; the job stops at io_size x loops.
+TEST(RunCoordinatorTest, IoSizeOverLoopsAsFio) {
+  struct Case {
+    uint64_t io_size_blocks, loops, want;
+  };
+  for (const Case& c : {Case{768, 1, 768}, Case{768, 2, 768}, Case{768, 3, 768}, Case{128, 3, 384},
+                        Case{512, 2, 512}, Case{256, 3, 768}}) {
+    JobSpec j = NullJob("n", RwMode::kRead, 4096, 256 * 4096);
+    j.io_size = c.io_size_blocks * 4096;
+    j.loops = c.loops;
+    EXPECT_EQ(MustRun({j}).groups.at(0).jobs.at(0).stats.dir[0].ios, c.want)
+        << "io_size " << c.io_size_blocks << " blocks, loops " << c.loops;
+  }
+}
+
 TEST(RunCoordinatorTest, SyncEngineDepthIsOneAndSaysSo) {
   JobSpec j = NullJob("qd");
   j.iodepth = 8;
