@@ -139,6 +139,10 @@ class PatternImpl final : public IoPattern {
   int cur_file_ = -1;
   int files_done_ = 0;
   uint64_t repeat_left_ = 0;
+  // rw_sequencer=identical: the repeats use up the pass as fio counts it (a
+  // pass ends after the region's bytes were issued, repeats included).
+  uint64_t ident_bytes_ = 0;
+  uint64_t ident_limit_ = 0;
   bool pending_write_ = false;
   IoPlan last_;
 
@@ -262,6 +266,7 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
     FileState& fs = files_[i];
     fs.start = r.offset;
     fs.size = r.size;
+    ident_limit_ += r.size;
     fs.block_align = std::max<uint64_t>(r.block_align, 1);
     if (r.size < gran_)
       return Status::Invalid("file " + std::to_string(i) + ": region of " + std::to_string(r.size) +
@@ -412,6 +417,7 @@ void PatternImpl::Reset() {
   files_done_ = 0;
   cur_file_ = -1;
   repeat_left_ = 0;
+  ident_bytes_ = 0;
   pending_write_ = false;
 }
 
@@ -658,9 +664,12 @@ bool PatternImpl::NextGeneral(IoPlan* out) {
     out->ddir = Ddir::kWrite;
     return true;
   }
+  const bool ident = identical_ && rw_nr_ > 1;
+  if (ident && ident_bytes_ >= ident_limit_) return false;
   if (repeat_left_ > 0) {
     --repeat_left_;
     *out = last_;
+    ident_bytes_ += out->length;
     pending_write_ = trimwrite_;
     return true;
   }
@@ -673,7 +682,10 @@ bool PatternImpl::NextGeneral(IoPlan* out) {
       continue;
     }
     last_ = *out;
-    if (identical_ && rw_nr_ > 1) repeat_left_ = rw_nr_ - 1;
+    if (ident) {
+      repeat_left_ = rw_nr_ - 1;
+      ident_bytes_ += out->length;
+    }
     pending_write_ = trimwrite_;
     return true;
   }

@@ -159,15 +159,18 @@ TEST(PatternOffsetsTest, IdenticalSequencerRepeatsEachOffset) {
   std::vector<PatternRegion> regions{{0, 1024 * kKi, 0}};
   auto p = Make(job, regions);
   auto v = Pass(p.get());
-  ASSERT_EQ(v.size() % 3, 0u);
-  ASSERT_EQ(v.size(), 256u * 3);
+  // As fio 3.33, the repeats count towards the pass: it ends after the
+  // region's 1 MiB was issued, 256 I/Os, i.e. 85 offsets three times and an
+  // 86th once (fio: rw=randread:3 rw_sequencer=identical, 256 I/Os).
+  ASSERT_EQ(v.size(), 256u);
   std::set<uint64_t> distinct;
   for (size_t i = 0; i < v.size(); i += 3) {
-    EXPECT_EQ(v[i].offset, v[i + 1].offset);
-    EXPECT_EQ(v[i].offset, v[i + 2].offset);
+    for (size_t k = i + 1; k < std::min(i + 3, v.size()); ++k) EXPECT_EQ(v[i].offset, v[k].offset);
     distinct.insert(v[i].offset);
   }
-  EXPECT_EQ(distinct.size(), 256u);
+  EXPECT_EQ(distinct.size(), 86u);
+  p->Reset();
+  EXPECT_EQ(Pass(p.get()).size(), 256u) << "the next pass has the whole budget again";
 }
 
 TEST(PatternOffsetsTest, RandNrGivesSequentialRunsBetweenRandomOffsets) {
