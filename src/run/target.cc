@@ -224,13 +224,25 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                                " bytes)");
       fsize -= off;
     }
+    // With filesize= the file is that big, as in fio: the region runs from
+    // the offset to the file's end (size= then caps the job's bytes per
+    // pass, in the worker), and the layout does not grow the file past it.
+    uint64_t needed = off + fsize;
+    if (job.filesize_min != 0 && !t.is_block_device && !t.is_char_device) {
+      if (off >= fsize)
+        return Status::Invalid(JobLabel(job) + ": offset " + std::to_string(off) +
+                               " is beyond the end of " + t.path + " (filesize " +
+                               std::to_string(fsize) + " bytes)");
+      needed = fsize;
+      fsize -= off;
+    }
     fsize = fsize / min_bs * min_bs;
     if (fsize == 0)
       return Status::Invalid(JobLabel(job) + ": the region of " + t.path +
                              " is smaller than the block size " + std::to_string(min_bs));
     t.region_offset = off;
     t.region_size = fsize;
-    t.needed_size = off + fsize;
+    t.needed_size = std::max(needed, off + fsize);
     if (t.is_block_device && t.needed_size > t.current_size)
       return Status::Invalid(JobLabel(job) + ": region [" + std::to_string(off) + ", " +
                              std::to_string(t.needed_size) + ") is beyond the end of " + t.path +

@@ -273,10 +273,19 @@ Status Worker::Setup() {
   // io_size as fio 3.33 counts it: a pass is one traversal of the region,
   // passes go on while loops remain or less than io_size was issued, and the
   // job stops once io_size x loops bytes are issued. time_based ignores it.
+  // With filesize= and size= both given, size= is the job's bytes per pass
+  // across its files (fio does not split it over them then): when the files'
+  // regions hold more, it caps the job as io_size does.
+  io_size_ = job_.io_size;
+  if (io_size_ == 0 && job_.filesize_min != 0 && job_.size != 0) {
+    uint64_t regions = 0;
+    for (const TargetFile& t : targets_) regions += t.region_size;
+    if (job_.size < regions) io_size_ = job_.size;
+  }
   io_total_ = 0;
-  if (job_.io_size != 0 && !job_.time_based) {
+  if (io_size_ != 0 && !job_.time_based) {
     const uint64_t loops = std::max<uint64_t>(job_.loops, 1);
-    io_total_ = job_.io_size > UINT64_MAX / loops ? UINT64_MAX : job_.io_size * loops;
+    io_total_ = io_size_ > UINT64_MAX / loops ? UINT64_MAX : io_size_ * loops;
   }
   // number_ios as fio 3.33 counts it: number_ios x loops I/Os over the whole
   // job (loops=3 number_ios=100 stops after 300, all in the first pass if it
@@ -576,7 +585,7 @@ bool Worker::MorePasses() const {
   if (io_total_ == 0) return false;
   uint64_t moved = 0;
   for (int d = 0; d < kNumDdirs; ++d) moved += ts_.dir[d].bytes;
-  return moved < job_.io_size;
+  return moved < io_size_;
 }
 
 bool Worker::EndPass(IoPlan* plan) {

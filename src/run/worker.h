@@ -381,7 +381,8 @@ class Worker {
   bool max_latency_on_ = false;  // max_latency set for some direction (Complete checks it)
   uint16_t low_prio_value_ = 0;  // ioprio of the I/Os without the cmdprio priority
   uint64_t issued_bytes_ = 0;    // bytes issued by the job (verify reads not counted)
-  uint64_t io_total_ = 0;        // io_size x loops (0: no io_size, or time_based)
+  uint64_t io_size_ = 0;         // io_size, or size= capping filesize= files (0: none)
+  uint64_t io_total_ = 0;        // io_size_ x loops (0: no io_size_, or time_based)
   uint64_t passes_ = 0;
   uint64_t writes_since_sync_ = 0;
   // thinktime: I/Os issued so far, the count (issued or completed) at the

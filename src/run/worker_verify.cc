@@ -80,7 +80,7 @@ Status Worker::SetupVerify() {
   if (job_.verify.verify_only && HasWrite(job_.rw))
     use_replay_ = !(job_.verify.state_load && !RandomWithMap(job_));
   else
-    use_replay_ = RandomWithMap(job_) && job_.io_size == 0 && job_.number_ios == 0;
+    use_replay_ = RandomWithMap(job_) && io_size_ == 0 && job_.number_ios == 0;
   if (use_replay_) {
     IOB_ASSIGN_OR_RETURN(replay_, IoPattern::Create(job_, PatternRegions(), seed_));
   }

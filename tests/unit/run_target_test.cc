@@ -68,6 +68,48 @@ TEST(RunTargetTest, SizesRegionsAndOffsetIncrement) {
   EXPECT_EQ((*r)[1].needed_size, 8192u + 2 * (1u << 20) + (512u << 10));
 }
 
+// filesize= makes each file that big, as fio: the region runs from the
+// offset to the end of the file, and the file is not grown past filesize.
+// size= is not split over the files then (the worker caps the job's bytes).
+TEST(RunTargetTest, FilesizeRegionEndsAtTheFileEnd) {
+  JobSpec j = TestJob("job", RwMode::kRead, 4096, 0);
+  j.filenames = {"x", "y"};
+  j.filesize_min = j.filesize_max = 1 << 20;
+  j.offset = 100 << 10;
+  j.offset_increment = 100 << 10;
+  auto r = ResolveTargets(j, 1, /*diskless=*/true);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ((*r)[0].region_offset, 200u << 10);
+  EXPECT_EQ((*r)[0].region_size, (1u << 20) - (200u << 10));
+  EXPECT_EQ((*r)[1].needed_size, 1u << 20);
+  j.size = 512 << 10;  // not divided: each file keeps its whole region
+  r = ResolveTargets(j, 0, true);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)[1].region_size, (1u << 20) - (100u << 10));
+  j.offset = 1 << 20;  // nothing left of the file
+  r = ResolveTargets(j, 0, true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("offset 1048576 is beyond the end of"), std::string::npos)
+      << r.status().message();
+}
+
+// size= with filesize= caps the job's bytes per pass across its files (fio
+// 3.33: nrfiles=2 filesize=1m size=1m reads 1 MiB, not 2).
+TEST(RunTargetTest, SizeCapsAJobWithFilesize) {
+  JobSpec j = TestJob("job", RwMode::kRead, 4096, 1 << 20);
+  j.ioengine = "null";
+  j.nrfiles = 2;
+  j.filesize_min = j.filesize_max = 1 << 20;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->groups[0].jobs[0].stats.dir[0].ios, 256u);
+  j.size = 3 << 20;  // more than the files hold: one pass over both
+  r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->groups[0].jobs[0].stats.dir[0].ios, 512u);
+}
+
 TEST(RunTargetTest, MissingSizeIsAnError) {
   TempDir dir("/dev/shm");
   JobSpec j = TestJob("nosize", RwMode::kRead, 4096, 0);
