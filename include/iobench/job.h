@@ -219,9 +219,10 @@ struct JobSpec {
   uint32_t nrfiles = 1;
   uint32_t openfiles = 0;  // 0: all
   FileServiceType file_service_type = FileServiceType::kRoundRobin;
-  uint64_t size = 0;          // 0: unset (use the file/device size)
-  uint32_t size_percent = 0;  // size=N%: percent of the file/device (0: unset)
-  uint64_t filesize_min = 0;  // 0: unset; per-file size range
+  uint32_t file_service_nr = 1;  // I/Os on one file before the next is chosen (type:N)
+  uint64_t size = 0;             // 0: unset (use the file/device size)
+  uint32_t size_percent = 0;     // size=N%: percent of the file/device (0: unset)
+  uint64_t filesize_min = 0;     // 0: unset; per-file size range
   uint64_t filesize_max = 0;
   uint64_t io_size = 0;  // 0: unset (= size)
   uint64_t offset = 0;

@@ -730,11 +730,26 @@ std::vector<OptionDef> BuildTable() {
                   .Set(N(openfiles)));
   r.push_back(Row("file_service_type", T::kEnum, "files", "How the next file is chosen")
                   .Def("roundrobin")
-                  .Choices("roundrobin|sequential|random")
+                  .Choices("roundrobin|sequential|random[:N]")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     std::string t = ToLower(Trim(v.text));
-                    if (t.find(':') != std::string::npos)
-                      return Bad("file_service_type with ':N' is not supported by iobench yet");
+                    j.file_service_nr = 1;
+                    if (const size_t colon = t.find(':'); colon != std::string::npos) {
+                      // roundrobin:N, random:N, sequential:N: N I/Os per file
+                      // before switching (fio). zipf:THETA and the other
+                      // distributions are refused below.
+                      const std::string n = t.substr(colon + 1);
+                      t = t.substr(0, colon);
+                      if (t == "roundrobin" || t == "random" || t == "sequential") {
+                        uint64_t nr = 0;
+                        if (n.empty() || n.size() > 9 ||
+                            n.find_first_not_of("0123456789") != std::string::npos ||
+                            (nr = std::stoull(n)) == 0)
+                          return Bad("file_service_type=" + t + ":" + n +
+                                     ": N must be a whole number of I/Os from 1 to 999999999");
+                        j.file_service_nr = static_cast<uint32_t>(nr);
+                      }
+                    }
                     if (t == "roundrobin")
                       j.file_service_type = FileServiceType::kRoundRobin;
                     else if (t == "sequential")

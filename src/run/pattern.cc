@@ -139,6 +139,8 @@ class PatternImpl final : public IoPattern {
   int cur_file_ = -1;
   int files_done_ = 0;
   uint64_t repeat_left_ = 0;
+  uint32_t service_nr_ = 1;    // file_service_type=...:N
+  uint32_t service_left_ = 0;  // I/Os still due on cur_file_
   // rw_sequencer=identical: the repeats use up the pass as fio counts it (a
   // pass ends after the region's bytes were issued, repeats included).
   uint64_t ident_bytes_ = 0;
@@ -171,6 +173,7 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   rw_nr_ = std::max<uint64_t>(job.rw_nr, 1);
   rw_skip_ = job.rw_skip;
   identical_ = job.rw_sequencer == RwSequencer::kIdentical;
+  service_nr_ = std::max<uint32_t>(job.file_service_nr, 1);
   bs_unaligned_ = job.bs_unaligned;
   bs_is_seq_rand_ = job.bs_is_seq_rand;
 
@@ -416,6 +419,7 @@ void PatternImpl::Reset() {
   for (FileState& fs : files_) StartPass(fs);
   files_done_ = 0;
   cur_file_ = -1;
+  service_left_ = 0;
   repeat_left_ = 0;
   ident_bytes_ = 0;
   pending_write_ = false;
@@ -430,6 +434,12 @@ Ddir PatternImpl::ChooseDdir() {
 int PatternImpl::PickFile() {
   const int n = static_cast<int>(files_.size());
   if (files_done_ >= n) return -1;
+  // file_service_type=...:N: N I/Os on the current file before the next.
+  if (service_left_ > 0 && cur_file_ >= 0 && !files_[cur_file_].done) {
+    --service_left_;
+    return cur_file_;
+  }
+  service_left_ = service_nr_ - 1;
   int f;
   switch (service_) {
     case FileServiceType::kSequential:

@@ -1116,5 +1116,22 @@ TEST(JobfileReportOptions, HostileValuesNameTheOptionAndLine) {
   }
 }
 
+// file_service_type=TYPE:N (fio): N I/Os per file before switching; N is a
+// whole number >= 1; the distributions stay refused by name.
+TEST(JobfileOptions, FileServiceTypeSwitchCount) {
+  auto j = ParseOk("[a]\nfile_service_type=random:4\n").jobs.at(0);
+  EXPECT_EQ(j.file_service_type, FileServiceType::kRandom);
+  EXPECT_EQ(j.file_service_nr, 4u);
+  j = ParseOk("[a]\nfile_service_type=roundrobin\n").jobs.at(0);
+  EXPECT_EQ(j.file_service_nr, 1u);
+  for (const char* bad : {"roundrobin:0", "roundrobin:", "random:x", "random:-1"})
+    EXPECT_NE(ParseErr(std::string("[a]\nfile_service_type=") + bad + "\n")
+                  .find("N must be a whole number"),
+              std::string::npos)
+        << bad;
+  EXPECT_NE(ParseErr("[a]\nfile_service_type=zipf:1.2\n").find("zipf is a fio mode"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace iobench::jobfile

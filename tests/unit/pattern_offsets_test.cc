@@ -673,6 +673,20 @@ TEST(PatternOffsetsTest, FileServiceRandomMixesFiles) {
   EXPECT_GT(switches, 300);
 }
 
+// file_service_type=roundrobin:3: three I/Os to a file, then the next (fio's
+// write_iolog shows the same file sequence); a finished file is skipped.
+TEST(PatternOffsetsTest, FileServiceSwitchCount) {
+  JobSpec job = MakeJob(RwMode::kRead);
+  job.file_service_nr = 3;
+  std::vector<PatternRegion> regions{{0, 4 * 4 * kKi, 0}, {0, 8 * 4 * kKi, 0}};
+  auto p = Make(job, regions);
+  auto v = Pass(p.get());
+  ASSERT_EQ(v.size(), 12u);
+  const std::vector<uint32_t> want{0, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1};
+  for (size_t i = 0; i < v.size(); ++i) EXPECT_EQ(v[i].file, want[i]) << "I/O " << i;
+  ExpectEachBlockOnce(v, regions, 4 * kKi);
+}
+
 TEST(PatternOffsetsTest, ResetMidPassStartsAFullPassAndEndedPassStaysEnded) {
   JobSpec job = MakeJob(RwMode::kRandWrite);
   std::vector<PatternRegion> regions{{0, 300 * 4 * kKi, 0}};
