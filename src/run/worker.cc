@@ -583,9 +583,13 @@ bool Worker::MorePasses() const {
   if (io_total_ != 0 && issued_bytes_ >= io_total_) return false;
   if (passes_ < std::max<uint64_t>(1, job_.loops)) return true;
   if (io_total_ == 0) return false;
-  uint64_t moved = 0;
-  for (int d = 0; d < kNumDdirs; ++d) moved += ts_.dir[d].bytes;
-  return moved < io_size_;
+  uint64_t moved = 0, max_bs = 0;
+  for (int d = 0; d < kNumDdirs; ++d) {
+    moved += ts_.dir[d].bytes;
+    max_bs = std::max(max_bs, job_.bs[d].max);
+  }
+  // Less than a largest block left is no reason for another pass (fio).
+  return moved < io_size_ && io_size_ - moved >= max_bs;
 }
 
 bool Worker::EndPass(IoPlan* plan) {

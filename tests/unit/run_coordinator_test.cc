@@ -79,6 +79,11 @@ TEST(RunCoordinatorTest, IoSizeOverLoopsAsFio) {
     EXPECT_EQ(MustRun({j}).groups.at(0).jobs.at(0).stats.dir[0].ios, c.want)
         << "io_size " << c.io_size_blocks << " blocks, loops " << c.loops;
   }
+  // 12k blocks on 1 MiB: 85 a pass; after two passes 8 KiB of io_size=2m is
+  // left, less than a block, so no third pass (fio: 170 I/Os).
+  JobSpec j = NullJob("n", RwMode::kRead, 12 << 10, 1 << 20);
+  j.io_size = 2 << 20;
+  EXPECT_EQ(MustRun({j}).groups.at(0).jobs.at(0).stats.dir[0].ios, 170u);
 }
 
 TEST(RunCoordinatorTest, SyncEngineDepthIsOneAndSaysSo) {
