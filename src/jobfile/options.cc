@@ -771,18 +771,20 @@ std::vector<OptionDef> BuildTable() {
           .Set([](JobSpec& j, const OptValue& v) {
             return SetPercentable(&j.size, &j.size_percent, v, "size");
           }));
-  r.push_back(Row("filesize", T::kSpecial, "files",
-                  "Size of each file; a range lo-hi picks a random size per file")
-                  .Choices("size[-size]")
-                  .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    int64_t lo, hi;
-                    IOB_RETURN_IF_ERROR(ParseRange(v.text, NumKind::kSize, v.kb_base, 0, &lo, &hi));
-                    if (lo <= 0) return Bad("filesize must be positive");
-                    j.filesize_min = static_cast<uint64_t>(lo);
-                    j.filesize_max = static_cast<uint64_t>(hi);
-                    return Status::Ok();
-                  }));
-  r.push_back(Row("io_size", T::kSize, "files", "Bytes of I/O to do (default: size)")
+  r.push_back(
+      Row("filesize", T::kSpecial, "files",
+          "Size of each file; a range lo-hi picks a random size per file; size= then caps the job")
+          .Choices("size[-size]")
+          .Set([](JobSpec& j, const OptValue& v) -> Status {
+            int64_t lo, hi;
+            IOB_RETURN_IF_ERROR(ParseRange(v.text, NumKind::kSize, v.kb_base, 0, &lo, &hi));
+            if (lo <= 0) return Bad("filesize must be positive");
+            j.filesize_min = static_cast<uint64_t>(lo);
+            j.filesize_max = static_cast<uint64_t>(hi);
+            return Status::Ok();
+          }));
+  r.push_back(Row("io_size", T::kSize, "files",
+                  "Bytes of I/O, at most io_size x loops; ignored with time_based (default: size)")
                   .Alias({"io_limit"})
                   .Percent()
                   .Range(0, INT64_MAX)
