@@ -946,10 +946,10 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   // reported with no I/O, as fio lists them: the JSON and terse records are
   // there, the normal report skips them (no I/O, no block).
   for (size_t p = phases_run; p < phases.size(); ++p)
-    for (size_t i : phases[p].jobs)
+    for (size_t i : phases[p].jobs) {
+      auto g = std::find_if(result.groups.begin(), result.groups.end(),
+                            [&](const GroupResult& gr) { return gr.id == groupids[i]; });
       for (uint32_t n = 0; n < std::max<uint32_t>(jobs[i].numjobs, 1); ++n) {
-        auto g = std::find_if(result.groups.begin(), result.groups.end(),
-                              [&](const GroupResult& gr) { return gr.id == groupids[i]; });
         JobResult j;
         j.name = jobs[i].name;
         j.groupid = groupids[i];
@@ -957,6 +957,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
         j.spec = jobs[i];
         g->jobs.push_back(std::move(j));
       }
+    }
   // --- issue 8: every clone has Finish()ed its logger; flush and close ---
   if (log_writer != nullptr) {
     runner.FinishAggregate(NowNs());
