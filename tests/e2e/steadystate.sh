@@ -95,11 +95,12 @@ for name, (attained, early, dur, (lo, hi)) in want.items():
         check(len(ss["data"]["iops"]) == dur and len(ss["data"]["bw"]) == dur,
               f"{tool} {name}: window {ss['data']}")
         full = [v for v in ss["data"]["iops"] if v]
-        # fio's first sample may cover a few ms only (its helper thread's clock
-        # is not the job's): a range holds for its last sample, and for all of
-        # iobench's (whole seconds of the job).
-        check(full and all(lo <= v <= hi for v in (full if tool == "iobench" else full[-1:])),
-              f"{tool} {name}: iops {full}")
+        # The window's last sample is a whole second at the rate. The others
+        # are not checked: fio's first sample may cover a few ms only (its
+        # helper thread's clock is not the job's), and on a loaded machine
+        # (CI runs 4 tests at once, under sanitizers) a starved second is
+        # made up in the next one, as rate_iops does in both tools.
+        check(full and lo <= full[-1] <= hi, f"{tool} {name}: iops {full}")
         check(all(b == 0 or abs(b / i - 4096) < 64 for b, i in
                   zip(ss["data"]["bw"], ss["data"]["iops"]) if i),
               f"{tool} {name}: bw/iops {ss['data']}")
@@ -112,8 +113,11 @@ for name, (attained, early, dur, (lo, hi)) in want.items():
             check(f["criterion"] == i["criterion"] == "0.000000",
                   f"{name}: criterion {f['criterion']} vs {i['criterion']}")
 check(sum(1 for j in iob if j == "grp") == 1, "iobench: grp not one record")
-check(2500 <= iob["ramp"]["job_runtime"] < 4000 if "ramp" in iob else False,
-      f"iobench ramp: runtime {iob.get('ramp', {}).get('job_runtime')} (want 3 s)")
+# ss_ramp=1 s: no sample before 2 s, so the window of two is full at 3 s at
+# the earliest (2 s without the ramp); later only if load made a second
+# irregular, which the "early" bound above still limits.
+check(2500 <= iob["ramp"]["job_runtime"] if "ramp" in iob else False,
+      f"iobench ramp: runtime {iob.get('ramp', {}).get('job_runtime')} (want >= 3 s)")
 if bad:
     print("FAIL:\n  " + "\n  ".join(bad))
     sys.exit(1)
