@@ -105,6 +105,9 @@ struct ThreadStats {
   uint64_t submit_calls = 0, submitted = 0, reap_calls = 0, reaped = 0;
   ErrorInfo first_error;
   uint64_t total_errors = 0;
+  // fio's total_err: the errors of a class continue_on_error covers (fio
+  // does not count an error that stopped a job whose class it does not).
+  uint64_t coe_errors = 0;
 };
 
 // Steady state detection (steadystate=, ss_dur=): the last window of
@@ -128,6 +131,13 @@ struct JobResult {
   int jobnum = 0;  // clone index within numjobs
   int error = 0;   // errno-style error of the job, 0 ok
   std::string error_message;
+  // What the reports' err= and "error" show: the job's error or, when every
+  // error was tolerated (continue_on_error, ignore_error), the first one, as
+  // fio shows it. Only `error` fails the job (exit code).
+  int shown_error() const { return error != 0 ? error : stats.first_error.err; }
+  const std::string& shown_error_message() const {
+    return error != 0 ? error_message : stats.first_error.message;
+  }
   bool error_printed = false;  // the error already went to stderr when it happened (verify)
   JobSpec spec;                // the resolved job (job options in JSON come from spec.settings)
   ThreadStats stats;

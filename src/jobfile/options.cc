@@ -1667,7 +1667,8 @@ std::vector<OptionDef> BuildTable() {
                   .Range(1, 3600000)
                   .Set(N(iops_avg_ms)));
   // --- errors
-  r.push_back(Row("continue_on_error", T::kEnum, "errors", "Error classes that do not stop the job")
+  r.push_back(Row("continue_on_error", T::kEnum, "errors",
+                  "Error classes that go on after EIO or EILSEQ (or what ignore_error lists)")
                   .Def("none")
                   .Choices("none|read|write|io|verify|all|0|1")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
@@ -1690,8 +1691,8 @@ std::vector<OptionDef> BuildTable() {
                     return Status::Ok();
                   }));
   r.push_back(Row("ignore_error", T::kSpecial, "errors",
-                  "Errors to ignore: read list,write list,verify list; errors in a list joined by "
-                  "':', e.g. EAGAIN,ENOSPC:122")
+                  "Errors that do not stop the job: read list,write list,verify list, each "
+                  "replacing EIO:EILSEQ; errors joined by ':', e.g. EAGAIN,ENOSPC:122")
                   .Choices("err:err...[,err:err...][,err:err...]")
                   .Set(ParseIgnoreError));
   // --- logs (written by stats/iolog through the worker; docs/logs.md)

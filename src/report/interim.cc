@@ -126,6 +126,7 @@ ThreadStats Diff(const ThreadStats& later, const ThreadStats& earlier) {
   t.reap_calls = Sub(later.reap_calls, earlier.reap_calls);
   t.reaped = Sub(later.reaped, earlier.reaped);
   t.total_errors = Sub(later.total_errors, earlier.total_errors);
+  t.coe_errors = Sub(later.coe_errors, earlier.coe_errors);
   // The first error of the run stays the first error; report it only in the
   // interval where it happened.
   if (earlier.first_error.err == 0) t.first_error = later.first_error;

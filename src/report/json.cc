@@ -278,7 +278,7 @@ ojson JobObject(const JobRecord& rec, const GroupTotals& totals, bool plus,
   ojson o;
   o["jobname"] = job.name;
   o["groupid"] = job.groupid;
-  o["error"] = job.error;
+  o["error"] = job.shown_error();
   o["eta"] = 0;
   o["elapsed"] = (job.elapsed_ms + 999) / 1000;  // BuildJsonReport: the run's, as fio
   ojson opts = ojson::object();
@@ -325,7 +325,7 @@ ojson JobObject(const JobRecord& rec, const GroupTotals& totals, bool plus,
   o["latency_us"] = LatDistObject(ld.usec);
   o["latency_ms"] = LatDistObject(ld.msec);
   if (spec.continue_on_error != kCoeNone) {
-    o["total_err"] = ts.total_errors;
+    o["total_err"] = ts.coe_errors;
     o["first_error"] = ts.first_error.err;
   }
   // fio's units: the target in ns, the window in us.

@@ -222,12 +222,12 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
   uint64_t moved = 0;
   for (int d = 0; d < kNumDdirs; ++d) moved += ts.dir[d].bytes + ts.issued[d];
   if (moved == 0) return;
-  if (job.error == 0) {
+  if (job.shown_error() == 0) {
     o += fmt::sprintf("%s: (groupid=%d, jobs=%u): err=%2d: pid=%d: %s\n", job.name, job.groupid,
-                      rec.members, job.error, static_cast<int>(getpid()), CtimeString(timestamp_s));
+                      rec.members, 0, static_cast<int>(getpid()), CtimeString(timestamp_s));
   } else {
     o += fmt::sprintf("%s: (groupid=%d, jobs=%u): err=%2d (%s): pid=%d: %s\n", job.name,
-                      job.groupid, rec.members, job.error, job.error_message,
+                      job.groupid, rec.members, job.shown_error(), job.shown_error_message(),
                       static_cast<int>(getpid()), CtimeString(timestamp_s));
   }
   if (!spec.description.empty()) o += fmt::sprintf("  Description  : [%s]\n", spec.description);
@@ -306,8 +306,11 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
       static_cast<unsigned long long>(dropped_issued[1]),
       static_cast<unsigned long long>(dropped_issued[2]));
   if (spec.continue_on_error != kCoeNone || ts.total_errors) {
+    // fio's count with continue_on_error (the errors of the classes it
+    // covers); otherwise every error.
+    const uint64_t total = spec.continue_on_error != kCoeNone ? ts.coe_errors : ts.total_errors;
     o += fmt::sprintf("     errors    : total=%llu, first_error=%d/<%s>\n",
-                      static_cast<unsigned long long>(ts.total_errors), ts.first_error.err,
+                      static_cast<unsigned long long>(total), ts.first_error.err,
                       ts.first_error.err ? std::strerror(ts.first_error.err) : "Success");
   }
   if (ts.first_error.err && ts.first_error.message.find(" offset=") != std::string::npos) {

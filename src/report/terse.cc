@@ -101,9 +101,10 @@ std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTot
                       int version) {
   const JobResult& job = rec.result;
   const ThreadStats& ts = job.stats;
-  std::string o = version == 2 ? fmt::sprintf("2;%s;%d;%d", job.name, job.groupid, job.error)
-                               : fmt::sprintf("%d;%s;%s;%d;%d", version, VersionString(run),
-                                              job.name, job.groupid, job.error);
+  std::string o = version == 2
+                      ? fmt::sprintf("2;%s;%d;%d", job.name, job.groupid, job.shown_error())
+                      : fmt::sprintf("%d;%s;%s;%d;%d", version, VersionString(run), job.name,
+                                     job.groupid, job.shown_error());
   // unified_rw_reporting=mixed: the mixed block alone; both: the mixed
   // block after the directions (v3 has no trim block either way).
   for (const DirView& v : ReportedDirs(rec, t))
@@ -132,7 +133,7 @@ std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTot
         static_cast<unsigned long long>(d.time_in_queue), d.util);
   }
   if (job.spec.continue_on_error != kCoeNone)
-    o += fmt::sprintf(";%llu;%d", static_cast<unsigned long long>(ts.total_errors),
+    o += fmt::sprintf(";%llu;%d", static_cast<unsigned long long>(ts.coe_errors),
                       ts.first_error.err);
   if (!job.spec.description.empty()) o += (version == 2 ? "\n;" : ";") + job.spec.description;
   return o;

@@ -369,12 +369,13 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
   if (job_.ramp_time_ns != 0 || restart) {
     think_last_blocks_ = 0;  // the completed count restarts with the stats
     const ErrorInfo first_error = ts_.first_error;
-    const uint64_t total_errors = ts_.total_errors;
+    const uint64_t total_errors = ts_.total_errors, coe_errors = ts_.coe_errors;
     // In place: `ts_ = ThreadStats()` would build a temporary on the stack.
     std::destroy_at(&ts_);
     std::construct_at(&ts_);
     ts_.first_error = first_error;
     ts_.total_errors = total_errors;
+    ts_.coe_errors = coe_errors;
   }
   sync_done_ = 0;
   next_event_ns_ = 0;  // CheckTime recomputes what is due next
@@ -946,6 +947,24 @@ bool Worker::FailReplay(const Status& st) {
   return false;
 }
 
+// fio's td_non_fatal_error: an error belongs to a class (EILSEQ to verify,
+// a read to read, anything else to write); the class must be in
+// continue_on_error (ignore_error puts it there), and the errno in the
+// class's ignore_error list, which is EIO and EILSEQ when none was given.
+// So continue_on_error=all alone still stops at ENOSPC or EAGAIN.
+namespace {
+int ErrorClass(Ddir ddir, int err) { return err == EILSEQ ? 2 : ddir == Ddir::kRead ? 0 : 1; }
+constexpr uint8_t kCoeBits[] = {kCoeRead, kCoeWrite, kCoeVerify};
+}  // namespace
+
+bool ErrorTolerated(const JobSpec& job, Ddir ddir, int err) {
+  const int cls = ErrorClass(ddir, err);
+  if ((job.continue_on_error & kCoeBits[cls]) == 0) return false;
+  const std::vector<int>& list = job.ignore_error[cls];
+  if (list.empty()) return err == EIO || err == EILSEQ;
+  return std::find(list.begin(), list.end(), err) != list.end();
+}
+
 void Worker::HandleError(IoRequest* req, int err) {
   const bool is_sync_op = req->op >= IoOp::kFsync;
   const int d = is_sync_op ? static_cast<int>(Ddir::kWrite) : static_cast<int>(req->op);
@@ -968,11 +987,9 @@ void Worker::HandleError(IoRequest* req, int err) {
                 " " + e.file + " offset=" + std::to_string(e.offset) +
                 " length=" + std::to_string(req->xfer_length) + ": " + std::strerror(err);
   }
-  bool tolerated = false;
-  for (int e : job_.ignore_error[d]) tolerated |= e == err;
-  const uint8_t cls = d == static_cast<int>(Ddir::kRead) ? kCoeRead : kCoeWrite;
-  tolerated |= (job_.continue_on_error & cls) != 0;
   FreeSlot(req);
+  if (job_.continue_on_error & kCoeBits[ErrorClass(static_cast<Ddir>(d), err)]) ++ts_.coe_errors;
+  const bool tolerated = ErrorTolerated(job_, static_cast<Ddir>(d), err);
   if (!tolerated && error_ == 0) {
     error_ = err;
     stopping_ = true;
@@ -998,6 +1015,11 @@ void Worker::CheckMaxLatency(const IoRequest* req, uint64_t now) {
                 " length=" + std::to_string(req->xfer_length);
   }
   ++ts_.total_errors;
+  // fio: ETIMEDOUT goes through the same policy as an I/O error, so
+  // ignore_error=110 counts every late I/O and the job goes on.
+  if (job_.continue_on_error & kCoeBits[ErrorClass(static_cast<Ddir>(d), ETIMEDOUT)])
+    ++ts_.coe_errors;
+  if (ErrorTolerated(job_, static_cast<Ddir>(d), ETIMEDOUT)) return;
   error_ = ETIMEDOUT;
   stopping_ = true;
 }

@@ -60,6 +60,10 @@ struct WorkerControl {
   LogWriter* log_writer = nullptr;
 };
 
+// Whether an I/O error of `ddir` with errno `err` lets the job go on, as
+// fio decides it (continue_on_error, ignore_error; see worker.cc).
+bool ErrorTolerated(const JobSpec& job, Ddir ddir, int err);
+
 class Worker {
  public:
   // `engine` is the engine instance to use (from the registry, or a test's

@@ -178,6 +178,7 @@ void MergeThreadStats(ThreadStats& dst, const ThreadStats& src) {
   dst.reaped += src.reaped;
   if (dst.first_error.err == 0 && src.first_error.err != 0) dst.first_error = src.first_error;
   dst.total_errors += src.total_errors;
+  dst.coe_errors += src.coe_errors;
 }
 
 namespace {

@@ -101,25 +101,46 @@ else
         "(28, True)"
     fi
     rm -f "$mnt"/*
-    # continue_on_error=all: every one of the 48 writes past the end fails,
-    # is counted, and the job goes on (fio: err=0, exit 0).
-    if run "enospc-$e-continue" 0 -- "$bin" --name=w --ioengine="$e" --filename="$mnt/f" \
+    # continue_on_error=all alone goes on after EIO and EILSEQ only (fio's
+    # default ignore_error list): ENOSPC still stops the job, exit 1.
+    if run "enospc-$e-continue" 1 -- "$bin" --name=w --ioengine="$e" --filename="$mnt/f" \
       --rw=write --size=4m --bs=64k --continue_on_error=all --output-format=json; then
       expect_eq "enospc-$e-continue" \
-        "$(json "$work/enospc-$e-continue.out" 'j["error"], j["total_err"], j["iobench"]["total_errors"], j["write"]["io_bytes"], j["iobench"]["first_error"]["error"]')" \
-        "(0, 48, 48, 1048576, 28)"
+        "$(json "$work/enospc-$e-continue.out" 'j["error"], j["total_err"], j["write"]["io_bytes"]')" \
+        "(28, 1, 1048576)"
     fi
     rm -f "$mnt"/*
   done
-  # ignore_error lists are per direction, as fio's: read,write,verify.
+  # ignore_error lists are per direction, as fio's: read,write,verify. A
+  # list lets its class go on: every one of the 48 writes past the end fails
+  # and is counted; err= shows the first (28) as fio's does, and the exit
+  # code is 0 since no error stopped the job.
   if run enospc-ignore-write 0 -- "$bin" --name=w --ioengine=psync --filename="$mnt/f" \
     --rw=write --size=4m --bs=64k --ignore_error=,ENOSPC --output-format=json; then
     expect_eq enospc-ignore-write \
-      "$(json "$work/enospc-ignore-write.out" 'j["error"], j["iobench"]["total_errors"]')" "(0, 48)"
+      "$(json "$work/enospc-ignore-write.out" 'j["error"], j["total_err"], j["iobench"]["total_errors"], j["write"]["io_bytes"], j["iobench"]["first_error"]["error"]')" \
+      "(28, 48, 48, 1048576, 28)"
   fi
   rm -f "$mnt"/*
   run enospc-ignore-read-only 1 -- "$bin" --name=w --ioengine=psync --filename="$mnt/f" \
     --rw=write --size=4m --bs=64k --ignore_error=ENOSPC --output-format=json
+  rm -f "$mnt"/*
+  # fio 3.33 on the same jobs: the same exit code, err and error count.
+  if command -v fio >/dev/null; then
+    for args in "--continue_on_error=all" "--ignore_error=,ENOSPC" "--ignore_error=ENOSPC" \
+      "--continue_on_error=write --ignore_error=EIO,ENOSPC:EIO"; do
+      got=()
+      for tool in fio "$bin"; do
+        rm -f "$mnt"/*
+        # shellcheck disable=SC2086
+        timeout 20 "$tool" --name=w --ioengine=psync --filename="$mnt/f" --rw=write --size=4m \
+          --bs=64k --fallocate=none $args --output-format=json >"$work/cmp.out" 2>/dev/null
+        got+=("$?:$(json "$work/cmp.out" 'j["error"], j.get("total_err")')")
+      done
+      expect_eq "enospc vs fio [$args]" "${got[1]}" "${got[0]}"
+    done
+    ran=$((ran + 1))
+  fi
   rm -f "$mnt"/*
   umount "$mnt" && mounted=""
 fi
@@ -197,14 +218,20 @@ else
     expect_eq nowait \
       "$(json "$work/nowait.out" 'j["error"], j["iobench"]["eagain"]["read"], j["iobench"]["total_errors"]')" \
       "(11, 1, 1)"
-    # continue_on_error=read: every EAGAIN is counted, as eagain and as an error.
+    # continue_on_error=read alone does not cover EAGAIN (fio: EIO and
+    # EILSEQ only); ignore_error=EAGAIN does: every EAGAIN is counted, as
+    # eagain and as an error, and the job goes on (exit 0, err=11 shown).
     timeout 20 "$bin" --name=r --ioengine=pvsync2 --nowait=1 --continue_on_error=read \
+      --filename="$f" --rw=randread --size=8m --bs=4k --output-format=json \
+      >"$work/nowait1.out" 2>"$work/nowait1.err"
+    expect_eq "nowait continue_on_error=read exit" "$?" 1
+    timeout 20 "$bin" --name=r --ioengine=pvsync2 --nowait=1 --ignore_error=EAGAIN \
       --filename="$f" --rw=randread --size=8m --bs=4k --output-format=json \
       >"$work/nowait2.out" 2>"$work/nowait2.err"
     expect_eq "nowait-continue exit" "$?" 0
     expect_eq nowait-continue \
       "$(json "$work/nowait2.out" 'j["error"], j["iobench"]["eagain"]["read"] == j["iobench"]["total_errors"] > 0, j["read"]["total_ios"] + j["iobench"]["total_errors"] == 2048')" \
-      "(0, True, True)"
+      "(11, True, True)"
     echo "ok   nowait"
   fi
 fi

@@ -177,6 +177,19 @@ grep -q 'max latency exceeded: latency of [0-9]* nsec exceeds specified max (1 n
   fail "max_latency: message"
 "$bin" "${ml[@]}" --max_latency=1ns,1h --output-format=terse >/dev/null ||
   fail "max_latency=1ns,1h: a write job failed on the read limit"
+# ignore_error=,110: as in fio, every late write (all 16) is counted as an
+# error, the job goes on and exits 0, and err= shows 110.
+"$bin" "${ml[@]}" --ignore_error=,110 >"$tmp/ib.ml2" 2>&1 || fail "max_latency ignored: exit $?"
+if [ $have_fio = 1 ]; then
+  (cd "$tmp" && fio "${ml[@]}" --ignore_error=,110 >"$tmp/fio.ml2" 2>&1) ||
+    fail "max_latency ignored: fio exited $?"
+fi
+for tool in ib fio; do
+  [ -f "$tmp/$tool.ml2" ] || continue
+  grep -q '^ml: (groupid=0, jobs=1): err=110 ' "$tmp/$tool.ml2" || fail "$tool ignore 110: no err=110"
+  grep -q '^     errors    : total=16, first_error=110/' "$tmp/$tool.ml2" ||
+    fail "$tool ignore 110: not 16 errors: $(grep errors "$tmp/$tool.ml2")"
+done
 
 # --- hostile values: refused, naming the option (and file:line in a job file)
 bad() {  # expected message, then options

@@ -4,7 +4,7 @@
 // busy_every-th call or when all slots are taken), Commit() moves them to
 // "the kernel", Reap() hands them back in reverse (out of order), and the
 // script decides each completion: every short_every-th completes short (half
-// of what was asked, at least 1 byte), every fail_every-th fails with -EIO.
+// of what was asked, at least 1 byte), every fail_every-th fails with -fail_errno (EIO).
 // A ledger, shared with the test, records every completion so the test can
 // prove no I/O is lost or completed twice.
 #pragma once
@@ -24,6 +24,7 @@ namespace iobench::testing {
 struct FakeScript {
   uint32_t short_every = 0;
   uint32_t fail_every = 0;
+  int fail_errno = EIO;  // what the failing ones fail with
   uint32_t busy_every = 0;
   bool reverse = true;
   uint32_t max_per_reap = 0;  // hand back at most this many beyond `min` (0: all)
@@ -94,7 +95,7 @@ class FakeEngine final : public Engine {
       }
       ++ledger_->completions;
       if (script_.fail_every != 0 && ledger_->completions % script_.fail_every == 0) {
-        r->res = -EIO;
+        r->res = -script_.fail_errno;
         ++ledger_->failures;
       } else if (script_.short_every != 0 && ledger_->completions % script_.short_every == 0 &&
                  r->length > 1) {

@@ -13,6 +13,7 @@
 
 #include "fake_engine.h"
 #include "run/coordinator.h"
+#include "run/worker.h"
 
 namespace iobench {
 namespace {
@@ -256,14 +257,67 @@ TEST(WorkerFakeEngineTest, IodepthLowDrainsBeforeRefilling) {
 TEST(WorkerFakeEngineTest, IgnoreErrorListsTheErrno) {
   JobSpec job = TestJob("fake", RwMode::kRead, kBs, 100 * kBs);
   job.iodepth = 4;
-  job.ignore_error[0] = {EIO};
+  job.ignore_error[0] = {ENOSPC};
+  job.continue_on_error = kCoeRead;  // as the parser sets it with the list
   FakeScript script;
   script.fail_every = 10;
+  script.fail_errno = ENOSPC;
   FakeRun fr = RunFake(job, script);
   const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
   EXPECT_EQ(jr.error, 0);
   EXPECT_EQ(jr.stats.dir[0].errors, 10u);
   EXPECT_EQ(jr.stats.dir[0].ios, 90u);
+  // The reports show the first tolerated error, as fio's err= does.
+  EXPECT_EQ(jr.shown_error(), ENOSPC);
+  EXPECT_NE(jr.shown_error_message().find("No space left"), std::string::npos)
+      << jr.shown_error_message();
+}
+
+// fio's td_non_fatal_error: continue_on_error alone goes on after EIO and
+// EILSEQ only; any other errno stops the job at its first occurrence.
+TEST(WorkerFakeEngineTest, ContinueOnErrorAloneStopsAtAnErrnoOtherThanEio) {
+  for (int err : {ENOSPC, EAGAIN, EIO}) {
+    JobSpec job = TestJob("fake", RwMode::kRead, kBs, 100 * kBs);
+    job.continue_on_error = kCoeAll;
+    FakeScript script;
+    script.fail_every = 10;
+    script.fail_errno = err;
+    script.reverse = false;
+    FakeRun fr = RunFake(job, script);
+    const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+    if (err == EIO) {
+      EXPECT_EQ(jr.error, 0);
+      EXPECT_EQ(jr.stats.dir[0].errors, 10u);
+      EXPECT_EQ(jr.stats.dir[0].ios, 90u);
+    } else {
+      EXPECT_EQ(jr.error, err);
+      EXPECT_EQ(jr.stats.dir[0].errors, 1u) << err;
+      EXPECT_EQ(jr.stats.dir[0].ios, 9u) << err;
+    }
+  }
+}
+
+TEST(ErrorToleratedTest, ClassesListsAndTheDefaultList) {
+  JobSpec job;
+  // Nothing set: every error stops the job.
+  EXPECT_FALSE(ErrorTolerated(job, Ddir::kRead, EIO));
+  job.continue_on_error = kCoeRead;
+  EXPECT_TRUE(ErrorTolerated(job, Ddir::kRead, EIO));
+  EXPECT_FALSE(ErrorTolerated(job, Ddir::kRead, ENOSPC));
+  EXPECT_FALSE(ErrorTolerated(job, Ddir::kWrite, EIO));
+  EXPECT_FALSE(ErrorTolerated(job, Ddir::kTrim, EIO));  // trim is in fio's write class
+  // EILSEQ is the verify class whatever the direction.
+  EXPECT_FALSE(ErrorTolerated(job, Ddir::kRead, EILSEQ));
+  job.continue_on_error = kCoeVerify;
+  EXPECT_TRUE(ErrorTolerated(job, Ddir::kRead, EILSEQ));
+  EXPECT_FALSE(ErrorTolerated(job, Ddir::kRead, EIO));
+  // A class's list replaces the default EIO/EILSEQ list.
+  job.continue_on_error = kCoeIo;
+  job.ignore_error[1] = {ENOSPC};
+  EXPECT_TRUE(ErrorTolerated(job, Ddir::kWrite, ENOSPC));
+  EXPECT_TRUE(ErrorTolerated(job, Ddir::kTrim, ENOSPC));
+  EXPECT_FALSE(ErrorTolerated(job, Ddir::kWrite, EIO));
+  EXPECT_TRUE(ErrorTolerated(job, Ddir::kRead, EIO));  // the read list is still the default
 }
 
 TEST(WorkerFakeEngineTest, BatchCompleteMinAndSubmitBatches) {
