@@ -347,6 +347,9 @@ struct JobSpec {
   bool thinktime_blocks_complete = true;
   // thinktime_iotime (ns; 0: off): also think after this much I/O time.
   uint64_t thinktime_iotime_ns = 0;
+  // rate_ignore_thinktime: a think pause moves the rate schedule instead of
+  // being caught up afterwards.
+  bool rate_ignore_thinktime = false;
   // max_latency: an I/O whose total latency exceeds this (ns; 0: no limit)
   // ends the job with ETIMEDOUT, per direction as fio.
   uint64_t max_latency_ns[kNumDdirs] = {0, 0, 0};

@@ -1405,6 +1405,10 @@ std::vector<OptionDef> BuildTable() {
                   .Def("0")
                   .Range(0, INT64_MAX)
                   .Set(N(thinktime_iotime_ns)));
+  r.push_back(Row("rate_ignore_thinktime", T::kBool, "rate",
+                  "Do not catch up on the rate after a thinktime pause")
+                  .Def("0")
+                  .Set(B(rate_ignore_thinktime)));
   // --- cpu and scheduling
   r.push_back(Row("cpus_allowed", T::kSpecial, "cpu", "CPUs the job may run on, e.g. 0,2-5")
                   .Choices("cpu list")

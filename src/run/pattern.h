@@ -112,6 +112,13 @@ class RateLimiter {
   // time is computed from the totals since the start, so rounding and late
   // wake-ups never accumulate into drift (a late worker catches up).
   virtual uint64_t DelayNs(Ddir ddir, uint64_t bytes, uint64_t now_ns) = 0;
+  // rate_ignore_thinktime: the job just paused `ns` for thinktime. The
+  // schedule moves by the pause, so no catch-up burst follows it (fio's
+  // rate_ign_think: the bytes the pause missed count as issued, less one
+  // block when the pause was longer than one I/O's period, so the next I/O
+  // goes at once). fio does this for the last I/O's direction only; here
+  // every rated direction moves, as the option's name says.
+  virtual void Paused(uint64_t ns) = 0;
 };
 
 // Write buffer contents: zero_buffers, refill_buffers, scramble_buffers,

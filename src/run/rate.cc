@@ -15,15 +15,12 @@ class RateLimiterImpl final : public RateLimiter {
     rng_.Seed(prng::MixSeed(seed, 0x7261746500ULL), true);
     for (int d = 0; d < kNumDdirs; ++d) {
       Dir& r = dir_[d];
+      uint64_t min_bs = job.bs[d].min;
+      for (const auto& e : job.bs[d].split)
+        if (e.bs < min_bs) min_bs = e.bs;
+      r.min_bs = min_bs ? min_bs : 1;
       // fio: bytes/s wins; otherwise IO/s counted in the smallest block size.
-      uint64_t bps = job.rate[d];
-      if (bps == 0 && job.rate_iops[d] != 0) {
-        uint64_t min_bs = job.bs[d].min;
-        for (const auto& e : job.bs[d].split)
-          if (e.bs < min_bs) min_bs = e.bs;
-        bps = job.rate_iops[d] * (min_bs ? min_bs : 1);
-      }
-      r.bps = bps;
+      r.bps = job.rate[d] != 0 ? job.rate[d] : job.rate_iops[d] * r.min_bs;
       r.share = share ? share : 1;
     }
   }
@@ -55,12 +52,30 @@ class RateLimiterImpl final : public RateLimiter {
     return due > now_ns ? due - now_ns : 0;
   }
 
+  void Paused(uint64_t ns) override {
+    for (Dir& r : dir_) {
+      if (r.bps == 0) continue;
+      if (poisson_) {
+        r.due_ns += static_cast<double>(ns);
+        continue;
+      }
+      // Bytes the pause would have issued at this worker's rate.
+      auto missed = static_cast<uint64_t>(static_cast<unsigned __int128>(ns) * r.bps /
+                                          (1000000000ULL * r.share));
+      const auto op_ns = static_cast<uint64_t>(static_cast<unsigned __int128>(r.min_bs) *
+                                               1000000000ULL * r.share / r.bps);
+      if (op_ns <= ns && missed >= r.min_bs) missed -= r.min_bs;
+      r.bytes += missed;
+    }
+  }
+
  private:
   struct Dir {
-    uint64_t bps = 0;    // bytes per second for the whole share
-    uint64_t share = 1;  // numjobs_share
-    uint64_t bytes = 0;  // accounted so far
-    double due_ns = 0;   // poisson: next arrival
+    uint64_t bps = 0;     // bytes per second for the whole share
+    uint64_t share = 1;   // numjobs_share
+    uint64_t min_bs = 1;  // the direction's smallest block size
+    uint64_t bytes = 0;   // accounted so far
+    double due_ns = 0;    // poisson: next arrival
   };
   bool poisson_ = false;
   Dir dir_[kNumDdirs];

@@ -779,10 +779,12 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     const uint64_t spin = std::min(job_.thinktime_spin_ns, job_.thinktime_ns);
     for (const uint64_t t0 = NowNs(); NowNs() - t0 < spin;) {
     }
+    const uint64_t think_start = now;
     SleepNs(job_.thinktime_ns - spin);
     think_pending_ = false;
     ++result_.think_stalls;
     now = NowNs();
+    if (job_.rate_ignore_thinktime && rate_ != nullptr) rate_->Paused(now - think_start);
     think_last_ns_ = now;
   }
   if (vr > 0) {

@@ -55,6 +55,36 @@ TEST(PatternRateTest, RateIopsUsesTheSmallestBlockSize) {
   EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 0), 4'000'000u);  // the 8k one counted twice
 }
 
+// rate_ignore_thinktime: a pause moves the schedule instead of being caught
+// up; a pause longer than one period leaves the next I/O due at once.
+TEST(PatternRateTest, PausedMovesTheScheduleAsFio) {
+  JobSpec job;
+  job.rate_iops[0] = 1000;  // one 4k read per ms
+  job.bs[0] = {4096, 4096, {}};
+  auto rl = RateLimiter::Create(job, 1, 1);
+  for (int i = 0; i < 10; ++i) (void)rl->DelayNs(Ddir::kRead, 4096, 0);
+  // 10 issued: the next is due at 10 ms. A 500 ms pause ends at 510 ms: no
+  // pause accounting means 500 I/Os are due at once (catch-up).
+  auto catchup = RateLimiter::Create(job, 1, 1);
+  for (int i = 0; i < 10; ++i) (void)catchup->DelayNs(Ddir::kRead, 4096, 0);
+  EXPECT_EQ(catchup->DelayNs(Ddir::kRead, 4096, 510'000'000), 0u);
+  EXPECT_EQ(catchup->DelayNs(Ddir::kRead, 4096, 510'000'000), 0u);
+  // Paused(500 ms): 500 I/Os' bytes count as issued, less one block.
+  rl->Paused(500'000'000);
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 510'000'000), 0u);          // due at 509 ms: at once
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 510'000'000), 0u);          // due at 510 ms
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 510'000'000), 1'000'000u);  // then 1 per ms
+  // A pause shorter than a period moves the schedule by its length.
+  auto shortp = RateLimiter::Create(job, 1, 1);
+  (void)shortp->DelayNs(Ddir::kRead, 4096, 0);  // next due at 1 ms
+  shortp->Paused(300'000);
+  // Counted in whole bytes, as fio: 300 us miss 1228 bytes, so the I/O is
+  // due at (4096 + 1228) B / 4,096,000 B/s = 1,299,804 ns.
+  EXPECT_EQ(shortp->DelayNs(Ddir::kRead, 4096, 300'000), 999'804u);
+  // Directions without a rate are untouched.
+  EXPECT_EQ(rl->DelayNs(Ddir::kWrite, 4096, 0), 0u);
+}
+
 TEST(PatternRateTest, BytesRateWinsOverIops) {
   JobSpec job;
   job.rate[0] = 8192 * 1000;
