@@ -350,6 +350,8 @@ struct JobSpec {
   // rate_ignore_thinktime: a think pause moves the rate schedule instead of
   // being caught up afterwards.
   bool rate_ignore_thinktime = false;
+  // error_dump: print every error as it happens, also the tolerated ones.
+  bool error_dump = false;
   // max_latency: an I/O whose total latency exceeds this (ns; 0: no limit)
   // ends the job with ETIMEDOUT, per direction as fio.
   uint64_t max_latency_ns[kNumDdirs] = {0, 0, 0};

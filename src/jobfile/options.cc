@@ -1694,6 +1694,10 @@ std::vector<OptionDef> BuildTable() {
                                  "' (none, read, write, io, verify, all)");
                     return Status::Ok();
                   }));
+  r.push_back(Row("error_dump", T::kBool, "errors",
+                  "Print each error that continue_on_error or ignore_error lets pass")
+                  .Def("0")
+                  .Set(B(error_dump)));
   r.push_back(Row("ignore_error", T::kSpecial, "errors",
                   "Errors that do not stop the job: read list,write list,verify list, each "
                   "replacing EIO:EILSEQ; errors joined by ':', e.g. EAGAIN,ENOSPC:122")

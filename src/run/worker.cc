@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -973,29 +974,18 @@ void Worker::HandleError(IoRequest* req, int err) {
   if (verifier_ != nullptr) VerifyDropped(req);
   DirStats& ds = ts_.dir[d];
   ++ds.errors;
-  ++ts_.total_errors;
   if (err == EAGAIN) ++ds.eagain;
   ++ds.dropped;
   ++ts_.dropped_issued[d];
-  if (ts_.first_error.err == 0) {  // error path only: allocating here is fine
-    ErrorInfo& e = ts_.first_error;
-    e.err = err;
-    e.file = req->file_index < files_.size() ? files_[req->file_index].path : "";
-    e.offset = req->xfer_offset;
-    e.ddir = static_cast<Ddir>(d);
-    e.message = std::string(!is_sync_op                       ? DirName(d)
-                            : req->op == IoOp::kSyncFileRange ? "sync_file_range"
-                                                              : "fsync") +
-                " " + e.file + " offset=" + std::to_string(e.offset) +
-                " length=" + std::to_string(req->xfer_length) + ": " + std::strerror(err);
-  }
+  std::string message;  // error path only: allocating here is fine
+  if (ts_.first_error.err == 0 || job_.error_dump)
+    message = std::string(!is_sync_op                       ? DirName(d)
+                          : req->op == IoOp::kSyncFileRange ? "sync_file_range"
+                                                            : "fsync") +
+              " " + FilePath(req) + " offset=" + std::to_string(req->xfer_offset) +
+              " length=" + std::to_string(req->xfer_length) + ": " + std::strerror(err);
+  NoteError(static_cast<Ddir>(d), err, req, message);
   FreeSlot(req);
-  if (job_.continue_on_error & kCoeBits[ErrorClass(static_cast<Ddir>(d), err)]) ++ts_.coe_errors;
-  const bool tolerated = ErrorTolerated(job_, static_cast<Ddir>(d), err);
-  if (!tolerated && error_ == 0) {
-    error_ = err;
-    stopping_ = true;
-  }
 }
 
 void Worker::CheckMaxLatency(const IoRequest* req, uint64_t now) {
@@ -1003,27 +993,47 @@ void Worker::CheckMaxLatency(const IoRequest* req, uint64_t now) {
   const uint64_t max = job_.max_latency_ns[d];
   const uint64_t lat = now > req->start_ns ? now - req->start_ns : 0;
   if (max == 0 || lat <= max || error_ != 0) return;
-  // The I/O itself completed and is counted (as fio); the job ends with
-  // ETIMEDOUT, fio's error for it, and says which I/O was too slow.
+  // The I/O itself completed and is counted (as fio); the error is fio's
+  // ETIMEDOUT, and says which I/O was too slow. It goes through the same
+  // policy as an I/O error: ignore_error=110 counts every late I/O.
+  std::string message;
+  if (ts_.first_error.err == 0 || job_.error_dump)
+    message = "max latency exceeded: latency of " + std::to_string(lat) +
+              " nsec exceeds specified max (" + std::to_string(max) + " nsec): " + FilePath(req) +
+              " " + DirName(d) + " offset=" + std::to_string(req->xfer_offset) +
+              " length=" + std::to_string(req->xfer_length);
+  NoteError(static_cast<Ddir>(d), ETIMEDOUT, req, message);
+}
+
+std::string Worker::FilePath(const IoRequest* req) const {
+  return req->file_index < files_.size() ? files_[req->file_index].path : "";
+}
+
+// Keeps the first error, counts every one (total_err as fio counts it:
+// only the classes continue_on_error covers), prints a tolerated one when
+// error_dump asks (a fatal one reaches stderr when the job ends), and
+// stops the job unless the policy tolerates the error.
+void Worker::NoteError(Ddir ddir, int err, const IoRequest* req, const std::string& message) {
+  ++ts_.total_errors;
   if (ts_.first_error.err == 0) {
     ErrorInfo& e = ts_.first_error;
-    e.err = ETIMEDOUT;
-    e.file = req->file_index < files_.size() ? files_[req->file_index].path : "";
+    e.err = err;
+    e.file = FilePath(req);
     e.offset = req->xfer_offset;
-    e.ddir = static_cast<Ddir>(d);
-    e.message = "max latency exceeded: latency of " + std::to_string(lat) +
-                " nsec exceeds specified max (" + std::to_string(max) + " nsec): " + e.file + " " +
-                DirName(d) + " offset=" + std::to_string(e.offset) +
-                " length=" + std::to_string(req->xfer_length);
+    e.ddir = ddir;
+    e.message = message;
   }
-  ++ts_.total_errors;
-  // fio: ETIMEDOUT goes through the same policy as an I/O error, so
-  // ignore_error=110 counts every late I/O and the job goes on.
-  if (job_.continue_on_error & kCoeBits[ErrorClass(static_cast<Ddir>(d), ETIMEDOUT)])
-    ++ts_.coe_errors;
-  if (ErrorTolerated(job_, static_cast<Ddir>(d), ETIMEDOUT)) return;
-  error_ = ETIMEDOUT;
-  stopping_ = true;
+  if (job_.continue_on_error & kCoeBits[ErrorClass(ddir, err)]) ++ts_.coe_errors;
+  if (ErrorTolerated(job_, ddir, err)) {
+    if (job_.error_dump)
+      std::fprintf(stderr, "iobench: job '%s': %s (err=%d, tolerated)\n", job_.name.c_str(),
+                   message.c_str(), err);
+    return;
+  }
+  if (error_ == 0) {
+    error_ = err;
+    stopping_ = true;
+  }
 }
 
 [[gnu::always_inline]] inline void Worker::Account(const IoRequest* req, uint64_t now) {

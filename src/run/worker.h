@@ -182,6 +182,8 @@ class Worker {
   // Counts a fully transferred I/O: counters, live counters, clat/lat.
   inline void Account(const IoRequest* req, uint64_t now);
   void HandleError(IoRequest* req, int err);
+  void NoteError(Ddir ddir, int err, const IoRequest* req, const std::string& message);
+  std::string FilePath(const IoRequest* req) const;
   void Submit();
   void ReapAndAccount(unsigned min);
   // Per batch: two relaxed loads and one compare; the rest (ramp end,

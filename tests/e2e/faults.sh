@@ -121,6 +121,15 @@ else
       "$(json "$work/enospc-ignore-write.out" 'j["error"], j["total_err"], j["iobench"]["total_errors"], j["write"]["io_bytes"], j["iobench"]["first_error"]["error"]')" \
       "(28, 48, 48, 1048576, 28)"
   fi
+  [ -s "$work/enospc-ignore-write.err" ] &&
+    fail "enospc-ignore-write: stderr without error_dump: $(head -2 "$work/enospc-ignore-write.err")"
+  rm -f "$mnt"/*
+  # error_dump=1: each tolerated error on stderr as it happens (fio prints
+  # its "io_u error" line for each of the 48 too).
+  if run enospc-error-dump 0 -- "$bin" --name=w --ioengine=psync --filename="$mnt/f" \
+    --rw=write --size=4m --bs=64k --ignore_error=,ENOSPC --error_dump=1 --output-format=json; then
+    expect_eq enospc-error-dump "$(grep -c "^iobench: job 'w': write $mnt/f offset=[0-9]* length=65536: No space left on device (err=28, tolerated)$" "$work/enospc-error-dump.err")" 48
+  fi
   rm -f "$mnt"/*
   run enospc-ignore-read-only 1 -- "$bin" --name=w --ioengine=psync --filename="$mnt/f" \
     --rw=write --size=4m --bs=64k --ignore_error=ENOSPC --output-format=json
