@@ -324,6 +324,22 @@ Status ParseCpus(JobSpec& j, const OptValue& v) {
   return Status::Ok();
 }
 
+// cpumask: fio's older form of cpus_allowed, a bit mask of CPUs (decimal or
+// 0x hex): 34 is CPUs 1 and 5.
+Status ParseCpumask(JobSpec& j, const OptValue& v) {
+  const std::string t = Trim(v.text);
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long mask = t.empty() || t[0] == '-' ? 0 : std::strtoull(t.c_str(), &end, 0);
+  if (t.empty() || t[0] == '-' || end == nullptr || *end != '\0' || errno == ERANGE)
+    return Bad("cpumask '" + t + "': expected a bit mask of CPUs, e.g. 0x3 or 34 (CPUs 1 and 5)");
+  if (mask == 0) return Bad("cpumask=0 allows no CPU");
+  j.cpus_allowed.clear();
+  for (int c = 0; c < 64; ++c)
+    if (mask & (1ULL << c)) j.cpus_allowed.push_back(c);
+  return Status::Ok();
+}
+
 // "0xdeadbeef", "\"text\"", or a decimal number; parts joined with '|'.
 // A pattern as fio writes it (buffer_pattern, verify_pattern): parts joined
 // by '|' (iobench) or simply written one after the other (fio:
@@ -1413,6 +1429,11 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("cpus_allowed", T::kSpecial, "cpu", "CPUs the job may run on, e.g. 0,2-5")
                   .Choices("cpu list")
                   .Set(ParseCpus));
+  r.push_back(Row("cpumask", T::kSpecial, "cpu",
+                  "CPUs the job may run on as a bit mask, e.g. 0x5 (CPUs 0 and 2); the later "
+                  "of cpumask and cpus_allowed wins")
+                  .Choices("bit mask")
+                  .Set(ParseCpumask));
   r.push_back(Row("cpus_allowed_policy", T::kEnum, "cpu",
                   "shared: every clone uses all CPUs; split: one CPU each")
                   .Def("shared")

@@ -188,6 +188,23 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
                            "(every file stays open)");
   }
   IOB_RETURN_IF_ERROR(CheckCmdprioBsSplit(job));
+  if (!job.cpus_allowed.empty()) {
+    // As fio ("CPU 5 too large"), before the run rather than a bare EINVAL
+    // from the thread; a CPU past CPU_SETSIZE cannot even be put in a set.
+    const long conf = sysconf(_SC_NPROCESSORS_CONF);
+    const int ncpu = static_cast<int>(std::min<long>(conf > 0 ? conf : 1, CPU_SETSIZE));
+    if (job.cpus_allowed.back() >= ncpu) {
+      OptionSetting set = SettingOf(job, "cpus_allowed");
+      for (auto it = job.settings.rbegin(); it != job.settings.rend(); ++it)
+        if (it->name == "cpus_allowed" || it->name == "cpumask") {  // the later one took effect
+          set = *it;
+          break;
+        }
+      return Status::Invalid("job '" + job.name + "': " + set.name + " (" + Where(set) +
+                             ") names CPU " + std::to_string(job.cpus_allowed.back()) +
+                             ", and this machine's CPUs are 0-" + std::to_string(ncpu - 1));
+    }
+  }
   if (job.ss_dur_s == 1 && (job.ss_mode == JobSpec::SteadyStateMode::kIopsSlope ||
                             job.ss_mode == JobSpec::SteadyStateMode::kBwSlope)) {
     // fio computes 0/0 here and prints "nan" (JSON that does not parse).

@@ -561,6 +561,24 @@ TEST(JobfileValues, ListsRangesAndMisc) {
   EXPECT_TRUE(j.unimplemented.empty());  // verify and write_bw_log both run now
 }
 
+// cpumask: fio's bit-mask form of cpus_allowed; the later of the two wins.
+TEST(JobfileValues, CpumaskIsABitMaskOfCpus) {
+  EXPECT_EQ(ParseOk("[a]\ncpumask=34\n").jobs.at(0).cpus_allowed, (std::vector<int>{1, 5}));
+  EXPECT_EQ(ParseOk("[a]\ncpumask=0x3\n").jobs.at(0).cpus_allowed, (std::vector<int>{0, 1}));
+  EXPECT_EQ(ParseOk("[a]\ncpus_allowed=4\ncpumask=1\n").jobs.at(0).cpus_allowed,
+            (std::vector<int>{0}));
+  EXPECT_EQ(ParseOk("[a]\ncpumask=1\ncpus_allowed=4\n").jobs.at(0).cpus_allowed,
+            (std::vector<int>{4}));
+  EXPECT_EQ(ParseOk("[a]\ncpumask=0x8000000000000000\n").jobs.at(0).cpus_allowed,
+            (std::vector<int>{63}));
+  EXPECT_EQ(ParseErr("[a]\ncpumask=0\n"),
+            "t.fio:2:9: option 'cpumask': cpumask=0 allows no CPU\ncpumask=0\n        ^");
+  for (const char* bad :
+       {"cpumask=abc", "cpumask=-1", "cpumask=0x10000000000000000", "cpumask=3k", "cpumask="})
+    EXPECT_NE(ParseErr(std::string("[a]\n") + bad + "\n").find("t.fio:2:"), std::string::npos)
+        << bad;
+}
+
 TEST(JobfileValues, SideEffectsFioHasToo) {
   auto j = ParseOk(
                "[a]\ngtod_reduce=1\nfilename=/a:/b\nignore_error=,ENOSPC\n"

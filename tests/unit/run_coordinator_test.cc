@@ -2,6 +2,7 @@
 // signals, and 252 workers.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <thread>
@@ -42,6 +43,23 @@ TEST(RunCoordinatorTest, NumberIosGivesExactCounts) {
     EXPECT_EQ(jr.stats.depth.submit[1], n);
     EXPECT_EQ(r.exit_code, 0);
   }
+}
+
+// A CPU the machine does not have is refused before the run, naming the
+// option that set it (fio: "CPU 5 too large"); the last CPU it has runs.
+TEST(RunCoordinatorTest, CpusBeyondTheMachineAreRefused) {
+  const int ncpu = static_cast<int>(sysconf(_SC_NPROCESSORS_CONF));
+  JobSpec j = NullJob("c");
+  j.number_ios = 10;
+  j.cpus_allowed = {ncpu - 1};
+  EXPECT_EQ(MustRun({j}).groups.at(0).jobs.at(0).stats.dir[0].ios, 10u);
+  j.cpus_allowed = {0, ncpu};
+  j.settings.push_back({"cpumask", "0x3", OptionSource::kJob, "t.fio", 7});
+  auto r = RunJobs({j}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "job 'c': cpumask (t.fio:7) names CPU " + std::to_string(ncpu) +
+                                      ", and this machine's CPUs are 0-" +
+                                      std::to_string(ncpu - 1));
 }
 
 // fio 3.33 stops at number_ios x loops over the whole job (the first pass
