@@ -179,6 +179,7 @@ struct VerifyOptions {
   bool state_save = true;
   bool state_load = false;
   uint64_t async = 0;
+  std::vector<int> async_cpus;  // verify_async_cpus: the check threads' CPUs (empty: inherit)
 };
 
 // Where a value came from, for --parse-only and `job options` in JSON.

@@ -300,8 +300,9 @@ Status ParseRw(JobSpec& j, const OptValue& v) {
   return Status::Ok();
 }
 
-Status ParseCpus(JobSpec& j, const OptValue& v) {
-  j.cpus_allowed.clear();
+// A cpus_allowed-style list ("0,2-5") into *cpus, sorted and unique.
+Status ParseCpuList(const OptValue& v, std::vector<int>* cpus) {
+  cpus->clear();
   for (const auto& item : SplitEscaped(v.text, ',')) {
     std::string it = Trim(item);
     if (it.empty()) continue;
@@ -315,14 +316,15 @@ Status ParseCpus(JobSpec& j, const OptValue& v) {
       IOB_ASSIGN_OR_RETURN(hi, Num(it.substr(dash + 1), NumKind::kPlain, 1024));
     }
     if (lo < 0 || hi < lo || hi > 65535) return Bad("bad cpu range '" + it + "' in cpu list");
-    for (int64_t c = lo; c <= hi; ++c) j.cpus_allowed.push_back(static_cast<int>(c));
+    for (int64_t c = lo; c <= hi; ++c) cpus->push_back(static_cast<int>(c));
   }
-  if (j.cpus_allowed.empty()) return Bad("empty cpu list");
-  std::sort(j.cpus_allowed.begin(), j.cpus_allowed.end());
-  j.cpus_allowed.erase(std::unique(j.cpus_allowed.begin(), j.cpus_allowed.end()),
-                       j.cpus_allowed.end());
+  if (cpus->empty()) return Bad("empty cpu list");
+  std::sort(cpus->begin(), cpus->end());
+  cpus->erase(std::unique(cpus->begin(), cpus->end()), cpus->end());
   return Status::Ok();
 }
+
+Status ParseCpus(JobSpec& j, const OptValue& v) { return ParseCpuList(v, &j.cpus_allowed); }
 
 // cpumask: fio's older form of cpus_allowed, a bit mask of CPUs (decimal or
 // 0x hex): 34 is CPUs 1 and 5.
@@ -1597,6 +1599,12 @@ std::vector<OptionDef> BuildTable() {
                   .Def("0")
                   .Range(0, 1024)
                   .Set(N(verify.async)));
+  r.push_back(Row("verify_async_cpus", T::kSpecial, "verify",
+                  "CPUs of the verify_async threads, as cpus_allowed (default: the job's)")
+                  .Choices("cpu list")
+                  .Set([](JobSpec& j, const OptValue& v) {
+                    return ParseCpuList(v, &j.verify.async_cpus);
+                  }));
   // --- reporting and statistics
   r.push_back(
       Row("kb_base", T::kInt, "report",

@@ -140,6 +140,26 @@ OptionSetting SettingOf(const JobSpec& job, const std::string& name) {
   return OptionSetting{name, "", OptionSource::kJob, job.job_file, job.line};
 }
 
+// A CPU list (sorted) against the machine, as fio checks it ("CPU 5 too
+// large"): before the run rather than a bare EINVAL from the thread. A CPU
+// past CPU_SETSIZE could not even be put in a set. `names`: the options
+// that set the list; the message names the one that took effect.
+Status CheckCpus(const JobSpec& job, const std::vector<int>& cpus,
+                 std::initializer_list<const char*> names) {
+  const long conf = sysconf(_SC_NPROCESSORS_CONF);
+  const int ncpu = static_cast<int>(std::min<long>(conf > 0 ? conf : 1, CPU_SETSIZE));
+  if (cpus.empty() || cpus.back() < ncpu) return Status::Ok();
+  OptionSetting set = SettingOf(job, *names.begin());
+  for (auto it = job.settings.rbegin(); it != job.settings.rend(); ++it)
+    if (std::find(names.begin(), names.end(), it->name) != names.end()) {
+      set = *it;
+      break;
+    }
+  return Status::Invalid("job '" + job.name + "': " + set.name + " (" + Where(set) +
+                         ") names CPU " + std::to_string(cpus.back()) +
+                         ", and this machine's CPUs are 0-" + std::to_string(ncpu - 1));
+}
+
 // cmdprio_bssplit excludes cmdprio_percentage (as in fio), and its entries
 // must agree on one priority per direction: the clat split by priority has
 // two sides (the job's own priority and the cmdprio one).
@@ -188,23 +208,8 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
                            "(every file stays open)");
   }
   IOB_RETURN_IF_ERROR(CheckCmdprioBsSplit(job));
-  if (!job.cpus_allowed.empty()) {
-    // As fio ("CPU 5 too large"), before the run rather than a bare EINVAL
-    // from the thread; a CPU past CPU_SETSIZE cannot even be put in a set.
-    const long conf = sysconf(_SC_NPROCESSORS_CONF);
-    const int ncpu = static_cast<int>(std::min<long>(conf > 0 ? conf : 1, CPU_SETSIZE));
-    if (job.cpus_allowed.back() >= ncpu) {
-      OptionSetting set = SettingOf(job, "cpus_allowed");
-      for (auto it = job.settings.rbegin(); it != job.settings.rend(); ++it)
-        if (it->name == "cpus_allowed" || it->name == "cpumask") {  // the later one took effect
-          set = *it;
-          break;
-        }
-      return Status::Invalid("job '" + job.name + "': " + set.name + " (" + Where(set) +
-                             ") names CPU " + std::to_string(job.cpus_allowed.back()) +
-                             ", and this machine's CPUs are 0-" + std::to_string(ncpu - 1));
-    }
-  }
+  IOB_RETURN_IF_ERROR(CheckCpus(job, job.cpus_allowed, {"cpus_allowed", "cpumask"}));
+  IOB_RETURN_IF_ERROR(CheckCpus(job, job.verify.async_cpus, {"verify_async_cpus"}));
   if (job.ss_dur_s == 1 && (job.ss_mode == JobSpec::SteadyStateMode::kIopsSlope ||
                             job.ss_mode == JobSpec::SteadyStateMode::kBwSlope)) {
     // fio computes 0/0 here and prints "nan" (JSON that does not parse).

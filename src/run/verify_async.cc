@@ -3,6 +3,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <cstring>
 #include <system_error>
 
 #include "stats/helper_cpu.h"
@@ -11,7 +12,8 @@ namespace iobench {
 
 Result<std::unique_ptr<VerifyAsyncPool>> VerifyAsyncPool::Create(const Verifier* verifier,
                                                                  uint32_t threads, uint32_t slots,
-                                                                 const std::string& name) {
+                                                                 const std::string& name,
+                                                                 const std::vector<int>& cpus) {
   std::unique_ptr<VerifyAsyncPool> p(new VerifyAsyncPool());
   p->verifier_ = verifier;
   p->slots_ = std::max<uint32_t>(1, slots);
@@ -33,6 +35,15 @@ Result<std::unique_ptr<VerifyAsyncPool>> VerifyAsyncPool::Create(const Verifier*
     // Linux limits thread names to 15 characters.
     const std::string tn = (name.substr(0, 10) + "-v" + std::to_string(t)).substr(0, 15);
     pthread_setname_np(p->threads_.back().native_handle(), tn.c_str());
+    if (!cpus.empty()) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      for (int c : cpus) CPU_SET(c, &set);
+      if (int e = pthread_setaffinity_np(p->threads_.back().native_handle(), sizeof(set), &set);
+          e != 0)
+        return Status::Invalid("verify_async_cpus: cannot pin check thread " +
+                               std::to_string(t + 1) + ": " + std::strerror(e));
+    }
   }
   return p;
 }

@@ -59,9 +59,11 @@ class VerifyAsyncPool {
 
   // Starts `threads` threads (named "<name>-vN" for top and ps) checking
   // through `verifier`, which must outlive the pool. `slots`: the worker's
-  // request slots.
+  // request slots. `cpus` (verify_async_cpus), when not empty, is the
+  // threads' CPU affinity; otherwise they inherit the job's.
   static Result<std::unique_ptr<VerifyAsyncPool>> Create(const Verifier* verifier, uint32_t threads,
-                                                         uint32_t slots, const std::string& name);
+                                                         uint32_t slots, const std::string& name,
+                                                         const std::vector<int>& cpus = {});
   // Stops and joins the threads (a check in progress finishes first).
   ~VerifyAsyncPool();
   VerifyAsyncPool(const VerifyAsyncPool&) = delete;

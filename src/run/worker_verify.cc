@@ -59,7 +59,7 @@ Status Worker::SetupVerify() {
   if (job_.verify.async != 0 && job_.verify.type != VerifyType::kNull) {
     IOB_ASSIGN_OR_RETURN(
         vasync_, VerifyAsyncPool::Create(verifier_.get(), static_cast<uint32_t>(job_.verify.async),
-                                         depth_, job_.name));
+                                         depth_, job_.name, job_.verify.async_cpus));
     vdone_.assign(depth_, 0);
   }
   verify_all_reads_ = !HasWrite(job_.rw);

@@ -65,6 +65,11 @@ TEST(VerifyOptions, VerifyAsyncRuns) {
   auto out = Parse("[j]\nrw=write\nverify=crc32c\nverify_async=2\n");
   ASSERT_EQ(out.jobs.size(), 1u);
   EXPECT_EQ(out.jobs[0].verify.async, 2u);
+  EXPECT_TRUE(out.jobs[0].verify.async_cpus.empty());
+  EXPECT_EQ(Parse("[j]\nrw=write\nverify=crc32c\nverify_async=2\nverify_async_cpus=1,0\n")
+                .jobs[0]
+                .verify.async_cpus,
+            (std::vector<int>{0, 1}));
   EXPECT_TRUE(out.jobs[0].unimplemented.empty());
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -15,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "run/verify_async.h"
 #include "verify_test_util.h"
 
 namespace iobench {
@@ -424,6 +426,33 @@ TEST(VerifyCreate, PatternOffsetMustFit) {
   ASSERT_FALSE(v.ok());
   EXPECT_NE(v.status().message().find("%o at byte 0 does not fit in the 4-byte pattern"),
             std::string::npos);
+}
+
+// verify_async_cpus: the check threads run where it says, seen by the
+// kernel (/proc/self/task/*/status of the threads named "<name>-vN").
+TEST(VerifyAsyncPoolTest, CpusPinTheCheckThreads) {
+  const long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  if (ncpu < 2) GTEST_SKIP() << "needs 2 CPUs to tell a pinned thread from a free one";
+  const int last = static_cast<int>(ncpu - 1);
+  auto v = Verifier::Create(VerifyJob(VerifyType::kCrc32c), 0, 1);
+  ASSERT_TRUE(v.ok());
+  auto pool = VerifyAsyncPool::Create(v->get(), 2, 8, "vacpu", {last});
+  ASSERT_TRUE(pool.ok()) << pool.status().ToString();
+  int seen = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(e.path() / "comm");
+    std::string name;
+    std::getline(comm, name);
+    if (name.rfind("vacpu-v", 0) != 0) continue;
+    std::ifstream status(e.path() / "status");
+    std::string line;
+    while (std::getline(status, line))
+      if (line.rfind("Cpus_allowed_list:", 0) == 0) {
+        EXPECT_EQ(line, "Cpus_allowed_list:\t" + std::to_string(last)) << name;
+        ++seen;
+      }
+  }
+  EXPECT_EQ(seen, 2);
 }
 
 // verify_async: checkers on other threads give what CheckRead gives.
