@@ -31,6 +31,15 @@ std::string JoinDir(const std::string& dir, const std::string& name) {
 
 std::string JobLabel(const JobSpec& job) { return "job '" + job.name + "'"; }
 
+struct FdCloser {
+  int fd;
+  ~FdCloser() {
+    if (fd >= 0) close(fd);
+  }
+};
+
+}  // namespace
+
 uint64_t SmallestBs(const JobSpec& job) {
   uint64_t bs = UINT64_MAX;
   for (int d = 0; d < kNumDdirs; ++d) {
@@ -40,15 +49,6 @@ uint64_t SmallestBs(const JobSpec& job) {
   }
   return bs == UINT64_MAX || bs == 0 ? 4096 : bs;
 }
-
-struct FdCloser {
-  int fd;
-  ~FdCloser() {
-    if (fd >= 0) close(fd);
-  }
-};
-
-}  // namespace
 
 std::string HumanBytes(uint64_t bytes) {
   static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};

@@ -41,6 +41,9 @@ std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum);
 // nothing on disk. Errors name the job and the path.
 Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless);
 
+// The smallest block size of the directions the job uses (4096 if none).
+uint64_t SmallestBs(const JobSpec& job);
+
 // Refuses direct=1 with a block size that is not a multiple of a block
 // device's logical block size, before anything runs.
 Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t);

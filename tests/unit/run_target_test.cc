@@ -110,6 +110,34 @@ TEST(RunTargetTest, SizeCapsAJobWithFilesize) {
   EXPECT_EQ(r->groups[0].jobs[0].stats.dir[0].ios, 512u);
 }
 
+// size=N% with filesize=: N% of each file, in whole blocks, summed; the
+// counts are fio 3.33's on the same jobs.
+TEST(RunTargetTest, SizePercentWithFilesizeIsAShareOfEachFile) {
+  struct Case {
+    uint32_t nrfiles, pct;
+    uint64_t bs, offset, offset_pct, loops, ios;
+  };
+  for (const Case& c :
+       {Case{1, 25, 4096, 0, 0, 1, 64},           // 256 KiB of 1 MiB
+        Case{1, 25, 4096, 512 << 10, 0, 1, 64},   // from 512 KiB: still of the file
+        Case{1, 60, 4096, 0, 50, 1, 153},         // offset=50%: more than the region, wraps
+        Case{1, 60, 4096, 512 << 10, 0, 1, 128},  // offset=512k: fio stops at the end
+        Case{1, 10, 65536, 0, 0, 1, 1},           // 102.4 KiB is one 64k block
+        Case{2, 30, 4096, 0, 0, 2, 304}}) {       // 2 x 76 blocks, twice
+    JobSpec j = TestJob("job", RwMode::kRead, c.bs, 0);
+    j.ioengine = "null";
+    j.nrfiles = c.nrfiles;
+    j.filesize_min = j.filesize_max = 1 << 20;
+    j.size_percent = c.pct;
+    j.offset = c.offset;
+    j.offset_percent = c.offset_pct;
+    j.loops = c.loops;
+    auto r = RunJobs({j}, {});
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->groups[0].jobs[0].stats.dir[0].ios, c.ios) << c.pct << "% bs " << c.bs;
+  }
+}
+
 TEST(RunTargetTest, MissingSizeIsAnError) {
   TempDir dir("/dev/shm");
   JobSpec j = TestJob("nosize", RwMode::kRead, 4096, 0);
