@@ -353,6 +353,9 @@ struct JobSpec {
   bool rate_ignore_thinktime = false;
   // error_dump: print every error as it happens, also the tolerated ones.
   bool error_dump = false;
+  // lockmem: bytes each clone pins with mlock for its run (0: none), to
+  // leave the page cache less memory.
+  uint64_t lockmem = 0;
   // max_latency: an I/O whose total latency exceeds this (ns; 0: no limit)
   // ends the job with ETIMEDOUT, per direction as fio.
   uint64_t max_latency_ns[kNumDdirs] = {0, 0, 0};

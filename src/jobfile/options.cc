@@ -1436,6 +1436,12 @@ std::vector<OptionDef> BuildTable() {
                   "of cpumask and cpus_allowed wins")
                   .Choices("bit mask")
                   .Set(ParseCpumask));
+  r.push_back(Row("lockmem", T::kSize, "cpu",
+                  "Pin this much memory per clone with mlock for the run (less memory for the "
+                  "page cache)")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .Set(N(lockmem)));
   r.push_back(Row("cpus_allowed_policy", T::kEnum, "cpu",
                   "shared: every clone uses all CPUs; split: one CPU each")
                   .Def("shared")

@@ -410,6 +410,10 @@ class Worker {
   uint64_t due_ns_ = 0;  // rate limit: pending plan may go at this time
   uint32_t last_write_file_ = 0;
   bool torn_down_ = false;
+  // lockmem: the pinned mapping, released in Teardown.
+  void* locked_mem_ = nullptr;
+  size_t locked_bytes_ = 0;
+  Status LockMemory();
   std::atomic<uint32_t> in_flight_{0};  // published once per commit/reap batch
   // Steady state: ss_poll_ (the job has steadystate_duration) makes
   // CheckTimeSlow due every kSteadyPollNs to read ss_stop_; other jobs

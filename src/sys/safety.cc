@@ -247,6 +247,7 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
     if (job.ioengine == "libaio") n.aio_events = Add(n.aio_events, Mul(depth, clones));
     if (job.ioengine.rfind("io_uring", 0) == 0 && job.fixedbufs)
       n.locked_bytes = Add(n.locked_bytes, bufs);
+    n.lockmem_bytes = Add(n.lockmem_bytes, Mul(job.lockmem, clones));
   }
   return n;
 }
@@ -284,11 +285,29 @@ Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs, const System
                      std::to_string(l.aio_nr) + " in use); raise it with `sysctl fs.aio-max-nr=" +
                      std::to_string(Add(l.aio_nr, n.aio_events)) + "`");
   }
-  if (n.locked_bytes > 0 && !l.cap_ipc_lock && n.locked_bytes > l.memlock_soft) {
-    const uint64_t kib = (n.locked_bytes + 1023) / 1024;
+  // lockmem pins memory nothing can reclaim: past what is available the
+  // kernel OOM-kills processes (this one, or others). fio caps it at the
+  // machine's memory less 128 MiB, which is too late; iobench refuses it
+  // unless 256 MiB stay available.
+  constexpr uint64_t kLockSpare = 256ull << 20;
+  if (n.lockmem_bytes > 0 &&
+      Add(Add(n.lockmem_bytes, n.buffer_bytes), kLockSpare) > l.mem_available)
+    errs.push_back("memory: lockmem pins " + HumanBytes(n.lockmem_bytes) +
+                   " (lockmem x numjobs, summed over jobs) and the buffers need " +
+                   HumanBytes(n.buffer_bytes) + ", but MemAvailable is " +
+                   HumanBytes(l.mem_available) +
+                   " and iobench keeps 256 MiB of it free (pinning more gets processes "
+                   "OOM-killed); lower lockmem or numjobs");
+  const uint64_t locked = Add(n.locked_bytes, n.lockmem_bytes);
+  if (locked > 0 && !l.cap_ipc_lock && locked > l.memlock_soft) {
+    const uint64_t kib = (locked + 1023) / 1024;
     errs.push_back(
-        "locked memory: io_uring fixedbufs registers " + HumanBytes(n.locked_bytes) +
-        " of buffers but RLIMIT_MEMLOCK is " +
+        "locked memory: " +
+        (n.locked_bytes == 0
+             ? "lockmem pins " + HumanBytes(n.lockmem_bytes)
+             : "io_uring fixedbufs registers " + HumanBytes(n.locked_bytes) + " of buffers" +
+                   (n.lockmem_bytes ? " and lockmem pins " + HumanBytes(n.lockmem_bytes) : "")) +
+        " but RLIMIT_MEMLOCK is " +
         (l.memlock_soft == kUnlimited ? std::string("unlimited") : HumanBytes(l.memlock_soft)) +
         "; raise it with `ulimit -l " + std::to_string(kib) + "` (KiB) or run with CAP_IPC_LOCK");
   }

@@ -57,11 +57,12 @@ Result<SystemLimits> ReadSystemLimits();
 
 // What the jobs need, as CheckResourceLimits counts it.
 struct ResourceNeeds {
-  uint64_t buffer_bytes = 0;  // sum of iodepth * largest bs * numjobs
-  uint64_t open_files = 0;    // files open at once, plus engine fds and stdio
-  uint64_t threads = 0;       // worker threads (sum of numjobs) plus helpers
-  uint64_t aio_events = 0;    // aio-nr the libaio contexts reserve
-  uint64_t locked_bytes = 0;  // io_uring fixedbufs registered buffers
+  uint64_t buffer_bytes = 0;   // sum of iodepth * largest bs * numjobs
+  uint64_t open_files = 0;     // files open at once, plus engine fds and stdio
+  uint64_t threads = 0;        // worker threads (sum of numjobs) plus helpers
+  uint64_t aio_events = 0;     // aio-nr the libaio contexts reserve
+  uint64_t locked_bytes = 0;   // io_uring fixedbufs registered buffers
+  uint64_t lockmem_bytes = 0;  // lockmem x numjobs, summed (also mlocked)
 };
 ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs);
 

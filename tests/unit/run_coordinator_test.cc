@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fstream>
 #include <thread>
 
 #include "fake_engine.h"
@@ -43,6 +46,39 @@ TEST(RunCoordinatorTest, NumberIosGivesExactCounts) {
     EXPECT_EQ(jr.stats.depth.submit[1], n);
     EXPECT_EQ(r.exit_code, 0);
   }
+}
+
+// VmLck of this process, in KiB (the kernel's count of mlocked memory).
+uint64_t LockedKib() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmLck:", 0) == 0) return std::stoull(line.substr(6));
+  return 0;
+}
+
+// lockmem: each clone pins its share for the run, and lets it go after.
+TEST(RunCoordinatorTest, LockmemPinsMemoryForTheRun) {
+  const uint64_t before = LockedKib();
+  JobSpec j = NullJob("lm");
+  j.time_based = true;
+  j.runtime_ns = 600'000'000;
+  j.lockmem = 8 << 20;
+  j.numjobs = 2;
+  std::atomic<uint64_t> most{0};
+  std::atomic<bool> done{false};
+  std::thread watcher([&] {
+    while (!done.load()) {
+      most = std::max<uint64_t>(most.load(), LockedKib());
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  RunResult r = MustRun({j});
+  done = true;
+  watcher.join();
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_GE(most.load(), before + 2 * 8192) << "two clones x 8 MiB";
+  EXPECT_EQ(LockedKib(), before);
 }
 
 // A CPU the machine does not have is refused before the run, naming the

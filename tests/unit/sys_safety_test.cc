@@ -178,6 +178,33 @@ TEST(SysResourceTest, EachLimitIsNamedWithHowToRaiseIt) {
   EXPECT_TRUE(CheckResourceLimitsAgainst({u}, l).ok());
 }
 
+// lockmem x numjobs is pinned: refused unless 256 MiB stay available (fio
+// would pin up to the machine's memory less 128 MiB and get processes
+// OOM-killed), and counted against RLIMIT_MEMLOCK.
+TEST(SysResourceTest, LockmemMustLeaveMemoryAvailable) {
+  JobSpec j = Job("j", "/f", RwMode::kRead);
+  j.lockmem = kGiB;
+  j.numjobs = 2;
+  EXPECT_EQ(ComputeResourceNeeds({j}).lockmem_bytes, 2 * kGiB);
+  SystemLimits l = Roomy();
+  l.mem_available = 2 * kGiB + (256 << 20) + 4096;  // the buffers: one 4 KiB block per clone
+  EXPECT_FALSE(CheckResourceLimitsAgainst({j}, l).ok());
+  l.mem_available += 4096;
+  EXPECT_TRUE(CheckResourceLimitsAgainst({j}, l).ok());
+  l.mem_available = 2 * kGiB;
+  EXPECT_EQ(CheckResourceLimitsAgainst({j}, l).message(),
+            "memory: lockmem pins 2 GiB (lockmem x numjobs, summed over jobs) and the buffers "
+            "need 8 KiB, but MemAvailable is 2 GiB and iobench keeps 256 MiB of it free (pinning "
+            "more gets processes OOM-killed); lower lockmem or numjobs");
+  l = Roomy();
+  l.memlock_soft = kGiB;
+  EXPECT_EQ(CheckResourceLimitsAgainst({j}, l).message(),
+            "locked memory: lockmem pins 2 GiB but RLIMIT_MEMLOCK is 1 GiB; raise it with "
+            "`ulimit -l 2097152` (KiB) or run with CAP_IPC_LOCK");
+  l.cap_ipc_lock = true;
+  EXPECT_TRUE(CheckResourceLimitsAgainst({j}, l).ok());
+}
+
 TEST(SysResourceTest, SeveralFailuresAreAllListed) {
   JobSpec j = Job("j", "/f", RwMode::kRead);
   j.numjobs = 300;
