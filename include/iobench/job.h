@@ -356,6 +356,14 @@ struct JobSpec {
   // lockmem: bytes each clone pins with mlock for its run (0: none), to
   // leave the page cache less memory.
   uint64_t lockmem = 0;
+  // Accepted for fio's job files; nothing in iobench depends on them:
+  // gtod_cpu (fio's time-keeping thread; iobench reads the TSC in each
+  // worker, and says so in the report), unique_filename (fio's client/server
+  // mode), log_entries (fio's initial log size; iobench streams its logs to
+  // disk in chunks).
+  int gtod_cpu = -1;
+  bool unique_filename = true;
+  uint64_t log_entries = 1024;
   // max_latency: an I/O whose total latency exceeds this (ns; 0: no limit)
   // ends the job with ETIMEDOUT, per direction as fio.
   uint64_t max_latency_ns[kNumDdirs] = {0, 0, 0};

@@ -1265,6 +1265,10 @@ std::vector<OptionDef> BuildTable() {
                                  "': expected cpu, clock_gettime or gettimeofday");
                     return Status::Ok();
                   }));
+  r.push_back(Row("gtod_cpu", T::kInt, "time",
+                  "fio's time-keeping CPU; no effect (each iobench worker reads the TSC itself)")
+                  .Range(0, 65535)
+                  .Set(N(gtod_cpu)));
   r.push_back(Row("loops", T::kInt, "time", "Repeat the job this many times")
                   .Def("1")
                   .Range(1, INT64_MAX)
@@ -1436,6 +1440,10 @@ std::vector<OptionDef> BuildTable() {
                   "of cpumask and cpus_allowed wins")
                   .Choices("bit mask")
                   .Set(ParseCpumask));
+  r.push_back(Row("unique_filename", T::kBool, "files",
+                  "fio's client/server file prefix; no effect (iobench has no client/server mode)")
+                  .Def("1")
+                  .Set(B(unique_filename)));
   r.push_back(Row("lockmem", T::kSize, "cpu",
                   "Pin this much memory per clone with mlock for the run (less memory for the "
                   "page cache)")
@@ -1759,6 +1767,12 @@ std::vector<OptionDef> BuildTable() {
                   .Set([](JobSpec& j, const OptValue& v) {
                     return LogSet(&j.write_hist_log, &j.hist_log_set, v);
                   }));
+  r.push_back(
+      Row("log_entries", T::kInt, "logs",
+          "fio's initial log size; no effect (iobench streams logs to disk in 64 KiB chunks)")
+          .Def("1024")
+          .Range(1, INT64_MAX)
+          .Set(N(log_entries)));
   r.push_back(Row("log_avg_msec", T::kInt, "logs", "Average log entries over this many ms")
                   .Def("0")
                   .Range(0, INT64_MAX)

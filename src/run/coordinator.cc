@@ -698,6 +698,10 @@ class PhaseRunner {
             probe_files.push_back(f);
           }
         }
+        if (job.gtod_cpu >= 0 && k == 0)
+          c.notes.push_back("gtod_cpu=" + std::to_string(job.gtod_cpu) +
+                            " has no effect: fio's time-keeping thread does not exist here; each "
+                            "worker reads the clock itself (the TSC when the kernel trusts it)");
         const EngineInfo* einfo = FindEngine(job.ioengine);
         if (!opts_.engine_factory && einfo != nullptr && einfo->is_sync && job.iodepth > 1 &&
             k == 0) {

@@ -561,6 +561,16 @@ TEST(JobfileValues, ListsRangesAndMisc) {
   EXPECT_TRUE(j.unimplemented.empty());  // verify and write_bw_log both run now
 }
 
+TEST(JobfileValues, FioOnlyOptionsAreAccepted) {
+  const JobSpec j = ParseOk("[a]\ngtod_cpu=1\nunique_filename=0\nlog_entries=65536\n").jobs.at(0);
+  EXPECT_EQ(j.gtod_cpu, 1);
+  EXPECT_FALSE(j.unique_filename);
+  EXPECT_EQ(j.log_entries, 65536u);
+  EXPECT_TRUE(j.unimplemented.empty());
+  EXPECT_NE(ParseErr("[a]\nlog_entries=0\n").find("t.fio:2:"), std::string::npos);
+  EXPECT_NE(ParseErr("[a]\ngtod_cpu=-1\n").find("t.fio:2:"), std::string::npos);
+}
+
 // cpumask: fio's bit-mask form of cpus_allowed; the later of the two wins.
 TEST(JobfileValues, CpumaskIsABitMaskOfCpus) {
   EXPECT_EQ(ParseOk("[a]\ncpumask=34\n").jobs.at(0).cpus_allowed, (std::vector<int>{1, 5}));

@@ -81,6 +81,21 @@ TEST(RunCoordinatorTest, LockmemPinsMemoryForTheRun) {
   EXPECT_EQ(LockedKib(), before);
 }
 
+// Options fio job files carry that change nothing here run, and gtod_cpu
+// says in the report why it has no effect.
+TEST(RunCoordinatorTest, FioOnlyOptionsRunAndGtodCpuIsNoted) {
+  JobSpec j = NullJob("g");
+  j.number_ios = 5;
+  j.gtod_cpu = 0;
+  j.unique_filename = false;
+  j.log_entries = 1 << 20;
+  RunResult r = MustRun({j});
+  const JobResult& jr = r.groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.stats.dir[0].ios, 5u);
+  ASSERT_EQ(jr.notes.size(), 1u);
+  EXPECT_EQ(jr.notes[0].rfind("gtod_cpu=0 has no effect", 0), 0u) << jr.notes[0];
+}
+
 // A CPU the machine does not have is refused before the run, naming the
 // option that set it (fio: "CPU 5 too large"); the last CPU it has runs.
 TEST(RunCoordinatorTest, CpusBeyondTheMachineAreRefused) {
