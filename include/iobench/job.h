@@ -356,6 +356,9 @@ struct JobSpec {
   // lockmem: bytes each clone pins with mlock for its run (0: none), to
   // leave the page cache less memory.
   uint64_t lockmem = 0;
+  // serialize_overlap: an I/O that overlaps one in flight (same file) waits
+  // until that one completes.
+  bool serialize_overlap = false;
   // Accepted for fio's job files; nothing in iobench depends on them:
   // gtod_cpu (fio's time-keeping thread; iobench reads the TSC in each
   // worker, and says so in the report), unique_filename (fio's client/server

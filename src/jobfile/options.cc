@@ -1737,6 +1737,11 @@ std::vector<OptionDef> BuildTable() {
                                  "' (none, read, write, io, verify, all)");
                     return Status::Ok();
                   }));
+  r.push_back(Row("serialize_overlap", T::kBool, "verify",
+                  "An I/O that overlaps one in flight waits for it to complete (no racing "
+                  "writes at iodepth > 1)")
+                  .Def("0")
+                  .Set(B(serialize_overlap)));
   r.push_back(Row("error_dump", T::kBool, "errors",
                   "Print each error that continue_on_error or ignore_error lets pass")
                   .Def("0")

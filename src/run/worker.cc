@@ -321,7 +321,8 @@ Status Worker::Setup() {
   fast_eligible_ = verifier_ == nullptr && job_.thinktime_ns == 0 && rate_ == nullptr &&
                    job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 &&
                    job_.sync_file_range_blocks == 0 && io_total_ == 0 && !cmdprio_on_ &&
-                   lat_search_ == nullptr && recorder_ == nullptr && replay_log_ == nullptr;
+                   lat_search_ == nullptr && recorder_ == nullptr && replay_log_ == nullptr &&
+                   !job_.serialize_overlap;
   UpdateFastPrepare();
 
   EngineContext ctx;
@@ -829,6 +830,15 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
       now = NowNs();
     }
   }
+  if (vr == 0 && job_.serialize_overlap && in_use > 0 && OverlapsInFlight(plan)) {
+    // Wait for the overlapping I/O: reap, then try the same plan again
+    // (any rate wait for it is already done). Verify reads are not held
+    // back: they read blocks whose writes have completed.
+    pending_plan_ = plan;
+    has_pending_plan_ = true;
+    lookahead_plan_ = false;
+    return false;
+  }
   if (vr == 0) has_pending_plan_ = lookahead_plan_ = false;
   if (plan.length > stride_ || plan.file >= nfiles_) [[unlikely]]
     return RejectPlan(plan);
@@ -1014,6 +1024,23 @@ void Worker::CheckMaxLatency(const IoRequest* req, uint64_t now) {
               " " + DirName(d) + " offset=" + std::to_string(req->xfer_offset) +
               " length=" + std::to_string(req->xfer_length);
   NoteError(static_cast<Ddir>(d), ETIMEDOUT, req, message);
+}
+
+// serialize_overlap: whether the plan shares a byte of its file with an I/O
+// in flight (any slot not free and not being checked by verify_async; a
+// requeued remainder counts, it is yet to be written). O(iodepth), on the
+// general path of the jobs that ask for it only.
+bool Worker::OverlapsInFlight(const IoPlan& p) {
+  overlap_free_.assign(depth_, 0);
+  for (uint32_t j = 0; j < free_n_; ++j) overlap_free_[free_[j]->index] = 1;
+  for (uint32_t i = 0; i < depth_; ++i) {
+    if (overlap_free_[i] || VerifySlotChecking(i)) continue;
+    const IoRequest& r = pool_[i];
+    if (r.file_index == p.file && r.xfer_offset < p.offset + p.length &&
+        p.offset < r.xfer_offset + r.xfer_length)
+      return true;
+  }
+  return false;
 }
 
 std::string Worker::FilePath(const IoRequest* req) const {

@@ -184,6 +184,8 @@ class Worker {
   void HandleError(IoRequest* req, int err);
   void NoteError(Ddir ddir, int err, const IoRequest* req, const std::string& message);
   std::string FilePath(const IoRequest* req) const;
+  bool OverlapsInFlight(const IoPlan& p);
+  std::vector<uint8_t> overlap_free_;  // OverlapsInFlight's scratch (no allocation after the first)
   void Submit();
   void ReapAndAccount(unsigned min);
   // Per batch: two relaxed loads and one compare; the rest (ramp end,

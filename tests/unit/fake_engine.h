@@ -34,7 +34,8 @@ struct FakeLedger {
   uint64_t queued = 0, busy = 0, completions = 0, shorts = 0, failures = 0;
   uint64_t protocol_errors = 0;  // reap of a request not in flight, min > in flight, ...
   uint64_t max_in_kernel = 0;
-  uint64_t max_min_asked = 0;                  // largest `min` the worker passed to Reap
+  uint64_t max_min_asked = 0;  // largest `min` the worker passed to Reap
+  uint64_t overlaps = 0;       // queued while an I/O on some of the same bytes was in flight
   std::map<uint64_t, uint64_t> bytes_by_xfer;  // xfer_offset -> bytes completed
 };
 
@@ -59,6 +60,13 @@ class FakeEngine final : public Engine {
     }
     for (IoRequest* r : pending_) ledger_->protocol_errors += r == req;
     for (IoRequest* r : in_kernel_) ledger_->protocol_errors += r == req;
+    // Byte ranges of one file queued while another I/O on them is in flight.
+    auto overlaps = [req](const IoRequest* r) {
+      return r->file_index == req->file_index && r->offset < req->offset + req->length &&
+             req->offset < r->offset + r->length;
+    };
+    for (IoRequest* r : pending_) ledger_->overlaps += overlaps(r);
+    for (IoRequest* r : in_kernel_) ledger_->overlaps += overlaps(r);
     ++ledger_->queued;
     pending_.push_back(req);
     return QueueResult::kQueued;

@@ -297,6 +297,29 @@ TEST(WorkerFakeEngineTest, ContinueOnErrorAloneStopsAtAnErrnoOtherThanEio) {
   }
 }
 
+// serialize_overlap: random writes over 4 blocks at iodepth 8 overlap all
+// the time; with the option no I/O is queued while one on the same bytes is
+// in flight, and every I/O still runs.
+TEST(WorkerFakeEngineTest, SerializeOverlapNeverQueuesOverlappingIos) {
+  for (bool serialize : {false, true}) {
+    JobSpec job = TestJob("fake", RwMode::kRandWrite, kBs, 4 * kBs);
+    job.iodepth = 8;
+    job.norandommap = true;
+    job.loops = 100;  // 4 writes a pass
+    job.serialize_overlap = serialize;
+    FakeScript script;
+    script.max_per_reap = 1;
+    FakeRun fr = RunFake(job, script);
+    const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+    EXPECT_EQ(fr.ledger->protocol_errors, 0u);
+    EXPECT_EQ(jr.stats.dir[1].ios, 400u);
+    if (serialize)
+      EXPECT_EQ(fr.ledger->overlaps, 0u);
+    else
+      EXPECT_GT(fr.ledger->overlaps, 0u);  // the test can tell
+  }
+}
+
 TEST(ErrorToleratedTest, ClassesListsAndTheDefaultList) {
   JobSpec job;
   // Nothing set: every error stops the job.
