@@ -217,6 +217,9 @@ struct JobSpec {
   std::vector<std::string> filenames;  // `filename`, split on ':' with `\:` unescaped
   std::string directory;               // may itself be a ':' list in fio; first used
   std::string filename_format;         // default "$jobname.$jobnum.$filenum"
+  // opendir: every file below this directory (recursively) joins the job's
+  // files, after the filename= ones; the coordinator expands it (ExpandOpendir).
+  std::string opendir;
   uint32_t nrfiles = 1;
   uint32_t openfiles = 0;  // 0: all
   FileServiceType file_service_type = FileServiceType::kRoundRobin;

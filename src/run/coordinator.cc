@@ -8,6 +8,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -138,6 +139,32 @@ void AttributeHelperCpu(HelperCpuSampler* sampler, std::vector<Clone>& clones) {
 OptionSetting SettingOf(const JobSpec& job, const std::string& name) {
   if (const OptionSetting* s = job.FindSetting(name)) return *s;
   return OptionSetting{name, "", OptionSource::kJob, job.job_file, job.line};
+}
+
+// opendir, as fio's add_dir_files: every entry below the directory that is
+// not a directory, depth first in the order the directory lists them (fio's
+// order on the same filesystem), after the filename= files. Special files
+// are then refused by the target checks, as any target is.
+Status ExpandOpendir(JobSpec* job) {
+  namespace fs = std::filesystem;
+  const OptionSetting where = SettingOf(*job, "opendir");
+  const std::string who =
+      "job '" + job->name + "': opendir=" + job->opendir + " (" + Where(where) + ")";
+  std::error_code ec;
+  const fs::path root = fs::absolute(job->opendir, ec);
+  if (ec || !fs::is_directory(root, ec))
+    return Status::Invalid(who + ": not a directory" + (ec ? ": " + ec.message() : ""));
+  size_t found = 0;
+  for (auto it = fs::recursive_directory_iterator(root, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_directory(ec)) continue;
+    job->filenames.push_back(it->path().string());
+    ++found;
+  }
+  if (ec) return Status::Invalid(who + ": " + ec.message());
+  if (found == 0) return Status::Invalid(who + ": no files below it");
+  job->nrfiles = static_cast<uint32_t>(job->filenames.size());
+  return Status::Ok();
 }
 
 // A CPU list (sorted) against the machine, as fio checks it ("CPU 5 too
@@ -854,14 +881,19 @@ class PhaseRunner {
 Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions& opts) {
   // read_iolog: the log says which files, directions and sizes the job has
   // (run/replay.h); the run core then runs the reshaped copy.
+  // opendir: the files found join the job's filenames, before anything
+  // (safety checks, targets) looks at them.
   std::vector<JobSpec> replayed;
   if (std::any_of(jobs_in.begin(), jobs_in.end(),
-                  [](const JobSpec& j) { return !j.read_iolog.empty(); })) {
+                  [](const JobSpec& j) { return !j.read_iolog.empty() || !j.opendir.empty(); })) {
     replayed = jobs_in;
-    for (JobSpec& job : replayed)
+    for (JobSpec& job : replayed) {
+      if (!job.opendir.empty() && job.unimplemented.empty())
+        IOB_RETURN_IF_ERROR(ExpandOpendir(&job));
       if (!job.read_iolog.empty() && job.unimplemented.empty())
         IOB_RETURN_IF_ERROR(PrepareReplayJob(
             &job, static_cast<bool>(opts.engine_factory) || job.ioengine == "null"));
+    }
   }
   const std::vector<JobSpec>& jobs = replayed.empty() ? jobs_in : replayed;
   for (const auto& job : jobs) IOB_RETURN_IF_ERROR(ValidateJob(job, opts));
