@@ -294,19 +294,15 @@ Status Worker::Setup() {
     }
     if (cap < regions) io_size_ = cap;
   }
-  io_total_ = 0;
-  if (io_size_ != 0 && !job_.time_based) {
-    const uint64_t loops = std::max<uint64_t>(job_.loops, 1);
-    io_total_ = io_size_ > UINT64_MAX / loops ? UINT64_MAX : io_size_ * loops;
-  }
+  // x loops, saturating.
+  const auto times_loops = [loops = std::max<uint64_t>(job_.loops, 1)](uint64_t n) {
+    return n > UINT64_MAX / loops ? UINT64_MAX : n * loops;
+  };
+  io_total_ = io_size_ != 0 && !job_.time_based ? times_loops(io_size_) : 0;
   // number_ios as fio 3.33 counts it: number_ios x loops I/Os over the whole
   // job (loops=3 number_ios=100 stops after 300, all in the first pass if it
   // is long enough), and no limit at all with time_based.
-  ios_left_ = UINT64_MAX;
-  if (job_.number_ios != 0 && !job_.time_based) {
-    const uint64_t loops = std::max<uint64_t>(job_.loops, 1);
-    ios_left_ = job_.number_ios > UINT64_MAX / loops ? UINT64_MAX : job_.number_ios * loops;
-  }
+  ios_left_ = job_.number_ios != 0 && !job_.time_based ? times_loops(job_.number_ios) : UINT64_MAX;
   if (job_.number_ios != 0 && job_.time_based)
     AddNote("number_ios is ignored with time_based (as fio): the job runs for its runtime");
   if (job_.create_only) ios_left_ = 0;  // the files are laid out; that was the job
@@ -978,13 +974,16 @@ bool Worker::FailReplay(const Status& st) {
 // So continue_on_error=all alone still stops at ENOSPC or EAGAIN.
 namespace {
 int ErrorClass(Ddir ddir, int err) { return err == EILSEQ ? 2 : ddir == Ddir::kRead ? 0 : 1; }
-constexpr uint8_t kCoeBits[] = {kCoeRead, kCoeWrite, kCoeVerify};
+// continue_on_error covers the error's class (fio then counts it in total_err).
+bool ClassCovered(const JobSpec& job, Ddir ddir, int err) {
+  static constexpr uint8_t kCoeBits[] = {kCoeRead, kCoeWrite, kCoeVerify};
+  return (job.continue_on_error & kCoeBits[ErrorClass(ddir, err)]) != 0;
+}
 }  // namespace
 
 bool ErrorTolerated(const JobSpec& job, Ddir ddir, int err) {
-  const int cls = ErrorClass(ddir, err);
-  if ((job.continue_on_error & kCoeBits[cls]) == 0) return false;
-  const std::vector<int>& list = job.ignore_error[cls];
+  if (!ClassCovered(job, ddir, err)) return false;
+  const std::vector<int>& list = job.ignore_error[ErrorClass(ddir, err)];
   if (list.empty()) return err == EIO || err == EILSEQ;
   return std::find(list.begin(), list.end(), err) != list.end();
 }
@@ -1061,7 +1060,7 @@ void Worker::NoteError(Ddir ddir, int err, const IoRequest* req, const std::stri
     e.ddir = ddir;
     e.message = message;
   }
-  if (job_.continue_on_error & kCoeBits[ErrorClass(ddir, err)]) ++ts_.coe_errors;
+  if (ClassCovered(job_, ddir, err)) ++ts_.coe_errors;
   if (ErrorTolerated(job_, ddir, err)) {
     if (job_.error_dump)
       std::fprintf(stderr, "iobench: job '%s': %s (err=%d, tolerated)\n", job_.name.c_str(),
