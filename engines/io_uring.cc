@@ -216,6 +216,8 @@ class IoUringEngine final : public Engine {
     if (min > max) min = max;
     if (min > 0) {
       io_uring_cqe* cqe = nullptr;
+      // liburing enters the kernel only when the ring holds fewer than min.
+      if (io_uring_cq_ready(&ring_) < min) ++counters_.reap_syscalls;
       int r = io_uring_wait_cqe_nr(&ring_, &cqe, min);
       if (r < 0 && r != -EINTR && r != -ETIME && r != -EAGAIN)
         return UringStatus("io_uring_enter (wait " + std::to_string(min) + ")", r);
@@ -224,6 +226,7 @@ class IoUringEngine final : public Engine {
     if (n == 0 && min == 0 && needs_enter_to_reap_) {
       // DEFER_TASKRUN runs completions only inside io_uring_enter(GETEVENTS);
       // IOPOLL polls the device only there. One non-blocking enter.
+      ++counters_.reap_syscalls;
       (void)io_uring_get_events(&ring_);
       n = io_uring_peek_batch_cqe(&ring_, cqes_.get(), max);
     }

@@ -38,21 +38,21 @@ enum class IoOp : uint8_t {
 // the pointer is stable, so async engines carry it in user_data / iocb->data.
 struct IoRequest {
   IoOp op = IoOp::kRead;
-  uint8_t flags = 0;         // kReqForceAsync, kReqHighPrio, ...
-  uint16_t prio = 0;         // ioprio value for cmdprio, 0: none
-  uint32_t file_index = 0;   // index into EngineContext::files
+  uint8_t flags = 0;        // kReqForceAsync, kReqHighPrio, ...
+  uint16_t prio = 0;        // ioprio value for cmdprio, 0: none
+  uint32_t file_index = 0;  // index into EngineContext::files
   int fd = -1;
-  uint64_t offset = 0;       // byte offset of this (possibly requeued) part
-  uint64_t length = 0;       // bytes to transfer in this part
-  void* buf = nullptr;       // aligned buffer, owned by the worker
-  int64_t res = 0;           // set by the engine: bytes or -errno
+  uint64_t offset = 0;  // byte offset of this (possibly requeued) part
+  uint64_t length = 0;  // bytes to transfer in this part
+  void* buf = nullptr;  // aligned buffer, owned by the worker
+  int64_t res = 0;      // set by the engine: bytes or -errno
   // Worker-owned bookkeeping (engines must not touch):
-  uint64_t start_ns = 0;     // prepared
-  uint64_t issue_ns = 0;     // handed to the kernel
-  uint64_t xfer_offset = 0;  // offset of the whole I/O
-  uint64_t xfer_length = 0;  // length of the whole I/O
-  uint32_t index = 0;        // slot in the worker pool
-  uint32_t buf_index = 0;    // registered buffer index (fixedbufs)
+  uint64_t start_ns = 0;        // prepared
+  uint64_t issue_ns = 0;        // handed to the kernel
+  uint64_t xfer_offset = 0;     // offset of the whole I/O
+  uint64_t xfer_length = 0;     // length of the whole I/O
+  uint32_t index = 0;           // slot in the worker pool
+  uint32_t buf_index = 0;       // registered buffer index (fixedbufs)
   void* engine_data = nullptr;  // engine-private per-request state, set in Init
 };
 
@@ -75,18 +75,19 @@ struct EngineContext {
   uint32_t iodepth = 1;
   const std::vector<EngineFile>* files = nullptr;
   std::vector<IoRequest>* requests = nullptr;  // the pool, size == iodepth
-  void* buffer_base = nullptr;   // one contiguous region holding all buffers
-  uint64_t buffer_bytes = 0;     // for fixedbufs registration
-  uint64_t buffer_stride = 0;    // bytes per request buffer
+  void* buffer_base = nullptr;                 // one contiguous region holding all buffers
+  uint64_t buffer_bytes = 0;                   // for fixedbufs registration
+  uint64_t buffer_stride = 0;                  // bytes per request buffer
 };
 
 // Per-engine counters the worker reports (t/io_uring's "IOS/call").
 struct EngineCounters {
-  uint64_t submit_calls = 0;     // io_submit / io_uring_enter for submission
-  uint64_t submitted = 0;        // requests those calls submitted
-  uint64_t reap_calls = 0;       // io_getevents / waits that returned completions
+  uint64_t submit_calls = 0;  // io_submit / io_uring_enter for submission
+  uint64_t submitted = 0;     // requests those calls submitted
+  uint64_t reap_calls = 0;    // reaps that returned completions
   uint64_t reaped = 0;
-  uint64_t eagain = 0;           // submissions refused with EAGAIN (retried)
+  uint64_t reap_syscalls = 0;  // system calls made to reap (io_getevents, io_uring_enter)
+  uint64_t eagain = 0;         // submissions refused with EAGAIN (retried)
 };
 
 class Engine {
@@ -102,7 +103,9 @@ class Engine {
   // Waits for at least `min` completions (0: don't block), stores up to `max`
   // request pointers in `out`, returns how many.
   virtual Result<unsigned> Reap(unsigned min, unsigned max, IoRequest** out) {
-    (void)min; (void)max; (void)out;
+    (void)min;
+    (void)max;
+    (void)out;
     return 0u;
   }
   virtual void Shutdown() {}

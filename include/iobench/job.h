@@ -464,8 +464,8 @@ struct JobSpec {
   bool registerfiles = false;
   bool sqthread_poll = false;
   std::optional<int> sqthread_poll_cpu;
-  int nonvectored = -1;  // -1: probe
-  bool userspace_reap = false;
+  int nonvectored = -1;        // -1: probe
+  bool userspace_reap = true;  // libaio: read the ring before io_getevents (fio's default: 0)
   uint32_t cmdprio_percentage[kNumDdirs] = {0, 0, 0};
   int cmdprio_class[kNumDdirs] = {0, 0, 0};
   int cmdprio[kNumDdirs] = {0, 0, 0};

@@ -103,6 +103,7 @@ struct ThreadStats {
   uint64_t short_issued[kNumDdirs] = {0, 0, 0};
   uint64_t dropped_issued[kNumDdirs] = {0, 0, 0};
   uint64_t submit_calls = 0, submitted = 0, reap_calls = 0, reaped = 0;
+  uint64_t reap_syscalls = 0;  // reaps that entered the kernel (the ring answers the rest)
   ErrorInfo first_error;
   uint64_t total_errors = 0;
   // fio's total_err: the errors of a class continue_on_error covers (fio

@@ -1960,8 +1960,9 @@ std::vector<OptionDef> BuildTable() {
                   .Engines({"io_uring", "io_uring_cmd"})
                   .Set(N(nonvectored)));
   r.push_back(Row("userspace_reap", T::kBool, "engine options",
-                  "Reap completions from user space without io_getevents")
-                  .Def("0")
+                  "Take completions from the ring in user space, io_getevents only to "
+                  "wait (0: io_getevents for every reap, fio's default)")
+                  .Def("1")
                   .Engines({"libaio"})
                   .Set(B(userspace_reap)));
   r.push_back(Row("cmdprio_percentage", T::kInt, "engine options",

@@ -125,6 +125,7 @@ ThreadStats Diff(const ThreadStats& later, const ThreadStats& earlier) {
   t.submitted = Sub(later.submitted, earlier.submitted);
   t.reap_calls = Sub(later.reap_calls, earlier.reap_calls);
   t.reaped = Sub(later.reaped, earlier.reaped);
+  t.reap_syscalls = Sub(later.reap_syscalls, earlier.reap_syscalls);
   t.total_errors = Sub(later.total_errors, earlier.total_errors);
   t.coe_errors = Sub(later.coe_errors, earlier.coe_errors);
   // The first error of the run stays the first error; report it only in the

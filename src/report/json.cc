@@ -189,6 +189,7 @@ ojson IobenchJobObject(const JobRecord& rec) {
   calls["submitted"] = ts.submitted;
   calls["reap_calls"] = ts.reap_calls;
   calls["reaped"] = ts.reaped;
+  calls["reap_syscalls"] = ts.reap_syscalls;
   o["ios_per_call"] = std::move(calls);
   ojson eagain;
   for (int d = 0; d < kNumDdirs; ++d) eagain[DdirName(d)] = ts.dir[d].eagain;

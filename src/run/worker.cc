@@ -1377,6 +1377,7 @@ void Worker::Run() {
   ts_.submitted = c.submitted;
   ts_.reap_calls = c.reap_calls;
   ts_.reaped = c.reaped;
+  ts_.reap_syscalls = c.reap_syscalls;
 
   if (error_ != 0) {
     result_.error = error_;

@@ -176,6 +176,7 @@ void MergeThreadStats(ThreadStats& dst, const ThreadStats& src) {
   dst.submitted += src.submitted;
   dst.reap_calls += src.reap_calls;
   dst.reaped += src.reaped;
+  dst.reap_syscalls += src.reap_syscalls;
   if (dst.first_error.err == 0 && src.first_error.err != 0) dst.first_error = src.first_error;
   dst.total_errors += src.total_errors;
   dst.coe_errors += src.coe_errors;

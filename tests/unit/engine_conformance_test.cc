@@ -66,6 +66,9 @@ std::vector<Variant> AllVariants() {
       v.push_back({name, "poll_reap", [](JobSpec&) {}, true});
     }
     if (name == "libaio") {
+      // The default reads the ring first; userspace_reap=0 is fio's io_getevents-only
+      // reaping, and the poll variant reaps with min 0 from the ring.
+      v.push_back({name, "getevents_reap", [](JobSpec& j) { j.userspace_reap = false; }});
       v.push_back({name, "userspace_reap", [](JobSpec& j) { j.userspace_reap = true; }, true});
     }
   }

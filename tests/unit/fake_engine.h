@@ -35,6 +35,7 @@ struct FakeLedger {
   uint64_t protocol_errors = 0;  // reap of a request not in flight, min > in flight, ...
   uint64_t max_in_kernel = 0;
   uint64_t max_min_asked = 0;  // largest `min` the worker passed to Reap
+  uint64_t waits = 0;          // reaps with min > 0 (a real engine's system call)
   uint64_t overlaps = 0;       // queued while an I/O on some of the same bytes was in flight
   std::map<uint64_t, uint64_t> bytes_by_xfer;  // xfer_offset -> bytes completed
 };
@@ -89,6 +90,10 @@ class FakeEngine final : public Engine {
       return Status::Internal("fake: reap min > in flight");
     }
     ++counters_.reap_calls;
+    if (min > 0) {
+      ++counters_.reap_syscalls;
+      ++ledger_->waits;
+    }
     ledger_->max_min_asked = std::max<uint64_t>(ledger_->max_min_asked, min);
     if (script_.max_per_reap != 0) max = std::min(max, std::max(min, script_.max_per_reap));
     unsigned n = 0;

@@ -310,6 +310,7 @@ TEST(ReportJsonTest, Values) {
   EXPECT_EQ(ib["helpers"]["peak_threads"], 4u);
   EXPECT_EQ(ib["helpers"]["iowq_sys_us"], 412000u);
   EXPECT_DOUBLE_EQ(ib["ios_per_call"]["submit"].get<double>(), 4.0);
+  EXPECT_EQ(ib["ios_per_call"]["reap_syscalls"], 7900u / 8);
   EXPECT_NEAR(ib["cpu_per_io_us"].get<double>(), (60000.0 + 530000 + 412000 + 1000) / 7900, 1e-6);
   EXPECT_EQ(ib["notes"][0], "buffered I/O: the page cache served part of the reads");
   EXPECT_FALSE(r["clat_ns"].contains("bins")) << "bins only in json+";

@@ -99,6 +99,7 @@ inline JobResult MakeJob(const std::string& name, int groupid, int jobnum, uint3
   ts.submitted = reads + writes;
   ts.reap_calls = (reads + writes) / 2;
   ts.reaped = reads + writes;
+  ts.reap_syscalls = (reads + writes) / 8;
   j.helpers.iowq_sys_us = 412000;
   j.helpers.iowq_user_us = 1000;
   j.helpers.peak_threads = 4;

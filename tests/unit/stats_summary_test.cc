@@ -122,6 +122,8 @@ TEST(StatsMergeTest, CountersSummedRuntimeLongestFirstErrorKept) {
   b.cpu.ctx = 2;
   a.submit_calls = 3;
   b.submit_calls = 4;
+  a.reap_syscalls = 2;
+  b.reap_syscalls = 5;
   b.first_error = ErrorInfo{5, "/x", 4096, Ddir::kWrite, "EIO"};
   b.total_errors = 2;
   MergeThreadStats(a, b);
@@ -133,6 +135,7 @@ TEST(StatsMergeTest, CountersSummedRuntimeLongestFirstErrorKept) {
   EXPECT_EQ(a.depth.depth[0], 10u);
   EXPECT_EQ(a.cpu.ctx, 3u);
   EXPECT_EQ(a.submit_calls, 7u);
+  EXPECT_EQ(a.reap_syscalls, 7u);
   EXPECT_EQ(a.first_error.err, 5);
   EXPECT_EQ(a.first_error.file, "/x");
   EXPECT_EQ(a.total_errors, 2u);

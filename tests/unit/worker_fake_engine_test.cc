@@ -69,6 +69,9 @@ TEST(WorkerFakeEngineTest, CleanRunCountsEveryIoOnce) {
   EXPECT_EQ(depth_total, kN);
   EXPECT_EQ(jr.stats.submitted, kN);
   EXPECT_EQ(jr.stats.reaped, kN);
+  // The engine's reap system calls reach the job's stats (JSON reap_syscalls).
+  EXPECT_GT(fr.ledger->waits, 0u);
+  EXPECT_EQ(jr.stats.reap_syscalls, fr.ledger->waits);
 }
 
 // As fio: iodepth_batch_complete_max defaults to iodepth_batch_complete_min
