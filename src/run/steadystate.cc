@@ -133,7 +133,10 @@ void SteadyStateMonitor::Poll(uint64_t now) {
       const uint64_t e = members_[c.member].worker->measure_start_ns();
       if (e == 0) continue;
       c.epoch_ns = c.prev_ns = e;
-      if (u.next_ns == 0) {  // samples every second from the first clone's start
+      // Samples every second from the earliest clone's start (clones seen
+      // before the first sample; threads start in any order), so no clone's
+      // runtime ends before the tick that closes its last whole second.
+      if (u.next_ns == 0 || (u.next_ns == u.epoch_ns + kSecNs && e < u.epoch_ns)) {
         u.epoch_ns = e;
         u.next_ns = e + kSecNs;
       }
@@ -147,10 +150,19 @@ void SteadyStateMonitor::Poll(uint64_t now) {
     int over = 0;
     for (Clone& c : u.clones) {
       const Member& m = members_[c.member];
-      if (c.epoch_ns == 0 || c.epoch_ns > tick || m.finished->load()) continue;
-      // A tick at or after the end of the clone's runtime finds it done
-      // (deterministically, whatever the thread's exit latency).
-      if (job.runtime_ns != 0 && tick >= c.epoch_ns + job.runtime_ns) continue;
+      if (c.epoch_ns == 0 || c.epoch_ns > tick) continue;
+      // A clone's last second counts when its runtime ran to the tick: the
+      // clones of a group start microseconds apart, and a group's last sample
+      // must not hold some of them and not others (the first clone's end
+      // falls exactly on a tick when runtime is whole seconds). Decided from
+      // the runtime, not the thread's exit, so it does not depend on timing.
+      const uint64_t runtime = m.job->runtime_ns;
+      const uint64_t end = runtime != 0 ? c.epoch_ns + runtime : UINT64_MAX;
+      if (tick > end) continue;  // ended inside this second: not a whole one
+      // A clone that stopped early (size reached, an error) leaves the sum,
+      // as fio leaves out exited jobs; one that stopped at its runtime, in
+      // this its last second, stays.
+      if (m.finished->load() && end - tick >= kSecNs) continue;
       const LiveCounters& live = m.worker->live();
       uint64_t bytes = 0, ios = 0;
       for (int d = 0; d < kNumDdirs; ++d) {
@@ -159,7 +171,7 @@ void SteadyStateMonitor::Poll(uint64_t now) {
       }
       // fio's rate: the counters' growth over whole milliseconds since the
       // clone's previous sample.
-      const uint64_t ms = (now - c.prev_ns) / 1000000;
+      const uint64_t ms = (std::min(now, end) - c.prev_ns) / 1000000;
       const uint64_t db = bytes >= c.prev_bytes ? bytes - c.prev_bytes : 0;
       const uint64_t di = ios >= c.prev_ios ? ios - c.prev_ios : 0;
       c.prev_ns = now;

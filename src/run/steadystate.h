@@ -91,7 +91,7 @@ class SteadyStateMonitor {
     std::vector<Clone> clones;
     const JobSpec* job = nullptr;
     SteadyStateWindow window;
-    uint64_t epoch_ns = 0;  // the first clone's measured start: samples every second from it
+    uint64_t epoch_ns = 0;  // the earliest clone's measured start: samples every second from it
     uint64_t next_ns = 0;   // next sample due (0: no clone started yet)
     bool done = false;      // attained (clones told to stop)
   };

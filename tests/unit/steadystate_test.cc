@@ -379,5 +379,31 @@ TEST(SteadyStateRunTest, GroupReportingJudgesTheGroup) {
   EXPECT_GE(r->groups.at(1).jobs.at(0).runtime_ms, 300u);
 }
 
+// A group whose runtime is whole seconds: its last tick falls exactly at the
+// first clone's end and microseconds before the others'. That sample holds
+// every clone's last second (it held only the clones that had not ended, a
+// quarter or three quarters of the group, and the group never attained).
+TEST(SteadyStateRunTest, AGroupsLastSampleHoldsEveryClone) {
+  JobSpec j = NullSs("grp");
+  j.numjobs = 4;
+  j.group_reporting = true;
+  j.runtime_ns = 2ull * 1000000000;
+  j.ss_mode = M::kIops;
+  j.ss_limit = 0;  // never attained: both samples are kept
+  j.ss_dur_s = 2;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto& jobs = r->groups.at(0).jobs;
+  ASSERT_EQ(jobs.size(), 4u);
+  const SteadyStateResult& ss = jobs[0].steadystate;
+  ASSERT_EQ(ss.iops.size(), 2u);
+  // Four clones at 200 IO/s each: 800 a second, both seconds.
+  EXPECT_GE(ss.iops[0], 700u);
+  EXPECT_LE(ss.iops[0], 900u);
+  EXPECT_GE(ss.iops[1], 700u) << "the last second lost clones";
+  EXPECT_LE(ss.iops[1], 900u);
+  for (const JobResult& jr : jobs) EXPECT_EQ(jr.steadystate.iops, ss.iops);
+}
+
 }  // namespace
 }  // namespace iobench
