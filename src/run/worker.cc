@@ -611,8 +611,8 @@ bool Worker::EndPass(IoPlan* plan) {
     replace_files_ = true;  // Run() replaces the files once this pass has drained
     return false;
   }
-  pattern_->Reset();
-  return pattern_->Next(plan);
+  ResetPattern();
+  return PatternNext(plan);
 }
 
 bool Worker::ReplaceFilesForNextLoop() {
@@ -638,7 +638,7 @@ bool Worker::ReplaceFilesForNextLoop() {
     files_[i].fd = *fd;
     (void)AdviseTarget(*fd, t, job_);  // as at the first open; a refusal there already failed
   }
-  pattern_->Reset();
+  ResetPattern();
   no_more_ = false;
   UpdateFastPrepare();
   return true;
@@ -650,7 +650,7 @@ bool Worker::NextPlan(IoPlan* plan) {
     return EndPass(plan);
   }
   if (io_total_ != 0 && issued_bytes_ >= io_total_) return EndPass(plan);
-  if (pattern_->Next(plan)) return true;
+  if (PatternNext(plan)) return true;
   return EndPass(plan);
 }
 
@@ -1126,13 +1126,20 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
   const int d = static_cast<int>(req->op);
   const uint64_t done = static_cast<uint64_t>(req->res);
   if (done == 0) {
-    if (req->op == IoOp::kRead) {                            // end of file: this pass is over
+    if (req->op == IoOp::kRead) {                            // end of file
       if (verifier_ != nullptr && VerifyReadDone(req, 0)) {  // a verify read: not a pass end
         FreeSlot(req);
         return;
       }
-      pass_eof_ = true;
-      fast_prepare_ = false;  // PrepareNext ends the pass
+      if (IsRandom(job_.rw)) {
+        // A random read past the end (a file that create_on_open left
+        // short, or one that shrank): the blocks before it are still to
+        // do, so the pass goes on; the report says how many there were.
+        ++eof_reads_;
+      } else {  // sequential: the rest of the pass lies past the end too
+        pass_eof_ = true;
+        fast_prepare_ = false;  // PrepareNext ends the pass
+      }
       if (ts_.issued[d] > 0)
         --ts_.issued[d];  // nothing read: not an I/O (issued = ios + short + dropped)
       FreeSlot(req);
@@ -1403,6 +1410,10 @@ void Worker::Run() {
       }
     }
   }
+  if (eof_reads_ != 0)
+    AddNote(std::to_string(eof_reads_) +
+            " random reads found the end of the file: nothing read, not counted as I/Os "
+            "(fio's psync fails them with EIO, its libaio counts them)");
   if (verifier_ != nullptr) FinishVerify();
   PublishLive();
   // --- issue 8: flush this clone's logs; the final result answers every later snapshot ---

@@ -170,6 +170,16 @@ class Worker {
   void UpdateFastPrepare();
   bool NextPlan(IoPlan* plan);
   bool EndPass(IoPlan* plan);
+  // The pattern's next plan, counted: a verify phase replays as many of the
+  // pass's plans as the pass drew (it may have ended early).
+  bool PatternNext(IoPlan* plan) {
+    ++pass_draws_;
+    return pattern_->Next(plan);
+  }
+  void ResetPattern() {
+    pattern_->Reset();
+    pass_draws_ = 0;
+  }
   bool MorePasses() const;
   // unlink_each_loop: once a pass has drained, closes, unlinks and reopens
   // the job's files and starts the next pass. False (error_ set) when a file
@@ -392,6 +402,9 @@ class Worker {
   uint64_t io_size_ = 0;         // io_size, or size= capping filesize= files (0: none)
   uint64_t io_total_ = 0;        // io_size_ x loops (0: no io_size_, or time_based)
   uint64_t passes_ = 0;
+  uint64_t pass_draws_ = 0;     // pattern_->Next calls in this pass (PatternNext)
+  uint64_t replay_budget_ = 0;  // of them, what the verify phase's replay may still draw
+  uint64_t eof_reads_ = 0;      // random reads that found the end of the file
   uint64_t writes_since_sync_ = 0;
   // thinktime: I/Os issued so far, the count (issued or completed) at the
   // last pause, when the last pause ended, and a pause waiting for the queue

@@ -210,7 +210,10 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
   if (verifying_) {
     if (use_replay_) {
       IoPlan p;
-      while (replay_->Next(&p)) {
+      // As many draws as the pass made: a pass that ended early (a read at
+      // the end of a sequential file, an error) wrote only part of its plan.
+      while (replay_budget_ > 0 && replay_->Next(&p)) {
+        --replay_budget_;
         if (p.ddir != Ddir::kWrite) continue;
         *plan = p;
         plan->ddir = Ddir::kRead;
@@ -275,6 +278,9 @@ void Worker::StartVerifyPhase() {
   verifying_ = true;
   no_more_ = false;
   vcursor_ = VerifyCursor{};
+  // The replay draws what the pass drew (verify_only: the whole plan).
+  replay_budget_ = job_.verify.verify_only ? UINT64_MAX : pass_draws_;
+  pass_draws_ = 0;
   verify_start_ns_ = NowNs();
   verify_prev_state_ = live_.state.load(std::memory_order_relaxed);
   live_.state.store('V', std::memory_order_relaxed);
@@ -288,7 +294,7 @@ bool Worker::VerifyPhaseStep() {
     if (!resume_after_verify_ || !MorePasses() || error_ != 0) return false;
     resume_after_verify_ = false;
     live_.state.store(verify_prev_state_, std::memory_order_relaxed);
-    pattern_->Reset();
+    ResetPattern();
     no_more_ = false;
     return true;
   }
