@@ -1188,7 +1188,9 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("fsync_on_close", T::kBool, "io", "fsync each file when it is closed")
                   .Def("0")
                   .Set(B(fsync_on_close)));
-  r.push_back(Row("invalidate", T::kBool, "io", "Drop the files' page cache before starting")
+  r.push_back(Row("invalidate", T::kBool, "io",
+                  "Drop the files' page cache before starting, and before each later pass "
+                  "of a buffered job (loops, time_based)")
                   .Def("1")
                   .Set(B(invalidate)));
   r.push_back(

@@ -1,5 +1,6 @@
 #include "run/worker.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -612,7 +613,20 @@ bool Worker::EndPass(IoPlan* plan) {
     return false;
   }
   ResetPattern();
+  InvalidateForPass();
   return PatternNext(plan);
+}
+
+void Worker::InvalidateForPass() {
+  if (!job_.invalidate || job_.direct) return;  // direct I/O bypasses the page cache
+  for (size_t i = 0; i < files_.size(); ++i) {
+    const TargetFile& t = targets_[i];
+    if (files_[i].fd < 0 || t.diskless || t.is_char_device) continue;
+    // The job's region only (fio's loop_cache_invalidate); best effort, as
+    // fio, which ignores the result.
+    (void)posix_fadvise(files_[i].fd, static_cast<off_t>(t.region_offset),
+                        static_cast<off_t>(t.region_size), POSIX_FADV_DONTNEED);
+  }
 }
 
 bool Worker::ReplaceFilesForNextLoop() {

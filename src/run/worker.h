@@ -180,6 +180,9 @@ class Worker {
     pattern_->Reset();
     pass_draws_ = 0;
   }
+  // A new pass over the files (loops, time_based): invalidate=1 drops their
+  // cached pages again, as fio does when it wraps or reopens a file.
+  void InvalidateForPass();
   bool MorePasses() const;
   // unlink_each_loop: once a pass has drained, closes, unlinks and reopens
   // the job's files and starts the next pass. False (error_ set) when a file

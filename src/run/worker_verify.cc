@@ -295,6 +295,7 @@ bool Worker::VerifyPhaseStep() {
     resume_after_verify_ = false;
     live_.state.store(verify_prev_state_, std::memory_order_relaxed);
     ResetPattern();
+    InvalidateForPass();
     no_more_ = false;
     return true;
   }

@@ -25,6 +25,13 @@ n=$(resident read --fadvise_hint=0)
 [ "$n" -gt 819200 ] || fail "fadvise_hint=0, rw=read: $n bytes cached, want readahead (> 819200)"
 s=$(resident randread --fadvise_hint=sequential)
 [ "$s" -gt 0 ] || fail "fadvise_hint=sequential, rw=randread: nothing cached"
+# invalidate=1 drops the cache before every pass, as fio when it wraps or
+# reopens a file: 64 MiB read, then half of it again (io_size=96m), leaves
+# only the second pass's 32 MiB cached; invalidate=0 leaves all 64 MiB.
+p=$(resident read --fadvise_hint=random --number_ios=0 --io_size=96m)
+[ "$p" -eq $((32 << 20)) ] || fail "invalidate=1, two passes: $p bytes cached, want 33554432"
+q=$(resident read --fadvise_hint=random --number_ios=0 --io_size=96m --invalidate=0)
+[ "$q" -eq $((64 << 20)) ] || fail "invalidate=0, two passes: $q bytes cached, want 67108864"
 out=$("$bin" --name=a --ioengine=psync --rw=read --size=1m --filename="$f" --fadvise_hint=often \
   --parse-only 2>&1) && fail "fadvise_hint=often accepted"
 grep -q "fadvise_hint 'often': expected 0, 1, sequential or random" <<<"$out" || fail "message: $out"
