@@ -419,6 +419,12 @@ int Main(int argc, char** argv) {
   const auto& jobs = parsed->jobs;
   if (cli.showcmd) return Emit(cli, iobench::jobfile::ShowCmd(jobs));
   if (cli.parse_only) {
+    iobench::RunOptions check;
+    check.readonly = cli.readonly;
+    if (iobench::Status st = iobench::CheckJobs(jobs, check); !st.ok()) {
+      std::fprintf(stderr, "iobench: %s\n", st.message().c_str());
+      return kExitUsage;
+    }
     bool json = false;
     for (const auto& f : cli.formats) json |= f == "json" || f == "json+";
     return Emit(cli, json ? iobench::jobfile::ParseOnlyJson(jobs)

@@ -876,7 +876,74 @@ class PhaseRunner {
   bool exit_all() const { return exit_all_; }
 };
 
+// Phases (stonewall, job files) and reporting groups, and the checks that
+// need them: wait_for names an earlier job, steady state agrees within a
+// group, exitall's group is its phase.
+Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_out,
+                 std::vector<int>* groupids_out) {
+  std::vector<Phase>& phases = *phases_out;
+  std::vector<int>& groupids = *groupids_out;
+  phases.clear();
+  groupids.assign(jobs.size(), 0);
+  int group = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const JobSpec& job = jobs[i];
+    const bool wall = i == 0 || job.stonewall || job.job_file_index != jobs[i - 1].job_file_index;
+    if (!job.wait_for.empty()) {
+      bool found = false;
+      for (size_t k = 0; k < i; ++k) found |= jobs[k].name == job.wait_for;
+      if (!found)
+        return Status::Invalid("job '" + job.name + "': wait_for=" + job.wait_for +
+                               ": no job of that name comes before it");
+    }
+    // wait_for only orders the jobs (the clone waits inside the phase, see
+    // WaitForJobs); stonewall, new_group and job files regroup.
+    if (i > 0 && (wall || job.new_group)) ++group;
+    if (wall) phases.emplace_back();
+    phases.back().jobs.push_back(i);
+    groupids[i] = group;
+  }
+
+  IOB_RETURN_IF_ERROR(CheckSteadyStateGroups(jobs, groupids));
+
+  // exitall stops the whole phase; fio's default (exit_what=group) stops only
+  // the job's reporting group. They differ when new_group splits a phase.
+  for (const Phase& phase : phases)
+    for (size_t i : phase.jobs) {
+      const JobSpec& job = jobs[i];
+      if (!(job.exitall || job.exitall_on_error) || job.exit_what != JobSpec::ExitWhat::kGroup)
+        continue;
+      const std::string which = job.exitall ? "exitall" : "exitall_on_error";
+      const std::string at = Where(SettingOf(job, which));
+      const std::string where = at.empty() ? "" : " (" + at + ")";
+      for (size_t k : phase.jobs)
+        if (groupids[k] != groupids[i])
+          return Status::Unsupported(
+              "job '" + job.name + "': " + which + where + " with exit_what=group, and job '" +
+              jobs[k].name +
+              "' of another reporting group (new_group) runs at the same time: iobench "
+              "stops every job running with it; say exit_what=stonewall for that, or "
+              "separate the groups with stonewall");
+    }
+
+  return Status::Ok();
+}
+
 }  // namespace
+
+Status CheckJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts) {
+  for (const JobSpec& job : jobs) {
+    IOB_RETURN_IF_ERROR(ValidateJob(job, opts));
+    // The engine's own refusals that do not need the files (trim on libaio,
+    // uncached on libaio, depth limits...); with files they run again.
+    const EngineInfo* info = opts.engine_factory ? nullptr : FindEngine(job.ioengine);
+    if (info != nullptr && info->check_job != nullptr)
+      IOB_RETURN_IF_ERROR(info->check_job(job, {}).WithContext("job '" + job.name + "'"));
+  }
+  std::vector<Phase> phases;
+  std::vector<int> groupids;
+  return GroupJobs(jobs, &phases, &groupids);
+}
 
 Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions& opts) {
   // read_iolog: the log says which files, directions and sizes the job has
@@ -908,44 +975,8 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
 
   // Phases and reporting groups.
   std::vector<Phase> phases;
-  std::vector<int> groupids(jobs.size(), 0);
-  int group = 0;
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    const JobSpec& job = jobs[i];
-    const bool wall = i == 0 || job.stonewall || job.job_file_index != jobs[i - 1].job_file_index;
-    if (!job.wait_for.empty()) {
-      bool found = false;
-      for (size_t k = 0; k < i; ++k) found |= jobs[k].name == job.wait_for;
-      if (!found)
-        return Status::Invalid("job '" + job.name + "': wait_for=" + job.wait_for +
-                               ": no job of that name comes before it");
-    }
-    // wait_for only orders the jobs (the clone waits inside the phase, see
-    // WaitForJobs); stonewall, new_group and job files regroup.
-    if (i > 0 && (wall || job.new_group)) ++group;
-    if (wall) phases.emplace_back();
-    phases.back().jobs.push_back(i);
-    groupids[i] = group;
-  }
-
-  IOB_RETURN_IF_ERROR(CheckSteadyStateGroups(jobs, groupids));
-
-  // exitall stops the whole phase; fio's default (exit_what=group) stops only
-  // the job's reporting group. They differ when new_group splits a phase.
-  for (const Phase& phase : phases)
-    for (size_t i : phase.jobs) {
-      const JobSpec& job = jobs[i];
-      if (!(job.exitall || job.exitall_on_error) || job.exit_what != JobSpec::ExitWhat::kGroup)
-        continue;
-      for (size_t k : phase.jobs)
-        if (groupids[k] != groupids[i])
-          return Status::Unsupported(
-              "job '" + job.name + "': " + (job.exitall ? "exitall" : "exitall_on_error") +
-              " with exit_what=group, and job '" + jobs[k].name +
-              "' of another reporting group (new_group) runs at the same time: iobench "
-              "stops every job running with it; say exit_what=stonewall for that, or "
-              "separate the groups with stonewall");
-    }
+  std::vector<int> groupids;
+  IOB_RETURN_IF_ERROR(GroupJobs(jobs, &phases, &groupids));
 
   RunResult result;
   result.timestamp_ms = WallTimeMs();

@@ -76,6 +76,14 @@ struct RunOptions {
 // A stuck job (see the watchdog above) is an error naming the job.
 Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts);
 
+// The refusals RunJobs makes before it looks at any file: unimplemented
+// options, option combinations, engines and their file-independent checks,
+// reporting groups (steady state, exitall). --parse-only runs these, so a job
+// file it passes is not then refused for one of them. (Targets, layout,
+// device safety and resource limits need the files and the machine's state:
+// only a run checks those.)
+Status CheckJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts);
+
 // Worker threads the watchdog left behind in this process (detached; they may
 // still wake up when the device resumes). Non-zero: the process should flush
 // and _exit() instead of running static destructors (src/main.cc). Any thread.

@@ -176,6 +176,31 @@ fi
 [ -n "$ro_mounted" ] && umount "$work/ro" && ro_mounted=""
 chmod 755 ro && rmdir ro
 
+# --- --parse-only refuses what a run would refuse before its first file ---
+# (It used to pass these, and the run then failed with exit 2.)
+po="$work/../iobench-po.$$"
+mkdir "$po"
+printf '[a]\nioengine=null\nsize=1m\nfill_device=1\n' >"$po/fill.fio"
+check parse-only-unimplemented 2 \
+  "option 'fill_device' \(.*fill.fio:4\) is accepted but not implemented" -- \
+  "$bin" --parse-only "$po/fill.fio"
+printf '[a]\nioengine=null\nsize=1m\nrw=randread\ncmdprio_bssplit=4k/50/1/3:8k/50/2/5\n' \
+  >"$po/prio.fio"
+sed -i 's/ioengine=null/ioengine=libaio/' "$po/prio.fio"
+check parse-only-cmdprio-bssplit 2 "cmdprio_bssplit \(.*prio.fio:5\) gives reads more than one" -- \
+  "$bin" --parse-only "$po/prio.fio"
+printf '[quick]\nexitall\nioengine=null\nsize=1m\n[slow]\nnew_group\nioengine=null\nsize=1m\n' \
+  >"$po/exitall.fio"
+check parse-only-exitall-group 2 "job 'quick': exitall \(.*exitall.fio:2\) with exit_what=group" -- \
+  "$bin" --parse-only "$po/exitall.fio"
+printf '[a]\nioengine=null\nsize=1m\nss=iops_slope:1%%\nss_dur=1\n' >"$po/ss.fio"
+check parse-only-slope-one-sample 2 "steadystate_duration=1s \(.*ss.fio:5\).*at least 2 samples" -- \
+  "$bin" --parse-only "$po/ss.fio"
+printf '[a]\nioengine=libaio\nsize=1m\nrw=randtrim\nfilename=%s/t\n' "$po" >"$po/trim.fio"
+check parse-only-engine-refusal 2 "job 'a'.*libaio: rw=trim is not supported" -- \
+  "$bin" --parse-only "$po/trim.fio"
+rm -rf "$po"
+
 # --- tool options ---
 check output-into-missing-dir 2 "--output=/nonexistent-iobench-dir/out.txt.*No such file" -- \
   "$bin" --output=/nonexistent-iobench-dir/out.txt --name=a --ioengine=null --size=1m
