@@ -284,9 +284,12 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
     if (info == nullptr)
       return Status::Invalid("job '" + job.name + "': ioengine=" + job.ioengine +
                              " is not a known engine (see --enghelp)");
-    if (info->factory == nullptr)
-      return Status::Unsupported("job '" + job.name + "': ioengine=" + job.ioengine +
-                                 " is not available in this build");
+    if (info->factory == nullptr) {  // listed for its options, not runnable (io_uring_cmd)
+      const Status why = info->probe != nullptr ? info->probe() : Status::Ok();
+      return Status::Unsupported("job '" + job.name + "': ioengine=" + job.ioengine + " (" +
+                                 Where(SettingOf(job, "ioengine")) + "): " +
+                                 (why.ok() ? "not available in this build" : why.message()));
+    }
     if (info->probe != nullptr) {
       Status st = info->probe();
       if (!st.ok()) return st.WithContext("job '" + job.name + "': ioengine=" + job.ioengine);
