@@ -13,17 +13,27 @@
 // Trim is BLKDISCARD on block devices and a hole punch on files; fsync and
 // fdatasync are the syscalls of those names.
 //
+// mmap (fio's engine of that name) is synchronous too: each file is mapped
+// whole (MAP_SHARED) at Init, and a read or write is a memcpy from or to the
+// mapping; fsync and fdatasync are msync(MS_SYNC) of the mapping, and with
+// direct=1 each I/O is followed by msync, madvise(MADV_DONTNEED) and
+// posix_fadvise(DONTNEED) of its pages: they leave the page cache, as fio's
+// engine means to do ("not really direct, but should drop the pages").
+//
 // Owned by one worker thread; no allocation and no locks after Init().
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "engines/engines.h"
@@ -45,6 +55,20 @@ namespace iobench {
 namespace {
 
 enum class SyncMode { kSync, kPsync, kVsync, kPvsync, kPvsync2 };
+
+// Trim: BLKDISCARD on a block device, a hole punch in a file.
+int64_t Trim(const std::vector<EngineFile>* files, IoRequest* req) {
+  const bool blk = files != nullptr && req->file_index < files->size() &&
+                   (*files)[req->file_index].is_block_device;
+  if (blk) {
+    uint64_t range[2] = {req->offset, req->length};
+    if (ioctl(req->fd, BLKDISCARD, range) < 0) return -errno;
+  } else if (fallocate(req->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                       static_cast<off_t>(req->offset), static_cast<off_t>(req->length)) < 0) {
+    return -errno;
+  }
+  return static_cast<int64_t>(req->length);
+}
 
 class SyncEngine final : public Engine {
  public:
@@ -149,18 +173,7 @@ class SyncEngine final : public Engine {
     return r < 0 ? -errno : r;
   }
 
-  int64_t DoTrim(IoRequest* req) {
-    const bool blk = files_ != nullptr && req->file_index < files_->size() &&
-                     (*files_)[req->file_index].is_block_device;
-    if (blk) {
-      uint64_t range[2] = {req->offset, req->length};
-      if (ioctl(req->fd, BLKDISCARD, range) < 0) return -errno;
-    } else if (fallocate(req->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-                         static_cast<off_t>(req->offset), static_cast<off_t>(req->length)) < 0) {
-      return -errno;
-    }
-    return static_cast<int64_t>(req->length);
-  }
+  int64_t DoTrim(IoRequest* req) { return Trim(files_, req); }
 
   // Cheap per-call choice for hipri_percentage (xorshift; not for statistics).
   uint32_t NextPercent() {
@@ -178,6 +191,148 @@ class SyncEngine final : public Engine {
   uint32_t hipri_percentage_ = 0;
   uint64_t rng_ = 0x9e3779b97f4a7c15ull;
 };
+
+class MmapEngine final : public Engine {
+ public:
+  ~MmapEngine() override { Shutdown(); }
+
+  Status Init(const EngineContext& ctx) override {
+    files_ = ctx.files;
+    if (ctx.job != nullptr) {
+      sfr_flags_ = ctx.job->sync_file_range_flags;
+      direct_ = ctx.job->direct;
+    }
+    if (files_ == nullptr) return Status::Ok();
+    const bool random = ctx.job != nullptr && IsRandom(ctx.job->rw);
+    maps_.assign(files_->size(), Map{});
+    for (size_t i = 0; i < files_->size(); ++i) {
+      const EngineFile& f = (*files_)[i];
+      if (f.fd < 0) continue;
+      uint64_t len = f.size;
+      if (!f.is_block_device) {
+        struct stat st {};
+        if (fstat(f.fd, &st) != 0) return ErrnoStatus("mmap: fstat " + f.path);
+        len = static_cast<uint64_t>(st.st_size);
+      }
+      // Writable as the descriptor is: a write through a read-only file
+      // fails with EBADF, as write(2) would, instead of faulting.
+      const int mode = fcntl(f.fd, F_GETFL);
+      const bool writable = mode >= 0 && (mode & O_ACCMODE) != O_RDONLY;
+      maps_[i].writable = writable;
+      if (len == 0) continue;  // nothing to map: reads find the end, writes fail
+      void* p = mmap(nullptr, len, PROT_READ | (writable ? PROT_WRITE : 0), MAP_SHARED, f.fd, 0);
+      if (p == MAP_FAILED) return ErrnoStatus("mmap: mmap " + f.path);
+      maps_[i].base = static_cast<uint8_t*>(p);
+      maps_[i].len = len;
+      // As fio: tell the kernel how the mapping will be read (readahead).
+      (void)posix_madvise(p, len, random ? POSIX_MADV_RANDOM : POSIX_MADV_SEQUENTIAL);
+    }
+    return Status::Ok();
+  }
+
+  QueueResult Queue(IoRequest* req) override {
+    ++counters_.submit_calls;
+    ++counters_.submitted;
+    const Map* m = req->file_index < maps_.size() ? &maps_[req->file_index] : nullptr;
+    switch (req->op) {
+      case IoOp::kRead:
+      case IoOp::kWrite:
+        req->res = m != nullptr ? Copy(*m, req) : -EBADF;
+        break;
+      case IoOp::kTrim:
+        req->res = Trim(files_, req);
+        break;
+      case IoOp::kFsync:
+      case IoOp::kFdatasync:
+        req->res = m == nullptr || m->len == 0 || msync(m->base, m->len, MS_SYNC) == 0 ? 0 : -errno;
+        break;
+      case IoOp::kSyncFileRange:
+        req->res = sync_file_range(req->fd, static_cast<off64_t>(req->offset),
+                                   static_cast<off64_t>(req->length), sfr_flags_) == 0
+                       ? 0
+                       : -errno;
+        break;
+    }
+    return QueueResult::kCompleted;
+  }
+
+  void Shutdown() override {
+    for (Map& m : maps_)
+      if (m.base != nullptr) munmap(m.base, m.len);
+    maps_.clear();
+  }
+
+  bool IsSync() const override { return true; }
+
+ private:
+  struct Map {
+    uint8_t* base = nullptr;
+    uint64_t len = 0;
+    bool writable = false;
+  };
+
+  // A mapping ends at the file's end: touching a page past it is SIGBUS, so
+  // a read there finds the end of the file (short, or 0), and a write fails
+  // with EFBIG (a mapped file cannot grow; fio's engine does not extend
+  // files either).
+  int64_t Copy(const Map& m, IoRequest* req) {
+    const bool rd = req->op == IoOp::kRead;
+    if (!rd && !m.writable) return -EBADF;
+    if (req->offset >= m.len) return rd ? 0 : -EFBIG;
+    uint64_t n = req->length;
+    if (n > m.len - req->offset) {
+      if (!rd) return -EFBIG;
+      n = m.len - req->offset;
+    }
+    uint8_t* at = m.base + req->offset;
+    if (rd)
+      std::memcpy(req->buf, at, n);
+    else
+      std::memcpy(at, req->buf, n);
+    if (direct_) {
+      // Not really direct: write the pages back, unmap them and drop them
+      // from the page cache, so the next access reads the device. (fio
+      // means to do this, but glibc's posix_madvise(POSIX_MADV_DONTNEED) is
+      // a no-op: with fio the pages stay cached.)
+      const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+      const uint64_t lo = req->offset & ~(page - 1);
+      const uint64_t hi = std::min<uint64_t>((req->offset + n + page - 1) & ~(page - 1), m.len);
+      void* base = m.base + lo;
+      if (msync(base, hi - lo, MS_SYNC) != 0) return -errno;
+      if (madvise(base, hi - lo, MADV_DONTNEED) != 0) return -errno;
+      if (int e = posix_fadvise(req->fd, static_cast<off_t>(lo), static_cast<off_t>(hi - lo),
+                                POSIX_FADV_DONTNEED);
+          e != 0)
+        return -e;
+    }
+    return static_cast<int64_t>(n);
+  }
+
+  const std::vector<EngineFile>* files_ = nullptr;
+  std::vector<Map> maps_;
+  uint32_t sfr_flags_ = 0;
+  bool direct_ = false;
+};
+
+Status MmapCheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
+  (void)files;
+  // msync and madvise work on whole pages (fio's rule and message).
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  uint64_t min_bs = UINT64_MAX;
+  for (int d = 0; d < kNumDdirs; ++d)
+    if (job.bs[d].min != 0) min_bs = std::min<uint64_t>(min_bs, job.bs[d].min);
+  if ((job.direct || job.fsync_blocks != 0 || job.fdatasync_blocks != 0) && min_bs != UINT64_MAX &&
+      min_bs % page != 0)
+    return Status::Invalid(
+        "mmap: with direct=1, fsync or fdatasync the mmap engine needs a block "
+        "size that is a multiple of the page size (" +
+        std::to_string(page) + " bytes); the smallest here is " + std::to_string(min_bs));
+  if (job.create_on_open)
+    return Status::Unsupported(
+        "mmap: create_on_open=1: the mmap engine maps each file at its size when the job "
+        "starts and cannot grow it; let iobench lay the files out (drop create_on_open)");
+  return Status::Ok();
+}
 
 std::string FsTypeName(int64_t type) {
   switch (static_cast<uint64_t>(type)) {
@@ -268,6 +423,8 @@ Status Pvsync2CheckJob(const JobSpec& job, const std::vector<EngineFile>& files)
   return Status::Ok();
 }
 
+std::unique_ptr<Engine> MakeMmap() { return std::unique_ptr<Engine>(new MmapEngine()); }
+
 template <SyncMode M>
 std::unique_ptr<Engine> MakeSync() {
   return std::unique_ptr<Engine>(new SyncEngine(M));
@@ -310,6 +467,14 @@ std::vector<EngineInfo> SyncEngineInfos() {
                &AlwaysOk,
                {"hipri", "hipri_percentage", "nowait", "uncached"},
                &Pvsync2CheckJob});
+  v.push_back({"mmap",
+               "memcpy to and from a shared mapping of each file (msync for fsync; direct=1: "
+               "each I/O's pages written back and dropped from the page cache)",
+               true,
+               &MakeMmap,
+               &AlwaysOk,
+               {},
+               &MmapCheckJob});
   return v;
 }
 

@@ -2054,7 +2054,6 @@ const std::vector<std::string>& IobenchEngineNames() {
 
 bool IsFioOnlyEngine(const std::string& name) {
   static const std::set<std::string> kFio = {"cpuio",
-                                             "mmap",
                                              "net",
                                              "netsplice",
                                              "ftruncate",

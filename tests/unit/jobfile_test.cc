@@ -829,9 +829,9 @@ TEST(JobfileErrors, EngineOptionNeedsItsEngine) {
 }
 
 TEST(JobfileErrors, BadEngine) {
-  EXPECT_EQ(ParseErr("[a]\nioengine=mmap\n"),
-            "t.fio:2:10: option 'ioengine': ioengine 'mmap' is a fio engine that iobench does not "
-            "support yet\nioengine=mmap\n         ^");
+  EXPECT_EQ(ParseErr("[a]\nioengine=cpuio\n"),
+            "t.fio:2:10: option 'ioengine': ioengine 'cpuio' is a fio engine that iobench does not "
+            "support yet\nioengine=cpuio\n         ^");
   EXPECT_NE(
       ParseErr("[a]\nioengine=libaoi\n").find("unknown ioengine 'libaoi'; did you mean 'libaio'?"),
       std::string::npos);
