@@ -2,16 +2,28 @@
 // once, in one table (no static self-registration: a static library would drop it).
 #pragma once
 
+#include <fcntl.h>
+
+#include <cerrno>
 #include <vector>
 
 #include "iobench/engine.h"
 
 namespace iobench {
 
-EngineInfo NullEngineInfo();                 // engines/null.cc
-std::vector<EngineInfo> SyncEngineInfos();   // engines/sync.cc: sync psync vsync pvsync pvsync2
-EngineInfo LibaioEngineInfo();               // engines/libaio.cc
-EngineInfo IoUringEngineInfo();              // engines/io_uring.cc
-EngineInfo IoUringCmdEngineInfo();           // engines/io_uring.cc (not available yet)
+EngineInfo NullEngineInfo();                // engines/null.cc
+std::vector<EngineInfo> SyncEngineInfos();  // engines/sync.cc: sync psync vsync pvsync pvsync2
+EngineInfo LibaioEngineInfo();              // engines/libaio.cc
+EngineInfo IoUringEngineInfo();             // engines/io_uring.cc
+EngineInfo IoUringCmdEngineInfo();          // engines/io_uring.cc (not available yet)
+
+// sync_file_range(2) of the request's range, done in the call by every engine
+// (no engine has an asynchronous form): 0 or -errno.
+inline int64_t SyncFileRangeNow(const IoRequest* req, unsigned flags) {
+  return sync_file_range(req->fd, static_cast<off64_t>(req->offset),
+                         static_cast<off64_t>(req->length), flags) == 0
+             ? 0
+             : -errno;
+}
 
 }  // namespace iobench

@@ -120,10 +120,7 @@ class LibaioEngine final : public Engine {
       case IoOp::kSyncFileRange:
         // No aio opcode for it: done in the call, as fio's libaio does (the
         // worker issues it only when no write is in flight).
-        req->res = sync_file_range(req->fd, static_cast<off64_t>(req->offset),
-                                   static_cast<off64_t>(req->length), sfr_flags_) == 0
-                       ? 0
-                       : -errno;
+        req->res = SyncFileRangeNow(req, sfr_flags_);
         return QueueResult::kCompleted;
       case IoOp::kTrim:
         // check_job refuses trim jobs; this is the safety net.

@@ -104,10 +104,7 @@ class SyncEngine final : public Engine {
         req->res = fdatasync(req->fd) == 0 ? 0 : -errno;
         break;
       case IoOp::kSyncFileRange:
-        req->res = sync_file_range(req->fd, static_cast<off64_t>(req->offset),
-                                   static_cast<off64_t>(req->length), sfr_flags_) == 0
-                       ? 0
-                       : -errno;
+        req->res = SyncFileRangeNow(req, sfr_flags_);
         break;
     }
     return QueueResult::kCompleted;
@@ -247,10 +244,7 @@ class MmapEngine final : public Engine {
         req->res = m == nullptr || m->len == 0 || msync(m->base, m->len, MS_SYNC) == 0 ? 0 : -errno;
         break;
       case IoOp::kSyncFileRange:
-        req->res = sync_file_range(req->fd, static_cast<off64_t>(req->offset),
-                                   static_cast<off64_t>(req->length), sfr_flags_) == 0
-                       ? 0
-                       : -errno;
+        req->res = SyncFileRangeNow(req, sfr_flags_);
         break;
     }
     return QueueResult::kCompleted;
