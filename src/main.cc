@@ -50,6 +50,7 @@ struct Cli {
   bool help = false;
   bool list_engines = false;
   bool readonly = false;
+  uint32_t max_jobs = 0;  // --max-jobs: refuse a run of more jobs (0: no limit)
   std::string eta = "auto";
   std::string eta_interval;  // --eta-interval=TIME (seconds by default, as in fio)
   std::string eta_newline;   // --eta-newline=TIME (seconds by default, as in fio)
@@ -95,6 +96,8 @@ const std::vector<iobench::jobfile::ToolOptionSpec>& ToolOptions() {
       {"help", ToolArg::kNone, "Print this help"},
       {"list-engines", ToolArg::kNone, "List the engines and whether this machine can run them"},
       {"readonly", ToolArg::kNone, "Refuse any job that writes"},
+      {"max-jobs", ToolArg::kRequired,
+       "Refuse job files that start more than N jobs (numjobs counted), as fio"},
       {"eta", ToolArg::kRequired, "When to print the progress line: always, never, auto"},
       {"eta-interval", ToolArg::kRequired,
        "Redraw the progress line every TIME (default unit: seconds; at least 250ms)"},
@@ -150,6 +153,7 @@ void BuildApp(CLI::App& app, Cli& cli) {
   app.add_flag("--help", cli.help, desc("help"));
   app.add_flag("--list-engines", cli.list_engines, desc("list-engines"));
   app.add_flag("--readonly", cli.readonly, desc("readonly"));
+  app.add_option("--max-jobs", cli.max_jobs, desc("max-jobs"))->check(CLI::Range(1u, 1000000u));
   app.add_option("--eta", cli.eta, desc("eta"));
   app.add_option("--eta-interval", cli.eta_interval, desc("eta-interval"));
   app.add_option("--eta-newline", cli.eta_newline, desc("eta-newline"));
@@ -417,6 +421,16 @@ int Main(int argc, char** argv) {
   }
   for (const auto& w : parsed->warnings) std::fprintf(stderr, "%s\n", w.c_str());
   const auto& jobs = parsed->jobs;
+  if (cli.max_jobs != 0) {  // fio: "max number of jobs reached"
+    uint64_t clones = 0;
+    for (const auto& j : jobs) clones += j.numjobs == 0 ? 1 : j.numjobs;
+    if (clones > cli.max_jobs) {
+      std::fprintf(stderr,
+                   "iobench: --max-jobs=%u: the jobs given start %llu jobs (numjobs counted)\n",
+                   cli.max_jobs, static_cast<unsigned long long>(clones));
+      return kExitUsage;
+    }
+  }
   if (cli.showcmd) return Emit(cli, iobench::jobfile::ShowCmd(jobs));
   if (cli.parse_only) {
     iobench::RunOptions check;

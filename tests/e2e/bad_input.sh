@@ -202,6 +202,10 @@ check parse-only-engine-refusal 2 "job 'a'.*libaio: rw=trim is not supported" --
 rm -rf "$po"
 
 # --- tool options ---
+check max-jobs-exceeded 2 "--max-jobs=2: the jobs given start 3 jobs" -- \
+  "$bin" --max-jobs=2 --name=a --ioengine=null --size=1m --numjobs=3
+check max-jobs-zero 2 "--max-jobs: Value 0 not in range" -- \
+  "$bin" --max-jobs=0 --name=a --ioengine=null --size=1m
 check output-into-missing-dir 2 "--output=/nonexistent-iobench-dir/out.txt.*No such file" -- \
   "$bin" --output=/nonexistent-iobench-dir/out.txt --name=a --ioengine=null --size=1m
 check unknown-tool-option 2 "unknown option 'bogus-tool-option'" -- \
