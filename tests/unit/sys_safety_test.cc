@@ -73,6 +73,14 @@ TEST(SysReadonlyTest, RefusesWritesTrimsAndLayout) {
   unl.unlink = true;
   EXPECT_EQ(CheckReadonly(unl).message(),
             "--readonly: job 'u' deletes its files (unlink=1 at <cmdline>)");
+  // The null engine lays out nothing: a read job of a file that does not
+  // exist is fine (fio's readonly test runs exactly that); a write job is not.
+  JobSpec null_read = missing;
+  null_read.ioengine = "null";
+  EXPECT_TRUE(CheckReadonly(null_read).ok());
+  JobSpec null_write = Job("nw", dir.path() + "/missing", RwMode::kRandWrite);
+  null_write.ioengine = "null";
+  EXPECT_EQ(CheckReadonly(null_write).code(), Status::Code::kRefused);
 }
 
 TEST(SysResourceTest, NeedsAreCountedExactly) {
