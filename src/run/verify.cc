@@ -106,6 +106,7 @@ Result<std::unique_ptr<Verifier>> Verifier::Create(const JobSpec& job, uint32_t 
   v->seed_ = seed;
   v->clone_ = jobnum;
   v->job_hash_ = XXH64(job.name.data(), job.name.size(), 0);
+  v->foreign_ = !HasWrite(job.rw);
   v->verify_offset_ = o.offset;
   const uint64_t min_bs = job.bs[static_cast<int>(Ddir::kWrite)].min;
   // fio puts one header per block when verify_interval exceeds the block
@@ -414,14 +415,14 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
     return false;
   }
   f->actual_header_valid = true;
-  if (h.offset != offset || h.file_index != file_index) {
+  if (h.offset != offset || (h.file_index != file_index && !foreign_)) {
     f->kind = VerifyFailureKind::kMisplaced;
     f->detail = "header is for file " + std::to_string(h.file_index) + " offset " +
                 std::to_string(h.offset) + ", read from file " + std::to_string(file_index) +
                 " offset " + std::to_string(offset);
     return false;
   }
-  if (h.job_hash != job_hash_ || h.clone != clone_ || h.seed != seed_) {
+  if (!foreign_ && (h.job_hash != job_hash_ || h.clone != clone_ || h.seed != seed_)) {
     f->kind = VerifyFailureKind::kMisplaced;
     f->detail = "written by another job, clone or seed";
     return false;

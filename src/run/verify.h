@@ -260,6 +260,10 @@ class Verifier {
   uint64_t seed_ = 0;
   uint64_t job_hash_ = 0;
   uint32_t clone_ = 0;
+  // A job that does not write checks what other jobs wrote (fio's write job,
+  // then a read job with verify): their name, clone, seed and file list are
+  // not its own, so only the block's offset, length and checksum are checked.
+  bool foreign_ = false;
   bool any_generation_ = false;       // verify_only without a loaded state
   std::vector<uint8_t> pattern_buf_;  // verify_pattern expanded to one interval
   // verify_pattern's %o: the pattern's length and where in it the 8 offset
