@@ -619,6 +619,15 @@ bool Verifier::NextWritten(VerifyCursor* c, uint64_t max_len, VerifyRange* out) 
   return false;
 }
 
+bool Verifier::IsVerified(const VerifyRange& r) const {
+  if (r.length == 0) return false;
+  for (uint64_t pos = 0; pos < r.length; pos += interval_) {
+    const Entry* e = Lookup(r.file_index, r.offset + pos, std::min(interval_, r.length - pos));
+    if (e == nullptr || !(e->flags & kEntryVerified)) return false;
+  }
+  return true;
+}
+
 void Verifier::MarkVerified(const VerifyRange& r) {
   for (uint64_t pos = 0; pos < r.length; pos += interval_) {
     Entry* e = Lookup(r.file_index, r.offset + pos, std::min(interval_, r.length - pos));

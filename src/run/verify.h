@@ -213,6 +213,9 @@ class Verifier {
   // pass after the writes skips it until it is written again (fio verifies
   // each logged write once: 4 MiB written, 4 MiB read, whatever the batch).
   void MarkVerified(const VerifyRange& r);
+  // Whether a backlog batch already read back every chunk of the range
+  // since it was last written (the replayed pass after the writes skips it).
+  bool IsVerified(const VerifyRange& r) const;
 
   // Forget everything written (a new loop with a fresh layout). Rarely needed.
   void Reset();

@@ -215,6 +215,8 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
       while (replay_budget_ > 0 && replay_->Next(&p)) {
         --replay_budget_;
         if (p.ddir != Ddir::kWrite) continue;
+        // verify_backlog read it back already: fio verifies each write once.
+        if (backlog_ != nullptr && verifier_->IsVerified({p.file, p.offset, p.length})) continue;
         *plan = p;
         plan->ddir = Ddir::kRead;
         return 1;
