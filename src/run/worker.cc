@@ -349,7 +349,10 @@ Status Worker::Setup() {
     lo.log_slat = lo.log_slat && record_slat_;  // sync engines: the slat file stays empty
     lo.log_clat = lo.log_clat && record_clat_;
     lo.log_lat = lo.log_lat && record_lat_;
-    IOB_ASSIGN_OR_RETURN(iolog_, IoLogger::Create(lo, jobnum_, ctl_->log_writer));
+    // Numbered by the clone's place in the run, as fio's thread_number: two
+    // jobs with the same prefix get files .1 and .2, not both .1.
+    IOB_ASSIGN_OR_RETURN(iolog_,
+                         IoLogger::Create(lo, static_cast<int>(worker_index_), ctl_->log_writer));
     stamp_ = true;  // log lines carry times even when no latency is recorded
     log_prio_value_ = JobIoprio(job_);
   }

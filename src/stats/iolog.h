@@ -45,7 +45,9 @@ enum class LogKind : uint8_t { kBw = 0, kIops, kSlat, kClat, kLat, kClatHist };
 inline constexpr int kNumLogKinds = 6;
 std::string_view LogKindInfix(LogKind kind);  // "bw", "iops", "slat", "clat", "lat", "clat_hist"
 
-// fio's file name: PREFIX_INFIX.N.log with N = jobnum + 1, or PREFIX_INFIX.log
+// fio's file name: PREFIX_INFIX.N.log with N = number + 1 (number: the job's
+// 0-based place among all jobs and clones of the run, fio's thread_number - 1),
+// or PREFIX_INFIX.log
 // when per_job_logs is false (then every clone shares the file).
 std::string LogFileName(std::string_view prefix, LogKind kind, int jobnum, bool per_job_logs);
 
@@ -155,8 +157,9 @@ inline char* AppendU64(char* dst, uint64_t v) {
 
 class IoLogger {
  public:
-  // Opens this clone's files through writer. jobnum is the 0-based clone
-  // index (files are numbered jobnum + 1). REQUIRES: writer outlives this.
+  // Opens this clone's files through writer. jobnum is the clone's 0-based
+  // place among all the run's jobs and clones (files are numbered jobnum + 1,
+  // as fio numbers them by thread_number). REQUIRES: writer outlives this.
   static Result<std::unique_ptr<IoLogger>> Create(const IoLogOptions& opts, int jobnum,
                                                   LogWriter* writer);
   ~IoLogger();  // hands back held chunks without writing them if not Finish()ed

@@ -132,6 +132,18 @@ if command -v fio2gnuplot >/dev/null; then
   echo "fio2gnuplot ok"
   cd ..
 fi
+# Files are numbered by the job's place in the run (fio's thread_number, as
+# fio's t0033 checks): two jobs sharing a prefix, one with two clones, and a
+# third job after a stonewall write x_bw.1 .. x_bw.4, one per clone.
+mkdir n && cd n || fail "mkdir n"
+"$bin" --name=a --ioengine=null --size=64k --write_bw_log=x --numjobs=2 \
+  --name=b --ioengine=null --size=64k --write_bw_log=x --write_iops_log=y \
+  --name=c --stonewall --ioengine=null --size=64k --write_bw_log=x \
+  --output-format=terse >/dev/null || fail "numbering run exited $?"
+[ "$(ls | tr '\n' ' ')" = "x_bw.1.log x_bw.2.log x_bw.3.log x_bw.4.log y_iops.3.log " ] ||
+  fail "log numbering: $(ls | tr '\n' ' ')"
+echo "log numbering ok"
+cd ..
 if command -v fio_generate_plots >/dev/null && command -v gnuplot >/dev/null; then
   mkdir p && cd p || fail "mkdir p"
   "$bin" --name=run --ioengine=null --rw=randread --bs=4k --size=1G --rate_iops=2000 \
