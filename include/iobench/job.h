@@ -7,6 +7,7 @@
 // `numjobs` clones are made by the run core, not the parser.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -514,6 +515,24 @@ inline uint16_t CmdprioValue(const JobSpec& job, int d, const CmdprioBsEntry* e)
 inline bool JobWrites(const JobSpec& job) {
   if (job.verify.type != VerifyType::kNone && job.verify.verify_only) return false;
   return HasWrite(job.rw) || HasTrim(job.rw);
+}
+
+// The largest I/O a buffer slot must hold: the reads' and writes' block sizes
+// (bssplit entries included). A trim carries no data, so its size counts only
+// where a write of the same block follows it (trimwrite): a replayed log's
+// 2 GiB trims (fio's t0038) need no 2 GiB buffers.
+inline uint64_t BufferBs(const JobSpec& job) {
+  // (A replayed log's rw only says which directions it has: its trims are
+  // not paired with writes.)
+  const bool trim_writes = job.read_iolog.empty() &&
+                           (job.rw == RwMode::kTrimWrite || job.rw == RwMode::kRandTrimWrite);
+  uint64_t bs = 0;
+  for (int d = 0; d < kNumDdirs; ++d) {
+    if (d == static_cast<int>(Ddir::kTrim) && !trim_writes) continue;
+    bs = std::max(bs, job.bs[d].max);
+    for (const auto& e : job.bs[d].split) bs = std::max(bs, e.bs);
+  }
+  return bs;
 }
 
 }  // namespace iobench

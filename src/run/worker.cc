@@ -229,11 +229,7 @@ Status Worker::Setup() {
   batch_complete_max_ = std::max(batch_complete_max_, std::max<uint32_t>(1, batch_complete_min_));
   iodepth_low_ = job_.iodepth_low == 0 ? depth_ : std::min(job_.iodepth_low, depth_);
 
-  uint64_t max_bs = 0;
-  for (int d = 0; d < kNumDdirs; ++d) {
-    max_bs = std::max(max_bs, job_.bs[d].max);
-    for (const auto& e : job_.bs[d].split) max_bs = std::max(max_bs, e.bs);
-  }
+  const uint64_t max_bs = BufferBs(job_);  // trims need no buffer room (job.h)
   stride_ = (std::max<uint64_t>(max_bs, 1) + align - 1) / align * align;
   buffer_bytes_ = stride_ * depth_;
   IOB_RETURN_IF_ERROR(io_mem_.Allocate(job_, buffer_bytes_, align, who));
@@ -715,7 +711,7 @@ void Worker::UpdateFastPrepare() { fast_prepare_ = fast_eligible_ && !no_more_ &
     fast_prepare_ = false;
     return false;
   }
-  if (plan.length > stride_ || plan.file >= nfiles_) [[unlikely]]
+  if ((plan.length > stride_ && plan.ddir != Ddir::kTrim) || plan.file >= nfiles_) [[unlikely]]
     return RejectPlan(plan);
   --ios_left_;
   IoRequest* r = TakeRequest(plan, now);
@@ -853,7 +849,7 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     return false;
   }
   if (vr == 0) has_pending_plan_ = lookahead_plan_ = false;
-  if (plan.length > stride_ || plan.file >= nfiles_) [[unlikely]]
+  if ((plan.length > stride_ && plan.ddir != Ddir::kTrim) || plan.file >= nfiles_) [[unlikely]]
     return RejectPlan(plan);
   IoRequest* r = TakeRequest(plan, now);
   const int d = static_cast<int>(plan.ddir);
@@ -936,7 +932,7 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
     }
     e.delay_ns = 0;
   }
-  if (e.file >= nfiles_ || e.length > stride_) {
+  if (e.file >= nfiles_ || (e.length > stride_ && e.op != IoOp::kTrim)) {  // trims: no data
     IoPlan bad;
     bad.file = e.file;
     bad.offset = e.offset;

@@ -46,11 +46,7 @@ std::string Where(const JobSpec& job, const char* option) {
   return "<cmdline>";
 }
 
-uint64_t LargestBs(const JobSpec& job) {
-  uint64_t bs = 0;
-  for (int d = 0; d < kNumDdirs; ++d) bs = std::max(bs, job.bs[d].max);
-  return bs;
-}
+uint64_t LargestBs(const JobSpec& job) { return BufferBs(job); }
 
 uint64_t Mul(uint64_t a, uint64_t b) {
   if (a != 0 && b > UINT64_MAX / a) return UINT64_MAX;

@@ -103,6 +103,17 @@ TEST(SysResourceTest, NeedsAreCountedExactly) {
   EXPECT_EQ(n.aio_events, 64u * 4);
   EXPECT_EQ(n.locked_bytes, 32u * 4096 * 2);
   EXPECT_TRUE(CheckResourceLimitsAgainst({a, u}, Roomy()).ok());
+
+  // A trim carries no data: its size counts only when a write of the same
+  // block follows (trimwrite), not in a replayed log's trims (fio's t0038).
+  JobSpec t = Job("t", "/t", RwMode::kRandTrim);
+  t.iodepth = 128;
+  t.bs[2].max = uint64_t{2} << 30;
+  EXPECT_EQ(ComputeResourceNeeds({t}).buffer_bytes, 128u * 4096);
+  t.rw = RwMode::kTrimWrite;
+  EXPECT_EQ(ComputeResourceNeeds({t}).buffer_bytes, 128u * (uint64_t{2} << 30));
+  t.read_iolog = "trims.log";  // a replay's rw names its directions only
+  EXPECT_EQ(ComputeResourceNeeds({t}).buffer_bytes, 128u * 4096);
 }
 
 // verify_async=N adds N check threads per clone (only when the job verifies).
