@@ -496,6 +496,9 @@ struct JobSpec {
   }
 
   // --- added after the first round (fields only appended here) ---
+  // What the parser did that the report must say (a job file option fio
+  // ignores and iobench therefore ignores too); shown as the job's notes.
+  std::vector<std::string> parse_notes;
   // log_window_value (fio 3.36; fio 3.33's log_max_value): what a
   // log_avg_msec window line shows. 0 avg, 1 max, 2 both (LogWindowValue).
   uint8_t log_window_value = 0;
@@ -524,8 +527,8 @@ inline bool JobWrites(const JobSpec& job) {
 inline uint64_t BufferBs(const JobSpec& job) {
   // (A replayed log's rw only says which directions it has: its trims are
   // not paired with writes.)
-  const bool trim_writes = job.read_iolog.empty() &&
-                           (job.rw == RwMode::kTrimWrite || job.rw == RwMode::kRandTrimWrite);
+  const bool trim_writes =
+      job.read_iolog.empty() && (job.rw == RwMode::kTrimWrite || job.rw == RwMode::kRandTrimWrite);
   uint64_t bs = 0;
   for (int d = 0; d < kNumDdirs; ++d) {
     if (d == static_cast<int>(Ddir::kTrim) && !trim_writes) continue;

@@ -302,6 +302,7 @@ Status Worker::Setup() {
   ios_left_ = job_.number_ios != 0 && !job_.time_based ? times_loops(job_.number_ios) : UINT64_MAX;
   if (job_.number_ios != 0 && job_.time_based)
     AddNote("number_ios is ignored with time_based (as fio): the job runs for its runtime");
+  for (const std::string& n : job_.parse_notes) AddNote(n);
   if (job_.create_only) ios_left_ = 0;  // the files are laid out; that was the job
   if (!job_.create_only) IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
   nfiles_ = static_cast<uint32_t>(files_.size());
