@@ -41,6 +41,25 @@ class LibaioTest : public ::testing::Test {
     }
     return path;
   }
+  // Runs n one-block reads at (i * step % blocks) blocks; each must read a
+  // whole block. Returns how many completed.
+  static uint64_t ReadBlocks(EngineRig& rig, uint64_t n, uint64_t step, uint64_t blocks,
+                             Status* st) {
+    uint64_t done = 0;
+    *st = rig.Run(
+        n,
+        [&](IoRequest* r, uint64_t i) {
+          r->op = IoOp::kRead;
+          r->file_index = 0;
+          r->offset = (i * step % blocks) * kBs;
+          r->length = kBs;
+        },
+        [&](IoRequest* r) {
+          ++done;
+          EXPECT_EQ(r->res, static_cast<int64_t>(kBs));
+        });
+    return done;
+  }
   static std::vector<EngineFile> Files(const std::string& path, int oflags) {
     std::vector<EngineFile> f(1);
     f[0].path = path;
@@ -184,25 +203,14 @@ TEST_F(LibaioTest, UserspaceReapPollsTheRing) {
   EngineRig rig;
   ASSERT_TRUE(rig.Open("libaio", job_, Files(path, O_RDONLY | O_DIRECT)).ok());
   rig.set_poll_reap(true);
-  uint64_t done = 0;
-  Status st = rig.Run(
-      500,
-      [](IoRequest* r, uint64_t i) {
-        r->op = IoOp::kRead;
-        r->file_index = 0;
-        r->offset = (i * 7 % 64) * kBs;
-        r->length = kBs;
-      },
-      [&](IoRequest* r) {
-        ++done;
-        EXPECT_EQ(r->res, static_cast<int64_t>(kBs));
-      });
+  Status st;
+  const uint64_t done = ReadBlocks(rig, 500, 7, 64, &st);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(done, 500u);
   EXPECT_EQ(rig.engine()->counters().reaped, 500u);
 }
 
-// The default (userspace_reap unset, iobench's 1): what has completed is
+// The default (userspace_reap=1 in iobench, 0 in fio): what has completed is
 // taken from the ring, and io_getevents runs only to wait. Buffered reads on
 // tmpfs complete inside io_submit, so reaps with min 1 never enter the kernel.
 // userspace_reap=0 is fio's default: io_getevents for every reap.
@@ -215,19 +223,8 @@ TEST_F(LibaioTest, CompletionsInTheRingNeedNoSystemCall) {
     if (!ring) job.userspace_reap = false;
     EngineRig rig;
     ASSERT_TRUE(rig.Open("libaio", job, Files(path, O_RDONLY)).ok());
-    uint64_t done = 0;
-    Status st = rig.Run(
-        400,
-        [](IoRequest* r, uint64_t i) {
-          r->op = IoOp::kRead;
-          r->file_index = 0;
-          r->offset = (i * 5 % 64) * kBs;
-          r->length = kBs;
-        },
-        [&](IoRequest* r) {
-          ++done;
-          EXPECT_EQ(r->res, static_cast<int64_t>(kBs));
-        });
+    Status st;
+    const uint64_t done = ReadBlocks(rig, 400, 5, 64, &st);
     ASSERT_TRUE(st.ok()) << st.message();
     EXPECT_EQ(done, 400u);
     const EngineCounters& c = rig.engine()->counters();
@@ -254,19 +251,8 @@ TEST_F(LibaioTest, RingFirstThenWaitReturnsEachCompletionOnce) {
   EngineRig rig;
   ASSERT_TRUE(rig.Open("libaio", job_, Files(path, O_RDONLY | O_DIRECT)).ok());
   rig.set_batch(1);
-  uint64_t done = 0;
-  Status st = rig.Run(
-      2000,
-      [](IoRequest* r, uint64_t i) {
-        r->op = IoOp::kRead;
-        r->file_index = 0;
-        r->offset = (i * 11 % 256) * kBs;
-        r->length = kBs;
-      },
-      [&](IoRequest* r) {
-        ++done;
-        EXPECT_EQ(r->res, static_cast<int64_t>(kBs));
-      });
+  Status st;
+  const uint64_t done = ReadBlocks(rig, 2000, 11, 256, &st);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(done, 2000u);
   const EngineCounters& c = rig.engine()->counters();
