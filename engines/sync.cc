@@ -198,6 +198,7 @@ class MmapEngine final : public Engine {
     if (ctx.job != nullptr) {
       sfr_flags_ = ctx.job->sync_file_range_flags;
       direct_ = ctx.job->direct;
+      page_ = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));  // once, not per I/O
     }
     if (files_ == nullptr) return Status::Ok();
     const bool random = ctx.job != nullptr && IsRandom(ctx.job->rw);
@@ -288,9 +289,8 @@ class MmapEngine final : public Engine {
       // from the page cache, so the next access reads the device. (fio
       // means to do this, but glibc's posix_madvise(POSIX_MADV_DONTNEED) is
       // a no-op: with fio the pages stay cached.)
-      const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-      const uint64_t lo = req->offset & ~(page - 1);
-      const uint64_t hi = std::min<uint64_t>((req->offset + n + page - 1) & ~(page - 1), m.len);
+      const uint64_t lo = req->offset & ~(page_ - 1);
+      const uint64_t hi = std::min<uint64_t>((req->offset + n + page_ - 1) & ~(page_ - 1), m.len);
       void* base = m.base + lo;
       if (msync(base, hi - lo, MS_SYNC) != 0) return -errno;
       if (madvise(base, hi - lo, MADV_DONTNEED) != 0) return -errno;
@@ -306,7 +306,15 @@ class MmapEngine final : public Engine {
   std::vector<Map> maps_;
   uint32_t sfr_flags_ = 0;
   bool direct_ = false;
+  uint64_t page_ = 4096;  // the page size (direct=1 drops whole pages)
 };
+
+// " (file:line)" of the option's setting, or "" when it was not set.
+std::string SetAt(const JobSpec& job, const std::string& name) {
+  const OptionSetting* s = job.FindSetting(name);
+  if (s == nullptr) return "";
+  return " (" + (s->line > 0 ? s->file + ":" + std::to_string(s->line) : s->file) + ")";
+}
 
 Status MmapCheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
   (void)files;
@@ -320,11 +328,13 @@ Status MmapCheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
     return Status::Invalid(
         "mmap: with direct=1, fsync or fdatasync the mmap engine needs a block "
         "size that is a multiple of the page size (" +
-        std::to_string(page) + " bytes); the smallest here is " + std::to_string(min_bs));
+        std::to_string(page) + " bytes); the smallest here is " + std::to_string(min_bs) +
+        SetAt(job, "bs"));
   if (job.create_on_open)
     return Status::Unsupported(
-        "mmap: create_on_open=1: the mmap engine maps each file at its size when the job "
-        "starts and cannot grow it; let iobench lay the files out (drop create_on_open)");
+        "mmap: create_on_open=1" + SetAt(job, "create_on_open") +
+        ": the mmap engine maps each file at its size when the job starts and cannot grow "
+        "it; let iobench lay the files out (drop create_on_open)");
   return Status::Ok();
 }
 

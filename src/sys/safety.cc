@@ -46,8 +46,6 @@ std::string Where(const JobSpec& job, const char* option) {
   return "<cmdline>";
 }
 
-uint64_t LargestBs(const JobSpec& job) { return BufferBs(job); }
-
 uint64_t Mul(uint64_t a, uint64_t b) {
   if (a != 0 && b > UINT64_MAX / a) return UINT64_MAX;
   return a * b;
@@ -233,7 +231,7 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
   for (const auto& job : jobs) {
     const uint64_t clones = std::max<uint32_t>(1, job.numjobs);
     const uint64_t depth = std::max<uint32_t>(1, job.iodepth);
-    const uint64_t bufs = Mul(Mul(depth, LargestBs(job)), clones);
+    const uint64_t bufs = Mul(Mul(depth, BufferBs(job)), clones);
     n.buffer_bytes = Add(n.buffer_bytes, bufs);
     uint64_t fds_per_clone = JobFilesPerClone(job);
     if (job.ioengine == "io_uring" || job.ioengine == "io_uring_cmd") fds_per_clone += 1;

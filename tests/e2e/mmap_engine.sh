@@ -78,11 +78,11 @@ fi
 # Refusals, before anything runs, naming why.
 out=$("$bin" --name=c --ioengine=mmap --filename="$work/new" --size=1m --rw=write \
   --create_on_open=1 2>&1)
-[ $? -eq 2 ] && grep -q "mmap: create_on_open=1" <<<"$out" && [ ! -e "$work/new" ] &&
+[ $? -eq 2 ] && grep -q "mmap: create_on_open=1 (<cmdline>)" <<<"$out" && [ ! -e "$work/new" ] &&
   echo "ok   create_on_open refused" || fail "create_on_open: $out"
 out=$("$bin" --name=c --ioengine=mmap --filename="$work/v" --size=1m --bs=512 --direct=1 \
   --parse-only 2>&1)
-[ $? -eq 2 ] && grep -q "multiple of the page size" <<<"$out" &&
+[ $? -eq 2 ] && grep -q "multiple of the page size.*the smallest here is 512 (<cmdline>)" <<<"$out" &&
   echo "ok   bs=512 direct=1 refused" || fail "bs=512 direct=1: $out"
 
 echo "$fails failed"
