@@ -22,3 +22,17 @@ for j in jobs:
     assert r["io_bytes"] == 1000 * 8192, r["io_bytes"]
 print("ok")
 PY
+# bs after bssplit is ignored, as in fio, and the job's report says so (a
+# note in JSON and in the normal report; nothing on stderr).
+out=$("$bin" --name=n --ioengine=null --size=1m --bssplit=4k/50:8k/50 --bs=16k \
+  --output-format=json 2>err.txt) || { echo "bssplit run failed"; exit 1; }
+[ -s err.txt ] && { echo "bssplit run wrote to stderr: $(cat err.txt)"; exit 1; }
+python3 - "$out" <<'PY' || exit 1
+import json, sys
+j = json.loads(sys.argv[1])["jobs"][0]
+notes = j["iobench"]["notes"]
+assert any(n.startswith("bs=16k (command line) is ignored: bssplit (command line)") for n in notes), notes
+assert j["job options"]["bssplit"] == "4k/50:8k/50", j["job options"]
+print("ok: bs after bssplit noted")
+PY
+rm -f err.txt
