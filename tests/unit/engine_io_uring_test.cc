@@ -193,6 +193,33 @@ TEST_F(IoUringTest, DepthBeyondTheSqSizeCompletesEverything) {
   EXPECT_EQ(rig.engine()->counters().reaped, kN);
 }
 
+// reap_syscalls counts the reaps that had to enter the kernel to wait: at
+// depth 1 nothing is in the CQ when the reap looks (the read has just been
+// submitted), so every reap waits; none is counted twice.
+TEST_F(IoUringTest, ReapSyscallsCountTheWaits) {
+  TempDir dir("/dev/shm");
+  std::string path = MakeFile(dir.path(), 64 * kBs);
+  job_.iodepth = 1;
+  EngineRig rig;
+  ASSERT_TRUE(rig.Open("io_uring", job_, Files(path, O_RDONLY)).ok());
+  constexpr uint64_t kN = 200;
+  Status st = rig.Run(
+      kN,
+      [](IoRequest* r, uint64_t i) {
+        r->op = IoOp::kRead;
+        r->file_index = 0;
+        r->offset = (i % 64) * kBs;
+        r->length = kBs;
+      },
+      [](IoRequest* r) { EXPECT_EQ(r->res, static_cast<int64_t>(kBs)); });
+  ASSERT_TRUE(st.ok()) << st.message();
+  const EngineCounters& c = rig.engine()->counters();
+  EXPECT_EQ(c.reaped, kN);
+  EXPECT_EQ(c.reap_calls, kN);
+  EXPECT_GE(c.reap_syscalls, 1u);
+  EXPECT_LE(c.reap_syscalls, c.reap_calls);
+}
+
 TEST_F(IoUringTest, NowaitOnTmpfsIsRefused) {
   TempDir dir("/dev/shm");
   std::string path = MakeFile(dir.path(), kBs);
