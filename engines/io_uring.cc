@@ -230,18 +230,26 @@ class IoUringEngine final : public Engine {
       (void)io_uring_get_events(&ring_);
       n = io_uring_peek_batch_cqe(&ring_, cqes_.get(), max);
     }
-    for (unsigned i = 0; i < n; ++i) {
-      auto* req = static_cast<IoRequest*>(io_uring_cqe_get_data(cqes_[i]));
-      req->res = cqes_[i]->res;
-      if (trim_nops_ && req->op == IoOp::kTrim) req->res = -EOPNOTSUPP;
-      out[i] = req;
+    return TakeBatch(n, out);
+  }
+
+  Result<unsigned> ReapFor(unsigned max, IoRequest** out, uint64_t timeout_ns) override {
+    if (!broken_.ok()) return broken_;
+    // Without EXT_ARG (before 5.11) liburing would spend an SQE on a timeout
+    // request: do not wait, the worker sleeps instead.
+    if ((ring_.features & IORING_FEAT_EXT_ARG) == 0) return Reap(0, max, out);
+    if (max > depth_) max = depth_;
+    if (io_uring_cq_ready(&ring_) == 0) {
+      ++counters_.reap_syscalls;
+      __kernel_timespec ts;
+      ts.tv_sec = static_cast<long long>(timeout_ns / 1000000000u);
+      ts.tv_nsec = static_cast<long long>(timeout_ns % 1000000000u);
+      io_uring_cqe* cqe = nullptr;
+      int r = io_uring_wait_cqe_timeout(&ring_, &cqe, &ts);
+      if (r < 0 && r != -EINTR && r != -ETIME && r != -EAGAIN)
+        return UringStatus("io_uring_enter (wait up to " + std::to_string(timeout_ns) + " ns)", r);
     }
-    if (n > 0) {
-      io_uring_cq_advance(&ring_, n);
-      ++counters_.reap_calls;
-      counters_.reaped += n;
-    }
-    return n;
+    return TakeBatch(io_uring_peek_batch_cqe(&ring_, cqes_.get(), max), out);
   }
 
   void Shutdown() override {
@@ -258,6 +266,22 @@ class IoUringEngine final : public Engine {
   unsigned setup_flags() const { return setup_flags_; }
 
  private:
+  // Hands the n CQEs peeked into cqes_ back as requests and consumes them.
+  unsigned TakeBatch(unsigned n, IoRequest** out) {
+    for (unsigned i = 0; i < n; ++i) {
+      auto* req = static_cast<IoRequest*>(io_uring_cqe_get_data(cqes_[i]));
+      req->res = cqes_[i]->res;
+      if (trim_nops_ && req->op == IoOp::kTrim) req->res = -EOPNOTSUPP;
+      out[i] = req;
+    }
+    if (n > 0) {
+      io_uring_cq_advance(&ring_, n);
+      ++counters_.reap_calls;
+      counters_.reaped += n;
+    }
+    return n;
+  }
+
   Status SetupRing(const JobSpec& job) {
     unsigned sq = depth_ > kMaxSqEntries ? kMaxSqEntries : depth_;
     unsigned cq = depth_ * 2 > kMaxCqEntries ? kMaxCqEntries : depth_ * 2;

@@ -176,6 +176,32 @@ class LibaioEngine final : public Engine {
   }
 
   Result<unsigned> Reap(unsigned min, unsigned max, IoRequest** out) override {
+    return ReapWaiting(min, max, out, nullptr);
+  }
+
+  Result<unsigned> ReapFor(unsigned max, IoRequest** out, uint64_t timeout_ns) override {
+    struct timespec ts = {static_cast<time_t>(timeout_ns / 1000000000u),
+                          static_cast<long>(timeout_ns % 1000000000u)};
+    return ReapWaiting(1, max, out, &ts);
+  }
+
+  void Shutdown() override {
+    if (ctx_live_) {
+      // io_destroy waits for in-flight I/O, so buffers stay valid until it returns.
+      io_destroy(ctx_);
+      ctx_live_ = false;
+      ctx_ = nullptr;
+      ring_ = nullptr;
+    }
+  }
+
+  bool IsSync() const override { return false; }
+
+ private:
+  // Reap's work; `timeout` bounds the wait for `min` (nullptr: wait as long
+  // as it takes). io_getevents returns 0 when the timeout passes first.
+  Result<unsigned> ReapWaiting(unsigned min, unsigned max, IoRequest** out,
+                               struct timespec* timeout) {
     unsigned n = 0;
     while (nfailed_ > 0 && n < max) out[n++] = failed_[--nfailed_];
     if (n >= max) return n;
@@ -204,7 +230,7 @@ class LibaioEngine final : public Engine {
     struct timespec zero = {0, 0};
     ++counters_.reap_syscalls;
     int r = io_getevents(ctx_, static_cast<long>(want_min), static_cast<long>(room), events_.get(),
-                         want_min == 0 ? &zero : nullptr);
+                         want_min == 0 ? &zero : timeout);
     if (r == -EINTR) r = 0;  // a signal: hand back what the ring gave
     if (r < 0) return ErrnoStatus("libaio: io_getevents", -r);
     for (int i = 0; i < r; ++i) {
@@ -221,19 +247,6 @@ class LibaioEngine final : public Engine {
     return n;
   }
 
-  void Shutdown() override {
-    if (ctx_live_) {
-      // io_destroy waits for in-flight I/O, so buffers stay valid until it returns.
-      io_destroy(ctx_);
-      ctx_live_ = false;
-      ctx_ = nullptr;
-      ring_ = nullptr;
-    }
-  }
-
-  bool IsSync() const override { return false; }
-
- private:
   void Consume(unsigned k) {
     // Shift the unsubmitted tail down; k is usually all of it.
     if (k < npending_)

@@ -108,6 +108,15 @@ class Engine {
     (void)out;
     return 0u;
   }
+  // Waits at most `timeout_ns` for one completion, stores up to `max` in
+  // `out`, returns how many (0: none came in time). The worker uses it while
+  // the next I/O is not due yet (read_iolog timing), so completions are
+  // stamped when they arrive and the next I/O still goes out on time. This
+  // default does not wait: the worker sleeps the rest itself.
+  virtual Result<unsigned> ReapFor(unsigned max, IoRequest** out, uint64_t timeout_ns) {
+    (void)timeout_ns;
+    return Reap(0, max, out);
+  }
   virtual void Shutdown() {}
   // Sync engines complete in Queue; the worker skips Commit/Reap for them.
   virtual bool IsSync() const = 0;

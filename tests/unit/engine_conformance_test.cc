@@ -359,6 +359,43 @@ TEST_P(EngineConformanceTest, SyncFileRangeCompletes) {
   EXPECT_EQ(*s, 0);
 }
 
+// ReapFor (the worker's wait while a read_iolog entry is not due): each
+// completion comes back once, a wait with I/O in flight returns it, and with
+// nothing in flight the wait ends empty after its timeout instead of hanging.
+TEST_P(EngineConformanceTest, TimedReapsReturnEachCompletionOnce) {
+  EngineRig rig;
+  OpenRig(&rig, O_RDWR, 8);
+  if (IsSkipped() || HasFatalFailure()) return;
+  if (rig.engine()->IsSync()) GTEST_SKIP() << "a sync engine completes in Queue: nothing to reap";
+  // 10 s: far longer than any read here takes, so an empty return means the
+  // engine did not wait for what was in flight.
+  rig.set_timed_reap(10'000'000'000ull);
+  rig.set_poll_reap(false);  // the poll variants too: this test waits
+  constexpr uint64_t kN = 200;
+  uint64_t done = 0;
+  Status st = rig.Run(
+      kN,
+      [&](IoRequest* r, uint64_t i) {
+        r->op = IoOp::kRead;
+        r->file_index = 0;
+        r->offset = (i * 37 % kBlocks) * kBs;
+        r->length = kBs;
+      },
+      [&](IoRequest* r) {
+        ++done;
+        EXPECT_EQ(r->res, static_cast<int64_t>(kBs));
+      });
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(done, kN);
+  EXPECT_EQ(rig.engine()->counters().reaped, kN);
+  EXPECT_GT(rig.timed_reaps(), 0u);
+  EXPECT_EQ(rig.timed_empty(), 0u);
+  IoRequest* out[8];
+  auto empty = rig.engine()->ReapFor(8, out, 1'000'000);  // 1 ms, nothing in flight
+  ASSERT_TRUE(empty.ok()) << empty.status().message();
+  EXPECT_EQ(*empty, 0u);
+}
+
 std::string ParamName(const ::testing::TestParamInfo<Param>& info) {
   const auto& [v, w] = info.param;
   std::string s = v.engine + "_" + v.label + "_" + WhereName(w);

@@ -162,6 +162,11 @@ class EngineRig {
   void set_poll_reap(bool on) { poll_reap_ = on; }
   // Commit after this many queued requests (iodepth_batch_submit); 0: depth.
   void set_batch(uint32_t b) { batch_ = b; }
+  // Wait for completions with ReapFor(ns) instead of a blocking Reap; counts
+  // the calls and those that came back empty.
+  void set_timed_reap(uint64_t ns) { timed_reap_ns_ = ns; }
+  uint64_t timed_reaps() const { return timed_reaps_; }
+  uint64_t timed_empty() const { return timed_empty_; }
 
   using Prep = std::function<void(IoRequest* req, uint64_t i)>;
   using Done = std::function<void(IoRequest* req)>;
@@ -223,7 +228,14 @@ class EngineRig {
       if (completed >= n) break;
       const bool can_queue_more = issued < n && !free_list.empty();
       const unsigned min = (poll_reap_ || can_queue_more) ? 0 : 1;
-      IOB_ASSIGN_OR_RETURN(unsigned got, engine_->Reap(min, depth_, reaped.data()));
+      unsigned got = 0;
+      if (timed_reap_ns_ != 0 && min == 1) {
+        IOB_ASSIGN_OR_RETURN(got, engine_->ReapFor(depth_, reaped.data(), timed_reap_ns_));
+        ++timed_reaps_;
+        timed_empty_ += got == 0;
+      } else {
+        IOB_ASSIGN_OR_RETURN(got, engine_->Reap(min, depth_, reaped.data()));
+      }
       if (got > depth_) return Status::Internal("Reap returned more than max");
       for (unsigned i = 0; i < got; ++i) IOB_RETURN_IF_ERROR(complete(reaped[i]));
     }
@@ -267,6 +279,7 @@ class EngineRig {
   uint64_t stride_ = 4096;
   uint32_t batch_ = 0;
   bool poll_reap_ = false;
+  uint64_t timed_reap_ns_ = 0, timed_reaps_ = 0, timed_empty_ = 0;
 };
 
 }  // namespace iobench::testing_engine
