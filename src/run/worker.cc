@@ -24,6 +24,10 @@ namespace {
 // per-I/O path: CheckTimeSlow becomes due at least this often).
 constexpr uint64_t kSteadyPollNs = 10ull * 1000 * 1000;
 constexpr uint64_t kMsNs = 1000ull * 1000;
+// read_iolog waits spin through their last 100 us instead of sleeping: the
+// kernel's default timer slack (50 us) plus a wake-up is more than the whole
+// gap between entries of a dense log.
+constexpr uint64_t kReplaySpinNs = 100ull * 1000;
 
 // fio's IO depth buckets: 1, 2, 4, 8, 16, 32, >=64.
 unsigned DepthBucket(uint64_t n) {
@@ -921,13 +925,16 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
     const uint64_t due =
         (replay_last_issue_ns_ != 0 ? replay_last_issue_ns_ : start_ns_) + e.delay_ns;
     if (now < due) {
-      if (in_use > 0) return false;          // reap what is in flight while waiting
+      if (in_use > 0) {  // reap what is in flight while waiting (ReapUntil)
+        reap_until_ns_ = due;
+        return false;
+      }
       if (end_ns_ != 0 && due >= end_ns_) {  // due after runtime: wait it out, issue no more
         if (end_ns_ > now) SleepNs(end_ns_ - now);
         stopping_ = true;
         return false;
       }
-      SleepNs(due - now);
+      WaitPrecise(due);
       if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return false;
       now = NowNs();
     }
@@ -1234,7 +1241,47 @@ void Worker::ReapAndAccount(unsigned min) {
   if (committed_ == 0) return;
   min = std::min(min, committed_);
   const unsigned max = std::max(min, std::min(batch_complete_max_, committed_));
-  Result<unsigned> r = engine_->Reap(min, max, reaped_.data());
+  AccountReaped(engine_->Reap(min, max, reaped_.data()));
+}
+
+// The next I/O is due at `until` and I/O is in flight (read_iolog timing):
+// take completions as they come until then, in slices of at most 10 ms so
+// CheckTime still answers stops and snapshots, and poll through the last
+// kReplaySpinNs (a kernel wait overshoots by the timer slack, 50 us by
+// default: more than a dense log's whole gap). fio sleeps without reaping,
+// so a completion that arrives during the wait gets the rest of the wait
+// added to its clat; waiting for a completion instead (the old way) held the
+// next I/O back until one came.
+void Worker::ReapUntil(uint64_t until) {
+  uint64_t now = NowNs();
+  if (committed_ == 0 || now >= until) return;
+  const unsigned max = std::max(1u, std::min(batch_complete_max_, committed_));
+  if (until - now > kReplaySpinNs) {
+    const uint64_t wait = std::min<uint64_t>(until - now - kReplaySpinNs, 10ull * 1000 * 1000);
+    if (AccountReaped(engine_->ReapFor(max, reaped_.data(), wait)) == 0) {
+      const uint64_t t = NowNs();  // an engine that cannot wait returns at once
+      if (t < now + wait) SleepNs(now + wait - t);
+    }
+    return;
+  }
+  while (committed_ > 0 && now < until && ctl_->stop.load(std::memory_order_relaxed) == kStopNone) {
+    AccountReaped(engine_->Reap(0, std::min(max, committed_), reaped_.data()));
+    now = NowNs();
+  }
+}
+
+// Waits until `until` without the timer slack's overshoot: sleeps all but
+// the last kReplaySpinNs, then spins (read_iolog timing only).
+void Worker::WaitPrecise(uint64_t until) {
+  uint64_t now = NowNs();
+  if (now + kReplaySpinNs < until) {
+    SleepNs(until - now - kReplaySpinNs);
+    now = NowNs();
+  }
+  while (now < until && ctl_->stop.load(std::memory_order_relaxed) == kStopNone) now = NowNs();
+}
+
+unsigned Worker::AccountReaped(const Result<unsigned>& r) {
   if (!r.ok()) {
     // The engine lost track of its requests: stop, and count them as errors.
     if (error_ == 0) error_ = r.status().errno_value() != 0 ? r.status().errno_value() : EIO;
@@ -1255,9 +1302,10 @@ void Worker::ReapAndAccount(unsigned min) {
     }
     committed_ = 0;
     in_flight_.store(0, std::memory_order_relaxed);
-    return;
+    return 0;
   }
   const unsigned n = std::min<unsigned>(*r, committed_);
+  if (n == 0) return 0;  // a signal or a timed wait: nothing to count (fio skips it too)
   // One clock read per completion batch, none when no latency is recorded.
   const uint64_t now = stamp_ ? NowNs() : 0;
   committed_ -= n;
@@ -1269,6 +1317,7 @@ void Worker::ReapAndAccount(unsigned min) {
   } else {
     for (unsigned i = 0; i < n; ++i) CompleteLogged(reaped_[i], now);
   }
+  return n;
 }
 
 void Worker::Run() {
@@ -1357,6 +1406,12 @@ void Worker::Run() {
         break;
       }
       if (free_n_ == depth_ && error_ != 0) break;
+      continue;
+    }
+    if (reap_until_ns_ != 0) {  // PrepareReplay: the next entry is not due yet
+      const uint64_t until = reap_until_ns_;
+      reap_until_ns_ = 0;
+      ReapUntil(until);
       continue;
     }
     unsigned min = 1;

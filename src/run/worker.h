@@ -150,6 +150,7 @@ class Worker {
   ReplayEntry replay_entry_{};
   bool replay_has_entry_ = false;  // replay_entry_ is read and not issued yet
   uint64_t replay_last_issue_ns_ = 0;
+  uint64_t reap_until_ns_ = 0;  // set by PrepareReplay: reap until then, then issue
   // The next I/O or sync from the log (slow path only).
   bool PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out);
   // Stops the job with a replay error (the log changed while it ran).
@@ -201,6 +202,10 @@ class Worker {
   std::vector<uint8_t> overlap_free_;  // OverlapsInFlight's scratch (no allocation after the first)
   void Submit();
   void ReapAndAccount(unsigned min);
+  void ReapUntil(uint64_t until);
+  void WaitPrecise(uint64_t until);
+  // Completes what a reap returned; how many (0 after an error or a timeout).
+  unsigned AccountReaped(const Result<unsigned>& r);
   // Per batch: two relaxed loads and one compare; the rest (ramp end,
   // bandwidth samples, runtime end, snapshots, log windows) only when one of
   // them is due, in CheckTimeSlow(), which computes the next due time.

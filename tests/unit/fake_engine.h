@@ -28,15 +28,20 @@ struct FakeScript {
   uint32_t busy_every = 0;
   bool reverse = true;
   uint32_t max_per_reap = 0;  // hand back at most this many beyond `min` (0: all)
+  // A device slower than the worker's wait: nothing completes until a reap
+  // blocks for it (min > 0); a poll or a timed wait finds nothing.
+  bool complete_only_when_waited = false;
 };
 
 struct FakeLedger {
   uint64_t queued = 0, busy = 0, completions = 0, shorts = 0, failures = 0;
   uint64_t protocol_errors = 0;  // reap of a request not in flight, min > in flight, ...
   uint64_t max_in_kernel = 0;
-  uint64_t max_min_asked = 0;  // largest `min` the worker passed to Reap
-  uint64_t waits = 0;          // reaps with min > 0 (a real engine's system call)
-  uint64_t overlaps = 0;       // queued while an I/O on some of the same bytes was in flight
+  uint64_t max_min_asked = 0;   // largest `min` the worker passed to Reap
+  uint64_t waits = 0;           // reaps with min > 0 (a real engine's system call)
+  uint64_t overlaps = 0;        // queued while an I/O on some of the same bytes was in flight
+  uint64_t timed_waits = 0;     // ReapFor calls
+  uint64_t max_timeout_ns = 0;  // the longest wait ReapFor was asked for
   std::map<uint64_t, uint64_t> bytes_by_xfer;  // xfer_offset -> bytes completed
 };
 
@@ -95,6 +100,7 @@ class FakeEngine final : public Engine {
       ++ledger_->waits;
     }
     ledger_->max_min_asked = std::max<uint64_t>(ledger_->max_min_asked, min);
+    if (script_.complete_only_when_waited && min == 0) return 0u;
     if (script_.max_per_reap != 0) max = std::min(max, std::max(min, script_.max_per_reap));
     unsigned n = 0;
     while (n < max && !in_kernel_.empty()) {
@@ -122,6 +128,14 @@ class FakeEngine final : public Engine {
     }
     counters_.reaped += n;
     return n;
+  }
+
+  // Counts the wait and does not block: the worker sleeps the rest, as it
+  // does for an engine that cannot wait with a timeout.
+  Result<unsigned> ReapFor(unsigned max, IoRequest** out, uint64_t timeout_ns) override {
+    ++ledger_->timed_waits;
+    ledger_->max_timeout_ns = std::max(ledger_->max_timeout_ns, timeout_ns);
+    return Reap(0, max, out);
   }
 
   bool IsSync() const override { return false; }
