@@ -548,6 +548,7 @@ class PhaseRunner {
     disk_paths.erase(std::unique(disk_paths.begin(), disk_paths.end()), disk_paths.end());
     DiskUtilTracker disk_util(DisksForTargets(disk_paths));
     disk_util.Start();
+    phase_disks_ = &disk_util;  // interim reports read it (Snapshot)
     // Helper threads only exist for the async engines; skip the sampler
     // thread otherwise (it reads /proc/self/task every 100 ms).
     std::unique_ptr<HelperCpuSampler>& helpers = sh->helpers;
@@ -604,7 +605,7 @@ class PhaseRunner {
       ctl.stop.store(kStopSignal);
       g_left_behind.fetch_add(static_cast<int>(threads.size()));
       for (auto& t : threads) t.detach();
-      (void)disk_util.Stop();
+      phase_disks_ = nullptr;
       if (sh->helpers) sh->helpers->Stop();  // SampleNow() after Stop() is a no-op
       return stuck;
     }
@@ -618,6 +619,7 @@ class PhaseRunner {
     for (auto& c : clones)  // issue 8: --bandwidth-log continues from here in the next phase
       for (int d = 0; d < kNumDdirs; ++d) done_bytes_[d] += c.worker->result().stats.dir[d].bytes;
 
+    phase_disks_ = nullptr;
     for (auto& d : disk_util.Stop()) MergeDisk(std::move(d), &result_->disks);
     if (helpers) AttributeHelperCpu(helpers.get(), clones);
 
@@ -684,6 +686,10 @@ class PhaseRunner {
       for (auto& g : snap.groups)
         if (g.id == c.groupid) g.jobs.push_back(std::move(j));
     }
+    // The disks as fio shows them in an interim report: the finished phases'
+    // and this phase's so far.
+    if (phase_disks_ != nullptr)
+      for (auto& d : phase_disks_->SinceStart()) MergeDisk(std::move(d), &snap.disks);
     snap.groups.erase(std::remove_if(snap.groups.begin(), snap.groups.end(),
                                      [](const GroupResult& g) { return g.jobs.empty(); }),
                       snap.groups.end());
@@ -695,7 +701,8 @@ class PhaseRunner {
   uint64_t run_start_ns_ = 0;
   uint64_t next_interim_ns_ = 0;
   uint64_t snap_gen_ = 0;
-  uint64_t done_bytes_[kNumDdirs] = {0, 0, 0};  // bytes of the phases that ended
+  const DiskUtilTracker* phase_disks_ = nullptr;  // this phase's, while its workers run
+  uint64_t done_bytes_[kNumDdirs] = {0, 0, 0};    // bytes of the phases that ended
   // --- end issue 8 ---
 
   Status Prepare(const Phase& phase, const std::vector<int>& groupids, std::vector<Clone>* clones) {

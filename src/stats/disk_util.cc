@@ -63,7 +63,7 @@ void DiskUtilTracker::Start() {
   start_ns_ = NowNs();
 }
 
-std::vector<DiskUtil> DiskUtilTracker::Stop() {
+std::vector<DiskUtil> DiskUtilTracker::SinceStart() const {
   const uint64_t elapsed_ms = (NowNs() - start_ns_) / 1000000;
   std::vector<DiskUtil> out;
   for (const auto& s : start_) {

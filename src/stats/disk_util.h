@@ -1,9 +1,10 @@
 // Disk utilisation over a run, from /sys/class/block/X/stat deltas (the
 // numbers fio prints as "Disk stats" and writes as `disk_util` in JSON).
 //
-// Ownership: the run core creates one tracker per run, calls Start() just
-// before the workers start and Stop() after they are joined, and stores the
-// result in RunResult::disks. Not thread-safe: one thread uses a tracker.
+// Ownership: the run core creates one tracker per phase, calls Start() just
+// before the workers start, SinceStart() for each interim report and Stop()
+// after they are joined, and stores the result in RunResult::disks. Not
+// thread-safe: one thread (the coordinator's) uses a tracker.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +25,10 @@ class DiskUtilTracker {
   void Start();
   // Counters since Start(), one DiskUtil per disk still present, in the order
   // given. util = io_ticks delta / elapsed wall time, in percent, at most 100.
-  // Counters that went backwards (device reset) read as 0.
-  std::vector<DiskUtil> Stop();
+  // Counters that went backwards (device reset) read as 0. Reads the
+  // counters each time: interim reports call it while the run goes on.
+  std::vector<DiskUtil> SinceStart() const;
+  std::vector<DiskUtil> Stop() const { return SinceStart(); }
 
  private:
   struct Snapshot {

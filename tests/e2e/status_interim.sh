@@ -68,4 +68,27 @@ n=$(grep -c '^s: (groupid=0, jobs=1)' normal.txt)
 [ "$(grep -c '^s: (g=0)' normal.txt)" = 1 ] || fail "job line not printed exactly once"
 [ "$(grep -B1 '^s: (groupid=0' normal.txt | grep -c '^$')" = "$n" ] ||
   fail "a report does not start with a blank line"
+
+# Disk statistics in interim reports, as fio gives them: direct writes to a
+# scratch file here (on a disk unless this directory is on tmpfs or an
+# overlay); each interval's disk ios add up to the final ones.
+"$bin" --status-interval=1 --status-interval-mode=interval --output-format=json --name=d \
+  --filename=disk.scratch --size=4m --rw=write --bs=4k --direct=1 --rate_iops=400 --time_based \
+  --runtime=2 >disk.jsonl || fail "disk run exit $?"
+python3 - <<'PY' || exit 1
+import json
+docs = [json.loads(l) for l in open("disk.jsonl").read().split("\n") if l]
+final = docs[-1]
+if not final.get("disk_util"):
+    print("no disk under", "this directory: disk check skipped")
+    raise SystemExit(0)
+names = [d["name"] for d in final["disk_util"]]
+for i, d in enumerate(docs[:-1]):
+    assert [x["name"] for x in d.get("disk_util", [])] == names, ("interim", i, d.get("disk_util"))
+parts = sum(d["disk_util"][0]["write_ios"] for d in docs[:-1])
+assert parts == final["disk_util"][0]["write_ios"], (parts, final["disk_util"][0])
+assert final["disk_util"][0]["write_ios"] >= 400, final["disk_util"][0]
+print("disk_util in", len(docs) - 1, "interim reports, write ios add up:", parts)
+PY
+rm -f disk.scratch
 echo ok
