@@ -236,7 +236,16 @@ struct JobSpec {
   uint32_t offset_increment_percent = 0;
   uint64_t offset_align = 0;  // 0: a percentage offset aligns up to the smallest bs
   bool file_append = false;   // regular files: I/O starts at the file's current size
-  uint64_t number_ios = 0;    // 0: unlimited
+  // zonemode=strided (fio): I/O stays in a zone of zone_range bytes at
+  // zone_base until zone_size bytes were transferred, then moves zone_range +
+  // zone_skip on, back to the start at the end of the file. zbd is refused.
+  enum class ZoneMode : uint8_t { kNone, kStrided, kZbd };
+  ZoneMode zone_mode = ZoneMode::kNone;
+  uint64_t zone_size = 0;
+  uint64_t zone_range = 0;       // 0: zone_size
+  uint64_t zone_skip = 0;        // bytes, or zones when zone_skip_zones
+  bool zone_skip_zones = false;  // zoneskip=Nz: N x zone_size
+  uint64_t number_ios = 0;       // 0: unlimited
   bool fill_device = false;
 
   // --- pattern ---

@@ -338,11 +338,6 @@ const char* const kFioNames[] = {
     "zero_buffers",
     "zone_reset_frequency",
     "zone_reset_threshold",
-    "zonecapacity",
-    "zonemode",
-    "zonerange",
-    "zonesize",
-    "zoneskip",
 };
 }  // namespace
 

@@ -1036,6 +1036,54 @@ std::vector<OptionDef> BuildTable() {
                   .PerDir()
                   .Range(0, 100)
                   .Set(D(percentage_random)));
+  // zonemode=strided (fio): fixed-size zones walked across the file.
+  r.push_back(Row("zonemode", T::kEnum, "pattern",
+                  "strided: I/O in zones of zonerange bytes, zonesize bytes each, zoneskip "
+                  "between (zbd: zoned block devices, not supported)")
+                  .Def("none")
+                  .Choices("none|strided|zbd")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const std::string t = ToLower(Trim(v.text));
+                    if (t == "none")
+                      j.zone_mode = JobSpec::ZoneMode::kNone;
+                    else if (t == "strided")
+                      j.zone_mode = JobSpec::ZoneMode::kStrided;
+                    else if (t == "zbd")
+                      j.zone_mode = JobSpec::ZoneMode::kZbd;
+                    else
+                      return Bad("zonemode must be none, strided or zbd, got '" + t + "'");
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("zonesize", T::kSize, "pattern",
+                  "zonemode=strided: bytes transferred in a zone before moving to the next")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .Set(N(zone_size)));
+  r.push_back(
+      Row("zonerange", T::kSize, "pattern", "zonemode=strided: the size of a zone (0: zonesize)")
+          .Def("0")
+          .Range(0, INT64_MAX)
+          .Set(N(zone_range)));
+  r.push_back(Row("zoneskip", T::kSpecial, "pattern",
+                  "zonemode=strided: bytes skipped after each zone; Nz: N zones of zonesize")
+                  .Def("0")
+                  .Choices("size|Nz")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    std::string t = Trim(v.text);
+                    const bool zones = !t.empty() && (t.back() == 'z' || t.back() == 'Z');
+                    if (zones) t.pop_back();
+                    IOB_ASSIGN_OR_RETURN(
+                        int64_t n, Num(t, zones ? NumKind::kPlain : NumKind::kSize, v.kb_base));
+                    if (n < 0) return Bad("zoneskip must not be negative");
+                    j.zone_skip = static_cast<uint64_t>(n);
+                    j.zone_skip_zones = zones;
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("zonecapacity", T::kSize, "pattern",
+                  "zonemode=zbd only (ignored with strided, as in fio)")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .Set([](JobSpec&, const OptValue&) { return Status::Ok(); }));
   // --- engine and depth
   r.push_back(Row("ioengine", T::kSpecial, "engine", "I/O engine")
                   .Def("psync")

@@ -217,6 +217,34 @@ Status CheckCmdprioBsSplit(const JobSpec& job) {
   return Status::Ok();
 }
 
+// zonemode: fio's own refusals, and the strided cases iobench leaves out.
+Status CheckZoneMode(const JobSpec& job) {
+  using ZM = JobSpec::ZoneMode;
+  auto refuse = [&job](const char* option, const std::string& what, const std::string& why) {
+    return Status::Invalid("job '" + job.name + "': " + what + " (" +
+                           Where(SettingOf(job, option)) + "): " + why);
+  };
+  if (job.zone_mode == ZM::kZbd)
+    return refuse("zonemode", "zonemode=zbd", "zoned block devices are not supported by iobench");
+  if (job.zone_mode == ZM::kNone) {
+    if (job.zone_size != 0)  // as fio: "--zonemode=none and --zonesize are not compatible"
+      return refuse("zonesize", "zonesize", "needs zonemode=strided (zonemode is none)");
+    return Status::Ok();
+  }
+  const std::string strided = "zonemode=strided";
+  if (job.zone_size == 0) return refuse("zonemode", strided, "needs zonesize");
+  if (job.rw == RwMode::kReadWrite || job.rw == RwMode::kRandRW || job.rw == RwMode::kTrimWrite ||
+      job.rw == RwMode::kRandTrimWrite)
+    return refuse("zonemode", strided, "a mixed rw= is not supported (one direction per job)");
+  if (job.nrfiles > 1 || job.filenames.size() > 1 || !job.opendir.empty())
+    return refuse("zonemode", strided, "more than one file per job is not supported");
+  if (job.verify.type != VerifyType::kNone)
+    return refuse("zonemode", strided, "verify is not supported with it");
+  if (!job.read_iolog.empty())
+    return refuse("zonemode", strided, "not with read_iolog: the log gives the offsets");
+  return Status::Ok();
+}
+
 Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
   if (!job.unimplemented.empty()) {
     const OptionSetting& s = job.unimplemented.front();
@@ -234,6 +262,7 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
                            ") below nrfiles is accepted but not implemented yet in iobench "
                            "(every file stays open)");
   }
+  IOB_RETURN_IF_ERROR(CheckZoneMode(job));
   IOB_RETURN_IF_ERROR(CheckCmdprioBsSplit(job));
   IOB_RETURN_IF_ERROR(CheckCpus(job, job.cpus_allowed, {"cpus_allowed", "cpumask"}));
   IOB_RETURN_IF_ERROR(CheckCpus(job, job.verify.async_cpus, {"verify_async_cpus"}));

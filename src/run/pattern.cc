@@ -701,11 +701,95 @@ bool PatternImpl::NextGeneral(IoPlan* out) {
   }
 }
 
+// zonemode=strided, as fio 3.33 walks it: the job's pattern runs inside a
+// zone of zonerange bytes at zone_base; once zonesize bytes were issued there
+// the zone moves zonerange + zoneskip on, and back to the region's start when
+// that is at or past the end of the file (not of the region: fio walks to the
+// end of the file whatever size= says). A pattern that completes inside a
+// zone before zonesize bytes (zonesize > zonerange) starts over in the same
+// zone. A pass is `size` bytes; the zone position carries over to the next
+// pass, as in fio. A last zone cut short by the end of the file is used as
+// far as it goes (fio would issue I/O past the end there).
+class StridedPattern final : public IoPattern {
+ public:
+  Status Init(const JobSpec& job, const std::vector<PatternRegion>& regions, uint64_t seed) {
+    if (regions.size() != 1)
+      return Status::Invalid("zonemode=strided: a job with " + std::to_string(regions.size()) +
+                             " files is not supported (one file per job)");
+    const PatternRegion& r = regions[0];
+    zone_size_ = job.zone_size;
+    const uint64_t range = job.zone_range != 0 ? job.zone_range : job.zone_size;
+    const uint64_t skip = job.zone_skip_zones ? job.zone_skip * job.zone_size : job.zone_skip;
+    start_ = r.offset;
+    end_ = std::max(r.file_size, r.offset + r.size);
+    step_ = range + skip;
+    pass_bytes_ = r.size;
+    // Zones lie at start + k * step for every k whose base is inside the
+    // file; the last one may be cut short by the end of the file.
+    const uint64_t span = end_ - start_;
+    const uint64_t zones = (span + step_ - 1) / step_;
+    uint64_t last = (zones - 1) * step_;
+    PatternRegion zone = r;
+    zone.offset = 0;
+    zone.size = std::min(range, span);
+    Status st = inner_.Init(job, {zone}, seed);
+    if (!st.ok())
+      return Status::Invalid("zonemode=strided, a zone of " + std::to_string(zone.size) +
+                             " bytes: " + st.message());
+    if (zones > 1 && span - last < range) {
+      tail_size_ = span - last;
+      zone.size = tail_size_;
+      // A tail too small for a block is no zone: the walk wraps before it.
+      if (!tail_.Init(job, {zone}, seed).ok()) {
+        tail_size_ = 0;
+        last -= step_;
+      }
+    }
+    last_base_ = start_ + last;
+    zone_base_ = start_;
+    return Status::Ok();
+  }
+
+  bool Next(IoPlan* out) override {
+    if (pass_done_ >= pass_bytes_) return false;
+    if (zone_bytes_ >= zone_size_) {
+      zone_bytes_ = 0;
+      zone_base_ = zone_base_ >= last_base_ ? start_ : zone_base_ + step_;
+      Current().Reset();
+    }
+    PatternImpl& p = Current();
+    if (!p.Next(out)) {
+      p.Reset();  // the zone is done before zonesize: over again
+      if (!p.Next(out)) return false;
+    }
+    out->offset += zone_base_;
+    zone_bytes_ += out->length;
+    pass_done_ += out->length;
+    return true;
+  }
+
+  void Reset() override { pass_done_ = 0; }
+
+ private:
+  PatternImpl& Current() { return tail_size_ != 0 && zone_base_ == last_base_ ? tail_ : inner_; }
+
+  PatternImpl inner_, tail_;
+  uint64_t zone_size_ = 0, step_ = 0, start_ = 0, end_ = 0;
+  uint64_t tail_size_ = 0, last_base_ = 0;
+  uint64_t zone_base_ = 0, zone_bytes_ = 0;
+  uint64_t pass_bytes_ = 0, pass_done_ = 0;
+};
+
 }  // namespace
 
 Result<std::unique_ptr<IoPattern>> IoPattern::Create(const JobSpec& job,
                                                      std::vector<PatternRegion> regions,
                                                      uint64_t seed) {
+  if (job.zone_mode == JobSpec::ZoneMode::kStrided && job.zone_size != 0) {
+    auto z = std::make_unique<StridedPattern>();
+    IOB_RETURN_IF_ERROR(z->Init(job, regions, seed));
+    return std::unique_ptr<IoPattern>(std::move(z));
+  }
   auto p = std::make_unique<PatternImpl>();
   Status st = p->Init(job, std::move(regions), seed);
   if (!st.ok()) return st;

@@ -21,6 +21,7 @@ struct PatternRegion {
   uint64_t offset = 0;
   uint64_t size = 0;
   uint64_t block_align = 0;  // device logical block size for direct I/O (0: none)
+  uint64_t file_size = 0;    // the whole file or device: zonemode=strided walks to its end
 };
 
 struct IoPlan {

@@ -133,6 +133,7 @@ std::vector<PatternRegion> Worker::PatternRegions() const {
     r.offset = t.region_offset;
     r.size = t.region_size;
     r.block_align = (job_.direct && t.is_block_device) ? t.logical_block_size : 0;
+    r.file_size = t.is_block_device ? t.current_size : std::max(t.current_size, t.needed_size);
     regions.push_back(r);
   }
   return regions;

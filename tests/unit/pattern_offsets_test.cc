@@ -745,5 +745,114 @@ TEST(PatternOffsetsTest, DeriveSeed) {
   EXPECT_NE(DeriveSeed(unrepeatable, 0), DeriveSeed(unrepeatable, 0));
 }
 
+// zonemode=strided: the offsets fio 3.33 issues (write_iolog, psync, bs=4k,
+// a 1 MiB file), in 4k blocks.
+JobSpec StridedJob(uint64_t zsize, uint64_t zrange, uint64_t zskip, RwMode rw = RwMode::kRead) {
+  JobSpec j = MakeJob(rw);
+  j.zone_mode = JobSpec::ZoneMode::kStrided;
+  j.zone_size = zsize;
+  j.zone_range = zrange;
+  j.zone_skip = zskip;
+  return j;
+}
+
+std::vector<uint64_t> StridedBlocks(uint64_t zsize, uint64_t zrange, uint64_t zskip, bool skip_z,
+                                    uint64_t offset, uint64_t size, size_t n,
+                                    RwMode rw = RwMode::kRead) {
+  JobSpec j = StridedJob(zsize, zrange, zskip, rw);
+  j.zone_skip_zones = skip_z;
+  PatternRegion r;
+  r.offset = offset;
+  r.size = size;
+  r.file_size = 1024 * kKi;
+  auto p = Make(j, {r});
+  std::vector<uint64_t> out;
+  if (p == nullptr) return out;
+  for (const IoPlan& io : Take(p.get(), n)) out.push_back(io.offset / (4 * kKi));
+  return out;
+}
+
+TEST(PatternStridedTest, SequentialZonesAsFio) {
+  // zonesize=8k zonerange=16k zoneskip=32k size=1M: 2 blocks per 48k zone,
+  // to the end of the file, then from the start again (256 I/Os in all).
+  std::vector<uint64_t> v = StridedBlocks(8 * kKi, 16 * kKi, 32 * kKi, false, 0, 1024 * kKi, 48);
+  std::vector<uint64_t> want;
+  for (uint64_t z = 0; z < 22; ++z) want.insert(want.end(), {12 * z, 12 * z + 1});
+  want.insert(want.end(), {0, 1, 12, 13});
+  EXPECT_EQ(v, want);
+  // zonesize 32k over a 16k zone: each zone twice.
+  EXPECT_EQ(StridedBlocks(32 * kKi, 16 * kKi, 0, false, 0, 128 * kKi, 12),
+            (std::vector<uint64_t>{0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7}));
+  // zonerange 4k, zonesize 8k: each one-block zone twice.
+  EXPECT_EQ(StridedBlocks(8 * kKi, 4 * kKi, 0, false, 0, 64 * kKi, 8),
+            (std::vector<uint64_t>{0, 0, 1, 1, 2, 2, 3, 3}));
+  // zoneskip=2z: two zones of zonesize skipped.
+  EXPECT_EQ(StridedBlocks(8 * kKi, 0, 2, true, 0, 64 * kKi, 8),
+            (std::vector<uint64_t>{0, 1, 6, 7, 12, 13, 18, 19}));
+  // offset=64k: the walk starts there and goes past offset + size (to the
+  // end of the file), as fio's does.
+  EXPECT_EQ(StridedBlocks(8 * kKi, 0, 8 * kKi, false, 64 * kKi, 128 * kKi, 24),
+            (std::vector<uint64_t>{16, 17, 20, 21, 24, 25, 28, 29, 32, 33, 36, 37,
+                                   40, 41, 44, 45, 48, 49, 52, 53, 56, 57, 60, 61}));
+}
+
+TEST(PatternStridedTest, APassIsSizeBytesAndTheZoneCarriesOver) {
+  // loops=2 in fio: the second pass goes on from the zone the first left.
+  JobSpec j = StridedJob(8 * kKi, 16 * kKi, 32 * kKi);
+  PatternRegion r;
+  r.size = 128 * kKi;
+  r.file_size = 1024 * kKi;
+  auto p = Make(j, {r});
+  ASSERT_NE(p, nullptr);
+  std::vector<IoPlan> first = Pass(p.get());
+  ASSERT_EQ(first.size(), 32u);
+  EXPECT_EQ(first.back().offset, 181 * 4 * kKi);
+  p->Reset();
+  std::vector<IoPlan> second = Pass(p.get());
+  ASSERT_EQ(second.size(), 32u);
+  EXPECT_EQ(second.front().offset, 192 * 4 * kKi);
+}
+
+TEST(PatternStridedTest, RandomOffsetsStayInTheirZoneEachBlockOncePerVisit) {
+  // randwrite, zonesize=64k over 16k zones: 16 I/Os per zone, each of its
+  // 4 blocks once in every 4 (the random map restarts with the zone).
+  std::vector<uint64_t> v =
+      StridedBlocks(64 * kKi, 16 * kKi, 0, false, 0, 256 * kKi, 64, RwMode::kRandWrite);
+  ASSERT_EQ(v.size(), 64u);
+  for (size_t i = 0; i < v.size(); i += 4) {
+    std::set<uint64_t> four(v.begin() + static_cast<long>(i), v.begin() + static_cast<long>(i) + 4);
+    const uint64_t zone = i / 16;
+    EXPECT_EQ(four, (std::set<uint64_t>{4 * zone, 4 * zone + 1, 4 * zone + 2, 4 * zone + 3}))
+        << "I/Os " << i << "-" << i + 3;
+  }
+}
+
+TEST(PatternStridedTest, ALastZoneCutByTheEndIsUsedAsFarAsItGoes) {
+  // 40k file, 16k zones, no skip: zones at 0, 16k and a 8k tail at 32k.
+  JobSpec j = StridedJob(16 * kKi, 0, 0);
+  PatternRegion r;
+  r.size = 40 * kKi;
+  r.file_size = 40 * kKi;
+  auto p = Make(j, {r});
+  ASSERT_NE(p, nullptr);
+  std::vector<uint64_t> blocks;
+  for (const IoPlan& io : Take(p.get(), 14)) blocks.push_back(io.offset / (4 * kKi));
+  // The tail zone holds 2 blocks; zonesize (4 blocks) reads them twice.
+  EXPECT_EQ(blocks, (std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 8, 9, 0, 1}));
+  // A zone smaller than a block is refused, naming the mode.
+  j.zone_size = 2 * kKi;
+  auto bad = IoPattern::Create(j, {r}, 1);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("zonemode=strided, a zone of 2048 bytes"),
+            std::string::npos)
+      << bad.status().message();
+  // More than one file is refused.
+  j.zone_size = 16 * kKi;
+  auto two = IoPattern::Create(j, {r, r}, 1);
+  ASSERT_FALSE(two.ok());
+  EXPECT_EQ(two.status().message(),
+            "zonemode=strided: a job with 2 files is not supported (one file per job)");
+}
+
 }  // namespace
 }  // namespace iobench
