@@ -26,4 +26,9 @@ inline int64_t SyncFileRangeNow(const IoRequest* req, unsigned flags) {
              : -errno;
 }
 
+// Trim done in the call: BLKDISCARD on a block device, a hole punch in a
+// file. The sync engines and libaio (which has no discard opcode; fio's
+// libaio trims in the call too) use it. Bytes trimmed or -errno.
+int64_t TrimNow(const std::vector<EngineFile>* files, const IoRequest* req);
+
 }  // namespace iobench

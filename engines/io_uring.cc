@@ -77,6 +77,7 @@ class IoUringEngine final : public Engine {
     sqpoll_ = job.sqthread_poll;
     fixedbufs_ = job.fixedbufs;
     registerfiles_ = job.registerfiles;
+    files_ = ctx.files;
     rw_flags_ = (job.nowait ? kRwfNowait : 0) | (job.uncached ? kRwfDontcache : 0);
 
     IOB_RETURN_IF_ERROR(SetupRing(job));
@@ -111,6 +112,13 @@ class IoUringEngine final : public Engine {
   QueueResult Queue(IoRequest* req) override {
     if (!broken_.ok()) [[unlikely]] {
       req->res = -EIO;
+      return QueueResult::kCompleted;
+    }
+    if (req->op == IoOp::kTrim) [[unlikely]] {
+      // No discard opcode for every target: done in the call (BLKDISCARD, a
+      // hole punch), as fio's io_uring does, after what was queued before.
+      if (unsubmitted_ > 0) return QueueResult::kBusy;
+      req->res = TrimNow(files_, req);
       return QueueResult::kCompleted;
     }
     io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
@@ -154,14 +162,8 @@ class IoUringEngine final : public Engine {
         io_uring_prep_sync_file_range(sqe, fd, static_cast<unsigned>(req->length), req->offset,
                                       static_cast<int>(sfr_flags_));
         break;
-      case IoOp::kTrim:
-        // check_job refuses trim jobs; a NOP keeps the SQE we already took
-        // consistent and delivers the error through Reap.
-        io_uring_prep_nop(sqe);
-        io_uring_sqe_set_data(sqe, req);
-        trim_nops_ = true;
-        ++unsubmitted_;
-        return QueueResult::kQueued;
+      case IoOp::kTrim:  // handled above
+        break;
     }
     uint8_t sqe_flags = registerfiles_ ? IOSQE_FIXED_FILE : 0;
     if ((req->flags & kReqForceAsync) != 0) sqe_flags |= IOSQE_ASYNC;
@@ -271,7 +273,6 @@ class IoUringEngine final : public Engine {
     for (unsigned i = 0; i < n; ++i) {
       auto* req = static_cast<IoRequest*>(io_uring_cqe_get_data(cqes_[i]));
       req->res = cqes_[i]->res;
-      if (trim_nops_ && req->op == IoOp::kTrim) req->res = -EOPNOTSUPP;
       out[i] = req;
     }
     if (n > 0) {
@@ -384,7 +385,7 @@ class IoUringEngine final : public Engine {
   bool fixedbufs_ = false;
   bool registerfiles_ = false;
   bool nonvectored_ = false;
-  bool trim_nops_ = false;
+  const std::vector<EngineFile>* files_ = nullptr;  // TrimNow: block device or file
   int rw_flags_ = 0;
   uint32_t sfr_flags_ = 0;  // sync_file_range flags (SYNC_FILE_RANGE_*)
   char* base_ = nullptr;
@@ -477,10 +478,6 @@ Status CheckIoUringJob(const JobSpec& job, const std::vector<EngineFile>& files)
     return Status::Limit("io_uring: iodepth=" + std::to_string(job.iodepth) +
                          " is above the ring limit of " + std::to_string(kMaxAsyncDepth) +
                          " (IORING_MAX_CQ_ENTRIES); use several jobs (numjobs) for more");
-  if (HasTrim(job.rw))
-    return Status::Unsupported(
-        "io_uring: trim is not supported by the io_uring engine (no discard "
-        "opcode for files); use a sync engine for trim");
   if (job.hipri) IOB_RETURN_IF_ERROR(CheckHipri(job, files));
   if (job.sqthread_poll_cpu && !job.sqthread_poll)
     return Status::Invalid("io_uring: sqthread_poll_cpu is set but sqthread_poll is not");

@@ -70,6 +70,7 @@ class LibaioEngine final : public Engine {
     userspace_reap_ = job.userspace_reap;  // 0: fio's default, io_getevents for every reap
     sfr_flags_ = job.sync_file_range_flags;
     rw_flags_ = job.nowait ? kRwfNowait : 0;
+    files_ = ctx.files;
 
     int r = io_setup(static_cast<int>(depth_), &ctx_);
     if (r < 0) {
@@ -123,8 +124,10 @@ class LibaioEngine final : public Engine {
         req->res = SyncFileRangeNow(req, sfr_flags_);
         return QueueResult::kCompleted;
       case IoOp::kTrim:
-        // check_job refuses trim jobs; this is the safety net.
-        req->res = -EOPNOTSUPP;
+        // No aio opcode for a discard: done in the call, as fio's libaio
+        // does, once what was queued before it has been submitted.
+        if (npending_ > 0) return QueueResult::kBusy;
+        req->res = TrimNow(files_, req);
         return QueueResult::kCompleted;
     }
     cb->aio_rw_flags = (req->op == IoOp::kRead || req->op == IoOp::kWrite) ? rw_flags_ : 0;
@@ -287,6 +290,7 @@ class LibaioEngine final : public Engine {
   std::unique_ptr<struct iocb[]> iocbs_;
   std::unique_ptr<struct iocb*[]> pending_;
   unsigned npending_ = 0;
+  const std::vector<EngineFile>* files_ = nullptr;  // TrimNow: block device or file
   std::unique_ptr<struct io_event[]> events_;
   std::unique_ptr<IoRequest*[]> failed_;  // refused at submit, delivered by Reap
   unsigned nfailed_ = 0;
@@ -310,10 +314,6 @@ Status ProbeLibaio() {
 }
 
 Status CheckLibaioJob(const JobSpec& job, const std::vector<EngineFile>& files) {
-  if (HasTrim(job.rw))
-    return Status::Unsupported("libaio: rw=" + std::string("trim") +
-                               " is not supported by the libaio engine (native AIO has no discard "
-                               "command); use a sync engine for trim");
   if (job.iodepth > kMaxAsyncDepth)
     return Status::Limit("libaio: iodepth=" + std::to_string(job.iodepth) +
                          " is above iobench's limit of " + std::to_string(kMaxAsyncDepth));

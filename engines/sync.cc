@@ -52,12 +52,7 @@
 static_assert(RWF_DONTCACHE == 0x80, "RWF_DONTCACHE must be 0x80 (0x40 is RWF_ATOMIC)");
 
 namespace iobench {
-namespace {
-
-enum class SyncMode { kSync, kPsync, kVsync, kPvsync, kPvsync2 };
-
-// Trim: BLKDISCARD on a block device, a hole punch in a file.
-int64_t Trim(const std::vector<EngineFile>* files, IoRequest* req) {
+int64_t TrimNow(const std::vector<EngineFile>* files, const IoRequest* req) {
   const bool blk = files != nullptr && req->file_index < files->size() &&
                    (*files)[req->file_index].is_block_device;
   if (blk) {
@@ -69,6 +64,10 @@ int64_t Trim(const std::vector<EngineFile>* files, IoRequest* req) {
   }
   return static_cast<int64_t>(req->length);
 }
+
+namespace {
+
+enum class SyncMode { kSync, kPsync, kVsync, kPvsync, kPvsync2 };
 
 class SyncEngine final : public Engine {
  public:
@@ -170,7 +169,7 @@ class SyncEngine final : public Engine {
     return r < 0 ? -errno : r;
   }
 
-  int64_t DoTrim(IoRequest* req) { return Trim(files_, req); }
+  int64_t DoTrim(IoRequest* req) { return TrimNow(files_, req); }
 
   // Cheap per-call choice for hipri_percentage (xorshift; not for statistics).
   uint32_t NextPercent() {
@@ -238,7 +237,7 @@ class MmapEngine final : public Engine {
         req->res = m != nullptr ? Copy(*m, req) : -EBADF;
         break;
       case IoOp::kTrim:
-        req->res = Trim(files_, req);
+        req->res = TrimNow(files_, req);
         break;
       case IoOp::kFsync:
       case IoOp::kFdatasync:

@@ -1367,7 +1367,9 @@ void Worker::Run() {
         // not completion latency). For a sync engine this makes lat == clat.
         if (req->offset == req->xfer_offset) req->issue_ns = req->start_ns;
         const uint64_t t = stamp_ ? NowNs() : now;
-        if (sync_engine_) ++sync_done_;  // FoldDerived: depth 1, one per call
+        // FoldDerived: depth 1, one per call. An async engine completes a
+        // trim or sync_file_range in the call, and fio counts those so too.
+        ++sync_done_;
         if (iolog_ == nullptr)           // issue 8
           CompleteFast(req, t);
         else

@@ -196,9 +196,9 @@ check parse-only-exitall-group 2 "job 'quick': exitall \(.*exitall.fio:2\) with 
 printf '[a]\nioengine=null\nsize=1m\nss=iops_slope:1%%\nss_dur=1\n' >"$po/ss.fio"
 check parse-only-slope-one-sample 2 "steadystate_duration=1s \(.*ss.fio:5\).*at least 2 samples" -- \
   "$bin" --parse-only "$po/ss.fio"
-printf '[a]\nioengine=libaio\nsize=1m\nrw=randtrim\nfilename=%s/t\n' "$po" >"$po/trim.fio"
-check parse-only-engine-refusal 2 "job 'a'.*libaio: rw=trim is not supported" -- \
-  "$bin" --parse-only "$po/trim.fio"
+printf '[a]\nioengine=libaio\nsize=1m\nuncached=1\nfilename=%s/t\n' "$po" >"$po/unc.fio"
+check parse-only-engine-refusal 2 "job 'a'.*libaio: uncached=1 is not supported" -- \
+  "$bin" --parse-only "$po/unc.fio"
 rm -rf "$po"
 
 # --- tool options ---
