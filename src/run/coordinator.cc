@@ -253,9 +253,12 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
   }
   // Options the parser types but the run core does not do yet: refuse them
   // rather than run something else than what was asked.
-  if (job.fill_device) {
-    return Status::Invalid("option 'fill_device' (" + Where(SettingOf(job, "fill_device")) +
-                           ") is accepted but not implemented yet in iobench");
+  if (job.fill_device && job.rw != RwMode::kWrite && job.rw != RwMode::kRandWrite) {
+    // fio fills the filesystem with a layout first and then reads.
+    return Status::Invalid("job '" + job.name + "': fill_device=1 (" +
+                           Where(SettingOf(job, "fill_device")) +
+                           ") needs rw=write or randwrite in iobench: fill the file with such a "
+                           "job first (stonewall), then read it");
   }
   if (job.openfiles != 0 && job.openfiles < job.nrfiles) {
     return Status::Invalid("option 'openfiles' (" + Where(SettingOf(job, "openfiles")) +
@@ -850,7 +853,10 @@ class PhaseRunner {
       ++p.first;
       p.second += bytes[i];
     }
-    for (auto& [ci, p] : per_clone) (*clones)[ci].notes.push_back(LayoutNote(p.first, p.second));
+    for (auto& [ci, p] : per_clone) {
+      if (p.second == 0 && jobs_[(*clones)[ci].job].fill_device) continue;  // created, not laid out
+      (*clones)[ci].notes.push_back(LayoutNote(p.first, p.second));
+    }
     // What is on disk now is what the workers open.
     for (auto& c : *clones)
       for (auto& t : c.targets)

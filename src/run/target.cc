@@ -4,6 +4,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -181,6 +182,17 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                                "% needs an existing file or device, and " + t.path +
                                " does not exist");
       fsize = t.current_size * job.size_percent / 100;
+    } else if (job.fill_device && !t.is_block_device && !t.is_char_device && !diskless) {
+      // fio sets the size "to something really large" and stops at ENOSPC;
+      // the file as it is plus its filesystem's free space is as large as
+      // it can get (and leaves a random write job a map it can allocate).
+      const std::string dir = t.path.find('/') == std::string::npos
+                                  ? std::string(".")
+                                  : t.path.substr(0, std::max<size_t>(t.path.rfind('/'), 1));
+      struct statvfs vfs;
+      if (statvfs(dir.c_str(), &vfs) != 0)
+        return ErrnoStatus(JobLabel(job) + ": fill_device: statvfs " + dir);
+      fsize = t.current_size + static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
     } else if (t.exists && t.current_size > 0) {
       fsize = t.current_size;
     } else {
@@ -283,6 +295,9 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::
   const int fd = open(t.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoStatus(JobLabel(job) + ": create " + t.path);
   FdCloser closer{fd};
+  // fill_device: the writes grow the file until the filesystem is full; a
+  // preallocation would take that space first.
+  if (job.fill_device) return uint64_t{0};
   const uint64_t from = t.exists ? t.current_size : 0;
   const uint64_t len = t.needed_size - from;
   const off_t need = static_cast<off_t>(t.needed_size);

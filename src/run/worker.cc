@@ -595,6 +595,9 @@ void Worker::PublishLive() {
 // loops remain, or while the job moved less than io_size, counting verify
 // reads as fio does; never once io_size x loops bytes were issued.
 bool Worker::MorePasses() const {
+  // fill_device: one pass fills the filesystem; fio's never ends before
+  // ENOSPC, time_based or not.
+  if (job_.fill_device) return false;
   if (job_.time_based) return true;
   if (io_total_ != 0 && issued_bytes_ >= io_total_) return false;
   if (passes_ < std::max<uint64_t>(1, job_.loops)) return true;
@@ -1013,6 +1016,16 @@ bool ErrorTolerated(const JobSpec& job, Ddir ddir, int err) {
 void Worker::HandleError(IoRequest* req, int err) {
   const bool is_sync_op = req->op >= IoOp::kFsync;
   const int d = is_sync_op ? static_cast<int>(Ddir::kWrite) : static_cast<int>(req->op);
+  if (job_.fill_device && req->op == IoOp::kWrite && (err == ENOSPC || err == EDQUOT)) {
+    // fill_device: the filesystem is full, which is how the job ends (fio's
+    // terminating condition), not an error. The write wrote nothing.
+    ++fill_full_;
+    stopping_ = true;
+    if (ts_.issued[d] > 0) --ts_.issued[d];
+    if (verifier_ != nullptr) VerifyDropped(req);
+    FreeSlot(req);
+    return;
+  }
   if (verifier_ != nullptr) VerifyDropped(req);
   DirStats& ds = ts_.dir[d];
   ++ds.errors;
@@ -1370,7 +1383,7 @@ void Worker::Run() {
         // FoldDerived: depth 1, one per call. An async engine completes a
         // trim or sync_file_range in the call, and fio counts those so too.
         ++sync_done_;
-        if (iolog_ == nullptr)           // issue 8
+        if (iolog_ == nullptr)  // issue 8
           CompleteFast(req, t);
         else
           CompleteLogged(req, t);
@@ -1482,6 +1495,10 @@ void Worker::Run() {
       }
     }
   }
+  if (fill_full_ != 0)
+    AddNote("fill_device: the filesystem was full (" + std::to_string(ts_.dir[1].bytes) +
+            " bytes written): the job ended there, as fio's does (fio counts the write that "
+            "found it full in total_ios, iobench only those that wrote)");
   if (eof_reads_ != 0)
     AddNote(std::to_string(eof_reads_) +
             " random reads found the end of the file: nothing read, not counted as I/Os "

@@ -413,6 +413,7 @@ class Worker {
   uint64_t pass_draws_ = 0;     // pattern_->Next calls in this pass (PatternNext)
   uint64_t replay_budget_ = 0;  // of them, what the verify phase's replay may still draw
   uint64_t eof_reads_ = 0;      // random reads that found the end of the file
+  uint64_t fill_full_ = 0;      // fill_device: writes that found the filesystem full
   uint64_t writes_since_sync_ = 0;
   // thinktime: I/Os issued so far, the count (issued or completed) at the
   // last pause, when the last pause ended, and a pause waiting for the queue

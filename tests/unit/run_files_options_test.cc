@@ -4,10 +4,12 @@
 // Real files on /dev/shm (tmpfs) and /var/tmp (ext4 here); nothing mocked.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -658,6 +660,65 @@ TEST(FilesOptionsZones, ParsedCheckedAndRunAsFio) {
   while (std::getline(in, line))
     if (line.find(" read ") != std::string::npos) last = line;
   EXPECT_NE(last.find(" read " + std::to_string(181 * 4096) + " 4096"), std::string::npos) << last;
+}
+
+// ------------------------------------------------------------ fill_device
+
+// fill_device on a 2 MiB tmpfs of its own: the job writes until the
+// filesystem is full and ends there without an error (fio's 8 MiB run on an
+// 8 MiB tmpfs wrote 8 MiB, exit 0), once even with time_based; with a size
+// larger than the space the ENOSPC ends it (a note says so, nothing on
+// stderr); random writes fill it too (fio 3.33 fails to allocate its random
+// map); a job that reads is refused by name.
+TEST(FilesOptionsFill, WritesUntilTheFilesystemIsFull) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to mount a small tmpfs";
+  TempDir dir("/tmp");
+  ASSERT_TRUE(dir.ok());
+  if (mount("iobench-fill", dir.path().c_str(), "tmpfs", 0, "size=2m") != 0)
+    GTEST_SKIP() << "mount tmpfs: " << strerror(errno);
+  struct Unmount {
+    std::string p;
+    ~Unmount() { umount(p.c_str()); }
+  } unmount{dir.path()};
+  const std::string file = dir.path() + "/f";
+  auto run = [&](JobSpec j) -> JobResult {
+    unlink(file.c_str());
+    auto r = RunJobs({j}, {});
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? r->groups.at(0).jobs.at(0) : JobResult();
+  };
+  JobSpec j = FileJob("fill", RwMode::kWrite, file, 0);
+  j.bs[1].min = j.bs[1].max = 64 << 10;
+  j.fill_device = true;
+  JobResult a = run(j);
+  EXPECT_EQ(a.error, 0) << a.error_message;
+  EXPECT_EQ(a.stats.dir[1].bytes, 2u << 20);
+  struct stat st {};
+  ASSERT_EQ(stat(file.c_str(), &st), 0);
+  EXPECT_EQ(st.st_size, 2 << 20);
+  j.time_based = true;
+  j.runtime_ns = 5'000'000'000ull;
+  EXPECT_EQ(run(j).stats.dir[1].bytes, 2u << 20);  // one pass, not 5 s of overwrites
+  j.time_based = false;
+  j.size = 4 << 20;
+  JobResult b = run(j);
+  EXPECT_EQ(b.error, 0) << b.error_message;
+  EXPECT_EQ(b.stats.dir[1].bytes, 2u << 20);
+  bool noted = false;
+  for (const std::string& n : b.notes)
+    noted |= n.rfind("fill_device: the filesystem was full", 0) == 0;
+  EXPECT_TRUE(noted);
+  j.size = 0;
+  j.rw = RwMode::kRandWrite;
+  j.ioengine = "libaio";
+  j.iodepth = 4;
+  JobResult c = run(j);
+  EXPECT_EQ(c.error, 0) << c.error_message;
+  EXPECT_EQ(c.stats.dir[1].bytes, 2u << 20);
+  JobSpec rd = ParseOne("[r]\nrw=read\nfill_device=1\nfilename=" + file + "\n");
+  EXPECT_NE(
+      CheckJobs({rd}, {}).message().find("fill_device=1 (t.fio:3) needs rw=write or randwrite"),
+      std::string::npos);
 }
 
 }  // namespace
