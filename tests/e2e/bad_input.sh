@@ -180,10 +180,10 @@ chmod 755 ro && rmdir ro
 # (It used to pass these, and the run then failed with exit 2.)
 po="$work/../iobench-po.$$"
 mkdir "$po"
-printf '[a]\nioengine=null\nsize=1m\nfill_device=1\n' >"$po/fill.fio"
+printf '[a]\nioengine=null\nsize=1m\nnrfiles=4\nopenfiles=2\n' >"$po/of.fio"
 check parse-only-unimplemented 2 \
-  "option 'fill_device' \(.*fill.fio:4\) is accepted but not implemented" -- \
-  "$bin" --parse-only "$po/fill.fio"
+  "option 'openfiles' \(.*of.fio:5\) below nrfiles is accepted but not implemented" -- \
+  "$bin" --parse-only "$po/of.fio"
 printf '[a]\nioengine=null\nsize=1m\nrw=randread\ncmdprio_bssplit=4k/50/1/3:8k/50/2/5\n' \
   >"$po/prio.fio"
 sed -i 's/ioengine=null/ioengine=libaio/' "$po/prio.fio"
@@ -196,9 +196,9 @@ check parse-only-exitall-group 2 "job 'quick': exitall \(.*exitall.fio:2\) with 
 printf '[a]\nioengine=null\nsize=1m\nss=iops_slope:1%%\nss_dur=1\n' >"$po/ss.fio"
 check parse-only-slope-one-sample 2 "steadystate_duration=1s \(.*ss.fio:5\).*at least 2 samples" -- \
   "$bin" --parse-only "$po/ss.fio"
-printf '[a]\nioengine=libaio\nsize=1m\nuncached=1\nfilename=%s/t\n' "$po" >"$po/unc.fio"
-check parse-only-engine-refusal 2 "job 'a'.*libaio: uncached=1 is not supported" -- \
-  "$bin" --parse-only "$po/unc.fio"
+printf '[a]\nioengine=io_uring\nsize=1m\nsqthread_poll_cpu=0\nfilename=%s/t\n' "$po" >"$po/sq.fio"
+check parse-only-engine-refusal 2 "job 'a'.*io_uring: sqthread_poll_cpu is set but sqthread_poll" -- \
+  "$bin" --parse-only "$po/sq.fio"
 rm -rf "$po"
 
 # --- tool options ---

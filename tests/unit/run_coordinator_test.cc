@@ -354,14 +354,17 @@ TEST(RunCoordinatorTest, UnimplementedOptionIsRefusedByName) {
             "option 'zonemode' (jobs/a.fio:12) is accepted but not implemented yet in iobench");
 }
 
-TEST(RunCoordinatorTest, FillDeviceIsRefusedNotIgnored) {
+// fill_device runs for write jobs (run_files_options_test FilesOptionsFill);
+// a reading job is refused rather than run without the fill.
+TEST(RunCoordinatorTest, FillDeviceOnAReadJobIsRefusedNotIgnored) {
   JobSpec j = NullJob("fill");
   j.fill_device = true;
   j.settings.push_back({"fill_device", "1", OptionSource::kJob, "seed.fio", 7});
   auto r = RunJobs({j}, {});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
-            "option 'fill_device' (seed.fio:7) is accepted but not implemented yet in iobench");
+            "job 'fill': fill_device=1 (seed.fio:7) needs rw=write or randwrite in iobench: fill "
+            "the file with such a job first (stonewall), then read it");
 }
 
 TEST(RunCoordinatorTest, UnknownEngineAndReadonly) {
