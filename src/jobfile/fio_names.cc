@@ -143,7 +143,6 @@ const char* const kFioNames[] = {
     "invalidate",
     "io_limit",
     "io_size",
-    "io_submit_mode",
     "iodepth",
     "iodepth_batch",
     "iodepth_batch_complete",

@@ -1123,6 +1123,20 @@ std::vector<OptionDef> BuildTable() {
                   .Def("0")
                   .Range(0, 1 << 20)
                   .Set(N(iodepth_batch_complete_max)));
+  r.push_back(Row("io_submit_mode", T::kEnum, "engine",
+                  "inline: the job's thread submits its I/O (offload, fio's pool of "
+                  "submission threads, is not supported)")
+                  .Def("inline")
+                  .Choices("inline|offload")
+                  .Set([](JobSpec&, const OptValue& v) -> Status {
+                    const std::string t = ToLower(Trim(v.text));
+                    if (t == "inline") return Status::Ok();
+                    if (t == "offload")
+                      return Bad(
+                          "io_submit_mode=offload (fio's pool of submission threads) is "
+                          "not supported by iobench: each job submits its own I/O (inline)");
+                    return Bad("io_submit_mode must be inline or offload, got '" + t + "'");
+                  }));
   r.push_back(Row("iodepth_low", T::kInt, "engine",
                   "Refill the queue when it drains to this depth (0: iodepth)")
                   .Def("0")

@@ -721,5 +721,15 @@ TEST(FilesOptionsFill, WritesUntilTheFilesystemIsFull) {
       std::string::npos);
 }
 
+// io_submit_mode: inline (fio's default) is what iobench does; offload is
+// refused at its line rather than run inline under another name.
+TEST(FilesOptionsSubmitMode, InlineAcceptedOffloadRefused) {
+  EXPECT_EQ(ParseOne("[a]\nio_submit_mode=inline\n").name, "a");
+  EXPECT_EQ(ParseErr("[a]\nio_submit_mode=offload\n"),
+            "t.fio:2:16: option 'io_submit_mode': io_submit_mode=offload (fio's pool of submission "
+            "threads) is not supported by iobench: each job submits its own I/O (inline)\n"
+            "io_submit_mode=offload\n               ^");
+}
+
 }  // namespace
 }  // namespace iobench
