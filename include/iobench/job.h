@@ -355,6 +355,11 @@ struct JobSpec {
   RateProcess rate_process = RateProcess::kLinear;
   uint64_t thinktime_ns = 0;
   uint64_t thinktime_spin_ns = 0;
+  // flow (fio's token-based flow control): jobs of one flow_id running at
+  // the same time issue I/O in the ratio of their weights (|flow|; 0: off).
+  int32_t flow = 0;
+  uint32_t flow_id = 0;
+  uint64_t flow_sleep_us = 0;  // held back: wait for in-flight I/O, then sleep this long
   uint64_t thinktime_blocks = 1;
   // thinktime_blocks_type: count completed I/Os (fio's default, "complete")
   // or issued ones ("issue") towards thinktime_blocks.

@@ -1466,6 +1466,24 @@ std::vector<OptionDef> BuildTable() {
                   .Unit(kUsec)
                   .Range(0, INT64_MAX)
                   .Set(D(max_latency_ns)));
+  r.push_back(Row("flow", T::kInt, "rate",
+                  "Weight in flow control: the jobs of one flow_id run in the ratio of their "
+                  "weights (a negative weight counts as its magnitude; 0: off)")
+                  .Def("0")
+                  .Range(-1000, 1000)
+                  .Set([](JobSpec& j, const OptValue& v) {
+                    j.flow = static_cast<int32_t>(v.num);
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("flow_id", T::kInt, "rate", "The flow (group of jobs) this job's flow joins")
+                  .Def("0")
+                  .Range(0, UINT32_MAX)
+                  .Set(N(flow_id)));
+  r.push_back(Row("flow_sleep", T::kInt, "rate",
+                  "Microseconds to sleep when flow control holds the job back (0: retry at once)")
+                  .Def("0")
+                  .Range(0, INT64_MAX)
+                  .Set(N(flow_sleep_us)));
   r.push_back(Row("thinktime", T::kTime, "rate", "Pause between I/Os (default unit: microseconds)")
                   .Def("0")
                   .Unit(kUsec)

@@ -72,6 +72,7 @@ struct PhaseShared {
   // jobs), and per clone when a waiting clone was let go (0: not yet).
   std::unique_ptr<std::atomic<int>[]> job_left;
   std::unique_ptr<std::atomic<uint64_t>[]> released_ns;
+  std::map<uint32_t, FlowGroup> flows;  // flow=: this phase's groups (WorkerControl::flows)
   // exitall with exit_what=all fired: no later phase runs.
   std::atomic<bool> exit_all{false};
 };
@@ -479,6 +480,12 @@ class PhaseRunner {
     WorkerControl& ctl = sh->ctl;
     IOB_RETURN_IF_ERROR(Prepare(phase, groupids, &clones));
     ctl.log_writer = log_writer_;  // issue 8: workers open their log files in Setup()
+    for (auto& c : clones) {       // flow=: each running job's weight joins its flow_id's
+      const JobSpec& job = sh->jobs[c.job];
+      if (job.flow != 0)
+        sh->flows[job.flow_id].weight += static_cast<uint64_t>(job.flow < 0 ? -job.flow : job.flow);
+    }
+    if (!sh->flows.empty()) ctl.flows = &sh->flows;
     sh->finished = std::make_unique<std::atomic<bool>[]>(clones.size());
     sh->released_ns = std::make_unique<std::atomic<uint64_t>[]>(clones.size());
     sh->job_left = std::make_unique<std::atomic<int>[]>(sh->jobs.size());

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <thread>
 
 #include "iobench/clock.h"
 
@@ -317,8 +318,12 @@ Status Worker::Setup() {
       job_.max_latency_ns[0] != 0 || job_.max_latency_ns[1] != 0 || job_.max_latency_ns[2] != 0;
   slow_complete_ = verifier_ != nullptr || cmdprio_on_ || lat_search_ != nullptr || max_latency_on_;
   low_prio_value_ = JobIoprio(job_);  // the I/Os without the cmdprio priority carry it
-  fast_eligible_ = verifier_ == nullptr && job_.thinktime_ns == 0 && rate_ == nullptr &&
-                   job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 &&
+  if (job_.flow != 0 && ctl_->flows != nullptr) {
+    flow_ = &(*ctl_->flows)[job_.flow_id];  // the coordinator made it and added our weight
+    flow_weight_ = static_cast<uint64_t>(job_.flow < 0 ? -job_.flow : job_.flow);
+  }
+  fast_eligible_ = flow_ == nullptr && verifier_ == nullptr && job_.thinktime_ns == 0 &&
+                   rate_ == nullptr && job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 &&
                    job_.sync_file_range_blocks == 0 && io_total_ == 0 && !cmdprio_on_ &&
                    lat_search_ == nullptr && recorder_ == nullptr && replay_log_ == nullptr &&
                    !job_.serialize_overlap;
@@ -742,6 +747,28 @@ bool Worker::PrepareNext(uint64_t* now, IoRequest** out) {
   return ok;
 }
 
+// flow=, as fio 3.33 decides it: a job whose share of its flow's I/Os is
+// above its share of the flow's weight is held back; with flow_sleep it
+// first lets its I/O in flight complete, then sleeps (fio quiesces and
+// sleeps); without, it yields and asks again. Otherwise the I/O counts.
+bool Worker::FlowGate(uint32_t in_use) {
+  const double ios = static_cast<double>(flow_->ios.load(std::memory_order_relaxed));
+  const double weight = static_cast<double>(flow_->weight.load(std::memory_order_relaxed));
+  if (weight > 0 &&
+      static_cast<double>(flow_ios_) / ios > static_cast<double>(flow_weight_) / weight) {
+    if (in_use > 0 && job_.flow_sleep_us != 0) return false;  // reap first
+    ++flow_stalls_;
+    if (job_.flow_sleep_us != 0)
+      SleepNs(job_.flow_sleep_us * 1000);
+    else if (in_use == 0)
+      std::this_thread::yield();
+    return false;
+  }
+  flow_->ios.fetch_add(1, std::memory_order_relaxed);
+  ++flow_ios_;
+  return true;
+}
+
 bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   if (no_more_) {
     need_sync_ = false;  // fio syncs before the next I/O only: none after the last write
@@ -794,6 +821,7 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     return true;
   }
   if (no_more_) return false;
+  if (flow_ != nullptr && !FlowGate(in_use)) return false;
   if (lat_search_ != nullptr && !LatencyGate(now, in_use)) return false;
   if (replay_log_ != nullptr) return PrepareReplay(now, in_use, out);
   IoPlan plan;
@@ -1439,6 +1467,10 @@ void Worker::Run() {
     ReapAndAccount(min);
   }
 
+  if (flow_ != nullptr) {  // as fio's flow_exit_job: the others no longer wait for this job
+    flow_->weight.fetch_sub(flow_weight_, std::memory_order_relaxed);
+    flow_->ios.fetch_sub(flow_ios_, std::memory_order_relaxed);
+  }
   if (job_.end_fsync && error_ == 0) {
     live_.state.store('F', std::memory_order_relaxed);
     for (const auto& f : files_)
@@ -1495,6 +1527,10 @@ void Worker::Run() {
       }
     }
   }
+  if (flow_stalls_ != 0)
+    AddNote("flow: held back " + std::to_string(flow_stalls_) + " times to keep flow_id " +
+            std::to_string(job_.flow_id) +
+            " in the ratio of its weights (this job's: " + std::to_string(flow_weight_) + ")");
   if (fill_full_ != 0)
     AddNote("fill_device: the filesystem was full (" + std::to_string(ts_.dir[1].bytes) +
             " bytes written): the job ended there, as fio's does (fio counts the write that "

@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -45,6 +46,15 @@ enum StopReason : int { kStopNone = 0, kStopSignal = 1, kStopExitall = 2 };
 
 // Shared by the workers of one phase; owned by the coordinator. Workers only
 // read `stop` (relaxed) once per batch and `start_ns` after the start signal.
+// One flow_id's shared counts (fio's struct fio_flow): I/Os issued by its
+// jobs so far (from 1, as fio, so a ratio never divides by 0) and the sum of
+// the weights of its jobs still running. Relaxed atomics: a slightly stale
+// count only moves a ratio by an I/O.
+struct FlowGroup {
+  std::atomic<uint64_t> ios{1};
+  std::atomic<uint64_t> weight{0};
+};
+
 struct WorkerControl {
   std::atomic<int> go{0};  // 0: wait; 1: run; -1: abort (a setup failed)
   std::atomic<int> stop{kStopNone};
@@ -58,6 +68,8 @@ struct WorkerControl {
   // The run's log writer (issue 8), or null when no job of the run logs.
   // Workers open their files through it in Setup() (it locks; not hot).
   LogWriter* log_writer = nullptr;
+  // flow=: this phase's groups by flow_id, filled before go = 1 (null: none).
+  std::map<uint32_t, FlowGroup>* flows = nullptr;
 };
 
 // Whether an I/O error of `ddir` with errno `err` lets the job go on, as
@@ -414,6 +426,11 @@ class Worker {
   uint64_t replay_budget_ = 0;  // of them, what the verify phase's replay may still draw
   uint64_t eof_reads_ = 0;      // random reads that found the end of the file
   uint64_t fill_full_ = 0;      // fill_device: writes that found the filesystem full
+  // flow= (slow path only): the group, this job's weight and I/Os, the
+  // times the flow held it back.
+  FlowGroup* flow_ = nullptr;
+  uint64_t flow_weight_ = 0, flow_ios_ = 0, flow_stalls_ = 0;
+  bool FlowGate(uint32_t in_use);
   uint64_t writes_since_sync_ = 0;
   // thinktime: I/Os issued so far, the count (issued or completed) at the
   // last pause, when the last pause ended, and a pause waiting for the queue

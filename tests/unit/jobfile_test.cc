@@ -466,7 +466,7 @@ TEST(JobfileTable, RunsFlag) {
 }
 
 TEST(JobfileTable, FioOnlyListExcludesOurOptions) {
-  EXPECT_TRUE(IsFioOnlyOption("flow"));
+  EXPECT_TRUE(IsFioOnlyOption("dedupe_percentage"));
   EXPECT_TRUE(IsFioOnlyOption("hostname"));  // net engine option
   EXPECT_FALSE(IsFioOnlyOption("iodepth"));
   EXPECT_FALSE(IsFioOnlyOption("blocksize"));
@@ -712,9 +712,9 @@ TEST(JobfileErrors, UnknownOptionSuggests) {
 }
 
 TEST(JobfileErrors, FioOnlyOptionIsRefusedByName) {
-  EXPECT_EQ(ParseErr("[a]\nflow=1\n"),
-            "t.fio:2:1: option 'flow' is a fio option that iobench does not support "
-            "yet\nflow=1\n^");
+  EXPECT_EQ(ParseErr("[a]\ndedupe_percentage=5\n"),
+            "t.fio:2:1: option 'dedupe_percentage' is a fio option that iobench does not support "
+            "yet\ndedupe_percentage=5\n^");
 }
 
 TEST(JobfileErrors, ThinktimeBlocksTypeIsCompleteOrIssue) {
