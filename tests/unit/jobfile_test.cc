@@ -135,6 +135,10 @@ TEST(JobfileUnits, TimeSuffixesAndDefaultUnit) {
   EXPECT_EQ(Time("7usec"), 7000);
   EXPECT_EQ(Time("10", 1000), 10000);  // thinktime: microseconds by default
   EXPECT_EQ(Time("1.5s"), 1500000000LL);
+  // A hex number is in the default unit too (runtime=0x10 was 16 ns).
+  EXPECT_EQ(Time("0x10"), 16000000000LL);
+  EXPECT_EQ(Time("0x10", 1000), 16000);
+  EXPECT_EQ(NumError("0x7fffffffff", NumKind::kTime), "number '0x7fffffffff' is too large");
 }
 
 TEST(JobfileUnits, BadNumbersSayWhy) {
