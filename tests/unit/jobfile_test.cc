@@ -744,6 +744,20 @@ TEST(JobfileErrors, OutOfRange) {
       "t.fio:2:16: value -5000 ns of option 'latency_window' is out of range (>= 0 ns)\nlate");
 }
 
+// normal:-1 passed --parse-only and failed only when the run started, with no
+// file or line; fio refuses a deviation outside [0, 100) while parsing.
+TEST(JobfileErrors, NormalDeviationRange) {
+  EXPECT_EQ(ParseErr("[a]\nrandom_distribution=normal:-1\n"),
+            "t.fio:2:21: option 'random_distribution': normal deviation '-1' must be above 0 and "
+            "below 100\nrandom_distribution=normal:-1\n                    ^");
+  EXPECT_NE(ParseErr("[a]\nrandom_distribution=normal:100\n").find("deviation '100' must be"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nrandom_distribution=normal:0:0.5\n").find("deviation '0' must be"),
+            std::string::npos);
+  auto j = ParseOk("[a]\nrandom_distribution=normal:99.9:0.25\n").jobs.at(0);
+  EXPECT_EQ(j.random_distribution.param, 99.9);
+  EXPECT_EQ(j.random_distribution.center_frac, 0.25);
+}
 // numjobs=1.5 ran 2 clones where fio runs 1 (fio drops the fraction).
 TEST(JobfileErrors, CountsTakeWholeNumbers) {
   EXPECT_EQ(ParseErr("[a]\nnumjobs=1.5\n"),
