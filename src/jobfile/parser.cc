@@ -358,6 +358,14 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
           }
           auto n = ParseNumber(number_text(t), ctx, &ve);
           if (!n) return Diag(s, at(ve.offset), "option '" + def->name + "': " + ve.message);
+          // A percentage is held whole: offset_increment=12.5% became 13%
+          // without a word (fio reads such a value as 12 bytes).
+          if (v.percent && t.find('.') != std::string::npos && Trim(t).front() != '(')
+            return Diag(s, at(0),
+                        "option '" + def->name + "' takes a whole percentage, got '" + Trim(t) +
+                            "%' (fio reads it as " +
+                            std::to_string(static_cast<int64_t>(std::strtod(t.c_str(), nullptr))) +
+                            " bytes)");
           IOB_RETURN_IF_ERROR(whole(t, 0));
           v.num = *n;
           if (!v.percent) IOB_RETURN_IF_ERROR(range_err(*n, 0));

@@ -772,6 +772,19 @@ TEST(JobfileErrors, CountsTakeWholeNumbers) {
   EXPECT_EQ(j.numjobs, 3u);
 }
 
+// offset_increment=12.5% was rounded to 13% without a word; JobSpec holds
+// whole percentages, so a fraction is refused (fio reads it as 12 bytes).
+TEST(JobfileErrors, PercentagesAreWhole) {
+  EXPECT_EQ(ParseErr("[a]\noffset_increment=12.5%\n"),
+            "t.fio:2:18: option 'offset_increment' takes a whole percentage, got '12.5%' (fio "
+            "reads it as 12 bytes)\noffset_increment=12.5%\n                 ^");
+  EXPECT_NE(ParseErr("[a]\nsize=50.5%\n").find("t.fio:2:6: option 'size' takes a whole"),
+            std::string::npos);
+  auto j = ParseOk("[a]\nsize=50%\noffset=(100/4)%\n").jobs.at(0);
+  EXPECT_EQ(j.size_percent, 50u);
+  EXPECT_EQ(j.offset_percent, 25u);
+}
+
 // bs=4k,8k,16k,32k: fio and iobench silently dropped the fourth value.
 TEST(JobfileErrors, AtMostThreeDirections) {
   EXPECT_EQ(ParseErr("[a]\nbs=4k,8k,16k,32k\n"),
