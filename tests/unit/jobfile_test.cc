@@ -785,6 +785,26 @@ TEST(JobfileErrors, PercentagesAreWhole) {
   EXPECT_EQ(j.offset_percent, 25u);
 }
 
+// bssplit=4k/10.5:8k/89.5 was refused as "add up to 101%" (each share was
+// rounded), and cpus_allowed=0.6 pinned to CPU 1: a fraction inside a list is
+// refused by name (fio drops it).
+TEST(JobfileErrors, SharesInListsAreWhole) {
+  EXPECT_EQ(ParseErr("[a]\nbssplit=4k/10.5:8k/89.5\n"),
+            "t.fio:2:9: option 'bssplit': bssplit share '10.5' must be a whole number (fio drops "
+            "the fraction)\nbssplit=4k/10.5:8k/89.5\n        ^");
+  EXPECT_NE(ParseErr("[a]\nrw=randread\nrandom_distribution=zoned:50.5/10:49.5/90\n")
+                .find("zone access share '50.5' must be a whole number"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\ncpus_allowed=0.6\n").find("CPU '0.6' must be a whole number"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nioengine=io_uring\ncmdprio_bssplit=4k/2.5\n")
+                .find("cmdprio_bssplit share '2.5' must be a whole number"),
+            std::string::npos);
+  auto j = ParseOk("[a]\nbssplit=4k/(100/4):8k/\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].split.at(0).perc, 25u);
+  EXPECT_EQ(j.bs[0].split.at(1).perc, 75u);
+}
+
 // bs=4k,8k,16k,32k: fio and iobench silently dropped the fourth value.
 TEST(JobfileErrors, AtMostThreeDirections) {
   EXPECT_EQ(ParseErr("[a]\nbs=4k,8k,16k,32k\n"),
