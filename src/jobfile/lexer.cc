@@ -149,6 +149,14 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
           return err(static_cast<int>(cpos) + 1,
                      std::string("'") + text[cpos] +
                          "' starts a comment, so it cannot be part of a section name");
+        // `[job] x`: the ']' is there; the stray text is the problem.
+        if (size_t close = body.find(']', b); close != std::string::npos && close + 1 < e) {
+          size_t after = close + 1;
+          while (after < e && IsBlank(body[after])) ++after;
+          return err(static_cast<int>(after) + 1,
+                     "unexpected '" + body.substr(after, e - after) +
+                         "' after the section header (only a comment may follow ']')");
+        }
         return err(static_cast<int>(e) + 1, "missing ']' after section name");
       }
       std::string name = body.substr(b + 1, e - b - 2);
