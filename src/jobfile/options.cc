@@ -2175,7 +2175,15 @@ std::string SuggestOption(const std::string& name) {
     names.push_back(d.name);
     for (const auto& a : d.aliases) names.push_back(a);
   }
-  return SuggestFrom(name, names);
+  std::string best = SuggestFrom(name, names);
+  // `rwmix=70` is too far from any name by edit distance, but it starts one
+  // (fio suggests 'rw'): offer the shortest option that begins with it.
+  if (best.empty() && name.size() >= 3)
+    for (const auto& n : names)
+      if (n.size() > name.size() && n.compare(0, name.size(), name) == 0 &&
+          (best.empty() || n.size() < best.size()))
+        best = n;
+  return best;
 }
 
 std::string TypeName(const OptionDef& def) {

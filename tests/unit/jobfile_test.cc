@@ -713,6 +713,9 @@ TEST(JobfileErrors, UnknownOptionSuggests) {
             "t.fio:3:1: unknown option 'iodpeth'; did you mean 'iodepth'?\niodpeth=32\n^");
   EXPECT_EQ(ParseErr("[a]\n  frobnicate=1\n"),
             "t.fio:2:3: unknown option 'frobnicate'\n  frobnicate=1\n  ^");
+  // Too far by edit distance, but the start of an option name.
+  EXPECT_EQ(ParseErr("[a]\nrwmix=70\n"),
+            "t.fio:2:1: unknown option 'rwmix'; did you mean 'rwmixread'?\nrwmix=70\n^");
 }
 
 TEST(JobfileErrors, FioOnlyOptionIsRefusedByName) {
