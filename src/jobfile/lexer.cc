@@ -177,9 +177,16 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
     size_t k = b;
     while (k < e && body[k] != '=' && !IsBlank(body[k])) ++k;
     std::string key = body.substr(b, k - b);
-    if (key == "include" && k < e && IsBlank(body[k])) {
+    // `include FILE`; fio also reads `include=FILE` (it skips the one
+    // character after the word), so a job file may use either.
+    if (key == "include") {
       size_t v = k;
       while (v < e && IsBlank(body[v])) ++v;
+      if (v < e && body[v] == '=') {
+        ++v;
+        while (v < e && IsBlank(body[v])) ++v;
+      }
+      if (v == e) return err(static_cast<int>(b) + 1, "include needs a file name (include FILE)");
       ent.kind = LexEntry::Kind::kInclude;
       ent.key = body.substr(v, e - v);
       ent.value_col = static_cast<int>(v) + 1;

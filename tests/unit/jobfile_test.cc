@@ -1036,6 +1036,23 @@ TEST(JobfileInclude, NestedAndRelative) {
   EXPECT_EQ(r->jobs.at(0).settings[1].line, 1);
 }
 
+// fio reads `include=x.inc` as an include; iobench called it an unknown
+// option 'include' (and said the same of a bare `include`).
+TEST(JobfileInclude, EqualsFormAndMissingName) {
+  TempDir d;
+  d.Write("b.inc", "bs=8k\n");
+  std::string main = d.Write("main.fio", "[job]\ninclude = b.inc\n");
+  ParseInput in;
+  in.job_files = {main};
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).bs[0].min, 8192u);
+  auto bare = Lex("[a]\ninclude   # no name\n", "f.fio");
+  ASSERT_FALSE(bare.ok());
+  EXPECT_EQ(bare.status().message(),
+            "f.fio:2:1: include needs a file name (include FILE)\ninclude   # no name\n^");
+}
+
 // fio resolves `include x.inc` in the working directory first, then next
 // to the job file. With a x.inc in both places iobench read the other one,
 // silently; with x.inc only in the working directory it refused the file.
