@@ -191,7 +191,13 @@ class FileReader {
                              "4k' as 4 bytes); write '" +
                              e.key + "=" + e.value + "' to keep the file portable");
       }
-      if (e.quoted && !warned_quote) {
+      // In a pattern the quotes are syntax: buffer_pattern="abc" is the text
+      // abc, 'name' a file (fio); removing them turned the text into an error.
+      const OptionDef* qdef = e.quoted ? FindOption(e.key) : nullptr;
+      if (qdef && (qdef->name == "buffer_pattern" || qdef->name == "verify_pattern")) {
+        r.value = e.text.substr(static_cast<size_t>(e.value_col) - 2, e.value.size() + 2);
+        r.value_col -= 1;
+      } else if (e.quoted && !warned_quote) {
         warned_quote = true;
         warnings_->push_back(
             display + ":" + std::to_string(e.line) + ": warning: quoted value in '" + Trim(e.text) +

@@ -593,6 +593,20 @@ TEST(JobfileValues, CpumaskIsABitMaskOfCpus) {
         << bad;
 }
 
+// buffer_pattern="abc" (fio's text form) failed: the lexer removed the
+// quotes, leaving 'abc', which is no pattern. In a pattern they are syntax.
+TEST(JobfileValues, QuotedPatternKeepsItsQuotes) {
+  auto out = ParseOk("[a]\nbuffer_pattern=\"abc\"\nverify_pattern=\"xy\"\n");
+  const auto& j = out.jobs.at(0);
+  EXPECT_EQ(j.buffer_pattern, (std::vector<uint8_t>{'a', 'b', 'c'}));
+  EXPECT_EQ(j.verify.pattern, (std::vector<uint8_t>{'x', 'y'}));
+  EXPECT_TRUE(out.warnings.empty()) << out.warnings.at(0);
+  EXPECT_NE(ParseErr("[a]\nbuffer_pattern='abc'\n")
+                .find("t.fio:2:16: option 'buffer_pattern': "
+                      "pattern ''abc'': a 'quoted' part"),
+            std::string::npos);
+}
+
 TEST(JobfileValues, SideEffectsFioHasToo) {
   auto j = ParseOk(
                "[a]\ngtod_reduce=1\nfilename=/a:/b\nignore_error=,ENOSPC\n"
