@@ -391,7 +391,9 @@ Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
           part.push_back(static_cast<uint8_t>(std::stoul(h.substr(k, 2), nullptr, 16)));
         i = e;
       } else if (c == '\'') {
-        return Bad("pattern '" + p + "': a 'quoted' part names a file to read the pattern " +
+        // p holds the quotes already: "pattern 'x.bin'", not "pattern ''x.bin''".
+        return Bad("pattern " + (p.front() == '\'' ? p : "'" + p + "'") +
+                   ": a 'quoted' part names a file to read the pattern " +
                    "from (fio); iobench does not read pattern files yet: use \"text\" or 0xHEX");
       } else if (c == '"') {
         const size_t e = p.find(c, i + 1);

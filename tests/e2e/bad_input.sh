@@ -110,7 +110,7 @@ check rw-bad 2 "rw_bad.fio:4:4: option 'rw': bad rw mode 'sideways'" -- "$bin" "
 check verify-pattern-garbage 2 \
   "verify_pattern_bad.fio:7:16: option 'verify_pattern': pattern '0xZZ': cannot parse it at byte 2" -- \
   "$bin" "$(c verify_pattern_bad.fio)"
-check buffer-pattern-file 2 "pattern_file.fio:6:17: option 'buffer_pattern': pattern 'pattern.bin'" -- \
+check buffer-pattern-file 2 "pattern_file.fio:6:16: option 'buffer_pattern': pattern 'pattern.bin': a 'quoted' part names a file" -- \
   "$bin" "$(c pattern_file.fio)"
 check verify-pattern-file-cli 2 "a 'quoted' part names a file to read the pattern from" -- \
   "$bin" --name=p --ioengine=null --size=1m --rw=write --verify=pattern "--verify_pattern='p.bin'"

@@ -603,7 +603,7 @@ TEST(JobfileValues, QuotedPatternKeepsItsQuotes) {
   EXPECT_TRUE(out.warnings.empty()) << out.warnings.at(0);
   EXPECT_NE(ParseErr("[a]\nbuffer_pattern='abc'\n")
                 .find("t.fio:2:16: option 'buffer_pattern': "
-                      "pattern ''abc'': a 'quoted' part"),
+                      "pattern 'abc': a 'quoted' part"),
             std::string::npos);
 }
 
