@@ -381,7 +381,10 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
       case OptType::kEnum:
       case OptType::kStr:
       case OptType::kSpecial:
-        if (Trim(v.text).empty() && def->type != OptType::kStr)
+        // fio refuses every empty string too (name= gave a job named "",
+        // directory= quietly meant the working directory); only the
+        // write_*_log options take an empty value (the job's name).
+        if (Trim(v.text).empty() && !(def->type == OptType::kStr && BareAllowed(*def)))
           return Diag(s, at(0), "option '" + def->name + "' needs a value");
         break;
     }

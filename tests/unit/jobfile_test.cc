@@ -918,6 +918,21 @@ TEST(JobfileErrors, BadEngine) {
       std::string::npos);
 }
 
+// name=, directory= and filename_format= were accepted empty: a job named
+// "", files in the working directory, a file named "./". fio refuses them.
+TEST(JobfileErrors, EmptyStringValues) {
+  EXPECT_EQ(ParseErr("[a]\ndirectory=\n"),
+            "t.fio:2:11: option 'directory' needs a value\ndirectory=\n          ^");
+  for (const char* o : {"name", "description", "filename_format", "exec_prerun", "wait_for"})
+    EXPECT_NE(ParseErr(std::string("[a]\n") + o + "=  \n")
+                  .find("option '" + std::string(o) + "' needs a value"),
+              std::string::npos)
+        << o;
+  // The logs take an empty value, as in fio: the job's name is the prefix.
+  auto j = ParseOk("[a]\nwrite_bw_log=\n").jobs.at(0);
+  EXPECT_EQ(j.settings.back().name, "write_bw_log");
+}
+
 TEST(JobfileErrors, MissingValueFlagsAndOutsideSection) {
   EXPECT_EQ(ParseErr("[a]\niodepth\n"),
             "t.fio:2:1: option 'iodepth' needs a value (iodepth=int)\niodepth\n^");
