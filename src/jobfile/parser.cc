@@ -558,6 +558,10 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
       r.value_col = static_cast<int>(a.size()) + 2;
     }
     if (r.key == "name" && !r.bare) {
+      // fio: "option name requires an argument"; a job named "" is no use.
+      if (Trim(r.value).empty())
+        return Status::Invalid(
+            FormatDiagnostic(kCmdline, 0, r.value_col, "option 'name' needs a value", r.text));
       Section s;
       s.name = r.value;
       s.file = kCmdline;

@@ -931,6 +931,12 @@ TEST(JobfileErrors, EmptyStringValues) {
   // The logs take an empty value, as in fio: the job's name is the prefix.
   auto j = ParseOk("[a]\nwrite_bw_log=\n").jobs.at(0);
   EXPECT_EQ(j.settings.back().name, "write_bw_log");
+  // On the command line too: `--name=` ran a job named "".
+  ParseInput in;
+  in.cli_job_args = {"--name=", "--size=1m"};
+  auto r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "command line: option 'name' needs a value\n--name=\n       ^");
 }
 
 TEST(JobfileErrors, MissingValueFlagsAndOutsideSection) {
