@@ -175,6 +175,16 @@ class FileReader {
             e.text));
       RawSetting r;
       r.key = e.key;
+      // fio substitutes ${VAR} in the whole line, so `${ENGINE_OPT}=1` names
+      // an option; iobench used to refuse it as an unknown option.
+      if (e.key.find("${") != std::string::npos) {
+        ValueError ve;
+        auto key = Expand(e.key, &ve);
+        if (!key)
+          return Status::Invalid(FormatDiagnostic(
+              display, e.line, e.key_col + static_cast<int>(ve.offset), ve.message, e.text));
+        r.key = Trim(*key);
+      }
       r.value = e.value;
       r.bare = !e.has_value;
       r.file = display;

@@ -243,6 +243,15 @@ TEST(JobfileExpand, UnsetVariableIsAnErrorNamingIt) {
 
 // ${SIZE:-1m} was reported as "environment variable 'SIZE:-1m' is not set
 // (... set it, e.g. SIZE:-1m=...)", advice that cannot work.
+// fio expands ${VAR} in an option's name too; iobench called it unknown.
+TEST(JobfileExpand, VariableInAnOptionName) {
+  setenv("IOB_TEST_KEY", "iodepth", 1);
+  EXPECT_EQ(ParseOk("[a]\n${IOB_TEST_KEY}=8\n").jobs.at(0).iodepth, 8u);
+  unsetenv("IOB_TEST_KEY");
+  EXPECT_EQ(ParseErr("[a]\nx${IOB_TEST_KEY}=8\n").substr(0, 59),
+            "t.fio:2:2: environment variable 'IOB_TEST_KEY' is not set (");
+}
+
 TEST(JobfileExpand, ShellSyntaxIsNotAVariableName) {
   ValueError e;
   EXPECT_FALSE(Expand("x${IOB_SIZE:-1m}", &e).has_value());
