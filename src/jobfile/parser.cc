@@ -367,6 +367,11 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
           v.num = v.dir[0].value_or(v.dir[1].value_or(v.dir[2].value_or(0)));
         } else {
           std::string t = Trim(v.text);
+          // rwmixread=70% read as "bad number" (fio silently runs 100% reads).
+          if (!def->allow_percent && def->type == OptType::kInt && t.size() > 1 && t.back() == '%')
+            return Diag(s, at(0),
+                        "option '" + def->name + "' takes a plain number, without '%': write " +
+                            def->name + "=" + t.substr(0, t.size() - 1));
           if (def->allow_percent && !t.empty() && t.back() == '%') {
             t.pop_back();
             ctx.kind = NumKind::kPlain;

@@ -798,6 +798,13 @@ TEST(JobfileErrors, CountsTakeWholeNumbers) {
   EXPECT_EQ(j.numjobs, 3u);
 }
 
+// rwmixread=70% said "bad number '70%'" (fio silently runs 100% reads).
+TEST(JobfileErrors, PercentSignOnAPlainNumber) {
+  EXPECT_EQ(ParseErr("[a]\nrwmixread=70%\n"),
+            "t.fio:2:11: option 'rwmixread' takes a plain number, without '%': write "
+            "rwmixread=70\nrwmixread=70%\n          ^");
+}
+
 // offset_increment=12.5% was rounded to 13% without a word; JobSpec holds
 // whole percentages, so a fraction is refused (fio reads it as 12 bytes).
 TEST(JobfileErrors, PercentagesAreWhole) {
