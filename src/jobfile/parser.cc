@@ -355,6 +355,17 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
           for (int d = 0; d < kNumDdirs; ++d) {
             const auto& p = parts[static_cast<size_t>(d)];
             if (!p.text) continue;
+            // bs=4k-16k / bs=4k/8k: fio silently runs 4k; point at the
+            // options that take a range or a split.
+            if (def->name == "bs" && p.text->find('(') == std::string::npos) {
+              const size_t sep = p.text->find_first_of("-:/", 1);
+              if (sep != std::string::npos)
+                return Diag(s, at(p.offset + sep),
+                            std::string("option 'bs' takes one size per direction; for ") +
+                                ((*p.text)[sep] == '/' ? "a mix of sizes write bssplit="
+                                                       : "a range write bsrange=") +
+                                *p.text + " (fio would run " + p.text->substr(0, sep) + ")");
+            }
             auto n = ParseNumber(number_text(*p.text), ctx, &ve);
             if (!n)
               return Diag(s, at(p.offset + ve.offset), "option '" + def->name + "': " + ve.message);

@@ -798,6 +798,16 @@ TEST(JobfileErrors, CountsTakeWholeNumbers) {
   EXPECT_EQ(j.numjobs, 3u);
 }
 
+// bs=4k-16k said "bad size unit 'k-16k'"; fio silently runs 4k blocks.
+TEST(JobfileErrors, BsRangeOrSplitPointsAtTheRightOption) {
+  EXPECT_EQ(ParseErr("[a]\nbs=4k-16k\n"),
+            "t.fio:2:6: option 'bs' takes one size per direction; for a range write "
+            "bsrange=4k-16k (fio would run 4k)\nbs=4k-16k\n     ^");
+  EXPECT_NE(ParseErr("[a]\nbs=8k,4k/8k\n").find("for a mix of sizes write bssplit=4k/8k"),
+            std::string::npos);
+  EXPECT_EQ(ParseOk("[a]\nbs=(16k-4k)\n").jobs.at(0).bs[0].min, 12288u);
+}
+
 // rwmixread=70% said "bad number '70%'" (fio silently runs 100% reads).
 TEST(JobfileErrors, PercentSignOnAPlainNumber) {
   EXPECT_EQ(ParseErr("[a]\nrwmixread=70%\n"),
