@@ -1655,7 +1655,7 @@ std::vector<OptionDef> BuildTable() {
             j.kb_base = static_cast<uint32_t>(v.num);
             return Status::Ok();
           }));
-  r.push_back(Row("unit_base", T::kInt, "report", "Report units: 0 auto, 8 bits, 1 bytes")
+  r.push_back(Row("unit_base", T::kInt, "report", "Report units: 0 auto, 8 bytes, 1 bits")
                   .Def("0")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     if (v.num != 0 && v.num != 1 && v.num != 8)

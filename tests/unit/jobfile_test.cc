@@ -455,6 +455,14 @@ TEST(JobfileTable, EveryIssueOptionIsARow) {
   }
 }
 
+// unit_base's help said "8 bits, 1 bytes", the reverse of fio (8 bytes,
+// 1 bits) and of what the reports do.
+TEST(JobfileTable, UnitBaseHelpSaysOneIsBits) {
+  const OptionDef* d = FindOption("unit_base");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->help, "Report units: 0 auto, 8 bytes, 1 bits");
+}
+
 TEST(JobfileTable, FioAliases) {
   EXPECT_EQ(FindOption("readwrite")->name, "rw");
   EXPECT_EQ(FindOption("blocksize")->name, "bs");
