@@ -149,6 +149,14 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
           return err(static_cast<int>(cpos) + 1,
                      std::string("'") + text[cpos] +
                          "' starts a comment, so it cannot be part of a section name");
+        // `[job] x`: the ']' is there; the stray text is the problem.
+        if (size_t close = body.find(']', b); close != std::string::npos && close + 1 < e) {
+          size_t after = close + 1;
+          while (after < e && IsBlank(body[after])) ++after;
+          return err(static_cast<int>(after) + 1,
+                     "unexpected '" + body.substr(after, e - after) +
+                         "' after the section header (only a comment may follow ']')");
+        }
         return err(static_cast<int>(e) + 1, "missing ']' after section name");
       }
       std::string name = body.substr(b + 1, e - b - 2);
@@ -169,9 +177,16 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
     size_t k = b;
     while (k < e && body[k] != '=' && !IsBlank(body[k])) ++k;
     std::string key = body.substr(b, k - b);
-    if (key == "include" && k < e && IsBlank(body[k])) {
+    // `include FILE`; fio also reads `include=FILE` (it skips the one
+    // character after the word), so a job file may use either.
+    if (key == "include") {
       size_t v = k;
       while (v < e && IsBlank(body[v])) ++v;
+      if (v < e && body[v] == '=') {
+        ++v;
+        while (v < e && IsBlank(body[v])) ++v;
+      }
+      if (v == e) return err(static_cast<int>(b) + 1, "include needs a file name (include FILE)");
       ent.kind = LexEntry::Kind::kInclude;
       ent.key = body.substr(v, e - v);
       ent.value_col = static_cast<int>(v) + 1;

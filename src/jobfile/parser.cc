@@ -175,6 +175,16 @@ class FileReader {
             e.text));
       RawSetting r;
       r.key = e.key;
+      // fio substitutes ${VAR} in the whole line, so `${ENGINE_OPT}=1` names
+      // an option; iobench used to refuse it as an unknown option.
+      if (e.key.find("${") != std::string::npos) {
+        ValueError ve;
+        auto key = Expand(e.key, &ve);
+        if (!key)
+          return Status::Invalid(FormatDiagnostic(
+              display, e.line, e.key_col + static_cast<int>(ve.offset), ve.message, e.text));
+        r.key = Trim(*key);
+      }
       r.value = e.value;
       r.bare = !e.has_value;
       r.file = display;
@@ -191,7 +201,13 @@ class FileReader {
                              "4k' as 4 bytes); write '" +
                              e.key + "=" + e.value + "' to keep the file portable");
       }
-      if (e.quoted && !warned_quote) {
+      // In a pattern the quotes are syntax: buffer_pattern="abc" is the text
+      // abc, 'name' a file (fio); removing them turned the text into an error.
+      const OptionDef* qdef = e.quoted ? FindOption(e.key) : nullptr;
+      if (qdef && (qdef->name == "buffer_pattern" || qdef->name == "verify_pattern")) {
+        r.value = e.text.substr(static_cast<size_t>(e.value_col) - 2, e.value.size() + 2);
+        r.value_col -= 1;
+      } else if (e.quoted && !warned_quote) {
         warned_quote = true;
         warnings_->push_back(
             display + ":" + std::to_string(e.line) + ": warning: quoted value in '" + Trim(e.text) +
@@ -339,6 +355,17 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
           for (int d = 0; d < kNumDdirs; ++d) {
             const auto& p = parts[static_cast<size_t>(d)];
             if (!p.text) continue;
+            // bs=4k-16k / bs=4k/8k: fio silently runs 4k; point at the
+            // options that take a range or a split.
+            if (def->name == "bs" && p.text->find('(') == std::string::npos) {
+              const size_t sep = p.text->find_first_of("-:/", 1);
+              if (sep != std::string::npos)
+                return Diag(s, at(p.offset + sep),
+                            std::string("option 'bs' takes one size per direction; for ") +
+                                ((*p.text)[sep] == '/' ? "a mix of sizes write bssplit="
+                                                       : "a range write bsrange=") +
+                                *p.text + " (fio would run " + p.text->substr(0, sep) + ")");
+            }
             auto n = ParseNumber(number_text(*p.text), ctx, &ve);
             if (!n)
               return Diag(s, at(p.offset + ve.offset), "option '" + def->name + "': " + ve.message);
@@ -351,6 +378,11 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
           v.num = v.dir[0].value_or(v.dir[1].value_or(v.dir[2].value_or(0)));
         } else {
           std::string t = Trim(v.text);
+          // rwmixread=70% read as "bad number" (fio silently runs 100% reads).
+          if (!def->allow_percent && def->type == OptType::kInt && t.size() > 1 && t.back() == '%')
+            return Diag(s, at(0),
+                        "option '" + def->name + "' takes a plain number, without '%': write " +
+                            def->name + "=" + t.substr(0, t.size() - 1));
           if (def->allow_percent && !t.empty() && t.back() == '%') {
             t.pop_back();
             ctx.kind = NumKind::kPlain;
@@ -358,6 +390,14 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
           }
           auto n = ParseNumber(number_text(t), ctx, &ve);
           if (!n) return Diag(s, at(ve.offset), "option '" + def->name + "': " + ve.message);
+          // A percentage is held whole: offset_increment=12.5% became 13%
+          // without a word (fio reads such a value as 12 bytes).
+          if (v.percent && t.find('.') != std::string::npos && Trim(t).front() != '(')
+            return Diag(s, at(0),
+                        "option '" + def->name + "' takes a whole percentage, got '" + Trim(t) +
+                            "%' (fio reads it as " +
+                            std::to_string(static_cast<int64_t>(std::strtod(t.c_str(), nullptr))) +
+                            " bytes)");
           IOB_RETURN_IF_ERROR(whole(t, 0));
           v.num = *n;
           if (!v.percent) IOB_RETURN_IF_ERROR(range_err(*n, 0));
@@ -367,7 +407,10 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
       case OptType::kEnum:
       case OptType::kStr:
       case OptType::kSpecial:
-        if (Trim(v.text).empty() && def->type != OptType::kStr)
+        // fio refuses every empty string too (name= gave a job named "",
+        // directory= quietly meant the working directory); only the
+        // write_*_log options take an empty value (the job's name).
+        if (Trim(v.text).empty() && !(def->type == OptType::kStr && BareAllowed(*def)))
           return Diag(s, at(0), "option '" + def->name + "' needs a value");
         break;
     }
@@ -541,6 +584,10 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
       r.value_col = static_cast<int>(a.size()) + 2;
     }
     if (r.key == "name" && !r.bare) {
+      // fio: "option name requires an argument"; a job named "" is no use.
+      if (Trim(r.value).empty())
+        return Status::Invalid(
+            FormatDiagnostic(kCmdline, 0, r.value_col, "option 'name' needs a value", r.text));
       Section s;
       s.name = r.value;
       s.file = kCmdline;

@@ -283,6 +283,13 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
       if (v > static_cast<unsigned __int128>(INT64_MAX))
         return fail("number '" + std::string(s) + "' is too large", b);
     }
+    // A hex time is a count of the option's default unit, as a decimal one
+    // is: runtime=0x10 is 16 s (it was 16 ns, which showed as 0us).
+    if (ctx.kind == NumKind::kTime) {
+      v *= ctx.time_unit_ns;
+      if (v > static_cast<unsigned __int128>(INT64_MAX))
+        return fail("number '" + std::string(s) + "' is too large", b);
+    }
     return neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
   }
   size_t q = p;

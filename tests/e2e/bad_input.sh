@@ -110,10 +110,25 @@ check rw-bad 2 "rw_bad.fio:4:4: option 'rw': bad rw mode 'sideways'" -- "$bin" "
 check verify-pattern-garbage 2 \
   "verify_pattern_bad.fio:7:16: option 'verify_pattern': pattern '0xZZ': cannot parse it at byte 2" -- \
   "$bin" "$(c verify_pattern_bad.fio)"
-check buffer-pattern-file 2 "pattern_file.fio:6:17: option 'buffer_pattern': pattern 'pattern.bin'" -- \
+check buffer-pattern-file 2 "pattern_file.fio:6:16: option 'buffer_pattern': pattern 'pattern.bin': a 'quoted' part names a file" -- \
   "$bin" "$(c pattern_file.fio)"
 check verify-pattern-file-cli 2 "a 'quoted' part names a file to read the pattern from" -- \
   "$bin" --name=p --ioengine=null --size=1m --rw=write --verify=pattern "--verify_pattern='p.bin'"
+# Values fio 3.33 reads as something else without a word (parseprobe audit).
+check cli-empty-name 2 "command line: option 'name' needs a value" -- \
+  "$bin" --name= --ioengine=null --size=1m
+check cli-empty-directory 2 "command line: option 'directory' needs a value" -- \
+  "$bin" --name=a --ioengine=null --size=1m --directory=
+check cli-bs-range 2 "option 'bs' takes one size per direction; for a range write bsrange=4k-16k" -- \
+  "$bin" --name=a --ioengine=null --size=1m --bs=4k-16k
+check cli-rwmix-percent 2 "option 'rwmixread' takes a plain number, without '%'" -- \
+  "$bin" --name=a --ioengine=null --size=1m --rw=randrw --rwmixread=70%
+check cli-fraction-percent 2 "option 'offset' takes a whole percentage, got '12.5%'" -- \
+  "$bin" --name=a --ioengine=null --size=1m --offset=12.5%
+check cli-fraction-share 2 "bssplit share '10.5' must be a whole number" -- \
+  "$bin" --name=a --ioengine=null --size=1m --bssplit=4k/10.5:8k/89.5
+check cli-normal-deviation 2 "normal deviation '-1' must be above 0 and below 100" -- \
+  "$bin" --name=a --ioengine=null --size=1m --rw=randread --random_distribution=normal:-1
 check section-unclosed 2 "section_unclosed.fio:1:3: missing '\]'" -- "$bin" "$(c section_unclosed.fio)"
 check wait-for-unknown 2 "wait_for=nobody" -- "$bin" "$(c wait_for_unknown.fio)"
 check name-not-utf8 2 "name_latin1.fio:2:5: byte 0xE9 is not UTF-8 text" -- \

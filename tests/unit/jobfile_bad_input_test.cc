@@ -90,6 +90,15 @@ TEST(JobfileBadInputTest, CommentCharacterInASectionName) {
             "f.fio:1:3: missing ']' after section name\n[a ; comment\n  ^");
 }
 
+// `[a] x` was reported as "missing ']' after section name", pointing past the x.
+TEST(JobfileBadInputTest, TextAfterASectionHeader) {
+  EXPECT_EQ(LexError("[a] x y\nsize=1m\n"),
+            "f.fio:1:5: unexpected 'x y' after the section header (only a comment may follow "
+            "']')\n[a] x y\n    ^");
+  auto r = Lex("[a] # note\n[b]\t; note\n", "f.fio");
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+}
+
 TEST(JobfileBadInputTest, ALongLineShowsAWindowAroundTheColumn) {
   std::string line = std::string(1000, 'a') + "X" + std::string(1000, 'b');
   const std::string msg = FormatDiagnostic("f.fio", 1, 1001, "here", line);

@@ -135,6 +135,10 @@ TEST(JobfileUnits, TimeSuffixesAndDefaultUnit) {
   EXPECT_EQ(Time("7usec"), 7000);
   EXPECT_EQ(Time("10", 1000), 10000);  // thinktime: microseconds by default
   EXPECT_EQ(Time("1.5s"), 1500000000LL);
+  // A hex number is in the default unit too (runtime=0x10 was 16 ns).
+  EXPECT_EQ(Time("0x10"), 16000000000LL);
+  EXPECT_EQ(Time("0x10", 1000), 16000);
+  EXPECT_EQ(NumError("0x7fffffffff", NumKind::kTime), "number '0x7fffffffff' is too large");
 }
 
 TEST(JobfileUnits, BadNumbersSayWhy) {
@@ -239,6 +243,15 @@ TEST(JobfileExpand, UnsetVariableIsAnErrorNamingIt) {
 
 // ${SIZE:-1m} was reported as "environment variable 'SIZE:-1m' is not set
 // (... set it, e.g. SIZE:-1m=...)", advice that cannot work.
+// fio expands ${VAR} in an option's name too; iobench called it unknown.
+TEST(JobfileExpand, VariableInAnOptionName) {
+  setenv("IOB_TEST_KEY", "iodepth", 1);
+  EXPECT_EQ(ParseOk("[a]\n${IOB_TEST_KEY}=8\n").jobs.at(0).iodepth, 8u);
+  unsetenv("IOB_TEST_KEY");
+  EXPECT_EQ(ParseErr("[a]\nx${IOB_TEST_KEY}=8\n").substr(0, 59),
+            "t.fio:2:2: environment variable 'IOB_TEST_KEY' is not set (");
+}
+
 TEST(JobfileExpand, ShellSyntaxIsNotAVariableName) {
   ValueError e;
   EXPECT_FALSE(Expand("x${IOB_SIZE:-1m}", &e).has_value());
@@ -442,6 +455,14 @@ TEST(JobfileTable, EveryIssueOptionIsARow) {
   }
 }
 
+// unit_base's help said "8 bits, 1 bytes", the reverse of fio (8 bytes,
+// 1 bits) and of what the reports do.
+TEST(JobfileTable, UnitBaseHelpSaysOneIsBits) {
+  const OptionDef* d = FindOption("unit_base");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->help, "Report units: 0 auto, 8 bytes, 1 bits");
+}
+
 TEST(JobfileTable, FioAliases) {
   EXPECT_EQ(FindOption("readwrite")->name, "rw");
   EXPECT_EQ(FindOption("blocksize")->name, "bs");
@@ -589,6 +610,20 @@ TEST(JobfileValues, CpumaskIsABitMaskOfCpus) {
         << bad;
 }
 
+// buffer_pattern="abc" (fio's text form) failed: the lexer removed the
+// quotes, leaving 'abc', which is no pattern. In a pattern they are syntax.
+TEST(JobfileValues, QuotedPatternKeepsItsQuotes) {
+  auto out = ParseOk("[a]\nbuffer_pattern=\"abc\"\nverify_pattern=\"xy\"\n");
+  const auto& j = out.jobs.at(0);
+  EXPECT_EQ(j.buffer_pattern, (std::vector<uint8_t>{'a', 'b', 'c'}));
+  EXPECT_EQ(j.verify.pattern, (std::vector<uint8_t>{'x', 'y'}));
+  EXPECT_TRUE(out.warnings.empty()) << out.warnings.at(0);
+  EXPECT_NE(ParseErr("[a]\nbuffer_pattern='abc'\n")
+                .find("t.fio:2:16: option 'buffer_pattern': "
+                      "pattern 'abc': a 'quoted' part"),
+            std::string::npos);
+}
+
 TEST(JobfileValues, SideEffectsFioHasToo) {
   auto j = ParseOk(
                "[a]\ngtod_reduce=1\nfilename=/a:/b\nignore_error=,ENOSPC\n"
@@ -709,6 +744,9 @@ TEST(JobfileErrors, UnknownOptionSuggests) {
             "t.fio:3:1: unknown option 'iodpeth'; did you mean 'iodepth'?\niodpeth=32\n^");
   EXPECT_EQ(ParseErr("[a]\n  frobnicate=1\n"),
             "t.fio:2:3: unknown option 'frobnicate'\n  frobnicate=1\n  ^");
+  // Too far by edit distance, but the start of an option name.
+  EXPECT_EQ(ParseErr("[a]\nrwmix=70\n"),
+            "t.fio:2:1: unknown option 'rwmix'; did you mean 'rwmixread'?\nrwmix=70\n^");
 }
 
 TEST(JobfileErrors, FioOnlyOptionIsRefusedByName) {
@@ -740,6 +778,20 @@ TEST(JobfileErrors, OutOfRange) {
       "t.fio:2:16: value -5000 ns of option 'latency_window' is out of range (>= 0 ns)\nlate");
 }
 
+// normal:-1 passed --parse-only and failed only when the run started, with no
+// file or line; fio refuses a deviation outside [0, 100) while parsing.
+TEST(JobfileErrors, NormalDeviationRange) {
+  EXPECT_EQ(ParseErr("[a]\nrandom_distribution=normal:-1\n"),
+            "t.fio:2:21: option 'random_distribution': normal deviation '-1' must be above 0 and "
+            "below 100\nrandom_distribution=normal:-1\n                    ^");
+  EXPECT_NE(ParseErr("[a]\nrandom_distribution=normal:100\n").find("deviation '100' must be"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nrandom_distribution=normal:0:0.5\n").find("deviation '0' must be"),
+            std::string::npos);
+  auto j = ParseOk("[a]\nrandom_distribution=normal:99.9:0.25\n").jobs.at(0);
+  EXPECT_EQ(j.random_distribution.param, 99.9);
+  EXPECT_EQ(j.random_distribution.center_frac, 0.25);
+}
 // numjobs=1.5 ran 2 clones where fio runs 1 (fio drops the fraction).
 TEST(JobfileErrors, CountsTakeWholeNumbers) {
   EXPECT_EQ(ParseErr("[a]\nnumjobs=1.5\n"),
@@ -752,6 +804,56 @@ TEST(JobfileErrors, CountsTakeWholeNumbers) {
   auto j = ParseOk("[a]\nbs=1.5k\nruntime=1.5\nnumjobs=(3/2*2)\n").jobs.at(0);
   EXPECT_EQ(j.bs[0].min, 1536u);
   EXPECT_EQ(j.numjobs, 3u);
+}
+
+// bs=4k-16k said "bad size unit 'k-16k'"; fio silently runs 4k blocks.
+TEST(JobfileErrors, BsRangeOrSplitPointsAtTheRightOption) {
+  EXPECT_EQ(ParseErr("[a]\nbs=4k-16k\n"),
+            "t.fio:2:6: option 'bs' takes one size per direction; for a range write "
+            "bsrange=4k-16k (fio would run 4k)\nbs=4k-16k\n     ^");
+  EXPECT_NE(ParseErr("[a]\nbs=8k,4k/8k\n").find("for a mix of sizes write bssplit=4k/8k"),
+            std::string::npos);
+  EXPECT_EQ(ParseOk("[a]\nbs=(16k-4k)\n").jobs.at(0).bs[0].min, 12288u);
+}
+
+// rwmixread=70% said "bad number '70%'" (fio silently runs 100% reads).
+TEST(JobfileErrors, PercentSignOnAPlainNumber) {
+  EXPECT_EQ(ParseErr("[a]\nrwmixread=70%\n"),
+            "t.fio:2:11: option 'rwmixread' takes a plain number, without '%': write "
+            "rwmixread=70\nrwmixread=70%\n          ^");
+}
+
+// offset_increment=12.5% was rounded to 13% without a word; JobSpec holds
+// whole percentages, so a fraction is refused (fio reads it as 12 bytes).
+TEST(JobfileErrors, PercentagesAreWhole) {
+  EXPECT_EQ(ParseErr("[a]\noffset_increment=12.5%\n"),
+            "t.fio:2:18: option 'offset_increment' takes a whole percentage, got '12.5%' (fio "
+            "reads it as 12 bytes)\noffset_increment=12.5%\n                 ^");
+  EXPECT_NE(ParseErr("[a]\nsize=50.5%\n").find("t.fio:2:6: option 'size' takes a whole"),
+            std::string::npos);
+  auto j = ParseOk("[a]\nsize=50%\noffset=(100/4)%\n").jobs.at(0);
+  EXPECT_EQ(j.size_percent, 50u);
+  EXPECT_EQ(j.offset_percent, 25u);
+}
+
+// bssplit=4k/10.5:8k/89.5 was refused as "add up to 101%" (each share was
+// rounded), and cpus_allowed=0.6 pinned to CPU 1: a fraction inside a list is
+// refused by name (fio drops it).
+TEST(JobfileErrors, SharesInListsAreWhole) {
+  EXPECT_EQ(ParseErr("[a]\nbssplit=4k/10.5:8k/89.5\n"),
+            "t.fio:2:9: option 'bssplit': bssplit share '10.5' must be a whole number (fio drops "
+            "the fraction)\nbssplit=4k/10.5:8k/89.5\n        ^");
+  EXPECT_NE(ParseErr("[a]\nrw=randread\nrandom_distribution=zoned:50.5/10:49.5/90\n")
+                .find("zone access share '50.5' must be a whole number"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\ncpus_allowed=0.6\n").find("CPU '0.6' must be a whole number"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nioengine=io_uring\ncmdprio_bssplit=4k/2.5\n")
+                .find("cmdprio_bssplit share '2.5' must be a whole number"),
+            std::string::npos);
+  auto j = ParseOk("[a]\nbssplit=4k/(100/4):8k/\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].split.at(0).perc, 25u);
+  EXPECT_EQ(j.bs[0].split.at(1).perc, 75u);
 }
 
 // bs=4k,8k,16k,32k: fio and iobench silently dropped the fourth value.
@@ -848,6 +950,27 @@ TEST(JobfileErrors, BadEngine) {
   EXPECT_NE(
       ParseErr("[a]\nioengine=libaoi\n").find("unknown ioengine 'libaoi'; did you mean 'libaio'?"),
       std::string::npos);
+}
+
+// name=, directory= and filename_format= were accepted empty: a job named
+// "", files in the working directory, a file named "./". fio refuses them.
+TEST(JobfileErrors, EmptyStringValues) {
+  EXPECT_EQ(ParseErr("[a]\ndirectory=\n"),
+            "t.fio:2:11: option 'directory' needs a value\ndirectory=\n          ^");
+  for (const char* o : {"name", "description", "filename_format", "exec_prerun", "wait_for"})
+    EXPECT_NE(ParseErr(std::string("[a]\n") + o + "=  \n")
+                  .find("option '" + std::string(o) + "' needs a value"),
+              std::string::npos)
+        << o;
+  // The logs take an empty value, as in fio: the job's name is the prefix.
+  auto j = ParseOk("[a]\nwrite_bw_log=\n").jobs.at(0);
+  EXPECT_EQ(j.settings.back().name, "write_bw_log");
+  // On the command line too: `--name=` ran a job named "".
+  ParseInput in;
+  in.cli_job_args = {"--name=", "--size=1m"};
+  auto r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "command line: option 'name' needs a value\n--name=\n       ^");
 }
 
 TEST(JobfileErrors, MissingValueFlagsAndOutsideSection) {
@@ -980,6 +1103,23 @@ TEST(JobfileInclude, NestedAndRelative) {
   EXPECT_EQ(r->jobs.at(0).bs[0].min, 65536u);
   EXPECT_EQ(r->jobs.at(0).iodepth, 16u);
   EXPECT_EQ(r->jobs.at(0).settings[1].line, 1);
+}
+
+// fio reads `include=x.inc` as an include; iobench called it an unknown
+// option 'include' (and said the same of a bare `include`).
+TEST(JobfileInclude, EqualsFormAndMissingName) {
+  TempDir d;
+  d.Write("b.inc", "bs=8k\n");
+  std::string main = d.Write("main.fio", "[job]\ninclude = b.inc\n");
+  ParseInput in;
+  in.job_files = {main};
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).bs[0].min, 8192u);
+  auto bare = Lex("[a]\ninclude   # no name\n", "f.fio");
+  ASSERT_FALSE(bare.ok());
+  EXPECT_EQ(bare.status().message(),
+            "f.fio:2:1: include needs a file name (include FILE)\ninclude   # no name\n^");
 }
 
 // fio resolves `include x.inc` in the working directory first, then next
