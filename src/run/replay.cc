@@ -27,6 +27,17 @@ bool IsBlktraceMagic(const unsigned char* b, size_t n) {
   return (le & 0xffffff00u) == 0x65617400u || (be & 0xffffff00u) == 0x65617400u;
 }
 
+// 2 or 3 for a header line ("fio version N iolog", trailing white space and
+// CR allowed: fio compares only the header's text), 0 for any other line.
+int HeaderVersion(std::string_view line) {
+  while (!line.empty() &&
+         (line.back() == '\n' || line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+    line.remove_suffix(1);
+  if (line == kV2Header) return 2;
+  if (line == kV3Header) return 3;
+  return 0;
+}
+
 bool ParseU64(std::string_view s, uint64_t* v) {
   if (s.empty()) return false;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
@@ -74,12 +85,9 @@ Result<std::unique_ptr<IologReader>> IologReader::Open(const std::string& path,
                                "blktrace yet (only fio iolog versions 2 and 3)");
   if (n < 0) return r->LineError("not a fio iolog header (the first line is over 64 KiB)");
   std::string_view first(r->buf_.get(), static_cast<size_t>(n));
-  while (!first.empty() && (first.back() == '\n' || first.back() == '\r')) first.remove_suffix(1);
-  if (first == kV2Header) {
-    r->version_ = 2;
-  } else if (first == kV3Header) {
-    r->version_ = 3;
-  } else {
+  r->version_ = HeaderVersion(first);
+  if (r->version_ == 0) {
+    while (!first.empty() && (first.back() == '\n' || first.back() == '\r')) first.remove_suffix(1);
     std::string shown(first.substr(0, 60));
     for (char& c : shown)
       if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
@@ -146,6 +154,17 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
     tok[n++] = std::string_view(start, static_cast<size_t>(p - start));
   }
   if (n == 0) return 0;  // a blank line
+  if (n == 4 && tok[0] == "fio" && tok[1] == "version") {
+    // The header again: write_iolog appends, so a log holds one run after
+    // another (a rerun, or numjobs clones sharing the file). Each run's
+    // clock starts at 0; its files are added again (a no-op) and opened.
+    const int v = HeaderVersion(line);
+    if (v != 0) {
+      version_ = v;
+      last_stamp_us_ = 0;
+      return 0;
+    }
+  }
   int at = 0;
   if (version_ == 3) {
     uint64_t stamp = 0;

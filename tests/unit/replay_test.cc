@@ -176,6 +176,44 @@ TEST(ReplayReaderTest, Version2WaitsAndFiles) {
   EXPECT_EQ((*rr)->files(), std::vector<std::string>{"/dev/shm/other"});
 }
 
+// write_iolog appends: a log can hold one run after another, each with its
+// own header and a clock from 0 (a rerun, numjobs clones sharing the file).
+// fio replays them all; so does iobench. A header with trailing blanks is
+// a header (fio compares the header text only).
+TEST(ReplayReaderTest, AppendedRunsAndHeaderBlanks) {
+  TempDir d;
+  const std::string p = d.Write("twice.log",
+                                "fio version 3 iolog \r\n"
+                                "10 /f add\n"
+                                "20 /f open\n"
+                                "30 /f read 0 4096\n"
+                                "40 /f close\n"
+                                "fio version 3 iolog\t\n"
+                                "5 /f add\n"
+                                "7 /f open\n"
+                                "9 /f write 4096 4096\n"
+                                "fio version 2 iolog\n"
+                                "/f wait 1000 0\n"
+                                "/f read 8192 512\n");
+  std::vector<ReplayEntry> e = ReadEntries(p);
+  ASSERT_EQ(e.size(), 3u);
+  EXPECT_EQ(e[0].op, IoOp::kRead);
+  EXPECT_EQ(e[0].delay_ns, 30000u);
+  EXPECT_EQ(e[1].op, IoOp::kWrite);
+  EXPECT_EQ(e[1].line, 9u);
+  EXPECT_EQ(e[1].file, 0u);
+  EXPECT_EQ(e[1].delay_ns, 19000u);  // the rest of run 1 (10 us), then 9 us into run 2
+  EXPECT_EQ(e[2].offset, 8192u);
+  EXPECT_EQ(e[2].delay_ns, 1000000u);
+  auto s = ScanIolog(p, {});
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->files, std::vector<std::string>{"/f"});
+  // Only a whole header line restarts: anything else is still an error.
+  const std::string q =
+      d.Write("bad.log", "fio version 3 iolog\n1 /f add\n2 /f open\nfio version 3 iolog x\n");
+  EXPECT_EQ(ErrorOf(q), "read_iolog " + q + ":4: timestamp 'fio' is not a number");
+}
+
 TEST(ReplayReaderTest, ErrorsNameFileAndLine) {
   TempDir d;
   const std::string h3 = "fio version 3 iolog\n1 /f add\n2 /f open\n";
