@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "fake_engine.h"
+#include "jobfile/parser.h"
 #include "run/coordinator.h"
 
 namespace iobench {
@@ -212,6 +213,21 @@ TEST(ReplayReaderTest, AppendedRunsAndHeaderBlanks) {
   const std::string q =
       d.Write("bad.log", "fio version 3 iolog\n1 /f add\n2 /f open\nfio version 3 iolog x\n");
   EXPECT_EQ(ErrorOf(q), "read_iolog " + q + ":4: timestamp 'fio' is not a number");
+}
+
+// fio 3.33 takes replay_scale=0 and replays the offsets unscaled; iobench
+// refused it as out of range.
+TEST(ReplayReaderTest, ReplayScaleZeroIsUnscaled) {
+  auto parsed = jobfile::ParseJobText("[r]\nread_iolog=x.log\nreplay_scale=0\n", "t.fio", "/tmp");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  const JobSpec& j = parsed->jobs.at(0);
+  EXPECT_EQ(j.replay_scale, 0u);
+  EXPECT_EQ(ReplayOptions::FromJob(j).scale, 1u);
+  TempDir d;
+  ReplayOptions o = ReplayOptions::FromJob(j);
+  std::vector<ReplayEntry> e = ReadEntries(d.Write("v3.log", kV3), o);
+  ASSERT_FALSE(e.empty());
+  EXPECT_EQ(e[1].offset, 8192u);
 }
 
 TEST(ReplayReaderTest, ErrorsNameFileAndLine) {
