@@ -162,8 +162,15 @@ class IologRecorder {
     p = AppendU64(p, offset);
     *p++ = ' ';
     p = AppendU64(p, length);
+    last_offset_ = offset;
     *p++ = '\n';
     chunk_->len = static_cast<uint32_t>(p - chunk_->data);
+  }
+  // The job's final sync of every file (end_fsync, fsync_on_close): fio
+  // logs it as a "sync" line per file, with the last I/O's offset, so a
+  // replay of the log syncs as the job did.
+  void SyncAll(uint64_t now_ns) {
+    for (uint32_t i = 0; i < files_.size(); ++i) Io(now_ns, i, IoOp::kFsync, last_offset_, 0);
   }
   // End of the job: "close" for every file (after an "open" for a file that
   // saw no I/O, so the log stays replayable), then hands the last chunk to
@@ -198,6 +205,7 @@ class IologRecorder {
   std::vector<std::string> files_;
   std::vector<uint8_t> opened_;  // per file: its "open" line is written
   uint64_t t0_ns_;
+  uint64_t last_offset_ = 0;  // the last Io()'s offset (SyncAll's lines carry it)
   LogChunk* chunk_ = nullptr;
   bool finished_ = false;
 };

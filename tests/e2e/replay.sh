@@ -31,6 +31,12 @@ record_case seqread --filename="$tmp/data" --ioengine=psync --rw=read --bs=16k -
 record_case nullfiles --ioengine=null --rw=write --bs=8k --size=64k --nrfiles=2
 record_case nullsync --ioengine=null --rw=write --bs=4k --size=32k --fdatasync=3
 record_case nulltrim --ioengine=null --rw=trim --bs=4k --size=32k
+# end_fsync / fsync_on_close: fio logs the closing sync of each file.
+truncate -s 64k data2
+record_case endfsync --filename="$tmp/data:$tmp/data2" --ioengine=psync --rw=write --bs=4k \
+  --size=16k --end_fsync=1
+record_case fsynconclose --filename="$tmp/data" --ioengine=psync --rw=write --bs=4k --size=16k \
+  --fsync_on_close=1
 # Appends, as fio: two runs, two headers.
 "$bin" --name=j --ioengine=null --rw=read --size=8k --write_iolog=ib_seqread.log --output=/dev/null
 [ "$(grep -c '^fio version 3 iolog$' ib_seqread.log)" = 2 ] || fail "write_iolog does not append"

@@ -402,6 +402,30 @@ std::string WithoutTimes(const std::string& log) {
   return out;
 }
 
+// fio logs a writing job's closing syncs (end_fsync, fsync_on_close): one
+// "sync LAST_OFFSET 0" line per file before the closes; a read job none.
+TEST(ReplayRunTest, RecordsTheClosingSyncs) {
+  TempDir d;
+  const std::string a = d.File("a", 64 << 10), b = d.File("b", 64 << 10);
+  for (int mode = 0; mode < 3; ++mode) {
+    const std::string rec = d.path() + "/rec" + std::to_string(mode) + ".log";
+    JobSpec j = TestJob("rec", mode == 2 ? RwMode::kRead : RwMode::kWrite, 4096, 16384);
+    j.ioengine = "psync";
+    j.filenames = {a, b};
+    j.nrfiles = 2;
+    (mode == 1 ? j.fsync_on_close : j.end_fsync) = true;
+    j.write_iolog = rec;
+    auto r = RunJobs({j}, {});
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    const std::string body = WithoutTimes(ReadAll(rec));
+    const std::string tail =
+        mode == 2 ? a + " close\n" + b + " close\n"
+                  : a + " sync 4096 0\n" + b + " sync 4096 0\n" + a + " close\n" + b + " close\n";
+    ASSERT_GE(body.size(), tail.size());
+    EXPECT_EQ(body.substr(body.size() - tail.size()), tail) << body;
+  }
+}
+
 // Record a real job on tmpfs, replay the record with write_iolog on the
 // replay: the second record has the same lines (times aside).
 TEST(ReplayRunTest, RecordThenReplayGivesTheSameLog) {
