@@ -404,20 +404,33 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
       }
     }
   }
-  IOB_ASSIGN_OR_RETURN(std::vector<TargetFile> targets, ResolveTargets(*job, 0, diskless));
-  for (size_t i = 0; i < targets.size() && i < s.end.size(); ++i) {
-    const TargetFile& tf = targets[i];
-    if (tf.is_char_device) continue;  // /dev/zero, /dev/null: no end
-    const uint64_t limit = diskless             ? tf.needed_size
-                           : tf.is_block_device ? tf.current_size
-                                                : std::max(tf.current_size, tf.needed_size);
-    if (s.end[i] > limit)
-      return Status::Invalid("job '" + job->name + "': read_iolog " + job->read_iolog + ":" +
-                             std::to_string(s.end_line[i]) + ": an I/O ends at byte " +
-                             std::to_string(s.end[i]) + ", past the end of " + tf.path + " (" +
-                             std::to_string(limit) + " bytes)");
+  auto check_ends = [&](const std::vector<TargetFile>& targets) -> Status {
+    for (size_t i = 0; i < targets.size() && i < s.end.size(); ++i) {
+      const TargetFile& tf = targets[i];
+      if (tf.is_char_device) continue;  // /dev/zero, /dev/null: no end
+      const uint64_t limit = diskless             ? tf.needed_size
+                             : tf.is_block_device ? tf.current_size
+                                                  : std::max(tf.current_size, tf.needed_size);
+      if (s.end[i] > limit)
+        return Status::Invalid("job '" + job->name + "': read_iolog " + job->read_iolog + ":" +
+                               std::to_string(s.end_line[i]) + ": an I/O ends at byte " +
+                               std::to_string(s.end[i]) + ", past the end of " + tf.path + " (" +
+                               std::to_string(limit) + " bytes)");
+    }
+    return Status::Ok();
+  };
+  Result<std::vector<TargetFile>> targets = ResolveTargets(*job, 0, diskless);
+  if (!targets.ok()) {
+    // The log's smallest length is larger than a file ("the region is
+    // smaller than the block size"): name the log line that runs past the
+    // end instead, from the files sized with 1-byte blocks.
+    JobSpec loose = *job;
+    for (BlockSizeSpec& b : loose.bs) b.min = b.max = 1;
+    Result<std::vector<TargetFile>> sized = ResolveTargets(loose, 0, diskless);
+    if (sized.ok()) IOB_RETURN_IF_ERROR(check_ends(*sized));
+    return targets.status();
   }
-  return Status::Ok();
+  return check_ends(*targets);
 }
 
 // ------------------------------------------------------------- IologRecorder

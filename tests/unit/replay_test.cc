@@ -328,6 +328,15 @@ TEST(ReplayJobTest, OffsetPastTheEndAndRefusals) {
   EXPECT_EQ(st.message(), "job 'r': read_iolog " + p +
                               ":5: an I/O ends at byte 8704, past the end of " + f +
                               " (8192 bytes)");
+  // An I/O longer than the whole file: the same error (it was "the region of
+  // FILE is smaller than the block size 16384", naming no log line).
+  const std::string big = d.Write(
+      "big", "fio version 3 iolog\n1 " + f + " add\n2 " + f + " open\n3 " + f + " read 0 16384\n");
+  j = TestJob("r", RwMode::kRead, 4096, 0);
+  j.read_iolog = big;
+  EXPECT_EQ(PrepareReplayJob(&j, false).message(),
+            "job 'r': read_iolog " + big + ":4: an I/O ends at byte 16384, past the end of " + f +
+                " (8192 bytes)");
   // replay_scale brings it inside.
   j = TestJob("r", RwMode::kRead, 4096, 0);
   j.read_iolog = p;
