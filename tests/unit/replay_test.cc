@@ -400,6 +400,31 @@ TEST(ReplayRunTest, NullEngineCountsEqualTheLog) {
   }
 }
 
+// fio replays only the reads under --readonly; iobench refuses the job (the
+// safety check sees its writes) and says how to get fio's replay.
+TEST(ReplayRunTest, ReadonlyRefusalNamesReplaySkip) {
+  TempDir d;
+  const std::string p = d.Write("log",
+                                "fio version 3 iolog\n0 /nowhere/a add\n0 /nowhere/a open\n"
+                                "1 /nowhere/a read 0 4096\n2 /nowhere/a write 0 4096\n");
+  JobSpec j = TestJob("ro", RwMode::kRead, 4096, 0);
+  j.ioengine = "null";
+  j.read_iolog = p;
+  RunOptions opts;
+  opts.readonly = true;
+  auto r = RunJobs({j}, opts);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "job 'ro' would write or trim, and --readonly is in effect (read_iolog " + p +
+                " has writes or trims; replay_skip=write,trim replays its reads alone, which fio "
+                "does under --readonly)");
+  j.replay_skip = 1u << static_cast<int>(Ddir::kWrite);
+  auto ok = RunJobs({j}, opts);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(ok->groups.at(0).jobs.at(0).stats.dir[0].ios, 1u);
+  EXPECT_EQ(ok->groups.at(0).jobs.at(0).stats.dir[1].ios, 0u);
+}
+
 // Drop the time column of an iolog v3 text.
 std::string WithoutTimes(const std::string& log) {
   std::istringstream in(log);
