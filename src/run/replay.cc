@@ -67,6 +67,17 @@ ReplayOptions ReplayOptions::FromJob(const JobSpec& job) {
 
 Result<std::unique_ptr<IologReader>> IologReader::Open(const std::string& path,
                                                        const ReplayOptions& opts) {
+  // Only a regular file: iobench reads the log twice (PrepareReplayJob, then
+  // each clone), and opening a FIFO with no writer would block for ever.
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return Status::Invalid("read_iolog " + path + ": " +
+                           (S_ISDIR(st.st_mode)    ? "is a directory"
+                            : S_ISFIFO(st.st_mode) ? "is a FIFO"
+                            : S_ISSOCK(st.st_mode) ? "is a socket"
+                                                   : "is a device") +
+                           ", not a regular file (iobench reads the log twice: once to check "
+                           "it, once to replay it)");
   FILE* f = std::fopen(path.c_str(), "re");
   if (f == nullptr) return ErrnoStatus("read_iolog: open " + path);
   std::unique_ptr<IologReader> r(new IologReader(path, opts, f));

@@ -4,6 +4,7 @@
 #include "run/replay.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -284,6 +285,15 @@ TEST(ReplayReaderTest, BlktraceIsRefusedClearly) {
                                       "replay blktrace yet (only fio iolog versions 2 and 3)");
   EXPECT_EQ(ErrorOf(d.path() + "/none"),
             "read_iolog: open " + d.path() + "/none: No such file or directory");
+  // A FIFO used to block the run in fopen (no writer) or be drained by the
+  // check before the replay read it again; a directory failed on read.
+  const std::string fifo = d.path() + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const std::string why =
+      ", not a regular file (iobench reads the log twice: once to check it, once to replay it)";
+  EXPECT_EQ(ErrorOf(fifo), "read_iolog " + fifo + ": is a FIFO" + why);
+  EXPECT_EQ(ErrorOf(d.path()), "read_iolog " + d.path() + ": is a directory" + why);
+  EXPECT_EQ(ErrorOf("/dev/null"), "read_iolog /dev/null: is a device" + why);
 }
 
 TEST(ReplayScanTest, SummaryCountsBytesAndExtents) {
