@@ -50,6 +50,14 @@ std::string SettingWhere(const JobSpec& job, const char* name) {
   return s->line > 0 ? s->file + ":" + std::to_string(s->line) : s->file;
 }
 
+// "read_iolog LOG:LINE: an I/O ends at byte E, past the end of FILE (S bytes)".
+Status PastEnd(const JobSpec& job, uint64_t line, uint64_t end, const std::string& path,
+               uint64_t size) {
+  return Status::Invalid("job '" + job.name + "': read_iolog " + job.read_iolog + ":" +
+                         std::to_string(line) + ": an I/O ends at byte " + std::to_string(end) +
+                         ", past the end of " + path + " (" + std::to_string(size) + " bytes)");
+}
+
 }  // namespace
 
 ReplayOptions ReplayOptions::FromJob(const JobSpec& job) {
@@ -406,12 +414,19 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
     if (diskless) {
       job->filesize_min = job->filesize_max = std::max<uint64_t>(max_end, 1);
     } else {
-      for (const std::string& p : TargetPaths(*job, 0)) {
+      const std::vector<std::string> paths = TargetPaths(*job, 0);
+      for (size_t i = 0; i < paths.size(); ++i) {
+        const std::string& p = paths[i];
         struct stat st {};
-        if (stat(p.c_str(), &st) != 0 && errno == ENOENT)
-          return Status::Invalid(who + ": " + p +
-                                 " does not exist; iobench replays onto existing files and "
-                                 "devices (create it, or set size= to lay it out)");
+        if (stat(p.c_str(), &st) != 0) {
+          if (errno == ENOENT)
+            return Status::Invalid(who + ": " + p +
+                                   " does not exist; iobench replays onto existing files and "
+                                   "devices (create it, or set size= to lay it out)");
+        } else if (S_ISREG(st.st_mode) && st.st_size == 0 && i < s.end.size() && s.end[i] != 0) {
+          // Else the target resolution's "size is not set and FILE is empty".
+          return PastEnd(*job, s.end_line[i], s.end[i], p, 0);
+        }
       }
     }
   }
@@ -422,11 +437,7 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
       const uint64_t limit = diskless             ? tf.needed_size
                              : tf.is_block_device ? tf.current_size
                                                   : std::max(tf.current_size, tf.needed_size);
-      if (s.end[i] > limit)
-        return Status::Invalid("job '" + job->name + "': read_iolog " + job->read_iolog + ":" +
-                               std::to_string(s.end_line[i]) + ": an I/O ends at byte " +
-                               std::to_string(s.end[i]) + ", past the end of " + tf.path + " (" +
-                               std::to_string(limit) + " bytes)");
+      if (s.end[i] > limit) return PastEnd(*job, s.end_line[i], s.end[i], tf.path, limit);
     }
     return Status::Ok();
   };

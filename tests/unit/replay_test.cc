@@ -347,6 +347,17 @@ TEST(ReplayJobTest, OffsetPastTheEndAndRefusals) {
   EXPECT_EQ(PrepareReplayJob(&j, false).message(),
             "job 'r': read_iolog " + big + ":4: an I/O ends at byte 16384, past the end of " + f +
                 " (8192 bytes)");
+  // An existing empty file: the same error (it was "size is not set and FILE
+  // does not exist or is empty", naming no log line).
+  const std::string empty = d.File("empty", 0);
+  const std::string onto_empty =
+      d.Write("onto_empty", "fio version 3 iolog\n1 " + empty + " add\n2 " + empty + " open\n3 " +
+                                empty + " write 0 512\n4 " + empty + " write 512 512\n");
+  j = TestJob("r", RwMode::kRead, 4096, 0);
+  j.read_iolog = onto_empty;
+  EXPECT_EQ(PrepareReplayJob(&j, false).message(),
+            "job 'r': read_iolog " + onto_empty + ":5: an I/O ends at byte 1024, past the end of " +
+                empty + " (0 bytes)");
   // replay_scale brings it inside.
   j = TestJob("r", RwMode::kRead, 4096, 0);
   j.read_iolog = p;
