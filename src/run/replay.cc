@@ -189,10 +189,10 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
     uint64_t stamp = 0;
     if (!ParseU64(tok[0], &stamp))
       return LineError("timestamp '" + std::string(tok[0]) + "' is not a number");
-    if (stamp < last_stamp_us_)
-      return LineError("timestamp " + std::to_string(stamp) + " is before the previous line's " +
-                       std::to_string(last_stamp_us_));
-    pending_delay_ns_ += ScaleDelay(stamp - last_stamp_us_);
+    // A stamp before the previous line's is no wait, and the next lines'
+    // waits count from it, as in fio: numjobs clones sharing one write_iolog
+    // interleave their lines in blocks, each block on its own clone's clock.
+    if (stamp > last_stamp_us_) pending_delay_ns_ += ScaleDelay(stamp - last_stamp_us_);
     last_stamp_us_ = stamp;
     at = 1;
   }
@@ -217,7 +217,9 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
       if (opts_.redirect.empty()) {
         if (act == "close" && open_[f] == 0)
           return LineError("'close' of file '" + name + "', which is not open");
-        open_[f] = act == "open" ? 1 : 0;
+        // Counted: numjobs clones sharing one log each open and close the
+        // same names, their lines interleaved.
+        open_[f] += act == "open" ? 1 : -1;
       }
       return 0;
     }

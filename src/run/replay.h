@@ -100,7 +100,7 @@ class IologReader {
   uint64_t last_stamp_us_ = 0;  // v3: the previous line's timestamp
   uint64_t pending_delay_ns_ = 0;
   std::vector<std::string> files_;
-  std::vector<uint8_t> open_;  // per file: open now
+  std::vector<uint32_t> open_;  // per file: "open" lines less "close" lines so far
   std::unordered_map<std::string, uint32_t> index_;
 };
 
