@@ -176,11 +176,11 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
   if (n == 4 && tok[0] == "fio" && tok[1] == "version") {
     // The header again: write_iolog appends, so a log holds one run after
     // another (a rerun, or numjobs clones sharing the file). Each run's
-    // clock starts at 0; its files are added again (a no-op) and opened.
+    // clock starts again; its files are added again (a no-op) and opened.
     const int v = HeaderVersion(line);
     if (v != 0) {
       version_ = v;
-      last_stamp_us_ = 0;
+      have_stamp_ = false;
       return 0;
     }
   }
@@ -192,8 +192,13 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
     // A stamp before the previous line's is no wait, and the next lines'
     // waits count from it, as in fio: numjobs clones sharing one write_iolog
     // interleave their lines in blocks, each block on its own clone's clock.
-    if (stamp > last_stamp_us_) pending_delay_ns_ += ScaleDelay(stamp - last_stamp_us_);
+    // The first stamp (of the log, or of a run after a header) is the
+    // origin, not a wait: as in fio, the replay starts with the first line
+    // whatever its stamp (a log cut from a longer one, absolute times).
+    if (have_stamp_ && stamp > last_stamp_us_)
+      pending_delay_ns_ += ScaleDelay(stamp - last_stamp_us_);
     last_stamp_us_ = stamp;
+    have_stamp_ = true;
     at = 1;
   }
   const int fields = n - at;

@@ -98,6 +98,7 @@ class IologReader {
   int version_ = 0;
   uint64_t line_ = 0;
   uint64_t last_stamp_us_ = 0;  // v3: the previous line's timestamp
+  bool have_stamp_ = false;     // v3: last_stamp_us_ is set (in this run of the log)
   uint64_t pending_delay_ns_ = 0;
   std::vector<std::string> files_;
   std::vector<uint32_t> open_;  // per file: "open" lines less "close" lines so far

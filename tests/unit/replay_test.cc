@@ -104,7 +104,8 @@ TEST(ReplayReaderTest, Version3EntriesAndDelays) {
   EXPECT_EQ(e[0].offset, 0u);
   EXPECT_EQ(e[0].length, 4096u);
   EXPECT_EQ(e[0].line, 4u);
-  EXPECT_EQ(e[0].delay_ns, 105000u);  // add and open lines' time folds into the I/O after them
+  // The first line (14) is the origin; the open's time folds into the I/O.
+  EXPECT_EQ(e[0].delay_ns, 91000u);
   EXPECT_EQ(e[1].op, IoOp::kWrite);
   EXPECT_EQ(e[1].offset, 8192u);
   EXPECT_EQ(e[1].length, 8192u);
@@ -127,7 +128,7 @@ TEST(ReplayReaderTest, OptionsScaleAlignSkipNoStallTimeScale) {
   o.time_scale = 200;  // twice as fast: half the delays
   std::vector<ReplayEntry> e = ReadEntries(p, o);
   ASSERT_EQ(e.size(), 3u);  // trim and sync skipped; datasync is not a replay_skip class
-  EXPECT_EQ(e[0].delay_ns, 52500u);
+  EXPECT_EQ(e[0].delay_ns, 45500u);
   EXPECT_EQ(e[1].offset, 4096u);  // 8192 / 2, aligned down to 4096
   EXPECT_EQ(e[1].delay_ns, 500000u);
   EXPECT_EQ(e[2].op, IoOp::kFdatasync);
@@ -200,11 +201,11 @@ TEST(ReplayReaderTest, AppendedRunsAndHeaderBlanks) {
   std::vector<ReplayEntry> e = ReadEntries(p);
   ASSERT_EQ(e.size(), 3u);
   EXPECT_EQ(e[0].op, IoOp::kRead);
-  EXPECT_EQ(e[0].delay_ns, 30000u);
+  EXPECT_EQ(e[0].delay_ns, 20000u);
   EXPECT_EQ(e[1].op, IoOp::kWrite);
   EXPECT_EQ(e[1].line, 9u);
   EXPECT_EQ(e[1].file, 0u);
-  EXPECT_EQ(e[1].delay_ns, 19000u);  // the rest of run 1 (10 us), then 9 us into run 2
+  EXPECT_EQ(e[1].delay_ns, 14000u);  // the rest of run 1 (10 us), then 4 us into run 2
   EXPECT_EQ(e[2].offset, 8192u);
   EXPECT_EQ(e[2].delay_ns, 1000000u);
   auto s = ScanIolog(p, {});
@@ -221,9 +222,19 @@ TEST(ReplayReaderTest, AppendedRunsAndHeaderBlanks) {
                                    "350 /f read 8192 4096\n");
   e = ReadEntries(back);
   ASSERT_EQ(e.size(), 3u);
-  EXPECT_EQ(e[0].delay_ns, 500000u);
+  EXPECT_EQ(e[0].delay_ns, 499000u);
   EXPECT_EQ(e[1].delay_ns, 0u);
   EXPECT_EQ(e[2].delay_ns, 50000u);
+  // The first stamp is the origin, as in fio: a log with absolute times (or
+  // cut from a longer one) starts at once. iobench used to wait the first
+  // stamp itself: here 1.7e15 us, for ever.
+  const std::string epoch = d.Write("epoch.log",
+                                    "fio version 3 iolog\n1700000000000000 /f add\n"
+                                    "1700000000000000 /f open\n"
+                                    "1700000000000100 /f read 0 4096\n");
+  e = ReadEntries(epoch);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].delay_ns, 100000u);
   // Opens and closes are counted: one clone's close leaves the file open
   // for the other's I/O after it. One close too many is still an error.
   const std::string shared = d.Write("shared.log",
