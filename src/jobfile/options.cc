@@ -1970,9 +1970,11 @@ std::vector<OptionDef> BuildTable() {
             j.replay_align = a;
             return Status::Ok();
           }));
-  r.push_back(Row("replay_scale", T::kInt, "I/O replay", "Divide the log's offsets by this")
+  // fio accepts 0 and replays unscaled (it divides only when the value is set).
+  r.push_back(Row("replay_scale", T::kInt, "I/O replay",
+                  "Divide the log's offsets by this (0: unscaled, as 1)")
                   .Def("1")
-                  .Range(1, INT64_MAX)
+                  .Range(0, INT64_MAX)
                   .Set(N(replay_scale)));
   r.push_back(Row("replay_skip", T::kSpecial, "I/O replay",
                   "Actions of the log not to replay: read,write,trim,sync")

@@ -310,8 +310,13 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
                                  "again");
   }
   if (opts.readonly && Writes(job))
-    return Status::Refused("job '" + job.name +
-                           "' would write or trim, and --readonly is in effect");
+    return Status::Refused(
+        "job '" + job.name + "' would write or trim, and --readonly is in effect" +
+        (job.read_iolog.empty()
+             ? std::string()
+             : " (read_iolog " + job.read_iolog +
+                   " has writes or trims; replay_skip=write,trim replays its reads alone, "
+                   "which fio does under --readonly)"));
   if (!opts.engine_factory) {
     const EngineInfo* info = FindEngine(job.ioengine);
     if (info == nullptr)

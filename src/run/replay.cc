@@ -27,6 +27,17 @@ bool IsBlktraceMagic(const unsigned char* b, size_t n) {
   return (le & 0xffffff00u) == 0x65617400u || (be & 0xffffff00u) == 0x65617400u;
 }
 
+// 2 or 3 for a header line ("fio version N iolog", trailing white space and
+// CR allowed: fio compares only the header's text), 0 for any other line.
+int HeaderVersion(std::string_view line) {
+  while (!line.empty() &&
+         (line.back() == '\n' || line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+    line.remove_suffix(1);
+  if (line == kV2Header) return 2;
+  if (line == kV3Header) return 3;
+  return 0;
+}
+
 bool ParseU64(std::string_view s, uint64_t* v) {
   if (s.empty()) return false;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
@@ -37,6 +48,14 @@ std::string SettingWhere(const JobSpec& job, const char* name) {
   const OptionSetting* s = job.FindSetting(name);
   if (s == nullptr) return "<default>";
   return s->line > 0 ? s->file + ":" + std::to_string(s->line) : s->file;
+}
+
+// "read_iolog LOG:LINE: an I/O ends at byte E, past the end of FILE (S bytes)".
+Status PastEnd(const JobSpec& job, uint64_t line, uint64_t end, const std::string& path,
+               uint64_t size) {
+  return Status::Invalid("job '" + job.name + "': read_iolog " + job.read_iolog + ":" +
+                         std::to_string(line) + ": an I/O ends at byte " + std::to_string(end) +
+                         ", past the end of " + path + " (" + std::to_string(size) + " bytes)");
 }
 
 }  // namespace
@@ -56,6 +75,17 @@ ReplayOptions ReplayOptions::FromJob(const JobSpec& job) {
 
 Result<std::unique_ptr<IologReader>> IologReader::Open(const std::string& path,
                                                        const ReplayOptions& opts) {
+  // Only a regular file: iobench reads the log twice (PrepareReplayJob, then
+  // each clone), and opening a FIFO with no writer would block for ever.
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return Status::Invalid("read_iolog " + path + ": " +
+                           (S_ISDIR(st.st_mode)    ? "is a directory"
+                            : S_ISFIFO(st.st_mode) ? "is a FIFO"
+                            : S_ISSOCK(st.st_mode) ? "is a socket"
+                                                   : "is a device") +
+                           ", not a regular file (iobench reads the log twice: once to check "
+                           "it, once to replay it)");
   FILE* f = std::fopen(path.c_str(), "re");
   if (f == nullptr) return ErrnoStatus("read_iolog: open " + path);
   std::unique_ptr<IologReader> r(new IologReader(path, opts, f));
@@ -74,12 +104,9 @@ Result<std::unique_ptr<IologReader>> IologReader::Open(const std::string& path,
                                "blktrace yet (only fio iolog versions 2 and 3)");
   if (n < 0) return r->LineError("not a fio iolog header (the first line is over 64 KiB)");
   std::string_view first(r->buf_.get(), static_cast<size_t>(n));
-  while (!first.empty() && (first.back() == '\n' || first.back() == '\r')) first.remove_suffix(1);
-  if (first == kV2Header) {
-    r->version_ = 2;
-  } else if (first == kV3Header) {
-    r->version_ = 3;
-  } else {
+  r->version_ = HeaderVersion(first);
+  if (r->version_ == 0) {
+    while (!first.empty() && (first.back() == '\n' || first.back() == '\r')) first.remove_suffix(1);
     std::string shown(first.substr(0, 60));
     for (char& c : shown)
       if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
@@ -146,16 +173,32 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
     tok[n++] = std::string_view(start, static_cast<size_t>(p - start));
   }
   if (n == 0) return 0;  // a blank line
+  if (n == 4 && tok[0] == "fio" && tok[1] == "version") {
+    // The header again: write_iolog appends, so a log holds one run after
+    // another (a rerun, or numjobs clones sharing the file). Each run's
+    // clock starts again; its files are added again (a no-op) and opened.
+    const int v = HeaderVersion(line);
+    if (v != 0) {
+      version_ = v;
+      have_stamp_ = false;
+      return 0;
+    }
+  }
   int at = 0;
   if (version_ == 3) {
     uint64_t stamp = 0;
     if (!ParseU64(tok[0], &stamp))
       return LineError("timestamp '" + std::string(tok[0]) + "' is not a number");
-    if (stamp < last_stamp_us_)
-      return LineError("timestamp " + std::to_string(stamp) + " is before the previous line's " +
-                       std::to_string(last_stamp_us_));
-    pending_delay_ns_ += ScaleDelay(stamp - last_stamp_us_);
+    // A stamp before the previous line's is no wait, and the next lines'
+    // waits count from it, as in fio: numjobs clones sharing one write_iolog
+    // interleave their lines in blocks, each block on its own clone's clock.
+    // The first stamp (of the log, or of a run after a header) is the
+    // origin, not a wait: as in fio, the replay starts with the first line
+    // whatever its stamp (a log cut from a longer one, absolute times).
+    if (have_stamp_ && stamp > last_stamp_us_)
+      pending_delay_ns_ += ScaleDelay(stamp - last_stamp_us_);
     last_stamp_us_ = stamp;
+    have_stamp_ = true;
     at = 1;
   }
   const int fields = n - at;
@@ -179,7 +222,9 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
       if (opts_.redirect.empty()) {
         if (act == "close" && open_[f] == 0)
           return LineError("'close' of file '" + name + "', which is not open");
-        open_[f] = act == "open" ? 1 : 0;
+        // Counted: numjobs clones sharing one log each open and close the
+        // same names, their lines interleaved.
+        open_[f] += act == "open" ? 1 : -1;
       }
       return 0;
     }
@@ -376,29 +421,45 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
     if (diskless) {
       job->filesize_min = job->filesize_max = std::max<uint64_t>(max_end, 1);
     } else {
-      for (const std::string& p : TargetPaths(*job, 0)) {
+      const std::vector<std::string> paths = TargetPaths(*job, 0);
+      for (size_t i = 0; i < paths.size(); ++i) {
+        const std::string& p = paths[i];
         struct stat st {};
-        if (stat(p.c_str(), &st) != 0 && errno == ENOENT)
-          return Status::Invalid(who + ": " + p +
-                                 " does not exist; iobench replays onto existing files and "
-                                 "devices (create it, or set size= to lay it out)");
+        if (stat(p.c_str(), &st) != 0) {
+          if (errno == ENOENT)
+            return Status::Invalid(who + ": " + p +
+                                   " does not exist; iobench replays onto existing files and "
+                                   "devices (create it, or set size= to lay it out)");
+        } else if (S_ISREG(st.st_mode) && st.st_size == 0 && i < s.end.size() && s.end[i] != 0) {
+          // Else the target resolution's "size is not set and FILE is empty".
+          return PastEnd(*job, s.end_line[i], s.end[i], p, 0);
+        }
       }
     }
   }
-  IOB_ASSIGN_OR_RETURN(std::vector<TargetFile> targets, ResolveTargets(*job, 0, diskless));
-  for (size_t i = 0; i < targets.size() && i < s.end.size(); ++i) {
-    const TargetFile& tf = targets[i];
-    if (tf.is_char_device) continue;  // /dev/zero, /dev/null: no end
-    const uint64_t limit = diskless             ? tf.needed_size
-                           : tf.is_block_device ? tf.current_size
-                                                : std::max(tf.current_size, tf.needed_size);
-    if (s.end[i] > limit)
-      return Status::Invalid("job '" + job->name + "': read_iolog " + job->read_iolog + ":" +
-                             std::to_string(s.end_line[i]) + ": an I/O ends at byte " +
-                             std::to_string(s.end[i]) + ", past the end of " + tf.path + " (" +
-                             std::to_string(limit) + " bytes)");
+  auto check_ends = [&](const std::vector<TargetFile>& targets) -> Status {
+    for (size_t i = 0; i < targets.size() && i < s.end.size(); ++i) {
+      const TargetFile& tf = targets[i];
+      if (tf.is_char_device) continue;  // /dev/zero, /dev/null: no end
+      const uint64_t limit = diskless             ? tf.needed_size
+                             : tf.is_block_device ? tf.current_size
+                                                  : std::max(tf.current_size, tf.needed_size);
+      if (s.end[i] > limit) return PastEnd(*job, s.end_line[i], s.end[i], tf.path, limit);
+    }
+    return Status::Ok();
+  };
+  Result<std::vector<TargetFile>> targets = ResolveTargets(*job, 0, diskless);
+  if (!targets.ok()) {
+    // The log's smallest length is larger than a file ("the region is
+    // smaller than the block size"): name the log line that runs past the
+    // end instead, from the files sized with 1-byte blocks.
+    JobSpec loose = *job;
+    for (BlockSizeSpec& b : loose.bs) b.min = b.max = 1;
+    Result<std::vector<TargetFile>> sized = ResolveTargets(loose, 0, diskless);
+    if (sized.ok()) IOB_RETURN_IF_ERROR(check_ends(*sized));
+    return targets.status();
   }
-  return Status::Ok();
+  return check_ends(*targets);
 }
 
 // ------------------------------------------------------------- IologRecorder

@@ -98,9 +98,10 @@ class IologReader {
   int version_ = 0;
   uint64_t line_ = 0;
   uint64_t last_stamp_us_ = 0;  // v3: the previous line's timestamp
+  bool have_stamp_ = false;     // v3: last_stamp_us_ is set (in this run of the log)
   uint64_t pending_delay_ns_ = 0;
   std::vector<std::string> files_;
-  std::vector<uint8_t> open_;  // per file: open now
+  std::vector<uint32_t> open_;  // per file: "open" lines less "close" lines so far
   std::unordered_map<std::string, uint32_t> index_;
 };
 
@@ -162,8 +163,15 @@ class IologRecorder {
     p = AppendU64(p, offset);
     *p++ = ' ';
     p = AppendU64(p, length);
+    last_offset_ = offset;
     *p++ = '\n';
     chunk_->len = static_cast<uint32_t>(p - chunk_->data);
+  }
+  // The job's final sync of every file (end_fsync, fsync_on_close): fio
+  // logs it as a "sync" line per file, with the last I/O's offset, so a
+  // replay of the log syncs as the job did.
+  void SyncAll(uint64_t now_ns) {
+    for (uint32_t i = 0; i < files_.size(); ++i) Io(now_ns, i, IoOp::kFsync, last_offset_, 0);
   }
   // End of the job: "close" for every file (after an "open" for a file that
   // saw no I/O, so the log stays replayable), then hands the last chunk to
@@ -198,6 +206,7 @@ class IologRecorder {
   std::vector<std::string> files_;
   std::vector<uint8_t> opened_;  // per file: its "open" line is written
   uint64_t t0_ns_;
+  uint64_t last_offset_ = 0;  // the last Io()'s offset (SyncAll's lines carry it)
   LogChunk* chunk_ = nullptr;
   bool finished_ = false;
 };

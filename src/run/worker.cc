@@ -1645,7 +1645,13 @@ void Worker::Teardown() {
   }
   vasync_.reset();  // verify_async: join the check threads before their buffers go
   if (engine_) engine_->Shutdown();
-  if (recorder_ != nullptr) recorder_->Finish(NowNs());
+  if (recorder_ != nullptr) {
+    // fio logs a writing job's closing syncs (end_fsync after a clean run,
+    // fsync_on_close below): a replay of the log then syncs as the job did.
+    if (HasWrite(job_.rw) && ((job_.end_fsync && error_ == 0) || job_.fsync_on_close))
+      recorder_->SyncAll(NowNs());
+    recorder_->Finish(NowNs());
+  }
   for (auto& f : files_) {
     if (f.fd < 0) continue;
     if (job_.fsync_on_close) (void)fsync(f.fd);

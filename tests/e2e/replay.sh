@@ -31,6 +31,12 @@ record_case seqread --filename="$tmp/data" --ioengine=psync --rw=read --bs=16k -
 record_case nullfiles --ioengine=null --rw=write --bs=8k --size=64k --nrfiles=2
 record_case nullsync --ioengine=null --rw=write --bs=4k --size=32k --fdatasync=3
 record_case nulltrim --ioengine=null --rw=trim --bs=4k --size=32k
+# end_fsync / fsync_on_close: fio logs the closing sync of each file.
+truncate -s 64k data2
+record_case endfsync --filename="$tmp/data:$tmp/data2" --ioengine=psync --rw=write --bs=4k \
+  --size=16k --end_fsync=1
+record_case fsynconclose --filename="$tmp/data" --ioengine=psync --rw=write --bs=4k --size=16k \
+  --fsync_on_close=1
 # Appends, as fio: two runs, two headers.
 "$bin" --name=j --ioengine=null --rw=read --size=8k --write_iolog=ib_seqread.log --output=/dev/null
 [ "$(grep -c '^fio version 3 iolog$' ib_seqread.log)" = 2 ] || fail "write_iolog does not append"
@@ -95,6 +101,13 @@ replay_case null --ioengine=null
 notimes in.log | sed '1s/version 3/version 2/' >in2.log
 log=in2.log replay_case v2 --ioengine=psync
 [ "$(counts ib_v2.json)" = "$(counts ib_plain.json)" ] || fail "v2 replay: $(counts ib_v2.json)"
+# numjobs clones recording into one file append a run each (two headers):
+# fio replays both runs; so must iobench (it refused the second header).
+fio --name=j --filename="$f" --ioengine=psync --rw=randread --bs=4k --size=16k --numjobs=2 \
+  --write_iolog=shared.log --output=/dev/null || fail "fio shared record"
+[ "$(grep -c '^fio version 3 iolog$' shared.log)" = 2 ] || fail "shared.log: $(head -3 shared.log)"
+log=shared.log replay_case shared --ioengine=psync 2>/dev/null
+[ "$(counts ib_shared.json)" = "8 32768 0 0 0 0" ] || fail "shared replay: $(counts ib_shared.json)"
 # Async engines keep several entries in flight; a sync waits for them. fio
 # 3.33's own async replays lose read bytes (a different count per run), so
 # these compare with fio's psync replay of the same log.
