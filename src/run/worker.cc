@@ -319,7 +319,10 @@ Status Worker::Setup() {
   slow_complete_ = verifier_ != nullptr || cmdprio_on_ || lat_search_ != nullptr || max_latency_on_;
   low_prio_value_ = JobIoprio(job_);  // the I/Os without the cmdprio priority carry it
   if (job_.flow != 0 && ctl_->flows != nullptr) {
-    flow_ = &(*ctl_->flows)[job_.flow_id];  // the coordinator made it and added our weight
+    // The coordinator made the group and added our weight; workers only
+    // look it up (find: no insertion while the others set up too).
+    auto it = ctl_->flows->find(job_.flow_id);
+    if (it != ctl_->flows->end()) flow_ = &it->second;
     flow_weight_ = static_cast<uint64_t>(job_.flow < 0 ? -job_.flow : job_.flow);
   }
   fast_eligible_ = flow_ == nullptr && verifier_ == nullptr && job_.thinktime_ns == 0 &&
