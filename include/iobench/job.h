@@ -402,6 +402,14 @@ struct JobSpec {
   bool scramble_buffers = true;
   uint32_t buffer_compress_percentage = 0;
   uint64_t buffer_compress_chunk = 512;
+  // dedupe_percentage (fio): this share of the writes repeat an earlier
+  // buffer's content: the last unique one (repeat) or one of the first
+  // unique ones, a working set of dedupe_working_set_percentage of size
+  // (working_set); dedupe_global is accepted (each job keeps its own set).
+  uint32_t dedupe_percentage = 0;
+  bool dedupe_working_set = false;
+  uint32_t dedupe_working_set_percentage = 5;
+  bool dedupe_global = false;
   std::vector<uint8_t> buffer_pattern;  // empty: random
   // mem= (iomem=): what the I/O buffers are allocated from (run/buffers.h).
   enum class MemType : uint8_t { kMalloc, kShm, kShmHuge, kMmap, kMmapHuge, kMmapShared };

@@ -1609,6 +1609,34 @@ std::vector<OptionDef> BuildTable() {
           .Def("512")
           .Range(1, INT32_MAX)
           .Set(N(buffer_compress_chunk)));
+  r.push_back(Row("dedupe_percentage", T::kInt, "buffers",
+                  "Percent of writes that repeat an earlier write's content (turns on "
+                  "refill_buffers)")
+                  .Def("0")
+                  .Range(0, 100)
+                  .Set(N(dedupe_percentage)));
+  r.push_back(Row("dedupe_mode", T::kEnum, "buffers",
+                  "repeat: a dedupe write repeats the last unique one; working_set: one of the "
+                  "first unique ones")
+                  .Def("repeat")
+                  .Choices("repeat|working_set")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const std::string t = ToLower(Trim(v.text));
+                    if (t != "repeat" && t != "working_set")
+                      return Bad("dedupe_mode must be repeat or working_set, got '" + t + "'");
+                    j.dedupe_working_set = t == "working_set";
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("dedupe_working_set_percentage", T::kInt, "buffers",
+                  "dedupe_mode=working_set: the working set is this percent of size")
+                  .Def("5")
+                  .Range(0, 100)
+                  .Set(N(dedupe_working_set_percentage)));
+  r.push_back(Row("dedupe_global", T::kBool, "buffers",
+                  "dedupe_mode=working_set: share the working set between jobs (iobench: each "
+                  "job keeps its own; the distinct blocks are as many)")
+                  .Def("0")
+                  .Set(B(dedupe_global)));
   r.push_back(Row("buffer_pattern", T::kSpecial, "buffers",
                   "Fill write buffers with this pattern (0xhex, \"text\", number; '|' joins)")
                   .Choices("pattern")

@@ -192,6 +192,34 @@ BufferFiller::BufferFiller(const JobSpec& job, uint64_t seed)
   // Scrambling defeats dedupe of reused random content; a refilled, all-zero
   // or patterned buffer is meant to look exactly as configured.
   scramble_ = job.scramble_buffers && !zero_ && !refill_ && pattern_.empty() && compress_perc_ == 0;
+  // dedupe_percentage turns refill_buffers on (fio: "to prevent every
+  // buffer being identical"); all-zero or patterned buffers are identical
+  // anyway.
+  dedupe_perc_ = std::min<uint32_t>(job.dedupe_percentage, 100);
+  if (dedupe_perc_ > 0 && !zero_) {
+    refill_ = true;
+    scramble_ = false;
+    dedupe_rng_ = prng::MixSeed(seed, 0x64656475ULL);
+    prev_state_ = state_;
+    if (job.dedupe_working_set) {
+      // The first unique buffers are the working set: size x percent, in
+      // blocks of the smallest write size. dedupe_global is accepted with
+      // each job drawing on its own set: fio spreads one global set over
+      // the jobs, so the blocks that exist are as many either way (fio's
+      // dedupe-global example: 8,418 distinct of 16,384, iobench 8,191).
+      uint64_t bs = job.bs[1].min != 0 ? job.bs[1].min : 4096;
+      for (const auto& e : job.bs[1].split) bs = std::min(bs, e.bs);
+      ws_size_ = std::max<uint64_t>(1, job.size * job.dedupe_working_set_percentage / 100 / bs);
+      ws_base_ = prng::MixSeed(seed, 0x77736574ULL);
+    }
+  }
+}
+
+void BufferFiller::FillFrom(uint64_t seed, uint8_t* p, uint64_t len) {
+  const uint64_t saved = state_;
+  state_ = seed;
+  Fill(p, len);
+  state_ = saved;
 }
 
 void BufferFiller::FillRandom(uint8_t* p, uint64_t len) {
@@ -251,7 +279,31 @@ void BufferFiller::BeforeWrite(void* buf, uint64_t len) {
   uint8_t* p = static_cast<uint8_t*>(buf);
   ++writes_;
   if (refill_) {
-    Fill(p, len);
+    if (dedupe_perc_ == 0) {
+      Fill(p, len);
+      return;
+    }
+    const bool dup = unique_ > 0 && prng::SplitMix64(&dedupe_rng_) % 100 < dedupe_perc_;
+    if (ws_size_ != 0) {  // working_set
+      if (dup) {
+        FillFrom(
+            prng::MixSeed(ws_base_, prng::SplitMix64(&dedupe_rng_) % std::min(unique_, ws_size_)),
+            p, len);
+      } else if (unique_ < ws_size_) {
+        FillFrom(prng::MixSeed(ws_base_, unique_++), p, len);
+      } else {
+        ++unique_;
+        Fill(p, len);
+      }
+      return;
+    }
+    if (dup) {  // repeat: the last unique buffer again
+      FillFrom(prev_state_, p, len);
+    } else {
+      ++unique_;
+      prev_state_ = state_;
+      Fill(p, len);
+    }
     return;
   }
   if (!scramble_) return;

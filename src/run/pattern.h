@@ -151,6 +151,15 @@ class BufferFiller {
   std::vector<uint8_t> pattern_;
   uint64_t writes_ = 0;
   bool job_writes_ = true;  // rw has a write direction (FillInitial)
+  // dedupe_percentage: a buffer's content is a function of the state it is
+  // filled from, so repeating a content is refilling from a saved state.
+  void FillFrom(uint64_t seed, uint8_t* p, uint64_t len);
+  uint32_t dedupe_perc_ = 0;
+  uint64_t dedupe_rng_ = 0;
+  uint64_t prev_state_ = 0;  // repeat: the state the last unique buffer came from
+  uint64_t ws_base_ = 0;     // working_set: entry i is filled from MixSeed(ws_base_, i)
+  uint64_t ws_size_ = 0;     // working-set entries (0: repeat mode)
+  uint64_t unique_ = 0;      // unique buffers so far (the first ws_size_ are the set)
 };
 
 }  // namespace iobench

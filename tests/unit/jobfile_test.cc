@@ -487,7 +487,7 @@ TEST(JobfileTable, RunsFlag) {
 }
 
 TEST(JobfileTable, FioOnlyListExcludesOurOptions) {
-  EXPECT_TRUE(IsFioOnlyOption("dedupe_percentage"));
+  EXPECT_TRUE(IsFioOnlyOption("experimental_verify"));
   EXPECT_TRUE(IsFioOnlyOption("hostname"));  // net engine option
   EXPECT_FALSE(IsFioOnlyOption("iodepth"));
   EXPECT_FALSE(IsFioOnlyOption("blocksize"));
@@ -750,9 +750,9 @@ TEST(JobfileErrors, UnknownOptionSuggests) {
 }
 
 TEST(JobfileErrors, FioOnlyOptionIsRefusedByName) {
-  EXPECT_EQ(ParseErr("[a]\ndedupe_percentage=5\n"),
-            "t.fio:2:1: option 'dedupe_percentage' is a fio option that iobench does not support "
-            "yet\ndedupe_percentage=5\n^");
+  EXPECT_EQ(ParseErr("[a]\nexperimental_verify=1\n"),
+            "t.fio:2:1: option 'experimental_verify' is a fio option that iobench does not support "
+            "yet\nexperimental_verify=1\n^");
 }
 
 TEST(JobfileErrors, ThinktimeBlocksTypeIsCompleteOrIssue) {
