@@ -82,6 +82,9 @@ IoLogOptions IoLogOptions::FromJob(const JobSpec& spec) {
   o.log_slat = !spec.disable_slat && !reduced;
   o.log_clat = !spec.disable_clat && !reduced;
   o.log_lat = !spec.disable_lat && !reduced;
+  o.slat_file = o.log_slat;
+  o.clat_file = o.log_clat;
+  o.lat_file = o.log_lat;
   o.ddir_mask = static_cast<uint8_t>((HasRead(spec.rw) ? 1 : 0) | (HasWrite(spec.rw) ? 2 : 0) |
                                      (HasTrim(spec.rw) ? 4 : 0));
   return o;
@@ -308,17 +311,18 @@ Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int
     on(LogKind::kIops);
   }
   if (!opts.lat_prefix.empty()) {
-    // As fio: all three files exist; unmeasured latencies leave theirs empty.
-    IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kSlat));
-    IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kClat));
-    IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kLat));
-    if (opts.log_slat) on(LogKind::kSlat);
-    if (opts.log_clat) on(LogKind::kClat);
-    if (opts.log_lat) on(LogKind::kLat);
+    // As fio: the file of each latency the job does not disable exists;
+    // one the engine does not measure (slat of a sync engine) stays empty.
+    if (opts.slat_file) IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kSlat));
+    if (opts.clat_file) IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kClat));
+    if (opts.lat_file) IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kLat));
+    if (opts.log_slat && opts.slat_file) on(LogKind::kSlat);
+    if (opts.log_clat && opts.clat_file) on(LogKind::kClat);
+    if (opts.log_lat && opts.lat_file) on(LogKind::kLat);
   }
   if (!opts.hist_prefix.empty()) {
     IOB_RETURN_IF_ERROR(open(opts.hist_prefix, LogKind::kClatHist));
-    if (opts.hist_msec > 0) {
+    if (opts.hist_msec > 0 && opts.log_clat && opts.clat_file) {
       l->hist_ns_ = opts.hist_msec * 1000000;
       l->hist_end_ns_ = l->hist_ns_;
       l->hist_.reset(new Histogram[kNumDdirs]);

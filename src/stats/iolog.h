@@ -74,6 +74,13 @@ struct IoLogOptions {
   bool log_slat = true;
   bool log_clat = true;
   bool log_lat = true;
+  // fio creates no file at all for a latency the job disables (disable_slat,
+  // disable_clat, disable_lat, gtod_reduce), unlike one the engine does not
+  // measure (log_slat false alone: an empty file). With clat disabled the
+  // hist log stays empty too (fio has no completion latencies to bin).
+  bool slat_file = true;
+  bool clat_file = true;
+  bool lat_file = true;
   // Directions the job does (bit 1 << ddir). Windowed bw/iops lines are written
   // for these even in windows without I/O (a stall shows as 0, as in fio).
   uint8_t ddir_mask = 0x7;

@@ -351,6 +351,42 @@ TEST(IoLogPerIo, OneLinePerCompletion) {
   EXPECT_EQ(Lines(dir / "t_bw.2.log")[1], "0, 4093953, 0, 8192, 0");
 }
 
+// fio 3.33 creates no file for a latency the job disables (disable_clat,
+// disable_lat, gtod_reduce) and writes no hist lines without clat; a latency
+// only the engine does not measure (slat of psync) keeps its empty file.
+TEST(IoLogPerIo, DisabledLatenciesHaveNoFileAndNoHistLines) {
+  TempDir dir;
+  auto writer = NewWriter();
+  JobSpec spec;
+  spec.name = "d";
+  spec.write_lat_log = dir / "d";
+  spec.write_hist_log = dir / "d";
+  spec.log_hist_msec = 10;
+  spec.disable_clat = true;
+  spec.disable_lat = true;
+  auto log = NewLogger(IoLogOptions::FromJob(spec), 0, writer.get());
+  for (uint64_t i = 0; i < 50; ++i) log->OnComplete(i * kMs, Ddir::kRead, 4096, 700, 0, 0, 0, 0);
+  log->Finish(50 * kMs);
+  ASSERT_TRUE(writer->Stop().ok());
+  EXPECT_FALSE(std::filesystem::exists(dir / "d_clat.1.log"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "d_lat.1.log"));
+  EXPECT_EQ(Lines(dir / "d_slat.1.log").size(), 50u);
+  ASSERT_TRUE(std::filesystem::exists(dir / "d_clat_hist.1.log"));
+  EXPECT_EQ(std::filesystem::file_size(dir / "d_clat_hist.1.log"), 0u);
+
+  TempDir dir2;
+  auto writer2 = NewWriter();
+  spec = JobSpec();
+  spec.name = "g";
+  spec.write_lat_log = dir2 / "g";
+  spec.gtod_reduce = true;  // what the gtod_reduce setter implies
+  spec.disable_slat = spec.disable_clat = spec.disable_lat = spec.disable_bw = true;
+  auto log2 = NewLogger(IoLogOptions::FromJob(spec), 0, writer2.get());
+  log2->Finish(kMs);
+  ASSERT_TRUE(writer2->Stop().ok());
+  EXPECT_TRUE(std::filesystem::is_empty(dir2.path()));
+}
+
 TEST(IoLogPerIo, OffsetAndPriorityColumns) {
   TempDir dir;
   auto writer = NewWriter();
