@@ -85,6 +85,8 @@ IoLogOptions IoLogOptions::FromJob(const JobSpec& spec) {
   o.slat_file = o.log_slat;
   o.clat_file = o.log_clat;
   o.lat_file = o.log_lat;
+  o.per_io_bw = !spec.disable_bw && !reduced;
+  o.per_io_iops = !reduced;
   o.ddir_mask = static_cast<uint8_t>((HasRead(spec.rw) ? 1 : 0) | (HasWrite(spec.rw) ? 2 : 0) |
                                      (HasTrim(spec.rw) ? 4 : 0));
   return o;
@@ -304,11 +306,11 @@ Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int
   auto on = [&](LogKind kind) { l->per_io_kinds_ |= 1u << static_cast<int>(kind); };
   if (!opts.bw_prefix.empty()) {
     IOB_RETURN_IF_ERROR(open(opts.bw_prefix, LogKind::kBw));
-    on(LogKind::kBw);
+    if (opts.avg_msec != 0 || opts.per_io_bw) on(LogKind::kBw);
   }
   if (!opts.iops_prefix.empty()) {
     IOB_RETURN_IF_ERROR(open(opts.iops_prefix, LogKind::kIops));
-    on(LogKind::kIops);
+    if (opts.avg_msec != 0 || opts.per_io_iops) on(LogKind::kIops);
   }
   if (!opts.lat_prefix.empty()) {
     // As fio: the file of each latency the job does not disable exists;

@@ -81,6 +81,11 @@ struct IoLogOptions {
   bool slat_file = true;
   bool clat_file = true;
   bool lat_file = true;
+  // Per-I/O (avg_msec 0) bw and iops lines: fio 3.33 writes no bw line per
+  // I/O with disable_bw_measurement, and neither bw nor iops lines with
+  // gtod_reduce (their files exist and stay empty). Window lines are kept.
+  bool per_io_bw = true;
+  bool per_io_iops = true;
   // Directions the job does (bit 1 << ddir). Windowed bw/iops lines are written
   // for these even in windows without I/O (a stall shows as 0, as in fio).
   uint8_t ddir_mask = 0x7;

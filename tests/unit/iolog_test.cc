@@ -387,6 +387,35 @@ TEST(IoLogPerIo, DisabledLatenciesHaveNoFileAndNoHistLines) {
   EXPECT_TRUE(std::filesystem::is_empty(dir2.path()));
 }
 
+// fio 3.33: disable_bw_measurement leaves the per-I/O bw log empty (the iops
+// log is written); gtod_reduce leaves both empty. Window lines stay.
+TEST(IoLogPerIo, DisableBwAndGtodReduceEmptyThePerIoBwIopsLogs) {
+  for (const bool reduce : {false, true}) {
+    for (const uint64_t avg : {uint64_t{0}, uint64_t{100}}) {
+      SCOPED_TRACE(std::string(reduce ? "gtod_reduce" : "disable_bw") +
+                   " avg=" + std::to_string(avg));
+      TempDir dir;
+      auto writer = NewWriter();
+      JobSpec spec;
+      spec.name = "b";
+      spec.write_bw_log = dir / "b";
+      spec.write_iops_log = dir / "b";
+      spec.log_avg_msec = avg;
+      spec.disable_bw = true;
+      if (reduce)
+        spec.gtod_reduce = spec.disable_slat = spec.disable_clat = spec.disable_lat = true;
+      auto log = NewLogger(IoLogOptions::FromJob(spec), 0, writer.get());
+      for (uint64_t i = 0; i < 20; ++i)
+        log->OnComplete(i * 10 * kMs, Ddir::kRead, 4096, 0, 1000, 1000, 0, 0);
+      log->Finish(200 * kMs);
+      ASSERT_TRUE(writer->Stop().ok());
+      const size_t windows = 2;  // 100 and 200 ms
+      EXPECT_EQ(Lines(dir / "b_bw.1.log").size(), avg != 0 ? windows : 0u);
+      EXPECT_EQ(Lines(dir / "b_iops.1.log").size(), avg != 0 ? windows : reduce ? 0u : 20u);
+    }
+  }
+}
+
 TEST(IoLogPerIo, OffsetAndPriorityColumns) {
   TempDir dir;
   auto writer = NewWriter();
