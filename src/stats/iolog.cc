@@ -87,8 +87,6 @@ IoLogOptions IoLogOptions::FromJob(const JobSpec& spec) {
   o.lat_file = o.log_lat;
   o.per_io_bw = !spec.disable_bw && !reduced;
   o.per_io_iops = !reduced;
-  o.ddir_mask = static_cast<uint8_t>((HasRead(spec.rw) ? 1 : 0) | (HasWrite(spec.rw) ? 2 : 0) |
-                                     (HasTrim(spec.rw) ? 4 : 0));
   return o;
 }
 
@@ -285,7 +283,6 @@ IoLogger::IoLogger(const IoLogOptions& opts, LogWriter* writer)
       log_offset_(opts.log_offset),
       log_prio_(opts.log_prio),
       window_value_(opts.window_value),
-      ddir_mask_(opts.ddir_mask),
       epoch_clock_(opts.epoch_clock) {}
 
 Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int jobnum,
@@ -360,7 +357,9 @@ void IoLogger::EmitWindow(uint64_t end_ms, uint64_t len_ns) {
   const bool both = window_value_ == LogWindowValue::kBoth;
   for (unsigned d = 0; d < static_cast<unsigned>(kNumDdirs); ++d) {
     Window& w = win_[d];
-    const bool active = w.ios != 0 || (ddir_mask_ & (1u << d)) != 0;
+    // As fio 3.33: no bw/iops line for a direction without I/O in the
+    // window (fio's lines skip idle windows; the next line covers its own window).
+    const bool active = w.ios != 0;
     if (active && (per_io_kinds_ & (1u << static_cast<int>(LogKind::kBw)))) {
       // KiB/s. A window has one bandwidth value, so its max is that value.
       const uint64_t v = static_cast<uint64_t>(static_cast<unsigned __int128>(w.bytes) *

@@ -86,12 +86,9 @@ struct IoLogOptions {
   // gtod_reduce (their files exist and stay empty). Window lines are kept.
   bool per_io_bw = true;
   bool per_io_iops = true;
-  // Directions the job does (bit 1 << ddir). Windowed bw/iops lines are written
-  // for these even in windows without I/O (a stall shows as 0, as in fio).
-  uint8_t ddir_mask = 0x7;
 
   // Prefixes: the option's string, or the job name for a bare flag (*_set with
-  // an empty string). slat/clat/lat/ddir_mask from disable_* and rw.
+  // an empty string). slat/clat/lat from disable_* and gtod_reduce.
   static IoLogOptions FromJob(const JobSpec& spec);
   bool Any() const {
     return !bw_prefix.empty() || !iops_prefix.empty() || !lat_prefix.empty() ||
@@ -330,7 +327,6 @@ class IoLogger {
   bool log_offset_;
   bool log_prio_;
   LogWindowValue window_value_;
-  uint8_t ddir_mask_;
   uint32_t per_io_kinds_ = 0;  // bit per LogKind (except hist) that is on
   int epoch_clock_ = -1;
   uint64_t epoch_ms_ = 0;  // added to every time column (StartEpoch)

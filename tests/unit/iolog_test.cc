@@ -104,7 +104,6 @@ TEST(IoLogOptionsTest, FromJobBareFlagUsesJobName) {
   EXPECT_EQ(o.hist_prefix, "");
   EXPECT_FALSE(o.log_slat);
   EXPECT_TRUE(o.log_clat);
-  EXPECT_EQ(o.ddir_mask, 0x3);
   EXPECT_EQ(o.hist_coarseness, 6u);
   EXPECT_TRUE(o.Any());
 }
@@ -189,7 +188,6 @@ TEST(IoLogWindowed, FiveSecondsAtThousandIops) {
   o.iops_prefix = dir / "t";
   o.lat_prefix = dir / "t";
   o.avg_msec = 1000;
-  o.ddir_mask = 0x1;
   auto log = NewLogger(o, 0, writer.get());
   for (uint64_t i = 0; i < 5000; ++i)
     log->OnComplete(i * kMs, Ddir::kRead, 4096, 100, 1000 + i % 10, 1100 + i % 10, i * 4096, 0);
@@ -212,24 +210,22 @@ TEST(IoLogWindowed, FiveSecondsAtThousandIops) {
   EXPECT_EQ(Lines(dir / "t_lat.1.log")[2], "3000, 1104, 0, 0, 0");
 }
 
-TEST(IoLogWindowed, IdleWindowsLogZeroBandwidthAndNoLatency) {
+TEST(IoLogWindowed, IdleWindowsHaveNoLine) {
   TempDir dir;
   auto writer = NewWriter();
   IoLogOptions o;
   o.iops_prefix = dir / "t";
   o.lat_prefix = dir / "t";
   o.avg_msec = 1000;
-  o.ddir_mask = 0x3;  // a mixed job
   auto log = NewLogger(o, 0, writer.get());
   for (uint64_t i = 0; i < 500; ++i)
     log->OnComplete(i * 2 * kMs, Ddir::kWrite, 4096, 0, 50, 60, 0, 0);
   log->Tick(2500 * kMs);  // no I/O for 1.5 s: windows 2 (ends 2000) closes
   log->Finish(3000 * kMs);
   ASSERT_TRUE(writer->Stop().ok());
-  const std::vector<std::string> want = {"1000, 0, 0, 0, 0", "1000, 500, 1, 0, 0",
-                                         "2000, 0, 0, 0, 0", "2000, 0, 1, 0, 0",
-                                         "3000, 0, 0, 0, 0", "3000, 0, 1, 0, 0"};
-  EXPECT_EQ(Lines(dir / "t_iops.1.log"), want);
+  // fio 3.33 writes no line for a direction without I/O in a window (not a 0):
+  // the idle reads, and the writes once they stop, have none.
+  EXPECT_EQ(Lines(dir / "t_iops.1.log"), std::vector<std::string>{"1000, 500, 1, 0, 0"});
   EXPECT_EQ(Lines(dir / "t_clat.1.log"), std::vector<std::string>{"1000, 50, 1, 0, 0"});
 }
 
@@ -239,7 +235,6 @@ TEST(IoLogWindowed, PartialLastWindowUsesItsRealLength) {
   IoLogOptions o;
   o.iops_prefix = dir / "t";
   o.avg_msec = 100;
-  o.ddir_mask = 0x1;
   auto log = NewLogger(o, 0, writer.get());
   for (uint64_t i = 0; i < 150; ++i) log->OnComplete(i * kMs, Ddir::kRead, 512, 0, 1, 1, 0, 0);
   log->Finish(150 * kMs);
@@ -260,7 +255,6 @@ TEST(IoLogWindowed, ShortTailHasNoLineLongTailHasItsExactRate) {
   o.iops_prefix = dir / "s";
   o.bw_prefix = dir / "s";
   o.avg_msec = 1000;
-  o.ddir_mask = 0x1;
   auto s = NewLogger(o, 0, writer.get());
   IoLogOptions ol = o;
   ol.iops_prefix = dir / "l";
@@ -632,7 +626,6 @@ void WriteSampleLogs(const TempDir& dir, const std::string& prefix, uint64_t avg
   o.hist_prefix = dir / prefix;
   o.avg_msec = avg_msec;
   o.hist_msec = 1000;
-  o.ddir_mask = 0x3;
   for (int job = 0; job < 2; ++job) {
     auto log = NewLogger(o, job, writer.get());
     for (uint64_t i = 0; i < 20000; ++i) {
