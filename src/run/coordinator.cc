@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "iobench/clock.h"
+#include "report/status_line.h"
 #include "run/replay.h"
 #include "run/steadystate.h"
 #include "run/target.h"
@@ -696,7 +697,13 @@ class PhaseRunner {
       uint64_t bytes[kNumDdirs];
       for (int d = 0; d < kNumDdirs; ++d) {
         bytes[d] = done_bytes_[d];
-        for (const LiveCounters* l : live) bytes[d] += l->bytes[d].load(std::memory_order_relaxed);
+        for (const LiveCounters* l : live) {
+          // As fio, the aggregate log counts measured I/O only: a job in its
+          // ramp adds nothing (its counters restart from 0 when the ramp ends).
+          const char st = l->state.load(std::memory_order_relaxed);
+          if (st == job_state::kPreReading || st == job_state::kRamp) continue;
+          bytes[d] += l->bytes[d].load(std::memory_order_relaxed);
+        }
       }
       agg_->Sample(now - run_start_ns_, bytes);
     }

@@ -82,8 +82,11 @@ IoLogOptions IoLogOptions::FromJob(const JobSpec& spec) {
   o.log_slat = !spec.disable_slat && !reduced;
   o.log_clat = !spec.disable_clat && !reduced;
   o.log_lat = !spec.disable_lat && !reduced;
-  o.ddir_mask = static_cast<uint8_t>((HasRead(spec.rw) ? 1 : 0) | (HasWrite(spec.rw) ? 2 : 0) |
-                                     (HasTrim(spec.rw) ? 4 : 0));
+  o.slat_file = o.log_slat;
+  o.clat_file = o.log_clat;
+  o.lat_file = o.log_lat;
+  o.per_io_bw = !spec.disable_bw && !reduced;
+  o.per_io_iops = !reduced;
   return o;
 }
 
@@ -280,7 +283,6 @@ IoLogger::IoLogger(const IoLogOptions& opts, LogWriter* writer)
       log_offset_(opts.log_offset),
       log_prio_(opts.log_prio),
       window_value_(opts.window_value),
-      ddir_mask_(opts.ddir_mask),
       epoch_clock_(opts.epoch_clock) {}
 
 Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int jobnum,
@@ -301,24 +303,25 @@ Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int
   auto on = [&](LogKind kind) { l->per_io_kinds_ |= 1u << static_cast<int>(kind); };
   if (!opts.bw_prefix.empty()) {
     IOB_RETURN_IF_ERROR(open(opts.bw_prefix, LogKind::kBw));
-    on(LogKind::kBw);
+    if (opts.avg_msec != 0 || opts.per_io_bw) on(LogKind::kBw);
   }
   if (!opts.iops_prefix.empty()) {
     IOB_RETURN_IF_ERROR(open(opts.iops_prefix, LogKind::kIops));
-    on(LogKind::kIops);
+    if (opts.avg_msec != 0 || opts.per_io_iops) on(LogKind::kIops);
   }
   if (!opts.lat_prefix.empty()) {
-    // As fio: all three files exist; unmeasured latencies leave theirs empty.
-    IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kSlat));
-    IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kClat));
-    IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kLat));
-    if (opts.log_slat) on(LogKind::kSlat);
-    if (opts.log_clat) on(LogKind::kClat);
-    if (opts.log_lat) on(LogKind::kLat);
+    // As fio: the file of each latency the job does not disable exists;
+    // one the engine does not measure (slat of a sync engine) stays empty.
+    if (opts.slat_file) IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kSlat));
+    if (opts.clat_file) IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kClat));
+    if (opts.lat_file) IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kLat));
+    if (opts.log_slat && opts.slat_file) on(LogKind::kSlat);
+    if (opts.log_clat && opts.clat_file) on(LogKind::kClat);
+    if (opts.log_lat && opts.lat_file) on(LogKind::kLat);
   }
   if (!opts.hist_prefix.empty()) {
     IOB_RETURN_IF_ERROR(open(opts.hist_prefix, LogKind::kClatHist));
-    if (opts.hist_msec > 0) {
+    if (opts.hist_msec > 0 && opts.log_clat && opts.clat_file) {
       l->hist_ns_ = opts.hist_msec * 1000000;
       l->hist_end_ns_ = l->hist_ns_;
       l->hist_.reset(new Histogram[kNumDdirs]);
@@ -354,7 +357,9 @@ void IoLogger::EmitWindow(uint64_t end_ms, uint64_t len_ns) {
   const bool both = window_value_ == LogWindowValue::kBoth;
   for (unsigned d = 0; d < static_cast<unsigned>(kNumDdirs); ++d) {
     Window& w = win_[d];
-    const bool active = w.ios != 0 || (ddir_mask_ & (1u << d)) != 0;
+    // As fio 3.33: no bw/iops line for a direction without I/O in the
+    // window (fio's lines skip idle windows; the next line covers its own window).
+    const bool active = w.ios != 0;
     if (active && (per_io_kinds_ & (1u << static_cast<int>(LogKind::kBw)))) {
       // KiB/s. A window has one bandwidth value, so its max is that value.
       const uint64_t v = static_cast<uint64_t>(static_cast<unsigned __int128>(w.bytes) *

@@ -74,12 +74,21 @@ struct IoLogOptions {
   bool log_slat = true;
   bool log_clat = true;
   bool log_lat = true;
-  // Directions the job does (bit 1 << ddir). Windowed bw/iops lines are written
-  // for these even in windows without I/O (a stall shows as 0, as in fio).
-  uint8_t ddir_mask = 0x7;
+  // fio creates no file at all for a latency the job disables (disable_slat,
+  // disable_clat, disable_lat, gtod_reduce), unlike one the engine does not
+  // measure (log_slat false alone: an empty file). With clat disabled the
+  // hist log stays empty too (fio has no completion latencies to bin).
+  bool slat_file = true;
+  bool clat_file = true;
+  bool lat_file = true;
+  // Per-I/O (avg_msec 0) bw and iops lines: fio 3.33 writes no bw line per
+  // I/O with disable_bw_measurement, and neither bw nor iops lines with
+  // gtod_reduce (their files exist and stay empty). Window lines are kept.
+  bool per_io_bw = true;
+  bool per_io_iops = true;
 
   // Prefixes: the option's string, or the job name for a bare flag (*_set with
-  // an empty string). slat/clat/lat/ddir_mask from disable_* and rw.
+  // an empty string). slat/clat/lat from disable_* and gtod_reduce.
   static IoLogOptions FromJob(const JobSpec& spec);
   bool Any() const {
     return !bw_prefix.empty() || !iops_prefix.empty() || !lat_prefix.empty() ||
@@ -318,7 +327,6 @@ class IoLogger {
   bool log_offset_;
   bool log_prio_;
   LogWindowValue window_value_;
-  uint8_t ddir_mask_;
   uint32_t per_io_kinds_ = 0;  // bit per LogKind (except hist) that is on
   int epoch_clock_ = -1;
   uint64_t epoch_ms_ = 0;  // added to every time column (StartEpoch)
