@@ -8,7 +8,7 @@ source "$(dirname "$0")/verify_common.bash"
 
 f="$tmp/data"
 base=(--name=t --filename="$f" --size=256k --bs=8k --verify_state_save=0)
-for type in crc32c crc32c-intel crc32 crc64 crc16 xxhash md5 sha1 sha256 sha512 sha3-224 \
+for type in crc32c crc32c-intel crc32 crc64 crc16 crc7 xxhash md5 sha1 sha256 sha512 sha3-224 \
   sha3-256 sha3-384 sha3-512 meta null; do
   run "${base[@]}" --rw=randwrite --verify=$type
   [ "$rc" -eq 0 ] || fail "verify=$type: exit $rc"
