@@ -322,8 +322,9 @@ class Worker {
   int verify_error_ = 0;
   std::string verify_message_;
   uint64_t verify_start_ns_ = 0;
-  uint8_t verify_prev_state_ = 0;  // live state letter before 'V'
-  uint64_t verify_ns_ = 0;         // time spent in verify phases (the read runtime)
+  uint8_t verify_prev_state_ = 0;   // live state letter before 'V'
+  uint64_t verify_ns_ = 0;          // time spent in verify phases (the read runtime)
+  uint64_t verify_mark_bytes_ = 0;  // issued_bytes_ when the last verify phase started
   // Declared after verifier_ so that it is destroyed (threads joined) first.
   std::unique_ptr<VerifyAsyncPool> vasync_;
   std::vector<uint32_t> vdone_;  // Collect() output, one entry per slot

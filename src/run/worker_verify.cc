@@ -261,6 +261,13 @@ bool Worker::VerifyAfterPass(bool more) {
   if (verifying_ || verify_skip_phase_ || !job_.verify.do_verify || !HasWrite(job_.rw) ||
       job_.verify.verify_only)
     return false;
+  // fio 3.33's do_io lets a random writer without a random map write up to
+  // io_size before its verify phase (`size` does not end such a pass): with
+  // size=1m io_size=3m it writes 3 MiB, then reads back each block once.
+  // Keep writing while less than io_size was issued since the last verify.
+  if (more && IsRandom(job_.rw) && job_.norandommap && io_size_ != 0 &&
+      issued_bytes_ - verify_mark_bytes_ < io_size_)
+    return false;
   resume_after_verify_ = more;
   return true;
 }
@@ -279,6 +286,7 @@ void Worker::StartVerifyPhase() {
   }
   verifying_ = true;
   no_more_ = false;
+  verify_mark_bytes_ = issued_bytes_;
   vcursor_ = VerifyCursor{};
   // The replay draws what the pass drew (verify_only: the whole plan).
   replay_budget_ = job_.verify.verify_only ? UINT64_MAX : pass_draws_;
