@@ -212,8 +212,11 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
       IoPlan p;
       // As many draws as the pass made: a pass that ended early (a read at
       // the end of a sequential file, an error) wrote only part of its plan.
-      while (replay_budget_ > 0 && replay_->Next(&p)) {
+      while (replay_budget_ > 0 && replay_bytes_left_ > 0 && replay_->Next(&p)) {
         --replay_budget_;
+        // The writer issued while less than io_size was issued, so its last
+        // I/O may have crossed it.
+        replay_bytes_left_ -= std::min(replay_bytes_left_, p.length);
         if (p.ddir != Ddir::kWrite) continue;
         // verify_backlog read it back already: fio verifies each write once.
         if (backlog_ != nullptr && verifier_->IsVerified({p.file, p.offset, p.length})) continue;
@@ -290,6 +293,10 @@ void Worker::StartVerifyPhase() {
   vcursor_ = VerifyCursor{};
   // The replay draws what the pass drew (verify_only: the whole plan).
   replay_budget_ = job_.verify.verify_only ? UINT64_MAX : pass_draws_;
+  // verify_only: the writer stopped after io_size bytes (reads of a mixed
+  // job included) or number_ios I/Os; blocks past that were never written.
+  replay_bytes_left_ = job_.verify.verify_only && io_size_ != 0 ? io_size_ : UINT64_MAX;
+  if (job_.verify.verify_only && job_.number_ios != 0) replay_budget_ = job_.number_ios;
   pass_draws_ = 0;
   verify_start_ns_ = NowNs();
   verify_prev_state_ = live_.state.load(std::memory_order_relaxed);
