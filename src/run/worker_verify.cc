@@ -48,7 +48,7 @@ Status Worker::SetupVerify() {
     IOB_RETURN_IF_ERROR(verifier_->AddFile(i, targets_[i].region_offset + targets_[i].region_size));
   if (job_.verify.state_load) {
     const std::string path = Verifier::StateFileName(job_.name, static_cast<uint32_t>(jobnum_));
-    IOB_RETURN_IF_ERROR(verifier_->LoadState(path).WithContext("verify_state_load"));
+    IOB_RETURN_IF_ERROR(verifier_->LoadState(path));
   }
   if (job_.verify.backlog != 0) {
     backlog_ = std::make_unique<VerifyBacklog>(job_.verify.backlog, job_.verify.backlog_batch);
