@@ -212,14 +212,28 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
       IoPlan p;
       // As many draws as the pass made: a pass that ended early (a read at
       // the end of a sequential file, an error) wrote only part of its plan.
-      while (replay_budget_ > 0 && replay_bytes_left_ > 0 && replay_->Next(&p)) {
+      // verify_only without a random map: the writer's pass went on to
+      // io_size past the end of the pattern's pass (VerifyAfterPass), so
+      // the replay goes on through the next passes too.
+      const bool to_io_size =
+          job_.verify.verify_only && job_.norandommap && replay_bytes_left_ != UINT64_MAX;
+      while (replay_budget_ > 0 && replay_bytes_left_ > 0 &&
+             (replay_->Next(&p) || (to_io_size && (replay_->Reset(), replay_->Next(&p))))) {
         --replay_budget_;
         // The writer issued while less than io_size was issued, so its last
         // I/O may have crossed it.
-        replay_bytes_left_ -= std::min(replay_bytes_left_, p.length);
+        if (replay_bytes_left_ != UINT64_MAX)  // UINT64_MAX: no io_size, no limit
+          replay_bytes_left_ -= std::min(replay_bytes_left_, p.length);
         if (p.ddir != Ddir::kWrite) continue;
         // verify_backlog read it back already: fio verifies each write once.
         if (backlog_ != nullptr && verifier_->IsVerified({p.file, p.offset, p.length})) continue;
+        // verify_only without a random map: the plan writes some blocks more
+        // than once; fio 3.33 reads each one back once.
+        if (job_.norandommap && job_.verify.verify_only) {
+          const VerifyRange r{p.file, p.offset, p.length};
+          if (verifier_->IsVerified(r)) continue;
+          verifier_->MarkVerified(r);
+        }
         *plan = p;
         plan->ddir = Ddir::kRead;
         return 1;
