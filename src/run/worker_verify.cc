@@ -50,7 +50,9 @@ Status Worker::SetupVerify() {
     const std::string path = Verifier::StateFileName(job_.name, static_cast<uint32_t>(jobnum_));
     IOB_RETURN_IF_ERROR(verifier_->LoadState(path));
   }
-  if (job_.verify.backlog != 0) {
+  // do_verify=0 turns the backlog checks off too (fio 3.33 reads nothing
+  // back with verify_backlog=16 do_verify=0).
+  if (job_.verify.backlog != 0 && job_.verify.do_verify) {
     backlog_ = std::make_unique<VerifyBacklog>(job_.verify.backlog, job_.verify.backlog_batch);
     vbatch_.resize(std::max<uint64_t>(1, backlog_->batch()));
   }

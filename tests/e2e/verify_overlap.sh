@@ -34,7 +34,7 @@ echo "ok: norandommap writes io_size before verifying"
 for direct in 0 1; do
   run --name=q --ioengine=$eng --filename="$f" --size=1M --bs=4k --rw=randwrite --norandommap \
     --iodepth=32 --loops=4 --direct=$direct --verify=crc32c --verify_backlog=16 \
-    --verify_backlog_batch=16 --do_verify=0 --verify_state_save=0
+    --verify_backlog_batch=16 --verify_state_save=0
   [ "$rc" -eq 0 ] || fail "$eng QD32 backlog direct=$direct: exit $rc"
   [ "$(jget 'doc["jobs"][0]["read"]["total_ios"]')" -gt 0 ] || fail "backlog read nothing"
 done
