@@ -152,7 +152,7 @@ class Verifier {
  public:
   // One per worker (job clone). `seed` must be the same in the run that
   // writes and the run that verifies (fio: same randseed/randrepeat).
-  // Errors: verify=none, crc7, verify=pattern without verify_pattern,
+  // Errors: verify=none, verify=pattern without verify_pattern,
   // verify_interval smaller than the header or than verify_offset + header.
   static Result<std::unique_ptr<Verifier>> Create(const JobSpec& job, uint32_t jobnum,
                                                   uint64_t seed);

@@ -8,6 +8,7 @@
 //   crc32   CRC-32 (zlib/gzip/IEEE 802.3 reflected), ISA-L crc32_gzip_refl  0xcbf43926
 //   crc64   CRC-64/XZ (ECMA-182 polynomial, reflected), crc64_ecma_refl 0x995dc9bbdf1939fa
 //   crc16   CRC-16/T10-DIF, ISA-L crc16_t10dif                        0xd0db
+//   crc7    CRC-7/MMC (fio's crc7), own table (no library has it)     0x75
 //   xxhash  XXH64 with seed 0 (fio's xxhash is XXH32; ours is not bit-compatible)
 // Results are stored little-endian in the block header.
 //
@@ -40,8 +41,8 @@ class Checksummer {
   Checksummer(const Checksummer&) = delete;
   Checksummer& operator=(const Checksummer&) = delete;
 
-  // Prepares for `type`. Unsupported: crc7 (no library implements it) and a
-  // digest the linked OpenSSL does not provide.
+  // Prepares for `type`. Unsupported: a digest the linked OpenSSL does not
+  // provide.
   Status Init(VerifyType type);
 
   VerifyType type() const { return type_; }

@@ -322,8 +322,9 @@ class Worker {
   int verify_error_ = 0;
   std::string verify_message_;
   uint64_t verify_start_ns_ = 0;
-  uint8_t verify_prev_state_ = 0;  // live state letter before 'V'
-  uint64_t verify_ns_ = 0;         // time spent in verify phases (the read runtime)
+  uint8_t verify_prev_state_ = 0;   // live state letter before 'V'
+  uint64_t verify_ns_ = 0;          // time spent in verify phases (the read runtime)
+  uint64_t verify_mark_bytes_ = 0;  // issued_bytes_ when the last verify phase started
   // Declared after verifier_ so that it is destroyed (threads joined) first.
   std::unique_ptr<VerifyAsyncPool> vasync_;
   std::vector<uint32_t> vdone_;  // Collect() output, one entry per slot
@@ -424,8 +425,10 @@ class Worker {
   uint64_t passes_ = 0;
   uint64_t pass_draws_ = 0;     // pattern_->Next calls in this pass (PatternNext)
   uint64_t replay_budget_ = 0;  // of them, what the verify phase's replay may still draw
-  uint64_t eof_reads_ = 0;      // random reads that found the end of the file
-  uint64_t fill_full_ = 0;      // fill_device: writes that found the filesystem full
+  // verify_only: bytes of the plan the writer issued (io_size), still to replay.
+  uint64_t replay_bytes_left_ = UINT64_MAX;
+  uint64_t eof_reads_ = 0;  // random reads that found the end of the file
+  uint64_t fill_full_ = 0;  // fill_device: writes that found the filesystem full
   // flow= (slow path only): the group, this job's weight and I/Os, the
   // times the flow held it back.
   FlowGroup* flow_ = nullptr;

@@ -48,9 +48,11 @@ Status Worker::SetupVerify() {
     IOB_RETURN_IF_ERROR(verifier_->AddFile(i, targets_[i].region_offset + targets_[i].region_size));
   if (job_.verify.state_load) {
     const std::string path = Verifier::StateFileName(job_.name, static_cast<uint32_t>(jobnum_));
-    IOB_RETURN_IF_ERROR(verifier_->LoadState(path).WithContext("verify_state_load"));
+    IOB_RETURN_IF_ERROR(verifier_->LoadState(path));
   }
-  if (job_.verify.backlog != 0) {
+  // do_verify=0 turns the backlog checks off too (fio 3.33 reads nothing
+  // back with verify_backlog=16 do_verify=0).
+  if (job_.verify.backlog != 0 && job_.verify.do_verify) {
     backlog_ = std::make_unique<VerifyBacklog>(job_.verify.backlog, job_.verify.backlog_batch);
     vbatch_.resize(std::max<uint64_t>(1, backlog_->batch()));
   }
@@ -212,11 +214,28 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
       IoPlan p;
       // As many draws as the pass made: a pass that ended early (a read at
       // the end of a sequential file, an error) wrote only part of its plan.
-      while (replay_budget_ > 0 && replay_->Next(&p)) {
+      // verify_only without a random map: the writer's pass went on to
+      // io_size past the end of the pattern's pass (VerifyAfterPass), so
+      // the replay goes on through the next passes too.
+      const bool to_io_size =
+          job_.verify.verify_only && job_.norandommap && replay_bytes_left_ != UINT64_MAX;
+      while (replay_budget_ > 0 && replay_bytes_left_ > 0 &&
+             (replay_->Next(&p) || (to_io_size && (replay_->Reset(), replay_->Next(&p))))) {
         --replay_budget_;
+        // The writer issued while less than io_size was issued, so its last
+        // I/O may have crossed it.
+        if (replay_bytes_left_ != UINT64_MAX)  // UINT64_MAX: no io_size, no limit
+          replay_bytes_left_ -= std::min(replay_bytes_left_, p.length);
         if (p.ddir != Ddir::kWrite) continue;
         // verify_backlog read it back already: fio verifies each write once.
         if (backlog_ != nullptr && verifier_->IsVerified({p.file, p.offset, p.length})) continue;
+        // verify_only without a random map: the plan writes some blocks more
+        // than once; fio 3.33 reads each one back once.
+        if (job_.norandommap && job_.verify.verify_only) {
+          const VerifyRange r{p.file, p.offset, p.length};
+          if (verifier_->IsVerified(r)) continue;
+          verifier_->MarkVerified(r);
+        }
         *plan = p;
         plan->ddir = Ddir::kRead;
         return 1;
@@ -261,6 +280,13 @@ bool Worker::VerifyAfterPass(bool more) {
   if (verifying_ || verify_skip_phase_ || !job_.verify.do_verify || !HasWrite(job_.rw) ||
       job_.verify.verify_only)
     return false;
+  // fio 3.33's do_io lets a random writer without a random map write up to
+  // io_size before its verify phase (`size` does not end such a pass): with
+  // size=1m io_size=3m it writes 3 MiB, then reads back each block once.
+  // Keep writing while less than io_size was issued since the last verify.
+  if (more && IsRandom(job_.rw) && job_.norandommap && io_size_ != 0 &&
+      issued_bytes_ - verify_mark_bytes_ < io_size_)
+    return false;
   resume_after_verify_ = more;
   return true;
 }
@@ -279,9 +305,14 @@ void Worker::StartVerifyPhase() {
   }
   verifying_ = true;
   no_more_ = false;
+  verify_mark_bytes_ = issued_bytes_;
   vcursor_ = VerifyCursor{};
   // The replay draws what the pass drew (verify_only: the whole plan).
   replay_budget_ = job_.verify.verify_only ? UINT64_MAX : pass_draws_;
+  // verify_only: the writer stopped after io_size bytes (reads of a mixed
+  // job included) or number_ios I/Os; blocks past that were never written.
+  replay_bytes_left_ = job_.verify.verify_only && io_size_ != 0 ? io_size_ : UINT64_MAX;
+  if (job_.verify.verify_only && job_.number_ios != 0) replay_budget_ = job_.number_ios;
   pass_draws_ = 0;
   verify_start_ns_ = NowNs();
   verify_prev_state_ = live_.state.load(std::memory_order_relaxed);

@@ -32,4 +32,10 @@ done
   >"$tmp/r.json" || fail "randwrite: exit $?"
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; assert j["error"]==0, j' \
   "$tmp/r.json" || fail "randwrite: error"
+# do_verify=0 turns verify_backlog off as well: fio 3.33 reads nothing back.
+"$bin" --name=v --ioengine=psync --rw=write --verify=crc32c --verify_backlog=16 --do_verify=0 \
+  --verify_state_save=0 --size=1m --bs=4k --filename="$tmp/d" --output-format=json \
+  >"$tmp/d.json" || fail "do_verify=0: exit $?"
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; assert j["read"]["io_bytes"]==0, j["read"]' \
+  "$tmp/d.json" || fail "do_verify=0 with verify_backlog read back"
 echo ok

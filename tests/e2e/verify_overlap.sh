@@ -19,10 +19,22 @@ run --name=q --ioengine=$eng --filename="$f" --size=1M --bs=4k --rw=randwrite --
 [ "$(jget 'doc["jobs"][0]["read"]["total_ios"]')" -gt 0 ] || fail "nothing verified"
 echo "ok: $eng QD32 norandommap overwrites verify clean"
 
+# fio 3.33: a random writer without a random map writes all of io_size
+# before it verifies (size does not end its pass): 375 writes of 4k for
+# io_size=1500k over 1 MiB, then each distinct block read back once (iobench
+# verified after 256 writes and stopped there, the reads counting to io_size).
+run --name=q --filename="$f" --size=1M --io_size=1500k --bs=4k --rw=randwrite --norandommap \
+  --verify=crc32c --verify_state_save=0
+[ "$rc" -eq 0 ] || fail "norandommap io_size: exit $rc"
+[ "$(jget 'doc["jobs"][0]["write"]["io_bytes"]')" = 1536000 ] || fail "norandommap io_size: writes"
+[ "$(jget '0 < doc["jobs"][0]["read"]["total_ios"] <= 256')" = True ] ||
+  fail "norandommap io_size: each block read back once"
+echo "ok: norandommap writes io_size before verifying"
+
 for direct in 0 1; do
   run --name=q --ioengine=$eng --filename="$f" --size=1M --bs=4k --rw=randwrite --norandommap \
     --iodepth=32 --loops=4 --direct=$direct --verify=crc32c --verify_backlog=16 \
-    --verify_backlog_batch=16 --do_verify=0 --verify_state_save=0
+    --verify_backlog_batch=16 --verify_state_save=0
   [ "$rc" -eq 0 ] || fail "$eng QD32 backlog direct=$direct: exit $rc"
   [ "$(jget 'doc["jobs"][0]["read"]["total_ios"]')" -gt 0 ] || fail "backlog read nothing"
 done

@@ -82,4 +82,6 @@ rm -f local-w-0-verify.state
 run "${job[@]}" --verify_only=1 --verify_state_load=1
 [ "$rc" -ne 0 ] || fail "missing state: exit 0"
 grep -q "local-w-0-verify.state" err.txt || fail "missing state file not named"
+grep -q "'w': verify_state_load: open local-w-0-verify.state: No such file or directory" err.txt ||
+  fail "missing state: message"
 echo "all ok"

@@ -32,6 +32,8 @@ TEST(VerifyChecksum, CrcCheckValues) {
   EXPECT_EQ(HexOf(VerifyType::kCrc32, "123456789"), "2639f4cb");          // 0xcbf43926
   EXPECT_EQ(HexOf(VerifyType::kCrc64, "123456789"), "fa3919dfbbc95d99");  // CRC-64/XZ
   EXPECT_EQ(HexOf(VerifyType::kCrc16, "123456789"), "dbd0");              // CRC-16/T10-DIF 0xd0db
+  EXPECT_EQ(HexOf(VerifyType::kCrc7, "123456789"), "75");                 // CRC-7/MMC, fio's crc7
+  EXPECT_EQ(HexOf(VerifyType::kCrc7, ""), "00");
   EXPECT_EQ(Crc32c("123456789", 9), 0xe3069283u);
 }
 
@@ -54,8 +56,8 @@ TEST(VerifyChecksum, StreamingEqualsOneShot) {
   for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 131 + 7);
   for (VerifyType t :
        {VerifyType::kCrc32c, VerifyType::kCrc32, VerifyType::kCrc64, VerifyType::kCrc16,
-        VerifyType::kXxhash, VerifyType::kMd5, VerifyType::kSha1, VerifyType::kSha256,
-        VerifyType::kSha512, VerifyType::kSha3_224, VerifyType::kSha3_384}) {
+        VerifyType::kCrc7, VerifyType::kXxhash, VerifyType::kMd5, VerifyType::kSha1,
+        VerifyType::kSha256, VerifyType::kSha512, VerifyType::kSha3_224, VerifyType::kSha3_384}) {
     Checksummer c;
     ASSERT_TRUE(c.Init(t).ok()) << VerifyTypeName(t);
     uint8_t one[kMaxChecksumBytes], two[kMaxChecksumBytes];
@@ -67,15 +69,6 @@ TEST(VerifyChecksum, StreamingEqualsOneShot) {
     c.Final(two);
     EXPECT_EQ(0, memcmp(one, two, kMaxChecksumBytes)) << VerifyTypeName(t);
   }
-}
-
-TEST(VerifyChecksum, Crc7IsRefusedWithAFix) {
-  Checksummer c;
-  Status st = c.Init(VerifyType::kCrc7);
-  EXPECT_EQ(st.code(), Status::Code::kUnsupported);
-  EXPECT_EQ(st.message(),
-            "verify=crc7: no library implementation is linked (ISA-L has no CRC-7); use "
-            "verify=crc32c");
 }
 
 }  // namespace

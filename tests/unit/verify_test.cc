@@ -656,9 +656,7 @@ TEST_P(VerifyOnFs, SeveralFilesAreKeptApart) {
 }
 
 TEST(VerifyCreate, RefusesWhatCannotWork) {
-  JobSpec job = VerifyJob(VerifyType::kCrc7);
-  EXPECT_EQ(Verifier::Create(job, 0, 1).status().code(), Status::Code::kUnsupported);
-  job = VerifyJob(VerifyType::kPattern);
+  JobSpec job = VerifyJob(VerifyType::kPattern);
   EXPECT_EQ(Verifier::Create(job, 0, 1).status().message(),
             "verify=pattern needs verify_pattern (job 'vjob')");
   job = VerifyJob(VerifyType::kCrc32c);

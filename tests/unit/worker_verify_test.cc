@@ -172,8 +172,7 @@ JobSpec BacklogJob() {
   job.loops = 4;
   job.verify.type = VerifyType::kXxhash;
   job.verify.state_save = false;
-  job.verify.do_verify = false;
-  job.verify.backlog = 8;
+  job.verify.backlog = 8;  // each write is read back by the backlog, none after the pass
   job.verify.backlog_batch = 8;
   return job;
 }
