@@ -275,15 +275,16 @@ int Main(int argc, char** argv) {
     std::puts("iobench-" IOBENCH_VERSION);
     return kExitOk;
   }
-  if (cli.cmdhelp) {
-    std::fputs(iobench::jobfile::CmdHelp(cli.cmdhelp_option).c_str(), stdout);
-    return cli.cmdhelp_option.empty() || iobench::jobfile::IsJobOption(cli.cmdhelp_option) ||
-                   cli.cmdhelp_option == "all" || cli.cmdhelp_option == "markdown"
-               ? kExitOk
-               : kExitUsage;
-  }
-  if (cli.enghelp) {
-    std::fputs(iobench::jobfile::EngHelp(cli.enghelp_spec).c_str(), stdout);
+  if (cli.cmdhelp || cli.enghelp) {
+    // Help goes to stdout; an unknown option or engine is an error on stderr
+    // (fio prints "No such command" / "engine not loadable" there too).
+    auto text = cli.cmdhelp ? iobench::jobfile::CmdHelp(cli.cmdhelp_option)
+                            : iobench::jobfile::EngHelp(cli.enghelp_spec);
+    if (!text.ok()) {
+      std::fprintf(stderr, "%s\n", text.status().message().c_str());
+      return kExitUsage;
+    }
+    std::fputs(text->c_str(), stdout);
     return kExitOk;
   }
   if (cli.list_engines) return ListEngines();

@@ -217,6 +217,13 @@ check parse-only-engine-refusal 2 "job 'a'.*io_uring: sqthread_poll_cpu is set b
 rm -rf "$po"
 
 # --- tool options ---
+# fio prints these on stderr ("No such command", "engine not loadable");
+# iobench printed them on stdout, and --enghelp's with exit 0.
+check cmdhelp-unknown 2 "^iobench: --cmdhelp=bogus: unknown option" -- "$bin" --cmdhelp=bogus
+check enghelp-unknown-engine 2 "^iobench: --enghelp=bogus: unknown ioengine 'bogus'" -- \
+  "$bin" --enghelp=bogus
+check enghelp-unknown-option 2 "'bogus' is not an option of ioengine io_uring" -- \
+  "$bin" --enghelp=io_uring,bogus
 check max-jobs-exceeded 2 "--max-jobs=2: the jobs given start 3 jobs" -- \
   "$bin" --max-jobs=2 --name=a --ioengine=null --size=1m --numjobs=3
 check max-jobs-zero 2 "--max-jobs: Value 0 not in range" -- \

@@ -1216,7 +1216,7 @@ TEST(JobfileOutput, JsonHasEveryOptionWithSource) {
   EXPECT_NE(js.find("\"rw\": {\n          \"value\": \"read\",\n          \"source\": \"default\""),
             std::string::npos);
   EXPECT_EQ(ShowCmd(out.jobs), "iobench --name=a --bs=8k --iodepth=4\n");
-  EXPECT_NE(CmdHelp("bs").find("alias: blocksize"), std::string::npos);
+  EXPECT_NE(CmdHelp("bs")->find("alias: blocksize"), std::string::npos);
 }
 
 // --parse-only printed the job file's index as "group=", so a file of
