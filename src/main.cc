@@ -50,7 +50,8 @@ struct Cli {
   bool help = false;
   bool list_engines = false;
   bool readonly = false;
-  uint32_t max_jobs = 0;  // --max-jobs: refuse a run of more jobs (0: no limit)
+  bool warnings_fatal = false;  // --warnings-fatal: a parser warning stops the run
+  uint32_t max_jobs = 0;        // --max-jobs: refuse a run of more jobs (0: no limit)
   std::string eta = "auto";
   std::string eta_interval;  // --eta-interval=TIME (seconds by default, as in fio)
   std::string eta_newline;   // --eta-newline=TIME (seconds by default, as in fio)
@@ -96,6 +97,8 @@ const std::vector<iobench::jobfile::ToolOptionSpec>& ToolOptions() {
       {"help", ToolArg::kNone, "Print this help"},
       {"list-engines", ToolArg::kNone, "List the engines and whether this machine can run them"},
       {"readonly", ToolArg::kNone, "Refuse any job that writes"},
+      {"warnings-fatal", ToolArg::kNone,
+       "Treat job file warnings as errors: print them and exit 2 without running"},
       {"max-jobs", ToolArg::kRequired,
        "Refuse job files that start more than N jobs (numjobs counted), as fio"},
       {"eta", ToolArg::kRequired, "When to print the progress line: always, never, auto"},
@@ -153,6 +156,7 @@ void BuildApp(CLI::App& app, Cli& cli) {
   app.add_flag("--help", cli.help, desc("help"));
   app.add_flag("--list-engines", cli.list_engines, desc("list-engines"));
   app.add_flag("--readonly", cli.readonly, desc("readonly"));
+  app.add_flag("--warnings-fatal", cli.warnings_fatal, desc("warnings-fatal"));
   app.add_option("--max-jobs", cli.max_jobs, desc("max-jobs"))->check(CLI::Range(1u, 1000000u));
   app.add_option("--eta", cli.eta, desc("eta"));
   app.add_option("--eta-interval", cli.eta_interval, desc("eta-interval"));
@@ -421,6 +425,11 @@ int Main(int argc, char** argv) {
     return kExitUsage;
   }
   for (const auto& w : parsed->warnings) std::fprintf(stderr, "%s\n", w.c_str());
+  if (cli.warnings_fatal && !parsed->warnings.empty()) {
+    std::fprintf(stderr, "iobench: --warnings-fatal: %zu warning%s above, not running\n",
+                 parsed->warnings.size(), parsed->warnings.size() == 1 ? "" : "s");
+    return kExitUsage;
+  }
   const auto& jobs = parsed->jobs;
   if (cli.max_jobs != 0) {  // fio: "max number of jobs reached"
     uint64_t clones = 0;

@@ -224,6 +224,11 @@ check enghelp-unknown-engine 2 "^iobench: --enghelp=bogus: unknown ioengine 'bog
   "$bin" --enghelp=bogus
 check enghelp-unknown-option 2 "'bogus' is not an option of ioengine io_uring" -- \
   "$bin" --enghelp=io_uring,bogus
+# fio accepts --warnings-fatal; iobench refused it as unsupported.
+printf '[a]\nioengine=null\nsize=1m\nverifysort=1\n' >"$work/../iobench-wf.$$.fio"
+check warnings-fatal 2 "^iobench: --warnings-fatal: 1 warning above, not running" -- \
+  "$bin" --warnings-fatal "$work/../iobench-wf.$$.fio"
+rm -f "$work/../iobench-wf.$$.fio"
 check max-jobs-exceeded 2 "--max-jobs=2: the jobs given start 3 jobs" -- \
   "$bin" --max-jobs=2 --name=a --ioengine=null --size=1m --numjobs=3
 check max-jobs-zero 2 "--max-jobs: Value 0 not in range" -- \
