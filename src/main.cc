@@ -51,7 +51,8 @@ struct Cli {
   bool list_engines = false;
   bool readonly = false;
   bool warnings_fatal = false;  // --warnings-fatal: a parser warning stops the run
-  uint32_t max_jobs = 0;        // --max-jobs: refuse a run of more jobs (0: no limit)
+  uint32_t max_jobs = 0;        // --max-jobs: accepted and ignored, as fio 3.33 does
+  uint64_t alloc_size = 0;      // --alloc-size: fio's shared memory pool; nothing to size here
   std::string eta = "auto";
   std::string eta_interval;  // --eta-interval=TIME (seconds by default, as in fio)
   std::string eta_newline;   // --eta-newline=TIME (seconds by default, as in fio)
@@ -100,7 +101,9 @@ const std::vector<iobench::jobfile::ToolOptionSpec>& ToolOptions() {
       {"warnings-fatal", ToolArg::kNone,
        "Treat job file warnings as errors: print them and exit 2 without running"},
       {"max-jobs", ToolArg::kRequired,
-       "Refuse job files that start more than N jobs (numjobs counted), as fio"},
+       "Accepted for fio command lines and ignored (fio 3.33 ignores it too)"},
+      {"alloc-size", ToolArg::kRequired,
+       "Accepted for fio command lines and ignored (fio's shared memory pool, in KiB)"},
       {"eta", ToolArg::kRequired, "When to print the progress line: always, never, auto"},
       {"eta-interval", ToolArg::kRequired,
        "Redraw the progress line every TIME (default unit: seconds; at least 250ms)"},
@@ -157,7 +160,8 @@ void BuildApp(CLI::App& app, Cli& cli) {
   app.add_flag("--list-engines", cli.list_engines, desc("list-engines"));
   app.add_flag("--readonly", cli.readonly, desc("readonly"));
   app.add_flag("--warnings-fatal", cli.warnings_fatal, desc("warnings-fatal"));
-  app.add_option("--max-jobs", cli.max_jobs, desc("max-jobs"))->check(CLI::Range(1u, 1000000u));
+  app.add_option("--max-jobs", cli.max_jobs, desc("max-jobs"));
+  app.add_option("--alloc-size", cli.alloc_size, desc("alloc-size"));
   app.add_option("--eta", cli.eta, desc("eta"));
   app.add_option("--eta-interval", cli.eta_interval, desc("eta-interval"));
   app.add_option("--eta-newline", cli.eta_newline, desc("eta-newline"));
@@ -431,16 +435,6 @@ int Main(int argc, char** argv) {
     return kExitUsage;
   }
   const auto& jobs = parsed->jobs;
-  if (cli.max_jobs != 0) {  // fio: "max number of jobs reached"
-    uint64_t clones = 0;
-    for (const auto& j : jobs) clones += j.numjobs == 0 ? 1 : j.numjobs;
-    if (clones > cli.max_jobs) {
-      std::fprintf(stderr,
-                   "iobench: --max-jobs=%u: the jobs given start %llu jobs (numjobs counted)\n",
-                   cli.max_jobs, static_cast<unsigned long long>(clones));
-      return kExitUsage;
-    }
-  }
   if (cli.showcmd) return Emit(cli, iobench::jobfile::ShowCmd(jobs));
   if (cli.parse_only) {
     iobench::RunOptions check;

@@ -797,17 +797,12 @@ bool NextArgIsValue(const std::string& name, const std::string& next) {
 
 Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
                                   const std::vector<ToolOptionSpec>& tools) {
-  static const char* const kFioToolOnly[] = {"debug",           "merge-blktrace-only",
-                                             "bandwidth-log",   "minimal",
-                                             "append-terse",    "terse-version",
-                                             "cpuclock-test",   "crctest",
-                                             "eta-interval",    "eta-newline",
-                                             "alloc-size",      "server",
-                                             "daemonize",       "client",
-                                             "remote-config",   "idle-prof",
-                                             "inflate-log",     "trigger-file",
-                                             "trigger-timeout", "trigger",
-                                             "trigger-remote",  "aux-path"};
+  static const char* const kFioToolOnly[] = {
+      "debug",         "merge-blktrace-only", "bandwidth-log",   "minimal",       "append-terse",
+      "terse-version", "cpuclock-test",       "crctest",         "eta-interval",  "eta-newline",
+      "server",        "daemonize",           "client",          "remote-config", "idle-prof",
+      "inflate-log",   "trigger-file",        "trigger-timeout", "trigger",       "trigger-remote",
+      "aux-path"};
   SplitArgsResult out;
   for (size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];

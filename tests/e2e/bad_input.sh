@@ -229,10 +229,12 @@ printf '[a]\nioengine=null\nsize=1m\nverifysort=1\n' >"$work/../iobench-wf.$$.fi
 check warnings-fatal 2 "^iobench: --warnings-fatal: 1 warning above, not running" -- \
   "$bin" --warnings-fatal "$work/../iobench-wf.$$.fio"
 rm -f "$work/../iobench-wf.$$.fio"
-check max-jobs-exceeded 2 "--max-jobs=2: the jobs given start 3 jobs" -- \
-  "$bin" --max-jobs=2 --name=a --ioengine=null --size=1m --numjobs=3
-check max-jobs-zero 2 "--max-jobs: Value 0 not in range" -- \
-  "$bin" --max-jobs=0 --name=a --ioengine=null --size=1m
+# --max-jobs and --alloc-size are accepted and ignored (as fio 3.33), but
+# still take a number.
+check max-jobs-not-a-number 2 "Could not convert: --max-jobs = many" -- \
+  "$bin" --max-jobs=many --name=a --ioengine=null --size=1m
+check alloc-size-not-a-number 2 "Could not convert: --alloc-size = 16m" -- \
+  "$bin" --alloc-size=16m --name=a --ioengine=null --size=1m
 check output-into-missing-dir 2 "--output=/nonexistent-iobench-dir/out.txt.*No such file" -- \
   "$bin" --output=/nonexistent-iobench-dir/out.txt --name=a --ioengine=null --size=1m
 check unknown-tool-option 2 "unknown option 'bogus-tool-option'" -- \
