@@ -254,8 +254,11 @@ int Emit(const Cli& cli, const std::string& text) {
 
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  for (auto& a : args)
+  // fio's two single-letter options (getopt short forms of --help, --version).
+  for (auto& a : args) {
     if (a == "-h") a = "--help";
+    if (a == "-v") a = "--version";
+  }
   auto split = iobench::jobfile::SplitArgs(args, ToolOptions());
   if (!split.ok()) {
     std::fprintf(stderr, "%s\n", split.status().message().c_str());
