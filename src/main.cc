@@ -340,20 +340,21 @@ int Main(int argc, char** argv) {
     return kExitUsage;
   }
   // fio reads both as times in seconds by default (--eta-newline=5 is 5 s,
-  // not 5 ms) and refuses an interval below 250 ms.
+  // not 5 ms), refuses an interval below 250 ms and a newline period of 0
+  // ("eta new line time too short"; 0 here would mean no newlines at all).
   for (auto [flag, text, ms, min_ms] :
        {std::tuple{"--eta-interval", &cli.eta_interval, &cli.eta_interval_ms, int64_t{250}},
-        std::tuple{"--eta-newline", &cli.eta_newline, &cli.eta_newline_ms, int64_t{0}}}) {
+        std::tuple{"--eta-newline", &cli.eta_newline, &cli.eta_newline_ms, int64_t{1}}}) {
     if (text->empty()) continue;
     iobench::jobfile::NumContext nc;
     nc.kind = iobench::jobfile::NumKind::kTime;
     iobench::jobfile::ValueError err;
     auto v = iobench::jobfile::ParseNumber(*text, nc, &err);
-    if (!v || *v < min_ms * 1000000 || *v < 0) {
-      std::fprintf(stderr, "iobench: %s=%s: %s\n", flag, text->c_str(),
-                   !v           ? err.message.c_str()
-                   : min_ms > 0 ? "must be at least 250ms (a bare number is seconds)"
-                                : "must not be negative");
+    if (!v || *v < min_ms * 1000000) {
+      const std::string why =
+          !v ? err.message
+             : "must be at least " + std::to_string(min_ms) + "ms (a bare number is seconds)";
+      std::fprintf(stderr, "iobench: %s=%s: %s\n", flag, text->c_str(), why.c_str());
       return kExitUsage;
     }
     *ms = static_cast<uint64_t>(*v / 1000000);

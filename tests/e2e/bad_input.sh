@@ -235,6 +235,9 @@ check max-jobs-not-a-number 2 "Could not convert: --max-jobs = many" -- \
   "$bin" --max-jobs=many --name=a --ioengine=null --size=1m
 check alloc-size-not-a-number 2 "Could not convert: --alloc-size = 16m" -- \
   "$bin" --alloc-size=16m --name=a --ioengine=null --size=1m
+# fio: "eta new line time too short"; iobench took 0 as "no newlines".
+check eta-newline-zero 2 "^iobench: --eta-newline=0s: must be at least 1ms" -- \
+  "$bin" --eta-newline=0s --name=a --ioengine=null --size=1m
 check output-into-missing-dir 2 "--output=/nonexistent-iobench-dir/out.txt.*No such file" -- \
   "$bin" --output=/nonexistent-iobench-dir/out.txt --name=a --ioengine=null --size=1m
 check unknown-tool-option 2 "unknown option 'bogus-tool-option'" -- \
@@ -267,7 +270,7 @@ check eta-bad 2 "--eta=sometimes" -- "$bin" --eta=sometimes --name=a --ioengine=
 # interval below 250 ms (iobench once read milliseconds and clamped).
 check eta-interval-short 2 "--eta-interval=100ms: must be at least 250ms" -- \
   "$bin" --eta-interval=100ms --name=a --ioengine=null --size=1m
-check eta-newline-negative 2 "--eta-newline=-2: must not be negative" -- \
+check eta-newline-negative 2 "--eta-newline=-2: must be at least 1ms" -- \
   "$bin" --eta-newline=-2 --name=a --ioengine=null --size=1m
 printf '[a]\nioengine=null\nsize=1m\n' >"$work/../iobench-valid.$$.fio"
 check section-unknown 2 "--section=nosuch matches no job" -- \
