@@ -179,6 +179,12 @@ void BuildApp(CLI::App& app, Cli& cli) {
   app.add_option("--compare", cli.compare, desc("compare"));
   app.add_option("--compare-labels", cli.compare_labels, desc("compare-labels"));
   app.add_option("--plot", cli.plot, desc("plot"));
+  // fio keeps the last of a repeated option (`--output=a --output=b` writes
+  // to b); CLI11 refused the repeat ("At Most 1 required but received 2").
+  // --section and --sweep collect every value instead.
+  for (CLI::Option* o : app.get_options())
+    if (o->get_name() != "--section" && o->get_name() != "--sweep")
+      o->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 
 std::string Usage() {

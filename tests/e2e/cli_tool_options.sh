@@ -17,5 +17,16 @@ out=$("$bin" -v 2>err) || fail "-v: exit $?: $(cat err)"
 [ "$out" = "$("$bin" --version)" ] || fail "-v printed '$out'"
 [ -s err ] && fail "-v wrote to stderr: $(cat err)"
 
+# A repeated tool option: the last one wins, as in fio (CLI11 refused the
+# repeat: "--output: At Most 1 required but received 2").
+job=(--name=a --ioengine=null --size=1m)
+"$bin" --output=first.txt --output=last.txt --output-format=json --output-format=terse \
+  --terse-version=2 --terse-version=4 "${job[@]}" >out 2>err || fail "repeat: exit $?: $(cat err)"
+[ -e first.txt ] && fail "repeat: first --output was written"
+grep -q '^4;iobench-' last.txt || fail "repeat: last.txt is not terse v4: $(head -c 100 last.txt)"
+[ -s out ] && fail "repeat: stdout not empty: $(head -c 100 out)"
+[ -s err ] && fail "repeat: stderr: $(cat err)"
+rm -f last.txt first.txt
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]
