@@ -240,6 +240,10 @@ check eta-newline-zero 2 "^iobench: --eta-newline=0s: must be at least 1ms" -- \
   "$bin" --eta-newline=0s --name=a --ioengine=null --size=1m
 check output-into-missing-dir 2 "--output=/nonexistent-iobench-dir/out.txt.*No such file" -- \
   "$bin" --output=/nonexistent-iobench-dir/out.txt --name=a --ioengine=null --size=1m
+# fio: "output file open error: Is a directory" before running; iobench ran
+# the jobs and then could not write the report (exit 1).
+check output-is-a-directory 2 "--output=sub: Is a directory" -- \
+  "$bin" --output=sub --name=a --ioengine=null --size=1m
 check unknown-tool-option 2 "unknown option 'bogus-tool-option'" -- \
   "$bin" --bogus-tool-option --name=a --ioengine=null --size=1m
 check output-format-bad 2 "bad --output-format 'xml'" -- \
