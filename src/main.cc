@@ -52,7 +52,7 @@ struct Cli {
   bool readonly = false;
   bool warnings_fatal = false;  // --warnings-fatal: a parser warning stops the run
   uint32_t max_jobs = 0;        // --max-jobs: accepted and ignored, as fio 3.33 does
-  uint64_t alloc_size = 0;      // --alloc-size: fio's shared memory pool; nothing to size here
+  std::string alloc_size;       // --alloc-size: fio's shared memory pool; nothing to size here
   std::string eta = "auto";
   std::string eta_interval;  // --eta-interval=TIME (seconds by default, as in fio)
   std::string eta_newline;   // --eta-newline=TIME (seconds by default, as in fio)
@@ -319,6 +319,13 @@ int Main(int argc, char** argv) {
         formats = a.substr(16);
     }
     cli.output_format = formats;
+  }
+  // Checked here: CLI11 reads "-5" into an unsigned as a wrapped value.
+  if (!cli.alloc_size.empty() && !std::all_of(cli.alloc_size.begin(), cli.alloc_size.end(),
+                                              [](char c) { return c >= '0' && c <= '9'; })) {
+    std::fprintf(stderr, "iobench: --alloc-size=%s: must be a whole number of KiB\n",
+                 cli.alloc_size.c_str());
+    return kExitUsage;
   }
   if (cli.terse_version < 2 || cli.terse_version > 5) {
     std::fprintf(stderr, "iobench: --terse-version=%d: fio's terse versions are 2, 3, 4 and 5\n",

@@ -233,7 +233,9 @@ rm -f "$work/../iobench-wf.$$.fio"
 # still take a number.
 check max-jobs-not-a-number 2 "Could not convert: --max-jobs = many" -- \
   "$bin" --max-jobs=many --name=a --ioengine=null --size=1m
-check alloc-size-not-a-number 2 "Could not convert: --alloc-size = 16m" -- \
+check alloc-size-negative 2 "^iobench: --alloc-size=-5: must be a whole number of KiB" -- \
+  "$bin" --alloc-size=-5 --name=a --ioengine=null --size=1m
+check alloc-size-not-a-number 2 "^iobench: --alloc-size=16m: must be a whole number of KiB" -- \
   "$bin" --alloc-size=16m --name=a --ioengine=null --size=1m
 # fio: "eta new line time too short"; iobench took 0 as "no newlines".
 check eta-newline-zero 2 "^iobench: --eta-newline=0s: must be at least 1ms" -- \
