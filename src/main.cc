@@ -50,7 +50,9 @@ struct Cli {
   bool help = false;
   bool list_engines = false;
   bool readonly = false;
-  uint32_t max_jobs = 0;  // --max-jobs: refuse a run of more jobs (0: no limit)
+  bool warnings_fatal = false;  // --warnings-fatal: a parser warning stops the run
+  uint32_t max_jobs = 0;        // --max-jobs: accepted and ignored, as fio 3.33 does
+  std::string alloc_size;       // --alloc-size: fio's shared memory pool; nothing to size here
   std::string eta = "auto";
   std::string eta_interval;  // --eta-interval=TIME (seconds by default, as in fio)
   std::string eta_newline;   // --eta-newline=TIME (seconds by default, as in fio)
@@ -96,8 +98,12 @@ const std::vector<iobench::jobfile::ToolOptionSpec>& ToolOptions() {
       {"help", ToolArg::kNone, "Print this help"},
       {"list-engines", ToolArg::kNone, "List the engines and whether this machine can run them"},
       {"readonly", ToolArg::kNone, "Refuse any job that writes"},
+      {"warnings-fatal", ToolArg::kNone,
+       "Treat job file warnings as errors: print them and exit 2 without running"},
       {"max-jobs", ToolArg::kRequired,
-       "Refuse job files that start more than N jobs (numjobs counted), as fio"},
+       "Accepted for fio command lines and ignored (fio 3.33 ignores it too)"},
+      {"alloc-size", ToolArg::kRequired,
+       "Accepted for fio command lines and ignored (fio's shared memory pool, in KiB)"},
       {"eta", ToolArg::kRequired, "When to print the progress line: always, never, auto"},
       {"eta-interval", ToolArg::kRequired,
        "Redraw the progress line every TIME (default unit: seconds; at least 250ms)"},
@@ -153,7 +159,9 @@ void BuildApp(CLI::App& app, Cli& cli) {
   app.add_flag("--help", cli.help, desc("help"));
   app.add_flag("--list-engines", cli.list_engines, desc("list-engines"));
   app.add_flag("--readonly", cli.readonly, desc("readonly"));
-  app.add_option("--max-jobs", cli.max_jobs, desc("max-jobs"))->check(CLI::Range(1u, 1000000u));
+  app.add_flag("--warnings-fatal", cli.warnings_fatal, desc("warnings-fatal"));
+  app.add_option("--max-jobs", cli.max_jobs, desc("max-jobs"));
+  app.add_option("--alloc-size", cli.alloc_size, desc("alloc-size"));
   app.add_option("--eta", cli.eta, desc("eta"));
   app.add_option("--eta-interval", cli.eta_interval, desc("eta-interval"));
   app.add_option("--eta-newline", cli.eta_newline, desc("eta-newline"));
@@ -171,6 +179,12 @@ void BuildApp(CLI::App& app, Cli& cli) {
   app.add_option("--compare", cli.compare, desc("compare"));
   app.add_option("--compare-labels", cli.compare_labels, desc("compare-labels"));
   app.add_option("--plot", cli.plot, desc("plot"));
+  // fio keeps the last of a repeated option (`--output=a --output=b` writes
+  // to b); CLI11 refused the repeat ("At Most 1 required but received 2").
+  // --section and --sweep collect every value instead.
+  for (CLI::Option* o : app.get_options())
+    if (o->get_name() != "--section" && o->get_name() != "--sweep")
+      o->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 
 std::string Usage() {
@@ -246,8 +260,11 @@ int Emit(const Cli& cli, const std::string& text) {
 
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  for (auto& a : args)
+  // fio's two single-letter options (getopt short forms of --help, --version).
+  for (auto& a : args) {
     if (a == "-h") a = "--help";
+    if (a == "-v") a = "--version";
+  }
   auto split = iobench::jobfile::SplitArgs(args, ToolOptions());
   if (!split.ok()) {
     std::fprintf(stderr, "%s\n", split.status().message().c_str());
@@ -275,15 +292,16 @@ int Main(int argc, char** argv) {
     std::puts("iobench-" IOBENCH_VERSION);
     return kExitOk;
   }
-  if (cli.cmdhelp) {
-    std::fputs(iobench::jobfile::CmdHelp(cli.cmdhelp_option).c_str(), stdout);
-    return cli.cmdhelp_option.empty() || iobench::jobfile::IsJobOption(cli.cmdhelp_option) ||
-                   cli.cmdhelp_option == "all" || cli.cmdhelp_option == "markdown"
-               ? kExitOk
-               : kExitUsage;
-  }
-  if (cli.enghelp) {
-    std::fputs(iobench::jobfile::EngHelp(cli.enghelp_spec).c_str(), stdout);
+  if (cli.cmdhelp || cli.enghelp) {
+    // Help goes to stdout; an unknown option or engine is an error on stderr
+    // (fio prints "No such command" / "engine not loadable" there too).
+    auto text = cli.cmdhelp ? iobench::jobfile::CmdHelp(cli.cmdhelp_option)
+                            : iobench::jobfile::EngHelp(cli.enghelp_spec);
+    if (!text.ok()) {
+      std::fprintf(stderr, "%s\n", text.status().message().c_str());
+      return kExitUsage;
+    }
+    std::fputs(text->c_str(), stdout);
     return kExitOk;
   }
   if (cli.list_engines) return ListEngines();
@@ -301,6 +319,13 @@ int Main(int argc, char** argv) {
         formats = a.substr(16);
     }
     cli.output_format = formats;
+  }
+  // Checked here: CLI11 reads "-5" into an unsigned as a wrapped value.
+  if (!cli.alloc_size.empty() && !std::all_of(cli.alloc_size.begin(), cli.alloc_size.end(),
+                                              [](char c) { return c >= '0' && c <= '9'; })) {
+    std::fprintf(stderr, "iobench: --alloc-size=%s: must be a whole number of KiB\n",
+                 cli.alloc_size.c_str());
+    return kExitUsage;
   }
   if (cli.terse_version < 2 || cli.terse_version > 5) {
     std::fprintf(stderr, "iobench: --terse-version=%d: fio's terse versions are 2, 3, 4 and 5\n",
@@ -328,20 +353,21 @@ int Main(int argc, char** argv) {
     return kExitUsage;
   }
   // fio reads both as times in seconds by default (--eta-newline=5 is 5 s,
-  // not 5 ms) and refuses an interval below 250 ms.
+  // not 5 ms), refuses an interval below 250 ms and a newline period of 0
+  // ("eta new line time too short"; 0 here would mean no newlines at all).
   for (auto [flag, text, ms, min_ms] :
        {std::tuple{"--eta-interval", &cli.eta_interval, &cli.eta_interval_ms, int64_t{250}},
-        std::tuple{"--eta-newline", &cli.eta_newline, &cli.eta_newline_ms, int64_t{0}}}) {
+        std::tuple{"--eta-newline", &cli.eta_newline, &cli.eta_newline_ms, int64_t{1}}}) {
     if (text->empty()) continue;
     iobench::jobfile::NumContext nc;
     nc.kind = iobench::jobfile::NumKind::kTime;
     iobench::jobfile::ValueError err;
     auto v = iobench::jobfile::ParseNumber(*text, nc, &err);
-    if (!v || *v < min_ms * 1000000 || *v < 0) {
-      std::fprintf(stderr, "iobench: %s=%s: %s\n", flag, text->c_str(),
-                   !v           ? err.message.c_str()
-                   : min_ms > 0 ? "must be at least 250ms (a bare number is seconds)"
-                                : "must not be negative");
+    if (!v || *v < min_ms * 1000000) {
+      const std::string why =
+          !v ? err.message
+             : "must be at least " + std::to_string(min_ms) + "ms (a bare number is seconds)";
+      std::fprintf(stderr, "iobench: %s=%s: %s\n", flag, text->c_str(), why.c_str());
       return kExitUsage;
     }
     *ms = static_cast<uint64_t>(*v / 1000000);
@@ -420,17 +446,12 @@ int Main(int argc, char** argv) {
     return kExitUsage;
   }
   for (const auto& w : parsed->warnings) std::fprintf(stderr, "%s\n", w.c_str());
-  const auto& jobs = parsed->jobs;
-  if (cli.max_jobs != 0) {  // fio: "max number of jobs reached"
-    uint64_t clones = 0;
-    for (const auto& j : jobs) clones += j.numjobs == 0 ? 1 : j.numjobs;
-    if (clones > cli.max_jobs) {
-      std::fprintf(stderr,
-                   "iobench: --max-jobs=%u: the jobs given start %llu jobs (numjobs counted)\n",
-                   cli.max_jobs, static_cast<unsigned long long>(clones));
-      return kExitUsage;
-    }
+  if (cli.warnings_fatal && !parsed->warnings.empty()) {
+    std::fprintf(stderr, "iobench: --warnings-fatal: %zu warning%s above, not running\n",
+                 parsed->warnings.size(), parsed->warnings.size() == 1 ? "" : "s");
+    return kExitUsage;
   }
+  const auto& jobs = parsed->jobs;
   if (cli.showcmd) return Emit(cli, iobench::jobfile::ShowCmd(jobs));
   if (cli.parse_only) {
     iobench::RunOptions check;

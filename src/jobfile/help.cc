@@ -102,7 +102,7 @@ std::string OptionsMarkdown() {
   return o.str();
 }
 
-std::string CmdHelp(const std::string& option) {
+Result<std::string> CmdHelp(const std::string& option) {
   if (option.empty() || option == "all") {
     std::ostringstream o;
     std::string cat;
@@ -120,13 +120,14 @@ std::string CmdHelp(const std::string& option) {
   if (option == "markdown") return OptionsMarkdown();
   if (const OptionDef* d = FindOption(option)) return OneHelp(*d);
   if (IsFioOnlyOption(option))
-    return "option '" + option + "' is a fio option that iobench does not support yet\n";
+    return Status::Invalid("iobench: --cmdhelp=" + option +
+                           ": a fio option that iobench does not support yet");
   std::string s = SuggestOption(option);
-  return "unknown option '" + option + "'" + (s.empty() ? "" : "; did you mean '" + s + "'?") +
-         "\n";
+  return Status::Invalid("iobench: --cmdhelp=" + option + ": unknown option" +
+                         (s.empty() ? "" : "; did you mean '" + s + "'?"));
 }
 
-std::string EngHelp(const std::string& spec) {
+Result<std::string> EngHelp(const std::string& spec) {
   std::ostringstream o;
   if (spec.empty()) {
     o << "Available IO engines:\n";
@@ -142,14 +143,13 @@ std::string EngHelp(const std::string& spec) {
   std::string opt = spec.find(',') == std::string::npos ? "" : spec.substr(spec.find(',') + 1);
   auto& names = IobenchEngineNames();
   if (std::find(names.begin(), names.end(), engine) == names.end())
-    return "unknown ioengine '" + engine + "'\n";
+    return Status::Invalid("iobench: --enghelp=" + spec + ": unknown ioengine '" + engine + "'");
   if (!opt.empty()) {
     const OptionDef* d = FindOption(opt);
-    if (!d || d->engines.empty())
-      return "'" + opt + "' is not an option of ioengine " + engine + "\n";
-    auto e = EnginesForOption(*d);
+    auto e = d && !d->engines.empty() ? EnginesForOption(*d) : std::vector<std::string>{};
     if (std::find(e.begin(), e.end(), engine) == e.end())
-      return "'" + opt + "' is not an option of ioengine " + engine + "\n";
+      return Status::Invalid("iobench: --enghelp=" + spec + ": '" + opt +
+                             "' is not an option of ioengine " + engine);
     return OneHelp(*d);
   }
   bool any = false;

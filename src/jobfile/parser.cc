@@ -717,16 +717,29 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
                              ": warning: job file defines no jobs");
     ++index;
   }
+  // fio's --section selects command-line jobs too: each --name starts a
+  // section of that name (`fio --section=b --name=a ... f.fio` runs only b).
+  auto selected = [&](const std::string& name) {
+    if (in.sections.empty()) return true;
+    auto it = std::find(in.sections.begin(), in.sections.end(), name);
+    if (it == in.sections.end()) return false;
+    section_used[static_cast<size_t>(it - in.sections.begin())] = true;
+    return true;
+  };
+  std::vector<bool> cli_selected;
+  for (const auto& sec : cli.jobs) cli_selected.push_back(selected(sec.name));
   for (size_t i = 0; i < in.sections.size(); ++i)
     if (!section_used[i])
       return Status::Invalid("iobench: --section=" + in.sections[i] +
-                             " matches no job in the job files");
+                             " matches no job of the job files or the command line");
   // fio runs the command-line jobs first, and the first job file's jobs
   // carry on in their group without a wall (`fio --name=c ... a.fio` runs c
   // and a's jobs together); iobench ran them after the files, as a group of
   // their own. Hence index 0 and the front of the list.
   std::vector<JobSpec> cli_jobs;
-  for (auto& sec : cli.jobs) {
+  for (size_t k = 0; k < cli.jobs.size(); ++k) {
+    if (!cli_selected[k]) continue;
+    auto& sec = cli.jobs[k];
     JobSpec job = NewJob(sec.name, "", 0, 0);
     std::vector<RawSetting> all;
     for (auto g : cli.globals) {
@@ -798,11 +811,11 @@ bool NextArgIsValue(const std::string& name, const std::string& next) {
 Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
                                   const std::vector<ToolOptionSpec>& tools) {
   static const char* const kFioToolOnly[] = {
-      "debug",         "merge-blktrace-only", "bandwidth-log", "minimal",      "append-terse",
-      "terse-version", "cpuclock-test",       "crctest",       "eta-interval", "eta-newline",
-      "alloc-size",    "warnings-fatal",      "server",        "daemonize",    "client",
-      "remote-config", "idle-prof",           "inflate-log",   "trigger-file", "trigger-timeout",
-      "trigger",       "trigger-remote",      "aux-path"};
+      "debug",         "merge-blktrace-only", "bandwidth-log",   "minimal",       "append-terse",
+      "terse-version", "cpuclock-test",       "crctest",         "eta-interval",  "eta-newline",
+      "server",        "daemonize",           "client",          "remote-config", "idle-prof",
+      "inflate-log",   "trigger-file",        "trigger-timeout", "trigger",       "trigger-remote",
+      "aux-path"};
   SplitArgsResult out;
   for (size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];

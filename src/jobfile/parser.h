@@ -57,10 +57,12 @@ bool OptionTakesValue(const std::string& name);
 // for fio options iobench lacks when `next` does not start with '-'.
 bool NextArgIsValue(const std::string& name, const std::string& next);
 
-std::string OptionsMarkdown();                          // docs/options.md, generated from the table
-std::string CmdHelp(const std::string& option);         // --cmdhelp text ("" or "all" = all)
-std::string EngHelp(const std::string& spec);           // --enghelp[=ENGINE[,OPTION]]
-std::string ShowCmd(const std::vector<JobSpec>& jobs);  // --showcmd
+std::string OptionsMarkdown();  // docs/options.md, generated from the table
+// --cmdhelp text ("" or "all" = all); an unknown option is an error (for stderr).
+Result<std::string> CmdHelp(const std::string& option);
+// --enghelp[=ENGINE[,OPTION]]; an unknown engine or option is an error (for stderr).
+Result<std::string> EngHelp(const std::string& spec);
+std::string ShowCmd(const std::vector<JobSpec>& jobs);           // --showcmd
 std::string ParseOnlyJson(const std::vector<JobSpec>& jobs);     // every option: value and source
 std::string ParseOnlySummary(const std::vector<JobSpec>& jobs);  // --parse-only, human text
 

@@ -1,5 +1,6 @@
 #include "sweep/session.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -73,6 +74,10 @@ Status CheckOutputWritable(const std::string& path) {
   if (path.empty()) return Status::Ok();
   if (::access(path.c_str(), F_OK) == 0) {
     if (::access(path.c_str(), W_OK) != 0) return ErrnoStatus("--output=" + path, errno);
+    // A directory passes access(W_OK) and failed only after the run.
+    struct stat sb;
+    if (::stat(path.c_str(), &sb) == 0 && S_ISDIR(sb.st_mode))
+      return ErrnoStatus("--output=" + path, EISDIR);
     return Status::Ok();
   }
   const size_t slash = path.rfind('/');

@@ -217,12 +217,35 @@ check parse-only-engine-refusal 2 "job 'a'.*io_uring: sqthread_poll_cpu is set b
 rm -rf "$po"
 
 # --- tool options ---
-check max-jobs-exceeded 2 "--max-jobs=2: the jobs given start 3 jobs" -- \
-  "$bin" --max-jobs=2 --name=a --ioengine=null --size=1m --numjobs=3
-check max-jobs-zero 2 "--max-jobs: Value 0 not in range" -- \
-  "$bin" --max-jobs=0 --name=a --ioengine=null --size=1m
+# fio prints these on stderr ("No such command", "engine not loadable");
+# iobench printed them on stdout, and --enghelp's with exit 0.
+check cmdhelp-unknown 2 "^iobench: --cmdhelp=bogus: unknown option" -- "$bin" --cmdhelp=bogus
+check enghelp-unknown-engine 2 "^iobench: --enghelp=bogus: unknown ioengine 'bogus'" -- \
+  "$bin" --enghelp=bogus
+check enghelp-unknown-option 2 "'bogus' is not an option of ioengine io_uring" -- \
+  "$bin" --enghelp=io_uring,bogus
+# fio accepts --warnings-fatal; iobench refused it as unsupported.
+printf '[a]\nioengine=null\nsize=1m\nverifysort=1\n' >"$work/../iobench-wf.$$.fio"
+check warnings-fatal 2 "^iobench: --warnings-fatal: 1 warning above, not running" -- \
+  "$bin" --warnings-fatal "$work/../iobench-wf.$$.fio"
+rm -f "$work/../iobench-wf.$$.fio"
+# --max-jobs and --alloc-size are accepted and ignored (as fio 3.33), but
+# still take a number.
+check max-jobs-not-a-number 2 "Could not convert: --max-jobs = many" -- \
+  "$bin" --max-jobs=many --name=a --ioengine=null --size=1m
+check alloc-size-negative 2 "^iobench: --alloc-size=-5: must be a whole number of KiB" -- \
+  "$bin" --alloc-size=-5 --name=a --ioengine=null --size=1m
+check alloc-size-not-a-number 2 "^iobench: --alloc-size=16m: must be a whole number of KiB" -- \
+  "$bin" --alloc-size=16m --name=a --ioengine=null --size=1m
+# fio: "eta new line time too short"; iobench took 0 as "no newlines".
+check eta-newline-zero 2 "^iobench: --eta-newline=0s: must be at least 1ms" -- \
+  "$bin" --eta-newline=0s --name=a --ioengine=null --size=1m
 check output-into-missing-dir 2 "--output=/nonexistent-iobench-dir/out.txt.*No such file" -- \
   "$bin" --output=/nonexistent-iobench-dir/out.txt --name=a --ioengine=null --size=1m
+# fio: "output file open error: Is a directory" before running; iobench ran
+# the jobs and then could not write the report (exit 1).
+check output-is-a-directory 2 "--output=sub: Is a directory" -- \
+  "$bin" --output=sub --name=a --ioengine=null --size=1m
 check unknown-tool-option 2 "unknown option 'bogus-tool-option'" -- \
   "$bin" --bogus-tool-option --name=a --ioengine=null --size=1m
 check output-format-bad 2 "bad --output-format 'xml'" -- \
@@ -253,7 +276,7 @@ check eta-bad 2 "--eta=sometimes" -- "$bin" --eta=sometimes --name=a --ioengine=
 # interval below 250 ms (iobench once read milliseconds and clamped).
 check eta-interval-short 2 "--eta-interval=100ms: must be at least 250ms" -- \
   "$bin" --eta-interval=100ms --name=a --ioengine=null --size=1m
-check eta-newline-negative 2 "--eta-newline=-2: must not be negative" -- \
+check eta-newline-negative 2 "--eta-newline=-2: must be at least 1ms" -- \
   "$bin" --eta-newline=-2 --name=a --ioengine=null --size=1m
 printf '[a]\nioengine=null\nsize=1m\n' >"$work/../iobench-valid.$$.fio"
 check section-unknown 2 "--section=nosuch matches no job" -- \

@@ -8,8 +8,10 @@ if ! "$bin" --help 2>&1 | grep -q -- "--output-format"; then
   echo "skip: the CLI does not take job options yet"
   exit 77
 fi
-# --max-jobs (fio's test runner passes --max-jobs=16 on every call): 3 jobs fit in 3.
-out=$("$bin" --max-jobs=3 --name=n --ioengine=null --size=64M --bs=8k --rw=randread \
+# --max-jobs (fio's test runner passes --max-jobs=16 on every call) and
+# --alloc-size are ignored, as fio 3.33 ignores them: 3 jobs run with
+# --max-jobs=1 (iobench refused them, saying fio would).
+out=$("$bin" --max-jobs=1 --alloc-size=1024 --name=n --ioengine=null --size=64M --bs=8k --rw=randread \
   --number_ios=1000 --numjobs=3 --output-format=json) || { echo "iobench failed"; exit 1; }
 python3 - "$out" <<'PY' || exit 1
 import json, sys

@@ -1087,7 +1087,30 @@ TEST(JobfilePrecedence, SeveralFilesAndSections) {
   in.sections = {"nope"};
   r = ParseJobs(in);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(), "iobench: --section=nope matches no job in the job files");
+  EXPECT_EQ(r.status().message(),
+            "iobench: --section=nope matches no job of the job files or the command line");
+}
+
+// fio's --section selects command-line jobs too (each --name is a section):
+// `fio --section=z --name=c ... --name=z ... a.fio` runs only z. iobench ran
+// every command-line job and refused --section=z as matching no job.
+TEST(JobfilePrecedence, SectionSelectsCommandLineJobs) {
+  TempDir d;
+  std::string a = d.Write("a.fio", "[x]\nioengine=null\n[y]\nioengine=null\n");
+  ParseInput in;
+  in.job_files = {a};
+  in.cli_job_args = {"--ioengine=null", "--name=c", "--name=z"};
+  in.sections = {"z", "y"};
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->jobs.size(), 2u);
+  EXPECT_EQ(r->jobs[0].name, "z");
+  EXPECT_EQ(r->jobs[1].name, "y");
+  in.sections = {"c"};
+  r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->jobs.size(), 1u);
+  EXPECT_EQ(r->jobs[0].name, "c");
 }
 
 TEST(JobfileInclude, NestedAndRelative) {
@@ -1216,7 +1239,7 @@ TEST(JobfileOutput, JsonHasEveryOptionWithSource) {
   EXPECT_NE(js.find("\"rw\": {\n          \"value\": \"read\",\n          \"source\": \"default\""),
             std::string::npos);
   EXPECT_EQ(ShowCmd(out.jobs), "iobench --name=a --bs=8k --iodepth=4\n");
-  EXPECT_NE(CmdHelp("bs").find("alias: blocksize"), std::string::npos);
+  EXPECT_NE(CmdHelp("bs")->find("alias: blocksize"), std::string::npos);
 }
 
 // --parse-only printed the job file's index as "group=", so a file of

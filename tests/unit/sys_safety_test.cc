@@ -73,6 +73,14 @@ TEST(SysReadonlyTest, RefusesWritesTrimsAndLayout) {
   unl.unlink = true;
   EXPECT_EQ(CheckReadonly(unl).message(),
             "--readonly: job 'u' deletes its files (unlink=1 at <cmdline>)");
+  // A read job with verify= checks what it reads and writes nothing: fio
+  // runs it under --readonly; iobench refused it ("writes verification data").
+  JobSpec rv = Job("rv", file, RwMode::kRead);
+  rv.verify.type = VerifyType::kMd5;
+  EXPECT_TRUE(CheckReadonly(rv).ok()) << CheckReadonly(rv).message();
+  JobSpec wv = Job("wv", file, RwMode::kWrite);
+  wv.verify.type = VerifyType::kMd5;
+  EXPECT_EQ(CheckReadonly(wv).message(), "--readonly: job 'wv' writes (rw=write at <cmdline>)");
   // The null engine lays out nothing: a read job of a file that does not
   // exist is fine (fio's readonly test runs exactly that); a write job is not.
   JobSpec null_read = missing;

@@ -1,0 +1,32 @@
+#!/bin/bash
+# fio's command-line (tool) options as iobench takes them, against what
+# fio 3.33 does with the same arguments: exit codes, which stream, files.
+# Runs only --version/--help and null-engine jobs of 1 MiB (well under a
+# second). $1: iobench binary, $2: source dir. Exit 77: skip.
+set -u
+bin=$(readlink -f "$1")
+[ -x "$bin" ] || { echo "skip: no binary $bin"; exit 77; }
+work=$(mktemp -d /tmp/iobench-cliopts.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+# -v is fio's short --version (exit 0, version on stdout); iobench refused it.
+out=$("$bin" -v 2>err) || fail "-v: exit $?: $(cat err)"
+[ "$out" = "$("$bin" --version)" ] || fail "-v printed '$out'"
+[ -s err ] && fail "-v wrote to stderr: $(cat err)"
+
+# A repeated tool option: the last one wins, as in fio (CLI11 refused the
+# repeat: "--output: At Most 1 required but received 2").
+job=(--name=a --ioengine=null --size=1m)
+"$bin" --output=first.txt --output=last.txt --output-format=json --output-format=terse \
+  --terse-version=2 --terse-version=4 "${job[@]}" >out 2>err || fail "repeat: exit $?: $(cat err)"
+[ -e first.txt ] && fail "repeat: first --output was written"
+grep -q '^4;iobench-' last.txt || fail "repeat: last.txt is not terse v4: $(head -c 100 last.txt)"
+[ -s out ] && fail "repeat: stdout not empty: $(head -c 100 out)"
+[ -s err ] && fail "repeat: stderr: $(cat err)"
+rm -f last.txt first.txt
+
+echo "$fails failed"
+[ "$fails" -eq 0 ]
