@@ -94,7 +94,7 @@ class SyncEngine final : public Engine {
         req->res = DoRw(req);
         break;
       case IoOp::kTrim:
-        req->res = DoTrim(req);
+        req->res = TrimNow(files_, req);
         break;
       case IoOp::kFsync:
         req->res = fsync(req->fd) == 0 ? 0 : -errno;
@@ -168,8 +168,6 @@ class SyncEngine final : public Engine {
     }
     return r < 0 ? -errno : r;
   }
-
-  int64_t DoTrim(IoRequest* req) { return TrimNow(files_, req); }
 
   // Cheap per-call choice for hipri_percentage (xorshift; not for statistics).
   uint32_t NextPercent() {
