@@ -721,12 +721,12 @@ class StridedPattern final : public IoPattern {
     const uint64_t range = job.zone_range != 0 ? job.zone_range : job.zone_size;
     const uint64_t skip = job.zone_skip_zones ? job.zone_skip * job.zone_size : job.zone_skip;
     start_ = r.offset;
-    end_ = std::max(r.file_size, r.offset + r.size);
+    const uint64_t end = std::max(r.file_size, r.offset + r.size);
     step_ = range + skip;
     pass_bytes_ = r.size;
     // Zones lie at start + k * step for every k whose base is inside the
     // file; the last one may be cut short by the end of the file.
-    const uint64_t span = end_ - start_;
+    const uint64_t span = end - start_;
     const uint64_t zones = (span + step_ - 1) / step_;
     uint64_t last = (zones - 1) * step_;
     PatternRegion zone = r;
@@ -774,7 +774,7 @@ class StridedPattern final : public IoPattern {
   PatternImpl& Current() { return tail_size_ != 0 && zone_base_ == last_base_ ? tail_ : inner_; }
 
   PatternImpl inner_, tail_;
-  uint64_t zone_size_ = 0, step_ = 0, start_ = 0, end_ = 0;
+  uint64_t zone_size_ = 0, step_ = 0, start_ = 0;
   uint64_t tail_size_ = 0, last_base_ = 0;
   uint64_t zone_base_ = 0, zone_bytes_ = 0;
   uint64_t pass_bytes_ = 0, pass_done_ = 0;
