@@ -216,6 +216,24 @@ struct RunResult {
   std::map<std::string, std::string> point;
 };
 
+// fio's per-job state letters, as stored in LiveCounters::state (the worker
+// writes them, the status line and the coordinator read them).
+namespace job_state {
+inline constexpr char kNotStarted = 0;  // shown as 'P'
+inline constexpr char kSetup = 'P';
+inline constexpr char kCreated = 'C';
+inline constexpr char kInitialized = 'I';
+inline constexpr char kPreReading = 'p';
+inline constexpr char kRamp = '/';
+inline constexpr char kFsync = 'F';
+inline constexpr char kVerifying = 'V';
+inline constexpr char kFinishing = 'f';
+inline constexpr char kExited = 'E';
+inline constexpr char kReaped = '_';
+inline constexpr char kError = 'X';
+inline constexpr char kSignal = 'K';
+}  // namespace job_state
+
 // Live counters a worker updates with relaxed stores and the status thread
 // reads. One cache line per worker; nothing else is shared on the hot path.
 struct alignas(64) LiveCounters {

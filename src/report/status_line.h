@@ -22,23 +22,6 @@
 
 namespace iobench {
 
-// fio's per-job state letters, as stored in LiveCounters::state.
-namespace job_state {
-inline constexpr char kNotStarted = 0;  // shown as 'P'
-inline constexpr char kSetup = 'P';
-inline constexpr char kCreated = 'C';
-inline constexpr char kInitialized = 'I';
-inline constexpr char kPreReading = 'p';
-inline constexpr char kRamp = '/';
-inline constexpr char kFsync = 'F';
-inline constexpr char kVerifying = 'V';
-inline constexpr char kFinishing = 'f';
-inline constexpr char kExited = 'E';
-inline constexpr char kReaped = '_';
-inline constexpr char kError = 'X';
-inline constexpr char kSignal = 'K';
-}  // namespace job_state
-
 // The running letter for a job's rw mode: R r W w M m D d (uppercase:
 // sequential). trimwrite shows as mixed.
 char RunningLetter(RwMode rw);

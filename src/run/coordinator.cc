@@ -18,7 +18,7 @@
 #include <thread>
 
 #include "iobench/clock.h"
-#include "report/status_line.h"
+#include "iobench/stats.h"
 #include "run/replay.h"
 #include "run/steadystate.h"
 #include "run/target.h"

@@ -166,7 +166,7 @@ Status Worker::ApplyScheduling() {
 }
 
 Status Worker::Setup() {
-  live_.state.store('I', std::memory_order_relaxed);
+  live_.state.store(job_state::kInitialized, std::memory_order_relaxed);
   const std::string who = "job '" + job_.name + "'";
   IOB_RETURN_IF_ERROR(ApplyScheduling());
   IOB_RETURN_IF_ERROR(LockMemory());
@@ -1377,7 +1377,8 @@ void Worker::Run() {
   result_.start_ms = WallTimeMs();
   ramp_end_ns_ = start_ns_ + job_.ramp_time_ns;
   think_last_ns_ = start_ns_;
-  live_.state.store(job_.ramp_time_ns ? 'p' : StateLetter(job_), std::memory_order_relaxed);
+  live_.state.store(job_.ramp_time_ns ? job_state::kPreReading : StateLetter(job_),
+                    std::memory_order_relaxed);
   if (job_.ramp_time_ns == 0) BeginMeasuring(start_ns_);
   if (verifier_ != nullptr && job_.verify.verify_only && HasWrite(job_.rw)) StartVerifyPhase();
 
@@ -1475,7 +1476,7 @@ void Worker::Run() {
     flow_->ios.fetch_sub(flow_ios_, std::memory_order_relaxed);
   }
   if (job_.end_fsync && error_ == 0) {
-    live_.state.store('F', std::memory_order_relaxed);
+    live_.state.store(job_state::kFsync, std::memory_order_relaxed);
     for (const auto& f : files_)
       if (f.fd >= 0 && fsync(f.fd) < 0 && error_ == 0) error_ = errno;
   }
@@ -1548,7 +1549,7 @@ void Worker::Run() {
   if (iolog_ != nullptr) iolog_->Finish(measuring_ ? end - measure_start_ns_ : 0);
   ServeSnapshot(end, true);
   // --- end issue 8 ---
-  live_.state.store('_', std::memory_order_relaxed);
+  live_.state.store(job_state::kReaped, std::memory_order_relaxed);
 }
 
 // --- issue 8: logs and interim snapshots -----------------------------------

@@ -316,7 +316,7 @@ void Worker::StartVerifyPhase() {
   pass_draws_ = 0;
   verify_start_ns_ = NowNs();
   verify_prev_state_ = live_.state.load(std::memory_order_relaxed);
-  live_.state.store('V', std::memory_order_relaxed);
+  live_.state.store(job_state::kVerifying, std::memory_order_relaxed);
 }
 
 bool Worker::VerifyPhaseStep() {
