@@ -210,7 +210,11 @@ Status Worker::Setup() {
       if (!t.is_char_device) {  // /dev/null, /dev/zero: no page cache to drop, advise or fill
         if (job_.invalidate) IOB_RETURN_IF_ERROR(InvalidateTarget(f.fd, t).WithContext(who));
         IOB_RETURN_IF_ERROR(AdviseTarget(f.fd, t, job_).WithContext(who));
-        if (job_.pre_read) IOB_RETURN_IF_ERROR(PreReadTarget(f.fd, t).WithContext(who));
+        if (job_.pre_read) {
+          live_.state.store(job_state::kPreReading, std::memory_order_relaxed);
+          IOB_RETURN_IF_ERROR(PreReadTarget(f.fd, t).WithContext(who));
+          live_.state.store(job_state::kInitialized, std::memory_order_relaxed);
+        }
       }
       if (t.is_block_device) align = std::max<uint64_t>(align, t.logical_block_size);
     } else {
@@ -1377,7 +1381,7 @@ void Worker::Run() {
   result_.start_ms = WallTimeMs();
   ramp_end_ns_ = start_ns_ + job_.ramp_time_ns;
   think_last_ns_ = start_ns_;
-  live_.state.store(job_.ramp_time_ns ? job_state::kPreReading : StateLetter(job_),
+  live_.state.store(job_.ramp_time_ns ? job_state::kRamp : StateLetter(job_),
                     std::memory_order_relaxed);
   if (job_.ramp_time_ns == 0) BeginMeasuring(start_ns_);
   if (verifier_ != nullptr && job_.verify.verify_only && HasWrite(job_.rw)) StartVerifyPhase();

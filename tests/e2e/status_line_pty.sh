@@ -20,4 +20,9 @@ grep -aqP 'Jobs: [^\n]*\r(?!\n)[^\n]*Jobs: ' tty.out || fail "no in-place redraw
 $cmd --runtime=1 | cat >pipe.out || fail "piped: exit $?"
 grep -q 'Jobs:' pipe.out && fail "status line written into a pipe"
 grep -q 'groupid=0' pipe.out || fail "no report in the pipe"
+# fio's letter for a job in its ramp is '/' ('p' is pre-reading); the first
+# line comes after 1 s, inside the 3 s ramp.
+$bin --name=r --ioengine=null --rw=randread --bs=4k --size=1G --thinktime=1000 --ramp_time=3 \
+  --time_based --runtime=1 --eta=always --eta-newline=1 >ramp.out || fail "ramp: exit $?"
+grep -aq 'Jobs: 1 (f=1): \[/(1)\]' ramp.out || fail "no ramp letter: $(grep -a Jobs ramp.out | head -3 | cat -v)"
 echo ok
