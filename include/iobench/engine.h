@@ -118,6 +118,15 @@ class Engine {
     return Reap(0, max, out);
   }
   virtual void Shutdown() {}
+  // Called before the worker drops [offset, offset + len) of file
+  // `file_index` from the page cache (invalidate=1, each pass): an engine
+  // that maps files releases its pages of that range, which the page cache
+  // cannot drop while they are mapped. Not on the hot path.
+  virtual void ReleaseCachedRange(uint32_t file_index, uint64_t offset, uint64_t len) {
+    (void)file_index;
+    (void)offset;
+    (void)len;
+  }
   // Sync engines complete in Queue; the worker skips Commit/Reap for them.
   virtual bool IsSync() const = 0;
   virtual const EngineCounters& counters() const { return counters_; }

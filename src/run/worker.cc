@@ -643,7 +643,8 @@ void Worker::InvalidateForPass() {
     const TargetFile& t = targets_[i];
     if (files_[i].fd < 0 || t.diskless || t.is_char_device) continue;
     // The job's region only (fio's loop_cache_invalidate); best effort, as
-    // fio, which ignores the result.
+    // fio, which ignores the result. The mmap engine unmaps it first.
+    engine_->ReleaseCachedRange(static_cast<uint32_t>(i), t.region_offset, t.region_size);
     (void)posix_fadvise(files_[i].fd, static_cast<off_t>(t.region_offset),
                         static_cast<off_t>(t.region_size), POSIX_FADV_DONTNEED);
   }

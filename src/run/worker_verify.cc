@@ -301,7 +301,10 @@ void Worker::StartVerifyPhase() {
       stopping_ = true;
       return;
     }
-    if (job_.invalidate) (void)InvalidateTarget(files_[i].fd, targets_[i]);
+    if (job_.invalidate) {
+      engine_->ReleaseCachedRange(static_cast<uint32_t>(i), 0, UINT64_MAX);  // mmap: unmap first
+      (void)InvalidateTarget(files_[i].fd, targets_[i]);
+    }
   }
   verifying_ = true;
   no_more_ = false;

@@ -28,10 +28,21 @@ s=$(resident randread --fadvise_hint=sequential)
 # invalidate=1 drops the cache before every pass, as fio when it wraps or
 # reopens a file: 64 MiB read, then half of it again (io_size=96m), leaves
 # only the second pass's 32 MiB cached; invalidate=0 leaves all 64 MiB.
+# A loaded machine may reclaim a few pages of either (seen: 16-416 KiB under
+# parallel builds), so each may fall short by up to 1 MiB, never more.
 p=$(resident read --fadvise_hint=random --number_ios=0 --io_size=96m)
-[ "$p" -eq $((32 << 20)) ] || fail "invalidate=1, two passes: $p bytes cached, want 33554432"
+[ "$p" -le $((32 << 20)) ] && [ "$p" -ge $((31 << 20)) ] ||
+  fail "invalidate=1, two passes: $p bytes cached, want 32 MiB"
 q=$(resident read --fadvise_hint=random --number_ios=0 --io_size=96m --invalidate=0)
-[ "$q" -eq $((64 << 20)) ] || fail "invalidate=0, two passes: $q bytes cached, want 67108864"
+[ "$q" -le $((64 << 20)) ] && [ "$q" -ge $((63 << 20)) ] ||
+  fail "invalidate=0, two passes: $q bytes cached, want 64 MiB"
+# The mmap engine too: its pages are mapped, which the cache cannot drop, so
+# the engine unmaps the region before the worker drops it (fio 3.33 keeps
+# all 64 MiB here). The second pass faults its 32 MiB back in, plus at most
+# fault-around and readahead.
+m=$(resident read --ioengine=mmap --fadvise_hint=random --number_ios=0 --io_size=96m)
+[ "$m" -ge $((32 << 20)) ] && [ "$m" -le $((40 << 20)) ] ||
+  fail "mmap, invalidate=1, two passes: $m bytes cached, want 32-40 MiB"
 out=$("$bin" --name=a --ioengine=psync --rw=read --size=1m --filename="$f" --fadvise_hint=often \
   --parse-only 2>&1) && fail "fadvise_hint=often accepted"
 grep -q "fadvise_hint 'often': expected 0, 1, sequential or random" <<<"$out" || fail "message: $out"
