@@ -1,8 +1,11 @@
 #include "report/table.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
@@ -208,10 +211,51 @@ struct Table {
   std::vector<bool> numeric;  // per column: right-aligned
 };
 
+// Terminal columns of one code point: 0 for combining marks and zero-width
+// characters, 2 for East Asian wide and fullwidth forms and emoji (the
+// ranges wcwidth() gives 2 for, without depending on the locale), else 1.
+int CodePointWidth(uint32_t cp) {
+  if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x1AB0 && cp <= 0x1AFF) ||
+      (cp >= 0x1DC0 && cp <= 0x1DFF) || (cp >= 0x200B && cp <= 0x200F) ||
+      (cp >= 0x20D0 && cp <= 0x20FF) || (cp >= 0xFE00 && cp <= 0xFE0F) ||
+      (cp >= 0xFE20 && cp <= 0xFE2F))
+    return 0;
+  if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) ||
+      (cp >= 0x3041 && cp <= 0x33FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+      (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
+      (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+      (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+      (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+      (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD))
+    return 2;
+  return 1;
+}
+
+// Display width in terminal columns of UTF-8 text (a stray byte counts 1).
 size_t Width(const std::string& s) {
   size_t w = 0;
-  for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++w;  // count UTF-8 code points
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const int len = c < 0x80           ? 1
+                    : (c >> 5) == 0x6  ? 2
+                    : (c >> 4) == 0xE  ? 3
+                    : (c >> 3) == 0x1E ? 4
+                                       : 1;
+    uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1Fu) : len == 3 ? (c & 0x0Fu) : (c & 0x07u);
+    bool ok = i + static_cast<size_t>(len) <= s.size();
+    for (int k = 1; ok && k < len; ++k) {
+      const auto d = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+      ok = (d & 0xC0) == 0x80;
+      cp = (cp << 6) | (d & 0x3Fu);
+    }
+    if (!ok) {
+      ++w;
+      ++i;
+      continue;
+    }
+    w += static_cast<size_t>(CodePointWidth(cp));
+    i += static_cast<size_t>(len);
+  }
   return w;
 }
 
@@ -221,8 +265,37 @@ std::string Pad(const std::string& s, size_t w, bool right) {
   return right ? std::string(w - n, ' ') + s : s + std::string(w - n, ' ');
 }
 
+// Job names and point values come from users and may hold anything. One
+// cell or caption line must stay one line: control characters are written
+// as C escapes (a newline as the two characters \n). In markdown a '|'
+// would end the cell, so it is escaped as \|, which GitHub and GitLab render
+// as a pipe.
+std::string OneLine(const std::string& s, bool markdown) {
+  std::string out;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
+      out += buf;
+    } else if (markdown && c == '|') {
+      out += "\\|";
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+// RFC 4180: a field with a comma, quote, CR or LF is quoted, quotes doubled.
 std::string CsvCell(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) {
     if (c == '"') q += '"';
@@ -231,7 +304,17 @@ std::string CsvCell(const std::string& s) {
   return q + "\"";
 }
 
-std::string Render(const Table& t, TableStyle style, bool caption) {
+std::string Render(const Table& raw, TableStyle style, bool caption) {
+  // Escape before measuring: widths are those of the text printed. CSV
+  // cells are quoted instead (a newline inside quotes is valid CSV).
+  Table t = raw;
+  for (auto& line : t.caption) line = OneLine(line, false);
+  if (style != TableStyle::kCsv) {
+    const bool md = style == TableStyle::kMarkdown;
+    for (auto& c : t.header) c = OneLine(c, md);
+    for (auto& r : t.rows)
+      for (auto& c : r) c = OneLine(c, md);
+  }
   std::ostringstream out;
   const size_t ncol = t.header.size();
   std::vector<size_t> w(ncol, 0);

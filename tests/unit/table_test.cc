@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 
 #include "report/plot.h"
 #include "sweep/sweep.h"
@@ -393,6 +394,95 @@ TEST(TableRepeatTest, MedianWithRange) {
   o.show_range = false;
   o.caption = false;
   EXPECT_EQ(*RenderTables(*merged, o), "iodepth       j\n4         2.00k\n");
+}
+
+}  // namespace
+}  // namespace iobench
+
+// Hostile inputs: what users name jobs, what result files hold, and what an
+// interrupted sweep leaves (docs/sweep.md, "Hostile inputs").
+namespace iobench {
+namespace {
+
+using iobench::testing::DirFigures;
+using iobench::testing::MakeDoc;
+using iobench::testing::MakeJob;
+using nlohmann::json;
+
+json NamedJobsDoc(const std::vector<std::string>& names) {
+  std::vector<json> jobs;
+  DirFigures f;
+  f.iops = 16000;
+  f.bw_bytes = 16000 * 4096.0;
+  for (const auto& n : names) jobs.push_back(MakeJob(n, {}, "read", f));
+  return MakeDoc(jobs);
+}
+
+TEST(TableEscapingTest, PipesAndNewlinesStayInTheirCell) {
+  const json doc = NamedJobsDoc({"a|b,c\"d", "new\nline", "tab\there"});
+  TableOptions o;
+  o.caption = false;
+  o.style = TableStyle::kMarkdown;
+  auto md = RenderTables(doc, o);
+  ASSERT_TRUE(md.ok());
+  EXPECT_EQ(*md,
+            "| job       | iops  |\n"
+            "| --------- | ----: |\n"
+            "| a\\|b,c\"d  | 16.0k |\n"
+            "| new\\nline | 16.0k |\n"
+            "| tab\\there | 16.0k |\n");
+  o.style = TableStyle::kPlain;
+  auto plain = RenderTables(doc, o);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(*plain,
+            "job          iops\n"
+            "a|b,c\"d     16.0k\n"
+            "new\\nline   16.0k\n"
+            "tab\\there   16.0k\n");
+  // CSV quotes instead (RFC 4180 allows a line break inside quotes), and a
+  // bare CR is quoted too.
+  const json cr = NamedJobsDoc({"a,b", "c\rd", "e\"f"});
+  o.style = TableStyle::kCsv;
+  auto csv = RenderTables(cr, o);
+  ASSERT_TRUE(csv.ok());
+  EXPECT_EQ(*csv, "job,iops\n\"a,b\",16000\n\"c\rd\",16000\n\"e\"\"f\",16000\n");
+}
+
+TEST(TableEscapingTest, CaptionLinesStayOneLine) {
+  // Two job names and two swept keys: the job name is in the caption.
+  DirFigures f;
+  f.iops = 1000;
+  std::vector<json> jobs;
+  for (const char* n : {"x\ny", "z"})
+    for (const char* a : {"1", "2"})
+      for (const char* b : {"0", "1"}) jobs.push_back(MakeJob(n, {{"a", a}, {"b", b}}, "read", f));
+  TableOptions o;
+  o.style = TableStyle::kCsv;
+  auto csv = RenderTables(MakeDoc(jobs, {"a", "b"}), o);
+  ASSERT_TRUE(csv.ok());
+  // Every line is a "# " caption, the header, or a data row.
+  std::istringstream in(*csv);
+  for (std::string line; std::getline(in, line);)
+    EXPECT_TRUE(line.empty() || line.rfind("# ", 0) == 0 || line.rfind("a,", 0) == 0 ||
+                line[0] == '1' || line[0] == '2')
+        << "stray line: " << line;
+  EXPECT_NE(csv->find("# read IOPS by a and b, job x\\ny\n"), std::string::npos) << *csv;
+}
+
+TEST(TableEscapingTest, WideCharactersAlign) {
+  // 名前 takes four terminal columns, ü one (two bytes), e + combining
+  // acute one.
+  const json doc = NamedJobsDoc({"名前", "ünï", "e\xCC\x81", "plain"});
+  TableOptions o;
+  o.caption = false;
+  auto t = RenderTables(doc, o);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(*t,
+            "job      iops\n"
+            "名前    16.0k\n"
+            "ünï     16.0k\n"
+            "e\xCC\x81       16.0k\n"
+            "plain   16.0k\n");
 }
 
 }  // namespace
