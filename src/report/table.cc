@@ -755,14 +755,32 @@ std::string table::DescribeJobs(const json& doc) {
 
   const auto jobs = AllJobs(doc);
   if (!jobs.empty()) {
-    double runtime_ms = 0;
-    for (const char* d : kDirsAndMixed)
-      runtime_ms = std::max(runtime_ms, Num(Get(*jobs[0], d), "runtime").value_or(0));
-    if (runtime_ms > 0) {
-      std::string r = runtime_ms >= 9995   ? Printf("%.0f s", runtime_ms / 1000.0)
-                      : runtime_ms >= 1000 ? Printf("%.1f s", runtime_ms / 1000.0)
-                                           : Printf("%.0f ms", runtime_ms);
-      if (jobs.size() > 1) r += " each";
+    // Each job's run time; "10 s each" only when every job ran that long
+    // (time_based), else the range: size-bound jobs at different depths or
+    // engines finish at different times, and the first job's time alone
+    // claimed it for all.
+    double lo = 0, hi = 0;
+    bool any = false;
+    for (const json* job : jobs) {
+      double runtime_ms = 0;
+      for (const char* d : kDirsAndMixed)
+        runtime_ms = std::max(runtime_ms, Num(Get(*job, d), "runtime").value_or(0));
+      if (runtime_ms <= 0) continue;
+      lo = any ? std::min(lo, runtime_ms) : runtime_ms;
+      hi = any ? std::max(hi, runtime_ms) : runtime_ms;
+      any = true;
+    }
+    if (any) {
+      // One unit for both ends, chosen by the longer; the precision by the
+      // shorter, so that 1.5 s does not round to 2.
+      auto fmt = [&](double ms) {
+        return lo >= 9995   ? Printf("%.0f", ms / 1000.0)
+               : hi >= 1000 ? Printf("%.1f", ms / 1000.0)
+                            : Printf("%.0f", ms);
+      };
+      const char* unit = hi >= 1000 ? " s" : " ms";
+      const std::string a = fmt(lo), b = fmt(hi);
+      std::string r = a == b ? b + unit + (jobs.size() > 1 ? " each" : "") : a + "-" + b + unit;
       parts.push_back(r);
     }
     if (auto n = Num(Get(Get(*jobs[0], "iobench"), "repeat"), "n"); n && *n > 1)

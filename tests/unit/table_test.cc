@@ -485,5 +485,23 @@ TEST(TableEscapingTest, WideCharactersAlign) {
             "plain   16.0k\n");
 }
 
+TEST(TableCaptionTest, RuntimeIsARangeWhenJobsDiffer) {
+  DirFigures f;
+  f.iops = 1000;
+  f.runtime_ms = 2;
+  json a = MakeJob("j", {{"iodepth", "1"}}, "read", f);
+  f.runtime_ms = 27;
+  json b = MakeJob("j", {{"iodepth", "2"}}, "read", f);
+  EXPECT_EQ(table::DescribeJobs(MakeDoc({a, b}, {"iodepth"})), "buffered, 2-27 ms");
+  f.runtime_ms = 10001;
+  json c = MakeJob("j", {{"iodepth", "1"}}, "read", f);
+  f.runtime_ms = 10003;
+  json d = MakeJob("j", {{"iodepth", "2"}}, "read", f);
+  EXPECT_EQ(table::DescribeJobs(MakeDoc({c, d}, {"iodepth"})), "buffered, 10 s each");
+  f.runtime_ms = 1500;
+  json e = MakeJob("j", {{"iodepth", "4"}}, "read", f);
+  EXPECT_EQ(table::DescribeJobs(MakeDoc({c, e}, {"iodepth"})), "buffered, 1.5-10.0 s");
+}
+
 }  // namespace
 }  // namespace iobench
