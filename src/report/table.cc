@@ -58,10 +58,17 @@ std::optional<std::string> Str(const json* j) {
 
 std::string JobName(const json& job) { return Str(Get(job, "jobname")).value_or("?"); }
 
+// Sized to the result: "%.0f" of a huge value (a hostile or corrupt result
+// file) has hundreds of digits, and a fixed buffer cut it into a wrong number.
 std::string Printf(const char* fmt, double v) {
   char buf[64];
-  std::snprintf(buf, sizeof(buf), fmt, v);
-  return buf;
+  const int n = std::snprintf(buf, sizeof(buf), fmt, v);
+  if (n < 0) return "-";
+  if (static_cast<size_t>(n) < sizeof(buf)) return buf;
+  std::string big(static_cast<size_t>(n) + 1, '\0');
+  std::snprintf(big.data(), big.size(), fmt, v);
+  big.resize(static_cast<size_t>(n));
+  return big;
 }
 
 const char* const kDirs[] = {"read", "write", "trim"};
@@ -146,8 +153,22 @@ std::optional<double> table::AggregateMetric(const std::vector<const json*>& job
       d = *dir;
     } else {
       auto dirs = JobDirections(*job);
-      if (dirs.size() != 1) continue;
-      d = dirs[0];
+      if (dirs.empty() && (m == TableMetric::kIops || m == TableMetric::kBw)) {
+        // A job that moved no data (it failed, or a patched kernel hung
+        // it) did 0 I/O per second in every direction. Reading it as a
+        // missing figure hid a drop to zero: "-" and no delta instead of
+        // -100.00. Its direction's record says 0; fio's default is read.
+        for (const char* dd : kDirsAndMixed)
+          if (Num(Get(job, dd), "iops") || Num(Get(job, dd), "bw_bytes")) {
+            d = dd;
+            break;
+          }
+        if (d.empty()) continue;
+      } else if (dirs.size() != 1) {
+        continue;
+      } else {
+        d = dirs[0];
+      }
     }
     auto v = JobMetric(*job, d, m);
     if (!v) continue;
@@ -1075,7 +1096,9 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
           auto nv = AggregateMetric(n.jobs, view, m);
           if (!bv && !nv) continue;
           std::string delta = "-";
-          if (bv && nv && *bv != 0) {
+          // A base of 0 (or a negative one, which no metric has) gives no
+          // percentage: dividing by it would print inf or flip the sign.
+          if (bv && nv && *bv > 0) {
             delta = FormatDelta((*nv - *bv) / *bv * 100.0);
             auto br = RepeatRange(e, view, m), nr = RepeatRange(n, view, m);
             if (br && nr && br->first <= nr->second && nr->first <= br->second) {

@@ -503,5 +503,62 @@ TEST(TableCaptionTest, RuntimeIsARangeWhenJobsDiffer) {
   EXPECT_EQ(table::DescribeJobs(MakeDoc({c, e}, {"iodepth"})), "buffered, 1.5-10.0 s");
 }
 
+TEST(TableNumbersTest, HugeValuesAreNotCutShort) {
+  TableOptions o;
+  o.caption = false;
+  o.style = TableStyle::kCsv;
+  json doc = NamedJobsDoc({"j"});
+  doc["jobs"][0]["read"]["iops"] = 1e70;
+  auto csv = RenderTables(doc, o);
+  ASSERT_TRUE(csv.ok());
+  char want[128];
+  std::snprintf(want, sizeof(want), "job,iops\nj,%.0f\n", 1e70);
+  EXPECT_EQ(*csv, want);  // 71 digits; a 64-byte buffer cut it to 63
+}
+
+TEST(CompareHostileTest, NegativeOrZeroBaseGivesNoDelta) {
+  json base = NamedJobsDoc({"neg", "zero", "ok"});
+  json neu = base;
+  base["jobs"][0]["read"]["iops"] = -5.0;
+  base["jobs"][1]["read"]["iops"] = 0.0;
+  neu["jobs"][0]["read"]["iops"] = 5.0;
+  neu["jobs"][1]["read"]["iops"] = 5.0;
+  neu["jobs"][2]["read"]["iops"] = 8000.0;
+  TableOptions o;
+  o.caption = false;
+  auto r = RenderCompare(base, neu, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(*r,
+            "job     base     new    delta\n"
+            "neg       -5       5        -\n"
+            "zero       0       5        -\n"
+            "ok     16.0k   8.00k   -50.00\n");
+}
+
+TEST(CompareHostileTest, ADropToZeroIsMinus100) {
+  // The new side's job moved no data: 0 IOPS, a drop of 100%, not "-".
+  DirFigures f;
+  f.iops = 2000;
+  f.bw_bytes = 2000 * 4096.0;
+  json base = MakeDoc({MakeJob("hung", {}, "read", f), MakeJob("fine", {}, "read", f)});
+  json neu = MakeDoc({MakeJob("hung", {}, "none", f), MakeJob("fine", {}, "read", f)});
+  TableOptions o;
+  o.caption = false;
+  auto r = RenderCompare(base, neu, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(*r,
+            "job     base     new     delta\n"
+            "hung   2.00k       0   -100.00\n"
+            "fine   2.00k   2.00k      0.00\n");
+  auto t = RenderTables(neu, o);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(*t, "job     iops\nhung       0\nfine   2.00k\n");
+  // Latency of a job without I/O stays missing.
+  o.metrics = {TableMetric::kClatP99};
+  t = RenderTables(neu, o);
+  ASSERT_TRUE(t.ok());
+  EXPECT_NE(t->find("hung          -"), std::string::npos) << *t;
+}
+
 }  // namespace
 }  // namespace iobench
