@@ -1138,6 +1138,77 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
   return s;
 }
 
+namespace {
+
+// nlohmann's DOM builder that keeps the parse error's position and token
+// instead of throwing (only main.cc catches exceptions).
+class ErrorRecordingParser : public nlohmann::detail::json_sax_dom_parser<json> {
+ public:
+  explicit ErrorRecordingParser(json& root) : json_sax_dom_parser(root, false) {}
+  template <class Exception>
+  bool parse_error(size_t position, const std::string& last_token, const Exception& ex) {
+    failed_ = true;
+    position_ = position;
+    token_ = last_token.substr(0, 40);
+    return json_sax_dom_parser::parse_error(position, last_token, ex);
+  }
+  bool failed() const { return failed_; }
+  size_t position() const { return position_; }
+  const std::string& token() const { return token_; }
+
+ private:
+  bool failed_ = false;
+  size_t position_ = 0;
+  std::string token_;
+};
+
+// Python's json.dump writes NaN, Infinity and -Infinity (a baseline that a
+// script averaged or edited), and C printf writes nan/-nan/inf: not JSON,
+// and one of them made the whole file unreadable. Outside strings they are
+// replaced by null, which the tables show as a missing figure ("-").
+std::string NonFiniteToNull(const std::string& in) {
+  static const char* const kWords[] = {"-Infinity", "Infinity", "-NaN", "NaN",
+                                       "-nan",      "nan",      "-inf", "inf"};
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string out;
+  out.reserve(in.size());
+  bool in_str = false;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const char c = in[i];
+    if (in_str) {
+      out += c;
+      if (c == '\\' && i + 1 < in.size()) {
+        out += in[++i];
+      } else if (c == '"') {
+        in_str = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_str = true;
+      out += c;
+      continue;
+    }
+    bool replaced = false;
+    if (c == '-' || c == 'N' || c == 'n' || c == 'I' || c == 'i') {
+      for (const char* w : kWords) {
+        const size_t n = std::strlen(w);
+        if (in.compare(i, n, w) == 0 && (i == 0 || !word_char(in[i - 1])) &&
+            (i + n == in.size() || !word_char(in[i + n]))) {
+          out += "null";
+          i += n - 1;
+          replaced = true;
+          break;
+        }
+      }
+    }
+    if (!replaced) out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<json> ParseResultsJson(const std::string& text, const std::string& what) {
   // The document starts at the first '{' that begins a line (fio prints
   // warnings such as "note: both iodepth >= 1 and synchronous I/O engine"
@@ -1178,10 +1249,31 @@ Result<json> ParseResultsJson(const std::string& text, const std::string& what) 
   }
   if (end == std::string::npos)
     return Status::Invalid(what + ": the JSON document is cut short (no closing '}')");
-  json doc = json::parse(text.begin() + static_cast<std::ptrdiff_t>(start),
-                         text.begin() + static_cast<std::ptrdiff_t>(end), nullptr,
-                         /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return Status::Invalid(what + ": not valid JSON");
+  const std::string body = NonFiniteToNull(text.substr(start, end - start));
+  json doc;
+  ErrorRecordingParser sax(doc);
+  json::sax_parse(body, &sax);
+  if (sax.failed()) {
+    // Where in the file, so a hand-edited or cut baseline can be fixed.
+    // Lines are counted in the file; the column in the text as parsed (a
+    // NaN made null earlier on the same line shifts it by one).
+    const size_t at = std::min(sax.position() > 0 ? sax.position() - 1 : 0, body.size());
+    const auto nl = [](const std::string& t, size_t from, size_t to) {
+      return static_cast<size_t>(std::count(t.begin() + static_cast<std::ptrdiff_t>(from),
+                                            t.begin() + static_cast<std::ptrdiff_t>(to), '\n'));
+    };
+    const size_t line = 1 + nl(text, 0, start) + nl(body, 0, at);
+    size_t col = 0;
+    if (const size_t bol = at == 0 ? std::string::npos : body.rfind('\n', at - 1);
+        bol != std::string::npos) {
+      col = at - bol;
+    } else {  // on the document's first line, which may start mid-line in the file
+      const size_t tb = start == 0 ? std::string::npos : text.rfind('\n', start - 1);
+      col = start - (tb == std::string::npos ? 0 : tb + 1) + at + 1;
+    }
+    return Status::Invalid(what + ": not valid JSON at line " + std::to_string(line) + ", column " +
+                           std::to_string(col) + " (near '" + sax.token() + "')");
+  }
   const json* jobs = Get(doc, "jobs");
   if (jobs == nullptr || !jobs->is_array())
     return Status::Invalid(what + ": no \"jobs\" array (not fio or iobench JSON output)");

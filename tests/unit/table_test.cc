@@ -311,7 +311,7 @@ TEST(TableFioImportTest, SkipsTextAroundTheJson) {
   EXPECT_EQ(ParseResultsJson("{\"jobs\": [", "x.json").status().message(),
             "x.json: the JSON document is cut short (no closing '}')");
   EXPECT_EQ(ParseResultsJson("{\"jobs\": [}", "x.json").status().message(),
-            "x.json: not valid JSON");
+            "x.json: not valid JSON at line 1, column 11 (near '\"jobs\": [}')");
   EXPECT_EQ(ParseResultsJson("{\"fio\": 1}", "x.json").status().message(),
             "x.json: no \"jobs\" array (not fio or iobench JSON output)");
   auto missing = LoadResultsJson("/nonexistent/iobench/base.json");
@@ -533,6 +533,29 @@ TEST(CompareHostileTest, NegativeOrZeroBaseGivesNoDelta) {
             "neg       -5       5        -\n"
             "zero       0       5        -\n"
             "ok     16.0k   8.00k   -50.00\n");
+}
+
+TEST(CompareHostileTest, NonFiniteNumbersReadAsMissing) {
+  // Python's json.dump writes NaN and Infinity; C's printf nan and -nan.
+  const std::string text =
+      "{\"jobs\": [{\"jobname\": \"NaN\", \"read\": {\"iops\": NaN, \"total_ios\": 5, "
+      "\"bw_bytes\": Infinity}, \"write\": {\"iops\": -nan, \"total_ios\": 1, \"bw_bytes\": "
+      "-Infinity}, \"usr_cpu\": inf}]}";
+  auto d = ParseResultsJson(text, "py.json");
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  const json& job = (*d)["jobs"][0];
+  EXPECT_EQ(job["jobname"], "NaN");  // inside a string: untouched
+  EXPECT_TRUE(job["read"]["iops"].is_null());
+  EXPECT_TRUE(job["read"]["bw_bytes"].is_null());
+  EXPECT_TRUE(job["write"]["iops"].is_null());
+  EXPECT_TRUE(job["write"]["bw_bytes"].is_null());
+  EXPECT_TRUE(job["usr_cpu"].is_null());
+  EXPECT_FALSE(table::JobMetric(job, "read", TableMetric::kIops).has_value());
+  // A real syntax error says where.
+  EXPECT_EQ(ParseResultsJson("fio: warning\n{\"jobs\": [\n  {\"a\": 1,}\n]}", "x.json")
+                .status()
+                .message(),
+            "x.json: not valid JSON at line 3, column 11 (near '1,}')");
 }
 
 TEST(CompareHostileTest, ADropToZeroIsMinus100) {
