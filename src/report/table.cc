@@ -1017,8 +1017,9 @@ std::optional<std::pair<double, double>> RepeatRange(const CompareEntry& e,
 }  // namespace
 
 Result<std::string> RenderCompare(const json& base, const json& neu, const TableOptions& opts) {
-  if (AllJobs(base).empty()) return Status::Invalid("compare: the base results hold no jobs");
-  if (AllJobs(neu).empty()) return Status::Invalid("compare: the new results hold no jobs");
+  if (AllJobs(base).empty())
+    return Status::Invalid("compare: " + opts.base_label + " holds no jobs");
+  if (AllJobs(neu).empty()) return Status::Invalid("compare: " + opts.new_label + " holds no jobs");
   // Keys from the base; a key the new side lacks simply does not match.
   std::vector<std::string> keys = SweepKeys(base);
   for (const auto& k : SweepKeys(neu))
@@ -1132,7 +1133,25 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
       tail += std::string(note) + "only in " + opts.new_label + ": " + e.name +
               (e.point.empty() ? "" : " [" + PointLabel(e.point) + "]") + "\n";
   }
-  if (out.empty() && tail.empty()) return Status::Invalid("compare: no job to compare");
+  // Nothing in common (another job file, or a plain run against a sweep):
+  // a table of nothing with exit status 0 would pass for a comparison.
+  size_t matched = 0;
+  for (const auto& e : bentries) matched += nindex.count(MatchKey(e.name, e.point));
+  if (matched == 0) {
+    std::string why = "compare: no job of " + opts.base_label + " matches a job of " +
+                      opts.new_label + " (jobs are matched by job name and sweep point)";
+    if (SweepKeys(base) != SweepKeys(neu)) {
+      auto list = [](const std::vector<std::string>& k) {
+        std::string s;
+        for (const auto& x : k) s += (s.empty() ? "" : ", ") + x;
+        return s.empty() ? std::string("nothing") : s;
+      };
+      why += "; " + opts.base_label + " sweeps " + list(SweepKeys(base)) + ", " + opts.new_label +
+             " sweeps " + list(SweepKeys(neu));
+    }
+    if (!tail.empty() && tail.back() == '\n') tail.pop_back();
+    return Status::Invalid(why + ":\n" + tail);
+  }
   std::string s = Join(out);
   if (!tail.empty()) s += (s.empty() ? "" : "\n") + tail;
   return s;

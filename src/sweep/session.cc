@@ -626,7 +626,7 @@ int CompareFiles(const SessionOptions& o) {
   auto cmp = RenderCompare(*base, *neu, t);
   if (!cmp.ok()) {
     PrintError(cmp.status());
-    return kExitJobFailed;
+    return kExitUsage;  // nothing ran: the files given cannot be compared
   }
   return Emit(o, *cmp);
 }

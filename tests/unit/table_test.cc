@@ -535,6 +535,24 @@ TEST(CompareHostileTest, NegativeOrZeroBaseGivesNoDelta) {
             "ok     16.0k   8.00k   -50.00\n");
 }
 
+TEST(CompareHostileTest, NothingInCommonIsAnError) {
+  DirFigures f;
+  f.iops = 100;
+  json base = MakeDoc({MakeJob("other", {}, "write", f)});
+  json neu = MakeDoc({MakeJob("j", {{"iodepth", "1"}}, "read", f)}, {"iodepth"});
+  TableOptions o;
+  o.base_label = "o.json";
+  o.new_label = "s.json";
+  auto r = RenderCompare(base, neu, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "compare: no job of o.json matches a job of s.json (jobs are matched by job name and "
+            "sweep point); o.json sweeps nothing, s.json sweeps iodepth:\n"
+            "only in o.json: other\n"
+            "only in s.json: j [iodepth=1]");
+  EXPECT_EQ(RenderCompare(MakeDoc({}), neu, o).status().message(), "compare: o.json holds no jobs");
+}
+
 TEST(CompareHostileTest, NonFiniteNumbersReadAsMissing) {
   // Python's json.dump writes NaN and Infinity; C's printf nan and -nan.
   const std::string text =
