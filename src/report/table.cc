@@ -514,6 +514,61 @@ std::vector<std::string> VaryingOptions(const json& doc, const std::vector<std::
   return out;
 }
 
+// A job stopped by a signal before its end (jobs[].iobench.interrupted).
+bool Interrupted(const json* job) {
+  const json* v = Get(Get(job, "iobench"), "interrupted");
+  return v != nullptr && v->is_boolean() && v->get<bool>();
+}
+
+// What a reader of a pasted table must know and the cells cannot say: a
+// point cut short by Ctrl-C, the points an interrupted sweep never ran, and
+// the warnings about what was measured (iobench.context.warnings: a tmpfs
+// target, buffered libaio, ...), which with --output-format=table alone
+// were printed nowhere.
+std::string Footnotes(const json& doc, const std::vector<const json*>& jobs, bool star,
+                      TableStyle style) {
+  const std::string lead = style == TableStyle::kCsv ? "# " : "";
+  const std::vector<std::string> keys = SweepKeys(doc);
+  std::vector<std::string> lines;
+  if (style == TableStyle::kCsv) {
+    std::string cut;
+    for (const json* j : jobs)
+      if (Interrupted(j)) {
+        std::string label = JobName(*j);
+        if (auto kv = JobPoint(*j, keys); !kv.empty()) label += " [" + PointLabel(kv) + "]";
+        if (cut.find(label) == std::string::npos) cut += (cut.empty() ? "" : ", ") + label;
+      }
+    if (!cut.empty()) lines.push_back("interrupted (ran only part of its time): " + cut);
+  } else if (star) {
+    lines.push_back("* interrupted: this point ran only part of its time");
+  }
+  const json* sweep = Get(Get(doc, "iobench"), "sweep");
+  if (const json* nr = Get(sweep, "not_run"); nr && nr->is_array() && !nr->empty()) {
+    std::string pts;
+    for (const auto& p : *nr) {
+      if (!p.is_object()) continue;
+      std::vector<std::pair<std::string, std::string>> kv;  // in --sweep order
+      for (const auto& k : keys)
+        if (auto v = Str(Get(p, k.c_str()))) kv.emplace_back(k, *v);
+      pts += (pts.empty() ? "" : "; ") + PointLabel(kv);
+    }
+    lines.push_back("not run (the sweep was stopped): " + pts);
+  }
+  // As the normal report prints them: sys marks the informational ones
+  // "note: " after the job's name.
+  if (const json* w = Get(Get(Get(doc, "iobench"), "context"), "warnings"); w && w->is_array())
+    for (const auto& x : *w) {
+      if (!x.is_string()) continue;
+      const std::string t = x.get<std::string>();
+      const size_t n = t.find("note: ");
+      lines.push_back(n == std::string::npos ? "warning: " + t
+                                             : "note: " + t.substr(0, n) + t.substr(n + 6));
+    }
+  std::string out;
+  for (const auto& l : lines) out += lead + OneLine(l, false) + "\n";
+  return out.empty() ? out : "\n" + out;
+}
+
 std::string ValueOr(const std::map<std::string, std::string>& m, const std::string& k) {
   auto it = m.find(k);
   return it == m.end() ? "-" : it->second;
@@ -882,6 +937,7 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
 
   const std::string description = DescribeJobs(doc);
   std::vector<std::string> out;
+  bool interrupted_cell = false;
   for (TableMetric m : opts.metrics) {
     std::vector<std::optional<std::string>> views = {std::nullopt};
     if (!IsPerJobMetric(m)) views = DirectionViews(jobs);
@@ -893,6 +949,10 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
           if (auto r = RepeatRange(sel, view, m))
             c += " (" + FormatMetric(m, r->first, opts.style) + "-" +
                  FormatMetric(m, r->second, opts.style) + ")";
+        }
+        if (opts.style != TableStyle::kCsv && std::any_of(sel.begin(), sel.end(), Interrupted)) {
+          c += " *";
+          interrupted_cell = true;
         }
         return c;
       };
@@ -965,7 +1025,7 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
       }
     }
   }
-  return Join(out);
+  return Join(out) + Footnotes(doc, jobs, interrupted_cell, opts.style);
 }
 
 // ---------------------------------------------------------------- compare

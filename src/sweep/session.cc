@@ -546,6 +546,15 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   if (!per_point.empty())
     doc = (!sweeping && o.repeat == 1) ? per_point[0].second
                                        : sweep::CombineSweepResults(per_point, &hook_logs);
+  if (sweeping && !per_point.empty()) {
+    // Ctrl-C or a failing hook stops a sweep early: say which points the
+    // document lacks, so a table or a script does not take it as the whole.
+    doc["iobench"]["sweep"]["planned_points"] = points.size();
+    nlohmann::json not_run = nlohmann::json::array();
+    for (size_t i = per_point.size(); i < points.size(); ++i)
+      not_run.push_back(sweep::PointToJson(points[i]));
+    doc["iobench"]["sweep"]["not_run"] = std::move(not_run);
+  }
   bool json_done = false;
   for (const auto& f : InFioOrder(o.formats)) {
     if (per_point.empty()) break;

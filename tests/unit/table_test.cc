@@ -601,5 +601,38 @@ TEST(CompareHostileTest, ADropToZeroIsMinus100) {
   EXPECT_NE(t->find("hung          -"), std::string::npos) << *t;
 }
 
+TEST(TableInterruptTest, CutPointsAndWarningsAreFootnotes) {
+  DirFigures f;
+  f.iops = 1000;
+  json a = MakeJob("j", {{"iodepth", "1"}}, "read", f);
+  json b = MakeJob("j", {{"iodepth", "2"}}, "read", f);
+  b["iobench"]["interrupted"] = true;
+  json doc = MakeDoc({a, b}, {"iodepth"});
+  doc["iobench"]["sweep"]["not_run"] = json::array({{{"iodepth", "4"}}, {{"iodepth", "8"}}});
+  doc["iobench"]["context"]["warnings"] =
+      json::array({"job 'j': libaio with direct=0 is synchronous"});
+  TableOptions o;
+  o.caption = false;
+  auto t = RenderTables(doc, o);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(*t,
+            "iodepth         j\n"
+            "1           1.00k\n"
+            "2         1.00k *\n"
+            "\n"
+            "* interrupted: this point ran only part of its time\n"
+            "not run (the sweep was stopped): iodepth=4; iodepth=8\n"
+            "warning: job 'j': libaio with direct=0 is synchronous\n");
+  o.style = TableStyle::kCsv;
+  t = RenderTables(doc, o);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(*t,
+            "iodepth,j\n1,1000\n2,1000\n"
+            "\n"
+            "# interrupted (ran only part of its time): j [iodepth=2]\n"
+            "# not run (the sweep was stopped): iodepth=4; iodepth=8\n"
+            "# warning: job 'j': libaio with direct=0 is synchronous\n");
+}
+
 }  // namespace
 }  // namespace iobench
