@@ -89,6 +89,12 @@ Status CheckOutputWritable(const std::string& path) {
   return Status::Ok();
 }
 
+// A blank line between a table and the text above it (the normal report
+// ends with the last run's "Run status" or disk lines, without one).
+void SeparateFromAbove(std::string* out) {
+  if (out->size() >= 2 && out->back() == '\n' && (*out)[out->size() - 2] != '\n') *out += '\n';
+}
+
 void PrintError(const Status& st) { std::fprintf(stderr, "iobench: %s\n", st.message().c_str()); }
 
 // Each failed job's error on stderr as well, as fio's "fio: pid=..., err=..."
@@ -574,6 +580,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     if (f == "table" && want_table) {
       auto tables = RenderTables(doc, *topts);
       if (tables.ok()) {
+        SeparateFromAbove(&out);
         out += *tables;
       } else {
         PrintError(tables.status());
@@ -588,6 +595,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     (void)ApplyCompareLabels(o, &t);  // checked before the run
     auto cmp = RenderCompare(*compare_base, doc, t);
     if (cmp.ok()) {
+      SeparateFromAbove(&out);
       out += *cmp;
     } else {
       PrintError(cmp.status());
