@@ -23,6 +23,7 @@
 #include "jobfile/units.h"
 #include "report/interim.h"
 #include "report/status_line.h"
+#include "report/table.h"
 #include "run/coordinator.h"
 #include "sweep/session.h"
 
@@ -410,8 +411,12 @@ int Main(int argc, char** argv) {
   std::vector<std::string> job_files;
   std::string compare_new;
   for (const auto& f : split->job_files) {
-    const bool json = f.size() > 5 && f.compare(f.size() - 5, 5, ".json") == 0;
-    if (!cli.compare.empty() && json && compare_new.empty())
+    // NEW may be named anything (fio --output=new.out): a file that holds a
+    // results document is NEW, not a job file to parse.
+    const bool json = !cli.compare.empty() && compare_new.empty() &&
+                      ((f.size() > 5 && f.compare(f.size() - 5, 5, ".json") == 0) ||
+                       (f != "-" && iobench::LoadResultsJson(f).ok()));
+    if (json)
       compare_new = f;
     else
       job_files.push_back(f);
@@ -436,6 +441,15 @@ int Main(int argc, char** argv) {
     return iobench::CompareFiles(o);
   }
 
+  if (!cli.compare.empty() && job_files.empty() && split->job_args.empty()) {
+    // Said before the job parser's "no jobs defined", which does not tell
+    // what --compare wants.
+    std::fprintf(stderr,
+                 "iobench: --compare %s: give the NEW results file (NEW.json) or a job to run "
+                 "now and compare with\n",
+                 cli.compare.c_str());
+    return kExitUsage;
+  }
   iobench::jobfile::ParseInput in;
   in.job_files = job_files;
   in.cli_job_args = split->job_args;

@@ -1,8 +1,11 @@
 #include "report/table.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
@@ -55,10 +58,17 @@ std::optional<std::string> Str(const json* j) {
 
 std::string JobName(const json& job) { return Str(Get(job, "jobname")).value_or("?"); }
 
+// Sized to the result: "%.0f" of a huge value (a hostile or corrupt result
+// file) has hundreds of digits, and a fixed buffer cut it into a wrong number.
 std::string Printf(const char* fmt, double v) {
   char buf[64];
-  std::snprintf(buf, sizeof(buf), fmt, v);
-  return buf;
+  const int n = std::snprintf(buf, sizeof(buf), fmt, v);
+  if (n < 0) return "-";
+  if (static_cast<size_t>(n) < sizeof(buf)) return buf;
+  std::string big(static_cast<size_t>(n) + 1, '\0');
+  std::snprintf(big.data(), big.size(), fmt, v);
+  big.resize(static_cast<size_t>(n));
+  return big;
 }
 
 const char* const kDirs[] = {"read", "write", "trim"};
@@ -143,8 +153,22 @@ std::optional<double> table::AggregateMetric(const std::vector<const json*>& job
       d = *dir;
     } else {
       auto dirs = JobDirections(*job);
-      if (dirs.size() != 1) continue;
-      d = dirs[0];
+      if (dirs.empty() && (m == TableMetric::kIops || m == TableMetric::kBw)) {
+        // A job that moved no data (it failed, or a patched kernel hung
+        // it) did 0 I/O per second in every direction. Reading it as a
+        // missing figure hid a drop to zero: "-" and no delta instead of
+        // -100.00. Its direction's record says 0; fio's default is read.
+        for (const char* dd : kDirsAndMixed)
+          if (Num(Get(job, dd), "iops") || Num(Get(job, dd), "bw_bytes")) {
+            d = dd;
+            break;
+          }
+        if (d.empty()) continue;
+      } else if (dirs.size() != 1) {
+        continue;
+      } else {
+        d = dirs[0];
+      }
     }
     auto v = JobMetric(*job, d, m);
     if (!v) continue;
@@ -208,10 +232,51 @@ struct Table {
   std::vector<bool> numeric;  // per column: right-aligned
 };
 
+// Terminal columns of one code point: 0 for combining marks and zero-width
+// characters, 2 for East Asian wide and fullwidth forms and emoji (the
+// ranges wcwidth() gives 2 for, without depending on the locale), else 1.
+int CodePointWidth(uint32_t cp) {
+  if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x1AB0 && cp <= 0x1AFF) ||
+      (cp >= 0x1DC0 && cp <= 0x1DFF) || (cp >= 0x200B && cp <= 0x200F) ||
+      (cp >= 0x20D0 && cp <= 0x20FF) || (cp >= 0xFE00 && cp <= 0xFE0F) ||
+      (cp >= 0xFE20 && cp <= 0xFE2F))
+    return 0;
+  if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) ||
+      (cp >= 0x3041 && cp <= 0x33FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+      (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
+      (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+      (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+      (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+      (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD))
+    return 2;
+  return 1;
+}
+
+// Display width in terminal columns of UTF-8 text (a stray byte counts 1).
 size_t Width(const std::string& s) {
   size_t w = 0;
-  for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++w;  // count UTF-8 code points
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const int len = c < 0x80           ? 1
+                    : (c >> 5) == 0x6  ? 2
+                    : (c >> 4) == 0xE  ? 3
+                    : (c >> 3) == 0x1E ? 4
+                                       : 1;
+    uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1Fu) : len == 3 ? (c & 0x0Fu) : (c & 0x07u);
+    bool ok = i + static_cast<size_t>(len) <= s.size();
+    for (int k = 1; ok && k < len; ++k) {
+      const auto d = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+      ok = (d & 0xC0) == 0x80;
+      cp = (cp << 6) | (d & 0x3Fu);
+    }
+    if (!ok) {
+      ++w;
+      ++i;
+      continue;
+    }
+    w += static_cast<size_t>(CodePointWidth(cp));
+    i += static_cast<size_t>(len);
+  }
   return w;
 }
 
@@ -221,8 +286,37 @@ std::string Pad(const std::string& s, size_t w, bool right) {
   return right ? std::string(w - n, ' ') + s : s + std::string(w - n, ' ');
 }
 
+// Job names and point values come from users and may hold anything. One
+// cell or caption line must stay one line: control characters are written
+// as C escapes (a newline as the two characters \n). In markdown a '|'
+// would end the cell, so it is escaped as \|, which GitHub and GitLab render
+// as a pipe.
+std::string OneLine(const std::string& s, bool markdown) {
+  std::string out;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
+      out += buf;
+    } else if (markdown && c == '|') {
+      out += "\\|";
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+// RFC 4180: a field with a comma, quote, CR or LF is quoted, quotes doubled.
 std::string CsvCell(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) {
     if (c == '"') q += '"';
@@ -231,7 +325,17 @@ std::string CsvCell(const std::string& s) {
   return q + "\"";
 }
 
-std::string Render(const Table& t, TableStyle style, bool caption) {
+std::string Render(const Table& raw, TableStyle style, bool caption) {
+  // Escape before measuring: widths are those of the text printed. CSV
+  // cells are quoted instead (a newline inside quotes is valid CSV).
+  Table t = raw;
+  for (auto& line : t.caption) line = OneLine(line, false);
+  if (style != TableStyle::kCsv) {
+    const bool md = style == TableStyle::kMarkdown;
+    for (auto& c : t.header) c = OneLine(c, md);
+    for (auto& r : t.rows)
+      for (auto& c : r) c = OneLine(c, md);
+  }
   std::ostringstream out;
   const size_t ncol = t.header.size();
   std::vector<size_t> w(ncol, 0);
@@ -408,6 +512,61 @@ std::vector<std::string> VaryingOptions(const json& doc, const std::vector<std::
     if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
   }
   return out;
+}
+
+// A job stopped by a signal before its end (jobs[].iobench.interrupted).
+bool Interrupted(const json* job) {
+  const json* v = Get(Get(job, "iobench"), "interrupted");
+  return v != nullptr && v->is_boolean() && v->get<bool>();
+}
+
+// What a reader of a pasted table must know and the cells cannot say: a
+// point cut short by Ctrl-C, the points an interrupted sweep never ran, and
+// the warnings about what was measured (iobench.context.warnings: a tmpfs
+// target, buffered libaio, ...), which with --output-format=table alone
+// were printed nowhere.
+std::string Footnotes(const json& doc, const std::vector<const json*>& jobs, bool star,
+                      TableStyle style) {
+  const std::string lead = style == TableStyle::kCsv ? "# " : "";
+  const std::vector<std::string> keys = SweepKeys(doc);
+  std::vector<std::string> lines;
+  if (style == TableStyle::kCsv) {
+    std::string cut;
+    for (const json* j : jobs)
+      if (Interrupted(j)) {
+        std::string label = JobName(*j);
+        if (auto kv = JobPoint(*j, keys); !kv.empty()) label += " [" + PointLabel(kv) + "]";
+        if (cut.find(label) == std::string::npos) cut += (cut.empty() ? "" : ", ") + label;
+      }
+    if (!cut.empty()) lines.push_back("interrupted (ran only part of its time): " + cut);
+  } else if (star) {
+    lines.push_back("* interrupted: this point ran only part of its time");
+  }
+  const json* sweep = Get(Get(doc, "iobench"), "sweep");
+  if (const json* nr = Get(sweep, "not_run"); nr && nr->is_array() && !nr->empty()) {
+    std::string pts;
+    for (const auto& p : *nr) {
+      if (!p.is_object()) continue;
+      std::vector<std::pair<std::string, std::string>> kv;  // in --sweep order
+      for (const auto& k : keys)
+        if (auto v = Str(Get(p, k.c_str()))) kv.emplace_back(k, *v);
+      pts += (pts.empty() ? "" : "; ") + PointLabel(kv);
+    }
+    lines.push_back("not run (the sweep was stopped): " + pts);
+  }
+  // As the normal report prints them: sys marks the informational ones
+  // "note: " after the job's name.
+  if (const json* w = Get(Get(Get(doc, "iobench"), "context"), "warnings"); w && w->is_array())
+    for (const auto& x : *w) {
+      if (!x.is_string()) continue;
+      const std::string t = x.get<std::string>();
+      const size_t n = t.find("note: ");
+      lines.push_back(n == std::string::npos ? "warning: " + t
+                                             : "note: " + t.substr(0, n) + t.substr(n + 6));
+    }
+  std::string out;
+  for (const auto& l : lines) out += lead + OneLine(l, false) + "\n";
+  return out.empty() ? out : "\n" + out;
 }
 
 std::string ValueOr(const std::map<std::string, std::string>& m, const std::string& k) {
@@ -672,14 +831,32 @@ std::string table::DescribeJobs(const json& doc) {
 
   const auto jobs = AllJobs(doc);
   if (!jobs.empty()) {
-    double runtime_ms = 0;
-    for (const char* d : kDirsAndMixed)
-      runtime_ms = std::max(runtime_ms, Num(Get(*jobs[0], d), "runtime").value_or(0));
-    if (runtime_ms > 0) {
-      std::string r = runtime_ms >= 9995   ? Printf("%.0f s", runtime_ms / 1000.0)
-                      : runtime_ms >= 1000 ? Printf("%.1f s", runtime_ms / 1000.0)
-                                           : Printf("%.0f ms", runtime_ms);
-      if (jobs.size() > 1) r += " each";
+    // Each job's run time; "10 s each" only when every job ran that long
+    // (time_based), else the range: size-bound jobs at different depths or
+    // engines finish at different times, and the first job's time alone
+    // claimed it for all.
+    double lo = 0, hi = 0;
+    bool any = false;
+    for (const json* job : jobs) {
+      double runtime_ms = 0;
+      for (const char* d : kDirsAndMixed)
+        runtime_ms = std::max(runtime_ms, Num(Get(*job, d), "runtime").value_or(0));
+      if (runtime_ms <= 0) continue;
+      lo = any ? std::min(lo, runtime_ms) : runtime_ms;
+      hi = any ? std::max(hi, runtime_ms) : runtime_ms;
+      any = true;
+    }
+    if (any) {
+      // One unit for both ends, chosen by the longer; the precision by the
+      // shorter, so that 1.5 s does not round to 2.
+      auto fmt = [&](double ms) {
+        return lo >= 9995   ? Printf("%.0f", ms / 1000.0)
+               : hi >= 1000 ? Printf("%.1f", ms / 1000.0)
+                            : Printf("%.0f", ms);
+      };
+      const char* unit = hi >= 1000 ? " s" : " ms";
+      const std::string a = fmt(lo), b = fmt(hi);
+      std::string r = a == b ? b + unit + (jobs.size() > 1 ? " each" : "") : a + "-" + b + unit;
       parts.push_back(r);
     }
     if (auto n = Num(Get(Get(*jobs[0], "iobench"), "repeat"), "n"); n && *n > 1)
@@ -760,6 +937,7 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
 
   const std::string description = DescribeJobs(doc);
   std::vector<std::string> out;
+  bool interrupted_cell = false;
   for (TableMetric m : opts.metrics) {
     std::vector<std::optional<std::string>> views = {std::nullopt};
     if (!IsPerJobMetric(m)) views = DirectionViews(jobs);
@@ -771,6 +949,10 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
           if (auto r = RepeatRange(sel, view, m))
             c += " (" + FormatMetric(m, r->first, opts.style) + "-" +
                  FormatMetric(m, r->second, opts.style) + ")";
+        }
+        if (opts.style != TableStyle::kCsv && std::any_of(sel.begin(), sel.end(), Interrupted)) {
+          c += " *";
+          interrupted_cell = true;
         }
         return c;
       };
@@ -843,7 +1025,7 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
       }
     }
   }
-  return Join(out);
+  return Join(out) + Footnotes(doc, jobs, interrupted_cell, opts.style);
 }
 
 // ---------------------------------------------------------------- compare
@@ -895,8 +1077,9 @@ std::optional<std::pair<double, double>> RepeatRange(const CompareEntry& e,
 }  // namespace
 
 Result<std::string> RenderCompare(const json& base, const json& neu, const TableOptions& opts) {
-  if (AllJobs(base).empty()) return Status::Invalid("compare: the base results hold no jobs");
-  if (AllJobs(neu).empty()) return Status::Invalid("compare: the new results hold no jobs");
+  if (AllJobs(base).empty())
+    return Status::Invalid("compare: " + opts.base_label + " holds no jobs");
+  if (AllJobs(neu).empty()) return Status::Invalid("compare: " + opts.new_label + " holds no jobs");
   // Keys from the base; a key the new side lacks simply does not match.
   std::vector<std::string> keys = SweepKeys(base);
   for (const auto& k : SweepKeys(neu))
@@ -974,7 +1157,9 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
           auto nv = AggregateMetric(n.jobs, view, m);
           if (!bv && !nv) continue;
           std::string delta = "-";
-          if (bv && nv && *bv != 0) {
+          // A base of 0 (or a negative one, which no metric has) gives no
+          // percentage: dividing by it would print inf or flip the sign.
+          if (bv && nv && *bv > 0) {
             delta = FormatDelta((*nv - *bv) / *bv * 100.0);
             auto br = RepeatRange(e, view, m), nr = RepeatRange(n, view, m);
             if (br && nr && br->first <= nr->second && nr->first <= br->second) {
@@ -1008,11 +1193,100 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
       tail += std::string(note) + "only in " + opts.new_label + ": " + e.name +
               (e.point.empty() ? "" : " [" + PointLabel(e.point) + "]") + "\n";
   }
-  if (out.empty() && tail.empty()) return Status::Invalid("compare: no job to compare");
+  // Nothing in common (another job file, or a plain run against a sweep):
+  // a table of nothing with exit status 0 would pass for a comparison.
+  size_t matched = 0;
+  for (const auto& e : bentries) matched += nindex.count(MatchKey(e.name, e.point));
+  if (matched == 0) {
+    std::string why = "compare: no job of " + opts.base_label + " matches a job of " +
+                      opts.new_label + " (jobs are matched by job name and sweep point)";
+    if (SweepKeys(base) != SweepKeys(neu)) {
+      auto list = [](const std::vector<std::string>& k) {
+        std::string s;
+        for (const auto& x : k) s += (s.empty() ? "" : ", ") + x;
+        return s.empty() ? std::string("nothing") : s;
+      };
+      why += "; " + opts.base_label + " sweeps " + list(SweepKeys(base)) + ", " + opts.new_label +
+             " sweeps " + list(SweepKeys(neu));
+    }
+    if (!tail.empty() && tail.back() == '\n') tail.pop_back();
+    return Status::Invalid(why + ":\n" + tail);
+  }
   std::string s = Join(out);
   if (!tail.empty()) s += (s.empty() ? "" : "\n") + tail;
   return s;
 }
+
+namespace {
+
+// nlohmann's DOM builder that keeps the parse error's position and token
+// instead of throwing (only main.cc catches exceptions).
+class ErrorRecordingParser : public nlohmann::detail::json_sax_dom_parser<json> {
+ public:
+  explicit ErrorRecordingParser(json& root) : json_sax_dom_parser(root, false) {}
+  template <class Exception>
+  bool parse_error(size_t position, const std::string& last_token, const Exception& ex) {
+    failed_ = true;
+    position_ = position;
+    token_ = last_token.substr(0, 40);
+    return json_sax_dom_parser::parse_error(position, last_token, ex);
+  }
+  bool failed() const { return failed_; }
+  size_t position() const { return position_; }
+  const std::string& token() const { return token_; }
+
+ private:
+  bool failed_ = false;
+  size_t position_ = 0;
+  std::string token_;
+};
+
+// Python's json.dump writes NaN, Infinity and -Infinity (a baseline that a
+// script averaged or edited), and C printf writes nan/-nan/inf: not JSON,
+// and one of them made the whole file unreadable. Outside strings they are
+// replaced by null, which the tables show as a missing figure ("-").
+std::string NonFiniteToNull(const std::string& in) {
+  static const char* const kWords[] = {"-Infinity", "Infinity", "-NaN", "NaN",
+                                       "-nan",      "nan",      "-inf", "inf"};
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string out;
+  out.reserve(in.size());
+  bool in_str = false;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const char c = in[i];
+    if (in_str) {
+      out += c;
+      if (c == '\\' && i + 1 < in.size()) {
+        out += in[++i];
+      } else if (c == '"') {
+        in_str = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_str = true;
+      out += c;
+      continue;
+    }
+    bool replaced = false;
+    if (c == '-' || c == 'N' || c == 'n' || c == 'I' || c == 'i') {
+      for (const char* w : kWords) {
+        const size_t n = std::strlen(w);
+        if (in.compare(i, n, w) == 0 && (i == 0 || !word_char(in[i - 1])) &&
+            (i + n == in.size() || !word_char(in[i + n]))) {
+          out += "null";
+          i += n - 1;
+          replaced = true;
+          break;
+        }
+      }
+    }
+    if (!replaced) out += c;
+  }
+  return out;
+}
+
+}  // namespace
 
 Result<json> ParseResultsJson(const std::string& text, const std::string& what) {
   // The document starts at the first '{' that begins a line (fio prints
@@ -1054,10 +1328,31 @@ Result<json> ParseResultsJson(const std::string& text, const std::string& what) 
   }
   if (end == std::string::npos)
     return Status::Invalid(what + ": the JSON document is cut short (no closing '}')");
-  json doc = json::parse(text.begin() + static_cast<std::ptrdiff_t>(start),
-                         text.begin() + static_cast<std::ptrdiff_t>(end), nullptr,
-                         /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return Status::Invalid(what + ": not valid JSON");
+  const std::string body = NonFiniteToNull(text.substr(start, end - start));
+  json doc;
+  ErrorRecordingParser sax(doc);
+  json::sax_parse(body, &sax);
+  if (sax.failed()) {
+    // Where in the file, so a hand-edited or cut baseline can be fixed.
+    // Lines are counted in the file; the column in the text as parsed (a
+    // NaN made null earlier on the same line shifts it by one).
+    const size_t at = std::min(sax.position() > 0 ? sax.position() - 1 : 0, body.size());
+    const auto nl = [](const std::string& t, size_t from, size_t to) {
+      return static_cast<size_t>(std::count(t.begin() + static_cast<std::ptrdiff_t>(from),
+                                            t.begin() + static_cast<std::ptrdiff_t>(to), '\n'));
+    };
+    const size_t line = 1 + nl(text, 0, start) + nl(body, 0, at);
+    size_t col = 0;
+    if (const size_t bol = at == 0 ? std::string::npos : body.rfind('\n', at - 1);
+        bol != std::string::npos) {
+      col = at - bol;
+    } else {  // on the document's first line, which may start mid-line in the file
+      const size_t tb = start == 0 ? std::string::npos : text.rfind('\n', start - 1);
+      col = start - (tb == std::string::npos ? 0 : tb + 1) + at + 1;
+    }
+    return Status::Invalid(what + ": not valid JSON at line " + std::to_string(line) + ", column " +
+                           std::to_string(col) + " (near '" + sax.token() + "')");
+  }
   const json* jobs = Get(doc, "jobs");
   if (jobs == nullptr || !jobs->is_array())
     return Status::Invalid(what + ": no \"jobs\" array (not fio or iobench JSON output)");

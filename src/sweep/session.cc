@@ -89,6 +89,12 @@ Status CheckOutputWritable(const std::string& path) {
   return Status::Ok();
 }
 
+// A blank line between a table and the text above it (the normal report
+// ends with the last run's "Run status" or disk lines, without one).
+void SeparateFromAbove(std::string* out) {
+  if (out->size() >= 2 && out->back() == '\n' && (*out)[out->size() - 2] != '\n') *out += '\n';
+}
+
 void PrintError(const Status& st) { std::fprintf(stderr, "iobench: %s\n", st.message().c_str()); }
 
 // Each failed job's error on stderr as well, as fio's "fio: pid=..., err=..."
@@ -546,6 +552,15 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   if (!per_point.empty())
     doc = (!sweeping && o.repeat == 1) ? per_point[0].second
                                        : sweep::CombineSweepResults(per_point, &hook_logs);
+  if (sweeping && !per_point.empty()) {
+    // Ctrl-C or a failing hook stops a sweep early: say which points the
+    // document lacks, so a table or a script does not take it as the whole.
+    doc["iobench"]["sweep"]["planned_points"] = points.size();
+    nlohmann::json not_run = nlohmann::json::array();
+    for (size_t i = per_point.size(); i < points.size(); ++i)
+      not_run.push_back(sweep::PointToJson(points[i]));
+    doc["iobench"]["sweep"]["not_run"] = std::move(not_run);
+  }
   bool json_done = false;
   for (const auto& f : InFioOrder(o.formats)) {
     if (per_point.empty()) break;
@@ -565,6 +580,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     if (f == "table" && want_table) {
       auto tables = RenderTables(doc, *topts);
       if (tables.ok()) {
+        SeparateFromAbove(&out);
         out += *tables;
       } else {
         PrintError(tables.status());
@@ -579,6 +595,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     (void)ApplyCompareLabels(o, &t);  // checked before the run
     auto cmp = RenderCompare(*compare_base, doc, t);
     if (cmp.ok()) {
+      SeparateFromAbove(&out);
       out += *cmp;
     } else {
       PrintError(cmp.status());
@@ -626,7 +643,7 @@ int CompareFiles(const SessionOptions& o) {
   auto cmp = RenderCompare(*base, *neu, t);
   if (!cmp.ok()) {
     PrintError(cmp.status());
-    return kExitJobFailed;
+    return kExitUsage;  // nothing ran: the files given cannot be compared
   }
   return Emit(o, *cmp);
 }

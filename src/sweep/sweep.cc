@@ -412,6 +412,31 @@ nlohmann::json CombineSweepResults(
   doc["jobs"] = std::move(jobs);
   if (!doc.contains("iobench") || !doc["iobench"].is_object())
     doc["iobench"] = nlohmann::json::object();
+  // The top level was the first point's; what it says about the run must
+  // hold for every point: interrupted when any point was (Ctrl-C stops the
+  // sweep in its last point, never the first), the worst exit code, every
+  // point's context warnings (a libaio point's "direct=0 is synchronous"),
+  // and no single point (each job carries its own).
+  nlohmann::json& top = doc["iobench"];
+  bool interrupted = false;
+  int64_t exit_code = 0;
+  nlohmann::json warnings = nlohmann::json::array();
+  for (const auto& [point, pdoc] : per_point_fio_json) {
+    if (!pdoc.is_object() || !pdoc.contains("iobench") || !pdoc["iobench"].is_object()) continue;
+    const nlohmann::json& pi = pdoc["iobench"];
+    if (pi.contains("interrupted") && pi["interrupted"].is_boolean())
+      interrupted |= pi["interrupted"].get<bool>();
+    if (pi.contains("exit_code") && pi["exit_code"].is_number_integer())
+      exit_code = std::max(exit_code, pi["exit_code"].get<int64_t>());
+    if (pi.contains("context") && pi["context"].is_object() && pi["context"].contains("warnings") &&
+        pi["context"]["warnings"].is_array())
+      for (const auto& w : pi["context"]["warnings"])
+        if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+  }
+  if (top.contains("interrupted")) top["interrupted"] = interrupted;
+  if (top.contains("exit_code")) top["exit_code"] = exit_code;
+  if (top.contains("point")) top["point"] = nlohmann::json::object();
+  if (top.contains("context") && top["context"].is_object()) top["context"]["warnings"] = warnings;
   nlohmann::json sweep = {{"keys", keys}, {"points", per_point_fio_json.size()}};
   if (hook_logs) {
     std::string all;

@@ -97,6 +97,27 @@ bool Matches(const JobSpec& job, const std::vector<std::string>& paths, const st
   return false;
 }
 
+// A target on a stacked device (a filesystem on loop0 over vda, or on dm-0
+// over sda and sdb): ResolveTarget takes the queue settings from the disk
+// at the bottom, where requests are scheduled. Two of them belong to the
+// top device instead, the one the filesystem or the job opens: readahead
+// (the page cache reads ahead by the top device's bdi, so `blockdev --setra
+// 0 /dev/loop0` is what applies, and vda's value was reported) and the
+// logical block size O_DIRECT must align to. The device reads "loop0 on
+// vda", so that the stack under the numbers is not hidden.
+void StackedDevice(const TargetInfo& info, TargetContext* tc) {
+  if (info.disks.empty()) return;
+  const std::string& top = info.disks.front();
+  const std::string& settings_from =
+      info.bottom_disks.empty() ? info.disks.back() : info.bottom_disks.front();
+  if (top == settings_from) return;
+  const std::string q = "/sys/block/" + top + "/queue/";
+  if (auto v = ReadIntFile(q + "read_ahead_kb"); v.ok()) tc->read_ahead_kb = *v;
+  if (auto v = ReadIntFile(q + "logical_block_size"); v.ok())
+    tc->logical_block_size = static_cast<uint32_t>(*v);
+  tc->device = tc->device.empty() ? top : top + " on " + tc->device;
+}
+
 std::string JobLabel(const JobSpec& job) { return "job '" + job.name + "': "; }
 
 std::string FsLabel(const TargetContext& t) {
@@ -266,6 +287,7 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
     TargetContext tc;
     if (info.ok()) {
       tc = info->ctx;
+      StackedDevice(*info, &tc);
       if (info->exists && info->size_bytes > 0) env.target_sizes[p] = info->size_bytes;
       if (info->is_regular_file) {
         bool buffered = false;

@@ -119,8 +119,7 @@ TEST(CompareTest, ZeroBaseAndErrors) {
   auto r = RenderCompare(base, neu, o);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(*r, "job   base    new   delta\nj        0   10.0       -\n");
-  EXPECT_EQ(RenderCompare(MakeDoc({}), neu, o).status().message(),
-            "compare: the base results hold no jobs");
+  EXPECT_EQ(RenderCompare(MakeDoc({}), neu, o).status().message(), "compare: base holds no jobs");
 }
 
 TEST(CompareTest, RealFioJsonBothSides) {

@@ -270,6 +270,31 @@ TEST(SweepCombineTest, OneDocumentWithPoints) {
   EXPECT_EQ(doc["iobench"]["sweep"]["hook_log"], "log1\nlog2\n");
 }
 
+TEST(SweepCombineTest, TopLevelSpeaksForEveryPoint) {
+  // Ctrl-C in the last point, a libaio point's warning, a point's own
+  // top-level "point": the first point's top level said none of it.
+  iobench::testing::DirFigures f;
+  f.iops = 1000;
+  auto point_doc = [&](bool interrupted, int exit_code, std::vector<std::string> warnings,
+                       const std::string& depth) {
+    nlohmann::json d = MakeDoc({MakeJob("a", {}, "read", f)});
+    d["iobench"] = {{"interrupted", interrupted},
+                    {"exit_code", exit_code},
+                    {"point", {{"iodepth", depth}}},
+                    {"context", {{"kernel", "6.1"}, {"warnings", warnings}}}};
+    return d;
+  };
+  SweepPoint p1{{{"iodepth", "1"}}}, p2{{{"iodepth", "2"}}}, p3{{{"iodepth", "4"}}};
+  nlohmann::json doc = CombineSweepResults({{p1, point_doc(false, 0, {"w1"}, "1")},
+                                            {p2, point_doc(false, 1, {"w1", "w2"}, "2")},
+                                            {p3, point_doc(true, 0, {}, "4")}});
+  EXPECT_EQ(doc["iobench"]["interrupted"], true);
+  EXPECT_EQ(doc["iobench"]["exit_code"], 1);
+  EXPECT_EQ(doc["iobench"]["point"], nlohmann::json::object());
+  EXPECT_EQ(doc["iobench"]["context"]["warnings"], (nlohmann::json{"w1", "w2"}));
+  EXPECT_EQ(doc["iobench"]["context"]["kernel"], "6.1");
+}
+
 TEST(SweepRepeatTest, MedianWithMinMax) {
   EXPECT_EQ(Median({3, 1, 2}), 2);
   EXPECT_EQ(Median({4, 1, 3, 2}), 2.5);

@@ -157,6 +157,31 @@ TEST_F(SysLoopTest, ContextOfALoopMountedFile) {
   EXPECT_DOUBLE_EQ(ctx.targets[0].page_cache_percent, 100.0);
 }
 
+TEST_F(SysLoopTest, ContextReadaheadIsTheLoopDevicesNotTheBackingDisks) {
+  // `blockdev --setra` on the loop device is what the page cache of the
+  // filesystem on it uses; the header reported the backing disk's value.
+  const std::string file = loop_.mount_point() + "/data";
+  ASSERT_TRUE(WriteFile(file, 1 << 20));
+  const std::string backing_disk = DiskUnder(loop_.image());
+  if (backing_disk.empty()) GTEST_SKIP() << "the loop image is not on a block device";
+  int rc = 0;
+  const std::string out = RunCmd("blockdev --setra 24 " + loop_.device() + " 2>&1", &rc);
+  ASSERT_EQ(rc, 0) << out;  // 24 sectors = 12 KiB
+  JobSpec job;
+  job.name = "t";
+  job.filenames = {file};
+  job.rw = RwMode::kRandRead;
+  const RunContext ctx = CollectContext({job}, {file});
+  ASSERT_EQ(ctx.targets.size(), 1u);
+  EXPECT_EQ(ctx.targets[0].read_ahead_kb, 12);
+  EXPECT_EQ(ctx.targets[0].device, loop_.name() + " on " + backing_disk);
+  // The raw loop device too.
+  const RunContext raw = CollectContext({job}, {loop_.device()});
+  ASSERT_EQ(raw.targets.size(), 1u);
+  EXPECT_EQ(raw.targets[0].read_ahead_kb, 12);
+  EXPECT_EQ(raw.targets[0].device, loop_.name() + " on " + backing_disk);
+}
+
 }  // namespace
 }  // namespace iobench::sys
 

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 
 #include "report/plot.h"
 #include "sweep/sweep.h"
@@ -310,7 +311,7 @@ TEST(TableFioImportTest, SkipsTextAroundTheJson) {
   EXPECT_EQ(ParseResultsJson("{\"jobs\": [", "x.json").status().message(),
             "x.json: the JSON document is cut short (no closing '}')");
   EXPECT_EQ(ParseResultsJson("{\"jobs\": [}", "x.json").status().message(),
-            "x.json: not valid JSON");
+            "x.json: not valid JSON at line 1, column 11 (near '\"jobs\": [}')");
   EXPECT_EQ(ParseResultsJson("{\"fio\": 1}", "x.json").status().message(),
             "x.json: no \"jobs\" array (not fio or iobench JSON output)");
   auto missing = LoadResultsJson("/nonexistent/iobench/base.json");
@@ -393,6 +394,244 @@ TEST(TableRepeatTest, MedianWithRange) {
   o.show_range = false;
   o.caption = false;
   EXPECT_EQ(*RenderTables(*merged, o), "iodepth       j\n4         2.00k\n");
+}
+
+}  // namespace
+}  // namespace iobench
+
+// Hostile inputs: what users name jobs, what result files hold, and what an
+// interrupted sweep leaves (docs/sweep.md, "Hostile inputs").
+namespace iobench {
+namespace {
+
+using iobench::testing::DirFigures;
+using iobench::testing::MakeDoc;
+using iobench::testing::MakeJob;
+using nlohmann::json;
+
+json NamedJobsDoc(const std::vector<std::string>& names) {
+  std::vector<json> jobs;
+  DirFigures f;
+  f.iops = 16000;
+  f.bw_bytes = 16000 * 4096.0;
+  for (const auto& n : names) jobs.push_back(MakeJob(n, {}, "read", f));
+  return MakeDoc(jobs);
+}
+
+TEST(TableEscapingTest, PipesAndNewlinesStayInTheirCell) {
+  const json doc = NamedJobsDoc({"a|b,c\"d", "new\nline", "tab\there"});
+  TableOptions o;
+  o.caption = false;
+  o.style = TableStyle::kMarkdown;
+  auto md = RenderTables(doc, o);
+  ASSERT_TRUE(md.ok());
+  EXPECT_EQ(*md,
+            "| job       | iops  |\n"
+            "| --------- | ----: |\n"
+            "| a\\|b,c\"d  | 16.0k |\n"
+            "| new\\nline | 16.0k |\n"
+            "| tab\\there | 16.0k |\n");
+  o.style = TableStyle::kPlain;
+  auto plain = RenderTables(doc, o);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(*plain,
+            "job          iops\n"
+            "a|b,c\"d     16.0k\n"
+            "new\\nline   16.0k\n"
+            "tab\\there   16.0k\n");
+  // CSV quotes instead (RFC 4180 allows a line break inside quotes), and a
+  // bare CR is quoted too.
+  const json cr = NamedJobsDoc({"a,b", "c\rd", "e\"f"});
+  o.style = TableStyle::kCsv;
+  auto csv = RenderTables(cr, o);
+  ASSERT_TRUE(csv.ok());
+  EXPECT_EQ(*csv, "job,iops\n\"a,b\",16000\n\"c\rd\",16000\n\"e\"\"f\",16000\n");
+}
+
+TEST(TableEscapingTest, CaptionLinesStayOneLine) {
+  // Two job names and two swept keys: the job name is in the caption.
+  DirFigures f;
+  f.iops = 1000;
+  std::vector<json> jobs;
+  for (const char* n : {"x\ny", "z"})
+    for (const char* a : {"1", "2"})
+      for (const char* b : {"0", "1"}) jobs.push_back(MakeJob(n, {{"a", a}, {"b", b}}, "read", f));
+  TableOptions o;
+  o.style = TableStyle::kCsv;
+  auto csv = RenderTables(MakeDoc(jobs, {"a", "b"}), o);
+  ASSERT_TRUE(csv.ok());
+  // Every line is a "# " caption, the header, or a data row.
+  std::istringstream in(*csv);
+  for (std::string line; std::getline(in, line);)
+    EXPECT_TRUE(line.empty() || line.rfind("# ", 0) == 0 || line.rfind("a,", 0) == 0 ||
+                line[0] == '1' || line[0] == '2')
+        << "stray line: " << line;
+  EXPECT_NE(csv->find("# read IOPS by a and b, job x\\ny\n"), std::string::npos) << *csv;
+}
+
+TEST(TableEscapingTest, WideCharactersAlign) {
+  // 名前 takes four terminal columns, ü one (two bytes), e + combining
+  // acute one.
+  const json doc = NamedJobsDoc({"名前", "ünï", "e\xCC\x81", "plain"});
+  TableOptions o;
+  o.caption = false;
+  auto t = RenderTables(doc, o);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(*t,
+            "job      iops\n"
+            "名前    16.0k\n"
+            "ünï     16.0k\n"
+            "e\xCC\x81       16.0k\n"
+            "plain   16.0k\n");
+}
+
+TEST(TableCaptionTest, RuntimeIsARangeWhenJobsDiffer) {
+  DirFigures f;
+  f.iops = 1000;
+  f.runtime_ms = 2;
+  json a = MakeJob("j", {{"iodepth", "1"}}, "read", f);
+  f.runtime_ms = 27;
+  json b = MakeJob("j", {{"iodepth", "2"}}, "read", f);
+  EXPECT_EQ(table::DescribeJobs(MakeDoc({a, b}, {"iodepth"})), "buffered, 2-27 ms");
+  f.runtime_ms = 10001;
+  json c = MakeJob("j", {{"iodepth", "1"}}, "read", f);
+  f.runtime_ms = 10003;
+  json d = MakeJob("j", {{"iodepth", "2"}}, "read", f);
+  EXPECT_EQ(table::DescribeJobs(MakeDoc({c, d}, {"iodepth"})), "buffered, 10 s each");
+  f.runtime_ms = 1500;
+  json e = MakeJob("j", {{"iodepth", "4"}}, "read", f);
+  EXPECT_EQ(table::DescribeJobs(MakeDoc({c, e}, {"iodepth"})), "buffered, 1.5-10.0 s");
+}
+
+TEST(TableNumbersTest, HugeValuesAreNotCutShort) {
+  TableOptions o;
+  o.caption = false;
+  o.style = TableStyle::kCsv;
+  json doc = NamedJobsDoc({"j"});
+  doc["jobs"][0]["read"]["iops"] = 1e70;
+  auto csv = RenderTables(doc, o);
+  ASSERT_TRUE(csv.ok());
+  char want[128];
+  std::snprintf(want, sizeof(want), "job,iops\nj,%.0f\n", 1e70);
+  EXPECT_EQ(*csv, want);  // 71 digits; a 64-byte buffer cut it to 63
+}
+
+TEST(CompareHostileTest, NegativeOrZeroBaseGivesNoDelta) {
+  json base = NamedJobsDoc({"neg", "zero", "ok"});
+  json neu = base;
+  base["jobs"][0]["read"]["iops"] = -5.0;
+  base["jobs"][1]["read"]["iops"] = 0.0;
+  neu["jobs"][0]["read"]["iops"] = 5.0;
+  neu["jobs"][1]["read"]["iops"] = 5.0;
+  neu["jobs"][2]["read"]["iops"] = 8000.0;
+  TableOptions o;
+  o.caption = false;
+  auto r = RenderCompare(base, neu, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(*r,
+            "job     base     new    delta\n"
+            "neg       -5       5        -\n"
+            "zero       0       5        -\n"
+            "ok     16.0k   8.00k   -50.00\n");
+}
+
+TEST(CompareHostileTest, NothingInCommonIsAnError) {
+  DirFigures f;
+  f.iops = 100;
+  json base = MakeDoc({MakeJob("other", {}, "write", f)});
+  json neu = MakeDoc({MakeJob("j", {{"iodepth", "1"}}, "read", f)}, {"iodepth"});
+  TableOptions o;
+  o.base_label = "o.json";
+  o.new_label = "s.json";
+  auto r = RenderCompare(base, neu, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "compare: no job of o.json matches a job of s.json (jobs are matched by job name and "
+            "sweep point); o.json sweeps nothing, s.json sweeps iodepth:\n"
+            "only in o.json: other\n"
+            "only in s.json: j [iodepth=1]");
+  EXPECT_EQ(RenderCompare(MakeDoc({}), neu, o).status().message(), "compare: o.json holds no jobs");
+}
+
+TEST(CompareHostileTest, NonFiniteNumbersReadAsMissing) {
+  // Python's json.dump writes NaN and Infinity; C's printf nan and -nan.
+  const std::string text =
+      "{\"jobs\": [{\"jobname\": \"NaN\", \"read\": {\"iops\": NaN, \"total_ios\": 5, "
+      "\"bw_bytes\": Infinity}, \"write\": {\"iops\": -nan, \"total_ios\": 1, \"bw_bytes\": "
+      "-Infinity}, \"usr_cpu\": inf}]}";
+  auto d = ParseResultsJson(text, "py.json");
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  const json& job = (*d)["jobs"][0];
+  EXPECT_EQ(job["jobname"], "NaN");  // inside a string: untouched
+  EXPECT_TRUE(job["read"]["iops"].is_null());
+  EXPECT_TRUE(job["read"]["bw_bytes"].is_null());
+  EXPECT_TRUE(job["write"]["iops"].is_null());
+  EXPECT_TRUE(job["write"]["bw_bytes"].is_null());
+  EXPECT_TRUE(job["usr_cpu"].is_null());
+  EXPECT_FALSE(table::JobMetric(job, "read", TableMetric::kIops).has_value());
+  // A real syntax error says where.
+  EXPECT_EQ(ParseResultsJson("fio: warning\n{\"jobs\": [\n  {\"a\": 1,}\n]}", "x.json")
+                .status()
+                .message(),
+            "x.json: not valid JSON at line 3, column 11 (near '1,}')");
+}
+
+TEST(CompareHostileTest, ADropToZeroIsMinus100) {
+  // The new side's job moved no data: 0 IOPS, a drop of 100%, not "-".
+  DirFigures f;
+  f.iops = 2000;
+  f.bw_bytes = 2000 * 4096.0;
+  json base = MakeDoc({MakeJob("hung", {}, "read", f), MakeJob("fine", {}, "read", f)});
+  json neu = MakeDoc({MakeJob("hung", {}, "none", f), MakeJob("fine", {}, "read", f)});
+  TableOptions o;
+  o.caption = false;
+  auto r = RenderCompare(base, neu, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(*r,
+            "job     base     new     delta\n"
+            "hung   2.00k       0   -100.00\n"
+            "fine   2.00k   2.00k      0.00\n");
+  auto t = RenderTables(neu, o);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(*t, "job     iops\nhung       0\nfine   2.00k\n");
+  // Latency of a job without I/O stays missing.
+  o.metrics = {TableMetric::kClatP99};
+  t = RenderTables(neu, o);
+  ASSERT_TRUE(t.ok());
+  EXPECT_NE(t->find("hung          -"), std::string::npos) << *t;
+}
+
+TEST(TableInterruptTest, CutPointsAndWarningsAreFootnotes) {
+  DirFigures f;
+  f.iops = 1000;
+  json a = MakeJob("j", {{"iodepth", "1"}}, "read", f);
+  json b = MakeJob("j", {{"iodepth", "2"}}, "read", f);
+  b["iobench"]["interrupted"] = true;
+  json doc = MakeDoc({a, b}, {"iodepth"});
+  doc["iobench"]["sweep"]["not_run"] = json::array({{{"iodepth", "4"}}, {{"iodepth", "8"}}});
+  doc["iobench"]["context"]["warnings"] =
+      json::array({"job 'j': libaio with direct=0 is synchronous"});
+  TableOptions o;
+  o.caption = false;
+  auto t = RenderTables(doc, o);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(*t,
+            "iodepth         j\n"
+            "1           1.00k\n"
+            "2         1.00k *\n"
+            "\n"
+            "* interrupted: this point ran only part of its time\n"
+            "not run (the sweep was stopped): iodepth=4; iodepth=8\n"
+            "warning: job 'j': libaio with direct=0 is synchronous\n");
+  o.style = TableStyle::kCsv;
+  t = RenderTables(doc, o);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(*t,
+            "iodepth,j\n1,1000\n2,1000\n"
+            "\n"
+            "# interrupted (ran only part of its time): j [iodepth=2]\n"
+            "# not run (the sweep was stopped): iodepth=4; iodepth=8\n"
+            "# warning: job 'j': libaio with direct=0 is synchronous\n");
 }
 
 }  // namespace

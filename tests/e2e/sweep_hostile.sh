@@ -1,0 +1,108 @@
+#!/bin/bash
+# End to end: sweeps, tables and --compare as scripts use them, with the
+# inputs that broke them (docs/sweep.md, "Hostile inputs"):
+# - Ctrl-C in the middle of a sweep: exit 130, the JSON says interrupted and
+#   which points never ran, the table marks the cut point and lists them;
+# - --compare of files with nothing in common, or of a file without jobs:
+#   exit 2 and a message naming the files, not an empty "comparison";
+# - --compare BASE.json alone: says what it wants;
+# - normal and table output together: a blank line between them.
+# Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
+set -u
+bin=$1
+
+fail() {
+  echo "FAIL: $*"
+  exit 1
+}
+command -v python3 >/dev/null || {
+  echo "skip: python3 is needed to read the JSON"
+  exit 77
+}
+tmp=$(mktemp -d /var/tmp/iobench_sweep_hostile.XXXXXX)
+pid=
+trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# SIGINT in the second of three points. Point time_based=0 ends after 1 MiB,
+# point time_based=1 would run 120 s; the hook marks each point as it starts,
+# so the signal is sent once the second point is under way (no sleep race).
+job=(--name=j --ioengine=null --size=1m --bs=4k --rw=randread --runtime=120)
+"$bin" "${job[@]}" --sweep time_based=0,1 --sweep iodepth=1,2 \
+  --sweep-cmd="touch $tmp/started.{time_based}.{iodepth}" \
+  --output-format=json,table --output="$tmp/int.out" 2>"$tmp/int.err" &
+pid=$!
+for _ in $(seq 600); do
+  [ -e "$tmp/started.1.1" ] && break
+  sleep 0.1
+done
+[ -e "$tmp/started.1.1" ] || fail "the second point never started: $(cat "$tmp/int.err")"
+sleep 0.5  # the hook runs before the point: let the run begin
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+pid=
+[ $rc -eq 130 ] || fail "SIGINT in a sweep: exit $rc, want 130 ($(cat "$tmp/int.err"))"
+sed -n "/^read IOPS/,\$p" "$tmp/int.out"
+python3 - "$tmp/int.out" <<'PY' || fail "interrupted sweep JSON"
+import json, re, sys
+text = open(sys.argv[1]).read()
+doc, end = json.JSONDecoder().raw_decode(text)
+pts = [(j["iobench"]["point"], j["iobench"]["interrupted"]) for j in doc["jobs"]]
+assert [p for p, _ in pts] == [{"time_based": "0", "iodepth": "1"},
+                               {"time_based": "0", "iodepth": "2"},
+                               {"time_based": "1", "iodepth": "1"}], pts
+assert [i for _, i in pts] == [False, False, True], pts
+top = doc["iobench"]
+assert top["interrupted"] is True, top["interrupted"]
+assert top["point"] == {}, top["point"]
+sw = top["sweep"]
+assert sw["points"] == 3 and sw["planned_points"] == 4, sw
+assert sw["not_run"] == [{"time_based": "1", "iodepth": "2"}], sw["not_run"]
+table = text[end:]
+assert "* interrupted: this point ran only part of its time" in table, table
+assert "not run (the sweep was stopped): time_based=1 iodepth=2" in table, table
+star = [l for l in table.splitlines() if re.search(r"[0-9kM] \*( |$)", l)]
+assert len(star) == 1 and star[0].split()[0] == "1", star  # the time_based=1 row
+PY
+
+# --compare: files with nothing in common, and a file without jobs.
+"$bin" --name=other --ioengine=null --size=64k --rw=randwrite --output-format=json \
+  --output="$tmp/other.json" || fail "other run exited $?"
+"$bin" --name=j --ioengine=null --size=64k --rw=randread --sweep iodepth=1,2 \
+  --output-format=json --output="$tmp/sweep.json" || fail "sweep run exited $?"
+"$bin" --compare "$tmp/other.json" "$tmp/sweep.json" >"$tmp/none.out" 2>"$tmp/none.err"
+rc=$?
+[ $rc -eq 2 ] || fail "compare with nothing in common: exit $rc, want 2"
+[ ! -s "$tmp/none.out" ] || fail "compare with nothing in common printed: $(cat "$tmp/none.out")"
+grep -q "^iobench: compare: no job of $tmp/other.json matches a job of $tmp/sweep.json" \
+  "$tmp/none.err" || fail "message: $(cat "$tmp/none.err")"
+echo '{"jobs": []}' >"$tmp/empty.json"
+"$bin" --compare "$tmp/empty.json" "$tmp/sweep.json" 2>"$tmp/empty.err"
+rc=$?
+[ $rc -eq 2 ] || fail "compare with an empty base: exit $rc, want 2"
+grep -qx "iobench: compare: $tmp/empty.json holds no jobs" "$tmp/empty.err" ||
+  fail "message: $(cat "$tmp/empty.err")"
+"$bin" --compare "$tmp/sweep.json" 2>"$tmp/alone.err"
+rc=$?
+[ $rc -eq 2 ] || fail "--compare BASE alone: exit $rc, want 2"
+grep -q "^iobench: --compare $tmp/sweep.json: give the NEW results file" "$tmp/alone.err" ||
+  fail "message: $(cat "$tmp/alone.err")"
+
+# NEW named like fio's --output=new.out (no .json suffix) is NEW, not a job
+# file.
+cp "$tmp/sweep.json" "$tmp/new.out"
+"$bin" --compare "$tmp/sweep.json" "$tmp/new.out" >"$tmp/out.txt" 2>"$tmp/out.err" ||
+  fail "--compare BASE new.out: exit $? ($(cat "$tmp/out.err"))"
+grep -Eq '^1 +[0-9.]+[kM]? +[0-9.]+[kM]? +0\.00$' "$tmp/out.txt" || fail "$(cat "$tmp/out.txt")"
+
+# normal then table: a blank line between the last "Run status" line and
+# the table's caption.
+"$bin" --name=j --ioengine=null --size=64k --rw=randread --output-format=normal,table \
+  >"$tmp/both.txt" || fail "normal,table exited $?"
+python3 - "$tmp/both.txt" <<'PY' || fail "no blank line before the table: $(cat "$tmp/both.txt")"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+i = lines.index("read IOPS")
+assert lines[i - 1] == "", lines[i - 2:i + 1]
+PY
+echo "ok"
