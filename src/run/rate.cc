@@ -31,19 +31,37 @@ class RateLimiterImpl final : public RateLimiter {
     return false;
   }
 
-  uint64_t DelayNs(Ddir ddir, uint64_t bytes, uint64_t now_ns) override {
-    Dir& r = dir_[static_cast<int>(ddir)];
+  // When the next I/O of direction d may go (ns since the start); 0 for an
+  // unrated direction.
+  uint64_t DueNs(int d) const {
+    const Dir& r = dir_[d];
     if (r.bps == 0) return 0;
-    uint64_t due;
-    if (!poisson_) {
-      // The k-th byte is due at k / rate seconds after the start: computed
-      // from the running total, never from the previous delay.
-      due = static_cast<uint64_t>(static_cast<unsigned __int128>(r.bytes) * 1000000000ULL *
-                                  r.share / r.bps);
-    } else {
+    // The k-th byte is due at k / rate seconds after the start: computed
+    // from the running total, never from the previous delay.
+    if (!poisson_)
+      return static_cast<uint64_t>(static_cast<unsigned __int128>(r.bytes) * 1000000000ULL *
+                                   r.share / r.bps);
+    return static_cast<uint64_t>(r.due_ns);
+  }
+
+  Ddir Steer(Ddir drawn, uint64_t now_ns, bool other_ok) const override {
+    const int d = static_cast<int>(drawn);
+    if (d > 1) return drawn;  // trim: no other direction to lend to
+    const uint64_t due = DueNs(d);
+    if (due <= now_ns || !other_ok) return drawn;
+    const uint64_t other_due = DueNs(d ^ 1);
+    if (other_due <= now_ns || other_due < due) return static_cast<Ddir>(d ^ 1);
+    return drawn;
+  }
+
+  uint64_t DelayNs(Ddir ddir, uint64_t bytes, uint64_t now_ns) override {
+    const int d = static_cast<int>(ddir);
+    Dir& r = dir_[d];
+    if (r.bps == 0) return 0;
+    const uint64_t due = DueNs(d);
+    if (poisson_) {
       // Poisson arrivals: exponential gaps whose mean is this I/O's share
       // of the rate, summed from the start.
-      due = static_cast<uint64_t>(r.due_ns);
       const double mean_ns =
           static_cast<double>(bytes) * 1e9 * r.share / static_cast<double>(r.bps);
       r.due_ns += -std::log(rng_.UnitNonZero()) * mean_ns;

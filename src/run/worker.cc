@@ -276,6 +276,11 @@ Status Worker::Setup() {
     pattern_ = std::move(*pattern);
   }
   rate_ = RateLimiter::Create(job_, 1, seed_);
+  if (rate_ != nullptr && pattern_ != nullptr &&
+      (job_.rw == RwMode::kReadWrite || job_.rw == RwMode::kRandRW)) {
+    rate_steer_.w = this;
+    pattern_->SetSteer(&rate_steer_);
+  }
   // io_size as fio 3.33 counts it: a pass is one traversal of the region,
   // passes go on while loops remain or less than io_size was issued, and the
   // job stops once io_size x loops bytes are issued. time_based ignores it.
@@ -672,6 +677,10 @@ bool Worker::ReplaceFilesForNextLoop() {
   no_more_ = false;
   UpdateFastPrepare();
   return true;
+}
+
+Ddir Worker::RateSteer::Steer(Ddir drawn, bool other_ok) {
+  return w->rate_->Steer(drawn, NowNs() - w->start_ns_, other_ok);
 }
 
 bool Worker::NextPlan(IoPlan* plan) {
