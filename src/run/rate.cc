@@ -60,10 +60,13 @@ class RateLimiterImpl final : public RateLimiter {
     if (r.bps == 0) return 0;
     const uint64_t due = DueNs(d);
     if (poisson_) {
-      // Poisson arrivals: exponential gaps whose mean is this I/O's share
-      // of the rate, summed from the start.
+      // Poisson arrivals: exponential gaps summed from the start, whose mean
+      // is one I/O of the smallest block size at the rate, whatever this
+      // I/O's size: fio 3.33 spaces them at 1/IOPS with IOPS = rate /
+      // min_bs (bssplit=4k/50:64k/50 rate_iops=100: 100 IO/s, where
+      // linear gives 100 x 4k bytes/s).
       const double mean_ns =
-          static_cast<double>(bytes) * 1e9 * r.share / static_cast<double>(r.bps);
+          static_cast<double>(r.min_bs) * 1e9 * r.share / static_cast<double>(r.bps);
       r.due_ns += -std::log(rng_.UnitNonZero()) * mean_ns;
     }
     r.bytes += bytes;

@@ -133,6 +133,21 @@ TEST(PatternRateTest, PoissonHasTheRightMeanAndExponentialGaps) {
     EXPECT_EQ(static_cast<double>(again->DelayNs(Ddir::kRead, 4096, 0)), due[i]);
 }
 
+// rate_process=poisson counts I/Os, not bytes, as fio 3.33 does: gaps of mean
+// 1/IOPS whatever each I/O's size (rate_iops=1000 with a 4k..64k split:
+// 1 ms apart on average for 64k I/Os too; bytes would make it 16 ms).
+TEST(PatternRateTest, PoissonSpacesIosNotBytes) {
+  JobSpec job;
+  job.rate_iops[0] = 1000;
+  job.bs[0] = {4096, 65536, {}};
+  job.rate_process = RateProcess::kPoisson;
+  auto rl = RateLimiter::Create(job, 1, 5);
+  const int n = 20000;
+  uint64_t last = 0;
+  for (int i = 0; i < n; ++i) last = rl->DelayNs(Ddir::kRead, 65536, 0);
+  EXPECT_NEAR(static_cast<double>(last) / (n - 1), 1e6, 1e6 * 0.03);
+}
+
 // fio's rate_ddir (io_u.c): the drawn direction when it is due; else the
 // other one when that is due and has an rwmix share; else the one due first.
 TEST(PatternRateTest, SteerFollowsFioRateDdir) {
