@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "iobench/job.h"
@@ -143,6 +144,37 @@ class RateLimiter {
   // waits for it). So a direction ahead of its rate lends its turn to the
   // other, and the job only sleeps when both must wait. Accounts nothing.
   virtual Ddir Steer(Ddir drawn, uint64_t now_ns, bool other_ok) const = 0;
+};
+
+// rate_min / rate_iops_min, as fio 3.33 checks them (backend.c
+// check_min_rate): never in the first 2 s of the job; after that, each time a
+// direction has completed more I/O, once rate_cycle ms passed since its last
+// check the rate over that window must reach the minimum (the first check
+// only opens the window). So a job shorter than 2 s + rate_cycle never fails,
+// and a slow stretch fails the job while it runs. One per worker, null
+// (Create) when no minimum is set.
+class MinRateCheck {
+ public:
+  static std::unique_ptr<MinRateCheck> Create(const JobSpec& job);
+  // now_ns: since the job's start; bytes/ios: completed so far, per
+  // direction. Returns false when a direction fell below its minimum over
+  // its last window; Failure() then says which and by how much.
+  bool Check(uint64_t now_ns, const uint64_t (&bytes)[kNumDdirs], const uint64_t (&ios)[kNumDdirs]);
+  std::string Failure() const;
+
+ private:
+  explicit MinRateCheck(const JobSpec& job);
+  uint64_t min_bytes_[kNumDdirs] = {0, 0, 0};  // rate_min, B/s
+  uint64_t min_ios_[kNumDdirs] = {0, 0, 0};    // rate_iops_min
+  uint64_t cycle_ns_ = 0;
+  bool open_[kNumDdirs] = {false, false, false};  // a window was opened
+  uint64_t last_ns_[kNumDdirs] = {0, 0, 0};
+  uint64_t last_bytes_[kNumDdirs] = {0, 0, 0};
+  uint64_t last_ios_[kNumDdirs] = {0, 0, 0};
+  uint64_t seen_ios_[kNumDdirs] = {0, 0, 0};  // completed at the previous call
+  int failed_ = -1;                           // the direction that failed
+  uint64_t got_ = 0;                          // its rate over the window
+  uint64_t window_ms_ = 0;
 };
 
 // Write buffer contents: zero_buffers, refill_buffers, scramble_buffers,

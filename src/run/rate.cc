@@ -111,4 +111,59 @@ std::unique_ptr<RateLimiter> RateLimiter::Create(const JobSpec& job, uint32_t nu
   return std::make_unique<RateLimiterImpl>(job, numjobs_share, seed);
 }
 
+std::unique_ptr<MinRateCheck> MinRateCheck::Create(const JobSpec& job) {
+  for (int d = 0; d < kNumDdirs; ++d)
+    if (job.rate_min[d] != 0 || job.rate_iops_min[d] != 0)
+      return std::unique_ptr<MinRateCheck>(new MinRateCheck(job));
+  return nullptr;
+}
+
+MinRateCheck::MinRateCheck(const JobSpec& job) : cycle_ns_(job.ratecycle_ms * 1000000ULL) {
+  for (int d = 0; d < kNumDdirs; ++d) {
+    min_bytes_[d] = job.rate_min[d];
+    min_ios_[d] = job.rate_iops_min[d];
+  }
+}
+
+bool MinRateCheck::Check(uint64_t now_ns, const uint64_t (&bytes)[kNumDdirs],
+                         const uint64_t (&ios)[kNumDdirs]) {
+  constexpr uint64_t kSettleNs = 2'000'000'000ULL;  // fio's settle period
+  for (int d = 0; d < kNumDdirs; ++d) {
+    // fio checks the directions that completed something since last time.
+    if (ios[d] == seen_ios_[d]) continue;
+    seen_ios_[d] = ios[d];
+    if (min_bytes_[d] == 0 && min_ios_[d] == 0) continue;
+    if (now_ns < kSettleNs) continue;
+    if (open_[d]) {
+      // fio works in whole ms; a window under one ms is not judged.
+      const uint64_t spent_ms = (now_ns - last_ns_[d]) / 1000000ULL;
+      if (now_ns - last_ns_[d] < cycle_ns_ || spent_ms == 0) continue;
+      // rate_min wins when both are set (fio refuses that anyway).
+      const uint64_t got = min_bytes_[d] != 0 ? (bytes[d] - last_bytes_[d]) * 1000 / spent_ms
+                                              : (ios[d] - last_ios_[d]) * 1000 / spent_ms;
+      if (got < (min_bytes_[d] != 0 ? min_bytes_[d] : min_ios_[d])) {
+        failed_ = d;
+        got_ = got;
+        window_ms_ = spent_ms;
+        return false;
+      }
+    }
+    open_[d] = true;
+    last_ns_[d] = now_ns;
+    last_bytes_[d] = bytes[d];
+    last_ios_[d] = ios[d];
+  }
+  return true;
+}
+
+std::string MinRateCheck::Failure() const {
+  if (failed_ < 0) return {};
+  static const char* const kDir[kNumDdirs] = {"read", "write", "trim"};
+  const bool bw = min_bytes_[failed_] != 0;
+  return std::string(kDir[failed_]) + (bw ? " bandwidth " : " IOPS ") + std::to_string(got_) +
+         (bw ? " B/s" : "") + " over " + std::to_string(window_ms_) + " ms is below " +
+         (bw ? "rate_min=" + std::to_string(min_bytes_[failed_]) + " B/s"
+             : "rate_iops_min=" + std::to_string(min_ios_[failed_]));
+}
+
 }  // namespace iobench

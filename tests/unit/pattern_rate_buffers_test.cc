@@ -233,7 +233,54 @@ TEST(PatternRateTest, MixedJobRunsEachDirectionAtItsRate) {
   EXPECT_EQ(w, 0u);
 }
 
- size_t CountZero(const std::vector<uint8_t>& b) {
+// rate_iops_min as fio 3.33's check_min_rate: nothing in the first 2 s, the
+// first check after that opens a window, and a window of rate_cycle ms below
+// the minimum fails the job (fake clock; counts are completions so far).
+TEST(PatternRateTest, MinRateIsCheckedPerCycleAfterTwoSeconds) {
+  JobSpec job;
+  EXPECT_EQ(MinRateCheck::Create(job), nullptr);
+  job.rate_iops_min[0] = 100;
+  job.ratecycle_ms = 500;
+  auto c = MinRateCheck::Create(job);
+  ASSERT_NE(c, nullptr);
+  uint64_t bytes[kNumDdirs] = {0, 0, 0}, ios[kNumDdirs] = {0, 0, 0};
+  constexpr uint64_t kMs = 1'000'000;
+  // 10 IO/s for the first 2 s: not judged (fio's settle period).
+  for (uint64_t t = 100; t < 2000; t += 100) {
+    ++ios[0];
+    EXPECT_TRUE(c->Check(t * kMs, bytes, ios)) << t;
+  }
+  ++ios[0];
+  EXPECT_TRUE(c->Check(2000 * kMs, bytes, ios));  // opens the window
+  ios[0] += 60;
+  EXPECT_TRUE(c->Check(2400 * kMs, bytes, ios));  // window not over yet
+  ++ios[0];                                       // 122 IO/s over 500 ms: met
+  EXPECT_TRUE(c->Check(2500 * kMs, bytes, ios));  // and the next window opens
+  ios[0] += 49;
+  EXPECT_TRUE(c->Check(2999 * kMs, bytes, ios));  // 499 ms: not over yet
+  // Nothing completed since the last call: fio does not check then.
+  EXPECT_TRUE(c->Check(3100 * kMs, bytes, ios));
+  ++ios[0];  // 50 I/Os in 600 ms: 83 IO/s
+  EXPECT_FALSE(c->Check(3100 * kMs, bytes, ios));
+  EXPECT_EQ(c->Failure(), "read IOPS 83 over 600 ms is below rate_iops_min=100");
+}
+
+TEST(PatternRateTest, MinBandwidthPerDirection) {
+  JobSpec job;
+  job.rate_min[1] = 1'000'000;  // writes only
+  auto c = MinRateCheck::Create(job);
+  uint64_t bytes[kNumDdirs] = {0, 0, 0}, ios[kNumDdirs] = {0, 0, 0};
+  constexpr uint64_t kMs = 1'000'000;
+  ios[0] = ios[1] = 1;
+  EXPECT_TRUE(c->Check(2000 * kMs, bytes, ios));
+  // Reads are not limited; writes do 999000 B/s over the 1000 ms cycle.
+  ios[0] = ios[1] = 2;
+  bytes[1] = 999'000;
+  EXPECT_FALSE(c->Check(3000 * kMs, bytes, ios));
+  EXPECT_EQ(c->Failure(), "write bandwidth 999000 B/s over 1000 ms is below rate_min=1000000 B/s");
+}
+
+size_t CountZero(const std::vector<uint8_t>& b) {
   size_t n = 0;
   for (uint8_t c : b) n += c == 0;
   return n;
