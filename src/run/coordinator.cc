@@ -219,6 +219,33 @@ Status CheckCmdprioBsSplit(const JobSpec& job) {
   return Status::Ok();
 }
 
+// rate options that contradict each other, refused as fio 3.33 refuses them
+// (fixup_options): a cap in bytes/s and one in IO/s (in any directions), the
+// same for the minimums, and a minimum above its direction's cap.
+Status CheckRate(const JobSpec& job) {
+  auto any = [](const uint64_t(&v)[kNumDdirs]) { return v[0] != 0 || v[1] != 0 || v[2] != 0; };
+  auto both = [&job](const char* a, const char* b) {
+    return Status::Invalid("job '" + job.name + "': " + a + " (" + Where(SettingOf(job, a)) +
+                           ") and " + b + " (" + Where(SettingOf(job, b)) +
+                           ") are mutually exclusive: give one of them");
+  };
+  if (any(job.rate) && any(job.rate_iops)) return both("rate", "rate_iops");
+  if (any(job.rate_min) && any(job.rate_iops_min)) return both("rate_min", "rate_iops_min");
+  static const char* const kDir[kNumDdirs] = {"reads", "writes", "trims"};
+  for (int d = 0; d < kNumDdirs; ++d) {
+    const bool bytes = job.rate[d] != 0 && job.rate[d] < job.rate_min[d];
+    if (!bytes && !(job.rate_iops[d] != 0 && job.rate_iops[d] < job.rate_iops_min[d])) continue;
+    const char* min = bytes ? "rate_min" : "rate_iops_min";
+    const char* cap = bytes ? "rate" : "rate_iops";
+    return Status::Invalid("job '" + job.name + "': " + min + " (" + Where(SettingOf(job, min)) +
+                           ") is above " + cap + " for " + kDir[d] + " (" +
+                           std::to_string(bytes ? job.rate_min[d] : job.rate_iops_min[d]) + " > " +
+                           std::to_string(bytes ? job.rate[d] : job.rate_iops[d]) +
+                           "): the job could never meet it");
+  }
+  return Status::Ok();
+}
+
 // zonemode: fio's own refusals, and the strided cases iobench leaves out.
 Status CheckZoneMode(const JobSpec& job) {
   using ZM = JobSpec::ZoneMode;
@@ -269,6 +296,7 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
   }
   IOB_RETURN_IF_ERROR(CheckZoneMode(job));
   IOB_RETURN_IF_ERROR(CheckCmdprioBsSplit(job));
+  IOB_RETURN_IF_ERROR(CheckRate(job));
   IOB_RETURN_IF_ERROR(CheckCpus(job, job.cpus_allowed, {"cpus_allowed", "cpumask"}));
   IOB_RETURN_IF_ERROR(CheckCpus(job, job.verify.async_cpus, {"verify_async_cpus"}));
   if (job.ss_dur_s == 1 && (job.ss_mode == JobSpec::SteadyStateMode::kIopsSlope ||

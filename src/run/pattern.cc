@@ -88,6 +88,7 @@ class PatternImpl final : public IoPattern {
   Status Init(const JobSpec& job, std::vector<PatternRegion> regions, uint64_t seed);
   bool Next(IoPlan* out) override;
   void Reset() override;
+  void SetSteer(DdirSteer* steer) override { steer_ = mixed_ ? steer : nullptr; }
 
  private:
   Ddir ChooseDdir();
@@ -119,6 +120,7 @@ class PatternImpl final : public IoPattern {
   bool random_job_ = false;
   bool trimwrite_ = false;
   bool mixed_ = false;
+  DdirSteer* steer_ = nullptr;  // mixed jobs with a rate only
   RandMode rand_mode_ = RandMode::kMap;
   DistType dist_ = DistType::kRandom;
   double dist_param_ = 0, dist_center_ = 0;
@@ -426,7 +428,11 @@ void PatternImpl::Reset() {
 }
 
 Ddir PatternImpl::ChooseDdir() {
-  if (mixed_) return ddir_rng_.Below(100) < rwmixread_ ? Ddir::kRead : Ddir::kWrite;
+  if (mixed_) {
+    const Ddir d = ddir_rng_.Below(100) < rwmixread_ ? Ddir::kRead : Ddir::kWrite;
+    if (steer_ == nullptr) return d;
+    return steer_->Steer(d, d == Ddir::kRead ? rwmixread_ < 100 : rwmixread_ > 0);
+  }
   if (HasTrim(rw_)) return Ddir::kTrim;  // trim, randtrim, trimwrite (the write follows)
   return HasWrite(rw_) ? Ddir::kWrite : Ddir::kRead;
 }
@@ -769,6 +775,10 @@ class StridedPattern final : public IoPattern {
   }
 
   void Reset() override { pass_done_ = 0; }
+  void SetSteer(DdirSteer* steer) override {
+    inner_.SetSteer(steer);
+    tail_.SetSteer(steer);
+  }
 
  private:
   PatternImpl& Current() { return tail_size_ != 0 && zone_base_ == last_base_ ? tail_ : inner_; }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "iobench/job.h"
@@ -31,6 +32,18 @@ struct IoPlan {
   uint64_t length = 0;
 };
 
+// Chooses the direction of a mixed job's next I/O (rw=rw/randrw) once
+// rwmixread drew `drawn`. Set by the worker only for rated mixed jobs, so an
+// unrated job pays nothing for it. other_ok: the other direction's rwmix
+// share is not 0 (fio never switches into a 0% direction).
+class DdirSteer {
+ public:
+  virtual Ddir Steer(Ddir drawn, bool other_ok) = 0;
+
+ protected:
+  ~DdirSteer() = default;
+};
+
 class IoPattern {
  public:
   // REQUIRES: regions non-empty, each region size >= the smallest block size.
@@ -52,6 +65,10 @@ class IoPattern {
   // Starts a new pass (next loop). Sequential offsets restart at the region
   // start; the random map is cleared; the random state continues.
   virtual void Reset() = 0;
+  // Mixed jobs: `steer` (null: none) has the last word on each I/O's
+  // direction, before its offset and length are planned. Not owned; it must
+  // outlive every Next() call. Jobs with one direction ignore it.
+  virtual void SetSteer(DdirSteer* steer) = 0;
 
   // Next() for the worker's per-I/O loop: the common random job (one file,
   // one direction, one block size equal to the map's block, the random map:
@@ -120,6 +137,44 @@ class RateLimiter {
   // goes at once). fio does this for the last I/O's direction only; here
   // every rated direction moves, as the option's name says.
   virtual void Paused(uint64_t ns) = 0;
+  // fio's rate_ddir, for a mixed job whose rwmixread drew `drawn` at now_ns:
+  // drawn when its next I/O is due; else the other direction when that one is
+  // due (and other_ok: its rwmix share is not 0; an unrated direction is
+  // always due); else, both being ahead, the one due first (the worker then
+  // waits for it). So a direction ahead of its rate lends its turn to the
+  // other, and the job only sleeps when both must wait. Accounts nothing.
+  virtual Ddir Steer(Ddir drawn, uint64_t now_ns, bool other_ok) const = 0;
+};
+
+// rate_min / rate_iops_min, as fio 3.33 checks them (backend.c
+// check_min_rate): never in the first 2 s of the job; after that, each time a
+// direction has completed more I/O, once rate_cycle ms passed since its last
+// check the rate over that window must reach the minimum (the first check
+// only opens the window). So a job shorter than 2 s + rate_cycle never fails,
+// and a slow stretch fails the job while it runs. One per worker, null
+// (Create) when no minimum is set.
+class MinRateCheck {
+ public:
+  static std::unique_ptr<MinRateCheck> Create(const JobSpec& job);
+  // now_ns: since the job's start; bytes/ios: completed so far, per
+  // direction. Returns false when a direction fell below its minimum over
+  // its last window; Failure() then says which and by how much.
+  bool Check(uint64_t now_ns, const uint64_t (&bytes)[kNumDdirs], const uint64_t (&ios)[kNumDdirs]);
+  std::string Failure() const;
+
+ private:
+  explicit MinRateCheck(const JobSpec& job);
+  uint64_t min_bytes_[kNumDdirs] = {0, 0, 0};  // rate_min, B/s
+  uint64_t min_ios_[kNumDdirs] = {0, 0, 0};    // rate_iops_min
+  uint64_t cycle_ns_ = 0;
+  bool open_[kNumDdirs] = {false, false, false};  // a window was opened
+  uint64_t last_ns_[kNumDdirs] = {0, 0, 0};
+  uint64_t last_bytes_[kNumDdirs] = {0, 0, 0};
+  uint64_t last_ios_[kNumDdirs] = {0, 0, 0};
+  uint64_t seen_ios_[kNumDdirs] = {0, 0, 0};  // completed at the previous call
+  int failed_ = -1;                           // the direction that failed
+  uint64_t got_ = 0;                          // its rate over the window
+  uint64_t window_ms_ = 0;
 };
 
 // Write buffer contents: zero_buffers, refill_buffers, scramble_buffers,

@@ -280,6 +280,12 @@ Status Worker::Setup() {
     pattern_ = std::move(*pattern);
   }
   rate_ = RateLimiter::Create(job_, 1, seed_);
+  min_rate_ = MinRateCheck::Create(job_);
+  if (rate_ != nullptr && pattern_ != nullptr &&
+      (job_.rw == RwMode::kReadWrite || job_.rw == RwMode::kRandRW)) {
+    rate_steer_.w = this;
+    pattern_->SetSteer(&rate_steer_);
+  }
   // io_size as fio 3.33 counts it: a pass is one traversal of the region,
   // passes go on while loops remain or less than io_size was issued, and the
   // job stops once io_size x loops bytes are issued. time_based ignores it.
@@ -330,10 +336,10 @@ Status Worker::Setup() {
     flow_weight_ = static_cast<uint64_t>(job_.flow < 0 ? -job_.flow : job_.flow);
   }
   fast_eligible_ = flow_ == nullptr && verifier_ == nullptr && job_.thinktime_ns == 0 &&
-                   rate_ == nullptr && job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 &&
-                   job_.sync_file_range_blocks == 0 && io_total_ == 0 && !cmdprio_on_ &&
-                   lat_search_ == nullptr && recorder_ == nullptr && replay_log_ == nullptr &&
-                   !job_.serialize_overlap;
+                   rate_ == nullptr && min_rate_ == nullptr && job_.fsync_blocks == 0 &&
+                   job_.fdatasync_blocks == 0 && job_.sync_file_range_blocks == 0 &&
+                   io_total_ == 0 && !cmdprio_on_ && lat_search_ == nullptr &&
+                   recorder_ == nullptr && replay_log_ == nullptr && !job_.serialize_overlap;
   UpdateFastPrepare();
 
   EngineContext ctx;
@@ -679,6 +685,10 @@ bool Worker::ReplaceFilesForNextLoop() {
   return true;
 }
 
+Ddir Worker::RateSteer::Steer(Ddir drawn, bool other_ok) {
+  return w->rate_->Steer(drawn, NowNs() - w->start_ns_, other_ok);
+}
+
 bool Worker::NextPlan(IoPlan* plan) {
   if (pass_eof_) {
     pass_eof_ = false;
@@ -777,6 +787,24 @@ bool Worker::FlowGate(uint32_t in_use) {
   return true;
 }
 
+// rate_min / rate_iops_min (MinRateCheck, as fio): asked before each I/O of
+// a job that sets one, with what has completed so far. A miss fails the job
+// with EIO at once, as fio's check_min_rate does.
+bool Worker::MinRateMet(uint64_t now) {
+  uint64_t bytes[kNumDdirs], ios[kNumDdirs];
+  for (int d = 0; d < kNumDdirs; ++d) {
+    bytes[d] = ts_.dir[d].bytes;
+    ios[d] = ts_.dir[d].ios;
+  }
+  if (min_rate_->Check(now - measure_start_ns_, bytes, ios)) return true;
+  if (error_ == 0) {
+    error_ = EIO;
+    job_error_ = min_rate_->Failure();
+  }
+  stopping_ = true;
+  return false;
+}
+
 bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   if (no_more_) {
     need_sync_ = false;  // fio syncs before the next I/O only: none after the last write
@@ -829,6 +857,7 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     return true;
   }
   if (no_more_) return false;
+  if (min_rate_ != nullptr && measuring_ && !MinRateMet(now)) return false;
   if (flow_ != nullptr && !FlowGate(in_use)) return false;
   if (lat_search_ != nullptr && !LatencyGate(now, in_use)) return false;
   if (replay_log_ != nullptr) return PrepareReplay(now, in_use, out);
@@ -1518,23 +1547,6 @@ void Worker::Run() {
                             : ts_.first_error.err == error_ && !ts_.first_error.message.empty()
                                 ? ts_.first_error.message
                                 : std::string(std::strerror(error_));
-  } else if (!interrupted_ && runtime_ns > 0) {
-    // rate_min / rate_iops_min: checked over the whole measured period.
-    for (int d = 0; d < kNumDdirs && result_.error == 0; ++d) {
-      const long double secs = static_cast<long double>(runtime_ns) / 1e9L;
-      const auto bw = static_cast<uint64_t>(static_cast<long double>(ts_.dir[d].bytes) / secs);
-      const auto iops = static_cast<uint64_t>(static_cast<long double>(ts_.dir[d].ios) / secs);
-      if (job_.rate_min[d] != 0 && bw < job_.rate_min[d]) {
-        result_.error = EIO;
-        result_.error_message = std::string(DirName(d)) + " bandwidth " + std::to_string(bw) +
-                                " B/s is below rate_min=" + std::to_string(job_.rate_min[d]) +
-                                " B/s";
-      } else if (job_.rate_iops_min[d] != 0 && iops < job_.rate_iops_min[d]) {
-        result_.error = EIO;
-        result_.error_message = std::string(DirName(d)) + " IOPS " + std::to_string(iops) +
-                                " is below rate_iops_min=" + std::to_string(job_.rate_iops_min[d]);
-      }
-    }
   }
   if (flow_stalls_ != 0)
     AddNote("flow: held back " + std::to_string(flow_stalls_) + " times to keep flow_id " +

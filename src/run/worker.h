@@ -349,6 +349,14 @@ class Worker {
   uint64_t stride_ = 0;
   std::unique_ptr<IoPattern> pattern_;
   std::unique_ptr<RateLimiter> rate_;
+  // Rated mixed jobs: the pattern asks this for each I/O's direction, which
+  // fio's rate_ddir rule picks (RateLimiter::Steer) at the current time.
+  struct RateSteer final : DdirSteer {
+    const Worker* w = nullptr;  // set for rated rw/randrw jobs only
+    Ddir Steer(Ddir drawn, bool other_ok) override;
+  } rate_steer_;
+  std::unique_ptr<MinRateCheck> min_rate_;  // null: no rate_min / rate_iops_min
+  bool MinRateMet(uint64_t now);
   std::unique_ptr<BufferFiller> filler_;
   uint64_t seed_ = 0;
   // cmdprio (libaio, io_uring): the share of reads/writes that carry the

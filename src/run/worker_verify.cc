@@ -82,7 +82,10 @@ Status Worker::SetupVerify() {
   if (job_.verify.verify_only && HasWrite(job_.rw))
     use_replay_ = !(job_.verify.state_load && !RandomWithMap(job_));
   else
-    use_replay_ = RandomWithMap(job_) && io_size_ == 0 && job_.number_ios == 0;
+    // A rated mixed job's directions depended on the clock (RateSteer): a
+    // replay would not know which I/Os were writes.
+    use_replay_ =
+        RandomWithMap(job_) && io_size_ == 0 && job_.number_ios == 0 && rate_steer_.w == nullptr;
   if (use_replay_) {
     IOB_ASSIGN_OR_RETURN(replay_, IoPattern::Create(job_, PatternRegions(), seed_));
   }

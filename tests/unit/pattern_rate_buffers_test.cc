@@ -133,6 +133,153 @@ TEST(PatternRateTest, PoissonHasTheRightMeanAndExponentialGaps) {
     EXPECT_EQ(static_cast<double>(again->DelayNs(Ddir::kRead, 4096, 0)), due[i]);
 }
 
+// rate_process=poisson counts I/Os, not bytes, as fio 3.33 does: gaps of mean
+// 1/IOPS whatever each I/O's size (rate_iops=1000 with a 4k..64k split:
+// 1 ms apart on average for 64k I/Os too; bytes would make it 16 ms).
+TEST(PatternRateTest, PoissonSpacesIosNotBytes) {
+  JobSpec job;
+  job.rate_iops[0] = 1000;
+  job.bs[0] = {4096, 65536, {}};
+  job.rate_process = RateProcess::kPoisson;
+  auto rl = RateLimiter::Create(job, 1, 5);
+  const int n = 20000;
+  uint64_t last = 0;
+  for (int i = 0; i < n; ++i) last = rl->DelayNs(Ddir::kRead, 65536, 0);
+  EXPECT_NEAR(static_cast<double>(last) / (n - 1), 1e6, 1e6 * 0.03);
+}
+
+// fio's rate_ddir (io_u.c): the drawn direction when it is due; else the
+// other one when that is due and has an rwmix share; else the one due first.
+TEST(PatternRateTest, SteerFollowsFioRateDdir) {
+  JobSpec job;
+  job.rw = RwMode::kRandRW;
+  job.rate_iops[0] = 1000;  // a read every 1 ms
+  job.rate_iops[1] = 500;   // a write every 2 ms
+  for (auto& b : job.bs) b.min = b.max = 4096;
+  auto rl = RateLimiter::Create(job, 1, 1);
+  // Nothing issued yet: both are due, the draw stands.
+  EXPECT_EQ(rl->Steer(Ddir::kRead, 0, true), Ddir::kRead);
+  EXPECT_EQ(rl->Steer(Ddir::kWrite, 0, true), Ddir::kWrite);
+  (void)rl->DelayNs(Ddir::kRead, 4096, 0);  // next read due at 1 ms
+  // Reads ahead, writes due: a read's turn goes to a write...
+  EXPECT_EQ(rl->Steer(Ddir::kRead, 0, true), Ddir::kWrite);
+  // ...unless writes have no rwmix share (rwmixread=100).
+  EXPECT_EQ(rl->Steer(Ddir::kRead, 0, false), Ddir::kRead);
+  (void)rl->DelayNs(Ddir::kWrite, 4096, 0);  // next write due at 2 ms
+  // Both ahead: the one due first, whichever was drawn.
+  EXPECT_EQ(rl->Steer(Ddir::kRead, 500'000, true), Ddir::kRead);
+  EXPECT_EQ(rl->Steer(Ddir::kWrite, 500'000, true), Ddir::kRead);
+  // At 1 ms reads are due again: the draw stands for reads; a drawn write
+  // (due at 2 ms) goes to reads.
+  EXPECT_EQ(rl->Steer(Ddir::kRead, 1'000'000, true), Ddir::kRead);
+  EXPECT_EQ(rl->Steer(Ddir::kWrite, 1'000'000, true), Ddir::kRead);
+  EXPECT_EQ(rl->Steer(Ddir::kWrite, 2'000'000, true), Ddir::kWrite);
+  // An unrated direction is always due.
+  JobSpec reads_only = job;
+  reads_only.rate_iops[1] = 0;
+  auto r2 = RateLimiter::Create(reads_only, 1, 1);
+  (void)r2->DelayNs(Ddir::kRead, 4096, 0);
+  EXPECT_EQ(r2->Steer(Ddir::kRead, 0, true), Ddir::kWrite);
+}
+
+// A fake clock that moves only when the job must wait, as a worker on an
+// infinitely fast device: each direction then runs at its own rate whatever
+// rwmixread draws (fio 3.33, rw=randrw rwmixread=50 rate_iops=300,100: 300
+// reads/s and 100 writes/s), because a direction ahead of its rate lends its
+// turn to the other. Waiting for the drawn direction would give 100 reads/s.
+struct FakeClockSteer final : DdirSteer {
+  RateLimiter* rl = nullptr;
+  uint64_t now = 0;
+  Ddir Steer(Ddir drawn, bool other_ok) override { return rl->Steer(drawn, now, other_ok); }
+};
+
+void RunMixed(uint32_t rwmixread, uint64_t seconds, uint64_t* reads, uint64_t* writes) {
+  JobSpec job;
+  job.rw = RwMode::kRandRW;
+  job.rwmixread = rwmixread;
+  job.norandommap = true;
+  job.rate_iops[0] = 300;
+  job.rate_iops[1] = 100;
+  for (auto& b : job.bs) b.min = b.max = 4096;
+  const uint64_t size = 1ULL << 30;
+  auto p = IoPattern::Create(job, {PatternRegion{0, size, 0, size}}, 1);
+  ASSERT_TRUE(p.ok());
+  auto rl = RateLimiter::Create(job, 1, 1);
+  FakeClockSteer steer;
+  steer.rl = rl.get();
+  (*p)->SetSteer(&steer);
+  *reads = *writes = 0;
+  IoPlan plan;
+  for (;;) {
+    ASSERT_TRUE((*p)->Next(&plan));
+    const uint64_t due = steer.now + rl->DelayNs(plan.ddir, plan.length, steer.now);
+    if (due >= seconds * 1'000'000'000ULL) break;
+    steer.now = due;
+    ++(plan.ddir == Ddir::kRead ? *reads : *writes);
+  }
+}
+
+TEST(PatternRateTest, MixedJobRunsEachDirectionAtItsRate) {
+  uint64_t r = 0, w = 0;
+  RunMixed(50, 3, &r, &w);
+  EXPECT_EQ(r, 900u);
+  EXPECT_EQ(w, 300u);
+  RunMixed(70, 3, &r, &w);
+  EXPECT_EQ(r, 900u);
+  EXPECT_EQ(w, 300u);
+  // rwmixread=100: no write is ever drawn, and reads do not lend to them.
+  RunMixed(100, 3, &r, &w);
+  EXPECT_EQ(r, 900u);
+  EXPECT_EQ(w, 0u);
+}
+
+// rate_iops_min as fio 3.33's check_min_rate: nothing in the first 2 s, the
+// first check after that opens a window, and a window of rate_cycle ms below
+// the minimum fails the job (fake clock; counts are completions so far).
+TEST(PatternRateTest, MinRateIsCheckedPerCycleAfterTwoSeconds) {
+  JobSpec job;
+  EXPECT_EQ(MinRateCheck::Create(job), nullptr);
+  job.rate_iops_min[0] = 100;
+  job.ratecycle_ms = 500;
+  auto c = MinRateCheck::Create(job);
+  ASSERT_NE(c, nullptr);
+  uint64_t bytes[kNumDdirs] = {0, 0, 0}, ios[kNumDdirs] = {0, 0, 0};
+  constexpr uint64_t kMs = 1'000'000;
+  // 10 IO/s for the first 2 s: not judged (fio's settle period).
+  for (uint64_t t = 100; t < 2000; t += 100) {
+    ++ios[0];
+    EXPECT_TRUE(c->Check(t * kMs, bytes, ios)) << t;
+  }
+  ++ios[0];
+  EXPECT_TRUE(c->Check(2000 * kMs, bytes, ios));  // opens the window
+  ios[0] += 60;
+  EXPECT_TRUE(c->Check(2400 * kMs, bytes, ios));  // window not over yet
+  ++ios[0];                                       // 122 IO/s over 500 ms: met
+  EXPECT_TRUE(c->Check(2500 * kMs, bytes, ios));  // and the next window opens
+  ios[0] += 49;
+  EXPECT_TRUE(c->Check(2999 * kMs, bytes, ios));  // 499 ms: not over yet
+  // Nothing completed since the last call: fio does not check then.
+  EXPECT_TRUE(c->Check(3100 * kMs, bytes, ios));
+  ++ios[0];  // 50 I/Os in 600 ms: 83 IO/s
+  EXPECT_FALSE(c->Check(3100 * kMs, bytes, ios));
+  EXPECT_EQ(c->Failure(), "read IOPS 83 over 600 ms is below rate_iops_min=100");
+}
+
+TEST(PatternRateTest, MinBandwidthPerDirection) {
+  JobSpec job;
+  job.rate_min[1] = 1'000'000;  // writes only
+  auto c = MinRateCheck::Create(job);
+  uint64_t bytes[kNumDdirs] = {0, 0, 0}, ios[kNumDdirs] = {0, 0, 0};
+  constexpr uint64_t kMs = 1'000'000;
+  ios[0] = ios[1] = 1;
+  EXPECT_TRUE(c->Check(2000 * kMs, bytes, ios));
+  // Reads are not limited; writes do 999000 B/s over the 1000 ms cycle.
+  ios[0] = ios[1] = 2;
+  bytes[1] = 999'000;
+  EXPECT_FALSE(c->Check(3000 * kMs, bytes, ios));
+  EXPECT_EQ(c->Failure(), "write bandwidth 999000 B/s over 1000 ms is below rate_min=1000000 B/s");
+}
+
 size_t CountZero(const std::vector<uint8_t>& b) {
   size_t n = 0;
   for (uint8_t c : b) n += c == 0;

@@ -613,16 +613,18 @@ TEST(RunCoordinatorTest, RateAndThinktimeSleepsAreNotCompletionLatency) {
   }
 }
 
-TEST(RunCoordinatorTest, RateMinFailsTheJobWhenNotMet) {
-  JobSpec j = NullJob("slow");
+// fio 3.33 checks rate_min only after 2 s (then per rate_cycle, see
+// MinRateCheck): a job that is over sooner never fails it, however slow.
+// iobench used to judge the whole run at the end and failed this one.
+TEST(RunCoordinatorTest, RateMinIsNotJudgedInTheFirstTwoSeconds) {
+  JobSpec j = NullJob("short");
   j.number_ios = 100;
   j.rate_min[0] = UINT64_MAX / 4;  // no machine reads this fast
   RunResult r = MustRun({j});
   const JobResult& jr = r.groups[0].jobs[0];
-  EXPECT_EQ(jr.error, EIO);
-  EXPECT_EQ(jr.error_message.find("read bandwidth "), 0u) << jr.error_message;
-  EXPECT_NE(jr.error_message.find("is below rate_min="), std::string::npos);
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_EQ(jr.stats.dir[0].ios, 100u);
+  EXPECT_EQ(r.exit_code, 0);
 }
 
 }  // namespace
