@@ -203,16 +203,21 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     }
     // As fio: an offset that comes from a percentage (of offset or of
     // offset_increment) is aligned *up* to offset_align, else to the
-    // smallest block size; byte values are used as given.
+    // smallest block size; byte values are used as given. The percentage is
+    // of the file as it is; a file that does not exist yet (or the null
+    // engine's) counts as the size the job gives it, filesize= or its share
+    // of size=, which is what fio's clones after the first see once the
+    // first has laid the file out (fio's first clone sees 0 bytes).
+    const uint64_t pct_base = t.exists ? t.current_size : fsize;
     bool align_up = false;
     uint64_t inc = job.offset_increment;
     if (job.offset_increment_percent != 0) {
-      inc = t.current_size * job.offset_increment_percent / 100;
+      inc = pct_base * job.offset_increment_percent / 100;
       align_up = true;
     }
     uint64_t off = job.offset;
     if (job.offset_percent != 0) {
-      off = t.current_size * job.offset_percent / 100;
+      off = pct_base * job.offset_percent / 100;
       align_up = true;
     }
     off += static_cast<uint64_t>(jobnum) * inc;
