@@ -314,6 +314,22 @@ TEST(FilesOptionsOffset, PercentOffsetsOfAFileNotYetCreated) {
   }
 }
 
+// size=N% with a percentage offset on an existing file: fio reads N% of the
+// file, wrapping over the region (filesize=1m size=60% offset=50%: 612 KiB,
+// on a new file and on the same file again).
+TEST(FilesOptionsOffset, SizePercentWithPercentOffsetWrapsOnAnExistingFile) {
+  TempDir dir("/dev/shm");
+  const std::string file = dir.path() + "/p";
+  MakeFile(file, 1 << 20);
+  JobSpec j = FileJob("pct", RwMode::kRead, file, 0);
+  j.filesize_min = j.filesize_max = 1 << 20;
+  j.size_percent = 60;
+  j.offset_percent = 50;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->groups[0].jobs[0].stats.dir[0].ios, 153u);
+}
+
 TEST(FilesOptionsOffset, FileAppendStartsAtTheEnd) {
   TempDir dir("/var/tmp");
   const std::string file = dir.path() + "/a";
