@@ -45,6 +45,7 @@ std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum) {
     ReplaceAll(&name, "$jobname", job.name);
     ReplaceAll(&name, "$jobnum", std::to_string(jobnum));
     ReplaceAll(&name, "$filenum", std::to_string(i));
+    ReplaceAll(&name, "$clientuid", "");
     paths.push_back(JoinDir(dir, name));
   }
   return paths;

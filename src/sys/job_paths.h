@@ -5,7 +5,8 @@
 //                          when relative), shared by every clone
 //  - no filename        -> nrfiles names from filename_format per clone,
 //                          default "$jobname.$jobnum.$filenum" ($jobname,
-//                          $jobnum, $filenum substituted), in directory=
+//                          $jobnum, $filenum substituted; $clientuid is empty
+//                          outside fio's client/server mode, as fio), in directory=
 //                          (a:b:c: one per clone, round-robin by clone
 //                          number, as fio)
 // Thread-safety: pure functions.
