@@ -16,20 +16,6 @@
 namespace iobench {
 namespace {
 
-std::string ReplaceAll(std::string s, const std::string& from, const std::string& to) {
-  size_t pos = 0;
-  while ((pos = s.find(from, pos)) != std::string::npos) {
-    s.replace(pos, from.size(), to);
-    pos += to.size();
-  }
-  return s;
-}
-
-std::string JoinDir(const std::string& dir, const std::string& name) {
-  if (dir.empty() || (!name.empty() && name[0] == '/')) return name;
-  return dir.back() == '/' ? dir + name : dir + "/" + name;
-}
-
 std::string JobLabel(const JobSpec& job) { return "job '" + job.name + "'"; }
 
 struct FdCloser {
@@ -70,36 +56,6 @@ std::string HumanBytes(uint64_t bytes) {
 std::string LayoutNote(uint32_t files, uint64_t bytes) {
   return "Laying out IO file" + std::string(files == 1 ? "" : "s") + " (" + std::to_string(files) +
          (files == 1 ? " file / " : " files / total ") + HumanBytes(bytes) + ")";
-}
-
-std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum) {
-  std::vector<std::string> paths;
-  // directory=a:b:c spreads the clones' generated files over the
-  // directories round-robin, as fio does; explicit filenames use the first.
-  std::vector<std::string> dirs;
-  for (size_t b = 0;;) {
-    const size_t e = job.directory.find(':', b);
-    dirs.push_back(job.directory.substr(b, e == std::string::npos ? std::string::npos : e - b));
-    if (e == std::string::npos) break;
-    b = e + 1;
-  }
-  std::string dir = job.filenames.empty() && jobnum >= 0
-                        ? dirs[static_cast<size_t>(jobnum) % dirs.size()]
-                        : dirs.front();
-  if (!job.filenames.empty()) {
-    for (const auto& f : job.filenames) paths.push_back(JoinDir(dir, f));
-    return paths;
-  }
-  const std::string fmt =
-      job.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.filename_format;
-  const uint32_t n = job.nrfiles == 0 ? 1 : job.nrfiles;
-  for (uint32_t i = 0; i < n; ++i) {
-    std::string name = ReplaceAll(fmt, "$jobname", job.name);
-    name = ReplaceAll(name, "$jobnum", std::to_string(jobnum));
-    name = ReplaceAll(name, "$filenum", std::to_string(i));
-    paths.push_back(JoinDir(dir, name));
-  }
-  return paths;
 }
 
 Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless) {
@@ -203,16 +159,21 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     }
     // As fio: an offset that comes from a percentage (of offset or of
     // offset_increment) is aligned *up* to offset_align, else to the
-    // smallest block size; byte values are used as given.
+    // smallest block size; byte values are used as given. The percentage is
+    // of the file as it is; a file that does not exist yet (or the null
+    // engine's) counts as the size the job gives it, filesize= or its share
+    // of size=, which is what fio's clones after the first see once the
+    // first has laid the file out (fio's first clone sees 0 bytes).
+    const uint64_t pct_base = t.exists ? t.current_size : fsize;
     bool align_up = false;
     uint64_t inc = job.offset_increment;
     if (job.offset_increment_percent != 0) {
-      inc = t.current_size * job.offset_increment_percent / 100;
+      inc = pct_base * job.offset_increment_percent / 100;
       align_up = true;
     }
     uint64_t off = job.offset;
     if (job.offset_percent != 0) {
-      off = t.current_size * job.offset_percent / 100;
+      off = pct_base * job.offset_percent / 100;
       align_up = true;
     }
     off += static_cast<uint64_t>(jobnum) * inc;

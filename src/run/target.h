@@ -13,6 +13,7 @@
 
 #include "iobench/job.h"
 #include "iobench/status.h"
+#include "sys/job_paths.h"
 
 namespace iobench {
 
@@ -31,10 +32,8 @@ struct TargetFile {
   uint32_t logical_block_size = 0;  // block devices: BLKSSZGET
 };
 
-// Paths of clone `jobnum`: the `filename` list (shared by all clones, under
-// `directory` when relative), or nrfiles names from filename_format
-// ($jobname, $jobnum, $filenum; default "$jobname.$jobnum.$filenum").
-std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum);
+// Paths of clone `jobnum`: fio's naming, shared with the probes.
+using sys::TargetPaths;
 
 // Resolves clone `jobnum`'s targets: stats each path, sizes and regions
 // (size, filesize, size=N%, offset, offset=N%, offset_increment). Touches

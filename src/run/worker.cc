@@ -305,7 +305,11 @@ Status Worker::Setup() {
       const unsigned __int128 file = t.region_offset + t.region_size;
       if (job_.size == 0) cap += static_cast<uint64_t>(file * job_.size_percent / 100) / bs * bs;
     }
-    if (cap < regions) io_size_ = cap;
+    // fio sizes size=N% before it places a percentage offset, so then the
+    // share is not cut at the region's end: the I/O wraps (filesize=1m
+    // size=60% offset=50% reads 612 KiB; offset=512k reads 512 KiB).
+    const bool pct_offset = job_.offset_percent != 0 || job_.offset_increment_percent != 0;
+    if (cap < regions || (pct_offset && job_.size == 0)) io_size_ = cap;
   }
   // x loops, saturating.
   const auto times_loops = [loops = std::max<uint64_t>(job_.loops, 1)](uint64_t n) {

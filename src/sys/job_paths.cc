@@ -10,12 +10,9 @@ void ReplaceAll(std::string* s, const std::string& from, const std::string& to) 
     s->replace(pos, from.size(), to);
 }
 
-std::string InDirectory(const JobSpec& job, const std::string& name) {
-  if (job.directory.empty() || (!name.empty() && name[0] == '/')) return name;
-  // fio allows directory=a:b; the first is used here.
-  std::string dir = job.directory.substr(0, job.directory.find(':'));
-  if (!dir.empty() && dir.back() == '/') dir.pop_back();
-  return dir + "/" + name;
+std::string JoinDir(const std::string& dir, const std::string& name) {
+  if (dir.empty() || (!name.empty() && name[0] == '/')) return name;
+  return dir.back() == '/' ? dir + name : dir + "/" + name;
 }
 
 void AddUnique(std::vector<std::string>* v, std::string s) {
@@ -24,25 +21,41 @@ void AddUnique(std::vector<std::string>* v, std::string s) {
 
 }  // namespace
 
+std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum) {
+  std::vector<std::string> dirs;
+  for (size_t b = 0;;) {
+    const size_t e = job.directory.find(':', b);
+    dirs.push_back(job.directory.substr(b, e == std::string::npos ? std::string::npos : e - b));
+    if (e == std::string::npos) break;
+    b = e + 1;
+  }
+  const std::string& dir = job.filenames.empty() && jobnum >= 0
+                               ? dirs[static_cast<size_t>(jobnum) % dirs.size()]
+                               : dirs.front();
+  std::vector<std::string> paths;
+  if (!job.filenames.empty()) {
+    for (const auto& f : job.filenames) paths.push_back(JoinDir(dir, f));
+    return paths;
+  }
+  const std::string fmt =
+      job.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.filename_format;
+  const uint32_t n = std::max<uint32_t>(1, job.nrfiles);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string name = fmt;
+    ReplaceAll(&name, "$jobname", job.name);
+    ReplaceAll(&name, "$jobnum", std::to_string(jobnum));
+    ReplaceAll(&name, "$filenum", std::to_string(i));
+    ReplaceAll(&name, "$clientuid", "");
+    paths.push_back(JoinDir(dir, name));
+  }
+  return paths;
+}
+
 std::vector<std::string> JobFilePaths(const JobSpec& job) {
   std::vector<std::string> out;
-  if (!job.filenames.empty()) {
-    for (const auto& f : job.filenames) AddUnique(&out, InDirectory(job, f));
-    return out;
-  }
-  const std::string format =
-      job.filename_format.empty() ? std::string("$jobname.$jobnum.$filenum") : job.filename_format;
-  const uint32_t clones = std::max<uint32_t>(1, job.numjobs);
-  const uint32_t files = std::max<uint32_t>(1, job.nrfiles);
-  for (uint32_t j = 0; j < clones; ++j) {
-    for (uint32_t f = 0; f < files; ++f) {
-      std::string name = format;
-      ReplaceAll(&name, "$jobname", job.name);
-      ReplaceAll(&name, "$jobnum", std::to_string(j));
-      ReplaceAll(&name, "$filenum", std::to_string(f));
-      AddUnique(&out, InDirectory(job, name));
-    }
-  }
+  const uint32_t clones = job.filenames.empty() ? std::max<uint32_t>(1, job.numjobs) : 1;
+  for (uint32_t j = 0; j < clones; ++j)
+    for (auto& p : TargetPaths(job, static_cast<int>(j))) AddUnique(&out, std::move(p));
   return out;
 }
 

@@ -1,10 +1,14 @@
-// The files a job will open, as the probes need them before the run (context,
-// --readonly, resource limits). The run core's own target setup is the
-// authority during the run; this mirrors fio's naming rules:
-//  - filename=a:b       -> "a", "b" (prefixed with directory= when relative)
-//  - no filename        -> directory/filename_format for each clone and file,
-//                          filename_format default "$jobname.$jobnum.$filenum"
-//                          ($jobname, $jobnum, $filenum substituted)
+// The files a job opens, named as fio names them. Both the probes (context,
+// --readonly, resource limits: before the run) and the run core's targets
+// use these, so they cannot disagree:
+//  - filename=a:b       -> "a", "b" (prefixed with the first of directory=
+//                          when relative), shared by every clone
+//  - no filename        -> nrfiles names from filename_format per clone,
+//                          default "$jobname.$jobnum.$filenum" ($jobname,
+//                          $jobnum, $filenum substituted; $clientuid is empty
+//                          outside fio's client/server mode, as fio), in directory=
+//                          (a:b:c: one per clone, round-robin by clone
+//                          number, as fio)
 // Thread-safety: pure functions.
 #pragma once
 
@@ -14,6 +18,9 @@
 #include "iobench/job.h"
 
 namespace iobench::sys {
+
+// Paths of clone `jobnum` (jobnum < 0: the first directory).
+std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum);
 
 // Every distinct file path the job's clones use, in order.
 std::vector<std::string> JobFilePaths(const JobSpec& job);

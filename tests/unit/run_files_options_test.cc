@@ -292,6 +292,44 @@ TEST(FilesOptionsOffset, PercentOffsetsAlignUp) {
   EXPECT_EQ(offset_of(2), 20480u);
 }
 
+// A file that does not exist yet: percentages are of the size the job gives
+// it (filesize=, or its share of size=), as fio's clones see it once laid
+// out (fio 3.33, filename=shared filesize=1m offset=50% offset_increment=10%
+// numjobs=3: 0x80000 on an existing file, 0x9a000, 0xb4000).
+TEST(FilesOptionsOffset, PercentOffsetsOfAFileNotYetCreated) {
+  TempDir dir("/dev/shm");
+  JobSpec j = TestJob("off", RwMode::kWrite, 4096, 0);
+  j.filenames = {dir.path() + "/missing"};
+  j.filesize_min = j.filesize_max = 1 << 20;
+  j.offset_percent = 50;
+  j.offset_increment_percent = 10;
+  for (uint64_t size : {uint64_t{0}, uint64_t{1} << 20}) {
+    j.size = size;
+    if (size != 0) j.filesize_min = j.filesize_max = 0;
+    for (auto [jobnum, want] : {std::pair{0, 524288u}, {1, 630784u}, {2, 737280u}}) {
+      auto r = ResolveTargets(j, jobnum, false);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      EXPECT_EQ((*r)[0].region_offset, want) << "clone " << jobnum << " size " << size;
+    }
+  }
+}
+
+// size=N% with a percentage offset on an existing file: fio reads N% of the
+// file, wrapping over the region (filesize=1m size=60% offset=50%: 612 KiB,
+// on a new file and on the same file again).
+TEST(FilesOptionsOffset, SizePercentWithPercentOffsetWrapsOnAnExistingFile) {
+  TempDir dir("/dev/shm");
+  const std::string file = dir.path() + "/p";
+  MakeFile(file, 1 << 20);
+  JobSpec j = FileJob("pct", RwMode::kRead, file, 0);
+  j.filesize_min = j.filesize_max = 1 << 20;
+  j.size_percent = 60;
+  j.offset_percent = 50;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->groups[0].jobs[0].stats.dir[0].ios, 153u);
+}
+
 TEST(FilesOptionsOffset, FileAppendStartsAtTheEnd) {
   TempDir dir("/var/tmp");
   const std::string file = dir.path() + "/a";

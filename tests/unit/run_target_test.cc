@@ -38,6 +38,9 @@ TEST(RunTargetTest, DefaultNamesAndFilenameFormat) {
   EXPECT_EQ(TargetPaths(j, 3), (std::vector<std::string>{"/data/job.3.0", "/data/job.3.1"}));
   j.filename_format = "f-$jobnum-$filenum.$jobname";
   EXPECT_EQ(TargetPaths(j, 1), (std::vector<std::string>{"/data/f-1-0.job", "/data/f-1-1.job"}));
+  // fio 3.33 substitutes "" for $clientuid outside client/server mode.
+  j.filename_format = "f.$clientuid.$jobname";
+  EXPECT_EQ(TargetPaths(j, 0), (std::vector<std::string>{"/data/f..job", "/data/f..job"}));
   j.filenames = {"a", "/abs/b"};  // shared by every clone
   EXPECT_EQ(TargetPaths(j, 0), (std::vector<std::string>{"/data/a", "/abs/b"}));
   EXPECT_EQ(TargetPaths(j, 5), TargetPaths(j, 0));

@@ -51,14 +51,17 @@ TEST(SysTrapsTest, JobFilePathsFollowFioNaming) {
   j.directory = "/data:/other";
   j.numjobs = 2;
   j.nrfiles = 2;
+  // directory=a:b: one per clone, round-robin, as fio 3.33 lays them out
+  // (and as the run opens them).
   EXPECT_EQ(JobFilePaths(j), (std::vector<std::string>{"/data/seq.0.0", "/data/seq.0.1",
-                                                       "/data/seq.1.0", "/data/seq.1.1"}));
+                                                       "/other/seq.1.0", "/other/seq.1.1"}));
   j.filenames = {"a", "/abs/b", "a"};
   EXPECT_EQ(JobFilePaths(j), (std::vector<std::string>{"/data/a", "/abs/b"}));
   EXPECT_EQ(JobFilesPerClone(j), 3u);
   j.filenames.clear();
   j.filename_format = "f$filenum";
-  EXPECT_EQ(JobFilePaths(j), (std::vector<std::string>{"/data/f0", "/data/f1"}));
+  EXPECT_EQ(JobFilePaths(j),
+            (std::vector<std::string>{"/data/f0", "/data/f1", "/other/f0", "/other/f1"}));
 }
 
 TEST(SysTrapsTest, DiskTestIntent) {
