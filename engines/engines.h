@@ -5,6 +5,7 @@
 #include <fcntl.h>
 
 #include <cerrno>
+#include <optional>
 #include <vector>
 
 #include "iobench/engine.h"
@@ -14,6 +15,7 @@ namespace iobench {
 EngineInfo NullEngineInfo();                // engines/null.cc
 std::vector<EngineInfo> SyncEngineInfos();  // engines/sync.cc: sync psync vsync pvsync pvsync2
 EngineInfo LibaioEngineInfo();              // engines/libaio.cc
+EngineInfo PosixAioEngineInfo();            // engines/posixaio.cc
 EngineInfo IoUringEngineInfo();             // engines/io_uring.cc
 EngineInfo IoUringCmdEngineInfo();          // engines/io_uring.cc (not available yet)
 
@@ -30,5 +32,22 @@ inline int64_t SyncFileRangeNow(const IoRequest* req, unsigned flags) {
 // file. The sync engines and libaio (which has no discard opcode; fio's
 // libaio trims in the call too) use it. Bytes trimmed or -errno.
 int64_t TrimNow(const std::vector<EngineFile>* files, const IoRequest* req);
+
+// Queue() of libaio and posixaio for the operations AIO has no form of:
+// sync_file_range and trim are done in the call (as fio's libaio does); a
+// trim waits (kBusy) until the `unsubmitted` requests queued before it have
+// been submitted. nullopt: `req` is another operation, for the engine.
+inline std::optional<QueueResult> QueueInCall(IoRequest* req, unsigned unsubmitted,
+                                              const std::vector<EngineFile>* files,
+                                              unsigned sfr_flags) {
+  if (req->op == IoOp::kSyncFileRange) {
+    req->res = SyncFileRangeNow(req, sfr_flags);
+    return QueueResult::kCompleted;
+  }
+  if (req->op != IoOp::kTrim) return std::nullopt;
+  if (unsubmitted > 0) return QueueResult::kBusy;
+  req->res = TrimNow(files, req);
+  return QueueResult::kCompleted;
+}
 
 }  // namespace iobench

@@ -104,6 +104,7 @@ class LibaioEngine final : public Engine {
 
   QueueResult Queue(IoRequest* req) override {
     if (npending_ == depth_) return QueueResult::kBusy;
+    if (auto done = QueueInCall(req, npending_, files_, sfr_flags_)) return *done;
     auto* cb = static_cast<struct iocb*>(req->engine_data);
     switch (req->op) {
       case IoOp::kRead:
@@ -118,17 +119,9 @@ class LibaioEngine final : public Engine {
       case IoOp::kFdatasync:
         io_prep_fdsync(cb, req->fd);
         break;
-      case IoOp::kSyncFileRange:
-        // No aio opcode for it: done in the call, as fio's libaio does (the
-        // worker issues it only when no write is in flight).
-        req->res = SyncFileRangeNow(req, sfr_flags_);
-        return QueueResult::kCompleted;
+      case IoOp::kSyncFileRange:  // done in the call (QueueInCall): no aio opcode
       case IoOp::kTrim:
-        // No aio opcode for a discard: done in the call, as fio's libaio
-        // does, once what was queued before it has been submitted.
-        if (npending_ > 0) return QueueResult::kBusy;
-        req->res = TrimNow(files_, req);
-        return QueueResult::kCompleted;
+        break;
     }
     cb->aio_rw_flags = (req->op == IoOp::kRead || req->op == IoOp::kWrite) ? rw_flags_ : 0;
     cb->aio_reqprio = 0;

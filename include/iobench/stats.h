@@ -65,10 +65,12 @@ struct CpuUsage {
   uint64_t minf = 0;
 };
 
-// The kernel's helper threads that served a job (io-wq workers, SQPOLL).
+// The helper threads that served a job: the kernel's (io-wq workers, SQPOLL)
+// and glibc's POSIX AIO threads (posixaio), which run in user space too.
 struct HelperCpu {
   uint64_t iowq_user_us = 0, iowq_sys_us = 0;
   uint64_t sqpoll_user_us = 0, sqpoll_sys_us = 0;
+  uint64_t aio_user_us = 0, aio_sys_us = 0;      // glibc POSIX AIO threads
   uint64_t other_user_us = 0, other_sys_us = 0;  // unattributed helper time
   uint32_t peak_threads = 0;
 };

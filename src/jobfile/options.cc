@@ -1104,7 +1104,7 @@ std::vector<OptionDef> BuildTable() {
   // --- engine and depth
   r.push_back(Row("ioengine", T::kSpecial, "engine", "I/O engine")
                   .Def("psync")
-                  .Choices("psync|sync|vsync|pvsync|pvsync2|libaio|io_uring|null")
+                  .Choices("psync|sync|vsync|pvsync|pvsync2|libaio|posixaio|io_uring|null")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     std::string t = Trim(v.text);
                     auto& known = IobenchEngineNames();
@@ -2188,7 +2188,6 @@ bool IsFioOnlyEngine(const std::string& name) {
                                              "filestat",
                                              "filedelete",
                                              "exec",
-                                             "posixaio",
                                              "falloc",
                                              "e4defrag",
                                              "splice",

@@ -48,8 +48,8 @@ std::string JobHeaderLine(const JobResult& job) {
 }
 
 bool HasHelperData(const HelperCpu& h) {
-  return h.iowq_user_us || h.iowq_sys_us || h.sqpoll_user_us || h.sqpoll_sys_us ||
-         h.other_user_us || h.other_sys_us || h.peak_threads;
+  return h.iowq_user_us || h.iowq_sys_us || h.sqpoll_user_us || h.sqpoll_sys_us || h.aio_user_us ||
+         h.aio_sys_us || h.other_user_us || h.other_sys_us || h.peak_threads;
 }
 
 uint64_t SteadyStateMean(const std::vector<uint64_t>& window) {

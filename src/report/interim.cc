@@ -177,6 +177,8 @@ Result<RunResult> IntervalResult(const RunResult& later, const RunResult& earlie
       o.helpers.iowq_sys_us = Sub(lj.helpers.iowq_sys_us, ej.helpers.iowq_sys_us);
       o.helpers.sqpoll_user_us = Sub(lj.helpers.sqpoll_user_us, ej.helpers.sqpoll_user_us);
       o.helpers.sqpoll_sys_us = Sub(lj.helpers.sqpoll_sys_us, ej.helpers.sqpoll_sys_us);
+      o.helpers.aio_user_us = Sub(lj.helpers.aio_user_us, ej.helpers.aio_user_us);
+      o.helpers.aio_sys_us = Sub(lj.helpers.aio_sys_us, ej.helpers.aio_sys_us);
       o.helpers.other_user_us = Sub(lj.helpers.other_user_us, ej.helpers.other_user_us);
       o.helpers.other_sys_us = Sub(lj.helpers.other_sys_us, ej.helpers.other_sys_us);
       o.helpers.peak_threads = lj.helpers.peak_threads;

@@ -171,12 +171,16 @@ ojson IobenchJobObject(const JobRecord& rec) {
   helpers["iowq_sys_cpu"] = Pct(h.iowq_sys_us, rt);
   helpers["sqpoll_usr_cpu"] = Pct(h.sqpoll_user_us, rt);
   helpers["sqpoll_sys_cpu"] = Pct(h.sqpoll_sys_us, rt);
+  helpers["aio_usr_cpu"] = Pct(h.aio_user_us, rt);
+  helpers["aio_sys_cpu"] = Pct(h.aio_sys_us, rt);
   helpers["other_usr_cpu"] = Pct(h.other_user_us, rt);
   helpers["other_sys_cpu"] = Pct(h.other_sys_us, rt);
   helpers["iowq_user_us"] = h.iowq_user_us;
   helpers["iowq_sys_us"] = h.iowq_sys_us;
   helpers["sqpoll_user_us"] = h.sqpoll_user_us;
   helpers["sqpoll_sys_us"] = h.sqpoll_sys_us;
+  helpers["aio_user_us"] = h.aio_user_us;
+  helpers["aio_sys_us"] = h.aio_sys_us;
   helpers["other_user_us"] = h.other_user_us;
   helpers["other_sys_us"] = h.other_sys_us;
   helpers["peak_threads"] = h.peak_threads;

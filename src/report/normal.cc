@@ -260,6 +260,9 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
     o += fmt::sprintf("  helpers      : io-wq usr=%.1f%%, sys=%.1f%%, sqpoll=%.1f%%",
                       CpuPercent(h.iowq_user_us, rt), CpuPercent(h.iowq_sys_us, rt),
                       CpuPercent(h.sqpoll_user_us + h.sqpoll_sys_us, rt));
+    if (h.aio_user_us || h.aio_sys_us)
+      o += fmt::sprintf(", posixaio usr=%.1f%%, sys=%.1f%%", CpuPercent(h.aio_user_us, rt),
+                        CpuPercent(h.aio_sys_us, rt));
     if (h.other_user_us || h.other_sys_us)
       o += fmt::sprintf(", other=%.1f%%", CpuPercent(h.other_user_us + h.other_sys_us, rt));
     o += fmt::sprintf(", threads=%u\n", h.peak_threads);

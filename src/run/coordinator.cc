@@ -125,12 +125,28 @@ void AttributeHelperCpu(HelperCpuSampler* sampler, std::vector<Clone>& clones) {
     weights.push_back(c.worker->engine_is_sync() ? 0 : ts.submitted);
   }
   const HelperCpu group = sampler->Result(own);
-  HelperCpu unlabelled;
-  unlabelled.other_user_us = group.other_user_us;
-  unlabelled.other_sys_us = group.other_sys_us;
+  // What the samples labelled with a worker of this group is that job's.
+  // The rest is spread by submissions, keeping its kind: the unlabelled
+  // "other", and helpers named after a thread that is no worker here (glibc's
+  // POSIX AIO threads outlive their creator's job by up to a second and
+  // serve any posixaio job).
+  uint64_t HelperCpu::*const kFields[] = {&HelperCpu::iowq_user_us,   &HelperCpu::iowq_sys_us,
+                                          &HelperCpu::sqpoll_user_us, &HelperCpu::sqpoll_sys_us,
+                                          &HelperCpu::aio_user_us,    &HelperCpu::aio_sys_us};
+  std::vector<HelperCpu> labelled;
+  HelperCpu unlabelled = group;
+  for (auto& c : clones) {
+    labelled.push_back(sampler->ForThread(c.worker->tid()));
+    for (auto f : kFields) unlabelled.*f -= std::min(unlabelled.*f, labelled.back().*f);
+  }
   const std::vector<HelperCpu> shares = SplitHelperCpu(unlabelled, weights);
   for (size_t i = 0; i < clones.size(); ++i) {
-    HelperCpu h = sampler->ForThread(clones[i].worker->tid());
+    HelperCpu h = labelled[i];
+    // A posixaio job served only by helpers another thread made saw them
+    // all the same: it gets the group's peak, as the spread part's owner.
+    if (h.peak_threads == 0 && shares[i].aio_user_us + shares[i].aio_sys_us > 0)
+      h.peak_threads = shares[i].peak_threads;
+    for (auto f : kFields) h.*f += shares[i].*f;
     h.other_user_us += shares[i].other_user_us;
     h.other_sys_us += shares[i].other_sys_us;
     clones[i].worker->result().helpers = h;

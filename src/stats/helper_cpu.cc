@@ -72,23 +72,45 @@ uint64_t TicksToUs(uint64_t ticks) {
 // gives it in ns. /proc/.../stat only has clock ticks (10 ms), which round a
 // pool of short-lived workers down to zero, so it is the fallback for
 // kernels without CONFIG_SCHED_INFO.
-bool ReadHelperCpu(const char* tid, char* buf, size_t cap, uint64_t* ut_us, uint64_t* st_us) {
+//
+// glibc's POSIX AIO threads (user_code) run user code as well: their
+// schedstat total is split into user and system time in the ratio of the
+// stat file's tick counts (what the kernel does for getrusage), all system
+// time while both counts are still 0.
+bool ReadHelperCpu(const char* tid, bool user_code, char* buf, size_t cap, uint64_t* ut_us,
+                   uint64_t* st_us) {
   char path[320];
   std::snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", tid);
+  uint64_t total_us = 0;
+  bool have_total = false;
   if (ReadSmall(path, buf, cap) > 0) {
     char* end = nullptr;
     unsigned long long ns = std::strtoull(buf, &end, 10);
     if (end != buf) {
-      *ut_us = 0;
-      *st_us = ns / 1000;
-      return true;
+      total_us = ns / 1000;
+      have_total = true;
+      if (!user_code) {
+        *ut_us = 0;
+        *st_us = total_us;
+        return true;
+      }
     }
   }
   std::snprintf(path, sizeof(path), "/proc/self/task/%s/stat", tid);
   uint64_t ut = 0, st = 0;
-  if (ReadSmall(path, buf, cap) <= 0 || !ParseStatTimes(buf, &ut, &st)) return false;
-  *ut_us = TicksToUs(ut);
-  *st_us = TicksToUs(st);
+  if (ReadSmall(path, buf, cap) <= 0 || !ParseStatTimes(buf, &ut, &st)) {
+    if (!have_total) return false;
+    ut = 0;  // no split known: all system time, as for the kernel's helpers
+  }
+  if (!have_total) {
+    *ut_us = TicksToUs(ut);
+    *st_us = TicksToUs(st);
+    return true;
+  }
+  *ut_us = ut + st == 0
+               ? 0
+               : static_cast<uint64_t>(static_cast<unsigned __int128>(total_us) * ut / (ut + st));
+  *st_us = total_us - *ut_us;
   return true;
 }
 
@@ -109,7 +131,7 @@ Status HelperCpuSampler::Start() {
   if (running_) return Status::Internal("HelperCpuSampler::Start called twice");
   tracks_.clear();
   owner_peak_.clear();
-  peak_iowq_ = peak_sqpoll_ = peak_total_ = 0;
+  peak_iowq_ = peak_sqpoll_ = peak_aio_ = peak_total_ = 0;
   samples_ = 0;
   sampler_own_ = CpuUsage();
   stop_ = false;
@@ -173,7 +195,7 @@ void HelperCpuSampler::Sample(bool initial) {
 void HelperCpuSampler::SampleLocked(bool initial) {
   DIR* dir = opendir("/proc/self/task");
   if (dir == nullptr) return;
-  uint32_t n_iowq = 0, n_sqpoll = 0;
+  uint32_t n_iowq = 0, n_sqpoll = 0, n_aio = 0;
   std::map<pid_t, uint32_t> per_owner;
   char path[320];  // d_name is up to 255 bytes
   char buf[1024];
@@ -183,16 +205,20 @@ void HelperCpuSampler::SampleLocked(bool initial) {
     if (ReadSmall(path, buf, sizeof(buf)) <= 0) continue;
     Kind kind;
     const pid_t owner = static_cast<pid_t>(std::atoi(buf + 8));
+    const pid_t tid = static_cast<pid_t>(std::atoi(de->d_name));
     if (std::strncmp(buf, "iou-wrk-", 8) == 0) {
       kind = Kind::kIoWq;
     } else if (std::strncmp(buf, "iou-sqp-", 8) == 0) {
       kind = Kind::kSqPoll;
+    } else if (std::strncmp(buf, "iob-aio-", 8) == 0 && tid != owner) {
+      // glibc's POSIX AIO threads carry the name of the posixaio worker
+      // that made them (engines/posixaio.cc); the worker itself is not one.
+      kind = Kind::kPosixAio;
     } else {
       continue;
     }
     uint64_t ut = 0, st = 0;
-    if (!ReadHelperCpu(de->d_name, buf, sizeof(buf), &ut, &st)) continue;
-    const pid_t tid = static_cast<pid_t>(std::atoi(de->d_name));
+    if (!ReadHelperCpu(de->d_name, kind == Kind::kPosixAio, buf, sizeof(buf), &ut, &st)) continue;
     auto it = tracks_.find(tid);
     if (it == tracks_.end()) {
       Track t{kind, owner};
@@ -208,8 +234,10 @@ void HelperCpuSampler::SampleLocked(bool initial) {
     it->second.last_st = st;
     if (kind == Kind::kIoWq)
       ++n_iowq;
-    else
+    else if (kind == Kind::kSqPoll)
       ++n_sqpoll;
+    else
+      ++n_aio;
     ++per_owner[owner];
   }
   closedir(dir);
@@ -217,7 +245,8 @@ void HelperCpuSampler::SampleLocked(bool initial) {
   ++samples_;
   if (n_iowq > peak_iowq_) peak_iowq_ = n_iowq;
   if (n_sqpoll > peak_sqpoll_) peak_sqpoll_ = n_sqpoll;
-  if (n_iowq + n_sqpoll > peak_total_) peak_total_ = n_iowq + n_sqpoll;
+  if (n_aio > peak_aio_) peak_aio_ = n_aio;
+  if (n_iowq + n_sqpoll + n_aio > peak_total_) peak_total_ = n_iowq + n_sqpoll + n_aio;
   for (const auto& [owner, n] : per_owner) {
     uint32_t& peak = owner_peak_[owner];
     if (n > peak) peak = n;
@@ -237,19 +266,16 @@ HelperCpuDetail HelperCpuSampler::Detail(const CpuUsage& workers_own_total) cons
     (void)tid;
     const uint64_t u = Sub(t.last_ut, t.base_ut);
     const uint64_t s = Sub(t.last_st, t.base_st);
-    if (t.kind == Kind::kIoWq) {
-      d.cpu.iowq_user_us += u;
-      d.cpu.iowq_sys_us += s;
-    } else {
-      d.cpu.sqpoll_user_us += u;
-      d.cpu.sqpoll_sys_us += s;
-    }
+    AddTo(&d.cpu, t.kind, u, s);
   }
-  d.cpu.other_user_us = Sub(d.all_helpers_user_us, d.cpu.iowq_user_us + d.cpu.sqpoll_user_us);
-  d.cpu.other_sys_us = Sub(d.all_helpers_sys_us, d.cpu.iowq_sys_us + d.cpu.sqpoll_sys_us);
+  d.cpu.other_user_us =
+      Sub(d.all_helpers_user_us, d.cpu.iowq_user_us + d.cpu.sqpoll_user_us + d.cpu.aio_user_us);
+  d.cpu.other_sys_us =
+      Sub(d.all_helpers_sys_us, d.cpu.iowq_sys_us + d.cpu.sqpoll_sys_us + d.cpu.aio_sys_us);
   d.cpu.peak_threads = peak_total_;
   d.peak_iowq_threads = peak_iowq_;
   d.peak_sqpoll_threads = peak_sqpoll_;
+  d.peak_aio_threads = peak_aio_;
   d.samples = samples_;
   return d;
 }
@@ -261,17 +287,28 @@ HelperCpu HelperCpuSampler::ForThread(pid_t worker_tid) const {
     if (t.owner != worker_tid) continue;
     const uint64_t u = Sub(t.last_ut, t.base_ut);
     const uint64_t s = Sub(t.last_st, t.base_st);
-    if (t.kind == Kind::kIoWq) {
-      h.iowq_user_us += u;
-      h.iowq_sys_us += s;
-    } else {
-      h.sqpoll_user_us += u;
-      h.sqpoll_sys_us += s;
-    }
+    AddTo(&h, t.kind, u, s);
   }
   auto it = owner_peak_.find(worker_tid);
   h.peak_threads = it == owner_peak_.end() ? 0 : it->second;
   return h;
+}
+
+void HelperCpuSampler::AddTo(HelperCpu* h, Kind kind, uint64_t user_us, uint64_t sys_us) {
+  switch (kind) {
+    case Kind::kIoWq:
+      h->iowq_user_us += user_us;
+      h->iowq_sys_us += sys_us;
+      break;
+    case Kind::kSqPoll:
+      h->sqpoll_user_us += user_us;
+      h->sqpoll_sys_us += sys_us;
+      break;
+    case Kind::kPosixAio:
+      h->aio_user_us += user_us;
+      h->aio_sys_us += sys_us;
+      break;
+  }
 }
 
 pid_t HelperCpuSampler::CurrentTid() { return static_cast<pid_t>(gettid()); }
@@ -290,6 +327,7 @@ std::vector<HelperCpu> SplitHelperCpu(const HelperCpu& group,
   if (equal) total = weights.size();
   uint64_t HelperCpu::*fields[] = {&HelperCpu::iowq_user_us,   &HelperCpu::iowq_sys_us,
                                    &HelperCpu::sqpoll_user_us, &HelperCpu::sqpoll_sys_us,
+                                   &HelperCpu::aio_user_us,    &HelperCpu::aio_sys_us,
                                    &HelperCpu::other_user_us,  &HelperCpu::other_sys_us};
   for (auto field : fields) {
     uint64_t given = 0;

@@ -12,8 +12,16 @@
 //  * the split by kind comes from a sampler thread that reads
 //    /proc/self/task/*/comm and .../schedstat (ns of CPU; .../stat ticks as a
 //    fallback) every `interval_ms` and once more at Stop: per-thread CPU
-//    deltas, and the peak count of each kind. Helper threads run only in the
-//    kernel, so their time is reported as sys.
+//    deltas, and the peak count of each kind. The kernel's helper threads
+//    run only in the kernel, so their time is reported as sys.
+//  * glibc's POSIX AIO threads (ioengine=posixaio) are ordinary threads of
+//    the process named "iob-aio-<tid>" after the posixaio worker whose
+//    submission made them (engines/posixaio.cc names the worker; a new
+//    thread inherits its creator's name). They run user code too: their
+//    schedstat total is split by the stat file's user/system tick ratio.
+//    glibc's pool is shared by the whole process and an idle thread lives on
+//    for a second, so one may serve another posixaio job than its creator's:
+//    ForThread() labels by creator.
 //  * what the samples cannot attribute (helpers that exited between two
 //    samples, the coordinator/main thread) is reported as "other".
 //
@@ -44,9 +52,10 @@ namespace iobench {
 // Everything the sampler measured; HelperCpu (stats.h) is the part the
 // report needs. Times in microseconds.
 struct HelperCpuDetail {
-  HelperCpu cpu;  // iowq, sqpoll, other; peak_threads = max(iowq+sqpoll)
+  HelperCpu cpu;  // iowq, sqpoll, aio, other; peak_threads = max(iowq+sqpoll+aio)
   uint32_t peak_iowq_threads = 0;
   uint32_t peak_sqpoll_threads = 0;
+  uint32_t peak_aio_threads = 0;
   uint64_t all_helpers_user_us = 0;  // RUSAGE_SELF delta - workers - sampler
   uint64_t all_helpers_sys_us = 0;
   uint64_t process_user_us = 0;  // RUSAGE_SELF delta
@@ -93,7 +102,8 @@ class HelperCpuSampler {
   static pid_t CurrentTid();
 
  private:
-  enum class Kind : uint8_t { kIoWq, kSqPoll };
+  enum class Kind : uint8_t { kIoWq, kSqPoll, kPosixAio };
+  static void AddTo(HelperCpu* h, Kind kind, uint64_t user_us, uint64_t sys_us);
   struct Track {
     Kind kind;
     pid_t owner = 0;                    // the thread whose ring made this helper (comm suffix)
@@ -116,7 +126,7 @@ class HelperCpuSampler {
   // the queries after Stop() (the join orders them).
   std::mutex sample_mu_;
   std::map<pid_t, Track> tracks_;
-  uint32_t peak_iowq_ = 0, peak_sqpoll_ = 0, peak_total_ = 0;
+  uint32_t peak_iowq_ = 0, peak_sqpoll_ = 0, peak_aio_ = 0, peak_total_ = 0;
   std::map<pid_t, uint32_t> owner_peak_;
   uint64_t samples_ = 0;
   CpuUsage sampler_own_;

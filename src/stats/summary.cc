@@ -145,6 +145,8 @@ void AddHelpers(HelperCpu& d, const HelperCpu& s) {
   d.iowq_sys_us += s.iowq_sys_us;
   d.sqpoll_user_us += s.sqpoll_user_us;
   d.sqpoll_sys_us += s.sqpoll_sys_us;
+  d.aio_user_us += s.aio_user_us;
+  d.aio_sys_us += s.aio_sys_us;
   d.other_user_us += s.other_user_us;
   d.other_sys_us += s.other_sys_us;
   d.peak_threads += s.peak_threads;
@@ -466,8 +468,8 @@ double CpuPerIoUs(const JobRecord& rec) {
   if (!ios) return 0.0;
   const HelperCpu& h = rec.helpers;
   const uint64_t cpu = rec.result.stats.cpu.user_us + rec.result.stats.cpu.sys_us + h.iowq_user_us +
-                       h.iowq_sys_us + h.sqpoll_user_us + h.sqpoll_sys_us + h.other_user_us +
-                       h.other_sys_us;
+                       h.iowq_sys_us + h.sqpoll_user_us + h.sqpoll_sys_us + h.aio_user_us +
+                       h.aio_sys_us + h.other_user_us + h.other_sys_us;
   return static_cast<double>(cpu) / static_cast<double>(ios);
 }
 

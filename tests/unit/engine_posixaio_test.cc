@@ -1,0 +1,167 @@
+// posixaio engine: what the conformance suite does not cover. Shutdown with
+// requests in flight (an aiocb is glibc's until aio_return: Shutdown must
+// cancel or wait, never leave a helper writing into freed memory), an
+// aio_fsync that glibc refuses at submission (handed back once, by Reap),
+// the depth limit, and the thread name the helper CPU sampler keys on.
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "engine_test_driver.h"
+#include "iobench/engine.h"
+
+namespace iobench {
+namespace {
+
+using testing_engine::TempDir;
+
+constexpr uint64_t kBs = 4096;
+
+std::string ThreadName() {
+  char name[16] = {};
+  prctl(PR_GET_NAME, name);
+  return name;
+}
+
+class PosixAioTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    info_ = FindEngine("posixaio");
+    ASSERT_NE(info_, nullptr);
+    ASSERT_NE(info_->factory, nullptr);
+    Status p = info_->probe();
+    if (!p.ok()) GTEST_SKIP() << "posixaio unavailable: " << p.message();
+    job_.name = "t";
+    job_.ioengine = "posixaio";
+  }
+  // A pool of `depth` requests over one file opened with `oflags`.
+  Status Open(uint32_t depth, int oflags) {
+    path_ = dir_.path() + "/data";
+    int fd = open(path_.c_str(), O_CREAT | O_RDWR, 0600);
+    if (fd < 0) return Status::Internal("open");
+    std::vector<char> zeros(64 * kBs, 0);
+    (void)!pwrite(fd, zeros.data(), zeros.size(), 0);
+    close(fd);
+    files_.assign(1, EngineFile());
+    files_[0].path = path_;
+    files_[0].fd = open(path_.c_str(), oflags | O_CLOEXEC);
+    files_[0].size = 64 * kBs;
+    job_.iodepth = depth;
+    base_ = static_cast<char*>(std::aligned_alloc(4096, depth * kBs));
+    pool_.assign(depth, IoRequest());
+    for (uint32_t i = 0; i < depth; ++i) {
+      pool_[i].index = i;
+      pool_[i].buf = base_ + i * kBs;
+      pool_[i].fd = files_[0].fd;
+    }
+    engine_ = info_->factory();
+    EngineContext ctx;
+    ctx.job = &job_;
+    ctx.iodepth = depth;
+    ctx.files = &files_;
+    ctx.requests = &pool_;
+    ctx.buffer_base = base_;
+    ctx.buffer_bytes = depth * kBs;
+    ctx.buffer_stride = kBs;
+    return engine_->Init(ctx);
+  }
+  void TearDown() override {
+    if (engine_) engine_->Shutdown();
+    engine_.reset();
+    std::free(base_);
+    for (auto& f : files_)
+      if (f.fd >= 0) close(f.fd);
+  }
+
+  const EngineInfo* info_ = nullptr;
+  JobSpec job_;
+  TempDir dir_{"/dev/shm"};
+  std::string path_;
+  std::vector<EngineFile> files_;
+  std::vector<IoRequest> pool_;
+  char* base_ = nullptr;
+  std::unique_ptr<Engine> engine_;
+};
+
+// Writes in flight at Shutdown: it returns only when glibc is done with every
+// aiocb and buffer. Afterwards each block holds either its write or the old
+// zeros, never anything else, and scribbling over the buffers changes nothing.
+TEST_F(PosixAioTest, ShutdownWithRequestsInFlightWaitsForThem) {
+  ASSERT_TRUE(Open(16, O_RDWR).ok());
+  for (uint32_t i = 0; i < 16; ++i) {
+    IoRequest& r = pool_[i];
+    r.op = IoOp::kWrite;
+    r.offset = i * kBs;
+    r.length = kBs;
+    std::memset(r.buf, 'a' + static_cast<int>(i), kBs);
+    ASSERT_EQ(engine_->Queue(&r), QueueResult::kQueued);
+  }
+  auto c = engine_->Commit();
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(*c, 16u);
+  engine_->Shutdown();
+  std::memset(base_, 'X', 16 * kBs);  // glibc must not write from these any more
+  int fd = open(path_.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  std::vector<char> got(kBs);
+  for (uint32_t i = 0; i < 16; ++i) {
+    ASSERT_EQ(pread(fd, got.data(), kBs, i * kBs), static_cast<ssize_t>(kBs));
+    const char want = static_cast<char>('a' + i);
+    EXPECT_TRUE(got[0] == want || got[0] == 0) << "block " << i;
+    for (uint64_t b = 1; b < kBs; ++b)
+      if (got[b] != got[0]) {
+        ADD_FAILURE() << "block " << i << " torn at " << b;
+        break;
+      }
+  }
+  close(fd);
+}
+
+// glibc's aio_fsync checks the descriptor at submission (fcntl F_GETFL):
+// one that is not open is refused there with EBADF, and the request comes
+// back once, from Reap, with -EBADF.
+TEST_F(PosixAioTest, RefusedSubmissionCompletesOnceWithTheError) {
+  ASSERT_TRUE(Open(4, O_RDWR).ok());
+  IoRequest& r = pool_[0];
+  r.op = IoOp::kFsync;
+  r.fd = -1;
+  ASSERT_EQ(engine_->Queue(&r), QueueResult::kQueued);
+  auto c = engine_->Commit();
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(*c, 1u);
+  IoRequest* out[4];
+  auto n = engine_->Reap(1, 4, out);
+  ASSERT_TRUE(n.ok());
+  ASSERT_EQ(*n, 1u);
+  EXPECT_EQ(out[0], &r);
+  EXPECT_EQ(r.res, -EBADF);
+  auto none = engine_->Reap(0, 4, out);
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(*none, 0u);
+}
+
+// The worker's thread carries "iob-aio-<tid>" while the engine is up, so the
+// helpers glibc starts from it inherit the name (helper_cpu.h); Shutdown
+// gives the old name back.
+TEST_F(PosixAioTest, NamesTheWorkerThreadForItsHelpers) {
+  const std::string before = ThreadName();
+  ASSERT_TRUE(Open(2, O_RDWR).ok());
+  EXPECT_EQ(ThreadName(), "iob-aio-" + std::to_string(gettid()));
+  engine_->Shutdown();
+  EXPECT_EQ(ThreadName(), before);
+}
+
+TEST_F(PosixAioTest, DepthAboveTheLimitIsRefusedBeforeTheRun) {
+  job_.iodepth = 70000;
+  Status st = info_->check_job(job_, {});
+  EXPECT_EQ(st.code(), Status::Code::kResourceLimit);
+  EXPECT_NE(st.message().find("posixaio: iodepth=70000"), std::string::npos) << st.message();
+}
+
+}  // namespace
+}  // namespace iobench
