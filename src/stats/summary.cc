@@ -285,7 +285,7 @@ std::vector<JobRecord> RecordsForGroup(const GroupResult& group) {
 uint64_t DirRuntimeMs(const DirStats& d, uint64_t job_runtime_ms) {
   // A direction that did no I/O has no runtime, whatever the clock said;
   // fio prints no line for it.
-  if (!ReportedIos(d) && !d.bytes) return 0;
+  if (!d.ios && !d.bytes) return 0;
   // A direction that did I/O ran for at least 1 ms, as fio prints it (a
   // 100-I/O null run reports "(400KiB/1msec)", not a missing line).
   const uint64_t ms = d.runtime_ns ? d.runtime_ns / 1000000 : job_runtime_ms;

@@ -169,6 +169,17 @@ else
       "(0, 17, 1048576, 16)"
   fi
   rm -f "$mnt"/*
+  # The first write fails (the filesystem is already full): one I/O in
+  # total_ios, but no runtime, IOPS or bandwidth for the direction, as fio's
+  # (runtime 0, iops 0).
+  head -c 1m /dev/zero >"$mnt/full" 2>/dev/null
+  if run first-write-fails 1 -- "$bin" --name=w --ioengine=psync --filename="$mnt/f" --rw=write \
+    --size=1m --bs=64k --fallocate=none --output-format=json; then
+    expect_eq first-write-fails \
+      "$(json "$work/first-write-fails.out" 'j["error"], j["write"]["total_ios"], j["write"]["runtime"], j["write"]["iops"], j["write"]["bw"]')" \
+      "(28, 1, 0, 0.0, 0)"
+  fi
+  rm -f "$mnt"/*
   umount "$mnt" && mounted=""
 fi
 
