@@ -32,13 +32,17 @@ struct SampleStat {
 };
 
 // Everything about one direction (read, write or trim). 512-byte aligned
-// (328 bytes of fields): the worker finds its direction's record per I/O
+// (336 bytes of fields): the worker finds its direction's record per I/O
 // with one shift instead of a multiply by an odd size.
 struct alignas(512) DirStats {
   uint64_t ios = 0;        // completed I/Os
   uint64_t bytes = 0;      // bytes completed
   uint64_t short_ios = 0;  // short transfers (requeued)
-  uint64_t dropped = 0;    // I/Os dropped (error, continue_on_error)
+  uint64_t dropped = 0;    // requeued remainders dropped when the job stopped
+  // I/Os that ended in an error (res < 0, fill_device's full write): fio
+  // counts them in total_ios and IOPS (its total_io_u), not in bytes or
+  // latency. Reports use ReportedIos() = ios + failed.
+  uint64_t failed = 0;
   uint64_t errors = 0;
   uint64_t eagain = 0;         // RWF_NOWAIT / IOCB_NOWAIT refusals
   uint64_t high_prio_ios = 0;  // issued with the cmdprio priority (cmdprio_percentage)

@@ -85,6 +85,7 @@ DirStats Diff(const DirStats& later, const DirStats& earlier) {
   d.bytes = Sub(later.bytes, earlier.bytes);
   d.short_ios = Sub(later.short_ios, earlier.short_ios);
   d.dropped = Sub(later.dropped, earlier.dropped);
+  d.failed = Sub(later.failed, earlier.failed);
   d.errors = Sub(later.errors, earlier.errors);
   d.eagain = Sub(later.eagain, earlier.eagain);
   d.high_prio_ios = Sub(later.high_prio_ios, earlier.high_prio_ios);

@@ -58,7 +58,7 @@ ojson DdirObject(const JobRecord& rec, const DirView& v, bool plus) {
   o["bw"] = bw_bytes / 1024;
   o["iops"] = v.iops;
   o["runtime"] = runt;
-  o["total_ios"] = ds.ios;
+  o["total_ios"] = ReportedIos(ds);
   o["short_ios"] = ds.short_ios;
   o["drop_ios"] = ds.dropped;
   o["slat_ns"] = LatObject(ds.slat, ds.slat_hist, spec.slat_percentiles, list, plus);

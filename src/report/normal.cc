@@ -71,7 +71,7 @@ void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, 
   const bool pow2 = (kb_base & (kb_base - 1)) == 0;
   const int digits = spec.significant_figures;
   const uint64_t bw = v.bw_bytes;
-  const uint64_t iops = ds.ios * 1000 / runt;
+  const uint64_t iops = ReportedIos(ds) * 1000 / runt;
   o += fmt::sprintf("  %s: IOPS=%s, BW=%s(%s/%llumsec)%s\n", v.name,
                     FormatNumber(iops, digits, false, NumUnit::kNone),
                     FormatBandwidthPair(bw, kb_base, totals.unit_base, digits),

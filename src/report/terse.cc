@@ -37,7 +37,7 @@ void DdirFields(std::string& o, const JobRecord& rec, const DirView& v, int vers
   const DirStats& ds = *v.stats;
   const uint64_t runt = v.runtime_ms;
   const uint64_t bw_kib = runt ? v.bw_bytes / 1024 : 0;
-  const uint64_t iops = runt ? ds.ios * 1000 / runt : 0;
+  const uint64_t iops = runt ? ReportedIos(ds) * 1000 / runt : 0;
   o += fmt::sprintf(";%llu;%llu;%llu;%llu", static_cast<unsigned long long>(ds.bytes >> 10),
                     static_cast<unsigned long long>(bw_kib), static_cast<unsigned long long>(iops),
                     static_cast<unsigned long long>(runt));

@@ -1087,10 +1087,11 @@ void Worker::HandleError(IoRequest* req, int err) {
   const int d = is_sync_op ? static_cast<int>(Ddir::kWrite) : static_cast<int>(req->op);
   if (job_.fill_device && req->op == IoOp::kWrite && (err == ENOSPC || err == EDQUOT)) {
     // fill_device: the filesystem is full, which is how the job ends (fio's
-    // terminating condition), not an error. The write wrote nothing.
+    // terminating condition), not an error. The write wrote nothing, and
+    // counts in total_ios as fio's does.
     ++fill_full_;
     stopping_ = true;
-    if (ts_.issued[d] > 0) --ts_.issued[d];
+    ++ts_.dir[d].failed;
     if (verifier_ != nullptr) VerifyDropped(req);
     FreeSlot(req);
     return;
@@ -1099,8 +1100,7 @@ void Worker::HandleError(IoRequest* req, int err) {
   DirStats& ds = ts_.dir[d];
   ++ds.errors;
   if (err == EAGAIN) ++ds.eagain;
-  ++ds.dropped;
-  ++ts_.dropped_issued[d];
+  ++ds.failed;          // an I/O for total_ios and IOPS, as fio; no bytes, no latency
   std::string message;  // error path only: allocating here is fine
   if (ts_.first_error.err == 0 || job_.error_dump)
     message = std::string(!is_sync_op                       ? DirName(d)
@@ -1245,7 +1245,7 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
         fast_prepare_ = false;  // PrepareNext ends the pass
       }
       if (ts_.issued[d] > 0)
-        --ts_.issued[d];  // nothing read: not an I/O (issued = ios + short + dropped)
+        --ts_.issued[d];  // nothing read: not an I/O (issued = ios + failed + short + dropped)
       FreeSlot(req);
     } else {
       HandleError(req, ENOSPC);  // a write that writes nothing cannot make progress
@@ -1558,8 +1558,7 @@ void Worker::Run() {
             " in the ratio of its weights (this job's: " + std::to_string(flow_weight_) + ")");
   if (fill_full_ != 0)
     AddNote("fill_device: the filesystem was full (" + std::to_string(ts_.dir[1].bytes) +
-            " bytes written): the job ended there, as fio's does (fio counts the write that "
-            "found it full in total_ios, iobench only those that wrote)");
+            " bytes written): the job ended there, as fio's does");
   if (eof_reads_ != 0)
     AddNote(std::to_string(eof_reads_) +
             " random reads found the end of the file: nothing read, not counted as I/Os "

@@ -113,6 +113,7 @@ void MergeDir(DirStats& d, const DirStats& s) {
   d.bytes += s.bytes;
   d.short_ios += s.short_ios;
   d.dropped += s.dropped;
+  d.failed += s.failed;
   d.errors += s.errors;
   d.eagain += s.eagain;
   d.high_prio_ios += s.high_prio_ios;
@@ -306,7 +307,7 @@ uint64_t BandwidthBytes(const DirStats& ds, uint64_t job_runtime_ms) {
 double Iops(const DirStats& ds, uint64_t job_runtime_ms) {
   const uint64_t rt = DirRuntimeMs(ds, job_runtime_ms);
   if (!rt) return 0;
-  return 1000.0 * static_cast<double>(ds.ios) / static_cast<double>(rt);
+  return 1000.0 * static_cast<double>(ReportedIos(ds)) / static_cast<double>(rt);
 }
 
 uint64_t BandwidthBytes(const JobResult& job, int ddir) {
@@ -415,6 +416,9 @@ LatencyDistribution ComputeLatencyDistribution(const ThreadStats& ts) {
   uint64_t total = 0;
   for (int d = 0; d < kNumDdirs; ++d) {
     const DirStats& ds = ts.dir[d];
+    // fio divides by total_io_u: a failed I/O has no latency but is in the
+    // denominator, so the shares of a job with errors add up to less than 100.
+    total += ds.failed;
     const Histogram& h = HistogramTotal(ds.lat_hist) ? ds.lat_hist : ds.clat_hist;
     for (unsigned i = 0; i < Histogram::kNr; ++i) {
       const uint64_t c = h.counts[i];

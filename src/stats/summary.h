@@ -188,6 +188,10 @@ inline constexpr std::array<const char*, 12> kLatBucketLabels = {
 // show as 0.1, as fio). For depth, total is all completed I/Os.
 std::array<double, 7> DepthPercentages(const std::array<uint64_t, 7>& counts, uint64_t total);
 
+// I/Os as fio counts them in total_ios and IOPS (its total_io_u): the
+// completed ones and those that ended in an error.
+inline uint64_t ReportedIos(const DirStats& ds) { return ds.ios + ds.failed; }
+
 // Total completed I/Os over read, write and trim.
 uint64_t TotalIos(const ThreadStats& ts);
 

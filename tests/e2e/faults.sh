@@ -90,6 +90,13 @@ else
         "$(json "$out" 'j["iobench"]["first_error"]["error"], j["iobench"]["first_error"]["file"], j["iobench"]["first_error"]["offset"], j["iobench"]["first_error"]["ddir"]')" \
         "(28, '$mnt/f', 1048576, 'write')"
       expect_eq "enospc-$e written" "$(json "$out" 'j["write"]["io_bytes"]')" 1048576
+      # The failed write is an I/O for total_ios (fio's total_io_u), not a
+      # dropped one and not a latency sample; fio 3.33 reads the same.
+      expect_eq "enospc-$e total_ios" \
+        "$(json "$out" 'j["write"]["total_ios"], j["write"]["drop_ios"], j["write"]["clat_ns"]["N"]')" \
+        "(17, 0, 16)"
+      grep -q "issued rwts: total=0,17,0,0 short=0,0,0,0 dropped=0,0,0,0" "$out" ||
+        fail "enospc-$e: issued rwts without the failed write in total"
       expect_eq "enospc-$e errors" "$(json "$out" 'j["iobench"]["total_errors"]')" 1
     fi
     rm -f "$mnt"/*
@@ -144,11 +151,33 @@ else
         # shellcheck disable=SC2086
         timeout 20 "$tool" --name=w --ioengine=psync --filename="$mnt/f" --rw=write --size=4m \
           --bs=64k --fallocate=none $args --output-format=json >"$work/cmp.out" 2>/dev/null
-        got+=("$?:$(json "$work/cmp.out" 'j["error"], j.get("total_err")')")
+        got+=("$?:$(json "$work/cmp.out" 'j["error"], j.get("total_err"), j["write"]["total_ios"], j["write"]["drop_ios"], j["write"]["io_bytes"]')")
       done
       expect_eq "enospc vs fio [$args]" "${got[1]}" "${got[0]}"
     done
     ran=$((ran + 1))
+  fi
+  rm -f "$mnt"/*
+  # fill_device: the write that finds the filesystem full ends the job
+  # without an error and counts in total_ios, as in fio 3.33 (17 of 64 KiB
+  # into 1 MiB: 16 wrote, 1 found it full). size= past the free space, so
+  # that a write finds it full (without size= iobench stops at the free space).
+  if run fill-device 0 -- "$bin" --name=w --ioengine=psync --filename="$mnt/f" --rw=write \
+    --bs=64k --size=4m --fill_device=1 --output-format=json; then
+    expect_eq fill-device \
+      "$(json "$work/fill-device.out" 'j["error"], j["write"]["total_ios"], j["write"]["io_bytes"], j["write"]["clat_ns"]["N"]')" \
+      "(0, 17, 1048576, 16)"
+  fi
+  rm -f "$mnt"/*
+  # The first write fails (the filesystem is already full): one I/O in
+  # total_ios, but no runtime, IOPS or bandwidth for the direction, as fio's
+  # (runtime 0, iops 0).
+  head -c 1m /dev/zero >"$mnt/full" 2>/dev/null
+  if run first-write-fails 1 -- "$bin" --name=w --ioengine=psync --filename="$mnt/f" --rw=write \
+    --size=1m --bs=64k --fallocate=none --output-format=json; then
+    expect_eq first-write-fails \
+      "$(json "$work/first-write-fails.out" 'j["error"], j["write"]["total_ios"], j["write"]["runtime"], j["write"]["iops"], j["write"]["bw"]')" \
+      "(28, 1, 0, 0.0, 0)"
   fi
   rm -f "$mnt"/*
   umount "$mnt" && mounted=""
@@ -230,6 +259,7 @@ else
     # continue_on_error=read alone does not cover EAGAIN (fio: EIO and
     # EILSEQ only); ignore_error=EAGAIN does: every EAGAIN is counted, as
     # eagain and as an error, and the job goes on (exit 0, err=11 shown).
+    # A failed read is an I/O in total_ios, as fio's total_io_u: 2048 in all.
     timeout 20 "$bin" --name=r --ioengine=pvsync2 --nowait=1 --continue_on_error=read \
       --filename="$f" --rw=randread --size=8m --bs=4k --output-format=json \
       >"$work/nowait1.out" 2>"$work/nowait1.err"
@@ -239,7 +269,7 @@ else
       >"$work/nowait2.out" 2>"$work/nowait2.err"
     expect_eq "nowait-continue exit" "$?" 0
     expect_eq nowait-continue \
-      "$(json "$work/nowait2.out" 'j["error"], j["iobench"]["eagain"]["read"] == j["iobench"]["total_errors"] > 0, j["read"]["total_ios"] + j["iobench"]["total_errors"] == 2048')" \
+      "$(json "$work/nowait2.out" 'j["error"], j["iobench"]["eagain"]["read"] == j["iobench"]["total_errors"] > 0, j["read"]["total_ios"] == 2048')" \
       "(11, True, True)"
     echo "ok   nowait"
   fi

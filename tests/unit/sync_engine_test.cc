@@ -306,7 +306,7 @@ TEST(SyncEngineTest, NowaitEagainIsCountedAndPolicyApplies) {
   EXPECT_EQ(jr.error, 0);
   EXPECT_GE(jr.stats.dir[0].eagain, 1u);
   EXPECT_EQ(jr.stats.dir[0].errors, jr.stats.dir[0].eagain);
-  EXPECT_EQ(jr.stats.dir[0].ios + jr.stats.dir[0].dropped, 64u);
+  EXPECT_EQ(jr.stats.dir[0].ios + jr.stats.dir[0].failed, 64u);
 
   // Not tolerated: the first EAGAIN fails the job. continue_on_error=read
   // alone covers EIO and EILSEQ only, as in fio. A fresh cold file, since

@@ -16,6 +16,7 @@
 #include "fake_engine.h"
 #include "run/coordinator.h"
 #include "run/worker.h"
+#include "stats/summary.h"
 
 namespace iobench {
 namespace {
@@ -209,11 +210,15 @@ TEST(WorkerFakeEngineTest, ShortTransfersAreRequeuedFailuresCountedBusyRetried) 
   EXPECT_GT(l.shorts, 0u);
   EXPECT_GT(l.failures, 0u);
   EXPECT_GT(l.busy, 0u);
-  // Every issued I/O ends exactly once: complete or dropped by an error.
+  // Every issued I/O ends exactly once: complete or failed. A failed one is
+  // in total_ios (fio's total_io_u), not dropped: fio's drop_ios stays 0.
   EXPECT_EQ(jr.stats.issued[1], kN);
-  EXPECT_EQ(wr.ios + wr.dropped, kN);
+  EXPECT_EQ(wr.ios + wr.failed, kN);
+  EXPECT_EQ(ReportedIos(wr), kN);
   EXPECT_EQ(wr.errors, l.failures);
-  EXPECT_EQ(wr.dropped, l.failures);
+  EXPECT_EQ(wr.failed, l.failures);
+  EXPECT_EQ(wr.dropped, 0u);
+  EXPECT_EQ(jr.stats.dropped_issued[1], 0u);
   EXPECT_EQ(wr.short_ios, l.shorts);
   EXPECT_EQ(jr.stats.short_issued[1], l.shorts);
   EXPECT_EQ(wr.bytes, wr.ios * kBs);
@@ -240,7 +245,8 @@ TEST(WorkerFakeEngineTest, FirstErrorStopsTheJobWithoutContinueOnError) {
   EXPECT_EQ(jr.stats.dir[0].errors, 1u);
   EXPECT_EQ(fr.ledger->protocol_errors, 0u);
   EXPECT_LT(jr.stats.issued[0], kN);
-  EXPECT_EQ(jr.stats.dir[0].ios + jr.stats.dir[0].dropped, jr.stats.issued[0]);
+  EXPECT_EQ(jr.stats.dir[0].ios + jr.stats.dir[0].failed, jr.stats.issued[0]);
+  EXPECT_EQ(jr.stats.dir[0].failed, 1u);  // the failed read is an I/O, as fio
   // In order: completion 50 is the I/O at block 49.
   EXPECT_EQ(jr.stats.first_error.offset, 49 * kBs);
   EXPECT_NE(jr.error_message.find("Input/output error"), std::string::npos) << jr.error_message;
