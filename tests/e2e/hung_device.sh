@@ -140,7 +140,12 @@ if command -v fsfreeze >/dev/null && command -v mkfs.ext4 >/dev/null; then
   mkdir -p "$mnt"
   if mount "$loop" "$mnt" 2>/dev/null; then
     for eng in psync io_uring; do
+      # Written in full before the job starts, so that iobench has nothing
+      # to lay out: a freeze that came during the layout (under load, the
+      # 0.5 s below can end before it does) stalled the job before its first
+      # I/O, where the watchdog rightly does not look, and it waited 30 s.
       rm -f "$mnt/f"
+      dd if=/dev/zero of="$mnt/f" bs=1M count=8 conv=fsync status=none || fail "dd"
       expect_stuck "$eng" "fsfreeze -f $mnt && frozen=1" "fsfreeze -u $mnt; frozen=0" \
         --filename="$mnt/f" --size=8m --rw=write --bs=4k --direct=1 --iodepth=4 &&
         ran=$((ran + 1))
