@@ -258,7 +258,8 @@ TEST_F(LibaioTest, RingFirstThenWaitReturnsEachCompletionOnce) {
   EXPECT_EQ(done, 2000u);
   const EngineCounters& c = rig.engine()->counters();
   EXPECT_EQ(c.reaped, 2000u);
-  EXPECT_GT(c.reap_syscalls, 0u);  // the queue was full: some reaps had to wait
+  // How many reaps had to wait depends on the device's speed against ours
+  // (under ASan every completion was in the ring already): only the bound.
   EXPECT_LE(c.reap_syscalls, c.reap_calls);
 }
 
