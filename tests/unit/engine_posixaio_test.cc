@@ -31,70 +31,46 @@ std::string ThreadName() {
 class PosixAioTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    info_ = FindEngine("posixaio");
-    ASSERT_NE(info_, nullptr);
-    ASSERT_NE(info_->factory, nullptr);
-    Status p = info_->probe();
+    const EngineInfo* info = FindEngine("posixaio");
+    ASSERT_NE(info, nullptr);
+    ASSERT_NE(info->factory, nullptr);
+    Status p = info->probe();
     if (!p.ok()) GTEST_SKIP() << "posixaio unavailable: " << p.message();
     job_.name = "t";
     job_.ioengine = "posixaio";
   }
-  // A pool of `depth` requests over one file opened with `oflags`.
-  Status Open(uint32_t depth, int oflags) {
+  // A pool of `depth` requests over one 64-block file of zeros, opened O_RDWR.
+  Status Open(uint32_t depth) {
     path_ = dir_.path() + "/data";
     int fd = open(path_.c_str(), O_CREAT | O_RDWR, 0600);
     if (fd < 0) return Status::Internal("open");
     std::vector<char> zeros(64 * kBs, 0);
     (void)!pwrite(fd, zeros.data(), zeros.size(), 0);
     close(fd);
-    files_.assign(1, EngineFile());
-    files_[0].path = path_;
-    files_[0].fd = open(path_.c_str(), oflags | O_CLOEXEC);
-    files_[0].size = 64 * kBs;
+    std::vector<EngineFile> files(1);
+    files[0].path = path_;
+    files[0].fd = open(path_.c_str(), O_RDWR | O_CLOEXEC);
+    files[0].size = 64 * kBs;
     job_.iodepth = depth;
-    base_ = static_cast<char*>(std::aligned_alloc(4096, depth * kBs));
-    pool_.assign(depth, IoRequest());
-    for (uint32_t i = 0; i < depth; ++i) {
-      pool_[i].index = i;
-      pool_[i].buf = base_ + i * kBs;
-      pool_[i].fd = files_[0].fd;
-    }
-    engine_ = info_->factory();
-    EngineContext ctx;
-    ctx.job = &job_;
-    ctx.iodepth = depth;
-    ctx.files = &files_;
-    ctx.requests = &pool_;
-    ctx.buffer_base = base_;
-    ctx.buffer_bytes = depth * kBs;
-    ctx.buffer_stride = kBs;
-    return engine_->Init(ctx);
-  }
-  void TearDown() override {
-    if (engine_) engine_->Shutdown();
-    engine_.reset();
-    std::free(base_);
-    for (auto& f : files_)
-      if (f.fd >= 0) close(f.fd);
+    IOB_RETURN_IF_ERROR(rig_.Open("posixaio", job_, std::move(files), kBs));
+    engine_ = rig_.engine();
+    return Status::Ok();
   }
 
-  const EngineInfo* info_ = nullptr;
   JobSpec job_;
   TempDir dir_{"/dev/shm"};
   std::string path_;
-  std::vector<EngineFile> files_;
-  std::vector<IoRequest> pool_;
-  char* base_ = nullptr;
-  std::unique_ptr<Engine> engine_;
+  testing_engine::EngineRig rig_;  // declared after dir_: shut down before it goes
+  Engine* engine_ = nullptr;
 };
 
 // Writes in flight at Shutdown: it returns only when glibc is done with every
 // aiocb and buffer. Afterwards each block holds either its write or the old
 // zeros, never anything else, and scribbling over the buffers changes nothing.
 TEST_F(PosixAioTest, ShutdownWithRequestsInFlightWaitsForThem) {
-  ASSERT_TRUE(Open(16, O_RDWR).ok());
+  ASSERT_TRUE(Open(16).ok());
   for (uint32_t i = 0; i < 16; ++i) {
-    IoRequest& r = pool_[i];
+    IoRequest& r = rig_.request(i);
     r.op = IoOp::kWrite;
     r.offset = i * kBs;
     r.length = kBs;
@@ -105,7 +81,7 @@ TEST_F(PosixAioTest, ShutdownWithRequestsInFlightWaitsForThem) {
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(*c, 16u);
   engine_->Shutdown();
-  std::memset(base_, 'X', 16 * kBs);  // glibc must not write from these any more
+  std::memset(rig_.buffer_base(), 'X', 16 * kBs);  // glibc must not write from these any more
   int fd = open(path_.c_str(), O_RDONLY);
   ASSERT_GE(fd, 0);
   std::vector<char> got(kBs);
@@ -126,8 +102,8 @@ TEST_F(PosixAioTest, ShutdownWithRequestsInFlightWaitsForThem) {
 // one that is not open is refused there with EBADF, and the request comes
 // back once, from Reap, with -EBADF.
 TEST_F(PosixAioTest, RefusedSubmissionCompletesOnceWithTheError) {
-  ASSERT_TRUE(Open(4, O_RDWR).ok());
-  IoRequest& r = pool_[0];
+  ASSERT_TRUE(Open(4).ok());
+  IoRequest& r = rig_.request(0);
   r.op = IoOp::kFsync;
   r.fd = -1;
   ASSERT_EQ(engine_->Queue(&r), QueueResult::kQueued);
@@ -150,7 +126,7 @@ TEST_F(PosixAioTest, RefusedSubmissionCompletesOnceWithTheError) {
 // gives the old name back.
 TEST_F(PosixAioTest, NamesTheWorkerThreadForItsHelpers) {
   const std::string before = ThreadName();
-  ASSERT_TRUE(Open(2, O_RDWR).ok());
+  ASSERT_TRUE(Open(2).ok());
   EXPECT_EQ(ThreadName(), "iob-aio-" + std::to_string(gettid()));
   engine_->Shutdown();
   EXPECT_EQ(ThreadName(), before);
@@ -158,7 +134,7 @@ TEST_F(PosixAioTest, NamesTheWorkerThreadForItsHelpers) {
 
 TEST_F(PosixAioTest, DepthAboveTheLimitIsRefusedBeforeTheRun) {
   job_.iodepth = 70000;
-  Status st = info_->check_job(job_, {});
+  Status st = FindEngine("posixaio")->check_job(job_, {});
   EXPECT_EQ(st.code(), Status::Code::kResourceLimit);
   EXPECT_NE(st.message().find("posixaio: iodepth=70000"), std::string::npos) << st.message();
 }

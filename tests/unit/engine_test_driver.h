@@ -156,6 +156,13 @@ class EngineRig {
   }
 
   Engine* engine() { return engine_.get(); }
+  // For tests that drive Queue/Commit/Reap by hand: request i of the pool
+  // (its fd set to file 0's) and the start of the buffers.
+  IoRequest& request(uint32_t i) {
+    pool_[i].fd = files_.empty() ? -1 : files_[0].fd;
+    return pool_[i];
+  }
+  char* buffer_base() { return base_; }
   const EngineInfo* info() const { return info_; }
   uint32_t depth() const { return depth_; }
   // Reap with min == 0 only (spin), to exercise non-blocking reaping paths.
