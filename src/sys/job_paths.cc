@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sys/strings.h"
+
 namespace iobench::sys {
 namespace {
 
@@ -13,10 +15,6 @@ void ReplaceAll(std::string* s, const std::string& from, const std::string& to) 
 std::string JoinDir(const std::string& dir, const std::string& name) {
   if (dir.empty() || (!name.empty() && name[0] == '/')) return name;
   return dir.back() == '/' ? dir + name : dir + "/" + name;
-}
-
-void AddUnique(std::vector<std::string>* v, std::string s) {
-  if (std::find(v->begin(), v->end(), s) == v->end()) v->push_back(std::move(s));
 }
 
 }  // namespace

@@ -4,13 +4,14 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace iobench::sys {
 
 // Appends s unless v already holds it.
-inline void AddUnique(std::vector<std::string>* v, const std::string& s) {
-  if (std::find(v->begin(), v->end(), s) == v->end()) v->push_back(s);
+inline void AddUnique(std::vector<std::string>* v, std::string s) {
+  if (std::find(v->begin(), v->end(), s) == v->end()) v->push_back(std::move(s));
 }
 
 // "a<sep>b<sep>c"; empty for an empty list.
