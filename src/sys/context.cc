@@ -20,10 +20,6 @@ namespace {
 
 constexpr uint64_t kDiskSizedRegion = 1ull << 30;
 
-bool IsMemoryFs(const std::string& fs) {
-  return fs == "tmpfs" || fs == "ramfs" || fs == "devtmpfs" || fs == "hugetlbfs";
-}
-
 std::vector<std::string> Tokens(const std::string& s) {
   std::vector<std::string> out;
   std::string cur;

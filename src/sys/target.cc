@@ -190,11 +190,11 @@ void FillQueueSettings(const std::string& disk, TargetContext* ctx) {
   if (auto v = ReadFirstLine(base + "/queue/write_cache"); v.ok()) ctx->write_cache = *v;
 }
 
+}  // namespace
+
 bool IsMemoryFs(const std::string& fs) {
   return fs == "tmpfs" || fs == "ramfs" || fs == "devtmpfs" || fs == "hugetlbfs";
 }
-
-}  // namespace
 
 std::string FsMagicName(uint64_t magic) {
   for (const auto& m : kMagics)

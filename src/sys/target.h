@@ -34,6 +34,10 @@ Result<std::string> FsTypeName(const std::string& path);
 // True when `path` exists and is a block device (after following symlinks).
 bool IsBlockDevice(const std::string& path);
 
+// True for a filesystem type whose data lives in memory (tmpfs, ramfs,
+// devtmpfs, hugetlbfs): no device under it, no page cache to drop.
+bool IsMemoryFs(const std::string& fs_type);
+
 // The device stack under a target, from the device that holds it down to the
 // disks at the bottom.
 struct TargetInfo {
