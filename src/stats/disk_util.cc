@@ -6,17 +6,12 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "iobench/clock.h"
 #include "sys/procfs.h"
 #include "sys/target.h"
 
 namespace iobench {
 namespace {
-
-uint64_t NowNs() {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
 
 uint64_t Delta(uint64_t a, uint64_t b) { return b >= a ? b - a : 0; }
 
@@ -60,11 +55,11 @@ void DiskUtilTracker::Start() {
     s.ok = Read(n, s.v);
     if (s.ok) start_.push_back(s);
   }
-  start_ns_ = NowNs();
+  start_ns_ = MonotonicNs();
 }
 
 std::vector<DiskUtil> DiskUtilTracker::SinceStart() const {
-  const uint64_t elapsed_ms = (NowNs() - start_ns_) / 1000000;
+  const uint64_t elapsed_ms = (MonotonicNs() - start_ns_) / 1000000;
   std::vector<DiskUtil> out;
   for (const auto& s : start_) {
     uint64_t now[11];
