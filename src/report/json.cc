@@ -109,12 +109,6 @@ ojson LatDistObject(const std::array<double, N>& v) {
   return o;
 }
 
-uint64_t SumArray(const std::array<uint64_t, 7>& a) {
-  uint64_t s = 0;
-  for (uint64_t x : a) s += x;
-  return s;
-}
-
 // fio lists an option under "job options" / "global options" only when it
 // was written with a value: bare flags (`stonewall`, `group_reporting`,
 // `time_based`) are left out, `stonewall=1` is listed.
@@ -318,11 +312,11 @@ ojson JobObject(const JobRecord& rec, const GroupTotals& totals, bool plus,
   o["ctx"] = ts.cpu.ctx;
   o["majf"] = ts.cpu.majf;
   o["minf"] = ts.cpu.minf;
-  o["iodepth_level"] = DistObject(DepthPercentages(ts.depth.depth, SumArray(ts.depth.depth)), true);
+  o["iodepth_level"] = DistObject(DepthPercentages(ts.depth.depth, DepthSum(ts.depth.depth)), true);
   const uint64_t sub_total =
-      ts.depth.submit_events ? ts.depth.submit_events : SumArray(ts.depth.submit);
+      ts.depth.submit_events ? ts.depth.submit_events : DepthSum(ts.depth.submit);
   const uint64_t comp_total =
-      ts.depth.complete_events ? ts.depth.complete_events : SumArray(ts.depth.complete);
+      ts.depth.complete_events ? ts.depth.complete_events : DepthSum(ts.depth.complete);
   o["iodepth_submit"] = DistObject(DepthPercentages(ts.depth.submit, sub_total), false);
   o["iodepth_complete"] = DistObject(DepthPercentages(ts.depth.complete, comp_total), false);
   const LatencyDistribution ld = ComputeLatencyDistribution(ts);

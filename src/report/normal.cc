@@ -166,12 +166,6 @@ std::string DistLine(const std::array<double, 7>& p, bool depth) {
   return s;
 }
 
-uint64_t SumArray(const std::array<uint64_t, 7>& a) {
-  uint64_t t = 0;
-  for (uint64_t x : a) t += x;
-  return t;
-}
-
 // fio's steady state bandwidth: the mean in kb_base units (integer), shown
 // from the kilo prefix up; `names_pow2` picks Ki/Mi or k/M names. fio prints
 // the alternative form with the same kb_base divisor and the other names
@@ -275,11 +269,11 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
                       ReapPerCall(ts));
 
   o += "  IO depths    : " +
-       DistLine(DepthPercentages(ts.depth.depth, SumArray(ts.depth.depth)), true) + "\n";
+       DistLine(DepthPercentages(ts.depth.depth, DepthSum(ts.depth.depth)), true) + "\n";
   const uint64_t sub_total =
-      ts.depth.submit_events ? ts.depth.submit_events : SumArray(ts.depth.submit);
+      ts.depth.submit_events ? ts.depth.submit_events : DepthSum(ts.depth.submit);
   const uint64_t comp_total =
-      ts.depth.complete_events ? ts.depth.complete_events : SumArray(ts.depth.complete);
+      ts.depth.complete_events ? ts.depth.complete_events : DepthSum(ts.depth.complete);
   o += "     submit    : " + DistLine(DepthPercentages(ts.depth.submit, sub_total), false) + "\n";
   o +=
       "     complete  : " + DistLine(DepthPercentages(ts.depth.complete, comp_total), false) + "\n";

@@ -90,12 +90,6 @@ void DdirFields(std::string& o, const JobRecord& rec, const DirView& v, int vers
   }
 }
 
-uint64_t SumArray(const std::array<uint64_t, 7>& a) {
-  uint64_t s = 0;
-  for (uint64_t x : a) s += x;
-  return s;
-}
-
 // One record's line, without the trailing newline.
 std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTotals& t,
                       int version) {
@@ -114,7 +108,7 @@ std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTot
                     CpuPercent(ts.cpu.sys_us, rt), static_cast<unsigned long long>(ts.cpu.ctx),
                     static_cast<unsigned long long>(ts.cpu.majf),
                     static_cast<unsigned long long>(ts.cpu.minf));
-  const auto depth = DepthPercentages(ts.depth.depth, SumArray(ts.depth.depth));
+  const auto depth = DepthPercentages(ts.depth.depth, DepthSum(ts.depth.depth));
   for (double p : depth) o += fmt::sprintf(";%3.1f%%", p);
   // Terse v3 has no nsec buckets: fio folds them into the first usec one.
   const LatencyDistribution ld = ComputeLatencyDistribution(ts);

@@ -187,6 +187,12 @@ inline constexpr std::array<const char*, 12> kLatBucketLabels = {
 // IO depth / submit / complete percentages (nonzero shares below 0.1 %
 // show as 0.1, as fio). For depth, total is all completed I/Os.
 std::array<double, 7> DepthPercentages(const std::array<uint64_t, 7>& counts, uint64_t total);
+// The sum of one of those depth/submit/complete count arrays.
+inline uint64_t DepthSum(const std::array<uint64_t, 7>& counts) {
+  uint64_t s = 0;
+  for (uint64_t x : counts) s += x;
+  return s;
+}
 
 // I/Os as fio counts them in total_ios and IOPS (its total_io_u): the
 // completed ones and those that ended in an error.
