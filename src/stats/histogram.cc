@@ -82,13 +82,13 @@ class CountsPool {
   }
 
   void Put(uint64_t* p) noexcept {
-    // A slot that held counts goes back to the kernel (zero again, and not
-    // resident): zeroing it in place would keep its pages resident while the
-    // next user of the slot may write other pages.
-    bool used = false;
-    for (unsigned b = 0; b < Histogram::kNr && !used; b += kSpan)
-      used = !SpanEmpty(p + b, std::min(kSpan, Histogram::kNr - b));
-    if (used && madvise(p, kSlotBytes, MADV_DONTNEED) != 0) ZeroUsedSpans(p);
+    // The slot goes back to the kernel (zero again, and not resident):
+    // zeroing it in place would keep its pages resident while the next user
+    // of the slot may write other pages. Always, not only when it holds
+    // counts now: Clear() and assignment zero spans in place, and a slot
+    // that held counts once may be all zero and still resident. On pages
+    // that were never touched the call costs well under a microsecond.
+    if (madvise(p, kSlotBytes, MADV_DONTNEED) != 0) ZeroUsedSpans(p);
     std::lock_guard<std::mutex> lock(mu_);
     try {
       free_.push_back(p);
