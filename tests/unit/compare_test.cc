@@ -3,6 +3,7 @@
 
 #include "report/table.h"
 #include "table_fixtures.h"
+#include "temp_dir.h"
 
 namespace iobench {
 namespace {

@@ -10,6 +10,7 @@
 
 #include "sys/target.h"
 #include "sys_test_util.h"
+#include "temp_dir.h"
 
 namespace iobench {
 namespace {

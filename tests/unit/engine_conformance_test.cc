@@ -21,15 +21,16 @@
 
 #include "engine_test_driver.h"
 #include "iobench/engine.h"
+#include "temp_dir.h"
 
 namespace iobench {
 namespace {
 
+using testing::TempDir;
 using testing_engine::CheckPattern;
 using testing_engine::EngineRig;
 using testing_engine::FillPattern;
 using testing_engine::LoopDevice;
-using testing_engine::TempDir;
 
 struct Variant {
   std::string engine;
@@ -90,9 +91,9 @@ const char* WhereName(Where w) {
   return "?";
 }
 
-constexpr uint64_t kBs = 4096;
-constexpr uint64_t kBlocks = 64;
-constexpr uint64_t kTargetBytes = kBlocks * kBs;
+constexpr uint64_t kConfBs = 4096;
+constexpr uint64_t kConfBlocks = 64;
+constexpr uint64_t kTargetBytes = kConfBlocks * kConfBs;
 
 using Param = std::tuple<Variant, Where>;
 
@@ -176,43 +177,43 @@ TEST_P(EngineConformanceTest, WritesReadBackIntactAtTheirOffsets) {
   EngineRig rig;
   OpenRig(&rig);
   if (IsSkipped() || HasFatalFailure()) return;
-  std::vector<uint64_t> order(kBlocks);
+  std::vector<uint64_t> order(kConfBlocks);
   std::iota(order.begin(), order.end(), 0);
   std::shuffle(order.begin(), order.end(), std::mt19937(42));
   uint64_t writes = 0;
   Status st = rig.Run(
-      kBlocks,
+      kConfBlocks,
       [&](IoRequest* r, uint64_t i) {
         r->op = IoOp::kWrite;
         r->file_index = 0;
-        r->offset = order[i] * kBs;
-        r->length = kBs;
-        FillPattern(r->buf, kBs, r->offset);
+        r->offset = order[i] * kConfBs;
+        r->length = kConfBs;
+        FillPattern(r->buf, kConfBs, r->offset);
       },
       [&](IoRequest* r) {
-        EXPECT_EQ(r->res, static_cast<int64_t>(kBs)) << "write at " << r->offset;
+        EXPECT_EQ(r->res, static_cast<int64_t>(kConfBs)) << "write at " << r->offset;
         ++writes;
       });
   ASSERT_TRUE(st.ok()) << st.message();
-  EXPECT_EQ(writes, kBlocks);
+  EXPECT_EQ(writes, kConfBlocks);
 
   uint64_t reads = 0;
   st = rig.Run(
-      kBlocks,
+      kConfBlocks,
       [&](IoRequest* r, uint64_t i) {
         r->op = IoOp::kRead;
         r->file_index = 0;
-        r->offset = order[kBlocks - 1 - i] * kBs;
-        r->length = kBs;
-        std::memset(r->buf, 0, kBs);
+        r->offset = order[kConfBlocks - 1 - i] * kConfBs;
+        r->length = kConfBs;
+        std::memset(r->buf, 0, kConfBs);
       },
       [&](IoRequest* r) {
-        ASSERT_EQ(r->res, static_cast<int64_t>(kBs)) << "read at " << r->offset;
-        EXPECT_TRUE(CheckPattern(r->buf, kBs, r->offset)) << "data at " << r->offset;
+        ASSERT_EQ(r->res, static_cast<int64_t>(kConfBs)) << "read at " << r->offset;
+        EXPECT_TRUE(CheckPattern(r->buf, kConfBs, r->offset)) << "data at " << r->offset;
         ++reads;
       });
   ASSERT_TRUE(st.ok()) << st.message();
-  EXPECT_EQ(reads, kBlocks);
+  EXPECT_EQ(reads, kConfBlocks);
   rig.Close();
 
   // Independent check, outside the engine.
@@ -221,8 +222,8 @@ TEST_P(EngineConformanceTest, WritesReadBackIntactAtTheirOffsets) {
   std::vector<char> buf(kTargetBytes);
   ASSERT_EQ(pread(fd, buf.data(), kTargetBytes, 0), static_cast<ssize_t>(kTargetBytes));
   close(fd);
-  for (uint64_t b = 0; b < kBlocks; ++b)
-    EXPECT_TRUE(CheckPattern(buf.data() + b * kBs, kBs, b * kBs)) << "block " << b;
+  for (uint64_t b = 0; b < kConfBlocks; ++b)
+    EXPECT_TRUE(CheckPattern(buf.data() + b * kConfBs, kConfBs, b * kConfBs)) << "block " << b;
 }
 
 // Exactly n completions for n requests at depth, each request once (the
@@ -235,23 +236,23 @@ TEST_P(EngineConformanceTest, ExactCompletionCountAtDepth) {
   uint64_t done = 0, bytes = 0;
   std::mt19937_64 rng(7);
   std::vector<uint64_t> offs(kN);
-  for (auto& o : offs) o = (rng() % kBlocks) * kBs;
+  for (auto& o : offs) o = (rng() % kConfBlocks) * kConfBs;
   Status st = rig.Run(
       kN,
       [&](IoRequest* r, uint64_t i) {
         r->op = IoOp::kRead;
         r->file_index = 0;
         r->offset = offs[i];
-        r->length = kBs;
+        r->length = kConfBs;
       },
       [&](IoRequest* r) {
         ++done;
         if (r->res > 0) bytes += static_cast<uint64_t>(r->res);
-        EXPECT_EQ(r->res, static_cast<int64_t>(kBs));
+        EXPECT_EQ(r->res, static_cast<int64_t>(kConfBs));
       });
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(done, kN);
-  EXPECT_EQ(bytes, kN * kBs);
+  EXPECT_EQ(bytes, kN * kConfBs);
   if (!rig.engine()->IsSync()) {
     const EngineCounters& c = rig.engine()->counters();
     EXPECT_EQ(c.submitted, kN);
@@ -268,8 +269,8 @@ TEST_P(EngineConformanceTest, ShortReadAtEofAndZeroPastIt) {
   if (where_ != Where::kLoopDirect) {
     int fd = open(path_.c_str(), O_RDWR);
     ASSERT_GE(fd, 0);
-    ASSERT_EQ(ftruncate(fd, static_cast<off_t>(3 * kBs + 100)), 0);
-    std::vector<char> data(3 * kBs + 100);
+    ASSERT_EQ(ftruncate(fd, static_cast<off_t>(3 * kConfBs + 100)), 0);
+    std::vector<char> data(3 * kConfBs + 100);
     FillPattern(data.data(), data.size(), 0);
     ASSERT_EQ(pwrite(fd, data.data(), data.size(), 0), static_cast<ssize_t>(data.size()));
     ASSERT_EQ(fsync(fd), 0);
@@ -278,17 +279,17 @@ TEST_P(EngineConformanceTest, ShortReadAtEofAndZeroPastIt) {
   EngineRig rig;
   OpenRig(&rig);
   if (IsSkipped() || HasFatalFailure()) return;
-  std::vector<char> got(kBs);
+  std::vector<char> got(kConfBs);
   if (where_ != Where::kLoopDirect) {
-    auto r = rig.One(IoOp::kRead, 3 * kBs, kBs, got.data());
+    auto r = rig.One(IoOp::kRead, 3 * kConfBs, kConfBs, got.data());
     ASSERT_TRUE(r.ok()) << r.status().message();
     EXPECT_EQ(*r, 100);
-    EXPECT_TRUE(CheckPattern(got.data(), 100, 3 * kBs));
-    auto past = rig.One(IoOp::kRead, 4 * kBs, kBs, got.data());
+    EXPECT_TRUE(CheckPattern(got.data(), 100, 3 * kConfBs));
+    auto past = rig.One(IoOp::kRead, 4 * kConfBs, kConfBs, got.data());
     ASSERT_TRUE(past.ok());
     EXPECT_EQ(*past, 0);
   } else {
-    auto at_end = rig.One(IoOp::kRead, kTargetBytes, kBs, got.data());
+    auto at_end = rig.One(IoOp::kRead, kTargetBytes, kConfBs, got.data());
     ASSERT_TRUE(at_end.ok());
     EXPECT_EQ(*at_end, 0);
   }
@@ -300,14 +301,14 @@ TEST_P(EngineConformanceTest, WriteOnReadOnlyFdIsEbadf) {
   EngineRig rig;
   OpenRig(&rig, O_RDONLY);
   if (IsSkipped() || HasFatalFailure()) return;
-  std::vector<char> data(kBs, 'x');
-  auto r = rig.One(IoOp::kWrite, 0, kBs, data.data());
+  std::vector<char> data(kConfBs, 'x');
+  auto r = rig.One(IoOp::kWrite, 0, kConfBs, data.data());
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(*r, -EBADF);
   // The engine keeps working after an error.
-  auto ok = rig.One(IoOp::kRead, 0, kBs, data.data());
+  auto ok = rig.One(IoOp::kRead, 0, kConfBs, data.data());
   ASSERT_TRUE(ok.ok());
-  EXPECT_EQ(*ok, static_cast<int64_t>(kBs));
+  EXPECT_EQ(*ok, static_cast<int64_t>(kConfBs));
 }
 
 // O_DIRECT at an offset that is not block aligned: -EINVAL in res.
@@ -320,7 +321,7 @@ TEST_P(EngineConformanceTest, MisalignedDirectIoIsEinval) {
   EngineRig rig;
   OpenRig(&rig);
   if (IsSkipped() || HasFatalFailure()) return;
-  auto r = rig.One(IoOp::kRead, 1, kBs);
+  auto r = rig.One(IoOp::kRead, 1, kConfBs);
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(*r, -EINVAL);
 }
@@ -330,11 +331,11 @@ TEST_P(EngineConformanceTest, FsyncAndFdatasyncComplete) {
   EngineRig rig;
   OpenRig(&rig);
   if (IsSkipped() || HasFatalFailure()) return;
-  std::vector<char> data(kBs);
-  FillPattern(data.data(), kBs, kBs);
-  auto w = rig.One(IoOp::kWrite, kBs, kBs, data.data());
+  std::vector<char> data(kConfBs);
+  FillPattern(data.data(), kConfBs, kConfBs);
+  auto w = rig.One(IoOp::kWrite, kConfBs, kConfBs, data.data());
   ASSERT_TRUE(w.ok());
-  ASSERT_EQ(*w, static_cast<int64_t>(kBs));
+  ASSERT_EQ(*w, static_cast<int64_t>(kConfBs));
   auto f = rig.One(IoOp::kFsync, 0, 0);
   ASSERT_TRUE(f.ok()) << f.status().message();
   EXPECT_EQ(*f, 0);
@@ -349,12 +350,12 @@ TEST_P(EngineConformanceTest, SyncFileRangeCompletes) {
   EngineRig rig;
   OpenRig(&rig);
   if (IsSkipped() || HasFatalFailure()) return;
-  std::vector<char> data(kBs);
-  FillPattern(data.data(), kBs, 0);
-  auto w = rig.One(IoOp::kWrite, 0, kBs, data.data());
+  std::vector<char> data(kConfBs);
+  FillPattern(data.data(), kConfBs, 0);
+  auto w = rig.One(IoOp::kWrite, 0, kConfBs, data.data());
   ASSERT_TRUE(w.ok());
-  ASSERT_EQ(*w, static_cast<int64_t>(kBs));
-  auto s = rig.One(IoOp::kSyncFileRange, 0, kBs);
+  ASSERT_EQ(*w, static_cast<int64_t>(kConfBs));
+  auto s = rig.One(IoOp::kSyncFileRange, 0, kConfBs);
   ASSERT_TRUE(s.ok()) << s.status().message();
   EXPECT_EQ(*s, 0);
 }
@@ -378,12 +379,12 @@ TEST_P(EngineConformanceTest, TimedReapsReturnEachCompletionOnce) {
       [&](IoRequest* r, uint64_t i) {
         r->op = IoOp::kRead;
         r->file_index = 0;
-        r->offset = (i * 37 % kBlocks) * kBs;
-        r->length = kBs;
+        r->offset = (i * 37 % kConfBlocks) * kConfBs;
+        r->length = kConfBs;
       },
       [&](IoRequest* r) {
         ++done;
-        EXPECT_EQ(r->res, static_cast<int64_t>(kBs));
+        EXPECT_EQ(r->res, static_cast<int64_t>(kConfBs));
       });
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(done, kN);

@@ -12,12 +12,13 @@
 #include "engine_test_driver.h"
 #include "iobench/engine.h"
 #include "stats/helper_cpu.h"
+#include "temp_dir.h"
 
 namespace iobench {
 namespace {
 
+using testing::TempDir;
 using testing_engine::EngineRig;
-using testing_engine::TempDir;
 
 TEST(HelperCpuSplitTest, ProportionalAndSumsToTheWhole) {
   HelperCpu g;

@@ -10,15 +10,16 @@
 #include "engine_test_driver.h"
 #include "engines/async_common.h"
 #include "iobench/engine.h"
+#include "temp_dir.h"
 
 namespace iobench {
 namespace {
 
+using testing::TempDir;
 using testing_engine::EngineRig;
 using testing_engine::LoopDevice;
-using testing_engine::TempDir;
 
-constexpr uint64_t kBs = 4096;
+constexpr uint64_t kUringBs = 4096;
 
 class IoUringTest : public ::testing::Test {
  protected:
@@ -68,7 +69,7 @@ TEST_F(IoUringTest, CmdEngineSaysNotAvailableYet) {
 TEST_F(IoUringTest, UncachedOnTmpfsIsRefusedNamingFileFsAndKernel) {
   TempDir dir("/dev/shm");
   ASSERT_TRUE(dir.ok());
-  std::string path = MakeFile(dir.path(), 8 * kBs);
+  std::string path = MakeFile(dir.path(), 8 * kUringBs);
   job_.uncached = true;
   std::vector<EngineFile> files(1);
   files[0].path = path;
@@ -84,7 +85,7 @@ TEST_F(IoUringTest, UncachedOnTmpfsIsRefusedNamingFileFsAndKernel) {
 TEST_F(IoUringTest, UncachedOnExt4ReadsAndWrites) {
   TempDir dir("/var/tmp");
   ASSERT_TRUE(dir.ok());
-  std::string path = MakeFile(dir.path(), 8 * kBs);
+  std::string path = MakeFile(dir.path(), 8 * kUringBs);
   job_.uncached = true;
   auto files = Files(path, O_RDWR);
   Status st = info_->check_job(job_, files);
@@ -92,14 +93,14 @@ TEST_F(IoUringTest, UncachedOnExt4ReadsAndWrites) {
   ASSERT_TRUE(st.ok()) << st.message();
   EngineRig rig;
   ASSERT_TRUE(rig.Open("io_uring", job_, std::move(files)).ok());
-  std::vector<char> data(kBs, 'u');
-  auto w = rig.One(IoOp::kWrite, kBs, kBs, data.data());
+  std::vector<char> data(kUringBs, 'u');
+  auto w = rig.One(IoOp::kWrite, kUringBs, kUringBs, data.data());
   ASSERT_TRUE(w.ok());
-  EXPECT_EQ(*w, static_cast<int64_t>(kBs));
-  std::vector<char> back(kBs);
-  auto r = rig.One(IoOp::kRead, kBs, kBs, back.data());
+  EXPECT_EQ(*w, static_cast<int64_t>(kUringBs));
+  std::vector<char> back(kUringBs);
+  auto r = rig.One(IoOp::kRead, kUringBs, kUringBs, back.data());
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(*r, static_cast<int64_t>(kBs));
+  EXPECT_EQ(*r, static_cast<int64_t>(kUringBs));
   EXPECT_EQ(back, data);
 }
 
@@ -113,7 +114,7 @@ TEST_F(IoUringTest, HipriNeedsDirect) {
 
 TEST_F(IoUringTest, HipriOnTmpfsIsRefused) {
   TempDir dir("/dev/shm");
-  std::string path = MakeFile(dir.path(), kBs);
+  std::string path = MakeFile(dir.path(), kUringBs);
   job_.hipri = true;
   job_.direct = true;
   std::vector<EngineFile> files(1);
@@ -169,7 +170,7 @@ TEST_F(IoUringTest, SqthreadPollCpuWithoutSqthreadPollIsInvalid) {
 // is full and the run still completes every I/O exactly once.
 TEST_F(IoUringTest, DepthBeyondTheSqSizeCompletesEverything) {
   TempDir dir("/dev/shm");
-  std::string path = MakeFile(dir.path(), 64 * kBs);
+  std::string path = MakeFile(dir.path(), 64 * kUringBs);
   job_.iodepth = 40000;
   EngineRig rig;
   Status st = rig.Open("io_uring", job_, Files(path, O_RDONLY), 512);
@@ -199,7 +200,7 @@ TEST_F(IoUringTest, DepthBeyondTheSqSizeCompletesEverything) {
 // submitted), so every reap waits; none is counted twice.
 TEST_F(IoUringTest, ReapSyscallsCountTheWaits) {
   TempDir dir("/dev/shm");
-  std::string path = MakeFile(dir.path(), 64 * kBs);
+  std::string path = MakeFile(dir.path(), 64 * kUringBs);
   job_.iodepth = 1;
   EngineRig rig;
   ASSERT_TRUE(rig.Open("io_uring", job_, Files(path, O_RDONLY)).ok());
@@ -209,10 +210,10 @@ TEST_F(IoUringTest, ReapSyscallsCountTheWaits) {
       [](IoRequest* r, uint64_t i) {
         r->op = IoOp::kRead;
         r->file_index = 0;
-        r->offset = (i % 64) * kBs;
-        r->length = kBs;
+        r->offset = (i % 64) * kUringBs;
+        r->length = kUringBs;
       },
-      [](IoRequest* r) { EXPECT_EQ(r->res, static_cast<int64_t>(kBs)); });
+      [](IoRequest* r) { EXPECT_EQ(r->res, static_cast<int64_t>(kUringBs)); });
   ASSERT_TRUE(st.ok()) << st.message();
   const EngineCounters& c = rig.engine()->counters();
   EXPECT_EQ(c.reaped, kN);
@@ -223,7 +224,7 @@ TEST_F(IoUringTest, ReapSyscallsCountTheWaits) {
 
 TEST_F(IoUringTest, NowaitOnTmpfsIsRefused) {
   TempDir dir("/dev/shm");
-  std::string path = MakeFile(dir.path(), kBs);
+  std::string path = MakeFile(dir.path(), kUringBs);
   job_.nowait = true;
   std::vector<EngineFile> files(1);
   files[0].path = path;
@@ -238,27 +239,27 @@ TEST_F(IoUringTest, NowaitOnTmpfsIsRefused) {
 // block, is refused (-EAGAIN) rather than silently waited for.
 TEST_F(IoUringTest, NowaitReadsCachedDataAndRefusesBlockingWrites) {
   TempDir dir("/var/tmp");
-  std::string path = MakeFile(dir.path(), 8 * kBs);  // just written: cached
+  std::string path = MakeFile(dir.path(), 8 * kUringBs);  // just written: cached
   job_.nowait = true;
   auto files = Files(path, O_RDWR);
   ASSERT_TRUE(info_->check_job(job_, files).ok());
   EngineRig rig;
   ASSERT_TRUE(rig.Open("io_uring", job_, std::move(files)).ok());
-  std::vector<char> buf(kBs);
-  auto r = rig.One(IoOp::kRead, 0, kBs, buf.data());
+  std::vector<char> buf(kUringBs);
+  auto r = rig.One(IoOp::kRead, 0, kUringBs, buf.data());
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(*r, static_cast<int64_t>(kBs));
+  EXPECT_EQ(*r, static_cast<int64_t>(kUringBs));
   // ext4 buffered writes cannot promise not to block (6.18: -EAGAIN); a
   // kernel that learns to may complete them. Either way nothing else.
-  std::vector<char> data(kBs, 'w');
-  auto w = rig.One(IoOp::kWrite, 0, kBs, data.data());
+  std::vector<char> data(kUringBs, 'w');
+  auto w = rig.One(IoOp::kWrite, 0, kUringBs, data.data());
   ASSERT_TRUE(w.ok());
-  EXPECT_TRUE(*w == -EAGAIN || *w == static_cast<int64_t>(kBs)) << *w;
+  EXPECT_TRUE(*w == -EAGAIN || *w == static_cast<int64_t>(kUringBs)) << *w;
 }
 
 TEST_F(IoUringTest, FixedbufsNeedTheBufferRegion) {
   TempDir dir("/dev/shm");
-  std::string path = MakeFile(dir.path(), kBs);
+  std::string path = MakeFile(dir.path(), kUringBs);
   job_.fixedbufs = true;
   std::vector<EngineFile> files = Files(path, O_RDONLY);
   std::vector<IoRequest> pool(8);

@@ -10,14 +10,15 @@
 #include "engine_test_driver.h"
 #include "engines/async_common.h"
 #include "iobench/engine.h"
+#include "temp_dir.h"
 
 namespace iobench {
 namespace {
 
+using testing::TempDir;
 using testing_engine::EngineRig;
-using testing_engine::TempDir;
 
-constexpr uint64_t kBs = 4096;
+constexpr uint64_t kAioBs = 4096;
 
 class LibaioTest : public ::testing::Test {
  protected:
@@ -51,12 +52,12 @@ class LibaioTest : public ::testing::Test {
         [&](IoRequest* r, uint64_t i) {
           r->op = IoOp::kRead;
           r->file_index = 0;
-          r->offset = (i * step % blocks) * kBs;
-          r->length = kBs;
+          r->offset = (i * step % blocks) * kAioBs;
+          r->length = kAioBs;
         },
         [&](IoRequest* r) {
           ++done;
-          EXPECT_EQ(r->res, static_cast<int64_t>(kBs));
+          EXPECT_EQ(r->res, static_cast<int64_t>(kAioBs));
         });
     return done;
   }
@@ -74,7 +75,7 @@ class LibaioTest : public ::testing::Test {
 // every I/O completes once, or the pre-run check refuses it naming the limit.
 TEST_F(LibaioTest, Depth20000WithBatch8) {
   TempDir dir("/dev/shm");
-  std::string path = MakeFile(dir.path(), 64 * kBs);
+  std::string path = MakeFile(dir.path(), 64 * kAioBs);
   job_.iodepth = 20000;
   job_.iodepth_batch_submit = 8;
   auto files = Files(path, O_RDONLY);
@@ -158,7 +159,7 @@ TEST_F(LibaioTest, TrimIsAcceptedUncachedRefused) {
 
 TEST_F(LibaioTest, NowaitOnTmpfsIsRefused) {
   TempDir dir("/dev/shm");
-  std::string path = MakeFile(dir.path(), kBs);
+  std::string path = MakeFile(dir.path(), kAioBs);
   job_.nowait = true;
   std::vector<EngineFile> files(1);
   files[0].path = path;
@@ -172,7 +173,7 @@ TEST_F(LibaioTest, NowaitOnTmpfsIsRefused) {
 // O_DIRECT reads with RWF_NOWAIT on ext4 of allocated blocks do not block.
 TEST_F(LibaioTest, NowaitDirectReadsWork) {
   TempDir dir("/var/tmp");
-  std::string path = MakeFile(dir.path(), 8 * kBs);
+  std::string path = MakeFile(dir.path(), 8 * kAioBs);
   int fd = open(path.c_str(), O_RDWR);
   ASSERT_EQ(fsync(fd), 0);
   close(fd);
@@ -182,19 +183,19 @@ TEST_F(LibaioTest, NowaitDirectReadsWork) {
   ASSERT_TRUE(info_->check_job(job_, files).ok());
   EngineRig rig;
   ASSERT_TRUE(rig.Open("libaio", job_, std::move(files)).ok());
-  std::vector<char> buf(kBs);
-  auto r = rig.One(IoOp::kRead, kBs, kBs, buf.data());
+  std::vector<char> buf(kAioBs);
+  auto r = rig.One(IoOp::kRead, kAioBs, kAioBs, buf.data());
   ASSERT_TRUE(r.ok());
   // -EAGAIN is the honest answer if the block layer would have to wait.
-  EXPECT_TRUE(*r == static_cast<int64_t>(kBs) || *r == -EAGAIN) << *r;
-  EXPECT_EQ(buf, std::vector<char>(kBs, 'd'));
+  EXPECT_TRUE(*r == static_cast<int64_t>(kAioBs) || *r == -EAGAIN) << *r;
+  EXPECT_EQ(buf, std::vector<char>(kAioBs, 'd'));
 }
 
 // userspace_reap: completions read from the mapped ring (Reap with min 0)
 // come back exactly once and with the right result.
 TEST_F(LibaioTest, UserspaceReapPollsTheRing) {
   TempDir dir("/var/tmp");
-  std::string path = MakeFile(dir.path(), 64 * kBs);
+  std::string path = MakeFile(dir.path(), 64 * kAioBs);
   int fd = open(path.c_str(), O_RDWR);
   ASSERT_EQ(fsync(fd), 0);
   close(fd);
@@ -217,7 +218,7 @@ TEST_F(LibaioTest, UserspaceReapPollsTheRing) {
 // userspace_reap=0 is fio's default: io_getevents for every reap.
 TEST_F(LibaioTest, CompletionsInTheRingNeedNoSystemCall) {
   TempDir dir("/dev/shm");
-  std::string path = MakeFile(dir.path(), 64 * kBs);
+  std::string path = MakeFile(dir.path(), 64 * kAioBs);
   for (bool ring : {true, false}) {
     SCOPED_TRACE(ring ? "userspace_reap=1 (default)" : "userspace_reap=0");
     JobSpec job = job_;
@@ -243,7 +244,7 @@ TEST_F(LibaioTest, CompletionsInTheRingNeedNoSystemCall) {
 // comes back twice or was never queued; every I/O must come back once.
 TEST_F(LibaioTest, RingFirstThenWaitReturnsEachCompletionOnce) {
   TempDir dir("/var/tmp");
-  std::string path = MakeFile(dir.path(), 256 * kBs);
+  std::string path = MakeFile(dir.path(), 256 * kAioBs);
   int fd = open(path.c_str(), O_RDWR);
   ASSERT_EQ(fsync(fd), 0);
   close(fd);

@@ -14,13 +14,14 @@
 
 #include "engine_test_driver.h"
 #include "iobench/engine.h"
+#include "temp_dir.h"
 
 namespace iobench {
 namespace {
 
-using testing_engine::TempDir;
+using testing::TempDir;
 
-constexpr uint64_t kBs = 4096;
+constexpr uint64_t kPosixAioBs = 4096;
 
 std::string ThreadName() {
   char name[16] = {};
@@ -44,15 +45,15 @@ class PosixAioTest : public ::testing::Test {
     path_ = dir_.path() + "/data";
     int fd = open(path_.c_str(), O_CREAT | O_RDWR, 0600);
     if (fd < 0) return Status::Internal("open");
-    std::vector<char> zeros(64 * kBs, 0);
+    std::vector<char> zeros(64 * kPosixAioBs, 0);
     (void)!pwrite(fd, zeros.data(), zeros.size(), 0);
     close(fd);
     std::vector<EngineFile> files(1);
     files[0].path = path_;
     files[0].fd = open(path_.c_str(), O_RDWR | O_CLOEXEC);
-    files[0].size = 64 * kBs;
+    files[0].size = 64 * kPosixAioBs;
     job_.iodepth = depth;
-    IOB_RETURN_IF_ERROR(rig_.Open("posixaio", job_, std::move(files), kBs));
+    IOB_RETURN_IF_ERROR(rig_.Open("posixaio", job_, std::move(files), kPosixAioBs));
     engine_ = rig_.engine();
     return Status::Ok();
   }
@@ -72,24 +73,26 @@ TEST_F(PosixAioTest, ShutdownWithRequestsInFlightWaitsForThem) {
   for (uint32_t i = 0; i < 16; ++i) {
     IoRequest& r = rig_.request(i);
     r.op = IoOp::kWrite;
-    r.offset = i * kBs;
-    r.length = kBs;
-    std::memset(r.buf, 'a' + static_cast<int>(i), kBs);
+    r.offset = i * kPosixAioBs;
+    r.length = kPosixAioBs;
+    std::memset(r.buf, 'a' + static_cast<int>(i), kPosixAioBs);
     ASSERT_EQ(engine_->Queue(&r), QueueResult::kQueued);
   }
   auto c = engine_->Commit();
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(*c, 16u);
   engine_->Shutdown();
-  std::memset(rig_.buffer_base(), 'X', 16 * kBs);  // glibc must not write from these any more
+  // glibc must not write from these any more.
+  std::memset(rig_.buffer_base(), 'X', 16 * kPosixAioBs);
   int fd = open(path_.c_str(), O_RDONLY);
   ASSERT_GE(fd, 0);
-  std::vector<char> got(kBs);
+  std::vector<char> got(kPosixAioBs);
   for (uint32_t i = 0; i < 16; ++i) {
-    ASSERT_EQ(pread(fd, got.data(), kBs, i * kBs), static_cast<ssize_t>(kBs));
+    ASSERT_EQ(pread(fd, got.data(), kPosixAioBs, i * kPosixAioBs),
+              static_cast<ssize_t>(kPosixAioBs));
     const char want = static_cast<char>('a' + i);
     EXPECT_TRUE(got[0] == want || got[0] == 0) << "block " << i;
-    for (uint64_t b = 1; b < kBs; ++b)
+    for (uint64_t b = 1; b < kPosixAioBs; ++b)
       if (got[b] != got[0]) {
         ADD_FAILURE() << "block " << i << " torn at " << b;
         break;

@@ -15,7 +15,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -25,28 +24,6 @@
 #include "iobench/status.h"
 
 namespace iobench::testing_engine {
-
-// A temporary directory under `base`, removed with its contents.
-class TempDir {
- public:
-  explicit TempDir(const std::string& base) {
-    std::string tmpl = base + "/iobench-engine-XXXXXX";
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    if (mkdtemp(buf.data()) != nullptr) path_ = buf.data();
-  }
-  ~TempDir() {
-    if (!path_.empty()) {
-      std::error_code ec;
-      std::filesystem::remove_all(path_, ec);
-    }
-  }
-  bool ok() const { return !path_.empty(); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 // Runs a shell command, returns its stdout (trimmed) or "" on failure.
 inline std::string RunCommand(const std::string& cmd) {

@@ -159,4 +159,12 @@ inline JobSpec TestJob(const std::string& name, RwMode rw, uint64_t bs, uint64_t
   return j;
 }
 
+// A TestJob on the null engine.
+inline JobSpec NullJob(const std::string& name, RwMode rw = RwMode::kRead, uint64_t bs = 4096,
+                       uint64_t size = 1 << 20) {
+  JobSpec j = TestJob(name, rw, bs, size);
+  j.ioengine = "null";
+  return j;
+}
+
 }  // namespace iobench::testing

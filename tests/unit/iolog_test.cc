@@ -20,38 +20,18 @@
 #include <vector>
 
 #include "iobench/clock.h"
+#include "temp_dir.h"
+#include "test_util.h"
 
 namespace iobench {
 namespace {
 
-constexpr uint64_t kMs = 1000000;
+using testing::kMs;
+using testing::ReadAll;
+using testing::TempDir;
 
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/iobench_iolog_XXXXXX";
-    const char* d = mkdtemp(tmpl);
-    path_ = d ? d : "";
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<std::string> Lines(const std::string& path) {
+// The lines of the file at `path`.
+std::vector<std::string> ReadLines(const std::string& path) {
   std::vector<std::string> out;
   std::ifstream in(path);
   std::string line;
@@ -151,13 +131,13 @@ TEST(IoLogEpoch, TimesCountFromTheClocksEpoch) {
   log->OnComplete(7 * kMs, Ddir::kRead, 4096, 0, 1000, 1000, 0, 0);
   log->Finish(100 * kMs);
   ASSERT_TRUE(writer->Stop().ok());
-  const auto iops = Lines(dir / "t_iops.1.log");
+  const auto iops = ReadLines(dir / "t_iops.1.log");
   ASSERT_EQ(iops.size(), 1u);
   const auto f = Fields(iops[0]);
   EXPECT_GE(f[0], before + 7);
   EXPECT_LE(f[0], after + 7);
   EXPECT_EQ(iops[0].substr(iops[0].find(',')), ", 1, 0, 4096, 0");
-  const auto hist = Lines(dir / "t_clat_hist.1.log");
+  const auto hist = ReadLines(dir / "t_clat_hist.1.log");
   ASSERT_EQ(hist.size(), 1u);
   const auto h = Fields(hist[0]);
   EXPECT_GE(h[0], before + 100);
@@ -194,20 +174,20 @@ TEST(IoLogWindowed, FiveSecondsAtThousandIops) {
   log->Finish(5000 * kMs);
   ASSERT_TRUE(writer->Stop().ok());
 
-  const auto iops = Lines(dir / "t_iops.1.log");
+  const auto iops = ReadLines(dir / "t_iops.1.log");
   ASSERT_EQ(iops.size(), 5u);
   for (size_t k = 0; k < iops.size(); ++k)
     EXPECT_EQ(iops[k], std::to_string((k + 1) * 1000) + ", 1000, 0, 0, 0");
-  const auto bw = Lines(dir / "t_bw.1.log");
+  const auto bw = ReadLines(dir / "t_bw.1.log");
   ASSERT_EQ(bw.size(), 5u);
   EXPECT_EQ(bw[0], "1000, 4000, 0, 0, 0");  // 4096 B * 1000/s = 4000 KiB/s
-  const auto clat = Lines(dir / "t_clat.1.log");
+  const auto clat = ReadLines(dir / "t_clat.1.log");
   ASSERT_EQ(clat.size(), 5u);
   EXPECT_EQ(clat[4], "5000, 1004, 0, 0, 0");  // mean of 1000..1009, truncated
-  const auto slat = Lines(dir / "t_slat.1.log");
+  const auto slat = ReadLines(dir / "t_slat.1.log");
   ASSERT_EQ(slat.size(), 5u);
   EXPECT_EQ(slat[0], "1000, 100, 0, 0, 0");
-  EXPECT_EQ(Lines(dir / "t_lat.1.log")[2], "3000, 1104, 0, 0, 0");
+  EXPECT_EQ(ReadLines(dir / "t_lat.1.log")[2], "3000, 1104, 0, 0, 0");
 }
 
 TEST(IoLogWindowed, IdleWindowsHaveNoLine) {
@@ -225,8 +205,8 @@ TEST(IoLogWindowed, IdleWindowsHaveNoLine) {
   ASSERT_TRUE(writer->Stop().ok());
   // fio 3.33 writes no line for a direction without I/O in a window (not a 0):
   // the idle reads, and the writes once they stop, have none.
-  EXPECT_EQ(Lines(dir / "t_iops.1.log"), std::vector<std::string>{"1000, 500, 1, 0, 0"});
-  EXPECT_EQ(Lines(dir / "t_clat.1.log"), std::vector<std::string>{"1000, 50, 1, 0, 0"});
+  EXPECT_EQ(ReadLines(dir / "t_iops.1.log"), std::vector<std::string>{"1000, 500, 1, 0, 0"});
+  EXPECT_EQ(ReadLines(dir / "t_clat.1.log"), std::vector<std::string>{"1000, 50, 1, 0, 0"});
 }
 
 TEST(IoLogWindowed, PartialLastWindowUsesItsRealLength) {
@@ -240,7 +220,7 @@ TEST(IoLogWindowed, PartialLastWindowUsesItsRealLength) {
   log->Finish(150 * kMs);
   ASSERT_TRUE(writer->Stop().ok());
   const std::vector<std::string> want = {"100, 1000, 0, 0, 0", "150, 1000, 0, 0, 0"};
-  EXPECT_EQ(Lines(dir / "t_iops.1.log"), want);
+  EXPECT_EQ(ReadLines(dir / "t_iops.1.log"), want);
 }
 
 // A time_based job completes a few I/Os after its last full window. A tail
@@ -271,12 +251,12 @@ TEST(IoLogWindowed, ShortTailHasNoLineLongTailHasItsExactRate) {
   l->Finish(2600 * kMs + 500000);
   ASSERT_TRUE(writer->Stop().ok());
   const std::vector<std::string> two = {"1000, 1000, 0, 0, 0", "2000, 1000, 0, 0, 0"};
-  EXPECT_EQ(Lines(dir / "s_iops.1.log"), two);
-  EXPECT_EQ(Lines(dir / "s_bw.1.log").size(), 2u);
+  EXPECT_EQ(ReadLines(dir / "s_iops.1.log"), two);
+  EXPECT_EQ(ReadLines(dir / "s_bw.1.log").size(), 2u);
   auto want = two;
   want.push_back("2601, 499, 0, 0, 0");  // 300 * 1e9 / 600.5e6 ns = 499.58
-  EXPECT_EQ(Lines(dir / "l_iops.1.log"), want);
-  EXPECT_EQ(Lines(dir / "l_bw.1.log").back(), "2601, 1998, 0, 0, 0");  // 1228800 B / 600.5 ms
+  EXPECT_EQ(ReadLines(dir / "l_iops.1.log"), want);
+  EXPECT_EQ(ReadLines(dir / "l_bw.1.log").back(), "2601, 1998, 0, 0, 0");  // 1228800 B / 600.5 ms
 }
 
 TEST(IoLogWindowed, MaxAndBothWindowValues) {
@@ -300,10 +280,11 @@ TEST(IoLogWindowed, MaxAndBothWindowValues) {
   lmax->Finish(1000 * kMs);
   lboth->Finish(1000 * kMs);
   ASSERT_TRUE(writer->Stop().ok());
-  EXPECT_EQ(Lines(dir / "max_clat.1.log"), std::vector<std::string>{"1000, 30, 0, 0, 0"});
+  EXPECT_EQ(ReadLines(dir / "max_clat.1.log"), std::vector<std::string>{"1000, 30, 0, 0, 0"});
   // time, avg, max, ddir, bs, offset, prio
-  EXPECT_EQ(Lines(dir / "both_clat.1.log"), std::vector<std::string>{"1000, 20, 30, 0, 0, 0, 0"});
-  EXPECT_EQ(Lines(dir / "both_iops.1.log")[0], "1000, 3, 3, 0, 0, 0, 0");
+  EXPECT_EQ(ReadLines(dir / "both_clat.1.log"),
+            std::vector<std::string>{"1000, 20, 30, 0, 0, 0, 0"});
+  EXPECT_EQ(ReadLines(dir / "both_iops.1.log")[0], "1000, 3, 3, 0, 0, 0, 0");
 }
 
 // log_avg_msec=0: one line per I/O with bs, optional offset and priority.
@@ -326,7 +307,7 @@ TEST(IoLogPerIo, OneLinePerCompletion) {
   ASSERT_TRUE(writer->Stop().ok());
   ASSERT_TRUE(std::filesystem::exists(dir / "t_slat.2.log"));
   EXPECT_EQ(std::filesystem::file_size(dir / "t_slat.2.log"), 0u);
-  const auto clat = Lines(dir / "t_clat.2.log");
+  const auto clat = ReadLines(dir / "t_clat.2.log");
   ASSERT_EQ(clat.size(), kN);
   for (uint64_t i = 0; i < kN; i += 9973) {
     const auto f = Fields(clat[i]);
@@ -337,12 +318,12 @@ TEST(IoLogPerIo, OneLinePerCompletion) {
     EXPECT_EQ(f[3], 8192u);
     EXPECT_EQ(f[4], 0u);
   }
-  EXPECT_EQ(Lines(dir / "t_lat.2.log").size(), kN);
-  const auto iops = Lines(dir / "t_iops.2.log");
+  EXPECT_EQ(ReadLines(dir / "t_lat.2.log").size(), kN);
+  const auto iops = ReadLines(dir / "t_iops.2.log");
   ASSERT_EQ(iops.size(), kN);
   EXPECT_EQ(iops[1], "0, 1, 0, 8192, 0");
   // bw per I/O: bytes over clat, fio's scaling (8192e6 / 2001 ns).
-  EXPECT_EQ(Lines(dir / "t_bw.2.log")[1], "0, 4093953, 0, 8192, 0");
+  EXPECT_EQ(ReadLines(dir / "t_bw.2.log")[1], "0, 4093953, 0, 8192, 0");
 }
 
 // fio 3.33 creates no file for a latency the job disables (disable_clat,
@@ -364,7 +345,7 @@ TEST(IoLogPerIo, DisabledLatenciesHaveNoFileAndNoHistLines) {
   ASSERT_TRUE(writer->Stop().ok());
   EXPECT_FALSE(std::filesystem::exists(dir / "d_clat.1.log"));
   EXPECT_FALSE(std::filesystem::exists(dir / "d_lat.1.log"));
-  EXPECT_EQ(Lines(dir / "d_slat.1.log").size(), 50u);
+  EXPECT_EQ(ReadLines(dir / "d_slat.1.log").size(), 50u);
   ASSERT_TRUE(std::filesystem::exists(dir / "d_clat_hist.1.log"));
   EXPECT_EQ(std::filesystem::file_size(dir / "d_clat_hist.1.log"), 0u);
 
@@ -404,8 +385,8 @@ TEST(IoLogPerIo, DisableBwAndGtodReduceEmptyThePerIoBwIopsLogs) {
       log->Finish(200 * kMs);
       ASSERT_TRUE(writer->Stop().ok());
       const size_t windows = 2;  // 100 and 200 ms
-      EXPECT_EQ(Lines(dir / "b_bw.1.log").size(), avg != 0 ? windows : 0u);
-      EXPECT_EQ(Lines(dir / "b_iops.1.log").size(), avg != 0 ? windows : reduce ? 0u : 20u);
+      EXPECT_EQ(ReadLines(dir / "b_bw.1.log").size(), avg != 0 ? windows : 0u);
+      EXPECT_EQ(ReadLines(dir / "b_iops.1.log").size(), avg != 0 ? windows : reduce ? 0u : 20u);
     }
   }
 }
@@ -451,7 +432,7 @@ TEST(IoLogPerIo, PerJobLogsOffSharesOneFile) {
   b->Finish(30 * kMs);
   ASSERT_TRUE(writer->Stop().ok());
   EXPECT_FALSE(std::filesystem::exists(dir / "t_iops.1.log"));
-  const auto lines = Lines(dir / "t_iops.log");
+  const auto lines = ReadLines(dir / "t_iops.log");
   ASSERT_EQ(lines.size(), 45000u);
   size_t reads = 0, writes = 0;
   for (const auto& l : lines) {  // chunks interleave only at line boundaries
@@ -481,7 +462,7 @@ void CheckHist(unsigned coarseness) {
   }
   log->Finish(kN * 100000);  // 1000.7 ms: a partial last interval
   ASSERT_TRUE(writer->Stop().ok());
-  const auto lines = Lines(dir / "h_clat_hist.1.log");
+  const auto lines = ReadLines(dir / "h_clat_hist.1.log");
   ASSERT_EQ(lines.size(), 2u * 11);  // 10 full intervals + the partial one
   uint64_t total = 0;
   for (size_t k = 0; k < lines.size(); ++k) {
@@ -512,7 +493,7 @@ TEST(IoLogHist, ValueLandsInItsBucket) {
   log->OnComplete(1 * kMs, Ddir::kRead, 4096, 0, 100000, 100000, 0, 0);
   log->Finish(2000 * kMs);
   ASSERT_TRUE(writer->Stop().ok());
-  const auto lines = Lines(dir / "h_clat_hist.1.log");
+  const auto lines = ReadLines(dir / "h_clat_hist.1.log");
   ASSERT_EQ(lines.size(), 1u);
   const auto f = Fields(lines[0]);
   const unsigned want = Histogram::ValueToIndex(100000) >> 1;
@@ -532,7 +513,7 @@ TEST(LogWriterTest, SmallMemoryCapAppliesBackpressureWithoutLoss) {
   const LogWriter::Stats st = writer->GetStats();
   EXPECT_LE(st.chunks_allocated, 4u);
   EXPECT_EQ(st.bytes_written, std::filesystem::file_size(dir / "t_iops.1.log"));
-  EXPECT_EQ(Lines(dir / "t_iops.1.log").size(), kN);
+  EXPECT_EQ(ReadLines(dir / "t_iops.1.log").size(), kN);
 }
 
 // A log file whose reader does not read (a FIFO): the worker must wait for
@@ -602,9 +583,9 @@ TEST(AggregateBwLogTest, WritesFioAggFiles) {
   ASSERT_TRUE(writer->Stop().ok());
   const std::vector<std::string> want = {"500, 1000, 0, 0, 0", "1000, 1000, 0, 0, 0",
                                          "1500, 1000, 0, 0, 0", "2000, 1000, 0, 0, 0"};
-  EXPECT_EQ(Lines(dir / "agg-read_bw.log"), want);
-  EXPECT_EQ(Lines(dir / "agg-write_bw.log")[0], "500, 0, 1, 0, 0");
-  EXPECT_EQ(Lines(dir / "agg-trim_bw.log").size(), 4u);
+  EXPECT_EQ(ReadLines(dir / "agg-read_bw.log"), want);
+  EXPECT_EQ(ReadLines(dir / "agg-write_bw.log")[0], "500, 0, 1, 0, 0");
+  EXPECT_EQ(ReadLines(dir / "agg-trim_bw.log").size(), 4u);
 }
 
 // ------------------------------------------------ fio's own tools read ours
@@ -691,7 +672,7 @@ TEST(IoLogFioTools, HistoLogPctilesParsesHistLogs) {
   // in the middle of the 20..70 us clat range written.
   uint64_t samples = 0;
   size_t rows = 0;
-  for (const auto& line : Lines(dir / "out.txt")) {
+  for (const auto& line : ReadLines(dir / "out.txt")) {
     unsigned long long ms = 0, n = 0;
     double min = 0, median = 0;
     if (std::sscanf(line.c_str(), " %llu, %llu, %lf, %lf", &ms, &n, &min, &median) != 4) continue;
@@ -716,7 +697,7 @@ TEST(IoLogFioTools, FiologparserHistParsesHistLogs) {
                " && python3 parser.py job_clat_hist.1.log job_clat_hist.2.log > out.txt 2>&1"),
       0)
       << ReadAll(dir / "out.txt");
-  EXPECT_GT(Lines(dir / "out.txt").size(), 2u);
+  EXPECT_GT(ReadLines(dir / "out.txt").size(), 2u);
 }
 
 }  // namespace

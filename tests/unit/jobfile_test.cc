@@ -13,30 +13,15 @@
 #include "jobfile/options.h"
 #include "jobfile/parser.h"
 #include "jobfile/units.h"
+#include "temp_dir.h"
+#include "test_util.h"
 
 namespace iobench::jobfile {
 namespace {
 
+using iobench::testing::ParseOk;
+using iobench::testing::TempDir;
 namespace fs = std::filesystem;
-
-// A temp dir under /tmp, removed with its files at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/iobench_jobfile_XXXXXX";
-    path_ = mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string Write(const std::string& name, const std::string& text) const {
-    std::string p = path_ + "/" + name;
-    std::ofstream(p) << text;
-    return p;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 int64_t Size(const std::string& s, uint32_t kb_base = 1024) {
   NumContext c;
@@ -65,14 +50,6 @@ std::string NumError(const std::string& s, NumKind kind = NumKind::kSize) {
   auto v = ParseNumber(s, c, &e);
   EXPECT_FALSE(v.has_value()) << s;
   return e.message;
-}
-
-ParseOutput ParseOk(const std::string& text) {
-  TempDir d;
-  auto r = ParseJobText(text, "t.fio", d.path());
-  EXPECT_TRUE(r.ok()) << r.status().message();
-  if (!r.ok()) return {};
-  return std::move(r).value();
 }
 
 std::string ParseErr(const std::string& text) {

@@ -13,12 +13,14 @@
 #include "fake_engine.h"
 #include "jobfile/parser.h"
 #include "run/coordinator.h"
+#include "test_util.h"
 
 namespace iobench {
 namespace {
 
 using A = DepthSearch::Action;
-constexpr uint64_t kMs = 1000000;
+using testing::kMs;
+using testing::ParseNullJob;
 
 JobSpec Lt(uint32_t iodepth, double percentile = 100, bool run = false) {
   JobSpec j;
@@ -110,12 +112,8 @@ TEST(DepthSearchTest, APercentileIsJudgedPerWindow) {
 
 // --- options ---------------------------------------------------------------
 
-Result<jobfile::ParseOutput> Parse(const std::string& body) {
-  return jobfile::ParseJobText("[j]\nioengine=null\nsize=1m\n" + body, "t.fio", "/tmp");
-}
-
 TEST(LatencyTargetOptionsTest, UnitsAndDefaults) {
-  auto r = Parse("latency_target=10\nlatency_window=2s\n");
+  auto r = ParseNullJob("latency_target=10\nlatency_window=2s\n");
   ASSERT_TRUE(r.ok()) << r.status().message();
   const JobSpec& j = r->jobs.at(0);
   EXPECT_EQ(j.latency_target_ns, 10000u);  // microseconds without a unit
@@ -123,7 +121,7 @@ TEST(LatencyTargetOptionsTest, UnitsAndDefaults) {
   EXPECT_EQ(j.latency_percentile, 100.0);
   EXPECT_FALSE(j.latency_run);
   EXPECT_TRUE(j.unimplemented.empty());
-  r = Parse("latency_target=1ms\nlatency_percentile=99.9\nlatency_run=1\n");
+  r = ParseNullJob("latency_target=1ms\nlatency_percentile=99.9\nlatency_run=1\n");
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->jobs.at(0).latency_target_ns, 1000000u);
   EXPECT_DOUBLE_EQ(r->jobs.at(0).latency_percentile, 99.9);
@@ -143,7 +141,7 @@ TEST(LatencyTargetOptionsTest, BadValuesNameTheOptionAndLine) {
       {"latency_window=abc", "latency_window"},
   };
   for (const auto& c : cases) {
-    auto r = Parse(std::string(c.line) + "\n");
+    auto r = ParseNullJob(std::string(c.line) + "\n");
     ASSERT_FALSE(r.ok()) << c.line;
     EXPECT_NE(r.status().message().find(c.says), std::string::npos)
         << c.line << ": " << r.status().message();

@@ -3,10 +3,9 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "table_fixtures.h"
+#include "temp_dir.h"
+#include "test_util.h"
 
 namespace iobench {
 namespace {
@@ -14,16 +13,10 @@ namespace {
 using iobench::testing::DirFigures;
 using iobench::testing::MakeDoc;
 using iobench::testing::MakeJob;
+using iobench::testing::ReadAll;
 using iobench::testing::Seed000Doc;
 using iobench::testing::TempDir;
 using nlohmann::json;
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 bool Exists(const std::string& path) {
   struct stat st;
@@ -110,7 +103,7 @@ TEST(PlotWriteTest, SvgAndPng) {
   o.path = tmp.path() + "/qd.svg";
   Status st = WritePlot(Seed000Doc(), o);
   ASSERT_TRUE(st.ok()) << st.ToString();
-  const std::string svg = ReadFile(o.path);
+  const std::string svg = ReadAll(o.path);
   EXPECT_TRUE(svg.rfind("<?xml", 0) == 0 || svg.rfind("<svg", 0) == 0) << svg.substr(0, 100);
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
   EXPECT_NE(svg.find("force_async=1"), std::string::npos);
@@ -120,7 +113,7 @@ TEST(PlotWriteTest, SvgAndPng) {
   o.metric = TableMetric::kBw;
   st = WritePlot(Seed000Doc(), o);
   ASSERT_TRUE(st.ok()) << st.ToString();
-  const std::string png = ReadFile(o.path);
+  const std::string png = ReadAll(o.path);
   ASSERT_GT(png.size(), 8u);
   EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
 }

@@ -7,52 +7,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "fake_engine.h"
 #include "jobfile/parser.h"
 #include "run/coordinator.h"
+#include "temp_dir.h"
+#include "test_util.h"
 
 namespace iobench {
 namespace {
 
+using testing::ReadAll;
+using testing::TempDir;
 using testing::TestJob;
-namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = "/dev/shm/iobench-replay-XXXXXX";
-    if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-  }
-  ~TempDir() {
-    if (!path_.empty()) fs::remove_all(path_);
-  }
-  std::string Write(const std::string& name, const std::string& text) const {
-    const std::string p = path_ + "/" + name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-  std::string File(const std::string& name, uint64_t size) const {
-    const std::string p = path_ + "/" + name;
-    std::ofstream(p, std::ios::binary).close();
-    fs::resize_file(p, size);
-    return p;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::vector<ReplayEntry> ReadEntries(const std::string& path, const ReplayOptions& o = {}) {
   std::vector<ReplayEntry> out;
@@ -93,7 +61,7 @@ const char kV3[] =
     "1500 /x/f close\n";
 
 TEST(ReplayReaderTest, Version3EntriesAndDelays) {
-  TempDir d;
+  TempDir d("/dev/shm");
   const std::string p = d.Write("v3.log", kV3);
   auto r = IologReader::Open(p, {});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -119,7 +87,7 @@ TEST(ReplayReaderTest, Version3EntriesAndDelays) {
 }
 
 TEST(ReplayReaderTest, OptionsScaleAlignSkipNoStallTimeScale) {
-  TempDir d;
+  TempDir d("/dev/shm");
   const std::string p = d.Write("v3.log", kV3);
   ReplayOptions o;
   o.scale = 2;
@@ -143,7 +111,7 @@ TEST(ReplayReaderTest, OptionsScaleAlignSkipNoStallTimeScale) {
 }
 
 TEST(ReplayReaderTest, Version2WaitsAndFiles) {
-  TempDir d;
+  TempDir d("/dev/shm");
   const std::string p = d.Write("v2.log",
                                 "fio version 2 iolog\n"
                                 "/a add\n"
@@ -184,7 +152,7 @@ TEST(ReplayReaderTest, Version2WaitsAndFiles) {
 // fio replays them all; so does iobench. A header with trailing blanks is
 // a header (fio compares the header text only).
 TEST(ReplayReaderTest, AppendedRunsAndHeaderBlanks) {
-  TempDir d;
+  TempDir d("/dev/shm");
   const std::string p = d.Write("twice.log",
                                 "fio version 3 iolog \r\n"
                                 "10 /f add\n"
@@ -258,7 +226,7 @@ TEST(ReplayReaderTest, ReplayScaleZeroIsUnscaled) {
   const JobSpec& j = parsed->jobs.at(0);
   EXPECT_EQ(j.replay_scale, 0u);
   EXPECT_EQ(ReplayOptions::FromJob(j).scale, 1u);
-  TempDir d;
+  TempDir d("/dev/shm");
   ReplayOptions o = ReplayOptions::FromJob(j);
   std::vector<ReplayEntry> e = ReadEntries(d.Write("v3.log", kV3), o);
   ASSERT_FALSE(e.empty());
@@ -266,7 +234,7 @@ TEST(ReplayReaderTest, ReplayScaleZeroIsUnscaled) {
 }
 
 TEST(ReplayReaderTest, ErrorsNameFileAndLine) {
-  TempDir d;
+  TempDir d("/dev/shm");
   const std::string h3 = "fio version 3 iolog\n1 /f add\n2 /f open\n";
   struct Case {
     std::string text;
@@ -307,7 +275,7 @@ TEST(ReplayReaderTest, ErrorsNameFileAndLine) {
 }
 
 TEST(ReplayReaderTest, BlktraceIsRefusedClearly) {
-  TempDir d;
+  TempDir d("/dev/shm");
   // A blk_io_trace record starts with magic 0x65617407 (little-endian here).
   const std::string p = d.Write("trace.bin", std::string("\x07\x74\x61\x65\x01\x00\x00\x00", 8));
   auto r = IologReader::Open(p, {});
@@ -330,7 +298,7 @@ TEST(ReplayReaderTest, BlktraceIsRefusedClearly) {
 }
 
 TEST(ReplayScanTest, SummaryCountsBytesAndExtents) {
-  TempDir d;
+  TempDir d("/dev/shm");
   const std::string p = d.Write("v3.log", kV3);
   auto s = ScanIolog(p, {});
   ASSERT_TRUE(s.ok()) << s.status().ToString();
@@ -345,7 +313,7 @@ TEST(ReplayScanTest, SummaryCountsBytesAndExtents) {
 }
 
 TEST(ReplayJobTest, ShapesTheJobFromTheLog) {
-  TempDir d;
+  TempDir d("/dev/shm");
   const std::string f = d.File("target", 64 << 10);
   const std::string p =
       d.Write("log", "fio version 2 iolog\n" + f + " add\n" + f + " open\n" + f +
@@ -360,7 +328,7 @@ TEST(ReplayJobTest, ShapesTheJobFromTheLog) {
 }
 
 TEST(ReplayJobTest, OffsetPastTheEndAndRefusals) {
-  TempDir d;
+  TempDir d("/dev/shm");
   const std::string f = d.File("small", 8192);
   const std::string p =
       d.Write("log", "fio version 3 iolog\n1 " + f + " add\n2 " + f + " open\n3 " + f +
@@ -419,7 +387,7 @@ TEST(ReplayJobTest, OffsetPastTheEndAndRefusals) {
 
 // The null engine runs exactly the log's I/O: counts and bytes per direction.
 TEST(ReplayRunTest, NullEngineCountsEqualTheLog) {
-  TempDir d;
+  TempDir d("/dev/shm");
   std::string text = "fio version 3 iolog\n0 /nowhere/a add\n0 /nowhere/a open\n";
   uint64_t t = 1;
   for (int i = 0; i < 100; ++i)
@@ -457,7 +425,7 @@ TEST(ReplayRunTest, NullEngineCountsEqualTheLog) {
 // fio replays only the reads under --readonly; iobench refuses the job (the
 // safety check sees its writes) and says how to get fio's replay.
 TEST(ReplayRunTest, ReadonlyRefusalNamesReplaySkip) {
-  TempDir d;
+  TempDir d("/dev/shm");
   const std::string p = d.Write("log",
                                 "fio version 3 iolog\n0 /nowhere/a add\n0 /nowhere/a open\n"
                                 "1 /nowhere/a read 0 4096\n2 /nowhere/a write 0 4096\n");
@@ -493,7 +461,7 @@ std::string WithoutTimes(const std::string& log) {
 // fio logs a writing job's closing syncs (end_fsync, fsync_on_close): one
 // "sync LAST_OFFSET 0" line per file before the closes; a read job none.
 TEST(ReplayRunTest, RecordsTheClosingSyncs) {
-  TempDir d;
+  TempDir d("/dev/shm");
   const std::string a = d.File("a", 64 << 10), b = d.File("b", 64 << 10);
   for (int mode = 0; mode < 3; ++mode) {
     const std::string rec = d.path() + "/rec" + std::to_string(mode) + ".log";
@@ -517,7 +485,7 @@ TEST(ReplayRunTest, RecordsTheClosingSyncs) {
 // Record a real job on tmpfs, replay the record with write_iolog on the
 // replay: the second record has the same lines (times aside).
 TEST(ReplayRunTest, RecordThenReplayGivesTheSameLog) {
-  TempDir d;
+  TempDir d("/dev/shm");
   const std::string f = d.File("data", 64 << 10);
   const std::string rec = d.path() + "/rec.log";
   JobSpec j = TestJob("rec", RwMode::kRandRW, 4096, 0);

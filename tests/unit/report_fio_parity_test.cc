@@ -17,17 +17,12 @@
 #include <vector>
 
 #include "iobench/report.h"
+#include "test_util.h"
 
 namespace iobench {
 namespace {
 
-std::vector<std::string> Lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string l;
-  while (std::getline(in, l)) out.push_back(l);
-  return out;
-}
+using testing::Lines;
 
 // LatStat from fio's {min, max, mean, stddev, N}: sum and sum of squares
 // rebuilt so that Mean() and Stddev() give fio's values back (to rounding).

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -16,9 +15,12 @@
 #include "jobfile/parser.h"
 #include "report_testdata.h"
 #include "stats/summary.h"
+#include "temp_dir.h"
 
 namespace iobench {
 namespace {
+
+using testing::TempDir;
 
 nlohmann::ordered_json Json(const RunResult& run, bool plus) {
   std::ostringstream out;
@@ -344,20 +346,7 @@ TEST(ReportJsonTest, GroupReportingOneRecordAndSweepPoint) {
   EXPECT_EQ(j["iobench"]["interrupted"], true);
 }
 
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/iobench_report_XXXXXX";
-    path_ = mkdtemp(tmpl);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-void WriteFile(const std::string& path, const RunResult& run, bool plus) {
+void WriteJsonFile(const std::string& path, const RunResult& run, bool plus) {
   std::ofstream f(path);
   ASSERT_TRUE(WriteJson(run, ReportOptions{}, plus, f).ok());
 }
@@ -370,7 +359,7 @@ TEST(ReportJsonTest, FioJsonplusClat2csvAcceptsOurOutput) {
     GTEST_SKIP() << "fio_jsonplus_clat2csv needs python3-six";
   TempDir dir;
   const std::string in = dir.path() + "/out.json";
-  WriteFile(in, testdata::MakeRun(false), true);
+  WriteJsonFile(in, testdata::MakeRun(false), true);
   const std::string csv = dir.path() + "/lat.csv";
   const std::string cmd = "fio_jsonplus_clat2csv " + in + " " + csv + " >/dev/null 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
@@ -397,7 +386,7 @@ TEST(ReportJsonTest, PythonReadsFioKeyPaths) {
   if (std::system("command -v python3 >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
   TempDir dir;
   const std::string in = dir.path() + "/out.json";
-  WriteFile(in, testdata::MakeRun(false), false);
+  WriteJsonFile(in, testdata::MakeRun(false), false);
   const std::string script = dir.path() + "/check.py";
   std::ofstream(script) << R"PY(
 import json, sys

@@ -50,7 +50,7 @@ std::string Normal(const RunResult& run) {
 
 // Compares with tests/golden/report/<name>; IOBENCH_UPDATE_GOLDEN=1 rewrites
 // the file instead (review the diff before committing it).
-void ExpectGolden(const std::string& name, const std::string& got) {
+void ExpectReportGolden(const std::string& name, const std::string& got) {
   const std::string path = std::string(IOBENCH_SOURCE_DIR) + "/tests/golden/report/" + name;
   if (std::getenv("IOBENCH_UPDATE_GOLDEN")) {
     std::ofstream(path) << got;
@@ -65,11 +65,11 @@ void ExpectGolden(const std::string& name, const std::string& got) {
 }
 
 TEST_F(NormalReportTest, PerJobGolden) {
-  ExpectGolden("normal_per_job.txt", Normal(testdata::MakeRun(false)));
+  ExpectReportGolden("normal_per_job.txt", Normal(testdata::MakeRun(false)));
 }
 
 TEST_F(NormalReportTest, GroupReportingGolden) {
-  ExpectGolden("normal_group_reporting.txt", Normal(testdata::MakeRun(true)));
+  ExpectReportGolden("normal_group_reporting.txt", Normal(testdata::MakeRun(true)));
 }
 
 TEST_F(NormalReportTest, FirstLineNamesIobenchAndVersion) {

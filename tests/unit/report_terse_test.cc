@@ -13,9 +13,12 @@
 #include "iobench/report.h"
 #include "report_testdata.h"
 #include "stats/summary.h"
+#include "test_util.h"
 
 namespace iobench {
 namespace {
+
+using testing::Lines;
 
 std::vector<std::string> Split(const std::string& line) {
   std::vector<std::string> f;
@@ -30,14 +33,6 @@ std::vector<std::string> Split(const std::string& line) {
   }
   f.push_back(cur);
   return f;
-}
-
-std::vector<std::string> Lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string l;
-  while (std::getline(in, l)) out.push_back(l);
-  return out;
 }
 
 std::string Terse(const RunResult& run, int version = 3) {
@@ -197,7 +192,7 @@ std::string Shape(const std::string& field) {
   return "str";
 }
 
-class ReportTerseFioTest : public testing::TestWithParam<int> {};
+class ReportTerseFioTest : public ::testing::TestWithParam<int> {};
 
 TEST_P(ReportTerseFioTest, SameShapeAsRealFio) {
   if (std::system("command -v fio >/dev/null 2>&1") != 0) GTEST_SKIP() << "fio is not installed";
@@ -238,7 +233,7 @@ TEST_P(ReportTerseFioTest, SameShapeAsRealFio) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Versions, ReportTerseFioTest, testing::Values(2, 3, 4, 5));
+INSTANTIATE_TEST_SUITE_P(Versions, ReportTerseFioTest, ::testing::Values(2, 3, 4, 5));
 
 }  // namespace
 }  // namespace iobench

@@ -24,13 +24,13 @@ RunResult OneJob(U mode, bool group_reporting = false, uint32_t numjobs = 1) {
   return run;
 }
 
-std::string Normal(const RunResult& run) {
+std::string NormalOf(const RunResult& run) {
   std::ostringstream out;
   EXPECT_TRUE(WriteNormal(run, ReportOptions{}, out).ok());
   return out.str();
 }
 
-std::string Terse(const RunResult& run, int version) {
+std::string TerseOf(const RunResult& run, int version) {
   ReportOptions o;
   o.terse_version = version;
   std::ostringstream out;
@@ -47,7 +47,7 @@ std::vector<std::string> LinesStarting(const std::string& text, const std::strin
   return out;
 }
 
-size_t Fields(const std::string& line) {
+size_t FieldCount(const std::string& line) {
   size_t n = 1;
   for (char c : line) n += c == ';';
   return n;
@@ -85,7 +85,7 @@ TEST(UnifiedRwReportTest, NoneHasNoMixedRecord) {
 }
 
 TEST(UnifiedRwReportTest, NormalMixedPrintsOnlyTheMixedDirection) {
-  const std::string o = Normal(OneJob(U::kMixed));
+  const std::string o = NormalOf(OneJob(U::kMixed));
   // 7900 I/Os in 2001 ms; 32,358,400 bytes.
   EXPECT_EQ(
       LinesStarting(o, "  mixed: "),
@@ -110,7 +110,7 @@ TEST(UnifiedRwReportTest, NormalMixedPrintsOnlyTheMixedDirection) {
 }
 
 TEST(UnifiedRwReportTest, NormalBothPrintsTheDirectionsThenMixed) {
-  const std::string o = Normal(OneJob(U::kBoth));
+  const std::string o = NormalOf(OneJob(U::kBoth));
   const size_t r = o.find("\n  read: IOPS=");
   const size_t w = o.find("\n  write: IOPS=");
   const size_t m = o.find("\n  mixed: IOPS=3948, BW=15.4MiB/s (16.2MB/s)(30.9MiB/2001msec)\n");
@@ -134,7 +134,7 @@ TEST(UnifiedRwReportTest, NormalBothPrintsTheDirectionsThenMixed) {
 }
 
 TEST(UnifiedRwReportTest, GroupReportingMixesTheMergedRecord) {
-  const std::string o = Normal(OneJob(U::kMixed, /*group_reporting=*/true, /*numjobs=*/2));
+  const std::string o = NormalOf(OneJob(U::kMixed, /*group_reporting=*/true, /*numjobs=*/2));
   EXPECT_EQ(LinesStarting(o, "     issued rwts: "),
             std::vector<std::string>{
                 "     issued rwts: total=15800,0,0,0 short=0,0,0,0 dropped=0,0,0,0"});
@@ -177,16 +177,16 @@ TEST(UnifiedRwReportTest, TerseBlocksFollowTheMode) {
   // fio 3.33: v3 has read and write blocks (no trim); mixed has the mixed
   // block alone; both adds it after the directions. A v3 block is 40
   // fields, a v5 block 47.
-  const std::string none3 = Terse(OneJob(U::kNone), 3);
-  const std::string mixed3 = Terse(OneJob(U::kMixed), 3);
-  const std::string both3 = Terse(OneJob(U::kBoth), 3);
-  EXPECT_EQ(Fields(none3) - Fields(mixed3), 41u);
-  EXPECT_EQ(Fields(both3) - Fields(none3), 41u);
-  const std::string none5 = Terse(OneJob(U::kNone), 5);
-  const std::string mixed5 = Terse(OneJob(U::kMixed), 5);
-  const std::string both5 = Terse(OneJob(U::kBoth), 5);
-  EXPECT_EQ(Fields(none5) - Fields(mixed5), 2 * 47u);
-  EXPECT_EQ(Fields(both5) - Fields(none5), 47u);
+  const std::string none3 = TerseOf(OneJob(U::kNone), 3);
+  const std::string mixed3 = TerseOf(OneJob(U::kMixed), 3);
+  const std::string both3 = TerseOf(OneJob(U::kBoth), 3);
+  EXPECT_EQ(FieldCount(none3) - FieldCount(mixed3), 41u);
+  EXPECT_EQ(FieldCount(both3) - FieldCount(none3), 41u);
+  const std::string none5 = TerseOf(OneJob(U::kNone), 5);
+  const std::string mixed5 = TerseOf(OneJob(U::kMixed), 5);
+  const std::string both5 = TerseOf(OneJob(U::kBoth), 5);
+  EXPECT_EQ(FieldCount(none5) - FieldCount(mixed5), 2 * 47u);
+  EXPECT_EQ(FieldCount(both5) - FieldCount(none5), 47u);
   // The mixed block starts with io_kbytes, bw KiB/s, IOPS and runtime.
   EXPECT_EQ(mixed3.rfind("3;iobench-0.1.0;t;0;0;31600;15792;3948;2001;", 0), 0u) << mixed3;
 }
@@ -199,11 +199,11 @@ TEST(StatsOptionReportTest, StatsZeroJobIsLeftOut) {
   EXPECT_EQ(records[0].result.jobnum, 1);
   const GroupTotals t = ComputeGroupTotals(run.groups[0], records);
   EXPECT_EQ(t.io_bytes[0], 4000u * 4096);  // the other job's alone
-  const std::string o = Normal(run);
+  const std::string o = NormalOf(run);
   EXPECT_EQ(LinesStarting(o, "t: (groupid=0, jobs=1)").size(), 1u) << o;
   const auto doc = BuildJsonReport(run, ReportOptions{}, false);
   EXPECT_EQ(doc["jobs"].size(), 1u);
-  std::istringstream terse(Terse(run, 3));
+  std::istringstream terse(TerseOf(run, 3));
   int lines = 0;
   for (std::string l; std::getline(terse, l);) ++lines;
   EXPECT_EQ(lines, 1);
@@ -218,7 +218,7 @@ TEST(StatsOptionReportTest, StatsZeroJobIsLeftOut) {
   // Every job stats=0: fio prints the group header with no lines.
   g.groups[0].jobs[0].spec.stats = false;
   EXPECT_TRUE(RecordsForGroup(g.groups[0]).empty());
-  const std::string none = Normal(g);
+  const std::string none = NormalOf(g);
   EXPECT_NE(none.find("Run status group 0 (all jobs):\n"), std::string::npos);
   EXPECT_TRUE(LinesStarting(none, "   READ:").empty());
 }
@@ -226,7 +226,7 @@ TEST(StatsOptionReportTest, StatsZeroJobIsLeftOut) {
 TEST(SignificantFiguresReportTest, DigitsOfTheNormalFigures) {
   RunResult run = OneJob(U::kNone);
   run.groups[0].jobs[0].spec.significant_figures = 6;
-  std::string o = Normal(run);
+  std::string o = NormalOf(run);
   // 4000 reads in 2001 ms: 8,187,906 B/s, 16,384,000 bytes (fio 3.33 prints
   // the same strings for the same numbers: checked with its num2str).
   EXPECT_EQ(LinesStarting(o, "  read: "),
@@ -238,7 +238,7 @@ TEST(SignificantFiguresReportTest, DigitsOfTheNormalFigures) {
                                "(8187.9kB/s-8187.9kB/s), io=16000KiB (16384kB), "
                                "run=2001-2001msec"});
   run.groups[0].jobs[0].spec.significant_figures = 1;
-  o = Normal(run);
+  o = NormalOf(run);
   EXPECT_EQ(LinesStarting(o, "  read: "),
             std::vector<std::string>{"  read: IOPS=2k, BW=8MiB/s (8MB/s)(0GiB/2001msec)"});
 }

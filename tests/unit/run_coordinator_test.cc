@@ -17,14 +17,7 @@
 namespace iobench {
 namespace {
 
-using testing::TestJob;
-
-JobSpec NullJob(const std::string& name, RwMode rw = RwMode::kRead, uint64_t bs = 4096,
-                uint64_t size = 1 << 20) {
-  JobSpec j = TestJob(name, rw, bs, size);
-  j.ioengine = "null";
-  return j;
-}
+using testing::NullJob;
 
 RunResult MustRun(const std::vector<JobSpec>& jobs, const RunOptions& opts = {}) {
   auto r = RunJobs(jobs, opts);

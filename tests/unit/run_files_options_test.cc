@@ -21,6 +21,7 @@
 #include "run/pattern.h"
 #include "run/target.h"
 #include "sys_test_util.h"
+#include "temp_dir.h"
 
 namespace iobench {
 namespace {

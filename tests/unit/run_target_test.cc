@@ -9,27 +9,14 @@
 #include "fake_engine.h"
 #include "run/coordinator.h"
 #include "run/target.h"
+#include "temp_dir.h"
 
 namespace iobench {
 namespace {
 
+using testing::TempDir;
 using testing::TestJob;
 namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  explicit TempDir(const std::string& base) {
-    std::string tmpl = base + "/iobench-target-XXXXXX";
-    if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-  }
-  ~TempDir() {
-    if (!path_.empty()) fs::remove_all(path_);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 TEST(RunTargetTest, DefaultNamesAndFilenameFormat) {
   JobSpec j = TestJob("job", RwMode::kRead, 4096, 1 << 20);

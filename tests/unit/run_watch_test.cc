@@ -9,21 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "engine_test_driver.h"
 #include "fake_engine.h"
 #include "run/coordinator.h"
+#include "temp_dir.h"
 
 namespace iobench {
 namespace {
 
-using testing::TestJob;
-using testing_engine::TempDir;
-
-JobSpec NullJob(const std::string& name, RwMode rw = RwMode::kRead) {
-  JobSpec j = TestJob(name, rw, 4096, 1 << 20);
-  j.ioengine = "null";
-  return j;
-}
+using testing::NullJob;
+using testing::TempDir;
 
 size_t CountLines(const std::string& path) {
   std::ifstream f(path);

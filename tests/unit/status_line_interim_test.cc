@@ -7,11 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "report/interim.h"
+#include "test_util.h"
 
 namespace iobench {
 namespace {
 
-constexpr uint64_t kSec = 1000000000;
+using testing::kSec;
 
 TEST(InterimDiff, HistogramCountsSubtractExactly) {
   Histogram a, b;

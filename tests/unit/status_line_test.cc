@@ -13,11 +13,13 @@
 #include <algorithm>
 #include <string>
 
+#include "test_util.h"
+
 namespace iobench {
 namespace {
 
-constexpr uint64_t kSec = 1000000000;
-constexpr uint64_t kMiB = 1024 * 1024;
+using testing::kMiB;
+using testing::kSec;
 
 JobStatus Job(char state, uint8_t mask, uint64_t elapsed_ns, uint64_t planned_ns) {
   JobStatus j;

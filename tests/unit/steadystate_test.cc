@@ -19,11 +19,13 @@
 #include "jobfile/parser.h"
 #include "report_testdata.h"
 #include "run/coordinator.h"
+#include "test_util.h"
 
 namespace iobench {
 namespace {
 
 using M = JobSpec::SteadyStateMode;
+using testing::ParseNullJob;
 
 nlohmann::ordered_json Json(const RunResult& run) {
   std::ostringstream out;
@@ -207,12 +209,8 @@ TEST(SteadyStateReportTest, LatencyTargetLineAndFields) {
 
 // --- options ---------------------------------------------------------------
 
-Result<jobfile::ParseOutput> Parse(const std::string& body) {
-  return jobfile::ParseJobText("[j]\nioengine=null\nsize=1m\n" + body, "t.fio", "/tmp");
-}
-
 TEST(SteadyStateOptionsTest, ValuesAndAliases) {
-  auto r = Parse("ss_dur=3\n");
+  auto r = ParseNullJob("ss_dur=3\n");
   ASSERT_TRUE(r.ok()) << r.status().message();
   const JobSpec& d = r->jobs.at(0);
   EXPECT_EQ(d.ss_dur_s, 3u);
@@ -221,7 +219,7 @@ TEST(SteadyStateOptionsTest, ValuesAndAliases) {
   EXPECT_TRUE(d.ss_percent);
   EXPECT_EQ(d.ss_ramp_ns, 0u);
 
-  r = Parse("steadystate=bw:1m\nsteadystate_duration=2500ms\nss_ramp=1500ms\n");
+  r = ParseNullJob("steadystate=bw:1m\nsteadystate_duration=2500ms\nss_ramp=1500ms\n");
   ASSERT_TRUE(r.ok()) << r.status().message();
   const JobSpec& b = r->jobs.at(0);
   EXPECT_EQ(b.ss_mode, M::kBw);
@@ -230,13 +228,13 @@ TEST(SteadyStateOptionsTest, ValuesAndAliases) {
   EXPECT_EQ(b.ss_dur_s, 2u);  // whole seconds, as fio
   EXPECT_EQ(b.ss_ramp_ns, 1500000000u);
 
-  r = Parse("ss=iops:2.5\nss_dur=1\n");
+  r = ParseNullJob("ss=iops:2.5\nss_dur=1\n");
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->jobs.at(0).ss_mode, M::kIops);
   EXPECT_DOUBLE_EQ(r->jobs.at(0).ss_limit, 2.5);
   EXPECT_FALSE(r->jobs.at(0).ss_percent);
 
-  r = Parse("ss=bw_slope:0.5%\nss_dur=4\n");
+  r = ParseNullJob("ss=bw_slope:0.5%\nss_dur=4\n");
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->jobs.at(0).ss_mode, M::kBwSlope);
   EXPECT_DOUBLE_EQ(r->jobs.at(0).ss_limit, 0.5);
@@ -263,7 +261,7 @@ TEST(SteadyStateOptionsTest, BadValuesNameTheOptionAndLine) {
       {"ss_ramp=-2", "steadystate_ramp_time"},
   };
   for (const auto& c : cases) {
-    auto r = Parse(std::string(c.line) + "\n");
+    auto r = ParseNullJob(std::string(c.line) + "\n");
     ASSERT_FALSE(r.ok()) << c.line;
     EXPECT_NE(r.status().message().find(c.says), std::string::npos)
         << c.line << ": " << r.status().message();
@@ -271,7 +269,7 @@ TEST(SteadyStateOptionsTest, BadValuesNameTheOptionAndLine) {
 }
 
 TEST(SteadyStateOptionsTest, ASlopeNeedsTwoSamples) {
-  auto r = Parse("ss=iops_slope:1%\nss_dur=1\n");
+  auto r = ParseNullJob("ss=iops_slope:1%\nss_dur=1\n");
   ASSERT_TRUE(r.ok()) << r.status().message();
   auto run = RunJobs(r->jobs, {});
   ASSERT_FALSE(run.ok());

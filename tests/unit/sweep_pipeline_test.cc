@@ -8,6 +8,7 @@
 #include "report/table.h"
 #include "sweep/sweep.h"
 #include "table_fixtures.h"
+#include "temp_dir.h"
 
 namespace iobench::sweep {
 namespace {

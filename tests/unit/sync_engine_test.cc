@@ -16,6 +16,7 @@
 #include "fake_engine.h"
 #include "iobench/engine.h"
 #include "run/coordinator.h"
+#include "temp_dir.h"
 
 #ifndef RWF_DONTCACHE
 #define RWF_DONTCACHE 0x00000080
@@ -24,24 +25,10 @@
 namespace iobench {
 namespace {
 
+using testing::TempDir;
 using testing::TestJob;
 
-class TempDir {
- public:
-  explicit TempDir(const std::string& base) {
-    std::string tmpl = base + "/iobench-sync-XXXXXX";
-    if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-  }
-  ~TempDir() {
-    if (!path_.empty()) std::filesystem::remove_all(path_);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-void WriteFile(const std::string& path, uint64_t size, uint8_t byte) {
+void FillFile(const std::string& path, uint64_t size, uint8_t byte) {
   std::vector<uint8_t> buf(size, byte);
   int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   ASSERT_GE(fd, 0);
@@ -49,7 +36,7 @@ void WriteFile(const std::string& path, uint64_t size, uint8_t byte) {
   close(fd);
 }
 
-std::vector<uint8_t> ReadFile(const std::string& path) {
+std::vector<uint8_t> ReadBytes(const std::string& path) {
   std::vector<uint8_t> buf(std::filesystem::file_size(path));
   int fd = open(path.c_str(), O_RDONLY);
   EXPECT_GE(fd, 0);
@@ -71,7 +58,7 @@ TEST(SyncEngineTest, WriteLandsInRegionAndReadsBack) {
     for (const char* engine : kEngines) {
       SCOPED_TRACE(std::string(engine) + " on " + base);
       const std::string file = dir.path() + "/" + engine;
-      WriteFile(file, 1 << 20, 0xAB);
+      FillFile(file, 1 << 20, 0xAB);
       JobSpec w = TestJob("w", RwMode::kWrite, 4096, 256 << 10);
       w.ioengine = engine;
       w.filenames = {file};
@@ -86,7 +73,7 @@ TEST(SyncEngineTest, WriteLandsInRegionAndReadsBack) {
       EXPECT_EQ(jw.stats.dir[1].ios, 64u);
       EXPECT_EQ(jw.stats.dir[1].bytes, 256u << 10);
       EXPECT_TRUE(jw.notes.empty());  // the file was long enough: no layout
-      const std::vector<uint8_t> data = ReadFile(file);
+      const std::vector<uint8_t> data = ReadBytes(file);
       ASSERT_EQ(data.size(), 1u << 20);  // never truncated or extended
       for (size_t i = 0; i < data.size(); ++i) {
         const bool in_region = i >= (256u << 10) && i < (512u << 10);
@@ -111,7 +98,7 @@ TEST(SyncEngineTest, WriteLandsInRegionAndReadsBack) {
 TEST(SyncEngineTest, RandomWritesStayInRegion) {
   TempDir dir("/var/tmp");
   const std::string file = dir.path() + "/rand";
-  WriteFile(file, 1 << 20, 0xAB);
+  FillFile(file, 1 << 20, 0xAB);
   JobSpec w = TestJob("rw", RwMode::kRandWrite, 4096, 128 << 10);
   w.ioengine = "pvsync";
   w.filenames = {file};
@@ -125,7 +112,7 @@ TEST(SyncEngineTest, RandomWritesStayInRegion) {
   auto r = RunJobs({w}, {});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->groups[0].jobs[0].stats.dir[1].ios, 200u);
-  const std::vector<uint8_t> data = ReadFile(file);
+  const std::vector<uint8_t> data = ReadBytes(file);
   for (size_t i = 0; i < data.size(); ++i) {
     const bool in_region = i >= (512u << 10) && i < (640u << 10);
     if (!in_region && data[i] != 0xAB) {
@@ -142,7 +129,7 @@ TEST(SyncEngineTest, TrimPunchesHolesInFiles) {
   const std::string file = dir.path() + "/trim";
   for (const char* engine : {"psync", "libaio", "io_uring"}) {
     if (!FindEngine(engine)->probe().ok()) continue;  // io_uring disabled here
-    WriteFile(file, 256 << 10, 0xAB);
+    FillFile(file, 256 << 10, 0xAB);
     JobSpec t = TestJob("t", RwMode::kTrim, 65536, 256 << 10);
     t.ioengine = engine;
     t.iodepth = 4;
@@ -153,7 +140,7 @@ TEST(SyncEngineTest, TrimPunchesHolesInFiles) {
     ASSERT_EQ(jr.error, 0) << engine << ": " << jr.error_message;
     EXPECT_EQ(jr.stats.dir[2].ios, 4u) << engine;
     EXPECT_EQ(jr.stats.depth.depth[0], 4u) << engine;
-    for (uint8_t b : ReadFile(file)) {
+    for (uint8_t b : ReadBytes(file)) {
       if (b != 0) {
         ADD_FAILURE() << engine << ": trimmed range still holds data";
         break;
@@ -198,7 +185,7 @@ TEST(SyncEngineTest, UncachedOnExt4FollowsTheKernel) {
   TempDir dir("/var/tmp");
   if (FsName(dir.path()) != "ext4") GTEST_SKIP() << "/var/tmp is not ext4";
   const std::string file = dir.path() + "/uncached";
-  WriteFile(file, 1 << 20, 0x5A);
+  FillFile(file, 1 << 20, 0x5A);
   // Probe the kernel ourselves.
   int fd = open(file.c_str(), O_RDONLY);
   ASSERT_GE(fd, 0);
@@ -224,7 +211,7 @@ TEST(SyncEngineTest, UncachedOnExt4FollowsTheKernel) {
 TEST(SyncEngineTest, UncachedWithDirectIsExplained) {
   TempDir dir("/var/tmp");
   const std::string file = dir.path() + "/direct";
-  WriteFile(file, 1 << 20, 0x5A);
+  FillFile(file, 1 << 20, 0x5A);
   int fd = open(file.c_str(), O_RDONLY | O_DIRECT);
   if (fd < 0) GTEST_SKIP() << "O_DIRECT not supported on /var/tmp";
   close(fd);
@@ -243,7 +230,7 @@ TEST(SyncEngineTest, UncachedWithDirectIsExplained) {
 TEST(SyncEngineTest, HipriIsAcceptedOnDirectAndBufferedIo) {
   TempDir dir("/var/tmp");
   const std::string file = dir.path() + "/hipri";
-  WriteFile(file, 1 << 20, 0x77);
+  FillFile(file, 1 << 20, 0x77);
   for (bool direct : {false, true}) {
     SCOPED_TRACE(direct ? "direct" : "buffered");
     JobSpec j = TestJob("hp", RwMode::kRandRead, 4096, 1 << 20);
@@ -267,7 +254,7 @@ TEST(SyncEngineTest, HipriIsAcceptedOnDirectAndBufferedIo) {
 // Writes a file and drops it from the page cache, so buffered RWF_NOWAIT
 // reads of it would block.
 void MakeColdFile(const std::string& path, uint64_t size) {
-  WriteFile(path, size, 0x11);
+  FillFile(path, size, 0x11);
   int fd = open(path.c_str(), O_RDONLY);
   ASSERT_GE(fd, 0);
   fdatasync(fd);
@@ -326,9 +313,9 @@ TEST(SyncEngineTest, NowaitEagainIsCountedAndPolicyApplies) {
 
 // Loop devices (root only): direct I/O on a block device, the size from the
 // device, and a misaligned bs refused before the run.
-class LoopDevice {
+class SectorLoopDevice {
  public:
-  LoopDevice(const std::string& backing, uint32_t sector) {
+  SectorLoopDevice(const std::string& backing, uint32_t sector) {
     const std::string cmd = "losetup -f --show --sector-size " + std::to_string(sector) + " " +
                             backing + " 2>/dev/null";
     FILE* p = popen(cmd.c_str(), "r");
@@ -338,7 +325,7 @@ class LoopDevice {
     pclose(p);
     while (!dev_.empty() && (dev_.back() == '\n' || dev_.back() == ' ')) dev_.pop_back();
   }
-  ~LoopDevice() { Detach(); }
+  ~SectorLoopDevice() { Detach(); }
   void Detach() {
     if (!dev_.empty()) (void)system(("losetup -d " + dev_ + " 2>/dev/null").c_str());
     dev_.clear();
@@ -353,8 +340,8 @@ TEST(SyncEngineTest, LoopDeviceDirectIoAndAlignment) {
   if (geteuid() != 0) GTEST_SKIP() << "loop devices need root";
   TempDir dir("/var/tmp");
   const std::string backing = dir.path() + "/backing";
-  WriteFile(backing, 4 << 20, 0xCD);
-  LoopDevice loop(backing, 4096);
+  FillFile(backing, 4 << 20, 0xCD);
+  SectorLoopDevice loop(backing, 4096);
   if (loop.dev().empty()) GTEST_SKIP() << "losetup failed (no loop support?)";
 
   JobSpec bad = TestJob("bad", RwMode::kRead, 512, 0);
@@ -409,7 +396,7 @@ TEST(SyncEngineTest, LoopDeviceDirectIoAndAlignment) {
   }
 
   loop.Detach();
-  const std::vector<uint8_t> data = ReadFile(backing);
+  const std::vector<uint8_t> data = ReadBytes(backing);
   for (size_t i = 0; i < data.size(); ++i) {
     const bool zeroed = (i >= (1u << 20) && i < (2u << 20)) || i >= (3u << 20);
     if (data[i] != (zeroed ? 0 : 0xCD)) {

@@ -3,23 +3,17 @@
 
 #include "sys/safety.h"
 #include "sys_test_util.h"
+#include "temp_dir.h"
+#include "test_util.h"
 
 namespace iobench::sys {
 namespace {
 
+using iobench::testing::Job;
+using iobench::testing::kGiB;
+using iobench::testing::kMiB;
 using iobench::testing::TempDir;
 using iobench::testing::WriteFile;
-
-constexpr uint64_t kMiB = 1ull << 20;
-constexpr uint64_t kGiB = 1ull << 30;
-
-JobSpec Job(const std::string& name, const std::string& file, RwMode rw) {
-  JobSpec j;
-  j.name = name;
-  j.filenames = {file};
-  j.rw = rw;
-  return j;
-}
 
 // Generous limits: nothing is refused unless a test lowers one.
 SystemLimits Roomy() {

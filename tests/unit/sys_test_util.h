@@ -1,6 +1,5 @@
-// Test helpers for the sys/ and disk_util tests: temp dirs on a chosen
-// filesystem and a loop device with ext4 mounted from it, each removed by its
-// destructor even when an assertion fails.
+// Test helpers for the sys/ and disk_util tests: a loop device with ext4
+// mounted from it, removed by its destructor even when an assertion fails.
 #pragma once
 
 #include <fcntl.h>
@@ -10,7 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <vector>
+
+#include "iobench/job.h"
+#include "temp_dir.h"
 
 namespace iobench::testing {
 
@@ -30,30 +31,14 @@ inline std::string RunCmd(const std::string& cmd, int* status) {
   return out;
 }
 
-// A fresh directory under `base` ("/dev/shm", "/var/tmp"), removed with its
-// contents on destruction.
-class TempDir {
- public:
-  explicit TempDir(const std::string& base) {
-    std::string tmpl = base + "/iobench-sys-XXXXXX";
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    if (mkdtemp(buf.data())) path_ = buf.data();
-  }
-  ~TempDir() {
-    if (!path_.empty()) {
-      int st;
-      RunCmd("rm -rf '" + path_ + "'", &st);
-    }
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  bool ok() const { return !path_.empty(); }
-
- private:
-  std::string path_;
-};
+// A job named `name` doing `rw` on the one file `file`; all else default.
+inline JobSpec Job(const std::string& name, const std::string& file, RwMode rw) {
+  JobSpec j;
+  j.name = name;
+  j.filenames = {file};
+  j.rw = rw;
+  return j;
+}
 
 // Writes `bytes` of non-zero data to `path` (real blocks, not a hole).
 inline bool WriteFile(const std::string& path, size_t bytes) {

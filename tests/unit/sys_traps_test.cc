@@ -5,14 +5,16 @@
 #include "sys/context.h"
 #include "sys/job_paths.h"
 #include "sys_test_util.h"
+#include "temp_dir.h"
+#include "test_util.h"
 
 namespace iobench::sys {
 namespace {
 
+using iobench::testing::Job;
+using iobench::testing::kGiB;
 using iobench::testing::TempDir;
 using iobench::testing::WriteFile;
-
-constexpr uint64_t kGiB = 1ull << 30;
 
 TargetContext Target(const std::string& path, const std::string& fs, const std::string& dev) {
   TargetContext t;
@@ -20,14 +22,6 @@ TargetContext Target(const std::string& path, const std::string& fs, const std::
   t.fs_type = fs;
   t.device = dev;
   return t;
-}
-
-JobSpec Job(const std::string& name, const std::string& file, RwMode rw) {
-  JobSpec j;
-  j.name = name;
-  j.filenames = {file};
-  j.rw = rw;
-  return j;
 }
 
 TrapEnv Env(uint64_t mem = 16 * kGiB) {

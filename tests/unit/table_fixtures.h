@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "temp_dir.h"
+
 namespace iobench::testing {
 
 using Point = std::vector<std::pair<std::string, std::string>>;
@@ -138,21 +140,5 @@ inline void ExpectGolden(const std::string& name, const std::string& actual) {
   ss << in.rdbuf();
   EXPECT_EQ(ss.str(), actual) << "golden file " << path;
 }
-
-// A temp dir removed at scope exit.
-class TempDir {
- public:
-  explicit TempDir(const char* base = "/tmp") {
-    std::string tmpl = std::string(base) + "/iobench_sweep_test.XXXXXX";
-    path_ = mkdtemp(tmpl.data()) ? tmpl : "";
-  }
-  ~TempDir() {
-    if (!path_.empty()) std::system(("rm -rf '" + path_ + "'").c_str());
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 }  // namespace iobench::testing

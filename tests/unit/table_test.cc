@@ -10,6 +10,7 @@
 #include "report/plot.h"
 #include "sweep/sweep.h"
 #include "table_fixtures.h"
+#include "temp_dir.h"
 
 namespace iobench {
 namespace {

@@ -1,26 +1,19 @@
 // The parser fills JobSpec::verify from fio's verify options, and none of
 // them is refused by the run any more.
 #include <gtest/gtest.h>
-#include <stdlib.h>
-
-#include <filesystem>
 
 #include "jobfile/parser.h"
+#include "temp_dir.h"
+#include "test_util.h"
 
 namespace iobench {
 namespace {
 
-jobfile::ParseOutput Parse(const std::string& text) {
-  char tmpl[] = "/tmp/iobench_verifyopt_XXXXXX";
-  const std::string dir = mkdtemp(tmpl);
-  auto r = jobfile::ParseJobText(text, "t.fio", dir);
-  std::filesystem::remove_all(dir);
-  EXPECT_TRUE(r.ok()) << r.status().message();
-  return r.ok() ? std::move(r).value() : jobfile::ParseOutput{};
-}
+using testing::ParseOk;
+using testing::TempDir;
 
 TEST(VerifyOptions, EveryOptionSetsItsField) {
-  auto out = Parse(
+  auto out = ParseOk(
       "[j]\nrw=randwrite\nbs=8k\nverify=sha256\ndo_verify=0\nverify_only=1\n"
       "verify_backlog=16\nverify_backlog_batch=4\nverify_interval=4k\nverify_offset=512\n"
       "verify_pattern=0xdeadbeef\nverify_fatal=1\nverify_dump=1\nverify_state_save=0\n"
@@ -44,7 +37,7 @@ TEST(VerifyOptions, EveryOptionSetsItsField) {
 }
 
 TEST(VerifyOptions, DefaultsFollowFio) {
-  auto out = Parse("[j]\nrw=write\nverify=crc32c\n");
+  auto out = ParseOk("[j]\nrw=write\nverify=crc32c\n");
   ASSERT_EQ(out.jobs.size(), 1u);
   const VerifyOptions& v = out.jobs[0].verify;
   EXPECT_EQ(v.type, VerifyType::kCrc32c);
@@ -56,17 +49,17 @@ TEST(VerifyOptions, DefaultsFollowFio) {
 }
 
 TEST(VerifyOptions, PatternAloneMeansVerifyPattern) {
-  auto out = Parse("[j]\nrw=write\nverify_pattern=0x55\n");
+  auto out = ParseOk("[j]\nrw=write\nverify_pattern=0x55\n");
   ASSERT_EQ(out.jobs.size(), 1u);
   EXPECT_EQ(out.jobs[0].verify.type, VerifyType::kPattern);
 }
 
 TEST(VerifyOptions, VerifyAsyncRuns) {
-  auto out = Parse("[j]\nrw=write\nverify=crc32c\nverify_async=2\n");
+  auto out = ParseOk("[j]\nrw=write\nverify=crc32c\nverify_async=2\n");
   ASSERT_EQ(out.jobs.size(), 1u);
   EXPECT_EQ(out.jobs[0].verify.async, 2u);
   EXPECT_TRUE(out.jobs[0].verify.async_cpus.empty());
-  EXPECT_EQ(Parse("[j]\nrw=write\nverify=crc32c\nverify_async=2\nverify_async_cpus=1,0\n")
+  EXPECT_EQ(ParseOk("[j]\nrw=write\nverify=crc32c\nverify_async=2\nverify_async_cpus=1,0\n")
                 .jobs[0]
                 .verify.async_cpus,
             (std::vector<int>{0, 1}));
@@ -76,7 +69,7 @@ TEST(VerifyOptions, VerifyAsyncRuns) {
 // fio's pattern grammar: tokens written one after the other; %o is 8 bytes
 // that become the block offset.
 TEST(VerifyOptions, PatternWithOffsetFormat) {
-  auto out = Parse("[j]\nrw=write\nverify_pattern=0xff%o\"abcd\"-12\n");
+  auto out = ParseOk("[j]\nrw=write\nverify_pattern=0xff%o\"abcd\"-12\n");
   ASSERT_EQ(out.jobs.size(), 1u);
   const VerifyOptions& v = out.jobs[0].verify;
   EXPECT_EQ(v.type, VerifyType::kPattern);
@@ -84,28 +77,26 @@ TEST(VerifyOptions, PatternWithOffsetFormat) {
                                              0xff, 0xff, 0xff}));
   EXPECT_EQ(v.pattern_offsets, (std::vector<uint32_t>{1}));
 
-  out = Parse("[j]\nrw=write\nverify_pattern=%o\n");
+  out = ParseOk("[j]\nrw=write\nverify_pattern=%o\n");
   ASSERT_EQ(out.jobs.size(), 1u);
   EXPECT_EQ(out.jobs[0].verify.pattern, std::vector<uint8_t>(8, 0));
   EXPECT_EQ(out.jobs[0].verify.pattern_offsets, (std::vector<uint32_t>{0}));
 
   // Two hex numbers back to back, '|' still joins parts, %o twice.
-  out = Parse("[j]\nrw=write\nverify_pattern=0xff0x14|%o%o\n");
+  out = ParseOk("[j]\nrw=write\nverify_pattern=0xff0x14|%o%o\n");
   ASSERT_EQ(out.jobs.size(), 1u);
   EXPECT_EQ(out.jobs[0].verify.pattern.size(), 18u);
   EXPECT_EQ(out.jobs[0].verify.pattern[0], 0xff);
   EXPECT_EQ(out.jobs[0].verify.pattern[1], 0x14);
   EXPECT_EQ(out.jobs[0].verify.pattern_offsets, (std::vector<uint32_t>{2, 10}));
   // Without %o nothing changes for plain values.
-  out = Parse("[j]\nrw=write\nverify_pattern=0xdeadbeef\n");
+  out = ParseOk("[j]\nrw=write\nverify_pattern=0xdeadbeef\n");
   EXPECT_TRUE(out.jobs[0].verify.pattern_offsets.empty());
 }
 
 TEST(VerifyOptions, OffsetFormatOnlyInVerifyPattern) {
-  char tmpl[] = "/tmp/iobench_verifyopt_XXXXXX";
-  const std::string dir = mkdtemp(tmpl);
-  auto r = jobfile::ParseJobText("[j]\nrw=write\nbuffer_pattern=0x01%o\n", "t.fio", dir);
-  std::filesystem::remove_all(dir);
+  TempDir dir;
+  auto r = jobfile::ParseJobText("[j]\nrw=write\nbuffer_pattern=0x01%o\n", "t.fio", dir.path());
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("%o (the block offset) is only for verify_pattern"),
             std::string::npos)

@@ -17,14 +17,15 @@
 #include <vector>
 
 #include "run/verify_async.h"
+#include "temp_dir.h"
 #include "verify_test_util.h"
 
 namespace iobench {
 namespace {
 
+using testing::TempDir;
 using verify_testing::PreadAll;
 using verify_testing::PwriteAll;
-using verify_testing::TempDir;
 using verify_testing::VerifyJob;
 
 constexpr uint64_t kBs = 4096;

@@ -44,11 +44,11 @@ FakeRun RunFake(const JobSpec& job, FakeScript script) {
   return fr;
 }
 
-constexpr uint64_t kBs = 4096;
+constexpr uint64_t kWorkerBs = 4096;
 constexpr uint64_t kN = 1000;
 
 TEST(WorkerFakeEngineTest, CleanRunCountsEveryIoOnce) {
-  JobSpec job = TestJob("fake", RwMode::kRead, kBs, kN * kBs);
+  JobSpec job = TestJob("fake", RwMode::kRead, kWorkerBs, kN * kWorkerBs);
   job.iodepth = 16;
   job.iodepth_batch_submit = 4;
   FakeRun fr = RunFake(job, FakeScript{});
@@ -56,7 +56,7 @@ TEST(WorkerFakeEngineTest, CleanRunCountsEveryIoOnce) {
   const DirStats& rd = jr.stats.dir[0];
   EXPECT_EQ(jr.error, 0);
   EXPECT_EQ(rd.ios, kN);
-  EXPECT_EQ(rd.bytes, kN * kBs);
+  EXPECT_EQ(rd.bytes, kN * kWorkerBs);
   EXPECT_EQ(jr.stats.issued[0], kN);
   EXPECT_EQ(rd.clat.n, kN);
   EXPECT_EQ(rd.slat.n, kN);  // async engine: slat recorded
@@ -83,7 +83,7 @@ TEST(WorkerFakeEngineTest, CleanRunCountsEveryIoOnce) {
 // 16: fio's buckets 1, 2-3, 4-7, 8-15, 16-31 get 1, 2, 4, 8, kN - 15. (Reaping all
 // that completed put half the I/Os of an io_uring QD32 job at depth 16-31.)
 TEST(WorkerFakeEngineTest, FullQueueStaysAtIodepthReapingOneAtATime) {
-  JobSpec job = TestJob("fake", RwMode::kRead, kBs, kN * kBs);
+  JobSpec job = TestJob("fake", RwMode::kRead, kWorkerBs, kN * kWorkerBs);
   job.iodepth = 16;
   FakeRun fr = RunFake(job, FakeScript{});
   const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
@@ -121,9 +121,9 @@ TEST(WorkerFakeEngineTest, ReplayIssuesOnTimeWhileIoIsInFlight) {
     std::ofstream out(log);
     out << "fio version 3 iolog\n0 /nowhere/a add\n0 /nowhere/a open\n";
     for (int i = 0; i < 8; ++i)  // one read every 2 ms (v3 times are in us)
-      out << 1000 + 2000 * i << " /nowhere/a read " << i * kBs << " " << kBs << "\n";
+      out << 1000 + 2000 * i << " /nowhere/a read " << i * kWorkerBs << " " << kWorkerBs << "\n";
   }
-  JobSpec job = TestJob("fake-replay", RwMode::kRead, kBs, 0);
+  JobSpec job = TestJob("fake-replay", RwMode::kRead, kWorkerBs, 0);
   job.read_iolog = log;
   job.iodepth = 16;
   FakeScript slow;
@@ -147,7 +147,7 @@ TEST(WorkerFakeEngineTest, ReplayIssuesOnTimeWhileIoIsInFlight) {
 // issuing 9, 15, 21, 27 (4; after 30 only 27 had completed); issue after 6,
 // 12, 18, 24 and 30 (5, the last after the job's last I/O, as fio).
 TEST(WorkerFakeEngineTest, ThinktimeBlocksCountCompletedOrIssuedIos) {
-  JobSpec job = TestJob("fake", RwMode::kRead, kBs, 30 * kBs);
+  JobSpec job = TestJob("fake", RwMode::kRead, kWorkerBs, 30 * kWorkerBs);
   job.iodepth = 4;
   job.thinktime_ns = 1000;
   job.thinktime_blocks = 6;
@@ -162,7 +162,7 @@ TEST(WorkerFakeEngineTest, ThinktimeBlocksCountCompletedOrIssuedIos) {
 // thinktime_iotime: with thinktime_blocks not given only the time counts (an
 // hour: no pause in this job); given, whichever comes first.
 TEST(WorkerFakeEngineTest, ThinktimeIotimeAloneOrWithBlocks) {
-  JobSpec job = TestJob("fake", RwMode::kRead, kBs, 30 * kBs);
+  JobSpec job = TestJob("fake", RwMode::kRead, kWorkerBs, 30 * kWorkerBs);
   job.iodepth = 4;
   job.thinktime_ns = 1000;
   job.thinktime_iotime_ns = 3600ull * 1000000000;
@@ -180,7 +180,7 @@ TEST(WorkerFakeEngineTest, ThinktimeIotimeAloneOrWithBlocks) {
 // after it. Their slat and lat included the 100 ms pause before (iodepth=4:
 // the three I/Os after each pause had slat >= thinktime).
 TEST(WorkerFakeEngineTest, ThinktimeIsNotSubmissionLatency) {
-  JobSpec job = TestJob("fake", RwMode::kRead, kBs, 10 * kBs);
+  JobSpec job = TestJob("fake", RwMode::kRead, kWorkerBs, 10 * kWorkerBs);
   job.iodepth = 4;
   job.thinktime_ns = 100ull * 1000000;
   job.thinktime_blocks = 6;
@@ -193,7 +193,7 @@ TEST(WorkerFakeEngineTest, ThinktimeIsNotSubmissionLatency) {
 }
 
 TEST(WorkerFakeEngineTest, ShortTransfersAreRequeuedFailuresCountedBusyRetried) {
-  JobSpec job = TestJob("fake", RwMode::kWrite, kBs, kN * kBs);
+  JobSpec job = TestJob("fake", RwMode::kWrite, kWorkerBs, kN * kWorkerBs);
   job.iodepth = 8;
   job.iodepth_batch_submit = 3;
   job.continue_on_error = kCoeAll;
@@ -221,12 +221,12 @@ TEST(WorkerFakeEngineTest, ShortTransfersAreRequeuedFailuresCountedBusyRetried) 
   EXPECT_EQ(jr.stats.dropped_issued[1], 0u);
   EXPECT_EQ(wr.short_ios, l.shorts);
   EXPECT_EQ(jr.stats.short_issued[1], l.shorts);
-  EXPECT_EQ(wr.bytes, wr.ios * kBs);
+  EXPECT_EQ(wr.bytes, wr.ios * kWorkerBs);
   // Each completed I/O got exactly its block size across its parts.
   uint64_t complete = 0;
   for (const auto& [off, bytes] : l.bytes_by_xfer) {
-    EXPECT_LE(bytes, kBs) << "offset " << off;
-    complete += bytes == kBs;
+    EXPECT_LE(bytes, kWorkerBs) << "offset " << off;
+    complete += bytes == kWorkerBs;
   }
   EXPECT_EQ(complete, wr.ios);
   EXPECT_EQ(jr.stats.first_error.err, EIO);
@@ -234,7 +234,7 @@ TEST(WorkerFakeEngineTest, ShortTransfersAreRequeuedFailuresCountedBusyRetried) 
 }
 
 TEST(WorkerFakeEngineTest, FirstErrorStopsTheJobWithoutContinueOnError) {
-  JobSpec job = TestJob("fake", RwMode::kRead, kBs, kN * kBs);
+  JobSpec job = TestJob("fake", RwMode::kRead, kWorkerBs, kN * kWorkerBs);
   job.iodepth = 4;
   FakeScript script;
   script.fail_every = 50;
@@ -248,13 +248,13 @@ TEST(WorkerFakeEngineTest, FirstErrorStopsTheJobWithoutContinueOnError) {
   EXPECT_EQ(jr.stats.dir[0].ios + jr.stats.dir[0].failed, jr.stats.issued[0]);
   EXPECT_EQ(jr.stats.dir[0].failed, 1u);  // the failed read is an I/O, as fio
   // In order: completion 50 is the I/O at block 49.
-  EXPECT_EQ(jr.stats.first_error.offset, 49 * kBs);
+  EXPECT_EQ(jr.stats.first_error.offset, 49 * kWorkerBs);
   EXPECT_NE(jr.error_message.find("Input/output error"), std::string::npos) << jr.error_message;
   EXPECT_EQ(fr.result.exit_code, 1);
 }
 
 TEST(WorkerFakeEngineTest, StopReapsWhatIsInFlight) {
-  JobSpec job = TestJob("fake", RwMode::kRandWrite, kBs, kN * kBs);
+  JobSpec job = TestJob("fake", RwMode::kRandWrite, kWorkerBs, kN * kWorkerBs);
   job.iodepth = 32;
   job.iodepth_batch_submit = 4;
   job.time_based = true;
@@ -283,7 +283,7 @@ TEST(WorkerFakeEngineTest, StopReapsWhatIsInFlight) {
 }
 
 TEST(WorkerFakeEngineTest, IodepthLowDrainsBeforeRefilling) {
-  JobSpec job = TestJob("fake", RwMode::kRead, kBs, kN * kBs);
+  JobSpec job = TestJob("fake", RwMode::kRead, kWorkerBs, kN * kWorkerBs);
   job.iodepth = 16;
   job.iodepth_low = 4;
   job.iodepth_batch_submit = 16;
@@ -299,7 +299,7 @@ TEST(WorkerFakeEngineTest, IodepthLowDrainsBeforeRefilling) {
 }
 
 TEST(WorkerFakeEngineTest, IgnoreErrorListsTheErrno) {
-  JobSpec job = TestJob("fake", RwMode::kRead, kBs, 100 * kBs);
+  JobSpec job = TestJob("fake", RwMode::kRead, kWorkerBs, 100 * kWorkerBs);
   job.iodepth = 4;
   job.ignore_error[0] = {ENOSPC};
   job.continue_on_error = kCoeRead;  // as the parser sets it with the list
@@ -321,7 +321,7 @@ TEST(WorkerFakeEngineTest, IgnoreErrorListsTheErrno) {
 // EILSEQ only; any other errno stops the job at its first occurrence.
 TEST(WorkerFakeEngineTest, ContinueOnErrorAloneStopsAtAnErrnoOtherThanEio) {
   for (int err : {ENOSPC, EAGAIN, EIO}) {
-    JobSpec job = TestJob("fake", RwMode::kRead, kBs, 100 * kBs);
+    JobSpec job = TestJob("fake", RwMode::kRead, kWorkerBs, 100 * kWorkerBs);
     job.continue_on_error = kCoeAll;
     FakeScript script;
     script.fail_every = 10;
@@ -346,7 +346,7 @@ TEST(WorkerFakeEngineTest, ContinueOnErrorAloneStopsAtAnErrnoOtherThanEio) {
 // in flight, and every I/O still runs.
 TEST(WorkerFakeEngineTest, SerializeOverlapNeverQueuesOverlappingIos) {
   for (bool serialize : {false, true}) {
-    JobSpec job = TestJob("fake", RwMode::kRandWrite, kBs, 4 * kBs);
+    JobSpec job = TestJob("fake", RwMode::kRandWrite, kWorkerBs, 4 * kWorkerBs);
     job.iodepth = 8;
     job.norandommap = true;
     job.loops = 100;  // 4 writes a pass
@@ -388,7 +388,7 @@ TEST(ErrorToleratedTest, ClassesListsAndTheDefaultList) {
 }
 
 TEST(WorkerFakeEngineTest, BatchCompleteMinAndSubmitBatches) {
-  JobSpec job = TestJob("fake", RwMode::kRandRead, kBs, kN * kBs);
+  JobSpec job = TestJob("fake", RwMode::kRandRead, kWorkerBs, kN * kWorkerBs);
   job.iodepth = 32;
   job.iodepth_batch_submit = 8;
   job.iodepth_batch_complete_min = 8;
