@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-labels: threads
 # Job files whose meaning was checked against fio 3.33: job count, reporting
 # groups and exact bytes per direction (null engine, so no device). When fio
 # is installed, the same numbers are also compared with a fio run.

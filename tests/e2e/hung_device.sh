@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-labels: threads
 # A hung device is not a hung tool (docs/safety.md, the watchdog), end to end.
 # Root only. Two ways to make a device stop completing I/O:
 #   dm:     a dm-linear device on a loop device on a scratch file in /tmp,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-labels: threads
 # Issue 8: the per-interval and per-I/O logs of a real run through the binary,
 # null engine (no disk). $1: iobench binary, $2: source dir.
 #  - rate_iops=1000 for 5 s with log_avg_msec=1000: five window lines at

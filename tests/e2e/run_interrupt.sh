@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-labels: threads
 # Ctrl-C: a time-based run stopped by SIGINT still prints what it measured and
 # exits 130. $1: iobench binary, $2: source dir. Exit 77 while the CLI is not wired.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-labels: threads
 # Signals (issue 6): SIGINT, SIGTERM and SIGHUP stop a run cleanly: the
 # partial results are printed and marked interrupted, files of an unlink=1 job
 # are removed, the exit code is 128 + the signal (130, 143, 129). SIGUSR1

@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-labels: threads
 # Issue 8: interim reports through the binary (null engine).
 #  - --status-interval=1 on a 3 s run with JSON: >= 2 interim lines and the
 #    final one, each a valid JSON document (JSON Lines), in --output too;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-labels: threads
 # Issue 8: the live status line of the real binary. Under a pseudo-terminal
 # (script(1)) it is drawn and redrawn in place with '\r'; into a pipe it is
 # never written. $1: iobench binary, $2: source dir.

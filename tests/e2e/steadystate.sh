@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ctest-labels: threads
 # Steady state detection (steadystate=, ss_dur=, ss_ramp=) against real fio
 # 3.33 on the same job file: the null engine under rate_iops makes the
 # per-second samples regular, so the outcome does not depend on timing:

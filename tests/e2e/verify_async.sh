@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-labels: threads
 # verify_async=N (src/run/verify_async.h): N threads check the verify reads.
 # On tmpfs (/dev/shm, else the temp dir): write + verify passes with psync,
 # libaio and io_uring and gives exactly the counts of verify_async=0 (verify
