@@ -39,10 +39,11 @@ q=$(resident read --fadvise_hint=random --number_ios=0 --io_size=96m --invalidat
 # The mmap engine too: its pages are mapped, which the cache cannot drop, so
 # the engine unmaps the region before the worker drops it (fio 3.33 keeps
 # all 64 MiB here). The second pass faults its 32 MiB back in, plus at most
-# fault-around and readahead.
+# fault-around and readahead, and less the few pages a loaded machine may
+# reclaim, as above (seen in CI: 8 KiB short).
 m=$(resident read --ioengine=mmap --fadvise_hint=random --number_ios=0 --io_size=96m)
-[ "$m" -ge $((32 << 20)) ] && [ "$m" -le $((40 << 20)) ] ||
-  fail "mmap, invalidate=1, two passes: $m bytes cached, want 32-40 MiB"
+[ "$m" -ge $((31 << 20)) ] && [ "$m" -le $((40 << 20)) ] ||
+  fail "mmap, invalidate=1, two passes: $m bytes cached, want 31-40 MiB"
 out=$("$bin" --name=a --ioengine=psync --rw=read --size=1m --filename="$f" --fadvise_hint=often \
   --parse-only 2>&1) && fail "fadvise_hint=often accepted"
 grep -q "fadvise_hint 'often': expected 0, 1, sequential or random" <<<"$out" || fail "message: $out"
