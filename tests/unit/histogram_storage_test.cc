@@ -156,6 +156,15 @@ TEST(HistogramStorageTest, UnusedHistogramsAreNotResident) {
   constexpr size_t kN = 512;
   std::vector<std::unique_ptr<Histogram>> hs;
   hs.reserve(kN);
+  // Histograms that held counts, were cleared and went back to the pool
+  // (a run before this one in the process): their slots, handed out again
+  // below, must not stay resident.
+  for (size_t i = 0; i < kN; ++i) hs.push_back(std::make_unique<Histogram>());
+  for (auto& h : hs) {
+    h->Add(1000);
+    h->Clear();
+  }
+  hs.clear();
   const uint64_t before = RssAnonKib();
   for (size_t i = 0; i < kN; ++i) hs.push_back(std::make_unique<Histogram>());
   const uint64_t fresh = RssAnonKib();
