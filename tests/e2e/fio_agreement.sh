@@ -41,7 +41,7 @@ check() {
   else
     echo "ok   $name $*"
   fi
-  if command -v fio >/dev/null; then
+  if command -v fio >/dev/null && [ "${IOBENCH_TEST_FIO:-1}" != 0 ]; then
     local fgot
     fgot=$(fio --output-format=json "$@" "$f" 2>/dev/null | summary 2>/dev/null)
     if [ -n "$fgot" ] && [ "$fgot" != "$want" ]; then

@@ -16,7 +16,7 @@ trap 'cd /; rm -rf "$work" "$shm"' EXIT
 cd "$work" || exit 1
 fails=0
 have_fio=0
-command -v fio >/dev/null && have_fio=1
+command -v fio >/dev/null && [ "${IOBENCH_TEST_FIO:-1}" != 0 ] && have_fio=1
 
 # counts: "read ios/bytes write ios/bytes syncs error" of job 0
 counts() {

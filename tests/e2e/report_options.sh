@@ -11,8 +11,8 @@ tmp=$(mktemp -d /tmp/iobench_report_options.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 have_fio=0
-command -v fio >/dev/null && have_fio=1
-[ $have_fio = 1 ] || echo "note: fio not installed; iobench checked alone"
+command -v fio >/dev/null && [ "${IOBENCH_TEST_FIO:-1}" != 0 ] && have_fio=1
+[ $have_fio = 1 ] || echo "note: fio not installed (or IOBENCH_TEST_FIO=0); iobench checked alone"
 
 # Runs iobench, and fio when present, on the same options; outputs in
 # $tmp/ib.$2 and $tmp/fio.$2.
