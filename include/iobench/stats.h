@@ -246,6 +246,14 @@ struct alignas(64) LiveCounters {
   std::atomic<uint64_t> ios[kNumDdirs] = {0, 0, 0};
   std::atomic<uint64_t> bytes[kNumDdirs] = {0, 0, 0};
   std::atomic<uint8_t> state{0};  // fio's state letter as a char, 0: not started
+  // NowNs() when the job started (after startdelay); 0: not yet. Relaxed.
+  std::atomic<uint64_t> start_ns{0};
+  // NowNs() when ios/bytes last restarted from 0 for the measured period
+  // (ramp end, a latency-target final run); 0: not yet (during a ramp the
+  // counters count from start_ns). Stored with release after the zeroed
+  // counters, so a reader that loads it (acquire) first sees counts of that
+  // period or later.
+  std::atomic<uint64_t> measured_since_ns{0};
 };
 
 }  // namespace iobench

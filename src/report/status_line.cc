@@ -54,7 +54,13 @@ static bool StateIsDone(char state) {
          state == job_state::kSignal;
 }
 
-void JobStatus::Load(const LiveCounters& live) {
+void JobStatus::Load(const LiveCounters& live, uint64_t now_ns) {
+  // measured_since_ns first (acquire): the counts loaded after it are of
+  // that period or a later one, never the ramp's.
+  const uint64_t measured = live.measured_since_ns.load(std::memory_order_acquire);
+  const uint64_t start = live.start_ns.load(std::memory_order_relaxed);
+  counting_since_ns = measured != 0 ? measured : start;
+  elapsed_ns = start != 0 && now_ns > start ? now_ns - start : 0;
   for (int d = 0; d < kNumDdirs; ++d) {
     ios[d] = live.ios[d].load(std::memory_order_relaxed);
     bytes[d] = live.bytes[d].load(std::memory_order_relaxed);
@@ -185,22 +191,54 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
   }
   last_eta_ns_ = remaining;
 
-  // Rates: change of the summed counters since the previous Render.
+  // Rates: the counters' change since the previous Render, per job, summed.
   if (!have_prev_) {
     have_prev_ = true;
     prev_ns_ = now_ns - std::min(now_ns, run.elapsed_ns);
   }
   if (now_ns > prev_ns_) {
-    const long double dt = static_cast<long double>(now_ns - prev_ns_);
-    for (int d = 0; d < kNumDdirs; ++d) {
-      // Counters restart when a new group or sweep point starts.
-      const uint64_t di = tot_ios[d] >= prev_ios_[d] ? tot_ios[d] - prev_ios_[d] : tot_ios[d];
-      const uint64_t db =
-          tot_bytes[d] >= prev_bytes_[d] ? tot_bytes[d] - prev_bytes_[d] : tot_bytes[d];
-      rate_iops_[d] = static_cast<uint64_t>(static_cast<long double>(di) * 1e9L / dt + 0.5L);
-      rate_bps_[d] = static_cast<uint64_t>(static_cast<long double>(db) * 1e9L / dt + 0.5L);
-      prev_ios_[d] = tot_ios[d];
-      prev_bytes_[d] = tot_bytes[d];
+    const uint64_t dt = now_ns - prev_ns_;
+    prev_.resize(run.jobs.size());
+    for (int d = 0; d < kNumDdirs; ++d) rate_iops_[d] = rate_bps_[d] = 0;
+    for (size_t i = 0; i < run.jobs.size(); ++i) {
+      const JobStatus& j = run.jobs[i];
+      JobPrev& p = prev_[i];
+      // Counting restarted inside this interval (the job started or its ramp
+      // ended; a new phase reuses the slot): all it holds is from the last
+      // now_ns - since. Otherwise the change over the interval. A job whose
+      // counting start is unknown (0) and whose counters went down (a new
+      // group or sweep point) is rated on what it holds, over the interval.
+      const uint64_t since = j.counting_since_ns;
+      const bool restarted = since != 0 && since != p.since_ns && since > prev_ns_;
+      uint64_t window = dt;
+      if (restarted) window = now_ns > since ? now_ns - since : 0;
+      // Too little of the interval to rate on: a ramp that ended just now
+      // keeps the job's rate of the previous interval (the job started
+      // before its counting did); anything else is rated over the interval.
+      bool carry = false;
+      if (restarted && window < dt / 8) {
+        carry = p.rated && j.elapsed_ns > window;
+        window = dt;
+      }
+      for (int d = 0; d < kNumDdirs; ++d) {
+        uint64_t ri = p.rate_iops[d], rb = p.rate_bps[d];
+        if (!carry) {
+          const bool fresh = restarted || j.ios[d] < p.ios[d] || j.bytes[d] < p.bytes[d];
+          const uint64_t di = fresh ? j.ios[d] : j.ios[d] - p.ios[d];
+          const uint64_t db = fresh ? j.bytes[d] : j.bytes[d] - p.bytes[d];
+          const long double w = static_cast<long double>(window);
+          ri = static_cast<uint64_t>(static_cast<long double>(di) * 1e9L / w + 0.5L);
+          rb = static_cast<uint64_t>(static_cast<long double>(db) * 1e9L / w + 0.5L);
+        }
+        rate_iops_[d] += ri;
+        rate_bps_[d] += rb;
+        p.rate_iops[d] = ri;
+        p.rate_bps[d] = rb;
+        p.ios[d] = j.ios[d];
+        p.bytes[d] = j.bytes[d];
+      }
+      p.since_ns = since;
+      p.rated = true;
     }
     prev_ns_ = now_ns;
   }
@@ -298,9 +336,17 @@ void StatusPrinter::Write(const std::string& s) {
   }
 }
 
+// The next due time of a schedule every `period` from `due`: one period on,
+// or, if the caller fell a whole period behind, one period from now (no
+// burst of catch-up draws).
+static uint64_t NextDue(uint64_t due, uint64_t period, uint64_t now_ns) {
+  due += period;
+  return due > now_ns ? due : now_ns + period;
+}
+
 bool StatusPrinter::Update(const RunStatus& run, uint64_t now_ns) {
   if (!enabled_ || finished_) return false;
-  if (drawn_ && now_ns - last_draw_ns_ < opts_.interval_ns) return false;
+  if (drawn_ && now_ns < next_draw_ns_) return false;
   std::string text = line_.Render(run, now_ns);
   // Never wrap: a wrapped line cannot be redrawn with '\r'.
   if (columns_ > 1 && text.size() > columns_ - 1) text.resize(columns_ - 1);
@@ -311,16 +357,18 @@ bool StatusPrinter::Update(const RunStatus& run, uint64_t now_ns) {
   if (opts_.newline_ns > 0) {
     if (!newline_started_) {
       newline_started_ = true;
-      last_newline_ns_ = now_ns;
-    } else if (now_ns - last_newline_ns_ >= opts_.newline_ns) {
+      next_newline_ns_ = now_ns + opts_.newline_ns;
+    } else if (now_ns >= next_newline_ns_) {
       out += '\n';  // keep this line; the next one starts below it
       shown_len_ = 0;
-      last_newline_ns_ = now_ns;
+      next_newline_ns_ = NextDue(next_newline_ns_, opts_.newline_ns, now_ns);
     }
   }
   Write(out);
+  // After a Clear (an interim report) the schedule starts again from now.
+  next_draw_ns_ =
+      drawn_ ? NextDue(next_draw_ns_, opts_.interval_ns, now_ns) : now_ns + opts_.interval_ns;
   drawn_ = true;
-  last_draw_ns_ = now_ns;
   return true;
 }
 

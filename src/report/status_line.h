@@ -36,15 +36,19 @@ struct JobStatus {
   uint64_t ios[kNumDdirs] = {0, 0, 0};    // cumulative
   uint64_t bytes[kNumDdirs] = {0, 0, 0};  // cumulative
   // Progress estimate of this job; both 0: no known end (elapsed is shown).
-  uint64_t elapsed_ns = 0;     // since this job started; 0 before
+  uint64_t elapsed_ns = 0;  // since this job started; 0 before
+  // When the counters began counting what they hold (the job's start, or
+  // the end of its ramp); 0: unknown (rates then use the whole interval).
+  uint64_t counting_since_ns = 0;
   uint64_t planned_ns = 0;     // runtime (+ ramp) if the job is time-limited
   uint64_t planned_bytes = 0;  // bytes it will move (io_size * loops) if size-limited
   // fio shows rate limits after "Jobs:": ", min-max" (bytes/s) and IOPS.
   uint64_t rate_min_bps = 0, rate_bps = 0;
   uint64_t rate_iops_min = 0, rate_iops = 0;
 
-  // Copies the live counters (relaxed loads) into ios/bytes/state.
-  void Load(const LiveCounters& live);
+  // Copies the live counters (relaxed loads) into ios/bytes/state, and the
+  // job's elapsed time and counting start as of now_ns (NowNs()).
+  void Load(const LiveCounters& live, uint64_t now_ns);
 
   // The plan of a job from its spec: directions, rate limits, and its end:
   // time_based -> ramp + runtime; otherwise bytes = (io_size or the resolved
@@ -74,19 +78,30 @@ std::string FormatEta(uint64_t seconds);
 
 class StatusLine {
  public:
-  // Renders the line at now_ns (any monotonic clock; only differences are
-  // used). Rates are the counters' change since the previous Render; the
-  // first Render uses the change since the run started.
+  // Renders the line at now_ns (the clock of the jobs' counting_since_ns;
+  // only differences are used). Rates are the counters' change since the
+  // previous Render (the first Render: since the run started), per job: a
+  // job whose counters started from 0 during the interval (it started, or
+  // its ramp ended) is rated over the time since then, not over the whole
+  // interval (which showed half the rate on the tick after a ramp).
   std::string Render(const RunStatus& run, uint64_t now_ns);
 
   // The remaining time estimate used by the last Render; -1: unknown.
   int64_t last_eta_ns() const { return last_eta_ns_; }
 
  private:
+  // A job's counters and rates at the previous Render.
+  struct JobPrev {
+    uint64_t since_ns = 0;
+    uint64_t ios[kNumDdirs] = {0, 0, 0};
+    uint64_t bytes[kNumDdirs] = {0, 0, 0};
+    uint64_t rate_iops[kNumDdirs] = {0, 0, 0};
+    uint64_t rate_bps[kNumDdirs] = {0, 0, 0};
+    bool rated = false;
+  };
   bool have_prev_ = false;
   uint64_t prev_ns_ = 0;
-  uint64_t prev_ios_[kNumDdirs] = {0, 0, 0};
-  uint64_t prev_bytes_[kNumDdirs] = {0, 0, 0};
+  std::vector<JobPrev> prev_;
   uint64_t rate_bps_[kNumDdirs] = {0, 0, 0};
   uint64_t rate_iops_[kNumDdirs] = {0, 0, 0};
   int64_t last_eta_ns_ = -1;
@@ -115,8 +130,11 @@ class StatusPrinter {
 
   bool enabled() const { return enabled_; }
 
-  // Redraws the line if enabled and at least interval_ns passed since the
-  // last draw (the first call draws). Returns whether it wrote.
+  // Redraws the line if enabled and its next draw is due (the first call
+  // draws). Draws are due every interval_ns from the first one, not from
+  // whenever the previous one happened: a caller that polls every ~20 ms
+  // gets a line every interval, never one skipped for being a few ms early.
+  // Returns whether it wrote.
   bool Update(const RunStatus& run, uint64_t now_ns);
   // Erases the line (before an interim or final report is printed on the
   // same terminal); the next Update redraws it.
@@ -135,8 +153,8 @@ class StatusPrinter {
   bool enabled_;
   bool finished_ = false;
   bool drawn_ = false;
-  uint64_t last_draw_ns_ = 0;
-  uint64_t last_newline_ns_ = 0;
+  uint64_t next_draw_ns_ = 0;
+  uint64_t next_newline_ns_ = 0;
   bool newline_started_ = false;
   size_t shown_len_ = 0;  // visible length of the line on screen now
   unsigned columns_ = 0;  // terminal width, 0: unknown (no truncation)

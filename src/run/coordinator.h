@@ -30,9 +30,11 @@ struct RunOptions {
   // Set by the signal handler (run/signals.h): 0 none, else the signal number.
   // Polled by the main thread every ~20 ms while workers run.
   std::atomic<int>* stop_signal = nullptr;
-  // Optional; called about once a second from the main thread while a phase
-  // runs, with the live counters of its workers (the status line).
+  // Optional; called every tick_ns (at a ~20 ms granularity) from the main
+  // thread while a phase runs, with the live counters of its workers (the
+  // status line, which polls and draws when its own interval is due).
   std::function<void(const std::vector<const LiveCounters*>&)> on_tick;
+  uint64_t tick_ns = 1000000000;
   // Optional; called from the main thread when a phase's workers are about
   // to start, with each worker's job in the order on_tick's counters use.
   std::function<void(const std::vector<const JobSpec*>&)> on_phase_start;

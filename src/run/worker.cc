@@ -444,8 +444,8 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
   if (iolog_ != nullptr) iolog_->StartEpoch();  // log_unix_epoch: times count from here
   ru_start_ = ThreadCpu();
   live_.state.store(StateLetter(job_), std::memory_order_relaxed);
-  measured_from_.store(now, std::memory_order_release);      // after PublishLive: counts start at 0
-  if (lat_search_ != nullptr) lat_search_->Restart(now, 0);  // as fio: the search starts over
+  live_.measured_since_ns.store(now, std::memory_order_release);  // after PublishLive
+  if (lat_search_ != nullptr) lat_search_->Restart(now, 0);       // as fio: the search starts over
 }
 
 uint64_t Worker::CompletedIos() const {
@@ -1412,6 +1412,7 @@ void Worker::Run() {
 
   tid_ = HelperCpuSampler::CurrentTid();
   start_ns_ = NowNs();
+  live_.start_ns.store(start_ns_, std::memory_order_relaxed);
   result_.start_ms = WallTimeMs();
   ramp_end_ns_ = start_ns_ + job_.ramp_time_ns;
   think_last_ns_ = start_ns_;

@@ -115,7 +115,9 @@ class Worker {
   // --- steady state (run/steadystate.h) ---
   // When the measured period began (after startdelay and ramp_time; the
   // live counters count from there), or 0 before. Any thread.
-  uint64_t measure_start_ns() const { return measured_from_.load(std::memory_order_acquire); }
+  uint64_t measure_start_ns() const {
+    return live_.measured_since_ns.load(std::memory_order_acquire);
+  }
   // The job reached steady state: it ends as at the end of its runtime.
   // Any thread; the worker sees it within ~10 ms (CheckTimeSlow, SleepNs).
   void StopSteadyState() { ss_stop_.store(true, std::memory_order_relaxed); }
@@ -472,7 +474,6 @@ class Worker {
   // never look at it.
   bool ss_poll_ = false;
   std::atomic<bool> ss_stop_{false};
-  std::atomic<uint64_t> measured_from_{0};
 };
 
 }  // namespace iobench

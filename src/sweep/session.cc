@@ -306,9 +306,13 @@ class StatusDriver {
       run_.jobs.back().open_files = std::max<uint32_t>(1, s->nrfiles);
     }
   }
+  bool enabled() const { return printer_.enabled(); }
+  // Called every ~20 ms while a phase runs; the printer draws when its
+  // interval is due.
   void Tick(const std::vector<const LiveCounters*>& live) {
-    for (size_t i = 0; i < live.size() && i < run_.jobs.size(); ++i) run_.jobs[i].Load(*live[i]);
     const uint64_t now = NowNs();
+    for (size_t i = 0; i < live.size() && i < run_.jobs.size(); ++i)
+      run_.jobs[i].Load(*live[i], now);
     run_.elapsed_ns = now - start_ns_;
     printer_.Update(run_, now);
   }
@@ -484,7 +488,11 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
         run_opts.runtime_grace_ms = static_cast<uint32_t>(o.stuck_timeout_ms);
       }
       run_opts.on_phase_start = [&](const std::vector<const JobSpec*>& s) { status.PhaseStart(s); };
-      run_opts.on_tick = [&](const std::vector<const LiveCounters*>& l) { status.Tick(l); };
+      if (status.enabled()) {
+        // The line polls: it draws when its --eta-interval is due.
+        run_opts.on_tick = [&](const std::vector<const LiveCounters*>& l) { status.Tick(l); };
+        run_opts.tick_ns = 20ull * 1000 * 1000;
+      }
       // issue 8: interim reports (--status-interval, SIGUSR1) and --bandwidth-log
       run_opts.bandwidth_log = o.bandwidth_log;
       run_opts.status_interval_ns = o.status_interval_ns;

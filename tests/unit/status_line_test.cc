@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "test_util.h"
 
@@ -141,6 +142,90 @@ TEST(StatusLineRender, PlannedTotalWhenJobsGiveNoEstimate) {
   const std::string s = line.Render(run, 30 * kSec);
   EXPECT_NE(s.find("[25.0%]"), std::string::npos) << s;
   EXPECT_NE(s.find("[eta 01m:30s]"), std::string::npos) << s;
+}
+
+// A job at 1000 IOPS of 4 KiB whose 2 s ramp ends half-way through the
+// interval: its counters restart at 0, and the 500 I/Os since the ramp end
+// are rated over the 0.5 s since, not the whole second (500 IOPS before).
+RunStatus Ramped(uint64_t now, uint64_t since, uint64_t ios) {
+  RunStatus run;
+  run.elapsed_ns = now;
+  JobStatus j = Job('r', 0x1, now, 0);
+  j.counting_since_ns = since;
+  j.ios[0] = ios;
+  j.bytes[0] = ios * 4096;
+  run.jobs.push_back(j);
+  return run;
+}
+
+TEST(StatusLineRender, RampEndRatesOverTheTimeSinceCountingRestarted) {
+  StatusLine line;
+  // The job started at 1 ns (counting since its start, the ramp counting).
+  line.Render(Ramped(1 * kSec, 1, 1000), 1 * kSec);
+  EXPECT_NE(line.Render(Ramped(2 * kSec, 1, 2000), 2 * kSec).find("[r=1000 IOPS]"),
+            std::string::npos);
+  const std::string s = line.Render(Ramped(3 * kSec, 2 * kSec + kSec / 2, 500), 3 * kSec);
+  EXPECT_NE(s.find("[r=4000KiB/s][r=1000 IOPS]"), std::string::npos) << s;
+  // The next interval is an ordinary one again.
+  EXPECT_NE(
+      line.Render(Ramped(4 * kSec, 2 * kSec + kSec / 2, 1500), 4 * kSec).find("[r=1000 IOPS]"),
+      std::string::npos);
+}
+
+TEST(StatusLineRender, RampEndJustNowKeepsThePreviousRate) {
+  StatusLine line;
+  line.Render(Ramped(1 * kSec, 1, 1000), 1 * kSec);
+  line.Render(Ramped(2 * kSec, 1, 1800), 2 * kSec);  // 800 IOPS in the last second
+  // Restarted 10 ms ago with 10 I/Os: too little to rate; 800 stays.
+  const std::string s = line.Render(Ramped(3 * kSec, 3 * kSec - kSec / 100, 10), 3 * kSec);
+  EXPECT_NE(s.find("[r=800 IOPS]"), std::string::npos) << s;
+  // Then rated on what it did since the restart.
+  EXPECT_NE(
+      line.Render(Ramped(4 * kSec, 3 * kSec - kSec / 100, 1010), 4 * kSec).find("[r=1000 IOPS]"),
+      std::string::npos);
+}
+
+TEST(StatusLineRender, JobsAreRatedEachOnItsOwnCounters) {
+  StatusLine line;
+  RunStatus run = Ramped(1 * kSec, 1, 1000);
+  run.jobs.push_back(run.jobs[0]);
+  line.Render(run, 1 * kSec);
+  // Job 0 goes on at 1000 IOPS; job 1's ramp ended 0.25 s ago (250 I/Os
+  // since): 1000 + 1000. A summed counter went down, and the old code
+  // rated the sum of both over the second: 1000 + 250 - 1000.
+  run = Ramped(2 * kSec, 1, 2000);
+  run.jobs.push_back(Ramped(2 * kSec, 2 * kSec - kSec / 4, 250).jobs[0]);
+  const std::string s = line.Render(run, 2 * kSec);
+  EXPECT_NE(s.find("[r=2000 IOPS]"), std::string::npos) << s;
+}
+
+TEST(StatusLineRender, AJobStartingMidIntervalIsRatedSinceItsStart) {
+  StatusLine line;
+  RunStatus run = Ramped(1 * kSec, 1, 1000);
+  line.Render(run, 1 * kSec);
+  // A new phase: the slot now holds a job that started 0.4 s ago (no ramp:
+  // it counts from its start) and did 400 I/Os.
+  run = Ramped(2 * kSec, 2 * kSec - 2 * kSec / 5, 400);
+  const std::string s = line.Render(run, 2 * kSec);
+  EXPECT_NE(s.find("[r=1000 IOPS]"), std::string::npos) << s;
+}
+
+TEST(StatusLineRender, JobStatusLoadGivesElapsedAndCountingStart) {
+  LiveCounters live;
+  JobStatus j;
+  j.Load(live, 5 * kSec);
+  EXPECT_EQ(j.elapsed_ns, 0u);  // not started
+  EXPECT_EQ(j.counting_since_ns, 0u);
+  live.start_ns.store(2 * kSec);
+  live.ios[0].store(7);
+  j.Load(live, 5 * kSec);
+  EXPECT_EQ(j.elapsed_ns, 3 * kSec);
+  EXPECT_EQ(j.counting_since_ns, 2 * kSec);  // ramp: counts since the start
+  EXPECT_EQ(j.ios[0], 7u);
+  live.measured_since_ns.store(4 * kSec);
+  j.Load(live, 5 * kSec);
+  EXPECT_EQ(j.elapsed_ns, 3 * kSec);
+  EXPECT_EQ(j.counting_since_ns, 4 * kSec);
 }
 
 TEST(StatusLineRender, EtaModeParsing) {
@@ -280,6 +365,26 @@ TEST(StatusPrinterTest, EtaNewlineKeepsALineEveryPeriod) {
   const std::string out = Drain(pty.master());
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 2);  // at 2 s and 4 s
   EXPECT_NE(out.find("[eta 00m:08s]\r\n"), std::string::npos) << out;
+}
+
+// Polled every 20 ms with a little lateness, as the coordinator does: a
+// draw every interval from the first, none skipped for a poll that came a
+// few ms before "one interval since the previous draw".
+TEST(StatusPrinterTest, DrawsStayOnTheIntervalGridWhenPolled) {
+  Pty pty;
+  if (!pty.ok()) GTEST_SKIP() << "openpty failed: no pseudo-terminals here";
+  StatusPrinter p(pty.slave(), {EtaMode::kAuto, kSec, kSec});
+  std::vector<uint64_t> drawn;
+  const uint64_t poll = kSec / 50;
+  for (uint64_t t = 3 * kSec / 1000; t <= 10 * kSec; t += poll + (t / poll % 3) * kSec / 1000)
+    if (p.Update(Simple(t), t)) drawn.push_back(t);
+  ASSERT_EQ(drawn.size(), 10u);
+  for (size_t i = 1; i < drawn.size(); ++i) {
+    EXPECT_GE(drawn[i], drawn[0] + i * kSec) << i;
+    EXPECT_LT(drawn[i], drawn[0] + i * kSec + 2 * poll) << i;
+  }
+  const std::string out = Drain(pty.master());
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 9);  // every draw after the first
 }
 
 TEST(StatusPrinterTest, IntervalBelowFioMinimumIsRaised) {
