@@ -14,7 +14,9 @@
 # and the normal report's steadystate line shape.
 set -u
 bin=$1
-command -v fio >/dev/null || { echo "SKIP: fio not installed"; exit 77; }
+have_fio=0
+command -v fio >/dev/null && [ "${IOBENCH_TEST_FIO:-1}" != 0 ] && have_fio=1
+[ $have_fio = 1 ] || echo "note: fio not installed (or IOBENCH_TEST_FIO=0); iobench checked alone"
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
 tmp=$(mktemp -d /tmp/iobench_ss.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -57,12 +59,19 @@ ss_ramp=1
 EOF
 
 # Side by side (the rate-limited null engine needs little CPU): half the wall time.
-fio --output-format=json --output="$tmp/fio.json" "$tmp/ss.fio" >/dev/null 2>&1 &
-fio_pid=$!
+if [ $have_fio = 1 ]; then
+  fio --output-format=json --output="$tmp/fio.json" "$tmp/ss.fio" >/dev/null 2>&1 &
+  fio_pid=$!
+fi
 "$bin" --output-format=json --output="$tmp/iob.json" "$tmp/ss.fio" >/dev/null 2>"$tmp/err" ||
   fail "iobench exited $?: $(cat "$tmp/err")"
-wait "$fio_pid"
-rc=$?
+rc=0
+if [ $have_fio = 1 ]; then
+  wait "$fio_pid"
+  rc=$?
+else
+  echo '{"jobs": []}' >"$tmp/fio.json"
+fi
 # fio 3.33 can die of SIGFPE here: its steadystate_check() divides by the
 # milliseconds since its previous check, which are 0 when its helper thread,
 # late on a machine loaded by the other tests, runs two checks within one
@@ -77,10 +86,11 @@ for _ in 1 2; do
 done
 [ "$rc" -eq 0 ] || fail "fio exited $rc"
 
-python3 - "$tmp/fio.json" "$tmp/iob.json" <<'EOF' || exit 1
+python3 - "$tmp/fio.json" "$tmp/iob.json" "$have_fio" <<'EOF' || exit 1
 import json, sys
 fio = {j["jobname"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
 iob = {j["jobname"]: j for j in json.load(open(sys.argv[2]))["jobs"]}
+tools = (("fio", fio), ("iobench", iob)) if sys.argv[3] == "1" else (("iobench", iob),)
 bad = []
 def check(cond, what):
     if not cond:
@@ -92,7 +102,7 @@ want = {  # job: (attained, stopped early, window, iops range of a full sample)
     "ramp": (1, True, 2, (800, 1200)),
 }
 for name, (attained, early, dur, (lo, hi)) in want.items():
-    for tool, jobs in (("fio", fio), ("iobench", iob)):
+    for tool, jobs in tools:
         j = jobs.get(name)
         if j is None:
             bad.append(f"{tool}: no job {name}")
@@ -115,7 +125,12 @@ for name, (attained, early, dur, (lo, hi)) in want.items():
         # helper thread's clock is not the job's), and on a loaded machine
         # (CI runs 4 tests at once, under sanitizers) a starved second is
         # made up in the next one, as rate_iops does in both tools.
-        check(full and lo <= full[-1] <= hi, f"{tool} {name}: iops {full}")
+        # fio's own sampling is looser under load: its grp window once ended
+        # on 646 of 1000 in CI's TSan stage, iobench's sample beside it on
+        # 1000. fio is the reference for the shape, not for that number: it
+        # gets half the range either way.
+        slack = (lo // 2, hi * 2) if tool == "fio" else (lo, hi)
+        check(full and slack[0] <= full[-1] <= slack[1], f"{tool} {name}: iops {full}")
         check(all(b == 0 or abs(b / i - 4096) < 64 for b, i in
                   zip(ss["data"]["bw"], ss["data"]["iops"]) if i),
               f"{tool} {name}: bw/iops {ss['data']}")
@@ -148,10 +163,14 @@ line_re='^  steadystate  : attained=(yes|no), bw=[0-9.]+[KMG]?i?B/s \([0-9.]+[kM
 "$bin" --name=n --ioengine=null --rate_iops=1000 --time_based --runtime=20 --size=1g \
   --ss=iops:20% --ss_dur=2 >"$tmp/iob.txt" 2>&1 &
 iob_pid=$!
-fio --name=n --ioengine=null --rate_iops=1000 --time_based --runtime=20 --size=1g \
-  --ss=iops:20% --ss_dur=2 >"$tmp/fio.txt" 2>&1 || fail "fio normal"
+if [ $have_fio = 1 ]; then
+  fio --name=n --ioengine=null --rate_iops=1000 --time_based --runtime=20 --size=1g \
+    --ss=iops:20% --ss_dur=2 >"$tmp/fio.txt" 2>&1 || fail "fio normal"
+fi
 wait "$iob_pid" || fail "iobench normal: $(cat "$tmp/iob.txt")"
-grep -Eq "$line_re" "$tmp/fio.txt" || fail "fio's line changed: $(grep steadystate "$tmp/fio.txt")"
+if [ $have_fio = 1 ]; then
+  grep -Eq "$line_re" "$tmp/fio.txt" || fail "fio's line changed: $(grep steadystate "$tmp/fio.txt")"
+fi
 grep -Eq "$line_re" "$tmp/iob.txt" || fail "iobench line: $(grep steadystate "$tmp/iob.txt")"
 grep -q '^  steadystate  : attained=yes, bw=[0-9]*KiB/s ([0-9]*kB/s), iops=[0-9]*, iops mean dev=' \
   "$tmp/iob.txt" || fail "iobench line: $(grep steadystate "$tmp/iob.txt")"
