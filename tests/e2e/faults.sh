@@ -10,6 +10,7 @@
 #  - EAGAIN under pvsync2 nowait=1: counted per direction.
 # $1: iobench binary, $2: source dir. Exit 77: skip (nothing could run).
 set -u
+source "$(dirname "$0")/fio_side.bash"
 bin=$(readlink -f "$1")
 [ -x "$bin" ] || { echo "skip: no binary"; exit 77; }
 command -v python3 >/dev/null || { echo "skip: needs python3"; exit 77; }
@@ -142,7 +143,7 @@ else
     --rw=write --size=4m --bs=64k --ignore_error=ENOSPC --output-format=json
   rm -f "$mnt"/*
   # fio 3.33 on the same jobs: the same exit code, err and error count.
-  if command -v fio >/dev/null && [ "${IOBENCH_TEST_FIO:-1}" != 0 ]; then
+  if fio_side; then
     for args in "--continue_on_error=all" "--ignore_error=,ENOSPC" "--ignore_error=ENOSPC" \
       "--continue_on_error=write --ignore_error=EIO,ENOSPC:EIO"; do
       got=()

@@ -5,6 +5,7 @@
 # is installed, the same numbers are also compared with a fio run.
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 set -u
+source "$(dirname "$0")/fio_side.bash"
 bin=$(readlink -f "$1")
 src=$(readlink -f "$2")
 [ -x "$bin" ] || { echo "skip: no binary $bin"; exit 77; }
@@ -41,7 +42,7 @@ check() {
   else
     echo "ok   $name $*"
   fi
-  if command -v fio >/dev/null && [ "${IOBENCH_TEST_FIO:-1}" != 0 ]; then
+  if fio_side; then
     local fgot
     fgot=$(fio --output-format=json "$@" "$f" 2>/dev/null | summary 2>/dev/null)
     if [ -n "$fgot" ] && [ "$fgot" != "$want" ]; then

@@ -6,6 +6,7 @@
 # installed, the counts must equal fio 3.33's for the same job.
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 set -u
+source "$(dirname "$0")/fio_side.bash"
 bin=$(readlink -f "$1")
 [ -x "$bin" ] || { echo "skip: no binary $bin"; exit 77; }
 work=$(mktemp -d /var/tmp/iobench-mmap.XXXXXX)
@@ -40,7 +41,7 @@ for dir in "$work" "$shm"; do
     else
       echo "ok   $dir $args: $got"
     fi
-    if command -v fio >/dev/null && [ "${IOBENCH_TEST_FIO:-1}" != 0 ]; then
+    if fio_side; then
       # shellcheck disable=SC2086
       fgot=$(counts fio --name=m --ioengine=mmap --filename="$f" --size=1m --bs=4k $args)
       [ "$fgot" = "$want" ] || fail "$dir $args: fio $(fio --version) gives '$fgot'"

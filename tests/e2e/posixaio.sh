@@ -8,6 +8,7 @@
 # in are labelled in the report (iobench.helpers.aio_*, peak_threads).
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 set -u
+source "$(dirname "$0")/fio_side.bash"
 bin=$(realpath "$1")
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
 work=$(mktemp -d /var/tmp/iobench-posixaio.XXXXXX) || exit 1
@@ -16,7 +17,7 @@ trap 'cd /; rm -rf "$work" "$shm"' EXIT
 cd "$work" || exit 1
 fails=0
 have_fio=0
-command -v fio >/dev/null && [ "${IOBENCH_TEST_FIO:-1}" != 0 ] && have_fio=1
+fio_side && have_fio=1
 
 # counts: "read ios/bytes write ios/bytes syncs error" of job 0
 counts() {

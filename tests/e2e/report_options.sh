@@ -6,12 +6,13 @@
 # hostile values. Without fio, iobench's own figures are still checked.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
 set -u
+source "$(dirname "$0")/fio_side.bash"
 bin=$1
 tmp=$(mktemp -d /tmp/iobench_report_options.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 have_fio=0
-command -v fio >/dev/null && [ "${IOBENCH_TEST_FIO:-1}" != 0 ] && have_fio=1
+fio_side && have_fio=1
 [ $have_fio = 1 ] || echo "note: fio not installed (or IOBENCH_TEST_FIO=0); iobench checked alone"
 
 # Runs iobench, and fio when present, on the same options; outputs in

@@ -13,9 +13,10 @@
 # attained, the window length and its samples' range, the runtime class,
 # and the normal report's steadystate line shape.
 set -u
+source "$(dirname "$0")/fio_side.bash"
 bin=$1
 have_fio=0
-command -v fio >/dev/null && [ "${IOBENCH_TEST_FIO:-1}" != 0 ] && have_fio=1
+fio_side && have_fio=1
 [ $have_fio = 1 ] || echo "note: fio not installed (or IOBENCH_TEST_FIO=0); iobench checked alone"
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
 tmp=$(mktemp -d /tmp/iobench_ss.XXXXXX)
