@@ -35,11 +35,11 @@ struct JobStatus {
   uint8_t ddir_mask = 0;                  // directions the job does (1 << ddir), from its rw
   uint64_t ios[kNumDdirs] = {0, 0, 0};    // cumulative
   uint64_t bytes[kNumDdirs] = {0, 0, 0};  // cumulative
-  // Progress estimate of this job; both 0: no known end (elapsed is shown).
-  uint64_t elapsed_ns = 0;  // since this job started; 0 before
   // When the counters began counting what they hold (the job's start, or
   // the end of its ramp); 0: unknown (rates then use the whole interval).
   uint64_t counting_since_ns = 0;
+  // Progress estimate of this job; both planned 0: no known end (elapsed is shown).
+  uint64_t elapsed_ns = 0;     // since this job started; 0 before
   uint64_t planned_ns = 0;     // runtime (+ ramp) if the job is time-limited
   uint64_t planned_bytes = 0;  // bytes it will move (io_size * loops) if size-limited
   // fio shows rate limits after "Jobs:": ", min-max" (bytes/s) and IOPS.
