@@ -31,8 +31,15 @@ struct SampleStat {
   double mean = 0, stddev = 0;
 };
 
+// The completion latency of the I/Os that carried one priority (cmdprio).
+struct PrioStat {
+  uint16_t value = 0;  // ioprio value: class << 13 | level
+  LatStat clat;
+  Histogram hist;
+};
+
 // Everything about one direction (read, write or trim). 512-byte aligned
-// (336 bytes of fields): the worker finds its direction's record per I/O
+// (376 bytes of fields): the worker finds its direction's record per I/O
 // with one shift instead of a multiply by an odd size.
 struct alignas(512) DirStats {
   uint64_t ios = 0;        // completed I/Os
@@ -45,15 +52,14 @@ struct alignas(512) DirStats {
   uint64_t failed = 0;
   uint64_t errors = 0;
   uint64_t eagain = 0;         // RWF_NOWAIT / IOCB_NOWAIT refusals
-  uint64_t high_prio_ios = 0;  // issued with the cmdprio priority (cmdprio_percentage)
-  // cmdprio (libaio, io_uring): clat of the I/Os issued with the cmdprio
-  // priority ([1]) and of the others ([0]), and the ioprio value of each
-  // (class << 13 | level): fio's "clat prio C/L" lines and JSON "prios".
-  // prio_split is false (and the rest empty) for a job without cmdprio.
+  uint64_t high_prio_ios = 0;  // issued with a cmdprio priority
+  // cmdprio (libaio, io_uring): clat per priority, fio's "clat prio C/L"
+  // lines and JSON "prios". prios[0] is the job's own priority (prioclass/
+  // prio, 0 when unset), then each other priority cmdprio gives this
+  // direction, in fio's order (cmdprio_bssplit's entries sorted by block
+  // size). prio_split is false (and prios empty) for a job without cmdprio.
   bool prio_split = false;
-  uint16_t prio_value[2] = {0, 0};
-  LatStat clat_prio[2];
-  Histogram clat_prio_hist[2];
+  std::vector<PrioStat> prios;
   uint64_t runtime_ns = 0;  // time this direction was active (fio: per-ddir runtime)
   LatStat slat, clat, lat;
   Histogram slat_hist, clat_hist, lat_hist;

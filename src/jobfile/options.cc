@@ -234,6 +234,16 @@ Status ParseCmdprioBsSplit(JobSpec& j, const OptValue& v) {
       }
       j.cmdprio_bssplit[d].push_back(e);
     }
+    // The entries of one size share its I/Os (fio refuses more than 100 %).
+    for (const CmdprioBsEntry& e : j.cmdprio_bssplit[d]) {
+      uint32_t total = 0;
+      for (const CmdprioBsEntry& o : j.cmdprio_bssplit[d])
+        if (o.bs == e.bs) total += o.perc;
+      if (total > 100)
+        return Bad(std::string("the ") + (d == 0 ? "read" : "write") + " shares of block size " +
+                   std::to_string(e.bs) + " add up to " + std::to_string(total) +
+                   " %, more than 100");
+    }
   }
   return Status::Ok();
 }

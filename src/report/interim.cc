@@ -96,6 +96,17 @@ DirStats Diff(const DirStats& later, const DirStats& earlier) {
   d.slat = Diff(later.slat, earlier.slat, d.slat_hist);
   d.clat = Diff(later.clat, earlier.clat, d.clat_hist);
   d.lat = Diff(later.lat, earlier.lat, d.lat_hist);
+  d.prio_split = later.prio_split;
+  for (const PrioStat& p : later.prios) {
+    static const PrioStat kNone;
+    const PrioStat* before = &kNone;
+    for (const PrioStat& q : earlier.prios)
+      if (q.value == p.value) before = &q;
+    PrioStat& x = d.prios.emplace_back();
+    x.value = p.value;
+    x.hist = Diff(p.hist, before->hist);
+    x.clat = Diff(p.clat, before->clat, x.hist);
+  }
   d.bw_samples = SamplesAfter(later.bw_samples, earlier.bw_samples);
   d.iops_samples = SamplesAfter(later.iops_samples, earlier.iops_samples);
   return d;

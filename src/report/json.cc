@@ -66,13 +66,12 @@ ojson DdirObject(const JobRecord& rec, const DirView& v, bool plus) {
   o["lat_ns"] = LatObject(ds.lat, ds.lat_hist, spec.lat_percentiles, list, plus);
   if (ds.prio_split) {  // fio: one entry per priority that completed I/O
     ojson prios = ojson::array();
-    for (int i = 0; i < 2; ++i) {
-      if (ds.clat_prio[i].n == 0) continue;
+    for (const PrioStat& p : ds.prios) {
+      if (p.clat.n == 0) continue;
       ojson e;
-      e["prioclass"] = ds.prio_value[i] >> 13;
-      e["prio"] = ds.prio_value[i] & 7;
-      e["clat_ns"] =
-          LatObject(ds.clat_prio[i], ds.clat_prio_hist[i], spec.clat_percentiles, list, plus);
+      e["prioclass"] = p.value >> 13;
+      e["prio"] = p.value & 7;
+      e["clat_ns"] = LatObject(p.clat, p.hist, spec.clat_percentiles, list, plus);
       prios.push_back(std::move(e));
     }
     // fio: only a direction that completed I/O at some priority has "prios".

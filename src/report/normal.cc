@@ -81,21 +81,22 @@ void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, 
   WriteLatLine(o, "clat", ds.clat);
   WriteLatLine(o, " lat", ds.lat);
   // fio's split by priority (cmdprio): "clat prio CLASS/LEVEL".
-  auto prio_name = [&](int i) {
-    return fmt::sprintf("clat prio %d/%d", ds.prio_value[i] >> 13, ds.prio_value[i] & 7);
+  auto prio_name = [](const PrioStat& p) {
+    return fmt::sprintf("clat prio %d/%d", p.value >> 13, p.value & 7);
   };
   if (ds.prio_split)
-    for (int i = 0; i < 2; ++i) WriteLatLine(o, prio_name(i).c_str(), ds.clat_prio[i]);
+    for (const PrioStat& p : ds.prios) WriteLatLine(o, prio_name(p).c_str(), p.clat);
   const auto list = PercentileListFor(spec);
   if (spec.slat_percentiles && ds.slat.n) WritePercentiles(o, "slat", ds.slat_hist, list);
   if (spec.clat_percentiles && ds.clat.n) WritePercentiles(o, "clat", ds.clat_hist, list);
   if (spec.clat_percentiles && ds.prio_split) {
-    for (int i = 0; i < 2; ++i) {
-      if (ds.clat_prio[i].n == 0) continue;
-      const double share = 100.0 * static_cast<double>(ds.clat_prio[i].n) /
-                           static_cast<double>(ds.clat_prio[0].n + ds.clat_prio[1].n);
-      WritePercentiles(o, fmt::sprintf("%s (%.2f%% of IOs)", prio_name(i), share).c_str(),
-                       ds.clat_prio_hist[i], list);
+    uint64_t total = 0;
+    for (const PrioStat& p : ds.prios) total += p.clat.n;
+    for (const PrioStat& p : ds.prios) {
+      if (p.clat.n == 0) continue;
+      const double share = 100.0 * static_cast<double>(p.clat.n) / static_cast<double>(total);
+      WritePercentiles(o, fmt::sprintf("%s (%.2f%% of IOs)", prio_name(p), share).c_str(), p.hist,
+                       list);
     }
   }
   if (spec.lat_percentiles && ds.lat.n) WritePercentiles(o, "lat", ds.lat_hist, list);

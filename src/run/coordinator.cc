@@ -205,32 +205,15 @@ Status CheckCpus(const JobSpec& job, const std::vector<int>& cpus,
                          ", and this machine's CPUs are 0-" + std::to_string(ncpu - 1));
 }
 
-// cmdprio_bssplit excludes cmdprio_percentage (as in fio), and its entries
-// must agree on one priority per direction: the clat split by priority has
-// two sides (the job's own priority and the cmdprio one).
+// cmdprio_bssplit excludes cmdprio_percentage (as in fio).
 Status CheckCmdprioBsSplit(const JobSpec& job) {
   if (job.cmdprio_bssplit[0].empty() && job.cmdprio_bssplit[1].empty()) return Status::Ok();
-  const OptionSetting bs = SettingOf(job, "cmdprio_bssplit");
   if (job.cmdprio_percentage[0] != 0 || job.cmdprio_percentage[1] != 0) {
+    const OptionSetting bs = SettingOf(job, "cmdprio_bssplit");
     const OptionSetting perc = SettingOf(job, "cmdprio_percentage");
     return Status::Invalid("job '" + job.name + "': cmdprio_percentage (" + Where(perc) +
                            ") and cmdprio_bssplit (" + Where(bs) +
                            ") are mutually exclusive: give one of them");
-  }
-  for (int d = 0; d < 2; ++d) {
-    int value = -1;
-    for (const CmdprioBsEntry& e : job.cmdprio_bssplit[d]) {
-      if (e.perc == 0) continue;
-      const int v = CmdprioValue(job, d, &e);
-      if (value >= 0 && v != value)
-        return Status::Unsupported(
-            "job '" + job.name + "': cmdprio_bssplit (" + Where(bs) + ") gives " +
-            (d == 0 ? "reads" : "writes") +
-            " more than one priority (class/level); iobench splits latency into the job's "
-            "priority and one cmdprio priority per direction: use one class/level per "
-            "direction");
-      value = v;
-    }
   }
   return Status::Ok();
 }

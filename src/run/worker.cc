@@ -175,15 +175,37 @@ Status Worker::Setup() {
   // ioprio value = class << 13 | level; fio's default class is the highest
   // (1, real-time) when only a percentage is given.
   prio_rng_ = seed_ ^ 0x2545F4914F6CDD1Dull;
-  // cmdprio_bssplit: the share depends on the I/O's size; an entry may carry
-  // its own class/level (the coordinator checked they agree per direction).
+  // cmdprio_bssplit: the share depends on the I/O's size, and each entry
+  // may carry its own class/level. fio sorts the entries by size (they keep
+  // their order within one size) and ignores those with a 0 % share.
   for (int d = 0; d < 2; ++d) {
-    const CmdprioBsEntry* entry = nullptr;  // any used entry: they agree on the value
-    for (const CmdprioBsEntry& e : job_.cmdprio_bssplit[d])
-      if (e.perc != 0) entry = &e;
-    if (job_.cmdprio_percentage[d] == 0 && entry == nullptr) continue;
+    std::vector<PrioBySize>& sizes = prio_by_size_[d];
+    if (job_.cmdprio_percentage[d] != 0) {
+      sizes.push_back({0, {{job_.cmdprio_percentage[d], CmdprioValue(job_, d)}}});
+    } else {
+      std::vector<CmdprioBsEntry> used;
+      for (const CmdprioBsEntry& e : job_.cmdprio_bssplit[d])
+        if (e.perc != 0) used.push_back(e);
+      std::stable_sort(
+          used.begin(), used.end(),
+          [](const CmdprioBsEntry& a, const CmdprioBsEntry& b) { return a.bs < b.bs; });
+      for (const CmdprioBsEntry& e : used) {
+        if (sizes.empty() || sizes.back().bs != e.bs) sizes.push_back({e.bs, {}});
+        std::vector<PrioChoice>& c = sizes.back().choices;
+        c.push_back({(c.empty() ? 0 : c.back().upto) + e.perc, CmdprioValue(job_, d, &e)});
+      }
+    }
+    if (sizes.empty()) continue;
     cmdprio_on_ = cmdprio_dir_[d] = true;
-    cmdprio_value_[d] = CmdprioValue(job_, d, entry);
+    // One latency record per distinct priority: the job's own first (the
+    // I/Os that drew none carry it), then each other value as it comes.
+    std::vector<PrioStat>& stats = prio_stats_[d];
+    stats.emplace_back().value = JobIoprio(job_);
+    for (const PrioBySize& size : sizes)
+      for (const PrioChoice& c : size.choices)
+        if (std::none_of(stats.begin(), stats.end(),
+                         [&c](const PrioStat& p) { return p.value == c.value; }))
+          stats.emplace_back().value = c.value;
   }
 
   if (!job_.write_iolog.empty()) {  // fio's iolog v3: every add first, an open at first use
@@ -331,7 +353,6 @@ Status Worker::Setup() {
   max_latency_on_ =
       job_.max_latency_ns[0] != 0 || job_.max_latency_ns[1] != 0 || job_.max_latency_ns[2] != 0;
   slow_complete_ = verifier_ != nullptr || cmdprio_on_ || lat_search_ != nullptr || max_latency_on_;
-  low_prio_value_ = JobIoprio(job_);  // the I/Os without the cmdprio priority carry it
   if (job_.flow != 0 && ctl_->flows != nullptr) {
     // The coordinator made the group and added our weight; workers only
     // look it up (find: no insertion while the others set up too).
@@ -413,6 +434,11 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
     ts_.first_error = first_error;
     ts_.total_errors = total_errors;
     ts_.coe_errors = coe_errors;
+    for (std::vector<PrioStat>& stats : prio_stats_)
+      for (PrioStat& p : stats) {
+        p.clat = LatStat();
+        p.hist = Histogram();
+      }
   }
   sync_done_ = 0;
   next_event_ns_ = 0;  // CheckTime recomputes what is due next
@@ -588,8 +614,7 @@ void Worker::FoldDerived(ThreadStats* ts) const {
   for (int d = 0; d < 2; ++d) {
     if (!cmdprio_dir_[d] || !record_clat_) continue;
     ts->dir[d].prio_split = true;
-    ts->dir[d].prio_value[0] = low_prio_value_;
-    ts->dir[d].prio_value[1] = cmdprio_value_[d];
+    ts->dir[d].prios = prio_stats_[d];
   }
   if (sync_done_ != 0) {
     ts->depth.depth[0] += sync_done_;
@@ -932,16 +957,20 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   IoRequest* r = TakeRequest(plan, now);
   const int d = static_cast<int>(plan.ddir);
   if (cmdprio_on_ && d < 2 && cmdprio_dir_[d]) {
-    uint32_t perc = job_.cmdprio_percentage[d];
-    for (const CmdprioBsEntry& e : job_.cmdprio_bssplit[d])
-      if (e.bs == r->length) perc = e.perc;  // fio: the entry for this exact size
-    prio_rng_ ^= prio_rng_ << 13;
-    prio_rng_ ^= prio_rng_ >> 7;
-    prio_rng_ ^= prio_rng_ << 17;
-    if (prio_rng_ % 100 < perc) {
-      r->prio = cmdprio_value_[d];
-      r->flags |= kReqHighPrio;
-      ++ts_.dir[d].high_prio_ios;
+    for (const PrioBySize& size : prio_by_size_[d]) {
+      if (size.bs != 0 && size.bs != r->length) continue;  // fio: the entries for this exact size
+      prio_rng_ ^= prio_rng_ << 13;
+      prio_rng_ ^= prio_rng_ >> 7;
+      prio_rng_ ^= prio_rng_ << 17;
+      const uint32_t draw = static_cast<uint32_t>(prio_rng_ % 100);
+      if (draw < size.choices.back().upto) {
+        const PrioChoice* c = size.choices.data();
+        while (draw >= c->upto) ++c;
+        r->prio = c->value;
+        r->flags |= kReqHighPrio;
+        ++ts_.dir[d].high_prio_ios;
+      }
+      break;
     }
   }
   if (verifier_ != nullptr) vslot_[r->index] = vr > 0 ? kVSlotRead : 0;
@@ -1265,11 +1294,14 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
   // As fio: no latency recorded (disable_lat, gtod_reduce), no I/O misses the target.
   if (lat_search_ != nullptr && measuring_ && record_lat_) LatencyCompleted(req, now);
   if (max_latency_on_) CheckMaxLatency(req, now);
-  if (cmdprio_on_ && record_clat_ && req->op <= IoOp::kWrite) {  // fio's clat split by priority
-    DirStats& ds = ts_.dir[d];
-    const int h = (req->flags & kReqHighPrio) != 0 ? 1 : 0;
-    ds.clat_prio[h].Add(now - req->issue_ns);
-    ds.clat_prio_hist[h].Add(now - req->issue_ns);
+  if (cmdprio_on_ && record_clat_ && req->op <= IoOp::kWrite && cmdprio_dir_[d]) {
+    // fio's clat split by priority: [0] unless cmdprio gave the I/O a value
+    // (always in the list; a value equal to the job's own is [0] too).
+    PrioStat* p = prio_stats_[d].data();
+    if ((req->flags & kReqHighPrio) != 0)
+      while (p->value != req->prio) ++p;
+    p->clat.Add(now - req->issue_ns);
+    p->hist.Add(now - req->issue_ns);
   }
   if (verifier_ != nullptr) {
     if (req->op == IoOp::kWrite)
@@ -1580,13 +1612,15 @@ void Worker::Run() {
 void Worker::CompleteLogged(IoRequest* req, uint64_t now) {
   const bool full =
       req->op <= IoOp::kTrim && req->res > 0 && static_cast<uint64_t>(req->res) >= req->length;
+  // As fio: the priority the I/O carried (cmdprio's, or the job's own).
+  const uint16_t prio = (req->flags & kReqHighPrio) != 0 ? req->prio : log_prio_value_;
   Complete(req, now);
   if (!full || !measuring_ || now < measure_start_ns_) return;
   const uint64_t slat = req->issue_ns >= req->start_ns ? req->issue_ns - req->start_ns : 0;
   const uint64_t clat = now >= req->issue_ns ? now - req->issue_ns : 0;
   const uint64_t lat = now >= req->start_ns ? now - req->start_ns : 0;
   iolog_->OnComplete(now - measure_start_ns_, static_cast<Ddir>(req->op), req->xfer_length, slat,
-                     clat, lat, req->xfer_offset, log_prio_value_);
+                     clat, lat, req->xfer_offset, prio);
 }
 
 void Worker::ServeSnapshot(uint64_t now, bool final) {

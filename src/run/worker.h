@@ -361,11 +361,26 @@ class Worker {
   bool MinRateMet(uint64_t now);
   std::unique_ptr<BufferFiller> filler_;
   uint64_t seed_ = 0;
-  // cmdprio (libaio, io_uring): the share of reads/writes that carry the
-  // ioprio value cmdprio_value_[d]; a xorshift draw per I/O decides.
+  // cmdprio (libaio, io_uring): per direction, the I/O sizes that may carry
+  // a cmdprio priority (bs 0: any size, cmdprio_percentage), each with its
+  // priorities' cumulative shares. As fio: an I/O of a listed size draws
+  // 0..99 (a xorshift per worker), and a draw below the size's total share
+  // picks the priority whose cumulative share first exceeds it.
+  struct PrioChoice {
+    uint32_t upto;   // cumulative share, percent
+    uint16_t value;  // ioprio value, class << 13 | level
+  };
+  struct PrioBySize {
+    uint64_t bs;
+    std::vector<PrioChoice> choices;  // choices.back().upto: the size's total share
+  };
   bool cmdprio_on_ = false;
   bool cmdprio_dir_[2] = {false, false};  // reads / writes draw a priority
-  uint16_t cmdprio_value_[2] = {0, 0};
+  std::vector<PrioBySize> prio_by_size_[2];
+  // clat per priority of each direction with cmdprio: [0] the job's own
+  // priority, then the others in fio's order. Restarted with the stats at
+  // the ramp's end; FoldDerived copies them into DirStats::prios.
+  std::vector<PrioStat> prio_stats_[2];
   uint64_t prio_rng_ = 0;
 
   // Loop state. Requests move between three places: the free stack, the
@@ -428,7 +443,6 @@ class Worker {
   // Completions that need more than CompleteFast: verify, cmdprio's clat split.
   bool slow_complete_ = false;
   bool max_latency_on_ = false;  // max_latency set for some direction (Complete checks it)
-  uint16_t low_prio_value_ = 0;  // ioprio of the I/Os without the cmdprio priority
   uint64_t issued_bytes_ = 0;    // bytes issued by the job (verify reads not counted)
   uint64_t io_size_ = 0;         // io_size, or size= capping filesize= files (0: none)
   uint64_t io_total_ = 0;        // io_size_ x loops (0: no io_size_, or time_based)

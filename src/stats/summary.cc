@@ -117,14 +117,18 @@ void MergeDir(DirStats& d, const DirStats& s) {
   d.errors += s.errors;
   d.eagain += s.eagain;
   d.high_prio_ios += s.high_prio_ios;
-  if (s.prio_split && !d.prio_split) {  // a group keeps the first job's priority values
-    d.prio_split = true;
-    d.prio_value[0] = s.prio_value[0];
-    d.prio_value[1] = s.prio_value[1];
-  }
-  for (int i = 0; i < 2; ++i) {
-    d.clat_prio[i].Merge(s.clat_prio[i]);
-    d.clat_prio_hist[i].Merge(s.clat_prio_hist[i]);
+  // As fio: a priority's latency merges into the entry of the same value, a
+  // value the group has not seen yet is appended.
+  d.prio_split = d.prio_split || s.prio_split;
+  for (const PrioStat& p : s.prios) {
+    auto same = std::find_if(d.prios.begin(), d.prios.end(),
+                             [&p](const PrioStat& q) { return q.value == p.value; });
+    if (same == d.prios.end()) {
+      d.prios.push_back(p);
+    } else {
+      same->clat.Merge(p.clat);
+      same->hist.Merge(p.hist);
+    }
   }
   d.runtime_ns = std::max(d.runtime_ns, s.runtime_ns);
   d.slat.Merge(s.slat);

@@ -203,10 +203,11 @@ printf '[a]\nioengine=null\nsize=1m\nnrfiles=4\nopenfiles=2\n' >"$po/of.fio"
 check parse-only-unimplemented 2 \
   "option 'openfiles' \(.*of.fio:5\) below nrfiles is accepted but not implemented" -- \
   "$bin" --parse-only "$po/of.fio"
-printf '[a]\nioengine=null\nsize=1m\nrw=randread\ncmdprio_bssplit=4k/50/1/3:8k/50/2/5\n' \
+printf '[a]\nioengine=libaio\nsize=1m\nrw=randread\ncmdprio_bssplit=4k/50/1/3:8k/50/2/5\n' \
   >"$po/prio.fio"
-sed -i 's/ioengine=null/ioengine=libaio/' "$po/prio.fio"
-check parse-only-cmdprio-bssplit 2 "cmdprio_bssplit \(.*prio.fio:5\) gives reads more than one" -- \
+printf 'cmdprio_percentage=10\n' >>"$po/prio.fio"
+check parse-only-cmdprio-bssplit 2 \
+  "cmdprio_percentage \(.*prio.fio:6\) and cmdprio_bssplit \(.*prio.fio:5\) are mutually exclusive" -- \
   "$bin" --parse-only "$po/prio.fio"
 printf '[quick]\nexitall\nioengine=null\nsize=1m\n[slow]\nnew_group\nioengine=null\nsize=1m\n' \
   >"$po/exitall.fio"

@@ -4,6 +4,7 @@
 # the ioprio value (no I/O errors), and engines without cmdprio refuse it.
 set -u
 bin=$1
+source "$(dirname "$0")/fio_side.bash"
 tmp=$(mktemp -d /var/tmp/iobench_cmdprio.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -62,10 +63,65 @@ done
   --cmdprio_bssplit=4k/50 --cmdprio_percentage=10 >/dev/null 2>"$tmp/err" &&
   fail "cmdprio_bssplit with cmdprio_percentage accepted"
 grep -q "mutually exclusive" "$tmp/err" || fail "exclusive: $(cat "$tmp/err")"
+# The second format may give one size several priorities (fio's example
+# cmdprio-bssplit.fio does). The job runs at 2/7: 4k reads are 25 % 1/1 and
+# 75 % 3/2; 8k reads 40 % 2/0 and the rest the job's own 2/7. The split lists
+# the job's priority first, then the others with their entries sorted by
+# block size (8k's entry is written first, 4k's come first), as fio does.
+# log_prio logs each I/O's own priority; group_reporting merges by value.
+for engine in libaio io_uring; do
+  "$bin" --name=p --filename="$tmp/f" --size=16m --ioengine=$engine --direct=1 --iodepth=4 \
+    --rw=randread --bssplit=4k/50:8k/50 --number_ios=4000 --prioclass=2 --prio=7 \
+    --cmdprio_bssplit=8k/40/2/0:4k/25/1/1:4k/75/3/2 --write_lat_log="$tmp/adv" --log_prio=1 \
+    --output-format=json >"$tmp/adv.json" || fail "$engine cmdprio_bssplit, several priorities: exit $?"
+  "$bin" --name=p --filename="$tmp/f" --size=16m --ioengine=$engine --direct=1 --iodepth=4 \
+    --rw=randread --bssplit=4k/50:8k/50 --number_ios=1000 --prioclass=2 --prio=7 \
+    --cmdprio_bssplit=8k/40/2/0:4k/25/1/1:4k/75/3/2 --numjobs=2 --group_reporting \
+    --output-format=json >"$tmp/grp.json" || fail "$engine cmdprio_bssplit, group: exit $?"
+  python3 - "$tmp/adv.json" "$tmp/adv_clat.1.log" "$tmp/grp.json" <<'PY' || fail "$engine cmdprio_bssplit, several priorities"
+import collections, json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+rd = j["read"]
+n, b = rd["total_ios"], rd["io_bytes"]
+n4k = (8192 * n - b) // 4096
+n8k = n - n4k
+prios = rd["prios"]
+want = [(2, 7), (1, 1), (3, 2), (2, 0)]
+assert [(p["prioclass"], p["prio"]) for p in prios] == want, prios
+N = [p["clat_ns"]["N"] for p in prios]
+assert N[1] + N[2] == n4k and N[0] + N[3] == n8k, (N, n4k, n8k)
+assert 0.20 <= N[1] / n4k <= 0.30 and 0.35 <= N[3] / n8k <= 0.45, (N, n4k, n8k)
+assert j["iobench"]["high_prio_ios"]["read"] == N[1] + N[2] + N[3], j["iobench"]
+# clat log: "time, clat, ddir, bs, prio" with the priority as fio's 0x%04x.
+logged = collections.Counter()
+for line in open(sys.argv[2]):
+    f = [x.strip() for x in line.split(",")]
+    logged[(int(f[3]), int(f[4], 16))] += 1
+assert logged == {(8192, 0x4007): N[0], (4096, 0x2001): N[1], (4096, 0x6002): N[2],
+                  (8192, 0x4000): N[3]}, (logged, N)
+g = json.load(open(sys.argv[3]))["jobs"][0]["read"]
+assert [(p["prioclass"], p["prio"]) for p in g["prios"]] == want, g["prios"]
+assert sum(p["clat_ns"]["N"] for p in g["prios"]) == g["total_ios"] == 2000, g["total_ios"]
+PY
+done
+if fio_side; then  # fio 3.33 lists the same priorities in the same order
+  fio --name=p --filename="$tmp/f" --size=16m --ioengine=libaio --direct=1 --iodepth=4 \
+    --rw=randread --bssplit=4k/50:8k/50 --number_ios=4000 --prioclass=2 --prio=7 \
+    --cmdprio_bssplit=8k/40/2/0:4k/25/1/1:4k/75/3/2 --output-format=json >"$tmp/fio.json" ||
+    fail "fio: exit $?"
+  python3 - "$tmp/fio.json" "$tmp/adv.json" <<'PY' || fail "priority order differs from fio's"
+import json, sys
+order = [[(p["prioclass"], p["prio"]) for p in json.load(open(f))["jobs"][0]["read"]["prios"]]
+         for f in sys.argv[1:]]
+assert order[0] == order[1], order
+PY
+fi
+# The shares of one size add up to at most 100 % (fio refuses more, too).
 "$bin" --name=p --filename="$tmp/f" --size=16m --ioengine=libaio --rw=randread --number_ios=10 \
-  --cmdprio_bssplit=4k/50/1/0:8k/50/2/3 >/dev/null 2>"$tmp/err" &&
-  fail "two priorities for reads accepted"
-grep -q "more than one priority" "$tmp/err" || fail "two priorities: $(cat "$tmp/err")"
+  --cmdprio_bssplit=4k/60/1/0:8k/50:4k/50/2/3 >/dev/null 2>"$tmp/err" &&
+  fail "4k shares of 110 % accepted"
+grep -q "cmdprio_bssplit.*block size 4096 add up to 110 %" "$tmp/err" ||
+  fail "110 %: $(cat "$tmp/err")"
 # The normal report has fio's lines for each priority.
 "$bin" --name=p --filename="$tmp/f" --size=16m --ioengine=libaio --iodepth=4 --rw=randread \
   --number_ios=2000 --cmdprio_percentage=30 >"$tmp/normal.txt" || fail "normal: exit $?"

@@ -46,6 +46,21 @@ TEST(CmdprioBsSplit, SecondFormatPerDirectionAndBlankShare) {
   EXPECT_EQ(j.cmdprio_bssplit[1][0].level, 0);
 }
 
+// fio's second format may give one size several priorities whose shares add
+// up to 100 % (its example cmdprio-bssplit.fio); they keep their order.
+TEST(CmdprioBsSplit, OneSizeSeveralPriorities) {
+  auto r = Parse("cmdprio_bssplit=64k/25/1/1:64k/75/3/2:1024k/0,1024k/0\n");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const JobSpec& j = r->jobs.at(0);
+  ASSERT_EQ(j.cmdprio_bssplit[0].size(), 3u);
+  EXPECT_EQ(j.cmdprio_bssplit[0][0].perc, 25u);
+  EXPECT_EQ(j.cmdprio_bssplit[0][0].cls, 1);
+  EXPECT_EQ(j.cmdprio_bssplit[0][1].perc, 75u);
+  EXPECT_EQ(j.cmdprio_bssplit[0][1].cls, 3);
+  EXPECT_EQ(j.cmdprio_bssplit[0][1].level, 2);
+  EXPECT_EQ(j.cmdprio_bssplit[0][2].bs, 1048576u);
+}
+
 TEST(CmdprioBsSplit, BadEntriesNameTheOptionAndLine) {
   const struct {
     const char* value;
@@ -57,6 +72,9 @@ TEST(CmdprioBsSplit, BadEntriesNameTheOptionAndLine) {
       {"4k/50/1", "entry '4k/50/1' is neither bs/perc nor bs/perc/class/level"},
       {"0/50", "block size '0' must be positive"},
       {"4x/50", "cmdprio_bssplit"},
+      // fio: the entries of one size share its I/Os, up to 100 % in all.
+      {"4k/60/1/0:8k/50:4k/50/2/3", "read shares of block size 4096 add up to 110 %"},
+      {"4k/10,8k/100:8k/1/1/1", "write shares of block size 8192 add up to 101 %"},
   };
   for (const auto& c : cases) {
     auto r = Parse(std::string("cmdprio_bssplit=") + c.value + "\n");

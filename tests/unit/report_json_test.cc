@@ -168,17 +168,26 @@ TEST(ReportJsonTest, EngineOptionsLastAndPriosOnlyWhereUsed) {
     spec.settings.push_back(OptionSetting{n, "1", OptionSource::kJob, "t.fio", 2});
   DirStats& rd = run.groups[0].jobs[0].stats.dir[0];
   rd.prio_split = true;
-  rd.prio_value[0] = 0;
-  rd.prio_value[1] = (2 << 13) | 3;
-  rd.clat_prio[0].Add(1000);
-  rd.clat_prio[1].Add(2000);
+  for (const int v : {0, (2 << 13) | 3, (1 << 13) | 1, 3 << 13})
+    rd.prios.emplace_back().value = static_cast<uint16_t>(v);
+  rd.prios[0].clat.Add(1000);
+  rd.prios[1].clat.Add(2000);
+  rd.prios[3].clat.Add(3000);
+  rd.prios[3].clat.Add(5000);                            // 1/1 completed nothing
   run.groups[0].jobs[0].stats.dir[1].prio_split = true;  // no I/O at any priority
   const auto j = Json(run, false)["jobs"][0];
   EXPECT_EQ(Keys(j["job options"]), (std::vector<std::string>{"rw", "iodepth", "filename",
                                                               "cmdprio_percentage", "cmdprio"}));
   ASSERT_TRUE(j["read"].contains("prios"));
-  EXPECT_EQ(j["read"]["prios"].size(), 2u);
-  EXPECT_EQ(j["read"]["prios"][1]["prioclass"], 2);
+  const auto& prios = j["read"]["prios"];
+  ASSERT_EQ(prios.size(), 3u);  // in the stats' order, the empty one left out
+  EXPECT_EQ(prios[0]["prioclass"], 0);
+  EXPECT_EQ(prios[1]["prioclass"], 2);
+  EXPECT_EQ(prios[1]["prio"], 3);
+  EXPECT_EQ(prios[2]["prioclass"], 3);
+  EXPECT_EQ(prios[2]["prio"], 0);
+  EXPECT_EQ(prios[2]["clat_ns"]["N"], 2);
+  EXPECT_EQ(prios[2]["clat_ns"]["mean"], 4000.0);
   EXPECT_FALSE(j["write"].contains("prios"));
 }
 

@@ -145,6 +145,40 @@ TEST(StatsMergeTest, CountersSummedRuntimeLongestFirstErrorKept) {
   EXPECT_EQ(a.first_error.err, 5) << "the first error is kept";
 }
 
+// cmdprio's clat per priority: as fio, a job's priority merges into the
+// group's entry of the same value, and a value not seen yet is appended.
+TEST(StatsMergeTest, PriosMergeByValue) {
+  auto prios = [](std::initializer_list<std::pair<int, uint64_t>> entries) {
+    ThreadStats t;
+    t.dir[0].prio_split = true;
+    for (const auto& [value, lat] : entries) {
+      PrioStat& p = t.dir[0].prios.emplace_back();
+      p.value = static_cast<uint16_t>(value);
+      p.clat.Add(lat);
+      p.hist.Add(lat);
+    }
+    return t;
+  };
+  ThreadStats a = prios({{0x4007, 100}, {0x2001, 200}});
+  MergeThreadStats(a, prios({{0x4007, 300}, {0x6002, 400}, {0x2001, 600}}));
+  const std::vector<PrioStat>& m = a.dir[0].prios;
+  ASSERT_EQ(m.size(), 3u);
+  EXPECT_EQ(m[0].value, 0x4007);
+  EXPECT_EQ(m[0].clat.n, 2u);
+  EXPECT_EQ(m[0].clat.max, 300u);
+  EXPECT_EQ(m[1].value, 0x2001);
+  EXPECT_EQ(m[1].clat.n, 2u);
+  EXPECT_EQ(m[1].clat.min, 200u);
+  EXPECT_EQ(m[1].clat.max, 600u);
+  EXPECT_EQ(m[2].value, 0x6002);
+  EXPECT_EQ(m[2].clat.n, 1u);
+  EXPECT_EQ(m[2].hist.counts[Histogram::ValueToIndex(400)], 1u);
+  ThreadStats none;  // a job without cmdprio adds nothing
+  MergeThreadStats(a, none);
+  EXPECT_EQ(a.dir[0].prios.size(), 3u);
+  EXPECT_TRUE(a.dir[0].prio_split);
+}
+
 TEST(StatsMergeTest, SampleStats) {
   const SampleStat s = SampleStatFromRates({{500, 10}, {1000, 20}, {1500, 30}, {2000, 40}});
   EXPECT_EQ(s.min, 10u);
