@@ -1,6 +1,7 @@
 #include "jobfile/options.h"
 
 #include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <iterator>
 #include <set>
 #include <utility>
@@ -372,8 +374,10 @@ Status ParseCpumask(JobSpec& j, const OptValue& v) {
 // block's offset (little-endian) when the pattern is written; their
 // positions go to *offsets. Anything else is an error naming the byte where
 // parsing stopped, as fio refuses it ("failed parsing"): a typo never
-// becomes a pattern of its raw characters. fio's 'file' form (the pattern
-// read from a file) is refused by name rather than taken as text.
+// becomes a pattern of its raw characters. 'name' is fio's file form: the
+// file's bytes, as many as fit in fio's 512-byte pattern (fio reads no
+// more, and neither do we: a longer file gives the same pattern in both).
+constexpr size_t kMaxPatternFileRoom = 512;
 Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
                                                std::vector<uint32_t>* offsets) {
   std::vector<uint8_t> out;
@@ -401,10 +405,34 @@ Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
           part.push_back(static_cast<uint8_t>(std::stoul(h.substr(k, 2), nullptr, 16)));
         i = e;
       } else if (c == '\'') {
-        // p holds the quotes already: "pattern 'x.bin'", not "pattern ''x.bin''".
-        return Bad("pattern " + (p.front() == '\'' ? p : "'" + p + "'") +
-                   ": a 'quoted' part names a file to read the pattern " +
-                   "from (fio); iobench does not read pattern files yet: use \"text\" or 0xHEX");
+        // fio: 'name' is a file whose bytes are the pattern (opened from the
+        // working directory), read up to the room left of fio's 512 bytes.
+        const size_t e = p.find(c, i + 1);
+        if (e == std::string::npos) return Bad("pattern '" + p + "': unterminated " + c);
+        const std::string name = p.substr(i + 1, e - i - 1);
+        const size_t used = out.size() + part.size();
+        if (used >= kMaxPatternFileRoom)
+          return Bad("pattern file '" + name + "': the parts before it fill fio's " +
+                     std::to_string(kMaxPatternFileRoom) + " bytes");
+        if (name.empty()) return Bad("pattern file '': a quoted part names a file, and '' none");
+        const int fd = open(name.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return Bad("pattern file '" + name + "': " + std::strerror(errno));
+        uint8_t bytes[kMaxPatternFileRoom];
+        size_t got = 0;
+        while (got < kMaxPatternFileRoom - used) {
+          const ssize_t n = read(fd, bytes + got, kMaxPatternFileRoom - used - got);
+          if (n < 0 && errno == EINTR) continue;
+          if (n < 0) {
+            const int err = errno;
+            close(fd);
+            return Bad("pattern file '" + name + "': " + std::strerror(err));
+          }
+          if (n == 0) break;
+          got += static_cast<size_t>(n);
+        }
+        close(fd);
+        part.insert(part.end(), bytes, bytes + got);
+        i = e + 1;
       } else if (c == '"') {
         const size_t e = p.find(c, i + 1);
         if (e == std::string::npos) return Bad("pattern '" + p + "': unterminated " + c);
@@ -1647,16 +1675,17 @@ std::vector<OptionDef> BuildTable() {
                   "job keeps its own; the distinct blocks are as many)")
                   .Def("0")
                   .Set(B(dedupe_global)));
-  r.push_back(Row("buffer_pattern", T::kSpecial, "buffers",
-                  "Fill write buffers with this pattern (0xhex, \"text\", number; '|' joins)")
-                  .Choices("pattern")
-                  .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    IOB_ASSIGN_OR_RETURN(j.buffer_pattern, ParsePattern(v.text));
-                    // As in fio: a pattern replaces scrambled or zeroed buffers.
-                    j.scramble_buffers = false;
-                    j.zero_buffers = false;
-                    return Status::Ok();
-                  }));
+  r.push_back(
+      Row("buffer_pattern", T::kSpecial, "buffers",
+          "Fill write buffers with this pattern (0xhex, \"text\", number, 'file'; '|' joins)")
+          .Choices("pattern")
+          .Set([](JobSpec& j, const OptValue& v) -> Status {
+            IOB_ASSIGN_OR_RETURN(j.buffer_pattern, ParsePattern(v.text));
+            // As in fio: a pattern replaces scrambled or zeroed buffers.
+            j.scramble_buffers = false;
+            j.zero_buffers = false;
+            return Status::Ok();
+          }));
   r.push_back(Row("mem", T::kSpecial, "buffers",
                   "Memory the I/O buffers come from; huge page types fail when none are free")
                   .Alias({"iomem"})
@@ -1730,16 +1759,17 @@ std::vector<OptionDef> BuildTable() {
                   .Def("0")
                   .Range(0, INT64_MAX)
                   .Set(N(verify.offset)));
-  r.push_back(Row("verify_pattern", T::kSpecial, "verify",
-                  "Data pattern of verified blocks (0xhex, \"text\", number, %o = block offset)")
-                  .Choices("pattern")
-                  .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    IOB_ASSIGN_OR_RETURN(j.verify.pattern,
-                                         ParsePatternParts(v.text, &j.verify.pattern_offsets));
-                    // As in fio: a pattern alone means verify=pattern.
-                    if (!j.IsSet("verify")) j.verify.type = VerifyType::kPattern;
-                    return Status::Ok();
-                  }));
+  r.push_back(
+      Row("verify_pattern", T::kSpecial, "verify",
+          "Data pattern of verified blocks (0xhex, \"text\", number, 'file', %o = block offset)")
+          .Choices("pattern")
+          .Set([](JobSpec& j, const OptValue& v) -> Status {
+            IOB_ASSIGN_OR_RETURN(j.verify.pattern,
+                                 ParsePatternParts(v.text, &j.verify.pattern_offsets));
+            // As in fio: a pattern alone means verify=pattern.
+            if (!j.IsSet("verify")) j.verify.type = VerifyType::kPattern;
+            return Status::Ok();
+          }));
   r.push_back(Row("verify_fatal", T::kBool, "verify", "Stop at the first verify failure")
                   .Def("0")
                   .Set(B(verify.fatal)));

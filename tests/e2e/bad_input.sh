@@ -114,10 +114,14 @@ check rw-bad 2 "rw_bad.fio:4:4: option 'rw': bad rw mode 'sideways'" -- "$bin" "
 check verify-pattern-garbage 2 \
   "verify_pattern_bad.fio:7:16: option 'verify_pattern': pattern '0xZZ': cannot parse it at byte 2" -- \
   "$bin" "$(c verify_pattern_bad.fio)"
-check buffer-pattern-file 2 "pattern_file.fio:6:16: option 'buffer_pattern': pattern 'pattern.bin': a 'quoted' part names a file" -- \
+check buffer-pattern-file 2 "pattern_file.fio:6:16: option 'buffer_pattern': pattern file 'pattern.bin': No such file or directory" -- \
   "$bin" "$(c pattern_file.fio)"
-check verify-pattern-file-cli 2 "a 'quoted' part names a file to read the pattern from" -- \
+check verify-pattern-file-cli 2 "option 'verify_pattern': pattern file 'p.bin': No such file or directory" -- \
   "$bin" --name=p --ioengine=null --size=1m --rw=write --verify=pattern "--verify_pattern='p.bin'"
+check pattern-file-dir 2 "option 'buffer_pattern': pattern file '/': Is a directory" -- \
+  "$bin" --name=p --ioengine=null --size=1m --rw=write "--buffer_pattern='/'"
+check pattern-file-unnamed 2 "option 'buffer_pattern': pattern file '': a quoted part names a file" -- \
+  "$bin" --name=p --ioengine=null --size=1m --rw=write "--buffer_pattern=0xff''"
 # Values fio 3.33 reads as something else without a word (parseprobe audit).
 check cli-empty-name 2 "command line: option 'name' needs a value" -- \
   "$bin" --name= --ioengine=null --size=1m

@@ -3,7 +3,8 @@
 # pattern. Write + verify passes (verify=pattern and a checksum type, psync
 # and io_uring); the bytes on disk are the pattern with the block offset
 # little-endian at %o's place in every repetition; a block copied to another
-# place (misplaced) is found at the place it was copied to.
+# place (misplaced) is found at the place it was copied to. Patterns read
+# from files ('name', fio's form) fill and verify.
 # $1: iobench binary, $2: source dir.
 source "$(dirname "$0")/verify_common.bash"
 
@@ -55,4 +56,21 @@ grep -q "pattern mismatch block at offset 28672, length 4096" err.txt ||
 grep -q "first differing byte at file offset 28674 (block byte 2): expected 0x70, read 0x20" \
   err.txt || fail "misplaced block: wrong first byte"
 echo "ok: a misplaced block is found by its offset"
+
+# fio's 'name' form (its test t0027): the pattern is a file's bytes, opened
+# from the working directory. A write job fills with it, a verify_only pass
+# with the same file checks it, and one with another file fails.
+printf 'hello pattern\n' >p1.pat
+printf 'other\n' >p2.pat
+run --name=v --filename="$f" --size=$size --bs=$bs --rw=write --buffer_pattern="'p1.pat'"
+[ "$rc" -eq 0 ] || fail "buffer_pattern='p1.pat': exit $rc"
+head -c 28 "$f" | cmp -s - <(printf 'hello pattern\nhello pattern\n') ||
+  fail "buffer_pattern='p1.pat' wrote $(head -c 28 "$f" | od -c | head -2)"
+run --name=v --filename="$f" --size=$size --bs=$bs --rw=write --verify=pattern \
+  --verify_pattern="'p1.pat'" --verify_only=1 --verify_state_save=0
+[ "$rc" -eq 0 ] || fail "verify_pattern='p1.pat' over its own data: exit $rc"
+run --name=v --filename="$f" --size=$size --bs=$bs --rw=write --verify=pattern \
+  --verify_pattern="'p2.pat'" --verify_only=1 --verify_state_save=0
+[ "$rc" -eq 1 ] || fail "verify_pattern='p2.pat' over p1's data: exit $rc, want 1"
+echo "ok: patterns read from files"
 echo "all ok"

@@ -54,6 +54,37 @@ TEST(VerifyOptions, PatternAloneMeansVerifyPattern) {
   EXPECT_EQ(out.jobs[0].verify.type, VerifyType::kPattern);
 }
 
+// fio's 'name' form: the pattern is the file's bytes, as many as fit in
+// fio's 512-byte pattern after the parts before it.
+TEST(VerifyOptions, PatternFromAFile) {
+  TempDir d;
+  ASSERT_TRUE(d.ok());
+  const std::string small = d.Write("small.pat", "hello");
+  auto out = ParseOk("[j]\nrw=write\nbuffer_pattern=0xff'" + small + "'\"!\"\n" +
+                     "verify_pattern='" + small + "'%o\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_EQ(out.jobs[0].buffer_pattern, (std::vector<uint8_t>{0xff, 'h', 'e', 'l', 'l', 'o', '!'}));
+  EXPECT_EQ(out.jobs[0].verify.pattern.size(), 13u);
+  EXPECT_EQ(out.jobs[0].verify.pattern_offsets, (std::vector<uint32_t>{5}));
+  std::string big(600, 'a');
+  big[510] = 'y';
+  big[511] = 'z';
+  const std::string large = d.Write("large.pat", big);
+  out = ParseOk("[j]\nrw=write\nbuffer_pattern=0x01'" + large + "'\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  const std::vector<uint8_t>& p = out.jobs[0].buffer_pattern;
+  ASSERT_EQ(p.size(), 512u);  // 0x01, then the file's first 511 bytes
+  EXPECT_EQ(p[0], 0x01);
+  EXPECT_EQ(p[510], 'a');
+  EXPECT_EQ(p[511], 'y');  // the file's byte 510; 'z' (511) is past the room
+  auto bad = jobfile::ParseJobText("[j]\nrw=write\n\nbuffer_pattern='" + (d / "none.pat") + "'\n",
+                                   "t.fio", d.path());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("t.fio:4:"), std::string::npos) << bad.status().message();
+  EXPECT_NE(bad.status().message().find("none.pat': No such file or directory"), std::string::npos)
+      << bad.status().message();
+}
+
 TEST(VerifyOptions, VerifyAsyncRuns) {
   auto out = ParseOk("[j]\nrw=write\nverify=crc32c\nverify_async=2\n");
   ASSERT_EQ(out.jobs.size(), 1u);
