@@ -415,7 +415,9 @@ Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
           return Bad("pattern file '" + name + "': the parts before it fill fio's " +
                      std::to_string(kMaxPatternFileRoom) + " bytes");
         if (name.empty()) return Bad("pattern file '': a quoted part names a file, and '' none");
-        const int fd = open(name.c_str(), O_RDONLY | O_CLOEXEC);
+        // Non-blocking: a FIFO without a writer or a terminal is an error
+        // (empty, or EAGAIN), not a parser that waits.
+        const int fd = open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         if (fd < 0) return Bad("pattern file '" + name + "': " + std::strerror(errno));
         uint8_t bytes[kMaxPatternFileRoom];
         size_t got = 0;
@@ -431,6 +433,7 @@ Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
           got += static_cast<size_t>(n);
         }
         close(fd);
+        if (got == 0) return Bad("pattern file '" + name + "' is empty");
         part.insert(part.end(), bytes, bytes + got);
         i = e + 1;
       } else if (c == '"') {

@@ -1,6 +1,7 @@
 // The parser fills JobSpec::verify from fio's verify options, and none of
 // them is refused by the run any more.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "jobfile/parser.h"
 #include "temp_dir.h"
@@ -83,6 +84,16 @@ TEST(VerifyOptions, PatternFromAFile) {
   EXPECT_NE(bad.status().message().find("t.fio:4:"), std::string::npos) << bad.status().message();
   EXPECT_NE(bad.status().message().find("none.pat': No such file or directory"), std::string::npos)
       << bad.status().message();
+  // An empty file, and a FIFO nobody writes to (read without waiting).
+  const std::string empty = d.Write("empty.pat", "");
+  ASSERT_EQ(mkfifo((d / "fifo.pat").c_str(), 0600), 0);
+  for (const std::string& f : {empty, d / "fifo.pat"}) {
+    auto r =
+        jobfile::ParseJobText("[j]\nrw=write\nbuffer_pattern='" + f + "'\n", "t.fio", d.path());
+    ASSERT_FALSE(r.ok()) << f;
+    EXPECT_NE(r.status().message().find("pat' is empty"), std::string::npos)
+        << r.status().message();
+  }
 }
 
 TEST(VerifyOptions, VerifyAsyncRuns) {
