@@ -95,13 +95,6 @@ struct CmdprioBsEntry {
   int level = -1;
 };
 
-// The ioprio value (class << 13 | level) a cmdprio I/O of direction d
-// carries: the entry's own class/level (cmdprio_bssplit's second format) or
-// the job's cmdprio_class (fio's default 1, real-time) and cmdprio. The
-// coordinator's check and the worker both use it, so they cannot disagree.
-struct JobSpec;
-uint16_t CmdprioValue(const JobSpec& job, int d, const CmdprioBsEntry* e = nullptr);
-
 // Per-direction block size choice. With a non-empty split, min/max are the
 // smallest and largest sizes in the split.
 struct BlockSizeSpec {
@@ -525,14 +518,6 @@ struct JobSpec {
   // log_avg_msec window line shows. 0 avg, 1 max, 2 both (LogWindowValue).
   uint8_t log_window_value = 0;
 };
-
-inline uint16_t CmdprioValue(const JobSpec& job, int d, const CmdprioBsEntry* e) {
-  const int cls = e != nullptr && e->cls >= 0 ? e->cls
-                  : job.cmdprio_class[d] != 0 ? job.cmdprio_class[d]
-                                              : 1;
-  const int level = e != nullptr && e->level >= 0 ? e->level : job.cmdprio[d];
-  return static_cast<uint16_t>((cls << 13) | (level & 7));
-}
 
 // Whether running the job changes its targets: it writes or trims, and is
 // not a verify_only pass (which reads back what an earlier run wrote).

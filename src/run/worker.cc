@@ -86,6 +86,17 @@ uint16_t JobIoprio(const JobSpec& job) {
   return static_cast<uint16_t>((cls << 13) | job.prio.value_or(cls == 3 ? 0 : 4));
 }
 
+// The ioprio value (class << 13 | level) a cmdprio I/O of direction d
+// carries: the entry's own class/level (cmdprio_bssplit's second format) or
+// the job's cmdprio_class (fio's default 1, real-time) and cmdprio.
+uint16_t CmdprioValue(const JobSpec& job, int d, const CmdprioBsEntry* e = nullptr) {
+  const int cls = e != nullptr && e->cls >= 0 ? e->cls
+                  : job.cmdprio_class[d] != 0 ? job.cmdprio_class[d]
+                                              : 1;
+  const int level = e != nullptr && e->level >= 0 ? e->level : job.cmdprio[d];
+  return static_cast<uint16_t>((cls << 13) | (level & 7));
+}
+
 }  // namespace
 
 Worker::Worker(const JobSpec& job, int jobnum, uint32_t worker_index, int groupid,
@@ -172,9 +183,7 @@ Status Worker::Setup() {
   IOB_RETURN_IF_ERROR(LockMemory());
 
   seed_ = DeriveSeed(job_, worker_index_);
-  // ioprio value = class << 13 | level; fio's default class is the highest
-  // (1, real-time) when only a percentage is given.
-  prio_rng_ = seed_ ^ 0x2545F4914F6CDD1Dull;
+  prio_rng_ = seed_ ^ 0x2545F4914F6CDD1Dull;  // cmdprio's draws, repeatable like the offsets
   // cmdprio_bssplit: the share depends on the I/O's size, and each entry
   // may carry its own class/level. fio sorts the entries by size (they keep
   // their order within one size) and ignores those with a 0 % share.
