@@ -84,6 +84,14 @@ TEST(VerifyOptions, PatternFromAFile) {
   EXPECT_NE(bad.status().message().find("t.fio:4:"), std::string::npos) << bad.status().message();
   EXPECT_NE(bad.status().message().find("none.pat': No such file or directory"), std::string::npos)
       << bad.status().message();
+  // No room left: 512 bytes before the file.
+  auto full = jobfile::ParseJobText(
+      "[j]\nrw=write\nbuffer_pattern=0x" + std::string(1024, 'a') + "'" + small + "'\n", "t.fio",
+      d.path());
+  ASSERT_FALSE(full.ok());
+  EXPECT_NE(full.status().message().find("small.pat': the parts before it fill fio's 512 bytes"),
+            std::string::npos)
+      << full.status().message();
   // An empty file, and a FIFO nobody writes to (read without waiting).
   const std::string empty = d.Write("empty.pat", "");
   ASSERT_EQ(mkfifo((d / "fifo.pat").c_str(), 0600), 0);
