@@ -17,12 +17,19 @@ resident() {  # bytes of $f in the page cache after 200 buffered 4k reads
   fincore -b -n -o RES "$f"
 }
 resident read >/dev/null  # lay the file out once
+# The 200 pages read, and no more: readahead adds at least 16 KiB (a window
+# of read_ahead_kb=16, the smallest seen; the usual 128 adds 256 KiB or more,
+# this machine's 3-5 MiB). A page the invalidation could not drop at that
+# moment (held for a moment by reclaim or compaction on a loaded machine)
+# stays cached too, so the bound between the two is the 200 pages + 16 KiB.
+lim=$((819200 + 16384))
 r=$(resident read --fadvise_hint=random)
-[ "$r" -eq 819200 ] || fail "fadvise_hint=random, rw=read: $r bytes cached, want 819200 (no readahead)"
+[ "$r" -ge 819200 ] && [ "$r" -lt "$lim" ] ||
+  fail "fadvise_hint=random, rw=read: $r bytes cached, want 819200 (no readahead)"
 d=$(resident read)
-[ "$d" -gt 819200 ] || fail "default hint, rw=read: $d bytes cached, want readahead (> 819200)"
+[ "$d" -ge "$lim" ] || fail "default hint, rw=read: $d bytes cached, want readahead (>= $lim)"
 n=$(resident read --fadvise_hint=0)
-[ "$n" -gt 819200 ] || fail "fadvise_hint=0, rw=read: $n bytes cached, want readahead (> 819200)"
+[ "$n" -ge "$lim" ] || fail "fadvise_hint=0, rw=read: $n bytes cached, want readahead (>= $lim)"
 s=$(resident randread --fadvise_hint=sequential)
 [ "$s" -gt 0 ] || fail "fadvise_hint=sequential, rw=randread: nothing cached"
 # invalidate=1 drops the cache before every pass, as fio when it wraps or
