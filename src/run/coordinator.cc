@@ -80,6 +80,16 @@ struct PhaseShared {
 
 std::atomic<int> g_left_behind{0};  // LeftBehindThreads()
 
+// What a left-behind thread may still use after RunJobs returns: never
+// freed, and held from here so that it stays reachable (LeakSanitizer
+// reports what nothing points to, as a released pointer would be).
+void KeepForLeftBehindThreads(void* p) {
+  static std::mutex mu;
+  static auto* const kept = new std::vector<void*>;
+  std::lock_guard<std::mutex> lock(mu);
+  kept->push_back(p);
+}
+
 // wait_for inside a phase: blocks the calling clone's thread until every
 // clone of the jobs in `waits` has finished. False when the run is told to
 // stop first (the waiting clone then does no I/O). Polls every millisecond:
@@ -1114,8 +1124,8 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
       // A stuck job's thread may still log when its device wakes up: its
       // log writer must outlive it (the process exits soon; see main.cc).
       if (LeftBehindThreads() > 0) {
-        (void)log_writer.release();
-        (void)agg.release();
+        KeepForLeftBehindThreads(log_writer.release());
+        KeepForLeftBehindThreads(agg.release());
       }
       return st;
     }
