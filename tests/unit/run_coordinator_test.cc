@@ -13,6 +13,7 @@
 #include "fake_engine.h"
 #include "run/coordinator.h"
 #include "run/signals.h"
+#include "test_util.h"
 
 namespace iobench {
 namespace {
@@ -52,9 +53,8 @@ uint64_t LockedKib() {
 
 // lockmem: each clone pins its share for the run, and lets it go after.
 TEST(RunCoordinatorTest, LockmemPinsMemoryForTheRun) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  GTEST_SKIP() << "the sanitizer runtime makes mlock a no-op";
-#endif
+  if (iobench::testing::UnderAsanOrTsan())
+    GTEST_SKIP() << "the sanitizer runtime makes mlock a no-op";
   const uint64_t before = LockedKib();
   JobSpec j = NullJob("lm");
   j.time_based = true;

@@ -14,7 +14,16 @@
 #include "jobfile/parser.h"
 #include "temp_dir.h"
 
+// Defined by the ASan and TSan runtimes; null without them. The test files
+// may be built without the sanitizer that the library and the binary have
+// (the asan preset), so they ask the runtime, not the compiler.
+extern "C" void __asan_init() __attribute__((weak));
+extern "C" void __tsan_init() __attribute__((weak));
+
 namespace iobench::testing {
+
+// True in a process that runs under ASan or TSan.
+inline bool UnderAsanOrTsan() { return &__asan_init != nullptr || &__tsan_init != nullptr; }
 
 inline constexpr uint64_t kMiB = 1ull << 20;
 inline constexpr uint64_t kGiB = 1ull << 30;
