@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // One conformance suite for every engine in EngineRegistry() that has an
 // implementation (factory != null), and for each io_uring/libaio option
 // combination, on tmpfs and ext4 files (buffered and O_DIRECT) and on a loop

@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // HelperCpuSampler: io-wq CPU shows up when io_uring punts to its workers
 // (force_async=1), and stays near zero when it does not. Also the per-job
 // split arithmetic.

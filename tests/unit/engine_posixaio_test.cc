@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // posixaio engine: what the conformance suite does not cover. Shutdown with
 // requests in flight (an aiocb is glibc's until aio_return: Shutdown must
 // cancel or wait, never leave a helper writing into freed memory), an

@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // Histogram storage (include/iobench/histogram.h): moves take the storage,
 // copies and merges are exact, and a histogram that records nothing costs
 // no resident memory (docs/performance.md, "Memory").

@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // IoLogger / LogWriter: fio's log names and line formats from a synthetic
 // stream of completions with known timing, written to real files in a temp
 // directory and read back.

@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // latency_target: fio 3.33's queue depth search driven step by step
 // (DepthSearch, exact depths), the options and their errors, and runs on the
 // null engine whose outcome no timing can change (a target no I/O can miss,

@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // write_iolog / read_iolog (run/replay.h): parsing fio iolog v2/v3 with the
 // replay_* options, the errors for bad logs, reshaping a replay job, and
 // whole runs (null engine, real files on tmpfs) that record and replay.

@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // The coordinator on the null engine: exact counts, groups, clones, limits,
 // signals, and 252 workers.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // Faults during a run that need no root and no real device: the coordinator's
 // watchdog against an engine that never completes (a hung device), after a
 // runtime, after a stop signal, for async and sync engines. The engines here

@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // Round-5 file and buffer options: mem=/mem_align= (run/buffers.h),
 // offset_align, file_append, unlink_each_loop, create_*, allow_file_create,
 // write_hint, allrandrepeat, softrandommap, exec_prerun/exec_postrun.

@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // Targets: names, sizes, regions, layout, and the errors for bad targets.
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // Issue 8 wiring: the coordinator's interim snapshots and the workers' logs,
 // on the null engine through RunJobs (real threads, real files in a temp dir).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // Steady state detection (steadystate=, ss_dur=, ss_ramp=): the criterion on
 // exact sample windows (the values fio 3.33 printed for the same samples),
 // the option parsing and its errors, the group consistency check, and runs

@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // The sync engines on real files (tmpfs and ext4) and on a loop device when
 // root: writes land where they should and nowhere else, reads return what is
 // there, pvsync2's uncached and nowait behave as the kernel says.

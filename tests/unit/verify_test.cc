@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // Verifier on real files (tmpfs and ext4): write through PrepareWrite +
 // pwrite, damage the file the way real storage does, read back and check the
 // failure is found, classified and located.

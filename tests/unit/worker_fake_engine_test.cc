@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // The worker's async loop against a scripted fake engine: completions out of
 // order, short transfers, failures and Busy. Every I/O is accounted exactly
 // once.

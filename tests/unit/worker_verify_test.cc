@@ -1,3 +1,4 @@
+// ctest-labels: threads
 // The worker's verify hooks against an engine that does real I/O on a real
 // file (ext4 under /var/tmp) but completes out of order, short, and failing:
 // no false positives after short writes, failed writes (continue_on_error) or
