@@ -177,7 +177,17 @@ class ExprParser {
     }
     return l;
   }
+  // Every nesting (parentheses, signs, a power's exponent) passes through
+  // here: the depth bound keeps a hostile value (thousands of '(' on the
+  // command line or in a ${VAR}) from overflowing the stack.
   std::optional<double> Unary() {
+    if (depth_ >= kMaxDepth) return Fail("expression nested too deeply (more than 64 levels)");
+    ++depth_;
+    auto v = UnaryInner();
+    --depth_;
+    return v;
+  }
+  std::optional<double> UnaryInner() {
     if (Eat('-')) {
       auto v = Unary();
       if (!v) return v;
@@ -221,10 +231,12 @@ class ExprParser {
     return static_cast<double>(*v);
   }
 
+  static constexpr int kMaxDepth = 64;
   std::string_view t_;
   const NumContext& ctx_;
   ValueError* err_;
   size_t p_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

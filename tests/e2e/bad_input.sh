@@ -125,6 +125,14 @@ check pattern-file-unnamed 2 "option 'buffer_pattern': pattern file '': a quoted
 # Values fio 3.33 reads as something else without a word (parseprobe audit).
 check cli-empty-name 2 "command line: option 'name' needs a value" -- \
   "$bin" --name= --ioengine=null --size=1m
+# Nesting that would overflow the parser's stack (a segfault before the
+# bound): 20,000 parentheses and 120,000 signs on the command line.
+deep=$(printf '%*s' 20000 '' | tr ' ' '(')1$(printf '%*s' 20000 '' | tr ' ' ')')
+check cli-expression-20000-parentheses 2 "option 'size'.*expression nested too deeply" -- \
+  "$bin" --parse-only --name=a --ioengine=null --size="$deep"
+deep="($(printf '%*s' 120000 '' | tr ' ' '-')1)"
+check cli-expression-120000-signs 2 "option 'size'.*expression nested too deeply" -- \
+  "$bin" --parse-only --name=a --ioengine=null --size="$deep"
 check cli-empty-directory 2 "command line: option 'directory' needs a value" -- \
   "$bin" --name=a --ioengine=null --size=1m --directory=
 check cli-bs-range 2 "option 'bs' takes one size per direction; for a range write bsrange=4k-16k" -- \

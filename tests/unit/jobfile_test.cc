@@ -191,6 +191,19 @@ TEST(JobfileArithmetic, Errors) {
   EXPECT_EQ(NumError("(1+)"), "expected a number in expression");
   EXPECT_EQ(NumError("(2*$foo)"),
             "unknown keyword in expression (use $ncpus, $mb_memory, $pagesize or ${VAR})");
+  // Nesting is bounded (deeper input overflowed the stack): 64 levels
+  // evaluate, the 65th is an error, however deep the rest goes.
+  EXPECT_EQ(Size(std::string(63, '(') + "4" + std::string(63, ')')), 4);
+  EXPECT_EQ(Size("(" + std::string(62, '-') + "4)"), 4);
+  EXPECT_EQ(NumError(std::string(64, '(') + "4" + std::string(64, ')')),
+            "expression nested too deeply (more than 64 levels)");
+  EXPECT_EQ(NumError(std::string(100000, '(') + "1" + std::string(100000, ')')),
+            "expression nested too deeply (more than 64 levels)");
+  EXPECT_EQ(NumError("(" + std::string(100000, '-') + "1)"),
+            "expression nested too deeply (more than 64 levels)");
+  std::string powers = "(2";
+  for (int i = 0; i < 100000; ++i) powers += "^1";
+  EXPECT_EQ(NumError(powers + ")"), "expression nested too deeply (more than 64 levels)");
 }
 
 // --------------------------------------------------------- substitution
