@@ -171,22 +171,25 @@ class ExprParser {
     auto l = Unary();
     if (!l) return l;
     if (Eat('^')) {
-      auto r = Power();  // right associative
+      auto r = Nested(&ExprParser::Power);  // right associative
       if (!r) return r;
       return std::pow(*l, *r);
     }
     return l;
   }
-  // Every nesting (parentheses, signs, a power's exponent) passes through
-  // here: the depth bound keeps a hostile value (thousands of '(' on the
-  // command line or in a ${VAR}) from overflowing the stack.
-  std::optional<double> Unary() {
+  // Each recursion (parentheses and signs through Unary, a power's exponent
+  // through Power) goes through here: the depth bound keeps a hostile value
+  // (thousands of '(' on the command line or in a ${VAR}) from overflowing
+  // the stack.
+  template <typename Fn>
+  std::optional<double> Nested(Fn fn) {
     if (depth_ >= kMaxDepth) return Fail("expression nested too deeply (more than 64 levels)");
     ++depth_;
-    auto v = UnaryInner();
+    auto v = (this->*fn)();
     --depth_;
     return v;
   }
+  std::optional<double> Unary() { return Nested(&ExprParser::UnaryInner); }
   std::optional<double> UnaryInner() {
     if (Eat('-')) {
       auto v = Unary();
