@@ -100,6 +100,15 @@ class FileReader {
     bool warned_blank = false, warned_quote = false;
     for (auto& e : entries) {
       if (e.kind == LexEntry::Kind::kSection) {
+        // As fio ("No new sections in included files"): a section opened in
+        // an included file would capture the options that follow the
+        // include line in the including section.
+        if (include_depth_ > 0)
+          return Status::Invalid(FormatDiagnostic(
+              display, e.line, e.key_col,
+              "no new sections in included files (as in fio): '[" + e.key +
+                  "]' would take the options after the include line; include only options",
+              e.text));
         Section s;
         s.name = e.key;
         s.global = IsGlobalName(e.key);
@@ -164,7 +173,9 @@ class FileReader {
           return Status::Invalid(
               FormatDiagnostic(display, e.line, e.value_col, content.status().message(), e.text));
         stack->push_back(canon);
+        ++include_depth_;
         IOB_RETURN_IF_ERROR(ReadText(*content, path, DirName(canon), stack));
+        --include_depth_;
         stack->pop_back();
         continue;
       }
@@ -223,6 +234,7 @@ class FileReader {
  private:
   std::vector<Section> sections_;
   std::vector<std::string>* warnings_;
+  int include_depth_ = 0;  // > 0 while reading an included file
 };
 
 bool BareAllowed(const OptionDef& d) {

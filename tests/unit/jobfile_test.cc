@@ -992,7 +992,7 @@ TEST(JobfileErrors, MissingIncludeAndCycle) {
             0u)
       << r.status().message();
   d.Write("a.fio", "[global]\ninclude b.fio\n");
-  d.Write("b.fio", "[x]\ninclude a.fio\n");
+  d.Write("b.fio", "bs=4k\ninclude a.fio\n");
   ParseInput in;
   in.job_files = {d.path() + "/a.fio"};
   auto r2 = ParseJobs(in);
@@ -1107,9 +1107,9 @@ TEST(JobfilePrecedence, SectionSelectsCommandLineJobs) {
 TEST(JobfileInclude, NestedAndRelative) {
   TempDir d;
   fs::create_directories(d.path() + "/inc/deeper");
-  d.Write("inc/common.inc", "[global]\nbs=64k\ninclude deeper/more.inc\n");
+  d.Write("inc/common.inc", "bs=64k\ninclude deeper/more.inc\n");
   d.Write("inc/deeper/more.inc", "iodepth=16\n");
-  std::string main = d.Write("main.fio", "include inc/common.inc\n[job]\n");
+  std::string main = d.Write("main.fio", "[global]\ninclude inc/common.inc\n[job]\n");
   ParseInput in;
   in.job_files = {main};
   auto r = ParseJobs(in);
@@ -1117,6 +1117,30 @@ TEST(JobfileInclude, NestedAndRelative) {
   EXPECT_EQ(r->jobs.at(0).bs[0].min, 65536u);
   EXPECT_EQ(r->jobs.at(0).iodepth, 16u);
   EXPECT_EQ(r->jobs.at(0).settings[1].line, 1);
+}
+
+// As fio ("No new sections in included files"): a section opened in an
+// included file took the options after the include line away from the
+// including section (here ioengine=null went to j1, and j2 ran on psync).
+TEST(JobfileInclude, NoSectionsInIncludedFiles) {
+  TempDir d;
+  d.Write("jobs.fio", "; shared jobs\n[j1]\nbs=8k\n");
+  std::string main =
+      d.Write("main.fio", "[global]\nsize=1m\ninclude jobs.fio\nioengine=null\n[j2]\n");
+  ParseInput in;
+  in.job_files = {main};
+  auto r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("jobs.fio:2:2: no new sections in included files"),
+            std::string::npos)
+      << r.status().message();
+  d.Write("g.inc", "[global]\nbs=8k\n");
+  in.job_files = {d.Write("top.fio", "include g.inc\n[a]\n")};
+  auto r2 = ParseJobs(in);
+  ASSERT_FALSE(r2.ok());
+  EXPECT_NE(r2.status().message().find("g.inc:1:2: no new sections in included files"),
+            std::string::npos)
+      << r2.status().message();
 }
 
 // fio reads `include=x.inc` as an include; iobench called it an unknown
