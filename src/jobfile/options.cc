@@ -507,7 +507,12 @@ Status ParseDistribution(JobSpec& j, const OptValue& v) {
     char* end = nullptr;
     rd.param = std::strtod(fields[0].c_str(), &end);
     if (*end || fields[0].empty()) return Bad("bad " + kind + " parameter '" + fields[0] + "'");
+    if (!std::isfinite(rd.param)) return Bad("bad " + kind + " parameter '" + fields[0] + "'");
+    // fio takes any theta but 1.0 (0 is uniform, a negative one favours the
+    // end of the file); past -10 or 100 the weights leave double's range.
     if (rd.type == DistType::kZipf && rd.param == 1.0) return Bad("zipf theta must not be 1.0");
+    if (rd.type == DistType::kZipf && !(rd.param >= -10.0 && rd.param <= 100.0))
+      return Bad("zipf theta '" + fields[0] + "' must be between -10 and 100");
     if (rd.type == DistType::kPareto && (rd.param <= 0.0 || rd.param >= 1.0))
       return Bad("pareto h must be in (0, 1)");
     // fio refuses a deviation outside [0, 100) while parsing; iobench only
@@ -517,7 +522,7 @@ Status ParseDistribution(JobSpec& j, const OptValue& v) {
       return Bad("normal deviation '" + fields[0] + "' must be above 0 and below 100");
     if (fields.size() > 1) {
       rd.center_frac = std::strtod(fields[1].c_str(), &end);
-      if (*end || rd.center_frac < 0 || rd.center_frac > 1)
+      if (*end || !(rd.center_frac >= 0 && rd.center_frac <= 1))
         return Bad("bad center '" + fields[1] + "' (0.0 .. 1.0)");
     }
   } else if (kind == "zoned" || kind == "zoned_abs") {

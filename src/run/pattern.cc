@@ -241,8 +241,10 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   }
   switch (dist_) {
     case DistType::kZipf:
-      if (!(dist_param_ > 0.0))
-        return Status::Invalid("random_distribution: zipf theta must be > 0, got " +
+      // The parser's range (fio's: any theta but 1.0; past -10 and 100
+      // the weights leave double's range).
+      if (!(dist_param_ >= -10.0 && dist_param_ <= 100.0))
+        return Status::Invalid("random_distribution: zipf theta must be between -10 and 100, got " +
                                std::to_string(dist_param_));
       break;
     case DistType::kPareto:

@@ -182,7 +182,8 @@ class BlockMap {
 // purposes while Init costs O(1024), not O(n).
 class Zipf {
  public:
-  // REQUIRES: theta > 0, n >= 1.
+  // REQUIRES: -10 <= theta <= 100, n >= 1 (0: uniform; negative: the high
+  // ranks are the likely ones).
   void Init(double theta, uint64_t n);
   uint64_t Rank(double u) const;  // u uniform in [0, 1)
 

@@ -143,6 +143,12 @@ check cli-fraction-percent 2 "option 'offset' takes a whole percentage, got '12.
   "$bin" --name=a --ioengine=null --size=1m --offset=12.5%
 check cli-fraction-share 2 "bssplit share '10.5' must be a whole number" -- \
   "$bin" --name=a --ioengine=null --size=1m --bssplit=4k/10.5:8k/89.5
+check cli-zipf-nan 2 "option 'random_distribution': bad zipf parameter 'nan'" -- \
+  "$bin" --name=a --ioengine=null --size=1m --rw=randread --random_distribution=zipf:nan
+check cli-zipf-huge 2 "zipf theta '1e9' must be between -10 and 100" -- \
+  "$bin" --name=a --ioengine=null --size=1m --rw=randread --random_distribution=zipf:1e9
+check cli-pareto-nan 2 "option 'random_distribution': bad pareto parameter 'nan'" -- \
+  "$bin" --name=a --ioengine=null --size=1m --rw=randread --random_distribution=pareto:nan
 check cli-normal-deviation 2 "normal deviation '-1' must be above 0 and below 100" -- \
   "$bin" --name=a --ioengine=null --size=1m --rw=randread --random_distribution=normal:-1
 check section-unclosed 2 "section_unclosed.fio:1:3: missing '\]'" -- "$bin" "$(c section_unclosed.fio)"

@@ -697,6 +697,25 @@ TEST(JobfileValues, DeprecatedFioOptions) {
       0u);
 }
 
+// fio takes any zipf theta but 1.0; iobench passed zipf:0 at --parse-only,
+// then refused it when the run started (after laying out the file).
+TEST(JobfileValues, ZipfThetaRangeAsFio) {
+  for (const char* t : {"0", "-1", "0.5", "100", "-10"}) {
+    auto out = ParseOk(std::string("[a]\nrandom_distribution=zipf:") + t + "\n");
+    EXPECT_EQ(out.jobs.at(0).random_distribution.param, std::stod(t)) << t;
+  }
+  EXPECT_NE(ParseErr("[a]\nrandom_distribution=zipf:1\n").find("zipf theta must not be 1.0"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nrandom_distribution=zipf:100.5\n")
+                .find("t.fio:2:21: option 'random_distribution': zipf theta '100.5' must be "
+                      "between -10 and 100"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nrandom_distribution=zipf:inf\n").find("bad zipf parameter 'inf'"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nrandom_distribution=normal:5:nan\n").find("bad center 'nan'"),
+            std::string::npos);
+}
+
 TEST(JobfileErrors, FioValuesIobenchLacks) {
   EXPECT_EQ(ParseErr("[a]\nio_size=50%\n"),
             "t.fio:2:9: option 'io_size': io_size=N% is not supported by iobench yet\n"

@@ -137,8 +137,10 @@ TEST(PatternRandomTest, BlockMapFreeRun) {
 }
 
 // The sampled zipf frequencies match the exact probabilities 1/r^theta / H.
+// fio accepts any theta but 1.0: 0 is uniform, a negative theta favours the
+// high ranks.
 TEST(PatternRandomTest, ZipfMatchesExactProbabilities) {
-  for (double theta : {0.8, 1.0, 1.2}) {
+  for (double theta : {0.8, 1.0, 1.2, 0.0, -1.0}) {
     const uint64_t n = 200000;
     Zipf z;
     z.Init(theta, n);
@@ -166,6 +168,33 @@ TEST(PatternRandomTest, ZipfMatchesExactProbabilities) {
         got += count[r];
       }
       EXPECT_NEAR(got / samples, p, 0.003) << "theta " << theta << " ranks " << lo << "-" << hi;
+    }
+  }
+}
+
+// The extremes the job-file parser allows (-10 and 100) on a 2^40-block
+// file: every draw is a valid rank and the math stays finite.
+TEST(PatternRandomTest, ZipfExtremeThetasStayInRange) {
+  for (double theta : {-10.0, 100.0}) {
+    const uint64_t n = uint64_t{1} << 40;
+    Zipf z;
+    z.Init(theta, n);
+    Uniform u;
+    u.Seed(9, true);
+    uint64_t hi = 0, low_half = 0;
+    for (int i = 0; i < 100000; ++i) {
+      const uint64_t r = z.Rank(u.Unit());
+      ASSERT_LT(r, n) << "theta " << theta;
+      hi = std::max(hi, r);
+      low_half += r < n / 2;
+    }
+    if (theta > 0) {
+      EXPECT_EQ(hi, 0u);  // 1/r^100: rank 0 holds all but ~1e-30 of the mass
+    } else {
+      // r^10: the lower half holds 2^-11 of the mass, 48.8 of 100,000 draws
+      // (standard deviation 7).
+      EXPECT_GT(low_half, 20u);
+      EXPECT_LT(low_half, 85u);
     }
   }
 }
