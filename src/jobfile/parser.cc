@@ -368,8 +368,9 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
             const auto& p = parts[static_cast<size_t>(d)];
             if (!p.text) continue;
             // bs=4k-16k / bs=4k/8k: fio silently runs 4k; point at the
-            // options that take a range or a split.
-            if (def->name == "bs" && p.text->find('(') == std::string::npos) {
+            // options that take a range or a split. Not in a value with a
+            // $keyword: bs=$pagesize/2 is arithmetic, which fio computes.
+            if (def->name == "bs" && !keyword && p.text->find('(') == std::string::npos) {
               const size_t sep = p.text->find_first_of("-:/", 1);
               if (sep != std::string::npos)
                 return Diag(s, at(p.offset + sep),

@@ -269,6 +269,10 @@ TEST(JobfileExpand, KeywordArithmeticWithoutParentheses) {
   EXPECT_EQ(out.jobs[0].size, static_cast<uint64_t>(16 * page));
   EXPECT_EQ(out.jobs[0].bs[0].min, static_cast<uint64_t>(page));
   EXPECT_EQ(out.jobs[0].bs[1].min, static_cast<uint64_t>(2 * page));
+  // '/' and '-' in bs were refused as a split or a range (fio computes them).
+  auto out2 = ParseOk("[a]\nbs=$pagesize/2,$pagesize-512\n");
+  EXPECT_EQ(out2.jobs.at(0).bs[0].min, static_cast<uint64_t>(page / 2));
+  EXPECT_EQ(out2.jobs.at(0).bs[1].min, static_cast<uint64_t>(page - 512));
   // Without a keyword the value is not arithmetic (fio reads 1g/1024 as 1g).
   EXPECT_EQ(KeywordArithmetic("-4k"), "-4k");
   EXPECT_EQ(KeywordArithmetic("(1+2)*3"), "((1+2)*3)");
