@@ -615,6 +615,19 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
   return out;
 }
 
+// Whether --section selects `name`; marks every entry naming it as used (a
+// name given twice is not "a section that matches nothing").
+bool MarkSelected(const std::vector<std::string>& select, const std::string& name,
+                  std::vector<bool>* used) {
+  bool any = false;
+  for (size_t i = 0; i < select.size(); ++i) {
+    if (select[i] != name) continue;
+    (*used)[i] = true;
+    any = true;
+  }
+  return any;
+}
+
 // Turns the sections of one job file into jobs.
 Status BuildFileJobs(std::vector<Section>& sections, const std::string& display, int index,
                      const std::vector<RawSetting>& cli_globals,
@@ -632,11 +645,7 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
       }
       continue;
     }
-    if (!select.empty()) {
-      auto it = std::find(select.begin(), select.end(), sec.name);
-      if (it == select.end()) continue;
-      (*section_used)[static_cast<size_t>(it - select.begin())] = true;
-    }
+    if (!select.empty() && !MarkSelected(select, sec.name, section_used)) continue;
     JobSpec job = NewJob(sec.name, display, index, sec.line);
     std::vector<RawSetting> all = globals;
     for (auto e : sec.entries) {
@@ -733,11 +742,7 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
   // fio's --section selects command-line jobs too: each --name starts a
   // section of that name (`fio --section=b --name=a ... f.fio` runs only b).
   auto selected = [&](const std::string& name) {
-    if (in.sections.empty()) return true;
-    auto it = std::find(in.sections.begin(), in.sections.end(), name);
-    if (it == in.sections.end()) return false;
-    section_used[static_cast<size_t>(it - in.sections.begin())] = true;
-    return true;
+    return in.sections.empty() || MarkSelected(in.sections, name, &section_used);
   };
   std::vector<bool> cli_selected;
   for (const auto& sec : cli.jobs) cli_selected.push_back(selected(sec.name));

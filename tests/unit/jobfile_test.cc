@@ -1098,6 +1098,12 @@ TEST(JobfilePrecedence, SeveralFilesAndSections) {
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->jobs.size(), 2u);
   EXPECT_EQ(r->jobs[0].name, "y");
+  // The same name twice selects it once; it was refused as matching nothing.
+  in.sections = {"y", "y"};
+  r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->jobs.size(), 1u);
+  EXPECT_EQ(r->jobs[0].name, "y");
   in.sections = {"nope"};
   r = ParseJobs(in);
   ASSERT_FALSE(r.ok());
@@ -1120,7 +1126,7 @@ TEST(JobfilePrecedence, SectionSelectsCommandLineJobs) {
   ASSERT_EQ(r->jobs.size(), 2u);
   EXPECT_EQ(r->jobs[0].name, "z");
   EXPECT_EQ(r->jobs[1].name, "y");
-  in.sections = {"c"};
+  in.sections = {"c", "c"};
   r = ParseJobs(in);
   ASSERT_TRUE(r.ok()) << r.status().message();
   ASSERT_EQ(r->jobs.size(), 1u);
