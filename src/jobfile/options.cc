@@ -312,7 +312,7 @@ Status ParseRw(JobSpec& j, const OptValue& v) {
   j.rw_skip = 0;
   if (!mod.empty()) {
     if (IsRandom(j.rw)) {
-      IOB_ASSIGN_OR_RETURN(int64_t n, Num(mod, NumKind::kPlain, v.kb_base));
+      IOB_ASSIGN_OR_RETURN(int64_t n, Whole(mod, "rw=" + t + ":N count"));
       if (n < 1) return Bad("rw=" + t + ":N needs N >= 1 (I/Os per random offset)");
       j.rw_nr = static_cast<uint64_t>(n);
     } else {
@@ -1135,8 +1135,8 @@ std::vector<OptionDef> BuildTable() {
                     std::string t = Trim(v.text);
                     const bool zones = !t.empty() && (t.back() == 'z' || t.back() == 'Z');
                     if (zones) t.pop_back();
-                    IOB_ASSIGN_OR_RETURN(
-                        int64_t n, Num(t, zones ? NumKind::kPlain : NumKind::kSize, v.kb_base));
+                    IOB_ASSIGN_OR_RETURN(int64_t n, zones ? Whole(t, "zoneskip zone count")
+                                                          : Num(t, NumKind::kSize, v.kb_base));
                     if (n < 0) return Bad("zoneskip must not be negative");
                     j.zone_skip = static_cast<uint64_t>(n);
                     j.zone_skip_zones = zones;

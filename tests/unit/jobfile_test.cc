@@ -720,6 +720,20 @@ TEST(JobfileValues, ZipfThetaRangeAsFio) {
             std::string::npos);
 }
 
+// Counts inside rw= and zoneskip= were rounded (randwrite:1.5 ran as 2)
+// where every other count refuses a fraction.
+TEST(JobfileErrors, FractionalCountsInsideValues) {
+  EXPECT_NE(ParseErr("[a]\nrw=randwrite:1.5\n")
+                .find("t.fio:2:4: option 'rw': rw=randwrite:N count '1.5' must be a whole number"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nzonemode=strided\nzonesize=64k\nzonerange=128k\nzoneskip=1.5z\n")
+                .find("t.fio:5:10: option 'zoneskip': zoneskip zone count '1.5' must be a whole"),
+            std::string::npos);
+  auto out = ParseOk("[a]\nrw=randwrite:3\nzoneskip=2z\n");
+  EXPECT_EQ(out.jobs.at(0).rw_nr, 3u);
+  EXPECT_EQ(out.jobs.at(0).zone_skip, 2u);
+}
+
 TEST(JobfileErrors, FioValuesIobenchLacks) {
   EXPECT_EQ(ParseErr("[a]\nio_size=50%\n"),
             "t.fio:2:9: option 'io_size': io_size=N% is not supported by iobench yet\n"
