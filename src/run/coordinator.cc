@@ -1054,11 +1054,21 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   // (run/replay.h); the run core then runs the reshaped copy.
   // opendir: the files found join the job's filenames, before anything
   // (safety checks, targets) looks at them.
+  // time_based without a runtime: fio runs the job size-based (and says
+  // so); iobench ran it until a signal.
   std::vector<JobSpec> replayed;
-  if (std::any_of(jobs_in.begin(), jobs_in.end(),
-                  [](const JobSpec& j) { return !j.read_iolog.empty() || !j.opendir.empty(); })) {
+  auto untimed = [](const JobSpec& j) { return j.time_based && j.runtime_ns == 0; };
+  if (std::any_of(jobs_in.begin(), jobs_in.end(), [&](const JobSpec& j) {
+        return !j.read_iolog.empty() || !j.opendir.empty() || untimed(j);
+      })) {
     replayed = jobs_in;
     for (JobSpec& job : replayed) {
+      if (untimed(job)) {
+        job.time_based = false;
+        job.parse_notes.push_back("time_based (" + Where(SettingOf(job, "time_based")) +
+                                  ") is ignored: it needs a runtime, and none is set; the job "
+                                  "ran size-based, as fio runs it");
+      }
       if (!job.opendir.empty() && job.unimplemented.empty())
         IOB_RETURN_IF_ERROR(ExpandOpendir(&job));
       if (!job.read_iolog.empty() && job.unimplemented.empty())

@@ -38,3 +38,19 @@ assert j["job options"]["bssplit"] == "4k/50:8k/50", j["job options"]
 print("ok: bs after bssplit noted")
 PY
 rm -f err.txt
+
+# time_based without a runtime: fio warns and runs the job size-based;
+# iobench ran until a signal. Same count as without time_based, the warning
+# on stderr and the note in the report; under timeout so a regression fails
+# instead of hanging.
+printf '[global]\ntime_based\n[t]\nioengine=null\nsize=1m\n' >tb.fio
+out=$(timeout 60 "$bin" tb.fio --output-format=json 2>err.txt) || { echo "time_based run failed"; exit 1; }
+grep -q "job 't': warning: time_based needs a runtime" err.txt || { echo "no warning: $(cat err.txt)"; exit 1; }
+python3 - "$out" <<'PY' || exit 1
+import json, sys
+j = json.loads(sys.argv[1])["jobs"][0]
+assert j["read"]["total_ios"] == 256, j["read"]["total_ios"]
+assert any(n.startswith("time_based (tb.fio:2) is ignored: it needs a runtime") for n in j["iobench"]["notes"]), j["iobench"]["notes"]
+print("ok: time_based without runtime ran size-based")
+PY
+rm -f tb.fio err.txt
