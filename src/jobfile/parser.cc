@@ -865,6 +865,11 @@ Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
       if (eq != std::string::npos) {
         if (tool->arg == ToolArg::kNone)
           return Status::Invalid("iobench: option '--" + key + "' takes no value");
+        // CLI11 reads "--output=" as "--output" and took the next argument
+        // as its value: --output= --output-format=terse wrote the report to
+        // a file named "--output-format=terse".
+        if (tool->arg == ToolArg::kRequired && eq + 1 == body.size())
+          return Status::Invalid("iobench: option '--" + key + "' needs a value (it is empty)");
         out.tool_args.push_back("--" + body);
       } else if (tool->arg == ToolArg::kRequired) {
         if (i + 1 >= argv.size())

@@ -123,6 +123,10 @@ check pattern-file-dir 2 "option 'buffer_pattern': pattern file '/': Is a direct
 check pattern-file-unnamed 2 "option 'buffer_pattern': pattern file '': a quoted part names a file" -- \
   "$bin" --name=p --ioengine=null --size=1m --rw=write "--buffer_pattern=0xff''"
 # Values fio 3.33 reads as something else without a word (parseprobe audit).
+check cli-empty-output 2 "option '--output' needs a value \\(it is empty\\)" -- \
+  "$bin" --name=a --ioengine=null --size=1m --output= --output-format=terse
+check cli-empty-sweep-cmd 2 "option '--sweep-cmd' needs a value" -- \
+  "$bin" --name=a --ioengine=null --size=1m --sweep=iodepth=1,2 --sweep-cmd= --output-format=terse
 check cli-empty-name 2 "command line: option 'name' needs a value" -- \
   "$bin" --name= --ioengine=null --size=1m
 # Nesting that would overflow the parser's stack (a segfault before the
