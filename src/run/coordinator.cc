@@ -997,8 +997,9 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
       bool found = false;
       for (size_t k = 0; k < i; ++k) found |= jobs[k].name == job.wait_for;
       if (!found)
-        return Status::Invalid("job '" + job.name + "': wait_for=" + job.wait_for +
-                               ": no job of that name comes before it");
+        return Status::Invalid("job '" + job.name + "': wait_for=" + job.wait_for + " (" +
+                               Where(SettingOf(job, "wait_for")) +
+                               "): no job of that name comes before it");
     }
     // wait_for only orders the jobs (the clone waits inside the phase, see
     // WaitForJobs); stonewall, new_group and job files regroup.

@@ -156,7 +156,7 @@ check cli-pareto-nan 2 "option 'random_distribution': bad pareto parameter 'nan'
 check cli-normal-deviation 2 "normal deviation '-1' must be above 0 and below 100" -- \
   "$bin" --name=a --ioengine=null --size=1m --rw=randread --random_distribution=normal:-1
 check section-unclosed 2 "section_unclosed.fio:1:3: missing '\]'" -- "$bin" "$(c section_unclosed.fio)"
-check wait-for-unknown 2 "wait_for=nobody" -- "$bin" "$(c wait_for_unknown.fio)"
+check wait-for-unknown 2 "wait_for=nobody \\(.*wait_for_unknown.fio:4\\): no job of that name" -- "$bin" "$(c wait_for_unknown.fio)"
 check name-not-utf8 2 "name_latin1.fio:2:5: byte 0xE9 is not UTF-8 text" -- \
   "$bin" --output-format=json "$(c name_latin1.fio)"
 check job-file-missing 2 "nonexistent-$$.fio: No such file" -- "$bin" "$work/../nonexistent-$$.fio"

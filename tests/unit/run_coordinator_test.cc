@@ -236,9 +236,11 @@ TEST(RunCoordinatorTest, WaitForMustNameAnEarlierJob) {
   JobSpec a = NullJob("a");
   JobSpec b = NullJob("b");
   b.wait_for = "zzz";
+  b.settings.push_back({"wait_for", "zzz", OptionSource::kJob, "w.fio", 7});
   auto r = RunJobs({a, b}, {});
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(), "job 'b': wait_for=zzz: no job of that name comes before it");
+  EXPECT_EQ(r.status().message(),
+            "job 'b': wait_for=zzz (w.fio:7): no job of that name comes before it");
   b.wait_for = "a";
   RunResult ok = MustRun({a, b});
   ASSERT_EQ(ok.groups.size(), 1u);  // wait_for orders, it does not regroup
