@@ -219,7 +219,10 @@ std::string ParseOnlyJson(const std::vector<JobSpec>& jobs) {
         if (s.name == d.name) last = &s;
       nlohmann::ordered_json o;
       if (last) {
-        o["value"] = last->value.empty() ? "1" : last->value;
+        // A bare flag is 1; a bare write_*_log is an empty prefix (the
+        // job's name), not "1".
+        const bool bare_flag = last->value.empty() && d.name.rfind("write_", 0) != 0;
+        o["value"] = bare_flag ? "1" : last->value;
         o["source"] = SourceName(last->source);
         o["file"] = last->file;
         o["line"] = last->line;

@@ -1298,6 +1298,11 @@ TEST(JobfileOutput, JsonHasEveryOptionWithSource) {
             std::string::npos);
   EXPECT_EQ(ShowCmd(out.jobs), "iobench --name=a --bs=8k --iodepth=4\n");
   EXPECT_NE(CmdHelp("bs")->find("alias: blocksize"), std::string::npos);
+  // A bare flag is 1; a bare write_bw_log an empty prefix (it said "1").
+  auto bare = ParseOk("[a]\nthread\nwrite_bw_log\n");
+  js = ParseOnlyJson(bare.jobs);
+  EXPECT_NE(js.find("\"thread\": {\n          \"value\": \"1\","), std::string::npos) << js;
+  EXPECT_NE(js.find("\"write_bw_log\": {\n          \"value\": \"\","), std::string::npos) << js;
 }
 
 // --parse-only printed the job file's index as "group=", so a file of
