@@ -105,13 +105,10 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
     auto err = [&](int col, const std::string& msg) {
       return Status::Invalid(FormatDiagnostic(file, lineno, col, msg, text));
     };
-    for (size_t i = 0; i < text.size(); ++i) {
-      const auto c = static_cast<unsigned char>(text[i]);
-      if (c == 0 || (c < 0x20 && c != '\t' && c != '\f' && c != '\v'))
-        return err(static_cast<int>(i) + 1, c == 0 ? "NUL byte in job file (is this a binary file?)"
-                                                   : "control character in job file (is this a "
-                                                     "binary file?)");
-    }
+    // A NUL anywhere marks a binary file; other control characters only
+    // matter outside comments (fio accepts `# \e[31mred`).
+    if (size_t z = text.find('\0'); z != std::string::npos)
+      return err(static_cast<int>(z) + 1, "NUL byte in job file (is this a binary file?)");
     if (text.size() > 8192) return err(1, "line longer than 8192 bytes");
     // Comments: from the first '#' or ';' to the end of the line, except
     // inside a value that is quoted as a whole (`description="a; b"`).
@@ -128,6 +125,12 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
     }
     size_t cpos = body.find_first_of("#;", from);
     if (cpos != std::string::npos) body.resize(cpos);
+    for (size_t i = 0; i < body.size(); ++i) {
+      const auto c = static_cast<unsigned char>(body[i]);
+      if (c < 0x20 && c != '\t' && c != '\f' && c != '\v')
+        return err(static_cast<int>(i) + 1,
+                   "control character in job file (is this a binary file?)");
+    }
     size_t b = 0;
     while (b < body.size() && std::isspace(static_cast<unsigned char>(body[b]))) ++b;
     size_t e = body.size();

@@ -25,6 +25,16 @@ TEST(JobfileBadInputTest, ControlBytesAreABinaryFile) {
             "f.fio:2:6: NUL byte in job file (is this a binary file?)\nbs=4k?\n     ^");
 }
 
+// fio accepts control characters in comments (a colour escape in `# ...`);
+// iobench refused the whole file. A NUL still marks a binary file anywhere.
+TEST(JobfileBadInputTest, ControlBytesInCommentsAreAccepted) {
+  auto r = Lex("# \x1b[31mred\x1b[0m\n[a]\nbs=4k ; \x07 bell\n", "f.fio");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->size(), 2u);
+  EXPECT_EQ(LexError(std::string("# x\0\n[a]\n", 8)),
+            "f.fio:1:4: NUL byte in job file (is this a binary file?)\n# x?\n   ^");
+}
+
 TEST(JobfileBadInputTest, TabsFormFeedsAndCarriageReturnsAreText) {
   auto r = Lex("[a]\r\n\tbs=4k\f\r\n", "f.fio");
   EXPECT_TRUE(r.ok()) << r.status().ToString();
