@@ -191,11 +191,26 @@ std::string Arg(const OptionSetting& s) {
 
 std::string ShowCmd(const std::vector<JobSpec>& jobs) {
   std::string out = "iobench";
-  for (const auto& j : jobs) {
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const JobSpec& j = jobs[i];
     out += ' ';
     out += ShellQuote("--name=" + j.name);
-    for (const auto& s : j.settings) {
+    // Each job file after the first starts a group of its own (a wall);
+    // on one command line that takes a stonewall.
+    bool stonewall = false;
+    for (const auto& s : j.settings) stonewall |= s.name == "stonewall";
+    if (i > 0 && j.job_file_index != jobs[i - 1].job_file_index && !stonewall)
+      out += " --stonewall";
+    for (size_t k = 0; k < j.settings.size(); ++k) {
+      const OptionSetting& s = j.settings[k];
       if (s.name == "name") continue;
+      // A bssplit that a later bs/bsrange overrode (a command-line global
+      // over a job file's split): on one command line the bs after the
+      // split would be dropped, as fio drops it, and the split would run.
+      if (s.name == "bssplit" &&
+          std::any_of(j.settings.begin() + static_cast<ptrdiff_t>(k) + 1, j.settings.end(),
+                      [](const OptionSetting& l) { return l.name == "bs" || l.name == "bsrange"; }))
+        continue;
       out += ' ';
       out += Arg(s);
     }

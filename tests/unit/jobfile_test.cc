@@ -1305,6 +1305,34 @@ TEST(JobfileOutput, JsonHasEveryOptionWithSource) {
   EXPECT_NE(js.find("\"write_bw_log\": {\n          \"value\": \"\","), std::string::npos) << js;
 }
 
+// --showcmd lost the wall between job files (the jobs of the second file
+// ran with the first's on the printed command line), and printed a split a
+// command-line bs had overridden before that bs, which re-parsed as the
+// split (fio drops a bs after a bssplit).
+TEST(JobfileOutput, ShowCmdKeepsFileWallsAndOverrides) {
+  TempDir d;
+  ParseInput in;
+  in.job_files = {d.Write("f1.fio", "[x]\nsize=1m\n"), d.Write("f2.fio", "[y]\nsize=1m\n")};
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(ShowCmd(r->jobs), "iobench --name=x --size=1m --name=y --stonewall --size=1m\n");
+  in.job_files = {d.Write("s.fio", "[x]\nbssplit=4k/50:64k/50\n")};
+  in.cli_job_args = {"--bs=8k"};
+  r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).bs[0].min, 8192u);
+  const std::string cmd = ShowCmd(r->jobs);
+  EXPECT_EQ(cmd, "iobench --name=x --bs=8k\n");
+  // The printed line parses to the same block size.
+  ParseInput again;
+  again.cli_job_args = {"--name=x", "--bs=8k"};
+  auto r2 = ParseJobs(again);
+  ASSERT_TRUE(r2.ok());
+  EXPECT_EQ(r2->jobs.at(0).bs[0].min, 8192u);
+  EXPECT_TRUE(r2->jobs.at(0).bs[0].split.empty());
+  EXPECT_TRUE(r->jobs.at(0).bs[0].split.empty());
+}
+
 // --parse-only printed the job file's index as "group=", so a file of
 // stonewalled jobs showed every job in group 0 while the run reports groups
 // 0, 1, 2 (as fio does: stonewall implies new_group).
