@@ -73,6 +73,11 @@ struct CpuUsage {
   uint64_t ctx = 0;  // voluntary + involuntary context switches
   uint64_t majf = 0;
   uint64_t minf = 0;
+  // A thread's reading only (HelperCpuSampler::ThreadCpuNow): its CPU time
+  // from CLOCK_THREAD_CPUTIME_ID, exact, where user_us/sys_us (getrusage)
+  // may lag by a scheduler tick. CpuSince() turns two readings into a
+  // delta; 0 in deltas and sums.
+  uint64_t thread_ns = 0;
 };
 
 // The helper threads that served a job: the kernel's (io-wq workers, SQPOLL)

@@ -88,11 +88,12 @@ CpuUsage VerifyAsyncPool::Drain(Verifier* verifier) {
   CpuUsage sum;
   for (size_t t = 0; t < checkers_.size(); ++t) {
     verifier->MergeCounters(checkers_[t].get());
-    sum.user_us += cpu_[t].user_us;
-    sum.sys_us += cpu_[t].sys_us;
-    sum.ctx += cpu_[t].ctx;
-    sum.majf += cpu_[t].majf;
-    sum.minf += cpu_[t].minf;
+    const CpuUsage c = CpuSince(CpuUsage(), cpu_[t]);  // the thread's whole life
+    sum.user_us += c.user_us;
+    sum.sys_us += c.sys_us;
+    sum.ctx += c.ctx;
+    sum.majf += c.majf;
+    sum.minf += c.minf;
   }
   return sum;
 }

@@ -52,19 +52,7 @@ unsigned BatchBucket(uint64_t n) {
   return 6;
 }
 
-CpuUsage ThreadCpu() {
-  rusage ru{};
-  getrusage(RUSAGE_THREAD, &ru);
-  CpuUsage c;
-  c.user_us = static_cast<uint64_t>(ru.ru_utime.tv_sec) * 1000000 +
-              static_cast<uint64_t>(ru.ru_utime.tv_usec);
-  c.sys_us = static_cast<uint64_t>(ru.ru_stime.tv_sec) * 1000000 +
-             static_cast<uint64_t>(ru.ru_stime.tv_usec);
-  c.ctx = static_cast<uint64_t>(ru.ru_nvcsw + ru.ru_nivcsw);
-  c.majf = static_cast<uint64_t>(ru.ru_majflt);
-  c.minf = static_cast<uint64_t>(ru.ru_minflt);
-  return c;
-}
+CpuUsage ThreadCpu() { return HelperCpuSampler::ThreadCpuNow(); }
 
 bool DirUsed(const JobSpec& job, int d) {
   return (d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)) || (d == 2 && HasTrim(job.rw));
@@ -1567,12 +1555,7 @@ void Worker::Run() {
     measure_start_ns_ = end;
     ru_start_ = ThreadCpu();
   }
-  const CpuUsage cpu = ThreadCpu();
-  ts_.cpu.user_us = cpu.user_us - ru_start_.user_us;
-  ts_.cpu.sys_us = cpu.sys_us - ru_start_.sys_us;
-  ts_.cpu.ctx = cpu.ctx - ru_start_.ctx;
-  ts_.cpu.majf = cpu.majf - ru_start_.majf;
-  ts_.cpu.minf = cpu.minf - ru_start_.minf;
+  ts_.cpu = CpuSince(ru_start_, ThreadCpu());
   const uint64_t runtime_ns = end - measure_start_ns_;
   for (int d = 0; d < kNumDdirs; ++d)
     if (ts_.dir[d].ios != 0 || sample_dir_[d]) ts_.dir[d].runtime_ns = runtime_ns;
@@ -1649,12 +1632,7 @@ void Worker::ServeSnapshot(uint64_t now, bool final) {
         const uint64_t runtime_ns = now - measure_start_ns_;
         for (int d = 0; d < kNumDdirs; ++d)
           if (ts_.dir[d].ios != 0 || sample_dir_[d]) snap.stats.dir[d].runtime_ns = runtime_ns;
-        const CpuUsage cpu = ThreadCpu();
-        snap.stats.cpu.user_us = cpu.user_us - ru_start_.user_us;
-        snap.stats.cpu.sys_us = cpu.sys_us - ru_start_.sys_us;
-        snap.stats.cpu.ctx = cpu.ctx - ru_start_.ctx;
-        snap.stats.cpu.majf = cpu.majf - ru_start_.majf;
-        snap.stats.cpu.minf = cpu.minf - ru_start_.minf;
+        snap.stats.cpu = CpuSince(ru_start_, ThreadCpu());
         snap.runtime_ms = runtime_ns / 1000000;
       } else {
         snap.stats = ThreadStats();  // ramp or startdelay: nothing measured yet

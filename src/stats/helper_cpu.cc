@@ -124,7 +124,36 @@ HelperCpuSampler::~HelperCpuSampler() { Stop(); }
 CpuUsage HelperCpuSampler::ThreadCpuNow() {
   struct rusage ru;
   getrusage(RUSAGE_THREAD, &ru);
-  return FromRusage(ru);
+  CpuUsage c = FromRusage(ru);
+  timespec ts{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+    c.thread_ns =
+        static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+  return c;
+}
+
+CpuUsage CpuSince(const CpuUsage& start, const CpuUsage& now) {
+  CpuUsage d;
+  d.ctx = Sub(now.ctx, start.ctx);
+  d.majf = Sub(now.majf, start.majf);
+  d.minf = Sub(now.minf, start.minf);
+  uint64_t ut = Sub(now.user_us, start.user_us), st = Sub(now.sys_us, start.sys_us);
+  if (now.thread_ns == 0) {  // no exact clock: getrusage's figures as they are
+    d.user_us = ut;
+    d.sys_us = st;
+    return d;
+  }
+  const uint64_t total_us = Sub(now.thread_ns, start.thread_ns) / 1000;
+  if (ut + st == 0) {  // no tick in the interval: the thread's overall ratio
+    ut = now.user_us;
+    st = now.sys_us;
+  }
+  d.user_us =
+      ut + st == 0
+          ? 0
+          : static_cast<uint64_t>(static_cast<unsigned __int128>(total_us) * ut / (ut + st));
+  d.sys_us = total_us - d.user_us;
+  return d;
 }
 
 Status HelperCpuSampler::Start() {

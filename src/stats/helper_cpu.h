@@ -96,7 +96,9 @@ class HelperCpuSampler {
   // known for the whole interval (Result()); spread it with SplitHelperCpu.
   HelperCpu ForThread(pid_t worker_tid) const;
 
-  // RUSAGE_THREAD of the calling thread (what a worker records as its own).
+  // The calling thread's CPU (what a worker records as its own): getrusage's
+  // RUSAGE_THREAD plus the exact total (CpuUsage::thread_ns). Subtract two
+  // readings with CpuSince().
   static CpuUsage ThreadCpuNow();
   // The calling thread's id (gettid), what a worker reports for ForThread().
   static pid_t CurrentTid();
@@ -142,5 +144,14 @@ class HelperCpuSampler {
 // sum to the whole. peak_threads is copied to every job with a non-zero
 // weight (to all when the weights are all 0).
 std::vector<HelperCpu> SplitHelperCpu(const HelperCpu& group, const std::vector<uint64_t>& weights);
+
+// The thread's CPU between two ThreadCpuNow() readings (`start` may be a
+// default CpuUsage: since the thread began). getrusage's user and system
+// times of a thread advance only at scheduler ticks (4 ms at HZ=250), so a
+// short job read 0 % or 130 %; the total is now the exact one, split into
+// user and system time in the ratio getrusage saw over the interval (over
+// the thread's life when no tick fell in it; all system time when none did
+// at all, as for the kernel's helpers).
+CpuUsage CpuSince(const CpuUsage& start, const CpuUsage& now);
 
 }  // namespace iobench

@@ -3,6 +3,7 @@
 // (force_async=1), and stays near zero when it does not. Also the per-job
 // split arithmetic.
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -72,6 +73,58 @@ int LiveHelperThreads() {
 bool NoHelpersLeft() {
   for (int i = 0; i < 1000 && LiveHelperThreads() > 0; ++i) usleep(10000);
   return LiveHelperThreads() == 0;
+}
+
+// A thread's own CPU: the exact total (CLOCK_THREAD_CPUTIME_ID) split in
+// getrusage's tick-sampled ratio. getrusage alone read 0 for a job shorter
+// than a tick, or 130 % of its runtime.
+TEST(ThreadCpuTest, CpuSinceSplitsTheExactTotal) {
+  auto reading = [](uint64_t user_us, uint64_t sys_us, uint64_t ns) {
+    CpuUsage c;
+    c.user_us = user_us;
+    c.sys_us = sys_us;
+    c.thread_ns = ns;
+    c.ctx = 5;
+    return c;
+  };
+  // A tick in user space during the interval: all of it user time.
+  CpuUsage d = CpuSince(reading(0, 0, 1'000'000), reading(4000, 0, 3'500'000));
+  EXPECT_EQ(d.user_us, 2500u);
+  EXPECT_EQ(d.sys_us, 0u);
+  // Ticks in both: the interval's ratio (not the cumulative one, whose
+  // shift made one part go negative).
+  d = CpuSince(reading(4000, 0, 4'000'000), reading(8000, 12000, 12'000'000));
+  EXPECT_EQ(d.user_us, 2000u);
+  EXPECT_EQ(d.sys_us, 6000u);
+  // No tick in the interval: the thread's overall ratio.
+  d = CpuSince(reading(8000, 0, 8'000'000), reading(8000, 0, 9'000'000));
+  EXPECT_EQ(d.user_us, 1000u);
+  EXPECT_EQ(d.sys_us, 0u);
+  // No tick ever: all system time, as for the kernel's helpers.
+  d = CpuSince(CpuUsage(), reading(0, 0, 700'000));
+  EXPECT_EQ(d.user_us + d.sys_us, 700u);
+  EXPECT_EQ(d.sys_us, 700u);
+  EXPECT_EQ(d.ctx, 5u);
+  // Without the exact clock, getrusage's own deltas.
+  d = CpuSince(reading(10, 20, 0), reading(30, 70, 0));
+  EXPECT_EQ(d.user_us, 20u);
+  EXPECT_EQ(d.sys_us, 50u);
+}
+
+// A short burst of work is never reported as no CPU at all (getrusage's
+// figures stay 0 until a scheduler tick lands in the thread).
+TEST(ThreadCpuTest, ShortWorkIsCounted) {
+  const CpuUsage start = HelperCpuSampler::ThreadCpuNow();
+  ASSERT_GT(start.thread_ns, 0u);
+  timespec t0{}, t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+  volatile uint64_t x = 0;
+  do {  // 1 ms of this thread's CPU, however long it takes
+    for (int i = 0; i < 1000; ++i) x = x + i;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  } while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 1000000L);
+  const CpuUsage d = CpuSince(start, HelperCpuSampler::ThreadCpuNow());
+  EXPECT_GE(d.user_us + d.sys_us, 1000u);
 }
 
 TEST(HelperCpuSamplerTest, NoHelpersWithoutIoUring) {
