@@ -480,12 +480,6 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
     IOB_RETURN_IF_ERROR(ApplyOne(job, s, &owned, warnings));
   }
   for (const auto& s : owned) IOB_RETURN_IF_ERROR(CheckEngineOption(*job, s));
-  // fio says the same ("time_based requires a runtime/timeout setting") and
-  // runs the job size-based; so does the run core (a note in the report).
-  if (warnings != nullptr && job->time_based && job->runtime_ns == 0)
-    warnings->push_back("job '" + job->name +
-                        "': warning: time_based needs a runtime (runtime= or timeout=); none "
-                        "is set, so the job runs size-based, as in fio");
   // fio puts directory= in front of an absolute filename= too: with
   // directory=/mnt/t, filename=/dev/sdb is the file /mnt/t/dev/sdb in fio,
   // and would have been the device itself here. Neither is safe to guess.
