@@ -14,7 +14,8 @@
 // fdatasync are the syscalls of those names.
 //
 // mmap (fio's engine of that name) is synchronous too: each file is mapped
-// whole (MAP_SHARED) at Init, and a read or write is a memcpy from or to the
+// whole (MAP_SHARED) at Init (a character device, which has no size: the
+// job's region), and a read or write is a memcpy from or to the
 // mapping; fsync and fdatasync are msync(MS_SYNC) of the mapping, and with
 // direct=1 each I/O is followed by msync, madvise(MADV_DONTNEED) and
 // posix_fadvise(DONTNEED) of its pages: they leave the page cache, as fio's
@@ -186,6 +187,25 @@ class SyncEngine final : public Engine {
   uint64_t rng_ = 0x9e3779b97f4a7c15ull;
 };
 
+// Why mmap(2) of `path` (open as `fd`) failed, in the user's words: a
+// read-only block device cannot be mapped for writing (EINVAL/EACCES), a
+// character device without mmap support says ENODEV.
+Status MapError(const std::string& path, int fd, uint64_t len, bool writable, int err) {
+  std::string why;
+  struct stat st {};
+  if (fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) && writable) {
+    int ro = 0;
+    if (ioctl(fd, BLKROGET, &ro) == 0 && ro != 0)
+      why = "; the block device is read-only, so a job that writes cannot map it";
+  } else if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && err == ENODEV) {
+    why = "; this character device cannot be mapped: use another engine (psync)";
+  }
+  return Status(Status::Code::kUnsupported,
+                "cannot map " + path + " (" + std::to_string(len) + " bytes, " +
+                    (writable ? "read-write" : "read-only") + "): " + std::strerror(err) + why,
+                err);
+}
+
 class MmapEngine final : public Engine {
  public:
   ~MmapEngine() override { Shutdown(); }
@@ -203,11 +223,17 @@ class MmapEngine final : public Engine {
     for (size_t i = 0; i < files_->size(); ++i) {
       const EngineFile& f = (*files_)[i];
       if (f.fd < 0) continue;
+      // A block device is mapped whole (its size), a regular file at its
+      // size (laid out to at least the job's region). A character device
+      // (/dev/zero) has no size (st_size 0): its mapping is the job's region,
+      // [0, offset + size), which the worker passes as f.size, as fio maps
+      // io_size there. (Mapping 0 bytes would make every read an empty EOF:
+      // a run of 0 I/Os reported as a success.)
       uint64_t len = f.size;
       if (!f.is_block_device) {
         struct stat st {};
-        if (fstat(f.fd, &st) != 0) return ErrnoStatus("mmap: fstat " + f.path);
-        len = static_cast<uint64_t>(st.st_size);
+        if (fstat(f.fd, &st) != 0) return ErrnoStatus("fstat " + f.path);
+        if (S_ISREG(st.st_mode)) len = static_cast<uint64_t>(st.st_size);
       }
       // Writable as the descriptor is: a write through a read-only file
       // fails with EBADF, as write(2) would, instead of faulting.
@@ -216,7 +242,8 @@ class MmapEngine final : public Engine {
       maps_[i].writable = writable;
       if (len == 0) continue;  // nothing to map: reads find the end, writes fail
       void* p = mmap(nullptr, len, PROT_READ | (writable ? PROT_WRITE : 0), MAP_SHARED, f.fd, 0);
-      if (p == MAP_FAILED) return ErrnoStatus("mmap: mmap " + f.path);
+      // No "mmap: " prefix: the worker names the engine.
+      if (p == MAP_FAILED) return MapError(f.path, f.fd, len, writable, errno);
       maps_[i].base = static_cast<uint8_t*>(p);
       maps_[i].len = len;
       // As fio: tell the kernel how the mapping will be read (readahead).
@@ -319,6 +346,29 @@ class MmapEngine final : public Engine {
   uint64_t page_ = 4096;  // the page size (direct=1 drops whole pages)
 };
 
+// A device is mapped before the run as the job will map it (one page, with
+// the job's access mode): a character device that cannot be mapped
+// (/dev/null: ENODEV) or a read-only block device a job writes to is refused
+// here (exit 2), not in the worker. Regular files are laid out later and
+// always map; a target that cannot be opened is the run's to report.
+Status ProbeDeviceMapping(const JobSpec& job, const EngineFile& f) {
+  struct stat st {};
+  if (stat(f.path.c_str(), &st) != 0 || !(S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
+    return Status::Ok();
+  const bool writes = JobWrites(job);
+  const int fd = open(f.path.c_str(), (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+  if (fd < 0) return Status::Ok();
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void* p = mmap(nullptr, page, PROT_READ | (writes ? PROT_WRITE : 0), MAP_SHARED, fd, 0);
+  Status st_map = Status::Ok();
+  if (p == MAP_FAILED)
+    st_map = MapError(f.path, fd, page, writes, errno).WithContext("mmap");
+  else
+    munmap(p, page);
+  close(fd);
+  return st_map;
+}
+
 // " (file:line)" of the option's setting, or "" when it was not set.
 std::string SetAt(const JobSpec& job, const std::string& name) {
   const OptionSetting* s = job.FindSetting(name);
@@ -327,7 +377,6 @@ std::string SetAt(const JobSpec& job, const std::string& name) {
 }
 
 Status MmapCheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
-  (void)files;
   // msync and madvise work on whole pages (fio's rule and message).
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   uint64_t min_bs = UINT64_MAX;
@@ -345,6 +394,7 @@ Status MmapCheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
         "mmap: create_on_open=1" + SetAt(job, "create_on_open") +
         ": the mmap engine maps each file at its size when the job starts and cannot grow "
         "it; let iobench lay the files out (drop create_on_open)");
+  for (const auto& f : files) IOB_RETURN_IF_ERROR(ProbeDeviceMapping(job, f));
   return Status::Ok();
 }
 

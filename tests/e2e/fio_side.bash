@@ -4,3 +4,17 @@
 # is not 0 (the asan and tsan test presets set 0: fio's output does not
 # change under a sanitizer, and the release stage compares).
 fio_side() { [ "${IOBENCH_TEST_FIO:-1}" != 0 ] && command -v fio >/dev/null; }
+
+# job_counts ERRFILE TOOL ARGS...: runs TOOL with JSON output and prints
+# "error r_ios r_bytes w_ios w_bytes sync_ios" of its first job; stderr goes
+# to ERRFILE. Works for iobench and fio alike (text before the JSON skipped).
+job_counts() {
+  local err=$1 tool=$2
+  shift 2
+  "$tool" --output-format=json "$@" 2>"$err" | python3 -c '
+import json, sys
+t = sys.stdin.read()
+j = json.loads(t[t.find("{"):])["jobs"][0]
+print(j["error"], j["read"]["total_ios"], j["read"]["io_bytes"], j["write"]["total_ios"],
+      j["write"]["io_bytes"], j["sync"]["total_ios"])'
+}

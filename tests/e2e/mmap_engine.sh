@@ -17,16 +17,7 @@ fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 # counts TOOL ARGS...: "error r_ios r_bytes w_ios w_bytes sync_ios" of the first job
-counts() {
-  local tool=$1
-  shift
-  "$tool" --output-format=json "$@" 2>"$work/err" | python3 -c '
-import json, sys
-t = sys.stdin.read()
-j = json.loads(t[t.find("{"):])["jobs"][0]
-print(j["error"], j["read"]["total_ios"], j["read"]["io_bytes"], j["write"]["total_ios"],
-      j["write"]["io_bytes"], j["sync"]["total_ios"])'
-}
+counts() { job_counts "$work/err" "$@"; }
 
 for dir in "$work" "$shm"; do
   f=$dir/data
