@@ -1,8 +1,10 @@
-// Helpers shared by the async engines (libaio, io_uring): small probes of the
-// kernel, the filesystem and the target that both engines' check_job and
-// Init need, plus the user-facing warning for buffered libaio.
+// Helpers shared by the engines with RWF_* flags (pvsync2, libaio, io_uring):
+// small probes of the kernel, the filesystem and the target that their
+// check_job and Init need, so one job is refused the same way whichever
+// engine runs it; plus the user-facing warning for buffered libaio.
 //
-// Owner: the async-engine work (engines/libaio.cc, engines/io_uring.cc).
+// Owner: the engine work (engines/sync.cc, engines/libaio.cc,
+// engines/io_uring.cc).
 // Thread-safety: every function here is reentrant; none keeps state.
 // None of these is called per I/O.
 #pragma once
@@ -15,9 +17,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -118,17 +122,17 @@ inline int OpenForProbe(const std::string& path, bool* is_tmpfile) {
   return fd;
 }
 
-// uncached=1 (RWF_DONTCACHE) pre-run probe, shared with pvsync2's rule: a
-// one-byte preadv2 with the flag on each target. Refuses (never falls back
-// silently) when the kernel or filesystem says EOPNOTSUPP/EINVAL.
+// uncached=1 (RWF_DONTCACHE) pre-run probe, the one rule of pvsync2 and
+// io_uring: a one-byte preadv2 with the flag on each target (the kernel checks
+// the flag before the file size, so an empty file answers too). Refuses
+// (never falls back to cached I/O) when the kernel or filesystem says
+// EOPNOTSUPP/EINVAL. A target that cannot be opened is left to the run, which
+// reports the open error with its own context.
 inline Status ProbeUncached(const std::string& engine, const std::vector<EngineFile>& files) {
   for (const auto& f : files) {
     bool tmp = false;
     int fd = OpenForProbe(f.path, &tmp);
-    if (fd < 0) {
-      // The run will report the open error itself, with its own context.
-      continue;
-    }
+    if (fd < 0) continue;
     char byte[64];
     struct iovec iov = {byte, 1};
     ssize_t r = preadv2(fd, &iov, 1, 0, kRwfDontcache);
@@ -140,8 +144,10 @@ inline Status ProbeUncached(const std::string& engine, const std::vector<EngineF
                     engine + ": uncached=1 (RWF_DONTCACHE) is not supported for " + f.path +
                         " on " + fs + " with kernel " + KernelRelease() +
                         " (preadv2: " + std::strerror(err) +
-                        "); it needs Linux 6.14+ and a filesystem with uncached buffered I/O. "
-                        "Remove uncached=1 to measure ordinary buffered I/O.",
+                        "). Uncached buffered I/O needs Linux 6.14+ and filesystem support "
+                        "(XFS 6.15+, ext4 6.17+, tmpfs never). iobench does not fall back to "
+                        "cached I/O: drop uncached=1 or put the file on a filesystem that "
+                        "supports it.",
                     err);
     }
   }

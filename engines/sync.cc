@@ -37,6 +37,7 @@
 #include <cstring>
 #include <string>
 
+#include "engines/async_common.h"
 #include "engines/engines.h"
 
 // RWF_DONTCACHE is 0x80 since Linux 6.14 (uapi/linux/fs.h). Older headers
@@ -398,93 +399,9 @@ Status MmapCheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
   return Status::Ok();
 }
 
-std::string FsTypeName(int64_t type) {
-  switch (static_cast<uint64_t>(type)) {
-    case 0x01021994:
-      return "tmpfs";
-    case 0xEF53:
-      return "ext4";
-    case 0x58465342:
-      return "xfs";
-    case 0x9123683E:
-      return "btrfs";
-    case 0xF2F52010:
-      return "f2fs";
-    case 0xCA451A4E:
-      return "bcachefs";
-    case 0x6969:
-      return "nfs";
-    case 0x794C7630:
-      return "overlayfs";
-    case 0x858458F6:
-      return "ramfs";
-    case 0x65735546:
-      return "fuse";
-    case 0x2FC12FC1:
-      return "zfs";
-    case 0x62646576:
-      return "bdev";
-    case 0x4D44:
-      return "vfat";
-    default: {
-      char buf[32];
-      snprintf(buf, sizeof(buf), "fs type 0x%llx",
-               static_cast<unsigned long long>(static_cast<uint64_t>(type)));
-      return buf;
-    }
-  }
-}
-
-std::string KernelRelease() {
-  utsname u{};
-  if (uname(&u) != 0) return "unknown";
-  return u.release;
-}
-
-// Probes RWF_DONTCACHE on the filesystem of `path`: a one-block preadv2 on the
-// file itself, or, when it does not exist yet, on an unnamed O_TMPFILE in its
-// directory (so the probe creates nothing visible). The kernel checks the
-// flag before looking at the file size, so an empty file answers too.
-Status ProbeUncached(const EngineFile& f) {
-  int fd = open(f.path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0 && errno == ENOENT) {
-    std::string dir = f.path;
-    const size_t slash = dir.rfind('/');
-    dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : dir.substr(0, slash));
-    fd = open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd < 0) return Status::Ok();  // cannot probe before layout; the run reports errors
-  } else if (fd < 0) {
-    return ErrnoStatus("pvsync2: open " + f.path);
-  }
-  struct statfs sfs {};
-  const std::string fs = fstatfs(fd, &sfs) == 0 ? FsTypeName(sfs.f_type) : "unknown filesystem";
-  void* buf = nullptr;
-  if (posix_memalign(&buf, 4096, 4096) != 0) {
-    close(fd);
-    return Status::Limit("pvsync2: out of memory probing " + f.path);
-  }
-  iovec iov{buf, 4096};
-  const ssize_t r = preadv2(fd, &iov, 1, 0, RWF_DONTCACHE);
-  const int err = r < 0 ? errno : 0;
-  free(buf);
-  close(fd);
-  if (err == EOPNOTSUPP || err == EINVAL) {
-    return Status(Status::Code::kUnsupported,
-                  "pvsync2 uncached=1: " + f.path + " is on " + fs + ", and kernel " +
-                      KernelRelease() + " refuses RWF_DONTCACHE there (" + std::strerror(err) +
-                      "). Uncached buffered I/O needs Linux 6.14+ and filesystem support "
-                      "(XFS 6.15+, ext4 6.17+, tmpfs never). iobench does not fall back to "
-                      "cached I/O: drop uncached=1 or put the file on a filesystem that "
-                      "supports it.",
-                  err);
-  }
-  return Status::Ok();
-}
-
 Status Pvsync2CheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
   if (!job.uncached) return Status::Ok();
-  for (const auto& f : files) IOB_RETURN_IF_ERROR(ProbeUncached(f));
-  return Status::Ok();
+  return ProbeUncached("pvsync2", files);
 }
 
 std::unique_ptr<Engine> MakeMmap() { return std::unique_ptr<Engine>(new MmapEngine()); }
