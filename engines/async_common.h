@@ -107,6 +107,14 @@ inline std::string FsTypeName(int fd) {
   return buf;
 }
 
+// Whether `fd` is a block device. A message must not name the filesystem of
+// a device node: /dev is devtmpfs ("tmpfs"), which says nothing about the
+// device behind it.
+inline bool IsBlockDeviceFd(int fd) {
+  struct stat st;
+  return fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
+}
+
 // Opens `path` for a probe. When the file does not exist yet (the run will
 // create it), probes an unnamed O_TMPFILE in its directory instead: nothing
 // the user did not name is left behind. Returns -1 with errno set on failure.
@@ -138,7 +146,19 @@ inline Status ProbeUncached(const std::string& engine, const std::vector<EngineF
     ssize_t r = preadv2(fd, &iov, 1, 0, kRwfDontcache);
     int err = errno;
     std::string fs = FsTypeName(fd);
+    const bool block = IsBlockDeviceFd(fd);
     close(fd);
+    if (r < 0 && (err == EOPNOTSUPP || err == EINVAL) && block) {
+      return Status(Status::Code::kUnsupported,
+                    engine + ": uncached=1 (RWF_DONTCACHE) is not supported for " + f.path +
+                        ": the block device does not support RWF_DONTCACHE with kernel " +
+                        KernelRelease() + " (preadv2: " + std::strerror(err) +
+                        "). Uncached buffered I/O works on files of a filesystem that supports "
+                        "it (Linux 6.14+: XFS 6.15+, ext4 6.17+). iobench does not fall back "
+                        "to cached I/O: drop uncached=1 (direct=1 bypasses the page cache) or "
+                        "run the job on such a file.",
+                    err);
+    }
     if (r < 0 && (err == EOPNOTSUPP || err == EINVAL)) {
       return Status(Status::Code::kUnsupported,
                     engine + ": uncached=1 (RWF_DONTCACHE) is not supported for " + f.path +
@@ -167,7 +187,7 @@ inline Status ProbeNowait(const std::string& engine, const std::vector<EngineFil
     struct iovec iov = {byte, 1};
     ssize_t r = preadv2(fd, &iov, 1, 0, kRwfNowait);
     int err = errno;
-    std::string fs = FsTypeName(fd);
+    std::string fs = IsBlockDeviceFd(fd) ? "a block device" : FsTypeName(fd);
     close(fd);
     if (r < 0 && err == EOPNOTSUPP) {
       return Status(Status::Code::kUnsupported,

@@ -1,0 +1,92 @@
+// The pre-run checks pvsync2 and io_uring share (engines/async_common.h):
+// the same job is refused, or accepted, the same way by both engines, before
+// any I/O, with a message that names the engine, the option, the target and
+// the reason. Flags the kernel would not honour are never silently ignored.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "engine_test_driver.h"
+#include "engines/async_common.h"
+#include "iobench/engine.h"
+#include "temp_dir.h"
+
+namespace iobench {
+namespace {
+
+using testing::TempDir;
+using testing_engine::LoopDevice;
+
+// The engines that take RWF_* flags per I/O.
+const char* const kFlagEngines[] = {"pvsync2", "io_uring"};
+
+JobSpec FlagJob(const std::string& engine) {
+  JobSpec j;
+  j.name = "t";
+  j.ioengine = engine;
+  j.iodepth = 1;
+  return j;
+}
+
+// check_job of `engine` for `job` on one target; an engine this machine
+// cannot run (io_uring disabled by sysctl) is skipped by the caller.
+Status Check(const JobSpec& job, const std::string& path) {
+  const EngineInfo* info = FindEngine(job.ioengine);
+  EXPECT_NE(info, nullptr) << job.ioengine;
+  if (info == nullptr || info->check_job == nullptr) return Status::Internal("no check_job");
+  std::vector<EngineFile> files(1);
+  files[0].path = path;
+  return info->check_job(job, files);
+}
+
+bool Runnable(const std::string& engine) {
+  const EngineInfo* info = FindEngine(engine);
+  return info != nullptr && info->probe().ok();
+}
+
+// What the kernel answers to a one-byte preadv2 with `flags` on `path`:
+// 0 when it accepts it, else the errno.
+int KernelAnswer(const std::string& path, int flags) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  char byte = 0;
+  iovec iov{&byte, 1};
+  const int err = preadv2(fd, &iov, 1, 0, flags) < 0 ? errno : 0;
+  close(fd);
+  return err;
+}
+
+// A block device's node lives on devtmpfs: the refusal must name the device,
+// not "tmpfs", and not advise another filesystem for a device.
+TEST(EngineSharedProbesTest, UncachedOnABlockDeviceNamesTheDevice) {
+  TempDir dir("/var/tmp");
+  LoopDevice loop(dir.path() + "/backing", 1 << 20);
+  if (!loop.ok()) GTEST_SKIP() << "loop device: " << loop.why();
+  const int answer = KernelAnswer(loop.dev(), kRwfDontcache);
+  if (answer != EOPNOTSUPP && answer != EINVAL)
+    GTEST_SKIP() << "kernel " << KernelRelease() << " answers " << answer
+                 << " to RWF_DONTCACHE on " << loop.dev();
+  for (const char* engine : kFlagEngines) {
+    SCOPED_TRACE(engine);
+    if (!Runnable(engine)) continue;
+    JobSpec j = FlagJob(engine);
+    j.uncached = true;
+    Status st = Check(j, loop.dev());
+    EXPECT_EQ(st.code(), Status::Code::kUnsupported) << st.message();
+    EXPECT_NE(st.message().find(std::string(engine) +
+                                ": uncached=1 (RWF_DONTCACHE) is not supported for " + loop.dev() +
+                                ": the block device does not support RWF_DONTCACHE with kernel " +
+                                KernelRelease()),
+              std::string::npos)
+        << st.message();
+    EXPECT_EQ(st.message().find("tmpfs"), std::string::npos) << st.message();
+    EXPECT_EQ(st.message().find("put the file on"), std::string::npos) << st.message();
+  }
+}
+
+}  // namespace
+}  // namespace iobench
