@@ -481,7 +481,9 @@ Status CheckIoUringJob(const JobSpec& job, const std::vector<EngineFile>& files)
   if (job.hipri) IOB_RETURN_IF_ERROR(CheckHipri(job, files));
   if (job.sqthread_poll_cpu && !job.sqthread_poll)
     return Status::Invalid("io_uring: sqthread_poll_cpu is set but sqthread_poll is not");
-  if (job.uncached && !job.direct) IOB_RETURN_IF_ERROR(ProbeUncached("io_uring", files));
+  // With direct=1 too, as pvsync2: where the kernel refuses RWF_DONTCACHE
+  // it refuses it on O_DIRECT I/O as well (the first I/O would fail).
+  if (job.uncached) IOB_RETURN_IF_ERROR(ProbeUncached("io_uring", files));
   if (job.nowait) IOB_RETURN_IF_ERROR(ProbeNowait("io_uring", files));
   if (job.fixedbufs) IOB_RETURN_IF_ERROR(CheckFixedbufsMemlock(job));
   return Status::Ok();

@@ -68,8 +68,8 @@ TEST(EngineSharedProbesTest, UncachedOnABlockDeviceNamesTheDevice) {
   if (!loop.ok()) GTEST_SKIP() << "loop device: " << loop.why();
   const int answer = KernelAnswer(loop.dev(), kRwfDontcache);
   if (answer != EOPNOTSUPP && answer != EINVAL)
-    GTEST_SKIP() << "kernel " << KernelRelease() << " answers " << answer
-                 << " to RWF_DONTCACHE on " << loop.dev();
+    GTEST_SKIP() << "kernel " << KernelRelease() << " answers " << answer << " to RWF_DONTCACHE on "
+                 << loop.dev();
   for (const char* engine : kFlagEngines) {
     SCOPED_TRACE(engine);
     if (!Runnable(engine)) continue;
@@ -85,6 +85,35 @@ TEST(EngineSharedProbesTest, UncachedOnABlockDeviceNamesTheDevice) {
         << st.message();
     EXPECT_EQ(st.message().find("tmpfs"), std::string::npos) << st.message();
     EXPECT_EQ(st.message().find("put the file on"), std::string::npos) << st.message();
+  }
+}
+
+// direct=1 does not skip the probe: where the kernel refuses RWF_DONTCACHE
+// it refuses it on O_DIRECT I/O too (tmpfs, a loop device: the first I/O
+// failed with EOPNOTSUPP in io_uring), so the job is refused before the run
+// by both engines. (Where it is accepted, the run notes that the flag does
+// nothing for O_DIRECT I/O.)
+TEST(EngineSharedProbesTest, UncachedWithDirectIsProbedByBothEngines) {
+  TempDir dir("/dev/shm");
+  ASSERT_TRUE(dir.ok());
+  const std::string path = dir.path() + "/f";
+  if (int fd = open(path.c_str(), O_CREAT | O_WRONLY, 0600); fd >= 0) close(fd);
+  const int answer = KernelAnswer(path, kRwfDontcache);
+  if (answer != EOPNOTSUPP && answer != EINVAL)
+    GTEST_SKIP() << "kernel " << KernelRelease() << " accepts RWF_DONTCACHE on tmpfs";
+  for (const char* engine : kFlagEngines) {
+    SCOPED_TRACE(engine);
+    if (!Runnable(engine)) continue;
+    JobSpec j = FlagJob(engine);
+    j.uncached = true;
+    j.direct = true;
+    Status st = Check(j, path);
+    EXPECT_EQ(st.code(), Status::Code::kUnsupported) << st.message();
+    EXPECT_NE(st.message().find(std::string(engine) +
+                                ": uncached=1 (RWF_DONTCACHE) is not supported for " + path +
+                                " on tmpfs"),
+              std::string::npos)
+        << st.message();
   }
 }
 
