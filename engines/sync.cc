@@ -399,9 +399,12 @@ Status MmapCheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
   return Status::Ok();
 }
 
+// Flags the kernel would not honour for a target are refused before the run,
+// with the probes io_uring and libaio use (one rule, one message).
 Status Pvsync2CheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
-  if (!job.uncached) return Status::Ok();
-  return ProbeUncached("pvsync2", files);
+  if (job.uncached) IOB_RETURN_IF_ERROR(ProbeUncached("pvsync2", files));
+  if (job.nowait) IOB_RETURN_IF_ERROR(ProbeNowait("pvsync2", files));
+  return Status::Ok();
 }
 
 std::unique_ptr<Engine> MakeMmap() { return std::unique_ptr<Engine>(new MmapEngine()); }

@@ -117,5 +117,31 @@ TEST(EngineSharedProbesTest, UncachedWithDirectIsProbedByBothEngines) {
   }
 }
 
+// tmpfs cannot honour RWF_NOWAIT (EOPNOTSUPP): every I/O would fail, so every
+// engine with the flag refuses the job before the run (pvsync2 used to start
+// it and fail at the first I/O).
+TEST(EngineSharedProbesTest, NowaitOnTmpfsIsRefusedByEveryEngine) {
+  TempDir dir("/dev/shm");
+  ASSERT_TRUE(dir.ok());
+  const std::string path = dir.path() + "/f";
+  if (int fd = open(path.c_str(), O_CREAT | O_WRONLY, 0600); fd >= 0) close(fd);
+  if (KernelAnswer(path, kRwfNowait) != EOPNOTSUPP)
+    GTEST_SKIP() << "kernel " << KernelRelease() << " accepts RWF_NOWAIT on tmpfs";
+  for (const char* engine : {"pvsync2", "io_uring", "libaio"}) {
+    SCOPED_TRACE(engine);
+    if (!Runnable(engine)) continue;
+    JobSpec j = FlagJob(engine);
+    j.nowait = true;
+    Status st = Check(j, path);
+    EXPECT_EQ(st.code(), Status::Code::kUnsupported) << st.message();
+    EXPECT_NE(
+        st.message().find(std::string(engine) + ": nowait=1 (RWF_NOWAIT) is not supported for " +
+                          path + " on tmpfs with kernel " + KernelRelease()),
+        std::string::npos)
+        << st.message();
+    EXPECT_NE(st.message().find("every I/O would fail"), std::string::npos) << st.message();
+  }
+}
+
 }  // namespace
 }  // namespace iobench
