@@ -201,6 +201,63 @@ inline Status ProbeNowait(const std::string& engine, const std::vector<EngineFil
   return Status::Ok();
 }
 
+// The block device under a file (or the device itself), as "MAJ:MIN", or ""
+// when the file lives on no block device (tmpfs, NFS, ...). A file the run
+// will create is judged by its directory.
+inline std::string BackingDevice(const std::string& path, std::string* name) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    const auto slash = path.rfind('/');
+    const std::string dir =
+        slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    if (errno != ENOENT || stat(dir.c_str(), &st) != 0) return "";
+  }
+  dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+  if (major(dev) == 0) return "";
+  std::string id = std::to_string(major(dev)) + ":" + std::to_string(minor(dev));
+  char link[512];
+  std::string sys = "/sys/dev/block/" + id;
+  ssize_t n = readlink(sys.c_str(), link, sizeof(link) - 1);
+  if (n > 0) {
+    link[n] = '\0';
+    std::string l(link);
+    *name = l.substr(l.rfind('/') + 1);
+  }
+  return id;
+}
+
+// hipri=1 (io_uring's IOPOLL, pvsync2's RWF_HIPRI) polls only for O_DIRECT
+// I/O on devices with poll queues; anywhere else the kernel completes the
+// I/O by interrupt as if the flag were not there, so the job would measure
+// something other than what it asks for: refused before the run. The
+// queue's io_poll attribute says whether a device has poll queues (a
+// partition inherits its disk's queue).
+inline Status CheckHipri(const std::string& engine, const JobSpec& job,
+                         const std::vector<EngineFile>& files) {
+  if (!job.direct)
+    return Status::Invalid(engine +
+                           ": hipri=1 needs direct=1 (polled completions exist only for "
+                           "O_DIRECT I/O)");
+  for (const auto& f : files) {
+    std::string name;
+    std::string id = BackingDevice(f.path, &name);
+    if (id.empty())
+      return Status::Unsupported(engine +
+                                 ": hipri needs a block device with poll queues (nvme "
+                                 "poll_queues=N); " +
+                                 f.path + " is not on a block device");
+    std::string q = "/sys/dev/block/" + id + "/queue/io_poll";
+    auto v = ReadUintFile(q.c_str());
+    if (!v) v = ReadUintFile(("/sys/dev/block/" + id + "/../queue/io_poll").c_str());
+    if (!v || *v == 0)
+      return Status::Unsupported(engine +
+                                 ": hipri needs a block device with poll queues (nvme "
+                                 "poll_queues=N); " +
+                                 f.path + (name.empty() ? "" : " (" + name + ")") + " has none");
+  }
+  return Status::Ok();
+}
+
 // The warning the lead prints on stderr for libaio with direct=0: buffered
 // libaio (files and block devices alike) completes inside io_submit(), so
 // the "async" numbers are really synchronous ones. Returns "" when it does

@@ -408,53 +408,6 @@ Status ProbeIoUring() {
   return Status::Ok();
 }
 
-// The block device under a file (or the device itself), as "MAJ:MIN", or ""
-// when the file lives on no block device (tmpfs, NFS, ...).
-std::string BackingDevice(const std::string& path, std::string* name) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) return "";
-  dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
-  if (major(dev) == 0) return "";
-  std::string id = std::to_string(major(dev)) + ":" + std::to_string(minor(dev));
-  char link[512];
-  std::string sys = "/sys/dev/block/" + id;
-  ssize_t n = readlink(sys.c_str(), link, sizeof(link) - 1);
-  if (n > 0) {
-    link[n] = '\0';
-    std::string l(link);
-    *name = l.substr(l.rfind('/') + 1);
-  }
-  return id;
-}
-
-// hipri (IOPOLL) completes only on devices with poll queues. The queue's
-// io_poll attribute says whether this one has them (a partition inherits
-// its disk's queue).
-Status CheckHipri(const JobSpec& job, const std::vector<EngineFile>& files) {
-  if (!job.direct)
-    return Status::Invalid(
-        "io_uring: hipri=1 needs direct=1 (polled completions exist only for "
-        "O_DIRECT I/O)");
-  for (const auto& f : files) {
-    std::string name;
-    std::string id = BackingDevice(f.path, &name);
-    if (id.empty())
-      return Status::Unsupported(
-          "io_uring: hipri needs a block device with poll queues (nvme "
-          "poll_queues=N); " +
-          f.path + " is not on a block device");
-    std::string q = "/sys/dev/block/" + id + "/queue/io_poll";
-    auto v = ReadUintFile(q.c_str());
-    if (!v) v = ReadUintFile(("/sys/dev/block/" + id + "/../queue/io_poll").c_str());
-    if (!v || *v == 0)
-      return Status::Unsupported(
-          "io_uring: hipri needs a block device with poll queues (nvme "
-          "poll_queues=N); " +
-          f.path + (name.empty() ? "" : " (" + name + ")") + " has none");
-  }
-  return Status::Ok();
-}
-
 // Before 5.12 registered buffers count against RLIMIT_MEMLOCK; from 5.12 the
 // memory cgroup pays for them and only a failed registration tells (Init
 // names the limit then). So the pre-run check applies to old kernels only.
@@ -478,7 +431,7 @@ Status CheckIoUringJob(const JobSpec& job, const std::vector<EngineFile>& files)
     return Status::Limit("io_uring: iodepth=" + std::to_string(job.iodepth) +
                          " is above the ring limit of " + std::to_string(kMaxAsyncDepth) +
                          " (IORING_MAX_CQ_ENTRIES); use several jobs (numjobs) for more");
-  if (job.hipri) IOB_RETURN_IF_ERROR(CheckHipri(job, files));
+  if (job.hipri) IOB_RETURN_IF_ERROR(CheckHipri("io_uring", job, files));
   if (job.sqthread_poll_cpu && !job.sqthread_poll)
     return Status::Invalid("io_uring: sqthread_poll_cpu is set but sqthread_poll is not");
   // With direct=1 too, as pvsync2: where the kernel refuses RWF_DONTCACHE

@@ -143,5 +143,30 @@ TEST(EngineSharedProbesTest, NowaitOnTmpfsIsRefusedByEveryEngine) {
   }
 }
 
+// hipri=1 on a block device without poll queues (a loop device): refused by
+// both engines before the run, naming the device.
+TEST(EngineSharedProbesTest, HipriWithoutPollQueuesIsRefusedByBothEngines) {
+  TempDir dir("/var/tmp");
+  LoopDevice loop(dir.path() + "/backing", 1 << 20);
+  if (!loop.ok()) GTEST_SKIP() << "loop device: " << loop.why();
+  const std::string name = loop.dev().substr(loop.dev().rfind('/') + 1);
+  for (const char* engine : kFlagEngines) {
+    SCOPED_TRACE(engine);
+    if (!Runnable(engine)) continue;
+    JobSpec j = FlagJob(engine);
+    j.hipri = true;
+    j.direct = true;
+    Status st = Check(j, loop.dev());
+    EXPECT_EQ(st.code(), Status::Code::kUnsupported) << st.message();
+    EXPECT_EQ(st.message(), std::string(engine) +
+                                ": hipri needs a block device with poll queues (nvme "
+                                "poll_queues=N); " +
+                                loop.dev() + " (" + name + ") has none");
+    j.direct = false;
+    st = Check(j, loop.dev());
+    EXPECT_EQ(st.code(), Status::Code::kInvalidArgument) << st.message();
+  }
+}
+
 }  // namespace
 }  // namespace iobench
