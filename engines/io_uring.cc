@@ -19,6 +19,7 @@
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -46,8 +47,10 @@ std::string MemlockText() {
          " KiB (raise it with ulimit -l or LimitMEMLOCK=)";
 }
 
+// `what` carries no "io_uring: " prefix where the worker adds the engine's
+// name (Init); the probe, which stands alone, adds it itself.
 Status UringStatus(const std::string& what, int neg) {
-  Status st = ErrnoStatus("io_uring: " + what, -neg);
+  Status st = ErrnoStatus(what, -neg);
   if (neg == -EPERM) {
     auto disabled = ReadUintFile("/proc/sys/kernel/io_uring_disabled");
     if (disabled && *disabled != 0)
@@ -68,11 +71,10 @@ class IoUringEngine final : public Engine {
     sfr_flags_ = job.sync_file_range_flags;
     depth_ = ctx.iodepth == 0 ? 1 : ctx.iodepth;
     if (depth_ > kMaxAsyncDepth)
-      return Status::Limit("io_uring: iodepth=" + std::to_string(depth_) +
-                           " is above the ring limit of " + std::to_string(kMaxAsyncDepth) +
-                           " completions");
+      return Status::Limit("iodepth=" + std::to_string(depth_) + " is above the ring limit of " +
+                           std::to_string(kMaxAsyncDepth) + " completions");
     if (ctx.requests == nullptr || ctx.requests->size() < depth_)
-      return Status::Internal("io_uring: request pool smaller than iodepth");
+      return Status::Internal("request pool smaller than iodepth");
     force_async_ = job.force_async;
     sqpoll_ = job.sqthread_poll;
     fixedbufs_ = job.fixedbufs;
@@ -91,8 +93,8 @@ class IoUringEngine final : public Engine {
     if (probe != nullptr) io_uring_free_probe(probe);
     if (job.nonvectored == 1 && !have_read)
       return Status::Unsupported(
-          "io_uring: nonvectored=1 needs IORING_OP_READ/WRITE (Linux 5.6+); this kernel (" +
-          KernelRelease() + ") lacks them");
+          "nonvectored=1 needs IORING_OP_READ/WRITE (Linux 5.6+); this kernel (" + KernelRelease() +
+          ") lacks them");
     nonvectored_ = job.nonvectored == -1 ? have_read : job.nonvectored == 1;
 
     iovecs_ = std::make_unique<struct iovec[]>(depth_);
@@ -318,7 +320,7 @@ class IoUringEngine final : public Engine {
         if (job.sqthread_poll && !job.registerfiles &&
             (p.features & IORING_FEAT_SQPOLL_NONFIXED) == 0)
           return Status::Unsupported(
-              "io_uring: sqthread_poll on kernel " + KernelRelease() +
+              "sqthread_poll on kernel " + KernelRelease() +
               " (before 5.11) works only with registered files; add registerfiles=1");
         needs_enter_to_reap_ = (flags & (IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_IOPOLL)) != 0;
         return Status::Ok();
@@ -341,12 +343,12 @@ class IoUringEngine final : public Engine {
   // chunk its buffer lies in. One chunk in all but huge pools.
   Status RegisterBuffers(const EngineContext& ctx) {
     if (ctx.buffer_base == nullptr || ctx.buffer_bytes == 0 || ctx.buffer_stride == 0)
-      return Status::Internal("io_uring: fixedbufs needs the worker's contiguous buffer region");
+      return Status::Internal("fixedbufs needs the worker's contiguous buffer region");
     base_ = static_cast<char*>(ctx.buffer_base);
     uint64_t per = kMaxFixedBuf / ctx.buffer_stride;
     if (per == 0)
-      return Status::Limit("io_uring: fixedbufs: a request buffer of " +
-                           std::to_string(ctx.buffer_stride) + " bytes exceeds the 1 GiB limit");
+      return Status::Limit("fixedbufs: a request buffer of " + std::to_string(ctx.buffer_stride) +
+                           " bytes exceeds the 1 GiB limit");
     chunk_bytes_ = per * ctx.buffer_stride;
     std::vector<struct iovec> iov;
     for (uint64_t off = 0; off < ctx.buffer_bytes; off += chunk_bytes_) {
@@ -402,9 +404,76 @@ Status ProbeIoUring() {
     if (r == -ENOSYS)
       return Status::Unsupported(
           "io_uring: this kernel has no io_uring (Linux 5.1+, CONFIG_IO_URING)");
-    return UringStatus("io_uring_setup(1)", r);
+    return UringStatus("io_uring: io_uring_setup(1)", r);
   }
   io_uring_queue_exit(&ring);
+  return Status::Ok();
+}
+
+// The first line of a /proc or /sys file, or "" when it cannot be read.
+std::string FirstLine(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "re");
+  if (f == nullptr) return "";
+  char buf[4096] = {};
+  const bool got = std::fgets(buf, sizeof(buf), f) != nullptr;
+  std::fclose(f);
+  std::string line = got ? buf : "";
+  while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
+  return line;
+}
+
+// Whether `cpu` is in a kernel CPU list ("0-3,8,10-11").
+bool CpuListHas(const std::string& list, int cpu) {
+  size_t pos = 0;
+  while (pos < list.size()) {
+    int lo = 0, hi = 0;
+    const size_t end = std::min(list.find(',', pos), list.size());
+    const std::string part = list.substr(pos, end - pos);
+    const int n = std::sscanf(part.c_str(), "%d-%d", &lo, &hi);
+    if (n >= 1 && cpu >= lo && cpu <= (n == 2 ? hi : lo)) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
+// The CPUs this process's cpuset allows (cgroup v1 cpuset controller, else
+// cgroup v2), as a CPU list, or "" when no cpuset file can be read.
+std::string CpusetCpus() {
+  FILE* f = std::fopen("/proc/self/cgroup", "re");
+  if (f == nullptr) return "";
+  std::string v1, v2;
+  char line[4096];
+  while (std::fgets(line, sizeof(line), f) != nullptr) {
+    std::string l(line);
+    while (!l.empty() && l.back() == '\n') l.pop_back();
+    const size_t a = l.find(':'), b = a == std::string::npos ? a : l.find(':', a + 1);
+    if (b == std::string::npos) continue;
+    const std::string controllers = l.substr(a + 1, b - a - 1), path = l.substr(b + 1);
+    if (("," + controllers + ",").find(",cpuset,") != std::string::npos)
+      v1 = "/sys/fs/cgroup/cpuset" + path + "/cpuset.effective_cpus";
+    else if (l.compare(0, a, "0") == 0 && controllers.empty())
+      v2 = "/sys/fs/cgroup" + path + "/cpuset.cpus.effective";
+  }
+  std::fclose(f);
+  std::string cpus = v1.empty() ? "" : FirstLine(v1);
+  if (cpus.empty() && !v2.empty()) cpus = FirstLine(v2);
+  return cpus;
+}
+
+// IORING_SETUP_SQ_AFF fails with a bare EINVAL at ring setup, inside the
+// run, when the CPU is not online or not in the task's cpuset (the kernel
+// checks both). Say which before the run.
+Status CheckSqthreadCpu(int cpu) {
+  const std::string head =
+      "io_uring: sqthread_poll_cpu=" + std::to_string(cpu) + ": CPU " + std::to_string(cpu);
+  const std::string online = FirstLine("/sys/devices/system/cpu/online");
+  if (cpu < 0 || (!online.empty() && !CpuListHas(online, cpu)))
+    return Status::Invalid(head + " does not exist or is offline on this machine (online CPUs: " +
+                           (online.empty() ? "unknown" : online) + ")");
+  const std::string allowed = CpusetCpus();
+  if (!allowed.empty() && !CpuListHas(allowed, cpu))
+    return Status::Invalid(head + " is not in this process's cpuset (allowed CPUs: " + allowed +
+                           "); the kernel pins the SQ thread only to an allowed CPU");
   return Status::Ok();
 }
 
@@ -434,6 +503,7 @@ Status CheckIoUringJob(const JobSpec& job, const std::vector<EngineFile>& files)
   if (job.hipri) IOB_RETURN_IF_ERROR(CheckHipri("io_uring", job, files));
   if (job.sqthread_poll_cpu && !job.sqthread_poll)
     return Status::Invalid("io_uring: sqthread_poll_cpu is set but sqthread_poll is not");
+  if (job.sqthread_poll_cpu) IOB_RETURN_IF_ERROR(CheckSqthreadCpu(*job.sqthread_poll_cpu));
   // With direct=1 too, as pvsync2: where the kernel refuses RWF_DONTCACHE
   // it refuses it on O_DIRECT I/O as well (the first I/O would fail).
   if (job.uncached) IOB_RETURN_IF_ERROR(ProbeUncached("io_uring", files));

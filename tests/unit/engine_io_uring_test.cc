@@ -166,6 +166,28 @@ TEST_F(IoUringTest, SqthreadPollCpuWithoutSqthreadPollIsInvalid) {
   EXPECT_EQ(st.code(), Status::Code::kInvalidArgument);
 }
 
+// A CPU that does not exist is refused before the run naming it (the ring
+// setup said only "io_uring: io_uring: setup (...): Invalid argument", exit 1).
+TEST_F(IoUringTest, SqthreadPollCpuThatDoesNotExistIsRefusedBeforeTheRun) {
+  const int cpu = static_cast<int>(sysconf(_SC_NPROCESSORS_CONF)) + 3;
+  job_.sqthread_poll = true;
+  job_.sqthread_poll_cpu = cpu;
+  Status st = info_->check_job(job_, {});
+  EXPECT_EQ(st.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(st.message().find("io_uring: sqthread_poll_cpu=" + std::to_string(cpu) + ": CPU " +
+                              std::to_string(cpu) + " does not exist or is offline"),
+            std::string::npos)
+      << st.message();
+  // Should the ring be set up anyway, its error carries no engine prefix
+  // of its own (the worker adds "io_uring: ").
+  TempDir dir("/dev/shm");
+  std::string path = MakeFile(dir.path(), kUringBs);
+  EngineRig rig;
+  st = rig.Open("io_uring", job_, Files(path, O_RDONLY));
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message().rfind("setup (sq=", 0), 0u) << st.message();
+}
+
 // A pool deeper than the largest SQ (32768): Queue returns kBusy when the SQ
 // is full and the run still completes every I/O exactly once.
 TEST_F(IoUringTest, DepthBeyondTheSqSizeCompletesEverything) {
@@ -271,7 +293,8 @@ TEST_F(IoUringTest, FixedbufsNeedTheBufferRegion) {
   auto eng = info_->factory();
   Status st = eng->Init(ctx);
   EXPECT_EQ(st.code(), Status::Code::kInternal);
-  EXPECT_EQ(st.message(), "io_uring: fixedbufs needs the worker's contiguous buffer region");
+  // No "io_uring: " prefix from Init: the worker names the engine.
+  EXPECT_EQ(st.message(), "fixedbufs needs the worker's contiguous buffer region");
   eng->Shutdown();
   close(files[0].fd);
 }
