@@ -13,6 +13,9 @@
 #include <cstdlib>
 #include <memory>
 
+#include "run/pattern.h"
+#include "run/random.h"
+
 namespace iobench {
 namespace {
 
@@ -24,6 +27,21 @@ struct FdCloser {
     if (fd >= 0) close(fd);
   }
 };
+
+constexpr uint64_t kFileSizeStream = 0x66696c6573697a65ull;  // "filesize"
+
+// fio's get_rand_file_size(): lo + a uniform draw below hi - lo, rounded
+// down to the smallest block size (so it may end below lo when lo is not a
+// multiple of it: filesize=10k-12k with 4k blocks gives 8k files, as fio).
+// Never below one block: a region must hold one.
+uint64_t DrawFileSize(const JobSpec& job, uint64_t* rng, uint64_t min_bs) {
+  const uint64_t span = job.filesize_max - job.filesize_min;
+  const uint64_t r = prng::SplitMix64(rng);
+  uint64_t size =
+      job.filesize_min + static_cast<uint64_t>((static_cast<unsigned __int128>(r) * span) >> 64);
+  size -= size % min_bs;
+  return std::max(size, min_bs);
+}
 
 }  // namespace
 
@@ -62,6 +80,10 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
   const std::vector<std::string> paths = TargetPaths(job, jobnum);
   const uint64_t nfiles = paths.size();
   const uint64_t min_bs = SmallestBs(job);
+  // filesize=lo-hi: one draw per file from the clone's seed (randseed,
+  // randrepeat), in its own stream so it moves no offset.
+  uint64_t size_rng =
+      prng::MixSeed(DeriveSeed(job, static_cast<uint32_t>(jobnum)), kFileSizeStream);
   std::vector<TargetFile> out;
   for (size_t i = 0; i < paths.size(); ++i) {
     TargetFile t;
@@ -124,12 +146,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     uint64_t fsize = 0;
     if (job.filesize_min != 0) {
       fsize = job.filesize_min;
-      if (job.filesize_max > job.filesize_min) {
-        // Deterministic per (clone, file) within [min, max], bs aligned.
-        uint64_t h = (static_cast<uint64_t>(jobnum) + 1) * 0x9e3779b97f4a7c15ull ^ (i + 1) * 31;
-        h ^= h >> 29;
-        fsize += (h % (job.filesize_max - job.filesize_min + 1)) / min_bs * min_bs;
-      }
+      if (job.filesize_max > job.filesize_min) fsize = DrawFileSize(job, &size_rng, min_bs);
     } else if (job.size != 0) {
       fsize = job.size / nfiles;
     } else if (job.size_percent != 0) {
