@@ -494,8 +494,8 @@ bool PatternImpl::FileExhausted(const FileState& fs) const {
   switch (rand_mode_) {
     case RandMode::kMap:
       return fs.map.free_count() == 0;
-    case RandMode::kLfsr:
-      return fs.lfsr_left == 0;
+    case RandMode::kLfsr:  // size bytes, or sooner every block once (fixed bs: both at once)
+      return fs.budget == 0 || fs.lfsr_left == 0;
     default:
       return fs.budget == 0;
   }
@@ -503,10 +503,10 @@ bool PatternImpl::FileExhausted(const FileState& fs) const {
 
 void PatternImpl::AfterIo(FileState& fs, Ddir d, uint64_t off_rel, uint64_t len) {
   fs.pos[static_cast<int>(d)] = static_cast<int64_t>(off_rel + len) + rw_skip_;
-  if (!random_job_ || rand_mode_ == RandMode::kUniform || rand_mode_ == RandMode::kSkewed)
-    fs.budget -= std::min(fs.budget, len);
-  // LFSR: a pass is one register cycle; sequential steps (rw=randxxx:N,
-  // percentage_random) count towards it, so a pass stays size/bs I/Os.
+  if (!random_job_ || rand_mode_ != RandMode::kMap) fs.budget -= std::min(fs.budget, len);
+  // LFSR: a pass is size bytes, as in fio (bssplit=4k/50:64k/50 on 1 MiB:
+  // 33 I/Os), and at most one register cycle; sequential steps
+  // (rw=randxxx:N, percentage_random) count towards both.
   if (rand_mode_ == RandMode::kLfsr && fs.lfsr_left > 0) --fs.lfsr_left;
 }
 
