@@ -470,6 +470,7 @@ class Worker {
   bool think_blocks_set_ = false;  // thinktime_blocks given (matters with thinktime_iotime)
   bool ThinkDue(uint64_t now);
   bool need_sync_ = false;
+  bool sync_again_ = false;  // a second sync at a loop boundary (PrepareSlow)
   // sync_file_range: per file, [first, end) of the writes since its last one.
   std::vector<std::pair<uint64_t, uint64_t>> sfr_range_;
   bool record_slat_ = false, record_clat_ = false, record_lat_ = false, record_bw_ = true;

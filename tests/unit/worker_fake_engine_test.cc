@@ -48,6 +48,20 @@ FakeRun RunFake(const JobSpec& job, FakeScript script) {
 constexpr uint64_t kWorkerBs = 4096;
 constexpr uint64_t kN = 1000;
 
+// An async engine syncs once at a loop boundary where one sync is owed, as
+// fio 3.33's libaio does (loops=3 size=64k bs=4k fsync=4: 11 syncs; its sync
+// engines issue 13, see RunCoordinatorTest.FsyncOwedAtALoopEndIsIssuedTwiceAsFio).
+TEST(WorkerFakeEngineTest, AsyncEngineSyncsOnceAtALoopBoundary) {
+  JobSpec job = TestJob("fake", RwMode::kWrite, kWorkerBs, 64 << 10);
+  job.iodepth = 4;
+  job.loops = 3;
+  job.fsync_blocks = 4;
+  FakeRun fr = RunFake(job, FakeScript{});
+  const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.stats.dir[1].ios, 48u);
+  EXPECT_EQ(jr.stats.sync_ios, 11u);
+}
+
 TEST(WorkerFakeEngineTest, CleanRunCountsEveryIoOnce) {
   JobSpec job = TestJob("fake", RwMode::kRead, kWorkerBs, kN * kWorkerBs);
   job.iodepth = 16;
