@@ -64,6 +64,7 @@ struct FileState {
   uint64_t start = 0;        // region offset
   uint64_t size = 0;         // region size
   uint64_t block_align = 1;  // direct I/O alignment (>= 1)
+  uint64_t limit = 0;        // the file's end, from start: a fixed-size sequential I/O must fit
   uint64_t blocks = 0;       // size / gran
   uint64_t seq_cap = 0;      // sequential I/Os per pass (stops zero-progress skips)
   // Per pass:
@@ -147,6 +148,8 @@ class PatternImpl final : public IoPattern {
   // pass ends after the region's bytes were issued, repeats included).
   uint64_t ident_bytes_ = 0;
   uint64_t ident_limit_ = 0;
+  uint64_t pass_size_ = 0;  // the regions' sizes summed: a pass moves at least this
+  uint64_t pass_left_ = 0;  // what of it is left (budget modes, as fs.budget)
   bool pending_write_ = false;
   IoPlan last_;
 
@@ -274,6 +277,8 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
     fs.start = r.offset;
     fs.size = r.size;
     ident_limit_ += r.size;
+    pass_size_ += r.size;
+    fs.limit = std::max(r.size, r.file_size > r.offset ? r.file_size - r.offset : 0);
     fs.block_align = std::max<uint64_t>(r.block_align, 1);
     if (r.size < gran_)
       return Status::Invalid("file " + std::to_string(i) + ": region of " + std::to_string(r.size) +
@@ -287,7 +292,7 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
                              " is not a multiple of the device's logical block size " +
                              std::to_string(fs.block_align));
     fs.blocks = r.size / gran_;
-    fs.seq_cap = fs.blocks;
+    fs.seq_cap = (r.size + gran_ - 1) / gran_;  // the last I/O may end past size
     max_blocks = std::max(max_blocks, fs.blocks);
     if (!random_job_) continue;
     if (rand_mode_ == RandMode::kMap) {
@@ -410,10 +415,11 @@ void PatternImpl::StartPass(FileState& fs) {
   for (int64_t& p : fs.pos) p = 0;
   fs.seq_ios = 0;
   fs.run_left = 0;
-  // A sequential pass is size bytes (it matters for rw=rw, where each
-  // direction walks on its own and neither reaches the end); a random one
-  // without map size/bs blocks.
-  fs.budget = random_job_ ? fs.blocks * gran_ : fs.size;
+  // A pass is size bytes (it matters for rw=rw, where each direction walks
+  // on its own and neither reaches the end, and for random jobs without
+  // the map), not rounded to the block: as fio, the I/O that reaches size
+  // is the last, and it may go past it (norandommap size=87381: 22 I/Os).
+  fs.budget = fs.size;
   fs.lfsr_left = fs.blocks;
   fs.done = false;
   if (rand_mode_ == RandMode::kMap && random_job_) fs.map.Clear();
@@ -421,6 +427,7 @@ void PatternImpl::StartPass(FileState& fs) {
 
 void PatternImpl::Reset() {
   for (FileState& fs : files_) StartPass(fs);
+  pass_left_ = pass_size_;
   files_done_ = 0;
   cur_file_ = -1;
   service_left_ = 0;
@@ -490,20 +497,25 @@ uint64_t PatternImpl::ChooseLenSlow(const BsChooser& c, uint64_t remaining) {
 }
 
 bool PatternImpl::FileExhausted(const FileState& fs) const {
-  if (!random_job_) return fs.budget == 0;
+  // Size bytes per file, and size bytes over all the files (fio counts the
+  // job's: nrfiles=3 size=256k norandommap issues 64 I/Os, not 3 x 22).
+  if (!random_job_) return fs.budget == 0 || pass_left_ == 0;
   switch (rand_mode_) {
     case RandMode::kMap:
       return fs.map.free_count() == 0;
     case RandMode::kLfsr:  // size bytes, or sooner every block once (fixed bs: both at once)
       return fs.budget == 0 || fs.lfsr_left == 0;
     default:
-      return fs.budget == 0;
+      return fs.budget == 0 || pass_left_ == 0;
   }
 }
 
 void PatternImpl::AfterIo(FileState& fs, Ddir d, uint64_t off_rel, uint64_t len) {
   fs.pos[static_cast<int>(d)] = static_cast<int64_t>(off_rel + len) + rw_skip_;
-  if (!random_job_ || rand_mode_ != RandMode::kMap) fs.budget -= std::min(fs.budget, len);
+  if (!random_job_ || rand_mode_ != RandMode::kMap) {
+    fs.budget -= std::min(fs.budget, len);
+    pass_left_ -= std::min(pass_left_, len);
+  }
   // LFSR: a pass is size bytes, as in fio (bssplit=4k/50:64k/50 on 1 MiB:
   // 33 I/Os), and at most one register cycle; sequential steps
   // (rw=randxxx:N, percentage_random) count towards both.
@@ -528,7 +540,12 @@ bool PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPla
   const uint64_t pos = static_cast<uint64_t>(spos);
   if (pos >= fs.size) return false;
   if (!in_random_job && fs.seq_ios >= fs.seq_cap) return false;
-  uint64_t len = ChooseLen(BsDir(d, false), fs.size - pos);
+  // As fio: a fixed block size must fit in the file (size=100k bs=64k on a
+  // 1 MiB file reads 2 blocks; on a new 100k file, 1), a range or split
+  // shrinks to fit the region.
+  const int bd = BsDir(d, false);
+  const uint64_t end = !in_random_job && bs_[bd].fixed ? fs.limit : fs.size;
+  uint64_t len = ChooseLen(bd, end - pos);
   if (len == 0) return false;
   if (in_random_job && rand_mode_ == RandMode::kMap) {
     // Continue only over blocks this pass has not used yet.
@@ -740,6 +757,7 @@ class StridedPattern final : public IoPattern {
     PatternRegion zone = r;
     zone.offset = 0;
     zone.size = std::min(range, span);
+    zone.file_size = 0;  // I/O stays inside the zone
     Status st = inner_.Init(job, {zone}, seed);
     if (!st.ok())
       return Status::Invalid("zonemode=strided, a zone of " + std::to_string(zone.size) +

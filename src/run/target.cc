@@ -226,8 +226,9 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       needed = fsize;
       fsize -= off;
     }
-    fsize = fsize / min_bs * min_bs;
-    if (fsize == 0)
+    // Not rounded to the block: as fio, the pass goes on until size bytes
+    // are issued, and its last I/O may end past size (in the file).
+    if (fsize < min_bs)
       return Status::Invalid(JobLabel(job) + ": the region of " + t.path +
                              " is smaller than the block size " + std::to_string(min_bs));
     t.region_offset = off;

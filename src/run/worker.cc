@@ -335,6 +335,15 @@ Status Worker::Setup() {
     return n > UINT64_MAX / loops ? UINT64_MAX : n * loops;
   };
   io_total_ = io_size_ != 0 && !job_.time_based ? times_loops(io_size_) : 0;
+  // A size that is not a multiple of the block: fio's passes each end at
+  // the first I/O that reaches size, but the job stops once size x loops
+  // bytes are issued (size=10000 bs=4k loops=2 on a 1 MiB file: 3 reads,
+  // then 2). Multiples of the block need no limit: their passes end on it.
+  if (io_total_ == 0 && !job_.time_based && job_.loops > 1) {
+    uint64_t pass = 0;
+    for (const TargetFile& t : targets_) pass += t.region_size;
+    if (pass % std::max<uint64_t>(1, SmallestBs(job_)) != 0) io_total_ = times_loops(pass);
+  }
   // number_ios as fio 3.33 counts it: number_ios x loops I/Os over the whole
   // job (loops=3 number_ios=100 stops after 300, all in the first pass if it
   // is long enough), and no limit at all with time_based.

@@ -319,18 +319,72 @@ TEST(PatternOffsetsTest, Tausworthe64TouchesEveryBlockOnce) {
   ExpectEachBlockOnce(v, regions, 4 * kKi);
 }
 
+// A pass without the map ends at the first I/O that reaches size: on
+// 1000 blocks + 100 bytes that is the 1001st (fio 3.33: size=87381 gives
+// 22 I/Os). This test used to expect 1000, the size rounded down to the block.
 TEST(PatternOffsetsTest, NoRandomMapIssuesSizeOverBsAndRepeatsBlocks) {
   JobSpec job = MakeJob(RwMode::kRandRead);
   job.norandommap = true;
   std::vector<PatternRegion> regions{{0, 1000 * 4 * kKi + 100, 0}};
   auto p = Make(job, regions);
   auto v = Pass(p.get());
-  ASSERT_EQ(v.size(), 1000u);
+  ASSERT_EQ(v.size(), 1001u);
   ExpectInside(v, regions, 4 * kKi);
   std::set<uint64_t> offs;
   for (const auto& io : v) offs.insert(io.offset);
   EXPECT_LT(offs.size(), 1000u);  // ~632 distinct expected for uniform draws
   EXPECT_GT(offs.size(), 550u);
+}
+
+// Sizes that are not a multiple of the block, as fio 3.33 counts them:
+// without the map a pass is size bytes over all the files, ended by the
+// first I/O that reaches it (nrfiles=3 size=256k: 64 x 4k, 32 x 8k; iobench
+// used to stop each file at its size rounded down: 63 and 30); a fixed-size
+// sequential I/O may run past the region as long as it fits in the file
+// (size=10000 on a 1 MiB file: 3 reads; on a 10000-byte file: 2); a range
+// shrinks to the region.
+TEST(PatternOffsetsTest, SizeNotAMultipleOfTheBlock) {
+  const uint64_t third = 256 * kKi / 3;  // 87381
+  for (auto [bs, ios] : {std::pair<uint64_t, size_t>{4 * kKi, 64}, {8 * kKi, 32}}) {
+    JobSpec job = MakeJob(RwMode::kRandRead, bs);
+    job.norandommap = true;
+    std::vector<PatternRegion> regions{{0, third, 0}, {0, third, 0}, {0, third, 0}};
+    auto p = Make(job, regions);
+    EXPECT_EQ(Pass(p.get()).size(), ios) << bs;
+    p->Reset();
+    EXPECT_EQ(Pass(p.get()).size(), ios) << bs;
+  }
+  {
+    JobSpec job = MakeJob(RwMode::kRandRead);
+    job.norandommap = true;
+    auto p = Make(job, {{0, third, 0}});
+    EXPECT_EQ(Pass(p.get()).size(), 22u);
+    job.norandommap = false;  // the map has 21 whole blocks
+    p = Make(job, {{0, third, 0}});
+    EXPECT_EQ(Pass(p.get()).size(), 21u);
+  }
+  JobSpec seq = MakeJob(RwMode::kRead);
+  // Existing 1 MiB files: 3 x 87381 is 64 reads (a file's 22nd fits in it).
+  std::vector<PatternRegion> big(3, PatternRegion{0, third, 0, 1024 * kKi});
+  EXPECT_EQ(Pass(Make(seq, big).get()).size(), 64u);
+  // Files of 87381 bytes: 21 reads each.
+  std::vector<PatternRegion> exact(3, PatternRegion{0, third, 0, third});
+  EXPECT_EQ(Pass(Make(seq, exact).get()).size(), 63u);
+  auto v = Pass(Make(seq, {{0, 10000, 0, 1024 * kKi}}).get());
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v.back().offset, 8 * kKi);
+  EXPECT_EQ(Pass(Make(seq, {{0, 10000, 0, 10000}}).get()).size(), 2u);
+  // The file's end still stops it: offset=960k size=100k bs=64k, 1 read.
+  JobSpec seq64 = MakeJob(RwMode::kRead, 64 * kKi);
+  EXPECT_EQ(Pass(Make(seq64, {{960 * kKi, 100 * kKi, 0, 1024 * kKi}}).get()).size(), 1u);
+  EXPECT_EQ(Pass(Make(seq64, {{0, 100 * kKi, 0, 1024 * kKi}}).get()).size(), 2u);
+  // bsrange=32k-64k: shrinks to the region (fio: 2 reads, 96 KiB).
+  seq64.bs[0].min = 32 * kKi;
+  v = Pass(Make(seq64, {{0, 100 * kKi, 0, 1024 * kKi}}).get());
+  uint64_t bytes = 0;
+  for (const auto& io : v) bytes += io.length;
+  EXPECT_LE(bytes, 100 * kKi);
+  EXPECT_GT(bytes, 100 * kKi - 32 * kKi);
 }
 
 TEST(PatternOffsetsTest, SameSeedSameSequenceDifferentSeedDifferent) {
