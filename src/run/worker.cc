@@ -1569,6 +1569,11 @@ void Worker::Run() {
         } while (committed_ > 0 && depth_ - free_n_ > iodepth_low_);
         continue;
       }
+    } else if (no_more_ && !stopping_) {
+      // Nothing more to issue: what is in flight is reaped in one call, as
+      // fio's end-of-job cleanup does (iodepth=16 over 32 I/Os: "complete"
+      // 4=94.44%, 16=5.56%; one at a time gave 4=100%).
+      min = committed_;
     }
     ReapAndAccount(min);
   }
