@@ -53,17 +53,22 @@ uint64_t Percentile(const Histogram& h, double p) {
   return v.empty() ? 0 : v[0].value_ns;
 }
 
+// fio prints as many decimals as the list's most precise entry has, from
+// none: percentile_list=50:99 gives "50th", 50:99.9 "50.0th", and its
+// default list (99.95, 99.99) "1.00th". fio counts the digits as typed, so
+// "99.90" gives two there; the list reaches us as numbers, so here it gives
+// one.
 int PercentilePrecision(const std::vector<double>& list) {
-  int precision = 2;
+  constexpr int kMaxDecimals = 9;
+  int precision = 0;
   for (double p : list) {
-    for (int d = 2; d <= 6; ++d) {
-      const double scaled = p * std::pow(10.0, d);
-      if (std::fabs(scaled - std::round(scaled)) < 1e-6) {
-        precision = std::max(precision, d);
-        break;
-      }
-      if (d == 6) precision = 6;
+    int d = 0;
+    for (double scale = 1; d < kMaxDecimals; ++d, scale *= 10) {
+      const double scaled = p * scale;
+      // Relative: a double holds about 16 digits, the list up to 12.
+      if (std::fabs(scaled - std::round(scaled)) <= 1e-12 * std::max(1.0, std::fabs(scaled))) break;
     }
+    precision = std::max(precision, d);
   }
   return precision;
 }

@@ -85,6 +85,18 @@ TEST(StatsPercentileTest, DefaultListAndSpecList) {
   EXPECT_EQ(PercentilePrecision({99.999}), 3);
 }
 
+// fio 3.33 labels percentiles with as many decimals as the list needs, from
+// none (percentile_list=50:99: "50th", "99th"; 50:99.9: "50.0th"; 25.5:50:
+// "25.5th"; 99.9999999: seven). iobench used to print at least two.
+TEST(StatsPercentileTest, PrecisionAsFio) {
+  EXPECT_EQ(PercentilePrecision({50, 99}), 0);
+  EXPECT_EQ(PercentilePrecision({50, 99.9}), 1);
+  EXPECT_EQ(PercentilePrecision({25.5, 50}), 1);
+  EXPECT_EQ(PercentilePrecision({50, 99.999}), 3);
+  EXPECT_EQ(PercentilePrecision({99.9999999}), 7);
+  EXPECT_EQ(PercentilePrecision({}), 0);
+}
+
 TEST(StatsMergeTest, MergedHistogramsEqualHistogramOfUnion) {
   const auto a = Samples(50000, 7), b = Samples(30000, 8);
   Histogram ha, hb, hu;
