@@ -381,7 +381,12 @@ Status Worker::Setup() {
   ctx.buffer_base = buffers_;
   ctx.buffer_bytes = buffer_bytes_;
   ctx.buffer_stride = stride_;
-  IOB_RETURN_IF_ERROR(engine_->Init(ctx).WithContext(who + ": " + job_.ioengine));
+  if (Status st = engine_->Init(ctx); !st.ok()) {
+    // Engines name themselves in most of their messages ("libaio: io_setup
+    // ..."): add the engine's name only where one does not.
+    const bool named = st.message().rfind(job_.ioengine + ":", 0) == 0;
+    return st.WithContext(named ? who : who + ": " + job_.ioengine);
+  }
 
   // Measurement switches (gtod_reduce turns all latency clocks off).
   record_clat_ = !job_.gtod_reduce && !job_.disable_clat;

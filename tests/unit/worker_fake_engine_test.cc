@@ -519,6 +519,40 @@ TEST(WorkerSchedulingTest, CpusAllowedSplitNiceAndIoprio) {
   EXPECT_EQ(seen.ioprios, (std::vector<int>{(2 << 13) | 3, (2 << 13) | 3}));
 }
 
+// An engine that fails to start, naming itself or not.
+class FailingInitEngine final : public Engine {
+ public:
+  explicit FailingInitEngine(std::string msg) : msg_(std::move(msg)) {}
+  Status Init(const EngineContext&) override { return Status::Limit(msg_); }
+  QueueResult Queue(IoRequest*) override { return QueueResult::kCompleted; }
+  bool IsSync() const override { return true; }
+
+ private:
+  std::string msg_;
+};
+
+// "libaio: libaio: io_setup(8): ...": the worker added the engine's name to
+// a message that already began with it.
+TEST(WorkerInitErrorTest, EngineNameOnceInTheMessage) {
+  for (const char* msg : {"null: io_setup(8): Resource temporarily unavailable", "no rings"}) {
+    JobSpec j = TestJob("e", RwMode::kRead, 4096, 64 << 10);
+    j.ioengine = "null";
+    RunOptions opts;
+    opts.engine_factory = [msg](const JobSpec&) {
+      return std::unique_ptr<Engine>(new FailingInitEngine(msg));
+    };
+    auto r = RunJobs({j}, opts);
+    std::string all = r.ok() ? "" : r.status().message();
+    if (r.ok())
+      for (const auto& g : r->groups)
+        for (const auto& jr : g.jobs) all += jr.error_message;
+    EXPECT_EQ(all.find("null: null:"), std::string::npos) << all;
+    const std::string want =
+        std::string(msg).rfind("null: ", 0) == 0 ? msg : "null: " + std::string(msg);
+    EXPECT_NE(all.find(want), std::string::npos) << all;
+  }
+}
+
 }  // namespace
 }  // namespace iobench
 
