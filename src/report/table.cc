@@ -960,12 +960,28 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
         Table t;
         std::string line = title;
         if (!row_key.empty()) line += " by " + row_key + (col_key.empty() ? "" : " and " + col_key);
+        if (row_key.empty() && !col_key.empty()) line += " by job and " + col_key;
         if (!subtitle.empty()) line += ", " + subtitle;
         t.caption.push_back(line);
         if (!description.empty()) t.caption.push_back(description);
         return t;
       };
-      if (row_key.empty()) {
+      if (row_key.empty() && !col_key.empty()) {
+        // One key, asked for as columns (--table-cols): one row per job.
+        // Falling through to the no-sweep table summed every point of a
+        // job into one cell.
+        Table t = make("");
+        t.header.push_back("job");
+        for (const auto& v : values[col_key]) t.header.push_back(col_key + "=" + v);
+        t.numeric.assign(t.header.size(), true);
+        t.numeric[0] = false;
+        for (const auto& n : names) {
+          std::vector<std::string> row = {n};
+          for (const auto& v : values[col_key]) row.push_back(cell(select(&n, {{col_key, v}})));
+          t.rows.push_back(std::move(row));
+        }
+        out.push_back(Render(t, opts.style, opts.caption));
+      } else if (row_key.empty()) {
         // Nothing swept: one row per job.
         Table t = make("");
         auto varying = VaryingOptions(doc, names, first_by_name);

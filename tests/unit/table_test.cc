@@ -24,6 +24,13 @@ using iobench::testing::TempDir;
 using nlohmann::json;
 using namespace iobench::table;  // NOLINT: the helpers under test
 
+// The tables of doc; a rendering error fails the test and gives "".
+std::string MustRender(const json& doc, const TableOptions& o) {
+  auto r = RenderTables(doc, o);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return r.ok() ? *r : std::string();
+}
+
 TEST(TableFormatTest, IopsLikeFioUsers) {
   EXPECT_EQ(FormatIops(12900), "12.9k");
   EXPECT_EQ(FormatIops(11000), "11.0k");
@@ -163,6 +170,27 @@ TEST(TableRenderTest, ThirdKeySplitsTables) {
             "table rows: 'bs' is not a swept key (swept: setra, iodepth, force_async)");
 }
 
+TEST(TableRenderTest, OneKeyAsColumnsGivesOneRowPerJob) {
+  // --table-cols=iodepth with iodepth the only swept key: the points are
+  // the columns and each job a row (it used to sum both points in one cell).
+  std::vector<json> jobs;
+  for (const char* name : {"a", "b"})
+    for (const char* qd : {"1", "2"}) {
+      DirFigures f;
+      f.iops = 1000 * std::atoi(qd) + (name[0] == 'b' ? 500 : 0);
+      f.bw_bytes = f.iops * 4096;
+      jobs.push_back(MakeJob(name, {{"iodepth", qd}}, "read", f));
+    }
+  TableOptions o;
+  o.col_key = "iodepth";
+  EXPECT_EQ(MustRender(MakeDoc(jobs, {"iodepth"}), o),
+            "read IOPS by job and iodepth\n"
+            "buffered, 10 s each\n"
+            "job   iodepth=1   iodepth=2\n"
+            "a         1.00k       2.00k\n"
+            "b         1.50k       2.50k\n");
+}
+
 TEST(TableRenderTest, Seed002ShapeWithoutSweep) {
   // Engine | Depth | Processes | Bw: one row per job, the options that vary.
   std::vector<json> jobs;
@@ -212,10 +240,7 @@ TEST(TableRenderTest, MixedJobGivesOneTablePerDirection) {
   std::vector<json> jobs = {MakeJob("mix", {{"iodepth", "1"}}, "rw", f),
                             MakeJob("mix", {{"iodepth", "2"}}, "rw", f)};
   jobs[1]["write"]["iops"] = 7000.0;
-  TableOptions o;
-  auto r = RenderTables(MakeDoc(jobs, {"iodepth"}), o);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_EQ(*r,
+  EXPECT_EQ(MustRender(MakeDoc(jobs, {"iodepth"}), {}),
             "read IOPS by iodepth\nbuffered, 10 s each\niodepth     mix\n1         5.00k\n"
             "2         5.00k\n"
             "\n"
