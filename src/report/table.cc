@@ -151,6 +151,9 @@ std::optional<double> table::AggregateMetric(const std::vector<const json*>& job
     std::string d;
     if (dir) {
       d = *dir;
+    } else if (IsPerJobMetric(m)) {
+      // CPU is the job's, whatever directions it did I/O in: a randrw job
+      // (two directions) showed "-".
     } else {
       auto dirs = JobDirections(*job);
       if (dirs.empty() && (m == TableMetric::kIops || m == TableMetric::kBw)) {

@@ -124,7 +124,8 @@ std::vector<std::optional<std::string>> DirectionViews(
 // without group_reporting share a name): iops, bw and CPU percent add up,
 // means are weighted by I/O count, percentiles show the largest (JSON does
 // not carry enough to merge them). dir nullopt: each job's own direction
-// (jobs with other than one direction are skipped).
+// (jobs with other than one direction are skipped; per-job metrics, CPU,
+// take every job whatever its directions).
 std::optional<double> AggregateMetric(const std::vector<const nlohmann::json*>& jobs,
                                       const std::optional<std::string>& dir, TableMetric m);
 // A job's sweep point as ordered (key, value) pairs, keys in `keys` order.

@@ -107,20 +107,43 @@ TEST(CompareTest, NoiseMarkFromRepeatRanges) {
             "~ : inside the run-to-run noise (the min-max ranges of the repeated runs overlap)\n");
 }
 
-TEST(CompareTest, ZeroBaseAndErrors) {
+// A document of one job `name` doing 4 KiB I/O at `iops` in `dir`.
+json OneJobDoc(const std::string& name, const std::string& dir, double iops) {
   DirFigures f;
-  f.iops = 10;
-  f.bw_bytes = 40960;
-  json base = MakeDoc({MakeJob("j", {}, "read", f)});
-  json neu = base;
-  base["jobs"][0]["usr_cpu"] = 0.0;
+  f.iops = iops;
+  f.bw_bytes = iops * 4096;
+  return MakeDoc({MakeJob(name, {}, dir, f)});
+}
+
+// The delta tables of `metrics` without captions; an error fails the test.
+std::string MustCompare(const json& base, const json& neu, std::vector<TableMetric> metrics) {
   TableOptions o;
   o.caption = false;
-  o.metrics = {TableMetric::kUsrCpu};
+  o.metrics = std::move(metrics);
   auto r = RenderCompare(base, neu, o);
-  ASSERT_TRUE(r.ok());
-  EXPECT_EQ(*r, "job   base    new   delta\nj        0   10.0       -\n");
-  EXPECT_EQ(RenderCompare(MakeDoc({}), neu, o).status().message(), "compare: base holds no jobs");
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return r.ok() ? *r : std::string();
+}
+
+TEST(CompareTest, ZeroBaseAndErrors) {
+  json base = OneJobDoc("j", "read", 10);
+  json neu = base;
+  base["jobs"][0]["usr_cpu"] = 0.0;
+  EXPECT_EQ(MustCompare(base, neu, {TableMetric::kUsrCpu}),
+            "job   base    new   delta\nj        0   10.0       -\n");
+  EXPECT_EQ(RenderCompare(MakeDoc({}), neu, {}).status().message(), "compare: base holds no jobs");
+}
+
+TEST(CompareTest, CpuOfAJobMixingDirections) {
+  // CPU is per job: a randrw job's usr_cpu and cpu_per_io are its own
+  // figures (they printed nothing, exit 0).
+  json base = OneJobDoc("m", "rw", 1000);
+  json neu = base;
+  neu["jobs"][0]["usr_cpu"] = 15.0;
+  // cpu_per_io: (10 + 30) % of 10 s over 20000 I/Os = 200 µs, then 225.
+  EXPECT_EQ(MustCompare(base, neu, {TableMetric::kUsrCpu, TableMetric::kCpuPerIo}),
+            "job   base    new   delta\nm     10.0   15.0   50.00\n\n"
+            "job   base   new   delta\nm      200   225   12.50\n");
 }
 
 TEST(CompareTest, RealFioJsonBothSides) {

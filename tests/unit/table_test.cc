@@ -248,6 +248,18 @@ TEST(TableRenderTest, MixedJobGivesOneTablePerDirection) {
             "2         7.00k\n");
 }
 
+TEST(TableRenderTest, CpuOfAJobMixingDirections) {
+  // CPU metrics are per job: a randrw job has them too (it showed "-").
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  TableOptions o;
+  o.caption = false;
+  o.metrics = {TableMetric::kUsrCpu, TableMetric::kCpuPerIo};
+  EXPECT_EQ(MustRender(MakeDoc({MakeJob("m", {}, "rw", f)}), o),
+            "job   usr_cpu\nm        10.0\n\njob   cpu_per_io\nm            200\n");
+}
+
 TEST(TableRenderTest, NumjobsClonesAddUp) {
   DirFigures f;
   f.iops = 1000;
