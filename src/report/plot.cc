@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -25,6 +26,7 @@ using table::AllJobs;
 using table::DescribeJobs;
 using table::DirectionViews;
 using table::JobDirections;
+using table::JobLabels;
 using table::JobPoint;
 using table::SweepKeys;
 
@@ -123,6 +125,10 @@ Result<std::string> PlotScript(const json& doc, const PlotOptions& opts) {
   if (std::find(keys.begin(), keys.end(), x_key) == keys.end())
     return Status::Invalid("--plot: '" + x_key + "' is not a swept key");
   const auto jobs = AllJobs(doc);
+  // Separate jobs sharing a name are separate series (table::JobLabels).
+  const auto labels = JobLabels(jobs, keys);
+  std::map<const json*, std::string> label_of;
+  for (size_t i = 0; i < jobs.size(); ++i) label_of[jobs[i]] = labels[i];
 
   // x values in order of appearance, and the series.
   std::vector<std::string> xs;
@@ -139,9 +145,7 @@ Result<std::string> PlotScript(const json& doc, const PlotOptions& opts) {
     }
     if (std::find(fixed_sets.begin(), fixed_sets.end(), fixed) == fixed_sets.end())
       fixed_sets.push_back(fixed);
-    std::string n = j->contains("jobname") && (*j)["jobname"].is_string()
-                        ? (*j)["jobname"].get<std::string>()
-                        : "?";
+    const std::string& n = label_of[j];
     if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
   }
   const auto views = DirectionViews(jobs);
@@ -163,9 +167,7 @@ Result<std::string> PlotScript(const json& doc, const PlotOptions& opts) {
   auto value = [&](const Series& s, const std::string& x, TableMetric m) {
     std::vector<const json*> sel;
     for (const json* j : jobs) {
-      if (!j->contains("jobname") || !(*j)["jobname"].is_string() ||
-          (*j)["jobname"].get<std::string>() != s.name)
-        continue;
+      if (label_of[j] != s.name) continue;
       auto pt = JobPoint(*j, keys);
       bool ok = std::find(pt.begin(), pt.end(), std::make_pair(x_key, x)) != pt.end();
       for (const auto& f : s.fixed) ok &= std::find(pt.begin(), pt.end(), f) != pt.end();

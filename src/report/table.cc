@@ -21,6 +21,7 @@ using table::FormatDelta;
 using table::FormatFixed3;
 using table::FormatIops;
 using table::JobDirections;
+using table::JobLabels;
 using table::JobMetric;
 using table::JobPoint;
 using table::SweepKeys;
@@ -535,9 +536,10 @@ std::string Footnotes(const json& doc, const std::vector<const json*>& jobs, boo
   std::vector<std::string> lines;
   if (style == TableStyle::kCsv) {
     std::string cut;
-    for (const json* j : jobs)
-      if (Interrupted(j)) {
-        std::string label = JobName(*j);
+    const auto labels = JobLabels(jobs, keys);
+    for (size_t i = 0; i < jobs.size(); ++i)
+      if (const json* j = jobs[i]; Interrupted(j)) {
+        std::string label = labels[i];
         if (auto kv = JobPoint(*j, keys); !kv.empty()) label += " [" + PointLabel(kv) + "]";
         if (cut.find(label) == std::string::npos) cut += (cut.empty() ? "" : ", ") + label;
       }
@@ -732,6 +734,40 @@ std::vector<std::pair<std::string, std::string>> table::JobPoint(
   return out;
 }
 
+std::vector<std::string> table::JobLabels(const std::vector<const json*>& jobs,
+                                          const std::vector<std::string>& keys) {
+  auto group = [](const json* j) {
+    return static_cast<int64_t>(Num(Get(*j, "groupid")).value_or(0));
+  };
+  // Each point's first group: a sweep renumbers the groups of each point.
+  std::map<std::string, int64_t> first_group;
+  for (const json* j : jobs) {
+    const std::string pk = PointLabel(JobPoint(*j, keys));
+    auto it = first_group.find(pk);
+    if (it == first_group.end())
+      first_group[pk] = group(j);
+    else
+      it->second = std::min(it->second, group(j));
+  }
+  std::vector<int64_t> rel(jobs.size());
+  std::map<std::pair<std::string, std::string>, std::set<int64_t>> groups_of;
+  std::set<std::string> shared;  // names of separate jobs
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const std::string pk = PointLabel(JobPoint(*jobs[i], keys));
+    rel[i] = group(jobs[i]) - first_group[pk];
+    auto& g = groups_of[{pk, JobName(*jobs[i])}];
+    g.insert(rel[i]);
+    if (g.size() > 1) shared.insert(JobName(*jobs[i]));
+  }
+  std::vector<std::string> out;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    std::string n = JobName(*jobs[i]);
+    if (shared.count(n)) n += " (g=" + std::to_string(rel[i]) + ")";
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
 std::vector<std::string> table::SweepKeys(const json& doc) {
   std::vector<std::string> keys;
   const json* k = Get(Get(Get(doc, "iobench"), "sweep"), "keys");
@@ -899,12 +935,16 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
   for (const auto& k : keys)
     if (k != row_key && k != col_key) split_keys.push_back(k);
 
-  // Job names in order of first appearance, and values of each key likewise.
+  // Job labels (names; separate jobs sharing a name are told apart by their
+  // group) in order of first appearance, and values of each key likewise.
+  const std::vector<std::string> labels = JobLabels(jobs, keys);
+  std::map<const json*, std::string> label_of;
+  for (size_t i = 0; i < jobs.size(); ++i) label_of[jobs[i]] = labels[i];
   std::vector<std::string> names;
   std::map<std::string, const json*> first_by_name;
   std::map<std::string, std::vector<std::string>> values;
   for (const json* j : jobs) {
-    const std::string n = JobName(*j);
+    const std::string& n = label_of[j];
     if (!first_by_name.count(n)) {
       names.push_back(n);
       first_by_name[n] = j;
@@ -919,7 +959,7 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
                     const std::vector<std::pair<std::string, std::string>>& want) {
     std::vector<const json*> out;
     for (const json* j : jobs) {
-      if (name && JobName(*j) != *name) continue;
+      if (name && label_of[j] != *name) continue;
       auto pt = JobPoint(*j, keys);
       bool ok = true;
       for (const auto& w : want) ok &= std::find(pt.begin(), pt.end(), w) != pt.end();
@@ -1069,9 +1109,12 @@ std::string MatchKey(const std::string& name,
 std::vector<CompareEntry> Entries(const json& doc, const std::vector<std::string>& keys) {
   std::vector<CompareEntry> out;
   std::map<std::string, size_t> index;
-  for (const json* j : AllJobs(doc)) {
+  const auto jobs = AllJobs(doc);
+  const auto labels = JobLabels(jobs, keys);
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const json* j = jobs[i];
     CompareEntry e;
-    e.name = JobName(*j);
+    e.name = labels[i];
     e.point = JobPoint(*j, keys);
     const std::string k = MatchKey(e.name, e.point);
     auto it = index.find(k);

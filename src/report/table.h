@@ -128,6 +128,14 @@ std::vector<std::optional<std::string>> DirectionViews(
 // take every job whatever its directions).
 std::optional<double> AggregateMetric(const std::vector<const nlohmann::json*>& jobs,
                                       const std::optional<std::string>& dir, TableMetric m);
+// The label each job is shown and matched by, parallel to `jobs`: its job
+// name, or, when jobs of that name ran in more than one group of one point
+// (separate jobs sharing a name: a read phase and a stonewalled write phase
+// both called "x"), the name and the group, "x (g=1)". The group is counted
+// from the point's first group, so a job has the same label at every point
+// of a sweep. Clones of one job (numjobs) share a group and so a label.
+std::vector<std::string> JobLabels(const std::vector<const nlohmann::json*>& jobs,
+                                   const std::vector<std::string>& keys);
 // A job's sweep point as ordered (key, value) pairs, keys in `keys` order.
 std::vector<std::pair<std::string, std::string>> JobPoint(const nlohmann::json& job,
                                                           const std::vector<std::string>& keys);

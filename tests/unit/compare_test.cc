@@ -146,6 +146,20 @@ TEST(CompareTest, CpuOfAJobMixingDirections) {
             "job   base   new   delta\nm      200   225   12.50\n");
 }
 
+TEST(CompareTest, SameNameInTwoGroupsIsMatchedByGroup) {
+  // Two separate jobs called x (a read phase, then a stonewalled write
+  // phase) are two rows, each matched with its own group on the other side.
+  json base = OneJobDoc("x", "read", 1000);
+  base["jobs"].push_back(OneJobDoc("x", "write", 2000)["jobs"][0]);
+  base["jobs"][1]["groupid"] = 1;
+  json neu = base;
+  neu["jobs"][1]["write"]["iops"] = 3000.0;
+  EXPECT_EQ(MustCompare(base, neu, {TableMetric::kIops}),
+            "job        base     new   delta\n"
+            "x (g=0)   1.00k   1.00k    0.00\n"
+            "x (g=1)   2.00k   3.00k   50.00\n");
+}
+
 TEST(CompareTest, RealFioJsonBothSides) {
   if (std::system("fio --version >/dev/null 2>&1") != 0)
     GTEST_SKIP() << "fio is not installed (Debian package fio)";

@@ -248,6 +248,33 @@ TEST(TableRenderTest, MixedJobGivesOneTablePerDirection) {
             "2         7.00k\n");
 }
 
+TEST(TableRenderTest, SameNameInTwoGroupsStaysTwoJobs) {
+  // `--name=x --rw=randread --name=x --rw=randwrite --stonewall`: two jobs,
+  // not clones; their phases were added into one cell. The sweep renumbers
+  // groups per point (0,1 then 2,3); the labels count from the point's first.
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  std::vector<json> jobs;
+  for (const char* qd : {"1", "2"}) {
+    jobs.push_back(MakeJob("x", {{"iodepth", qd}}, "read", f));
+    jobs.push_back(MakeJob("x", {{"iodepth", qd}}, "write", f));
+    jobs.push_back(MakeJob("x", {{"iodepth", qd}}, "write", f));  // a numjobs clone
+    f.iops *= 2;
+  }
+  for (size_t i = 0; i < jobs.size(); ++i) jobs[i]["groupid"] = 2 * (i / 3) + (i % 3 ? 1 : 0);
+  TableOptions o;
+  o.caption = false;
+  EXPECT_EQ(MustRender(MakeDoc(jobs, {"iodepth"}), o),
+            "iodepth   x (g=0)   x (g=1)\n"
+            "1           1.00k     2.00k\n"
+            "2           2.00k     4.00k\n");
+  // Without a sweep: one row each.
+  jobs.resize(3);
+  for (auto& j : jobs) j.erase("iobench");
+  EXPECT_EQ(MustRender(MakeDoc(jobs), o), "job        iops\nx (g=0)   1.00k\nx (g=1)   2.00k\n");
+}
+
 TEST(TableRenderTest, CpuOfAJobMixingDirections) {
   // CPU metrics are per job: a randrw job has them too (it showed "-").
   DirFigures f;
