@@ -466,6 +466,8 @@ std::optional<std::pair<double, double>> RepeatRange(const std::vector<const jso
     group = d[0];
   }
   const json* rep = Get(Get(job, "iobench"), "repeat");
+  // One run left (the others cut by Ctrl-C): no spread to show.
+  if (Num(rep, "n").value_or(0) < 2) return std::nullopt;
   auto lo = Num(Get(Get(rep, "min"), group.c_str()), TableMetricName(m));
   auto hi = Num(Get(Get(rep, "max"), group.c_str()), TableMetricName(m));
   if (!lo || !hi) return std::nullopt;

@@ -512,11 +512,30 @@ Result<nlohmann::json> MergeRepeats(const std::vector<nlohmann::json>& runs) {
                                std::to_string(r + 1) + " is not the same job as in run 1");
     }
   }
-  nlohmann::json out = runs[0];
-  const size_t n = runs.size();
+  // A run cut short by a signal is left out of the medians (it ran only
+  // part of its time, so its figures are not like the others'), unless no
+  // run is whole. Either way the merged document says it was interrupted:
+  // it copied run 1's top level, and a Ctrl-C in run 3 left no trace.
+  std::vector<const nlohmann::json*> used;
+  bool cut = false;
+  int64_t exit_code = 0;
+  for (const auto& r : runs) {
+    const nlohmann::json* top = Child(&r, "iobench");
+    const nlohmann::json* intr = Child(top, "interrupted");
+    const nlohmann::json* code = Child(top, "exit_code");
+    if (code && code->is_number_integer()) exit_code = std::max(exit_code, code->get<int64_t>());
+    if (intr && intr->is_boolean() && intr->get<bool>())
+      cut = true;
+    else
+      used.push_back(&r);
+  }
+  if (used.empty())
+    for (const auto& r : runs) used.push_back(&r);
+  nlohmann::json out = *used[0];
+  const size_t n = used.size();
   for (size_t k = 0; k < first_jobs->size(); ++k) {
     std::vector<const nlohmann::json*> rjobs;
-    for (const auto& r : runs) rjobs.push_back(&r["jobs"][k]);
+    for (const auto* r : used) rjobs.push_back(&(*r)["jobs"][k]);
     nlohmann::json& job = out["jobs"][k];
     if (!job.is_object()) continue;
     nlohmann::json mins = nlohmann::json::object(), maxs = nlohmann::json::object();
@@ -566,6 +585,13 @@ Result<nlohmann::json> MergeRepeats(const std::vector<nlohmann::json>& runs) {
       job["iobench"] = nlohmann::json::object();
     }
     job["iobench"]["repeat"] = {{"n", n}, {"min", mins}, {"max", maxs}};
+    if (cut) job["iobench"]["interrupted"] = true;
+  }
+  if (cut) {
+    if (!out.contains("iobench") || !out["iobench"].is_object())
+      out["iobench"] = nlohmann::json::object();
+    out["iobench"]["interrupted"] = true;
+    out["iobench"]["exit_code"] = exit_code;
   }
   return out;
 }

@@ -120,6 +120,10 @@ nlohmann::json CombineSweepResults(
 // "clat_p99": .., ...}, ..., "job": {"usr_cpu": .., "cpu_per_io": ..}} keyed
 // by --table-metric names in the table's units (bw MiB/s, latency µs), which
 // is what RenderCompare reads to mark differences inside the noise.
+// A run cut short by a signal (top-level iobench.interrupted) is left out
+// of the medians and of "n" when another run is whole; the merged document
+// is then marked interrupted (top level and every job) with the worst
+// exit_code of the runs.
 // Errors: no runs, or runs whose job lists differ (count or names).
 Result<nlohmann::json> MergeRepeats(const std::vector<nlohmann::json>& runs);
 

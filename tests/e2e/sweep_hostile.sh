@@ -3,6 +3,8 @@
 # inputs that broke them (docs/sweep.md, "Hostile inputs"):
 # - Ctrl-C in the middle of a sweep: exit 130, the JSON says interrupted and
 #   which points never ran, the table marks the cut point and lists them;
+# - Ctrl-C during a --repeat run, alone or in a sweep point: the point is
+#   marked cut (JSON, " *", exit code), the cut run left out of the median;
 # - --compare of files with nothing in common, or of a file without jobs:
 #   exit 2 and a message naming the files, not an empty "comparison";
 # - --compare BASE.json alone: says what it wants;
@@ -64,6 +66,68 @@ assert "not run (the sweep was stopped): time_based=1 iodepth=2" in table, table
 star = [l for l in table.splitlines() if re.search(r"[0-9kM] \*( |$)", l)]
 assert len(star) == 1 and star[0].split()[0] == "1", star  # the time_based=1 row
 PY
+
+# A signal in a chosen run, sent by the job's exec_prerun (a counter file
+# picks the run), so it lands inside that run whatever the timing.
+# run_signalled SIG N NAME ARGS...: iobench ARGS in the background; the
+# exec_prerun of its Nth run (from 1) sends SIG to it. Output in
+# $tmp/NAME.out and NAME.err, the exit code in $rc.
+run_signalled() {
+  local sig=$1 nth=$2 name=$3
+  shift 3
+  rm -f "$tmp/count" "$tmp/pid"
+  cat >"$tmp/prerun.sh" <<EOF
+#!/bin/sh
+n=\$(( \$(cat $tmp/count 2>/dev/null || echo 0) + 1 ))
+echo \$n >$tmp/count
+[ \$n -eq $nth ] || exit 0
+for _ in \$(seq 200); do [ -s $tmp/pid ] && break; sleep 0.05; done
+kill -$sig \$(cat $tmp/pid)
+EOF
+  chmod +x "$tmp/prerun.sh"
+  local abs
+  abs=$(readlink -f "$bin")
+  (cd "$tmp" && exec "$abs" "$@" --exec_prerun="$tmp/prerun.sh") >"$tmp/$name.out" \
+    2>"$tmp/$name.err" &
+  pid=$!
+  echo $pid >"$tmp/pid.tmp" && mv "$tmp/pid.tmp" "$tmp/pid"
+  wait "$pid"
+  rc=$?
+  pid=
+}
+# check_cut NAME RC JOBS STAR NOT_RUN: the run NAME exited RC, said nothing
+# on stderr, and its JSON and table (json,table) tell the cut: JOBS is the
+# JSON list of [iodepth, interrupted, repeat n] per job, STAR the row marked
+# " *" ("" for none), NOT_RUN the JSON list of the points not run.
+check_cut() {
+  [ "$rc" -eq "$2" ] || fail "$1: exit $rc, want $2 ($(cat "$tmp/$1.err"))"
+  [ -s "$tmp/$1.err" ] && fail "$1: stderr: $(cat "$tmp/$1.err")"
+  python3 - "$tmp/$1.out" "$2" "$3" "$4" "$5" <<'PY' || fail "$1: $(cat "$tmp/$1.out")"
+import json, re, sys
+text = open(sys.argv[1]).read()
+doc, end = json.JSONDecoder().raw_decode(text)
+top = doc["iobench"]
+assert top["interrupted"] is True and top["exit_code"] == int(sys.argv[2]), top
+got = [[j["iobench"]["point"].get("iodepth"), j["iobench"].get("interrupted", False),
+        j["iobench"].get("repeat", {}).get("n")] for j in doc["jobs"]]
+assert got == json.loads(sys.argv[3]), got
+assert all(j["read"]["total_ios"] > 0 for j in doc["jobs"]), "a job without I/O"
+table = text[end:]
+star = [l.split()[0] for l in table.splitlines() if re.search(r"[0-9kMG] \*$", l)]
+assert star == ([sys.argv[4]] if sys.argv[4] else []), table
+assert ("* interrupted: this point" in table) == bool(sys.argv[4]), table
+assert top.get("sweep", {}).get("not_run", []) == json.loads(sys.argv[5]), top
+PY
+  echo "ok   $1"
+}
+job=(--name=j --ioengine=null --size=64m --rw=randread --runtime=0.05 --time_based)
+# Ctrl-C in run 2 of --repeat=3: run 1 gives the figures, the run is marked cut.
+run_signalled INT 2 repeat "${job[@]}" --repeat=3 --output-format=json,table
+check_cut repeat 130 '[[null, true, 1]]' j '[]'
+# In the second repeat of a sweep's second point (run 4): the first point is whole.
+run_signalled INT 4 sweep_repeat "${job[@]}" --repeat=2 --sweep iodepth=1,2,4 \
+  --output-format=json,table
+check_cut sweep_repeat 130 '[["1", false, 2], ["2", true, 1]]' 2 '[{"iodepth": "4"}]'
 
 # --compare: files with nothing in common, and a file without jobs.
 "$bin" --name=other --ioengine=null --size=64k --rw=randwrite --output-format=json \

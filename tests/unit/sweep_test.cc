@@ -335,5 +335,35 @@ TEST(SweepRepeatTest, MedianWithMinMax) {
   EXPECT_FALSE(MergeRepeats({}).ok());
 }
 
+TEST(SweepRepeatTest, ACutRunIsLeftOutAndMarksThePoint) {
+  // Ctrl-C during run 3 of 3: runs 1 and 2 give the median, and the point
+  // says it was interrupted (it copied run 1's "interrupted": false).
+  std::vector<nlohmann::json> runs;
+  for (double iops : {1000.0, 3000.0, 10.0}) {
+    iobench::testing::DirFigures f;
+    f.iops = iops;
+    nlohmann::json d = MakeDoc({MakeJob("j", {}, "read", f)});
+    d["iobench"] = {{"interrupted", false}, {"exit_code", 0}};
+    runs.push_back(std::move(d));
+  }
+  runs[2]["iobench"] = {{"interrupted", true}, {"exit_code", 143}};
+  runs[2]["jobs"][0]["iobench"] = {{"interrupted", true}};
+  auto r = MergeRepeats(runs);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto& job = (*r)["jobs"][0];
+  EXPECT_EQ(job["read"]["iops"], 2000.0);
+  EXPECT_EQ(job["iobench"]["repeat"]["n"], 2);
+  EXPECT_EQ(job["iobench"]["repeat"]["min"]["read"]["iops"], 1000.0);
+  EXPECT_EQ(job["iobench"]["interrupted"], true);
+  EXPECT_EQ((*r)["iobench"]["interrupted"], true);
+  EXPECT_EQ((*r)["iobench"]["exit_code"], 143);
+  // Whole runs only: nothing is marked.
+  runs.pop_back();
+  r = MergeRepeats(runs);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)["iobench"]["interrupted"], false);
+  EXPECT_FALSE((*r)["jobs"][0]["iobench"].contains("interrupted"));
+}
+
 }  // namespace
 }  // namespace iobench::sweep
