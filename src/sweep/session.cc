@@ -460,6 +460,13 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       int code = 0;
       Status st = sweep::RunHook(o.sweep_cmd, point, &log, o.is_job_option, &code);
       hook_logs.push_back(log);
+      // Ctrl-C while the hook ran (the hook may even have died of it): the
+      // point is not run. Run with the stop flag set, it did no I/O and
+      // was reported as a real 0.
+      if (stop.load() != 0) {
+        interrupted = true;
+        break;
+      }
       if (!st.ok()) {
         status.Clear();
         PrintError(st);
@@ -568,6 +575,11 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     for (size_t i = per_point.size(); i < points.size(); ++i)
       not_run.push_back(sweep::PointToJson(points[i]));
     doc["iobench"]["sweep"]["not_run"] = std::move(not_run);
+    // Stopped between points (in a --sweep-cmd hook): no point says so.
+    if (interrupted && stop.load() != 0) {
+      doc["iobench"]["interrupted"] = true;
+      doc["iobench"]["exit_code"] = 128 + stop.load();
+    }
   }
   bool json_done = false;
   for (const auto& f : InFioOrder(o.formats)) {

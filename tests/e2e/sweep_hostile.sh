@@ -5,6 +5,7 @@
 #   which points never ran, the table marks the cut point and lists them;
 # - Ctrl-C during a --repeat run, alone or in a sweep point: the point is
 #   marked cut (JSON, " *", exit code), the cut run left out of the median;
+# - Ctrl-C during a --sweep-cmd hook: that point is not run;
 # - --compare of files with nothing in common, or of a file without jobs:
 #   exit 2 and a message naming the files, not an empty "comparison";
 # - --compare BASE.json alone: says what it wants;
@@ -128,6 +129,13 @@ check_cut repeat 130 '[[null, true, 1]]' j '[]'
 run_signalled INT 4 sweep_repeat "${job[@]}" --repeat=2 --sweep iodepth=1,2,4 \
   --output-format=json,table
 check_cut sweep_repeat 130 '[["1", false, 2], ["2", true, 1]]' 2 '[{"iodepth": "4"}]'
+
+# Ctrl-C while the --sweep-cmd hook of point 2 runs: point 2 is not run
+# (it ran with the stop flag set and showed a real-looking 0).
+"$bin" "${job[@]}" --sweep iodepth=1,2,4 --sweep-cmd='[ {iodepth} = 2 ] && kill -INT $PPID; true' \
+  --output-format=json,table >"$tmp/hook.out" 2>"$tmp/hook.err"
+rc=$?
+check_cut hook 130 '[["1", false, null]]' '' '[{"iodepth": "2"}, {"iodepth": "4"}]'
 
 # --compare: files with nothing in common, and a file without jobs.
 "$bin" --name=other --ioengine=null --size=64k --rw=randwrite --output-format=json \
