@@ -19,6 +19,7 @@
 #include "iobench/engine.h"
 #include "iobench/job.h"
 #include "jobfile/lexer.h"
+#include "jobfile/options.h"
 #include "jobfile/parser.h"
 #include "jobfile/units.h"
 #include "report/interim.h"
@@ -241,6 +242,10 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
   o.plot = cli.plot;
   o.set_option = iobench::jobfile::SetOption;
   o.is_job_option = iobench::jobfile::IsJobOption;
+  o.canonical_option = [](const std::string& name) {
+    const iobench::jobfile::OptionDef* def = iobench::jobfile::FindOption(name);
+    return def != nullptr ? def->name : name;
+  };
   return o;
 }
 

@@ -384,7 +384,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
 
   std::vector<sweep::SweepPoint> points(1);
   if (!o.sweeps.empty()) {
-    auto expanded = sweep::ExpandSweeps(o.sweeps);
+    auto expanded = sweep::ExpandSweeps(o.sweeps, o.canonical_option);
     if (!expanded.ok()) {
       PrintError(expanded.status());
       return kExitUsage;

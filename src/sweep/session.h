@@ -45,6 +45,7 @@ struct SessionOptions {
   std::string plot;                  // --plot FILE.svg|png
   sweep::OptionSetter set_option;
   sweep::IsJobOption is_job_option;
+  sweep::CanonicalName canonical_option;  // alias -> option name
 };
 
 // Runs the jobs and writes every report. Returns the process exit code:

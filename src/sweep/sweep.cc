@@ -257,15 +257,20 @@ std::vector<SweepPoint> ExpandAxes(const std::vector<SweepAxis>& axes) {
   return points;
 }
 
-Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& sweep_args) {
+Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& sweep_args,
+                                             const CanonicalName& canonical) {
   std::vector<SweepAxis> axes;
-  std::set<std::string> keys;
+  std::map<std::string, std::string> keys;  // option swept -> the key it was swept as
   size_t total = 1;
   for (const auto& arg : sweep_args) {
     IOB_ASSIGN_OR_RETURN(SweepAxis axis, ParseSweepArg(arg));
-    if (!keys.insert(axis.key).second)
-      return Status::Invalid("--sweep " + arg + ": key '" + axis.key +
-                             "' is already swept; give all its values in one --sweep");
+    // An alias is the same option: timeout=... and runtime=... gave a 2x2
+    // product of which each point ran only one of the two values.
+    const std::string option = canonical ? canonical(axis.key) : axis.key;
+    if (auto [it, fresh] = keys.emplace(option, axis.key); !fresh)
+      return Status::Invalid("--sweep " + arg + ": key '" + option + "' is already swept" +
+                             (it->second != axis.key ? " (as '" + it->second + "')" : "") +
+                             "; give all its values in one --sweep");
     total *= axis.values.size();
     if (total > 1000000)
       return Status::Invalid("--sweep: more than 1000000 points; narrow the ranges");

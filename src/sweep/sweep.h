@@ -58,11 +58,17 @@ using IsJobOption = std::function<bool(const std::string& name)>;
 // puts a literal comma in a value. Errors name the argument and the fault.
 Result<SweepAxis> ParseSweepArg(const std::string& arg);
 
-// Parses every --sweep argument (a key may appear once) and returns the
-// cartesian product. The first --sweep key varies slowest, the last fastest,
-// like nested shell loops written in the same order. No arguments: one empty
-// point (a plain run).
-Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& sweep_args);
+// The option a key names: its canonical name for an alias ("timeout" ->
+// "runtime"), else the key itself. main.cc passes the option table's lookup.
+using CanonicalName = std::function<std::string(const std::string& name)>;
+
+// Parses every --sweep argument (a key may appear once, under any of its
+// names when `canonical` is given) and returns the cartesian product. The
+// first --sweep key varies slowest, the last fastest, like nested shell
+// loops written in the same order. No arguments: one empty point (a plain
+// run).
+Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& sweep_args,
+                                             const CanonicalName& canonical = nullptr);
 // The same product from already parsed axes.
 std::vector<SweepPoint> ExpandAxes(const std::vector<SweepAxis>& axes);
 

@@ -81,6 +81,17 @@ TEST(SweepParseTest, BadSyntaxSaysWhatIsWrong) {
             "--sweep iodepth=1..1000000: range '1..1000000' gives more than 100000 values");
 }
 
+TEST(SweepParseTest, AnAliasIsTheSameKey) {
+  // timeout is runtime's alias: sweeping both gave a meaningless 2x2 product.
+  auto canonical = [](const std::string& k) { return k == "timeout" ? "runtime" : k; };
+  auto r = ExpandSweeps({"timeout=10ms,20ms", "runtime=30ms,40ms"}, canonical);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "--sweep runtime=30ms,40ms: key 'runtime' is already swept (as 'timeout'); give all "
+            "its values in one --sweep");
+  EXPECT_TRUE(ExpandSweeps({"timeout=10ms", "iodepth=1"}, canonical).ok());
+}
+
 TEST(SweepExpandTest, CartesianProductFirstKeySlowest) {
   auto r = ExpandSweeps({"iodepth=1,2", "force_async=0,1", "setra=0,64"});
   ASSERT_TRUE(r.ok()) << r.status().ToString();

@@ -1,0 +1,32 @@
+#!/bin/bash
+# End to end: sweep, table and plot arguments that cannot work are refused
+# before anything runs, with exit code 2 and a message naming the fault
+# (docs/sweep.md), rather than after the whole sweep ran (results lost).
+# Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
+set -u
+bin=$1
+tmp=$(mktemp -d /var/tmp/iobench_sweep_bad.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+# refused MESSAGE ARGS...: iobench ARGS exits 2 without running (no output,
+# no hook run) and says MESSAGE (a fixed string) on stderr.
+refused() {
+  local want=$1
+  shift
+  rm -f "$tmp/hook-ran"
+  "$bin" --name=j --ioengine=null --size=1m --rw=randread "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ $rc -ne 2 ] || ! grep -qF -- "$want" "$tmp/err" || [ -s "$tmp/out" ] ||
+    [ -e "$tmp/hook-ran" ]; then
+    echo "FAIL: $* -> exit $rc, stderr: $(cat "$tmp/err"), stdout: $(head -c 200 "$tmp/out")"
+    fails=$((fails + 1))
+  else
+    echo "ok   $want"
+  fi
+}
+
+refused "--sweep runtime=30ms,40ms: key 'runtime' is already swept (as 'timeout')" \
+  --sweep timeout=10ms,20ms --sweep runtime=30ms,40ms
+
+exit $((fails > 0))
