@@ -150,8 +150,11 @@ bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::st
       *err = "range '" + item + "' gives more than 100000 values";
       return true;
     }
-    const uint64_t next = multiply ? v * step : v + step;
-    if (next <= v) break;  // overflow
+    // Past 2^64 the range ends: v * 3 wrapped around to a smaller (or, as
+    // 3^41 mod 2^64, a larger) value and went on with garbage.
+    uint64_t next = 0;
+    if (multiply ? __builtin_mul_overflow(v, step, &next) : __builtin_add_overflow(v, step, &next))
+      break;
     v = next;
   }
   return true;

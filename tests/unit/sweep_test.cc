@@ -46,6 +46,15 @@ TEST(SweepParseTest, ListsAndRanges) {
   EXPECT_EQ(Values("bs=4k\\,8k,16k"), (V{"4k,8k", "16k"}));
 }
 
+TEST(SweepParseTest, RangesStopBefore2To64) {
+  // 1..16777215t is 1..2^64-2^40: x3 passes 3^40 < 2^64, then 3^41 wrapped.
+  auto v = Values("foo=1..16777215t:x3");
+  ASSERT_EQ(v.size(), 41u);
+  EXPECT_EQ(v.back(), "12157665459056928801");  // 3^40
+  // Adding: 2^63, then 2^64 would wrap to 0.
+  EXPECT_EQ(Values("foo=8388608t..16777215t:+8388608t"), (std::vector<std::string>{"8388608t"}));
+}
+
 TEST(SweepParseTest, BadSyntaxSaysWhatIsWrong) {
   EXPECT_EQ(Error({"iodepth"}), "--sweep iodepth: expected KEY=V1,V2,... or KEY=A..B:xF");
   EXPECT_EQ(Error({"=1,2"}), "--sweep =1,2: empty key before '='");
