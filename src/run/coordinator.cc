@@ -1198,7 +1198,11 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   bool job_error = false;
   for (const auto& g : result.groups)
     for (const auto& j : g.jobs) job_error |= j.error != 0;
-  result.exit_code = result.interrupted ? 130 : job_error ? 1 : 0;
+  // 128 + the signal, as the process exits (129 SIGHUP, 130 SIGINT, 143
+  // SIGTERM): the JSON said 130 after a SIGTERM that exited 143.
+  const int signo = opts.stop_signal != nullptr ? opts.stop_signal->load() : 0;
+  const int stopped = signo > 0 && signo < 64 ? 128 + signo : 130;
+  result.exit_code = result.interrupted ? stopped : job_error ? 1 : 0;
   return result;
 }
 

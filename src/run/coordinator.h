@@ -74,7 +74,7 @@ struct RunOptions {
 // when a job cannot start: an unimplemented option, an unknown engine, a bad
 // target, a misaligned direct bs, an engine's check_job refusal. Errors that
 // happen during I/O are per job (JobResult::error) and the run still returns
-// a RunResult. RunResult::interrupted and exit_code (130) tell a stop signal.
+// a RunResult. RunResult::interrupted and exit_code (128 + the signal) tell a stop signal.
 // A stuck job (see the watchdog above) is an error naming the job.
 Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts);
 

@@ -548,7 +548,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       } else {
         runs.emplace_back();
       }
-      exit_code = std::max(exit_code, res->exit_code == 130 ? 0 : res->exit_code);
+      exit_code = std::max(exit_code, res->interrupted ? 0 : res->exit_code);
       if (res->interrupted) interrupted = true;
     }
     if (runs.empty()) break;

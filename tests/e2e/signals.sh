@@ -57,7 +57,7 @@ for sig in INT TERM HUP; do
   [ "$rc" -eq "$want" ] || fail "SIG$sig: exit $rc, want $want"
   grep -q "the run was interrupted by a signal; results are partial" "$work/$sig.out" ||
     fail "SIG$sig: the normal report is not marked interrupted"
-  python3 - "$work/$sig.out" <<'PY' || fail "SIG$sig: JSON report"
+  python3 - "$work/$sig.out" "$want" <<'PY' || fail "SIG$sig: JSON report"
 import json, sys
 text = open(sys.argv[1]).read()
 # SIGUSR1 printed an interim report, so the JSON reports are JSON Lines:
@@ -70,6 +70,8 @@ j = d["jobs"][0]
 assert j["iobench"]["interrupted"] is True, j["iobench"]
 assert j["read"]["total_ios"] > 0, j["read"]
 assert j["error"] == 0, j["error"]
+# The JSON's exit code is the process's (it said 130 after SIGTERM).
+assert d["iobench"]["exit_code"] == int(sys.argv[2]), d["iobench"]["exit_code"]
 PY
   [ -e "$f" ] && fail "SIG$sig: unlink=1 file $f is still there"
   [ -s "$work/$sig.err" ] && fail "SIG$sig: stderr: $(head -c 300 "$work/$sig.err")"

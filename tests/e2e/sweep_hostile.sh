@@ -125,10 +125,11 @@ job=(--name=j --ioengine=null --size=64m --rw=randread --runtime=0.05 --time_bas
 # Ctrl-C in run 2 of --repeat=3: run 1 gives the figures, the run is marked cut.
 run_signalled INT 2 repeat "${job[@]}" --repeat=3 --output-format=json,table
 check_cut repeat 130 '[[null, true, 1]]' j '[]'
-# In the second repeat of a sweep's second point (run 4): the first point is whole.
-run_signalled INT 4 sweep_repeat "${job[@]}" --repeat=2 --sweep iodepth=1,2,4 \
+# SIGTERM in the second repeat of a sweep's second point (run 4): the first
+# point is whole; the JSON's exit code is SIGTERM's, 143, as the process's.
+run_signalled TERM 4 sweep_repeat "${job[@]}" --repeat=2 --sweep iodepth=1,2,4 \
   --output-format=json,table
-check_cut sweep_repeat 130 '[["1", false, 2], ["2", true, 1]]' 2 '[{"iodepth": "4"}]'
+check_cut sweep_repeat 143 '[["1", false, 2], ["2", true, 1]]' 2 '[{"iodepth": "4"}]'
 
 # Ctrl-C while the --sweep-cmd hook of point 2 runs: point 2 is not run
 # (it ran with the stop flag set and showed a real-looking 0).

@@ -453,6 +453,22 @@ TEST(RunCoordinatorTest, UnknownEngineAndReadonly) {
   EXPECT_EQ(r.status().code(), Status::Code::kRefused);
 }
 
+TEST(RunCoordinatorTest, ExitCodeIsTheStopSignals) {
+  // 128 + the signal, as the process exits: the JSON said 130 after SIGTERM.
+  for (int sig : {SIGHUP, SIGTERM}) {
+    JobSpec j = NullJob("long");
+    j.time_based = true;
+    j.runtime_ns = 120ull * 1000 * 1000 * 1000;
+    std::atomic<int> stop{0};
+    RunOptions opts;
+    opts.stop_signal = &stop;
+    opts.on_tick = [&](const std::vector<const LiveCounters*>&) { stop.store(sig); };
+    RunResult r = MustRun({j}, opts);
+    EXPECT_TRUE(r.interrupted);
+    EXPECT_EQ(r.exit_code, 128 + sig);
+  }
+}
+
 TEST(RunCoordinatorTest, StopSignalInterruptsAndKeepsWhatWasMeasured) {
   JobSpec j = NullJob("long");
   j.time_based = true;
