@@ -89,6 +89,15 @@ Status CheckOutputWritable(const std::string& path) {
   return Status::Ok();
 }
 
+// What can be known wrong about the tables before the run: found after it,
+// the error lost the sweep's results (exit 1).
+Status CheckReportOptions(const SessionOptions& o) {
+  if (!o.table_rows.empty() && o.table_rows == o.table_cols)
+    return Status::Invalid("--table-rows and --table-cols both name '" + o.table_rows +
+                           "'; rows and columns need two different swept keys");
+  return Status::Ok();
+}
+
 // A blank line between a table and the text above it (the normal report
 // ends with the last run's "Run status" or disk lines, without one).
 void SeparateFromAbove(std::string* out) {
@@ -368,6 +377,10 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     return kExitUsage;
   }
   if (Status st = CheckOutputWritable(o.output); !st.ok()) {
+    PrintError(st);
+    return kExitUsage;
+  }
+  if (Status st = CheckReportOptions(o); !st.ok()) {
     PrintError(st);
     return kExitUsage;
   }

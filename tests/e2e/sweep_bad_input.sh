@@ -29,4 +29,8 @@ refused() {
 refused "--sweep runtime=30ms,40ms: key 'runtime' is already swept (as 'timeout')" \
   --sweep timeout=10ms,20ms --sweep runtime=30ms,40ms
 
+refused "--table-rows and --table-cols both name 'iodepth'" \
+  --sweep iodepth=1,2 --sweep bs=4k,8k --table-rows=iodepth --table-cols=iodepth \
+  --output-format=table
+
 exit $((fails > 0))
