@@ -113,11 +113,14 @@ bool IsGnuplotMissing(const Status& s) {
   return s.code() == Status::Code::kUnsupported && s.message().rfind(kGnuplotMissing, 0) == 0;
 }
 
+Status CheckPlotName(const std::string& image_path) {
+  if (EndsWith(image_path, ".svg") || EndsWith(image_path, ".png")) return Status::Ok();
+  return Status::Invalid("--plot=" + image_path + ": the file name must end in .svg or .png");
+}
+
 Result<std::string> PlotScript(const json& doc, const PlotOptions& opts) {
+  IOB_RETURN_IF_ERROR(CheckPlotName(opts.path));
   const bool svg = EndsWith(opts.path, ".svg");
-  const bool png = EndsWith(opts.path, ".png");
-  if (!svg && !png)
-    return Status::Invalid("--plot=" + opts.path + ": the file name must end in .svg or .png");
   const auto keys = SweepKeys(doc);
   if (keys.empty())
     return Status::Invalid("--plot: nothing was swept; a plot needs --sweep KEY=...");

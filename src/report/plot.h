@@ -33,6 +33,10 @@ struct PlotOptions {
   std::string gnuplot = "gnuplot";          // program name or path
 };
 
+// Refuses an image name that does not end in .svg or .png (checked before
+// a run as well as by PlotScript).
+Status CheckPlotName(const std::string& image_path);
+
 // The script's path for an image path: "out/sweep.svg" -> "out/sweep.gp".
 std::string PlotScriptPath(const std::string& image_path);
 

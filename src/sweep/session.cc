@@ -68,16 +68,17 @@ int ExitFor(const Status& st) {
   return err == EACCES || err == EPERM || err == EROFS ? kExitUsage : kExitJobFailed;
 }
 
-// --output must be writable before anything runs: finding out after a long
-// run that the report cannot be written loses the run. Creates nothing.
-Status CheckOutputWritable(const std::string& path) {
+// --output (and --plot's image) must be writable before anything runs:
+// finding out after a long run that the report cannot be written loses the
+// run. `option` names it in errors ("--output"). Creates nothing.
+Status CheckOutputWritable(const std::string& path, const std::string& option = "--output") {
   if (path.empty()) return Status::Ok();
   if (::access(path.c_str(), F_OK) == 0) {
-    if (::access(path.c_str(), W_OK) != 0) return ErrnoStatus("--output=" + path, errno);
+    if (::access(path.c_str(), W_OK) != 0) return ErrnoStatus(option + "=" + path, errno);
     // A directory passes access(W_OK) and failed only after the run.
     struct stat sb;
     if (::stat(path.c_str(), &sb) == 0 && S_ISDIR(sb.st_mode))
-      return ErrnoStatus("--output=" + path, EISDIR);
+      return ErrnoStatus(option + "=" + path, EISDIR);
     return Status::Ok();
   }
   const size_t slash = path.rfind('/');
@@ -85,17 +86,23 @@ Status CheckOutputWritable(const std::string& path) {
                           : slash == 0               ? "/"
                                                      : path.substr(0, slash);
   if (::access(dir.c_str(), W_OK) != 0)
-    return ErrnoStatus("--output=" + path + ": directory " + dir, errno);
+    return ErrnoStatus(option + "=" + path + ": directory " + dir, errno);
   return Status::Ok();
 }
 
-// What can be known wrong about the tables before the run: found after it,
-// the error lost the sweep's results (exit 1).
+// What can be known wrong about the tables and the plot before the run:
+// found after it, the error lost the sweep's results (exit 1).
 Status CheckReportOptions(const SessionOptions& o) {
   if (!o.table_rows.empty() && o.table_rows == o.table_cols)
     return Status::Invalid("--table-rows and --table-cols both name '" + o.table_rows +
                            "'; rows and columns need two different swept keys");
-  return Status::Ok();
+  if (o.plot.empty()) return Status::Ok();
+  if (o.sweeps.empty())
+    return Status::Invalid("--plot=" + o.plot + ": nothing is swept; a plot needs --sweep KEY=...");
+  IOB_RETURN_IF_ERROR(CheckPlotName(o.plot));
+  // The image and its FILE.gp script go to the same directory.
+  IOB_RETURN_IF_ERROR(CheckOutputWritable(o.plot, "--plot"));
+  return CheckOutputWritable(PlotScriptPath(o.plot), "--plot");
 }
 
 // A blank line between a table and the text above it (the normal report

@@ -33,4 +33,10 @@ refused "--table-rows and --table-cols both name 'iodepth'" \
   --sweep iodepth=1,2 --sweep bs=4k,8k --table-rows=iodepth --table-cols=iodepth \
   --output-format=table
 
+refused "--plot=$tmp/p.txt: the file name must end in .svg or .png" \
+  --sweep iodepth=1,2 --plot="$tmp/p.txt"
+refused "--plot=/nonexistent/p.svg: directory /nonexistent: No such file or directory" \
+  --sweep iodepth=1,2 --plot=/nonexistent/p.svg
+refused "--plot=$tmp/p.svg: nothing is swept; a plot needs --sweep KEY=..." --plot="$tmp/p.svg"
+
 exit $((fails > 0))
