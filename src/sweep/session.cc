@@ -436,6 +436,15 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       }
     }
   }
+  // A --sweep-cmd template naming no swept key ({typo}) is bad input: every
+  // point has the same keys, so the first point tells.
+  if (!o.sweep_cmd.empty()) {
+    if (auto cmd = sweep::ExpandHookCommand(o.sweep_cmd, points.front(), o.is_job_option);
+        !cmd.ok()) {
+      PrintError(cmd.status());
+      return kExitUsage;
+    }
+  }
   const bool sweeping = !o.sweeps.empty();
   // Readers of the parsed document (per point): tables, --compare, --plot,
   // the sweep and repeat merges. json/json+ of a single run print the

@@ -39,4 +39,7 @@ refused "--plot=/nonexistent/p.svg: directory /nonexistent: No such file or dire
   --sweep iodepth=1,2 --plot=/nonexistent/p.svg
 refused "--plot=$tmp/p.svg: nothing is swept; a plot needs --sweep KEY=..." --plot="$tmp/p.svg"
 
+refused "--sweep-cmd 'touch $tmp/hook-ran; echo {typo}': {typo} names no --sweep key (swept: iodepth)" \
+  --sweep iodepth=1,2 --sweep-cmd="touch $tmp/hook-ran; echo {typo}"
+
 exit $((fails > 0))
