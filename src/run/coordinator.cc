@@ -1094,6 +1094,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   IOB_RETURN_IF_ERROR(GroupJobs(jobs, &phases, &groupids));
 
   RunResult result;
+  result.point = opts.point;
   result.timestamp_ms = WallTimeMs();
   result.timestamp_s = result.timestamp_ms / 1000;
   for (size_t i = 0; i < jobs.size(); ++i) {

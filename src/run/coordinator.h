@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -68,6 +69,9 @@ struct RunOptions {
   // snapshot; a worker stuck in a long I/O is reported as of its previous
   // snapshot.
   uint64_t snapshot_timeout_ns = 250ull * 1000 * 1000;
+  // The sweep point this run is (RunResult::point), set from the start so
+  // that interim reports name it too.
+  std::map<std::string, std::string> point;
 };
 
 // Runs the jobs. Returns an error (and runs nothing of the failing phase)

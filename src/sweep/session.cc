@@ -533,6 +533,8 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       run_opts.bandwidth_log = o.bandwidth_log;
       run_opts.status_interval_ns = o.status_interval_ns;
       run_opts.report_signal = &report_now;
+      // Interim reports of a sweep name their point (they said "point": {}).
+      for (const auto& [k, v] : point.values) run_opts.point[k] = v;
       run_opts.on_interim = [&](const RunResult& snap) {
         status.Clear();
         interim.Print(snap);
@@ -550,7 +552,6 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
         interrupted = true;  // stop the sweep: the same jobs would fail again
         break;
       }
-      for (const auto& [k, v] : point.values) res->point[k] = v;
       status.Clear();
       PrintJobErrors(*res);
       interim.PrintLastInterval(*res);  // issue 8

@@ -42,6 +42,7 @@ TEST(RunWatchTest, ReportFlagGivesOneSnapshotThatTheFinalResultContains) {
   RunOptions o;
   o.report_signal = &report;
   o.on_interim = [&](const RunResult& s) { snaps.push_back(s); };
+  o.point = {{"iodepth", "4"}};  // a sweep point
   JobSpec a = NullJob("a");
   a.time_based = true;
   a.runtime_ns = 200ull * 1000 * 1000;
@@ -51,6 +52,9 @@ TEST(RunWatchTest, ReportFlagGivesOneSnapshotThatTheFinalResultContains) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(snaps.size(), 1u);
   EXPECT_EQ(report.load(), 0);
+  // Interim reports name the sweep point (they said "point": {}).
+  EXPECT_EQ(snaps[0].point, o.point);
+  EXPECT_EQ(r->point, o.point);
   ASSERT_EQ(snaps[0].groups.size(), 1u);
   ASSERT_EQ(snaps[0].groups[0].jobs.size(), 2u);  // same shape as the final result
   const auto s = IosByJob(snaps[0]), f = IosByJob(*r);
