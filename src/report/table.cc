@@ -1352,22 +1352,11 @@ std::string NonFiniteToNull(const std::string& in) {
 
 }  // namespace
 
-Result<json> ParseResultsJson(const std::string& text, const std::string& what) {
-  // The document starts at the first '{' that begins a line (fio prints
-  // warnings such as "note: both iodepth >= 1 and synchronous I/O engine"
-  // before its JSON), or at the first '{' at all.
-  size_t start = std::string::npos;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '{' && (i == 0 || text[i - 1] == '\n')) {
-      start = i;
-      break;
-    }
-  }
-  if (start == std::string::npos) start = text.find('{');
-  if (start == std::string::npos) return Status::Invalid(what + ": no JSON document found");
-  // Its end: the matching '}' (strings and escapes respected), so that other
-  // output formats after it are ignored.
-  size_t end = std::string::npos;
+namespace {
+
+// The end of the JSON document starting at `start`: past its matching '}'
+// (strings and escapes respected), npos when it is cut short.
+size_t JsonDocumentEnd(const std::string& text, size_t start) {
   int depth = 0;
   bool in_str = false;
   for (size_t i = start; i < text.size(); ++i) {
@@ -1384,14 +1373,44 @@ Result<json> ParseResultsJson(const std::string& text, const std::string& what) 
     } else if (c == '{') {
       ++depth;
     } else if (c == '}') {
-      if (--depth == 0) {
-        end = i + 1;
-        break;
-      }
+      if (--depth == 0) return i + 1;
     }
   }
+  return std::string::npos;
+}
+
+size_t NextLineBrace(const std::string& text, size_t from) {
+  for (size_t i = from; i < text.size(); ++i)
+    if (text[i] == '{' && (i == 0 || text[i - 1] == '\n')) return i;
+  return std::string::npos;
+}
+
+}  // namespace
+
+Result<json> ParseResultsJson(const std::string& text, const std::string& what) {
+  // The document starts at the first '{' that begins a line (fio prints
+  // warnings such as "note: both iodepth >= 1 and synchronous I/O engine"
+  // before its JSON), or at the first '{' at all.
+  size_t start = NextLineBrace(text, 0);
+  if (start == std::string::npos) start = text.find('{');
+  if (start == std::string::npos) return Status::Invalid(what + ": no JSON document found");
+  // Its end: the matching '}', so that other output formats after it are
+  // ignored.
+  size_t end = JsonDocumentEnd(text, start);
   if (end == std::string::npos)
     return Status::Invalid(what + ": the JSON document is cut short (no closing '}')");
+  // With --status-interval (fio's and iobench's) the file holds a document
+  // per interim report, then the final one: the results are the last.
+  for (size_t next = NextLineBrace(text, end); next != std::string::npos;
+       next = NextLineBrace(text, end)) {
+    const size_t next_end = JsonDocumentEnd(text, next);
+    if (next_end == std::string::npos)
+      return Status::Invalid(what +
+                             ": the last JSON document is cut short (no closing '}'); the "
+                             "ones before it are interim reports");
+    start = next;
+    end = next_end;
+  }
   const std::string body = NonFiniteToNull(text.substr(start, end - start));
   json doc;
   ErrorRecordingParser sax(doc);

@@ -379,6 +379,18 @@ TEST(TableFioImportTest, SkipsTextAroundTheJson) {
             "x.json: not valid JSON at line 1, column 11 (near '\"jobs\": [}')");
   EXPECT_EQ(ParseResultsJson("{\"fio\": 1}", "x.json").status().message(),
             "x.json: no \"jobs\" array (not fio or iobench JSON output)");
+  // --status-interval output: interim documents, then the final one, which
+  // holds the results (the first, an interim one, was read).
+  const std::string interim =
+      "{\"jobs\": [{\"jobname\": \"a\", \"read\": {\"total_ios\": 1}}]}\n"
+      "{\"jobs\": [{\"jobname\": \"a\", \"read\": {\"total_ios\": 2}}]}\n"
+      "{\n  \"jobs\": [{\"jobname\": \"a\", \"read\": {\"total_ios\": 3}}]\n}\n";
+  auto last = ParseResultsJson(interim, "s.json");
+  ASSERT_TRUE(last.ok()) << last.status().ToString();
+  EXPECT_EQ((*last)["jobs"][0]["read"]["total_ios"], 3);
+  EXPECT_EQ(ParseResultsJson(interim + "{\"jobs\": [", "s.json").status().message(),
+            "s.json: the last JSON document is cut short (no closing '}'); the ones before it "
+            "are interim reports");
   auto missing = LoadResultsJson("/nonexistent/iobench/base.json");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().message(),
