@@ -1196,7 +1196,9 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
 
   std::vector<std::string> out;
   bool noise_marked = false;
+  std::string absent;  // metrics with no value in either file for any matched job
   for (TableMetric m : opts.metrics) {
+    const size_t tables_before = out.size();
     std::vector<std::optional<std::string>> views = {std::nullopt};
     if (!IsPerJobMetric(m)) views = DirectionViews(all);
     for (const auto& view : views) {
@@ -1237,10 +1239,19 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
         if (!t.rows.empty()) out.push_back(Render(t, opts.style, opts.caption));
       }
     }
+    if (out.size() == tables_before)
+      absent += std::string(absent.empty() ? "" : ", ") + TableMetricName(m);
   }
 
   std::string tail;
   const char* note = opts.style == TableStyle::kCsv ? "# " : "";
+  // A metric neither file has (slat of a sync engine, lat percentiles
+  // without lat_percentiles=1) printed nothing at all, with exit status 0.
+  // (Not when no job matched at all: that is an error of its own below.)
+  bool any_match = false;
+  for (const auto& e : bentries) any_match |= nindex.count(MatchKey(e.name, e.point)) != 0;
+  if (!absent.empty() && any_match)
+    tail += std::string(note) + "no " + absent + " in either file for the jobs they share\n";
   if (noise_marked)
     tail += std::string(note) +
             "~ : inside the run-to-run noise (the min-max ranges of the repeated runs overlap)\n";

@@ -146,6 +146,14 @@ TEST(CompareTest, CpuOfAJobMixingDirections) {
             "job   base   new   delta\nm      200   225   12.50\n");
 }
 
+TEST(CompareTest, AMetricNeitherFileHasIsSaid) {
+  // slat of a job whose files have none printed nothing at all, exit 0.
+  json base = OneJobDoc("m", "read", 1000);
+  EXPECT_EQ(MustCompare(base, base, {TableMetric::kSlatMean, TableMetric::kIops}),
+            "job    base     new   delta\nm     1.00k   1.00k    0.00\n\n"
+            "no slat_mean in either file for the jobs they share\n");
+}
+
 TEST(CompareTest, SameNameInTwoGroupsIsMatchedByGroup) {
   // Two separate jobs called x (a read phase, then a stonewalled write
   // phase) are two rows, each matched with its own group on the other side.
