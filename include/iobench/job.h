@@ -112,6 +112,12 @@ struct DistZone {
   uint32_t size_perc = 0;    // zoned: share of the region (percent)
   uint64_t size_abs = 0;     // zoned_abs: absolute size in bytes
 };
+// zipf thetas iobench takes (fio takes any but 1.0): past these, the
+// weights of a 2^40-block file leave a double's range. The parser refuses
+// others with file:line; the run checks again for jobs built in code.
+inline constexpr double kZipfThetaMin = -10.0;
+inline constexpr double kZipfThetaMax = 100.0;
+
 struct RandomDistribution {
   DistType type = DistType::kRandom;
   double param = 0.0;        // zipf theta, pareto h, normal stddev (percent)

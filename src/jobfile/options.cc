@@ -509,9 +509,9 @@ Status ParseDistribution(JobSpec& j, const OptValue& v) {
     if (*end || fields[0].empty()) return Bad("bad " + kind + " parameter '" + fields[0] + "'");
     if (!std::isfinite(rd.param)) return Bad("bad " + kind + " parameter '" + fields[0] + "'");
     // fio takes any theta but 1.0 (0 is uniform, a negative one favours the
-    // end of the file); past -10 or 100 the weights leave double's range.
+    // end of the file); iobench bounds it (kZipfThetaMin/Max, job.h).
     if (rd.type == DistType::kZipf && rd.param == 1.0) return Bad("zipf theta must not be 1.0");
-    if (rd.type == DistType::kZipf && !(rd.param >= -10.0 && rd.param <= 100.0))
+    if (rd.type == DistType::kZipf && !(rd.param >= kZipfThetaMin && rd.param <= kZipfThetaMax))
       return Bad("zipf theta '" + fields[0] + "' must be between -10 and 100");
     if (rd.type == DistType::kPareto && (rd.param <= 0.0 || rd.param >= 1.0))
       return Bad("pareto h must be in (0, 1)");

@@ -246,7 +246,7 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
     case DistType::kZipf:
       // The parser's range (fio's: any theta but 1.0; past -10 and 100
       // the weights leave double's range).
-      if (!(dist_param_ >= -10.0 && dist_param_ <= 100.0))
+      if (!(dist_param_ >= kZipfThetaMin && dist_param_ <= kZipfThetaMax))
         return Status::Invalid("random_distribution: zipf theta must be between -10 and 100, got " +
                                std::to_string(dist_param_));
       break;

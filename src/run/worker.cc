@@ -52,8 +52,6 @@ unsigned BatchBucket(uint64_t n) {
   return 6;
 }
 
-CpuUsage ThreadCpu() { return HelperCpuSampler::ThreadCpuNow(); }
-
 bool DirUsed(const JobSpec& job, int d) {
   return (d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)) || (d == 2 && HasTrim(job.rw));
 }
@@ -479,7 +477,7 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
   next_iops_ns_ = now + job_.iops_avg_ms * kMsNs;
   next_sample_ns_ = std::min(next_bw_ns_, next_iops_ns_);
   if (iolog_ != nullptr) iolog_->StartEpoch();  // log_unix_epoch: times count from here
-  ru_start_ = ThreadCpu();
+  ru_start_ = HelperCpuSampler::ThreadCpuNow();
   live_.state.store(StateLetter(job_), std::memory_order_relaxed);
   live_.measured_since_ns.store(now, std::memory_order_release);  // after PublishLive
   if (lat_search_ != nullptr) lat_search_->Restart(now, 0);       // as fio: the search starts over
@@ -1603,9 +1601,9 @@ void Worker::Run() {
   if (ctl_->helper_sampler != nullptr) ctl_->helper_sampler->SampleNow();
   if (!measuring_) {  // stopped during ramp: nothing measured
     measure_start_ns_ = end;
-    ru_start_ = ThreadCpu();
+    ru_start_ = HelperCpuSampler::ThreadCpuNow();
   }
-  ts_.cpu = CpuSince(ru_start_, ThreadCpu());
+  ts_.cpu = CpuSince(ru_start_, HelperCpuSampler::ThreadCpuNow());
   const uint64_t runtime_ns = end - measure_start_ns_;
   for (int d = 0; d < kNumDdirs; ++d)
     if (ts_.dir[d].ios != 0 || sample_dir_[d]) ts_.dir[d].runtime_ns = runtime_ns;
@@ -1682,7 +1680,7 @@ void Worker::ServeSnapshot(uint64_t now, bool final) {
         const uint64_t runtime_ns = now - measure_start_ns_;
         for (int d = 0; d < kNumDdirs; ++d)
           if (ts_.dir[d].ios != 0 || sample_dir_[d]) snap.stats.dir[d].runtime_ns = runtime_ns;
-        snap.stats.cpu = CpuSince(ru_start_, ThreadCpu());
+        snap.stats.cpu = CpuSince(ru_start_, HelperCpuSampler::ThreadCpuNow());
         snap.runtime_ms = runtime_ns / 1000000;
       } else {
         snap.stats = ThreadStats();  // ramp or startdelay: nothing measured yet
