@@ -426,6 +426,10 @@ struct JobSpec {
   bool lat_percentiles = false;
   bool slat_percentiles = false;
   std::vector<double> percentile_list;  // empty: fio's default list
+  // Decimals of percentile labels: as many as the most precise entry of
+  // percentile_list has as typed ("99.90" gives 2, as in fio); -1 (the
+  // default list) counts them from the values.
+  int percentile_precision = -1;
   bool gtod_reduce = false;
   bool disable_lat = false;
   bool disable_clat = false;

@@ -631,6 +631,7 @@ Status ParseIgnoreError(JobSpec& j, const OptValue& v) {
 
 Status ParseFloatList(JobSpec& j, const OptValue& v) {
   j.percentile_list.clear();
+  j.percentile_precision = 0;
   for (const auto& p : SplitEscaped(v.text, ':')) {
     std::string t = Trim(p);
     if (t.empty()) continue;
@@ -639,6 +640,15 @@ Status ParseFloatList(JobSpec& j, const OptValue& v) {
     if (*end || !std::isfinite(f)) return Bad("bad number '" + t + "' in list");
     if (f < 0 || f > 100) return Bad("percentile " + t + " is not within 0..100");
     j.percentile_list.push_back(f);
+    // fio prints the labels with the decimals as typed: 50.0 gives "50.0th".
+    if (const size_t dot = t.find('.'); dot != std::string::npos) {
+      size_t end_digits = dot + 1;
+      while (end_digits < t.size() && std::isdigit(static_cast<unsigned char>(t[end_digits])))
+        ++end_digits;
+      constexpr int kMaxDecimals = 12;
+      j.percentile_precision = std::max(
+          j.percentile_precision, std::min(kMaxDecimals, static_cast<int>(end_digits - dot - 1)));
+    }
   }
   if (j.percentile_list.empty()) return Bad("empty percentile list");
   if (j.percentile_list.size() > 20) return Bad("at most 20 percentiles");

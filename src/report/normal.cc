@@ -34,7 +34,7 @@ void WriteLatLine(std::string& o, const char* name, const LatStat& ls) {
 }
 
 void WritePercentiles(std::string& o, const char* name, const Histogram& h,
-                      const std::vector<double>& list) {
+                      const std::vector<double>& list, int precision) {
   const auto vals = Percentiles(h, list);
   if (vals.empty()) return;
   uint64_t minv = UINT64_MAX, maxv = 0;
@@ -43,7 +43,6 @@ void WritePercentiles(std::string& o, const char* name, const Histogram& h,
     maxv = std::max(maxv, v.value_ns);
   }
   const PercentileScale sc = ChoosePercentileScale(minv, maxv);
-  const int precision = PercentilePrecision(list);
   int width = 1;
   for (uint64_t x = maxv / sc.divisor; x >= 10; x /= 10) ++width;
   width = std::max(5, width);
@@ -87,8 +86,11 @@ void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, 
   if (ds.prio_split)
     for (const PrioStat& p : ds.prios) WriteLatLine(o, prio_name(p).c_str(), p.clat);
   const auto list = PercentileListFor(spec);
-  if (spec.slat_percentiles && ds.slat.n) WritePercentiles(o, "slat", ds.slat_hist, list);
-  if (spec.clat_percentiles && ds.clat.n) WritePercentiles(o, "clat", ds.clat_hist, list);
+  const int precision = PercentilePrecisionFor(spec);
+  if (spec.slat_percentiles && ds.slat.n)
+    WritePercentiles(o, "slat", ds.slat_hist, list, precision);
+  if (spec.clat_percentiles && ds.clat.n)
+    WritePercentiles(o, "clat", ds.clat_hist, list, precision);
   if (spec.clat_percentiles && ds.prio_split) {
     uint64_t total = 0;
     for (const PrioStat& p : ds.prios) total += p.clat.n;
@@ -96,10 +98,10 @@ void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, 
       if (p.clat.n == 0) continue;
       const double share = 100.0 * static_cast<double>(p.clat.n) / static_cast<double>(total);
       WritePercentiles(o, fmt::sprintf("%s (%.2f%% of IOs)", prio_name(p), share).c_str(), p.hist,
-                       list);
+                       list, precision);
     }
   }
-  if (spec.lat_percentiles && ds.lat.n) WritePercentiles(o, "lat", ds.lat_hist, list);
+  if (spec.lat_percentiles && ds.lat.n) WritePercentiles(o, "lat", ds.lat_hist, list, precision);
 
   const SampleStat& b = *v.bw;
   if (b.samples) {
@@ -241,7 +243,8 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
   if (ts.sync_lat.n) {
     o += "  fsync/fdatasync/sync_file_range:\n";
     WriteLatLine(o, "sync", ts.sync_lat);
-    WritePercentiles(o, "sync", ts.sync_hist, PercentileListFor(spec));
+    WritePercentiles(o, "sync", ts.sync_hist, PercentileListFor(spec),
+                     PercentilePrecisionFor(spec));
   }
 
   const uint64_t rt = rec.cpu_runtime_ms;

@@ -55,9 +55,13 @@ uint64_t Percentile(const Histogram& h, double p) {
 
 // fio prints as many decimals as the list's most precise entry has, from
 // none: percentile_list=50:99 gives "50th", 50:99.9 "50.0th", and its
-// default list (99.95, 99.99) "1.00th". fio counts the digits as typed, so
-// "99.90" gives two there; the list reaches us as numbers, so here it gives
-// one.
+// default list (99.95, 99.99) "1.00th". For a typed list fio counts the
+// digits as typed ("99.90" gives two): JobSpec::percentile_precision.
+int PercentilePrecisionFor(const JobSpec& spec) {
+  if (spec.percentile_precision >= 0) return spec.percentile_precision;
+  return PercentilePrecision(PercentileListFor(spec));
+}
+
 int PercentilePrecision(const std::vector<double>& list) {
   constexpr int kMaxDecimals = 9;
   int precision = 0;

@@ -49,6 +49,8 @@ uint64_t Percentile(const Histogram& h, double p);
 // Decimal places needed to print the list the way fio does (2 for the
 // default list; more when the user asks for, e.g., 99.999).
 int PercentilePrecision(const std::vector<double>& list);
+// The decimals a job's labels get: the list's as typed, else counted from it.
+int PercentilePrecisionFor(const JobSpec& spec);
 
 // min/max/mean/sample stddev of a vector of rate samples (fio's bw_*/iops_*).
 SampleStat SampleStatFromRates(const std::vector<RateSample>& samples);

@@ -136,6 +136,14 @@ fio --output-format=json --output="$tmp/fio/cli.json" "${cli[@]}" >/dev/null 2>&
 "$bin" --output-format=json --output="$tmp/ib/cli.json" "${cli[@]}" >/dev/null 2>&1 ||
   fail "iobench cli: exit $?"
 
+# Percentile labels carry the decimals as typed (fio: "99.90" gives two).
+for l in 50:99.90 50.0:99 50:99.9 50:99; do
+  lab=(--name=lab --ioengine=null --size=64k --bs=4k --percentile_list=$l)
+  f=$(fio "${lab[@]}" 2>/dev/null | grep -o '[0-9.]*th=' | tr '\n' ' ')
+  i=$("$bin" "${lab[@]}" 2>/dev/null | grep -o '[0-9.]*th=' | tr '\n' ' ')
+  [ -n "$f" ] && [ "$f" = "$i" ] || fail "percentile_list=$l labels: fio '$f', iobench '$i'"
+done
+
 python3 - "$tmp" <<'PY' || failed=1
 import glob, json, os, re, sys
 

@@ -546,6 +546,20 @@ TEST(JobfileValues, RwModifiersAndMix) {
   EXPECT_EQ(j.rwmixread, 70u);
 }
 
+// fio labels percentiles with the decimals as typed: "99.90" gives two,
+// "50.0" one, even where the value needs fewer.
+TEST(JobfileValues, PercentilePrecisionAsTyped) {
+  auto precision = [](const std::string& list) {
+    return ParseOk("[a]\npercentile_list=" + list + "\n").jobs.at(0).percentile_precision;
+  };
+  EXPECT_EQ(precision("50:99"), 0);
+  EXPECT_EQ(precision("50:99.9"), 1);
+  EXPECT_EQ(precision("50:99.90"), 2);
+  EXPECT_EQ(precision("50.0:99"), 1);
+  EXPECT_EQ(precision("50.000:99.9"), 3);
+  EXPECT_EQ(ParseOk("[a]\nsize=1m\n").jobs.at(0).percentile_precision, -1);
+}
+
 TEST(JobfileValues, ListsRangesAndMisc) {
   auto j =
       ParseOk(

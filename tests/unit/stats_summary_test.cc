@@ -97,6 +97,16 @@ TEST(StatsPercentileTest, PrecisionAsFio) {
   EXPECT_EQ(PercentilePrecision({}), 0);
 }
 
+// A typed list's precision (the parser's count) wins over the values'.
+TEST(StatsPercentileTest, PrecisionForSpec) {
+  JobSpec spec;
+  EXPECT_EQ(PercentilePrecisionFor(spec), 2);  // fio's default list
+  spec.percentile_list = {50, 99.9};
+  EXPECT_EQ(PercentilePrecisionFor(spec), 1);
+  spec.percentile_precision = 2;  // typed as 50:99.90
+  EXPECT_EQ(PercentilePrecisionFor(spec), 2);
+}
+
 TEST(StatsMergeTest, MergedHistogramsEqualHistogramOfUnion) {
   const auto a = Samples(50000, 7), b = Samples(30000, 8);
   Histogram ha, hb, hu;
