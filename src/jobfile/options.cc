@@ -1660,11 +1660,11 @@ std::vector<OptionDef> BuildTable() {
                   .Def("0")
                   .Range(0, 100)
                   .Set(N(buffer_compress_percentage)));
-  r.push_back(
-      Row("buffer_compress_chunk", T::kSize, "buffers", "Granularity of buffer_compress_percentage")
-          .Def("512")
-          .Range(1, INT32_MAX)
-          .Set(N(buffer_compress_chunk)));
+  r.push_back(Row("buffer_compress_chunk", T::kSize, "buffers",
+                  "Granularity of buffer_compress_percentage (0: the whole buffer)")
+                  .Def("512")
+                  .Range(0, INT32_MAX)  // 0: one chunk per buffer (fio)
+                  .Set(N(buffer_compress_chunk)));
   r.push_back(Row("dedupe_percentage", T::kInt, "buffers",
                   "Percent of writes that repeat an earlier write's content (turns on "
                   "refill_buffers)")

@@ -560,6 +560,14 @@ TEST(JobfileValues, PercentilePrecisionAsTyped) {
   EXPECT_EQ(ParseOk("[a]\nsize=1m\n").jobs.at(0).percentile_precision, -1);
 }
 
+// man fio: buffer_compress_chunk=0 makes the whole buffer one chunk.
+TEST(JobfileValues, CompressChunkZeroIsTheWholeBuffer) {
+  EXPECT_EQ(ParseOk("[a]\nbuffer_compress_percentage=50\nbuffer_compress_chunk=0\n")
+                .jobs.at(0)
+                .buffer_compress_chunk,
+            0u);
+}
+
 TEST(JobfileValues, ListsRangesAndMisc) {
   auto j =
       ParseOk(
