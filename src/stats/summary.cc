@@ -432,7 +432,9 @@ LatencyDistribution ComputeLatencyDistribution(const ThreadStats& ts) {
     // fio divides by total_io_u: a failed I/O has no latency but is in the
     // denominator, so the shares of a job with errors add up to less than 100.
     total += ds.failed;
-    const Histogram& h = HistogramTotal(ds.lat_hist) ? ds.lat_hist : ds.clat_hist;
+    // fio's io_u_mark_latency() is given the completion latency, not the
+    // total: none without clat (disable_clat, gtod_reduce).
+    const Histogram& h = ds.clat_hist;
     for (unsigned i = 0; i < Histogram::kNr; ++i) {
       const uint64_t c = h.counts[i];
       if (!c) continue;

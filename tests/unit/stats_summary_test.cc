@@ -289,7 +289,7 @@ TEST(StatsGroupTest, GroupTotals) {
 
 TEST(StatsDistributionTest, LatencyBuckets) {
   ThreadStats ts;
-  auto add = [&](uint64_t ns) { ts.dir[0].lat_hist.Add(ns); };
+  auto add = [&](uint64_t ns) { ts.dir[0].clat_hist.Add(ns); };
   add(1);              // nsec "2"
   add(500);            // nsec "750": 500 <= x < 750
   add(999);            // nsec "1000"
@@ -310,7 +310,24 @@ TEST(StatsDistributionTest, LatencyBuckets) {
   EXPECT_DOUBLE_EQ(d.usec[9], 0.0);
 }
 
-TEST(StatsDistributionTest, ClatUsedWhenLatIsEmptyAndTinySharesShowAsMinimum) {
+// fio's io_u_mark_latency() is fed the completion latency: an async engine
+// whose submit call did the work (libaio on tmpfs) has a large lat and a tiny
+// clat, and the distribution is clat's. Without clat (disable_clat) it is
+// empty, as fio prints none.
+TEST(StatsDistributionTest, FromClatNotLat) {
+  ThreadStats ts;
+  ts.dir[0].clat_hist.Add(3000);    // usec "4"
+  ts.dir[0].lat_hist.Add(300000);   // usec "500"
+  ts.dir[0].slat_hist.Add(297000);  // not counted either
+  LatencyDistribution d = ComputeLatencyDistribution(ts);
+  EXPECT_DOUBLE_EQ(d.usec[1], 100.0);
+  EXPECT_DOUBLE_EQ(d.usec[7], 0.0);
+  ts.dir[0].clat_hist.Clear();
+  d = ComputeLatencyDistribution(ts);
+  for (double x : d.usec) EXPECT_DOUBLE_EQ(x, 0.0);
+}
+
+TEST(StatsDistributionTest, TinySharesShowAsMinimum) {
   ThreadStats ts;
   for (int i = 0; i < 20000; ++i) ts.dir[1].clat_hist.Add(150000);  // usec "250"
   ts.dir[1].clat_hist.Add(5000000);                                 // msec "10"
