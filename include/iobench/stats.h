@@ -177,7 +177,6 @@ struct JobResult {
 
 struct GroupResult {
   int id = 0;
-  bool group_reporting = false;  // merge jobs into one record when printing
   uint32_t kb_base = 1024;
   uint32_t unit_base = 0;
   std::vector<JobResult> jobs;

@@ -167,7 +167,6 @@ Result<RunResult> IntervalResult(const RunResult& later, const RunResult& earlie
                              " differs between snapshots");
     GroupResult out;
     out.id = lg.id;
-    out.group_reporting = lg.group_reporting;
     out.kb_base = lg.kb_base;
     out.unit_base = lg.unit_base;
     for (size_t j = 0; j < lg.jobs.size(); ++j) {

@@ -374,10 +374,8 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
     const GroupTotals t = ComputeGroupTotals(g, records);
     for (const auto& r : records) {
       // fio quirk kept for its scripts: a group_reporting record is named
-      // after the group's first job but lists the last job's options.
-      const JobSpec& options_from =
-          g.group_reporting && !g.jobs.empty() ? g.jobs.back().spec : r.result.spec;
-      jobs.push_back(JobObject(r, t, plus, options_from));
+      // after its first job but lists its last job's options.
+      jobs.push_back(JobObject(r, t, plus, *r.options_from));
       if (end_ms)  // at least 1: fio's clock starts before the jobs and runs to the report
         jobs.back()["elapsed"] = std::max<uint64_t>(1, (end_ms - run.timestamp_ms + 999) / 1000);
     }

@@ -1098,13 +1098,9 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   result.timestamp_ms = WallTimeMs();
   result.timestamp_s = result.timestamp_ms / 1000;
   for (size_t i = 0; i < jobs.size(); ++i) {
-    if (!result.groups.empty() && result.groups.back().id == groupids[i]) {
-      result.groups.back().group_reporting |= jobs[i].group_reporting;
-      continue;
-    }
+    if (!result.groups.empty() && result.groups.back().id == groupids[i]) continue;
     GroupResult g;
     g.id = groupids[i];
-    g.group_reporting = jobs[i].group_reporting;
     g.kb_base = jobs[i].kb_base;
     g.unit_base = jobs[i].unit_base;
     result.groups.push_back(std::move(g));

@@ -241,14 +241,15 @@ JobRecord RecordForJob(const JobResult& job) {
   return r;
 }
 
-JobRecord MergeGroup(const std::vector<JobResult>& jobs) {
+JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
   if (jobs.empty()) return JobRecord(std::make_shared<const JobResult>());
-  auto merged = std::make_shared<JobResult>(jobs[0]);
+  auto merged = std::make_shared<JobResult>(*jobs[0]);
   JobResult& m = *merged;
   JobRecord r(std::move(merged));
   FillRecord(r, m);
+  r.options_from = &jobs.back()->spec;
   for (size_t i = 1; i < jobs.size(); ++i) {
-    const JobResult& j = jobs[i];
+    const JobResult& j = *jobs[i];
     MergeThreadStats(m.stats, j.stats);
     m.elapsed_ms = std::max(m.elapsed_ms, j.elapsed_ms);
     m.runtime_ms = std::max(m.runtime_ms, j.runtime_ms);
@@ -277,23 +278,20 @@ JobRecord MergeGroup(const std::vector<JobResult>& jobs) {
 
 std::vector<JobRecord> RecordsForGroup(const GroupResult& group) {
   std::vector<JobRecord> out;
-  size_t reported = 0;
-  for (const auto& j : group.jobs) reported += Reported(j);
-  if (group.group_reporting) {
-    if (reported == group.jobs.size() && !group.jobs.empty()) {
-      out.push_back(MergeGroup(group.jobs));
-    } else if (reported != 0) {  // stats=0 jobs are not part of the group's record
-      std::vector<JobResult> jobs;
-      jobs.reserve(reported);
-      for (const auto& j : group.jobs)
-        if (Reported(j)) jobs.push_back(j);
-      out.push_back(MergeGroup(jobs));
-    }
-    return out;
+  std::vector<const JobResult*> members;  // the record being gathered
+  auto close = [&] {
+    if (members.size() == 1 && !members[0]->spec.group_reporting)
+      out.push_back(RecordForJob(*members[0]));
+    else if (!members.empty())
+      out.push_back(MergeGroup(members));
+    members.clear();
+  };
+  for (const auto& j : group.jobs) {
+    if (!Reported(j)) continue;  // stats=0 jobs are in no record
+    if (!j.spec.group_reporting) close();
+    members.push_back(&j);
   }
-  out.reserve(reported);
-  for (const auto& j : group.jobs)
-    if (Reported(j)) out.push_back(RecordForJob(j));
+  close();
   return out;
 }
 

@@ -71,11 +71,14 @@ void MergeThreadStats(ThreadStats& dst, const ThreadStats& src);
 // it (seed 003 prints 252 of them, twice), so it is valid only as long as
 // the GroupResult it was built from; a merged record owns its result.
 struct JobRecord {
-  explicit JobRecord(const JobResult& job) : result(job) {}
+  explicit JobRecord(const JobResult& job) : result(job), options_from(&job.spec) {}
   explicit JobRecord(std::shared_ptr<const JobResult> merged)
-      : result(*merged), owned_(std::move(merged)) {}
+      : result(*merged), options_from(&merged->spec), owned_(std::move(merged)) {}
 
   const JobResult& result;  // for a merged group: name/spec of the first job
+  // The spec whose options JSON lists: the last member's (fio's quirk), in
+  // the GroupResult the record was built from.
+  const JobSpec* options_from;
   uint32_t members = 1;
   SampleStat bw[kNumDdirs];    // bytes/s, as the samples are
   SampleStat iops[kNumDdirs];  // IO/s
@@ -99,10 +102,13 @@ JobRecord RecordForJob(const JobResult&& job) = delete;  // would dangle
 // and runtime the longest; bw/iops sample stats summed (SumSampleStats);
 // helpers CPU summed, peak threads summed; error: the first job with an
 // error; notes concatenated without duplicates; interrupted if any was.
-JobRecord MergeGroup(const std::vector<JobResult>& jobs);
+// The jobs must outlive the record (options_from points into the last).
+JobRecord MergeGroup(const std::vector<const JobResult*>& jobs);
 
-// The records a group prints: one merged record when group_reporting, else
-// one per job.
+// The records a group prints, by fio's rule (__show_run_stats): a job with
+// group_reporting joins the record before it, a job without starts its own.
+// [a] numjobs=2 group_reporting then [b] without: "a" (2 jobs) and "b";
+// [d] numjobs=2 without, then [e] with it: "d" (1 job) and "d" (d.1 and e).
 std::vector<JobRecord> RecordsForGroup(const GroupResult& group);
 std::vector<JobRecord> RecordsForGroup(const GroupResult&& group) = delete;  // would dangle
 

@@ -83,6 +83,20 @@ stonewall
 rw=randread
 numjobs=2
 EOF
+# group_reporting on some jobs of a group: fio merges per job (a's two
+# clones into one record, b on its own).
+cat >"$tmp/jobs/gr_some.fio" <<EOF
+[global]
+ioengine=null
+size=1m
+bs=4k
+[a]
+rw=read
+numjobs=2
+group_reporting
+[b]
+rw=write
+EOF
 cat >"$tmp/jobs/groups.fio" <<EOF
 [global]
 ioengine=null

@@ -156,7 +156,6 @@ inline RunResult MakeRun(bool group_reporting, uint32_t numjobs = 2) {
   run.timestamp_ms = 1796027085957ull;
   GroupResult g;
   g.id = 0;
-  g.group_reporting = group_reporting;
   for (uint32_t i = 0; i < numjobs; ++i) {
     JobResult j = MakeJob("t", 0, static_cast<int>(i), numjobs, 11 + i);
     j.spec.group_reporting = group_reporting;

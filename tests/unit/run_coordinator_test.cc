@@ -383,7 +383,7 @@ TEST(RunCoordinatorTest, NumjobsClonesEachReportSeparately) {
   j.group_reporting = true;
   RunResult r = MustRun({j});
   ASSERT_EQ(r.groups.size(), 1u);
-  EXPECT_TRUE(r.groups[0].group_reporting);
+  EXPECT_TRUE(r.groups[0].jobs[3].spec.group_reporting);
   ASSERT_EQ(r.groups[0].jobs.size(), 4u);
   for (int k = 0; k < 4; ++k) {
     EXPECT_EQ(r.groups[0].jobs[k].jobnum, k);

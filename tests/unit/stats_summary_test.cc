@@ -233,7 +233,7 @@ TEST(StatsGroupTest, MergeGroupFollowsFioRules) {
   jobs[2].error_message = "second";
   jobs[2].notes = {"n2"};
   jobs[0].notes = {"n2"};
-  const JobRecord r = MergeGroup(jobs);
+  const JobRecord r = MergeGroup({&jobs[0], &jobs[1], &jobs[2]});
   EXPECT_EQ(r.members, 3u);
   EXPECT_EQ(r.result.name, "a");
   EXPECT_EQ(r.result.stats.dir[0].ios, 600u);
@@ -258,11 +258,40 @@ TEST(StatsGroupTest, MergeGroupFollowsFioRules) {
   EXPECT_EQ(r.helpers.iowq_sys_us, 3u * 412000);
 
   GroupResult g;
-  g.group_reporting = true;
   g.jobs = jobs;
+  for (auto& j : g.jobs) j.spec.group_reporting = true;
   EXPECT_EQ(RecordsForGroup(g).size(), 1u);
-  g.group_reporting = false;
+  for (auto& j : g.jobs) j.spec.group_reporting = false;
   EXPECT_EQ(RecordsForGroup(g).size(), 3u);
+}
+
+// fio's __show_run_stats: a job with group_reporting joins the record
+// before it; one without starts a record. So group_reporting on some jobs of
+// a group merges only runs of them (and the job just before a run).
+TEST(StatsGroupTest, GroupReportingIsDecidedPerJob) {
+  auto group = [](std::vector<std::pair<const char*, bool>> jobs) {
+    GroupResult g;
+    for (auto [name, gr] : jobs) {
+      g.jobs.push_back(testdata::MakeJob(name, 0, 0, 1, 1, 10, 0));
+      g.jobs.back().spec.group_reporting = gr;
+    }
+    return g;
+  };
+  auto shape = [](const GroupResult& g) {
+    std::string s;
+    for (const JobRecord& r : RecordsForGroup(g))
+      s += r.result.name + "x" + std::to_string(r.members) + "(" + r.options_from->name + ") ";
+    return s;
+  };
+  // [a] numjobs=2 group_reporting, then [b] without: a (2 jobs), b.
+  EXPECT_EQ(shape(group({{"a", true}, {"a", true}, {"b", false}})), "ax2(a) bx1(b) ");
+  // [d] numjobs=2 group_reporting=0, then [e] with it: d.0 alone, d.1 + e
+  // named d, listing e's options.
+  EXPECT_EQ(shape(group({{"d", false}, {"d", false}, {"e", true}})), "dx1(d) dx2(e) ");
+  // A stats=0 job is in no record and does not split one.
+  GroupResult g = group({{"a", true}, {"s", true}, {"a", true}});
+  g.jobs[1].spec.stats = false;
+  EXPECT_EQ(shape(g), "ax2(a) ");
 }
 
 TEST(StatsGroupTest, GroupTotals) {
