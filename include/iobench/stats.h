@@ -31,10 +31,11 @@ struct SampleStat {
   double mean = 0, stddev = 0;
 };
 
-// The completion latency of the I/Os that carried one priority (cmdprio).
+// The latency of the I/Os that carried one priority (cmdprio): completion
+// latency, or the total with lat_percentiles (fio's "clat prio"/"lat prio").
 struct PrioStat {
   uint16_t value = 0;  // ioprio value: class << 13 | level
-  LatStat clat;
+  LatStat lat;
   Histogram hist;
 };
 

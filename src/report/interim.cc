@@ -105,7 +105,7 @@ DirStats Diff(const DirStats& later, const DirStats& earlier) {
     PrioStat& x = d.prios.emplace_back();
     x.value = p.value;
     x.hist = Diff(p.hist, before->hist);
-    x.clat = Diff(p.clat, before->clat, x.hist);
+    x.lat = Diff(p.lat, before->lat, x.hist);
   }
   d.bw_samples = SamplesAfter(later.bw_samples, earlier.bw_samples);
   d.iops_samples = SamplesAfter(later.iops_samples, earlier.iops_samples);

@@ -67,11 +67,15 @@ ojson DdirObject(const JobRecord& rec, const DirView& v, bool plus) {
   if (ds.prio_split) {  // fio: one entry per priority that completed I/O
     ojson prios = ojson::array();
     for (const PrioStat& p : ds.prios) {
-      if (p.clat.n == 0) continue;
+      if (p.lat.n == 0) continue;
       ojson e;
       e["prioclass"] = p.value >> 13;
       e["prio"] = p.value & 7;
-      e["clat_ns"] = LatObject(p.clat, p.hist, spec.clat_percentiles, list, plus);
+      // fio: total latency with lat_percentiles, completion latency without.
+      if (spec.lat_percentiles)
+        e["lat_ns"] = LatObject(p.lat, p.hist, true, list, plus);
+      else
+        e["clat_ns"] = LatObject(p.lat, p.hist, spec.clat_percentiles, list, plus);
       prios.push_back(std::move(e));
     }
     // fio: only a direction that completed I/O at some priority has "prios".

@@ -79,29 +79,35 @@ void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, 
   WriteLatLine(o, "slat", ds.slat);
   WriteLatLine(o, "clat", ds.clat);
   WriteLatLine(o, " lat", ds.lat);
-  // fio's split by priority (cmdprio): "clat prio CLASS/LEVEL".
-  auto prio_name = [](const PrioStat& p) {
-    return fmt::sprintf("clat prio %d/%d", p.value >> 13, p.value & 7);
+  // fio's split by priority (cmdprio): "clat prio CLASS/LEVEL", or "lat
+  // prio" with lat_percentiles, where the split is of the total latency.
+  const char* prio_of = spec.lat_percentiles ? "lat" : "clat";
+  auto prio_name = [prio_of](const PrioStat& p) {
+    return fmt::sprintf("%s prio %d/%d", prio_of, p.value >> 13, p.value & 7);
   };
   if (ds.prio_split)
-    for (const PrioStat& p : ds.prios) WriteLatLine(o, prio_name(p).c_str(), p.clat);
+    for (const PrioStat& p : ds.prios) WriteLatLine(o, prio_name(p).c_str(), p.lat);
   const auto list = PercentileListFor(spec);
   const int precision = PercentilePrecisionFor(spec);
+  // The priorities' blocks follow the block of the latency they split.
+  auto prio_percentiles = [&] {
+    if (!ds.prio_split) return;
+    uint64_t total = 0;
+    for (const PrioStat& p : ds.prios) total += p.lat.n;
+    for (const PrioStat& p : ds.prios) {
+      if (p.lat.n == 0) continue;
+      const double share = 100.0 * static_cast<double>(p.lat.n) / static_cast<double>(total);
+      WritePercentiles(o, fmt::sprintf("%s (%.2f%% of IOs)", prio_name(p), share).c_str(), p.hist,
+                       list, precision);
+    }
+  };
   if (spec.slat_percentiles && ds.slat.n)
     WritePercentiles(o, "slat", ds.slat_hist, list, precision);
   if (spec.clat_percentiles && ds.clat.n)
     WritePercentiles(o, "clat", ds.clat_hist, list, precision);
-  if (spec.clat_percentiles && ds.prio_split) {
-    uint64_t total = 0;
-    for (const PrioStat& p : ds.prios) total += p.clat.n;
-    for (const PrioStat& p : ds.prios) {
-      if (p.clat.n == 0) continue;
-      const double share = 100.0 * static_cast<double>(p.clat.n) / static_cast<double>(total);
-      WritePercentiles(o, fmt::sprintf("%s (%.2f%% of IOs)", prio_name(p), share).c_str(), p.hist,
-                       list, precision);
-    }
-  }
+  if (spec.clat_percentiles && !spec.lat_percentiles) prio_percentiles();
   if (spec.lat_percentiles && ds.lat.n) WritePercentiles(o, "lat", ds.lat_hist, list, precision);
+  if (spec.lat_percentiles) prio_percentiles();
 
   const SampleStat& b = *v.bw;
   if (b.samples) {

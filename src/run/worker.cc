@@ -393,6 +393,7 @@ Status Worker::Setup() {
   record_bw_ = !job_.disable_bw && !job_.gtod_reduce;
   stamp_ = record_slat_ || record_clat_ || record_lat_ || max_latency_on_;
   lat_from_clat_ = sync_engine_ && record_clat_ && record_lat_;
+  prio_total_lat_ = job_.lat_percentiles;
   for (int d = 0; d < kNumDdirs; ++d) sample_dir_[d] = DirUsed(job_, d);
 
   // --- issue 8: per-I/O and per-interval logs ---
@@ -445,7 +446,7 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
     ts_.coe_errors = coe_errors;
     for (std::vector<PrioStat>& stats : prio_stats_)
       for (PrioStat& p : stats) {
-        p.clat = LatStat();
+        p.lat = LatStat();
         p.hist = Histogram();
       }
   }
@@ -1326,14 +1327,17 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
   // As fio: no latency recorded (disable_lat, gtod_reduce), no I/O misses the target.
   if (lat_search_ != nullptr && measuring_ && record_lat_) LatencyCompleted(req, now);
   if (max_latency_on_) CheckMaxLatency(req, now);
-  if (cmdprio_on_ && record_clat_ && req->op <= IoOp::kWrite && cmdprio_dir_[d]) {
-    // fio's clat split by priority: [0] unless cmdprio gave the I/O a value
-    // (always in the list; a value equal to the job's own is [0] too).
+  if (cmdprio_on_ && (prio_total_lat_ ? record_lat_ : record_clat_) && req->op <= IoOp::kWrite &&
+      cmdprio_dir_[d]) {
+    // fio's latency split by priority: [0] unless cmdprio gave the I/O a
+    // value (always in the list; a value equal to the job's own is [0] too).
+    // Completion latency, or the total with lat_percentiles, as fio.
     PrioStat* p = prio_stats_[d].data();
     if ((req->flags & kReqHighPrio) != 0)
       while (p->value != req->prio) ++p;
-    p->clat.Add(now - req->issue_ns);
-    p->hist.Add(now - req->issue_ns);
+    const uint64_t lat = now - (prio_total_lat_ ? req->start_ns : req->issue_ns);
+    p->lat.Add(lat);
+    p->hist.Add(lat);
   }
   if (verifier_ != nullptr) {
     if (req->op == IoOp::kWrite)

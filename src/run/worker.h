@@ -375,6 +375,8 @@ class Worker {
     std::vector<PrioChoice> choices;  // choices.back().upto: the size's total share
   };
   bool cmdprio_on_ = false;
+  // lat_percentiles: the split by priority is of the total latency (fio).
+  bool prio_total_lat_ = false;
   bool cmdprio_dir_[2] = {false, false};  // reads / writes draw a priority
   std::vector<PrioBySize> prio_by_size_[2];
   // clat per priority of each direction with cmdprio: [0] the job's own

@@ -135,7 +135,7 @@ void MergeDir(DirStats& d, const DirStats& s) {
     if (same == d.prios.end()) {
       d.prios.push_back(p);
     } else {
-      same->clat.Merge(p.clat);
+      same->lat.Merge(p.lat);
       same->hist.Merge(p.hist);
     }
   }

@@ -38,6 +38,34 @@ for ddir in ("read", "write"):
 PY
   done
 done
+# With lat_percentiles the split is of the total latency, as fio: JSON
+# "lat_ns" per priority, "lat prio" lines, their blocks after "lat percentiles".
+lp=(--name=p --filename="$tmp/f" --size=16m --ioengine=io_uring --direct=1 --iodepth=4
+  --rw=randread --number_ios=2000 --cmdprio_percentage=50 --lat_percentiles=1)
+"$bin" "${lp[@]}" --output-format=json,normal >"$tmp/lp.out" || fail "lat_percentiles: exit $?"
+python3 - "$tmp/lp.out" <<'PY' || fail "lat_percentiles: prios"
+import json, re, sys
+text = open(sys.argv[1]).read()
+doc, end = json.JSONDecoder().raw_decode(text)
+rd = doc["jobs"][0]["read"]
+prios = rd["prios"]
+assert all(list(p) == ["prioclass", "prio", "lat_ns"] for p in prios), prios
+assert sum(p["lat_ns"]["N"] for p in prios) == rd["lat_ns"]["N"] == 2000, prios
+assert min(p["lat_ns"]["min"] for p in prios) == rd["lat_ns"]["min"]
+assert max(p["lat_ns"]["max"] for p in prios) == rd["lat_ns"]["max"]
+normal = text[end:]
+heads = re.findall(r"^    (\S.*?) percentiles", normal, re.M)
+assert heads[:2] == ["clat", "lat"] and all(h.startswith("lat prio ") for h in heads[2:]), heads
+assert len(heads) == 4 and "clat prio" not in normal, normal
+assert len(re.findall(r"^    lat prio \d/\d \((?:nsec|usec|msec)\): min=", normal, re.M)) == 2, normal
+PY
+if fio_side; then  # fio 3.33 names the same keys
+  fio "${lp[@]}" --output-format=json >"$tmp/lp_fio.json" || fail "fio lat_percentiles: exit $?"
+  python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["jobs"][0]["read"]["prios"]
+assert all(list(x) == ["prioclass", "prio", "lat_ns"] for x in p), p' "$tmp/lp_fio.json" ||
+    fail "fio's prios differ"
+fi
 # cmdprio_bssplit: exactly the 4k I/Os carry the priority (100 % of 4k, 0 % of
 # 8k); with two sizes, bytes and I/O count give the number of 4k I/Os. The
 # second entry format brings its own class/level. Mixed with

@@ -170,10 +170,10 @@ TEST(ReportJsonTest, EngineOptionsLastAndPriosOnlyWhereUsed) {
   rd.prio_split = true;
   for (const int v : {0, (2 << 13) | 3, (1 << 13) | 1, 3 << 13})
     rd.prios.emplace_back().value = static_cast<uint16_t>(v);
-  rd.prios[0].clat.Add(1000);
-  rd.prios[1].clat.Add(2000);
-  rd.prios[3].clat.Add(3000);
-  rd.prios[3].clat.Add(5000);                            // 1/1 completed nothing
+  rd.prios[0].lat.Add(1000);
+  rd.prios[1].lat.Add(2000);
+  rd.prios[3].lat.Add(3000);
+  rd.prios[3].lat.Add(5000);                             // 1/1 completed nothing
   run.groups[0].jobs[0].stats.dir[1].prio_split = true;  // no I/O at any priority
   const auto j = Json(run, false)["jobs"][0];
   EXPECT_EQ(Keys(j["job options"]), (std::vector<std::string>{"rw", "iodepth", "filename",

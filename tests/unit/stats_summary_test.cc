@@ -176,7 +176,7 @@ TEST(StatsMergeTest, PriosMergeByValue) {
     for (const auto& [value, lat] : entries) {
       PrioStat& p = t.dir[0].prios.emplace_back();
       p.value = static_cast<uint16_t>(value);
-      p.clat.Add(lat);
+      p.lat.Add(lat);
       p.hist.Add(lat);
     }
     return t;
@@ -186,14 +186,14 @@ TEST(StatsMergeTest, PriosMergeByValue) {
   const std::vector<PrioStat>& m = a.dir[0].prios;
   ASSERT_EQ(m.size(), 3u);
   EXPECT_EQ(m[0].value, 0x4007);
-  EXPECT_EQ(m[0].clat.n, 2u);
-  EXPECT_EQ(m[0].clat.max, 300u);
+  EXPECT_EQ(m[0].lat.n, 2u);
+  EXPECT_EQ(m[0].lat.max, 300u);
   EXPECT_EQ(m[1].value, 0x2001);
-  EXPECT_EQ(m[1].clat.n, 2u);
-  EXPECT_EQ(m[1].clat.min, 200u);
-  EXPECT_EQ(m[1].clat.max, 600u);
+  EXPECT_EQ(m[1].lat.n, 2u);
+  EXPECT_EQ(m[1].lat.min, 200u);
+  EXPECT_EQ(m[1].lat.max, 600u);
   EXPECT_EQ(m[2].value, 0x6002);
-  EXPECT_EQ(m[2].clat.n, 1u);
+  EXPECT_EQ(m[2].lat.n, 1u);
   EXPECT_EQ(m[2].hist.counts[Histogram::ValueToIndex(400)], 1u);
   ThreadStats none;  // a job without cmdprio adds nothing
   MergeThreadStats(a, none);

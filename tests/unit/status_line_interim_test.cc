@@ -60,25 +60,25 @@ TEST(InterimDiff, PriosSubtractByValue) {
   earlier.prio_split = true;
   PrioStat& e0 = earlier.prios.emplace_back();
   e0.value = 0x4007;
-  e0.clat.Add(100);
+  e0.lat.Add(100);
   e0.hist.Add(100);
   DirStats later = earlier;
-  later.prios[0].clat.Add(300);
+  later.prios[0].lat.Add(300);
   later.prios[0].hist.Add(300);
   PrioStat& l1 = later.prios.emplace_back();
   l1.value = 0x2001;
-  l1.clat.Add(500);
+  l1.lat.Add(500);
   l1.hist.Add(500);
   const DirStats d = Diff(later, earlier);
   EXPECT_TRUE(d.prio_split);
   ASSERT_EQ(d.prios.size(), 2u);
   EXPECT_EQ(d.prios[0].value, 0x4007);
-  EXPECT_EQ(d.prios[0].clat.n, 1u);
-  EXPECT_DOUBLE_EQ(d.prios[0].clat.Mean(), 300.0);
+  EXPECT_EQ(d.prios[0].lat.n, 1u);
+  EXPECT_DOUBLE_EQ(d.prios[0].lat.Mean(), 300.0);
   EXPECT_EQ(d.prios[0].hist.counts[Histogram::ValueToIndex(100)], 0u);
   EXPECT_EQ(d.prios[1].value, 0x2001);
-  EXPECT_EQ(d.prios[1].clat.n, 1u);
-  EXPECT_EQ(d.prios[1].clat.max, 500u);
+  EXPECT_EQ(d.prios[1].lat.n, 1u);
+  EXPECT_EQ(d.prios[1].lat.max, 500u);
 }
 
 // A job's cumulative stats after `ios` I/Os of a known pattern per direction.
