@@ -66,7 +66,11 @@ struct FileState {
   uint64_t block_align = 1;  // direct I/O alignment (>= 1)
   uint64_t limit = 0;        // the file's end, from start: a fixed-size sequential I/O must fit
   uint64_t blocks = 0;       // size / gran
-  uint64_t seq_cap = 0;      // sequential I/Os per pass (stops zero-progress skips)
+  // Random offsets of each block-size direction (BsDir) are multiples of
+  // this: the direction's blockalign (default: its smallest block size),
+  // made a multiple of block_align. In map mode it is that smallest size.
+  uint64_t ralign[kNumDdirs] = {1, 1, 1};
+  uint64_t seq_cap = 0;  // sequential I/Os per pass (stops zero-progress skips)
   // Per pass:
   // Relative offset of the next sequential I/O per direction (< 0: none).
   // Per direction as in fio: rw=rw reads and writes each walk from the start.
@@ -96,6 +100,7 @@ class PatternImpl final : public IoPattern {
   int PickFile();
   bool Generate(int f, IoPlan* out);
   bool TryRandom(FileState& fs, Ddir d, IoPlan* out);
+  bool MapSlot(FileState& fs, int bd, uint64_t* off, uint64_t* len);
   bool TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPlan* out);
   // Inline fast path for a fixed block size; the rest is out of line.
   uint64_t ChooseLen(int bs_dir, uint64_t remaining) {
@@ -133,7 +138,7 @@ class PatternImpl final : public IoPattern {
   bool bs_unaligned_ = false;
   bool bs_is_seq_rand_ = false;
   uint64_t gran_ = 0;                      // smallest block size of the job: map/LFSR block unit
-  uint64_t align_[kNumDdirs] = {1, 1, 1};  // random offset alignment (kUniform)
+  uint64_t align_[kNumDdirs] = {1, 1, 1};  // blockalign, default the direction's smallest bs
   uint32_t perc_random_[kNumDdirs] = {100, 100, 100};
   BsChooser bs_[kNumDdirs];
   double pareto_pow_ = 1.0;
@@ -225,14 +230,16 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   }
 
   // Random offset mode. fio turns the random map off for non-uniform
-  // distributions and when blockalign is set; we keep it when blockalign is
-  // the map's own block size (a no-op).
+  // distributions and when a direction's blockalign is not that direction's
+  // smallest block size (its default: bs=4k,16k blockalign=4k,16k keeps the
+  // map, blockalign=16k does not).
   dist_ = job.random_distribution.type;
   dist_param_ = job.random_distribution.param;
   dist_center_ = job.random_distribution.center_frac;
   bool blockalign_set = false;
   for (int d = 0; d < kNumDdirs; ++d)
-    if (active[d] && job.blockalign[d] != 0 && job.blockalign[d] != gran_) blockalign_set = true;
+    if (bs_used[d] && job.blockalign[d] != 0 && job.blockalign[d] != bs_[d].min)
+      blockalign_set = true;
   if (dist_ != DistType::kRandom) {
     rand_mode_ = RandMode::kSkewed;
   } else if (job.random_generator == RandomGenerator::kLfsr) {
@@ -287,10 +294,14 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
       return Status::Invalid("offset: " + std::to_string(r.offset) +
                              " is not a multiple of the device's logical block size " +
                              std::to_string(fs.block_align));
-    if (random_job_ && rand_mode_ != RandMode::kUniform && gran_ % fs.block_align != 0)
-      return Status::Invalid("bs: " + std::to_string(gran_) +
-                             " is not a multiple of the device's logical block size " +
-                             std::to_string(fs.block_align));
+    for (int d = 0; d < kNumDdirs; ++d) {
+      if (!bs_used[d]) continue;
+      if (random_job_ && rand_mode_ != RandMode::kUniform && bs_[d].min % fs.block_align != 0)
+        return Status::Invalid("bs: " + std::to_string(bs_[d].min) +
+                               " is not a multiple of the device's logical block size " +
+                               std::to_string(fs.block_align));
+      fs.ralign[d] = Lcm(align_[d], fs.block_align);
+    }
     fs.blocks = r.size / gran_;
     fs.seq_cap = (r.size + gran_ - 1) / gran_;  // the last I/O may end past size
     max_blocks = std::max(max_blocks, fs.blocks);
@@ -501,8 +512,8 @@ bool PatternImpl::FileExhausted(const FileState& fs) const {
   // job's: nrfiles=3 size=256k norandommap issues 64 I/Os, not 3 x 22).
   if (!random_job_) return fs.budget == 0 || pass_left_ == 0;
   switch (rand_mode_) {
-    case RandMode::kMap:
-      return fs.map.free_count() == 0;
+    case RandMode::kMap:  // every block used, or size bytes (an I/O may cover used blocks)
+      return fs.map.free_count() == 0 || fs.budget == 0 || pass_left_ == 0;
     case RandMode::kLfsr:  // size bytes, or sooner every block once (fixed bs: both at once)
       return fs.budget == 0 || fs.lfsr_left == 0;
     default:
@@ -512,10 +523,8 @@ bool PatternImpl::FileExhausted(const FileState& fs) const {
 
 void PatternImpl::AfterIo(FileState& fs, Ddir d, uint64_t off_rel, uint64_t len) {
   fs.pos[static_cast<int>(d)] = static_cast<int64_t>(off_rel + len) + rw_skip_;
-  if (!random_job_ || rand_mode_ != RandMode::kMap) {
-    fs.budget -= std::min(fs.budget, len);
-    pass_left_ -= std::min(pass_left_, len);
-  }
+  fs.budget -= std::min(fs.budget, len);
+  pass_left_ -= std::min(pass_left_, len);
   // LFSR: a pass is size bytes, as in fio (bssplit=4k/50:64k/50 on 1 MiB:
   // 33 I/Os), and at most one register cycle; sequential steps
   // (rw=randxxx:N, percentage_random) count towards both.
@@ -548,13 +557,17 @@ bool PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPla
   uint64_t len = ChooseLen(bd, end - pos);
   if (len == 0) return false;
   if (in_random_job && rand_mode_ == RandMode::kMap) {
-    // Continue only over blocks this pass has not used yet.
+    // Continue only over blocks this pass has not used yet, and with at
+    // least this direction's smallest block (else a random offset instead).
     if (pos % gran_ != 0) return false;
     const uint64_t b = pos / gran_;
     const uint64_t want = (len + gran_ - 1) / gran_;
     const uint64_t run = fs.map.FreeRun(b, want);
-    if (run == 0) return false;
-    if (run < want) len = run * gran_;
+    if (run < want) {
+      const uint64_t min = bs_[bd].min;
+      len = run * gran_ / min * min;
+      if (len == 0) return false;
+    }
     for (uint64_t i = 0; i < (len + gran_ - 1) / gran_; ++i) fs.map.Set(b + i);
   }
   ++fs.seq_ios;
@@ -609,41 +622,84 @@ uint64_t PatternImpl::SkewedBlock(FileState& fs, Ddir d) {
   }
 }
 
+// The random map's draw for block-size direction bd. The map's block is the
+// job's smallest block size (gran_); this direction's I/Os start at
+// multiples of its own smallest size `a` (a "slot": bs=4k,16k writes use
+// the 16k slots, fio's ba[ddir]) and are never shorter than it. A slot is
+// drawn uniformly; if none of its blocks is free, the first slot (scanning
+// forward, wrapping) that holds a free block is taken, so every I/O uses at
+// least one new block and a pass ends. The slot's blocks are then all marked,
+// used or not: a 16k write may cover 4k blocks a read already used in this
+// pass (I/Os of one direction never overlap each other). A longer I/O
+// (bsrange, bssplit) goes on past the slot only over free blocks, cut to a
+// multiple of `a`, as fio's mark_random_map does. With one block size (a ==
+// gran_) this is FindFree + Set: the same draws as IoPattern::FastStep.
+// Returns false when no block this direction can reach is free (a file tail
+// shorter than its slot: fio, too, ends the pass when an offset fails).
+bool PatternImpl::MapSlot(FileState& fs, int bd, uint64_t* off_out, uint64_t* len_out) {
+  const uint64_t a = fs.ralign[bd];  // == bs_[bd].min in map mode
+  if (fs.size < a) return false;     // this direction's bs is larger than the file
+  const uint64_t slots = (fs.size - a) / a + 1;
+  const uint64_t s0 = off_rng_.Below(slots);
+  const uint64_t b0 = s0 * a / gran_;  // the block holding the slot's first byte
+  uint64_t b = fs.map.FindFree(b0);
+  uint64_t s = s0;
+  if (b != b0) {
+    // The last block a slot reaches (a tail past the last slot is not).
+    const uint64_t reach = std::min(((slots - 1) * a + a - 1) / gran_, fs.blocks - 1);
+    if (b > reach) {
+      b = fs.map.FindFree(0);
+      if (b > reach) return false;
+    }
+    s = std::min(b * gran_ / a, slots - 1);
+  }
+  const uint64_t off = s * a;
+  uint64_t len = ChooseLen(bd, fs.size - off);  // >= a: the slot fits
+  const uint64_t first = off / gran_;
+  uint64_t last = (off + a - 1) / gran_;  // the slot's last block
+  if (len > a) {
+    // Past the slot, only over free blocks (none of them in the map's
+    // partial tail block).
+    const uint64_t want = (off + len - 1) / gran_ - last;
+    const uint64_t run = last + 1 < fs.blocks ? fs.map.FreeRun(last + 1, want) : 0;
+    if (run < want) {
+      const uint64_t free_end = (last + 1 + run) * gran_;
+      len = std::min(len, a + (free_end - std::min(free_end, off + a)) / a * a);
+    }
+    last = (off + len - 1) / gran_;
+  }
+  last = std::min(last, fs.blocks - 1);
+  for (uint64_t i = first; i <= last; ++i) fs.map.Set(i);
+  *off_out = off;
+  *len_out = len;
+  return true;
+}
+
 bool PatternImpl::TryRandom(FileState& fs, Ddir d, IoPlan* out) {
   const int bd = BsDir(d, true);
   uint64_t off, len;
   switch (rand_mode_) {
-    case RandMode::kMap: {
-      const uint64_t b = fs.map.FindFree(off_rng_.Below(fs.blocks));
-      off = b * gran_;
-      len = ChooseLen(bd, fs.size - off);
-      if (len == 0) len = gran_;  // this direction's bs does not fit: one block
-      if (len == gran_) {         // one block, and FindFree returned a free one
-        fs.map.Set(b);
-        break;
-      }
-      const uint64_t want = (len + gran_ - 1) / gran_;
-      const uint64_t run = fs.map.FreeRun(b, want);
-      if (run < want) len = run * gran_;  // stop before a used block, as fio does
-      for (uint64_t i = 0; i < run; ++i) fs.map.Set(b + i);
+    case RandMode::kMap:
+      if (!MapSlot(fs, bd, &off, &len)) return false;
       break;
-    }
     case RandMode::kLfsr: {
-      const uint64_t b = fs.lfsr.Next();
-      off = b * gran_;
+      // The register walks the map's blocks; a direction with larger
+      // blocks takes the one of its own that holds the block.
+      const uint64_t a = fs.ralign[bd];
+      off = fs.lfsr.Next() * gran_ / a * a;
       len = ChooseLen(bd, fs.size - off);
       if (len == 0) {
         // Near the end with a larger bs: move back so the block fits.
         len = ChooseLen(bd, fs.size);
         if (len == 0) return false;
-        off = (fs.size - len) / gran_ * gran_;
+        off = (fs.size - len) / a * a;
       }
       break;
     }
     case RandMode::kUniform: {
       len = ChooseLen(bd, fs.size);
       if (len == 0) return false;  // this direction's bs is larger than the file
-      const uint64_t a = Lcm(align_[bd], fs.block_align);
+      const uint64_t a = fs.ralign[bd];
       const uint64_t slots = len + a <= fs.size ? (fs.size - len) / a + 1 : 1;
       off = a * off_rng_.Below(slots);
       break;
@@ -652,7 +708,8 @@ bool PatternImpl::TryRandom(FileState& fs, Ddir d, IoPlan* out) {
       const uint64_t b = SkewedBlock(fs, d);
       len = ChooseLen(bd, fs.size);
       if (len == 0) return false;
-      off = std::min(b * gran_, (fs.size - len) / gran_ * gran_);
+      const uint64_t a = fs.ralign[bd];
+      off = std::min(b * gran_ / a * a, (fs.size - len) / a * a);
       break;
     }
   }

@@ -564,6 +564,158 @@ TEST(PatternOffsetsTest, PerDirectionBlockSizes) {
   }
 }
 
+// A mixed job whose directions have different block sizes (bs=4k,16k):
+// each direction's random offsets are multiples of its own smallest block
+// size and its I/Os never shorter than that (fio: ba[ddir] defaults to
+// min_bs[ddir]), in every random mode; the pass is size bytes.
+struct DirCheck {
+  uint64_t align[2];
+  uint64_t min[2];
+  uint64_t max[2];
+};
+void ExpectPerDirection(const std::vector<IoPlan>& v, uint64_t size, const DirCheck& c,
+                        const char* what) {
+  ASSERT_FALSE(v.empty()) << what;
+  uint64_t bytes = 0;
+  int n[2] = {0, 0};
+  for (const IoPlan& io : v) {
+    const int d = static_cast<int>(io.ddir);
+    ASSERT_LT(d, 2) << what;
+    ++n[d];
+    ASSERT_EQ(io.offset % c.align[d], 0u) << what << " ddir " << d << " offset " << io.offset;
+    ASSERT_GE(io.length, c.min[d]) << what << " ddir " << d << " offset " << io.offset;
+    ASSERT_LE(io.length, c.max[d]) << what;
+    ASSERT_EQ(io.length % c.min[d], 0u) << what;
+    ASSERT_LE(io.offset + io.length, size) << what;
+    bytes += io.length;
+  }
+  EXPECT_GT(n[0], 0) << what;
+  EXPECT_GT(n[1], 0) << what;
+  // A pass is size bytes: the I/O that reaches it is the last.
+  EXPECT_GE(bytes, size) << what;
+  EXPECT_LT(bytes - v.back().length, size) << what;
+}
+
+// I/Os of one direction in one pass never overlap (the random map).
+void ExpectNoOverlapWithin(const std::vector<IoPlan>& v, Ddir d) {
+  std::vector<std::pair<uint64_t, uint64_t>> r;
+  for (const IoPlan& io : v)
+    if (io.ddir == d) r.emplace_back(io.offset, io.offset + io.length);
+  std::sort(r.begin(), r.end());
+  for (size_t i = 1; i < r.size(); ++i)
+    ASSERT_LE(r[i - 1].second, r[i].first)
+        << "ddir " << static_cast<int>(d) << " at " << r[i].first;
+}
+
+TEST(PatternOffsetsTest, PerDirectionBlockSizesInEveryRandomMode) {
+  const uint64_t size = 2048 * kKi;
+  const DirCheck fixed{{4 * kKi, 16 * kKi}, {4 * kKi, 16 * kKi}, {4 * kKi, 16 * kKi}};
+  auto base = [] {
+    JobSpec job = MakeJob(RwMode::kRandRW);
+    job.rwmixread = 70;
+    job.bs[1] = {16 * kKi, 16 * kKi, {}};
+    return job;
+  };
+  {
+    JobSpec job = base();  // the random map
+    auto p = Make(job, {{0, size, 0}});
+    for (int pass = 0; pass < 3; ++pass) {
+      auto v = Pass(p.get());
+      ExpectPerDirection(v, size, fixed, "map");
+      ExpectNoOverlapWithin(v, Ddir::kRead);
+      ExpectNoOverlapWithin(v, Ddir::kWrite);
+      p->Reset();
+    }
+    // blockalign equal to each direction's bs keeps the map (fio does too).
+    job.blockalign[0] = 4 * kKi;
+    job.blockalign[1] = 16 * kKi;
+    auto v = Pass(Make(job, {{0, size, 0}}).get());
+    ExpectPerDirection(v, size, fixed, "blockalign=4k,16k");
+    ExpectNoOverlapWithin(v, Ddir::kRead);
+    ExpectNoOverlapWithin(v, Ddir::kWrite);
+  }
+  {
+    JobSpec job = base();
+    job.random_generator = RandomGenerator::kLfsr;
+    ExpectPerDirection(Pass(Make(job, {{0, size, 0}}).get()), size, fixed, "lfsr");
+  }
+  {
+    JobSpec job = base();
+    job.norandommap = true;
+    ExpectPerDirection(Pass(Make(job, {{0, size, 0}}).get()), size, fixed, "norandommap");
+  }
+  const DistType dists[] = {DistType::kZipf, DistType::kPareto, DistType::kNormal,
+                            DistType::kZoned};
+  const double params[] = {1.2, 0.2, 20, 0};
+  for (int i = 0; i < 4; ++i) {
+    JobSpec job = base();
+    job.random_distribution.type = dists[i];
+    job.random_distribution.param = params[i];
+    if (dists[i] == DistType::kZoned) {
+      job.random_distribution.zones[0] = {{60, 10, 0}, {30, 30, 0}, {10, 60, 0}};
+    }
+    ExpectPerDirection(Pass(Make(job, {{0, size, 0}}).get()), size, fixed, "distribution");
+  }
+  {
+    // blockalign set per direction: the write offsets follow it.
+    JobSpec job = base();
+    job.blockalign[0] = 4 * kKi;
+    job.blockalign[1] = 32 * kKi;
+    ExpectPerDirection(Pass(Make(job, {{0, size, 0}}).get()), size,
+                       {{4 * kKi, 32 * kKi}, {4 * kKi, 16 * kKi}, {4 * kKi, 16 * kKi}},
+                       "blockalign=4k,32k");
+  }
+}
+
+TEST(PatternOffsetsTest, PerDirectionRangesAndSplitsWithTheRandomMap) {
+  const uint64_t size = 2048 * kKi;
+  const DirCheck ranges{{4 * kKi, 16 * kKi}, {4 * kKi, 16 * kKi}, {8 * kKi, 32 * kKi}};
+  for (int split = 0; split < 2; ++split) {
+    JobSpec job = MakeJob(RwMode::kRandRW);
+    job.rwmixread = 70;
+    if (split) {
+      job.bs[0] = {4 * kKi, 8 * kKi, {{4 * kKi, 50}, {8 * kKi, 50}}};
+      job.bs[1] = {16 * kKi, 32 * kKi, {{16 * kKi, 50}, {32 * kKi, 50}}};
+    } else {
+      job.bs[0] = {4 * kKi, 8 * kKi, {}};
+      job.bs[1] = {16 * kKi, 32 * kKi, {}};
+    }
+    auto p = Make(job, {{0, size, 0}});
+    for (int pass = 0; pass < 3; ++pass) {
+      auto v = Pass(p.get());
+      ExpectPerDirection(v, size, ranges, split ? "bssplit" : "bsrange");
+      ExpectNoOverlapWithin(v, Ddir::kRead);
+      ExpectNoOverlapWithin(v, Ddir::kWrite);
+      std::set<uint64_t> wl;
+      for (const auto& io : v)
+        if (io.ddir == Ddir::kWrite) wl.insert(io.length);
+      EXPECT_EQ(wl, (std::set<uint64_t>{16 * kKi, 32 * kKi}));
+      p->Reset();
+    }
+  }
+}
+
+TEST(PatternOffsetsTest, APassEndsWhenNoSlotOfTheLargerBlockIsFree) {
+  // Writes of 16k on 2 MiB + 4k with 4k reads (rwmixread=0: writes only):
+  // the last 4k is no write's, so once every 16k slot is used the pass
+  // ends (it does not spin, nor issue a short write).
+  JobSpec job = MakeJob(RwMode::kRandRW);
+  job.rwmixread = 0;
+  job.bs[1] = {16 * kKi, 16 * kKi, {}};
+  auto p = Make(job, {{0, 2052 * kKi, 0}});
+  for (int pass = 0; pass < 2; ++pass) {
+    auto v = Pass(p.get());
+    ASSERT_EQ(v.size(), 128u);
+    for (const auto& io : v) {
+      EXPECT_EQ(io.ddir, Ddir::kWrite);
+      EXPECT_EQ(io.length, 16 * kKi);
+      EXPECT_EQ(io.offset % (16 * kKi), 0u);
+    }
+    ExpectNoOverlapWithin(v, Ddir::kWrite);
+    p->Reset();
+  }
+}
+
 TEST(PatternOffsetsTest, BsIsSeqRandUsesWriteSizesForRandomIos) {
   JobSpec job = MakeJob(RwMode::kRandRead);
   job.bs_is_seq_rand = true;
