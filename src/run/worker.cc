@@ -30,6 +30,15 @@ constexpr uint64_t kMsNs = 1000ull * 1000;
 // gap between entries of a dense log.
 constexpr uint64_t kReplaySpinNs = 100ull * 1000;
 
+// fio 3.33's do_io lets a random writer without a random map issue io_size
+// bytes (not size) before it returns: such a job's loop is io_size bytes,
+// its passes over the region inside a loop follow each other without a
+// drain, and loops x io_size bytes are issued in all.
+bool WritesIoSizePerLoop(const JobSpec& job) {
+  return job.io_size != 0 && !job.time_based && HasWrite(job.rw) && IsRandom(job.rw) &&
+         job.norandommap;
+}
+
 // fio's IO depth buckets: 1, 2, 4, 8, 16, 32, >=64.
 unsigned DepthBucket(uint64_t n) {
   if (n >= 64) return 6;
@@ -657,6 +666,7 @@ bool Worker::MorePasses() const {
   if (job_.fill_device) return false;
   if (job_.time_based) return true;
   if (io_total_ != 0 && issued_bytes_ >= io_total_) return false;
+  if (WritesIoSizePerLoop(job_) && io_total_ != 0) return true;  // to io_size x loops
   if (passes_ < std::max<uint64_t>(1, job_.loops)) return true;
   if (io_total_ == 0) return false;
   uint64_t moved = 0, max_bs = 0;
@@ -670,11 +680,26 @@ bool Worker::MorePasses() const {
 
 bool Worker::EndPass(IoPlan* plan) {
   ++passes_;
+  bool loop_end = true;
+  if (WritesIoSizePerLoop(job_)) {  // a loop is io_size bytes (its verify phase follows it)
+    loop_end = issued_bytes_ - loop_mark_bytes_ >= io_size_;
+    if (loop_end) loop_mark_bytes_ = issued_bytes_;
+  }
   const bool more = MorePasses();
   if (verifier_ != nullptr && VerifyAfterPass(more)) return false;
   if (!more) return false;
-  if (job_.unlink_each_loop && !job_.time_based) {
-    replace_files_ = true;  // Run() replaces the files once this pass has drained
+  // fio's do_io returns at the end of each loop after reaping every I/O in
+  // flight, and the next loop starts on an empty queue: its I/Os never
+  // overlap the last pass's (a random pass may pick an offset the previous
+  // one still has in flight) and the depth ramps up again (loops=8 over 64
+  // blocks at iodepth=64: 1=1.56% ... 32=50%, >=64=1.56%). time_based jobs
+  // wrap inside do_io instead (the file is reset in place) and keep the
+  // queue full, except a sequential job over several files: all of them
+  // done ends fio's do_io there too. Run() starts the next pass once the
+  // queue is empty (StartDrainedPass); with nothing in flight, at once.
+  const bool drains = loop_end && (!job_.time_based || (!IsRandom(job_.rw) && files_.size() > 1));
+  if ((drains && free_n_ != depth_) || (loop_end && job_.unlink_each_loop && !job_.time_based)) {
+    pass_drain_ = true;
     return false;
   }
   ResetPattern();
@@ -695,8 +720,23 @@ void Worker::InvalidateForPass() {
   }
 }
 
-bool Worker::ReplaceFilesForNextLoop() {
-  replace_files_ = false;
+bool Worker::StartDrainedPass() {
+  pass_drain_ = false;
+  // What completed while draining counts, as in fio, whose keep_running
+  // asks once do_io has reaped: an io_size job may need no other pass now.
+  if (!MorePasses()) return false;
+  if (job_.unlink_each_loop && !job_.time_based) {
+    if (!ReplaceFiles()) return false;
+  } else {
+    InvalidateForPass();
+  }
+  ResetPattern();
+  no_more_ = false;
+  UpdateFastPrepare();
+  return true;
+}
+
+bool Worker::ReplaceFiles() {
   for (size_t i = 0; i < files_.size(); ++i) {
     const TargetFile& t = targets_[i];
     if (t.diskless || t.is_block_device || t.is_char_device) continue;
@@ -718,9 +758,6 @@ bool Worker::ReplaceFilesForNextLoop() {
     files_[i].fd = *fd;
     (void)AdviseTarget(*fd, t, job_);  // as at the first open; a refusal there already failed
   }
-  ResetPattern();
-  no_more_ = false;
-  UpdateFastPrepare();
   return true;
 }
 
@@ -1550,8 +1587,10 @@ void Worker::Run() {
     if (committed_ == 0) {
       if (requeue_n_ > 0) continue;
       if (free_n_ == depth_ && (stopping_ || no_more_)) {
+        // A pass that ended with I/O in flight: the next one starts now
+        // (before any verify phase: EndPass asked the verifier already).
+        if (pass_drain_ && !stopping_ && error_ == 0 && StartDrainedPass()) continue;
         if (verifier_ != nullptr && !stopping_ && VerifyPhaseStep()) continue;
-        if (replace_files_ && !stopping_ && error_ == 0 && ReplaceFilesForNextLoop()) continue;
         break;
       }
       if (free_n_ != depth_ && uncommitted_n_ == 0 && VerifyWaitChecks())

@@ -199,10 +199,14 @@ class Worker {
   // cached pages again, as fio does when it wraps or reopens a file.
   void InvalidateForPass();
   bool MorePasses() const;
-  // unlink_each_loop: once a pass has drained, closes, unlinks and reopens
-  // the job's files and starts the next pass. False (error_ set) when a file
-  // cannot be reopened (a reading job: fio fails with ENOENT too).
-  bool ReplaceFilesForNextLoop();
+  // Once a pass that ended with I/O in flight has drained (pass_drain_):
+  // starts the next pass, if MorePasses() still says so. False when it does
+  // not, or (error_ set) when unlink_each_loop cannot reopen a file.
+  bool StartDrainedPass();
+  // unlink_each_loop: closes, unlinks and reopens the job's files. False
+  // (error_ set) when a file cannot be reopened (a reading job: fio fails
+  // with ENOENT too).
+  bool ReplaceFiles();
   void Complete(IoRequest* req, uint64_t now);
   // Complete() for the common case (a full read/write/trim transfer, no
   // verify), inlined into the loop; anything else goes to Complete().
@@ -413,7 +417,7 @@ class Worker {
   // Why the job failed outside any I/O (exec_prerun, unlink_each_loop's
   // reopen): the result's error message; "" for I/O errors (first_error).
   std::string job_error_;
-  bool replace_files_ = false;  // unlink_each_loop: a pass ended; replace the files when drained
+  bool pass_drain_ = false;  // a pass ended; the next starts once nothing is in flight
   bool has_pending_plan_ = false;
   bool lookahead_plan_ = false;  // pending_plan_ came from the fsync look-ahead
   IoPlan pending_plan_{};
@@ -449,8 +453,9 @@ class Worker {
   uint64_t io_size_ = 0;         // io_size, or size= capping filesize= files (0: none)
   uint64_t io_total_ = 0;        // io_size_ x loops (0: no io_size_, or time_based)
   uint64_t passes_ = 0;
-  uint64_t pass_draws_ = 0;     // pattern_->Next calls in this pass (PatternNext)
-  uint64_t replay_budget_ = 0;  // of them, what the verify phase's replay may still draw
+  uint64_t loop_mark_bytes_ = 0;  // issued_bytes_ when the loop began (WritesIoSizePerLoop)
+  uint64_t pass_draws_ = 0;       // pattern_->Next calls in this pass (PatternNext)
+  uint64_t replay_budget_ = 0;    // of them, what the verify phase's replay may still draw
   // verify_only: bytes of the plan the writer issued (io_size), still to replay.
   uint64_t replay_bytes_left_ = UINT64_MAX;
   uint64_t eof_reads_ = 0;  // random reads that found the end of the file

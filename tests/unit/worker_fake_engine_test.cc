@@ -125,6 +125,96 @@ TEST(WorkerFakeEngineTest, FullQueueStaysAtIodepthReapingOneAtATime) {
   EXPECT_LT(ja.stats.depth.depth[4], kN - 15);
 }
 
+// loops: each pass ends by reaping everything in flight (fio's do_io
+// returns per loop and its cleanup reaps what is left in one call), so the
+// next pass ramps up from depth 1 again and never overlaps the previous
+// one's I/O. 4 passes of 64 I/Os at iodepth=16: per pass 1, 2, 4, 8 and 49
+// I/Os in the buckets 1, 2-3, 4-7, 8-15, 16-31 (fio 3.33 on loops=8 size=256k
+// iodepth=64: 1=1.56 2=3.125 ... 32=50 >=64=1.56), and 64 - 14 reap calls.
+// (The worker used to go straight on with the next pass: 1, 2, 4, 8, 241.)
+TEST(WorkerFakeEngineTest, LoopsDrainTheQueueBetweenPassesAsFio) {
+  for (RwMode rw : {RwMode::kRead, RwMode::kRandRead}) {
+    JobSpec job = TestJob("fake", rw, kWorkerBs, 64 * kWorkerBs);
+    job.iodepth = 16;
+    job.loops = 4;
+    FakeRun fr = RunFake(job, FakeScript{});
+    const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+    EXPECT_EQ(jr.error, 0) << jr.error_message;
+    EXPECT_EQ(jr.stats.dir[0].ios, 256u);
+    const auto& d = jr.stats.depth;
+    EXPECT_EQ(d.depth[0], 4u);
+    EXPECT_EQ(d.depth[1], 8u);
+    EXPECT_EQ(d.depth[2], 16u);
+    EXPECT_EQ(d.depth[3], 32u);
+    EXPECT_EQ(d.depth[4], 196u);
+    EXPECT_EQ(d.depth[5], 0u);
+    EXPECT_EQ(d.complete_events, 4 * (64u - 14));
+    EXPECT_EQ(fr.ledger->overlaps, 0u);  // no pass reads a block the last one has in flight
+    EXPECT_EQ(fr.ledger->protocol_errors, 0u);
+  }
+}
+
+// An io_size job asks for another pass once the last one has drained, as
+// fio's keep_running does after do_io: what completed meanwhile counts.
+TEST(WorkerFakeEngineTest, IoSizeBeyondSizeDrainsEachPass) {
+  JobSpec job = TestJob("fake", RwMode::kRead, kWorkerBs, 64 * kWorkerBs);
+  job.iodepth = 16;
+  job.io_size = 160 * kWorkerBs;  // 2.5 passes
+  FakeRun fr = RunFake(job, FakeScript{});
+  const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_EQ(jr.stats.dir[0].ios, 160u);
+  EXPECT_EQ(jr.stats.depth.depth[0], 3u);  // three passes, each from depth 1
+  EXPECT_EQ(fr.ledger->protocol_errors, 0u);
+
+  // A random writer without a random map is the exception: fio's do_io
+  // writes io_size before it returns, so its passes within io_size follow
+  // each other without a drain, and each of `loops` writes io_size (fio 3.33
+  // with size=256k io_size=1m loops=2: 512 writes, >=64=75.39%).
+  job.rw = RwMode::kRandWrite;
+  job.norandommap = true;
+  for (uint32_t loops = 1; loops <= 2; ++loops) {
+    job.loops = loops;
+    FakeRun w = RunFake(job, FakeScript{});
+    const JobResult& jw = w.result.groups.at(0).jobs.at(0);
+    EXPECT_EQ(jw.error, 0) << jw.error_message;
+    EXPECT_EQ(jw.stats.dir[1].ios, 160u * loops);
+    EXPECT_EQ(jw.stats.depth.depth[0], loops);  // one ramp per loop
+    EXPECT_EQ(w.ledger->protocol_errors, 0u);
+  }
+}
+
+// time_based wraps without draining, as fio's do_io does (it resets the
+// file in place): depth 1 only at the start. A sequential job over several
+// files is the exception in fio (all its files done ends do_io): every pass
+// starts from depth 1. Both counts follow from the I/Os issued, whatever
+// the runtime allowed.
+TEST(WorkerFakeEngineTest, TimeBasedDrainsOnlyWhereFioDoes) {
+  struct Case {
+    RwMode rw;
+    uint32_t nrfiles;
+    bool drains;
+  } cases[] = {{RwMode::kRead, 1, false},
+               {RwMode::kRandRead, 1, false},
+               {RwMode::kRandRead, 2, false},
+               {RwMode::kRead, 2, true}};
+  for (const Case& c : cases) {
+    JobSpec job = TestJob("fake", c.rw, kWorkerBs, 64 * kWorkerBs);
+    job.iodepth = 16;
+    job.nrfiles = c.nrfiles;
+    job.time_based = true;
+    job.runtime_ns = 20'000'000;
+    FakeRun fr = RunFake(job, FakeScript{});
+    const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+    EXPECT_EQ(jr.error, 0) << jr.error_message;
+    const uint64_t issued = jr.stats.issued[0];
+    if (issued <= 128) GTEST_SKIP() << "fewer than two passes ran in 20 ms";
+    EXPECT_EQ(jr.stats.depth.depth[0], c.drains ? (issued + 63) / 64 : 1u)
+        << "rw " << static_cast<int>(c.rw) << " nrfiles " << c.nrfiles;
+    EXPECT_EQ(fr.ledger->protocol_errors, 0u);
+  }
+}
+
 // read_iolog timing on a device slower than the log: each entry goes out
 // when its delay has passed, with the earlier ones still in flight. The
 // worker used to block for a completion whenever the next entry was not due,
