@@ -82,7 +82,7 @@ std::string DiskIntent(const JobSpec& job, const std::vector<std::string>& paths
 
 bool Matches(const JobSpec& job, const std::vector<std::string>& paths, const std::string& t) {
   if (t.empty()) return false;
-  if (!job.directory.empty() && t == job.directory.substr(0, job.directory.find(':'))) return true;
+  if (!job.directory.empty() && t == JobDirectories(job).front()) return true;
   std::string dir = t;
   if (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   for (const auto& p : paths) {

@@ -19,14 +19,24 @@ std::string JoinDir(const std::string& dir, const std::string& name) {
 
 }  // namespace
 
-std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum) {
-  std::vector<std::string> dirs;
-  for (size_t b = 0;;) {
-    const size_t e = job.directory.find(':', b);
-    dirs.push_back(job.directory.substr(b, e == std::string::npos ? std::string::npos : e - b));
-    if (e == std::string::npos) break;
-    b = e + 1;
+std::vector<std::string> JobDirectories(const JobSpec& job) {
+  std::vector<std::string> dirs(1);
+  const std::string& d = job.directory;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (d[i] == '\\' && i + 1 < d.size() && d[i + 1] == ':') {
+      dirs.back() += ':';
+      ++i;
+    } else if (d[i] == ':') {
+      dirs.emplace_back();
+    } else {
+      dirs.back() += d[i];
+    }
   }
+  return dirs;
+}
+
+std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum) {
+  const std::vector<std::string> dirs = JobDirectories(job);
   const std::string& dir = job.filenames.empty() && jobnum >= 0
                                ? dirs[static_cast<size_t>(jobnum) % dirs.size()]
                                : dirs.front();

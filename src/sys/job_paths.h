@@ -8,7 +8,7 @@
 //                          $jobnum, $filenum substituted; $clientuid is empty
 //                          outside fio's client/server mode, as fio), in directory=
 //                          (a:b:c: one per clone, round-robin by clone
-//                          number, as fio)
+//                          number, as fio; '\:' for a literal colon)
 // Thread-safety: pure functions.
 #pragma once
 
@@ -18,6 +18,10 @@
 #include "iobench/job.h"
 
 namespace iobench::sys {
+
+// directory= split on ':' ("\:" is a literal colon, as in filename= and
+// fio): one entry, "", when directory= is not set.
+std::vector<std::string> JobDirectories(const JobSpec& job);
 
 // Paths of clone `jobnum` (jobnum < 0: the first directory).
 std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum);

@@ -48,6 +48,17 @@ TEST(RunTargetTest, DirectoryListRoundRobin) {
   EXPECT_EQ(TargetPaths(j, 1), (std::vector<std::string>{"/d1/f"}));
 }
 
+// directory= escapes ':' as filename= does ("d1\:x" is the directory
+// "d1:x"); fio 3.33 writes d1:x/a.0.0.
+TEST(RunTargetTest, DirectoryEscapedColon) {
+  JobSpec j = TestJob("job", RwMode::kRead, 4096, 1 << 20);
+  j.directory = "/d1\\:x:/d2";
+  EXPECT_EQ(TargetPaths(j, 0), (std::vector<std::string>{"/d1:x/job.0.0"}));
+  EXPECT_EQ(TargetPaths(j, 1), (std::vector<std::string>{"/d2/job.1.0"}));
+  j.directory = "/d1\\:x";
+  EXPECT_EQ(TargetPaths(j, 1), (std::vector<std::string>{"/d1:x/job.1.0"}));
+}
+
 TEST(RunTargetTest, SizesRegionsAndOffsetIncrement) {
   JobSpec j = TestJob("job", RwMode::kRead, 4096, 1 << 20);
   j.filenames = {"x", "y"};
