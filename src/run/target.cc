@@ -43,6 +43,56 @@ uint64_t DrawFileSize(const JobSpec& job, uint64_t* rng, uint64_t min_bs) {
   return std::max(size, min_bs);
 }
 
+// Under /dev only /dev/shm holds files: elsewhere a missing name is a
+// device that is not there, never a file or directory to create.
+bool UnderDev(const std::string& path) {
+  return path.rfind("/dev/", 0) == 0 && path.rfind("/dev/shm/", 0) != 0;
+}
+
+// Creates the missing directories above `path` (mode 0700, as fio), as fio
+// does for a filename= or filename_format= with a path ("a/b/c/$jobnum":
+// a, a/b and a/b/c). A component that exists is left alone; one that is a
+// file makes the open that follows fail with ENOTDIR.
+Status MakeParentDirs(const JobSpec& job, const std::string& path) {
+  if (UnderDev(path))
+    return Status::NotFound(JobLabel(job) + ": " + path +
+                            " is under /dev: not creating its directory");
+  for (size_t slash = path.find('/', 1); slash != std::string::npos;
+       slash = path.find('/', slash + 1)) {
+    if (path[slash - 1] == '/') continue;  // "a//b"
+    const std::string dir = path.substr(0, slash);
+    if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+      return ErrnoStatus(JobLabel(job) + ": create directory " + dir + " for " + path);
+  }
+  return Status::Ok();
+}
+
+// open(2) with O_CREAT in `flags`; a missing parent directory is created
+// (as fio) and the open tried again. Costs nothing when the directory is
+// there. Returns the fd, or -1 with errno set.
+int OpenCreating(const JobSpec& job, const std::string& path, int flags, Status* dir_error) {
+  int fd = open(path.c_str(), flags, 0644);
+  if (fd >= 0 || errno != ENOENT || (flags & O_CREAT) == 0 || !job.allow_file_create) return fd;
+  if (Status st = MakeParentDirs(job, path); !st.ok()) {
+    *dir_error = std::move(st);
+    errno = ENOENT;
+    return -1;
+  }
+  return open(path.c_str(), flags, 0644);
+}
+
+// The nearest directory above `path` that exists ("." for a bare name).
+std::string ExistingParent(const std::string& path) {
+  std::string dir = path;
+  for (;;) {
+    const size_t slash = dir.rfind('/');
+    if (slash == std::string::npos) return ".";
+    dir = slash == 0 ? "/" : dir.substr(0, slash);
+    struct stat st {};
+    if (dir == "/" || stat(dir.c_str(), &st) == 0) return dir;
+  }
+}
+
 }  // namespace
 
 uint64_t SmallestBs(const JobSpec& job) {
@@ -84,6 +134,16 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
   // randrepeat), in its own stream so it moves no offset.
   uint64_t size_rng =
       prng::MixSeed(DeriveSeed(job, static_cast<uint32_t>(jobnum)), kFileSizeStream);
+  // As fio (which refuses the option): each directory= must exist. Only the
+  // directories inside a file's name are created, at layout.
+  if (!diskless && !job.directory.empty()) {
+    for (const std::string& dir : sys::JobDirectories(job)) {
+      struct stat st {};
+      if (stat(dir.c_str(), &st) != 0) return ErrnoStatus(JobLabel(job) + ": directory=" + dir);
+      if (!S_ISDIR(st.st_mode))
+        return Status::Invalid(JobLabel(job) + ": directory=" + dir + " is not a directory");
+    }
+  }
   std::vector<TargetFile> out;
   for (size_t i = 0; i < paths.size(); ++i) {
     TargetFile t;
@@ -137,7 +197,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         }
       } else if (errno != ENOENT) {
         return ErrnoStatus(JobLabel(job) + ": stat " + t.path);
-      } else if (t.path.rfind("/dev/", 0) == 0 && t.path.rfind("/dev/shm/", 0) != 0) {
+      } else if (UnderDev(t.path)) {
         // A missing name under /dev is a device that is not there, not a file to create.
         return Status::NotFound(JobLabel(job) + ": device " + t.path + " does not exist");
       }
@@ -159,9 +219,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       // fio sets the size "to something really large" and stops at ENOSPC;
       // the file as it is plus its filesystem's free space is as large as
       // it can get (and leaves a random write job a map it can allocate).
-      const std::string dir = t.path.find('/') == std::string::npos
-                                  ? std::string(".")
-                                  : t.path.substr(0, std::max<size_t>(t.path.rfind('/'), 1));
+      const std::string dir = ExistingParent(t.path);  // the layout creates the rest
       struct statvfs vfs;
       if (statvfs(dir.c_str(), &vfs) != 0)
         return ErrnoStatus(JobLabel(job) + ": fill_device: statvfs " + dir);
@@ -271,7 +329,9 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
 Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::atomic<int>* stop) {
   if (t.diskless || t.is_block_device || t.is_char_device || job.create_on_open) return uint64_t{0};
   if (t.exists && t.current_size >= t.needed_size) return uint64_t{0};
-  const int fd = open(t.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  Status dir_error;
+  const int fd = OpenCreating(job, t.path, O_WRONLY | O_CREAT | O_CLOEXEC, &dir_error);
+  if (!dir_error.ok()) return dir_error;
   if (fd < 0) return ErrnoStatus(JobLabel(job) + ": create " + t.path);
   FdCloser closer{fd};
   // fill_device: the writes grow the file until the filesystem is full; a
@@ -338,7 +398,9 @@ Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {
   if (job.sync) flags |= O_SYNC;
   if (job.dsync) flags |= O_DSYNC;
   if (job.create_on_open && job.allow_file_create && !t.is_block_device) flags |= O_CREAT;
-  const int fd = open(t.path.c_str(), flags, 0644);
+  Status dir_error;
+  const int fd = OpenCreating(job, t.path, flags, &dir_error);
+  if (!dir_error.ok()) return dir_error;
   if (fd < 0) {
     const int err = errno;
     if (err == EINVAL && job.direct)  // the filesystem refuses O_DIRECT

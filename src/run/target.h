@@ -36,7 +36,8 @@ struct TargetFile {
 using sys::TargetPaths;
 
 // Resolves clone `jobnum`'s targets: stats each path, sizes and regions
-// (size, filesize, size=N%, offset, offset=N%, offset_increment). Touches
+// (size, filesize, size=N%, offset, offset=N%, offset_increment), and
+// checks that each directory= exists (fio refuses it otherwise). Touches
 // nothing on disk. Errors name the job and the path.
 Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless);
 
@@ -49,7 +50,8 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t);
 
 // Creates or extends a regular file that is missing or shorter than
 // needed_size (never shrinks, never touches block devices), honouring
-// fallocate, overwrite and create_on_open. Writes data when the job reads or
+// fallocate, overwrite and create_on_open, and creates the missing
+// directories in its path (as fio). Writes data when the job reads or
 // overwrite=1, else only sizes the file. Returns the bytes laid out (0: none).
 // `stop` (optional, the run's stop-signal flag): checked between 1 MiB chunks;
 // when set the layout ends with Status::Code::kInterrupted.
@@ -57,7 +59,7 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t,
                             const std::atomic<int>* stop = nullptr);
 
 // Opens a target for the job (O_DIRECT, O_SYNC, O_DSYNC, O_CREAT for
-// create_on_open). Returns the fd.
+// create_on_open, which also creates missing directories). Returns the fd.
 Result<int> OpenTarget(const JobSpec& job, const TargetFile& t);
 
 // Drops the target's cached pages: posix_fadvise(DONTNEED) for files,
