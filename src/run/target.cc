@@ -272,6 +272,22 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                                " bytes)");
       fsize -= off;
     }
+    // size=N% is of the file or device, and ends at its end: as fio 3.33,
+    // N% of it, but no more than what is left after the offset, in whole
+    // blocks (100% is what is left, as it is). So a read never grows the
+    // file and a device region never runs past the device's end.
+    if (job.size == 0 && job.filesize_min == 0 && job.size_percent != 0 && !diskless) {
+      if (off >= t.current_size)
+        return Status::Invalid(
+            JobLabel(job) +
+            (job.file_append
+                 ? ": file_append=1 starts at the end of " + t.path + " (" +
+                       std::to_string(t.current_size) + " bytes): set size= for how much to append"
+                 : ": offset " + std::to_string(off) + " is beyond the end of " + t.path + " (" +
+                       std::to_string(t.current_size) + " bytes)"));
+      fsize = std::min(fsize, t.current_size - off);
+      if (job.size_percent != 100) fsize -= fsize % min_bs;
+    }
     // With filesize= the file is that big, as in fio: the region runs from
     // the offset to the file's end (size= then caps the job's bytes per
     // pass, in the worker), and the layout does not grow the file past it.

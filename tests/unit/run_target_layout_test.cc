@@ -1,6 +1,7 @@
 // ctest-labels: threads
 // Laying out targets as fio 3.33 does: the directories in a file's name,
-// directory= that must exist. The expected files are fio's on the same jobs.
+// directory= that must exist, size=N% that ends at the file's end. The
+// expected files and counts are fio's on the same jobs.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -116,6 +117,45 @@ TEST(TargetLayoutTest, MissingDirectoryOptionIsRefused) {
   EXPECT_EQ(r.status().message(), "job 'd': directory=" + dir / "file" + " is not a directory");
   // The null engine touches no disk: its directory is only a name.
   EXPECT_TRUE(ResolveTargets(j, 0, /*diskless=*/true).ok());
+}
+
+// size=N% of an existing file with an offset: N% of the file, but no more
+// than what is left after the offset, in whole blocks. fio 3.33 on a
+// 64 KiB file: offset=40k size=50% reads 6 blocks, offset=90% size=10% one;
+// the file is never grown.
+TEST(TargetLayoutTest, SizePercentEndsAtTheFileEnd) {
+  TempDir dir("/dev/shm");
+  const std::string file = dir / "p2";
+  struct Case {
+    uint64_t offset, offset_pct, pct, file_size, region, ios;
+  };
+  for (const Case& c : {Case{40 << 10, 0, 50, 65536, 24576, 6}, Case{0, 90, 10, 65536, 4096, 1},
+                        Case{0, 0, 50, 65536, 32768, 8},         // no offset: unchanged
+                        Case{4096, 0, 100, 66536, 62440, 15},    // 100%: what is left, as is
+                        Case{4096, 0, 99, 66536, 61440, 15}}) {  // else whole blocks
+    FillFile(file, c.file_size);
+    JobSpec j = LayoutJob("pct", RwMode::kRead, file, 0);
+    j.size_percent = static_cast<uint32_t>(c.pct);
+    j.offset = c.offset;
+    j.offset_percent = static_cast<uint32_t>(c.offset_pct);
+    auto t = ResolveTargets(j, 0, false);
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    EXPECT_EQ((*t)[0].region_size, c.region) << c.pct << "% at " << c.offset;
+    EXPECT_LE((*t)[0].needed_size, c.file_size);
+    auto r = RunJobs({j}, {});
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(LayoutIos(*r, 0), c.ios) << c.pct << "% at " << c.offset;
+    EXPECT_EQ(fs::file_size(file), c.file_size);
+  }
+  // An offset at or past the end leaves nothing to do.
+  FillFile(file, 65536);
+  JobSpec j = LayoutJob("pct", RwMode::kRead, file, 0);
+  j.size_percent = 50;
+  j.offset = 65536;
+  auto t = ResolveTargets(j, 0, false);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(),
+            "job 'pct': offset 65536 is beyond the end of " + file + " (65536 bytes)");
 }
 
 }  // namespace

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# size=N% with an offset on a block device (root: a 16 MiB loop device over
+# a file): the region ends at the device's end, as in fio 3.33, instead of
+# being refused as "beyond the end". offset=90% size=10% bs=64k reads the
+# 25 blocks up to the end. A read job leaves the device's bytes unchanged.
+# $1: iobench binary, $2: source dir. Exit 77: skip (not root, no losetup).
+set -u
+bin=$(readlink -f "$1")
+src=$2
+[ -x "$bin" ] || { echo "SKIP: no binary"; exit 77; }
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (loop device)"; exit 77; }
+for t in losetup python3 sha256sum; do
+  command -v $t >/dev/null || { echo "SKIP: needs $t"; exit 77; }
+done
+. "$src/tests/e2e/fio_side.bash"
+
+work=$(mktemp -d /var/tmp/iobench-pctdev.XXXXXX)
+loop=""
+cleanup() {
+  [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fails=0
+fail() {
+  echo "FAIL: $*"
+  fails=$((fails + 1))
+}
+
+python3 -c "
+import os
+with open('$work/img', 'wb') as f:
+    f.write(os.urandom(16 << 20))"
+loop=$(losetup -f --show "$work/img" 2>/dev/null) || { loop=""; echo "SKIP: no loop device"; exit 77; }
+before=$(sha256sum "$loop" | cut -d' ' -f1)
+
+while IFS='|' read -r opts want; do
+  got=$(job_counts "$work/err" "$bin" --name=d --ioengine=psync --rw=read --filename="$loop" $opts)
+  [ "$got" = "$want" ] || fail "iobench $opts: got '$got', want '$want': $(cat "$work/err")"
+  if fio_side; then
+    f=$(job_counts "$work/err" fio --name=d --ioengine=psync --rw=read --filename="$loop" $opts)
+    [ "$got" = "$f" ] || fail "$opts: iobench '$got', fio '$f'"
+  fi
+done <<'EOF'
+--bs=64k --offset=90% --size=10%|0 25 1638400 0 0 0
+--bs=4k --offset=12m --size=50%|0 1024 4194304 0 0 0
+--bs=4k --offset=4k --size=100%|0 4095 16773120 0 0 0
+--bs=64k --size=10%|0 25 1638400 0 0 0
+EOF
+
+[ "$(sha256sum "$loop" | cut -d' ' -f1)" = "$before" ] || fail "the device's bytes changed"
+[ $fails = 0 ] || exit 1
+echo "size percent on a device: ok"
