@@ -355,7 +355,6 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::
   if (job.fill_device) return uint64_t{0};
   const uint64_t from = t.exists ? t.current_size : 0;
   const uint64_t len = t.needed_size - from;
-  const off_t need = static_cast<off_t>(t.needed_size);
   switch (job.fallocate) {
     case FallocateMode::kNative:
       // Best effort, as fio: a filesystem without fallocate still gets written.
@@ -369,14 +368,21 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::
       (void)fallocate(fd, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(from), static_cast<off_t>(len));
       break;
     case FallocateMode::kTruncate:
+      if (ftruncate(fd, static_cast<off_t>(t.needed_size)) < 0)
+        return ErrnoStatus(JobLabel(job) + ": ftruncate " + t.path);
+      break;
     case FallocateMode::kNone:
       break;
   }
-  const bool write_data = HasRead(job.rw) || job.overwrite || job.verify.type != VerifyType::kNone;
-  if (!write_data) {
-    if (ftruncate(fd, need) < 0) return ErrnoStatus(JobLabel(job) + ": ftruncate " + t.path);
-    return len;
-  }
+  // As fio: the file gets data when the job reads it, overwrite=1, or the
+  // engine cannot extend a file (mmap maps it whole at open); iobench also
+  // writes it for verify. Otherwise the job's own writes fill it, and its
+  // size is what the fallocate mode made it: nothing grows it for none or
+  // keep (fio ftruncates only for fallocate=truncate), so the file ends
+  // where the writes ended.
+  const bool write_data = HasRead(job.rw) || job.overwrite ||
+                          job.verify.type != VerifyType::kNone || job.ioengine == "mmap";
+  if (!write_data) return len;
   constexpr uint64_t kChunk = 1 << 20;
   std::unique_ptr<uint8_t[]> buf(new uint8_t[kChunk]);
   uint64_t x = 0x2545F4914F6CDD1Dull ^ t.needed_size;

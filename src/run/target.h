@@ -51,8 +51,11 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t);
 // Creates or extends a regular file that is missing or shorter than
 // needed_size (never shrinks, never touches block devices), honouring
 // fallocate, overwrite and create_on_open, and creates the missing
-// directories in its path (as fio). Writes data when the job reads or
-// overwrite=1, else only sizes the file. Returns the bytes laid out (0: none).
+// directories in its path (as fio). Writes data when the job reads,
+// overwrite=1, verify or ioengine=mmap; otherwise only the fallocate mode
+// acts (native, posix: allocate to needed_size; truncate: ftruncate; keep:
+// allocate without changing the size; none: nothing), as fio, and the job's
+// writes grow the file. Returns the bytes laid out (0: none).
 // `stop` (optional, the run's stop-signal flag): checked between 1 MiB chunks;
 // when set the layout ends with Status::Code::kInterrupted.
 Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t,

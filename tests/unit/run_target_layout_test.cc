@@ -1,7 +1,8 @@
 // ctest-labels: threads
 // Laying out targets as fio 3.33 does: the directories in a file's name,
-// directory= that must exist, size=N% that ends at the file's end. The
-// expected files and counts are fio's on the same jobs.
+// directory= that must exist, size=N% that ends at the file's end, and what
+// each fallocate mode leaves for a job that only writes. The expected sizes
+// and counts are fio's on the same jobs.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -156,6 +157,61 @@ TEST(TargetLayoutTest, SizePercentEndsAtTheFileEnd) {
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().message(),
             "job 'pct': offset 65536 is beyond the end of " + file + " (65536 bytes)");
+}
+
+// A job that only writes: the file is laid out by the fallocate mode alone
+// and grows with the job's writes. fio 3.33, size=64k number_ios=2 bs=4k:
+// none and keep leave 8 KiB, truncate, native and posix 64 KiB. (iobench
+// used to ftruncate to 64 KiB in every mode.)
+TEST(TargetLayoutTest, FallocateModesOfAWriteOnlyJob) {
+  for (const char* base : {"/dev/shm", "/var/tmp"}) {
+    TempDir dir(base);
+    struct Case {
+      FallocateMode mode;
+      uint64_t size;
+    };
+    for (const Case& c :
+         {Case{FallocateMode::kNone, 8192}, Case{FallocateMode::kKeep, 8192},
+          Case{FallocateMode::kTruncate, 65536}, Case{FallocateMode::kNative, 65536},
+          Case{FallocateMode::kPosix, 65536}}) {
+      const std::string file = dir / ("f" + std::to_string(static_cast<int>(c.mode)));
+      JobSpec j = LayoutJob("w", RwMode::kWrite, file, 64 << 10);
+      j.fallocate = c.mode;
+      j.number_ios = 2;
+      auto r = RunJobs({j}, {});
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      EXPECT_EQ(LayoutIos(*r, 1), 2u);
+      EXPECT_EQ(fs::file_size(file), c.size) << base << " mode " << static_cast<int>(c.mode);
+    }
+  }
+}
+
+// A reader still gets a file full of data whatever the mode (fio lays it
+// out with writes), and so does the mmap engine, which maps the file whole
+// at open (fio lays it out for writers too).
+TEST(TargetLayoutTest, ReadersAndMmapGetTheWholeFile) {
+  TempDir dir("/dev/shm");
+  for (FallocateMode mode : {FallocateMode::kNone, FallocateMode::kKeep}) {
+    const std::string file = dir / ("r" + std::to_string(static_cast<int>(mode)));
+    JobSpec j = LayoutJob("r", RwMode::kRead, file, 64 << 10);
+    j.fallocate = mode;
+    auto r = RunJobs({j}, {});
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(LayoutIos(*r, 0), 16u);
+    struct stat st {};
+    ASSERT_EQ(stat(file.c_str(), &st), 0);
+    EXPECT_EQ(st.st_size, 64 << 10);
+    EXPECT_GE(st.st_blocks * 512, 64 << 10);  // data, not a hole
+  }
+  const std::string file = dir / "m";
+  JobSpec j = LayoutJob("m", RwMode::kWrite, file, 64 << 10);
+  j.ioengine = "mmap";
+  j.fallocate = FallocateMode::kNone;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->groups[0].jobs[0].error, 0);
+  EXPECT_EQ(LayoutIos(*r, 1), 16u);
+  EXPECT_EQ(fs::file_size(file), 64u << 10);
 }
 
 }  // namespace

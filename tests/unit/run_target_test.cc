@@ -291,13 +291,14 @@ TEST(RunTargetTest, LayoutCreatesExtendsNeverShrinks) {
   EXPECT_TRUE(r->groups[0].jobs[0].notes.empty());
 }
 
+// fallocate=truncate: the layout only ftruncates a writer's file (fio).
 TEST(RunTargetTest, WriteJobSizesTheFileWithoutWritingIt) {
   TempDir dir("/var/tmp");
   const std::string file = dir.path() + "/w";
   JobSpec j = TestJob("w", RwMode::kWrite, 4096, 1 << 20);
   j.ioengine = "psync";
   j.filenames = {file};
-  j.fallocate = FallocateMode::kNone;
+  j.fallocate = FallocateMode::kTruncate;
   j.number_ios = 1;
   auto r = RunJobs({j}, {});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
