@@ -242,8 +242,12 @@ TEST(WorkerFakeEngineTest, ReplayIssuesOnTimeWhileIoIsInFlight) {
   EXPECT_EQ(jr.error, 0) << jr.error_message;
   EXPECT_EQ(jr.stats.dir[0].ios, 8u);
   EXPECT_EQ(fr.ledger->protocol_errors, 0u);
-  EXPECT_EQ(fr.ledger->max_in_kernel, 8u);           // all eight out before any completed
-  EXPECT_GE(fr.ledger->timed_waits, 7u);             // a wait before each of the next seven
+  EXPECT_EQ(fr.ledger->max_in_kernel, 8u);  // all eight out before any completed
+  // A wait before each of the next seven entries that is not due yet: on a
+  // loaded machine the thread may come back after an entry fell due and
+  // issue it without waiting, so only "some, at most seven" is certain.
+  EXPECT_GE(fr.ledger->timed_waits, 1u);
+  EXPECT_LE(fr.ledger->timed_waits, 7u);
   EXPECT_LE(fr.ledger->max_timeout_ns, 2'000'000u);  // never longer than an entry's delay
   EXPECT_GT(fr.ledger->max_timeout_ns, 0u);
 }
