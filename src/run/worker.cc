@@ -359,6 +359,7 @@ Status Worker::Setup() {
     AddNote("number_ios is ignored with time_based (as fio): the job runs for its runtime");
   for (const std::string& n : job_.parse_notes) AddNote(n);
   if (job_.create_only) ios_left_ = 0;  // the files are laid out; that was the job
+  ios_limit_ = ios_left_;
   if (!job_.create_only) IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
   nfiles_ = static_cast<uint32_t>(files_.size());
   if (job_.latency_target_ns != 0) lat_search_ = std::make_unique<DepthSearch>(job_);
@@ -458,6 +459,9 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
         p.lat = LatStat();
         p.hist = Histogram();
       }
+    // fio's number_ios counts the I/Os issued since its stats were reset:
+    // the ramp's do not count.
+    if (!restart) ios_left_ = ios_limit_;
   }
   sync_done_ = 0;
   next_event_ns_ = 0;  // CheckTime recomputes what is due next
@@ -1523,7 +1527,10 @@ void Worker::Run() {
   think_last_ns_ = start_ns_;
   live_.state.store(job_.ramp_time_ns ? job_state::kRamp : StateLetter(job_),
                     std::memory_order_relaxed);
-  if (job_.ramp_time_ns == 0) BeginMeasuring(start_ns_);
+  if (job_.ramp_time_ns == 0)
+    BeginMeasuring(start_ns_);
+  else  // a job that ends within its ramp reports the ramp (fio): CPU from here
+    ru_start_ = HelperCpuSampler::ThreadCpuNow();
   if (verifier_ != nullptr && job_.verify.verify_only && HasWrite(job_.rw)) StartVerifyPhase();
 
   while (true) {
@@ -1642,10 +1649,10 @@ void Worker::Run() {
   const uint64_t end = NowNs();
   FoldDerived(&ts_);
   if (ctl_->helper_sampler != nullptr) ctl_->helper_sampler->SampleNow();
-  if (!measuring_) {  // stopped during ramp: nothing measured
-    measure_start_ns_ = end;
-    ru_start_ = HelperCpuSampler::ThreadCpuNow();
-  }
+  // Ended within its ramp (size reached, exitall, Ctrl-C): fio never reset
+  // its stats, so it reports the ramp's I/O over the time since the start
+  // (100 I/Os at rate_iops=200 in a 2 s ramp: 496 ms, not 1 ms).
+  if (!measuring_) measure_start_ns_ = start_ns_ != 0 ? start_ns_ : end;
   ts_.cpu = CpuSince(ru_start_, HelperCpuSampler::ThreadCpuNow());
   const uint64_t runtime_ns = end - measure_start_ns_;
   for (int d = 0; d < kNumDdirs; ++d)

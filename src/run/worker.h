@@ -434,11 +434,12 @@ class Worker {
   uint64_t sample_ios_[kNumDdirs] = {0, 0, 0};
   bool sample_dir_[kNumDdirs] = {false, false, false};
 
-  uint64_t ios_left_ = UINT64_MAX;  // number_ios still to issue (UINT64_MAX: no limit)
-  uint64_t next_event_ns_ = 0;      // CheckTime: the next time CheckTimeSlow is due
-  bool fast_prepare_ = false;       // PrepareFast may run (see UpdateFastPrepare)
-  uint32_t nfiles_ = 0;             // files_.size(), for the per-I/O contract check
-  bool fast_eligible_ = false;      // the job has none of the slow-path features
+  uint64_t ios_left_ = UINT64_MAX;   // number_ios still to issue (UINT64_MAX: no limit)
+  uint64_t ios_limit_ = UINT64_MAX;  // its start value: the count restarts after a ramp (fio)
+  uint64_t next_event_ns_ = 0;       // CheckTime: the next time CheckTimeSlow is due
+  bool fast_prepare_ = false;        // PrepareFast may run (see UpdateFastPrepare)
+  uint32_t nfiles_ = 0;              // files_.size(), for the per-I/O contract check
+  bool fast_eligible_ = false;       // the job has none of the slow-path features
   // Sync engine: I/Os completed inside Queue since measuring began; each is
   // one depth-1 submit and one 1-I/O completion (FoldDerived).
   uint64_t sync_done_ = 0;

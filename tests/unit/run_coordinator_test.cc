@@ -614,6 +614,33 @@ TEST(RunCoordinatorTest, RampIsNotMeasured) {
   EXPECT_LT(jr.stats.dir[0].bw_samples[0].t_ms, 1000u);
 }
 
+// A job whose size is done within its ramp reports the ramp's I/O over the
+// time since it started, as fio (its stats were never reset): 20 I/Os at
+// rate_iops=1000 take at least 19 ms, where iobench printed 1 ms (20k IOPS).
+TEST(RunCoordinatorTest, JobEndingInItsRampReportsTheRamp) {
+  JobSpec j = NullJob("in-ramp", RwMode::kRead, 4096, 20 * 4096);
+  j.ramp_time_ns = 60ull * 1000 * 1000 * 1000;
+  j.rate_iops[0] = 1000;
+  RunResult r = MustRun({j});
+  const JobResult& jr = r.groups[0].jobs[0];
+  EXPECT_EQ(jr.stats.dir[0].ios, 20u);
+  EXPECT_GE(jr.runtime_ms, 19u);
+  EXPECT_GE(jr.stats.dir[0].runtime_ns, 19ull * 1000 * 1000);
+}
+
+// fio's number_ios counts from the end of the ramp (its stats reset zeroes
+// the count): the measured part has all number_ios I/Os. The first I/O is
+// issued at once, inside the 5 ms ramp, so a count that included the ramp
+// would measure fewer.
+TEST(RunCoordinatorTest, NumberIosCountsAfterTheRamp) {
+  JobSpec j = NullJob("ramp-n");
+  j.ramp_time_ns = 5ull * 1000 * 1000;
+  j.rate_iops[0] = 1000;
+  j.number_ios = 12;
+  RunResult r = MustRun({j});
+  EXPECT_EQ(r.groups[0].jobs[0].stats.dir[0].ios, 12u);
+}
+
 }  // namespace
 }  // namespace iobench
 
