@@ -97,10 +97,94 @@ const char* VerifyFailureKindName(VerifyFailureKind kind) {
 
 Verifier::~Verifier() = default;
 
+namespace {
+
+// "j.fio:5" for where `option` was last set, else the job's section, else
+// "<cmdline>".
+std::string VerifyOptionWhere(const JobSpec& job, const char* option) {
+  const OptionSetting* s = job.FindSetting(option);
+  if (s != nullptr && !s->file.empty())
+    return s->line > 0 ? s->file + ":" + std::to_string(s->line) : s->file;
+  if (!job.job_file.empty())
+    return job.line > 0 ? job.job_file + ":" + std::to_string(job.line) : job.job_file;
+  return "<cmdline>";
+}
+
+// "verify_interval=1000 (j.fio:5)"
+std::string VerifyOptionNamed(const JobSpec& job, const char* option, const std::string& value) {
+  return std::string(option) + "=" + value + " (" + VerifyOptionWhere(job, option) + ")";
+}
+
+// Where the write block size came from, when the job set it: " (bs, j.fio:3)".
+std::string VerifyBsWhere(const JobSpec& job) {
+  const OptionSetting* last = nullptr;
+  for (const char* n : {"bs", "bsrange", "bssplit"}) {
+    const OptionSetting* s = job.FindSetting(n);
+    if (s == nullptr) continue;
+    if (last == nullptr || &*s > last) last = s;  // settings are in the order applied
+  }
+  if (last == nullptr) return "";
+  return " (" + last->name + ", " + VerifyOptionWhere(job, last->name.c_str()) + ")";
+}
+
+// The chunk size Create uses: verify_interval, or the smallest write block
+// when it is unset or larger (fio then writes one header per block).
+uint64_t VerifyIntervalOf(const JobSpec& job) {
+  const uint64_t min_bs = job.bs[static_cast<int>(Ddir::kWrite)].min;
+  const uint64_t i = job.verify.interval;
+  return i != 0 && i < min_bs ? i : min_bs;
+}
+
+}  // namespace
+
+Status Verifier::CheckOptions(const JobSpec& job) {
+  const VerifyOptions& o = job.verify;
+  if (o.type == VerifyType::kNone) return Status::Ok();
+  const uint64_t min_bs = job.bs[static_cast<int>(Ddir::kWrite)].min;
+  const uint64_t interval = VerifyIntervalOf(job);
+  // verify_pattern alone means verify=pattern (fio).
+  const std::string type =
+      job.FindSetting("verify") == nullptr && job.FindSetting("verify_pattern") != nullptr
+          ? "verify=" + std::string(VerifyTypeName(o.type)) + " (from verify_pattern, " +
+                VerifyOptionWhere(job, "verify_pattern") + ")"
+          : VerifyOptionNamed(job, "verify", std::string(VerifyTypeName(o.type)));
+  if (interval == 0) return Status::Invalid("verify_interval: must be positive");
+  if (min_bs % interval != 0)
+    return Status::Invalid(VerifyOptionNamed(job, "verify_interval", std::to_string(interval)) +
+                           " does not divide the block size " + std::to_string(min_bs) +
+                           VerifyBsWhere(job) + ": give a divisor of it");
+  if (o.type == VerifyType::kNull) return Status::Ok();
+  if (o.type == VerifyType::kPattern) {
+    if (o.pattern.empty()) return Status::Invalid(type + " needs verify_pattern");
+    if (o.offset != 0)
+      return Status::Invalid(VerifyOptionNamed(job, "verify_offset", std::to_string(o.offset)) +
+                             ": " + type + " writes no header to move");
+  } else {
+    const std::string iv = o.interval != 0 && o.interval < min_bs
+                               ? VerifyOptionNamed(job, "verify_interval", std::to_string(interval))
+                               : "verify_interval " + std::to_string(interval) +
+                                     " (the block size" + VerifyBsWhere(job) + ")";
+    if (interval < kVerifyHeaderSize)
+      return Status::Invalid(iv + " is smaller than the " + std::to_string(kVerifyHeaderSize) +
+                             "-byte verify header of " + type);
+    if (o.offset + kVerifyHeaderSize > interval)
+      return Status::Invalid(VerifyOptionNamed(job, "verify_offset", std::to_string(o.offset)) +
+                             ": the " + std::to_string(kVerifyHeaderSize) + "-byte header of " +
+                             type + " would end past " + iv);
+  }
+  for (uint32_t at : o.pattern_offsets)
+    if (at + 8 > o.pattern.size())
+      return Status::Invalid("verify_pattern (" + VerifyOptionWhere(job, "verify_pattern") +
+                             "): %o at byte " + std::to_string(at) + " does not fit in the " +
+                             std::to_string(o.pattern.size()) + "-byte pattern");
+  return Status::Ok();
+}
+
 Result<std::unique_ptr<Verifier>> Verifier::Create(const JobSpec& job, uint32_t jobnum,
                                                    uint64_t seed) {
   const VerifyOptions& o = job.verify;
   if (o.type == VerifyType::kNone) return Status::Invalid("verify: no verify type set");
+  IOB_RETURN_IF_ERROR(CheckOptions(job));
   std::unique_ptr<Verifier> v(new Verifier());
   v->type_ = o.type;
   v->seed_ = seed;
@@ -108,44 +192,15 @@ Result<std::unique_ptr<Verifier>> Verifier::Create(const JobSpec& job, uint32_t 
   v->job_hash_ = XXH64(job.name.data(), job.name.size(), 0);
   v->foreign_ = !HasWrite(job.rw);
   v->verify_offset_ = o.offset;
-  const uint64_t min_bs = job.bs[static_cast<int>(Ddir::kWrite)].min;
-  // fio puts one header per block when verify_interval exceeds the block
-  // size; clamping to the smallest block does the same for fixed sizes.
-  v->interval_ = o.interval != 0 && o.interval < min_bs ? o.interval : min_bs;
-  if (v->interval_ == 0) return Status::Invalid("verify_interval: must be positive");
-  if (min_bs % v->interval_ != 0)
-    return Status::Invalid("verify_interval=" + std::to_string(v->interval_) +
-                           " does not divide the block size " + std::to_string(min_bs) + " (job '" +
-                           job.name + "')");
+  v->interval_ = VerifyIntervalOf(job);
   if (o.type == VerifyType::kNull) return v;
   IOB_RETURN_IF_ERROR(v->own_.sum_.Init(o.type));
-  if (o.type == VerifyType::kPattern) {
-    if (o.pattern.empty())
-      return Status::Invalid("verify=pattern needs verify_pattern (job '" + job.name + "')");
-    if (o.offset != 0)
-      return Status::Invalid("verify_offset: verify=pattern writes no header to move");
-  } else {
-    if (v->interval_ < kVerifyHeaderSize)
-      return Status::Invalid("verify_interval=" + std::to_string(v->interval_) +
-                             ": smaller than the " + std::to_string(kVerifyHeaderSize) +
-                             "-byte verify header (job '" + job.name + "')");
-    if (o.offset + kVerifyHeaderSize > v->interval_)
-      return Status::Invalid("verify_offset=" + std::to_string(o.offset) +
-                             ": the header would end past verify_interval=" +
-                             std::to_string(v->interval_) + " (job '" + job.name + "')");
-  }
   if (!o.pattern.empty()) {
     v->pattern_buf_.resize(v->interval_);
     for (uint64_t i = 0; i < v->interval_; ++i)
       v->pattern_buf_[i] = o.pattern[i % o.pattern.size()];
     v->pattern_len_ = o.pattern.size();
-    for (uint32_t at : o.pattern_offsets) {
-      if (at + 8 > o.pattern.size())
-        return Status::Invalid("verify_pattern: %o at byte " + std::to_string(at) +
-                               " does not fit in the " + std::to_string(o.pattern.size()) +
-                               "-byte pattern (job '" + job.name + "')");
-      v->pattern_offsets_.push_back(at);
-    }
+    v->pattern_offsets_.assign(o.pattern_offsets.begin(), o.pattern_offsets.end());
     if (!v->pattern_offsets_.empty())
       v->own_.scratch_.resize(v->interval_);  // CheckChunk's expected pattern
   }

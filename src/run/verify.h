@@ -152,11 +152,19 @@ class Verifier {
  public:
   // One per worker (job clone). `seed` must be the same in the run that
   // writes and the run that verifies (fio: same randseed/randrepeat).
-  // Errors: verify=none, verify=pattern without verify_pattern,
-  // verify_interval smaller than the header or than verify_offset + header.
+  // Errors: verify=none, and those of CheckOptions.
   static Result<std::unique_ptr<Verifier>> Create(const JobSpec& job, uint32_t jobnum,
                                                   uint64_t seed);
   ~Verifier();
+
+  // The verify options that cannot work together (verify=pattern without
+  // verify_pattern, a verify_interval that does not divide the block size or
+  // is smaller than the header, verify_offset past the interval, %o not
+  // fitting in the pattern), each naming the options and where they were set
+  // ("verify_interval=1000 (j.fio:5) ..."). The job's name is left to the
+  // caller. OK for a job without verify. Before any I/O (the run's job
+  // checks) and in Create.
+  static Status CheckOptions(const JobSpec& job);
 
   // Declares file `file_index` with a region ending at `region_end` bytes
   // (blocks at or past it are not tracked). Call before the run.

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "jobfile/parser.h"
+#include "run/coordinator.h"
 #include "temp_dir.h"
 #include "test_util.h"
 
@@ -102,6 +103,38 @@ TEST(VerifyOptions, PatternFromAFile) {
     EXPECT_NE(r.status().message().find("pat' is empty"), std::string::npos)
         << r.status().message();
   }
+}
+
+// Verify options that cannot work together are refused before any I/O
+// (exit 2), naming the job once and where each option was set, as the
+// run's other job checks do.
+TEST(VerifyOptions, UnworkableOptionsAreRefusedWithFileAndLine) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"bs=4k\nverify=crc32c\nverify_interval=1000\n",
+       "job 'j': verify_interval=1000 (t.fio:5) does not divide the block size 4096 (bs, t.fio:3): "
+       "give a divisor of it"},
+      {"verify=pattern\n", "job 'j': verify=pattern (t.fio:3) needs verify_pattern"},
+      {"verify=md5\nverify_offset=4000\n",
+       "job 'j': verify_offset=4000 (t.fio:4): the 128-byte header of verify=md5 (t.fio:3) would "
+       "end past verify_interval 4096 (the block size)"},
+      {"verify=crc32c\nbs=64k\nverify_interval=64\n",
+       "job 'j': verify_interval=64 (t.fio:5) is smaller than the 128-byte verify header of "
+       "verify=crc32c (t.fio:3)"},
+      {"verify_pattern=0xff\nverify_offset=8\n",
+       "job 'j': verify_offset=8 (t.fio:4): verify=pattern (from verify_pattern, t.fio:3) writes "
+       "no "
+       "header to move"},
+  };
+  for (const auto& [body, want] : cases) {
+    auto out = ParseOk(std::string("[j]\nrw=write\n") + body);
+    ASSERT_EQ(out.jobs.size(), 1u) << body;
+    Status st = CheckJobs(out.jobs, RunOptions{});
+    EXPECT_EQ(st.code(), Status::Code::kInvalidArgument) << body;
+    EXPECT_EQ(st.message(), want) << body;
+  }
+  EXPECT_TRUE(
+      CheckJobs(ParseOk("[j]\nrw=write\nverify=crc32c\nverify_interval=1k\n").jobs, RunOptions{})
+          .ok());
 }
 
 TEST(VerifyOptions, VerifyAsyncRuns) {

@@ -658,21 +658,25 @@ TEST_P(VerifyOnFs, SeveralFilesAreKeptApart) {
 }
 
 TEST(VerifyCreate, RefusesWhatCannotWork) {
+  // The job's name is the caller's (the run's job checks, the worker).
   JobSpec job = VerifyJob(VerifyType::kPattern);
   EXPECT_EQ(Verifier::Create(job, 0, 1).status().message(),
-            "verify=pattern needs verify_pattern (job 'vjob')");
+            "verify=pattern (<cmdline>) needs verify_pattern");
   job = VerifyJob(VerifyType::kCrc32c);
   job.verify.interval = 64;
   EXPECT_EQ(Verifier::Create(job, 0, 1).status().message(),
-            "verify_interval=64: smaller than the 128-byte verify header (job 'vjob')");
+            "verify_interval=64 (<cmdline>) is smaller than the 128-byte verify header of "
+            "verify=crc32c (<cmdline>)");
   job.verify.interval = 0;
   job.verify.offset = 4000;
   EXPECT_EQ(Verifier::Create(job, 0, 1).status().message(),
-            "verify_offset=4000: the header would end past verify_interval=4096 (job 'vjob')");
+            "verify_offset=4000 (<cmdline>): the 128-byte header of verify=crc32c (<cmdline>) "
+            "would end past verify_interval 4096 (the block size)");
   job.verify.offset = 0;
   job.verify.interval = 1000;
   EXPECT_EQ(Verifier::Create(job, 0, 1).status().message(),
-            "verify_interval=1000 does not divide the block size 4096 (job 'vjob')");
+            "verify_interval=1000 (<cmdline>) does not divide the block size 4096: give a "
+            "divisor of it");
   job.verify.interval = 65536;  // larger than bs: one header per block, as fio
   auto big = Verifier::Create(job, 0, 1);
   ASSERT_TRUE(big.ok());
