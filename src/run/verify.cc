@@ -10,6 +10,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 namespace iobench {
 
@@ -209,21 +210,30 @@ Result<std::unique_ptr<Verifier>> Verifier::Create(const JobSpec& job, uint32_t 
   return v;
 }
 
-Status Verifier::AddFile(uint32_t file_index, uint64_t region_end) {
-  const uint64_t chunks = region_end / interval_;
+Status Verifier::AddFile(uint32_t file_index, uint64_t region_start, uint64_t region_end) {
+  const uint64_t chunks = region_end > region_start ? (region_end - region_start) / interval_ : 0;
   if (chunks > kMaxTrackedChunks)
-    return Status::Limit("verify: file " + std::to_string(file_index) + " region of " +
-                         std::to_string(region_end) + " bytes needs " + std::to_string(chunks) +
-                         " records of verify_interval=" + std::to_string(interval_) +
-                         " bytes (limit " + std::to_string(kMaxTrackedChunks) +
-                         "); raise verify_interval or shrink size");
+    return Status::Limit(
+        "verify: file " + std::to_string(file_index) + " region of " +
+        std::to_string(region_end - region_start) + " bytes needs " + std::to_string(chunks) +
+        " records of verify_interval=" + std::to_string(interval_) + " bytes (limit " +
+        std::to_string(kMaxTrackedChunks) + "); raise verify_interval or shrink size");
   if (files_.size() <= file_index) files_.resize(file_index + 1);
-  files_[file_index].assign(chunks, Entry{});
+  FileRecord& f = files_[file_index];
+  off_grid_count_ -= f.off_grid.size();
+  f.base = region_start;
+  f.grid.assign(chunks, Entry{});
+  f.off_grid.clear();
   return Status::Ok();
 }
 
 void Verifier::Reset() {
-  for (auto& f : files_) std::fill(f.begin(), f.end(), Entry{});
+  for (auto& f : files_) {
+    std::fill(f.grid.begin(), f.grid.end(), Entry{});
+    f.off_grid.clear();
+  }
+  off_grid_count_ = 0;
+  off_grid_full_ = false;
 }
 
 uint64_t Verifier::HeaderPos(uint64_t clen) const {
@@ -231,37 +241,162 @@ uint64_t Verifier::HeaderPos(uint64_t clen) const {
 }
 
 const Verifier::Entry* Verifier::Lookup(uint32_t file_index, uint64_t offset, uint64_t clen) const {
-  if (clen != interval_ || offset % interval_ != 0 || file_index >= files_.size()) return nullptr;
-  const auto& f = files_[file_index];
-  const uint64_t idx = offset / interval_;
-  return idx < f.size() ? &f[idx] : nullptr;
+  if (clen != interval_ || file_index >= files_.size()) return nullptr;
+  const FileRecord& f = files_[file_index];
+  if (offset < f.base || (offset - f.base) % interval_ != 0) return nullptr;
+  const uint64_t idx = (offset - f.base) / interval_;
+  return idx < f.grid.size() ? &f.grid[idx] : nullptr;
 }
 
 Verifier::Entry* Verifier::Lookup(uint32_t file_index, uint64_t offset, uint64_t clen) {
-  if (clen != interval_ || offset % interval_ != 0 || file_index >= files_.size()) return nullptr;
-  auto& f = files_[file_index];
-  const uint64_t idx = offset / interval_;
-  return idx < f.size() ? &f[idx] : nullptr;
+  return const_cast<Entry*>(std::as_const(*this).Lookup(file_index, offset, clen));
 }
 
-// A chunk off the grid (or a short tail) overwrites parts of grid chunks:
-// those become unknown, and count it as in flight so a concurrent aligned
-// write cannot make them known again before it lands.
-void Verifier::TouchUntracked(uint32_t file_index, uint64_t offset, uint64_t len, bool prepare) {
-  if (file_index >= files_.size() || len == 0) return;
-  auto& f = files_[file_index];
-  const uint64_t first = offset / interval_;
-  const uint64_t last = std::min<uint64_t>((offset + len + interval_ - 1) / interval_, f.size());
+const Verifier::Entry* Verifier::Find(uint32_t file_index, uint64_t offset, uint64_t clen) const {
+  if (const Entry* e = Lookup(file_index, offset, clen)) return e;
+  if (file_index >= files_.size() || files_[file_index].off_grid.empty()) return nullptr;
+  const auto& m = files_[file_index].off_grid;
+  const auto it = m.find({offset, clen});
+  return it != m.end() ? &it->second : nullptr;
+}
+
+Verifier::Entry* Verifier::Find(uint32_t file_index, uint64_t offset, uint64_t clen) {
+  return const_cast<Entry*>(std::as_const(*this).Find(file_index, offset, clen));
+}
+
+// The grid chunks [offset, offset+len) overlaps, as [*first, *last).
+void Verifier::GridSpan(const FileRecord& f, uint64_t offset, uint64_t len, uint64_t* first,
+                        uint64_t* last) const {
+  const uint64_t end = offset + len;
+  *first = *last = 0;
+  if (end <= f.base || f.grid.empty()) return;
+  *first = offset > f.base ? (offset - f.base) / interval_ : 0;
+  *last = std::min<uint64_t>((end - f.base + interval_ - 1) / interval_, f.grid.size());
+}
+
+bool Verifier::GridBusy(uint32_t file_index, uint64_t offset, uint64_t len) const {
+  const FileRecord& f = files_[file_index];
+  uint64_t first, last;
+  GridSpan(f, offset, len, &first, &last);
   for (uint64_t i = first; i < last; ++i) {
-    Entry& e = f[i];
+    const Entry& e = f.grid[i];
+    if (e.inflight > e.touches || e.touches == UINT8_MAX) return true;
+  }
+  return false;
+}
+
+// An off-grid chunk overwrites parts of grid chunks: those become unknown
+// (fio drops them from its record: they are not read back), and count it
+// as in flight so a concurrent aligned write cannot make them known again
+// before it lands.
+void Verifier::TouchGrid(uint32_t file_index, uint64_t offset, uint64_t len, bool prepare) {
+  if (file_index >= files_.size() || len == 0) return;
+  FileRecord& f = files_[file_index];
+  uint64_t first, last;
+  GridSpan(f, offset, len, &first, &last);
+  for (uint64_t i = first; i < last; ++i) {
+    Entry& e = f.grid[i];
     if (prepare) {
       if (e.inflight > 0) e.flags |= kEntryOverlap;
       ++e.inflight;
-      e.flags |= kEntryUnknown;
+      if (e.touches != UINT8_MAX) ++e.touches;
+      e.flags |= kEntryUnknown | kEntryOffGrid;
     } else if (e.inflight > 0) {
       --e.inflight;
+      if (e.touches != UINT8_MAX && e.touches > 0) --e.touches;
+      if (e.inflight == 0) e.touches = 0;
     }
   }
+}
+
+Verifier::Entry* Verifier::DropOverlapping(uint32_t file_index, uint64_t offset, uint64_t len,
+                                           bool* inflight) {
+  auto& m = files_[file_index].off_grid;
+  Entry* exact = nullptr;
+  if (m.empty()) return nullptr;
+  auto it = m.lower_bound({offset >= interval_ ? offset - interval_ + 1 : 0, 0});
+  while (it != m.end() && it->first.first < offset + len) {
+    const auto [o, l] = it->first;
+    Entry& x = it->second;
+    if (o + l <= offset) {
+      ++it;
+    } else if (o == offset && l == len) {
+      exact = &x;
+      ++it;
+    } else if (x.inflight > 0) {  // erased when it lands
+      *inflight = true;
+      x.flags |= kEntryDead | kEntryUnknown;
+      ++it;
+    } else {
+      it = m.erase(it);
+      --off_grid_count_;
+    }
+  }
+  return exact;
+}
+
+uint64_t Verifier::PrepareChunk(uint32_t file_index, uint64_t offset, uint64_t clen) {
+  Entry* e = Lookup(file_index, offset, clen);
+  bool other = false;  // another write overlapping this chunk is in flight
+  if (e != nullptr) {
+    if (e->flags & kEntryOffGrid) {  // rewritten whole: the off-grid chunks on it are gone
+      DropOverlapping(file_index, offset, clen, &other);  // in flight: counted in e->inflight
+      e->flags &= static_cast<uint8_t>(~kEntryOffGrid);
+    }
+  } else {
+    if (file_index >= files_.size()) return 0;  // not declared: not recorded
+    // The grid chunks it overlaps are touched after the whole write was
+    // prepared (PrepareWrite): its own chunks are no other write.
+    other = GridBusy(file_index, offset, clen);
+    e = DropOverlapping(file_index, offset, clen, &other);
+    if (e == nullptr) {
+      if (off_grid_count_ >= kMaxOffGridChunks) off_grid_full_ = true;
+      if (off_grid_full_) {
+        ++own_.counters_.chunks_unrecorded;
+        return 0;
+      }
+      e = &files_[file_index].off_grid[{offset, clen}];
+      ++off_grid_count_;
+    }
+    e->flags &= static_cast<uint8_t>(~kEntryDead);  // written again whole: alive
+    if (other) e->flags |= kEntryUnknown;           // the other write may land after this one
+  }
+  // Two writes to one chunk in flight at once: which lands last is up to
+  // the device, so the check then accepts any generation up to the last.
+  if (e->inflight == 0 && !other)
+    e->flags &= static_cast<uint8_t>(~kEntryOverlap);
+  else
+    e->flags |= kEntryOverlap;
+  ++e->inflight;
+  e->flags &= static_cast<uint8_t>(~kEntryVerified);  // new data: to be verified again
+  return ++e->generation;
+}
+
+void Verifier::CompleteChunk(uint32_t file_index, uint64_t offset, uint64_t clen, bool ok) {
+  Entry* e = Lookup(file_index, offset, clen);
+  if (e == nullptr) {
+    if (file_index >= files_.size()) return;
+    TouchGrid(file_index, offset, clen, /*prepare=*/false);
+    auto& m = files_[file_index].off_grid;
+    const auto it = m.find({offset, clen});
+    if (it == m.end()) return;  // not recorded (kMaxOffGridChunks)
+    e = &it->second;
+    if (e->flags & kEntryDead) {
+      if (e->inflight > 0) --e->inflight;
+      if (e->inflight == 0) {
+        m.erase(it);
+        --off_grid_count_;
+      }
+      return;
+    }
+  }
+  if (e->inflight > 0) --e->inflight;
+  if (!ok)
+    e->flags |= kEntryUnknown;
+  else if (!(e->flags & kEntryOverlap))
+    // This write was alone from preparation to completion, so the chunk now
+    // holds exactly it, whatever failed before.
+    e->flags &= static_cast<uint8_t>(~kEntryUnknown);
 }
 
 void Verifier::FillData(uint8_t* dst, uint64_t n, uint64_t pos, uint64_t key, bool pattern,
@@ -362,46 +497,31 @@ VerifyWriteToken Verifier::PrepareWrite(void* buf, uint64_t len, uint32_t file_i
   if (type_ == VerifyType::kNull) return token;
   auto* p = static_cast<uint8_t*>(buf);
   const uint64_t now = RealtimeNs();
+  bool off_grid = false;
   for (uint64_t pos = 0; pos < len; pos += interval_) {
     const uint64_t clen = std::min(interval_, len - pos);
-    Entry* e = Lookup(file_index, offset + pos, clen);
-    uint64_t gen = 0;  // untracked chunks carry generation 0
-    if (e != nullptr) {
-      // Two writes to one chunk in flight at once: which lands last is up to
-      // the device, so the check then accepts any generation up to the last.
-      if (e->inflight == 0)
-        e->flags &= static_cast<uint8_t>(~kEntryOverlap);
-      else
-        e->flags |= kEntryOverlap;
-      ++e->inflight;
-      e->flags &= static_cast<uint8_t>(~kEntryVerified);  // new data: to be verified again
-      gen = ++e->generation;
-    } else {
-      TouchUntracked(file_index, offset + pos, clen, /*prepare=*/true);
-    }
+    off_grid |= Lookup(file_index, offset + pos, clen) == nullptr;
+    const uint64_t gen = PrepareChunk(file_index, offset + pos, clen);
     BuildChunk(own_.sum_, p + pos, clen, file_index, offset + pos, gen, now);
     ++own_.counters_.chunks_written;
   }
+  if (off_grid) TouchOffGridChunks(file_index, offset, len, /*prepare=*/true);
   return token;
+}
+
+void Verifier::TouchOffGridChunks(uint32_t file_index, uint64_t offset, uint64_t len,
+                                  bool prepare) {
+  for (uint64_t pos = 0; pos < len; pos += interval_) {
+    const uint64_t clen = std::min(interval_, len - pos);
+    if (Lookup(file_index, offset + pos, clen) == nullptr)
+      TouchGrid(file_index, offset + pos, clen, prepare);
+  }
 }
 
 void Verifier::OnWriteComplete(const VerifyWriteToken& t, bool ok) {
   if (type_ == VerifyType::kNull) return;
-  for (uint64_t pos = 0; pos < t.length; pos += interval_) {
-    const uint64_t clen = std::min(interval_, t.length - pos);
-    Entry* e = Lookup(t.file_index, t.offset + pos, clen);
-    if (e == nullptr) {
-      TouchUntracked(t.file_index, t.offset + pos, clen, /*prepare=*/false);
-      continue;
-    }
-    if (e->inflight > 0) --e->inflight;
-    if (!ok)
-      e->flags |= kEntryUnknown;
-    else if (!(e->flags & kEntryOverlap))
-      // This write was alone from preparation to completion, so the chunk now
-      // holds exactly it, whatever failed before.
-      e->flags &= static_cast<uint8_t>(~kEntryUnknown);
-  }
+  for (uint64_t pos = 0; pos < t.length; pos += interval_)
+    CompleteChunk(t.file_index, t.offset + pos, std::min(interval_, t.length - pos), ok);
 }
 
 // Returns true when the chunk is good or skipped; false with f->kind and
@@ -410,7 +530,7 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
                           uint32_t file_index, uint64_t offset, VerifyFailure* f) const {
   VerifyCounters& counters = c.counters_;
   Checksummer& sum = c.sum_;
-  const Entry* e = Lookup(file_index, offset, clen);
+  const Entry* e = Find(file_index, offset, clen);
   uint64_t want_gen = 0;  // 0: any generation
   bool overlap = false;
   if (e != nullptr) {
@@ -421,8 +541,9 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
     want_gen = e->generation;
     overlap = (e->flags & kEntryOverlap) != 0;
   }
-  // Untracked chunks (off the interval grid, a short tail, past AddFile's
-  // region) are checked for everything but their generation.
+  // Chunks not recorded (verify_only without a state, past
+  // kMaxOffGridChunks, files not declared) are checked for everything but
+  // their generation.
   f->expected.generation = want_gen;
 
   if (type_ == VerifyType::kPattern) {
@@ -533,6 +654,7 @@ void Verifier::MergeCounters(VerifyChecker* c) {
   to.chunks_verified += c->counters_.chunks_verified;
   to.chunks_skipped += c->counters_.chunks_skipped;
   to.failures += c->counters_.failures;
+  to.chunks_unrecorded += c->counters_.chunks_unrecorded;
   c->counters_ = VerifyCounters{};
 }
 
@@ -570,13 +692,12 @@ Status Verifier::MakeFailureStatus(VerifyChecker& c, const uint8_t* chunk, uint6
   const uint64_t tracked_gen = f->expected.generation;
   std::memset(&f->expected, 0, sizeof f->expected);
   f->expected.generation = tracked_gen;
-  // Rebuild what should be there: the tracked generation if known, else the
-  // one in a valid header (verify_only without state).
-  // Untracked chunks are always written with generation 0.
-  const bool tracked = Lookup(file_index, offset, clen) != nullptr;
+  // Rebuild what should be there: the recorded generation if known, else
+  // the one in a valid header (verify_only without state, a chunk not
+  // recorded).
   uint64_t gen = f->expected.generation;
-  if (tracked && gen == 0 && f->actual_header_valid) gen = f->actual.generation;
-  f->expected_known = type_ == VerifyType::kPattern || !tracked || gen != 0;
+  if (gen == 0 && f->actual_header_valid) gen = f->actual.generation;
+  f->expected_known = type_ == VerifyType::kPattern || gen != 0 || f->actual_header_valid;
   if (type_ == VerifyType::kPattern) gen = 0;
   if (f->expected_known) {
     f->expected_block.assign(clen, 0);
@@ -654,21 +775,59 @@ Status Verifier::DumpFailure(const VerifyFailure& f, const std::string& dir) {
   return WriteWhole(stem + ".expected", f.expected_block);
 }
 
+namespace {
+
+bool ChunkUsable(const Verifier::Entry& e) {
+  return e.generation != 0 && e.inflight == 0 &&
+         !(e.flags & (Verifier::kEntryUnknown | Verifier::kEntryVerified | Verifier::kEntryDead));
+}
+
+}  // namespace
+
 bool Verifier::NextWritten(VerifyCursor* c, uint64_t max_len, VerifyRange* out) const {
-  const uint64_t max_chunks = std::max<uint64_t>(1, max_len / interval_);
-  for (; c->file_index < files_.size(); ++c->file_index, c->chunk = 0) {
-    const auto& f = files_[c->file_index];
-    auto usable = [](const Entry& e) {
-      return e.generation != 0 && e.inflight == 0 && !(e.flags & (kEntryUnknown | kEntryVerified));
-    };
-    while (c->chunk < f.size() && !usable(f[c->chunk])) ++c->chunk;
-    if (c->chunk >= f.size()) continue;
-    uint64_t n = 1;
-    while (n < max_chunks && c->chunk + n < f.size() && usable(f[c->chunk + n])) ++n;
-    out->file_index = c->file_index;
-    out->offset = c->chunk * interval_;
-    out->length = n * interval_;
-    c->chunk += n;
+  max_len = std::max(max_len, interval_);
+  for (; c->file_index < files_.size(); ++c->file_index, c->chunk = 0, c->off_grid = 0) {
+    const FileRecord& f = files_[c->file_index];
+    // The first usable grid chunk and off-grid chunk at or after the cursor;
+    // the earlier one starts the range. Usable chunks never overlap (a write
+    // drops what it overlaps), so both parts advance past what is yielded.
+    while (c->chunk < f.grid.size() && !ChunkUsable(f.grid[c->chunk])) ++c->chunk;
+    auto it = f.off_grid.lower_bound({c->off_grid, 0});
+    while (it != f.off_grid.end() && !ChunkUsable(it->second)) ++it;
+    c->off_grid = it != f.off_grid.end() ? it->first.first : UINT64_MAX;
+    const uint64_t grid_at = c->chunk < f.grid.size() ? f.base + c->chunk * interval_ : UINT64_MAX;
+    if (grid_at == UINT64_MAX && c->off_grid == UINT64_MAX) continue;
+    uint64_t start, len;
+    if (grid_at <= c->off_grid) {
+      start = grid_at;
+      len = interval_;
+    } else {
+      start = it->first.first;
+      len = it->first.second;
+    }
+    // Merge what follows contiguously while each chunk but the last is a
+    // whole interval, so that CheckRead cuts the range where it was written.
+    while (len % interval_ == 0 && len < max_len) {
+      const uint64_t at = start + len;
+      uint64_t next = 0;
+      if (const Entry* g = Lookup(c->file_index, at, interval_); g != nullptr && ChunkUsable(*g)) {
+        next = interval_;
+      } else {
+        for (auto j = f.off_grid.lower_bound({at, 0});
+             j != f.off_grid.end() && j->first.first == at; ++j) {
+          if (ChunkUsable(j->second)) {
+            next = j->first.second;
+            break;
+          }
+        }
+      }
+      if (next == 0 || len + next > max_len) break;
+      len += next;
+    }
+    const uint64_t end = start + len;
+    if (end > f.base) c->chunk = std::max(c->chunk, (end - f.base + interval_ - 1) / interval_);
+    c->off_grid = std::max(c->off_grid, end);
+    *out = VerifyRange{c->file_index, start, len};
     return true;
   }
   return false;
@@ -677,7 +836,7 @@ bool Verifier::NextWritten(VerifyCursor* c, uint64_t max_len, VerifyRange* out) 
 bool Verifier::IsVerified(const VerifyRange& r) const {
   if (r.length == 0) return false;
   for (uint64_t pos = 0; pos < r.length; pos += interval_) {
-    const Entry* e = Lookup(r.file_index, r.offset + pos, std::min(interval_, r.length - pos));
+    const Entry* e = Find(r.file_index, r.offset + pos, std::min(interval_, r.length - pos));
     if (e == nullptr || !(e->flags & kEntryVerified)) return false;
   }
   return true;
@@ -685,7 +844,7 @@ bool Verifier::IsVerified(const VerifyRange& r) const {
 
 void Verifier::MarkVerified(const VerifyRange& r) {
   for (uint64_t pos = 0; pos < r.length; pos += interval_) {
-    Entry* e = Lookup(r.file_index, r.offset + pos, std::min(interval_, r.length - pos));
+    Entry* e = Find(r.file_index, r.offset + pos, std::min(interval_, r.length - pos));
     if (e != nullptr) e->flags |= kEntryVerified;
   }
 }

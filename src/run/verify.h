@@ -20,10 +20,21 @@
 //   pattern    verify=pattern: a byte differs from the pattern
 //
 // Generations are per chunk: the n-th write to a chunk has generation n. The
-// Verifier keeps, per file, one 8-byte Entry per chunk (generation, writes
-// in flight, flags): 8 bytes per verify_interval of the file, i.e. 0.2% of
-// the region at 4 KiB. AddFile() refuses regions needing more than
-// kMaxTrackedChunks entries per file (1 GiB of memory) and names the fix.
+// Verifier keeps, per file, one 8-byte Entry per chunk of a grid of
+// verify_interval chunks from the region's start (generation, writes in
+// flight, flags): 8 bytes per verify_interval of the region, i.e. 0.2% at
+// 4 KiB. AddFile() refuses regions needing more than kMaxTrackedChunks
+// entries per file (1 GiB of memory) and names the fix. Chunks off that grid
+// (a write at an offset the grid does not hit: rw=write:N holes, bssplit
+// sizes that are not multiples of the interval, bs_unaligned, blockalign, a
+// short last block) get an Entry each in an ordered record of (offset,
+// length), so they too are read back, once, and checked for staleness. As
+// in fio's record of written blocks, a write that overlaps a recorded chunk
+// without being that very chunk drops it (it is not read back); grid chunks
+// partly overwritten so become unknown. That record allocates one node per
+// new off-grid chunk (the grid never allocates), at most
+// kMaxOffGridChunks per Verifier; past that new ones are counted
+// (VerifyCounters::chunks_unrecorded) and not read back.
 //
 // Worker contract (see docs/verify.md):
 //   setup:   Create(); AddFile() for every file with its region end;
@@ -38,9 +49,10 @@
 //            produce a false failure.
 //   end:     SaveState() when verify_state_save is set.
 //
-// Thread-safety: a Verifier belongs to one worker thread. No method
-// allocates or locks on the hot path (PrepareWrite, OnWriteComplete,
-// CheckRead when it passes); the failure path and setup may allocate.
+// Thread-safety: a Verifier belongs to one worker thread. No method locks;
+// on the hot path (PrepareWrite, OnWriteComplete, CheckRead when it passes)
+// only PrepareWrite of a new off-grid chunk allocates (its record node); the
+// failure path and setup may allocate.
 // verify_async: CheckReadWith(checker, ...) may run on other threads, each
 // with its own VerifyChecker, while the owner makes no PrepareWrite,
 // OnWriteComplete, LoadState or Reset call (the worker issues no write while
@@ -49,6 +61,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,6 +76,8 @@ inline constexpr uint32_t kVerifyMagic = 0x56424f49;  // "IOBV" little-endian
 inline constexpr uint16_t kVerifyHeaderVersion = 1;
 inline constexpr uint64_t kVerifyHeaderSize = 128;
 inline constexpr uint64_t kMaxTrackedChunks = uint64_t{1} << 27;  // 1 GiB of entries per file
+// Off-grid chunks recorded per Verifier (~80 bytes each: 1.3 GiB at most).
+inline constexpr uint64_t kMaxOffGridChunks = uint64_t{1} << 24;
 
 // On-media header, little-endian (x86-64/aarch64 hosts; other byte orders are
 // refused at compile time). Offsets are fixed; see docs/verify.md.
@@ -121,10 +136,11 @@ struct VerifyRange {
   uint64_t length = 0;
 };
 
-// Position of NextWritten() in the written-block record.
+// Position of NextWritten() in the written-block record (start with {}).
 struct VerifyCursor {
   uint32_t file_index = 0;
-  uint64_t chunk = 0;
+  uint64_t chunk = 0;     // grid: no usable chunk below this index is left
+  uint64_t off_grid = 0;  // off-grid record: none starting below this offset is left
 };
 
 struct VerifyCounters {
@@ -132,6 +148,9 @@ struct VerifyCounters {
   uint64_t chunks_verified = 0;  // chunks CheckRead checked and found good
   uint64_t chunks_skipped = 0;   // in flight, unknown after a failed write, or never written
   uint64_t failures = 0;         // chunks CheckRead found bad
+  // Off-grid chunks written past kMaxOffGridChunks: not recorded, so not
+  // read back by NextWritten (a backlog batch or a replay still checks them).
+  uint64_t chunks_unrecorded = 0;
 };
 
 // What one checking thread needs of its own: checksum state, counters and
@@ -166,9 +185,13 @@ class Verifier {
   // checks) and in Create.
   static Status CheckOptions(const JobSpec& job);
 
-  // Declares file `file_index` with a region ending at `region_end` bytes
-  // (blocks at or past it are not tracked). Call before the run.
-  Status AddFile(uint32_t file_index, uint64_t region_end);
+  // Declares file `file_index` whose region is [region_start, region_end):
+  // the grid of chunks starts at region_start (a job with offset=512 and
+  // bs=4k writes on it). Call before the run.
+  Status AddFile(uint32_t file_index, uint64_t region_start, uint64_t region_end);
+  Status AddFile(uint32_t file_index, uint64_t region_end) {
+    return AddFile(file_index, 0, region_end);
+  }
 
   // Fills buf[0, len) with headers and data for a write at `offset` of file
   // `file_index` and records the write as in flight.
@@ -212,9 +235,11 @@ class Verifier {
   // fio's file name: "local-<jobname>-<jobnum>-verify.state".
   static std::string StateFileName(const std::string& job_name, uint32_t jobnum);
 
-  // Iterates completed, known chunks in (file, offset) order, merging
-  // neighbours up to max_len bytes (max_len >= interval()). Returns false at
-  // the end. The full verify pass after the writes uses this.
+  // Iterates completed, known chunks in (file, offset) order, on the grid
+  // or off it, each once, merging contiguous neighbours up to max_len bytes
+  // (max_len >= interval()) as long as every one but the last is a whole
+  // interval (CheckRead cuts a range into chunks from its start). Returns
+  // false at the end. The full verify pass after the writes uses this.
   bool NextWritten(VerifyCursor* cursor, uint64_t max_len, VerifyRange* out) const;
 
   // verify_backlog: the range was read back by a backlog batch, so the full
@@ -238,15 +263,25 @@ class Verifier {
   struct Entry {
     uint32_t generation = 0;  // of the last write prepared (0: never)
     uint16_t inflight = 0;    // writes prepared but not completed
-    uint8_t flags = 0;        // kEntryUnknown | kEntryOverlap
-    uint8_t reserved = 0;
+    uint8_t flags = 0;        // kEntryUnknown | kEntryOverlap | ...
+    // Grid: of `inflight`, the off-grid chunks overlapping it (saturates at
+    // 255 until inflight is 0 again; then every write counts as another's).
+    uint8_t touches = 0;
   };
   static constexpr uint8_t kEntryUnknown = 1;   // a write failed: contents unknown
   static constexpr uint8_t kEntryOverlap = 2;   // writes overlapped: any generation <= last is OK
   static constexpr uint8_t kEntryVerified = 4;  // read back by a backlog batch since its write
+  static constexpr uint8_t kEntryOffGrid = 8;   // grid: an off-grid chunk overlaps it
+  static constexpr uint8_t kEntryDead = 16;     // off-grid: overlapped by a later write
   const std::vector<Entry>* entries(uint32_t file_index) const {
-    return file_index < files_.size() ? &files_[file_index] : nullptr;
+    return file_index < files_.size() ? &files_[file_index].grid : nullptr;
   }
+  // The grid's first chunk offset in file `file_index` (AddFile's region_start).
+  uint64_t grid_base(uint32_t file_index) const {
+    return file_index < files_.size() ? files_[file_index].base : 0;
+  }
+  // Off-grid chunks recorded (dropped ones that are still in flight included).
+  uint64_t off_grid_chunks() const { return off_grid_count_; }
 
  private:
   Verifier() = default;
@@ -256,9 +291,27 @@ class Verifier {
   void FillData(uint8_t* dst, uint64_t n, uint64_t data_pos, uint64_t key, bool pattern,
                 uint64_t chunk_offset) const;
   uint64_t HeaderPos(uint64_t clen) const;
+  // The grid chunk at exactly (offset, clen), or null.
   Entry* Lookup(uint32_t file_index, uint64_t offset, uint64_t clen);
   const Entry* Lookup(uint32_t file_index, uint64_t offset, uint64_t clen) const;
-  void TouchUntracked(uint32_t file_index, uint64_t offset, uint64_t len, bool prepare);
+  // The grid chunk or the recorded off-grid chunk at exactly (offset, clen).
+  Entry* Find(uint32_t file_index, uint64_t offset, uint64_t clen);
+  const Entry* Find(uint32_t file_index, uint64_t offset, uint64_t clen) const;
+  // An off-grid chunk is prepared (prepare) or done: the grid chunks it
+  // overlaps count it in flight and become unknown.
+  void TouchGrid(uint32_t file_index, uint64_t offset, uint64_t len, bool prepare);
+  // TouchGrid for each chunk of a write that is off the grid.
+  void TouchOffGridChunks(uint32_t file_index, uint64_t offset, uint64_t len, bool prepare);
+  // Whether a grid chunk overlapping [offset, offset+len) has an aligned
+  // write in flight (off-grid ones that overlap are in the record).
+  bool GridBusy(uint32_t file_index, uint64_t offset, uint64_t len) const;
+  // Drops the off-grid chunks overlapping [offset, offset+len) but the one
+  // at exactly (offset, len), which it returns (or null). *inflight: one of
+  // the dropped ones was still in flight.
+  Entry* DropOverlapping(uint32_t file_index, uint64_t offset, uint64_t len, bool* inflight);
+  // PrepareWrite for one chunk: its generation (0: not recorded).
+  uint64_t PrepareChunk(uint32_t file_index, uint64_t offset, uint64_t clen);
+  void CompleteChunk(uint32_t file_index, uint64_t offset, uint64_t clen, bool ok);
   bool CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen, uint32_t file_index,
                   uint64_t offset, VerifyFailure* f) const;
   Status MakeFailureStatus(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
@@ -281,8 +334,20 @@ class Verifier {
   // bytes go (zeros in pattern_buf_; FillData pastes the chunk's offset).
   uint64_t pattern_len_ = 0;
   std::vector<uint32_t> pattern_offsets_;
-  std::vector<std::vector<Entry>> files_;
-  VerifyChecker own_;  // the owner's checksum state and counters
+  // Per file: the grid and the off-grid record. Off-grid chunks are at most
+  // one interval long, so those overlapping [o, o+len) start after
+  // o - interval: the record is searched from there.
+  struct FileRecord {
+    uint64_t base = 0;        // file offset of grid chunk 0
+    std::vector<Entry> grid;  // chunk i: [base + i*interval, +interval)
+    std::map<std::pair<uint64_t, uint64_t>, Entry> off_grid;  // (offset, length)
+  };
+  void GridSpan(const FileRecord& f, uint64_t offset, uint64_t len, uint64_t* first,
+                uint64_t* last) const;
+  std::vector<FileRecord> files_;
+  uint64_t off_grid_count_ = 0;
+  bool off_grid_full_ = false;  // kMaxOffGridChunks reached: no new records
+  VerifyChecker own_;           // the owner's checksum state and counters
 };
 
 // verify_backlog / verify_backlog_batch: remembers the last `backlog` written

@@ -5,8 +5,12 @@
 // Format (host byte order, little-endian; see docs/verify.md):
 //   "IOBVSTAT" | u32 version | u32 verify type | u64 job hash | u64 seed |
 //   u32 clone | u32 file count | u64 verify_interval |
-//   per file: u64 chunk count, then per chunk: u32 generation, u32 flags |
+//   per file: [v2: u64 grid base], u64 chunk count, then per chunk:
+//     u32 generation, u32 flags;
+//     [v2: u64 off-grid chunk count, then per chunk: u64 offset,
+//     u64 length, u32 generation, u32 flags] |
 //   u32 CRC-32C of everything before it.
+// Version 1 (no grid base: 0, no off-grid chunks) is still read.
 // A chunk with a write still in flight or a failed write is saved as
 // unknown, so the next run skips it instead of reporting a false failure.
 #include <fcntl.h>
@@ -22,7 +26,7 @@ namespace iobench {
 namespace {
 
 constexpr char kStateMagic[8] = {'I', 'O', 'B', 'V', 'S', 'T', 'A', 'T'};
-constexpr uint32_t kStateVersion = 1;
+constexpr uint32_t kStateVersion = 2;
 
 template <typename T>
 void Put(std::vector<uint8_t>* out, T v) {
@@ -66,13 +70,27 @@ Status Verifier::SaveState(const std::string& path) const {
   Put<uint32_t>(&out, clone_);
   Put<uint32_t>(&out, static_cast<uint32_t>(files_.size()));
   Put<uint64_t>(&out, interval_);
+  auto saved_flags = [](const Entry& e) {
+    uint32_t flags = e.flags & kEntryOverlap;
+    if (e.inflight > 0 || (e.flags & kEntryUnknown)) flags |= kEntryUnknown;
+    return flags;
+  };
   for (const auto& f : files_) {
-    Put<uint64_t>(&out, f.size());
-    for (const Entry& e : f) {
-      uint32_t flags = e.flags & kEntryOverlap;
-      if (e.inflight > 0 || (e.flags & kEntryUnknown)) flags |= kEntryUnknown;
+    Put<uint64_t>(&out, f.base);
+    Put<uint64_t>(&out, f.grid.size());
+    for (const Entry& e : f.grid) {
       Put<uint32_t>(&out, e.generation);
-      Put<uint32_t>(&out, flags);
+      Put<uint32_t>(&out, saved_flags(e));
+    }
+    uint64_t live = 0;
+    for (const auto& [key, e] : f.off_grid) live += !(e.flags & kEntryDead);
+    Put<uint64_t>(&out, live);
+    for (const auto& [key, e] : f.off_grid) {
+      if (e.flags & kEntryDead) continue;  // overlapped by a later write
+      Put<uint64_t>(&out, key.first);
+      Put<uint64_t>(&out, key.second);
+      Put<uint32_t>(&out, e.generation);
+      Put<uint32_t>(&out, saved_flags(e));
     }
   }
   Put<uint32_t>(&out, Crc32c(out.data(), out.size()));
@@ -147,7 +165,8 @@ Status Verifier::LoadState(const std::string& path) {
   if (!r.Get(&magic) || !r.Get(&version) || !r.Get(&type) || !r.Get(&job_hash) || !r.Get(&seed) ||
       !r.Get(&clone) || !r.Get(&nfiles) || !r.Get(&interval))
     return bad("truncated header");
-  if (version != kStateVersion) return bad("unsupported version " + std::to_string(version));
+  if (version != 1 && version != kStateVersion)
+    return bad("unsupported version " + std::to_string(version));
   if (type != static_cast<uint32_t>(type_))
     return bad("saved for verify=" +
                std::string(type <= static_cast<uint32_t>(VerifyType::kNull)
@@ -162,24 +181,51 @@ Status Verifier::LoadState(const std::string& path) {
   if (interval != interval_)
     return bad("saved with verify_interval=" + std::to_string(interval) + ", this job uses " +
                std::to_string(interval_));
-  std::vector<std::vector<Entry>> files(nfiles);
+  if (r.left() / 8 < nfiles) return bad("truncated records");
+  std::vector<FileRecord> files(nfiles);
+  uint64_t off_grid = 0;
   for (uint32_t i = 0; i < nfiles; ++i) {
+    FileRecord& f = files[i];
     uint64_t n;
-    if (!r.Get(&n) || n > kMaxTrackedChunks || r.left() / 8 < n) return bad("truncated records");
-    files[i].resize(n);
+    if ((version >= 2 && !r.Get(&f.base)) || !r.Get(&n) || n > kMaxTrackedChunks ||
+        r.left() / 8 < n)
+      return bad("truncated records");
+    f.grid.resize(n);
     for (uint64_t j = 0; j < n; ++j) {
       uint32_t gen, flags;
       if (!r.Get(&gen) || !r.Get(&flags)) return bad("truncated records");
-      files[i][j].generation = gen;
-      files[i][j].flags = static_cast<uint8_t>(flags & (kEntryUnknown | kEntryOverlap));
+      f.grid[j].generation = gen;
+      f.grid[j].flags = static_cast<uint8_t>(flags & (kEntryUnknown | kEntryOverlap));
     }
+    if (version < 2) continue;
+    if (!r.Get(&n) || n > kMaxOffGridChunks || r.left() / 24 < n) return bad("truncated records");
+    for (uint64_t j = 0; j < n; ++j) {
+      uint64_t off, len;
+      uint32_t gen, flags;
+      if (!r.Get(&off) || !r.Get(&len) || !r.Get(&gen) || !r.Get(&flags))
+        return bad("truncated records");
+      if (len == 0 || len > interval_)
+        return bad("off-grid chunk of " + std::to_string(len) + " bytes at offset " +
+                   std::to_string(off));
+      Entry& e = f.off_grid[{off, len}];
+      e.generation = gen;
+      e.flags = static_cast<uint8_t>(flags & (kEntryUnknown | kEntryOverlap));
+    }
+    off_grid += f.off_grid.size();
   }
   if (r.left() != 0) return bad("trailing bytes");
-  // Keep regions AddFile declared if they are larger than the saved ones.
+  // Keep regions AddFile declared if they are larger than the saved ones
+  // (and start at the same place).
   for (uint32_t i = 0; i < nfiles && i < files_.size(); ++i)
-    if (files[i].size() < files_[i].size()) files[i].resize(files_[i].size());
-  for (size_t i = nfiles; i < files_.size(); ++i) files.push_back(std::move(files_[i]));
+    if (files[i].base == files_[i].base && files[i].grid.size() < files_[i].grid.size())
+      files[i].grid.resize(files_[i].grid.size());
+  for (size_t i = nfiles; i < files_.size(); ++i) {
+    off_grid += files_[i].off_grid.size();
+    files.push_back(std::move(files_[i]));
+  }
   files_ = std::move(files);
+  off_grid_count_ = off_grid;
+  off_grid_full_ = false;
   any_generation_ = false;  // generations are known now: stale blocks are found
   return Status::Ok();
 }

@@ -45,7 +45,8 @@ Status Worker::SetupVerify() {
   }
   IOB_ASSIGN_OR_RETURN(verifier_, Verifier::Create(job_, static_cast<uint32_t>(jobnum_), seed_));
   for (uint32_t i = 0; i < targets_.size(); ++i)
-    IOB_RETURN_IF_ERROR(verifier_->AddFile(i, targets_[i].region_offset + targets_[i].region_size));
+    IOB_RETURN_IF_ERROR(verifier_->AddFile(i, targets_[i].region_offset,
+                                           targets_[i].region_offset + targets_[i].region_size));
   if (job_.verify.state_load) {
     const std::string path = Verifier::StateFileName(job_.name, static_cast<uint32_t>(jobnum_));
     IOB_RETURN_IF_ERROR(verifier_->LoadState(path));
@@ -376,6 +377,11 @@ void Worker::FinishVerify() {
           std::to_string(c.chunks_verified) + " verified, " + std::to_string(c.chunks_skipped) +
           " skipped, " + std::to_string(c.failures) + " failed (verify_interval " +
           std::to_string(verifier_->interval()) + " bytes)");
+  if (c.chunks_unrecorded != 0)
+    AddNote("verify: " + std::to_string(c.chunks_unrecorded) +
+            " blocks off the verify_interval grid were not recorded (more than " +
+            std::to_string(kMaxOffGridChunks) +
+            " distinct ones) and not read back; raise verify_interval or align the writes");
   if (job_.verify.state_save && HasWrite(job_.rw) && !job_.verify.verify_only &&
       c.chunks_written != 0) {
     const std::string path = Verifier::StateFileName(job_.name, static_cast<uint32_t>(jobnum_));

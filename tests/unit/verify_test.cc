@@ -35,14 +35,16 @@ constexpr uint64_t kBlocks = 16;
 // A file of kBlocks blocks written through one Verifier.
 class VerifyFile {
  public:
-  VerifyFile(const std::string& dir, const JobSpec& job, uint64_t seed = 42, uint32_t jobnum = 0)
+  // base: where the region (and the grid of chunks) starts.
+  VerifyFile(const std::string& dir, const JobSpec& job, uint64_t seed = 42, uint32_t jobnum = 0,
+             uint64_t base = 0)
       : path_(dir + "/target"), buf_(kBs * 4) {
     fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT, 0644);
     auto v = Verifier::Create(job, jobnum, seed);
     EXPECT_TRUE(v.ok()) << v.status().ToString();
     if (v.ok()) v_ = std::move(v).value();
     if (v_) {
-      EXPECT_TRUE(v_->AddFile(0, kBlocks * kBs).ok());
+      EXPECT_TRUE(v_->AddFile(0, base, base + kBlocks * kBs).ok());
     }
   }
   ~VerifyFile() {
@@ -604,20 +606,38 @@ TEST_P(VerifyOnFs, IntervalSmallerThanTheBlock) {
   EXPECT_EQ(fail.first_diff, 5 * 1024u + 700);
 }
 
-TEST_P(VerifyOnFs, OffGridWritesAreCheckedWithoutGeneration) {
+using Ranges = std::vector<std::pair<uint64_t, uint64_t>>;
+
+// What the verify pass after the writes reads back: NextWritten's ranges.
+Ranges WrittenRanges(const Verifier& v, uint64_t max_len) {
+  VerifyCursor c;
+  VerifyRange r;
+  Ranges out;
+  while (v.NextWritten(&c, max_len, &r)) out.emplace_back(r.offset, r.length);
+  return out;
+}
+
+// Writes off the grid of chunks (bs_unaligned, rw=write:N holes, bssplit
+// sizes that are not multiples of the interval, blockalign, a short last
+// block) are recorded like grid chunks: the verify pass reads each back once
+// and checks its generation. Grid chunks they partly overwrite are not read
+// back (fio drops them from its record too).
+TEST_P(VerifyOnFs, OffGridWritesAreReadBackAndChecked) {
   TempDir dir(GetParam());
   ASSERT_TRUE(dir.ok());
   VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc32c));
-  // bs_unaligned-style write: 4 KiB at offset 1000, off the 4 KiB grid, and a
-  // 4096+100 byte write whose 100-byte tail is too short for a header.
-  f.Write(0, 2 * kBs);  // blocks 0 and 1, tracked
-  f.Write(1000, kBs);
-  f.Write(8 * kBs, kBs + 100);
+  f.Write(0, 2 * kBs);           // grid chunks 0 and 1
+  f.Write(1000, kBs);            // off the grid, over chunks 0 and 1
+  f.Write(8 * kBs, kBs + 100);   // chunk 8 and a 100-byte tail
+  f.Write(10 * kBs + 512, kBs);  // off the grid ...
+  f.Write(11 * kBs + 512, kBs);  // ... and its neighbour: one read
+  EXPECT_EQ(f.v().counters().chunks_written, 7u);
+  EXPECT_EQ(WrittenRanges(f.v(), 8 * kBs),
+            (Ranges{{1000, kBs}, {8 * kBs, kBs + 100}, {10 * kBs + 512, 2 * kBs}}));
   EXPECT_EQ(f.ReadBytes(1000, 4), (std::vector<uint8_t>{'I', 'O', 'B', 'V'}));
-  EXPECT_TRUE(f.Check(1000, kBs).ok());
-  EXPECT_TRUE(f.Check(8 * kBs, kBs + 100).ok());
-  EXPECT_EQ(f.v().counters().chunks_verified, 2u);  // the off-grid one and block 8
-  EXPECT_EQ(f.v().counters().chunks_skipped, 1u);   // the headerless tail
+  for (const auto& [off, len] : WrittenRanges(f.v(), 8 * kBs)) EXPECT_TRUE(f.Check(off, len).ok());
+  EXPECT_EQ(f.v().counters().chunks_verified, 4u);
+  EXPECT_EQ(f.v().counters().chunks_skipped, 1u);  // the tail: no room for a header
   // Blocks 0 and 1 were partly overwritten off the grid: unknown, not failed.
   EXPECT_TRUE(f.Check(0, 2 * kBs).ok());
   EXPECT_EQ(f.v().counters().chunks_skipped, 3u);
@@ -626,6 +646,112 @@ TEST_P(VerifyOnFs, OffGridWritesAreCheckedWithoutGeneration) {
   ASSERT_FALSE(f.Check(1000, kBs, &fail).ok());
   EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
   EXPECT_EQ(fail.first_diff, 1500u);
+  // An off-grid chunk has a generation: an older copy of it is stale.
+  f.Write(10 * kBs + 512, kBs);
+  const auto gen2 = f.ReadBytes(10 * kBs + 512, kBs);
+  f.Write(10 * kBs + 512, kBs);
+  f.PutBytes(10 * kBs + 512, gen2);
+  ASSERT_FALSE(f.Check(10 * kBs + 512, kBs, &fail).ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kStale);
+  EXPECT_EQ(fail.actual.generation, 2u);
+  EXPECT_EQ(fail.expected.generation, 3u);
+}
+
+// A write that overlaps a recorded chunk without being that chunk drops it,
+// as fio's record of written blocks does: only the last write is read back.
+TEST_P(VerifyOnFs, OverlappedOffGridChunksAreDropped) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc32c));
+  f.Write(1000, kBs);
+  f.Write(3000, kBs);  // over the first one's second half
+  EXPECT_EQ(WrittenRanges(f.v(), kBs), (Ranges{{3000, kBs}}));
+  EXPECT_EQ(f.v().off_grid_chunks(), 1u);
+  EXPECT_TRUE(f.Check(3000, kBs).ok());
+  EXPECT_EQ(f.v().counters().chunks_verified, 1u);
+  // An aligned write over it drops it too; the grid chunk it left partly
+  // overwritten (chunk 1) stays unknown.
+  f.Write(0, kBs);
+  EXPECT_EQ(WrittenRanges(f.v(), kBs), (Ranges{{0, kBs}}));
+  EXPECT_EQ(f.v().off_grid_chunks(), 0u);
+  f.Write(kBs);  // rewritten whole: known again
+  EXPECT_EQ(WrittenRanges(f.v(), 2 * kBs), (Ranges{{0, 2 * kBs}}));
+  EXPECT_TRUE(f.Check(0, 2 * kBs).ok());
+}
+
+// Off-grid writes in flight together may land in either order: the later
+// one's chunk is skipped (unknown), never reported, until a lone write.
+TEST_P(VerifyOnFs, OverlappingOffGridWritesInFlightGiveNoFalsePositive) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc32c));
+  std::vector<uint8_t> a(kBs), b(kBs);
+  auto ta = f.v().PrepareWrite(a.data(), kBs, 0, 1000);
+  auto tb = f.v().PrepareWrite(b.data(), kBs, 0, 3000);
+  ASSERT_TRUE(PwriteAll(f.fd(), b.data(), kBs, 3000));
+  ASSERT_TRUE(PwriteAll(f.fd(), a.data(), kBs, 1000));  // a lands last, over b's start
+  f.v().OnWriteComplete(tb, true);
+  f.v().OnWriteComplete(ta, true);
+  EXPECT_TRUE(f.Check(3000, kBs).ok());
+  EXPECT_EQ(f.v().counters().chunks_skipped, 1u);
+  EXPECT_EQ(WrittenRanges(f.v(), kBs), Ranges{});
+  EXPECT_EQ(f.v().off_grid_chunks(), 1u);  // a's record went when it landed
+  f.Write(3000, kBs);                      // alone in flight: exact again
+  EXPECT_EQ(WrittenRanges(f.v(), kBs), (Ranges{{3000, kBs}}));
+  f.FlipByte(3000 + 200);
+  VerifyFailure fail;
+  ASSERT_FALSE(f.Check(3000, kBs, &fail).ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
+}
+
+// The grid starts where the region does: offset=1k bs=4k writes on it
+// (before, every block was off a grid from offset 0 and never read back).
+TEST_P(VerifyOnFs, GridStartsAtTheRegion) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  const uint64_t base = 1024;
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc32c), 42, 0, base);
+  EXPECT_EQ(f.v().grid_base(0), base);
+  for (uint64_t b = 0; b < kBlocks; ++b) f.Write(base + b * kBs);
+  EXPECT_EQ(f.v().off_grid_chunks(), 0u);
+  EXPECT_EQ(WrittenRanges(f.v(), 8 * kBs), (Ranges{{base, 8 * kBs}, {base + 8 * kBs, 8 * kBs}}));
+  EXPECT_TRUE(f.Check(base, kBlocks * kBs).ok());
+  EXPECT_EQ(f.v().counters().chunks_verified, kBlocks);
+}
+
+// verify_state_save/load keep the grid's start and the off-grid chunks: a
+// verify_only run reads back what was written, and finds an older copy.
+TEST_P(VerifyOnFs, StateKeepsOffGridChunks) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  const std::string state = dir.path() + "/" + Verifier::StateFileName("vjob", 0);
+  const uint64_t base = 1024;
+  std::vector<uint8_t> old;
+  Ranges written;
+  {
+    VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc32c), 42, 0, base);
+    f.Write(base, 2 * kBs);
+    f.Write(base + 2 * kBs + 512, kBs);
+    old = f.ReadBytes(base + 2 * kBs + 512, kBs);
+    f.Write(base + 2 * kBs + 512, kBs);
+    f.Write(base + 4 * kBs, kBs + 512);
+    written = WrittenRanges(f.v(), 4 * kBs);
+    ASSERT_TRUE(f.v().SaveState(state).ok());
+  }
+  EXPECT_EQ(written,
+            (Ranges{{base, 2 * kBs}, {base + 2 * kBs + 512, kBs}, {base + 4 * kBs, kBs + 512}}));
+  JobSpec job = VerifyJob(VerifyType::kCrc32c);
+  job.verify.verify_only = true;
+  job.verify.state_load = true;
+  VerifyFile f(dir.path(), job, 42, 0, base);
+  Status st = f.v().LoadState(state);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(WrittenRanges(f.v(), 4 * kBs), written);
+  for (const auto& [off, len] : written) EXPECT_TRUE(f.Check(off, len).ok()) << off;
+  f.PutBytes(base + 2 * kBs + 512, old);
+  VerifyFailure fail;
+  ASSERT_FALSE(f.Check(base + 2 * kBs + 512, kBs, &fail).ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kStale);
 }
 
 TEST_P(VerifyOnFs, SeveralFilesAreKeptApart) {

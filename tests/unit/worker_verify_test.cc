@@ -202,6 +202,38 @@ TEST_F(WorkerVerifyTest, RandomWithMapIsReadBackInWrittenOrderOnce) {
       << VerifyNote(jr);
 }
 
+// Writes off the grid of verify_interval chunks from offset 0 are read back
+// too, each once (fio verifies every write it logged): offset=1k, holes
+// (rw=write:1k), a last block cut short by size. They used to be written and
+// never read.
+TEST_F(WorkerVerifyTest, WritesOffTheIntervalGridAreReadBackOnce) {
+  JobSpec job = TestJob("wv", RwMode::kWrite, 4096, 64 * 4096);
+  job.iodepth = 4;
+  job.offset = 1024;
+  job.verify.type = VerifyType::kCrc32c;
+  job.verify.state_save = false;
+  JobResult jr = RunOne(job, 0, 0);
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_EQ(jr.stats.dir[1].ios, 64u);
+  EXPECT_EQ(jr.stats.dir[0].ios, 64u);
+  EXPECT_NE(VerifyNote(jr).find("64 blocks written, 64 verified, 0 skipped, 0 failed"),
+            std::string::npos)
+      << VerifyNote(jr);
+  job.offset = 0;
+  job.rw_skip = 1024;  // rw=write:1k: blocks at 0, 5k, 10k, ...
+  jr = RunOne(job, 0, 0);
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_EQ(jr.stats.dir[1].ios, 51u);
+  EXPECT_EQ(jr.stats.dir[0].ios, 51u);
+  job.rw_skip = 0;
+  job.size = 10000;  // three blocks, the last past the grid of 2 chunks
+  jr = RunOne(job, 0, 0);
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_EQ(jr.stats.dir[1].ios, 3u);
+  EXPECT_EQ(jr.stats.dir[0].ios, 3u);
+  EXPECT_EQ(jr.stats.dir[0].bytes, 3 * 4096u);
+}
+
 // io_size shorter than the region, over loops (fio 3.33): a whole pass,
 // then the half the second pass rewrote; each block is read back once per
 // write, so the second verify phase reads only that half.
