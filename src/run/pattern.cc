@@ -249,6 +249,7 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   } else {
     rand_mode_ = RandMode::kMap;
   }
+  random_once_ = random_job_ && (rand_mode_ == RandMode::kMap || rand_mode_ == RandMode::kLfsr);
   switch (dist_) {
     case DistType::kZipf:
       // The parser's range (fio's: any theta but 1.0; past -10 and 100
@@ -830,6 +831,7 @@ class StridedPattern final : public IoPattern {
     }
     last_base_ = start_ + last;
     zone_base_ = start_;
+    random_once_ = inner_.RandomEachBlockOnce();
     return Status::Ok();
   }
 

@@ -69,6 +69,12 @@ class IoPattern {
   // direction, before its offset and length are planned. Not owned; it must
   // outlive every Next() call. Jobs with one direction ignore it.
   virtual void SetSteer(DdirSteer* steer) = 0;
+  // Whether a pass's random offsets touch each block once (a random map, or
+  // random_generator=lfsr), so that replaying the pass reads back each block
+  // once. False for sequential jobs and for random ones without a map
+  // (norandommap, blockalign other than the block size, a non-uniform
+  // random_distribution: fio turns the map off for them too).
+  bool RandomEachBlockOnce() const { return random_once_; }
 
   // Next() for the worker's per-I/O loop: the common random job (one file,
   // one direction, one block size equal to the map's block, the random map:
@@ -101,6 +107,7 @@ class IoPattern {
     return true;
   }
   FastMap fast_;
+  bool random_once_ = false;  // RandomEachBlockOnce(), set by the implementation
 };
 
 // The seed a worker passes to IoPattern::Create, RateLimiter::Create and

@@ -399,6 +399,14 @@ void Verifier::CompleteChunk(uint32_t file_index, uint64_t offset, uint64_t clen
     e->flags &= static_cast<uint8_t>(~kEntryUnknown);
 }
 
+void Verifier::RecordPlannedWrite(uint32_t file_index, uint64_t offset, uint64_t len) {
+  for (uint64_t pos = 0; pos < len; pos += interval_)
+    PrepareChunk(file_index, offset + pos, std::min(interval_, len - pos));
+  TouchOffGridChunks(file_index, offset, len, /*prepare=*/true);
+  for (uint64_t pos = 0; pos < len; pos += interval_)
+    CompleteChunk(file_index, offset + pos, std::min(interval_, len - pos), true);
+}
+
 void Verifier::FillData(uint8_t* dst, uint64_t n, uint64_t pos, uint64_t key, bool pattern,
                         uint64_t chunk_offset) const {
   if (n == 0) return;
@@ -538,7 +546,9 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
       ++counters.chunks_skipped;
       return true;
     }
-    want_gen = e->generation;
+    // verify_only without a state: the record is the plan's
+    // (RecordPlannedWrite), the generation on media any of them.
+    if (!any_generation_) want_gen = e->generation;
     overlap = (e->flags & kEntryOverlap) != 0;
   }
   // Chunks not recorded (verify_only without a state, past

@@ -253,6 +253,13 @@ class Verifier {
   // Forget everything written (a new loop with a fresh layout). Rarely needed.
   void Reset();
 
+  // verify_only without a state file: records a write of the job's plan as
+  // if it had been written and completed (no data), so that NextWritten
+  // yields what the writer's last writes left, as fio's verify_only builds
+  // its record from the plan. Generations are not checked afterwards (the
+  // writer's in-flight overlaps may have left any of them).
+  void RecordPlannedWrite(uint32_t file_index, uint64_t offset, uint64_t len);
+
   VerifyType type() const { return type_; }
   uint64_t interval() const { return interval_; }
   uint64_t seed() const { return seed_; }

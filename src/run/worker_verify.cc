@@ -31,7 +31,31 @@ namespace {
 // Failures printed on stderr per job; the rest are counted.
 constexpr uint64_t kMaxPrintedFailures = 10;
 
-bool RandomWithMap(const JobSpec& job) { return IsRandom(job.rw) && !job.norandommap; }
+// A random job whose pattern writes each block once per pass (a random map
+// or an LFSR); the pattern says, as blockalign and a non-uniform
+// random_distribution turn the map off (fio too: "blockalign= turns off
+// randommap"). Without a map blocks are rewritten and writes overlap: the
+// record of written blocks, not a replay, says what to read back.
+bool EachBlockOnce(const std::unique_ptr<IoPattern>& p) {
+  return p != nullptr && p->RandomEachBlockOnce();
+}
+
+// The replay's next draw, within what the writer's pass drew (*budget
+// draws; *bytes_left of io_size, UINT64_MAX: no io_size). wrap: the writer
+// was a random job without a map, whose pass went on to io_size past the end
+// of the pattern's pass (VerifyAfterPass), so the replay goes on through the
+// next passes too.
+bool NextReplayDraw(IoPattern* replay, uint64_t* budget, uint64_t* bytes_left, bool wrap,
+                    IoPlan* p) {
+  wrap = wrap && *bytes_left != UINT64_MAX;
+  if (*budget == 0 || *bytes_left == 0) return false;
+  if (!replay->Next(p) && !(wrap && (replay->Reset(), replay->Next(p)))) return false;
+  --*budget;
+  // The writer issued while less than io_size was issued, so its last I/O
+  // may have crossed it.
+  if (*bytes_left != UINT64_MAX) *bytes_left -= std::min(*bytes_left, p->length);
+  return true;
+}
 
 }  // namespace
 
@@ -79,15 +103,18 @@ Status Worker::SetupVerify() {
   // Read-back order (fio 3.33): with a random map, the order written, which
   // the IoPattern replays from the same seed; otherwise (file, offset) order
   // from the written-block record. A verify_only run has no record unless a
-  // state was loaded, so it replays the pattern.
-  if (job_.verify.verify_only && HasWrite(job_.rw))
-    use_replay_ = !(job_.verify.state_load && !RandomWithMap(job_));
+  // state was loaded: it replays the pattern, or, for a random job without
+  // a map (whose writes overlap), records the plan's writes first
+  // (StartVerifyPhase) as fio's verify_only does.
+  const bool once = EachBlockOnce(pattern_);
+  const bool verify_only = job_.verify.verify_only && HasWrite(job_.rw);
+  if (verify_only)
+    use_replay_ = once || (!IsRandom(job_.rw) && !job_.verify.state_load);
   else
     // A rated mixed job's directions depended on the clock (RateSteer): a
     // replay would not know which I/Os were writes.
-    use_replay_ =
-        RandomWithMap(job_) && io_size_ == 0 && job_.number_ios == 0 && rate_steer_.w == nullptr;
-  if (use_replay_) {
+    use_replay_ = once && io_size_ == 0 && job_.number_ios == 0 && rate_steer_.w == nullptr;
+  if (use_replay_ || (verify_only && !job_.verify.state_load)) {
     IOB_ASSIGN_OR_RETURN(replay_, IoPattern::Create(job_, PatternRegions(), seed_));
   }
   return Status::Ok();
@@ -218,28 +245,10 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
       IoPlan p;
       // As many draws as the pass made: a pass that ended early (a read at
       // the end of a sequential file, an error) wrote only part of its plan.
-      // verify_only without a random map: the writer's pass went on to
-      // io_size past the end of the pattern's pass (VerifyAfterPass), so
-      // the replay goes on through the next passes too.
-      const bool to_io_size =
-          job_.verify.verify_only && job_.norandommap && replay_bytes_left_ != UINT64_MAX;
-      while (replay_budget_ > 0 && replay_bytes_left_ > 0 &&
-             (replay_->Next(&p) || (to_io_size && (replay_->Reset(), replay_->Next(&p))))) {
-        --replay_budget_;
-        // The writer issued while less than io_size was issued, so its last
-        // I/O may have crossed it.
-        if (replay_bytes_left_ != UINT64_MAX)  // UINT64_MAX: no io_size, no limit
-          replay_bytes_left_ -= std::min(replay_bytes_left_, p.length);
+      while (NextReplayDraw(replay_.get(), &replay_budget_, &replay_bytes_left_, false, &p)) {
         if (p.ddir != Ddir::kWrite) continue;
         // verify_backlog read it back already: fio verifies each write once.
         if (backlog_ != nullptr && verifier_->IsVerified({p.file, p.offset, p.length})) continue;
-        // verify_only without a random map: the plan writes some blocks more
-        // than once; fio 3.33 reads each one back once.
-        if (job_.norandommap && job_.verify.verify_only) {
-          const VerifyRange r{p.file, p.offset, p.length};
-          if (verifier_->IsVerified(r)) continue;
-          verifier_->MarkVerified(r);
-        }
         *plan = p;
         plan->ddir = Ddir::kRead;
         return 1;
@@ -288,8 +297,8 @@ bool Worker::VerifyAfterPass(bool more) {
   // io_size before its verify phase (`size` does not end such a pass): with
   // size=1m io_size=3m it writes 3 MiB, then reads back each block once.
   // Keep writing while less than io_size was issued since the last verify.
-  if (more && IsRandom(job_.rw) && job_.norandommap && io_size_ != 0 &&
-      issued_bytes_ - verify_mark_bytes_ < io_size_)
+  if (more && IsRandom(job_.rw) && pattern_ != nullptr && !pattern_->RandomEachBlockOnce() &&
+      io_size_ != 0 && issued_bytes_ - verify_mark_bytes_ < io_size_)
     return false;
   resume_after_verify_ = more;
   return true;
@@ -321,6 +330,15 @@ void Worker::StartVerifyPhase() {
   replay_bytes_left_ = job_.verify.verify_only && io_size_ != 0 ? io_size_ : UINT64_MAX;
   if (job_.verify.verify_only && job_.number_ios != 0) replay_budget_ = job_.number_ios;
   pass_draws_ = 0;
+  if (job_.verify.verify_only && !use_replay_ && replay_ != nullptr) {
+    // A random plan without a map (verify_only, no state): its writes
+    // overlap and repeat. Record them as the writer's record would be, then
+    // read back what the last writes left, each block once (fio 3.33 reads
+    // the same count as do_verify=1).
+    IoPlan p;
+    while (NextReplayDraw(replay_.get(), &replay_budget_, &replay_bytes_left_, true, &p))
+      if (p.ddir == Ddir::kWrite) verifier_->RecordPlannedWrite(p.file, p.offset, p.length);
+  }
   verify_start_ns_ = NowNs();
   verify_prev_state_ = live_.state.load(std::memory_order_relaxed);
   live_.state.store(job_state::kVerifying, std::memory_order_relaxed);
