@@ -164,6 +164,7 @@ struct JobResult {
   uint64_t elapsed_ms = 0;  // wall time the job existed
   uint64_t runtime_ms = 0;  // measured time (after ramp)
   uint64_t start_ms = 0;    // wall-clock start, for logs
+  uint64_t end_ms = 0;      // wall-clock end (or snapshot time): JSON "elapsed"
   bool interrupted = false;
   uint32_t nr_files = 0;
   std::vector<std::string> files;  // targets this clone used

@@ -196,6 +196,7 @@ Result<RunResult> IntervalResult(const RunResult& later, const RunResult& earlie
       o.elapsed_ms = Sub(lj.elapsed_ms, ej.elapsed_ms);
       o.runtime_ms = Sub(lj.runtime_ms, ej.runtime_ms);
       o.start_ms = lj.start_ms;
+      o.end_ms = lj.end_ms;
       o.interrupted = lj.interrupted;
       o.nr_files = lj.nr_files;
       o.files = lj.files;

@@ -371,7 +371,7 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   uint64_t end_ms = 0;
   for (const auto& g : run.groups)
     for (const auto& j : g.jobs)
-      if (j.start_ms >= run.timestamp_ms) end_ms = std::max(end_ms, j.start_ms + j.elapsed_ms);
+      if (j.end_ms >= run.timestamp_ms) end_ms = std::max(end_ms, j.end_ms);
   ojson jobs = ojson::array();
   for (const auto& g : run.groups) {
     const auto records = RecordsForGroup(g);

@@ -1659,6 +1659,7 @@ void Worker::Run() {
     if (ts_.dir[d].ios != 0 || sample_dir_[d]) ts_.dir[d].runtime_ns = runtime_ns;
   result_.runtime_ms = runtime_ns / 1000000;
   result_.elapsed_ms = (end - ctl_->start_ns) / 1000000;
+  result_.end_ms = WallTimeMs();
   result_.interrupted = interrupted_;
   if (lat_search_ != nullptr) result_.latency_depth = lat_search_->depth();
   const EngineCounters& c = engine_->counters();
@@ -1738,6 +1739,7 @@ void Worker::ServeSnapshot(uint64_t now, bool final) {
       }
       snap.start_ms = result_.start_ms;
       snap.elapsed_ms = now > ctl_->start_ns ? (now - ctl_->start_ns) / 1000000 : 0;
+      snap.end_ms = WallTimeMs();
     }
   }
   snap_served_ = gen;

@@ -254,6 +254,7 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
     m.elapsed_ms = std::max(m.elapsed_ms, j.elapsed_ms);
     m.runtime_ms = std::max(m.runtime_ms, j.runtime_ms);
     m.start_ms = std::min(m.start_ms, j.start_ms);
+    m.end_ms = std::max(m.end_ms, j.end_ms);
     if (m.error == 0 && j.error != 0) {
       m.error = j.error;
       m.error_message = j.error_message;

@@ -126,7 +126,9 @@ TEST(ReportJsonTest, BareFlagsAreNotListedAsOptions) {
 }
 
 // fio's "elapsed": the run's wall time in whole seconds, rounded up, the
-// same in every job (two 1 s groups one after the other: 3 in both).
+// same in every job (two 1 s groups one after the other: 3 in both), up to
+// the last job's end. A startdelay or wait_for before a job's start is in
+// that time once (start + elapsed counted it twice: startdelay=2 gave 5).
 TEST(ReportJsonTest, ElapsedIsTheRunsRoundedUp) {
   RunResult run = testdata::MakeRun(false);
   ASSERT_GE(run.groups[0].jobs.size(), 2u);
@@ -134,12 +136,14 @@ TEST(ReportJsonTest, ElapsedIsTheRunsRoundedUp) {
   JobResult& b = run.groups[0].jobs[1];
   a.start_ms = run.timestamp_ms + 5;
   a.elapsed_ms = 1000;
-  b.start_ms = a.start_ms + 1000;
-  b.elapsed_ms = 1010;
+  a.end_ms = a.start_ms + 1000;
+  b.start_ms = a.end_ms;  // after a 1 s startdelay
+  b.elapsed_ms = 2010;     // since the run's start
+  b.end_ms = a.end_ms + 1010;
   const auto j = Json(run, false);
   EXPECT_EQ(j["jobs"][0]["elapsed"], 3u) << "2015 ms since the run started";
   EXPECT_EQ(j["jobs"][1]["elapsed"], 3u);
-  b.start_ms = a.start_ms = run.timestamp_ms;
+  b.start_ms = a.start_ms = b.end_ms = a.end_ms = run.timestamp_ms;
   b.elapsed_ms = a.elapsed_ms = 0;
   EXPECT_EQ(Json(run, false)["jobs"][0]["elapsed"], 1u) << "a finished run took some time";
 }
