@@ -76,6 +76,10 @@ struct PhaseShared {
   std::map<uint32_t, FlowGroup> flows;  // flow=: this phase's groups (WorkerControl::flows)
   // exitall with exit_what=all fired: no later phase runs.
   std::atomic<bool> exit_all{false};
+  // Some job of the run has exitall: as in fio, where the option sets one
+  // process-wide switch, every job's end then stops the others (exit_what:
+  // the ending job's).
+  bool exitall_any = false;
 };
 
 std::atomic<int> g_left_behind{0};  // LeftBehindThreads()
@@ -520,6 +524,7 @@ class PhaseRunner {
   Status Run(const Phase& phase, const std::vector<int>& groupids, bool* interrupted) {
     auto sh = std::make_shared<PhaseShared>();
     sh->jobs = jobs_;
+    for (const JobSpec& j : jobs_) sh->exitall_any = sh->exitall_any || j.exitall;
     std::vector<Clone>& clones = sh->clones;
     WorkerControl& ctl = sh->ctl;
     IOB_RETURN_IF_ERROR(Prepare(phase, groupids, &clones));
@@ -571,7 +576,8 @@ class PhaseRunner {
         }
         cp->worker->Teardown();
         const JobSpec& job = sh->jobs[cp->job];
-        if (go == 1 && (job.exitall || (job.exitall_on_error && cp->worker->result().error != 0))) {
+        if (go == 1 &&
+            (sh->exitall_any || (job.exitall_on_error && cp->worker->result().error != 0))) {
           int none = kStopNone;
           ctl.stop.compare_exchange_strong(none, kStopExitall);
           if (job.exit_what == JobSpec::ExitWhat::kAll) sh->exit_all.store(true);
@@ -1014,13 +1020,24 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
 
   // exitall stops the whole phase; fio's default (exit_what=group) stops only
   // the job's reporting group. They differ when new_group splits a phase.
+  // exitall anywhere makes every job's end stop the others (fio's switch is
+  // process-wide).
+  const JobSpec* exitall_job = nullptr;
+  for (const JobSpec& j : jobs)
+    if (j.exitall && exitall_job == nullptr) exitall_job = &j;
   for (const Phase& phase : phases)
     for (size_t i : phase.jobs) {
       const JobSpec& job = jobs[i];
-      if (!(job.exitall || job.exitall_on_error) || job.exit_what != JobSpec::ExitWhat::kGroup)
+      if (!(exitall_job != nullptr || job.exitall_on_error) ||
+          job.exit_what != JobSpec::ExitWhat::kGroup)
         continue;
-      const std::string which = job.exitall ? "exitall" : "exitall_on_error";
-      const std::string at = Where(SettingOf(job, which));
+      const bool by_exitall = exitall_job != nullptr;
+      const JobSpec& setter = by_exitall ? *exitall_job : job;
+      const std::string at = Where(SettingOf(setter, by_exitall ? "exitall" : "exitall_on_error"));
+      const std::string which =
+          !by_exitall       ? "exitall_on_error"
+          : &setter == &job ? "exitall"
+                            : "exitall (of job '" + setter.name + "', which every job's end obeys)";
       const std::string where = at.empty() ? "" : " (" + at + ")";
       for (size_t k : phase.jobs)
         if (groupids[k] != groupids[i])

@@ -593,8 +593,36 @@ TEST(RunCoordinatorTest, ExitallGroupAcrossNewGroupIsRefused) {
                                       "'other' of another reporting group"),
             std::string::npos)
       << r.status().message();
+  // Every job's end obeys exitall once one job has it (fio), so other's
+  // exit_what=group is refused too.
   quick.exit_what = JobSpec::ExitWhat::kStonewall;
+  r = RunJobs({quick, other}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("job 'other': exitall (of job 'quick'"), std::string::npos)
+      << r.status().message();
+  other.exit_what = JobSpec::ExitWhat::kStonewall;
   EXPECT_TRUE(RunJobs({quick, other}, {}).ok());
+}
+
+// fio 3.33's exitall sets one process-wide switch: the first job of the
+// phase to finish stops the others, whichever job set it (man fio: "as soon
+// as one job of that group finishes"). Here the quick job has no exitall.
+TEST(RunCoordinatorTest, ExitallStopsThePhaseWhenAnyJobFinishes) {
+  JobSpec quick = NullJob("quick");
+  quick.number_ios = 5;
+  JobSpec setter = NullJob("setter");
+  setter.exitall = true;
+  setter.time_based = true;
+  setter.runtime_ns = 120ull * 1000 * 1000 * 1000;
+  JobSpec slow = setter;
+  slow.name = "slow";
+  slow.exitall = false;
+  RunResult r = MustRun({quick, setter, slow});
+  ASSERT_EQ(r.groups[0].jobs.size(), 3u);
+  EXPECT_EQ(r.groups[0].jobs[0].stats.dir[0].ios, 5u);
+  EXPECT_LT(r.groups[0].jobs[1].runtime_ms, 60000u);
+  EXPECT_LT(r.groups[0].jobs[2].runtime_ms, 60000u);
+  EXPECT_FALSE(r.groups[0].jobs[2].interrupted);
 }
 
 TEST(RunCoordinatorTest, RampIsNotMeasured) {
