@@ -284,6 +284,16 @@ int Main(int argc, char** argv) {
                                tool_args.rend());  // CLI11 parses a reversed vector
   try {
     app.parse(rev);
+  } catch (const CLI::ConversionError& e) {
+    // CLI11 says "Could not convert: --terse-version = x": name the option
+    // as it was typed and what it takes (its numeric options are counts).
+    std::string m = e.what();
+    const std::string kPrefix = "Could not convert: ";
+    if (const size_t eq = m.find(" = "); m.rfind(kPrefix, 0) == 0 && eq != std::string::npos)
+      m = m.substr(kPrefix.size(), eq - kPrefix.size()) + "=" + m.substr(eq + 3) +
+          ": not a whole number";
+    std::fprintf(stderr, "iobench: %s\n", m.c_str());
+    return kExitUsage;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "iobench: %s\n", e.what());
     return kExitUsage;

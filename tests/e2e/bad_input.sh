@@ -122,6 +122,10 @@ check pattern-file-dir 2 "option 'buffer_pattern': pattern file '/': Is a direct
   "$bin" --name=p --ioengine=null --size=1m --rw=write "--buffer_pattern='/'"
 check pattern-file-unnamed 2 "option 'buffer_pattern': pattern file '': a quoted part names a file" -- \
   "$bin" --name=p --ioengine=null --size=1m --rw=write "--buffer_pattern=0xff''"
+check cli-terse-version-word 2 "^iobench: --terse-version=x: not a whole number" -- \
+  "$bin" --name=p --ioengine=null --size=1m --terse-version=x
+check percentile-zero 2 "option 'percentile_list'.*percentile 0 is not within \\(0, 100\\]" -- \
+  "$bin" --name=p --ioengine=null --size=1m --percentile_list=0:50:100
 # Values fio 3.33 reads as something else without a word (parseprobe audit).
 check cli-empty-output 2 "option '--output' needs a value \\(it is empty\\)" -- \
   "$bin" --name=a --ioengine=null --size=1m --output= --output-format=terse
@@ -258,7 +262,7 @@ check warnings-fatal 2 "^iobench: --warnings-fatal: 1 warning above, not running
 rm -f "$work/../iobench-wf.$$.fio"
 # --max-jobs and --alloc-size are accepted and ignored (as fio 3.33), but
 # still take a number.
-check max-jobs-not-a-number 2 "Could not convert: --max-jobs = many" -- \
+check max-jobs-not-a-number 2 "^iobench: --max-jobs=many: not a whole number" -- \
   "$bin" --max-jobs=many --name=a --ioengine=null --size=1m
 check alloc-size-negative 2 "^iobench: --alloc-size=-5: must be a whole number of KiB" -- \
   "$bin" --alloc-size=-5 --name=a --ioengine=null --size=1m
