@@ -290,8 +290,9 @@ Status CheckZoneMode(const JobSpec& job) {
 Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
   if (!job.unimplemented.empty()) {
     const OptionSetting& s = job.unimplemented.front();
-    return Status::Invalid("option '" + s.name + "' (" + Where(s) +
-                           ") is accepted but not implemented yet in iobench");
+    return Status::Invalid(
+        "option '" + s.name + "' (" + Where(s) +
+        ") is not implemented yet in iobench: the job is refused, not run without it");
   }
   // Options the parser types but the run core does not do yet: refuse them
   // rather than run something else than what was asked.
@@ -304,7 +305,7 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
   }
   if (job.openfiles != 0 && job.openfiles < job.nrfiles) {
     return Status::Invalid("option 'openfiles' (" + Where(SettingOf(job, "openfiles")) +
-                           ") below nrfiles is accepted but not implemented yet in iobench "
+                           ") below nrfiles is not implemented yet in iobench "
                            "(every file stays open)");
   }
   IOB_RETURN_IF_ERROR(CheckZoneMode(job));

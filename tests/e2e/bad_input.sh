@@ -227,7 +227,7 @@ po="$work/../iobench-po.$$"
 mkdir "$po"
 printf '[a]\nioengine=null\nsize=1m\nnrfiles=4\nopenfiles=2\n' >"$po/of.fio"
 check parse-only-unimplemented 2 \
-  "option 'openfiles' \(.*of.fio:5\) below nrfiles is accepted but not implemented" -- \
+  "option 'openfiles' \(.*of.fio:5\) below nrfiles is not implemented yet" -- \
   "$bin" --parse-only "$po/of.fio"
 printf '[a]\nioengine=libaio\nsize=1m\nrw=randread\ncmdprio_bssplit=4k/50/1/3:8k/50/2/5\n' \
   >"$po/prio.fio"

@@ -423,7 +423,8 @@ TEST(RunCoordinatorTest, UnimplementedOptionIsRefusedByName) {
   auto r = RunJobs({j}, {});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
-            "option 'zonemode' (jobs/a.fio:12) is accepted but not implemented yet in iobench");
+            "option 'zonemode' (jobs/a.fio:12) is not implemented yet in iobench: the job is "
+            "refused, not run without it");
 }
 
 // fill_device runs for write jobs (run_files_options_test FilesOptionsFill);
