@@ -515,12 +515,12 @@ uint64_t Worker::CompletedIos() const {
 // needs), so no pause follows the job's last I/O unless it was due then.
 bool Worker::ThinkDue(uint64_t now) {
   think_check_ = false;
-  if (job_.thinktime_iotime_ns != 0 && now - think_last_ns_ < job_.thinktime_iotime_ns &&
+  if (job_.thinktime_iotime_ns != 0 && now < think_last_ns_ + job_.thinktime_iotime_ns &&
       !think_blocks_set_)
     return false;
   const uint64_t b = job_.thinktime_blocks_complete ? CompletedIos() : think_issued_;
   const bool by_time =
-      job_.thinktime_iotime_ns != 0 && now - think_last_ns_ >= job_.thinktime_iotime_ns;
+      job_.thinktime_iotime_ns != 0 && now >= think_last_ns_ + job_.thinktime_iotime_ns;
   if (!by_time && b < think_last_blocks_ + std::max<uint64_t>(1, job_.thinktime_blocks))
     return false;
   think_last_blocks_ = b;
@@ -1524,7 +1524,9 @@ void Worker::Run() {
   live_.start_ns.store(start_ns_, std::memory_order_relaxed);
   result_.start_ms = WallTimeMs();
   ramp_end_ns_ = start_ns_ + job_.ramp_time_ns;
-  think_last_ns_ = start_ns_;
+  // fio's first thinktime_iotime pause comes after iotime + thinktime of I/O
+  // (100ms/300ms: at 400 ms, then every 300 ms of I/O after each pause).
+  think_last_ns_ = start_ns_ + (job_.thinktime_iotime_ns != 0 ? job_.thinktime_ns : 0);
   live_.state.store(job_.ramp_time_ns ? job_state::kRamp : StateLetter(job_),
                     std::memory_order_relaxed);
   if (job_.ramp_time_ns == 0)

@@ -287,6 +287,22 @@ TEST(WorkerFakeEngineTest, ThinktimeIotimeAloneOrWithBlocks) {
   EXPECT_EQ(stalls(), 5u);  // after 6, 12, 18, 24, 30
 }
 
+// fio's first thinktime_iotime pause comes after iotime + thinktime of I/O,
+// the later ones after iotime (thinktime=100ms, iotime=300ms: pauses at 400,
+// 800, 1200 ms). Here iotime is 20 ms and thinktime 10 s: the 25 I/Os take at
+// least 24 ms at rate_iops=1000, past iotime, and end long before 10.02 s, so
+// no pause is due (one pause of 10 s before the fix).
+TEST(WorkerFakeEngineTest, ThinktimeIotimeFirstPauseAfterIotimePlusThinktime) {
+  JobSpec job = TestJob("fake", RwMode::kRead, kWorkerBs, 100 * kWorkerBs);
+  job.thinktime_ns = 10ull * 1000000000;
+  job.thinktime_iotime_ns = 20ull * 1000000;
+  job.rate_iops[0] = 1000;
+  job.number_ios = 25;
+  const JobResult jr = RunFake(job, FakeScript{}).result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.stats.dir[0].ios, 25u);
+  EXPECT_EQ(jr.think_stalls, 0u);
+}
+
 // A pause in the middle of a batch: the I/Os prepared after it are stamped
 // after it. Their slat and lat included the 100 ms pause before (iodepth=4:
 // the three I/Os after each pause had slat >= thinktime).
