@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-cost: 40
 # The bad-input catalogue (issue 6): every case must end with a clear message
 # on stderr (naming the option and file:line where there is one) and exit 2
 # (1 only where a job fails at run time), never a crash (exit >= 128), never a

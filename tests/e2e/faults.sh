@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-cost: 25
 # Faults during a run (issue 6), on real files and a real small filesystem:
 #  - ENOSPC on a 1 MiB tmpfs (root: mount), psync, io_uring and libaio: the
 #    job's err=28, the first error's file and offset in the normal and JSON

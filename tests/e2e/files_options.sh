@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ctest-cost: 30
 # Round-5 file options against fio 3.33 on the same jobs, compared by what
 # lands in the files (zero_buffers writes into files pre-filled with 'x'),
 # file sizes, I/O counts and errors: offset_align, file_append,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-cost: 30
 # fio parity of the report formats: the same job files run by fio 3.33 and
 # by iobench, and the documents compared.
 #   json, json+: every key fio writes exists at the same path with the same

@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-cost: 30
 # ctest-labels: threads
 # ioengine=posixaio (glibc aio_read/aio_write/aio_fsync) on real files: tmpfs
 # (/dev/shm) and ext4 (/var/tmp) buffered, ext4 with direct=1, iodepth 1 and

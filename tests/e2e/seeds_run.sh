@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-cost: 40
 # ctest-labels: threads
 # End to end: every job file under jobs/seeds/ runs, scaled down through its
 # ${IOB_*} knobs, on tmpfs (/dev/shm), on ext4 (/var/tmp) and, for the
