@@ -27,6 +27,11 @@ struct ReportOptions {
 
 // Writes one format. Implementations live in src/report/<format>.cc.
 Status WriteNormal(const RunResult& run, const ReportOptions& opts, std::ostream& out);
+// The normal report in two parts: the header (version, context, one line per
+// job) and the body (per-job blocks, group status, disk stats). fio prints
+// the header before any format when normal is one of several.
+std::string FormatNormalHeader(const RunResult& run, const ReportOptions& opts);
+Status WriteNormalBody(const RunResult& run, std::ostream& out);
 Status WriteTerse(const RunResult& run, const ReportOptions& opts, std::ostream& out);
 Status WriteJson(const RunResult& run, const ReportOptions& opts, bool plus, std::ostream& out);
 

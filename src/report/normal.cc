@@ -419,7 +419,7 @@ std::string FormatContextBlock(const RunResult& run) {
   return o;
 }
 
-Status WriteNormal(const RunResult& run, const ReportOptions& opts, std::ostream& out) {
+std::string FormatNormalHeader(const RunResult& run, const ReportOptions& opts) {
   std::string o;
   if (!opts.interim) {
     o = FormatContextBlock(run);
@@ -435,7 +435,11 @@ Status WriteNormal(const RunResult& run, const ReportOptions& opts, std::ostream
     // report starts with the blank line. The interruption still needs saying.
     o = kInterruptedNote;
   }
-  o += "\n";
+  return o;
+}
+
+Status WriteNormalBody(const RunResult& run, std::ostream& out) {
+  std::string o = "\n";
   std::vector<GroupTotals> totals;
   for (const auto& g : run.groups) {
     const auto records = RecordsForGroup(g);
@@ -460,6 +464,11 @@ Status WriteNormal(const RunResult& run, const ReportOptions& opts, std::ostream
   out << o;
   if (!out) return Status(Status::Code::kIoError, "writing the normal report failed");
   return Status::Ok();
+}
+
+Status WriteNormal(const RunResult& run, const ReportOptions& opts, std::ostream& out) {
+  out << FormatNormalHeader(run, opts);
+  return WriteNormalBody(run, out);
 }
 
 }  // namespace iobench

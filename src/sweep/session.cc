@@ -247,12 +247,16 @@ class InterimPrinter {
  private:
   void Write(const RunResult& r) {
     std::string text;
+    if (Has(o_.formats, "normal")) {
+      // The header lines first, before any other format, as fio prints them.
+      ReportOptions ro = ropts_;
+      ro.interim = normal_printed_;
+      text = FormatNormalHeader(r, ro);
+    }
     for (const auto& f : InFioOrder(o_.formats)) {
       if (f == "normal") {
         std::ostringstream s;
-        ReportOptions ro = ropts_;
-        ro.interim = normal_printed_;
-        (void)WriteNormal(r, ro, s);
+        (void)WriteNormalBody(r, s);
         text += s.str();
         normal_printed_ = true;
       } else if (f == "terse") {
@@ -473,7 +477,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   StatusDriver status(o);
   Output output(o.output);
   InterimPrinter interim(o, ropts, &output);
-  std::ostringstream normal, terse;
+  std::ostringstream normal, normal_head, terse;
   std::vector<std::pair<sweep::SweepPoint, nlohmann::json>> per_point;
   std::vector<std::string> hook_logs;
   std::string single_json;  // a single run keeps fio's key order exactly
@@ -565,7 +569,10 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       if (Has(o.formats, "normal")) {
         ReportOptions ro = ropts;
         ro.interim = interim.normal_printed();  // the header went out with the first report
-        (void)WriteNormal(*res, ro, normal);
+        // fio prints the header lines as the jobs start, before any other
+        // format's output; a sweep's or a repeat's goes with its own point.
+        (sweeping || o.repeat > 1 ? normal : normal_head) << FormatNormalHeader(*res, ro);
+        (void)WriteNormalBody(*res, normal);
       }
       if (Has(o.formats, "terse")) (void)WriteTerse(*res, ropts, terse);
       // The JSON document only when something prints or reads it: for 252
@@ -611,6 +618,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       doc["iobench"]["exit_code"] = 128 + stop.load();
     }
   }
+  if (!per_point.empty()) out = normal_head.str();
   bool json_done = false;
   for (const auto& f : InFioOrder(o.formats)) {
     if (per_point.empty()) break;

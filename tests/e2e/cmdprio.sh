@@ -46,7 +46,8 @@ lp=(--name=p --filename="$tmp/f" --size=16m --ioengine=io_uring --direct=1 --iod
 python3 - "$tmp/lp.out" <<'PY' || fail "lat_percentiles: prios"
 import json, re, sys
 text = open(sys.argv[1]).read()
-doc, end = json.JSONDecoder().raw_decode(text)
+# The normal header lines, then the JSON document, then the job blocks.
+doc, end = json.JSONDecoder().raw_decode(text, text.index("\n{\n") + 1)
 rd = doc["jobs"][0]["read"]
 prios = rd["prios"]
 assert all(list(p) == ["prioclass", "prio", "lat_ns"] for p in prios), prios

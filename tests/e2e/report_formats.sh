@@ -61,6 +61,12 @@ order=$(grep -n -m1 '^3;' "$tmp/all.txt" | cut -d: -f1),$(grep -n -m1 '^{' "$tmp
 IFS=, read -r t j n <<<"$order"
 [ -n "$t" ] && [ -n "$j" ] && [ -n "$n" ] && [ "$t" -lt "$j" ] && [ "$j" -lt "$n" ] ||
   fail "formats not in fio's order terse,json,normal (lines $order)"
+# ... but the normal format's header lines (version, context, one line per
+# job) come first: fio prints them as the jobs start.
+head -n1 "$tmp/all.txt" | grep -q '^iobench-' || fail "all formats: the first line is not iobench-VERSION"
+hdr=$(grep -n -m1 ': (g=0): rw=' "$tmp/all.txt" | cut -d: -f1)
+[ -n "$hdr" ] && [ "$hdr" -lt "$t" ] || fail "all formats: the job header line ($hdr) is not before terse ($t)"
+[ "$(grep -c ': (g=0): rw=' "$tmp/all.txt")" = 1 ] || fail "all formats: the job header line is printed more than once"
 
 # fio's --minimal and --terse-version (2..5): the layout's field count, and
 # --minimal / --output-format: the later wins.

@@ -63,8 +63,9 @@ text = open(sys.argv[1]).read()
 # SIGUSR1 printed an interim report, so the JSON reports are JSON Lines:
 # the final report is the last line that is a JSON object.
 lines = [l for l in text.splitlines() if l.startswith("{")]
-# The JSON document comes before the normal report (fio's order).
-start = 0 if text.startswith("{") else text.index("\n{\n") + 1
+# The JSON document comes after the normal header lines and before the
+# normal report's job blocks (fio's order).
+start = 0 if text.startswith("{") else text.index("\n{") + 1
 d = json.loads(lines[-1]) if lines and lines[-1].endswith("}") else json.JSONDecoder().raw_decode(text[start:])[0]
 j = d["jobs"][0]
 assert j["iobench"]["interrupted"] is True, j["iobench"]
