@@ -223,8 +223,11 @@ struct RunContext {
 };
 
 struct RunResult {
-  uint64_t timestamp_s = 0;  // wall clock at start
+  // Wall clock when the report was made (the run's end, or an interim
+  // report's snapshot), as fio's JSON "timestamp" and the normal "pid=N: date".
+  uint64_t timestamp_s = 0;
   uint64_t timestamp_ms = 0;
+  uint64_t start_ms = 0;  // wall clock at the run's start: JSON "elapsed"
   std::vector<GroupResult> groups;
   std::vector<DiskUtil> disks;
   RunContext context;

@@ -154,6 +154,7 @@ Result<RunResult> IntervalResult(const RunResult& later, const RunResult& earlie
   RunResult r;
   r.timestamp_s = later.timestamp_s;
   r.timestamp_ms = later.timestamp_ms;
+  r.start_ms = later.start_ms;
   r.context = later.context;
   r.interrupted = later.interrupted;
   r.exit_code = later.exit_code;

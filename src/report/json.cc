@@ -371,7 +371,7 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   uint64_t end_ms = 0;
   for (const auto& g : run.groups)
     for (const auto& j : g.jobs)
-      if (j.end_ms >= run.timestamp_ms) end_ms = std::max(end_ms, j.end_ms);
+      if (j.end_ms >= run.start_ms) end_ms = std::max(end_ms, j.end_ms);
   ojson jobs = ojson::array();
   for (const auto& g : run.groups) {
     const auto records = RecordsForGroup(g);
@@ -381,7 +381,7 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
       // after its first job but lists its last job's options.
       jobs.push_back(JobObject(r, t, plus, *r.options_from));
       if (end_ms)  // at least 1: fio's clock starts before the jobs and runs to the report
-        jobs.back()["elapsed"] = std::max<uint64_t>(1, (end_ms - run.timestamp_ms + 999) / 1000);
+        jobs.back()["elapsed"] = std::max<uint64_t>(1, (end_ms - run.start_ms + 999) / 1000);
     }
   }
   root["jobs"] = std::move(jobs);

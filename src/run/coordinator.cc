@@ -38,6 +38,13 @@ std::string Where(const OptionSetting& s) {
 
 bool Writes(const JobSpec& job) { return JobWrites(job); }
 
+// fio dates a report when it is made: the JSON "timestamp" of each interim
+// report and of the final one is its own time, not the run's start.
+void StampReportTime(RunResult* r) {
+  r->timestamp_ms = WallTimeMs();
+  r->timestamp_s = r->timestamp_ms / 1000;
+}
+
 struct Phase {
   std::vector<size_t> jobs;  // indices into the job list
 };
@@ -792,6 +799,7 @@ class PhaseRunner {
     snap.groups.erase(std::remove_if(snap.groups.begin(), snap.groups.end(),
                                      [](const GroupResult& g) { return g.jobs.empty(); }),
                       snap.groups.end());
+    StampReportTime(&snap);
     return snap;
   }
 
@@ -1114,8 +1122,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
 
   RunResult result;
   result.point = opts.point;
-  result.timestamp_ms = WallTimeMs();
-  result.timestamp_s = result.timestamp_ms / 1000;
+  result.start_ms = WallTimeMs();
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (!result.groups.empty() && result.groups.back().id == groupids[i]) continue;
     GroupResult g;
@@ -1219,6 +1226,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   const int signo = opts.stop_signal != nullptr ? opts.stop_signal->load() : 0;
   const int stopped = signo > 0 && signo < 64 ? 128 + signo : 130;
   result.exit_code = result.interrupted ? stopped : job_error ? 1 : 0;
+  StampReportTime(&result);
   return result;
 }
 

@@ -16,11 +16,12 @@ fail() { echo "FAIL: $*"; exit 1; }
 job=(--name=s --ioengine=null --rw=read --bs=4k --size=1G --rate_iops=20000 --time_based
   --runtime=3)
 
+before_ms=$(date +%s%3N)
 "$bin" --status-interval=1 --output-format=json "${job[@]}" >cum.jsonl || fail "exit $?"
 "$bin" --status-interval=1 --status-interval-mode=interval --output-format=json \
   --output=iv.jsonl "${job[@]}" >iv.stdout || fail "interval run exit $?"
-python3 - <<'PY' || exit 1
-import json
+python3 - "$before_ms" <<'PY' || exit 1
+import json, sys
 def docs(path):
     lines = [l for l in open(path).read().split("\n") if l]
     return [json.loads(l) for l in lines]
@@ -29,6 +30,13 @@ assert len(cum) >= 3, ("want >= 2 interim + final", len(cum))
 ios = [d["jobs"][0]["read"]["total_ios"] for d in cum]
 assert ios == sorted(ios), ("cumulative reports must not go down", ios)
 assert ios[-1] > 0
+# Each report carries the time it was made (fio's "timestamp"), not the
+# run's start: the first interim report comes >= 1 s after the start, the
+# final one >= 3 s (runtime=3), and the times never go back.
+before = int(sys.argv[1])
+ts = [d["timestamp_ms"] for d in cum]
+assert ts == sorted(ts) and ts[0] >= before + 1000 and ts[-1] >= before + 3000, ("times", before, ts)
+assert all(d["timestamp"] == d["timestamp_ms"] // 1000 for d in cum), ts
 iv = docs("iv.jsonl")
 assert len(iv) >= 4, ("want >= 2 intervals, the tail and the final", len(iv))
 parts = [d["jobs"][0]["read"]["total_ios"] for d in iv[:-1]]

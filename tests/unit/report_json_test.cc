@@ -134,16 +134,16 @@ TEST(ReportJsonTest, ElapsedIsTheRunsRoundedUp) {
   ASSERT_GE(run.groups[0].jobs.size(), 2u);
   JobResult& a = run.groups[0].jobs[0];
   JobResult& b = run.groups[0].jobs[1];
-  a.start_ms = run.timestamp_ms + 5;
+  a.start_ms = run.start_ms + 5;
   a.elapsed_ms = 1000;
   a.end_ms = a.start_ms + 1000;
   b.start_ms = a.end_ms;  // after a 1 s startdelay
-  b.elapsed_ms = 2010;     // since the run's start
+  b.elapsed_ms = 2010;    // since the run's start
   b.end_ms = a.end_ms + 1010;
   const auto j = Json(run, false);
   EXPECT_EQ(j["jobs"][0]["elapsed"], 3u) << "2015 ms since the run started";
   EXPECT_EQ(j["jobs"][1]["elapsed"], 3u);
-  b.start_ms = a.start_ms = b.end_ms = a.end_ms = run.timestamp_ms;
+  b.start_ms = a.start_ms = b.end_ms = a.end_ms = run.start_ms;
   b.elapsed_ms = a.elapsed_ms = 0;
   EXPECT_EQ(Json(run, false)["jobs"][0]["elapsed"], 1u) << "a finished run took some time";
 }

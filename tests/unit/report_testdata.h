@@ -154,6 +154,7 @@ inline RunResult MakeRun(bool group_reporting, uint32_t numjobs = 2) {
   RunResult run;
   run.timestamp_s = 1796027085;
   run.timestamp_ms = 1796027085957ull;
+  run.start_ms = run.timestamp_ms - 1000;
   GroupResult g;
   g.id = 0;
   for (uint32_t i = 0; i < numjobs; ++i) {
