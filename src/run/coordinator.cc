@@ -880,7 +880,7 @@ class PhaseRunner {
     for (size_t ci = 0; ci < clones->size(); ++ci) {
       const Clone& c = (*clones)[ci];
       for (const auto& t : c.targets) {
-        if (t.diskless || t.is_block_device || t.is_char_device) continue;
+        if (!t.regular_file()) continue;
         auto [it, fresh] = index.emplace(t.path, work.size());
         if (fresh) {
           work.emplace_back(&jobs_[c.job], t);
@@ -980,8 +980,7 @@ class PhaseRunner {
     for (const auto& c : clones) {
       if (!jobs_[c.job].unlink) continue;
       for (const auto& t : c.targets)
-        if (!t.diskless && !t.is_block_device && unlinked.insert(t.path).second)
-          (void)::unlink(t.path.c_str());
+        if (t.regular_file() && unlinked.insert(t.path).second) (void)::unlink(t.path.c_str());
     }
   }
 

@@ -106,5 +106,27 @@ run readonly-read-existing 0 "" -- \
 run readonly-read-device 0 "" -- \
   "$bin" --readonly --name=r --filename="$loop" --rw=randread --size=1m
 
+# unlink=1 removes regular files only, as fio: a device node named as the
+# target (here a private copy of /dev/null's and the loop device's) stays,
+# whether the job ran or was refused.
+node() { [ -c "$work/null" ] || mknod "$work/null" c 1 3 || fail "mknod"; }
+node
+run unlink-char-device 0 "" -- \
+  "$bin" --name=w --filename="$work/null" --rw=write --size=64k --unlink=1
+[ -c "$work/null" ] || fail "unlink=1 deleted a character device node"
+node
+run unlink-char-device-each-loop 0 "" -- \
+  "$bin" --name=w --filename="$work/null" --rw=write --size=64k --unlink=1 --loops=2 \
+  --unlink_each_loop=1
+[ -c "$work/null" ] || fail "unlink_each_loop=1 deleted a character device node"
+node
+run unlink-char-device-refused 2 "sqthread_poll_cpu" -- \
+  "$bin" --name=w --filename="$work/null" --rw=write --size=64k --unlink=1 \
+  --ioengine=io_uring --sqthread_poll=1 --sqthread_poll_cpu=4095
+[ -c "$work/null" ] || fail "unlink=1 of a refused job deleted a character device node"
+run unlink-block-device 0 "" -- \
+  "$bin" --name=r --filename="$loop" --rw=read --size=64k --unlink=1
+[ -b "$loop" ] || fail "unlink=1 deleted the block device node"
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]
