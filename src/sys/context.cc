@@ -228,9 +228,11 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
                     "O_DIRECT); it only turns waits for device tags or filesystem locks into "
                     "EAGAIN errors");
 
-    // 6. A buffered "disk" test whose data fits in memory.
+    // 6. A buffered "disk" test whose data fits in memory. Trims do not go
+    // through the page cache: a trim-only job is left alone.
     const std::string buffered_intent = DiskIntent(job, paths, false);
-    if (!job.direct && !buffered_intent.empty() && env.mem_total_bytes > 0) {
+    if (!job.direct && (HasRead(job.rw) || HasWrite(job.rw)) && !buffered_intent.empty() &&
+        env.mem_total_bytes > 0) {
       uint64_t region = 0;
       std::string where = first(
           [&](const TargetContext& c) {

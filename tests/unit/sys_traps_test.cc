@@ -208,6 +208,12 @@ TEST(SysTrapsTest, BufferedDiskTestSmallerThanMemory) {
   EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env(2 * kGiB)).empty());  // bigger than RAM
   j.direct = true;
   EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env(16 * kGiB)).empty());
+  // Trims do not go through the page cache; a trimwrite's writes do.
+  j.direct = false;
+  j.rw = RwMode::kRandTrim;
+  EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env(16 * kGiB)).empty());
+  j.rw = RwMode::kTrimWrite;
+  EXPECT_EQ(DetectTraps({j}, {kExt4}, Env(16 * kGiB)).size(), 1u);
   // Size unset: the file's size decides; the disk intent comes from the path.
   JobSpec k = Job("k", "/mnt/nvme/f", RwMode::kRead);
   TrapEnv env = Env(16 * kGiB);
