@@ -440,12 +440,24 @@ void Worker::SleepNs(uint64_t ns) {
   }
 }
 
+// SleepNs returns early on a stop request or steady state; the runtime may
+// have ended while it slept. CheckTimeSlow turns each into stopping_ (and
+// ends a ramp that ended meanwhile), so the caller issues nothing more.
+bool Worker::StoppedDuringSleep(uint64_t now) {
+  CheckTimeSlow(now);
+  return stopping_;
+}
+
 void Worker::BeginMeasuring(uint64_t now, bool restart) {
   // Ramp ends: what happened so far is not measured (fio resets its stats).
   // Without a ramp nothing was recorded yet (this runs before the first I/O),
   // and a reset would only trade fresh histogram storage for fresh storage.
   if (job_.ramp_time_ns != 0 || restart) {
-    think_last_blocks_ = 0;  // the completed count restarts with the stats
+    // The counts of issued and completed I/Os restart with the stats, the
+    // count at the last pause does not (fio 3.33 resets io_blocks and
+    // io_issues, not last_thinktime_blocks): the first pause after the ramp
+    // comes that many I/Os late, as in fio.
+    think_issued_ = 0;
     const ErrorInfo first_error = ts_.first_error;
     const uint64_t total_errors = ts_.total_errors, coe_errors = ts_.coe_errors;
     // In place: `ts_ = ThreadStats()` would build a temporary on the stack.
@@ -979,6 +991,9 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     now = NowNs();
     if (job_.rate_ignore_thinktime && rate_ != nullptr) rate_->Paused(now - think_start);
     think_last_ns_ = now;
+    // A pause that ran past the runtime, a stop or steady state: nothing more
+    // is issued (fio checks the runtime after its thinktime).
+    if (StoppedDuringSleep(now)) return false;
   }
   if (vr > 0) {
     // planned by NextVerifyPlan
@@ -1006,8 +1021,8 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
         return false;
       }
       SleepNs(due_ns_ - now);
-      if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return false;
       now = NowNs();
+      if (StoppedDuringSleep(now)) return false;
     }
   }
   if (vr == 0 && job_.serialize_overlap && in_use > 0 && OverlapsInFlight(plan)) {

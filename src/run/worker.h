@@ -251,6 +251,7 @@ class Worker {
   DepthSearch::Action lat_pending_ = DepthSearch::Action::kNone;  // kDrain or kFinalRun
   void TakeSamples(uint64_t now);
   void SleepNs(uint64_t ns);
+  bool StoppedDuringSleep(uint64_t now);
   void FreeSlot(IoRequest* req) { free_[free_n_++] = req; }
   void PublishLive();
   Status ApplyScheduling();

@@ -36,6 +36,39 @@ for t in "${tools[@]}"; do
     echo "$n rate_ignore_thinktime=$x: $ios I/Os"
   done
 done
+# A pause that ends past the runtime: nothing more is issued (fio checks
+# the runtime after its thinktime). 10 I/Os, then a 2 s pause in a 1 s run.
+count() { python3 -c 'import json,sys; t=sys.stdin.read(); print(json.loads(t[t.find("{"):])["jobs"][0]["read"]["total_ios"])'; }
+think=(--name=p --ioengine=null --size=1g --rw=read --bs=4k --time_based --runtime=1
+  --thinktime_blocks=10 --output-format=json)
+for t in "${tools[@]}"; do
+  n=$("$t" "${think[@]}" --thinktime=2s 2>"$tmp/err" | count) || fail "$t: pause past the end: $(cat "$tmp/err")"
+  [ "$n" = 10 ] || fail "$(basename "$t"): a pause past the runtime: $n I/Os, want 10"
+  # Thinktime across the end of a ramp: the issued and completed counts
+  # restart with the stats, the count at the last pause (10, in the ramp)
+  # does not, so the first measured pause comes after 20 I/Os (fio 3.33),
+  # in both thinktime_blocks_type modes; then a 1 s pause ends the 1 s run.
+  for mode in complete issue; do
+    n=$("$t" "${think[@]}" --thinktime=1s --ramp_time=500ms --thinktime_blocks_type=$mode \
+      2>"$tmp/err" | count) || fail "$t: ramp $mode: $(cat "$tmp/err")"
+    [ "$n" = 20 ] || fail "$(basename "$t"): thinktime across the ramp ($mode): $n I/Os, want 20"
+  done
+done
+# A steady-state stop during a rate wait ends the job: no burst of the rest
+# of the runtime's I/Os (at 1000 IOPS, never more than one I/O per ms run).
+# The stop lands in a rate wait or not by chance: 3 runs of 4 jobs made a
+# burst in most runs before the fix.
+for i in 1 2 3; do
+  "$bin" --name=s --ioengine=null --size=1g --rw=read --bs=4k --time_based --runtime=4 \
+    --rate_iops=1000 --ss=iops:5% --ss_dur=1 --numjobs=4 --output-format=json >"$tmp/ss.json" ||
+    fail "steady state with rate: exit $?"
+  python3 - "$tmp/ss.json" <<'PY' || fail "steady state with rate: burst"
+import json, sys
+for j in json.load(open(sys.argv[1]))["jobs"]:
+    r = j["read"]
+    assert r["total_ios"] <= r["runtime"] + 2, (r["total_ios"], r["runtime"])
+PY
+done
 # The option is a bool: a bad value names it.
 out=$("$bin" "${job[@]}" --rate_ignore_thinktime=maybe 2>&1) && fail "accepted maybe"
 grep -q "rate_ignore_thinktime" <<<"$out" || fail "message: $out"
