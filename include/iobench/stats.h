@@ -201,6 +201,9 @@ struct TargetContext {
   std::string path;
   std::string fs_type;  // "ext4", "tmpfs", "" for block devices
   std::string device;   // block device under the target, resolved to the disk
+  // A loop device over a file on a filesystem without a disk (tmpfs): that
+  // filesystem ("loop0 on tmpfs" in `device`).
+  std::string backing_fs;
   std::string model;
   std::string scheduler;
   int64_t read_ahead_kb = -1;

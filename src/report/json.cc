@@ -230,6 +230,7 @@ ojson BuildJsonContext(const RunContext& c) {
     j["path"] = t.path;
     j["fs_type"] = t.fs_type;
     j["device"] = t.device;
+    if (!t.backing_fs.empty()) j["backing_fs"] = t.backing_fs;
     j["model"] = t.model;
     j["scheduler"] = t.scheduler;
     j["read_ahead_kb"] = t.read_ahead_kb;

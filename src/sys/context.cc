@@ -103,6 +103,12 @@ bool Matches(const JobSpec& job, const std::vector<std::string>& paths, const st
 // vda", so that the stack under the numbers is not hidden.
 void StackedDevice(const TargetInfo& info, TargetContext* tc) {
   if (info.disks.empty()) return;
+  if (!info.backing_fs_without_disk.empty()) {
+    // A loop device over a file on tmpfs: the stack ends in memory.
+    tc->backing_fs = info.backing_fs_without_disk;
+    tc->device = info.disks.front() + " on " + tc->backing_fs;
+    return;
+  }
   const std::string& top = info.disks.front();
   const std::string& settings_from =
       info.bottom_disks.empty() ? info.disks.back() : info.bottom_disks.front();
@@ -168,11 +174,15 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
       // /dev/null and /dev/zero are chosen to leave the device out: no note.
       std::string where = first(
           [](const TargetContext& c) {
-            return IsMemoryFs(c.fs_type) && c.path != "/dev/null" && c.path != "/dev/zero";
+            return (IsMemoryFs(c.fs_type) || IsMemoryFs(c.backing_fs)) && c.path != "/dev/null" &&
+                   c.path != "/dev/zero";
           },
           &t);
       if (!where.empty())
-        out.push_back(who + where + " is on " + t->fs_type +
+        out.push_back(who + where + " is on " +
+                      (t->backing_fs.empty() ? t->fs_type
+                                             : t->device.substr(0, t->device.find(' ')) +
+                                                   " with its backing file on " + t->backing_fs) +
                       ", so no disk is involved, but the job reads like a disk test (" + intent +
                       "): the numbers measure memory copies, not a device");
     }

@@ -155,10 +155,12 @@ void WalkDisk(const std::string& disk, int depth, TargetInfo* info) {
                           (fs.ok() ? *fs : std::string("unknown fs")) + ")");
     const size_t before = info->disks.size();
     WalkDev(st.st_dev, depth + 1, info);
-    if (info->disks.size() == before)
+    if (info->disks.size() == before) {
       info->notes.push_back(disk + ": backing file " + file + " is on " +
                             (fs.ok() ? *fs : std::string("a filesystem")) +
                             " with no block device under it");
+      if (fs.ok()) info->backing_fs_without_disk = *fs;
+    }
     return;
   }
   info->chain.push_back(disk);

@@ -59,6 +59,10 @@ struct TargetInfo {
   // {"vda"}, {"sda", "sdb"}. ctx.device joins them with ','; the queue
   // settings in ctx come from the first.
   std::vector<std::string> bottom_disks;
+  // A loop device whose backing file is on a filesystem with no block
+  // device under it (tmpfs, ramfs): that filesystem's type. The data the
+  // device holds lives in memory.
+  std::string backing_fs_without_disk;
   // Why something is missing ("tmpfs: no block device, the data lives in
   // memory"; "loop depth limit reached").
   std::vector<std::string> notes;

@@ -215,6 +215,32 @@ TEST(SysLoopPartitionTest, MountedPartitionRefusesTheWholeDisk) {
   EXPECT_TRUE(CheckWriteSafety(loop.device(), false).ok());
 }
 
+// A loop device over a file on tmpfs holds its data in memory: the header
+// says so ("loop0 on tmpfs") and a disk test on it, raw or through the
+// filesystem on it, gets the disk-test-on-memory warning.
+TEST(SysLoopOnTmpfsTest, ContextSaysTheDataIsInMemory) {
+  LoopExt4 loop(false, "/dev/shm");
+  if (!loop.ready()) GTEST_SKIP() << "loop device on /dev/shm: " << loop.skip_reason();
+  const std::string file = loop.mount_point() + "/data";
+  ASSERT_TRUE(WriteFile(file, 1 << 20));
+  for (const std::string& target : {loop.device(), file}) {
+    JobSpec job;
+    job.name = "t";
+    job.filenames = {target};
+    job.rw = RwMode::kRandRead;
+    job.direct = true;
+    const RunContext ctx = CollectContext({job}, {target});
+    ASSERT_EQ(ctx.targets.size(), 1u);
+    EXPECT_EQ(ctx.targets[0].device, loop.name() + " on tmpfs") << target;
+    EXPECT_EQ(ctx.targets[0].backing_fs, "tmpfs") << target;
+    ASSERT_EQ(ctx.warnings.size(), 1u) << target;
+    EXPECT_EQ(ctx.warnings[0], "job 't': " + target + " is on " + loop.name() +
+                                   " with its backing file on tmpfs, so no disk is involved, but "
+                                   "the job reads like a disk test (direct=1): the numbers measure "
+                                   "memory copies, not a device");
+  }
+}
+
 TEST(SysLoopSwapTest, ActiveSwapIsRefused) {
   LoopExt4 loop;
   if (!loop.ready()) GTEST_SKIP() << "loop device: " << loop.skip_reason();

@@ -85,7 +85,9 @@ inline bool WriteMbr(const std::string& image, uint64_t image_bytes) {
 // Everything is undone in reverse order.
 class LoopExt4 {
  public:
-  explicit LoopExt4(bool partitioned = false) : dir_("/var/tmp") {
+  // The image goes in `parent` (a directory on tmpfs makes a loop device
+  // whose data lives in memory).
+  explicit LoopExt4(bool partitioned = false, const char* parent = "/var/tmp") : dir_(parent) {
     if (geteuid() != 0) {
       why_ = "needs root for losetup/mount";
       return;
@@ -95,7 +97,7 @@ class LoopExt4 {
       return;
     }
     if (!dir_.ok()) {
-      why_ = "cannot create a temp dir in /var/tmp";
+      why_ = std::string("cannot create a temp dir in ") + parent;
       return;
     }
     image_ = dir_.path() + "/image";
