@@ -89,7 +89,11 @@ DirStats Diff(const DirStats& later, const DirStats& earlier) {
   d.errors = Sub(later.errors, earlier.errors);
   d.eagain = Sub(later.eagain, earlier.eagain);
   d.high_prio_ios = Sub(later.high_prio_ios, earlier.high_prio_ios);
-  d.runtime_ns = Sub(later.runtime_ns, earlier.runtime_ns);
+  // Reports print whole milliseconds (truncated): subtract those, so the
+  // intervals' runtimes add up to the final one (1002 against 1003 when
+  // each interval was truncated on its own).
+  constexpr uint64_t kMs = 1000000;
+  d.runtime_ns = Sub(later.runtime_ns / kMs, earlier.runtime_ns / kMs) * kMs;
   d.slat_hist = Diff(later.slat_hist, earlier.slat_hist);
   d.clat_hist = Diff(later.clat_hist, earlier.clat_hist);
   d.lat_hist = Diff(later.lat_hist, earlier.lat_hist);

@@ -161,6 +161,22 @@ TEST(InterimReporterTest, IntervalsSumToTheFinalCountsExactly) {
   EXPECT_EQ(sum_disk_ios, 7000u * 3);
 }
 
+// Reports print a direction's runtime in whole (truncated) milliseconds:
+// the intervals' must add up to the final one even when each interval is
+// 1000.6 ms (three of them truncated on their own made 3000, not 3001).
+TEST(InterimReporterTest, DirectionRuntimesAddUpInWholeMilliseconds) {
+  ThreadStats a, b;
+  InterimReporter rep(StatusIntervalMode::kInterval);
+  uint64_t sum_ms = 0;
+  for (uint64_t k = 1; k <= 3; ++k) {
+    a.dir[0].runtime_ns = k * 1000600000ull;
+    auto r = rep.Next(Snapshot(a, b, k * 1000));
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    sum_ms += r->groups[0].jobs[0].stats.dir[0].runtime_ns / 1000000;
+  }
+  EXPECT_EQ(sum_ms, a.dir[0].runtime_ns / 1000000);
+}
+
 TEST(InterimReporterTest, CumulativeModeIsTheSnapshot) {
   ThreadStats a, b;
   AddIos(a, Ddir::kRead, 10, 1);
