@@ -473,7 +473,10 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
       }
     // fio's number_ios counts the I/Os issued since its stats were reset:
     // the ramp's do not count.
-    if (!restart) ios_left_ = ios_limit_;
+    if (!restart) {
+      ios_left_ = ios_limit_;
+      sync_marked_ = false;  // the count restarted: the mark means nothing now
+    }
   }
   sync_done_ = 0;
   next_event_ns_ = 0;  // CheckTime recomputes what is due next
@@ -718,9 +721,36 @@ bool Worker::EndPass(IoPlan* plan) {
     pass_drain_ = true;
     return false;
   }
+  if (loop_end && !job_.time_based && !EndOfLoopSync()) return false;
   ResetPattern();
   InvalidateForPass();
   return PatternNext(plan);
+}
+
+// fio's do_io ends every loop of a writing job with end_fsync or
+// fsync_on_close: one fsync per file, inside the job's measured time, before
+// a verify phase (which syncs on its own), and a failure fails the job. Not
+// for a job that only read, nor twice with nothing written since (a verify
+// phase's sync). False when a sync failed.
+bool Worker::EndOfLoopSync() {
+  if (!(job_.end_fsync || job_.fsync_on_close) || !HasWrite(job_.rw) || error_ != 0) return true;
+  // ios_left_ moves with every issued I/O (verify reads aside), on the fast
+  // path too: unchanged since the last sync means nothing was written since.
+  if (sync_marked_ && ios_left_ == synced_ios_left_) return true;
+  sync_marked_ = true;
+  synced_ios_left_ = ios_left_;
+  const int prev = live_.state.load(std::memory_order_relaxed);
+  live_.state.store(job_state::kFsync, std::memory_order_relaxed);
+  for (size_t i = 0; i < files_.size(); ++i) {
+    if (files_[i].fd < 0 || fsync(files_[i].fd) == 0) continue;
+    error_ = errno;
+    job_error_ = std::string(job_.end_fsync ? "end_fsync" : "fsync_on_close") +
+                 " failed for file " + targets_[i].path + ": " + std::strerror(error_);
+    stopping_ = true;
+    return false;
+  }
+  live_.state.store(prev, std::memory_order_relaxed);
+  return true;
 }
 
 void Worker::InvalidateForPass() {
@@ -741,6 +771,7 @@ bool Worker::StartDrainedPass() {
   // What completed while draining counts, as in fio, whose keep_running
   // asks once do_io has reaped: an io_size job may need no other pass now.
   if (!MorePasses()) return false;
+  if (!job_.time_based && !EndOfLoopSync()) return false;
   if (job_.unlink_each_loop && !job_.time_based) {
     if (!ReplaceFiles()) return false;
   } else {
@@ -1658,11 +1689,7 @@ void Worker::Run() {
     flow_->weight.fetch_sub(flow_weight_, std::memory_order_relaxed);
     flow_->ios.fetch_sub(flow_ios_, std::memory_order_relaxed);
   }
-  if (job_.end_fsync && error_ == 0) {
-    live_.state.store(job_state::kFsync, std::memory_order_relaxed);
-    for (const auto& f : files_)
-      if (f.fd >= 0 && fsync(f.fd) < 0 && error_ == 0) error_ = errno;
-  }
+  (void)EndOfLoopSync();
   const uint64_t end = NowNs();
   FoldDerived(&ts_);
   if (ctl_->helper_sampler != nullptr) ctl_->helper_sampler->SampleNow();
@@ -1817,8 +1844,7 @@ void Worker::Teardown() {
   }
   for (auto& f : files_) {
     if (f.fd < 0) continue;
-    if (job_.fsync_on_close) (void)fsync(f.fd);
-    close(f.fd);
+    close(f.fd);  // fsync_on_close synced it at the end of the job (EndOfLoopSync)
     f.fd = -1;
   }
   io_mem_.Release();

@@ -252,6 +252,7 @@ class Worker {
   void TakeSamples(uint64_t now);
   void SleepNs(uint64_t ns);
   bool StoppedDuringSleep(uint64_t now);
+  bool EndOfLoopSync();
   void FreeSlot(IoRequest* req) { free_[free_n_++] = req; }
   void PublishLive();
   Status ApplyScheduling();
@@ -452,8 +453,11 @@ class Worker {
   bool slow_complete_ = false;
   bool max_latency_on_ = false;  // max_latency set for some direction (Complete checks it)
   uint64_t issued_bytes_ = 0;    // bytes issued by the job (verify reads not counted)
-  uint64_t io_size_ = 0;         // io_size, or size= capping filesize= files (0: none)
-  uint64_t io_total_ = 0;        // io_size_ x loops (0: no io_size_, or time_based)
+  // ios_left_ at the last end-of-loop or pre-verify sync (EndOfLoopSync).
+  uint64_t synced_ios_left_ = 0;
+  bool sync_marked_ = false;
+  uint64_t io_size_ = 0;   // io_size, or size= capping filesize= files (0: none)
+  uint64_t io_total_ = 0;  // io_size_ x loops (0: no io_size_, or time_based)
   uint64_t passes_ = 0;
   uint64_t loop_mark_bytes_ = 0;  // issued_bytes_ when the loop began (WritesIoSizePerLoop)
   uint64_t pass_draws_ = 0;       // pattern_->Next calls in this pass (PatternNext)

@@ -322,6 +322,8 @@ void Worker::StartVerifyPhase() {
   verifying_ = true;
   no_more_ = false;
   verify_mark_bytes_ = issued_bytes_;
+  sync_marked_ = true;  // synced above: end_fsync need not sync again
+  synced_ios_left_ = ios_left_;
   vcursor_ = VerifyCursor{};
   // The replay draws what the pass drew (verify_only: the whole plan).
   replay_budget_ = job_.verify.verify_only ? UINT64_MAX : pass_draws_;
