@@ -520,6 +520,44 @@ std::vector<std::string> VaryingOptions(const json& doc, const std::vector<std::
   return out;
 }
 
+// "ext4 on nvme0n1", "tmpfs", "nvme0n1" (a block device): one target of
+// iobench.context (field names tolerated in a few spellings until the
+// context probe's schema settles). Empty when it names neither.
+std::string TargetDescription(const json* target) {
+  auto str = [&](std::initializer_list<const char*> names) {
+    for (const char* n : names)
+      if (auto v = Str(Get(target, n)); v && !v->empty()) return *v;
+    return std::string();
+  };
+  const std::string fs = str({"fstype", "fs_type", "filesystem"});
+  std::string dev = str({"disk", "device", "block_device", "bdev"});
+  if (dev.rfind("/dev/", 0) == 0) dev = dev.substr(5);
+  if (!fs.empty() && !dev.empty()) return fs + " on " + dev;
+  return fs + dev;
+}
+
+// The context's targets grouped by description, in order of first
+// appearance: ("ext4 on vda", {"/tmp/x/f1"}), ("tmpfs", {"/dev/shm/f"}).
+std::vector<std::pair<std::string, std::vector<std::string>>> TargetsByDescription(
+    const json* ctx) {
+  std::vector<const json*> targets;
+  if (const json* ts = Get(ctx, "targets"); ts && ts->is_array())
+    for (const auto& t : *ts) targets.push_back(&t);
+  if (targets.empty())
+    if (const json* t = Get(ctx, "target")) targets.push_back(t);
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (const json* t : targets) {
+    const std::string d = TargetDescription(t);
+    if (d.empty()) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == d; });
+    if (it == out.end()) it = out.insert(out.end(), {d, {}});
+    const std::string path = Str(Get(t, "path")).value_or("");
+    if (!path.empty() && std::find(it->second.begin(), it->second.end(), path) == it->second.end())
+      it->second.push_back(path);
+  }
+  return out;
+}
+
 // A job stopped by a signal before its end (jobs[].iobench.interrupted).
 bool Interrupted(const json* job) {
   const json* v = Get(Get(job, "iobench"), "interrupted");
@@ -561,6 +599,16 @@ std::string Footnotes(const json& doc, const std::vector<const json*>& jobs, boo
     }
     lines.push_back("not run (the sweep was stopped): " + pts);
   }
+  // Targets on more than one file system or device: the caption names
+  // each, and this says which path is on which (rows and columns show the
+  // paths when they differ: a filename column, a swept filename).
+  if (const auto by = TargetsByDescription(Get(Get(doc, "iobench"), "context")); by.size() > 1)
+    for (const auto& [desc, paths] : by) {
+      std::string l = "target " + desc + ":";
+      for (size_t i = 0; i < paths.size() && i < 3; ++i) l += (i ? ", " : " ") + paths[i];
+      if (paths.size() > 3) l += " (and " + std::to_string(paths.size() - 3) + " more)";
+      lines.push_back(l);
+    }
   // As the normal report prints them: sys marks the informational ones
   // "note: " after the job's name.
   if (const json* w = Get(Get(Get(doc, "iobench"), "context"), "warnings"); w && w->is_array())
@@ -854,17 +902,12 @@ std::string table::DescribeJobs(const json& doc) {
     return std::string();
   };
   if (ctx) {
-    const json* target = nullptr;
-    const json* targets = Get(ctx, "targets");
-    if (targets && targets->is_array() && !targets->empty()) target = &(*targets)[0];
-    if (target == nullptr) target = Get(ctx, "target");
-    std::string fs = ctx_str(target, {"fstype", "fs_type", "filesystem"});
-    std::string dev = ctx_str(target, {"disk", "device", "block_device", "bdev"});
-    if (dev.rfind("/dev/", 0) == 0) dev = dev.substr(5);
-    if (!fs.empty() && !dev.empty())
-      parts.push_back(fs + " on " + dev);
-    else if (!fs.empty() || !dev.empty())
-      parts.push_back(fs + dev);
+    // Every distinct target, not the first one's: jobs (or sweep points) on
+    // ext4 and on tmpfs were captioned "tmpfs" for both. Which path is on
+    // which is said under the tables (Footnotes).
+    std::string where;
+    for (const auto& t : TargetsByDescription(ctx)) where += (where.empty() ? "" : " / ") + t.first;
+    if (!where.empty()) parts.push_back(where);
     std::string kernel = ctx_str(ctx, {"kernel", "kernel_release", "uname_r"});
     if (kernel.empty()) kernel = ctx_str(Get(ctx, "system"), {"kernel", "kernel_release"});
     if (!kernel.empty()) parts.push_back(kernel);

@@ -143,7 +143,9 @@ std::vector<std::pair<std::string, std::string>> JobPoint(const nlohmann::json& 
 // the union of the jobs' point keys).
 std::vector<std::string> SweepKeys(const nlohmann::json& doc);
 // "4k randread, buffered, io_uring, ext4 on nvme0n1, 6.18.0, 10 s each":
-// the options all jobs share (swept keys left out) and the context.
+// the options all jobs share (swept keys left out) and the context. Targets
+// on several file systems or devices are each named ("tmpfs / ext4 on vda");
+// RenderTables says under the tables which path is on which.
 std::string DescribeJobs(const nlohmann::json& doc);
 
 }  // namespace table

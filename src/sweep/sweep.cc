@@ -429,6 +429,11 @@ nlohmann::json CombineSweepResults(
   bool interrupted = false;
   int64_t exit_code = 0;
   nlohmann::json warnings = nlohmann::json::array();
+  // Every point's targets, each distinct one once, with the points it was
+  // measured at: a sweep over filename= kept only the first point's file
+  // system, and the tables captioned every point with it.
+  nlohmann::json targets = nlohmann::json::array();
+  bool any_targets = false;
   for (const auto& [point, pdoc] : per_point_fio_json) {
     if (!pdoc.is_object() || !pdoc.contains("iobench") || !pdoc["iobench"].is_object()) continue;
     const nlohmann::json& pi = pdoc["iobench"];
@@ -436,15 +441,38 @@ nlohmann::json CombineSweepResults(
       interrupted |= pi["interrupted"].get<bool>();
     if (pi.contains("exit_code") && pi["exit_code"].is_number_integer())
       exit_code = std::max(exit_code, pi["exit_code"].get<int64_t>());
-    if (pi.contains("context") && pi["context"].is_object() && pi["context"].contains("warnings") &&
-        pi["context"]["warnings"].is_array())
-      for (const auto& w : pi["context"]["warnings"])
+    if (!pi.contains("context") || !pi["context"].is_object()) continue;
+    const nlohmann::json& ctx = pi["context"];
+    if (ctx.contains("warnings") && ctx["warnings"].is_array())
+      for (const auto& w : ctx["warnings"])
         if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+    if (!ctx.contains("targets") || !ctx["targets"].is_array()) continue;
+    any_targets = true;
+    for (const auto& t : ctx["targets"]) {
+      auto same = std::find_if(targets.begin(), targets.end(), [&](const nlohmann::json& e) {
+        nlohmann::json bare = e;
+        if (bare.is_object()) bare.erase("points");
+        return bare == t;
+      });
+      if (same == targets.end()) {
+        targets.push_back(t);
+        same = targets.end() - 1;
+      }
+      if (!keys.empty() && same->is_object()) {
+        nlohmann::json& pts = (*same)["points"];
+        if (!pts.is_array()) pts = nlohmann::json::array();
+        if (const auto pj = PointToJson(point); std::find(pts.begin(), pts.end(), pj) == pts.end())
+          pts.push_back(pj);
+      }
+    }
   }
   if (top.contains("interrupted")) top["interrupted"] = interrupted;
   if (top.contains("exit_code")) top["exit_code"] = exit_code;
   if (top.contains("point")) top["point"] = nlohmann::json::object();
-  if (top.contains("context") && top["context"].is_object()) top["context"]["warnings"] = warnings;
+  if (top.contains("context") && top["context"].is_object()) {
+    top["context"]["warnings"] = warnings;
+    if (any_targets) top["context"]["targets"] = std::move(targets);
+  }
   nlohmann::json sweep = {{"keys", keys}, {"points", per_point_fio_json.size()}};
   if (hook_logs) {
     std::string all;

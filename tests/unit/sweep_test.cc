@@ -315,6 +315,31 @@ TEST(SweepCombineTest, TopLevelSpeaksForEveryPoint) {
   EXPECT_EQ(doc["iobench"]["context"]["kernel"], "6.1");
 }
 
+TEST(SweepCombineTest, TargetsOfEveryPoint) {
+  // --sweep filename=/dev/shm/f,/tmp/x/f1: the combined context kept only
+  // the first point's target (tmpfs), and the table captioned both rows so.
+  iobench::testing::DirFigures f;
+  f.iops = 1000;
+  const nlohmann::json shm = {{"path", "/dev/shm/f"}, {"fs_type", "tmpfs"}, {"device", ""}};
+  const nlohmann::json disk = {{"path", "/tmp/x/f1"}, {"fs_type", "ext4"}, {"device", "vda"}};
+  auto point_doc = [&](const nlohmann::json& target) {
+    nlohmann::json d = MakeDoc({MakeJob("a", {}, "read", f)});
+    d["iobench"] = {{"context", {{"targets", {target}}, {"warnings", nlohmann::json::array()}}}};
+    return d;
+  };
+  SweepPoint p1{{{"filename", "/dev/shm/f"}, {"iodepth", "1"}}};
+  SweepPoint p2{{{"filename", "/dev/shm/f"}, {"iodepth", "2"}}};
+  SweepPoint p3{{{"filename", "/tmp/x/f1"}, {"iodepth", "1"}}};
+  nlohmann::json doc =
+      CombineSweepResults({{p1, point_doc(shm)}, {p2, point_doc(shm)}, {p3, point_doc(disk)}});
+  const nlohmann::json& targets = doc["iobench"]["context"]["targets"];
+  ASSERT_EQ(targets.size(), 2u) << targets.dump();
+  EXPECT_EQ(targets[0]["path"], "/dev/shm/f");
+  EXPECT_EQ(targets[0]["points"], (nlohmann::json{PointToJson(p1), PointToJson(p2)}));
+  EXPECT_EQ(targets[1]["fs_type"], "ext4");
+  EXPECT_EQ(targets[1]["points"], (nlohmann::json{PointToJson(p3)}));
+}
+
 TEST(SweepRepeatTest, MedianWithMinMax) {
   EXPECT_EQ(Median({3, 1, 2}), 2);
   EXPECT_EQ(Median({4, 1, 3, 2}), 2.5);

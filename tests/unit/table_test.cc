@@ -678,6 +678,32 @@ TEST(CompareHostileTest, ADropToZeroIsMinus100) {
   EXPECT_NE(t->find("hung          -"), std::string::npos) << *t;
 }
 
+TEST(TableCaptionTest, EveryTargetNamedWhenTheyDiffer) {
+  // Job disk on ext4, job mem on tmpfs: the caption said "tmpfs" (the
+  // first target) for both.
+  DirFigures f;
+  f.iops = 1000;
+  json doc =
+      MakeDoc({MakeJob("disk", {}, "read", f, {{"filename", "/tmp/x/f1"}, {"rw", "randread"}}),
+               MakeJob("mem", {}, "read", f, {{"filename", "/dev/shm/f"}, {"rw", "randread"}})});
+  doc["iobench"]["context"] = {{"kernel", "6.1"},
+                               {"targets",
+                                {{{"path", "/dev/shm/f"}, {"fs_type", "tmpfs"}, {"device", ""}},
+                                 {{"path", "/tmp/x/f1"}, {"fs_type", "ext4"}, {"device", "vda"}},
+                                 {{"path", "/tmp/x/f2"}, {"fs_type", "ext4"}, {"device", "vda"}}}}};
+  EXPECT_EQ(DescribeJobs(doc), "randread, buffered, tmpfs / ext4 on vda, 6.1, 10 s each")
+      << DescribeJobs(doc);
+  TableOptions o;
+  const std::string t = MustRender(doc, o);
+  EXPECT_NE(t.find("\ntarget tmpfs: /dev/shm/f\ntarget ext4 on vda: /tmp/x/f1, /tmp/x/f2\n"),
+            std::string::npos)
+      << t;
+  // One file system: the caption names it, and no note is needed.
+  doc["iobench"]["context"]["targets"].erase(0);
+  EXPECT_EQ(DescribeJobs(doc), "randread, buffered, ext4 on vda, 6.1, 10 s each");
+  EXPECT_EQ(MustRender(doc, o).find("target "), std::string::npos);
+}
+
 TEST(TableInterruptTest, CutPointsAndWarningsAreFootnotes) {
   DirFigures f;
   f.iops = 1000;
