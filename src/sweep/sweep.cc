@@ -193,6 +193,31 @@ std::string Tail(const std::string& s, int max_lines) {
   return s.substr(pos, end - pos);
 }
 
+// Adds one fio disk_util entry into the combined list: a device's counters
+// (ios, merges, ticks, in_queue, and md's aggr_* ones; whole numbers) add up
+// over the points, and its util (a percent; a fraction) is the busiest
+// point's, as for the phases of one run (src/run/coordinator.cc MergeDisk).
+void MergeDiskUtil(const nlohmann::json& entry, nlohmann::json* disks) {
+  if (!entry.is_object() || !entry.contains("name")) return;
+  auto same = std::find_if(disks->begin(), disks->end(),
+                           [&](const nlohmann::json& d) { return d["name"] == entry["name"]; });
+  if (same == disks->end()) {
+    disks->push_back(entry);
+    return;
+  }
+  for (auto it = entry.begin(); it != entry.end(); ++it) {
+    nlohmann::json& into = (*same)[it.key()];
+    if (it.value().is_number_unsigned() && into.is_number_unsigned())
+      into = into.get<uint64_t>() + it.value().get<uint64_t>();
+    else if (it.value().is_number_integer() && into.is_number_integer())
+      into = into.get<int64_t>() + it.value().get<int64_t>();
+    else if (it.value().is_number() && into.is_number())
+      into = std::max(into.get<double>(), it.value().get<double>());
+    else if (into.is_null())
+      into = it.value();
+  }
+}
+
 }  // namespace
 
 const std::string* SweepPoint::Find(const std::string& key) const {
@@ -385,19 +410,15 @@ nlohmann::json PointToJson(const SweepPoint& point) {
 nlohmann::json CombineSweepResults(
     const std::vector<std::pair<SweepPoint, nlohmann::json>>& per_point_fio_json,
     const std::vector<std::string>* hook_logs) {
-  nlohmann::json doc = nlohmann::json::object();
   nlohmann::json jobs = nlohmann::json::array();
   nlohmann::json keys = nlohmann::json::array();
+  nlohmann::json disks = nlohmann::json::array();
+  nlohmann::json point_disks = nlohmann::json::array();
   int64_t group_base = 0;
   for (size_t i = 0; i < per_point_fio_json.size(); ++i) {
     const auto& [point, pdoc] = per_point_fio_json[i];
-    if (i == 0) {
-      if (pdoc.is_object()) {
-        for (auto it = pdoc.begin(); it != pdoc.end(); ++it)
-          if (it.key() != "jobs") doc[it.key()] = it.value();
-      }
+    if (i == 0)
       for (const auto& kv : point.values) keys.push_back(kv.first);
-    }
     int64_t max_group = -1;
     if (pdoc.is_object() && pdoc.contains("jobs") && pdoc["jobs"].is_array()) {
       for (const auto& job : pdoc["jobs"]) {
@@ -416,8 +437,35 @@ nlohmann::json CombineSweepResults(
       }
     }
     group_base += max_group + 1;
+    if (pdoc.is_object() && pdoc.contains("disk_util") && pdoc["disk_util"].is_array()) {
+      for (const auto& d : pdoc["disk_util"]) MergeDiskUtil(d, &disks);
+      point_disks.push_back({{"point", PointToJson(point)}, {"disk_util", pdoc["disk_util"]}});
+    }
   }
-  doc["jobs"] = std::move(jobs);
+  // The first point's top level, in its key order, with "jobs" of every
+  // point and "disk_util" of every point where fio puts them.
+  nlohmann::json doc = nlohmann::json::object();
+  auto put_disks = [&] {
+    if (!disks.empty()) doc["disk_util"] = disks;
+  };
+  const nlohmann::json* first =
+      per_point_fio_json.empty() ? nullptr : &per_point_fio_json.front().second;
+  bool placed = false;
+  if (first != nullptr && first->is_object()) {
+    for (auto it = first->begin(); it != first->end(); ++it) {
+      if (it.key() == "jobs") {
+        doc["jobs"] = std::move(jobs);
+        put_disks();
+        placed = true;
+      } else if (it.key() != "disk_util") {
+        doc[it.key()] = it.value();
+      }
+    }
+  }
+  if (!placed) {
+    doc["jobs"] = std::move(jobs);
+    put_disks();
+  }
   if (!doc.contains("iobench") || !doc["iobench"].is_object())
     doc["iobench"] = nlohmann::json::object();
   // The top level was the first point's; what it says about the run must
@@ -479,6 +527,9 @@ nlohmann::json CombineSweepResults(
     for (const auto& l : *hook_logs) all += l;
     sweep["hook_log"] = all;
   }
+  // Each point's own disk figures (the top level's are summed over the
+  // points): the busy share of one point is not in the sum.
+  if (!point_disks.empty()) sweep["disk_util"] = std::move(point_disks);
   doc["iobench"]["sweep"] = std::move(sweep);
   return doc;
 }

@@ -110,7 +110,9 @@ nlohmann::json PointToJson(const SweepPoint& point);
 // (other "iobench" fields it had are kept), group ids renumbered so that each
 // point's groups stay distinct, the context's targets of every point (each
 // distinct one once, with "points": where it was measured; a swept
-// filename= ran on several file systems), and top-level "iobench": {"sweep": {"keys":
+// filename= ran on several file systems), "disk_util" of every point (per
+// device: counters summed, util the busiest point's; each point's own list
+// in "iobench.sweep.disk_util"), and top-level "iobench": {"sweep": {"keys":
 // [...in --sweep order...], "points": N}}. `hook_logs`, when given (one per
 // point, as RunHook wrote them), is stored as "iobench.sweep.hook_log" so the
 // hook output is kept without writing a file the user did not name.

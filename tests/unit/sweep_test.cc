@@ -340,6 +340,40 @@ TEST(SweepCombineTest, TargetsOfEveryPoint) {
   EXPECT_EQ(targets[1]["points"], (nlohmann::json{PointToJson(p3)}));
 }
 
+TEST(SweepCombineTest, DiskUtilOfEveryPoint) {
+  // The top-level disk_util was the first point's: a point on tmpfs (no
+  // disks) first, and the reads of vda at the next points were nowhere.
+  iobench::testing::DirFigures f;
+  f.iops = 1000;
+  auto disk = [](const std::string& name, uint64_t reads, double util) {
+    return nlohmann::json{{"name", name},     {"read_ios", reads}, {"write_ios", 0},
+                          {"read_merges", 1}, {"write_merges", 0}, {"read_ticks", reads / 2},
+                          {"write_ticks", 0}, {"in_queue", reads}, {"util", util}};
+  };
+  nlohmann::json d1 = MakeDoc({MakeJob("a", {}, "read", f)});
+  nlohmann::json d2 = d1, d3 = d1;
+  d2["disk_util"] = {disk("vda", 256, 96.0)};
+  d3["disk_util"] = {disk("vda", 100, 40.0), disk("sdb", 8, 1.5)};
+  SweepPoint p1{{{"filename", "/dev/shm/f"}}}, p2{{{"filename", "/tmp/f"}}},
+      p3{{{"filename", "/mnt/f"}}};
+  nlohmann::json doc = CombineSweepResults({{p1, d1}, {p2, d2}, {p3, d3}});
+  ASSERT_TRUE(doc.contains("disk_util")) << doc.dump();
+  const nlohmann::json& du = doc["disk_util"];
+  ASSERT_EQ(du.size(), 2u) << du.dump();
+  EXPECT_EQ(du[0]["name"], "vda");
+  EXPECT_EQ(du[0]["read_ios"], 356);
+  EXPECT_EQ(du[0]["read_merges"], 2);
+  EXPECT_EQ(du[0]["read_ticks"], 178);
+  EXPECT_EQ(du[0]["in_queue"], 356);
+  EXPECT_EQ(du[0]["util"], 96.0);  // the busiest point's
+  EXPECT_EQ(du[1], disk("sdb", 8, 1.5));
+  // Each point's own figures stay readable.
+  const nlohmann::json& per = doc["iobench"]["sweep"]["disk_util"];
+  ASSERT_EQ(per.size(), 2u);
+  EXPECT_EQ(per[0]["point"], PointToJson(p2));
+  EXPECT_EQ(per[1]["disk_util"], d3["disk_util"]);
+}
+
 TEST(SweepRepeatTest, MedianWithMinMax) {
   EXPECT_EQ(Median({3, 1, 2}), 2);
   EXPECT_EQ(Median({4, 1, 3, 2}), 2.5);
