@@ -450,9 +450,9 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     }
   }
   const bool sweeping = !o.sweeps.empty();
-  // Readers of the parsed document (per point): tables, --compare, --plot,
-  // the sweep and repeat merges. json/json+ of a single run print the
-  // ordered document as built.
+  // Readers of the document (per point): tables, --compare, --plot, the
+  // sweep and repeat merges. json/json+ print it (fio's key order, kept
+  // through the merges).
   const bool want_json = Has(o.formats, "json") || want_plus;
   const bool need_doc =
       sweeping || o.repeat > 1 || want_table || compare_base.has_value() || !o.plot.empty();
@@ -478,9 +478,8 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   Output output(o.output);
   InterimPrinter interim(o, ropts, &output);
   std::ostringstream normal, normal_head, terse;
-  std::vector<std::pair<sweep::SweepPoint, nlohmann::json>> per_point;
+  std::vector<std::pair<sweep::SweepPoint, nlohmann::ordered_json>> per_point;
   std::vector<std::string> hook_logs;
-  std::string single_json;  // a single run keeps fio's key order exactly
   int exit_code = kExitOk;
   bool interrupted = false;
   size_t runs_done = 0;
@@ -518,7 +517,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       }
       point_jobs = std::move(*applied);
     }
-    std::vector<nlohmann::json> runs;
+    std::vector<nlohmann::ordered_json> runs;
     for (uint32_t rep = 0; rep < o.repeat && !interrupted; ++rep) {
       RunOptions run_opts;
       run_opts.readonly = o.readonly;
@@ -579,9 +578,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       // jobs printed as text, building it and parsing it back cost a third
       // of the run's wall time.
       if (need_doc || want_json) {
-        nlohmann::ordered_json doc = BuildJsonReport(*res, ropts, want_plus);
-        if (!sweeping && o.repeat == 1) single_json = FioJsonText(doc);
-        runs.push_back(need_doc ? nlohmann::json::parse(doc.dump()) : nlohmann::json());
+        runs.push_back(BuildJsonReport(*res, ropts, want_plus));
       } else {
         runs.emplace_back();
       }
@@ -600,7 +597,10 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
 
   // Reports: whatever was measured, even after an interruption or a failed hook.
   std::string out;
-  nlohmann::json doc;
+  // In fio's key order and written by FioJsonText, a sweep's or a repeat's
+  // document as a single run's: doc.dump(2) sorted the keys and printed
+  // "iops": 256000.0, and greps for '"iops" :' found nothing.
+  nlohmann::ordered_json doc;
   if (!per_point.empty())
     doc = (!sweeping && o.repeat == 1) ? per_point[0].second
                                        : sweep::CombineSweepResults(per_point, &hook_logs);
@@ -608,7 +608,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     // Ctrl-C or a failing hook stops a sweep early: say which points the
     // document lacks, so a table or a script does not take it as the whole.
     doc["iobench"]["sweep"]["planned_points"] = points.size();
-    nlohmann::json not_run = nlohmann::json::array();
+    nlohmann::ordered_json not_run = nlohmann::ordered_json::array();
     for (size_t i = per_point.size(); i < points.size(); ++i)
       not_run.push_back(sweep::PointToJson(points[i]));
     doc["iobench"]["sweep"]["not_run"] = std::move(not_run);
@@ -619,6 +619,9 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     }
   }
   if (!per_point.empty()) out = normal_head.str();
+  // The tables, --compare and --plot read nlohmann::json: one copy.
+  nlohmann::json view;
+  if (!per_point.empty() && (want_table || compare_base || !o.plot.empty())) view = doc;
   bool json_done = false;
   for (const auto& f : InFioOrder(o.formats)) {
     if (per_point.empty()) break;
@@ -628,15 +631,15 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       // json and json+ both asked: one document (json+ is a superset).
       if (interim.json_lines() || o.status_interval_ns != 0) {
         // issue 8: after one-line interim reports the output is JSON Lines.
-        auto line = JsonToLine(single_json.empty() ? doc.dump() : single_json);
-        out += line.ok() ? *line : doc.dump() + "\n";
+        auto line = JsonToLine(FioJsonText(doc));
+        out += line.ok() ? *line : FioJsonText(doc);
       } else {
-        out += single_json.empty() ? doc.dump(2) + "\n" : single_json;
+        out += FioJsonText(doc);
       }
       json_done = true;
     }
     if (f == "table" && want_table) {
-      auto tables = RenderTables(doc, *topts);
+      auto tables = RenderTables(view, *topts);
       if (tables.ok()) {
         SeparateFromAbove(&out);
         out += *tables;
@@ -651,7 +654,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     t.base_label = o.compare[0];
     t.new_label = "this run";
     (void)ApplyCompareLabels(o, &t);  // checked before the run
-    auto cmp = RenderCompare(*compare_base, doc, t);
+    auto cmp = RenderCompare(*compare_base, view, t);
     if (cmp.ok()) {
       SeparateFromAbove(&out);
       out += *cmp;
@@ -665,7 +668,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     PlotOptions p;
     p.path = o.plot;
     p.metric = topts->metrics.front();
-    Status st = WritePlot(doc, p);
+    Status st = WritePlot(view, p);
     if (!st.ok()) {
       PrintError(st);
       exit_code = std::max(exit_code, kExitJobFailed);

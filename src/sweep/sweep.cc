@@ -197,16 +197,16 @@ std::string Tail(const std::string& s, int max_lines) {
 // (ios, merges, ticks, in_queue, and md's aggr_* ones; whole numbers) add up
 // over the points, and its util (a percent; a fraction) is the busiest
 // point's, as for the phases of one run (src/run/coordinator.cc MergeDisk).
-void MergeDiskUtil(const nlohmann::json& entry, nlohmann::json* disks) {
+void MergeDiskUtil(const ojson& entry, ojson* disks) {
   if (!entry.is_object() || !entry.contains("name")) return;
   auto same = std::find_if(disks->begin(), disks->end(),
-                           [&](const nlohmann::json& d) { return d["name"] == entry["name"]; });
+                           [&](const ojson& d) { return d["name"] == entry["name"]; });
   if (same == disks->end()) {
     disks->push_back(entry);
     return;
   }
   for (auto it = entry.begin(); it != entry.end(); ++it) {
-    nlohmann::json& into = (*same)[it.key()];
+    ojson& into = (*same)[it.key()];
     if (it.value().is_number_unsigned() && into.is_number_unsigned())
       into = into.get<uint64_t>() + it.value().get<uint64_t>();
     else if (it.value().is_number_integer() && into.is_number_integer())
@@ -401,19 +401,18 @@ Status RunHook(const std::string& cmd_template, const SweepPoint& point, std::st
   return Status(Status::Code::kIoError, msg);
 }
 
-nlohmann::json PointToJson(const SweepPoint& point) {
-  nlohmann::json j = nlohmann::json::object();
+ojson PointToJson(const SweepPoint& point) {
+  ojson j = ojson::object();
   for (const auto& [k, v] : point.values) j[k] = v;
   return j;
 }
 
-nlohmann::json CombineSweepResults(
-    const std::vector<std::pair<SweepPoint, nlohmann::json>>& per_point_fio_json,
-    const std::vector<std::string>* hook_logs) {
-  nlohmann::json jobs = nlohmann::json::array();
-  nlohmann::json keys = nlohmann::json::array();
-  nlohmann::json disks = nlohmann::json::array();
-  nlohmann::json point_disks = nlohmann::json::array();
+ojson CombineSweepResults(const std::vector<std::pair<SweepPoint, ojson>>& per_point_fio_json,
+                          const std::vector<std::string>* hook_logs) {
+  ojson jobs = ojson::array();
+  ojson keys = ojson::array();
+  ojson disks = ojson::array();
+  ojson point_disks = ojson::array();
   int64_t group_base = 0;
   for (size_t i = 0; i < per_point_fio_json.size(); ++i) {
     const auto& [point, pdoc] = per_point_fio_json[i];
@@ -422,15 +421,14 @@ nlohmann::json CombineSweepResults(
     int64_t max_group = -1;
     if (pdoc.is_object() && pdoc.contains("jobs") && pdoc["jobs"].is_array()) {
       for (const auto& job : pdoc["jobs"]) {
-        nlohmann::json j = job;
+        ojson j = job;
         if (j.is_object()) {
           int64_t gid = 0;
           if (j.contains("groupid") && j["groupid"].is_number_integer())
             gid = j["groupid"].get<int64_t>();
           max_group = std::max(max_group, gid);
           j["groupid"] = group_base + gid;
-          if (!j.contains("iobench") || !j["iobench"].is_object())
-            j["iobench"] = nlohmann::json::object();
+          if (!j.contains("iobench") || !j["iobench"].is_object()) j["iobench"] = ojson::object();
           j["iobench"]["point"] = PointToJson(point);
         }
         jobs.push_back(std::move(j));
@@ -444,12 +442,11 @@ nlohmann::json CombineSweepResults(
   }
   // The first point's top level, in its key order, with "jobs" of every
   // point and "disk_util" of every point where fio puts them.
-  nlohmann::json doc = nlohmann::json::object();
+  ojson doc = ojson::object();
   auto put_disks = [&] {
     if (!disks.empty()) doc["disk_util"] = disks;
   };
-  const nlohmann::json* first =
-      per_point_fio_json.empty() ? nullptr : &per_point_fio_json.front().second;
+  const ojson* first = per_point_fio_json.empty() ? nullptr : &per_point_fio_json.front().second;
   bool placed = false;
   if (first != nullptr && first->is_object()) {
     for (auto it = first->begin(); it != first->end(); ++it) {
@@ -466,39 +463,38 @@ nlohmann::json CombineSweepResults(
     doc["jobs"] = std::move(jobs);
     put_disks();
   }
-  if (!doc.contains("iobench") || !doc["iobench"].is_object())
-    doc["iobench"] = nlohmann::json::object();
+  if (!doc.contains("iobench") || !doc["iobench"].is_object()) doc["iobench"] = ojson::object();
   // The top level was the first point's; what it says about the run must
   // hold for every point: interrupted when any point was (Ctrl-C stops the
   // sweep in its last point, never the first), the worst exit code, every
   // point's context warnings (a libaio point's "direct=0 is synchronous"),
   // and no single point (each job carries its own).
-  nlohmann::json& top = doc["iobench"];
+  ojson& top = doc["iobench"];
   bool interrupted = false;
   int64_t exit_code = 0;
-  nlohmann::json warnings = nlohmann::json::array();
+  ojson warnings = ojson::array();
   // Every point's targets, each distinct one once, with the points it was
   // measured at: a sweep over filename= kept only the first point's file
   // system, and the tables captioned every point with it.
-  nlohmann::json targets = nlohmann::json::array();
+  ojson targets = ojson::array();
   bool any_targets = false;
   for (const auto& [point, pdoc] : per_point_fio_json) {
     if (!pdoc.is_object() || !pdoc.contains("iobench") || !pdoc["iobench"].is_object()) continue;
-    const nlohmann::json& pi = pdoc["iobench"];
+    const ojson& pi = pdoc["iobench"];
     if (pi.contains("interrupted") && pi["interrupted"].is_boolean())
       interrupted |= pi["interrupted"].get<bool>();
     if (pi.contains("exit_code") && pi["exit_code"].is_number_integer())
       exit_code = std::max(exit_code, pi["exit_code"].get<int64_t>());
     if (!pi.contains("context") || !pi["context"].is_object()) continue;
-    const nlohmann::json& ctx = pi["context"];
+    const ojson& ctx = pi["context"];
     if (ctx.contains("warnings") && ctx["warnings"].is_array())
       for (const auto& w : ctx["warnings"])
         if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
     if (!ctx.contains("targets") || !ctx["targets"].is_array()) continue;
     any_targets = true;
     for (const auto& t : ctx["targets"]) {
-      auto same = std::find_if(targets.begin(), targets.end(), [&](const nlohmann::json& e) {
-        nlohmann::json bare = e;
+      auto same = std::find_if(targets.begin(), targets.end(), [&](const ojson& e) {
+        ojson bare = e;
         if (bare.is_object()) bare.erase("points");
         return bare == t;
       });
@@ -507,8 +503,8 @@ nlohmann::json CombineSweepResults(
         same = targets.end() - 1;
       }
       if (!keys.empty() && same->is_object()) {
-        nlohmann::json& pts = (*same)["points"];
-        if (!pts.is_array()) pts = nlohmann::json::array();
+        ojson& pts = (*same)["points"];
+        if (!pts.is_array()) pts = ojson::array();
         if (const auto pj = PointToJson(point); std::find(pts.begin(), pts.end(), pj) == pts.end())
           pts.push_back(pj);
       }
@@ -516,12 +512,12 @@ nlohmann::json CombineSweepResults(
   }
   if (top.contains("interrupted")) top["interrupted"] = interrupted;
   if (top.contains("exit_code")) top["exit_code"] = exit_code;
-  if (top.contains("point")) top["point"] = nlohmann::json::object();
+  if (top.contains("point")) top["point"] = ojson::object();
   if (top.contains("context") && top["context"].is_object()) {
     top["context"]["warnings"] = warnings;
     if (any_targets) top["context"]["targets"] = std::move(targets);
   }
-  nlohmann::json sweep = {{"keys", keys}, {"points", per_point_fio_json.size()}};
+  ojson sweep = {{"keys", keys}, {"points", per_point_fio_json.size()}};
   if (hook_logs) {
     std::string all;
     for (const auto& l : *hook_logs) all += l;
@@ -544,8 +540,7 @@ double Median(std::vector<double> values) {
 namespace {
 
 // Replaces obj[key] (a number) in dst by the median over the runs' values.
-void MedianField(nlohmann::json* dst, const std::vector<const nlohmann::json*>& srcs,
-                 const std::string& key) {
+void MedianField(ojson* dst, const std::vector<const ojson*>& srcs, const std::string& key) {
   if (!dst->is_object() || !dst->contains(key) || !(*dst)[key].is_number()) return;
   std::vector<double> v;
   for (const auto* s : srcs) {
@@ -560,13 +555,13 @@ void MedianField(nlohmann::json* dst, const std::vector<const nlohmann::json*>& 
     (*dst)[key] = m;
 }
 
-std::string JobNameOf(const nlohmann::json& job) {
+std::string JobNameOf(const ojson& job) {
   if (job.is_object() && job.contains("jobname") && job["jobname"].is_string())
     return job["jobname"].get<std::string>();
   return std::string();
 }
 
-const nlohmann::json* Child(const nlohmann::json* j, const std::string& key) {
+const ojson* Child(const ojson* j, const std::string& key) {
   if (!j || !j->is_object() || !j->contains(key)) return nullptr;
   return &(*j)[key];
 }
@@ -580,16 +575,16 @@ const TableMetric kJobMetrics[] = {TableMetric::kCpuPerIo, TableMetric::kUsrCpu,
 
 }  // namespace
 
-Result<nlohmann::json> MergeRepeats(const std::vector<nlohmann::json>& runs) {
+Result<ojson> MergeRepeats(const std::vector<ojson>& runs) {
   if (runs.empty()) return Status::Invalid("--repeat: no runs to merge");
-  auto jobs_of = [](const nlohmann::json& d) -> const nlohmann::json* {
+  auto jobs_of = [](const ojson& d) -> const ojson* {
     if (d.is_object() && d.contains("jobs") && d["jobs"].is_array()) return &d["jobs"];
     return nullptr;
   };
-  const nlohmann::json* first_jobs = jobs_of(runs[0]);
+  const ojson* first_jobs = jobs_of(runs[0]);
   if (!first_jobs) return Status::Invalid("--repeat: run 1 has no \"jobs\" array");
   for (size_t r = 1; r < runs.size(); ++r) {
-    const nlohmann::json* jr = jobs_of(runs[r]);
+    const ojson* jr = jobs_of(runs[r]);
     if (!jr || jr->size() != first_jobs->size())
       return Status::Invalid("--repeat: run " + std::to_string(r + 1) +
                              " has a different number of jobs than run 1");
@@ -603,13 +598,13 @@ Result<nlohmann::json> MergeRepeats(const std::vector<nlohmann::json>& runs) {
   // part of its time, so its figures are not like the others'), unless no
   // run is whole. Either way the merged document says it was interrupted:
   // it copied run 1's top level, and a Ctrl-C in run 3 left no trace.
-  std::vector<const nlohmann::json*> used;
+  std::vector<const ojson*> used;
   bool cut = false;
   int64_t exit_code = 0;
   for (const auto& r : runs) {
-    const nlohmann::json* top = Child(&r, "iobench");
-    const nlohmann::json* intr = Child(top, "interrupted");
-    const nlohmann::json* code = Child(top, "exit_code");
+    const ojson* top = Child(&r, "iobench");
+    const ojson* intr = Child(top, "interrupted");
+    const ojson* code = Child(top, "exit_code");
     if (code && code->is_number_integer()) exit_code = std::max(exit_code, code->get<int64_t>());
     if (intr && intr->is_boolean() && intr->get<bool>())
       cut = true;
@@ -618,19 +613,23 @@ Result<nlohmann::json> MergeRepeats(const std::vector<nlohmann::json>& runs) {
   }
   if (used.empty())
     for (const auto& r : runs) used.push_back(&r);
-  nlohmann::json out = *used[0];
+  ojson out = *used[0];
   const size_t n = used.size();
   for (size_t k = 0; k < first_jobs->size(); ++k) {
-    std::vector<const nlohmann::json*> rjobs;
+    std::vector<const ojson*> rjobs;
     for (const auto* r : used) rjobs.push_back(&(*r)["jobs"][k]);
-    nlohmann::json& job = out["jobs"][k];
+    ojson& job = out["jobs"][k];
     if (!job.is_object()) continue;
-    nlohmann::json mins = nlohmann::json::object(), maxs = nlohmann::json::object();
+    ojson mins = ojson::object(), maxs = ojson::object();
+    // The table helpers read nlohmann::json: one copy of each run's job.
+    std::vector<nlohmann::json> plain;
+    for (const ojson* rj : rjobs) plain.emplace_back(*rj);
+    const std::vector<std::string> dirs = JobDirections(plain[0]);
     // Spread first, from the untouched runs.
     auto spread = [&](const std::string& group, const std::string& dir, TableMetric m) {
       std::vector<double> v;
-      for (const auto* rj : rjobs) {
-        auto x = JobMetric(*rj, dir, m);
+      for (const auto& rj : plain) {
+        auto x = JobMetric(rj, dir, m);
         if (!x) return;
         v.push_back(*x);
       }
@@ -639,24 +638,24 @@ Result<nlohmann::json> MergeRepeats(const std::vector<nlohmann::json>& runs) {
     };
     for (const char* dir : {"read", "write", "trim"}) {
       bool has_io = false;
-      for (const auto& d : JobDirections(job)) has_io |= d == dir;
+      for (const auto& d : dirs) has_io |= d == dir;
       if (!has_io) continue;
       for (TableMetric m : kDirMetrics) spread(dir, dir, m);
-      std::vector<const nlohmann::json*> rdirs;
+      std::vector<const ojson*> rdirs;
       for (const auto* rj : rjobs) rdirs.push_back(Child(rj, dir));
-      nlohmann::json& d = job[dir];
+      ojson& d = job[dir];
       for (const char* f :
            {"iops", "bw", "bw_bytes", "io_bytes", "io_kbytes", "runtime", "total_ios"})
         MedianField(&d, rdirs, f);
       for (const char* lat : {"clat_ns", "lat_ns", "slat_ns"}) {
         if (!d.contains(lat)) continue;
-        std::vector<const nlohmann::json*> rl;
+        std::vector<const ojson*> rl;
         for (const auto* rd : rdirs) rl.push_back(Child(rd, lat));
         MedianField(&d[lat], rl, "mean");
         if (d[lat].contains("percentile") && d[lat]["percentile"].is_object()) {
-          std::vector<const nlohmann::json*> rp;
+          std::vector<const ojson*> rp;
           for (const auto* x : rl) rp.push_back(Child(x, "percentile"));
-          nlohmann::json& p = d[lat]["percentile"];
+          ojson& p = d[lat]["percentile"];
           for (auto it = p.begin(); it != p.end(); ++it) MedianField(&p, rp, it.key());
         }
       }
@@ -665,18 +664,17 @@ Result<nlohmann::json> MergeRepeats(const std::vector<nlohmann::json>& runs) {
     MedianField(&job, rjobs, "usr_cpu");
     MedianField(&job, rjobs, "sys_cpu");
     if (job.contains("iobench") && job["iobench"].is_object()) {
-      std::vector<const nlohmann::json*> ri;
+      std::vector<const ojson*> ri;
       for (const auto* rj : rjobs) ri.push_back(Child(rj, "iobench"));
       MedianField(&job["iobench"], ri, "cpu_per_io_us");
     } else {
-      job["iobench"] = nlohmann::json::object();
+      job["iobench"] = ojson::object();
     }
     job["iobench"]["repeat"] = {{"n", n}, {"min", mins}, {"max", maxs}};
     if (cut) job["iobench"]["interrupted"] = true;
   }
   if (cut) {
-    if (!out.contains("iobench") || !out["iobench"].is_object())
-      out["iobench"] = nlohmann::json::object();
+    if (!out.contains("iobench") || !out["iobench"].is_object()) out["iobench"] = ojson::object();
     out["iobench"]["interrupted"] = true;
     out["iobench"]["exit_code"] = exit_code;
   }

@@ -28,6 +28,10 @@
 
 namespace iobench::sweep {
 
+// Result documents keep fio's key order (the JSON writer's ordered_json), so
+// that a sweep's document is written in fio's layout like a single run's.
+using ojson = nlohmann::ordered_json;
+
 // One swept key with its values, in the order they were written.
 struct SweepAxis {
   std::string key;
@@ -102,7 +106,7 @@ Status RunHook(const std::string& cmd_template, const SweepPoint& point, std::st
 
 // The point as a JSON object {"iodepth": "32", ...} (values as strings, as
 // written on the command line).
-nlohmann::json PointToJson(const SweepPoint& point);
+ojson PointToJson(const SweepPoint& point);
 
 // One document for the whole sweep: the first point's top level ("fio
 // version", "global options", "iobench" context, ...), "jobs" of every point
@@ -116,9 +120,8 @@ nlohmann::json PointToJson(const SweepPoint& point);
 // [...in --sweep order...], "points": N}}. `hook_logs`, when given (one per
 // point, as RunHook wrote them), is stored as "iobench.sweep.hook_log" so the
 // hook output is kept without writing a file the user did not name.
-nlohmann::json CombineSweepResults(
-    const std::vector<std::pair<SweepPoint, nlohmann::json>>& per_point_fio_json,
-    const std::vector<std::string>* hook_logs = nullptr);
+ojson CombineSweepResults(const std::vector<std::pair<SweepPoint, ojson>>& per_point_fio_json,
+                          const std::vector<std::string>* hook_logs = nullptr);
 
 // --repeat=N: merges N fio-schema documents of the same point (same jobs in
 // the same order) into one. Each job's figures are the median over the runs
@@ -135,7 +138,7 @@ nlohmann::json CombineSweepResults(
 // is then marked interrupted (top level and every job) with the worst
 // exit_code of the runs.
 // Errors: no runs, or runs whose job lists differ (count or names).
-Result<nlohmann::json> MergeRepeats(const std::vector<nlohmann::json>& runs);
+Result<ojson> MergeRepeats(const std::vector<ojson>& runs);
 
 // Median of values (even count: mean of the two middle ones); 0 when empty.
 double Median(std::vector<double> values);

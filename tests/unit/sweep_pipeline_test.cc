@@ -44,7 +44,7 @@ TEST(SweepPipelineTest, ExpandHookApplyRunCombineRender) {
   ASSERT_EQ(points->size(), 4u);
   JobSpec base;
   base.name = "rr";
-  std::vector<std::pair<SweepPoint, json>> results;
+  std::vector<std::pair<SweepPoint, ojson>> results;
   std::vector<std::string> logs;
   int run = 0;
   for (const auto& p : *points) {
@@ -54,7 +54,7 @@ TEST(SweepPipelineTest, ExpandHookApplyRunCombineRender) {
     logs.push_back(log);
     auto jobs = ApplyPoint({base}, p, SetIodepth, IsJobOption);
     ASSERT_TRUE(jobs.ok()) << jobs.status().ToString();
-    std::vector<json> runs;
+    std::vector<ojson> runs;
     for (int r = 0; r < 2; ++r) {  // --repeat=2
       auto doc = RunWithFio((*jobs)[0], tmp.path(), run++);
       ASSERT_TRUE(doc.ok()) << doc.status().ToString();

@@ -378,7 +378,7 @@ TEST(SweepRepeatTest, MedianWithMinMax) {
   EXPECT_EQ(Median({3, 1, 2}), 2);
   EXPECT_EQ(Median({4, 1, 3, 2}), 2.5);
   EXPECT_EQ(Median({}), 0);
-  std::vector<nlohmann::json> runs;
+  std::vector<ojson> runs;
   for (double iops : {1000.0, 3000.0, 2000.0}) {
     iobench::testing::DirFigures f;
     f.iops = iops;
@@ -417,7 +417,7 @@ TEST(SweepRepeatTest, MedianWithMinMax) {
 TEST(SweepRepeatTest, ACutRunIsLeftOutAndMarksThePoint) {
   // Ctrl-C during run 3 of 3: runs 1 and 2 give the median, and the point
   // says it was interrupted (it copied run 1's "interrupted": false).
-  std::vector<nlohmann::json> runs;
+  std::vector<ojson> runs;
   for (double iops : {1000.0, 3000.0, 10.0}) {
     iobench::testing::DirFigures f;
     f.iops = iops;

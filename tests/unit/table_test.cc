@@ -450,7 +450,7 @@ namespace iobench {
 namespace {
 
 TEST(TableRepeatTest, MedianWithRange) {
-  std::vector<nlohmann::json> runs;
+  std::vector<sweep::ojson> runs;
   for (double iops : {1000.0, 3000.0, 2000.0}) {
     iobench::testing::DirFigures f;
     f.iops = iops;
