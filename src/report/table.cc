@@ -1181,6 +1181,27 @@ std::optional<std::pair<double, double>> RepeatRange(const CompareEntry& e,
   return RepeatRange(e.jobs, view, m);
 }
 
+// (new - base) / base * 100. A base of 0 (or a negative one, which no
+// metric has) gives no percentage: dividing by it would print inf or flip
+// the sign.
+std::optional<double> DeltaPercent(std::optional<double> bv, std::optional<double> nv) {
+  if (!bv || !nv || *bv <= 0) return std::nullopt;
+  return (*nv - *bv) / *bv * 100.0;
+}
+
+// Both sides carry --repeat ranges of the metric and they overlap.
+bool InNoise(const CompareEntry& b, const CompareEntry& n, const std::optional<std::string>& view,
+             TableMetric m) {
+  auto br = RepeatRange(b, view, m), nr = RepeatRange(n, view, m);
+  return br && nr && br->first <= nr->second && nr->first <= br->second;
+}
+
+nlohmann::ordered_json PointObject(const std::vector<std::pair<std::string, std::string>>& pt) {
+  nlohmann::ordered_json o = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : pt) o[k] = v;
+  return o;
+}
+
 }  // namespace
 
 Result<std::string> RenderCompare(const json& base, const json& neu, const TableOptions& opts) {
@@ -1266,12 +1287,9 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
           auto nv = AggregateMetric(n.jobs, view, m);
           if (!bv && !nv) continue;
           std::string delta = "-";
-          // A base of 0 (or a negative one, which no metric has) gives no
-          // percentage: dividing by it would print inf or flip the sign.
-          if (bv && nv && *bv > 0) {
-            delta = FormatDelta((*nv - *bv) / *bv * 100.0);
-            auto br = RepeatRange(e, view, m), nr = RepeatRange(n, view, m);
-            if (br && nr && br->first <= nr->second && nr->first <= br->second) {
+          if (auto pct = DeltaPercent(bv, nv)) {
+            delta = FormatDelta(*pct);
+            if (InNoise(e, n, view, m)) {
               delta += " ~";
               noise_marked = true;
             }
@@ -1333,6 +1351,64 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
   std::string s = Join(out);
   if (!tail.empty()) s += (s.empty() ? "" : "\n") + tail;
   return s;
+}
+
+nlohmann::ordered_json CompareJson(const json& base, const json& neu, const TableOptions& opts) {
+  using ojson = nlohmann::ordered_json;
+  std::vector<std::string> keys = SweepKeys(base);
+  for (const auto& k : SweepKeys(neu))
+    if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  const auto bentries = Entries(base, keys);
+  const auto nentries = Entries(neu, keys);
+  std::map<std::string, size_t> nindex, bindex;
+  for (size_t i = 0; i < nentries.size(); ++i)
+    nindex[MatchKey(nentries[i].name, nentries[i].point)] = i;
+  for (size_t i = 0; i < bentries.size(); ++i)
+    bindex[MatchKey(bentries[i].name, bentries[i].point)] = i;
+  std::vector<const json*> all = AllJobs(base);
+  for (const json* j : AllJobs(neu)) all.push_back(j);
+  auto figure = [](std::optional<double> v) { return v ? ojson(*v) : ojson(nullptr); };
+
+  ojson rows = ojson::array();
+  for (TableMetric m : opts.metrics) {
+    std::vector<std::optional<std::string>> views = {std::nullopt};
+    if (!IsPerJobMetric(m)) views = DirectionViews(all);
+    for (const auto& view : views) {
+      for (const auto& e : bentries) {
+        auto it = nindex.find(MatchKey(e.name, e.point));
+        if (it == nindex.end()) continue;
+        const CompareEntry& n = nentries[it->second];
+        auto bv = AggregateMetric(e.jobs, view, m), nv = AggregateMetric(n.jobs, view, m);
+        if (!bv && !nv) continue;
+        ojson row = {
+            {"job", e.name}, {"point", PointObject(e.point)}, {"metric", TableMetricName(m)}};
+        if (view) {
+          row["direction"] = *view;
+        } else if (!IsPerJobMetric(m)) {
+          if (auto d = JobDirections(*e.jobs.front()); d.size() == 1) row["direction"] = d[0];
+        }
+        row["base"] = figure(bv);
+        row["new"] = figure(nv);
+        const auto pct = DeltaPercent(bv, nv);
+        row["delta_pct"] = figure(pct);
+        row["noise"] = pct.has_value() && InNoise(e, n, view, m);
+        rows.push_back(std::move(row));
+      }
+    }
+  }
+  auto only = [&](const std::vector<CompareEntry>& side,
+                  const std::map<std::string, size_t>& other) {
+    ojson list = ojson::array();
+    for (const auto& e : side)
+      if (!other.count(MatchKey(e.name, e.point)))
+        list.push_back({{"job", e.name}, {"point", PointObject(e.point)}});
+    return list;
+  };
+  return ojson{{"base", opts.base_label},
+               {"new", opts.new_label},
+               {"rows", std::move(rows)},
+               {"only_in_base", only(bentries, nindex)},
+               {"only_in_new", only(nentries, bindex)}};
 }
 
 namespace {

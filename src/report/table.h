@@ -90,6 +90,17 @@ Result<std::string> RenderTables(const nlohmann::json& doc, const TableOptions& 
 Result<std::string> RenderCompare(const nlohmann::json& base, const nlohmann::json& neu,
                                   const TableOptions& opts);
 
+// The same comparison as data, for the JSON document of a run made now
+// (iobench.compare): {"base": label, "new": label, "rows": [{"job",
+// "point", "metric", "direction" (not for CPU metrics), "base", "new",
+// "delta_pct" (null without a positive base), "noise"}], "only_in_base":
+// [{"job", "point"}], "only_in_new": [...]}. Figures in the table's units
+// (bw MiB/s, latency µs); a missing figure is null. Rows follow the base,
+// for each metric and direction view as RenderCompare's tables. Call after
+// RenderCompare succeeded (it refuses documents with no job in common).
+nlohmann::ordered_json CompareJson(const nlohmann::json& base, const nlohmann::json& neu,
+                                   const TableOptions& opts);
+
 // Reads an iobench or fio 3.x JSON result file. Text before the JSON (fio's
 // warnings) and after it (other output formats) is skipped: the document is
 // the first balanced {...} starting at a line's first '{'. Errors name the

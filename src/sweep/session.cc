@@ -622,6 +622,23 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   // The tables, --compare and --plot read nlohmann::json: one copy.
   nlohmann::json view;
   if (!per_point.empty() && (want_table || compare_base || !o.plot.empty())) view = doc;
+  // --compare BASE.json: the delta tables go with the text formats (normal,
+  // table); appended to --output-format=json alone they made the file
+  // unreadable as JSON. The JSON document carries the comparison as data.
+  std::optional<Result<std::string>> cmp;
+  if (compare_base && !per_point.empty()) {
+    TableOptions t = *topts;
+    t.base_label = o.compare[0];
+    t.new_label = "this run";
+    (void)ApplyCompareLabels(o, &t);  // checked before the run
+    cmp = RenderCompare(*compare_base, view, t);
+    if (!cmp->ok()) {
+      PrintError(cmp->status());
+      exit_code = std::max(exit_code, kExitJobFailed);
+    } else if (want_json) {
+      doc["iobench"]["compare"] = CompareJson(*compare_base, view, t);
+    }
+  }
   bool json_done = false;
   for (const auto& f : InFioOrder(o.formats)) {
     if (per_point.empty()) break;
@@ -649,19 +666,9 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       }
     }
   }
-  if (compare_base && !per_point.empty()) {
-    TableOptions t = *topts;
-    t.base_label = o.compare[0];
-    t.new_label = "this run";
-    (void)ApplyCompareLabels(o, &t);  // checked before the run
-    auto cmp = RenderCompare(*compare_base, view, t);
-    if (cmp.ok()) {
-      SeparateFromAbove(&out);
-      out += *cmp;
-    } else {
-      PrintError(cmp.status());
-      exit_code = std::max(exit_code, kExitJobFailed);
-    }
+  if (cmp && cmp->ok() && (Has(o.formats, "normal") || want_table)) {
+    SeparateFromAbove(&out);
+    out += **cmp;
   }
   if (!output.Write(out)) exit_code = std::max(exit_code, kExitJobFailed);
   if (!o.plot.empty() && !per_point.empty()) {

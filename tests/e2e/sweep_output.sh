@@ -3,7 +3,10 @@
 # engine (no disk). $1: iobench binary, $2: source dir.
 #  - written like a single run's (docs/output.md): fio's key order and text
 #    layout ("iops" : 256000.000000), so that greps written against fio's
-#    JSON read a sweep's too (it was doc.dump(2): keys sorted, "iops": 2.0e5).
+#    JSON read a sweep's too (it was doc.dump(2): keys sorted, "iops": 2.0e5);
+#  - --compare BASE.json with a run made now: the delta table goes with the
+#    text formats only; --output-format=json stays one JSON document (the
+#    table was appended to it) and carries the comparison in iobench.compare.
 set -u
 bin=$(realpath "$1")
 dir=$(mktemp -d)
@@ -37,4 +40,20 @@ for name, doc in (("sweep", sweep), ("repeat", rep)):
     assert [k for k, _ in jobs[0]] == [k for k, _ in dict(one)["jobs"][0]], name
     assert [k for k, _ in dict(jobs[0])["read"]] == [k for k, _ in dict(dict(one)["jobs"][0])["read"]]
 PY
+
+"$bin" "${job[@]}" --compare one.json --output-format=json --output=cmp.json ||
+  fail "--compare with json exited $?"
+python3 - <<'PY' || fail "cmp.json is not one JSON document: $(tail -3 cmp.json)"
+import json
+c = json.load(open("cmp.json"))["iobench"]["compare"]
+assert c["base"] == "one.json" and c["new"] == "this run", c
+assert [(r["job"], r["metric"], r["direction"]) for r in c["rows"]] == [("a", "iops", "read")], c
+assert c["only_in_base"] == [] and c["only_in_new"] == [], c
+PY
+"$bin" "${job[@]}" --compare one.json --output-format=terse >cmp.terse || fail "terse exited $?"
+grep -q 'delta' cmp.terse && fail "the delta table was appended to terse output"
+"$bin" "${job[@]}" --compare one.json --output-format=table >cmp.txt || fail "table exited $?"
+grep -q '^job   one.json   this run   delta$' cmp.txt || fail "no delta table with table: $(cat cmp.txt)"
+"$bin" "${job[@]}" --compare one.json --output-format=json,normal >both.txt || fail "json,normal exited $?"
+grep -q '^job   one.json   this run   delta$' both.txt || fail "no delta table with normal"
 echo ok

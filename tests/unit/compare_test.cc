@@ -107,6 +107,47 @@ TEST(CompareTest, NoiseMarkFromRepeatRanges) {
             "~ : inside the run-to-run noise (the min-max ranges of the repeated runs overlap)\n");
 }
 
+TEST(CompareTest, AsDataForTheJsonDocument) {
+  // --compare with --output-format=json: the comparison goes into the JSON
+  // document (the delta table appended to it made the file unreadable).
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  auto job = [&](const std::string& name, const std::string& depth, double iops) {
+    json j = MakeJob(name, {{"iodepth", depth}}, "read", f);
+    j["read"]["iops"] = iops;
+    return j;
+  };
+  json base = MakeDoc({job("a", "1", 1000), job("a", "2", 0), job("gone", "1", 5)}, {"iodepth"});
+  json neu = MakeDoc({job("a", "1", 1250), job("a", "2", 10), job("new", "1", 5)}, {"iodepth"});
+  TableOptions o;
+  o.base_label = "base.json";
+  o.new_label = "this run";
+  const json c = CompareJson(base, neu, o);
+  const json want = {{"base", "base.json"},
+                     {"new", "this run"},
+                     {"rows",
+                      {{{"job", "a"},
+                        {"point", {{"iodepth", "1"}}},
+                        {"metric", "iops"},
+                        {"direction", "read"},
+                        {"base", 1000.0},
+                        {"new", 1250.0},
+                        {"delta_pct", 25.0},
+                        {"noise", false}},
+                       {{"job", "a"},
+                        {"point", {{"iodepth", "2"}}},
+                        {"metric", "iops"},
+                        {"direction", "read"},
+                        {"base", 0.0},
+                        {"new", 10.0},
+                        {"delta_pct", nullptr},
+                        {"noise", false}}}},
+                     {"only_in_base", {{{"job", "gone"}, {"point", {{"iodepth", "1"}}}}}},
+                     {"only_in_new", {{{"job", "new"}, {"point", {{"iodepth", "1"}}}}}}};
+  EXPECT_EQ(c, want) << c.dump(1);
+}
+
 // A document of one job `name` doing 4 KiB I/O at `iops` in `dir`.
 json OneJobDoc(const std::string& name, const std::string& dir, double iops) {
   DirFigures f;
