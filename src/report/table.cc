@@ -657,6 +657,9 @@ Result<std::vector<TableMetric>> ParseTableMetrics(const std::string& comma_list
   std::string item;
   while (std::getline(ss, item, ',')) {
     IOB_ASSIGN_OR_RETURN(TableMetric m, ParseTableMetric(item));
+    // iops,iops printed the same tables twice.
+    if (std::find(out.begin(), out.end(), m) != out.end())
+      return Status::Invalid("--table-metric=" + comma_list + ": '" + item + "' appears twice");
     out.push_back(m);
   }
   if (out.empty()) return Status::Invalid("--table-metric: empty list");
@@ -687,9 +690,17 @@ bool IsPerJobMetric(TableMetric m) {
   return m == TableMetric::kCpuPerIo || m == TableMetric::kUsrCpu || m == TableMetric::kSysCpu;
 }
 
+namespace {
+// "-" before a negative figure, unless it prints as zero: a delta of
+// -0.0001 MiB/s read "-0.000".
+std::string Negated(const std::string& magnitude) {
+  return magnitude.find_first_not_of("0.") == std::string::npos ? magnitude : "-" + magnitude;
+}
+}  // namespace
+
 std::string table::FormatIops(double v) {
   if (!std::isfinite(v)) return "-";
-  if (v < 0) return "-" + FormatIops(-v);
+  if (v < 0) return Negated(FormatIops(-v));
   static const char* const kSuffix[] = {"", "k", "M", "G", "T"};
   int s = 0;
   while (v >= 999.5 && s < 4) {
@@ -703,7 +714,7 @@ std::string table::FormatIops(double v) {
 
 std::string table::FormatFixed3(double v) {
   if (!std::isfinite(v)) return "-";
-  if (v < 0) return "-" + FormatFixed3(-v);
+  if (v < 0) return Negated(FormatFixed3(-v));
   if (v == 0) return "0";
   const char* fmt = v >= 99.95 ? "%.0f" : v >= 9.995 ? "%.1f" : v >= 0.9995 ? "%.2f" : "%.3f";
   return Printf(fmt, v);

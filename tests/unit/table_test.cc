@@ -56,6 +56,11 @@ TEST(TableFormatTest, FixedAndDelta) {
   EXPECT_EQ(FormatFixed3(0.0205), "0.021");
   EXPECT_EQ(FormatFixed3(0), "0");
   EXPECT_EQ(FormatFixed3(-3.5), "-3.50");
+  // A negative figure that prints as zero has no sign (it read "-0.000").
+  EXPECT_EQ(FormatFixed3(-0.0001), "0.000");
+  EXPECT_EQ(FormatFixed3(-0.0005), "-0.001");
+  EXPECT_EQ(FormatIops(-0.001), "0.00");
+  EXPECT_EQ(FormatIops(-1500), "-1.50k");
   EXPECT_EQ(FormatDelta((449.0 - 189) / 189 * 100), "137.57");
   EXPECT_EQ(FormatDelta((425.0 - 442) / 442 * 100), "-3.85");
   EXPECT_EQ(FormatDelta(-0.001), "0.00");
@@ -66,6 +71,9 @@ TEST(TableParseTest, NamesAndErrors) {
   ASSERT_TRUE(ms.ok());
   EXPECT_EQ(*ms, (std::vector<TableMetric>{TableMetric::kIops, TableMetric::kClatP99,
                                            TableMetric::kCpuPerIo}));
+  // The same metric twice printed the same tables twice.
+  EXPECT_EQ(ParseTableMetrics("iops,bw,iops").status().message(),
+            "--table-metric=iops,bw,iops: 'iops' appears twice");
   auto bad = ParseTableMetric("p99");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),
