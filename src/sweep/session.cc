@@ -594,6 +594,12 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     }
   }
   status.Finish();
+  // Stopped in the first point's hook: no report follows, so say why here.
+  if (per_point.empty() && interrupted && stop.load() != 0 && !o.sweep_cmd.empty())
+    std::fprintf(stderr,
+                 "iobench: stopped by signal %d in the --sweep-cmd hook of the first point (%s); "
+                 "no point ran\n",
+                 stop.load(), points.front().Label().c_str());
 
   // Reports: whatever was measured, even after an interruption or a failed hook.
   std::string out;

@@ -137,5 +137,19 @@ fi
 [ -n "$hook_pid" ] && kill "$hook_pid" 2>/dev/null
 hook_pid=""
 
+# Stopped in the first point's hook: no point ran, no report follows, and
+# stderr says so (it said nothing: exit 143 and no output at all).
+rm -f "$work/hook.pid"
+"$bin" --eta=never --sweep-cmd="echo \$\$ > $work/hook.pid; sleep 1" --sweep=iodepth=1,2 \
+  --name=a --ioengine=null --size=1m >"$work/hook.out" 2>"$work/hook.err" &
+pid=$!
+for _ in $(seq 200); do [ -s "$work/hook.pid" ] && break; sleep 0.05; done
+kill -TERM $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 143 ] || fail "SIGTERM in the first hook: exit $rc, want 143"
+grep -q "stopped by signal 15 in the --sweep-cmd hook of the first point (iodepth=1); no point ran" \
+  "$work/hook.err" || fail "SIGTERM in the first hook: stderr: $(cat "$work/hook.err")"
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]
