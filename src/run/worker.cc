@@ -374,11 +374,13 @@ Status Worker::Setup() {
     if (it != ctl_->flows->end()) flow_ = &it->second;
     flow_weight_ = static_cast<uint64_t>(job_.flow < 0 ? -job_.flow : job_.flow);
   }
-  fast_eligible_ = flow_ == nullptr && verifier_ == nullptr && job_.thinktime_ns == 0 &&
-                   rate_ == nullptr && min_rate_ == nullptr && job_.fsync_blocks == 0 &&
-                   job_.fdatasync_blocks == 0 && job_.sync_file_range_blocks == 0 &&
-                   io_total_ == 0 && !cmdprio_on_ && lat_search_ == nullptr &&
-                   recorder_ == nullptr && replay_log_ == nullptr && !job_.serialize_overlap;
+  trimwrite_ = job_.rw == RwMode::kTrimWrite || job_.rw == RwMode::kRandTrimWrite;
+  fast_eligible_ = !trimwrite_ && flow_ == nullptr && verifier_ == nullptr &&
+                   job_.thinktime_ns == 0 && rate_ == nullptr && min_rate_ == nullptr &&
+                   job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 &&
+                   job_.sync_file_range_blocks == 0 && io_total_ == 0 && !cmdprio_on_ &&
+                   lat_search_ == nullptr && recorder_ == nullptr && replay_log_ == nullptr &&
+                   !job_.serialize_overlap;
   UpdateFastPrepare();
 
   EngineContext ctx;
@@ -1005,7 +1007,7 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   // Verify reads (verify phase, backlog batches) bypass limits, think time and rate.
   const int vr = verifier_ != nullptr ? NextVerifyPlan(in_use, &plan) : 0;
   if (vr < 0) return false;
-  if (vr == 0 && ios_left_ == 0) {
+  if (vr == 0 && ios_left_ == 0 && !write_owed_) {
     no_more_ = true;
     return false;
   }
@@ -1030,6 +1032,8 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     // planned by NextVerifyPlan
   } else if (has_pending_plan_) {
     plan = pending_plan_;
+  } else if (write_owed_ && PatternNext(&plan)) {
+    // the trim's write: it follows whatever number_ios or io_size say
   } else if (!NextPlan(&plan)) {
     no_more_ = true;
     return false;
@@ -1109,8 +1113,11 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     }
   }
   if (vr == 0) {
-    --ios_left_;
-    issued_bytes_ += plan.length;
+    if (!trimwrite_ || plan.ddir != Ddir::kWrite) {  // a trimwrite pair counts once
+      --ios_left_;
+      issued_bytes_ += plan.length;
+    }
+    write_owed_ = trimwrite_ && plan.ddir == Ddir::kTrim;
     ++think_issued_;
     think_check_ = true;
   }

@@ -194,6 +194,7 @@ class Worker {
   void ResetPattern() {
     pattern_->Reset();
     pass_draws_ = 0;
+    write_owed_ = false;  // (a pass never ends between a trim and its write)
   }
   // A new pass over the files (loops, time_based): invalidate=1 drops their
   // cached pages again, as fio does when it wraps or reopens a file.
@@ -420,6 +421,13 @@ class Worker {
   // reopen): the result's error message; "" for I/O errors (first_error).
   std::string job_error_;
   bool pass_drain_ = false;  // a pass ended; the next starts once nothing is in flight
+  // trimwrite/randtrimwrite: each trim is followed by a write of the same
+  // block, and the pair is one I/O of the job, as in fio (number_ios=5 is 5
+  // trims and 5 writes; io_size and size x loops count the pair's bytes
+  // once). Such jobs take the slow path, which never stops between a trim
+  // and its write (write_owed_) and does not count the write.
+  bool trimwrite_ = false;
+  bool write_owed_ = false;  // a trim was issued; its write is the next I/O of the pattern
   bool has_pending_plan_ = false;
   bool lookahead_plan_ = false;  // pending_plan_ came from the fsync look-ahead
   IoPlan pending_plan_{};
