@@ -842,6 +842,24 @@ TEST(JobfileErrors, NormalDeviationRange) {
   EXPECT_EQ(j.random_distribution.param, 99.9);
   EXPECT_EQ(j.random_distribution.center_frac, 0.25);
 }
+// zoned, zoned: and zoned_abs: (no zone) passed --parse-only; a random job
+// then failed at its start without a file or line, and rw=read ran without a
+// word. fio refuses "zoned" ("mismatch in zoned input").
+TEST(JobfileErrors, ZonedWithoutZones) {
+  EXPECT_EQ(ParseErr("[a]\nrandom_distribution=zoned\n"),
+            "t.fio:2:21: option 'random_distribution': random_distribution=zoned needs at least "
+            "one zone: access%/size%, e.g. zoned:60/10:40/90\nrandom_distribution=zoned\n"
+            "                    ^");
+  for (const char* v : {"zoned:", "zoned: ", "zoned:,,", "zoned_abs:", "zoned_abs"})
+    EXPECT_NE(ParseErr(std::string("[a]\nrw=read\nrandom_distribution=") + v + "\n")
+                  .find("t.fio:3:21: option 'random_distribution': random_distribution=zoned"),
+              std::string::npos)
+        << v;
+  // One direction's zones serve the others.
+  auto j = ParseOk("[a]\nrandom_distribution=zoned:,50/50:50/50\n").jobs.at(0);
+  EXPECT_TRUE(j.random_distribution.zones[0].empty());
+  EXPECT_EQ(j.random_distribution.zones[1].size(), 2u);
+}
 // numjobs=1.5 ran 2 clones where fio runs 1 (fio drops the fraction).
 TEST(JobfileErrors, CountsTakeWholeNumbers) {
   EXPECT_EQ(ParseErr("[a]\nnumjobs=1.5\n"),
