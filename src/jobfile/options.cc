@@ -552,7 +552,8 @@ Status ParseDistribution(JobSpec& j, const OptValue& v) {
           size += dz.size_perc;
         } else {
           IOB_ASSIGN_OR_RETURN(int64_t s, Num(zt.substr(slash + 1), NumKind::kSize, v.kb_base));
-          if (s <= 0) return Bad("zone size '" + zt + "' must be positive");
+          // 0 is a zone of one block, as a 0% zoned share (fio takes both).
+          if (s < 0) return Bad("zone size '" + zt + "' must not be negative");
           dz.size_abs = static_cast<uint64_t>(s);
         }
         rd.zones[d].push_back(dz);

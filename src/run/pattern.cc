@@ -368,11 +368,16 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
           }
           acc += z.access_perc;
           Zone zone;
-          zone.lo = byte_lo / gran_;
+          zone.lo = std::min(byte_lo / gran_, fs.blocks - 1);
           zone.hi = std::max(zone.lo, std::min(byte_hi / gran_, fs.blocks));
-          // A zone too small to hold a block is dropped; its share is then
-          // spread pro rata over the others, like shares left unassigned.
-          if (zone.hi > zone.lo && z.access_perc > 0) {
+          // A zone smaller than a block (zoned:50/1:50/99 on 16 blocks, a 0%
+          // or 0-byte zone) is the block it starts in, as in fio 3.33, which
+          // then draws 0 of the zone's blocks and adds the zone's start. A
+          // zone that starts at or past the region's end (zoned_abs beyond
+          // it, a 0% zone at the very end: fio 3.33 fails or goes past the
+          // file there) is dropped; its share goes pro rata to the others.
+          if (zone.hi == zone.lo) zone.hi = zone.lo + 1;
+          if (z.access_perc > 0 && byte_lo < r.size) {
             kept += z.access_perc;
             zone.cum = kept;
             fs.zones[d].push_back(zone);

@@ -860,6 +860,16 @@ TEST(JobfileErrors, ZonedWithoutZones) {
   EXPECT_TRUE(j.random_distribution.zones[0].empty());
   EXPECT_EQ(j.random_distribution.zones[1].size(), 2u);
 }
+// A 0-byte zoned_abs zone is one block, as a 0% zoned one (fio takes both);
+// iobench refused it as not positive.
+TEST(JobfileValues, ZonedAbsZeroSizeZone) {
+  auto j = ParseOk("[a]\nrandom_distribution=zoned_abs:50/0:50/64k\n").jobs.at(0);
+  ASSERT_EQ(j.random_distribution.zones[0].size(), 2u);
+  EXPECT_EQ(j.random_distribution.zones[0][0].size_abs, 0u);
+  EXPECT_NE(
+      ParseErr("[a]\nrandom_distribution=zoned_abs:50/-4k:50/64k\n").find("must not be negative"),
+      std::string::npos);
+}
 // numjobs=1.5 ran 2 clones where fio runs 1 (fio drops the fraction).
 TEST(JobfileErrors, CountsTakeWholeNumbers) {
   EXPECT_EQ(ParseErr("[a]\nnumjobs=1.5\n"),
