@@ -118,6 +118,22 @@ TEST(JobfileUnits, TimeSuffixesAndDefaultUnit) {
   EXPECT_EQ(NumError("0x7fffffffff", NumKind::kTime), "number '0x7fffffffff' is too large");
 }
 
+// Sizes go up to INT64_MAX, which off_t holds: offset=8191p (9.2234e18) is
+// fio's too, and was refused as above a 9.2e18 cap. Whole numbers are exact.
+TEST(JobfileUnits, SizesUpToInt64Max) {
+  EXPECT_EQ(Size("8191p"), 8191LL << 50);
+  EXPECT_EQ(Size("9223372036854775807"), INT64_MAX);
+  EXPECT_EQ(Size("4503599627370497ki"), 4503599627370497000LL);  // not rounded through a double
+  EXPECT_EQ(Size("8191.5p"), (8191LL << 50) + (1LL << 49));
+  EXPECT_EQ(NumError("8192p"), "number '8192p' is too large");
+  EXPECT_EQ(NumError("9223372036854775808"), "number '9223372036854775808' is too large");
+  EXPECT_EQ(NumError("99999999999999999999999999999999k"),
+            "number '99999999999999999999999999999999k' is too large");
+  EXPECT_EQ(NumError("8192.5p"), "number '8192.5p' is too large");
+  auto j = ParseOk("[a]\noffset=8191p\n").jobs.at(0);
+  EXPECT_EQ(j.offset, 8191ULL << 50);
+}
+
 TEST(JobfileUnits, BadNumbersSayWhy) {
   EXPECT_EQ(NumError("4q"),
             "bad size unit 'q' in '4q' (use k, m, g, t, p, optionally with i and/or b)");
