@@ -497,7 +497,12 @@ Status ParseDistribution(JobSpec& j, const OptValue& v) {
   RandomDistribution rd;
   if (kind == "random") {
     if (!rest.empty()) return Bad("random_distribution=random takes no parameter");
-  } else if (kind == "zipf" || kind == "pareto" || kind == "normal" || kind == "gauss") {
+  } else if (kind == "gauss") {
+    // fio's file_service_type has a gauss alias; its random_distribution
+    // has none, and refuses it.
+    return Bad("random_distribution=gauss is not a fio distribution: the Gaussian is normal:" +
+               (rest.empty() ? std::string("DEV") : rest) + " (normal:DEV[:CENTER])");
+  } else if (kind == "zipf" || kind == "pareto" || kind == "normal") {
     rd.type = kind == "zipf"     ? DistType::kZipf
               : kind == "pareto" ? DistType::kPareto
                                  : DistType::kNormal;

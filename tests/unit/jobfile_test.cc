@@ -886,6 +886,17 @@ TEST(JobfileValues, ZonedAbsZeroSizeZone) {
       ParseErr("[a]\nrandom_distribution=zoned_abs:50/-4k:50/64k\n").find("must not be negative"),
       std::string::npos);
 }
+// random_distribution=gauss:N ran as normal:N; fio 3.33 refuses it (gauss is
+// an alias only for file_service_type, which still takes it).
+TEST(JobfileErrors, GaussIsNotARandomDistribution) {
+  EXPECT_EQ(ParseErr("[a]\nrandom_distribution=gauss:5\n"),
+            "t.fio:2:21: option 'random_distribution': random_distribution=gauss is not a fio "
+            "distribution: the Gaussian is normal:5 (normal:DEV[:CENTER])\n"
+            "random_distribution=gauss:5\n                    ^");
+  EXPECT_NE(ParseErr("[a]\nfile_service_type=gauss\n").find("fio mode that iobench does not"),
+            std::string::npos);
+}
+
 // numjobs=1.5 ran 2 clones where fio runs 1 (fio drops the fraction).
 TEST(JobfileErrors, CountsTakeWholeNumbers) {
   EXPECT_EQ(ParseErr("[a]\nnumjobs=1.5\n"),
