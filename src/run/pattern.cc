@@ -617,7 +617,9 @@ uint64_t PatternImpl::SkewedBlock(FileState& fs, Ddir d) {
     case DistType::kZoned:
     case DistType::kZonedAbs: {
       const std::vector<Zone>& zones = fs.zones[static_cast<int>(d)];
-      // Shares left unassigned (sum below 100) are redistributed pro rata.
+      // The parser takes access shares that add up to 100 only (as fio);
+      // below that (a zone dropped past the region's end, a JobSpec built
+      // in code) the shares kept are scaled up pro rata.
       const uint32_t r = static_cast<uint32_t>(off_rng_.Below(zones.back().cum));
       size_t i = 0;
       while (zones[i].cum <= r) ++i;

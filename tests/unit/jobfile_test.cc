@@ -897,6 +897,21 @@ TEST(JobfileErrors, GaussIsNotARandomDistribution) {
             std::string::npos);
 }
 
+// Zone size shares below 100% were refused; fio 3.33 takes them (the zones
+// cover the start of the region) and refuses only a sum above 100, as the
+// access shares must add up to 100 exactly.
+TEST(JobfileValues, ZonedSizeSharesBelowHundred) {
+  auto j = ParseOk("[a]\nrandom_distribution=zoned:50/30:50/30\n").jobs.at(0);
+  ASSERT_EQ(j.random_distribution.zones[0].size(), 2u);
+  EXPECT_EQ(j.random_distribution.zones[0][1].size_perc, 30u);
+  EXPECT_NE(ParseErr("[a]\nrandom_distribution=zoned:50/60:50/60\n")
+                .find("zone size shares for reads add up to 120%, above 100%"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nrandom_distribution=zoned:30/50:30/50\n")
+                .find("zone access shares for reads add up to 60%, not 100%"),
+            std::string::npos);
+}
+
 // numjobs=1.5 ran 2 clones where fio runs 1 (fio drops the fraction).
 TEST(JobfileErrors, CountsTakeWholeNumbers) {
   EXPECT_EQ(ParseErr("[a]\nnumjobs=1.5\n"),

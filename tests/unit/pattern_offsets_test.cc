@@ -920,6 +920,20 @@ TEST(PatternOffsetsTest, ZoneBelowABlockIsTheBlockItStartsIn) {
               1.0 / blocks, 0.01);
 }
 
+// zoned:50/30:50/30: the zones cover the first 60% of the region, as in fio.
+TEST(PatternOffsetsTest, ZonedSizeSharesBelowHundredCoverTheStart) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.random_distribution.type = DistType::kZoned;
+  job.random_distribution.zones[0] = {{50, 30, 0}, {50, 30, 0}};
+  auto v = Take(Make(job, {{0, 1000 * 4 * kKi, 0}}).get(), 100000);
+  double low = 0;
+  for (const auto& io : v) {
+    ASSERT_LT(io.offset, 600 * 4 * kKi);
+    low += io.offset < 300 * 4 * kKi;
+  }
+  EXPECT_NEAR(low / 100000, 0.5, 0.01);
+}
+
 TEST(PatternOffsetsTest, FileServiceSequentialFinishesOneFileFirst) {
   JobSpec job = MakeJob(RwMode::kRandRead);
   job.file_service_type = FileServiceType::kSequential;
