@@ -428,7 +428,8 @@ bool PatternImpl::FastMapEligible() const {
 
 void PatternImpl::StartPass(FileState& fs) {
   // Every pass starts at the region's start, backwards skips too (fio: a
-  // negative skip takes effect from the second I/O, see TrySequential).
+  // negative skip takes effect from the second I/O, see TrySequential;
+  // fio's next loop goes on from where the last one stopped instead).
   for (int64_t& p : fs.pos) p = 0;
   fs.seq_ios = 0;
   fs.run_left = 0;
