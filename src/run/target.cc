@@ -131,9 +131,13 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
   const uint64_t nfiles = paths.size();
   const uint64_t min_bs = SmallestBs(job);
   // filesize=lo-hi: one draw per file from the clone's seed (randseed,
-  // randrepeat), in its own stream so it moves no offset.
+  // randrepeat), in its own stream so it moves no offset. Clones that share
+  // their files (a filename= without $jobnum) draw with the first clone's
+  // seed: one file has one size, as in fio (each clone drew its own size
+  // for the same file).
+  const bool shared = jobnum != 0 && TargetPaths(job, 0) == paths;
   uint64_t size_rng =
-      prng::MixSeed(DeriveSeed(job, static_cast<uint32_t>(jobnum)), kFileSizeStream);
+      prng::MixSeed(DeriveSeed(job, static_cast<uint32_t>(shared ? 0 : jobnum)), kFileSizeStream);
   // As fio (which refuses the option): each directory= must exist. Only the
   // directories inside a file's name are created, at layout.
   if (!diskless && !job.directory.empty()) {

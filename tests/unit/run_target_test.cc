@@ -148,6 +148,28 @@ TEST(RunTargetTest, FilesizeRangeDrawsEachFileFromTheSeed) {
   EXPECT_EQ(sizes(0), (std::vector<uint64_t>{8192, 8192, 8192}));
 }
 
+// Clones that share a file (filename= without $jobnum) give it one size:
+// each drew its own (53248, 45056, 53248 for filesize=16k-64k numjobs=3),
+// fio gives every clone the first one's.
+TEST(RunTargetTest, FilesizeRangeOfASharedFileIsOneSize) {
+  JobSpec j = TestJob("job", RwMode::kRead, 4096, 0);
+  j.filenames = {"/nonexistent/shared"};
+  j.numjobs = 3;
+  j.filesize_min = 16 << 10;
+  j.filesize_max = 64 << 10;
+  std::set<uint64_t> seen;
+  for (int jobnum = 0; jobnum < 3; ++jobnum) {
+    for (uint64_t seed : {0ull, 7ull, 42ull}) {
+      j.randseed = seed;
+      auto r = ResolveTargets(j, jobnum, /*diskless=*/true);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      ASSERT_EQ(r->size(), 1u);
+      if (seed == 42) seen.insert((*r)[0].region_size);
+    }
+  }
+  EXPECT_EQ(seen.size(), 1u);
+}
+
 // size= with filesize= caps the job's bytes per pass across its files (fio
 // 3.33: nrfiles=2 filesize=1m size=1m reads 1 MiB, not 2).
 TEST(RunTargetTest, SizeCapsAJobWithFilesize) {
