@@ -974,15 +974,22 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     r->op = job_.fsync_blocks != 0       ? IoOp::kFsync
             : job_.fdatasync_blocks != 0 ? IoOp::kFdatasync
                                          : IoOp::kSyncFileRange;
+    // Which file: fio's sync takes the next file of the round robin, as an
+    // I/O would, so each file is synced in turn (nrfiles=2 fsync=4: 0, 1,
+    // 0). The last written file would leave the others never synced with
+    // an even fsync count. Other file services: the file being written.
+    const uint32_t sync_file = job_.file_service_type == FileServiceType::kRoundRobin && nfiles_ > 1
+                                   ? static_cast<uint32_t>(sync_rr_++ % nfiles_)
+                                   : last_write_file_;
     // fio logs a sync with the offset its request slot last carried.
-    if (recorder_ != nullptr) recorder_->Io(now, last_write_file_, r->op, r->offset, 0);
-    r->file_index = last_write_file_;
-    r->fd = files_[last_write_file_].fd;
+    if (recorder_ != nullptr) recorder_->Io(now, sync_file, r->op, r->offset, 0);
+    r->file_index = sync_file;
+    r->fd = files_[sync_file].fd;
     r->offset = r->xfer_offset = 0;
     r->length = r->xfer_length = 0;
     if (r->op == IoOp::kSyncFileRange) {
       // The range written to this file since its last sync_file_range (fio).
-      auto& [first, end] = sfr_range_[last_write_file_];
+      auto& [first, end] = sfr_range_[sync_file];
       r->offset = r->xfer_offset = first;
       r->length = r->xfer_length = end - first;
       first = UINT64_MAX;

@@ -499,6 +499,7 @@ class Worker {
   CpuUsage ru_start_;
   uint64_t due_ns_ = 0;  // rate limit: pending plan may go at this time
   uint32_t last_write_file_ = 0;
+  uint64_t sync_rr_ = 0;  // syncs issued: the next one's file in the round robin
   bool torn_down_ = false;
   // lockmem: the pinned mapping, released in Teardown.
   void* locked_mem_ = nullptr;

@@ -71,5 +71,27 @@ check 1 --rw=write --end_fsync=1 --verify=crc32c
 check 2 --rw=randwrite --end_fsync=1 --loops=2 --verify=crc32c
 check 1 --rw=write --end_fsync=1 --time_based --runtime=200ms
 check 1 --rw=write --fsync=4 --end_fsync=1 --size=16k
+
+# fsync=N over several files: each sync takes the next file of the round
+# robin, as fio's does, so every file is synced (the last written file,
+# always d.1 with an even N, left d.0 never synced).
+order() {
+  local tool=$1
+  shift
+  rm -f "$tmp"/d.*
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+    strace -f -y -e trace=fsync,fdatasync,sync_file_range -o "$tmp/trace" "$tool" --name=a \
+    --size=64k --nrfiles=2 --rw=write --filename_format="$tmp/d.\$filenum" \
+    --output-format=terse "$@" >/dev/null 2>"$tmp/err" || { echo "exit $?"; return; }
+  grep -o "([0-9]*<$tmp/d\.[01]>" "$tmp/trace" | sed 's/.*d\.//; s/>//' | tr -d '\n'
+}
+for sync in --fsync=2 --fsync=4 --fdatasync=2 --sync_file_range=write:2; do
+  want=0101010
+  [ $sync = --fsync=4 ] && want=010
+  for t in "$bin" $(fio_side && echo fio); do
+    got=$(order "$t" $sync)
+    [ "$got" = "$want" ] || fail "$(basename "$t") nrfiles=2 $sync: synced files $got, want $want"
+  done
+done
 echo "$fails failed"
 [ $fails -eq 0 ]
