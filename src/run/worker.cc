@@ -435,6 +435,9 @@ void Worker::SleepNs(uint64_t ns) {
     if (ss_poll_ && ss_stop_.load(std::memory_order_relaxed)) return;
     PollSnapshot(now);  // issue 8: answer interim requests while waiting
     if (iolog_ != nullptr && measuring_) iolog_->Tick(now - measure_start_ns_);
+    // bw/iops windows close on time during a rate or think wait too (they
+    // stretched to the next I/O: a 1 IOPS job sampled 1000 ms windows).
+    if (record_bw_ && measuring_ && now >= next_sample_ns_) TakeSamples(now);
     const uint64_t slice = std::min<uint64_t>(until - now, 10ull * 1000 * 1000);
     timespec ts{static_cast<time_t>(slice / 1000000000ull),
                 static_cast<long>(slice % 1000000000ull)};
@@ -598,20 +601,24 @@ void Worker::TakeSamples(uint64_t now) {
   };
   const uint64_t bw_window = close(next_bw_ns_, last_bw_ns_, job_.bw_avg_ms);
   const uint64_t iops_window = close(next_iops_ns_, last_iops_ns_, job_.iops_avg_ms);
+  // As fio's __add_samples: a rate over the window in whole milliseconds,
+  // and no sample for a direction that moved nothing in the window (a job
+  // slower than one I/O per window read min=0 and half its real rate, a
+  // bursty one a mean below fio's).
+  const auto rate = [](uint64_t n, uint64_t window_ns) {
+    return n * 1000 / std::max<uint64_t>(1, window_ns / kMsNs);
+  };
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!sample_dir_[d]) continue;
     DirStats& ds = ts_.dir[d];
     if (bw_window != 0) {
       const uint64_t db = ds.bytes - sample_bytes_[d];
-      ds.bw_samples.push_back({t_ms, static_cast<uint64_t>(static_cast<long double>(db) * 1e9L /
-                                                           static_cast<long double>(bw_window))});
+      if (db != 0) ds.bw_samples.push_back({t_ms, rate(db, bw_window)});
       sample_bytes_[d] = ds.bytes;
     }
     if (iops_window != 0) {
       const uint64_t di = ds.ios - sample_ios_[d];
-      ds.iops_samples.push_back(
-          {t_ms, static_cast<uint64_t>(static_cast<long double>(di) * 1e9L /
-                                       static_cast<long double>(iops_window))});
+      if (di != 0) ds.iops_samples.push_back({t_ms, rate(di, iops_window)});
       sample_ios_[d] = ds.ios;
     }
   }

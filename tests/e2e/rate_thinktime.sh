@@ -69,6 +69,18 @@ for j in json.load(open(sys.argv[1]))["jobs"]:
     assert r["total_ios"] <= r["runtime"] + 2, (r["total_ios"], r["runtime"])
 PY
 done
+# bw/iops samples of a job slower than one I/O per window, as fio's: no
+# sample for a window without I/O (min read 0), windows that close on time
+# during the rate waits (they stretched to the next I/O).
+"$bin" --name=s --ioengine=null --size=1g --rw=read --bs=4k --time_based --runtime=3 \
+  --rate_iops=1 --iopsavgtime=250 --bwavgtime=250 --output-format=json >"$tmp/slow.json" ||
+  fail "rate_iops=1: exit $?"
+python3 - "$tmp/slow.json" <<'PY' || fail "rate_iops=1: samples"
+import json, sys
+r = json.load(open(sys.argv[1]))["jobs"][0]["read"]
+assert 1 <= r["iops_samples"] <= r["total_ios"], (r["iops_samples"], r["total_ios"])
+assert r["iops_min"] >= 1 and r["bw_min"] >= 4, (r["iops_min"], r["bw_min"])
+PY
 # The option is a bool: a bad value names it.
 out=$("$bin" "${job[@]}" --rate_ignore_thinktime=maybe 2>&1) && fail "accepted maybe"
 grep -q "rate_ignore_thinktime" <<<"$out" || fail "message: $out"
