@@ -750,15 +750,22 @@ bool Worker::EndOfLoopSync() {
   synced_ios_left_ = ios_left_;
   const int prev = live_.state.load(std::memory_order_relaxed);
   live_.state.store(job_state::kFsync, std::memory_order_relaxed);
+  if (!SyncFiles(job_.end_fsync ? "end_fsync" : "fsync_on_close")) return false;
+  live_.state.store(prev, std::memory_order_relaxed);
+  return true;
+}
+
+// fsync of every open file; the first failure fails the job, naming what
+// asked for the sync and the file.
+bool Worker::SyncFiles(const char* why) {
   for (size_t i = 0; i < files_.size(); ++i) {
     if (files_[i].fd < 0 || fsync(files_[i].fd) == 0) continue;
     error_ = errno;
-    job_error_ = std::string(job_.end_fsync ? "end_fsync" : "fsync_on_close") +
-                 " failed for file " + targets_[i].path + ": " + std::strerror(error_);
+    job_error_ =
+        std::string(why) + " failed for file " + targets_[i].path + ": " + std::strerror(error_);
     stopping_ = true;
     return false;
   }
-  live_.state.store(prev, std::memory_order_relaxed);
   return true;
 }
 
@@ -795,7 +802,7 @@ bool Worker::StartDrainedPass() {
 bool Worker::ReplaceFiles() {
   for (size_t i = 0; i < files_.size(); ++i) {
     const TargetFile& t = targets_[i];
-    if (t.diskless || t.is_block_device || t.is_char_device) continue;
+    if (!t.regular_file()) continue;
     if (job_.fsync_on_close) (void)fsync(files_[i].fd);
     close(files_[i].fd);
     files_[i].fd = -1;

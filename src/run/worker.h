@@ -254,6 +254,7 @@ class Worker {
   void SleepNs(uint64_t ns);
   bool StoppedDuringSleep(uint64_t now);
   bool EndOfLoopSync();
+  bool SyncFiles(const char* why);
   void FreeSlot(IoRequest* req) { free_[free_n_++] = req; }
   void PublishLive();
   Status ApplyScheduling();

@@ -307,13 +307,11 @@ bool Worker::VerifyAfterPass(bool more) {
 void Worker::StartVerifyPhase() {
   // What is read back must come from the device, not the page cache (fio
   // syncs and invalidates here too).
+  if (HasWrite(job_.rw) && !job_.verify.verify_only && error_ == 0 &&
+      !SyncFiles("the fsync before the verify phase"))
+    return;
   for (size_t i = 0; i < files_.size(); ++i) {
     if (files_[i].fd < 0) continue;
-    if (HasWrite(job_.rw) && !job_.verify.verify_only && fsync(files_[i].fd) < 0 && error_ == 0) {
-      error_ = errno;
-      stopping_ = true;
-      return;
-    }
     if (job_.invalidate) {
       engine_->ReleaseCachedRange(static_cast<uint32_t>(i), 0, UINT64_MAX);  // mmap: unmap first
       (void)InvalidateTarget(files_[i].fd, targets_[i]);

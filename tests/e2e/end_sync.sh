@@ -30,6 +30,12 @@ for opt in end_fsync fsync_on_close; do
   grep -q "$opt failed for file /dev/null: Invalid argument" "$tmp/err" ||
     fail "$opt on /dev/null: $(cat "$tmp/err")"
 done
+# The sync before a verify phase names itself and the file too.
+"$bin" --name=w --filename=/dev/null --rw=write --size=64k --verify=crc32c --output-format=terse \
+  >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "the fsync before the verify phase failed for file /dev/null" "$tmp/err" ||
+  fail "verify on /dev/null: exit $rc: $(cat "$tmp/err")"
 
 if ! command -v strace >/dev/null; then
   echo "note: strace not installed; the sync counts are not checked"
