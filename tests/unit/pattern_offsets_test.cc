@@ -893,14 +893,17 @@ TEST(PatternOffsetsTest, ZonedSharesBelowHundredAreSpreadProRata) {
 // A zoned_abs zone that starts past the region is still dropped.
 TEST(PatternOffsetsTest, ZoneBelowABlockIsTheBlockItStartsIn) {
   const uint64_t blocks = 16;
-  auto block0_share = [&](DistType type, std::vector<DistZone> zones) {
+  auto block_share = [&](DistType type, std::vector<DistZone> zones, uint64_t block) {
     JobSpec job = MakeJob(RwMode::kRandRead);
     job.random_distribution.type = type;
     job.random_distribution.zones[0] = std::move(zones);
     auto v = Take(Make(job, {{0, blocks * 4 * kKi, 0}}).get(), 100000);
     double n = 0;
-    for (const auto& io : v) n += io.offset == 0;
+    for (const auto& io : v) n += io.offset == block * 4 * kKi;
     return n / 100000;
+  };
+  auto block0_share = [&](DistType type, std::vector<DistZone> zones) {
+    return block_share(type, std::move(zones), 0);
   };
   const double want = 0.5 + 0.5 / blocks;
   EXPECT_NEAR(block0_share(DistType::kZoned, {{50, 1, 0}, {50, 99, 0}}), want, 0.01);
@@ -908,13 +911,8 @@ TEST(PatternOffsetsTest, ZoneBelowABlockIsTheBlockItStartsIn) {
   EXPECT_NEAR(block0_share(DistType::kZonedAbs, {{50, 0, kKi}, {50, 0, 63 * kKi}}), want, 0.01);
   EXPECT_NEAR(block0_share(DistType::kZonedAbs, {{50, 0, 0}, {50, 0, 64 * kKi}}), want, 0.01);
   // Mid-file: zoned:50/50:25/1:25/49 puts 25% on block 8 (+ its share of zone 3).
-  JobSpec job = MakeJob(RwMode::kRandRead);
-  job.random_distribution.type = DistType::kZoned;
-  job.random_distribution.zones[0] = {{50, 50, 0}, {25, 1, 0}, {25, 49, 0}};
-  auto v = Take(Make(job, {{0, blocks * 4 * kKi, 0}}).get(), 100000);
-  double b8 = 0;
-  for (const auto& io : v) b8 += io.offset == 8 * 4 * kKi;
-  EXPECT_NEAR(b8 / 100000, 0.25 + 0.25 / 8, 0.01);
+  EXPECT_NEAR(block_share(DistType::kZoned, {{50, 50, 0}, {25, 1, 0}, {25, 49, 0}}, 8),
+              0.25 + 0.25 / 8, 0.01);
   // Past the region: dropped, the other zone takes every access.
   EXPECT_NEAR(block0_share(DistType::kZonedAbs, {{50, 0, 64 * kKi}, {50, 0, 64 * kKi}}),
               1.0 / blocks, 0.01);
