@@ -53,7 +53,9 @@ PY
 "$bin" "${job[@]}" --compare one.json --output-format=terse >cmp.terse || fail "terse exited $?"
 grep -q 'delta' cmp.terse && fail "the delta table was appended to terse output"
 "$bin" "${job[@]}" --compare one.json --output-format=table >cmp.txt || fail "table exited $?"
-grep -q '^job   one.json   this run   delta$' cmp.txt || fail "no delta table with table: $(cat cmp.txt)"
+# Column widths follow the numbers (a slow run under ASan prints -83.33), so
+# only the order of the header words is fixed.
+grep -qE '^job +one\.json +this run +delta$' cmp.txt || fail "no delta table with table: $(cat cmp.txt)"
 "$bin" "${job[@]}" --compare one.json --output-format=json,normal >both.txt || fail "json,normal exited $?"
-grep -q '^job   one.json   this run   delta$' both.txt || fail "no delta table with normal"
+grep -qE '^job +one\.json +this run +delta$' both.txt || fail "no delta table with normal"
 echo ok
