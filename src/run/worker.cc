@@ -1463,15 +1463,15 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
   FreeSlot(req);
 }
 
-void Worker::Submit() {
-  if (uncommitted_n_ == 0) return;
+uint64_t Worker::Submit() {
+  if (uncommitted_n_ == 0) return 0;
   Result<unsigned> r = engine_->Commit();
   if (!r.ok()) {
     // The kernel took none of them: they fail as errors of their own.
     const int err = r.status().errno_value() != 0 ? r.status().errno_value() : EIO;
     for (uint32_t i = 0; i < uncommitted_n_; ++i) HandleError(uncommitted_[i], err);
     uncommitted_n_ = 0;
-    return;
+    return 0;
   }
   const unsigned n = std::min<unsigned>(*r, uncommitted_n_);
   // One clock read per submit batch, none when no latency is recorded.
@@ -1501,6 +1501,7 @@ void Worker::Submit() {
     for (uint32_t i = 0; i < uncommitted_n_; ++i) HandleError(uncommitted_[i], EAGAIN);
     uncommitted_n_ = 0;
   }
+  return now;
 }
 
 void Worker::ReapAndAccount(unsigned min) {
@@ -1653,7 +1654,12 @@ void Worker::Run() {
         now = t;
       } else if (qr == QueueResult::kQueued) {
         uncommitted_[uncommitted_n_++] = req;
-        if (uncommitted_n_ >= batch_submit_) Submit();
+        // The next I/O is prepared after this batch went in: its slat starts
+        // at the submit's stamp, not at the top of the fill (which gave the
+        // k-th I/O of a refill the submit time of the k-1 before it).
+        if (uncommitted_n_ >= batch_submit_) {
+          if (const uint64_t t = Submit(); t != 0) now = t;
+        }
       } else {  // kBusy: no slot in the engine; push what we have and make room
         requeue_[requeue_n_++] = req;
         Submit();

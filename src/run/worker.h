@@ -219,7 +219,7 @@ class Worker {
   std::string FilePath(const IoRequest* req) const;
   bool OverlapsInFlight(const IoPlan& p);
   std::vector<uint8_t> overlap_free_;  // OverlapsInFlight's scratch (no allocation after the first)
-  void Submit();
+  uint64_t Submit();                   // the batch's issue stamp (0 when latencies are not stamped)
   void ReapAndAccount(unsigned min);
   void ReapUntil(uint64_t until);
   void WaitPrecise(uint64_t until);

@@ -37,11 +37,14 @@ struct FakeLedger {
   uint64_t queued = 0, busy = 0, completions = 0, shorts = 0, failures = 0;
   uint64_t protocol_errors = 0;  // reap of a request not in flight, min > in flight, ...
   uint64_t max_in_kernel = 0;
-  uint64_t max_min_asked = 0;   // largest `min` the worker passed to Reap
-  uint64_t waits = 0;           // reaps with min > 0 (a real engine's system call)
-  uint64_t overlaps = 0;        // queued while an I/O on some of the same bytes was in flight
-  uint64_t timed_waits = 0;     // ReapFor calls
-  uint64_t max_timeout_ns = 0;  // the longest wait ReapFor was asked for
+  uint64_t max_min_asked = 0;  // largest `min` the worker passed to Reap
+  uint64_t waits = 0;          // reaps with min > 0 (a real engine's system call)
+  uint64_t overlaps = 0;       // queued while an I/O on some of the same bytes was in flight
+  // A new I/O stamped as prepared before an I/O already in the kernel was
+  // submitted (its slat would hold that submit).
+  uint64_t starts_before_an_issue = 0;
+  uint64_t timed_waits = 0;                    // ReapFor calls
+  uint64_t max_timeout_ns = 0;                 // the longest wait ReapFor was asked for
   std::map<uint64_t, uint64_t> bytes_by_xfer;  // xfer_offset -> bytes completed
 };
 
@@ -73,6 +76,9 @@ class FakeEngine final : public Engine {
     };
     for (IoRequest* r : pending_) ledger_->overlaps += overlaps(r);
     for (IoRequest* r : in_kernel_) ledger_->overlaps += overlaps(r);
+    if (req->offset == req->xfer_offset)
+      for (const IoRequest* r : in_kernel_)
+        ledger_->starts_before_an_issue += r->issue_ns > req->start_ns;
     ++ledger_->queued;
     pending_.push_back(req);
     return QueueResult::kQueued;
