@@ -480,6 +480,13 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
     IOB_RETURN_IF_ERROR(ApplyOne(job, s, &owned, warnings));
   }
   for (const auto& s : owned) IOB_RETURN_IF_ERROR(CheckEngineOption(*job, s));
+  // As fio's fixup_options: a latency that is not measured has no
+  // percentiles, whatever the order of the options (disable_lat=1 with
+  // lat_percentiles=1 reports clat percentiles; terse read an empty lat
+  // histogram).
+  if (job->disable_lat) job->lat_percentiles = false;
+  if (job->disable_clat) job->clat_percentiles = false;
+  if (job->disable_slat) job->slat_percentiles = false;
   // fio puts directory= in front of an absolute filename= too: with
   // directory=/mnt/t, filename=/dev/sdb is the file /mnt/t/dev/sdb in fio,
   // and would have been the device itself here. Neither is safe to guess.

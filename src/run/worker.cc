@@ -398,11 +398,12 @@ Status Worker::Setup() {
     return st.WithContext(named ? who : who + ": " + job_.ioengine);
   }
 
-  // Measurement switches (gtod_reduce turns all latency clocks off).
-  record_clat_ = !job_.gtod_reduce && !job_.disable_clat;
-  record_lat_ = !job_.gtod_reduce && !job_.disable_lat;
-  record_slat_ = !sync_engine_ && !job_.gtod_reduce && !job_.disable_slat;
-  record_bw_ = !job_.disable_bw && !job_.gtod_reduce;
+  // Measurement switches. gtod_reduce is not one: as in fio it sets the
+  // disable_* options when it is parsed, and a later disable_clat=0 wins.
+  record_clat_ = !job_.disable_clat;
+  record_lat_ = !job_.disable_lat;
+  record_slat_ = !sync_engine_ && !job_.disable_slat;
+  record_bw_ = !job_.disable_bw;
   stamp_ = record_slat_ || record_clat_ || record_lat_ || max_latency_on_;
   lat_from_clat_ = sync_engine_ && record_clat_ && record_lat_;
   prio_total_lat_ = job_.lat_percentiles;

@@ -78,14 +78,16 @@ IoLogOptions IoLogOptions::FromJob(const JobSpec& spec) {
     o.epoch_clock = spec.log_alternate_epoch_clock_id;
   else if (spec.log_unix_epoch)
     o.epoch_clock = CLOCK_REALTIME;
-  const bool reduced = spec.gtod_reduce;
-  o.log_slat = !spec.disable_slat && !reduced;
-  o.log_clat = !spec.disable_clat && !reduced;
-  o.log_lat = !spec.disable_lat && !reduced;
+  // fio's gtod_reduce(td): the three clocks it stamps are all off (what the
+  // gtod_reduce option sets; a later disable_clat=0 turns it back on).
+  const bool reduced = spec.disable_clat && spec.disable_slat && spec.disable_bw;
+  o.log_slat = !spec.disable_slat;
+  o.log_clat = !spec.disable_clat;
+  o.log_lat = !spec.disable_lat;
   o.slat_file = o.log_slat;
   o.clat_file = o.log_clat;
   o.lat_file = o.log_lat;
-  o.per_io_bw = !spec.disable_bw && !reduced;
+  o.per_io_bw = !spec.disable_bw;
   o.per_io_iops = !reduced;
   return o;
 }

@@ -670,6 +670,24 @@ TEST(JobfileValues, SideEffectsFioHasToo) {
   EXPECT_EQ(j.verify.type, VerifyType::kPattern);
 }
 
+// fio's fixup_options: a latency that is not measured has no percentiles,
+// whichever option comes first; gtod_reduce only sets the disable_* options,
+// so one written after it wins.
+TEST(JobfileValues, PercentilesOfAnUnmeasuredLatencyAreOff) {
+  auto j = ParseOk("[a]\nlat_percentiles=1\ndisable_lat=1\nslat_percentiles=1\n").jobs.at(0);
+  EXPECT_FALSE(j.lat_percentiles);
+  EXPECT_TRUE(j.slat_percentiles);
+  EXPECT_TRUE(j.clat_percentiles);
+  j = ParseOk("[a]\ndisable_clat=1\ndisable_slat=1\nslat_percentiles=1\n").jobs.at(0);
+  EXPECT_FALSE(j.clat_percentiles);
+  EXPECT_FALSE(j.slat_percentiles);
+  j = ParseOk("[a]\ngtod_reduce=1\nclat_percentiles=1\n").jobs.at(0);
+  EXPECT_FALSE(j.clat_percentiles);
+  j = ParseOk("[a]\ngtod_reduce=1\ndisable_clat=0\n").jobs.at(0);
+  EXPECT_FALSE(j.disable_clat);
+  EXPECT_TRUE(j.disable_lat && j.disable_slat && j.disable_bw);
+}
+
 TEST(JobfileValues, KbBaseAppliesToTheWholeJob) {
   // kb_base is applied first, wherever it appears in the section.
   auto j = ParseOk("[a]\nsize=4k\nkb_base=1000\nbs=4KiB\n").jobs.at(0);

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "fake_engine.h"
+#include "jobfile/parser.h"
 #include "run/coordinator.h"
 #include "run/signals.h"
 #include "test_util.h"
@@ -272,13 +273,18 @@ TEST(RunCoordinatorTest, SizeNotAMultipleOfBs) {
 
 TEST(RunCoordinatorTest, DisableAndGtodReduce) {
   JobSpec j = NullJob("gtod");
-  j.gtod_reduce = true;
+  ASSERT_TRUE(jobfile::SetOption(&j, "gtod_reduce", "1").ok());
   RunResult r = MustRun({j});
   const DirStats& d = r.groups[0].jobs[0].stats.dir[0];
   EXPECT_EQ(d.ios, 256u);
   EXPECT_EQ(d.clat.n, 0u);
   EXPECT_EQ(d.lat.n, 0u);
-  j.gtod_reduce = false;
+  // fio: gtod_reduce only sets the disable_* options; one set after it wins.
+  ASSERT_TRUE(jobfile::SetOption(&j, "disable_clat", "0").ok());
+  r = MustRun({j});
+  EXPECT_EQ(r.groups[0].jobs[0].stats.dir[0].clat.n, 256u);
+  EXPECT_EQ(r.groups[0].jobs[0].stats.dir[0].lat.n, 0u);
+  j = NullJob("gtod");
   j.disable_lat = true;
   r = MustRun({j});
   EXPECT_EQ(r.groups[0].jobs[0].stats.dir[0].clat.n, 256u);
