@@ -95,13 +95,14 @@ ScaledLat ScaleLatency(uint64_t min_ns, uint64_t max_ns, double mean_ns, double 
   s.max = max_ns;
   s.mean = mean_ns;
   s.stddev = stddev_ns;
-  if (min_ns > 2000000 && max_ns > 99999999ull) {
+  // fio's nsec_to_msec / nsec_to_usec (stat.h): the stddev counts too.
+  if (min_ns > 2000000 && max_ns > 99999999ull && stddev_ns > 1e6) {
     s.unit = "msec";
     s.min /= 1000000;
     s.max /= 1000000;
     s.mean /= 1e6;
     s.stddev /= 1e6;
-  } else if (min_ns > 2000 && max_ns > 99999) {
+  } else if (min_ns > 2000 && max_ns > 99999 && stddev_ns > 1000.0) {
     s.unit = "usec";
     s.min /= 1000;
     s.max /= 1000;

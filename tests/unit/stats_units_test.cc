@@ -69,10 +69,17 @@ TEST(StatsUnitsTest, LatencyUnitChoice) {
   EXPECT_DOUBLE_EQ(s.mean, 5.02);
   // Small max stays in nsec even with a large min.
   EXPECT_STREQ(ScaleLatency(10519, 57976, 13462.14, 2609.65).unit, "nsec");
-  s = ScaleLatency(3000000, 150000000, 5e6, 1e6);
+  s = ScaleLatency(3000000, 150000000, 5e6, 2e6);
   EXPECT_STREQ(s.unit, "msec");
   EXPECT_EQ(s.min, 3u);
   EXPECT_EQ(s.max, 150u);
+  // fio's nsec_to_usec/nsec_to_msec also want the stddev above 1 us / 1 ms:
+  // a flat run with one outlier stays a unit lower.
+  s = ScaleLatency(3000000, 150000000, 5e6, 1e6);
+  EXPECT_STREQ(s.unit, "usec");
+  EXPECT_EQ(s.min, 3000u);
+  EXPECT_STREQ(ScaleLatency(2500, 150000, 2600.0, 1000.0).unit, "nsec");
+  EXPECT_STREQ(ScaleLatency(2500, 150000, 2600.0, 1000.5).unit, "usec");
 }
 
 TEST(StatsUnitsTest, PercentileScale) {
