@@ -1026,6 +1026,25 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
 
   IOB_RETURN_IF_ERROR(CheckSteadyStateGroups(jobs, groupids));
 
+  // group_reporting prints one set of percentiles per group (the last job's
+  // list, as fio), and fio refuses a group whose jobs differ in
+  // lat_percentiles ("lat_percentiles in job: b differs from group", exit 1).
+  std::map<int, size_t> first_reporting;  // group -> its first group_reporting job
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (!jobs[i].group_reporting) continue;
+    const auto [it, fresh] = first_reporting.emplace(groupids[i], i);
+    const JobSpec& a = jobs[it->second];
+    const JobSpec& b = jobs[i];
+    if (fresh || a.lat_percentiles == b.lat_percentiles) continue;
+    const JobSpec& set = b.FindSetting("lat_percentiles") != nullptr ? b : a;
+    return Status::Invalid(
+        "job '" + b.name + "': lat_percentiles=" + (b.lat_percentiles ? "1" : "0") +
+        " differs from job '" + a.name + "' (lat_percentiles=" + (a.lat_percentiles ? "1" : "0") +
+        ") of the same reporting group, set at " + Where(SettingOf(set, "lat_percentiles")) +
+        ": group_reporting prints one kind of percentiles per group, and fio refuses this too; "
+        "set it alike, or separate the jobs with stonewall or new_group");
+  }
+
   // exitall stops the whole phase; fio's default (exit_what=group) stops only
   // the job's reporting group. They differ when new_group splits a phase.
   // exitall anywhere makes every job's end stop the others (fio's switch is

@@ -245,6 +245,13 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
   if (jobs.empty()) return JobRecord(std::make_shared<const JobResult>());
   auto merged = std::make_shared<JobResult>(*jobs[0]);
   JobResult& m = *merged;
+  // fio takes the percentile settings of a group's last job.
+  const JobSpec& last = jobs.back()->spec;
+  m.spec.clat_percentiles = last.clat_percentiles;
+  m.spec.lat_percentiles = last.lat_percentiles;
+  m.spec.slat_percentiles = last.slat_percentiles;
+  m.spec.percentile_list = last.percentile_list;
+  m.spec.percentile_precision = last.percentile_precision;
   JobRecord r(std::move(merged));
   FillRecord(r, m);
   r.options_from = &jobs.back()->spec;

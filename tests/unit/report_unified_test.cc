@@ -223,6 +223,19 @@ TEST(StatsOptionReportTest, StatsZeroJobIsLeftOut) {
   EXPECT_TRUE(LinesStarting(none, "   READ:").empty());
 }
 
+// fio takes a group_reporting group's percentile settings from its last
+// job: [a] percentile_list=50, [b] percentile_list=90:99 reports 90 and 99.
+TEST(GroupReportingPercentiles, TheLastJobsSettingsAsFio) {
+  RunResult g = testdata::MakeRun(/*group_reporting=*/true, 2);
+  g.groups[0].jobs[0].spec.percentile_list = {50};
+  g.groups[0].jobs[1].spec.percentile_list = {90, 99};
+  g.groups[0].jobs[1].spec.clat_percentiles = false;
+  const auto merged = RecordsForGroup(g.groups[0]);
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].result.spec.percentile_list, (std::vector<double>{90, 99}));
+  EXPECT_FALSE(merged[0].result.spec.clat_percentiles);
+}
+
 TEST(SignificantFiguresReportTest, DigitsOfTheNormalFigures) {
   RunResult run = OneJob(U::kNone);
   run.groups[0].jobs[0].spec.significant_figures = 6;

@@ -291,6 +291,25 @@ TEST(RunCoordinatorTest, DisableAndGtodReduce) {
   EXPECT_EQ(r.groups[0].jobs[0].stats.dir[0].lat.n, 0u);
 }
 
+// fio refuses a group_reporting group whose jobs differ in lat_percentiles
+// (exit 1, "lat_percentiles in job: b differs from group"); iobench says so
+// before the run, with the setting's place. Another group may differ.
+TEST(RunCoordinatorTest, LatPercentilesMustAgreeInAReportedGroup) {
+  const std::string head = "[global]\nioengine=null\nsize=64k\ngroup_reporting\n";
+  Status st = CheckJobs(testing::ParseOk(head + "[a]\nlat_percentiles=1\n[b]\n").jobs, {});
+  EXPECT_EQ(st.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(st.message().find("job 'b': lat_percentiles=0 differs from job 'a' "
+                              "(lat_percentiles=1) of the same reporting group, set at t.fio:6"),
+            std::string::npos)
+      << st.message();
+  EXPECT_TRUE(
+      CheckJobs(testing::ParseOk(head + "[a]\nlat_percentiles=1\n[b]\nnew_group\n").jobs, {}).ok());
+  EXPECT_TRUE(
+      CheckJobs(
+          testing::ParseOk("[a]\nioengine=null\nlat_percentiles=1\n[b]\nioengine=null\n").jobs, {})
+          .ok());
+}
+
 TEST(RunCoordinatorTest, GroupsStonewallNewGroupAndJobFiles) {
   JobSpec a = NullJob("a");
   JobSpec b = NullJob("b");
