@@ -662,6 +662,8 @@ class PhaseRunner {
     SteadyStateMonitor steady(ss_members);
 
     ctl.start_ns = NowNs();
+    if (genesis_ns_ == 0) genesis_ns_ = ctl.start_ns;
+    ctl.run_start_ns = genesis_ns_;
     Watchdog watchdog(*sh, opts_, ctl.start_ns);
     ctl.go.store(1);
     ctl.go.notify_all();
@@ -806,6 +808,7 @@ class PhaseRunner {
   LogWriter* log_writer_ = nullptr;
   AggregateBwLog* agg_ = nullptr;
   uint64_t run_start_ns_ = 0;
+  uint64_t genesis_ns_ = 0;  // the first phase's start: startdelay counts from it
   uint64_t next_interim_ns_ = 0;
   uint64_t snap_gen_ = 0;
   const DiskUtilTracker* phase_disks_ = nullptr;  // this phase's, while its workers run

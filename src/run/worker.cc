@@ -1589,11 +1589,15 @@ unsigned Worker::AccountReaped(const Result<unsigned>& r) {
 }
 
 void Worker::Run() {
-  // startdelay (fixed, or random in [lo, hi] per clone).
+  // startdelay (fixed, or random in [lo, hi] per clone), from the run's
+  // start as fio's (mtime_since_genesis), not from this phase's or release.
   uint64_t delay = job_.startdelay_ns;
   if (job_.startdelay_max_ns > delay)
     delay += (seed_ >> 11) % (job_.startdelay_max_ns - job_.startdelay_ns + 1);
-  if (delay != 0) SleepNs(delay);
+  if (delay != 0) {
+    const uint64_t due = (ctl_->run_start_ns != 0 ? ctl_->run_start_ns : ctl_->start_ns) + delay;
+    if (const uint64_t now = NowNs(); due > now) SleepNs(due - now);
+  }
 
   tid_ = HelperCpuSampler::CurrentTid();
   start_ns_ = NowNs();

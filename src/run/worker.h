@@ -61,6 +61,10 @@ struct WorkerControl {
   std::atomic<int> setup_left{0};  // counted down by each worker after Setup()
   std::atomic<int> running{0};     // workers not yet finished
   uint64_t start_ns = 0;           // written before go = 1
+  // The first phase's start_ns, fio's "genesis": startdelay counts from it,
+  // so a job of a later phase (stonewall) or one released by wait_for
+  // starts at once when its delay has passed already. 0: this phase's.
+  uint64_t run_start_ns = 0;
   // Kernel helper-thread sampler of this phase (io-wq, SQPOLL), or null.
   // Each worker samples once when its I/O is done: the kernel ends a
   // thread's io-wq workers with the thread, so later samples miss them.

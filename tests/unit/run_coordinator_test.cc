@@ -756,6 +756,30 @@ TEST(RunCoordinatorTest, ThinktimeAndStartdelayWait) {
   EXPECT_GE(jr.elapsed_ms, 58u);  // plus the start delay
 }
 
+// startdelay counts from the run's start, as fio's (mtime_since_genesis):
+// a job after a stonewall whose delay has passed starts with its phase, not
+// a whole delay later (fio: [a] runtime=1 then [b] stonewall startdelay=1
+// takes 1.7 s; it took 2.0 here). Its phase starts >= 600 ms in, so the
+// old way started b at least 500 ms after a's end; now it starts at once
+// (the 400 ms bound is slack for a loaded machine, not a measurement).
+TEST(RunCoordinatorTest, StartdelayCountsFromTheRunsStart) {
+  JobSpec a = NullJob("a");
+  a.time_based = true;
+  a.runtime_ns = 600ull * 1000 * 1000;
+  a.rate_iops[0] = 100;  // idle, not a busy loop
+  JobSpec b = NullJob("b");
+  b.stonewall = true;
+  b.number_ios = 1;
+  b.startdelay_ns = 500ull * 1000 * 1000;
+  RunResult r = MustRun({a, b});
+  ASSERT_EQ(r.groups.size(), 2u);
+  const JobResult& ja = r.groups[0].jobs.at(0);
+  const JobResult& jb = r.groups[1].jobs.at(0);
+  EXPECT_EQ(jb.stats.dir[0].ios, 1u);
+  EXPECT_GE(jb.start_ms, r.start_ms + 500);
+  EXPECT_LT(jb.start_ms, ja.end_ms + 400);
+}
+
 TEST(RunCoordinatorTest, RateAndThinktimeSleepsAreNotCompletionLatency) {
   // The worker sleeps before issuing (rate_iops, thinktime): that wait is
   // neither clat nor lat. A sync engine issues when it prepares, so lat ==
