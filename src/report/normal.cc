@@ -73,7 +73,7 @@ void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, 
   const uint64_t iops = ReportedIos(ds) * 1000 / runt;
   o += fmt::sprintf("  %s: IOPS=%s, BW=%s(%s/%llumsec)%s\n", v.name,
                     FormatNumber(iops, digits, false, NumUnit::kNone),
-                    FormatBandwidthPair(bw, kb_base, totals.unit_base, digits),
+                    FormatBandwidthPair(bw, kb_base, spec.unit_base, digits),
                     FormatNumber(ds.bytes, digits, pow2, NumUnit::kBytes),
                     static_cast<unsigned long long>(runt), v.ddir == 1 ? "; 0 zone resets" : "");
   WriteLatLine(o, "slat", ds.slat);
@@ -111,24 +111,19 @@ void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, 
 
   const SampleStat& b = *v.bw;
   if (b.samples) {
-    const bool bits = UnitBaseIsBits(totals.unit_base);
-    const char* bw_str = bits ? (pow2 ? "Kibit" : "kbit") : (pow2 ? "KiB" : "kB");
+    // Bytes whatever unit_base says: fio 3.33 prints "bw (  KiB/s)" with
+    // unit_base=1 too (its BW= and group lines are in bits).
+    const char* bw_str = pow2 ? "KiB" : "kB";
     const double kb = static_cast<double>(kb_base);
     double mn = static_cast<double>(b.min / kb_base), mx = static_cast<double>(b.max / kb_base);
     double mean = b.mean / kb, dev = b.stddev / kb;
     const double per = BandwidthPercentOfGroup(b, v.group_agg_bw);
-    if (bits) {
-      mn *= 8;
-      mx *= 8;
-      mean *= 8;
-      dev *= 8;
-    }
     if (mean > kb * kb) {
       mn /= kb;
       mx /= kb;
       mean /= kb;
       dev /= kb;
-      bw_str = bits ? "Mibit" : "MiB";
+      bw_str = "MiB";
     }
     o += fmt::sprintf(
         "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, stdev=%5.02f, "

@@ -340,16 +340,19 @@ GroupTotals ComputeGroupTotals(const GroupResult& group, const std::vector<JobRe
   t.id = group.id;
   t.kb_base = group.kb_base ? group.kb_base : 1024;
   t.unit_base = group.unit_base;
-  // A group left at the defaults takes the units its jobs asked for.
-  if (!group.jobs.empty()) {
-    const JobSpec& s = group.jobs[0].spec;
-    if (t.kb_base == 1024 && s.kb_base) t.kb_base = s.kb_base;
-    if (t.unit_base == 0) t.unit_base = s.unit_base;
+  // The units and digits of the group lines (and the kb_base of its jobs'
+  // lines) are those of the group's last record, whose spec is its first
+  // job's, as fio's __show_run_stats sets them record by record: [a] [b]
+  // kb_base=1000 prints kB first; the same with group_reporting prints a's.
+  const JobSpec* s = !records.empty()      ? &records.back().result.spec
+                     : !group.jobs.empty() ? &group.jobs.back().spec
+                                           : nullptr;
+  if (s != nullptr) {
+    if (s->kb_base) t.kb_base = s->kb_base;
+    t.unit_base = s->unit_base;
+    t.significant_figures = s->significant_figures;
   }
-  if (!records.empty()) {
-    t.significant_figures = records[0].result.spec.significant_figures;
-    t.unified = records[0].result.spec.unified_rw_reporting;
-  }
+  if (!records.empty()) t.unified = records[0].result.spec.unified_rw_reporting;
   for (int d = 0; d <= kMixedDdir; ++d) {
     bool first = true;
     for (const auto& r : records) {

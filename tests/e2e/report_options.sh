@@ -207,6 +207,46 @@ bad "iopsavgtime" "${null[@]}" --iopsavgtime=-5
 bad "unified_rw_reporting '3': expected none, mixed, both, 0, 1 or 2" "${null[@]}" --unified_rw_reporting=3
 bad "stats" "${null[@]}" --stats=2
 bad "clocksource 'tsc': expected cpu, clock_gettime or gettimeofday" "${null[@]}" --clocksource=tsc
+# Units, as fio 3.33 prints them: a group's kb_base, unit_base and
+# significant_figures are those of its last record, whose settings are its
+# first job's (fio sets them record by record). Without group_reporting
+# group 0 ends with b's kb_base=1000, so its job lines and group line put kB
+# first; each job's BW= follows its own unit_base (c in bits, d in bytes,
+# the group line in d's bytes). With group_reporting each record is its
+# first job's: a (IEC first) and c (bits). The "bw (" sample line stays in
+# bytes with unit_base=1.
+units() {  # $1 tag, $2 job file body, $3 BW= units, $4 group line units
+  printf '[global]\nioengine=null\nbs=4k\nrw=read\nsize=80k\nrate_iops=200\n%b' "$2" >"$tmp/$1.fio"
+  both normal "$1" "$tmp/$1.fio"
+  local f bws grps
+  for f in "$tmp/ib.$1" $([ $have_fio = 1 ] && echo "$tmp/fio.$1"); do
+    bws=$(grep -o 'BW=[^(]*([^)]*)' "$f" | sed -E 's/[0-9.]+//g' | tr '\n' ' ')
+    [ "$bws" = "$3" ] || fail "$f: BW= units '$bws', want '$3'"
+    grps=$(grep -o 'READ: bw=[^(]*([^)]*)' "$f" | sed -E 's/[0-9.]+//g' | tr '\n' ' ')
+    [ "$grps" = "$4" ] || fail "$f: group line units '$grps', want '$4'"
+  done
+}
+units units '[a]\n[b]\nkb_base=1000\n[c]\nnew_group\nunit_base=1\n[d]\n' \
+  "BW=kB/s (KiB/s) BW=kB/s (KiB/s) BW=Kibit/s (kbit/s) BW=KiB/s (kB/s) " \
+  "READ: bw=kB/s (KiB/s) READ: bw=KiB/s (kB/s) "
+units gunits 'group_reporting\n[a]\n[b]\nkb_base=1000\n[c]\nnew_group\nunit_base=1\n[d]\n' \
+  "BW=KiB/s (kB/s) BW=Mibit/s (Mbit/s) " "READ: bw=KiB/s (kB/s) READ: bw=Mibit/s (Mbit/s) "
+both normal bwbits --name=u --ioengine=null --size=1g --rw=read --rate_iops=1000 --runtime=200ms \
+  --time_based --bwavgtime=50 --unit_base=1
+grep -q 'BW=[0-9.]*[KM]ibit/s' "$tmp/ib.bwbits" || fail "unit_base=1: BW= not in bits"
+grep -q '^   bw (  KiB/s): ' "$tmp/ib.bwbits" || fail "unit_base=1: bw ( line: $(grep 'bw (' "$tmp/ib.bwbits")"
+# significant_figures of the group line: the last record's (b's 2 digits),
+# or with group_reporting the one record's first job's (a's 6).
+for g in 0 1; do
+  printf '[global]\nioengine=null\nsize=80k\nrate_iops=200\ngroup_reporting=%s\n[a]\nsignificant_figures=6\n[b]\nsignificant_figures=2\n' \
+    $g >"$tmp/sig$g.fio"
+  both normal "sig$g" "$tmp/sig$g.fio"
+  want=$([ $g = 0 ] && echo 'io=0MiB \(0MB\)' || echo 'io=163840B \(163840B\)')
+  for f in "$tmp/ib.sig$g" $([ $have_fio = 1 ] && echo "$tmp/fio.sig$g"); do
+    grep -qE "^   READ: .*, $want, run=" "$f" || fail "$f: significant_figures: $(grep READ: "$f")"
+  done
+done
+
 printf '[e]\nioengine=null\nsize=1m\nwrite_iops_log=%s/x\nlog_alternate_epoch=1\nlog_alternate_epoch_clock_id=77\n' \
   "$tmp" >"$tmp/clk.fio"
 bad "log_alternate_epoch_clock_id=77 ($tmp/clk.fio:6) is not a clock this kernel has" "$tmp/clk.fio"
