@@ -263,6 +263,8 @@ Status Worker::Setup() {
   // workload: at iodepth=32 half the I/Os went out at a depth of 16-31).
   batch_complete_max_ = std::min(job_.iodepth_batch_complete_max, depth_);
   batch_complete_max_ = std::max(batch_complete_max_, std::max<uint32_t>(1, batch_complete_min_));
+  poll_each_ =
+      !sync_engine_ && job_.iodepth_batch_complete_min == 0 && job_.iodepth_batch_complete_max == 0;
   iodepth_low_ = job_.iodepth_low == 0 ? depth_ : std::min(job_.iodepth_low, depth_);
 
   const uint64_t max_bs = BufferBs(job_);  // trims need no buffer room (job.h)
@@ -1505,6 +1507,15 @@ uint64_t Worker::Submit() {
   return now;
 }
 
+// iodepth_batch_complete_min=0 with _max=0 (fio's io_in_polling): fio's
+// wait_for_completions then wants one completion, which its engines look for
+// with non-blocking calls (libaio io_getevents(0, 1), io_uring enter(0, 0))
+// until it comes: a busy poll, and the queue stays at one I/O in flight.
+void Worker::PollOne() {
+  while (committed_ > 0 && AccountReaped(engine_->Reap(0, 1, reaped_.data())) == 0)
+    if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return;
+}
+
 void Worker::ReapAndAccount(unsigned min) {
   if (committed_ == 0) return;
   min = std::min(min, committed_);
@@ -1664,6 +1675,10 @@ void Worker::Run() {
         // k-th I/O of a refill the submit time of the k-1 before it).
         if (uncommitted_n_ >= batch_submit_) {
           if (const uint64_t t = Submit(); t != 0) now = t;
+        }
+        if (poll_each_ && committed_ > 0) {  // fio checks for a completion before the next I/O
+          PollOne();
+          goto next_batch;
         }
       } else {  // kBusy: no slot in the engine; push what we have and make room
         requeue_[requeue_n_++] = req;

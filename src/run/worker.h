@@ -229,6 +229,7 @@ class Worker {
   void WaitPrecise(uint64_t until);
   // Completes what a reap returned; how many (0 after an error or a timeout).
   unsigned AccountReaped(const Result<unsigned>& r);
+  void PollOne();
   // Per batch: two relaxed loads and one compare; the rest (ramp end,
   // bandwidth samples, runtime end, snapshots, log windows) only when one of
   // them is due, in CheckTimeSlow(), which computes the next due time.
@@ -412,6 +413,9 @@ class Worker {
   uint32_t batch_submit_ = 1;
   uint32_t batch_complete_min_ = 1;
   uint32_t batch_complete_max_ = 1;
+  // fio's io_in_polling: iodepth_batch_complete_min=0 and _max=0 (as set):
+  // after each submit, poll without blocking until one completion came.
+  bool poll_each_ = false;
   uint32_t iodepth_low_ = 0;
   bool sync_engine_ = true;
 

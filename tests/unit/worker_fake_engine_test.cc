@@ -565,6 +565,25 @@ TEST(ErrorToleratedTest, ClassesListsAndTheDefaultList) {
   EXPECT_TRUE(ErrorTolerated(job, Ddir::kRead, EIO));  // the read list is still the default
 }
 
+// iodepth_batch_complete_min=0 with _max=0 is fio's io_in_polling: after
+// each I/O it looks for a completion without blocking until one came, so
+// the queue holds one I/O (fio, libaio iodepth=8: IO depths 1=100%, every
+// io_getevents with min_nr 0). Setting _max keeps the batch mode.
+TEST(WorkerFakeEngineTest, BatchCompleteMinZeroPollsAfterEachIo) {
+  JobSpec job = TestJob("fake", RwMode::kRandRead, kWorkerBs, kN * kWorkerBs);
+  job.iodepth = 8;
+  job.iodepth_batch_complete_min = 0;
+  FakeRun fr = RunFake(job, FakeScript{});
+  const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.stats.dir[0].ios, kN);
+  EXPECT_EQ(fr.ledger->max_in_kernel, 1u);
+  EXPECT_EQ(fr.ledger->waits, 0u);  // no reap that blocks
+  EXPECT_EQ(fr.ledger->protocol_errors, 0u);
+  job.iodepth_batch_complete_max = 8;
+  fr = RunFake(job, FakeScript{});
+  EXPECT_EQ(fr.ledger->max_in_kernel, 8u);
+}
+
 TEST(WorkerFakeEngineTest, BatchCompleteMinAndSubmitBatches) {
   JobSpec job = TestJob("fake", RwMode::kRandRead, kWorkerBs, kN * kWorkerBs);
   job.iodepth = 32;
