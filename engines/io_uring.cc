@@ -78,7 +78,9 @@ class IoUringEngine final : public Engine {
     force_async_ = job.force_async;
     sqpoll_ = job.sqthread_poll;
     fixedbufs_ = job.fixedbufs;
-    registerfiles_ = job.registerfiles;
+    // fio's fio_ioring_init: "sqthread submission requires registered
+    // files", so sqthread_poll registers them whatever registerfiles says.
+    registerfiles_ = job.registerfiles || sqpoll_;
     files_ = ctx.files;
     rw_flags_ = (job.nowait ? kRwfNowait : 0) | (job.uncached ? kRwfDontcache : 0);
 

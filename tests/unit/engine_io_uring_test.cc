@@ -279,6 +279,31 @@ TEST_F(IoUringTest, NowaitReadsCachedDataAndRefusesBlockingWrites) {
   EXPECT_TRUE(*w == -EAGAIN || *w == static_cast<int64_t>(kUringBs)) << *w;
 }
 
+// sqthread_poll registers the files, as fio's fio_ioring_init does
+// ("sqthread submission requires registered files"): once the ring is set
+// up, the job's fd is pointed at /dev/null, and a read still gets the file's
+// data through the registered file (through the fd it would read 0 bytes).
+TEST_F(IoUringTest, SqthreadPollUsesRegisteredFiles) {
+  TempDir dir("/dev/shm");
+  std::string path = MakeFile(dir.path(), kUringBs);
+  job_.sqthread_poll = true;
+  auto files = Files(path, O_RDONLY);
+  ASSERT_GE(files[0].fd, 0);
+  const int fd = files[0].fd;
+  EngineRig rig;
+  Status st = rig.Open("io_uring", job_, std::move(files));
+  if (!st.ok()) GTEST_SKIP() << "SQPOLL ring unavailable: " << st.message();
+  const int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(null_fd, 0);
+  ASSERT_EQ(dup2(null_fd, fd), fd);
+  close(null_fd);
+  std::vector<char> buf(kUringBs, 0);
+  auto r = rig.One(IoOp::kRead, 0, kUringBs, buf.data());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(*r, static_cast<int64_t>(kUringBs));
+  EXPECT_EQ(buf[0], 'd');
+}
+
 TEST_F(IoUringTest, FixedbufsNeedTheBufferRegion) {
   TempDir dir("/dev/shm");
   std::string path = MakeFile(dir.path(), kUringBs);
