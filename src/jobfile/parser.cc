@@ -487,6 +487,10 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
   if (job->disable_lat) job->lat_percentiles = false;
   if (job->disable_clat) job->clat_percentiles = false;
   if (job->disable_slat) job->slat_percentiles = false;
+  // man fio, pre_read: "will also clear the invalidate flag, since it is
+  // pointless to pre-read and then drop the cache" (each later pass of a
+  // loops or time_based job dropped it, and read the device again).
+  if (job->pre_read) job->invalidate = false;
   // fio puts directory= in front of an absolute filename= too: with
   // directory=/mnt/t, filename=/dev/sdb is the file /mnt/t/dev/sdb in fio,
   // and would have been the device itself here. Neither is safe to guess.

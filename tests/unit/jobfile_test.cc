@@ -688,6 +688,13 @@ TEST(JobfileValues, PercentilesOfAnUnmeasuredLatencyAreOff) {
   EXPECT_TRUE(j.disable_lat && j.disable_slat && j.disable_bw);
 }
 
+// man fio: pre_read clears the invalidate flag, written before or after it.
+TEST(JobfileValues, PreReadClearsInvalidate) {
+  EXPECT_FALSE(ParseOk("[a]\npre_read=1\n").jobs.at(0).invalidate);
+  EXPECT_FALSE(ParseOk("[a]\npre_read=1\ninvalidate=1\n").jobs.at(0).invalidate);
+  EXPECT_TRUE(ParseOk("[a]\npre_read=0\n").jobs.at(0).invalidate);
+}
+
 TEST(JobfileValues, KbBaseAppliesToTheWholeJob) {
   // kb_base is applied first, wherever it appears in the section.
   auto j = ParseOk("[a]\nsize=4k\nkb_base=1000\nbs=4KiB\n").jobs.at(0);
