@@ -10,6 +10,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -134,6 +136,25 @@ TEST_F(PosixAioTest, NamesTheWorkerThreadForItsHelpers) {
   EXPECT_EQ(ThreadName(), "iob-aio-" + std::to_string(gettid()));
   engine_->Shutdown();
   EXPECT_EQ(ThreadName(), before);
+}
+
+// The probe makes no request, so it leaves no glibc helper behind: such a
+// helper idles for a second and served the run's first job with the
+// prober's I/O priority and CPUs (prioclass=1 prio=2 reached the block layer
+// as the default). A job's own requests start its helpers from its thread.
+TEST_F(PosixAioTest, TheProbeStartsNoHelperThread) {
+  ASSERT_TRUE(FindEngine("posixaio")->probe().ok());  // SetUp probed too
+  // A glibc helper carries the name of the thread that started it,
+  // "iob-aio-<tid>": each such thread's <tid> must be a live thread (one
+  // that ran the engine here), never a prober that has gone.
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(e.path() / "comm");
+    std::string name;
+    std::getline(comm, name);
+    if (name.rfind("iob-aio-", 0) != 0) continue;
+    EXPECT_TRUE(std::filesystem::exists("/proc/self/task/" + name.substr(8)))
+        << "thread " << e.path().filename().string() << " is " << name;
+  }
 }
 
 TEST_F(PosixAioTest, DepthAboveTheLimitIsRefusedBeforeTheRun) {
