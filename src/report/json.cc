@@ -355,16 +355,18 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   root["timestamp"] = run.timestamp_s;
   root["timestamp_ms"] = run.timestamp_ms;
   root["time"] = CtimeString(run.timestamp_s);
-  // [global] options of the job file, as fio lists them (from the first job
-  // that has any; every job of a file shares them).
+  // [global] options of the job file, as fio lists them: the last job's
+  // (every job of a file shares them), so with several job files the last
+  // file's, and no key when that file has none, as in fio.
   ojson global = ojson::object();
+  const JobResult* last = nullptr;
   for (const auto& g : run.groups)
-    for (const auto& j : g.jobs)
-      if (global.empty())
-        for (const OptionSetting* s :
-             InFioOptionOrder(j.spec.settings, j.spec.ioengine, !j.spec.job_file.empty()))
-          if (s->source == OptionSource::kGlobal && ListedOption(*s))
-            global[FioOptionName(s->name)] = s->value;
+    if (!g.jobs.empty()) last = &g.jobs.back();
+  if (last != nullptr)
+    for (const OptionSetting* s :
+         InFioOptionOrder(last->spec.settings, last->spec.ioengine, !last->spec.job_file.empty()))
+      if (s->source == OptionSource::kGlobal && ListedOption(*s))
+        global[FioOptionName(s->name)] = s->value;
   if (!global.empty()) root["global options"] = std::move(global);
   // fio's "elapsed" is the whole run's wall time so far in seconds, rounded
   // up, and the same in every job (two 1 s groups: 3 in both; we wrote each

@@ -125,6 +125,20 @@ TEST(ReportJsonTest, BareFlagsAreNotListedAsOptions) {
   EXPECT_EQ(j["jobs"][0]["job options"]["new_group"], "1");
 }
 
+// Several job files: fio lists the last file's [global] section, and no
+// "global options" at all when the last file has none.
+TEST(ReportJsonTest, GlobalOptionsAreTheLastJobFilesOnes) {
+  RunResult run = testdata::MakeRun(false, 2);
+  auto& jobs = run.groups[0].jobs;
+  jobs[0].spec.settings = {OptionSetting{"size", "64k", OptionSource::kGlobal, "a.fio", 2}};
+  jobs[1].spec.settings = {OptionSetting{"bs", "8k", OptionSource::kGlobal, "b.fio", 2}};
+  auto j = Json(run, false);
+  EXPECT_EQ(Keys(j["global options"]), (std::vector<std::string>{"bs"}));
+  jobs[1].spec.settings = {OptionSetting{"bs", "8k", OptionSource::kJob, "b.fio", 2}};
+  j = Json(run, false);
+  EXPECT_FALSE(j.contains("global options"));
+}
+
 // fio's "elapsed": the run's wall time in whole seconds, rounded up, the
 // same in every job (two 1 s groups one after the other: 3 in both), up to
 // the last job's end. A startdelay or wait_for before a job's start is in
