@@ -342,6 +342,12 @@ TEST(RunCoordinatorTest, WaitForMustNameAnEarlierJob) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
             "job 'b': wait_for=zzz (w.fio:7): no job of that name comes before it");
+  // fio: "a job cannot wait for itself".
+  b.wait_for = "b";
+  b.settings.back().value = "b";
+  r = RunJobs({a, b}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "job 'b': wait_for=b (w.fio:7): a job cannot wait for itself");
   b.wait_for = "a";
   RunResult ok = MustRun({a, b});
   ASSERT_EQ(ok.groups.size(), 1u);  // wait_for orders, it does not regroup
