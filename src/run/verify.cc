@@ -140,6 +140,12 @@ uint64_t VerifyIntervalOf(const JobSpec& job) {
 
 Status Verifier::CheckOptions(const JobSpec& job) {
   const VerifyOptions& o = job.verify;
+  // fio accepts it and does nothing: a writing job's dry run issues no I/O,
+  // a reading job reads as without it. Either way the option is ignored.
+  if (o.type == VerifyType::kNone && o.verify_only)
+    return Status::Invalid(VerifyOptionNamed(job, "verify_only", "1") +
+                           " without verify= has nothing to check (fio would do no I/O or plain "
+                           "reads): set verify= to the checksum the data was written with");
   if (o.type == VerifyType::kNone) return Status::Ok();
   const uint64_t min_bs = job.bs[static_cast<int>(Ddir::kWrite)].min;
   const uint64_t interval = VerifyIntervalOf(job);

@@ -120,6 +120,9 @@ TEST(VerifyOptions, UnworkableOptionsAreRefusedWithFileAndLine) {
       {"verify=crc32c\nbs=64k\nverify_interval=64\n",
        "job 'j': verify_interval=64 (t.fio:5) is smaller than the 128-byte verify header of "
        "verify=crc32c (t.fio:3)"},
+      {"verify_only=1\n",
+       "job 'j': verify_only=1 (t.fio:3) without verify= has nothing to check (fio would do no "
+       "I/O or plain reads): set verify= to the checksum the data was written with"},
       {"verify_pattern=0xff\nverify_offset=8\n",
        "job 'j': verify_offset=8 (t.fio:4): verify=pattern (from verify_pattern, t.fio:3) writes "
        "no "
