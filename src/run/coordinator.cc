@@ -1113,6 +1113,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   // (safety checks, targets) looks at them.
   // time_based without a runtime: fio runs the job size-based (and says
   // so); iobench ran it until a signal.
+  IOB_RETURN_IF_ERROR(CheckIologsApart(jobs_in));
   std::vector<JobSpec> replayed;
   auto untimed = [](const JobSpec& j) { return j.time_based && j.runtime_ns == 0; };
   if (std::any_of(jobs_in.begin(), jobs_in.end(), [&](const JobSpec& j) {

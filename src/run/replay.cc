@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string_view>
 
 #include "run/target.h"
@@ -382,8 +383,6 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
       return Status::Invalid(who + " does not combine with " + c.option + " (" +
                              SettingWhere(*job, c.option) +
                              "): the log alone says what is issued and when");
-  if (!job->write_iolog.empty() && job->write_iolog == job->read_iolog)
-    return Status::Invalid(who + ": write_iolog names the same file as read_iolog");
 
   const ReplayOptions opts = ReplayOptions::FromJob(*job);
   Result<IologSummary> scanned = ScanIolog(job->read_iolog, opts);
@@ -515,6 +514,31 @@ void IologRecorder::Finish(uint64_t now_ns) {
   else
     writer_->Release(chunk_);
   chunk_ = nullptr;
+}
+
+Status CheckIologsApart(const std::vector<JobSpec>& jobs) {
+  namespace fs = std::filesystem;
+  auto same = [](const std::string& a, const std::string& b) {
+    std::error_code ec;
+    if (fs::equivalent(a, b, ec)) return true;  // both exist: one file
+    const fs::path ca = fs::weakly_canonical(a, ec);
+    if (ec) return a == b;
+    const fs::path cb = fs::weakly_canonical(b, ec);
+    return ec ? a == b : ca == cb;
+  };
+  for (const JobSpec& w : jobs) {
+    if (w.write_iolog.empty()) continue;
+    for (const JobSpec& r : jobs) {
+      if (r.read_iolog.empty() || !same(w.write_iolog, r.read_iolog)) continue;
+      const std::string whose = &r == &w ? "its own" : "job '" + r.name + "''s";
+      return Status::Invalid("job '" + w.name + "': write_iolog=" + w.write_iolog + " (" +
+                             SettingWhere(w, "write_iolog") + ") is " + whose +
+                             " read_iolog=" + r.read_iolog + " (" + SettingWhere(r, "read_iolog") +
+                             "): the replay would read the lines it records and never end; "
+                             "write the log to another file");
+    }
+  }
+  return Status::Ok();
 }
 
 }  // namespace iobench

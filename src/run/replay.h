@@ -128,6 +128,11 @@ Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opt
 // test's fake engine. Main thread; reads the whole log once.
 Status PrepareReplayJob(JobSpec* job, bool diskless);
 
+// No job records (write_iolog) into a log that a job of the run replays
+// (read_iolog), whatever the spelling (./x.log, an absolute path, a symlink):
+// the replay would read its own new lines and never end, filling the disk.
+Status CheckIologsApart(const std::vector<JobSpec>& jobs);
+
 // write_iolog: fio's iolog version 3 text, appended to the file as fio does.
 // Owned and called by one worker thread.
 class IologRecorder {

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <sstream>
 
 #include "fake_engine.h"
@@ -387,6 +388,37 @@ TEST(ReplayJobTest, OffsetPastTheEndAndRefusals) {
 }
 
 // The null engine runs exactly the log's I/O: counts and bytes per direction.
+// A job that records into the log a job replays, by any spelling, would
+// replay its own new lines without end (it filled the disk): refused, for
+// one job and across jobs; another file is fine.
+TEST(ReplayJobTest, WriteIologNeverTheReplayedLog) {
+  TempDir d("/dev/shm");
+  const std::string f = d.File("data", 8192);
+  const std::string p = d.Write(
+      "log", "fio version 3 iolog\n1 " + f + " add\n2 " + f + " open\n3 " + f + " read 0 4096\n");
+  std::filesystem::create_symlink(p, d.path() + "/link");
+  JobSpec j = TestJob("r", RwMode::kRead, 4096, 0);
+  j.read_iolog = p;
+  for (const std::string& w : {d.path() + "/./log", d.path() + "/link", d.path() + "/sub/../log"}) {
+    j.write_iolog = w;
+    Status st = CheckIologsApart({j});
+    EXPECT_EQ(st.code(), Status::Code::kInvalidArgument) << w;
+    EXPECT_NE(
+        st.message().find("job 'r': write_iolog=" + w + " (<default>) is its own read_iolog="),
+        std::string::npos)
+        << st.message();
+  }
+  JobSpec a = TestJob("a", RwMode::kRead, 4096, 0);
+  a.write_iolog = d.path() + "/./log";
+  j.write_iolog = d.path() + "/other.log";
+  Status st = CheckIologsApart({a, j});
+  EXPECT_NE(
+      st.message().find("job 'a': write_iolog=" + a.write_iolog + " (<default>) is job 'r''s"),
+      std::string::npos)
+      << st.message();
+  EXPECT_TRUE(CheckIologsApart({j}).ok());
+}
+
 TEST(ReplayRunTest, NullEngineCountsEqualTheLog) {
   TempDir d("/dev/shm");
   std::string text = "fio version 3 iolog\n0 /nowhere/a add\n0 /nowhere/a open\n";
