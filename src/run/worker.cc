@@ -1242,12 +1242,12 @@ bool Worker::FailReplay(const Status& st) {
 // So continue_on_error=all alone still stops at ENOSPC or EAGAIN.
 namespace {
 int ErrorClass(Ddir ddir, int err) { return err == EILSEQ ? 2 : ddir == Ddir::kRead ? 0 : 1; }
-// continue_on_error covers the error's class (fio then counts it in total_err).
+}  // namespace
+
 bool ClassCovered(const JobSpec& job, Ddir ddir, int err) {
   static constexpr uint8_t kCoeBits[] = {kCoeRead, kCoeWrite, kCoeVerify};
   return (job.continue_on_error & kCoeBits[ErrorClass(ddir, err)]) != 0;
 }
-}  // namespace
 
 bool ErrorTolerated(const JobSpec& job, Ddir ddir, int err) {
   if (!ClassCovered(job, ddir, err)) return false;

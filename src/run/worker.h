@@ -79,6 +79,9 @@ struct WorkerControl {
 // Whether an I/O error of `ddir` with errno `err` lets the job go on, as
 // fio decides it (continue_on_error, ignore_error; see worker.cc).
 bool ErrorTolerated(const JobSpec& job, Ddir ddir, int err);
+// Whether continue_on_error covers the error's class (fio then counts the
+// error in total_err, tolerated or not). EILSEQ is the verify class.
+bool ClassCovered(const JobSpec& job, Ddir ddir, int err);
 
 class Worker {
  public:

@@ -7,7 +7,9 @@
 //   - verify reads are reads in the report (fio counts them the same way);
 //     the read runtime is the time spent verifying;
 //   - a failure is the job's error (EILSEQ), exit code 1; without
-//     verify_fatal everything is still checked first;
+//     verify_fatal everything is still checked first. The error policy
+//     applies as to an I/O error: with continue_on_error=verify|all (or
+//     ignore_error=,,84) failures are counted (total_err) and tolerated;
 //   - verify_state_save (default on) writes local-<job>-<n>-verify.state into
 //     the current directory when the job ends;
 //   - verify_async=N: N threads check the verify reads instead of the
@@ -218,8 +220,25 @@ bool Worker::VerifyWaitChecks() {
 
 void Worker::OnVerifyFailure(const Status& st, const VerifyFailure& failure) {
   ++verify_failures_;
-  if (verify_error_ == 0) {
-    verify_error_ = st.errno_value() != 0 ? st.errno_value() : EILSEQ;
+  const int err = st.errno_value() != 0 ? st.errno_value() : EILSEQ;
+  // fio's error policy, as for an I/O error (NoteError): EILSEQ is the
+  // verify class. Counted in total_err when continue_on_error covers the
+  // class; tolerated (continue_on_error=verify|all, ignore_error=,,84)
+  // it neither stops the job nor becomes its error, even with verify_fatal
+  // (fio 3.33: exit 0, every block checked, err=84 shown as the first error).
+  ++ts_.total_errors;
+  if (ClassCovered(job_, Ddir::kRead, err)) ++ts_.coe_errors;
+  if (ts_.first_error.err == 0) {
+    ErrorInfo& e = ts_.first_error;
+    e.err = err;
+    e.file = failure.file;
+    e.offset = failure.offset;
+    e.ddir = Ddir::kRead;
+    e.message = st.message();
+  }
+  const bool tolerated = ErrorTolerated(job_, Ddir::kRead, err);
+  if (!tolerated && verify_error_ == 0) {
+    verify_error_ = err;
     verify_message_ = st.message();
   }
   if (verify_failures_ <= kMaxPrintedFailures) {
@@ -233,7 +252,7 @@ void Worker::OnVerifyFailure(const Status& st, const VerifyFailure& failure) {
     Status d = Verifier::DumpFailure(failure, ".");
     if (!d.ok()) std::fprintf(stderr, "iobench: verify_dump: %s\n", d.message().c_str());
   }
-  if (job_.verify.fatal && error_ == 0) {
+  if (!tolerated && job_.verify.fatal && error_ == 0) {
     error_ = verify_error_;
     stopping_ = true;
   }
@@ -412,7 +431,7 @@ void Worker::FinishVerify() {
       AddNote("verify_state_save failed: " + st.message());
     }
   }
-  if (verify_error_ == 0) return;
+  if (verify_error_ == 0) return;  // none, or every failure was tolerated
   if (result_.error == 0 || result_.error == verify_error_) {
     result_.error = verify_error_;
     result_.error_message = verify_message_;
@@ -420,11 +439,6 @@ void Worker::FinishVerify() {
     if (verify_failures_ > 1)
       result_.error_message +=
           " (and " + std::to_string(verify_failures_ - 1) + " more verify failures)";
-  }
-  if (ts_.first_error.err == 0) {
-    ts_.first_error.err = verify_error_;
-    ts_.first_error.ddir = Ddir::kRead;
-    ts_.first_error.message = verify_message_;
   }
 }
 

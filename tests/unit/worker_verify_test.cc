@@ -327,5 +327,58 @@ TEST_F(WorkerVerifyTest, VerifyAsyncShortAndFailedWritesGiveNoFalsePositives) {
   EXPECT_EQ(jr.stats.dir[0].errors, 0u);
 }
 
+// A file of random bytes read with verify=crc32c: every one of its 16
+// blocks fails (no header). fio's error policy decides what a failure does,
+// as for an I/O error: continue_on_error=verify|all or ignore_error=,,84
+// tolerate it (exit 0, every failure in total_err, err=84 shown as the
+// first error), even with verify_fatal; otherwise it is the job's error.
+TEST_F(WorkerVerifyTest, VerifyFailuresFollowTheErrorPolicy) {
+  struct Case {
+    const char* what;
+    uint8_t coe;
+    std::vector<int> verify_list;
+    bool fatal;
+    bool tolerated;
+    uint64_t counted;  // total_err
+  };
+  const Case cases[] = {
+      {"default", kCoeNone, {}, false, false, 0},
+      {"verify_fatal", kCoeNone, {}, true, false, 0},
+      {"continue_on_error=verify", kCoeVerify, {}, false, true, 16},
+      {"continue_on_error=all verify_fatal=1", kCoeAll, {}, true, true, 16},
+      {"ignore_error=,,84", kCoeVerify, {EILSEQ}, false, true, 16},
+      {"continue_on_error=read", kCoeRead, {}, false, false, 0},
+      {"ignore_error=,,EIO", kCoeVerify, {EIO}, false, false, 16},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    {
+      std::vector<uint8_t> junk(16 * 4096);
+      uint64_t x = 0x9e3779b97f4a7c15ULL;
+      for (auto& b : junk) b = static_cast<uint8_t>((x = x * 6364136223846793005ULL + 1) >> 56);
+      const int fd = open((dir_ + "/data").c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+      ASSERT_GE(fd, 0);
+      ASSERT_EQ(write(fd, junk.data(), junk.size()), static_cast<ssize_t>(junk.size()));
+      close(fd);
+    }
+    JobSpec job = TestJob("v", RwMode::kRead, 4096, 16 * 4096);
+    job.verify.type = VerifyType::kCrc32c;
+    job.verify.state_save = false;
+    job.verify.fatal = c.fatal;
+    job.continue_on_error = c.coe;
+    job.ignore_error[2] = c.verify_list;
+    const JobResult jr = RunOne(job, 0, 0);
+    EXPECT_EQ(jr.error, c.tolerated ? 0 : EILSEQ) << jr.error_message;
+    EXPECT_EQ(jr.shown_error(), EILSEQ);
+    EXPECT_EQ(jr.stats.first_error.err, EILSEQ);
+    EXPECT_EQ(jr.stats.first_error.offset, 0u);
+    EXPECT_EQ(jr.stats.coe_errors, c.counted);
+    const uint64_t failed = c.fatal && !c.tolerated ? 1 : 16;
+    EXPECT_EQ(jr.stats.total_errors, failed);
+    EXPECT_NE(VerifyNote(jr).find(" " + std::to_string(failed) + " failed"), std::string::npos)
+        << VerifyNote(jr);
+  }
+}
+
 }  // namespace
 }  // namespace iobench
