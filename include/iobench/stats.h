@@ -49,7 +49,7 @@ struct alignas(512) DirStats {
   uint64_t dropped = 0;    // requeued remainders dropped when the job stopped
   // I/Os that ended in an error (res < 0, fill_device's full write): fio
   // counts them in total_ios and IOPS (its total_io_u), not in bytes or
-  // latency. Reports use ReportedIos() = ios + failed.
+  // latency. Reports use ReportedIos() = ios + failed + short_ios.
   uint64_t failed = 0;
   uint64_t errors = 0;
   uint64_t eagain = 0;         // RWF_NOWAIT / IOCB_NOWAIT refusals

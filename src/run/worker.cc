@@ -1280,9 +1280,11 @@ void Worker::HandleError(IoRequest* req, int err) {
     message = std::string(!is_sync_op                       ? DirName(d)
                           : req->op == IoOp::kSyncFileRange ? "sync_file_range"
                                                             : "fsync") +
-              " " + FilePath(req) + " offset=" + std::to_string(req->xfer_offset) +
-              " length=" + std::to_string(req->xfer_length) + ": " + std::strerror(err);
-  NoteError(static_cast<Ddir>(d), err, req, message);
+              " " + FilePath(req) + " offset=" + std::to_string(req->offset) +
+              " length=" + std::to_string(req->length) + ": " + std::strerror(err);
+  // The part that failed: the rest of a short transfer has its own range (fio:
+  // "write offset=1048576, buflen=131072" after a short 384k write).
+  NoteError(static_cast<Ddir>(d), err, req, req->offset, message);
   FreeSlot(req);
 }
 
@@ -1300,7 +1302,7 @@ void Worker::CheckMaxLatency(const IoRequest* req, uint64_t now) {
               " nsec exceeds specified max (" + std::to_string(max) + " nsec): " + FilePath(req) +
               " " + DirName(d) + " offset=" + std::to_string(req->xfer_offset) +
               " length=" + std::to_string(req->xfer_length);
-  NoteError(static_cast<Ddir>(d), ETIMEDOUT, req, message);
+  NoteError(static_cast<Ddir>(d), ETIMEDOUT, req, req->xfer_offset, message);
 }
 
 // serialize_overlap: whether the plan shares a byte of its file with an I/O
@@ -1328,13 +1330,14 @@ std::string Worker::FilePath(const IoRequest* req) const {
 // only the classes continue_on_error covers), prints a tolerated one when
 // error_dump asks (a fatal one reaches stderr when the job ends), and
 // stops the job unless the policy tolerates the error.
-void Worker::NoteError(Ddir ddir, int err, const IoRequest* req, const std::string& message) {
+void Worker::NoteError(Ddir ddir, int err, const IoRequest* req, uint64_t offset,
+                       const std::string& message) {
   ++ts_.total_errors;
   if (ts_.first_error.err == 0) {
     ErrorInfo& e = ts_.first_error;
     e.err = err;
     e.file = FilePath(req);
-    e.offset = req->xfer_offset;
+    e.offset = offset;
     e.ddir = ddir;
     e.message = message;
   }
@@ -1418,14 +1421,12 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
         pass_eof_ = true;
         fast_prepare_ = false;  // PrepareNext ends the pass
       }
-      if (req->offset != req->xfer_offset) {
-        // The rest of a short read: the read was issued and read something,
-        // so it stays an I/O, without bytes, as fio counts it (a 6000-byte
-        // file read in 4k: issued 2, short 1, 4096 bytes).
-        ++ts_.dir[d].ios;
-      } else if (ts_.issued[d] > 0) {
-        --ts_.issued[d];  // nothing read: not an I/O (issued = ios + failed + short + dropped)
-      }
+      // Nothing read: not an I/O (issued = ios + failed + short + dropped).
+      // The rest of a short read that starts at the end of the file is not
+      // either: fio does not issue it (the short read is its own I/O, in
+      // short_ios, without bytes: a 6000-byte file read in 4k is issued 2,
+      // short 1, 4096 bytes).
+      if (ts_.issued[d] > 0) --ts_.issued[d];
       FreeSlot(req);
     } else {
       HandleError(req, ENOSPC);  // a write that writes nothing cannot make progress
@@ -1433,8 +1434,14 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
     return;
   }
   if (done < req->length) {  // short transfer: issue the rest, same slot
+    // As fio: the short part is an I/O of its own (short_ios, in total_ios
+    // and IOPS; its bytes count when the whole I/O completes), and the rest
+    // is issued as another (in "issued rwts": a 384k write cut short by
+    // ENOSPC is issued 2, short 1). A rest that finds the end of the file
+    // is taken back above; one left unissued when the job stops is dropped.
     ++ts_.dir[d].short_ios;
     ++ts_.short_issued[d];
+    ++ts_.issued[d];
     req->offset += done;
     req->length -= done;
     req->buf = static_cast<uint8_t*>(req->buf) + done;

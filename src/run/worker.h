@@ -222,7 +222,9 @@ class Worker {
   // Counts a fully transferred I/O: counters, live counters, clat/lat.
   inline void Account(const IoRequest* req, uint64_t now);
   void HandleError(IoRequest* req, int err);
-  void NoteError(Ddir ddir, int err, const IoRequest* req, const std::string& message);
+  // offset: where the error happened (the failing part of a short transfer).
+  void NoteError(Ddir ddir, int err, const IoRequest* req, uint64_t offset,
+                 const std::string& message);
   std::string FilePath(const IoRequest* req) const;
   bool OverlapsInFlight(const IoPlan& p);
   std::vector<uint8_t> overlap_free_;  // OverlapsInFlight's scratch (no allocation after the first)

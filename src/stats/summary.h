@@ -203,8 +203,9 @@ inline uint64_t DepthSum(const std::array<uint64_t, 7>& counts) {
 }
 
 // I/Os as fio counts them in total_ios and IOPS (its total_io_u): the
-// completed ones and those that ended in an error.
-inline uint64_t ReportedIos(const DirStats& ds) { return ds.ios + ds.failed; }
+// completed ones, those that ended in an error, and the short parts of
+// short transfers (each part fio issues is an I/O).
+inline uint64_t ReportedIos(const DirStats& ds) { return ds.ios + ds.failed + ds.short_ios; }
 
 // Total completed I/Os over read, write and trim.
 uint64_t TotalIos(const ThreadStats& ts);

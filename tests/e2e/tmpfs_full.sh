@@ -1,0 +1,82 @@
+#!/bin/bash
+# Writes into a full 1 MiB tmpfs (root: mount), checked against fio 3.33
+# (and run with fio too when it is installed):
+#  - 384k writes: the third is cut short at 1 MiB and its remainder fails
+#    with ENOSPC. The remainder is an I/O of its own (issued rwts total=0,4
+#    short=0,1; with size=3m ignore_error=,ENOSPC total_ios 9) and the error
+#    names its range (offset=1048576 length=131072). iobench used to count 3
+#    (8) and name the whole write (offset=786432 length=393216).
+# $1: iobench binary, $2: source dir. Exit 77: skip.
+set -u
+source "$(dirname "$0")/fio_side.bash"
+bin=$(readlink -f "$1")
+[ -x "$bin" ] || { echo "skip: no binary"; exit 77; }
+command -v python3 >/dev/null || { echo "skip: needs python3"; exit 77; }
+[ "$(id -u)" -eq 0 ] || { echo "skip: mounting a small tmpfs needs root"; exit 77; }
+work=$(mktemp -d /var/tmp/iobench-tmpfs-full.XXXXXX)
+mnt="$work/small"
+mounted=""
+cleanup() {
+  [ -n "$mounted" ] && umount "$mnt" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+mkdir -p "$mnt" && mount -t tmpfs -o size=1m tmpfs "$mnt" || { echo "skip: mount -t tmpfs failed"; exit 77; }
+mounted=1
+fails=0
+got=()
+fail() {
+  echo "FAIL $*"
+  fails=$((fails + 1))
+}
+expect_eq() {  # NAME GOT WANT
+  if [ "$2" = "$3" ]; then echo "ok   $1 ($2)"; else fail "$1: got '$2', want '$3'"; fi
+}
+# json FILE EXPR: EXPR in Python over j, the first job of the JSON in FILE.
+json() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+t = open(sys.argv[1]).read()
+j = json.JSONDecoder().raw_decode(t[t.find("{"):])[0]["jobs"][0]
+print(eval(sys.argv[2]))
+PY
+}
+available() { "$bin" --list-engines | grep -qE "^$1 +available"; }
+
+for e in psync libaio io_uring; do
+  available "$e" || { echo "skip $e: not available"; continue; }
+  rm -f "$mnt"/*
+  timeout 20 "$bin" --name=w --ioengine="$e" --filename="$mnt/f" --rw=write --bs=384k --size=2m \
+    --output-format=normal,json >"$work/short.out" 2>"$work/short.err"
+  expect_eq "short-$e exit" $? 1
+  grep -q "issued rwts: total=0,4,0,0 short=0,1,0,0 dropped=0,0,0,0" "$work/short.out" ||
+    fail "short-$e: $(grep 'issued rwts' "$work/short.out")"
+  grep -q "err=28 (write $mnt/f offset=1048576 length=131072: No space left on device)" \
+    "$work/short.out" || fail "short-$e: $(grep -m1 'err=' "$work/short.out")"
+  expect_eq "short-$e json" \
+    "$(json "$work/short.out" 'j["write"]["total_ios"], j["write"]["short_ios"], j["write"]["io_bytes"], j["iobench"]["first_error"]["offset"]')" \
+    "(4, 1, 786432, 1048576)"
+  rm -f "$mnt"/*
+  timeout 20 "$bin" --name=w --ioengine="$e" --filename="$mnt/f" --rw=write --bs=384k --size=3m \
+    --ignore_error=,ENOSPC --output-format=json >"$work/ignore.out" 2>"$work/ignore.err"
+  expect_eq "short-ignore-$e exit" $? 0
+  expect_eq "short-ignore-$e json" \
+    "$(json "$work/ignore.out" 'j["error"], j["total_err"], j["write"]["total_ios"], j["write"]["io_bytes"]')" \
+    "(28, 6, 9, 786432)"
+done
+
+if fio_side; then
+  for args in "--size=2m" "--size=3m --ignore_error=,ENOSPC"; do
+    for tool in "$bin" fio; do
+      rm -f "$mnt"/*
+      # shellcheck disable=SC2086
+      got[${#got[@]}]=$(job_counts "$work/fio.err" "$tool" --name=w --filename="$mnt/f" \
+        --rw=write --bs=384k $args)
+    done
+    expect_eq "fio agrees ($args)" "${got[0]}" "${got[1]}"
+    got=()
+  done
+fi
+
+[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
+echo "all ok"
