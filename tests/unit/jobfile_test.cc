@@ -584,6 +584,27 @@ TEST(JobfileValues, CompressChunkZeroIsTheWholeBuffer) {
             0u);
 }
 
+// ignore_error takes every name fio 3.33's str2error knows (errnos 1 to 34,
+// each its Linux number); 17 of them used to be refused ("unknown error
+// 'ENOTTY'", exit 2, where fio runs).
+TEST(JobfileValues, IgnoreErrorTakesFiosErrnoNames) {
+  const char* const kFio[] = {
+      "EPERM",  "ENOENT",  "ESRCH",  "EINTR",  "EIO",    "ENXIO",   "E2BIG",  "ENOEXEC", "EBADF",
+      "ECHILD", "EAGAIN",  "ENOMEM", "EACCES", "EFAULT", "ENOTBLK", "EBUSY",  "EEXIST",  "EXDEV",
+      "ENODEV", "ENOTDIR", "EISDIR", "EINVAL", "ENFILE", "EMFILE",  "ENOTTY", "ETXTBSY", "EFBIG",
+      "ENOSPC", "ESPIPE",  "EROFS",  "EMLINK", "EPIPE",  "EDOM",    "ERANGE"};
+  std::string list;
+  std::vector<int> want;
+  for (const char* n : kFio) {
+    list += std::string(list.empty() ? "" : ":") + n;
+    want.push_back(static_cast<int>(want.size()) + 1);
+  }
+  const auto j = ParseOk("[a]\nignore_error=," + list + ",EILSEQ\n").jobs.at(0);
+  EXPECT_EQ(j.ignore_error[1], want);
+  EXPECT_EQ(j.ignore_error[2], (std::vector<int>{EILSEQ}));  // iobench also takes more names
+  EXPECT_EQ(j.continue_on_error, kCoeWrite | kCoeVerify);
+}
+
 TEST(JobfileValues, ListsRangesAndMisc) {
   auto j =
       ParseOk(
