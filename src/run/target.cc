@@ -220,14 +220,19 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                                " does not exist");
       fsize = t.current_size * job.size_percent / 100;
     } else if (job.fill_device && !t.is_block_device && !t.is_char_device && !diskless) {
-      // fio sets the size "to something really large" and stops at ENOSPC;
-      // the file as it is plus its filesystem's free space is as large as
-      // it can get (and leaves a random write job a map it can allocate).
+      // fio sets the size "to something really large" and stops at ENOSPC.
+      // The file as it is plus its filesystem's free space is as large as
+      // it can get (and leaves a random write job a map it can allocate),
+      // and one more block of the largest size makes sure the job reaches
+      // the write that finds the filesystem full: an I/O must fit in the
+      // region, so with the free space alone the last, partial block was
+      // never issued (384k writes into 1 MiB free: 2 writes, no ENOSPC).
       const std::string dir = ExistingParent(t.path);  // the layout creates the rest
       struct statvfs vfs;
       if (statvfs(dir.c_str(), &vfs) != 0)
         return ErrnoStatus(JobLabel(job) + ": fill_device: statvfs " + dir);
-      fsize = t.current_size + static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+      fsize = t.current_size + static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize +
+              std::max<uint64_t>(BufferBs(job), min_bs);
     } else if (t.exists && t.current_size > 0) {
       fsize = t.current_size;
     } else {

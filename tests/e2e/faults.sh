@@ -162,8 +162,8 @@ else
   rm -f "$mnt"/*
   # fill_device: the write that finds the filesystem full ends the job
   # without an error and counts in total_ios, as in fio 3.33 (17 of 64 KiB
-  # into 1 MiB: 16 wrote, 1 found it full). size= past the free space, so
-  # that a write finds it full (without size= iobench stops at the free space).
+  # into 1 MiB: 16 wrote, 1 found it full). size= past the free space
+  # (without size=, see tmpfs_full.sh).
   if run fill-device 0 -- "$bin" --name=w --ioengine=psync --filename="$mnt/f" --rw=write \
     --bs=64k --size=4m --fill_device=1 --output-format=json; then
     expect_eq fill-device \

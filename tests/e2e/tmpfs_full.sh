@@ -6,6 +6,11 @@
 #    short=0,1; with size=3m ignore_error=,ENOSPC total_ios 9) and the error
 #    names its range (offset=1048576 length=131072). iobench used to count 3
 #    (8) and name the whole write (offset=786432 length=393216).
+#  - fill_device=1 without size=: writes until ENOSPC, exit 0, the file 1
+#    MiB (384k: total=0,4 short=0,1, 786432 bytes; 64k: 17 I/Os, 1048576
+#    bytes), and the report notes that the filesystem was full. iobench
+#    used to size the job to the free space and stop before the last,
+#    partial block (2 writes of 384k, no ENOSPC).
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 set -u
 source "$(dirname "$0")/fio_side.bash"
@@ -65,8 +70,23 @@ for e in psync libaio io_uring; do
     "(28, 6, 9, 786432)"
 done
 
+for bs in 384k 64k; do
+  rm -f "$mnt"/*
+  timeout 20 "$bin" --name=w --filename="$mnt/f" --rw=write --bs=$bs --fill_device=1 \
+    --output-format=normal,json >"$work/fill.out" 2>"$work/fill.err"
+  expect_eq "fill-$bs exit" $? 0
+  [ -s "$work/fill.err" ] && fail "fill-$bs: stderr: $(head -2 "$work/fill.err")"
+  want="(4, 1, 786432) 1048576"
+  [ $bs = 64k ] && want="(17, 0, 1048576) 1048576"
+  expect_eq "fill-$bs" \
+    "$(json "$work/fill.out" 'j["write"]["total_ios"], j["write"]["short_ios"], j["write"]["io_bytes"]') $(stat -c %s "$mnt/f")" \
+    "$want"
+  grep -q "note: fill_device: the filesystem was full" "$work/fill.out" || fail "fill-$bs: no note"
+done
+
 if fio_side; then
-  for args in "--size=2m" "--size=3m --ignore_error=,ENOSPC"; do
+  for args in "--size=2m" "--size=3m --ignore_error=,ENOSPC" "--fill_device=1" \
+    "--fill_device=1 --bs=64k"; do
     for tool in "$bin" fio; do
       rm -f "$mnt"/*
       # shellcheck disable=SC2086
