@@ -360,14 +360,9 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
                                  ") is not supported: each loop's files are removed and created "
                                  "again");
   }
-  if (opts.readonly && Writes(job))
-    return Status::Refused(
-        "job '" + job.name + "' would write or trim, and --readonly is in effect" +
-        (job.read_iolog.empty()
-             ? std::string()
-             : " (read_iolog " + job.read_iolog +
-                   " has writes or trims; replay_skip=write,trim replays its reads alone, "
-                   "which fio does under --readonly)"));
+  // The same refusal as the full check before I/O (which only runs without
+  // an engine factory): it names the option and where the job sets it.
+  if (opts.readonly && Writes(job)) return sys::CheckReadonly(job);
   if (!opts.engine_factory) {
     const EngineInfo* info = FindEngine(job.ioengine);
     if (info == nullptr)

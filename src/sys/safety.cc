@@ -169,6 +169,11 @@ Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
 
 Status CheckReadonly(const JobSpec& job) {
   const std::string who = "--readonly: job '" + job.name + "'";
+  if (JobWrites(job) && !job.read_iolog.empty())  // rw came from the log
+    return Status::Refused(who + " replays writes or trims (read_iolog " + job.read_iolog + " at " +
+                           Where(job, "read_iolog") +
+                           "; replay_skip=write,trim replays its reads alone, which fio does "
+                           "under --readonly)");
   if (JobWrites(job)) {
     const char* what =
         HasWrite(job.rw) ? (HasTrim(job.rw) ? "writes and trims" : "writes") : "trims";

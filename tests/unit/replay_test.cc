@@ -470,8 +470,8 @@ TEST(ReplayRunTest, ReadonlyRefusalNamesReplaySkip) {
   auto r = RunJobs({j}, opts);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
-            "job 'ro' would write or trim, and --readonly is in effect (read_iolog " + p +
-                " has writes or trims; replay_skip=write,trim replays its reads alone, which fio "
+            "--readonly: job 'ro' replays writes or trims (read_iolog " + p +
+                " at <cmdline>; replay_skip=write,trim replays its reads alone, which fio "
                 "does under --readonly)");
   j.replay_skip = 1u << static_cast<int>(Ddir::kWrite);
   auto ok = RunJobs({j}, opts);

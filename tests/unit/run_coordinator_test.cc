@@ -477,12 +477,16 @@ TEST(RunCoordinatorTest, UnknownEngineAndReadonly) {
   auto r = RunJobs({j}, {});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("ioengine=nosuch is not a known engine"), std::string::npos);
-  JobSpec w = NullJob("w", RwMode::kWrite);
+  JobSpec w = NullJob("w", RwMode::kRandRW);
+  w.settings.push_back({"rw", "randrw", OptionSource::kJob, "ro.fio", 3});
   RunOptions ro;
   ro.readonly = true;
   r = RunJobs({w}, ro);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Status::Code::kRefused);
+  // The refusal names the option, what the job does and where (docs/safety.md);
+  // it used to say "job 'w' would write or trim, and --readonly is in effect".
+  EXPECT_EQ(r.status().message(), "--readonly: job 'w' writes (rw=randrw at ro.fio:3)");
 }
 
 TEST(RunCoordinatorTest, ExitCodeIsTheStopSignals) {
