@@ -127,6 +127,9 @@ struct ThreadStats {
   // fio's total_err: the errors of a class continue_on_error covers (fio
   // does not count an error that stopped a job whose class it does not).
   uint64_t coe_errors = 0;
+  // fio's first_error beside total_err: the errno of the first error
+  // counted in coe_errors (0 when none was, even if an error stopped the job).
+  int coe_first_error = 0;
 };
 
 // Steady state detection (steadystate=, ss_dur=): the last window of

@@ -147,6 +147,7 @@ ThreadStats Diff(const ThreadStats& later, const ThreadStats& earlier) {
   // The first error of the run stays the first error; report it only in the
   // interval where it happened.
   if (earlier.first_error.err == 0) t.first_error = later.first_error;
+  if (earlier.coe_first_error == 0) t.coe_first_error = later.coe_first_error;
   return t;
 }
 

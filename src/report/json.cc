@@ -329,7 +329,7 @@ ojson JobObject(const JobRecord& rec, const GroupTotals& totals, bool plus,
   o["latency_ms"] = LatDistObject(ld.msec);
   if (spec.continue_on_error != kCoeNone) {
     o["total_err"] = ts.coe_errors;
-    o["first_error"] = ts.first_error.err;
+    o["first_error"] = ts.coe_first_error;
   }
   // fio's units: the target in ns, the window in us.
   o["latency_depth"] = job.latency_depth ? job.latency_depth : spec.iodepth;

@@ -310,10 +310,13 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
   if (spec.continue_on_error != kCoeNone || ts.total_errors) {
     // fio's count with continue_on_error (the errors of the classes it
     // covers); otherwise every error.
-    const uint64_t total = spec.continue_on_error != kCoeNone ? ts.coe_errors : ts.total_errors;
+    // Its first_error is the first of those counted (0 when none was).
+    const bool coe = spec.continue_on_error != kCoeNone;
+    const uint64_t total = coe ? ts.coe_errors : ts.total_errors;
+    const int first = coe ? ts.coe_first_error : ts.first_error.err;
     o += fmt::sprintf("     errors    : total=%llu, first_error=%d/<%s>\n",
-                      static_cast<unsigned long long>(total), ts.first_error.err,
-                      ts.first_error.err ? std::strerror(ts.first_error.err) : "Success");
+                      static_cast<unsigned long long>(total), first,
+                      first ? std::strerror(first) : "Success");
   }
   if (ts.first_error.err && ts.first_error.message.find(" offset=") != std::string::npos) {
     // The worker's message already says what, where and why.

@@ -128,7 +128,7 @@ std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTot
   }
   if (job.spec.continue_on_error != kCoeNone)
     o += fmt::sprintf(";%llu;%d", static_cast<unsigned long long>(ts.coe_errors),
-                      ts.first_error.err);
+                      ts.coe_first_error);
   if (!job.spec.description.empty()) o += (version == 2 ? "\n;" : ";") + job.spec.description;
   return o;
 }

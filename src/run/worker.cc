@@ -468,12 +468,14 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
     think_issued_ = 0;
     const ErrorInfo first_error = ts_.first_error;
     const uint64_t total_errors = ts_.total_errors, coe_errors = ts_.coe_errors;
+    const int coe_first_error = ts_.coe_first_error;
     // In place: `ts_ = ThreadStats()` would build a temporary on the stack.
     std::destroy_at(&ts_);
     std::construct_at(&ts_);
     ts_.first_error = first_error;
     ts_.total_errors = total_errors;
     ts_.coe_errors = coe_errors;
+    ts_.coe_first_error = coe_first_error;
     for (std::vector<PrioStat>& stats : prio_stats_)
       for (PrioStat& p : stats) {
         p.lat = LatStat();
@@ -1341,7 +1343,10 @@ void Worker::NoteError(Ddir ddir, int err, const IoRequest* req, uint64_t offset
     e.ddir = ddir;
     e.message = message;
   }
-  if (ClassCovered(job_, ddir, err)) ++ts_.coe_errors;
+  if (ClassCovered(job_, ddir, err)) {
+    ++ts_.coe_errors;
+    if (ts_.coe_first_error == 0) ts_.coe_first_error = err;
+  }
   if (ErrorTolerated(job_, ddir, err)) {
     if (job_.error_dump)
       std::fprintf(stderr, "iobench: job '%s': %s (err=%d, tolerated)\n", job_.name.c_str(),

@@ -227,7 +227,10 @@ void Worker::OnVerifyFailure(const Status& st, const VerifyFailure& failure) {
   // it neither stops the job nor becomes its error, even with verify_fatal
   // (fio 3.33: exit 0, every block checked, err=84 shown as the first error).
   ++ts_.total_errors;
-  if (ClassCovered(job_, Ddir::kRead, err)) ++ts_.coe_errors;
+  if (ClassCovered(job_, Ddir::kRead, err)) {
+    ++ts_.coe_errors;
+    if (ts_.coe_first_error == 0) ts_.coe_first_error = err;
+  }
   if (ts_.first_error.err == 0) {
     ErrorInfo& e = ts_.first_error;
     e.err = err;

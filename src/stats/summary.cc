@@ -196,6 +196,7 @@ void MergeThreadStats(ThreadStats& dst, const ThreadStats& src) {
   if (dst.first_error.err == 0 && src.first_error.err != 0) dst.first_error = src.first_error;
   dst.total_errors += src.total_errors;
   dst.coe_errors += src.coe_errors;
+  if (dst.coe_first_error == 0) dst.coe_first_error = src.coe_first_error;
 }
 
 namespace {

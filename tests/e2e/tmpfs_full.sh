@@ -70,6 +70,21 @@ for e in psync libaio io_uring; do
     "(28, 6, 9, 786432)"
 done
 
+# An error of a class continue_on_error does not cover stops the job and is
+# not counted: total_err 0 and first_error 0, as fio 3.33 (iobench used to
+# give first_error 28), while error is 28 and the exit code 1.
+rm -f "$mnt"/*
+timeout 20 "$bin" --name=w --filename="$mnt/f" --rw=write --bs=64k --size=2m \
+  --ignore_error=,ENOSPC --continue_on_error=read --output-format=normal,json,terse \
+  >"$work/coe.out" 2>"$work/coe.err"
+expect_eq "coe-read exit" $? 1
+expect_eq "coe-read json" "$(json "$work/coe.out" 'j["error"], j["total_err"], j["first_error"]')" \
+  "(28, 0, 0)"
+grep -q "errors    : total=0, first_error=0/<Success>" "$work/coe.out" ||
+  fail "coe-read: $(grep 'errors    :' "$work/coe.out")"
+expect_eq "coe-read terse" "$(grep '^3;' "$work/coe.out" | awk -F';' '{print $5, $(NF-1), $NF}')" \
+  "28 0 0"
+
 for bs in 384k 64k; do
   rm -f "$mnt"/*
   timeout 20 "$bin" --name=w --filename="$mnt/f" --rw=write --bs=$bs --fill_device=1 \

@@ -106,6 +106,7 @@ TEST(ReportTerseTest, ContinueOnErrorAddsErrorFields) {
   j.stats.total_errors = 4;  // one of them in a class continue_on_error does not cover
   j.stats.coe_errors = 3;
   j.stats.first_error.err = 5;
+  j.stats.coe_first_error = 5;
   j.spec.description = "my job";
   const auto f = Split(Lines(Terse(run))[0]);
   ASSERT_EQ(f.size(), 133u);
@@ -113,6 +114,23 @@ TEST(ReportTerseTest, ContinueOnErrorAddsErrorFields) {
   EXPECT_EQ(f[130], "3");  // fio's total_err
   EXPECT_EQ(f[131], "5");
   EXPECT_EQ(f[132], "my job");
+}
+
+// fio's first_error beside total_err is the first error it counted: an
+// error of a class continue_on_error does not cover (a fatal ENOSPC with
+// continue_on_error=read) gives 0 there, while err= still shows it.
+TEST(ReportTerseTest, FirstErrorFieldIsTheFirstCountedOne) {
+  RunResult run = testdata::MakeRun(false, 1);
+  JobResult& j = run.groups[0].jobs[0];
+  j.spec.continue_on_error = kCoeRead;
+  j.error = 28;
+  j.stats.total_errors = 1;
+  j.stats.first_error.err = 28;
+  const auto f = Split(Lines(Terse(run))[0]);
+  ASSERT_EQ(f.size(), 132u);
+  EXPECT_EQ(f[4], "28");
+  EXPECT_EQ(f[130], "0");
+  EXPECT_EQ(f[131], "0");
 }
 
 // fio's man page: v2 has no version field, no disk fields and the
