@@ -111,12 +111,14 @@ void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, 
 
   const SampleStat& b = *v.bw;
   if (b.samples) {
-    // Bytes whatever unit_base says: fio 3.33 prints "bw (  KiB/s)" with
-    // unit_base=1 too (its BW= and group lines are in bits).
+    // As fio 3.33 prints it: the samples in KiB/s (its JSON's bw_min/max/
+    // mean) whatever kb_base says, which only picks the label ("kB" for
+    // 1000), and in bytes whatever unit_base says (its BW= and group lines
+    // are in bits); past kb_base^2 they are divided by kb_base, as "MiB".
     const char* bw_str = pow2 ? "KiB" : "kB";
     const double kb = static_cast<double>(kb_base);
-    double mn = static_cast<double>(b.min / kb_base), mx = static_cast<double>(b.max / kb_base);
-    double mean = b.mean / kb, dev = b.stddev / kb;
+    double mn = static_cast<double>(b.min / 1024), mx = static_cast<double>(b.max / 1024);
+    double mean = b.mean / 1024.0, dev = b.stddev / 1024.0;
     const double per = BandwidthPercentOfGroup(b, v.group_agg_bw);
     if (mean > kb * kb) {
       mn /= kb;

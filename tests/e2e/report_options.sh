@@ -235,6 +235,21 @@ both normal bwbits --name=u --ioengine=null --size=1g --rw=read --rate_iops=1000
   --time_based --bwavgtime=50 --unit_base=1
 grep -q 'BW=[0-9.]*[KM]ibit/s' "$tmp/ib.bwbits" || fail "unit_base=1: BW= not in bits"
 grep -q '^   bw (  KiB/s): ' "$tmp/ib.bwbits" || fail "unit_base=1: bw ( line: $(grep 'bw (' "$tmp/ib.bwbits")"
+# kb_base=1000 only relabels the "bw (" line: its figures are the KiB/s
+# samples of the JSON's bw_min/bw_max, as fio 3.33 prints them (iobench
+# divided the bytes by 1000: 1.024x the JSON's).
+both normal,json kbbw --name=k --ioengine=null --rw=read --bs=64k --size=1g --time_based \
+  --runtime=300ms --bwavgtime=100 --rate=100m --kb_base=1000
+for f in "$tmp/ib.kbbw" $([ $have_fio = 1 ] && echo "$tmp/fio.kbbw"); do
+  python3 - "$f" <<'PY' || fail "$f: kb_base=1000 bw ( line is not the JSON's KiB samples"
+import json, re, sys
+text = open(sys.argv[1]).read()
+m = re.search(r"^   bw \(   kB/s\): min= *(\d+), max= *(\d+),", text, re.M)
+doc = json.JSONDecoder().raw_decode(text[text.index("{"):])[0]
+r = doc["jobs"][0]["read"]
+assert m and (int(m.group(1)), int(m.group(2))) == (r["bw_min"], r["bw_max"]), (m and m.groups(), r["bw_min"], r["bw_max"])
+PY
+done
 # significant_figures of the group line: the last record's (b's 2 digits),
 # or with group_reporting the one record's first job's (a's 6).
 for g in 0 1; do
