@@ -405,7 +405,6 @@ Status Worker::Setup() {
   record_clat_ = !job_.disable_clat;
   record_lat_ = !job_.disable_lat;
   record_slat_ = !sync_engine_ && !job_.disable_slat;
-  record_bw_ = !job_.disable_bw;
   stamp_ = record_slat_ || record_clat_ || record_lat_ || max_latency_on_;
   lat_from_clat_ = sync_engine_ && record_clat_ && record_lat_;
   prio_total_lat_ = job_.lat_percentiles;
@@ -440,7 +439,7 @@ void Worker::SleepNs(uint64_t ns) {
     if (iolog_ != nullptr && measuring_) iolog_->Tick(now - measure_start_ns_);
     // bw/iops windows close on time during a rate or think wait too (they
     // stretched to the next I/O: a 1 IOPS job sampled 1000 ms windows).
-    if (record_bw_ && measuring_ && now >= next_sample_ns_) TakeSamples(now);
+    if (measuring_ && now >= next_sample_ns_) TakeSamples(now);
     const uint64_t slice = std::min<uint64_t>(until - now, 10ull * 1000 * 1000);
     timespec ts{static_cast<time_t>(slice / 1000000000ull),
                 static_cast<long>(slice % 1000000000ull)};
@@ -501,7 +500,7 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
                            : 16;
   };
   for (int d = 0; d < kNumDdirs; ++d) {
-    if (!sample_dir_[d] || !record_bw_) continue;
+    if (!sample_dir_[d]) continue;
     ts_.dir[d].bw_samples.reserve(room(job_.bw_avg_ms));
     ts_.dir[d].iops_samples.reserve(room(job_.iops_avg_ms));
     sample_bytes_[d] = sample_ios_[d] = 0;
@@ -642,7 +641,7 @@ void Worker::CheckTimeSlow(uint64_t now) {
   }
   if (!measuring_) {
     if (now >= ramp_end_ns_) BeginMeasuring(now);
-  } else if (record_bw_ && now >= next_sample_ns_) {
+  } else if (now >= next_sample_ns_) {
     TakeSamples(now);
   }
   if (end_ns_ != 0 && now >= end_ns_ && !verifying_) stopping_ = true;  // verify runs to the end
@@ -651,11 +650,9 @@ void Worker::CheckTimeSlow(uint64_t now) {
   if (iolog_ != nullptr && measuring_) iolog_->Tick(now - measure_start_ns_);
   // What is due next. A stop request and a snapshot request are seen by
   // CheckTime's loads; a logging job checks its windows every batch.
-  uint64_t next = UINT64_MAX;
-  if (!measuring_)
-    next = ramp_end_ns_;
-  else if (record_bw_)
-    next = next_sample_ns_;
+  // bw/iops samples are taken whatever disable_bw or gtod_reduce say, as
+  // fio 3.33 takes them (those only keep the per-I/O bw log empty).
+  uint64_t next = measuring_ ? next_sample_ns_ : ramp_end_ns_;
   if (end_ns_ != 0 && end_ns_ < next) next = end_ns_;
   if (iolog_ != nullptr) next = 0;
   if (ss_poll_) next = std::min(next, now + kSteadyPollNs);

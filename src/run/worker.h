@@ -508,7 +508,7 @@ class Worker {
   bool sync_again_ = false;  // a second sync at a loop boundary (PrepareSlow)
   // sync_file_range: per file, [first, end) of the writes since its last one.
   std::vector<std::pair<uint64_t, uint64_t>> sfr_range_;
-  bool record_slat_ = false, record_clat_ = false, record_lat_ = false, record_bw_ = true;
+  bool record_slat_ = false, record_clat_ = false, record_lat_ = false;
   bool stamp_ = true;  // any latency recorded: stamp issue and completion
   CpuUsage ru_start_;
   uint64_t due_ns_ = 0;  // rate limit: pending plan may go at this time

@@ -310,6 +310,23 @@ TEST(RunCoordinatorTest, LatPercentilesMustAgreeInAReportedGroup) {
           .ok());
 }
 
+// fio 3.33 keeps the bw/iops sample statistics with disable_bw_measurement
+// and gtod_reduce (they only empty its per-I/O bw log); iobench dropped both.
+TEST(RunCoordinatorTest, BwAndIopsSamplesSurviveDisableBwAndGtodReduce) {
+  for (const char* opt : {"disable_bw_measurement", "gtod_reduce"}) {
+    JobSpec j = NullJob("s");
+    j.time_based = true;
+    j.runtime_ns = 60ull * 1000 * 1000;
+    j.rate_iops[0] = 2000;  // idle between I/Os
+    j.bw_avg_ms = j.iops_avg_ms = 10;
+    ASSERT_TRUE(jobfile::SetOption(&j, opt, "1").ok());
+    RunResult r = MustRun({j});
+    const DirStats& d = r.groups[0].jobs[0].stats.dir[0];
+    EXPECT_FALSE(d.bw_samples.empty()) << opt;
+    EXPECT_FALSE(d.iops_samples.empty()) << opt;
+  }
+}
+
 TEST(RunCoordinatorTest, GroupsStonewallNewGroupAndJobFiles) {
   JobSpec a = NullJob("a");
   JobSpec b = NullJob("b");
