@@ -110,12 +110,12 @@ std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTot
                     static_cast<unsigned long long>(ts.cpu.minf));
   const auto depth = DepthPercentages(ts.depth.depth, DepthSum(ts.depth.depth));
   for (double p : depth) o += fmt::sprintf(";%3.1f%%", p);
-  // Terse v3 has no nsec buckets: fio folds them into the first usec one.
+  // Terse v3 has no nsec buckets: fio folds them into the first usec one,
+  // as their unrounded share (stat_calc_lat_nu), not the sum of the shown
+  // ones (two nsec buckets of 0.004% each read 0.01% apiece).
   const LatencyDistribution ld = ComputeLatencyDistribution(ts);
-  double ns_total = 0;
-  for (double p : ld.nsec) ns_total += p;
   for (size_t i = 0; i < ld.usec.size(); ++i)
-    o += fmt::sprintf(";%3.2f%%", ld.usec[i] + (i == 0 ? ns_total : 0.0));
+    o += fmt::sprintf(";%3.2f%%", ld.usec[i] + (i == 0 ? ld.nsec_total : 0.0));
   for (double p : ld.msec) o += fmt::sprintf(";%3.2f%%", p);
   for (const auto& d : run.disks) {
     if (version == 2) break;  // v2 predates the disk fields

@@ -467,6 +467,9 @@ LatencyDistribution ComputeLatencyDistribution(const ThreadStats& ts) {
   }
   LatencyDistribution out;
   ToPercent(out.nsec, n, total);
+  uint64_t ns = 0;
+  for (uint64_t c : n) ns += c;
+  out.nsec_total = total ? 100.0 * static_cast<double>(ns) / static_cast<double>(total) : 0.0;
   ToPercent(out.usec, u, total);
   ToPercent(out.msec, m, total);
   return out;

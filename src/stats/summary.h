@@ -185,6 +185,7 @@ double BandwidthPercentOfGroup(const SampleStat& bw_bytes, uint64_t group_agg_bw
 // representative value. Nonzero shares below 0.01 % show as 0.01, as fio.
 struct LatencyDistribution {
   std::array<double, 10> nsec{};
+  double nsec_total = 0;  // all nsec buckets' share, unrounded (terse v3 folds it, as fio)
   std::array<double, 10> usec{};
   std::array<double, 12> msec{};
 };

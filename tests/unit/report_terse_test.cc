@@ -99,6 +99,23 @@ TEST(ReportTerseTest, FieldPositions) {
   EXPECT_EQ(f[129], "77.07%");
 }
 
+// Terse v3 folds the nsec latency buckets into the first usec one as their
+// unrounded share, as fio's stat_calc_lat_nu: two nsec buckets of 0.001%
+// each are shown as 0.01% apiece elsewhere, but add 0.002 here (the sum of
+// the shown shares made 100.02%).
+TEST(ReportTerseTest, NsecBucketsFoldIntoTheFirstUsecOneUnrounded) {
+  RunResult run = testdata::MakeRun(false, 1);
+  ThreadStats& ts = run.groups[0].jobs[0].stats;
+  for (auto& d : ts.dir) d.clat_hist = Histogram();
+  ts.dir[0].clat_hist.Add(600);
+  ts.dir[0].clat_hist.Add(800);
+  for (int i = 0; i < 99998; ++i) ts.dir[0].clat_hist.Add(1500);
+  const auto f = Split(Lines(Terse(run))[0]);
+  ASSERT_EQ(f.size(), 130u);
+  EXPECT_EQ(f[99], "100.00%");  // lat_2us: 99.998 + 0.002
+  EXPECT_EQ(f[100], "0.00%");
+}
+
 TEST(ReportTerseTest, ContinueOnErrorAddsErrorFields) {
   RunResult run = testdata::MakeRun(false, 1);
   JobResult& j = run.groups[0].jobs[0];
