@@ -2104,7 +2104,7 @@ std::vector<OptionDef> BuildTable() {
           .Range(0, INT64_MAX)
           .Set([](JobSpec& j, const OptValue& v) -> Status {
             const auto a = static_cast<uint64_t>(v.num);
-            if (a != 0 && (a & (a - 1)) != 0)
+            if (a == 0 || (a & (a - 1)) != 0)  // fio: "must be a power-of-2", 0 too
               return Bad("replay_align=" + v.text + " is not a power of 2");
             j.replay_align = a;
             return Status::Ok();

@@ -159,6 +159,10 @@ expect_error "hello\n" "read_iolog bad.log:1: 'hello' is not a fio iolog header"
 out=$("$bin" --name=r --read_iolog=in.log --replay_align=3000 --parse-only 2>&1) &&
   fail "replay_align=3000 accepted"
 grep -qF "replay_align=3000 is not a power of 2" <<<"$out" || fail "replay_align message: $out"
+# 0 too, as fio ("replay_align: must be a power-of-2").
+out=$("$bin" --name=r --read_iolog=in.log --replay_align=0 --parse-only 2>&1) &&
+  fail "replay_align=0 accepted"
+grep -qF "replay_align=0 is not a power of 2" <<<"$out" || fail "replay_align=0 message: $out"
 out=$("$bin" --name=r --read_iolog=in.log --verify=crc32c --output=/dev/null 2>&1) &&
   fail "read_iolog with verify accepted"
 grep -qF "does not combine with verify" <<<"$out" || fail "verify message: $out"
