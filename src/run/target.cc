@@ -460,7 +460,12 @@ Status InvalidateTarget(int fd, const TargetFile& t) {
     if (ioctl(fd, BLKFLSBUF, 0) < 0) return ErrnoStatus("invalidate: BLKFLSBUF " + t.path);
     return Status::Ok();
   }
-  if (int e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); e != 0)
+  // The job's region only, as fio's file_invalidate_cache (file_offset,
+  // io_size): the whole file dropped what the other jobs of a shared file
+  // had read. A region of 0 (unknown) runs to the end of the file.
+  if (int e = posix_fadvise(fd, static_cast<off_t>(t.region_offset),
+                            static_cast<off_t>(t.region_size), POSIX_FADV_DONTNEED);
+      e != 0)
     return ErrnoStatus("invalidate: posix_fadvise " + t.path, e);
   return Status::Ok();
 }
@@ -471,7 +476,9 @@ Status AdviseTarget(int fd, const TargetFile& t, const JobSpec& job) {
   const bool random =
       job.fadvise_hint == H::kRandom || (job.fadvise_hint == H::kWorkload && IsRandom(job.rw));
   const int advice = random ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
-  if (int e = posix_fadvise(fd, 0, 0, advice); e != 0)
+  if (int e = posix_fadvise(fd, static_cast<off_t>(t.region_offset),
+                            static_cast<off_t>(t.region_size), advice);
+      e != 0)
     return ErrnoStatus(std::string("fadvise_hint: posix_fadvise(") +
                            (random ? "RANDOM" : "SEQUENTIAL") + ") " + t.path,
                        e);

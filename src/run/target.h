@@ -69,10 +69,11 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t,
 // create_on_open, which also creates missing directories). Returns the fd.
 Result<int> OpenTarget(const JobSpec& job, const TargetFile& t);
 
-// Drops the target's cached pages: posix_fadvise(DONTNEED) for files,
-// BLKFLSBUF for block devices (root only; skipped otherwise).
+// Drops the target's cached pages: posix_fadvise(DONTNEED) over the job's
+// region for files (as fio), BLKFLSBUF for block devices (root only;
+// skipped otherwise).
 Status InvalidateTarget(int fd, const TargetFile& t);
-// fadvise_hint: POSIX_FADV_RANDOM / SEQUENTIAL on the whole file, as fio
+// fadvise_hint: POSIX_FADV_RANDOM / SEQUENTIAL over the job's region, as fio
 // does at open (its default advises by the job's pattern). Nothing for
 // kNone (the worker does not call it for /dev/null and /dev/zero).
 Status AdviseTarget(int fd, const TargetFile& t, const JobSpec& job);

@@ -2,6 +2,7 @@
 // Targets: names, sizes, regions, layout, and the errors for bad targets.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -287,6 +288,48 @@ TEST(RunTargetTest, BadTargetsAreRefused) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Status::Code::kNotFound);
   EXPECT_EQ(r.status().message(), "job 'bad': device /dev/iobench-no-such-disk does not exist");
+}
+
+// invalidate drops the job's region only, as fio's file_invalidate_cache:
+// the pages of the rest of a shared file stay cached (mincore, on ext4: a
+// tmpfs page cannot be dropped). It dropped the whole file.
+TEST(RunTargetTest, InvalidateDropsOnlyTheJobsRegion) {
+  TempDir dir("/var/tmp");
+  const std::string path = dir.path() + "/f";
+  constexpr size_t kLen = 1 << 20;
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << std::string(kLen, 'x');
+  }
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(fsync(fd), 0);  // clean pages: DONTNEED leaves dirty ones
+  std::vector<char> buf(kLen);
+  ASSERT_EQ(pread(fd, buf.data(), kLen, 0), static_cast<ssize_t>(kLen));  // all cached
+  TargetFile t;
+  t.path = path;
+  t.exists = true;
+  t.current_size = t.needed_size = kLen;
+  t.region_offset = 256 << 10;
+  t.region_size = 256 << 10;
+  ASSERT_TRUE(InvalidateTarget(fd, t).ok());
+  void* map = mmap(nullptr, kLen, PROT_READ, MAP_SHARED, fd, 0);
+  ASSERT_NE(map, MAP_FAILED);
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> in(kLen / page);
+  ASSERT_EQ(mincore(map, kLen, in.data()), 0);
+  munmap(map, kLen);
+  close(fd);
+  auto cached = [&](size_t from, size_t to) {
+    size_t n = 0;
+    for (size_t i = from / page; i < to / page; ++i) n += in[i] & 1;
+    return n;
+  };
+  // Within the region the kernel drops what it can: a large folio that
+  // reaches past the region stays (6.18's ext4 reads this file into such
+  // folios), so only the pages outside are checked.
+  EXPECT_EQ(cached(0, 256 << 10), (256u << 10) / page) << "pages before the region were dropped";
+  EXPECT_EQ(cached(512 << 10, kLen), (512u << 10) / page) << "pages after the region were dropped";
 }
 
 TEST(RunTargetTest, LayoutCreatesExtendsNeverShrinks) {
