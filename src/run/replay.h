@@ -128,6 +128,14 @@ Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opt
 // test's fake engine. Main thread; reads the whole log once.
 Status PrepareReplayJob(JobSpec* job, bool diskless);
 
+// When an entry `delay_ns` after the previous issue (at `last_issue_ns`) is
+// due: the previous wait's overshoot comes off the delay, as fio's
+// iolog_delay subtracts its time_offset, so the sleeps' lateness does not
+// add up over a log; never before the previous issue.
+inline uint64_t ReplayDueNs(uint64_t last_issue_ns, uint64_t delay_ns, uint64_t overshoot_ns) {
+  return last_issue_ns + (delay_ns > overshoot_ns ? delay_ns - overshoot_ns : 0);
+}
+
 // No job records (write_iolog) into a log that a job of the run replays
 // (read_iolog), whatever the spelling (./x.log, an absolute path, a symlink):
 // the replay would read its own new lines and never end, filling the disk.

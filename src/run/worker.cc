@@ -1167,9 +1167,14 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
     replay_has_entry_ = true;
   }
   ReplayEntry& e = replay_entry_;
+  // This entry's wait's overshoot, or what is left of the last one when it
+  // was longer than this entry's whole delay (a 600 us oversleep over 500 us
+  // gaps): carried on, so that no lateness of a sleep is lost.
+  uint64_t overshoot = 0;
   if (e.delay_ns != 0) {
-    const uint64_t due =
-        (replay_last_issue_ns_ != 0 ? replay_last_issue_ns_ : start_ns_) + e.delay_ns;
+    overshoot = replay_overshoot_ns_ > e.delay_ns ? replay_overshoot_ns_ - e.delay_ns : 0;
+    const uint64_t due = ReplayDueNs(replay_last_issue_ns_ != 0 ? replay_last_issue_ns_ : start_ns_,
+                                     e.delay_ns, replay_overshoot_ns_);
     if (now < due) {
       if (in_use > 0) {  // reap what is in flight while waiting (ReapUntil)
         reap_until_ns_ = due;
@@ -1183,6 +1188,7 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
       WaitPrecise(due);
       if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return false;
       now = NowNs();
+      overshoot = now > due ? now - due : 0;
     }
     e.delay_ns = 0;
   }
@@ -1220,6 +1226,7 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
   }
   replay_has_entry_ = false;
   replay_last_issue_ns_ = now;
+  replay_overshoot_ns_ = overshoot;
   *out = r;
   return true;
 }

@@ -419,6 +419,16 @@ TEST(ReplayJobTest, WriteIologNeverTheReplayedLog) {
   EXPECT_TRUE(CheckIologsApart({j}).ok());
 }
 
+// fio's iolog_delay takes the previous wait's overshoot off the next delay,
+// so sleep lateness does not add up over a log (500 us gaps over 1 s: 1059
+// ms before, 1000 now, as fio's 1005); never earlier than the last issue.
+TEST(ReplayTimingTest, OvershootComesOffTheNextDelay) {
+  EXPECT_EQ(ReplayDueNs(1000, 500, 0), 1500u);
+  EXPECT_EQ(ReplayDueNs(1000, 500, 120), 1380u);
+  EXPECT_EQ(ReplayDueNs(1000, 500, 500), 1000u);
+  EXPECT_EQ(ReplayDueNs(1000, 500, 900), 1000u);
+}
+
 TEST(ReplayRunTest, NullEngineCountsEqualTheLog) {
   TempDir d("/dev/shm");
   std::string text = "fio version 3 iolog\n0 /nowhere/a add\n0 /nowhere/a open\n";
