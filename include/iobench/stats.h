@@ -182,9 +182,7 @@ struct JobResult {
 
 struct GroupResult {
   int id = 0;
-  uint32_t kb_base = 1024;
-  uint32_t unit_base = 0;
-  std::vector<JobResult> jobs;
+  std::vector<JobResult> jobs;  // the units of its report come from them (ComputeGroupTotals)
 };
 
 // /sys/block/X/stat deltas over the run (fio "Disk stats").

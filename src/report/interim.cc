@@ -173,8 +173,6 @@ Result<RunResult> IntervalResult(const RunResult& later, const RunResult& earlie
                              " differs between snapshots");
     GroupResult out;
     out.id = lg.id;
-    out.kb_base = lg.kb_base;
-    out.unit_base = lg.unit_base;
     for (size_t j = 0; j < lg.jobs.size(); ++j) {
       const JobResult& lj = lg.jobs[j];
       const JobResult& ej = eg.jobs[j];

@@ -1148,15 +1148,9 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   RunResult result;
   result.point = opts.point;
   result.start_ms = WallTimeMs();
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    if (result.groups.empty() || result.groups.back().id != groupids[i]) {
-      result.groups.emplace_back();
-      result.groups.back().id = groupids[i];
-    }
-    // The group's units are its last job's, as fio's (set job by job).
-    result.groups.back().kb_base = jobs[i].kb_base;
-    result.groups.back().unit_base = jobs[i].unit_base;
-  }
+  for (size_t i = 0; i < jobs.size(); ++i)
+    if (result.groups.empty() || result.groups.back().id != groupids[i])
+      result.groups.emplace_back().id = groupids[i];
 
   // --- issue 8: one log writer per run, only when something logs ---
   std::unique_ptr<LogWriter> log_writer;

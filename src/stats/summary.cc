@@ -339,8 +339,8 @@ double Iops(const JobResult& job, int ddir) { return Iops(job.stats.dir[ddir], j
 GroupTotals ComputeGroupTotals(const GroupResult& group, const std::vector<JobRecord>& records) {
   GroupTotals t;
   t.id = group.id;
-  t.kb_base = group.kb_base ? group.kb_base : 1024;
-  t.unit_base = group.unit_base;
+  t.kb_base = 1024;
+  t.unit_base = 0;
   // The units and digits of the group lines (and the kb_base of its jobs'
   // lines) are those of the group's last record, whose spec is its first
   // job's, as fio's __show_run_stats sets them record by record: [a] [b]
