@@ -1006,21 +1006,15 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
   for (size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& job = jobs[i];
     const bool wall = i == 0 || job.stonewall || job.job_file_index != jobs[i - 1].job_file_index;
-    if (!job.wait_for.empty() && job.wait_for == job.name) {
-      bool earlier = false;  // a job of the same name before it is what it waits for
-      for (size_t k = 0; k < i; ++k) earlier |= jobs[k].name == job.wait_for;
-      if (!earlier)
-        return Status::Invalid("job '" + job.name + "': wait_for=" + job.wait_for + " (" +
-                               Where(SettingOf(job, "wait_for")) +
-                               "): a job cannot wait for itself");
-    }
     if (!job.wait_for.empty()) {
       bool found = false;
       for (size_t k = 0; k < i; ++k) found |= jobs[k].name == job.wait_for;
       if (!found)
         return Status::Invalid("job '" + job.name + "': wait_for=" + job.wait_for + " (" +
                                Where(SettingOf(job, "wait_for")) +
-                               "): no job of that name comes before it");
+                               (job.wait_for == job.name
+                                    ? "): a job cannot wait for itself"  // fio's words
+                                    : "): no job of that name comes before it"));
     }
     // wait_for only orders the jobs (the clone waits inside the phase, see
     // WaitForJobs); stonewall, new_group and job files regroup.
