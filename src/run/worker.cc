@@ -1336,13 +1336,13 @@ std::string Worker::FilePath(const IoRequest* req) const {
 // only the classes continue_on_error covers), prints a tolerated one when
 // error_dump asks (a fatal one reaches stderr when the job ends), and
 // stops the job unless the policy tolerates the error.
-void Worker::NoteError(Ddir ddir, int err, const IoRequest* req, uint64_t offset,
-                       const std::string& message) {
+bool Worker::CountError(Ddir ddir, int err, const std::string& file, uint64_t offset,
+                        const std::string& message) {
   ++ts_.total_errors;
   if (ts_.first_error.err == 0) {
     ErrorInfo& e = ts_.first_error;
     e.err = err;
-    e.file = FilePath(req);
+    e.file = file;
     e.offset = offset;
     e.ddir = ddir;
     e.message = message;
@@ -1351,7 +1351,12 @@ void Worker::NoteError(Ddir ddir, int err, const IoRequest* req, uint64_t offset
     ++ts_.coe_errors;
     if (ts_.coe_first_error == 0) ts_.coe_first_error = err;
   }
-  if (ErrorTolerated(job_, ddir, err)) {
+  return ErrorTolerated(job_, ddir, err);
+}
+
+void Worker::NoteError(Ddir ddir, int err, const IoRequest* req, uint64_t offset,
+                       const std::string& message) {
+  if (CountError(ddir, err, FilePath(req), offset, message)) {
     if (job_.error_dump)
       std::fprintf(stderr, "iobench: job '%s': %s (err=%d, tolerated)\n", job_.name.c_str(),
                    message.c_str(), err);

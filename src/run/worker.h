@@ -226,6 +226,11 @@ class Worker {
   // offset: where the error happened (the failing part of a short transfer).
   void NoteError(Ddir ddir, int err, const IoRequest* req, uint64_t offset,
                  const std::string& message);
+  // fio's error counts for an I/O error or a verify failure: total_errors,
+  // the first error, total_err when continue_on_error covers the class.
+  // Returns whether the policy tolerates it.
+  bool CountError(Ddir ddir, int err, const std::string& file, uint64_t offset,
+                  const std::string& message);
   std::string FilePath(const IoRequest* req) const;
   bool OverlapsInFlight(const IoPlan& p);
   std::vector<uint8_t> overlap_free_;  // OverlapsInFlight's scratch (no allocation after the first)

@@ -226,20 +226,7 @@ void Worker::OnVerifyFailure(const Status& st, const VerifyFailure& failure) {
   // class; tolerated (continue_on_error=verify|all, ignore_error=,,84)
   // it neither stops the job nor becomes its error, even with verify_fatal
   // (fio 3.33: exit 0, every block checked, err=84 shown as the first error).
-  ++ts_.total_errors;
-  if (ClassCovered(job_, Ddir::kRead, err)) {
-    ++ts_.coe_errors;
-    if (ts_.coe_first_error == 0) ts_.coe_first_error = err;
-  }
-  if (ts_.first_error.err == 0) {
-    ErrorInfo& e = ts_.first_error;
-    e.err = err;
-    e.file = failure.file;
-    e.offset = failure.offset;
-    e.ddir = Ddir::kRead;
-    e.message = st.message();
-  }
-  const bool tolerated = ErrorTolerated(job_, Ddir::kRead, err);
+  const bool tolerated = CountError(Ddir::kRead, err, failure.file, failure.offset, st.message());
   if (!tolerated && verify_error_ == 0) {
     verify_error_ = err;
     verify_message_ = st.message();
