@@ -251,10 +251,7 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
 
 // Writes `text` to --output (or stdout).
 int Emit(const Cli& cli, const std::string& text) {
-  if (cli.output.empty()) {
-    std::fputs(text.c_str(), stdout);
-    return kExitOk;
-  }
+  if (cli.output.empty()) return iobench::WriteStdout(text) ? kExitOk : kExitUsage;
   std::ofstream f(cli.output, std::ios::trunc);
   if (!f) {
     std::fprintf(stderr, "iobench: cannot write --output=%s\n", cli.output.c_str());

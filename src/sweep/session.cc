@@ -130,11 +130,7 @@ void PrintJobErrors(const RunResult& r) {
 
 // Writes the collected output to --output or stdout.
 int Emit(const SessionOptions& o, const std::string& text) {
-  if (o.output.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
-    return kExitOk;
-  }
+  if (o.output.empty()) return WriteStdout(text) ? kExitOk : kExitJobFailed;
   std::ofstream f(o.output, std::ios::trunc | std::ios::binary);
   f << text;
   f.flush();
@@ -145,6 +141,17 @@ int Emit(const SessionOptions& o, const std::string& text) {
   return kExitOk;
 }
 
+}  // namespace
+
+bool WriteStdout(const std::string& text) {
+  const bool written = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+  if (std::fflush(stdout) == 0 && written) return true;
+  std::fprintf(stderr, "iobench: cannot write the report to stdout: %s\n", std::strerror(errno));
+  return false;
+}
+
+namespace {
+
 // --- issue 8: interim reports -------------------------------------------------
 
 // Where the reports go when interim reports come before the final one: the
@@ -153,11 +160,7 @@ class Output {
  public:
   explicit Output(std::string path) : path_(std::move(path)) {}
   bool Write(const std::string& text) {
-    if (path_.empty()) {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      std::fflush(stdout);
-      return true;
-    }
+    if (path_.empty()) return WriteStdout(text);
     if (!file_.is_open()) file_.open(path_, std::ios::trunc | std::ios::binary);
     file_ << text;
     file_.flush();

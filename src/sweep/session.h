@@ -56,4 +56,9 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& opts);
 // --compare BASE.json NEW.json with nothing to run.
 int CompareFiles(const SessionOptions& opts);
 
+// Writes `text` to stdout and flushes it. A failed write (a full disk, a
+// closed pipe with SIGPIPE ignored) is an error on stderr and returns false:
+// a report the user never receives must not end in exit 0.
+bool WriteStdout(const std::string& text);
+
 }  // namespace iobench
