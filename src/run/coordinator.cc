@@ -636,8 +636,8 @@ class PhaseRunner {
     paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
     CollectPhaseContext(phase, paths);
     if (opts_.on_phase_start) opts_.on_phase_start(specs);
-    std::sort(disk_paths.begin(), disk_paths.end());
-    disk_paths.erase(std::unique(disk_paths.begin(), disk_paths.end()), disk_paths.end());
+    // Disk stats list the disks in the jobs' order (fio's disk list is in
+    // the order the files were added); DisksForTargets drops repeats.
     DiskUtilTracker disk_util(DisksForTargets(disk_paths));
     disk_util.Start();
     phase_disks_ = &disk_util;  // interim reports read it (Snapshot)

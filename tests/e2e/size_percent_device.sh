@@ -16,8 +16,10 @@ done
 
 work=$(mktemp -d /var/tmp/iobench-pctdev.XXXXXX)
 loop=""
+loop2=""
 cleanup() {
   [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
+  [ -n "$loop2" ] && losetup -d "$loop2" 2>/dev/null
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -47,6 +49,23 @@ done <<'EOF'
 --bs=4k --offset=4k --size=100%|0 4095 16773120 0 0 0
 --bs=64k --size=10%|0 25 1638400 0 0 0
 EOF
+
+# Disk stats follow the order of filename= (fio's disk list is in the order
+# the files were added); iobench sorted them by path. The second device is
+# named first whichever way the names sort.
+truncate -s 1M "$work/img2"
+if loop2=$(losetup -f --show "$work/img2" 2>/dev/null); then
+  for order in "$loop2:$loop" "$loop:$loop2"; do
+    "$bin" --name=d --ioengine=psync --rw=read --bs=64k --size=1m --filename="$order" \
+      >"$work/out" 2>"$work/err" || fail "two devices $order: $(cat "$work/err")"
+    want="$(basename "${order%%:*}") $(basename "${order##*:}")"
+    got=$(sed -n '/^Disk stats/,$p' "$work/out" | awk '$1 ~ /^loop[0-9]+:$/ {sub(":", "", $1); printf "%s%s", sep, $1; sep=" "}')
+    [ "$got" = "$want" ] || fail "disk stats order for $order: '$got', want '$want'"
+  done
+else
+  loop2=""
+  echo "note: no second loop device; disk stats order not checked"
+fi
 
 [ "$(sha256sum "$loop" | cut -d' ' -f1)" = "$before" ] || fail "the device's bytes changed"
 [ $fails = 0 ] || exit 1
