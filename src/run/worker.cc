@@ -1030,10 +1030,10 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   // Verify reads (verify phase, backlog batches) bypass limits, think time and rate.
   const int vr = verifier_ != nullptr ? NextVerifyPlan(in_use, &plan) : 0;
   if (vr < 0) return false;
-  if (vr == 0 && ios_left_ == 0 && !write_owed_) {
-    no_more_ = true;
-    return false;
-  }
+  // number_ios used up: nothing more is issued, but a think time due after
+  // the last I/O is still taken, as fio does and as a job that ends on its
+  // bytes does (number_ios=3 thinktime=200ms: 600 ms of runtime, not 400).
+  const bool ios_used_up = vr == 0 && ios_left_ == 0 && !write_owed_;
   if (vr == 0 && job_.thinktime_ns != 0 && (think_pending_ || (think_check_ && ThinkDue(now)))) {
     think_pending_ = true;
     if (in_use > 0) return false;  // think after the I/O has completed (fio quiesces)
@@ -1050,6 +1050,10 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     // A pause that ran past the runtime, a stop or steady state: nothing more
     // is issued (fio checks the runtime after its thinktime).
     if (StoppedDuringSleep(now)) return false;
+  }
+  if (ios_used_up) {
+    no_more_ = true;
+    return false;
   }
   if (vr > 0) {
     // planned by NextVerifyPlan

@@ -283,6 +283,25 @@ TEST(WorkerFakeEngineTest, ThinktimeBlocksCountCompletedOrIssuedIos) {
   EXPECT_EQ(issue.result.groups.at(0).jobs.at(0).think_stalls, 5u);
 }
 
+// A job that ends on number_ios thinks after its last I/O too, as fio and
+// as a job ending on its bytes (above) do: number_ios=3 thinktime=200ms ran
+// 400 ms in iobench, 600 ms in fio. Here 30 of 100 blocks, issue mode: 5.
+TEST(WorkerFakeEngineTest, ThinktimeAfterTheLastIoOfNumberIos) {
+  JobSpec job = TestJob("fake", RwMode::kRead, kWorkerBs, 100 * kWorkerBs);
+  job.iodepth = 4;
+  job.thinktime_ns = 1000;
+  job.thinktime_blocks = 6;
+  job.thinktime_blocks_complete = false;
+  job.number_ios = 30;
+  const JobResult jr = RunFake(job, FakeScript{}).result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.stats.dir[0].ios, 30u);
+  EXPECT_EQ(jr.think_stalls, 5u);
+  job.iodepth = 1;
+  job.thinktime_blocks = 1;
+  job.number_ios = 3;
+  EXPECT_EQ(RunFake(job, FakeScript{}).result.groups.at(0).jobs.at(0).think_stalls, 3u);
+}
+
 // thinktime_iotime: with thinktime_blocks not given only the time counts (an
 // hour: no pause in this job); given, whichever comes first.
 TEST(WorkerFakeEngineTest, ThinktimeIotimeAloneOrWithBlocks) {
