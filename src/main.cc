@@ -482,7 +482,8 @@ int Main(int argc, char** argv) {
   if (cli.parse_only) {
     iobench::RunOptions check;
     check.readonly = cli.readonly;
-    if (iobench::Status st = iobench::CheckJobs(jobs, check); !st.ok()) {
+    const iobench::SessionOptions session = SessionFor(cli, job_files, cmdline);
+    if (iobench::Status st = iobench::CheckSession(jobs, session, check); !st.ok()) {
       std::fprintf(stderr, "iobench: %s\n", st.message().c_str());
       return kExitUsage;
     }

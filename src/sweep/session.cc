@@ -357,7 +357,87 @@ class StatusDriver {
   uint64_t start_ns_ = 0;
 };
 
+// Everything RunSession can know wrong before it runs anything: the report
+// and table options, --compare's base (read now, not after the run), every
+// sweep value, the --sweep-cmd template, --table-rows/--table-cols.
+struct SessionPlan {
+  TableOptions table;
+  std::optional<nlohmann::json> compare_base;
+  std::vector<sweep::SweepPoint> points;  // one empty point without --sweep
+};
+
+Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
+  SessionPlan plan;
+  Result<TableOptions> topts = MakeTableOptions(o);
+  if (!topts.ok()) return topts.status();
+  plan.table = std::move(*topts);
+  if (TableOptions probe; !o.compare.empty()) IOB_RETURN_IF_ERROR(ApplyCompareLabels(o, &probe));
+  if (o.repeat == 0) return Status::Invalid("--repeat must be at least 1");
+  IOB_RETURN_IF_ERROR(CheckOutputWritable(o.output));
+  IOB_RETURN_IF_ERROR(CheckReportOptions(o));
+  if (!o.compare.empty()) {
+    auto base = LoadResultsJson(o.compare[0]);
+    if (!base.ok()) return base.status();
+    plan.compare_base = std::move(*base);
+  }
+  plan.points.resize(1);
+  if (!o.sweeps.empty()) {
+    auto expanded = sweep::ExpandSweeps(o.sweeps, o.canonical_option);
+    if (!expanded.ok()) return expanded.status();
+    plan.points = std::move(*expanded);
+    // A key that is no job option only means something to --sweep-cmd;
+    // without one the "sweep" would run the same jobs again and again.
+    if (o.sweep_cmd.empty() && o.is_job_option)
+      for (const auto& [key, value] : plan.points.front().values)
+        if (!o.is_job_option(key))
+          return Status::Invalid("--sweep " + key + "=...: '" + key +
+                                 "' is not a job option, and there is no --sweep-cmd to use it");
+    // Every value must be valid before the first point runs: a bad value at
+    // the end of a long sweep would otherwise waste the sweep. Each distinct
+    // KEY=VALUE once (a product of sweeps repeats them).
+    std::set<std::pair<std::string, std::string>> values;
+    for (const auto& point : plan.points)
+      for (const auto& kv : point.values) values.insert(kv);
+    for (const auto& kv : values) {
+      sweep::SweepPoint single;
+      single.values.push_back(kv);
+      auto applied = sweep::ApplyPoint(jobs, single, o.set_option, o.is_job_option);
+      if (!applied.ok()) return applied.status();
+    }
+  }
+  // A --sweep-cmd template naming no swept key ({typo}) is bad input: every
+  // point has the same keys, so the first point tells.
+  if (!o.sweep_cmd.empty()) {
+    auto cmd = sweep::ExpandHookCommand(o.sweep_cmd, plan.points.front(), o.is_job_option);
+    if (!cmd.ok()) return cmd.status();
+  }
+  // --table-rows/--table-cols name swept keys: refuse a typo before the run,
+  // not after it.
+  for (const std::string* k : {&o.table_rows, &o.table_cols}) {
+    if (k->empty()) continue;
+    bool swept = false;
+    for (const auto& sw : o.sweeps) swept |= sw.substr(0, sw.find('=')) == *k;
+    if (!swept)
+      return Status::Invalid("--table-" + std::string(k == &o.table_rows ? "rows" : "cols") + "=" +
+                             *k + ": not a swept key (--sweep " + *k + "=...)");
+  }
+  return plan;
+}
+
 }  // namespace
+
+Status CheckSession(const std::vector<JobSpec>& jobs, const SessionOptions& o,
+                    const RunOptions& check) {
+  Result<SessionPlan> plan = PlanSession(jobs, o);
+  if (!plan.ok()) return plan.status();
+  if (o.sweeps.empty()) return CheckJobs(jobs, check);
+  for (const auto& point : plan->points) {
+    auto applied = sweep::ApplyPoint(jobs, point, o.set_option, o.is_job_option);
+    if (!applied.ok()) return applied.status();
+    IOB_RETURN_IF_ERROR(CheckJobs(*applied, check).WithContext("sweep point " + point.Label()));
+  }
+  return Status::Ok();
+}
 
 int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   // One clock for the run: a job that asks for clock_gettime (or
@@ -375,83 +455,14 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
 
   const bool want_table = Has(o.formats, "table");
   const bool want_plus = Has(o.formats, "json+");
-  Result<TableOptions> topts = MakeTableOptions(o);
-  if (!topts.ok()) {
-    PrintError(topts.status());
+  Result<SessionPlan> plan = PlanSession(jobs, o);
+  if (!plan.ok()) {
+    PrintError(plan.status());
     return kExitUsage;
   }
-  if (TableOptions probe; !o.compare.empty()) {
-    if (Status st = ApplyCompareLabels(o, &probe); !st.ok()) {
-      PrintError(st);
-      return kExitUsage;
-    }
-  }
-  if (o.repeat == 0) {
-    PrintError(Status::Invalid("--repeat must be at least 1"));
-    return kExitUsage;
-  }
-  if (Status st = CheckOutputWritable(o.output); !st.ok()) {
-    PrintError(st);
-    return kExitUsage;
-  }
-  if (Status st = CheckReportOptions(o); !st.ok()) {
-    PrintError(st);
-    return kExitUsage;
-  }
-  // --compare BASE.json: read it before the run, not after.
-  std::optional<nlohmann::json> compare_base;
-  if (!o.compare.empty()) {
-    auto base = LoadResultsJson(o.compare[0]);
-    if (!base.ok()) {
-      PrintError(base.status());
-      return kExitUsage;
-    }
-    compare_base = std::move(*base);
-  }
-
-  std::vector<sweep::SweepPoint> points(1);
-  if (!o.sweeps.empty()) {
-    auto expanded = sweep::ExpandSweeps(o.sweeps, o.canonical_option);
-    if (!expanded.ok()) {
-      PrintError(expanded.status());
-      return kExitUsage;
-    }
-    points = std::move(*expanded);
-    // A key that is no job option only means something to --sweep-cmd;
-    // without one the "sweep" would run the same jobs again and again.
-    if (o.sweep_cmd.empty() && o.is_job_option)
-      for (const auto& [key, value] : points.front().values)
-        if (!o.is_job_option(key)) {
-          PrintError(Status::Invalid("--sweep " + key + "=...: '" + key +
-                                     "' is not a job option, and there is no --sweep-cmd to "
-                                     "use it"));
-          return kExitUsage;
-        }
-    // Every value must be valid before the first point runs: a bad value at
-    // the end of a long sweep would otherwise waste the sweep. Each distinct
-    // KEY=VALUE once (a product of sweeps repeats them).
-    std::set<std::pair<std::string, std::string>> values;
-    for (const auto& point : points)
-      for (const auto& kv : point.values) values.insert(kv);
-    for (const auto& kv : values) {
-      sweep::SweepPoint single;
-      single.values.push_back(kv);
-      auto applied = sweep::ApplyPoint(jobs, single, o.set_option, o.is_job_option);
-      if (!applied.ok()) {
-        PrintError(applied.status());
-        return kExitUsage;
-      }
-    }
-  }
-  // A --sweep-cmd template naming no swept key ({typo}) is bad input: every
-  // point has the same keys, so the first point tells.
-  if (!o.sweep_cmd.empty()) {
-    if (auto cmd = sweep::ExpandHookCommand(o.sweep_cmd, points.front(), o.is_job_option);
-        !cmd.ok()) {
-      PrintError(cmd.status());
-      return kExitUsage;
-    }
-  }
+  const TableOptions& table = plan->table;
+  const std::optional<nlohmann::json>& compare_base = plan->compare_base;
+  const std::vector<sweep::SweepPoint>& points = plan->points;
   const bool sweeping = !o.sweeps.empty();
   // Readers of the document (per point): tables, --compare, --plot, the
   // sweep and repeat merges. json/json+ print it (fio's key order, kept
@@ -459,18 +470,6 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   const bool want_json = Has(o.formats, "json") || want_plus;
   const bool need_doc =
       sweeping || o.repeat > 1 || want_table || compare_base.has_value() || !o.plot.empty();
-  // --table-rows/--table-cols name swept keys: refuse a typo before the run,
-  // not after it.
-  for (const std::string* k : {&o.table_rows, &o.table_cols}) {
-    if (k->empty()) continue;
-    bool swept = false;
-    for (const auto& s : o.sweeps) swept |= s.substr(0, s.find('=')) == *k;
-    if (!swept) {
-      PrintError(Status::Invalid("--table-" + std::string(k == &o.table_rows ? "rows" : "cols") +
-                                 "=" + *k + ": not a swept key (--sweep " + *k + "=...)"));
-      return kExitUsage;
-    }
-  }
 
   ReportOptions ropts;
   ropts.cmdline = o.cmdline;
@@ -636,7 +635,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   // unreadable as JSON. The JSON document carries the comparison as data.
   std::optional<Result<std::string>> cmp;
   if (compare_base && !per_point.empty()) {
-    TableOptions t = *topts;
+    TableOptions t = table;
     t.base_label = o.compare[0];
     t.new_label = "this run";
     (void)ApplyCompareLabels(o, &t);  // checked before the run
@@ -665,7 +664,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       json_done = true;
     }
     if (f == "table" && want_table) {
-      auto tables = RenderTables(view, *topts);
+      auto tables = RenderTables(view, table);
       if (tables.ok()) {
         SeparateFromAbove(&out);
         out += *tables;
@@ -683,7 +682,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   if (!o.plot.empty() && !per_point.empty()) {
     PlotOptions p;
     p.path = o.plot;
-    p.metric = topts->metrics.front();
+    p.metric = table.metrics.front();
     Status st = WritePlot(view, p);
     if (!st.ok()) {
       PrintError(st);

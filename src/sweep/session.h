@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "iobench/job.h"
+#include "run/coordinator.h"
 #include "sweep/sweep.h"
 
 namespace iobench {
@@ -52,6 +53,12 @@ struct SessionOptions {
 // 0 ok, 1 a job failed, 2 bad input (nothing ran), 130 interrupted, or a
 // failing --sweep-cmd hook's exit code.
 int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& opts);
+
+// --parse-only: every check RunSession makes before it runs anything (the
+// report options, --compare's base, the sweep values and hook), then
+// CheckJobs with `check` on the jobs of every sweep point.
+Status CheckSession(const std::vector<JobSpec>& jobs, const SessionOptions& opts,
+                    const RunOptions& check);
 
 // --compare BASE.json NEW.json with nothing to run.
 int CompareFiles(const SessionOptions& opts);

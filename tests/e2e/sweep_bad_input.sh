@@ -42,4 +42,16 @@ refused "--plot=$tmp/p.svg: nothing is swept; a plot needs --sweep KEY=..." --pl
 refused "--sweep-cmd 'touch $tmp/hook-ran; echo {typo}': {typo} names no --sweep key (swept: iodepth)" \
   --sweep iodepth=1,2 --sweep-cmd="touch $tmp/hook-ran; echo {typo}"
 
+# --parse-only makes the checks a run makes before it touches a file: the
+# sweep's too (it ignored --sweep and exited 0). The same refusals, with and
+# without it, and a point whose jobs fail a run check (--readonly).
+for po in "" --parse-only; do
+  refused "range '1..8:x1': a multiplying step must be x2 or more" $po --sweep=iodepth=1..8:x1
+  refused "value 0 of option 'iodepth' is out of range" $po --sweep=iodepth=4,0
+  refused "--plot=$tmp/p.svg: nothing is swept" $po --plot="$tmp/p.svg"
+done
+refused "sweep point rw=write: --readonly: job 'j' writes" --parse-only --readonly --sweep=rw=read,write
+"$bin" --parse-only --name=j --ioengine=null --size=1m --sweep=iodepth=1,4 >"$tmp/out" 2>"$tmp/err" ||
+  { echo "FAIL: --parse-only with a good sweep: $(cat "$tmp/err")"; fails=$((fails + 1)); }
+
 exit $((fails > 0))
