@@ -229,6 +229,10 @@ struct JobSpec {
   uint64_t filesize_min = 0;     // 0: unset; per-file size range
   uint64_t filesize_max = 0;
   uint64_t io_size = 0;  // 0: unset (= size)
+  // io_size=N%: N% of the job's bytes per pass, as fio multiplies size= by
+  // it (0: unset; 100% is unset too). io_size is then 0.
+  uint32_t io_size_percent = 0;
+  bool HasIoSize() const { return io_size != 0 || io_size_percent != 0; }
   uint64_t offset = 0;
   uint32_t offset_percent = 0;
   uint64_t offset_increment = 0;

@@ -940,9 +940,10 @@ std::vector<OptionDef> BuildTable() {
                   .Percent()
                   .Range(0, INT64_MAX)
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    // JobSpec has no io_size_percent yet.
-                    if (v.percent) return Bad("io_size=N% is not supported by iobench yet");
-                    j.io_size = static_cast<uint64_t>(v.num);
+                    // fio: "io_size values greater than 100% aren't supported".
+                    IOB_RETURN_IF_ERROR(
+                        SetPercentable(&j.io_size, &j.io_size_percent, v, "io_size"));
+                    if (j.io_size_percent == 100) j.io_size_percent = 0;  // the whole pass
                     return Status::Ok();
                   }));
   r.push_back(Row("offset", T::kSize, "files", "Start offset in the file (N% of the file)")

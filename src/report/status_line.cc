@@ -74,7 +74,10 @@ JobStatus JobStatus::FromSpec(const JobSpec& spec, uint64_t resolved_size) {
                                      (HasTrim(spec.rw) ? 4 : 0));
   if (spec.runtime_ns > 0) j.planned_ns = spec.ramp_time_ns + spec.runtime_ns;
   if (!spec.time_based) {
-    const uint64_t per_loop = spec.io_size ? spec.io_size : resolved_size;
+    const uint64_t per_loop = spec.io_size ? spec.io_size
+                              : spec.io_size_percent != 0
+                                  ? resolved_size * spec.io_size_percent / 100
+                                  : resolved_size;
     j.planned_bytes = per_loop * std::max<uint64_t>(spec.loops, 1);
   }
   for (int d = 0; d < kNumDdirs; ++d) {

@@ -374,7 +374,7 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
       {job->fdatasync_blocks != 0, "fdatasync"},
       {rate, job->rate_iops[0] + job->rate_iops[1] + job->rate_iops[2] != 0 ? "rate_iops" : "rate"},
       {job->thinktime_ns != 0, "thinktime"},
-      {job->io_size != 0, "io_size"},
+      {job->HasIoSize(), "io_size"},
       {job->time_based, "time_based"},
       {job->loops > 1, "loops"},
   };

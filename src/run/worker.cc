@@ -35,7 +35,7 @@ constexpr uint64_t kReplaySpinNs = 100ull * 1000;
 // its passes over the region inside a loop follow each other without a
 // drain, and loops x io_size bytes are issued in all.
 bool WritesIoSizePerLoop(const JobSpec& job) {
-  return job.io_size != 0 && !job.time_based && HasWrite(job.rw) && IsRandom(job.rw) &&
+  return job.HasIoSize() && !job.time_based && HasWrite(job.rw) && IsRandom(job.rw) &&
          job.norandommap;
 }
 
@@ -338,6 +338,17 @@ Status Worker::Setup() {
     // size=60% offset=50% reads 612 KiB; offset=512k reads 512 KiB).
     const bool pct_offset = job_.offset_percent != 0 || job_.offset_increment_percent != 0;
     if (cap < regions || (pct_offset && job_.size == 0)) io_size_ = cap;
+  }
+  if (job_.io_size_percent != 0) {
+    // io_size=N%: N% of the bytes a pass moves, as fio multiplies its size
+    // (capped at the files' regions) by it: size=100k io_size=30% issues
+    // 30 KiB, so 8 blocks of 4k; nrfiles=2 filesize=256k io_size=50%: 256 KiB.
+    uint64_t pass = 0;
+    for (const TargetFile& t : targets_) pass += t.region_size;
+    if (io_size_ != 0 && io_size_ < pass) pass = io_size_;
+    io_size_ =
+        static_cast<uint64_t>(static_cast<unsigned __int128>(pass) * job_.io_size_percent / 100);
+    if (io_size_ == 0) io_size_ = 1;  // a percentage of a tiny pass: one I/O, not "unset"
   }
   // x loops, saturating.
   const auto times_loops = [loops = std::max<uint64_t>(job_.loops, 1)](uint64_t n) {

@@ -819,9 +819,12 @@ TEST(JobfileErrors, FractionalCountsInsideValues) {
 }
 
 TEST(JobfileErrors, FioValuesIobenchLacks) {
-  EXPECT_EQ(ParseErr("[a]\nio_size=50%\n"),
-            "t.fio:2:9: option 'io_size': io_size=N% is not supported by iobench yet\n"
-            "io_size=50%\n        ^");
+  // io_size=N% is taken (fio: a share of size); above 100% fio refuses it.
+  EXPECT_EQ(ParseOk("[a]\nio_size=50%\n").jobs.at(0).io_size_percent, 50u);
+  EXPECT_EQ(ParseOk("[a]\nio_size=100%\n").jobs.at(0).HasIoSize(), false);
+  EXPECT_EQ(ParseErr("[a]\nio_size=150%\n"),
+            "t.fio:2:9: option 'io_size': io_size percentage must be 0..100\n"
+            "io_size=150%\n        ^");
   EXPECT_NE(ParseErr("[a]\nrandom_distribution=sequence:2,0,1\n")
                 .find("random_distribution=sequence is a fio distribution that iobench does not "
                       "support yet"),

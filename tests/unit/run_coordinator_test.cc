@@ -153,6 +153,26 @@ TEST(RunCoordinatorTest, IoSizeOverLoopsAsFio) {
   EXPECT_EQ(MustRun({j}).groups.at(0).jobs.at(0).stats.dir[0].ios, 170u);
 }
 
+// io_size=N% is N% of the bytes a pass moves, as fio 3.33 multiplies its
+// size by it (iobench refused the percentage). fio's counts: 1 MiB at 50%:
+// 128 blocks; size=100k at 30%: 30 KiB, so 8 blocks (the last one starts
+// below io_size); with loops=2 and 75%: 2 x 192; 0% is unset: 256.
+TEST(RunCoordinatorTest, IoSizePercentOfThePass) {
+  struct Case {
+    uint64_t size;
+    uint32_t pct;
+    uint64_t loops, want;
+  };
+  for (const Case& c : {Case{1 << 20, 50, 1, 128}, Case{100 << 10, 30, 1, 8},
+                        Case{1 << 20, 75, 2, 384}, Case{1 << 20, 0, 1, 256}}) {
+    JobSpec j = NullJob("n", RwMode::kRead, 4096, c.size);
+    j.io_size_percent = c.pct;
+    j.loops = c.loops;
+    EXPECT_EQ(MustRun({j}).groups.at(0).jobs.at(0).stats.dir[0].ios, c.want)
+        << "size " << c.size << " io_size=" << c.pct << "% loops " << c.loops;
+  }
+}
+
 TEST(RunCoordinatorTest, SyncEngineDepthIsOneAndSaysSo) {
   JobSpec j = NullJob("qd");
   j.iodepth = 8;
