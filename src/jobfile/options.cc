@@ -1469,8 +1469,11 @@ std::vector<OptionDef> BuildTable() {
                   .Set(N(gtod_cpu)));
   r.push_back(Row("loops", T::kInt, "time", "Repeat the job this many times")
                   .Def("1")
-                  .Range(1, INT64_MAX)
-                  .Set(N(loops)));
+                  .Range(0, INT64_MAX)
+                  .Set([](JobSpec& j, const OptValue& v) {
+                    j.loops = std::max<int64_t>(v.num, 1);  // fio runs loops=0 once
+                    return Status::Ok();
+                  }));
   r.push_back(
       Row("steadystate", T::kSpecial, "time",
           "Stop when this criterion holds over steadystate_duration: iops or bw (max deviation "
@@ -1624,8 +1627,12 @@ std::vector<OptionDef> BuildTable() {
                   .Set(N(thinktime_spin_ns)));
   r.push_back(Row("thinktime_blocks", T::kInt, "rate", "I/Os between think times")
                   .Def("1")
-                  .Range(1, INT64_MAX)
-                  .Set(N(thinktime_blocks)));
+                  .Range(0, INT64_MAX)
+                  .Set([](JobSpec& j, const OptValue& v) {
+                    // fio pauses after every I/O with thinktime_blocks=0, as with 1
+                    j.thinktime_blocks = std::max<int64_t>(v.num, 1);
+                    return Status::Ok();
+                  }));
   r.push_back(Row("thinktime_blocks_type", T::kEnum, "rate",
                   "What thinktime_blocks counts: complete (completed I/Os) or issue")
                   .Def("complete")

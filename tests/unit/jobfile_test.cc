@@ -818,6 +818,15 @@ TEST(JobfileErrors, FractionalCountsInsideValues) {
   EXPECT_EQ(out.jobs.at(0).zone_skip, 2u);
 }
 
+// Zero where fio takes zero as one: loops=0 runs the job once and
+// thinktime_blocks=0 pauses after every I/O (iobench refused both).
+TEST(JobfileTest, ZeroLoopsAndThinktimeBlocksAreOne) {
+  auto out = ParseOk("[a]\nloops=0\nthinktime_blocks=0\n");
+  EXPECT_EQ(out.jobs.at(0).loops, 1u);
+  EXPECT_EQ(out.jobs.at(0).thinktime_blocks, 1u);
+  EXPECT_NE(ParseErr("[a]\nloops=-1\n").find("option 'loops'"), std::string::npos);
+}
+
 TEST(JobfileErrors, FioValuesIobenchLacks) {
   // io_size=N% is taken (fio: a share of size); above 100% fio refuses it.
   EXPECT_EQ(ParseOk("[a]\nio_size=50%\n").jobs.at(0).io_size_percent, 50u);
