@@ -285,6 +285,7 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
   e->op = op;
   e->file = f;
   e->line = line_;
+  e->wait_only = false;
   if (op <= IoOp::kTrim) {
     e->offset = offset / opts_.scale;
     if (opts_.align != 0) e->offset &= ~(opts_.align - 1);
@@ -303,7 +304,16 @@ Result<bool> IologReader::Next(ReplayEntry* e) {
     const ssize_t n = ReadLine();
     if (n == -1) {
       if (std::ferror(f_)) return ErrnoStatus("read_iolog: read " + path_);
-      return false;
+      // The time the last lines hold (a close stamped after the last I/O,
+      // a v2 wait at the end): fio waits it out before the job ends (its
+      // ipo_special delays a close as any entry), and so its runtime.
+      if (pending_delay_ns_ == 0) return false;
+      *e = ReplayEntry{};
+      e->wait_only = true;
+      e->delay_ns = pending_delay_ns_;
+      e->line = line_;
+      pending_delay_ns_ = 0;
+      return true;
     }
     ++line_;
     if (n == -2) return LineError("the line is longer than 64 KiB");
@@ -324,6 +334,7 @@ Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opt
   for (;;) {
     IOB_ASSIGN_OR_RETURN(bool more, r->Next(&e));
     if (!more) break;
+    if (e.wait_only) continue;
     if (s.end.size() < r->files().size()) {
       s.end.resize(r->files().size(), 0);
       s.end_line.resize(r->files().size(), 0);

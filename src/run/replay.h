@@ -47,14 +47,17 @@ struct ReplayOptions {
 
 // One entry to replay: an I/O or a sync of a file. File actions and waits are
 // checked and folded into the next entry (its delay); iobench keeps every
-// file open for the whole job.
+// file open for the whole job. The log's last entry may be wait_only: the
+// time its last lines still hold (a close stamped after the last I/O, a v2
+// wait at the end), which fio waits out before the job ends.
 struct ReplayEntry {
-  IoOp op = IoOp::kRead;  // kRead, kWrite, kTrim, kFsync, kFdatasync
-  uint32_t file = 0;      // index into IologReader::files()
-  uint64_t offset = 0;    // after replay_scale and replay_align
-  uint64_t length = 0;    // 0 for syncs
-  uint64_t delay_ns = 0;  // wait this long after the previous issue (log timing)
-  uint64_t line = 0;      // 1-based line in the log
+  IoOp op = IoOp::kRead;   // kRead, kWrite, kTrim, kFsync, kFdatasync
+  uint32_t file = 0;       // index into IologReader::files()
+  uint64_t offset = 0;     // after replay_scale and replay_align
+  uint64_t length = 0;     // 0 for syncs
+  uint64_t delay_ns = 0;   // wait this long after the previous issue (log timing)
+  uint64_t line = 0;       // 1-based line in the log
+  bool wait_only = false;  // nothing to issue: wait delay_ns, then the log ends
 };
 
 class IologReader {
@@ -68,7 +71,9 @@ class IologReader {
   IologReader& operator=(const IologReader&) = delete;
 
   // Reads up to the next I/O or sync: true and *e filled; false at the end
-  // of the log. A malformed line is an error naming path:line.
+  // of the log. Before that end, one wait_only entry when the lines after
+  // the last I/O or sync still hold a delay. A malformed line is an error
+  // naming path:line.
   Result<bool> Next(ReplayEntry* e);
 
   int version() const { return version_; }

@@ -1207,6 +1207,11 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
     }
     e.delay_ns = 0;
   }
+  if (e.wait_only) {  // the log's last lines' time, waited out: the log ends here
+    replay_has_entry_ = false;
+    no_more_ = true;
+    return false;
+  }
   if (e.file >= nfiles_ || (e.length > stride_ && e.op != IoOp::kTrim)) {  // trims: no data
     IoPlan bad;
     bad.file = e.file;

@@ -69,7 +69,7 @@ TEST(ReplayReaderTest, Version3EntriesAndDelays) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ((*r)->version(), 3);
   std::vector<ReplayEntry> e = ReadEntries(p);
-  ASSERT_EQ(e.size(), 5u);
+  ASSERT_EQ(e.size(), 6u);
   EXPECT_EQ(e[0].op, IoOp::kRead);
   EXPECT_EQ(e[0].offset, 0u);
   EXPECT_EQ(e[0].length, 4096u);
@@ -85,7 +85,11 @@ TEST(ReplayReaderTest, Version3EntriesAndDelays) {
   EXPECT_EQ(e[3].op, IoOp::kFsync);
   EXPECT_EQ(e[3].length, 0u);
   EXPECT_EQ(e[4].op, IoOp::kFdatasync);
+  // The close 100 us after the datasync: a wait before the log ends.
+  EXPECT_TRUE(e[5].wait_only);
+  EXPECT_EQ(e[5].delay_ns, 100000u);
   for (const auto& x : e) EXPECT_EQ(x.file, 0u);
+  for (size_t i = 0; i < 5; ++i) EXPECT_FALSE(e[i].wait_only);
 }
 
 TEST(ReplayReaderTest, OptionsScaleAlignSkipNoStallTimeScale) {
@@ -97,19 +101,52 @@ TEST(ReplayReaderTest, OptionsScaleAlignSkipNoStallTimeScale) {
   o.skip = (1u << static_cast<int>(Ddir::kTrim)) | ReplayOptions::kSkipSync;
   o.time_scale = 200;  // twice as fast: half the delays
   std::vector<ReplayEntry> e = ReadEntries(p, o);
-  ASSERT_EQ(e.size(), 3u);  // trim and sync skipped; datasync is not a replay_skip class
+  ASSERT_EQ(e.size(), 4u);  // trim and sync skipped; datasync is not a replay_skip class
   EXPECT_EQ(e[0].delay_ns, 45500u);
   EXPECT_EQ(e[1].offset, 4096u);  // 8192 / 2, aligned down to 4096
   EXPECT_EQ(e[1].delay_ns, 500000u);
   EXPECT_EQ(e[2].op, IoOp::kFdatasync);
+  EXPECT_TRUE(e[3].wait_only);  // the close's 100 us, halved
+  EXPECT_EQ(e[3].delay_ns, 50000u);
   o = ReplayOptions{};
   o.scale = 3;
   o.align = 512;
   o.no_stall = true;
   e = ReadEntries(p, o);
-  ASSERT_EQ(e.size(), 5u);
+  ASSERT_EQ(e.size(), 5u);        // replay_no_stall: no waits, the close's neither
   EXPECT_EQ(e[1].offset, 2560u);  // 8192 / 3 = 2730, aligned down to 512
   for (const auto& x : e) EXPECT_EQ(x.delay_ns, 0u);
+  for (const auto& x : e) EXPECT_FALSE(x.wait_only);
+}
+
+// The time a log holds after its last I/O (the close stamped later, a v2
+// wait at the end) is one wait_only entry, which fio waits out before the
+// job ends; a log whose last line is its last I/O has none.
+TEST(ReplayReaderTest, TrailingTimeIsAWaitBeforeTheEnd) {
+  TempDir d("/dev/shm");
+  // "entries/wait_ns": how many entries, and the last one's wait (0: none).
+  auto tail = [&](const char* name, const std::string& text) {
+    const std::vector<ReplayEntry> e = ReadEntries(d.Write(name, text));
+    if (e.empty()) return std::string("none");
+    return std::to_string(e.size()) + "/" +
+           std::to_string(e.back().wait_only ? e.back().delay_ns : 0);
+  };
+  const std::string v3 =
+      "fio version 3 iolog\n0 /f add\n0 /f open\n10 /f write 0 4096\n20 /f write 4096 4096\n"
+      "800020 /f close\n";
+  EXPECT_EQ(tail("v3.log", v3), "3/800000000");
+  EXPECT_EQ(tail("v2.log",
+                 "fio version 2 iolog\n/f add\n/f open\n/f read 0 4096\n/f wait 300000 0\n"
+                 "/f close\n"),
+            "2/300000000");
+  EXPECT_EQ(tail("none.log",
+                 "fio version 3 iolog\n0 /f add\n0 /f open\n10 /f write 0 4096\n10 /f close\n"),
+            "1/0");
+  // The scan counts I/O only.
+  auto s = ScanIolog(d.path() + "/v3.log", {});
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->ios[1], 2u);
+  EXPECT_EQ(s->syncs, 0u);
 }
 
 TEST(ReplayReaderTest, Version2WaitsAndFiles) {
@@ -467,6 +504,27 @@ TEST(ReplayRunTest, NullEngineCountsEqualTheLog) {
 
 // fio replays only the reads under --readonly; iobench refuses the job (the
 // safety check sees its writes) and says how to get fio's replay.
+// fio waits out a close stamped after the last I/O before the job ends, and
+// counts it in the job's runtime (802 ms for a close 800 ms after the last
+// write); the replay used to end at its last I/O. A lower bound only: a
+// sleep cannot end early.
+TEST(ReplayRunTest, TrailingCloseTimeIsWaitedOut) {
+  TempDir d("/dev/shm");
+  const std::string p = d.Write("log",
+                                "fio version 3 iolog\n0 /nowhere/a add\n0 /nowhere/a open\n"
+                                "0 /nowhere/a write 0 4096\n1 /nowhere/a write 4096 4096\n"
+                                "120001 /nowhere/a close\n");
+  JobSpec j = TestJob("tail", RwMode::kRead, 4096, 0);
+  j.ioengine = "null";
+  j.read_iolog = p;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const JobResult& jr = r->groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_EQ(jr.stats.dir[1].ios, 2u);
+  EXPECT_GE(jr.runtime_ms, 120u);
+}
+
 TEST(ReplayRunTest, ReadonlyRefusalNamesReplaySkip) {
   TempDir d("/dev/shm");
   const std::string p = d.Write("log",
