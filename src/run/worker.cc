@@ -755,7 +755,9 @@ bool Worker::EndPass(IoPlan* plan) {
 // for a job that only read, nor twice with nothing written since (a verify
 // phase's sync). False when a sync failed.
 bool Worker::EndOfLoopSync() {
-  if (!(job_.end_fsync || job_.fsync_on_close) || !HasWrite(job_.rw) || error_ != 0) return true;
+  if (!(job_.end_fsync || job_.fsync_on_close) || !HasWrite(job_.rw) || error_ != 0 ||
+      replay_synced_last_)
+    return true;
   // ios_left_ moves with every issued I/O (verify reads aside), on the fast
   // path too: unchanged since the last sync means nothing was written since.
   if (sync_marked_ && ios_left_ == synced_ios_left_) return true;
@@ -1233,7 +1235,9 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
     r->prio = 0;
     r->start_ns = now;
     r->issue_ns = 0;
+    replay_synced_last_ = true;
   } else {
+    replay_synced_last_ = false;
     IoPlan plan;
     plan.ddir = static_cast<Ddir>(e.op);
     plan.file = e.file;
@@ -1933,7 +1937,8 @@ void Worker::Teardown() {
   if (recorder_ != nullptr) {
     // fio logs a writing job's closing syncs (end_fsync after a clean run,
     // fsync_on_close below): a replay of the log then syncs as the job did.
-    if (HasWrite(job_.rw) && ((job_.end_fsync && error_ == 0) || job_.fsync_on_close))
+    if (HasWrite(job_.rw) && ((job_.end_fsync && error_ == 0) || job_.fsync_on_close) &&
+        !replay_synced_last_)
       recorder_->SyncAll(NowNs());
     recorder_->Finish(NowNs());
   }

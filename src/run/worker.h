@@ -172,7 +172,11 @@ class Worker {
   bool replay_has_entry_ = false;  // replay_entry_ is read and not issued yet
   uint64_t replay_last_issue_ns_ = 0;
   uint64_t replay_overshoot_ns_ = 0;  // how late the last wait ended (fio's time_offset)
-  uint64_t reap_until_ns_ = 0;        // set by PrepareReplay: reap until then, then issue
+  // The last entry replayed was a sync: the job's end syncs (end_fsync,
+  // fsync_on_close) are not issued again, as fio's should_fsync() says no
+  // after a sync (its td->last_was_sync).
+  bool replay_synced_last_ = false;
+  uint64_t reap_until_ns_ = 0;  // set by PrepareReplay: reap until then, then issue
   // The next I/O or sync from the log (slow path only).
   bool PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out);
   // Stops the job with a replay error (the log changed while it ran).

@@ -142,6 +142,31 @@ j = json.load(open(sys.argv[1]))["jobs"][0]
 sys.exit(0 if j["read"]["runtime"] >= 300 else 1)
 EOF
 
+# End syncs: after a log's last sync, fio's end_fsync and fsync_on_close do
+# not sync again (should_fsync() is false after a sync); iobench used to add
+# one. The fsync calls on the data file, counted with strace, equal fio's.
+if command -v strace >/dev/null; then
+  fio --name=w --filename="$f" --ioengine=psync --rw=write --bs=4k --size=32k --end_fsync=1 \
+    --write_iolog=endsync.log --output=/dev/null || fail "fio endsync record"
+  # Without the last sync line: a write is last, and the end sync is owed.
+  grep -v ' sync ' endsync.log >nosync.log
+  fsyncs() {  # tool, then options: fsync/fdatasync calls on $f (strace's lines, streamed)
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+      strace -f -y -e trace=fsync,fdatasync "$@" --output=/dev/null 2>&1 >/dev/null |
+      grep -c "sync([0-9]*<$f>)"
+  }
+  for l in endsync nosync; do
+    for o in --end_fsync=1 --fsync_on_close=1; do
+      [ $l = nosync ] && [ $o = --fsync_on_close=1 ] && continue  # fio syncs at the close line too
+      want=$(fsyncs fio --name=r --read_iolog=$l.log --replay_no_stall=1 --ioengine=psync $o)
+      got=$(fsyncs "$bin" --name=r --read_iolog=$l.log --replay_no_stall=1 --ioengine=psync $o)
+      [ "$got" = "$want" ] || fail "replay $l.log $o: $got fsync calls, fio $want"
+    done
+  done
+else
+  echo "note: strace not installed; the end syncs of a replay are not counted"
+fi
+
 # --- errors name the log and the line ---
 expect_error() {  # log text, expected message part
   printf '%b' "$1" >bad.log

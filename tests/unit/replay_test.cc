@@ -583,6 +583,38 @@ TEST(ReplayRunTest, RecordsTheClosingSyncs) {
   }
 }
 
+// A log whose last entry is a sync (a record of an end_fsync job): fio's
+// end_fsync and fsync_on_close do not sync again after it (should_fsync()
+// is false after a sync); the replay used to add one more per file. Seen
+// here in the replay's own record: the log's sync, and no second one.
+TEST(ReplayRunTest, NoEndSyncAfterTheLogsLastSync) {
+  TempDir d("/dev/shm");
+  const std::string f = d.File("data", 64 << 10);
+  const std::string head = "fio version 3 iolog\n0 " + f + " add\n0 " + f + " open\n1 " + f +
+                           " write 0 4096\n2 " + f + " write 4096 4096\n";
+  for (int mode = 0; mode < 4; ++mode) {
+    // 0, 1: ends in a sync (end_fsync, fsync_on_close); 2, 3: a write after it.
+    const std::string log =
+        d.Write("in" + std::to_string(mode) + ".log",
+                head + "3 " + f + " sync 4096 0\n" +
+                    (mode >= 2 ? "4 " + f + " write 8192 4096\n" : "") + "5 " + f + " close\n");
+    const std::string rec = d.path() + "/rec" + std::to_string(mode) + ".log";
+    JobSpec j = TestJob("endsync", RwMode::kRead, 4096, 0);
+    j.ioengine = "psync";
+    j.read_iolog = log;
+    j.replay_no_stall = true;
+    (mode % 2 == 0 ? j.end_fsync : j.fsync_on_close) = true;
+    j.write_iolog = rec;
+    auto r = RunJobs({j}, {});
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->groups.at(0).jobs.at(0).error, 0);
+    const std::string body = WithoutTimes(ReadAll(rec));
+    size_t syncs = 0;
+    for (size_t at = 0; (at = body.find(" sync ", at)) != std::string::npos; ++at) ++syncs;
+    EXPECT_EQ(syncs, mode >= 2 ? 2u : 1u) << "mode " << mode << ":\n" << body;
+  }
+}
+
 // Record a real job on tmpfs, replay the record with write_iolog on the
 // replay: the second record has the same lines (times aside).
 TEST(ReplayRunTest, RecordThenReplayGivesTheSameLog) {
