@@ -510,11 +510,27 @@ void IologRecorder::File(uint64_t now_ns, uint32_t file, FileAction action) {
   chunk_->len = static_cast<uint32_t>(p - chunk_->data);
 }
 
+void IologRecorder::LoopEnd(uint64_t now_ns, bool synced) {
+  if (finished_) return;
+  for (uint32_t i = 0; i < files_.size(); ++i) {
+    if (opened_[i] != kOpen) continue;
+    File(now_ns, i, FileAction::kClose);
+    opened_[i] = kClosed;
+  }
+  if (!synced) return;
+  for (uint32_t i = 0; i < files_.size(); ++i) {
+    Io(now_ns, i, IoOp::kFsync, last_offset_, 0);  // "open" first: the file is closed
+    File(now_ns, i, FileAction::kClose);
+    opened_[i] = kClosed;
+  }
+}
+
 void IologRecorder::Finish(uint64_t now_ns) {
   if (finished_) return;
   if (now_ns != 0) {
     for (uint32_t i = 0; i < files_.size(); ++i) {
-      if (opened_[i] == 0) File(now_ns, i, FileAction::kOpen);
+      if (opened_[i] == kClosed) continue;  // by a loop's end, and not used since
+      if (opened_[i] == kNever) File(now_ns, i, FileAction::kOpen);
       File(now_ns, i, FileAction::kClose);
     }
   }

@@ -162,10 +162,11 @@ class IologRecorder {
   enum class FileAction : uint8_t { kAdd, kOpen, kClose };
   void File(uint64_t now_ns, uint32_t file, FileAction action);
   // One issued I/O or sync (fio writes a sync's offset and length 0 too).
-  // fio logs a file's "open" when its first I/O goes out; so does Io().
+  // fio logs a file's "open" when its first I/O goes out (in each loop);
+  // so does Io().
   void Io(uint64_t now_ns, uint32_t file, IoOp op, uint64_t offset, uint64_t length) {
-    if (opened_[file] == 0) [[unlikely]] {
-      opened_[file] = 1;
+    if (opened_[file] != kOpen) [[unlikely]] {
+      opened_[file] = kOpen;
       File(now_ns, file, FileAction::kOpen);
     }
     char* p = Reserve(file);
@@ -191,9 +192,14 @@ class IologRecorder {
   void SyncAll(uint64_t now_ns) {
     for (uint32_t i = 0; i < files_.size(); ++i) Io(now_ns, i, IoOp::kFsync, last_offset_, 0);
   }
-  // End of the job: "close" for every file (after an "open" for a file that
-  // saw no I/O, so the log stays replayable), then hands the last chunk to
-  // the writer. Idempotent.
+  // The end of a loop that another follows (loops=N): fio closes every open
+  // file when the loop's I/O runs out ("close"); its end sync (synced:
+  // end_fsync, fsync_on_close) reopens each file to sync it ("open", "sync",
+  // "close"); the next loop's first I/O on a file opens it again.
+  void LoopEnd(uint64_t now_ns, bool synced);
+  // End of the job: "close" for every open file (after an "open" for a file
+  // that saw no I/O, so the log stays replayable), then hands the last chunk
+  // to the writer. Idempotent.
   void Finish(uint64_t now_ns);
 
  private:
@@ -201,7 +207,7 @@ class IologRecorder {
       : writer_(writer),
         id_(id),
         files_(std::move(files)),
-        opened_(files_.size(), 0),
+        opened_(files_.size(), kNever),
         t0_ns_(t0_ns) {}
   // Room for one line about `file` (time, name, action, two numbers).
   char* Reserve(uint32_t file) {
@@ -222,7 +228,9 @@ class IologRecorder {
   LogWriter* writer_;
   int id_;
   std::vector<std::string> files_;
-  std::vector<uint8_t> opened_;  // per file: its "open" line is written
+  // Per file: kNever (no "open" line yet), kOpen, kClosed (by a loop's end).
+  static constexpr uint8_t kNever = 0, kOpen = 1, kClosed = 2;
+  std::vector<uint8_t> opened_;
   uint64_t t0_ns_;
   uint64_t last_offset_ = 0;  // the last Io()'s offset (SyncAll's lines carry it)
   LogChunk* chunk_ = nullptr;

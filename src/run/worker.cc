@@ -743,7 +743,7 @@ bool Worker::EndPass(IoPlan* plan) {
     pass_drain_ = true;
     return false;
   }
-  if (loop_end && !job_.time_based && !EndOfLoopSync()) return false;
+  if (loop_end && !job_.time_based && !EndOfLoopSync(true)) return false;
   ResetPattern();
   InvalidateForPass();
   return PatternNext(plan);
@@ -753,14 +753,16 @@ bool Worker::EndPass(IoPlan* plan) {
 // fsync_on_close: one fsync per file, inside the job's measured time, before
 // a verify phase (which syncs on its own), and a failure fails the job. Not
 // for a job that only read, nor twice with nothing written since (a verify
-// phase's sync). False when a sync failed.
-bool Worker::EndOfLoopSync() {
-  if (!(job_.end_fsync || job_.fsync_on_close) || !HasWrite(job_.rw) || error_ != 0 ||
-      replay_synced_last_)
-    return true;
+// phase's sync). False when a sync failed. another_loop: a loop follows.
+bool Worker::EndOfLoopSync(bool another_loop) {
   // ios_left_ moves with every issued I/O (verify reads aside), on the fast
   // path too: unchanged since the last sync means nothing was written since.
-  if (sync_marked_ && ios_left_ == synced_ios_left_) return true;
+  const bool sync = (job_.end_fsync || job_.fsync_on_close) && HasWrite(job_.rw) && error_ == 0 &&
+                    !replay_synced_last_ && !(sync_marked_ && ios_left_ == synced_ios_left_);
+  // write_iolog: fio closes the files when a loop's I/O runs out, its end
+  // sync reopens each one, and the next loop opens them at their first I/O.
+  if (another_loop && recorder_ != nullptr) recorder_->LoopEnd(NowNs(), sync);
+  if (!sync) return true;
   sync_marked_ = true;
   synced_ios_left_ = ios_left_;
   const int prev = live_.state.load(std::memory_order_relaxed);
@@ -802,7 +804,7 @@ bool Worker::StartDrainedPass() {
   // What completed while draining counts, as in fio, whose keep_running
   // asks once do_io has reaped: an io_size job may need no other pass now.
   if (!MorePasses()) return false;
-  if (!job_.time_based && !EndOfLoopSync()) return false;
+  if (!job_.time_based && !EndOfLoopSync(true)) return false;
   if (job_.unlink_each_loop && !job_.time_based) {
     if (!ReplaceFiles()) return false;
   } else {
@@ -1788,7 +1790,7 @@ void Worker::Run() {
     flow_->weight.fetch_sub(flow_weight_, std::memory_order_relaxed);
     flow_->ios.fetch_sub(flow_ios_, std::memory_order_relaxed);
   }
-  (void)EndOfLoopSync();
+  (void)EndOfLoopSync(false);
   const uint64_t end = NowNs();
   FoldDerived(&ts_);
   if (ctl_->helper_sampler != nullptr) ctl_->helper_sampler->SampleNow();

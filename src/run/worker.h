@@ -273,7 +273,7 @@ class Worker {
   void TakeSamples(uint64_t now);
   void SleepNs(uint64_t ns);
   bool StoppedDuringSleep(uint64_t now);
-  bool EndOfLoopSync();
+  bool EndOfLoopSync(bool another_loop);
   bool SyncFiles(const char* why);
   void FreeSlot(IoRequest* req) { free_[free_n_++] = req; }
   void PublishLive();
