@@ -59,6 +59,38 @@ Status PastEnd(const JobSpec& job, uint64_t line, uint64_t end, const std::strin
                          ", past the end of " + path + " (" + std::to_string(size) + " bytes)");
 }
 
+// What the report says about a replay: the header line shows the reshaped
+// job (the log's directions and lengths), so a note names the log, what it
+// holds and the job's own options that did not apply. fio's header shows
+// the job as written (rw=randread, bs=64k), which is not what it replays.
+std::string ReplayNote(const JobSpec& job, const IologSummary& s) {
+  std::string what;
+  auto add = [&](uint64_t n, const char* one, const char* many) {
+    if (n == 0) return;
+    what += (what.empty() ? "" : ", ") + std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  add(s.ios[0], "read", "reads");
+  add(s.ios[1], "write", "writes");
+  add(s.ios[2], "trim", "trims");
+  add(s.syncs, "sync", "syncs");
+  if (what.empty()) what = "no I/O";
+  std::string files;
+  for (size_t i = 0; i < s.files.size() && i < 3; ++i) files += (i ? ", " : "") + s.files[i];
+  if (s.files.size() > 3) files += ", ... (" + std::to_string(s.files.size()) + " files)";
+  std::string note = "replayed read_iolog " + job.read_iolog + " (fio iolog version " +
+                     std::to_string(s.version) + "): " + what + " on " + files +
+                     "; rw= and bs= in the job line are the log's";
+  std::string unused;
+  for (const char* name : {"rw", "bs", "bsrange", "bssplit", "filename", "nrfiles", "offset"}) {
+    const OptionSetting* set = job.FindSetting(name);
+    if (set == nullptr) continue;
+    unused += (unused.empty() ? "" : ", ") + std::string(name) + "=" + set->value + " (" +
+              SettingWhere(job, name) + ")";
+  }
+  if (!unused.empty()) note += "; the job's own " + unused + " did not apply";
+  return note;
+}
+
 }  // namespace
 
 ReplayOptions ReplayOptions::FromJob(const JobSpec& job) {
@@ -405,6 +437,7 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
     return Status::Invalid("job '" + job->name + "': read_iolog " + job->read_iolog +
                            " adds no file ('FILE add' lines) and replay_redirect is not set");
 
+  job->parse_notes.push_back(ReplayNote(*job, s));
   job->filenames = s.files;
   job->nrfiles = static_cast<uint32_t>(s.files.size());
   // The log's offsets are absolute: the job's own region options do not apply.
@@ -422,6 +455,21 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
     if (s.ios[d] == 0) continue;
     job->bs[d].min = s.min_len[d];
     job->bs[d].max = s.max_len[d];
+    job->bs[d].split.clear();
+  }
+  // A direction the log does not use shows the log's read/write lengths in
+  // the job line, not the job's own bs= (which did not apply). Not a trim's:
+  // its length carries no data and would size the buffers (t0038: 2 GiB).
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (int d = 0; d < 2; ++d) {
+    if (s.ios[d] == 0) continue;
+    lo = std::min(lo, s.min_len[d]);
+    hi = std::max(hi, s.max_len[d]);
+  }
+  for (int d = 0; d < kNumDdirs && hi != 0; ++d) {
+    if (s.ios[d] != 0) continue;
+    job->bs[d].min = lo;
+    job->bs[d].max = hi;
     job->bs[d].split.clear();
   }
   uint64_t max_end = 0;

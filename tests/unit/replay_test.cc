@@ -20,6 +20,7 @@
 namespace iobench {
 namespace {
 
+using testing::ParseOk;
 using testing::ReadAll;
 using testing::TempDir;
 using testing::TestJob;
@@ -364,6 +365,34 @@ TEST(ReplayJobTest, ShapesTheJobFromTheLog) {
   EXPECT_EQ(j.rw, RwMode::kWrite);
   EXPECT_EQ(j.bs[1].min, 4096u);
   EXPECT_EQ(j.bs[1].max, 8192u);
+}
+
+// The job line shows the reshaped job; fio's shows the job as written
+// (rw=randread, bs=64k), which is not what is replayed. iobench's line shows
+// the log's directions and lengths in every direction (the job's bs=64k stayed
+// in the unused ones), and a note names the log, what it holds and the
+// options of the job that did not apply.
+TEST(ReplayJobTest, NoteNamesTheLogAndWhatDidNotApply) {
+  TempDir d("/dev/shm");
+  const std::string f = d.File("target", 64 << 10);
+  const std::string p =
+      d.Write("log", "fio version 3 iolog\n0 " + f + " add\n0 " + f + " open\n1 " + f +
+                         " write 0 8192\n2 " + f + " write 8192 4096\n3 " + f + " sync 8192 0\n4 " +
+                         f + " close\n");
+  JobSpec j =
+      ParseOk("[r]\nread_iolog=" + p + "\nrw=randread\nbs=64k\nfilename=/nowhere\n").jobs.at(0);
+  ASSERT_TRUE(PrepareReplayJob(&j, false).ok());
+  EXPECT_EQ(j.rw, RwMode::kWrite);
+  for (int dir = 0; dir < kNumDdirs; ++dir) {
+    EXPECT_EQ(j.bs[dir].min, 4096u) << dir;
+    EXPECT_EQ(j.bs[dir].max, 8192u) << dir;
+  }
+  ASSERT_EQ(j.parse_notes.size(), 1u);
+  EXPECT_EQ(j.parse_notes[0], "replayed read_iolog " + p + " (fio iolog version 3): 2 writes, " +
+                                  "1 sync on " + f +
+                                  "; rw= and bs= in the job line are the log's; the job's own "
+                                  "rw=randread (t.fio:3), bs=64k (t.fio:4), filename=/nowhere "
+                                  "(t.fio:5) did not apply");
 }
 
 TEST(ReplayJobTest, OffsetPastTheEndAndRefusals) {
