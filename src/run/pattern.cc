@@ -208,9 +208,16 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
       c.max = split.back().bs;
       for (const auto& e : split) {
         if (e.perc == 0) continue;
+        // Rounded once here, as fio 3.33 rounds each draw (4k/50:6k/50
+        // issues 4k only); equal sizes merge, so the shares still add up.
+        const uint64_t bs = SplitBlockSize(e.bs, c.min, bs_unaligned_);
         c.total += e.perc;
-        c.sizes.push_back(e.bs);
-        c.cum.push_back(c.total);
+        if (!c.sizes.empty() && c.sizes.back() == bs) {
+          c.cum.back() = c.total;
+        } else {
+          c.sizes.push_back(bs);
+          c.cum.push_back(c.total);
+        }
       }
       if (bs_used[d] && c.total == 0)
         return Status::Invalid("bssplit: every " + DdirName(d) + " share is 0%");
@@ -891,6 +898,11 @@ Result<std::unique_ptr<IoPattern>> IoPattern::Create(const JobSpec& job,
   Status st = p->Init(job, std::move(regions), seed);
   if (!st.ok()) return st;
   return std::unique_ptr<IoPattern>(std::move(p));
+}
+
+uint64_t SplitBlockSize(uint64_t bs, uint64_t min_bs, bool bs_unaligned) {
+  if (bs_unaligned || min_bs == 0) return bs;
+  return bs / min_bs * min_bs;
 }
 
 uint64_t DeriveSeed(const JobSpec& job, uint32_t jobnum) {

@@ -110,6 +110,13 @@ class IoPattern {
   bool random_once_ = false;  // RandomEachBlockOnce(), set by the implementation
 };
 
+// The size a bssplit entry of `bs` bytes issues, in a direction whose
+// smallest split size is min_bs: as fio 3.33's get_next_buflen, rounded down
+// to a multiple of min_bs unless bs_unaligned (bssplit=4k/50:6k/50 issues
+// 4k only, 4k/50:12k/50 issues 4k and 12k). IoPattern::Create rounds with
+// it, and the direct I/O alignment check tests what it gives.
+uint64_t SplitBlockSize(uint64_t bs, uint64_t min_bs, bool bs_unaligned);
+
 // The seed a worker passes to IoPattern::Create, RateLimiter::Create and
 // BufferFiller. jobnum: the worker's index among all workers of the run
 // (numjobs clones included), so clones get different but repeatable offsets.

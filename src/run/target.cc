@@ -334,8 +334,17 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
     const bool used =
         (d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)) || (d == 2 && HasTrim(job.rw));
     if (!used) continue;
-    std::vector<uint64_t> sizes = {job.bs[d].min, job.bs[d].max};
-    for (const auto& e : job.bs[d].split) sizes.push_back(e.bs);
+    // The sizes issued: a bssplit's as the pattern rounds them (6k with 4k
+    // issues 4k, as fio), so its unrounded largest size is not one of them.
+    const BlockSizeSpec& spec = job.bs[d];
+    std::vector<uint64_t> sizes = {spec.min, spec.max};
+    if (!spec.split.empty()) {
+      uint64_t min_bs = UINT64_MAX;
+      for (const auto& e : spec.split) min_bs = std::min(min_bs, e.bs);
+      sizes.clear();
+      for (const auto& e : spec.split)
+        sizes.push_back(SplitBlockSize(e.bs, min_bs, job.bs_unaligned));
+    }
     for (uint64_t bs : sizes) {
       if (bs % lbs != 0)
         return Status::Invalid(JobLabel(job) + ": bs=" + std::to_string(bs) + " (" + kDir[d] +
