@@ -157,6 +157,12 @@ class PatternImpl final : public IoPattern {
   uint64_t pass_left_ = 0;  // what of it is left (budget modes, as fs.budget)
   bool pending_write_ = false;
   IoPlan last_;
+  // time_based rw=rw over one file (fio's get_next_seq_offset): each
+  // direction wraps on its own when it reaches the region's end. A pass
+  // then ends when one direction has (no byte budget), and Reset() starts
+  // only the directions that ended over; the others go on where they are.
+  bool wrap_dirs_ = false;
+  bool ended_[kNumDdirs] = {false, false, false};  // wrap_dirs_: reached the end
 
   prng::Uniform off_rng_;  // offsets and distributions
   prng::Uniform ddir_rng_;
@@ -186,6 +192,10 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   service_nr_ = std::max<uint32_t>(job.file_service_nr, 1);
   bs_unaligned_ = job.bs_unaligned;
   bs_is_seq_rand_ = job.bs_is_seq_rand;
+  // (Holed I/O, rw=rw:N, wraps on its own already and keeps passes of size
+  // bytes; a verify_only pass reads back what one pass wrote.)
+  wrap_dirs_ = job.time_based && mixed_ && !random_job_ && regions.size() == 1 && rw_skip_ == 0 &&
+               !job.verify.verify_only;
 
   // Directions this job issues, and the block size specs they use.
   bool active[kNumDdirs] = {HasRead(rw_), HasWrite(rw_), HasTrim(rw_)};
@@ -312,6 +322,7 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
     }
     fs.blocks = r.size / gran_;
     fs.seq_cap = (r.size + gran_ - 1) / gran_;  // the last I/O may end past size
+    if (wrap_dirs_) fs.seq_cap = UINT64_MAX;    // (no skip: every I/O moves on)
     max_blocks = std::max(max_blocks, fs.blocks);
     if (!random_job_) continue;
     if (rand_mode_ == RandMode::kMap) {
@@ -444,15 +455,24 @@ void PatternImpl::StartPass(FileState& fs) {
   // on its own and neither reaches the end, and for random jobs without
   // the map), not rounded to the block: as fio, the I/O that reaches size
   // is the last, and it may go past it (norandommap size=87381: 22 I/Os).
-  fs.budget = fs.size;
+  fs.budget = wrap_dirs_ ? UINT64_MAX : fs.size;
   fs.lfsr_left = fs.blocks;
   fs.done = false;
   if (rand_mode_ == RandMode::kMap && random_job_) fs.map.Clear();
 }
 
 void PatternImpl::Reset() {
-  for (FileState& fs : files_) StartPass(fs);
-  pass_left_ = pass_size_;
+  if (wrap_dirs_ && (ended_[0] || ended_[1])) {
+    // fio wraps a direction in place: the other one's walk goes on.
+    FileState& fs = files_[0];
+    for (int d = 0; d < kNumDdirs; ++d)
+      if (ended_[d]) fs.pos[d] = 0;
+    fs.done = false;
+  } else {
+    for (FileState& fs : files_) StartPass(fs);
+  }
+  for (bool& e : ended_) e = false;
+  pass_left_ = wrap_dirs_ ? UINT64_MAX : pass_size_;
   files_done_ = 0;
   cur_file_ = -1;
   service_left_ = 0;
@@ -742,7 +762,11 @@ bool PatternImpl::Generate(int f, IoPlan* out) {
   if (FileExhausted(fs)) return false;
   const Ddir d = ChooseDdir();
   out->file = static_cast<uint32_t>(f);
-  if (!random_job_) return TrySequential(fs, d, false, out);
+  if (!random_job_) {
+    if (TrySequential(fs, d, false, out)) return true;
+    ended_[static_cast<int>(d)] = wrap_dirs_;  // (only Reset() reads it)
+    return false;
+  }
   // A random job issues a sequential I/O inside an rw=randxxx:N run, or when
   // percentage_random says so; it falls back to a random offset when the
   // sequential one does not fit or (with the map) was already used.

@@ -64,6 +64,10 @@ class IoPattern {
   virtual bool Next(IoPlan* out) = 0;
   // Starts a new pass (next loop). Sequential offsets restart at the region
   // start; the random map is cleared; the random state continues.
+  // time_based rw=rw over one file, as fio 3.33: a pass ends when one
+  // direction reaches the region's end (not after size bytes), and Reset()
+  // then starts only that direction over; the other goes on, so each covers
+  // the whole region. (A Reset() in mid-pass starts a full pass.)
   virtual void Reset() = 0;
   // Mixed jobs: `steer` (null: none) has the last word on each I/O's
   // direction, before its offset and length are planned. Not owned; it must

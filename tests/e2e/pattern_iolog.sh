@@ -3,6 +3,8 @@
 #  - bssplit sizes are rounded down to a multiple of the direction's smallest,
 #    as fio 3.33 does unless bs_unaligned: 4k/50:6k/50 reads 4k only, and the
 #    log equals fio's line by line (times aside) when fio is installed;
+#  - time_based rw=rw over one file: each direction wraps at the region's end
+#    on its own, so writes (20 %) reach the last block too, as in fio.
 # $1: iobench binary, $2: source dir.
 set -u
 bin=$(realpath "$1")
@@ -43,3 +45,25 @@ split_case splitrw " 7 read 4096
 [ "$(awk '$3 == "read" { print $5 }' unaligned.log | sort -u | tr '\n' ' ')" = "4096 6144 " ] ||
   fail "bs_unaligned: lengths $(lengths unaligned.log)"
 echo "ok: bs_unaligned keeps 6k"
+
+# time_based rw=rw rwmixread=80 on 1 MiB: fio's reads and writes each reach
+# offset 1044480 and cover all 256 blocks; iobench's writes used to stop at
+# 274432 (68 blocks). The rate keeps the log short (~6,000 lines); 1,280
+# I/Os are enough to cover the region.
+"$bin" --name=t --ioengine=null --size=1m --rw=rw --rwmixread=80 --time_based --runtime=250ms \
+  --rate_iops=20000,5000 --write_iolog=tb.log --output=/dev/null || fail "iobench time_based"
+cover=$(awk '$3 == "read" || $3 == "write" { if ($4 > m[$3]) m[$3] = $4; s[$3 " " $4] = 1 }
+  END { for (k in s) { split(k, a, " "); n[a[1]]++ }
+        printf "read %d %d write %d %d", m["read"], n["read"], m["write"], n["write"] }' tb.log)
+[ "$cover" = "read 1044480 256 write 1044480 256" ] ||
+  fail "time_based rw=rw: '$cover' (direction, last offset, distinct offsets), want each to cover 256 blocks up to 1044480"
+# Each direction walks on from where it was: an offset is its previous end,
+# or 0 after its previous I/O ended at the region's end.
+awk '$3 == "read" || $3 == "write" {
+       d = $3
+       if (d in next_off && $4 != next_off[d] && !($4 == 0 && next_off[d] == 1048576)) {
+         print "line " NR ": " d " at " $4 ", expected " next_off[d]; bad = 1; exit 1
+       }
+       next_off[d] = $4 + $5
+     }' tb.log || fail "time_based rw=rw: a direction did not walk on on its own"
+echo "ok: time_based rw=rw covers the region in each direction"

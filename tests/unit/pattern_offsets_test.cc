@@ -440,6 +440,63 @@ TEST(PatternOffsetsTest, SequentialMixedWalksEachDirectionForSizeBytes) {
   EXPECT_NEAR(static_cast<double>(reads) / v.size(), 0.3, 0.06);
 }
 
+// time_based rw=rw over one file, as fio 3.33's get_next_seq_offset: each
+// direction wraps to the region start on its own when it reaches the end,
+// so the smaller one covers the whole region too (fio's null engine,
+// size=1m rwmixread=80 for 30 ms: reads and writes both reach 1044480).
+// iobench used to end the pass after size bytes and send both back to 0:
+// its writes never got past 274432. Without time_based a pass is still
+// size bytes from offset 0 in both directions.
+TEST(PatternOffsetsTest, TimeBasedSequentialMixedWrapsEachDirectionOnItsOwn) {
+  const uint64_t size = 1024 * kKi, start = 8 * kKi;
+  JobSpec job = MakeJob(RwMode::kReadWrite);
+  job.rwmixread = 80;
+  job.time_based = true;
+  auto p = Make(job, {{start, size, 0}});
+  auto v = Take(p.get(), 4000);
+  uint64_t next[2] = {start, start}, wraps[2] = {0, 0};
+  std::set<uint64_t> seen[2];
+  for (const auto& io : v) {
+    const int d = static_cast<int>(io.ddir);
+    ASSERT_LT(d, 2);
+    if (next[d] == start + size) {  // only the end wraps
+      next[d] = start;
+      ++wraps[d];
+    }
+    ASSERT_EQ(io.offset, next[d]) << (d ? "write" : "read") << " after " << wraps[d] << " wraps";
+    next[d] += io.length;
+    seen[d].insert(io.offset);
+  }
+  EXPECT_EQ(seen[0].size(), size / (4 * kKi));
+  EXPECT_EQ(seen[1].size(), size / (4 * kKi));
+  EXPECT_GE(wraps[0], 10u);  // 3200 reads of 256 blocks
+  EXPECT_GE(wraps[1], 2u);   // 800 writes
+
+  // Not time_based, or more than one file: passes of size bytes, both
+  // directions from the start.
+  for (int variant = 0; variant < 2; ++variant) {
+    JobSpec j = job;
+    std::vector<PatternRegion> regions{{0, size, 0}};
+    if (variant == 0)
+      j.time_based = false;
+    else
+      regions.push_back({0, size, 0});
+    auto q = Make(j, regions);
+    for (int pass = 0; pass < 3; ++pass) {
+      auto w = Pass(q.get());
+      uint64_t bytes = 0, pos[2][2] = {{0, 0}, {0, 0}};
+      for (const auto& io : w) {
+        const int d = static_cast<int>(io.ddir);
+        EXPECT_EQ(io.offset, pos[io.file][d]) << "variant " << variant << " pass " << pass;
+        pos[io.file][d] += io.length;
+        bytes += io.length;
+      }
+      EXPECT_EQ(bytes, size * regions.size()) << "variant " << variant << " pass " << pass;
+      q->Reset();
+    }
+  }
+}
+
 TEST(PatternOffsetsTest, TrimWriteTrimsThenWritesTheSameBlock) {
   for (RwMode mode : {RwMode::kTrimWrite, RwMode::kRandTrimWrite}) {
     JobSpec job = MakeJob(mode);
