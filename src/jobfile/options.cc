@@ -1108,7 +1108,7 @@ std::vector<OptionDef> BuildTable() {
                   .Range(0, INT32_MAX)
                   .Set(D(blockalign)));
   r.push_back(Row("bs_unaligned", T::kBool, "pattern",
-                  "Block sizes in a range need not be multiples of the minimum")
+                  "Block sizes of a bsrange or bssplit need not be multiples of the smallest")
                   .Alias({"blocksize_unaligned"})
                   .Def("0")
                   .Set(B(bs_unaligned)));
