@@ -152,7 +152,9 @@ Status Worker::ApplyScheduling() {
     cpu_set_t set;
     CPU_ZERO(&set);
     if (job_.cpus_allowed_policy == CpusAllowedPolicy::kSplit) {
-      CPU_SET(job_.cpus_allowed[static_cast<size_t>(jobnum_) % job_.cpus_allowed.size()], &set);
+      // One CPU each, by the worker's place among all the run's workers (fio's
+      // td->thread_number - 1): separate jobs sharing a list spread over it too.
+      CPU_SET(job_.cpus_allowed[worker_index_ % job_.cpus_allowed.size()], &set);
     } else {
       for (int c : job_.cpus_allowed) CPU_SET(c, &set);
     }

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <fstream>
 #include <mutex>
+#include <utility>
 
 #include "fake_engine.h"
 #include "run/coordinator.h"
@@ -669,14 +670,24 @@ namespace {
 struct SchedSeen {
   std::mutex mu;
   std::vector<int> cpus, nices, ioprios;
+  // Per worker, its job's name and the one CPU it may run on (-1: several).
+  std::vector<std::pair<std::string, int>> pinned;
 };
 
 class SchedProbeEngine final : public Engine {
  public:
-  explicit SchedProbeEngine(SchedSeen* seen) : seen_(seen) {}
+  explicit SchedProbeEngine(SchedSeen* seen, std::string job = "")
+      : seen_(seen), job_(std::move(job)) {}
   Status Init(const EngineContext&) override {
     const long tid = syscall(SYS_gettid);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) return Status::Internal("sched_getaffinity");
+    int only = -1;
+    for (int c = 0; c < CPU_SETSIZE && CPU_COUNT(&set) == 1; ++c)
+      if (CPU_ISSET(c, &set)) only = c;
     std::lock_guard<std::mutex> lock(seen_->mu);
+    seen_->pinned.emplace_back(job_, only);
     seen_->cpus.push_back(sched_getcpu());
     seen_->nices.push_back(getpriority(PRIO_PROCESS, static_cast<id_t>(tid)));
     seen_->ioprios.push_back(static_cast<int>(syscall(SYS_ioprio_get, 1, tid)));
@@ -690,6 +701,7 @@ class SchedProbeEngine final : public Engine {
 
  private:
   SchedSeen* seen_;
+  std::string job_;
 };
 
 TEST(WorkerSchedulingTest, CpusAllowedSplitNiceAndIoprio) {
@@ -713,6 +725,31 @@ TEST(WorkerSchedulingTest, CpusAllowedSplitNiceAndIoprio) {
   EXPECT_EQ(seen.cpus, (std::vector<int>{0, 1}));  // clone k runs on cpus_allowed[k]
   EXPECT_EQ(seen.nices, (std::vector<int>{5, 5}));
   EXPECT_EQ(seen.ioprios, (std::vector<int>{(2 << 13) | 3, (2 << 13) | 3}));
+}
+
+// cpus_allowed_policy=split counts every worker of the run, as fio's
+// td->thread_number - 1 does: separate jobs sharing a list spread over it
+// (jobs a, b and c with numjobs=2 on 0-1: 0, 1, 0, 1), not each on its first CPU.
+TEST(WorkerSchedulingTest, CpusAllowedSplitCountsAcrossJobs) {
+  if (sysconf(_SC_NPROCESSORS_ONLN) < 2) GTEST_SKIP() << "needs two CPUs";
+  std::vector<JobSpec> jobs;
+  for (const char* name : {"a", "b", "c"}) {
+    JobSpec j = TestJob(name, RwMode::kRead, 4096, 64 << 10);
+    j.cpus_allowed = {0, 1};
+    j.cpus_allowed_policy = CpusAllowedPolicy::kSplit;
+    jobs.push_back(j);
+  }
+  jobs[2].numjobs = 2;
+  SchedSeen seen;
+  RunOptions opts;
+  opts.engine_factory = [&seen](const JobSpec& job) {
+    return std::unique_ptr<Engine>(new SchedProbeEngine(&seen, job.name));
+  };
+  auto r = RunJobs(jobs, opts);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  std::sort(seen.pinned.begin(), seen.pinned.end());
+  EXPECT_EQ(seen.pinned,
+            (std::vector<std::pair<std::string, int>>{{"a", 0}, {"b", 1}, {"c", 0}, {"c", 1}}));
 }
 
 // An engine that fails to start, naming itself or not.
