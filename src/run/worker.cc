@@ -73,23 +73,29 @@ char StateLetter(const JobSpec& job) {
 
 const char* DirName(int d) { return d == 0 ? "read" : d == 1 ? "write" : "trim"; }
 
-// The job's ioprio value (class << 13 | level) from prio/prioclass, 0 when
-// neither is set. Best effort (2) unless told; level 4 (0 for idle) unless told.
-uint16_t JobIoprio(const JobSpec& job) {
-  if (!job.prio && !job.prioclass) return 0;
-  const int cls = job.prioclass.value_or(2);
-  return static_cast<uint16_t>((cls << 13) | job.prio.value_or(cls == 3 ? 0 : 4));
+// An ioprio value (class << 13 | level) as fio's ioprio_value() makes it:
+// class 0 (none) is best effort, so prioclass=0 or a cmdprio_bssplit entry
+// of class 0 asks the kernel for best effort, not for "none" (EINVAL).
+uint16_t IoprioValue(int cls, int level) {
+  return static_cast<uint16_t>(((cls == 0 ? 2 : cls) << 13) | (level & 7));
 }
 
-// The ioprio value (class << 13 | level) a cmdprio I/O of direction d
-// carries: the entry's own class/level (cmdprio_bssplit's second format) or
-// the job's cmdprio_class (fio's default 1, real-time) and cmdprio.
+// The job's ioprio value from prio/prioclass, 0 when neither is set. As fio:
+// an unset prioclass is best effort and an unset prio is level 0.
+uint16_t JobIoprio(const JobSpec& job) {
+  if (!job.prio && !job.prioclass) return 0;
+  return IoprioValue(job.prioclass.value_or(0), job.prio.value_or(0));
+}
+
+// The ioprio value a cmdprio I/O of direction d carries: the entry's own
+// class/level (cmdprio_bssplit's second format) or the job's cmdprio_class
+// (fio's default 1, real-time) and cmdprio.
 uint16_t CmdprioValue(const JobSpec& job, int d, const CmdprioBsEntry* e = nullptr) {
   const int cls = e != nullptr && e->cls >= 0 ? e->cls
                   : job.cmdprio_class[d] != 0 ? job.cmdprio_class[d]
                                               : 1;
   const int level = e != nullptr && e->level >= 0 ? e->level : job.cmdprio[d];
-  return static_cast<uint16_t>((cls << 13) | (level & 7));
+  return IoprioValue(cls, level);
 }
 
 }  // namespace

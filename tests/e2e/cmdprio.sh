@@ -145,6 +145,20 @@ order = [[(p["prioclass"], p["prio"]) for p in json.load(open(f))["jobs"][0]["re
 assert order[0] == order[1], order
 PY
 fi
+# An entry of class 0 is best effort, as fio's ioprio_value() makes it: the
+# kernel takes 4k/50/0/3 as 2/3 (class 0 with a level is EINVAL), and 4k/50/0/0
+# is 2/0, a priority of its own beside the job's 0/0.
+for split in 4k/50/0/3 4k/50/0/0; do
+  "$bin" --name=p --filename="$tmp/f" --size=16m --ioengine=io_uring --iodepth=2 --rw=randread \
+    --number_ios=400 --cmdprio_bssplit=$split --output-format=json >"$tmp/c0.json" ||
+    fail "cmdprio_bssplit=$split: exit $?"
+  python3 - "$tmp/c0.json" "${split##*/}" <<'PY' || fail "cmdprio_bssplit=$split: prios"
+import json, sys
+rd = json.load(open(sys.argv[1]))["jobs"][0]["read"]
+assert rd["total_ios"] == 400, rd["total_ios"]
+assert [(p["prioclass"], p["prio"]) for p in rd["prios"]] == [(0, 0), (2, int(sys.argv[2]))], rd["prios"]
+PY
+done
 # The shares of one size add up to at most 100 % (fio refuses more, too).
 "$bin" --name=p --filename="$tmp/f" --size=16m --ioengine=libaio --rw=randread --number_ios=10 \
   --cmdprio_bssplit=4k/60/1/0:8k/50:4k/50/2/3 >/dev/null 2>"$tmp/err" &&

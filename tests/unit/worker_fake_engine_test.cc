@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 #include "fake_engine.h"
@@ -750,6 +751,57 @@ TEST(WorkerSchedulingTest, CpusAllowedSplitCountsAcrossJobs) {
   std::sort(seen.pinned.begin(), seen.pinned.end());
   EXPECT_EQ(seen.pinned,
             (std::vector<std::pair<std::string, int>>{{"a", 0}, {"b", 1}, {"c", 0}, {"c", 1}}));
+}
+
+// prio/prioclass as fio's ioprio_value(): an unset level is 0 (not 4), and
+// class 0 (or none given) is best effort; prioclass=0 must not fail with EINVAL.
+TEST(WorkerSchedulingTest, PrioclassAloneIsLevelZeroAndClassZeroIsBestEffort) {
+  struct Case {
+    std::optional<int> cls, level;
+    int want;
+  };
+  const Case cases[] = {
+      {2, std::nullopt, 2 << 13},       {0, std::nullopt, 2 << 13}, {3, std::nullopt, 3 << 13},
+      {std::nullopt, 5, (2 << 13) | 5}, {0, 6, (2 << 13) | 6},      {2, 7, (2 << 13) | 7},
+  };
+  for (const Case& c : cases) {
+    SchedSeen seen;
+    JobSpec j = TestJob("io", RwMode::kRead, 4096, 64 << 10);
+    j.prioclass = c.cls;
+    j.prio = c.level;
+    RunOptions opts;
+    opts.engine_factory = [&seen](const JobSpec&) {
+      return std::unique_ptr<Engine>(new SchedProbeEngine(&seen));
+    };
+    auto r = RunJobs({j}, opts);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_EQ(r->groups.at(0).jobs.at(0).error, 0) << r->groups.at(0).jobs.at(0).error_message;
+    EXPECT_EQ(seen.ioprios, (std::vector<int>{c.want}))
+        << "prioclass=" << c.cls.value_or(-1) << " prio=" << c.level.value_or(-1);
+  }
+}
+
+// cmdprio_bssplit entries of class 0 are best effort, as fio's
+// ioprio_value() makes them: 4k/50/0/3 carries 2/3 (the kernel refuses class
+// 0 with a level), and 4k/50/0/0 is 2/0, a priority of its own beside the
+// job's 0/0 (fio reports both).
+TEST(WorkerCmdprioTest, BssplitClassZeroIsBestEffort) {
+  for (const auto& [level, want] : {std::pair{3, (2 << 13) | 3}, std::pair{0, 2 << 13}}) {
+    JobSpec job = TestJob("cp", RwMode::kRandRead, kWorkerBs, kN * kWorkerBs);
+    job.ioengine = "io_uring";
+    job.iodepth = 4;
+    job.cmdprio_bssplit[0] = {{kWorkerBs, 50, 0, level}};
+    FakeRun fr = RunFake(job, FakeScript{});
+    const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+    std::vector<uint16_t> values;
+    uint64_t n = 0;
+    for (const PrioStat& p : jr.stats.dir[0].prios) {
+      values.push_back(p.value);
+      n += p.lat.n;
+    }
+    EXPECT_EQ(values, (std::vector<uint16_t>{0, static_cast<uint16_t>(want)})) << level;
+    EXPECT_EQ(n, kN);
+  }
 }
 
 // An engine that fails to start, naming itself or not.
