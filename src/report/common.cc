@@ -52,6 +52,13 @@ bool HasHelperData(const HelperCpu& h) {
          h.aio_sys_us || h.other_user_us || h.other_sys_us || h.peak_threads;
 }
 
+bool PrioSplitShown(const DirStats& ds) {
+  if (!ds.prio_split) return false;
+  int with_samples = 0;
+  for (const PrioStat& p : ds.prios) with_samples += p.lat.n != 0 ? 1 : 0;
+  return with_samples >= 2;
+}
+
 uint64_t SteadyStateMean(const std::vector<uint64_t>& window) {
   if (window.empty()) return 0;
   uint64_t sum = 0;

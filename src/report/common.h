@@ -32,6 +32,11 @@ std::string JobHeaderLine(const JobResult& job);
 // Whether any helper-thread CPU was recorded.
 bool HasHelperData(const HelperCpu& h);
 
+// Whether a direction's latency split by priority (cmdprio) is shown: as
+// fio, only when at least two priorities completed I/O in it (stat.c,
+// get_nr_prios_with_samples() >= 2), in the normal and JSON reports alike.
+bool PrioSplitShown(const DirStats& ds);
+
 // Steady state (steadystate=): fio's mean of a sample window (integer, over
 // all steadystate_duration slots, the empty ones counting as 0), and the
 // criterion's name as "iops", "iops_slope", "bw" or "bw_slope".

@@ -64,7 +64,7 @@ ojson DdirObject(const JobRecord& rec, const DirView& v, bool plus) {
   o["slat_ns"] = LatObject(ds.slat, ds.slat_hist, spec.slat_percentiles, list, plus);
   o["clat_ns"] = LatObject(ds.clat, ds.clat_hist, spec.clat_percentiles, list, plus);
   o["lat_ns"] = LatObject(ds.lat, ds.lat_hist, spec.lat_percentiles, list, plus);
-  if (ds.prio_split) {  // fio: one entry per priority that completed I/O
+  if (PrioSplitShown(ds)) {  // fio: one entry per priority that completed I/O
     ojson prios = ojson::array();
     for (const PrioStat& p : ds.prios) {
       if (p.lat.n == 0) continue;
@@ -78,8 +78,7 @@ ojson DdirObject(const JobRecord& rec, const DirView& v, bool plus) {
         e["clat_ns"] = LatObject(p.lat, p.hist, spec.clat_percentiles, list, plus);
       prios.push_back(std::move(e));
     }
-    // fio: only a direction that completed I/O at some priority has "prios".
-    if (!prios.empty()) o["prios"] = std::move(prios);
+    o["prios"] = std::move(prios);
   }
   const SampleStat& b = *v.bw;
   o["bw_min"] = b.min / 1024;

@@ -85,13 +85,14 @@ void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, 
   auto prio_name = [prio_of](const PrioStat& p) {
     return fmt::sprintf("%s prio %d/%d", prio_of, p.value >> 13, p.value & 7);
   };
-  if (ds.prio_split)
+  const bool by_prio = PrioSplitShown(ds);
+  if (by_prio)
     for (const PrioStat& p : ds.prios) WriteLatLine(o, prio_name(p).c_str(), p.lat);
   const auto list = PercentileListFor(spec);
   const int precision = PercentilePrecisionFor(spec);
   // The priorities' blocks follow the block of the latency they split.
   auto prio_percentiles = [&] {
-    if (!ds.prio_split) return;
+    if (!by_prio) return;
     uint64_t total = 0;
     for (const PrioStat& p : ds.prios) total += p.lat.n;
     for (const PrioStat& p : ds.prios) {

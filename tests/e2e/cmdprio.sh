@@ -177,6 +177,12 @@ done
   --output-format=json >"$tmp/plain.json" || fail "plain: exit $?"
 python3 -c 'import json,sys; assert "prios" not in json.load(open(sys.argv[1]))["jobs"][0]["read"]' \
   "$tmp/plain.json" || fail "a job without cmdprio has prios"
+# Nor with one priority only: cmdprio_percentage=100 puts every I/O at 1/0,
+# and fio shows the split only when two priorities have samples.
+"$bin" --name=p --filename="$tmp/f" --size=64k --ioengine=io_uring --iodepth=2 --rw=read \
+  --cmdprio_percentage=100 --output-format=json,normal >"$tmp/one.out" || fail "one prio: exit $?"
+grep -q '"prios"\|clat prio' "$tmp/one.out" && fail "one priority split: $(cat "$tmp/one.out")"
+grep -q '"read" : 16' "$tmp/one.out" || fail "one prio: high_prio_ios: $(cat "$tmp/one.out")"
 "$bin" --name=p --filename="$tmp/f" --size=1m --ioengine=psync --cmdprio_percentage=30 \
   --number_ios=1 >/dev/null 2>"$tmp/err" && fail "psync accepted cmdprio_percentage"
 grep -q "cmdprio_percentage" "$tmp/err" || fail "refusal does not name the option: $(cat "$tmp/err")"

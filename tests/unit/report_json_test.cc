@@ -209,6 +209,18 @@ TEST(ReportJsonTest, EngineOptionsLastAndPriosOnlyWhereUsed) {
   EXPECT_FALSE(j["write"].contains("prios"));
 }
 
+// fio shows a direction's split by priority only when two priorities or
+// more completed I/O in it (get_nr_prios_with_samples() >= 2): with
+// cmdprio_percentage=100 every I/O is at 1/0, and neither "prios" nor an
+// entry for the job's own, empty, 0/0 appears.
+TEST(ReportJsonTest, NoPriosWhenOnlyOnePriorityHasSamples) {
+  RunResult run = testdata::MakeRunOnePrioWithSamples();
+  DirStats& rd = run.groups[0].jobs[0].stats.dir[0];
+  EXPECT_FALSE(Json(run, false)["jobs"][0]["read"].contains("prios"));
+  rd.prios[0].lat.Add(3000);  // a second priority with samples: both are listed
+  EXPECT_EQ(Json(run, false)["jobs"][0]["read"]["prios"].size(), 2u);
+}
+
 // fio lists --name=NAME of a command-line job as its first job option; a
 // job file's [NAME] header is no option.
 TEST(ReportJsonTest, CommandLineJobListsItsName) {

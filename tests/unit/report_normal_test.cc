@@ -108,6 +108,22 @@ TEST_F(NormalReportTest, GreppableLines) {
     EXPECT_TRUE(std::regex_search(s, std::regex(p))) << p << "\n" << s;
 }
 
+// "clat prio" lines and percentile blocks only when two priorities or more
+// completed I/O in the direction, as fio's get_nr_prios_with_samples() >= 2.
+TEST_F(NormalReportTest, PrioLinesOnlyWithTwoPrioritiesWithSamples) {
+  RunResult run = testdata::MakeRunOnePrioWithSamples();
+  DirStats& rd = run.groups[0].jobs[0].stats.dir[0];
+  EXPECT_EQ(Normal(run).find(" prio "), std::string::npos) << Normal(run);
+  rd.prios[0].lat.Add(3000);
+  rd.prios[0].hist.Add(3000);
+  const std::string s = Normal(run);
+  for (const char* want : {"\n    clat prio 0/0 (nsec): min=3000, max=3000,",
+                           "\n    clat prio 1/0 (nsec): min=1000, max=2000,",
+                           "\n    clat prio 0/0 (33.33% of IOs) percentiles (nsec):\n",
+                           "\n    clat prio 1/0 (66.67% of IOs) percentiles (nsec):\n"})
+    EXPECT_NE(s.find(want), std::string::npos) << want << "\n" << s;
+}
+
 TEST_F(NormalReportTest, GroupReportingMergesIntoOneBlock) {
   const std::string s = Normal(testdata::MakeRun(true));
   EXPECT_NE(s.find("t: (groupid=0, jobs=2): err= 0:"), std::string::npos) << s;

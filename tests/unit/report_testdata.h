@@ -169,4 +169,19 @@ inline RunResult MakeRun(bool group_reporting, uint32_t numjobs = 2) {
   return run;
 }
 
+// MakeRun's one job with cmdprio on for reads: the job's own 0/0, with
+// no samples, and 1/0 with two (1 and 2 us), as cmdprio_percentage=100 leaves them.
+inline RunResult MakeRunOnePrioWithSamples() {
+  RunResult run = MakeRun(false, 1);
+  DirStats& rd = run.groups[0].jobs[0].stats.dir[0];
+  rd.prio_split = true;
+  rd.prios.emplace_back().value = 0;
+  rd.prios.emplace_back().value = 1 << 13;
+  for (uint64_t ns : {1000, 2000}) {
+    rd.prios[1].lat.Add(ns);
+    rd.prios[1].hist.Add(ns);
+  }
+  return run;
+}
+
 }  // namespace iobench::testdata
