@@ -2222,7 +2222,7 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("cmdprio_class", T::kInt, "engine options",
                   "Priority class for cmdprio I/Os (read,write)")
                   .PerDir()
-                  .Range(0, 3)
+                  .Range(1, 3)  // fio: "min value out of range: 0 (1 min)"
                   .Engines({"io_uring", "io_uring_cmd", "libaio"})
                   .Set(D(cmdprio_class)));
   r.push_back(

@@ -99,5 +99,23 @@ TEST(CmdprioBsSplit, OnlyWithEnginesThatSetPriorities) {
   }
 }
 
+// cmdprio_class is 1..3, as in fio ("min value out of range: 0 (1 min)"):
+// class 0 would ask for no class at all; an empty direction keeps the
+// default (real-time).
+TEST(CmdprioClass, ZeroIsRefusedWithFileAndLine) {
+  for (const char* v : {"0", "0,2", "2,0"}) {
+    auto r = Parse(std::string("cmdprio_percentage=50\ncmdprio_class=") + v + "\n");
+    ASSERT_FALSE(r.ok()) << v;
+    EXPECT_NE(r.status().message().find("t.fio:5:"), std::string::npos) << r.status().message();
+    EXPECT_NE(r.status().message().find("value 0 of option 'cmdprio_class' is out of range (1..3)"),
+              std::string::npos)
+        << r.status().message();
+  }
+  for (const char* v : {"1", "3", "2,1", ",2"}) {
+    auto r = Parse(std::string("cmdprio_percentage=50\ncmdprio_class=") + v + "\n");
+    EXPECT_TRUE(r.ok()) << v << ": " << r.status().message();
+  }
+}
+
 }  // namespace
 }  // namespace iobench::jobfile
