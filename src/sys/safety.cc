@@ -1,6 +1,8 @@
 #include "sys/safety.h"
 
 #include <fcntl.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
+#include <string_view>
 
 #include "sys/job_paths.h"
 #include "sys/procfs.h"
@@ -71,15 +74,117 @@ bool HasCapability(int bit) {
   return false;
 }
 
-}  // namespace
+// A bound loop device and the file (or device node) it reads and writes.
+// A loop device registers no holder on its backing device, and a file has
+// no holders at all: this is how a write to what lies under a mounted loop
+// device is found.
+struct LoopBacking {
+  std::string name;  // "loop6"
+  dev_t rdev = 0;    // the loop device's number
+  // The backing file's identity (st_dev, st_ino), as the kernel keeps it
+  // (LOOP_GET_STATUS64): a path can be renamed, unlinked or replaced.
+  dev_t file_dev = 0;
+  ino_t file_ino = 0;
+  // The backing file is a block device node: its number.
+  bool backs_block = false;
+  dev_t backing_rdev = 0;
+};
 
-Status CheckWriteSafety(const std::string& block_device_path, bool allow_mounted_write) {
-  if (allow_mounted_write) return Status::Ok();
-  struct stat st;
-  if (stat(block_device_path.c_str(), &st) != 0)
-    return ErrnoStatus("write safety check: stat " + block_device_path);
+// Every bound loop device (/sys/block/loop*/loop/backing_file).
+std::vector<LoopBacking> ReadLoopBackings() {
+  std::vector<LoopBacking> out;
+  for (const auto& name : ListDir("/sys/block")) {
+    if (name.rfind("loop", 0) != 0) continue;
+    auto file = ReadFirstLine("/sys/block/" + name + "/loop/backing_file");
+    if (!file.ok() || file->empty()) continue;  // not bound
+    auto rdev = DevForBlockName(name);
+    if (!rdev.ok()) continue;
+    LoopBacking l;
+    l.name = name;
+    l.rdev = *rdev;
+    // d_path marks a backing file whose name was unlinked: the name no
+    // longer leads to it (and may lead to another file now).
+    constexpr std::string_view kDeleted = " (deleted)";
+    const bool deleted =
+        file->size() > kDeleted.size() &&
+        file->compare(file->size() - kDeleted.size(), kDeleted.size(), kDeleted) == 0;
+    const std::string node = "/dev/" + name;
+    const int fd = open(node.c_str(), O_RDONLY | O_CLOEXEC);
+    bool have_id = false;
+    if (fd >= 0) {
+      struct stat st;
+      loop_info64 info{};
+      if (fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == l.rdev &&
+          ioctl(fd, LOOP_GET_STATUS64, &info) == 0) {
+        have_id = true;
+        l.file_dev = makedev(major(info.lo_device), minor(info.lo_device));
+        l.file_ino = static_cast<ino_t>(info.lo_inode);
+      }
+      close(fd);
+    }
+    struct stat bst;
+    if (!deleted && stat(file->c_str(), &bst) == 0 &&
+        (!have_id || (bst.st_dev == l.file_dev && bst.st_ino == l.file_ino))) {
+      if (!have_id) {
+        have_id = true;
+        l.file_dev = bst.st_dev;
+        l.file_ino = bst.st_ino;
+      }
+      if (S_ISBLK(bst.st_mode)) {
+        l.backs_block = true;
+        l.backing_rdev = bst.st_rdev;
+      }
+    }
+    if (have_id) out.push_back(std::move(l));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const LoopBacking& a, const LoopBacking& b) { return a.rdev < b.rdev; });
+  return out;
+}
+
+// Loop devices nest only so deep in practice; this bounds a cycle as well.
+constexpr int kMaxLoopDepth = 8;
+
+// A reason found on a loop device `dev` that the target backs, said of the
+// target: "backs /dev/loop6, mounted at /mnt/m (ext4)", "backs /dev/loop6,
+// which is held by dm-0".
+std::string Backs(const std::string& dev, const std::string& reason) {
+  const bool verb = reason.rfind("is ", 0) == 0 || reason.rfind("backs ", 0) == 0;
+  return "backs " + dev + (verb ? ", which " : ", ") + reason;
+}
+
+// Why writing to the target would destroy something in use. `st` is the
+// target's stat: a block device (mounts, swap, holders, O_EXCL, for it and
+// its partitions) or a regular file; for both, every loop device it backs
+// (or a partition of it backs) is checked the same way, recursively.
+// `*name` receives the block device's name ("" for a file).
+Status WriteHazards(const std::string& path, const struct stat& st,
+                    const std::vector<LoopBacking>& loops, int depth,
+                    std::vector<std::string>* reasons, std::string* name_out) {
+  name_out->clear();
+  // The reasons of loop device `l`, which the target (or its partition
+  // `label`) backs.
+  auto loop_hazards = [&](const LoopBacking& l, const std::string& label) -> Status {
+    if (depth >= kMaxLoopDepth) return Status::Ok();
+    const std::string dev = "/dev/" + l.name;
+    struct stat lst {};
+    lst.st_mode = S_IFBLK;
+    lst.st_rdev = l.rdev;
+    std::vector<std::string> sub;
+    std::string sub_name;
+    IOB_RETURN_IF_ERROR(WriteHazards(dev, lst, loops, depth + 1, &sub, &sub_name));
+    for (const auto& r : sub) reasons->push_back(label + Backs(dev, r));
+    return Status::Ok();
+  };
+  if (S_ISREG(st.st_mode)) {
+    for (const auto& l : loops)
+      if (l.file_dev == st.st_dev && l.file_ino == st.st_ino)
+        IOB_RETURN_IF_ERROR(loop_hazards(l, ""));
+    return Status::Ok();
+  }
   if (!S_ISBLK(st.st_mode)) return Status::Ok();
   IOB_ASSIGN_OR_RETURN(std::string name, BlockNameForDev(st.st_rdev));
+  *name_out = name;
 
   // The device and, for a whole disk, each of its partitions.
   std::vector<std::string> names = {name};
@@ -95,7 +200,7 @@ Status CheckWriteSafety(const std::string& block_device_path, bool allow_mounted
     return n == name ? std::string() : "partition " + n + " ";
   };
 
-  std::vector<std::string> reasons;
+  std::vector<std::string> own;
   IOB_ASSIGN_OR_RETURN(auto mounts, ReadMountInfo());
   for (const auto& [n, d] : devs) {
     std::vector<std::string> points;
@@ -107,7 +212,7 @@ Status CheckWriteSafety(const std::string& block_device_path, bool allow_mounted
         same = true;
       if (same) AddUnique(&points, m.mount_point + " (" + m.fs_type + ")");
     }
-    if (!points.empty()) reasons.push_back(label(n) + "mounted at " + Join(points, ", "));
+    if (!points.empty()) own.push_back(label(n) + "mounted at " + Join(points, ", "));
   }
 
   if (auto swaps = ReadTextFile("/proc/swaps"); swaps.ok()) {
@@ -122,7 +227,7 @@ Status CheckWriteSafety(const std::string& block_device_path, bool allow_mounted
       struct stat sw;
       if (stat(file.c_str(), &sw) != 0 || !S_ISBLK(sw.st_mode)) continue;
       for (const auto& [n, d] : devs)
-        if (sw.st_rdev == d) reasons.push_back(label(n) + "is active swap (" + file + ")");
+        if (sw.st_rdev == d) own.push_back(label(n) + "is active swap (" + file + ")");
     }
   }
 
@@ -133,35 +238,77 @@ Status CheckWriteSafety(const std::string& block_device_path, bool allow_mounted
       auto dm = ReadFirstLine("/sys/class/block/" + h + "/dm/name");
       if (dm.ok() && !dm->empty()) h += " (device-mapper " + *dm + ")";
     }
-    if (!holders.empty()) reasons.push_back(label(n) + "is held by " + Join(holders, ", "));
+    if (!holders.empty()) own.push_back(label(n) + "is held by " + Join(holders, ", "));
   }
 
   // A mount or holder already explains the busy open; O_EXCL catches the
-  // users the tables above do not show (another exclusive opener).
-  if (reasons.empty()) {
-    const int fd = open(block_device_path.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
-    if (fd >= 0) {
-      close(fd);
-    } else if (errno == EBUSY) {
-      reasons.push_back("is in use: opening it with O_EXCL failed (Device or resource busy)");
-    } else {
-      return ErrnoStatus("write safety check: open " + block_device_path + " with O_EXCL");
+  // users the tables above do not show (another exclusive opener). A loop
+  // device found below the target is opened by its /dev node, when it has
+  // one that is that device.
+  if (own.empty()) {
+    struct stat node;
+    if (depth == 0 ||
+        (stat(path.c_str(), &node) == 0 && S_ISBLK(node.st_mode) && node.st_rdev == st.st_rdev)) {
+      const int fd = open(path.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
+      if (fd >= 0) {
+        close(fd);
+      } else if (errno == EBUSY) {
+        own.push_back("is in use: opening it with O_EXCL failed (Device or resource busy)");
+      } else if (depth == 0) {
+        return ErrnoStatus("write safety check: open " + path + " with O_EXCL");
+      }
     }
   }
+  reasons->insert(reasons->end(), own.begin(), own.end());
+
+  // What the device or its partitions back: loop devices over them.
+  for (const auto& [n, d] : devs)
+    for (const auto& l : loops)
+      if (l.backs_block && l.backing_rdev == d) IOB_RETURN_IF_ERROR(loop_hazards(l, label(n)));
+  return Status::Ok();
+}
+
+Status CheckWriteSafetyWith(const std::string& path, bool allow_mounted_write,
+                            const std::vector<LoopBacking>& loops) {
+  if (allow_mounted_write) return Status::Ok();
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return ErrnoStatus("write safety check: stat " + path);
+  if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) return Status::Ok();
+  std::vector<std::string> reasons;
+  std::string name;
+  IOB_RETURN_IF_ERROR(WriteHazards(path, st, loops, 0, &reasons, &name));
   if (reasons.empty()) return Status::Ok();
-  return Status::Refused("refusing to write to " + block_device_path + " (" + name +
-                         "): " + Join(reasons, "; ") +
+  return Status::Refused("refusing to write to " + path + (name.empty() ? "" : " (" + name + ")") +
+                         ": " + Join(reasons, "; ") +
                          "; set allow_mounted_write=1 to write anyway (this can destroy the data "
                          "on it)");
 }
 
+}  // namespace
+
+Status CheckWriteSafety(const std::string& path, bool allow_mounted_write) {
+  if (allow_mounted_write) return Status::Ok();
+  return CheckWriteSafetyWith(path, false, ReadLoopBackings());
+}
+
 Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
+  // Read once: a job may name thousands of files.
+  std::vector<LoopBacking> loops;
+  bool loops_read = false;
   for (const auto& job : jobs) {
-    if (!JobWrites(job)) continue;
+    if (!JobWrites(job) || job.allow_mounted_write) continue;
     for (const auto& path : JobFilePaths(job)) {
-      if (!IsBlockDevice(path)) continue;
-      Status st = CheckWriteSafety(path, job.allow_mounted_write);
-      if (!st.ok()) return st.WithContext("job '" + job.name + "'");
+      struct stat st;
+      // A file that does not exist yet is laid out: nothing to destroy.
+      if (stat(path.c_str(), &st) != 0 || !(S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))) continue;
+      if (!loops_read) {
+        loops = ReadLoopBackings();
+        loops_read = true;
+      }
+      // A regular file can only be in use as a loop device's backing file.
+      if (S_ISREG(st.st_mode) && loops.empty()) continue;
+      Status st2 = CheckWriteSafetyWith(path, false, loops);
+      if (!st2.ok()) return st2.WithContext("job '" + job.name + "'");
     }
   }
   return Status::Ok();

@@ -21,15 +21,21 @@ namespace iobench::sys {
 //  - is active swap, or has a partition that is (/proc/swaps),
 //  - has holders (/sys/class/block/X/holders: dm, md, bcache; also for each
 //    partition),
-//  - cannot be opened with O_EXCL (another exclusive user, EBUSY).
-// The message names the device, each mount point / holder / swap, and says
-// that allow_mounted_write=1 overrides. With allow_mounted_write the checks
-// are skipped. A path that is not a block device is OK (files are laid out,
-// not destroyed). Read-only jobs must not call this.
-Status CheckWriteSafety(const std::string& block_device_path, bool allow_mounted_write);
+//  - cannot be opened with O_EXCL (another exclusive user, EBUSY),
+// and writing to a block device or a regular file that backs a loop device
+// (/sys/block/loop*/loop/backing_file, matched by device and inode) which
+// is any of the above, or backs one in turn: a loop device registers no
+// holder on what it reads, so this is the only way to see it ("backs
+// /dev/loop6, mounted at /mnt/m (ext4)").
+// The message names the device, each mount point / holder / swap / loop
+// device on the way, and says that allow_mounted_write=1 overrides. With
+// allow_mounted_write the checks are skipped. Any other path (a directory,
+// a character device) is OK. Read-only jobs must not call this.
+Status CheckWriteSafety(const std::string& path, bool allow_mounted_write);
 
-// CheckWriteSafety for every block device a writing or trimming job names,
-// with that job's allow_mounted_write. Jobs that only read are skipped.
+// CheckWriteSafety for every existing block device and regular file a
+// writing or trimming job names, with that job's allow_mounted_write. Jobs
+// that only read are skipped. The loop devices are read once for all jobs.
 // The first refusal is returned, prefixed with "job 'name': ".
 Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs);
 

@@ -75,6 +75,10 @@ run randwrite-refused 2 "$refusal" -- \
 run trim-refused 2 "$refusal" -- \
   "$bin" --name=t --filename="$loop" --rw=trim --size=1m
 grep -q "groupid=" "$work/out" && fail "trim-refused: a report was printed"
+# The image the loop device reads: a write to it lands under the mounted
+# filesystem, though the loop device registers no holder on it.
+run backing-file-refused 2 "refusing to write to $work/img: backs $loop, mounted at $work/mnt \(ext4\).*allow_mounted_write=1" -- \
+  "$bin" --name=w --filename="$work/img" --rw=write --size=64k --offset=8m
 after=$(sum)
 [ "$before" = "$after" ] || fail "the refused jobs changed the device"
 

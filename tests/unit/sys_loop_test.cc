@@ -100,6 +100,14 @@ TEST_F(SysLoopTest, JobsThatWriteAreCheckedAndReadersAreNot) {
   file_writer.allow_mounted_write = false;
   file_writer.filenames = {loop_.mount_point() + "/f"};
   EXPECT_TRUE(CheckJobsWriteSafety({file_writer}).ok());
+  // The image the mounted loop device reads is written under its filesystem.
+  file_writer.filenames = {loop_.image()};
+  st = CheckJobsWriteSafety({file_writer});
+  EXPECT_EQ(st.code(), Status::Code::kRefused);
+  EXPECT_NE(st.message().find("refusing to write to " + loop_.image() + ": backs " +
+                              loop_.device() + ", mounted at " + loop_.mount_point()),
+            std::string::npos)
+      << st.message();
 }
 
 TEST_F(SysLoopTest, ExclusiveOpenerIsRefused) {
@@ -261,6 +269,90 @@ TEST(SysLoopSwapTest, ActiveSwapIsRefused) {
   EXPECT_EQ(st.code(), Status::Code::kRefused);
   EXPECT_NE(st.message().find("is active swap (" + loop.device() + ")"), std::string::npos)
       << st.message();
+}
+
+}  // namespace
+}  // namespace iobench::sys
+
+namespace iobench::sys {
+namespace {
+
+// A loop device registers no holder on what it reads: a device or file under
+// a mounted loop device was written to. L1 over an image, L2 over L1, ext4 on
+// L2, mounted: L1, the image and a hard link of it are refused, naming the
+// chain; after umount they are not.
+TEST(SysLoopStackTest, WhatBacksAMountedLoopDeviceIsRefused) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root for losetup/mount";
+  iobench::testing::TempDir dir("/var/tmp");
+  ASSERT_TRUE(dir.ok());
+  const std::string image = dir / "image";
+  const std::string mnt = dir / "mnt";
+  int rc = 0;
+  RunCmd("truncate -s 16M '" + image + "'", &rc);
+  ASSERT_EQ(rc, 0);
+  struct Undo {
+    std::vector<std::string> cmds;  // run last first
+    ~Undo() {
+      int r;
+      for (auto it = cmds.rbegin(); it != cmds.rend(); ++it) RunCmd(*it, &r);
+    }
+  } undo;
+  const std::string l1 = RunCmd("losetup -f --show '" + image + "'", &rc);
+  if (rc != 0 || l1.rfind("/dev/loop", 0) != 0) GTEST_SKIP() << "losetup -f failed: " << l1;
+  undo.cmds.push_back("losetup -d '" + l1 + "'");
+  const std::string l2 = RunCmd("losetup -f --show '" + l1 + "'", &rc);
+  if (rc != 0 || l2.rfind("/dev/loop", 0) != 0)
+    GTEST_SKIP() << "losetup -f over a loop device failed: " << l2;
+  undo.cmds.push_back("losetup -d '" + l2 + "'");
+  std::string out = RunCmd("mkfs.ext4 -q -F '" + l2 + "'", &rc);
+  if (rc != 0) GTEST_SKIP() << "mkfs.ext4 failed: " << out;
+  mkdir(mnt.c_str(), 0755);
+  out = RunCmd("mount '" + l2 + "' '" + mnt + "'", &rc);
+  if (rc != 0) GTEST_SKIP() << "mount failed: " << out;
+  undo.cmds.push_back("umount '" + mnt + "' || umount -l '" + mnt + "'");
+  const std::string link = dir / "link";
+  ASSERT_EQ(::link(image.c_str(), link.c_str()), 0) << strerror(errno);
+
+  const std::string tail =
+      "; set allow_mounted_write=1 to write anyway (this can destroy the "
+      "data on it)";
+  const std::string mounted = "mounted at " + mnt + " (ext4)";
+  Status st = CheckWriteSafety(l1, false);
+  EXPECT_EQ(st.code(), Status::Code::kRefused);
+  EXPECT_EQ(st.message(), "refusing to write to " + l1 + " (" + l1.substr(5) + "): backs " + l2 +
+                              ", " + mounted + tail);
+  st = CheckWriteSafety(image, false);
+  EXPECT_EQ(st.code(), Status::Code::kRefused);
+  EXPECT_EQ(st.message(), "refusing to write to " + image + ": backs " + l1 + ", which backs " +
+                              l2 + ", " + mounted + tail);
+  // Another name of the same file: matched by device and inode.
+  st = CheckWriteSafety(link, false);
+  EXPECT_EQ(st.code(), Status::Code::kRefused);
+  EXPECT_NE(st.message().find(": backs " + l1 + ", which backs " + l2), std::string::npos)
+      << st.message();
+  EXPECT_TRUE(CheckWriteSafety(l1, true).ok());
+
+  JobSpec writer = iobench::testing::Job("w", image, RwMode::kWrite);
+  JobSpec reader = iobench::testing::Job("r", image, RwMode::kRead);
+  EXPECT_TRUE(CheckJobsWriteSafety({reader}).ok());
+  st = CheckJobsWriteSafety({reader, writer});
+  EXPECT_EQ(st.message(), "job 'w': refusing to write to " + image + ": backs " + l1 +
+                              ", which backs " + l2 + ", " + mounted + tail);
+  writer.filenames = {l1};
+  EXPECT_EQ(CheckJobsWriteSafety({writer}).code(), Status::Code::kRefused);
+  writer.allow_mounted_write = true;
+  EXPECT_TRUE(CheckJobsWriteSafety({writer}).ok());
+  // A file that backs nothing is laid out, not refused.
+  ASSERT_TRUE(WriteFile(dir / "other", 4096));
+  EXPECT_TRUE(CheckWriteSafety(dir / "other", false).ok());
+
+  RunCmd(undo.cmds.back(), &rc);
+  ASSERT_EQ(rc, 0);
+  undo.cmds.pop_back();
+  st = CheckWriteSafety(l1, false);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  st = CheckWriteSafety(image, false);
+  EXPECT_TRUE(st.ok()) << st.ToString();
 }
 
 }  // namespace
