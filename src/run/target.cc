@@ -15,11 +15,85 @@
 
 #include "run/pattern.h"
 #include "run/random.h"
+#include "sys/safety.h"
 
 namespace iobench {
 namespace {
 
 std::string JobLabel(const JobSpec& job) { return "job '" + job.name + "'"; }
+
+// The job, and the clone when the job has several: their regions differ
+// (offset_increment).
+std::string CloneLabel(const JobSpec& job, int jobnum) {
+  if (job.numjobs <= 1) return JobLabel(job);
+  return JobLabel(job) + " (clone " + std::to_string(jobnum) +
+         " of numjobs=" + std::to_string(job.numjobs) + ")";
+}
+
+// How clone `jobnum`'s offset came about, with where each part was set
+// (ResolveTargets' arithmetic): "offset=1k at b.fio:7 + 4 x
+// offset_increment=4m at b.fio:8". "" when nothing moved it from 0.
+// `pct_base`: what percentages are of; `appended`: file_append moved it to
+// the file's end.
+std::string OffsetOrigin(const JobSpec& job, int jobnum, uint64_t pct_base, bool appended) {
+  if (appended) return sys::OptionAt(job, "file_append", "1") + ": the end of the file";
+  std::vector<std::string> parts;
+  if (job.offset != 0 || job.offset_percent != 0)
+    parts.push_back(sys::OptionAt(job, "offset", std::to_string(job.offset)));
+  if (jobnum > 0 && (job.offset_increment != 0 || job.offset_increment_percent != 0))
+    parts.push_back(std::to_string(jobnum) + " x " +
+                    sys::OptionAt(job, "offset_increment", std::to_string(job.offset_increment)));
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : " + ") + p;
+  if (!out.empty() && (job.offset_percent != 0 || job.offset_increment_percent != 0)) {
+    const uint64_t a = job.offset_align != 0 ? job.offset_align : SmallestBs(job);
+    out += ", percentages of " + std::to_string(pct_base) + " bytes, rounded up to a multiple of " +
+           std::to_string(a);
+  }
+  return out;
+}
+
+// Where the region's size came from: "size=64m at d.fio:4".
+std::string SizeOrigin(const JobSpec& job, uint64_t nfiles) {
+  if (job.filesize_min != 0)
+    return sys::OptionAt(job, "filesize", std::to_string(job.filesize_min));
+  std::string s = sys::OptionAt(job, "size", std::to_string(job.size));
+  if (nfiles > 1) s += " over " + std::to_string(nfiles) + " files";
+  return s;
+}
+
+// "bs=512 (read, at c.fio:7)"; a size from bsrange or bssplit:
+// "block size 512 (read, bssplit=4k/50:512/50 at c.fio:7)".
+std::string BsText(const JobSpec& job, uint64_t bs, int d) {
+  static const char* kDir[] = {"read", "write", "trim"};
+  const std::string n = std::to_string(bs);
+  const char* option = nullptr;
+  if (!job.bs[d].split.empty() && job.FindSetting("bssplit") != nullptr) {
+    option = "bssplit";
+  } else {
+    for (auto it = job.settings.rbegin(); it != job.settings.rend() && !option; ++it)
+      if (it->name == "bs" || it->name == "bsrange") option = it->name == "bs" ? "bs" : "bsrange";
+  }
+  if (option == nullptr) return "bs=" + n + " (" + kDir[d] + ")";
+  if (std::string_view(option) == "bs")
+    return "bs=" + n + " (" + kDir[d] + ", at " + sys::OptionWhere(job, "bs") + ")";
+  return "block size " + n + " (" + kDir[d] + ", " + sys::OptionAt(job, option, "") + ")";
+}
+
+// "direct=1 (b.fio:3)".
+std::string DirectText(const JobSpec& job) {
+  return job.FindSetting("direct") == nullptr
+             ? "direct=1"
+             : "direct=1 (" + sys::OptionWhere(job, "direct") + ")";
+}
+
+// "offset 1024 (offset=1k at b.fio:7)", or "offset 0".
+std::string OffsetText(const JobSpec& job, int jobnum, uint64_t off, uint64_t pct_base,
+                       bool appended = false) {
+  const std::string n = std::to_string(off);
+  const std::string origin = OffsetOrigin(job, jobnum, pct_base, appended);
+  return "offset " + n + (origin.empty() || origin == "offset=" + n ? "" : " (" + origin + ")");
+}
 
 struct FdCloser {
   int fd;
@@ -267,8 +341,8 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     }
     // file_append: I/O starts at the file's current end (regular files only;
     // fio ignores it elsewhere), whatever offset= says.
-    if (job.file_append && !t.is_block_device && !t.is_char_device && !diskless)
-      off = t.current_size;
+    const bool appended = job.file_append && !t.is_block_device && !t.is_char_device && !diskless;
+    if (appended) off = t.current_size;
     // Without an explicit size the region is what is left of the file after the offset.
     if (job.size == 0 && job.filesize_min == 0 && job.size_percent == 0) {
       if (off >= fsize && job.file_append)
@@ -276,9 +350,9 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                                " (" + std::to_string(fsize) +
                                " bytes): set size= for how much to append");
       if (off >= fsize)
-        return Status::Invalid(JobLabel(job) + ": offset " + std::to_string(off) +
-                               " is beyond the end of " + t.path + " (" + std::to_string(fsize) +
-                               " bytes)");
+        return Status::Invalid(CloneLabel(job, jobnum) + ": " +
+                               OffsetText(job, jobnum, off, pct_base) + " is beyond the end of " +
+                               t.path + " (" + std::to_string(fsize) + " bytes)");
       fsize -= off;
     }
     // size=N% is of the file or device, and ends at its end: as fio 3.33,
@@ -288,12 +362,12 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     if (job.size == 0 && job.filesize_min == 0 && job.size_percent != 0 && !diskless) {
       if (off >= t.current_size)
         return Status::Invalid(
-            JobLabel(job) +
+            CloneLabel(job, jobnum) +
             (job.file_append
                  ? ": file_append=1 starts at the end of " + t.path + " (" +
                        std::to_string(t.current_size) + " bytes): set size= for how much to append"
-                 : ": offset " + std::to_string(off) + " is beyond the end of " + t.path + " (" +
-                       std::to_string(t.current_size) + " bytes)"));
+                 : ": " + OffsetText(job, jobnum, off, pct_base) + " is beyond the end of " +
+                       t.path + " (" + std::to_string(t.current_size) + " bytes)"));
       fsize = std::min(fsize, t.current_size - off);
       if (job.size_percent != 100) fsize -= fsize % min_bs;
     }
@@ -303,9 +377,10 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     uint64_t needed = off + fsize;
     if (job.filesize_min != 0 && !t.is_block_device && !t.is_char_device) {
       if (off >= fsize)
-        return Status::Invalid(JobLabel(job) + ": offset " + std::to_string(off) +
-                               " is beyond the end of " + t.path + " (filesize " +
-                               std::to_string(fsize) + " bytes)");
+        return Status::Invalid(CloneLabel(job, jobnum) + ": " +
+                               OffsetText(job, jobnum, off, pct_base, appended) +
+                               " is beyond the end of " + t.path + " (" + SizeOrigin(job, nfiles) +
+                               ", " + std::to_string(fsize) + " bytes)");
       needed = fsize;
       fsize -= off;
     }
@@ -317,10 +392,19 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     t.region_offset = off;
     t.region_size = fsize;
     t.needed_size = std::max(needed, off + fsize);
-    if (t.is_block_device && t.needed_size > t.current_size)
-      return Status::Invalid(JobLabel(job) + ": region [" + std::to_string(off) + ", " +
+    t.jobnum = jobnum;
+    if (t.is_block_device && t.needed_size > t.current_size) {
+      // What put the region there: the offset (and the clone's share of
+      // offset_increment) and the size, with where each was set.
+      std::vector<std::string> why;
+      if (off != 0) why.push_back(OffsetText(job, jobnum, off, pct_base));
+      if (job.size != 0 || job.filesize_min != 0) why.push_back(SizeOrigin(job, nfiles));
+      std::string because;
+      for (const auto& w : why) because += (because.empty() ? ": " : ", ") + w;
+      return Status::Invalid(CloneLabel(job, jobnum) + ": region [" + std::to_string(off) + ", " +
                              std::to_string(t.needed_size) + ") is beyond the end of " + t.path +
-                             " (" + std::to_string(t.current_size) + " bytes)");
+                             " (" + std::to_string(t.current_size) + " bytes)" + because);
+    }
     out.push_back(std::move(t));
   }
   return out;
@@ -329,7 +413,6 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
 Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
   if (!job.direct || !t.is_block_device || t.logical_block_size == 0) return Status::Ok();
   const uint64_t lbs = t.logical_block_size;
-  static const char* kDir[] = {"read", "write", "trim"};
   for (int d = 0; d < kNumDdirs; ++d) {
     const bool used =
         (d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)) || (d == 2 && HasTrim(job.rw));
@@ -347,15 +430,16 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
     }
     for (uint64_t bs : sizes) {
       if (bs % lbs != 0)
-        return Status::Invalid(JobLabel(job) + ": bs=" + std::to_string(bs) + " (" + kDir[d] +
-                               ") is not a multiple of the logical block size " +
-                               std::to_string(lbs) + " of " + t.path +
-                               "; direct=1 needs block-aligned I/O");
+        return Status::Invalid(JobLabel(job) + ": " + BsText(job, bs, d) +
+                               " is not a multiple of the logical block size " +
+                               std::to_string(lbs) + " of " + t.path + "; " + DirectText(job) +
+                               " needs block-aligned I/O");
     }
     if (t.region_offset % lbs != 0)
-      return Status::Invalid(JobLabel(job) + ": offset " + std::to_string(t.region_offset) +
+      return Status::Invalid(CloneLabel(job, t.jobnum) + ": " +
+                             OffsetText(job, t.jobnum, t.region_offset, t.current_size) +
                              " is not a multiple of the logical block size " + std::to_string(lbs) +
-                             " of " + t.path + " (direct=1)");
+                             " of " + t.path + "; " + DirectText(job) + " needs block-aligned I/O");
   }
   return Status::Ok();
 }

@@ -30,6 +30,7 @@ struct TargetFile {
   uint64_t region_offset = 0;  // the clone's region: [offset, offset + size)
   uint64_t region_size = 0;
   uint32_t logical_block_size = 0;  // block devices: BLKSSZGET
+  int jobnum = 0;                   // the numjobs clone it was resolved for (messages)
 
   // A regular file: the only kind iobench lays out, and the only kind
   // unlink=1 removes (as fio): never a device node or a diskless target.

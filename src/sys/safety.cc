@@ -38,17 +38,6 @@ std::string UnescapeOctal(const std::string& s) {
   return out;
 }
 
-// "jobs/a.fio:12" for the option's setting, else the job's section line.
-std::string Where(const JobSpec& job, const char* option) {
-  for (auto it = job.settings.rbegin(); it != job.settings.rend(); ++it) {
-    if (it->name == option && !it->file.empty())
-      return it->line > 0 ? it->file + ":" + std::to_string(it->line) : it->file;
-  }
-  if (!job.job_file.empty())
-    return job.line > 0 ? job.job_file + ":" + std::to_string(job.line) : job.job_file;
-  return "<cmdline>";
-}
-
 uint64_t Mul(uint64_t a, uint64_t b) {
   if (a != 0 && b > UINT64_MAX / a) return UINT64_MAX;
   return a * b;
@@ -314,21 +303,38 @@ Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
   return Status::Ok();
 }
 
+std::string OptionWhere(const JobSpec& job, std::string_view option) {
+  for (auto it = job.settings.rbegin(); it != job.settings.rend(); ++it) {
+    if (it->name == option && !it->file.empty())
+      return it->line > 0 ? it->file + ":" + std::to_string(it->line) : it->file;
+  }
+  if (!job.job_file.empty())
+    return job.line > 0 ? job.job_file + ":" + std::to_string(job.line) : job.job_file;
+  return "<cmdline>";
+}
+
+std::string OptionAt(const JobSpec& job, std::string_view option, const std::string& value) {
+  const OptionSetting* s = job.FindSetting(std::string(option));
+  if (s == nullptr) return std::string(option) + "=" + value;
+  return s->name + "=" + (s->value.empty() ? value : s->value) + " at " + OptionWhere(job, option);
+}
+
 Status CheckReadonly(const JobSpec& job) {
   const std::string who = "--readonly: job '" + job.name + "'";
   if (JobWrites(job) && !job.read_iolog.empty())  // rw came from the log
     return Status::Refused(who + " replays writes or trims (read_iolog " + job.read_iolog + " at " +
-                           Where(job, "read_iolog") +
+                           OptionWhere(job, "read_iolog") +
                            "; replay_skip=write,trim replays its reads alone, which fio does "
                            "under --readonly)");
   if (JobWrites(job)) {
     const char* what =
         HasWrite(job.rw) ? (HasTrim(job.rw) ? "writes and trims" : "writes") : "trims";
     return Status::Refused(who + " " + what + " (rw=" + RwModeName(job.rw) + " at " +
-                           Where(job, "rw") + ")");
+                           OptionWhere(job, "rw") + ")");
   }
   if (job.unlink)
-    return Status::Refused(who + " deletes its files (unlink=1 at " + Where(job, "unlink") + ")");
+    return Status::Refused(who + " deletes its files (unlink=1 at " + OptionWhere(job, "unlink") +
+                           ")");
   // verify= on a job that does not write only checks what it reads (as
   // fio's read jobs with verify do): nothing to refuse. A writing job with
   // verify was refused above for its rw.
@@ -346,7 +352,7 @@ Status CheckReadonly(const JobSpec& job) {
     if (S_ISREG(st.st_mode) && region > static_cast<uint64_t>(st.st_size))
       return Status::Refused(who + " would extend " + path + " from " + std::to_string(st.st_size) +
                              " to " + std::to_string(region) + " bytes (size at " +
-                             Where(job, "size") + ")");
+                             OptionWhere(job, "size") + ")");
   }
   return Status::Ok();
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "iobench/job.h"
@@ -38,6 +39,16 @@ Status CheckWriteSafety(const std::string& path, bool allow_mounted_write);
 // that only read are skipped. The loop devices are read once for all jobs.
 // The first refusal is returned, prefixed with "job 'name': ".
 Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs);
+
+// Where the job set `option`, for a message: "jobs/a.fio:12" (its last
+// setting, the one that took effect), else the job's [section] line
+// "jobs/a.fio:5", else "<cmdline>".
+std::string OptionWhere(const JobSpec& job, std::string_view option);
+
+// The option as the job wrote it and where: "offset_increment=4m at
+// jobs/a.fio:8". An option the job did not set reads NAME=`value` (what
+// it is), with no place.
+std::string OptionAt(const JobSpec& job, std::string_view option, const std::string& value);
 
 // --readonly: refuses a job that writes (rw=write/randwrite/rw/randrw/
 // trimwrite), trims, or would lay out a file (a target file missing, or

@@ -1,0 +1,111 @@
+// Refusals of a device target before the run say where the option that
+// caused them was set (file:line), and which clone, as --readonly does.
+// Root: a 16 MiB loop device with 4096-byte logical blocks.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "jobfile/parser.h"
+#include "run/coordinator.h"
+#include "run/target.h"
+#include "sys_test_util.h"
+#include "temp_dir.h"
+
+namespace iobench {
+namespace {
+
+using testing::RunCmd;
+using testing::TempDir;
+
+class RunTargetMessagesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root for losetup";
+    ASSERT_TRUE(dir_.ok());
+    int rc = 0;
+    RunCmd("truncate -s 16M '" + dir_ / "image" + "'", &rc);
+    ASSERT_EQ(rc, 0);
+    dev_ = RunCmd("losetup -f --show --sector-size 4096 '" + dir_ / "image" + "'", &rc);
+    if (rc != 0 || dev_.rfind("/dev/loop", 0) != 0) {
+      const std::string why = dev_;
+      dev_.clear();
+      GTEST_SKIP() << "losetup -f --sector-size 4096 failed: " << why;
+    }
+  }
+  void TearDown() override {
+    int rc;
+    if (!dev_.empty()) RunCmd("losetup -d '" + dev_ + "'", &rc);
+  }
+
+  // The job file "b.fio": line 1 [global], line 2 filename=, then `body`
+  // from line 3 (each option on its own line), then [j] and `job`.
+  // Returns the first refusal ResolveTargets or CheckDirectAlignment gives
+  // any clone, as the coordinator asks them.
+  std::string Refusal(const std::string& body, const std::string& job = "") {
+    auto parsed = jobfile::ParseJobText("[global]\nfilename=" + dev_ + "\n" + body + "[j]\n" + job,
+                                        "b.fio", dir_.path());
+    EXPECT_TRUE(parsed.ok()) << parsed.status().message();
+    if (!parsed.ok() || parsed->jobs.size() != 1) return "parse failed";
+    const JobSpec& j = parsed->jobs[0];
+    for (int n = 0; n < static_cast<int>(std::max<uint32_t>(1, j.numjobs)); ++n) {
+      auto targets = ResolveTargets(j, n, false);
+      if (!targets.ok()) return targets.status().message();
+      for (const auto& t : *targets)
+        if (Status st = CheckDirectAlignment(j, t); !st.ok()) return st.message();
+    }
+    return "";
+  }
+
+  TempDir dir_{"/var/tmp"};
+  std::string dev_;
+};
+
+TEST_F(RunTargetMessagesTest, DirectAlignmentNamesTheOptionAndLine) {
+  const std::string tail = " is not a multiple of the logical block size 4096 of " + dev_ +
+                           "; direct=1 (b.fio:3) needs block-aligned I/O";
+  EXPECT_EQ(Refusal("direct=1\nrw=read\nsize=64k\n", "offset=1k\n"),
+            "job 'j': offset 1024 (offset=1k at b.fio:7)" + tail);
+  EXPECT_EQ(Refusal("direct=1\nbs=512\nsize=64k\n"), "job 'j': bs=512 (read, at b.fio:4)" + tail);
+  EXPECT_EQ(Refusal("direct=1\nrw=write\nsize=64k\n", "bssplit=4k/50:512/50\n"),
+            "job 'j': block size 512 (write, bssplit=4k/50:512/50 at b.fio:7)" + tail);
+  // The clone whose offset_increment share is not aligned.
+  EXPECT_EQ(
+      Refusal("direct=1\nsize=64k\nnumjobs=3\n", "offset_increment=6k\n"),
+      "job 'j' (clone 1 of numjobs=3): offset 6144 (1 x offset_increment=6k at b.fio:7)" + tail);
+  EXPECT_EQ(Refusal("direct=1\nsize=64k\n", "offset=8k\noffset_increment=4k\n"), "");
+}
+
+TEST_F(RunTargetMessagesTest, RegionPastTheEndNamesOffsetSizeAndClone) {
+  const std::string end = ") is beyond the end of " + dev_ + " (16777216 bytes)";
+  EXPECT_EQ(Refusal("size=64m\n"), "job 'j': region [0, 67108864" + end + ": size=64m at b.fio:3");
+  EXPECT_EQ(Refusal("numjobs=5\noffset_increment=4m\n", "size=4m\n"),
+            "job 'j' (clone 4 of numjobs=5): region [16777216, 20971520" + end +
+                ": offset 16777216 (4 x offset_increment=4m at b.fio:4), size=4m at b.fio:6");
+  EXPECT_EQ(Refusal("offset=15m\nsize=2m\n"),
+            "job 'j': region [15728640, 17825792" + end +
+                ": offset 15728640 (offset=15m at b.fio:3), size=2m at b.fio:4");
+  EXPECT_EQ(Refusal("", "offset=20m\n"),
+            "job 'j': offset 20971520 (offset=20m at b.fio:4) is beyond the end of " + dev_ +
+                " (16777216 bytes)");
+}
+
+// The coordinator gives the same message (it checks every clone).
+TEST_F(RunTargetMessagesTest, RunJobsRefusesWithTheLine) {
+  auto parsed = jobfile::ParseJobText("[j]\nfilename=" + dev_ +
+                                          "\nioengine=psync\nnumjobs=5\noffset_increment=4m\n"
+                                          "size=4m\nrw=read\n",
+                                      "e.fio", dir_.path());
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  auto r = RunJobs(parsed->jobs, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "job 'j' (clone 4 of numjobs=5): region [16777216, 20971520) "
+            "is beyond the end of " +
+                dev_ +
+                " (16777216 bytes): offset 16777216 (4 x "
+                "offset_increment=4m at e.fio:5), size=4m at e.fio:6");
+}
+
+}  // namespace
+}  // namespace iobench
