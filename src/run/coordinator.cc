@@ -1131,13 +1131,17 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
     if (opts.readonly)
       for (const auto& job : jobs) IOB_RETURN_IF_ERROR(sys::CheckReadonly(job));
     IOB_RETURN_IF_ERROR(sys::CheckJobsWriteSafety(jobs));
-    IOB_RETURN_IF_ERROR(sys::CheckResourceLimits(jobs));
   }
 
   // Phases and reporting groups.
   std::vector<Phase> phases;
   std::vector<int> groupids;
   IOB_RETURN_IF_ERROR(GroupJobs(jobs, &phases, &groupids));
+  if (!opts.engine_factory) {  // the limits phase by phase: they run one after another
+    std::vector<std::vector<size_t>> phase_jobs;
+    for (const Phase& phase : phases) phase_jobs.push_back(phase.jobs);
+    IOB_RETURN_IF_ERROR(sys::CheckResourceLimits(jobs, phase_jobs));
+  }
 
   RunResult result;
   result.point = opts.point;

@@ -391,7 +391,9 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
     const uint64_t depth = std::max<uint32_t>(1, job.iodepth);
     const uint64_t bufs = Mul(Mul(depth, BufferBs(job)), clones);
     n.buffer_bytes = Add(n.buffer_bytes, bufs);
-    uint64_t fds_per_clone = JobFilesPerClone(job);
+    // The null engine opens nothing (the run core resolves its targets
+    // without touching them).
+    uint64_t fds_per_clone = job.ioengine == "null" ? 0 : JobFilesPerClone(job);
     if (job.ioengine == "io_uring" || job.ioengine == "io_uring_cmd") fds_per_clone += 1;
     n.open_files = Add(n.open_files, Mul(fds_per_clone, clones));
     n.threads = Add(n.threads, clones);
@@ -407,38 +409,56 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
   return n;
 }
 
-Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs, const SystemLimits& l) {
-  const ResourceNeeds n = ComputeResourceNeeds(jobs);
-  std::vector<std::string> errs;
+namespace {
+
+// One failing limit: which one (the order of the message), how much of it
+// the jobs need (the phase that needs the most is reported), and the text
+// after "LABEL: ".
+struct LimitError {
+  int kind = 0;
+  uint64_t need = 0;
+  std::string label;
+  std::string text;
+};
+
+std::vector<LimitError> LimitErrors(const ResourceNeeds& n, const SystemLimits& l) {
+  std::vector<LimitError> errs;
   if (n.buffer_bytes > l.mem_available)
-    errs.push_back("memory: the I/O buffers need " + HumanBytes(n.buffer_bytes) +
-                   " (iodepth x largest bs x numjobs, summed over jobs) but MemAvailable is " +
-                   HumanBytes(l.mem_available) + "; lower iodepth, bs or numjobs");
+    errs.push_back({0, n.buffer_bytes, "memory",
+                    "the I/O buffers need " + HumanBytes(n.buffer_bytes) +
+                        " (iodepth x largest bs x numjobs, summed over jobs) but MemAvailable is " +
+                        HumanBytes(l.mem_available) + "; lower iodepth, bs or numjobs"});
   if (n.open_files > l.nofile_soft) {
     std::string how = "raise it with `ulimit -n " + std::to_string(n.open_files) + "`";
     if (n.open_files > l.nofile_hard)
       how += " after raising the hard limit (" + LimitText(l.nofile_hard) +
              ", nofile in /etc/security/limits.conf)";
-    errs.push_back("open files: the jobs need " + std::to_string(n.open_files) +
-                   " file descriptors but RLIMIT_NOFILE is " + LimitText(l.nofile_soft) + "; " +
-                   how);
+    errs.push_back({1, n.open_files, "open files",
+                    "the jobs need " + std::to_string(n.open_files) +
+                        " file descriptors but RLIMIT_NOFILE is " + LimitText(l.nofile_soft) +
+                        "; " + how});
   }
   if (!l.cap_sys_resource && n.threads > l.nproc_soft)
-    errs.push_back("threads: the jobs need " + std::to_string(n.threads) +
-                   " threads but RLIMIT_NPROC is " + LimitText(l.nproc_soft) +
-                   "; raise it with `ulimit -u " + std::to_string(n.threads) + "`");
+    errs.push_back({2, n.threads, "threads",
+                    "the jobs need " + std::to_string(n.threads) + " threads but RLIMIT_NPROC is " +
+                        LimitText(l.nproc_soft) + "; raise it with `ulimit -u " +
+                        std::to_string(n.threads) + "`"});
   if (n.threads > l.threads_max)
-    errs.push_back("threads: the jobs need " + std::to_string(n.threads) +
-                   " threads but kernel.threads-max is " + LimitText(l.threads_max) +
-                   "; raise it with `sysctl kernel.threads-max=" + std::to_string(n.threads) + "`");
+    errs.push_back({3, n.threads, "threads",
+                    "the jobs need " + std::to_string(n.threads) +
+                        " threads but kernel.threads-max is " + LimitText(l.threads_max) +
+                        "; raise it with `sysctl kernel.threads-max=" + std::to_string(n.threads) +
+                        "`"});
   if (n.aio_events > 0 && l.aio_max_nr != kUnlimited) {
     const uint64_t free = l.aio_max_nr > l.aio_nr ? l.aio_max_nr - l.aio_nr : 0;
     if (n.aio_events > free)
-      errs.push_back("aio: the libaio jobs reserve " + std::to_string(n.aio_events) +
-                     " events (iodepth x numjobs) but only " + std::to_string(free) +
-                     " are free (fs.aio-max-nr=" + std::to_string(l.aio_max_nr) + ", fs.aio-nr=" +
-                     std::to_string(l.aio_nr) + " in use); raise it with `sysctl fs.aio-max-nr=" +
-                     std::to_string(Add(l.aio_nr, n.aio_events)) + "`");
+      errs.push_back({4, n.aio_events, "aio",
+                      "the libaio jobs reserve " + std::to_string(n.aio_events) +
+                          " events (iodepth x numjobs) but only " + std::to_string(free) +
+                          " are free (fs.aio-max-nr=" + std::to_string(l.aio_max_nr) +
+                          ", fs.aio-nr=" + std::to_string(l.aio_nr) +
+                          " in use); raise it with `sysctl fs.aio-max-nr=" +
+                          std::to_string(Add(l.aio_nr, n.aio_events)) + "`"});
   }
   // lockmem pins memory nothing can reclaim: past what is available the
   // kernel OOM-kills processes (this one, or others). fio caps it at the
@@ -447,32 +467,97 @@ Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs, const System
   constexpr uint64_t kLockSpare = 256ull << 20;
   if (n.lockmem_bytes > 0 &&
       Add(Add(n.lockmem_bytes, n.buffer_bytes), kLockSpare) > l.mem_available)
-    errs.push_back("memory: lockmem pins " + HumanBytes(n.lockmem_bytes) +
-                   " (lockmem x numjobs, summed over jobs) and the buffers need " +
-                   HumanBytes(n.buffer_bytes) + ", but MemAvailable is " +
-                   HumanBytes(l.mem_available) +
-                   " and iobench keeps 256 MiB of it free (pinning more gets processes "
-                   "OOM-killed); lower lockmem or numjobs");
+    errs.push_back({5, Add(n.lockmem_bytes, n.buffer_bytes), "memory",
+                    "lockmem pins " + HumanBytes(n.lockmem_bytes) +
+                        " (lockmem x numjobs, summed over jobs) and the buffers need " +
+                        HumanBytes(n.buffer_bytes) + ", but MemAvailable is " +
+                        HumanBytes(l.mem_available) +
+                        " and iobench keeps 256 MiB of it free (pinning more gets processes "
+                        "OOM-killed); lower lockmem or numjobs"});
   const uint64_t locked = Add(n.locked_bytes, n.lockmem_bytes);
   if (locked > 0 && !l.cap_ipc_lock && locked > l.memlock_soft) {
     const uint64_t kib = (locked + 1023) / 1024;
     errs.push_back(
-        "locked memory: " +
-        (n.locked_bytes == 0
-             ? "lockmem pins " + HumanBytes(n.lockmem_bytes)
-             : "io_uring fixedbufs registers " + HumanBytes(n.locked_bytes) + " of buffers" +
-                   (n.lockmem_bytes ? " and lockmem pins " + HumanBytes(n.lockmem_bytes) : "")) +
-        " but RLIMIT_MEMLOCK is " +
-        (l.memlock_soft == kUnlimited ? std::string("unlimited") : HumanBytes(l.memlock_soft)) +
-        "; raise it with `ulimit -l " + std::to_string(kib) + "` (KiB) or run with CAP_IPC_LOCK");
+        {6, locked, "locked memory",
+         (n.locked_bytes == 0
+              ? "lockmem pins " + HumanBytes(n.lockmem_bytes)
+              : "io_uring fixedbufs registers " + HumanBytes(n.locked_bytes) + " of buffers" +
+                    (n.lockmem_bytes ? " and lockmem pins " + HumanBytes(n.lockmem_bytes) : "")) +
+             " but RLIMIT_MEMLOCK is " +
+             (l.memlock_soft == kUnlimited ? std::string("unlimited")
+                                           : HumanBytes(l.memlock_soft)) +
+             "; raise it with `ulimit -l " + std::to_string(kib) +
+             "` (KiB) or run with "
+             "CAP_IPC_LOCK"});
   }
-  if (errs.empty()) return Status::Ok();
+  return errs;
+}
+
+// "phase 2 of 3: jobs 'a', 'b'": which jobs ran together, for a run of
+// several phases.
+std::string PhaseText(const std::vector<JobSpec>& jobs, const std::vector<size_t>& phase,
+                      size_t index, size_t count) {
+  std::vector<std::string> names;
+  for (size_t j : phase) AddUnique(&names, "'" + jobs[j].name + "'");
+  constexpr size_t kMaxNames = 4;
+  std::string list;
+  for (size_t i = 0; i < names.size() && i < kMaxNames; ++i) list += (i ? ", " : "") + names[i];
+  if (names.size() > kMaxNames) list += ", ... (" + std::to_string(names.size()) + " jobs)";
+  return "phase " + std::to_string(index + 1) + " of " + std::to_string(count) + ": job" +
+         (names.size() == 1 ? " " : "s ") + list;
+}
+
+}  // namespace
+
+Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs,
+                                  const std::vector<std::vector<size_t>>& phases,
+                                  const SystemLimits& l) {
+  // Phases run one after another, each after the last has ended (its
+  // threads joined, files closed, aio contexts destroyed, lockmem
+  // unpinned): the run needs what its hungriest phase needs, limit by limit.
+  std::vector<LimitError> worst;
+  std::vector<size_t> worst_phase;
+  for (size_t p = 0; p < phases.size(); ++p) {
+    std::vector<JobSpec> together;
+    together.reserve(phases[p].size());
+    for (size_t j : phases[p]) together.push_back(jobs[j]);
+    for (auto& e : LimitErrors(ComputeResourceNeeds(together), l)) {
+      auto it = std::find_if(worst.begin(), worst.end(),
+                             [&](const LimitError& w) { return w.kind == e.kind; });
+      if (it == worst.end()) {
+        worst.push_back(std::move(e));
+        worst_phase.push_back(p);
+      } else if (e.need > it->need) {
+        worst_phase[it - worst.begin()] = p;
+        *it = std::move(e);
+      }
+    }
+  }
+  if (worst.empty()) return Status::Ok();
+  std::vector<size_t> order(worst.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return worst[a].kind < worst[b].kind; });
+  std::vector<std::string> errs;
+  for (size_t i : order) {
+    std::string scope;
+    if (phases.size() > 1)
+      scope = " (" + PhaseText(jobs, phases[worst_phase[i]], worst_phase[i], phases.size()) + ")";
+    errs.push_back(worst[i].label + scope + ": " + worst[i].text);
+  }
   return Status::Limit(Join(errs, "; "));
 }
 
-Status CheckResourceLimits(const std::vector<JobSpec>& jobs) {
+Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs, const SystemLimits& l) {
+  std::vector<size_t> all(jobs.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  return CheckResourceLimitsAgainst(jobs, {all}, l);
+}
+
+Status CheckResourceLimits(const std::vector<JobSpec>& jobs,
+                           const std::vector<std::vector<size_t>>& phases) {
   IOB_ASSIGN_OR_RETURN(SystemLimits l, ReadSystemLimits());
-  return CheckResourceLimitsAgainst(jobs, l);
+  return CheckResourceLimitsAgainst(jobs, phases, l);
 }
 
 }  // namespace iobench::sys

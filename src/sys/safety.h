@@ -72,10 +72,12 @@ struct SystemLimits {
 };
 Result<SystemLimits> ReadSystemLimits();
 
-// What the jobs need, as CheckResourceLimits counts it.
+// What jobs that run at the same time (one phase) need, as
+// CheckResourceLimits counts it.
 struct ResourceNeeds {
   uint64_t buffer_bytes = 0;   // sum of iodepth * largest bs * numjobs
-  uint64_t open_files = 0;     // files open at once, plus engine fds and stdio
+  uint64_t open_files = 0;     // files open at once (none for ioengine=null),
+                               // plus engine fds and stdio
   uint64_t threads = 0;        // worker threads (sum of numjobs) plus helpers
   uint64_t aio_events = 0;     // aio-nr the libaio contexts reserve
   uint64_t locked_bytes = 0;   // io_uring fixedbufs registered buffers
@@ -85,8 +87,19 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs);
 
 // Refuses (kResourceLimit) with the limit's name, the need, the limit and how
 // to raise it; all failing limits are listed, one per "; ".
+// `phases`: indices into `jobs`, grouped as the run core runs them (stonewall,
+// job files; see GroupJobs in run/coordinator.cc). The jobs of a phase run
+// together and their needs add up; phases run one after another, so each
+// limit is checked against the phase that needs the most of it, and with
+// several phases the message names it ("open files (phase 2 of 3: jobs 'a',
+// 'b'): ...").
+Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs,
+                                  const std::vector<std::vector<size_t>>& phases,
+                                  const SystemLimits& limits);
+// All of `jobs` in one phase.
 Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs, const SystemLimits& limits);
 // The same against this system's limits.
-Status CheckResourceLimits(const std::vector<JobSpec>& jobs);
+Status CheckResourceLimits(const std::vector<JobSpec>& jobs,
+                           const std::vector<std::vector<size_t>>& phases);
 
 }  // namespace iobench::sys

@@ -237,6 +237,82 @@ TEST(SysResourceTest, SeveralFailuresAreAllListed) {
   EXPECT_NE(st.message().find("; threads: "), std::string::npos);
 }
 
+// The null engine opens no file: fio runs --ioengine=null --nrfiles=40
+// --numjobs=8 --filesize=4k under `ulimit -n 256`; iobench counted 336 fds.
+TEST(SysResourceTest, NullEngineOpensNoFiles) {
+  JobSpec n = Job("n", "", RwMode::kRead);
+  n.filenames.clear();
+  n.ioengine = "null";
+  n.nrfiles = 40;
+  n.numjobs = 8;
+  EXPECT_EQ(ComputeResourceNeeds({n}).open_files, 16u);
+  EXPECT_EQ(ComputeResourceNeeds({n}).threads, 2u + 8);
+  n.ioengine = "psync";
+  EXPECT_EQ(ComputeResourceNeeds({n}).open_files, 16u + 40 * 8);
+}
+
+// Phases (stonewall, job files) run one after another: each limit is held
+// against the phase that needs the most of it, not the sum of the run. fio
+// runs two stonewalled libaio jobs at iodepth=40000 with aio-max-nr 65536,
+// and [a] [b] stonewall with nrfiles=40 numjobs=4 under `ulimit -n 256`.
+TEST(SysResourceTest, PhasesRunOneAfterAnother) {
+  JobSpec a = Job("a", "/f", RwMode::kRead);
+  a.ioengine = "libaio";
+  a.iodepth = 40000;
+  JobSpec b = a;
+  b.name = "b";
+  SystemLimits l = Roomy();
+  EXPECT_TRUE(CheckResourceLimitsAgainst({a, b}, {{0}, {1}}, l).ok());
+  EXPECT_EQ(CheckResourceLimitsAgainst({a, b}, {{0, 1}}, l).message(),
+            "aio: the libaio jobs reserve 80000 events (iodepth x numjobs) but only 65536 are "
+            "free (fs.aio-max-nr=65536, fs.aio-nr=0 in use); raise it with "
+            "`sysctl fs.aio-max-nr=80000`");
+  EXPECT_EQ(CheckResourceLimitsAgainst({a, b}, l).code(), Status::Code::kResourceLimit);
+
+  JobSpec f = Job("fa", "", RwMode::kRead);
+  f.filenames.clear();
+  f.ioengine = "psync";
+  f.nrfiles = 40;
+  f.numjobs = 4;
+  JobSpec g = f;
+  g.name = "fb";
+  l = Roomy();
+  l.nofile_soft = l.nofile_hard = 256;
+  EXPECT_TRUE(CheckResourceLimitsAgainst({f, g}, {{0}, {1}}, l).ok());
+  EXPECT_EQ(CheckResourceLimitsAgainst({f, g}, {{0, 1}}, l).message(),
+            "open files: the jobs need 336 file descriptors but RLIMIT_NOFILE is 256; raise it "
+            "with `ulimit -n 336` after raising the hard limit (256, nofile in "
+            "/etc/security/limits.conf)");
+  // Each limit is named once, for the phase that needs the most of it, and
+  // the message says which jobs that phase runs.
+  g.numjobs = 6;  // 16 + 240 fds, 8 threads
+  f.numjobs = 7;  // 16 + 280 fds, 9 threads
+  l.threads_max = 8;
+  EXPECT_EQ(CheckResourceLimitsAgainst({f, g, g}, {{1, 2}, {0}}, l).message(),
+            "open files (phase 1 of 2: job 'fb'): the jobs need 496 file descriptors but "
+            "RLIMIT_NOFILE is 256; raise it with `ulimit -n 496` after raising the hard limit "
+            "(256, nofile in /etc/security/limits.conf); threads (phase 1 of 2: job 'fb'): the "
+            "jobs need 14 threads but kernel.threads-max is 8; raise it with "
+            "`sysctl kernel.threads-max=14`");
+  EXPECT_EQ(CheckResourceLimitsAgainst({f, g}, {{1}, {0}}, l).message(),
+            "open files (phase 2 of 2: job 'fa'): the jobs need 296 file descriptors but "
+            "RLIMIT_NOFILE is 256; raise it with `ulimit -n 296` after raising the hard limit "
+            "(256, nofile in /etc/security/limits.conf); threads (phase 2 of 2: job 'fa'): the "
+            "jobs need 9 threads but kernel.threads-max is 8; raise it with "
+            "`sysctl kernel.threads-max=9`");
+
+  // Memory and lockmem: per phase too.
+  JobSpec m = Job("m", "/f", RwMode::kRead);
+  m.iodepth = 64;
+  m.bs[0].max = 1 << 20;  // 64 MiB of buffers
+  m.lockmem = 512 * kMiB;
+  l = Roomy();
+  l.mem_available = 1 * kGiB;  // one phase: 64 MiB + 512 MiB + 256 MiB spare fits
+  EXPECT_TRUE(CheckResourceLimitsAgainst({m, m}, {{0}, {1}}, l).ok());
+  const Status both = CheckResourceLimitsAgainst({m, m}, {{0, 1}}, l);
+  EXPECT_NE(both.message().find("memory: lockmem pins 1 GiB"), std::string::npos) << both.message();
+}
+
 TEST(SysResourceTest, ThisSystemCarriesASmallJob) {
   auto l = ReadSystemLimits();
   ASSERT_TRUE(l.ok()) << l.status().ToString();
@@ -246,7 +322,7 @@ TEST(SysResourceTest, ThisSystemCarriesASmallJob) {
   EXPECT_GT(l->mem_available, 0u);
   EXPECT_GT(l->threads_max, 0u);
   JobSpec j = Job("small", "/dev/shm/f", RwMode::kRead);
-  EXPECT_TRUE(CheckResourceLimits({j}).ok());
+  EXPECT_TRUE(CheckResourceLimits({j}, {{0}}).ok());
 }
 
 TEST(SysWriteSafetyTest, FilesAreNotCheckedAndMissingPathsAreErrors) {
