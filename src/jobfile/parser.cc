@@ -548,10 +548,15 @@ JobSpec NewJob(const std::string& name, const std::string& file, int index, int 
   return j;
 }
 
-// Command-line job options: globals (before the first --name) and jobs.
+// Command-line job options: globals and jobs. Globals are the options
+// before the first --name and those after a --name=global... (fio's
+// parse_cmd_line: a --name starting with "global" opens a global section,
+// not a job). A command-line job takes the globals given before its --name,
+// as in fio; a job file's jobs take them all.
 struct CliJobs {
   std::vector<RawSetting> globals;
   std::vector<Section> jobs;
+  std::vector<size_t> globals_before;  // per job: how many globals precede it
 };
 
 // An argument that is surely an option, never a value: "--anything", or
@@ -571,6 +576,7 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
     if (size_t at = FirstNonUtf8(a, 0, a.size(), &bad); at != std::string_view::npos)
       return Status::Invalid(FormatDiagnostic(kCmdline, 0, static_cast<int>(at) + 1, bad, a));
   }
+  bool in_global = true;  // until the first --name
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     RawSetting r;
@@ -612,13 +618,16 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
       if (Trim(r.value).empty())
         return Status::Invalid(
             FormatDiagnostic(kCmdline, 0, r.value_col, "option 'name' needs a value", r.text));
+      in_global = IsGlobalName(r.value);
+      if (in_global) continue;
       Section s;
       s.name = r.value;
       s.file = kCmdline;
       out.jobs.push_back(std::move(s));
+      out.globals_before.push_back(out.globals.size());
       continue;
     }
-    if (out.jobs.empty())
+    if (in_global)
       out.globals.push_back(std::move(r));
     else
       out.jobs.back().entries.push_back(std::move(r));
@@ -771,9 +780,9 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
     auto& sec = cli.jobs[k];
     JobSpec job = NewJob(sec.name, "", 0, 0);
     std::vector<RawSetting> all;
-    for (auto g : cli.globals) {
-      g.source = OptionSource::kGlobal;  // globals of the command-line jobs
-      all.push_back(std::move(g));
+    for (size_t g = 0; g < cli.globals_before[k]; ++g) {
+      all.push_back(cli.globals[g]);
+      all.back().source = OptionSource::kGlobal;  // globals of the command-line jobs
     }
     for (auto& e : sec.entries) all.push_back(e);
     all = DropBsAfterBsSplit(all, &job.parse_notes);

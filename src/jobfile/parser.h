@@ -7,7 +7,8 @@
 // never writes anything or prints: warnings come back in ParseOutput.
 //
 // Precedence (lowest first): built-in default < job file [global] < job
-// section < command-line globals (job options before the first --name).
+// section < command-line globals (job options before the first --name, or
+// after a --name=global...).
 // This deliberately differs from fio, where the job file beats the command
 // line: `iobench job.fio --iodepth=64` runs every job at iodepth 64.
 #pragma once

@@ -141,6 +141,42 @@ TEST(CliArgs, GlobalsJobsValuesInNextArgAndFiles) {
   EXPECT_EQ(jobs[1].rw, RwMode::kRead);
 }
 
+// fio's parse_cmd_line: a --name starting with "global" opens a global
+// section, not a job; its options are defaults for the jobs named after it
+// (not the ones before). iobench ran a job called "global" and left j
+// without the options.
+TEST(CliArgs, NameGlobalStartsAGlobalSection) {
+  auto jobs = ParseCmd("--name=global --ioengine=null --size=8k --bs=8k --name=j");
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].name, "j");
+  EXPECT_EQ(jobs[0].ioengine, "null");
+  EXPECT_EQ(jobs[0].size, 8192u);
+  EXPECT_EQ(jobs[0].bs[0].min, 8192u);
+  ASSERT_NE(jobs[0].FindSetting("bs"), nullptr);
+  EXPECT_EQ(jobs[0].FindSetting("bs")->source, OptionSource::kGlobal);  // JSON "global options"
+  // Any name that starts with "global", anywhere: the jobs before it keep
+  // their options, the ones after it take the new defaults.
+  jobs = ParseCmd(
+      "--iodepth=2 --name=a --size=16k --name=globalx --bs=8k --name=b --size=16k "
+      "--name=global --iodepth=4 --name=c --size=16k");
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0].name, "a");
+  EXPECT_EQ(jobs[0].bs[0].min, 4096u);
+  EXPECT_EQ(jobs[0].iodepth, 2u);
+  EXPECT_EQ(jobs[1].name, "b");
+  EXPECT_EQ(jobs[1].bs[0].min, 8192u);
+  EXPECT_EQ(jobs[1].iodepth, 2u);
+  EXPECT_EQ(jobs[2].name, "c");
+  EXPECT_EQ(jobs[2].bs[0].min, 8192u);
+  EXPECT_EQ(jobs[2].iodepth, 4u);
+  // A global section alone defines no job.
+  auto s = SplitArgs(Words("--name=global --size=8k"), Tools());
+  ASSERT_TRUE(s.ok());
+  ParseInput in;
+  in.cli_job_args = s->job_args;
+  EXPECT_FALSE(ParseJobs(in).ok());
+}
+
 TEST(CliArgs, FlagsTakeANextValueOnlyWhenItIsOne) {
   auto split = SplitArgs(Words("-direct 1 -thread job.fio --write_bw_log mylog -name=a"), Tools());
   ASSERT_TRUE(split.ok());
