@@ -174,7 +174,9 @@ class FileReader {
               FormatDiagnostic(display, e.line, e.value_col, content.status().message(), e.text));
         stack->push_back(canon);
         ++include_depth_;
-        IOB_RETURN_IF_ERROR(ReadText(*content, path, DirName(canon), stack));
+        // The next level resolves against the directory of the name as
+        // built here, not of the file it resolves to (see ParseJobs).
+        IOB_RETURN_IF_ERROR(ReadText(*content, path, DirName(path), stack));
         --include_depth_;
         stack->pop_back();
         continue;
@@ -744,11 +746,14 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
       auto content = ReadWholeFile(f);
       if (!content.ok()) return Status::Invalid("iobench: " + content.status().message());
       // The canonical path only serves include-cycle detection; pipes such
-      // as /dev/fd/63 have none, and that is fine.
+      // as /dev/fd/63 have none, and that is fine. A relative include is
+      // looked for in the directory of the path as given, which fio puts in
+      // front of the include's name: for a symlinked job file that is the
+      // link's directory, not the target's.
       char real[PATH_MAX];
       std::string canon = realpath(f.c_str(), real) ? std::string(real) : f;
       stack.push_back(canon);
-      IOB_RETURN_IF_ERROR(reader.ReadText(*content, f, DirName(canon), &stack));
+      IOB_RETURN_IF_ERROR(reader.ReadText(*content, f, DirName(f), &stack));
     }
     size_t before = out.jobs.size();
     IOB_RETURN_IF_ERROR(BuildFileJobs(reader.sections(), f == "-" ? "<stdin>" : f, index,

@@ -1387,6 +1387,35 @@ TEST(JobfileInclude, WorkingDirectoryAsFioDoes) {
   EXPECT_EQ(r->jobs.at(0).bs[0].min, 16384u);
 }
 
+// fio puts the directory of the job file's name, as typed, in front of a
+// relative include (and of a nested include's name as built); iobench used
+// the directory realpath() gave, so a symlinked job file read the include
+// next to its target. Here link/job.fio -> ../real/job.fio.
+TEST(JobfileInclude, RelativeToTheNameAsGivenNotTheSymlinkTarget) {
+  TempDir d;
+  fs::create_directories(d.path() + "/real/sub");
+  fs::create_directories(d.path() + "/link/sub");
+  d.Write("real/x.inc", "bs=8k\ninclude sub/y.inc\n");
+  d.Write("real/sub/y.inc", "iodepth=2\n");
+  d.Write("link/x.inc", "bs=16k\ninclude sub/y.inc\n");
+  d.Write("link/sub/y.inc", "iodepth=4\n");
+  d.Write("real/job.fio", "[j]\ninclude x.inc\n");
+  fs::create_symlink("../real/job.fio", d.path() + "/link/job.fio");
+  ParseInput in;
+  in.job_files = {d.path() + "/link/job.fio"};
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).bs[0].min, 16384u);
+  EXPECT_EQ(r->jobs.at(0).iodepth, 4u);
+  // A symlinked include: its own includes resolve from the link's directory.
+  fs::remove(d.path() + "/link/x.inc");
+  fs::create_symlink("../real/x.inc", d.path() + "/link/x.inc");
+  r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).bs[0].min, 8192u);
+  EXPECT_EQ(r->jobs.at(0).iodepth, 4u);
+}
+
 TEST(JobfileInclude, FilesThatAreNotPlainText) {
   TempDir d;
   ParseInput in;
