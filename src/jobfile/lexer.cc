@@ -162,12 +162,22 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
         }
         return err(static_cast<int>(e) + 1, "missing ']' after section name");
       }
-      std::string name = body.substr(b + 1, e - b - 2);
-      size_t nb = 0, ne = name.size();
-      while (nb < ne && IsBlank(name[nb])) ++nb;
-      while (ne > nb && IsBlank(name[ne - 1])) --ne;
-      name = name.substr(nb, ne - nb);
+      const std::string raw = body.substr(b + 1, e - b - 2);
+      size_t nb = 0, ne = raw.size();
+      while (nb < ne && IsBlank(raw[nb])) ++nb;
+      while (ne > nb && IsBlank(raw[ne - 1])) --ne;
+      std::string name = raw.substr(nb, ne - nb);
       if (name.empty()) return err(static_cast<int>(b) + 1, "empty section name");
+      // fio keeps the blanks: `[ global ]` is a job named " global " (not
+      // a global section) and `[ k ]` a job " k ", whose name reaches its
+      // file names and --section. Only `[global ]` means the same in both
+      // (fio reads any name that starts with "global" as global).
+      const bool global = name.rfind("global", 0) == 0;
+      if (nb > 0 || (ne < raw.size() && !global))
+        return err(static_cast<int>(b + 1 + (nb > 0 ? 0 : ne)) + 1,
+                   "blank inside the brackets of a section name: fio names this job '" + raw +
+                       "', blanks included" + (global ? ", not a global section" : "") +
+                       "; write [" + name + "]");
       if (name.find_first_of("[]") != std::string::npos)
         return err(static_cast<int>(b) + 1, "bad section name '" + name + "'");
       ent.kind = LexEntry::Kind::kSection;

@@ -100,6 +100,24 @@ TEST(JobfileBadInputTest, CommentCharacterInASectionName) {
             "f.fio:1:3: missing ']' after section name\n[a ; comment\n  ^");
 }
 
+// `[ global ]` was trimmed into a global section and `[ k ]` into a job
+// "k"; fio runs a job " global " and names the other " k " (its file names
+// and --section). `[global ]` is global in both tools.
+TEST(JobfileBadInputTest, BlanksInsideSectionBrackets) {
+  EXPECT_EQ(LexError("[ global ]\nsize=1m\n"),
+            "f.fio:1:2: blank inside the brackets of a section name: fio names this job ' global "
+            "', blanks included, not a global section; write [global]\n[ global ]\n ^");
+  EXPECT_EQ(LexError("[\tk]\n").substr(0, 79),
+            "f.fio:1:2: blank inside the brackets of a section name: fio names this job '\tk'");
+  EXPECT_EQ(LexError("[k ]\n"),
+            "f.fio:1:3: blank inside the brackets of a section name: fio names this job 'k ', "
+            "blanks included; write [k]\n[k ]\n  ^");
+  auto r = Lex("[global ]\n[my job]\n", "f.fio");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->at(0).key, "global");
+  EXPECT_EQ(r->at(1).key, "my job");
+}
+
 // `[a] x` was reported as "missing ']' after section name", pointing past the x.
 TEST(JobfileBadInputTest, TextAfterASectionHeader) {
   EXPECT_EQ(LexError("[a] x y\nsize=1m\n"),
