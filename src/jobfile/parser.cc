@@ -188,6 +188,13 @@ class FileReader {
             e.text));
       RawSetting r;
       r.key = e.key;
+      r.value = e.value;
+      r.bare = !e.has_value;
+      r.file = display;
+      r.line = e.line;
+      r.key_col = e.key_col;
+      r.value_col = e.value_col;
+      r.text = e.text;
       // fio substitutes ${VAR} in the whole line, so `${ENGINE_OPT}=1` names
       // an option; iobench used to refuse it as an unknown option.
       if (e.key.find("${") != std::string::npos) {
@@ -197,14 +204,26 @@ class FileReader {
           return Status::Invalid(FormatDiagnostic(
               display, e.line, e.key_col + static_cast<int>(ve.offset), ve.message, e.text));
         r.key = Trim(*key);
+        // fio substitutes before it splits the line at '=': the variable
+        // may bring the '=' and a value (`${OPT}` with OPT=bs=8k), which
+        // iobench took as an option named "bs=8k".
+        if (size_t eq = r.key.find('='); eq != std::string::npos) {
+          std::string from_env = Trim(r.key.substr(eq + 1));
+          // The value is expanded once more when applied; fio keeps a
+          // ${...} that came from a variable as text.
+          if (from_env.find("${") != std::string::npos)
+            return Status::Invalid(FormatDiagnostic(
+                display, e.line, e.key_col,
+                "'" + e.key + "' expands to '" + *key +
+                    "', whose value holds '${': a variable's text is not substituted again "
+                    "(fio would take it as written)",
+                e.text));
+          r.value = from_env + (e.has_value ? "=" + e.value : "");
+          r.key = Trim(r.key.substr(0, eq));
+          r.bare = false;
+          r.value_col = e.key_col;
+        }
       }
-      r.value = e.value;
-      r.bare = !e.has_value;
-      r.file = display;
-      r.line = e.line;
-      r.key_col = e.key_col;
-      r.value_col = e.value_col;
-      r.text = e.text;
       if (e.blanks_around_eq && !warned_blank) {
         warned_blank = true;
         warnings_->push_back(display + ":" + std::to_string(e.line) +

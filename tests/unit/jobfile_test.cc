@@ -258,6 +258,35 @@ TEST(JobfileExpand, VariableInAnOptionName) {
             "t.fio:2:2: environment variable 'IOB_TEST_KEY' is not set (");
 }
 
+// fio substitutes over the whole line before it splits it at '=', so a
+// variable may hold a whole `key=value`; iobench refused `${OPT}` with
+// OPT=bs=8k as "unknown option 'bs=8k'".
+TEST(JobfileExpand, VariableHoldingAWholeOption) {
+  setenv("IOB_TEST_OPT", "bs=8k", 1);
+  auto j = ParseOk("[a]\n${IOB_TEST_OPT}\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].min, 8192u);
+  ASSERT_NE(j.FindSetting("bs"), nullptr);
+  EXPECT_EQ(j.FindSetting("bs")->value, "8k");
+  // The line's own '=' and value follow the variable's, as in fio
+  // ("description=a" + "=b" is the description "a=b"); two variables may
+  // make the line between them.
+  setenv("IOB_TEST_OPT", "description=a", 1);
+  EXPECT_EQ(ParseOk("[a]\n${IOB_TEST_OPT}=b\n").jobs.at(0).description, "a=b");
+  setenv("IOB_TEST_OPT", "bs", 1);
+  setenv("IOB_TEST_VAL", "=16k", 1);
+  EXPECT_EQ(ParseOk("[a]\n${IOB_TEST_OPT}${IOB_TEST_VAL}\n").jobs.at(0).bs[1].min, 16384u);
+  // A flag stays a flag; the variable's text is not substituted again.
+  setenv("IOB_TEST_OPT", "thread", 1);
+  EXPECT_TRUE(ParseOk("[a]\n${IOB_TEST_OPT}\n").jobs.at(0).thread);
+  setenv("IOB_TEST_OPT", "bs=${IOB_TEST_VAL}", 1);
+  EXPECT_EQ(ParseErr("[a]\n${IOB_TEST_OPT}\n"),
+            "t.fio:2:1: '${IOB_TEST_OPT}' expands to 'bs=${IOB_TEST_VAL}', whose value holds '${': "
+            "a variable's text is not substituted again (fio would take it as written)\n"
+            "${IOB_TEST_OPT}\n^");
+  unsetenv("IOB_TEST_OPT");
+  unsetenv("IOB_TEST_VAL");
+}
+
 TEST(JobfileExpand, ShellSyntaxIsNotAVariableName) {
   ValueError e;
   EXPECT_FALSE(Expand("x${IOB_SIZE:-1m}", &e).has_value());
