@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -535,26 +536,88 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
   return Status::Ok();
 }
 
-// In fio a bssplit, once set, wins over any bs= or bsrange= of the job,
-// even one written after it ([global] bssplit=4k/50:64k/50, then bs=8k in
-// a job, still runs the split; fio's t0002 has exactly that), where iobench
-// applies the options in order. So those are dropped, as fio ignores them,
-// and the job's report says so (a note, not stderr: scripts such as fio's
-// test runner fail on any stderr). Command-line globals still override a
-// job file's bssplit, by design.
-std::vector<RawSetting> DropBsAfterBsSplit(const std::vector<RawSetting>& settings,
-                                           std::vector<std::string>* notes) {
-  std::vector<RawSetting> kept;
-  const RawSetting* split = nullptr;
-  for (const auto& s : settings) {
+// The directions (read, write, trim) a bs, bsrange or bssplit value sets,
+// by the per-direction rule (",16k/100" sets writes and trims). A value
+// that does not expand counts as all three; applying it reports the error.
+std::array<bool, kNumDdirs> DirsSet(const RawSetting& s, const std::string& option) {
+  std::array<bool, kNumDdirs> out{true, true, true};
+  auto text = Expand(s.value, nullptr);
+  if (s.bare || !text) return out;
+  if (option == "bsrange") std::replace(text->begin(), text->end(), '/', ',');
+  auto parts = SplitPerDirection(*text);
+  for (int d = 0; d < kNumDdirs; ++d) out[d] = parts[static_cast<size_t>(d)].text.has_value();
+  return out;
+}
+
+// In fio a bssplit decides the block sizes of the directions it sets,
+// whatever bs= or bsrange= say, even one written after it ([global]
+// bssplit=4k/50:64k/50, then bs=8k in a job, still runs the split; fio's
+// t0002 has exactly that); the directions it leaves alone take bs= and
+// bsrange= as usual (bssplit=,16k/100 then bs=8k reads 8k and writes 16k).
+// iobench applies the options in order, so a bs= or bsrange= after the
+// first bssplit moves in front of it: the splits then win exactly in their
+// directions. The job's report says what was overridden (a note, not
+// stderr: scripts such as fio's test runner fail on any stderr). Command-
+// line globals still override a job file's bssplit, by design.
+std::vector<RawSetting> BsSplitWins(const std::vector<RawSetting>& settings,
+                                    std::vector<std::string>* notes) {
+  auto name_of = [](const RawSetting& s) {
     const OptionDef* def = FindOption(s.key);
-    if (def != nullptr && def->name == "bssplit") split = &s;
-    if (def != nullptr && (def->name == "bs" || def->name == "bsrange") && split != nullptr) {
-      notes->push_back(s.key + "=" + s.value + " (" + Where(s) + ") is ignored: bssplit (" +
-                       Where(*split) + ") sets the block sizes, as in fio");
+    return def != nullptr ? def->name : std::string();
+  };
+  // The bssplit that sets each direction in the end.
+  const RawSetting* split_of[kNumDdirs] = {};
+  for (const auto& s : settings) {
+    if (name_of(s) != "bssplit") continue;
+    const auto dirs = DirsSet(s, "bssplit");
+    for (int d = 0; d < kNumDdirs; ++d)
+      if (dirs[d]) split_of[d] = &s;
+  }
+  static const char* const kDirs[kNumDdirs] = {"reads", "writes", "trims"};
+  std::vector<RawSetting> kept;
+  size_t first_split = std::string::npos;  // where in `kept`
+  for (const auto& s : settings) {
+    const std::string name = name_of(s);
+    if (name == "bssplit" && first_split == std::string::npos) first_split = kept.size();
+    if ((name != "bs" && name != "bsrange") || first_split == std::string::npos) {
+      kept.push_back(s);
       continue;
     }
-    kept.push_back(s);
+    const auto dirs = DirsSet(s, name);
+    std::vector<std::string> lost;
+    std::vector<const RawSetting*> splits;  // in written order
+    bool all = true;
+    for (int d = 0; d < kNumDdirs; ++d) {
+      if (!dirs[d]) continue;
+      if (split_of[d] == nullptr) {
+        all = false;
+        continue;
+      }
+      lost.push_back(kDirs[d]);
+      if (std::find(splits.begin(), splits.end(), split_of[d]) == splits.end())
+        splits.push_back(split_of[d]);
+    }
+    if (!splits.empty()) {
+      std::sort(splits.begin(), splits.end());
+      auto join = [](const std::vector<std::string>& v, const char* last) {
+        std::string out;
+        for (size_t i = 0; i < v.size(); ++i)
+          out += (i == 0 ? "" : i + 1 == v.size() ? last : ", ") + v[i];
+        return out;
+      };
+      std::vector<std::string> where;
+      for (const RawSetting* p : splits)
+        if (std::find(where.begin(), where.end(), Where(*p)) == where.end())
+          where.push_back(Where(*p));
+      const std::string by = "bssplit (" + join(where, ", ") + ")";
+      notes->push_back(
+          s.key + "=" + s.value + " (" + Where(s) + ") is ignored" +
+          (all ? ": " + by + " sets the block sizes"
+               : " for " + join(lost, " and ") + ": " + by + " sets their block sizes") +
+          ", as in fio");
+    }
+    kept.insert(kept.begin() + static_cast<ptrdiff_t>(first_split), s);
+    ++first_split;
   }
   return kept;
 }
@@ -693,7 +756,7 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
       e.source = OptionSource::kJob;
       all.push_back(std::move(e));
     }
-    all = DropBsAfterBsSplit(all, &job.parse_notes);
+    all = BsSplitWins(all, &job.parse_notes);
     for (const auto& g : cli_globals) all.push_back(g);
     IOB_RETURN_IF_ERROR(ApplyAll(&job, all, warnings));
     jobs->push_back(std::move(job));
@@ -809,7 +872,7 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
       all.back().source = OptionSource::kGlobal;  // globals of the command-line jobs
     }
     for (auto& e : sec.entries) all.push_back(e);
-    all = DropBsAfterBsSplit(all, &job.parse_notes);
+    all = BsSplitWins(all, &job.parse_notes);
     IOB_RETURN_IF_ERROR(ApplyAll(&job, all, &out.warnings));
     // The options before the first --name stay globals (file "<cmdline>"):
     // fio's JSON lists them under "global options", the job's own under

@@ -1123,6 +1123,54 @@ TEST(JobfileParse, BsAfterBsSplitIsIgnoredAsFio) {
   EXPECT_EQ(r->jobs.at(0).parse_notes.size(), 1u);
 }
 
+// A bssplit that sets only some directions overrides a later bs=/bsrange=
+// only in those (fio: bssplit=,16k/100 then bs=8k reads 8k, writes 16k);
+// iobench dropped the whole bs and read 4k, with a note saying "ignored".
+TEST(JobfileParse, BsAfterAPartialBsSplitKeepsTheOtherDirections) {
+  auto j = ParseOk("[a]\nbssplit=,16k/100\nbs=8k\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].min, 8192u);
+  EXPECT_TRUE(j.bs[0].split.empty());
+  ASSERT_EQ(j.bs[1].split.size(), 1u);
+  EXPECT_EQ(j.bs[1].split[0].bs, 16384u);
+  EXPECT_EQ(j.bs[2].split.size(), 1u);
+  ASSERT_EQ(j.parse_notes.size(), 1u);
+  EXPECT_EQ(j.parse_notes[0],
+            "bs=8k (t.fio:3) is ignored for writes and trims: bssplit (t.fio:2) sets their block "
+            "sizes, as in fio");
+  // bsrange, from [global]: reads 4k-16k.
+  j = ParseOk("[global]\nbssplit=,8k/100\n[a]\nbsrange=4k-16k,4k-16k\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].min, 4096u);
+  EXPECT_EQ(j.bs[0].max, 16384u);
+  EXPECT_EQ(j.bs[1].split.at(0).bs, 8192u);
+  // A split for reads only: writes and trims take the bs.
+  j = ParseOk("[a]\nbssplit=16k/100,\nbs=8k\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].split.at(0).bs, 16384u);
+  EXPECT_EQ(j.bs[1].min, 8192u);
+  EXPECT_EQ(j.bs[2].min, 8192u);
+  EXPECT_EQ(j.parse_notes.at(0),
+            "bs=8k (t.fio:3) is ignored for reads: bssplit (t.fio:2) sets their block sizes, as "
+            "in fio");
+  // Trims only.
+  j = ParseOk("[a]\nbssplit=,,16k/100\nbs=8k\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].min, 8192u);
+  EXPECT_EQ(j.bs[1].min, 8192u);
+  EXPECT_EQ(j.bs[2].split.at(0).bs, 16384u);
+  // A bs for the directions the split leaves alone needs no note; the
+  // option is still listed as the job's (fio's JSON lists it too).
+  j = ParseOk("[a]\nbssplit=,16k/100\nbs=8k,\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].min, 8192u);
+  EXPECT_EQ(j.bs[1].split.at(0).bs, 16384u);
+  EXPECT_TRUE(j.parse_notes.empty());
+  ASSERT_NE(j.FindSetting("bs"), nullptr);
+  // Two splits: the directions of either one win over the bs between.
+  j = ParseOk("[a]\nbssplit=,16k/100\nbs=8k\nbssplit=32k/100,\n").jobs.at(0);
+  EXPECT_EQ(j.bs[0].split.at(0).bs, 32768u);
+  EXPECT_EQ(j.bs[1].split.at(0).bs, 16384u);
+  EXPECT_EQ(j.parse_notes.at(0),
+            "bs=8k (t.fio:3) is ignored: bssplit (t.fio:2, t.fio:4) sets the block sizes, as in "
+            "fio");
+}
+
 TEST(JobfileErrors, BadSize) {
   EXPECT_EQ(ParseErr("[a]\nsize=4q\n"),
             "t.fio:2:7: option 'size': bad size unit 'q' in '4q' (use k, m, g, t, p, optionally "
