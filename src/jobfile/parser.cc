@@ -382,6 +382,19 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
         ctx.kind = def->type == OptType::kTime   ? NumKind::kTime
                    : def->type == OptType::kSize ? NumKind::kSize
                                                  : NumKind::kPlain;
+        if (def->per_dir && keyword) {
+          // Each direction's value computed as fio's bc does (bs=$pagesize*2,
+          // bs=$pagesize,$pagesize*4), so the job options show the numbers.
+          std::string joined;
+          for (size_t i = 0, start = 0; i <= v.text.size(); ++i) {
+            if (i < v.text.size() && v.text[i] != ',') continue;
+            const std::string piece = Trim(v.text.substr(start, i - start));
+            const std::string c = piece.empty() ? piece : KeywordArithmetic(piece);
+            joined += (start == 0 ? "" : ",") + (!c.empty() && c.front() == '(' ? piece : c);
+            start = i + 1;
+          }
+          v.text = joined;
+        }
         if (def->per_dir) {
           if (std::string excess = PerDirectionExcess(v.text, def->name); !excess.empty())
             return Diag(s, at(0), excess);
@@ -423,8 +436,13 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
             ctx.kind = NumKind::kPlain;
             v.percent = true;
           }
-          auto n = ParseNumber(number_text(t), ctx, &ve);
+          const std::string computed = number_text(t);
+          auto n = ParseNumber(computed, ctx, &ve);
           if (!n) return Diag(s, at(ve.offset), "option '" + def->name + "': " + ve.message);
+          // fio keeps the value bc computed: JSON "job options" and
+          // --showcmd say size=3085440, not size=24105*1024/8.
+          if (keyword && computed != t && computed.front() != '(')
+            v.text = computed + (v.percent ? "%" : "");
           // A percentage is held whole: offset_increment=12.5% became 13%
           // without a word (fio reads such a value as 12 bytes).
           if (v.percent && t.find('.') != std::string::npos && Trim(t).front() != '(')

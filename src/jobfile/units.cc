@@ -367,8 +367,10 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
   return neg ? -r : r;
 }
 
-std::optional<std::string> Expand(std::string_view text, ValueError* err, bool* used_keyword) {
-  if (used_keyword) *used_keyword = false;
+namespace {
+
+// ${VAR} from the environment; everything else is copied.
+std::optional<std::string> ExpandEnv(std::string_view text, ValueError* err) {
   std::string out;
   for (size_t i = 0; i < text.size();) {
     if (text[i] != '$') {
@@ -410,6 +412,19 @@ std::optional<std::string> Expand(std::string_view text, ValueError* err, bool* 
       i = close + 1;
       continue;
     }
+    out += text[i++];
+  }
+  return out;
+}
+
+// $ncpus, $mb_memory and $pagesize; everything else is copied.
+std::string ExpandKeywords(std::string_view text, bool* used_keyword) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] != '$') {
+      out += text[i++];
+      continue;
+    }
     auto starts = [&](std::string_view kw) { return text.substr(i + 1, kw.size()) == kw; };
     if (starts("ncpus")) {
       // fio counts configured CPUs (cpus_configured()), not online ones.
@@ -439,10 +454,120 @@ std::optional<std::string> Expand(std::string_view text, ValueError* err, bool* 
   return out;
 }
 
+}  // namespace
+
+std::optional<std::string> Expand(std::string_view text, ValueError* err, bool* used_keyword) {
+  if (used_keyword) *used_keyword = false;
+  // As fio: the environment first (a whole line, at read time), then the
+  // keywords, so a ${VAR} holding `$ncpus*2` is computed too.
+  auto env = ExpandEnv(text, err);
+  if (!env) return std::nullopt;
+  return ExpandKeywords(*env, used_keyword);
+}
+
+namespace {
+
+// Whole-number arithmetic as bc computes it at its default scale 0, which
+// is what fio pipes a value with a $keyword through: division truncates at
+// each step (`$pagesize*2/3` is 2730, `$ncpus*3/4` on 2 CPUs is 1). Operands
+// are plain integers; anything else (a unit, a fraction) gives nullopt.
+class BcInt {
+ public:
+  explicit BcInt(std::string_view t) : t_(t) {}
+  std::optional<int64_t> Parse() {
+    auto v = Sum();
+    Skip();
+    if (!v || p_ != t_.size()) return std::nullopt;
+    return v;
+  }
+
+ private:
+  static std::optional<int64_t> Checked(__int128 v) {
+    if (v > INT64_MAX || v < INT64_MIN) return std::nullopt;
+    return static_cast<int64_t>(v);
+  }
+  void Skip() {
+    while (p_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[p_]))) ++p_;
+  }
+  bool Eat(char c) {
+    Skip();
+    if (p_ < t_.size() && t_[p_] == c) {
+      ++p_;
+      return true;
+    }
+    return false;
+  }
+  std::optional<int64_t> Sum() {
+    auto a = Product();
+    while (a) {
+      if (Eat('+')) {
+        auto b = Product();
+        a = b ? Checked(static_cast<__int128>(*a) + *b) : std::nullopt;
+      } else if (Eat('-')) {
+        auto b = Product();
+        a = b ? Checked(static_cast<__int128>(*a) - *b) : std::nullopt;
+      } else {
+        break;
+      }
+    }
+    return a;
+  }
+  std::optional<int64_t> Product() {
+    auto a = Power();
+    while (a) {
+      char op = Eat('*') ? '*' : Eat('/') ? '/' : Eat('%') ? '%' : 0;
+      if (op == 0) break;
+      auto b = Power();
+      if (!b || (op != '*' && *b == 0)) return std::nullopt;  // bc: "Divide by zero"
+      a = op == '*' ? Checked(static_cast<__int128>(*a) * *b) : op == '/' ? *a / *b : *a % *b;
+    }
+    return a;
+  }
+  std::optional<int64_t> Power() {  // right-associative, whole exponents >= 0
+    auto a = Unary();
+    if (!a || !Eat('^')) return a;
+    auto e = Power();
+    if (!e || *e < 0) return std::nullopt;
+    __int128 r = 1;
+    for (int64_t i = 0; i < *e; ++i) {
+      r *= *a;
+      if (r > INT64_MAX || r < INT64_MIN) return std::nullopt;
+      if (r == 0 || r == 1) break;
+    }
+    return static_cast<int64_t>(r);
+  }
+  std::optional<int64_t> Unary() {
+    if (Eat('-')) {
+      auto v = Unary();
+      return v ? Checked(-static_cast<__int128>(*v)) : std::nullopt;
+    }
+    if (Eat('(')) {
+      auto v = Sum();
+      return v && Eat(')') ? v : std::nullopt;
+    }
+    Skip();
+    const size_t b = p_;
+    __int128 v = 0;
+    while (p_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[p_]))) {
+      v = v * 10 + (t_[p_++] - '0');
+      if (v > INT64_MAX) return std::nullopt;
+    }
+    if (p_ == b) return std::nullopt;
+    return static_cast<int64_t>(v);
+  }
+
+  std::string_view t_;
+  size_t p_ = 0;
+};
+
+}  // namespace
+
 std::string KeywordArithmetic(std::string_view text) {
   std::string t = Trim(text);
   // An operator after the first character (a leading '-' is a sign).
   if (t.empty() || t.find_first_of("+-*/%^", 1) == std::string::npos) return std::string(text);
+  if (auto v = BcInt(t).Parse()) return std::to_string(*v);
+  // Units or fractions: the expression evaluator (which rounds once).
   return "(" + t + ")";
 }
 

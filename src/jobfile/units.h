@@ -62,9 +62,11 @@ std::optional<std::string> Expand(std::string_view text, ValueError* err,
                                   bool* used_keyword = nullptr);
 
 // fio evaluates a value in which it substituted a $keyword as arithmetic
-// even without parentheses (`size=5*$mb_memory/8`, `numjobs=$ncpus*2`):
-// returns `text` in parentheses when it holds an operator (a leading '-'
-// is a sign), else `text` unchanged.
+// even without parentheses (`size=5*$mb_memory/8`, `numjobs=$ncpus*2`),
+// through bc: whole numbers, each division truncated. Returns the result as
+// a decimal number when `text` is such an expression of whole numbers; in
+// parentheses (for the unit-aware evaluator) when it holds an operator and
+// something else (a leading '-' is a sign); else `text` unchanged.
 std::string KeywordArithmetic(std::string_view text);
 
 // Splits a per-direction list with fio's carry-over rule: "a" -> a,a,a;

@@ -320,9 +320,37 @@ TEST(JobfileExpand, KeywordArithmeticWithoutParentheses) {
   EXPECT_EQ(out2.jobs.at(0).bs[1].min, static_cast<uint64_t>(page - 512));
   // Without a keyword the value is not arithmetic (fio reads 1g/1024 as 1g).
   EXPECT_EQ(KeywordArithmetic("-4k"), "-4k");
-  EXPECT_EQ(KeywordArithmetic("(1+2)*3"), "((1+2)*3)");
-  EXPECT_EQ(KeywordArithmetic("4096*2"), "(4096*2)");
   EXPECT_FALSE(ParseJobText("[a]\nsize=1g/1024\n", "f", "/tmp").ok());
+}
+
+// fio pipes a value with a $keyword through bc: whole numbers, every
+// division truncated (size=$pagesize*2/3 is 2730 in fio, iobench rounded the
+// whole to 2731; numjobs=$ncpus*3/4 on 2 CPUs ran 2 jobs, fio 1). The job
+// keeps the computed number as its text, as fio's JSON and --showcmd do; a
+// ${VAR} holding a $keyword is computed too (fio substitutes the variable
+// first).
+TEST(JobfileExpand, KeywordArithmeticTruncatesAsBc) {
+  EXPECT_EQ(KeywordArithmetic("(1+2)*3"), "9");
+  EXPECT_EQ(KeywordArithmetic("4096*2"), "8192");
+  EXPECT_EQ(KeywordArithmetic("7/2*2"), "6");
+  EXPECT_EQ(KeywordArithmetic("2^10-1"), "1023");
+  EXPECT_EQ(KeywordArithmetic("17%5"), "2");
+  EXPECT_EQ(KeywordArithmetic("5/0"), "(5/0)");          // the evaluator's error
+  EXPECT_EQ(KeywordArithmetic("4096*2k"), "(4096*2k)");  // units: the evaluator
+  EXPECT_EQ(KeywordArithmetic("9223372036854775807*2"), "(9223372036854775807*2)");
+  const int64_t cpus = sysconf(_SC_NPROCESSORS_CONF);
+  const int64_t page = sysconf(_SC_PAGESIZE);
+  auto out = ParseOk("[a]\nsize=$pagesize*2/3\nnumjobs=($ncpus*3+3)/4\nbs=,$pagesize*2\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_EQ(out.jobs[0].size, static_cast<uint64_t>(page * 2 / 3));
+  EXPECT_EQ(out.jobs[0].numjobs, (cpus * 3 + 3) / 4);
+  std::map<std::string, std::string> text;
+  for (const auto& st : out.jobs[0].settings) text[st.name] = st.value;
+  EXPECT_EQ(text["size"], std::to_string(page * 2 / 3));
+  EXPECT_EQ(text["bs"], "," + std::to_string(page * 2));
+  setenv("IOBENCH_TEST_KW", "$ncpus*2", 1);
+  EXPECT_EQ(ParseOk("[a]\nnumjobs=${IOBENCH_TEST_KW}\n").jobs.at(0).numjobs, 2 * cpus);
+  unsetenv("IOBENCH_TEST_KW");
 }
 
 // ----------------------------------------------------------------- lexer
