@@ -94,11 +94,31 @@ std::optional<uint64_t> TimeMultiplierNs(std::string_view suffix, uint64_t defau
 
 namespace {
 
+// A position in an expression, blanks skipped: what both evaluators read.
+class ExprCursor {
+ protected:
+  explicit ExprCursor(std::string_view text) : t_(text) {}
+  void Skip() {
+    while (p_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[p_]))) ++p_;
+  }
+  bool Eat(char c) {
+    Skip();
+    if (p_ < t_.size() && t_[p_] == c) {
+      ++p_;
+      return true;
+    }
+    return false;
+  }
+
+  std::string_view t_;
+  size_t p_ = 0;
+};
+
 // Recursive-descent evaluator over one expression string.
-class ExprParser {
+class ExprParser : ExprCursor {
  public:
   ExprParser(std::string_view text, const NumContext& ctx, ValueError* err)
-      : t_(text), ctx_(ctx), err_(err) {}
+      : ExprCursor(text), ctx_(ctx), err_(err) {}
 
   std::optional<double> Parse() {
     auto v = Sum();
@@ -115,17 +135,6 @@ class ExprParser {
       err_->offset = p_;
     }
     return std::nullopt;
-  }
-  void Skip() {
-    while (p_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[p_]))) ++p_;
-  }
-  bool Eat(char c) {
-    Skip();
-    if (p_ < t_.size() && t_[p_] == c) {
-      ++p_;
-      return true;
-    }
-    return false;
   }
   std::optional<double> Sum() {
     auto l = Product();
@@ -235,10 +244,8 @@ class ExprParser {
   }
 
   static constexpr int kMaxDepth = 64;
-  std::string_view t_;
   const NumContext& ctx_;
   ValueError* err_;
-  size_t p_ = 0;
   int depth_ = 0;
 };
 
@@ -471,9 +478,9 @@ namespace {
 // is what fio pipes a value with a $keyword through: division truncates at
 // each step (`$pagesize*2/3` is 2730, `$ncpus*3/4` on 2 CPUs is 1). Operands
 // are plain integers; anything else (a unit, a fraction) gives nullopt.
-class BcInt {
+class BcInt : ExprCursor {
  public:
-  explicit BcInt(std::string_view t) : t_(t) {}
+  explicit BcInt(std::string_view t) : ExprCursor(t) {}
   std::optional<int64_t> Parse() {
     auto v = Sum();
     Skip();
@@ -485,17 +492,6 @@ class BcInt {
   static std::optional<int64_t> Checked(__int128 v) {
     if (v > INT64_MAX || v < INT64_MIN) return std::nullopt;
     return static_cast<int64_t>(v);
-  }
-  void Skip() {
-    while (p_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[p_]))) ++p_;
-  }
-  bool Eat(char c) {
-    Skip();
-    if (p_ < t_.size() && t_[p_] == c) {
-      ++p_;
-      return true;
-    }
-    return false;
   }
   std::optional<int64_t> Sum() {
     auto a = Product();
@@ -555,9 +551,6 @@ class BcInt {
     if (p_ == b) return std::nullopt;
     return static_cast<int64_t>(v);
   }
-
-  std::string_view t_;
-  size_t p_ = 0;
 };
 
 }  // namespace
