@@ -501,8 +501,8 @@ Status CheckEngineOption(const JobSpec& job, const RawSetting& s) {
   auto engines = EnginesForOption(*def);
   if (std::find(engines.begin(), engines.end(), job.ioengine) != engines.end()) return Status::Ok();
   return Diag(s, s.key_col,
-              "option '" + def->name + "' needs ioengine=" + JoinOr(engines) + "; this job uses " +
-                  job.ioengine);
+              "option '" + def->name + "' needs ioengine=" + JoinOr(engines) + "; job '" +
+                  job.name + "' uses " + job.ioengine);
 }
 
 // Applies settings in order (kb_base first, since it changes how sizes read),

@@ -1216,11 +1216,17 @@ TEST(JobfileErrors, BsSplitOver100) {
 
 TEST(JobfileErrors, EngineOptionNeedsItsEngine) {
   EXPECT_EQ(ParseErr("[a]\nioengine=psync\nforce_async=1\n"),
-            "t.fio:3:1: option 'force_async' needs ioengine=io_uring or io_uring_cmd; this job "
+            "t.fio:3:1: option 'force_async' needs ioengine=io_uring or io_uring_cmd; job 'a' "
             "uses psync\nforce_async=1\n^");
   EXPECT_EQ(ParseErr("[a]\nuserspace_reap\n"),
-            "t.fio:2:1: option 'userspace_reap' needs ioengine=libaio; this job uses "
+            "t.fio:2:1: option 'userspace_reap' needs ioengine=libaio; job 'a' uses "
             "psync\nuserspace_reap\n^");
+  // One option for several jobs (a [global] or command-line one): the
+  // error names the job whose engine does not take it.
+  EXPECT_NE(ParseErr("[global]\nhipri\n[a]\nioengine=io_uring\n[b]\nioengine=psync\n")
+                .find("t.fio:2:1: option 'hipri' needs ioengine=io_uring, io_uring_cmd or "
+                      "pvsync2; job 'b' uses psync"),
+            std::string::npos);
   // The engine may come after its option, or from [global].
   ParseOk("[global]\nioengine=io_uring\n[a]\nhipri\n");
   ParseOk("[a]\nhipri\nioengine=pvsync2\n");
@@ -1563,8 +1569,8 @@ TEST(JobfileSetOption, SweepChangesOneOption) {
   Status st = SetOption(&j, "ioengine", "psync");
   ASSERT_FALSE(st.ok());
   EXPECT_NE(
-      st.message().find(
-          "option 'hipri' needs ioengine=io_uring, io_uring_cmd or pvsync2; this job uses psync"),
+      st.message().find("option 'hipri' needs ioengine=io_uring, io_uring_cmd or pvsync2; job '" +
+                        j.name + "' uses psync"),
       std::string::npos)
       << st.message();
   EXPECT_FALSE(SetOption(&j, "iodepth", "0").ok());
