@@ -386,6 +386,13 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     }
     // Not rounded to the block: as fio, the pass goes on until size bytes
     // are issued, and its last I/O may end past size (in the file).
+    if (fsize < min_bs && diskless && job.size == 0 && job.size_percent != 0 &&
+        job.filesize_min == 0)
+      // A percentage of nothing: the engine has no file to size it by (fio:
+      // "you need to specify size=").
+      return Status::Invalid(JobLabel(job) + ": " + sys::OptionAt(job, "size", "N%") +
+                             " is a share of the file's size, and ioengine=" + job.ioengine +
+                             " has no file: set size= in bytes or filesize=");
     if (fsize < min_bs)
       return Status::Invalid(JobLabel(job) + ": the region of " + t.path +
                              " is smaller than the block size " + std::to_string(min_bs));

@@ -74,6 +74,23 @@ TEST(RunTargetTest, SizesRegionsAndOffsetIncrement) {
   EXPECT_EQ((*r)[1].needed_size, 8192u + 2 * (1u << 20) + (512u << 10));
 }
 
+// size=N% on an engine without files (null) is a share of nothing: the
+// refusal says so and names the option (it said "the region of a.0.0 is
+// smaller than the block size 4096"; fio: "you need to specify size=").
+TEST(RunTargetTest, SizePercentWithoutAFileSaysWhy) {
+  JobSpec j = TestJob("job", RwMode::kRead, 4096, 0);
+  j.ioengine = "null";
+  j.size_percent = 50;
+  j.settings.push_back({"size", "50%", OptionSource::kJob, "t.fio", 3});
+  auto r = ResolveTargets(j, 0, /*diskless=*/true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "job 'job': size=50% at t.fio:3 is a share of the file's size, and ioengine=null has "
+            "no file: set size= in bytes or filesize=");
+  j.filesize_min = j.filesize_max = 1 << 20;  // a file size to take the share of
+  EXPECT_TRUE(ResolveTargets(j, 0, true).ok());
+}
+
 // filesize= makes each file that big, as fio: the region runs from the
 // offset to the end of the file, and the file is not grown past filesize.
 // size= is not split over the files then (the worker caps the job's bytes).
