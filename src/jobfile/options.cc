@@ -168,21 +168,27 @@ Status ParseBsSplit(JobSpec& j, const OptValue& v) {
     if (total > 100)
       return Bad("bssplit shares for " + std::string(DirName(d)) + " add up to " +
                  std::to_string(total) + "%, more than 100%");
-    if (blanks.empty() && total < 100) {
-      // fio accepts this; the rest goes to the last size so the shares the
-      // run core sees add up to 100.
-      if (v.warnings)
+    // Blank shares split what is left evenly (fio: (100 - total) / blanks,
+    // truncated).
+    uint64_t assigned = total;
+    for (size_t i : blanks) {
+      entries[i].perc = static_cast<uint32_t>((100 - total) / blanks.size());
+      assigned += entries[i].perc;
+    }
+    if (assigned < 100) {
+      // fio sorts the sizes by share and a draw past the last share takes
+      // the last size: what is left goes to the largest share (the last
+      // written of equal ones). 16k/50:4k/30 issues 70% 16k, 4k:8k:16k
+      // 33/33/34.
+      size_t top = 0;
+      for (size_t i = 0; i < entries.size(); ++i)
+        if (entries[i].perc >= entries[top].perc) top = i;
+      if (blanks.empty() && v.warnings)
         v.warnings->push_back("bssplit shares for " + std::string(DirName(d)) + " add up to " +
                               std::to_string(total) + "%; the remaining " +
-                              std::to_string(100 - total) + "% go to the last size (" +
-                              std::to_string(entries.back().bs) + " bytes)");
-      entries.back().perc += static_cast<uint32_t>(100 - total);
-    }
-    if (!blanks.empty()) {
-      uint64_t rest = 100 - total;
-      uint64_t each = rest / blanks.size(), extra = rest % blanks.size();
-      for (size_t i = 0; i < blanks.size(); ++i)
-        entries[blanks[i]].perc = static_cast<uint32_t>(each + (i < extra ? 1 : 0));
+                              std::to_string(100 - total) + "% go to the size with the largest " +
+                              "share (" + std::to_string(entries[top].bs) + " bytes), as in fio");
+      entries[top].perc += static_cast<uint32_t>(100 - assigned);
     }
     BlockSizeSpec& b = j.bs[d];
     b.split = entries;

@@ -792,13 +792,22 @@ TEST(JobfileValues, BlanksAroundEqualsReadAsMeantWithOneWarning) {
 }
 
 TEST(JobfileValues, BsSplitUnder100AndZeroShares) {
-  // fio accepts shares under 100%; the rest goes to the last size, with a warning.
+  // fio accepts shares under 100%; the rest goes to the largest share
+  // (fio sorts by share; a draw past the last takes the last), with a
+  // warning. It went to the last size written: 16k/50:4k/30 issued 50% 4k,
+  // where fio issues 70% 16k. A blank's truncated remainder goes there too.
   auto out = ParseOk("[a]\nbssplit=4k/30:8k/60\n");
   EXPECT_EQ(out.jobs.at(0).bs[0].split[1].perc, 70u);
   ASSERT_EQ(out.warnings.size(), 1u);
   EXPECT_EQ(out.warnings[0],
             "t.fio:2: warning: bssplit shares for reads add up to 90%; the remaining 10% go to "
-            "the last size (8192 bytes)");
+            "the size with the largest share (8192 bytes), as in fio");
+  auto first = ParseOk("[a]\nbssplit=16k/50:4k/30\n").jobs.at(0);
+  EXPECT_EQ(first.bs[0].split[0].perc, 70u);
+  EXPECT_EQ(first.bs[0].split[1].perc, 30u);
+  auto blanks = ParseOk("[a]\nbssplit=4k:8k:16k\n").jobs.at(0);
+  EXPECT_EQ(blanks.bs[0].split[0].perc, 33u);
+  EXPECT_EQ(blanks.bs[0].split[2].perc, 34u);
   // "64k/0" is a blank share in fio.
   auto j = ParseOk("[a]\nbssplit=4k/50:64k/0\n").jobs.at(0);
   EXPECT_EQ(j.bs[0].split[1].perc, 50u);
