@@ -73,6 +73,10 @@ std::string DiskIntent(const JobSpec& job, const std::vector<std::string>& paths
     if ((StartsWith(p, "/dev/") && !StartsWith(p, "/dev/shm/")) || StartsWith(p, "/mnt/") ||
         StartsWith(p, "/media/"))
       return "the path " + p + " names a device or a mounted disk";
+    // A block device under another name (a symlink such as /tmp/x to
+    // /dev/loop1, or /dev/disk/by-id/...) is a disk whatever its path says.
+    if (struct stat st; stat(p.c_str(), &st) == 0 && S_ISBLK(st.st_mode))
+      return "the path " + p + " is a block device";
     if (std::string w = DiskWord(p); !w.empty()) return "the path " + p + " says '" + w + "'";
   }
   for (const std::string* s : {&job.name, &job.description})

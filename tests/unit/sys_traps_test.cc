@@ -1,6 +1,12 @@
 #include <gtest/gtest.h>
 #include <linux/magic.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 
 #include "sys/context.h"
 #include "sys/job_paths.h"
@@ -80,6 +86,29 @@ TEST(SysTrapsTest, DiskTestIntent) {
   }
   JobSpec named = Job("nvme-randread", "/dev/shm/f", RwMode::kRead);
   EXPECT_TRUE(MeansDisk(named, JobFilePaths(named)));
+}
+
+// A block device reached through a symlink (/tmp/x -> /dev/loop1) is a
+// disk: only /dev/ paths were (QA: no buffered disk test warning).
+TEST(SysTrapsTest, SymlinkToABlockDeviceMeansDisk) {
+  std::string dev;
+  for (const auto& e : std::filesystem::directory_iterator("/sys/block")) {
+    struct stat st;
+    const std::string d = "/dev/" + e.path().filename().string();
+    if (stat(d.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) {
+      dev = d;
+      break;
+    }
+  }
+  if (dev.empty()) GTEST_SKIP() << "no block device node under /dev";
+  TempDir dir("/dev/shm");
+  ASSERT_TRUE(dir.ok());
+  const std::string link = dir.path() + "/target";
+  ASSERT_EQ(symlink(dev.c_str(), link.c_str()), 0) << strerror(errno);
+  JobSpec k = Job("t", link, RwMode::kRead);
+  EXPECT_TRUE(MeansDisk(k, JobFilePaths(k))) << link << " -> " << dev;
+  JobSpec f = Job("t", dir.path() + "/plain", RwMode::kRead);
+  EXPECT_FALSE(MeansDisk(f, JobFilePaths(f)));
 }
 
 TEST(SysTrapsTest, DiskTestOnTmpfs) {
