@@ -84,7 +84,7 @@ TEST(CliSeeds, Seed001ForceAsync) {
   auto r = ParseJobs(in);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
-            "command line: option 'force_async' needs ioengine=io_uring or io_uring_cmd; this job "
+            "command line: option 'force_async' needs ioengine=io_uring or io_uring_cmd; job 'x' "
             "uses psync\n--force_async=1\n  ^");
 }
 
