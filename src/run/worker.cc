@@ -1722,7 +1722,13 @@ void Worker::Run() {
         // gets fresh stamps at the top; the end-of-job checks below run
         // there too, once nothing more can be prepared.
         if (sync_engine_) goto next_batch;
-        now = t;
+        // An async engine completed a trim (or sync_file_range) in the call
+        // and its slot is free at once, so a trim-only job never fills the
+        // queue and never gets back to the clock and stop checks at the top:
+        // runtime, SIGINT and exitall went unseen (time_based: forever).
+        // Check them here; the trim was a syscall, a clock read is cheap.
+        now = stamp_ ? t : NowNs();
+        CheckTime(now);
       } else if (qr == QueueResult::kQueued) {
         uncommitted_[uncommitted_n_++] = req;
         // The next I/O is prepared after this batch went in: its slat starts
