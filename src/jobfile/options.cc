@@ -128,6 +128,15 @@ Status ParseRange(std::string_view text, NumKind kind, uint32_t kb_base, uint64_
 
 const char* DirName(int d) { return d == 0 ? "reads" : d == 1 ? "writes" : "trims"; }
 
+// One limit for bs, bsrange and bssplit: Linux moves at most about 2 GiB per
+// read or write call, so a larger block could never complete in one I/O.
+constexpr int64_t kMaxBlockSize = INT32_MAX;
+
+std::string TooLargeBlock(const std::string& what) {
+  return what + " is larger than " + std::to_string(kMaxBlockSize) +
+         " bytes, the largest block size (as for bs)";
+}
+
 Status ParseBsSplit(JobSpec& j, const OptValue& v) {
   if (std::string excess = PerDirectionExcess(v.text, "bssplit"); !excess.empty())
     return Bad(excess);
@@ -148,6 +157,7 @@ Status ParseBsSplit(JobSpec& j, const OptValue& v) {
       BsSplitEntry e;
       IOB_ASSIGN_OR_RETURN(int64_t bs, Num(it.substr(0, slash), NumKind::kSize, v.kb_base));
       if (bs <= 0) return Bad("bssplit block size '" + it + "' must be positive");
+      if (bs > kMaxBlockSize) return Bad(TooLargeBlock("bssplit block size '" + it + "'"));
       e.bs = static_cast<uint64_t>(bs);
       std::string perc = slash == std::string::npos ? "" : Trim(it.substr(slash + 1));
       int64_t p = 0;
@@ -260,6 +270,9 @@ Status ParseBsRange(JobSpec& j, const OptValue& v) {
   std::string t = v.text;
   std::replace(t.begin(), t.end(), '/', ',');
   if (std::string excess = PerDirectionExcess(t, "bsrange"); !excess.empty()) return Bad(excess);
+  // fio refuses a value with no range in it at all (bsrange=4k).
+  if (t.find_first_of("-:", 1) == std::string::npos)
+    return Bad("bsrange '" + v.text + "' is not a range: give lo-hi, or use bs=" + v.text);
   auto parts = SplitPerDirection(t);
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!parts[static_cast<size_t>(d)].text) continue;
@@ -268,6 +281,8 @@ Status ParseBsRange(JobSpec& j, const OptValue& v) {
         ParseRange(*parts[static_cast<size_t>(d)].text, NumKind::kSize, v.kb_base, 0, &lo, &hi));
     if (lo <= 0)
       return Bad("block size range '" + *parts[static_cast<size_t>(d)].text + "' must be positive");
+    if (hi > kMaxBlockSize)
+      return Bad(TooLargeBlock("block size range '" + *parts[static_cast<size_t>(d)].text + "'"));
     j.bs[d].min = static_cast<uint64_t>(lo);
     j.bs[d].max = static_cast<uint64_t>(hi);
     j.bs[d].split.clear();
@@ -1090,7 +1105,7 @@ std::vector<OptionDef> BuildTable() {
                   .Alias({"blocksize"})
                   .Def("4k")
                   .PerDir()
-                  .Range(1, INT32_MAX)
+                  .Range(1, kMaxBlockSize)
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     for (int d = 0; d < kNumDdirs; ++d)
                       if (v.dir[d])
@@ -1836,9 +1851,9 @@ std::vector<OptionDef> BuildTable() {
                   .Def("0")
                   .Range(0, INT64_MAX)
                   .Set(N(verify.backlog_batch)));
+  // Unset (0) means the write block size; an explicit 0 is refused, as in fio.
   r.push_back(Row("verify_interval", T::kSize, "verify", "Verify header interval (default: bs)")
-                  .Def("0")
-                  .Range(0, INT64_MAX)
+                  .Range(1, INT64_MAX)
                   .Set(N(verify.interval)));
   r.push_back(Row("verify_offset", T::kSize, "verify", "Offset of the verify header in a block")
                   .Def("0")

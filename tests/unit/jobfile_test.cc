@@ -589,6 +589,37 @@ TEST(JobfileValues, BlockSizesPerDirection) {
   EXPECT_EQ(j.bs[1].max, 2048u);
   j = ParseOk("[a]\nbsrange=64k-4k\n").jobs.at(0);  // swapped
   EXPECT_EQ(j.bs[0].min, 4096u);
+  // A part without a range is one size, but a value with no range at all is
+  // refused, as fio refuses it.
+  j = ParseOk("[a]\nbsrange=4k-8k,16k\n").jobs.at(0);
+  EXPECT_EQ(j.bs[1].min, 16384u);
+  EXPECT_EQ(j.bs[1].max, 16384u);
+  EXPECT_EQ(ParseErr("[a]\nbsrange=4k\n"),
+            "t.fio:2:9: option 'bsrange': bsrange '4k' is not a range: give lo-hi, or use bs=4k\n"
+            "bsrange=4k\n        ^");
+  EXPECT_NE(ParseErr("[a]\nbsrange=4k,8k\n").find("is not a range"), std::string::npos);
+}
+
+// bs, bsrange and bssplit share one limit (2 GiB - 1: one read or write call
+// moves at most about 2 GiB); bsrange and bssplit took 3g and 5g before.
+TEST(JobfileValues, BlockSizeLimitIsSharedByBsRangeAndSplit) {
+  EXPECT_EQ(ParseOk("[a]\nbsrange=4k-2147483647\n").jobs.at(0).bs[0].max, 2147483647u);
+  EXPECT_NE(ParseErr("[a]\nbs=3g\n").find("out of range (1..2147483647)"), std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nbsrange=4k-5g\n")
+                .find("block size range '4k-5g' is larger than 2147483647 bytes"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nbssplit=4k/50:3g/50\n")
+                .find("bssplit block size '3g/50' is larger than 2147483647 bytes"),
+            std::string::npos);
+}
+
+// verify_interval unset means the block size; an explicit 0 is refused, as fio
+// refuses it (it was taken silently as "unset").
+TEST(JobfileValues, VerifyIntervalZeroIsRefused) {
+  EXPECT_EQ(ParseOk("[a]\nverify=crc32c\n").jobs.at(0).verify.interval, 0u);
+  EXPECT_NE(ParseErr("[a]\nverify=crc32c\nverify_interval=0\n")
+                .find("t.fio:3:17: value 0 of option 'verify_interval' is out of range (>= 1)"),
+            std::string::npos);
 }
 
 TEST(JobfileValues, BsSplitFillsBlankShares) {
