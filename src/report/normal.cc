@@ -222,7 +222,10 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
   // failed exec_prerun): its error, if any, went to stderr when it happened.
   uint64_t moved = 0;
   for (int d = 0; d < kNumDdirs; ++d) moved += ts.dir[d].bytes + ts.issued[d];
-  if (moved == 0) return;
+  // A job that was meant to do I/O and did none, without an error, keeps its
+  // block when it has notes: they say why (a block larger than the region).
+  const bool explained = !job.notes.empty() && job.shown_error() == 0 && !spec.create_only;
+  if (moved == 0 && !explained) return;
   if (job.shown_error() == 0) {
     o += fmt::sprintf("%s: (groupid=%d, jobs=%u): err=%2d: pid=%d: %s\n", job.name, job.groupid,
                       rec.members, 0, static_cast<int>(getpid()), CtimeString(timestamp_s));

@@ -38,6 +38,27 @@ std::string Where(const OptionSetting& s) {
 
 bool Writes(const JobSpec& job) { return JobWrites(job); }
 
+// A mixed job whose block for one direction is larger than every region (the
+// job's smallest block fits, or it would be refused): fio runs it, and both
+// tools stop at the first I/O of that direction, so the report may show
+// nothing at all. Say why.
+std::string BlockTooLargeNote(const JobSpec& job, const std::vector<TargetFile>& targets) {
+  uint64_t region = 0;
+  for (const TargetFile& t : targets) region = std::max(region, t.region_size);
+  if (region == 0 || !job.read_iolog.empty()) return "";
+  const bool uses[kNumDdirs] = {HasRead(job.rw), HasWrite(job.rw), HasTrim(job.rw)};
+  static const char* const kNames[kNumDdirs] = {"read", "write", "trim"};
+  std::string n;
+  for (int d = 0; d < kNumDdirs; ++d) {
+    if (!uses[d] || job.bs[d].min <= region) continue;
+    n += std::string(n.empty() ? "" : "; ") + "the smallest " + kNames[d] + " block (" +
+         std::to_string(job.bs[d].min) + " bytes) is larger than the region (" +
+         std::to_string(region) + " bytes)";
+  }
+  if (n.empty()) return "";
+  return n + ": no such I/O fits, so the job stops at its first one, as fio does";
+}
+
 // fio dates a report when it is made: the JSON "timestamp" of each interim
 // report and of the final one is its own time, not the run's start.
 void StampReportTime(RunResult* r) {
@@ -840,6 +861,9 @@ class PhaseRunner {
             probe_files.push_back(f);
           }
         }
+        if (k == 0)
+          if (std::string n = BlockTooLargeNote(job, c.targets); !n.empty())
+            c.notes.push_back(std::move(n));
         if (job.gtod_cpu >= 0 && k == 0)
           c.notes.push_back("gtod_cpu=" + std::to_string(job.gtod_cpu) +
                             " has no effect: fio's time-keeping thread does not exist here; each "

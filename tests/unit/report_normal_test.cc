@@ -214,6 +214,26 @@ TEST_F(NormalReportTest, JobThatDidNoIoHasNoBlock) {
   EXPECT_NE(s.find("\nfailed: (groupid=0, jobs=1): err=125 (exec_prerun"), std::string::npos) << s;
 }
 
+// A job that did nothing but has a note saying why (a write block larger than
+// the region) keeps its block, so the note is seen; create_only does not.
+TEST_F(NormalReportTest, JobThatDidNoIoKeepsItsNotes) {
+  RunResult run = testdata::MakeRun(false, 1);
+  JobResult idle = testdata::MakeJob("idle", 0, 0, 1, 5, 100, 0);
+  idle.stats = ThreadStats{};
+  idle.notes = {"the smallest write block (1048576 bytes) is larger than the region"};
+  JobResult created = idle;
+  created.name = "created";
+  created.spec.create_only = true;
+  run.groups[0].jobs.push_back(idle);
+  run.groups[0].jobs.push_back(created);
+  const std::string s = Normal(run);
+  EXPECT_NE(s.find("\nidle: (groupid=0, jobs=1): err= 0"), std::string::npos) << s;
+  EXPECT_NE(s.find("  note: the smallest write block (1048576 bytes) is larger than the region\n"),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(s.find("\ncreated: (groupid=0"), std::string::npos) << s;
+}
+
 TEST_F(NormalReportTest, SyncSectionWhenFsyncsWereTimed) {
   RunResult run = testdata::MakeRun(false, 1);
   ThreadStats& ts = run.groups[0].jobs[0].stats;

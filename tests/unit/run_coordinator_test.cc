@@ -94,6 +94,24 @@ TEST(RunCoordinatorTest, FioOnlyOptionsRunAndGtodCpuIsNoted) {
   EXPECT_EQ(jr.notes[0].rfind("gtod_cpu=0 has no effect", 0), 0u) << jr.notes[0];
 }
 
+// rw=rw whose write block is larger than the region: fio runs it and stops at
+// the first write; the report says why nothing (or little) was done.
+TEST(RunCoordinatorTest, MixedJobWithABlockLargerThanTheRegionIsNoted) {
+  JobSpec j = NullJob("m");
+  j.rw = RwMode::kReadWrite;
+  j.size = 64 << 10;
+  j.bs[1] = BlockSizeSpec{1 << 20, 1 << 20, {}};
+  RunResult r = MustRun({j});
+  const JobResult& jr = r.groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.stats.dir[1].ios, 0u);
+  ASSERT_EQ(jr.notes.size(), 1u);
+  EXPECT_EQ(jr.notes[0],
+            "the smallest write block (1048576 bytes) is larger than the region (65536 bytes): no "
+            "such I/O fits, so the job stops at its first one, as fio does");
+  j.bs[1] = BlockSizeSpec{4096, 4096, {}};
+  EXPECT_TRUE(MustRun({j}).groups.at(0).jobs.at(0).notes.empty());
+}
+
 // A CPU the machine does not have is refused before the run, naming the
 // option that set it (fio: "CPU 5 too large"); the last CPU it has runs.
 TEST(RunCoordinatorTest, CpusBeyondTheMachineAreRefused) {
