@@ -371,13 +371,20 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
   Result<TableOptions> topts = MakeTableOptions(o);
   if (!topts.ok()) return topts.status();
   plan.table = std::move(*topts);
-  if (TableOptions probe; !o.compare.empty()) IOB_RETURN_IF_ERROR(ApplyCompareLabels(o, &probe));
+  TableOptions labels;
+  if (!o.compare.empty()) {
+    labels.base_label = o.compare[0];  // as RenderCompare names it after the run
+    IOB_RETURN_IF_ERROR(ApplyCompareLabels(o, &labels));
+  }
   if (o.repeat == 0) return Status::Invalid("--repeat must be at least 1");
   IOB_RETURN_IF_ERROR(CheckOutputWritable(o.output));
   IOB_RETURN_IF_ERROR(CheckReportOptions(o));
   if (!o.compare.empty()) {
     auto base = LoadResultsJson(o.compare[0]);
     if (!base.ok()) return base.status();
+    // Refused now rather than after the run (RenderCompare says the same).
+    if (table::AllJobs(*base).empty())
+      return Status::Invalid("compare: " + labels.base_label + " holds no jobs");
     plan.compare_base = std::move(*base);
   }
   plan.points.resize(1);

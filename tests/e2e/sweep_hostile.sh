@@ -155,6 +155,14 @@ rc=$?
 [ $rc -eq 2 ] || fail "compare with an empty base: exit $rc, want 2"
 grep -qx "iobench: compare: $tmp/empty.json holds no jobs" "$tmp/empty.err" ||
   fail "message: $(cat "$tmp/empty.err")"
+# A base with no jobs is refused before the run, not after it (exit 1).
+"$bin" --name=j --ioengine=null --size=64k --compare "$tmp/empty.json" >"$tmp/empty-run.out" \
+  2>"$tmp/empty.err"
+rc=$?
+[ $rc -eq 2 ] || fail "run with an empty base: exit $rc, want 2"
+[ ! -s "$tmp/empty-run.out" ] || fail "run with an empty base ran: $(head -c 300 "$tmp/empty-run.out")"
+grep -qx "iobench: compare: $tmp/empty.json holds no jobs" "$tmp/empty.err" ||
+  fail "message: $(cat "$tmp/empty.err")"
 "$bin" --compare "$tmp/sweep.json" 2>"$tmp/alone.err"
 rc=$?
 [ $rc -eq 2 ] || fail "--compare BASE alone: exit $rc, want 2"
