@@ -469,8 +469,8 @@ void Worker::SleepNs(uint64_t ns) {
 // SleepNs returns early on a stop request or steady state; the runtime may
 // have ended while it slept. CheckTimeSlow turns each into stopping_ (and
 // ends a ramp that ended meanwhile), so the caller issues nothing more.
-bool Worker::StoppedDuringSleep(uint64_t now) {
-  CheckTimeSlow(now);
+bool Worker::StoppedDuringSleep(uint64_t& now) {
+  now = CheckTimeSlow(now);
   return stopping_;
 }
 
@@ -648,7 +648,7 @@ void Worker::TakeSamples(uint64_t now) {
   next_sample_ns_ = std::min(next_bw_ns_, next_iops_ns_);
 }
 
-void Worker::CheckTimeSlow(uint64_t now) {
+uint64_t Worker::CheckTimeSlow(uint64_t now) {
   if (!stopping_) {
     const int s = ctl_->stop.load(std::memory_order_relaxed);
     if (s != kStopNone) {
@@ -665,7 +665,7 @@ void Worker::CheckTimeSlow(uint64_t now) {
   }
   if (end_ns_ != 0 && now >= end_ns_ && !verifying_) stopping_ = true;  // verify runs to the end
   // --- issue 8: one relaxed load per batch; the logger's windows close on time ---
-  PollSnapshot(now);
+  const bool served = PollSnapshot(now);
   if (iolog_ != nullptr && measuring_) iolog_->Tick(now - measure_start_ns_);
   // What is due next. A stop request and a snapshot request are seen by
   // CheckTime's loads; a logging job checks its windows every batch.
@@ -676,6 +676,7 @@ void Worker::CheckTimeSlow(uint64_t now) {
   if (iolog_ != nullptr) next = 0;
   if (ss_poll_) next = std::min(next, now + kSteadyPollNs);
   next_event_ns_ = next;
+  return served ? NowNs() : now;
 }
 
 void Worker::FoldDerived(ThreadStats* ts) const {

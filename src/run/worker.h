@@ -142,6 +142,8 @@ class Worker {
   // The latest published snapshot (possibly older than the last request if
   // the worker did not answer in time). Main thread.
   void CopySnapshot(JobResult* out);
+  // Tests only: holding it makes the worker's next snapshot wait.
+  std::mutex& SnapshotMutexForTest() { return snap_mu_; }
 
  private:
   std::vector<PatternRegion> PatternRegions() const;
@@ -150,8 +152,11 @@ class Worker {
   // max_latency: ends the job with ETIMEDOUT when req's latency exceeds it.
   void CheckMaxLatency(const IoRequest* req, uint64_t now);
   void ServeSnapshot(uint64_t now, bool final);
-  void PollSnapshot(uint64_t now) {
-    if (snap_req_.load(std::memory_order_relaxed) != snap_served_) ServeSnapshot(now, false);
+  // Whether it served one (which takes time: the caller's clock is stale).
+  bool PollSnapshot(uint64_t now) {
+    if (snap_req_.load(std::memory_order_relaxed) == snap_served_) return false;
+    ServeSnapshot(now, false);
+    return true;
   }
   std::unique_ptr<IoLogger> iolog_;  // null: no log (the common case)
   uint16_t log_prio_value_ = 0;      // ioprio of the job's I/O, for log_prio
@@ -248,12 +253,15 @@ class Worker {
   // Per batch: two relaxed loads and one compare; the rest (ramp end,
   // bandwidth samples, runtime end, snapshots, log windows) only when one of
   // them is due, in CheckTimeSlow(), which computes the next due time.
-  void CheckTime(uint64_t now) {
+  // `now` is read again when the slow path served an interim snapshot:
+  // copying the statistics takes up to milliseconds, which the next I/O's
+  // latency must not include (--status-interval inflated clat max).
+  void CheckTime(uint64_t& now) {
     if (now >= next_event_ns_ || ctl_->stop.load(std::memory_order_relaxed) != kStopNone ||
         snap_req_.load(std::memory_order_relaxed) != snap_served_)
-      CheckTimeSlow(now);
+      now = CheckTimeSlow(now);
   }
-  void CheckTimeSlow(uint64_t now);
+  uint64_t CheckTimeSlow(uint64_t now);  // the time to go on with
   // Counters the loop does not keep per I/O, added to a copy of the stats
   // (the final result, an interim snapshot): a sync engine's depth/submit/
   // complete distributions (one I/O per call) and its lat (== clat, see
@@ -272,7 +280,7 @@ class Worker {
   DepthSearch::Action lat_pending_ = DepthSearch::Action::kNone;  // kDrain or kFinalRun
   void TakeSamples(uint64_t now);
   void SleepNs(uint64_t ns);
-  bool StoppedDuringSleep(uint64_t now);
+  bool StoppedDuringSleep(uint64_t& now);
   bool EndOfLoopSync(bool another_loop);
   bool SyncFiles(const char* why);
   void FreeSlot(IoRequest* req) { free_[free_n_++] = req; }
