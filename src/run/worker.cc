@@ -1738,9 +1738,17 @@ void Worker::Run() {
         if (uncommitted_n_ >= batch_submit_) {
           if (const uint64_t t = Submit(); t != 0) now = t;
         }
-        if (poll_each_ && committed_ > 0) {  // fio checks for a completion before the next I/O
-          PollOne();
-          goto next_batch;
+        if (poll_each_) {
+          // fio's polling mode checks for a completion before the next I/O,
+          // and its getevents commits what is queued first: iodepth_batch
+          // does not hold I/Os back here (it held 8 back: depth 8, not 1).
+          if (uncommitted_n_ > 0) {
+            if (const uint64_t t = Submit(); t != 0) now = t;
+          }
+          if (committed_ > 0) {
+            PollOne();
+            goto next_batch;
+          }
         }
       } else {  // kBusy: no slot in the engine; push what we have and make room
         requeue_[requeue_n_++] = req;

@@ -635,6 +635,15 @@ TEST(WorkerFakeEngineTest, BatchCompleteMinZeroPollsAfterEachIo) {
   EXPECT_EQ(fr.ledger->max_in_kernel, 1u);
   EXPECT_EQ(fr.ledger->waits, 0u);  // no reap that blocks
   EXPECT_EQ(fr.ledger->protocol_errors, 0u);
+  // iodepth_batch does not hold I/Os back in this mode: fio's getevents
+  // commits what is queued before it looks (iobench queued 8 and then
+  // submitted them together: IO depths 8=100%, fio 1=100%).
+  job.iodepth_batch_submit = 8;
+  fr = RunFake(job, FakeScript{});
+  EXPECT_EQ(fr.result.groups.at(0).jobs.at(0).stats.dir[0].ios, kN);
+  EXPECT_EQ(fr.ledger->max_in_kernel, 1u);
+  EXPECT_EQ(fr.ledger->protocol_errors, 0u);
+  job.iodepth_batch_submit = 1;
   job.iodepth_batch_complete_max = 8;
   fr = RunFake(job, FakeScript{});
   EXPECT_EQ(fr.ledger->max_in_kernel, 8u);
