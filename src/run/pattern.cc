@@ -101,6 +101,8 @@ class PatternImpl final : public IoPattern {
   bool Generate(int f, IoPlan* out);
   bool TryRandom(FileState& fs, Ddir d, IoPlan* out);
   bool MapSlot(FileState& fs, int bd, uint64_t* off, uint64_t* len);
+  // wrap_dirs_: the direction's next sequential block does not fit.
+  bool SequentialAtEnd(const FileState& fs, Ddir d) const;
   bool TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPlan* out);
   // Inline fast path for a fixed block size; the rest is out of line.
   uint64_t ChooseLen(int bs_dir, uint64_t remaining) {
@@ -464,9 +466,13 @@ void PatternImpl::StartPass(FileState& fs) {
 void PatternImpl::Reset() {
   if (wrap_dirs_ && (ended_[0] || ended_[1])) {
     // fio wraps a direction in place: the other one's walk goes on.
+    // A direction that cannot take its next block is at its end as well
+    // (both get there together: size=128k bs=64k), and wraps now too: the
+    // worker takes a pass that gives nothing after a reset as the job's end
+    // (time_based rw=rw ran 1 ms of its 1 s).
     FileState& fs = files_[0];
     for (int d = 0; d < kNumDdirs; ++d)
-      if (ended_[d]) fs.pos[d] = 0;
+      if (ended_[d] || SequentialAtEnd(fs, static_cast<Ddir>(d))) fs.pos[d] = 0;
     fs.done = false;
   } else {
     for (FileState& fs : files_) StartPass(fs);
@@ -563,6 +569,15 @@ void PatternImpl::AfterIo(FileState& fs, Ddir d, uint64_t off_rel, uint64_t len)
   // 33 I/Os), and at most one register cycle; sequential steps
   // (rw=randxxx:N, percentage_random) count towards both.
   if (rand_mode_ == RandMode::kLfsr && fs.lfsr_left > 0) --fs.lfsr_left;
+}
+
+bool PatternImpl::SequentialAtEnd(const FileState& fs, Ddir d) const {
+  const int64_t spos = fs.pos[static_cast<int>(d)];
+  if (spos < 0) return false;
+  const uint64_t pos = static_cast<uint64_t>(spos);
+  const int bd = BsDir(d, false);
+  const uint64_t end = bs_[bd].fixed ? fs.limit : fs.size;  // as TrySequential
+  return pos >= fs.size || pos >= end || end - pos < bs_[bd].min;
 }
 
 bool PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPlan* out) {

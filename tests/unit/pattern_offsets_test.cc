@@ -497,6 +497,33 @@ TEST(PatternOffsetsTest, TimeBasedSequentialMixedWrapsEachDirectionOnItsOwn) {
   }
 }
 
+// Both directions can reach the end together (size=128k bs=64k): the worker
+// takes a reset that gives nothing as the end of the job, so after a reset
+// the next I/O must come, whichever direction it picks (time_based rw=rw ran
+// 1 ms of a 1 s runtime: seed 003's workload).
+TEST(PatternOffsetsTest, TimeBasedSequentialMixedGoesOnWhenBothDirectionsEnd) {
+  for (uint64_t blocks : {2, 3, 16}) {
+    JobSpec job = MakeJob(RwMode::kReadWrite, 64 * kKi);
+    job.rwmixread = 70;
+    job.time_based = true;
+    auto p = Make(job, {{0, blocks * 64 * kKi, 0}});
+    IoPlan io;
+    uint64_t ios = 0, resets = 0;
+    while (ios < 2000) {
+      if (p->Next(&io)) {
+        ASSERT_LT(io.offset + io.length, blocks * 64 * kKi + 1);
+        ++ios;
+        continue;
+      }
+      p->Reset();
+      ++resets;
+      ASSERT_TRUE(p->Next(&io)) << blocks << " blocks: nothing after reset " << resets;
+      ++ios;
+    }
+    EXPECT_GT(resets, 10u) << blocks;
+  }
+}
+
 TEST(PatternOffsetsTest, TrimWriteTrimsThenWritesTheSameBlock) {
   for (RwMode mode : {RwMode::kTrimWrite, RwMode::kRandTrimWrite}) {
     JobSpec job = MakeJob(mode);
