@@ -139,7 +139,10 @@ void MergeDir(DirStats& d, const DirStats& s) {
       same->hist.Merge(p.hist);
     }
   }
-  d.runtime_ns = std::max(d.runtime_ns, s.runtime_ns);
+  // As fio's update_runtime, only a member that did I/O in this direction
+  // counts (a group of a read-only and a write-only rw=rw clone showed the
+  // reader's 492 ms as the writes' runtime, fio 1 ms).
+  if (s.ios != 0 || s.bytes != 0) d.runtime_ns = std::max(d.runtime_ns, s.runtime_ns);
   d.slat.Merge(s.slat);
   d.clat.Merge(s.clat);
   d.lat.Merge(s.lat);
@@ -246,6 +249,10 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
   if (jobs.empty()) return JobRecord(std::make_shared<const JobResult>());
   auto merged = std::make_shared<JobResult>(*jobs[0]);
   JobResult& m = *merged;
+  // The first member is the base: its runtime counts only in the directions
+  // it did I/O in (see MergeThreadStats).
+  for (DirStats& d : m.stats.dir)
+    if (d.ios == 0 && d.bytes == 0) d.runtime_ns = 0;
   // fio takes the percentile settings of a group's last job.
   const JobSpec& last = jobs.back()->spec;
   m.spec.clat_percentiles = last.clat_percentiles;

@@ -167,6 +167,35 @@ TEST(StatsMergeTest, CountersSummedRuntimeLongestFirstErrorKept) {
   EXPECT_EQ(a.first_error.err, 5) << "the first error is kept";
 }
 
+// As fio's update_runtime: a member that did no I/O in a direction adds no
+// runtime to it (a read-only rw=rw clone's 492 ms became the group's write
+// runtime; fio shows the writer's 1 ms).
+TEST(StatsMergeTest, ADirectionsRuntimeComesFromMembersThatDidIoInIt) {
+  ThreadStats reader, writer;
+  reader.dir[0].ios = 64;
+  reader.dir[0].bytes = 64 * 65536;
+  reader.dir[0].runtime_ns = 492'000'000;
+  reader.dir[1].runtime_ns = 492'000'000;  // its rw allowed writes; it did none
+  writer.dir[1].ios = 4;
+  writer.dir[1].bytes = 4 * 65536;
+  writer.dir[1].runtime_ns = 1'000'000;
+  writer.dir[0].runtime_ns = 1'000'000;
+  ThreadStats group;
+  MergeThreadStats(group, reader);
+  MergeThreadStats(group, writer);
+  EXPECT_EQ(group.dir[0].runtime_ns, 492'000'000u);
+  EXPECT_EQ(group.dir[1].runtime_ns, 1'000'000u);
+  // The same through MergeGroup, whose base is the first member.
+  JobResult r, w;
+  r.stats = reader;
+  r.runtime_ms = 492;
+  w.stats = writer;
+  w.runtime_ms = 1;
+  const JobRecord rec = MergeGroup({&r, &w});
+  EXPECT_EQ(DirRuntimeMs(rec.result, 0), 492u);
+  EXPECT_EQ(DirRuntimeMs(rec.result, 1), 1u);
+}
+
 // cmdprio's clat per priority: as fio, a job's priority merges into the
 // group's entry of the same value, and a value not seen yet is appended.
 TEST(StatsMergeTest, PriosMergeByValue) {
