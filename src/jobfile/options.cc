@@ -58,8 +58,8 @@ struct Row {
     d.time_unit_ns = ns;
     return *this;
   }
-  Row& Choices(const char* c) {
-    d.choices = c;
+  Row& Choices(std::string c) {
+    d.choices = std::move(c);
     return *this;
   }
   Row& Engines(std::initializer_list<const char*> e) {
@@ -1233,9 +1233,14 @@ std::vector<OptionDef> BuildTable() {
                   .Range(0, INT64_MAX)
                   .Set([](JobSpec&, const OptValue&) { return Status::Ok(); }));
   // --- engine and depth
-  r.push_back(Row("ioengine", T::kSpecial, "engine", "I/O engine")
+  // The choices are every engine the parser accepts, so the help cannot fall behind the registry.
+  std::string engines;
+  for (const auto& e : IobenchEngineNames()) engines += (engines.empty() ? "" : "|") + e;
+  r.push_back(Row("ioengine", T::kSpecial, "engine",
+                  "I/O engine (--list-engines says which this build and kernel can run; "
+                  "io_uring_cmd is not available yet)")
                   .Def("psync")
-                  .Choices("psync|sync|vsync|pvsync|pvsync2|libaio|posixaio|io_uring|null")
+                  .Choices(engines)
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     std::string t = Trim(v.text);
                     auto& known = IobenchEngineNames();
@@ -2310,8 +2315,9 @@ const char* FioProfileOfOption(const std::string& name) {
 
 const std::vector<std::string>& IobenchEngineNames() {
   static const std::vector<std::string> kNames = [] {
-    std::vector<std::string> n = {"psync",   "sync",   "vsync",    "pvsync",
-                                  "pvsync2", "libaio", "io_uring", "null"};
+    std::vector<std::string> n = {"psync",    "sync",         "vsync",  "pvsync",
+                                  "pvsync2",  "mmap",         "libaio", "posixaio",
+                                  "io_uring", "io_uring_cmd", "null"};
     for (const auto& e : EngineRegistry())
       if (std::find(n.begin(), n.end(), e.name) == n.end()) n.emplace_back(e.name);
     return n;

@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
+#include "engines/engines.h"
 #include "jobfile/lexer.h"
 #include "jobfile/options.h"
 #include "jobfile/parser.h"
@@ -559,6 +561,18 @@ TEST(JobfileTable, FioOnlyListExcludesOurOptions) {
   EXPECT_FALSE(IsFioOnlyOption("iodepth"));
   EXPECT_FALSE(IsFioOnlyOption("blocksize"));
   for (const auto& n : FioOnlyOptions()) EXPECT_EQ(FindOption(n), nullptr) << n;
+}
+
+TEST(JobfileTable, IoengineChoicesNameEveryEngine) {
+  // The help used to list a fixed set that left out mmap and io_uring_cmd.
+  std::set<std::string> choices;
+  std::stringstream in(FindOption("ioengine")->choices);
+  for (std::string c; std::getline(in, c, '|');) choices.insert(c);
+  for (const auto& e : EngineRegistry()) EXPECT_EQ(choices.count(e.name), 1u) << e.name;
+  for (const auto& c : choices) {
+    EXPECT_NE(FindEngine(c), nullptr) << c;
+    EXPECT_EQ(ParseOk("[a]\nioengine=" + c + "\n").jobs.at(0).ioengine, c);
+  }
 }
 
 TEST(JobfileTable, OptionsMarkdownIsCurrent) {
