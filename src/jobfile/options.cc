@@ -1927,6 +1927,7 @@ std::vector<OptionDef> BuildTable() {
                   .Set(B(slat_percentiles)));
   r.push_back(Row("percentile_list", T::kSpecial, "report",
                   "Percentiles to report, ':' separated, e.g. 99:99.9")
+                  .Def("1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99")  // fio's
                   .Choices("float:float...")
                   .Set(ParseFloatList));
   r.push_back(
@@ -2133,12 +2134,13 @@ std::vector<OptionDef> BuildTable() {
                   "Replay every I/O of the log onto this file or device")
                   .Set(NonEmpty(replay_redirect)));
   r.push_back(
-      Row("replay_align", T::kSize, "I/O replay", "Round the log's offsets down to this power of 2")
-          .Def("0")
-          .Range(0, INT64_MAX)
+      // No default and no range shown: unset means no rounding, but an explicit 0 is refused.
+      Row("replay_align", T::kSize, "I/O replay",
+          "Round the log's offsets down to a multiple of this power of 2 (unset: not rounded; "
+          "0 is refused, as in fio)")
           .Set([](JobSpec& j, const OptValue& v) -> Status {
             const auto a = static_cast<uint64_t>(v.num);
-            if (a == 0 || (a & (a - 1)) != 0)  // fio: "must be a power-of-2", 0 too
+            if (v.num <= 0 || (a & (a - 1)) != 0)  // fio: "must be a power-of-2", 0 too
               return Bad("replay_align=" + v.text + " is not a power of 2");
             j.replay_align = a;
             return Status::Ok();

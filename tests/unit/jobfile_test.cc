@@ -15,6 +15,7 @@
 #include "jobfile/options.h"
 #include "jobfile/parser.h"
 #include "jobfile/units.h"
+#include "stats/summary.h"
 #include "temp_dir.h"
 #include "test_util.h"
 
@@ -573,6 +574,23 @@ TEST(JobfileTable, IoengineChoicesNameEveryEngine) {
     EXPECT_NE(FindEngine(c), nullptr) << c;
     EXPECT_EQ(ParseOk("[a]\nioengine=" + c + "\n").jobs.at(0).ioengine, c);
   }
+}
+
+TEST(JobfileTable, EveryShownDefaultIsAValidValue) {
+  // The help used to show replay_align's default as 0, a value it refuses.
+  for (const auto& d : OptionTable()) {
+    if (d.def.empty()) continue;
+    const std::string engine = d.engines.empty() ? "null" : d.engines.front();
+    auto r = ParseJobText("[j]\nioengine=" + engine + "\nsize=1m\n" + d.name + "=" + d.def + "\n",
+                          "t.fio", "/tmp");
+    EXPECT_TRUE(r.ok()) << d.name << "=" << d.def << ": " << r.status().message();
+  }
+}
+
+TEST(JobfileTable, PercentileListDefaultIsTheOneUsed) {
+  const OptionDef* d = FindOption("percentile_list");
+  auto j = ParseOk("[a]\npercentile_list=" + d->def + "\n").jobs.at(0);
+  EXPECT_EQ(j.percentile_list, DefaultPercentiles());
 }
 
 TEST(JobfileTable, OptionsMarkdownIsCurrent) {
