@@ -399,16 +399,13 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
         if (!o.is_job_option(key))
           return Status::Invalid("--sweep " + key + "=...: '" + key +
                                  "' is not a job option, and there is no --sweep-cmd to use it");
-    // Every value must be valid before the first point runs: a bad value at
-    // the end of a long sweep would otherwise waste the sweep. Each distinct
-    // KEY=VALUE once (a product of sweeps repeats them).
-    std::set<std::pair<std::string, std::string>> values;
-    for (const auto& point : plan.points)
-      for (const auto& kv : point.values) values.insert(kv);
-    for (const auto& kv : values) {
-      sweep::SweepPoint single;
-      single.values.push_back(kv);
-      auto applied = sweep::ApplyPoint(jobs, single, o.set_option, o.is_job_option);
+    // Every point must be valid before the first one runs: a bad value at
+    // the end of a long sweep would otherwise waste the sweep. Whole points,
+    // as they will run: a value alone may need another key of its point
+    // (--sweep ioengine=io_uring --sweep force_async=0,1 was refused, since
+    // force_async alone met the base job's psync).
+    for (const auto& point : plan.points) {
+      auto applied = sweep::ApplyPoint(jobs, point, o.set_option, o.is_job_option);
       if (!applied.ok()) return applied.status();
     }
   }

@@ -310,8 +310,16 @@ Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& swe
 Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const SweepPoint& point,
                                         const OptionSetter& set, const IsJobOption& is_job_option) {
   std::vector<JobSpec> jobs = base;
+  // The engine first: engine options check it when they are set, whatever
+  // the order of the --sweep flags (--sweep force_async=0,1 --sweep
+  // ioengine=io_uring).
+  std::vector<std::pair<std::string, std::string>> values;
+  for (const auto& kv : point.values)
+    if (kv.first == "ioengine") values.push_back(kv);
+  for (const auto& kv : point.values)
+    if (kv.first != "ioengine") values.push_back(kv);
   for (auto& job : jobs) {
-    for (const auto& [key, value] : point.values) {
+    for (const auto& [key, value] : values) {
       if (is_job_option && !is_job_option(key)) continue;
       if (!set) return Status::Internal("ApplyPoint: no option setter");
       const size_t before = job.settings.size();

@@ -155,6 +155,20 @@ rc=$?
 [ $rc -eq 2 ] || fail "compare with an empty base: exit $rc, want 2"
 grep -qx "iobench: compare: $tmp/empty.json holds no jobs" "$tmp/empty.err" ||
   fail "message: $(cat "$tmp/empty.err")"
+# An engine option swept with the engine is checked as whole points, in
+# either flag order (force_async alone met the base job's psync: refused).
+for order in "--sweep ioengine=io_uring --sweep force_async=0,1" \
+  "--sweep force_async=0,1 --sweep ioengine=io_uring"; do
+  # shellcheck disable=SC2086
+  "$bin" --name=e --ioengine=null --size=64k --parse-only $order >/dev/null 2>"$tmp/eng.err" ||
+    fail "$order refused: $(cat "$tmp/eng.err")"
+done
+"$bin" --name=e --size=64k --parse-only --sweep ioengine=psync,io_uring --sweep force_async=0,1 \
+  >/dev/null 2>"$tmp/eng.err"
+rc=$?
+[ $rc -eq 2 ] || fail "psync with force_async: exit $rc, want 2"
+grep -q "^iobench: --sweep force_async=0: .*needs ioengine=io_uring" "$tmp/eng.err" ||
+  fail "message: $(cat "$tmp/eng.err")"
 # A base with no jobs is refused before the run, not after it (exit 1).
 "$bin" --name=j --ioengine=null --size=64k --compare "$tmp/empty.json" >"$tmp/empty-run.out" \
   2>"$tmp/empty.err"
