@@ -372,6 +372,9 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
   if (!topts.ok()) return topts.status();
   plan.table = std::move(*topts);
   TableOptions labels;
+  if (o.compare.empty() && !o.compare_labels.empty())
+    return Status::Invalid("--compare-labels=" + o.compare_labels +
+                           ": names the two sides of --compare, which is not given");
   if (!o.compare.empty()) {
     labels.base_label = o.compare[0];  // as RenderCompare names it after the run
     IOB_RETURN_IF_ERROR(ApplyCompareLabels(o, &labels));

@@ -169,6 +169,12 @@ rc=$?
 [ $rc -eq 2 ] || fail "psync with force_async: exit $rc, want 2"
 grep -q "^iobench: --sweep force_async=0: .*needs ioengine=io_uring" "$tmp/eng.err" ||
   fail "message: $(cat "$tmp/eng.err")"
+# --compare-labels without --compare was taken silently.
+"$bin" --name=j --ioengine=null --size=64k --compare-labels=a,b >"$tmp/lab.out" 2>"$tmp/lab.err"
+rc=$?
+[ $rc -eq 2 ] || fail "--compare-labels alone: exit $rc, want 2"
+grep -qx "iobench: --compare-labels=a,b: names the two sides of --compare, which is not given" \
+  "$tmp/lab.err" || fail "message: $(cat "$tmp/lab.err")"
 # A base with no jobs is refused before the run, not after it (exit 1).
 "$bin" --name=j --ioengine=null --size=64k --compare "$tmp/empty.json" >"$tmp/empty-run.out" \
   2>"$tmp/empty.err"
