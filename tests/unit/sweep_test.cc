@@ -165,13 +165,14 @@ TEST(SweepApplyTest, SetsJobOptionsAndSkipsHookKeys) {
   for (const auto& j : *r) {
     EXPECT_EQ(j.iodepth, 32u);
     EXPECT_EQ(j.ioengine, "io_uring");
-    // iodepth recorded by ApplyPoint (the fake setter does not), ioengine by
-    // the setter only once; setra nowhere.
+    // ioengine first (engine options check it when set), recorded by the
+    // setter only once; iodepth recorded by ApplyPoint (the fake setter does
+    // not); setra nowhere.
     ASSERT_EQ(j.settings.size(), 2u);
-    EXPECT_EQ(j.settings[0].name, "iodepth");
-    EXPECT_EQ(j.settings[0].value, "32");
-    EXPECT_EQ(j.settings[0].file, "<sweep>");
-    EXPECT_EQ(j.settings[1].name, "ioengine");
+    EXPECT_EQ(j.settings[0].name, "ioengine");
+    EXPECT_EQ(j.settings[1].name, "iodepth");
+    EXPECT_EQ(j.settings[1].value, "32");
+    EXPECT_EQ(j.settings[1].file, "<sweep>");
     EXPECT_FALSE(j.IsSet("setra"));
   }
   EXPECT_EQ((*r)[1].name, "b");
