@@ -275,13 +275,13 @@ void BufferFiller::FillInitial(void* buf, uint64_t len) {
   if (job_writes_) Fill(static_cast<uint8_t*>(buf), len);
 }
 
-void BufferFiller::BeforeWrite(void* buf, uint64_t len) {
+bool BufferFiller::BeforeWrite(void* buf, uint64_t len) {
   uint8_t* p = static_cast<uint8_t*>(buf);
   ++writes_;
   if (refill_) {
     if (dedupe_perc_ == 0) {
       Fill(p, len);
-      return;
+      return true;
     }
     const bool dup = unique_ > 0 && prng::SplitMix64(&dedupe_rng_) % 100 < dedupe_perc_;
     if (ws_size_ != 0) {  // working_set
@@ -295,7 +295,7 @@ void BufferFiller::BeforeWrite(void* buf, uint64_t len) {
         ++unique_;
         Fill(p, len);
       }
-      return;
+      return true;
     }
     if (dup) {  // repeat: the last unique buffer again
       FillFrom(prev_state_, p, len);
@@ -304,9 +304,9 @@ void BufferFiller::BeforeWrite(void* buf, uint64_t len) {
       prev_state_ = state_;
       Fill(p, len);
     }
-    return;
+    return true;
   }
-  if (!scramble_) return;
+  if (!scramble_) return false;
   // One random word per write, varied per 512-byte block and stored at a
   // position that moves with each write: every block of every write differs
   // from all earlier ones, at the cost of one 8-byte store per 512 bytes.
@@ -317,6 +317,7 @@ void BufferFiller::BeforeWrite(void* buf, uint64_t len) {
     const uint64_t w = v ^ (i * 0x9e3779b97f4a7c15ULL);
     std::memcpy(p + b + at, &w, 8);
   }
+  return true;
 }
 
 }  // namespace iobench

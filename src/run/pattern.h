@@ -208,7 +208,9 @@ class BufferFiller {
   void FillInitial(void* buf, uint64_t len);
   // Called before each write is issued; cheap unless refill_buffers is set
   // (scramble: a few bytes per 512-byte block are changed so dedupe fails).
-  void BeforeWrite(void* buf, uint64_t len);
+  // Whether it touched the buffer (the caller's start stamp is then stale:
+  // 1 MiB writes spend tens of microseconds here).
+  bool BeforeWrite(void* buf, uint64_t len);
 
  private:
   void FillRandom(uint8_t* p, uint64_t len);

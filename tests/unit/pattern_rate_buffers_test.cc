@@ -316,7 +316,8 @@ TEST(PatternBuffersTest, ZeroBuffersStayZero) {
   std::vector<uint8_t> b(65536, 0xff);
   f.FillInitial(b.data(), b.size());
   EXPECT_EQ(CountZero(b), b.size());
-  f.BeforeWrite(b.data(), b.size());
+  // Untouched: the worker keeps its start stamp (no clock read).
+  EXPECT_FALSE(f.BeforeWrite(b.data(), b.size()));
   EXPECT_EQ(CountZero(b), b.size());
 }
 
@@ -329,7 +330,8 @@ TEST(PatternBuffersTest, DefaultIsRandomAndScrambleChangesEveryBlock) {
   EXPECT_LT(CountZero(b), 65536u / 256 * 2);  // random bytes: ~1/256 zero
   std::vector<uint8_t> prev = b;
   for (int w = 0; w < 3; ++w) {
-    f.BeforeWrite(b.data(), b.size());
+    // Touched: the worker stamps the I/O's start after it.
+    EXPECT_TRUE(f.BeforeWrite(b.data(), b.size()));
     size_t changed_blocks = 0, changed_bytes = 0;
     for (size_t blk = 0; blk < b.size(); blk += 512) {
       const bool diff = std::memcmp(&b[blk], &prev[blk], 512) != 0;
@@ -358,7 +360,7 @@ TEST(PatternBuffersTest, ScrambleOffKeepsTheBuffer) {
   std::vector<uint8_t> b(8192);
   f.FillInitial(b.data(), b.size());
   const std::vector<uint8_t> before = b;
-  f.BeforeWrite(b.data(), b.size());
+  EXPECT_FALSE(f.BeforeWrite(b.data(), b.size()));
   EXPECT_EQ(b, before);
 }
 
@@ -370,7 +372,7 @@ TEST(PatternBuffersTest, RefillBuffersRewritesEverything) {
   std::vector<uint8_t> b(8192);
   f.FillInitial(b.data(), b.size());
   const std::vector<uint8_t> before = b;
-  f.BeforeWrite(b.data(), b.size());
+  EXPECT_TRUE(f.BeforeWrite(b.data(), b.size()));
   size_t same = 0;
   for (size_t i = 0; i < b.size(); ++i) same += b[i] == before[i];
   EXPECT_LT(same, 8192u / 256 * 2);
@@ -384,7 +386,7 @@ TEST(PatternBuffersTest, BufferPatternRepeats) {
   std::vector<uint8_t> b(10000);
   f.FillInitial(b.data(), b.size());
   for (size_t i = 0; i < b.size(); ++i) ASSERT_EQ(b[i], job.buffer_pattern[i % 3]) << i;
-  f.BeforeWrite(b.data(), b.size());  // no scrambling of a pattern
+  EXPECT_FALSE(f.BeforeWrite(b.data(), b.size()));  // no scrambling of a pattern
   for (size_t i = 0; i < b.size(); ++i) ASSERT_EQ(b[i], job.buffer_pattern[i % 3]) << i;
 }
 
