@@ -360,9 +360,9 @@ int Main(int argc, char** argv) {
       cli.formats.push_back(f);
   }
 
+  // The parsers' messages name the option and the value.
   if (auto eta = iobench::ParseEtaMode(cli.eta); !eta.ok()) {
-    std::fprintf(stderr, "iobench: --eta=%s: %s\n", cli.eta.c_str(),
-                 eta.status().message().c_str());
+    std::fprintf(stderr, "iobench: %s\n", eta.status().message().c_str());
     return kExitUsage;
   }
   // fio reads both as times in seconds by default (--eta-newline=5 is 5 s,
@@ -415,8 +415,7 @@ int Main(int argc, char** argv) {
     cli.stuck_timeout_ms = *v / 1000000;
   }
   if (auto mode = iobench::ParseStatusIntervalMode(cli.status_interval_mode); !mode.ok()) {
-    std::fprintf(stderr, "iobench: --status-interval-mode=%s: %s\n",
-                 cli.status_interval_mode.c_str(), mode.status().message().c_str());
+    std::fprintf(stderr, "iobench: %s\n", mode.status().message().c_str());
     return kExitUsage;
   }
   // --compare BASE.json [NEW.json]: a .json "job file" is the NEW side.

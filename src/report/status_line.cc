@@ -132,8 +132,8 @@ std::string FormatEta(uint64_t seconds) {
   const uint64_t d = seconds / 86400, h = seconds / 3600 % 24, m = seconds / 60 % 60,
                  s = seconds % 60;
   char buf[64];
-  if (d > 0) {
-    std::snprintf(buf, sizeof(buf), "%llud:%02lluh:%02llum:%02llus",
+  if (d > 0) {  // fio's "%02ud:": 01d, 10d, 123d
+    std::snprintf(buf, sizeof(buf), "%02llud:%02lluh:%02llum:%02llus",
                   static_cast<unsigned long long>(d), static_cast<unsigned long long>(h),
                   static_cast<unsigned long long>(m), static_cast<unsigned long long>(s));
   } else if (h > 0) {

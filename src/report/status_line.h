@@ -73,7 +73,7 @@ struct RunStatus {
 // bytes ("12.0MiB", "323MiB", "0B"), 1000-based for counts ("3072", "82.8k").
 std::string FormatBytes(uint64_t bytes);
 std::string FormatCount(uint64_t count);
-// "03s"... fio's eta string: "01m:05s", "02h:01m:05s", "3d:02h:01m:05s".
+// fio's eta string (eta_to_str): "01m:05s", "02h:01m:05s", "03d:02h:01m:05s".
 std::string FormatEta(uint64_t seconds);
 
 class StatusLine {

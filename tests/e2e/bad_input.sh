@@ -303,7 +303,12 @@ check compare-two-files-not-json 2 "iobench-notjson.$$: (no JSON document found|
   "$bin" --compare="$work/../iobench-notjson.$$" "$work/../iobench-nojobs.$$.json"
 rm -f "$work/../iobench-notjson.$$" "$work/../iobench-nojobs.$$.json"
 check repeat-zero 2 "repeat" -- "$bin" --repeat=0 --name=a --ioengine=null --size=1m
-check eta-bad 2 "--eta=sometimes" -- "$bin" --eta=sometimes --name=a --ioengine=null --size=1m
+# The option and the value named once (it said "--eta=sometimes: --eta: 'sometimes' ...").
+check eta-bad 2 "^iobench: --eta: 'sometimes' is not one of auto, always, never$" -- \
+  "$bin" --eta=sometimes --name=a --ioengine=null --size=1m
+check status-interval-mode-bad 2 \
+  "^iobench: --status-interval-mode: 'delta' is not one of cumulative, interval$" -- \
+  "$bin" --status-interval-mode=delta --name=a --ioengine=null --size=1m
 # fio reads --eta-interval/--eta-newline as times in seconds and refuses an
 # interval below 250 ms (iobench once read milliseconds and clamped).
 check eta-interval-short 2 "--eta-interval=100ms: must be at least 250ms" -- \

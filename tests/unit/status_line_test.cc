@@ -72,7 +72,9 @@ TEST(StatusLineFormat, CompactNumbersLikeFio) {
   EXPECT_EQ(FormatCount(12345678), "12.3M");
   EXPECT_EQ(FormatEta(3), "00m:03s");
   EXPECT_EQ(FormatEta(3725), "01h:02m:05s");
-  EXPECT_EQ(FormatEta(90061), "1d:01h:01m:01s");
+  EXPECT_EQ(FormatEta(90061), "01d:01h:01m:01s");  // fio's "%02ud:"
+  EXPECT_EQ(FormatEta(86400), "01d:00h:00m:00s");
+  EXPECT_EQ(FormatEta(123 * 86400 + 59), "123d:00h:00m:59s");
 }
 
 TEST(StatusLineRender, IssueExampleGolden) {
