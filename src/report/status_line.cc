@@ -315,10 +315,15 @@ Result<EtaMode> ParseEtaMode(std::string_view text) {
   return Status::Invalid("--eta: '" + std::string(text) + "' is not one of auto, always, never");
 }
 
+bool StatusLineAllowed(const std::vector<std::string>& formats, bool report_to_stdout) {
+  return !report_to_stdout || std::find(formats.begin(), formats.end(), "normal") != formats.end();
+}
+
 StatusPrinter::StatusPrinter(int fd, const StatusPrinterOptions& opts) : fd_(fd), opts_(opts) {
   opts_.interval_ns = std::max(opts_.interval_ns, kMinIntervalNs);
   const bool tty = fd >= 0 && ::isatty(fd) == 1;
-  enabled_ = opts.mode == EtaMode::kAlways || (opts.mode == EtaMode::kAuto && tty);
+  enabled_ =
+      opts.allowed && (opts.mode == EtaMode::kAlways || (opts.mode == EtaMode::kAuto && tty));
   if (tty) {
     winsize ws{};
     if (::ioctl(fd, TIOCGWINSZ, &ws) == 0) columns_ = ws.ws_col;

@@ -115,12 +115,22 @@ struct StatusPrinterOptions {
   EtaMode mode = EtaMode::kAuto;
   uint64_t interval_ns = 1000000000;  // --eta-interval; fio refuses < 250 ms
   uint64_t newline_ns = 0;            // --eta-newline; 0: never
+  bool allowed = true;                // false: never drawn, whatever the mode (StatusLineAllowed)
 };
+
+// Whether the line may be drawn at all, given where the report goes (fio's
+// rule in calc_thread_status): not when the report goes to standard output
+// in formats without `normal` (json, json+, terse, table alone), whose
+// document the line's bytes would corrupt, be stdout a pipe, a file or a
+// terminal whose output is captured (script, ssh -t). With --output=FILE the
+// report is elsewhere and the line may go to stdout, as fio's does.
+bool StatusLineAllowed(const std::vector<std::string>& formats, bool report_to_stdout);
 
 // Where and when the line is drawn. The line goes to `fd` (main passes
 // STDOUT_FILENO, as fio does): with --eta=auto only if fd is a terminal,
 // so nothing is ever written into a pipe or a redirected file; --eta=always
-// prints even there (the user asked). The --output file never gets the
+// prints even there (the user asked); never when !opts.allowed (a JSON or
+// terse report on the same stdout). The --output file never gets the
 // line: it is a separate file, and the reports are written after Clear().
 class StatusPrinter {
  public:

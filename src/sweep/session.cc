@@ -350,6 +350,8 @@ class StatusDriver {
     p.mode = mode.ok() ? *mode : EtaMode::kAuto;
     p.interval_ns = std::max<uint64_t>(o.eta_interval_ms, 250) * 1000000ull;
     p.newline_ns = o.eta_newline_ms * 1000000ull;
+    // A JSON or terse report on stdout gets no status bytes in it (fio).
+    p.allowed = StatusLineAllowed(o.formats, o.output.empty());
     return p;
   }
   StatusPrinter printer_;

@@ -444,5 +444,40 @@ TEST(StatusPrinterTest, NeverOnATerminalPrintsNothing) {
   EXPECT_EQ(Drain(pty.master()), "");
 }
 
+// The line is never drawn when the report goes to stdout in formats
+// without normal: JSON or terse with status bytes in it did not parse.
+TEST(StatusLineAllowedTest, OnlyBesideANormalReportOrAnOutputFile) {
+  using F = std::vector<std::string>;
+  EXPECT_TRUE(StatusLineAllowed(F{"normal"}, true));
+  EXPECT_TRUE(StatusLineAllowed(F{"json", "normal"}, true));
+  EXPECT_TRUE(StatusLineAllowed(F{"normal", "table"}, true));
+  for (const F& f : {F{"json"}, F{"json+"}, F{"terse"}, F{"json", "terse"}, F{"table"}}) {
+    EXPECT_FALSE(StatusLineAllowed(f, true)) << f[0];
+    EXPECT_TRUE(StatusLineAllowed(f, false)) << f[0];  // --output=FILE: fio draws it
+  }
+}
+
+TEST(StatusPrinterTest, NotAllowedPrintsNothingEvenWhenAlways) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
+  StatusPrinterOptions opts{EtaMode::kAlways, kSec, 0};
+  opts.allowed = false;
+  StatusPrinter p(fds[1], opts);
+  EXPECT_FALSE(p.enabled());
+  EXPECT_FALSE(p.Update(Simple(0), 0));
+  p.Finish();
+  EXPECT_EQ(Drain(fds[0]), "");
+  ::close(fds[0]);
+  ::close(fds[1]);
+  Pty pty;
+  if (!pty.ok()) GTEST_SKIP() << "openpty failed: no pseudo-terminals here";
+  StatusPrinterOptions tty_opts{EtaMode::kAuto, kSec, 0};
+  tty_opts.allowed = false;  // a terminal whose output is captured (script, ssh -t)
+  StatusPrinter t(pty.slave(), tty_opts);
+  EXPECT_FALSE(t.Update(Simple(0), 0));
+  EXPECT_EQ(Drain(pty.master()), "");
+}
+
 }  // namespace
 }  // namespace iobench
