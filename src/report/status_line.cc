@@ -37,19 +37,26 @@ char RunningLetter(RwMode rw) {
 
 bool StateIsRunning(char state) {
   switch (state) {
-    case job_state::kNotStarted:
-    case job_state::kSetup:
-    case job_state::kExited:
-    case job_state::kReaped:
-    case job_state::kError:
-    case job_state::kSignal:
-      return false;
-    default:
+    case 'R':
+    case 'r':
+    case 'W':
+    case 'w':
+    case 'M':
+    case 'm':
+    case 'D':
+    case 'd':
+    case job_state::kPreReading:
+    case job_state::kRamp:
+    case job_state::kFsync:
+    case job_state::kVerifying:
+    case job_state::kFinishing:
       return true;
+    default:  // P C I (and 0): pending; E _ X K: ended
+      return false;
   }
 }
 
-static bool StateIsDone(char state) {
+bool StateIsDone(char state) {
   return state == job_state::kExited || state == job_state::kReaped || state == job_state::kError ||
          state == job_state::kSignal;
 }
@@ -176,13 +183,17 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
     }
     all_mask |= j.ddir_mask;
     if (StateIsRunning(j.state)) {
+      // fio: a job in its ramp counts as running, but adds no files and no
+      // rate limits.
       ++running;
-      files += j.open_files;
       run_mask |= j.ddir_mask;
-      rmin += j.rate_min_bps;
-      rmax += j.rate_bps;
-      imin += j.rate_iops_min;
-      imax += j.rate_iops;
+      if (j.state != job_state::kRamp) {
+        files += j.open_files;
+        rmin += j.rate_min_bps;
+        rmax += j.rate_bps;
+        imin += j.rate_iops_min;
+        imax += j.rate_iops;
+      }
     }
     const int64_t rem = JobRemainingNs(j);
     if (remaining >= 0) remaining = rem < 0 ? -1 : std::max(remaining, rem);

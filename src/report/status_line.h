@@ -25,8 +25,13 @@ namespace iobench {
 // The running letter for a job's rw mode: R r W w M m D d (uppercase:
 // sequential). trimwrite shows as mixed.
 char RunningLetter(RwMode rw);
-// Whether a job in this state counts in "Jobs: N" (started and not exited).
+// Whether a job in this state counts in "Jobs: N": fio's running states (a
+// running letter, p pre-reading, / ramp, F fsync, V verifying, f finishing).
+// P, C and I (not started: set up, waiting for its startdelay or for its
+// phase) are pending; E, _, X and K have ended.
 bool StateIsRunning(char state);
+// Whether a job in this state has ended (E _ X K).
+bool StateIsDone(char state);
 
 // One job (one numjobs clone) as the status line sees it.
 struct JobStatus {

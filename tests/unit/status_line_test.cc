@@ -444,6 +444,41 @@ TEST(StatusPrinterTest, NeverOnATerminalPrintsNothing) {
   EXPECT_EQ(Drain(pty.master()), "");
 }
 
+// ------------------------------------------------ states, plans, progress
+
+// fio counts as running only RUNNING, VERIFYING, FSYNCING, PRE_READING,
+// FINISHING and RAMP; C, I and P are pending. A job waiting for its
+// startdelay (I) was counted with its files and rate limit.
+TEST(StatusLineStates, OnlyFiosRunningStatesCount) {
+  for (char c : std::string("RrWwMmDdp/FVf")) EXPECT_TRUE(StateIsRunning(c)) << c;
+  for (char c : std::string("PCIE_XK")) EXPECT_FALSE(StateIsRunning(c)) << c;
+  EXPECT_FALSE(StateIsRunning(job_state::kNotStarted));
+  for (char c : std::string("E_XK")) EXPECT_TRUE(StateIsDone(c)) << c;
+  for (char c : std::string("PCIrW/V")) EXPECT_FALSE(StateIsDone(c)) << c;
+}
+
+// The jobs: one in its ramp, one writing, one waiting for its
+// startdelay; 1000 IOPS each. fio 3.33: "Jobs: 2 (f=1), 0-1000 IOPS" (a
+// ramping job counts, but adds no files and no rate limits).
+TEST(StatusLineStates, RampAddsNoFilesOrRatesAndPendingJobsDoNotCount) {
+  StatusLine line;
+  RunStatus run;
+  run.elapsed_ns = kSec;
+  for (char c : {job_state::kRamp, 'W', job_state::kInitialized}) {
+    JobStatus j = Job(c, c == 'W' ? 0x2 : 0x1, kSec, 3 * kSec);
+    j.rate_iops = 1000;
+    run.jobs.push_back(j);
+  }
+  std::string s = line.Render(run, kSec);
+  EXPECT_EQ(s.rfind("Jobs: 2 (f=1), 0-1000 IOPS: [/(1),W(1),I(1)]", 0), 0u) << s;
+  run.jobs[2].state = job_state::kCreated;
+  s = line.Render(run, 2 * kSec);
+  EXPECT_EQ(s.rfind("Jobs: 2 (f=1), 0-1000 IOPS: [/(1),W(1),C(1)]", 0), 0u) << s;
+  run.jobs[0].state = 'r';  // the ramp is over
+  s = line.Render(run, 3 * kSec);
+  EXPECT_EQ(s.rfind("Jobs: 2 (f=2), 0-2000 IOPS: [r(1),W(1),C(1)]", 0), 0u) << s;
+}
+
 // The line is never drawn when the report goes to stdout in formats
 // without normal: JSON or terse with status bytes in it did not parse.
 TEST(StatusLineAllowedTest, OnlyBesideANormalReportOrAnOutputFile) {
