@@ -728,6 +728,7 @@ class PhaseRunner {
       return stuck;
     }
     for (auto& t : threads) t.join();
+    if (opts_.on_phase_end) opts_.on_phase_end(live);
     exit_all_ = sh->exit_all.load();
     if (steady.active()) {
       std::vector<SteadyStateResult> ss = steady.Results();

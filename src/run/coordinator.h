@@ -39,6 +39,10 @@ struct RunOptions {
   // Optional; called from the main thread when a phase's workers are about
   // to start, with each worker's job in the order on_tick's counters use.
   std::function<void(const std::vector<const JobSpec*>&)> on_phase_start;
+  // Optional; called from the main thread when all of a phase's workers
+  // have finished, with their counters as on_tick's: the jobs' final states
+  // (_, X, K), which the last on_tick may not have seen.
+  std::function<void(const std::vector<const LiveCounters*>&)> on_phase_end;
 
   // Watchdog (a hung device is not a hung tool): a job told to stop that
   // completes no I/O for this long is reported as stuck, and RunJobs returns

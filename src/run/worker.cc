@@ -1868,7 +1868,9 @@ void Worker::Run() {
   if (iolog_ != nullptr) iolog_->Finish(measuring_ ? end - measure_start_ns_ : 0);
   ServeSnapshot(end, true);
   // --- end issue 8 ---
-  live_.state.store(job_state::kReaped, std::memory_order_relaxed);
+  // Exited, not yet torn down (exec_postrun, closing): fio's E; Teardown()
+  // stores the final letter.
+  live_.state.store(job_state::kExited, std::memory_order_relaxed);
 }
 
 // --- issue 8: logs and interim snapshots -----------------------------------
@@ -1981,6 +1983,13 @@ void Worker::Teardown() {
   }
   io_mem_.Release();
   buffers_ = nullptr;
+  // fio's letters for an ended job: X an error ended it, K a signal
+  // stopped it (Ctrl-C, SIGTERM: a thread cannot be killed alone), _ it
+  // ended.
+  live_.state.store(error_ != 0    ? job_state::kError
+                    : interrupted_ ? job_state::kSignal
+                                   : job_state::kReaped,
+                    std::memory_order_relaxed);
 }
 
 }  // namespace iobench

@@ -479,6 +479,19 @@ TEST(StatusLineStates, RampAddsNoFilesOrRatesAndPendingJobsDoNotCount) {
   EXPECT_EQ(s.rfind("Jobs: 2 (f=2), 0-2000 IOPS: [r(1),W(1),C(1)]", 0), 0u) << s;
 }
 
+// Ended jobs show the letter their worker stored: X an error, K a signal,
+// E exited (not yet torn down), _ reaped; none of them counts.
+TEST(StatusLineStates, EndedLettersAsStored) {
+  StatusLine line;
+  RunStatus run;
+  run.elapsed_ns = kSec;
+  for (char c : {job_state::kError, job_state::kSignal, job_state::kExited, job_state::kReaped})
+    run.jobs.push_back(Job(c, 0x1, kSec, 2 * kSec));
+  run.jobs.push_back(Job('r', 0x1, kSec, 2 * kSec));
+  const std::string s = line.Render(run, kSec);
+  EXPECT_EQ(s.rfind("Jobs: 1 (f=1): [X(1),K(1),E(1),_(1),r(1)][50.0%]", 0), 0u) << s;
+}
+
 // The line is never drawn when the report goes to stdout in formats
 // without normal: JSON or terse with status bytes in it did not parse.
 TEST(StatusLineAllowedTest, OnlyBesideANormalReportOrAnOutputFile) {
