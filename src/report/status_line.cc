@@ -77,15 +77,46 @@ void JobStatus::Load(const LiveCounters& live, uint64_t now_ns) {
 
 JobStatus JobStatus::FromSpec(const JobSpec& spec, uint64_t resolved_size) {
   JobStatus j;
-  j.ddir_mask = static_cast<uint8_t>((HasRead(spec.rw) ? 1 : 0) | (HasWrite(spec.rw) ? 2 : 0) |
-                                     (HasTrim(spec.rw) ? 4 : 0));
+  const bool r = HasRead(spec.rw), w = HasWrite(spec.rw), t = HasTrim(spec.rw);
+  j.ddir_mask = static_cast<uint8_t>((r ? 1 : 0) | (w ? 2 : 0) | (t ? 4 : 0));
+  // "f=": the job's files, counted while it runs (fio counts the null
+  // engine's file too).
+  j.open_files = std::max<uint32_t>(1, spec.nrfiles);
+  j.startdelay_ns = spec.startdelay_ns;
+  if (spec.startdelay_max_ns > spec.startdelay_ns)
+    j.startdelay_ns += (spec.startdelay_max_ns - spec.startdelay_ns) / 2;
   if (spec.runtime_ns > 0) j.planned_ns = spec.ramp_time_ns + spec.runtime_ns;
-  if (!spec.time_based) {
+  // time_based without a runtime runs size-based (RunJobs, as fio).
+  if (!spec.time_based || spec.runtime_ns == 0) {
     const uint64_t per_loop = spec.io_size ? spec.io_size
                               : spec.io_size_percent != 0
                                   ? resolved_size * spec.io_size_percent / 100
                                   : resolved_size;
-    j.planned_bytes = per_loop * std::max<uint64_t>(spec.loops, 1);
+    const uint64_t moved = per_loop * std::max<uint64_t>(spec.loops, 1);
+    // The share of the bytes each direction moves.
+    long double share[kNumDdirs] = {r ? 1.0L : 0, w ? 1.0L : 0, t ? 1.0L : 0};
+    if (r && w) {
+      share[0] = spec.rwmixread / 100.0L;
+      share[1] = 1 - share[0];
+    } else if (t && w) {  // trimwrite: each block trimmed, then written
+      share[1] = share[2] = 0.5L;
+    }
+    j.planned_bytes = moved;
+    // verify: the written bytes are read back (fio's thread_eta counts them).
+    if (w && spec.verify.type != VerifyType::kNone && spec.verify.do_verify &&
+        !spec.verify.verify_only)
+      j.planned_bytes += static_cast<uint64_t>(moved * share[1]);
+    // A rate limit: the slowest limited direction sets the pace.
+    long double paced_s = 0;
+    for (int d = 0; d < kNumDdirs; ++d) {
+      if (share[d] == 0) continue;
+      long double bps = static_cast<long double>(spec.rate[d]);
+      if (bps == 0 && spec.rate_iops[d] != 0)
+        bps = static_cast<long double>(spec.rate_iops[d]) *
+              static_cast<long double>(spec.bs[d].min + spec.bs[d].max) / 2;
+      if (bps > 0) paced_s = std::max(paced_s, moved * share[d] / bps);
+    }
+    j.paced_ns = static_cast<uint64_t>(paced_s * 1e9L);
   }
   for (int d = 0; d < kNumDdirs; ++d) {
     // rate_iops=1000 sets every direction (fio's syntax); only the ones the
@@ -97,6 +128,70 @@ JobStatus JobStatus::FromSpec(const JobSpec& spec, uint64_t resolved_size) {
     j.rate_iops_min += spec.rate_iops_min[d];
   }
   return j;
+}
+
+std::vector<JobStatus> PlanRun(const std::vector<JobSpec>& jobs) {
+  std::vector<JobStatus> out;
+  uint32_t phase = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const JobSpec& spec = jobs[i];
+    if (i > 0 && (spec.stonewall || spec.job_file_index != jobs[i - 1].job_file_index)) ++phase;
+    JobStatus j = JobStatus::FromSpec(spec, spec.size);
+    j.phase = phase;
+    out.insert(out.end(), std::max<uint32_t>(spec.numjobs, 1), j);
+  }
+  return out;
+}
+
+void SessionProgress::StartRun(size_t index, const std::vector<JobSpec>& jobs, uint64_t now_ns) {
+  run_.jobs = PlanRun(jobs);
+  next_slot_ = phase_first_ = 0;
+  run_begin_ns_ = now_ns;
+  run_started_ = false;
+  run_.run_elapsed_ns = 0;
+  run_.later_ns = 0;
+  run_.later_unplanned = 0;
+  for (size_t r = index + 1; r < plan_.size(); ++r) {
+    if (plan_[r] >= 0)
+      run_.later_ns += static_cast<uint64_t>(plan_[r]);
+    else
+      ++run_.later_unplanned;
+  }
+  run_.pace_ns = runs_done_ != 0 ? runs_ns_ / runs_done_ : 0;
+}
+
+void SessionProgress::EndRun(uint64_t now_ns) {
+  ++runs_done_;
+  runs_ns_ += now_ns > run_begin_ns_ ? now_ns - run_begin_ns_ : 0;
+}
+
+void SessionProgress::PhaseStart(const std::vector<const JobSpec*>& specs, uint64_t now_ns) {
+  if (!run_started_) {
+    run_started_ = true;
+    run_start_ns_ = now_ns;
+  }
+  // A job of an earlier phase that never started (its wait_for job failed)
+  // ended with its phase.
+  for (size_t i = 0; i < next_slot_ && i < run_.jobs.size(); ++i)
+    if (!StateIsDone(run_.jobs[i].state)) run_.jobs[i].state = job_state::kReaped;
+  phase_first_ = next_slot_;
+  const uint32_t phase = phase_first_ < run_.jobs.size() ? run_.jobs[phase_first_].phase
+                         : run_.jobs.empty()             ? 0
+                                                         : run_.jobs.back().phase + 1;
+  if (run_.jobs.size() < phase_first_ + specs.size()) run_.jobs.resize(phase_first_ + specs.size());
+  for (size_t k = 0; k < specs.size(); ++k) {
+    JobStatus& slot = run_.jobs[phase_first_ + k];
+    slot = JobStatus::FromSpec(*specs[k], specs[k]->size);
+    slot.phase = phase;
+  }
+  next_slot_ = phase_first_ + specs.size();
+}
+
+void SessionProgress::Load(const std::vector<const LiveCounters*>& live, uint64_t now_ns) {
+  for (size_t i = 0; i < live.size() && phase_first_ + i < run_.jobs.size(); ++i)
+    run_.jobs[phase_first_ + i].Load(*live[i], now_ns);
+  run_.elapsed_ns = now_ns > start_ns_ ? now_ns - start_ns_ : 0;
+  run_.run_elapsed_ns = run_started_ && now_ns > run_start_ns_ ? now_ns - run_start_ns_ : 0;
 }
 
 // At most 4 significant digits: scale by `base` until the integer part has
@@ -153,55 +248,103 @@ std::string FormatEta(uint64_t seconds) {
   return buf;
 }
 
-// Remaining time of one job; -1: unknown.
-static int64_t JobRemainingNs(const JobStatus& j) {
-  if (StateIsDone(j.state)) return 0;
-  int64_t rem = -1;
-  if (j.planned_ns > 0)
-    rem = static_cast<int64_t>(j.planned_ns > j.elapsed_ns ? j.planned_ns - j.elapsed_ns : 0);
+namespace {
+
+uint64_t BytesDone(const JobStatus& j) {
   uint64_t done = 0;
   for (int d = 0; d < kNumDdirs; ++d) done += j.bytes[d];
-  if (j.planned_bytes > 0 && done > 0 && j.elapsed_ns > 0) {
-    const long double left = done >= j.planned_bytes ? 0.0L : j.planned_bytes - done;
-    const int64_t by_size =
-        static_cast<int64_t>(static_cast<long double>(j.elapsed_ns) * left / done);
-    rem = rem < 0 ? by_size : std::min(rem, by_size);  // whichever limit hits first
+  return done;
+}
+
+// Keeps the earliest of the limits known so far (-1: none yet).
+void TakeEarliest(int64_t* rem, int64_t v) { *rem = *rem < 0 ? v : std::min(*rem, v); }
+
+int64_t Left(uint64_t planned, uint64_t elapsed) {
+  return static_cast<int64_t>(planned > elapsed ? planned - elapsed : 0);
+}
+
+// Time left of one job, `t` into the run (when its phase starts, for a job
+// of a later phase); ns_per_byte: the speed per job measured so far (0:
+// none yet). -1: unknown.
+int64_t JobRemainingNs(const JobStatus& j, uint64_t t, long double ns_per_byte) {
+  if (StateIsDone(j.state)) return 0;
+  int64_t rem = -1;
+  if (!StateIsRunning(j.state)) {  // not started: its whole length, after its startdelay
+    if (j.planned_ns > 0) TakeEarliest(&rem, static_cast<int64_t>(j.planned_ns));
+    if (j.planned_bytes > 0) {
+      if (j.paced_ns > 0)
+        TakeEarliest(&rem, static_cast<int64_t>(j.paced_ns));
+      else if (ns_per_byte > 0)
+        TakeEarliest(&rem, static_cast<int64_t>(j.planned_bytes * ns_per_byte));
+    }
+    if (rem < 0) return -1;
+    return rem + Left(j.startdelay_ns, t);
+  }
+  if (j.planned_ns > 0) TakeEarliest(&rem, Left(j.planned_ns, j.elapsed_ns));
+  const uint64_t done = BytesDone(j);
+  if (j.planned_bytes > 0) {
+    if (done > 0 && j.elapsed_ns > 0) {
+      const long double left = done >= j.planned_bytes ? 0.0L : j.planned_bytes - done;
+      TakeEarliest(&rem,
+                   static_cast<int64_t>(static_cast<long double>(j.elapsed_ns) * left / done));
+    } else if (j.paced_ns > 0) {
+      TakeEarliest(&rem, Left(j.paced_ns, j.elapsed_ns));
+    }
   }
   return rem;
 }
 
+}  // namespace
+
+int64_t RunRemainingNs(const std::vector<JobStatus>& jobs, uint64_t run_elapsed_ns) {
+  // The speed per job so far, for pending size-limited jobs without a rate
+  // limit: the same device, at the pace the running jobs go.
+  long double bytes = 0, ns = 0;
+  for (const JobStatus& j : jobs) {
+    if (!StateIsRunning(j.state) || j.state == job_state::kRamp || j.elapsed_ns == 0) continue;
+    bytes += BytesDone(j);
+    ns += j.elapsed_ns;
+  }
+  const long double ns_per_byte = bytes > 0 ? ns / bytes : 0;
+  int64_t total = 0;
+  uint64_t t = run_elapsed_ns;  // when the phase starts, for its startdelays
+  for (size_t i = 0; i < jobs.size();) {
+    const uint32_t phase = jobs[i].phase;
+    int64_t longest = 0;
+    for (; i < jobs.size() && jobs[i].phase == phase; ++i) {
+      const int64_t rem = JobRemainingNs(jobs[i], t, ns_per_byte);
+      if (rem < 0) return -1;
+      longest = std::max(longest, rem);
+    }
+    total += longest;
+    t += static_cast<uint64_t>(longest);
+  }
+  return total;
+}
+
 std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
-  uint64_t tot_ios[kNumDdirs] = {0, 0, 0}, tot_bytes[kNumDdirs] = {0, 0, 0};
   unsigned running = 0, files = 0;
   uint8_t run_mask = 0, all_mask = 0;
   uint64_t rmin = 0, rmax = 0, imin = 0, imax = 0;
-  int64_t remaining = 0;
   for (const JobStatus& j : run.jobs) {
-    for (int d = 0; d < kNumDdirs; ++d) {
-      tot_ios[d] += j.ios[d];
-      tot_bytes[d] += j.bytes[d];
-    }
-    all_mask |= j.ddir_mask;
-    if (StateIsRunning(j.state)) {
-      // fio: a job in its ramp counts as running, but adds no files and no
-      // rate limits.
-      ++running;
-      run_mask |= j.ddir_mask;
-      if (j.state != job_state::kRamp) {
-        files += j.open_files;
-        rmin += j.rate_min_bps;
-        rmax += j.rate_bps;
-        imin += j.rate_iops_min;
-        imax += j.rate_iops;
-      }
-    }
-    const int64_t rem = JobRemainingNs(j);
-    if (remaining >= 0) remaining = rem < 0 ? -1 : std::max(remaining, rem);
+    if (StateIsDone(j.state) || StateIsRunning(j.state)) all_mask |= j.ddir_mask;
+    if (!StateIsRunning(j.state)) continue;
+    // fio: a job in its ramp counts as running, but adds no files and no
+    // rate limits.
+    ++running;
+    run_mask |= j.ddir_mask;
+    if (j.state == job_state::kRamp) continue;
+    files += j.open_files;
+    rmin += j.rate_min_bps;
+    rmax += j.rate_bps;
+    imin += j.rate_iops_min;
+    imax += j.rate_iops;
   }
+  int64_t remaining = RunRemainingNs(run.jobs, run.run_elapsed_ns);
   if (remaining >= 0) {
-    remaining += static_cast<int64_t>(run.later_ns);
-  } else if (run.planned_total_ns > run.elapsed_ns) {
-    remaining = static_cast<int64_t>(run.planned_total_ns - run.elapsed_ns);
+    const uint64_t pace =
+        run.pace_ns != 0 ? run.pace_ns : run.run_elapsed_ns + static_cast<uint64_t>(remaining);
+    remaining += static_cast<int64_t>(run.later_ns + run.later_unplanned * pace);
   }
   last_eta_ns_ = remaining;
 
@@ -280,8 +423,9 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
   if (remaining >= 0) {
     const long double total = static_cast<long double>(run.elapsed_ns) + remaining;
     const double pct = total > 0 ? static_cast<double>(100.0L * run.elapsed_ns / total) : 0.0;
+    shown_pct_ = std::max(shown_pct_, std::floor(std::min(pct, 100.0) * 10) / 10);
     char buf[32];
-    std::snprintf(buf, sizeof(buf), "%.1f%%", std::floor(std::min(pct, 100.0) * 10) / 10);
+    std::snprintf(buf, sizeof(buf), "%.1f%%", shown_pct_);
     out += buf;
   } else {
     out += "-.-%";

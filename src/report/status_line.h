@@ -37,16 +37,26 @@ bool StateIsDone(char state);
 struct JobStatus {
   char state = job_state::kNotStarted;
   uint32_t open_files = 0;
+  // The run's phase it runs in (a job file or stonewall starts one, as the
+  // coordinator's phases): a later phase starts when the earlier one ended.
+  uint32_t phase = 0;
   uint8_t ddir_mask = 0;                  // directions the job does (1 << ddir), from its rw
   uint64_t ios[kNumDdirs] = {0, 0, 0};    // cumulative
   uint64_t bytes[kNumDdirs] = {0, 0, 0};  // cumulative
   // When the counters began counting what they hold (the job's start, or
   // the end of its ramp); 0: unknown (rates then use the whole interval).
   uint64_t counting_since_ns = 0;
-  // Progress estimate of this job; both planned 0: no known end (elapsed is shown).
+  // Progress estimate of this job; planned_ns, planned_bytes and paced_ns
+  // all 0: no known end (elapsed is shown).
   uint64_t elapsed_ns = 0;     // since this job started; 0 before
   uint64_t planned_ns = 0;     // runtime (+ ramp) if the job is time-limited
-  uint64_t planned_bytes = 0;  // bytes it will move (io_size * loops) if size-limited
+  uint64_t planned_bytes = 0;  // bytes it will move (io_size * loops, verify reads) if size-limited
+  // A size-limited job with a rate limit: the time its bytes take at that
+  // rate (the slowest limited direction); 0: not both.
+  uint64_t paced_ns = 0;
+  // startdelay, counted from the run's start as the worker counts it (the
+  // middle of a startdelay=lo-hi range).
+  uint64_t startdelay_ns = 0;
   // fio shows rate limits after "Jobs:": ", min-max" (bytes/s) and IOPS.
   uint64_t rate_min_bps = 0, rate_bps = 0;
   uint64_t rate_iops_min = 0, rate_iops = 0;
@@ -55,23 +65,83 @@ struct JobStatus {
   // job's elapsed time and counting start as of now_ns (NowNs()).
   void Load(const LiveCounters& live, uint64_t now_ns);
 
-  // The plan of a job from its spec: directions, rate limits, and its end:
-  // time_based -> ramp + runtime; otherwise bytes = (io_size or the resolved
-  // size) * loops, and also ramp + runtime if a runtime caps it.
-  // resolved_size: the bytes the job covers once its files are sized (the
-  // spec's `size` may be 0 = whole file/device); 0 if unknown.
+  // The plan of a job from its spec: directions, files, rate limits,
+  // startdelay, and its end: time_based -> ramp + runtime; otherwise bytes =
+  // (io_size or the resolved size) * loops (twice the writes with verify,
+  // which reads them back, as fio's eta counts), also ramp + runtime if a
+  // runtime caps it, and paced_ns if a rate limits it. resolved_size: the
+  // bytes the job covers once its files are sized (the spec's `size` may be
+  // 0 = whole file/device); 0 if unknown.
   static JobStatus FromSpec(const JobSpec& spec, uint64_t resolved_size);
 };
 
+// Every clone of a run's jobs (numjobs each), in job-file order, planned
+// from its spec and numbered by phase as the coordinator splits them (a new
+// job file or `stonewall` starts a phase). All pending.
+std::vector<JobStatus> PlanRun(const std::vector<JobSpec>& jobs);
+
+// The time a run of these jobs has left, `run_elapsed_ns` after its start:
+// phase after phase, each as long as its longest job. A started job: its
+// runtime left, or its bytes left at its own speed so far (whichever ends
+// first); a pending one: its startdelay left plus its runtime, or its
+// bytes at its rate limit, or else at the speed per job measured so far.
+// -1: unknown (a job whose end nothing tells yet).
+int64_t RunRemainingNs(const std::vector<JobStatus>& jobs, uint64_t run_elapsed_ns);
+
 struct RunStatus {
-  std::vector<JobStatus> jobs;  // in job-file order (the letters' order)
-  uint64_t elapsed_ns = 0;      // since the run (sweep included) started
-  // Planned time of what follows the current jobs: later groups, later sweep
-  // points (0: nothing, or unknown and then ignored).
+  // Every job of the current run, all its phases, in job-file order (the
+  // letters' order): a later phase's jobs show as P until they start.
+  std::vector<JobStatus> jobs;
+  uint64_t elapsed_ns = 0;      // since the session (sweep included) started
+  uint64_t run_elapsed_ns = 0;  // since this run started (startdelay counts from there)
+  // The runs after this one (later sweep points, repeats): later_ns is the
+  // planned time of those whose jobs tell it (RunRemainingNs(PlanRun(...),
+  // 0)); each of the later_unplanned others counts as pace_ns, the mean
+  // length of the runs done so far, or, while none is (pace_ns 0), as this
+  // run's own projected length.
   uint64_t later_ns = 0;
-  // Planned length of the whole run if the caller knows it (e.g. a sweep of
-  // time-based points); used when the jobs themselves give no estimate.
-  uint64_t planned_total_ns = 0;
+  uint32_t later_unplanned = 0;
+  uint64_t pace_ns = 0;
+};
+
+// What the status line knows of a session (a sweep's points, repeats, each
+// a run of the jobs): the planned length of every run, and every job of the
+// current run, all its phases, as RunStatus. The caller passes NowNs()
+// values (tests pass their own clock). Owned by the main thread.
+class SessionProgress {
+ public:
+  explicit SessionProgress(uint64_t start_ns) : start_ns_(start_ns) {}
+
+  // The planned length of each run of the session, in order
+  // (RunRemainingNs(PlanRun(jobs), 0); -1: its jobs do not tell).
+  void SetPlan(std::vector<int64_t> runs) { plan_ = std::move(runs); }
+  // Run `index` of the plan is about to run these jobs (before RunJobs).
+  void StartRun(size_t index, const std::vector<JobSpec>& jobs, uint64_t now_ns);
+  // The run has ended: its length joins the pace of the unplanned runs.
+  void EndRun(uint64_t now_ns);
+  // A phase's workers start (RunOptions::on_phase_start): they are the
+  // next slots of the run (the coordinator runs the phases in job-file
+  // order), planned again from the coordinator's specs (a replayed copy, a
+  // time_based job without runtime run size-based). The earlier phases'
+  // jobs have ended. The run's clock (startdelay) starts at its first phase.
+  void PhaseStart(const std::vector<const JobSpec*>& specs, uint64_t now_ns);
+  // The running phase's live counters (on_tick, on_phase_end), in the
+  // order PhaseStart's specs were.
+  void Load(const std::vector<const LiveCounters*>& live, uint64_t now_ns);
+
+  const RunStatus& status() const { return run_; }
+
+ private:
+  uint64_t start_ns_;
+  RunStatus run_;
+  std::vector<int64_t> plan_;
+  size_t next_slot_ = 0;       // the first slot of the next phase
+  size_t phase_first_ = 0;     // the running phase's first slot
+  uint64_t run_begin_ns_ = 0;  // StartRun
+  uint64_t run_start_ns_ = 0;  // the run's first phase started
+  bool run_started_ = false;
+  uint64_t runs_done_ = 0;
+  uint64_t runs_ns_ = 0;  // the runs done, their total length
 };
 
 // fio's compact number: at most 4 significant digits, 1024-based units for
@@ -89,6 +159,9 @@ class StatusLine {
   // job whose counters started from 0 during the interval (it started, or
   // its ramp ended) is rated over the time since then, not over the whole
   // interval (which showed half the rate on the tick after a ramp).
+  // The % done never goes back from one Render to the next: an estimate
+  // that grows (a job slower than it was) holds it still, and the ETA says
+  // the rest.
   std::string Render(const RunStatus& run, uint64_t now_ns);
 
   // The remaining time estimate used by the last Render; -1: unknown.
@@ -110,6 +183,7 @@ class StatusLine {
   uint64_t rate_bps_[kNumDdirs] = {0, 0, 0};
   uint64_t rate_iops_[kNumDdirs] = {0, 0, 0};
   int64_t last_eta_ns_ = -1;
+  double shown_pct_ = 0;  // the highest % shown
 };
 
 enum class EtaMode : uint8_t { kAuto, kAlways, kNever };

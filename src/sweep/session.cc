@@ -314,32 +314,32 @@ Status ApplyCompareLabels(const SessionOptions& o, TableOptions* t) {
   return Status::Ok();
 }
 
-// The live status line: one JobStatus per worker of the running phase.
+// The live status line of a session: SessionProgress on the real clock,
+// drawn by the printer. Main thread.
 class StatusDriver {
  public:
-  explicit StatusDriver(const SessionOptions& o) : printer_(STDOUT_FILENO, Options(o)) {
-    start_ns_ = NowNs();
+  explicit StatusDriver(const SessionOptions& o)
+      : printer_(STDOUT_FILENO, Options(o)), progress_(NowNs()) {}
+  bool enabled() const { return printer_.enabled(); }
+  void SetPlan(std::vector<int64_t> runs) { progress_.SetPlan(std::move(runs)); }
+  void StartRun(size_t index, const std::vector<JobSpec>& jobs) {
+    if (enabled()) progress_.StartRun(index, jobs, NowNs());
+  }
+  void EndRun() {
+    if (enabled()) progress_.EndRun(NowNs());
   }
   void PhaseStart(const std::vector<const JobSpec*>& specs) {
-    run_.jobs.clear();
-    for (const JobSpec* s : specs) {
-      run_.jobs.push_back(JobStatus::FromSpec(*s, s->size));
-      // "f=": the job's files, counted while it runs (fio counts the null
-      // engine's file too).
-      run_.jobs.back().open_files = std::max<uint32_t>(1, s->nrfiles);
-    }
+    progress_.PhaseStart(specs, NowNs());
   }
-  bool enabled() const { return printer_.enabled(); }
   // Called every ~20 ms while a phase runs; the printer draws when its
   // interval is due.
   void Tick(const std::vector<const LiveCounters*>& live) {
     const uint64_t now = NowNs();
-    for (size_t i = 0; i < live.size() && i < run_.jobs.size(); ++i)
-      run_.jobs[i].Load(*live[i], now);
-    run_.elapsed_ns = now - start_ns_;
-    printer_.Update(run_, now);
+    progress_.Load(live, now);
+    printer_.Update(progress_.status(), now);
   }
-  void SetLater(uint64_t later_ns) { run_.later_ns = later_ns; }
+  // The phase's workers have finished: their final states (_, X, K).
+  void PhaseEnd(const std::vector<const LiveCounters*>& live) { progress_.Load(live, NowNs()); }
   void Clear() { printer_.Clear(); }
   void Finish() { printer_.Finish(); }
 
@@ -355,8 +355,7 @@ class StatusDriver {
     return p;
   }
   StatusPrinter printer_;
-  RunStatus run_;
-  uint64_t start_ns_ = 0;
+  SessionProgress progress_;
 };
 
 // Everything RunSession can know wrong before it runs anything: the report
@@ -486,6 +485,21 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   ropts.terse_version = o.terse_version;
 
   StatusDriver status(o);
+  if (status.enabled()) {
+    // The plan of every run, for the % and the ETA of the whole session.
+    std::vector<int64_t> plan;
+    for (const auto& point : points) {
+      int64_t len = -1;
+      if (!sweeping) {
+        len = RunRemainingNs(PlanRun(jobs), 0);
+      } else if (auto applied = sweep::ApplyPoint(jobs, point, o.set_option, o.is_job_option);
+                 applied.ok()) {
+        len = RunRemainingNs(PlanRun(*applied), 0);
+      }
+      plan.insert(plan.end(), o.repeat, len);
+    }
+    status.SetPlan(std::move(plan));
+  }
   Output output(o.output);
   InterimPrinter interim(o, ropts, &output);
   std::ostringstream normal, normal_head, terse;
@@ -494,7 +508,6 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   int exit_code = kExitOk;
   bool interrupted = false;
   size_t runs_done = 0;
-  const size_t runs_total = points.size() * o.repeat;
 
   for (const auto& point : points) {
     if (interrupted) break;
@@ -537,11 +550,16 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
         run_opts.stop_grace_ms = static_cast<uint32_t>(o.stuck_timeout_ms);
         run_opts.runtime_grace_ms = static_cast<uint32_t>(o.stuck_timeout_ms);
       }
-      run_opts.on_phase_start = [&](const std::vector<const JobSpec*>& s) { status.PhaseStart(s); };
       if (status.enabled()) {
+        run_opts.on_phase_start = [&](const std::vector<const JobSpec*>& s) {
+          status.PhaseStart(s);
+        };
         // The line polls: it draws when its --eta-interval is due.
         run_opts.on_tick = [&](const std::vector<const LiveCounters*>& l) { status.Tick(l); };
         run_opts.tick_ns = 20ull * 1000 * 1000;
+        run_opts.on_phase_end = [&](const std::vector<const LiveCounters*>& l) {
+          status.PhaseEnd(l);
+        };
       }
       // issue 8: interim reports (--status-interval, SIGUSR1) and --bandwidth-log
       run_opts.bandwidth_log = o.bandwidth_log;
@@ -554,11 +572,10 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
         interim.Print(snap);
       };
       interim.StartRun();
-      const uint64_t t0 = NowNs();
+      status.StartRun(runs_done, point_jobs);
       Result<RunResult> res = RunJobs(point_jobs, run_opts);
       ++runs_done;
-      // ETA of the whole sweep: the runs left, at the pace of this one.
-      status.SetLater((NowNs() - t0) * (runs_total - runs_done));
+      status.EndRun();
       if (!res.ok()) {
         status.Clear();
         PrintError(res.status());

@@ -14,13 +14,16 @@
 #include <string>
 #include <vector>
 
+#include "fake_engine.h"
 #include "test_util.h"
 
 namespace iobench {
 namespace {
 
 using testing::kMiB;
+using testing::kMs;
 using testing::kSec;
+using testing::TestJob;
 
 JobStatus Job(char state, uint8_t mask, uint64_t elapsed_ns, uint64_t planned_ns) {
   JobStatus j;
@@ -129,21 +132,39 @@ TEST(StatusLineRender, SizeBasedEstimateAndLaterGroups) {
   run.jobs.push_back(j);
   EXPECT_EQ(line.Render(run, 10 * kSec),
             "Jobs: 1 (f=1), 100-5000 IOPS: [W(1)][25.0%][w=25.6MiB/s][w=0 IOPS][eta 00m:30s]");
-  run.later_ns = 60 * kSec;  // a later group, planned at 60 s
-  const std::string s = line.Render(run, 11 * kSec);
-  EXPECT_NE(s.find("[10.0%]"), std::string::npos) << s;
+  // A later phase (stonewall), planned at 60 s: it follows this one.
+  JobStatus later = Job(job_state::kNotStarted, 0x1, 0, 60 * kSec);
+  later.phase = 1;
+  run.jobs.push_back(later);
+  StatusLine fresh;
+  std::string s = fresh.Render(run, 10 * kSec);
+  EXPECT_NE(s.find("[W(1),P(1)][10.0%]"), std::string::npos) << s;
   EXPECT_NE(s.find("[eta 01m:30s]"), std::string::npos) << s;
+  // A later run (sweep point) planned at 60 s, after both.
+  run.later_ns = 60 * kSec;
+  StatusLine sweep;
+  s = sweep.Render(run, 10 * kSec);
+  EXPECT_NE(s.find("[6.2%]"), std::string::npos) << s;  // 10 s of 160
+  EXPECT_NE(s.find("[eta 02m:30s]"), std::string::npos) << s;
 }
 
-TEST(StatusLineRender, PlannedTotalWhenJobsGiveNoEstimate) {
+// The % never goes back: a job slower than it was holds it still, and the
+// ETA tells the rest.
+TEST(StatusLineRender, PercentNeverGoesBack) {
   StatusLine line;
   RunStatus run;
+  run.elapsed_ns = 20 * kSec;  // 10 s of layout, then the job
+  JobStatus j = Job('W', 0x2, 10 * kSec, 0);
+  j.planned_bytes = 1024 * kMiB;
+  j.bytes[1] = 512 * kMiB;  // half in 10 s: 10 s to go, 20 of 30 s
+  run.jobs.push_back(j);
+  std::string s = line.Render(run, 20 * kSec);
+  EXPECT_NE(s.find("[66.6%]"), std::string::npos) << s;
   run.elapsed_ns = 30 * kSec;
-  run.planned_total_ns = 120 * kSec;  // e.g. 4 sweep points of 30 s
-  run.jobs.push_back(Job('r', 0x1, 5 * kSec, 0));
-  const std::string s = line.Render(run, 30 * kSec);
-  EXPECT_NE(s.find("[25.0%]"), std::string::npos) << s;
-  EXPECT_NE(s.find("[eta 01m:30s]"), std::string::npos) << s;
+  run.jobs[0].elapsed_ns = 20 * kSec;  // stalled: 20 s to go, 30 of 50 s
+  s = line.Render(run, 30 * kSec);
+  EXPECT_NE(s.find("[66.6%]"), std::string::npos) << s;
+  EXPECT_NE(s.find("[eta 00m:20s]"), std::string::npos) << s;
 }
 
 // A job at 1000 IOPS of 4 KiB whose 2 s ramp ends half-way through the
@@ -490,6 +511,195 @@ TEST(StatusLineStates, EndedLettersAsStored) {
   run.jobs.push_back(Job('r', 0x1, kSec, 2 * kSec));
   const std::string s = line.Render(run, kSec);
   EXPECT_EQ(s.rfind("Jobs: 1 (f=1): [X(1),K(1),E(1),_(1),r(1)][50.0%]", 0), 0u) << s;
+}
+
+TEST(StatusLinePlan, FromSpecPacesSizeLimitedJobsAndCountsVerifyReads) {
+  JobSpec w = TestJob("w", RwMode::kWrite, 4096, 8 * kMiB);
+  w.rate[1] = 4 * kMiB;  // 8 MiB at 4 MiB/s: 2 s
+  JobStatus j = JobStatus::FromSpec(w, w.size);
+  EXPECT_EQ(j.planned_bytes, 8 * kMiB);
+  EXPECT_EQ(j.paced_ns, 2 * kSec);
+  w.verify.type = VerifyType::kCrc32c;  // the written bytes are read back (fio's eta)
+  EXPECT_EQ(JobStatus::FromSpec(w, w.size).planned_bytes, 16 * kMiB);
+  // randrw, 75 % reads limited to 256 IOPS of 4 KiB (1 MiB/s), writes
+  // unlimited: 3 MiB of reads take 3 s.
+  JobSpec m = TestJob("m", RwMode::kRandRW, 4096, 4 * kMiB);
+  m.rwmixread = 75;
+  m.rate_iops[0] = 256;
+  EXPECT_EQ(JobStatus::FromSpec(m, m.size).paced_ns, 3 * kSec);
+  // time_based without a runtime runs size-based (as RunJobs runs it).
+  JobSpec u = TestJob("u", RwMode::kRead, 4096, 8 * kMiB);
+  u.time_based = true;
+  EXPECT_EQ(JobStatus::FromSpec(u, u.size).planned_bytes, 8 * kMiB);
+  u.startdelay_ns = kSec;
+  u.startdelay_max_ns = 3 * kSec;
+  EXPECT_EQ(JobStatus::FromSpec(u, u.size).startdelay_ns, 2 * kSec);  // the middle
+}
+
+// Phases as the coordinator makes them (stonewall, a new job file), one
+// slot per clone; a run's plan is its phases one after another, each as
+// long as its longest job; startdelay counts from the run's start.
+TEST(StatusLinePlan, PhasesFollowEachOther) {
+  JobSpec a = TestJob("a", RwMode::kRead, 4096, kMiB);
+  a.time_based = true;
+  a.runtime_ns = kSec;
+  a.numjobs = 2;
+  JobSpec b = a;
+  b.name = "b";
+  b.numjobs = 1;
+  b.stonewall = true;
+  b.runtime_ns = 2 * kSec;
+  b.startdelay_ns = 1500 * kMs;  // 0.5 s left when its phase starts at 1 s
+  JobSpec c = TestJob("c", RwMode::kWrite, 4096, 8 * kMiB);
+  c.job_file_index = 1;
+  c.rate[1] = 4 * kMiB;                                      // 2 s
+  JobSpec d = TestJob("d", RwMode::kWrite, 4096, 8 * kMiB);  // same file, same phase as c
+  d.job_file_index = 1;
+  d.rate[1] = 8 * kMiB;
+  const std::vector<JobStatus> plan = PlanRun({a, b, c, d});
+  ASSERT_EQ(plan.size(), 5u);
+  const uint32_t phases[] = {0, 0, 1, 2, 2};
+  for (size_t i = 0; i < plan.size(); ++i) EXPECT_EQ(plan[i].phase, phases[i]) << i;
+  EXPECT_EQ(RunRemainingNs(plan, 0), static_cast<int64_t>(1 * kSec + 2500 * kMs + 2 * kSec));
+  // A size-limited job without a rate limit: nothing tells how long it takes.
+  JobSpec e = TestJob("e", RwMode::kRead, 4096, 8 * kMiB);
+  e.stonewall = true;
+  EXPECT_EQ(RunRemainingNs(PlanRun({a, e}), 0), -1);
+}
+
+// A pending size-limited job without a rate limit goes at the speed per job
+// seen so far (the same device).
+TEST(StatusLinePlan, PendingSizeLimitedJobAtTheSpeedSoFar) {
+  JobStatus run1 = Job('W', 0x2, 2 * kSec, 0);
+  run1.planned_bytes = 400 * kMiB;
+  run1.bytes[1] = 100 * kMiB;  // 50 MiB/s: 6 s left
+  JobStatus next = Job(job_state::kNotStarted, 0x1, 0, 0);
+  next.planned_bytes = 200 * kMiB;  // 4 s at 50 MiB/s
+  next.phase = 1;
+  EXPECT_EQ(RunRemainingNs({run1, next}, 2 * kSec), static_cast<int64_t>(10 * kSec));
+}
+
+// Synthetic progress through a session: `steps` draws every 50 ms while a
+// phase runs, checking that the % never goes down, the ETA never goes up,
+// and the letters.
+struct ProgressCheck {
+  StatusLine line;
+  double pct = -1;
+  int64_t eta = INT64_MAX;
+  std::vector<std::string> lines;
+
+  static double Pct(const std::string& s) {
+    const size_t end = s.find("%]");
+    const size_t begin = s.rfind('[', end);
+    return end == std::string::npos ? -1 : std::stod(s.substr(begin + 1, end - begin - 1));
+  }
+  void Draw(const SessionProgress& p, uint64_t now, const std::string& letters) {
+    const std::string s = line.Render(p.status(), now);
+    lines.push_back(s);
+    EXPECT_NE(s.find(letters), std::string::npos) << s;
+    const double now_pct = Pct(s);
+    EXPECT_GE(now_pct, pct) << s;
+    EXPECT_LE(line.last_eta_ns(), eta) << s;
+    EXPECT_GE(line.last_eta_ns(), 0) << s;
+    pct = now_pct;
+    eta = line.last_eta_ns();
+  }
+};
+
+// Runs one phase of one time-based job from `start` for `len`, 50 ms
+// steps, 100 ms of setup before it.
+void RunPhase(SessionProgress* p, ProgressCheck* check, const JobSpec& spec, LiveCounters* live,
+              uint64_t* clock, uint64_t len, const std::string& letters) {
+  *clock += 100 * kMs;
+  p->PhaseStart({&spec}, *clock);
+  const uint64_t start = *clock;
+  live->start_ns.store(start);
+  live->state.store(static_cast<uint8_t>(RunningLetter(spec.rw)));
+  for (; *clock <= start + len; *clock += 50 * kMs) {
+    live->ios[0].store((*clock - start) / kMs);
+    live->bytes[0].store((*clock - start) / kMs * 4096);
+    p->Load({live}, *clock);
+    check->Draw(*p, *clock, letters);
+  }
+  live->state.store(job_state::kReaped);
+  p->Load({live}, *clock);  // on_phase_end
+}
+
+// A group of 1.2 s, then (stonewall) another of 1.2 s: the % went 23.7% ...
+// 85.3% and back to 53.6% when the second started (only the running
+// phase's jobs were known, and later phases were planned at nothing).
+TEST(SessionProgressTest, PercentAndEtaGoOnAcrossStonewallPhases) {
+  JobSpec a = TestJob("a", RwMode::kRandRead, 4096, kMiB);
+  a.time_based = true;
+  a.runtime_ns = 1200 * kMs;
+  JobSpec b = a;
+  b.name = "b";
+  b.rw = RwMode::kWrite;
+  b.stonewall = true;
+  SessionProgress p(0);
+  p.SetPlan({RunRemainingNs(PlanRun({a, b}), 0)});
+  p.StartRun(0, {a, b}, 0);
+  ProgressCheck check;
+  uint64_t clock = 0;
+  LiveCounters la, lb;
+  RunPhase(&p, &check, a, &la, &clock, 1200 * kMs, "[r(1),P(1)]");
+  // 0.6 s into the first phase (draw 13): 0.6 s of it left, and 1.2 s of the next.
+  EXPECT_NE(check.lines.at(12).find("[eta 00m:02s]"), std::string::npos) << check.lines.at(12);
+  const double end_of_first = check.pct;
+  EXPECT_GT(end_of_first, 45.0);
+  EXPECT_LT(end_of_first, 55.0);
+  RunPhase(&p, &check, b, &lb, &clock, 1200 * kMs, "[_(1),W(1)]");
+  EXPECT_GT(check.pct, 95.0);
+}
+
+// --sweep iodepth=1,2 of 1 s time-based points: point 1 reached only 79%
+// (the later points were planned at 0 during the first run) and point 2
+// restarted at 34% (planned as if one more followed it).
+TEST(SessionProgressTest, PercentAndEtaGoOnAcrossSweepPoints) {
+  JobSpec a = TestJob("a", RwMode::kRandRead, 4096, kMiB);
+  a.time_based = true;
+  a.runtime_ns = kSec;
+  const int64_t len = RunRemainingNs(PlanRun({a}), 0);
+  EXPECT_EQ(len, static_cast<int64_t>(kSec));
+  SessionProgress p(0);
+  p.SetPlan({len, len});
+  ProgressCheck check;
+  uint64_t clock = 0;
+  for (size_t run = 0; run < 2; ++run) {
+    p.StartRun(run, {a}, clock);
+    LiveCounters live;
+    RunPhase(&p, &check, a, &live, &clock, kSec, "[r(1)]");
+    p.EndRun(clock);
+    if (run == 0) {
+      EXPECT_GT(check.pct, 45.0);
+      EXPECT_LT(check.pct, 55.0);
+    }
+  }
+  EXPECT_GT(check.pct, 95.0);
+}
+
+// Points whose jobs give no plan (size-limited, no rate): each counts as
+// long as this one while it is the first, then at the pace of those done.
+TEST(SessionProgressTest, UnplannedSweepPointsAtThePaceSoFar) {
+  JobSpec a = TestJob("a", RwMode::kRead, 4096, 400 * kMiB);
+  EXPECT_EQ(RunRemainingNs(PlanRun({a}), 0), -1);
+  SessionProgress p(0);
+  p.SetPlan({-1, -1, -1});
+  p.StartRun(0, {a}, 0);
+  p.PhaseStart({&a}, 1);
+  LiveCounters live;
+  live.start_ns.store(1);  // (0 is "not started")
+  live.state.store('R');
+  live.bytes[0].store(100 * kMiB);  // a quarter in 1 s: 3 s left, 4 s a run
+  p.Load({&live}, kSec + 1);
+  StatusLine line;
+  line.Render(p.status(), kSec + 1);
+  EXPECT_EQ(line.last_eta_ns(), static_cast<int64_t>(3 * kSec + 2 * 4 * kSec));
+  p.EndRun(2 * kSec);  // it took 2 s: the two left count 2 s each
+  p.StartRun(1, {a}, 2 * kSec);
+  EXPECT_EQ(p.status().pace_ns, 2 * kSec);
+  EXPECT_EQ(p.status().later_unplanned, 1u);
+  EXPECT_EQ(p.status().jobs.at(0).state, job_state::kNotStarted);
 }
 
 // The line is never drawn when the report goes to stdout in formats
