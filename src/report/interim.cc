@@ -248,7 +248,27 @@ Result<std::string> JsonToLine(std::string_view json_text) {
   if (doc.is_discarded())
     return Status::Invalid("interim JSON report is not valid JSON (" +
                            std::to_string(json_text.size()) + " bytes)");
-  std::string line = doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  // The document's own text without its layout, not a re-dump of the parsed
+  // values: a re-dump printed 800.801270 as 800.80126953125, unlike the final
+  // report (fio's 6 decimals).
+  std::string line;
+  line.reserve(json_text.size());
+  bool in_string = false, escaped = false;
+  for (const char c : json_text) {
+    if (in_string) {
+      line += c;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') continue;
+    if (c == '"') in_string = true;
+    line += c;
+  }
   line += '\n';
   return line;
 }

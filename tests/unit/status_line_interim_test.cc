@@ -220,6 +220,13 @@ TEST(InterimJson, OneDocumentOneLine) {
       "}]}\n");
   EXPECT_EQ(nlohmann::json::parse(*line), nlohmann::json::parse(pretty));
   EXPECT_FALSE(JsonToLine("{\"a\": ").ok());
+  // Numbers keep the report's text (6 decimals, as the final report): a
+  // re-dump printed 800.801270 as 800.80126953125. Blanks and escapes inside
+  // strings stay.
+  auto nums = JsonToLine(
+      "{\n  \"bw_mean\" : 800.801270,\n  \"s\" : \"a \\\" b\\\\\",\n  \"n\" : 0.000000\n}\n");
+  ASSERT_TRUE(nums.ok());
+  EXPECT_EQ(*nums, "{\"bw_mean\":800.801270,\"s\":\"a \\\" b\\\\\",\"n\":0.000000}\n");
 }
 
 TEST(InterimSignal, Sigusr1SetsTheFlagOnce) {
