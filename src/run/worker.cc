@@ -679,6 +679,15 @@ uint64_t Worker::CheckTimeSlow(uint64_t now) {
   return served ? NowNs() : now;
 }
 
+void Worker::CopyEngineCounters(ThreadStats* ts) const {
+  const EngineCounters& c = engine_->counters();
+  ts->submit_calls = c.submit_calls;
+  ts->submitted = c.submitted;
+  ts->reap_calls = c.reap_calls;
+  ts->reaped = c.reaped;
+  ts->reap_syscalls = c.reap_syscalls;
+}
+
 void Worker::FoldDerived(ThreadStats* ts) const {
   for (int d = 0; d < 2; ++d) {
     if (!cmdprio_dir_[d] || !record_clat_) continue;
@@ -1837,12 +1846,7 @@ void Worker::Run() {
   result_.end_ms = WallTimeMs();
   result_.interrupted = interrupted_;
   if (lat_search_ != nullptr) result_.latency_depth = lat_search_->depth();
-  const EngineCounters& c = engine_->counters();
-  ts_.submit_calls = c.submit_calls;
-  ts_.submitted = c.submitted;
-  ts_.reap_calls = c.reap_calls;
-  ts_.reaped = c.reaped;
-  ts_.reap_syscalls = c.reap_syscalls;
+  CopyEngineCounters(&ts_);
 
   if (error_ != 0) {
     result_.error = error_;
@@ -1905,6 +1909,7 @@ void Worker::ServeSnapshot(uint64_t now, bool final) {
       if (measuring_) {
         snap.stats = ts_;
         FoldDerived(&snap.stats);
+        CopyEngineCounters(&snap.stats);  // (IOs per call were 0 in interim reports)
         const uint64_t runtime_ns = now - measure_start_ns_;
         for (int d = 0; d < kNumDdirs; ++d)
           if (ts_.dir[d].ios != 0 || sample_dir_[d]) snap.stats.dir[d].runtime_ns = runtime_ns;

@@ -267,6 +267,8 @@ class Worker {
   // complete distributions (one I/O per call) and its lat (== clat, see
   // lat_from_clat_).
   void FoldDerived(ThreadStats* ts) const;
+  // The engine's call counters (IOs per call), for the result and snapshots.
+  void CopyEngineCounters(ThreadStats* ts) const;
   // restart: reset the statistics even without ramp_time (latency_target's
   // final run).
   void BeginMeasuring(uint64_t now, bool restart = false);

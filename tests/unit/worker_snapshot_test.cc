@@ -22,20 +22,25 @@ namespace {
 using testing::NullJob;
 
 // A sync engine that completes every I/O in the call, records when each was
-// stamped as started, and holds its pause_at-th call until released.
+// stamped as started, and holds its pause_at-th call until release is 1 or
+// more, and the call 5 after it until release is 2.
 class StampingEngine final : public Engine {
  public:
   StampingEngine(uint32_t pause_at, std::vector<uint64_t>* starts, std::atomic<bool>* paused,
-                 std::atomic<bool>* release)
+                 std::atomic<int>* release)
       : pause_at_(pause_at), starts_(starts), paused_(paused), release_(release) {}
   Status Init(const EngineContext&) override { return Status::Ok(); }
   QueueResult Queue(IoRequest* req) override {
     starts_->push_back(req->start_ns);
     if (starts_->size() == pause_at_) {
       paused_->store(true);
-      while (!release_->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      while (release_->load() < 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
+    if (starts_->size() == pause_at_ + 5)
+      while (release_->load() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     req->res = static_cast<int64_t>(req->length);
+    ++counters_.submit_calls;
+    ++counters_.submitted;
     return QueueResult::kCompleted;
   }
   bool IsSync() const override { return true; }
@@ -44,7 +49,42 @@ class StampingEngine final : public Engine {
   uint32_t pause_at_;
   std::vector<uint64_t>* starts_;
   std::atomic<bool>* paused_;
-  std::atomic<bool>* release_;
+  std::atomic<int>* release_;
+};
+
+// A null job of 20 I/Os on a StampingEngine that holds I/O 10 (and 15), its
+// worker running on a thread of its own once Start() returned true.
+struct Rig {
+  std::vector<uint64_t> starts;
+  std::atomic<bool> paused{false};
+  std::atomic<int> release{0};
+  WorkerControl ctl;
+  std::unique_ptr<Worker> w;
+  std::thread runner;
+
+  bool Start() {
+    JobSpec job = NullJob("s");
+    job.number_ios = 20;
+    auto targets = ResolveTargets(job, 0, /*diskless=*/true);
+    if (!targets.ok()) return false;
+    starts.reserve(64);
+    ctl.setup_left.store(1);
+    ctl.running.store(1);
+    w = std::make_unique<Worker>(job, 0, 0, 0, std::move(*targets),
+                                 std::make_unique<StampingEngine>(10, &starts, &paused, &release),
+                                 &ctl);
+    if (!w->Setup().ok()) return false;
+    ctl.start_ns = NowNs();
+    ctl.go.store(1);
+    runner = std::thread([this] { w->Run(); });
+    while (!paused.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return true;
+  }
+  void Finish() {
+    release.store(2);
+    runner.join();
+    w->Teardown();
+  }
 };
 
 // The worker reads its clock at the top of a batch, then serves a snapshot
@@ -54,39 +94,41 @@ class StampingEngine final : public Engine {
 // snapshot lock makes the serve wait for as long as the test likes: the I/O
 // after it must be stamped after the lock was given back.
 TEST(WorkerSnapshotTest, TheNextIoIsStampedAfterTheSnapshotWasServed) {
-  JobSpec job = NullJob("s");
-  job.number_ios = 20;
-  auto targets = ResolveTargets(job, 0, /*diskless=*/true);
-  ASSERT_TRUE(targets.ok()) << targets.status().ToString();
-  std::vector<uint64_t> starts;
-  starts.reserve(64);
-  std::atomic<bool> paused{false}, release{false};
-  WorkerControl ctl;
-  ctl.setup_left.store(1);
-  ctl.running.store(1);
-  Worker w(job, 0, 0, 0, std::move(*targets),
-           std::make_unique<StampingEngine>(10, &starts, &paused, &release), &ctl);
-  ASSERT_TRUE(w.Setup().ok());
-  ctl.start_ns = NowNs();
-  ctl.go.store(1);
-  std::thread runner([&w] { w.Run(); });
-  while (!paused.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  Rig rig;
+  ASSERT_TRUE(rig.Start());
   uint64_t given_back = 0;
   {
-    std::unique_lock<std::mutex> hold(w.SnapshotMutexForTest());
-    w.RequestSnapshot(1);
-    release.store(true);
+    std::unique_lock<std::mutex> hold(rig.w->SnapshotMutexForTest());
+    rig.w->RequestSnapshot(1);
+    rig.release.store(2);
     // The worker finishes I/O 10, reads the clock, and waits here.
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
     given_back = NowNs();
   }
-  runner.join();
-  w.Teardown();
-  EXPECT_TRUE(w.SnapshotDone(1));
-  ASSERT_EQ(starts.size(), 20u);
-  EXPECT_EQ(w.result().stats.dir[0].ios, 20u);
-  EXPECT_LT(starts[9], given_back);
-  EXPECT_GT(starts[10], given_back) << "I/O 11 was stamped before the snapshot was served";
+  rig.Finish();
+  EXPECT_TRUE(rig.w->SnapshotDone(1));
+  ASSERT_EQ(rig.starts.size(), 20u);
+  EXPECT_EQ(rig.w->result().stats.dir[0].ios, 20u);
+  EXPECT_LT(rig.starts[9], given_back);
+  EXPECT_GT(rig.starts[10], given_back) << "I/O 11 was stamped before the snapshot was served";
+}
+
+// The snapshot carries the engine's call counters (IOs per call): interim
+// reports showed 0 submit calls while the final one had them all.
+TEST(WorkerSnapshotTest, TheSnapshotCarriesTheEngineCounters) {
+  Rig rig;
+  ASSERT_TRUE(rig.Start());
+  // Requested while I/O 10 is held, so it is answered after I/O 10; the
+  // worker then waits at I/O 15 while the test reads the snapshot.
+  rig.w->RequestSnapshot(1);
+  rig.release.store(1);
+  while (!rig.w->SnapshotDone(1)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  JobResult snap;
+  rig.w->CopySnapshot(&snap);
+  rig.Finish();
+  EXPECT_EQ(snap.stats.submit_calls, 10u);
+  EXPECT_EQ(snap.stats.submitted, 10u);
+  EXPECT_EQ(rig.w->result().stats.submit_calls, 20u);
 }
 
 }  // namespace
