@@ -32,17 +32,24 @@ std::string CtimeString(uint64_t epoch_s) {
 
 std::string JobHeaderLine(const JobResult& job) {
   const JobSpec& s = job.spec;
+  // fio's backend header (init.c): num2str(bs, o->sig_figs, 1, is_power_of_2(kb_base), N2S_BYTE),
+  // so both significant_figures and kb_base=1000 ("12.0kB") shape it. With bs_is_seq_rand the
+  // second pair is seq/rand, not write, and fio prints no trim pair.
+  const bool pow2 = s.kb_base != 0 && (s.kb_base & (s.kb_base - 1)) == 0;
+  const int digits = s.significant_figures;
   std::string line =
       job.name + ": (g=" + std::to_string(job.groupid) + "): rw=" + RwModeName(s.rw) + ", bs=";
   static const char* const kTag[] = {"(R)", "(W)", "(T)"};
-  for (int d = 0; d < kNumDdirs; ++d) {
+  const int pairs = s.bs_is_seq_rand ? 2 : kNumDdirs;
+  for (int d = 0; d < pairs; ++d) {
     if (d) line += ", ";
     line += kTag[d];
     line += " ";
-    line += FormatNumber(s.bs[d].min, 4, true, NumUnit::kBytes);
+    line += FormatNumber(s.bs[d].min, digits, pow2, NumUnit::kBytes);
     line += "-";
-    line += FormatNumber(s.bs[d].max, 4, true, NumUnit::kBytes);
+    line += FormatNumber(s.bs[d].max, digits, pow2, NumUnit::kBytes);
   }
+  if (s.bs_is_seq_rand) line += ", bs_is_seq_rand";
   line += ", ioengine=" + s.ioengine + ", iodepth=" + std::to_string(s.iodepth);
   return line;
 }

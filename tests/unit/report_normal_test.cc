@@ -12,6 +12,7 @@
 #include <string>
 
 #include "iobench/report.h"
+#include "report/common.h"
 #include "report/fio_report.h"
 #include "report_testdata.h"
 
@@ -190,6 +191,90 @@ TEST_F(NormalReportTest, ErrorShownWithMessage) {
   EXPECT_NE(s.find("     first error: read /var/tmp/iobench.t offset=4096: Input/output error\n"),
             std::string::npos)
       << s;
+}
+
+// The "(g=0): rw=..." header sizes use the job's significant_figures and its
+// kb_base, as fio's num2str(bs, sig_figs, 1, is_power_of_2(kb_base), N2S_BYTE)
+// does. Expected strings are fio 3.33's output for the same options.
+TEST_F(NormalReportTest, HeaderLineFollowsKbBaseAndSignificantFigures) {
+  struct Case {
+    uint32_t kb_base;
+    int sig_figs;
+    uint64_t bs[3][2];
+    bool seq_rand;
+    const char* want;
+  };
+  const Case cases[] = {
+      {1024,
+       4,
+       {{4096, 4096}, {12288, 12288}, {1572864, 1572864}},
+       false,
+       "bs=(R) 4096B-4096B, (W) 12.0KiB-12.0KiB, (T) 1536KiB-1536KiB, "},
+      {1000,
+       4,
+       {{4000, 4000}, {12000, 12000}, {1536000, 1536000}},
+       false,
+       "bs=(R) 4000B-4000B, (W) 12.0kB-12.0kB, (T) 1536kB-1536kB, "},
+      {1000,
+       4,
+       {{1000, 1000}, {99960, 99960}, {10237, 10237}},
+       false,
+       "bs=(R) 1000B-1000B, (W) 100.0kB-100.0kB, (T) 10.2kB-10.2kB, "},
+      {1000,
+       4,
+       {{1000, 100000}, {512, 2000000}, {512, 2000000}},
+       false,
+       "bs=(R) 1000B-100kB, (W) 512B-2000kB, (T) 512B-2000kB, "},
+      {1024,
+       2,
+       {{4096, 4096}, {12288, 12288}, {1572864, 1572864}},
+       false,
+       "bs=(R) 4KiB-4KiB, (W) 12KiB-12KiB, (T) 2MiB-2MiB, "},
+      {1024,
+       1,
+       {{512, 512}, {4096, 4096}, {1572864, 1572864}},
+       false,
+       "bs=(R) 1KiB-1KiB, (W) 4KiB-4KiB, (T) 2MiB-2MiB, "},
+      {1024,
+       3,
+       {{1024, 102400}, {512, 2097152}, {512, 2097152}},
+       false,
+       "bs=(R) 1.0KiB-100KiB, (W) 512B-2.0MiB, (T) 512B-2.0MiB, "},
+      {1024,
+       6,
+       {{512, 512}, {12288, 12288}, {1572864, 1572864}},
+       false,
+       "bs=(R) 512B-512B, (W) 12288B-12288B, (T) 1536.0KiB-1536.0KiB, "},
+      {1000,
+       3,
+       {{512, 512}, {12000, 12000}, {1536000, 1536000}},
+       false,
+       "bs=(R) 512B-512B, (W) 12kB-12kB, (T) 1.5MB-1.5MB, "},
+      {1024,
+       10,
+       {{4096, 4096}, {16777216, 16777216}, {1073741824, 1073741824}},
+       false,
+       "bs=(R) 4096B-4096B, (W) 16777216B-16777216B, (T) 1073741824B-1073741824B, "},
+      // bs_is_seq_rand: the pairs are seq and rand; fio names the mode and drops (T).
+      {1000,
+       4,
+       {{4000, 4000}, {8000, 8000}, {8000, 8000}},
+       true,
+       "bs=(R) 4000B-4000B, (W) 8000B-8000B, bs_is_seq_rand, "},
+  };
+  for (const Case& c : cases) {
+    JobResult j = testdata::MakeJob("a", 0, 0, 1, 5, 1, 0);
+    j.spec.kb_base = c.kb_base;
+    j.spec.significant_figures = c.sig_figs;
+    j.spec.bs_is_seq_rand = c.seq_rand;
+    for (int d = 0; d < 3; ++d) {
+      j.spec.bs[d].min = c.bs[d][0];
+      j.spec.bs[d].max = c.bs[d][1];
+    }
+    EXPECT_EQ(JobHeaderLine(j),
+              std::string("a: (g=0): rw=randrw, ") + c.want + "ioengine=libaio, iodepth=8")
+        << "kb_base=" << c.kb_base << " significant_figures=" << c.sig_figs;
+  }
 }
 
 // fio's show_thread_status_normal: a job that moved no data and issued no
