@@ -81,11 +81,12 @@ ojson DdirObject(const JobRecord& rec, const DirView& v, bool plus) {
     o["prios"] = std::move(prios);
   }
   const SampleStat& b = *v.bw;
-  o["bw_min"] = b.min / 1024;
-  o["bw_max"] = b.max / 1024;
+  // Whole KiB/s samples (BwSampleStat), as fio's.
+  o["bw_min"] = b.min;
+  o["bw_max"] = b.max;
   o["bw_agg"] = b.samples ? BandwidthPercentOfGroup(b, v.group_agg_bw) : 0.0;
-  o["bw_mean"] = b.mean / 1024.0;
-  o["bw_dev"] = b.stddev / 1024.0;
+  o["bw_mean"] = b.mean;
+  o["bw_dev"] = b.stddev;
   o["bw_samples"] = b.samples;
   const SampleStat& io = *v.iops_stat;
   o["iops_min"] = io.min;

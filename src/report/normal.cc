@@ -118,8 +118,8 @@ void WriteDdir(std::string& o, const JobRecord& rec, const GroupTotals& totals, 
     // are in bits); past kb_base^2 they are divided by kb_base, as "MiB".
     const char* bw_str = pow2 ? "KiB" : "kB";
     const double kb = static_cast<double>(kb_base);
-    double mn = static_cast<double>(b.min / 1024), mx = static_cast<double>(b.max / 1024);
-    double mean = b.mean / 1024.0, dev = b.stddev / 1024.0;
+    double mn = static_cast<double>(b.min), mx = static_cast<double>(b.max);
+    double mean = b.mean, dev = b.stddev;
     const double per = BandwidthPercentOfGroup(b, v.group_agg_bw);
     if (mean > kb * kb) {
       mn /= kb;

@@ -66,15 +66,10 @@ void DdirFields(std::string& o, const JobRecord& rec, const DirView& v, int vers
 
   const SampleStat& b = *v.bw;
   if (b.samples) {
-    double per = 100.0;
-    const uint64_t agg_kib = v.group_agg_bw / 1024;
-    if (agg_kib) {
-      per = (b.mean / 1024.0) * 100.0 / static_cast<double>(agg_kib);
-      if (per > 100.0) per = 100.0;
-    }
-    o += fmt::sprintf(";%llu;%llu;%f%%;%f;%f", static_cast<unsigned long long>(b.min / 1024),
-                      static_cast<unsigned long long>(b.max / 1024), per, b.mean / 1024.0,
-                      b.stddev / 1024.0);
+    // Whole KiB/s samples (BwSampleStat), as fio's.
+    const double per = BandwidthPercentOfGroup(b, v.group_agg_bw);
+    o += fmt::sprintf(";%llu;%llu;%f%%;%f;%f", static_cast<unsigned long long>(b.min),
+                      static_cast<unsigned long long>(b.max), per, b.mean, b.stddev);
   } else {
     o += ";0;0;0.000000%;0.000000;0.000000";
   }

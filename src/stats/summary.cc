@@ -77,21 +77,23 @@ int PercentilePrecision(const std::vector<double>& list) {
   return precision;
 }
 
-SampleStat SampleStatFromRates(const std::vector<RateSample>& samples) {
+SampleStat SampleStatFromRates(const std::vector<RateSample>& samples, uint64_t divisor) {
   SampleStat s;
   if (samples.empty()) return s;
+  if (divisor == 0) divisor = 1;
   s.samples = samples.size();
   s.min = UINT64_MAX;
   long double sum = 0;
   for (const auto& r : samples) {
-    s.min = std::min(s.min, r.value);
-    s.max = std::max(s.max, r.value);
-    sum += r.value;
+    const uint64_t v = r.value / divisor;
+    s.min = std::min(s.min, v);
+    s.max = std::max(s.max, v);
+    sum += v;
   }
   const long double mean = sum / static_cast<long double>(samples.size());
   long double sq = 0;
   for (const auto& r : samples) {
-    const long double d = static_cast<long double>(r.value) - mean;
+    const long double d = static_cast<long double>(r.value / divisor) - mean;
     sq += d * d;
   }
   s.mean = static_cast<double>(mean);
@@ -99,6 +101,10 @@ SampleStat SampleStatFromRates(const std::vector<RateSample>& samples) {
                  ? static_cast<double>(std::sqrt(sq / static_cast<long double>(samples.size() - 1)))
                  : 0.0;
   return s;
+}
+
+SampleStat BwSampleStat(const std::vector<RateSample>& bw_samples) {
+  return SampleStatFromRates(bw_samples, kBwSampleDivisor);
 }
 
 SampleStat SumSampleStats(const SampleStat& a, const SampleStat& b) {
@@ -208,7 +214,7 @@ namespace {
 void FillRecord(JobRecord& r, const JobResult& job) {
   r.members = 1;
   for (int d = 0; d < kNumDdirs; ++d) {
-    r.bw[d] = SampleStatFromRates(job.stats.dir[d].bw_samples);
+    r.bw[d] = BwSampleStat(job.stats.dir[d].bw_samples);
     r.iops[d] = SampleStatFromRates(job.stats.dir[d].iops_samples);
   }
   r.helpers = job.helpers;
@@ -281,7 +287,7 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
     for (const auto& n : j.notes)
       if (std::find(m.notes.begin(), m.notes.end(), n) == m.notes.end()) m.notes.push_back(n);
     for (int d = 0; d < kNumDdirs; ++d) {
-      r.bw[d] = SumSampleStats(r.bw[d], SampleStatFromRates(j.stats.dir[d].bw_samples));
+      r.bw[d] = SumSampleStats(r.bw[d], BwSampleStat(j.stats.dir[d].bw_samples));
       r.iops[d] = SumSampleStats(r.iops[d], SampleStatFromRates(j.stats.dir[d].iops_samples));
     }
     AddHelpers(r.helpers, j.helpers);
@@ -413,9 +419,12 @@ std::vector<DirView> ReportedDirs(const JobRecord& rec, const GroupTotals& t) {
   return out;
 }
 
-double BandwidthPercentOfGroup(const SampleStat& bw_bytes, uint64_t group_agg_bw_bytes) {
-  if (group_agg_bw_bytes <= 1024) return 100.0;
-  const double p = bw_bytes.mean * 100.0 / static_cast<double>(group_agg_bw_bytes);
+double BandwidthPercentOfGroup(const SampleStat& bw_kib, uint64_t group_agg_bw_bytes) {
+  // fio: mean * 100 / (double)(rs->agg[ddir] / 1024), the KiB/s truncated;
+  // below 1 KiB/s fio divides by zero (inf, capped to 100).
+  const uint64_t agg_kib = group_agg_bw_bytes / 1024;
+  if (agg_kib == 0) return 100.0;
+  const double p = bw_kib.mean * 100.0 / static_cast<double>(agg_kib);
   return p > 100.0 ? 100.0 : p;
 }
 

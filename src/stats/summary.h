@@ -52,8 +52,18 @@ int PercentilePrecision(const std::vector<double>& list);
 // The decimals a job's labels get: the list's as typed, else counted from it.
 int PercentilePrecisionFor(const JobSpec& spec);
 
-// min/max/mean/sample stddev of a vector of rate samples (fio's bw_*/iops_*).
-SampleStat SampleStatFromRates(const std::vector<RateSample>& samples);
+// min/max/mean/sample stddev of a vector of rate samples (fio's bw_*/iops_*),
+// each sample first divided by `divisor` with integer division.
+SampleStat SampleStatFromRates(const std::vector<RateSample>& samples, uint64_t divisor = 1);
+
+// fio's bandwidth samples are whole KiB/s, bytes * 1000 / ms / 1024 in
+// integers (__add_samples), whatever kb_base says; its bw_min/max/mean/dev
+// and per= come from those. Ours are bytes/s (bytes * 1000 / ms), whose
+// integer division by 1024 is the same number, so the stats are built from
+// value / 1024 per sample: a mean from the fractional KiB/s could exceed max
+// (one sample of 102390.62 KiB/s printed min=max=102390, avg=102390.62).
+inline constexpr uint64_t kBwSampleDivisor = 1024;
+SampleStat BwSampleStat(const std::vector<RateSample>& bw_samples);
 
 // fio's group_reporting rule for bw/iops sample statistics: the group's
 // bandwidth is the sum of its jobs', so min, max and mean are added, the
@@ -80,7 +90,7 @@ struct JobRecord {
   // the GroupResult the record was built from.
   const JobSpec* options_from;
   uint32_t members = 1;
-  SampleStat bw[kNumDdirs];    // bytes/s, as the samples are
+  SampleStat bw[kNumDdirs];    // whole KiB/s per sample, as fio's (BwSampleStat)
   SampleStat iops[kNumDdirs];  // IO/s
   // unified_rw_reporting=mixed or both (the spec's): the directions summed
   // (MixDirections) and their bw/iops sample stats summed; null otherwise.
@@ -173,8 +183,10 @@ uint64_t BandwidthBytes(const DirStats& ds, uint64_t job_runtime_ms);
 double Iops(const DirStats& ds, uint64_t job_runtime_ms);
 
 // Share of the group's aggregate bandwidth that a record's mean sample
-// bandwidth is (fio's "per=" and json "bw_agg"), capped at 100.
-double BandwidthPercentOfGroup(const SampleStat& bw_bytes, uint64_t group_agg_bw_bytes);
+// bandwidth (KiB/s, BwSampleStat) is: fio's "per=", json "bw_agg" and terse,
+// mean * 100 / (agg / 1024) with the aggregate's KiB/s truncated, capped at
+// 100; 100 when the aggregate is below 1 KiB/s.
+double BandwidthPercentOfGroup(const SampleStat& bw_kib, uint64_t group_agg_bw_bytes);
 
 // fio's fixed latency distribution, in percent of all completed I/Os.
 // Buckets per decade are labelled 2,4,10,20,50,100,250,500,750,1000 (a

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -355,6 +356,26 @@ TEST(ReportJsonTest, Values) {
   EXPECT_NEAR(ib["cpu_per_io_us"].get<double>(), (60000.0 + 530000 + 412000 + 1000) / 7900, 1e-6);
   EXPECT_EQ(ib["notes"][0], "buffered I/O: the page cache served part of the reads");
   EXPECT_FALSE(r["clat_ns"].contains("bins")) << "bins only in json+";
+}
+
+// bw_min/max/mean/dev/agg come from fio's whole-KiB/s samples: bw_mean is
+// 3500 for samples of 3000.98 and 4000.999 KiB/s (it was 3500.99), and
+// bw_agg divides it by the group's aggregate in whole KiB/s (7996), in json
+// and json+ alike.
+TEST(ReportJsonTest, BwStatsAreOverWholeKibSamples) {
+  RunResult run = testdata::MakeRun(false, 1);
+  run.groups[0].jobs[0].stats.dir[0].bw_samples = {{500, 3000 * 1024 + 1000},
+                                                   {1000, 4000 * 1024 + 1023}};
+  for (bool plus : {false, true}) {
+    const auto r = Json(run, plus)["jobs"][0]["read"];
+    EXPECT_EQ(r["bw_min"], 3000u);
+    EXPECT_EQ(r["bw_max"], 4000u);
+    EXPECT_DOUBLE_EQ(r["bw_mean"].get<double>(), 3500.0);
+    // Floats are written with six decimals, as fio's "%f".
+    EXPECT_NEAR(r["bw_dev"].get<double>(), 1000.0 / std::sqrt(2.0), 1e-6);
+    EXPECT_NEAR(r["bw_agg"].get<double>(), 3500.0 * 100 / 7996, 1e-6);
+    EXPECT_EQ(r["bw_samples"], 2u);
+  }
 }
 
 TEST(ReportJsonTest, JsonPlusBinsAreTheNonEmptyBuckets) {

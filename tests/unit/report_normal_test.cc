@@ -193,6 +193,27 @@ TEST_F(NormalReportTest, ErrorShownWithMessage) {
       << s;
 }
 
+// The "bw (KiB/s)" line is over fio's whole-KiB/s samples: two samples of
+// 3000.98 and 4000.999 KiB/s are 3000 and 4000, so avg=3500.00 (it printed
+// 3500.99) and per= is that mean over the group's aggregate in whole KiB/s
+// (4000 * 4096 B over 2001 ms: 7996 KiB/s).
+TEST_F(NormalReportTest, BwSampleLineIsOverWholeKibSamples) {
+  RunResult run = testdata::MakeRun(false, 1);
+  run.groups[0].jobs[0].stats.dir[0].bw_samples = {{500, 3000 * 1024 + 1000},
+                                                   {1000, 4000 * 1024 + 1023}};
+  const std::string s = Normal(run);
+  EXPECT_NE(s.find("   bw (  KiB/s): min= 3000, max= 4000, per=43.77%, avg=3500.00, "
+                   "stdev=707.11, samples=2\n"),
+            std::string::npos)
+      << s;
+  run.groups[0].jobs[0].stats.dir[0].bw_samples = {{700, 102390 * 1024 + 640}};
+  const std::string one = Normal(run);
+  EXPECT_NE(one.find("   bw (  KiB/s): min=102390, max=102390, per=100.00%, avg=102390.00, "
+                     "stdev= 0.00, samples=1\n"),
+            std::string::npos)
+      << one;
+}
+
 // The "(g=0): rw=..." header sizes use the job's significant_figures and its
 // kb_base, as fio's num2str(bs, sig_figs, 1, is_power_of_2(kb_base), N2S_BYTE)
 // does. Expected strings are fio 3.33's output for the same options.

@@ -99,6 +99,22 @@ TEST(ReportTerseTest, FieldPositions) {
   EXPECT_EQ(f[129], "77.07%");
 }
 
+// The read bandwidth fields (41..45) are over fio's whole-KiB/s samples:
+// "3000;4000;43.771886%;3500.000000;707.106781" (the mean was 3500.99).
+TEST(ReportTerseTest, BwFieldsAreOverWholeKibSamples) {
+  RunResult run = testdata::MakeRun(false, 1);
+  run.groups[0].jobs[0].stats.dir[0].bw_samples = {{500, 3000 * 1024 + 1000},
+                                                   {1000, 4000 * 1024 + 1023}};
+  const auto f = Split(Lines(Terse(run))[0]);
+  ASSERT_EQ(f.size(), 130u);
+  EXPECT_EQ(f[6], "7996") << "the aggregate per= divides by";
+  EXPECT_EQ(f[41], "3000");
+  EXPECT_EQ(f[42], "4000");
+  EXPECT_EQ(f[43], fmt::sprintf("%f%%", 3500.0 * 100 / 7996));
+  EXPECT_EQ(f[44], "3500.000000");
+  EXPECT_EQ(f[45], "707.106781");
+}
+
 // Terse v3 folds the nsec latency buckets into the first usec one as their
 // unrounded share, as fio's stat_calc_lat_nu: two nsec buckets of 0.001%
 // each are shown as 0.01% apiece elsewhere, but add 0.002 here (the sum of

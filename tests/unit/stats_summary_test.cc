@@ -249,6 +249,48 @@ TEST(StatsMergeTest, SampleStats) {
   EXPECT_EQ(SumSampleStats(SampleStat{}, t).mean, t.mean);
 }
 
+// fio's bandwidth samples are whole KiB/s (bytes * 1000 / ms / 1024 in
+// integers), and bw_min/max/mean/dev come from them: a mean taken from the
+// fractional KiB/s of bytes/s samples came out above the max (one sample of
+// 102390.625 KiB/s printed min=max=102390, avg=102390.62).
+TEST(StatsMergeTest, BwSampleStatIsOverWholeKibSamples) {
+  const SampleStat one = BwSampleStat({{700, 102390 * 1024 + 640}});
+  EXPECT_EQ(one.min, 102390u);
+  EXPECT_EQ(one.max, 102390u);
+  EXPECT_DOUBLE_EQ(one.mean, 102390.0);
+  EXPECT_EQ(one.stddev, 0.0);
+  EXPECT_EQ(one.samples, 1u);
+  // The mean of two whole numbers ends in .0 or .5, and never exceeds max.
+  const SampleStat two =
+      BwSampleStat({{500, 1414392 * 1024 + 1000}, {1000, 1786372 * 1024 + 1023}});
+  EXPECT_EQ(two.min, 1414392u);
+  EXPECT_EQ(two.max, 1786372u);
+  EXPECT_DOUBLE_EQ(two.mean, 1600382.0);
+  EXPECT_NEAR(two.stddev, (1786372.0 - 1414392.0) / std::sqrt(2.0), 1e-6);
+  const SampleStat top = BwSampleStat({{500, 1023}, {1000, 2047}});
+  EXPECT_EQ(top.max, 1u);
+  EXPECT_LE(top.mean, static_cast<double>(top.max));
+  EXPECT_DOUBLE_EQ(top.mean, 0.5);
+  // IOPS samples are whole I/Os per second already (fio's is_kb=false):
+  // SampleStatFromRates leaves them as they are.
+  EXPECT_DOUBLE_EQ(SampleStatFromRates({{500, 1023}, {1000, 2047}}).mean, 1535.0);
+}
+
+// group_reporting adds the members' KiB/s stats, each from whole KiB/s
+// samples, as fio's sum_stat(pure_sum): two members of 1.5 KiB/s each have
+// min=max=1+1, not 3072 B/s / 1024 = 3.
+TEST(StatsGroupTest, MergedBwIsTheSumOfWholeKibStats) {
+  std::vector<JobResult> jobs = {testdata::MakeJob("a", 0, 0, 2, 1, 100, 0),
+                                 testdata::MakeJob("a", 0, 1, 2, 2, 100, 0)};
+  for (auto& j : jobs) j.stats.dir[0].bw_samples = {{500, 1536}, {1000, 1536}};
+  const JobRecord r = MergeGroup({&jobs[0], &jobs[1]});
+  EXPECT_EQ(r.bw[0].min, 2u);
+  EXPECT_EQ(r.bw[0].max, 2u);
+  EXPECT_DOUBLE_EQ(r.bw[0].mean, 2.0);
+  EXPECT_EQ(r.bw[0].samples, 4u);
+  EXPECT_EQ(RecordForJob(jobs[0]).bw[0].max, 1u);
+}
+
 TEST(StatsGroupTest, MergeGroupFollowsFioRules) {
   std::vector<JobResult> jobs = {testdata::MakeJob("a", 0, 0, 3, 1, 100, 0),
                                  testdata::MakeJob("a", 0, 1, 3, 2, 200, 0),
@@ -277,7 +319,7 @@ TEST(StatsGroupTest, MergeGroupFollowsFioRules) {
   double mean_sum = 0;
   uint64_t min_sum = 0;
   for (const auto& j : jobs) {
-    const SampleStat s = SampleStatFromRates(j.stats.dir[0].bw_samples);
+    const SampleStat s = BwSampleStat(j.stats.dir[0].bw_samples);
     mean_sum += s.mean;
     min_sum += s.min;
   }
