@@ -29,11 +29,12 @@ using testing::TestJob;
 std::string FinalLetters(const std::vector<JobSpec>& jobs, FakeScript script,
                          std::atomic<int>* stop = nullptr) {
   RunOptions opts;
-  auto ledger = std::make_shared<FakeLedger>();
-  opts.engine_factory = [script, ledger](const JobSpec& job) {
+  // A ledger per engine: the clones run on threads of their own (one shared
+  // ledger was a data race under TSan).
+  opts.engine_factory = [script](const JobSpec& job) {
     FakeScript s = script;
     if (job.name != "bad") s.fail_every = 0;
-    return std::unique_ptr<Engine>(new FakeEngine(s, ledger));
+    return std::unique_ptr<Engine>(new FakeEngine(s, std::make_shared<FakeLedger>()));
   };
   std::string letters;
   opts.on_phase_end = [&letters](const std::vector<const LiveCounters*>& live) {
