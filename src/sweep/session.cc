@@ -365,6 +365,8 @@ struct SessionPlan {
   TableOptions table;
   std::optional<nlohmann::json> compare_base;
   std::vector<sweep::SweepPoint> points;  // one empty point without --sweep
+  // The jobs of each point, with its values applied (checked once, here).
+  std::vector<std::vector<JobSpec>> point_jobs;
 };
 
 Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
@@ -392,6 +394,7 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
     plan.compare_base = std::move(*base);
   }
   plan.points.resize(1);
+  plan.point_jobs = {jobs};
   if (!o.sweeps.empty()) {
     auto expanded = sweep::ExpandSweeps(o.sweeps, o.canonical_option);
     if (!expanded.ok()) return expanded.status();
@@ -408,9 +411,11 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
     // as they will run: a value alone may need another key of its point
     // (--sweep ioengine=io_uring --sweep force_async=0,1 was refused, since
     // force_async alone met the base job's psync).
+    plan.point_jobs.clear();
     for (const auto& point : plan.points) {
       auto applied = sweep::ApplyPoint(jobs, point, o.set_option, o.is_job_option);
       if (!applied.ok()) return applied.status();
+      plan.point_jobs.push_back(std::move(*applied));
     }
   }
   // A --sweep-cmd template naming no swept key ({typo}) is bad input: every
@@ -439,11 +444,9 @@ Status CheckSession(const std::vector<JobSpec>& jobs, const SessionOptions& o,
   Result<SessionPlan> plan = PlanSession(jobs, o);
   if (!plan.ok()) return plan.status();
   if (o.sweeps.empty()) return CheckJobs(jobs, check);
-  for (const auto& point : plan->points) {
-    auto applied = sweep::ApplyPoint(jobs, point, o.set_option, o.is_job_option);
-    if (!applied.ok()) return applied.status();
-    IOB_RETURN_IF_ERROR(CheckJobs(*applied, check).WithContext("sweep point " + point.Label()));
-  }
+  for (size_t i = 0; i < plan->points.size(); ++i)
+    IOB_RETURN_IF_ERROR(CheckJobs(plan->point_jobs[i], check)
+                            .WithContext("sweep point " + plan->points[i].Label()));
   return Status::Ok();
 }
 
@@ -487,18 +490,10 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   StatusDriver status(o);
   if (status.enabled()) {
     // The plan of every run, for the % and the ETA of the whole session.
-    std::vector<int64_t> plan;
-    for (const auto& point : points) {
-      int64_t len = -1;
-      if (!sweeping) {
-        len = RunRemainingNs(PlanRun(jobs), 0);
-      } else if (auto applied = sweep::ApplyPoint(jobs, point, o.set_option, o.is_job_option);
-                 applied.ok()) {
-        len = RunRemainingNs(PlanRun(*applied), 0);
-      }
-      plan.insert(plan.end(), o.repeat, len);
-    }
-    status.SetPlan(std::move(plan));
+    std::vector<int64_t> lengths;
+    for (const auto& pj : plan->point_jobs)
+      lengths.insert(lengths.end(), o.repeat, RunRemainingNs(PlanRun(pj), 0));
+    status.SetPlan(std::move(lengths));
   }
   Output output(o.output);
   InterimPrinter interim(o, ropts, &output);
@@ -509,7 +504,8 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   bool interrupted = false;
   size_t runs_done = 0;
 
-  for (const auto& point : points) {
+  for (size_t pi = 0; pi < points.size(); ++pi) {
+    const sweep::SweepPoint& point = points[pi];
     if (interrupted) break;
     if (!o.sweep_cmd.empty()) {
       std::string log;
@@ -530,17 +526,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
         break;
       }
     }
-    std::vector<JobSpec> point_jobs = jobs;
-    if (sweeping) {
-      auto applied = sweep::ApplyPoint(jobs, point, o.set_option, o.is_job_option);
-      if (!applied.ok()) {
-        status.Clear();
-        PrintError(applied.status());
-        exit_code = kExitUsage;
-        break;
-      }
-      point_jobs = std::move(*applied);
-    }
+    const std::vector<JobSpec>& point_jobs = plan->point_jobs[pi];  // checked in PlanSession
     std::vector<nlohmann::ordered_json> runs;
     for (uint32_t rep = 0; rep < o.repeat && !interrupted; ++rep) {
       RunOptions run_opts;
