@@ -533,6 +533,12 @@ struct JobSpec {
   uint8_t log_window_value = 0;
 };
 
+// Whether jobs[i] starts a phase of the run (the coordinator's phases, which
+// the status line plans too): the first job, a stonewall, or a new job file.
+inline bool StartsPhase(const std::vector<JobSpec>& jobs, size_t i) {
+  return i == 0 || jobs[i].stonewall || jobs[i].job_file_index != jobs[i - 1].job_file_index;
+}
+
 // Whether running the job changes its targets: it writes or trims, and is
 // not a verify_only pass (which reads back what an earlier run wrote).
 // --readonly, the device-safety checks and the open mode follow this.

@@ -135,7 +135,7 @@ std::vector<JobStatus> PlanRun(const std::vector<JobSpec>& jobs) {
   uint32_t phase = 0;
   for (size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& spec = jobs[i];
-    if (i > 0 && (spec.stonewall || spec.job_file_index != jobs[i - 1].job_file_index)) ++phase;
+    if (i > 0 && StartsPhase(jobs, i)) ++phase;
     JobStatus j = JobStatus::FromSpec(spec, spec.size);
     j.phase = phase;
     out.insert(out.end(), std::max<uint32_t>(spec.numjobs, 1), j);

@@ -1030,7 +1030,7 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
   int group = 0;
   for (size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& job = jobs[i];
-    const bool wall = i == 0 || job.stonewall || job.job_file_index != jobs[i - 1].job_file_index;
+    const bool wall = StartsPhase(jobs, i);
     if (!job.wait_for.empty()) {
       bool found = false;
       for (size_t k = 0; k < i; ++k) found |= jobs[k].name == job.wait_for;
