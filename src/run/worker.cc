@@ -908,6 +908,10 @@ IoRequest* Worker::TakeRequest(const IoPlan& plan, uint64_t now) {
   return r;
 }
 
+[[gnu::always_inline]] inline void Worker::FillWriteBuffer(IoRequest* r) {
+  if (filler_->BeforeWrite(r->buf, r->length) && stamp_) r->start_ns = NowNs();
+}
+
 void Worker::UpdateFastPrepare() { fast_prepare_ = fast_eligible_ && !no_more_ && !pass_eof_; }
 
 [[gnu::always_inline]] inline bool Worker::PrepareFast(uint64_t now, IoRequest** out) {
@@ -922,10 +926,7 @@ void Worker::UpdateFastPrepare() { fast_prepare_ = fast_eligible_ && !no_more_ &
   --ios_left_;
   IoRequest* r = TakeRequest(plan, now);
   if (r->op == IoOp::kWrite) {
-    // Preparing the buffer is no part of the I/O's latency (fio fills it
-    // before its start stamp): scramble_buffers cost 1 MiB writes ~30 us of
-    // clat. A clock read only when the filler touched the buffer.
-    if (filler_->BeforeWrite(r->buf, r->length) && stamp_) r->start_ns = NowNs();
+    FillWriteBuffer(r);
     last_write_file_ = plan.file;
   }
   *out = r;
@@ -1157,12 +1158,11 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   if (verifier_ != nullptr) vslot_[r->index] = vr > 0 ? kVSlotRead : 0;
   if (vr > 0) ++vreads_in_flight_;
   if (r->op == IoOp::kWrite) {
-    // The buffer's preparation is no part of the latency (see PrepareFast).
     if (verifier_ != nullptr) {
-      VerifyPrepareWrite(r);  // fills the whole buffer: the filler's work would be lost
-      if (stamp_) r->start_ns = NowNs();
-    } else if (filler_->BeforeWrite(r->buf, r->length) && stamp_) {
-      r->start_ns = NowNs();
+      VerifyPrepareWrite(r);              // fills the whole buffer: the filler's work would be lost
+      if (stamp_) r->start_ns = NowNs();  // (as FillWriteBuffer)
+    } else {
+      FillWriteBuffer(r);
     }
     last_write_file_ = plan.file;
     if (job_.sync_file_range_blocks != 0) {
@@ -1270,8 +1270,7 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
     plan.offset = e.offset;
     plan.length = e.length;
     r = TakeRequest(plan, now);
-    if (r->op == IoOp::kWrite && filler_->BeforeWrite(r->buf, r->length) && stamp_)
-      r->start_ns = NowNs();  // (see PrepareFast)
+    if (r->op == IoOp::kWrite) FillWriteBuffer(r);
     if (recorder_ != nullptr) recorder_->Io(now, e.file, e.op, e.offset, e.length);
     --ios_left_;
   }
