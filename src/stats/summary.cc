@@ -148,7 +148,7 @@ void MergeDir(DirStats& d, const DirStats& s) {
   // As fio's update_runtime, only a member that did I/O in this direction
   // counts (a group of a read-only and a write-only rw=rw clone showed the
   // reader's 492 ms as the writes' runtime, fio 1 ms).
-  if (s.ios != 0 || s.bytes != 0) d.runtime_ns = std::max(d.runtime_ns, s.runtime_ns);
+  if (DirDidIo(s)) d.runtime_ns = std::max(d.runtime_ns, s.runtime_ns);
   d.slat.Merge(s.slat);
   d.clat.Merge(s.clat);
   d.lat.Merge(s.lat);
@@ -258,7 +258,7 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
   // The first member is the base: its runtime counts only in the directions
   // it did I/O in (see MergeThreadStats).
   for (DirStats& d : m.stats.dir)
-    if (d.ios == 0 && d.bytes == 0) d.runtime_ns = 0;
+    if (!DirDidIo(d)) d.runtime_ns = 0;
   // fio takes the percentile settings of a group's last job.
   const JobSpec& last = jobs.back()->spec;
   m.spec.clat_percentiles = last.clat_percentiles;
@@ -320,7 +320,7 @@ std::vector<JobRecord> RecordsForGroup(const GroupResult& group) {
 uint64_t DirRuntimeMs(const DirStats& d, uint64_t job_runtime_ms) {
   // A direction that did no I/O has no runtime, whatever the clock said;
   // fio prints no line for it.
-  if (!d.ios && !d.bytes) return 0;
+  if (!DirDidIo(d)) return 0;
   // A direction that did I/O ran for at least 1 ms, as fio prints it (a
   // 100-I/O null run reports "(400KiB/1msec)", not a missing line).
   const uint64_t ms = d.runtime_ns ? d.runtime_ns / 1000000 : job_runtime_ms;

@@ -122,6 +122,10 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs);
 std::vector<JobRecord> RecordsForGroup(const GroupResult& group);
 std::vector<JobRecord> RecordsForGroup(const GroupResult&& group) = delete;  // would dangle
 
+// Whether a job did I/O in this direction (fio's io_bytes[ddir] != 0, or
+// I/Os that moved nothing): only then does the direction have a runtime.
+inline bool DirDidIo(const DirStats& d) { return d.ios != 0 || d.bytes != 0; }
+
 // Per-direction runtime in ms: DirStats.runtime_ns, or the job's runtime_ms
 // when no per-direction time was recorded; 0 for a direction without I/O.
 uint64_t DirRuntimeMs(const JobResult& job, int ddir);
