@@ -528,6 +528,25 @@ class Watchdog {
   }
 };
 
+// Appends the clones of `which` jobs with no I/O: jobs of phases that have
+// not run (yet). fio lists them so in its JSON and terse records, in the
+// final report after a signal or exit_what=all, and in interim reports.
+void AppendUnrunJobs(const std::vector<JobSpec>& jobs, const std::vector<int>& groupids,
+                     const std::vector<size_t>& which, RunResult* result) {
+  for (size_t i : which) {
+    auto g = std::find_if(result->groups.begin(), result->groups.end(),
+                          [&](const GroupResult& gr) { return gr.id == groupids[i]; });
+    for (uint32_t n = 0; n < std::max<uint32_t>(jobs[i].numjobs, 1); ++n) {
+      JobResult j;
+      j.name = jobs[i].name;
+      j.groupid = groupids[i];
+      j.jobnum = static_cast<int>(n);
+      j.spec = jobs[i];
+      g->jobs.push_back(std::move(j));
+    }
+  }
+}
+
 class PhaseRunner {
  public:
   PhaseRunner(const std::vector<JobSpec>& jobs, const RunOptions& opts, RunResult* result)
@@ -539,6 +558,12 @@ class PhaseRunner {
     agg_ = agg;
     run_start_ns_ = run_start_ns;
     next_interim_ns_ = run_start_ns + opts_.status_interval_ns;
+  }
+  // The jobs of the phases after the one about to run: interim reports list
+  // them with no I/O.
+  void SetLaterJobs(std::vector<size_t> later, const std::vector<int>* groupids) {
+    later_jobs_ = std::move(later);
+    later_groupids_ = groupids;
   }
   void FinishAggregate(uint64_t now) {
     if (agg_ != nullptr) agg_->Finish(now - run_start_ns_, done_bytes_);
@@ -811,6 +836,7 @@ class PhaseRunner {
       for (auto& g : snap.groups)
         if (g.id == c.groupid) g.jobs.push_back(std::move(j));
     }
+    if (later_groupids_ != nullptr) AppendUnrunJobs(jobs_, *later_groupids_, later_jobs_, &snap);
     // The disks as fio shows them in an interim report: the finished phases'
     // and this phase's so far.
     if (phase_disks_ != nullptr)
@@ -829,7 +855,9 @@ class PhaseRunner {
   uint64_t next_interim_ns_ = 0;
   uint64_t snap_gen_ = 0;
   const DiskUtilTracker* phase_disks_ = nullptr;  // this phase's, while its workers run
-  uint64_t done_bytes_[kNumDdirs] = {0, 0, 0};    // bytes of the phases that ended
+  std::vector<size_t> later_jobs_;                // the phases after this one
+  const std::vector<int>* later_groupids_ = nullptr;
+  uint64_t done_bytes_[kNumDdirs] = {0, 0, 0};  // bytes of the phases that ended
   // --- end issue 8 ---
 
   Status Prepare(const Phase& phase, const std::vector<int>& groupids, std::vector<Clone>* clones) {
@@ -1196,6 +1224,10 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
       break;
     }
     ++phases_run;
+    std::vector<size_t> later;
+    for (size_t p = phases_run; p < phases.size(); ++p)
+      later.insert(later.end(), phases[p].jobs.begin(), phases[p].jobs.end());
+    runner.SetLaterJobs(std::move(later), &groupids);
     bool interrupted = false;
     if (Status st = runner.Run(phase, groupids, &interrupted); !st.ok()) {
       // A stuck job's thread may still log when its device wakes up: its
@@ -1216,18 +1248,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   // reported with no I/O, as fio lists them: the JSON and terse records are
   // there, the normal report skips them (no I/O, no block).
   for (size_t p = phases_run; p < phases.size(); ++p)
-    for (size_t i : phases[p].jobs) {
-      auto g = std::find_if(result.groups.begin(), result.groups.end(),
-                            [&](const GroupResult& gr) { return gr.id == groupids[i]; });
-      for (uint32_t n = 0; n < std::max<uint32_t>(jobs[i].numjobs, 1); ++n) {
-        JobResult j;
-        j.name = jobs[i].name;
-        j.groupid = groupids[i];
-        j.jobnum = static_cast<int>(n);
-        j.spec = jobs[i];
-        g->jobs.push_back(std::move(j));
-      }
-    }
+    AppendUnrunJobs(jobs, groupids, phases[p].jobs, &result);
   // --- issue 8: every clone has Finish()ed its logger; flush and close ---
   if (log_writer != nullptr) {
     runner.FinishAggregate(NowNs());
