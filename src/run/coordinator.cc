@@ -1005,7 +1005,9 @@ class PhaseRunner {
     std::vector<JobSpec> phase_jobs;
     if (!described.empty())
       for (size_t j : phase.jobs) phase_jobs.push_back(jobs_[j]);
-    RunContext ctx = sys::CollectContext(phase_jobs, described);
+    RunContext ctx = sys::CollectContext(
+        phase_jobs, described,
+        std::vector<std::string>(paths.begin() + described.size(), paths.end()));
     if (paths.size() > described.size())
       ctx.warnings.push_back("context: described " + std::to_string(described.size()) + " of " +
                              std::to_string(paths.size()) + " target files");

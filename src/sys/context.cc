@@ -159,7 +159,10 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
       if (Matches(job, paths, t.path)) mine.push_back(&t);
     const std::string who = JobLabel(job);
 
-    // The first target satisfying `pred`, named with "(and N more)".
+    size_t unexamined = 0;
+    for (const auto& p : env.unexamined) unexamined += Matches(job, paths, p);
+    // The first target satisfying `pred`, named with "(and N more)", and how
+    // many of the job's files were not examined.
     auto first = [&](const std::function<bool(const TargetContext&)>& pred,
                      const TargetContext** hit) {
       size_t n = 0;
@@ -167,8 +170,12 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
         if (pred(*t)) {
           if (n++ == 0) *hit = t;
         }
-      return n == 0 ? std::string()
-                    : (*hit)->path + (n > 1 ? " (and " + std::to_string(n - 1) + " more)" : "");
+      if (n == 0) return std::string();
+      std::string more = n > 1 ? "and " + std::to_string(n - 1) + " more" : "";
+      if (unexamined > 0)
+        more +=
+            (more.empty() ? "" : "; ") + std::to_string(unexamined) + " more files not examined";
+      return (*hit)->path + (more.empty() ? "" : " (" + more + ")");
     };
     const TargetContext* t = nullptr;
 
@@ -273,7 +280,8 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
 }
 
 RunContext CollectContext(const std::vector<JobSpec>& jobs,
-                          const std::vector<std::string>& target_paths) {
+                          const std::vector<std::string>& target_paths,
+                          const std::vector<std::string>& unexamined) {
   RunContext ctx;
   ctx.iobench_version = IOBENCH_VERSION;
   if (auto v = KernelRelease(); v.ok()) ctx.kernel = *v;
@@ -294,6 +302,7 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
 
   TrapEnv env;
   env.mem_total_bytes = ctx.mem_bytes;
+  env.unexamined = unexamined;
   for (const auto& p : paths) {
     auto info = ResolveTarget(p);
     TargetContext tc;

@@ -21,8 +21,11 @@ namespace iobench::sys {
 // warnings. Probes that fail leave their fields unset; a context is always
 // returned. When `target_paths` is empty, the jobs' own files are used
 // (JobFilePaths, see job_paths.h).
+// `unexamined` are the jobs' other target paths, not described (for the
+// warnings' counts only).
 RunContext CollectContext(const std::vector<JobSpec>& jobs,
-                          const std::vector<std::string>& target_paths);
+                          const std::vector<std::string>& target_paths,
+                          const std::vector<std::string>& unexamined = {});
 
 // What DetectTraps needs besides the jobs and targets; CollectContext fills
 // it from the system, tests build it by hand.
@@ -30,6 +33,10 @@ struct TrapEnv {
   uint64_t mem_total_bytes = 0;
   // Size of each target path that exists (file or device), by TargetContext::path.
   std::map<std::string, uint64_t> target_sizes;
+  // Target paths left out of `targets` (a wide job describes a few files):
+  // a warning naming "N more" counts the ones it checked and says how many
+  // of the job's files it did not.
+  std::vector<std::string> unexamined;
 };
 
 // A job "reads like a disk test" when any of:

@@ -271,6 +271,27 @@ TEST(SysTrapsTest, OneLinePerJobAndTrapWithCount) {
   EXPECT_NE(w[0].find("job 'many': /dev/shm/d/many.0.0 (and 2 more) is on tmpfs"),
             std::string::npos)
       << w[0];
+  // A wide job describes a few of its files (the coordinator's limit): the
+  // count says which were checked and how many were not. It said "(and 1
+  // more)" of a job with 20 files, all on tmpfs.
+  j.numjobs = 20;
+  const std::vector<std::string> all = JobFilePaths(j);
+  t.resize(2);
+  TrapEnv env = Env();
+  env.unexamined.assign(all.begin() + 2, all.end());
+  env.unexamined.push_back("/elsewhere/x");  // another job's: not counted
+  w = DetectTraps({j}, t, env);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("job 'many': /dev/shm/d/many.0.0 (and 1 more; 18 more files not examined) "
+                      "is on tmpfs"),
+            std::string::npos)
+      << w[0];
+  t.resize(1);
+  w = DetectTraps({j}, t, env);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("job 'many': /dev/shm/d/many.0.0 (18 more files not examined) is on tmpfs"),
+            std::string::npos)
+      << w[0];
 }
 
 // Real files, real probes.
