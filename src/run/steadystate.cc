@@ -177,8 +177,11 @@ void SteadyStateMonitor::Poll(uint64_t now) {
       c.prev_ns = now;
       c.prev_bytes = bytes;
       c.prev_ios = ios;
-      // steadystate_ramp_time: samples start one second after it.
-      if (job.ss_ramp_ns != 0 && tick - c.epoch_ns < job.ss_ramp_ns + kSecNs) continue;
+      // steadystate_ramp_time: samples start one second after it, counted
+      // from the unit's start, as its ticks are: a group's clones start
+      // microseconds apart, and from their own starts all but the first were
+      // left out of the first sample after the ramp.
+      if (job.ss_ramp_ns != 0 && tick - u.epoch_ns < job.ss_ramp_ns + kSecNs) continue;
       if (ms == 0) continue;
       bw += 1000 * db / ms;
       iops += 1000 * di / ms;

@@ -404,5 +404,28 @@ TEST(SteadyStateRunTest, AGroupsLastSampleHoldsEveryClone) {
   for (const JobResult& jr : jobs) EXPECT_EQ(jr.steadystate.iops, ss.iops);
 }
 
+// fio's examples/steadystate.fio: numjobs=4, group_reporting, ss_ramp. The
+// first sample after the ramp holds the whole group (it held one clone: the
+// ramp was counted from each clone's start, microseconds after the group's
+// first tick, so three clones were still "ramping" at it).
+TEST(SteadyStateRunTest, TheFirstSampleAfterTheRampHoldsEveryClone) {
+  JobSpec j = NullSs("grp");
+  j.numjobs = 4;
+  j.group_reporting = true;
+  j.runtime_ns = 3ull * 1000000000;
+  j.ss_ramp_ns = 1000000000;
+  j.ss_mode = M::kIops;
+  j.ss_limit = 0;  // never attained: both samples are kept
+  j.ss_dur_s = 2;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const SteadyStateResult& ss = r->groups.at(0).jobs.at(0).steadystate;
+  ASSERT_EQ(ss.iops.size(), 2u);
+  EXPECT_GE(ss.iops[0], 700u) << "the first sample after the ramp lost clones";
+  EXPECT_LE(ss.iops[0], 900u);
+  EXPECT_GE(ss.iops[1], 700u);
+  EXPECT_LE(ss.iops[1], 900u);
+}
+
 }  // namespace
 }  // namespace iobench
