@@ -54,8 +54,7 @@ check() {
 check agree_lexer.fio \
   "first/0:0,65536 first/1:65536,0 third/2:131072,0 third/2:131072,0"
 check agree_values.fio \
-  "keyword/0:$((16 * page)),0 skip/1:24576,0 backwards/1:65536,0 units/1:3584,0 profile/1:8192,0" \
-  "agree_values.fio:30: warning: option 'threads' belongs to fio's tiobench profile"
+  "keyword/0:$((16 * page)),0 skip/1:24576,0 backwards/1:65536,0 units/1:3584,0 profile/1:8192,0"
 # Command-line jobs run first, and the job file's first jobs join their
 # group (iobench once ran them after the file, in a group of their own).
 check agree_lexer.fio \
