@@ -557,8 +557,12 @@ void Verifier::TouchOffGridChunks(uint32_t file_index, uint64_t offset, uint64_t
 
 void Verifier::OnWriteComplete(const VerifyWriteToken& t, bool ok) {
   if (type_ == VerifyType::kNull) return;
-  for (uint64_t pos = 0; pos < t.length; pos += interval_)
+  for (uint64_t pos = 0; pos < t.length; pos += interval_) {
     CompleteChunk(t.file_index, t.offset + pos, std::min(interval_, t.length - pos), ok);
+    // "blocks written" counts what reached the file: a write that failed
+    // (ENOSPC at the end of fill_device) was counted when it was prepared.
+    if (!ok) --own_.counters_.chunks_written;
+  }
 }
 
 // Returns true when the chunk is good or skipped; false with f->kind and

@@ -144,7 +144,7 @@ struct VerifyCursor {
 };
 
 struct VerifyCounters {
-  uint64_t chunks_written = 0;   // chunks PrepareWrite filled
+  uint64_t chunks_written = 0;   // chunks PrepareWrite filled whose write did not fail
   uint64_t chunks_verified = 0;  // chunks CheckRead checked and found good
   uint64_t chunks_skipped = 0;   // in flight, unknown after a failed write, or never written
   uint64_t failures = 0;         // chunks CheckRead found bad
