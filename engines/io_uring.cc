@@ -530,7 +530,7 @@ EngineInfo IoUringEngineInfo() {
 
 EngineInfo IoUringCmdEngineInfo() {
   return {"io_uring_cmd",
-          "NVMe passthrough through io_uring (/dev/ngXnY)",
+          "NVMe passthrough through io_uring (/dev/ngXnY): not available in iobench yet",
           false,
           nullptr,
           [] {
