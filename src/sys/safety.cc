@@ -396,6 +396,18 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
     uint64_t fds_per_clone = job.ioengine == "null" ? 0 : JobFilesPerClone(job);
     if (job.ioengine == "io_uring" || job.ioengine == "io_uring_cmd") fds_per_clone += 1;
     n.open_files = Add(n.open_files, Mul(fds_per_clone, clones));
+    // Log files stay open for the run (the log writer appends as it goes;
+    // fio keeps its logs in memory and opens each at the end): one per
+    // clone and log (slat, clat and lat for write_lat_log), or one per job
+    // with per_job_logs=0.
+    uint64_t logs = (job.bw_log_set || !job.write_bw_log.empty()) +
+                    (job.iops_log_set || !job.write_iops_log.empty()) +
+                    (job.hist_log_set || !job.write_hist_log.empty()) +
+                    ((job.lat_log_set || !job.write_lat_log.empty())
+                         ? uint64_t{!job.disable_slat} + !job.disable_clat + !job.disable_lat
+                         : 0);
+    n.open_files = Add(n.open_files, Mul(logs, job.per_job_logs ? clones : 1));
+    if (!job.write_iolog.empty()) n.open_files = Add(n.open_files, clones);
     n.threads = Add(n.threads, clones);
     // verify_async: each clone's check threads (src/run/verify_async.h).
     if (job.verify.type != VerifyType::kNone)
@@ -428,16 +440,16 @@ std::vector<LimitError> LimitErrors(const ResourceNeeds& n, const SystemLimits& 
                     "the I/O buffers need " + HumanBytes(n.buffer_bytes) +
                         " (iodepth x largest bs x numjobs, summed over jobs) but MemAvailable is " +
                         HumanBytes(l.mem_available) + "; lower iodepth, bs or numjobs"});
-  if (n.open_files > l.nofile_soft) {
-    std::string how = "raise it with `ulimit -n " + std::to_string(n.open_files) + "`";
-    if (n.open_files > l.nofile_hard)
-      how += " after raising the hard limit (" + LimitText(l.nofile_hard) +
-             ", nofile in /etc/security/limits.conf)";
+  // Up to the hard limit iobench raises the soft one itself
+  // (CheckResourceLimits): `ulimit -n`'s usual 1024 is only the soft limit.
+  if (n.open_files > l.nofile_soft && n.open_files > l.nofile_hard)
     errs.push_back({1, n.open_files, "open files",
                     "the jobs need " + std::to_string(n.open_files) +
                         " file descriptors but RLIMIT_NOFILE is " + LimitText(l.nofile_soft) +
-                        "; " + how});
-  }
+                        " (hard limit " + LimitText(l.nofile_hard) +
+                        "); raise the hard limit (nofile in /etc/security/limits.conf), then "
+                        "`ulimit -n " +
+                        std::to_string(n.open_files) + "`"});
   if (!l.cap_sys_resource && n.threads > l.nproc_soft)
     errs.push_back({2, n.threads, "threads",
                     "the jobs need " + std::to_string(n.threads) + " threads but RLIMIT_NPROC is " +
@@ -511,17 +523,20 @@ std::string PhaseText(const std::vector<JobSpec>& jobs, const std::vector<size_t
 
 Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs,
                                   const std::vector<std::vector<size_t>>& phases,
-                                  const SystemLimits& l) {
+                                  const SystemLimits& l, uint64_t* open_files) {
   // Phases run one after another, each after the last has ended (its
   // threads joined, files closed, aio contexts destroyed, lockmem
   // unpinned): the run needs what its hungriest phase needs, limit by limit.
   std::vector<LimitError> worst;
   std::vector<size_t> worst_phase;
+  if (open_files != nullptr) *open_files = 0;
   for (size_t p = 0; p < phases.size(); ++p) {
     std::vector<JobSpec> together;
     together.reserve(phases[p].size());
     for (size_t j : phases[p]) together.push_back(jobs[j]);
-    for (auto& e : LimitErrors(ComputeResourceNeeds(together), l)) {
+    const ResourceNeeds needs = ComputeResourceNeeds(together);
+    if (open_files != nullptr) *open_files = std::max(*open_files, needs.open_files);
+    for (auto& e : LimitErrors(needs, l)) {
       auto it = std::find_if(worst.begin(), worst.end(),
                              [&](const LimitError& w) { return w.kind == e.kind; });
       if (it == worst.end()) {
@@ -551,13 +566,27 @@ Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs,
 Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs, const SystemLimits& l) {
   std::vector<size_t> all(jobs.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  return CheckResourceLimitsAgainst(jobs, {all}, l);
+  return CheckResourceLimitsAgainst(jobs, {all}, l, nullptr);
 }
 
 Status CheckResourceLimits(const std::vector<JobSpec>& jobs,
                            const std::vector<std::vector<size_t>>& phases) {
   IOB_ASSIGN_OR_RETURN(SystemLimits l, ReadSystemLimits());
-  return CheckResourceLimitsAgainst(jobs, phases, l);
+  uint64_t open_files = 0;
+  IOB_RETURN_IF_ERROR(CheckResourceLimitsAgainst(jobs, phases, l, &open_files));
+  // Within the hard limit: raise the soft one to it, as a process that
+  // needs many descriptors should (fio's 252-clone runs with latency logs
+  // need more than the usual soft 1024; iobench stopped mid-setup). Nothing
+  // here uses select(), whose sets end at 1024.
+  if (open_files > l.nofile_soft) {
+    rlimit r{};
+    r.rlim_max = l.nofile_hard == kUnlimited ? RLIM_INFINITY : l.nofile_hard;
+    r.rlim_cur = l.nofile_hard == kUnlimited ? Mul(open_files, 2) : l.nofile_hard;
+    if (setrlimit(RLIMIT_NOFILE, &r) != 0)
+      return ErrnoStatus("setrlimit(RLIMIT_NOFILE) to the hard limit " + LimitText(l.nofile_hard) +
+                         " for " + std::to_string(open_files) + " file descriptors");
+  }
+  return Status::Ok();
 }
 
 }  // namespace iobench::sys

@@ -93,9 +93,12 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs);
 // limit is checked against the phase that needs the most of it, and with
 // several phases the message names it ("open files (phase 2 of 3: jobs 'a',
 // 'b'): ...").
+// Open files are refused only past the hard limit: CheckResourceLimits
+// raises the soft one. `open_files` (optional) receives the hungriest
+// phase's need.
 Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs,
                                   const std::vector<std::vector<size_t>>& phases,
-                                  const SystemLimits& limits);
+                                  const SystemLimits& limits, uint64_t* open_files = nullptr);
 // All of `jobs` in one phase.
 Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs, const SystemLimits& limits);
 // The same against this system's limits.
