@@ -882,7 +882,7 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("directory", T::kStr, "files", "Directory in which the job's files are created")
                   .Set(S(directory)));
   r.push_back(Row("opendir", T::kStr, "files",
-                  "Add every file below this directory (recursively) to the job's files")
+                  "Add every regular file below this directory (recursively) to the job's files")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     if (Trim(v.text).empty()) return Bad("opendir needs a directory");
                     j.opendir = Trim(v.text);

@@ -217,7 +217,11 @@ Status ExpandOpendir(JobSpec* job) {
   size_t found = 0;
   for (auto it = fs::recursive_directory_iterator(root, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_directory(ec)) continue;
+    // As fio's recurse_dir (lstat): regular files only. A symlink (to a
+    // file below, read twice; to a directory; dangling), a FIFO, a socket
+    // or a device node is skipped; the iterator does not follow directory
+    // links either.
+    if (!fs::is_regular_file(it->symlink_status(ec))) continue;
     job->filenames.push_back(it->path().string());
     ++found;
   }

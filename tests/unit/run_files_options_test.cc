@@ -88,6 +88,13 @@ TEST(FilesOptionsOpendir, FilesBelowTheDirectoryJoinTheJob) {
   JobSpec plus = j;
   plus.filenames = {dir.path() + "/d/c"};  // named too: read twice
   EXPECT_EQ(ios(plus), 64u);
+  // Only regular files, as fio's recurse_dir (lstat): a symlink to a file
+  // below was read twice, a FIFO refused the job, a dangling link failed it.
+  fs::create_symlink(dir.path() + "/d/a", dir.path() + "/d/alink");
+  fs::create_symlink(dir.path() + "/d/nothing", dir.path() + "/d/dangling");
+  fs::create_directory_symlink(dir.path() + "/d/sub", dir.path() + "/d/sublink");
+  ASSERT_EQ(mkfifo((dir.path() + "/d/sub/fifo").c_str(), 0600), 0);
+  EXPECT_EQ(ios(j), 56u);
   // Errors name the option and what is wrong; nothing runs.
   fs::create_directories(dir.path() + "/empty");
   JobSpec empty = j;
