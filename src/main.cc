@@ -252,13 +252,7 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
 // Writes `text` to --output (or stdout).
 int Emit(const Cli& cli, const std::string& text) {
   if (cli.output.empty()) return iobench::WriteStdout(text) ? kExitOk : kExitUsage;
-  std::ofstream f(cli.output, std::ios::trunc);
-  if (!f) {
-    std::fprintf(stderr, "iobench: cannot write --output=%s\n", cli.output.c_str());
-    return kExitUsage;
-  }
-  f << text;
-  return f ? kExitOk : kExitUsage;
+  return iobench::WriteOutputFile(cli.output, text, false) ? kExitOk : kExitUsage;
 }
 
 int Main(int argc, char** argv) {

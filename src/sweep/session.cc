@@ -1,5 +1,6 @@
 #include "sweep/session.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -131,14 +132,7 @@ void PrintJobErrors(const RunResult& r) {
 // Writes the collected output to --output or stdout.
 int Emit(const SessionOptions& o, const std::string& text) {
   if (o.output.empty()) return WriteStdout(text) ? kExitOk : kExitJobFailed;
-  std::ofstream f(o.output, std::ios::trunc | std::ios::binary);
-  f << text;
-  f.flush();
-  if (!f) {
-    std::fprintf(stderr, "iobench: cannot write --output=%s\n", o.output.c_str());
-    return kExitJobFailed;
-  }
-  return kExitOk;
+  return WriteOutputFile(o.output, text, false) ? kExitOk : kExitJobFailed;
 }
 
 }  // namespace
@@ -147,6 +141,21 @@ bool WriteStdout(const std::string& text) {
   const bool written = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
   if (std::fflush(stdout) == 0 && written) return true;
   std::fprintf(stderr, "iobench: cannot write the report to stdout: %s\n", std::strerror(errno));
+  return false;
+}
+
+bool WriteOutputFile(const std::string& path, const std::string& text, bool append) {
+  const int fd =
+      open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
+  int err = fd < 0 ? errno : 0;
+  for (size_t off = 0; err == 0 && off < text.size();) {
+    const ssize_t n = write(fd, text.data() + off, text.size() - off);
+    if (n < 0 && errno != EINTR) err = errno;
+    if (n > 0) off += static_cast<size_t>(n);
+  }
+  if (fd >= 0 && close(fd) != 0 && err == 0) err = errno;  // NFS reports late
+  if (err == 0) return true;
+  std::fprintf(stderr, "iobench: cannot write --output=%s: %s\n", path.c_str(), std::strerror(err));
   return false;
 }
 
@@ -159,21 +168,19 @@ namespace {
 class Output {
  public:
   explicit Output(std::string path) : path_(std::move(path)) {}
+  // After a failure (said once on stderr) later reports are not tried.
   bool Write(const std::string& text) {
-    if (path_.empty()) return WriteStdout(text);
-    if (!file_.is_open()) file_.open(path_, std::ios::trunc | std::ios::binary);
-    file_ << text;
-    file_.flush();
-    if (!file_) {
-      std::fprintf(stderr, "iobench: cannot write --output=%s\n", path_.c_str());
-      return false;
-    }
-    return true;
+    if (failed_) return false;
+    const bool ok = path_.empty() ? WriteStdout(text) : WriteOutputFile(path_, text, written_);
+    written_ = true;
+    failed_ = !ok;
+    return ok;
   }
 
  private:
   std::string path_;
-  std::ofstream file_;
+  bool written_ = false;  // the file was truncated: append from now on
+  bool failed_ = false;
 };
 
 // The earlier snapshot, shaped like `later` so IntervalResult can subtract:

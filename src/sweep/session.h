@@ -67,5 +67,9 @@ int CompareFiles(const SessionOptions& opts);
 // closed pipe with SIGPIPE ignored) is an error on stderr and returns false:
 // a report the user never receives must not end in exit 0.
 bool WriteStdout(const std::string& text);
+// Writes all of `text` to the --output file `path` (truncating it first, or
+// appending); on failure prints why on stderr ("cannot write --output=PATH:
+// No space left on device") and returns false.
+bool WriteOutputFile(const std::string& path, const std::string& text, bool append);
 
 }  // namespace iobench

@@ -40,6 +40,18 @@ if [ -w /dev/full ]; then
   rc=$?
   [ $rc -eq 2 ] || fail "showcmd to full stdout: exit $rc, want 2"
   grep -q 'cannot write the report to stdout' err || fail "showcmd stdout full: '$(cat err)'"
+  # --output says why too (it said only "cannot write --output=/dev/full"),
+  # and interim reports that cannot be written are said once, not per report.
+  "$bin" "${job[@]}" --output=/dev/full 2>err
+  rc=$?
+  [ $rc -eq 1 ] || fail "--output full: exit $rc, want 1"
+  [ "$(cat err)" = "iobench: cannot write --output=/dev/full: No space left on device" ] ||
+    fail "--output full: stderr '$(cat err)'"
+  "$bin" --name=s --ioengine=null --size=1g --rate=400m --status-interval=500ms \
+    --output=/dev/full 2>err
+  rc=$?
+  [ $rc -eq 1 ] || fail "interim to a full --output: exit $rc, want 1"
+  [ "$(grep -c . err)" -eq 1 ] || fail "interim to a full --output: stderr '$(cat err)'"
 else
   echo "note: /dev/full not writable; stdout write failure not checked"
 fi
