@@ -1483,6 +1483,7 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
         ++eof_reads_;
       } else {  // sequential: the rest of the pass lies past the end too
         pass_eof_ = true;
+        ++eof_passes_;
         fast_prepare_ = false;  // PrepareNext ends the pass
       }
       // Nothing read: not an I/O (issued = ios + failed + short + dropped).
@@ -1865,6 +1866,13 @@ void Worker::Run() {
     AddNote(std::to_string(eof_reads_) +
             " random reads found the end of the file: nothing read, not counted as I/Os "
             "(fio's psync fails them with EIO, its libaio counts them)");
+  // A read job that found the end at once read nothing (a file
+  // create_on_open made empty, a region past the end): no block, no error,
+  // exit 0 said nothing at all; fio fails it with EIO ("full resid").
+  if (eof_passes_ != 0 && ts_.dir[0].ios == 0 && ts_.dir[0].bytes == 0)
+    AddNote(
+        "the reads found the end of the file before any data (an empty file, or a region "
+        "that starts at or past its end): nothing read (fio fails such a job with EIO)");
   if (verifier_ != nullptr) FinishVerify();
   PublishLive();
   // --- issue 8: flush this clone's logs; the final result answers every later snapshot ---

@@ -511,8 +511,9 @@ class Worker {
   uint64_t replay_budget_ = 0;    // of them, what the verify phase's replay may still draw
   // verify_only: bytes of the plan the writer issued (io_size), still to replay.
   uint64_t replay_bytes_left_ = UINT64_MAX;
-  uint64_t eof_reads_ = 0;  // random reads that found the end of the file
-  uint64_t fill_full_ = 0;  // fill_device: writes that found the filesystem full
+  uint64_t eof_reads_ = 0;   // random reads that found the end of the file
+  uint64_t eof_passes_ = 0;  // sequential passes a read at the end of the file ended
+  uint64_t fill_full_ = 0;   // fill_device: writes that found the filesystem full
   // flow= (slow path only): the group, this job's weight and I/Os, the
   // times the flow held it back.
   FlowGroup* flow_ = nullptr;

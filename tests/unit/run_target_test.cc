@@ -454,6 +454,26 @@ TEST(RunTargetTest, ShortReadThenEndOfFileStaysIssued) {
   EXPECT_EQ(ReportedIos(st.dir[0]), 2u);
   EXPECT_EQ(st.dir[0].bytes, 4096u);
   EXPECT_EQ(fs::file_size(file), 6000u);
+  EXPECT_TRUE(r->groups[0].jobs[0].notes.empty());  // it read something
+}
+
+// A sequential read of a file create_on_open leaves empty reads nothing:
+// fio fails it with EIO ("full resid"); iobench printed no block, no note
+// and exited 0. The job now says why it read nothing.
+TEST(RunTargetTest, ReadingAnEmptyFileSaysNothingWasRead) {
+  TempDir dir("/dev/shm");
+  const std::string file = dir.path() + "/empty";
+  JobSpec j = TestJob("empty", RwMode::kRead, 4096, 64 << 10);
+  j.ioengine = "psync";
+  j.filenames = {file};
+  j.create_on_open = true;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const JobResult& jr = r->groups[0].jobs[0];
+  EXPECT_EQ(jr.stats.dir[0].ios, 0u);
+  ASSERT_EQ(jr.notes.size(), 1u);
+  EXPECT_EQ(jr.notes[0].rfind("the reads found the end of the file before any data", 0), 0u)
+      << jr.notes[0];
 }
 
 TEST(RunTargetTest, ReadonlyRefusesLayout) {
