@@ -135,11 +135,14 @@ python3 - "$tmp/w.json" <<'PY' || fail "bwavgtime/iopsavgtime samples"
 import json, sys
 r = json.load(open(sys.argv[1]))["jobs"][0]["read"]
 # 9 or 10 and 1 or 2 on an idle machine; a stalled worker thread skips
-# windows (4 and 2 were seen with a sanitizer build on both cores), so
-# only the bounds and the order are asserted.
-assert 2 <= r["bw_samples"] <= 10, r["bw_samples"]
+# windows (4 and 2 were seen with a sanitizer build on both cores, and a
+# loaded machine once failed "bw > iops"), so only what no stall can change
+# is asserted: the upper bounds (a 1 s run holds at most 10 windows of
+# 100 ms and 2 of 500 ms: the two options are not swapped or shared) and
+# that a stall cannot make the shorter windows fewer.
+assert 1 <= r["bw_samples"] <= 10, r["bw_samples"]
 assert 1 <= r["iops_samples"] <= 2, r["iops_samples"]
-assert r["bw_samples"] > r["iops_samples"], (r["bw_samples"], r["iops_samples"])
+assert r["bw_samples"] >= r["iops_samples"], (r["bw_samples"], r["iops_samples"])
 PY
 
 # --- log_unix_epoch / log_alternate_epoch: the time column's origin
