@@ -484,13 +484,14 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::
       break;
   }
   // As fio: the file gets data when the job reads it, overwrite=1, or the
-  // engine cannot extend a file (mmap maps it whole at open); iobench also
-  // writes it for verify. Otherwise the job's own writes fill it, and its
-  // size is what the fallocate mode made it: nothing grows it for none or
-  // keep (fio ftruncates only for fallocate=truncate), so the file ends
-  // where the writes ended.
-  const bool write_data = HasRead(job.rw) || job.overwrite ||
-                          job.verify.type != VerifyType::kNone || job.ioengine == "mmap";
+  // engine cannot extend a file (mmap maps it whole at open). Otherwise the
+  // job's own writes fill it, and its size is what the fallocate mode made
+  // it: nothing grows it for none or keep (fio ftruncates only for
+  // fallocate=truncate), so the file ends where the writes ended. verify=
+  // does not count: its pass reads back only the blocks the job wrote (a
+  // layout wrote the whole file twice, and failed with ENOSPC where fio
+  // runs on a filesystem smaller than size=).
+  const bool write_data = HasRead(job.rw) || job.overwrite || job.ioengine == "mmap";
   if (!write_data) return len;
   constexpr uint64_t kChunk = 1 << 20;
   std::unique_ptr<uint8_t[]> buf(new uint8_t[kChunk]);

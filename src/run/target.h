@@ -57,10 +57,10 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t);
 // needed_size (never shrinks, never touches block devices), honouring
 // fallocate, overwrite and create_on_open, and creates the missing
 // directories in its path (as fio). Writes data when the job reads,
-// overwrite=1, verify or ioengine=mmap; otherwise only the fallocate mode
-// acts (native, posix: allocate to needed_size; truncate: ftruncate; keep:
-// allocate without changing the size; none: nothing), as fio, and the job's
-// writes grow the file. Returns the bytes laid out (0: none).
+// overwrite=1 or ioengine=mmap (verify= does not count, as in fio);
+// otherwise only the fallocate mode acts (native, posix: allocate to
+// needed_size; truncate: ftruncate; keep: allocate without changing the
+// size; none: nothing), as fio, and the job's writes grow the file. Returns the bytes laid out (0: none).
 // `stop` (optional, the run's stop-signal flag): checked between 1 MiB chunks;
 // when set the layout ends with Status::Code::kInterrupted.
 Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t,

@@ -214,5 +214,32 @@ TEST(TargetLayoutTest, ReadersAndMmapGetTheWholeFile) {
   EXPECT_EQ(fs::file_size(file), 64u << 10);
 }
 
+// verify= does not make a write-only job's layout write data, as fio 3.33
+// (which lays out only for readers, overwrite=1 and engines that cannot
+// extend a file): the job's own writes fill the file and the verify pass
+// reads back only what they wrote. iobench used to write the whole file
+// first (size=2m: 2 layout writes of 1 MiB before the job's 512), and on a
+// filesystem with less room than size= failed in the layout with ENOSPC.
+TEST(TargetLayoutTest, VerifyDoesNotLayOutAWriteOnlyJob) {
+  TempDir dir("/dev/shm");
+  const std::string file = dir / "v";
+  JobSpec j = LayoutJob("v", RwMode::kWrite, file, 64 << 10);
+  j.fallocate = FallocateMode::kNone;
+  j.verify.type = VerifyType::kCrc32c;
+  auto targets = ResolveTargets(j, 0, false);
+  ASSERT_TRUE(targets.ok()) << targets.status().ToString();
+  ASSERT_TRUE(LayOutFile(j, targets->at(0)).ok());
+  EXPECT_EQ(fs::file_size(file), 0u);  // created, nothing written
+  // The run: 2 writes, both read back and verified, the file 8 KiB (fio).
+  fs::remove(file);
+  j.number_ios = 2;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->groups[0].jobs[0].error, 0);
+  EXPECT_EQ(LayoutIos(*r, 1), 2u);
+  EXPECT_EQ(LayoutIos(*r, 0), 2u);
+  EXPECT_EQ(fs::file_size(file), 8192u);
+}
+
 }  // namespace
 }  // namespace iobench
