@@ -117,18 +117,12 @@ uint64_t DrawFileSize(const JobSpec& job, uint64_t* rng, uint64_t min_bs) {
   return std::max(size, min_bs);
 }
 
-// Under /dev only /dev/shm holds files: elsewhere a missing name is a
-// device that is not there, never a file or directory to create.
-bool UnderDev(const std::string& path) {
-  return path.rfind("/dev/", 0) == 0 && path.rfind("/dev/shm/", 0) != 0;
-}
-
 // Creates the missing directories above `path` (mode 0700, as fio), as fio
 // does for a filename= or filename_format= with a path ("a/b/c/$jobnum":
 // a, a/b and a/b/c). A component that exists is left alone; one that is a
 // file makes the open that follows fail with ENOTDIR.
 Status MakeParentDirs(const JobSpec& job, const std::string& path) {
-  if (UnderDev(path))
+  if (sys::UnderDev(path))
     return Status::NotFound(JobLabel(job) + ": " + path +
                             " is under /dev: not creating its directory");
   for (size_t slash = path.find('/', 1); slash != std::string::npos;
@@ -200,7 +194,23 @@ std::string LayoutNote(uint32_t files, uint64_t bytes) {
          (files == 1 ? " file / " : " files / total ") + HumanBytes(bytes) + ")";
 }
 
+// Why a job without filename= runs on its name: for the messages about
+// that target.
+constexpr const char* kNameAsTargetWhy =
+    " (the job's name: with no filename=, fio uses an existing path named like the job "
+    "that is not a regular file as its file; set filename= or rename the job)";
+
 Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless) {
+  const bool name_is_target = !diskless && sys::JobNameIsTarget(job);
+  if (name_is_target && !job.directory.empty() && job.name[0] == '/')
+    // As the parser refuses directory= with an absolute filename=: fio puts
+    // the directory in front, and the name alone is the device.
+    return Status::Invalid(JobLabel(job) + ": the job's name is the existing path " + job.name +
+                           ", which fio uses as the job's file when filename= is not set, but " +
+                           sys::OptionAt(job, "directory", job.directory) +
+                           " is set: fio would use " + TargetPaths(job, jobnum).front() +
+                           "; set filename=" + job.name +
+                           " without directory=, or remove directory=");
   const std::vector<std::string> paths = TargetPaths(job, jobnum);
   const uint64_t nfiles = paths.size();
   const uint64_t min_bs = SmallestBs(job);
@@ -232,8 +242,9 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       if (stat(t.path.c_str(), &st) == 0) {
         t.exists = true;
         if (S_ISDIR(st.st_mode))
-          return Status::Invalid(JobLabel(job) + ": target " + t.path +
-                                 " is a directory (use directory= for a directory of files)");
+          return Status::Invalid(
+              JobLabel(job) + ": target " + t.path + " is a directory" +
+              (name_is_target ? kNameAsTargetWhy : " (use directory= for a directory of files)"));
         // fio runs on /dev/null and /dev/zero (mem major 1, minors 3 and 5):
         // so does iobench, with size= from the job. Other character devices
         // cannot be sized, laid out or synced like a file.
@@ -244,7 +255,8 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
             return Status::Invalid(JobLabel(job) + ": target " + t.path +
                                    " is a character device; iobench runs on regular files, "
                                    "block devices, /dev/null and /dev/zero (ioengine=null runs "
-                                   "without any target)");
+                                   "without any target)" +
+                                   (name_is_target ? kNameAsTargetWhy : ""));
           if (null_dev && HasRead(job.rw))
             return Status::Invalid(JobLabel(job) + ": target " + t.path +
                                    " returns nothing to read (fio fails the job with EIO); "
@@ -256,7 +268,8 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         }
         if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
           return Status::Invalid(JobLabel(job) + ": target " + t.path +
-                                 " is not a regular file or block device");
+                                 " is not a regular file or block device" +
+                                 (name_is_target ? kNameAsTargetWhy : ""));
         if (S_ISBLK(st.st_mode)) {
           t.is_block_device = true;
           int fd = open(t.path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -275,7 +288,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         }
       } else if (errno != ENOENT) {
         return ErrnoStatus(JobLabel(job) + ": stat " + t.path);
-      } else if (UnderDev(t.path)) {
+      } else if (sys::UnderDev(t.path)) {
         // A missing name under /dev is a device that is not there, not a file to create.
         return Status::NotFound(JobLabel(job) + ": device " + t.path + " does not exist");
       }

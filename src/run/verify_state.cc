@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "run/verify.h"
@@ -56,7 +57,11 @@ class Reader {
 }  // namespace
 
 std::string Verifier::StateFileName(const std::string& job_name, uint32_t jobnum) {
-  return "local-" + job_name + "-" + std::to_string(jobnum) + "-verify.state";
+  // As fio's verify_state_gen_name: '/' becomes '.', so a job named after
+  // a device ([/dev/sdb]) saves local-.dev.sdb-0-verify.state here.
+  std::string name = job_name;
+  std::replace(name.begin(), name.end(), '/', '.');
+  return "local-" + name + "-" + std::to_string(jobnum) + "-verify.state";
 }
 
 Status Verifier::SaveState(const std::string& path) const {

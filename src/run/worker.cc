@@ -441,6 +441,7 @@ Status Worker::Setup() {
     // jobs with the same prefix get files .1 and .2, not both .1.
     IOB_ASSIGN_OR_RETURN(iolog_,
                          IoLogger::Create(lo, static_cast<int>(worker_index_), ctl_->log_writer));
+    if (!lo.name_note.empty()) AddNote(lo.name_note);
     stamp_ = true;  // log lines carry times even when no latency is recorded
     log_prio_value_ = JobIoprio(job_);
   }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "run/worker.h"
+#include "sys/job_paths.h"
 #include "sys/spawn.h"
 
 namespace iobench {
@@ -12,7 +13,8 @@ namespace iobench {
 namespace {
 
 // Runs `cmd` through /bin/sh with stdout and stderr into <job>.<mode>.txt
-// (fio's file name; the whole command's output, not only its last part's).
+// (fio's file name, but never under /dev: sys::JobNameFilePrefix; the whole
+// command's output, not only its last part's).
 // Returns its exit status (128 + N for signal N).
 Result<int> RunToFile(const std::string& cmd, const std::string& file, const std::string& what) {
   IOB_ASSIGN_OR_RETURN(sys::SpawnResult r, sys::RunCaptured({"/bin/sh", "-c", cmd}, "", what));
@@ -28,7 +30,7 @@ Result<int> RunToFile(const std::string& cmd, const std::string& file, const std
 // command exited 0, else what went wrong.
 std::string RunHook(const std::string& job, const std::string& cmd, const char* mode,
                     std::string* problem) {
-  const std::string file = job + "." + mode + ".txt";
+  const std::string file = sys::JobNameFilePrefix(job) + "." + mode + ".txt";
   const std::string what = std::string("exec_") + mode;
   const Result<int> rc = RunToFile(cmd, file, what);
   if (!rc.ok())

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "iobench/clock.h"
+#include "sys/job_paths.h"
 
 namespace iobench {
 
@@ -60,14 +61,27 @@ std::string LogFileName(std::string_view prefix, LogKind kind, int jobnum, bool 
 
 IoLogOptions IoLogOptions::FromJob(const JobSpec& spec) {
   IoLogOptions o;
+  // A bare flag names the logs from the job, next to its name: fio's
+  // [/dev/sdb] with write_bw_log (examples/disk-zone-profile.fio) creates
+  // the regular file /dev/sdb_bw.1.log in /dev. Under /dev (/dev/shm
+  // aside) iobench takes the name's last part, in the current directory.
+  const std::string name_prefix = sys::JobNameFilePrefix(spec.name);
+  const bool moved = name_prefix != spec.name;
   auto prefix = [&](const std::string& value, bool set) {
     if (!value.empty()) return value;
-    return set ? spec.name : std::string();
+    return set ? name_prefix : std::string();
   };
   o.bw_prefix = prefix(spec.write_bw_log, spec.bw_log_set);
   o.iops_prefix = prefix(spec.write_iops_log, spec.iops_log_set);
   o.lat_prefix = prefix(spec.write_lat_log, spec.lat_log_set);
   o.hist_prefix = prefix(spec.write_hist_log, spec.hist_log_set);
+  for (const std::string* p : {&o.bw_prefix, &o.iops_prefix, &o.lat_prefix, &o.hist_prefix}) {
+    if (!moved || *p != name_prefix || !o.name_note.empty()) continue;
+    o.name_note = "logs named from the job name " + spec.name +
+                  " are written in the current directory as " + name_prefix +
+                  "_*.log, not under /dev as fio would (" + spec.name +
+                  "_*.log); write_bw_log=PREFIX (and the other log options) name them";
+  }
   o.avg_msec = spec.log_avg_msec;
   o.hist_msec = spec.log_hist_msec;
   o.hist_coarseness = std::min<uint32_t>(spec.log_hist_coarseness, 6);

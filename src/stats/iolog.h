@@ -87,8 +87,14 @@ struct IoLogOptions {
   bool per_io_bw = true;
   bool per_io_iops = true;
 
+  // When a bare flag's prefix is not the job name as fio uses it (a job
+  // named under /dev: its last part, in the current directory), what the
+  // report should say about it; "" otherwise.
+  std::string name_note;
+
   // Prefixes: the option's string, or the job name for a bare flag (*_set with
-  // an empty string). slat/clat/lat from disable_* and gtod_reduce.
+  // an empty string; for a name under /dev other than /dev/shm, its last
+  // part). slat/clat/lat from disable_* and gtod_reduce.
   static IoLogOptions FromJob(const JobSpec& spec);
   bool Any() const {
     return !bw_prefix.empty() || !iops_prefix.empty() || !lat_prefix.empty() ||

@@ -1,5 +1,7 @@
 #include "sys/job_paths.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 
 #include "sys/strings.h"
@@ -35,6 +37,23 @@ std::vector<std::string> JobDirectories(const JobSpec& job) {
   return dirs;
 }
 
+bool UnderDev(const std::string& path) {
+  return path.rfind("/dev/", 0) == 0 && path.rfind("/dev/shm/", 0) != 0;
+}
+
+std::string JobNameFilePrefix(const std::string& job_name) {
+  if (!UnderDev(job_name)) return job_name;
+  const std::string last = job_name.substr(job_name.find_last_of('/') + 1);
+  return last.empty() ? "dev" : last;
+}
+
+bool JobNameIsTarget(const JobSpec& job) {
+  if (!job.filenames.empty() || !job.opendir.empty() || !job.read_iolog.empty()) return false;
+  if (std::max<uint32_t>(1, job.nrfiles) != 1 || job.name.empty()) return false;
+  struct stat st {};
+  return lstat(job.name.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+}
+
 std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum) {
   const std::vector<std::string> dirs = JobDirectories(job);
   const std::string& dir = job.filenames.empty() && jobnum >= 0
@@ -44,6 +63,12 @@ std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum) {
   if (!job.filenames.empty()) {
     for (const auto& f : job.filenames) paths.push_back(JoinDir(dir, f));
     return paths;
+  }
+  if (JobNameIsTarget(job)) {
+    // fio's "<directory>/<name>" even for an absolute name.
+    if (!dir.empty() && job.name[0] == '/')
+      return {(dir.back() == '/' ? dir.substr(0, dir.size() - 1) : dir) + job.name};
+    return {JoinDir(dir, job.name)};
   }
   const std::string fmt =
       job.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.filename_format;

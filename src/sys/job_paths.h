@@ -3,13 +3,22 @@
 // use these, so they cannot disagree:
 //  - filename=a:b       -> "a", "b" (prefixed with the first of directory=
 //                          when relative), shared by every clone
-//  - no filename        -> nrfiles names from filename_format per clone,
+//  - no filename, one file per clone (nrfiles=1), no opendir= or
+//    read_iolog=, and the job's name an existing path that is not a
+//    regular file ([/dev/sdb], fio's examples/disk-zone-profile.fio)
+//                       -> that path, shared by every clone, as fio's
+//                          add_job (exists_and_not_regfile: lstat, so a
+//                          device, directory, FIFO or symlink counts), in
+//                          directory= like any name (see JobNameIsTarget)
+//  - else no filename   -> nrfiles names from filename_format per clone,
 //                          default "$jobname.$jobnum.$filenum" ($jobname,
 //                          $jobnum, $filenum substituted; $clientuid is empty
 //                          outside fio's client/server mode, as fio), in directory=
 //                          (a:b:c: one per clone, round-robin by clone
 //                          number, as fio; '\:' for a literal colon)
-// Thread-safety: pure functions.
+// Thread-safety: reentrant; JobNameIsTarget (and so TargetPaths and
+// JobFilePaths) lstat()s the job's name, so they answer for the filesystem
+// as it is when called.
 #pragma once
 
 #include <string>
@@ -22,6 +31,29 @@ namespace iobench::sys {
 // directory= split on ':' ("\:" is a literal colon, as in filename= and
 // fio): one entry, "", when directory= is not set.
 std::vector<std::string> JobDirectories(const JobSpec& job);
+
+// True when the job's file is its name, as fio's add_job decides: no
+// filename=, opendir= or read_iolog=, nrfiles=1, and lstat(name) finds
+// something that is not a regular file. The name is looked up as written
+// (relative to the current directory) and then placed in directory= like
+// a generated name, as fio: directory=/d with [sub] (./sub a directory) is
+// the file /d/sub. fio also prefixes an absolute name (directory=/d with
+// [/dev/sdb] is the file /d/dev/sdb, never the device): TargetPaths gives
+// that path and the run refuses it (ResolveTargets), as the parser
+// refuses directory= with an absolute filename=.
+bool JobNameIsTarget(const JobSpec& job);
+
+// Under /dev, where only /dev/shm holds files: a missing name there is a
+// device that is not there, never a file or directory to create.
+bool UnderDev(const std::string& path);
+
+// The job's name as the start of the files named after it (bare
+// write_bw_log and the other logs, exec_prerun/exec_postrun output): the
+// name itself, as fio, except under /dev (UnderDev), where fio would create
+// regular files among the device nodes ([/dev/sdb] with write_bw_log:
+// /dev/sdb_bw.1.log): there its last part, in the current directory
+// ("sdb"; "dev" for a name ending in '/').
+std::string JobNameFilePrefix(const std::string& job_name);
 
 // Paths of clone `jobnum` (jobnum < 0: the first directory).
 std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum);

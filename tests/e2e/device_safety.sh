@@ -2,7 +2,8 @@
 # Device safety end to end (issue 6), root only: a loop device with ext4
 # mounted from it (read-only while the device's bytes are compared).
 #  - writing (and trimming) the device is refused before any I/O, naming the
-#    mount point and the override; the device's bytes are unchanged
+#    mount point and the override; the device's bytes are unchanged; the same
+#    for a job named after the device ([/dev/loopN], no filename=)
 #  - reading it is allowed
 #  - allow_mounted_write=1 overrides
 #  - --readonly refuses a write job, a job that would lay out a file, and
@@ -79,6 +80,10 @@ grep -q "groupid=" "$work/out" && fail "trim-refused: a report was printed"
 # filesystem, though the loop device registers no holder on it.
 run backing-file-refused 2 "refusing to write to $work/img: backs $loop, mounted at $work/mnt \(ext4\).*allow_mounted_write=1" -- \
   "$bin" --name=w --filename="$work/img" --rw=write --size=64k --offset=8m
+# A job named after the device with no filename= writes the device (as fio,
+# fio's examples/disk-zone-profile.fio): the same refusal.
+printf '[%s]\nrw=write\nsize=1m\n' "$loop" >"$work/byname.fio"
+run job-name-write-refused 2 "$refusal" -- "$bin" "$work/byname.fio"
 after=$(sum)
 [ "$before" = "$after" ] || fail "the refused jobs changed the device"
 

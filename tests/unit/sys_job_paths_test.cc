@@ -1,0 +1,168 @@
+// A job whose name is an existing path that is not a regular file runs on
+// that path when it names no file, as fio's add_job (exists_and_not_regfile):
+// fio's examples/disk-zone-profile.fio is [/dev/sdb] with no filename=.
+// And the files named after such a job (logs, hook output, verify state)
+// stay out of /dev. /dev/null and /dev/zero stand in for a block device:
+// the rule is the same for any node that is not a regular file.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "fake_engine.h"
+#include "run/target.h"
+#include "run/verify.h"
+#include "stats/iolog.h"
+#include "sys/job_paths.h"
+#include "temp_dir.h"
+
+namespace iobench {
+namespace {
+
+using sys::JobFilePaths;
+using sys::JobNameIsTarget;
+using sys::TargetPaths;
+using testing::TempDir;
+using testing::TestJob;
+using Paths = std::vector<std::string>;
+
+JobSpec Named(const std::string& name) { return TestJob(name, RwMode::kRead, 4096, 64 << 10); }
+
+// [/dev/null]: the device itself, for every clone (they share it, as in
+// fio), whatever filename_format says; iobench used to look for
+// /dev/null.0.0 ("device /dev/null.0.0 does not exist").
+TEST(JobPathsTest, ADeviceNamedByTheJobIsItsFile) {
+  JobSpec j = Named("/dev/null");
+  j.numjobs = 4;
+  EXPECT_TRUE(JobNameIsTarget(j));
+  EXPECT_EQ(TargetPaths(j, 0), Paths{"/dev/null"});
+  EXPECT_EQ(TargetPaths(j, 3), Paths{"/dev/null"});
+  EXPECT_EQ(JobFilePaths(j), Paths{"/dev/null"});
+  j.filename_format = "$jobname.$jobnum";  // fio checks the name first
+  EXPECT_EQ(TargetPaths(j, 2), Paths{"/dev/null"});
+}
+
+// Only with one file per clone and nothing else naming the files: fio's
+// nr_files == 1, no filename= (nor opendir=, which adds files), no
+// read_iolog (the log names them).
+TEST(JobPathsTest, OnlyWhenNothingElseNamesTheFiles) {
+  JobSpec j = Named("/dev/zero");
+  j.nrfiles = 2;
+  EXPECT_FALSE(JobNameIsTarget(j));
+  EXPECT_EQ(TargetPaths(j, 0), (Paths{"/dev/zero.0.0", "/dev/zero.0.1"}));
+  j = Named("/dev/zero");
+  j.filenames = {"/tmp/f"};
+  EXPECT_FALSE(JobNameIsTarget(j));
+  EXPECT_EQ(TargetPaths(j, 0), Paths{"/tmp/f"});
+  j = Named("/dev/zero");
+  j.opendir = "/tmp";
+  EXPECT_FALSE(JobNameIsTarget(j));
+  j = Named("/dev/zero");
+  j.read_iolog = "trace.log";
+  EXPECT_FALSE(JobNameIsTarget(j));
+}
+
+// lstat(), as fio: anything but a regular file counts, a symlink too
+// (/dev/disk/by-id/... names are symlinks to block devices); a regular file
+// or a missing name gets the generated names.
+TEST(JobPathsTest, WhatCountsIsLstatNotARegularFile) {
+  TempDir dir("/tmp");
+  ASSERT_TRUE(dir.ok());
+  const std::string reg = dir.Write("reg", "x");
+  ASSERT_EQ(mkdir((dir / "sub").c_str(), 0700), 0);
+  ASSERT_EQ(mkfifo((dir / "fifo").c_str(), 0600), 0);
+  ASSERT_EQ(symlink(reg.c_str(), (dir / "link").c_str()), 0);
+  ASSERT_EQ(symlink((dir / "none").c_str(), (dir / "dangling").c_str()), 0);
+  for (const char* n : {"sub", "fifo", "link", "dangling"}) {
+    const std::string name = dir / n;
+    EXPECT_TRUE(JobNameIsTarget(Named(name))) << n;
+    EXPECT_EQ(TargetPaths(Named(name), 1), Paths{name}) << n;
+  }
+  for (const char* n : {"reg", "missing"}) {
+    const std::string name = dir / n;
+    EXPECT_FALSE(JobNameIsTarget(Named(name))) << n;
+    EXPECT_EQ(TargetPaths(Named(name), 1), Paths{name + ".1.0"}) << n;
+  }
+}
+
+// directory= goes in front as for any name, as fio's add_file: a relative
+// name is looked up as written (here ".", which always exists) and placed
+// in the clone's directory; an absolute one becomes <directory><name>
+// (fio: /d/dev/null, a regular file, never the device), which the run
+// refuses, as the parser refuses directory= with an absolute filename=.
+TEST(JobPathsTest, DirectoryGoesInFrontAsInFio) {
+  JobSpec j = Named(".");
+  j.directory = "/d1:/d2";
+  EXPECT_EQ(TargetPaths(j, 0), Paths{"/d1/."});
+  EXPECT_EQ(TargetPaths(j, 1), Paths{"/d2/."});
+  j = Named("/dev/null");
+  j.directory = "/d/";
+  EXPECT_EQ(TargetPaths(j, 0), Paths{"/d/dev/null"});
+  j.directory = "/d";
+  EXPECT_EQ(TargetPaths(j, 0), Paths{"/d/dev/null"});
+  j.rw = RwMode::kWrite;
+  auto r = ResolveTargets(j, 0, /*diskless=*/false);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("the job's name is the existing path /dev/null"),
+            std::string::npos)
+      << r.status().message();
+  EXPECT_NE(r.status().message().find("fio would use /d/dev/null"), std::string::npos);
+}
+
+// The run resolves the named node; a directory named like the job is
+// refused with why (fio fails such a job too: "Is a directory").
+TEST(JobPathsTest, ResolvesTheNamedNode) {
+  JobSpec j = Named("/dev/zero");
+  j.numjobs = 2;
+  for (int clone : {0, 1}) {
+    auto r = ResolveTargets(j, clone, /*diskless=*/false);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_EQ(r->size(), 1u);
+    EXPECT_EQ(r->at(0).path, "/dev/zero");
+    EXPECT_TRUE(r->at(0).is_char_device);
+  }
+  TempDir dir("/tmp");
+  auto r = ResolveTargets(Named(dir.path()), 0, /*diskless=*/false);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("is a directory (the job's name"), std::string::npos)
+      << r.status().message();
+}
+
+// Files named after the job never land among the device nodes: fio creates
+// /dev/sdb_bw.1.log for [/dev/sdb] with a bare write_bw_log; iobench writes
+// sdb_bw.1.log in the current directory and says so. A prefix the user
+// gives is used as given.
+TEST(JobPathsTest, FilesNamedAfterTheJobStayOutOfDev) {
+  EXPECT_EQ(sys::JobNameFilePrefix("/dev/loop1"), "loop1");
+  EXPECT_EQ(sys::JobNameFilePrefix("/dev/mapper/vg-lv"), "vg-lv");
+  EXPECT_EQ(sys::JobNameFilePrefix("/dev/"), "dev");
+  EXPECT_EQ(sys::JobNameFilePrefix("/dev/shm/j"), "/dev/shm/j");
+  EXPECT_EQ(sys::JobNameFilePrefix("/mnt/j"), "/mnt/j");
+  EXPECT_EQ(sys::JobNameFilePrefix("j"), "j");
+
+  JobSpec j = Named("/dev/loop1");
+  j.bw_log_set = j.lat_log_set = true;
+  IoLogOptions o = IoLogOptions::FromJob(j);
+  EXPECT_EQ(o.bw_prefix, "loop1");
+  EXPECT_EQ(o.lat_prefix, "loop1");
+  EXPECT_EQ(LogFileName(o.bw_prefix, LogKind::kBw, 0, true), "loop1_bw.1.log");
+  EXPECT_NE(o.name_note.find("/dev/loop1_*.log"), std::string::npos) << o.name_note;
+  j.write_bw_log = "/dev/shm/mine";
+  j.lat_log_set = false;
+  o = IoLogOptions::FromJob(j);
+  EXPECT_EQ(o.bw_prefix, "/dev/shm/mine");
+  EXPECT_EQ(o.name_note, "");
+  j = Named("plain");
+  j.bw_log_set = true;
+  o = IoLogOptions::FromJob(j);
+  EXPECT_EQ(o.bw_prefix, "plain");
+  EXPECT_EQ(o.name_note, "");
+
+  // fio's verify_state_gen_name turns '/' into '.'.
+  EXPECT_EQ(Verifier::StateFileName("/dev/sdb", 0), "local-.dev.sdb-0-verify.state");
+}
+
+}  // namespace
+}  // namespace iobench
