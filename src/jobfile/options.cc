@@ -266,27 +266,98 @@ Status ParseCmdprioBsSplit(JobSpec& j, const OptValue& v) {
   return Status::Ok();
 }
 
+// The end of the size that starts at `from`: fio reads a size only up to the
+// next ':', '-', ',' or '/' (parse.c, get_mult_bytes), so in "512/25" the
+// size is 512. A parenthesised expression is one size.
+size_t SizeEnd(const std::string& t, size_t from) {
+  int depth = 0;
+  for (size_t i = from; i < t.size(); ++i) {
+    if (t[i] == '(') ++depth;
+    if (t[i] == ')') --depth;
+    if (depth == 0 && i > from && std::strchr(":-,/", t[i]) != nullptr) return i;
+  }
+  return t.size();
+}
+
+// Where fio splits one direction's range: at the first '-', else at the
+// first ':' (parse.c, FIO_OPT_RANGE); npos when there is neither.
+size_t RangeSeparator(const std::string& t) {
+  for (char sep : {'-', ':'}) {
+    int depth = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i] == '(') ++depth;
+      if (t[i] == ')') --depth;
+      if (depth == 0 && t[i] == sep) return i;
+    }
+  }
+  return std::string::npos;
+}
+
+// bsrange as fio 3.33 reads it: directions are separated by ',' only; in
+// each, the low size ends at the first '-' (else ':'), and each size ends at
+// the next ':', '-', ',' or '/', the rest being ignored. So
+// bsrange=512/25:1k:25:2k:25:4k/25 (fio's t0023) is 512-1k in every
+// direction, and 1k-2k/4k-8k is 1k-2k: '/' separates nothing.
 Status ParseBsRange(JobSpec& j, const OptValue& v) {
-  std::string t = v.text;
-  std::replace(t.begin(), t.end(), '/', ',');
-  if (std::string excess = PerDirectionExcess(t, "bsrange"); !excess.empty()) return Bad(excess);
+  if (std::string excess = PerDirectionExcess(v.text, "bsrange"); !excess.empty())
+    return Bad(excess);
+  auto parts = SplitPerDirection(v.text);
   // fio refuses a value with no range in it at all (bsrange=4k).
-  if (t.find_first_of("-:", 1) == std::string::npos)
-    return Bad("bsrange '" + v.text + "' is not a range: give lo-hi, or use bs=" + v.text);
-  auto parts = SplitPerDirection(t);
+  bool any_range = false;
+  for (const auto& p : parts) any_range |= p.text && RangeSeparator(*p.text) != std::string::npos;
+  if (!any_range) {
+    const std::string t = Trim(v.text);
+    const std::string first = Trim(t.substr(0, SizeEnd(t, 0)));
+    return Bad("bsrange '" + v.text + "' is not a range: give lo-hi, or use bs=" + first +
+               (t.find('/') != std::string::npos
+                    ? " for one size or bssplit=" + t + " for a weighted mix"
+                    : ""));
+  }
+  std::string ignored;  // text fio drops, for the note
   for (int d = 0; d < kNumDdirs; ++d) {
-    if (!parts[static_cast<size_t>(d)].text) continue;
+    const auto& part = parts[static_cast<size_t>(d)].text;
+    if (!part) continue;
+    if (d > 0 && part == parts[static_cast<size_t>(d - 1)].text) {
+      j.bs[d] = j.bs[d - 1];  // carried over
+      continue;
+    }
+    const std::string& t = *part;
+    const size_t sep = RangeSeparator(t);
+    if (sep == std::string::npos)
+      return Bad("bsrange for " + std::string(DirName(d)) + " '" + t +
+                 "' is not a range: give lo-hi (" + t + "-" + t +
+                 " for one size); fio ignores such a part and leaves the block size of " +
+                 DirName(d) + " as it was");
+    const std::string lo_text = Trim(t.substr(0, std::min(sep, SizeEnd(t, 0))));
+    const size_t hi_end = SizeEnd(t, sep + 1);
+    const std::string hi_text = Trim(t.substr(sep + 1, hi_end - sep - 1));
+    if (lo_text.empty() || hi_text.empty())
+      return Bad("bsrange for " + std::string(DirName(d)) + " '" + t + "' needs a size on " +
+                 (lo_text.empty() ? "the left" : "the right") + " of '" + t[sep] + "'");
     int64_t lo, hi;
-    IOB_RETURN_IF_ERROR(
-        ParseRange(*parts[static_cast<size_t>(d)].text, NumKind::kSize, v.kb_base, 0, &lo, &hi));
-    if (lo <= 0)
-      return Bad("block size range '" + *parts[static_cast<size_t>(d)].text + "' must be positive");
-    if (hi > kMaxBlockSize)
-      return Bad(TooLargeBlock("block size range '" + *parts[static_cast<size_t>(d)].text + "'"));
+    IOB_ASSIGN_OR_RETURN(lo, Num(lo_text, NumKind::kSize, v.kb_base));
+    IOB_ASSIGN_OR_RETURN(hi, Num(hi_text, NumKind::kSize, v.kb_base));
+    if (lo > hi) std::swap(lo, hi);
+    if (lo <= 0) return Bad("block size range '" + t + "' must be positive");
+    if (hi > kMaxBlockSize) return Bad(TooLargeBlock("block size range '" + t + "'"));
+    if (SizeEnd(t, 0) < sep || hi_end < t.size()) {
+      // One part in the value sets every direction from here on.
+      const bool rest = d + 1 == kNumDdirs || parts[static_cast<size_t>(d + 1)].text == part;
+      ignored += (ignored.empty() ? "" : "; ") + std::to_string(lo) + "-" + std::to_string(hi) +
+                 " bytes for " +
+                 (!rest    ? DirName(d)
+                  : d == 0 ? "reads, writes and trims"
+                  : d == 1 ? "writes and trims"
+                           : "trims");
+    }
     j.bs[d].min = static_cast<uint64_t>(lo);
     j.bs[d].max = static_cast<uint64_t>(hi);
     j.bs[d].split.clear();
   }
+  if (!ignored.empty())
+    j.parse_notes.push_back("bsrange=" + v.text + " runs " + ignored +
+                            ": as fio, a size ends at the next '/', ':', '-' or ',' and the "
+                            "rest is ignored (a weighted mix is bssplit=)");
   return Status::Ok();
 }
 

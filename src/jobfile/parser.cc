@@ -263,6 +263,33 @@ bool BareAllowed(const OptionDef& d) {
   return d.type == OptType::kBool || d.name == "sync" || d.name.rfind("write_", 0) == 0;
 }
 
+// What fio 3.33 runs for a bs= value iobench refuses (parse.c,
+// handle_option): the value splits into reads, writes, trims at ',', or
+// when there is none at ':', else '-' (so bs=4k-16k reads 4k and writes
+// 16k), the last part carrying over; each size ends at the next ':', '-',
+// ',' or '/' (bs=4k/8k is 4k).
+std::string FioRunsBs(const std::string& text) {
+  std::vector<std::string> sizes;
+  for (size_t pos = 0;;) {
+    const std::string rest = text.substr(pos);
+    size_t cut = rest.find(',');
+    if (cut == std::string::npos) cut = rest.find(':');
+    if (cut == std::string::npos) cut = rest.find('-');
+    const std::string part = Trim(rest.substr(0, cut));
+    sizes.push_back(part.substr(0, part.find_first_of(":-,/", 1)));
+    if (cut == std::string::npos || sizes.size() == kNumDdirs) break;
+    pos += cut + 1;
+  }
+  while (sizes.size() < kNumDdirs) sizes.push_back(sizes.back());
+  if (sizes[0] == sizes[1] && sizes[1] == sizes[2]) return sizes[0];
+  static const char* const kNames[kNumDdirs] = {"reads ", "writes ", "trims "};
+  std::string out;
+  for (size_t d = 0; d < kNumDdirs; ++d)
+    out +=
+        (d == 0 ? "" : ", ") + std::string(kNames[d]) + (sizes[d].empty() ? "unchanged" : sizes[d]);
+  return out;
+}
+
 // "file:line" (or "command line") for warnings.
 std::string Where(const RawSetting& s) {
   if (s.line == 0) return s.file;
@@ -413,7 +440,7 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
                             std::string("option 'bs' takes one size per direction; for ") +
                                 ((*p.text)[sep] == '/' ? "a mix of sizes write bssplit="
                                                        : "a range write bsrange=") +
-                                *p.text + " (fio would run " + p.text->substr(0, sep) + ")");
+                                *p.text + " (fio would run " + FioRunsBs(v.text) + ")");
             }
             auto n = ParseNumber(number_text(*p.text), ctx, &ve);
             if (!n)
@@ -558,11 +585,10 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
 // The directions (read, write, trim) a bs, bsrange or bssplit value sets,
 // by the per-direction rule (",16k/100" sets writes and trims). A value
 // that does not expand counts as all three; applying it reports the error.
-std::array<bool, kNumDdirs> DirsSet(const RawSetting& s, const std::string& option) {
+std::array<bool, kNumDdirs> DirsSet(const RawSetting& s) {
   std::array<bool, kNumDdirs> out{true, true, true};
   auto text = Expand(s.value, nullptr);
   if (s.bare || !text) return out;
-  if (option == "bsrange") std::replace(text->begin(), text->end(), '/', ',');
   auto parts = SplitPerDirection(*text);
   for (int d = 0; d < kNumDdirs; ++d) out[d] = parts[static_cast<size_t>(d)].text.has_value();
   return out;
@@ -588,7 +614,7 @@ std::vector<RawSetting> BsSplitWins(const std::vector<RawSetting>& settings,
   const RawSetting* split_of[kNumDdirs] = {};
   for (const auto& s : settings) {
     if (name_of(s) != "bssplit") continue;
-    const auto dirs = DirsSet(s, "bssplit");
+    const auto dirs = DirsSet(s);
     for (int d = 0; d < kNumDdirs; ++d)
       if (dirs[d]) split_of[d] = &s;
   }
@@ -602,7 +628,7 @@ std::vector<RawSetting> BsSplitWins(const std::vector<RawSetting>& settings,
       kept.push_back(s);
       continue;
     }
-    const auto dirs = DirsSet(s, name);
+    const auto dirs = DirsSet(s);
     std::vector<std::string> lost;
     std::vector<const RawSetting*> splits;  // in written order
     bool all = true;

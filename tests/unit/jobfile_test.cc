@@ -621,15 +621,79 @@ TEST(JobfileValues, BlockSizesPerDirection) {
   EXPECT_EQ(j.bs[1].max, 2048u);
   j = ParseOk("[a]\nbsrange=64k-4k\n").jobs.at(0);  // swapped
   EXPECT_EQ(j.bs[0].min, 4096u);
-  // A part without a range is one size, but a value with no range at all is
-  // refused, as fio refuses it.
-  j = ParseOk("[a]\nbsrange=4k-8k,16k\n").jobs.at(0);
-  EXPECT_EQ(j.bs[1].min, 16384u);
-  EXPECT_EQ(j.bs[1].max, 16384u);
+  // A value with no range at all is refused, as fio refuses it. A part
+  // without one is refused too: fio ignores it silently (bsrange=4k-8k,16k
+  // writes 4k, the default), which is never what was meant.
   EXPECT_EQ(ParseErr("[a]\nbsrange=4k\n"),
             "t.fio:2:9: option 'bsrange': bsrange '4k' is not a range: give lo-hi, or use bs=4k\n"
             "bsrange=4k\n        ^");
   EXPECT_NE(ParseErr("[a]\nbsrange=4k,8k\n").find("is not a range"), std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nbsrange=4k-8k,16k\n")
+                .find("bsrange for writes '16k' is not a range: give lo-hi (16k-16k for one size); "
+                      "fio ignores such a part"),
+            std::string::npos);
+}
+
+// bsrange split its value at '/' as if it were ',': fio's t0023 line
+// 512/25:1k:25:2k:25:4k/25 was refused ("bad size unit"), 512/25-1k wrote
+// 25-byte blocks and 1k-2k/4k-8k wrote 4k-8k. fio 3.33 splits directions at
+// ',' only; in each, the low size ends at the first '-' (else ':') and each
+// size ends at the next ':', '-', ',' or '/'. Expected values are fio 3.33's
+// job header (fio --ioengine=null --rw=randrw --bsrange=...).
+TEST(JobfileValues, BsRangeReadsSizesAsFioDoes) {
+  struct Case {
+    const char* value;
+    uint64_t min[kNumDdirs], max[kNumDdirs];
+  };
+  const Case cases[] = {
+      {"512/25:1k:25:2k:25:4k/25", {512, 512, 512}, {1024, 1024, 1024}},  // t0023, t0024
+      {"512/25-1k", {512, 512, 512}, {1024, 1024, 1024}},
+      {"1k-2k/4k-8k", {1024, 1024, 1024}, {2048, 2048, 2048}},
+      {"512-1k:25", {512, 512, 512}, {1024, 1024, 1024}},
+      {"1k:4k:8k", {1024, 1024, 1024}, {4096, 4096, 4096}},
+      {"1k:2k-4k", {1024, 1024, 1024}, {4096, 4096, 4096}},  // '-' first, then lo ends at ':'
+      {"1k-2k-4k", {1024, 1024, 1024}, {2048, 2048, 2048}},
+      {"1k/2k-4k/8k", {1024, 1024, 1024}, {4096, 4096, 4096}},
+      {"1k-2k:4k-8k", {1024, 1024, 1024}, {2048, 2048, 2048}},
+      {"1k-8k/", {1024, 1024, 1024}, {8192, 8192, 8192}},
+      {"1k/-8k", {1024, 1024, 1024}, {8192, 8192, 8192}},
+      {"8k-1k", {1024, 1024, 1024}, {8192, 8192, 8192}},
+      {"1k-4k/25,8k-16k", {1024, 8192, 8192}, {4096, 16384, 16384}},
+      {"1k-2k,4k-8k,16k-32k", {1024, 4096, 16384}, {2048, 8192, 32768}},
+      {"1k-2k,", {1024, 4096, 4096}, {2048, 4096, 4096}},
+      {",1k-2k", {4096, 1024, 1024}, {4096, 2048, 2048}},
+      {"1k-2k,,4k-8k", {1024, 4096, 4096}, {2048, 4096, 8192}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.value);
+    const JobSpec j = ParseOk(std::string("[a]\nbsrange=") + c.value + "\n").jobs.at(0);
+    for (int d = 0; d < kNumDdirs; ++d) {
+      EXPECT_EQ(j.bs[d].min, c.min[d]) << "direction " << d;
+      EXPECT_EQ(j.bs[d].max, c.max[d]) << "direction " << d;
+    }
+  }
+  // What fio drops is said in a note, not on stderr (fio's test runner
+  // fails on any stderr, and t0023 has exactly this line).
+  const auto r = ParseOk("[a]\nbsrange=512/25:1k:25:2k:25:4k/25\n");
+  EXPECT_TRUE(r.warnings.empty());
+  ASSERT_EQ(r.jobs.at(0).parse_notes.size(), 1u);
+  EXPECT_EQ(r.jobs.at(0).parse_notes[0],
+            "bsrange=512/25:1k:25:2k:25:4k/25 runs 512-1024 bytes for reads, writes and trims: as "
+            "fio, a size ends at the next '/', ':', '-' or ',' and the rest is ignored (a "
+            "weighted mix is bssplit=)");
+  EXPECT_TRUE(ParseOk("[a]\nbsrange=1k-2k,4k-8k\n").jobs.at(0).parse_notes.empty());
+  // Refused by fio too, each with its reason.
+  EXPECT_NE(ParseErr("[a]\nbsrange=512/25\n")
+                .find("bsrange '512/25' is not a range: give lo-hi, or use bs=512 for one size "
+                      "or bssplit=512/25 for a weighted mix"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nbsrange=1k/2k\n").find("is not a range"), std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nbsrange=1k-\n").find("needs a size on the right of '-'"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nbsrange=-8k\n").find("needs a size on the left of '-'"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nbsrange=:4k\n").find("needs a size on the left of ':'"),
+            std::string::npos);
 }
 
 // bs, bsrange and bssplit share one limit (2 GiB - 1: one read or write call
@@ -1122,11 +1186,21 @@ TEST(JobfileErrors, CountsTakeWholeNumbers) {
 
 // bs=4k-16k said "bad size unit 'k-16k'"; fio silently runs 4k blocks.
 TEST(JobfileErrors, BsRangeOrSplitPointsAtTheRightOption) {
+  // fio splits a bs= value at ':' or '-' when it has no ',': bs=4k-16k
+  // reads 4k and writes 16k (the message said "fio would run 4k").
   EXPECT_EQ(ParseErr("[a]\nbs=4k-16k\n"),
             "t.fio:2:6: option 'bs' takes one size per direction; for a range write "
-            "bsrange=4k-16k (fio would run 4k)\nbs=4k-16k\n     ^");
-  EXPECT_NE(ParseErr("[a]\nbs=8k,4k/8k\n").find("for a mix of sizes write bssplit=4k/8k"),
+            "bsrange=4k-16k (fio would run reads 4k, writes 16k, trims 16k)\nbs=4k-16k\n     ^");
+  EXPECT_NE(ParseErr("[a]\nbs=8k,4k/8k\n")
+                .find("for a mix of sizes write bssplit=4k/8k (fio would run reads 8k, writes 4k, "
+                      "trims 4k)"),
             std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nbs=4k/8k\n").find("(fio would run 4k)"), std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nbs=4k-8k-16k\n").find("(fio would run reads 4k, writes 8k, trims 16k)"),
+            std::string::npos);
+  EXPECT_NE(
+      ParseErr("[a]\nbs=,4k-8k\n").find("(fio would run reads unchanged, writes 4k, trims 8k)"),
+      std::string::npos);
   EXPECT_EQ(ParseOk("[a]\nbs=(16k-4k)\n").jobs.at(0).bs[0].min, 12288u);
 }
 
