@@ -29,11 +29,13 @@ grep -aqv '^3;' out.terse && fail "terse: a line that is not a terse record: $(c
 
 # --output=FILE: the report is elsewhere; the line goes to stdout (fio).
 "$bin" "${job[@]}" --output-format=json --output=f.json --eta=always >line.out || fail "exit $?"
-grep -aq 'Jobs: 1 (f=1)' line.out || fail "no status line beside --output: $(cat -v line.out)"
+# 'Jobs: ' only: on a loaded machine the one line a 0.6 s job gets may be
+# drawn before its worker runs (Jobs: 0), which is not what is tested here.
+grep -aq 'Jobs: ' line.out || fail "no status line beside --output: $(cat -v line.out)"
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' f.json || fail "f.json is not JSON"
 # Beside a normal report on stdout it is drawn (fio: json,normal too).
 "$bin" "${job[@]}" --output-format=json,normal --eta=always >both.out || fail "exit $?"
-grep -aq 'Jobs: 1 (f=1)' both.out || fail "no status line beside normal: $(head -c 300 both.out)"
+grep -aq 'Jobs: ' both.out || fail "no status line beside normal: $(head -c 300 both.out)"
 
 # A terminal (--eta=auto draws there) whose output is captured.
 if command -v script >/dev/null; then
