@@ -408,9 +408,12 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
 }
 
 // Lays out the paths that need it, up to `threads` at a time (untimed, before the run).
+// `notes[i]`: what LayOutFile said about work[i] ("" mostly).
 Status LayOutAll(const std::vector<std::pair<const JobSpec*, TargetFile>>& work,
-                 std::vector<uint64_t>* bytes, const std::atomic<int>* stop, unsigned threads) {
+                 std::vector<uint64_t>* bytes, std::vector<std::string>* notes,
+                 const std::atomic<int>* stop, unsigned threads) {
   bytes->assign(work.size(), 0);
+  notes->assign(work.size(), std::string());
   if (work.empty()) return Status::Ok();
   std::vector<Status> status(work.size());
   std::atomic<size_t> next{0};
@@ -418,7 +421,7 @@ Status LayOutAll(const std::vector<std::pair<const JobSpec*, TargetFile>>& work,
   const size_t nthreads = std::min<size_t>(work.size(), std::min(hw, threads));
   auto body = [&] {
     for (size_t i = next++; i < work.size(); i = next++) {
-      Result<uint64_t> r = LayOutFile(*work[i].first, work[i].second, stop);
+      Result<uint64_t> r = LayOutFile(*work[i].first, work[i].second, stop, &(*notes)[i]);
       if (r.ok())
         (*bytes)[i] = *r;
       else
@@ -970,9 +973,13 @@ class PhaseRunner {
     todo_owner = serial_owner;
     todo_owner.insert(todo_owner.end(), parallel_owner.begin(), parallel_owner.end());
     std::vector<uint64_t> bytes, parallel_bytes;
-    Status st = LayOutAll(serial, &bytes, opts_.stop_signal, /*threads=*/1);
-    if (st.ok()) st = LayOutAll(parallel, &parallel_bytes, opts_.stop_signal, /*threads=*/16);
+    std::vector<std::string> notes, parallel_notes;
+    Status st = LayOutAll(serial, &bytes, &notes, opts_.stop_signal, /*threads=*/1);
+    if (st.ok())
+      st = LayOutAll(parallel, &parallel_bytes, &parallel_notes, opts_.stop_signal,
+                     /*threads=*/16);
     bytes.insert(bytes.end(), parallel_bytes.begin(), parallel_bytes.end());
+    notes.insert(notes.end(), parallel_notes.begin(), parallel_notes.end());
     if (!st.ok()) {
       UnlinkFiles(*clones);  // unlink=1 also covers files laid out halfway
       return st;
@@ -987,6 +994,8 @@ class PhaseRunner {
       if (p.second == 0 && jobs_[(*clones)[ci].job].fill_device) continue;  // created, not laid out
       (*clones)[ci].notes.push_back(LayoutNote(p.first, p.second));
     }
+    for (size_t i = 0; i < todo.size(); ++i)
+      if (!notes[i].empty()) (*clones)[todo_owner[i]].notes.push_back(std::move(notes[i]));
     // What is on disk now is what the workers open.
     for (auto& c : *clones)
       for (auto& t : c.targets)

@@ -60,11 +60,13 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t);
 // overwrite=1 or ioengine=mmap (verify= does not count, as in fio);
 // otherwise only the fallocate mode acts (native, posix: allocate to
 // needed_size; truncate: ftruncate; keep: allocate without changing the
-// size; none: nothing), as fio, and the job's writes grow the file. Returns the bytes laid out (0: none).
-// `stop` (optional, the run's stop-signal flag): checked between 1 MiB chunks;
-// when set the layout ends with Status::Code::kInterrupted.
+// size; none: nothing), as fio, and the job's writes grow the file. Returns the bytes laid out (0:
+// none). `stop` (optional, the run's stop-signal flag): checked between 1 MiB chunks; when set the
+// layout ends with Status::Code::kInterrupted. A failed preallocation is handled as fio 3.33 does:
+// fallocate=keep fails the job; native and posix go on without it, and `note` (optional) says why
+// the file was not preallocated.
 Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t,
-                            const std::atomic<int>* stop = nullptr);
+                            const std::atomic<int>* stop = nullptr, std::string* note = nullptr);
 
 // Opens a target for the job (O_DIRECT, O_SYNC, O_DSYNC, O_CREAT for
 // create_on_open, which also creates missing directories). Returns the fd.
