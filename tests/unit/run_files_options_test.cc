@@ -719,15 +719,8 @@ TEST(FilesOptionsZones, ParsedCheckedAndRunAsFio) {
 // stderr); random writes fill it too (fio 3.33 fails to allocate its random
 // map); a job that reads is refused by name.
 TEST(FilesOptionsFill, WritesUntilTheFilesystemIsFull) {
-  if (geteuid() != 0) GTEST_SKIP() << "needs root to mount a small tmpfs";
-  TempDir dir("/tmp");
-  ASSERT_TRUE(dir.ok());
-  if (mount("iobench-fill", dir.path().c_str(), "tmpfs", 0, "size=2m") != 0)
-    GTEST_SKIP() << "mount tmpfs: " << strerror(errno);
-  struct Unmount {
-    std::string p;
-    ~Unmount() { umount(p.c_str()); }
-  } unmount{dir.path()};
+  testing::SmallTmpfs dir("2m");
+  if (!dir.error().empty()) GTEST_SKIP() << dir.error();
   const std::string file = dir.path() + "/f";
   auto run = [&](JobSpec j) -> JobResult {
     unlink(file.c_str());

@@ -5,11 +5,9 @@
 // and counts are fio's on the same jobs.
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -249,15 +247,8 @@ TEST(TargetLayoutTest, VerifyDoesNotLayOutAWriteOnlyJob) {
 // FUSE or blob filesystem without fallocate is where users meet it). iobench
 // used to do the reverse: posix refused the run, keep went on silently.
 TEST(TargetLayoutTest, AFailedPreallocationAsFio) {
-  if (geteuid() != 0) GTEST_SKIP() << "needs root to mount a small tmpfs";
-  TempDir dir("/tmp");
-  ASSERT_TRUE(dir.ok());
-  if (mount("iobench-falloc", dir.path().c_str(), "tmpfs", 0, "size=1m") != 0)
-    GTEST_SKIP() << "mount tmpfs: " << strerror(errno);
-  struct Unmount {
-    std::string p;
-    ~Unmount() { umount(p.c_str()); }
-  } unmount{dir.path()};
+  testing::SmallTmpfs dir("1m");
+  if (!dir.error().empty()) GTEST_SKIP() << dir.error();
   for (FallocateMode mode : {FallocateMode::kPosix, FallocateMode::kNative, FallocateMode::kKeep}) {
     const std::string file = dir / "f";
     fs::remove(file);

@@ -5,8 +5,12 @@
 #pragma once
 
 #include <stdlib.h>
+#include <sys/mount.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -52,6 +56,39 @@ class TempDir {
 
  private:
   std::string path_;
+};
+
+// A small tmpfs (root only) mounted over a fresh directory under /tmp, for
+// tests that need a full filesystem; unmounted by the destructor. error() is
+// why it is not mounted (then GTEST_SKIP with it), "" when it is.
+class SmallTmpfs {
+ public:
+  explicit SmallTmpfs(const std::string& size) : dir_("/tmp") {
+    if (!dir_.ok()) {
+      error_ = "mkdtemp failed";
+    } else if (geteuid() != 0) {
+      error_ = "needs root to mount a small tmpfs";
+    } else if (mount("iobench-test", dir_.path().c_str(), "tmpfs", 0, ("size=" + size).c_str()) !=
+               0) {
+      error_ = std::string("mount tmpfs: ") + std::strerror(errno);
+    } else {
+      mounted_ = true;
+    }
+  }
+  ~SmallTmpfs() {
+    if (mounted_) umount(dir_.path().c_str());
+  }
+  SmallTmpfs(const SmallTmpfs&) = delete;
+  SmallTmpfs& operator=(const SmallTmpfs&) = delete;
+
+  const std::string& error() const { return error_; }
+  const std::string& path() const { return dir_.path(); }
+  std::string operator/(const std::string& name) const { return dir_ / name; }
+
+ private:
+  TempDir dir_;
+  bool mounted_ = false;
+  std::string error_;
 };
 
 }  // namespace iobench::testing
