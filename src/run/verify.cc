@@ -220,7 +220,9 @@ Result<std::unique_ptr<Verifier>> Verifier::Create(const JobSpec& job, uint32_t 
   v->seed_ = seed;
   v->clone_ = jobnum;
   v->job_hash_ = XXH64(job.name.data(), job.name.size(), 0);
+  v->own_id_ = Writer{v->job_hash_, v->clone_, v->seed_};
   v->foreign_ = !HasWrite(job.rw);
+  v->check_writer_ = HasWrite(job.rw) && (!o.verify_only || (HasRead(job.rw) && o.backlog == 0));
   v->verify_offset_ = o.offset;
   v->interval_ = VerifyIntervalOf(job);
   if (o.type == VerifyType::kNull) return v;
@@ -487,13 +489,14 @@ void Verifier::FillData(uint8_t* dst, uint64_t n, uint64_t pos, uint64_t key, bo
 //   [data 0..hp) [header 128] [data hp..clen-128)
 // verify=pattern chunks are all data.
 void Verifier::BuildChunk(Checksummer& sum, uint8_t* chunk, uint64_t clen, uint32_t file_index,
-                          uint64_t offset, uint64_t generation, uint64_t timestamp_ns) const {
+                          uint64_t offset, uint64_t generation, uint64_t timestamp_ns,
+                          const Writer& w) const {
   const bool pattern = !pattern_buf_.empty();
   if (type_ == VerifyType::kPattern) {
     FillData(chunk, clen, 0, 0, true, offset);
     return;
   }
-  const uint64_t key = DataKey(seed_, file_index, offset, generation);
+  const uint64_t key = DataKey(w.seed, file_index, offset, generation);
   if (clen < kVerifyHeaderSize) {  // a tail too short for a header: data only
     FillData(chunk, clen, 0, key, pattern, offset);
     return;
@@ -507,11 +510,11 @@ void Verifier::BuildChunk(Checksummer& sum, uint8_t* chunk, uint64_t clen, uint3
   h.flags = pattern ? kHeaderFlagPattern : 0;
   h.length = static_cast<uint32_t>(clen);
   h.offset = offset;
-  h.job_hash = job_hash_;
-  h.clone = clone_;
+  h.job_hash = w.job_hash;
+  h.clone = w.clone;
   h.file_index = file_index;
   h.generation = generation;
-  h.seed = seed_;
+  h.seed = w.seed;
   h.timestamp_ns = timestamp_ns;
   SealHeader(&h);
   FillData(chunk, hp, 0, key, pattern, offset);
@@ -539,7 +542,7 @@ VerifyWriteToken Verifier::PrepareWrite(void* buf, uint64_t len, uint32_t file_i
     const uint64_t clen = std::min(interval_, len - pos);
     off_grid |= Lookup(file_index, offset + pos, clen) == nullptr;
     const uint64_t gen = PrepareChunk(file_index, offset + pos, clen);
-    BuildChunk(own_.sum_, p + pos, clen, file_index, offset + pos, gen, now);
+    BuildChunk(own_.sum_, p + pos, clen, file_index, offset + pos, gen, now, own_id_);
     ++own_.counters_.chunks_written;
   }
   if (off_grid) TouchOffGridChunks(file_index, offset, len, /*prepare=*/true);
@@ -654,7 +657,7 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
                 " offset " + std::to_string(offset);
     return false;
   }
-  if (!foreign_ && (h.job_hash != job_hash_ || h.clone != clone_ || h.seed != seed_)) {
+  if (check_writer_ && (h.clone != clone_ || h.seed != seed_)) {
     f->kind = VerifyFailureKind::kMisplaced;
     f->detail = "written by another job, clone or seed";
     return false;
@@ -762,7 +765,16 @@ Status Verifier::MakeFailureStatus(VerifyChecker& c, const uint8_t* chunk, uint6
     uint64_t ts = 0;
     if (type_ != VerifyType::kPattern && clen >= kVerifyHeaderSize)
       ts = WrittenTimestamp(chunk + HeaderPos(clen));
-    BuildChunk(c.sum_, f->expected_block.data(), clen, file_index, offset, gen, ts);
+    // What another run or job wrote (verify_only, a read job) is rebuilt
+    // as its writer wrote it, so the first difference is the damage, not
+    // the writer's name or seed.
+    Writer w = own_id_;
+    uint32_t data_file = file_index;
+    if (f->actual_header_valid && !check_writer_) {
+      w = Writer{f->actual.job_hash, f->actual.clone, f->actual.seed};
+      if (foreign_) data_file = f->actual.file_index;
+    }
+    BuildChunk(c.sum_, f->expected_block.data(), clen, data_file, offset, gen, ts, w);
     if (type_ != VerifyType::kPattern && clen >= kVerifyHeaderSize)
       std::memcpy(&f->expected, f->expected_block.data() + HeaderPos(clen), sizeof f->expected);
     for (uint64_t i = 0; i < clen; ++i) {

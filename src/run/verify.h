@@ -11,7 +11,8 @@
 //
 // A read is checked chunk by chunk and a failure is classified:
 //   corrupted  magic, version, type or the header's own CRC-32C is wrong
-//   misplaced  a valid header for another offset, file, job, clone or seed
+//   misplaced  a valid header for another offset or file, or (a job checking
+//              its own writes) another clone or seed; never the job name
 //   torn       a valid header whose data does not match its checksum (a
 //              partial/torn write or corrupted data), or a header length
 //              different from the chunk's length
@@ -89,7 +90,7 @@ struct VerifyHeader {
   uint32_t length;                      //  8 chunk length including the header
   uint32_t header_crc;                  // 12 CRC-32C of bytes 0..63 with this field zero
   uint64_t offset;                      // 16 chunk's byte offset in the file
-  uint64_t job_hash;                    // 24 XXH64 of the job name
+  uint64_t job_hash;                    // 24 XXH64 of the job name (shown, never checked)
   uint32_t clone;                       // 32 job number (numjobs clone)
   uint32_t file_index;                  // 36 index of the file in the job
   uint64_t generation;                  // 40 n-th write of this chunk (0: not tracked)
@@ -169,8 +170,10 @@ class VerifyChecker {
 
 class Verifier {
  public:
-  // One per worker (job clone). `seed` must be the same in the run that
-  // writes and the run that verifies (fio: same randseed/randrepeat).
+  // One per worker (job clone). `seed` (the IoPattern's) goes into every
+  // header; a job checking its own writes, or a verify_only job that also
+  // reads, accepts only blocks with its seed and jobnum (see check_writer_).
+  // The job's name is in the header too but never checked.
   // Errors: verify=none, and those of CheckOptions.
   static Result<std::unique_ptr<Verifier>> Create(const JobSpec& job, uint32_t jobnum,
                                                   uint64_t seed);
@@ -292,8 +295,16 @@ class Verifier {
 
  private:
   Verifier() = default;
+  // Who wrote a chunk: the header fields the data does not determine.
+  struct Writer {
+    uint64_t job_hash = 0;
+    uint32_t clone = 0;
+    uint64_t seed = 0;
+  };
+  // Fills a chunk as `w` writes it (PrepareWrite: this Verifier's own_id_).
   void BuildChunk(Checksummer& sum, uint8_t* chunk, uint64_t clen, uint32_t file_index,
-                  uint64_t offset, uint64_t generation, uint64_t timestamp_ns) const;
+                  uint64_t offset, uint64_t generation, uint64_t timestamp_ns,
+                  const Writer& w) const;
   // `chunk_offset`: the chunk's file offset, for verify_pattern's %o.
   void FillData(uint8_t* dst, uint64_t n, uint64_t data_pos, uint64_t key, bool pattern,
                 uint64_t chunk_offset) const;
@@ -331,10 +342,20 @@ class Verifier {
   uint64_t seed_ = 0;
   uint64_t job_hash_ = 0;
   uint32_t clone_ = 0;
+  Writer own_id_;  // {job_hash_, clone_, seed_}
   // A job that does not write checks what other jobs wrote (fio's write job,
   // then a read job with verify): their name, clone, seed and file list are
   // not its own, so only the block's offset, length and checksum are checked.
   bool foreign_ = false;
+  // The header's clone and seed must be this job's. The job name never is
+  // checked: fio's header has none, and QA's checks (t/verify.py) write with
+  // one --name and verify with another. A job checking its own writes
+  // checks them; verify_only checks what an earlier run wrote, so only when
+  // fio 3.33 compares its rand_seed there: a job that reads and writes
+  // (randrw) without verify_backlog. fio's rand_seed derives from randseed
+  // and the job's position in the run, as seed_ does; a write-only or
+  // read-only verify_only job takes it from the header.
+  bool check_writer_ = false;
   bool any_generation_ = false;       // verify_only without a loaded state
   std::vector<uint8_t> pattern_buf_;  // verify_pattern expanded to one interval
   // verify_pattern's %o: the pattern's length and where in it the 8 offset

@@ -851,6 +851,90 @@ TEST_P(VerifyOnFs, SeveralFilesAreKeptApart) {
   EXPECT_FALSE((*v)->NextWritten(&c, kBs, &r));
 }
 
+// t/verify.py's jobs: "layout" writes; the verify_only job and the read
+// job that check it have names of their own.
+struct OtherNameJobs {
+  JobSpec layout, only, read;
+};
+OtherNameJobs MakeOtherNameJobs(VerifyType type) {
+  OtherNameJobs j;
+  j.layout = VerifyJob(type);
+  j.layout.name = "layout";
+  j.only = j.layout;
+  j.only.name = "success_only";
+  j.only.verify.verify_only = true;
+  j.read = j.layout;
+  j.read.name = "success_read";
+  j.read.rw = RwMode::kRead;
+  return j;
+}
+
+// fio's t/verify.py writes with --name=layout, then checks with
+// --name=success_only (verify_only) and --name=success_read (rw=read), each
+// a later job of the run (another seed). fio 3.33's header has no job name
+// and a write-only or read-only job takes the seed from the header, so both
+// pass; only a verify_only job that also reads compares the seed.
+TEST_P(VerifyOnFs, VerifyOnlyAcceptsAnotherJobNameAndSeed) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  const auto [layout, only, read] = MakeOtherNameJobs(VerifyType::kMd5);
+  {
+    VerifyFile w(dir.path(), layout, /*seed=*/42);
+    w.WriteAll();
+  }
+  for (const JobSpec& job : {only, read}) {
+    for (uint64_t seed : {42, 99}) {
+      VerifyFile f(dir.path(), job, seed);
+      Status st = f.Check(0, kBlocks * kBs);
+      EXPECT_TRUE(st.ok()) << job.name << " seed " << seed << ": " << st.ToString();
+      EXPECT_EQ(f.v().counters().chunks_verified, kBlocks);
+    }
+  }
+  // A verify_only job that reads and writes compares the seed (fio: its
+  // rand_seed), whatever its name.
+  JobSpec mixed = only;
+  mixed.rw = RwMode::kRandRW;
+  {
+    VerifyFile f(dir.path(), mixed, 42);
+    EXPECT_TRUE(f.Check(0, kBlocks * kBs).ok());
+  }
+  {
+    VerifyFile f(dir.path(), mixed, 99);
+    VerifyFailure fail;
+    ASSERT_FALSE(f.Check(0, kBs, &fail).ok());
+    EXPECT_EQ(fail.kind, VerifyFailureKind::kMisplaced);
+    EXPECT_EQ(fail.detail, "written by another job, clone or seed");
+  }
+}
+
+// What fio also finds stays found under another name: a block at another
+// offset, and damaged data, whose expected copy is rebuilt as the writer
+// wrote it (its name and seed), so the first difference is the damage.
+TEST_P(VerifyOnFs, VerifyOnlyUnderAnotherNameStillFindsDamage) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  const auto [layout, only, read] = MakeOtherNameJobs(VerifyType::kCrc32c);
+  VerifyFile w(dir.path(), layout, /*seed=*/42);
+  w.WriteAll();
+  auto block3 = w.ReadBytes(3 * kBs, kBs);
+  w.PutBytes(9 * kBs, w.ReadBytes(2 * kBs, kBs));  // block 2's bytes land at block 9
+  w.FlipByte(3 * kBs + 1000);
+  for (const JobSpec& job : {only, read}) {
+    VerifyFile f(dir.path(), job, /*seed=*/7);
+    VerifyFailure fail;
+    Status st = f.Check(9 * kBs, kBs, &fail);
+    ASSERT_FALSE(st.ok()) << job.name;
+    EXPECT_EQ(fail.kind, VerifyFailureKind::kMisplaced) << job.name;
+    EXPECT_EQ(fail.actual.offset, 2 * kBs) << job.name;
+    st = f.Check(3 * kBs, kBs, &fail);
+    ASSERT_FALSE(st.ok()) << job.name;
+    EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn) << job.name;
+    EXPECT_EQ(fail.first_diff, 3 * kBs + 1000) << job.name << ": " << st.message();
+    EXPECT_EQ(fail.expected_block, block3) << job.name;
+    EXPECT_TRUE(f.Check(4 * kBs, 5 * kBs).ok()) << job.name;
+  }
+}
+
 TEST(VerifyCreate, RefusesWhatCannotWork) {
   // The job's name is the caller's (the run's job checks, the worker).
   JobSpec job = VerifyJob(VerifyType::kPattern);
