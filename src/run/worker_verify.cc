@@ -240,7 +240,9 @@ void Worker::OnVerifyFailure(const Status& st, const VerifyFailure& failure) {
   }
   if (job_.verify.dump) {
     Status d = Verifier::DumpFailure(failure, ".");
-    if (!d.ok()) std::fprintf(stderr, "iobench: verify_dump: %s\n", d.message().c_str());
+    // DumpFailure's messages start with "verify_dump: " already.
+    if (!d.ok())
+      std::fprintf(stderr, "iobench: job '%s': %s\n", job_.name.c_str(), d.message().c_str());
   }
   if (!tolerated && job_.verify.fatal && error_ == 0) {
     error_ = verify_error_;
