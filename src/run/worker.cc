@@ -367,11 +367,13 @@ Status Worker::Setup() {
   // the first I/O that reaches size, but the job stops once size x loops
   // bytes are issued (size=10000 bs=4k loops=2 on a 1 MiB file: 3 reads,
   // then 2). Multiples of the block need no limit: their passes end on it.
-  if (io_total_ == 0 && !job_.time_based && job_.loops > 1) {
-    uint64_t pass = 0;
-    for (const TargetFile& t : targets_) pass += t.region_size;
-    if (pass % std::max<uint64_t>(1, SmallestBs(job_)) != 0) io_total_ = times_loops(pass);
-  }
+  uint64_t region = 0;
+  for (const TargetFile& t : targets_) region += t.region_size;
+  if (io_total_ == 0 && !job_.time_based && job_.loops > 1 &&
+      region % std::max<uint64_t>(1, SmallestBs(job_)) != 0)
+    io_total_ = times_loops(region);
+  // The bytes the job is to issue, for the sync owed by its last write.
+  job_bytes_ = io_total_ != 0 ? io_total_ : job_.time_based ? 0 : times_loops(region);
   // number_ios as fio 3.33 counts it: number_ios x loops I/Os over the whole
   // job (loops=3 number_ios=100 stops after 300, all in the first pass if it
   // is long enough), and no limit at all with time_based.
@@ -1013,8 +1015,11 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
       if (!next) {
         no_more_ = true;
         // The job's last pass ended short of its io_size x loops bytes:
-        // fio's sync engines still sync (io_size=192k loops=2 on 64k: 5).
-        if (!(loop_end && sync_engine_ && io_total_ != 0 && issued_bytes_ < io_total_)) {
+        // fio still syncs, since its loop asks for one more I/O (io_size=192k
+        // loops=2 on 64k: 5; size=23100 bs=2300 fdatasync=1, etcd's
+        // fdatasync test shape: 10 writes, 10 syncs). At depth 1 an async
+        // engine goes the same way.
+        if (!((sync_engine_ || depth_ == 1) && issued_bytes_ < job_bytes_)) {
           need_sync_ = false;
           return false;
         }

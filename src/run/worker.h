@@ -503,8 +503,9 @@ class Worker {
   // ios_left_ at the last end-of-loop or pre-verify sync (EndOfLoopSync).
   uint64_t synced_ios_left_ = 0;
   bool sync_marked_ = false;
-  uint64_t io_size_ = 0;   // io_size, or size= capping filesize= files (0: none)
-  uint64_t io_total_ = 0;  // io_size_ x loops (0: no io_size_, or time_based)
+  uint64_t io_size_ = 0;    // io_size, or size= capping filesize= files (0: none)
+  uint64_t io_total_ = 0;   // io_size_ x loops (0: no io_size_, or time_based)
+  uint64_t job_bytes_ = 0;  // io_total_, else the regions x loops (0: time_based)
   uint64_t passes_ = 0;
   uint64_t loop_mark_bytes_ = 0;  // issued_bytes_ when the loop began (WritesIoSizePerLoop)
   uint64_t pass_draws_ = 0;       // pattern_->Next calls in this pass (PatternNext)
