@@ -362,6 +362,10 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
       if (def->type != OptType::kInt || n.empty() || n[0] == '(' ||
           n.find('.') == std::string::npos || n.rfind("0x", 0) == 0)
         return Status::Ok();
+      // rwmixread=0.0 (a job file in fio's issue tracker), numjobs=2.0: a
+      // whole number written with a zero fraction and no unit is that number
+      // in both tools.
+      if (n.find_first_not_of('0', n.find('.') + 1) == std::string::npos) return Status::Ok();
       return Diag(s, s.value_col + (v.text == s.value ? static_cast<int>(off) : 0),
                   "option '" + def->name + "' takes a whole number, got '" + n +
                       "' (fio drops the fraction)");

@@ -1182,6 +1182,14 @@ TEST(JobfileErrors, CountsTakeWholeNumbers) {
   auto j = ParseOk("[a]\nbs=1.5k\nruntime=1.5\nnumjobs=(3/2*2)\n").jobs.at(0);
   EXPECT_EQ(j.bs[0].min, 1536u);
   EXPECT_EQ(j.numjobs, 3u);
+  // A zero fraction without a unit is the whole number, as in fio (a job
+  // file in fio's issue tracker writes rwmixread=0.0; it was refused).
+  j = ParseOk("[a]\nrwmixread=0.0\nnumjobs=2.00\niodepth=8.\n").jobs.at(0);
+  EXPECT_EQ(j.rwmixread, 0u);
+  EXPECT_EQ(j.numjobs, 2u);
+  EXPECT_EQ(j.iodepth, 8u);
+  EXPECT_NE(ParseErr("[a]\nnumjobs=2.0k\n").find("takes a whole number, got '2.0k'"),
+            std::string::npos);
 }
 
 // bs=4k-16k said "bad size unit 'k-16k'"; fio silently runs 4k blocks.
