@@ -884,6 +884,7 @@ class PhaseRunner {
             if (w < j && jobs_[w].name == job.wait_for) c.waits.push_back(w);
         IOB_ASSIGN_OR_RETURN(c.targets, ResolveTargets(job, c.jobnum, diskless));
         for (const auto& t : c.targets) {
+          if (!t.note.empty()) c.notes.push_back(t.note);
           IOB_RETURN_IF_ERROR(CheckDirectAlignment(job, t));
           if (!job.allow_file_create && !diskless && !t.exists)
             return Status::Invalid(

@@ -421,6 +421,20 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       if (job.size != 0 || job.filesize_min != 0) why.push_back(SizeOrigin(job, nfiles));
       std::string because;
       for (const auto& w : why) because += (because.empty() ? ": " : ", ") + w;
+      // time_based runs for its runtime whatever the region holds: a size
+      // a little above the device's (cloud vendors' raw-device commands,
+      // --filesize=2500G on a disk that is a bit smaller) keeps the device
+      // from the offset to its end, as fio does; the report says so.
+      if (job.time_based && off + min_bs <= t.current_size) {
+        t.note = "region [" + std::to_string(off) + ", " + std::to_string(t.needed_size) +
+                 ") runs past the end of " + t.path + " (" + std::to_string(t.current_size) +
+                 " bytes)" + because + "; time_based: the job used [" + std::to_string(off) + ", " +
+                 std::to_string(t.current_size) + ")";
+        t.region_size = t.current_size - off;
+        t.needed_size = t.current_size;
+        out.push_back(std::move(t));
+        continue;
+      }
       return Status::Invalid(CloneLabel(job, jobnum) + ": region [" + std::to_string(off) + ", " +
                              std::to_string(t.needed_size) + ") is beyond the end of " + t.path +
                              " (" + std::to_string(t.current_size) + " bytes)" + because);

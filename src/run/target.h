@@ -31,6 +31,7 @@ struct TargetFile {
   uint64_t region_size = 0;
   uint32_t logical_block_size = 0;  // block devices: BLKSSZGET
   int jobnum = 0;                   // the numjobs clone it was resolved for (messages)
+  std::string note;                 // what the report must say about the region ("" mostly)
 
   // A regular file: the only kind iobench lays out, and the only kind
   // unlink=1 removes (as fio): never a device node or a diskless target.

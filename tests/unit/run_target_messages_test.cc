@@ -107,5 +107,27 @@ TEST_F(RunTargetMessagesTest, RunJobsRefusesWithTheLine) {
                 "offset_increment=4m at e.fio:5), size=4m at e.fio:6");
 }
 
+// time_based runs for its runtime whatever the region holds: a size above
+// the device's (a cloud vendor's --filesize=2500G on a slightly smaller
+// disk) keeps the device from the offset to its end, as fio, with a note.
+// An offset past the end is still refused.
+TEST_F(RunTargetMessagesTest, TimeBasedKeepsTheDeviceToItsEnd) {
+  auto parsed = jobfile::ParseJobText(
+      "[j]\nfilename=" + dev_ + "\nsize=64m\noffset=4m\ntime_based\nruntime=1\n", "t.fio",
+      dir_.path());
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  auto targets = ResolveTargets(parsed->jobs[0], 0, false);
+  ASSERT_TRUE(targets.ok()) << targets.status().message();
+  EXPECT_EQ(targets->at(0).region_offset, 4u << 20);
+  EXPECT_EQ(targets->at(0).region_size, 12u << 20);
+  EXPECT_EQ(targets->at(0).note,
+            "region [4194304, 71303168) runs past the end of " + dev_ +
+                " (16777216 bytes): offset 4194304 (offset=4m at t.fio:4), size=64m at t.fio:3; "
+                "time_based: the job used [4194304, 16777216)");
+  EXPECT_EQ(Refusal("time_based\nruntime=1\n", "offset=20m\n"),
+            "job 'j': offset 20971520 (offset=20m at b.fio:6) is beyond the end of " + dev_ +
+                " (16777216 bytes)");
+}
+
 }  // namespace
 }  // namespace iobench
