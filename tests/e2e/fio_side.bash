@@ -18,3 +18,12 @@ j = json.loads(t[t.find("{"):])["jobs"][0]
 print(j["error"], j["read"]["total_ios"], j["read"]["io_bytes"], j["write"]["total_ios"],
       j["write"]["io_bytes"], j["sync"]["total_ios"])'
 }
+
+# tools: the tools a comparing loop runs, "iob" and (when fio's side runs)
+# "fio"; cmd TOOL: the command for one of them ($bin, the iobench binary the
+# script was given, for iob).
+tools() {
+  echo iob
+  fio_side && echo fio
+}
+cmd() { if [ "$1" = fio ]; then echo fio; else echo "$bin"; fi; }

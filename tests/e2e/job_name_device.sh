@@ -42,8 +42,6 @@ fail() {
 expect_eq() {  # NAME GOT WANT
   if [ "$2" = "$3" ]; then echo "ok   $1 ($2)"; else fail "$1: got '$2', want '$3'"; fi
 }
-tools() { echo iob; fio_side && echo fio; }
-cmd() { if [ "$1" = fio ]; then echo fio; else echo "$bin"; fi; }
 # counts FILE: "error w_ios w_bytes r_ios r_bytes" summed over the JSON's jobs.
 counts() {
   python3 - "$1" <<'PY'

@@ -28,8 +28,6 @@ fail() {
 }
 xfile() { python3 -c "open('$1','wb').write(b'x'*$2)"; }
 size() { stat -c %s "$1" 2>/dev/null || echo missing; }
-tools() { echo iob; fio_side && echo fio; }
-cmd() { if [ "$1" = fio ]; then echo fio; else echo "$bin"; fi; }
 
 for base in /dev/shm /var/tmp; do
   work=$(mktemp -d "$base/iobench-layout.XXXXXX") || continue
