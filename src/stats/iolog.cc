@@ -363,19 +363,20 @@ void IoLogger::NextChunk(Stream& s) {
 
 void IoLogger::CloseWindows(uint64_t t_ns) {
   while (t_ns >= win_end_ns_) {
-    EmitWindow(win_end_ns_ / 1000000, avg_ns_);
+    EmitWindow(win_end_ns_ / 1000000, /*rates=*/true);
     win_start_ns_ = win_end_ns_;
     win_end_ns_ += avg_ns_;
   }
 }
 
-void IoLogger::EmitWindow(uint64_t end_ms, uint64_t len_ns) {
+void IoLogger::EmitWindow(uint64_t end_ms, bool rates) {
   const bool both = window_value_ == LogWindowValue::kBoth;
+  const uint64_t len_ns = avg_ns_;
   for (unsigned d = 0; d < static_cast<unsigned>(kNumDdirs); ++d) {
     Window& w = win_[d];
     // As fio 3.33: no bw/iops line for a direction without I/O in the
     // window (fio's lines skip idle windows; the next line covers its own window).
-    const bool active = w.ios != 0;
+    const bool active = rates && w.ios != 0;
     if (active && (per_io_kinds_ & (1u << static_cast<int>(LogKind::kBw)))) {
       // KiB/s. A window has one bandwidth value, so its max is that value.
       const uint64_t v = static_cast<uint64_t>(static_cast<unsigned __int128>(w.bytes) *
@@ -450,24 +451,22 @@ void IoLogger::EmitHist(uint64_t t_ms) {
 void IoLogger::Finish(uint64_t t_ns) {
   if (finished_) return;
   finished_ = true;
-  // A partial interval's line carries the job's end rounded up to the ms, so
-  // it never repeats the time of the full interval before it.
-  const uint64_t end_ms = (t_ns + 999999) / 1000000;
   if (avg_ns_ != 0 && per_io_kinds_ != 0) {
     CloseWindows(t_ns);
-    const bool any = win_[0].ios + win_[1].ios + win_[2].ios != 0;
-    // The partial last window is written when it covers at least half a
-    // window. fio drops it always; a sliver (the few I/Os a time_based job
-    // completes after its last full window) would give a rate over a fraction
-    // of a millisecond that says nothing about the device.
-    const uint64_t len_ns = t_ns - win_start_ns_;
-    if (any && 2 * len_ns >= avg_ns_) EmitWindow(end_ms, len_ns);
+    // The last, partial window, as fio 3.33's finalize_logs(): each
+    // direction with I/O in it gets a slat/clat/lat line (mean or max of its
+    // I/Os, however short the tail), at the job's end in whole ms (fio's
+    // mtime_since_now(), truncated). bw/iops get none: fio's helper thread
+    // computes those once per window and never samples the tail.
+    EmitWindow(t_ns / 1000000, /*rates=*/false);
   }
   if (hist_ns_ != 0) {
     CloseHist(t_ns);
     // fio drops the last partial interval; we keep it so the hist log sums
     // to the job's I/O count (counts, not rates: a short interval is fine).
-    EmitHist(end_ms);
+    // Its time is the job's end rounded up to the ms, so it never repeats
+    // the time of the full interval before it.
+    EmitHist((t_ns + 999999) / 1000000);
   }
   for (Stream& s : streams_) {
     if (s.chunk != nullptr) writer_->Submit(s.chunk);

@@ -214,9 +214,9 @@ class IoLogger {
   }
 
   // End of the job at t_ns: closes complete windows, writes the partial last
-  // window if it spans at least half a window (time = t_ns rounded up to the
-  // ms, rates over its real length) and hands every chunk to the writer.
-  // Idempotent.
+  // window's slat/clat/lat lines (per direction with I/O in it, time = t_ns
+  // truncated to the ms; no bw/iops line, as fio 3.33), the partial hist
+  // interval, and hands every chunk to the writer. Idempotent.
   void Finish(uint64_t t_ns);
 
   uint64_t lines() const { return lines_; }
@@ -320,7 +320,9 @@ class IoLogger {
 
   void NextChunk(Stream& s);  // submits the full chunk, acquires a new one
   void CloseWindows(uint64_t t_ns);
-  void EmitWindow(uint64_t end_ms, uint64_t len_ns);  // len_ns > 0
+  // Lines of the window ending at end_ms for each direction with I/O in it;
+  // bw/iops lines only if rates (a full window of avg_ns_).
+  void EmitWindow(uint64_t end_ms, bool rates);
   void CloseHist(uint64_t t_ns);
   void EmitHist(uint64_t t_ms);
 
