@@ -394,7 +394,8 @@ void IoLogger::EmitWindow(uint64_t end_ms, bool rates) {
       } lats[] = {{LogKind::kSlat, &w.slat}, {LogKind::kClat, &w.clat}, {LogKind::kLat, &w.lat}};
       for (const auto& l : lats) {
         if (!(per_io_kinds_ & (1u << static_cast<int>(l.kind)))) continue;
-        const uint64_t avg = l.st->sum / l.st->n;
+        // fio's mean + 0.5, truncated: the nearest ns (1004.5 is 1005).
+        const uint64_t avg = (l.st->sum + l.st->n / 2) / l.st->n;
         const uint64_t v = window_value_ == LogWindowValue::kMax ? l.st->max : avg;
         ValueLine(static_cast<int>(l.kind), end_ms, v, both ? &l.st->max : nullptr, d, 0, 0, 0);
       }

@@ -184,11 +184,11 @@ TEST(IoLogWindowed, FiveSecondsAtThousandIops) {
   EXPECT_EQ(bw[0], "1000, 4000, 0, 0, 0");  // 4096 B * 1000/s = 4000 KiB/s
   const auto clat = ReadLines(dir / "t_clat.1.log");
   ASSERT_EQ(clat.size(), 5u);
-  EXPECT_EQ(clat[4], "5000, 1004, 0, 0, 0");  // mean of 1000..1009, truncated
+  EXPECT_EQ(clat[4], "5000, 1005, 0, 0, 0");  // mean of 1000..1009, 1004.5 rounded as fio
   const auto slat = ReadLines(dir / "t_slat.1.log");
   ASSERT_EQ(slat.size(), 5u);
   EXPECT_EQ(slat[0], "1000, 100, 0, 0, 0");
-  EXPECT_EQ(ReadLines(dir / "t_lat.1.log")[2], "3000, 1104, 0, 0, 0");
+  EXPECT_EQ(ReadLines(dir / "t_lat.1.log")[2], "3000, 1105, 0, 0, 0");
 }
 
 TEST(IoLogWindowed, IdleWindowsHaveNoLine) {
@@ -236,10 +236,11 @@ TEST(IoLogWindowed, PartialLastWindowHasLatencyLinesOnly) {
     const std::vector<std::string> rates = {"100, 100, 1, 0, 0", "200, 100, 1, 0, 0"};
     EXPECT_EQ(ReadLines(dir / "t_iops.1.log"), rates) << end_ns;
     EXPECT_EQ(ReadLines(dir / "t_bw.1.log").size(), 2u) << end_ns;
-    // The tail: I/Os 20..k-1; the mean of 1000+20 .. 1000+k-1, truncated.
-    const uint64_t mean = 1000 + (20 + k - 1) / 2;
+    // The tail: I/Os 20..k-1; the mean of 1000+20 .. 1000+k-1, rounded to
+    // the nearest ns as fio rounds it (mean + 0.5, truncated).
+    const uint64_t mean = 1000 + (20 + k) / 2;
     const std::vector<std::string> clat = {
-        "100, 1004, 1, 0, 0", "200, 1014, 1, 0, 0",
+        "100, 1005, 1, 0, 0", "200, 1015, 1, 0, 0",
         std::to_string(end_ns / kMs) + ", " + std::to_string(mean) + ", 1, 0, 0"};
     EXPECT_EQ(ReadLines(dir / "t_clat.1.log"), clat) << end_ns;
     EXPECT_EQ(ReadLines(dir / "t_slat.1.log").size(), 3u) << end_ns;
@@ -285,7 +286,7 @@ TEST(IoLogWindowed, PartialLastWindowPerDirectionAtJobEnd) {
   edge->Finish(200 * kMs);  // the I/Os after 100 ms are in the full window [100, 200)
   ASSERT_TRUE(writer->Stop().ok());
   const std::vector<std::string> avg_clat = {"100, 10, 0, 0, 0", "100, 20, 1, 0, 0",
-                                             "180, 50, 0, 0, 0", "180, 35, 1, 0, 0",
+                                             "180, 50, 0, 0, 0", "180, 36, 1, 0, 0",
                                              "180, 70, 2, 0, 0"};
   EXPECT_EQ(ReadLines(dir / "avg_clat.1.log"), avg_clat);
   const std::vector<std::string> max_clat = {"100, 10, 0, 0, 0", "100, 20, 1, 0, 0",
@@ -294,7 +295,7 @@ TEST(IoLogWindowed, PartialLastWindowPerDirectionAtJobEnd) {
   EXPECT_EQ(ReadLines(dir / "max_clat.1.log"), max_clat);
   EXPECT_EQ(ReadLines(dir / "avg_iops.1.log").size(), 2u);  // the full window's only
   const std::vector<std::string> edge_clat = {"100, 10, 0, 0, 0", "100, 20, 1, 0, 0",
-                                              "200, 55, 0, 0, 0", "200, 35, 1, 0, 0",
+                                              "200, 55, 0, 0, 0", "200, 36, 1, 0, 0",
                                               "200, 70, 2, 0, 0"};
   EXPECT_EQ(ReadLines(dir / "edge_clat.1.log"), edge_clat);
   EXPECT_EQ(ReadLines(dir / "edge_iops.1.log").size(), 5u);
