@@ -406,8 +406,8 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
                     ((job.lat_log_set || !job.write_lat_log.empty())
                          ? uint64_t{!job.disable_slat} + !job.disable_clat + !job.disable_lat
                          : 0);
-    n.open_files = Add(n.open_files, Mul(logs, job.per_job_logs ? clones : 1));
-    if (!job.write_iolog.empty()) n.open_files = Add(n.open_files, clones);
+    n.log_files = Add(n.log_files, Mul(logs, job.per_job_logs ? clones : 1));
+    if (!job.write_iolog.empty()) n.log_files = Add(n.log_files, clones);
     n.threads = Add(n.threads, clones);
     // verify_async: each clone's check threads (src/run/verify_async.h).
     if (job.verify.type != VerifyType::kNone)
@@ -530,11 +530,16 @@ Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs,
   std::vector<LimitError> worst;
   std::vector<size_t> worst_phase;
   if (open_files != nullptr) *open_files = 0;
+  uint64_t logs_open = 0;  // the log files of this phase and those before it
   for (size_t p = 0; p < phases.size(); ++p) {
     std::vector<JobSpec> together;
     together.reserve(phases[p].size());
     for (size_t j : phases[p]) together.push_back(jobs[j]);
-    const ResourceNeeds needs = ComputeResourceNeeds(together);
+    ResourceNeeds needs = ComputeResourceNeeds(together);
+    // Log files stay open until the run ends (one log writer per run), so
+    // a phase holds its own and every earlier phase's.
+    logs_open = Add(logs_open, needs.log_files);
+    needs.open_files = Add(needs.open_files, logs_open);
     if (open_files != nullptr) *open_files = std::max(*open_files, needs.open_files);
     for (auto& e : LimitErrors(needs, l)) {
       auto it = std::find_if(worst.begin(), worst.end(),

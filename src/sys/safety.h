@@ -77,7 +77,8 @@ Result<SystemLimits> ReadSystemLimits();
 struct ResourceNeeds {
   uint64_t buffer_bytes = 0;   // sum of iodepth * largest bs * numjobs
   uint64_t open_files = 0;     // files open at once (none for ioengine=null),
-                               // plus engine fds and stdio
+                               // plus engine fds and stdio; not the logs:
+  uint64_t log_files = 0;      // log files, open until the run ends
   uint64_t threads = 0;        // worker threads (sum of numjobs) plus helpers
   uint64_t aio_events = 0;     // aio-nr the libaio contexts reserve
   uint64_t locked_bytes = 0;   // io_uring fixedbufs registered buffers

@@ -171,6 +171,15 @@ TEST(SysResourceTest, EachLimitIsNamedWithHowToRaiseIt) {
   g.write_iolog = "io.log";
   EXPECT_TRUE(CheckResourceLimitsAgainst({g}, {{0}}, l, &open_files).ok());
   EXPECT_EQ(open_files, 16u + 252 + 3 + 252);
+  // The log files of earlier phases stay open (one log writer per run):
+  // three stonewalled phases of 100 clones with lat and bw logs hold 300,
+  // 600, then 900 log files (the check took the largest phase alone, 516,
+  // and the run failed in its third phase).
+  JobSpec p = Job("p", "/p", RwMode::kRead);
+  p.numjobs = 100;
+  p.lat_log_set = p.bw_log_set = true;
+  EXPECT_TRUE(CheckResourceLimitsAgainst({p, p, p}, {{0}, {1}, {2}}, l, &open_files).ok());
+  EXPECT_EQ(open_files, 16u + 100 + 3 * 100 * 4);
 
   l = Roomy();
   l.nproc_soft = 100;
