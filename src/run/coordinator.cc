@@ -215,6 +215,7 @@ Status ExpandOpendir(JobSpec* job) {
   if (ec || !fs::is_directory(root, ec))
     return Status::Invalid(who + ": not a directory" + (ec ? ": " + ec.message() : ""));
   size_t found = 0;
+  const bool sized = job->size != 0 || job->size_percent != 0 || job->filesize_min != 0;
   for (auto it = fs::recursive_directory_iterator(root, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     // As fio's recurse_dir (lstat): regular files only. A symlink (to a
@@ -222,6 +223,12 @@ Status ExpandOpendir(JobSpec* job) {
     // or a device node is skipped; the iterator does not follow directory
     // links either.
     if (!fs::is_regular_file(it->symlink_status(ec))) continue;
+    // An empty file (a .gitkeep, a lock file) holds nothing to read: with
+    // no size= fio adds it and reads nothing there; iobench refused the
+    // whole job ("size is not set and ... is empty"). With size= it is
+    // laid out like the others, as in fio.
+    if (!sized && fs::file_size(it->path(), ec) == 0 && !ec) continue;
+    ec.clear();
     job->filenames.push_back(it->path().string());
     ++found;
   }
