@@ -200,6 +200,30 @@ constexpr const char* kNameAsTargetWhy =
     " (the job's name: with no filename=, fio uses an existing path named like the job "
     "that is not a regular file as its file; set filename= or rename the job)";
 
+namespace {
+
+// Where `path` points when it is a symbolic link to nothing (absolute,
+// relative links resolved against the link's directory); "" otherwise.
+std::string DanglingLinkTarget(const std::string& path) {
+  char buf[4096];
+  const ssize_t n = readlink(path.c_str(), buf, sizeof buf - 1);
+  if (n <= 0) return "";
+  std::string to(buf, static_cast<size_t>(n));
+  if (to[0] != '/') {
+    const size_t slash = path.find_last_of('/');
+    to = (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) + "/" + to;
+  }
+  char* real = realpath(to.substr(0, to.find_last_of('/') + 1).c_str(), nullptr);
+  if (real != nullptr) {  // the link's directory, without . and .. and further links
+    to = std::string(real) + (std::string(real) == "/" ? "" : "/") +
+         to.substr(to.find_last_of('/') + 1);
+    free(real);
+  }
+  return to;
+}
+
+}  // namespace
+
 Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless) {
   const bool name_is_target = !diskless && sys::JobNameIsTarget(job);
   if (name_is_target && !job.directory.empty() && job.name[0] == '/')
@@ -291,6 +315,11 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       } else if (sys::UnderDev(t.path)) {
         // A missing name under /dev is a device that is not there, not a file to create.
         return Status::NotFound(JobLabel(job) + ": device " + t.path + " does not exist");
+      } else if (const std::string to = DanglingLinkTarget(t.path); sys::UnderDev(to)) {
+        // Creating the file would follow the link: a regular file among
+        // the device nodes, which unlink=1 (removing the link) leaves there.
+        return Status::NotFound(JobLabel(job) + ": " + t.path + " is a link to " + to +
+                                ", a device that does not exist");
       }
     }
     // Size of this file's part of the job.

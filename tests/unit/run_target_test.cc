@@ -305,6 +305,20 @@ TEST(RunTargetTest, BadTargetsAreRefused) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Status::Code::kNotFound);
   EXPECT_EQ(r.status().message(), "job 'bad': device /dev/iobench-no-such-disk does not exist");
+  // A link to such a name: creating the file would follow it and put a
+  // regular file among the device nodes (unlink=1 then removed the link
+  // only). Absolute and relative links alike.
+  ASSERT_EQ(symlink("/dev/iobench-no-such-disk", (dir / "abs").c_str()), 0);
+  ASSERT_EQ(symlink("../../../dev/iobench-no-such-disk", (dir / "rel").c_str()), 0);
+  for (const char* link : {"abs", "rel"}) {
+    j.filenames = {dir / link};
+    r = RunJobs({j}, {});
+    ASSERT_FALSE(r.ok()) << link;
+    EXPECT_EQ(r.status().message(), "job 'bad': " + (dir / link) +
+                                        " is a link to /dev/iobench-no-such-disk, a device that "
+                                        "does not exist");
+  }
+  EXPECT_NE(access("/dev/iobench-no-such-disk", F_OK), 0);
 }
 
 // invalidate drops the job's region only, as fio's file_invalidate_cache:
