@@ -88,7 +88,9 @@ fi
 # direct=1 on tmpfs: no msync/MADV_DONTNEED/fadvise after each I/O (the
 # 4 KiB madvise calls; glibc trims thread stacks with larger ones).
 if command -v strace >/dev/null; then
-  n=$(strace -f -qq -e trace=madvise "$bin" --name=t --ioengine=mmap --filename="$shm/pass" \
+  # LeakSanitizer cannot run under ptrace (the ASan stage runs this too).
+  n=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+    strace -f -qq -e trace=madvise "$bin" --name=t --ioengine=mmap --filename="$shm/pass" \
     --size=1m --bs=4k --rw=read --direct=1 --output-format=terse 2>&1 >/dev/null |
     grep -c ", 4096, MADV_DONTNEED")
   [ "$n" -eq 0 ] && echo "ok   tmpfs direct=1: no page unmapped" ||
