@@ -22,6 +22,7 @@ src=$2
 command -v losetup >/dev/null || { echo "SKIP: losetup not installed"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
 . "$src/tests/e2e/fio_side.bash"
+. "$src/tests/e2e/check.bash"
 work=$(mktemp -d /var/tmp/iobench-jobname-dev.XXXXXX)
 loop=""
 cleanup() {
@@ -34,14 +35,6 @@ truncate -s 8m "$work/img"
 loop=$(losetup -f --show "$work/img" 2>/dev/null) || { loop=""; echo "SKIP: no loop device"; exit 77; }
 base=${loop##*/}
 cd "$work" || exit 1
-fails=0
-fail() {
-  echo "FAIL: $*"
-  fails=$((fails + 1))
-}
-expect_eq() {  # NAME GOT WANT
-  if [ "$2" = "$3" ]; then echo "ok   $1 ($2)"; else fail "$1: got '$2', want '$3'"; fi
-}
 # counts FILE: "error w_ios w_bytes r_ios r_bytes" summed over the JSON's jobs.
 counts() {
   python3 - "$1" <<'PY'

@@ -28,15 +28,8 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$mnt" && mount -t tmpfs -o size=1m tmpfs "$mnt" || { echo "skip: mount -t tmpfs failed"; exit 77; }
 mounted=1
-fails=0
 got=()
-fail() {
-  echo "FAIL $*"
-  fails=$((fails + 1))
-}
-expect_eq() {  # NAME GOT WANT
-  if [ "$2" = "$3" ]; then echo "ok   $1 ($2)"; else fail "$1: got '$2', want '$3'"; fi
-}
+. "$2/tests/e2e/check.bash"
 # json FILE EXPR: EXPR in Python over j, the first job of the JSON in FILE.
 json() {
   python3 - "$1" "$2" <<'PY'

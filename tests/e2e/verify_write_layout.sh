@@ -16,6 +16,7 @@ src=$2
 [ -x "$bin" ] || { echo "SKIP: no binary"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
 . "$src/tests/e2e/fio_side.bash"
+. "$src/tests/e2e/check.bash"
 work=$(mktemp -d /var/tmp/iobench-verify-layout.XXXXXX)
 mnt=""
 cleanup() {
@@ -24,14 +25,6 @@ cleanup() {
 }
 trap cleanup EXIT
 cd "$work" || exit 1
-fails=0
-fail() {
-  echo "FAIL: $*"
-  fails=$((fails + 1))
-}
-expect_eq() {  # NAME GOT WANT
-  if [ "$2" = "$3" ]; then echo "ok   $1 ($2)"; else fail "$1: got '$2', want '$3'"; fi
-}
 # counts FILE: "exit error total_err w_ios w_bytes r_ios r_bytes" of the JSON in FILE.
 counts() {
   python3 - "$1" <<'PY'
