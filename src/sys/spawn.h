@@ -1,7 +1,7 @@
 // Runs a program with stdin from /dev/null and stdout+stderr captured, for
 // --sweep-cmd hooks and gnuplot. The child gets an empty signal mask and
-// default actions for the stop signals and SIGPIPE: the run core may block
-// or catch them in this process, and Ctrl-C must still reach the child.
+// default actions for the stop signals, SIGPIPE and SIGXFSZ: the run core may block,
+// catch or ignore them in this process, and Ctrl-C must still reach the child.
 // Thread-safety: any thread; blocks until the child exits.
 #pragma once
 
