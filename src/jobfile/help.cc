@@ -231,7 +231,7 @@ std::string ParseOnlyJson(const std::vector<JobSpec>& jobs) {
     for (const auto& d : OptionTable()) {
       const OptionSetting* last = nullptr;
       for (const auto& s : j.settings)
-        if (s.name == d.name) last = &s;
+        if (s.name == d.name && !(d.name == "name" && s.source == OptionSource::kGlobal)) last = &s;
       nlohmann::ordered_json o;
       if (last) {
         // A bare flag is 1; a bare write_*_log is an empty prefix (the

@@ -500,7 +500,10 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
         break;
     }
   }
-  Status st = def->set(*job, v);
+  // fio names a job after its section: a `name=` in [global] does not rename
+  // the jobs below it, but fio lists it under the JSON "global options".
+  const bool keep_name = def->name == "name" && s.source == OptionSource::kGlobal;
+  Status st = keep_name ? Status::Ok() : def->set(*job, v);
   if (!st.ok())
     return Diag(s, s.bare ? s.key_col : s.value_col, "option '" + def->name + "': " + st.message());
   OptionSetting os;
@@ -790,10 +793,7 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
   for (auto& sec : sections) {
     if (sec.global) {
       for (auto e : sec.entries) {
-        // fio names a job after its section; `name=` in a global section
-        // does not rename the jobs below it.
-        if (e.key == "name") continue;
-        e.source = OptionSource::kGlobal;
+        e.source = OptionSource::kGlobal;  // a `name=` here renames no job (ApplyOne)
         globals.push_back(std::move(e));
       }
       continue;

@@ -1053,6 +1053,14 @@ TEST(JobfileValues, FioExampleQuirks) {
   // examples/fio-rand-RW.fio: name= in [global] does not rename the jobs.
   j = ParseOk("[global]\nname=fio-rand-RW\n[file1]\n").jobs.at(0);
   EXPECT_EQ(j.name, "file1");
+  // ... but fio lists it under the JSON "global options": the setting stays,
+  // as a global one, and --parse-only still names the job after its section.
+  ASSERT_NE(j.FindSetting("name"), nullptr);
+  EXPECT_EQ(j.FindSetting("name")->value, "fio-rand-RW");
+  EXPECT_EQ(j.FindSetting("name")->source, OptionSource::kGlobal);
+  EXPECT_NE(ParseOnlyJson({j}).find("\"name\": {\n          \"value\": \"file1\","),
+            std::string::npos);
+  EXPECT_EQ(ShowCmd({j}), "iobench --name=file1\n");
   j = ParseOk("[file1]\nname=renamed\n").jobs.at(0);
   EXPECT_EQ(j.name, "renamed");
   // examples/tiobench-example.fio: a comment after a tab.
