@@ -435,9 +435,20 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       return Status::Invalid(JobLabel(job) + ": " + sys::OptionAt(job, "size", "N%") +
                              " is a share of the file's size, and ioengine=" + job.ioengine +
                              " has no file: set size= in bytes or filesize=");
-    if (fsize < min_bs)
-      return Status::Invalid(JobLabel(job) + ": the region of " + t.path +
-                             " is smaller than the block size " + std::to_string(min_bs));
+    if (fsize < min_bs) {
+      // Name where the region and the block come from: "size=100000 over 3
+      // files" and "bs=65536 (read, at j.fio:4)" (fio runs such a job and
+      // does nothing).
+      int d = 0;
+      while (d + 1 < kNumDdirs && (job.bs[d].min != min_bs ||
+                                   !((d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)))))
+        ++d;
+      return Status::Invalid(JobLabel(job) + ": the region of " + t.path + " is " +
+                             std::to_string(fsize) + " bytes (" + SizeOrigin(job, nfiles) +
+                             (off != 0 ? ", from " + OffsetText(job, jobnum, off, pct_base) : "") +
+                             "), smaller than the " + BsText(job, min_bs, d) +
+                             ": no I/O fits; lower bs or raise size");
+    }
     t.region_offset = off;
     t.region_size = fsize;
     t.needed_size = std::max(needed, off + fsize);

@@ -91,6 +91,34 @@ TEST(RunTargetTest, SizePercentWithoutAFileSaysWhy) {
   EXPECT_TRUE(ResolveTargets(j, 0, true).ok());
 }
 
+// A region smaller than the block: the refusal names where the region and
+// the block come from (it said only "the region of j1.0.0 is smaller than
+// the block size 65536"; fio runs such a job and does nothing).
+TEST(RunTargetTest, RegionSmallerThanTheBlockNamesItsOptions) {
+  JobSpec j = TestJob("j1", RwMode::kRead, 65536, 100000);
+  j.ioengine = "null";
+  j.nrfiles = 3;
+  j.settings.push_back({"bs", "64k", OptionSource::kJob, "t.fio", 3});
+  j.settings.push_back({"size", "100000", OptionSource::kJob, "t.fio", 4});
+  auto r = ResolveTargets(j, 0, /*diskless=*/true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "job 'j1': the region of j1.0.0 is 33333 bytes (size=100000 at t.fio:4 over 3 "
+            "files), smaller than the bs=65536 (read, at t.fio:3): no I/O fits; lower bs or "
+            "raise size");
+  j.rw = RwMode::kTrim;  // the trim block, with an offset
+  j.bs[2].min = j.bs[2].max = 1 << 20;
+  j.size = 2 << 20;  // 699050 bytes per file
+  j.offset = 8192;
+  j.settings.push_back({"offset", "8k", OptionSource::kJob, "t.fio", 5});
+  r = ResolveTargets(j, 0, true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("from offset 8192 (offset=8k at t.fio:5)), smaller than "
+                                      "the bs=1048576 (trim, at t.fio:3)"),
+            std::string::npos)
+      << r.status().message();
+}
+
 // filesize= makes each file that big, as fio: the region runs from the
 // offset to the end of the file, and the file is not grown past filesize.
 // size= is not split over the files then (the worker caps the job's bytes).
