@@ -2055,12 +2055,14 @@ std::vector<OptionDef> BuildTable() {
                   .Def("1")
                   .Set(B(disk_util)));
   r.push_back(Row("bwavgtime", T::kInt, "report",
-                  "Window of one bandwidth sample (bw min/max/avg/stdev), in ms")
+                  "Window of one bandwidth sample (bw min/max/avg/stdev), in ms; unset with "
+                  "write_bw_log and log_avg_msec: log_avg_msec")
                   .Def("500")
                   .Range(1, 3600000)
                   .Set(N(bw_avg_ms)));
   r.push_back(Row("iopsavgtime", T::kInt, "report",
-                  "Window of one IOPS sample (iops min/max/avg/stdev), in ms")
+                  "Window of one IOPS sample (iops min/max/avg/stdev), in ms; unset with "
+                  "write_iops_log and log_avg_msec: log_avg_msec")
                   .Def("500")
                   .Range(1, 3600000)
                   .Set(N(iops_avg_ms)));

@@ -566,6 +566,17 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
   // pointless to pre-read and then drop the cache" (each later pass of a
   // loops or time_based job dropped it, and read the device again).
   if (job->pre_read) job->invalidate = false;
+  // fio's add_job: a bandwidth (IOPS) log without bwavgtime (iopsavgtime)
+  // makes log_avg_msec the window of the report's samples too, so the
+  // report's bw/iops min, max, mean and samples are the log's windows
+  // (with log_avg_msec=0, per-I/O samples, fio's rule is not followed: the
+  // window stays 500 ms, docs/output.md).
+  if (job->log_avg_msec != 0) {
+    if (job->bw_log_set && job->FindSetting("bwavgtime") == nullptr)
+      job->bw_avg_ms = job->log_avg_msec;
+    if (job->iops_log_set && job->FindSetting("iopsavgtime") == nullptr)
+      job->iops_avg_ms = job->log_avg_msec;
+  }
   // fio puts directory= in front of an absolute filename= too: with
   // directory=/mnt/t, filename=/dev/sdb is the file /mnt/t/dev/sdb in fio,
   // and would have been the device itself here. Neither is safe to guess.

@@ -1045,6 +1045,29 @@ TEST(JobfileErrors, FioValuesIobenchLacks) {
       std::string::npos);
 }
 
+// fio's add_job: with write_bw_log (write_iops_log) and no bwavgtime
+// (iopsavgtime), log_avg_msec is the window of the report's bw (iops)
+// samples too, so the report agrees with the log (bw_samples was 4 for a 2 s
+// job with log_avg_msec=250; fio 8, as the log's lines).
+TEST(JobfileValues, LogAvgMsecIsTheSampleWindowOfALoggedJob) {
+  auto j = ParseOk("[a]\nwrite_bw_log=x\nlog_avg_msec=250\n").jobs.at(0);
+  EXPECT_EQ(j.bw_avg_ms, 250u);
+  EXPECT_EQ(j.iops_avg_ms, 500u) << "no iops log";
+  j = ParseOk("[a]\nwrite_iops_log\nlog_avg_msec=1000\n").jobs.at(0);
+  EXPECT_EQ(j.bw_avg_ms, 500u);
+  EXPECT_EQ(j.iops_avg_ms, 1000u);
+  // An explicit bwavgtime wins, before or after; log_avg_msec=0 (per-I/O
+  // lines) leaves the 500 ms default.
+  j = ParseOk("[a]\nbwavgtime=100\nwrite_bw_log=x\nlog_avg_msec=250\n").jobs.at(0);
+  EXPECT_EQ(j.bw_avg_ms, 100u);
+  j = ParseOk("[a]\nwrite_bw_log=x\nlog_avg_msec=250\nbwavgtime=2000\n").jobs.at(0);
+  EXPECT_EQ(j.bw_avg_ms, 2000u);
+  j = ParseOk("[a]\nwrite_bw_log=x\n").jobs.at(0);
+  EXPECT_EQ(j.bw_avg_ms, 500u);
+  j = ParseOk("[a]\nlog_avg_msec=250\n").jobs.at(0);
+  EXPECT_EQ(j.bw_avg_ms, 500u) << "no log";
+}
+
 TEST(JobfileValues, FioExampleQuirks) {
   // examples/rand-zones.fio: a blank zone size takes the rest of the region.
   auto j = ParseOk("[zones]\nrandom_distribution=zoned:50/5:30/15:20/\n").jobs.at(0);
