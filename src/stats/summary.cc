@@ -420,11 +420,12 @@ std::vector<DirView> ReportedDirs(const JobRecord& rec, const GroupTotals& t) {
 }
 
 double BandwidthPercentOfGroup(const SampleStat& bw_kib, uint64_t group_agg_bw_bytes) {
-  // fio: mean * 100 / (double)(rs->agg[ddir] / 1024), the KiB/s truncated;
-  // below 1 KiB/s fio divides by zero (inf, capped to 100).
-  const uint64_t agg_kib = group_agg_bw_bytes / 1024;
-  if (agg_kib == 0) return 100.0;
-  const double p = bw_kib.mean * 100.0 / static_cast<double>(agg_kib);
+  // fio 3.33's convert_agg_kbytes_percent: the mean cut to a whole KiB/s (it
+  // is passed as an int) over the aggregate in KiB/s, not truncated; 100 when
+  // the aggregate is 1 KiB/s or less.
+  if (group_agg_bw_bytes <= 1024) return 100.0;
+  const double mean = std::trunc(std::min(bw_kib.mean, 2147483647.0));
+  const double p = mean * 100.0 / (static_cast<double>(group_agg_bw_bytes) / 1024.0);
   return p > 100.0 ? 100.0 : p;
 }
 

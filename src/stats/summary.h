@@ -188,8 +188,8 @@ double Iops(const DirStats& ds, uint64_t job_runtime_ms);
 
 // Share of the group's aggregate bandwidth that a record's mean sample
 // bandwidth (KiB/s, BwSampleStat) is: fio's "per=", json "bw_agg" and terse,
-// mean * 100 / (agg / 1024) with the aggregate's KiB/s truncated, capped at
-// 100; 100 when the aggregate is below 1 KiB/s.
+// trunc(mean) * 100 / (agg / 1024.0), as fio's convert_agg_kbytes_percent,
+// capped at 100; 100 when the aggregate is 1 KiB/s or less.
 double BandwidthPercentOfGroup(const SampleStat& bw_kib, uint64_t group_agg_bw_bytes);
 
 // fio's fixed latency distribution, in percent of all completed I/Os.

@@ -360,8 +360,9 @@ TEST(ReportJsonTest, Values) {
 
 // bw_min/max/mean/dev/agg come from fio's whole-KiB/s samples: bw_mean is
 // 3500 for samples of 3000.98 and 4000.999 KiB/s (it was 3500.99), and
-// bw_agg divides it by the group's aggregate in whole KiB/s (7996), in json
-// and json+ alike.
+// bw_agg divides it by the group's aggregate in KiB/s (4000 x 4096 B over
+// 2001 ms: 8187906 B/s, 7995.998 KiB/s, not cut to 7996, as fio 3.33), in
+// json and json+ alike.
 TEST(ReportJsonTest, BwStatsAreOverWholeKibSamples) {
   RunResult run = testdata::MakeRun(false, 1);
   run.groups[0].jobs[0].stats.dir[0].bw_samples = {{500, 3000 * 1024 + 1000},
@@ -373,7 +374,7 @@ TEST(ReportJsonTest, BwStatsAreOverWholeKibSamples) {
     EXPECT_DOUBLE_EQ(r["bw_mean"].get<double>(), 3500.0);
     // Floats are written with six decimals, as fio's "%f".
     EXPECT_NEAR(r["bw_dev"].get<double>(), 1000.0 / std::sqrt(2.0), 1e-6);
-    EXPECT_NEAR(r["bw_agg"].get<double>(), 3500.0 * 100 / 7996, 1e-6);
+    EXPECT_NEAR(r["bw_agg"].get<double>(), 3500.0 * 100 / (8187906 / 1024.0), 1e-6);
     EXPECT_EQ(r["bw_samples"], 2u);
   }
 }

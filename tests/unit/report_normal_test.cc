@@ -195,8 +195,8 @@ TEST_F(NormalReportTest, ErrorShownWithMessage) {
 
 // The "bw (KiB/s)" line is over fio's whole-KiB/s samples: two samples of
 // 3000.98 and 4000.999 KiB/s are 3000 and 4000, so avg=3500.00 (it printed
-// 3500.99) and per= is that mean over the group's aggregate in whole KiB/s
-// (4000 * 4096 B over 2001 ms: 7996 KiB/s).
+// 3500.99) and per= is that mean over the group's aggregate in KiB/s
+// (4000 * 4096 B over 2001 ms: 7995.998 KiB/s).
 TEST_F(NormalReportTest, BwSampleLineIsOverWholeKibSamples) {
   RunResult run = testdata::MakeRun(false, 1);
   run.groups[0].jobs[0].stats.dir[0].bw_samples = {{500, 3000 * 1024 + 1000},

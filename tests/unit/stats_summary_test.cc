@@ -458,5 +458,24 @@ TEST(StatsCpuTest, CpuPerIoAndCallRatios) {
   EXPECT_DOUBLE_EQ(SubmitPerCall(empty), 0.0);
 }
 
+// per= / bw_agg as fio 3.33 computes it (convert_agg_kbytes_percent): the
+// mean cut to whole KiB/s over the aggregate in KiB/s, not truncated. The
+// numbers are a fio run's (numjobs=2: 20113907712 bytes in 1076 ms; its
+// bw_agg 73.219313 and 40.545874). iobench truncated the aggregate to
+// whole KiB/s instead (73.219314, and worse for small aggregates).
+TEST(StatsSummaryTest, BandwidthPercentOfGroupIsFios) {
+  const uint64_t agg = 20113907712ull * 1000 / 1076;
+  SampleStat bw;
+  bw.mean = 13366259.0;
+  EXPECT_NEAR(BandwidthPercentOfGroup(bw, agg), 73.219313, 5e-7);
+  bw.mean = 7401690.0;
+  EXPECT_NEAR(BandwidthPercentOfGroup(bw, agg), 40.545874, 5e-7);
+  bw.mean = 3500.5;  // the mean is cut: 3500 over 7996.1875 KiB/s
+  EXPECT_DOUBLE_EQ(BandwidthPercentOfGroup(bw, 8188096), 3500.0 * 100 / (8188096 / 1024.0));
+  bw.mean = 1000;
+  EXPECT_EQ(BandwidthPercentOfGroup(bw, 1024), 100.0) << "1 KiB/s or less";
+  EXPECT_EQ(BandwidthPercentOfGroup(bw, 2048), 100.0) << "capped";
+}
+
 }  // namespace
 }  // namespace iobench
