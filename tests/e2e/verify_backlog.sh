@@ -25,6 +25,39 @@ assert j["read"]["io_bytes"] == 4 << 20, ("read back", j["read"]["io_bytes"])
 PY
   done
 done
+# loops: each loop's verify phase reads what its backlog batches left and
+# empties the backlog, so the next loop's batches start afresh. iobench kept
+# the leftovers (256 mod 100 = 56 blocks) and read them again in the next
+# loop: loops=2 gave 568 reads for 512 writes, loops=3 836 for 768 (fio
+# 3.33: as many reads as writes, with a backlog that divides the block
+# count or not; verify_async and the async engines the same).
+for spec in psync:write:100:2 psync:randwrite:100:3 psync:write:64:3 libaio:randwrite:100:2 \
+  libaio:write:100:3:--verify_async=2 psync:randwrite:64:2:--verify_backlog_batch=16; do
+  IFS=: read -r engine rw backlog loops extra <<<"$spec"
+  "$bin" --name=v --ioengine=$engine --iodepth=4 --rw=$rw --verify=crc32c \
+    --verify_backlog=$backlog --loops=$loops ${extra:+"$extra"} --size=1m --bs=4k \
+    --filename="$tmp/l" --verify_state_save=0 --output-format=json >"$tmp/l.json" ||
+    fail "$spec: exit $?"
+  python3 - "$tmp/l.json" "$loops" <<'PY' || fail "$spec: each written block read back once"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+assert j["error"] == 0, j["error"]
+w, r = j["write"]["total_ios"], j["read"]["total_ios"]
+assert w == 256 * int(sys.argv[2]), ("writes", w)
+assert r == w, ("reads", r, "writes", w)
+PY
+done
+# The order fio 3.33 issues (write_iolog, the same in both tools): in each
+# loop, 100 writes, their 100 reads, 100 more and theirs, then the last 56
+# written and the verify phase's 56 reads. The second loop's first batch
+# came after 44 writes.
+rm -f "$tmp/l"
+"$bin" --name=v --ioengine=psync --rw=write --verify=crc32c --verify_backlog=100 --loops=2 \
+  --size=1m --bs=4k --filename="$tmp/l" --verify_state_save=0 --write_iolog="$tmp/l.log" \
+  >/dev/null || fail "iolog run: exit $?"
+runs=$(awk '$3 == "read" || $3 == "write" {print $3}' "$tmp/l.log" | uniq -c | awk '{printf "%s%s ", $1, substr($2, 1, 1)}')
+want="100w 100r 100w 100r 56w 56r 100w 100r 100w 100r 56w 56r "
+[ "$runs" = "$want" ] || fail "loops=2 verify_backlog=100 order: $runs (want $want)"
 # rw=randwrite with norandommap rewrites some blocks: still one read per
 # block written last (the verify pass covers what the backlog did not).
 "$bin" --name=v --ioengine=psync --rw=randwrite --norandommap --verify=crc32c --verify_backlog=16 \
@@ -32,6 +65,14 @@ done
   >"$tmp/r.json" || fail "randwrite: exit $?"
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; assert j["error"]==0, j' \
   "$tmp/r.json" || fail "randwrite: error"
+# A block written twice since the last batch is read once (fio drops the
+# older write from its backlog): fewer reads than writes (iobench read each
+# write of the batch, 256; fio 3.33 reads 249 to 253).
+"$bin" --name=v --ioengine=psync --rw=randwrite --norandommap --verify=crc32c --verify_backlog=16 \
+  --size=1m --bs=4k --filename="$tmp/r" --verify_state_save=0 --output-format=json \
+  >"$tmp/r.json" || fail "randwrite norandommap batch 16: exit $?"
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; assert j["error"]==0 and j["read"]["total_ios"]<j["write"]["total_ios"]==256, (j["read"]["total_ios"], j["write"]["total_ios"])' \
+  "$tmp/r.json" || fail "randwrite norandommap: a block written twice was read back twice"
 # do_verify=0 turns verify_backlog off as well: fio 3.33 reads nothing back.
 "$bin" --name=v --ioengine=psync --rw=write --verify=crc32c --verify_backlog=16 --do_verify=0 \
   --verify_state_save=0 --size=1m --bs=4k --filename="$tmp/d" --output-format=json \

@@ -173,7 +173,7 @@ JobSpec BacklogJob() {
   job.loops = 4;
   job.verify.type = VerifyType::kXxhash;
   job.verify.state_save = false;
-  job.verify.backlog = 8;  // each write is read back by the backlog, none after the pass
+  job.verify.backlog = 8;  // each block is read back by the backlog, none after the pass
   job.verify.backlog_batch = 8;
   return job;
 }
@@ -182,9 +182,11 @@ TEST_F(WorkerVerifyTest, BacklogWithOutOfOrderCompletionsIsClean) {
   const JobResult jr = RunOne(BacklogJob(), 3, 0);
   EXPECT_EQ(jr.error, 0) << jr.error_message;
   EXPECT_NE(VerifyNote(jr).find(" 0 failed"), std::string::npos) << VerifyNote(jr);
-  // 512 writes; after every 8 the worker drains and reads those 8 back.
-  EXPECT_EQ(jr.stats.dir[0].ios, 512u);
+  // 512 writes; after every 8 the worker drains and reads those 8 back,
+  // a block written twice among them once (fio drops the older write).
   EXPECT_EQ(jr.stats.dir[1].ios, 512u);
+  EXPECT_LE(jr.stats.dir[0].ios, 512u);
+  EXPECT_GE(jr.stats.dir[0].ios, 448u);  // ~0.2 repeats per batch of 8 over 128 blocks
 }
 
 TEST_F(WorkerVerifyTest, RandomWithMapIsReadBackInWrittenOrderOnce) {
