@@ -499,7 +499,9 @@ class Worker {
   // Completions that need more than CompleteFast: verify, cmdprio's clat split.
   bool slow_complete_ = false;
   bool max_latency_on_ = false;  // max_latency set for some direction (Complete checks it)
-  uint64_t issued_bytes_ = 0;    // bytes issued by the job (verify reads not counted)
+  // Bytes issued by the job (verify reads not counted); verify_only: the
+  // bytes of the writer's plan it replays, as if issued (VerifyPhaseStep).
+  uint64_t issued_bytes_ = 0;
   // ios_left_ at the last end-of-loop or pre-verify sync (EndOfLoopSync).
   uint64_t synced_ios_left_ = 0;
   bool sync_marked_ = false;

@@ -3,7 +3,8 @@
 // ("Worker contract"); fio's behaviour that this follows:
 //   - the verify phase runs after each write pass (loops), unless the job
 //     was stopped, failed, or is time_based (fio 3.33 warns that the read
-//     phase never starts because writing uses all of the runtime);
+//     phase never starts because writing uses all of the runtime); a
+//     verify_only job has one per loop, for that loop's writes;
 //   - verify reads are reads in the report (fio counts them the same way);
 //     the read runtime is the time spent verifying;
 //   - a failure is the job's error (EILSEQ), exit code 1; without
@@ -257,6 +258,7 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
       // As many draws as the pass made: a pass that ended early (a read at
       // the end of a sequential file, an error) wrote only part of its plan.
       while (NextReplayDraw(replay_.get(), &replay_budget_, &replay_bytes_left_, false, &p)) {
+        if (job_.verify.verify_only) issued_bytes_ += p.length;  // the writer's (VerifyPhaseStep)
         if (p.ddir != Ddir::kWrite) continue;
         // verify_backlog read it back already: fio verifies each write once.
         if (backlog_ != nullptr && verifier_->IsVerified({p.file, p.offset, p.length})) continue;
@@ -271,8 +273,15 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
       VerifyRange r;
       if (verifier_->NextWritten(&vcursor_, max_len, &r)) {
         // Read back once per write, as fio: a later loop's verify phase
-        // (io_size shorter than the region) reads only what it rewrote.
-        verifier_->MarkVerified(r);
+        // (io_size shorter than the region) reads only what it rewrote. A
+        // verify_only run that recorded the plan (replay_) records each
+        // loop's writes afresh. One that reads a loaded state's record
+        // reads it again in each loop when the job is sequential (each of
+        // the writer's passes wrote it all); a random job's record is what
+        // all its passes left, read once.
+        const bool from_state = job_.verify.verify_only && replay_ == nullptr;
+        if (!from_state || IsRandom(job_.rw)) verifier_->MarkVerified(r);
+        if (from_state) issued_bytes_ += r.length;  // the writer's (VerifyPhaseStep)
         *plan = IoPlan{Ddir::kRead, r.file_index, r.offset, r.length};
         return 1;
       }
@@ -351,11 +360,15 @@ void Worker::StartVerifyPhase() {
   synced_ios_left_ = ios_left_;
   vcursor_ = VerifyCursor{};
   // The replay draws what the pass drew (verify_only: the whole plan).
-  replay_budget_ = job_.verify.verify_only ? UINT64_MAX : pass_draws_;
-  // verify_only: the writer stopped after io_size bytes (reads of a mixed
-  // job included) or number_ios I/Os; blocks past that were never written.
+  // verify_only: the writer's passes stopped after io_size bytes (reads of
+  // a mixed job included), its job after number_ios x loops I/Os (all in
+  // the first pass if it is long enough); blocks past that were never
+  // written. What a loop's phase leaves of that budget is the next one's.
+  if (!job_.verify.verify_only)
+    replay_budget_ = pass_draws_;
+  else if (passes_ == 0)
+    replay_budget_ = ios_left_;  // number_ios x loops, or UINT64_MAX
   replay_bytes_left_ = job_.verify.verify_only && io_size_ != 0 ? io_size_ : UINT64_MAX;
-  if (job_.verify.verify_only && job_.number_ios != 0) replay_budget_ = job_.number_ios;
   pass_draws_ = 0;
   if (job_.verify.verify_only && !use_replay_ && replay_ != nullptr) {
     // A random plan without a map (verify_only, no state): its writes
@@ -363,8 +376,10 @@ void Worker::StartVerifyPhase() {
     // read back what the last writes left, each block once (fio 3.33 reads
     // the same count as do_verify=1).
     IoPlan p;
-    while (NextReplayDraw(replay_.get(), &replay_budget_, &replay_bytes_left_, true, &p))
+    while (NextReplayDraw(replay_.get(), &replay_budget_, &replay_bytes_left_, true, &p)) {
+      issued_bytes_ += p.length;  // the writer's (VerifyPhaseStep)
       if (p.ddir == Ddir::kWrite) verifier_->RecordPlannedWrite(p.file, p.offset, p.length);
+    }
   }
   verify_start_ns_ = NowNs();
   verify_prev_state_ = live_.state.load(std::memory_order_relaxed);
@@ -375,6 +390,26 @@ bool Worker::VerifyPhaseStep() {
   if (verifying_) {  // a verify phase is done
     verifying_ = false;
     verify_ns_ += NowNs() - verify_start_ns_;
+    if (job_.verify.verify_only && HasWrite(job_.rw)) {
+      // fio's verify_only runs each loop: it goes through the loop's writes
+      // without issuing them, then verifies them (loops=2: every block read
+      // twice, as the writer's verify phase after each pass does). Not
+      // time_based, whose writer never verified (fio reads one pass).
+      ++passes_;
+      if (job_.time_based || job_.fill_device || error_ != 0 || replay_budget_ == 0) return false;
+      // MorePasses() as the writer asked it: issued_bytes_ holds the plan's
+      // bytes (its writes, not issued here), and what it moved is those plus
+      // its verify reads, these reads (io_size=3m over 1m: two passes).
+      if (io_total_ != 0 && issued_bytes_ >= io_total_) return false;
+      if (passes_ >= std::max<uint64_t>(1, job_.loops)) {
+        const uint64_t moved = issued_bytes_ + ts_.dir[0].bytes;
+        const uint64_t max_bs = std::max({job_.bs[0].max, job_.bs[1].max, job_.bs[2].max});
+        if (io_total_ == 0 || moved >= io_size_ || io_size_ - moved < max_bs) return false;
+      }
+      if (!use_replay_ && replay_ != nullptr) replay_->Reset();  // the next pass's plan
+      StartVerifyPhase();
+      return error_ == 0;
+    }
     // The verify reads count towards io_size (fio): ask again.
     if (!resume_after_verify_ || !MorePasses() || error_ != 0) return false;
     resume_after_verify_ = false;
