@@ -99,12 +99,11 @@ bool Matches(const JobSpec& job, const std::vector<std::string>& paths, const st
 
 // A target on a stacked device (a filesystem on loop0 over vda, or on dm-0
 // over sda and sdb): ResolveTarget takes the queue settings from the disk
-// at the bottom, where requests are scheduled. Two of them belong to the
-// top device instead, the one the filesystem or the job opens: readahead
-// (the page cache reads ahead by the top device's bdi, so `blockdev --setra
-// 0 /dev/loop0` is what applies, and vda's value was reported) and the
-// logical block size O_DIRECT must align to. The device reads "loop0 on
-// vda", so that the stack under the numbers is not hidden.
+// at the bottom, where requests are scheduled, and readahead from the
+// filesystem's bdi (the top device's, or btrfs's own). The logical block
+// size O_DIRECT must align to belongs to the top device, the one the
+// filesystem or the job opens. The device reads "loop0 on vda", so that
+// the stack under the numbers is not hidden.
 void StackedDevice(const TargetInfo& info, TargetContext* tc) {
   if (info.disks.empty()) return;
   if (!info.backing_fs_without_disk.empty()) {
@@ -118,7 +117,6 @@ void StackedDevice(const TargetInfo& info, TargetContext* tc) {
       info.bottom_disks.empty() ? info.disks.back() : info.bottom_disks.front();
   if (top == settings_from) return;
   const std::string q = "/sys/block/" + top + "/queue/";
-  if (auto v = ReadIntFile(q + "read_ahead_kb"); v.ok()) tc->read_ahead_kb = *v;
   if (auto v = ReadIntFile(q + "logical_block_size"); v.ok())
     tc->logical_block_size = static_cast<uint32_t>(*v);
   tc->device = tc->device.empty() ? top : top + " on " + tc->device;

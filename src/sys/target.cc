@@ -1,6 +1,9 @@
 #include "sys/target.h"
 
+#include <fcntl.h>
+#include <linux/btrfs.h>
 #include <linux/magic.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -9,6 +12,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "sys/procfs.h"
 #include "sys/strings.h"
@@ -177,12 +181,36 @@ void WalkName(const std::string& name, int depth, TargetInfo* info) {
   }
 }
 
+// The fsid of the btrfs filesystem holding `path`, as /sys/fs/btrfs/ names
+// it ("aa99eb3e-587b-..."), from BTRFS_IOC_FS_INFO (no privilege needed); ""
+// when it cannot be asked (not btrfs, or it cannot be opened). Asks the
+// directory (`path` or its parent), else the regular file itself: opening a
+// device node or FIFO could have effects.
+std::string BtrfsFsid(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECTORY);
+  if (fd < 0) fd = open(Dirname(path).c_str(), O_RDONLY | O_CLOEXEC | O_DIRECTORY);
+  if (struct stat st; fd < 0 && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+    fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return "";
+  struct btrfs_ioctl_fs_info_args args;
+  std::memset(&args, 0, sizeof(args));
+  const int rc = ioctl(fd, BTRFS_IOC_FS_INFO, &args);
+  close(fd);
+  if (rc != 0) return "";
+  char uuid[40];
+  const unsigned char* u = args.fsid;
+  std::snprintf(uuid, sizeof(uuid),
+                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+                u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
+                u[15]);
+  return uuid;
+}
+
 void FillQueueSettings(const std::string& disk, TargetContext* ctx) {
   const std::string base = "/sys/block/" + disk;
   ctx->device = disk;
   if (auto v = ReadFirstLine(base + "/device/model"); v.ok()) ctx->model = *v;
   if (auto v = ReadFirstLine(base + "/queue/scheduler"); v.ok()) ctx->scheduler = Bracketed(*v);
-  if (auto v = ReadIntFile(base + "/queue/read_ahead_kb"); v.ok()) ctx->read_ahead_kb = *v;
   if (auto v = ReadIntFile(base + "/queue/nr_requests"); v.ok()) ctx->nr_requests = *v;
   if (auto v = ReadIntFile(base + "/queue/rotational"); v.ok()) ctx->rotational = int(*v);
   if (auto v = ReadIntFile(base + "/queue/logical_block_size"); v.ok())
@@ -278,6 +306,22 @@ Result<TargetInfo> ResolveTarget(const std::string& path) {
     info.ctx.device = Join(info.bottom_disks, ",");
   } else if (!info.disks.empty()) {
     FillQueueSettings(info.disks.back(), &info.ctx);
+  }
+  // Readahead is the page cache's, per backing_dev_info: a filesystem's
+  // files are read ahead by its superblock's bdi. For a block filesystem
+  // that is the bdi of the device it was mounted from (the top of the
+  // stack, whose queue/read_ahead_kb is that bdi's setting); btrfs sets up
+  // a bdi of its own (at least 4 MiB, times the number of devices) and
+  // ignores its devices' settings.
+  if (!info.is_block_device && info.ctx.fs_type == "btrfs") {
+    const std::string fsid = BtrfsFsid(info.probed_path);
+    if (!fsid.empty()) info.fs_bdi = "/sys/fs/btrfs/" + fsid + "/bdi";
+  }
+  if (!info.fs_bdi.empty()) {
+    if (auto v = ReadIntFile(info.fs_bdi + "/read_ahead_kb"); v.ok()) info.ctx.read_ahead_kb = *v;
+  } else if (!info.disks.empty()) {
+    if (auto v = ReadIntFile("/sys/block/" + info.disks.front() + "/queue/read_ahead_kb"); v.ok())
+      info.ctx.read_ahead_kb = *v;
   }
   return info;
 }

@@ -63,12 +63,20 @@ struct TargetInfo {
   // device under it (tmpfs, ramfs): that filesystem's type. The data the
   // device holds lives in memory.
   std::string backing_fs_without_disk;
+  // The sysfs directory of the filesystem's own backing_dev_info when it is
+  // not its device's (btrfs: /sys/fs/btrfs/<fsid>/bdi); ctx.read_ahead_kb
+  // comes from it. Empty otherwise.
+  std::string fs_bdi;
   // Why something is missing ("tmpfs: no block device, the data lives in
   // memory"; "loop depth limit reached").
   std::vector<std::string> notes;
 };
 
-// Full resolution. Fails only when neither the path nor any parent can be
+// Full resolution. ctx's queue settings are the bottom disk's (where
+// requests are queued), except read_ahead_kb: the readahead the page cache
+// applies to the target, that of the filesystem's bdi (fs_bdi when set,
+// else the top device's queue: the device itself, or the one the
+// filesystem is mounted from). Fails only when neither the path nor any parent can be
 // stat'ed; missing sysfs attributes are left unset (-1, 0 or "").
 Result<TargetInfo> ResolveTarget(const std::string& path);
 

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# How the context block describes targets on btrfs (docs/context.md), on
+# real btrfs filesystems made on loop devices over files in a temp dir:
+#  - readahead: a file on btrfs is read ahead by btrfs's own bdi
+#    (/sys/fs/btrfs/<fsid>/bdi/read_ahead_kb), not by its device's queue:
+#    with the loop device set to 12 KiB and the bdi to 3000 KiB the header
+#    said read_ahead_kb=12 (the device's); it must say 3000.
+# Root, losetup and mkfs.btrfs (btrfs-progs) are needed; skipped otherwise.
+# $1: iobench binary, $2: source dir. Exit 77: skip.
+set -u
+bin=$(readlink -f "$1")
+src=$2
+[ -x "$bin" ] || { echo "SKIP: no binary"; exit 77; }
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (loop devices, mount)"; exit 77; }
+for t in losetup mkfs.btrfs python3 blockdev; do
+  command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
+done
+. "$src/tests/e2e/check.bash"
+work=$(mktemp -d /var/tmp/iobench-btrfs.XXXXXX)
+undo=()  # commands, run last first: mounts and loop devices nest
+cleanup() {
+  local i
+  for ((i = ${#undo[@]} - 1; i >= 0; i--)); do eval "${undo[i]}" 2>/dev/null; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+cd "$work" || exit 1
+
+# newloop FILE SIZE: a loop device over FILE (created at SIZE); sets $loop.
+newloop() {
+  truncate -s "$2" "$1" || exit 1
+  loop=$(losetup -f --show "$1" 2>/dev/null) || { echo "SKIP: no free loop device"; exit 77; }
+  undo+=("losetup -d '$loop'")
+}
+# mountfs DEV DIR: mounts DEV on DIR (made).
+mountfs() {
+  mkdir -p "$2"
+  mount "$1" "$2" || { echo "SKIP: cannot mount $1"; exit 77; }
+  undo+=("umount '$2' || umount -l '$2'")
+}
+mkbtrfs() {
+  mkfs.btrfs -q -f "$@" >mkfs.out 2>&1 || { echo "SKIP: mkfs.btrfs $*: $(tail -1 mkfs.out)"; exit 77; }
+}
+# target FIELD ARGS...: the context's first target's FIELD for an iobench run.
+target() {
+  local field=$1
+  shift
+  "$bin" --output-format=json "$@" 2>run.err | python3 -c '
+import json, sys
+t = sys.stdin.read()
+d = json.JSONDecoder().raw_decode(t[t.find("{"):])[0]
+v = d["iobench"]["context"]["targets"][0].get(sys.argv[1])
+print(v if v is not None else "-")' "$field"
+}
+# fsid DEV: the fsid of the mounted btrfs on DEV, as /sys/fs/btrfs names it.
+fsid() {
+  local d
+  for d in /sys/fs/btrfs/*/devices/"${1##*/}"; do [ -e "$d" ] && basename "${d%/devices/*}"; done
+}
+
+newloop "$work/one.img" 256m
+one=$loop
+mkbtrfs "$one"
+mountfs "$one" "$work/one"
+one_fsid=$(fsid "$one")
+[ -n "$one_fsid" ] && [ -d "/sys/fs/btrfs/$one_fsid/bdi" ] || { echo "SKIP: no /sys/fs/btrfs/$one_fsid/bdi"; exit 77; }
+head -c 1048576 /dev/zero >"$work/one/f"
+
+# 1. Readahead: btrfs's bdi, not the device's queue.
+bdi_ra=/sys/fs/btrfs/$one_fsid/bdi/read_ahead_kb
+old_ra=$(cat "$bdi_ra")
+undo+=("echo $old_ra >'$bdi_ra'")
+echo 3000 >"$bdi_ra"
+blockdev --setra 24 "$one"  # 12 KiB
+expect_eq "btrfs file: read_ahead_kb is the bdi's" \
+  "$(target read_ahead_kb --name=c --filename="$work/one/f" --size=1m --rw=read)" 3000
+# The raw device is read ahead by its own queue.
+expect_eq "the btrfs device itself: read_ahead_kb is its queue's" \
+  "$(target read_ahead_kb --name=c --filename="$one" --size=1m --rw=read)" 12
+
+[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
+echo "all ok"
