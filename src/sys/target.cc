@@ -101,6 +101,30 @@ std::string Bracketed(const std::string& line) {
 
 void WalkName(const std::string& name, int depth, TargetInfo* info);
 
+void WalkDev(dev_t dev, int depth, TargetInfo* info);
+
+// The disks under the filesystem holding `path` (stat'ed in `st`, of type
+// `fs`), walked at `depth`: st_dev names the device for most filesystems;
+// btrfs and some FUSE filesystems report an anonymous 0:N, and the mount
+// source names it when it is a block device node. False when no block
+// device was found (tmpfs, nfs, ...).
+bool WalkFilesystem(const std::string& path, const struct stat& st, const std::string& fs,
+                    int depth, TargetInfo* info) {
+  if (auto name = BlockNameForDev(st.st_dev); name.ok()) {
+    WalkName(*name, depth, info);
+    return true;
+  }
+  if (IsMemoryFs(fs)) return false;
+  auto mounts = ReadMountInfo();
+  const MountEntry* m = mounts.ok() ? FindMountForPath(*mounts, RealPath(path)) : nullptr;
+  struct stat src;
+  if (!m || m->source.empty() || m->source[0] != '/' || stat(m->source.c_str(), &src) != 0 ||
+      !S_ISBLK(src.st_mode))
+    return false;
+  WalkDev(src.st_rdev, depth, info);
+  return true;
+}
+
 void WalkDev(dev_t dev, int depth, TargetInfo* info) {
   auto name = BlockNameForDev(dev);
   if (!name.ok()) {
@@ -157,9 +181,7 @@ void WalkDisk(const std::string& disk, int depth, TargetInfo* info) {
     auto fs = FsTypeName(file);
     info->chain.push_back(disk + " (loop, backing file " + file + " on " +
                           (fs.ok() ? *fs : std::string("unknown fs")) + ")");
-    const size_t before = info->disks.size();
-    WalkDev(st.st_dev, depth + 1, info);
-    if (info->disks.size() == before) {
+    if (!WalkFilesystem(file, st, fs.ok() ? *fs : "", depth + 1, info)) {
       info->notes.push_back(disk + ": backing file " + file + " is on " +
                             (fs.ok() ? *fs : std::string("a filesystem")) +
                             " with no block device under it");
@@ -278,27 +300,14 @@ Result<TargetInfo> ResolveTarget(const std::string& path) {
     if (info.is_regular_file) info.size_bytes = static_cast<uint64_t>(st.st_size);
     auto fs = FsTypeName(info.probed_path);
     if (fs.ok()) info.ctx.fs_type = *fs;
-    auto name = BlockNameForDev(st.st_dev);
-    if (name.ok()) {
-      WalkName(*name, 0, &info);
-    } else if (IsMemoryFs(info.ctx.fs_type)) {
-      info.notes.push_back(info.ctx.fs_type +
-                           ": no block device, the data lives in memory (page cache)");
-    } else {
-      // btrfs and some others report an anonymous st_dev; the mount
-      // source names the real device.
-      auto mounts = ReadMountInfo();
-      const MountEntry* m =
-          mounts.ok() ? FindMountForPath(*mounts, RealPath(info.probed_path)) : nullptr;
-      struct stat src;
-      if (m && !m->source.empty() && m->source[0] == '/' && stat(m->source.c_str(), &src) == 0 &&
-          S_ISBLK(src.st_mode)) {
-        WalkDev(src.st_rdev, 0, &info);
-      } else {
+    if (!WalkFilesystem(info.probed_path, st, info.ctx.fs_type, 0, &info)) {
+      if (IsMemoryFs(info.ctx.fs_type))
+        info.notes.push_back(info.ctx.fs_type +
+                             ": no block device, the data lives in memory (page cache)");
+      else
         info.notes.push_back(
             (info.ctx.fs_type.empty() ? std::string("this filesystem") : info.ctx.fs_type) +
             ": no local block device under " + info.probed_path);
-      }
     }
   }
   if (!info.bottom_disks.empty()) {

@@ -5,6 +5,10 @@
 #    (/sys/fs/btrfs/<fsid>/bdi/read_ahead_kb), not by its device's queue:
 #    with the loop device set to 12 KiB and the bdi to 3000 KiB the header
 #    said read_ahead_kb=12 (the device's); it must say 3000.
+#  - a loop device over a file on btrfs goes down to the disk under the
+#    btrfs: "loopB on vda" and disk stats for loopB, the btrfs device and
+#    vda (it said "loopB on btrfs", JSON backing_fs "btrfs", as if the data
+#    lived in memory, with disk stats for loopB only).
 # Root, losetup and mkfs.btrfs (btrfs-progs) are needed; skipped otherwise.
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 set -u
@@ -41,7 +45,8 @@ mountfs() {
 mkbtrfs() {
   mkfs.btrfs -q -f "$@" >mkfs.out 2>&1 || { echo "SKIP: mkfs.btrfs $*: $(tail -1 mkfs.out)"; exit 77; }
 }
-# target FIELD ARGS...: the context's first target's FIELD for an iobench run.
+# target FIELD ARGS...: the context's first target's FIELD for an iobench
+# run ("disks": the disk stats' names, comma-joined; "-": no such field).
 target() {
   local field=$1
   shift
@@ -49,8 +54,11 @@ target() {
 import json, sys
 t = sys.stdin.read()
 d = json.JSONDecoder().raw_decode(t[t.find("{"):])[0]
-v = d["iobench"]["context"]["targets"][0].get(sys.argv[1])
-print(v if v is not None else "-")' "$field"
+if sys.argv[1] == "disks":
+    print(",".join(u["name"] for u in d.get("disk_util", [])))
+else:
+    v = d["iobench"]["context"]["targets"][0].get(sys.argv[1])
+    print(v if v is not None else "-")' "$field"
 }
 # fsid DEV: the fsid of the mounted btrfs on DEV, as /sys/fs/btrfs names it.
 fsid() {
@@ -77,6 +85,22 @@ expect_eq "btrfs file: read_ahead_kb is the bdi's" \
 # The raw device is read ahead by its own queue.
 expect_eq "the btrfs device itself: read_ahead_kb is its queue's" \
   "$(target read_ahead_kb --name=c --filename="$one" --size=1m --rw=read)" 12
+
+# 2. A loop device over a file on btrfs: the disk under the btrfs.
+# The disk under the temp dir, as the header names it ("vda").
+head -c 4096 /dev/zero >"$work/probe"
+under=$(target device --name=p --filename="$work/probe" --size=4k --rw=read)
+under=${under##* on }
+newloop "$work/one/img" 64m
+onbtrfs=$loop
+args=(--name=c --filename="$onbtrfs" --size=1m --rw=read)
+expect_eq "loop over a btrfs file: device" "$(target device "${args[@]}")" "${onbtrfs#/dev/} on $under"
+expect_eq "loop over a btrfs file: no backing_fs" "$(target backing_fs "${args[@]}")" -
+expect_eq "loop over a btrfs file: disk stats" "$(target disks "${args[@]}")" \
+  "${onbtrfs#/dev/},${one#/dev/},$under"
+expect_eq "loop over a btrfs file: scheduler is the bottom disk's" \
+  "$(target scheduler "${args[@]}")" \
+  "$(sed 's/.*\[\(.*\)\].*/\1/' "/sys/block/$under/queue/scheduler")"
 
 [ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
 echo "all ok"
