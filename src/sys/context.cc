@@ -9,6 +9,7 @@
 #include "sys/host.h"
 #include "sys/job_paths.h"
 #include "sys/procfs.h"
+#include "sys/strings.h"
 #include "sys/target.h"
 
 #ifndef IOBENCH_VERSION
@@ -112,14 +113,18 @@ void StackedDevice(const TargetInfo& info, TargetContext* tc) {
     tc->device = info.disks.front() + " on " + tc->backing_fs;
     return;
   }
-  const std::string& top = info.disks.front();
-  const std::string& settings_from =
-      info.bottom_disks.empty() ? info.disks.back() : info.bottom_disks.front();
-  if (top == settings_from) return;
-  const std::string q = "/sys/block/" + top + "/queue/";
-  if (auto v = ReadIntFile(q + "logical_block_size"); v.ok())
-    tc->logical_block_size = static_cast<uint32_t>(*v);
-  tc->device = tc->device.empty() ? top : top + " on " + tc->device;
+  const std::vector<std::string> top =
+      info.top_disks.empty() ? std::vector<std::string>{info.disks.front()} : info.top_disks;
+  const std::vector<std::string> bottom =
+      info.bottom_disks.empty() ? std::vector<std::string>{info.disks.back()} : info.bottom_disks;
+  if (top == bottom) return;
+  // O_DIRECT must align to the largest of the top devices' sectors.
+  uint32_t lbs = 0;
+  for (const auto& d : top)
+    if (auto v = ReadIntFile("/sys/block/" + d + "/queue/logical_block_size"); v.ok())
+      lbs = std::max(lbs, static_cast<uint32_t>(*v));
+  if (lbs > 0) tc->logical_block_size = lbs;
+  tc->device = Join(top, ",") + (tc->device.empty() ? "" : " on " + tc->device);
 }
 
 std::string JobLabel(const JobSpec& job) { return "job '" + job.name + "': "; }

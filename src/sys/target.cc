@@ -99,6 +99,31 @@ std::string Bracketed(const std::string& line) {
   return line.substr(b + 1, e - b - 1);
 }
 
+// The fsid of the btrfs filesystem holding `path`, as /sys/fs/btrfs/ names
+// it ("aa99eb3e-587b-..."), from BTRFS_IOC_FS_INFO (no privilege needed); ""
+// when it cannot be asked (not btrfs, or it cannot be opened). Asks the
+// directory (`path` or its parent), else the regular file itself: opening a
+// device node or FIFO could have effects.
+std::string BtrfsFsid(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECTORY);
+  if (fd < 0) fd = open(Dirname(path).c_str(), O_RDONLY | O_CLOEXEC | O_DIRECTORY);
+  if (struct stat st; fd < 0 && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+    fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return "";
+  struct btrfs_ioctl_fs_info_args args;
+  std::memset(&args, 0, sizeof(args));
+  const int rc = ioctl(fd, BTRFS_IOC_FS_INFO, &args);
+  close(fd);
+  if (rc != 0) return "";
+  char uuid[40];
+  const unsigned char* u = args.fsid;
+  std::snprintf(uuid, sizeof(uuid),
+                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+                u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
+                u[15]);
+  return uuid;
+}
+
 void WalkName(const std::string& name, int depth, TargetInfo* info);
 
 void WalkDev(dev_t dev, int depth, TargetInfo* info);
@@ -106,8 +131,10 @@ void WalkDev(dev_t dev, int depth, TargetInfo* info);
 // The disks under the filesystem holding `path` (stat'ed in `st`, of type
 // `fs`), walked at `depth`: st_dev names the device for most filesystems;
 // btrfs and some FUSE filesystems report an anonymous 0:N, and the mount
-// source names it when it is a block device node. False when no block
-// device was found (tmpfs, nfs, ...).
+// source names it when it is a block device node. btrfs may span several
+// devices: its members are listed in /sys/fs/btrfs/<fsid>/devices/ (the
+// mount source names one of them). False when no block device was found
+// (tmpfs, nfs, ...).
 bool WalkFilesystem(const std::string& path, const struct stat& st, const std::string& fs,
                     int depth, TargetInfo* info) {
   if (auto name = BlockNameForDev(st.st_dev); name.ok()) {
@@ -115,6 +142,24 @@ bool WalkFilesystem(const std::string& path, const struct stat& st, const std::s
     return true;
   }
   if (IsMemoryFs(fs)) return false;
+  if (fs == "btrfs") {
+    const std::string fsid = BtrfsFsid(path);
+    std::vector<std::string> members =
+        fsid.empty() ? std::vector<std::string>{} : ListDir("/sys/fs/btrfs/" + fsid + "/devices");
+    // loop2 before loop10: the name without its trailing digits, then the number.
+    std::sort(members.begin(), members.end(), [](const std::string& a, const std::string& b) {
+      const size_t na = a.find_last_not_of("0123456789") + 1;
+      const size_t nb = b.find_last_not_of("0123456789") + 1;
+      const int c = a.compare(0, na, b, 0, nb);
+      if (c != 0) return c < 0;
+      return a.size() - na != b.size() - nb ? a.size() - na < b.size() - nb : a < b;
+    });
+    if (!members.empty()) {
+      info->chain.push_back("btrfs " + fsid + " over " + Join(members, ", "));
+      for (const auto& m : members) WalkName(m, depth, info);
+      return true;
+    }
+  }
   auto mounts = ReadMountInfo();
   const MountEntry* m = mounts.ok() ? FindMountForPath(*mounts, RealPath(path)) : nullptr;
   struct stat src;
@@ -142,6 +187,7 @@ void WalkDisk(const std::string& disk, int depth, TargetInfo* info) {
     return;
   }
   AddUnique(&info->disks, disk);
+  if (depth == 0) AddUnique(&info->top_disks, disk);
   const std::string base = "/sys/block/" + disk;
   std::vector<std::string> slaves = ListDir(base + "/slaves");
   std::sort(slaves.begin(), slaves.end());
@@ -201,31 +247,6 @@ void WalkName(const std::string& name, int depth, TargetInfo* info) {
   } else {
     WalkDisk(name, depth, info);
   }
-}
-
-// The fsid of the btrfs filesystem holding `path`, as /sys/fs/btrfs/ names
-// it ("aa99eb3e-587b-..."), from BTRFS_IOC_FS_INFO (no privilege needed); ""
-// when it cannot be asked (not btrfs, or it cannot be opened). Asks the
-// directory (`path` or its parent), else the regular file itself: opening a
-// device node or FIFO could have effects.
-std::string BtrfsFsid(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECTORY);
-  if (fd < 0) fd = open(Dirname(path).c_str(), O_RDONLY | O_CLOEXEC | O_DIRECTORY);
-  if (struct stat st; fd < 0 && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
-    fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return "";
-  struct btrfs_ioctl_fs_info_args args;
-  std::memset(&args, 0, sizeof(args));
-  const int rc = ioctl(fd, BTRFS_IOC_FS_INFO, &args);
-  close(fd);
-  if (rc != 0) return "";
-  char uuid[40];
-  const unsigned char* u = args.fsid;
-  std::snprintf(uuid, sizeof(uuid),
-                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
-                u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
-                u[15]);
-  return uuid;
 }
 
 void FillQueueSettings(const std::string& disk, TargetContext* ctx) {
@@ -310,6 +331,10 @@ Result<TargetInfo> ResolveTarget(const std::string& path) {
             ": no local block device under " + info.probed_path);
     }
   }
+  // Top first: a filesystem over loopA and loopB on vda met loopA, vda, loopB.
+  std::stable_partition(info.disks.begin(), info.disks.end(), [&](const std::string& d) {
+    return std::find(info.top_disks.begin(), info.top_disks.end(), d) != info.top_disks.end();
+  });
   if (!info.bottom_disks.empty()) {
     FillQueueSettings(info.bottom_disks.front(), &info.ctx);
     info.ctx.device = Join(info.bottom_disks, ",");
@@ -328,8 +353,9 @@ Result<TargetInfo> ResolveTarget(const std::string& path) {
   }
   if (!info.fs_bdi.empty()) {
     if (auto v = ReadIntFile(info.fs_bdi + "/read_ahead_kb"); v.ok()) info.ctx.read_ahead_kb = *v;
-  } else if (!info.disks.empty()) {
-    if (auto v = ReadIntFile("/sys/block/" + info.disks.front() + "/queue/read_ahead_kb"); v.ok())
+  } else if (!info.top_disks.empty()) {
+    if (auto v = ReadIntFile("/sys/block/" + info.top_disks.front() + "/queue/read_ahead_kb");
+        v.ok())
       info.ctx.read_ahead_kb = *v;
   }
   return info;

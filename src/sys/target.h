@@ -51,10 +51,15 @@ struct TargetInfo {
   //   {"vda1 (partition of vda)", "vda"}
   //   {"loop0 (backing file /var/tmp/img on ext4)", "vda"}
   //   {"dm-0 (device-mapper)", "sda", "sdb"}
+  //   {"btrfs <fsid> over loop1, loop2", "loop1 (loop, ...)", "vda", "loop2 (...)"}
   std::vector<std::string> chain;
   // Every whole disk met on the way down (/sys/block names), top first,
   // deduplicated: {"loop0", "vda"}, {"dm-0", "sda", "sdb"}.
   std::vector<std::string> disks;
+  // The whole disks at the top: the device itself, or those the filesystem
+  // is on: {"loop0"}, {"dm-0"}, every member of a multi-device btrfs
+  // {"loop1", "loop2"}. The first of `disks`.
+  std::vector<std::string> top_disks;
   // The disks at the bottom of the stack (no slaves, not a loop device):
   // {"vda"}, {"sda", "sdb"}. ctx.device joins them with ','; the queue
   // settings in ctx come from the first.

@@ -9,6 +9,10 @@
 #    btrfs: "loopB on vda" and disk stats for loopB, the btrfs device and
 #    vda (it said "loopB on btrfs", JSON backing_fs "btrfs", as if the data
 #    lived in memory, with disk stats for loopB only).
+#  - btrfs over two devices (-d raid0 -m raid1 on loopC and loopD, mounted
+#    from loopC) names both: "loopC,loopD on vda", disk stats for both, and
+#    a 1 MiB O_DIRECT write shows writes on both (it said "loopC on vda",
+#    stats for loopC only, as the mount source names one device).
 # Root, losetup and mkfs.btrfs (btrfs-progs) are needed; skipped otherwise.
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 set -u
@@ -46,7 +50,8 @@ mkbtrfs() {
   mkfs.btrfs -q -f "$@" >mkfs.out 2>&1 || { echo "SKIP: mkfs.btrfs $*: $(tail -1 mkfs.out)"; exit 77; }
 }
 # target FIELD ARGS...: the context's first target's FIELD for an iobench
-# run ("disks": the disk stats' names, comma-joined; "-": no such field).
+# run ("disks": the disk stats' names, comma-joined, "written": those with
+# writes; "-": no such field).
 target() {
   local field=$1
   shift
@@ -56,6 +61,8 @@ t = sys.stdin.read()
 d = json.JSONDecoder().raw_decode(t[t.find("{"):])[0]
 if sys.argv[1] == "disks":
     print(",".join(u["name"] for u in d.get("disk_util", [])))
+elif sys.argv[1] == "written":
+    print(",".join(u["name"] for u in d.get("disk_util", []) if u["write_ios"] > 0))
 else:
     v = d["iobench"]["context"]["targets"][0].get(sys.argv[1])
     print(v if v is not None else "-")' "$field"
@@ -101,6 +108,24 @@ expect_eq "loop over a btrfs file: disk stats" "$(target disks "${args[@]}")" \
 expect_eq "loop over a btrfs file: scheduler is the bottom disk's" \
   "$(target scheduler "${args[@]}")" \
   "$(sed 's/.*\[\(.*\)\].*/\1/' "/sys/block/$under/queue/scheduler")"
+
+# 3. btrfs over two devices: both named, both in the disk stats.
+newloop "$work/c.img" 256m
+c=$loop
+newloop "$work/d.img" 256m
+d=$loop
+mkbtrfs -d raid0 -m raid1 "$c" "$d"
+mountfs "$c" "$work/two"
+# In the order the header lists them: loop2 before loop10.
+pair=$(printf '%s\n' "${c#/dev/loop}" "${d#/dev/loop}" | sort -n | sed 's/^/loop/' | paste -sd,)
+args=(--name=c --filename="$work/two/f" --size=1m --bs=64k --rw=write --direct=1)
+expect_eq "btrfs over two devices: device" "$(target device "${args[@]}")" "$pair on $under"
+expect_eq "btrfs over two devices: disk stats" "$(target disks "${args[@]}")" "$pair,$under"
+# (vda may be written by anything else running: only the two count.)
+written=,$(target written "${args[@]}"),
+both=""
+for l in ${pair//,/ }; do [[ $written == *",$l,"* ]] && both+=${both:+,}$l; done
+expect_eq "btrfs over two devices: both written" "$both" "$pair"
 
 [ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
 echo "all ok"
