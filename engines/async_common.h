@@ -9,7 +9,11 @@
 // None of these is called per I/O.
 #pragma once
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <linux/btrfs.h>
+#include <linux/magic.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -17,6 +21,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -201,29 +206,84 @@ inline Status ProbeNowait(const std::string& engine, const std::vector<EngineFil
   return Status::Ok();
 }
 
-// The block device under a file (or the device itself), as "MAJ:MIN", or ""
-// when the file lives on no block device (tmpfs, NFS, ...). A file the run
-// will create is judged by its directory.
-inline std::string BackingDevice(const std::string& path, std::string* name) {
+// A block device under a target: "MAJ:MIN" and its /sys/class/block name.
+struct BackingBlockDevice {
+  std::string id;
+  std::string name;
+};
+
+// The devices of the btrfs filesystem holding the directory `dir`, from
+// /sys/fs/btrfs/<fsid>/devices/ (fsid from BTRFS_IOC_FS_INFO, which needs no
+// privilege). Empty when `dir` is not on btrfs or they cannot be read.
+inline std::vector<BackingBlockDevice> BtrfsDevices(const std::string& dir) {
+  std::vector<BackingBlockDevice> out;
+  int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return out;
+  struct statfs sfs;
+  struct btrfs_ioctl_fs_info_args args;
+  std::memset(&args, 0, sizeof(args));
+  const bool ok = fstatfs(fd, &sfs) == 0 &&
+                  static_cast<uint32_t>(sfs.f_type) == static_cast<uint32_t>(BTRFS_SUPER_MAGIC) &&
+                  ioctl(fd, BTRFS_IOC_FS_INFO, &args) == 0;
+  close(fd);
+  if (!ok) return out;
+  char fsid[40];
+  const unsigned char* u = args.fsid;
+  std::snprintf(fsid, sizeof(fsid),
+                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+                u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
+                u[15]);
+  DIR* d = opendir(("/sys/fs/btrfs/" + std::string(fsid) + "/devices").c_str());
+  if (d == nullptr) return out;
+  while (const struct dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    FILE* f = std::fopen(("/sys/class/block/" + name + "/dev").c_str(), "re");
+    if (f == nullptr) continue;
+    unsigned maj = 0, min = 0;
+    const int n = std::fscanf(f, "%u:%u", &maj, &min);
+    std::fclose(f);
+    if (n == 2) out.push_back({std::to_string(maj) + ":" + std::to_string(min), name});
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return out;
+}
+
+// The block devices under a file (or the device itself), empty when the file
+// lives on no block device (tmpfs, NFS, ...). A file the run will create is
+// judged by its directory. btrfs reports an anonymous st_dev (0:N) for its
+// files: its devices (there may be several) come from BtrfsDevices(), and
+// *fs (when given) is set to "btrfs".
+inline std::vector<BackingBlockDevice> BackingDevices(const std::string& path,
+                                                      std::string* fs = nullptr) {
+  const auto slash = path.rfind('/');
+  const std::string dir =
+      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
   struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    const auto slash = path.rfind('/');
-    const std::string dir =
-        slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-    if (errno != ENOENT || stat(dir.c_str(), &st) != 0) return "";
+  bool is_dir = false;
+  if (stat(path.c_str(), &st) == 0) {
+    is_dir = S_ISDIR(st.st_mode);
+  } else if (errno != ENOENT || stat(dir.c_str(), &st) != 0) {
+    return {};
   }
   dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
-  if (major(dev) == 0) return "";
+  if (major(dev) == 0) {
+    std::vector<BackingBlockDevice> devs = BtrfsDevices(is_dir ? path : dir);
+    if (fs != nullptr && !devs.empty()) *fs = "btrfs";
+    return devs;
+  }
   std::string id = std::to_string(major(dev)) + ":" + std::to_string(minor(dev));
+  std::string name;
   char link[512];
   std::string sys = "/sys/dev/block/" + id;
   ssize_t n = readlink(sys.c_str(), link, sizeof(link) - 1);
   if (n > 0) {
     link[n] = '\0';
     std::string l(link);
-    *name = l.substr(l.rfind('/') + 1);
+    name = l.substr(l.rfind('/') + 1);
   }
-  return id;
+  return {{id, name}};
 }
 
 // hipri=1 (io_uring's IOPOLL, pvsync2's RWF_HIPRI) polls only for O_DIRECT
@@ -231,29 +291,32 @@ inline std::string BackingDevice(const std::string& path, std::string* name) {
 // I/O by interrupt as if the flag were not there, so the job would measure
 // something other than what it asks for: refused before the run. The
 // queue's io_poll attribute says whether a device has poll queues (a
-// partition inherits its disk's queue).
+// partition inherits its disk's queue); a btrfs needs it on each device.
 inline Status CheckHipri(const std::string& engine, const JobSpec& job,
                          const std::vector<EngineFile>& files) {
   if (!job.direct)
     return Status::Invalid(engine +
                            ": hipri=1 needs direct=1 (polled completions exist only for "
                            "O_DIRECT I/O)");
+  const std::string need = engine +
+                           ": hipri needs a block device with poll queues (nvme "
+                           "poll_queues=N); ";
   for (const auto& f : files) {
-    std::string name;
-    std::string id = BackingDevice(f.path, &name);
-    if (id.empty())
-      return Status::Unsupported(engine +
-                                 ": hipri needs a block device with poll queues (nvme "
-                                 "poll_queues=N); " +
-                                 f.path + " is not on a block device");
-    std::string q = "/sys/dev/block/" + id + "/queue/io_poll";
-    auto v = ReadUintFile(q.c_str());
-    if (!v) v = ReadUintFile(("/sys/dev/block/" + id + "/../queue/io_poll").c_str());
-    if (!v || *v == 0)
-      return Status::Unsupported(engine +
-                                 ": hipri needs a block device with poll queues (nvme "
-                                 "poll_queues=N); " +
-                                 f.path + (name.empty() ? "" : " (" + name + ")") + " has none");
+    std::string fs;
+    const std::vector<BackingBlockDevice> devs = BackingDevices(f.path, &fs);
+    if (devs.empty()) return Status::Unsupported(need + f.path + " is not on a block device");
+    // "(loop3)"; a file on btrfs names the filesystem too: "(btrfs on loop1, loop2)".
+    std::string on;
+    for (const auto& d : devs) on += (on.empty() ? "" : ", ") + d.name;
+    if (!fs.empty()) on = fs + " on " + on;
+    for (const auto& d : devs) {
+      std::string q = "/sys/dev/block/" + d.id + "/queue/io_poll";
+      auto v = ReadUintFile(q.c_str());
+      if (!v) v = ReadUintFile(("/sys/dev/block/" + d.id + "/../queue/io_poll").c_str());
+      if (v && *v != 0) continue;
+      return Status::Unsupported(need + f.path + (on.empty() ? "" : " (" + on + ")") +
+                                 (devs.size() > 1 ? ": " + d.name + " has none" : " has none"));
+    }
   }
   return Status::Ok();
 }

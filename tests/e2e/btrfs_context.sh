@@ -13,6 +13,9 @@
 #    from loopC) names both: "loopC,loopD on vda", disk stats for both, and
 #    a 1 MiB O_DIRECT write shows writes on both (it said "loopC on vda",
 #    stats for loopC only, as the mount source names one device).
+#  - hipri=1 on a file on btrfs is refused (loop devices have no poll
+#    queues) naming the devices: "f (btrfs on loopA) has none" (it said
+#    "f is not on a block device").
 # Root, losetup and mkfs.btrfs (btrfs-progs) are needed; skipped otherwise.
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 set -u
@@ -126,6 +129,26 @@ written=,$(target written "${args[@]}"),
 both=""
 for l in ${pair//,/ }; do [[ $written == *",$l,"* ]] && both+=${both:+,}$l; done
 expect_eq "btrfs over two devices: both written" "$both" "$pair"
+
+# 4. hipri=1: refused, naming the btrfs devices that lack poll queues.
+# hipri REST...: iobench's exit status and last stderr line.
+hipri() {
+  "$bin" --name=h --size=1m --rw=read --hipri=1 --direct=1 "$@" >/dev/null 2>hipri.err
+  echo "$? $(tail -1 hipri.err)"
+}
+need="hipri needs a block device with poll queues (nvme poll_queues=N)"
+expect_eq "hipri on btrfs: pvsync2" "$(hipri --ioengine=pvsync2 --filename="$work/one/f")" \
+  "2 iobench: job 'h': pvsync2: $need; $work/one/f (btrfs on ${one#/dev/}) has none"
+# The refusal lists them by name (loop10 before loop9).
+cpair=$(printf '%s\n' "${c#/dev/}" "${d#/dev/}" | LC_ALL=C sort | paste -sd,)
+expect_eq "hipri on a new file on two-device btrfs" \
+  "$(hipri --ioengine=pvsync2 --filename="$work/two/new")" \
+  "2 iobench: job 'h': pvsync2: $need; $work/two/new (btrfs on ${cpair/,/, }): ${cpair%%,*} has none"
+if "$bin" --list-engines | grep -qE "^io_uring +available"; then
+  expect_eq "hipri on btrfs: io_uring" "$(hipri --ioengine=io_uring --filename="$work/one/f")" \
+    "2 iobench: job 'h': io_uring: $need; $work/one/f (btrfs on ${one#/dev/}) has none"
+fi
+[ -e "$work/two/new" ] && fail "hipri refusal created $work/two/new"
 
 [ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
 echo "all ok"
