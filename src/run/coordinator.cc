@@ -926,8 +926,10 @@ class PhaseRunner {
               (job.uncached ? "uncached=1 (RWF_DONTCACHE) only affects buffered I/O; with "
                               "O_DIRECT the page cache is bypassed anyway. "
                             : "") +
-              (job.nowait ? "nowait=1 (RWF_NOWAIT) with O_DIRECT returns EAGAIN only when "
-                            "the block layer would have to wait for a request."
+              (job.nowait ? "nowait=1 (RWF_NOWAIT) with O_DIRECT returns EAGAIN wherever "
+                            "the filesystem or the block layer would block: a full request "
+                            "queue, and writes that must allocate blocks (new or sparse "
+                            "files; on btrfs any copy-on-write file) or update timestamps."
                           : ""));
         }
         clones->push_back(std::move(c));

@@ -249,8 +249,8 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
     if (job.direct && job.nowait)
       out.push_back(who +
                     "nowait=1 with direct=1 does not avoid page cache waits (there are none with "
-                    "O_DIRECT); it only turns waits for device tags or filesystem locks into "
-                    "EAGAIN errors");
+                    "O_DIRECT); it turns waits for device tags, filesystem locks, block "
+                    "allocation or timestamp updates into EAGAIN errors");
 
     // 6. A buffered "disk" test whose data fits in memory. Trims do not go
     // through the page cache: a trim-only job is left alone.

@@ -16,6 +16,13 @@
 #  - hipri=1 on a file on btrfs is refused (loop devices have no poll
 #    queues) naming the devices: "f (btrfs on loopA) has none" (it said
 #    "f is not on a block device").
+#  - nowait=1 with direct=1 (pvsync2): a write job on btrfs fails at its
+#    first write with EAGAIN (copy-on-write must allocate), and the report's
+#    note says that writes that must allocate get EAGAIN (it said EAGAIN
+#    came "only when the block layer would have to wait for a request").
+#    On ext4 (the temp dir, when it is), buffered nowait writes fail at the
+#    first write with EOPNOTSUPP: the read probe cannot refuse them before
+#    the run (docs/engines.md says so).
 # Root, losetup and mkfs.btrfs (btrfs-progs) are needed; skipped otherwise.
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 set -u
@@ -81,7 +88,10 @@ one=$loop
 mkbtrfs "$one"
 mountfs "$one" "$work/one"
 one_fsid=$(fsid "$one")
-[ -n "$one_fsid" ] && [ -d "/sys/fs/btrfs/$one_fsid/bdi" ] || { echo "SKIP: no /sys/fs/btrfs/$one_fsid/bdi"; exit 77; }
+if [ -z "$one_fsid" ] || [ ! -d "/sys/fs/btrfs/$one_fsid/bdi" ]; then
+  echo "SKIP: no /sys/fs/btrfs/<fsid>/bdi for $one"
+  exit 77
+fi
 head -c 1048576 /dev/zero >"$work/one/f"
 
 # 1. Readahead: btrfs's bdi, not the device's queue.
@@ -149,6 +159,21 @@ if "$bin" --list-engines | grep -qE "^io_uring +available"; then
     "2 iobench: job 'h': io_uring: $need; $work/one/f (btrfs on ${one#/dev/}) has none"
 fi
 [ -e "$work/two/new" ] && fail "hipri refusal created $work/two/new"
+
+# 5. nowait=1: what the kernel answers to writes (docs/engines.md).
+"$bin" --name=n --filename="$work/one/nw" --size=64k --rw=write --ioengine=pvsync2 --nowait=1 \
+  --direct=1 >nowait.out 2>nowait.err
+expect_eq "nowait direct write on btrfs: first write" "$(head -1 nowait.err)" \
+  "iobench: job 'n': err=11 (write $work/one/nw offset=0 length=4096: Resource temporarily unavailable)"
+grep -q "note: pvsync2 with direct=1: .*writes that must allocate blocks" nowait.out ||
+  fail "nowait direct write: no note about allocation: $(grep note: nowait.out)"
+if [ "$(target fs_type --name=p --filename="$work/probe" --size=4k --rw=read)" = ext4 ]; then
+  "$bin" --name=n --filename="$work/nw" --size=64k --rw=write --ioengine=pvsync2 --nowait=1 \
+    >/dev/null 2>nowait.err
+  expect_eq "nowait buffered write on ext4: not refused, first write fails" \
+    "$? $(head -1 nowait.err)" \
+    "1 iobench: job 'n': err=95 (write $work/nw offset=0 length=4096: Operation not supported)"
+fi
 
 [ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
 echo "all ok"
