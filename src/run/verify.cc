@@ -10,7 +10,10 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <utility>
+
+#include "run/worker.h"  // ErrorTolerated
 
 namespace iobench {
 
@@ -224,6 +227,9 @@ Result<std::unique_ptr<Verifier>> Verifier::Create(const JobSpec& job, uint32_t 
   v->foreign_ = !HasWrite(job.rw);
   v->check_writer_ = HasWrite(job.rw) && (!o.verify_only || (HasRead(job.rw) && o.backlog == 0));
   v->verify_offset_ = o.offset;
+  // verify_fatal stops the job at its first failure unless the error
+  // policy tolerates it (continue_on_error=verify: every block is checked).
+  v->stop_at_first_ = o.fatal && !ErrorTolerated(job, Ddir::kRead, kVerifyErrno);
   v->interval_ = VerifyIntervalOf(job);
   if (o.type == VerifyType::kNull) return v;
   IOB_RETURN_IF_ERROR(v->own_.sum_.Init(o.type));
@@ -719,22 +725,39 @@ void Verifier::MergeCounters(VerifyChecker* c) {
 
 Status Verifier::CheckReadWith(VerifyChecker* c, const void* buf, uint64_t len, uint32_t file_index,
                                const std::string& file_path, uint64_t offset,
-                               VerifyFailure* failure) const {
+                               VerifyFailure* failure, std::vector<VerifyFailure>* more) const {
   if (type_ == VerifyType::kNull) return Status::Ok();
   const auto* p = static_cast<const uint8_t*>(buf);
   // Constructing an empty VerifyFailure allocates nothing; the good path only
   // copies each header into it.
   VerifyFailure local;
   VerifyFailure* f = failure != nullptr ? failure : &local;
+  if (more != nullptr) more->clear();
+  // Every chunk is checked and counted, and every bad one reported (fio's
+  // verify_io_u goes on to the next header after a failure too), unless
+  // the first failure stops the job anyway (verify_fatal, not tolerated).
+  Status first;
+  std::optional<VerifyFailure> later;  // the chunks after the first bad one
   for (uint64_t pos = 0; pos < len; pos += interval_) {
     const uint64_t clen = std::min(interval_, len - pos);
-    f->kind = VerifyFailureKind::kNone;
-    f->actual_header_valid = false;
-    if (CheckChunk(*c, p + pos, clen, file_index, offset + pos, f)) continue;
+    if (!first.ok() && !later) later.emplace();
+    VerifyFailure* cur = first.ok() ? f : &*later;
+    cur->kind = VerifyFailureKind::kNone;
+    cur->actual_header_valid = false;
+    if (CheckChunk(*c, p + pos, clen, file_index, offset + pos, cur)) continue;
     ++c->counters_.failures;
-    return MakeFailureStatus(*c, p + pos, clen, file_index, file_path, offset + pos, f);
+    if (first.ok()) {
+      first = MakeFailureStatus(*c, p + pos, clen, file_index, file_path, offset + pos, f);
+      f->status = first;
+    } else if (more != nullptr) {
+      later->status =
+          MakeFailureStatus(*c, p + pos, clen, file_index, file_path, offset + pos, &*later);
+      more->push_back(std::move(*later));
+      later.reset();
+    }
+    if (stop_at_first_) break;
   }
-  return Status::Ok();
+  return first;
 }
 
 Status Verifier::MakeFailureStatus(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,

@@ -121,6 +121,7 @@ struct VerifyFailure {
   uint8_t actual_byte = 0;
   std::vector<uint8_t> expected_block;  // rebuilt chunk when expected_known
   std::vector<uint8_t> received_block;  // copy of the chunk as read
+  Status status;                        // CheckRead's Status for this chunk (the message)
 };
 
 // Returned by PrepareWrite, handed back to OnWriteComplete.
@@ -205,13 +206,20 @@ class Verifier {
   void OnWriteComplete(const VerifyWriteToken& token, bool ok);
 
   // Checks buf[0, len) read from `offset` of file `file_index` (`file_path`
-  // only names it in messages). OK when every checked chunk is good. On the
-  // first bad chunk fills *failure (if non-null) and returns an kIoError
-  // Status with errno EILSEQ whose message names file, offset, length, kind,
-  // expected and actual header fields and the first differing byte.
+  // only names it in messages). OK when every checked chunk is good. Every
+  // chunk of the read is checked and counted, also after a bad one (as
+  // fio's verify_io_u), unless the job has verify_fatal and its error
+  // policy does not tolerate verify errors: then it stops at the first bad
+  // chunk. Each bad chunk gets a kIoError Status with errno EILSEQ whose
+  // message names file, offset, length, kind, expected and actual header
+  // fields and the first differing byte. The first one is returned and
+  // fills *failure (if non-null; its `status` too); each later one, when
+  // `more` is non-null, is appended to *more (cleared first) with its
+  // `status`. The caller reports them in that order, one failure each.
   Status CheckRead(const void* buf, uint64_t len, uint32_t file_index, const std::string& file_path,
-                   uint64_t offset, VerifyFailure* failure) {
-    return CheckReadWith(&own_, buf, len, file_index, file_path, offset, failure);
+                   uint64_t offset, VerifyFailure* failure,
+                   std::vector<VerifyFailure>* more = nullptr) {
+    return CheckReadWith(&own_, buf, len, file_index, file_path, offset, failure, more);
   }
 
   // verify_async: a checker for another thread, and CheckRead through it
@@ -219,7 +227,8 @@ class Verifier {
   // See the thread-safety note at the top.
   Result<std::unique_ptr<VerifyChecker>> NewChecker() const;
   Status CheckReadWith(VerifyChecker* checker, const void* buf, uint64_t len, uint32_t file_index,
-                       const std::string& file_path, uint64_t offset, VerifyFailure* failure) const;
+                       const std::string& file_path, uint64_t offset, VerifyFailure* failure,
+                       std::vector<VerifyFailure>* more = nullptr) const;
   // Adds the checker's counts to counters() and zeroes them. Owner's thread.
   void MergeCounters(VerifyChecker* checker);
 
@@ -356,7 +365,8 @@ class Verifier {
   // and the job's position in the run, as seed_ does; a write-only or
   // read-only verify_only job takes it from the header.
   bool check_writer_ = false;
-  bool any_generation_ = false;       // verify_only without a loaded state
+  bool any_generation_ = false;  // verify_only without a loaded state
+  bool stop_at_first_ = false;   // verify_fatal, not tolerated: a read stops at its first bad chunk
   std::vector<uint8_t> pattern_buf_;  // verify_pattern expanded to one interval
   // verify_pattern's %o: the pattern's length and where in it the 8 offset
   // bytes go (zeros in pattern_buf_; FillData pastes the chunk's offset).

@@ -110,7 +110,7 @@ void VerifyAsyncPool::ThreadMain(uint32_t t) {
     lock.unlock();
     Outcome& o = outcomes_[c.slot];  // this slot is ours until collected
     o.status = verifier_->CheckReadWith(checker, c.buf, c.len, c.file_index, *c.path, c.offset,
-                                        &o.failure);
+                                        &o.failure, &o.more);
     lock.lock();
     // The thread's CPU, read when the queue runs dry (not per check), and
     // before the finished slot is published: once the worker has collected

@@ -54,7 +54,8 @@ class VerifyAsyncPool {
   // again. Worker thread only.
   struct Outcome {
     Status status;
-    VerifyFailure failure;  // filled when !status.ok()
+    VerifyFailure failure;            // filled when !status.ok()
+    std::vector<VerifyFailure> more;  // the read's later bad chunks (CheckRead's `more`)
   };
 
   // Starts `threads` threads (named "<name>-vN" for top and ps) checking

@@ -171,9 +171,11 @@ bool Worker::VerifyReadDone(IoRequest* req, uint64_t got) {
   // The request's buffer pointer moved on short transfers; the slot's does not.
   const uint8_t* buf = static_cast<const uint8_t*>(buffers_) + req->index * stride_;
   VerifyFailure failure;
+  std::vector<VerifyFailure> more;  // the read's later bad chunks: each one reported
   Status st = verifier_->CheckRead(buf, req->xfer_length, req->file_index, path, req->xfer_offset,
-                                   &failure);
+                                   &failure, &more);
   if (!st.ok()) OnVerifyFailure(st, failure);
+  for (const VerifyFailure& m : more) OnVerifyFailure(m.status, m);
   return verify_read;
 }
 
@@ -205,6 +207,7 @@ void Worker::VerifyCollect(bool wait) {
     vslot_[s] = 0;
     VerifyAsyncPool::Outcome& o = vasync_->outcome(s);
     if (!o.status.ok()) OnVerifyFailure(o.status, o.failure);
+    for (const VerifyFailure& m : o.more) OnVerifyFailure(m.status, m);
     FreeSlot(&pool_[s]);
   }
 }

@@ -59,10 +59,11 @@ class VerifyFile {
   void WriteAll() {
     for (uint64_t b = 0; b < kBlocks; ++b) Write(b * kBs);
   }
-  Status Check(uint64_t off, uint64_t len, VerifyFailure* f = nullptr) {
+  Status Check(uint64_t off, uint64_t len, VerifyFailure* f = nullptr,
+               std::vector<VerifyFailure>* more = nullptr) {
     std::vector<uint8_t> r(len);
     EXPECT_TRUE(PreadAll(fd_, r.data(), len, off));
-    return v_->CheckRead(r.data(), len, 0, path_, off, f);
+    return v_->CheckRead(r.data(), len, 0, path_, off, f, more);
   }
   std::vector<uint8_t> ReadBytes(uint64_t off, uint64_t len) {
     std::vector<uint8_t> r(len);
@@ -261,7 +262,7 @@ TEST_P(VerifyOnFs, UnusedChecksumBytesMustBeZero) {
     EXPECT_EQ(fail.kind, VerifyFailureKind::kCorrupted) << VerifyTypeName(type);
     EXPECT_EQ(fail.detail, "header byte 100 (unused by the checksum) is not zero");
     EXPECT_EQ(fail.first_diff, bad) << st.message();
-    EXPECT_EQ(f.v().counters().chunks_verified, 3u);
+    EXPECT_EQ(f.v().counters().chunks_verified, kBlocks - 1);  // the rest of the read too
   }
 }
 
@@ -648,6 +649,64 @@ TEST_P(VerifyOnFs, IntervalSmallerThanTheBlock) {
   EXPECT_EQ(fail.offset, 5 * 1024u);
   EXPECT_EQ(fail.length, 1024u);
   EXPECT_EQ(fail.first_diff, 5 * 1024u + 700);
+}
+
+// A read covering several chunks: every chunk is checked and counted and
+// every bad one reported, in file order (it stopped at the first bad chunk:
+// 3 flipped bytes in a 16 KiB read with verify_interval=1k gave one
+// failure and 13 of 16 chunks counted). verify_fatal stops at the first,
+// unless the error policy tolerates verify errors.
+TEST_P(VerifyOnFs, EveryBadChunkOfOneReadIsReported) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  JobSpec job = VerifyJob(VerifyType::kCrc32c, 4 * kBs);  // bs=16k
+  job.verify.interval = 1024;
+  auto write_and_damage = [](VerifyFile& v) {
+    v.Write(0, 4 * kBs);
+    for (uint64_t at : {1024u + 1000, 3 * 1024u + 200, 10 * 1024u + 300}) v.FlipByte(at);
+  };
+  VerifyFile f(dir.path(), job);
+  write_and_damage(f);
+  VerifyFailure first;
+  std::vector<VerifyFailure> more(1);  // cleared by CheckRead
+  Status st = f.Check(0, 4 * kBs, &first, &more);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(first.offset, 1024u);
+  EXPECT_EQ(first.first_diff, 1024u + 1000);
+  EXPECT_EQ(first.status.message(), st.message());
+  ASSERT_EQ(more.size(), 2u);
+  EXPECT_EQ(more[0].offset, 3 * 1024u);
+  EXPECT_EQ(more[0].first_diff, 3 * 1024u + 200);
+  EXPECT_EQ(more[0].kind, VerifyFailureKind::kTorn);
+  EXPECT_EQ(more[1].offset, 10 * 1024u);
+  EXPECT_EQ(more[1].first_diff, 10 * 1024u + 300);
+  EXPECT_EQ(more[1].status.errno_value(), EILSEQ);
+  EXPECT_NE(more[1].status.message().find("torn block at offset 10240, length 1024"),
+            std::string::npos)
+      << more[1].status.message();
+  EXPECT_EQ(f.v().counters().chunks_verified, 13u);
+  EXPECT_EQ(f.v().counters().failures, 3u);
+  // Without `more` the later ones are still counted.
+  EXPECT_EQ(f.Check(0, 4 * kBs, &first).message(), st.message());
+  EXPECT_EQ(f.v().counters().chunks_verified, 26u);
+  EXPECT_EQ(f.v().counters().failures, 6u);
+
+  // verify_fatal: the job stops at the first bad chunk, so the read does too.
+  job.verify.fatal = true;
+  VerifyFile g(dir.path(), job);
+  write_and_damage(g);
+  ASSERT_FALSE(g.Check(0, 4 * kBs, &first, &more).ok());
+  EXPECT_EQ(first.offset, 1024u);
+  EXPECT_TRUE(more.empty());
+  EXPECT_EQ(g.v().counters().chunks_verified, 1u);
+  EXPECT_EQ(g.v().counters().failures, 1u);
+  // ... unless continue_on_error=verify tolerates every failure.
+  job.continue_on_error = kCoeVerify;
+  VerifyFile h(dir.path(), job);
+  write_and_damage(h);
+  ASSERT_FALSE(h.Check(0, 4 * kBs, &first, &more).ok());
+  EXPECT_EQ(more.size(), 2u);
+  EXPECT_EQ(h.v().counters().failures, 3u);
 }
 
 using Ranges = std::vector<std::pair<uint64_t, uint64_t>>;
