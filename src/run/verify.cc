@@ -574,6 +574,20 @@ void Verifier::OnWriteComplete(const VerifyWriteToken& t, bool ok) {
   }
 }
 
+bool Verifier::DataIsPattern(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
+                             uint64_t offset) const {
+  const bool header = type_ != VerifyType::kPattern && clen >= kVerifyHeaderSize;
+  const uint64_t hp = header ? HeaderPos(clen) : 0;
+  const uint64_t hlen = header ? kVerifyHeaderSize : 0;
+  const uint8_t* want = pattern_buf_.data();
+  if (!pattern_offsets_.empty()) {  // %o: the expected bytes depend on the offset
+    FillData(c.scratch_.data(), clen - hlen, 0, 0, true, offset);
+    want = c.scratch_.data();
+  }
+  return std::memcmp(chunk, want, hp) == 0 &&
+         std::memcmp(chunk + hp + hlen, want + hp, clen - hp - hlen) == 0;
+}
+
 // Returns true when the chunk is good or skipped; false with f->kind and
 // f->detail set (and f->expected.generation when known) when it is bad.
 bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
@@ -598,22 +612,20 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
   // their generation.
   f->expected.generation = want_gen;
 
-  if (type_ == VerifyType::kPattern) {
-    const uint8_t* want = pattern_buf_.data();
-    if (!pattern_offsets_.empty()) {  // %o: the expected bytes depend on the offset
-      FillData(c.scratch_.data(), clen, 0, 0, true, offset);
-      want = c.scratch_.data();
-    }
-    if (std::memcmp(chunk, want, clen) == 0) {
-      ++counters.chunks_verified;
-      return true;
-    }
+  auto pattern_mismatch = [&] {
     f->kind = VerifyFailureKind::kPattern;
     f->detail = "data differs from verify_pattern";
     return false;
-  }
-  if (clen < kVerifyHeaderSize) {  // no header fits: nothing to check
-    ++counters.chunks_skipped;
+  };
+  if (type_ == VerifyType::kPattern || clen < kVerifyHeaderSize) {
+    // No header fits in a short tail: its data is all there is to check,
+    // and only a pattern makes it predictable without the generation.
+    if (pattern_buf_.empty()) {
+      ++counters.chunks_skipped;
+      return true;
+    }
+    if (!DataIsPattern(c, chunk, clen, offset)) return pattern_mismatch();
+    ++counters.chunks_verified;
     return true;
   }
   const uint64_t hp = HeaderPos(clen);
@@ -691,6 +703,12 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
       return false;
     }
   }
+  // meta has no checksum over the data; with verify_pattern the data is
+  // known all the same, so it is compared (fio's verify_io_u runs
+  // verify_io_u_pattern for verify=meta when a pattern is set).
+  if (!VerifyTypeHasChecksum(type_) && !pattern_buf_.empty() &&
+      !DataIsPattern(c, chunk, clen, offset))
+    return pattern_mismatch();
   if (want_gen != 0 && e != nullptr) {
     const bool good =
         overlap ? (h.generation >= 1 && h.generation <= want_gen) : h.generation == want_gen;

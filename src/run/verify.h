@@ -18,7 +18,8 @@
 //              different from the chunk's length
 //   stale      a self-consistent block of a generation other than the last
 //              one whose write completed
-//   pattern    verify=pattern: a byte differs from the pattern
+//   pattern    verify=pattern, or verify=meta (no checksum) with a
+//              verify_pattern: a data byte differs from the pattern
 //
 // Generations are per chunk: the n-th write to a chunk has generation n. The
 // Verifier keeps, per file, one 8-byte Entry per chunk of a grid of
@@ -339,6 +340,9 @@ class Verifier {
   // PrepareWrite for one chunk: its generation (0: not recorded).
   uint64_t PrepareChunk(uint32_t file_index, uint64_t offset, uint64_t clen);
   void CompleteChunk(uint32_t file_index, uint64_t offset, uint64_t clen, bool ok);
+  // Whether the chunk's data bytes (all but its header, if it has one) are
+  // verify_pattern's as FillData writes them. REQUIRES: a pattern is set.
+  bool DataIsPattern(VerifyChecker& c, const uint8_t* chunk, uint64_t clen, uint64_t offset) const;
   bool CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen, uint32_t file_index,
                   uint64_t offset, VerifyFailure* f) const;
   Status MakeFailureStatus(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,

@@ -420,6 +420,63 @@ TEST_P(VerifyOnFs, ChecksumWithVerifyPatternFillsThePattern) {
   EXPECT_EQ(fail.first_diff, kBs + 300);
 }
 
+// verify=meta with verify_pattern compares the data with the pattern (fio's
+// verify_io_u_pattern for VERIFY_HDR_ONLY): a flipped data byte used to pass
+// ("0 failed", exit 0; fio: "pattern: verify failed", err=84). Data before a
+// moved header (verify_offset), a %o pattern and a chunk too short for a
+// header are compared too.
+TEST_P(VerifyOnFs, MetaWithPatternChecksTheData) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  JobSpec job = VerifyJob(VerifyType::kMeta);
+  job.verify.pattern = {0x5a};
+  {
+    VerifyFile f(dir.path(), job);
+    f.WriteAll();
+    EXPECT_TRUE(f.Check(0, kBlocks * kBs).ok());
+    f.FlipByte(3 * kBs + 2000);
+    VerifyFailure fail;
+    Status st = f.Check(0, 4 * kBs, &fail);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(fail.kind, VerifyFailureKind::kPattern);
+    EXPECT_EQ(fail.offset, 3 * kBs);
+    EXPECT_EQ(fail.first_diff, 3 * kBs + 2000);
+    EXPECT_EQ(fail.expected_byte, 0x5a);
+    EXPECT_NE(st.message().find("pattern mismatch block at offset 12288, length 4096: data "
+                                "differs from verify_pattern; read header: "),
+              std::string::npos)
+        << st.message();
+    // A header byte is still a header failure.
+    f.Write(3 * kBs);
+    f.FlipByte(3 * kBs + 20);
+    ASSERT_FALSE(f.Check(3 * kBs, kBs, &fail).ok());
+    EXPECT_EQ(fail.kind, VerifyFailureKind::kCorrupted);
+  }
+  job.verify.offset = 512;  // data on both sides of the header
+  job.verify.pattern = {0xff, 0, 0, 0, 0, 0, 0, 0, 0, 'a', 'b'};
+  job.verify.pattern_offsets = {1};  // 0xff%o"ab"
+  VerifyFile f(dir.path(), job);
+  f.WriteAll();
+  EXPECT_TRUE(f.Check(0, kBlocks * kBs).ok());
+  EXPECT_EQ(f.v().counters().chunks_verified, kBlocks);
+  for (uint64_t at : {5 * kBs + 100, 6 * kBs + 512 + 128 + 7, 7 * kBs + 3}) {
+    f.FlipByte(at);
+    VerifyFailure fail;
+    ASSERT_FALSE(f.Check(at / kBs * kBs, kBs, &fail).ok()) << at;
+    EXPECT_EQ(fail.kind, VerifyFailureKind::kPattern) << at;
+    EXPECT_EQ(fail.first_diff, at);
+  }
+  // A write ending 100 bytes into a chunk: that short chunk has no header,
+  // only pattern bytes, and they are checked.
+  f.Write(8 * kBs, kBs + 100);
+  EXPECT_TRUE(f.Check(8 * kBs, kBs + 100).ok());
+  f.FlipByte(9 * kBs + 50);
+  VerifyFailure fail;
+  ASSERT_FALSE(f.Check(9 * kBs, 100, &fail).ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kPattern);
+  EXPECT_EQ(fail.first_diff, 9 * kBs + 50);
+}
+
 // verify_pattern=0xff%o"abcd": every repetition carries the block offset.
 TEST_P(VerifyOnFs, PatternOffsetIsWrittenAndChecked) {
   TempDir dir(GetParam());
