@@ -24,6 +24,10 @@ namespace {
 
 constexpr uint64_t kGamma = 0x9e3779b97f4a7c15ull;
 constexpr int kVerifyErrno = EILSEQ;  // fio reports verify failures as EILSEQ too
+// ExplainTear: the unit a write lands in, and how many generations back it
+// searches for a sector's writer.
+constexpr uint64_t kTearSector = 512;
+constexpr uint64_t kTearGenerations = 64;
 
 // splitmix64's finaliser: a bijective 64-bit mix.
 inline uint64_t Mix(uint64_t z) {
@@ -401,7 +405,7 @@ uint64_t Verifier::PrepareChunk(uint32_t file_index, uint64_t offset, uint64_t c
   // Two writes to one chunk in flight at once: which lands last is up to
   // the device, so the check then accepts any generation up to the last.
   if (e->inflight == 0 && !other)
-    e->flags &= static_cast<uint8_t>(~kEntryOverlap);
+    e->flags &= static_cast<uint8_t>(~(kEntryOverlap | kEntrySplit));
   else
     e->flags |= kEntryOverlap;
   ++e->inflight;
@@ -409,7 +413,8 @@ uint64_t Verifier::PrepareChunk(uint32_t file_index, uint64_t offset, uint64_t c
   return ++e->generation;
 }
 
-void Verifier::CompleteChunk(uint32_t file_index, uint64_t offset, uint64_t clen, bool ok) {
+void Verifier::CompleteChunk(uint32_t file_index, uint64_t offset, uint64_t clen, bool ok,
+                             bool split) {
   Entry* e = Lookup(file_index, offset, clen);
   if (e == nullptr) {
     if (file_index >= files_.size()) return;
@@ -428,6 +433,7 @@ void Verifier::CompleteChunk(uint32_t file_index, uint64_t offset, uint64_t clen
     }
   }
   if (e->inflight > 0) --e->inflight;
+  if (split && (e->flags & kEntryOverlap)) e->flags |= kEntrySplit;
   if (!ok)
     e->flags |= kEntryUnknown;
   else if (!(e->flags & kEntryOverlap))
@@ -441,7 +447,7 @@ void Verifier::RecordPlannedWrite(uint32_t file_index, uint64_t offset, uint64_t
     PrepareChunk(file_index, offset + pos, std::min(interval_, len - pos));
   TouchOffGridChunks(file_index, offset, len, /*prepare=*/true);
   for (uint64_t pos = 0; pos < len; pos += interval_)
-    CompleteChunk(file_index, offset + pos, std::min(interval_, len - pos), true);
+    CompleteChunk(file_index, offset + pos, std::min(interval_, len - pos), true, false);
 }
 
 void Verifier::FillData(uint8_t* dst, uint64_t n, uint64_t pos, uint64_t key, bool pattern,
@@ -564,10 +570,10 @@ void Verifier::TouchOffGridChunks(uint32_t file_index, uint64_t offset, uint64_t
   }
 }
 
-void Verifier::OnWriteComplete(const VerifyWriteToken& t, bool ok) {
+void Verifier::OnWriteComplete(const VerifyWriteToken& t, bool ok, bool split) {
   if (type_ == VerifyType::kNull) return;
   for (uint64_t pos = 0; pos < t.length; pos += interval_) {
-    CompleteChunk(t.file_index, t.offset + pos, std::min(interval_, t.length - pos), ok);
+    CompleteChunk(t.file_index, t.offset + pos, std::min(interval_, t.length - pos), ok, split);
     // "blocks written" counts what reached the file: a write that failed
     // (ENOSPC at the end of fill_device) was counted when it was prepared.
     if (!ok) --own_.counters_.chunks_written;
@@ -586,6 +592,61 @@ bool Verifier::DataIsPattern(VerifyChecker& c, const uint8_t* chunk, uint64_t cl
   }
   return std::memcmp(chunk, want, hp) == 0 &&
          std::memcmp(chunk + hp + hlen, want + hp, clen - hp - hlen) == 0;
+}
+
+// Overlapping writes to one chunk are always the same layout (an off-grid
+// write over a grid chunk, or the reverse, makes it unknown), so each
+// candidate generation g <= e.generation is a chunk BuildChunk can make
+// again, but for the timestamp in its header. The smallest unit a write
+// lands in, whatever tears it (direct I/O, a block device's page cache, a
+// filesystem), is a 512-byte sector of the file: a mix of our writes has
+// every sector (on the file's grid, partial at the chunk's ends) from one
+// of them. The header's sector must be exactly the chunk of the generation
+// its sane header names (rebuilt with the timestamp read); every other
+// sector must be the data of some candidate, searched over the last
+// kTearGenerations. What cannot be told is kUndecidable, as the blanket
+// skip was: a split write (kEntrySplit: torn at any byte), a header across
+// a sector boundary (verify_offset), or a sector that none of the last
+// kTearGenerations explains when older ones could.
+Verifier::Tear Verifier::ExplainTear(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
+                                     uint32_t file_index, uint64_t offset, const Entry& e,
+                                     uint64_t* best) const {
+  const uint64_t last = e.generation;
+  const uint64_t hp = HeaderPos(clen);
+  VerifyHeader h;
+  std::memcpy(&h, chunk + hp, sizeof h);
+  if ((e.flags & kEntrySplit) || last == 0 ||
+      (offset + hp) % kTearSector + kVerifyHeaderSize > kTearSector)
+    return h.magic == kVerifyMagic ? Tear::kUndecidable : Tear::kUnexplained;
+  if (!HeaderSane(h, type_) || h.generation == 0 || h.generation > last) return Tear::kUnexplained;
+  const uint64_t gh = h.generation;
+  *best = gh;
+  const Writer w = check_writer_ ? own_id_ : Writer{h.job_hash, h.clone, h.seed};
+  std::vector<uint8_t> want(clen);  // only for a failing overlapped chunk
+  BuildChunk(c.sum_, want.data(), clen, file_index, offset, gh, h.timestamp_ns, w);
+  const bool pattern = !pattern_buf_.empty();
+  const uint64_t lo = last > kTearGenerations ? last - kTearGenerations + 1 : 1;
+  uint8_t sector[kTearSector];
+  uint64_t prev = gh;  // neighbouring sectors tend to come from one write
+  for (uint64_t a = 0; a < clen;) {
+    const uint64_t b = std::min(clen, a + kTearSector - (offset + a) % kTearSector);
+    if (b > hp && a < hp + kVerifyHeaderSize) {  // the header's sector: write gh's
+      if (std::memcmp(chunk + a, want.data() + a, b - a) != 0) return Tear::kUnexplained;
+    } else {
+      const uint64_t pos = a < hp ? a : a - kVerifyHeaderSize;  // data position
+      auto is = [&](uint64_t g) {
+        FillData(sector, b - a, pos, DataKey(w.seed, file_index, offset, g), pattern, offset);
+        return std::memcmp(chunk + a, sector, b - a) == 0;
+      };
+      uint64_t got = is(prev) ? prev : prev != gh && is(gh) ? gh : 0;
+      for (uint64_t g = last; got == 0 && g >= lo; --g)
+        if (g != prev && g != gh && is(g)) got = g;
+      if (got == 0) return lo > 1 ? Tear::kUndecidable : Tear::kUnexplained;
+      prev = got;
+    }
+    a = b;
+  }
+  return Tear::kExplained;
 }
 
 // Returns true when the chunk is good or skipped; false with f->kind and
@@ -632,15 +693,32 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
   VerifyHeader& h = f->actual;
   std::memcpy(&h, chunk + hp, sizeof h);
   // Writes that overlapped in flight may also have landed interleaved (a
-  // short write finished by a second syscall, or a device that is atomic per
-  // sector only): a block mixing two of our own writes is indeterminate, not
-  // bad (fio's serialize_overlap describes the same race). Skip it.
-  auto indeterminate = [&] {
+  // device or page cache that is atomic per sector only, a short write
+  // finished by a second syscall): a chunk mixing our own writes is
+  // indeterminate, not bad (fio's serialize_overlap describes the same
+  // race), and skipped. Whether it is such a mix is decided sector by
+  // sector (ExplainTear); anything else is reported, saying so.
+  bool tear_checked = false;
+  uint64_t tear_gen = want_gen;
+  auto overlapped_mix = [&] {
+    if (!overlap) return false;
+    tear_checked = true;
+    if (ExplainTear(c, chunk, clen, file_index, offset, *e, &tear_gen) == Tear::kUnexplained)
+      return false;
     ++counters.chunks_skipped;
     return true;
   };
+  auto unexplained = [&] {  // after kind and detail are set
+    if (tear_checked) {
+      f->detail += "; writes to it overlapped in flight (generations up to " +
+                   std::to_string(want_gen) + "), and no mix of them, " +
+                   std::to_string(kTearSector) + "-byte sector by sector, explains the data";
+      f->expected.generation = tear_gen;
+    }
+    return false;
+  };
   if (!HeaderSane(h, type_)) {
-    if (overlap && h.magic == kVerifyMagic) return indeterminate();
+    if (overlapped_mix()) return true;
     f->kind = VerifyFailureKind::kCorrupted;
     bool zero = true;
     for (uint64_t i = 0; i < clen && zero; ++i) zero = chunk[i] == 0;
@@ -652,7 +730,7 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
       f->detail = "header version/type do not match this job";
     else
       f->detail = "header checksum (CRC-32C) mismatch";
-    return false;
+    return unexplained();
   }
   f->actual_header_valid = true;
   // The checksum field's unused bytes are covered by neither CRC nor
@@ -681,11 +759,11 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
     return false;
   }
   if (h.length != clen) {
-    if (overlap) return indeterminate();
+    if (overlapped_mix()) return true;
     f->kind = VerifyFailureKind::kTorn;
     f->detail = "header length " + std::to_string(h.length) + " != chunk length " +
                 std::to_string(clen) + " (partial write)";
-    return false;
+    return unexplained();
   }
   if (VerifyTypeHasChecksum(type_)) {
     uint8_t got[kMaxChecksumBytes];
@@ -695,12 +773,12 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
     sum.Update(chunk + hp + kVerifyHeaderSize, clen - hp - kVerifyHeaderSize);
     sum.Final(got);
     if (std::memcmp(got, h.checksum, sum.size()) != 0) {
-      if (overlap) return indeterminate();
+      if (overlapped_mix()) return true;
       f->kind = VerifyFailureKind::kTorn;
       f->detail = std::string(VerifyTypeName(type_)) +
                   " checksum mismatch: data does not match its header (torn write or corrupted "
                   "data)";
-      return false;
+      return unexplained();
     }
   }
   // meta has no checksum over the data; with verify_pattern the data is

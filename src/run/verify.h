@@ -47,8 +47,10 @@
 //            A failed write leaves its chunks "unknown" and they are skipped.
 //   verify:  read a range (from NextWritten() or a VerifyBacklog batch) and
 //            call CheckRead(). Chunks with writes in flight or unknown
-//            contents are skipped, so overlapping in-flight writes never
-//            produce a false failure.
+//            contents are skipped, and so is a chunk whose writes overlapped
+//            in flight when it is a sector-by-sector mix of them
+//            (ExplainTear), so overlapping in-flight writes never produce a
+//            false failure.
 //   end:     SaveState() when verify_state_save is set.
 //
 // Thread-safety: a Verifier belongs to one worker thread. No method locks;
@@ -203,8 +205,11 @@ class Verifier {
   VerifyWriteToken PrepareWrite(void* buf, uint64_t len, uint32_t file_index, uint64_t offset);
   // The write of `token` finished: ok = every byte was written without error.
   // Not ok: its chunks become unknown (skipped) until a later lone write
-  // completes. Must be called exactly once per PrepareWrite.
-  void OnWriteComplete(const VerifyWriteToken& token, bool ok);
+  // completes. split: it was written by more than one syscall (a short
+  // write's rest requeued), so where another write overlapped it in flight
+  // the chunk may be torn at any byte (see CheckChunk). Must be called
+  // exactly once per PrepareWrite.
+  void OnWriteComplete(const VerifyWriteToken& token, bool ok, bool split = false);
 
   // Checks buf[0, len) read from `offset` of file `file_index` (`file_path`
   // only names it in messages). OK when every checked chunk is good. Every
@@ -293,6 +298,9 @@ class Verifier {
   static constexpr uint8_t kEntryVerified = 4;  // read back by a backlog batch since its write
   static constexpr uint8_t kEntryOffGrid = 8;   // grid: an off-grid chunk overlaps it
   static constexpr uint8_t kEntryDead = 16;     // off-grid: overlapped by a later write
+  // Overlapped, and one of those writes was split (a short write's rest
+  // requeued): the chunk may be torn at any byte, not only at a sector.
+  static constexpr uint8_t kEntrySplit = 32;
   const std::vector<Entry>* entries(uint32_t file_index) const {
     return file_index < files_.size() ? &files_[file_index].grid : nullptr;
   }
@@ -339,7 +347,15 @@ class Verifier {
   Entry* DropOverlapping(uint32_t file_index, uint64_t offset, uint64_t len, bool* inflight);
   // PrepareWrite for one chunk: its generation (0: not recorded).
   uint64_t PrepareChunk(uint32_t file_index, uint64_t offset, uint64_t clen);
-  void CompleteChunk(uint32_t file_index, uint64_t offset, uint64_t clen, bool ok);
+  void CompleteChunk(uint32_t file_index, uint64_t offset, uint64_t clen, bool ok, bool split);
+  // A chunk whose writes overlapped in flight failed its header or checksum
+  // check: is it a mix of those writes, sector by sector (kExplained: skip
+  // it), something else (kUnexplained: a failure), or can that not be told
+  // (kUndecidable: skip it)? *best: the generation to rebuild for the
+  // failure report.
+  enum class Tear : uint8_t { kExplained, kUnexplained, kUndecidable };
+  Tear ExplainTear(VerifyChecker& c, const uint8_t* chunk, uint64_t clen, uint32_t file_index,
+                   uint64_t offset, const Entry& e, uint64_t* best) const;
   // Whether the chunk's data bytes (all but its header, if it has one) are
   // verify_pattern's as FillData writes them. REQUIRES: a pattern is set.
   bool DataIsPattern(VerifyChecker& c, const uint8_t* chunk, uint64_t clen, uint64_t offset) const;

@@ -76,7 +76,7 @@ Status Verifier::SaveState(const std::string& path) const {
   Put<uint32_t>(&out, static_cast<uint32_t>(files_.size()));
   Put<uint64_t>(&out, interval_);
   auto saved_flags = [](const Entry& e) {
-    uint32_t flags = e.flags & kEntryOverlap;
+    uint32_t flags = e.flags & (kEntryOverlap | kEntrySplit);
     if (e.inflight > 0 || (e.flags & kEntryUnknown)) flags |= kEntryUnknown;
     return flags;
   };
@@ -200,7 +200,7 @@ Status Verifier::LoadState(const std::string& path) {
       uint32_t gen, flags;
       if (!r.Get(&gen) || !r.Get(&flags)) return bad("truncated records");
       f.grid[j].generation = gen;
-      f.grid[j].flags = static_cast<uint8_t>(flags & (kEntryUnknown | kEntryOverlap));
+      f.grid[j].flags = static_cast<uint8_t>(flags & (kEntryUnknown | kEntryOverlap | kEntrySplit));
     }
     if (version < 2) continue;
     if (!r.Get(&n) || n > kMaxOffGridChunks || r.left() / 24 < n) return bad("truncated records");
@@ -214,7 +214,7 @@ Status Verifier::LoadState(const std::string& path) {
                    std::to_string(off));
       Entry& e = f.off_grid[{off, len}];
       e.generation = gen;
-      e.flags = static_cast<uint8_t>(flags & (kEntryUnknown | kEntryOverlap));
+      e.flags = static_cast<uint8_t>(flags & (kEntryUnknown | kEntryOverlap | kEntrySplit));
     }
     off_grid += f.off_grid.size();
   }

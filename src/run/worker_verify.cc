@@ -134,7 +134,8 @@ void Worker::VerifyWriteDone(IoRequest* req) {
   if (vslot_[req->index] != kVSlotWrite) return;
   vslot_[req->index] = 0;
   const VerifyWriteToken& t = vtoken_[req->index];
-  verifier_->OnWriteComplete(t, true);
+  // A short write's rest was requeued when the request's offset moved.
+  verifier_->OnWriteComplete(t, true, /*split=*/req->offset != t.offset);
   if (backlog_ != nullptr) backlog_->Push({t.file_index, t.offset, t.length});
 }
 
