@@ -11,7 +11,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <linux/btrfs.h>
 #include <linux/magic.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -31,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "iobench/btrfs.h"
 #include "iobench/engine.h"
 #include "iobench/job.h"
 #include "iobench/status.h"
@@ -220,20 +220,12 @@ inline std::vector<BackingBlockDevice> BtrfsDevices(const std::string& dir) {
   int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return out;
   struct statfs sfs;
-  struct btrfs_ioctl_fs_info_args args;
-  std::memset(&args, 0, sizeof(args));
-  const bool ok = fstatfs(fd, &sfs) == 0 &&
-                  static_cast<uint32_t>(sfs.f_type) == static_cast<uint32_t>(BTRFS_SUPER_MAGIC) &&
-                  ioctl(fd, BTRFS_IOC_FS_INFO, &args) == 0;
+  const bool btrfs = fstatfs(fd, &sfs) == 0 &&
+                     static_cast<uint32_t>(sfs.f_type) == static_cast<uint32_t>(BTRFS_SUPER_MAGIC);
+  const std::string fsid = btrfs ? BtrfsFsidOfFd(fd) : "";
   close(fd);
-  if (!ok) return out;
-  char fsid[40];
-  const unsigned char* u = args.fsid;
-  std::snprintf(fsid, sizeof(fsid),
-                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
-                u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
-                u[15]);
-  DIR* d = opendir(("/sys/fs/btrfs/" + std::string(fsid) + "/devices").c_str());
+  if (fsid.empty()) return out;
+  DIR* d = opendir(("/sys/fs/btrfs/" + fsid + "/devices").c_str());
   if (d == nullptr) return out;
   while (const struct dirent* e = readdir(d)) {
     const std::string name = e->d_name;

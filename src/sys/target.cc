@@ -1,7 +1,6 @@
 #include "sys/target.h"
 
 #include <fcntl.h>
-#include <linux/btrfs.h>
 #include <linux/magic.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -14,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "iobench/btrfs.h"
 #include "sys/procfs.h"
 #include "sys/strings.h"
 
@@ -110,18 +110,9 @@ std::string BtrfsFsid(const std::string& path) {
   if (struct stat st; fd < 0 && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
     fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return "";
-  struct btrfs_ioctl_fs_info_args args;
-  std::memset(&args, 0, sizeof(args));
-  const int rc = ioctl(fd, BTRFS_IOC_FS_INFO, &args);
+  std::string fsid = BtrfsFsidOfFd(fd);
   close(fd);
-  if (rc != 0) return "";
-  char uuid[40];
-  const unsigned char* u = args.fsid;
-  std::snprintf(uuid, sizeof(uuid),
-                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
-                u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
-                u[15]);
-  return uuid;
+  return fsid;
 }
 
 void WalkName(const std::string& name, int depth, TargetInfo* info);
