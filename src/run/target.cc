@@ -135,18 +135,19 @@ Status MakeParentDirs(const JobSpec& job, const std::string& path) {
   return Status::Ok();
 }
 
-// open(2) with O_CREAT in `flags`; a missing parent directory is created
-// (as fio) and the open tried again. Costs nothing when the directory is
-// there. Returns the fd, or -1 with errno set.
-int OpenCreating(const JobSpec& job, const std::string& path, int flags, Status* dir_error) {
-  int fd = open(path.c_str(), flags, 0644);
+// open(2) with O_CREAT in `flags`, creating with `mode`; a missing parent
+// directory is created (as fio) and the open tried again. Costs nothing when
+// the directory is there. Returns the fd, or -1 with errno set.
+int OpenCreating(const JobSpec& job, const std::string& path, int flags, mode_t mode,
+                 Status* dir_error) {
+  int fd = open(path.c_str(), flags, mode);
   if (fd >= 0 || errno != ENOENT || (flags & O_CREAT) == 0 || !job.allow_file_create) return fd;
   if (Status st = MakeParentDirs(job, path); !st.ok()) {
     *dir_error = std::move(st);
     errno = ENOENT;
     return -1;
   }
-  return open(path.c_str(), flags, 0644);
+  return open(path.c_str(), flags, mode);
 }
 
 // The nearest directory above `path` that exists ("." for a bare name).
@@ -523,7 +524,7 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::
   if (t.diskless || t.is_block_device || t.is_char_device || job.create_on_open) return uint64_t{0};
   if (t.exists && t.current_size >= t.needed_size) return uint64_t{0};
   Status dir_error;
-  const int fd = OpenCreating(job, t.path, O_WRONLY | O_CREAT | O_CLOEXEC, &dir_error);
+  const int fd = OpenCreating(job, t.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644, &dir_error);
   if (!dir_error.ok()) return dir_error;
   if (fd < 0) return ErrnoStatus(JobLabel(job) + ": create " + t.path);
   FdCloser closer{fd};
@@ -612,7 +613,9 @@ Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {
   if (job.dsync) flags |= O_DSYNC;
   if (job.create_on_open && job.allow_file_create && !t.is_block_device) flags |= O_CREAT;
   Status dir_error;
-  const int fd = OpenCreating(job, t.path, flags, &dir_error);
+  // A file made here (create_on_open) is 0600, as fio's generic_open_file
+  // makes it; a laid-out file is 0644, as fio's extend_file.
+  const int fd = OpenCreating(job, t.path, flags, 0600, &dir_error);
   if (!dir_error.ok()) return dir_error;
   if (fd < 0) {
     const int err = errno;

@@ -441,6 +441,30 @@ TEST(RunTargetTest, LayoutCreatesExtendsNeverShrinks) {
   EXPECT_TRUE(r->groups[0].jobs[0].notes.empty());
 }
 
+// File modes as fio 3.33 creates them: a laid-out file 0644 (extend_file),
+// one created when the job opens it (create_on_open) 0600
+// (generic_open_file); both under the umask. iobench made both 0644.
+TEST(RunTargetTest, CreatedFilesHaveFiosModes) {
+  TempDir dir("/var/tmp");
+  const mode_t old = umask(022);
+  JobSpec j = TestJob("m", RwMode::kWrite, 4096, 16 << 10);
+  j.ioengine = "psync";
+  j.filenames = {dir.path() + "/laid"};
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  j.filenames = {dir.path() + "/opened"};
+  j.create_on_open = true;
+  r = RunJobs({j}, {});
+  umask(old);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto mode = [](const std::string& p) {
+    struct stat st {};
+    return stat(p.c_str(), &st) == 0 ? st.st_mode & 0777 : 01000u;
+  };
+  EXPECT_EQ(mode(dir.path() + "/laid"), 0644u);
+  EXPECT_EQ(mode(dir.path() + "/opened"), 0600u);
+}
+
 // fallocate=truncate: the layout only ftruncates a writer's file (fio).
 TEST(RunTargetTest, WriteJobSizesTheFileWithoutWritingIt) {
   TempDir dir("/var/tmp");
