@@ -60,6 +60,17 @@ std::unique_ptr<IoLogger> NewLogger(const IoLogOptions& o, int jobnum, LogWriter
   return std::move(l).value();
 }
 
+// Options writing the bw, iops and lat logs under one prefix, with windows
+// of avg_msec (0: a line per I/O).
+IoLogOptions AllLogs(const std::string& prefix, uint64_t avg_msec) {
+  IoLogOptions o;
+  o.bw_prefix = prefix;
+  o.iops_prefix = prefix;
+  o.lat_prefix = prefix;
+  o.avg_msec = avg_msec;
+  return o;
+}
+
 TEST(IoLogNames, FioFileNames) {
   EXPECT_EQ(LogFileName("t", LogKind::kBw, 0, true), "t_bw.1.log");
   EXPECT_EQ(LogFileName("t", LogKind::kIops, 3, true), "t_iops.4.log");
@@ -164,11 +175,7 @@ TEST(IoLogEpoch, UnknownClockIsRefusedBeforeAnyFile) {
 TEST(IoLogWindowed, FiveSecondsAtThousandIops) {
   TempDir dir;
   auto writer = NewWriter();
-  IoLogOptions o;
-  o.bw_prefix = dir / "t";
-  o.iops_prefix = dir / "t";
-  o.lat_prefix = dir / "t";
-  o.avg_msec = 1000;
+  IoLogOptions o = AllLogs(dir / "t", 1000);
   auto log = NewLogger(o, 0, writer.get());
   for (uint64_t i = 0; i < 5000; ++i)
     log->OnComplete(i * kMs, Ddir::kRead, 4096, 100, 1000 + i % 10, 1100 + i % 10, i * 4096, 0);
@@ -221,11 +228,7 @@ TEST(IoLogWindowed, PartialLastWindowHasLatencyLinesOnly) {
   for (const uint64_t end_ns : {240 * kMs + 40000, 261 * kMs + 900000}) {  // 40.04 / 61.9 ms tails
     TempDir dir;
     auto writer = NewWriter();
-    IoLogOptions o;
-    o.bw_prefix = dir / "t";
-    o.iops_prefix = dir / "t";
-    o.lat_prefix = dir / "t";
-    o.avg_msec = 100;
+    IoLogOptions o = AllLogs(dir / "t", 100);
     auto log = NewLogger(o, 0, writer.get());
     // One 4k write every 10 ms up to the end, latencies 1000 + k.
     uint64_t k = 0;
@@ -333,10 +336,7 @@ TEST(IoLogWindowed, MaxAndBothWindowValues) {
 TEST(IoLogPerIo, OneLinePerCompletion) {
   TempDir dir;
   auto writer = NewWriter();
-  IoLogOptions o;
-  o.lat_prefix = dir / "t";
-  o.bw_prefix = dir / "t";
-  o.iops_prefix = dir / "t";
+  IoLogOptions o = AllLogs(dir / "t", 0);
   o.log_slat = false;  // a sync engine: fio leaves the slat file empty
   auto log = NewLogger(o, 1, writer.get());
   constexpr uint64_t kN = 123457;  // several chunks' worth
