@@ -103,7 +103,11 @@ class PatternImpl final : public IoPattern {
   bool MapSlot(FileState& fs, int bd, uint64_t* off, uint64_t* len);
   // wrap_dirs_: the direction's next sequential block does not fit.
   bool SequentialAtEnd(const FileState& fs, Ddir d) const;
-  bool TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPlan* out);
+  // kNone: no sequential I/O here (a random job takes a random offset
+  // instead); kEnd: the pass over this file ends (a sequential job ends it
+  // on kNone too).
+  enum class Seq : uint8_t { kIssued, kNone, kEnd };
+  Seq TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPlan* out);
   // Inline fast path for a fixed block size; the rest is out of line.
   uint64_t ChooseLen(int bs_dir, uint64_t remaining) {
     const BsChooser& c = bs_[bs_dir];
@@ -580,7 +584,8 @@ bool PatternImpl::SequentialAtEnd(const FileState& fs, Ddir d) const {
   return pos >= fs.size || pos >= end || end - pos < bs_[bd].min;
 }
 
-bool PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPlan* out) {
+PatternImpl::Seq PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_random_job,
+                                            IoPlan* out) {
   int64_t spos = fs.pos[static_cast<int>(d)];
   if (!in_random_job && rw_skip_ != 0 && (spos < 0 || static_cast<uint64_t>(spos) >= fs.size)) {
     // As fio: holed I/O (rw=read:4k) that steps onto or past the end wraps
@@ -590,32 +595,37 @@ bool PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPla
     // the pass (fio: rw=read:5k on 64k does 7 I/Os).
     // The previous I/O ending exactly at the end stops the pass instead
     // (fio: rw=read:8k on 64k does 6 I/Os, rw=read:4k wraps to 16).
-    if (spos - rw_skip_ >= static_cast<int64_t>(fs.size)) return false;
+    if (spos - rw_skip_ >= static_cast<int64_t>(fs.size)) return Seq::kNone;
     spos = rw_skip_ > 0 ? 0 : static_cast<int64_t>(fs.size) + rw_skip_;
     fs.pos[static_cast<int>(d)] = spos;
   }
-  if (spos < 0) return false;
+  if (spos < 0) return Seq::kNone;
   const uint64_t pos = static_cast<uint64_t>(spos);
-  if (pos >= fs.size) return false;
-  if (!in_random_job && fs.seq_ios >= fs.seq_cap) return false;
+  // A random job's continuation from the region's end takes a random
+  // offset (fio: only from the file's end; see docs/patterns.md).
+  if (pos >= fs.size) return Seq::kNone;
+  if (!in_random_job && fs.seq_ios >= fs.seq_cap) return Seq::kNone;
   // As fio: a fixed block size must fit in the file (size=100k bs=64k on a
   // 1 MiB file reads 2 blocks; on a new 100k file, 1), a range or split
-  // shrinks to fit the region.
+  // shrinks to fit the region. A random job's continuation too (not over
+  // the random map's partial tail block), and one that does not fit ends
+  // the pass, as in fio 3.33 (randread:4 norandommap size=26k: 6 I/Os).
   const int bd = BsDir(d, false);
-  const uint64_t end = !in_random_job && bs_[bd].fixed ? fs.limit : fs.size;
+  const bool map = in_random_job && rand_mode_ == RandMode::kMap;
+  const uint64_t end = bs_[bd].fixed && !map ? fs.limit : fs.size;
   uint64_t len = ChooseLen(bd, end - pos);
-  if (len == 0) return false;
-  if (in_random_job && rand_mode_ == RandMode::kMap) {
+  if (len == 0) return Seq::kEnd;
+  if (map) {
     // Continue only over blocks this pass has not used yet, and with at
     // least this direction's smallest block (else a random offset instead).
-    if (pos % gran_ != 0) return false;
+    if (pos % gran_ != 0) return Seq::kNone;
     const uint64_t b = pos / gran_;
     const uint64_t want = (len + gran_ - 1) / gran_;
     const uint64_t run = fs.map.FreeRun(b, want);
     if (run < want) {
       const uint64_t min = bs_[bd].min;
       len = run * gran_ / min * min;
-      if (len == 0) return false;
+      if (len == 0) return Seq::kNone;
     }
     for (uint64_t i = 0; i < (len + gran_ - 1) / gran_; ++i) fs.map.Set(b + i);
   }
@@ -624,7 +634,7 @@ bool PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_random_job, IoPla
   out->offset = fs.start + pos;
   out->length = len;
   AfterIo(fs, d, pos, len);
-  return true;
+  return Seq::kIssued;
 }
 
 uint64_t PatternImpl::SkewedBlock(FileState& fs, Ddir d) {
@@ -778,7 +788,7 @@ bool PatternImpl::Generate(int f, IoPlan* out) {
   const Ddir d = ChooseDdir();
   out->file = static_cast<uint32_t>(f);
   if (!random_job_) {
-    if (TrySequential(fs, d, false, out)) return true;
+    if (TrySequential(fs, d, false, out) == Seq::kIssued) return true;
     ended_[static_cast<int>(d)] = wrap_dirs_;  // (only Reset() reads it)
     return false;
   }
@@ -792,7 +802,11 @@ bool PatternImpl::Generate(int f, IoPlan* out) {
   } else if (perc_random_[static_cast<int>(d)] < 100) {
     seq = seqrand_rng_.Below(100) >= perc_random_[static_cast<int>(d)];
   }
-  if (seq && TrySequential(fs, d, true, out)) return true;
+  if (seq) {
+    const Seq s = TrySequential(fs, d, true, out);
+    if (s == Seq::kIssued) return true;
+    if (s == Seq::kEnd) return false;
+  }
   return TryRandom(fs, d, out);
 }
 

@@ -67,3 +67,19 @@ awk '$3 == "read" || $3 == "write" {
        next_off[d] = $4 + $5
      }' tb.log || fail "time_based rw=rw: a direction did not walk on on its own"
 echo "ok: time_based rw=rw covers the region in each direction"
+
+# percentage_random=0 norandommap on 26k of 4k blocks: the continuation from
+# 24k does not fit and ends the pass, as in fio 3.33 (6 reads, 0 to 20k; the
+# log equals fio's when fio is installed). iobench used to read a 7th block
+# at random.
+"$bin" --name=j --ioengine=null --size=26k --rw=randread --percentage_random=0 --norandommap=1 \
+  --write_iolog=pr0.log --output=/dev/null || fail "iobench percentage_random=0"
+got=$(awk '$3 == "read" { printf "%d ", $4 / 1024 }' pr0.log)
+[ "$got" = "0 4 8 12 16 20 " ] || fail "percentage_random=0 size=26k: offsets (k) $got, want 0 to 20"
+if command -v fio >/dev/null; then
+  fio --name=j --ioengine=null --size=26k --rw=randread --percentage_random=0 --norandommap=1 \
+    --write_iolog=pr0_fio.log --output=/dev/null || fail "fio percentage_random=0"
+  diff <(notimes pr0_fio.log) <(notimes pr0.log) >diff_pr0 ||
+    fail "percentage_random=0: write_iolog differs from fio's: $(head -20 diff_pr0)"
+fi
+echo "ok: a continuation that does not fit ends the pass"

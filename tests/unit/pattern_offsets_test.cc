@@ -933,6 +933,45 @@ TEST(PatternOffsetsTest, PercentageRandom) {
   EXPECT_NEAR(seq / 400.0, 75, 1.0);
 }
 
+// A random job's sequential continuation (percentage_random, rw=randread:N)
+// that does not fit ends the pass, as in fio 3.33; a fixed block may run past
+// the region inside the file, as a sequential job's does. fio 3.33,
+// percentage_random=0 norandommap bs=4k size=26k: the null engine reads 0,
+// 4k, ..., 20k (6 I/Os); psync on an existing 1 MiB file reads 24k too.
+// (iobench took a random offset instead: 7 I/Os, the last at random.)
+TEST(PatternOffsetsTest, ContinuationThatDoesNotFitEndsThePass) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.percentage_random[0] = 0;
+  job.norandommap = true;
+  auto offsets = [](const std::vector<IoPlan>& v) {
+    std::vector<uint64_t> o;
+    for (const auto& io : v) o.push_back(io.offset / kKi);
+    return o;
+  };
+  const std::vector<uint64_t> six{0, 4, 8, 12, 16, 20};
+  EXPECT_EQ(offsets(Pass(Make(job, {{0, 26 * kKi, 0, 26 * kKi}}).get())), six);
+  const std::vector<uint64_t> seven{0, 4, 8, 12, 16, 20, 24};
+  EXPECT_EQ(offsets(Pass(Make(job, {{0, 26 * kKi, 0, 1024 * kKi}}).get())), seven);
+  job.rw_nr = 4;  // rw=randread:4: the same end
+  job.percentage_random[0] = 100;
+  int early = 0;  // passes a continuation from 20k ended (the others: 26k issued)
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    auto v = Pass(Make(job, {{0, 26 * kKi, 0, 26 * kKi}}, seed).get());
+    ASSERT_FALSE(v.empty());
+    if (v.size() == 7) continue;
+    EXPECT_EQ(v.back().offset, 20 * kKi) << "seed " << seed;
+    EXPECT_NE(v.size() % 4, 0u) << "seed " << seed << ": a random offset was due";
+    ++early;
+  }
+  EXPECT_GT(early, 0);
+  // With the LFSR too (fio: 6).
+  job.rw_nr = 1;
+  job.percentage_random[0] = 0;
+  job.norandommap = false;
+  job.random_generator = RandomGenerator::kLfsr;
+  EXPECT_EQ(offsets(Pass(Make(job, {{0, 26 * kKi, 0, 26 * kKi}}).get())), six);
+}
+
 // Share of hits that land on the hottest `frac` of the blocks.
 double HotShare(const std::vector<IoPlan>& v, uint64_t blocks, double frac) {
   std::vector<uint32_t> hits(blocks, 0);
