@@ -77,7 +77,10 @@ struct FileState {
   int64_t pos[kNumDdirs] = {0, 0, 0};
   uint64_t seq_ios = 0;
   uint64_t run_left = 0;  // rw=randxxx:N, sequencer sequential
-  uint64_t budget = 0;    // bytes left (sequential, kUniform, kSkewed)
+  // rw_sequencer=identical: where each direction's last I/O
+  // started, from start (< 0: none yet in this pass).
+  int64_t last_start[kNumDdirs] = {-1, -1, -1};
+  uint64_t budget = 0;  // bytes left (sequential, kUniform, kSkewed)
   uint64_t lfsr_left = 0;
   bool done = false;
   // Generators:
@@ -99,6 +102,7 @@ class PatternImpl final : public IoPattern {
   Ddir ChooseDdir();
   int PickFile();
   bool Generate(int f, IoPlan* out);
+  bool Repeat(IoPlan* out);
   bool TryRandom(FileState& fs, Ddir d, IoPlan* out);
   bool MapSlot(FileState& fs, int bd, uint64_t* off, uint64_t* len);
   // wrap_dirs_: the direction's next sequential block does not fit.
@@ -457,6 +461,7 @@ void PatternImpl::StartPass(FileState& fs) {
   for (int64_t& p : fs.pos) p = 0;
   fs.seq_ios = 0;
   fs.run_left = 0;
+  for (int64_t& l : fs.last_start) l = -1;
   // A pass is size bytes (it matters for rw=rw, where each direction walks
   // on its own and neither reaches the end, and for random jobs without
   // the map), not rounded to the block: as fio, the I/O that reaches size
@@ -810,6 +815,30 @@ bool PatternImpl::Generate(int f, IoPlan* out) {
   return TryRandom(fs, d, out);
 }
 
+// rw_sequencer=identical (rw=randxxx:N), as fio 3.33: only every N-th I/O
+// draws a new offset. Each repeat picks its file and direction as any I/O
+// does, and starts where that direction's last I/O in that file started (the
+// region's start when it has none yet), with a length of its own. (fio:
+// randrw:3 rw_sequencer=identical reads r44, then writes at 0, where its
+// first write was; nrfiles=2 alternates files.) False when that length does
+// not fit: the pass ends, as fio's does.
+bool PatternImpl::Repeat(IoPlan* out) {
+  const int f = PickFile();
+  if (f < 0) return false;
+  const Ddir d = ChooseDdir();
+  FileState& fs = files_[f];
+  out->file = static_cast<uint32_t>(f);
+  int64_t& last = fs.last_start[static_cast<int>(d)];
+  const uint64_t pos = last < 0 ? 0 : static_cast<uint64_t>(last);
+  const uint64_t len = ChooseLen(BsDir(d, false), fs.size - pos);
+  if (len == 0) return false;
+  last = static_cast<int64_t>(pos);
+  out->ddir = d;
+  out->offset = fs.start + pos;
+  out->length = len;
+  return true;
+}
+
 bool PatternImpl::Next(IoPlan* out) {
   // A free block left means the pass is not over (files_done_ only grows
   // once the one file's map is full, and Reset() clears both).
@@ -830,6 +859,7 @@ bool PatternImpl::NextGeneral(IoPlan* out) {
   if (repeat_left_ > 0) {
     --repeat_left_;
     *out = last_;
+    if (!trimwrite_ && !Repeat(out)) return false;
     ident_bytes_ += out->length;
     pending_write_ = trimwrite_;
     return true;
@@ -846,6 +876,8 @@ bool PatternImpl::NextGeneral(IoPlan* out) {
     if (ident) {
       repeat_left_ = rw_nr_ - 1;
       ident_bytes_ += out->length;
+      FileState& fs = files_[f];
+      fs.last_start[static_cast<int>(out->ddir)] = static_cast<int64_t>(out->offset - fs.start);
     }
     pending_write_ = trimwrite_;
     return true;

@@ -173,6 +173,56 @@ TEST(PatternOffsetsTest, IdenticalSequencerRepeatsEachOffset) {
   EXPECT_EQ(Pass(p.get()).size(), 256u) << "the next pass has the whole budget again";
 }
 
+// rw=randrw:3 rw_sequencer=identical, as fio 3.33 (write_iolog, null
+// engine, 64k: "w0 w0 w0 r44 w0 w0 r52 w0 w0 w28 w28 r52 r24 ..."): every
+// third I/O draws a new offset; the others draw their direction as usual and
+// repeat where that direction's last I/O started (the region's start when
+// it has none yet). iobench used to repeat the direction too. The pass is
+// the region's bytes: 256 I/Os on 1 MiB, as fio.
+TEST(PatternOffsetsTest, IdenticalSequencerInAMixedJobRepeatsTheOffsetOnly) {
+  JobSpec job = MakeJob(RwMode::kRandRW);
+  job.rw_nr = 3;
+  job.rw_sequencer = RwSequencer::kIdentical;
+  job.rwmixread = 30;
+  const std::vector<PatternRegion> regions{{8 * kKi, 1024 * kKi, 0}};
+  auto p = Make(job, regions);
+  for (int pass = 0; pass < 2; ++pass) {
+    auto v = Pass(p.get());
+    ASSERT_EQ(v.size(), 256u);
+    uint64_t last[2] = {8 * kKi, 8 * kKi};
+    int turned = 0, repeat_reads = 0, repeats = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+      const int d = static_cast<int>(v[i].ddir);
+      ASSERT_LT(d, 2);
+      EXPECT_EQ(v[i].length, 4 * kKi);
+      if (i % 3 != 0) {
+        EXPECT_EQ(v[i].offset, last[d]) << "pass " << pass << " I/O " << i;
+        turned += v[i].ddir != v[i - i % 3].ddir;
+        repeat_reads += d == 0;
+        ++repeats;
+      }
+      last[d] = v[i].offset;
+    }
+    EXPECT_GT(turned, 40) << "a repeat draws its own direction";
+    EXPECT_NEAR(100.0 * repeat_reads / repeats, 30, 10);
+    p->Reset();
+  }
+  // Two files, round robin: a repeat goes to the next file and repeats that
+  // file's last start (fio 3.33, randread:3 nrfiles=2 size=64k: "0:0 1:0 0:0
+  // 1:20 0:0 1:20 0:24 ...", file:offset in KiB), 16 I/Os.
+  job.rw = RwMode::kRandRead;
+  auto v = Pass(Make(job, {{0, 32 * kKi, 0}, {0, 32 * kKi, 0}}).get());
+  ASSERT_EQ(v.size(), 16u);
+  int64_t last[2] = {0, 0};
+  for (size_t i = 0; i < v.size(); ++i) {
+    EXPECT_EQ(v[i].file, i % 2) << "I/O " << i;
+    if (i % 3 != 0) {
+      EXPECT_EQ(static_cast<int64_t>(v[i].offset), last[i % 2]) << "I/O " << i;
+    }
+    last[i % 2] = static_cast<int64_t>(v[i].offset);
+  }
+}
+
 TEST(PatternOffsetsTest, RandNrGivesSequentialRunsBetweenRandomOffsets) {
   JobSpec job = MakeJob(RwMode::kRandRead);
   job.rw_nr = 4;  // rw=randread:4
