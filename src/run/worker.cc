@@ -330,7 +330,9 @@ Status Worker::Setup() {
   // regions hold more, it caps the job as io_size does. size=N% is then N%
   // of each file's size, in whole blocks, summed (fio: filesize=1m size=25%
   // reads 256 KiB, also with offset=50%; size=10% bs=64k one block;
-  // nrfiles=2 filesize=1m size=30% 2 x 76 blocks of 4k).
+  // nrfiles=2 filesize=1m size=30% 2 x 76 blocks of 4k). The share ends at
+  // the region's end, as in fio: filesize=1m offset=50% size=60% on an
+  // existing 1 MiB file reads the 128 blocks from 512 KiB, not 153.
   io_size_ = job_.io_size;
   if (io_size_ == 0 && job_.filesize_min != 0 && (job_.size != 0 || job_.size_percent != 0)) {
     uint64_t regions = 0, cap = job_.size;
@@ -341,11 +343,7 @@ Status Worker::Setup() {
       const unsigned __int128 file = t.region_offset + t.region_size;
       if (job_.size == 0) cap += static_cast<uint64_t>(file * job_.size_percent / 100) / bs * bs;
     }
-    // fio sizes size=N% before it places a percentage offset, so then the
-    // share is not cut at the region's end: the I/O wraps (filesize=1m
-    // size=60% offset=50% reads 612 KiB; offset=512k reads 512 KiB).
-    const bool pct_offset = job_.offset_percent != 0 || job_.offset_increment_percent != 0;
-    if (cap < regions || (pct_offset && job_.size == 0)) io_size_ = cap;
+    if (cap < regions) io_size_ = cap;
   }
   if (job_.io_size_percent != 0) {
     // io_size=N%: N% of the bytes a pass moves, as fio multiplies its size

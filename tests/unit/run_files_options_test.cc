@@ -328,10 +328,11 @@ TEST(FilesOptionsOffset, PercentOffsetsOfAFileNotYetCreated) {
   }
 }
 
-// size=N% with a percentage offset on an existing file: fio reads N% of the
-// file, wrapping over the region (filesize=1m size=60% offset=50%: 612 KiB,
-// on a new file and on the same file again).
-TEST(FilesOptionsOffset, SizePercentWithPercentOffsetWrapsOnAnExistingFile) {
+// size=N% with a percentage offset on an existing file: N% of the file, but
+// no more than the region holds. fio 3.33, filesize=1m size=60% offset=50%
+// on an existing 1 MiB file: the 128 blocks from 512 KiB to the end (iobench
+// read 153, going round the region again for 25); offset=25%: 153 blocks.
+TEST(FilesOptionsOffset, SizePercentWithPercentOffsetEndsAtTheRegionEnd) {
   TempDir dir("/dev/shm");
   const std::string file = dir.path() + "/p";
   MakeFile(file, 1 << 20);
@@ -340,6 +341,10 @@ TEST(FilesOptionsOffset, SizePercentWithPercentOffsetWrapsOnAnExistingFile) {
   j.size_percent = 60;
   j.offset_percent = 50;
   auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->groups[0].jobs[0].stats.dir[0].ios, 128u);
+  j.offset_percent = 25;
+  r = RunJobs({j}, {});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->groups[0].jobs[0].stats.dir[0].ios, 153u);
 }

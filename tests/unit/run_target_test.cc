@@ -234,7 +234,8 @@ TEST(RunTargetTest, SizeCapsAJobWithFilesize) {
 }
 
 // size=N% with filesize=: N% of each file, in whole blocks, summed; the
-// counts are fio 3.33's on the same jobs.
+// counts are fio 3.33's on the same jobs (with offset=N%, on an existing
+// 1 MiB file: fio's null engine refuses a percentage offset with filesize).
 TEST(RunTargetTest, SizePercentWithFilesizeIsAShareOfEachFile) {
   struct Case {
     uint32_t nrfiles, pct;
@@ -243,7 +244,8 @@ TEST(RunTargetTest, SizePercentWithFilesizeIsAShareOfEachFile) {
   for (const Case& c :
        {Case{1, 25, 4096, 0, 0, 1, 64},           // 256 KiB of 1 MiB
         Case{1, 25, 4096, 512 << 10, 0, 1, 64},   // from 512 KiB: still of the file
-        Case{1, 60, 4096, 0, 50, 1, 153},         // offset=50%: more than the region, wraps
+        Case{1, 60, 4096, 0, 50, 1, 128},         // offset=50%: to the region's end
+        Case{1, 60, 4096, 0, 25, 1, 153},         // offset=25%: the region holds 60%
         Case{1, 60, 4096, 512 << 10, 0, 1, 128},  // offset=512k: fio stops at the end
         Case{1, 10, 65536, 0, 0, 1, 1},           // 102.4 KiB is one 64k block
         Case{2, 30, 4096, 0, 0, 2, 304}}) {       // 2 x 76 blocks, twice
