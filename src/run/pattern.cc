@@ -172,6 +172,9 @@ class PatternImpl final : public IoPattern {
   // then ends when one direction has (no byte budget), and Reset() starts
   // only the directions that ended over; the others go on where they are.
   bool wrap_dirs_ = false;
+  // MixedLoopsEndAtRegionEnd(): a pass ends when a direction reaches the
+  // region's end, not after size bytes; both start over at the next.
+  bool loop_dirs_ = false;
   bool ended_[kNumDdirs] = {false, false, false};  // wrap_dirs_: reached the end
 
   prng::Uniform off_rng_;  // offsets and distributions
@@ -206,6 +209,7 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   // bytes; a verify_only pass reads back what one pass wrote.)
   wrap_dirs_ = job.time_based && mixed_ && !random_job_ && regions.size() == 1 && rw_skip_ == 0 &&
                !job.verify.verify_only;
+  loop_dirs_ = MixedLoopsEndAtRegionEnd(job, regions.size());
 
   // Directions this job issues, and the block size specs they use.
   bool active[kNumDdirs] = {HasRead(rw_), HasWrite(rw_), HasTrim(rw_)};
@@ -331,8 +335,8 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
       fs.ralign[d] = Lcm(align_[d], fs.block_align);
     }
     fs.blocks = r.size / gran_;
-    fs.seq_cap = (r.size + gran_ - 1) / gran_;  // the last I/O may end past size
-    if (wrap_dirs_) fs.seq_cap = UINT64_MAX;    // (no skip: every I/O moves on)
+    fs.seq_cap = (r.size + gran_ - 1) / gran_;              // the last I/O may end past size
+    if (wrap_dirs_ || loop_dirs_) fs.seq_cap = UINT64_MAX;  // (no skip: every I/O moves on)
     max_blocks = std::max(max_blocks, fs.blocks);
     if (!random_job_) continue;
     if (rand_mode_ == RandMode::kMap) {
@@ -466,7 +470,7 @@ void PatternImpl::StartPass(FileState& fs) {
   // on its own and neither reaches the end, and for random jobs without
   // the map), not rounded to the block: as fio, the I/O that reaches size
   // is the last, and it may go past it (norandommap size=87381: 22 I/Os).
-  fs.budget = wrap_dirs_ ? UINT64_MAX : fs.size;
+  fs.budget = wrap_dirs_ || loop_dirs_ ? UINT64_MAX : fs.size;
   fs.lfsr_left = fs.blocks;
   fs.done = false;
   if (rand_mode_ == RandMode::kMap && random_job_) fs.map.Clear();
@@ -487,7 +491,7 @@ void PatternImpl::Reset() {
     for (FileState& fs : files_) StartPass(fs);
   }
   for (bool& e : ended_) e = false;
-  pass_left_ = wrap_dirs_ ? UINT64_MAX : pass_size_;
+  pass_left_ = wrap_dirs_ || loop_dirs_ ? UINT64_MAX : pass_size_;
   files_done_ = 0;
   cur_file_ = -1;
   service_left_ = 0;
@@ -983,6 +987,12 @@ Result<std::unique_ptr<IoPattern>> IoPattern::Create(const JobSpec& job,
   Status st = p->Init(job, std::move(regions), seed);
   if (!st.ok()) return st;
   return std::unique_ptr<IoPattern>(std::move(p));
+}
+
+bool MixedLoopsEndAtRegionEnd(const JobSpec& job, size_t nregions) {
+  return job.rw == RwMode::kReadWrite && !job.time_based && job.loops > 1 && job.io_size == 0 &&
+         job.io_size_percent == 0 && nregions == 1 && job.rw_skip == 0 &&
+         job.verify.type == VerifyType::kNone && job.zone_mode != JobSpec::ZoneMode::kStrided;
 }
 
 uint64_t SplitBlockSize(uint64_t bs, uint64_t min_bs, bool bs_unaligned) {

@@ -121,6 +121,14 @@ class IoPattern {
 // it, and the direct I/O alignment check tests what it gives.
 uint64_t SplitBlockSize(uint64_t bs, uint64_t min_bs, bool bs_unaligned);
 
+// rw=rw over one file with loops > 1 (no time_based, io_size, holes or
+// verify): as fio 3.33, each loop (pass) ends when a direction reaches the
+// region's end, both directions start over at the next, and the worker
+// stops the job once size x loops bytes are issued (rwmixread=80 size=1m
+// loops=2: a first loop of 256 reads and the writes drawn meanwhile, then
+// the rest). Other jobs' passes are size bytes.
+bool MixedLoopsEndAtRegionEnd(const JobSpec& job, size_t nregions);
+
 // The seed a worker passes to IoPattern::Create, RateLimiter::Create and
 // BufferFiller. jobnum: the worker's index among all workers of the run
 // (numjobs clones included), so clones get different but repeatable offsets.

@@ -368,7 +368,8 @@ Status Worker::Setup() {
   uint64_t region = 0;
   for (const TargetFile& t : targets_) region += t.region_size;
   if (io_total_ == 0 && !job_.time_based && job_.loops > 1 &&
-      region % std::max<uint64_t>(1, SmallestBs(job_)) != 0)
+      (region % std::max<uint64_t>(1, SmallestBs(job_)) != 0 ||
+       MixedLoopsEndAtRegionEnd(job_, targets_.size())))
     io_total_ = times_loops(region);
   // The bytes the job is to issue, for the sync owed by its last write.
   job_bytes_ = io_total_ != 0 ? io_total_ : job_.time_based ? 0 : times_loops(region);

@@ -83,3 +83,28 @@ if command -v fio >/dev/null; then
     fail "percentage_random=0: write_iolog differs from fio's: $(head -20 diff_pr0)"
 fi
 echo "ok: a continuation that does not fit ends the pass"
+
+# rw=rw loops=2 rwmixread=80 size=1m: as fio 3.33, the first loop ends when
+# the reads reach the region's end (fio: 256 reads and 67 writes, then the
+# 189 I/Os left of 2 MiB, both directions from 0 again); iobench's loops
+# were 256 I/Os each. The writes drawn meanwhile are each tool's own.
+loops_shape() {  # per loop: "reads writes firstR firstW"; then the total
+  awk '$3 == "close" { printf "%d %d %d %d; ", r, w, fr, fw; t += r + w; r = w = 0; fr = fw = -1 }
+       $3 == "open" { fr = fw = -1 }
+       $3 == "read" { if (fr < 0) fr = $4; r++ }
+       $3 == "write" { if (fw < 0) fw = $4; w++ }
+       END { print "total " t }' "$1"
+}
+"$bin" --name=j --ioengine=null --size=1m --rw=rw --rwmixread=80 --loops=2 \
+  --write_iolog=rwloops.log --output=/dev/null || fail "iobench rw=rw loops=2"
+shape=$(loops_shape rwloops.log)
+[[ $shape =~ ^256\ ([0-9]+)\ 0\ 0\;\ ([0-9]+)\ ([0-9]+)\ 0\ 0\;\ total\ 512$ ]] ||
+  fail "rw=rw loops=2: loops '$shape', want a first loop of 256 reads, both loops from 0, 512 I/Os"
+if command -v fio >/dev/null; then
+  fio --name=j --ioengine=null --size=1m --rw=rw --rwmixread=80 --loops=2 \
+    --write_iolog=rwloops_fio.log --output=/dev/null || fail "fio rw=rw loops=2"
+  fshape=$(loops_shape rwloops_fio.log)
+  [[ $fshape =~ ^256\ ([0-9]+)\ 0\ 0\;\ ([0-9]+)\ ([0-9]+)\ 0\ 0\;\ total\ 512$ ]] ||
+    fail "rw=rw loops=2: fio's loops '$fshape' no longer have the shape this test expects"
+fi
+echo "ok: rw=rw loops end when a direction reaches the end ($shape)"

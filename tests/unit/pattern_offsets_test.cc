@@ -490,6 +490,46 @@ TEST(PatternOffsetsTest, SequentialMixedWalksEachDirectionForSizeBytes) {
   EXPECT_NEAR(static_cast<double>(reads) / v.size(), 0.3, 0.06);
 }
 
+// rw=rw with loops=2, as fio 3.33 (write_iolog, null engine, size=1m): a
+// loop ends when a direction reaches the region's end, and both start at 0
+// again in the next (rwmixread=80: 256 reads and 67 writes, then the 189
+// I/Os left of the job's 2 MiB; rwmixread=20: 70 reads and 256 writes). The
+// job's cap is the worker's (MixedLoopsEndAtRegionEnd). iobench's passes
+// were 256 I/Os each.
+TEST(PatternOffsetsTest, SequentialMixedLoopsEndWhenADirectionReachesTheEnd) {
+  JobSpec job = MakeJob(RwMode::kReadWrite);
+  job.loops = 2;
+  ASSERT_TRUE(MixedLoopsEndAtRegionEnd(job, 1));
+  for (uint32_t mix : {80u, 20u}) {
+    job.rwmixread = mix;
+    auto p = Make(job, {{0, 1024 * kKi, 0}});
+    for (int pass = 0; pass < 2; ++pass) {
+      auto v = Pass(p.get());
+      uint64_t next[2] = {0, 0};
+      size_t n[2] = {0, 0};
+      for (const auto& io : v) {
+        const int d = static_cast<int>(io.ddir);
+        ASSERT_LT(d, 2);
+        ASSERT_EQ(io.offset, next[d]) << "mix " << mix << " pass " << pass;
+        next[d] += io.length;
+        ++n[d];
+      }
+      const int full = mix > 50 ? 0 : 1;
+      EXPECT_EQ(n[full], 256u) << "mix " << mix;
+      EXPECT_GT(n[1 - full], 40u) << "mix " << mix;
+      EXPECT_LT(n[1 - full], 100u) << "mix " << mix;
+      p->Reset();
+    }
+  }
+  // Time-based, io_size, two files, holes or verify keep their own passes.
+  job.time_based = true;
+  EXPECT_FALSE(MixedLoopsEndAtRegionEnd(job, 1));
+  job.time_based = false;
+  EXPECT_FALSE(MixedLoopsEndAtRegionEnd(job, 2));
+  job.loops = 1;
+  EXPECT_FALSE(MixedLoopsEndAtRegionEnd(job, 1));
+}
+
 // time_based rw=rw over one file, as fio 3.33's get_next_seq_offset: each
 // direction wraps to the region start on its own when it reaches the end,
 // so the smaller one covers the whole region too (fio's null engine,
