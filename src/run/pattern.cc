@@ -97,6 +97,7 @@ class PatternImpl final : public IoPattern {
   bool Next(IoPlan* out) override;
   void Reset() override;
   void SetSteer(DdirSteer* steer) override { steer_ = mixed_ ? steer : nullptr; }
+  int SyncFile() override { return files_.size() > 1 ? PickFile() : -1; }
 
  private:
   Ddir ChooseDdir();

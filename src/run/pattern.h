@@ -73,6 +73,12 @@ class IoPattern {
   // direction, before its offset and length are planned. Not owned; it must
   // outlive every Next() call. Jobs with one direction ignore it.
   virtual void SetSteer(DdirSteer* steer) = 0;
+  // The file an fsync=N/fdatasync=N sync goes to, taking the turn of the
+  // I/O that would come next, as fio's sync takes a file from its file
+  // service like any I/O (nrfiles=2 fsync=3: writes 0 1 0, sync 1, writes
+  // 0 1 0, sync 1). -1: no several files to choose from (the worker syncs
+  // the file last written).
+  virtual int SyncFile() { return -1; }
   // Whether a pass's random offsets touch each block once (a random map, or
   // random_generator=lfsr), so that replaying the pass reads back each block
   // once. False for sequential jobs and for random ones without a map

@@ -371,6 +371,9 @@ Status Worker::Setup() {
       (region % std::max<uint64_t>(1, SmallestBs(job_)) != 0 ||
        MixedLoopsEndAtRegionEnd(job_, targets_.size())))
     io_total_ = times_loops(region);
+  tb_restarts_ = job_.time_based && !IsRandom(job_.rw) &&
+                 (targets_.size() > 1 || (job_.rw != RwMode::kReadWrite && job_.rw_skip == 0 &&
+                                          region % std::max<uint64_t>(1, SmallestBs(job_)) != 0));
   // The bytes the job is to issue, for the sync owed by its last write.
   job_bytes_ = io_total_ != 0 ? io_total_ : job_.time_based ? 0 : times_loops(region);
   // number_ios as fio 3.33 counts it: number_ios x loops I/Os over the whole
@@ -721,14 +724,14 @@ void Worker::PublishLive() {
 // Whether another pass follows the one that ended (fio's keep_running): while
 // loops remain, or while the job moved less than io_size, counting verify
 // reads as fio does; never once io_size x loops bytes were issued.
-bool Worker::MorePasses() const {
+bool Worker::MorePassesAfter(uint64_t passes) const {
   // fill_device: one pass fills the filesystem; fio's never ends before
   // ENOSPC, time_based or not.
   if (job_.fill_device) return false;
   if (job_.time_based) return true;
   if (io_total_ != 0 && issued_bytes_ >= io_total_) return false;
   if (WritesIoSizePerLoop(job_) && io_total_ != 0) return true;  // to io_size x loops
-  if (passes_ < std::max<uint64_t>(1, job_.loops)) return true;
+  if (passes < std::max<uint64_t>(1, job_.loops)) return true;
   if (io_total_ == 0) return false;
   uint64_t moved = 0, max_bs = 0;
   for (int d = 0; d < kNumDdirs; ++d) {
@@ -766,7 +769,51 @@ bool Worker::EndPass(IoPlan* plan) {
   if (loop_end && !job_.time_based && !EndOfLoopSync(true)) return false;
   ResetPattern();
   InvalidateForPass();
+  StartPassSync();
   return PatternNext(plan);
+}
+
+// The pass ended owing a sync (its last write was the Nth), with nothing in
+// flight. Whether the sync goes out now, before the pass ends, as in fio
+// 3.33: its sync engines issue it as long as the job's bytes are not all
+// issued (their do_io asks for one more I/O and gets the sync), and every
+// engine does in a time_based job, whose do_io goes on; a queueing engine's
+// loop ends on its bytes first. Where fio's do_io then starts again (each
+// loop; a time_based pass that closed its files) its last_was_sync is
+// reset and the new pass starts with the sync once more (restart_sync_:
+// psync loops=3 size=64k fsync=4: 13 syncs, 11 without the repeat;
+// time_based size=42k bs=4k fsync=1: 11 syncs per pass of 10 writes). A
+// pass that only wraps (a time_based random job) syncs once. Sets
+// pass_eof_ (NextPlan ends the pass), or no_more_ at the job's end.
+bool Worker::PassEndSync() {
+  bool loop_end = true;
+  if (WritesIoSizePerLoop(job_) && !job_.time_based)
+    loop_end = issued_bytes_ - loop_mark_bytes_ >= io_size_;
+  if (!job_.time_based && !MorePassesAfter(passes_ + 1)) {
+    no_more_ = true;
+    IoPlan unused;
+    (void)EndPass(&unused);  // counts the pass, as NextPlan would
+    // The job's last pass ended short of its io_size x loops bytes: fio
+    // still syncs, since its loop asks for one more I/O (io_size=192k
+    // loops=2 on 64k: 5; size=23100 bs=2300 fdatasync=1, etcd's fdatasync
+    // test shape: 10 writes, 10 syncs). At depth 1 an async engine goes
+    // the same way.
+    return (sync_engine_ || depth_ == 1) && issued_bytes_ < job_bytes_;
+  }
+  pass_eof_ = true;
+  const bool restart = job_.time_based ? tb_restarts_ : loop_end;
+  if (!restart) return true;  // the next I/O follows in the same do_io
+  restart_sync_ = true;
+  // sync_file_range: fio 3.33 makes the one call, in the new loop.
+  if (job_.sync_file_range_blocks != 0) return false;
+  return job_.time_based || sync_engine_;
+}
+
+void Worker::StartPassSync() {
+  if (!restart_sync_) return;
+  restart_sync_ = false;
+  need_sync_ = true;
+  sync_file_ = pattern_->SyncFile();  // the new pass's first turn
 }
 
 // fio's do_io ends every loop of a writing job with end_fsync or
@@ -777,8 +824,12 @@ bool Worker::EndPass(IoPlan* plan) {
 bool Worker::EndOfLoopSync(bool another_loop) {
   // ios_left_ moves with every issued I/O (verify reads aside), on the fast
   // path too: unchanged since the last sync means nothing was written since.
-  const bool sync = (job_.end_fsync || job_.fsync_on_close) && HasWrite(job_.rw) && error_ == 0 &&
-                    !replay_synced_last_ && !(sync_marked_ && ios_left_ == synced_ios_left_);
+  // fio's last_was_sync: the last I/O was a sync (fsync=N, a replayed one,
+  // a verify phase's).
+  const bool last_was_sync = replay_synced_last_ || (sync_marked_ && ios_left_ == synced_ios_left_);
+  if (!another_loop) final_sync_skipped_ = last_was_sync;
+  const bool sync =
+      (job_.end_fsync || job_.fsync_on_close) && HasWrite(job_.rw) && error_ == 0 && !last_was_sync;
   // write_iolog: fio closes the files when a loop's I/O runs out, its end
   // sync reopens each one, and the next loop opens them at their first I/O.
   if (another_loop && recorder_ != nullptr) recorder_->LoopEnd(NowNs(), sync);
@@ -831,6 +882,7 @@ bool Worker::StartDrainedPass() {
     InvalidateForPass();
   }
   ResetPattern();
+  StartPassSync();
   no_more_ = false;
   UpdateFastPrepare();
   return true;
@@ -1000,45 +1052,31 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
       no_more_ = true;
       return false;
     }
+    // The sync takes the file service's turn before the next I/O looks its
+    // file up (fio picks the file first, then finds a sync is due).
+    if (sync_file_ < 0) sync_file_ = pattern_->SyncFile();
     if (verifier_ == nullptr && !has_pending_plan_) {
-      // At a loop's end fio 3.33 syncs twice where one sync is owed: its
-      // sync engines sync the last write before the loop ends, as long as
-      // the job's bytes are not all issued, and every engine syncs again at
-      // the start of the next loop (psync loops=3 size=64k fsync=4: 13
-      // syncs, 11 without the repeat). Not with time_based, whose passes
-      // are not loops, nor for sync_file_range (fio: one call there).
-      const uint64_t passes = passes_;
-      const bool next = NextPlan(&pending_plan_);
-      const bool loop_end =
-          passes_ != passes && !job_.time_based && job_.sync_file_range_blocks == 0;
-      if (!next) {
-        no_more_ = true;
-        // The job's last pass ended short of its io_size x loops bytes:
-        // fio still syncs, since its loop asks for one more I/O (io_size=192k
-        // loops=2 on 64k: 5; size=23100 bs=2300 fdatasync=1, etcd's
-        // fdatasync test shape: 10 writes, 10 syncs). At depth 1 an async
-        // engine goes the same way.
-        if (!((sync_engine_ || depth_ == 1) && issued_bytes_ < job_bytes_)) {
-          need_sync_ = false;
-          return false;
-        }
-      } else {
+      if (!pass_eof_ && !(io_total_ != 0 && issued_bytes_ >= io_total_) &&
+          PatternNext(&pending_plan_)) {
         has_pending_plan_ = true;
         lookahead_plan_ = true;  // its rate delay is still to be computed
-        sync_again_ = loop_end && sync_engine_;
+      } else if (!PassEndSync()) {
+        need_sync_ = false;
+        sync_file_ = -1;
+        if (no_more_) return false;
+        return PrepareSlow(now, out);  // the next pass's first I/O (EndPass)
       }
     }
     IoRequest* r = free_[--free_n_];
     r->op = job_.fsync_blocks != 0       ? IoOp::kFsync
             : job_.fdatasync_blocks != 0 ? IoOp::kFdatasync
                                          : IoOp::kSyncFileRange;
-    // Which file: fio's sync takes the next file of the round robin, as an
-    // I/O would, so each file is synced in turn (nrfiles=2 fsync=4: 0, 1,
-    // 0). The last written file would leave the others never synced with
-    // an even fsync count. Other file services: the file being written.
-    const uint32_t sync_file = job_.file_service_type == FileServiceType::kRoundRobin && nfiles_ > 1
-                                   ? static_cast<uint32_t>(sync_rr_++ % nfiles_)
-                                   : last_write_file_;
+    // Which file: the one whose turn the sync took (SyncFile: nrfiles=2
+    // fsync=4 syncs 0, 1, 0 as fio; the file last written would leave the
+    // other never synced), else the file last written.
+    const uint32_t sync_file =
+        sync_file_ >= 0 ? static_cast<uint32_t>(sync_file_) : last_write_file_;
+    sync_file_ = -1;
     // fio logs a sync with the offset its request slot last carried.
     if (recorder_ != nullptr) recorder_->Io(now, sync_file, r->op, r->offset, 0);
     r->file_index = sync_file;
@@ -1058,8 +1096,11 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     r->prio = 0;
     r->start_ns = now;
     r->issue_ns = 0;
-    need_sync_ = sync_again_;
-    sync_again_ = false;
+    need_sync_ = false;
+    // fio's last_was_sync: a loop's end sync (end_fsync) that would follow
+    // at once is not issued.
+    sync_marked_ = true;
+    synced_ios_left_ = ios_left_;
     *out = r;
     return true;
   }
@@ -1106,6 +1147,13 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   } else if (!NextPlan(&plan)) {
     no_more_ = true;
     return false;
+  } else if (need_sync_) [[unlikely]] {
+    // A new pass starts with the sync the last one owed (StartPassSync):
+    // the plan waits for it.
+    pending_plan_ = plan;
+    has_pending_plan_ = true;
+    lookahead_plan_ = true;
+    return PrepareSlow(now, out);
   }
   if (vr == 0 && rate_ != nullptr) {
     if (!has_pending_plan_ || lookahead_plan_) {
@@ -1989,7 +2037,7 @@ void Worker::Teardown() {
     // fio logs a writing job's closing syncs (end_fsync after a clean run,
     // fsync_on_close below): a replay of the log then syncs as the job did.
     if (HasWrite(job_.rw) && ((job_.end_fsync && error_ == 0) || job_.fsync_on_close) &&
-        !replay_synced_last_)
+        !replay_synced_last_ && !final_sync_skipped_)
       recorder_->SyncAll(NowNs());
     recorder_->Finish(NowNs());
   }

@@ -216,7 +216,9 @@ class Worker {
   // A new pass over the files (loops, time_based): invalidate=1 drops their
   // cached pages again, as fio does when it wraps or reopens a file.
   void InvalidateForPass();
-  bool MorePasses() const;
+  bool MorePasses() const { return MorePassesAfter(passes_); }
+  // As MorePasses, with `passes` passes done.
+  bool MorePassesAfter(uint64_t passes) const;
   // Once a pass that ended with I/O in flight has drained (pass_drain_):
   // starts the next pass, if MorePasses() still says so. False when it does
   // not, or (error_ set) when unlink_each_loop cannot reopen a file.
@@ -534,7 +536,20 @@ class Worker {
   bool think_blocks_set_ = false;  // thinktime_blocks given (matters with thinktime_iotime)
   bool ThinkDue(uint64_t now);
   bool need_sync_ = false;
-  bool sync_again_ = false;  // a second sync at a loop boundary (PrepareSlow)
+  // The owed sync's file, its turn in the file service taken (-1: not yet).
+  int sync_file_ = -1;
+  // The pass ended owing a sync and fio's do_io starts again: the next pass
+  // starts with the sync (PassEndSync, StartPassSync).
+  bool restart_sync_ = false;
+  // time_based passes that fio 3.33 ends by closing its files (do_io
+  // returns): sequential over several files, or over one whose size is not
+  // a multiple of the block size. Others wrap in place.
+  bool tb_restarts_ = false;
+  // The job's end sync was not issued, the last I/O being a sync (fio's
+  // should_fsync): nor is it logged.
+  bool final_sync_skipped_ = false;
+  bool PassEndSync();
+  void StartPassSync();
   // sync_file_range: per file, [first, end) of the writes since its last one.
   std::vector<std::pair<uint64_t, uint64_t>> sfr_range_;
   bool record_slat_ = false, record_clat_ = false, record_lat_ = false;
@@ -542,7 +557,6 @@ class Worker {
   CpuUsage ru_start_;
   uint64_t due_ns_ = 0;  // rate limit: pending plan may go at this time
   uint32_t last_write_file_ = 0;
-  uint64_t sync_rr_ = 0;  // syncs issued: the next one's file in the round robin
   bool torn_down_ = false;
   // lockmem: the pinned mapping, released in Teardown.
   void* locked_mem_ = nullptr;

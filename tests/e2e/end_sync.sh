@@ -78,9 +78,10 @@ check 2 --rw=randwrite --end_fsync=1 --loops=2 --verify=crc32c
 check 1 --rw=write --end_fsync=1 --time_based --runtime=200ms
 check 1 --rw=write --fsync=4 --end_fsync=1 --size=16k
 
-# fsync=N over several files: each sync takes the next file of the round
-# robin, as fio's does, so every file is synced (the last written file,
-# always d.1 with an even N, left d.0 never synced).
+# fsync=N over several files: each sync takes the file of the I/O that would
+# come next, its turn in the round robin, as fio's does, so every file is
+# synced with N=2 (the last written file, always d.1 with an even N, left
+# d.0 never synced).
 order() {
   local tool=$1
   shift
@@ -91,9 +92,12 @@ order() {
     --output-format=terse "$@" >/dev/null 2>"$tmp/err" || { echo "exit $?"; return; }
   grep -o "([0-9]*<$tmp/d\.[01]>" "$tmp/trace" | sed 's/.*d\.//; s/>//' | tr -d '\n'
 }
-for sync in --fsync=2 --fsync=4 --fdatasync=2 --sync_file_range=write:2; do
+# fsync=3: the sync takes the turn of file 0's write (0 1 0, sync 1, 0 1
+# 0, sync 1, ...): file 1 each time.
+for sync in --fsync=2 --fsync=4 --fdatasync=2 --sync_file_range=write:2 --fsync=3; do
   want=0101010
   [ $sync = --fsync=4 ] && want=010
+  [ $sync = --fsync=3 ] && want=11111
   for t in "$bin" $(fio_side && echo fio); do
     got=$(order "$t" $sync)
     [ "$got" = "$want" ] || fail "$(basename "$t") nrfiles=2 $sync: synced files $got, want $want"
