@@ -558,8 +558,12 @@ void IologRecorder::File(uint64_t now_ns, uint32_t file, FileAction action) {
   chunk_->len = static_cast<uint32_t>(p - chunk_->data);
 }
 
-void IologRecorder::LoopEnd(uint64_t now_ns, bool synced) {
+void IologRecorder::LoopEnd(uint64_t now_ns, bool synced, bool on_bytes) {
   if (finished_) return;
+  if (synced && on_bytes) {
+    for (uint32_t i = 0; i < files_.size(); ++i) Io(now_ns, i, IoOp::kFsync, last_offset_, 0);
+    synced = false;
+  }
   for (uint32_t i = 0; i < files_.size(); ++i) {
     if (opened_[i] != kOpen) continue;
     File(now_ns, i, FileAction::kClose);

@@ -195,8 +195,10 @@ class IologRecorder {
   // The end of a loop that another follows (loops=N): fio closes every open
   // file when the loop's I/O runs out ("close"); its end sync (synced:
   // end_fsync, fsync_on_close) reopens each file to sync it ("open", "sync",
-  // "close"); the next loop's first I/O on a file opens it again.
-  void LoopEnd(uint64_t now_ns, bool synced);
+  // "close"); the next loop's first I/O on a file opens it again. A loop
+  // that ended on its bytes instead (on_bytes: a queueing engine's, or the
+  // job's io_size reached) syncs the files still open, then closes them.
+  void LoopEnd(uint64_t now_ns, bool synced, bool on_bytes);
   // End of the job: "close" for every open file (after an "open" for a file
   // that saw no I/O, so the log stays replayable), then hands the last chunk
   // to the writer. Idempotent.

@@ -832,7 +832,10 @@ bool Worker::EndOfLoopSync(bool another_loop) {
       (job_.end_fsync || job_.fsync_on_close) && HasWrite(job_.rw) && error_ == 0 && !last_was_sync;
   // write_iolog: fio closes the files when a loop's I/O runs out, its end
   // sync reopens each one, and the next loop opens them at their first I/O.
-  if (another_loop && recorder_ != nullptr) recorder_->LoopEnd(NowNs(), sync);
+  if (another_loop && recorder_ != nullptr)
+    recorder_->LoopEnd(
+        NowNs(), sync,
+        !sync_engine_ || ios_left_ == 0 || (io_total_ != 0 && issued_bytes_ >= io_total_));
   if (!sync) return true;
   sync_marked_ = true;
   synced_ios_left_ = ios_left_;
@@ -1882,6 +1885,18 @@ void Worker::Run() {
     flow_->weight.fetch_sub(flow_weight_, std::memory_order_relaxed);
     flow_->ios.fetch_sub(flow_ios_, std::memory_order_relaxed);
   }
+  // fio 3.33 runs one more loop when loops remain after the job's I/O ran
+  // out (io_size x loops bytes or number_ios x loops I/Os issued before the
+  // last loop): it issues nothing, but ends with the end_fsync or
+  // fsync_on_close sync of any loop, its last_was_sync being reset
+  // (io_size=32k loops=2 on 64k, psync: 16 writes, then 2 syncs). Then it
+  // stops: nothing was done in that loop.
+  const bool ran_out = ios_left_ == 0 || (io_total_ != 0 && issued_bytes_ >= io_total_);
+  const uint64_t loops_done = ios_left_ == 0 ? passes_ + 1 : passes_;
+  if (ran_out && !job_.time_based && !job_.fill_device && verifier_ == nullptr &&
+      !WritesIoSizePerLoop(job_) && !stopping_ && error_ == 0 &&
+      loops_done < std::max<uint64_t>(1, job_.loops) && EndOfLoopSync(true))
+    sync_marked_ = false;
   (void)EndOfLoopSync(false);
   const uint64_t end = NowNs();
   FoldDerived(&ts_);

@@ -77,6 +77,12 @@ check 1 --rw=write --end_fsync=1 --verify=crc32c
 check 2 --rw=randwrite --end_fsync=1 --loops=2 --verify=crc32c
 check 1 --rw=write --end_fsync=1 --time_based --runtime=200ms
 check 1 --rw=write --fsync=4 --end_fsync=1 --size=16k
+# Loops left when the job's I/O ran out (psync's first loop writes the
+# whole file, io_size x loops bytes; number_ios x loops I/Os): fio runs one
+# more, empty loop, which syncs again (once, however many loops are left).
+check 2 --rw=write --end_fsync=1 --io_size=512k --loops=2
+check 2 --rw=write --end_fsync=1 --io_size=256k --loops=4
+check 2 --rw=write --end_fsync=1 --number_ios=4 --loops=3
 
 # fsync=N over several files: each sync takes the file of the I/O that would
 # come next, its turn in the round robin, as fio's does, so every file is

@@ -8,6 +8,8 @@
 #  - a time_based pass that fio ends by closing its files (size not a
 #    multiple of bs) starts over with the owed sync once more; one whose
 #    size divides only wraps and syncs once;
+#  - loops left when io_size ran out: one more, empty loop, with its end
+#    sync ("o s c");
 #  - nrfiles=2: the sync takes the file of the I/O that would come next,
 #    and that I/O goes to the file after it.
 # The same expectations are checked on fio when it is installed.
@@ -54,6 +56,17 @@ for t in "${tools[@]}"; do
   expect_eq "$n psync loops=2 fsync=4 end_fsync" \
     "$(ops "$t" --rw=write --size=64k --loops=2 --fsync=4 --end_fsync=1)" \
     "o${w4}s${w4}s${w4}s${w4}scos${w4}s${w4}s${w4}s${w4}sc"
+  # io_size ran out in the first loop (psync's loop goes on to the end of
+  # the file): the second loop is empty but syncs.
+  expect_eq "$n psync io_size=32k loops=2 end_fsync" \
+    "$(ops "$t" --rw=write --size=64k --io_size=32k --loops=2 --end_fsync=1)" \
+    "o${w4}${w4}${w4}${w4}scosc"
+  expect_eq "$n psync number_ios=4 loops=3 end_fsync" \
+    "$(ops "$t" --rw=write --size=64k --number_ios=4 --loops=3 --end_fsync=1)" \
+    "o${w4}${w4}${w4}scosc"
+  expect_eq "$n libaio io_size=32k loops=3 end_fsync" \
+    "$(ops "$t" --ioengine=libaio --rw=write --size=64k --io_size=32k --loops=3 --end_fsync=1)" \
+    "o${w4}${w4}${w4}${w4}sco${w4}${w4}scosc"
 done
 MULTI=1
 for t in "${tools[@]}"; do
