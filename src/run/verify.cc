@@ -1036,27 +1036,70 @@ void Verifier::MarkVerified(const VerifyRange& r) {
   }
 }
 
-VerifyBacklog::VerifyBacklog(uint64_t backlog, uint64_t batch)
-    : ring_(backlog), batch_(batch != 0 ? batch : backlog) {}
+VerifyBacklog::VerifyBacklog(uint64_t backlog, uint64_t batch, bool sorted)
+    : ring_(backlog + 1),
+      backlog_(backlog),
+      batch_(batch != 0 ? batch : backlog),
+      sorted_(sorted) {}
 
 void VerifyBacklog::Push(const VerifyRange& r) {
-  if (ring_.empty()) return;
-  ring_[count_ % ring_.size()] = r;
-  ++count_;
+  if (backlog_ == 0) return;
+  if (!sorted_) {
+    if (n_ == ring_.size()) DropFront();  // never with the worker's batches; keeps the newest
+    ring_[(head_ + n_) % ring_.size()] = r;
+    ++n_;
+    return;
+  }
+  // (file, offset) order; the older writes the new one overlaps are dropped.
+  auto before = [](const VerifyRange& a, const VerifyRange& b) {
+    return a.file_index != b.file_index ? a.file_index < b.file_index : a.offset < b.offset;
+  };
+  VerifyRange* const begin = ring_.data();
+  VerifyRange* first = std::lower_bound(begin, begin + n_, r, before);
+  if (first != begin) {
+    VerifyRange* prev = first - 1;
+    if (prev->file_index == r.file_index && prev->offset + prev->length > r.offset) first = prev;
+  }
+  VerifyRange* last = first;
+  while (last != begin + n_ && last->file_index == r.file_index &&
+         last->offset < r.offset + r.length)
+    ++last;
+  if (first == last && n_ == ring_.size()) {  // never with the worker's batches
+    DropFront();
+    return Push(r);
+  }
+  if (first == last) {
+    std::move_backward(first, begin + n_, begin + n_ + 1);
+    ++n_;
+  } else {
+    std::move(last, begin + n_, first + 1);
+    n_ -= static_cast<size_t>(last - first) - 1;
+  }
+  *first = r;
 }
 
-size_t VerifyBacklog::TakeBatch(VerifyRange* out, size_t max_out) {
-  const uint64_t have = std::min<uint64_t>(count_, ring_.size());
-  size_t n = 0;
-  if (have != 0) {
-    // Oldest first, each range once: fio 3.33 documents that a batch above
-    // the backlog verifies some blocks twice, but reads each one once (4 MiB
-    // written, 4 MiB read with verify_backlog=32, verify_backlog_batch=64).
-    const uint64_t first = count_ - have;
-    for (; n < max_out && n < batch_ && n < have; ++n) out[n] = ring_[(first + n) % ring_.size()];
-  }
-  count_ = 0;
-  return n;
+bool VerifyBacklog::WantRead(bool last_read) {
+  if (n_ == 0) return false;
+  if (left_ != 0) return true;
+  if (n_ % backlog_ != 0 || last_read) return false;
+  left_ = batch_;
+  return true;
+}
+
+VerifyRange VerifyBacklog::Pop() {
+  const VerifyRange r = ring_[head_];
+  if (left_ != 0) --left_;
+  DropFront();
+  return r;
+}
+
+void VerifyBacklog::DropFront() {
+  --n_;
+  if (sorted_)
+    std::move(ring_.begin() + 1, ring_.begin() + 1 + static_cast<std::ptrdiff_t>(n_),
+              ring_.begin());
+  else
+    head_ = (head_ + 1) % ring_.size();
 }
 
 }  // namespace iobench

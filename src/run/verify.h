@@ -408,26 +408,44 @@ class Verifier {
   VerifyChecker own_;           // the owner's checksum state and counters
 };
 
-// verify_backlog / verify_backlog_batch: remembers the last `backlog` written
-// ranges; once `backlog` writes completed, Due() is true and the worker reads
-// and checks TakeBatch() (the oldest `batch` ranges, each once even when batch
-// > backlog: fio 3.33 reads each logged write once, whatever its man page
-// says), which empties the backlog; the ranges it returns are marked verified
-// (Verifier::MarkVerified) and the pass after the writes skips them. Fixed
-// capacity; no allocation after construction.
+// verify_backlog / verify_backlog_batch: fio 3.33's list of written blocks
+// not yet read back (io_hist) and its batch counter (check_get_verify). A
+// write is pushed when it is issued. Before each I/O the worker asks
+// WantRead(): a batch starts when the pending count is a multiple of
+// `backlog` and the last completed I/O was not a read, and lasts `batch`
+// reads (default: backlog); a batch above the backlog goes on with each
+// later write as soon as it is pushed (batch 20 over 16: 16 writes, 16
+// reads, then 1 write 1 read four times, as fio). What a batch leaves is
+// read by the next batch, which comes after `batch` more writes
+// (backlog=16 batch=4: 16 writes, then 4 reads and 4 writes in turn).
+// Order: the oldest first; a job that may write a block again in a pass
+// (sorted: a random job without a map) keeps them in (file, offset) order
+// and drops an older write a new one overlaps, as fio's rbtree does. The
+// verify phase reads the rest and Clear()s it; the batch counter carries
+// over (fio). Fixed capacity (backlog + 1); no allocation after
+// construction.
 class VerifyBacklog {
  public:
-  VerifyBacklog(uint64_t backlog, uint64_t batch);
+  VerifyBacklog(uint64_t backlog, uint64_t batch, bool sorted);
   void Push(const VerifyRange& r);
-  bool Due() const { return count_ >= ring_.size() && !ring_.empty(); }
-  // Writes up to max_out ranges to out; returns how many. Clears the backlog.
-  size_t TakeBatch(VerifyRange* out, size_t max_out);
+  // Whether the next I/O is a backlog read (starts a batch when one is due).
+  // last_read: the last I/O was a read.
+  bool WantRead(bool last_read);
+  // The next range to read back (oldest, or lowest offset). REQUIRES: size() > 0.
+  VerifyRange Pop();
+  size_t size() const { return n_; }
+  void Clear() { head_ = n_ = 0; }
   uint64_t batch() const { return batch_; }
 
  private:
+  void DropFront();
+
   std::vector<VerifyRange> ring_;
+  uint64_t backlog_;
   uint64_t batch_;
-  uint64_t count_ = 0;
+  bool sorted_;
+  size_t head_ = 0, n_ = 0;  // sorted: head_ stays 0
+  uint64_t left_ = 0;        // reads left in the current batch (fio's verify_batch)
 };
 
 }  // namespace iobench

@@ -1211,7 +1211,10 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
       break;
     }
   }
-  if (verifier_ != nullptr) vslot_[r->index] = vr > 0 ? kVSlotRead : 0;
+  if (verifier_ != nullptr) {
+    vslot_[r->index] = vr > 0 ? kVSlotRead : 0;
+    vlast_read_ = plan.ddir == Ddir::kRead;  // verify_backlog's batches (NextVerifyPlan)
+  }
   if (vr > 0) ++vreads_in_flight_;
   if (r->op == IoOp::kWrite) {
     if (verifier_ != nullptr) {

@@ -355,10 +355,8 @@ class Worker {
   static constexpr uint8_t kVSlotCheck = 4;     // verify_async: a verify read is being checked
   static constexpr uint8_t kVSlotCheckAll = 8;  // verify_async: a read-only job's read, same
   std::vector<uint8_t> vslot_;                  // per slot: 0 or one kVSlot* value
-  std::vector<VerifyRange> vbatch_;             // backlog batch being read
-  size_t vbatch_n_ = 0, vbatch_pos_ = 0;
   uint32_t vreads_in_flight_ = 0;
-  uint64_t backlog_writes_ = 0;  // writes issued since the last backlog batch
+  bool vlast_read_ = false;  // the last issued I/O was a read (fio's last_ddir)
   VerifyCursor vcursor_;
   bool verifying_ = false;  // verify phase: reads come from the verifier
   bool resume_after_verify_ = false;

@@ -81,8 +81,11 @@ Status Worker::SetupVerify() {
   // do_verify=0 turns the backlog checks off too (fio 3.33 reads nothing
   // back with verify_backlog=16 do_verify=0).
   if (job_.verify.backlog != 0 && job_.verify.do_verify) {
-    backlog_ = std::make_unique<VerifyBacklog>(job_.verify.backlog, job_.verify.backlog_batch);
-    vbatch_.resize(std::max<uint64_t>(1, backlog_->batch()));
+    // fio keeps the pending writes of a job that may write a block twice
+    // in a pass (no random map) in (file, offset) order, dropping the older
+    // of two overlapping ones; the others oldest first.
+    backlog_ = std::make_unique<VerifyBacklog>(job_.verify.backlog, job_.verify.backlog_batch,
+                                               /*sorted=*/!EachBlockOnce(pattern_));
   }
   vtoken_.assign(depth_, VerifyWriteToken{});
   vslot_.assign(depth_, 0);
@@ -127,7 +130,9 @@ void Worker::VerifyPrepareWrite(IoRequest* req) {
   vtoken_[req->index] =
       verifier_->PrepareWrite(req->buf, req->length, req->file_index, req->offset);
   vslot_[req->index] = kVSlotWrite;
-  ++backlog_writes_;
+  // Pending from its issue, as fio logs a write before it submits it: the
+  // batches start at multiples of verify_backlog issued writes.
+  if (backlog_ != nullptr) backlog_->Push({req->file_index, req->offset, req->length});
 }
 
 void Worker::VerifyWriteDone(IoRequest* req) {
@@ -136,7 +141,6 @@ void Worker::VerifyWriteDone(IoRequest* req) {
   const VerifyWriteToken& t = vtoken_[req->index];
   // A short write's rest was requeued when the request's offset moved.
   verifier_->OnWriteComplete(t, true, /*split=*/req->offset != t.offset);
-  if (backlog_ != nullptr) backlog_->Push({t.file_index, t.offset, t.length});
 }
 
 void Worker::VerifyDropped(IoRequest* req) {
@@ -294,28 +298,25 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
     return -1;
   }
   if (backlog_ == nullptr) return 0;
-  // After verify_backlog writes were issued, no more are issued until they
-  // have all landed and the batch has been read back: none is lost from the
-  // backlog while in flight, and no write races a verify read of its block
-  // (it could land in between and make a good block look stale).
-  if (vbatch_pos_ >= vbatch_n_) {
-    if (vreads_in_flight_ > 0) return -1;
-    vbatch_pos_ = vbatch_n_ = 0;
-    if (backlog_writes_ < job_.verify.backlog) return 0;
-    if (in_use > 0) return -1;  // let the writes land first
-    backlog_writes_ = 0;
-    vbatch_n_ = backlog_->TakeBatch(vbatch_.data(), vbatch_.size());
+  // fio 3.33's check_get_verify: a batch starts when the pending writes are
+  // a multiple of verify_backlog and the last I/O was not a read (fio: the
+  // last completed one; iobench: the last issued, which is the same on a
+  // sync engine and does not depend on completion timing at depth);
+  // it reads verify_backlog_batch of them, one before each I/O, and leaves
+  // the rest to the next batch (backlog=16 batch=4: 16 writes, then 4 reads
+  // and 4 writes in turn, and the verify phase's 16 reads at the end).
+  if (!backlog_->WantRead(vlast_read_)) {
+    // No write while a verify read is in flight: a write landing in between
+    // could make a good block look stale.
+    return vreads_in_flight_ > 0 ? -1 : 0;
   }
-  // Each written block once (fio drops a block's older write from its
-  // backlog): a block written twice since the last batch is read once.
-  while (vbatch_pos_ < vbatch_n_) {
-    const VerifyRange& r = vbatch_[vbatch_pos_++];
-    if (verifier_->IsVerified(r)) continue;
-    verifier_->MarkVerified(r);  // the pass after the writes need not read it again
-    *plan = IoPlan{Ddir::kRead, r.file_index, r.offset, r.length};
-    return 1;
-  }
-  return 0;  // every write of the batch failed, or was read back already
+  // Read back only what has landed (fio issues another write instead when
+  // the block's write is still in flight; iobench waits for it).
+  if (in_use > vreads_in_flight_) return -1;
+  const VerifyRange r = backlog_->Pop();
+  verifier_->MarkVerified(r);  // the pass after the writes need not read it again
+  *plan = IoPlan{Ddir::kRead, r.file_index, r.offset, r.length};
+  return 1;
 }
 
 bool Worker::VerifyAfterPass(bool more) {
@@ -355,9 +356,9 @@ void Worker::StartVerifyPhase() {
     // blocks, which the phase empties). Left in, the next loop's first batch
     // came early and read them again (loops=2, 256 blocks, verify_backlog=100:
     // 568 reads for 512 writes; fio 512).
-    (void)backlog_->TakeBatch(vbatch_.data(), 0);  // empties it
-    backlog_writes_ = 0;
-    vbatch_pos_ = vbatch_n_ = 0;
+    // The batch counter carries over, as fio's: a batch above the backlog
+    // still has reads left for the next loop's first writes.
+    backlog_->Clear();
   }
   verify_mark_bytes_ = issued_bytes_;
   sync_marked_ = true;  // synced above: end_fsync need not sync again

@@ -79,4 +79,66 @@ python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; assert j
   >"$tmp/d.json" || fail "do_verify=0: exit $?"
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; assert j["read"]["io_bytes"]==0, j["read"]' \
   "$tmp/d.json" || fail "do_verify=0 with verify_backlog read back"
+# verify_backlog_batch below or above verify_backlog: fio 3.33's order
+# (write_iolog, the same in both tools on psync and libaio, write and
+# randwrite): a batch starts when the pending writes are a multiple of the
+# backlog and reads verify_backlog_batch of them; the rest wait for the next
+# batch, after that many more writes. iobench read one batch per backlog
+# and left the rest to the verify phase: 16w 4r 16w 4r ... 16w 196r.
+order() {  # order ARGS...: the iolog's runs of reads and writes, "16w 4r ..."
+  rm -f "$tmp/o" "$tmp/o.log"
+  "$bin" --name=v --filename="$tmp/o" --verify=crc32c --bs=4k --verify_state_save=0 \
+    --write_iolog="$tmp/o.log" "$@" >/dev/null || fail "$*: exit $?"
+  awk '$3 == "read" || $3 == "write" {print $3}' "$tmp/o.log" | uniq -c |
+    awk '{printf "%s%s ", $1, substr($2, 1, 1)}'
+}
+rep() { local i; for ((i = 0; i < $1; i++)); do printf '%s' "$2"; done; }
+want="16w $(rep 60 '4r 4w ')16r "
+for engine in psync libaio; do
+  for rw in write randwrite; do
+    got=$(order --ioengine=$engine --iodepth=4 --rw=$rw --size=1m --verify_backlog=16 \
+      --verify_backlog_batch=4)
+    [ "$got" = "$want" ] || fail "$engine $rw backlog 16 batch 4: $got (want $want)"
+  done
+done
+# A batch above the backlog goes on with each later write (16 reads, then
+# four times 1 write 1 read), also across the loop boundary, and what it has
+# left carries over to the next loop (18 blocks: the second loop starts with
+# 1w 1r 1w 1r).
+want="$(rep 25 '16w 16r 1w 1r 1w 1r 1w 1r 1w 1r ')12w 12r "
+got=$(order --ioengine=psync --rw=randwrite --size=1m --verify_backlog=16 \
+  --verify_backlog_batch=20 --loops=2)
+[ "$got" = "$want" ] || fail "backlog 16 batch 20: $got (want $want)"
+want="16w 16r 1w 1r 1w 1r 1w 1r 1w 1r 16w 16r "
+got=$(order --ioengine=psync --rw=write --size=72k --verify_backlog=16 --verify_backlog_batch=20 \
+  --loops=2)
+[ "$got" = "$want" ] || fail "batch carried over a loop: $got (want $want)"
+want="$(rep 2 "100w $(rep 5 '30r 30w ')30r 6w 76r ")"
+got=$(order --ioengine=psync --rw=write --size=1m --verify_backlog=100 --verify_backlog_batch=30 \
+  --loops=2)
+[ "$got" = "$want" ] || fail "backlog 100 batch 30 loops 2: $got (want $want)"
+# Without a random map fio keeps the pending writes in offset order and a
+# rewrite replaces the older entry: each batch reads the 4 lowest offsets
+# pending, and a batch comes after 4 or more writes (4 + the rewrites).
+order --ioengine=psync --rw=randwrite --norandommap --size=1m --verify_backlog=16 \
+  --verify_backlog_batch=4 >/dev/null
+python3 - "$tmp/o.log" <<'PY' || fail "norandommap: batches are not the lowest pending offsets"
+import sys
+pending, reads, writes, batch, runs = set(), 0, 0, [], []
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) < 5 or f[2] not in ("read", "write"):
+        continue
+    off = int(f[3])
+    if f[2] == "write":
+        if batch:
+            runs.append(len(batch)); batch = []
+        pending.add(off); writes += 1
+    else:
+        assert off == min(pending), (off, sorted(pending)[:4])
+        pending.remove(off); batch.append(off); reads += 1
+assert writes == 256 and not pending, (writes, pending)
+assert all(n == 4 for n in runs), runs
+assert reads > 200, reads  # the old one-batch-per-16-writes order read 188
+PY
 echo ok

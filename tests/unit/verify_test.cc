@@ -1216,24 +1216,64 @@ TEST(VerifyCreate, RefusesWhatCannotWork) {
   EXPECT_EQ((*v)->AddFile(0, (kMaxTrackedChunks + 1) * 4096).code(), Status::Code::kResourceLimit);
 }
 
-TEST(VerifyBacklog, BatchesOldestFirstEachOnce) {
-  VerifyBacklog bl(3, 5);
-  for (uint64_t i = 0; i < 2; ++i) bl.Push({0, i * 4096, 4096});
-  EXPECT_FALSE(bl.Due());
-  bl.Push({0, 2 * 4096, 4096});
-  ASSERT_TRUE(bl.Due());
-  VerifyRange out[8];
-  ASSERT_EQ(bl.TakeBatch(out, 8), 3u);  // batch 5 > backlog 3: each range once, as fio
-  const uint64_t want[] = {0, 4096, 8192};
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(out[i].offset, want[i]);
-  EXPECT_FALSE(bl.Due());
-  VerifyBacklog small(4, 0);  // batch 0: the whole backlog
-  EXPECT_EQ(small.batch(), 4u);
-  VerifyBacklog fewer(4, 2);  // batch < backlog: the two oldest, the rest dropped
-  for (uint64_t i = 0; i < 4; ++i) fewer.Push({0, i, 1});
-  ASSERT_EQ(fewer.TakeBatch(out, 8), 2u);
-  EXPECT_EQ(out[0].offset, 0u);
-  EXPECT_EQ(out[1].offset, 1u);
+// fio 3.33's check_get_verify: a batch when the pending count is a multiple
+// of the backlog (and the last I/O was not a read), batch reads, the rest
+// left for the next batch.
+TEST(VerifyBacklog, BatchesAsFio) {
+  VerifyBacklog bl(4, 2, /*sorted=*/false);
+  for (uint64_t i = 0; i < 3; ++i) bl.Push({0, i * 4096, 4096});
+  EXPECT_FALSE(bl.WantRead(false));
+  bl.Push({0, 3 * 4096, 4096});
+  EXPECT_FALSE(bl.WantRead(true));  // after a read: no new batch
+  ASSERT_TRUE(bl.WantRead(false));
+  EXPECT_EQ(bl.Pop().offset, 0u);  // oldest first
+  ASSERT_TRUE(bl.WantRead(true));  // a started batch goes on
+  EXPECT_EQ(bl.Pop().offset, 4096u);
+  EXPECT_FALSE(bl.WantRead(true));  // batch 2 done: 2 left for the next one
+  EXPECT_EQ(bl.size(), 2u);
+  bl.Push({0, 4 * 4096, 4096});
+  EXPECT_FALSE(bl.WantRead(false));
+  bl.Push({0, 5 * 4096, 4096});
+  ASSERT_TRUE(bl.WantRead(false));
+  EXPECT_EQ(bl.Pop().offset, 8192u);
+  // A batch above the backlog goes on with each later write.
+  VerifyBacklog big(2, 3, false);
+  big.Push({0, 0, 1});
+  big.Push({0, 1, 1});
+  ASSERT_TRUE(big.WantRead(false));
+  big.Pop();
+  ASSERT_TRUE(big.WantRead(true));
+  big.Pop();
+  EXPECT_FALSE(big.WantRead(true));  // nothing pending
+  big.Push({0, 2, 1});
+  ASSERT_TRUE(big.WantRead(false));  // one read left of the batch
+  EXPECT_EQ(big.Pop().offset, 2u);
+  big.Push({0, 3, 1});
+  EXPECT_FALSE(big.WantRead(false));
+  EXPECT_EQ(VerifyBacklog(4, 0, false).batch(), 4u);  // batch 0: the backlog
+}
+
+// Without a random map: (file, offset) order, an overlapped older write dropped.
+TEST(VerifyBacklog, SortedDropsOverlapped) {
+  VerifyBacklog bl(4, 4, /*sorted=*/true);
+  bl.Push({0, 8192, 4096});
+  bl.Push({0, 0, 4096});
+  bl.Push({1, 0, 4096});
+  bl.Push({0, 8192, 4096});  // rewritten: still three pending
+  EXPECT_EQ(bl.size(), 3u);
+  EXPECT_FALSE(bl.WantRead(false));
+  bl.Push({0, 2048, 8192});  // overlaps 0 and 8192
+  EXPECT_EQ(bl.size(), 2u);
+  bl.Push({0, 20480, 4096});
+  bl.Push({0, 16384, 4096});
+  ASSERT_TRUE(bl.WantRead(false));
+  const uint64_t want[][2] = {{0, 2048}, {0, 16384}, {0, 20480}, {1, 0}};
+  for (const auto& w : want) {
+    const VerifyRange r = bl.Pop();
+    EXPECT_EQ(r.file_index, w[0]);
+    EXPECT_EQ(r.offset, w[1]);
+  }
+  EXPECT_EQ(bl.size(), 0u);
 }
 
 }  // namespace
