@@ -511,6 +511,7 @@ class Worker {
   uint64_t passes_ = 0;
   uint64_t loop_mark_bytes_ = 0;  // issued_bytes_ when the loop began (WritesIoSizePerLoop)
   uint64_t pass_draws_ = 0;       // pattern_->Next calls in this pass (PatternNext)
+  uint64_t vphase_reads0_ = 0;    // ts_.issued[0] when the verify phase started
   uint64_t replay_budget_ = 0;    // of them, what the verify phase's replay may still draw
   // verify_only: bytes of the plan the writer issued (io_size), still to replay.
   uint64_t replay_bytes_left_ = UINT64_MAX;

@@ -386,6 +386,7 @@ void Worker::StartVerifyPhase() {
       if (p.ddir == Ddir::kWrite) verifier_->RecordPlannedWrite(p.file, p.offset, p.length);
     }
   }
+  vphase_reads0_ = ts_.issued[0];
   verify_start_ns_ = NowNs();
   verify_prev_state_ = live_.state.load(std::memory_order_relaxed);
   live_.state.store(job_state::kVerifying, std::memory_order_relaxed);
@@ -401,6 +402,11 @@ bool Worker::VerifyPhaseStep() {
       // twice, as the writer's verify phase after each pass does). Not
       // time_based, whose writer never verified (fio reads one pass).
       ++passes_;
+      // The writer's verify reads counted towards number_ios x loops as its
+      // writes did (fio 3.33): loops=2 number_ios=300 over 256 blocks, the
+      // second loop wrote 88 (600 - 256 - 256), and verify_only reads 344.
+      if (replay_budget_ != UINT64_MAX)
+        replay_budget_ -= std::min(replay_budget_, ts_.issued[0] - vphase_reads0_);
       if (job_.time_based || job_.fill_device || error_ != 0 || replay_budget_ == 0) return false;
       // MorePasses() as the writer asked it: issued_bytes_ holds the plan's
       // bytes (its writes, not issued here), and what it moved is those plus
@@ -415,6 +421,7 @@ bool Worker::VerifyPhaseStep() {
       StartVerifyPhase();
       return error_ == 0;
     }
+    synced_ios_left_ = ios_left_;  // the phase only read (number_ios counts its reads)
     // The verify reads count towards io_size (fio): ask again.
     if (!resume_after_verify_ || !MorePasses() || error_ != 0) return false;
     resume_after_verify_ = false;

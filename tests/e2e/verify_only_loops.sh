@@ -34,6 +34,15 @@ reads 512 --rw=randwrite --loops=2 --ioengine=io_uring --iodepth=8
 reads 256 --rw=write --loops=2 --io_size=512k     # 128 per loop
 reads 256 --rw=randwrite --loops=2 --io_size=512k
 reads 200 --rw=write --loops=2 --number_ios=100   # number_ios x loops, all in one pass
+# number_ios x loops counts the verify reads too (fio 3.33, writer and
+# verify_only alike): 300 x 2 = 600 = 256 writes + 256 reads + 88 writes,
+# then the 88 are read; with loops=3 (900) the second loop writes all 256
+# and the third nothing. iobench's writer counted only the writes (512 and
+# 768 reads), and its verify_only copied it.
+reads 344 --rw=write --loops=2 --number_ios=300
+reads 512 --rw=write --loops=3 --number_ios=300
+reads 344 --rw=randwrite --loops=2 --number_ios=300
+reads 344 --rw=randwrite --loops=3 --number_ios=200
 reads 512 --rw=write --io_size=3m                 # verify reads count towards io_size
 echo "ok: verify_only reads back each loop's writes"
 
