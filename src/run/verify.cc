@@ -1029,6 +1029,15 @@ bool Verifier::IsVerified(const VerifyRange& r) const {
   return true;
 }
 
+bool Verifier::IsWritten(const VerifyRange& r) const {
+  for (uint64_t pos = 0; pos < r.length; pos += interval_) {
+    const Entry* e = Find(r.file_index, r.offset + pos, std::min(interval_, r.length - pos));
+    if (e != nullptr && e->generation != 0 && !(e->flags & (kEntryUnknown | kEntryDead)))
+      return true;
+  }
+  return false;
+}
+
 void Verifier::MarkVerified(const VerifyRange& r) {
   for (uint64_t pos = 0; pos < r.length; pos += interval_) {
     Entry* e = Find(r.file_index, r.offset + pos, std::min(interval_, r.length - pos));

@@ -267,6 +267,10 @@ class Verifier {
   // Whether a backlog batch already read back every chunk of the range
   // since it was last written (the replayed pass after the writes skips it).
   bool IsVerified(const VerifyRange& r) const;
+  // Whether a chunk of the range was written completely (a known
+  // generation): a verify_only run with a loaded state reads back only
+  // those, as the writer may have been stopped before the rest.
+  bool IsWritten(const VerifyRange& r) const;
 
   // Forget everything written (a new loop with a fresh layout). Rarely needed.
   void Reset();

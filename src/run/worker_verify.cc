@@ -268,6 +268,13 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
       while (NextReplayDraw(replay_.get(), &replay_budget_, &replay_bytes_left_, false, &p)) {
         if (job_.verify.verify_only) issued_bytes_ += p.length;  // the writer's (VerifyPhaseStep)
         if (p.ddir != Ddir::kWrite) continue;
+        // A loaded state says what the writer completed: a writer stopped
+        // early (a signal, number_ios, io_size) did not write the rest of
+        // its plan. fio 3.33 reads back only those writes (number_ios=100
+        // do_verify=0, then verify_only with the state: 100 reads, in the
+        // order written); iobench read the whole plan (256), counting the
+        // never written blocks as skipped.
+        if (job_.verify.state_load && !verifier_->IsWritten({p.file, p.offset, p.length})) continue;
         // verify_backlog read it back already: fio verifies each write once.
         if (backlog_ != nullptr && verifier_->IsVerified({p.file, p.offset, p.length})) continue;
         *plan = p;
