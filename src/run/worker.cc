@@ -1394,7 +1394,13 @@ void Worker::HandleError(IoRequest* req, int err) {
   DirStats& ds = ts_.dir[d];
   ++ds.errors;
   if (err == EAGAIN) ++ds.eagain;
-  ++ds.failed;          // an I/O for total_ios and IOPS, as fio; no bytes, no latency
+  // An I/O for total_ios and IOPS, as fio; no bytes, no latency. A failed
+  // fsync is a sync I/O (fio's DDIR_SYNC: "issued rwts" and the JSON sync
+  // total_ios), not a write; its error class is still write's.
+  if (!is_sync_op)
+    ++ds.failed;
+  else if (req->op == IoOp::kFsync)
+    ++ts_.sync_ios;
   std::string message;  // error path only: allocating here is fine
   if (ts_.first_error.err == 0 || job_.error_dump)
     message = std::string(!is_sync_op                       ? DirName(d)

@@ -26,6 +26,7 @@ struct FakeScript {
   uint32_t fail_every = 0;
   int fail_errno = EIO;  // what the failing ones fail with
   uint32_t busy_every = 0;
+  bool fail_syncs = false;  // every fsync/fdatasync/sync_file_range fails with -fail_errno
   bool reverse = true;
   uint32_t max_per_reap = 0;  // hand back at most this many beyond `min` (0: all)
   // A device slower than the worker's wait: nothing completes until a reap
@@ -119,7 +120,10 @@ class FakeEngine final : public Engine {
         in_kernel_.erase(in_kernel_.begin());
       }
       ++ledger_->completions;
-      if (script_.fail_every != 0 && ledger_->completions % script_.fail_every == 0) {
+      if (script_.fail_syncs && r->op >= IoOp::kFsync) {
+        r->res = -script_.fail_errno;
+        ++ledger_->failures;
+      } else if (script_.fail_every != 0 && ledger_->completions % script_.fail_every == 0) {
         r->res = -script_.fail_errno;
         ++ledger_->failures;
       } else if (script_.short_every != 0 && ledger_->completions % script_.short_every == 0 &&

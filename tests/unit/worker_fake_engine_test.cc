@@ -551,6 +551,30 @@ TEST(WorkerFakeEngineTest, IgnoreErrorListsTheErrno) {
       << jr.shown_error_message();
 }
 
+// A failed fsync is a sync I/O that failed, as fio's DDIR_SYNC: it counts in
+// the sync total_ios ("issued rwts" 4th field) and total_err, never as a
+// write (a write device failing every flush showed 287 writes for 256).
+TEST(WorkerFakeEngineTest, FailedFsyncCountsAsASyncNotAWrite) {
+  JobSpec job = TestJob("fake", RwMode::kWrite, kWorkerBs, 64 << 10);
+  job.iodepth = 4;
+  job.fsync_blocks = 4;
+  job.continue_on_error = kCoeAll;
+  const FakeRun clean = RunFake(job, FakeScript{});
+  const uint64_t syncs = clean.result.groups.at(0).jobs.at(0).stats.sync_ios;
+  ASSERT_GT(syncs, 0u);
+  FakeScript script;
+  script.fail_syncs = true;
+  FakeRun fr = RunFake(job, script);
+  const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(fr.ledger->failures, syncs);
+  EXPECT_EQ(jr.stats.dir[1].ios, 16u);
+  EXPECT_EQ(jr.stats.dir[1].failed, 0u);
+  EXPECT_EQ(jr.stats.sync_ios, syncs);
+  EXPECT_EQ(jr.stats.total_errors, syncs);
+  EXPECT_EQ(jr.shown_error(), EIO);
+  EXPECT_EQ(jr.shown_error_message().rfind("fsync ", 0), 0u) << jr.shown_error_message();
+}
+
 // fio's td_non_fatal_error: continue_on_error alone goes on after EIO and
 // EILSEQ only; any other errno stops the job at its first occurrence.
 TEST(WorkerFakeEngineTest, ContinueOnErrorAloneStopsAtAnErrnoOtherThanEio) {
