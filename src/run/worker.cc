@@ -1390,7 +1390,13 @@ void Worker::HandleError(IoRequest* req, int err) {
     FreeSlot(req);
     return;
   }
-  if (verifier_ != nullptr) VerifyDropped(req);
+  if (verifier_ != nullptr) {
+    if (vslot_[req->index] == kVSlotRead) {  // a block the verify summary must not pass over
+      const uint64_t iv = std::max<uint64_t>(verifier_->interval(), 1);
+      verify_unread_ += std::max<uint64_t>((req->xfer_length + iv - 1) / iv, 1);
+    }
+    VerifyDropped(req);
+  }
   DirStats& ds = ts_.dir[d];
   ++ds.errors;
   if (err == EAGAIN) ++ds.eagain;

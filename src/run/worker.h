@@ -364,6 +364,7 @@ class Worker {
   bool verify_all_reads_ = false;   // read-only job: every read is checked
   bool use_replay_ = false;
   uint64_t verify_failures_ = 0;
+  uint64_t verify_unread_ = 0;  // chunks whose verify read failed (an I/O error, not checked)
   int verify_error_ = 0;
   std::string verify_message_;
   uint64_t verify_start_ns_ = 0;

@@ -474,8 +474,11 @@ void Worker::FinishVerify() {
   const VerifyCounters& c = verifier_->counters();
   AddNote("verify: " + std::to_string(c.chunks_written) + " blocks written, " +
           std::to_string(c.chunks_verified) + " verified, " + std::to_string(c.chunks_skipped) +
-          " skipped, " + std::to_string(c.failures) + " failed (verify_interval " +
-          std::to_string(verifier_->interval()) + " bytes)");
+          " skipped, " + std::to_string(c.failures) + " failed" +
+          (verify_unread_ != 0
+               ? ", " + std::to_string(verify_unread_) + " not checked (the read failed)"
+               : std::string()) +
+          " (verify_interval " + std::to_string(verifier_->interval()) + " bytes)");
   if (c.chunks_unrecorded != 0)
     AddNote("verify: " + std::to_string(c.chunks_unrecorded) +
             " blocks off the verify_interval grid were not recorded (more than " +

@@ -35,8 +35,12 @@ struct ScriptCounts {
 
 class ScriptedRealEngine final : public Engine {
  public:
-  ScriptedRealEngine(uint32_t short_every, uint32_t fail_every, ScriptCounts* counts)
-      : short_every_(short_every), fail_every_(fail_every), counts_(counts) {}
+  ScriptedRealEngine(uint32_t short_every, uint32_t fail_every, ScriptCounts* counts,
+                     uint64_t fail_read_at = UINT64_MAX)
+      : short_every_(short_every),
+        fail_every_(fail_every),
+        fail_read_at_(fail_read_at),
+        counts_(counts) {}
   Status Init(const EngineContext& ctx) override {
     files_ = ctx.files;
     return Status::Ok();
@@ -83,6 +87,10 @@ class ScriptedRealEngine final : public Engine {
       r->res = pwrite(fd, r->buf, len, static_cast<off_t>(r->offset));
     } else {
       ++reads_;
+      if (r->offset == fail_read_at_) {  // an unreadable sector there
+        r->res = -EIO;
+        return;
+      }
       if (first && reads_ % 5 == 0 && len > 512) {
         len = len / 2;
         ++counts_->reads_short;
@@ -95,6 +103,7 @@ class ScriptedRealEngine final : public Engine {
   const std::vector<EngineFile>* files_ = nullptr;
   std::vector<IoRequest*> pending_, in_kernel_;
   uint32_t short_every_, fail_every_;
+  uint64_t fail_read_at_;
   ScriptCounts* counts_;
   uint64_t writes_ = 0, reads_ = 0;
 };
@@ -109,7 +118,8 @@ class WorkerVerifyTest : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   // Runs one clone of `job` on a real file with the scripted engine.
-  JobResult RunOne(JobSpec job, uint32_t short_every, uint32_t fail_every) {
+  JobResult RunOne(JobSpec job, uint32_t short_every, uint32_t fail_every,
+                   uint64_t fail_read_at = UINT64_MAX) {
     job.filenames = {dir_ + "/data"};
     auto targets = ResolveTargets(job, 0, false);
     EXPECT_TRUE(targets.ok()) << targets.status().ToString();
@@ -119,7 +129,8 @@ class WorkerVerifyTest : public ::testing::Test {
       t.exists = true;
       t.current_size = std::max(t.current_size, t.needed_size);
     }
-    auto engine = std::make_unique<ScriptedRealEngine>(short_every, fail_every, &counts_);
+    auto engine =
+        std::make_unique<ScriptedRealEngine>(short_every, fail_every, &counts_, fail_read_at);
     WorkerControl ctl;
     ctl.setup_left.store(1);
     ctl.running.store(1);
@@ -163,6 +174,23 @@ TEST_F(WorkerVerifyTest, ShortAndFailedWritesGiveNoFalsePositives) {
   EXPECT_EQ(note.find(" 0 verified"), std::string::npos) << note;
   EXPECT_EQ(jr.stats.dir[1].errors, counts_.writes_failed);
   EXPECT_GT(jr.stats.dir[0].ios, 0u);  // verify reads are reads
+}
+
+// A verify read that fails (EIO, tolerated by continue_on_error=read) checks
+// nothing: the summary says how many chunks went unchecked instead of
+// reading as a clean pass ("16 written, 12 verified, 0 failed" before).
+TEST_F(WorkerVerifyTest, AFailedVerifyReadIsNotAPass) {
+  JobSpec job = TestJob("wv", RwMode::kWrite, 16384, 4 * 16384);
+  job.continue_on_error = kCoeRead;
+  job.verify.type = VerifyType::kCrc32c;
+  job.verify.interval = 4096;
+  job.verify.state_save = false;
+  const JobResult jr = RunOne(job, 0, 0, /*fail_read_at=*/16384);
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_EQ(jr.stats.total_errors, 1u);
+  EXPECT_EQ(VerifyNote(jr),
+            "verify: 16 blocks written, 12 verified, 0 skipped, 0 failed, 4 not checked (the "
+            "read failed) (verify_interval 4096 bytes)");
 }
 
 // 4 loops of 128 overwrites at QD 16, read back after every 8 writes.
