@@ -3,6 +3,7 @@
 # Ctrl-C: a time-based run stopped by SIGINT still prints what it measured and
 # exits 130. $1: iobench binary, $2: source dir. Exit 77 while the CLI is not wired.
 set -u
+source "$(dirname "$0")/signal_wait.bash"
 bin=$1
 if ! "$bin" --help 2>&1 | grep -q -- "--output-format"; then
   echo "skip: the CLI does not take job options yet"
@@ -13,7 +14,8 @@ trap 'rm -f "$out"' EXIT
 "$bin" --name=long --ioengine=null --size=64M --rw=randwrite --time_based --runtime=120 \
   --output-format=json >"$out" &
 pid=$!
-sleep 2
+wait_catching "$pid" 2 || echo "note: iobench did not catch SIGINT within 20 s"
+sleep 1
 kill -INT "$pid"
 wait "$pid"
 rc=$?

@@ -8,6 +8,7 @@
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 set -u
 source "$(dirname "$0")/fio_side.bash"
+source "$(dirname "$0")/signal_wait.bash"
 bin=$(readlink -f "$1")
 [ -x "$bin" ] || { echo "skip: no binary $bin"; exit 77; }
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
@@ -103,7 +104,8 @@ if [ -d /dev/shm ]; then
   "$bin" --name=t --filename=/dev/shm/iobench-trimq.$$ --size=64k --ioengine=io_uring --rw=trim \
     --time_based --runtime=60s >out 2>err &
   pid=$!
-  sleep 0.5
+  wait_catching $pid 2 || echo "note: iobench did not catch SIGINT within 20 s"
+  sleep 0.3
   kill -INT $pid
   for _ in $(seq 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
   if kill -0 $pid 2>/dev/null; then
