@@ -417,8 +417,10 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     // With filesize= the file is that big, as in fio: the region runs from
     // the offset to the file's end (size= then caps the job's bytes per
     // pass, in the worker), and the layout does not grow the file past it.
+    // A device too: fio 3.33 takes filesize as its size, so offset=128k
+    // filesize=512k does the 96 blocks of [128k, 512k), not [128k, 640k).
     uint64_t needed = off + fsize;
-    if (job.filesize_min != 0 && !t.is_block_device && !t.is_char_device) {
+    if (job.filesize_min != 0) {
       if (off >= fsize)
         return Status::Invalid(CloneLabel(job, jobnum) + ": " +
                                OffsetText(job, jobnum, off, pct_base, appended) +

@@ -2,7 +2,10 @@
 # size=N% with an offset on a block device (root: a 16 MiB loop device over
 # a file): the region ends at the device's end, as in fio 3.33, instead of
 # being refused as "beyond the end". offset=90% size=10% bs=64k reads the
-# 25 blocks up to the end. A read job leaves the device's bytes unchanged.
+# 25 blocks up to the end. filesize= is the device's size, as in fio 3.33:
+# offset=128k filesize=512k reads [128k, 512k) (96 blocks; iobench read
+# [128k, 640k), past what the job named). A read job leaves the device's
+# bytes unchanged.
 # $1: iobench binary, $2: source dir. Exit 77: skip (not root, no losetup).
 set -u
 bin=$(readlink -f "$1")
@@ -48,6 +51,9 @@ done <<'EOF'
 --bs=4k --offset=12m --size=50%|0 1024 4194304 0 0 0
 --bs=4k --offset=4k --size=100%|0 4095 16773120 0 0 0
 --bs=64k --size=10%|0 25 1638400 0 0 0
+--bs=4k --offset=128k --filesize=512k|0 96 393216 0 0 0
+--bs=4k --offset=1m --filesize=2m --size=512k|0 128 524288 0 0 0
+--bs=4k --offset=25% --filesize=8m|0 1024 4194304 0 0 0
 EOF
 
 # Disk stats follow the order of filename= (fio's disk list is in the order
