@@ -96,6 +96,7 @@ class PatternImpl final : public IoPattern {
   Status Init(const JobSpec& job, std::vector<PatternRegion> regions, uint64_t seed);
   bool Next(IoPlan* out) override;
   void Reset() override;
+  void Reseed() override;
   void SetSteer(DdirSteer* steer) override { steer_ = mixed_ ? steer : nullptr; }
   int SyncFile() override { return files_.size() > 1 ? PickFile() : -1; }
 
@@ -178,6 +179,8 @@ class PatternImpl final : public IoPattern {
   bool loop_dirs_ = false;
   bool ended_[kNumDdirs] = {false, false, false};  // wrap_dirs_: reached the end
 
+  uint64_t seed_ = 0;      // Reseed() starts every stream from it again
+  bool wide_ = false;      // off_rng_ is the 64-bit generator
   prng::Uniform off_rng_;  // offsets and distributions
   prng::Uniform ddir_rng_;
   prng::Uniform bs_rng_;
@@ -363,8 +366,6 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
                              " MiB) cannot be allocated: set norandommap=1, or softrandommap=1 "
                              "to run without it");
     }
-    if (rand_mode_ == RandMode::kLfsr)
-      fs.lfsr.Init(fs.blocks, prng::MixSeed(seed, kStreamLfsr + i));
     if (dist_ == DistType::kZipf) fs.zipf.Init(dist_param_, fs.blocks);
     if (dist_ == DistType::kZipf || dist_ == DistType::kPareto) {
       // Hot ranks are spread over the file by an affine bijection, unless a
@@ -432,11 +433,10 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   // more than 2^32 blocks, as fio does.
   const bool wide =
       job.random_generator == RandomGenerator::kTausworthe64 || max_blocks > (1ULL << 32);
+  seed_ = seed;
+  wide_ = wide;
   off_rng_.Seed(prng::MixSeed(seed, kStreamOffset), wide);
-  ddir_rng_.Seed(prng::MixSeed(seed, kStreamDdir), false);
-  bs_rng_.Seed(prng::MixSeed(seed, kStreamBs), false);
-  seqrand_rng_.Seed(prng::MixSeed(seed, kStreamSeqRand), false);
-  file_rng_.Seed(prng::MixSeed(seed, kStreamFile), false);
+  Reseed();
   Reset();
   // The common random job in one step (IoPattern::FastStep): no sequential
   // runs, no direction or length draws; the offset draw is the same as the
@@ -475,6 +475,21 @@ void PatternImpl::StartPass(FileState& fs) {
   fs.lfsr_left = fs.blocks;
   fs.done = false;
   if (rand_mode_ == RandMode::kMap && random_job_) fs.map.Clear();
+}
+
+void PatternImpl::Reseed() {
+  // fio 3.33 keeps its zipf, pareto and normal generators (one per file,
+  // seeded once) going from loop to loop; the offsets of every other
+  // distribution start over.
+  if (dist_ != DistType::kZipf && dist_ != DistType::kPareto && dist_ != DistType::kNormal)
+    off_rng_.Seed(prng::MixSeed(seed_, kStreamOffset), wide_);
+  ddir_rng_.Seed(prng::MixSeed(seed_, kStreamDdir), false);
+  bs_rng_.Seed(prng::MixSeed(seed_, kStreamBs), false);
+  seqrand_rng_.Seed(prng::MixSeed(seed_, kStreamSeqRand), false);
+  file_rng_.Seed(prng::MixSeed(seed_, kStreamFile), false);
+  if (rand_mode_ == RandMode::kLfsr)
+    for (size_t i = 0; i < files_.size(); ++i)
+      files_[i].lfsr.Init(files_[i].blocks, prng::MixSeed(seed_, kStreamLfsr + i));
 }
 
 void PatternImpl::Reset() {
@@ -959,6 +974,10 @@ class StridedPattern final : public IoPattern {
   }
 
   void Reset() override { pass_done_ = 0; }
+  void Reseed() override {
+    inner_.Reseed();
+    tail_.Reseed();
+  }
   void SetSteer(DdirSteer* steer) override {
     inner_.SetSteer(steer);
     tail_.SetSteer(steer);
@@ -994,6 +1013,10 @@ bool MixedLoopsEndAtRegionEnd(const JobSpec& job, size_t nregions) {
   return job.rw == RwMode::kReadWrite && !job.time_based && job.loops > 1 && job.io_size == 0 &&
          job.io_size_percent == 0 && nregions == 1 && job.rw_skip == 0 &&
          job.verify.type == VerifyType::kNone && job.zone_mode != JobSpec::ZoneMode::kStrided;
+}
+
+bool ReseedsEachLoop(const JobSpec& job) {
+  return job.randrepeat && !job.randseed.has_value() && !job.time_based;
 }
 
 uint64_t SplitBlockSize(uint64_t bs, uint64_t min_bs, bool bs_unaligned) {

@@ -63,12 +63,20 @@ class IoPattern {
   // then decides (loops, time_based) whether to call Reset() and go on.
   virtual bool Next(IoPlan* out) = 0;
   // Starts a new pass (next loop). Sequential offsets restart at the region
-  // start; the random map is cleared; the random state continues.
+  // start; the random map is cleared; the random state continues (Reseed()
+  // starts it over).
   // time_based rw=rw over one file, as fio 3.33: a pass ends when one
   // direction reaches the region's end (not after size bytes), and Reset()
   // then starts only that direction over; the other goes on, so each covers
   // the whole region. (A Reset() in mid-pass starts a full pass.)
   virtual void Reset() = 0;
+  // Starts every random stream (offsets, directions, block sizes, the
+  // random/sequential choice, file choice, LFSRs) over from the seed, so the
+  // next pass draws what the first one did. zipf, pareto and normal offsets
+  // go on, as fio 3.33's. The worker calls it before the Reset() that starts
+  // a new loop when randrepeat=1 and no randseed (ReseedsEachLoop), as fio
+  // 3.33's clear_io_state; never for a time_based pass. Not on the hot path.
+  virtual void Reseed() = 0;
   // Mixed jobs: `steer` (null: none) has the last word on each I/O's
   // direction, before its offset and length are planned. Not owned; it must
   // outlive every Next() call. Jobs with one direction ignore it.
@@ -134,6 +142,13 @@ uint64_t SplitBlockSize(uint64_t bs, uint64_t min_bs, bool bs_unaligned);
 // loops=2: a first loop of 256 reads and the writes drawn meanwhile, then
 // the rest). Other jobs' passes are size bytes.
 bool MixedLoopsEndAtRegionEnd(const JobSpec& job, size_t nregions);
+
+// Whether each loop after the first draws what the first did (the worker
+// calls IoPattern::Reseed at its start): as fio 3.33, whose clear_io_state
+// re-seeds every generator when randrepeat=1 and no randseed is given
+// (randseed turns randrepeat off there). Not time_based: fio wraps those
+// passes inside one loop, and their draws go on.
+bool ReseedsEachLoop(const JobSpec& job);
 
 // The seed a worker passes to IoPattern::Create, RateLimiter::Create and
 // BufferFiller. jobnum: the worker's index among all workers of the run

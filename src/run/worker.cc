@@ -767,7 +767,7 @@ bool Worker::EndPass(IoPlan* plan) {
     return false;
   }
   if (loop_end && !job_.time_based && !EndOfLoopSync(true)) return false;
-  ResetPattern();
+  ResetPattern(loop_end);
   InvalidateForPass();
   StartPassSync();
   return PatternNext(plan);
@@ -884,7 +884,7 @@ bool Worker::StartDrainedPass() {
   } else {
     InvalidateForPass();
   }
-  ResetPattern();
+  ResetPattern(/*new_loop=*/true);
   StartPassSync();
   no_more_ = false;
   UpdateFastPrepare();

@@ -281,7 +281,10 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
         plan->ddir = Ddir::kRead;
         return 1;
       }
-      replay_->Reset();  // the next verify phase replays the next pass
+      // The next verify phase replays the next pass, a new loop (drawn
+      // again from the seed, as the writer's pattern was).
+      if (ReseedsEachLoop(job_)) replay_->Reseed();
+      replay_->Reset();
     } else {
       const uint64_t max_len =
           std::min<uint64_t>(stride_, std::max<uint64_t>(job_.bs[1].max, verifier_->interval()));
@@ -424,7 +427,10 @@ bool Worker::VerifyPhaseStep() {
         const uint64_t max_bs = std::max({job_.bs[0].max, job_.bs[1].max, job_.bs[2].max});
         if (io_total_ == 0 || moved >= io_size_ || io_size_ - moved < max_bs) return false;
       }
-      if (!use_replay_ && replay_ != nullptr) replay_->Reset();  // the next pass's plan
+      if (!use_replay_ && replay_ != nullptr) {  // the next loop's plan
+        if (ReseedsEachLoop(job_)) replay_->Reseed();
+        replay_->Reset();
+      }
       StartVerifyPhase();
       return error_ == 0;
     }
@@ -433,7 +439,7 @@ bool Worker::VerifyPhaseStep() {
     if (!resume_after_verify_ || !MorePasses() || error_ != 0) return false;
     resume_after_verify_ = false;
     live_.state.store(verify_prev_state_, std::memory_order_relaxed);
-    ResetPattern();
+    ResetPattern(/*new_loop=*/true);
     InvalidateForPass();
     no_more_ = false;
     return true;
