@@ -1019,6 +1019,11 @@ bool ReseedsEachLoop(const JobSpec& job) {
   return job.randrepeat && !job.randseed.has_value() && !job.time_based;
 }
 
+void StartLoop(IoPattern* p, const JobSpec& job) {
+  if (ReseedsEachLoop(job)) p->Reseed();
+  p->Reset();
+}
+
 uint64_t SplitBlockSize(uint64_t bs, uint64_t min_bs, bool bs_unaligned) {
   if (bs_unaligned || min_bs == 0) return bs;
   return bs / min_bs * min_bs;

@@ -150,6 +150,10 @@ bool MixedLoopsEndAtRegionEnd(const JobSpec& job, size_t nregions);
 // passes inside one loop, and their draws go on.
 bool ReseedsEachLoop(const JobSpec& job);
 
+// Starts the pattern's next loop: Reseed() when ReseedsEachLoop(job), then
+// Reset(). For the writer's pattern and for the verify replay that mirrors it.
+void StartLoop(IoPattern* p, const JobSpec& job);
+
 // The seed a worker passes to IoPattern::Create, RateLimiter::Create and
 // BufferFiller. jobnum: the worker's index among all workers of the run
 // (numjobs clones included), so clones get different but repeatable offsets.

@@ -211,8 +211,10 @@ class Worker {
   // new_loop: the pass starts a loop (fio's clear_io_state), not a
   // time_based pass or a further pass inside a loop of io_size bytes.
   void ResetPattern(bool new_loop) {
-    if (new_loop && ReseedsEachLoop(job_)) pattern_->Reseed();
-    pattern_->Reset();
+    if (new_loop)
+      StartLoop(pattern_.get(), job_);
+    else
+      pattern_->Reset();
     pass_draws_ = 0;
     write_owed_ = false;  // (a pass never ends between a trim and its write)
   }

@@ -272,14 +272,13 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
       while (NextReplayDraw(replay_.get(), &replay_budget_, &replay_bytes_left_, false, &p)) {
         if (job_.verify.verify_only) issued_bytes_ += p.length;  // the writer's (VerifyPhaseStep)
         if (p.ddir != Ddir::kWrite) continue;
-        // A loaded state says what the writer completed: a writer stopped
-        // early (a signal, number_ios, io_size) did not write the rest of
-        // its plan. fio 3.33 reads back only those writes (number_ios=100
-        // do_verify=0, then verify_only with the state: 100 reads, in the
-        // order written); iobench read the whole plan (256), counting the
-        // never written blocks as skipped.
-        // So does a sequential job's own record: a block whose write failed
-        // (ENOSPC under continue_on_error) is not read back, as in fio.
+        // Only blocks the record says were written are read back, as in fio
+        // 3.33: a loaded state's (a writer stopped early by a signal,
+        // number_ios or io_size did not write the rest of its plan:
+        // number_ios=100 do_verify=0, then verify_only with the state, reads
+        // 100 in the order written; iobench read all 256, counting the rest
+        // as skipped), and a sequential job's own (a block whose write
+        // failed, ENOSPC under continue_on_error, is not read).
         const bool own_record = !IsRandom(job_.rw) && !job_.verify.verify_only;
         if ((job_.verify.state_load || own_record) &&
             !verifier_->IsWritten({p.file, p.offset, p.length}))
@@ -292,8 +291,7 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
       }
       // The next verify phase replays the next pass, a new loop (drawn
       // again from the seed, as the writer's pattern was).
-      if (ReseedsEachLoop(job_)) replay_->Reseed();
-      replay_->Reset();
+      StartLoop(replay_.get(), job_);
     } else {
       const uint64_t max_len =
           std::min<uint64_t>(stride_, std::max<uint64_t>(job_.bs[1].max, verifier_->interval()));
@@ -437,8 +435,7 @@ bool Worker::VerifyPhaseStep() {
         if (io_total_ == 0 || moved >= io_size_ || io_size_ - moved < max_bs) return false;
       }
       if (!use_replay_ && replay_ != nullptr) {  // the next loop's plan
-        if (ReseedsEachLoop(job_)) replay_->Reseed();
-        replay_->Reset();
+        StartLoop(replay_.get(), job_);
       }
       StartVerifyPhase();
       return error_ == 0;
