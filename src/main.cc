@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -255,6 +256,115 @@ int Emit(const Cli& cli, const std::string& text) {
   return iobench::WriteOutputFile(cli.output, text, false) ? kExitOk : kExitUsage;
 }
 
+// A tool option's time (a bare number is seconds) in ns, or nullopt with the
+// parser's message in *why.
+std::optional<int64_t> ParseToolTime(const std::string& text, std::string* why) {
+  iobench::jobfile::NumContext nc;
+  nc.kind = iobench::jobfile::NumKind::kTime;
+  iobench::jobfile::ValueError err;
+  auto v = iobench::jobfile::ParseNumber(text, nc, &err);
+  if (!v) *why = err.message;
+  return v;
+}
+
+// Checks the tool options CLI11 took as text and fills their parsed forms.
+// Prints the error and returns false on bad input.
+bool CheckToolOptions(Cli& cli, const std::vector<std::string>& tool_args) {
+  if (cli.minimal || cli.append_terse) {
+    // fio applies these in command-line order: --output-format=X and
+    // --minimal set the formats, --append-terse adds terse to them.
+    std::string formats = "normal";
+    for (const auto& a : tool_args) {
+      if (a == "--minimal")
+        formats = "terse";
+      else if (a == "--append-terse")
+        formats += ",terse";
+      else if (a.rfind("--output-format=", 0) == 0)
+        formats = a.substr(16);
+    }
+    cli.output_format = formats;
+  }
+  // Checked here: CLI11 reads "-5" into an unsigned as a wrapped value.
+  if (!cli.alloc_size.empty() && !std::all_of(cli.alloc_size.begin(), cli.alloc_size.end(),
+                                              [](char c) { return c >= '0' && c <= '9'; })) {
+    std::fprintf(stderr, "iobench: --alloc-size=%s: must be a whole number of KiB\n",
+                 cli.alloc_size.c_str());
+    return false;
+  }
+  if (cli.terse_version < 2 || cli.terse_version > 5) {
+    std::fprintf(stderr, "iobench: --terse-version=%d: fio's terse versions are 2, 3, 4 and 5\n",
+                 cli.terse_version);
+    return false;
+  }
+  for (size_t b = 0, e; b <= cli.output_format.size(); b = e + 1) {
+    e = cli.output_format.find(',', b);
+    if (e == std::string::npos) e = cli.output_format.size();
+    std::string f = cli.output_format.substr(b, e - b);
+    if (f != "normal" && f != "terse" && f != "json" && f != "json+" && f != "table") {
+      std::fprintf(stderr,
+                   "iobench: bad --output-format '%s' (normal, terse, json, json+, table)\n",
+                   f.c_str());
+      return false;
+    }
+    // A format named twice prints once (fio keeps a set of formats).
+    if (std::find(cli.formats.begin(), cli.formats.end(), f) == cli.formats.end())
+      cli.formats.push_back(f);
+  }
+
+  // The parsers' messages name the option and the value.
+  if (auto eta = iobench::ParseEtaMode(cli.eta); !eta.ok()) {
+    std::fprintf(stderr, "iobench: %s\n", eta.status().message().c_str());
+    return false;
+  }
+  // fio reads both as times in seconds by default (--eta-newline=5 is 5 s,
+  // not 5 ms), refuses an interval below 250 ms and a newline period of 0
+  // ("eta new line time too short"; 0 here would mean no newlines at all).
+  for (auto [flag, text, ms, min_ms] :
+       {std::tuple{"--eta-interval", &cli.eta_interval, &cli.eta_interval_ms, int64_t{250}},
+        std::tuple{"--eta-newline", &cli.eta_newline, &cli.eta_newline_ms, int64_t{1}}}) {
+    if (text->empty()) continue;
+    std::string why;
+    auto v = ParseToolTime(*text, &why);
+    if (v && *v < min_ms * 1000000)
+      why = "must be at least " + std::to_string(min_ms) + "ms (a bare number is seconds)";
+    if (!v || *v < min_ms * 1000000) {
+      std::fprintf(stderr, "iobench: %s=%s: %s\n", flag, text->c_str(), why.c_str());
+      return false;
+    }
+    *ms = static_cast<uint64_t>(*v / 1000000);
+  }
+  if (!cli.status_interval.empty()) {
+    std::string why;
+    auto v = ParseToolTime(cli.status_interval, &why);
+    if (!v || *v <= 0) {
+      std::fprintf(stderr, "iobench: --status-interval=%s: %s\n", cli.status_interval.c_str(),
+                   v ? "must be positive" : why.c_str());
+      return false;
+    }
+    cli.status_interval_ns = static_cast<uint64_t>(*v);
+  }
+  if (!cli.stuck_timeout.empty()) {
+    std::string why;
+    auto v = ParseToolTime(cli.stuck_timeout, &why);
+    // The watchdog counts whole milliseconds in 32 bits (49 days).
+    constexpr int64_t kMaxNs = int64_t{UINT32_MAX} * 1000000;
+    if (!v || *v < 0 || *v > kMaxNs || (*v > 0 && *v < 1000000)) {
+      std::fprintf(stderr, "iobench: --stuck-timeout=%s: %s\n", cli.stuck_timeout.c_str(),
+                   !v            ? why.c_str()
+                   : *v < 0      ? "must not be negative"
+                   : *v > kMaxNs ? "too large (at most 4294967s)"
+                                 : "must be 0 (wait forever) or at least 1ms");
+      return false;
+    }
+    cli.stuck_timeout_ms = *v / 1000000;
+  }
+  if (auto mode = iobench::ParseStatusIntervalMode(cli.status_interval_mode); !mode.ok()) {
+    std::fprintf(stderr, "iobench: %s\n", mode.status().message().c_str());
+    return false;
+  }
+  return true;
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   // fio's two single-letter options (getopt short forms of --help, --version).
@@ -313,105 +423,7 @@ int Main(int argc, char** argv) {
   }
   if (cli.list_engines) return ListEngines();
 
-  if (cli.minimal || cli.append_terse) {
-    // fio applies these in command-line order: --output-format=X and
-    // --minimal set the formats, --append-terse adds terse to them.
-    std::string formats = "normal";
-    for (const auto& a : tool_args) {
-      if (a == "--minimal")
-        formats = "terse";
-      else if (a == "--append-terse")
-        formats += ",terse";
-      else if (a.rfind("--output-format=", 0) == 0)
-        formats = a.substr(16);
-    }
-    cli.output_format = formats;
-  }
-  // Checked here: CLI11 reads "-5" into an unsigned as a wrapped value.
-  if (!cli.alloc_size.empty() && !std::all_of(cli.alloc_size.begin(), cli.alloc_size.end(),
-                                              [](char c) { return c >= '0' && c <= '9'; })) {
-    std::fprintf(stderr, "iobench: --alloc-size=%s: must be a whole number of KiB\n",
-                 cli.alloc_size.c_str());
-    return kExitUsage;
-  }
-  if (cli.terse_version < 2 || cli.terse_version > 5) {
-    std::fprintf(stderr, "iobench: --terse-version=%d: fio's terse versions are 2, 3, 4 and 5\n",
-                 cli.terse_version);
-    return kExitUsage;
-  }
-  for (size_t b = 0, e; b <= cli.output_format.size(); b = e + 1) {
-    e = cli.output_format.find(',', b);
-    if (e == std::string::npos) e = cli.output_format.size();
-    std::string f = cli.output_format.substr(b, e - b);
-    if (f != "normal" && f != "terse" && f != "json" && f != "json+" && f != "table") {
-      std::fprintf(stderr,
-                   "iobench: bad --output-format '%s' (normal, terse, json, json+, table)\n",
-                   f.c_str());
-      return kExitUsage;
-    }
-    // A format named twice prints once (fio keeps a set of formats).
-    if (std::find(cli.formats.begin(), cli.formats.end(), f) == cli.formats.end())
-      cli.formats.push_back(f);
-  }
-
-  // The parsers' messages name the option and the value.
-  if (auto eta = iobench::ParseEtaMode(cli.eta); !eta.ok()) {
-    std::fprintf(stderr, "iobench: %s\n", eta.status().message().c_str());
-    return kExitUsage;
-  }
-  // fio reads both as times in seconds by default (--eta-newline=5 is 5 s,
-  // not 5 ms), refuses an interval below 250 ms and a newline period of 0
-  // ("eta new line time too short"; 0 here would mean no newlines at all).
-  for (auto [flag, text, ms, min_ms] :
-       {std::tuple{"--eta-interval", &cli.eta_interval, &cli.eta_interval_ms, int64_t{250}},
-        std::tuple{"--eta-newline", &cli.eta_newline, &cli.eta_newline_ms, int64_t{1}}}) {
-    if (text->empty()) continue;
-    iobench::jobfile::NumContext nc;
-    nc.kind = iobench::jobfile::NumKind::kTime;
-    iobench::jobfile::ValueError err;
-    auto v = iobench::jobfile::ParseNumber(*text, nc, &err);
-    if (!v || *v < min_ms * 1000000) {
-      const std::string why =
-          !v ? err.message
-             : "must be at least " + std::to_string(min_ms) + "ms (a bare number is seconds)";
-      std::fprintf(stderr, "iobench: %s=%s: %s\n", flag, text->c_str(), why.c_str());
-      return kExitUsage;
-    }
-    *ms = static_cast<uint64_t>(*v / 1000000);
-  }
-  if (!cli.status_interval.empty()) {
-    iobench::jobfile::NumContext nc;
-    nc.kind = iobench::jobfile::NumKind::kTime;
-    iobench::jobfile::ValueError err;
-    auto v = iobench::jobfile::ParseNumber(cli.status_interval, nc, &err);
-    if (!v || *v <= 0) {
-      std::fprintf(stderr, "iobench: --status-interval=%s: %s\n", cli.status_interval.c_str(),
-                   v ? "must be positive" : err.message.c_str());
-      return kExitUsage;
-    }
-    cli.status_interval_ns = static_cast<uint64_t>(*v);
-  }
-  if (!cli.stuck_timeout.empty()) {
-    iobench::jobfile::NumContext nc;
-    nc.kind = iobench::jobfile::NumKind::kTime;
-    iobench::jobfile::ValueError err;
-    auto v = iobench::jobfile::ParseNumber(cli.stuck_timeout, nc, &err);
-    // The watchdog counts whole milliseconds in 32 bits (49 days).
-    constexpr int64_t kMaxNs = int64_t{UINT32_MAX} * 1000000;
-    if (!v || *v < 0 || *v > kMaxNs || (*v > 0 && *v < 1000000)) {
-      std::fprintf(stderr, "iobench: --stuck-timeout=%s: %s\n", cli.stuck_timeout.c_str(),
-                   !v            ? err.message.c_str()
-                   : *v < 0      ? "must not be negative"
-                   : *v > kMaxNs ? "too large (at most 4294967s)"
-                                 : "must be 0 (wait forever) or at least 1ms");
-      return kExitUsage;
-    }
-    cli.stuck_timeout_ms = *v / 1000000;
-  }
-  if (auto mode = iobench::ParseStatusIntervalMode(cli.status_interval_mode); !mode.ok()) {
-    std::fprintf(stderr, "iobench: %s\n", mode.status().message().c_str());
-    return kExitUsage;
-  }
+  if (!CheckToolOptions(cli, tool_args)) return kExitUsage;
   // --compare BASE.json [NEW.json]: a .json "job file" is the NEW side.
   std::vector<std::string> job_files;
   std::string compare_new;
