@@ -130,6 +130,13 @@ class PatternImpl final : public IoPattern {
   void AfterIo(FileState& fs, Ddir d, uint64_t off_rel, uint64_t len);
   void StartPass(FileState& fs);
   bool FastMapEligible() const;
+  // Init's steps: the block size choosers and the smallest size (gran_); the
+  // random offset mode and distribution; one file's state; its zones.
+  Status InitBlockSizes(const JobSpec& job, const bool bs_used[kNumDdirs]);
+  Status InitOffsetMode(const JobSpec& job, const bool bs_used[kNumDdirs]);
+  Status InitFile(const JobSpec& job, size_t i, const PatternRegion& r,
+                  const bool bs_used[kNumDdirs], uint64_t seed);
+  Status InitZones(const JobSpec& job, size_t i, const PatternRegion& r, FileState& fs);
   // Everything but the fast path; out of line so that the fast path does not
   // pay for the general one's register saves.
   [[gnu::noinline]] bool NextGeneral(IoPlan* out);
@@ -192,36 +199,7 @@ uint64_t Lcm(uint64_t a, uint64_t b) {
   return std::lcm(std::max<uint64_t>(a, 1), std::max<uint64_t>(b, 1));
 }
 
-Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions, uint64_t seed) {
-  if (regions.empty())
-    return Status::Invalid("job '" + job.name + "': no file region to do I/O on");
-  rw_ = job.rw;
-  random_job_ = IsRandom(rw_);
-  trimwrite_ = rw_ == RwMode::kTrimWrite || rw_ == RwMode::kRandTrimWrite;
-  mixed_ = rw_ == RwMode::kReadWrite || rw_ == RwMode::kRandRW;
-  service_ = job.file_service_type;
-  rwmixread_ = job.rwmixread;
-  if (rwmixread_ > 100)
-    return Status::Invalid("rwmixread: " + std::to_string(rwmixread_) + " is above 100");
-  rw_nr_ = std::max<uint64_t>(job.rw_nr, 1);
-  rw_skip_ = job.rw_skip;
-  identical_ = job.rw_sequencer == RwSequencer::kIdentical;
-  service_nr_ = std::max<uint32_t>(job.file_service_nr, 1);
-  bs_unaligned_ = job.bs_unaligned;
-  bs_is_seq_rand_ = job.bs_is_seq_rand;
-  // (Holed I/O, rw=rw:N, wraps on its own already and keeps passes of size
-  // bytes; a verify_only pass reads back what one pass wrote.)
-  wrap_dirs_ = job.time_based && mixed_ && !random_job_ && regions.size() == 1 && rw_skip_ == 0 &&
-               !job.verify.verify_only;
-  loop_dirs_ = MixedLoopsEndAtRegionEnd(job, regions.size());
-
-  // Directions this job issues, and the block size specs they use.
-  bool active[kNumDdirs] = {HasRead(rw_), HasWrite(rw_), HasTrim(rw_)};
-  bool bs_used[kNumDdirs] = {active[0], active[1], active[2]};
-  if (bs_is_seq_rand_) {
-    bs_used[0] = bs_used[1] = true;
-    bs_used[2] = false;
-  }
+Status PatternImpl::InitBlockSizes(const JobSpec& job, const bool bs_used[kNumDdirs]) {
   gran_ = ~0ULL;
   for (int d = 0; d < kNumDdirs; ++d) {
     const BlockSizeSpec& spec = job.bs[d];
@@ -263,7 +241,10 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
     const uint64_t ba = job.blockalign[d] ? job.blockalign[d] : bs_[d].min;
     align_[d] = std::max<uint64_t>(ba, 1);
   }
+  return Status::Ok();
+}
 
+Status PatternImpl::InitOffsetMode(const JobSpec& job, const bool bs_used[kNumDdirs]) {
   // Random offset mode. fio turns the random map off for non-uniform
   // distributions and when a direction's blockalign is not that direction's
   // smallest block size (its default: bs=4k,16k blockalign=4k,16k keeps the
@@ -310,123 +291,163 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   }
   if (dist_center_ < 0.0 || dist_center_ > 1.0)
     return Status::Invalid("random_distribution: center must be in [0, 1]");
+  return Status::Ok();
+}
 
-  // Per-file state.
+Status PatternImpl::InitFile(const JobSpec& job, size_t i, const PatternRegion& r,
+                             const bool bs_used[kNumDdirs], uint64_t seed) {
+  FileState& fs = files_[i];
+  fs.start = r.offset;
+  fs.size = r.size;
+  ident_limit_ += r.size;
+  pass_size_ += r.size;
+  fs.limit = std::max(r.size, r.file_size > r.offset ? r.file_size - r.offset : 0);
+  fs.block_align = std::max<uint64_t>(r.block_align, 1);
+  if (r.size < gran_)
+    return Status::Invalid("file " + std::to_string(i) + ": region of " + std::to_string(r.size) +
+                           " bytes is smaller than the block size " + std::to_string(gran_));
+  if (r.offset % fs.block_align != 0)
+    return Status::Invalid("offset: " + std::to_string(r.offset) +
+                           " is not a multiple of the device's logical block size " +
+                           std::to_string(fs.block_align));
+  for (int d = 0; d < kNumDdirs; ++d) {
+    if (!bs_used[d]) continue;
+    if (random_job_ && rand_mode_ != RandMode::kUniform && bs_[d].min % fs.block_align != 0)
+      return Status::Invalid("bs: " + std::to_string(bs_[d].min) +
+                             " is not a multiple of the device's logical block size " +
+                             std::to_string(fs.block_align));
+    fs.ralign[d] = Lcm(align_[d], fs.block_align);
+  }
+  fs.blocks = r.size / gran_;
+  fs.seq_cap = (r.size + gran_ - 1) / gran_;              // the last I/O may end past size
+  if (wrap_dirs_ || loop_dirs_) fs.seq_cap = UINT64_MAX;  // (no skip: every I/O moves on)
+  if (!random_job_) return Status::Ok();
+  if (rand_mode_ == RandMode::kMap) {
+    // A map larger than the machine's memory is not attempted (with
+    // overcommit it could be "allocated" and then kill the run when
+    // cleared); a smaller one that still fails is caught.
+    const uint64_t map_bytes = fs.blocks / 8;
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page = sysconf(_SC_PAGESIZE);
+    bool fits = pages <= 0 || page <= 0 ||
+                map_bytes / static_cast<uint64_t>(page) < static_cast<uint64_t>(pages);
+    if (fits) {
+      try {
+        fs.map.Init(fs.blocks);
+      } catch (const std::exception&) {  // bad_alloc, length_error
+        fits = false;
+      }
+    }
+    if (!fits)
+      return Status::Limit("the random map of file " + std::to_string(i) + " (" +
+                           std::to_string(fs.blocks) + " blocks, " +
+                           std::to_string(map_bytes >> 20) +
+                           " MiB) cannot be allocated: set norandommap=1, or softrandommap=1 "
+                           "to run without it");
+  }
+  if (dist_ == DistType::kZipf) fs.zipf.Init(dist_param_, fs.blocks);
+  if (dist_ == DistType::kZipf || dist_ == DistType::kPareto) {
+    // Hot ranks are spread over the file by an affine bijection, unless a
+    // center is given: then rank 0 sits at center and hotness runs upward.
+    if (dist_center_ > 0.0) {
+      fs.scatter_add = std::min<uint64_t>(
+          static_cast<uint64_t>(dist_center_ * static_cast<double>(fs.blocks)), fs.blocks - 1);
+    } else {
+      uint64_t m = static_cast<uint64_t>(static_cast<double>(fs.blocks) * 0.6180339887) | 1;
+      while (std::gcd(m, fs.blocks) != 1) ++m;
+      fs.scatter_mul = m % std::max<uint64_t>(fs.blocks, 1);
+      if (fs.scatter_mul == 0) fs.scatter_mul = 1;
+      fs.scatter_add = prng::MixSeed(seed, 77 + i) % fs.blocks;
+    }
+  }
+  if (dist_ == DistType::kZoned || dist_ == DistType::kZonedAbs) return InitZones(job, i, r, fs);
+  return Status::Ok();
+}
+
+Status PatternImpl::InitZones(const JobSpec& job, size_t i, const PatternRegion& r, FileState& fs) {
+  const auto& all = job.random_distribution.zones;
+  const std::vector<DistZone>* fallback = nullptr;
+  for (int d = 0; d < kNumDdirs && !fallback; ++d)
+    if (!all[d].empty()) fallback = &all[d];
+  if (!fallback) return Status::Invalid("random_distribution: zoned needs at least one zone");
+  for (int d = 0; d < kNumDdirs; ++d) {
+    const std::vector<DistZone>& zl = all[d].empty() ? *fallback : all[d];
+    uint64_t byte_lo = 0;
+    uint32_t acc = 0, kept = 0, size_perc = 0;
+    for (const DistZone& z : zl) {
+      uint64_t byte_hi;
+      if (dist_ == DistType::kZoned) {
+        size_perc += z.size_perc;
+        byte_hi = static_cast<uint64_t>(static_cast<unsigned __int128>(r.size) *
+                                        std::min<uint32_t>(size_perc, 100) / 100);
+      } else {
+        byte_hi = std::min<uint64_t>(byte_lo + z.size_abs, r.size);
+      }
+      acc += z.access_perc;
+      Zone zone;
+      zone.lo = std::min(byte_lo / gran_, fs.blocks - 1);
+      zone.hi = std::max(zone.lo, std::min(byte_hi / gran_, fs.blocks));
+      // A zone smaller than a block (zoned:50/1:50/99 on 16 blocks, a 0%
+      // or 0-byte zone) is the block it starts in, as in fio 3.33, which
+      // then draws 0 of the zone's blocks and adds the zone's start. A
+      // zone that starts at or past the region's end (zoned_abs beyond
+      // it, a 0% zone at the very end: fio 3.33 fails or goes past the
+      // file there) is dropped; its share goes pro rata to the others.
+      if (zone.hi == zone.lo) zone.hi = zone.lo + 1;
+      if (z.access_perc > 0 && byte_lo < r.size) {
+        kept += z.access_perc;
+        zone.cum = kept;
+        fs.zones[d].push_back(zone);
+      }
+      byte_lo = byte_hi;
+    }
+    if (acc > 100)
+      return Status::Invalid("random_distribution: " + DdirName(d) +
+                             " zone access percentages add up to " + std::to_string(acc) +
+                             ", above 100");
+    if (fs.zones[d].empty())
+      return Status::Invalid("random_distribution: no " + DdirName(d) +
+                             " zone covers any block of file " + std::to_string(i));
+  }
+  return Status::Ok();
+}
+
+Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions, uint64_t seed) {
+  if (regions.empty())
+    return Status::Invalid("job '" + job.name + "': no file region to do I/O on");
+  rw_ = job.rw;
+  random_job_ = IsRandom(rw_);
+  trimwrite_ = rw_ == RwMode::kTrimWrite || rw_ == RwMode::kRandTrimWrite;
+  mixed_ = rw_ == RwMode::kReadWrite || rw_ == RwMode::kRandRW;
+  service_ = job.file_service_type;
+  rwmixread_ = job.rwmixread;
+  if (rwmixread_ > 100)
+    return Status::Invalid("rwmixread: " + std::to_string(rwmixread_) + " is above 100");
+  rw_nr_ = std::max<uint64_t>(job.rw_nr, 1);
+  rw_skip_ = job.rw_skip;
+  identical_ = job.rw_sequencer == RwSequencer::kIdentical;
+  service_nr_ = std::max<uint32_t>(job.file_service_nr, 1);
+  bs_unaligned_ = job.bs_unaligned;
+  bs_is_seq_rand_ = job.bs_is_seq_rand;
+  // (Holed I/O, rw=rw:N, wraps on its own already and keeps passes of size
+  // bytes; a verify_only pass reads back what one pass wrote.)
+  wrap_dirs_ = job.time_based && mixed_ && !random_job_ && regions.size() == 1 && rw_skip_ == 0 &&
+               !job.verify.verify_only;
+  loop_dirs_ = MixedLoopsEndAtRegionEnd(job, regions.size());
+
+  // Directions this job issues, and the block size specs they use.
+  bool bs_used[kNumDdirs] = {HasRead(rw_), HasWrite(rw_), HasTrim(rw_)};
+  if (bs_is_seq_rand_) {
+    bs_used[0] = bs_used[1] = true;
+    bs_used[2] = false;
+  }
+  IOB_RETURN_IF_ERROR(InitBlockSizes(job, bs_used));
+  IOB_RETURN_IF_ERROR(InitOffsetMode(job, bs_used));
   uint64_t max_blocks = 0;
   files_.resize(regions.size());
   for (size_t i = 0; i < regions.size(); ++i) {
-    const PatternRegion& r = regions[i];
-    FileState& fs = files_[i];
-    fs.start = r.offset;
-    fs.size = r.size;
-    ident_limit_ += r.size;
-    pass_size_ += r.size;
-    fs.limit = std::max(r.size, r.file_size > r.offset ? r.file_size - r.offset : 0);
-    fs.block_align = std::max<uint64_t>(r.block_align, 1);
-    if (r.size < gran_)
-      return Status::Invalid("file " + std::to_string(i) + ": region of " + std::to_string(r.size) +
-                             " bytes is smaller than the block size " + std::to_string(gran_));
-    if (r.offset % fs.block_align != 0)
-      return Status::Invalid("offset: " + std::to_string(r.offset) +
-                             " is not a multiple of the device's logical block size " +
-                             std::to_string(fs.block_align));
-    for (int d = 0; d < kNumDdirs; ++d) {
-      if (!bs_used[d]) continue;
-      if (random_job_ && rand_mode_ != RandMode::kUniform && bs_[d].min % fs.block_align != 0)
-        return Status::Invalid("bs: " + std::to_string(bs_[d].min) +
-                               " is not a multiple of the device's logical block size " +
-                               std::to_string(fs.block_align));
-      fs.ralign[d] = Lcm(align_[d], fs.block_align);
-    }
-    fs.blocks = r.size / gran_;
-    fs.seq_cap = (r.size + gran_ - 1) / gran_;              // the last I/O may end past size
-    if (wrap_dirs_ || loop_dirs_) fs.seq_cap = UINT64_MAX;  // (no skip: every I/O moves on)
-    max_blocks = std::max(max_blocks, fs.blocks);
-    if (!random_job_) continue;
-    if (rand_mode_ == RandMode::kMap) {
-      // A map larger than the machine's memory is not attempted (with
-      // overcommit it could be "allocated" and then kill the run when
-      // cleared); a smaller one that still fails is caught.
-      const uint64_t map_bytes = fs.blocks / 8;
-      const long pages = sysconf(_SC_PHYS_PAGES);
-      const long page = sysconf(_SC_PAGESIZE);
-      bool fits = pages <= 0 || page <= 0 ||
-                  map_bytes / static_cast<uint64_t>(page) < static_cast<uint64_t>(pages);
-      if (fits) {
-        try {
-          fs.map.Init(fs.blocks);
-        } catch (const std::exception&) {  // bad_alloc, length_error
-          fits = false;
-        }
-      }
-      if (!fits)
-        return Status::Limit("the random map of file " + std::to_string(i) + " (" +
-                             std::to_string(fs.blocks) + " blocks, " +
-                             std::to_string(map_bytes >> 20) +
-                             " MiB) cannot be allocated: set norandommap=1, or softrandommap=1 "
-                             "to run without it");
-    }
-    if (dist_ == DistType::kZipf) fs.zipf.Init(dist_param_, fs.blocks);
-    if (dist_ == DistType::kZipf || dist_ == DistType::kPareto) {
-      // Hot ranks are spread over the file by an affine bijection, unless a
-      // center is given: then rank 0 sits at center and hotness runs upward.
-      if (dist_center_ > 0.0) {
-        fs.scatter_add = std::min<uint64_t>(
-            static_cast<uint64_t>(dist_center_ * static_cast<double>(fs.blocks)), fs.blocks - 1);
-      } else {
-        uint64_t m = static_cast<uint64_t>(static_cast<double>(fs.blocks) * 0.6180339887) | 1;
-        while (std::gcd(m, fs.blocks) != 1) ++m;
-        fs.scatter_mul = m % std::max<uint64_t>(fs.blocks, 1);
-        if (fs.scatter_mul == 0) fs.scatter_mul = 1;
-        fs.scatter_add = prng::MixSeed(seed, 77 + i) % fs.blocks;
-      }
-    }
-    if (dist_ == DistType::kZoned || dist_ == DistType::kZonedAbs) {
-      const auto& all = job.random_distribution.zones;
-      const std::vector<DistZone>* fallback = nullptr;
-      for (int d = 0; d < kNumDdirs && !fallback; ++d)
-        if (!all[d].empty()) fallback = &all[d];
-      if (!fallback) return Status::Invalid("random_distribution: zoned needs at least one zone");
-      for (int d = 0; d < kNumDdirs; ++d) {
-        const std::vector<DistZone>& zl = all[d].empty() ? *fallback : all[d];
-        uint64_t byte_lo = 0;
-        uint32_t acc = 0, kept = 0, size_perc = 0;
-        for (const DistZone& z : zl) {
-          uint64_t byte_hi;
-          if (dist_ == DistType::kZoned) {
-            size_perc += z.size_perc;
-            byte_hi = static_cast<uint64_t>(static_cast<unsigned __int128>(r.size) *
-                                            std::min<uint32_t>(size_perc, 100) / 100);
-          } else {
-            byte_hi = std::min<uint64_t>(byte_lo + z.size_abs, r.size);
-          }
-          acc += z.access_perc;
-          Zone zone;
-          zone.lo = std::min(byte_lo / gran_, fs.blocks - 1);
-          zone.hi = std::max(zone.lo, std::min(byte_hi / gran_, fs.blocks));
-          // A zone smaller than a block (zoned:50/1:50/99 on 16 blocks, a 0%
-          // or 0-byte zone) is the block it starts in, as in fio 3.33, which
-          // then draws 0 of the zone's blocks and adds the zone's start. A
-          // zone that starts at or past the region's end (zoned_abs beyond
-          // it, a 0% zone at the very end: fio 3.33 fails or goes past the
-          // file there) is dropped; its share goes pro rata to the others.
-          if (zone.hi == zone.lo) zone.hi = zone.lo + 1;
-          if (z.access_perc > 0 && byte_lo < r.size) {
-            kept += z.access_perc;
-            zone.cum = kept;
-            fs.zones[d].push_back(zone);
-          }
-          byte_lo = byte_hi;
-        }
-        if (acc > 100)
-          return Status::Invalid("random_distribution: " + DdirName(d) +
-                                 " zone access percentages add up to " + std::to_string(acc) +
-                                 ", above 100");
-        if (fs.zones[d].empty())
-          return Status::Invalid("random_distribution: no " + DdirName(d) +
-                                 " zone covers any block of file " + std::to_string(i));
-      }
-    }
+    IOB_RETURN_IF_ERROR(InitFile(job, i, regions[i], bs_used, seed));
+    max_blocks = std::max(max_blocks, files_[i].blocks);
   }
 
   // Narrow (32-bit) Tausworthe unless asked for the 64-bit one or a file has
