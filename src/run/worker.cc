@@ -534,7 +534,6 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
   // The measured period is `runtime` long from here, however late the ramp
   // was noticed.
   end_ns_ = job_.runtime_ns != 0 ? now + job_.runtime_ns : 0;
-  last_bw_ns_ = last_iops_ns_ = now;
   next_bw_ns_ = now + job_.bw_avg_ms * kMsNs;
   next_iops_ns_ = now + job_.iops_avg_ms * kMsNs;
   next_sample_ns_ = std::min(next_bw_ns_, next_iops_ns_);
@@ -616,37 +615,42 @@ void Worker::LatencyCompleted(const IoRequest* req, uint64_t now) {
 }
 
 void Worker::TakeSamples(uint64_t now) {
-  const uint64_t t_ms = (now - measure_start_ns_) / 1000000;
-  // A window closes when its bwavgtime / iopsavgtime is up; the next one is
-  // due a window later (or a window from now, after a stall).
-  auto close = [now](uint64_t& next, uint64_t& last, uint64_t window_ms) {
+  // The windows lie on a fixed grid from the start of the measured period,
+  // as the log's do and as fio's helper thread takes them on time: the
+  // window that ended at its grid point holds the I/O completed before it
+  // (a completion batch is checked here before it is counted, see
+  // SampleDue), and its rate is over the window's own length. (Closing it
+  // at the batch that noticed it stretched it to a slow I/O's completion:
+  // 300 ms reads in 500 ms windows read 13 KiB/s every time, where the log
+  // and fio alternate 8 and 16.) Returns the window's end, 0 if not due.
+  auto close = [now](uint64_t& next, uint64_t window_ms) {
     if (now < next) return uint64_t{0};
-    const uint64_t len = now - last;
-    last = now;
-    next += window_ms * kMsNs;
-    if (next <= now) next = now + window_ms * kMsNs;
-    return len;
+    const uint64_t end = next;
+    const uint64_t w = window_ms * kMsNs;
+    next += (now - next) / w * w + w;  // the first grid point after now
+    return end;
   };
-  const uint64_t bw_window = close(next_bw_ns_, last_bw_ns_, job_.bw_avg_ms);
-  const uint64_t iops_window = close(next_iops_ns_, last_iops_ns_, job_.iops_avg_ms);
+  const uint64_t bw_end = close(next_bw_ns_, job_.bw_avg_ms);
+  const uint64_t iops_end = close(next_iops_ns_, job_.iops_avg_ms);
   // As fio's __add_samples: a rate over the window in whole milliseconds,
   // and no sample for a direction that moved nothing in the window (a job
   // slower than one I/O per window read min=0 and half its real rate, a
   // bursty one a mean below fio's).
-  const auto rate = [](uint64_t n, uint64_t window_ns) {
-    return n * 1000 / std::max<uint64_t>(1, window_ns / kMsNs);
+  const auto rate = [](uint64_t n, uint64_t window_ms) {
+    return n * 1000 / std::max<uint64_t>(1, window_ms);
   };
+  const auto t_ms = [this](uint64_t end) { return (end - measure_start_ns_) / kMsNs; };
   for (int d = 0; d < kNumDdirs; ++d) {
     if (!sample_dir_[d]) continue;
     DirStats& ds = ts_.dir[d];
-    if (bw_window != 0) {
+    if (bw_end != 0) {
       const uint64_t db = ds.bytes - sample_bytes_[d];
-      if (db != 0) ds.bw_samples.push_back({t_ms, rate(db, bw_window)});
+      if (db != 0) ds.bw_samples.push_back({t_ms(bw_end), rate(db, job_.bw_avg_ms)});
       sample_bytes_[d] = ds.bytes;
     }
-    if (iops_window != 0) {
+    if (iops_end != 0) {
       const uint64_t di = ds.ios - sample_ios_[d];
-      if (di != 0) ds.iops_samples.push_back({t_ms, rate(di, iops_window)});
+      if (di != 0) ds.iops_samples.push_back({t_ms(iops_end), rate(di, job_.iops_avg_ms)});
       sample_ios_[d] = ds.ios;
     }
   }
@@ -1735,6 +1739,7 @@ unsigned Worker::AccountReaped(const Result<unsigned>& r) {
   if (n == 0) return 0;  // a signal or a timed wait: nothing to count (fio skips it too)
   // One clock read per completion batch, none when no latency is recorded.
   const uint64_t now = stamp_ ? NowNs() : 0;
+  SampleDue(now);
   committed_ -= n;
   in_flight_.store(committed_, std::memory_order_relaxed);
   ++ts_.depth.complete[BatchBucket(n)];
@@ -1804,6 +1809,7 @@ void Worker::Run() {
         // not completion latency). For a sync engine this makes lat == clat.
         if (req->offset == req->xfer_offset) req->issue_ns = req->start_ns;
         const uint64_t t = stamp_ ? NowNs() : now;
+        SampleDue(t);
         // FoldDerived: depth 1, one per call. An async engine completes a
         // trim or sync_file_range in the call, and fio counts those so too.
         ++sync_done_;

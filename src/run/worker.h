@@ -288,6 +288,14 @@ class Worker {
   std::unique_ptr<DepthSearch> lat_search_;
   DepthSearch::Action lat_pending_ = DepthSearch::Action::kNone;  // kDrain or kFinalRun
   void TakeSamples(uint64_t now);
+  // Before a completion batch stamped `now` is counted: closes the bw/iops
+  // windows that ended before it, so its bytes go to the window it
+  // completed in. One compare per batch (`now` is 0 when nothing is
+  // stamped: the batch-top check in CheckTimeSlow closes them then).
+  void SampleDue(uint64_t now) {
+    if (now >= next_sample_ns_) [[unlikely]]
+      TakeSamples(now);
+  }
   void SleepNs(uint64_t ns);
   bool StoppedDuringSleep(uint64_t& now);
   bool EndOfLoopSync(bool another_loop);
@@ -480,11 +488,12 @@ class Worker {
   uint64_t start_ns_ = 0;  // job start (after startdelay)
   uint64_t ramp_end_ns_ = 0;
   uint64_t measure_start_ns_ = 0;
-  uint64_t end_ns_ = 0;          // runtime limit (0: none)
-  uint64_t next_sample_ns_ = 0;  // the earlier of the next bw and iops sample
+  uint64_t end_ns_ = 0;  // runtime limit (0: none)
+  // The earlier of the next bw and iops sample; none before the measured
+  // period starts (SampleDue needs no measuring_ test).
+  uint64_t next_sample_ns_ = UINT64_MAX;
   // bwavgtime / iopsavgtime: each kind of sample has its own window.
   uint64_t next_bw_ns_ = 0, next_iops_ns_ = 0;
-  uint64_t last_bw_ns_ = 0, last_iops_ns_ = 0;
   uint64_t sample_bytes_[kNumDdirs] = {0, 0, 0};
   uint64_t sample_ios_[kNumDdirs] = {0, 0, 0};
   bool sample_dir_[kNumDdirs] = {false, false, false};
