@@ -180,7 +180,7 @@ void IoMemory::Release() {
 }
 
 BufferFiller::BufferFiller(const JobSpec& job, uint64_t seed)
-    : state_(prng::MixSeed(seed, 0x62756600ULL)) {
+    : state_(prng::MixSeed(seed, 0x62756600ULL)), seed_state_(state_) {
   job_writes_ = HasWrite(job.rw);
   zero_ = job.zero_buffers;
   compress_perc_ = std::min<uint32_t>(job.buffer_compress_percentage, 100);
@@ -199,7 +199,7 @@ BufferFiller::BufferFiller(const JobSpec& job, uint64_t seed)
   if (dedupe_perc_ > 0 && !zero_) {
     refill_ = true;
     scramble_ = false;
-    dedupe_rng_ = prng::MixSeed(seed, 0x64656475ULL);
+    dedupe_rng_ = dedupe_seed_ = prng::MixSeed(seed, 0x64656475ULL);
     prev_state_ = state_;
     if (job.dedupe_working_set) {
       // The first unique buffers are the working set: size x percent, in
@@ -271,45 +271,34 @@ void BufferFiller::Fill(uint8_t* p, uint64_t len) {
   }
 }
 
-void BufferFiller::FillInitial(void* buf, uint64_t len) {
-  if (job_writes_) Fill(static_cast<uint8_t*>(buf), len);
+void BufferFiller::FillInitial(void* buf, uint64_t stride, uint32_t slots, uint32_t fills) {
+  if (!job_writes_ || slots == 0) return;
+  uint8_t* p = static_cast<uint8_t*>(buf);
+  if (!refill_) {
+    Fill(p, stride * slots);
+    return;
+  }
+  for (uint32_t i = 0; i < std::max(slots, fills); ++i) Refill(p + i % slots * stride, stride);
+}
+
+void BufferFiller::Reseed() {
+  if (!refill_) return;
+  state_ = prev_state_ = seed_state_;
+  dedupe_rng_ = dedupe_seed_;
+  unique_ = 0;
 }
 
 bool BufferFiller::BeforeWrite(void* buf, uint64_t len) {
-  uint8_t* p = static_cast<uint8_t*>(buf);
   ++writes_;
   if (refill_) {
-    if (dedupe_perc_ == 0) {
-      Fill(p, len);
-      return true;
-    }
-    const bool dup = unique_ > 0 && prng::SplitMix64(&dedupe_rng_) % 100 < dedupe_perc_;
-    if (ws_size_ != 0) {  // working_set
-      if (dup) {
-        FillFrom(
-            prng::MixSeed(ws_base_, prng::SplitMix64(&dedupe_rng_) % std::min(unique_, ws_size_)),
-            p, len);
-      } else if (unique_ < ws_size_) {
-        FillFrom(prng::MixSeed(ws_base_, unique_++), p, len);
-      } else {
-        ++unique_;
-        Fill(p, len);
-      }
-      return true;
-    }
-    if (dup) {  // repeat: the last unique buffer again
-      FillFrom(prev_state_, p, len);
-    } else {
-      ++unique_;
-      prev_state_ = state_;
-      Fill(p, len);
-    }
+    Refill(static_cast<uint8_t*>(buf), len);
     return true;
   }
   if (!scramble_) return false;
   // One random word per write, varied per 512-byte block and stored at a
   // position that moves with each write: every block of every write differs
   // from all earlier ones, at the cost of one 8-byte store per 512 bytes.
+  uint8_t* p = static_cast<uint8_t*>(buf);
   const uint64_t v = prng::SplitMix64(&state_);
   const uint64_t at = (writes_ % (kScrambleBlock / 8)) * 8;
   for (uint64_t b = 0, i = 0; b < len; b += kScrambleBlock, ++i) {
@@ -318,6 +307,34 @@ bool BufferFiller::BeforeWrite(void* buf, uint64_t len) {
     std::memcpy(p + b + at, &w, 8);
   }
   return true;
+}
+
+void BufferFiller::Refill(uint8_t* p, uint64_t len) {
+  if (dedupe_perc_ == 0) {
+    Fill(p, len);
+    return;
+  }
+  const bool dup = unique_ > 0 && prng::SplitMix64(&dedupe_rng_) % 100 < dedupe_perc_;
+  if (ws_size_ != 0) {  // working_set
+    if (dup) {
+      FillFrom(
+          prng::MixSeed(ws_base_, prng::SplitMix64(&dedupe_rng_) % std::min(unique_, ws_size_)), p,
+          len);
+    } else if (unique_ < ws_size_) {
+      FillFrom(prng::MixSeed(ws_base_, unique_++), p, len);
+    } else {
+      ++unique_;
+      Fill(p, len);
+    }
+    return;
+  }
+  if (dup) {  // repeat: the last unique buffer again
+    FillFrom(prev_state_, p, len);
+  } else {
+    ++unique_;
+    prev_state_ = state_;
+    Fill(p, len);
+  }
 }
 
 }  // namespace iobench

@@ -234,11 +234,23 @@ class MinRateCheck {
 class BufferFiller {
  public:
   BufferFiller(const JobSpec& job, uint64_t seed);
-  // Fills a buffer once, before the run. A job that never writes (rw=read,
-  // randread, trim, randtrim) leaves it untouched: reads overwrite it anyway,
-  // and filling iodepth x bs of memory (1.25 GiB for seed 002's libaio depth
-  // 20000 x 64k) would cost seconds of setup and commit all of it.
-  void FillInitial(void* buf, uint64_t len);
+  // Fills the `slots` buffers of `stride` bytes at buf once, before the run.
+  // A job that never writes (rw=read, randread, trim, randtrim) leaves them
+  // untouched: reads overwrite them anyway, and filling iodepth x bs of
+  // memory (1.25 GiB for seed 002's libaio depth 20000 x 64k) would cost
+  // seconds of setup and commit all of it. With refill_buffers (compression
+  // and dedupe included) each buffer is one refill, as fio fills each of
+  // its iodepth buffers from the content stream; `fills` above `slots`
+  // draws the rest into the same slots (a synchronous engine has one buffer
+  // where fio has iodepth). So after Reseed a loop's writes are the first
+  // loop's, `fills` writes late, as in fio 3.33.
+  void FillInitial(void* buf, uint64_t stride, uint32_t slots = 1, uint32_t fills = 1);
+  // A new loop that re-seeds (ReseedsEachLoop): the content stream starts
+  // again from its seed, as fio's clear_io_state re-seeds buf_state (and
+  // the dedupe draws). Only refilled content repeats; scrambling goes on
+  // (fio scrambles with the time of day, so its loops differ there).
+  // Called at loop boundaries only.
+  void Reseed();
   // Called before each write is issued; cheap unless refill_buffers is set
   // (scramble: a few bytes per 512-byte block are changed so dedupe fails).
   // Whether it touched the buffer (the caller's start stamp is then stale:
@@ -249,8 +261,10 @@ class BufferFiller {
   void FillRandom(uint8_t* p, uint64_t len);
   void FillFixed(uint8_t* p, uint64_t len);  // zeros or buffer_pattern
   void Fill(uint8_t* p, uint64_t len);
+  void Refill(uint8_t* p, uint64_t len);  // refill_: one write's new content
 
   uint64_t state_;
+  uint64_t seed_state_;  // state_ at construction (Reseed)
   bool zero_ = false;
   bool refill_ = false;
   bool scramble_ = false;
@@ -264,10 +278,11 @@ class BufferFiller {
   void FillFrom(uint64_t seed, uint8_t* p, uint64_t len);
   uint32_t dedupe_perc_ = 0;
   uint64_t dedupe_rng_ = 0;
-  uint64_t prev_state_ = 0;  // repeat: the state the last unique buffer came from
-  uint64_t ws_base_ = 0;     // working_set: entry i is filled from MixSeed(ws_base_, i)
-  uint64_t ws_size_ = 0;     // working-set entries (0: repeat mode)
-  uint64_t unique_ = 0;      // unique buffers so far (the first ws_size_ are the set)
+  uint64_t dedupe_seed_ = 0;  // dedupe_rng_ at construction (Reseed)
+  uint64_t prev_state_ = 0;   // repeat: the state the last unique buffer came from
+  uint64_t ws_base_ = 0;      // working_set: entry i is filled from MixSeed(ws_base_, i)
+  uint64_t ws_size_ = 0;      // working-set entries (0: repeat mode)
+  uint64_t unique_ = 0;       // unique buffers so far (the first ws_size_ are the set)
 };
 
 }  // namespace iobench

@@ -281,7 +281,11 @@ Status Worker::Setup() {
   IOB_RETURN_IF_ERROR(io_mem_.Allocate(job_, buffer_bytes_, align, who));
   buffers_ = io_mem_.base();
   filler_ = std::make_unique<BufferFiller>(job_, seed_);
-  filler_->FillInitial(buffers_, buffer_bytes_);
+  // fio fills each of its iodepth buffers (a synchronous engine's too) from
+  // the content stream, and a re-seeded loop writes those fills first; so
+  // does iobench, whose synchronous engines have one buffer: the first loop
+  // writes the same in a loops=1 and a loops=2 run, as in fio.
+  filler_->FillInitial(buffers_, stride_, depth_, std::max(depth_, job_.iodepth));
 
   pool_.resize(depth_);
   free_.resize(depth_);

@@ -211,10 +211,13 @@ class Worker {
   // new_loop: the pass starts a loop (fio's clear_io_state), not a
   // time_based pass or a further pass inside a loop of io_size bytes.
   void ResetPattern(bool new_loop) {
-    if (new_loop)
+    if (new_loop) {
       StartLoop(pattern_.get(), job_);
-    else
+      // fio's clear_io_state re-seeds the buffer contents with the rest.
+      if (ReseedsEachLoop(job_)) filler_->Reseed();
+    } else {
       pattern_->Reset();
+    }
     pass_draws_ = 0;
     write_owed_ = false;  // (a pass never ends between a trim and its write)
   }

@@ -2,6 +2,7 @@
 // limiter is driven with synthetic clock values: nothing sleeps.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -477,6 +478,54 @@ TEST(BufferFillerTest, DedupePercentageRepeatsEarlierBuffers) {
   Seen ninety = run(job);
   EXPECT_GT(ninety.distinct, 70u);
   EXPECT_LT(ninety.distinct, 140u);
+}
+
+// fio 3.33 re-seeds its buffer contents at each loop start (randrepeat=1, no
+// randseed) after having filled its iodepth buffers from the same stream:
+// loop 2's refilled writes are loop 1's, iodepth writes late
+// (tests/e2e/loop_buffers.sh measures both tools). Scrambling goes on.
+TEST(BufferFillerTest, ReseedRepeatsTheFillsAfterTheInitialOnes) {
+  auto loops = [](JobSpec job, uint32_t slots, uint32_t fills) {
+    job.rw = RwMode::kWrite;
+    job.size = 1 << 20;
+    for (auto& b : job.bs) b.min = b.max = 4096;
+    BufferFiller f(job, 1);
+    std::vector<uint8_t> area(4096 * slots);
+    f.FillInitial(area.data(), 4096, slots, fills);
+    std::vector<std::string> out[2];
+    std::vector<uint8_t> buf(4096);
+    for (auto& loop : out) {
+      for (int i = 0; i < 12; ++i) {
+        f.BeforeWrite(buf.data(), buf.size());
+        loop.emplace_back(buf.begin(), buf.end());
+      }
+      f.Reseed();
+    }
+    return std::pair(out[0], out[1]);
+  };
+  // Loop 2's write k + shift is loop 1's write k, for every k.
+  auto shifted_by = [](const std::pair<std::vector<std::string>, std::vector<std::string>>& l,
+                       size_t shift) {
+    for (size_t k = 0; k + shift < l.second.size(); ++k)
+      if (l.second[k + shift] != l.first[k]) return false;
+    return l.second[0] != l.first[0];
+  };
+  JobSpec job;
+  job.refill_buffers = true;
+  EXPECT_TRUE(shifted_by(loops(job, 1, 1), 1));
+  EXPECT_TRUE(shifted_by(loops(job, 4, 4), 4));
+  EXPECT_TRUE(shifted_by(loops(job, 1, 3), 3));  // psync iodepth=3: one buffer, three fills
+  job.refill_buffers = false;
+  job.buffer_compress_percentage = 50;
+  EXPECT_TRUE(shifted_by(loops(job, 2, 2), 2));
+  job.buffer_compress_percentage = 0;
+  job.dedupe_percentage = 50;
+  EXPECT_TRUE(shifted_by(loops(job, 1, 1), 1));
+  job.dedupe_working_set = true;
+  EXPECT_TRUE(shifted_by(loops(job, 2, 2), 2));
+  job = JobSpec();  // scrambled: no write of loop 2 is one of loop 1's
+  auto [first, second] = loops(job, 1, 1);
+  for (const auto& w : second) EXPECT_EQ(std::count(first.begin(), first.end(), w), 0);
 }
 
 }  // namespace
