@@ -1088,11 +1088,15 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     const uint32_t sync_file =
         sync_file_ >= 0 ? static_cast<uint32_t>(sync_file_) : last_write_file_;
     sync_file_ = -1;
-    // fio logs a sync with the offset its request slot last carried.
+    // r->offset keeps what the slot last carried (the Nth write, for a
+    // synchronous engine), as fio's io_u does: fio logs the sync with it and
+    // names it in a failed sync's message ("sync offset=12288, buflen=0"
+    // after 4 writes of 4k). The engines sync the whole file whatever it
+    // says; xfer_offset 0 and no length overlap nothing (serialize_overlap).
     if (recorder_ != nullptr) recorder_->Io(now, sync_file, r->op, r->offset, 0);
     r->file_index = sync_file;
     r->fd = files_[sync_file].fd;
-    r->offset = r->xfer_offset = 0;
+    r->xfer_offset = 0;
     r->length = r->xfer_length = 0;
     if (r->op == IoOp::kSyncFileRange) {
       // The range written to this file since its last sync_file_range (fio).
@@ -1419,6 +1423,7 @@ void Worker::HandleError(IoRequest* req, int err) {
   if (ts_.first_error.err == 0 || job_.error_dump)
     message = std::string(!is_sync_op                       ? DirName(d)
                           : req->op == IoOp::kSyncFileRange ? "sync_file_range"
+                          : req->op == IoOp::kFdatasync     ? "fdatasync"
                                                             : "fsync") +
               " " + FilePath(req) + " offset=" + std::to_string(req->offset) +
               " length=" + std::to_string(req->length) + ": " + std::strerror(err);

@@ -575,6 +575,28 @@ TEST(WorkerFakeEngineTest, FailedFsyncCountsAsASyncNotAWrite) {
   EXPECT_EQ(jr.shown_error_message().rfind("fsync ", 0), 0u) << jr.shown_error_message();
 }
 
+// A failed sync names the offset its slot last carried, the Nth write's at
+// iodepth=1, as fio 3.33 ("fio: io_u error on file /dev/null: Invalid
+// argument: sync offset=12288, buflen=0" for rw=write bs=4k fsync=4, and
+// "datasync offset=12288" with fdatasync=4). iobench named offset 0, and
+// called an fdatasync an fsync.
+TEST(WorkerFakeEngineTest, FailedSyncNamesTheOffsetOfTheWriteBeforeIt) {
+  for (bool data : {false, true}) {
+    JobSpec job = TestJob("fake", RwMode::kWrite, kWorkerBs, 64 << 10);
+    (data ? job.fdatasync_blocks : job.fsync_blocks) = 4;
+    FakeScript script;
+    script.fail_syncs = true;
+    FakeRun fr = RunFake(job, script);
+    const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+    EXPECT_EQ(jr.error, EIO);
+    EXPECT_EQ(jr.stats.dir[1].ios, 4u);
+    const std::string& m = jr.shown_error_message();
+    EXPECT_EQ(m.rfind(data ? "fdatasync " : "fsync ", 0), 0u) << m;
+    EXPECT_NE(m.find(" offset=12288 length=0: "), std::string::npos) << m;
+    EXPECT_EQ(jr.stats.first_error.offset, 12288u);
+  }
+}
+
 // fio's td_non_fatal_error: continue_on_error alone goes on after EIO and
 // EILSEQ only; any other errno stops the job at its first occurrence.
 TEST(WorkerFakeEngineTest, ContinueOnErrorAloneStopsAtAnErrnoOtherThanEio) {
