@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include <cstdint>
+#include <string>
 #if defined(__x86_64__)
 #include <x86intrin.h>
 #endif
@@ -36,6 +37,9 @@ enum class ClockSource { kAuto, kTsc, kClockGettime };
 // the TSC is safe to use; returns the source actually chosen.
 ClockSource InitClock(ClockSource want = ClockSource::kAuto);
 const char* ClockSourceName();
+// The kernel's current clocksource ("tsc", "kvm-clock", "hpet", ...), empty
+// when sysfs does not say.
+std::string KernelClockSource();
 
 inline uint64_t MonotonicNs() {
   timespec ts;

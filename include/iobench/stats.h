@@ -222,6 +222,10 @@ struct RunContext {
   std::string cpu_model;
   uint32_t cpus = 0;
   uint64_t mem_bytes = 0;
+  // The clock every timestamp came from ("tsc" or "clock_gettime", see
+  // include/iobench/clock.h) and the kernel's clocksource, which decides it.
+  std::string clock;
+  std::string kernel_clocksource;
   std::vector<TargetContext> targets;
   std::vector<std::string> warnings;  // traps detected (one line each, with the reason)
 };

@@ -224,6 +224,8 @@ ojson BuildJsonContext(const RunContext& c) {
   o["cpu_model"] = c.cpu_model;
   o["cpus"] = c.cpus;
   o["mem_bytes"] = c.mem_bytes;
+  o["clock"] = c.clock;
+  o["kernel_clocksource"] = c.kernel_clocksource;
   ojson targets = ojson::array();
   for (const auto& t : c.targets) {
     ojson j;

@@ -399,6 +399,14 @@ std::string FormatContextBlock(const RunResult& run) {
     host.push_back(cpu);
   }
   if (c.mem_bytes) host.push_back("memory " + FormatNumber(c.mem_bytes, 4, true, NumUnit::kBytes));
+  if (!c.clock.empty()) {
+    // The kernel's clocksource decides whether the TSC is read directly; a
+    // run on another (kvm-clock, hpet) pays a system-clock call per stamp.
+    std::string clock = "clock " + c.clock;
+    if (!c.kernel_clocksource.empty() && c.kernel_clocksource != c.clock)
+      clock += " (kernel clocksource " + c.kernel_clocksource + ")";
+    host.push_back(clock);
+  }
   for (size_t i = 0; i < host.size(); ++i) o += (i ? ", " : ": ") + host[i];
   o += "\n";
   if (!run.point.empty()) {

@@ -20,8 +20,7 @@ std::string ReadFirstLine(const char* path) {
 // CPUs; we follow its judgement rather than re-deriving it.
 bool TscIsSafe() {
 #if defined(__x86_64__)
-  if (ReadFirstLine("/sys/devices/system/clocksource/clocksource0/current_clocksource") != "tsc")
-    return false;
+  if (KernelClockSource() != "tsc") return false;
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;
   while (std::getline(cpuinfo, line)) {
@@ -38,6 +37,10 @@ bool TscIsSafe() {
 }
 
 }  // namespace
+
+std::string KernelClockSource() {
+  return ReadFirstLine("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+}
 
 ClockSource InitClock(ClockSource want) {
   g_clock.use_tsc = false;

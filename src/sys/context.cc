@@ -6,6 +6,7 @@
 #include <cctype>
 #include <functional>
 
+#include "iobench/clock.h"
 #include "sys/host.h"
 #include "sys/job_paths.h"
 #include "sys/procfs.h"
@@ -291,6 +292,8 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
   if (auto v = CpuModel(); v.ok()) ctx.cpu_model = *v;
   if (auto v = CpuCount(); v.ok()) ctx.cpus = *v;
   if (auto v = MemTotalBytes(); v.ok()) ctx.mem_bytes = *v;
+  ctx.clock = ClockSourceName();  // InitClock ran before the run was planned
+  ctx.kernel_clocksource = KernelClockSource();
 
   std::vector<std::string> paths;
   auto add = [&](const std::string& p) {

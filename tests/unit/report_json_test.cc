@@ -50,6 +50,8 @@ TEST(ReportJsonTest, TopLevelKeysInFioOrder) {
       (std::vector<std::string>{"name", "read_ios", "write_ios", "read_merges", "write_merges",
                                 "read_ticks", "write_ticks", "in_queue", "util"}));
   EXPECT_EQ(j["iobench"]["context"]["kernel"], "6.1.0-18-amd64");
+  EXPECT_EQ(j["iobench"]["context"]["clock"], "clock_gettime");
+  EXPECT_EQ(j["iobench"]["context"]["kernel_clocksource"], "kvm-clock");
   EXPECT_EQ(j["iobench"]["context"]["targets"][0]["fs_type"], "ext4");
   EXPECT_EQ(j["iobench"]["interrupted"], false);
   EXPECT_TRUE(j["iobench"]["point"].is_object());

@@ -76,7 +76,19 @@ TEST_F(NormalReportTest, GroupReportingGolden) {
 TEST_F(NormalReportTest, FirstLineNamesIobenchAndVersion) {
   const std::string s = Normal(testdata::MakeRun(false));
   EXPECT_EQ(s.rfind("iobench-0.1.0: kernel 6.1.0-18-amd64, 2 CPUs (Test CPU @ 2.00GHz), "
-                    "memory 8192MiB\n",
+                    "memory 8192MiB, clock clock_gettime (kernel clocksource kvm-clock)\n",
+                    0),
+            0u)
+      << s.substr(0, 200);
+}
+
+TEST_F(NormalReportTest, FirstLineNamesTheClockAndTheKernelsWhenTheyDiffer) {
+  RunResult run = testdata::MakeRun(false);
+  run.context.clock = "tsc";
+  run.context.kernel_clocksource = "tsc";
+  const std::string s = Normal(run);
+  EXPECT_EQ(s.rfind("iobench-0.1.0: kernel 6.1.0-18-amd64, 2 CPUs (Test CPU @ 2.00GHz), "
+                    "memory 8192MiB, clock tsc\n",
                     0),
             0u)
       << s.substr(0, 200);

@@ -118,6 +118,8 @@ inline RunContext MakeContext() {
   c.cpu_model = "Test CPU @ 2.00GHz";
   c.cpus = 2;
   c.mem_bytes = 8ull << 30;
+  c.clock = "clock_gettime";
+  c.kernel_clocksource = "kvm-clock";
   TargetContext t;
   t.path = "/var/tmp/iobench.t";
   t.fs_type = "ext4";

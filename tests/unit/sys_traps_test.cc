@@ -7,7 +7,10 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <string>
 
+#include "iobench/clock.h"
 #include "sys/context.h"
 #include "sys/job_paths.h"
 #include "sys_test_util.h"
@@ -308,6 +311,15 @@ TEST(SysTrapsTest, CollectContextOnTmpfsWarns) {
   EXPECT_FALSE(ctx.kernel.empty());
   EXPECT_GT(ctx.cpus, 0u);
   EXPECT_GT(ctx.mem_bytes, 0u);
+  // The clock the run reads, and the kernel's clocksource that decides it.
+  std::ifstream cs("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+  std::string kernel_cs;
+  std::getline(cs, kernel_cs);
+  EXPECT_EQ(ctx.kernel_clocksource, kernel_cs);
+  EXPECT_EQ(ctx.clock, ClockSourceName());
+  if (kernel_cs != "tsc") {
+    EXPECT_EQ(ctx.clock, "clock_gettime");
+  }
   ASSERT_EQ(ctx.targets.size(), 1u);
   EXPECT_EQ(ctx.targets[0].path, file);
   EXPECT_EQ(ctx.targets[0].fs_type, "tmpfs");
