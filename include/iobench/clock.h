@@ -33,9 +33,14 @@ extern ClockState g_clock;
 
 enum class ClockSource { kAuto, kTsc, kClockGettime };
 
-// Calibrates (about 2 ms) and chooses the source. kTsc is honoured only when
-// the TSC is safe to use; returns the source actually chosen.
+// Calibrates (about 2 ms) and chooses the source: kAuto takes the TSC when
+// the kernel's clocksource is "tsc" and the TSC is invariant; kTsc (asked
+// for by name) whenever the TSC is invariant, whatever the kernel runs on;
+// returns the source actually chosen.
 ClockSource InitClock(ClockSource want = ClockSource::kAuto);
+// The CPU says its TSC runs at a constant rate and does not stop
+// (constant_tsc and nonstop_tsc in /proc/cpuinfo).
+bool TscInvariant();
 const char* ClockSourceName();
 // The kernel's current clocksource ("tsc", "kvm-clock", "hpet", ...), empty
 // when sysfs does not say.

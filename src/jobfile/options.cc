@@ -1542,8 +1542,8 @@ std::vector<OptionDef> BuildTable() {
                     return Status::Ok();
                   }));
   r.push_back(Row("clocksource", T::kEnum, "time",
-                  "Timing base: cpu (TSC when the kernel trusts it), clock_gettime, "
-                  "gettimeofday (clock_gettime here)")
+                  "Timing base: cpu (the TSC if invariant; left unset, only when the kernel "
+                  "runs on it), clock_gettime, gettimeofday (clock_gettime here)")
                   .Def("cpu")
                   .Choices("cpu|clock_gettime|gettimeofday")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {

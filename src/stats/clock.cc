@@ -16,11 +16,10 @@ std::string ReadFirstLine(const char* path) {
   return line;
 }
 
-// The kernel trusts the TSC only if it is invariant and synchronised across
-// CPUs; we follow its judgement rather than re-deriving it.
-bool TscIsSafe() {
+}  // namespace
+
+bool TscInvariant() {
 #if defined(__x86_64__)
-  if (KernelClockSource() != "tsc") return false;
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;
   while (std::getline(cpuinfo, line)) {
@@ -36,6 +35,12 @@ bool TscIsSafe() {
   return false;
 }
 
+namespace {
+
+// The kernel trusts the TSC only if it is invariant and synchronised across
+// CPUs; by default we follow its judgement rather than re-deriving it.
+bool TscIsSafe() { return KernelClockSource() == "tsc" && TscInvariant(); }
+
 }  // namespace
 
 std::string KernelClockSource() {
@@ -44,7 +49,11 @@ std::string KernelClockSource() {
 
 ClockSource InitClock(ClockSource want) {
   g_clock.use_tsc = false;
-  if (want == ClockSource::kClockGettime || !TscIsSafe()) return ClockSource::kClockGettime;
+  // kTsc (clocksource=cpu asked for by name) needs only an invariant TSC, as
+  // fio's does; kAuto also needs the kernel to run on it.
+  if (want == ClockSource::kClockGettime ||
+      !(want == ClockSource::kTsc ? TscInvariant() : TscIsSafe()))
+    return ClockSource::kClockGettime;
 #if defined(__x86_64__)
   // Two (tsc, ns) pairs ~2 ms apart; each pair is taken as the tightest of a
   // few tries so a preemption between the two reads does not skew it.

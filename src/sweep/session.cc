@@ -461,7 +461,11 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   // One clock for the run: a job that asks for clock_gettime (or
   // gettimeofday, which we serve with clock_gettime) gets it for all, as
   // fio's clocksource is process-wide.
+  // A job that names clocksource=cpu gets the TSC when it is invariant,
+  // even where the kernel runs on another clocksource (kvm-clock), as fio.
   ClockSource want = ClockSource::kAuto;
+  for (const JobSpec& j : jobs)
+    if (j.clocksource == JobSpec::ClockSourceChoice::kCpu) want = ClockSource::kTsc;
   for (const JobSpec& j : jobs)
     if (j.clocksource == JobSpec::ClockSourceChoice::kClockGettime ||
         j.clocksource == JobSpec::ClockSourceChoice::kGettimeofday)

@@ -189,6 +189,15 @@ first=$(head -n1 "$tmp/e_iops.1.log" | cut -d, -f1)
 for c in cpu clock_gettime gettimeofday; do
   "$bin" "${null[@]}" --clocksource=$c --output-format=terse >/dev/null || fail "clocksource=$c"
 done
+# The header names the clock read: clocksource=cpu by name takes the TSC
+# whenever the CPU reports it invariant, as fio (whatever the kernel runs on).
+want="clock clock_gettime"
+flags=$(grep -m1 '^flags' /proc/cpuinfo)
+case " $flags " in *" constant_tsc "*" nonstop_tsc "*) want="clock tsc" ;; esac
+head1=$("$bin" "${null[@]}" --clocksource=cpu | head -n1)
+case "$head1" in *", $want"*) ;; *) fail "clocksource=cpu: '$head1' does not say '$want'" ;; esac
+head1=$("$bin" "${null[@]}" --clocksource=clock_gettime | head -n1)
+case "$head1" in *", clock clock_gettime"*) ;; *) fail "clocksource=clock_gettime: '$head1'" ;; esac
 
 # --- max_latency: the first I/O over the limit ends the job with ETIMEDOUT
 # (110); that I/O is counted. A pwrite cannot take less than 1 ns.
