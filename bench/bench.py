@@ -165,6 +165,8 @@ def row_iops(args, scratch, table):
                         f"--runtime={args.runtime}", "--output-format=json"]
                 if tool == "fio":
                     opts.append("--thread")
+                if args.clocksource:
+                    opts.append(f"--clocksource={args.clocksource}")
                 job = parse_json(run([args.tool[tool]] + opts).stdout)["jobs"][0]
                 rd = job["read"]
                 cpu = (job["usr_cpu"] + job["sys_cpu"]) / 100.0
@@ -438,6 +440,9 @@ def main():
     ap.add_argument("--rows", default=",".join(ROWS), help="comma separated: " + ",".join(ROWS))
     ap.add_argument("--repeat", type=int, default=3, help="interleaved repeats per row")
     ap.add_argument("--runtime", type=int, default=2, help="seconds per timed run (iops, aio)")
+    ap.add_argument("--clocksource", default="",
+                    help="clocksource= for both tools in the iops rows (cpu: the TSC for iobench "
+                         "too where the kernel runs on another clock, e.g. kvm-clock)")
     ap.add_argument("--instr-ios", type=int, nargs=2, default=[20000, 40000],
                     metavar=("N1", "N2"), help="number_ios of the two callgrind runs")
     ap.add_argument("--instr-repeat", type=int, default=1,
