@@ -89,6 +89,10 @@ struct HelperCpu {
   uint64_t aio_user_us = 0, aio_sys_us = 0;      // glibc POSIX AIO threads
   uint64_t other_user_us = 0, other_sys_us = 0;  // unattributed helper time
   uint32_t peak_threads = 0;
+  // io-wq/SQPOLL time split over the group's jobs by submissions, not
+  // measured per job: in a PID namespace whose /proc hides the initial
+  // namespace's thread ids, the helpers' names cannot be matched to workers.
+  bool apportioned = false;
 };
 
 // fio's IO depth / submit / complete distributions: buckets

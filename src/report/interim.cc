@@ -197,6 +197,7 @@ Result<RunResult> IntervalResult(const RunResult& later, const RunResult& earlie
       o.helpers.other_user_us = Sub(lj.helpers.other_user_us, ej.helpers.other_user_us);
       o.helpers.other_sys_us = Sub(lj.helpers.other_sys_us, ej.helpers.other_sys_us);
       o.helpers.peak_threads = lj.helpers.peak_threads;
+      o.helpers.apportioned = lj.helpers.apportioned;
       o.elapsed_ms = Sub(lj.elapsed_ms, ej.elapsed_ms);
       o.runtime_ms = Sub(lj.runtime_ms, ej.runtime_ms);
       o.start_ms = lj.start_ms;

@@ -181,6 +181,7 @@ ojson IobenchJobObject(const JobRecord& rec) {
   helpers["other_user_us"] = h.other_user_us;
   helpers["other_sys_us"] = h.other_sys_us;
   helpers["peak_threads"] = h.peak_threads;
+  helpers["apportioned"] = h.apportioned;
   o["helpers"] = std::move(helpers);
   o["cpu_per_io_us"] = CpuPerIoUs(rec);
   ojson calls;

@@ -270,7 +270,10 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
                         CpuPercent(h.aio_sys_us, rt));
     if (h.other_user_us || h.other_sys_us)
       o += fmt::sprintf(", other=%.1f%%", CpuPercent(h.other_user_us + h.other_sys_us, rt));
-    o += fmt::sprintf(", threads=%u\n", h.peak_threads);
+    o += fmt::sprintf(", threads=%u", h.peak_threads);
+    // A PID namespace hid which worker made which io_uring helper.
+    if (h.apportioned) o += " (io-wq/sqpoll apportioned by submissions)";
+    o += "\n";
   }
   if (TotalIos(ts))
     o += fmt::sprintf("  cpu/IO       : %.2fusec (own threads and kernel helpers)\n",

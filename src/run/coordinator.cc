@@ -177,8 +177,10 @@ void AttributeHelperCpu(HelperCpuSampler* sampler, std::vector<Clone>& clones) {
                                           &HelperCpu::aio_user_us,    &HelperCpu::aio_sys_us};
   std::vector<HelperCpu> labelled;
   HelperCpu unlabelled = group;
+  bool unknown_owner = false;  // a PID namespace hid the kernel's number of a worker
   for (auto& c : clones) {
-    labelled.push_back(sampler->ForThread(c.worker->tid()));
+    unknown_owner |= c.worker->kernel_tid() == 0;
+    labelled.push_back(sampler->ForThread(c.worker->tid(), c.worker->kernel_tid()));
     for (auto f : kFields) unlabelled.*f -= std::min(unlabelled.*f, labelled.back().*f);
   }
   const std::vector<HelperCpu> shares = SplitHelperCpu(unlabelled, weights);
@@ -186,7 +188,14 @@ void AttributeHelperCpu(HelperCpuSampler* sampler, std::vector<Clone>& clones) {
     HelperCpu h = labelled[i];
     // A posixaio job served only by helpers another thread made saw them
     // all the same: it gets the group's peak, as the spread part's owner.
-    if (h.peak_threads == 0 && shares[i].aio_user_us + shares[i].aio_sys_us > 0)
+    // So did a job whose io_uring helpers could not be told apart from the
+    // others' (a PID namespace): its io-wq/SQPOLL share is apportioned.
+    const bool uring_share = shares[i].iowq_user_us + shares[i].iowq_sys_us +
+                                 shares[i].sqpoll_user_us + shares[i].sqpoll_sys_us >
+                             0;
+    if (unknown_owner && uring_share) h.apportioned = true;
+    if (h.peak_threads == 0 &&
+        (shares[i].aio_user_us + shares[i].aio_sys_us > 0 || (unknown_owner && uring_share)))
       h.peak_threads = shares[i].peak_threads;
     for (auto f : kFields) h.*f += shares[i].*f;
     h.other_user_us += shares[i].other_user_us;

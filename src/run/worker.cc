@@ -420,6 +420,9 @@ Status Worker::Setup() {
   ctx.buffer_base = buffers_;
   ctx.buffer_bytes = buffer_bytes_;
   ctx.buffer_stride = stride_;
+  // Before the ring exists: inside a PID namespace, learning it may need a
+  // helper this thread provably made (HelperCpuSampler::KernelTid).
+  kernel_tid_ = HelperCpuSampler::KernelTid();
   if (Status st = engine_->Init(ctx); !st.ok()) {
     // Engines name themselves in most of their messages ("libaio: io_setup
     // ..."): add the engine's name only where one does not.

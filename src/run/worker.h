@@ -112,6 +112,8 @@ class Worker {
   // The worker thread's id (valid after Run() started): io-wq workers are
   // named after it, which attributes helper CPU to this job exactly.
   pid_t tid() const { return tid_; }
+  // The number in the names of its io_uring helpers (HelperCpuSampler::KernelTid; 0: unknown).
+  pid_t kernel_tid() const { return kernel_tid_; }
   bool engine_is_sync() const { return engine_ == nullptr || engine_->IsSync(); }
   // I/Os committed to an async engine and not reaped yet, as of the last
   // commit or reap batch (relaxed; any thread). The coordinator's watchdog
@@ -188,6 +190,7 @@ class Worker {
   bool FailReplay(const Status& st);
 
   pid_t tid_ = 0;
+  pid_t kernel_tid_ = 0;
   // The common job (no verify, thinktime, rate, fsync, io_size, cmdprio):
   // one pattern call and the request fill. Everything else, and the end of
   // the job, goes through PrepareNext(), which also recomputes fast_prepare_.

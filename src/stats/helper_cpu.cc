@@ -2,7 +2,9 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/io_uring.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -112,6 +114,41 @@ bool ReadHelperCpu(const char* tid, bool user_code, char* buf, size_t cap, uint6
                : static_cast<uint64_t>(static_cast<unsigned __int128>(total_us) * ut / (ut + st));
   *st_us = total_us - *ut_us;
   return true;
+}
+
+// True when a SQPOLL ring made by the calling thread gets a thread named
+// "iou-sqp-<number>" (the kernel's name for the calling thread's helpers):
+// start-up only, at most ~100 ms, and only in a PID namespace whose /proc
+// shows more than our own namespace's ids.
+bool NamesHelpersAs(pid_t number) {
+  char want[32];
+  std::snprintf(want, sizeof(want), "iou-sqp-%d\n", static_cast<int>(number));
+  auto seen = [&] {
+    DIR* dir = opendir("/proc/self/task");
+    if (dir == nullptr) return false;
+    bool found = false;
+    char path[320], buf[64];
+    while (struct dirent* de = readdir(dir)) {
+      if (de->d_name[0] < '0' || de->d_name[0] > '9') continue;
+      std::snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+      if (ReadSmall(path, buf, sizeof(buf)) > 0 && std::strcmp(buf, want) == 0) found = true;
+    }
+    closedir(dir);
+    return found;
+  };
+  if (seen()) return false;  // a thread we did not make: no proof
+  io_uring_params params{};
+  params.flags = IORING_SETUP_SQPOLL;
+  params.sq_thread_idle = 1;
+  const int fd = static_cast<int>(syscall(__NR_io_uring_setup, 1, &params));
+  if (fd < 0) return false;
+  bool found = false;
+  for (int i = 0; i < 100 && !found; ++i) {
+    found = seen();
+    if (!found) usleep(1000);
+  }
+  close(fd);
+  return found;
 }
 
 }  // namespace
@@ -225,8 +262,8 @@ void HelperCpuSampler::SampleLocked(bool initial) {
   DIR* dir = opendir("/proc/self/task");
   if (dir == nullptr) return;
   uint32_t n_iowq = 0, n_sqpoll = 0, n_aio = 0;
-  std::map<pid_t, uint32_t> per_owner;
-  char path[320];  // d_name is up to 255 bytes
+  std::map<std::pair<bool, pid_t>, uint32_t> per_owner;  // (posixaio?, owner)
+  char path[320];                                        // d_name is up to 255 bytes
   char buf[1024];
   while (struct dirent* de = readdir(dir)) {
     if (de->d_name[0] < '0' || de->d_name[0] > '9') continue;
@@ -267,7 +304,7 @@ void HelperCpuSampler::SampleLocked(bool initial) {
       ++n_sqpoll;
     else
       ++n_aio;
-    ++per_owner[owner];
+    ++per_owner[{kind == Kind::kPosixAio, owner}];
   }
   closedir(dir);
   if (initial) return;
@@ -309,17 +346,27 @@ HelperCpuDetail HelperCpuSampler::Detail(const CpuUsage& workers_own_total) cons
   return d;
 }
 
-HelperCpu HelperCpuSampler::ForThread(pid_t worker_tid) const {
+HelperCpu HelperCpuSampler::ForThread(pid_t worker_tid, pid_t kernel_tid) const {
   HelperCpu h;
+  // io_uring's helpers carry the kernel's number of their creator, glibc's
+  // the name engines/posixaio.cc gave: the worker's own gettid().
+  auto mine = [&](const Track& t) {
+    return t.kind == Kind::kPosixAio ? t.owner == worker_tid
+                                     : kernel_tid != 0 && t.owner == kernel_tid;
+  };
   for (const auto& [tid, t] : tracks_) {
     (void)tid;
-    if (t.owner != worker_tid) continue;
+    if (!mine(t)) continue;
     const uint64_t u = Sub(t.last_ut, t.base_ut);
     const uint64_t s = Sub(t.last_st, t.base_st);
     AddTo(&h, t.kind, u, s);
   }
-  auto it = owner_peak_.find(worker_tid);
-  h.peak_threads = it == owner_peak_.end() ? 0 : it->second;
+  // A worker has one engine: at most one of the two peaks is not 0.
+  for (const auto& key : {std::make_pair(true, worker_tid), std::make_pair(false, kernel_tid)}) {
+    if (key.second == 0) continue;
+    auto it = owner_peak_.find(key);
+    if (it != owner_peak_.end()) h.peak_threads += it->second;
+  }
   return h;
 }
 
@@ -341,6 +388,41 @@ void HelperCpuSampler::AddTo(HelperCpu* h, Kind kind, uint64_t user_us, uint64_t
 }
 
 pid_t HelperCpuSampler::CurrentTid() { return static_cast<pid_t>(gettid()); }
+
+pid_t HelperCpuSampler::KernelTid() {
+  // The initial PID namespace's inode number is fixed (PROC_PID_INIT_INO).
+  static constexpr char kInitPidNs[] = "pid:[4026531836]";
+  const pid_t tid = static_cast<pid_t>(gettid());
+  char link[64];
+  ssize_t n = readlink("/proc/self/ns/pid", link, sizeof(link) - 1);
+  if (n < 0) return tid;  // no /proc: the sampler sees no helpers either
+  link[n] = '\0';
+  if (std::strcmp(link, kInitPidNs) == 0) return tid;
+  // A child PID namespace (a container): gettid() is our namespace's number,
+  // the kernel names the helpers with the initial namespace's. NSpid lists
+  // the tid in each namespace from the one /proc was mounted in inwards; its
+  // first entry is that number only when this /proc belongs to the initial
+  // namespace (its pid 1 is the initial namespace's init).
+  char buf[2048];
+  if (ReadSmall("/proc/thread-self/status", buf, sizeof(buf)) <= 0) return 0;
+  const char* p = std::strstr(buf, "\nNSpid:");
+  if (p == nullptr) return 0;
+  char* end = nullptr;
+  const long first = std::strtol(p + 7, &end, 10);
+  if (end == p + 7 || first <= 0) return 0;
+  // One entry: /proc is our own namespace's (a container's): no id of the
+  // initial namespace is visible.
+  if (std::strtol(end, nullptr, 10) <= 0) return 0;
+  const pid_t candidate = static_cast<pid_t>(first);
+  n = readlink("/proc/1/ns/pid", link, sizeof(link) - 1);
+  if (n >= 0) {
+    link[n] = '\0';
+    return std::strcmp(link, kInitPidNs) == 0 ? candidate : 0;
+  }
+  // /proc/1 is not ours to look at (no ptrace access): ask the kernel. A
+  // throw-away SQPOLL ring's thread is named "iou-sqp-<our kernel tid>".
+  return NamesHelpersAs(candidate) ? candidate : 0;
+}
 
 HelperCpu HelperCpuSampler::Result(const CpuUsage& workers_own_total) const {
   return Detail(workers_own_total).cpu;

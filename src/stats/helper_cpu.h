@@ -42,6 +42,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "iobench/stats.h"
@@ -89,12 +90,14 @@ class HelperCpuSampler {
   HelperCpu Result(const CpuUsage& workers_own_total) const;
   HelperCpuDetail Detail(const CpuUsage& workers_own_total) const;
 
-  // After Stop(). The helpers that served the thread `worker_tid` (the
-  // thread that created the io_uring ring, i.e. the job's worker): the kernel
-  // names them "iou-wrk-<tid>" / "iou-sqp-<tid>", so this attribution is
-  // exact up to sampling. other_* is 0 here: what the samples missed is only
-  // known for the whole interval (Result()); spread it with SplitHelperCpu.
-  HelperCpu ForThread(pid_t worker_tid) const;
+  // After Stop(). The helpers that served one worker thread (the thread that
+  // created the io_uring ring, i.e. the job's worker): the kernel names them
+  // "iou-wrk-<N>" / "iou-sqp-<N>" with N = `kernel_tid` (KernelTid() of that
+  // thread; 0 = unknown: no io_uring helper is labelled), posixaio's carry
+  // `worker_tid` (its gettid()). Exact up to sampling. other_* is 0 here:
+  // what the samples missed is only known for the whole interval (Result());
+  // spread it with SplitHelperCpu.
+  HelperCpu ForThread(pid_t worker_tid, pid_t kernel_tid) const;
 
   // The calling thread's CPU (what a worker records as its own): getrusage's
   // RUSAGE_THREAD plus the exact total (CpuUsage::thread_ns). Subtract two
@@ -102,6 +105,12 @@ class HelperCpuSampler {
   static CpuUsage ThreadCpuNow();
   // The calling thread's id (gettid), what a worker reports for ForThread().
   static pid_t CurrentTid();
+  // The number the kernel writes into the names of the io_uring helpers the
+  // calling thread creates: its tid in the initial PID namespace. gettid()
+  // outside a PID namespace; inside one, NSpid's first entry when /proc is
+  // the initial namespace's; 0 when it cannot be learnt (a container's own
+  // /proc shows no id of the initial namespace). Once per worker, not per I/O.
+  static pid_t KernelTid();
 
  private:
   enum class Kind : uint8_t { kIoWq, kSqPoll, kPosixAio };
@@ -129,7 +138,7 @@ class HelperCpuSampler {
   std::mutex sample_mu_;
   std::map<pid_t, Track> tracks_;
   uint32_t peak_iowq_ = 0, peak_sqpoll_ = 0, peak_aio_ = 0, peak_total_ = 0;
-  std::map<pid_t, uint32_t> owner_peak_;
+  std::map<std::pair<bool, pid_t>, uint32_t> owner_peak_;  // (posixaio?, owner)
   uint64_t samples_ = 0;
   CpuUsage sampler_own_;
 

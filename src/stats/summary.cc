@@ -173,6 +173,7 @@ void AddHelpers(HelperCpu& d, const HelperCpu& s) {
   d.other_user_us += s.other_user_us;
   d.other_sys_us += s.other_sys_us;
   d.peak_threads += s.peak_threads;
+  d.apportioned = d.apportioned || s.apportioned;
 }
 
 }  // namespace

@@ -181,7 +181,8 @@ class HelperCpuIoUringTest : public ::testing::Test {
 
   // Drops the file's pages, then runs kReads random reads and returns what
   // the sampler saw.
-  // The I/O runs on its own thread (like a worker); its tid goes to *tid.
+  // The I/O runs on its own thread (like a worker); the number the kernel
+  // names its helpers with (KernelTid) goes to *tid.
   // stop_after_exit: the coordinator's order (Stop after the worker thread
   // has exited); the worker calls SampleNow() before it tears its ring down.
   HelperCpuDetail Measure(uint32_t force_async, HelperCpuSampler* sampler_out = nullptr,
@@ -191,7 +192,7 @@ class HelperCpuIoUringTest : public ::testing::Test {
     EXPECT_TRUE(sampler.Start().ok());
     CpuUsage own;
     std::thread worker([&] {
-      if (tid != nullptr) *tid = HelperCpuSampler::CurrentTid();
+      if (tid != nullptr) *tid = HelperCpuSampler::KernelTid();
       const CpuUsage own0 = HelperCpuSampler::ThreadCpuNow();
       RunReads(force_async, sqpoll);
       const CpuUsage own1 = HelperCpuSampler::ThreadCpuNow();
@@ -270,11 +271,11 @@ TEST_F(HelperCpuIoUringTest, ForThreadAttributesHelpersToTheRingOwner) {
   HelperCpuDetail d = Measure(1, &sampler, &tid, /*sqpoll=*/false, /*stop_after_exit=*/true);
   ASSERT_NE(tid, 0);
   ASSERT_NE(tid, getpid());
-  HelperCpu mine = sampler.ForThread(tid);
+  HelperCpu mine = sampler.ForThread(0, tid);
   EXPECT_EQ(mine.iowq_sys_us, d.cpu.iowq_sys_us);
   EXPECT_GT(mine.iowq_sys_us, 0u);
   EXPECT_EQ(mine.peak_threads, d.peak_iowq_threads);
-  HelperCpu none = sampler.ForThread(getpid());
+  HelperCpu none = sampler.ForThread(getpid(), getpid());
   EXPECT_EQ(none.iowq_sys_us + none.sqpoll_sys_us, 0u);
   EXPECT_EQ(none.peak_threads, 0u);
 }
@@ -288,7 +289,7 @@ TEST_F(HelperCpuIoUringTest, SqpollThreadIsCounted) {
   RecordProperty("sqpoll_sys_us", std::to_string(d.cpu.sqpoll_sys_us));
   EXPECT_EQ(d.peak_sqpoll_threads, 1u);
   EXPECT_GT(d.cpu.sqpoll_sys_us, 0u);
-  EXPECT_EQ(sampler.ForThread(tid).sqpoll_sys_us, d.cpu.sqpoll_sys_us);
+  EXPECT_EQ(sampler.ForThread(0, tid).sqpoll_sys_us, d.cpu.sqpoll_sys_us);
 }
 
 TEST_F(HelperCpuIoUringTest, WithoutForceAsyncNoIoWqWorkers) {
