@@ -15,6 +15,7 @@
 
 #include "run/pattern.h"
 #include "run/random.h"
+#include "sys/job_paths.h"
 #include "sys/safety.h"
 
 namespace iobench {
@@ -528,7 +529,12 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::
   Status dir_error;
   const int fd = OpenCreating(job, t.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644, &dir_error);
   if (!dir_error.ok()) return dir_error;
-  if (fd < 0) return ErrnoStatus(JobLabel(job) + ": create " + t.path);
+  if (fd < 0) {
+    const int err = errno;
+    const std::string why = err == ENOENT ? sys::DeletedCwdReason(t.path) : "";
+    return ErrnoStatus(JobLabel(job) + ": create " + t.path + (why.empty() ? "" : " (" + why + ")"),
+                       err);
+  }
   FdCloser closer{fd};
   // fill_device: the writes grow the file until the filesystem is full; a
   // preallocation would take that space first.

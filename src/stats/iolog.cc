@@ -215,7 +215,11 @@ Result<int> LogWriter::Open(const std::string& path, bool append) {
   if (it != impl_->by_path.end()) return it->second;
   const int fd =
       ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
-  if (fd < 0) return ErrnoStatus("open log file " + path);
+  if (fd < 0) {
+    const int err = errno;
+    const std::string why = err == ENOENT ? sys::DeletedCwdReason(path) : "";
+    return ErrnoStatus("open log file " + path + (why.empty() ? "" : " (" + why + ")"), err);
+  }
   const int id = static_cast<int>(impl_->files.size());
   impl_->files.push_back({path, fd, false});
   impl_->by_path.emplace(path, id);

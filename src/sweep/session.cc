@@ -25,6 +25,7 @@
 #include "report/table.h"
 #include "run/coordinator.h"
 #include "run/signals.h"
+#include "sys/job_paths.h"
 
 namespace iobench {
 namespace {
@@ -74,6 +75,9 @@ int ExitFor(const Status& st) {
 // run. `option` names it in errors ("--output"). Creates nothing.
 Status CheckOutputWritable(const std::string& path, const std::string& option = "--output") {
   if (path.empty()) return Status::Ok();
+  if (const std::string why = sys::DeletedCwdReason(path); !why.empty())
+    return Status::NotFound(option + "=" + path + ": " + why +
+                            "; give an absolute path or run from an existing directory");
   if (::access(path.c_str(), F_OK) == 0) {
     if (::access(path.c_str(), W_OK) != 0) return ErrnoStatus(option + "=" + path, errno);
     // A directory passes access(W_OK) and failed only after the run.

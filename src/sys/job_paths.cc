@@ -41,6 +41,13 @@ bool UnderDev(const std::string& path) {
   return path.rfind("/dev/", 0) == 0 && path.rfind("/dev/shm/", 0) != 0;
 }
 
+std::string DeletedCwdReason(const std::string& path) {
+  if (path.empty() || path[0] == '/') return "";
+  struct stat sb;
+  if (::stat(".", &sb) != 0 || sb.st_nlink != 0) return "";
+  return "the current directory was deleted";
+}
+
 std::string JobNameFilePrefix(const std::string& job_name) {
   if (!UnderDev(job_name)) return job_name;
   const std::string last = job_name.substr(job_name.find_last_of('/') + 1);

@@ -47,6 +47,15 @@ bool JobNameIsTarget(const JobSpec& job);
 // device that is not there, never a file or directory to create.
 bool UnderDev(const std::string& path);
 
+// Why a file cannot be created at the relative `path`: the current
+// directory was deleted while iobench sat in it (rmdir, or the tree removed
+// under a shell). access(".", W_OK) still succeeds there, and only open()
+// of a new name fails (ENOENT), which would be after the run. Returns
+// "the current directory was deleted", or "" when `path` is absolute or
+// the directory is there. Every pre-run check of a relative output (--output,
+// --plot, the logs, write_iolog, the job's files) uses it.
+std::string DeletedCwdReason(const std::string& path);
+
 // The job's name as the start of the files named after it (bare
 // write_bw_log and the other logs, exec_prerun/exec_postrun output): the
 // name itself, as fio, except under /dev (UnderDev), where fio would create
