@@ -359,7 +359,11 @@ Status CheckReadonly(const JobSpec& job) {
 
 Result<SystemLimits> ReadSystemLimits() {
   SystemLimits l;
-  IOB_ASSIGN_OR_RETURN(l.mem_available, MemInfoBytes("MemAvailable"));
+  // /proc/meminfo and threads-max serve only this advisory check: where
+  // they cannot be read (a container's masked /proc, a bind-mounted
+  // /dev/null) that part is skipped, as fio runs without them.
+  auto avail = MemInfoBytes("MemAvailable");
+  l.mem_available = avail.ok() ? *avail : kUnlimited;
   struct rlimit r;
   if (getrlimit(RLIMIT_NOFILE, &r) != 0) return ErrnoStatus("getrlimit(RLIMIT_NOFILE)");
   l.nofile_soft = RlimValue(r.rlim_cur);
@@ -368,8 +372,8 @@ Result<SystemLimits> ReadSystemLimits() {
   l.nproc_soft = RlimValue(r.rlim_cur);
   if (getrlimit(RLIMIT_MEMLOCK, &r) != 0) return ErrnoStatus("getrlimit(RLIMIT_MEMLOCK)");
   l.memlock_soft = RlimValue(r.rlim_cur);
-  IOB_ASSIGN_OR_RETURN(int64_t tmax, ReadIntFile("/proc/sys/kernel/threads-max"));
-  l.threads_max = static_cast<uint64_t>(tmax);
+  auto tmax = ReadIntFile("/proc/sys/kernel/threads-max");
+  l.threads_max = tmax.ok() && *tmax > 0 ? static_cast<uint64_t>(*tmax) : kUnlimited;
   // Without AIO support in the kernel these files are missing; libaio jobs
   // then fail in io_setup with their own message.
   auto amax = ReadIntFile("/proc/sys/fs/aio-max-nr");

@@ -59,11 +59,11 @@ Status CheckReadonly(const JobSpec& job);
 // What the limits are on this system. Read by ReadSystemLimits(); tests
 // build their own to exercise each refusal.
 struct SystemLimits {
-  uint64_t mem_available = 0;  // /proc/meminfo MemAvailable, bytes
+  uint64_t mem_available = 0;  // /proc/meminfo MemAvailable, bytes (UINT64_MAX: unreadable)
   uint64_t nofile_soft = 0;    // RLIMIT_NOFILE
   uint64_t nofile_hard = 0;
   uint64_t nproc_soft = 0;        // RLIMIT_NPROC (UINT64_MAX: unlimited)
-  uint64_t threads_max = 0;       // /proc/sys/kernel/threads-max
+  uint64_t threads_max = 0;       // /proc/sys/kernel/threads-max (UINT64_MAX: unreadable)
   uint64_t aio_max_nr = 0;        // /proc/sys/fs/aio-max-nr
   uint64_t aio_nr = 0;            // /proc/sys/fs/aio-nr (already reserved)
   uint64_t memlock_soft = 0;      // RLIMIT_MEMLOCK, bytes (UINT64_MAX: unlimited)
