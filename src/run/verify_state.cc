@@ -103,13 +103,13 @@ Status Verifier::SaveState(const std::string& path) const {
   // tmp + fsync + rename: a crash never leaves a half-written state behind.
   const std::string tmp = path + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoStatus("verify_state_save: open " + tmp);
+  if (fd < 0) return ErrnoStatus("open " + tmp);
   size_t done = 0;
   while (done < out.size()) {
     const ssize_t n = ::write(fd, out.data() + done, out.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      Status st = ErrnoStatus("verify_state_save: write " + tmp);
+      Status st = ErrnoStatus("write " + tmp);
       ::close(fd);
       ::unlink(tmp.c_str());
       return st;
@@ -117,14 +117,14 @@ Status Verifier::SaveState(const std::string& path) const {
     done += static_cast<size_t>(n);
   }
   if (::fsync(fd) != 0) {
-    Status st = ErrnoStatus("verify_state_save: fsync " + tmp);
+    Status st = ErrnoStatus("fsync " + tmp);
     ::close(fd);
     ::unlink(tmp.c_str());
     return st;
   }
-  if (::close(fd) != 0) return ErrnoStatus("verify_state_save: close " + tmp);
+  if (::close(fd) != 0) return ErrnoStatus("close " + tmp);
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    Status st = ErrnoStatus("verify_state_save: rename " + tmp + " to " + path);
+    Status st = ErrnoStatus("rename " + tmp + " to " + path);
     ::unlink(tmp.c_str());
     return st;
   }
