@@ -32,6 +32,7 @@
 namespace {
 
 constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;  // as a report that could not be written
 constexpr int kExitUsage = 2;
 
 // Everything the tool options say; filled by CLI11.
@@ -207,12 +208,21 @@ std::string Usage() {
   return u;
 }
 
+// Help and lists go through the report's write path: a full disk or a
+// closed pipe is an error (exit 1), not a silent exit 0.
+int Print(const std::string& text) {
+  return iobench::WriteStdout(text, "the output") ? kExitOk : kExitFailed;
+}
+
 int ListEngines() {
+  std::string out;
   for (const auto& e : iobench::EngineRegistry()) {
     iobench::Status st = e.probe ? e.probe() : iobench::Status::Unsupported("no probe");
-    std::printf("%-14s %s\n", e.name, st.ok() ? "available" : st.message().c_str());
+    char line[32];
+    std::snprintf(line, sizeof(line), "%-14s ", e.name);
+    out += line + (st.ok() ? std::string("available") : st.message()) + "\n";
   }
-  return kExitOk;
+  return Print(out);
 }
 
 iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string>& job_files,
@@ -402,13 +412,9 @@ int Main(int argc, char** argv) {
   cli.cmdhelp = app.count("--cmdhelp") > 0;
   cli.enghelp = app.count("--enghelp") > 0;
   if (cli.help) {
-    std::fputs(Usage().c_str(), stdout);
-    return kExitOk;
+    return Print(Usage());
   }
-  if (cli.version) {
-    std::puts("iobench-" IOBENCH_VERSION);
-    return kExitOk;
-  }
+  if (cli.version) return Print("iobench-" IOBENCH_VERSION "\n");
   if (cli.cmdhelp || cli.enghelp) {
     // Help goes to stdout; an unknown option or engine is an error on stderr
     // (fio prints "No such command" / "engine not loadable" there too).
@@ -418,8 +424,7 @@ int Main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", text.status().message().c_str());
       return kExitUsage;
     }
-    std::fputs(text->c_str(), stdout);
-    return kExitOk;
+    return Print(*text);
   }
   if (cli.list_engines) return ListEngines();
 

@@ -1,6 +1,7 @@
 #include "sweep/session.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -141,22 +142,44 @@ int Emit(const SessionOptions& o, const std::string& text) {
 
 }  // namespace
 
-bool WriteStdout(const std::string& text) {
-  const bool written = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
-  if (std::fflush(stdout) == 0 && written) return true;
-  std::fprintf(stderr, "iobench: cannot write the report to stdout: %s\n", std::strerror(errno));
+namespace {
+
+// Writes all of `text` to `fd`: 0, or the errno that stopped it. EINTR is
+// retried; EAGAIN (a non-blocking pipe or FIFO whose reader is slow) waits
+// in poll() for room, as a blocking write would.
+int WriteAll(int fd, const std::string& text) {
+  for (size_t off = 0; off < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + off, text.size() - off);
+    if (n > 0) {
+      off += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      struct pollfd p = {fd, POLLOUT, 0};
+      if (::poll(&p, 1, -1) < 0 && errno != EINTR) return errno;
+      continue;
+    }
+    return n < 0 ? errno : EIO;
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool WriteStdout(const std::string& text, const std::string& what) {
+  int err = std::fflush(stdout) == 0 ? 0 : errno;
+  if (err == 0) err = WriteAll(STDOUT_FILENO, text);
+  if (err == 0) return true;
+  std::fprintf(stderr, "iobench: cannot write %s to stdout: %s\n", what.c_str(),
+               std::strerror(err));
   return false;
 }
 
 bool WriteOutputFile(const std::string& path, const std::string& text, bool append) {
   const int fd =
       open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
-  int err = fd < 0 ? errno : 0;
-  for (size_t off = 0; err == 0 && off < text.size();) {
-    const ssize_t n = write(fd, text.data() + off, text.size() - off);
-    if (n < 0 && errno != EINTR) err = errno;
-    if (n > 0) off += static_cast<size_t>(n);
-  }
+  int err = fd < 0 ? errno : WriteAll(fd, text);
   if (fd >= 0 && close(fd) != 0 && err == 0) err = errno;  // NFS reports late
   if (err == 0) return true;
   std::fprintf(stderr, "iobench: cannot write --output=%s: %s\n", path.c_str(), std::strerror(err));

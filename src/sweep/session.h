@@ -63,10 +63,12 @@ Status CheckSession(const std::vector<JobSpec>& jobs, const SessionOptions& opts
 // --compare BASE.json NEW.json with nothing to run.
 int CompareFiles(const SessionOptions& opts);
 
-// Writes `text` to stdout and flushes it. A failed write (a full disk, a
-// closed pipe with SIGPIPE ignored) is an error on stderr and returns false:
-// a report the user never receives must not end in exit 0.
-bool WriteStdout(const std::string& text);
+// Writes `text` to stdout (after what stdio holds) and flushes it. A failed
+// write (a full disk, a closed pipe with SIGPIPE ignored) is an error on
+// stderr ("cannot write `what` to stdout: ...") and returns false: output
+// the user never receives must not end in exit 0. A non-blocking stdout (a
+// parent's O_NONBLOCK pipe) is waited for with poll(), not failed (EAGAIN).
+bool WriteStdout(const std::string& text, const std::string& what = "the report");
 // Writes all of `text` to the --output file `path` (truncating it first, or
 // appending); on failure prints why on stderr ("cannot write --output=PATH:
 // No space left on device") and returns false.
