@@ -1,5 +1,6 @@
 #include "run/coordinator.h"
 
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -247,6 +248,57 @@ Status ExpandOpendir(JobSpec* job) {
   return Status::Ok();
 }
 
+// "0-3,6": a sorted CPU list as cpus_allowed takes it.
+std::string CpuListText(const std::vector<int>& cpus) {
+  std::string out;
+  for (size_t i = 0; i < cpus.size();) {
+    size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(cpus[i]);
+    if (j > i) out += '-' + std::to_string(cpus[j]);
+    i = j + 1;
+  }
+  return out.empty() ? "none" : out;
+}
+
+// Which of `cpus` this thread may not run on, as the kernel says
+// (sched_setaffinity: EINVAL when no CPU of the set is permitted); "" when
+// all is well. `split_clones` > 0: cpus_allowed_policy=split, each of that
+// many clones on one CPU of the list (round robin); 0: the whole list for
+// every thread. The thread's own mask is restored.
+std::string ProbeCpus(const std::vector<int>& cpus, uint32_t split_clones, int ncpu) {
+  cpu_set_t orig;
+  if (sched_getaffinity(0, sizeof(orig), &orig) != 0) return "";
+  auto permitted = [](const std::vector<int>& list) {
+    cpu_set_t s;
+    CPU_ZERO(&s);
+    for (int c : list) CPU_SET(c, &s);
+    return sched_setaffinity(0, sizeof(s), &s) == 0 || errno != EINVAL;
+  };
+  std::string bad;
+  if (split_clones == 0) {
+    if (!permitted(cpus))
+      bad = std::string(cpus.size() == 1 ? "CPU " : "CPUs ") + CpuListText(cpus) +
+            (cpus.size() == 1 ? " is" : " are");
+  } else {
+    std::vector<int> no;
+    for (size_t k = 0; k < std::min<size_t>(split_clones, cpus.size()); ++k)
+      if (!permitted({cpus[k]})) no.push_back(cpus[k]);
+    if (!no.empty())
+      bad = std::string(no.size() == 1 ? "CPU " : "CPUs ") + CpuListText(no) +
+            (no.size() == 1 ? " is" : " are");
+  }
+  if (!bad.empty()) {
+    std::vector<int> allowed;
+    for (int c = 0; c < ncpu; ++c)
+      if (permitted({c})) allowed.push_back(c);
+    bad += " not in this process's allowed CPUs (" + CpuListText(allowed) + ")";
+  }
+  sched_setaffinity(0, sizeof(orig), &orig);
+  return bad;
+}
+
 // A CPU list (sorted) against the machine, as fio checks it ("CPU 5 too
 // large"): before the run rather than a bare EINVAL from the thread. A CPU
 // past CPU_SETSIZE could not even be put in a set. `names`: the options
@@ -255,13 +307,27 @@ Status CheckCpus(const JobSpec& job, const std::vector<int>& cpus,
                  std::initializer_list<const char*> names) {
   const long conf = sysconf(_SC_NPROCESSORS_CONF);
   const int ncpu = static_cast<int>(std::min<long>(conf > 0 ? conf : 1, CPU_SETSIZE));
-  if (cpus.empty() || cpus.back() < ncpu) return Status::Ok();
+  if (cpus.empty()) return Status::Ok();
   OptionSetting set = SettingOf(job, *names.begin());
   for (auto it = job.settings.rbegin(); it != job.settings.rend(); ++it)
     if (std::find(names.begin(), names.end(), it->name) != names.end()) {
       set = *it;
       break;
     }
+  if (cpus.back() < ncpu) {
+    // A cgroup cpuset (a container's, cset) may forbid CPUs the machine has:
+    // the thread's sched_setaffinity then fails EINVAL mid-run, which lost
+    // the whole run (fio fails that job, err=22). Ask the kernel the same
+    // question on this thread, then put its mask back. A sched_getaffinity
+    // mask alone (taskset) is no limit: a thread may widen it, as fio does.
+    const bool split =
+        set.name != "verify_async_cpus" && job.cpus_allowed_policy == CpusAllowedPolicy::kSplit;
+    std::string bad = ProbeCpus(cpus, split ? std::max<uint32_t>(1, job.numjobs) : 0, ncpu);
+    if (!bad.empty())
+      return Status::Invalid("job '" + job.name + "': " + set.name + "=" + set.value + " (" +
+                             Where(set) + "): " + bad);
+    return Status::Ok();
+  }
   return Status::Invalid("job '" + job.name + "': " + set.name + " (" + Where(set) +
                          ") names CPU " + std::to_string(cpus.back()) +
                          ", and this machine's CPUs are 0-" + std::to_string(ncpu - 1));
