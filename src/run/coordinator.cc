@@ -276,24 +276,21 @@ std::string ProbeCpus(const std::vector<int>& cpus, uint32_t split_clones, int n
     for (int c : list) CPU_SET(c, &s);
     return sched_setaffinity(0, sizeof(s), &s) == 0 || errno != EINVAL;
   };
-  std::string bad;
+  std::vector<int> no;  // the CPUs to name: the whole list, or the clones' own
   if (split_clones == 0) {
-    if (!permitted(cpus))
-      bad = std::string(cpus.size() == 1 ? "CPU " : "CPUs ") + CpuListText(cpus) +
-            (cpus.size() == 1 ? " is" : " are");
+    if (!permitted(cpus)) no = cpus;
   } else {
-    std::vector<int> no;
     for (size_t k = 0; k < std::min<size_t>(split_clones, cpus.size()); ++k)
       if (!permitted({cpus[k]})) no.push_back(cpus[k]);
-    if (!no.empty())
-      bad = std::string(no.size() == 1 ? "CPU " : "CPUs ") + CpuListText(no) +
-            (no.size() == 1 ? " is" : " are");
   }
-  if (!bad.empty()) {
+  std::string bad;
+  if (!no.empty()) {
     std::vector<int> allowed;
     for (int c = 0; c < ncpu; ++c)
       if (permitted({c})) allowed.push_back(c);
-    bad += " not in this process's allowed CPUs (" + CpuListText(allowed) + ")";
+    bad = std::string(no.size() == 1 ? "CPU " : "CPUs ") + CpuListText(no) +
+          (no.size() == 1 ? " is" : " are") + " not in this process's allowed CPUs (" +
+          CpuListText(allowed) + ")";
   }
   sched_setaffinity(0, sizeof(orig), &orig);
   return bad;
