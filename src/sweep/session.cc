@@ -491,12 +491,13 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   // A job that names clocksource=cpu gets the TSC when it is invariant,
   // even where the kernel runs on another clocksource (kvm-clock), as fio.
   ClockSource want = ClockSource::kAuto;
-  for (const JobSpec& j : jobs)
-    if (j.clocksource == JobSpec::ClockSourceChoice::kCpu) want = ClockSource::kTsc;
-  for (const JobSpec& j : jobs)
+  for (const JobSpec& j : jobs) {
     if (j.clocksource == JobSpec::ClockSourceChoice::kClockGettime ||
         j.clocksource == JobSpec::ClockSourceChoice::kGettimeofday)
-      want = ClockSource::kClockGettime;
+      want = ClockSource::kClockGettime;  // wins over any clocksource=cpu
+    else if (j.clocksource == JobSpec::ClockSourceChoice::kCpu && want == ClockSource::kAuto)
+      want = ClockSource::kTsc;
+  }
   InitClock(want);
   static std::atomic<int> stop{0};
   static std::atomic<int> report_now{0};

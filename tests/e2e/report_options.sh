@@ -198,6 +198,15 @@ head1=$("$bin" "${null[@]}" --clocksource=cpu | head -n1)
 case "$head1" in *", $want"*) ;; *) fail "clocksource=cpu: '$head1' does not say '$want'" ;; esac
 head1=$("$bin" "${null[@]}" --clocksource=clock_gettime | head -n1)
 case "$head1" in *", clock clock_gettime"*) ;; *) fail "clocksource=clock_gettime: '$head1'" ;; esac
+# The clock is process-wide: a job asking for clock_gettime wins over one
+# asking for cpu, whichever comes first in the file.
+for order in "cpu clock_gettime" "clock_gettime cpu"; do
+  read -r c1 c2 <<<"$order"
+  printf '[a]\nioengine=null\nsize=1m\nclocksource=%s\n[b]\nioengine=null\nsize=1m\nclocksource=%s\n' \
+    "$c1" "$c2" >"$tmp/clk.fio"
+  head1=$("$bin" "$tmp/clk.fio" | head -n1)
+  case "$head1" in *", clock clock_gettime"*) ;; *) fail "clocksource $order: '$head1'" ;; esac
+done
 
 # --- max_latency: the first I/O over the limit ends the job with ETIMEDOUT
 # (110); that I/O is counted. A pwrite cannot take less than 1 ns.
