@@ -598,9 +598,15 @@ Status ParseDistribution(JobSpec& j, const OptValue& v) {
     rd.type = kind == "zipf"     ? DistType::kZipf
               : kind == "pareto" ? DistType::kPareto
                                  : DistType::kNormal;
-    auto fields = SplitEscaped(rest, ':');
+    // A bare zipf or pareto takes fio's defaults (FIO_DEF_ZIPF, FIO_DEF_PARETO).
+    // fio's bare normal is a deviation of 0, its fixed bell (see below).
+    if (rest.empty() && kind == "zipf") rest = "1.1";
+    if (rest.empty() && kind == "pareto") rest = "0.2";
     if (rest.empty())
-      return Bad("random_distribution=" + kind + " needs a parameter, e.g. " + kind + ":1.2");
+      return Bad(
+          "random_distribution=normal needs a deviation, e.g. normal:10 (fio's bare "
+          "normal is a deviation of 0, which iobench does not reproduce)");
+    auto fields = SplitEscaped(rest, ':');
     char* end = nullptr;
     rd.param = std::strtod(fields[0].c_str(), &end);
     if (*end || fields[0].empty()) return Bad("bad " + kind + " parameter '" + fields[0] + "'");
@@ -1247,7 +1253,8 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(
       Row("random_distribution", T::kSpecial, "pattern", "Distribution of random offsets")
           .Def("random")
-          .Choices("random|zipf:t|pareto:h|normal:s[:center]|zoned:a/s:...|zoned_abs:a/size:...")
+          .Choices(
+              "random|zipf[:t]|pareto[:h]|normal:s[:center]|zoned:a/s:...|zoned_abs:a/size:...")
           .Set(ParseDistribution));
   r.push_back(Row("percentage_random", T::kInt, "pattern",
                   "Percent of I/Os that are random (rest sequential)")

@@ -1004,6 +1004,21 @@ TEST(JobfileValues, ZipfThetaRangeAsFio) {
             std::string::npos);
 }
 
+// A bare zipf or pareto is fio's default parameter (1.1, 0.2); a bare normal
+// is fio's deviation 0, which iobench refuses with that reason.
+TEST(JobfileValues, BareDistributionsTakeFioDefaults) {
+  auto zipf = ParseOk("[a]\nrandom_distribution=zipf\n");
+  EXPECT_EQ(zipf.jobs.at(0).random_distribution.type, DistType::kZipf);
+  EXPECT_EQ(zipf.jobs.at(0).random_distribution.param, 1.1);
+  auto pareto = ParseOk("[a]\nrandom_distribution=pareto\n");
+  EXPECT_EQ(pareto.jobs.at(0).random_distribution.type, DistType::kPareto);
+  EXPECT_EQ(pareto.jobs.at(0).random_distribution.param, 0.2);
+  EXPECT_NE(ParseErr("[a]\nrandom_distribution=normal\n")
+                .find("t.fio:2:21: option 'random_distribution': random_distribution=normal "
+                      "needs a deviation, e.g. normal:10 (fio's bare normal is a deviation of 0"),
+            std::string::npos);
+}
+
 // Counts inside rw= and zoneskip= were rounded (randwrite:1.5 ran as 2)
 // where every other count refuses a fraction.
 TEST(JobfileErrors, FractionalCountsInsideValues) {
