@@ -265,9 +265,12 @@ std::string CpuListText(const std::vector<int>& cpus) {
 // Which of `cpus` this thread may not run on, as the kernel says
 // (sched_setaffinity: EINVAL when no CPU of the set is permitted); "" when
 // all is well. `split_clones` > 0: cpus_allowed_policy=split, each of that
-// many clones on one CPU of the list (round robin); 0: the whole list for
-// every thread. The thread's own mask is restored.
-std::string ProbeCpus(const std::vector<int>& cpus, uint32_t split_clones, int ncpu) {
+// many clones on one CPU of the list, clone k on the CPU at index
+// (first_worker + k) modulo the list's size, as Worker::ApplyScheduling
+// places it; 0: the whole list for every thread. The thread's own mask is
+// restored.
+std::string ProbeCpus(const std::vector<int>& cpus, uint32_t split_clones, uint32_t first_worker,
+                      int ncpu) {
   cpu_set_t orig;
   if (sched_getaffinity(0, sizeof(orig), &orig) != 0) return "";
   auto permitted = [](const std::vector<int>& list) {
@@ -280,8 +283,12 @@ std::string ProbeCpus(const std::vector<int>& cpus, uint32_t split_clones, int n
   if (split_clones == 0) {
     if (!permitted(cpus)) no = cpus;
   } else {
+    std::vector<int> used;
     for (size_t k = 0; k < std::min<size_t>(split_clones, cpus.size()); ++k)
-      if (!permitted({cpus[k]})) no.push_back(cpus[k]);
+      used.push_back(cpus[(first_worker + k) % cpus.size()]);
+    std::sort(used.begin(), used.end());
+    for (int c : used)
+      if (!permitted({c})) no.push_back(c);
   }
   std::string bad;
   if (!no.empty()) {
@@ -300,8 +307,9 @@ std::string ProbeCpus(const std::vector<int>& cpus, uint32_t split_clones, int n
 // large"): before the run rather than a bare EINVAL from the thread. A CPU
 // past CPU_SETSIZE could not even be put in a set. `names`: the options
 // that set the list; the message names the one that took effect.
+// `first_worker`: the run-wide index of the job's first clone.
 Status CheckCpus(const JobSpec& job, const std::vector<int>& cpus,
-                 std::initializer_list<const char*> names) {
+                 std::initializer_list<const char*> names, uint32_t first_worker) {
   const long conf = sysconf(_SC_NPROCESSORS_CONF);
   const int ncpu = static_cast<int>(std::min<long>(conf > 0 ? conf : 1, CPU_SETSIZE));
   if (cpus.empty()) return Status::Ok();
@@ -319,7 +327,8 @@ Status CheckCpus(const JobSpec& job, const std::vector<int>& cpus,
     // mask alone (taskset) is no limit: a thread may widen it, as fio does.
     const bool split =
         set.name != "verify_async_cpus" && job.cpus_allowed_policy == CpusAllowedPolicy::kSplit;
-    std::string bad = ProbeCpus(cpus, split ? std::max<uint32_t>(1, job.numjobs) : 0, ncpu);
+    std::string bad =
+        ProbeCpus(cpus, split ? std::max<uint32_t>(1, job.numjobs) : 0, first_worker, ncpu);
     if (!bad.empty())
       return Status::Invalid("job '" + job.name + "': " + set.name + "=" + set.value + " (" +
                              Where(set) + "): " + bad);
@@ -398,7 +407,9 @@ Status CheckZoneMode(const JobSpec& job) {
   return Status::Ok();
 }
 
-Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
+// `first_worker`: the run-wide index of the job's first clone (clones are
+// numbered in job order, numjobs each).
+Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_worker) {
   if (!job.unimplemented.empty()) {
     const OptionSetting& s = job.unimplemented.front();
     return Status::Invalid(
@@ -423,8 +434,8 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
   IOB_RETURN_IF_ERROR(CheckCmdprioBsSplit(job));
   IOB_RETURN_IF_ERROR(CheckRate(job));
   IOB_RETURN_IF_ERROR(Verifier::CheckOptions(job).WithContext("job '" + job.name + "'"));
-  IOB_RETURN_IF_ERROR(CheckCpus(job, job.cpus_allowed, {"cpus_allowed", "cpumask"}));
-  IOB_RETURN_IF_ERROR(CheckCpus(job, job.verify.async_cpus, {"verify_async_cpus"}));
+  IOB_RETURN_IF_ERROR(CheckCpus(job, job.cpus_allowed, {"cpus_allowed", "cpumask"}, first_worker));
+  IOB_RETURN_IF_ERROR(CheckCpus(job, job.verify.async_cpus, {"verify_async_cpus"}, first_worker));
   if (job.ss_dur_s == 1 && (job.ss_mode == JobSpec::SteadyStateMode::kIopsSlope ||
                             job.ss_mode == JobSpec::SteadyStateMode::kBwSlope)) {
     // fio computes 0/0 here and prints "nan" (JSON that does not parse).
@@ -1232,8 +1243,10 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
 }  // namespace
 
 Status CheckJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts) {
+  uint32_t first_worker = 0;
   for (const JobSpec& job : jobs) {
-    IOB_RETURN_IF_ERROR(ValidateJob(job, opts));
+    IOB_RETURN_IF_ERROR(ValidateJob(job, opts, first_worker));
+    first_worker += std::max<uint32_t>(1, job.numjobs);
     // The engine's own refusals that do not need the files (trim on libaio,
     // uncached on libaio, depth limits...); with files they run again.
     const EngineInfo* info = opts.engine_factory ? nullptr : FindEngine(job.ioengine);
@@ -1274,7 +1287,11 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
     }
   }
   const std::vector<JobSpec>& jobs = replayed.empty() ? jobs_in : replayed;
-  for (const auto& job : jobs) IOB_RETURN_IF_ERROR(ValidateJob(job, opts));
+  uint32_t first_worker = 0;
+  for (const auto& job : jobs) {
+    IOB_RETURN_IF_ERROR(ValidateJob(job, opts, first_worker));
+    first_worker += std::max<uint32_t>(1, job.numjobs);
+  }
   if (!opts.engine_factory) {
     // Before any I/O: --readonly, devices in use, and the limits the run
     // needs (memory for buffers, files, threads, aio-max-nr, memlock).

@@ -41,6 +41,23 @@ expect_eq "split numjobs=2: exit" \
 expect_eq "split numjobs=2: message" "$(cat "$tmp/err")" \
   "iobench: job 't': cpus_allowed=0-1 (<cmdline>): $want"
 expect_eq "cpus_allowed=1: exit" "$(in_cg --name=t --cpus_allowed=1 --numjobs=2)" 0
+# split places clones by their run-wide index (fio's thread_number - 1):
+# job b after a one-clone job a sits on CPU 1, which is allowed, and a
+# second clone of b would sit on CPU 0, which is not.
+expect_eq "split, second job on CPU 1: exit" \
+  "$(in_cg --name=a --cpus_allowed=1 --name=b --cpus_allowed=0-1 --cpus_allowed_policy=split)" 0
+expect_eq "split, second job's clones on 1 and 0: exit" \
+  "$(in_cg --name=a --cpus_allowed=1 --name=b --cpus_allowed=0-1 --cpus_allowed_policy=split \
+    --numjobs=2)" 2
+expect_eq "split, second job's clones: message" "$(cat "$tmp/err")" \
+  "iobench: job 'b': cpus_allowed=0-1 (<cmdline>): $want"
+# ... and with CPU 0 allowed only, job b's clone on CPU 1 is refused.
+echo 0 >"$cg/cpuset.cpus"
+expect_eq "split, second job on CPU 1 outside cpuset 0: exit" \
+  "$(in_cg --name=a --cpus_allowed=0 --name=b --cpus_allowed=0-1 --cpus_allowed_policy=split)" 2
+expect_eq "split, second job on CPU 1 outside cpuset 0: message" "$(cat "$tmp/err")" \
+  "iobench: job 'b': cpus_allowed=0-1 (<cmdline>): CPU 1 is not in this process's allowed CPUs (0)"
+echo 1 >"$cg/cpuset.cpus"
 # taskset alone is no limit.
 expect_eq "taskset -c 1, cpus_allowed=0: exit" \
   "$(taskset -c 1 "$bin" --name=t --ioengine=null --size=1m --cpus_allowed=0 --output-format=terse >/dev/null 2>&1; echo $?)" 0
