@@ -118,8 +118,8 @@ bool ReadHelperCpu(const char* tid, bool user_code, char* buf, size_t cap, uint6
 
 // True when a SQPOLL ring made by the calling thread gets a thread named
 // "iou-sqp-<number>" (the kernel's name for the calling thread's helpers):
-// start-up only, at most ~100 ms, and only in a PID namespace whose /proc
-// shows more than our own namespace's ids.
+// start-up only, at most ~100 ms (and until that thread is gone), and only
+// in a PID namespace whose /proc shows more than our own namespace's ids.
 bool NamesHelpersAs(pid_t number) {
   char want[32];
   std::snprintf(want, sizeof(want), "iou-sqp-%d\n", static_cast<int>(number));
@@ -148,6 +148,10 @@ bool NamesHelpersAs(pid_t number) {
     if (!found) usleep(1000);
   }
   close(fd);
+  // The ring's thread outlives close() (the kernel tears the ring down in a
+  // work item): wait until it is gone, or the run's helper sampler would
+  // count it as the job's SQPOLL thread (its CPU and peak_threads).
+  for (int i = 0; i < 500 && found && seen(); ++i) usleep(1000);
   return found;
 }
 

@@ -27,7 +27,7 @@ job=(--ioengine=io_uring --iodepth=16
   --name=a --filename="$shm/x" --rw=randwrite --bs=64k --size=32m --number_ios=4096 --force_async=1
   --name=b --filename="$work/f" --rw=randread --bs=4k --size=4m --number_ios=16384 --invalidate=0)
 
-# show FILE: "a_iowq a_peak a_apportioned b_iowq b_apportioned"
+# show FILE: "a_iowq a_peak a_apportioned b_iowq b_apportioned sqpoll_us"
 show() {
   python3 -c '
 import json, sys
@@ -35,7 +35,8 @@ t = open(sys.argv[1]).read()
 j = {x["jobname"]: x["iobench"]["helpers"] for x in json.loads(t[t.find("{"):])["jobs"]}
 a, b = j["a"], j["b"]
 print(a["iowq_sys_us"] + a["iowq_user_us"], a["peak_threads"], int(a.get("apportioned", False)),
-      b["iowq_sys_us"] + b["iowq_user_us"], int(b.get("apportioned", False)))' "$1"
+      b["iowq_sys_us"] + b["iowq_user_us"], int(b.get("apportioned", False)),
+      sum(x["sqpoll_sys_us"] + x["sqpoll_user_us"] for x in (a, b)))' "$1"
 }
 
 for mode in host-proc own-proc; do
@@ -43,11 +44,17 @@ for mode in host-proc own-proc; do
   [ $mode = own-proc ] && pre+=(--mount-proc)
   "${pre[@]}" "$bin" --output-format=json "${job[@]}" >out.json 2>err.txt
   rc=$?
-  read -r a_iowq a_peak a_app b_iowq b_app < <(show out.json 2>/dev/null)
+  read -r a_iowq a_peak a_app b_iowq b_app sqp < <(show out.json 2>/dev/null)
   if [ $rc -ne 0 ] || [ -s err.txt ] || [ -z "${a_iowq:-}" ]; then
     echo "FAIL $mode: exit $rc"; head -c 2000 err.txt; fails=$((fails + 1)); continue
   fi
   got="a: io-wq=${a_iowq}us threads=$a_peak apportioned=$a_app; b: io-wq=${b_iowq}us apportioned=$b_app"
+  # Neither job has a SQPOLL thread. Learning the kernel's number may take a
+  # throw-away SQPOLL ring (when /proc/1 cannot be read): its thread must be
+  # gone before the run, not counted as a job's.
+  if [ "$sqp" -ne 0 ]; then
+    echo "FAIL $mode: SQPOLL CPU without a SQPOLL ring: ${sqp}us"; fails=$((fails + 1)); continue
+  fi
   if [ "$a_iowq" -le 0 ] || [ "$a_peak" -le 0 ]; then
     echo "FAIL $mode: job a's io-wq CPU or threads missing: $got"; fails=$((fails + 1)); continue
   fi
