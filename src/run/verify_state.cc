@@ -140,6 +140,10 @@ Status Verifier::LoadState(const std::string& path) {
     ::close(fd);
     return s;
   }
+  if (!S_ISREG(st.st_mode)) {  // a directory reads EISDIR: say what is wrong, before any I/O
+    ::close(fd);
+    return Status::Invalid("verify_state_load: " + path + " is not a regular file");
+  }
   std::vector<uint8_t> d(static_cast<size_t>(st.st_size));
   size_t done = 0;
   while (done < d.size()) {

@@ -105,4 +105,11 @@ run "${job[@]}" --verify_only=1 --verify_state_load=1
 grep -q "local-w-0-verify.state" err.txt || fail "missing state file not named"
 grep -q "'w': verify_state_load: open local-w-0-verify.state: No such file or directory" err.txt ||
   fail "missing state: message"
+# A state "file" that is a directory: bad input, nothing ran (exit 2).
+mkdir local-w-0-verify.state
+run "${job[@]}" --verify_only=1 --verify_state_load=1
+[ "$rc" -eq 2 ] || fail "directory as state: exit $rc, want 2"
+grep -q "'w': verify_state_load: local-w-0-verify.state is not a regular file" err.txt ||
+  fail "directory as state: message: $(cat err.txt)"
+rmdir local-w-0-verify.state
 echo "all ok"
