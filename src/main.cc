@@ -261,9 +261,10 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
 }
 
 // Writes `text` to --output (or stdout).
+// Output that cannot be written exits 1, as a report or --help does.
 int Emit(const Cli& cli, const std::string& text) {
-  if (cli.output.empty()) return iobench::WriteStdout(text) ? kExitOk : kExitUsage;
-  return iobench::WriteOutputFile(cli.output, text, false) ? kExitOk : kExitUsage;
+  if (cli.output.empty()) return iobench::WriteStdout(text) ? kExitOk : kExitFailed;
+  return iobench::WriteOutputFile(cli.output, text, false) ? kExitOk : kExitFailed;
 }
 
 // A tool option's time (a bare number is seconds) in ns, or nullopt with the

@@ -38,8 +38,11 @@ if [ -w /dev/full ]; then
     fail "stdout full: stderr '$(cat err)'"
   "$bin" "${job[@]}" --showcmd >/dev/full 2>err
   rc=$?
-  [ $rc -eq 2 ] || fail "showcmd to full stdout: exit $rc, want 2"
+  [ $rc -eq 1 ] || fail "showcmd to full stdout: exit $rc, want 1"
   grep -q 'cannot write the report to stdout' err || fail "showcmd stdout full: '$(cat err)'"
+  "$bin" "${job[@]}" --parse-only >/dev/full 2>err
+  rc=$?
+  [ $rc -eq 1 ] || fail "parse-only to full stdout: exit $rc, want 1"
   # --output says why too (it said only "cannot write --output=/dev/full"),
   # and interim reports that cannot be written are said once, not per report.
   "$bin" "${job[@]}" --output=/dev/full 2>err
