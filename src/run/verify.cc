@@ -10,6 +10,8 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <limits>
+#include <new>
 #include <optional>
 #include <utility>
 
@@ -1046,24 +1048,39 @@ void Verifier::MarkVerified(const VerifyRange& r) {
 }
 
 VerifyBacklog::VerifyBacklog(uint64_t backlog, uint64_t batch, bool sorted)
-    : ring_(backlog + 1),
+    : max_cap_(backlog >= std::numeric_limits<size_t>::max() ? std::numeric_limits<size_t>::max()
+                                                             : static_cast<size_t>(backlog) + 1),
       backlog_(backlog),
       batch_(batch != 0 ? batch : backlog),
       sorted_(sorted) {}
 
-void VerifyBacklog::Push(const VerifyRange& r) {
-  if (backlog_ == 0) return;
+bool VerifyBacklog::Grow() {
+  const size_t want = cap_ == 0 ? kFirstCapacity : cap_ > max_cap_ / 2 ? max_cap_ : cap_ * 2;
+  const size_t cap = std::min(want, max_cap_);
+  if (cap > std::numeric_limits<size_t>::max() / sizeof(VerifyRange)) return false;
+  std::unique_ptr<VerifyRange[]> ring(new (std::nothrow) VerifyRange[cap]);
+  if (ring == nullptr) return false;
+  for (size_t i = 0; i < n_; ++i) ring[i] = ring_[(head_ + i) % cap_];  // oldest (or lowest) first
+  ring_ = std::move(ring);
+  cap_ = cap;
+  head_ = 0;
+  return true;
+}
+
+bool VerifyBacklog::Push(const VerifyRange& r) {
+  if (backlog_ == 0) return true;
+  if (n_ == cap_ && cap_ < max_cap_ && !Grow()) return false;
   if (!sorted_) {
-    if (n_ == ring_.size()) DropFront();  // never with the worker's batches; keeps the newest
-    ring_[(head_ + n_) % ring_.size()] = r;
+    if (n_ == cap_) DropFront();  // never with the worker's batches; keeps the newest
+    ring_[(head_ + n_) % cap_] = r;
     ++n_;
-    return;
+    return true;
   }
   // (file, offset) order; the older writes the new one overlaps are dropped.
   auto before = [](const VerifyRange& a, const VerifyRange& b) {
     return a.file_index != b.file_index ? a.file_index < b.file_index : a.offset < b.offset;
   };
-  VerifyRange* const begin = ring_.data();
+  VerifyRange* const begin = ring_.get();
   VerifyRange* first = std::lower_bound(begin, begin + n_, r, before);
   if (first != begin) {
     VerifyRange* prev = first - 1;
@@ -1073,7 +1090,7 @@ void VerifyBacklog::Push(const VerifyRange& r) {
   while (last != begin + n_ && last->file_index == r.file_index &&
          last->offset < r.offset + r.length)
     ++last;
-  if (first == last && n_ == ring_.size()) {  // never with the worker's batches
+  if (first == last && n_ == cap_) {  // never with the worker's batches
     DropFront();
     return Push(r);
   }
@@ -1085,6 +1102,7 @@ void VerifyBacklog::Push(const VerifyRange& r) {
     n_ -= static_cast<size_t>(last - first) - 1;
   }
   *first = r;
+  return true;
 }
 
 bool VerifyBacklog::WantRead(bool last_read) {
@@ -1105,10 +1123,9 @@ VerifyRange VerifyBacklog::Pop() {
 void VerifyBacklog::DropFront() {
   --n_;
   if (sorted_)
-    std::move(ring_.begin() + 1, ring_.begin() + 1 + static_cast<std::ptrdiff_t>(n_),
-              ring_.begin());
+    std::move(ring_.get() + 1, ring_.get() + 1 + n_, ring_.get());
   else
-    head_ = (head_ + 1) % ring_.size();
+    head_ = (head_ + 1) % cap_;
 }
 
 }  // namespace iobench

@@ -427,12 +427,15 @@ class Verifier {
 // (sorted: a random job without a map) keeps them in (file, offset) order
 // and drops an older write a new one overlaps, as fio's rbtree does. The
 // verify phase reads the rest and Clear()s it; the batch counter carries
-// over (fio). Fixed capacity (backlog + 1); no allocation after
-// construction.
+// over (fio). The list holds at most backlog + 1 ranges but is allocated
+// as it fills (doubling), so its memory follows the writes the job has
+// pending, not the option: verify_backlog=2^62 on a 16-block job holds 16.
 class VerifyBacklog {
  public:
   VerifyBacklog(uint64_t backlog, uint64_t batch, bool sorted);
-  void Push(const VerifyRange& r);
+  // False when the list had to grow and the memory could not be had (the
+  // range is not added; the caller stops the job).
+  [[nodiscard]] bool Push(const VerifyRange& r);
   // Whether the next I/O is a backlog read (starts a batch when one is due).
   // last_read: the last I/O was a read.
   bool WantRead(bool last_read);
@@ -441,11 +444,17 @@ class VerifyBacklog {
   size_t size() const { return n_; }
   void Clear() { head_ = n_ = 0; }
   uint64_t batch() const { return batch_; }
+  // Ranges the list has room for now (grows up to backlog + 1).
+  size_t capacity() const { return cap_; }
 
  private:
+  static constexpr size_t kFirstCapacity = 64;
   void DropFront();
+  bool Grow();
 
-  std::vector<VerifyRange> ring_;
+  std::unique_ptr<VerifyRange[]> ring_;
+  size_t cap_ = 0;  // ranges allocated in ring_
+  size_t max_cap_;  // backlog + 1, saturated at what a size_t can count
   uint64_t backlog_;
   uint64_t batch_;
   bool sorted_;

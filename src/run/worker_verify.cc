@@ -27,6 +27,7 @@
 
 #include "iobench/clock.h"
 #include "run/worker.h"
+#include "sys/safety.h"
 
 namespace iobench {
 namespace {
@@ -136,7 +137,15 @@ void Worker::VerifyPrepareWrite(IoRequest* req) {
   vslot_[req->index] = kVSlotWrite;
   // Pending from its issue, as fio logs a write before it submits it: the
   // batches start at multiples of verify_backlog issued writes.
-  if (backlog_ != nullptr) backlog_->Push({req->file_index, req->offset, req->length});
+  if (backlog_ != nullptr && !backlog_->Push({req->file_index, req->offset, req->length})) {
+    if (error_ == 0) {
+      error_ = ENOMEM;
+      job_error_ = sys::OptionAt(job_, "verify_backlog", std::to_string(job_.verify.backlog)) +
+                   ": out of memory for the list of " + std::to_string(backlog_->size()) +
+                   " writes not yet read back; set a smaller verify_backlog";
+    }
+    stopping_ = true;
+  }
 }
 
 void Worker::VerifyWriteDone(IoRequest* req) {

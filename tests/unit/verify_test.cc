@@ -1221,9 +1221,9 @@ TEST(VerifyCreate, RefusesWhatCannotWork) {
 // left for the next batch.
 TEST(VerifyBacklog, BatchesAsFio) {
   VerifyBacklog bl(4, 2, /*sorted=*/false);
-  for (uint64_t i = 0; i < 3; ++i) bl.Push({0, i * 4096, 4096});
+  for (uint64_t i = 0; i < 3; ++i) EXPECT_TRUE(bl.Push({0, i * 4096, 4096}));
   EXPECT_FALSE(bl.WantRead(false));
-  bl.Push({0, 3 * 4096, 4096});
+  EXPECT_TRUE(bl.Push({0, 3 * 4096, 4096}));
   EXPECT_FALSE(bl.WantRead(true));  // after a read: no new batch
   ASSERT_TRUE(bl.WantRead(false));
   EXPECT_EQ(bl.Pop().offset, 0u);  // oldest first
@@ -1231,24 +1231,24 @@ TEST(VerifyBacklog, BatchesAsFio) {
   EXPECT_EQ(bl.Pop().offset, 4096u);
   EXPECT_FALSE(bl.WantRead(true));  // batch 2 done: 2 left for the next one
   EXPECT_EQ(bl.size(), 2u);
-  bl.Push({0, 4 * 4096, 4096});
+  EXPECT_TRUE(bl.Push({0, 4 * 4096, 4096}));
   EXPECT_FALSE(bl.WantRead(false));
-  bl.Push({0, 5 * 4096, 4096});
+  EXPECT_TRUE(bl.Push({0, 5 * 4096, 4096}));
   ASSERT_TRUE(bl.WantRead(false));
   EXPECT_EQ(bl.Pop().offset, 8192u);
   // A batch above the backlog goes on with each later write.
   VerifyBacklog big(2, 3, false);
-  big.Push({0, 0, 1});
-  big.Push({0, 1, 1});
+  EXPECT_TRUE(big.Push({0, 0, 1}));
+  EXPECT_TRUE(big.Push({0, 1, 1}));
   ASSERT_TRUE(big.WantRead(false));
   big.Pop();
   ASSERT_TRUE(big.WantRead(true));
   big.Pop();
   EXPECT_FALSE(big.WantRead(true));  // nothing pending
-  big.Push({0, 2, 1});
+  EXPECT_TRUE(big.Push({0, 2, 1}));
   ASSERT_TRUE(big.WantRead(false));  // one read left of the batch
   EXPECT_EQ(big.Pop().offset, 2u);
-  big.Push({0, 3, 1});
+  EXPECT_TRUE(big.Push({0, 3, 1}));
   EXPECT_FALSE(big.WantRead(false));
   EXPECT_EQ(VerifyBacklog(4, 0, false).batch(), 4u);  // batch 0: the backlog
 }
@@ -1256,16 +1256,16 @@ TEST(VerifyBacklog, BatchesAsFio) {
 // Without a random map: (file, offset) order, an overlapped older write dropped.
 TEST(VerifyBacklog, SortedDropsOverlapped) {
   VerifyBacklog bl(4, 4, /*sorted=*/true);
-  bl.Push({0, 8192, 4096});
-  bl.Push({0, 0, 4096});
-  bl.Push({1, 0, 4096});
-  bl.Push({0, 8192, 4096});  // rewritten: still three pending
+  EXPECT_TRUE(bl.Push({0, 8192, 4096}));
+  EXPECT_TRUE(bl.Push({0, 0, 4096}));
+  EXPECT_TRUE(bl.Push({1, 0, 4096}));
+  EXPECT_TRUE(bl.Push({0, 8192, 4096}));  // rewritten: still three pending
   EXPECT_EQ(bl.size(), 3u);
   EXPECT_FALSE(bl.WantRead(false));
-  bl.Push({0, 2048, 8192});  // overlaps 0 and 8192
+  EXPECT_TRUE(bl.Push({0, 2048, 8192}));  // overlaps 0 and 8192
   EXPECT_EQ(bl.size(), 2u);
-  bl.Push({0, 20480, 4096});
-  bl.Push({0, 16384, 4096});
+  EXPECT_TRUE(bl.Push({0, 20480, 4096}));
+  EXPECT_TRUE(bl.Push({0, 16384, 4096}));
   ASSERT_TRUE(bl.WantRead(false));
   const uint64_t want[][2] = {{0, 2048}, {0, 16384}, {0, 20480}, {1, 0}};
   for (const auto& w : want) {
@@ -1274,6 +1274,32 @@ TEST(VerifyBacklog, SortedDropsOverlapped) {
     EXPECT_EQ(r.offset, w[1]);
   }
   EXPECT_EQ(bl.size(), 0u);
+}
+
+// The list is allocated as it fills: a huge verify_backlog costs what the
+// job has pending, not the option's value (2^62 used to be allocated up
+// front and failed).
+TEST(VerifyBacklog, MemoryFollowsPendingWrites) {
+  for (bool sorted : {false, true}) {
+    VerifyBacklog bl(uint64_t{1} << 62, 0, sorted);
+    EXPECT_EQ(bl.capacity(), 0u);
+    for (uint64_t i = 0; i < 1000; ++i) ASSERT_TRUE(bl.Push({0, i * 4096, 4096}));
+    EXPECT_EQ(bl.size(), 1000u);
+    EXPECT_LE(bl.capacity(), 2048u);
+    EXPECT_FALSE(bl.WantRead(false));  // 1000 is no multiple of 2^62
+    for (uint64_t i = 0; i < 1000; ++i) EXPECT_EQ(bl.Pop().offset, i * 4096);
+  }
+  // Growing keeps the ring's order when it has wrapped.
+  VerifyBacklog bl(1000, 0, false);
+  for (uint64_t i = 0; i < 64; ++i) ASSERT_TRUE(bl.Push({0, i, 1}));
+  for (uint64_t i = 0; i < 10; ++i) EXPECT_EQ(bl.Pop().offset, i);
+  for (uint64_t i = 64; i < 200; ++i) ASSERT_TRUE(bl.Push({0, i, 1}));
+  for (uint64_t i = 10; i < 200; ++i) EXPECT_EQ(bl.Pop().offset, i);
+  // Capacity stops at backlog + 1: the oldest is dropped past it.
+  VerifyBacklog small(2, 0, false);
+  for (uint64_t i = 0; i < 5; ++i) ASSERT_TRUE(small.Push({0, i, 1}));
+  EXPECT_EQ(small.capacity(), 3u);
+  EXPECT_EQ(small.Pop().offset, 2u);
 }
 
 }  // namespace
