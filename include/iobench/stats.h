@@ -217,7 +217,11 @@ struct TargetContext {
   uint32_t logical_block_size = 0;
   uint32_t physical_block_size = 0;
   std::string write_cache;
-  double page_cache_percent = -1;  // buffered jobs: share of the file cached at start
+  // Buffered jobs: share of the pages of the jobs' region of the file (their
+  // offset..offset+size, all clones) cached at the start; -1 not measured.
+  double page_cache_percent = -1;
+  uint64_t page_cache_region_bytes = 0;    // the region measured
+  uint64_t page_cache_examined_bytes = 0;  // < region: sampled (sys::kPageCacheMaxExamined)
 };
 
 struct RunContext {

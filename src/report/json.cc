@@ -243,6 +243,8 @@ ojson BuildJsonContext(const RunContext& c) {
     j["physical_block_size"] = t.physical_block_size;
     j["write_cache"] = t.write_cache;
     j["page_cache_percent"] = t.page_cache_percent;
+    j["page_cache_region_bytes"] = t.page_cache_region_bytes;
+    j["page_cache_examined_bytes"] = t.page_cache_examined_bytes;
     targets.push_back(std::move(j));
   }
   o["targets"] = std::move(targets);

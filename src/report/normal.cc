@@ -382,8 +382,13 @@ std::string TargetLine(const TargetContext& t) {
     parts.push_back("block_size=" + std::to_string(t.logical_block_size) + "/" +
                     std::to_string(t.physical_block_size));
   if (!t.write_cache.empty()) parts.push_back("write_cache=" + t.write_cache);
-  if (t.page_cache_percent >= 0)
-    parts.push_back(fmt::sprintf("page_cache=%.1f%%", t.page_cache_percent));
+  if (t.page_cache_percent >= 0) {
+    std::string pc = fmt::sprintf("page_cache=%.1f%%", t.page_cache_percent);
+    if (t.page_cache_examined_bytes < t.page_cache_region_bytes)
+      pc += " (sampled " + FormatNumber(t.page_cache_examined_bytes, 4, true, NumUnit::kBytes) +
+            " of " + FormatNumber(t.page_cache_region_bytes, 4, true, NumUnit::kBytes) + ")";
+    parts.push_back(std::move(pc));
+  }
   std::string s = "target " + t.path + ":";
   for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : " ") + parts[i];
   return s;

@@ -764,6 +764,7 @@ class PhaseRunner {
     }
 
     std::vector<std::string> paths, disk_paths;  // disk_paths: of jobs with disk_util=1
+    sys::TargetRegions regions;                  // of the buffered jobs' files (page cache)
     std::vector<const LiveCounters*> live;
     std::vector<const JobSpec*> specs;
     for (auto& c : clones) {
@@ -772,12 +773,16 @@ class PhaseRunner {
       for (const auto& t : c.targets) {
         if (t.diskless) continue;
         paths.push_back(t.path);
+        if (!jobs_[c.job].direct && t.regular_file()) {
+          auto& r = regions[t.path];  // listed even when empty: nothing to measure
+          if (t.region_size != 0) r.emplace_back(t.region_offset, t.region_size);
+        }
         if (jobs_[c.job].disk_util) disk_paths.push_back(t.path);
       }
     }
     std::sort(paths.begin(), paths.end());
     paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-    CollectPhaseContext(phase, paths);
+    CollectPhaseContext(phase, paths, regions);
     if (opts_.on_phase_start) opts_.on_phase_start(specs);
     // Disk stats list the disks in the jobs' order (fio's disk list is in
     // the order the files were added); DisksForTargets drops repeats.
@@ -1103,7 +1108,8 @@ class PhaseRunner {
   // is right before the workers start (laid out, page cache invalidated).
   // Wide jobs (seed 003: 252 files in one directory) describe a few files;
   // the rest sit on the same filesystem and device.
-  void CollectPhaseContext(const Phase& phase, const std::vector<std::string>& paths) {
+  void CollectPhaseContext(const Phase& phase, const std::vector<std::string>& paths,
+                           const sys::TargetRegions& regions) {
     if (opts_.engine_factory) return;  // test seam: no real targets
     constexpr size_t kMaxDescribed = 4;
     std::vector<std::string> described(paths.begin(),
@@ -1111,9 +1117,10 @@ class PhaseRunner {
     std::vector<JobSpec> phase_jobs;
     if (!described.empty())
       for (size_t j : phase.jobs) phase_jobs.push_back(jobs_[j]);
-    RunContext ctx = sys::CollectContext(
-        phase_jobs, described,
-        std::vector<std::string>(paths.begin() + described.size(), paths.end()));
+    RunContext ctx =
+        sys::CollectContext(phase_jobs, described,
+                            std::vector<std::string>(paths.begin() + described.size(), paths.end()),
+                            &regions, opts_.stop_signal);
     if (paths.size() > described.size())
       ctx.warnings.push_back("context: described " + std::to_string(described.size()) + " of " +
                              std::to_string(paths.size()) + " target files");

@@ -285,7 +285,8 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
 
 RunContext CollectContext(const std::vector<JobSpec>& jobs,
                           const std::vector<std::string>& target_paths,
-                          const std::vector<std::string>& unexamined) {
+                          const std::vector<std::string>& unexamined, const TargetRegions* regions,
+                          const std::atomic<int>* stop) {
   RunContext ctx;
   ctx.iobench_version = IOBENCH_VERSION;
   if (auto v = KernelRelease(); v.ok()) ctx.kernel = *v;
@@ -322,7 +323,18 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
           const auto jp = JobFilePaths(job);
           if (!job.direct && Matches(job, jp, p)) buffered = true;
         }
-        if (buffered) tc.page_cache_percent = PageCachePercent(p, 0, 0);
+        if (buffered) {
+          // The jobs' regions, not the whole file: a 4 KiB job on a sparse
+          // 15 TiB file examined all of it (43 s; fio 0.34 s).
+          std::vector<std::pair<uint64_t, uint64_t>> ranges = {{0, 0}};
+          if (regions != nullptr)
+            if (auto it = regions->find(p); it != regions->end()) ranges = it->second;
+          if (auto r = PageCacheResidencyOf(p, std::move(ranges), stop); r.ok()) {
+            tc.page_cache_percent = r->percent;
+            tc.page_cache_region_bytes = r->region_bytes;
+            tc.page_cache_examined_bytes = r->examined_bytes;
+          }
+        }
       }
     } else {
       tc.path = p;

@@ -6,9 +6,11 @@
 // only format the RunContext. Thread-safety: reentrant.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "iobench/job.h"
@@ -23,9 +25,16 @@ namespace iobench::sys {
 // (JobFilePaths, see job_paths.h).
 // `unexamined` are the jobs' other target paths, not described (for the
 // warnings' counts only).
+// `regions`: by target path, the {offset, len} regions the buffered jobs'
+// clones use; page cache residency is of those (a path not listed: the
+// whole file). `stop`: a SIGINT while the page cache is measured stops the
+// measuring (the figure is left unset).
+using TargetRegions = std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>>;
 RunContext CollectContext(const std::vector<JobSpec>& jobs,
                           const std::vector<std::string>& target_paths,
-                          const std::vector<std::string>& unexamined = {});
+                          const std::vector<std::string>& unexamined = {},
+                          const TargetRegions* regions = nullptr,
+                          const std::atomic<int>* stop = nullptr);
 
 // What DetectTraps needs besides the jobs and targets; CollectContext fills
 // it from the system, tests build it by hand.

@@ -5,6 +5,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <vector>
@@ -41,7 +43,9 @@ class Fd {
 
 }  // namespace
 
-Result<double> PageCacheResidency(const std::string& path, uint64_t offset, uint64_t len) {
+Result<PageCacheSample> PageCacheResidencyOf(const std::string& path,
+                                             std::vector<std::pair<uint64_t, uint64_t>> ranges,
+                                             const std::atomic<int>* stop) {
   Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) return ErrnoStatus("page cache residency: open " + path);
   struct stat st;
@@ -49,28 +53,76 @@ Result<double> PageCacheResidency(const std::string& path, uint64_t offset, uint
   if (!S_ISREG(st.st_mode))
     return Status::Unsupported("page cache residency: " + path + " is not a regular file");
   const uint64_t size = static_cast<uint64_t>(st.st_size);
-  if (offset >= size) return 0.0;
-  uint64_t end = len == 0 ? size : offset + len;
-  if (end > size || end < offset) end = size;
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  const uint64_t first = offset / page * page;
+  // Whole pages inside the file, sorted, overlaps merged (numjobs clones
+  // may share a region).
+  std::vector<std::pair<uint64_t, uint64_t>> spans;  // [begin, end)
+  for (const auto& [offset, len] : ranges) {
+    if (offset >= size) continue;
+    uint64_t end = len == 0 ? size : offset + len;
+    if (end > size || end < offset) end = size;
+    spans.emplace_back(offset / page * page, end);
+  }
+  std::sort(spans.begin(), spans.end());
+  std::vector<std::pair<uint64_t, uint64_t>> merged;
+  for (const auto& s : spans) {
+    if (!merged.empty() && s.first <= merged.back().second)
+      merged.back().second = std::max(merged.back().second, s.second);
+    else
+      merged.push_back(s);
+  }
+  PageCacheSample out;
+  for (const auto& m : merged) out.region_bytes += m.second - m.first;
+  // What mincore looks at: the whole region up to kPageCacheMaxExamined,
+  // else kPageCacheSamples slices spread evenly over it (positions in the
+  // concatenated spans).
+  std::vector<std::pair<uint64_t, uint64_t>> look;  // [begin, end) in the file
+  if (out.region_bytes <= kPageCacheMaxExamined) {
+    look = merged;
+  } else {
+    const uint64_t slice = kPageCacheMaxExamined / kPageCacheSamples;
+    size_t m = 0;
+    uint64_t before = 0;  // region bytes in merged[0, m)
+    for (uint64_t i = 0; i < kPageCacheSamples; ++i) {
+      const uint64_t at = static_cast<uint64_t>(static_cast<unsigned __int128>(out.region_bytes) *
+                                                i / kPageCacheSamples);
+      while (at >= before + (merged[m].second - merged[m].first)) {
+        before += merged[m].second - merged[m].first;
+        ++m;
+      }
+      const uint64_t b = (merged[m].first + (at - before)) / page * page;
+      look.emplace_back(b, std::min(merged[m].second, b + slice));
+    }
+  }
   uint64_t pages_total = 0, pages_cached = 0;
   std::vector<unsigned char> vec;
-  for (uint64_t pos = first; pos < end; pos += kWindow) {
-    const uint64_t wlen = std::min<uint64_t>(kWindow, end - pos);
-    void* p = mmap(nullptr, wlen, PROT_READ, MAP_SHARED, fd.get(), static_cast<off_t>(pos));
-    if (p == MAP_FAILED) return ErrnoStatus("page cache residency: mmap " + path);
-    const uint64_t npages = (wlen + page - 1) / page;
-    vec.assign(npages, 0);
-    const int rc = mincore(p, wlen, vec.data());
-    const int err = errno;
-    munmap(p, wlen);
-    if (rc != 0) return ErrnoStatus("page cache residency: mincore " + path, err);
-    for (unsigned char c : vec) pages_cached += c & 1;
-    pages_total += npages;
+  for (const auto& [lb, le] : look) {
+    for (uint64_t pos = lb; pos < le; pos += kWindow) {
+      if (stop != nullptr && stop->load(std::memory_order_relaxed) != 0)
+        return Status(Status::Code::kInterrupted, "page cache residency: interrupted");
+      const uint64_t wlen = std::min<uint64_t>(kWindow, le - pos);
+      void* p = mmap(nullptr, wlen, PROT_READ, MAP_SHARED, fd.get(), static_cast<off_t>(pos));
+      if (p == MAP_FAILED) return ErrnoStatus("page cache residency: mmap " + path);
+      const uint64_t npages = (wlen + page - 1) / page;
+      vec.assign(npages, 0);
+      const int rc = mincore(p, wlen, vec.data());
+      const int err = errno;
+      munmap(p, wlen);
+      if (rc != 0) return ErrnoStatus("page cache residency: mincore " + path, err);
+      for (unsigned char c : vec) pages_cached += c & 1;
+      pages_total += npages;
+      out.examined_bytes += wlen;
+    }
   }
-  if (pages_total == 0) return 0.0;
-  return 100.0 * static_cast<double>(pages_cached) / static_cast<double>(pages_total);
+  out.percent = pages_total == 0
+                    ? 0.0
+                    : 100.0 * static_cast<double>(pages_cached) / static_cast<double>(pages_total);
+  return out;
+}
+
+Result<double> PageCacheResidency(const std::string& path, uint64_t offset, uint64_t len) {
+  IOB_ASSIGN_OR_RETURN(PageCacheSample s, PageCacheResidencyOf(path, {{offset, len}}));
+  return s.percent;
 }
 
 double PageCachePercent(const std::string& path, uint64_t offset, uint64_t len) {

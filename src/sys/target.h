@@ -10,8 +10,10 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "iobench/stats.h"
@@ -97,10 +99,29 @@ std::string TargetDeviceLabel(const TargetContext& ctx);
 // Share (0..100) of the pages of [offset, offset+len) of a regular file that
 // are in the page cache, via mmap + mincore: nothing is read or faulted in.
 // len == 0 means up to the end of the file. An empty region gives 0.
-// Maps at most 1 GiB at a time, so huge files do not need huge mappings.
+// Maps at most 1 GiB at a time, so huge files do not need huge mappings;
+// a region above kPageCacheMaxExamined is sampled (PageCacheResidencyOf).
 Result<double> PageCacheResidency(const std::string& path, uint64_t offset, uint64_t len);
 // The same, -1 on any error (for filling TargetContext::page_cache_percent).
 double PageCachePercent(const std::string& path, uint64_t offset, uint64_t len);
+
+// mincore costs about 3 s per TiB even over holes, so what is examined is
+// bounded: a region up to this many bytes is examined whole; a larger one
+// through kPageCacheSamples slices of kPageCacheMaxExamined /
+// kPageCacheSamples bytes spread evenly over it.
+inline constexpr uint64_t kPageCacheMaxExamined = 4ull << 30;
+inline constexpr uint64_t kPageCacheSamples = 256;
+struct PageCacheSample {
+  double percent = 0;           // of the pages examined
+  uint64_t region_bytes = 0;    // the ranges (page-aligned, merged, inside the file)
+  uint64_t examined_bytes = 0;  // what mincore looked at; < region_bytes: sampled
+};
+// Residency of the union of `ranges` ({offset, len}, len 0 = to the end of
+// the file). Checks *stop (when given) between 1 GiB windows and returns
+// Interrupted once it is non-zero (SIGINT during start-up).
+Result<PageCacheSample> PageCacheResidencyOf(const std::string& path,
+                                             std::vector<std::pair<uint64_t, uint64_t>> ranges,
+                                             const std::atomic<int>* stop = nullptr);
 
 // RWF_DONTCACHE (uncached=1): one preadv2(fd, 4 KiB at 0, RWF_DONTCACHE).
 // EOPNOTSUPP (filesystem lacks it) and EINVAL (kernel older than 6.14 does not
