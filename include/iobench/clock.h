@@ -63,6 +63,22 @@ inline uint64_t NowNs() {
   return MonotonicNs();
 }
 
+// An option's duration in ms or us (rate_cycle, bwavgtime, log_avg_msec,
+// log_hist_msec, flow_sleep, ...), in ns, saturating at UINT64_MAX: the
+// options take any 64-bit count, and a window or sleep longer than 64 bits
+// of ns (584 years) is one that never ends, not the short one a wrapped
+// product would give (log_avg_msec=2^58 wrapped to 0 ns, a division by zero).
+constexpr uint64_t SaturatingNs(uint64_t count, uint64_t unit_ns) {
+  uint64_t ns = 0;
+  return __builtin_mul_overflow(count, unit_ns, &ns) ? UINT64_MAX : ns;
+}
+constexpr uint64_t MsToNs(uint64_t ms) { return SaturatingNs(ms, 1000000); }
+constexpr uint64_t UsToNs(uint64_t us) { return SaturatingNs(us, 1000); }
+// A time plus such a duration: UINT64_MAX (never) rather than a wrapped, past time.
+constexpr uint64_t SaturatingAddNs(uint64_t t, uint64_t ns) {
+  return ns > UINT64_MAX - t ? UINT64_MAX : t + ns;
+}
+
 // Wall-clock milliseconds since the epoch, for report timestamps only.
 inline uint64_t WallTimeMs() {
   timespec ts;

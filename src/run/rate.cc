@@ -1,6 +1,7 @@
 // RateLimiter: rate / rate_iops / rate_process. See pattern.h.
 #include <cmath>
 
+#include "iobench/clock.h"
 #include "run/pattern.h"
 #include "run/random.h"
 
@@ -118,7 +119,7 @@ std::unique_ptr<MinRateCheck> MinRateCheck::Create(const JobSpec& job) {
   return nullptr;
 }
 
-MinRateCheck::MinRateCheck(const JobSpec& job) : cycle_ns_(job.ratecycle_ms * 1000000ULL) {
+MinRateCheck::MinRateCheck(const JobSpec& job) : cycle_ns_(MsToNs(job.ratecycle_ms)) {
   for (int d = 0; d < kNumDdirs; ++d) {
     min_bytes_[d] = job.rate_min[d];
     min_ios_[d] = job.rate_iops_min[d];

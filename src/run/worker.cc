@@ -462,7 +462,7 @@ Status Worker::Setup() {
 
 void Worker::SleepNs(uint64_t ns) {
   // In slices, so a stop request is honoured within ~10 ms.
-  const uint64_t until = NowNs() + ns;
+  const uint64_t until = SaturatingAddNs(NowNs(), ns);
   for (uint64_t now = NowNs(); now < until; now = NowNs()) {
     if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return;
     if (ss_poll_ && ss_stop_.load(std::memory_order_relaxed)) return;
@@ -527,7 +527,7 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
   // run ends before the first sample).
   // (Capped: a 1 ms bwavgtime over hours grows instead of reserving it all.)
   auto room = [&](uint64_t window_ms) {
-    return job_.runtime_ns ? std::min<uint64_t>(job_.runtime_ns / (window_ms * kMsNs) + 8, 65536)
+    return job_.runtime_ns ? std::min<uint64_t>(job_.runtime_ns / MsToNs(window_ms) + 8, 65536)
                            : 16;
   };
   for (int d = 0; d < kNumDdirs; ++d) {
@@ -541,8 +541,10 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
   // The measured period is `runtime` long from here, however late the ramp
   // was noticed.
   end_ns_ = job_.runtime_ns != 0 ? now + job_.runtime_ns : 0;
-  next_bw_ns_ = now + job_.bw_avg_ms * kMsNs;
-  next_iops_ns_ = now + job_.iops_avg_ms * kMsNs;
+  // A window longer than 64 bits of ns never closes (log_avg_msec, which a
+  // log makes the window, takes any count of ms): no sample, as in fio.
+  next_bw_ns_ = SaturatingAddNs(now, MsToNs(job_.bw_avg_ms));
+  next_iops_ns_ = SaturatingAddNs(now, MsToNs(job_.iops_avg_ms));
   next_sample_ns_ = std::min(next_bw_ns_, next_iops_ns_);
   if (iolog_ != nullptr) iolog_->StartEpoch();  // log_unix_epoch: times count from here
   ru_start_ = HelperCpuSampler::ThreadCpuNow();
@@ -633,8 +635,8 @@ void Worker::TakeSamples(uint64_t now) {
   auto close = [now](uint64_t& next, uint64_t window_ms) {
     if (now < next) return uint64_t{0};
     const uint64_t end = next;
-    const uint64_t w = window_ms * kMsNs;
-    next += (now - next) / w * w + w;  // the first grid point after now
+    const uint64_t w = MsToNs(window_ms);
+    next = SaturatingAddNs(next, (now - next) / w * w + w);  // the first grid point after now
     return end;
   };
   const uint64_t bw_end = close(next_bw_ns_, job_.bw_avg_ms);
@@ -1023,7 +1025,7 @@ bool Worker::FlowGate(uint32_t in_use) {
     if (in_use > 0 && job_.flow_sleep_us != 0) return false;  // reap first
     ++flow_stalls_;
     if (job_.flow_sleep_us != 0)
-      SleepNs(job_.flow_sleep_us * 1000);
+      SleepNs(UsToNs(job_.flow_sleep_us));
     else if (in_use == 0)
       std::this_thread::yield();
     return false;

@@ -297,7 +297,7 @@ std::string LogWriter::PathOf(int file) const {
 
 IoLogger::IoLogger(const IoLogOptions& opts, LogWriter* writer)
     : writer_(writer),
-      avg_ns_(opts.avg_msec * 1000000),
+      avg_ns_(MsToNs(opts.avg_msec)),
       hist_ns_(0),
       coarseness_(std::min<uint32_t>(opts.hist_coarseness, 6)),
       log_offset_(opts.log_offset),
@@ -342,7 +342,7 @@ Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int
   if (!opts.hist_prefix.empty()) {
     IOB_RETURN_IF_ERROR(open(opts.hist_prefix, LogKind::kClatHist));
     if (opts.hist_msec > 0 && opts.log_clat && opts.clat_file) {
-      l->hist_ns_ = opts.hist_msec * 1000000;
+      l->hist_ns_ = MsToNs(opts.hist_msec);
       l->hist_end_ns_ = l->hist_ns_;
       l->hist_.reset(new Histogram[kNumDdirs]);
     }
@@ -369,7 +369,7 @@ void IoLogger::CloseWindows(uint64_t t_ns) {
   while (t_ns >= win_end_ns_) {
     EmitWindow(win_end_ns_ / 1000000, /*rates=*/true);
     win_start_ns_ = win_end_ns_;
-    win_end_ns_ += avg_ns_;
+    win_end_ns_ = SaturatingAddNs(win_end_ns_, avg_ns_);
   }
 }
 
@@ -383,12 +383,14 @@ void IoLogger::EmitWindow(uint64_t end_ms, bool rates) {
     const bool active = rates && w.ios != 0;
     if (active && (per_io_kinds_ & (1u << static_cast<int>(LogKind::kBw)))) {
       // KiB/s. A window has one bandwidth value, so its max is that value.
-      const uint64_t v = static_cast<uint64_t>(static_cast<unsigned __int128>(w.bytes) *
-                                               1000000000 / (uint64_t{1024} * len_ns));
+      const uint64_t v =
+          static_cast<uint64_t>(static_cast<unsigned __int128>(w.bytes) * 1000000000 /
+                                (1024 * static_cast<unsigned __int128>(len_ns)));
       ValueLine(static_cast<int>(LogKind::kBw), end_ms, v, both ? &v : nullptr, d, 0, 0, 0);
     }
     if (active && (per_io_kinds_ & (1u << static_cast<int>(LogKind::kIops)))) {
-      const uint64_t v = w.ios * 1000000000 / len_ns;
+      const uint64_t v =
+          static_cast<uint64_t>(static_cast<unsigned __int128>(w.ios) * 1000000000 / len_ns);
       ValueLine(static_cast<int>(LogKind::kIops), end_ms, v, both ? &v : nullptr, d, 0, 0, 0);
     }
     if (w.ios != 0) {
@@ -412,7 +414,7 @@ void IoLogger::CloseHist(uint64_t t_ns) {
   while (t_ns >= hist_end_ns_) {
     EmitHist(hist_end_ns_ / 1000000);
     hist_start_ns_ = hist_end_ns_;
-    hist_end_ns_ += hist_ns_;
+    hist_end_ns_ = SaturatingAddNs(hist_end_ns_, hist_ns_);
   }
 }
 
@@ -482,7 +484,7 @@ void IoLogger::Finish(uint64_t t_ns) {
 // ----------------------------------------------------------- AggregateBwLog
 
 AggregateBwLog::AggregateBwLog(LogWriter* writer, uint64_t window_ms)
-    : writer_(writer), window_ns_((window_ms ? window_ms : 1) * 1000000) {}
+    : writer_(writer), window_ns_(MsToNs(window_ms ? window_ms : 1)) {}
 
 Result<std::unique_ptr<AggregateBwLog>> AggregateBwLog::Create(LogWriter* writer,
                                                                const std::string& dir,
@@ -532,7 +534,7 @@ void AggregateBwLog::Emit(uint64_t t_ns, const uint64_t bytes[kNumDdirs]) {
 }
 
 void AggregateBwLog::Sample(uint64_t t_ns, const uint64_t bytes[kNumDdirs]) {
-  if (finished_ || t_ns < last_ns_ + window_ns_) return;
+  if (finished_ || t_ns < SaturatingAddNs(last_ns_, window_ns_)) return;
   Emit(t_ns, bytes);
 }
 

@@ -7,6 +7,21 @@
 namespace iobench {
 namespace {
 
+// Options in ms or us become ns saturating: a duration past 64 bits of ns
+// is "never", not the short one a wrapped product gives (2^58 ms is 0 mod
+// 2^64 ns; 18446744073710 ms is 448384 ns).
+TEST(ClockTest, OptionDurationsSaturate) {
+  EXPECT_EQ(MsToNs(500), 500000000u);
+  EXPECT_EQ(UsToNs(7), 7000u);
+  EXPECT_EQ(MsToNs(18446744073709), 18446744073709000000u);  // the last ms that fits
+  EXPECT_EQ(MsToNs(18446744073710), UINT64_MAX);
+  EXPECT_EQ(MsToNs(uint64_t{1} << 58), UINT64_MAX);
+  EXPECT_EQ(UsToNs(18446744073709552), UINT64_MAX);
+  EXPECT_EQ(SaturatingAddNs(UINT64_MAX - 5, 5), UINT64_MAX);
+  EXPECT_EQ(SaturatingAddNs(UINT64_MAX - 5, 6), UINT64_MAX);
+  EXPECT_EQ(SaturatingAddNs(10, 6), 16u);
+}
+
 // (CLOCK_MONOTONIC, NowNs()) at one moment: the NowNs() read between two
 // monotonic reads at most 20 us apart (a preemption between them is retried).
 void Pair(uint64_t* n, uint64_t* t) {
