@@ -9,7 +9,25 @@
 #include <cmath>
 #include <cstdio>
 
+#include "iobench/clock.h"
+
 namespace iobench {
+
+namespace {
+
+// Times left are int64 ns, saturating at INT64_MAX (292 years): a size at a
+// slow pace (size=1000p at rate=1k) is 10^24 ns, whose cast came out
+// negative (read as "unknown": -.-%, where runtime= bounded the job).
+constexpr int64_t kLongestNs = INT64_MAX;
+int64_t NsOf(long double ns) {
+  if (!(ns > 0)) return 0;
+  return ns >= static_cast<long double>(kLongestNs) ? kLongestNs : static_cast<int64_t>(ns);
+}
+int64_t NsOf(uint64_t ns) { return static_cast<int64_t>(std::min<uint64_t>(ns, kLongestNs)); }
+// REQUIRES: a >= 0, b >= 0.
+int64_t AddNs(int64_t a, int64_t b) { return a > kLongestNs - b ? kLongestNs : a + b; }
+
+}  // namespace
 
 char RunningLetter(RwMode rw) {
   switch (rw) {
@@ -116,7 +134,7 @@ JobStatus JobStatus::FromSpec(const JobSpec& spec, uint64_t resolved_size) {
               static_cast<long double>(spec.bs[d].min + spec.bs[d].max) / 2;
       if (bps > 0) paced_s = std::max(paced_s, moved * share[d] / bps);
     }
-    j.paced_ns = static_cast<uint64_t>(paced_s * 1e9L);
+    j.paced_ns = static_cast<uint64_t>(NsOf(paced_s * 1e9L));
   }
   for (int d = 0; d < kNumDdirs; ++d) {
     // rate_iops=1000 sets every direction (fio's syntax); only the ones the
@@ -153,7 +171,7 @@ void SessionProgress::StartRun(size_t index, const std::vector<JobSpec>& jobs, u
   run_.later_unplanned = 0;
   for (size_t r = index + 1; r < plan_.size(); ++r) {
     if (plan_[r] >= 0)
-      run_.later_ns += static_cast<uint64_t>(plan_[r]);
+      run_.later_ns = SaturatingAddNs(run_.later_ns, static_cast<uint64_t>(plan_[r]));
     else
       ++run_.later_unplanned;
   }
@@ -260,7 +278,7 @@ uint64_t BytesDone(const JobStatus& j) {
 void TakeEarliest(int64_t* rem, int64_t v) { *rem = *rem < 0 ? v : std::min(*rem, v); }
 
 int64_t Left(uint64_t planned, uint64_t elapsed) {
-  return static_cast<int64_t>(planned > elapsed ? planned - elapsed : 0);
+  return NsOf(planned > elapsed ? planned - elapsed : uint64_t{0});
 }
 
 // Time left of one job, `t` into the run (when its phase starts, for a job
@@ -270,23 +288,22 @@ int64_t JobRemainingNs(const JobStatus& j, uint64_t t, long double ns_per_byte) 
   if (StateIsDone(j.state)) return 0;
   int64_t rem = -1;
   if (!StateIsRunning(j.state)) {  // not started: its whole length, after its startdelay
-    if (j.planned_ns > 0) TakeEarliest(&rem, static_cast<int64_t>(j.planned_ns));
+    if (j.planned_ns > 0) TakeEarliest(&rem, NsOf(j.planned_ns));
     if (j.planned_bytes > 0) {
       if (j.paced_ns > 0)
-        TakeEarliest(&rem, static_cast<int64_t>(j.paced_ns));
+        TakeEarliest(&rem, NsOf(j.paced_ns));
       else if (ns_per_byte > 0)
-        TakeEarliest(&rem, static_cast<int64_t>(j.planned_bytes * ns_per_byte));
+        TakeEarliest(&rem, NsOf(j.planned_bytes * ns_per_byte));
     }
     if (rem < 0) return -1;
-    return rem + Left(j.startdelay_ns, t);
+    return AddNs(rem, Left(j.startdelay_ns, t));
   }
   if (j.planned_ns > 0) TakeEarliest(&rem, Left(j.planned_ns, j.elapsed_ns));
   const uint64_t done = BytesDone(j);
   if (j.planned_bytes > 0) {
     if (done > 0 && j.elapsed_ns > 0) {
       const long double left = done >= j.planned_bytes ? 0.0L : j.planned_bytes - done;
-      TakeEarliest(&rem,
-                   static_cast<int64_t>(static_cast<long double>(j.elapsed_ns) * left / done));
+      TakeEarliest(&rem, NsOf(static_cast<long double>(j.elapsed_ns) * left / done));
     } else if (j.paced_ns > 0) {
       TakeEarliest(&rem, Left(j.paced_ns, j.elapsed_ns));
     }
@@ -316,8 +333,8 @@ int64_t RunRemainingNs(const std::vector<JobStatus>& jobs, uint64_t run_elapsed_
       if (rem < 0) return -1;
       longest = std::max(longest, rem);
     }
-    total += longest;
-    t += static_cast<uint64_t>(longest);
+    total = AddNs(total, longest);
+    t = SaturatingAddNs(t, static_cast<uint64_t>(longest));
   }
   return total;
 }
@@ -344,7 +361,8 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
   if (remaining >= 0) {
     const uint64_t pace =
         run.pace_ns != 0 ? run.pace_ns : run.run_elapsed_ns + static_cast<uint64_t>(remaining);
-    remaining += static_cast<int64_t>(run.later_ns + run.later_unplanned * pace);
+    remaining = AddNs(remaining,
+                      NsOf(SaturatingAddNs(run.later_ns, SaturatingNs(run.later_unplanned, pace))));
   }
   last_eta_ns_ = remaining;
 

@@ -579,6 +579,41 @@ TEST(StatusLinePlan, PendingSizeLimitedJobAtTheSpeedSoFar) {
   EXPECT_EQ(RunRemainingNs({run1, next}, 2 * kSec), static_cast<int64_t>(10 * kSec));
 }
 
+// A size far beyond what its rate moves in the runtime (size=1000p at
+// rate=1k, runtime=3): the size's estimate, 10^24 ns, saturates at 2^63 - 1
+// instead of a cast that came out negative ("unknown": -.-%, where fio shows
+// [75.0%][eta 00m:01s]), so the runtime bounds the ETA. Without a runtime,
+// the estimate is the saturated one (fio: 0.0% and an ETA in days).
+TEST(StatusLinePlan, RuntimeBoundsASizeEstimatePast63Bits) {
+  JobSpec s = TestJob("x", RwMode::kRead, 4096, uint64_t{1000} << 50);
+  s.rate[0] = 1024;
+  s.runtime_ns = 3 * kSec;
+  JobStatus j = JobStatus::FromSpec(s, s.size);
+  EXPECT_EQ(j.planned_ns, 3 * kSec);
+  EXPECT_EQ(j.paced_ns, static_cast<uint64_t>(INT64_MAX));
+  EXPECT_EQ(RunRemainingNs({j}, 0), static_cast<int64_t>(3 * kSec));  // not started yet
+  j.state = 'R';
+  j.elapsed_ns = 2 * kSec;
+  j.bytes[0] = 2048;
+  EXPECT_EQ(RunRemainingNs({j}, 2 * kSec), static_cast<int64_t>(kSec));
+  RunStatus run;
+  run.elapsed_ns = run.run_elapsed_ns = 2 * kSec;
+  run.jobs = {j};
+  StatusLine line;
+  const std::string timed = line.Render(run, 2 * kSec);
+  EXPECT_NE(timed.find("[R(1)][66.6%]"), std::string::npos) << timed;
+  EXPECT_NE(timed.find("[eta 00m:01s]"), std::string::npos) << timed;
+
+  run.jobs[0].planned_ns = 0;  // no runtime: the size's estimate
+  EXPECT_EQ(RunRemainingNs(run.jobs, 2 * kSec), INT64_MAX);
+  // A later sweep point of unknown length at that pace saturates too.
+  run.later_unplanned = 2;
+  StatusLine line2;
+  const std::string sized = line2.Render(run, 2 * kSec);
+  EXPECT_NE(sized.find("[R(1)][0.0%]"), std::string::npos) << sized;
+  EXPECT_NE(sized.find("[eta 106751d:23h:47m:17s]"), std::string::npos) << sized;
+}
+
 // Synthetic progress through a session: `steps` draws every 50 ms while a
 // phase runs, checking that the % never goes down, the ETA never goes up,
 // and the letters.
