@@ -1,0 +1,42 @@
+#!/bin/bash
+# Choice options given a value that is not one of their choices: on the
+# command line and in a job file, each is refused before any I/O with exit 2,
+# the message names the option (and file:line:column in a job file), and the
+# echoed line carries a caret under the value. One run per case, null engine.
+# $1: iobench binary, $2: source dir.
+source "$2/tests/e2e/setup.bash"
+
+# case OPTION REASON: REASON is the text after "option 'OPTION': ".
+while IFS='|' read -r opt reason; do
+  [ -n "$opt" ] || continue
+  # Command line: "command line: option ..." then the argument, caret under the value.
+  "$bin" --name=j --ioengine=null --size=1m "--$opt=bogus" >"$tmp/out" 2>"$tmp/err"
+  expect_eq "$opt cmdline exit" "$?" 2
+  [ -s "$tmp/out" ] && fail "$opt cmdline: report on stdout"
+  want=$(printf "command line: option '%s': %s\n--%s=bogus\n%*s^" "$opt" "$reason" "$opt" $((${#opt} + 3)) "")
+  [ "$(cat "$tmp/err")" = "$want" ] || fail "$opt cmdline message: $(cat "$tmp/err")"
+  # Job file, line 4: "FILE:4:COL: option ...", the line, caret under the value.
+  printf '[j]\nioengine=null\nsize=1m\n%s=bogus\n' "$opt" >"$tmp/job.fio"
+  "$bin" --output-format=json "$tmp/job.fio" >"$tmp/out" 2>"$tmp/err"
+  expect_eq "$opt jobfile exit" "$?" 2
+  [ -s "$tmp/out" ] && fail "$opt jobfile: report on stdout"
+  col=$((${#opt} + 2))
+  want=$(printf "%s:4:%d: option '%s': %s\n%s=bogus\n%*s^" "$tmp/job.fio" "$col" "$opt" "$reason" \
+    "$opt" $((col - 1)) "")
+  [ "$(cat "$tmp/err")" = "$want" ] || fail "$opt jobfile message: $(cat "$tmp/err")"
+done <<'CASES'
+exit_what|exit_what 'bogus': expected group, stonewall or all
+file_service_type|bad file_service_type 'bogus' (roundrobin, sequential, random)
+rw_sequencer|bad rw_sequencer 'bogus' (sequential, identical)
+random_generator|bad random_generator 'bogus' (tausworthe, lfsr, tausworthe64)
+sync|bad sync mode 'bogus' (none, sync, dsync, 0, 1)
+rate_process|bad rate_process 'bogus' (linear, poisson)
+unit_base|bad number 'bogus'
+replay_skip|replay_skip: 'bogus' is not one of read, write, trim, sync
+io_submit_mode|io_submit_mode must be inline or offload, got 'bogus'
+dedupe_mode|dedupe_mode must be repeat or working_set, got 'bogus'
+cpus_allowed_policy|bad cpus_allowed_policy 'bogus' (shared, split)
+verify|bad verify type 'bogus'
+CASES
+[ "$fails" -eq 0 ] && echo "ok: every bad choice names its option, exit 2"
+[ "$fails" -eq 0 ]
