@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# pre_read=1 on a buffered ext4 file, seen through the page cache (fincore):
+# with the file's cache dropped first (dd iflag=nocache), a job that then
+# reads only one block (number_ios=1, fadvise_hint=random: no readahead)
+# leaves its whole 8 MiB region cached, as fio 3.33 does (kernel readahead
+# adds more past the region in both: 12 MiB cached here); without pre_read
+# only that block is. pre_read=1 also keeps invalidate from dropping what it read.
+# A loaded machine may reclaim a few pages (fadvise_hint.sh), so the bounds
+# are 1 MiB wide. $1: iobench binary, $2: source dir.
+E2E_FS=/var/tmp  # ext4 here: a tmpfs file is always cached
+source "$2/tests/e2e/setup.bash"
+command -v fincore >/dev/null || { echo "SKIP: fincore (util-linux) not installed"; exit 77; }
+f=$tmp/data
+head -c 16m /dev/zero | tr '\0' x >"$f" && sync "$f" || { echo "cannot lay out $f"; exit 1; }
+drop() { dd if="$f" iflag=nocache count=0 status=none; }
+drop 2>/dev/null || { echo "SKIP: dd has no iflag=nocache"; exit 77; }
+[ "$(fincore -b -n -o RES "$f")" -lt 1048576 ] || { echo "SKIP: the page cache of $f cannot be dropped"; exit 77; }
+
+resident() {  # TOOL PRE_READ: bytes of $f cached after the job
+  drop
+  "$(cmd "$1")" --name=j --filename="$f" --offset=4m --size=8m --rw=read --number_ios=1 \
+    --fadvise_hint=random --pre_read="$2" --output-format=json >/dev/null 2>"$tmp/err" ||
+    fail "$1 pre_read=$2: exit $? $(cat "$tmp/err")"
+  [ -s "$tmp/err" ] && fail "$1 pre_read=$2: stderr $(cat "$tmp/err")"
+  fincore -b -n -o RES "$f"
+}
+for t in $(tools); do
+  r=$(resident "$t" 1)
+  [ "$r" -ge $((7 << 20)) ] && [ "$r" -le $((16 << 20)) ] || fail "$t pre_read=1: $r bytes cached, want the 8 MiB region"
+  r=$(resident "$t" 0)
+  [ "$r" -lt $((1 << 20)) ] || fail "$t pre_read=0: $r bytes cached, want the one block"
+done
+[ "$fails" -eq 0 ] && echo "ok: pre_read caches the job's region"
+[ "$fails" -eq 0 ]
