@@ -1,0 +1,73 @@
+#!/bin/bash
+# verify_state_load with a state file that is damaged or belongs to another
+# job: the run is refused before any I/O with exit 2, and the message names
+# the file and what is wrong. Table-driven: each case writes the state file
+# (from a good one saved by a 64k verify=crc32c write) and runs a
+# verify_only read-verify that loads it. A directory and a missing file are
+# covered by verify_state.sh.
+# $1: iobench binary, $2: source dir.
+VERIFY_FS=${VERIFY_FS:-/dev/shm}
+source "$(dirname "$0")/verify_common.bash"
+
+st=local-w-0-verify.state
+save() {  # OPTIONS...: a write job (named $sn, default w) that saves its state
+  "$bin" --name="${sn:-w}" --filename=f --size=64k --rw=write --verify=crc32c --do_verify=0 \
+    --verify_state_save=1 "$@" --output-format=json >/dev/null 2>err.txt || fail "save $*"
+}
+save
+cp "$st" good
+cp f f.good
+# Damaged copies of good whose trailing CRC32C is valid again, made at once
+# (one python run): e.header (cut after 20 bytes), e.records (the last
+# record cut), e.version (version 9).
+python3 - <<'PY' || fail "could not make the damaged copies"
+import struct
+def crc32c(b):
+    c = 0xffffffff
+    for x in b:
+        c ^= x
+        for _ in range(8):
+            c = (c >> 1) ^ (0x82F63B78 if c & 1 else 0)
+    return c ^ 0xffffffff
+d = open("good", "rb").read()[:-4]
+for name, e in (("header", d[:20]), ("records", d[:-16]),
+                ("version", d[:8] + struct.pack("<I", 9) + d[12:])):
+    open("e." + name, "wb").write(e + struct.pack("<I", crc32c(e)))
+PY
+# The good file loads: the check itself works.
+cp good "$st"
+run --name=w --filename=f --size=64k --rw=read --verify=crc32c --verify_only=1 --verify_state_load=1
+[ "$rc" -eq 0 ] || fail "the good state file: exit $rc"
+
+n=0
+while IFS='|' read -r name how reason; do
+  [ -n "$name" ] || continue
+  n=$((n + 1))
+  cp good "$st"
+  eval "$how" || fail "$name: could not make the file"
+  cp f.good f
+  before=$(stat -c %Y.%s f)
+  run --name=w --filename=f --size=64k --rw=read --verify=crc32c --verify_only=1 --verify_state_load=1
+  [ "$rc" -eq 2 ] || fail "$name: exit $rc, want 2"
+  want="iobench: job 'w': verify_state_load: $st: $reason"
+  [ "$(cat err.txt)" = "$want" ] || fail "$name: message $(cat err.txt), want $want"
+  [ ! -s out.json ] || fail "$name: a report was written"
+  [ "$(stat -c %Y.%s f)" = "$before" ] || fail "$name: the data file was touched"
+  echo "ok   $name"
+done <<'CASES'
+garbage|head -c 204 /dev/urandom >"$st"|not an iobench verify state file
+empty|: >"$st"|not an iobench verify state file
+magic only|head -c 8 good >"$st"|not an iobench verify state file
+truncated|head -c 100 good >"$st"|checksum mismatch (truncated or damaged)
+one byte short|head -c 203 good >"$st"|checksum mismatch (truncated or damaged)
+flipped byte|flip "$st" 100|checksum mismatch (truncated or damaged)
+header cut, CRC valid|cp e.header "$st"|truncated header
+records cut, CRC valid|cp e.records "$st"|truncated records
+version 9|cp e.version "$st"|unsupported version 9
+type md5|save --verify=md5|saved for verify=md5, this job uses verify=crc32c
+another job name|sn=x save; mv local-x-0-verify.state "$st"|saved for another job name
+another seed|save --randseed=7|saved with another seed (randseed/randrepeat differ)
+verify_interval 512|save --verify_interval=512|saved with verify_interval=512, this job uses 4096
+CASES
+[ "$n" -eq 13 ] || fail "$n cases ran, want 13"
+echo "ok: damaged verify state files are refused, naming file and reason"
