@@ -448,6 +448,7 @@ Status Worker::Setup() {
     lo.log_slat = lo.log_slat && record_slat_;  // sync engines: the slat file stays empty
     lo.log_clat = lo.log_clat && record_clat_;
     lo.log_lat = lo.log_lat && record_lat_;
+    for (int d = 0; d < kNumDdirs; ++d) lo.window_rate_dir[d] = sample_dir_[d];
     // Numbered by the clone's place in the run, as fio's thread_number: two
     // jobs with the same prefix get files .1 and .2, not both .1.
     IOB_ASSIGN_OR_RETURN(iolog_,

@@ -303,6 +303,7 @@ IoLogger::IoLogger(const IoLogOptions& opts, LogWriter* writer)
       log_offset_(opts.log_offset),
       log_prio_(opts.log_prio),
       window_value_(opts.window_value),
+      window_rate_dir_{opts.window_rate_dir[0], opts.window_rate_dir[1], opts.window_rate_dir[2]},
       epoch_clock_(opts.epoch_clock) {}
 
 Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int jobnum,
@@ -380,7 +381,7 @@ void IoLogger::EmitWindow(uint64_t end_ms, bool rates) {
     Window& w = win_[d];
     // As fio 3.33: no bw/iops line for a direction without I/O in the
     // window (fio's lines skip idle windows; the next line covers its own window).
-    const bool active = rates && w.ios != 0;
+    const bool active = rates && w.ios != 0 && window_rate_dir_[d];
     if (active && (per_io_kinds_ & (1u << static_cast<int>(LogKind::kBw)))) {
       // KiB/s. A window has one bandwidth value, so its max is that value.
       const uint64_t v =

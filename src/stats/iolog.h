@@ -86,6 +86,11 @@ struct IoLogOptions {
   // gtod_reduce (their files exist and stay empty). Window lines are kept.
   bool per_io_bw = true;
   bool per_io_iops = true;
+  // The directions that get window (avg_msec) bw and iops lines: those the
+  // job itself reads, writes or trims (the report's bw/iops samples). A
+  // write job's verify reads get none, as in fio 3.33, whose windowed bw/iops
+  // count the job's own I/O only (its latency lines include them).
+  bool window_rate_dir[kNumDdirs] = {true, true, true};
 
   // When a bare flag's prefix is not the job name as fio uses it (a job
   // named under /dev: its last part, in the current directory), what the
@@ -335,6 +340,7 @@ class IoLogger {
   bool log_offset_;
   bool log_prio_;
   LogWindowValue window_value_;
+  bool window_rate_dir_[kNumDdirs];
   uint32_t per_io_kinds_ = 0;  // bit per LogKind (except hist) that is on
   int epoch_clock_ = -1;
   uint64_t epoch_ms_ = 0;  // added to every time column (StartEpoch)
