@@ -258,6 +258,20 @@ class IoUringEngine final : public Engine {
     return TakeBatch(io_uring_peek_batch_cqe(&ring_, cqes_.get(), max), out);
   }
 
+  // A registered file (registerfiles, sqthread_poll) is the ring's own
+  // reference to the old, removed file: SQEs name the slot, not the fd, so
+  // the slot is pointed at the new file (IORING_REGISTER_FILES_UPDATE,
+  // Linux 5.5+). fio 3.33 keeps the old registration, writes the later
+  // loops to the removed file and leaves none.
+  Status FileReopened(uint32_t file_index) override {
+    if (!registerfiles_ || files_ == nullptr || file_index >= files_->size()) return Status::Ok();
+    int fd = (*files_)[file_index].fd;
+    int r = io_uring_register_files_update(&ring_, file_index, &fd, 1);
+    if (r < 0)
+      return UringStatus("register_files_update (file " + (*files_)[file_index].path + ")", r);
+    return Status::Ok();
+  }
+
   void Shutdown() override {
     if (ring_live_) {
       // Closing the ring cancels and waits for what is in flight.

@@ -114,6 +114,13 @@ class SyncEngine final : public Engine {
     return QueueResult::kCompleted;
   }
 
+  // The new descriptor is at position 0, not where the old one was left:
+  // forget the known position so the next sync/vsync I/O seeks.
+  Status FileReopened(uint32_t file_index) override {
+    if (file_index < positions_.size()) positions_[file_index] = UINT64_MAX;
+    return Status::Ok();
+  }
+
   bool IsSync() const override { return true; }
 
  private:
@@ -222,42 +229,17 @@ class MmapEngine final : public Engine {
       page_ = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));  // once, not per I/O
     }
     if (files_ == nullptr) return Status::Ok();
-    const bool random = ctx.job != nullptr && IsRandom(ctx.job->rw);
+    random_ = ctx.job != nullptr && IsRandom(ctx.job->rw);
     maps_.assign(files_->size(), Map{});
-    for (size_t i = 0; i < files_->size(); ++i) {
-      const EngineFile& f = (*files_)[i];
-      if (f.fd < 0) continue;
-      // A block device is mapped whole (its size), a regular file at its
-      // size (laid out to at least the job's region). A character device
-      // (/dev/zero) has no size (st_size 0): its mapping is the job's region,
-      // [0, offset + size), which the worker passes as f.size, as fio maps
-      // io_size there. (Mapping 0 bytes would make every read an empty EOF:
-      // a run of 0 I/Os reported as a success.)
-      uint64_t len = f.size;
-      if (!f.is_block_device) {
-        struct stat st {};
-        if (fstat(f.fd, &st) != 0) return ErrnoStatus("fstat " + f.path);
-        if (S_ISREG(st.st_mode)) len = static_cast<uint64_t>(st.st_size);
-      }
-      // Writable as the descriptor is: a write through a read-only file
-      // fails with EBADF, as write(2) would, instead of faulting.
-      const int mode = fcntl(f.fd, F_GETFL);
-      const bool writable = mode >= 0 && (mode & O_ACCMODE) != O_RDONLY;
-      maps_[i].writable = writable;
-      struct statfs sf {};
-      maps_[i].in_memory =
-          fstatfs(f.fd, &sf) == 0 && (static_cast<uint64_t>(sf.f_type) == TMPFS_MAGIC ||
-                                      static_cast<uint64_t>(sf.f_type) == RAMFS_MAGIC);
-      if (len == 0) continue;  // nothing to map: reads find the end, writes fail
-      void* p = mmap(nullptr, len, PROT_READ | (writable ? PROT_WRITE : 0), MAP_SHARED, f.fd, 0);
-      // No "mmap: " prefix: the worker names the engine.
-      if (p == MAP_FAILED) return MapError(f.path, f.fd, len, writable, errno);
-      maps_[i].base = static_cast<uint8_t*>(p);
-      maps_[i].len = len;
-      // As fio: tell the kernel how the mapping will be read (readahead).
-      (void)posix_madvise(p, len, random ? POSIX_MADV_RANDOM : POSIX_MADV_SEQUENTIAL);
-    }
+    for (size_t i = 0; i < files_->size(); ++i) IOB_RETURN_IF_ERROR(MapFile(i));
     return Status::Ok();
+  }
+
+  // The old mapping holds the removed file: map the new one at its size.
+  Status FileReopened(uint32_t file_index) override {
+    if (file_index >= maps_.size()) return Status::Ok();
+    Unmap(maps_[file_index]);
+    return MapFile(file_index);
   }
 
   QueueResult Queue(IoRequest* req) override {
@@ -300,8 +282,7 @@ class MmapEngine final : public Engine {
   }
 
   void Shutdown() override {
-    for (Map& m : maps_)
-      if (m.base != nullptr) munmap(m.base, m.len);
+    for (Map& m : maps_) Unmap(m);
     maps_.clear();
   }
 
@@ -314,6 +295,48 @@ class MmapEngine final : public Engine {
     bool writable = false;
     bool in_memory = false;  // tmpfs/ramfs: the page cache is the file
   };
+
+  // Maps file i (open at files_[i].fd) into maps_[i].
+  Status MapFile(size_t i) {
+    const EngineFile& f = (*files_)[i];
+    if (f.fd < 0) return Status::Ok();
+    // A block device is mapped whole (its size), a regular file at its
+    // size (laid out to at least the job's region). A character device
+    // (/dev/zero) has no size (st_size 0): its mapping is the job's region,
+    // [0, offset + size), which the worker passes as f.size, as fio maps
+    // io_size there. (Mapping 0 bytes would make every read an empty EOF:
+    // a run of 0 I/Os reported as a success.)
+    uint64_t len = f.size;
+    if (!f.is_block_device) {
+      struct stat st {};
+      if (fstat(f.fd, &st) != 0) return ErrnoStatus("fstat " + f.path);
+      if (S_ISREG(st.st_mode)) len = static_cast<uint64_t>(st.st_size);
+    }
+    // Writable as the descriptor is: a write through a read-only file
+    // fails with EBADF, as write(2) would, instead of faulting.
+    const int mode = fcntl(f.fd, F_GETFL);
+    const bool writable = mode >= 0 && (mode & O_ACCMODE) != O_RDONLY;
+    Map& m = maps_[i];
+    m.writable = writable;
+    struct statfs sf {};
+    m.in_memory = fstatfs(f.fd, &sf) == 0 && (static_cast<uint64_t>(sf.f_type) == TMPFS_MAGIC ||
+                                              static_cast<uint64_t>(sf.f_type) == RAMFS_MAGIC);
+    if (len == 0) return Status::Ok();  // nothing to map: reads find the end, writes fail
+    void* p = mmap(nullptr, len, PROT_READ | (writable ? PROT_WRITE : 0), MAP_SHARED, f.fd, 0);
+    // No "mmap: " prefix: the worker names the engine.
+    if (p == MAP_FAILED) return MapError(f.path, f.fd, len, writable, errno);
+    m.base = static_cast<uint8_t*>(p);
+    m.len = len;
+    // As fio: tell the kernel how the mapping will be read (readahead).
+    (void)posix_madvise(p, len, random_ ? POSIX_MADV_RANDOM : POSIX_MADV_SEQUENTIAL);
+    return Status::Ok();
+  }
+
+  static void Unmap(Map& m) {
+    if (m.base != nullptr) munmap(m.base, m.len);
+    m.base = nullptr;
+    m.len = 0;
+  }
 
   // A mapping ends at the file's end: touching a page past it is SIGBUS, so
   // a read there finds the end of the file (short, or 0), and a write fails
@@ -355,6 +378,7 @@ class MmapEngine final : public Engine {
   std::vector<Map> maps_;
   uint32_t sfr_flags_ = 0;
   bool direct_ = false;
+  bool random_ = false;   // random I/O: POSIX_MADV_RANDOM, else SEQUENTIAL
   uint64_t page_ = 4096;  // the page size (direct=1 drops whole pages)
 };
 
@@ -406,6 +430,15 @@ Status MmapCheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
         "mmap: create_on_open=1" + SetAt(job, "create_on_open") +
         ": the mmap engine maps each file at its size when the job starts and cannot grow "
         "it; let iobench lay the files out (drop create_on_open)");
+  // Each later loop's files are created again empty (a reading job's are
+  // gone: it fails with ENOENT as with any engine). fio 3.33's engine maps
+  // the empty file and dies of SIGBUS.
+  if (job.unlink_each_loop && job.loops > 1 && !job.time_based && JobWrites(job))
+    return Status::Unsupported(
+        "mmap: unlink_each_loop=1" + SetAt(job, "unlink_each_loop") +
+        " with loops=" + std::to_string(job.loops) + SetAt(job, "loops") +
+        ": each loop's files are created again empty, and the mmap engine maps a file at its "
+        "size and cannot grow it; use another engine (psync)");
   for (const auto& f : files) IOB_RETURN_IF_ERROR(ProbeDeviceMapping(job, f));
   return Status::Ok();
 }

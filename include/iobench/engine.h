@@ -3,7 +3,8 @@
 // A worker owns one Engine and calls it only from its own thread:
 //   Init(ctx) once; then repeatedly Queue(req) for each prepared request,
 //   Commit() to push queued requests to the kernel, Reap(min, max, out) to
-//   collect completions; finally Shutdown().
+//   collect completions; finally Shutdown(). Between passes, with nothing in
+//   flight, FileReopened(i) when file i was replaced (unlink_each_loop).
 // Sync engines complete inside Queue() and return kCompleted (req->res set).
 // Async engines return kQueued (completion comes from Reap) or kBusy (no slot:
 // the worker must Commit()/Reap() and retry the same request).
@@ -126,6 +127,17 @@ class Engine {
     (void)file_index;
     (void)offset;
     (void)len;
+  }
+  // Called when the worker has closed file `file_index` and opened it again
+  // (unlink_each_loop: removed and created anew, empty for a writing job):
+  // EngineContext::files[file_index].fd is the new descriptor, at position 0,
+  // and nothing is in flight. An engine that keeps state per file from Init
+  // (a known file position, a mapping, a registered file) renews it here, so
+  // no I/O goes to the removed file. An error fails the job. Not on the hot
+  // path.
+  virtual Status FileReopened(uint32_t file_index) {
+    (void)file_index;
+    return Status::Ok();
   }
   // Sync engines complete in Queue; the worker skips Commit/Reap for them.
   virtual bool IsSync() const = 0;

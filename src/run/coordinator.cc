@@ -464,14 +464,12 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
   }
   if (job.unlink_each_loop && job.loops > 1 && !job.time_based) {
     // The files are replaced between loops: a verify of earlier loops' data
-    // and files registered with io_uring would point at the removed ones.
-    const char* other = job.verify.type != VerifyType::kNone ? "verify"
-                        : job.registerfiles                  ? "registerfiles"
-                                                             : nullptr;
-    if (other != nullptr)
+    // would read the removed ones. (Engines follow the new files:
+    // Engine::FileReopened.)
+    if (job.verify.type != VerifyType::kNone)
       return Status::Unsupported("job '" + job.name + "': unlink_each_loop (" +
-                                 Where(SettingOf(job, "unlink_each_loop")) + ") with " + other +
-                                 " (" + Where(SettingOf(job, other)) +
+                                 Where(SettingOf(job, "unlink_each_loop")) + ") with verify (" +
+                                 Where(SettingOf(job, "verify")) +
                                  ") is not supported: each loop's files are removed and created "
                                  "again");
   }

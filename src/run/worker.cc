@@ -926,6 +926,14 @@ bool Worker::ReplaceFiles() {
     }
     files_[i].fd = *fd;
     (void)AdviseTarget(*fd, t, job_);  // as at the first open; a refusal there already failed
+    // The engine's state for the file (a position, a mapping, a registered
+    // file) is the removed file's until it is told.
+    if (Status st = engine_->FileReopened(static_cast<uint32_t>(i)); !st.ok()) {
+      error_ = st.errno_value() != 0 ? st.errno_value() : EIO;
+      job_error_ = job_.ioengine + ": " + st.message() + " (unlink_each_loop created " + t.path +
+                   " again after loop " + std::to_string(passes_) + ")";
+      return false;
+    }
   }
   return true;
 }

@@ -296,6 +296,48 @@ TEST_P(EngineConformanceTest, ShortReadAtEofAndZeroPastIt) {
   }
 }
 
+// A file removed and created again between passes (unlink_each_loop): once
+// told (FileReopened), the engine writes to the new file at the offset asked,
+// not to the removed one (a mapping, a registered file) and not at the old
+// descriptor's position (sync, vsync: the write at 4096 followed one that
+// ended there, so the lseek was skipped and it landed at 0).
+TEST_P(EngineConformanceTest, WritesGoToAFileReplacedBetweenPasses) {
+  if (where_ == Where::kLoopDirect) GTEST_SKIP() << "a device is never replaced";
+  EngineRig rig;
+  OpenRig(&rig);
+  if (IsSkipped() || HasFatalFailure()) return;
+  std::vector<char> data(kConfBs);
+  FillPattern(data.data(), data.size(), 0);
+  auto first = rig.One(IoOp::kWrite, 0, kConfBs, data.data());
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  ASSERT_EQ(*first, static_cast<int64_t>(kConfBs));
+  ASSERT_EQ(unlink(path_.c_str()), 0);
+  // Laid out at the old size, so the mmap engine can map it (its check_job
+  // refuses the empty files of unlink_each_loop).
+  const int fd =
+      open(path_.c_str(), O_CREAT | O_RDWR | O_CLOEXEC | (job_.direct ? O_DIRECT : 0), 0600);
+  ASSERT_GE(fd, 0) << strerror(errno);
+  ASSERT_EQ(ftruncate(fd, static_cast<off_t>(kTargetBytes)), 0);
+  Status st = rig.Reopen(0, fd);
+  ASSERT_TRUE(st.ok()) << st.message();
+  FillPattern(data.data(), data.size(), kConfBs);
+  auto second = rig.One(IoOp::kWrite, kConfBs, kConfBs, data.data());
+  ASSERT_TRUE(second.ok()) << second.status().message();
+  ASSERT_EQ(*second, static_cast<int64_t>(kConfBs));
+  auto sync = rig.One(IoOp::kFsync, 0, 0);
+  ASSERT_TRUE(sync.ok()) << sync.status().message();
+  rig.Close();
+  std::vector<char> got(2 * kConfBs, 'x');
+  const int check = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(check, 0);
+  ASSERT_EQ(pread(check, got.data(), got.size(), 0), static_cast<ssize_t>(got.size()));
+  close(check);
+  EXPECT_TRUE(CheckPattern(got.data() + kConfBs, kConfBs, kConfBs))
+      << "the write after the replacement is not at its offset in the new file";
+  EXPECT_EQ(std::count(got.begin(), got.begin() + kConfBs, '\0'), static_cast<long>(kConfBs))
+      << "the new file's first block was written";
+}
+
 // A write on a read-only descriptor fails with -EBADF in res, not with a
 // Status and not silently.
 TEST_P(EngineConformanceTest, WriteOnReadOnlyFdIsEbadf) {

@@ -133,6 +133,14 @@ class EngineRig {
   }
 
   Engine* engine() { return engine_.get(); }
+  // What the worker does for unlink_each_loop: file `file` is now `fd` (the
+  // rig closes the old one, takes ownership of the new one), and the engine
+  // is told.
+  Status Reopen(uint32_t file, int fd) {
+    close(files_[file].fd);
+    files_[file].fd = fd;
+    return engine_->FileReopened(file);
+  }
   // For tests that drive Queue/Commit/Reap by hand: request i of the pool
   // (its fd set to file 0's) and the start of the buffers.
   IoRequest& request(uint32_t i) {
