@@ -146,9 +146,13 @@ PY
 # "cannot create std::vector larger than max_size()"; 10^9 under ulimit -v:
 # std::bad_alloc; 10^7: 241 MB). fio 3.33: 16 writes, 16 reads, no error.
 # (With norandommap, one read per distinct block written.)
+# A sanitizer runtime reserves terabytes of shadow address space at start:
+# no ulimit -v there (the 2^62 cases still fail without the fix).
+vlimit=4000000
+grep -qaE '__asan_init|__tsan_init' "$bin" && vlimit=unlimited
 for spec in write:4611686018427387904 randwrite:1000000000 randwrite:4611686018427387904:--norandommap; do
   IFS=: read -r rw backlog extra <<<"$spec"
-  (ulimit -v 4000000 && exec "$bin" --name=v --ioengine=psync --rw=$rw ${extra:+"$extra"} \
+  (ulimit -v $vlimit && exec "$bin" --name=v --ioengine=psync --rw=$rw ${extra:+"$extra"} \
     --verify=crc32c --verify_backlog=$backlog --size=64k --bs=4k --filename="$tmp/h" \
     --verify_state_save=0 --output-format=json >"$tmp/h.json") || fail "$spec: exit $?"
   python3 - "$tmp/h.json" "$extra" <<'PY' || fail "$spec: each written block read back once"
