@@ -931,7 +931,7 @@ std::vector<OptionDef> BuildTable() {
                     else if (t == "all")
                       j.exit_what = JobSpec::ExitWhat::kAll;
                     else
-                      return Bad("exit_what '" + v.text + "': expected group, stonewall or all");
+                      return Bad("bad exit_what '" + v.text + "' (group, stonewall, all)");
                     return Status::Ok();
                   }));
   r.push_back(Row("numjobs", T::kInt, "job", "Number of clones of this job (each its own thread)")

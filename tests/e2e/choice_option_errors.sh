@@ -25,7 +25,7 @@ while IFS='|' read -r opt reason; do
     "$opt" $((col - 1)) "")
   [ "$(cat "$tmp/err")" = "$want" ] || fail "$opt jobfile message: $(cat "$tmp/err")"
 done <<'CASES'
-exit_what|exit_what 'bogus': expected group, stonewall or all
+exit_what|bad exit_what 'bogus' (group, stonewall, all)
 file_service_type|bad file_service_type 'bogus' (roundrobin, sequential, random)
 rw_sequencer|bad rw_sequencer 'bogus' (sequential, identical)
 random_generator|bad random_generator 'bogus' (tausworthe, lfsr, tausworthe64)
