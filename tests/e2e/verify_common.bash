@@ -1,15 +1,10 @@
 # Sourced by tests/e2e/verify_*.sh (not a test itself: ctest runs *.sh only).
 # $1: iobench binary, $2: source dir. Makes a temp dir on $VERIFY_FS (default
 # /var/tmp, ext4 here) and cd's there: state and dump files land in the cwd.
-set -u
-bin=$(realpath "$1")
-if ! "$bin" --help 2>&1 | grep -q -- "--output-format"; then
-  echo "skip: the CLI does not take job options yet"
-  exit 77
-fi
-tmp=$(mktemp -d "${VERIFY_FS:-/var/tmp}/iobench_verify.XXXXXX") || exit 1
-trap 'cd /; rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+# The common preamble (setup.bash) on $VERIFY_FS; its counting fail() is
+# replaced below by one that stops the script.
+E2E_FS=${VERIFY_FS:-/var/tmp}
+source "$(dirname "${BASH_SOURCE[0]}")/setup.bash"
 
 fail() {
   echo "FAIL: $*"
