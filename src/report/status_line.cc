@@ -25,7 +25,9 @@ int64_t NsOf(long double ns) {
 }
 int64_t NsOf(uint64_t ns) { return static_cast<int64_t>(std::min<uint64_t>(ns, kLongestNs)); }
 // REQUIRES: a >= 0, b >= 0.
-int64_t AddNs(int64_t a, int64_t b) { return a > kLongestNs - b ? kLongestNs : a + b; }
+int64_t AddNs(int64_t a, int64_t b) {
+  return NsOf(SaturatingAddNs(static_cast<uint64_t>(a), static_cast<uint64_t>(b)));
+}
 
 }  // namespace
 
