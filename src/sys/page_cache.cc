@@ -125,11 +125,6 @@ Result<double> PageCacheResidency(const std::string& path, uint64_t offset, uint
   return s.percent;
 }
 
-double PageCachePercent(const std::string& path, uint64_t offset, uint64_t len) {
-  auto r = PageCacheResidency(path, offset, len);
-  return r.ok() ? *r : -1.0;
-}
-
 Status ProbeDontcache(int fd, const std::string& path) {
   // O_DIRECT descriptors need an aligned buffer; 4 KiB covers every logical
   // block size Linux supports for direct I/O on common devices.

@@ -102,8 +102,6 @@ std::string TargetDeviceLabel(const TargetContext& ctx);
 // Maps at most 1 GiB at a time, so huge files do not need huge mappings;
 // a region above kPageCacheMaxExamined is sampled (PageCacheResidencyOf).
 Result<double> PageCacheResidency(const std::string& path, uint64_t offset, uint64_t len);
-// The same, -1 on any error (for filling TargetContext::page_cache_percent).
-double PageCachePercent(const std::string& path, uint64_t offset, uint64_t len);
 
 // mincore costs about 3 s per TiB even over holes, so what is examined is
 // bounded: a region up to this many bytes is examined whole; a larger one

@@ -150,6 +150,12 @@ TEST(SysTargetTest, IsBlockDevice) {
   }
 }
 
+// PageCacheResidency's percent, -1 on any error.
+double PageCachePercent(const std::string& path, uint64_t offset, uint64_t len) {
+  auto r = PageCacheResidency(path, offset, len);
+  return r.ok() ? *r : -1.0;
+}
+
 TEST(SysPageCacheTest, TmpfsFilesAreAlwaysCachedAndEmptyRegionsAreZero) {
   TempDir dir("/dev/shm");
   ASSERT_TRUE(dir.ok());
