@@ -1027,7 +1027,7 @@ std::vector<OptionDef> BuildTable() {
           .Set([](JobSpec& j, const OptValue& v) -> Status {
             int64_t lo, hi;
             IOB_RETURN_IF_ERROR(ParseRange(v.text, NumKind::kSize, v.kb_base, 0, &lo, &hi));
-            if (lo <= 0) return Bad("filesize must be positive");
+            if (lo <= 0) return Bad("must be positive");
             j.filesize_min = static_cast<uint64_t>(lo);
             j.filesize_max = static_cast<uint64_t>(hi);
             return Status::Ok();
@@ -1277,7 +1277,7 @@ std::vector<OptionDef> BuildTable() {
                     else if (t == "zbd")
                       j.zone_mode = JobSpec::ZoneMode::kZbd;
                     else
-                      return Bad("zonemode must be none, strided or zbd, got '" + t + "'");
+                      return Bad("must be none, strided or zbd, got '" + t + "'");
                     return Status::Ok();
                   }));
   r.push_back(Row("zonesize", T::kSize, "pattern",
@@ -1300,7 +1300,7 @@ std::vector<OptionDef> BuildTable() {
                     if (zones) t.pop_back();
                     IOB_ASSIGN_OR_RETURN(int64_t n, zones ? Whole(t, "zoneskip zone count")
                                                           : Num(t, NumKind::kSize, v.kb_base));
-                    if (n < 0) return Bad("zoneskip must not be negative");
+                    if (n < 0) return Bad("must not be negative");
                     j.zone_skip = static_cast<uint64_t>(n);
                     j.zone_skip_zones = zones;
                     return Status::Ok();
@@ -1366,7 +1366,7 @@ std::vector<OptionDef> BuildTable() {
                       return Bad(
                           "io_submit_mode=offload (fio's pool of submission threads) is "
                           "not supported by iobench: each job submits its own I/O (inline)");
-                    return Bad("io_submit_mode must be inline or offload, got '" + t + "'");
+                    return Bad("must be inline or offload, got '" + t + "'");
                   }));
   r.push_back(Row("iodepth_low", T::kInt, "engine",
                   "Refill the queue when it drains to this depth (0: iodepth)")
@@ -1543,7 +1543,7 @@ std::vector<OptionDef> BuildTable() {
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     int64_t lo, hi;
                     IOB_RETURN_IF_ERROR(ParseRange(v.text, NumKind::kTime, 1024, kSec, &lo, &hi));
-                    if (lo < 0) return Bad("startdelay must not be negative");
+                    if (lo < 0) return Bad("must not be negative");
                     j.startdelay_ns = static_cast<uint64_t>(lo);
                     j.startdelay_max_ns = lo == hi ? 0 : static_cast<uint64_t>(hi);
                     return Status::Ok();
@@ -1844,7 +1844,7 @@ std::vector<OptionDef> BuildTable() {
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     const std::string t = ToLower(Trim(v.text));
                     if (t != "repeat" && t != "working_set")
-                      return Bad("dedupe_mode must be repeat or working_set, got '" + t + "'");
+                      return Bad("must be repeat or working_set, got '" + t + "'");
                     j.dedupe_working_set = t == "working_set";
                     return Status::Ok();
                   }));
@@ -1982,15 +1982,15 @@ std::vector<OptionDef> BuildTable() {
           "1024: k = 1024 and ki = 1000 (fio's compatibility mode); 1000: k = 1000, ki = 1024")
           .Def("1024")
           .Set([](JobSpec& j, const OptValue& v) -> Status {
-            if (v.num != 1000 && v.num != 1024) return Bad("kb_base must be 1000 or 1024");
+            if (v.num != 1000 && v.num != 1024) return Bad("must be 1000 or 1024");
             j.kb_base = static_cast<uint32_t>(v.num);
             return Status::Ok();
           }));
   r.push_back(Row("unit_base", T::kInt, "report", "Report units: 0 auto, 8 bytes, 1 bits")
                   .Def("0")
+                  .Choices("0|1|8")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    if (v.num != 0 && v.num != 1 && v.num != 8)
-                      return Bad("unit_base must be 0, 1 or 8");
+                    if (v.num != 0 && v.num != 1 && v.num != 8) return Bad("must be 0, 1 or 8");
                     j.unit_base = static_cast<uint32_t>(v.num);
                     return Status::Ok();
                   }));
@@ -2251,8 +2251,7 @@ std::vector<OptionDef> BuildTable() {
                       else if (w == "sync")
                         mask |= 8;
                       else
-                        return Bad("replay_skip: '" + w +
-                                   "' is not one of read, write, trim, sync");
+                        return Bad("'" + w + "' is not one of read, write, trim, sync");
                       pos = comma + 1;
                     }
                     j.replay_skip = mask;
@@ -2530,6 +2529,7 @@ std::string TypeName(const OptionDef& def) {
     case OptType::kBool:
       return "bool";
     case OptType::kInt:
+      if (!def.choices.empty()) return def.choices;  // unit_base: 0|1|8
       return def.per_dir ? "int[,int][,int]" : "int";
     case OptType::kSize:
       return std::string(def.per_dir ? "size[,size][,size]" : "size") +

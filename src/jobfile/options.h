@@ -51,7 +51,7 @@ struct OptionDef {
   bool per_dir = false;        // read,write,trim list with fio's carry-over
   bool allow_percent = false;  // accepts N% (of the file or device)
   uint64_t time_unit_ns = 1000000000ull;
-  std::string choices;  // kEnum (and docs of kSpecial): "a|b|c"
+  std::string choices;  // kEnum (and docs of kSpecial, kInt): "a|b|c"
   std::string help;
   std::string category;
   std::vector<std::string> engines;  // empty = core option

@@ -366,9 +366,9 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
       // whole number written with a zero fraction and no unit is that number
       // in both tools.
       if (n.find_first_not_of('0', n.find('.') + 1) == std::string::npos) return Status::Ok();
-      return Diag(s, s.value_col + (v.text == s.value ? static_cast<int>(off) : 0),
-                  "option '" + def->name + "' takes a whole number, got '" + n +
-                      "' (fio drops the fraction)");
+      return Diag(
+          s, s.value_col + (v.text == s.value ? static_cast<int>(off) : 0),
+          "option '" + s.key + "' takes a whole number, got '" + n + "' (fio drops the fraction)");
     };
     // Offsets in the expanded text only map to the written text when
     // nothing was substituted; otherwise point at the value's start.
@@ -384,7 +384,7 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
         else
           range = std::to_string(def->min) + ".." + std::to_string(def->max) + unit;
         return Diag(s, at(off),
-                    "value " + std::to_string(n) + unit + " of option '" + def->name +
+                    "value " + std::to_string(n) + unit + " of option '" + s.key +
                         "' is out of range (" + range + ")");
       }
       return Status::Ok();
@@ -401,9 +401,8 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
           ctx.kind = NumKind::kPlain;
           auto n = ParseNumber(v.text, ctx, &ve);
           if (!n || (*n != 0 && *n != 1))
-            return Diag(
-                s, at(0),
-                "option '" + def->name + "' is a flag: expected 0 or 1, got '" + v.text + "'");
+            return Diag(s, at(0),
+                        "option '" + s.key + "' is a flag: expected 0 or 1, got '" + v.text + "'");
           v.num = *n;
         }
         break;
@@ -428,7 +427,7 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
           v.text = joined;
         }
         if (def->per_dir) {
-          if (std::string excess = PerDirectionExcess(v.text, def->name); !excess.empty())
+          if (std::string excess = PerDirectionExcess(v.text, s.key); !excess.empty())
             return Diag(s, at(0), excess);
           auto parts = SplitPerDirection(v.text);
           for (int d = 0; d < kNumDdirs; ++d) {
@@ -441,28 +440,28 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
               const size_t sep = p.text->find_first_of("-:/", 1);
               if (sep != std::string::npos)
                 return Diag(s, at(p.offset + sep),
-                            std::string("option 'bs' takes one size per direction; for ") +
+                            "option '" + s.key + "' takes one size per direction; for " +
                                 ((*p.text)[sep] == '/' ? "a mix of sizes write bssplit="
                                                        : "a range write bsrange=") +
                                 *p.text + " (fio would run " + FioRunsBs(v.text) + ")");
             }
             auto n = ParseNumber(number_text(*p.text), ctx, &ve);
             if (!n)
-              return Diag(s, at(p.offset + ve.offset), "option '" + def->name + "': " + ve.message);
+              return Diag(s, at(p.offset + ve.offset), "option '" + s.key + "': " + ve.message);
             IOB_RETURN_IF_ERROR(whole(*p.text, p.offset));
             IOB_RETURN_IF_ERROR(range_err(*n, p.offset));
             v.dir[d] = *n;
           }
           if (!parts[0].text && !parts[1].text && !parts[2].text)
-            return Diag(s, at(0), "option '" + def->name + "' needs a value");
+            return Diag(s, at(0), "option '" + s.key + "' needs a value");
           v.num = v.dir[0].value_or(v.dir[1].value_or(v.dir[2].value_or(0)));
         } else {
           std::string t = Trim(v.text);
           // rwmixread=70% read as "bad number" (fio silently runs 100% reads).
           if (!def->allow_percent && def->type == OptType::kInt && t.size() > 1 && t.back() == '%')
             return Diag(s, at(0),
-                        "option '" + def->name + "' takes a plain number, without '%': write " +
-                            def->name + "=" + t.substr(0, t.size() - 1));
+                        "option '" + s.key + "' takes a plain number, without '%': write " + s.key +
+                            "=" + t.substr(0, t.size() - 1));
           if (def->allow_percent && !t.empty() && t.back() == '%') {
             t.pop_back();
             ctx.kind = NumKind::kPlain;
@@ -470,7 +469,11 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
           }
           const std::string computed = number_text(t);
           auto n = ParseNumber(computed, ctx, &ve);
-          if (!n) return Diag(s, at(ve.offset), "option '" + def->name + "': " + ve.message);
+          // unit_base=bogus: name the numbers the option takes, as fio does.
+          if (!n)
+            return Diag(s, at(ve.offset),
+                        "option '" + s.key + "': " + ve.message +
+                            (def->choices.empty() ? "" : " (one of " + def->choices + ")"));
           // fio keeps the value bc computed: JSON "job options" and
           // --showcmd say size=3085440, not size=24105*1024/8.
           if (keyword && computed != t && computed.front() != '(')
@@ -479,7 +482,7 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
           // without a word (fio reads such a value as 12 bytes).
           if (v.percent && t.find('.') != std::string::npos && Trim(t).front() != '(')
             return Diag(s, at(0),
-                        "option '" + def->name + "' takes a whole percentage, got '" + Trim(t) +
+                        "option '" + s.key + "' takes a whole percentage, got '" + Trim(t) +
                             "%' (fio reads it as " +
                             std::to_string(static_cast<int64_t>(std::strtod(t.c_str(), nullptr))) +
                             " bytes)");
@@ -496,7 +499,7 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
         // directory= quietly meant the working directory); only the
         // write_*_log options take an empty value (the job's name).
         if (Trim(v.text).empty() && !(def->type == OptType::kStr && BareAllowed(*def)))
-          return Diag(s, at(0), "option '" + def->name + "' needs a value");
+          return Diag(s, at(0), "option '" + s.key + "' needs a value");
         break;
     }
   }
@@ -505,7 +508,7 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
   const bool keep_name = def->name == "name" && s.source == OptionSource::kGlobal;
   Status st = keep_name ? Status::Ok() : def->set(*job, v);
   if (!st.ok())
-    return Diag(s, s.bare ? s.key_col : s.value_col, "option '" + def->name + "': " + st.message());
+    return Diag(s, s.bare ? s.key_col : s.value_col, "option '" + s.key + "': " + st.message());
   OptionSetting os;
   os.name = def->name;
   os.value = v.text;
@@ -536,8 +539,8 @@ Status CheckEngineOption(const JobSpec& job, const RawSetting& s) {
   auto engines = EnginesForOption(*def);
   if (std::find(engines.begin(), engines.end(), job.ioengine) != engines.end()) return Status::Ok();
   return Diag(s, s.key_col,
-              "option '" + def->name + "' needs ioengine=" + JoinOr(engines) + "; job '" +
-                  job.name + "' uses " + job.ioengine);
+              "option '" + s.key + "' needs ioengine=" + JoinOr(engines) + "; job '" + job.name +
+                  "' uses " + job.ioengine);
 }
 
 // Applies settings in order (kb_base first, since it changes how sizes read),

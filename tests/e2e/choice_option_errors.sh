@@ -6,7 +6,8 @@
 # $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
 
-# case OPTION REASON: REASON is the text after "option 'OPTION': ".
+# case OPTION REASON: REASON is the text after "option 'OPTION': ". An alias
+# (iomem, readwrite) is named as written, not as its canonical name.
 while IFS='|' read -r opt reason; do
   [ -n "$opt" ] || continue
   # Command line: "command line: option ..." then the argument, caret under the value.
@@ -31,12 +32,24 @@ rw_sequencer|bad rw_sequencer 'bogus' (sequential, identical)
 random_generator|bad random_generator 'bogus' (tausworthe, lfsr, tausworthe64)
 sync|bad sync mode 'bogus' (none, sync, dsync, 0, 1)
 rate_process|bad rate_process 'bogus' (linear, poisson)
-unit_base|bad number 'bogus'
-replay_skip|replay_skip: 'bogus' is not one of read, write, trim, sync
-io_submit_mode|io_submit_mode must be inline or offload, got 'bogus'
-dedupe_mode|dedupe_mode must be repeat or working_set, got 'bogus'
+unit_base|bad number 'bogus' (one of 0|1|8)
+replay_skip|'bogus' is not one of read, write, trim, sync
+io_submit_mode|must be inline or offload, got 'bogus'
+dedupe_mode|must be repeat or working_set, got 'bogus'
 cpus_allowed_policy|bad cpus_allowed_policy 'bogus' (shared, split)
 verify|bad verify type 'bogus'
+iomem|bad mem type 'bogus' (malloc, shm, shmhuge, mmap, mmaphuge, mmapshared)
+readwrite|bad rw mode 'bogus' (read, write, trim, randread, randwrite, randtrim, rw, randrw, trimwrite, randtrimwrite)
 CASES
+
+# A number outside the option's set: the reason does not name the option a
+# second time ("option 'unit_base': unit_base must be ...").
+for c in "unit_base=5|must be 0, 1 or 8" "kb_base=1023|must be 1000 or 1024"; do
+  arg=${c%%|*} reason=${c#*|}
+  "$bin" --name=j --ioengine=null --size=1m "--$arg" >/dev/null 2>"$tmp/err"
+  expect_eq "$arg exit" "$?" 2
+  head -1 "$tmp/err" | grep -qxF "command line: option '${arg%%=*}': $reason" ||
+    fail "$arg message: $(head -1 "$tmp/err")"
+done
 [ "$fails" -eq 0 ] && echo "ok: every bad choice names its option, exit 2"
 [ "$fails" -eq 0 ]
