@@ -179,7 +179,10 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
                        "', blanks included" + (global ? ", not a global section" : "") +
                        "; write [" + name + "]");
       if (name.find_first_of("[]") != std::string::npos)
-        return err(static_cast<int>(b) + 1, "bad section name '" + name + "'");
+        return err(static_cast<int>(b + 1 + nb + name.find_first_of("[]")) + 1,
+                   "'" + std::string(1, name[name.find_first_of("[]")]) +
+                       "' inside a section name (fio would name this job '" + name +
+                       "'); a bracket there is most likely a typo, so iobench refuses it");
       ent.kind = LexEntry::Kind::kSection;
       ent.key = name;
       ent.key_col = static_cast<int>(b + 1 + nb) + 1;

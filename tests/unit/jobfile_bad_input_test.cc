@@ -118,6 +118,15 @@ TEST(JobfileBadInputTest, BlanksInsideSectionBrackets) {
   EXPECT_EQ(r->at(1).key, "my job");
 }
 
+// `[c]d]` said only "bad section name 'c]d'"; fio runs a job named "c]d".
+// The error says why and points at the bracket.
+TEST(JobfileBadInputTest, BracketInsideASectionName) {
+  EXPECT_EQ(LexError("[c]d]\nsize=1m\n"),
+            "f.fio:1:3: ']' inside a section name (fio would name this job 'c]d'); a bracket "
+            "there is most likely a typo, so iobench refuses it\n[c]d]\n  ^");
+  EXPECT_EQ(LexError("[[a]\n").substr(0, 16), "f.fio:1:2: '[' i");
+}
+
 // `[a] x` was reported as "missing ']' after section name", pointing past the x.
 TEST(JobfileBadInputTest, TextAfterASectionHeader) {
   EXPECT_EQ(LexError("[a] x y\nsize=1m\n"),
