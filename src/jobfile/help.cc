@@ -250,6 +250,21 @@ std::string ParseOnlyJson(const std::vector<JobSpec>& jobs) {
         o["value"] = d.def;
         o["source"] = "default";
       }
+      // filename=a:b:c names the job's files, whatever nrfiles says (fio
+      // counts them the same way): the effective value is their number, set
+      // where filename was.
+      if (d.name == "nrfiles" && !j.filenames.empty()) {
+        const OptionSetting* f = nullptr;
+        for (const auto& s : j.settings)
+          if (s.name == "filename") f = &s;
+        o["value"] = std::to_string(j.filenames.size());
+        if (f) {
+          o["source"] = SourceName(f->source);
+          o["file"] = f->file;
+          o["line"] = f->line;
+        }
+        o["set_by"] = "filename";
+      }
       if (!d.runs && last) o["implemented"] = false;
       opts[d.name] = o;
     }
@@ -318,9 +333,14 @@ std::string ParseOnlySummary(const std::vector<JobSpec>& jobs) {
                          : "file/device");
     if (j.numjobs > 1) o << " numjobs=" << j.numjobs;
     o << " files=";
-    if (!j.filenames.empty())
-      o << Join(j.filenames, ":");
-    else {
+    if (!j.filenames.empty()) {
+      // As filename= takes them, a ':' inside a name written `\:`: the
+      // files "x y:z" and "w" show as files=x y\:z:w, not as three names.
+      for (size_t f = 0; f < j.filenames.size(); ++f) {
+        if (f) o << ':';
+        for (char c : j.filenames[f]) o << (c == ':' ? "\\:" : std::string(1, c));
+      }
+    } else {
       std::string dir = j.directory.empty() ? std::string(".") : j.directory;
       if (dir.back() != '/') dir += '/';
       o << dir << j.filename_format << " x" << j.nrfiles;

@@ -1783,6 +1783,27 @@ TEST(JobfileSetOption, SweepChangesOneOption) {
   EXPECT_FALSE(SetOption(&j, "iodepth", "0").ok());
 }
 
+// filename=a:b:c runs 3 files: --parse-only's JSON said nrfiles was the
+// default 1, and its summary joined names without escaping the ':' inside one.
+TEST(JobfileOutput, ParseOnlyShowsTheFilesFilenameNames) {
+  auto out = ParseOk("[a]\nsize=1m\nfilename=x y\\:z:w:v\n");
+  ASSERT_EQ(out.jobs.at(0).filenames.size(), 3u);
+  std::string js = ParseOnlyJson(out.jobs);
+  EXPECT_NE(js.find("\"nrfiles\": {\n          \"value\": \"3\",\n          \"source\": \"job\",\n"
+                    "          \"file\": \"t.fio\",\n          \"line\": 3,\n"
+                    "          \"set_by\": \"filename\""),
+            std::string::npos)
+      << js;
+  EXPECT_NE(ParseOnlySummary(out.jobs).find(" files=x y\\:z:w:v runtime="), std::string::npos)
+      << ParseOnlySummary(out.jobs);
+  // Without filename=, nrfiles is what was written, or the default.
+  js = ParseOnlyJson(ParseOk("[a]\nsize=1m\n").jobs);
+  EXPECT_NE(
+      js.find("\"nrfiles\": {\n          \"value\": \"1\",\n          \"source\": \"default\"\n"),
+      std::string::npos)
+      << js;
+}
+
 TEST(JobfileOutput, JsonHasEveryOptionWithSource) {
   auto out = ParseOk("[global]\nbs=8k\n[a]\niodepth=4\n");
   std::string js = ParseOnlyJson(out.jobs);
