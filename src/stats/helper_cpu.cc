@@ -323,25 +323,42 @@ void HelperCpuSampler::SampleLocked(bool initial) {
   }
 }
 
+void AttributeHelperCpu(HelperCpuDetail* d, const CpuUsage& workers_own_total,
+                        const HelperCpu& tracked) {
+  // The totals are exact; each user/sys split is the kernel's estimate from
+  // ticks, made per thread and again for the whole process, and the two need
+  // not agree (with SQPOLL the worker's own user time exceeded the process's
+  // by 0.25 s). Subtracting user and system apart and dropping a negative
+  // part counted that time twice: in the worker's own CPU and again as
+  // "other" helper CPU. So the helpers get the process's total minus the
+  // workers' and the sampler's, and only that total is split.
+  const uint64_t helpers_total = Sub(d->process_user_us + d->process_sys_us,
+                                     workers_own_total.user_us + workers_own_total.sys_us +
+                                         d->sampler_user_us + d->sampler_sys_us);
+  d->all_helpers_user_us = std::min(
+      helpers_total, Sub(Sub(d->process_user_us, workers_own_total.user_us), d->sampler_user_us));
+  d->all_helpers_sys_us = helpers_total - d->all_helpers_user_us;
+  HelperCpu& c = d->cpu;
+  c = tracked;
+  const uint64_t tracked_user = c.iowq_user_us + c.sqpoll_user_us + c.aio_user_us;
+  const uint64_t tracked_sys = c.iowq_sys_us + c.sqpoll_sys_us + c.aio_sys_us;
+  const uint64_t other_total = Sub(helpers_total, tracked_user + tracked_sys);
+  c.other_user_us = std::min(other_total, Sub(d->all_helpers_user_us, tracked_user));
+  c.other_sys_us = other_total - c.other_user_us;
+}
+
 HelperCpuDetail HelperCpuSampler::Detail(const CpuUsage& workers_own_total) const {
   HelperCpuDetail d;
   d.process_user_us = Sub(self_end_.user_us, self_start_.user_us);
   d.process_sys_us = Sub(self_end_.sys_us, self_start_.sys_us);
   d.sampler_user_us = sampler_own_.user_us;
   d.sampler_sys_us = sampler_own_.sys_us;
-  d.all_helpers_user_us =
-      Sub(Sub(d.process_user_us, workers_own_total.user_us), sampler_own_.user_us);
-  d.all_helpers_sys_us = Sub(Sub(d.process_sys_us, workers_own_total.sys_us), sampler_own_.sys_us);
+  HelperCpu tracked;
   for (const auto& [tid, t] : tracks_) {
     (void)tid;
-    const uint64_t u = Sub(t.last_ut, t.base_ut);
-    const uint64_t s = Sub(t.last_st, t.base_st);
-    AddTo(&d.cpu, t.kind, u, s);
+    AddTo(&tracked, t.kind, Sub(t.last_ut, t.base_ut), Sub(t.last_st, t.base_st));
   }
-  d.cpu.other_user_us =
-      Sub(d.all_helpers_user_us, d.cpu.iowq_user_us + d.cpu.sqpoll_user_us + d.cpu.aio_user_us);
-  d.cpu.other_sys_us =
-      Sub(d.all_helpers_sys_us, d.cpu.iowq_sys_us + d.cpu.sqpoll_sys_us + d.cpu.aio_sys_us);
+  AttributeHelperCpu(&d, workers_own_total, tracked);
   d.cpu.peak_threads = peak_total_;
   d.peak_iowq_threads = peak_iowq_;
   d.peak_sqpoll_threads = peak_sqpoll_;
@@ -444,12 +461,18 @@ std::vector<HelperCpu> SplitHelperCpu(const HelperCpu& group,
                                    &HelperCpu::sqpoll_user_us, &HelperCpu::sqpoll_sys_us,
                                    &HelperCpu::aio_user_us,    &HelperCpu::aio_sys_us,
                                    &HelperCpu::other_user_us,  &HelperCpu::other_sys_us};
+  // The rounding remainder goes to the last job with a weight: a psync job
+  // in an io_uring group got 1 µs of io-wq CPU, and a helpers line of zeros.
+  size_t last = weights.size() - 1;
+  while (!equal && last > 0 && weights[last] == 0) --last;
   for (auto field : fields) {
     uint64_t given = 0;
     for (size_t i = 0; i < weights.size(); ++i) {
       const uint64_t w = equal ? 1 : weights[i];
       uint64_t share;
-      if (i + 1 == weights.size()) {
+      if (i > last) {
+        share = 0;
+      } else if (i == last) {
         share = group.*field - given;
       } else {
         // 128-bit product: CPU µs times submission counts can exceed 64 bits.

@@ -66,6 +66,13 @@ struct HelperCpuDetail {
   uint64_t samples = 0;
 };
 
+// Fills d->all_helpers_*, and d->cpu from `tracked` (the io-wq, SQPOLL and
+// POSIX AIO threads' own CPU) plus "other": the rest of the helpers' total,
+// which is d's process CPU minus the workers' and the sampler's. The totals
+// add up exactly; only the user/system split is an estimate.
+void AttributeHelperCpu(HelperCpuDetail* d, const CpuUsage& workers_own_total,
+                        const HelperCpu& tracked);
+
 class HelperCpuSampler {
  public:
   explicit HelperCpuSampler(uint32_t interval_ms = 100);

@@ -37,8 +37,12 @@ TEST(HelperCpuSplitTest, ProportionalAndSumsToTheWhole) {
   EXPECT_EQ(parts[1].iowq_sys_us, 750u);
   EXPECT_EQ(parts[2].iowq_sys_us, 0u);
   EXPECT_EQ(parts[0].iowq_user_us, 2u);  // floor(10 * 1/4)
-  EXPECT_EQ(parts[1].iowq_user_us, 7u);  // floor(10 * 3/4)
-  EXPECT_EQ(parts[2].iowq_user_us, 1u);  // the rounding remainder goes last
+  // floor(10 * 3/4) + the rounding remainder: it goes to the last job with a
+  // weight, never to a job that made no submissions (a psync job in an
+  // io_uring group got 1 us of io-wq CPU and a helpers line of zeros).
+  EXPECT_EQ(parts[1].iowq_user_us, 8u);
+  EXPECT_EQ(parts[2].iowq_user_us, 0u);
+  EXPECT_EQ(parts[2].other_sys_us, 0u);
   uint64_t sq = 0;
   for (const auto& p : parts) sq += p.sqpoll_sys_us;
   EXPECT_EQ(sq, 7u);
@@ -49,6 +53,57 @@ TEST(HelperCpuSplitTest, ProportionalAndSumsToTheWhole) {
   EXPECT_EQ(equal[0].iowq_sys_us, 500u);
   EXPECT_EQ(equal[1].iowq_sys_us, 500u);
   EXPECT_TRUE(SplitHelperCpu(g, {}).empty());
+}
+
+// A QA run with SQPOLL: the process used 81 ms user + 2912 ms system, the
+// worker's own thread 326 ms user (the per-thread tick split disagrees with
+// the process's) + 300 ms system, the SQPOLL thread 2200 ms system. The
+// helpers are what the process used beyond the worker: 2367 ms, of which
+// 167 ms not tracked ("other"). User and system taken apart gave the helpers
+// 2612 ms, and own + helpers 3238 ms, more than the process used.
+TEST(HelperCpuSplitTest, HelpersAreTheProcessTotalLessTheWorkers) {
+  HelperCpuDetail d;
+  d.process_user_us = 81000;
+  d.process_sys_us = 2912000;
+  CpuUsage own;
+  own.user_us = 326000;
+  own.sys_us = 300000;
+  HelperCpu tracked;
+  tracked.sqpoll_sys_us = 2200000;
+  AttributeHelperCpu(&d, own, tracked);
+  EXPECT_EQ(d.all_helpers_user_us, 0u);
+  EXPECT_EQ(d.all_helpers_sys_us, 2367000u);
+  EXPECT_EQ(d.cpu.sqpoll_sys_us, 2200000u);
+  EXPECT_EQ(d.cpu.other_user_us, 0u);
+  EXPECT_EQ(d.cpu.other_sys_us, 167000u);
+  EXPECT_EQ(
+      own.user_us + own.sys_us + d.cpu.sqpoll_sys_us + d.cpu.other_user_us + d.cpu.other_sys_us,
+      d.process_user_us + d.process_sys_us);
+  // Splits that agree keep their parts; the sampler's own CPU is left out.
+  HelperCpuDetail e;
+  e.process_user_us = 500;
+  e.process_sys_us = 4000;
+  e.sampler_user_us = 10;
+  e.sampler_sys_us = 20;
+  own.user_us = 300;
+  own.sys_us = 1000;
+  tracked = HelperCpu();
+  tracked.iowq_user_us = 100;
+  tracked.iowq_sys_us = 2000;
+  AttributeHelperCpu(&e, own, tracked);
+  EXPECT_EQ(e.all_helpers_user_us, 190u);
+  EXPECT_EQ(e.all_helpers_sys_us, 2980u);
+  EXPECT_EQ(e.cpu.iowq_user_us, 100u);
+  EXPECT_EQ(e.cpu.other_user_us, 90u);
+  EXPECT_EQ(e.cpu.other_sys_us, 980u);
+  // Tracked helpers above the total (tick rounding): no "other", no wrap.
+  HelperCpuDetail f;
+  f.process_sys_us = 1000;
+  own = CpuUsage();
+  tracked = HelperCpu();
+  tracked.iowq_sys_us = 1010;
+  AttributeHelperCpu(&f, own, tracked);
+  EXPECT_EQ(f.cpu.other_user_us + f.cpu.other_sys_us, 0u);
 }
 
 // The helper threads alive in this process now (io-wq, SQPOLL, posixaio's):
