@@ -4,7 +4,10 @@
 // SIGINT, SIGTERM, SIGHUP: the first one stores the signal number into
 // *stop_flag (workers stop at the next I/O boundary, in-flight I/O is reaped
 // and what was measured is reported; the caller exits 130). A second one
-// calls _exit(128 + signo) at once.
+// a second or more after the first calls _exit(128 + signo) at once, with a
+// line on stderr; one sooner is taken as the same stop delivered twice
+// (timeout(1) signals the process, then its group). SIGHUP inherited as
+// ignored (nohup) stays ignored.
 // SIGUSR1: sets *report_flag (when given), asking for an interim report.
 //
 // Call once, from the main thread, before RunJobs(). The atomics must live
