@@ -7,8 +7,12 @@
 //
 // Exit codes: 0 ok, 1 a job failed, 2 bad usage or job file (nothing ran).
 // Diagnostics go to stderr, never into --output.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -514,9 +518,28 @@ int Main(int argc, char** argv) {
   return rc;
 }
 
+// Started with stdin, stdout or stderr closed (cron, a daemon, `>&-`), the
+// first file iobench opened took the free number, and the status line, the
+// report or an error message went into the benchmark's target: the text at
+// offset 0 of a write job's file, a false verify failure on "Jobs". Each
+// closed one gets /dev/null, opened so that using it fails as a closed
+// descriptor does (EBADF): the report's own error path still says the
+// report could not be written.
+void HoldStandardDescriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    // The lowest free number is this one: the ones below are open.
+    const int got = open("/dev/null", (fd == 0 ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
+    if (got == fd) continue;
+    if (got >= 0) close(got);
+    _exit(kExitUsage);  // no /dev/null: nothing can be run safely
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  HoldStandardDescriptors();
   try {
     return Main(argc, argv);
   } catch (const std::exception& e) {

@@ -8,8 +8,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
-#include <iostream>
 #include <iterator>
 #include <memory>
 #include <sstream>
@@ -882,8 +883,22 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
     if (f == "-") {
       if (stdin_used) return Status::Invalid("iobench: '-' (stdin) given more than once");
       stdin_used = true;
-      std::string text((std::istreambuf_iterator<char>(std::cin)),
-                       std::istreambuf_iterator<char>());
+      // Read with read(2): std::cin turned a closed stdin or a directory
+      // (EBADF, EISDIR) into an empty text, "the job files define no jobs".
+      std::string text;
+      char buf[65536];
+      for (;;) {
+        const ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
+        if (n > 0) {
+          text.append(buf, static_cast<size_t>(n));
+        } else if (n == 0) {
+          break;
+        } else if (errno != EINTR) {
+          return Status::Invalid(
+              std::string("iobench: cannot read the job file from stdin ('-'): ") +
+              std::strerror(errno));
+        }
+      }
       char cwd[PATH_MAX];
       std::string base = getcwd(cwd, sizeof(cwd)) ? cwd : ".";
       IOB_RETURN_IF_ERROR(reader.ReadText(text, "<stdin>", base, &stack));
