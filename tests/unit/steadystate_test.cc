@@ -257,9 +257,9 @@ TEST(SteadyStateOptionsTest, BadValuesNameTheOptionAndLine) {
       {"ss=bw:-1m", "the limit must not be negative"},
       {"ss=bw:x%", "the limit 'x' is not a number"},
       {"ss_dur=500ms", "steadystate_duration=500ms is shorter than one sample"},
-      {"ss_dur=-1", "steadystate_duration"},
+      {"ss_dur=-1", "option 'ss_dur' is out of range"},  // named as written
       {"ss_dur=1000000000", "steadystate_duration=1000000000 is longer than a week"},
-      {"ss_ramp=-2", "steadystate_ramp_time"},
+      {"ss_ramp=-2", "option 'ss_ramp' is out of range"},
   };
   for (const auto& c : cases) {
     auto r = ParseNullJob(std::string(c.line) + "\n");
