@@ -780,7 +780,19 @@ class PhaseRunner {
     }
     std::sort(paths.begin(), paths.end());
     paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-    CollectPhaseContext(phase, paths, regions);
+    // invalidate=1 that could not drop a device's cache: the numbers would
+    // be cache hits, which the user must know before reading them.
+    std::map<std::string, std::string> cache_kept;
+    for (auto& c : clones)
+      for (const auto& [path, why] : c.worker->cache_kept())
+        if (cache_kept.emplace(path, why).second)
+          std::fprintf(
+              stderr,
+              "iobench: warning: job '%s': invalidate=1: the page cache of %s was NOT "
+              "dropped (%s): its reads may be served from memory, not the device; run with "
+              "CAP_SYS_ADMIN or use direct=1\n",
+              jobs_[c.job].name.c_str(), path.c_str(), why.c_str());
+    CollectPhaseContext(phase, paths, regions, cache_kept);
     if (opts_.on_phase_start) opts_.on_phase_start(specs);
     // Disk stats list the disks in the jobs' order (fio's disk list is in
     // the order the files were added); DisksForTargets drops repeats.
@@ -1107,7 +1119,8 @@ class PhaseRunner {
   // Wide jobs (seed 003: 252 files in one directory) describe a few files;
   // the rest sit on the same filesystem and device.
   void CollectPhaseContext(const Phase& phase, const std::vector<std::string>& paths,
-                           const sys::TargetRegions& regions) {
+                           const sys::TargetRegions& regions,
+                           const std::map<std::string, std::string>& cache_kept) {
     if (opts_.engine_factory) return;  // test seam: no real targets
     constexpr size_t kMaxDescribed = 4;
     std::vector<std::string> described(paths.begin(),
@@ -1118,7 +1131,7 @@ class PhaseRunner {
     RunContext ctx =
         sys::CollectContext(phase_jobs, described,
                             std::vector<std::string>(paths.begin() + described.size(), paths.end()),
-                            &regions, opts_.stop_signal);
+                            &regions, opts_.stop_signal, &cache_kept);
     if (paths.size() > described.size())
       ctx.warnings.push_back("context: described " + std::to_string(described.size()) + " of " +
                              std::to_string(paths.size()) + " target files");

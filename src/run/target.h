@@ -74,9 +74,11 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t,
 Result<int> OpenTarget(const JobSpec& job, const TargetFile& t);
 
 // Drops the target's cached pages: posix_fadvise(DONTNEED) over the job's
-// region for files (as fio), BLKFLSBUF for block devices (root only;
-// skipped otherwise).
-Status InvalidateTarget(int fd, const TargetFile& t);
+// region for files (as fio), BLKFLSBUF for block devices. Where BLKFLSBUF
+// is not permitted (no CAP_SYS_ADMIN), fsync and posix_fadvise(DONTNEED)
+// over the job's region; if that fails too, the pages stay, the call
+// succeeds and *kept (when given) says why. Other errors fail.
+Status InvalidateTarget(int fd, const TargetFile& t, std::string* kept = nullptr);
 // fadvise_hint: POSIX_FADV_RANDOM / SEQUENTIAL over the job's region, as fio
 // does at open (its default advises by the job's pattern). Nothing for
 // kNone (the worker does not call it for /dev/null and /dev/zero).

@@ -242,7 +242,11 @@ Status Worker::Setup() {
       IOB_ASSIGN_OR_RETURN(f.fd, OpenTarget(job_, t));
       files_.push_back(f);      // pushed at once so Teardown closes it on a later error
       if (!t.is_char_device) {  // /dev/null, /dev/zero: no page cache to drop, advise or fill
-        if (job_.invalidate) IOB_RETURN_IF_ERROR(InvalidateTarget(f.fd, t).WithContext(who));
+        if (job_.invalidate) {
+          std::string kept;
+          IOB_RETURN_IF_ERROR(InvalidateTarget(f.fd, t, &kept).WithContext(who));
+          if (!kept.empty()) cache_kept_.emplace_back(t.path, std::move(kept));
+        }
         IOB_RETURN_IF_ERROR(AdviseTarget(f.fd, t, job_).WithContext(who));
         if (job_.pre_read) {
           live_.state.store(job_state::kPreReading, std::memory_order_relaxed);

@@ -120,6 +120,9 @@ class Worker {
   // names it when a job does not finish after it was told to stop.
   uint32_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
   void AddNote(std::string note) { result_.notes.push_back(std::move(note)); }
+  // invalidate=1 could not drop these targets' cache at Setup(): path and
+  // why. Read by the coordinator after Setup() returned.
+  const std::vector<std::pair<std::string, std::string>>& cache_kept() const { return cache_kept_; }
 
   // --- steady state (run/steadystate.h) ---
   // When the measured period began (after startdelay and ramp_time; the
@@ -399,6 +402,7 @@ class Worker {
   const int jobnum_;
   const uint32_t worker_index_;
   std::vector<TargetFile> targets_;
+  std::vector<std::pair<std::string, std::string>> cache_kept_;  // see cache_kept()
   std::unique_ptr<Engine> engine_;
   WorkerControl* const ctl_;
 

@@ -202,10 +202,24 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
                       "): the numbers measure memory copies, not a device");
     }
 
-    // 2. Buffered random reads after invalidate with a random map.
+    // 2. invalidate=1 that could not drop the cache (no CAP_SYS_ADMIN for
+    // BLKFLSBUF, and the fallback failed): reads may be cache hits.
+    if (!job.direct && job.invalidate && !env.cache_kept.empty()) {
+      std::string where =
+          first([&](const TargetContext& c) { return env.cache_kept.count(c.path) != 0; }, &t);
+      if (!where.empty())
+        out.push_back(who + "invalidate=1 did NOT drop the page cache of " + where + " (" +
+                      env.cache_kept.at(t->path) +
+                      "): the job's reads may be served from memory, not the device");
+    }
+
+    // 2b. Buffered random reads after invalidate with a random map.
     if (!job.direct && HasRead(job.rw) && IsRandom(job.rw) && job.invalidate && !job.norandommap) {
       std::string where = first(
-          [](const TargetContext& c) { return !IsMemoryFs(c.fs_type) && !c.device.empty(); }, &t);
+          [&](const TargetContext& c) {
+            return !IsMemoryFs(c.fs_type) && !c.device.empty() && env.cache_kept.count(c.path) == 0;
+          },
+          &t);
       if (!where.empty())
         out.push_back(who + "note: buffered random reads of " + where +
                       " with invalidate=1 and a random map: the cache is dropped at the start and "
@@ -286,7 +300,8 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
 RunContext CollectContext(const std::vector<JobSpec>& jobs,
                           const std::vector<std::string>& target_paths,
                           const std::vector<std::string>& unexamined, const TargetRegions* regions,
-                          const std::atomic<int>* stop) {
+                          const std::atomic<int>* stop,
+                          const std::map<std::string, std::string>* cache_kept) {
   RunContext ctx;
   ctx.iobench_version = IOBENCH_VERSION;
   if (auto v = KernelRelease(); v.ok()) ctx.kernel = *v;
@@ -310,6 +325,7 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
   TrapEnv env;
   env.mem_total_bytes = ctx.mem_bytes;
   env.unexamined = unexamined;
+  if (cache_kept != nullptr) env.cache_kept = *cache_kept;
   for (const auto& p : paths) {
     auto info = ResolveTarget(p);
     TargetContext tc;

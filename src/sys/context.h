@@ -34,7 +34,8 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
                           const std::vector<std::string>& target_paths,
                           const std::vector<std::string>& unexamined = {},
                           const TargetRegions* regions = nullptr,
-                          const std::atomic<int>* stop = nullptr);
+                          const std::atomic<int>* stop = nullptr,
+                          const std::map<std::string, std::string>* cache_kept = nullptr);
 
 // What DetectTraps needs besides the jobs and targets; CollectContext fills
 // it from the system, tests build it by hand.
@@ -46,6 +47,8 @@ struct TrapEnv {
   // a warning naming "N more" counts the ones it checked and says how many
   // of the job's files it did not.
   std::vector<std::string> unexamined;
+  // Targets whose page cache invalidate=1 could not drop, and why.
+  std::map<std::string, std::string> cache_kept;
 };
 
 // A job "reads like a disk test" when any of:

@@ -159,6 +159,26 @@ TEST(SysTrapsTest, BufferedRandomReadsWithInvalidate) {
   EXPECT_TRUE(DetectTraps({s}, {kShm}, Env()).empty());
 }
 
+// invalidate=1 that could not drop the cache (BLKFLSBUF refused and the
+// fadvise fallback failed): the report says so, never "the cache is dropped".
+TEST(SysTrapsTest, CacheNotDroppedReplacesTheDroppedNote) {
+  JobSpec j = Job("r", "/srv/f", RwMode::kRandRead);
+  TrapEnv env = Env();
+  env.cache_kept["/srv/f"] = "BLKFLSBUF: Permission denied (needs CAP_SYS_ADMIN)";
+  auto w = DetectTraps({j}, {kExt4}, env);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "job 'r': invalidate=1 did NOT drop the page cache of /srv/f (BLKFLSBUF: Permission "
+            "denied (needs CAP_SYS_ADMIN)): the job's reads may be served from memory, not the "
+            "device");
+  EXPECT_EQ(CountContaining(w, "the cache is dropped"), 0u);
+  // Sequential reads get the warning too; invalidate=0 asked for no drop.
+  j.rw = RwMode::kRead;
+  EXPECT_EQ(CountContaining(DetectTraps({j}, {kExt4}, env), "did NOT drop"), 1u);
+  j.invalidate = false;
+  EXPECT_EQ(CountContaining(DetectTraps({j}, {kExt4}, env), "did NOT drop"), 0u);
+}
+
 TEST(SysTrapsTest, IoUringPuntsOnFilesystemsWithoutNowait) {
   JobSpec j = Job("u", "/dev/shm/f", RwMode::kRead);
   j.ioengine = "io_uring";
