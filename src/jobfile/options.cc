@@ -1791,7 +1791,9 @@ std::vector<OptionDef> BuildTable() {
                       return Bad("bad cpus_allowed_policy '" + t + "' (shared, split)");
                     return Status::Ok();
                   }));
-  r.push_back(Row("nice", T::kInt, "cpu", "Nice value of the job's threads")
+  r.push_back(Row("nice", T::kInt, "cpu",
+                  "Niceness increment of the job's threads, as nice(1): added to the run's "
+                  "niceness, clamped to 19")
                   .Range(-20, 19)
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     j.nice = static_cast<int>(v.num);

@@ -169,8 +169,17 @@ Status Worker::ApplyScheduling() {
   }
   const pid_t tid = static_cast<pid_t>(syscall(SYS_gettid));
   if (job_.nice) {
-    if (setpriority(PRIO_PROCESS, static_cast<id_t>(tid), *job_.nice) < 0)
-      return ErrnoStatus(who + ": nice=" + std::to_string(*job_.nice));
+    // fio calls nice(N): an increment on the niceness the run started
+    // with (under `nice -n 10`, nice=5 runs at 15), clamped to [-20, 19].
+    // Going below the current value needs CAP_SYS_NICE (or RLIMIT_NICE):
+    // EPERM, as fio.
+    errno = 0;
+    const int now = getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
+    if (now == -1 && errno != 0) return ErrnoStatus(who + ": nice: getpriority");
+    const int want = std::clamp(now + *job_.nice, -20, 19);
+    if (setpriority(PRIO_PROCESS, static_cast<id_t>(tid), want) < 0)
+      return ErrnoStatus(who + ": nice=" + std::to_string(*job_.nice) + " (niceness " +
+                         std::to_string(now) + " -> " + std::to_string(want) + ")");
   }
   if (const uint16_t v = JobIoprio(job_); v != 0) {
     if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, tid, v) < 0)
