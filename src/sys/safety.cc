@@ -63,6 +63,17 @@ bool HasCapability(int bit) {
   return false;
 }
 
+// The real uid is the kernel's root: uid 0 in the initial user namespace
+// (its /proc/self/ns/user inode is PROC_USER_INIT_INO). copy_process()
+// does not apply RLIMIT_NPROC to that user (INIT_USER), with or without
+// capabilities. Inside another user namespace uid 0 is some other user.
+bool RealUidIsKernelRoot() {
+  if (getuid() != 0) return false;
+  char ns[64] = {};
+  const ssize_t n = readlink("/proc/self/ns/user", ns, sizeof(ns) - 1);
+  return n > 0 && std::string(ns, static_cast<size_t>(n)) == "user:[4026531837]";
+}
+
 // A bound loop device and the file (or device node) it reads and writes.
 // A loop device registers no holder on its backing device, and a file has
 // no holders at all: this is how a write to what lies under a mounted loop
@@ -380,8 +391,9 @@ Result<SystemLimits> ReadSystemLimits() {
   auto anr = ReadIntFile("/proc/sys/fs/aio-nr");
   l.aio_max_nr = amax.ok() ? static_cast<uint64_t>(*amax) : kUnlimited;
   l.aio_nr = anr.ok() ? static_cast<uint64_t>(*anr) : 0;
-  l.cap_ipc_lock = HasCapability(14);                           // CAP_IPC_LOCK
-  l.cap_sys_resource = HasCapability(24) || HasCapability(21);  // CAP_SYS_RESOURCE/ADMIN
+  l.cap_ipc_lock = HasCapability(14);  // CAP_IPC_LOCK
+  // CAP_SYS_RESOURCE or CAP_SYS_ADMIN, or a real uid of root.
+  l.nproc_exempt = HasCapability(24) || HasCapability(21) || RealUidIsKernelRoot();
   return l;
 }
 
@@ -454,7 +466,7 @@ std::vector<LimitError> LimitErrors(const ResourceNeeds& n, const SystemLimits& 
                         "); raise the hard limit (nofile in /etc/security/limits.conf), then "
                         "`ulimit -n " +
                         std::to_string(n.open_files) + "`"});
-  if (!l.cap_sys_resource && n.threads > l.nproc_soft)
+  if (!l.nproc_exempt && n.threads > l.nproc_soft)
     errs.push_back({2, n.threads, "threads",
                     "the jobs need " + std::to_string(n.threads) + " threads but RLIMIT_NPROC is " +
                         LimitText(l.nproc_soft) + "; raise it with `ulimit -u " +

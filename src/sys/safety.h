@@ -62,13 +62,15 @@ struct SystemLimits {
   uint64_t mem_available = 0;  // /proc/meminfo MemAvailable, bytes (UINT64_MAX: unreadable)
   uint64_t nofile_soft = 0;    // RLIMIT_NOFILE
   uint64_t nofile_hard = 0;
-  uint64_t nproc_soft = 0;        // RLIMIT_NPROC (UINT64_MAX: unlimited)
-  uint64_t threads_max = 0;       // /proc/sys/kernel/threads-max (UINT64_MAX: unreadable)
-  uint64_t aio_max_nr = 0;        // /proc/sys/fs/aio-max-nr
-  uint64_t aio_nr = 0;            // /proc/sys/fs/aio-nr (already reserved)
-  uint64_t memlock_soft = 0;      // RLIMIT_MEMLOCK, bytes (UINT64_MAX: unlimited)
-  bool cap_ipc_lock = false;      // CAP_IPC_LOCK: memlock is not enforced
-  bool cap_sys_resource = false;  // root-like: RLIMIT_NPROC is not enforced
+  uint64_t nproc_soft = 0;    // RLIMIT_NPROC (UINT64_MAX: unlimited)
+  uint64_t threads_max = 0;   // /proc/sys/kernel/threads-max (UINT64_MAX: unreadable)
+  uint64_t aio_max_nr = 0;    // /proc/sys/fs/aio-max-nr
+  uint64_t aio_nr = 0;        // /proc/sys/fs/aio-nr (already reserved)
+  uint64_t memlock_soft = 0;  // RLIMIT_MEMLOCK, bytes (UINT64_MAX: unlimited)
+  bool cap_ipc_lock = false;  // CAP_IPC_LOCK: memlock is not enforced
+  // RLIMIT_NPROC is not enforced (copy_process): the real uid is root in
+  // the initial user namespace, or CAP_SYS_RESOURCE / CAP_SYS_ADMIN.
+  bool nproc_exempt = false;
 };
 Result<SystemLimits> ReadSystemLimits();
 

@@ -186,7 +186,7 @@ TEST(SysResourceTest, EachLimitIsNamedWithHowToRaiseIt) {
   EXPECT_EQ(CheckResourceLimitsAgainst({f}, l).message(),
             "threads: the jobs need 302 threads but RLIMIT_NPROC is 100; raise it with "
             "`ulimit -u 302`");
-  l.cap_sys_resource = true;  // root: RLIMIT_NPROC not enforced
+  l.nproc_exempt = true;  // root: RLIMIT_NPROC not enforced
   EXPECT_TRUE(CheckResourceLimitsAgainst({f}, l).ok());
   l = Roomy();
   l.threads_max = 200;
