@@ -642,6 +642,29 @@ void AppendUnrunJobs(const std::vector<JobSpec>& jobs, const std::vector<int>& g
   }
 }
 
+// Puts a phase's setup error on the job its message names ("job 'b': ..."),
+// else on the phase's first job: the jobs appended to each group of `result`
+// after its first `before[g]`.
+void MarkPhaseError(const Status& st, const std::vector<size_t>& before, RunResult* result) {
+  const std::string& message = st.message();
+  JobResult* first = nullptr;
+  JobResult* named = nullptr;
+  for (size_t g = 0; g < result->groups.size(); ++g) {
+    auto& jobs = result->groups[g].jobs;
+    for (size_t i = g < before.size() ? before[g] : 0; i < jobs.size(); ++i) {
+      if (first == nullptr) first = &jobs[i];
+      if (named == nullptr && message.rfind("job '" + jobs[i].name + "': ", 0) == 0)
+        named = &jobs[i];
+    }
+  }
+  JobResult* target = named != nullptr ? named : first;
+  if (target == nullptr) return;
+  target->error = st.errno_value() != 0 ? st.errno_value() : EIO;
+  // The report and stderr name the job already.
+  target->error_message =
+      named != nullptr ? message.substr(("job '" + named->name + "': ").size()) : message;
+}
+
 class PhaseRunner {
  public:
   PhaseRunner(const std::vector<JobSpec>& jobs, const RunOptions& opts, RunResult* result)
@@ -1367,8 +1390,19 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
       if (LeftBehindThreads() > 0) {
         KeepForLeftBehindThreads(log_writer.release());
         KeepForLeftBehindThreads(agg.release());
+        return st;
       }
-      return st;
+      if (phases_run == 1) return st;  // nothing ran
+      // A later phase could not start (its file system refused O_DIRECT,
+      // ran out of space, went read-only): the phases before it ran, and
+      // their results went with it. As fio, this phase's jobs are listed
+      // with no I/O, the error on the job it names (the run fails, exit 1),
+      // and the run goes on with the next phase.
+      std::vector<size_t> before;
+      for (const auto& g : result.groups) before.push_back(g.jobs.size());
+      AppendUnrunJobs(jobs, groupids, phase.jobs, &result);
+      MarkPhaseError(st, before, &result);
+      continue;
     }
     if (interrupted) {
       result.interrupted = true;

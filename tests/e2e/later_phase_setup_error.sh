@@ -1,0 +1,57 @@
+#!/bin/bash
+# A stonewall phase that cannot start (here: O_DIRECT on ramfs, which
+# refuses it) after an earlier phase ran: the earlier phase's results were
+# thrown away with no report at all (and exit 2, "nothing ran", when the
+# error was a refusal). As fio: the earlier jobs are reported, the failed
+# job is listed with its error (err=22) and no I/O, the next phase runs, and
+# the run exits 1. Needs root (mount).
+# $1: iobench binary, $2: source dir.
+source "$2/tests/e2e/setup.bash"
+[ "$(id -u)" -eq 0 ] || { echo "skip: needs root to mount ramfs"; exit 77; }
+mkdir ram
+mount -t ramfs ramfs ram 2>/dev/null || { echo "skip: cannot mount ramfs"; exit 77; }
+trap 'cd /; umount "$tmp/ram"; rm -rf "$tmp"' EXIT
+
+cat >job.fio <<JOB
+[a]
+ioengine=psync
+filename=$tmp/a.dat
+rw=write
+bs=4k
+size=64k
+[b]
+stonewall
+filename=$tmp/ram/b.dat
+rw=write
+bs=4k
+size=64k
+direct=1
+[c]
+stonewall
+filename=$tmp/c.dat
+rw=write
+bs=4k
+size=32k
+JOB
+"$bin" --output-format=json job.fio >out.json 2>err.txt
+expect_eq "exit" "$?" 1
+python3 - out.json <<'PY' || fail "JSON: the jobs' records"
+import json, sys
+jobs = {j["jobname"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+assert jobs["a"]["write"]["io_bytes"] == 65536 and jobs["a"]["error"] == 0, jobs["a"]["write"]
+assert jobs["b"]["write"]["io_bytes"] == 0 and jobs["b"]["error"] == 22, jobs["b"]["error"]
+assert "O_DIRECT" in jobs["b"]["iobench"].get("error_message", jobs["b"].get("error_message", "")), jobs["b"]
+assert jobs["c"]["write"]["io_bytes"] == 32768 and jobs["c"]["error"] == 0, jobs["c"]["write"]
+PY
+grep -q "^iobench: job 'b': err=22 (open .*ram/b.dat with O_DIRECT (direct=1): Invalid argument)$" err.txt ||
+  fail "stderr: $(cat err.txt)"
+# The normal report has job a's block and group lines.
+"$bin" job.fio >out.txt 2>/dev/null
+grep -q "^a: (groupid=0, jobs=1): err= 0" out.txt || fail "normal: no block for a"
+grep -q "WRITE: .*io=64.0KiB" out.txt || fail "normal: no group line for a"
+# A failure in the first phase: nothing ran, no report, as before.
+"$bin" --name=b --filename="$tmp/ram/first.dat" --rw=write --size=64k --direct=1 >out2.txt 2>&1
+expect_eq "first phase fails: exit" "$?" 1
+grep -q "groupid=" out2.txt && fail "first phase fails: a report was printed"
+[ "$fails" -eq 0 ] && echo "ok: a later phase's setup error keeps the earlier results"
+[ "$fails" -eq 0 ]
