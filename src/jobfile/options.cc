@@ -957,7 +957,17 @@ std::vector<OptionDef> BuildTable() {
                     return Status::Ok();
                   }));
   r.push_back(Row("directory", T::kStr, "files", "Directory in which the job's files are created")
-                  .Set(S(directory)));
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    // As fio, empty parts of a:b are skipped ("a::b", "a:"); none left
+                    // is fio's " is not a directory".
+                    bool any = false;
+                    for (const auto& d : SplitEscaped(v.text, ':')) any |= !d.empty();
+                    if (!any && !v.text.empty())
+                      return Bad("directory=" + v.text +
+                                 " names no directory: every ':'-separated part is empty");
+                    j.directory = v.text;
+                    return Status::Ok();
+                  }));
   r.push_back(Row("opendir", T::kStr, "files",
                   "Add every regular file below this directory (recursively) to the job's files")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {

@@ -592,7 +592,9 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
         const OptionDef* def = FindOption(s.key);
         if (def && (def->name == "filename" || def->name == "directory")) at = &s;
       }
-      const std::string dir = job->directory.substr(0, job->directory.find(':'));
+      std::string dir;  // the first part of directory= (empty parts skipped, as fio)
+      for (const auto& d : SplitEscaped(job->directory, ':'))
+        if (dir.empty()) dir = d;
       const std::string msg =
           "filename=" + f + " is an absolute path but directory=" + job->directory +
           " is set: fio would use " + (dir.back() == '/' ? dir.substr(0, dir.size() - 1) : dir) +

@@ -29,11 +29,12 @@ std::vector<std::string> JobDirectories(const JobSpec& job) {
       dirs.back() += ':';
       ++i;
     } else if (d[i] == ':') {
-      dirs.emplace_back();
+      if (!dirs.back().empty()) dirs.emplace_back();  // "a::b", ":a": fio skips empty parts
     } else {
       dirs.back() += d[i];
     }
   }
+  if (dirs.size() > 1 && dirs.back().empty()) dirs.pop_back();  // "a:"
   return dirs;
 }
 

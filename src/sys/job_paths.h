@@ -29,7 +29,8 @@
 namespace iobench::sys {
 
 // directory= split on ':' ("\:" is a literal colon, as in filename= and
-// fio): one entry, "", when directory= is not set.
+// fio), empty parts skipped as fio skips them ("a::b", "a:"): one entry,
+// "", when directory= is not set (or has no part, which the parser refuses).
 std::vector<std::string> JobDirectories(const JobSpec& job);
 
 // True when the job's file is its name, as fio's add_job decides: no

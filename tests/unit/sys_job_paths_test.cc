@@ -164,5 +164,16 @@ TEST(JobPathsTest, FilesNamedAfterTheJobStayOutOfDev) {
   EXPECT_EQ(Verifier::StateFileName("/dev/sdb", 0), "local-.dev.sdb-0-verify.state");
 }
 
+// directory=: empty parts are skipped, as fio ("x::y" is x:y, "x:" is x).
+TEST(JobPathsTest, EmptyDirectoryPartsAreSkipped) {
+  JobSpec j = Named("j");
+  j.filename_format = "f";
+  j.directory = "x::y";
+  EXPECT_EQ(sys::JobDirectories(j), (Paths{"x", "y"}));
+  EXPECT_EQ(TargetPaths(j, 1), Paths{"y/f"});
+  j.directory = ":x:";
+  EXPECT_EQ(sys::JobDirectories(j), Paths{"x"});
+}
+
 }  // namespace
 }  // namespace iobench

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# ctest-cost: 30
+# How a job's file names are read, as fio 3.33 does (bytes per job from the
+# JSON report and the files made, iobench and fio alike):
+#  - directory= skips empty parts (x::y, x:); none left is refused
+# $1: iobench binary, $2: source dir.
+source "$(dirname "$0")/setup.bash"
+command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
+
+# bytes TOOL ARGS...: "r/w" bytes of each job, in report order.
+bytes() {
+  local tool=$1
+  shift
+  "$tool" --output-format=json "$@" 2>err | python3 -c '
+import json, sys
+t = sys.stdin.read()
+print(" ".join("%d/%d" % (j["read"]["io_bytes"], j["write"]["io_bytes"])
+               for j in json.loads(t[t.find("{"):])["jobs"]))'
+}
+
+# args | bytes per job as fio 3.33 reports them
+while IFS='|' read -r args want; do
+  for t in $(tools); do
+    rm -rf "$t" && mkdir -p "$t/x" "$t/y" "$t/sub"
+    # shellcheck disable=SC2086
+    got=$(cd "$t" && bytes "$(cmd $t)" --bs=4k --ioengine=psync $args)
+    [ "$got" = "$want" ] || fail "$t: $args: got '$got', want '$want': $(cat "$t/err")"
+  done
+done <<'EOF'
+--name=j --size=4k --rw=write --numjobs=4 --filename_format=f$jobnum --directory=x::y|0/4096 0/4096 0/4096 0/4096
+--name=j --size=4k --rw=write --numjobs=2 --filename_format=f$jobnum --directory=x:|0/4096 0/4096
+EOF
+
+# Where the files went (the last two runs above).
+for t in $(tools); do
+  rm -rf "$t" && mkdir -p "$t/x" "$t/y"
+  (cd "$t" && "$(cmd $t)" --name=k --size=4k --rw=write --numjobs=4 '--filename_format=f$jobnum' \
+      --directory=x::y --output-format=terse >/dev/null 2>err &&
+    "$(cmd $t)" --name=k --size=4k --rw=write --numjobs=2 '--filename_format=g$jobnum' \
+      --directory=:y: --output-format=terse >/dev/null 2>err) || fail "$t: files runs: $(cat "$t/err")"
+  got=$(cd "$t" && find . -type f ! -name err | sort | tr '\n' ' ')
+  want="./x/f0 ./x/f2 ./y/f1 ./y/f3 ./y/g0 ./y/g1 "
+  [ "$got" = "$want" ] || fail "$t: files '$got', want '$want'"
+done
+
+# Refused: a directory= with no part, naming option and line.
+printf '[j]\nsize=4k\nrw=write\ndirectory=:\n' >nodir.fio
+while IFS='|' read -r args msg; do
+  # shellcheck disable=SC2086
+  "$bin" $args >out 2>err && fail "$args: accepted"
+  grep -qF -- "$msg" err || fail "$args: message: $(cat err)"
+done <<'EOF'
+nodir.fio|nodir.fio:4:11: option 'directory': directory=: names no directory
+--name=j --size=4k --directory=::|option 'directory': directory=:: names no directory
+EOF
+
+[ "$fails" = 0 ] || exit 1
+echo "job file names: ok"
