@@ -949,6 +949,11 @@ std::vector<OptionDef> BuildTable() {
                     j.filenames.clear();
                     for (auto& f : SplitEscaped(v.text, ':')) {
                       std::string t = Trim(f);
+                      // fio reads standard input or writes standard output for "-".
+                      if (t == "-")
+                        return Bad(
+                            "'-' is standard input/output in fio (filename=-), which iobench "
+                            "cannot do I/O on; for a file named '-', write ./-");
                       if (!t.empty()) j.filenames.push_back(t);
                     }
                     if (j.filenames.empty()) return Bad("empty filename");

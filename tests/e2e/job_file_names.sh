@@ -3,6 +3,7 @@
 # How a job's file names are read, as fio 3.33 does (bytes per job from the
 # JSON report and the files made, iobench and fio alike):
 #  - directory= skips empty parts (x::y, x:); none left is refused
+#  - filename=- (fio's stdin/stdout) is refused, naming option and line
 # $1: iobench binary, $2: source dir.
 source "$(dirname "$0")/setup.bash"
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
@@ -43,13 +44,18 @@ for t in $(tools); do
   [ "$got" = "$want" ] || fail "$t: files '$got', want '$want'"
 done
 
-# Refused: a directory= with no part, naming option and line.
+# Refused: filename=- and a directory= with no part, naming option and line.
+printf '[j]\nsize=4k\nrw=write\nfilename=a:-\n' >dash.fio
+mkdir -p d
 printf '[j]\nsize=4k\nrw=write\ndirectory=:\n' >nodir.fio
 while IFS='|' read -r args msg; do
   # shellcheck disable=SC2086
   "$bin" $args >out 2>err && fail "$args: accepted"
   grep -qF -- "$msg" err || fail "$args: message: $(cat err)"
+  [ ! -e ./- ] && [ ! -e d/- ] || fail "$args: created a file -"
 done <<'EOF'
+dash.fio|dash.fio:4:10: option 'filename': '-' is standard input/output in fio
+--name=j --size=4k --filename=- --directory=d|option 'filename': '-' is standard input/output in fio
 nodir.fio|nodir.fio:4:11: option 'directory': directory=: names no directory
 --name=j --size=4k --directory=::|option 'directory': directory=:: names no directory
 EOF
