@@ -3,15 +3,27 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 
 #include "sys/strings.h"
 
 namespace iobench::sys {
 namespace {
 
-void ReplaceAll(std::string* s, const std::string& from, const std::string& to) {
-  for (size_t pos = 0; (pos = s->find(from, pos)) != std::string::npos; pos += to.size())
+// Every `from` in *s, matched ignoring ASCII case as fio's make_filename
+// (strcasestr: "$JOBNAME" is the job's name), replaced by `to`.
+void ReplaceAll(std::string* s, std::string_view from, const std::string& to) {
+  const auto same = [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
+  };
+  for (auto it = std::search(s->begin(), s->end(), from.begin(), from.end(), same); it != s->end();
+       it = std::search(it, s->end(), from.begin(), from.end(), same)) {
+    const size_t pos = static_cast<size_t>(it - s->begin());
     s->replace(pos, from.size(), to);
+    it = s->begin() + static_cast<std::ptrdiff_t>(pos + to.size());
+  }
 }
 
 std::string JoinDir(const std::string& dir, const std::string& name) {

@@ -12,7 +12,8 @@
 //                          directory= like any name (see JobNameIsTarget)
 //  - else no filename   -> nrfiles names from filename_format per clone,
 //                          default "$jobname.$jobnum.$filenum" ($jobname,
-//                          $jobnum, $filenum substituted; $clientuid is empty
+//                          $jobnum, $filenum substituted, in any case as
+//                          fio's strcasestr; $clientuid is empty
 //                          outside fio's client/server mode, as fio), in directory=
 //                          (a:b:c: one per clone, round-robin by clone
 //                          number, as fio; '\:' for a literal colon)

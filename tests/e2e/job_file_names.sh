@@ -2,6 +2,7 @@
 # ctest-cost: 30
 # How a job's file names are read, as fio 3.33 does (bytes per job from the
 # JSON report and the files made, iobench and fio alike):
+#  - filename_format keywords in any case ($JOBNAME), as fio's strcasestr
 #  - directory= skips empty parts (x::y, x:); none left is refused
 #  - filename=- (fio's stdin/stdout) is refused, naming option and line
 # $1: iobench binary, $2: source dir.
@@ -28,19 +29,22 @@ while IFS='|' read -r args want; do
     [ "$got" = "$want" ] || fail "$t: $args: got '$got', want '$want': $(cat "$t/err")"
   done
 done <<'EOF'
+--name=j --size=8k --rw=write --numjobs=2 --filename_format=$JOBNAME.$JobNum|0/8192 0/8192
 --name=j --size=4k --rw=write --numjobs=4 --filename_format=f$jobnum --directory=x::y|0/4096 0/4096 0/4096 0/4096
 --name=j --size=4k --rw=write --numjobs=2 --filename_format=f$jobnum --directory=x:|0/4096 0/4096
 EOF
 
-# Where the files went (the last two runs above).
+# Where the files went (the last two runs above, and $JOBNAME).
 for t in $(tools); do
   rm -rf "$t" && mkdir -p "$t/x" "$t/y"
-  (cd "$t" && "$(cmd $t)" --name=k --size=4k --rw=write --numjobs=4 '--filename_format=f$jobnum' \
+  (cd "$t" && "$(cmd $t)" --name=j --size=4k --rw=write --numjobs=2 '--filename_format=$JOBNAME.$JobNum' \
+    --output-format=terse >/dev/null 2>err &&
+    "$(cmd $t)" --name=k --size=4k --rw=write --numjobs=4 '--filename_format=f$jobnum' \
       --directory=x::y --output-format=terse >/dev/null 2>err &&
     "$(cmd $t)" --name=k --size=4k --rw=write --numjobs=2 '--filename_format=g$jobnum' \
       --directory=:y: --output-format=terse >/dev/null 2>err) || fail "$t: files runs: $(cat "$t/err")"
   got=$(cd "$t" && find . -type f ! -name err | sort | tr '\n' ' ')
-  want="./x/f0 ./x/f2 ./y/f1 ./y/f3 ./y/g0 ./y/g1 "
+  want="./j.0 ./j.1 ./x/f0 ./x/f2 ./y/f1 ./y/f3 ./y/g0 ./y/g1 "
   [ "$got" = "$want" ] || fail "$t: files '$got', want '$want'"
 done
 

@@ -164,6 +164,13 @@ TEST(JobPathsTest, FilesNamedAfterTheJobStayOutOfDev) {
   EXPECT_EQ(Verifier::StateFileName("/dev/sdb", 0), "local-.dev.sdb-0-verify.state");
 }
 
+// filename_format keywords match in any case, as fio's strcasestr.
+TEST(JobPathsTest, FormatKeywordsInAnyCase) {
+  JobSpec j = Named("j");
+  j.filename_format = "$JOBNAME.$JobNum.$fileNUM$ClientUid";
+  EXPECT_EQ(TargetPaths(j, 1), Paths{"j.1.0"});
+}
+
 // directory=: empty parts are skipped, as fio ("x::y" is x:y, "x:" is x).
 TEST(JobPathsTest, EmptyDirectoryPartsAreSkipped) {
   JobSpec j = Named("j");
