@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <system_error>
@@ -43,6 +44,30 @@ bool Writes(const JobSpec& job) { return JobWrites(job); }
 // job's smallest block fits, or it would be refused): fio runs it, and both
 // tools stop at the first I/O of that direction, so the report may show
 // nothing at all. Say why.
+// Why a numjobs clone has fewer files than its job (sys::ClonePaths):
+// "file f belongs to this job's first clone: as fio, ...".
+std::string DroppedFilesNote(const std::vector<JobSpec>& jobs, size_t index,
+                             const std::vector<sys::TakenFile>& dropped, bool none_left) {
+  std::string text = dropped.size() == 1 ? "file " : "files ";
+  bool verb = false;
+  for (size_t i = 0; i < dropped.size(); ++i) {
+    const size_t by = dropped[i].by_job;
+    if (i > 0) text += dropped[i - 1].by_job == by ? ", " : "; ";
+    text += dropped[i].path;
+    if (i + 1 < dropped.size() && dropped[i + 1].by_job == by) continue;
+    if (!verb) text += dropped.size() == 1 ? " belongs" : " belong";
+    verb = true;
+    text += by == index ? " to this job's first clone"
+                        : " to job '" + jobs[by].name +
+                              "' (numjobs=" + std::to_string(jobs[by].numjobs) + ")";
+  }
+  return text +
+         ": as fio, a numjobs clone gets no file name from filename_format that a job with "
+         "numjobs > 1 already uses" +
+         (none_left ? "; this clone has no file and did no I/O"
+                    : "; this clone shares size= among the files left");
+}
+
 std::string BlockTooLargeNote(const JobSpec& job, const std::vector<TargetFile>& targets) {
   uint64_t region = 0;
   for (const TargetFile& t : targets) region = std::max(region, t.region_size);
@@ -995,6 +1020,17 @@ class PhaseRunner {
   uint64_t done_bytes_[kNumDdirs] = {0, 0, 0};  // bytes of the phases that ended
   // --- end issue 8 ---
 
+  // The file names fio's add_file has taken (sys::ClonePaths), over all the
+  // run's jobs: fio sets every job up before the first runs.
+  const sys::TakenNames& Taken() {
+    if (!taken_) {
+      taken_.emplace();
+      for (size_t i = 0; i < jobs_.size(); ++i) sys::AddTakenNames(jobs_[i], i, &*taken_);
+    }
+    return *taken_;
+  }
+  std::optional<sys::TakenNames> taken_;
+
   Status Prepare(const Phase& phase, const std::vector<int>& groupids, std::vector<Clone>* clones) {
     for (size_t j : phase.jobs) {
       const JobSpec& job = jobs_[j];
@@ -1010,7 +1046,10 @@ class PhaseRunner {
         if (!job.wait_for.empty())  // earlier jobs of this phase with that name
           for (size_t w : phase.jobs)
             if (w < j && jobs_[w].name == job.wait_for) c.waits.push_back(w);
-        IOB_ASSIGN_OR_RETURN(c.targets, ResolveTargets(job, c.jobnum, diskless));
+        std::vector<sys::TakenFile> dropped;
+        const std::vector<std::string> paths = sys::ClonePaths(job, j, c.jobnum, Taken(), &dropped);
+        IOB_ASSIGN_OR_RETURN(c.targets, ResolveTargets(job, c.jobnum, diskless, &paths));
+        if (!dropped.empty()) c.notes.push_back(DroppedFilesNote(jobs_, j, dropped, paths.empty()));
         for (const auto& t : c.targets) {
           if (!t.note.empty()) c.notes.push_back(t.note);
           IOB_RETURN_IF_ERROR(CheckDirectAlignment(job, t));

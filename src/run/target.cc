@@ -227,7 +227,8 @@ std::string DanglingLinkTarget(const std::string& path) {
 
 }  // namespace
 
-Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless) {
+Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless,
+                                               const std::vector<std::string>* chosen) {
   const bool name_is_target = !diskless && sys::JobNameIsTarget(job);
   if (name_is_target && !job.directory.empty() && job.name[0] == '/')
     // As the parser refuses directory= with an absolute filename=: fio puts
@@ -238,7 +239,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                            " is set: fio would use " + TargetPaths(job, jobnum).front() +
                            "; set filename=" + job.name +
                            " without directory=, or remove directory=");
-  const std::vector<std::string> paths = TargetPaths(job, jobnum);
+  const std::vector<std::string> paths = chosen != nullptr ? *chosen : TargetPaths(job, jobnum);
   const uint64_t nfiles = paths.size();
   const uint64_t min_bs = SmallestBs(job);
   // filesize=lo-hi: one draw per file from the clone's seed (randseed,

@@ -44,8 +44,12 @@ using sys::TargetPaths;
 // Resolves clone `jobnum`'s targets: stats each path, sizes and regions
 // (size, filesize, size=N%, offset, offset=N%, offset_increment), and
 // checks that each directory= exists (fio refuses it otherwise). Touches
-// nothing on disk. Errors name the job and the path.
-Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless);
+// nothing on disk. Errors name the job and the path. `paths`: the clone's
+// files when the caller chose them (sys::ClonePaths: fio gives a later clone
+// none of the generated names an earlier job took), else TargetPaths; the
+// job's size= is shared among them, and an empty list resolves to none.
+Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless,
+                                               const std::vector<std::string>* paths = nullptr);
 
 // The smallest block size of the directions the job uses (4096 if none).
 uint64_t SmallestBs(const JobSpec& job);

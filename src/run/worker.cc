@@ -318,7 +318,7 @@ Status Worker::Setup() {
     // come in the same order as the targets it made of them.
     IOB_ASSIGN_OR_RETURN(replay_log_,
                          IologReader::Open(job_.read_iolog, ReplayOptions::FromJob(job_)));
-  } else {
+  } else if (!targets_.empty()) {  // a clone fio gave no file (sys::ClonePaths) does no I/O
     Result<std::unique_ptr<IoPattern>> pattern = IoPattern::Create(job_, PatternRegions(), seed_);
     if (!pattern.ok() && pattern.status().code() == Status::Code::kResourceLimit &&
         job_.softrandommap && !job_.norandommap && job_.verify.type == VerifyType::kNone) {
@@ -400,9 +400,11 @@ Status Worker::Setup() {
   if (job_.number_ios != 0 && job_.time_based)
     AddNote("number_ios is ignored with time_based (as fio): the job runs for its runtime");
   for (const std::string& n : job_.parse_notes) AddNote(n);
-  if (job_.create_only) ios_left_ = 0;  // the files are laid out; that was the job
+  // create_only: the files are laid out; that was the job. No file: nothing to do.
+  const bool no_io = job_.create_only || (pattern_ == nullptr && replay_log_ == nullptr);
+  if (no_io) ios_left_ = 0;
   ios_limit_ = ios_left_;
-  if (!job_.create_only) IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
+  if (!no_io) IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
   nfiles_ = static_cast<uint32_t>(files_.size());
   if (job_.latency_target_ns != 0) lat_search_ = std::make_unique<DepthSearch>(job_);
   if (job_.sync_file_range_blocks != 0) sfr_range_.assign(nfiles_, {UINT64_MAX, 0});

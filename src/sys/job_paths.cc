@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <string_view>
 
 #include "sys/strings.h"
@@ -29,6 +30,43 @@ void ReplaceAll(std::string* s, std::string_view from, const std::string& to) {
 std::string JoinDir(const std::string& dir, const std::string& name) {
   if (dir.empty() || (!name.empty() && name[0] == '/')) return name;
   return dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+// The name as fio's add_file writes it into its list of taken names:
+// directory= (the clone's part), '/', the name, joined as they are.
+std::string FioKey(const std::string& dir, const std::string& name) {
+  return dir.empty() ? name : dir + "/" + name;
+}
+
+// The clone's part of directory= (round-robin by clone number, as fio).
+std::string CloneDir(const JobSpec& job, int jobnum) {
+  const std::vector<std::string> dirs = JobDirectories(job);
+  return dirs[static_cast<size_t>(std::max(jobnum, 0)) % dirs.size()];
+}
+
+// The job's files come from filename_format (fio's add_job generates them
+// when no filename=, opendir= or read_iolog= gave the job files, and its
+// name is not an existing non-regular path).
+bool GeneratesNames(const JobSpec& job) {
+  return job.filenames.empty() && job.opendir.empty() && job.read_iolog.empty() &&
+         !JobNameIsTarget(job);
+}
+
+// filename_format's names for clone `jobnum`, before directory=.
+std::vector<std::string> GeneratedNames(const JobSpec& job, int jobnum) {
+  const std::string fmt =
+      job.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.filename_format;
+  std::vector<std::string> names;
+  const uint32_t n = std::max<uint32_t>(1, job.nrfiles);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string name = fmt;
+    ReplaceAll(&name, "$jobname", job.name);
+    ReplaceAll(&name, "$jobnum", std::to_string(jobnum));
+    ReplaceAll(&name, "$filenum", std::to_string(i));
+    ReplaceAll(&name, "$clientuid", "");
+    names.push_back(std::move(name));
+  }
+  return names;
 }
 
 }  // namespace
@@ -75,10 +113,8 @@ bool JobNameIsTarget(const JobSpec& job) {
 }
 
 std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum) {
-  const std::vector<std::string> dirs = JobDirectories(job);
-  const std::string& dir = job.filenames.empty() && jobnum >= 0
-                               ? dirs[static_cast<size_t>(jobnum) % dirs.size()]
-                               : dirs.front();
+  const std::string dir =
+      job.filenames.empty() ? CloneDir(job, jobnum) : JobDirectories(job).front();
   std::vector<std::string> paths;
   if (!job.filenames.empty()) {
     for (const auto& f : job.filenames) paths.push_back(JoinDir(dir, f));
@@ -90,15 +126,48 @@ std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum) {
       return {(dir.back() == '/' ? dir.substr(0, dir.size() - 1) : dir) + job.name};
     return {JoinDir(dir, job.name)};
   }
-  const std::string fmt =
-      job.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.filename_format;
-  const uint32_t n = std::max<uint32_t>(1, job.nrfiles);
-  for (uint32_t i = 0; i < n; ++i) {
-    std::string name = fmt;
-    ReplaceAll(&name, "$jobname", job.name);
-    ReplaceAll(&name, "$jobnum", std::to_string(jobnum));
-    ReplaceAll(&name, "$filenum", std::to_string(i));
-    ReplaceAll(&name, "$clientuid", "");
+  for (const std::string& name : GeneratedNames(job, jobnum)) paths.push_back(JoinDir(dir, name));
+  return paths;
+}
+
+void AddTakenNames(const JobSpec& job, size_t index, TakenNames* taken) {
+  const std::string first_dir = JobDirectories(job).front();
+  if (!job.filenames.empty()) {
+    // fio adds filename='s files as it parses the option: they count when
+    // numjobs > 1 was set before it (in [global] or the section).
+    uint64_t numjobs = 1;
+    bool counted = false;
+    for (const OptionSetting& s : job.settings) {
+      if (s.name == "numjobs") numjobs = std::strtoull(s.value.c_str(), nullptr, 10);
+      if (s.name == "filename") counted = numjobs > 1;
+    }
+    if (counted)
+      for (const std::string& f : job.filenames) taken->emplace(FioKey(first_dir, f), index);
+    return;
+  }
+  if (job.numjobs <= 1 || !job.opendir.empty() || !job.read_iolog.empty()) return;
+  if (JobNameIsTarget(job)) {
+    taken->emplace(FioKey(first_dir, job.name), index);
+    return;
+  }
+  for (const std::string& name : GeneratedNames(job, 0))
+    taken->emplace(FioKey(first_dir, name), index);
+}
+
+std::vector<std::string> ClonePaths(const JobSpec& job, size_t index, int jobnum,
+                                    const TakenNames& taken, std::vector<TakenFile>* dropped) {
+  if (jobnum <= 0 || !GeneratesNames(job)) return TargetPaths(job, jobnum);
+  const std::string dir = CloneDir(job, jobnum);
+  std::vector<std::string> paths;
+  for (const std::string& name : GeneratedNames(job, jobnum)) {
+    const auto it = taken.find(FioKey(dir, name));
+    struct stat st {};
+    // fio's exists_and_not_regfile() looks at the name without directory=.
+    const bool not_regular = lstat(name.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+    if (it != taken.end() && it->second <= index && !not_regular) {
+      if (dropped != nullptr) dropped->push_back({JoinDir(dir, name), it->second});
+      continue;
+    }
     paths.push_back(JoinDir(dir, name));
   }
   return paths;

@@ -22,6 +22,8 @@
 // as it is when called.
 #pragma once
 
+#include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,32 @@ std::string JobNameFilePrefix(const std::string& job_name);
 
 // Paths of clone `jobnum` (jobnum < 0: the first directory).
 std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum);
+
+// The file names fio has taken when it sets up a job's clones (filesetup.c
+// add_file keeps a list), in fio's spelling (directory= part, '/', name),
+// each with the index of the first job that took it. fio lists a name when
+// the job adding it has numjobs > 1 at that moment: a generated or
+// job-name file of a job with numjobs > 1 (its first clone's, as the
+// others are set to numjobs=1), a filename= file only when numjobs > 1
+// came before filename= in the job's options. opendir= files are left out.
+using TakenNames = std::map<std::string, size_t>;
+void AddTakenNames(const JobSpec& job, size_t index, TakenNames* taken);
+
+// A file fio does not give a clone: its path, and the job that took it.
+struct TakenFile {
+  std::string path;
+  size_t by_job = 0;
+};
+
+// The paths of clone `jobnum` of the job at `index` (in job order) as fio
+// gives them: a clone after the first (jobnum > 0) of a job whose names
+// come from filename_format loses each generated name that `taken` lists
+// for this job or an earlier one, unless that name (without directory=)
+// exists and is not a regular file (fio's add_file, "clean cloned siblings
+// using existing files"): those go to `dropped`. filename= files are the
+// same for every clone and never dropped, as in fio.
+std::vector<std::string> ClonePaths(const JobSpec& job, size_t index, int jobnum,
+                                    const TakenNames& taken, std::vector<TakenFile>* dropped);
 
 // Every distinct file path the job's clones use, in order.
 std::vector<std::string> JobFilePaths(const JobSpec& job);

@@ -182,5 +182,29 @@ TEST(JobPathsTest, EmptyDirectoryPartsAreSkipped) {
   EXPECT_EQ(sys::JobDirectories(j), Paths{"x"});
 }
 
+// fio's add_file: a clone after the first drops a generated name that a job
+// with numjobs > 1 (this one's first clone, or an earlier job) took.
+TEST(JobPathsTest, ClonesDropNamesTakenBefore) {
+  JobSpec w = Named("w");
+  w.filename_format = "f";
+  JobSpec r = Named("r");
+  r.filename_format = "f";
+  r.numjobs = 2;
+  sys::TakenNames taken;
+  sys::AddTakenNames(w, 0, &taken);  // numjobs=1: takes nothing
+  EXPECT_TRUE(taken.empty());
+  sys::AddTakenNames(r, 1, &taken);
+  std::vector<sys::TakenFile> dropped;
+  EXPECT_EQ(sys::ClonePaths(r, 1, 0, taken, &dropped), Paths{"f"});
+  EXPECT_EQ(sys::ClonePaths(r, 1, 1, taken, &dropped), Paths{});
+  ASSERT_EQ(dropped.size(), 1u);
+  EXPECT_EQ(dropped[0].path, "f");
+  EXPECT_EQ(dropped[0].by_job, 1u);
+  EXPECT_EQ(sys::ClonePaths(w, 0, 1, taken, nullptr), Paths{"f"});  // taken by a later job
+  r.filename_format = "/dev/null";                                  // not a regular file: kept
+  sys::AddTakenNames(r, 1, &taken);
+  EXPECT_EQ(sys::ClonePaths(r, 1, 1, taken, nullptr), Paths{"/dev/null"});
+}
+
 }  // namespace
 }  // namespace iobench
