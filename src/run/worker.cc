@@ -98,6 +98,15 @@ uint16_t CmdprioValue(const JobSpec& job, int d, const CmdprioBsEntry* e = nullp
   return IoprioValue(cls, level);
 }
 
+// The I/O's first part (a short transfer's rest goes out again as a later
+// part with its own offset): its issue stamp is taken then. A sync is never
+// split, and its offset is the one its slot last carried (fio names a failed
+// sync so) while xfer_offset is 0: comparing the two left a sync's issue
+// stamp at 0, and its latency read as the time since boot.
+[[gnu::always_inline]] inline bool FirstPart(const IoRequest& r) {
+  return r.offset == r.xfer_offset || r.op > IoOp::kTrim;
+}
+
 }  // namespace
 
 Worker::Worker(const JobSpec& job, int jobnum, uint32_t worker_index, int groupid,
@@ -1671,7 +1680,7 @@ uint64_t Worker::Submit() {
   const uint64_t now = stamp_ ? NowNs() : 0;
   for (unsigned i = 0; i < n; ++i) {
     IoRequest* req = uncommitted_[i];
-    if (req->offset == req->xfer_offset) {  // first part of the I/O
+    if (FirstPart(*req)) {
       req->issue_ns = now;
       if (record_slat_ && req->op <= IoOp::kTrim) {
         DirStats& ds = ts_.dir[static_cast<int>(req->op)];
@@ -1845,7 +1854,7 @@ void Worker::Run() {
         // Issued when prepared: start_ns, not the batch's `now`, which is
         // older when PrepareNext slept for rate or thinktime (the sleep is
         // not completion latency). For a sync engine this makes lat == clat.
-        if (req->offset == req->xfer_offset) req->issue_ns = req->start_ns;
+        if (FirstPart(*req)) req->issue_ns = req->start_ns;
         const uint64_t t = stamp_ ? NowNs() : now;
         SampleDue(t);
         // FoldDerived: depth 1, one per call. An async engine completes a
