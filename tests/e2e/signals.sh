@@ -107,8 +107,9 @@ source "$2/tests/e2e/signal_wait.bash"
 # the first, is not a second stop: the report is printed (it was lost in 1 of
 # 8 runs under timeout). 10 ms apart, so the first has been handled; the
 # job's exec_postrun keeps the run alive after it, so the second one finds it.
-"$bin" --eta=never --name=dup --ioengine=null --size=1g --time_based --runtime=60 \
-  --exec_postrun='sleep 1' --output-format=terse >"$work/dup.out" 2>"$work/dup.err" &
+# (In $work: the hook's output goes to dup.postrun.txt in the working directory.)
+(cd "$work" && exec "$bin" --eta=never --name=dup --ioengine=null --size=1g --time_based \
+  --runtime=60 --exec_postrun='sleep 1' --output-format=terse >dup.out 2>dup.err) &
 pid=$!
 if wait_catching $pid 15; then
   kill -TERM $pid

@@ -1753,13 +1753,23 @@ TEST(JobfileInclude, FilesThatAreNotPlainText) {
   EXPECT_EQ(r->jobs.at(0).bs[0].min, 8192u);
 }
 
+// '-' reads descriptor 0 (read(2), so that an unreadable stdin is an error):
+// the test puts a pipe holding the job file there.
 TEST(JobfileStdin, DashReadsStdin) {
-  std::istringstream fake("[fromstdin]\nrw=write\n");
-  auto* old = std::cin.rdbuf(fake.rdbuf());
+  const std::string text = "[fromstdin]\nrw=write\n";
+  int p[2];
+  ASSERT_EQ(pipe(p), 0);
+  ASSERT_EQ(write(p[1], text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  close(p[1]);
+  const int saved = dup(STDIN_FILENO);
+  ASSERT_GE(saved, 0);
+  ASSERT_EQ(dup2(p[0], STDIN_FILENO), STDIN_FILENO);
+  close(p[0]);
   ParseInput in;
   in.job_files = {"-"};
   auto r = ParseJobs(in);
-  std::cin.rdbuf(old);
+  dup2(saved, STDIN_FILENO);
+  close(saved);
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->jobs.at(0).name, "fromstdin");
   EXPECT_EQ(r->jobs.at(0).rw, RwMode::kWrite);
