@@ -205,7 +205,10 @@ struct DiskUtil {
 struct TargetContext {
   std::string path;
   std::string fs_type;  // "ext4", "tmpfs", "" for block devices
-  std::string device;   // block device under the target, resolved to the disk
+  // The driver behind fs_type when it is not the type's own: "ext4" for an
+  // ext2 or ext3 mount the ext4 code serves (its /sys/fs/ext4/<dev>).
+  std::string fs_driver;
+  std::string device;  // block device under the target, resolved to the disk
   // A loop device over a file on a filesystem without a disk (tmpfs): that
   // filesystem ("loop0 on tmpfs" in `device`).
   std::string backing_fs;

@@ -143,6 +143,13 @@ bool MeansDisk(const JobSpec& job, const std::vector<std::string>& paths) {
   return !DiskIntent(job, paths, false).empty();
 }
 
+namespace {
+// The file system code that serves the target: an ext3 mount is ext4's.
+const std::string& DriverOf(const TargetContext& c) {
+  return c.fs_driver.empty() ? c.fs_type : c.fs_driver;
+}
+}  // namespace
+
 // From the kernel sources: ext4, xfs and btrfs set FMODE_BUF_RASYNC in their
 // open, as does a raw block device; only xfs and btrfs set FMODE_BUF_WASYNC.
 bool FsSupportsNowaitBufferedRead(const std::string& fs_type) {
@@ -233,13 +240,13 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
       const bool writes = HasWrite(job.rw);
       std::string where = first(
           [&](const TargetContext& c) {
-            return (reads && !FsSupportsNowaitBufferedRead(c.fs_type)) ||
-                   (writes && !FsSupportsNowaitBufferedWrite(c.fs_type));
+            return (reads && !FsSupportsNowaitBufferedRead(DriverOf(c))) ||
+                   (writes && !FsSupportsNowaitBufferedWrite(DriverOf(c)));
           },
           &t);
       if (!where.empty()) {
-        const bool r = reads && !FsSupportsNowaitBufferedRead(t->fs_type);
-        const bool w = writes && !FsSupportsNowaitBufferedWrite(t->fs_type);
+        const bool r = reads && !FsSupportsNowaitBufferedRead(DriverOf(*t));
+        const bool w = writes && !FsSupportsNowaitBufferedWrite(DriverOf(*t));
         const std::string what = r && w ? "reads and writes" : (r ? "reads" : "writes");
         out.push_back(who + "io_uring buffered " + what + " on " + FsLabel(*t) + " (" + where +
                       "): " + FsLabel(*t) + " does not support nonblocking buffered " + what +

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <climits>
@@ -312,6 +313,12 @@ Result<TargetInfo> ResolveTarget(const std::string& path) {
     if (info.is_regular_file) info.size_bytes = static_cast<uint64_t>(st.st_size);
     auto fs = FsTypeName(info.probed_path);
     if (fs.ok()) info.ctx.fs_type = *fs;
+    // ext3 (since Linux 4.3), and ext2 on kernels without its own driver,
+    // are served by the ext4 code, with ext4's nonblocking buffered reads.
+    if (info.ctx.fs_type == "ext2" || info.ctx.fs_type == "ext3")
+      if (auto dev = BlockNameForDev(st.st_dev);
+          dev.ok() && access(("/sys/fs/ext4/" + *dev).c_str(), F_OK) == 0)
+        info.ctx.fs_driver = "ext4";
     if (!WalkFilesystem(info.probed_path, st, info.ctx.fs_type, 0, &info)) {
       if (IsMemoryFs(info.ctx.fs_type))
         info.notes.push_back(info.ctx.fs_type +

@@ -196,6 +196,16 @@ TEST(SysTrapsTest, IoUringPuntsOnFilesystemsWithoutNowait) {
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0].find("io_uring buffered writes on ext4 (/srv/f)"), std::string::npos);
   EXPECT_TRUE(DetectTraps({j}, {Target("/srv/f", "xfs", "sda")}, Env()).empty());
+  // An ext3 (or ext2) mount served by the ext4 code reads as ext4 does: the
+  // warning said io_uring punted every read to io-wq, while none went there
+  // (0 io-wq threads). An ext2 with its own driver still gets it.
+  j.rw = RwMode::kRead;
+  TargetContext ext3 = Target("/srv/f", "ext3", "sda");
+  EXPECT_EQ(CountContaining(DetectTraps({j}, {ext3}, Env()), "reads on ext3"), 1u);
+  ext3.fs_driver = "ext4";
+  EXPECT_EQ(CountContaining(DetectTraps({j}, {ext3}, Env()), "io-wq"), 0u);
+  j.rw = RwMode::kWrite;
+  EXPECT_EQ(CountContaining(DetectTraps({j}, {ext3}, Env()), "buffered writes on ext3"), 1u);
   // Block devices support nonblocking buffered reads.
   JobSpec b = Job("b", "/dev/nvme0n1", RwMode::kRead);
   b.ioengine = "io_uring";
