@@ -524,20 +524,11 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
   return Status::Ok();
 }
 
-Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::atomic<int>* stop,
-                            std::string* note) {
-  if (t.diskless || t.is_block_device || t.is_char_device || job.create_on_open) return uint64_t{0};
-  if (t.exists && t.current_size >= t.needed_size) return uint64_t{0};
-  Status dir_error;
-  const int fd = OpenCreating(job, t.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644, &dir_error);
-  if (!dir_error.ok()) return dir_error;
-  if (fd < 0) {
-    const int err = errno;
-    const std::string why = err == ENOENT ? sys::DeletedCwdReason(t.path) : "";
-    return ErrnoStatus(JobLabel(job) + ": create " + t.path + (why.empty() ? "" : " (" + why + ")"),
-                       err);
-  }
-  FdCloser closer{fd};
+namespace {
+
+// The layout proper, on the open fd (see LayOutFile).
+Result<uint64_t> FillFile(const JobSpec& job, const TargetFile& t, int fd,
+                          const std::atomic<int>* stop, std::string* note) {
   // fill_device: the writes grow the file until the filesystem is full; a
   // preallocation would take that space first.
   if (job.fill_device) return uint64_t{0};
@@ -613,6 +604,37 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::
   }
   if (job.create_fsync && fsync(fd) < 0) return ErrnoStatus(JobLabel(job) + ": fsync " + t.path);
   return len;
+}
+
+}  // namespace
+
+Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::atomic<int>* stop,
+                            std::string* note) {
+  if (t.diskless || t.is_block_device || t.is_char_device || job.create_on_open) return uint64_t{0};
+  if (t.exists && t.current_size >= t.needed_size) return uint64_t{0};
+  Status dir_error;
+  const int fd = OpenCreating(job, t.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644, &dir_error);
+  if (!dir_error.ok()) return dir_error;
+  if (fd < 0) {
+    const int err = errno;
+    const std::string why = err == ENOENT ? sys::DeletedCwdReason(t.path) : "";
+    return ErrnoStatus(JobLabel(job) + ": create " + t.path + (why.empty() ? "" : " (" + why + ")"),
+                       err);
+  }
+  FdCloser closer{fd};
+  Result<uint64_t> r = FillFile(job, t, fd, stop, note);
+  if (r.ok()) return r;
+  // A layout cut short (a signal, ENOSPC, an I/O error) is undone: the
+  // preallocation made the file full size, so the next run would take it as
+  // laid out and read unwritten extents (zeros, no device I/O). A file this
+  // run created goes, as fio's extend_file unlinks it when terminated; a file
+  // that was extended goes back to its old size and data (fio, which lays
+  // such a file out anew, removes it).
+  if (!t.exists)
+    (void)::unlink(t.path.c_str());
+  else
+    (void)ftruncate(fd, static_cast<off_t>(t.current_size));
+  return r;
 }
 
 Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {
