@@ -251,6 +251,9 @@ struct RunResult {
   std::vector<DiskUtil> disks;
   RunContext context;
   bool interrupted = false;
+  // An interim report's snapshot: its CPU figures leave out the kernel
+  // helpers (io-wq, sqpoll), which are sampled for the final report only.
+  bool snapshot = false;
   int exit_code = 0;
   // Sweep point values when this run is one point of a sweep (key -> value).
   std::map<std::string, std::string> point;

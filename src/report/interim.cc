@@ -162,6 +162,7 @@ Result<RunResult> IntervalResult(const RunResult& later, const RunResult& earlie
   r.start_ms = later.start_ms;
   r.context = later.context;
   r.interrupted = later.interrupted;
+  r.snapshot = later.snapshot;
   r.exit_code = later.exit_code;
   r.point = later.point;
   uint64_t interval_ms = 0;

@@ -213,8 +213,8 @@ void WriteSteadyState(std::string& o, const JobResult& job, const GroupTotals& t
                     spec.ss_percent ? "%" : "");
 }
 
-void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
-              uint64_t timestamp_s) {
+void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals, uint64_t timestamp_s,
+              bool snapshot) {
   const JobResult& job = rec.result;
   const ThreadStats& ts = job.stats;
   const JobSpec& spec = job.spec;
@@ -276,8 +276,9 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals,
     o += "\n";
   }
   if (TotalIos(ts))
-    o += fmt::sprintf("  cpu/IO       : %.2fusec (own threads and kernel helpers)\n",
-                      CpuPerIoUs(rec));
+    o += fmt::sprintf("  cpu/IO       : %.2fusec (%s)\n", CpuPerIoUs(rec),
+                      snapshot ? "own threads only; kernel helpers in the final report"
+                               : "own threads and kernel helpers");
   if (ts.reap_calls)  // sync engines complete inside the submit call: nothing to say
     o += fmt::sprintf("  IOS/call     : submit=%.2f, reap=%.2f\n", SubmitPerCall(ts),
                       ReapPerCall(ts));
@@ -464,7 +465,7 @@ Status WriteNormalBody(const RunResult& run, std::ostream& out) {
   for (const auto& g : run.groups) {
     const auto records = RecordsForGroup(g);
     const GroupTotals t = ComputeGroupTotals(g, records);
-    for (const auto& r : records) WriteJob(o, r, t, run.timestamp_s);
+    for (const auto& r : records) WriteJob(o, r, t, run.timestamp_s, run.snapshot);
     totals.push_back(t);
   }
   for (const auto& t : totals) WriteGroupStatus(o, t);

@@ -990,6 +990,7 @@ class PhaseRunner {
       while (!c.worker->SnapshotDone(snap_gen_) && NowNs() < deadline)
         std::this_thread::sleep_for(std::chrono::microseconds(200));
     RunResult snap = *result_;
+    snap.snapshot = true;
     for (auto& c : clones) {
       JobResult j;
       c.worker->CopySnapshot(&j);

@@ -5,7 +5,8 @@
 #    final one, each a valid JSON document (JSON Lines), in --output too;
 #  - --status-interval-mode=interval: the per-interval total_ios add up to
 #    the final count exactly;
-#  - SIGUSR1 to a running iobench prints an interim report.
+#  - SIGUSR1 to a running iobench prints an interim report;
+#  - an interim normal report's cpu/IO line says it leaves helper CPU out.
 # $1: iobench binary, $2: source dir.
 set -u
 bin=$(realpath "$1")
@@ -81,6 +82,14 @@ n=$(grep -c '^s: (groupid=0, jobs=1)' normal.txt)
 [ "$(grep -c '^s: (g=0)' normal.txt)" = 1 ] || fail "job line not printed exactly once"
 [ "$(grep -B1 '^s: (groupid=0' normal.txt | grep -c '^$')" = "$n" ] ||
   fail "a report does not start with a blank line"
+# Interim figures leave the kernel helpers' CPU out (sampled at the end
+# only): each interim cpu/IO line says so, the final one counts them.
+labels=$(grep -o 'cpu/IO .*(.*)' normal.txt | sed 's/.*(//')
+[ "$(echo "$labels" | head -n -1 | sort -u)" = \
+  "own threads only; kernel helpers in the final report)" ] ||
+  fail "interim cpu/IO labels: $labels"
+[ "$(echo "$labels" | tail -1)" = "own threads and kernel helpers)" ] ||
+  fail "final cpu/IO label: $labels"
 
 # Disk statistics in interim reports, as fio gives them: direct writes to a
 # scratch file here (on a disk unless this directory is on tmpfs or an
