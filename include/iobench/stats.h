@@ -250,7 +250,13 @@ struct RunResult {
   std::vector<GroupResult> groups;
   std::vector<DiskUtil> disks;
   RunContext context;
+  // A stop signal (SIGINT, SIGTERM, SIGHUP) ended the run: exit_code is 128 +
+  // the signal. It may have come after every job's I/O (during an
+  // exec_postrun): then io_complete is set and the results are whole.
   bool interrupted = false;
+  // Set at the run's end when no job was cut short by a signal and every
+  // phase ran (JobResult::interrupted says which jobs were cut short).
+  bool io_complete = false;
   // An interim report's snapshot: its CPU figures leave out the kernel
   // helpers (io-wq, sqpoll), which are sampled for the final report only.
   bool snapshot = false;

@@ -163,6 +163,7 @@ Result<RunResult> IntervalResult(const RunResult& later, const RunResult& earlie
   r.context = later.context;
   r.interrupted = later.interrupted;
   r.snapshot = later.snapshot;
+  r.io_complete = later.io_complete;
   r.exit_code = later.exit_code;
   r.point = later.point;
   uint64_t interval_ms = 0;

@@ -411,6 +411,7 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   ojson ib;
   ib["context"] = BuildJsonContext(run.context);
   ib["interrupted"] = run.interrupted;
+  ib["partial"] = run.interrupted && !run.io_complete;
   ib["exit_code"] = run.exit_code;
   ojson point = ojson::object();
   for (const auto& [k, v] : run.point) point[k] = v;

@@ -22,8 +22,13 @@ namespace iobench {
 
 namespace {
 
-constexpr const char* kInterruptedNote =
-    "note: the run was interrupted by a signal; results are partial\n";
+// A signal after every job's I/O (during an exec_postrun) cut nothing short.
+const char* InterruptedNote(const RunResult& run) {
+  return run.io_complete
+             ? "note: the run was interrupted by a signal after its I/O had finished; results "
+               "are complete\n"
+             : "note: the run was interrupted by a signal; results are partial\n";
+}
 
 void WriteLatLine(std::string& o, const char* name, const LatStat& ls) {
   if (!ls.n) return;
@@ -436,7 +441,7 @@ std::string FormatContextBlock(const RunResult& run) {
     else
       o += "note: " + w.substr(0, n) + w.substr(n + 6) + "\n";
   }
-  if (run.interrupted) o += kInterruptedNote;
+  if (run.interrupted) o += InterruptedNote(run);
   return o;
 }
 
@@ -454,7 +459,7 @@ std::string FormatNormalHeader(const RunResult& run, const ReportOptions& opts) 
   } else if (run.interrupted) {
     // fio prints its header lines once, before the first report; a later
     // report starts with the blank line. The interruption still needs saying.
-    o = kInterruptedNote;
+    o = InterruptedNote(run);
   }
   return o;
 }

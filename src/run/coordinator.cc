@@ -806,6 +806,7 @@ class PhaseRunner {
       // laid out for it.
       UnlinkFiles(clones);
       *interrupted = signalled && setup_error.ok();
+      if (*interrupted) cut_short_ = true;  // the phase's jobs never ran
       return setup_error;
     }
 
@@ -1229,10 +1230,13 @@ class PhaseRunner {
   RunResult* result_;
   uint32_t next_worker_index_ = 0;  // run-wide, across phases
   bool exit_all_ = false;
+  bool cut_short_ = false;
 
  public:
   // The last phase ended with exitall and exit_what=all.
   bool exit_all() const { return exit_all_; }
+  // A signal stopped a phase before its workers ran.
+  bool cut_short() const { return cut_short_; }
 };
 
 // Phases (stonewall, job files) and reporting groups, and the checks that
@@ -1489,8 +1493,13 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
                                      [](const GroupResult& g) { return g.jobs.empty(); }),
                       result.groups.end());
   bool job_error = false;
+  // A signal during an exec_postrun, after every job's I/O, cut nothing short.
+  result.io_complete = phases_run == phases.size() && !runner.cut_short();
   for (const auto& g : result.groups)
-    for (const auto& j : g.jobs) job_error |= j.error != 0;
+    for (const auto& j : g.jobs) {
+      job_error |= j.error != 0;
+      if (j.interrupted) result.io_complete = false;
+    }
   // 128 + the signal, as the process exits (129 SIGHUP, 130 SIGINT, 143
   // SIGTERM): the JSON said 130 after a SIGTERM that exited 143.
   const int signo = opts.stop_signal != nullptr ? opts.stop_signal->load() : 0;

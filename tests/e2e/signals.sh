@@ -5,6 +5,7 @@
 # are removed, the exit code is 128 + the signal (130, 143, 129). SIGUSR1
 # does not stop or kill the run. A second SIGINT a second later exits at once;
 # one within a second (timeout(1)'s repeat) does not. nohup's ignored SIGHUP stays ignored.
+# A signal during an exec_postrun, after all I/O, says the results are complete.
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 set -u
 bin=$(readlink -f "$1")
@@ -30,6 +31,19 @@ fail() {
 wait_started() {
   for _ in $(seq 200); do [ -e "$1" ] && break; sleep 0.05; done
   sleep 0.7
+}
+
+# finish PID SECS: waits up to SECS for PID to exit and sets rc to its exit
+# code. Returns 1, after killing it, when it does not stop.
+finish() {
+  if timeout "$2" tail --pid="$1" -f /dev/null; then
+    wait "$1"
+    rc=$?
+    return 0
+  fi
+  kill -KILL "$1"
+  wait "$1" 2>/dev/null
+  return 1
 }
 
 for sig in INT TERM HUP; do
@@ -70,6 +84,7 @@ start = 0 if text.startswith("{") else text.index("\n{") + 1
 d = json.loads(lines[-1]) if lines and lines[-1].endswith("}") else json.JSONDecoder().raw_decode(text[start:])[0]
 j = d["jobs"][0]
 assert j["iobench"]["interrupted"] is True, j["iobench"]
+assert d["iobench"]["partial"] is True, d["iobench"]
 assert j["read"]["total_ios"] > 0, j["read"]
 assert j["error"] == 0, j["error"]
 # The JSON's exit code is the process's (it said 130 after SIGTERM).
@@ -89,15 +104,12 @@ f="$work/layout"
 pid=$!
 for _ in $(seq 200); do [ -e "$f" ] && break; sleep 0.01; done
 kill -INT $pid
-if timeout 30 tail --pid=$pid -f /dev/null; then
-  wait $pid
-  rc=$?
+if finish $pid 30; then
   [ "$rc" -eq 130 ] || fail "layout-interrupted: exit $rc, want 130"
   [ -e "$f" ] && fail "layout-interrupted: unlink=1 file left behind"
   echo "ok   interrupted during layout (exit $rc)"
 else
   fail "layout-interrupted: did not stop"
-  kill -KILL $pid
 fi
 
 source "$2/tests/e2e/signal_wait.bash"
@@ -146,6 +158,36 @@ if wait_catching $pid 15; then
 else
   fail "nohup: iobench never caught SIGTERM"
   wait $pid
+fi
+
+# SIGTERM during an exec_postrun, after every job's I/O: exit 143 still, but
+# the results are whole and the report says so (it said "results are
+# partial"); JSON iobench.interrupted is true (the signal), partial false.
+# The hook writes a marker first, so the signal lands inside it.
+(cd "$work" && exec "$bin" --eta=never --name=post --ioengine=null --size=1m \
+  --exec_postrun="touch $work/post.mark; sleep 4" --output-format=normal,json \
+  >"$work/post.out" 2>"$work/post.err") &
+pid=$!
+before=$fails
+for _ in $(seq 400); do [ -e "$work/post.mark" ] && break; sleep 0.05; done
+kill -TERM $pid
+if finish $pid 20; then
+  [ "$rc" -eq 143 ] || fail "SIGTERM in exec_postrun: exit $rc, want 143"
+  grep -qx "note: the run was interrupted by a signal after its I/O had finished; results are complete" \
+    "$work/post.out" || fail "SIGTERM in exec_postrun: note: $(grep note "$work/post.out")"
+  grep -q "results are partial" "$work/post.out" && fail "SIGTERM in exec_postrun: says partial"
+  python3 - "$work/post.out" <<'PY' || fail "SIGTERM in exec_postrun: JSON"
+import json, sys
+text = open(sys.argv[1]).read()
+d = json.JSONDecoder().raw_decode(text[text.index("\n{") + 1:])[0]
+assert d["iobench"]["interrupted"] is True and d["iobench"]["partial"] is False, d["iobench"]
+assert d["iobench"]["exit_code"] == 143, d["iobench"]
+j = d["jobs"][0]
+assert j["iobench"]["interrupted"] is False and j["read"]["total_ios"] == 256, j["read"]
+PY
+  [ "$fails" -eq "$before" ] && echo "ok   SIGTERM during exec_postrun: results complete (exit $rc)"
+else
+  fail "SIGTERM in exec_postrun: did not stop"
 fi
 
 # A second SIGINT, a second or more after the first, exits at once and says
