@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -1215,13 +1216,18 @@ class PhaseRunner {
   }
 
   // unlink=1: remove the job's files after it ran, or was interrupted
-  // (never block devices).
+  // (never block devices). A file that cannot be removed (its directory is
+  // not writable) is named on stderr: the user asked for it to go (fio 3.33
+  // says nothing and exits 0).
   void UnlinkFiles(const std::vector<Clone>& clones) const {
     std::set<std::string> unlinked;
     for (const auto& c : clones) {
       if (!jobs_[c.job].unlink) continue;
       for (const auto& t : c.targets)
-        if (t.regular_file() && unlinked.insert(t.path).second) (void)::unlink(t.path.c_str());
+        if (t.regular_file() && unlinked.insert(t.path).second && ::unlink(t.path.c_str()) != 0 &&
+            errno != ENOENT)
+          std::fprintf(stderr, "iobench: warning: job '%s': unlink=1: cannot remove %s: %s\n",
+                       jobs_[c.job].name.c_str(), t.path.c_str(), std::strerror(errno));
     }
   }
 

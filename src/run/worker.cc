@@ -936,7 +936,13 @@ bool Worker::ReplaceFiles() {
     if (job_.fsync_on_close) (void)fsync(files_[i].fd);
     close(files_[i].fd);
     files_[i].fd = -1;
-    (void)::unlink(t.path.c_str());
+    // One that cannot go (its directory is not writable) is named once:
+    // fio says nothing, but the loops then reuse the file.
+    if (::unlink(t.path.c_str()) != 0 && errno != ENOENT && !unlink_warned_) {
+      unlink_warned_ = true;
+      std::fprintf(stderr, "iobench: warning: job '%s': unlink_each_loop=1: cannot remove %s: %s\n",
+                   job_.name.c_str(), t.path.c_str(), std::strerror(errno));
+    }
     // A writing job recreates the file empty (its writes fill it, as in
     // fio); a reading job finds it gone, as fio's does.
     JobSpec open_spec = job_;
