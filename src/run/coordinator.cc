@@ -722,7 +722,8 @@ class PhaseRunner {
     WorkerControl& ctl = sh->ctl;
     IOB_RETURN_IF_ERROR(Prepare(phase, groupids, &clones));
     ctl.log_writer = log_writer_;  // issue 8: workers open their log files in Setup()
-    for (auto& c : clones) {       // flow=: each running job's weight joins its flow_id's
+    const size_t logs_before = log_writer_ != nullptr ? log_writer_->FileCount() : 0;
+    for (auto& c : clones) {  // flow=: each running job's weight joins its flow_id's
       const JobSpec& job = sh->jobs[c.job];
       if (job.flow != 0)
         sh->flows[job.flow_id].weight += static_cast<uint64_t>(job.flow < 0 ? -job.flow : job.flow);
@@ -806,6 +807,12 @@ class PhaseRunner {
       // unlink=1 holds when the job never got to run, too: the files were
       // laid out for it.
       UnlinkFiles(clones);
+      // A refused setup (exit 2) leaves nothing behind: the files and log
+      // files this phase made go, the files it extended get their old size.
+      if (!setup_error.ok()) {
+        if (log_writer_ != nullptr) log_writer_->RemoveCreatedSince(logs_before);
+        UndoLayout();
+      }
       *interrupted = signalled && setup_error.ok();
       if (*interrupted) cut_short_ = true;  // the phase's jobs never ran
       return setup_error;
@@ -1155,6 +1162,13 @@ class PhaseRunner {
     notes.insert(notes.end(), parallel_notes.begin(), parallel_notes.end());
     if (!st.ok()) {
       UnlinkFiles(*clones);  // unlink=1 also covers files laid out halfway
+      // A refused layout leaves nothing behind: the files laid out before
+      // the one that failed are taken back too (a signal keeps them: they
+      // are whole).
+      if (st.code() != Status::Code::kInterrupted) {
+        RecordMade(work);
+        UndoLayout();
+      }
       return st;
     }
     std::map<size_t, std::pair<uint32_t, uint64_t>> per_clone;
@@ -1169,6 +1183,10 @@ class PhaseRunner {
     }
     for (size_t i = 0; i < todo.size(); ++i)
       if (!notes[i].empty()) (*clones)[todo_owner[i]].notes.push_back(std::move(notes[i]));
+    // What this phase changed on disk, undone if its setup is refused:
+    // files that did not exist (laid out, or made by create_on_open at
+    // open), files it extended.
+    RecordMade(work);
     // What is on disk now is what the workers open.
     for (auto& c : *clones)
       for (auto& t : c.targets)
@@ -1230,6 +1248,30 @@ class PhaseRunner {
                        jobs_[c.job].name.c_str(), t.path.c_str(), std::strerror(errno));
     }
   }
+
+  void RecordMade(const std::vector<std::pair<const JobSpec*, TargetFile>>& work) {
+    made_.clear();
+    for (const auto& [job, t] : work)
+      if (!t.diskless && !t.is_block_device && !t.is_char_device &&
+          (!t.exists || t.current_size < t.needed_size))
+        made_.push_back({t.path, t.exists, t.current_size});
+  }
+
+  void UndoLayout() const {
+    for (const auto& m : made_) {
+      if (!m.existed)
+        (void)::unlink(m.path.c_str());
+      else
+        (void)::truncate(m.path.c_str(), static_cast<off_t>(m.old_size));
+    }
+  }
+
+  struct Made {
+    std::string path;
+    bool existed = false;
+    uint64_t old_size = 0;
+  };
+  std::vector<Made> made_;  // this phase's, see Prepare
 
   const std::vector<JobSpec>& jobs_;
   const RunOptions& opts_;

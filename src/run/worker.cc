@@ -475,8 +475,9 @@ Status Worker::Setup() {
     for (int d = 0; d < kNumDdirs; ++d) lo.window_rate_dir[d] = sample_dir_[d];
     // Numbered by the clone's place in the run, as fio's thread_number: two
     // jobs with the same prefix get files .1 and .2, not both .1.
-    IOB_ASSIGN_OR_RETURN(iolog_,
-                         IoLogger::Create(lo, static_cast<int>(worker_index_), ctl_->log_writer));
+    auto logger = IoLogger::Create(lo, static_cast<int>(worker_index_), ctl_->log_writer);
+    if (!logger.ok()) return logger.status().WithContext(who);
+    iolog_ = std::move(logger).value();
     if (!lo.name_note.empty()) AddNote(lo.name_note);
     stamp_ = true;  // log lines carry times even when no latency is recorded
     log_prio_value_ = JobIoprio(job_);

@@ -1,6 +1,7 @@
 #include "stats/iolog.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -113,6 +114,7 @@ struct LogWriter::Impl {
     std::string path;
     int fd = -1;
     bool failed = false;
+    bool created = false;  // did not exist before Open
   };
 
   mutable std::mutex mu;
@@ -213,6 +215,8 @@ Result<int> LogWriter::Open(const std::string& path, bool append) {
   }
   auto it = impl_->by_path.find(path);
   if (it != impl_->by_path.end()) return it->second;
+  struct stat st;
+  const bool created = ::stat(path.c_str(), &st) != 0 && errno == ENOENT;
   const int fd =
       ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
   if (fd < 0) {
@@ -221,9 +225,25 @@ Result<int> LogWriter::Open(const std::string& path, bool append) {
     return ErrnoStatus("open log file " + path + (why.empty() ? "" : " (" + why + ")"), err);
   }
   const int id = static_cast<int>(impl_->files.size());
-  impl_->files.push_back({path, fd, false});
+  impl_->files.push_back({path, fd, false, created});
   impl_->by_path.emplace(path, id);
   return id;
+}
+
+size_t LogWriter::FileCount() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->files.size();
+}
+
+void LogWriter::RemoveCreatedSince(size_t first) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  for (size_t i = first; i < impl_->files.size(); ++i) {
+    Impl::File& f = impl_->files[i];
+    f.failed = true;  // anything still queued for it is dropped
+    if (f.fd >= 0) ::close(f.fd);
+    f.fd = -1;
+    if (f.created) (void)::unlink(f.path.c_str());
+  }
 }
 
 LogChunk* LogWriter::Acquire() {
@@ -316,8 +336,14 @@ Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int
   }
   std::unique_ptr<IoLogger> l(new IoLogger(opts, writer));
   auto open = [&](const std::string& prefix, LogKind kind) -> Status {
-    IOB_ASSIGN_OR_RETURN(int id,
-                         writer->Open(LogFileName(prefix, kind, jobnum, opts.per_job_logs)));
+    // Which option asked for the file: "write_lat_log=rodir/lat: open log file ...".
+    const char* option = kind == LogKind::kBw         ? "write_bw_log"
+                         : kind == LogKind::kIops     ? "write_iops_log"
+                         : kind == LogKind::kClatHist ? "write_hist_log"
+                                                      : "write_lat_log";
+    Result<int> opened = writer->Open(LogFileName(prefix, kind, jobnum, opts.per_job_logs));
+    if (!opened.ok()) return opened.status().WithContext(std::string(option) + "=" + prefix);
+    const int id = *opened;
     l->streams_[static_cast<int>(kind)].file = id;
     return Status::Ok();
   };

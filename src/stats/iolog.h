@@ -157,6 +157,13 @@ class LogWriter {
   Stats GetStats() const;
   std::string PathOf(int file) const;
 
+  // Files opened so far; with RemoveCreatedSince(n) a failed setup takes back
+  // the files opened after FileCount() returned n: they are closed (nothing
+  // more is written to them) and those Open created are removed. Main thread,
+  // with no worker logging.
+  size_t FileCount() const;
+  void RemoveCreatedSince(size_t first);
+
  private:
   struct Impl;
   explicit LogWriter(std::unique_ptr<Impl> impl);

@@ -7,19 +7,9 @@
 set -u
 bin=$(readlink -f "$1")
 [ -x "$bin" ] || { echo "skip: no binary"; exit 77; }
-work=$(mktemp -d)
-trap 'chmod -R u+w "$work"; rm -rf "$work"' EXIT
-fails=0
-fail() {
-  echo "FAIL $*"
-  fails=$((fails + 1))
-}
-as=()
-if [ "$(id -u)" -eq 0 ]; then
-  command -v setpriv >/dev/null || { echo "skip: root without setpriv"; exit 77; }
-  as=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
-  chmod 755 "$work"
-fi
+source "$2/tests/e2e/check.bash"
+source "$2/tests/e2e/unprivileged.bash"
+unprivileged_workdir 755
 mkdir "$work/ro"
 head -c 1048576 /dev/zero >"$work/ro/f"
 chmod 666 "$work/ro/f"
