@@ -187,8 +187,13 @@ BufferFiller::BufferFiller(const JobSpec& job, uint64_t seed)
   compress_chunk_ = job.buffer_compress_chunk;
   pattern_ = job.buffer_pattern;
   // fio refills on every write when a partial compress percentage is asked
-  // for, so that neighbouring blocks do not compress better together.
-  refill_ = !zero_ && (job.refill_buffers || (compress_perc_ > 0 && compress_perc_ < 100));
+  // for, so that neighbouring blocks do not compress better together,
+  // unless the job file says refill_buffers=0 (fio checks that it was set:
+  // one distinct block where iobench wrote one per write).
+  const bool refill_set = std::any_of(job.settings.begin(), job.settings.end(),
+                                      [](const auto& s) { return s.name == "refill_buffers"; });
+  refill_ =
+      !zero_ && (job.refill_buffers || (!refill_set && compress_perc_ > 0 && compress_perc_ < 100));
   // Scrambling defeats dedupe of reused random content; a refilled, all-zero
   // or patterned buffer is meant to look exactly as configured.
   scramble_ = job.scramble_buffers && !zero_ && !refill_ && pattern_.empty() && compress_perc_ == 0;
@@ -197,7 +202,7 @@ BufferFiller::BufferFiller(const JobSpec& job, uint64_t seed)
   // anyway.
   dedupe_perc_ = std::min<uint32_t>(job.dedupe_percentage, 100);
   if (dedupe_perc_ > 0 && !zero_) {
-    refill_ = true;
+    if (!refill_set) refill_ = true;
     scramble_ = false;
     dedupe_rng_ = dedupe_seed_ = prng::MixSeed(seed, 0x64656475ULL);
     prev_state_ = state_;

@@ -11,7 +11,8 @@
 # randrepeat=0 write 16 blocks loop 1 never wrote; scrambled buffers (the
 # default) too (fio scrambles with the time of day); scramble_buffers=0 and
 # buffer_pattern write the same buffer throughout. iobench's refilled loops
-# used to go on drawing (16 new blocks). docs/patterns.md ("Seeds").
+# used to go on drawing (16 new blocks). docs/patterns.md ("Seeds"). Last: an
+# explicit refill_buffers=0 is kept when compression or dedupe is asked for.
 # $1: iobench binary, $2: source dir.
 set -u
 source "$2/tests/e2e/check.bash"   # fail, expect_eq
@@ -67,4 +68,23 @@ check fresh "refill randrepeat=0" --ioengine=libaio --refill_buffers=1 --randrep
 check fresh "scrambled (default)" --ioengine=libaio
 check same "scramble_buffers=0" --ioengine=libaio --scramble_buffers=0
 check same "buffer_pattern" --ioengine=libaio --buffer_pattern=0xdeadbeef
+
+# An explicit refill_buffers=0 holds against buffer_compress_percentage and
+# dedupe_percentage, which turn refilling on only when the option was not
+# set (fio 3.33: 1 distinct 64k block of 4; iobench wrote 4, and 3).
+distinct() {  # options: the number of distinct 64k blocks written
+  local t=$1
+  shift
+  rm -f d.dat
+  "$(cmd "$t")" --name=j --filename=d.dat --rw=write --bs=64k --size=256k --scramble_buffers=0 \
+    "$@" --output=/dev/null 2>err || fail "$t distinct $*: $(head -3 err)"
+  python3 -c 'import hashlib,sys; d=open("d.dat","rb").read(); print(len({hashlib.md5(d[i:i+65536]).digest() for i in range(0,len(d),65536)}))'
+}
+for t in $(tools); do
+  expect_eq "$t compress 75% refill_buffers=0" \
+    "$(distinct "$t" --buffer_compress_percentage=75 --refill_buffers=0)" 1
+  expect_eq "$t compress 75% (refills)" "$(distinct "$t" --buffer_compress_percentage=75)" 4
+  expect_eq "$t dedupe 50% refill_buffers=0" \
+    "$(distinct "$t" --dedupe_percentage=50 --refill_buffers=0)" 1
+done
 [ "$fails" -eq 0 ]
