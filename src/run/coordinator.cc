@@ -1258,12 +1258,7 @@ class PhaseRunner {
   }
 
   void UndoLayout() const {
-    for (const auto& m : made_) {
-      if (!m.existed)
-        (void)::unlink(m.path.c_str());
-      else
-        (void)::truncate(m.path.c_str(), static_cast<off_t>(m.old_size));
-    }
+    for (const auto& m : made_) UndoLayOut(m.path, m.existed, m.old_size);
   }
 
   struct Made {

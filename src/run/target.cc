@@ -630,11 +630,15 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::
   // run created goes, as fio's extend_file unlinks it when terminated; a file
   // that was extended goes back to its old size and data (fio, which lays
   // such a file out anew, removes it).
-  if (!t.exists)
-    (void)::unlink(t.path.c_str());
-  else
-    (void)ftruncate(fd, static_cast<off_t>(t.current_size));
+  UndoLayOut(t.path, t.exists, t.current_size);
   return r;
+}
+
+void UndoLayOut(const std::string& path, bool existed, uint64_t old_size) {
+  if (!existed)
+    (void)::unlink(path.c_str());
+  else
+    (void)::truncate(path.c_str(), static_cast<off_t>(old_size));
 }
 
 Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {

@@ -74,6 +74,10 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t);
 Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t,
                             const std::atomic<int>* stop = nullptr, std::string* note = nullptr);
 
+// Takes back what a layout did to `path`: a file that did not exist is
+// removed, one that did goes back to `old_size` (its data before it intact).
+void UndoLayOut(const std::string& path, bool existed, uint64_t old_size);
+
 // Opens a target for the job (O_DIRECT, O_SYNC, O_DSYNC, O_CREAT for
 // create_on_open, which also creates missing directories). Returns the fd.
 Result<int> OpenTarget(const JobSpec& job, const TargetFile& t);
