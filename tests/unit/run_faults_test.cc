@@ -113,7 +113,7 @@ TEST(RunWatchdogTest, AsyncJobStuckAfterItsRuntimeIsNamedWithItsInFlightCount) {
   j.ioengine = "io_uring";
   j.iodepth = 4;
   j.time_based = true;
-  j.runtime_ns = 50'000'000;
+  j.runtime_ns = 200'000'000;  // time to reach the engine on a loaded machine
   auto r = RunJobs({j}, HungOptions(ctl, /*sync=*/false));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Status::Code::kIoError);
@@ -134,8 +134,15 @@ TEST(RunWatchdogTest, SyncJobStuckAfterAStopSignal) {
   RunOptions o = HungOptions(ctl, /*sync=*/true);
   o.stop_signal = &stop;
   Result<RunResult> r = Status::Internal("not run");
-  std::thread runner([&] { r = RunJobs({j}, o); });
-  while (ctl->hung.load() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::atomic<bool> returned{false};
+  std::thread runner([&] {
+    r = RunJobs({j}, o);
+    returned.store(true);
+  });
+  // Both clones inside the engine, or a run that ended without them (a
+  // setup error): waiting for the hung count alone would never end then.
+  while (ctl->hung.load() < 2 && !returned.load())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   stop.store(SIGINT);
   runner.join();
   ASSERT_FALSE(r.ok());
@@ -158,7 +165,7 @@ TEST(RunWatchdogTest, OnlyTheStuckJobIsNamed) {
   bad.ioengine = "libaio";
   bad.iodepth = 2;
   bad.time_based = true;
-  bad.runtime_ns = 20'000'000;
+  bad.runtime_ns = 200'000'000;  // time to reach the engine on a loaded machine
   RunOptions o = HungOptions(ctl, false);
   o.engine_factory = [ctl, ledger](const JobSpec& job) -> std::unique_ptr<Engine> {
     if (job.name == "hung") return std::make_unique<HungEngine>(ctl, false);
@@ -180,17 +187,26 @@ TEST(RunWatchdogTest, ZeroGraceTurnsItOff) {
   JobSpec j = TestJob("late", RwMode::kRead, 4096, 64 << 10);
   j.iodepth = 2;
   j.time_based = true;
-  j.runtime_ns = 10'000'000;
+  // Long enough that the worker reaches the engine within it on a loaded
+  // machine: a worker first scheduled after its runtime does no I/O (as
+  // fio's), and the releaser below waited for a hang that never came, for
+  // ever (CI's TSan shard, with 10 ms).
+  j.runtime_ns = 200'000'000;
   RunOptions o = HungOptions(ctl, false);
   o.stop_grace_ms = 0;
   o.runtime_grace_ms = 0;
+  std::atomic<bool> returned{false};
   std::thread releaser([&] {
-    while (ctl->hung.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // longer than any grace above
+    while (ctl->hung.load() == 0 && !returned.load())
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    // Past the runtime by more than the default grace (HungOptions: 200 ms).
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
     ctl->release.store(true);
   });
   auto r = RunJobs({j}, o);
+  returned.store(true);
   releaser.join();
+  EXPECT_GT(ctl->hung.load(), 0) << "the worker never reached the engine within its runtime";
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->exit_code, 0);
   EXPECT_GE(r->groups.at(0).jobs.at(0).stats.dir[0].ios, 2u);
