@@ -141,7 +141,7 @@ TEST(RunCoordinatorTest, NumberIosCountsOverLoopsAndNotWithTimeBased) {
   JobSpec t = NullJob("t");
   t.number_ios = 10;
   t.time_based = true;
-  t.runtime_ns = 50ull * 1000 * 1000;
+  t.runtime_ns = 200ull * 1000 * 1000;  // more than a loaded machine's preemption
   RunResult r = MustRun({t});
   const JobResult& jr = r.groups.at(0).jobs.at(0);
   EXPECT_GT(jr.stats.dir[0].ios, 10u);
@@ -269,7 +269,7 @@ TEST(RunCoordinatorTest, FsyncOwedAtALoopEndIsIssuedTwiceAsFio) {
   JobSpec t = NullJob("fsync_tb", RwMode::kWrite, 4096, 64 << 10);
   t.time_based = true;
   t.number_ios = 0;
-  t.runtime_ns = 50'000'000;
+  t.runtime_ns = 200'000'000;  // more than a loaded machine's preemption
   t.fsync_blocks = 16;
   RunResult r = MustRun({t});
   const uint64_t w = r.groups[0].jobs[0].stats.dir[1].ios;
@@ -377,8 +377,8 @@ TEST(RunCoordinatorTest, BwAndIopsSamplesSurviveDisableBwAndGtodReduce) {
   for (const char* opt : {"disable_bw_measurement", "gtod_reduce"}) {
     JobSpec j = NullJob("s");
     j.time_based = true;
-    j.runtime_ns = 60ull * 1000 * 1000;
-    j.rate_iops[0] = 2000;  // idle between I/Os
+    j.runtime_ns = 200ull * 1000 * 1000;  // more than a loaded machine's preemption
+    j.rate_iops[0] = 2000;                // idle between I/Os
     j.bw_avg_ms = j.iops_avg_ms = 10;
     ASSERT_TRUE(jobfile::SetOption(&j, opt, "1").ok());
     RunResult r = MustRun({j});
