@@ -1479,12 +1479,14 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
         KeepForLeftBehindThreads(agg.release());
         return st;
       }
-      if (phases_run == 1) return st;  // nothing ran
-      // A later phase could not start (its file system refused O_DIRECT,
-      // ran out of space, went read-only): the phases before it ran, and
-      // their results went with it. As fio, this phase's jobs are listed
-      // with no I/O, the error on the job it names (the run fails, exit 1),
-      // and the run goes on with the next phase.
+      // A refusal (bad input, a safety check, a limit) refuses the run; so
+      // does any error when this phase is all there is (nothing ran).
+      if (phases_run == 1 && (phases.size() == 1 || st.code() != Status::Code::kIoError)) return st;
+      // A phase could not start (its file system refused O_DIRECT, ran out
+      // of space, went read-only): as fio, its jobs are listed with no I/O,
+      // the error on the job it names (the run fails, exit 1), and the run
+      // goes on with the next phase. The phases before it keep their
+      // results; a first phase's failure no longer ends the whole run.
       std::vector<size_t> before;
       for (const auto& g : result.groups) before.push_back(g.jobs.size());
       AppendUnrunJobs(jobs, groupids, phase.jobs, &result);

@@ -4,7 +4,8 @@
 # thrown away with no report at all (and exit 2, "nothing ran", when the
 # error was a refusal). As fio: the earlier jobs are reported, the failed
 # job is listed with its error (err=22) and no I/O, the next phase runs, and
-# the run exits 1. Needs root (mount).
+# the run exits 1; so too when the failed phase is the first. Needs root
+# (mount).
 # $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
 [ "$(id -u)" -eq 0 ] || { echo "skip: needs root to mount ramfs"; exit 77; }
@@ -49,7 +50,34 @@ grep -q "^iobench: job 'b': err=22 (open .*ram/b.dat with O_DIRECT (direct=1): I
 "$bin" job.fio >out.txt 2>/dev/null
 grep -q "^a: (groupid=0, jobs=1): err= 0" out.txt || fail "normal: no block for a"
 grep -q "WRITE: .*io=64.0KiB" out.txt || fail "normal: no group line for a"
-# A failure in the first phase: nothing ran, no report, as before.
+# The first phase fails and a later one follows: as fio, the failed job is
+# listed with err=22 and the later phase runs (iobench ended the whole run
+# with no report, where fio ran job c).
+cat >first.fio <<JOB
+[b]
+filename=$tmp/ram/b1.dat
+rw=write
+bs=4k
+size=64k
+direct=1
+[c]
+stonewall
+filename=$tmp/c1.dat
+rw=write
+bs=4k
+size=32k
+JOB
+"$bin" --output-format=json first.fio >out1.json 2>err1.txt
+expect_eq "first of two phases fails: exit" "$?" 1
+python3 - out1.json <<'PY' || fail "JSON, first phase failed: the jobs' records"
+import json, sys
+jobs = {j["jobname"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+assert jobs["b"]["write"]["io_bytes"] == 0 and jobs["b"]["error"] == 22, jobs["b"]
+assert jobs["c"]["write"]["io_bytes"] == 32768 and jobs["c"]["error"] == 0, jobs["c"]["write"]
+PY
+grep -q "^iobench: job 'b': err=22 (open .*ram/b1.dat with O_DIRECT (direct=1): Invalid argument)$" \
+  err1.txt || fail "stderr, first phase failed: $(cat err1.txt)"
+# A failure in the only phase: nothing ran, no report, as before.
 "$bin" --name=b --filename="$tmp/ram/first.dat" --rw=write --size=64k --direct=1 >out2.txt 2>&1
 expect_eq "first phase fails: exit" "$?" 1
 grep -q "groupid=" out2.txt && fail "first phase fails: a report was printed"
