@@ -164,6 +164,19 @@ std::string ExistingParent(const std::string& path) {
   }
 }
 
+// Why creating `path` failed, when errno alone misleads: ENOSPC with blocks
+// to spare is a file system out of inodes (tmpfs nr_inodes=, a full ext4
+// inode table), which `df` does not show. "" otherwise.
+std::string CreateFailureReason(const std::string& path, int err) {
+  if (err == ENOENT) return sys::DeletedCwdReason(path);
+  if (err != ENOSPC) return "";
+  struct statvfs vfs {};
+  if (statvfs(ExistingParent(path).c_str(), &vfs) != 0 || vfs.f_files == 0 || vfs.f_ffree != 0)
+    return "";
+  return "its file system has no free inode: " + std::to_string(vfs.f_files) + " of " +
+         std::to_string(vfs.f_files) + " in use, see df -i";
+}
+
 }  // namespace
 
 uint64_t SmallestBs(const JobSpec& job) {
@@ -617,7 +630,7 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::
   if (!dir_error.ok()) return dir_error;
   if (fd < 0) {
     const int err = errno;
-    const std::string why = err == ENOENT ? sys::DeletedCwdReason(t.path) : "";
+    const std::string why = CreateFailureReason(t.path, err);
     return ErrnoStatus(JobLabel(job) + ": create " + t.path + (why.empty() ? "" : " (" + why + ")"),
                        err);
   }
@@ -657,7 +670,9 @@ Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {
     const int err = errno;
     if (err == EINVAL && job.direct)  // the filesystem refuses O_DIRECT
       return ErrnoStatus(JobLabel(job) + ": open " + t.path + " with O_DIRECT (direct=1)", err);
-    return ErrnoStatus(JobLabel(job) + ": open " + t.path, err);
+    const std::string why = (flags & O_CREAT) != 0 ? CreateFailureReason(t.path, err) : "";
+    return ErrnoStatus(JobLabel(job) + ": open " + t.path + (why.empty() ? "" : " (" + why + ")"),
+                       err);
   }
   // write_hint: the inode's hint, which the kernel applies to buffered and
   // direct writes alike (fio 3.33 sets the per-file hint for direct=1, which

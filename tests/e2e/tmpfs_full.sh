@@ -11,6 +11,9 @@
 #    bytes), and the report notes that the filesystem was full. iobench
 #    used to size the job to the free space and stop before the last,
 #    partial block (2 writes of 384k, no ENOSPC).
+#  - a file system out of inodes (tmpfs nr_inodes=2, both taken): creating
+#    the job's file fails with ENOSPC while `df` shows free space; the
+#    error says that the inodes ran out (fio: "No space left on device").
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 set -u
 source "$(dirname "$0")/fio_side.bash"
@@ -23,6 +26,7 @@ mnt="$work/small"
 mounted=""
 cleanup() {
   [ -n "$mounted" ] && umount "$mnt" 2>/dev/null
+  mountpoint -q "$work/noinode" && umount "$work/noinode"
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -91,6 +95,21 @@ for bs in 384k 64k; do
     "$want"
   grep -q "note: fill_device: the filesystem was full" "$work/fill.out" || fail "fill-$bs: no note"
 done
+
+# Out of inodes: the tmpfs root is one, file "a" the other.
+mkdir "$work/noinode"
+if mount -t tmpfs -o size=1m,nr_inodes=2 tmpfs "$work/noinode" && touch "$work/noinode/a"; then
+  for extra in "" "--create_on_open=1"; do
+    # shellcheck disable=SC2086
+    "$bin" --name=w --filename="$work/noinode/f" --rw=write --size=64k $extra \
+      >/dev/null 2>"$work/inode.err"
+    expect_eq "out of inodes $extra: exit" "$?" 1
+    grep -q "$work/noinode/f (its file system has no free inode: 2 of 2 in use, see df -i): No space left on device$" \
+      "$work/inode.err" || fail "out of inodes $extra: $(cat "$work/inode.err")"
+  done
+else
+  echo "skip out of inodes: cannot mount a tmpfs with nr_inodes=2"
+fi
 
 if fio_side; then
   for args in "--size=2m" "--size=3m --ignore_error=,ENOSPC" "--fill_device=1" \
