@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "iobench/clock.h"
@@ -499,10 +500,15 @@ StatusPrinter::StatusPrinter(int fd, const StatusPrinterOptions& opts) : fd_(fd)
   const bool tty = fd >= 0 && ::isatty(fd) == 1;
   enabled_ =
       opts.allowed && (opts.mode == EtaMode::kAlways || (opts.mode == EtaMode::kAuto && tty));
-  if (tty) {
-    winsize ws{};
-    if (::ioctl(fd, TIOCGWINSZ, &ws) == 0) columns_ = ws.ws_col;
-  }
+  tty_ = tty;
+}
+
+// The terminal's width now: read at each draw (one ioctl a second at most),
+// so a resized window cuts the line to its new width.
+size_t StatusPrinter::Room() const {
+  winsize ws{};
+  if (!tty_ || ::ioctl(fd_, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0) return SIZE_MAX;
+  return ws.ws_col - 1u;  // the last column would wrap on some terminals
 }
 
 void StatusPrinter::Write(const std::string& s) {
@@ -531,10 +537,13 @@ bool StatusPrinter::Update(const RunStatus& run, uint64_t now_ns) {
   if (!enabled_ || finished_) return false;
   if (drawn_ && now_ns < next_draw_ns_) return false;
   std::string text = line_.Render(run, now_ns);
-  // Never wrap: a wrapped line cannot be redrawn with '\r'.
-  if (columns_ > 1 && text.size() > columns_ - 1) text.resize(columns_ - 1);
+  // Never wrap: a wrapped line cannot be redrawn with '\r'. Nor may the
+  // blanks over the last line's rest, after the window got narrower.
+  const size_t room = Room();
+  if (text.size() > room) text.resize(room);
   std::string out = text;
-  if (shown_len_ > text.size()) out.append(shown_len_ - text.size(), ' ');
+  const size_t blank_to = std::min(shown_len_, room);
+  if (blank_to > text.size()) out.append(blank_to - text.size(), ' ');
   out += '\r';
   shown_len_ = text.size();
   if (opts_.newline_ns > 0) {
@@ -557,7 +566,7 @@ bool StatusPrinter::Update(const RunStatus& run, uint64_t now_ns) {
 
 void StatusPrinter::Clear() {
   if (!enabled_ || shown_len_ == 0) return;
-  std::string out(shown_len_, ' ');
+  std::string out(std::min(shown_len_, Room()), ' ');
   out += '\r';
   Write(out);
   shown_len_ = 0;

@@ -236,6 +236,7 @@ class StatusPrinter {
 
  private:
   void Write(const std::string& s);
+  size_t Room() const;  // columns a line may take (SIZE_MAX: no terminal width known)
 
   int fd_;
   StatusPrinterOptions opts_;
@@ -246,7 +247,7 @@ class StatusPrinter {
   uint64_t next_newline_ns_ = 0;
   bool newline_started_ = false;
   size_t shown_len_ = 0;  // visible length of the line on screen now
-  unsigned columns_ = 0;  // terminal width, 0: unknown (no truncation)
+  bool tty_ = false;      // fd_ is a terminal: its width is read at each draw
   StatusLine line_;
 };
 

@@ -380,6 +380,35 @@ TEST(StatusPrinterTest, NeverWiderThanTheTerminal) {
   EXPECT_EQ(out, "Jobs: 1 (f=1): [R(1)][10.0%][r=4000KiB/\r");
 }
 
+// The width is read at each draw: a window made narrower cuts the next line
+// to its new width, blanks included (the width was read once, at the start,
+// and the line wrapped after a resize). At width 1 nothing but the '\r' fits.
+TEST(StatusPrinterTest, AResizedTerminalCutsTheNextLineToItsNewWidth) {
+  Pty pty(80);
+  if (!pty.ok()) GTEST_SKIP() << "openpty failed: no pseudo-terminals here";
+  StatusPrinter p(pty.slave(), {EtaMode::kAuto, kSec, 0});
+  ASSERT_TRUE(p.Update(Simple(kSec), kSec));
+  EXPECT_EQ(Drain(pty.master()),
+            "Jobs: 1 (f=1): [R(1)][10.0%][r=4000KiB/s][r=1000 IOPS][eta 00m:09s]\r");
+  auto resize = [&](unsigned short cols) {
+    winsize ws{};
+    ws.ws_col = cols;
+    ws.ws_row = 24;
+    return ::ioctl(pty.master(), TIOCSWINSZ, &ws) == 0;
+  };
+  ASSERT_TRUE(resize(30));
+  ASSERT_TRUE(p.Update(Simple(2 * kSec), 2 * kSec));
+  EXPECT_EQ(Drain(pty.master()), "Jobs: 1 (f=1): [R(1)][20.0%][\r");
+  ASSERT_TRUE(resize(1));
+  ASSERT_TRUE(p.Update(Simple(3 * kSec), 3 * kSec));
+  EXPECT_EQ(Drain(pty.master()), "\r");
+  ASSERT_TRUE(resize(20));
+  ASSERT_TRUE(p.Update(Simple(4 * kSec), 4 * kSec));
+  EXPECT_EQ(Drain(pty.master()), "Jobs: 1 (f=1): [R(1\r");
+  p.Finish();
+  EXPECT_EQ(Drain(pty.master()), std::string(19, ' ') + "\r");
+}
+
 TEST(StatusPrinterTest, EtaNewlineKeepsALineEveryPeriod) {
   Pty pty;
   if (!pty.ok()) GTEST_SKIP() << "openpty failed: no pseudo-terminals here";
