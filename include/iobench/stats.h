@@ -210,7 +210,8 @@ struct TargetContext {
   std::string fs_driver;
   std::string device;  // block device under the target, resolved to the disk
   // A loop device over a file on a filesystem without a disk (tmpfs): that
-  // filesystem ("loop0 on tmpfs" in `device`).
+  // filesystem ("loop0 on tmpfs" in `device`). An overlay: the filesystem
+  // of its upper directory.
   std::string backing_fs;
   std::string model;
   std::string scheduler;

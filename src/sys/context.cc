@@ -203,8 +203,10 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
       if (!where.empty())
         out.push_back(who + where + " is on " +
                       (t->backing_fs.empty() ? t->fs_type
-                                             : t->device.substr(0, t->device.find(' ')) +
-                                                   " with its backing file on " + t->backing_fs) +
+                       : t->fs_type == "overlay"
+                           ? "overlay with its upper directory on " + t->backing_fs
+                           : t->device.substr(0, t->device.find(' ')) +
+                                 " with its backing file on " + t->backing_fs) +
                       ", so no disk is involved, but the job reads like a disk test (" + intent +
                       "): the numbers measure memory copies, not a device");
     }

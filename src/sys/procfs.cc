@@ -76,6 +76,21 @@ Result<int64_t> ReadIntFile(const std::string& path) {
   return static_cast<int64_t>(v);
 }
 
+std::string MountOption(const MountEntry& m, const std::string& key) {
+  const std::string& o = m.super_options;
+  const std::string prefix = key + "=";
+  for (size_t i = 0; i < o.size();) {
+    std::string opt;
+    for (; i < o.size() && o[i] != ','; ++i) {
+      if (o[i] == '\\' && i + 1 < o.size() && o[i + 1] == ',') ++i;
+      opt += o[i];
+    }
+    ++i;
+    if (opt.rfind(prefix, 0) == 0) return Unescape(opt.substr(prefix.size()));
+  }
+  return "";
+}
+
 Result<std::vector<MountEntry>> ReadMountInfo(const std::string& path) {
   IOB_ASSIGN_OR_RETURN(std::string text, ReadTextFile(path));
   std::vector<MountEntry> out;
@@ -104,6 +119,7 @@ Result<std::vector<MountEntry>> ReadMountInfo(const std::string& path) {
     e.mount_point = Unescape(fields[4]);
     if (sep + 1 < fields.size()) e.fs_type = fields[sep + 1];
     if (sep + 2 < fields.size()) e.source = Unescape(fields[sep + 2]);
+    if (sep + 3 < fields.size()) e.super_options = fields[sep + 3];
     out.push_back(std::move(e));
   }
   return out;

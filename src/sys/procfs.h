@@ -26,11 +26,16 @@ Result<int64_t> ReadIntFile(const std::string& path);
 struct MountEntry {
   uint32_t major = 0;
   uint32_t minor = 0;
-  std::string root;         // field 4: root of the mount within the filesystem
-  std::string mount_point;  // field 5
-  std::string fs_type;      // after the " - " separator
-  std::string source;       // mount source, e.g. /dev/vda1
+  std::string root;           // field 4: root of the mount within the filesystem
+  std::string mount_point;    // field 5
+  std::string fs_type;        // after the " - " separator
+  std::string source;         // mount source, e.g. /dev/vda1
+  std::string super_options;  // the filesystem's options (overlay: lowerdir=,upperdir=,...)
 };
+// The value of option `key` in a mount's super options ("" when absent).
+// mountinfo escapes a ',' inside a value (an overlay directory's name) as
+// "\\," and blanks and backslashes as \ooo.
+std::string MountOption(const MountEntry& m, const std::string& key);
 Result<std::vector<MountEntry>> ReadMountInfo(const std::string& path = "/proc/self/mountinfo");
 
 // The mount whose mount point is the longest prefix of `abs_path` (an

@@ -255,6 +255,16 @@ void FillQueueSettings(const std::string& disk, TargetContext* ctx) {
   if (auto v = ReadFirstLine(base + "/queue/write_cache"); v.ok()) ctx->write_cache = *v;
 }
 
+// The upper directory of the overlay mounted over `path` ("" when there is
+// none): where the overlay writes, and where a file the job lays out lives.
+std::string OverlayUpperDir(const std::string& path) {
+  auto mounts = ReadMountInfo();
+  if (!mounts.ok()) return "";
+  const MountEntry* m = FindMountForPath(*mounts, RealPath(path));
+  if (m == nullptr || m->fs_type != "overlay") return "";
+  return MountOption(*m, "upperdir");
+}
+
 }  // namespace
 
 bool IsMemoryFs(const std::string& fs) {
@@ -319,7 +329,26 @@ Result<TargetInfo> ResolveTarget(const std::string& path) {
       if (auto dev = BlockNameForDev(st.st_dev);
           dev.ok() && access(("/sys/fs/ext4/" + *dev).c_str(), F_OK) == 0)
         info.ctx.fs_driver = "ext4";
-    if (!WalkFilesystem(info.probed_path, st, info.ctx.fs_type, 0, &info)) {
+    // An overlay's files are written (and laid out) in its upper directory:
+    // the disk under the numbers is that directory's, or none when it is on
+    // tmpfs, where the data lives in memory.
+    std::string upper;
+    struct stat upper_st {};
+    if (info.ctx.fs_type == "overlay") {
+      upper = OverlayUpperDir(info.probed_path);
+      if (!upper.empty() && stat(upper.c_str(), &upper_st) != 0) upper.clear();
+    }
+    if (!upper.empty()) {
+      auto upper_fs = FsTypeName(upper);
+      info.ctx.backing_fs = upper_fs.ok() ? *upper_fs : "";
+      if (!WalkFilesystem(upper, upper_st, info.ctx.backing_fs, 0, &info))
+        info.notes.push_back(
+            "overlay: its upper directory " + upper + " is on " +
+            (info.ctx.backing_fs.empty() ? std::string("a filesystem") : info.ctx.backing_fs) +
+            (IsMemoryFs(info.ctx.backing_fs)
+                 ? ": no block device, the data lives in memory (page cache)"
+                 : " with no local block device under it"));
+    } else if (!WalkFilesystem(info.probed_path, st, info.ctx.fs_type, 0, &info)) {
       if (IsMemoryFs(info.ctx.fs_type))
         info.notes.push_back(info.ctx.fs_type +
                              ": no block device, the data lives in memory (page cache)");
@@ -370,6 +399,8 @@ TargetContext DescribeTarget(const std::string& path) {
 std::string TargetDeviceLabel(const TargetContext& ctx) {
   if (!ctx.device.empty()) return ctx.device;
   if (IsMemoryFs(ctx.fs_type)) return "none (" + ctx.fs_type + ": data in memory)";
+  if (IsMemoryFs(ctx.backing_fs))
+    return "none (" + ctx.fs_type + " on " + ctx.backing_fs + ": data in memory)";
   if (!ctx.fs_type.empty()) return "none (" + ctx.fs_type + ": no local block device)";
   return "unknown";
 }

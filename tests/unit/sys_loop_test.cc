@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "sys/context.h"
+#include "sys/procfs.h"
 #include "sys/safety.h"
 #include "sys/target.h"
 #include "sys_test_util.h"
@@ -247,6 +248,93 @@ TEST(SysLoopOnTmpfsTest, ContextSaysTheDataIsInMemory) {
                                    "the job reads like a disk test (direct=1): the numbers measure "
                                    "memory copies, not a device");
   }
+}
+
+// An overlay mounted over an upper directory in `base`, unmounted (and its
+// directories removed) at the end. The upper directory's name has a blank,
+// which mountinfo writes as \040.
+class Overlay {
+ public:
+  explicit Overlay(const std::string& base) : dir_(base) {
+    if (getuid() != 0) {
+      why_ = "mounting an overlay needs root";
+      return;
+    }
+    if (!dir_.ok()) {
+      why_ = "cannot create a temp dir in " + base;
+      return;
+    }
+    for (const char* d : {"lower", "up per", "work", "mnt"}) mkdir((dir_ / d).c_str(), 0755);
+    int st = 0;
+    const std::string out = RunCmd("mount -t overlay overlay -o 'lowerdir=" + dir_ / "lower" +
+                                       ",upperdir=" + dir_ / "up per" +
+                                       ",workdir=" + dir_ / "work" + "' '" + mnt() + "'",
+                                   &st);
+    if (st != 0) {
+      why_ = "mount -t overlay: " + out;
+      return;
+    }
+    mounted_ = true;
+  }
+  ~Overlay() {
+    int st = 0;
+    if (mounted_) RunCmd("umount '" + mnt() + "'", &st);
+  }
+  bool ready() const { return mounted_; }
+  const std::string& skip_reason() const { return why_; }
+  std::string mnt() const { return dir_ / "mnt"; }
+
+ private:
+  iobench::testing::TempDir dir_;
+  bool mounted_ = false;
+  std::string why_;
+};
+
+// The header named an overlay's file system only ("fs=overlay"): no device,
+// no readahead, and no disk-test-on-memory warning when its upper directory
+// (where the job's file is laid out) is on tmpfs.
+TEST(SysOverlayTest, TheUpperDirectorysFileSystemIsWhatIsMeasured) {
+  for (const char* base : {"/dev/shm", "/var/tmp"}) {
+    Overlay ov(base);
+    if (!ov.ready()) GTEST_SKIP() << ov.skip_reason();
+    const std::string file = ov.mnt() + "/data";
+    ASSERT_TRUE(WriteFile(file, 1 << 20));
+    JobSpec job;
+    job.name = "t";
+    job.filenames = {file};
+    job.rw = RwMode::kRandRead;
+    job.direct = true;
+    const RunContext ctx = CollectContext({job}, {file});
+    ASSERT_EQ(ctx.targets.size(), 1u);
+    const TargetContext& t = ctx.targets[0];
+    EXPECT_EQ(t.fs_type, "overlay");
+    if (std::string(base) == "/dev/shm") {
+      EXPECT_EQ(t.backing_fs, "tmpfs");
+      EXPECT_EQ(t.device, "");
+      EXPECT_EQ(TargetDeviceLabel(t), "none (overlay on tmpfs: data in memory)");
+      ASSERT_EQ(ctx.warnings.size(), 1u);
+      EXPECT_EQ(ctx.warnings[0], "job 't': " + file +
+                                     " is on overlay with its upper directory on tmpfs, so no "
+                                     "disk is involved, but the job reads like a disk test "
+                                     "(direct=1): the numbers measure memory copies, not a device");
+    } else {
+      const std::string disk = DiskUnder("/var/tmp");
+      if (disk.empty()) GTEST_SKIP() << "/var/tmp is on no block device here";
+      EXPECT_EQ(t.device, disk);
+      EXPECT_GE(t.read_ahead_kb, 0);
+      EXPECT_TRUE(ctx.warnings.empty()) << ctx.warnings[0];
+    }
+  }
+}
+
+TEST(SysMountOptionTest, EscapedCommasAndBlanksInValues) {
+  MountEntry m;
+  m.super_options = "rw,lowerdir=/a\\,b:/c,upperdir=/x\\040y,workdir=/w,xino=off";
+  EXPECT_EQ(MountOption(m, "lowerdir"), "/a,b:/c");
+  EXPECT_EQ(MountOption(m, "upperdir"), "/x y");
+  EXPECT_EQ(MountOption(m, "workdir"), "/w");
+  EXPECT_EQ(MountOption(m, "dir"), "");
+  EXPECT_EQ(MountOption(m, "rw"), "");
 }
 
 TEST(SysLoopSwapTest, ActiveSwapIsRefused) {
