@@ -318,9 +318,15 @@ class MmapEngine final : public Engine {
     const bool writable = mode >= 0 && (mode & O_ACCMODE) != O_RDONLY;
     Map& m = maps_[i];
     m.writable = writable;
+    // A file on tmpfs/ramfs (or a character device such as /dev/zero). Not
+    // a block device: fstatfs on /dev/loop0 describes /dev, devtmpfs, whose
+    // magic is tmpfs's, and a block device taken as "in memory" was never
+    // written back or dropped (mmap direct=1 on a loop device measured the
+    // page cache: 11 us against fio's 3 ms).
     struct statfs sf {};
-    m.in_memory = fstatfs(f.fd, &sf) == 0 && (static_cast<uint64_t>(sf.f_type) == TMPFS_MAGIC ||
-                                              static_cast<uint64_t>(sf.f_type) == RAMFS_MAGIC);
+    m.in_memory = !f.is_block_device && fstatfs(f.fd, &sf) == 0 &&
+                  (static_cast<uint64_t>(sf.f_type) == TMPFS_MAGIC ||
+                   static_cast<uint64_t>(sf.f_type) == RAMFS_MAGIC);
     if (len == 0) return Status::Ok();  // nothing to map: reads find the end, writes fail
     void* p = mmap(nullptr, len, PROT_READ | (writable ? PROT_WRITE : 0), MAP_SHARED, f.fd, 0);
     // No "mmap: " prefix: the worker names the engine.
