@@ -1801,7 +1801,7 @@ unsigned Worker::AccountReaped(const Result<unsigned>& r) {
   if (iolog_ == nullptr) {  // issue 8: the log costs this one branch per batch when off
     for (unsigned i = 0; i < n; ++i) CompleteFast(reaped_[i], now);
   } else {
-    for (unsigned i = 0; i < n; ++i) CompleteLogged(reaped_[i], now);
+    for (unsigned i = 0; i < n; ++i) CompleteLogged(reaped_[i], now, true);
   }
   return n;
 }
@@ -1870,7 +1870,7 @@ void Worker::Run() {
         if (iolog_ == nullptr)  // issue 8
           CompleteFast(req, t);
         else
-          CompleteLogged(req, t);
+          CompleteLogged(req, t, false);
         // A sync engine's slot is free again (or requeued): the next I/O
         // gets fresh stamps at the top; the end-of-job checks below run
         // there too, once nothing more can be prepared.
@@ -2036,14 +2036,21 @@ void Worker::Run() {
 
 // Only called when the job logs. The request's fields are read before
 // Complete() because a short transfer rewrites them for the requeue.
-void Worker::CompleteLogged(IoRequest* req, uint64_t now) {
+void Worker::CompleteLogged(IoRequest* req, uint64_t now, bool submitted) {
   const bool full =
       req->op <= IoOp::kTrim && req->res > 0 && static_cast<uint64_t>(req->res) >= req->length;
   // As fio: the priority the I/O carried (cmdprio's, or the job's own).
   const uint16_t prio = (req->flags & kReqHighPrio) != 0 ? req->prio : log_prio_value_;
   Complete(req, now);
   if (!full || !measuring_ || now < measure_start_ns_) return;
-  const uint64_t slat = req->issue_ns >= req->start_ns ? req->issue_ns - req->start_ns : 0;
+  // A slat line only for an I/O whose slat the report has: submitted by an
+  // async engine (not completed inside Queue, as its trims are), and after
+  // the ramp (an I/O issued in the ramp completes after it with no slat).
+  // fio's slat log has as many lines as its JSON slat N.
+  const uint64_t slat = submitted && record_slat_ && req->issue_ns >= measure_start_ns_ &&
+                                req->issue_ns >= req->start_ns
+                            ? req->issue_ns - req->start_ns
+                            : IoLogger::kNoSlat;
   const uint64_t clat = now >= req->issue_ns ? now - req->issue_ns : 0;
   const uint64_t lat = now >= req->start_ns ? now - req->start_ns : 0;
   iolog_->OnComplete(now - measure_start_ns_, static_cast<Ddir>(req->op), req->xfer_length, slat,

@@ -153,7 +153,8 @@ class Worker {
  private:
   std::vector<PatternRegion> PatternRegions() const;
   // --- logs and snapshots (issue 8) ---
-  void CompleteLogged(IoRequest* req, uint64_t now);
+  // submitted: reaped from the engine (false: completed inside Queue).
+  void CompleteLogged(IoRequest* req, uint64_t now, bool submitted);
   // max_latency: ends the job with ETIMEDOUT when req's latency exceeds it.
   void CheckMaxLatency(const IoRequest* req, uint64_t now);
   void ServeSnapshot(uint64_t now, bool final);

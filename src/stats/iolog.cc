@@ -426,7 +426,8 @@ void IoLogger::EmitWindow(uint64_t end_ms, bool rates) {
         const WinStat* st;
       } lats[] = {{LogKind::kSlat, &w.slat}, {LogKind::kClat, &w.clat}, {LogKind::kLat, &w.lat}};
       for (const auto& l : lats) {
-        if (!(per_io_kinds_ & (1u << static_cast<int>(l.kind)))) continue;
+        // A window's slat may have no sample (trims completed in the call).
+        if (!(per_io_kinds_ & (1u << static_cast<int>(l.kind))) || l.st->n == 0) continue;
         // fio's mean + 0.5, truncated: the nearest ns (1004.5 is 1005).
         const uint64_t avg = (l.st->sum + l.st->n / 2) / l.st->n;
         const uint64_t v = window_value_ == LogWindowValue::kMax ? l.st->max : avg;

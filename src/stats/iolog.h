@@ -193,8 +193,13 @@ class IoLogger {
   IoLogger(const IoLogger&) = delete;
   IoLogger& operator=(const IoLogger&) = delete;
 
+  // slat_ns of an I/O that has no submission latency (a sync engine's, one
+  // completed inside the submit call, one issued in the ramp): no slat line.
+  static constexpr uint64_t kNoSlat = UINT64_MAX;
+
   // One completed I/O. t_ns: time since the job started (after ramp, as for
-  // the report); latencies in ns; prio: the ioprio value (class << 13 | level).
+  // the report); latencies in ns (slat_ns may be kNoSlat); prio: the ioprio
+  // value (class << 13 | level).
   // Hot path: inline, no allocation, no lock except a chunk handoff per 64 KiB.
   void OnComplete(uint64_t t_ns, Ddir ddir, uint64_t bytes, uint64_t slat_ns, uint64_t clat_ns,
                   uint64_t lat_ns, uint64_t offset, uint16_t prio) {
@@ -206,7 +211,7 @@ class IoLogger {
       Window& w = win_[d];
       ++w.ios;
       w.bytes += bytes;
-      w.slat.Add(slat_ns);
+      if (slat_ns != kNoSlat) w.slat.Add(slat_ns);
       w.clat.Add(clat_ns);
       w.lat.Add(lat_ns);
     }
@@ -322,7 +327,7 @@ class IoLogger {
     }
     if (per_io_kinds_ & (1u << static_cast<int>(LogKind::kIops)))
       ValueLine(static_cast<int>(LogKind::kIops), t_ms, 1, nullptr, d, bytes, offset, prio);
-    if (per_io_kinds_ & (1u << static_cast<int>(LogKind::kSlat)))
+    if ((per_io_kinds_ & (1u << static_cast<int>(LogKind::kSlat))) && slat_ns != kNoSlat)
       ValueLine(static_cast<int>(LogKind::kSlat), t_ms, slat_ns, nullptr, d, bytes, offset, prio);
     if (per_io_kinds_ & (1u << static_cast<int>(LogKind::kClat)))
       ValueLine(static_cast<int>(LogKind::kClat), t_ms, clat_ns, nullptr, d, bytes, offset, prio);
