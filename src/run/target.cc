@@ -164,17 +164,20 @@ std::string ExistingParent(const std::string& path) {
   }
 }
 
-// Why creating `path` failed, when errno alone misleads: ENOSPC with blocks
-// to spare is a file system out of inodes (tmpfs nr_inodes=, a full ext4
-// inode table), which `df` does not show. "" otherwise.
+// Why creating `path` failed, as " (why)" after the path, when errno alone
+// misleads: a deleted current directory (ENOENT), or ENOSPC with blocks to
+// spare, a file system out of inodes (tmpfs nr_inodes=, a full ext4 inode
+// table), which `df` does not show. "" otherwise.
 std::string CreateFailureReason(const std::string& path, int err) {
-  if (err == ENOENT) return sys::DeletedCwdReason(path);
-  if (err != ENOSPC) return "";
+  std::string why;
   struct statvfs vfs {};
-  if (statvfs(ExistingParent(path).c_str(), &vfs) != 0 || vfs.f_files == 0 || vfs.f_ffree != 0)
-    return "";
-  return "its file system has no free inode: " + std::to_string(vfs.f_files) + " of " +
-         std::to_string(vfs.f_files) + " in use, see df -i";
+  if (err == ENOENT)
+    why = sys::DeletedCwdReason(path);
+  else if (err == ENOSPC && statvfs(ExistingParent(path).c_str(), &vfs) == 0 && vfs.f_files != 0 &&
+           vfs.f_ffree == 0)
+    why = "its file system has no free inode: " + std::to_string(vfs.f_files) + " of " +
+          std::to_string(vfs.f_files) + " in use, see df -i";
+  return why.empty() ? "" : " (" + why + ")";
 }
 
 }  // namespace
@@ -630,8 +633,7 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::
   if (!dir_error.ok()) return dir_error;
   if (fd < 0) {
     const int err = errno;
-    const std::string why = CreateFailureReason(t.path, err);
-    return ErrnoStatus(JobLabel(job) + ": create " + t.path + (why.empty() ? "" : " (" + why + ")"),
+    return ErrnoStatus(JobLabel(job) + ": create " + t.path + CreateFailureReason(t.path, err),
                        err);
   }
   FdCloser closer{fd};
@@ -670,8 +672,8 @@ Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {
     const int err = errno;
     if (err == EINVAL && job.direct)  // the filesystem refuses O_DIRECT
       return ErrnoStatus(JobLabel(job) + ": open " + t.path + " with O_DIRECT (direct=1)", err);
-    const std::string why = (flags & O_CREAT) != 0 ? CreateFailureReason(t.path, err) : "";
-    return ErrnoStatus(JobLabel(job) + ": open " + t.path + (why.empty() ? "" : " (" + why + ")"),
+    return ErrnoStatus(JobLabel(job) + ": open " + t.path +
+                           ((flags & O_CREAT) != 0 ? CreateFailureReason(t.path, err) : ""),
                        err);
   }
   // write_hint: the inode's hint, which the kernel applies to buffered and

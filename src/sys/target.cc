@@ -255,6 +255,13 @@ void FillQueueSettings(const std::string& disk, TargetContext* ctx) {
   if (auto v = ReadFirstLine(base + "/queue/write_cache"); v.ok()) ctx->write_cache = *v;
 }
 
+// Why no disk was found under `where`, on file system `fs`.
+std::string NoDiskNote(const std::string& fs, const std::string& where) {
+  if (IsMemoryFs(fs)) return fs + ": no block device, the data lives in memory (page cache)";
+  return (fs.empty() ? std::string("this filesystem") : fs) + ": no local block device under " +
+         where;
+}
+
 // The upper directory of the overlay mounted over `path` ("" when there is
 // none): where the overlay writes, and where a file the job lays out lives.
 std::string OverlayUpperDir(const std::string& path) {
@@ -342,20 +349,10 @@ Result<TargetInfo> ResolveTarget(const std::string& path) {
       auto upper_fs = FsTypeName(upper);
       info.ctx.backing_fs = upper_fs.ok() ? *upper_fs : "";
       if (!WalkFilesystem(upper, upper_st, info.ctx.backing_fs, 0, &info))
-        info.notes.push_back(
-            "overlay: its upper directory " + upper + " is on " +
-            (info.ctx.backing_fs.empty() ? std::string("a filesystem") : info.ctx.backing_fs) +
-            (IsMemoryFs(info.ctx.backing_fs)
-                 ? ": no block device, the data lives in memory (page cache)"
-                 : " with no local block device under it"));
+        info.notes.push_back("overlay, upper directory on " +
+                             NoDiskNote(info.ctx.backing_fs, upper));
     } else if (!WalkFilesystem(info.probed_path, st, info.ctx.fs_type, 0, &info)) {
-      if (IsMemoryFs(info.ctx.fs_type))
-        info.notes.push_back(info.ctx.fs_type +
-                             ": no block device, the data lives in memory (page cache)");
-      else
-        info.notes.push_back(
-            (info.ctx.fs_type.empty() ? std::string("this filesystem") : info.ctx.fs_type) +
-            ": no local block device under " + info.probed_path);
+      info.notes.push_back(NoDiskNote(info.ctx.fs_type, info.probed_path));
     }
   }
   // Top first: a filesystem over loopA and loopB on vda met loopA, vda, loopB.
