@@ -1471,7 +1471,20 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
       later.insert(later.end(), phases[p].jobs.begin(), phases[p].jobs.end());
     runner.SetLaterJobs(std::move(later), &groupids);
     bool interrupted = false;
-    if (Status st = runner.Run(phase, groupids, &interrupted); !st.ok()) {
+    auto listed_jobs = [&result] {
+      size_t n = 0;
+      for (const auto& g : result.groups) n += g.jobs.size();
+      return n;
+    };
+    const size_t listed = listed_jobs();
+    Status st = runner.Run(phase, groupids, &interrupted);
+    // A signal while the phase's files were laid out stops the run as one
+    // while it was set up: no error, the jobs are listed with no I/O.
+    if (st.code() == Status::Code::kInterrupted && LeftBehindThreads() == 0) {
+      st = Status::Ok();
+      interrupted = true;
+    }
+    if (!st.ok()) {
       // A stuck job's thread may still log when its device wakes up: its
       // log writer must outlive it (the process exits soon; see main.cc).
       if (LeftBehindThreads() > 0) {
@@ -1495,6 +1508,11 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
     }
     if (interrupted) {
       result.interrupted = true;
+      // Stopped before its jobs started (in its layout or set-up): they are
+      // listed below with the phases after it, with no I/O, as fio lists a
+      // job it terminated on a signal before it ran. Nothing was listed, and
+      // a script reading the terse or JSON output found no job at all.
+      if (listed_jobs() == listed) --phases_run;
       break;
     }
     if (runner.exit_all()) break;  // exit_what=all: the later phases do not run

@@ -96,17 +96,22 @@ PY
 done
 
 # Interrupted before the workers start (while the file is laid out): the
-# unlink=1 file is removed all the same. A large layout gives the signal time
-# to arrive; if the run got past the layout first the check still holds.
+# unlink=1 file is removed all the same, and the job is reported with no I/O,
+# as fio reports a job it terminated in its layout (iobench printed an error
+# and no report: a script reading the terse line found no job). A large
+# layout gives the signal time to arrive; if the run got past the layout
+# first the checks still hold.
 f="$work/layout"
 "$bin" --eta=never --name=lay --ioengine=psync --filename="$f" --unlink=1 --size=256m \
-  --rw=read --time_based --runtime=60 >"$work/layout.out" 2>"$work/layout.err" &
+  --rw=read --time_based --runtime=60 --output-format=terse >"$work/layout.out" 2>"$work/layout.err" &
 pid=$!
 for _ in $(seq 200); do [ -e "$f" ] && break; sleep 0.01; done
 kill -INT $pid
 if finish $pid 30; then
   [ "$rc" -eq 130 ] || fail "layout-interrupted: exit $rc, want 130"
   [ -e "$f" ] && fail "layout-interrupted: unlink=1 file left behind"
+  grep -q "^3;[^;]*;lay;" "$work/layout.out" || fail "layout-interrupted: no report: $(head -c 300 "$work/layout.out")"
+  [ -s "$work/layout.err" ] && fail "layout-interrupted: stderr: $(head -c 300 "$work/layout.err")"
   echo "ok   interrupted during layout (exit $rc)"
 else
   fail "layout-interrupted: did not stop"

@@ -49,7 +49,7 @@ struct FakeLedger {
   std::map<uint64_t, uint64_t> bytes_by_xfer;  // xfer_offset -> bytes completed
 };
 
-class FakeEngine final : public Engine {
+class FakeEngine : public Engine {
  public:
   FakeEngine(FakeScript script, std::shared_ptr<FakeLedger> ledger)
       : script_(script), ledger_(std::move(ledger)) {}

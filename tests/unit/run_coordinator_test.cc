@@ -622,6 +622,51 @@ TEST(RunCoordinatorTest, StopSignalInterruptsAndKeepsWhatWasMeasured) {
   }
 }
 
+// A signal while the phase is set up (before any worker was let go): the
+// phase's jobs and the later phases' are listed with no I/O, as fio lists a
+// job it terminated before it ran. The result had no job at all, and the
+// terse and JSON output no record (CI's signals.sh lost its report so, under
+// load, when timeout(1)'s SIGTERM came while the workers were set up).
+class StopInInitEngine final : public testing::FakeEngine {
+ public:
+  explicit StopInInitEngine(std::atomic<int>* stop)
+      : FakeEngine({}, std::make_shared<testing::FakeLedger>()), stop_(stop) {}
+  Status Init(const EngineContext& ctx) override {
+    stop_->store(SIGTERM);
+    return FakeEngine::Init(ctx);
+  }
+
+ private:
+  std::atomic<int>* stop_;
+};
+
+TEST(RunCoordinatorTest, StopSignalDuringSetUpListsThePhasesJobs) {
+  JobSpec j = NullJob("first");
+  j.numjobs = 2;
+  JobSpec after = NullJob("after");
+  after.stonewall = true;
+  std::atomic<int> stop{0};
+  RunOptions opts;
+  opts.stop_signal = &stop;
+  opts.engine_factory = [&stop](const JobSpec&) -> std::unique_ptr<Engine> {
+    return std::make_unique<StopInInitEngine>(&stop);
+  };
+  RunResult r = MustRun({j, after}, opts);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_FALSE(r.io_complete);
+  EXPECT_EQ(r.exit_code, 128 + SIGTERM);
+  ASSERT_EQ(r.groups.size(), 2u);
+  ASSERT_EQ(r.groups[0].jobs.size(), 2u);
+  ASSERT_EQ(r.groups[1].jobs.size(), 1u);
+  for (const auto& g : r.groups)
+    for (const auto& jr : g.jobs) {
+      EXPECT_EQ(jr.name, g.id == 0 ? "first" : "after");
+      EXPECT_EQ(jr.stats.issued[0] + jr.stats.dir[0].ios + jr.runtime_ms, 0u);
+      EXPECT_EQ(jr.error, 0);
+    }
+  EXPECT_EQ(r.groups[0].jobs[1].jobnum, 1);
+}
+
 TEST(RunCoordinatorTest, ExitallStopsThePhase) {
   JobSpec quick = NullJob("quick");
   quick.number_ios = 5;
