@@ -89,6 +89,26 @@ inline Status ErrnoStatus(std::string_view what, int err = errno) {
   return Status(code, std::move(msg), err);
 }
 
+// A refusal: bad input, a target that is not there, what this kernel or file
+// system cannot do, a safety check, a limit, or a permission the user lacks
+// (EACCES, EPERM, EROFS). The run is refused before or during its set-up:
+// exit 2, nothing left behind, no report. Any other error is the job's
+// (exit 1, the job reported with it).
+inline bool IsRefusal(const Status& st) {
+  switch (st.code()) {
+    case Status::Code::kInvalidArgument:
+    case Status::Code::kNotFound:
+    case Status::Code::kUnsupported:
+    case Status::Code::kRefused:
+    case Status::Code::kResourceLimit:
+      return true;
+    default:
+      break;
+  }
+  const int err = st.errno_value();
+  return err == EACCES || err == EPERM || err == EROFS;
+}
+
 // Result<T>: a T or an error Status (GCC 12 has no std::expected).
 template <typename T>
 class [[nodiscard]] Result {

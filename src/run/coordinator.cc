@@ -1492,14 +1492,15 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
         KeepForLeftBehindThreads(agg.release());
         return st;
       }
-      // A refusal (bad input, a safety check, a limit) refuses the run; so
-      // does any error when this phase is all there is (nothing ran).
-      if (phases_run == 1 && (phases.size() == 1 || st.code() != Status::Code::kIoError)) return st;
+      // A refusal (bad input, a safety check, a limit) refuses the run.
+      if (phases_run == 1 && (st.code() != Status::Code::kIoError || IsRefusal(st))) return st;
       // A phase could not start (its file system refused O_DIRECT, ran out
       // of space, went read-only): as fio, its jobs are listed with no I/O,
       // the error on the job it names (the run fails, exit 1), and the run
       // goes on with the next phase. The phases before it keep their
-      // results; a first phase's failure no longer ends the whole run.
+      // results; a first phase's failure no longer ends the whole run, and
+      // a run of one phase prints its report too (fio's JSON and terse
+      // output have the job with its error; iobench's had nothing).
       std::vector<size_t> before;
       for (const auto& g : result.groups) before.push_back(g.jobs.size());
       AppendUnrunJobs(jobs, groupids, phase.jobs, &result);

@@ -56,20 +56,7 @@ std::vector<std::string> InFioOrder(const std::vector<std::string>& formats) {
 // ran): a bad option, a missing target or engine, a safety refusal, a limit,
 // a directory that cannot be written. An I/O error while laying out or a
 // stuck device is a failure of the run (exit 1).
-int ExitFor(const Status& st) {
-  switch (st.code()) {
-    case Status::Code::kInvalidArgument:
-    case Status::Code::kNotFound:
-    case Status::Code::kUnsupported:
-    case Status::Code::kRefused:
-    case Status::Code::kResourceLimit:
-      return kExitUsage;
-    default:
-      break;
-  }
-  const int err = st.errno_value();
-  return err == EACCES || err == EPERM || err == EROFS ? kExitUsage : kExitJobFailed;
-}
+int ExitFor(const Status& st) { return IsRefusal(st) ? kExitUsage : kExitJobFailed; }
 
 // --output (and --plot's image) must be writable before anything runs:
 // finding out after a long run that the report cannot be written loses the

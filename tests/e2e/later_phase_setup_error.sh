@@ -77,9 +77,23 @@ assert jobs["c"]["write"]["io_bytes"] == 32768 and jobs["c"]["error"] == 0, jobs
 PY
 grep -q "^iobench: job 'b': err=22 (open .*ram/b1.dat with O_DIRECT (direct=1): Invalid argument)$" \
   err1.txt || fail "stderr, first phase failed: $(cat err1.txt)"
-# A failure in the only phase: nothing ran, no report, as before.
-"$bin" --name=b --filename="$tmp/ram/first.dat" --rw=write --size=64k --direct=1 >out2.txt 2>&1
-expect_eq "first phase fails: exit" "$?" 1
-grep -q "groupid=" out2.txt && fail "first phase fails: a report was printed"
+# A failure in the only phase: the job is reported with its error and no
+# I/O, as fio 3.33 reports it (JSON error 22, terse field 5); iobench printed
+# the error alone, and a script reading the JSON found nothing.
+"$bin" --name=b --filename="$tmp/ram/first.dat" --rw=write --size=64k --direct=1 \
+  --output-format=json,terse >out2.txt 2>err2.txt
+expect_eq "only phase fails: exit" "$?" 1
+python3 - out2.txt <<'PY' || fail "only phase fails: report: $(head -c 300 out2.txt)"
+import json, sys
+text = open(sys.argv[1]).read()
+doc = json.JSONDecoder().raw_decode(text[text.index("{"):])[0]
+(j,) = doc["jobs"]
+assert j["jobname"] == "b" and j["error"] == 22, (j["jobname"], j["error"])
+assert j["write"]["io_bytes"] == 0 and j["write"]["total_ios"] == 0, j["write"]
+terse = [l for l in text.splitlines() if l.startswith("3;")]
+assert len(terse) == 1 and terse[0].split(";")[2:5] == ["b", "0", "22"], terse
+PY
+grep -qx "iobench: job 'b': err=22 (open .*ram/first.dat with O_DIRECT (direct=1): Invalid argument)" \
+  err2.txt || fail "only phase fails: stderr: $(cat err2.txt)"
 [ "$fails" -eq 0 ] && echo "ok: a later phase's setup error keeps the earlier results"
 [ "$fails" -eq 0 ]

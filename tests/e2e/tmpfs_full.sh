@@ -104,7 +104,7 @@ if mount -t tmpfs -o size=1m,nr_inodes=2 tmpfs "$work/noinode" && touch "$work/n
     "$bin" --name=w --filename="$work/noinode/f" --rw=write --size=64k $extra \
       >/dev/null 2>"$work/inode.err"
     expect_eq "out of inodes $extra: exit" "$?" 1
-    grep -q "$work/noinode/f (its file system has no free inode: 2 of 2 in use, see df -i): No space left on device$" \
+    grep -q "^iobench: job 'w': err=28 (.* $work/noinode/f (its file system has no free inode: 2 of 2 in use, see df -i): No space left on device)$" \
       "$work/inode.err" || fail "out of inodes $extra: $(cat "$work/inode.err")"
   done
 else
