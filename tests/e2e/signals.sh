@@ -25,12 +25,18 @@ fail() {
   fails=$((fails + 1))
 }
 
-# Waits (up to 10 s) until FILE exists and the run has started (the report
-# is written only at the end, so "started" is: the file is there and some
-# time passed for the workers to be released).
-wait_started() {
-  for _ in $(seq 200); do [ -e "$1" ] && break; sleep 0.05; done
-  sleep 0.7
+# Waits (up to 20 s) until job PID is reading: FILE exists and the process
+# has read more than 1 MiB (/proc/PID/io rchar; its layout only writes). A
+# fixed sleep after the file appeared was not enough on a loaded machine: the
+# signal came before the worker was let go, and the job had no I/O to report.
+wait_reading() {
+  local pid=$1 f=$2 rchar
+  for _ in $(seq 400); do
+    rchar=$(awk '/^rchar:/ {print $2}' "/proc/$pid/io" 2>/dev/null) || return 1
+    [ -e "$f" ] && [ "${rchar:-0}" -gt 1048576 ] && return 0
+    sleep 0.05
+  done
+  return 1
 }
 
 # finish PID SECS: waits up to SECS for PID to exit and sets rc to its exit
@@ -53,7 +59,7 @@ for sig in INT TERM HUP; do
     --rw=randread --time_based --runtime=60 --output-format=normal,json \
     >"$work/$sig.out" 2>"$work/$sig.err" &
   pid=$!
-  wait_started "$f"
+  wait_reading $pid "$f" || fail "SIG$sig: the job never read 1 MiB"
   kill -USR1 $pid  # an interim report request: must not stop or kill the run
   sleep 0.3
   if ! kill -0 $pid 2>/dev/null; then
