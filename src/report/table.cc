@@ -564,28 +564,66 @@ bool Interrupted(const json* job) {
   return v != nullptr && v->is_boolean() && v->get<bool>();
 }
 
+// The error a job ended with (jobs[].error, fio's errno), 0 when none.
+int JobError(const json* job) {
+  const json* v = Get(job, "error");
+  return v != nullptr && v->is_number_integer() ? v->get<int>() : 0;
+}
+
+// "err=22 (Invalid argument), err=28 (...)": the distinct errors of `jobs`.
+std::string ErrorList(const std::vector<const json*>& jobs) {
+  std::vector<int> errs;
+  for (const json* j : jobs)
+    if (int e = JobError(j); e != 0 && std::find(errs.begin(), errs.end(), e) == errs.end())
+      errs.push_back(e);
+  std::string out;
+  for (int e : errs)
+    out += (out.empty() ? "" : ", ") + ("err=" + std::to_string(e)) + " (" + std::strerror(e) + ")";
+  return out;
+}
+
 // What a reader of a pasted table must know and the cells cannot say: a
-// point cut short by Ctrl-C, the points an interrupted sweep never ran, and
+// point cut short by Ctrl-C, a point whose job failed (its 0 is no
+// measurement), the points an interrupted sweep never ran, and
 // the warnings about what was measured (iobench.context.warnings: a tmpfs
 // target, buffered libaio, ...), which with --output-format=table alone
 // were printed nowhere.
-std::string Footnotes(const json& doc, const std::vector<const json*>& jobs, bool star,
+std::string Footnotes(const json& doc, const std::vector<const json*>& jobs, bool star, bool bang,
                       TableStyle style) {
   const std::string lead = style == TableStyle::kCsv ? "# " : "";
   const std::vector<std::string> keys = SweepKeys(doc);
   std::vector<std::string> lines;
-  if (style == TableStyle::kCsv) {
-    std::string cut;
+  // csv: the jobs (and their points) that `mark` names, "j [iodepth=2]"
+  // with what `mark` adds, each once.
+  auto marked = [&](auto mark) {
+    std::string out;
     const auto labels = JobLabels(jobs, keys);
-    for (size_t i = 0; i < jobs.size(); ++i)
-      if (const json* j = jobs[i]; Interrupted(j)) {
-        std::string label = labels[i];
-        if (auto kv = JobPoint(*j, keys); !kv.empty()) label += " [" + PointLabel(kv) + "]";
-        if (cut.find(label) == std::string::npos) cut += (cut.empty() ? "" : ", ") + label;
-      }
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const json* j = jobs[i];
+      std::optional<std::string> extra = mark(j);
+      if (!extra) continue;
+      std::string label = labels[i];
+      if (auto kv = JobPoint(*j, keys); !kv.empty()) label += " [" + PointLabel(kv) + "]";
+      label += *extra;
+      if (out.find(label) == std::string::npos) out += (out.empty() ? "" : ", ") + label;
+    }
+    return out;
+  };
+  if (style == TableStyle::kCsv) {
+    const std::string cut = marked([](const json* j) {
+      return Interrupted(j) ? std::optional<std::string>("") : std::nullopt;
+    });
     if (!cut.empty()) lines.push_back("interrupted (ran only part of its time): " + cut);
-  } else if (star) {
-    lines.push_back("* interrupted: this point ran only part of its time");
+    const std::string failed = marked([](const json* j) {
+      return JobError(j) != 0 ? std::optional<std::string>(" err=" + std::to_string(JobError(j)))
+                              : std::nullopt;
+    });
+    if (!failed.empty()) lines.push_back("failed (ended with an error): " + failed);
+  } else {
+    if (star) lines.push_back("* interrupted: this point ran only part of its time");
+    if (bang)
+      lines.push_back("! failed: a job of this point ended with an error, " + ErrorList(jobs) +
+                      "; its figures are what it did before the error");
   }
   const json* sweep = Get(Get(doc, "iobench"), "sweep");
   if (const json* nr = Get(sweep, "not_run"); nr && nr->is_array() && !nr->empty()) {
@@ -1037,6 +1075,7 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
   const std::string description = DescribeJobs(doc);
   std::vector<std::string> out;
   bool interrupted_cell = false;
+  bool failed_cell = false;
   for (TableMetric m : opts.metrics) {
     std::vector<std::optional<std::string>> views = {std::nullopt};
     if (!IsPerJobMetric(m)) views = DirectionViews(jobs);
@@ -1052,6 +1091,13 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
         if (opts.style != TableStyle::kCsv && std::any_of(sel.begin(), sel.end(), Interrupted)) {
           c += " *";
           interrupted_cell = true;
+        }
+        // A job that failed (direct=1 refused at open, an I/O error): its
+        // 0 or its cut-short figure read as a measurement.
+        if (opts.style != TableStyle::kCsv &&
+            std::any_of(sel.begin(), sel.end(), [](const json* j) { return JobError(j) != 0; })) {
+          c += " !";
+          failed_cell = true;
         }
         return c;
       };
@@ -1140,7 +1186,7 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
       }
     }
   }
-  return Join(out) + Footnotes(doc, jobs, interrupted_cell, opts.style);
+  return Join(out) + Footnotes(doc, jobs, interrupted_cell, failed_cell, opts.style);
 }
 
 // ---------------------------------------------------------------- compare

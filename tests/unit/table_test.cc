@@ -745,5 +745,36 @@ TEST(TableInterruptTest, CutPointsAndWarningsAreFootnotes) {
             "# warning: job 'j': libaio with direct=0 is synchronous\n");
 }
 
+// A point whose job failed (direct=1 refused at open: error 22, no I/O)
+// showed a plain 0, read as a measured drop; it is marked, and the footnote
+// names the error.
+TEST(TableInterruptTest, FailedPointsAreMarked) {
+  DirFigures f;
+  f.iops = 1000;
+  json a = MakeJob("j", {{"direct", "0"}}, "read", f);
+  DirFigures none;
+  json b = MakeJob("j", {{"direct", "1"}}, "read", none);
+  b["error"] = 22;
+  json doc = MakeDoc({a, b}, {"direct"});
+  TableOptions o;
+  o.caption = false;
+  auto t = RenderTables(doc, o);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(*t,
+            "direct       j\n"
+            "0        1.00k\n"
+            "1          0 !\n"
+            "\n"
+            "! failed: a job of this point ended with an error, err=22 (Invalid argument); its "
+            "figures are what it did before the error\n");
+  o.style = TableStyle::kCsv;
+  t = RenderTables(doc, o);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(*t,
+            "direct,j\n0,1000\n1,0\n"
+            "\n"
+            "# failed (ended with an error): j [direct=1] err=22\n");
+}
+
 }  // namespace
 }  // namespace iobench
