@@ -17,6 +17,7 @@
 #include "report/fio_report.h"
 #include "stats/summary.h"
 #include "stats/units.h"
+#include "sys/target.h"
 
 namespace iobench {
 
@@ -378,7 +379,11 @@ void WriteGroupStatus(std::string& o, const GroupTotals& t) {
 std::string TargetLine(const TargetContext& t) {
   std::vector<std::string> parts;
   if (!t.fs_type.empty()) parts.push_back("fs=" + t.fs_type);
-  if (!t.device.empty()) parts.push_back("device=" + t.device);
+  // No block device (tmpfs, ramfs, nfs, an overlay on tmpfs): say so, and
+  // that the data lives in memory where it does; a buffered test there
+  // measures RAM and nothing else in the header said it.
+  if (!t.device.empty() || !t.fs_type.empty())
+    parts.push_back("device=" + sys::TargetDeviceLabel(t));
   if (!t.model.empty()) parts.push_back("model=" + t.model);
   if (!t.scheduler.empty()) parts.push_back("scheduler=" + t.scheduler);
   if (t.read_ahead_kb >= 0) parts.push_back("read_ahead_kb=" + std::to_string(t.read_ahead_kb));

@@ -94,6 +94,35 @@ TEST_F(NormalReportTest, FirstLineNamesTheClockAndTheKernelsWhenTheyDiffer) {
       << s.substr(0, 200);
 }
 
+// A target with no block device says so in the header, and that its data
+// is in memory where it is (an overlay on tmpfs said only fs=overlay).
+TEST_F(NormalReportTest, TargetWithoutADiskNamesWhereItsDataIs) {
+  RunResult run = testdata::MakeRun(false);
+  TargetContext t;
+  t.path = "/m/f";
+  t.fs_type = "overlay";
+  t.backing_fs = "tmpfs";
+  run.context.targets = {t};
+  t.path = "/dev/shm/f";
+  t.fs_type = "tmpfs";
+  t.backing_fs.clear();
+  run.context.targets.push_back(t);
+  t.path = "/mnt/nfs/f";
+  t.fs_type = "nfs4";
+  run.context.targets.push_back(t);
+  t.path = "/data/f";
+  t.fs_type = "ext4";
+  t.device = "nvme0n1";
+  run.context.targets.push_back(t);
+  const std::string s = Normal(run);
+  EXPECT_NE(s.find("\ntarget /m/f: fs=overlay, device=none (overlay on tmpfs: data in memory)\n"
+                   "target /dev/shm/f: fs=tmpfs, device=none (tmpfs: data in memory)\n"
+                   "target /mnt/nfs/f: fs=nfs4, device=none (nfs4: no local block device)\n"
+                   "target /data/f: fs=ext4, device=nvme0n1\n"),
+            std::string::npos)
+      << s.substr(0, 600);
+}
+
 TEST_F(NormalReportTest, GreppableLines) {
   const std::string s = Normal(testdata::MakeRun(false));
   const char* const kPatterns[] = {
