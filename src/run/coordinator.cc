@@ -652,8 +652,11 @@ class Watchdog {
 // Appends the clones of `which` jobs with no I/O: jobs of phases that have
 // not run (yet). fio lists them so in its JSON and terse records, in the
 // final report after a signal or exit_what=all, and in interim reports.
+// `interrupted`: a signal stopped them before they ran (their phase was
+// being set up), as against a later phase that never started.
 void AppendUnrunJobs(const std::vector<JobSpec>& jobs, const std::vector<int>& groupids,
-                     const std::vector<size_t>& which, RunResult* result) {
+                     const std::vector<size_t>& which, RunResult* result,
+                     bool interrupted = false) {
   for (size_t i : which) {
     auto g = std::find_if(result->groups.begin(), result->groups.end(),
                           [&](const GroupResult& gr) { return gr.id == groupids[i]; });
@@ -663,6 +666,7 @@ void AppendUnrunJobs(const std::vector<JobSpec>& jobs, const std::vector<int>& g
       j.groupid = groupids[i];
       j.jobnum = static_cast<int>(n);
       j.spec = jobs[i];
+      j.interrupted = interrupted;
       g->jobs.push_back(std::move(j));
     }
   }
@@ -1510,10 +1514,12 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
     if (interrupted) {
       result.interrupted = true;
       // Stopped before its jobs started (in its layout or set-up): they are
-      // listed below with the phases after it, with no I/O, as fio lists a
-      // job it terminated on a signal before it ran. Nothing was listed, and
-      // a script reading the terse or JSON output found no job at all.
-      if (listed_jobs() == listed) --phases_run;
+      // listed with no I/O, as fio lists a job it terminated on a signal
+      // before it ran, and marked interrupted (a sweep's table marks the
+      // point cut, not a measured 0). Nothing was listed, and a script
+      // reading the terse or JSON output found no job at all.
+      if (listed_jobs() == listed)
+        AppendUnrunJobs(jobs, groupids, phase.jobs, &result, /*interrupted=*/true);
       break;
     }
     if (runner.exit_all()) break;  // exit_what=all: the later phases do not run

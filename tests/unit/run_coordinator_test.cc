@@ -663,6 +663,8 @@ TEST(RunCoordinatorTest, StopSignalDuringSetUpListsThePhasesJobs) {
       EXPECT_EQ(jr.name, g.id == 0 ? "first" : "after");
       EXPECT_EQ(jr.stats.issued[0] + jr.stats.dir[0].ios + jr.runtime_ms, 0u);
       EXPECT_EQ(jr.error, 0);
+      // The phase that was stopped is marked cut; the one after never ran.
+      EXPECT_EQ(jr.interrupted, g.id == 0) << jr.name;
     }
   EXPECT_EQ(r.groups[0].jobs[1].jobnum, 1);
 }
