@@ -479,6 +479,7 @@ ojson CombineSweepResults(const std::vector<std::pair<SweepPoint, ojson>>& per_p
   // and no single point (each job carries its own).
   ojson& top = doc["iobench"];
   bool interrupted = false;
+  bool partial = false;  // a point's jobs were cut short (the top level was point 1's)
   int64_t exit_code = 0;
   ojson warnings = ojson::array();
   // Every point's targets, each distinct one once, with the points it was
@@ -491,6 +492,7 @@ ojson CombineSweepResults(const std::vector<std::pair<SweepPoint, ojson>>& per_p
     const ojson& pi = pdoc["iobench"];
     if (pi.contains("interrupted") && pi["interrupted"].is_boolean())
       interrupted |= pi["interrupted"].get<bool>();
+    if (pi.contains("partial") && pi["partial"].is_boolean()) partial |= pi["partial"].get<bool>();
     if (pi.contains("exit_code") && pi["exit_code"].is_number_integer())
       exit_code = std::max(exit_code, pi["exit_code"].get<int64_t>());
     if (!pi.contains("context") || !pi["context"].is_object()) continue;
@@ -519,6 +521,7 @@ ojson CombineSweepResults(const std::vector<std::pair<SweepPoint, ojson>>& per_p
     }
   }
   if (top.contains("interrupted")) top["interrupted"] = interrupted;
+  if (top.contains("partial")) top["partial"] = partial;
   if (top.contains("exit_code")) top["exit_code"] = exit_code;
   if (top.contains("point")) top["point"] = ojson::object();
   if (top.contains("context") && top["context"].is_object()) {
@@ -608,10 +611,13 @@ Result<ojson> MergeRepeats(const std::vector<ojson>& runs) {
   // it copied run 1's top level, and a Ctrl-C in run 3 left no trace.
   std::vector<const ojson*> used;
   bool cut = false;
+  bool partial = false;  // a run's jobs were cut short (the top level was run 1's)
   int64_t exit_code = 0;
   for (const auto& r : runs) {
     const ojson* top = Child(&r, "iobench");
     const ojson* intr = Child(top, "interrupted");
+    if (const ojson* p = Child(top, "partial"); p && p->is_boolean() && p->get<bool>())
+      partial = true;
     const ojson* code = Child(top, "exit_code");
     if (code && code->is_number_integer()) exit_code = std::max(exit_code, code->get<int64_t>());
     if (intr && intr->is_boolean() && intr->get<bool>())
@@ -684,6 +690,7 @@ Result<ojson> MergeRepeats(const std::vector<ojson>& runs) {
   if (cut) {
     if (!out.contains("iobench") || !out["iobench"].is_object()) out["iobench"] = ojson::object();
     out["iobench"]["interrupted"] = true;
+    out["iobench"]["partial"] = partial;
     out["iobench"]["exit_code"] = exit_code;
   }
   return out;

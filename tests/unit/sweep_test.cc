@@ -300,6 +300,7 @@ TEST(SweepCombineTest, TopLevelSpeaksForEveryPoint) {
                        const std::string& depth) {
     nlohmann::json d = MakeDoc({MakeJob("a", {}, "read", f)});
     d["iobench"] = {{"interrupted", interrupted},
+                    {"partial", interrupted},
                     {"exit_code", exit_code},
                     {"point", {{"iodepth", depth}}},
                     {"context", {{"kernel", "6.1"}, {"warnings", warnings}}}};
@@ -310,6 +311,7 @@ TEST(SweepCombineTest, TopLevelSpeaksForEveryPoint) {
                                             {p2, point_doc(false, 1, {"w1", "w2"}, "2")},
                                             {p3, point_doc(true, 0, {}, "4")}});
   EXPECT_EQ(doc["iobench"]["interrupted"], true);
+  EXPECT_EQ(doc["iobench"]["partial"], true);  // was point 1's false
   EXPECT_EQ(doc["iobench"]["exit_code"], 1);
   EXPECT_EQ(doc["iobench"]["point"], nlohmann::json::object());
   EXPECT_EQ(doc["iobench"]["context"]["warnings"], (nlohmann::json{"w1", "w2"}));
@@ -427,10 +429,10 @@ TEST(SweepRepeatTest, ACutRunIsLeftOutAndMarksThePoint) {
     iobench::testing::DirFigures f;
     f.iops = iops;
     nlohmann::json d = MakeDoc({MakeJob("j", {}, "read", f)});
-    d["iobench"] = {{"interrupted", false}, {"exit_code", 0}};
+    d["iobench"] = {{"interrupted", false}, {"partial", false}, {"exit_code", 0}};
     runs.push_back(std::move(d));
   }
-  runs[2]["iobench"] = {{"interrupted", true}, {"exit_code", 143}};
+  runs[2]["iobench"] = {{"interrupted", true}, {"partial", true}, {"exit_code", 143}};
   runs[2]["jobs"][0]["iobench"] = {{"interrupted", true}};
   auto r = MergeRepeats(runs);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -440,12 +442,14 @@ TEST(SweepRepeatTest, ACutRunIsLeftOutAndMarksThePoint) {
   EXPECT_EQ(job["iobench"]["repeat"]["min"]["read"]["iops"], 1000.0);
   EXPECT_EQ(job["iobench"]["interrupted"], true);
   EXPECT_EQ((*r)["iobench"]["interrupted"], true);
+  EXPECT_EQ((*r)["iobench"]["partial"], true);  // was run 1's false
   EXPECT_EQ((*r)["iobench"]["exit_code"], 143);
   // Whole runs only: nothing is marked.
   runs.pop_back();
   r = MergeRepeats(runs);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ((*r)["iobench"]["interrupted"], false);
+  EXPECT_EQ((*r)["iobench"]["partial"], false);
   EXPECT_FALSE((*r)["jobs"][0]["iobench"].contains("interrupted"));
 }
 
