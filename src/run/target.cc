@@ -367,8 +367,12 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       struct statvfs vfs;
       if (statvfs(dir.c_str(), &vfs) != 0)
         return ErrnoStatus(JobLabel(job) + ": fill_device: statvfs " + dir);
-      fsize = t.current_size + static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize +
-              std::max<uint64_t>(BufferBs(job), min_bs);
+      // Root may write the blocks a file system keeps for it (ext4's -m, 5%
+      // by default), and fio's root run does: f_bfree counts them, f_bavail
+      // does not (a root run stopped that much short of full, no ENOSPC).
+      const uint64_t free_blocks = geteuid() == 0 ? vfs.f_bfree : vfs.f_bavail;
+      fsize =
+          t.current_size + free_blocks * vfs.f_frsize + std::max<uint64_t>(BufferBs(job), min_bs);
     } else if (t.exists && t.current_size > 0) {
       fsize = t.current_size;
     } else {
