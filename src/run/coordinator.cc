@@ -733,6 +733,7 @@ class PhaseRunner {
         sh->flows[job.flow_id].weight += static_cast<uint64_t>(job.flow < 0 ? -job.flow : job.flow);
     }
     if (!sh->flows.empty()) ctl.flows = &sh->flows;
+    ctl.signal = opts_.stop_signal;
     sh->finished = std::make_unique<std::atomic<bool>[]>(clones.size());
     sh->released_ns = std::make_unique<std::atomic<uint64_t>[]>(clones.size());
     sh->job_left = std::make_unique<std::atomic<int>[]>(sh->jobs.size());
@@ -801,8 +802,9 @@ class PhaseRunner {
     for (int left = ctl.setup_left.load(); left != 0; left = ctl.setup_left.load())
       ctl.setup_left.wait(left);
     Status setup_error;
-    for (auto& c : clones)
-      if (!c.setup.ok() && setup_error.ok()) setup_error = c.setup;
+    for (auto& c : clones)  // a set-up a signal cut short (pre_read) is no error
+      if (!c.setup.ok() && c.setup.code() != Status::Code::kInterrupted && setup_error.ok())
+        setup_error = c.setup;
     const bool signalled = opts_.stop_signal != nullptr && opts_.stop_signal->load() != 0;
     if (!setup_error.ok() || signalled) {
       ctl.go.store(-1);

@@ -94,7 +94,9 @@ Status InvalidateTarget(int fd, const TargetFile& t, std::string* kept = nullptr
 Status AdviseTarget(int fd, const TargetFile& t, const JobSpec& job);
 
 // Reads the target's region once so it starts in the page cache (pre_read).
-Status PreReadTarget(int fd, const TargetFile& t);
+// `stop`: the run's stop flag, read between 1 MiB reads (a signal ends the
+// pre-read with Status::Code::kInterrupted), or null.
+Status PreReadTarget(int fd, const TargetFile& t, const std::atomic<int>* stop);
 
 // "Laying out IO file (1 file / 64MiB)".
 std::string LayoutNote(uint32_t files, uint64_t bytes);

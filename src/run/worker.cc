@@ -268,7 +268,7 @@ Status Worker::Setup() {
         IOB_RETURN_IF_ERROR(AdviseTarget(f.fd, t, job_).WithContext(who));
         if (job_.pre_read) {
           live_.state.store(job_state::kPreReading, std::memory_order_relaxed);
-          IOB_RETURN_IF_ERROR(PreReadTarget(f.fd, t).WithContext(who));
+          IOB_RETURN_IF_ERROR(PreReadTarget(f.fd, t, ctl_->signal).WithContext(who));
           live_.state.store(job_state::kInitialized, std::memory_order_relaxed);
         }
       }

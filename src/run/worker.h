@@ -74,6 +74,9 @@ struct WorkerControl {
   LogWriter* log_writer = nullptr;
   // flow=: this phase's groups by flow_id, filled before go = 1 (null: none).
   std::map<uint32_t, FlowGroup>* flows = nullptr;
+  // The run's stop flag (a signal's number, 0 until one came), for the long
+  // steps of a worker's Setup() (pre_read) that `stop` cannot reach yet.
+  const std::atomic<int>* signal = nullptr;
 };
 
 // Whether an I/O error of `ddir` with errno `err` lets the job go on, as

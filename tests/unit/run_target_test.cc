@@ -2,10 +2,12 @@
 // Targets: names, sizes, regions, layout, and the errors for bad targets.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -296,6 +298,51 @@ TEST(RunTargetTest, DevNullAndDevZeroRunAsInFio) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
             "job 'dev': target /dev/null is a character device and has no size: set size=");
+}
+
+// pre_read reads the file between checks of the run's stop flag: Ctrl-C
+// waited for the whole file (6 s for 6 GiB from disk; fio stops at once).
+// A run stopped there lists its job interrupted, with no error (a stop, not
+// a failed set-up).
+TEST(RunTargetTest, PreReadStopsAtASignal) {
+  TempDir dir("/dev/shm");
+  const std::string path = dir.path() + "/pr";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << std::string(4 << 20, 'x');
+  }
+  TargetFile t;
+  t.path = path;
+  t.exists = true;
+  t.current_size = t.needed_size = t.region_size = 4 << 20;
+  std::atomic<int> stop{0};
+  EXPECT_TRUE(PreReadTarget(-1, t, &stop).ok());
+  stop.store(SIGINT);
+  Status st = PreReadTarget(-1, t, &stop);
+  EXPECT_EQ(st.code(), Status::Code::kInterrupted) << st.ToString();
+  EXPECT_EQ(st.message(), "pre_read: " + path + ": interrupted by a signal");
+
+  JobSpec j = TestJob("pr", RwMode::kRead, 4096, 1 << 20);
+  j.ioengine = "psync";
+  j.pre_read = true;
+  j.filenames = {path};
+  stop.store(0);
+  RunOptions o;
+  o.stop_signal = &stop;
+  // The signal comes as the workers are made (the engine on the main
+  // thread, just before they start and pre-read).
+  o.engine_factory = [&stop](const JobSpec& job) {
+    stop.store(SIGINT);
+    return FindEngine(job.ioengine)->factory();
+  };
+  auto r = RunJobs({j}, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->interrupted);
+  EXPECT_EQ(r->exit_code, 130);
+  ASSERT_EQ(r->groups.at(0).jobs.size(), 1u);
+  EXPECT_TRUE(r->groups[0].jobs[0].interrupted);
+  EXPECT_EQ(r->groups[0].jobs[0].error, 0);
+  EXPECT_EQ(std::filesystem::file_size(path), 4u << 20);
 }
 
 TEST(RunTargetTest, BadTargetsAreRefused) {
