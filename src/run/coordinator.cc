@@ -1466,6 +1466,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   runner.SetLogs(log_writer.get(), agg.get(), NowNs());
   // --- end issue 8 ---
   size_t phases_run = 0;
+  const int left_behind_before = LeftBehindThreads();
   for (const Phase& phase : phases) {
     if (opts.stop_signal != nullptr && opts.stop_signal->load() != 0) {
       result.interrupted = true;
@@ -1486,14 +1487,17 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
     Status st = runner.Run(phase, groupids, &interrupted);
     // A signal while the phase's files were laid out stops the run as one
     // while it was set up: no error, the jobs are listed with no I/O.
-    if (st.code() == Status::Code::kInterrupted && LeftBehindThreads() == 0) {
+    // Threads this run left behind (a stuck device); earlier runs' in the
+    // same process (the tests) are not this run's business.
+    const bool left_behind = LeftBehindThreads() > left_behind_before;
+    if (st.code() == Status::Code::kInterrupted && !left_behind) {
       st = Status::Ok();
       interrupted = true;
     }
     if (!st.ok()) {
       // A stuck job's thread may still log when its device wakes up: its
       // log writer must outlive it (the process exits soon; see main.cc).
-      if (LeftBehindThreads() > 0) {
+      if (left_behind) {
         KeepForLeftBehindThreads(log_writer.release());
         KeepForLeftBehindThreads(agg.release());
         return st;
