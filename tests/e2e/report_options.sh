@@ -244,10 +244,15 @@ if [ $have_fio = 1 ]; then
   (cd "$tmp" && fio "${ml[@]}" --ignore_error=,110 >"$tmp/fio.ml2" 2>&1) ||
     fail "max_latency ignored: fio exited $?"
 fi
+# fio's own count can fall short of 16 on a loaded machine (it once
+# measured two of the writes as within 1 ns), so its side only shows that
+# the late writes are counted, not dropped; iobench's count is exact.
 for tool in ib fio; do
   [ -f "$tmp/$tool.ml2" ] || continue
   grep -q '^ml: (groupid=0, jobs=1): err=110 ' "$tmp/$tool.ml2" || fail "$tool ignore 110: no err=110"
-  grep -q '^     errors    : total=16, first_error=110/' "$tmp/$tool.ml2" ||
+  want='total=16,'
+  [ $tool = fio ] && want='total=[1-9][0-9]*,'
+  grep -q "^     errors    : $want first_error=110/" "$tmp/$tool.ml2" ||
     fail "$tool ignore 110: not 16 errors: $(grep errors "$tmp/$tool.ml2")"
 done
 
