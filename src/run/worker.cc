@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "iobench/clock.h"
+#include "sys/target.h"
 
 namespace iobench {
 namespace {
@@ -1472,6 +1473,9 @@ void Worker::HandleError(IoRequest* req, int err) {
                                                             : "fsync") +
               " " + FilePath(req) + " offset=" + std::to_string(req->offset) +
               " length=" + std::to_string(req->length) + ": " + std::strerror(err);
+  if (err == EINVAL && job_.direct && !message.empty() && req->file_index < files_.size())
+    message += "; direct=1: " + sys::DirectIoEinvalHint(files_[req->file_index].fd, req->offset,
+                                                        req->length, req->buf);
   // The part that failed: the rest of a short transfer has its own range (fio:
   // "write offset=1048576, buflen=131072" after a short 384k write).
   NoteError(static_cast<Ddir>(d), err, req, req->offset, message);

@@ -1,6 +1,7 @@
 #include "sys/target.h"
 
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <linux/magic.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -400,6 +401,45 @@ std::string TargetDeviceLabel(const TargetContext& ctx) {
     return "none (" + ctx.fs_type + " on " + ctx.backing_fs + ": data in memory)";
   if (!ctx.fs_type.empty()) return "none (" + ctx.fs_type + ": no local block device)";
   return "unknown";
+}
+
+std::string DirectIoEinvalHint(int fd, uint64_t offset, uint64_t length, const void* buf) {
+  uint64_t off_align = 0;
+  uint64_t mem_align = 0;
+  std::string source;
+  struct statx stx {};
+  const bool have_statx = statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN | STATX_TYPE, &stx) == 0;
+  if (have_statx && (stx.stx_mask & STATX_DIOALIGN)) {
+    if (stx.stx_dio_offset_align == 0)
+      return "this file system does not take direct I/O on this file: set direct=0";
+    off_align = stx.stx_dio_offset_align;
+    mem_align = stx.stx_dio_mem_align;
+    source = "statx";
+  } else if (int lbs = 0;
+             have_statx && S_ISBLK(stx.stx_mode) && ioctl(fd, BLKSSZGET, &lbs) == 0 && lbs > 0) {
+    off_align = static_cast<uint64_t>(lbs);  // the memory alignment is not known here
+    source = "its logical block size";
+  } else {
+    return "the file system may not take direct I/O, or bs, the offsets or iomem_align are not "
+           "aligned to its block size; try direct=0";
+  }
+  const std::string a = std::to_string(off_align);
+  std::string o = "this " + std::string(S_ISBLK(stx.stx_mode) ? "device" : "file") +
+                  " takes direct I/O in multiples of " + a + " bytes at offsets aligned to " + a;
+  if (mem_align > 1) o += " and buffers aligned to " + std::to_string(mem_align);
+  o += " (" + source + ")";
+  const bool bad_range = length % off_align || offset % off_align;
+  const bool bad_buf = mem_align > 1 && reinterpret_cast<uintptr_t>(buf) % mem_align;
+  if (!bad_range && !bad_buf) return o + "; this I/O was aligned so, the EINVAL has another cause";
+  o += "; this I/O's ";
+  if (bad_range) o += "length " + std::to_string(length) + " at offset " + std::to_string(offset);
+  if (bad_range && bad_buf) o += " and ";
+  if (bad_buf) o += "buffer";
+  o += " " + std::string(bad_range && bad_buf ? "are" : "is") + " not: set ";
+  if (bad_range) o += "bs (and offset=, blockalign=) to multiples of " + a;
+  if (bad_range && bad_buf) o += " and ";
+  if (bad_buf) o += "iomem_align to a multiple of " + std::to_string(mem_align);
+  return o + ", or direct=0";
 }
 
 }  // namespace iobench::sys

@@ -127,4 +127,15 @@ Result<PageCacheSample> PageCacheResidencyOf(const std::string& path,
 // `fd` is negative or not readable, `path` is opened read-only for the probe.
 Status ProbeDontcache(int fd, const std::string& path);
 
+// Why a direct I/O on `fd` may have failed with EINVAL, for the error
+// message (fio says only "try setting direct=0"): the alignment the kernel
+// asks of this file (statx STATX_DIOALIGN, Linux 6.1+; a block device's
+// logical block size where statx does not say) against the I/O's offset,
+// length and buffer address, e.g. "this file takes direct I/O in multiples
+// of 4096 bytes at offsets aligned to 4096 and buffers aligned to 512
+// (statx); the length 512 is not: set bs to a multiple of 4096, or direct=0".
+// Without an answer from the kernel, fio's causes as a guess. Error path
+// only: one statx (and an ioctl).
+std::string DirectIoEinvalHint(int fd, uint64_t offset, uint64_t length, const void* buf);
+
 }  // namespace iobench::sys
