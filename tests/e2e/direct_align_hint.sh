@@ -6,24 +6,8 @@
 # and which part of the I/O is off, for every engine.
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 source "$2/tests/e2e/setup.bash"
-[ "$(id -u)" -eq 0 ] || { echo "skip: needs root (loop device, mount)"; exit 77; }
-command -v mkfs.ext4 >/dev/null || { echo "skip: no mkfs.ext4"; exit 77; }
-img=$(mktemp /var/tmp/iobench-dioalign.XXXXXX)
-mnt="$tmp/mnt"
-mkdir "$mnt"
-loop=
-cleanup() {
-  mountpoint -q "$mnt" && umount "$mnt"
-  [ -n "$loop" ] && losetup -d "$loop"
-  rm -f "$img"
-  cd /
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-truncate -s 32m "$img"
-loop=$(losetup -f --show -b 4096 "$img") || { echo "skip: no loop device with 4096-byte sectors"; exit 77; }
-mkfs.ext4 -q -F -b 4096 -E nodiscard "$loop" || { echo "skip: mkfs.ext4 failed"; exit 77; }
-mount "$loop" "$mnt" || { echo "skip: cannot mount ext4 on $loop"; exit 77; }
+source "$2/tests/e2e/scratch_ext4.bash"
+scratch_ext4 32m 4096 "-b 4096" ""
 f="$mnt/f"
 head -c 1M /dev/zero >"$f"
 read -r major minor _ <<<"$(uname -r | tr '.-' '  ')"

@@ -7,21 +7,8 @@
 # user f_bavail is all there is, and the run is sized by it.
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 source "$2/tests/e2e/setup.bash"
-[ "$(id -u)" -eq 0 ] || { echo "skip: needs root (loop device, mount)"; exit 77; }
-command -v mkfs.ext4 >/dev/null || { echo "skip: no mkfs.ext4"; exit 77; }
-img=$(mktemp /var/tmp/iobench-fillres.XXXXXX)
-mnt="$tmp/mnt"
-mkdir "$mnt"
-cleanup() {
-  mountpoint -q "$mnt" && umount "$mnt"
-  rm -f "$img"
-  cd /
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-truncate -s 24m "$img"
-mkfs.ext4 -q -F -m 5 -E nodiscard "$img" || { echo "skip: mkfs.ext4 failed"; exit 77; }
-mount -o loop "$img" "$mnt" || { echo "skip: cannot mount a loop ext4"; exit 77; }
+source "$2/tests/e2e/scratch_ext4.bash"
+scratch_ext4 24m 512 "-m 5" ""
 
 "$bin" --name=f --filename="$mnt/f" --rw=write --bs=64k --fill_device=1 \
   --output-format=json >out.json 2>err.txt
