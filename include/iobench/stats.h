@@ -221,6 +221,10 @@ struct TargetContext {
   uint32_t logical_block_size = 0;
   uint32_t physical_block_size = 0;
   std::string write_cache;
+  // Why O_DIRECT I/O on this target goes through the page cache all the same
+  // ("ext4 data=journal": ext4 then does direct I/O buffered), "" when
+  // nothing says it does.
+  std::string direct_buffered;
   // Buffered jobs: share of the pages of the jobs' region of the file (their
   // offset..offset+size, all clones) cached at the start; -1 not measured.
   double page_cache_percent = -1;

@@ -276,6 +276,16 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
                     "O_DIRECT); it turns waits for device tags, filesystem locks, block "
                     "allocation or timestamp updates into EAGAIN errors");
 
+    // 5b. O_DIRECT that the file system serves through the page cache.
+    if (job.direct) {
+      const std::string where =
+          first([](const TargetContext& c) { return !c.direct_buffered.empty(); }, &t);
+      if (!where.empty())
+        out.push_back(who + "direct=1 on " + where + ": " + t->direct_buffered +
+                      " makes the kernel do O_DIRECT I/O through the page cache, so this "
+                      "measures buffered I/O");
+    }
+
     // 6. A buffered "disk" test whose data fits in memory. Trims do not go
     // through the page cache: a trim-only job is left alone.
     const std::string buffered_intent = DiskIntent(job, paths, false);

@@ -337,6 +337,23 @@ Result<TargetInfo> ResolveTarget(const std::string& path) {
       if (auto dev = BlockNameForDev(st.st_dev);
           dev.ok() && access(("/sys/fs/ext4/" + *dev).c_str(), F_OK) == 0)
         info.ctx.fs_driver = "ext4";
+    // ext4 serves O_DIRECT through the page cache when it journals the
+    // data: the whole mount (data=journal), or a file with the attribute
+    // (chattr +j).
+    if (info.ctx.fs_type == "ext4" || info.ctx.fs_driver == "ext4") {
+      auto mounts = ReadMountInfo();
+      const MountEntry* m =
+          mounts.ok() ? FindMountForPath(*mounts, RealPath(info.probed_path)) : nullptr;
+      if (m && MountOption(*m, "data") == "journal") {
+        info.ctx.direct_buffered = info.ctx.fs_type + " data=journal";
+      } else if (info.is_regular_file) {
+        const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        int flags = 0;
+        if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_JOURNAL_DATA_FL))
+          info.ctx.direct_buffered = "the file's data journaling attribute (chattr +j)";
+        if (fd >= 0) close(fd);
+      }
+    }
     // An overlay's files are written (and laid out) in its upper directory:
     // the disk under the numbers is that directory's, or none when it is on
     // tmpfs, where the data lives in memory.

@@ -238,6 +238,22 @@ TEST(SysTrapsTest, LibaioBufferedIsSynchronous) {
   EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env()).empty());
 }
 
+TEST(SysTrapsTest, DirectServedThroughThePageCache) {
+  JobSpec j = Job("j", "/srv/f", RwMode::kRandRead);
+  j.direct = true;
+  TargetContext t = kExt4;
+  t.direct_buffered = "ext4 data=journal";
+  auto w = DetectTraps({j}, {t}, Env());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "job 'j': direct=1 on /srv/f: ext4 data=journal makes the kernel do O_DIRECT I/O "
+            "through the page cache, so this measures buffered I/O");
+  // Not without the cause, nor for a buffered job (already buffered).
+  EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env()).empty());
+  j.direct = false;
+  EXPECT_EQ(CountContaining(DetectTraps({j}, {t}, Env()), "O_DIRECT"), 0u);
+}
+
 TEST(SysTrapsTest, UncachedAndNowaitWithDirect) {
   JobSpec j = Job("d", "/srv/f", RwMode::kWrite);
   j.ioengine = "pvsync2";

@@ -1,0 +1,52 @@
+#!/bin/bash
+# direct=1 on ext4 mounted data=journal: ext4 does O_DIRECT I/O through the
+# page cache (it falls back to buffered I/O), so the numbers are buffered
+# ones. fio says nothing; iobench's report says so (a header warning, and
+# the JSON's), nothing on stderr, the run goes on. The same for a file with
+# the data journaling attribute (chattr +j) where it can be set. Not on an
+# ordinary ext4 mount, nor for a buffered job.
+# $1: iobench binary, $2: source dir. Exit 77: skip.
+source "$2/tests/e2e/setup.bash"
+source "$2/tests/e2e/scratch_ext4.bash"
+scratch_ext4 32m 512 "" data=journal
+f="$mnt/f"
+want="job 'x': direct=1 on $f: ext4 data=journal makes the kernel do O_DIRECT I/O through the page cache, so this measures buffered I/O"
+
+job=(--name=x --filename="$f" --size=1m --bs=4k --direct=1)
+"$bin" "${job[@]}" --rw=write >out.txt 2>err.txt
+expect_eq "data=journal write: exit" "$?" 0
+[ -s err.txt ] && fail "data=journal: stderr: $(cat err.txt)"
+grep -qxF "warning: $want" out.txt || fail "data=journal: no warning in: $(head -5 out.txt)"
+# The note is true: a direct read leaves the file in the page cache.
+echo 3 >/proc/sys/vm/drop_caches
+"$bin" "${job[@]}" --rw=read --output-format=json >out.json 2>err.txt
+expect_eq "data=journal read: exit" "$?" 0
+[ -s err.txt ] && fail "data=journal read: stderr: $(cat err.txt)"
+grep -qF "\"$want\"" out.json || fail "data=journal: no warning in the JSON"
+if command -v fincore >/dev/null; then
+  cached=$(fincore -bno RES "$f" | tr -d ' ')
+  expect_eq "pages cached by a direct=1 read on data=journal" "$cached" 1048576
+fi
+# Buffered jobs are buffered anyway: no note.
+"$bin" --name=x --filename="$f" --size=1m --bs=4k --rw=read >out.txt 2>err.txt
+expect_eq "buffered: exit" "$?" 0
+grep -q "data=journal" out.txt && fail "buffered job got the direct=1 note"
+
+# An ordinary (data=ordered) ext4: no note.
+umount "$mnt"
+mount "$loop" "$mnt" || fail "remount data=ordered"
+"$bin" "${job[@]}" --rw=read >out.txt 2>err.txt
+expect_eq "data=ordered: exit" "$?" 0
+grep -q "page cache, so this measures buffered" out.txt && fail "data=ordered: note: $(grep warning out.txt)"
+
+# A file with the data journaling attribute, where chattr may set it (it
+# needs CAP_SYS_RESOURCE).
+if command -v chattr >/dev/null && touch "$mnt/j" && chattr +j "$mnt/j" 2>/dev/null; then
+  "$bin" --name=x --filename="$mnt/j" --size=1m --bs=4k --direct=1 --rw=write >out.txt 2>err.txt
+  expect_eq "chattr +j: exit" "$?" 0
+  grep -qxF "warning: job 'x': direct=1 on $mnt/j: the file's data journaling attribute (chattr +j) makes the kernel do O_DIRECT I/O through the page cache, so this measures buffered I/O" out.txt ||
+    fail "chattr +j: no warning: $(grep warning out.txt)"
+else
+  echo "note: chattr +j not permitted here; the attribute's case is not checked"
+fi
+exit 0
