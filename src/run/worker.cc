@@ -1473,7 +1473,8 @@ void Worker::HandleError(IoRequest* req, int err) {
                                                             : "fsync") +
               " " + FilePath(req) + " offset=" + std::to_string(req->offset) +
               " length=" + std::to_string(req->length) + ": " + std::strerror(err);
-  if (err == EINVAL && job_.direct && !message.empty() && req->file_index < files_.size())
+  if (err == EINVAL && job_.direct && !is_sync_op && !message.empty() &&
+      req->file_index < files_.size())
     message += "; direct=1: " + sys::DirectIoEinvalHint(files_[req->file_index].fd, req->offset,
                                                         req->length, req->buf);
   // The part that failed: the rest of a short transfer has its own range (fio:

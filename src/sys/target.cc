@@ -445,17 +445,29 @@ std::string DirectIoEinvalHint(int fd, uint64_t offset, uint64_t length, const v
                   " takes direct I/O in multiples of " + a + " bytes at offsets aligned to " + a;
   if (mem_align > 1) o += " and buffers aligned to " + std::to_string(mem_align);
   o += " (" + source + ")";
-  const bool bad_range = length % off_align || offset % off_align;
+  const bool bad_length = length % off_align;
+  // An offset on the grid of a misaligned length (blockalign defaults to
+  // bs) is fixed with the length: only the length is named then.
+  const bool bad_offset = offset % off_align && !(bad_length && offset % length == 0);
   const bool bad_buf = mem_align > 1 && reinterpret_cast<uintptr_t>(buf) % mem_align;
-  if (!bad_range && !bad_buf) return o + "; this I/O was aligned so, the EINVAL has another cause";
-  o += "; this I/O's ";
-  if (bad_range) o += "length " + std::to_string(length) + " at offset " + std::to_string(offset);
-  if (bad_range && bad_buf) o += " and ";
-  if (bad_buf) o += "buffer";
-  o += " " + std::string(bad_range && bad_buf ? "are" : "is") + " not: set ";
-  if (bad_range) o += "bs (and offset=, blockalign=) to multiples of " + a;
-  if (bad_range && bad_buf) o += " and ";
-  if (bad_buf) o += "iomem_align to a multiple of " + std::to_string(mem_align);
+  if (!bad_length && !bad_offset && !bad_buf)
+    return o + "; this I/O was aligned so, the EINVAL has another cause";
+  std::vector<std::string> parts;
+  std::vector<std::string> fixes;
+  if (bad_length) {
+    parts.push_back("length " + std::to_string(length));
+    fixes.push_back("the block sizes (bs, bsrange, bssplit) to multiples of " + a);
+  }
+  if (bad_offset) {
+    parts.push_back("offset " + std::to_string(offset));
+    fixes.push_back("offset=, blockalign= and any rw=...:N skip to multiples of " + a);
+  }
+  if (bad_buf) {
+    parts.push_back("buffer");
+    fixes.push_back("iomem_align to a multiple of " + std::to_string(mem_align));
+  }
+  o += "; this I/O's " + Join(parts, " and ") + (parts.size() > 1 ? " are" : " is") + " not: set " +
+       Join(fixes, "; set ");
   return o + ", or direct=0";
 }
 

@@ -131,9 +131,10 @@ Status ProbeDontcache(int fd, const std::string& path);
 // message (fio says only "try setting direct=0"): the alignment the kernel
 // asks of this file (statx STATX_DIOALIGN, Linux 6.1+; a block device's
 // logical block size where statx does not say) against the I/O's offset,
-// length and buffer address, e.g. "this file takes direct I/O in multiples
-// of 4096 bytes at offsets aligned to 4096 and buffers aligned to 512
-// (statx); the length 512 is not: set bs to a multiple of 4096, or direct=0".
+// length and buffer address, each named only when it is off: "this file
+// takes direct I/O in multiples of 4096 bytes at offsets aligned to 4096 and
+// buffers aligned to 512 (statx); this I/O's length 512 is not: set the
+// block sizes (bs, bsrange, bssplit) to multiples of 4096, or direct=0".
 // Without an answer from the kernel, fio's causes as a guess. Error path
 // only: one statx (and an ioctl).
 std::string DirectIoEinvalHint(int fd, uint64_t offset, uint64_t length, const void* buf);

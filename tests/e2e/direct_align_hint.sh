@@ -38,25 +38,33 @@ for e in "${engines[@]}"; do
   run --ioengine="$e" --iodepth=4 --bs=512 --rw=randread
   if [ $statx = 1 ]; then
     has "this file takes direct I/O in multiples of 4096 bytes at offsets aligned to 4096" "$e bs=512"
-    has "(statx); this I/O's length 512 at offset " "$e bs=512"
-    has "is not: set bs (and offset=, blockalign=) to multiples of 4096, or direct=0" "$e bs=512"
+    has "(statx); this I/O's length 512 is not: set the block sizes (bs, bsrange, bssplit) to multiples of 4096, or direct=0" "$e bs=512"
   else
     has "try direct=0" "$e bs=512"
   fi
 done
 
 if [ $statx = 1 ]; then
-  # A 4k I/O at an offset off the 4096 grid: the offset is named.
+  # A 4k I/O at an offset off the 4096 grid: the offset is named, and not
+  # the length.
   run --bs=4k --offset=512 --rw=read
-  has "this I/O's length 4096 at offset 512 is not" "offset=512"
+  has "this I/O's offset 512 is not: set offset=, blockalign= and any rw=...:N skip to multiples of 4096, or direct=0" "offset=512"
+  # Both off, the offset not on the block size's grid: both named, with
+  # both fixes. (On the grid, bs=1k offset=1k, the length alone is named:
+  # blockalign follows bs.)
+  run --bs=1k --offset=512 --rw=read
+  has "this I/O's length 1024 and offset 512 are not: set the block sizes" "bs=1k offset=512"
+  has "; set offset=, blockalign=" "bs=1k offset=512"
+  run --bs=1k --offset=1k --rw=read
+  has "this I/O's length 1024 is not: set the block sizes" "bs=1k offset=1k"
   # A buffer 8 bytes past an aligned address (fio's iomem_align): the
   # buffer is named, and the option that moves it.
   run --bs=4k --rw=read --mem=malloc --iomem_align=8
   has "this I/O's buffer is not: set iomem_align to a multiple of" "iomem_align=8"
-  case "$msg" in *"set bs"*) fail "iomem_align=8: blames bs: '$msg'" ;; esac
+  case "$msg" in *"block sizes"* | *offset=,*) fail "iomem_align=8: blames bs or offset: '$msg'" ;; esac
   # Writes get the same.
   run --bs=1k --rw=write
-  has "this I/O's length 1024 at offset 0 is not" "write bs=1k"
+  has "this I/O's length 1024 is not" "write bs=1k"
 fi
 # Buffered I/O at 512 bytes is fine, and no direct=1 hint on other errors.
 "$bin" --name=x --filename="$f" --size=1m --bs=512 --rw=randread --output-format=terse \
