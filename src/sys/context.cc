@@ -276,8 +276,10 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
                     "O_DIRECT); it turns waits for device tags, filesystem locks, block "
                     "allocation or timestamp updates into EAGAIN errors");
 
-    // 5b. O_DIRECT that the file system serves through the page cache.
-    if (job.direct) {
+    // 5b. O_DIRECT that the file system serves through the page cache (for
+    // reads and writes: a trim does not use the cache; mmap always does).
+    if (job.direct && (HasRead(job.rw) || HasWrite(job.rw)) && job.ioengine != "mmap" &&
+        job.ioengine != "null") {
       const std::string where =
           first([](const TargetContext& c) { return !c.direct_buffered.empty(); }, &t);
       if (!where.empty())

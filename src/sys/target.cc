@@ -263,6 +263,30 @@ std::string NoDiskNote(const std::string& fs, const std::string& where) {
          where;
 }
 
+// Why ext4 (or ext3/ext2 served by its code) does O_DIRECT I/O on `path`,
+// on the file system of device `dev`, through the page cache: it journals
+// the data, of the whole file system (data=journal, as a mount option or as
+// the superblock's default, which /proc/fs/ext4/<dev>/options shows either
+// way while the mount table shows only the former) or of the file (chattr
+// +j, on an existing `regular` file). "" when it does not, or for a file
+// system the ext4 code does not serve (no /proc/fs/ext4/<dev>).
+std::string Ext4DataJournal(const std::string& path, dev_t dev, const std::string& fs,
+                            bool regular) {
+  auto name = BlockNameForDev(dev);
+  if (!name.ok()) return "";
+  auto options = ReadTextFile("/proc/fs/ext4/" + *name + "/options");
+  if (!options.ok()) return "";
+  if (("\n" + *options + "\n").find("\ndata=journal\n") != std::string::npos)
+    return fs + " data=journal";
+  if (!regular) return "";
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return "";
+  int flags = 0;
+  const bool journalled = ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_JOURNAL_DATA_FL);
+  close(fd);
+  return journalled ? "the file's data journaling attribute (chattr +j)" : "";
+}
+
 // The upper directory of the overlay mounted over `path` ("" when there is
 // none): where the overlay writes, and where a file the job lays out lives.
 std::string OverlayUpperDir(const std::string& path) {
@@ -337,23 +361,9 @@ Result<TargetInfo> ResolveTarget(const std::string& path) {
       if (auto dev = BlockNameForDev(st.st_dev);
           dev.ok() && access(("/sys/fs/ext4/" + *dev).c_str(), F_OK) == 0)
         info.ctx.fs_driver = "ext4";
-    // ext4 serves O_DIRECT through the page cache when it journals the
-    // data: the whole mount (data=journal), or a file with the attribute
-    // (chattr +j).
-    if (info.ctx.fs_type == "ext4" || info.ctx.fs_driver == "ext4") {
-      auto mounts = ReadMountInfo();
-      const MountEntry* m =
-          mounts.ok() ? FindMountForPath(*mounts, RealPath(info.probed_path)) : nullptr;
-      if (m && MountOption(*m, "data") == "journal") {
-        info.ctx.direct_buffered = info.ctx.fs_type + " data=journal";
-      } else if (info.is_regular_file) {
-        const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-        int flags = 0;
-        if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 && (flags & FS_JOURNAL_DATA_FL))
-          info.ctx.direct_buffered = "the file's data journaling attribute (chattr +j)";
-        if (fd >= 0) close(fd);
-      }
-    }
+    if (info.ctx.fs_type == "ext4" || info.ctx.fs_driver == "ext4")
+      info.ctx.direct_buffered =
+          Ext4DataJournal(info.probed_path, st.st_dev, info.ctx.fs_type, info.is_regular_file);
     // An overlay's files are written (and laid out) in its upper directory:
     // the disk under the numbers is that directory's, or none when it is on
     // tmpfs, where the data lives in memory.
@@ -366,6 +376,12 @@ Result<TargetInfo> ResolveTarget(const std::string& path) {
     if (!upper.empty()) {
       auto upper_fs = FsTypeName(upper);
       info.ctx.backing_fs = upper_fs.ok() ? *upper_fs : "";
+      // The overlay passes O_DIRECT on to the upper file system.
+      if (info.ctx.backing_fs == "ext4" || info.ctx.backing_fs == "ext3" ||
+          info.ctx.backing_fs == "ext2") {
+        const std::string why = Ext4DataJournal(upper, upper_st.st_dev, info.ctx.backing_fs, false);
+        if (!why.empty()) info.ctx.direct_buffered = "its upper directory's " + why;
+      }
       if (!WalkFilesystem(upper, upper_st, info.ctx.backing_fs, 0, &info))
         info.notes.push_back("overlay, upper directory on " +
                              NoDiskNote(info.ctx.backing_fs, upper));

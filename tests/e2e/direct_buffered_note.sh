@@ -3,8 +3,9 @@
 # page cache (it falls back to buffered I/O), so the numbers are buffered
 # ones. fio says nothing; iobench's report says so (a header warning, and
 # the JSON's), nothing on stderr, the run goes on. The same for a file with
-# the data journaling attribute (chattr +j) where it can be set. Not on an
-# ordinary ext4 mount, nor for a buffered job.
+# the data journaling attribute (chattr +j) where it can be set, data=journal
+# as the superblock's default, and an overlay with its upper directory there.
+# Not on an ordinary ext4 mount, nor for a buffered or trim job.
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 source "$2/tests/e2e/setup.bash"
 source "$2/tests/e2e/scratch_ext4.bash"
@@ -49,4 +50,32 @@ if command -v chattr >/dev/null && touch "$mnt/j" && chattr +j "$mnt/j" 2>/dev/n
 else
   echo "note: chattr +j not permitted here; the attribute's case is not checked"
 fi
+
+# data=journal as the superblock's default mount option (tune2fs -o
+# journal_data): the mount table does not show it, /proc/fs/ext4 does.
+umount "$mnt"
+command -v tune2fs >/dev/null || { echo "skip: no tune2fs"; exit 77; }
+tune2fs -o journal_data "$loop" >/dev/null || fail "tune2fs -o journal_data"
+mount "$loop" "$mnt" || fail "mount with the superblock's data=journal"
+"$bin" "${job[@]}" --rw=read >out.txt 2>err.txt
+expect_eq "superblock data=journal: exit" "$?" 0
+grep -qxF "warning: $want" out.txt || fail "superblock data=journal: no warning: $(grep warning out.txt)"
+# A trim does not go through the page cache: no note.
+"$bin" --name=x --filename="$f" --size=1m --bs=4k --direct=1 --rw=trim >out.txt 2>err.txt
+grep -q "data=journal" out.txt && fail "trim job got the note"
+
+# An overlay whose upper directory is on it: the overlay passes O_DIRECT
+# on to ext4, which serves it buffered.
+mkdir -p "$mnt/lo" "$mnt/up" "$mnt/wk" "$tmp/ovl"
+trap 'umount "$tmp/ovl" 2>/dev/null; scratch_ext4_cleanup' EXIT
+if mount -t overlay overlay -o "lowerdir=$mnt/lo,upperdir=$mnt/up,workdir=$mnt/wk" "$tmp/ovl" 2>/dev/null; then
+  "$bin" --name=x --filename="$tmp/ovl/g" --size=1m --bs=4k --direct=1 --rw=write >out.txt 2>err.txt
+  expect_eq "overlay: exit" "$?" 0
+  grep -qxF "warning: job 'x': direct=1 on $tmp/ovl/g: its upper directory's ext4 data=journal makes the kernel do O_DIRECT I/O through the page cache, so this measures buffered I/O" out.txt ||
+    fail "overlay: no warning: $(grep warning out.txt)"
+  umount "$tmp/ovl"
+else
+  echo "note: no overlay mount here; the overlay case is not checked"
+fi
+
 exit 0

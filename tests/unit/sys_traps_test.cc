@@ -248,8 +248,17 @@ TEST(SysTrapsTest, DirectServedThroughThePageCache) {
   EXPECT_EQ(w[0],
             "job 'j': direct=1 on /srv/f: ext4 data=journal makes the kernel do O_DIRECT I/O "
             "through the page cache, so this measures buffered I/O");
-  // Not without the cause, nor for a buffered job (already buffered).
+  // Not without the cause, nor for a job that does not go through the
+  // cache with direct=1: trims, mmap (always the cache), null (no I/O).
   EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env()).empty());
+  for (const char* engine : {"mmap", "null"}) {
+    JobSpec e = j;
+    e.ioengine = engine;
+    EXPECT_EQ(CountContaining(DetectTraps({e}, {t}, Env()), "data=journal"), 0u) << engine;
+  }
+  JobSpec trim = Job("j", "/srv/f", RwMode::kTrim);
+  trim.direct = true;
+  EXPECT_EQ(CountContaining(DetectTraps({trim}, {t}, Env()), "data=journal"), 0u);
   j.direct = false;
   EXPECT_EQ(CountContaining(DetectTraps({j}, {t}, Env()), "O_DIRECT"), 0u);
 }
