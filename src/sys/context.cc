@@ -200,15 +200,19 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
                    c.path != "/dev/zero";
           },
           &t);
-      if (!where.empty())
+      if (!where.empty()) {
+        // An overlay's upper directory may itself be on a loop device over
+        // a file in memory: its device is then that loop device.
+        const std::string loop = t->device.substr(0, t->device.find(' '));
+        const std::string on_loop = loop + " with its backing file on " + t->backing_fs;
         out.push_back(who + where + " is on " +
-                      (t->backing_fs.empty() ? t->fs_type
-                       : t->fs_type == "overlay"
-                           ? "overlay with its upper directory on " + t->backing_fs
-                           : t->device.substr(0, t->device.find(' ')) +
-                                 " with its backing file on " + t->backing_fs) +
+                      (t->backing_fs.empty()     ? t->fs_type
+                       : t->fs_type == "overlay" ? "overlay with its upper directory on " +
+                                                       (loop.empty() ? t->backing_fs : on_loop)
+                                                 : on_loop) +
                       ", so no disk is involved, but the job reads like a disk test (" + intent +
                       "): the numbers measure memory copies, not a device");
+      }
     }
 
     // 2. invalidate=1 that could not drop the cache (no CAP_SYS_ADMIN for

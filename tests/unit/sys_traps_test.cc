@@ -238,6 +238,21 @@ TEST(SysTrapsTest, LibaioBufferedIsSynchronous) {
   EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env()).empty());
 }
 
+// An overlay whose upper directory is on a loop device over a file on
+// tmpfs: the warning named the upper directory as on tmpfs itself.
+TEST(SysTrapsTest, OverlayUpperOnALoopDeviceInMemory) {
+  JobSpec j = Job("o", "/ovl/f", RwMode::kRandRead);
+  j.direct = true;
+  TargetContext t = Target("/ovl/f", "overlay", "loop3 on tmpfs");
+  t.backing_fs = "tmpfs";
+  auto w = DetectTraps({j}, {t}, Env());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "job 'o': /ovl/f is on overlay with its upper directory on loop3 with its backing "
+            "file on tmpfs, so no disk is involved, but the job reads like a disk test "
+            "(direct=1): the numbers measure memory copies, not a device");
+}
+
 TEST(SysTrapsTest, DirectServedThroughThePageCache) {
   JobSpec j = Job("j", "/srv/f", RwMode::kRandRead);
   j.direct = true;
