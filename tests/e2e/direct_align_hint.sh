@@ -71,4 +71,4 @@ fi
   >/dev/null 2>err.txt
 expect_eq "buffered bs=512: exit" "$?" 0
 [ -s err.txt ] && fail "buffered bs=512: stderr: $(cat err.txt)"
-exit 0
+[ "$fails" -eq 0 ]
