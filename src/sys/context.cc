@@ -284,8 +284,13 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
     // reads and writes: a trim does not use the cache; mmap always does).
     if (job.direct && (HasRead(job.rw) || HasWrite(job.rw)) && job.ioengine != "mmap" &&
         job.ioengine != "null") {
-      const std::string where =
-          first([](const TargetContext& c) { return !c.direct_buffered.empty(); }, &t);
+      // Not in memory: warning 1 says more there.
+      const std::string where = first(
+          [](const TargetContext& c) {
+            return !c.direct_buffered.empty() && !IsMemoryFs(c.fs_type) &&
+                   !IsMemoryFs(c.backing_fs);
+          },
+          &t);
       if (!where.empty())
         out.push_back(who + "direct=1 on " + where + ": " + t->direct_buffered +
                       " makes the kernel do O_DIRECT I/O through the page cache, so this "

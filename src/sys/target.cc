@@ -201,6 +201,12 @@ void WalkDisk(const std::string& disk, int depth, TargetInfo* info) {
   }
   auto backing = ReadFirstLine(base + "/loop/backing_file");
   if (backing.ok() && !backing->empty()) {
+    // Without direct I/O (losetup's default) a loop device reads and writes
+    // its backing file through the page cache: O_DIRECT stops there.
+    if (auto dio = ReadFirstLine(base + "/loop/dio");
+        dio.ok() && *dio == "0" && info->ctx.direct_buffered.empty())
+      info->ctx.direct_buffered =
+          disk + "'s buffered I/O on its backing file (loop/dio=0; losetup --direct-io=on)";
     std::string file = *backing;
     const std::string kDeleted = " (deleted)";
     if (file.size() > kDeleted.size() &&

@@ -10,6 +10,9 @@
 source "$2/tests/e2e/setup.bash"
 source "$2/tests/e2e/scratch_ext4.bash"
 scratch_ext4 32m 512 "" data=journal
+# The loop device does direct I/O on its image, so that only the file
+# system is in question (without it the loop device is the cause: below).
+losetup --direct-io=on "$loop" || { echo "skip: $loop cannot do direct I/O on $img"; exit 77; }
 f="$mnt/f"
 want="job 'x': direct=1 on $f: ext4 data=journal makes the kernel do O_DIRECT I/O through the page cache, so this measures buffered I/O"
 
@@ -39,6 +42,22 @@ mount "$loop" "$mnt" || fail "remount data=ordered"
 "$bin" "${job[@]}" --rw=read >out.txt 2>err.txt
 expect_eq "data=ordered: exit" "$?" 0
 grep -q "page cache, so this measures buffered" out.txt && fail "data=ordered: note: $(grep warning out.txt)"
+
+# A loop device without direct I/O (losetup's default) reads and writes
+# its image through the page cache: the note names it.
+losetup --direct-io=off "$loop" || fail "losetup --direct-io=off"
+echo 3 >/proc/sys/vm/drop_caches
+"$bin" "${job[@]}" --rw=read >out.txt 2>err.txt
+expect_eq "loop dio=0: exit" "$?" 0
+[ -s err.txt ] && fail "loop dio=0: stderr: $(cat err.txt)"
+dev=${loop#/dev/}
+grep -qxF "warning: job 'x': direct=1 on $f: $dev's buffered I/O on its backing file (loop/dio=0; losetup --direct-io=on) makes the kernel do O_DIRECT I/O through the page cache, so this measures buffered I/O" out.txt ||
+  fail "loop dio=0: no warning: $(grep warning out.txt)"
+if command -v fincore >/dev/null; then
+  cached=$(fincore -bno RES "$img" | tr -d ' ')
+  [ "$cached" -ge 1048576 ] || fail "loop dio=0: the image has $cached bytes cached after a 1 MiB direct read"
+fi
+losetup --direct-io=on "$loop" || fail "losetup --direct-io=on again"
 
 # A file with the data journaling attribute, where chattr may set it (it
 # needs CAP_SYS_RESOURCE).

@@ -271,6 +271,15 @@ TEST(SysTrapsTest, DirectServedThroughThePageCache) {
     e.ioengine = engine;
     EXPECT_EQ(CountContaining(DetectTraps({e}, {t}, Env()), "data=journal"), 0u) << engine;
   }
+  // In memory (a loop device over a file on tmpfs): warning 1 alone.
+  TargetContext mem = Target("/srv/f", "ext4", "loop0 on tmpfs");
+  mem.backing_fs = "tmpfs";
+  mem.direct_buffered =
+      "loop0's buffered I/O on its backing file (loop/dio=0; losetup --direct-io=on)";
+  w = DetectTraps({j}, {mem}, Env());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("with its backing file on tmpfs, so no disk is involved"), std::string::npos)
+      << w[0];
   JobSpec trim = Job("j", "/srv/f", RwMode::kTrim);
   trim.direct = true;
   EXPECT_EQ(CountContaining(DetectTraps({trim}, {t}, Env()), "data=journal"), 0u);
