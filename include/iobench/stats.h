@@ -213,6 +213,10 @@ struct TargetContext {
   // filesystem ("loop0 on tmpfs" in `device`). An overlay: the filesystem
   // of its upper directory.
   std::string backing_fs;
+  // An overlay: the layer backing_fs and the device are those of, "upper
+  // directory" or "lower layer DIR" (an existing file only there, that no
+  // job writes); "" when the overlay's directories are not known.
+  std::string overlay_layer;
   std::string model;
   std::string scheduler;
   int64_t read_ahead_kb = -1;

@@ -207,7 +207,7 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
         const std::string on_loop = loop + " with its backing file on " + t->backing_fs;
         out.push_back(who + where + " is on " +
                       (t->backing_fs.empty()     ? t->fs_type
-                       : t->fs_type == "overlay" ? "overlay with its upper directory on " +
+                       : t->fs_type == "overlay" ? "overlay with its " + t->overlay_layer + " on " +
                                                        (loop.empty() ? t->backing_fs : on_loop)
                                                  : on_loop) +
                       ", so no disk is involved, but the job reads like a disk test (" + intent +
@@ -357,7 +357,10 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
   env.unexamined = unexamined;
   if (cache_kept != nullptr) env.cache_kept = *cache_kept;
   for (const auto& p : paths) {
-    auto info = ResolveTarget(p);
+    bool written = false;
+    for (const auto& job : jobs)
+      if (JobWrites(job) && Matches(job, JobFilePaths(job), p)) written = true;
+    auto info = ResolveTarget(p, written);
     TargetContext tc;
     if (info.ok()) {
       tc = info->ctx;

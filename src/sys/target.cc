@@ -293,14 +293,40 @@ std::string Ext4DataJournal(const std::string& path, dev_t dev, const std::strin
   return journalled ? "the file's data journaling attribute (chattr +j)" : "";
 }
 
-// The upper directory of the overlay mounted over `path` ("" when there is
-// none): where the overlay writes, and where a file the job lays out lives.
-std::string OverlayUpperDir(const std::string& path) {
+// The directory of the overlay mounted over `path` that holds its data
+// ("" when it is not known), and which layer that is: the upper directory,
+// where the overlay writes and a file the job lays out lives; or, for an
+// existing file that is only in a lower layer and that no job writes (a
+// write copies it up at open), that lower layer, which its reads go to.
+// The mount table shows the directories as given to mount(8): a relative
+// one cannot be placed, and is not guessed from our working directory.
+std::string OverlayDataDir(const std::string& path, bool exists, bool written, std::string* layer) {
   auto mounts = ReadMountInfo();
   if (!mounts.ok()) return "";
-  const MountEntry* m = FindMountForPath(*mounts, RealPath(path));
+  const std::string real = RealPath(path);
+  const MountEntry* m = FindMountForPath(*mounts, real);
   if (m == nullptr || m->fs_type != "overlay") return "";
-  return MountOption(*m, "upperdir");
+  const std::string upper = MountOption(*m, "upperdir");
+  if (upper.empty() || upper[0] != '/') return "";
+  *layer = "upper directory";
+  if (!exists || written || m->root != "/") return upper;
+  const std::string rel = m->mount_point == "/" ? real : real.substr(m->mount_point.size());
+  struct stat st;
+  if (lstat((upper + rel).c_str(), &st) == 0) return upper;
+  const std::string lowers = MountOption(*m, "lowerdir");
+  size_t start = 0;
+  while (start <= lowers.size()) {
+    size_t end = lowers.find(':', start);
+    if (end == std::string::npos) end = lowers.size();
+    const std::string dir = lowers.substr(start, end - start);
+    if (!dir.empty() && (dir[0] != '/' || dir.back() == '\\')) return upper;  // not placed
+    if (!dir.empty() && lstat((dir + rel).c_str(), &st) == 0) {
+      *layer = "lower layer " + dir;
+      return dir;
+    }
+    start = end + 1;
+  }
+  return upper;
 }
 
 }  // namespace
@@ -342,7 +368,7 @@ bool IsBlockDevice(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISBLK(st.st_mode);
 }
 
-Result<TargetInfo> ResolveTarget(const std::string& path) {
+Result<TargetInfo> ResolveTarget(const std::string& path, bool written) {
   TargetInfo info;
   info.ctx.path = path;
   struct stat st;
@@ -370,27 +396,30 @@ Result<TargetInfo> ResolveTarget(const std::string& path) {
     if (info.ctx.fs_type == "ext4" || info.ctx.fs_driver == "ext4")
       info.ctx.direct_buffered =
           Ext4DataJournal(info.probed_path, st.st_dev, info.ctx.fs_type, info.is_regular_file);
-    // An overlay's files are written (and laid out) in its upper directory:
-    // the disk under the numbers is that directory's, or none when it is on
+    // An overlay's data is in one of its directories (OverlayDataDir): the
+    // disk under the numbers is that directory's, or none when it is on
     // tmpfs, where the data lives in memory.
-    std::string upper;
-    struct stat upper_st {};
+    std::string data_dir;
+    struct stat data_st {};
     if (info.ctx.fs_type == "overlay") {
-      upper = OverlayUpperDir(info.probed_path);
-      if (!upper.empty() && stat(upper.c_str(), &upper_st) != 0) upper.clear();
+      data_dir =
+          OverlayDataDir(info.probed_path, info.is_regular_file, written, &info.ctx.overlay_layer);
+      if (!data_dir.empty() && stat(data_dir.c_str(), &data_st) != 0) data_dir.clear();
+      if (data_dir.empty()) info.ctx.overlay_layer.clear();
     }
-    if (!upper.empty()) {
-      auto upper_fs = FsTypeName(upper);
-      info.ctx.backing_fs = upper_fs.ok() ? *upper_fs : "";
-      // The overlay passes O_DIRECT on to the upper file system.
+    if (!data_dir.empty()) {
+      auto data_fs = FsTypeName(data_dir);
+      info.ctx.backing_fs = data_fs.ok() ? *data_fs : "";
+      // The overlay passes O_DIRECT on to the file system under it.
       if (info.ctx.backing_fs == "ext4" || info.ctx.backing_fs == "ext3" ||
           info.ctx.backing_fs == "ext2") {
-        const std::string why = Ext4DataJournal(upper, upper_st.st_dev, info.ctx.backing_fs, false);
-        if (!why.empty()) info.ctx.direct_buffered = "its upper directory's " + why;
+        const std::string why =
+            Ext4DataJournal(data_dir, data_st.st_dev, info.ctx.backing_fs, false);
+        if (!why.empty()) info.ctx.direct_buffered = "its " + info.ctx.overlay_layer + "'s " + why;
       }
-      if (!WalkFilesystem(upper, upper_st, info.ctx.backing_fs, 0, &info))
-        info.notes.push_back("overlay, upper directory on " +
-                             NoDiskNote(info.ctx.backing_fs, upper));
+      if (!WalkFilesystem(data_dir, data_st, info.ctx.backing_fs, 0, &info))
+        info.notes.push_back("overlay, " + info.ctx.overlay_layer + " on " +
+                             NoDiskNote(info.ctx.backing_fs, data_dir));
     } else if (!WalkFilesystem(info.probed_path, st, info.ctx.fs_type, 0, &info)) {
       info.notes.push_back(NoDiskNote(info.ctx.fs_type, info.probed_path));
     }
@@ -438,6 +467,8 @@ std::string TargetDeviceLabel(const TargetContext& ctx) {
   if (IsMemoryFs(ctx.fs_type)) return "none (" + ctx.fs_type + ": data in memory)";
   if (IsMemoryFs(ctx.backing_fs))
     return "none (" + ctx.fs_type + " on " + ctx.backing_fs + ": data in memory)";
+  if (ctx.fs_type == "overlay" && ctx.overlay_layer.empty())
+    return "unknown (overlay: the directory under it is not known)";
   if (!ctx.fs_type.empty()) return "none (" + ctx.fs_type + ": no local block device)";
   return "unknown";
 }

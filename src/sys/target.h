@@ -85,7 +85,10 @@ struct TargetInfo {
 // else the top device's queue: the device itself, or the one the
 // filesystem is mounted from). Fails only when neither the path nor any parent can be
 // stat'ed; missing sysfs attributes are left unset (-1, 0 or "").
-Result<TargetInfo> ResolveTarget(const std::string& path);
+// `written`: a job writes or trims the target. An overlay copies a file
+// from a lower layer up to its upper directory when it is opened for that,
+// so only then is the upper directory where its data goes.
+Result<TargetInfo> ResolveTarget(const std::string& path, bool written = false);
 
 // Best-effort summary for the context block: ResolveTarget(path).ctx, or a
 // context with only `path` set when resolution failed. ctx.device is "" for a

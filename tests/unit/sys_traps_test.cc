@@ -245,6 +245,7 @@ TEST(SysTrapsTest, OverlayUpperOnALoopDeviceInMemory) {
   j.direct = true;
   TargetContext t = Target("/ovl/f", "overlay", "loop3 on tmpfs");
   t.backing_fs = "tmpfs";
+  t.overlay_layer = "upper directory";
   auto w = DetectTraps({j}, {t}, Env());
   ASSERT_EQ(w.size(), 1u);
   EXPECT_EQ(w[0],
