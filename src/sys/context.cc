@@ -261,8 +261,8 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
       }
     }
 
-    // 4. libaio without O_DIRECT.
-    if (job.ioengine == "libaio" && !job.direct)
+    // 4. libaio without O_DIRECT, where a queue depth was asked for.
+    if (job.ioengine == "libaio" && !job.direct && job.iodepth > 1)
       out.push_back(who +
                     "libaio with direct=0 is synchronous: io_submit() does each buffered I/O "
                     "before it returns, so iodepth=" +

@@ -236,6 +236,10 @@ TEST(SysTrapsTest, LibaioBufferedIsSynchronous) {
             "before it returns, so iodepth=32 gives no queue depth; use direct=1 or io_uring");
   j.direct = true;
   EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env()).empty());
+  // At depth 1 there is no queue depth to lose.
+  j.direct = false;
+  j.iodepth = 1;
+  EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env()).empty());
 }
 
 // An overlay whose upper directory is on a loop device over a file on
