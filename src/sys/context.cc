@@ -297,6 +297,12 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
                       "measures buffered I/O");
     }
 
+    // 5c. Mapped I/O is page cache I/O whatever direct says.
+    if (job.direct && job.ioengine == "mmap" && (HasRead(job.rw) || HasWrite(job.rw)))
+      out.push_back(who +
+                    "direct=1 has no effect with ioengine=mmap: mapped reads and writes go "
+                    "through the page cache, so this measures buffered I/O");
+
     // 6. A buffered "disk" test whose data fits in memory. Trims do not go
     // through the page cache: a trim-only job is left alone.
     const std::string buffered_intent = DiskIntent(job, paths, false);

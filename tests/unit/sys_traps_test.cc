@@ -276,6 +276,16 @@ TEST(SysTrapsTest, DirectServedThroughThePageCache) {
     e.ioengine = engine;
     EXPECT_EQ(CountContaining(DetectTraps({e}, {t}, Env()), "data=journal"), 0u) << engine;
   }
+  // mmap has a warning of its own, wherever the file is.
+  JobSpec m = j;
+  m.ioengine = "mmap";
+  w = DetectTraps({m}, {kExt4}, Env());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "job 'j': direct=1 has no effect with ioengine=mmap: mapped reads and writes go "
+            "through the page cache, so this measures buffered I/O");
+  m.direct = false;
+  EXPECT_EQ(CountContaining(DetectTraps({m}, {kExt4}, Env()), "ioengine=mmap"), 0u);
   // In memory (a loop device over a file on tmpfs): warning 1 alone.
   TargetContext mem = Target("/srv/f", "ext4", "loop0 on tmpfs");
   mem.backing_fs = "tmpfs";
