@@ -234,6 +234,9 @@ struct TargetContext {
   double page_cache_percent = -1;
   uint64_t page_cache_region_bytes = 0;    // the region measured
   uint64_t page_cache_examined_bytes = 0;  // < region: sampled (sys::kPageCacheMaxExamined)
+  // Jobs that read a regular file: share of their region of it that is
+  // holes (sys::HolesIn) at the start; -1 not measured.
+  double hole_percent = -1;
 };
 
 struct RunContext {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <functional>
 
 #include "iobench/clock.h"
@@ -303,6 +304,25 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
                     "direct=1 has no effect with ioengine=mmap: mapped reads and writes go "
                     "through the page cache, so this measures buffered I/O");
 
+    // 7. Reads of holes: zeros with no I/O under them. At least 1% of the
+    // region, so that a file's partly written last block does not count.
+    if (HasRead(job.rw)) {
+      const std::string where = first(
+          [](const TargetContext& c) {
+            return c.hole_percent >= 1.0 && !IsMemoryFs(c.fs_type) && !IsMemoryFs(c.backing_fs);
+          },
+          &t);
+      if (!where.empty()) {
+        char pct[32];
+        std::snprintf(pct, sizeof(pct), "%.1f%%", t->hole_percent);
+        out.push_back(who + where + ": " + pct +
+                      " of the region the job reads is holes (never written: sparse, fallocated or "
+                      "trimmed): reads "
+                      "there return zeros with no device I/O; write the file first (iobench, as "
+                      "fio, lays out only a missing or short file)");
+      }
+    }
+
     // 6. A buffered "disk" test whose data fits in memory. Trims do not go
     // through the page cache: a trim-only job is left alone.
     const std::string buffered_intent = DiskIntent(job, paths, false);
@@ -374,16 +394,23 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
       if (info->exists && info->size_bytes > 0) env.target_sizes[p] = info->size_bytes;
       if (info->is_regular_file) {
         bool buffered = false;
+        bool read = false;
         for (const auto& job : jobs) {
           const auto jp = JobFilePaths(job);
-          if (!job.direct && Matches(job, jp, p)) buffered = true;
+          if (!Matches(job, jp, p)) continue;
+          buffered |= !job.direct;
+          read |= HasRead(job.rw);
         }
+        // The jobs' regions, not the whole file: a 4 KiB job on a sparse
+        // 15 TiB file examined all of it (43 s; fio 0.34 s).
+        std::vector<std::pair<uint64_t, uint64_t>> ranges = {{0, 0}};
+        if (regions != nullptr)
+          if (auto it = regions->find(p); it != regions->end()) ranges = it->second;
+        if (read)
+          if (auto h = HolesIn(p, ranges); h.ok() && h->examined_bytes > 0)
+            tc.hole_percent =
+                100.0 * static_cast<double>(h->hole_bytes) / static_cast<double>(h->examined_bytes);
         if (buffered) {
-          // The jobs' regions, not the whole file: a 4 KiB job on a sparse
-          // 15 TiB file examined all of it (43 s; fio 0.34 s).
-          std::vector<std::pair<uint64_t, uint64_t>> ranges = {{0, 0}};
-          if (regions != nullptr)
-            if (auto it = regions->find(p); it != regions->end()) ranges = it->second;
           if (auto r = PageCacheResidencyOf(p, std::move(ranges), stop); r.ok()) {
             tc.page_cache_percent = r->percent;
             tc.page_cache_region_bytes = r->region_bytes;

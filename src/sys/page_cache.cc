@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <memory>
 #include <vector>
@@ -41,7 +42,61 @@ class Fd {
   int fd_;
 };
 
+// The ranges ({offset, len}, len 0 = to the end) clipped to a file of
+// `size` bytes, their starts rounded down to `grain`, sorted, overlaps
+// merged (numjobs clones may share a region): [begin, end) spans.
+std::vector<std::pair<uint64_t, uint64_t>> MergedSpans(
+    const std::vector<std::pair<uint64_t, uint64_t>>& ranges, uint64_t size, uint64_t grain) {
+  std::vector<std::pair<uint64_t, uint64_t>> spans;
+  for (const auto& [offset, len] : ranges) {
+    if (offset >= size) continue;
+    uint64_t end = len == 0 ? size : offset + len;
+    if (end > size || end < offset) end = size;
+    spans.emplace_back(offset / grain * grain, end);
+  }
+  std::sort(spans.begin(), spans.end());
+  std::vector<std::pair<uint64_t, uint64_t>> merged;
+  for (const auto& s : spans) {
+    if (!merged.empty() && s.first <= merged.back().second)
+      merged.back().second = std::max(merged.back().second, s.second);
+    else
+      merged.push_back(s);
+  }
+  return merged;
+}
+
 }  // namespace
+
+Result<HoleSample> HolesIn(const std::string& path,
+                           const std::vector<std::pair<uint64_t, uint64_t>>& ranges) {
+  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return ErrnoStatus("holes: open " + path);
+  struct stat st;
+  if (fstat(fd.get(), &st) != 0) return ErrnoStatus("holes: stat " + path);
+  if (!S_ISREG(st.st_mode)) return Status::Unsupported("holes: " + path + " is not a regular file");
+  HoleSample out;
+  size_t extents = 0;
+  for (const auto& [begin, end] : MergedSpans(ranges, static_cast<uint64_t>(st.st_size), 1)) {
+    uint64_t pos = begin;
+    while (pos < end && extents++ < kHoleMaxExtents) {
+      const off_t data = lseek(fd.get(), static_cast<off_t>(pos), SEEK_DATA);
+      // ENXIO: no data from pos to the end of the file.
+      if (data < 0 && errno != ENXIO) return ErrnoStatus("holes: SEEK_DATA " + path);
+      const uint64_t d = data < 0 ? end : std::min<uint64_t>(static_cast<uint64_t>(data), end);
+      out.hole_bytes += d - pos;
+      if (d >= end) {
+        pos = end;
+        break;
+      }
+      const off_t hole = lseek(fd.get(), data, SEEK_HOLE);
+      if (hole < 0) return ErrnoStatus("holes: SEEK_HOLE " + path);
+      pos = std::min<uint64_t>(static_cast<uint64_t>(hole), end);
+    }
+    out.examined_bytes += pos - begin;
+    if (pos < end) break;  // kHoleMaxExtents reached
+  }
+  return out;
+}
 
 Result<PageCacheSample> PageCacheResidencyOf(const std::string& path,
                                              std::vector<std::pair<uint64_t, uint64_t>> ranges,
@@ -54,23 +109,8 @@ Result<PageCacheSample> PageCacheResidencyOf(const std::string& path,
     return Status::Unsupported("page cache residency: " + path + " is not a regular file");
   const uint64_t size = static_cast<uint64_t>(st.st_size);
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  // Whole pages inside the file, sorted, overlaps merged (numjobs clones
-  // may share a region).
-  std::vector<std::pair<uint64_t, uint64_t>> spans;  // [begin, end)
-  for (const auto& [offset, len] : ranges) {
-    if (offset >= size) continue;
-    uint64_t end = len == 0 ? size : offset + len;
-    if (end > size || end < offset) end = size;
-    spans.emplace_back(offset / page * page, end);
-  }
-  std::sort(spans.begin(), spans.end());
-  std::vector<std::pair<uint64_t, uint64_t>> merged;
-  for (const auto& s : spans) {
-    if (!merged.empty() && s.first <= merged.back().second)
-      merged.back().second = std::max(merged.back().second, s.second);
-    else
-      merged.push_back(s);
-  }
+  // Whole pages inside the file.
+  const std::vector<std::pair<uint64_t, uint64_t>> merged = MergedSpans(ranges, size, page);
   PageCacheSample out;
   for (const auto& m : merged) out.region_bytes += m.second - m.first;
   // What mincore looks at: the whole region up to kPageCacheMaxExamined,

@@ -124,6 +124,19 @@ Result<PageCacheSample> PageCacheResidencyOf(const std::string& path,
                                              std::vector<std::pair<uint64_t, uint64_t>> ranges,
                                              const std::atomic<int>* stop = nullptr);
 
+// How much of the union of `ranges` ({offset, len}, len 0 = to the end of
+// the file) is holes (SEEK_DATA/SEEK_HOLE): never written, punched or
+// trimmed; a read there returns zeros without any device I/O. A file
+// system without SEEK_DATA reports all data. At most kHoleMaxExtents
+// data extents are walked: examined_bytes < the region then.
+inline constexpr size_t kHoleMaxExtents = 1 << 16;
+struct HoleSample {
+  uint64_t hole_bytes = 0;
+  uint64_t examined_bytes = 0;
+};
+Result<HoleSample> HolesIn(const std::string& path,
+                           const std::vector<std::pair<uint64_t, uint64_t>>& ranges);
+
 // RWF_DONTCACHE (uncached=1): one preadv2(fd, 4 KiB at 0, RWF_DONTCACHE).
 // EOPNOTSUPP (filesystem lacks it) and EINVAL (kernel older than 6.14 does not
 // know the flag) give Unsupported naming the file, filesystem and kernel. When

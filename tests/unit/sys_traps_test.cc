@@ -302,6 +302,35 @@ TEST(SysTrapsTest, DirectServedThroughThePageCache) {
   EXPECT_EQ(CountContaining(DetectTraps({j}, {t}, Env()), "O_DIRECT"), 0u);
 }
 
+TEST(SysTrapsTest, ReadsOfHoles) {
+  JobSpec j = Job("h", "/srv/f", RwMode::kRandRead);
+  j.direct = true;
+  TargetContext t = kExt4;
+  t.hole_percent = 37.5;
+  auto w = DetectTraps({j}, {t}, Env());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "job 'h': /srv/f: 37.5% of the region the job reads is holes (never written: sparse, "
+            "fallocated or trimmed): reads there return zeros with no device I/O; write the file "
+            "first (iobench, as fio, lays out only a missing or short file)");
+  // Under 1% (a partly written last block), not measured, or a job that
+  // does not read: nothing.
+  for (double pct : {0.9, -1.0}) {
+    t.hole_percent = pct;
+    EXPECT_TRUE(DetectTraps({j}, {t}, Env()).empty()) << pct;
+  }
+  t.hole_percent = 50;
+  JobSpec wr = Job("h", "/srv/f", RwMode::kWrite);
+  wr.direct = true;
+  EXPECT_EQ(CountContaining(DetectTraps({wr}, {t}, Env()), "holes"), 0u);
+  // In memory: warning 1 alone.
+  TargetContext shm = kShm;
+  shm.hole_percent = 100;
+  JobSpec m = Job("h", "/dev/shm/f", RwMode::kRandRead);
+  m.direct = true;
+  EXPECT_EQ(CountContaining(DetectTraps({m}, {shm}, Env()), "holes"), 0u);
+}
+
 TEST(SysTrapsTest, UncachedAndNowaitWithDirect) {
   JobSpec j = Job("d", "/srv/f", RwMode::kWrite);
   j.ioengine = "pvsync2";
