@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 
@@ -313,13 +314,13 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
           },
           &t);
       if (!where.empty()) {
+        // Rounded down: a region with any data in it never reads "100.0%".
         char pct[32];
-        std::snprintf(pct, sizeof(pct), "%.1f%%", t->hole_percent);
+        std::snprintf(pct, sizeof(pct), "%.1f%%", std::floor(t->hole_percent * 10 + 1e-6) / 10);
         out.push_back(who + where + ": " + pct +
                       " of the region the job reads is holes (never written: sparse, fallocated or "
-                      "trimmed): reads "
-                      "there return zeros with no device I/O; write the file first (iobench, as "
-                      "fio, lays out only a missing or short file)");
+                      "trimmed): reads there return zeros with no device I/O; write the file "
+                      "first (a file as large as the job needs is read as it is, as in fio)");
       }
     }
 

@@ -1,8 +1,8 @@
 #!/bin/bash
 # A job that reads a region of holes (a sparse file, fallocated space, a
 # trimmed range) reads zeros that no device I/O stands behind: the numbers
-# are not the disk's. fio and iobench lay out only a missing or short
-# file, so `truncate -s` makes such a target. The report warns (header and
+# are not the disk's. fio and iobench read a file as large as the job needs
+# as it is, so `truncate -s` makes such a target. The report warns (header and
 # JSON, not stderr); a written file, a write job and a file in memory do
 # not get it.
 # $1: iobench binary, $2: source dir. Exit 77: skip.
@@ -11,7 +11,7 @@ source "$2/tests/e2e/scratch_ext4.bash"
 scratch_ext4 32m 512 "" ""
 f="$mnt/f"
 truncate -s 4m "$f"
-want="warning: job 'r': $f: 100.0% of the region the job reads is holes (never written: sparse, fallocated or trimmed): reads there return zeros with no device I/O; write the file first (iobench, as fio, lays out only a missing or short file)"
+want="warning: job 'r': $f: 100.0% of the region the job reads is holes (never written: sparse, fallocated or trimmed): reads there return zeros with no device I/O; write the file first (a file as large as the job needs is read as it is, as in fio)"
 
 "$bin" --name=r --filename="$f" --size=4m --bs=4k --rw=randread --direct=1 >out.txt 2>err.txt
 expect_eq "sparse: exit" "$?" 0

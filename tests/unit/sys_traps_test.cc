@@ -312,13 +312,18 @@ TEST(SysTrapsTest, ReadsOfHoles) {
   EXPECT_EQ(w[0],
             "job 'h': /srv/f: 37.5% of the region the job reads is holes (never written: sparse, "
             "fallocated or trimmed): reads there return zeros with no device I/O; write the file "
-            "first (iobench, as fio, lays out only a missing or short file)");
+            "first (a file as large as the job needs is read as it is, as in fio)");
   // Under 1% (a partly written last block), not measured, or a job that
   // does not read: nothing.
   for (double pct : {0.9, -1.0}) {
     t.hole_percent = pct;
     EXPECT_TRUE(DetectTraps({j}, {t}, Env()).empty()) << pct;
   }
+  // Rounded down: 99.96% with data left is not "100.0%"; 29% stays 29.0%.
+  t.hole_percent = 99.96;
+  EXPECT_EQ(CountContaining(DetectTraps({j}, {t}, Env()), ": 99.9% of the region"), 1u);
+  t.hole_percent = 100.0 * 29 / 100;
+  EXPECT_EQ(CountContaining(DetectTraps({j}, {t}, Env()), ": 29.0% of the region"), 1u);
   t.hole_percent = 50;
   JobSpec wr = Job("h", "/srv/f", RwMode::kWrite);
   wr.direct = true;
