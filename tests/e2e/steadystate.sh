@@ -127,11 +127,14 @@ for name, (attained, early, dur, (lo, hi)) in want.items():
         # (CI runs 4 tests at once, under sanitizers) a starved second is
         # made up in the next one, as rate_iops does in both tools.
         # fio's own sampling is looser under load: its grp window once ended
-        # on 646 of 1000 in CI's TSan stage, iobench's sample beside it on
-        # 1000. fio is the reference for the shape, not for that number: it
-        # gets half the range either way.
-        slack = (lo // 2, hi * 2) if tool == "fio" else (lo, hi)
-        check(full and slack[0] <= full[-1] <= slack[1], f"{tool} {name}: iops {full}")
+        # on 646 of 1000 in CI's TSan stage, and its "not" window on 348 in
+        # a release stage, iobench's samples beside them on 1000. fio is the
+        # reference for the shape, not for that number: its samples are
+        # only required to be there.
+        if tool == "fio":
+            check(full, f"{tool} {name}: iops {full}")
+        else:
+            check(full and lo <= full[-1] <= hi, f"{tool} {name}: iops {full}")
         check(all(b == 0 or abs(b / i - 4096) < 64 for b, i in
                   zip(ss["data"]["bw"], ss["data"]["iops"]) if i),
               f"{tool} {name}: bw/iops {ss['data']}")
