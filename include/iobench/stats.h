@@ -211,7 +211,7 @@ struct TargetContext {
   std::string device;  // block device under the target, resolved to the disk
   // A loop device over a file on a filesystem without a disk (tmpfs): that
   // filesystem ("loop0 on tmpfs" in `device`). An overlay: the filesystem
-  // of its upper directory.
+  // of the layer overlay_layer names.
   std::string backing_fs;
   // An overlay: the layer backing_fs and the device are those of, "upper
   // directory" or "lower layer DIR" (an existing file only there, that no

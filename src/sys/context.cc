@@ -150,6 +150,9 @@ namespace {
 const std::string& DriverOf(const TargetContext& c) {
   return c.fs_driver.empty() ? c.fs_type : c.fs_driver;
 }
+// The target's data lives in memory: a memory file system, or a loop
+// device or overlay layer over one (warning 1).
+bool InMemory(const TargetContext& c) { return IsMemoryFs(c.fs_type) || IsMemoryFs(c.backing_fs); }
 }  // namespace
 
 // From the kernel sources: ext4, xfs and btrfs set FMODE_BUF_RASYNC in their
@@ -198,8 +201,7 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
       // /dev/null and /dev/zero are chosen to leave the device out: no note.
       std::string where = first(
           [](const TargetContext& c) {
-            return (IsMemoryFs(c.fs_type) || IsMemoryFs(c.backing_fs)) && c.path != "/dev/null" &&
-                   c.path != "/dev/zero";
+            return InMemory(c) && c.path != "/dev/null" && c.path != "/dev/zero";
           },
           &t);
       if (!where.empty()) {
@@ -288,11 +290,7 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
         job.ioengine != "null") {
       // Not in memory: warning 1 says more there.
       const std::string where = first(
-          [](const TargetContext& c) {
-            return !c.direct_buffered.empty() && !IsMemoryFs(c.fs_type) &&
-                   !IsMemoryFs(c.backing_fs);
-          },
-          &t);
+          [](const TargetContext& c) { return !c.direct_buffered.empty() && !InMemory(c); }, &t);
       if (!where.empty())
         out.push_back(who + "direct=1 on " + where + ": " + t->direct_buffered +
                       " makes the kernel do O_DIRECT I/O through the page cache, so this "
@@ -304,25 +302,6 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
       out.push_back(who +
                     "direct=1 has no effect with ioengine=mmap: mapped reads and writes go "
                     "through the page cache, so this measures buffered I/O");
-
-    // 7. Reads of holes: zeros with no I/O under them. At least 1% of the
-    // region, so that a file's partly written last block does not count.
-    if (HasRead(job.rw)) {
-      const std::string where = first(
-          [](const TargetContext& c) {
-            return c.hole_percent >= 1.0 && !IsMemoryFs(c.fs_type) && !IsMemoryFs(c.backing_fs);
-          },
-          &t);
-      if (!where.empty()) {
-        // Rounded down: a region with any data in it never reads "100.0%".
-        char pct[32];
-        std::snprintf(pct, sizeof(pct), "%.1f%%", std::floor(t->hole_percent * 10 + 1e-6) / 10);
-        out.push_back(who + where + ": " + pct +
-                      " of the region the job reads is holes (never written: sparse, fallocated or "
-                      "trimmed): reads there return zeros with no device I/O; write the file "
-                      "first (a file as large as the job needs is read as it is, as in fio)");
-      }
-    }
 
     // 6. A buffered "disk" test whose data fits in memory. Trims do not go
     // through the page cache: a trim-only job is left alone.
@@ -349,6 +328,22 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
                       ") in a buffered disk test (" + buffered_intent +
                       "): after the first pass it can be served from the page cache; use "
                       "direct=1 or a size larger than memory");
+    }
+
+    // 7. Reads of holes: zeros with no I/O under them. At least 1% of the
+    // region, so that a file's partly written last block does not count.
+    if (HasRead(job.rw)) {
+      const std::string where =
+          first([](const TargetContext& c) { return c.hole_percent >= 1.0 && !InMemory(c); }, &t);
+      if (!where.empty()) {
+        // Rounded down: a region with any data in it never reads "100.0%".
+        char pct[32];
+        std::snprintf(pct, sizeof(pct), "%.1f%%", std::floor(t->hole_percent * 10 + 1e-6) / 10);
+        out.push_back(who + where + ": " + pct +
+                      " of the region the job reads is holes (never written: sparse, fallocated or "
+                      "trimmed): reads there return zeros with no device I/O; write the file "
+                      "first (a file as large as the job needs is read as it is, as in fio)");
+      }
     }
   }
   return out;
@@ -384,9 +379,16 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
   env.unexamined = unexamined;
   if (cache_kept != nullptr) env.cache_kept = *cache_kept;
   for (const auto& p : paths) {
+    // What the jobs on this target do with it.
     bool written = false;
-    for (const auto& job : jobs)
-      if (JobWrites(job) && Matches(job, JobFilePaths(job), p)) written = true;
+    bool buffered = false;
+    bool read = false;
+    for (const auto& job : jobs) {
+      if (!Matches(job, JobFilePaths(job), p)) continue;
+      written |= JobWrites(job);
+      buffered |= !job.direct;
+      read |= HasRead(job.rw);
+    }
     auto info = ResolveTarget(p, written);
     TargetContext tc;
     if (info.ok()) {
@@ -394,14 +396,6 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
       StackedDevice(*info, &tc);
       if (info->exists && info->size_bytes > 0) env.target_sizes[p] = info->size_bytes;
       if (info->is_regular_file) {
-        bool buffered = false;
-        bool read = false;
-        for (const auto& job : jobs) {
-          const auto jp = JobFilePaths(job);
-          if (!Matches(job, jp, p)) continue;
-          buffered |= !job.direct;
-          read |= HasRead(job.rw);
-        }
         // The jobs' regions, not the whole file: a 4 KiB job on a sparse
         // 15 TiB file examined all of it (43 s; fio 0.34 s).
         std::vector<std::pair<uint64_t, uint64_t>> ranges = {{0, 0}};
