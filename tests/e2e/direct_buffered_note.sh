@@ -86,7 +86,7 @@ grep -q "data=journal" out.txt && fail "trim job got the note"
 # An overlay whose upper directory is on it: the overlay passes O_DIRECT
 # on to ext4, which serves it buffered.
 mkdir -p "$mnt/lo" "$mnt/up" "$mnt/wk" "$tmp/ovl"
-trap 'umount "$tmp/ovl" 2>/dev/null; scratch_ext4_cleanup' EXIT
+trap 'umount "$tmp/ovl" 2>/dev/null; scratch_cleanup' EXIT
 if mount -t overlay overlay -o "lowerdir=$mnt/lo,upperdir=$mnt/up,workdir=$mnt/wk" "$tmp/ovl" 2>/dev/null; then
   "$bin" --name=x --filename="$tmp/ovl/g" --size=1m --bs=4k --direct=1 --rw=write >out.txt 2>err.txt
   expect_eq "overlay: exit" "$?" 0
