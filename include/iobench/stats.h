@@ -237,6 +237,14 @@ struct TargetContext {
   // Jobs that read a regular file: share of their region of it that is
   // holes (sys::HolesIn) at the start; -1 not measured.
   double hole_percent = -1;
+  // What makes the file system compress the data that compresses written to
+  // this target ("btrfs compress=zstd:3", "the file's compression attribute
+  // (chattr +c)"), "" when nothing does, or when the jobs' region is
+  // preallocated (fallocate): btrfs writes that space in place, uncompressed.
+  std::string compression;
+  // Jobs that read a regular file on btrfs: share of their region of it
+  // stored compressed (sys::CompressedIn) at the start; -1 not measured.
+  double compressed_percent = -1;
 };
 
 struct RunContext {

@@ -150,6 +150,24 @@ namespace {
 const std::string& DriverOf(const TargetContext& c) {
   return c.fs_driver.empty() ? c.fs_type : c.fs_driver;
 }
+// Why the data a job writes compresses ("zero_buffers=1"), "" when it
+// does not: fresh random data for each write (refill_buffers=1, or the
+// dedupe options, which refill). `*surely`: the data itself compresses;
+// else the job rewrites its buffers (refill_buffers=0, fio's default),
+// which btrfs may find repeated within the 128 KiB it compresses at once
+// (fio's 4k writes were, iobench's 64k psync writes mostly).
+std::string CompressibleData(const JobSpec& job, bool* surely) {
+  *surely = true;
+  if (job.zero_buffers) return "zero_buffers=1";
+  if (job.buffer_compress_percentage > 0)
+    return "buffer_compress_percentage=" + std::to_string(job.buffer_compress_percentage);
+  if (!job.buffer_pattern.empty()) return "buffer_pattern";
+  if (job.verify.type == VerifyType::kPattern) return "verify=pattern";
+  *surely = false;
+  if (job.refill_buffers || job.dedupe_percentage > 0) return "";
+  return "refill_buffers=0";
+}
+
 // The target's data lives in memory: a memory file system, or a loop
 // device or overlay layer over one (warning 1).
 bool InMemory(const TargetContext& c) { return IsMemoryFs(c.fs_type) || IsMemoryFs(c.backing_fs); }
@@ -345,6 +363,46 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
                       "first (a file as large as the job needs is read as it is, as in fio)");
       }
     }
+
+    // 8. Data that btrfs stores compressed: the disk moves less than the
+    // job counts, and the kernel compresses or decompresses it.
+    if (HasWrite(job.rw)) {
+      bool surely = false;
+      const std::string data = CompressibleData(job, &surely);
+      const std::string where =
+          data.empty()
+              ? ""
+              : first([](const TargetContext& c) { return !c.compression.empty() && !InMemory(c); },
+                      &t);
+      if (!where.empty() && surely)
+        out.push_back(who + "writes data that compresses (" + data + ") to " + where + ", and " +
+                      t->compression +
+                      " stores it compressed: the disk writes less than the job counts, and the "
+                      "kernel spends CPU compressing; write fresh random data (refill_buffers=1) "
+                      "to measure the disk");
+      else if (!where.empty())
+        out.push_back(who + "writes its buffers again and again (" + data + ", fio's default) to " +
+                      where + ", and " + t->compression +
+                      " may store the repeated data compressed: the disk may write less than the "
+                      "job counts; write fresh random data (refill_buffers=1) to measure the disk");
+    }
+    if (HasRead(job.rw)) {
+      const std::string where = first(
+          [](const TargetContext& c) { return c.compressed_percent >= 1.0 && !InMemory(c); }, &t);
+      if (!where.empty()) {
+        char pct[32];
+        std::snprintf(pct, sizeof(pct), "%.1f%%",
+                      std::floor(t->compressed_percent * 10 + 1e-6) / 10);
+        out.push_back(
+            who + where + ": " + pct +
+            " of the region the job reads is stored compressed (btrfs): the disk reads less "
+            "than the job counts, and the kernel spends CPU decompressing" +
+            (job.direct ? "; btrfs serves O_DIRECT reads of compressed data through the page "
+                          "cache, so direct=1 measures buffered reads there"
+                        : "") +
+            "; write the file with data that does not compress");
+      }
+    }
   }
   return out;
 }
@@ -405,6 +463,19 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
           if (auto h = HolesIn(p, ranges); h.ok() && h->examined_bytes > 0)
             tc.hole_percent =
                 100.0 * static_cast<double>(h->hole_bytes) / static_cast<double>(h->examined_bytes);
+        // btrfs compression: what the reads find stored compressed, and
+        // whether the writes' new extents will be (a file's preallocated
+        // space is written in place, never compressed).
+        if ((read || written) && (tc.fs_type == "btrfs" || tc.backing_fs == "btrfs")) {
+          auto e = ExtentsIn(p, ranges);
+          if (e.ok() && e->examined_bytes > 0) {
+            const auto share = [&](uint64_t bytes) {
+              return 100.0 * static_cast<double>(bytes) / static_cast<double>(e->examined_bytes);
+            };
+            if (read) tc.compressed_percent = share(e->compressed_bytes);
+            if (!tc.compression.empty() && share(e->unwritten_bytes) >= 1.0) tc.compression.clear();
+          }
+        }
         if (buffered) {
           if (auto r = PageCacheResidencyOf(p, std::move(ranges), stop); r.ok()) {
             tc.page_cache_percent = r->percent;

@@ -293,6 +293,39 @@ std::string Ext4DataJournal(const std::string& path, dev_t dev, const std::strin
   return journalled ? "the file's data journaling attribute (chattr +j)" : "";
 }
 
+// What makes btrfs compress the data written to `path` (an existing file,
+// or the nearest existing directory, whose attributes a new file inherits),
+// as fs/btrfs/inode.c decides it (inode_need_compress): a no-copy-on-write
+// file (chattr +C, or a new file on a nodatacow mount) is never compressed;
+// compress-force compresses the rest; a no-compress file (chattr +m) is
+// not; otherwise the compress mount option or the compression attribute
+// (chattr +c, also set by the btrfs.compression property) turn compression
+// on for data that compresses. "" when nothing does. Only data that
+// compresses is stored compressed: the caller decides whether the job's
+// does. `owner` names whose attribute it is in the answer ("the file's").
+std::string BtrfsCompression(const std::string& path, bool exists, const std::string& owner) {
+  auto mounts = ReadMountInfo();
+  if (!mounts.ok()) return "";
+  const MountEntry* m = FindMountForPath(*mounts, RealPath(path));
+  if (m == nullptr || m->fs_type != "btrfs") return "";
+  int flags = 0;
+  if (const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC); fd >= 0) {
+    if (ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0) flags = 0;
+    close(fd);
+  }
+  const std::string options = "," + m->super_options + ",";
+  if ((flags & FS_NOCOW_FL) || (!exists && options.find(",nodatacow,") != std::string::npos))
+    return "";
+  if (const std::string force = MountOption(*m, "compress-force"); !force.empty())
+    return "btrfs compress-force=" + force;
+  if (flags & FS_NOCOMP_FL) return "";
+  if (const std::string compress = MountOption(*m, "compress"); !compress.empty())
+    return "btrfs compress=" + compress;
+  // The btrfs.compression property sets the attribute too.
+  if (flags & FS_COMPR_FL) return owner + " compression attribute (chattr +c)";
+  return "";
+}
+
 // The directory of the overlay mounted over `path` that holds its data
 // ("" when it is not known), and which layer that is: the upper directory,
 // where the overlay writes and a file the job lays out lives; or, for an
@@ -407,9 +440,20 @@ Result<TargetInfo> ResolveTarget(const std::string& path, bool written) {
       if (!data_dir.empty() && stat(data_dir.c_str(), &data_st) != 0) data_dir.clear();
       if (data_dir.empty()) info.ctx.overlay_layer.clear();
     }
+    if (info.ctx.fs_type == "btrfs")
+      info.ctx.compression = BtrfsCompression(info.probed_path, info.exists,
+                                              info.exists ? "the file's" : "the directory's");
     if (!data_dir.empty()) {
       auto data_fs = FsTypeName(data_dir);
       info.ctx.backing_fs = data_fs.ok() ? *data_fs : "";
+      // The overlay writes a job's files to its upper directory's file system.
+      if (info.ctx.backing_fs == "btrfs" && info.ctx.overlay_layer == "upper directory") {
+        const std::string why = BtrfsCompression(data_dir, false, "the upper directory's");
+        if (why.rfind("btrfs ", 0) == 0)
+          info.ctx.compression = "the upper directory's " + why;
+        else
+          info.ctx.compression = why;
+      }
       // The overlay passes O_DIRECT on to the file system under it.
       if (info.ctx.backing_fs == "ext4" || info.ctx.backing_fs == "ext3" ||
           info.ctx.backing_fs == "ext2") {

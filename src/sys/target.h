@@ -137,6 +137,22 @@ struct HoleSample {
 Result<HoleSample> HolesIn(const std::string& path,
                            const std::vector<std::pair<uint64_t, uint64_t>>& ranges);
 
+// The kinds of extents in the union of `ranges` (as HolesIn), from FIEMAP:
+// stored compressed (FIEMAP_EXTENT_ENCODED: btrfs compression; a read there
+// moves less from the disk than it returns, and the kernel decompresses
+// it), preallocated and unwritten (fallocate), and holes. Data not yet
+// written back shows as neither. A file system without FIEMAP reports
+// none of them. At most kHoleMaxExtents extents are walked: examined_bytes
+// < the region then.
+struct ExtentSample {
+  uint64_t compressed_bytes = 0;
+  uint64_t unwritten_bytes = 0;
+  uint64_t hole_bytes = 0;
+  uint64_t examined_bytes = 0;
+};
+Result<ExtentSample> ExtentsIn(const std::string& path,
+                               const std::vector<std::pair<uint64_t, uint64_t>>& ranges);
+
 // RWF_DONTCACHE (uncached=1): one preadv2(fd, 4 KiB at 0, RWF_DONTCACHE).
 // EOPNOTSUPP (filesystem lacks it) and EINVAL (kernel older than 6.14 does not
 // know the flag) give Unsupported naming the file, filesystem and kernel. When

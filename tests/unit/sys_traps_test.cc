@@ -336,6 +336,73 @@ TEST(SysTrapsTest, ReadsOfHoles) {
   EXPECT_EQ(CountContaining(DetectTraps({m}, {shm}, Env()), "holes"), 0u);
 }
 
+TEST(SysTrapsTest, BtrfsCompression) {
+  TargetContext t = Target("/srv/f", "btrfs", "nvme0n1");
+  t.compression = "btrfs compress=zstd:1";
+  JobSpec w = Job("c", "/srv/f", RwMode::kWrite);
+  w.zero_buffers = true;
+  auto out = DetectTraps({w}, {t}, Env());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0],
+            "job 'c': writes data that compresses (zero_buffers=1) to /srv/f, and btrfs "
+            "compress=zstd:1 stores it compressed: the disk writes less than the job counts, and "
+            "the kernel spends CPU compressing; write fresh random data (refill_buffers=1) to "
+            "measure the disk");
+  // Each way the data compresses is named; the first one set wins.
+  w.zero_buffers = false;
+  w.buffer_compress_percentage = 60;
+  EXPECT_EQ(CountContaining(DetectTraps({w}, {t}, Env()), "(buffer_compress_percentage=60)"), 1u);
+  w.buffer_compress_percentage = 0;
+  w.buffer_pattern = {0xde, 0xad};
+  EXPECT_EQ(CountContaining(DetectTraps({w}, {t}, Env()), "(buffer_pattern)"), 1u);
+  w.buffer_pattern.clear();
+  w.verify.type = VerifyType::kPattern;
+  EXPECT_EQ(CountContaining(DetectTraps({w}, {t}, Env()), "(verify=pattern)"), 1u);
+  // fio's default: the same buffers rewritten, which btrfs may compress.
+  w.verify.type = VerifyType::kNone;
+  EXPECT_EQ(CountContaining(DetectTraps({w}, {t}, Env()),
+                            "writes its buffers again and again (refill_buffers=0, fio's "
+                            "default) to /srv/f, and btrfs compress=zstd:1 may store"),
+            1u);
+  // Fresh random data for each write (refill_buffers, or dedupe, which
+  // refills): nothing.
+  w.refill_buffers = true;
+  EXPECT_TRUE(DetectTraps({w}, {t}, Env()).empty());
+  w.refill_buffers = false;
+  w.dedupe_percentage = 30;
+  EXPECT_TRUE(DetectTraps({w}, {t}, Env()).empty());
+  // No compression, or a job that only reads: nothing about writes.
+  w.dedupe_percentage = 0;
+  w.zero_buffers = true;
+  TargetContext plain = t;
+  plain.compression.clear();
+  EXPECT_TRUE(DetectTraps({w}, {plain}, Env()).empty());
+  JobSpec r = Job("c", "/srv/f", RwMode::kRead);
+  r.zero_buffers = true;
+  EXPECT_TRUE(DetectTraps({r}, {t}, Env()).empty());
+  // Reads of data stored compressed: the share, rounded down, from 1%; with
+  // direct=1, the page cache btrfs reads it through.
+  t.compressed_percent = 99.96;
+  out = DetectTraps({r}, {t}, Env());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0],
+            "job 'c': /srv/f: 99.9% of the region the job reads is stored compressed (btrfs): the "
+            "disk reads less than the job counts, and the kernel spends CPU decompressing; write "
+            "the file with data that does not compress");
+  r.direct = true;
+  EXPECT_EQ(CountContaining(DetectTraps({r}, {t}, Env()),
+                            "; btrfs serves O_DIRECT reads of compressed data through the page "
+                            "cache, so direct=1 measures buffered reads there;"),
+            1u);
+  for (double pct : {0.9, -1.0}) {
+    t.compressed_percent = pct;
+    EXPECT_TRUE(DetectTraps({r}, {t}, Env()).empty()) << pct;
+  }
+  // A job that does not read is not told about compressed data.
+  plain.compressed_percent = 50;
+  EXPECT_TRUE(DetectTraps({Job("c", "/srv/f", RwMode::kWrite)}, {plain}, Env()).empty());
+}
+
 TEST(SysTrapsTest, UncachedAndNowaitWithDirect) {
   JobSpec j = Job("d", "/srv/f", RwMode::kWrite);
   j.ioengine = "pvsync2";
