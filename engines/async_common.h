@@ -121,18 +121,27 @@ inline bool IsBlockDeviceFd(int fd) {
 }
 
 // Opens `path` for a probe. When the file does not exist yet (the run will
-// create it), probes an unnamed O_TMPFILE in its directory instead: nothing
-// the user did not name is left behind. Returns -1 with errno set on failure.
+// create it), probes an unnamed O_TMPFILE in its directory instead, or in
+// the nearest existing parent when the run will create the directories too
+// (a directory made there is on the parent's file system): nothing the user
+// did not name is left behind. Returns -1 with errno set on failure.
 inline int OpenForProbe(const std::string& path, bool* is_tmpfile) {
   *is_tmpfile = false;
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd >= 0 || errno != ENOENT) return fd;
-  std::string dir = ".";
-  if (auto slash = path.rfind('/'); slash != std::string::npos)
-    dir = slash == 0 ? "/" : path.substr(0, slash);
-  fd = open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd >= 0) *is_tmpfile = true;
-  return fd;
+  std::string dir = path;
+  for (;;) {
+    const auto slash = dir.find_last_not_of('/') == std::string::npos
+                           ? std::string::npos
+                           : dir.rfind('/', dir.find_last_not_of('/'));
+    dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : dir.substr(0, slash));
+    fd = open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+      *is_tmpfile = true;
+      return fd;
+    }
+    if (errno != ENOENT || dir == "." || dir == "/") return -1;
+  }
 }
 
 // uncached=1 (RWF_DONTCACHE) pre-run probe, the one rule of pvsync2 and

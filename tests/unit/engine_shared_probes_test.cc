@@ -4,6 +4,7 @@
 // the reason. Flags the kernel would not honour are never silently ignored.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -141,6 +142,43 @@ TEST(EngineSharedProbesTest, NowaitOnTmpfsIsRefusedByEveryEngine) {
         << st.message();
     EXPECT_NE(st.message().find("every I/O would fail"), std::string::npos) << st.message();
   }
+}
+
+// A target whose directories the run will create is probed in the nearest
+// existing parent: it was skipped, and the run made the directories and the
+// file, then failed at its first I/O. Nothing is left behind.
+TEST(EngineSharedProbesTest, FlagsAreProbedWhereMissingDirectoriesWillBe) {
+  TempDir dir("/dev/shm");
+  ASSERT_TRUE(dir.ok());
+  const std::string probe = dir.path() + "/p";
+  if (int fd = open(probe.c_str(), O_CREAT | O_WRONLY, 0600); fd >= 0) close(fd);
+  const bool nowait_refused = KernelAnswer(probe, kRwfNowait) == EOPNOTSUPP;
+  const int dontcache = KernelAnswer(probe, kRwfDontcache);
+  const bool uncached_refused = dontcache == EOPNOTSUPP || dontcache == EINVAL;
+  unlink(probe.c_str());
+  if (!nowait_refused && !uncached_refused)
+    GTEST_SKIP() << "kernel " << KernelRelease()
+                 << " accepts RWF_NOWAIT and RWF_DONTCACHE on tmpfs";
+  for (const std::string& path : {dir.path() + "/a/f", dir.path() + "/a/b/c/f"}) {
+    for (const char* engine : kFlagEngines) {
+      SCOPED_TRACE(std::string(engine) + " " + path);
+      if (!Runnable(engine)) continue;
+      for (int flag = 0; flag < 2; ++flag) {
+        JobSpec j = FlagJob(engine);
+        (flag == 0 ? j.nowait : j.uncached) = true;
+        if (!(flag == 0 ? nowait_refused : uncached_refused)) continue;
+        Status st = Check(j, path);
+        EXPECT_EQ(st.code(), Status::Code::kUnsupported) << st.message();
+        EXPECT_NE(st.message().find(std::string(flag == 0 ? "nowait=1" : "uncached=1") + " (RWF_" +
+                                    (flag == 0 ? "NOWAIT" : "DONTCACHE") +
+                                    ") is not supported for " + path + " on tmpfs"),
+                  std::string::npos)
+            << st.message();
+      }
+    }
+  }
+  struct stat st;
+  EXPECT_NE(stat((dir.path() + "/a").c_str(), &st), 0) << "the probe made a directory";
 }
 
 // hipri=1 on a block device without poll queues (a loop device): refused by
