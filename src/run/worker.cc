@@ -1522,9 +1522,11 @@ std::string Worker::FilePath(const IoRequest* req) const {
 }
 
 // Keeps the first error, counts every one (total_err as fio counts it:
-// only the classes continue_on_error covers), prints a tolerated one when
-// error_dump asks (a fatal one reaches stderr when the job ends), and
-// stops the job unless the policy tolerates the error.
+// only the classes continue_on_error covers, and of the errors after one
+// that stopped the job, none: the I/Os still in flight then, failing the
+// same way, are that one stop, as a sync engine's single error is), prints
+// a tolerated one when error_dump asks (a fatal one reaches stderr when the
+// job ends), and stops the job unless the policy tolerates the error.
 bool Worker::CountError(Ddir ddir, int err, const std::string& file, uint64_t offset,
                         const std::string& message) {
   ++ts_.total_errors;
@@ -1536,7 +1538,7 @@ bool Worker::CountError(Ddir ddir, int err, const std::string& file, uint64_t of
     e.ddir = ddir;
     e.message = message;
   }
-  if (ClassCovered(job_, ddir, err)) {
+  if (error_ == 0 && ClassCovered(job_, ddir, err)) {
     ++ts_.coe_errors;
     if (ts_.coe_first_error == 0) ts_.coe_first_error = err;
   }
