@@ -192,6 +192,9 @@ struct OptionSetting {
   OptionSource source = OptionSource::kDefault;
   std::string file;  // job file, "<cmdline>" or "<stdin>"
   int line = 0;      // 1-based; 0 for the command line
+
+  // "job.fio:5", or "<cmdline>": what an error names in parentheses.
+  std::string Where() const { return line > 0 ? file + ":" + std::to_string(line) : file; }
 };
 
 struct JobSpec {

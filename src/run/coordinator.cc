@@ -35,11 +35,49 @@
 namespace iobench {
 namespace {
 
-std::string Where(const OptionSetting& s) {
-  return s.line > 0 ? s.file + ":" + std::to_string(s.line) : s.file;
-}
-
 bool Writes(const JobSpec& job) { return JobWrites(job); }
+
+// An engine's refusal names the option it refuses ("io_uring: hipri=1 needs
+// direct=1"): add where the job set it, as the job file's own errors do
+// ("hipri=1 (t.fio:5) needs ..."). The first option of the job's settings
+// named in the message as `name=` is the one.
+Status WithOptionWhere(const JobSpec& job, Status st) {
+  if (st.ok()) return st;
+  const std::string& m = st.message();
+  size_t best = std::string::npos;
+  const OptionSetting* which = nullptr;
+  for (const OptionSetting& set : job.settings) {
+    const std::string key = set.name + "=";
+    for (size_t at = m.find(key); at != std::string::npos; at = m.find(key, at + 1)) {
+      if (at != 0 && m[at - 1] != ' ' && m[at - 1] != '(') continue;
+      if (at < best) {
+        best = at;
+        which = &set;
+      }
+      break;
+    }
+    // "io_uring: sqthread_poll_cpu is set but ...": the option, bare, first.
+    const std::string bare = ": " + set.name + " ";
+    if (const size_t at = m.find(bare); at != std::string::npos && at + 2 < best) {
+      best = at + 2;
+      which = &set;
+    }
+  }
+  if (which == nullptr || m.find(" (" + which->Where() + ")") != std::string::npos) return st;
+  // After the value as the job gave it, else up to a blank or punctuation.
+  const size_t value = best + which->name.size() + 1;
+  size_t end =
+      m[value - 1] != '='
+          ? value - 1
+          : (!which->value.empty() && m.compare(value, which->value.size(), which->value) == 0
+                 ? value + which->value.size()
+                 : m.find_first_of(" ),;:", value));
+  if (end == std::string::npos) end = m.size();
+  // A value that ends the sentence keeps its full stop after the location.
+  if (end == m.size() && end > best && m[end - 1] == '.') --end;
+  return Status(st.code(), m.substr(0, end) + " (" + which->Where() + ")" + m.substr(end),
+                st.errno_value());
+}
 
 // A mixed job whose block for one direction is larger than every region (the
 // job's smallest block fits, or it would be refused): fio runs it, and both
@@ -245,7 +283,7 @@ Status ExpandOpendir(JobSpec* job) {
   namespace fs = std::filesystem;
   const OptionSetting where = SettingOf(*job, "opendir");
   const std::string who =
-      "job '" + job->name + "': opendir=" + job->opendir + " (" + Where(where) + ")";
+      "job '" + job->name + "': opendir=" + job->opendir + " (" + where.Where() + ")";
   std::error_code ec;
   const fs::path root = fs::absolute(job->opendir, ec);
   if (ec || !fs::is_directory(root, ec))
@@ -357,10 +395,10 @@ Status CheckCpus(const JobSpec& job, const std::vector<int>& cpus,
         ProbeCpus(cpus, split ? std::max<uint32_t>(1, job.numjobs) : 0, first_worker, ncpu);
     if (!bad.empty())
       return Status::Invalid("job '" + job.name + "': " + set.name + "=" + set.value + " (" +
-                             Where(set) + "): " + bad);
+                             set.Where() + "): " + bad);
     return Status::Ok();
   }
-  return Status::Invalid("job '" + job.name + "': " + set.name + " (" + Where(set) +
+  return Status::Invalid("job '" + job.name + "': " + set.name + " (" + set.Where() +
                          ") names CPU " + std::to_string(cpus.back()) +
                          ", and this machine's CPUs are 0-" + std::to_string(ncpu - 1));
 }
@@ -371,8 +409,8 @@ Status CheckCmdprioBsSplit(const JobSpec& job) {
   if (job.cmdprio_percentage[0] != 0 || job.cmdprio_percentage[1] != 0) {
     const OptionSetting bs = SettingOf(job, "cmdprio_bssplit");
     const OptionSetting perc = SettingOf(job, "cmdprio_percentage");
-    return Status::Invalid("job '" + job.name + "': cmdprio_percentage (" + Where(perc) +
-                           ") and cmdprio_bssplit (" + Where(bs) +
+    return Status::Invalid("job '" + job.name + "': cmdprio_percentage (" + perc.Where() +
+                           ") and cmdprio_bssplit (" + bs.Where() +
                            ") are mutually exclusive: give one of them");
   }
   return Status::Ok();
@@ -384,8 +422,8 @@ Status CheckCmdprioBsSplit(const JobSpec& job) {
 Status CheckRate(const JobSpec& job) {
   auto any = [](const uint64_t(&v)[kNumDdirs]) { return v[0] != 0 || v[1] != 0 || v[2] != 0; };
   auto both = [&job](const char* a, const char* b) {
-    return Status::Invalid("job '" + job.name + "': " + a + " (" + Where(SettingOf(job, a)) +
-                           ") and " + b + " (" + Where(SettingOf(job, b)) +
+    return Status::Invalid("job '" + job.name + "': " + a + " (" + SettingOf(job, a).Where() +
+                           ") and " + b + " (" + SettingOf(job, b).Where() +
                            ") are mutually exclusive: give one of them");
   };
   if (any(job.rate) && any(job.rate_iops)) return both("rate", "rate_iops");
@@ -396,7 +434,7 @@ Status CheckRate(const JobSpec& job) {
     if (!bytes && !(job.rate_iops[d] != 0 && job.rate_iops[d] < job.rate_iops_min[d])) continue;
     const char* min = bytes ? "rate_min" : "rate_iops_min";
     const char* cap = bytes ? "rate" : "rate_iops";
-    return Status::Invalid("job '" + job.name + "': " + min + " (" + Where(SettingOf(job, min)) +
+    return Status::Invalid("job '" + job.name + "': " + min + " (" + SettingOf(job, min).Where() +
                            ") is above " + cap + " for " + kDir[d] + " (" +
                            std::to_string(bytes ? job.rate_min[d] : job.rate_iops_min[d]) + " > " +
                            std::to_string(bytes ? job.rate[d] : job.rate_iops[d]) +
@@ -410,7 +448,7 @@ Status CheckZoneMode(const JobSpec& job) {
   using ZM = JobSpec::ZoneMode;
   auto refuse = [&job](const char* option, const std::string& what, const std::string& why) {
     return Status::Invalid("job '" + job.name + "': " + what + " (" +
-                           Where(SettingOf(job, option)) + "): " + why);
+                           SettingOf(job, option).Where() + "): " + why);
   };
   if (job.zone_mode == ZM::kZbd)
     return refuse("zonemode", "zonemode=zbd", "zoned block devices are not supported by iobench");
@@ -439,7 +477,7 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
   if (!job.unimplemented.empty()) {
     const OptionSetting& s = job.unimplemented.front();
     return Status::Invalid(
-        "option '" + s.name + "' (" + Where(s) +
+        "option '" + s.name + "' (" + s.Where() +
         ") is not implemented yet in iobench: the job is refused, not run without it");
   }
   // Options the parser types but the run core does not do yet: refuse them
@@ -447,12 +485,12 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
   if (job.fill_device && job.rw != RwMode::kWrite && job.rw != RwMode::kRandWrite) {
     // fio fills the filesystem with a layout first and then reads.
     return Status::Invalid("job '" + job.name + "': fill_device=1 (" +
-                           Where(SettingOf(job, "fill_device")) +
+                           SettingOf(job, "fill_device").Where() +
                            ") needs rw=write or randwrite in iobench: fill the file with such a "
                            "job first (stonewall), then read it");
   }
   if (job.openfiles != 0 && job.openfiles < job.nrfiles) {
-    return Status::Invalid("option 'openfiles' (" + Where(SettingOf(job, "openfiles")) +
+    return Status::Invalid("option 'openfiles' (" + SettingOf(job, "openfiles").Where() +
                            ") below nrfiles is not implemented yet in iobench "
                            "(every file stays open)");
   }
@@ -467,7 +505,7 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
     // fio computes 0/0 here and prints "nan" (JSON that does not parse).
     return Status::Invalid(
         "job '" + job.name + "': steadystate_duration=1s (" +
-        Where(SettingOf(job, "steadystate_duration")) +
+        SettingOf(job, "steadystate_duration").Where() +
         ") gives one sample per window, and a slope criterion (steadystate=" +
         (job.ss_mode == JobSpec::SteadyStateMode::kIopsSlope ? "iops_slope" : "bw_slope") +
         ") needs at least 2 samples: give steadystate_duration=2 or more");
@@ -478,14 +516,14 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
       return Status::Invalid(
           "job '" + job.name +
           "': log_alternate_epoch_clock_id=" + std::to_string(job.log_alternate_epoch_clock_id) +
-          " (" + Where(SettingOf(job, "log_alternate_epoch_clock_id")) +
+          " (" + SettingOf(job, "log_alternate_epoch_clock_id").Where() +
           ") is not a clock this kernel has (clock_gettime: " + std::strerror(errno) + ")");
   }
   if (job.sync_file_range_blocks != 0 && (job.fsync_blocks != 0 || job.fdatasync_blocks != 0)) {
     const char* other = job.fsync_blocks != 0 ? "fsync" : "fdatasync";
     return Status::Unsupported("job '" + job.name + "': sync_file_range (" +
-                               Where(SettingOf(job, "sync_file_range")) + ") with " + other + " (" +
-                               Where(SettingOf(job, other)) +
+                               SettingOf(job, "sync_file_range").Where() + ") with " + other +
+                               " (" + SettingOf(job, other).Where() +
                                ") is not supported: give one way to sync");
   }
   if (job.unlink_each_loop && job.loops > 1 && !job.time_based) {
@@ -494,8 +532,8 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
     // Engine::FileReopened.)
     if (job.verify.type != VerifyType::kNone)
       return Status::Unsupported("job '" + job.name + "': unlink_each_loop (" +
-                                 Where(SettingOf(job, "unlink_each_loop")) + ") with verify (" +
-                                 Where(SettingOf(job, "verify")) +
+                                 SettingOf(job, "unlink_each_loop").Where() + ") with verify (" +
+                                 SettingOf(job, "verify").Where() +
                                  ") is not supported: each loop's files are removed and created "
                                  "again");
   }
@@ -510,7 +548,7 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
     if (info->factory == nullptr) {  // listed for its options, not runnable (io_uring_cmd)
       const Status why = info->probe != nullptr ? info->probe() : Status::Ok();
       return Status::Unsupported("job '" + job.name + "': ioengine=" + job.ioengine + " (" +
-                                 Where(SettingOf(job, "ioengine")) + "): " +
+                                 SettingOf(job, "ioengine").Where() + "): " +
                                  (why.ok() ? "not available in this build" : why.message()));
     }
     if (info->probe != nullptr) {
@@ -1072,7 +1110,7 @@ class PhaseRunner {
           if (!job.allow_file_create && !diskless && !t.exists)
             return Status::Invalid(
                 "job '" + job.name + "': " + t.path + " does not exist, and allow_file_create=0 (" +
-                Where(SettingOf(job, "allow_file_create")) + ") forbids creating it");
+                SettingOf(job, "allow_file_create").Where() + ") forbids creating it");
           if (!diskless && probed.insert(t.path).second) {
             EngineFile f;
             f.path = t.path;
@@ -1113,8 +1151,8 @@ class PhaseRunner {
       if (!opts_.engine_factory) {
         const EngineInfo* info = FindEngine(job.ioengine);
         if (info != nullptr && info->check_job != nullptr && !diskless)
-          IOB_RETURN_IF_ERROR(
-              info->check_job(job, probe_files).WithContext("job '" + job.name + "'"));
+          IOB_RETURN_IF_ERROR(WithOptionWhere(job, info->check_job(job, probe_files))
+                                  .WithContext("job '" + job.name + "'"));
       }
     }
     // Layout: each path once, to the largest size any clone needs.
@@ -1306,7 +1344,7 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
       for (size_t k = 0; k < i; ++k) found |= jobs[k].name == job.wait_for;
       if (!found)
         return Status::Invalid("job '" + job.name + "': wait_for=" + job.wait_for + " (" +
-                               Where(SettingOf(job, "wait_for")) +
+                               SettingOf(job, "wait_for").Where() +
                                (job.wait_for == job.name
                                     ? "): a job cannot wait for itself"  // fio's words
                                     : "): no job of that name comes before it"));
@@ -1335,7 +1373,7 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
     return Status::Invalid(
         "job '" + b.name + "': lat_percentiles=" + (b.lat_percentiles ? "1" : "0") +
         " differs from job '" + a.name + "' (lat_percentiles=" + (a.lat_percentiles ? "1" : "0") +
-        ") of the same reporting group, set at " + Where(SettingOf(set, "lat_percentiles")) +
+        ") of the same reporting group, set at " + SettingOf(set, "lat_percentiles").Where() +
         ": group_reporting prints one kind of percentiles per group, and fio refuses this too; "
         "set it alike, or separate the jobs with stonewall or new_group");
   }
@@ -1355,7 +1393,7 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
         continue;
       const bool by_exitall = exitall_job != nullptr;
       const JobSpec& setter = by_exitall ? *exitall_job : job;
-      const std::string at = Where(SettingOf(setter, by_exitall ? "exitall" : "exitall_on_error"));
+      const std::string at = SettingOf(setter, by_exitall ? "exitall" : "exitall_on_error").Where();
       const std::string which =
           !by_exitall       ? "exitall_on_error"
           : &setter == &job ? "exitall"
@@ -1385,7 +1423,8 @@ Status CheckJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts) {
     // uncached on libaio, depth limits...); with files they run again.
     const EngineInfo* info = opts.engine_factory ? nullptr : FindEngine(job.ioengine);
     if (info != nullptr && info->check_job != nullptr)
-      IOB_RETURN_IF_ERROR(info->check_job(job, {}).WithContext("job '" + job.name + "'"));
+      IOB_RETURN_IF_ERROR(
+          WithOptionWhere(job, info->check_job(job, {})).WithContext("job '" + job.name + "'"));
   }
   std::vector<Phase> phases;
   std::vector<int> groupids;
@@ -1409,7 +1448,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
     for (JobSpec& job : replayed) {
       if (untimed(job)) {
         job.time_based = false;
-        job.parse_notes.push_back("time_based (" + Where(SettingOf(job, "time_based")) +
+        job.parse_notes.push_back("time_based (" + SettingOf(job, "time_based").Where() +
                                   ") is ignored: it needs a runtime, and none is set; the job "
                                   "ran size-based, as fio runs it");
       }

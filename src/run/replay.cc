@@ -47,8 +47,7 @@ bool ParseU64(std::string_view s, uint64_t* v) {
 
 std::string SettingWhere(const JobSpec& job, const char* name) {
   const OptionSetting* s = job.FindSetting(name);
-  if (s == nullptr) return "<default>";
-  return s->line > 0 ? s->file + ":" + std::to_string(s->line) : s->file;
+  return s == nullptr ? "<default>" : s->Where();
 }
 
 // "read_iolog LOG:LINE: an I/O ends at byte E, past the end of FILE (S bytes)".

@@ -244,8 +244,17 @@ printf '[a]\nioengine=null\nsize=1m\nss=iops_slope:1%%\nss_dur=1\n' >"$po/ss.fio
 check parse-only-slope-one-sample 2 "steadystate_duration=1s \(.*ss.fio:5\).*at least 2 samples" -- \
   "$bin" --parse-only "$po/ss.fio"
 printf '[a]\nioengine=io_uring\nsize=1m\nsqthread_poll_cpu=0\nfilename=%s/t\n' "$po" >"$po/sq.fio"
-check parse-only-engine-refusal 2 "job 'a'.*io_uring: sqthread_poll_cpu is set but sqthread_poll" -- \
+check parse-only-engine-refusal 2 "job 'a'.*io_uring: sqthread_poll_cpu \(.*sq.fio:4\) is set but sqthread_poll" -- \
   "$bin" --parse-only "$po/sq.fio"
+# An engine's refusal names where the option was set, as the parser's do.
+printf '[a]\nsize=1m\nfilename=%s/t\nioengine=io_uring\nhipri=1\n' "$po" >"$po/hipri.fio"
+check engine-refusal-where 2 "job 'a': io_uring: hipri=1 \(.*hipri.fio:5\) needs direct=1" -- \
+  "$bin" --parse-only "$po/hipri.fio"
+printf '[a]\nsize=1m\nfilename=%s/t\nioengine=io_uring\nsqthread_poll=1\nsqthread_poll_cpu=4096\n' "$po" >"$po/cpu.fio"
+check engine-refusal-where-value 2 "io_uring: sqthread_poll_cpu=4096 \(.*cpu.fio:6\): CPU 4096" -- \
+  "$bin" --parse-only "$po/cpu.fio"
+check engine-refusal-where-cmdline 2 "io_uring: hipri=1 \(<cmdline>\) needs direct=1" -- \
+  "$bin" --parse-only --name=a --size=1m --filename="$po/t" --ioengine=io_uring --hipri
 rm -rf "$po"
 
 # --- tool options ---

@@ -146,7 +146,7 @@ hipri() {
   "$bin" --name=h --size=1m --rw=read --hipri=1 --direct=1 "$@" >/dev/null 2>hipri.err
   echo "$? $(tail -1 hipri.err)"
 }
-need="hipri needs a block device with poll queues (nvme poll_queues=N)"
+need="hipri (<cmdline>) needs a block device with poll queues (nvme poll_queues=N)"
 expect_eq "hipri on btrfs: pvsync2" "$(hipri --ioengine=pvsync2 --filename="$work/one/f")" \
   "2 iobench: job 'h': pvsync2: $need; $work/one/f (btrfs on ${one#/dev/}) has none"
 # The refusal lists them by name (loop10 before loop9).
