@@ -958,9 +958,15 @@ class StridedPattern final : public IoPattern {
     zone.size = std::min(range, span);
     zone.file_size = 0;  // I/O stays inside the zone
     Status st = inner_.Init(job, {zone}, seed);
-    if (!st.ok())
-      return Status::Invalid("zonemode=strided, a zone of " + std::to_string(zone.size) +
-                             " bytes: " + st.message());
+    if (!st.ok()) {
+      // The option that sets the zone: zonerange, else zonesize.
+      const OptionSetting* set = job.FindSetting("zonerange");
+      if (set == nullptr) set = job.FindSetting("zonesize");
+      const std::string named =
+          set == nullptr ? "" : " (" + set->name + "=" + set->value + ", " + set->Where() + ")";
+      return Status::Invalid("zonemode=strided: a zone of " + std::to_string(zone.size) + " bytes" +
+                             named + ": " + st.message());
+    }
     if (zones > 1 && span - last < range) {
       tail_size_ = span - last;
       zone.size = tail_size_;

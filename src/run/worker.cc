@@ -339,7 +339,7 @@ Status Worker::Setup() {
       no_map.norandommap = true;
       pattern = IoPattern::Create(no_map, PatternRegions(), seed_);
     }
-    if (!pattern.ok()) return pattern.status();
+    if (!pattern.ok()) return pattern.status().WithContext("job '" + job_.name + "'");
     pattern_ = std::move(*pattern);
   }
   rate_ = RateLimiter::Create(job_, 1, seed_);

@@ -1397,11 +1397,19 @@ TEST(PatternStridedTest, ALastZoneCutByTheEndIsUsedAsFarAsItGoes) {
   for (const IoPlan& io : Take(p.get(), 14)) blocks.push_back(io.offset / (4 * kKi));
   // The tail zone holds 2 blocks; zonesize (4 blocks) reads them twice.
   EXPECT_EQ(blocks, (std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 8, 9, 0, 1}));
-  // A zone smaller than a block is refused, naming the mode.
+  // A zone smaller than a block is refused, naming the mode, and the option
+  // that sets the zone where the job set it.
   j.zone_size = 2 * kKi;
   auto bad = IoPattern::Create(j, {r}, 1);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("zonemode=strided, a zone of 2048 bytes"),
+  EXPECT_NE(bad.status().message().find("zonemode=strided: a zone of 2048 bytes: "),
+            std::string::npos)
+      << bad.status().message();
+  j.settings.push_back({"zonesize", "2k", OptionSource::kJob, "z.fio", 6});
+  bad = IoPattern::Create(j, {r}, 1);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("zonemode=strided: a zone of 2048 bytes (zonesize=2k, "
+                                        "z.fio:6): "),
             std::string::npos)
       << bad.status().message();
   // More than one file is refused.

@@ -604,8 +604,8 @@ TEST(FilesOptionsRandom, SoftrandommapRunsWithoutAMapThatDoesNotFit) {
   auto r = RunJobs({j}, {});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
-            "the random map of file 0 (281474976710656 blocks, 33554432 MiB) cannot be "
-            "allocated: set norandommap=1, or softrandommap=1 to run without it");
+            "job 'huge': the random map of file 0 (281474976710656 blocks, 33554432 MiB) cannot "
+            "be allocated: set norandommap=1, or softrandommap=1 to run without it");
   j.softrandommap = true;
   r = RunJobs({j}, {});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
