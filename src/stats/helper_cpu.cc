@@ -266,8 +266,8 @@ void HelperCpuSampler::SampleLocked(bool initial) {
   DIR* dir = opendir("/proc/self/task");
   if (dir == nullptr) return;
   uint32_t n_iowq = 0, n_sqpoll = 0, n_aio = 0;
-  std::map<std::pair<bool, pid_t>, uint32_t> per_owner;  // (posixaio?, owner)
-  char path[320];                                        // d_name is up to 255 bytes
+  std::vector<pid_t> seen;  // the helpers alive in this sample
+  char path[320];           // d_name is up to 255 bytes
   char buf[1024];
   while (struct dirent* de = readdir(dir)) {
     if (de->d_name[0] < '0' || de->d_name[0] > '9') continue;
@@ -308,10 +308,17 @@ void HelperCpuSampler::SampleLocked(bool initial) {
       ++n_sqpoll;
     else
       ++n_aio;
-    ++per_owner[{kind == Kind::kPosixAio, owner}];
+    seen.push_back(tid);
   }
   closedir(dir);
   if (initial) return;
+  // Per job after the whole directory: an io-wq worker's owner may be a
+  // SQPOLL thread listed after it.
+  std::map<std::pair<bool, pid_t>, uint32_t> per_owner;  // (posixaio?, owner)
+  for (pid_t tid : seen) {
+    const Track& t = tracks_.at(tid);
+    ++per_owner[{t.kind == Kind::kPosixAio, JobOwner(t)}];
+  }
   ++samples_;
   if (n_iowq > peak_iowq_) peak_iowq_ = n_iowq;
   if (n_sqpoll > peak_sqpoll_) peak_sqpoll_ = n_sqpoll;
@@ -367,13 +374,22 @@ HelperCpuDetail HelperCpuSampler::Detail(const CpuUsage& workers_own_total) cons
   return d;
 }
 
+pid_t HelperCpuSampler::JobOwner(const Track& t) const {
+  if (t.kind != Kind::kIoWq) return t.owner;
+  // With SQPOLL the SQPOLL thread submits, so the io-wq workers are its own
+  // and carry its tid: "iou-wrk-<sqp tid>", not the job thread's. That
+  // thread is named after the job's: follow the chain one step.
+  auto it = tracks_.find(t.owner);
+  return it != tracks_.end() && it->second.kind == Kind::kSqPoll ? it->second.owner : t.owner;
+}
+
 HelperCpu HelperCpuSampler::ForThread(pid_t worker_tid, pid_t kernel_tid) const {
   HelperCpu h;
   // io_uring's helpers carry the kernel's number of their creator, glibc's
   // the name engines/posixaio.cc gave: the worker's own gettid().
   auto mine = [&](const Track& t) {
     return t.kind == Kind::kPosixAio ? t.owner == worker_tid
-                                     : kernel_tid != 0 && t.owner == kernel_tid;
+                                     : kernel_tid != 0 && JobOwner(t) == kernel_tid;
   };
   for (const auto& [tid, t] : tracks_) {
     (void)tid;

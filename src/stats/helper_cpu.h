@@ -1,7 +1,8 @@
 // HelperCpuSampler: the CPU of the kernel's helper threads that served this
 // process — io_uring's io-wq workers ("iou-wrk-<tid>") and SQPOLL threads
-// ("iou-sqp-<tid>"), where <tid> is the thread that created the ring. fio
-// leaves them out; iobench reports them, per interval and per worker thread.
+// ("iou-sqp-<tid>"), where <tid> is the thread that created the ring (with
+// SQPOLL, the io-wq workers are made by, and named after, the SQPOLL thread).
+// fio leaves them out; iobench reports them, per interval and per worker thread.
 //
 // Method (docs/cpu-accounting.md):
 //  * all helper CPU = getrusage(RUSAGE_SELF) delta over [Start, Stop]
@@ -101,9 +102,11 @@ class HelperCpuSampler {
   // created the io_uring ring, i.e. the job's worker): the kernel names them
   // "iou-wrk-<N>" / "iou-sqp-<N>" with N = `kernel_tid` (KernelTid() of that
   // thread; 0 = unknown: no io_uring helper is labelled), posixaio's carry
-  // `worker_tid` (its gettid()). Exact up to sampling. other_* is 0 here:
-  // what the samples missed is only known for the whole interval (Result());
-  // spread it with SplitHelperCpu.
+  // `worker_tid` (its gettid()). With SQPOLL the io-wq workers are the
+  // SQPOLL thread's ("iou-wrk-<its tid>"): they count for the job of
+  // "iou-sqp-<N>", in the CPU and in peak_threads. Exact up to sampling.
+  // other_* is 0 here: what the samples missed is only known for the whole
+  // interval (Result()); spread it with SplitHelperCpu.
   HelperCpu ForThread(pid_t worker_tid, pid_t kernel_tid) const;
 
   // The calling thread's CPU (what a worker records as its own): getrusage's
@@ -124,10 +127,14 @@ class HelperCpuSampler {
   static void AddTo(HelperCpu* h, Kind kind, uint64_t user_us, uint64_t sys_us);
   struct Track {
     Kind kind;
-    pid_t owner = 0;                    // the thread whose ring made this helper (comm suffix)
+    pid_t owner = 0;                    // the thread that made this helper (comm suffix)
     uint64_t base_ut = 0, base_st = 0;  // µs when first seen (0 if born after Start)
     uint64_t last_ut = 0, last_st = 0;
   };
+  // The job thread a helper served: its owner, or for an io-wq worker of a
+  // SQPOLL thread ("iou-wrk-<sqp tid>") that thread's owner.
+  // REQUIRES: sample_mu_ held, or after Stop().
+  pid_t JobOwner(const Track& t) const;
   void Loop();
   void Sample(bool initial);
   void SampleLocked(bool initial);  // REQUIRES: sample_mu_ held

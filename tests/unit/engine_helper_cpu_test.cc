@@ -347,6 +347,24 @@ TEST_F(HelperCpuIoUringTest, SqpollThreadIsCounted) {
   EXPECT_EQ(sampler.ForThread(0, tid).sqpoll_sys_us, d.cpu.sqpoll_sys_us);
 }
 
+// With SQPOLL the SQPOLL thread submits, so the io-wq workers are its own:
+// "iou-wrk-<SQPOLL thread's tid>", not the worker's. They still served the
+// worker's ring: its io-wq CPU and its peak (SQPOLL thread + workers) were
+// missing from ForThread and went to every job by submissions.
+TEST_F(HelperCpuIoUringTest, ForThreadFollowsSqpollToItsIoWqWorkers) {
+  HelperCpuSampler sampler(50);
+  pid_t tid = 0;
+  HelperCpuDetail d = Measure(1, &sampler, &tid, /*sqpoll=*/true, /*stop_after_exit=*/true);
+  ASSERT_NE(tid, 0);
+  ASSERT_GT(d.peak_iowq_threads, 0u) << "no io-wq worker under SQPOLL on this kernel";
+  HelperCpu mine = sampler.ForThread(0, tid);
+  EXPECT_GT(mine.iowq_sys_us, 0u);
+  EXPECT_EQ(mine.iowq_sys_us, d.cpu.iowq_sys_us);
+  EXPECT_EQ(mine.sqpoll_sys_us, d.cpu.sqpoll_sys_us);
+  EXPECT_EQ(mine.peak_threads, d.cpu.peak_threads);
+  EXPECT_GE(mine.peak_threads, 2u);
+}
+
 TEST_F(HelperCpuIoUringTest, WithoutForceAsyncNoIoWqWorkers) {
   HelperCpuDetail d = Measure(0);
   RecordProperty("iowq_sys_us", std::to_string(d.cpu.iowq_sys_us));
