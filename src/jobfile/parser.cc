@@ -235,6 +235,20 @@ class FileReader {
                              "4k' as 4 bytes); write '" +
                              e.key + "=" + e.value + "' to keep the file portable");
       }
+      // fio cuts every line at its first ';' or '#', quotes or not: a
+      // quoted value holding one is another value there (or an error).
+      if (e.quoted) {
+        const std::string line =
+            Trim(e.text.substr(0, static_cast<size_t>(e.value_col) + e.value.size()));
+        const size_t cut = line.find_first_of(";#");
+        if (cut != std::string::npos)
+          warnings_->push_back(display + ":" + std::to_string(e.line) + ": warning: '" + line +
+                               "': fio reads the '" + line[cut] +
+                               "' inside the quotes as the start of a comment and sees '" +
+                               Trim(line.substr(0, cut)) +
+                               "'; iobench keeps the quoted value whole. Avoid ';' and '#' "
+                               "in values to keep the file portable");
+      }
       // In a pattern the quotes are syntax: buffer_pattern="abc" is the text
       // abc, 'name' a file (fio); removing them turned the text into an error.
       const OptionDef* qdef = e.quoted ? FindOption(e.key) : nullptr;

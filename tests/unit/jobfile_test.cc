@@ -940,6 +940,23 @@ TEST(JobfileValues, BsSplitUnder100AndZeroShares) {
   EXPECT_EQ(j.bs[0].split[1].perc, 50u);
 }
 
+// A quoted value holding ';' or '#': fio cuts the line there (a comment),
+// iobench keeps the value whole; the warning says what fio sees.
+TEST(JobfileValues, QuotedCommentCharacterWarnsWhatFioSees) {
+  auto out = ParseOk("[a]\nfilename=\"/x;y\"  # c\n");
+  EXPECT_EQ(out.jobs.at(0).filenames, std::vector<std::string>{"/x;y"});
+  ASSERT_GE(out.warnings.size(), 1u);
+  EXPECT_EQ(out.warnings[0],
+            "t.fio:2: warning: 'filename=\"/x;y\"': fio reads the ';' inside the quotes as the "
+            "start of a comment and sees 'filename=\"/x'; iobench keeps the quoted value whole. "
+            "Avoid ';' and '#' in values to keep the file portable");
+  auto pattern = ParseOk("[a]\nbuffer_pattern=\"ab#cd\"\n");
+  ASSERT_EQ(pattern.warnings.size(), 1u);
+  EXPECT_NE(pattern.warnings[0].find("sees 'buffer_pattern=\"ab'"), std::string::npos)
+      << pattern.warnings[0];
+  EXPECT_TRUE(ParseOk("[a]\nfilename=\"/x\" ; c\n").warnings.size() == 1u);  // the quotes only
+}
+
 // fio's waitfor.fio and steadystate.fio write `threads=1`: fio accepts it
 // as an option of its tiobench profile and ignores it, silently; iobench
 // refused the files with "unknown option", then warned on stderr, which
