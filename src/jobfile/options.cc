@@ -150,8 +150,15 @@ Status ParseBsSplit(JobSpec& j, const OptValue& v) {
     std::vector<BsSplitEntry> entries;
     std::vector<size_t> blanks;
     uint64_t total = 0;
-    for (const auto& item : SplitEscaped(*parts[static_cast<size_t>(d)].text, ':')) {
-      std::string it = Trim(item);
+    const auto items = SplitEscaped(*parts[static_cast<size_t>(d)].text, ':');
+    for (size_t i = 0; i < items.size(); ++i) {
+      std::string it = Trim(items[i]);
+      // fio stops at an empty entry: "4k/50::8k/50" is 4k alone there,
+      // silently. Refused, but for a harmless trailing ':'.
+      if (it.empty() && i + 1 < items.size())
+        return Bad("bssplit for " + std::string(DirName(d)) + " has an empty entry (entry " +
+                   std::to_string(i + 1) + " of '" + *parts[static_cast<size_t>(d)].text +
+                   "'): fio ignores it and every entry after it");
       if (it.empty()) continue;
       size_t slash = it.find('/');
       BsSplitEntry e;

@@ -940,6 +940,23 @@ TEST(JobfileValues, BsSplitUnder100AndZeroShares) {
   EXPECT_EQ(j.bs[0].split[1].perc, 50u);
 }
 
+// fio stops reading a bssplit at an empty entry: "4k/50::8k/50" issued 4k
+// only there, and a mix here, silently. Refused; a trailing ':' is harmless.
+TEST(JobfileValues, BsSplitEmptyEntryIsRefused) {
+  const std::string bad = ParseErr("[a]\nbssplit=4k/50::8k/50\n");
+  EXPECT_NE(bad.find("bssplit for reads has an empty entry (entry 2 of '4k/50::8k/50'): fio "
+                     "ignores it and every entry after it"),
+            std::string::npos)
+      << bad;
+  EXPECT_NE(bad.find("t.fio:2"), std::string::npos) << bad;
+  const std::string writes = ParseErr("[a]\nbssplit=4k/100,:8k/100\n");
+  EXPECT_NE(writes.find("bssplit for writes has an empty entry (entry 1"), std::string::npos)
+      << writes;
+  auto trailing = ParseOk("[a]\nbssplit=4k/50:8k/50:\n").jobs.at(0);
+  ASSERT_EQ(trailing.bs[0].split.size(), 2u);
+  EXPECT_EQ(trailing.bs[0].split[1].bs, 8192u);
+}
+
 // A quoted value holding ';' or '#': fio cuts the line there (a comment),
 // iobench keeps the value whole; the warning says what fio sees.
 TEST(JobfileValues, QuotedCommentCharacterWarnsWhatFioSees) {
