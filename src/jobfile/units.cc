@@ -557,8 +557,11 @@ class BcInt : ExprCursor {
 
 std::string KeywordArithmetic(std::string_view text) {
   std::string t = Trim(text);
-  // An operator after the first character (a leading '-' is a sign).
-  if (t.empty() || t.find_first_of("+-*/%^", 1) == std::string::npos) return std::string(text);
+  // fio hands the value to bc only when it holds one of + - * / (its
+  // bc_calc): "$ncpus^2" and "$ncpus%3" stay "2^2" and "2%3", which fio
+  // reads as 2 and iobench refuses as it refuses "2^2"; "$ncpus^2+1" is
+  // bc's 5. An operator after the first character: a leading '-' is a sign.
+  if (t.empty() || t.find_first_of("+-*/", 1) == std::string::npos) return std::string(text);
   if (auto v = BcInt(t).Parse()) return std::to_string(*v);
   // Units or fractions: the expression evaluator (which rounds once).
   return "(" + t + ")";

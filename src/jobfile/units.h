@@ -66,7 +66,8 @@ std::optional<std::string> Expand(std::string_view text, ValueError* err,
 // through bc: whole numbers, each division truncated. Returns the result as
 // a decimal number when `text` is such an expression of whole numbers; in
 // parentheses (for the unit-aware evaluator) when it holds an operator and
-// something else (a leading '-' is a sign); else `text` unchanged.
+// something else (a leading '-' is a sign); else `text` unchanged. As fio,
+// only + - * / make it an expression (then % and ^ count too, as in bc).
 std::string KeywordArithmetic(std::string_view text);
 
 // Splits a per-direction list with fio's carry-over rule: "a" -> a,a,a;

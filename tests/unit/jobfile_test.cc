@@ -337,7 +337,14 @@ TEST(JobfileExpand, KeywordArithmeticTruncatesAsBc) {
   EXPECT_EQ(KeywordArithmetic("4096*2"), "8192");
   EXPECT_EQ(KeywordArithmetic("7/2*2"), "6");
   EXPECT_EQ(KeywordArithmetic("2^10-1"), "1023");
-  EXPECT_EQ(KeywordArithmetic("17%5"), "2");
+  EXPECT_EQ(KeywordArithmetic("17%5+0"), "2");
+  // fio calls bc only for + - * /: "2^2" and "17%5" stay text, which fio
+  // reads as 2 and 17 (iobench computed 4 and 2) and iobench refuses.
+  EXPECT_EQ(KeywordArithmetic("2^2"), "2^2");
+  EXPECT_EQ(KeywordArithmetic("17%5"), "17%5");
+  EXPECT_NE(ParseErr("[a]\niodepth=$ncpus^2\n").find("option 'iodepth': bad number"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nsize=$mb_memory%1000\n").find("option 'size'"), std::string::npos);
   EXPECT_EQ(KeywordArithmetic("5/0"), "(5/0)");          // the evaluator's error
   EXPECT_EQ(KeywordArithmetic("4096*2k"), "(4096*2k)");  // units: the evaluator
   EXPECT_EQ(KeywordArithmetic("9223372036854775807*2"), "(9223372036854775807*2)");
