@@ -103,8 +103,13 @@ Status Worker::SetupVerify() {
     const std::string msg =
         "verify: job '" + job_.name +
         "': the verify read phase never starts because the write phase uses all of the runtime "
-        "(time_based, as in fio); use verify_backlog to check while writing";
-    if (jobnum_ == 0) std::fprintf(stderr, "iobench: %s\n", msg.c_str());
+        "(time_based, as in fio); " +
+        (job_.verify.backlog != 0 ? "verify_backlog=" + std::to_string(job_.verify.backlog) +
+                                        " checks the writes while writing"
+                                  : std::string("use verify_backlog to check while writing"));
+    // With a backlog the writes are checked: a note, nothing to act on.
+    if (jobnum_ == 0 && job_.verify.backlog == 0)
+      std::fprintf(stderr, "iobench: %s\n", msg.c_str());
     AddNote(msg);
   }
   // Read-back order (fio 3.33): with a random map, the order written, which

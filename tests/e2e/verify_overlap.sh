@@ -53,4 +53,12 @@ run --name=q --filename="$f" --size=256k --bs=4k --rw=write --time_based --runti
 [ "$rc" -eq 0 ] || fail "time_based: exit $rc"
 grep -q "verify read phase never starts" err.txt || fail "time_based: no warning"
 [ "$(jget 'doc["jobs"][0]["read"]["total_ios"]')" = 0 ] || fail "time_based: verify ran"
+# With verify_backlog the writes are checked while writing: a note in the
+# report, nothing on stderr (it advised the option already set).
+run --name=q --filename="$f" --size=256k --bs=4k --rw=write --time_based --runtime=1 \
+  --verify=crc32c --verify_state_save=0 --verify_backlog=16
+[ "$rc" -eq 0 ] || fail "time_based backlog: exit $rc"
+[ -s err.txt ] && fail "time_based backlog: stderr: $(cat err.txt)"
+grep -q "verify_backlog=16 checks the writes while writing" out.json ||
+  fail "time_based backlog: no note"
 echo "all ok"
