@@ -322,16 +322,4 @@ inline Status CheckHipri(const std::string& engine, const JobSpec& job,
   return Status::Ok();
 }
 
-// The warning the lead prints on stderr for libaio with direct=0: buffered
-// libaio (files and block devices alike) completes inside io_submit(), so
-// the "async" numbers are really synchronous ones. Returns "" when it does
-// not apply (other engine, or direct=1).
-inline std::string LibaioBufferedNote(const JobSpec& job) {
-  if (job.ioengine != "libaio" || job.direct) return "";
-  return "job '" + job.name +
-         "': ioengine=libaio with direct=0: buffered libaio runs synchronously inside "
-         "io_submit(), so iodepth has no effect and the numbers are not asynchronous I/O; set "
-         "direct=1 (or use io_uring for buffered async I/O)";
-}
-
 }  // namespace iobench

@@ -129,20 +129,6 @@ TEST_F(LibaioTest, MoreEventsThanAioMaxNrIsRefusedWithTheSysctl) {
   EXPECT_NE(st.message().find("raise the limit with sysctl fs.aio-max-nr="), std::string::npos);
 }
 
-TEST_F(LibaioTest, BufferedNoteOnlyForBufferedLibaio) {
-  job_.name = "seed";
-  job_.direct = false;
-  EXPECT_EQ(LibaioBufferedNote(job_),
-            "job 'seed': ioengine=libaio with direct=0: buffered libaio runs synchronously "
-            "inside io_submit(), so iodepth has no effect and the numbers are not asynchronous "
-            "I/O; set direct=1 (or use io_uring for buffered async I/O)");
-  job_.direct = true;
-  EXPECT_EQ(LibaioBufferedNote(job_), "");
-  job_.direct = false;
-  job_.ioengine = "io_uring";
-  EXPECT_EQ(LibaioBufferedNote(job_), "");
-}
-
 // Trims are done in the call (sync_engine_test TrimPunchesHolesInFiles);
 // uncached has no libaio form.
 TEST_F(LibaioTest, TrimIsAcceptedUncachedRefused) {
