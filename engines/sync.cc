@@ -198,7 +198,8 @@ class SyncEngine final : public Engine {
   uint64_t rng_ = 0x9e3779b97f4a7c15ull;
 };
 
-// Why mmap(2) of `path` (open as `fd`) failed, in the user's words: a
+// Why mmap(2) of `len` bytes of `path` (open as `fd`; 0: the pre-run probe,
+// whose one page is not the job's size) failed, in the user's words: a
 // read-only block device cannot be mapped for writing (EINVAL/EACCES), a
 // character device without mmap support says ENODEV.
 Status MapError(const std::string& path, int fd, uint64_t len, bool writable, int err) {
@@ -212,7 +213,8 @@ Status MapError(const std::string& path, int fd, uint64_t len, bool writable, in
     why = "; this character device cannot be mapped: use another engine (psync)";
   }
   return Status(Status::Code::kUnsupported,
-                "cannot map " + path + " (" + std::to_string(len) + " bytes, " +
+                "cannot map " + path + " " +
+                    (len != 0 ? "(" + std::to_string(len) + " bytes, " : "(") +
                     (writable ? "read-write" : "read-only") + "): " + std::strerror(err) + why,
                 err);
 }
@@ -404,7 +406,7 @@ Status ProbeDeviceMapping(const JobSpec& job, const EngineFile& f) {
   void* p = mmap(nullptr, page, PROT_READ | (writes ? PROT_WRITE : 0), MAP_SHARED, fd, 0);
   Status st_map = Status::Ok();
   if (p == MAP_FAILED)
-    st_map = MapError(f.path, fd, page, writes, errno).WithContext("mmap");
+    st_map = MapError(f.path, fd, 0, writes, errno).WithContext("mmap");  // a page, no size
   else
     munmap(p, page);
   close(fd);
