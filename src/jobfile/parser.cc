@@ -398,9 +398,13 @@ Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owne
           range = ">= " + std::to_string(def->min) + unit;
         else
           range = std::to_string(def->min) + ".." + std::to_string(def->max) + unit;
-        return Diag(s, at(off),
-                    "value " + std::to_string(n) + unit + " of option '" + s.key +
-                        "' is out of range (" + range + ")");
+        // A time also as written: "-1" is -1000000000 ns (runtime's unit is s).
+        const std::string value = def->type == OptType::kTime
+                                      ? "'" + v.text + "' (" + std::to_string(n) + unit + ")"
+                                      : std::to_string(n);
+        return Diag(
+            s, at(off),
+            "value " + value + " of option '" + s.key + "' is out of range (" + range + ")");
       }
       return Status::Ok();
     };

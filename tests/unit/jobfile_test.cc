@@ -1183,10 +1183,11 @@ TEST(JobfileErrors, OutOfRange) {
   EXPECT_EQ(
       ParseErr("[a]\nnumjobs=0\n"),
       "t.fio:2:9: value 0 of option 'numjobs' is out of range (1..65536)\nnumjobs=0\n        ^");
-  // A time is held in ns: the message says so (a bare number here is in us).
-  EXPECT_EQ(
-      ParseErr("[a]\nlatency_window=-5\n").substr(0, 84),
-      "t.fio:2:16: value -5000 ns of option 'latency_window' is out of range (>= 0 ns)\nlate");
+  // A time is held in ns: the message says so, beside the value as written
+  // (a bare number here is in us).
+  EXPECT_EQ(ParseErr("[a]\nlatency_window=-5\n").substr(0, 91),
+            "t.fio:2:16: value '-5' (-5000 ns) of option 'latency_window' is out of range (>= 0 "
+            "ns)\nlate");
 }
 
 // normal:-1 passed --parse-only and failed only when the run started, with no
