@@ -659,12 +659,17 @@ void Worker::TakeSamples(uint64_t now) {
   // at the batch that noticed it stretched it to a slow I/O's completion:
   // 300 ms reads in 500 ms windows read 13 KiB/s every time, where the log
   // and fio alternate 8 and 16.) Returns the window's end, 0 if not due.
-  auto close = [now](uint64_t& next, uint64_t window_ms) {
+  // A window that ends at or after the runtime's end is no sample: fio's
+  // helper thread does not sample the window that ends with the job
+  // (runtime=1 in 500 ms windows: samples=1, where iobench took 2 when the
+  // worker's last check came after the end), and the log, which the report's
+  // samples mirror, has no line for it (IoLogOptions::rate_end_ns).
+  auto close = [this, now](uint64_t& next, uint64_t window_ms) {
     if (now < next) return uint64_t{0};
     const uint64_t end = next;
     const uint64_t w = MsToNs(window_ms);
     next = SaturatingAddNs(next, (now - next) / w * w + w);  // the first grid point after now
-    return end;
+    return end_ns_ != 0 && end >= end_ns_ ? uint64_t{0} : end;
   };
   const uint64_t bw_end = close(next_bw_ns_, job_.bw_avg_ms);
   const uint64_t iops_end = close(next_iops_ns_, job_.iops_avg_ms);

@@ -84,6 +84,7 @@ IoLogOptions IoLogOptions::FromJob(const JobSpec& spec) {
                   "_*.log); write_bw_log=PREFIX (and the other log options) name them";
   }
   o.avg_msec = spec.log_avg_msec;
+  o.rate_end_ns = spec.runtime_ns;
   o.hist_msec = spec.log_hist_msec;
   o.hist_coarseness = std::min<uint32_t>(spec.log_hist_coarseness, 6);
   o.log_offset = spec.log_offset;
@@ -375,6 +376,7 @@ Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int
     }
   }
   l->win_end_ns_ = l->avg_ns_;
+  if (opts.rate_end_ns != 0) l->rate_end_ns_ = opts.rate_end_ns;
   return l;
 }
 
@@ -392,9 +394,9 @@ void IoLogger::NextChunk(Stream& s) {
   s.chunk->len = 0;
 }
 
-void IoLogger::CloseWindows(uint64_t t_ns) {
+void IoLogger::CloseWindows(uint64_t t_ns, bool rates) {
   while (t_ns >= win_end_ns_) {
-    EmitWindow(win_end_ns_ / 1000000, /*rates=*/true);
+    EmitWindow(win_end_ns_ / 1000000, rates && win_end_ns_ < rate_end_ns_);
     win_start_ns_ = win_end_ns_;
     win_end_ns_ = SaturatingAddNs(win_end_ns_, avg_ns_);
   }
@@ -487,7 +489,11 @@ void IoLogger::Finish(uint64_t t_ns) {
   if (finished_) return;
   finished_ = true;
   if (avg_ns_ != 0 && per_io_kinds_ != 0) {
-    CloseWindows(t_ns);
+    // Windows that ended after the worker's last check (the one ending at
+    // the runtime's end, when the job stopped right there) get latency lines
+    // only: the report took no bw/iops sample of them, nor would fio's
+    // helper thread, which stops sampling a job that has ended.
+    CloseWindows(t_ns, /*rates=*/false);
     // The last, partial window, as fio 3.33's finalize_logs(): each
     // direction with I/O in it gets a slat/clat/lat line (mean or max of its
     // I/Os, however short the tail), at the job's end in whole ms (fio's

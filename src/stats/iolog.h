@@ -91,6 +91,11 @@ struct IoLogOptions {
   // write job's verify reads get none, as in fio 3.33, whose windowed bw/iops
   // count the job's own I/O only (its latency lines include them).
   bool window_rate_dir[kNumDdirs] = {true, true, true};
+  // The measured period's length (the job's runtime), 0 if unbounded. A
+  // window ending at or after it gets no bw/iops line: fio's helper thread
+  // never samples the window that ends with the job (runtime=1 with 500 ms
+  // windows: one line, at 500), and neither does the report (Worker::TakeSamples).
+  uint64_t rate_end_ns = 0;
 
   // When a bare flag's prefix is not the job name as fio uses it (a job
   // named under /dev: its last part, in the current directory), what the
@@ -207,7 +212,7 @@ class IoLogger {
     if (avg_ns_ == 0) {
       if (per_io_kinds_ != 0) LogOne(t_ns, d, bytes, slat_ns, clat_ns, lat_ns, offset, prio);
     } else if (per_io_kinds_ != 0) {
-      if (t_ns >= win_end_ns_) CloseWindows(t_ns);
+      if (t_ns >= win_end_ns_) CloseWindows(t_ns, true);
       Window& w = win_[d];
       ++w.ios;
       w.bytes += bytes;
@@ -226,13 +231,16 @@ class IoLogger {
   // Closes windows that ended by t_ns when no I/O completes (thinktime, a
   // stalled device). Call from the worker's loop, e.g. when it waits.
   void Tick(uint64_t t_ns) {
-    if (avg_ns_ != 0 && per_io_kinds_ != 0 && t_ns >= win_end_ns_) CloseWindows(t_ns);
+    if (avg_ns_ != 0 && per_io_kinds_ != 0 && t_ns >= win_end_ns_) CloseWindows(t_ns, true);
     if (hist_ns_ != 0 && t_ns >= hist_end_ns_) CloseHist(t_ns);
   }
 
-  // End of the job at t_ns: closes complete windows, writes the partial last
-  // window's slat/clat/lat lines (per direction with I/O in it, time = t_ns
-  // truncated to the ms; no bw/iops line, as fio 3.33), the partial hist
+  // End of the job at t_ns: closes the windows that ended since the last
+  // OnComplete/Tick and the partial last one, with slat/clat/lat lines only
+  // (per direction with I/O in it; the partial one's time = t_ns truncated to
+  // the ms): no bw/iops line, as fio 3.33, whose helper thread samples no
+  // window once the job has ended, and as the report's samples, which the
+  // worker takes at the same checks as the Tick()s. Then the partial hist
   // interval, and hands every chunk to the writer. Idempotent.
   void Finish(uint64_t t_ns);
 
@@ -336,7 +344,8 @@ class IoLogger {
   }
 
   void NextChunk(Stream& s);  // submits the full chunk, acquires a new one
-  void CloseWindows(uint64_t t_ns);
+  // rates: bw/iops lines for the windows that end before rate_end_ns_.
+  void CloseWindows(uint64_t t_ns, bool rates);
   // Lines of the window ending at end_ms for each direction with I/O in it;
   // bw/iops lines only if rates (a full window of avg_ns_).
   void EmitWindow(uint64_t end_ms, bool rates);
@@ -360,6 +369,7 @@ class IoLogger {
   uint64_t lines_ = 0;
   Stream streams_[kNumLogKinds];
 
+  uint64_t rate_end_ns_ = UINT64_MAX;  // windows ending at or after it: no bw/iops line
   uint64_t win_start_ns_ = 0;
   uint64_t win_end_ns_ = 0;
   Window win_[kNumDdirs];
