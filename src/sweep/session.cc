@@ -288,7 +288,7 @@ class InterimPrinter {
         (void)WriteTerse(r, ropts_, s);
         text += s.str();
       } else if ((f == "json" || f == "json+") && !text_has_json_) {
-        auto line = JsonToLine(BuildJsonReport(r, ropts_, Has(o_.formats, "json+")).dump());
+        auto line = JsonToLine(FioJsonText(BuildJsonReport(r, ropts_, Has(o_.formats, "json+"))));
         if (line.ok()) text += *line;
         json_lines_ = true;
         text_has_json_ = true;  // json and json+ together: one document

@@ -2,7 +2,8 @@
 # ctest-labels: threads
 # Issue 8: interim reports through the binary (null engine).
 #  - --status-interval=1 on a 3 s run with JSON: >= 2 interim lines and the
-#    final one, each a valid JSON document (JSON Lines), in --output too;
+#    final one, each a valid JSON document (JSON Lines), in --output too,
+#    whose floats all have 6 decimals (fio's %f), interim lines included;
 #  - --status-interval-mode=interval: the per-interval total_ios add up to
 #    the final count exactly;
 #  - SIGUSR1 to a running iobench prints an interim report;
@@ -44,6 +45,15 @@ parts = [d["jobs"][0]["read"]["total_ios"] for d in iv[:-1]]
 final = iv[-1]["jobs"][0]["read"]["total_ios"]
 assert sum(parts) == final, ("intervals", parts, "sum", sum(parts), "final", final)
 print("cumulative", ios, "intervals", parts, "final", final)
+# Floats with 6 decimals, fio's "%f", in the interim lines as in the final
+# one (docs/status.md): interim lines printed "mean":656.7425742574258.
+for path in ("cum.jsonl", "iv.jsonl"):
+    for k, l in enumerate(l for l in open(path).read().split("\n") if l):
+        raw = []
+        json.loads(l, parse_float=lambda s: raw.append(s) or 0.0)
+        bad = [f for f in raw if len(f.split(".")[1]) != 6 or "e" in f.lower()]
+        assert raw and not bad, (path, "line", k + 1, "floats not %f:", bad[:5])
+print("floats with 6 decimals in every line")
 PY
 [ -s iv.stdout ] && fail "with --output nothing but the status line may go to stdout: $(head -c 300 iv.stdout)"
 
