@@ -563,17 +563,36 @@ Status CheckEngineOption(const JobSpec& job, const RawSetting& s) {
 }
 
 // Applies settings in order (kb_base first, since it changes how sizes read),
-// then validates cross-option rules.
+// then validates cross-option rules. job->settings keeps the written order,
+// kb_base included: fio applies command-line options one by one and lists
+// them so in JSON's "global options" / "job options" (`--size=1m
+// --kb_base=1000`: size, kb_base). For a job file the report moves kb_base
+// and unit_base first, as fio's parse priorities do (report/json.cc).
 Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
                 std::vector<std::string>* warnings) {
   std::vector<RawSetting> owned;
-  for (const auto& s : settings) {
+  auto is_kb_base = [](const RawSetting& s) {
     const OptionDef* def = FindOption(s.key);
-    if (def && def->name == "kb_base") IOB_RETURN_IF_ERROR(ApplyOne(job, s, nullptr, warnings));
+    return def != nullptr && def->name == "kb_base";
+  };
+  // The kb_base records, taken out of job->settings after the first pass and
+  // put back at their written places in the second.
+  std::vector<std::vector<OptionSetting>> kb_records;
+  for (const auto& s : settings) {
+    if (!is_kb_base(s)) continue;
+    const size_t before = job->settings.size();
+    IOB_RETURN_IF_ERROR(ApplyOne(job, s, nullptr, warnings));
+    kb_records.emplace_back(job->settings.begin() + static_cast<std::ptrdiff_t>(before),
+                            job->settings.end());
+    job->settings.resize(before);
   }
+  size_t kb_next = 0;
   for (const auto& s : settings) {
-    const OptionDef* def = FindOption(s.key);
-    if (def && def->name == "kb_base") continue;
+    if (is_kb_base(s)) {
+      for (OptionSetting& os : kb_records[kb_next]) job->settings.push_back(std::move(os));
+      ++kb_next;
+      continue;
+    }
     IOB_RETURN_IF_ERROR(ApplyOne(job, s, &owned, warnings));
   }
   for (const auto& s : owned) IOB_RETURN_IF_ERROR(CheckEngineOption(*job, s));

@@ -141,6 +141,29 @@ TEST(CliArgs, GlobalsJobsValuesInNextArgAndFiles) {
   EXPECT_EQ(jobs[1].rw, RwMode::kRead);
 }
 
+// fio applies command-line options one by one and lists them in that order
+// in JSON's "global options" / "job options": kb_base stays where it was
+// written (iobench moved it first, as fio does only in a job file), while it
+// still changes how the sizes before it read.
+TEST(CliArgs, KbBaseKeepsItsWrittenPlace) {
+  auto names = [](const JobSpec& j, OptionSource src) {
+    std::vector<std::string> out;
+    for (const auto& s : j.settings)
+      if (s.source == src) out.push_back(s.name);
+    return out;
+  };
+  auto jobs = ParseCmd(
+      "--ioengine=null --size=1m --kb_base=1000 --name=a --rw=read --bs=4k --kb_base=1000 "
+      "--unit_base=8");
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].size, 1000000u);  // kb_base applies to the size before it
+  EXPECT_EQ(jobs[0].bs[0].min, 4000u);
+  EXPECT_EQ(names(jobs[0], OptionSource::kGlobal),
+            (std::vector<std::string>{"ioengine", "size", "kb_base"}));
+  EXPECT_EQ(names(jobs[0], OptionSource::kCommandLine),
+            (std::vector<std::string>{"rw", "bs", "kb_base", "unit_base"}));
+}
+
 // fio's parse_cmd_line: a --name starting with "global" opens a global
 // section, not a job; its options are defaults for the jobs named after it
 // (not the ones before). iobench ran a job called "global" and left j
