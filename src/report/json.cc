@@ -293,12 +293,16 @@ ojson JobObject(const JobRecord& rec, const GroupTotals& totals, bool plus,
   // A command-line job was started by --name=NAME, an option fio lists
   // first; a job file's [NAME] section header is not an option.
   if (options_from.job_file.empty() && !options_from.name.empty()) opts["name"] = options_from.name;
+  // fio writes the object when the job set any option of its own, bare
+  // flags too, which it does not list: `[b]` + `stonewall` is {}.
+  bool own = !opts.empty();
   for (const OptionSetting* s : InFioOptionOrder(options_from.settings, options_from.ioengine,
-                                                 !options_from.job_file.empty()))
-    if (s->source != OptionSource::kGlobal && s->source != OptionSource::kDefault &&
-        ListedOption(*s))
-      opts[FioOptionName(s->name)] = s->value;
-  if (!opts.empty()) o["job options"] = std::move(opts);
+                                                 !options_from.job_file.empty())) {
+    if (s->source == OptionSource::kGlobal || s->source == OptionSource::kDefault) continue;
+    own = true;
+    if (ListedOption(*s)) opts[FioOptionName(s->name)] = s->value;
+  }
+  if (own) o["job options"] = std::move(opts);
   // unified_rw_reporting: "mixed" alone (fio then has no "sync" object
   // either), or after read, write, trim and sync.
   for (const DirView& v : ReportedDirs(rec, totals)) {

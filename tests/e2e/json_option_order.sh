@@ -28,5 +28,17 @@ for tool in $(tools); do
   expect_eq "$tool: command line" "$(keys "$c" "${cmdline[@]}")" "$want_cmd"
   expect_eq "$tool: job file" "$(keys "$c" order.fio)" "$want_file"
 done
+# A job whose only option is a bare flag has an empty "job options" (fio
+# does not list bare flags); a job with no option of its own has none.
+printf '[global]\nioengine=null\nsize=64k\n[a]\n[b]\nstonewall\n' >bare.fio
+for tool in $(tools); do
+  c=$(cmd "$tool")
+  got=$("$c" --output-format=json bare.fio 2>err | python3 -c '
+import json, sys
+t = sys.stdin.read()
+d = json.loads(t[t.find("{"):])
+print(" ".join(str(j.get("job options", "absent")) for j in d["jobs"]))') || fail "$tool bare.fio: $(cat err)"
+  expect_eq "$tool: bare flag" "$got" "absent {}"
+done
 [ "$fails" -eq 0 ] && echo "ok: JSON options in fio's order"
 [ "$fails" -eq 0 ]
