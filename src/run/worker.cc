@@ -244,6 +244,19 @@ Status Worker::Setup() {
       return Status::Internal(who + ": write_iolog set but the run has no log writer");
     std::vector<std::string> names;
     for (const auto& t : targets_) names.push_back(t.path);
+    // The log's lines are split at blanks (fio's format): such a name
+    // makes a log that neither fio nor iobench can replay. fio writes it
+    // silently; the run goes on, with a warning to act on.
+    const auto blank = std::find_if(names.begin(), names.end(), [](const std::string& n) {
+      return n.find_first_of(" \t\n\r") != std::string::npos;
+    });
+    if (blank != names.end() && jobnum_ == 0)
+      std::fprintf(stderr,
+                   "iobench: warning: %s: write_iolog=%s: the file name '%s' holds a blank, and "
+                   "the log's lines are split at blanks: neither fio nor iobench can replay "
+                   "this log; name the files without blanks (filename=, or a job name without "
+                   "them)\n",
+                   who.c_str(), job_.write_iolog.c_str(), blank->c_str());
     auto rec = IologRecorder::Create(job_.write_iolog, std::move(names), ctl_->log_writer, NowNs());
     if (!rec.ok()) return rec.status().WithContext(who + ": write_iolog");
     recorder_ = std::move(rec).value();

@@ -245,4 +245,16 @@ assert j["error"] == 0, j["error"]
 assert j["write"]["total_ios"] == 10 and j["write"]["io_bytes"] == 40960, j["write"]
 assert j["trim"]["total_ios"] == 10 and j["trim"]["io_bytes"] == 10 * 2147483648, j["trim"]
 PY
+
+# A file name with a blank (here from the job name: "rand read.0.0") makes a
+# log whose lines split wrongly: fio writes it silently; iobench runs, and
+# warns once (not per clone) that nothing can replay it.
+"$bin" --name='rand read' --directory="$tmp" --ioengine=psync --size=16k --numjobs=2 \
+  --write_iolog=blank.log --output-format=json >blank.json 2>blank.err ||
+  fail "blank name: exit $?: $(cat blank.err)"
+[ "$(grep -c "warning: job 'rand read': write_iolog=blank.log: the file name '$tmp/rand read.0.0' holds a blank" blank.err)" = 1 ] ||
+  fail "blank name: want one warning: $(cat blank.err)"
+"$bin" --name=plain --directory="$tmp" --ioengine=psync --size=16k --write_iolog=plain.log \
+  --output-format=json >plain.json 2>plain.err || fail "plain name: exit $?"
+[ -s plain.err ] && fail "plain name: stderr: $(cat plain.err)"
 echo ok
