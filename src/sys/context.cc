@@ -152,15 +152,19 @@ const std::string& DriverOf(const TargetContext& c) {
 }
 // Why the data a job writes compresses ("zero_buffers=1"), "" when it
 // does not: fresh random data for each write (refill_buffers=1, or the
-// dedupe options, which refill). `*surely`: the data itself compresses;
-// else the job rewrites its buffers (refill_buffers=0, fio's default),
+// dedupe options, which refill). `*surely`: btrfs compresses it; else it
+// may: the job rewrites its buffers (refill_buffers=0, fio's default),
 // which btrfs may find repeated within the 128 KiB it compresses at once
-// (fio's 4k writes were, iobench's 64k psync writes mostly).
-std::string CompressibleData(const JobSpec& job, bool* surely) {
+// (fio's 4k writes were, iobench's 64k psync writes mostly), or less than
+// half of it compresses (buffer_compress_percentage under 50: btrfs's
+// heuristic let such data through only with compress-force, `force`).
+std::string CompressibleData(const JobSpec& job, bool force, bool* surely) {
   *surely = true;
   if (job.zero_buffers) return "zero_buffers=1";
-  if (job.buffer_compress_percentage > 0)
+  if (job.buffer_compress_percentage > 0) {
+    *surely = force || job.buffer_compress_percentage >= 50;
     return "buffer_compress_percentage=" + std::to_string(job.buffer_compress_percentage);
+  }
   if (!job.buffer_pattern.empty()) return "buffer_pattern";
   if (job.verify.type == VerifyType::kPattern) return "verify=pattern";
   *surely = false;
@@ -367,24 +371,28 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
     // 8. Data that btrfs stores compressed: the disk moves less than the
     // job counts, and the kernel compresses or decompresses it.
     if (HasWrite(job.rw)) {
-      bool surely = false;
-      const std::string data = CompressibleData(job, &surely);
       const std::string where =
-          data.empty()
+          first([](const TargetContext& c) { return !c.compression.empty() && !InMemory(c); }, &t);
+      bool surely = false;
+      const std::string data =
+          where.empty()
               ? ""
-              : first([](const TargetContext& c) { return !c.compression.empty() && !InMemory(c); },
-                      &t);
-      if (!where.empty() && surely)
+              : CompressibleData(job, t->compression.find("compress-force") != std::string::npos,
+                                 &surely);
+      if (!data.empty() && surely)
         out.push_back(who + "writes data that compresses (" + data + ") to " + where + ", and " +
                       t->compression +
                       " stores it compressed: the disk writes less than the job counts, and the "
                       "kernel spends CPU compressing; write fresh random data (refill_buffers=1) "
                       "to measure the disk");
-      else if (!where.empty())
-        out.push_back(who + "writes its buffers again and again (" + data + ", fio's default) to " +
-                      where + ", and " + t->compression +
-                      " may store the repeated data compressed: the disk may write less than the "
-                      "job counts; write fresh random data (refill_buffers=1) to measure the disk");
+      else if (!data.empty())
+        out.push_back(who +
+                      (data == "refill_buffers=0"
+                           ? "writes its buffers again and again (refill_buffers=0, fio's default)"
+                           : "writes data that partly compresses (" + data + ")") +
+                      " to " + where + ", and " + t->compression +
+                      " may store it compressed: the disk may write less than the job counts; "
+                      "write fresh random data (refill_buffers=1) to measure the disk");
     }
     if (HasRead(job.rw)) {
       const std::string where = first(
@@ -464,17 +472,25 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
             tc.hole_percent =
                 100.0 * static_cast<double>(h->hole_bytes) / static_cast<double>(h->examined_bytes);
         // btrfs compression: what the reads find stored compressed, and
-        // whether the writes' new extents will be (a file's preallocated
-        // space is written in place, never compressed).
-        if ((read || written) && (tc.fs_type == "btrfs" || tc.backing_fs == "btrfs")) {
+        // whether the writes' new data will be. That is up to flags btrfs
+        // keeps to itself (an inode ever fallocated is never compressed
+        // again), so it is claimed only on evidence: the region already
+        // holds compressed extents, or it is all holes, or the file is empty
+        // without extents (made by this run without preallocation); never
+        // over preallocated space.
+        if ((read || written) &&
+            (tc.fs_type == "btrfs" || tc.backing_fs == "btrfs" || tc.fs_type == "overlay")) {
           auto e = ExtentsIn(p, ranges);
+          bool evidence = e.ok() && e->bare;
           if (e.ok() && e->examined_bytes > 0) {
             const auto share = [&](uint64_t bytes) {
               return 100.0 * static_cast<double>(bytes) / static_cast<double>(e->examined_bytes);
             };
             if (read) tc.compressed_percent = share(e->compressed_bytes);
-            if (!tc.compression.empty() && share(e->unwritten_bytes) >= 1.0) tc.compression.clear();
+            evidence = share(e->unwritten_bytes) < 1.0 &&
+                       (share(e->compressed_bytes) >= 1.0 || share(e->hole_bytes) >= 99.0);
           }
+          if (!evidence) tc.compression.clear();
         }
         if (buffered) {
           if (auto r = PageCacheResidencyOf(p, std::move(ranges), stop); r.ok()) {

@@ -113,6 +113,14 @@ Result<ExtentSample> ExtentsIn(const std::string& path,
   std::vector<uint8_t> buf(sizeof(struct fiemap) + kBatch * sizeof(struct fiemap_extent));
   auto* fm = reinterpret_cast<struct fiemap*>(buf.data());
   ExtentSample out;
+  if (st.st_size == 0) {  // no extent at all, also past the end (fallocate=keep)?
+    std::fill(buf.begin(), buf.end(), 0);
+    fm->fm_start = 0;
+    fm->fm_length = FIEMAP_MAX_OFFSET;
+    fm->fm_extent_count = 0;  // count only
+    out.bare = ioctl(fd.get(), FS_IOC_FIEMAP, fm) == 0 && fm->fm_mapped_extents == 0;
+    return out;
+  }
   size_t extents = 0;
   for (const auto& [begin, end] : MergedSpans(ranges, static_cast<uint64_t>(st.st_size), 1)) {
     uint64_t pos = begin;  // examined up to here

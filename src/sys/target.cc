@@ -296,14 +296,15 @@ std::string Ext4DataJournal(const std::string& path, dev_t dev, const std::strin
 // What makes btrfs compress the data written to `path` (an existing file,
 // or the nearest existing directory, whose attributes a new file inherits),
 // as fs/btrfs/inode.c decides it (inode_need_compress): a no-copy-on-write
-// file (chattr +C, or a new file on a nodatacow mount) is never compressed;
+// or no-checksum file (chattr +C; nodatacow or nodatasum mounts) is never
+// compressed;
 // compress-force compresses the rest; a no-compress file (chattr +m) is
 // not; otherwise the compress mount option or the compression attribute
 // (chattr +c, also set by the btrfs.compression property) turn compression
 // on for data that compresses. "" when nothing does. Only data that
 // compresses is stored compressed: the caller decides whether the job's
 // does. `owner` names whose attribute it is in the answer ("the file's").
-std::string BtrfsCompression(const std::string& path, bool exists, const std::string& owner) {
+std::string BtrfsCompression(const std::string& path, const std::string& owner) {
   auto mounts = ReadMountInfo();
   if (!mounts.ok()) return "";
   const MountEntry* m = FindMountForPath(*mounts, RealPath(path));
@@ -313,8 +314,12 @@ std::string BtrfsCompression(const std::string& path, bool exists, const std::st
     if (ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0) flags = 0;
     close(fd);
   }
+  // nodatacow and nodatasum mounts make files btrfs cannot compress (the
+  // inode keeps that from its creation, which is not visible here): no
+  // claim on them.
   const std::string options = "," + m->super_options + ",";
-  if ((flags & FS_NOCOW_FL) || (!exists && options.find(",nodatacow,") != std::string::npos))
+  if ((flags & FS_NOCOW_FL) || options.find(",nodatacow,") != std::string::npos ||
+      options.find(",nodatasum,") != std::string::npos)
     return "";
   if (const std::string force = MountOption(*m, "compress-force"); !force.empty())
     return "btrfs compress-force=" + force;
@@ -441,14 +446,14 @@ Result<TargetInfo> ResolveTarget(const std::string& path, bool written) {
       if (data_dir.empty()) info.ctx.overlay_layer.clear();
     }
     if (info.ctx.fs_type == "btrfs")
-      info.ctx.compression = BtrfsCompression(info.probed_path, info.exists,
-                                              info.exists ? "the file's" : "the directory's");
+      info.ctx.compression =
+          BtrfsCompression(info.probed_path, info.exists ? "the file's" : "the directory's");
     if (!data_dir.empty()) {
       auto data_fs = FsTypeName(data_dir);
       info.ctx.backing_fs = data_fs.ok() ? *data_fs : "";
       // The overlay writes a job's files to its upper directory's file system.
       if (info.ctx.backing_fs == "btrfs" && info.ctx.overlay_layer == "upper directory") {
-        const std::string why = BtrfsCompression(data_dir, false, "the upper directory's");
+        const std::string why = BtrfsCompression(data_dir, "the upper directory's");
         if (why.rfind("btrfs ", 0) == 0)
           info.ctx.compression = "the upper directory's " + why;
         else

@@ -149,6 +149,7 @@ struct ExtentSample {
   uint64_t unwritten_bytes = 0;
   uint64_t hole_bytes = 0;
   uint64_t examined_bytes = 0;
+  bool bare = false;  // an empty file without extents, also past its end
 };
 Result<ExtentSample> ExtentsIn(const std::string& path,
                                const std::vector<std::pair<uint64_t, uint64_t>>& ranges);

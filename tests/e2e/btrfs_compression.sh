@@ -52,6 +52,18 @@ expect_eq "zero_buffers: stored" "$(encoded "$mnt/z")" all
 run_json "fallocated" --filename="$mnt/p" --rw=write --zero_buffers=1
 grep -q compress warn.txt && fail "fallocated: $(cat warn.txt)"
 expect_eq "fallocated: stored" "$(encoded "$mnt/p")" none
+# A file once fallocated is never compressed again (btrfs keeps a flag on
+# the inode that nothing shows): its rewrites get no warning either, with
+# or without preallocation this time.
+for fa in native none; do
+  run_json "fallocated again ($fa)" --filename="$mnt/p" --rw=write --zero_buffers=1 --fallocate=$fa
+  grep -q compress warn.txt && fail "fallocated again ($fa): $(cat warn.txt)"
+  expect_eq "fallocated again ($fa): stored" "$(encoded "$mnt/p")" none
+done
+# fallocate=keep preallocates past the end: not compressed, no warning.
+run_json "keep" --filename="$mnt/k" --rw=write --zero_buffers=1 --fallocate=keep
+grep -q compress warn.txt && fail "fallocate=keep: $(cat warn.txt)"
+expect_eq "fallocate=keep: stored" "$(encoded "$mnt/k")" none
 
 # 3. Fresh random data for each write does not compress: no warning, none
 # stored. fio's default rewrites the same buffer, which btrfs may find
@@ -62,7 +74,7 @@ grep -q compress warn.txt && fail "random: $(cat warn.txt)"
 expect_eq "random: stored" "$(encoded "$mnt/r")" none
 run_json "reused" --filename="$mnt/u" --rw=write --fallocate=none
 expect_eq "reused: warning" "$(cat warn.txt)" \
-  "job 'j': writes its buffers again and again (refill_buffers=0, fio's default) to $mnt/u, and btrfs $opt may store the repeated data compressed: the disk may write less than the job counts; write fresh random data (refill_buffers=1) to measure the disk"
+  "job 'j': writes its buffers again and again (refill_buffers=0, fio's default) to $mnt/u, and btrfs $opt may store it compressed: the disk may write less than the job counts; write fresh random data (refill_buffers=1) to measure the disk"
 run_json "dedupe" --filename="$mnt/d" --rw=write --fallocate=none --dedupe_percentage=50
 grep -q compress warn.txt && fail "dedupe refills: $(cat warn.txt)"
 
@@ -70,6 +82,10 @@ grep -q compress warn.txt && fail "dedupe refills: $(cat warn.txt)"
 run_json "bcp" --filename="$mnt/c" --rw=randwrite --buffer_compress_percentage=75 --fallocate=none
 grep -qF "writes data that compresses (buffer_compress_percentage=75) to $mnt/c" warn.txt ||
   fail "buffer_compress_percentage: $(cat warn.txt)"
+# Under half compressible: btrfs's heuristic lets it through or not.
+run_json "bcp25" --filename="$mnt/c25" --rw=write --buffer_compress_percentage=25 --fallocate=none
+grep -qF "writes data that partly compresses (buffer_compress_percentage=25) to $mnt/c25, and btrfs $opt may store it compressed" warn.txt ||
+  fail "buffer_compress_percentage=25: $(cat warn.txt)"
 run_json "pattern" --filename="$mnt/b" --rw=write --buffer_pattern=0xdeadbeef --fallocate=none
 grep -qF "writes data that compresses (buffer_pattern) to $mnt/b" warn.txt ||
   fail "buffer_pattern: $(cat warn.txt)"
@@ -110,11 +126,19 @@ if command -v chattr >/dev/null; then
   fi
 fi
 
-# 7. compress-force.
+# 7. compress-force: even data a quarter compressible is.
 remount compress-force=zstd
 opt=$(awk -v m="$mnt" '$5 == m { print $NF }' /proc/self/mountinfo | tr , '\n' | grep '^compress-force=')
-run_json "force" --filename="$mnt/f" --rw=write --zero_buffers=1 --fallocate=none
-grep -qF "to $mnt/f, and btrfs $opt stores it compressed" warn.txt || fail "force: $(cat warn.txt)"
+run_json "force" --filename="$mnt/f" --rw=write --buffer_compress_percentage=25 --fallocate=none
+grep -qF "writes data that compresses (buffer_compress_percentage=25) to $mnt/f, and btrfs $opt stores it compressed" warn.txt ||
+  fail "force: $(cat warn.txt)"
+expect_eq "force: stored" "$(encoded "$mnt/f")" all
+
+# A nodatasum mount makes files btrfs cannot compress: no warning.
+remount compress=zstd,nodatasum
+run_json "nodatasum" --filename="$mnt/ns" --rw=write --zero_buffers=1 --fallocate=none
+grep -q compress warn.txt && fail "nodatasum: $(cat warn.txt)"
+expect_eq "nodatasum: stored" "$(encoded "$mnt/ns")" none
 
 # 8. No mount option: a directory's compression attribute, inherited by the
 # files made in it, and the btrfs.compression property (which sets the
@@ -135,5 +159,32 @@ fi
 run_json "no compression" --filename="$mnt/n" --rw=write --zero_buffers=1 --fallocate=none
 grep -q compress warn.txt && fail "no compression: $(cat warn.txt)"
 expect_eq "no compression: stored" "$(encoded "$mnt/n")" none
+
+# 9. An overlay whose upper directory is on the btrfs: reads of compressed
+# data warn through it (FIEMAP answers through the overlay), also when it
+# was mounted with relative directories.
+remount compress=zstd
+trap 'umount "$tmp/ovl" 2>/dev/null; scratch_cleanup' EXIT
+mkdir -p "$mnt/up" "$mnt/wk" lower ovl
+dd if=/dev/zero of="$mnt/up/o" bs=1M count=2 status=none
+sync
+fsid=$(for d in /sys/fs/btrfs/*/devices/"${loop#/dev/}"; do [ -e "$d" ] && basename "$(dirname "$(dirname "$d")")"; done | head -1)
+if [ -n "$fsid" ] && mount -t overlay overlay -o "lowerdir=$PWD/lower,upperdir=$mnt/up,workdir=$mnt/wk" ovl 2>/dev/null; then
+  echo 3072 >"/sys/fs/btrfs/$fsid/bdi/read_ahead_kb"
+  echo 256 >"/sys/block/${loop#/dev/}/queue/read_ahead_kb"
+  run_json "overlay" --filename=ovl/o --rw=read --size=2m
+  grep -qF "ovl/o: 100.0% of the region the job reads is stored compressed (btrfs)" warn.txt ||
+    fail "overlay read: $(cat warn.txt)"
+  umount ovl
+  rm -rf "$mnt/wk"/* 2>/dev/null
+  mkdir -p "$mnt/wk"
+  if (cd "$mnt" && mount -t overlay overlay -o lowerdir=up,upperdir=up2,workdir=wk "$tmp/ovl") 2>/dev/null ||
+    { mkdir -p "$mnt/up2" && (cd "$mnt" && mount -t overlay overlay -o lowerdir=up,upperdir=up2,workdir=wk "$tmp/ovl"); }; then
+    run_json "relative overlay" --filename=ovl/o --rw=read --size=2m
+    grep -qF "ovl/o: 100.0% of the region the job reads is stored compressed (btrfs)" warn.txt ||
+      fail "relative overlay read: $(cat warn.txt)"
+    umount "$tmp/ovl"
+  fi
+fi
 
 [ "$fails" -eq 0 ]

@@ -352,6 +352,19 @@ TEST(SysTrapsTest, BtrfsCompression) {
   w.zero_buffers = false;
   w.buffer_compress_percentage = 60;
   EXPECT_EQ(CountContaining(DetectTraps({w}, {t}, Env()), "(buffer_compress_percentage=60)"), 1u);
+  // Under half compressible: btrfs's heuristic may let it through (it did
+  // not at 25%); compress-force compresses it.
+  w.buffer_compress_percentage = 25;
+  EXPECT_EQ(CountContaining(DetectTraps({w}, {t}, Env()),
+                            "writes data that partly compresses (buffer_compress_percentage=25) "
+                            "to /srv/f, and btrfs compress=zstd:1 may store it compressed"),
+            1u);
+  TargetContext force = t;
+  force.compression = "btrfs compress-force=zstd:3";
+  EXPECT_EQ(CountContaining(DetectTraps({w}, {force}, Env()),
+                            "writes data that compresses (buffer_compress_percentage=25) to "
+                            "/srv/f, and btrfs compress-force=zstd:3 stores it compressed"),
+            1u);
   w.buffer_compress_percentage = 0;
   w.buffer_pattern = {0xde, 0xad};
   EXPECT_EQ(CountContaining(DetectTraps({w}, {t}, Env()), "(buffer_pattern)"), 1u);
