@@ -451,6 +451,11 @@ Result<TargetInfo> ResolveTarget(const std::string& path, bool written) {
     if (!data_dir.empty()) {
       auto data_fs = FsTypeName(data_dir);
       info.ctx.backing_fs = data_fs.ok() ? *data_fs : "";
+      // The overlay reads through the layer's files: its btrfs's own bdi
+      // sets the readahead (below), not the devices'.
+      if (info.ctx.backing_fs == "btrfs")
+        if (const std::string fsid = BtrfsFsid(data_dir); !fsid.empty())
+          info.fs_bdi = "/sys/fs/btrfs/" + fsid + "/bdi";
       // The overlay writes a job's files to its upper directory's file system.
       if (info.ctx.backing_fs == "btrfs" && info.ctx.overlay_layer == "upper directory") {
         const std::string why = BtrfsCompression(data_dir, "the upper directory's");

@@ -162,7 +162,7 @@ expect_eq "no compression: stored" "$(encoded "$mnt/n")" none
 
 # 9. An overlay whose upper directory is on the btrfs: reads of compressed
 # data warn through it (FIEMAP answers through the overlay), also when it
-# was mounted with relative directories.
+# was mounted with relative directories, and its readahead is btrfs's bdi.
 remount compress=zstd
 trap 'umount "$tmp/ovl" 2>/dev/null; scratch_cleanup' EXIT
 mkdir -p "$mnt/up" "$mnt/wk" lower ovl
@@ -175,6 +175,8 @@ if [ -n "$fsid" ] && mount -t overlay overlay -o "lowerdir=$PWD/lower,upperdir=$
   run_json "overlay" --filename=ovl/o --rw=read --size=2m
   grep -qF "ovl/o: 100.0% of the region the job reads is stored compressed (btrfs)" warn.txt ||
     fail "overlay read: $(cat warn.txt)"
+  expect_eq "overlay read_ahead_kb" \
+    "$(python3 -c 'import json; print(json.load(open("out.json"))["iobench"]["context"]["targets"][0]["read_ahead_kb"])')" 3072
   umount ovl
   rm -rf "$mnt/wk"/* 2>/dev/null
   mkdir -p "$mnt/wk"
