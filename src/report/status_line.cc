@@ -423,7 +423,8 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
 
   std::string out = "Jobs: " + std::to_string(running) + " (f=" + std::to_string(files) + ")";
   if (rmax > 0) out += ", " + FormatBytes(rmin) + "/s-" + FormatBytes(rmax) + "/s";
-  if (imax > 0) out += ", " + FormatCount(imin) + "-" + FormatCount(imax) + " IOPS";
+  // fio prints the rate limits' IOPS range as plain numbers (0-32000).
+  if (imax > 0) out += ", " + std::to_string(imin) + "-" + std::to_string(imax) + " IOPS";
   out += ": [";
   for (size_t i = 0; i < run.jobs.size();) {
     char c = run.jobs[i].state;

@@ -132,6 +132,10 @@ TEST(StatusLineRender, SizeBasedEstimateAndLaterGroups) {
   run.jobs.push_back(j);
   EXPECT_EQ(line.Render(run, 10 * kSec),
             "Jobs: 1 (f=1), 100-5000 IOPS: [W(1)][25.0%][w=25.6MiB/s][w=0 IOPS][eta 00m:30s]");
+  // The limits as plain numbers, as fio prints them ("32.0k" before).
+  run.jobs[0].rate_iops = 32000;
+  EXPECT_EQ(line.Render(run, 10 * kSec).rfind("Jobs: 1 (f=1), 100-32000 IOPS: [W(1)]", 0), 0u);
+  run.jobs[0].rate_iops = 5000;
   // A later phase (stonewall), planned at 60 s: it follows this one.
   JobStatus later = Job(job_state::kNotStarted, 0x1, 0, 60 * kSec);
   later.phase = 1;
