@@ -567,8 +567,10 @@ bool StatusPrinter::Update(const RunStatus& run, uint64_t now_ns) {
 
 void StatusPrinter::Clear() {
   if (!enabled_ || shown_len_ == 0) return;
-  std::string out(std::min(shown_len_, Room()), ' ');
-  out += '\r';
+  // A terminal: blanks over the line. A pipe or a file (--eta=always): the
+  // line ends, as fio's "\r\n", so the report after it starts a line of
+  // its own (blanks there put spaces and a '\r' before its first line).
+  std::string out = tty_ ? std::string(std::min(shown_len_, Room()), ' ') + '\r' : "\n";
   Write(out);
   shown_len_ = 0;
   drawn_ = false;  // redraw at the next Update
