@@ -351,9 +351,12 @@ bool CheckToolOptions(Cli& cli, const std::vector<std::string>& tool_args) {
   if (!cli.status_interval.empty()) {
     std::string why;
     auto v = ParseToolTime(cli.status_interval, &why);
-    if (!v || *v <= 0) {
+    // fio refuses under 1 ms ("status interval too small").
+    if (!v || *v < 1000000) {
       std::fprintf(stderr, "iobench: --status-interval=%s: %s\n", cli.status_interval.c_str(),
-                   v ? "must be positive" : why.c_str());
+                   !v        ? why.c_str()
+                   : *v <= 0 ? "must be positive"
+                             : "too small: at least 1ms, as in fio");
       return false;
     }
     cli.status_interval_ns = static_cast<uint64_t>(*v);

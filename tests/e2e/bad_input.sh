@@ -315,6 +315,9 @@ check repeat-zero 2 "repeat" -- "$bin" --repeat=0 --name=a --ioengine=null --siz
 # The option and the value named once (it said "--eta=sometimes: --eta: 'sometimes' ...").
 check eta-bad 2 "^iobench: --eta: 'sometimes' is not one of auto, always, never$" -- \
   "$bin" --eta=sometimes --name=a --ioengine=null --size=1m
+check status-interval-too-small 2 \
+  "^iobench: --status-interval=10us: too small: at least 1ms, as in fio$" -- \
+  "$bin" --status-interval=10us --name=a --ioengine=null --size=1m
 check status-interval-mode-bad 2 \
   "^iobench: --status-interval-mode: 'delta' is not one of cumulative, interval$" -- \
   "$bin" --status-interval-mode=delta --name=a --ioengine=null --size=1m
