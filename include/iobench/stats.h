@@ -170,6 +170,7 @@ struct JobResult {
   HelperCpu helpers;
   uint64_t elapsed_ms = 0;  // wall time the job existed
   uint64_t runtime_ms = 0;  // measured time (after ramp)
+  uint64_t runtime_us = 0;  // the same to the microsecond: the denominator of CPU shares
   uint64_t start_ms = 0;    // wall-clock start, for logs
   uint64_t end_ms = 0;      // wall-clock end (or snapshot time): JSON "elapsed"
   bool interrupted = false;

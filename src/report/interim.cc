@@ -202,6 +202,7 @@ Result<RunResult> IntervalResult(const RunResult& later, const RunResult& earlie
       o.helpers.apportioned = lj.helpers.apportioned;
       o.elapsed_ms = Sub(lj.elapsed_ms, ej.elapsed_ms);
       o.runtime_ms = Sub(lj.runtime_ms, ej.runtime_ms);
+      o.runtime_us = Sub(lj.runtime_us, ej.runtime_us);
       o.start_ms = lj.start_ms;
       o.end_ms = lj.end_ms;
       o.interrupted = lj.interrupted;

@@ -154,13 +154,13 @@ std::vector<const OptionSetting*> InFioOptionOrder(const std::vector<OptionSetti
   return out;
 }
 
-double Pct(uint64_t us, uint64_t runtime_ms) { return CpuPercent(us, runtime_ms); }
+double Pct(uint64_t us, uint64_t runtime_us) { return CpuPercent(us, runtime_us); }
 
 ojson IobenchJobObject(const JobRecord& rec) {
   const JobResult& job = rec.result;
   const ThreadStats& ts = job.stats;
   const HelperCpu& h = rec.helpers;
-  const uint64_t rt = rec.cpu_runtime_ms;
+  const uint64_t rt = rec.cpu_runtime_us;
   ojson o;
   o["members"] = rec.members;
   ojson helpers;
@@ -320,8 +320,8 @@ ojson JobObject(const JobRecord& rec, const GroupTotals& totals, bool plus,
   if (rec.mixed) o["mixed"] = DdirObject(rec, ViewOf(rec, totals, kMixedDdir), plus);
   const uint64_t rt = rec.cpu_runtime_ms;
   o["job_runtime"] = rt;
-  o["usr_cpu"] = CpuPercent(ts.cpu.user_us, rt);
-  o["sys_cpu"] = CpuPercent(ts.cpu.sys_us, rt);
+  o["usr_cpu"] = CpuPercent(ts.cpu.user_us, rec.cpu_runtime_us);
+  o["sys_cpu"] = CpuPercent(ts.cpu.sys_us, rec.cpu_runtime_us);
   o["ctx"] = ts.cpu.ctx;
   o["majf"] = ts.cpu.majf;
   o["minf"] = ts.cpu.minf;

@@ -260,7 +260,7 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals, u
                      PercentilePrecisionFor(spec));
   }
 
-  const uint64_t rt = rec.cpu_runtime_ms;
+  const uint64_t rt = rec.cpu_runtime_us;
   o += fmt::sprintf("  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
                     CpuPercent(ts.cpu.user_us, rt), CpuPercent(ts.cpu.sys_us, rt),
                     static_cast<unsigned long long>(ts.cpu.ctx),

@@ -98,7 +98,7 @@ std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTot
   // block after the directions (v3 has no trim block either way).
   for (const DirView& v : ReportedDirs(rec, t))
     if (v.ddir != 2 || version != 3) DdirFields(o, rec, v, version);
-  const uint64_t rt = rec.cpu_runtime_ms;
+  const uint64_t rt = rec.cpu_runtime_us;
   o += fmt::sprintf(";%f%%;%f%%;%llu;%llu;%llu", CpuPercent(ts.cpu.user_us, rt),
                     CpuPercent(ts.cpu.sys_us, rt), static_cast<unsigned long long>(ts.cpu.ctx),
                     static_cast<unsigned long long>(ts.cpu.majf),

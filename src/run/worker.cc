@@ -2004,17 +2004,21 @@ void Worker::Run() {
     sync_marked_ = false;
   (void)EndOfLoopSync(false);
   const uint64_t end = NowNs();
+  // The thread's CPU up to the end, not the work after it (the helper
+  // sample reads /proc): it is a share of the runtime.
+  const CpuUsage cpu_end = HelperCpuSampler::ThreadCpuNow();
   FoldDerived(&ts_);
   if (ctl_->helper_sampler != nullptr) ctl_->helper_sampler->SampleNow();
   // Ended within its ramp (size reached, exitall, Ctrl-C): fio never reset
   // its stats, so it reports the ramp's I/O over the time since the start
   // (100 I/Os at rate_iops=200 in a 2 s ramp: 496 ms, not 1 ms).
   if (!measuring_) measure_start_ns_ = start_ns_ != 0 ? start_ns_ : end;
-  ts_.cpu = CpuSince(ru_start_, HelperCpuSampler::ThreadCpuNow());
+  ts_.cpu = CpuSince(ru_start_, cpu_end);
   const uint64_t runtime_ns = end - measure_start_ns_;
   for (int d = 0; d < kNumDdirs; ++d)
     if (ts_.dir[d].ios != 0 || sample_dir_[d]) ts_.dir[d].runtime_ns = runtime_ns;
   result_.runtime_ms = runtime_ns / 1000000;
+  result_.runtime_us = runtime_ns / 1000;
   result_.elapsed_ms = (end - ctl_->start_ns) / 1000000;
   result_.end_ms = WallTimeMs();
   result_.interrupted = interrupted_;
@@ -2102,9 +2106,11 @@ void Worker::ServeSnapshot(uint64_t now, bool final) {
           if (ts_.dir[d].ios != 0 || sample_dir_[d]) snap.stats.dir[d].runtime_ns = runtime_ns;
         snap.stats.cpu = CpuSince(ru_start_, HelperCpuSampler::ThreadCpuNow());
         snap.runtime_ms = runtime_ns / 1000000;
+        snap.runtime_us = runtime_ns / 1000;
       } else {
         snap.stats = ThreadStats();  // ramp or startdelay: nothing measured yet
         snap.runtime_ms = 0;
+        snap.runtime_us = 0;
       }
       snap.start_ms = result_.start_ms;
       snap.elapsed_ms = now > ctl_->start_ns ? (now - ctl_->start_ns) / 1000000 : 0;

@@ -212,6 +212,12 @@ void MergeThreadStats(ThreadStats& dst, const ThreadStats& src) {
 namespace {
 
 // A record's figures for one job: bw/iops sample stats, helpers, CPU time.
+// A result made without the microseconds (a test's, a merged one's) has
+// its milliseconds.
+uint64_t RuntimeUs(const JobResult& job) {
+  return job.runtime_us != 0 ? job.runtime_us : job.runtime_ms * 1000;
+}
+
 void FillRecord(JobRecord& r, const JobResult& job) {
   r.members = 1;
   for (int d = 0; d < kNumDdirs; ++d) {
@@ -220,6 +226,7 @@ void FillRecord(JobRecord& r, const JobResult& job) {
   }
   r.helpers = job.helpers;
   r.cpu_runtime_ms = job.runtime_ms;
+  r.cpu_runtime_us = RuntimeUs(job);
 }
 
 // The mixed direction of a finished record: the directions summed, and the
@@ -275,6 +282,7 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
     MergeThreadStats(m.stats, j.stats);
     m.elapsed_ms = std::max(m.elapsed_ms, j.elapsed_ms);
     m.runtime_ms = std::max(m.runtime_ms, j.runtime_ms);
+    m.runtime_us = std::max(m.runtime_us, j.runtime_us);
     m.start_ms = std::min(m.start_ms, j.start_ms);
     m.end_ms = std::max(m.end_ms, j.end_ms);
     if (m.error == 0 && j.error != 0) {
@@ -293,6 +301,7 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
     }
     AddHelpers(r.helpers, j.helpers);
     r.cpu_runtime_ms += j.runtime_ms;
+    r.cpu_runtime_us += RuntimeUs(j);
   }
   r.members = static_cast<uint32_t>(jobs.size());
   FillMixed(r);
@@ -508,9 +517,9 @@ uint64_t TotalIos(const ThreadStats& ts) {
   return t;
 }
 
-double CpuPercent(uint64_t cpu_us, uint64_t runtime_ms) {
-  if (!runtime_ms) return 0.0;
-  return static_cast<double>(cpu_us) / 1000.0 * 100.0 / static_cast<double>(runtime_ms);
+double CpuPercent(uint64_t cpu_us, uint64_t runtime_us) {
+  if (!runtime_us) return 0.0;
+  return static_cast<double>(cpu_us) * 100.0 / static_cast<double>(runtime_us);
 }
 
 double CpuPerIoUs(const JobRecord& rec) {

@@ -97,7 +97,8 @@ struct JobRecord {
   std::shared_ptr<const DirStats> mixed;
   SampleStat mixed_bw, mixed_iops;
   HelperCpu helpers;            // summed over members
-  uint64_t cpu_runtime_ms = 0;  // sum of members' runtime: denominator of usr/sys %
+  uint64_t cpu_runtime_ms = 0;  // sum of members' runtime (JSON job_runtime)
+  uint64_t cpu_runtime_us = 0;  // the same to the microsecond: denominator of usr/sys %
 
  private:
   std::shared_ptr<const JobResult> owned_;  // a merged group's result; null for one job
@@ -228,7 +229,10 @@ inline uint64_t ReportedIos(const DirStats& ds) { return ds.ios + ds.failed + ds
 uint64_t TotalIos(const ThreadStats& ts);
 
 // usr/sys CPU in percent of the measured runtime (fio: over job runtime).
-double CpuPercent(uint64_t cpu_us, uint64_t runtime_ms);
+// CPU time as a share of run time, in percent. The microseconds, not the
+// whole milliseconds fio divides by: a 1.9 ms job is not 1 ms long (its
+// 1.5 ms of CPU read 150%).
+double CpuPercent(uint64_t cpu_us, uint64_t runtime_us);
 
 // µs of CPU (own threads plus kernel helpers) per completed I/O; 0 when no
 // I/O completed.

@@ -316,6 +316,7 @@ TEST(StatsGroupTest, MergeGroupFollowsFioRules) {
   EXPECT_EQ(r.result.error_message, "first");
   EXPECT_EQ(r.result.notes, std::vector<std::string>{"n2"});
   EXPECT_EQ(r.cpu_runtime_ms, 2001u + 3000u + 2001u);
+  EXPECT_EQ(r.cpu_runtime_us, (2001u + 3000u + 2001u) * 1000);  // made without the us
   double mean_sum = 0;
   uint64_t min_sum = 0;
   for (const auto& j : jobs) {
@@ -452,8 +453,16 @@ TEST(StatsCpuTest, CpuPerIoAndCallRatios) {
   EXPECT_DOUBLE_EQ(CpuPerIoUs(r), (60000.0 + 530000 + 412000 + 1000) / 2000);
   EXPECT_DOUBLE_EQ(SubmitPerCall(r.result.stats), 4.0);
   EXPECT_DOUBLE_EQ(ReapPerCall(r.result.stats), 2.0);
-  EXPECT_DOUBLE_EQ(CpuPercent(500000, 2000), 25.0);
+  EXPECT_DOUBLE_EQ(CpuPercent(500000, 2000000), 25.0);
   EXPECT_DOUBLE_EQ(CpuPercent(5, 0), 0.0);
+  // The microseconds: 1.5 ms of CPU in a 1.9 ms job is 78.9%, not the
+  // 150% of its whole milliseconds.
+  EXPECT_NEAR(CpuPercent(1500, 1900), 78.947, 0.001);
+  JobResult shortjob = job;
+  shortjob.runtime_ms = 1;
+  shortjob.runtime_us = 1900;
+  EXPECT_EQ(RecordForJob(shortjob).cpu_runtime_us, 1900u);
+  EXPECT_EQ(RecordForJob(shortjob).cpu_runtime_ms, 1u);
   ThreadStats empty;
   EXPECT_DOUBLE_EQ(SubmitPerCall(empty), 0.0);
 }
