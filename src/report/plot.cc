@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -41,20 +42,83 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// gnuplot single-quoted string: a quote is written twice.
+// Job names and swept values are the user's and may hold anything. A
+// control character must not reach the script raw: a newline inside a
+// quoted title ends the line, and gnuplot runs the next one as a command
+// (`!touch x` runs a shell). Titles and labels are text the reader sees, so
+// control characters are written as C escapes (a newline as the two
+// characters \n), as the tables write them.
+std::string OneLine(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+// gnuplot single-quoted string (no escapes inside): a quote is written
+// twice, control characters as visible C escapes.
 std::string Quote(const std::string& s) {
   std::string q = "'";
-  for (char c : s) {
+  for (char c : OneLine(s)) {
     if (c == '\'') q += '\'';
     q += c;
   }
   return q + "'";
 }
 
-// Datablock labels go in double quotes; keep them simple.
+// A file name must stay the same bytes: with a control character in it,
+// gnuplot's double-quoted string, control characters as octal escapes,
+// which gnuplot decodes; else single-quoted as usual.
+std::string QuotePath(const std::string& s) {
+  if (std::none_of(s.begin(), s.end(), [](char ch) {
+        const auto c = static_cast<unsigned char>(ch);
+        return c < 0x20 || c == 0x7F;
+      }))
+    return Quote(s);
+  std::string q = "\"";
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (ch == '"' || ch == '\\') {
+      q += '\\';
+      q += ch;
+    } else if (c < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\%03o", c);
+      q += buf;
+    } else {
+      q += ch;
+    }
+  }
+  return q + "\"";
+}
+
+// Datablock labels go in double quotes, where gnuplot decodes backslash
+// escapes but has none for a quote: a backslash is doubled (so the C
+// escapes of OneLine show as written) and a quote becomes '_'.
 std::string DataLabel(const std::string& s) {
   std::string q = "\"";
-  for (char c : s) q += (c == '"' || c == '\\' || c == '\n') ? '_' : c;
+  for (char c : OneLine(s)) {
+    if (c == '"')
+      q += '_';
+    else if (c == '\\')
+      q += "\\\\";
+    else
+      q += c;
+  }
   return q + "\"";
 }
 
@@ -227,7 +291,7 @@ Result<std::string> PlotScript(const json& doc, const PlotOptions& opts) {
   const std::string x_col = numeric ? "1" : "0";
   const std::string xtic = numeric ? "" : ":xtic(1)";
   std::ostringstream gp;
-  gp << "# iobench sweep plot. Re-draw with: gnuplot " << PlotScriptPath(image) << "\n";
+  gp << "# iobench sweep plot. Re-draw with: gnuplot " << OneLine(PlotScriptPath(image)) << "\n";
   gp << "# (run it in this directory; the data below are the sweep's results)\n";
   gp << "set encoding utf8\n";
   if (svg)
@@ -235,7 +299,7 @@ Result<std::string> PlotScript(const json& doc, const PlotOptions& opts) {
           "'white'\n";
   else
     gp << "set terminal pngcairo size 900,1000 noenhanced font 'sans,10'\n";
-  gp << "set output " << Quote(image) << "\n";
+  gp << "set output " << QuotePath(image) << "\n";
   gp << "$metric << EOD\n" << metric_data.str() << "EOD\n";
   if (any_lat) gp << "$latency << EOD\n" << lat_data.str() << "EOD\n";
   const std::string description = DescribeJobs(doc);

@@ -118,6 +118,54 @@ TEST(PlotWriteTest, SvgAndPng) {
   EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
 }
 
+// Swept values and job names are the user's: a newline in one must not end
+// the quoted title and have gnuplot run the next line ("!cmd" runs a shell).
+TEST(PlotWriteTest, ControlCharactersInNamesAndValuesRunNothing) {
+  if (Gnuplot().empty()) GTEST_SKIP() << "gnuplot is not installed (apt-get install gnuplot-nox)";
+  TempDir tmp;
+  const std::string pwned = tmp.path() + "/PWNED";
+  const std::string evil = "a\n!touch " + pwned + "\n";
+  DirFigures f;
+  f.iops = 100;
+  f.bw_bytes = 409600;
+  f.clat_p50_ns = 1000;
+  f.clat_p99_ns = 2000;
+  std::vector<json> jobs;
+  for (const std::string& name : {std::string("j"), "n\n!touch " + pwned + "2\n"})
+    for (const char* qd : {"1", "2"})
+      for (const std::string& v : {evil, std::string("z\r\x01'\"")})
+        jobs.push_back(MakeJob(name, {{"iodepth", qd}, {"description", v}}, "read", f));
+  const json doc = MakeDoc(jobs, {"iodepth", "description"});
+  PlotOptions o;
+  // gnuplot runs in the image's directory: "!touch PWNED3" would land there.
+  o.path = tmp.path() + "/q\n!touch PWNED3\n.svg";
+  auto s = PlotScript(doc, o);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->find("\n!"), std::string::npos) << *s;
+  EXPECT_EQ(s->find('\r'), std::string::npos) << *s;
+  EXPECT_EQ(s->find('\x01'), std::string::npos) << *s;
+  EXPECT_NE(s->find("title 'description=a\\n!touch " + pwned + "\\n j'"), std::string::npos) << *s;
+  EXPECT_NE(s->find("title 'description=z\\r\\x01''\" j'"), std::string::npos) << *s;
+  // The image keeps its name, control characters and all.
+  EXPECT_NE(s->find("set output \"q\\012!touch PWNED3\\012.svg\"\n"), std::string::npos) << *s;
+  Status st = WritePlot(doc, o);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_TRUE(Exists(o.path));
+  EXPECT_FALSE(Exists(pwned));
+  EXPECT_FALSE(Exists(pwned + "2"));
+  EXPECT_FALSE(Exists(pwned + "3"));
+
+  // A category label keeps its backslash escapes visible.
+  std::vector<json> cats;
+  for (const char* e : {"a\nb", "c\\d\"e"})
+    cats.push_back(MakeJob("j", {{"ioengine", e}}, "read", f));
+  o.path = tmp.path() + "/e.svg";
+  s = PlotScript(MakeDoc(cats, {"ioengine"}), o);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_NE(s->find("$metric << EOD\n\"a\\\\nb\" 100\n\"c\\\\d_e\" 100\n"), std::string::npos)
+      << *s;
+}
+
 TEST(PlotWriteTest, GnuplotFailureCarriesItsOutput) {
   if (Gnuplot().empty()) GTEST_SKIP() << "gnuplot is not installed (apt-get install gnuplot-nox)";
   TempDir tmp;
