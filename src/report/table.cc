@@ -1253,6 +1253,54 @@ bool InNoise(const CompareEntry& b, const CompareEntry& n, const std::optional<s
   return br && nr && br->first <= nr->second && nr->first <= br->second;
 }
 
+// The one direction all jobs of an entry did I/O in; none when they did
+// none or several.
+std::optional<std::string> EntryDirection(const CompareEntry& e) {
+  std::set<std::string> dirs;
+  for (const json* j : e.jobs)
+    for (const auto& d : JobDirections(*j)) dirs.insert(d);
+  if (dirs.size() != 1) return std::nullopt;
+  return *dirs.begin();
+}
+
+// With each job's own direction in one table (no job mixes directions),
+// a matched pair may have measured different directions (a read sweep as
+// base, a write sweep as new): its delta compares reads with writes. One
+// warning per pair of directions, naming the rows, or "every row".
+std::vector<std::string> DirectionMismatches(const std::vector<CompareEntry>& bentries,
+                                             const std::vector<CompareEntry>& nentries,
+                                             const std::map<std::string, size_t>& nindex,
+                                             const std::vector<const json*>& all,
+                                             const TableOptions& opts) {
+  if (DirectionViews(all).front()) return {};
+  std::vector<std::pair<std::string, std::string>> pairs;
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> rows;
+  size_t matched = 0;
+  for (const auto& e : bentries) {
+    auto it = nindex.find(MatchKey(e.name, e.point));
+    if (it == nindex.end()) continue;
+    ++matched;
+    auto bd = EntryDirection(e), nd = EntryDirection(nentries[it->second]);
+    if (!bd || !nd || *bd == *nd) continue;
+    const std::pair<std::string, std::string> key(*bd, *nd);
+    if (!rows.count(key)) pairs.push_back(key);
+    rows[key].push_back(e.name + (e.point.empty() ? "" : " [" + PointLabel(e.point) + "]"));
+  }
+  std::vector<std::string> out;
+  for (const auto& key : pairs) {
+    const auto& r = rows[key];
+    std::string which;
+    if (r.size() == matched) {
+      which = "every row";
+    } else {
+      for (const auto& x : r) which += (which.empty() ? "" : ", ") + x;
+    }
+    out.push_back(opts.base_label + " measured " + key.first + " and " + opts.new_label + " " +
+                  key.second + " (" + which + "): these deltas compare different directions");
+  }
+  return out;
+}
+
 nlohmann::ordered_json PointObject(const std::vector<std::pair<std::string, std::string>>& pt) {
   nlohmann::ordered_json o = nlohmann::ordered_json::object();
   for (const auto& [k, v] : pt) o[k] = v;
@@ -1373,6 +1421,8 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
   if (noise_marked)
     tail += std::string(note) +
             "~ : inside the run-to-run noise (the min-max ranges of the repeated runs overlap)\n";
+  for (const auto& w : DirectionMismatches(bentries, nentries, nindex, all, opts))
+    tail += std::string(note) + "warning: " + w + "\n";
   std::set<std::string> bkeys;
   for (const auto& e : bentries) {
     const std::string k = MatchKey(e.name, e.point);
@@ -1442,7 +1492,15 @@ nlohmann::ordered_json CompareJson(const json& base, const json& neu, const Tabl
         if (view) {
           row["direction"] = *view;
         } else if (!IsPerJobMetric(m)) {
-          if (auto d = JobDirections(*e.jobs.front()); d.size() == 1) row["direction"] = d[0];
+          // Each side its own direction: one "direction" when they agree,
+          // else each side's (a read base against a write run).
+          const auto bd = EntryDirection(e), nd = EntryDirection(n);
+          if (bd && nd && *bd == *nd) {
+            row["direction"] = *bd;
+          } else {
+            if (bd) row["base_direction"] = *bd;
+            if (nd) row["new_direction"] = *nd;
+          }
         }
         row["base"] = figure(bv);
         row["new"] = figure(nv);
@@ -1461,8 +1519,12 @@ nlohmann::ordered_json CompareJson(const json& base, const json& neu, const Tabl
         list.push_back({{"job", e.name}, {"point", PointObject(e.point)}});
     return list;
   };
+  ojson warnings = ojson::array();
+  for (const auto& w : DirectionMismatches(bentries, nentries, nindex, all, opts))
+    warnings.push_back(w);
   return ojson{{"base", opts.base_label},
                {"new", opts.new_label},
+               {"warnings", std::move(warnings)},
                {"rows", std::move(rows)},
                {"only_in_base", only(bentries, nindex)},
                {"only_in_new", only(nentries, bindex)}};

@@ -126,6 +126,7 @@ TEST(CompareTest, AsDataForTheJsonDocument) {
   const json c = CompareJson(base, neu, o);
   const json want = {{"base", "base.json"},
                      {"new", "this run"},
+                     {"warnings", json::array()},
                      {"rows",
                       {{{"job", "a"},
                         {"point", {{"iodepth", "1"}}},
@@ -146,6 +147,58 @@ TEST(CompareTest, AsDataForTheJsonDocument) {
                      {"only_in_base", {{{"job", "gone"}, {"point", {{"iodepth", "1"}}}}}},
                      {"only_in_new", {{{"job", "new"}, {"point", {{"iodepth", "1"}}}}}}};
   EXPECT_EQ(c, want) << c.dump(1);
+}
+
+// A read sweep as base, a write sweep as new: each side's row is labelled
+// with its own direction (the base's used to label both), and the tables
+// and the JSON say that the deltas compare different directions.
+TEST(CompareTest, SidesMeasuringDifferentDirectionsAreSaid) {
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  auto sweep = [&](const std::string& dir, double iops) {
+    std::vector<json> jobs;
+    for (const char* qd : {"1", "2"}) {
+      jobs.push_back(MakeJob("n", {{"iodepth", qd}}, dir, f));
+      jobs.back()[dir]["iops"] = iops;
+    }
+    return MakeDoc(jobs, {"iodepth"});
+  };
+  TableOptions o;
+  o.base_label = "r.json";
+  o.new_label = "w.json";
+  const json c = CompareJson(sweep("read", 1000), sweep("write", 500), o);
+  ASSERT_EQ(c["rows"].size(), 2u) << c.dump(1);
+  for (const auto& row : c["rows"]) {
+    EXPECT_FALSE(row.contains("direction")) << row.dump();
+    EXPECT_EQ(row["base_direction"], "read") << row.dump();
+    EXPECT_EQ(row["new_direction"], "write") << row.dump();
+    EXPECT_EQ(row["base"], 1000.0);
+    EXPECT_EQ(row["new"], 500.0);
+  }
+  const std::string warning =
+      "r.json measured read and w.json write (every row): these deltas compare different "
+      "directions";
+  EXPECT_EQ(c["warnings"], json::array({warning})) << c.dump(1);
+  o.caption = false;
+  auto r = RenderCompare(sweep("read", 1000), sweep("write", 500), o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_NE(r->find("\nwarning: " + warning + "\n"), std::string::npos) << *r;
+
+  // Only some rows differ: those are named; the same direction keeps one label.
+  json mixed = sweep("read", 1000);
+  json w = MakeJob("n", {{"iodepth", "2"}}, "write", f);
+  mixed["jobs"][1] = w;
+  const json c2 = CompareJson(sweep("read", 1000), mixed, o);
+  ASSERT_EQ(c2["rows"].size(), 2u) << c2.dump(1);
+  EXPECT_EQ(c2["rows"][0]["direction"], "read") << c2.dump(1);
+  EXPECT_EQ(c2["rows"][1]["new_direction"], "write") << c2.dump(1);
+  EXPECT_EQ(c2["warnings"],
+            json::array({"r.json measured read and w.json write (n [iodepth=2]): these deltas "
+                         "compare different directions"}))
+      << c2.dump(1);
+  // Same directions: no warning.
+  EXPECT_EQ(CompareJson(sweep("read", 1000), sweep("read", 5), o)["warnings"], json::array());
 }
 
 // A document of one job `name` doing 4 KiB I/O at `iops` in `dir`.
