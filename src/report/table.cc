@@ -635,7 +635,19 @@ std::string Footnotes(const json& doc, const std::vector<const json*>& jobs, boo
         if (auto v = Str(Get(p, k.c_str()))) kv.emplace_back(k, *v);
       pts += (pts.empty() ? "" : "; ") + PointLabel(kv);
     }
-    lines.push_back("not run (the sweep was stopped): " + pts);
+    // Why it stopped, when the document says (a failing --sweep-cmd).
+    std::string why = "the sweep was stopped";
+    const json* st = Get(sweep, "stopped");
+    if (Str(Get(st, "by")).value_or("") == "sweep-cmd") {
+      std::vector<std::pair<std::string, std::string>> kv;
+      for (const auto& k : keys)
+        if (auto v = Str(Get(Get(st, "point"), k.c_str()))) kv.emplace_back(k, *v);
+      const auto code = Num(st, "exit_code");
+      why = "--sweep-cmd failed" +
+            (code ? " with exit code " + std::to_string(static_cast<long long>(*code)) : "") +
+            (kv.empty() ? "" : " at point " + PointLabel(kv)) + "; the sweep stopped there";
+    }
+    lines.push_back("not run (" + why + "): " + pts);
   }
   // Targets on more than one file system or device: the caption names
   // each, and this says which path is on which (rows and columns show the

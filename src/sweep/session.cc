@@ -529,6 +529,9 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   int exit_code = kExitOk;
   bool interrupted = false;
   size_t runs_done = 0;
+  // A failing --sweep-cmd hook: its exit code, the point and the command,
+  // for the report (iobench.sweep.stopped, the table's note).
+  std::optional<nlohmann::ordered_json> hook_failure;
 
   for (size_t pi = 0; pi < points.size(); ++pi) {
     const sweep::SweepPoint& point = points[pi];
@@ -549,6 +552,11 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
         status.Clear();
         PrintError(st);
         exit_code = code != 0 ? code : kExitJobFailed;
+        auto cmd = sweep::ExpandHookCommand(o.sweep_cmd, point, o.is_job_option);
+        hook_failure = nlohmann::ordered_json{{"by", "sweep-cmd"},
+                                              {"point", sweep::PointToJson(point)},
+                                              {"command", cmd.ok() ? *cmd : o.sweep_cmd},
+                                              {"exit_code", exit_code}};
         break;
       }
     }
@@ -662,6 +670,12 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     if (interrupted && stop.load() != 0) {
       doc["iobench"]["interrupted"] = true;
       doc["iobench"]["exit_code"] = 128 + stop.load();
+    }
+    // A failing hook: the run exits with its code, and the document says
+    // so and why (it said exit_code 0, as if the sweep were whole).
+    if (hook_failure) {
+      doc["iobench"]["exit_code"] = exit_code;
+      doc["iobench"]["sweep"]["stopped"] = *hook_failure;
     }
   }
   if (!per_point.empty()) out = normal_head.str();

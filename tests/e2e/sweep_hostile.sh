@@ -138,6 +138,31 @@ check_cut sweep_repeat 143 '[["1", false, 2], ["2", true, 1]]' 2 '[{"iodepth": "
 rc=$?
 check_cut hook 130 '[["1", false, null]]' '' '[{"iodepth": "2"}, {"iodepth": "4"}]'
 
+# A failing --sweep-cmd hook (exit 7 at point 2): the run exits 7, and the
+# JSON and the table say why the sweep stopped (the JSON said exit_code 0;
+# the table only "the sweep was stopped").
+"$bin" "${job[@]}" --sweep iodepth=1,2,4 --sweep-cmd='[ {iodepth} = 2 ] && exit 7; true' \
+  --output-format=json,table >"$tmp/hookfail.out" 2>"$tmp/hookfail.err"
+rc=$?
+[ $rc -eq 7 ] || fail "failing hook: exit $rc, want 7 ($(cat "$tmp/hookfail.err"))"
+grep -q "failed with exit code 7 at point iodepth=2; the sweep stops here" "$tmp/hookfail.err" ||
+  fail "failing hook: stderr $(cat "$tmp/hookfail.err")"
+python3 - "$tmp/hookfail.out" <<'PY' || fail "failing hook: $(cat "$tmp/hookfail.out")"
+import json, sys
+text = open(sys.argv[1]).read()
+doc, end = json.JSONDecoder().raw_decode(text)
+top = doc["iobench"]
+assert top["exit_code"] == 7 and top["interrupted"] is False, top
+assert top["sweep"]["not_run"] == [{"iodepth": "2"}, {"iodepth": "4"}], top
+assert top["sweep"]["stopped"] == {"by": "sweep-cmd", "point": {"iodepth": "2"},
+                                   "command": "[ 2 = 2 ] && exit 7; true",
+                                   "exit_code": 7}, top["sweep"]
+want = ("not run (--sweep-cmd failed with exit code 7 at point iodepth=2; "
+        "the sweep stopped there): iodepth=2; iodepth=4")
+assert want in text[end:].splitlines(), text[end:]
+PY
+echo "ok   hookfail"
+
 # --compare: files with nothing in common, and a file without jobs.
 "$bin" --name=other --ioengine=null --size=64k --rw=randwrite --output-format=json \
   --output="$tmp/other.json" || fail "other run exited $?"
