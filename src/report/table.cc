@@ -1377,6 +1377,42 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
 
   std::vector<std::string> out;
   bool noise_marked = false;
+  // The sweep table's marks, carried to each side's cell: a point cut by
+  // Ctrl-C (" *") or with a failed job (" !"); csv cells stay numbers and
+  // the notes name the rows instead.
+  const bool csv = opts.style == TableStyle::kCsv;
+  bool star = false, bang = false;
+  std::vector<const json*> failed_jobs;
+  std::vector<std::string> csv_cut, csv_failed;
+  auto marks = [&](const CompareEntry& e, const std::string& side) {
+    const bool cut = std::any_of(e.jobs.begin(), e.jobs.end(), Interrupted);
+    const bool failed =
+        std::any_of(e.jobs.begin(), e.jobs.end(), [](const json* j) { return JobError(j) != 0; });
+    const std::string who =
+        e.name + (e.point.empty() ? "" : " [" + PointLabel(e.point) + "]") + " in " + side;
+    auto once = [](std::vector<std::string>* v, const std::string& x) {
+      if (std::find(v->begin(), v->end(), x) == v->end()) v->push_back(x);
+    };
+    std::string m;
+    if (cut) {
+      star = true;
+      if (csv) once(&csv_cut, who);
+      m += " *";
+    }
+    if (failed) {
+      bang = true;
+      for (const json* j : e.jobs)
+        if (JobError(j) != 0) failed_jobs.push_back(j);
+      std::string errs;
+      for (const json* j : e.jobs)
+        if (int err = JobError(j);
+            err != 0 && errs.find("err=" + std::to_string(err)) == std::string::npos)
+          errs += " err=" + std::to_string(err);
+      if (csv) once(&csv_failed, who + errs);
+      m += " !";
+    }
+    return csv ? std::string() : m;
+  };
   std::string absent;  // metrics with no value in either file for any matched job
   for (TableMetric m : opts.metrics) {
     const size_t tables_before = out.size();
@@ -1411,8 +1447,9 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
               noise_marked = true;
             }
           }
-          t.rows.push_back({label_of(e), FormatMetric(m, bv, opts.style),
-                            FormatMetric(m, nv, opts.style), delta});
+          t.rows.push_back({label_of(e),
+                            FormatMetric(m, bv, opts.style) + marks(e, opts.base_label),
+                            FormatMetric(m, nv, opts.style) + marks(n, opts.new_label), delta});
         }
         if (!t.rows.empty()) out.push_back(Render(t, opts.style, opts.caption));
       }
@@ -1430,6 +1467,22 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
   for (const auto& e : bentries) any_match |= nindex.count(MatchKey(e.name, e.point)) != 0;
   if (!absent.empty() && any_match)
     tail += std::string(note) + "no " + absent + " in either file for the jobs they share\n";
+  if (csv) {
+    auto list = [](const std::vector<std::string>& v) {
+      std::string s;
+      for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+      return s;
+    };
+    if (!csv_cut.empty())
+      tail += OneLine("# interrupted (ran only part of its time): " + list(csv_cut), false) + "\n";
+    if (!csv_failed.empty())
+      tail += OneLine("# failed (ended with an error): " + list(csv_failed), false) + "\n";
+  } else {
+    if (star) tail += "* interrupted: this point ran only part of its time\n";
+    if (bang)
+      tail += "! failed: a job of this point ended with an error, " + ErrorList(failed_jobs) +
+              "; its figures are what it did before the error\n";
+  }
   if (noise_marked)
     tail += std::string(note) +
             "~ : inside the run-to-run noise (the min-max ranges of the repeated runs overlap)\n";

@@ -201,6 +201,49 @@ TEST(CompareTest, SidesMeasuringDifferentDirectionsAreSaid) {
   EXPECT_EQ(CompareJson(sweep("read", 1000), sweep("read", 5), o)["warnings"], json::array());
 }
 
+// A point cut by Ctrl-C or whose job failed keeps its sweep-table mark in
+// the delta table, on the side it happened, with the same notes (it
+// showed plain numbers, read as measurements).
+TEST(CompareTest, CarriesCutAndFailedMarks) {
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  auto sweep = [&]() {
+    std::vector<json> jobs;
+    for (const char* qd : {"1", "2", "4"})
+      jobs.push_back(MakeJob("j", {{"iodepth", qd}}, "read", f));
+    return MakeDoc(jobs, {"iodepth"});
+  };
+  json base = sweep(), neu = sweep();
+  base["jobs"][1]["iobench"]["interrupted"] = true;
+  neu["jobs"][2]["error"] = 22;
+  TableOptions o;
+  o.caption = false;
+  o.base_label = "b.json";
+  o.new_label = "n.json";
+  auto r = RenderCompare(base, neu, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(*r,
+            "iodepth    b.json    n.json   delta\n"
+            "1           1.00k     1.00k    0.00\n"
+            "2         1.00k *     1.00k    0.00\n"
+            "4           1.00k   1.00k !    0.00\n"
+            "\n"
+            "* interrupted: this point ran only part of its time\n"
+            "! failed: a job of this point ended with an error, err=22 (Invalid argument); its "
+            "figures are what it did before the error\n");
+  o.style = TableStyle::kCsv;
+  r = RenderCompare(base, neu, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_NE(r->find("\n2,1000,1000,0.00\n"), std::string::npos) << *r;
+  EXPECT_NE(r->find("# interrupted (ran only part of its time): j [iodepth=2] in b.json\n"),
+            std::string::npos)
+      << *r;
+  EXPECT_NE(r->find("# failed (ended with an error): j [iodepth=4] in n.json err=22\n"),
+            std::string::npos)
+      << *r;
+}
+
 // A document of one job `name` doing 4 KiB I/O at `iops` in `dir`.
 json OneJobDoc(const std::string& name, const std::string& dir, double iops) {
   DirFigures f;
