@@ -83,10 +83,41 @@ Status CheckOutputWritable(const std::string& path, const std::string& option = 
   return Status::Ok();
 }
 
+// The option a sweep key names (bs for blocksize); a key that is no
+// option (setra) or an empty one as it is.
+std::string CanonicalKey(const SessionOptions& o, const std::string& key) {
+  return o.canonical_option && !key.empty() ? o.canonical_option(key) : key;
+}
+
+// A results file's sweep keys under their option names: a file written
+// before sweeps stored canonical keys (blocksize=) matches a bs= sweep.
+void CanonicalizeSweepKeys(const SessionOptions& o, nlohmann::json* doc) {
+  if (!o.canonical_option || !doc->is_object()) return;
+  auto rename = [&](nlohmann::json* obj) {
+    if (!obj->is_object()) return;
+    nlohmann::json out = nlohmann::json::object();
+    for (auto it = obj->begin(); it != obj->end(); ++it)
+      out[CanonicalKey(o, it.key())] = it.value();
+    *obj = std::move(out);
+  };
+  if (auto it = doc->find("iobench"); it != doc->end() && it->is_object()) {
+    if (auto sw = it->find("sweep"); sw != it->end() && sw->is_object()) {
+      if (auto keys = sw->find("keys"); keys != sw->end() && keys->is_array())
+        for (auto& k : *keys)
+          if (k.is_string()) k = CanonicalKey(o, k.get<std::string>());
+    }
+  }
+  if (auto jobs = doc->find("jobs"); jobs != doc->end() && jobs->is_array())
+    for (auto& j : *jobs)
+      if (j.is_object())
+        if (auto ib = j.find("iobench"); ib != j.end() && ib->is_object())
+          if (auto pt = ib->find("point"); pt != ib->end()) rename(&*pt);
+}
+
 // What can be known wrong about the tables and the plot before the run:
 // found after it, the error lost the sweep's results (exit 1).
 Status CheckReportOptions(const SessionOptions& o) {
-  if (!o.table_rows.empty() && o.table_rows == o.table_cols)
+  if (!o.table_rows.empty() && CanonicalKey(o, o.table_rows) == CanonicalKey(o, o.table_cols))
     return Status::Invalid("--table-rows and --table-cols both name '" + o.table_rows +
                            "'; rows and columns need two different swept keys");
   if (o.plot.empty()) return Status::Ok();
@@ -316,8 +347,8 @@ Result<TableOptions> MakeTableOptions(const SessionOptions& o) {
   TableOptions t;
   IOB_ASSIGN_OR_RETURN(t.metrics, ParseTableMetrics(o.table_metric));
   IOB_ASSIGN_OR_RETURN(t.style, ParseTableStyle(o.table_style));
-  t.row_key = o.table_rows;
-  t.col_key = o.table_cols;
+  t.row_key = CanonicalKey(o, o.table_rows);  // the points hold bs, not blocksize
+  t.col_key = CanonicalKey(o, o.table_cols);
   return t;
 }
 
@@ -409,6 +440,7 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
   if (!o.compare.empty()) {
     auto base = LoadResultsJson(o.compare[0]);
     if (!base.ok()) return base.status();
+    CanonicalizeSweepKeys(o, &*base);
     // Refused now rather than after the run (RenderCompare says the same).
     if (table::AllJobs(*base).empty())
       return Status::Invalid("compare: " + labels.base_label + " holds no jobs");
@@ -442,7 +474,8 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
   // A --sweep-cmd template naming no swept key ({typo}) is bad input: every
   // point has the same keys, so the first point tells.
   if (!o.sweep_cmd.empty()) {
-    auto cmd = sweep::ExpandHookCommand(o.sweep_cmd, plan.points.front(), o.is_job_option);
+    auto cmd = sweep::ExpandHookCommand(o.sweep_cmd, plan.points.front(), o.is_job_option,
+                                        o.canonical_option);
     if (!cmd.ok()) return cmd.status();
   }
   // --table-rows/--table-cols name swept keys: refuse a typo before the run,
@@ -450,7 +483,8 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
   for (const std::string* k : {&o.table_rows, &o.table_cols}) {
     if (k->empty()) continue;
     bool swept = false;
-    for (const auto& sw : o.sweeps) swept |= sw.substr(0, sw.find('=')) == *k;
+    for (const auto& sw : o.sweeps)
+      swept |= CanonicalKey(o, sw.substr(0, sw.find('='))) == CanonicalKey(o, *k);
     if (!swept)
       return Status::Invalid("--table-" + std::string(k == &o.table_rows ? "rows" : "cols") + "=" +
                              *k + ": not a swept key (--sweep " + *k + "=...)");
@@ -539,7 +573,8 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     if (!o.sweep_cmd.empty()) {
       std::string log;
       int code = 0;
-      Status st = sweep::RunHook(o.sweep_cmd, point, &log, o.is_job_option, &code);
+      Status st =
+          sweep::RunHook(o.sweep_cmd, point, &log, o.is_job_option, &code, o.canonical_option);
       hook_logs.push_back(log);
       // Ctrl-C while the hook ran (the hook may even have died of it): the
       // point is not run. Run with the stop flag set, it did no I/O and
@@ -552,7 +587,8 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
         status.Clear();
         PrintError(st);
         exit_code = code != 0 ? code : kExitJobFailed;
-        auto cmd = sweep::ExpandHookCommand(o.sweep_cmd, point, o.is_job_option);
+        auto cmd =
+            sweep::ExpandHookCommand(o.sweep_cmd, point, o.is_job_option, o.canonical_option);
         hook_failure = nlohmann::ordered_json{{"by", "sweep-cmd"},
                                               {"point", sweep::PointToJson(point)},
                                               {"command", cmd.ok() ? *cmd : o.sweep_cmd},
@@ -761,6 +797,8 @@ int CompareFiles(const SessionOptions& o) {
     PrintError(neu.status());
     return kExitUsage;
   }
+  CanonicalizeSweepKeys(o, &*base);
+  CanonicalizeSweepKeys(o, &*neu);
   TableOptions t = *topts;
   t.base_label = o.compare[0];
   t.new_label = o.compare[1];

@@ -299,6 +299,10 @@ Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& swe
       return Status::Invalid("--sweep " + arg + ": key '" + option + "' is already swept" +
                              (it->second != axis.key ? " (as '" + it->second + "')" : "") +
                              "; give all its values in one --sweep");
+    // Keyed by the option's own name from here on: a table (--table-cols=bs),
+    // a --compare against a bs= sweep and the JSON's point all meet it
+    // under one name, whichever alias was typed.
+    axis.key = option;
     total *= axis.values.size();
     if (total > 1000000)
       return Status::Invalid("--sweep: more than 1000000 points; narrow the ranges");
@@ -339,7 +343,8 @@ Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const 
 }
 
 Result<std::string> ExpandHookCommand(const std::string& cmd_template, const SweepPoint& point,
-                                      const IsJobOption& is_job_option) {
+                                      const IsJobOption& is_job_option,
+                                      const CanonicalName& canonical) {
   const std::string* anon = nullptr;
   for (const auto& [k, v] : point.values) {
     if (!is_job_option || !is_job_option(k)) {
@@ -371,6 +376,8 @@ Result<std::string> ExpandHookCommand(const std::string& cmd_template, const Swe
       value = anon;
     } else {
       value = point.Find(name);
+      // {blocksize} for a key swept as blocksize= (and stored as bs).
+      if (value == nullptr && canonical) value = point.Find(canonical(name));
       if (value == nullptr) {
         std::string keys;
         for (const auto& kv : point.values) keys += (keys.empty() ? "" : ", ") + kv.first;
@@ -386,9 +393,10 @@ Result<std::string> ExpandHookCommand(const std::string& cmd_template, const Swe
 }
 
 Status RunHook(const std::string& cmd_template, const SweepPoint& point, std::string* log,
-               const IsJobOption& is_job_option, int* exit_code) {
+               const IsJobOption& is_job_option, int* exit_code, const CanonicalName& canonical) {
   if (exit_code) *exit_code = 0;
-  IOB_ASSIGN_OR_RETURN(std::string cmd, ExpandHookCommand(cmd_template, point, is_job_option));
+  IOB_ASSIGN_OR_RETURN(std::string cmd,
+                       ExpandHookCommand(cmd_template, point, is_job_option, canonical));
   if (log) *log += "# point: " + point.Label() + "\n$ " + cmd + "\n";
 
   IOB_ASSIGN_OR_RETURN(sys::SpawnResult run,

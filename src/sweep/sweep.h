@@ -67,7 +67,8 @@ Result<SweepAxis> ParseSweepArg(const std::string& arg);
 using CanonicalName = std::function<std::string(const std::string& name)>;
 
 // Parses every --sweep argument (a key may appear once, under any of its
-// names when `canonical` is given) and returns the cartesian product. The
+// names when `canonical` is given; the points then hold each key under its
+// canonical name, bs for blocksize=) and returns the cartesian product. The
 // first --sweep key varies slowest, the last fastest, like nested shell
 // loops written in the same order. No arguments: one empty point (a plain
 // run).
@@ -89,9 +90,11 @@ Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const 
 // is_job_option is null or every key is a job option). `${...}` and braces
 // around anything that is not a plain word (awk '{print $1}') are left alone.
 // Values other than [A-Za-z0-9_./:=,+@%-] are single-quoted for the shell.
-// `{WORD}` naming no sweep key is an error (a typo would otherwise run).
+// `{WORD}` naming no sweep key is an error (a typo would otherwise run);
+// with `canonical`, `{ALIAS}` names the key swept under its option name.
 Result<std::string> ExpandHookCommand(const std::string& cmd_template, const SweepPoint& point,
-                                      const IsJobOption& is_job_option = nullptr);
+                                      const IsJobOption& is_job_option = nullptr,
+                                      const CanonicalName& canonical = nullptr);
 
 // Runs the expanded hook with /bin/sh -c, stdin from /dev/null, stdout and
 // stderr captured together. Appends to *log (may be null):
@@ -102,7 +105,8 @@ Result<std::string> ExpandHookCommand(const std::string& cmd_template, const Swe
 // the code (0 on success) so that iobench can exit with it. Errors from the
 // template return kInvalidArgument, a failing hook kIoError.
 Status RunHook(const std::string& cmd_template, const SweepPoint& point, std::string* log,
-               const IsJobOption& is_job_option = nullptr, int* exit_code = nullptr);
+               const IsJobOption& is_job_option = nullptr, int* exit_code = nullptr,
+               const CanonicalName& canonical = nullptr);
 
 // The point as a JSON object {"iodepth": "32", ...} (values as strings, as
 // written on the command line).

@@ -101,6 +101,20 @@ TEST(SweepParseTest, AnAliasIsTheSameKey) {
   EXPECT_TRUE(ExpandSweeps({"timeout=10ms", "iodepth=1"}, canonical).ok());
 }
 
+TEST(SweepParseTest, AnAliasIsStoredUnderTheOptionName) {
+  // --sweep blocksize=... gave points keyed "blocksize": --table-cols=bs was
+  // refused and a compare against a bs= sweep matched nothing.
+  auto canonical = [](const std::string& k) { return k == "blocksize" ? "bs" : k; };
+  auto r = ExpandSweeps({"blocksize=4k,8k", "iodepth=1"}, canonical);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ((*r)[0].Label(), "bs=4k iodepth=1");
+  // A hook may still name the key as it was typed.
+  auto cmd = ExpandHookCommand("echo {blocksize} {bs}", (*r)[1], nullptr, canonical);
+  ASSERT_TRUE(cmd.ok()) << cmd.status().ToString();
+  EXPECT_EQ(*cmd, "echo 8k 8k");
+}
+
 TEST(SweepExpandTest, CartesianProductFirstKeySlowest) {
   auto r = ExpandSweeps({"iodepth=1,2", "force_async=0,1", "setra=0,64"});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
