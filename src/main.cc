@@ -496,7 +496,47 @@ int Main(int argc, char** argv) {
     return kExitUsage;
   }
   const auto& jobs = parsed->jobs;
-  if (cli.showcmd) return Emit(cli, iobench::jobfile::ShowCmd(jobs));
+  // With --sweep, --showcmd and --parse-only show each point's jobs (they
+  // showed the base job: iodepth=1 for --sweep iodepth=8,16), as the shell
+  // loop a sweep replaces would run them.
+  // A point's label on one line whatever a value holds (in --showcmd's
+  // comment, a newline would start a command of its own).
+  auto one_line = [](const std::string& s) {
+    std::string out;
+    for (char c : s) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u == 0x7F) {
+        char buf[8];
+        std::snprintf(buf, sizeof(buf), "\\x%02x", u);
+        out += buf;
+      } else {
+        out += c;
+      }
+    }
+    return out;
+  };
+  if (cli.showcmd && cli.sweeps.empty()) return Emit(cli, iobench::jobfile::ShowCmd(jobs));
+  if (cli.showcmd) {
+    const iobench::SessionOptions session = SessionFor(cli, job_files, cmdline);
+    auto points = iobench::PlanPoints(jobs, session);
+    if (!points.ok()) {
+      std::fprintf(stderr, "iobench: %s\n", points.status().message().c_str());
+      return kExitUsage;
+    }
+    // The shell loop the sweep stands for: each point's --sweep-cmd hook,
+    // then its command line.
+    std::string text;
+    for (const auto& [point, point_jobs] : *points) {
+      text += "# --sweep point " + one_line(point.Label()) + "\n";
+      if (!cli.sweep_cmd.empty()) {
+        auto hook = iobench::sweep::ExpandHookCommand(
+            cli.sweep_cmd, point, iobench::jobfile::IsJobOption, session.canonical_option);
+        if (hook.ok()) text += *hook + "\n";  // checked by PlanPoints
+      }
+      text += iobench::jobfile::ShowCmd(point_jobs);
+    }
+    return Emit(cli, text);
+  }
   if (cli.parse_only) {
     iobench::RunOptions check;
     check.readonly = cli.readonly;
@@ -507,8 +547,30 @@ int Main(int argc, char** argv) {
     }
     bool json = false;
     for (const auto& f : cli.formats) json |= f == "json" || f == "json+";
-    return Emit(cli, json ? iobench::jobfile::ParseOnlyJson(jobs)
-                          : iobench::jobfile::ParseOnlySummary(jobs));
+    if (cli.sweeps.empty())
+      return Emit(cli, json ? iobench::jobfile::ParseOnlyJson(jobs)
+                            : iobench::jobfile::ParseOnlySummary(jobs));
+    auto points = iobench::PlanPoints(jobs, session);  // checked above
+    if (!points.ok()) {
+      std::fprintf(stderr, "iobench: %s\n", points.status().message().c_str());
+      return kExitUsage;
+    }
+    if (!json) {
+      std::string text;
+      for (const auto& [point, point_jobs] : *points)
+        text += "=== " + one_line(point.Label()) + " ===\n" +
+                iobench::jobfile::ParseOnlySummary(point_jobs);
+      return Emit(cli, text);
+    }
+    // One document: {"points": [{"point": {...}, "jobs": [...]}, ...]}.
+    nlohmann::ordered_json doc = {{"points", nlohmann::ordered_json::array()}};
+    for (const auto& [point, point_jobs] : *points) {
+      auto one = nlohmann::ordered_json::parse(iobench::jobfile::ParseOnlyJson(point_jobs));
+      nlohmann::ordered_json entry = {{"point", iobench::sweep::PointToJson(point)}};
+      for (auto it = one.begin(); it != one.end(); ++it) entry[it.key()] = it.value();
+      doc["points"].push_back(std::move(entry));
+    }
+    return Emit(cli, doc.dump(2) + "\n");
   }
   const int rc = iobench::RunSession(jobs, SessionFor(cli, job_files, cmdline));
   if (iobench::LeftBehindThreads() > 0) {

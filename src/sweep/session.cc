@@ -494,6 +494,15 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
 
 }  // namespace
 
+Result<std::vector<std::pair<sweep::SweepPoint, std::vector<JobSpec>>>> PlanPoints(
+    const std::vector<JobSpec>& jobs, const SessionOptions& o) {
+  IOB_ASSIGN_OR_RETURN(SessionPlan plan, PlanSession(jobs, o));
+  std::vector<std::pair<sweep::SweepPoint, std::vector<JobSpec>>> out;
+  for (size_t i = 0; i < plan.points.size(); ++i)
+    out.emplace_back(plan.points[i], std::move(plan.point_jobs[i]));
+  return out;
+}
+
 Status CheckSession(const std::vector<JobSpec>& jobs, const SessionOptions& o,
                     const RunOptions& check) {
   Result<SessionPlan> plan = PlanSession(jobs, o);

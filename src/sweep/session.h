@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "iobench/job.h"
@@ -59,6 +60,13 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& opts);
 // CheckJobs with `check` on the jobs of every sweep point.
 Status CheckSession(const std::vector<JobSpec>& jobs, const SessionOptions& opts,
                     const RunOptions& check);
+
+// The points RunSession would run, each with its jobs (the point's values
+// applied), after the checks PlanSession makes before a run (the same
+// errors). One empty point without --sweep. For --showcmd and --parse-only,
+// which show what each point runs.
+Result<std::vector<std::pair<sweep::SweepPoint, std::vector<JobSpec>>>> PlanPoints(
+    const std::vector<JobSpec>& jobs, const SessionOptions& opts);
 
 // --compare BASE.json NEW.json with nothing to run.
 int CompareFiles(const SessionOptions& opts);
