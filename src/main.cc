@@ -80,6 +80,7 @@ struct Cli {
   std::string table_rows;
   std::string table_cols;
   std::string compare;
+  std::vector<std::string> compare_given;  // every --compare, to refuse a second
   std::string compare_labels;
   std::string plot;
 };
@@ -184,14 +185,15 @@ void BuildApp(CLI::App& app, Cli& cli) {
   app.add_option("--table-style", cli.table_style, desc("table-style"));
   app.add_option("--table-rows", cli.table_rows, desc("table-rows"));
   app.add_option("--table-cols", cli.table_cols, desc("table-cols"));
-  app.add_option("--compare", cli.compare, desc("compare"));
+  app.add_option("--compare", cli.compare_given, desc("compare"));
   app.add_option("--compare-labels", cli.compare_labels, desc("compare-labels"));
   app.add_option("--plot", cli.plot, desc("plot"));
   // fio keeps the last of a repeated option (`--output=a --output=b` writes
   // to b); CLI11 refused the repeat ("At Most 1 required but received 2").
-  // --section and --sweep collect every value instead.
+  // --section and --sweep collect every value instead, and so does
+  // --compare, so that a second BASE is refused rather than silently kept.
   for (CLI::Option* o : app.get_options())
-    if (o->get_name() != "--section" && o->get_name() != "--sweep")
+    if (o->get_name() != "--section" && o->get_name() != "--sweep" && o->get_name() != "--compare")
       o->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 
@@ -260,6 +262,26 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
   o.canonical_option = [](const std::string& name) {
     const iobench::jobfile::OptionDef* def = iobench::jobfile::FindOption(name);
     return def != nullptr ? def->name : name;
+  };
+  // Numbers as the option reads them (iodepth 1 and 01, bs 4k and 4096).
+  o.option_value_key = [](const std::string& name, const std::string& value) {
+    namespace jf = iobench::jobfile;
+    const jf::OptionDef* def = jf::FindOption(name);
+    // A per-direction list (bs=4k,8k) as written; one value for all, as a number.
+    if (def == nullptr || (def->per_dir && value.find_first_of(",:") != std::string::npos))
+      return value;
+    jf::NumContext ctx;
+    if (def->type == jf::OptType::kInt || def->type == jf::OptType::kBool)
+      ctx.kind = jf::NumKind::kPlain;
+    else if (def->type == jf::OptType::kSize)
+      ctx.kind = jf::NumKind::kSize;
+    else if (def->type == jf::OptType::kTime)
+      ctx.kind = jf::NumKind::kTime, ctx.time_unit_ns = def->time_unit_ns;
+    else
+      return value;
+    jf::ValueError err;
+    auto n = jf::ParseNumber(value, ctx, &err);
+    return n ? "#" + std::to_string(*n) : value;
   };
   return o;
 }
@@ -417,6 +439,17 @@ int Main(int argc, char** argv) {
     std::fprintf(stderr, "iobench: %s\n", e.what());
     return kExitUsage;
   }
+  // `--compare A --compare B` kept B alone: the user meant one of them, or
+  // `--compare A B`.
+  if (cli.compare_given.size() > 1) {
+    std::fprintf(stderr,
+                 "iobench: --compare given %zu times (%s, %s): give one BASE.json, and the NEW "
+                 "results file after it: --compare BASE.json NEW.json\n",
+                 cli.compare_given.size(), cli.compare_given[0].c_str(),
+                 cli.compare_given[1].c_str());
+    return kExitUsage;
+  }
+  if (!cli.compare_given.empty()) cli.compare = cli.compare_given[0];
   cli.cmdhelp = app.count("--cmdhelp") > 0;
   cli.enghelp = app.count("--enghelp") > 0;
   if (cli.help) {

@@ -1,5 +1,7 @@
 #include "report/table.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -1757,6 +1759,11 @@ Result<json> ParseResultsJson(const std::string& text, const std::string& what) 
 }
 
 Result<json> LoadResultsJson(const std::string& path) {
+  // A directory opens and reads as empty: it was "no JSON document found".
+  if (struct stat st; ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return Status::Invalid(path +
+                           ": is a directory, not a results file (JSON written with "
+                           "--output-format=json)");
   std::ifstream in(path, std::ios::binary);
   if (!in) return ErrnoStatus("open " + path);
   std::ostringstream ss;

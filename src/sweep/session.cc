@@ -449,7 +449,7 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
   plan.points.resize(1);
   plan.point_jobs = {jobs};
   if (!o.sweeps.empty()) {
-    auto expanded = sweep::ExpandSweeps(o.sweeps, o.canonical_option);
+    auto expanded = sweep::ExpandSweeps(o.sweeps, o.canonical_option, o.option_value_key);
     if (!expanded.ok()) return expanded.status();
     plan.points = std::move(*expanded);
     // A key that is no job option only means something to --sweep-cmd;

@@ -48,6 +48,7 @@ struct SessionOptions {
   sweep::OptionSetter set_option;
   sweep::IsJobOption is_job_option;
   sweep::CanonicalName canonical_option;  // alias -> option name
+  sweep::ValueKey option_value_key;       // a value as the option reads it
 };
 
 // Runs the jobs and writes every report. Returns the process exit code:

@@ -48,29 +48,31 @@ struct Bound {
   int unit = 0;
 };
 
-bool ParseBound(const std::string& s, Bound* b) {
-  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+// kTooLarge: shaped like a bound (digits, a k/m/g/t suffix) but past 2^64-1.
+enum class BoundParse { kNotNumber, kTooLarge, kOk };
+
+BoundParse ParseBound(const std::string& s, Bound* b) {
+  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0]))) return BoundParse::kNotNumber;
   size_t i = 0;
   uint64_t v = 0;
+  bool overflow = false;
   while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
-    if (v > (UINT64_MAX - 9) / 10) return false;
-    v = v * 10 + static_cast<uint64_t>(s[i] - '0');
+    overflow |= __builtin_mul_overflow(v, 10, &v) ||
+                __builtin_add_overflow(v, static_cast<uint64_t>(s[i] - '0'), &v);
     ++i;
   }
   int unit = 0;
   if (i < s.size()) {
     static const std::string kUnits = "kmgt";
     const size_t u = kUnits.find(static_cast<char>(std::tolower(static_cast<unsigned char>(s[i]))));
-    if (u == std::string::npos || i + 1 != s.size()) return false;
+    if (u == std::string::npos || i + 1 != s.size()) return BoundParse::kNotNumber;
     unit = static_cast<int>(u) + 1;
-    for (int k = 0; k < unit; ++k) {
-      if (v > UINT64_MAX / 1024) return false;
-      v *= 1024;
-    }
+    for (int k = 0; k < unit; ++k) overflow |= __builtin_mul_overflow(v, 1024, &v);
   }
+  if (overflow) return BoundParse::kTooLarge;
   b->value = v;
   b->unit = unit;
-  return true;
+  return BoundParse::kOk;
 }
 
 // Writes v back in the style of the range's bounds: plain digits when they
@@ -102,11 +104,18 @@ bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::st
     rest = rest.substr(0, colon);
   }
   Bound lo, hi;
-  const bool lo_ok = ParseBound(lo_s, &lo);
-  const bool hi_ok = ParseBound(rest, &hi);
+  const BoundParse lo_p = ParseBound(lo_s, &lo);
+  const BoundParse hi_p = ParseBound(rest, &hi);
+  const bool lo_ok = lo_p == BoundParse::kOk, hi_ok = hi_p == BoundParse::kOk;
   // Only something shaped like a numeric range is a range: `../dir` is a
   // file name, not a bad range.
-  if (!lo_ok && !hi_ok) return false;
+  if (!lo_ok && !hi_ok && (lo_p == BoundParse::kNotNumber || hi_p == BoundParse::kNotNumber))
+    return false;
+  if (lo_p == BoundParse::kTooLarge || hi_p == BoundParse::kTooLarge) {
+    *err = "range '" + item + "': " + (lo_p == BoundParse::kTooLarge ? lo_s : rest) +
+           " is too large (the largest bound is 18446744073709551615, 2^64-1)";
+    return true;
+  }
   if (!lo_ok || !hi_ok) {
     *err = "range '" + item + "': bounds must be whole numbers, optionally with k/m/g/t";
     return true;
@@ -120,7 +129,14 @@ bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::st
   if (!step_s.empty()) {
     const char op = step_s[0];
     Bound s;
-    if ((op != '+' && op != 'x' && op != '*') || !ParseBound(step_s.substr(1), &s)) {
+    const BoundParse sp = op == '+' || op == 'x' || op == '*' ? ParseBound(step_s.substr(1), &s)
+                                                              : BoundParse::kNotNumber;
+    if (sp == BoundParse::kTooLarge) {
+      *err = "range '" + item + "': step " + step_s.substr(1) +
+             " is too large (the largest is 18446744073709551615, 2^64-1)";
+      return true;
+    }
+    if (sp != BoundParse::kOk) {
       *err = "range '" + item + "': step must be +N (add) or xN (multiply), e.g. 1..128:x2";
       return true;
     }
@@ -286,7 +302,8 @@ std::vector<SweepPoint> ExpandAxes(const std::vector<SweepAxis>& axes) {
 }
 
 Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& sweep_args,
-                                             const CanonicalName& canonical) {
+                                             const CanonicalName& canonical,
+                                             const ValueKey& value_key) {
   std::vector<SweepAxis> axes;
   std::map<std::string, std::string> keys;  // option swept -> the key it was swept as
   size_t total = 1;
@@ -303,6 +320,13 @@ Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& swe
     // a --compare against a bs= sweep and the JSON's point all meet it
     // under one name, whichever alias was typed.
     axis.key = option;
+    if (value_key) {
+      std::map<std::string, std::string> read_as;  // value as read -> as written
+      for (const auto& v : axis.values)
+        if (auto [it, fresh] = read_as.emplace(value_key(option, v), v); !fresh)
+          return Status::Invalid("--sweep " + arg + ": values '" + it->second + "' and '" + v +
+                                 "' are the same " + option + "; the point would run twice");
+    }
     total *= axis.values.size();
     if (total > 1000000)
       return Status::Invalid("--sweep: more than 1000000 points; narrow the ranges");

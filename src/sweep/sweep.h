@@ -66,14 +66,23 @@ Result<SweepAxis> ParseSweepArg(const std::string& arg);
 // "runtime"), else the key itself. main.cc passes the option table's lookup.
 using CanonicalName = std::function<std::string(const std::string& name)>;
 
+// A value as the option reads it, for telling two spellings of one value
+// apart ("1" and "01" are both iodepth 1): the same key for the same
+// value. main.cc passes the option table's number parsing; values of an
+// option that is no number, or that do not parse, are kept as written.
+using ValueKey = std::function<std::string(const std::string& key, const std::string& value)>;
+
 // Parses every --sweep argument (a key may appear once, under any of its
 // names when `canonical` is given; the points then hold each key under its
 // canonical name, bs for blocksize=) and returns the cartesian product. The
 // first --sweep key varies slowest, the last fastest, like nested shell
 // loops written in the same order. No arguments: one empty point (a plain
 // run).
+// With `value_key`, two values of one key that read as the same value
+// (iodepth=1,01; bs=4k,4096) are refused: the point would run twice.
 Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& sweep_args,
-                                             const CanonicalName& canonical = nullptr);
+                                             const CanonicalName& canonical = nullptr,
+                                             const ValueKey& value_key = nullptr);
 // The same product from already parsed axes.
 std::vector<SweepPoint> ExpandAxes(const std::vector<SweepAxis>& axes);
 

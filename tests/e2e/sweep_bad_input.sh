@@ -42,6 +42,23 @@ refused "--plot=$tmp/p.svg: nothing is swept; a plot needs --sweep KEY=..." --pl
 refused "--sweep-cmd 'touch $tmp/hook-ran; echo {typo}': {typo} names no --sweep key (swept: iodepth)" \
   --sweep iodepth=1,2 --sweep-cmd="touch $tmp/hook-ran; echo {typo}"
 
+# One value under two spellings ran the same point twice; a bound past
+# 2^64-1 was "not a whole number"; a second --compare silently replaced the
+# first; a directory as BASE was "no JSON document found".
+refused "--sweep iodepth=1,01: values '1' and '01' are the same iodepth; the point would run twice" \
+  --sweep iodepth=1,01
+refused "--sweep bs=4k,4096: values '4k' and '4096' are the same bs" --sweep bs=4k,4096
+refused "range '1..18446744073709551616:+1': 18446744073709551616 is too large" \
+  --sweep iodepth=1..18446744073709551616:+1
+refused "range '1..18446744073709551615:+1' gives more than 100000 values" \
+  --sweep iodepth=1..18446744073709551615:+1
+echo '{"jobs": [{"jobname": "j"}]}' >"$tmp/a.json"
+cp "$tmp/a.json" "$tmp/b.json"
+refused "--compare given 2 times ($tmp/a.json, $tmp/b.json): give one BASE.json" \
+  --compare "$tmp/a.json" --compare "$tmp/b.json"
+mkdir "$tmp/dir"
+refused "$tmp/dir: is a directory, not a results file" --compare "$tmp/dir"
+
 # --parse-only makes the checks a run makes before it touches a file: the
 # sweep's too (it ignored --sweep and exited 0). The same refusals, with and
 # without it, and a point whose jobs fail a run check (--readonly).

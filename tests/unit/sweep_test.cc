@@ -115,6 +115,36 @@ TEST(SweepParseTest, AnAliasIsStoredUnderTheOptionName) {
   EXPECT_EQ(*cmd, "echo 8k 8k");
 }
 
+TEST(SweepParseTest, BoundsPastTwoToThe64AreTooLarge) {
+  auto r = ParseSweepArg("iodepth=1..18446744073709551616:+1");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "--sweep iodepth=1..18446744073709551616:+1: range '1..18446744073709551616:+1': "
+            "18446744073709551616 is too large (the largest bound is 18446744073709551615, "
+            "2^64-1)");
+  r = ParseSweepArg("iodepth=1..16:x99999999999999999999");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("step 99999999999999999999 is too large"), std::string::npos)
+      << r.status().message();
+  // 2^64-1 itself is a bound: the range ends before it would pass 2^64.
+  r = ParseSweepArg("iodepth=9223372036854775808..18446744073709551615:x2");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->values, std::vector<std::string>{"9223372036854775808"});
+}
+
+TEST(SweepParseTest, OneValueSpelledTwiceIsRefused) {
+  // "1" and "01" are both iodepth 1: the point ran twice.
+  auto read_as = [](const std::string& key, const std::string& v) {
+    return key == "iodepth" ? std::to_string(std::stoll(v)) : v;
+  };
+  auto r = ExpandSweeps({"iodepth=1,01"}, nullptr, read_as);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "--sweep iodepth=1,01: values '1' and '01' are the same iodepth; the point would run "
+            "twice");
+  EXPECT_TRUE(ExpandSweeps({"iodepth=1,2", "filename=01,1"}, nullptr, read_as).ok());
+}
+
 TEST(SweepExpandTest, CartesianProductFirstKeySlowest) {
   auto r = ExpandSweeps({"iodepth=1,2", "force_async=0,1", "setra=0,64"});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
