@@ -1574,6 +1574,18 @@ nlohmann::ordered_json CompareJson(const json& base, const json& neu, const Tabl
         const auto pct = DeltaPercent(bv, nv);
         row["delta_pct"] = figure(pct);
         row["noise"] = pct.has_value() && InNoise(e, n, view, m);
+        // The table's " *" and " !" marks, per side.
+        auto cut = [](const CompareEntry& x) {
+          return std::any_of(x.jobs.begin(), x.jobs.end(), Interrupted);
+        };
+        auto failed = [](const CompareEntry& x) {
+          return std::any_of(x.jobs.begin(), x.jobs.end(),
+                             [](const json* j) { return JobError(j) != 0; });
+        };
+        row["base_interrupted"] = cut(e);
+        row["new_interrupted"] = cut(n);
+        row["base_failed"] = failed(e);
+        row["new_failed"] = failed(n);
         rows.push_back(std::move(row));
       }
     }

@@ -135,7 +135,11 @@ TEST(CompareTest, AsDataForTheJsonDocument) {
                         {"base", 1000.0},
                         {"new", 1250.0},
                         {"delta_pct", 25.0},
-                        {"noise", false}},
+                        {"noise", false},
+                        {"base_interrupted", false},
+                        {"new_interrupted", false},
+                        {"base_failed", false},
+                        {"new_failed", false}},
                        {{"job", "a"},
                         {"point", {{"iodepth", "2"}}},
                         {"metric", "iops"},
@@ -143,7 +147,11 @@ TEST(CompareTest, AsDataForTheJsonDocument) {
                         {"base", 0.0},
                         {"new", 10.0},
                         {"delta_pct", nullptr},
-                        {"noise", false}}}},
+                        {"noise", false},
+                        {"base_interrupted", false},
+                        {"new_interrupted", false},
+                        {"base_failed", false},
+                        {"new_failed", false}}}},
                      {"only_in_base", {{{"job", "gone"}, {"point", {{"iodepth", "1"}}}}}},
                      {"only_in_new", {{{"job", "new"}, {"point", {{"iodepth", "1"}}}}}}};
   EXPECT_EQ(c, want) << c.dump(1);
@@ -232,6 +240,14 @@ TEST(CompareTest, CarriesCutAndFailedMarks) {
             "* interrupted: this point ran only part of its time\n"
             "! failed: a job of this point ended with an error, err=22 (Invalid argument); its "
             "figures are what it did before the error\n");
+  // The JSON rows carry them per side.
+  const json c = CompareJson(base, neu, o);
+  ASSERT_EQ(c["rows"].size(), 3u) << c.dump(1);
+  EXPECT_EQ(c["rows"][1]["base_interrupted"], true);
+  EXPECT_EQ(c["rows"][1]["new_interrupted"], false);
+  EXPECT_EQ(c["rows"][2]["new_failed"], true);
+  EXPECT_EQ(c["rows"][2]["base_failed"], false);
+  EXPECT_EQ(c["rows"][0]["base_interrupted"], false);
   o.style = TableStyle::kCsv;
   r = RenderCompare(base, neu, o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
