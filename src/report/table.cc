@@ -1488,20 +1488,28 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
   if (noise_marked)
     tail += std::string(note) +
             "~ : inside the run-to-run noise (the min-max ranges of the repeated runs overlap)\n";
+  // Notes naming jobs and points stay one line each, as the cells do (a
+  // job named new<LF>line is new\nline).
   for (const auto& w : DirectionMismatches(bentries, nentries, nindex, all, opts))
-    tail += std::string(note) + "warning: " + w + "\n";
+    tail += std::string(note) + OneLine("warning: " + w, false) + "\n";
   std::set<std::string> bkeys;
   for (const auto& e : bentries) {
     const std::string k = MatchKey(e.name, e.point);
     bkeys.insert(k);
     if (!nindex.count(k))
-      tail += std::string(note) + "only in " + opts.base_label + ": " + e.name +
-              (e.point.empty() ? "" : " [" + PointLabel(e.point) + "]") + "\n";
+      tail += std::string(note) +
+              OneLine("only in " + opts.base_label + ": " + e.name +
+                          (e.point.empty() ? "" : " [" + PointLabel(e.point) + "]"),
+                      false) +
+              "\n";
   }
   for (const auto& e : nentries) {
     if (!bkeys.count(MatchKey(e.name, e.point)))
-      tail += std::string(note) + "only in " + opts.new_label + ": " + e.name +
-              (e.point.empty() ? "" : " [" + PointLabel(e.point) + "]") + "\n";
+      tail += std::string(note) +
+              OneLine("only in " + opts.new_label + ": " + e.name +
+                          (e.point.empty() ? "" : " [" + PointLabel(e.point) + "]"),
+                      false) +
+              "\n";
   }
   // Nothing in common (another job file, or a plain run against a sweep):
   // a table of nothing with exit status 0 would pass for a comparison.

@@ -260,6 +260,22 @@ TEST(CompareTest, CarriesCutAndFailedMarks) {
       << *r;
 }
 
+// The notes under the delta tables name jobs and points as the cells do,
+// one line each: a newline in a name wrote a line of its own.
+TEST(CompareTest, NotesNamingJobsStayOneLine) {
+  DirFigures f;
+  f.iops = 100;
+  f.bw_bytes = 409600;
+  json base = MakeDoc({MakeJob("a", {}, "read", f), MakeJob("gone\nline", {}, "read", f)});
+  json neu = MakeDoc({MakeJob("a", {}, "read", f), MakeJob("new\x01", {}, "read", f)});
+  TableOptions o;
+  o.caption = false;
+  auto r = RenderCompare(base, neu, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_NE(r->find("\nonly in base: gone\\nline\n"), std::string::npos) << *r;
+  EXPECT_NE(r->find("\nonly in new: new\\x01\n"), std::string::npos) << *r;
+}
+
 // A document of one job `name` doing 4 KiB I/O at `iops` in `dir`.
 json OneJobDoc(const std::string& name, const std::string& dir, double iops) {
   DirFigures f;
