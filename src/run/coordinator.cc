@@ -1260,8 +1260,9 @@ class PhaseRunner {
                             std::vector<std::string>(paths.begin() + described.size(), paths.end()),
                             &regions, opts_.stop_signal, &cache_kept);
     if (paths.size() > described.size())
-      ctx.warnings.push_back("context: described " + std::to_string(described.size()) + " of " +
-                             std::to_string(paths.size()) + " target files");
+      // Nothing to act on: a note ("note: " in the normal header).
+      ctx.warnings.push_back("context: note: described " + std::to_string(described.size()) +
+                             " of " + std::to_string(paths.size()) + " target files");
     RunContext& out = result_->context;
     if (out.kernel.empty() && out.iobench_version.empty()) {
       out = std::move(ctx);
