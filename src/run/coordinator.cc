@@ -1103,6 +1103,7 @@ class PhaseRunner {
         std::vector<sys::TakenFile> dropped;
         const std::vector<std::string> paths = sys::ClonePaths(job, j, c.jobnum, Taken(), &dropped);
         IOB_ASSIGN_OR_RETURN(c.targets, ResolveTargets(job, c.jobnum, diskless, &paths));
+        KeepExistingReplayFiles(job, &c.targets);  // size= lays out missing files only
         if (!dropped.empty()) c.notes.push_back(DroppedFilesNote(jobs_, j, dropped, paths.empty()));
         for (const auto& t : c.targets) {
           if (!t.note.empty()) c.notes.push_back(t.note);

@@ -506,6 +506,7 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
     return Status::Ok();
   };
   Result<std::vector<TargetFile>> targets = ResolveTargets(*job, 0, diskless);
+  if (targets.ok()) KeepExistingReplayFiles(*job, &*targets);
   if (!targets.ok()) {
     // The log's smallest length is larger than a file ("the region is
     // smaller than the block size"): name the log line that runs past the
@@ -513,10 +514,21 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
     JobSpec loose = *job;
     for (BlockSizeSpec& b : loose.bs) b.min = b.max = 1;
     Result<std::vector<TargetFile>> sized = ResolveTargets(loose, 0, diskless);
+    if (sized.ok()) KeepExistingReplayFiles(*job, &*sized);
     if (sized.ok()) IOB_RETURN_IF_ERROR(check_ends(*sized));
     return targets.status();
   }
   return check_ends(*targets);
+}
+
+void KeepExistingReplayFiles(const JobSpec& job, std::vector<TargetFile>* targets) {
+  if (job.read_iolog.empty()) return;
+  for (TargetFile& t : *targets) {
+    if (!t.regular_file() || !t.exists) continue;
+    t.needed_size = t.current_size;
+    t.region_size =
+        std::min(t.region_size, t.current_size - std::min(t.region_offset, t.current_size));
+  }
 }
 
 // ------------------------------------------------------------- IologRecorder

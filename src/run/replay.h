@@ -29,6 +29,7 @@
 #include "iobench/engine.h"
 #include "iobench/job.h"
 #include "iobench/status.h"
+#include "run/target.h"
 #include "stats/iolog.h"
 
 namespace iobench {
@@ -132,6 +133,13 @@ Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opt
 // options that do not combine with a replay. diskless: the null engine or a
 // test's fake engine. Main thread; reads the whole log once.
 Status PrepareReplayJob(JobSpec* job, bool diskless);
+
+// A replay never lays out, extends or writes an existing file for size=:
+// size= lays out the files the log names that are missing, and an existing
+// file keeps its size (every I/O of the log is checked to end inside it).
+// Applied to a replay job's resolved targets (no-op for other jobs), so a
+// replay that only reads opens its files read-only, as fio's does.
+void KeepExistingReplayFiles(const JobSpec& job, std::vector<TargetFile>* targets);
 
 // When an entry `delay_ns` after the previous issue (at `last_issue_ns`) is
 // due: the previous wait's overshoot comes off the delay, as fio's

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# read_iolog without fio (docs/replay.md): what a replay leaves on disk, what
+# it reads of a log, which jobs may record and replay one log, and how its
+# errors quote the log.
+source "$(dirname "$0")/setup.bash"
+
+# --- size= lays out missing files; an existing file keeps its size ---
+head -c 16k /dev/urandom >f2
+sum=$(md5sum <f2)
+printf 'fio version 2 iolog\n%s add\n%s open\n%s read 0 4096\n%s close\n' \
+  "$tmp/f2" "$tmp/f2" "$tmp/f2" "$tmp/f2" >f2.log
+out=$("$bin" --name=r --read_iolog=f2.log --size=1m 2>&1) || fail "read-only replay with size=: $out"
+expect_eq "read replay with size= keeps an existing file's size" "$(stat -c %s f2)" 16384
+expect_eq "read replay with size= leaves an existing file's data" "$(md5sum <f2)" "$sum"
+case $out in *"Laying out"*) fail "read replay with size= laid out an existing file: $out" ;; esac
+# A missing file is still laid out to size=.
+printf 'fio version 2 iolog\n%s add\n%s open\n%s read 8192 4096\n%s close\n' \
+  "$tmp/f3" "$tmp/f3" "$tmp/f3" "$tmp/f3" >f3.log
+"$bin" --name=r --read_iolog=f3.log --size=64k >/dev/null 2>&1 || fail "replay lays out a missing file"
+expect_eq "size= lays out a missing file" "$(stat -c %s f3 2>/dev/null)" 65536
+# An I/O past an existing file's end is refused, size= or not.
+printf 'fio version 2 iolog\n%s add\n%s open\n%s read 20480 4096\n%s close\n' \
+  "$tmp/f2" "$tmp/f2" "$tmp/f2" "$tmp/f2" >past.log
+out=$("$bin" --name=r --read_iolog=past.log --size=1m 2>&1) && fail "a read past an existing file's end ran"
+case $out in *"past.log:4: an I/O ends at byte 24576, past the end of $tmp/f2 (16384 bytes)"*) ;;
+  *) fail "past the end with size=: $out" ;; esac
+expect_eq "a refused replay keeps the file's size" "$(stat -c %s f2)" 16384
+# On a read-only mount (root only): a replay that reads opens nothing for writing.
+if [ "$(id -u)" = 0 ] && mkdir ro && mount -t tmpfs -o size=1m tmpfs ro 2>/dev/null; then
+  head -c 16k /dev/urandom >ro/f
+  mount -o remount,ro ro
+  printf 'fio version 2 iolog\n%s add\n%s open\n%s read 0 4096\n%s close\n' \
+    "$tmp/ro/f" "$tmp/ro/f" "$tmp/ro/f" "$tmp/ro/f" >ro.log
+  out=$("$bin" --name=r --read_iolog=ro.log --size=1m 2>&1 >/dev/null) ||
+    fail "read replay with size= on a read-only mount: $out"
+  umount ro
+fi
+
+[ "$fails" -eq 0 ]
