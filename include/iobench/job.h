@@ -486,6 +486,7 @@ struct JobSpec {
   uint64_t replay_align = 0;         // offsets rounded down to this power of 2 (0: off)
   uint64_t replay_scale = 1;         // offsets divided by this
   uint8_t replay_skip = 0;           // entries not replayed: bit 1 << Ddir, 8: sync
+  uint64_t read_iolog_bytes = 0;     // set by PrepareReplayJob: the bytes it checked (0: all)
 
   // --- engine options (each meaningful for the engines that list it) ---
   bool hipri = false;

@@ -100,6 +100,7 @@ ReplayOptions ReplayOptions::FromJob(const JobSpec& job) {
   o.align = job.replay_align;
   o.scale = std::max<uint64_t>(1, job.replay_scale);
   o.skip = job.replay_skip;
+  o.stop_at = job.read_iolog_bytes;
   return o;
 }
 
@@ -161,8 +162,10 @@ ssize_t IologReader::ReadLine() {
   char* b = buf_.get();
   size_t n = 0;
   for (;;) {
-    const int c = getc_unlocked(f_);  // the reader's own FILE, one thread
+    if (opts_.stop_at != 0 && pos_ == opts_.stop_at) break;  // checked up to here
+    const int c = getc_unlocked(f_);                         // the reader's own FILE, one thread
     if (c == EOF) break;
+    ++pos_;
     if (n == kMaxLine) {
       b[n] = '\0';
       return -2;
@@ -384,6 +387,7 @@ Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opt
       s.end_line[e.file] = e.line;
     }
   }
+  s.log_bytes = r->bytes_read();
   s.files = r->files();
   s.end.resize(s.files.size(), 0);
   s.end_line.resize(s.files.size(), 0);
@@ -437,6 +441,7 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
                            " adds no file ('FILE add' lines) and replay_redirect is not set");
 
   job->parse_notes.push_back(ReplayNote(*job, s));
+  job->read_iolog_bytes = s.log_bytes;
   job->filenames = s.files;
   job->nrfiles = static_cast<uint32_t>(s.files.size());
   // The log's offsets are absolute: the job's own region options do not apply.

@@ -42,6 +42,9 @@ struct ReplayOptions {
   uint64_t align = 0;         // power of 2, 0: off
   uint64_t scale = 1;
   uint8_t skip = 0;  // bit 1 << Ddir, kSkipSync
+  // The log's bytes the check pass read (0: to its end): the replay stops
+  // there, so lines appended after the check are never issued unchecked.
+  uint64_t stop_at = 0;
   static constexpr uint8_t kSkipSync = 8;
   static ReplayOptions FromJob(const JobSpec& job);
 };
@@ -82,6 +85,8 @@ class IologReader {
   // redirect target alone). Grows while the log is read.
   const std::vector<std::string>& files() const { return files_; }
   const std::string& path() const { return path_; }
+  // Bytes of the log read so far.
+  uint64_t bytes_read() const { return pos_; }
 
  private:
   IologReader(std::string path, const ReplayOptions& opts, FILE* f)
@@ -103,6 +108,7 @@ class IologReader {
   std::unique_ptr<char[]> buf_{new char[kMaxLine + 1]};
   int version_ = 0;
   uint64_t line_ = 0;
+  uint64_t pos_ = 0;            // bytes read
   uint64_t last_stamp_us_ = 0;  // v3: the previous line's timestamp
   bool have_stamp_ = false;     // v3: last_stamp_us_ is set (in this run of the log)
   uint64_t pending_delay_ns_ = 0;
@@ -117,7 +123,8 @@ struct IologSummary {
   std::vector<std::string> files;
   uint64_t ios[kNumDdirs] = {0, 0, 0};
   uint64_t bytes[kNumDdirs] = {0, 0, 0};
-  uint64_t syncs = 0;  // sync and datasync entries
+  uint64_t syncs = 0;      // sync and datasync entries
+  uint64_t log_bytes = 0;  // the log's length as read: the replay stops there
   uint64_t min_len[kNumDdirs] = {0, 0, 0};
   uint64_t max_len[kNumDdirs] = {0, 0, 0};
   std::vector<uint64_t> end;       // per file: the largest offset + length

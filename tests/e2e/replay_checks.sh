@@ -36,4 +36,25 @@ if [ "$(id -u)" = 0 ] && mkdir ro && mount -t tmpfs -o size=1m tmpfs ro 2>/dev/n
   umount ro
 fi
 
+# --- the replay stops where the check pass stopped reading the log ---
+# Job a appends lines to b's log after the check (exec_prerun runs at a's
+# start): a write (b opens g read-only), a read past g's end, an un-added file.
+head -c 16k /dev/zero >g
+printf 'fio version 2 iolog\n%s add\n%s open\n%s read 0 4096\n' "$tmp/g" "$tmp/g" "$tmp/g" >g.log
+cat >g.fio <<JOB
+[a]
+ioengine=null
+size=4k
+exec_prerun=sh -c 'printf "$tmp/g write 0 4096\\n$tmp/g read 99999999999 4096\\n$tmp/h read 0 4096\\n" >>$tmp/g.log'
+[b]
+stonewall
+read_iolog=$tmp/g.log
+JOB
+err=$("$bin" g.fio --output-format=json --output=g.json 2>&1)
+expect_eq "a replay ignores lines appended after the check (exit status)" "$?" 0
+expect_eq "a replay ignores lines appended after the check (stderr)" "$err" ""
+expect_eq "lines were appended" "$(wc -l <g.log)" 7
+expect_eq "the replay issued the checked read alone" \
+  "$(python3 -c 'import json,sys; j=json.load(open("g.json"))["jobs"][1]; print(j["read"]["total_ios"], j["write"]["total_ios"])')" "1 0"
+
 [ "$fails" -eq 0 ]
