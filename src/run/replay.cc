@@ -39,6 +39,32 @@ int HeaderVersion(std::string_view line) {
   return 0;
 }
 
+// Log text as messages quote it: a control character (an escape sequence
+// that would recolour the terminal, a CR that would overwrite the line) is
+// shown escaped, \x1b, \r, \n, \t, as the report escapes job names.
+std::string Printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != 0x7f) {
+      out += ch;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
 bool ParseU64(std::string_view s, uint64_t* v) {
   if (s.empty()) return false;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
@@ -178,7 +204,8 @@ ssize_t IologReader::ReadLine() {
 }
 
 Status IologReader::LineError(const std::string& what) const {
-  return Status::Invalid("read_iolog " + path_ + ":" + std::to_string(line_) + ": " + what);
+  return Status::Invalid(
+      Printable("read_iolog " + path_ + ":" + std::to_string(line_) + ": " + what));
 }
 
 uint64_t IologReader::ScaleDelay(uint64_t us) const {
@@ -394,7 +421,20 @@ Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opt
   return s;
 }
 
+namespace {
+Status PrepareReplay(JobSpec* job, bool diskless);
+}  // namespace
+
 Status PrepareReplayJob(JobSpec* job, bool diskless) {
+  // Every message may quote the log's text (its file names too, in the
+  // target checks' messages): control characters shown escaped.
+  const Status st = PrepareReplay(job, diskless);
+  if (st.ok()) return st;
+  return Status(st.code(), Printable(st.message()), st.errno_value());
+}
+
+namespace {
+Status PrepareReplay(JobSpec* job, bool diskless) {
   const std::string who = "job '" + job->name + "': read_iolog=" + job->read_iolog + " (" +
                           SettingWhere(*job, "read_iolog") + ")";
   // fio hands a ':' list of logs to the numjobs clones in turn, and reads '-'
@@ -440,7 +480,7 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
     return Status::Invalid("job '" + job->name + "': read_iolog " + job->read_iolog +
                            " adds no file ('FILE add' lines) and replay_redirect is not set");
 
-  job->parse_notes.push_back(ReplayNote(*job, s));
+  job->parse_notes.push_back(Printable(ReplayNote(*job, s)));
   job->read_iolog_bytes = s.log_bytes;
   job->filenames = s.files;
   job->nrfiles = static_cast<uint32_t>(s.files.size());
@@ -525,6 +565,7 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
   }
   return check_ends(*targets);
 }
+}  // namespace
 
 void KeepExistingReplayFiles(const JobSpec& job, std::vector<TargetFile>* targets) {
   if (job.read_iolog.empty()) return;

@@ -57,4 +57,20 @@ expect_eq "lines were appended" "$(wc -l <g.log)" 7
 expect_eq "the replay issued the checked read alone" \
   "$(python3 -c 'import json,sys; j=json.load(open("g.json"))["jobs"][1]; print(j["read"]["total_ios"], j["write"]["total_ios"])')" "1 0"
 
+# --- messages quoting the log escape its control characters ---
+esc=$(printf '\033[31m')
+bad() {  # NAME WANT, the log's lines after the header on stdin
+  { echo 'fio version 3 iolog'; cat; } >bad.log
+  local out
+  out=$("$bin" --name=r --read_iolog=bad.log --ioengine=psync 2>&1 >/dev/null) && fail "$1: ran"
+  case $out in *"$2"*) echo "ok   $1" ;; *) fail "$1: got '$out', want '$2'" ;; esac
+  case $out in *"$esc"*) fail "$1: raw escape sequence in '$out'" ;; esac
+}
+printf '0 %s add\n1 %s %sopen\n' "$tmp/g" "$tmp/g" "$esc" |
+  bad "an unknown file action" "bad.log:3: unknown file action '\\x1b[31mopen'"
+printf '0 %s add\n1%s %s open\n' "$tmp/g" "$esc" "$tmp/g" |
+  bad "a timestamp" "bad.log:3: timestamp '1\\x1b[31m' is not a number"
+printf '0 %s/%sRED add\n1 %s/%sRED open\n2 %s/%sRED read 0 4096\n' "$tmp" "$esc" "$tmp" "$esc" "$tmp" "$esc" |
+  bad "a missing file" "$tmp/\\x1b[31mRED does not exist"
+
 [ "$fails" -eq 0 ]
