@@ -71,6 +71,17 @@ bool ParseU64(std::string_view s, uint64_t* v) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
+// Why a field is not a u64: "is not a number", or, for digits alone, "is
+// out of range" (the largest is 2^64 - 1).
+std::string NotU64(std::string_view what, std::string_view s) {
+  uint64_t v;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc::result_out_of_range && p == s.data() + s.size())
+    return std::string(what) + " '" + std::string(s) + "' is out of range (the largest is " +
+           std::to_string(UINT64_MAX) + ")";
+  return std::string(what) + " '" + std::string(s) + "' is not a number";
+}
+
 std::string SettingWhere(const JobSpec& job, const char* name) {
   const OptionSetting* s = job.FindSetting(name);
   return s == nullptr ? "<default>" : s->Where();
@@ -82,6 +93,31 @@ Status PastEnd(const JobSpec& job, uint64_t line, uint64_t end, const std::strin
   return Status::Invalid("job '" + job.name + "': read_iolog " + job.read_iolog + ":" +
                          std::to_string(line) + ": an I/O ends at byte " + std::to_string(end) +
                          ", past the end of " + path + " (" + std::to_string(size) + " bytes)");
+}
+
+// Where the log names file i: "job 'J': read_iolog LOG:LINE" (its add
+// line), or `otherwise` for the replay_redirect target.
+std::string AtAddLine(const JobSpec& job, const IologSummary& s, size_t i,
+                      const std::string& otherwise) {
+  if (i >= s.add_line.size() || s.add_line[i] == 0) return otherwise;
+  return "job '" + job.name + "': read_iolog " + job.read_iolog + ":" +
+         std::to_string(s.add_line[i]);
+}
+
+// A target check's error ("job 'J': target /dev/zero is a character
+// device ...") about a file of the log: names the log line that adds it.
+Status AtFileLine(const JobSpec& job, const IologSummary& s, const Status& st) {
+  const std::string& msg = st.message();
+  size_t best = s.files.size();
+  for (size_t i = 0; i < s.files.size(); ++i)
+    if (msg.find(s.files[i]) != std::string::npos &&
+        (best == s.files.size() || s.files[i].size() > s.files[best].size()))
+      best = i;
+  if (best == s.files.size() || s.add_line[best] == 0) return st;
+  const std::string label = "job '" + job.name + "': ";
+  const std::string rest =
+      msg.compare(0, label.size(), label) == 0 ? msg.substr(label.size()) : msg;
+  return Status(st.code(), AtAddLine(job, s, best, "") + ": " + rest, st.errno_value());
 }
 
 // What the report says about a replay: the header line shows the reshaped
@@ -176,6 +212,7 @@ Result<std::unique_ptr<IologReader>> IologReader::Open(const std::string& path,
   if (!opts.redirect.empty()) {
     r->files_.push_back(opts.redirect);
     r->open_.push_back(1);
+    r->add_line_.push_back(0);  // named by replay_redirect, not by a line
   }
   return r;
 }
@@ -249,8 +286,7 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
   int at = 0;
   if (version_ == 3) {
     uint64_t stamp = 0;
-    if (!ParseU64(tok[0], &stamp))
-      return LineError("timestamp '" + std::string(tok[0]) + "' is not a number");
+    if (!ParseU64(tok[0], &stamp)) return LineError(NotU64("timestamp", tok[0]));
     // A stamp before the previous line's is no wait, and the next lines'
     // waits count from it, as in fio: numjobs clones sharing one write_iolog
     // interleave their lines in blocks, each block on its own clone's clock.
@@ -276,6 +312,7 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
         index_.emplace(name, static_cast<uint32_t>(files_.size()));
         files_.push_back(name);
         open_.push_back(0);
+        add_line_.push_back(line_);
       }
       return 0;
     }
@@ -296,10 +333,8 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
     return LineError("unknown file action '" + std::string(act) + "' (add, open, close)");
   }
   uint64_t offset = 0, length = 0;
-  if (!ParseU64(tok[at + 2], &offset))
-    return LineError("offset '" + std::string(tok[at + 2]) + "' is not a number");
-  if (!ParseU64(tok[at + 3], &length))
-    return LineError("length '" + std::string(tok[at + 3]) + "' is not a number");
+  if (!ParseU64(tok[at + 2], &offset)) return LineError(NotU64("offset", tok[at + 2]));
+  if (!ParseU64(tok[at + 3], &length)) return LineError(NotU64("length", tok[at + 3]));
   if (act == "wait") {
     if (version_ == 3)
       return LineError("'wait' is not allowed in a version 3 iolog (its lines carry times)");
@@ -416,6 +451,7 @@ Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opt
   }
   s.log_bytes = r->bytes_read();
   s.files = r->files();
+  s.add_line = r->add_lines();
   s.end.resize(s.files.size(), 0);
   s.end_line.resize(s.files.size(), 0);
   return s;
@@ -529,7 +565,7 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
         struct stat st {};
         if (stat(p.c_str(), &st) != 0) {
           if (errno == ENOENT)
-            return Status::Invalid(who + ": " + p +
+            return Status::Invalid(AtAddLine(*job, s, i, who) + ": " + p +
                                    " does not exist; iobench replays onto existing files and "
                                    "devices (create it, or set size= to lay it out)");
         } else if (S_ISREG(st.st_mode) && st.st_size == 0 && i < s.end.size() && s.end[i] != 0) {
@@ -561,7 +597,7 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
     Result<std::vector<TargetFile>> sized = ResolveTargets(loose, 0, diskless);
     if (sized.ok()) KeepExistingReplayFiles(*job, &*sized);
     if (sized.ok()) IOB_RETURN_IF_ERROR(check_ends(*sized));
-    return targets.status();
+    return AtFileLine(*job, s, targets.status());
   }
   return check_ends(*targets);
 }

@@ -84,6 +84,8 @@ class IologReader {
   // The files in the order of their "add" lines (with replay_redirect: the
   // redirect target alone). Grows while the log is read.
   const std::vector<std::string>& files() const { return files_; }
+  // Per file: the line of its "add" (0 for the replay_redirect target).
+  const std::vector<uint64_t>& add_lines() const { return add_line_; }
   const std::string& path() const { return path_; }
   // Bytes of the log read so far.
   uint64_t bytes_read() const { return pos_; }
@@ -113,6 +115,7 @@ class IologReader {
   bool have_stamp_ = false;     // v3: last_stamp_us_ is set (in this run of the log)
   uint64_t pending_delay_ns_ = 0;
   std::vector<std::string> files_;
+  std::vector<uint64_t> add_line_;
   std::vector<uint32_t> open_;  // per file: "open" lines less "close" lines so far
   std::unordered_map<std::string, uint32_t> index_;
 };
@@ -129,6 +132,7 @@ struct IologSummary {
   uint64_t max_len[kNumDdirs] = {0, 0, 0};
   std::vector<uint64_t> end;       // per file: the largest offset + length
   std::vector<uint64_t> end_line;  // per file: the line of that I/O
+  std::vector<uint64_t> add_line;  // per file: its "add" line (0: replay_redirect's)
 };
 Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opts);
 

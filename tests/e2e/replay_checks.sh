@@ -73,4 +73,15 @@ printf '0 %s add\n1%s %s open\n' "$tmp/g" "$esc" "$tmp/g" |
 printf '0 %s/%sRED add\n1 %s/%sRED open\n2 %s/%sRED read 0 4096\n' "$tmp" "$esc" "$tmp" "$esc" "$tmp" "$esc" |
   bad "a missing file" "$tmp/\\x1b[31mRED does not exist"
 
+# --- errors about a file of the log name the line that adds it ---
+printf '0 %s/nonex add\n1 %s/nonex open\n2 %s/nonex read 0 4096\n' "$tmp" "$tmp" "$tmp" |
+  bad "a missing file's line" "bad.log:2: $tmp/nonex does not exist"
+printf '0 /dev/zero add\n1 /dev/zero open\n2 /dev/zero read 0 4096\n' |
+  bad "a character device's line" "bad.log:2: target /dev/zero is a character device"
+mkdir -p adir
+printf '0 %s/adir add\n1 %s/adir open\n2 %s/adir read 0 4096\n' "$tmp" "$tmp" "$tmp" |
+  bad "a directory's line" "bad.log:2: target $tmp/adir is a directory"
+printf '0 %s add\n1 %s open\n2 %s read 99999999999999999999999 4096\n' "$tmp/g" "$tmp/g" "$tmp/g" |
+  bad "an offset out of range" "bad.log:4: offset '99999999999999999999999' is out of range"
+
 [ "$fails" -eq 0 ]

@@ -437,7 +437,7 @@ TEST(ReplayJobTest, OffsetPastTheEndAndRefusals) {
   j = TestJob("r", RwMode::kRead, 4096, 0);
   j.read_iolog = q;
   EXPECT_EQ(PrepareReplayJob(&j, false).message(),
-            "job 'r': read_iolog=" + q + " (<default>): " + d.path() +
+            "job 'r': read_iolog " + q + ":2: " + d.path() +
                 "/nope does not exist; iobench replays onto existing files and devices (create "
                 "it, or set size= to lay it out)");
   j = TestJob("r", RwMode::kRead, 4096, 0);
