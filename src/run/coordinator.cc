@@ -1440,14 +1440,31 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   // (safety checks, targets) looks at them.
   // time_based without a runtime: fio runs the job size-based (and says
   // so); iobench ran it until a signal.
-  IOB_RETURN_IF_ERROR(CheckIologsApart(jobs_in));
+  // A log recorded in one phase may be replayed in a later one (stonewall):
+  // that replay is reshaped when its phase starts, once the log is written.
+  std::vector<int> phase_of;
+  {
+    std::vector<Phase> phases;
+    std::vector<int> groupids;
+    if (GroupJobs(jobs_in, &phases, &groupids).ok()) {
+      phase_of.assign(jobs_in.size(), 0);
+      for (size_t p = 0; p < phases.size(); ++p)
+        for (size_t j : phases[p].jobs) phase_of[j] = static_cast<int>(p);
+    }
+  }
+  IOB_RETURN_IF_ERROR(CheckIologsApart(jobs_in, phase_of));
+  const std::vector<bool> deferred = ReplaysEarlierRecord(jobs_in, phase_of);
+  auto diskless_job = [&opts](const JobSpec& j) {
+    return static_cast<bool>(opts.engine_factory) || j.ioengine == "null";
+  };
   std::vector<JobSpec> replayed;
   auto untimed = [](const JobSpec& j) { return j.time_based && j.runtime_ns == 0; };
   if (std::any_of(jobs_in.begin(), jobs_in.end(), [&](const JobSpec& j) {
         return !j.read_iolog.empty() || !j.opendir.empty() || untimed(j);
       })) {
     replayed = jobs_in;
-    for (JobSpec& job : replayed) {
+    for (size_t ji = 0; ji < replayed.size(); ++ji) {
+      JobSpec& job = replayed[ji];
       if (untimed(job)) {
         job.time_based = false;
         job.parse_notes.push_back("time_based (" + SettingOf(job, "time_based").Where() +
@@ -1456,15 +1473,17 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
       }
       if (!job.opendir.empty() && job.unimplemented.empty())
         IOB_RETURN_IF_ERROR(ExpandOpendir(&job));
-      if (!job.read_iolog.empty() && job.unimplemented.empty())
-        IOB_RETURN_IF_ERROR(PrepareReplayJob(
-            &job, static_cast<bool>(opts.engine_factory) || job.ioengine == "null"));
+      if (!job.read_iolog.empty() && job.unimplemented.empty() && !deferred[ji])
+        IOB_RETURN_IF_ERROR(PrepareReplayJob(&job, diskless_job(job)));
     }
   }
   const std::vector<JobSpec>& jobs = replayed.empty() ? jobs_in : replayed;
   uint32_t first_worker = 0;
-  for (const auto& job : jobs) {
-    IOB_RETURN_IF_ERROR(ValidateJob(job, opts, first_worker));
+  std::vector<uint32_t> first_worker_of;
+  for (size_t ji = 0; ji < jobs.size(); ++ji) {
+    const JobSpec& job = jobs[ji];
+    first_worker_of.push_back(first_worker);
+    if (!deferred[ji]) IOB_RETURN_IF_ERROR(ValidateJob(job, opts, first_worker));
     first_worker += std::max<uint32_t>(1, job.numjobs);
   }
   if (!opts.engine_factory) {
@@ -1506,6 +1525,21 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   PhaseRunner runner(jobs, opts, &result);
   runner.SetLogs(log_writer.get(), agg.get(), NowNs());
   // --- end issue 8 ---
+  // A deferred replay (above), reshaped and checked as its phase starts.
+  auto prepare_deferred = [&](const Phase& phase) -> Status {
+    for (size_t j : phase.jobs) {
+      if (!deferred[j] || !replayed[j].unimplemented.empty()) continue;
+      JobSpec& job = replayed[j];
+      if (log_writer != nullptr) log_writer->Drain();  // the earlier phase's lines, on disk
+      IOB_RETURN_IF_ERROR(PrepareReplayJob(&job, diskless_job(job)));
+      IOB_RETURN_IF_ERROR(ValidateJob(job, opts, first_worker_of[j]));
+      if (!opts.engine_factory) {
+        if (opts.readonly) IOB_RETURN_IF_ERROR(sys::CheckReadonly(job));
+        IOB_RETURN_IF_ERROR(sys::CheckJobsWriteSafety({job}));
+      }
+    }
+    return Status::Ok();
+  };
   size_t phases_run = 0;
   const int left_behind_before = LeftBehindThreads();
   for (const Phase& phase : phases) {
@@ -1525,7 +1559,8 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
       return n;
     };
     const size_t listed = listed_jobs();
-    Status st = runner.Run(phase, groupids, &interrupted);
+    Status st = prepare_deferred(phase);
+    if (st.ok()) st = runner.Run(phase, groupids, &interrupted);
     // A signal while the phase's files were laid out stops the run as one
     // while it was set up: no error, the jobs are listed with no I/O.
     // Threads this run left behind (a stuck device); earlier runs' in the

@@ -688,26 +688,48 @@ void IologRecorder::Finish(uint64_t now_ns) {
   chunk_ = nullptr;
 }
 
-Status CheckIologsApart(const std::vector<JobSpec>& jobs) {
+namespace {
+// One file by any spelling (./x.log, an absolute path, a symlink).
+bool SameFile(const std::string& a, const std::string& b) {
   namespace fs = std::filesystem;
-  auto same = [](const std::string& a, const std::string& b) {
-    std::error_code ec;
-    if (fs::equivalent(a, b, ec)) return true;  // both exist: one file
-    const fs::path ca = fs::weakly_canonical(a, ec);
-    if (ec) return a == b;
-    const fs::path cb = fs::weakly_canonical(b, ec);
-    return ec ? a == b : ca == cb;
-  };
-  for (const JobSpec& w : jobs) {
+  std::error_code ec;
+  if (fs::equivalent(a, b, ec)) return true;  // both exist: one file
+  const fs::path ca = fs::weakly_canonical(a, ec);
+  if (ec) return a == b;
+  const fs::path cb = fs::weakly_canonical(b, ec);
+  return ec ? a == b : ca == cb;
+}
+}  // namespace
+
+std::vector<bool> ReplaysEarlierRecord(const std::vector<JobSpec>& jobs,
+                                       const std::vector<int>& phase_of) {
+  std::vector<bool> out(jobs.size(), false);
+  if (phase_of.size() != jobs.size()) return out;
+  for (size_t r = 0; r < jobs.size(); ++r) {
+    if (jobs[r].read_iolog.empty()) continue;
+    for (size_t w = 0; w < jobs.size() && !out[r]; ++w)
+      out[r] = !jobs[w].write_iolog.empty() && phase_of[w] < phase_of[r] &&
+               SameFile(jobs[w].write_iolog, jobs[r].read_iolog);
+  }
+  return out;
+}
+
+Status CheckIologsApart(const std::vector<JobSpec>& jobs, const std::vector<int>& phase_of) {
+  const bool phased = phase_of.size() == jobs.size();
+  for (size_t wi = 0; wi < jobs.size(); ++wi) {
+    const JobSpec& w = jobs[wi];
     if (w.write_iolog.empty()) continue;
-    for (const JobSpec& r : jobs) {
-      if (r.read_iolog.empty() || !same(w.write_iolog, r.read_iolog)) continue;
+    for (size_t ri = 0; ri < jobs.size(); ++ri) {
+      const JobSpec& r = jobs[ri];
+      // A stonewall between them: one has ended before the other starts.
+      if (phased && phase_of[wi] != phase_of[ri]) continue;
+      if (r.read_iolog.empty() || !SameFile(w.write_iolog, r.read_iolog)) continue;
       const std::string whose = &r == &w ? "its own" : "job '" + r.name + "''s";
       return Status::Invalid("job '" + w.name + "': write_iolog=" + w.write_iolog + " (" +
                              SettingWhere(w, "write_iolog") + ") is " + whose +
                              " read_iolog=" + r.read_iolog + " (" + SettingWhere(r, "read_iolog") +
                              "): the replay would read the lines it records and never end; "
-                             "write the log to another file");
+                             "write the log to another file, or put a stonewall between the jobs");
     }
   }
   return Status::Ok();

@@ -163,7 +163,16 @@ inline uint64_t ReplayDueNs(uint64_t last_issue_ns, uint64_t delay_ns, uint64_t 
 // No job records (write_iolog) into a log that a job of the run replays
 // (read_iolog), whatever the spelling (./x.log, an absolute path, a symlink):
 // the replay would read its own new lines and never end, filling the disk.
-Status CheckIologsApart(const std::vector<JobSpec>& jobs);
+// phase_of: each job's phase (stonewall); jobs in different phases never
+// run at the same time, so a log recorded in one phase may be replayed in
+// another (empty: all in one phase).
+Status CheckIologsApart(const std::vector<JobSpec>& jobs, const std::vector<int>& phase_of = {});
+
+// Per job: true when its read_iolog is recorded (write_iolog) by a job of an
+// earlier phase. Such a job is reshaped (PrepareReplayJob) when its phase
+// starts, once the log is written, not before the run.
+std::vector<bool> ReplaysEarlierRecord(const std::vector<JobSpec>& jobs,
+                                       const std::vector<int>& phase_of);
 
 // write_iolog: fio's iolog version 3 text, appended to the file as fio does.
 // Owned and called by one worker thread.

@@ -130,6 +130,8 @@ struct LogWriter::Impl {
   size_t streams = 0;
   bool stopping = false;
   bool stopped = false;
+  bool busy = false;                // the writer thread is writing a chunk
+  std::condition_variable idle_cv;  // Drain() waits for an empty queue
   Status first_error;
   Stats stats;
   std::thread thread;
@@ -149,6 +151,7 @@ struct LogWriter::Impl {
       if (queue.empty()) return;  // stopping and drained
       LogChunk* c = queue.front();
       queue.pop_front();
+      busy = true;
       File& f = files[static_cast<size_t>(c->file)];
       const int fd = f.fd;
       const bool skip = f.failed;
@@ -182,6 +185,8 @@ struct LogWriter::Impl {
       c->file = -1;
       free_list.push_back(c);
       free_cv.notify_one();
+      busy = false;
+      if (queue.empty()) idle_cv.notify_all();
     }
   }
 };
@@ -276,6 +281,13 @@ void LogWriter::Submit(LogChunk* chunk) {
     impl_->queue.push_back(chunk);
   }
   impl_->work_cv.notify_one();
+}
+
+void LogWriter::Drain() {
+  std::unique_lock<std::mutex> lock(impl_->mu);
+  impl_->idle_cv.wait(lock, [&] {
+    return (impl_->queue.empty() && !impl_->busy) || impl_->stopped || !impl_->thread.joinable();
+  });
 }
 
 void LogWriter::Release(LogChunk* chunk) {

@@ -153,6 +153,10 @@ class LogWriter {
   void Submit(LogChunk* chunk);
   // Returns an unused chunk to the pool without writing it.
   void Release(LogChunk* chunk);
+  // Waits until every chunk submitted so far is written to its file (a
+  // replay in a later phase reads the write_iolog an earlier one recorded).
+  // Main thread, between phases.
+  void Drain();
 
   // Writes everything queued, closes the files, joins the thread. Returns the
   // first write/close error ("write t_bw.1.log: No space left on device").

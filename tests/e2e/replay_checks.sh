@@ -84,4 +84,31 @@ printf '0 %s/adir add\n1 %s/adir open\n2 %s/adir read 0 4096\n' "$tmp" "$tmp" "$
 printf '0 %s add\n1 %s open\n2 %s read 99999999999999999999999 4096\n' "$tmp/g" "$tmp/g" "$tmp/g" |
   bad "an offset out of range" "bad.log:4: offset '99999999999999999999999' is out of range"
 
+# --- record, then replay in a later phase (stonewall), as fio runs it ---
+rec_job() {  # the replaying job's extra lines
+  cat <<JOB
+[a]
+filename=$tmp/seq
+size=32k
+rw=write
+bs=4k
+write_iolog=$tmp/seq.log
+[b]
+$1
+read_iolog=$tmp/seq.log
+JOB
+}
+rm -f seq seq.log
+rec_job stonewall >rr.fio
+err=$("$bin" rr.fio --output-format=json --output=rr.json 2>&1)
+expect_eq "record then replay after a stonewall (exit status)" "$?" 0
+expect_eq "record then replay after a stonewall (stderr)" "$err" ""
+expect_eq "record then replay after a stonewall (writes of a, b)" \
+  "$(python3 -c 'import json; print(*[j["write"]["total_ios"] for j in json.load(open("rr.json"))["jobs"]])' 2>&1)" "8 8"
+rm -f seq seq.log
+rec_job "" >rr2.fio
+out=$("$bin" rr2.fio 2>&1) && fail "record and replay of one log at the same time ran"
+case $out in *"the replay would read the lines it records"*) echo "ok   record and replay at once refused" ;;
+  *) fail "record and replay at once: $out" ;; esac
+
 [ "$fails" -eq 0 ]

@@ -483,6 +483,18 @@ TEST(ReplayJobTest, WriteIologNeverTheReplayedLog) {
       std::string::npos)
       << st.message();
   EXPECT_TRUE(CheckIologsApart({j}).ok());
+  // In different phases (a stonewall between them) one has ended before the
+  // other starts: allowed, and the replay is reshaped at its phase's start.
+  {
+    JobSpec w = TestJob("w", RwMode::kWrite, 4096, 4096);
+    w.write_iolog = "same.log";
+    JobSpec r = TestJob("r", RwMode::kRead, 4096, 4096);
+    r.read_iolog = "same.log";
+    EXPECT_FALSE(CheckIologsApart({w, r}, {0, 0}).ok());
+    EXPECT_TRUE(CheckIologsApart({w, r}, {0, 1}).ok());
+    EXPECT_EQ(ReplaysEarlierRecord({w, r}, {0, 1}), (std::vector<bool>{false, true}));
+    EXPECT_EQ(ReplaysEarlierRecord({r, w}, {0, 1}), (std::vector<bool>{false, false}));
+  }
 }
 
 // fio's iolog_delay takes the previous wait's overshoot off the next delay,
