@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "run/target.h"
+#include "sys/strings.h"
 
 namespace iobench {
 
@@ -39,31 +40,8 @@ int HeaderVersion(std::string_view line) {
   return 0;
 }
 
-// Log text as messages quote it: a control character (an escape sequence
-// that would recolour the terminal, a CR that would overwrite the line) is
-// shown escaped, \x1b, \r, \n, \t, as the report escapes job names.
-std::string Printable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c >= 0x20 && c != 0x7f) {
-      out += ch;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
+// Log text as messages quote it (sys::Printable): \x1b, \r, \n, \t.
+std::string Printable(std::string_view text) { return sys::Printable(text); }
 
 bool ParseU64(std::string_view s, uint64_t* v) {
   if (s.empty()) return false;

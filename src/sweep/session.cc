@@ -27,6 +27,7 @@
 #include "run/coordinator.h"
 #include "run/signals.h"
 #include "sys/job_paths.h"
+#include "sys/strings.h"
 
 namespace iobench {
 namespace {
@@ -135,7 +136,11 @@ void SeparateFromAbove(std::string* out) {
   if (out->size() >= 2 && out->back() == '\n' && (*out)[out->size() - 2] != '\n') *out += '\n';
 }
 
-void PrintError(const Status& st) { std::fprintf(stderr, "iobench: %s\n", st.message().c_str()); }
+// Control characters in a message (a hostile file or job name) are shown
+// escaped, not sent to the terminal; a parse error keeps its lines.
+void PrintError(const Status& st) {
+  std::fprintf(stderr, "iobench: %s\n", sys::Printable(st.message(), true).c_str());
+}
 
 // Each failed job's error on stderr as well, as fio's "fio: pid=..., err=..."
 // line: the normal report leaves out a job that moved no data (a failed
@@ -146,9 +151,11 @@ void PrintJobErrors(const RunResult& r) {
     for (const auto& j : g.jobs) {
       if (j.error == 0 || j.error_printed) continue;
       const std::string clone = j.spec.numjobs > 1 ? " #" + std::to_string(j.jobnum) : "";
-      std::fprintf(stderr, "iobench: job '%s'%s: err=%d (%s)\n", j.name.c_str(), clone.c_str(),
-                   j.error,
-                   j.error_message.empty() ? std::strerror(j.error) : j.error_message.c_str());
+      std::fprintf(
+          stderr, "iobench: job '%s'%s: err=%d (%s)\n", sys::Printable(j.name).c_str(),
+          clone.c_str(), j.error,
+          sys::Printable(j.error_message.empty() ? std::strerror(j.error) : j.error_message)
+              .c_str());
     }
 }
 

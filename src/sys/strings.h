@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -12,6 +13,33 @@ namespace iobench::sys {
 // Appends s unless v already holds it.
 inline void AddUnique(std::vector<std::string>* v, std::string s) {
   if (std::find(v->begin(), v->end(), s) == v->end()) v->push_back(std::move(s));
+}
+
+// Text as a message shows it on a terminal: a control character (an escape
+// sequence that would recolour the terminal, a CR that would overwrite the
+// line) escaped as \x1b, \r, \t, and \n unless `keep_newlines` (a
+// multi-line message: a parse error's line and caret).
+inline std::string Printable(std::string_view text, bool keep_newlines = false) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c >= 0x20 && c != 0x7f) || (c == '\n' && keep_newlines)) {
+      out += ch;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
 }
 
 // "a<sep>b<sep>c"; empty for an empty list.

@@ -315,6 +315,10 @@ check repeat-zero 2 "repeat" -- "$bin" --repeat=0 --name=a --ioengine=null --siz
 # The option and the value named once (it said "--eta=sometimes: --eta: 'sometimes' ...").
 check eta-bad 2 "^iobench: --eta: 'sometimes' is not one of auto, always, never$" -- \
   "$bin" --eta=sometimes --name=a --ioengine=null --size=1m
+# A control character in a file name reaches stderr escaped, never raw (an
+# escape sequence would recolour the terminal).
+check control-char-escaped 2 "would create and lay out sub/\\\\x1b\\[31mx \\(it does not exist\\)$" -- \
+  "$bin" --name=r --filename=$'sub/\033[31mx' --size=4k --rw=read --readonly
 check status-interval-too-small 2 \
   "^iobench: --status-interval=10us: too small: at least 1ms, as in fio$" -- \
   "$bin" --status-interval=10us --name=a --ioengine=null --size=1m
