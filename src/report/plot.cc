@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "sys/spawn.h"
+#include "sys/strings.h"
 
 extern char** environ;
 
@@ -47,27 +48,8 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
 // quoted title ends the line, and gnuplot runs the next one as a command
 // (`!touch x` runs a shell). Titles and labels are text the reader sees, so
 // control characters are written as C escapes (a newline as the two
-// characters \n), as the tables write them.
-std::string OneLine(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\r')
-      out += "\\r";
-    else if (c == '\t')
-      out += "\\t";
-    else if (c < 0x20 || c == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
-      out += buf;
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
+// characters \n), as the tables write them (sys::Printable).
+std::string OneLine(const std::string& s) { return sys::Printable(s); }
 
 // gnuplot single-quoted string (no escapes inside): a quote is written
 // twice, control characters as visible C escapes.

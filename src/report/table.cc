@@ -13,6 +13,8 @@
 #include <set>
 #include <sstream>
 
+#include "sys/strings.h"
+
 namespace iobench {
 
 using table::AggregateMetric;
@@ -298,24 +300,12 @@ std::string Pad(const std::string& s, size_t w, bool right) {
 // would end the cell, so it is escaped as \|, which GitHub and GitLab render
 // as a pipe.
 std::string OneLine(const std::string& s, bool markdown) {
+  const std::string text = sys::Printable(s);
+  if (!markdown || text.find('|') == std::string::npos) return text;
   std::string out;
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\r')
-      out += "\\r";
-    else if (c == '\t')
-      out += "\\t";
-    else if (c < 0x20 || c == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
-      out += buf;
-    } else if (markdown && c == '|') {
-      out += "\\|";
-    } else {
-      out += ch;
-    }
+  for (const char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
   }
   return out;
 }

@@ -40,9 +40,6 @@ int HeaderVersion(std::string_view line) {
   return 0;
 }
 
-// Log text as messages quote it (sys::Printable): \x1b, \r, \n, \t.
-std::string Printable(std::string_view text) { return sys::Printable(text); }
-
 bool ParseU64(std::string_view s, uint64_t* v) {
   if (s.empty()) return false;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
@@ -220,7 +217,7 @@ ssize_t IologReader::ReadLine() {
 
 Status IologReader::LineError(const std::string& what) const {
   return Status::Invalid(
-      Printable("read_iolog " + path_ + ":" + std::to_string(line_) + ": " + what));
+      sys::Printable("read_iolog " + path_ + ":" + std::to_string(line_) + ": " + what));
 }
 
 uint64_t IologReader::ScaleDelay(uint64_t us) const {
@@ -444,7 +441,7 @@ Status PrepareReplayJob(JobSpec* job, bool diskless) {
   // target checks' messages): control characters shown escaped.
   const Status st = PrepareReplay(job, diskless);
   if (st.ok()) return st;
-  return Status(st.code(), Printable(st.message()), st.errno_value());
+  return Status(st.code(), sys::Printable(st.message()), st.errno_value());
 }
 
 namespace {
@@ -494,7 +491,7 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
     return Status::Invalid("job '" + job->name + "': read_iolog " + job->read_iolog +
                            " adds no file ('FILE add' lines) and replay_redirect is not set");
 
-  job->parse_notes.push_back(Printable(ReplayNote(*job, s)));
+  job->parse_notes.push_back(sys::Printable(ReplayNote(*job, s)));
   job->read_iolog_bytes = s.log_bytes;
   job->filenames = s.files;
   job->nrfiles = static_cast<uint32_t>(s.files.size());
