@@ -1339,19 +1339,17 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
       if (k == keys[0]) return v;
     return "";
   };
+  // One job: the header names the key (or, split by the first key, holds
+  // its value: seed 004's shape), so a row is the other key's bare value.
+  // Several jobs: a row is the job's name and its point written out, as in
+  // the "only in" lines (`a [iodepth=1]`); `a 1` did not say what 1 was.
   auto label_of = [&](const CompareEntry& e) {
-    std::vector<std::string> parts;
-    if (many_names || e.point.empty()) parts.push_back(e.name);
     std::vector<std::pair<std::string, std::string>> rest;
     for (const auto& kv : e.point)
       if (!split || kv.first != keys[0]) rest.push_back(kv);
-    if (rest.size() == 1)
-      parts.push_back(rest[0].second);
-    else if (!rest.empty())
-      parts.push_back(PointLabel(rest));
-    std::string s;
-    for (const auto& p : parts) s += (s.empty() ? "" : " ") + p;
-    return s;
+    if (rest.empty()) return e.name;
+    if (many_names) return e.name + " [" + PointLabel(rest) + "]";
+    return rest.size() == 1 ? rest[0].second : PointLabel(rest);
   };
   std::string first_header = "job";
   if (keys.size() == 1 && !many_names) first_header = keys[0];
@@ -1421,7 +1419,8 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
           t.caption.push_back(opts.base_label + ": " + dbase);
           t.caption.push_back(opts.new_label + ": " + dnew);
         }
-        t.header = {g.empty() ? first_header : g, opts.base_label, opts.new_label, "delta"};
+        t.header = {g.empty() || many_names ? first_header : g, opts.base_label, opts.new_label,
+                    "delta"};
         t.numeric = {false, true, true, true};
         for (const auto& e : bentries) {
           if (group_of(e) != g) continue;

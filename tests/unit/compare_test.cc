@@ -73,12 +73,37 @@ TEST(CompareTest, MatchesByNameAndPointInBaseOrder) {
   auto r = RenderCompare(MakeDoc(base, {"iodepth"}), MakeDoc(neu), o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(*r,
-            "job   base   new    delta\n"
-            "a 1    100    75   -25.00\n"
-            "a 2    100   150    50.00\n"
+            "job             base   new    delta\n"
+            "a [iodepth=1]    100    75   -25.00\n"
+            "a [iodepth=2]    100   150    50.00\n"
             "\n"
             "only in base: gone [iodepth=1]\n"
             "only in new: added\n");
+}
+
+TEST(CompareTest, SeveralJobsNameTheKeyInEachRow) {
+  // Two jobs swept over iodepth and bs: split by iodepth, each row is the
+  // job and its bs written out, under a "job" header (it said "a 4k" under
+  // a header "1").
+  DirFigures f;
+  f.iops = 100;
+  f.bw_bytes = 409600;
+  std::vector<json> jobs;
+  for (const char* name : {"a", "b"})
+    for (const char* qd : {"1", "2"})
+      for (const char* bs : {"4k", "8k"})
+        jobs.push_back(MakeJob(name, {{"iodepth", qd}, {"bs", bs}}, "read", f));
+  json doc = MakeDoc(jobs, {"iodepth", "bs"});
+  TableOptions o;
+  o.caption = false;
+  auto r = RenderCompare(doc, doc, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->substr(0, r->find("\n\n")),
+            "job         base   new   delta\n"
+            "a [bs=4k]    100   100    0.00\n"
+            "a [bs=8k]    100   100    0.00\n"
+            "b [bs=4k]    100   100    0.00\n"
+            "b [bs=8k]    100   100    0.00");
 }
 
 TEST(CompareTest, NoiseMarkFromRepeatRanges) {
