@@ -229,7 +229,11 @@ uint64_t IologReader::ScaleDelay(uint64_t us) const {
 Result<uint32_t> IologReader::FileOf(const std::string& name, bool must_be_open) {
   if (!opts_.redirect.empty()) return 0u;  // every name goes to the redirect target
   auto it = index_.find(name);
-  if (it == index_.end()) return LineError("file '" + name + "' is used before its 'add' line");
+  if (it == index_.end()) {
+    if (added_.count(name) == 0)
+      return LineError("file '" + name + "' is used before its 'add' line");
+    return LineError("I/O on file '" + name + "', which is not open (no 'open' line before it)");
+  }
   if (must_be_open && open_[it->second] == 0)
     return LineError("I/O on file '" + name + "', which is not open (no 'open' line before it)");
   return it->second;
@@ -283,15 +287,24 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
   const std::string_view act = tok[at + 1];
   if (fields == 2) {
     if (act == "add") {
-      if (opts_.redirect.empty() && index_.find(name) == index_.end()) {
-        index_.emplace(name, static_cast<uint32_t>(files_.size()));
-        files_.push_back(name);
-        open_.push_back(0);
-        add_line_.push_back(line_);
-      }
+      // A file becomes a target at its first "open": one the log adds and
+      // never opens is not opened, created or checked, as in fio.
+      if (opts_.redirect.empty()) added_.emplace(name, line_);
       return 0;
     }
     if (act == "open" || act == "close") {
+      if (act == "open" && opts_.redirect.empty() && index_.find(name) == index_.end()) {
+        auto added = added_.find(name);
+        if (added == added_.end())
+          return LineError("file '" + name + "' is used before its 'add' line");
+        index_.emplace(name, static_cast<uint32_t>(files_.size()));
+        files_.push_back(name);
+        open_.push_back(0);
+        add_line_.push_back(added->second);
+      }
+      if (act == "close" && opts_.redirect.empty() && index_.find(name) == index_.end() &&
+          added_.count(name) != 0)
+        return LineError("'close' of file '" + name + "', which is not open");
       IOB_ASSIGN_OR_RETURN(uint32_t f, FileOf(name, false));
       if (opts_.redirect.empty()) {
         if (act == "close" && open_[f] == 0)
@@ -427,6 +440,7 @@ Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opt
   s.log_bytes = r->bytes_read();
   s.files = r->files();
   s.add_line = r->add_lines();
+  s.added = r->added();
   s.end.resize(s.files.size(), 0);
   s.end_line.resize(s.files.size(), 0);
   return s;
@@ -488,8 +502,10 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
                                         SettingWhere(*job, "read_iolog") + ")");
   const IologSummary& s = *scanned;
   if (s.files.empty())
-    return Status::Invalid("job '" + job->name + "': read_iolog " + job->read_iolog +
-                           " adds no file ('FILE add' lines) and replay_redirect is not set");
+    return Status::Invalid(
+        "job '" + job->name + "': read_iolog " + job->read_iolog +
+        (s.added == 0 ? " adds no file ('FILE add' lines)" : " opens no file ('FILE open' lines)") +
+        " and replay_redirect is not set");
 
   job->parse_notes.push_back(sys::Printable(ReplayNote(*job, s)));
   job->read_iolog_bytes = s.log_bytes;

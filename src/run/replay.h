@@ -81,11 +81,14 @@ class IologReader {
   Result<bool> Next(ReplayEntry* e);
 
   int version() const { return version_; }
-  // The files in the order of their "add" lines (with replay_redirect: the
-  // redirect target alone). Grows while the log is read.
+  // The files in the order of their first "open" lines (with
+  // replay_redirect: the redirect target alone); a file added and never
+  // opened is not one. Grows while the log is read.
   const std::vector<std::string>& files() const { return files_; }
   // Per file: the line of its "add" (0 for the replay_redirect target).
   const std::vector<uint64_t>& add_lines() const { return add_line_; }
+  // How many distinct files the "add" lines named so far.
+  size_t added() const { return added_.size(); }
   const std::string& path() const { return path_; }
   // Bytes of the log read so far.
   uint64_t bytes_read() const { return pos_; }
@@ -118,6 +121,7 @@ class IologReader {
   std::vector<uint64_t> add_line_;
   std::vector<uint32_t> open_;  // per file: "open" lines less "close" lines so far
   std::unordered_map<std::string, uint32_t> index_;
+  std::unordered_map<std::string, uint64_t> added_;  // name -> its first "add" line
 };
 
 // What a log holds, from one pass over it (ScanIolog).
@@ -133,6 +137,7 @@ struct IologSummary {
   std::vector<uint64_t> end;       // per file: the largest offset + length
   std::vector<uint64_t> end_line;  // per file: the line of that I/O
   std::vector<uint64_t> add_line;  // per file: its "add" line (0: replay_redirect's)
+  size_t added = 0;                // files named by "add" lines, opened or not
 };
 Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opts);
 

@@ -433,13 +433,38 @@ TEST(ReplayJobTest, OffsetPastTheEndAndRefusals) {
   j.replay_scale = 2;
   EXPECT_TRUE(PrepareReplayJob(&j, false).ok());
   // A log naming a file that does not exist, without size=.
-  const std::string q = d.Write("log2", "fio version 2 iolog\n" + d.path() + "/nope add\n");
+  const std::string q = d.Write(
+      "log2", "fio version 2 iolog\n" + d.path() + "/nope add\n" + d.path() + "/nope open\n");
   j = TestJob("r", RwMode::kRead, 4096, 0);
   j.read_iolog = q;
   EXPECT_EQ(PrepareReplayJob(&j, false).message(),
             "job 'r': read_iolog " + q + ":2: " + d.path() +
                 "/nope does not exist; iobench replays onto existing files and devices (create "
                 "it, or set size= to lay it out)");
+  // A file the log adds and never opens is no target, as in fio: it need not
+  // exist (it was refused as missing). A log opening none says so.
+  const std::string used = d.File("used", 8192);
+  const std::string unused =
+      d.Write("unused", "fio version 2 iolog\n" + d.path() + "/nope add\n" + used + " add\n" +
+                            used + " open\n" + used + " read 0 4096\n" + used + " close\n");
+  j = TestJob("r", RwMode::kRead, 4096, 0);
+  j.read_iolog = unused;
+  ASSERT_TRUE(PrepareReplayJob(&j, false).ok());
+  EXPECT_EQ(j.filenames, std::vector<std::string>{used});
+  const std::string adds_only = d.Write("adds_only", "fio version 2 iolog\n" + used + " add\n");
+  j = TestJob("r", RwMode::kRead, 4096, 0);
+  j.read_iolog = adds_only;
+  EXPECT_EQ(PrepareReplayJob(&j, false).message(),
+            "job 'r': read_iolog " + adds_only +
+                " opens no file ('FILE open' lines) and replay_redirect is not set");
+  // I/O on an added file that was never opened: the "not open" error.
+  const std::string unopened =
+      d.Write("unopened", "fio version 2 iolog\n" + used + " add\n" + used + " read 0 4096\n");
+  j = TestJob("r", RwMode::kRead, 4096, 0);
+  j.read_iolog = unopened;
+  EXPECT_NE(PrepareReplayJob(&j, false).message().find(unopened + ":3: I/O on file '" + used +
+                                                       "', which is not open"),
+            std::string::npos);
   j = TestJob("r", RwMode::kRead, 4096, 0);
   j.read_iolog = p;
   j.verify.type = VerifyType::kCrc32c;
