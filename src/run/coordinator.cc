@@ -727,7 +727,11 @@ void MarkPhaseError(const Status& st, const std::vector<size_t>& before, RunResu
   }
   JobResult* target = named != nullptr ? named : first;
   if (target == nullptr) return;
-  target->error = st.errno_value() != 0 ? st.errno_value() : EIO;
+  // A refusal of the job's input (a replayed log found malformed when its
+  // phase starts) is EINVAL, as fio gives it; EIO for the rest.
+  target->error = st.errno_value() != 0                         ? st.errno_value()
+                  : st.code() == Status::Code::kInvalidArgument ? EINVAL
+                                                                : EIO;
   // The report and stderr name the job already.
   target->error_message =
       named != nullptr ? message.substr(("job '" + named->name + "': ").size()) : message;
