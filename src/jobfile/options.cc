@@ -23,6 +23,7 @@ namespace {
 
 constexpr uint64_t kSec = 1000000000ull;
 constexpr uint64_t kUsec = 1000ull;
+constexpr uint64_t kMsec = 1000000ull;
 
 // Fluent builder so each row reads as one line of data.
 struct Row {
@@ -1696,11 +1697,36 @@ std::vector<OptionDef> BuildTable() {
                   .PerDir()
                   .Range(0, INT64_MAX)
                   .Set(D(rate_iops_min)));
-  r.push_back(Row("rate_cycle", T::kInt, "rate", "Averaging window of rate_min/rate_iops_min in ms")
+  // Milliseconds, as in fio; a time with a unit (`1s`, `250ms`) is read as
+  // one (it was "bad number '1s'"). A bare number stays a count of ms, so
+  // windows beyond 2^63 ns still parse (they never end).
+  r.push_back(Row("rate_cycle", T::kSpecial, "rate",
+                  "Averaging window of rate_min/rate_iops_min (ms, or a time with a unit)")
                   .Alias({"ratecycle"})
                   .Def("1000")
-                  .Range(1, INT64_MAX)
-                  .Set(N(ratecycle_ms)));
+                  .Choices("int ms | time")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const std::string t = Trim(v.text);
+                    const bool bare = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
+                      return c >= '0' && c <= '9';
+                    });
+                    uint64_t ms = 0;
+                    if (bare) {
+                      errno = 0;
+                      char* end = nullptr;
+                      ms = std::strtoull(t.c_str(), &end, 10);
+                      if (errno == ERANGE) return Bad("'" + t + "' is out of range");
+                    } else {
+                      IOB_ASSIGN_OR_RETURN(int64_t ns, Num(t, NumKind::kTime, 1024, kMsec));
+                      if (ns < 0) return Bad("must not be negative");
+                      if (ns % static_cast<int64_t>(kMsec) != 0)
+                        return Bad("'" + t + "' is not a whole number of milliseconds");
+                      ms = static_cast<uint64_t>(ns) / kMsec;
+                    }
+                    if (ms == 0) return Bad("must be at least 1 ms");
+                    j.ratecycle_ms = ms;
+                    return Status::Ok();
+                  }));
   r.push_back(Row("rate_process", T::kEnum, "rate", "How rated I/Os are spaced")
                   .Def("linear")
                   .Choices("linear|poisson")

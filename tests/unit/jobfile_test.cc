@@ -121,6 +121,19 @@ TEST(JobfileUnits, TimeSuffixesAndDefaultUnit) {
   EXPECT_EQ(NumError("0x7fffffffff", NumKind::kTime), "number '0x7fffffffff' is too large");
 }
 
+// rate_cycle counts milliseconds, and takes a time with a unit ("1s" was
+// "bad number '1s'"); a bare count past 2^63 ns still parses.
+TEST(JobfileUnits, RateCycleMillisecondsOrTime) {
+  EXPECT_EQ(ParseOk("[a]\nrate_cycle=1s\n").jobs.at(0).ratecycle_ms, 1000u);
+  EXPECT_EQ(ParseOk("[a]\nrate_cycle=250\n").jobs.at(0).ratecycle_ms, 250u);
+  EXPECT_EQ(ParseOk("[a]\nratecycle=2ms\n").jobs.at(0).ratecycle_ms, 2u);
+  EXPECT_EQ(ParseOk("[a]\nrate_cycle=18446744073710\n").jobs.at(0).ratecycle_ms, 18446744073710u);
+  EXPECT_NE(ParseErr("[a]\nrate_cycle=1500us\n").find("t.fio:2"), std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nrate_cycle=1500us\n").find("not a whole number of milliseconds"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nrate_cycle=0\n").find("must be at least 1 ms"), std::string::npos);
+}
+
 // Sizes go up to INT64_MAX, which off_t holds: offset=8191p (9.2234e18) is
 // fio's too, and was refused as above a 9.2e18 cap. Whole numbers are exact.
 TEST(JobfileUnits, SizesUpToInt64Max) {
