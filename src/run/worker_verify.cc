@@ -44,6 +44,22 @@ bool EachBlockOnce(const std::unique_ptr<IoPattern>& p) {
   return p != nullptr && p->RandomEachBlockOnce();
 }
 
+// Whether one pass of a job that a replay would read back write by write
+// (sequential, or random with a map) can still write a block twice: holed
+// or backwards sequential I/O wraps (rw=write:4k over 64k writes every other
+// block twice; rw=write:-8k writes block 0 first and last),
+// rw_sequencer=identical repeats each offset rw_nr times, and a strided zone
+// walk wraps in and across zones. fio keeps only the latest write of a block
+// in its verify record (a newer overlapping write replaces the older entry),
+// so such a job reads back from the record, each block once, in (file,
+// offset) order: fio's order for every job without a random map. Decided
+// once at setup: the jobs that cannot repeat keep the replay, at no cost
+// per I/O.
+bool PassMayRewrite(const JobSpec& job) {
+  return job.rw_skip != 0 || (job.rw_sequencer == RwSequencer::kIdentical && job.rw_nr > 1) ||
+         job.zone_mode != JobSpec::ZoneMode::kNone;
+}
+
 // The replay's next draw, within what the writer's pass drew (*budget
 // draws; *bytes_left of io_size, UINT64_MAX: no io_size). wrap: the writer
 // was a random job without a map, whose pass went on to io_size past the end
@@ -120,7 +136,9 @@ Status Worker::SetupVerify() {
   // (StartVerifyPhase) as fio's verify_only does.
   const bool once = EachBlockOnce(pattern_);
   const bool verify_only = job_.verify.verify_only && HasWrite(job_.rw);
-  if (verify_only)
+  if (PassMayRewrite(job_))
+    use_replay_ = false;
+  else if (verify_only)
     use_replay_ = once || (!IsRandom(job_.rw) && !job_.verify.state_load);
   else
     // A rated mixed job's directions depended on the clock (RateSteer): a
@@ -407,12 +425,15 @@ void Worker::StartVerifyPhase() {
   replay_bytes_left_ = job_.verify.verify_only && io_size_ != 0 ? io_size_ : UINT64_MAX;
   pass_draws_ = 0;
   if (job_.verify.verify_only && !use_replay_ && replay_ != nullptr) {
-    // A random plan without a map (verify_only, no state): its writes
-    // overlap and repeat. Record them as the writer's record would be, then
-    // read back what the last writes left, each block once (fio 3.33 reads
-    // the same count as do_verify=1).
+    // A plan that writes some blocks more than once (verify_only, no
+    // state): a random one without a map, or one that PassMayRewrite. Record
+    // its writes as the writer's record would be, then read back what the
+    // last writes left, each block once (fio 3.33 reads the same count as
+    // do_verify=1). Only a random writer without a map wrote on past its
+    // pattern's pass (VerifyAfterPass).
+    const bool wrap = IsRandom(job_.rw) && !EachBlockOnce(pattern_);
     IoPlan p;
-    while (NextReplayDraw(replay_.get(), &replay_budget_, &replay_bytes_left_, true, &p)) {
+    while (NextReplayDraw(replay_.get(), &replay_budget_, &replay_bytes_left_, wrap, &p)) {
       issued_bytes_ += p.length;  // the writer's (VerifyPhaseStep)
       if (p.ddir == Ddir::kWrite) verifier_->RecordPlannedWrite(p.file, p.offset, p.length);
     }
