@@ -179,6 +179,14 @@ Status Verifier::CheckOptions(const JobSpec& job) {
                            " without verify= has nothing to check (fio would do no I/O or plain "
                            "reads): set verify= to the checksum the data was written with");
   if (o.type == VerifyType::kNone) return Status::Ok();
+  // verify_only's run is its verify phase, which do_verify=0 turns off: fio
+  // does no I/O at all; iobench used to read and check anyway. Either way
+  // one of the two is not what was meant.
+  if (o.verify_only && !o.do_verify)
+    return Status::Invalid(VerifyOptionNamed(job, "verify_only", "1") + " with " +
+                           VerifyOptionNamed(job, "do_verify", "0") +
+                           " checks nothing (fio does no I/O): drop do_verify=0 to check the "
+                           "data, or verify_only to write it");
   const uint64_t min_bs = job.bs[static_cast<int>(Ddir::kWrite)].min;
   const uint64_t interval = VerifyIntervalOf(job);
   // verify_pattern alone means verify=pattern (fio).

@@ -20,6 +20,8 @@ check_refused "[j]\nfilename=$tmp/h\nrw=write\nverify=pattern\n" \
   "job 'j': verify=pattern (job.fio:4) needs verify_pattern"
 check_refused "[j]\nfilename=$tmp/h\nrw=write\nverify=crc32c\nverify_offset=4000\n" \
   "job 'j': verify_offset=4000 (job.fio:5): the 128-byte header of verify=crc32c (job.fio:4) would end past verify_interval 4096 (the block size)"
+check_refused "[j]\nfilename=$tmp/h\nrw=write\nverify=crc32c\nverify_only=1\ndo_verify=0\n" \
+  "job 'j': verify_only=1 (job.fio:5) with do_verify=0 (job.fio:6) checks nothing (fio does no I/O): drop do_verify=0 to check the data, or verify_only to write it"
 [ ! -e "$tmp/h" ] || fail "a refused job created its file"
 # A later job's verify options are refused before the first job runs.
 check_refused "[a]\nfilename=$tmp/a\nrw=write\nsize=64k\n[b]\nstonewall\nfilename=$tmp/h\nrw=write\nverify=crc32c\nverify_interval=1000\n" \

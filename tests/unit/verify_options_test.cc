@@ -123,6 +123,9 @@ TEST(VerifyOptions, UnworkableOptionsAreRefusedWithFileAndLine) {
       {"verify_only=1\n",
        "job 'j': verify_only=1 (t.fio:3) without verify= has nothing to check (fio would do no "
        "I/O or plain reads): set verify= to the checksum the data was written with"},
+      {"verify=crc32c\nverify_only=1\ndo_verify=0\n",
+       "job 'j': verify_only=1 (t.fio:4) with do_verify=0 (t.fio:5) checks nothing (fio does no "
+       "I/O): drop do_verify=0 to check the data, or verify_only to write it"},
       {"verify_pattern=0xff\nverify_offset=8\n",
        "job 'j': verify_offset=8 (t.fio:4): verify=pattern (from verify_pattern, t.fio:3) writes "
        "no "
