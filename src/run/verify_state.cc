@@ -223,8 +223,23 @@ Status Verifier::LoadState(const std::string& path) {
     off_grid += f.off_grid.size();
   }
   if (r.left() != 0) return bad("trailing bytes");
-  // Keep regions AddFile declared if they are larger than the saved ones
-  // (and start at the same place).
+  // The state's grid is the writer's region of each file: another region
+  // would read the writer's blocks outside this job's (a writer at
+  // offset=8k, a reader at offset=0) or report the shifted ones as
+  // corrupted. A larger region is kept (it reads what the state says was
+  // written); version 1 did not save where the region started.
+  for (uint32_t i = 0; i < nfiles && i < files_.size(); ++i) {
+    const std::string file = files_.size() > 1 ? " of file " + std::to_string(i) : "";
+    if (version >= 2 && files[i].base != files_[i].base)
+      return bad("saved for a region" + file + " at offset " + std::to_string(files[i].base) +
+                 ", this job's starts at " + std::to_string(files_[i].base) +
+                 ": use the writer's offset= (and offset_increment=, with numjobs)");
+    if (files[i].grid.size() > files_[i].grid.size())
+      return bad("saved for a region" + file + " of " +
+                 std::to_string(files[i].grid.size() * interval_) + " bytes, this job's is " +
+                 std::to_string(files_[i].grid.size() * interval_) + ": use the writer's size=");
+  }
+  // Keep regions AddFile declared if they are larger than the saved ones.
   for (uint32_t i = 0; i < nfiles && i < files_.size(); ++i)
     if (files[i].base == files_[i].base && files[i].grid.size() < files_[i].grid.size())
       files[i].grid.resize(files_[i].grid.size());

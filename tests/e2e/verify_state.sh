@@ -112,4 +112,15 @@ run "${job[@]}" --verify_only=1 --verify_state_load=1
 grep -q "'w': verify_state_load: local-w-0-verify.state is not a regular file" err.txt ||
   fail "directory as state: message: $(cat err.txt)"
 rmdir local-w-0-verify.state
+# A state saved for another region (a writer at offset=8k, a reader at
+# offset=0) is refused before any I/O, naming offset=; it used to load and
+# read the writer's region.
+rm -f "$f"
+run --name=w --filename="$f" --size=64k --offset=8k --bs=4k --rw=write --verify=crc32c
+[ "$rc" -eq 0 ] || fail "writer at offset=8k: exit $rc"
+run --name=w --filename="$f" --size=64k --offset=0 --bs=4k --rw=write --verify=crc32c \
+  --verify_only=1 --verify_state_load=1
+[ "$rc" -eq 2 ] || fail "state of another region: exit $rc, want 2"
+grep -q "'w': verify_state_load: local-w-0-verify.state: saved for a region at offset 8192, this job's starts at 0: use the writer's offset=" err.txt ||
+  fail "state of another region: message: $(cat err.txt)"
 echo "all ok"

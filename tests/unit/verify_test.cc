@@ -350,6 +350,20 @@ TEST_P(VerifyOnFs, StateSaveLoadVerifiesAcrossTwoRuns) {
     EXPECT_EQ(h.v().LoadState(state).message(),
               "verify_state_load: " + state + ": saved for job number 0, this is 1");
   }
+  {  // a state of another region is refused (it was loaded and read the writer's)
+    VerifyFile f(dir.path(), job);
+    ASSERT_TRUE(f.v().AddFile(0, 2 * kBs, 2 * kBs + kBlocks * kBs).ok());
+    EXPECT_EQ(f.v().LoadState(state).message(),
+              "verify_state_load: " + state + ": saved for a region at offset 0, this job's " +
+                  "starts at 8192: use the writer's offset= (and offset_increment=, with numjobs)");
+    ASSERT_TRUE(f.v().AddFile(0, 0, kBlocks / 2 * kBs).ok());
+    EXPECT_EQ(f.v().LoadState(state).message(),
+              "verify_state_load: " + state + ": saved for a region of " +
+                  std::to_string(kBlocks * kBs) + " bytes, this job's is " +
+                  std::to_string(kBlocks / 2 * kBs) + ": use the writer's size=");
+    ASSERT_TRUE(f.v().AddFile(0, 0, 2 * kBlocks * kBs).ok());
+    EXPECT_TRUE(f.v().LoadState(state).ok());  // a larger one is kept
+  }
   {  // a damaged state file is refused
     std::fstream s(state, std::ios::in | std::ios::out | std::ios::binary);
     s.seekp(60);
