@@ -577,7 +577,7 @@ TEST(JobfileTable, RunsFlag) {
 }
 
 TEST(JobfileTable, FioOnlyListExcludesOurOptions) {
-  EXPECT_TRUE(IsFioOnlyOption("experimental_verify"));
+  EXPECT_TRUE(IsFioOnlyOption("trim_backlog"));
   EXPECT_TRUE(IsFioOnlyOption("hostname"));  // net engine option
   EXPECT_FALSE(IsFioOnlyOption("iodepth"));
   EXPECT_FALSE(IsFioOnlyOption("blocksize"));
@@ -733,8 +733,28 @@ TEST(JobfileValues, BlockSizeLimitIsSharedByBsRangeAndSplit) {
 // refuses it (it was taken silently as "unset").
 TEST(JobfileValues, VerifyIntervalZeroIsRefused) {
   EXPECT_EQ(ParseOk("[a]\nverify=crc32c\n").jobs.at(0).verify.interval, 0u);
+  // The message gives the real minimum: the header's size for header types.
   EXPECT_NE(ParseErr("[a]\nverify=crc32c\nverify_interval=0\n")
-                .find("t.fio:3:17: value 0 of option 'verify_interval' is out of range (>= 1)"),
+                .find("t.fio:3:17: option 'verify_interval': 0 is below the minimum: 128 bytes "
+                      "(the verify header) with a checksum or verify=meta, 1 with verify=pattern "
+                      "or null; leave it unset for the block size"),
+            std::string::npos);
+}
+
+// fio's defaults of the verify features iobench lacks do nothing: spelled
+// out they are accepted (they were refused as fio-only options); a nonzero
+// value is refused by name.
+TEST(JobfileValues, UnsupportedVerifyFeaturesAcceptTheirDefault) {
+  auto out = ParseOk("[a]\nverify=crc32c\nexperimental_verify=0\ntrim_percentage=0\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_TRUE(out.jobs[0].unimplemented.empty());
+  EXPECT_EQ(ParseErr("[a]\nexperimental_verify=1\n"),
+            "t.fio:2:21: option 'experimental_verify': experimental_verify=1 is not supported by "
+            "iobench (only 0, fio's default); verify= checks the data without it\n"
+            "experimental_verify=1\n                    ^");
+  EXPECT_NE(ParseErr("[a]\ntrim_percentage=10\n")
+                .find("option 'trim_percentage': trim_percentage=10 is not supported by iobench "
+                      "(only 0, fio's default: no trims)"),
             std::string::npos);
 }
 
@@ -1174,9 +1194,9 @@ TEST(JobfileErrors, UnknownOptionSuggests) {
 }
 
 TEST(JobfileErrors, FioOnlyOptionIsRefusedByName) {
-  EXPECT_EQ(ParseErr("[a]\nexperimental_verify=1\n"),
-            "t.fio:2:1: option 'experimental_verify' is a fio option that iobench does not support "
-            "yet\nexperimental_verify=1\n^");
+  EXPECT_EQ(ParseErr("[a]\ntrim_backlog=1\n"),
+            "t.fio:2:1: option 'trim_backlog' is a fio option that iobench does not support "
+            "yet\ntrim_backlog=1\n^");
 }
 
 TEST(JobfileErrors, ThinktimeBlocksTypeIsCompleteOrIssue) {
