@@ -93,7 +93,20 @@ Status Worker::SetupVerify() {
                                            targets_[i].region_offset + targets_[i].region_size));
   if (job_.verify.state_load) {
     const std::string path = Verifier::StateFileName(job_.name, static_cast<uint32_t>(jobnum_));
-    IOB_RETURN_IF_ERROR(verifier_->LoadState(path));
+    Status st = verifier_->LoadState(path);
+    // Set in a job file: say where ("verify_state_load=1 (j.fio:7): ...").
+    const OptionSetting* where = job_.FindSetting("verify_state_load");
+    constexpr std::string_view kPrefix = "verify_state_load: ";
+    if (!st.ok() && where != nullptr && !where->file.empty() && where->file != "<cmdline>" &&
+        st.message().starts_with(kPrefix)) {
+      const std::string at =
+          where->line > 0 ? where->file + ":" + std::to_string(where->line) : where->file;
+      return Status(st.code(),
+                    "verify_state_load=" + where->value + " (" + at +
+                        "): " + st.message().substr(kPrefix.size()),
+                    st.errno_value());
+    }
+    IOB_RETURN_IF_ERROR(st);
   }
   // do_verify=0 turns the backlog checks off too (fio 3.33 reads nothing
   // back with verify_backlog=16 do_verify=0).

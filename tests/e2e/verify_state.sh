@@ -123,4 +123,12 @@ run --name=w --filename="$f" --size=64k --offset=0 --bs=4k --rw=write --verify=c
 [ "$rc" -eq 2 ] || fail "state of another region: exit $rc, want 2"
 grep -q "'w': verify_state_load: local-w-0-verify.state: saved for a region at offset 8192, this job's starts at 0: use the writer's offset=" err.txt ||
   fail "state of another region: message: $(cat err.txt)"
+# Set in a job file, a state-load error names its file and line.
+printf '[w]\nfilename=%s\nsize=64k\nbs=4k\nrw=write\nverify=crc32c\nverify_only=1\nverify_state_load=1\n' \
+  "$f" >load.fio
+"$bin" load.fio --output-format=json >out.json 2>err.txt
+rc=$?
+[ "$rc" -eq 2 ] || fail "job file, state of another region: exit $rc, want 2"
+grep -q "'w': verify_state_load=1 (load.fio:8): local-w-0-verify.state: saved for a region at offset 8192" err.txt ||
+  fail "job file, state of another region: message: $(cat err.txt)"
 echo "all ok"
