@@ -35,7 +35,6 @@
 namespace iobench {
 namespace {
 
-bool Writes(const JobSpec& job) { return JobWrites(job); }
 
 // An engine's refusal names the option it refuses ("io_uring: hipri=1 needs
 // direct=1"): add where the job set it, as the job file's own errors do
@@ -539,7 +538,7 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
   }
   // The same refusal as the full check before I/O (which only runs without
   // an engine factory): it names the option and where the job sets it.
-  if (opts.readonly && Writes(job)) return sys::CheckReadonly(job);
+  if (opts.readonly) IOB_RETURN_IF_ERROR(sys::CheckReadonlyOptions(job));
   if (!opts.engine_factory) {
     const EngineInfo* info = FindEngine(job.ioengine);
     if (info == nullptr)

@@ -330,7 +330,7 @@ std::string OptionAt(const JobSpec& job, std::string_view option, const std::str
   return s->name + "=" + (s->value.empty() ? value : s->value) + " at " + OptionWhere(job, option);
 }
 
-Status CheckReadonly(const JobSpec& job) {
+Status CheckReadonlyOptions(const JobSpec& job) {
   const std::string who = "--readonly: job '" + job.name + "'";
   if (JobWrites(job) && !job.read_iolog.empty())  // rw came from the log
     return Status::Refused(who + " replays writes or trims (read_iolog " + job.read_iolog + " at " +
@@ -345,6 +345,23 @@ Status CheckReadonly(const JobSpec& job) {
   }
   if (job.unlink)
     return Status::Refused(who + " deletes its files (unlink=1 at " + OptionWhere(job, "unlink") +
+                           ")");
+  // Between loops: a read job's next loop then finds its file gone.
+  if (job.unlink_each_loop)
+    return Status::Refused(who + " deletes its files (unlink_each_loop=1 at " +
+                           OptionWhere(job, "unlink_each_loop") + ")");
+  return Status::Ok();
+}
+
+Status CheckReadonly(const JobSpec& job) {
+  IOB_RETURN_IF_ERROR(CheckReadonlyOptions(job));
+  const std::string who = "--readonly: job '" + job.name + "'";
+  // mem=mmap:FILE sizes FILE to the buffers (ftruncate) and maps it: one
+  // that exists loses its data. (A file the run creates is its own scratch
+  // space, removed at the end.) The null engine allocates buffers too.
+  if (!job.mem_file.empty() && access(job.mem_file.c_str(), F_OK) == 0)
+    return Status::Refused(who + " would truncate " + job.mem_file +
+                           " to the size of its buffers (" + OptionAt(job, "mem", job.mem_file) +
                            ")");
   // verify= on a job that does not write only checks what it reads (as
   // fio's read jobs with verify do): nothing to refuse. A writing job with

@@ -52,9 +52,15 @@ std::string OptionAt(const JobSpec& job, std::string_view option, const std::str
 
 // --readonly: refuses a job that writes (rw=write/randwrite/rw/randrw/
 // trimwrite), trims, or would lay out a file (a target file missing, or
-// shorter than offset+size). Also refuses unlink=1 (it deletes the files).
+// shorter than offset+size). Also refuses unlink=1 and unlink_each_loop=1
+// (they delete the files), and mem=mmap:FILE on a FILE that exists (the
+// buffers truncate it to their size and write into it).
 // The message names the job, its file:line and the option.
 Status CheckReadonly(const JobSpec& job);
+
+// The part of CheckReadonly that looks at the job's options alone, not at
+// the files: what --parse-only refuses too.
+Status CheckReadonlyOptions(const JobSpec& job);
 
 // What the limits are on this system. Read by ReadSystemLimits(); tests
 // build their own to exercise each refusal.

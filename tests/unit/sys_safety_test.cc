@@ -67,6 +67,29 @@ TEST(SysReadonlyTest, RefusesWritesTrimsAndLayout) {
   unl.unlink = true;
   EXPECT_EQ(CheckReadonly(unl).message(),
             "--readonly: job 'u' deletes its files (unlink=1 at <cmdline>)");
+  // unlink_each_loop=1 removed a read job's file between its loops.
+  JobSpec uel = Job("uel", file, RwMode::kRead);
+  uel.unlink_each_loop = true;
+  uel.settings.push_back({"unlink_each_loop", "1", OptionSource::kJob, "jobs/z.fio", 4});
+  EXPECT_EQ(CheckReadonly(uel).message(),
+            "--readonly: job 'uel' deletes its files (unlink_each_loop=1 at jobs/z.fio:4)");
+  EXPECT_EQ(CheckReadonlyOptions(uel).message(), CheckReadonly(uel).message());
+  EXPECT_EQ(CheckReadonlyOptions(unl).code(), Status::Code::kRefused);
+  EXPECT_TRUE(CheckReadonlyOptions(missing).ok());  // the files are not looked at
+  // mem=mmap:FILE truncates FILE to the buffers' size: one that exists is
+  // refused, null engine or not; one the run would create is its scratch.
+  for (const char* engine : {"psync", "null"}) {
+    JobSpec mf = Job("mf", file, RwMode::kRead);
+    mf.ioengine = engine;
+    mf.mem = JobSpec::MemType::kMmap;
+    mf.mem_file = file;
+    mf.settings.push_back({"mem", "mmap:" + file, OptionSource::kCommandLine, "<cmdline>", 0});
+    EXPECT_EQ(CheckReadonly(mf).message(), "--readonly: job 'mf' would truncate " + file +
+                                               " to the size of its buffers (mem=mmap:" + file +
+                                               " at <cmdline>)");
+    mf.mem_file = dir.path() + "/scratch";
+    EXPECT_TRUE(CheckReadonly(mf).ok()) << CheckReadonly(mf).message();
+  }
   // A read job with verify= checks what it reads and writes nothing: fio
   // runs it under --readonly; iobench refused it ("writes verification data").
   JobSpec rv = Job("rv", file, RwMode::kRead);
