@@ -2577,11 +2577,18 @@ size_t EditDistance(const std::string& a, const std::string& b) {
 }  // namespace
 
 std::string SuggestFrom(const std::string& name, const std::vector<std::string>& candidates) {
+  // Case does not count: `BS` is a typo of `bs` (one edit per letter made
+  // it nearer to `rw`). A name of one or two letters is close to every
+  // short option, so it gets a suggestion only one edit away (none for a
+  // single letter but a case-only difference): `-x` means no option.
+  const std::string lname = ToLower(name);
   std::string best;
   size_t best_d = SIZE_MAX;
-  size_t limit = std::max<size_t>(2, name.size() / 3);
+  const size_t limit = name.size() == 1   ? 0
+                       : name.size() == 2 ? 1
+                                          : std::max<size_t>(2, name.size() / 3);
   for (const auto& c : candidates) {
-    size_t d = EditDistance(name, c);
+    size_t d = EditDistance(lname, ToLower(c));
     if (d < best_d) {
       best_d = d;
       best = c;
@@ -2599,9 +2606,10 @@ std::string SuggestOption(const std::string& name) {
   std::string best = SuggestFrom(name, names);
   // `rwmix=70` is too far from any name by edit distance, but it starts one
   // (fio suggests 'rw'): offer the shortest option that begins with it.
+  const std::string lname = ToLower(name);
   if (best.empty() && name.size() >= 3)
     for (const auto& n : names)
-      if (n.size() > name.size() && n.compare(0, name.size(), name) == 0 &&
+      if (n.size() > name.size() && ToLower(n).compare(0, name.size(), lname) == 0 &&
           (best.empty() || n.size() < best.size()))
         best = n;
   return best;

@@ -260,6 +260,15 @@ TEST(CliArgs, Refusals) {
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.status().message(),
             "command line: unknown option 'iodepht'; did you mean 'iodepth'?\n--iodepht=4\n  ^");
+  in.cli_job_args = {"--NAME=a"};
+  p = ParseJobs(in);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().message(),
+            "command line: unknown option 'NAME'; did you mean 'name'?\n--NAME=a\n  ^");
+  in.cli_job_args = {"-x", "--name=a"};
+  p = ParseJobs(in);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().message(), "command line: unknown option 'x'\n-x\n ^");
   in.cli_job_args = {"-name=a", "-iodepth"};
   p = ParseJobs(in);
   ASSERT_FALSE(p.ok());

@@ -1191,6 +1191,22 @@ TEST(JobfileErrors, UnknownOptionSuggests) {
   // Too far by edit distance, but the start of an option name.
   EXPECT_EQ(ParseErr("[a]\nrwmix=70\n"),
             "t.fio:2:1: unknown option 'rwmix'; did you mean 'rwmixread'?\nrwmix=70\n^");
+  // Upper case is refused (as fio does), but the hint ignores case: BS was
+  // nearer to 'rw' than to 'bs' letter by letter.
+  EXPECT_EQ(ParseErr("[a]\nBS=8k\n"),
+            "t.fio:2:1: unknown option 'BS'; did you mean 'bs'?\nBS=8k\n^");
+  EXPECT_EQ(ParseErr("[a]\nIODEPTH=8\n"),
+            "t.fio:2:1: unknown option 'IODEPTH'; did you mean 'iodepth'?\nIODEPTH=8\n^");
+  EXPECT_EQ(ParseErr("[a]\nRWMIX=70\n"),
+            "t.fio:2:1: unknown option 'RWMIX'; did you mean 'rwmixread'?\nRWMIX=70\n^");
+  // One or two letters are near every short option: no guess unless it is
+  // one edit away.
+  EXPECT_EQ(ParseErr("[a]\nx=1\n"), "t.fio:2:1: unknown option 'x'\nx=1\n^");
+  EXPECT_EQ(ParseErr("[a]\nzz=1\n"), "t.fio:2:1: unknown option 'zz'\nzz=1\n^");
+  EXPECT_EQ(ParseErr("[a]\nbz=1\n"),
+            "t.fio:2:1: unknown option 'bz'; did you mean 'bs'?\nbz=1\n^");
+  EXPECT_EQ(SuggestOption("NAME"), "name");
+  EXPECT_EQ(SuggestOption("x"), "");
 }
 
 TEST(JobfileErrors, FioOnlyOptionIsRefusedByName) {
