@@ -92,6 +92,18 @@ Result<std::string> ReadWholeFile(const std::string& path) {
 }
 
 // Reads one job file (and its includes) into sections.
+// The first ${VAR} in `text` whose value holds a ';' or '#', as written
+// ("${F}"); "a variable" when none does (cannot happen for the caller).
+std::string VariableWithCommentChar(const std::string& text) {
+  for (size_t at = text.find("${"); at != std::string::npos; at = text.find("${", at + 2)) {
+    const size_t close = text.find('}', at + 2);
+    if (close == std::string::npos) break;
+    const char* v = std::getenv(text.substr(at + 2, close - at - 2).c_str());
+    if (v != nullptr && std::strpbrk(v, ";#") != nullptr) return text.substr(at, close - at + 1);
+  }
+  return "a variable";
+}
+
 class FileReader {
  public:
   explicit FileReader(std::vector<std::string>* warnings) : warnings_(warnings) {}
@@ -224,6 +236,26 @@ class FileReader {
           r.key = Trim(r.key.substr(0, eq));
           r.bare = false;
           r.value_col = e.key_col;
+        }
+      }
+      // fio substitutes ${VAR} first and cuts the value at its first ';'
+      // or '#' after (get_opt_postfix), so a variable that brings one ends
+      // the value there (filename=${F} with F='x#y' is the file x in fio).
+      // A ';' or '#' written in the value was quoted and is warned below.
+      if (!r.bare && e.value.find_first_of(";#") == std::string::npos &&
+          (e.key.find("${") != std::string::npos || e.value.find("${") != std::string::npos)) {
+        ValueError ignored;  // an unset variable is reported when the value is applied
+        auto value = Expand(r.value, &ignored);
+        const size_t cut = value ? value->find_first_of(";#") : std::string::npos;
+        if (cut != std::string::npos) {
+          const std::string written =
+              Trim(e.text.substr(0, static_cast<size_t>(e.value_col) + e.value.size()));
+          warnings_->push_back(
+              display + ":" + std::to_string(e.line) + ": warning: '" + written +
+              "': " + VariableWithCommentChar(e.key + "=" + e.value) + " brings a '" +
+              (*value)[cut] + "', which fio reads as the start of a comment: fio sees '" + r.key +
+              "=" + Trim(value->substr(0, cut)) + "'; iobench keeps the value whole ('" + *value +
+              "'). Avoid ';' and '#' in values to keep the file portable");
         }
       }
       if (e.blanks_around_eq && !warned_blank) {

@@ -1014,6 +1014,32 @@ TEST(JobfileValues, QuotedCommentCharacterWarnsWhatFioSees) {
   EXPECT_TRUE(ParseOk("[a]\nfilename=\"/x\" ; c\n").warnings.size() == 1u);  // the quotes only
 }
 
+// fio substitutes ${VAR} and then cuts the value at a ';' or '#' the
+// variable brought; iobench keeps it whole and said nothing.
+TEST(JobfileValues, VariableCommentCharacterWarnsWhatFioSees) {
+  setenv("IOB_TEST_HASH", "x#y", 1);
+  setenv("IOB_TEST_OPT", "filename=p;q", 1);
+  auto out = ParseOk("[a]\nfilename=${IOB_TEST_HASH}\n");
+  EXPECT_EQ(out.jobs.at(0).filenames, std::vector<std::string>{"x#y"});
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_EQ(out.warnings[0],
+            "t.fio:2: warning: 'filename=${IOB_TEST_HASH}': ${IOB_TEST_HASH} brings a '#', which "
+            "fio reads as the start of a comment: fio sees 'filename=x'; iobench keeps the value "
+            "whole ('x#y'). Avoid ';' and '#' in values to keep the file portable");
+  // A whole option from a variable in the name.
+  out = ParseOk("[a]\n${IOB_TEST_OPT}\n");
+  EXPECT_EQ(out.jobs.at(0).filenames, std::vector<std::string>{"p;q"});
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_NE(out.warnings[0].find("${IOB_TEST_OPT} brings a ';'"), std::string::npos)
+      << out.warnings[0];
+  EXPECT_NE(out.warnings[0].find("fio sees 'filename=p'"), std::string::npos) << out.warnings[0];
+  // A variable without them, and a bare flag: nothing to say.
+  setenv("IOB_TEST_HASH", "xy", 1);
+  EXPECT_TRUE(ParseOk("[a]\nfilename=${IOB_TEST_HASH}\n").warnings.empty());
+  unsetenv("IOB_TEST_HASH");
+  unsetenv("IOB_TEST_OPT");
+}
+
 // fio's waitfor.fio and steadystate.fio write `threads=1`: fio accepts it
 // as an option of its tiobench profile and ignores it, silently; iobench
 // refused the files with "unknown option", then warned on stderr, which
@@ -1203,8 +1229,7 @@ TEST(JobfileErrors, UnknownOptionSuggests) {
   // one edit away.
   EXPECT_EQ(ParseErr("[a]\nx=1\n"), "t.fio:2:1: unknown option 'x'\nx=1\n^");
   EXPECT_EQ(ParseErr("[a]\nzz=1\n"), "t.fio:2:1: unknown option 'zz'\nzz=1\n^");
-  EXPECT_EQ(ParseErr("[a]\nbz=1\n"),
-            "t.fio:2:1: unknown option 'bz'; did you mean 'bs'?\nbz=1\n^");
+  EXPECT_EQ(ParseErr("[a]\nbz=1\n"), "t.fio:2:1: unknown option 'bz'; did you mean 'bs'?\nbz=1\n^");
   EXPECT_EQ(SuggestOption("NAME"), "name");
   EXPECT_EQ(SuggestOption("x"), "");
 }
