@@ -433,9 +433,20 @@ int Main(int argc, char** argv) {
     // as it was typed and what it takes (its numeric options are counts).
     std::string m = e.what();
     const std::string kPrefix = "Could not convert: ";
-    if (const size_t eq = m.find(" = "); m.rfind(kPrefix, 0) == 0 && eq != std::string::npos)
-      m = m.substr(kPrefix.size(), eq - kPrefix.size()) + "=" + m.substr(eq + 3) +
-          ": not a whole number";
+    if (const size_t eq = m.find(" = "); m.rfind(kPrefix, 0) == 0 && eq != std::string::npos) {
+      const std::string name = m.substr(kPrefix.size(), eq - kPrefix.size());
+      const std::string value = m.substr(eq + 3);
+      // Digits that do not fit are a number out of range, not "not a
+      // whole number" (--max-jobs=99999999999999999999, --max-jobs=-1).
+      const size_t digits = value.find_first_not_of("+-") == 1 ? 1 : 0;
+      const bool number = value.size() > digits &&
+                          value.find_first_not_of("0123456789", digits) == std::string::npos;
+      const char* range = name == "--max-jobs"        ? " (0 to 4294967295)"
+                          : name == "--terse-version" ? " (fio's terse versions are 2, 3, 4 and 5)"
+                                                      : "";
+      m = name + "=" + value +
+          (number ? std::string(": out of range") + range : std::string(": not a whole number"));
+    }
     std::fprintf(stderr, "iobench: %s\n", m.c_str());
     return kExitUsage;
   } catch (const CLI::ParseError& e) {

@@ -142,8 +142,15 @@ Result<std::string> EngHelp(const std::string& spec) {
   std::string engine = spec.substr(0, spec.find(','));
   std::string opt = spec.find(',') == std::string::npos ? "" : spec.substr(spec.find(',') + 1);
   auto& names = IobenchEngineNames();
-  if (std::find(names.begin(), names.end(), engine) == names.end())
-    return Status::Invalid("iobench: --enghelp=" + spec + ": unknown ioengine '" + engine + "'");
+  // Worded as ioengine= says it.
+  if (std::find(names.begin(), names.end(), engine) == names.end()) {
+    if (engine.rfind("external:", 0) == 0 || IsFioOnlyEngine(engine))
+      return Status::Invalid("iobench: --enghelp=" + spec + ": ioengine '" + engine +
+                             "' is a fio engine that iobench does not support yet");
+    const std::string s = SuggestFrom(engine, names);
+    return Status::Invalid("iobench: --enghelp=" + spec + ": unknown ioengine '" + engine + "'" +
+                           (s.empty() ? "" : "; did you mean '" + s + "'?"));
+  }
   if (!opt.empty()) {
     const OptionDef* d = FindOption(opt);
     auto e = d && !d->engines.empty() ? EnginesForOption(*d) : std::vector<std::string>{};

@@ -36,6 +36,10 @@ struct RawSetting {
   int key_col = 1;
   int value_col = 1;
   std::string text;  // the line (or the argument) for carets
+  // " (included from job.fio:3)" for a line of an included file (the
+  // innermost include first); "" otherwise. Errors end their first line
+  // with it.
+  std::string included_from;
 };
 
 struct Section {
@@ -47,7 +51,15 @@ struct Section {
 };
 
 Status Diag(const RawSetting& s, int col, const std::string& msg) {
-  return Status::Invalid(FormatDiagnostic(s.file, s.line, col, msg, s.text));
+  return Status::Invalid(FormatDiagnostic(s.file, s.line, col, msg + s.included_from, s.text));
+}
+
+// `st` with `suffix` at the end of its message's first line (before the
+// echoed line and caret).
+Status WithFirstLineSuffix(const Status& st, const std::string& suffix) {
+  std::string m = st.message();
+  m.insert(std::min(m.find('\n'), m.size()), suffix);
+  return Status(st.code(), m);
 }
 
 bool IsGlobalName(const std::string& n) { return n.rfind("global", 0) == 0; }
@@ -69,6 +81,13 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
     close(fd);
     return Status::Invalid("job file " + path + " is a directory");
+  }
+  // A device is no job file (/dev/zero read 64 MiB, then was "larger than
+  // 64 MiB"); a pipe (<(...), /dev/fd/N) and a terminal are read.
+  if (fstat(fd, &sb) == 0 && (S_ISBLK(sb.st_mode) || (S_ISCHR(sb.st_mode) && !isatty(fd)))) {
+    close(fd);
+    return Status::Invalid("job file " + path + ": not a regular file (a " +
+                           (S_ISBLK(sb.st_mode) ? "block" : "character") + " device)");
   }
   std::string s;
   char buf[65536];
@@ -188,9 +207,19 @@ class FileReader {
               FormatDiagnostic(display, e.line, e.value_col, content.status().message(), e.text));
         stack->push_back(canon);
         ++include_depth_;
+        include_sites_.push_back(display + ":" + std::to_string(e.line));
         // The next level resolves against the directory of the name as
         // built here, not of the file it resolves to (see ParseJobs).
-        IOB_RETURN_IF_ERROR(ReadText(*content, path, DirName(path), stack));
+        Status read = ReadText(*content, path, DirName(path), stack);
+        // An error in the included file names where it was included from
+        // (the innermost include adds the whole chain; the outer ones pass
+        // it on as it is).
+        if (!read.ok() && !chain_told_) {
+          chain_told_ = true;
+          read = WithFirstLineSuffix(read, IncludedFrom());
+        }
+        IOB_RETURN_IF_ERROR(read);
+        include_sites_.pop_back();
         --include_depth_;
         stack->pop_back();
         continue;
@@ -209,6 +238,7 @@ class FileReader {
       r.key_col = e.key_col;
       r.value_col = e.value_col;
       r.text = e.text;
+      r.included_from = IncludedFrom();
       // fio substitutes ${VAR} in the whole line, so `${ENGINE_OPT}=1` names
       // an option; iobench used to refuse it as an unknown option.
       if (e.key.find("${") != std::string::npos) {
@@ -301,9 +331,26 @@ class FileReader {
   std::vector<Section>& sections() { return sections_; }
 
  private:
+  // " (included from a.inc:2, from job.fio:3)" while an include is read.
+  // A deep chain shows its three innermost includes and the job file.
+  std::string IncludedFrom() const {
+    std::string out;
+    const size_t n = include_sites_.size();
+    for (size_t k = 0; k < n; ++k) {  // innermost first
+      if (n > 4 && k == 3) {
+        out += ", ...";
+        k = n - 1;
+      }
+      out += (out.empty() ? " (included from " : ", from ") + include_sites_[n - 1 - k];
+    }
+    return out.empty() ? out : out + ")";
+  }
+
   std::vector<Section> sections_;
   std::vector<std::string>* warnings_;
-  int include_depth_ = 0;  // > 0 while reading an included file
+  int include_depth_ = 0;                   // > 0 while reading an included file
+  std::vector<std::string> include_sites_;  // "file:line" of each include being read
+  bool chain_told_ = false;                 // an error got its include chain
 };
 
 bool BareAllowed(const OptionDef& d) {
@@ -1035,7 +1082,18 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
     if (in.job_files.empty())
       return Status::Invalid(
           "iobench: no jobs defined: give a job file, or job options with --name=NAME");
-    return Status::Invalid("iobench: the job files define no jobs");
+    // Every file was read (an error stopped earlier): name them.
+    std::vector<std::string> names;
+    for (const auto& f : in.job_files) {
+      const std::string n = f == "-" ? "<stdin>" : f;
+      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    }
+    std::string list;
+    for (size_t i = 0; i < names.size(); ++i)
+      list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    return Status::Invalid("iobench: the job file" + std::string(names.size() == 1 ? " " : "s ") +
+                           list + (names.size() == 1 ? " defines" : " define") +
+                           " no jobs (a job starts with [name]; [global] only holds defaults)");
   }
   return out;
 }

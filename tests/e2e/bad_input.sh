@@ -73,8 +73,26 @@ check() {
 c() { echo "$cases/$1"; }
 
 # --- job files ---
-check empty-file 2 "define no jobs" -- "$bin" "$(c empty.fio)"
-check comments-only 2 "define no jobs" -- "$bin" "$(c comments_only.fio)"
+check empty-file 2 "the job file .*/empty.fio defines no jobs" -- "$bin" "$(c empty.fio)"
+check comments-only 2 "the job file .*/comments_only.fio defines no jobs" -- "$bin" "$(c comments_only.fio)"
+check two-empty-files 2 "the job files .*/empty.fio and .*/comments_only.fio define no jobs" -- \
+  "$bin" "$(c empty.fio)" "$(c comments_only.fio)"
+# A device is refused as such (it was read up to 64 MiB: "larger than 64 MiB").
+check job-file-dev-zero 2 "^iobench: job file /dev/zero: not a regular file \(a character device\)" -- \
+  "$bin" /dev/zero
+# An error in an included file names the include line(s) that brought it in.
+mkdir "$work/../iobench-inc.$$"
+printf '[a]\nioengine=null\ninclude x.inc\n' >"$work/../iobench-inc.$$/job.fio"
+printf 'include y.inc\n' >"$work/../iobench-inc.$$/x.inc"
+printf 'size=-1\n' >"$work/../iobench-inc.$$/y.inc"
+printf '[b]\n' >"$work/../iobench-inc.$$/s.inc"
+printf '[a]\ninclude s.inc\n' >"$work/../iobench-inc.$$/sec.fio"
+check include-error-names-includer 2 \
+  "y.inc:1:6: value -1 of option 'size' is out of range \(>= 0\) \(included from .*x.inc:1, from .*job.fio:3\)$" -- \
+  "$bin" "$work/../iobench-inc.$$/job.fio"
+check include-read-error-names-includer 2 "s.inc:1:2: no new sections in included files.* \(included from .*sec.fio:2\)$" -- \
+  "$bin" "$work/../iobench-inc.$$/sec.fio"
+rm -rf "$work/../iobench-inc.$$"
 check include-cycle 2 "include_cycle_b.fio:1:9: include cycle" -- "$bin" "$(c include_cycle_a.fio)"
 check include-self 2 "include_self.fio:1:9: include cycle" -- "$bin" "$(c include_self.fio)"
 mkdir "$work/../iobench-deep.$$"
@@ -263,6 +281,10 @@ rm -rf "$po"
 check cmdhelp-unknown 2 "^iobench: --cmdhelp=bogus: unknown option" -- "$bin" --cmdhelp=bogus
 check enghelp-unknown-engine 2 "^iobench: --enghelp=bogus: unknown ioengine 'bogus'" -- \
   "$bin" --enghelp=bogus
+check enghelp-fio-engine 2 "^iobench: --enghelp=sg: ioengine 'sg' is a fio engine that iobench does not support yet" -- \
+  "$bin" --enghelp=sg
+check enghelp-unknown-engine-suggests 2 "^iobench: --enghelp=libaoi: unknown ioengine 'libaoi'; did you mean 'libaio'\?" -- \
+  "$bin" --enghelp=libaoi
 check enghelp-unknown-option 2 "'bogus' is not an option of ioengine io_uring" -- \
   "$bin" --enghelp=io_uring,bogus
 # fio accepts --warnings-fatal; iobench refused it as unsupported.
@@ -274,6 +296,10 @@ rm -f "$work/../iobench-wf.$$.fio"
 # still take a number.
 check max-jobs-not-a-number 2 "^iobench: --max-jobs=many: not a whole number" -- \
   "$bin" --max-jobs=many --name=a --ioengine=null --size=1m
+check max-jobs-too-large 2 "^iobench: --max-jobs=99999999999999999999: out of range \(0 to 4294967295\)" -- \
+  "$bin" --max-jobs=99999999999999999999 --name=a --ioengine=null --size=1m
+check max-jobs-negative 2 "^iobench: --max-jobs=-1: out of range" -- \
+  "$bin" --max-jobs=-1 --name=a --ioengine=null --size=1m
 check alloc-size-negative 2 "^iobench: --alloc-size=-5: must be a whole number of KiB" -- \
   "$bin" --alloc-size=-5 --name=a --ioengine=null --size=1m
 check alloc-size-not-a-number 2 "^iobench: --alloc-size=16m: must be a whole number of KiB" -- \
