@@ -32,6 +32,7 @@
 #include "report/table.h"
 #include "run/coordinator.h"
 #include "sweep/session.h"
+#include "sys/job_paths.h"
 
 namespace {
 
@@ -596,7 +597,7 @@ int Main(int argc, char** argv) {
     for (const auto& f : cli.formats) json |= f == "json" || f == "json+";
     if (cli.sweeps.empty())
       return Emit(cli, json ? iobench::jobfile::ParseOnlyJson(jobs)
-                            : iobench::jobfile::ParseOnlySummary(jobs));
+                            : iobench::jobfile::ParseOnlySummary(jobs, iobench::sys::JobFilePaths));
     auto points = iobench::PlanPoints(jobs, session);  // checked above
     if (!points.ok()) {
       std::fprintf(stderr, "iobench: %s\n", points.status().message().c_str());
@@ -606,7 +607,7 @@ int Main(int argc, char** argv) {
       std::string text;
       for (const auto& [point, point_jobs] : *points)
         text += "=== " + one_line(point.Label()) + " ===\n" +
-                iobench::jobfile::ParseOnlySummary(point_jobs);
+                iobench::jobfile::ParseOnlySummary(point_jobs, iobench::sys::JobFilePaths);
       return Emit(cli, text);
     }
     // One document: {"points": [{"point": {...}, "jobs": [...]}, ...]}.

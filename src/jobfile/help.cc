@@ -319,7 +319,7 @@ std::string Secs(uint64_t ns) {
 }
 }  // namespace
 
-std::string ParseOnlySummary(const std::vector<JobSpec>& jobs) {
+std::string ParseOnlySummary(const std::vector<JobSpec>& jobs, const JobFilesFn& files_of) {
   std::ostringstream o;
   int group = 0;
   for (size_t i = 0; i < jobs.size(); ++i) {
@@ -340,19 +340,40 @@ std::string ParseOnlySummary(const std::vector<JobSpec>& jobs) {
                          : "file/device");
     if (j.numjobs > 1) o << " numjobs=" << j.numjobs;
     o << " files=";
-    if (!j.filenames.empty()) {
-      // As filename= takes them, a ':' inside a name written `\:`: the
-      // files "x y:z" and "w" show as files=x y\:z:w, not as three names.
-      for (size_t f = 0; f < j.filenames.size(); ++f) {
+    // As filename= takes them, a ':' inside a name written `\:`: the
+    // files "x y:z" and "w" show as files=x y\:z:w, not as three names.
+    auto names = [&o](const std::vector<std::string>& list, size_t shown) {
+      for (size_t f = 0; f < list.size() && f < shown; ++f) {
         if (f) o << ':';
-        for (char c : j.filenames[f]) o << (c == ':' ? "\\:" : std::string(1, c));
+        for (char c : list[f]) o << (c == ':' ? "\\:" : std::string(1, c));
       }
+    };
+    if (!j.opendir.empty() && j.filenames.empty()) {
+      o << "(the files under opendir=" << j.opendir << ")";
+    } else if (!j.read_iolog.empty() && !j.replay_redirect.empty()) {
+      o << j.replay_redirect;  // every I/O of the log goes there
+    } else if (!j.read_iolog.empty() && j.filenames.empty()) {
+      o << "(the files read_iolog=" << j.read_iolog << " names)";
+    } else if (files_of) {
+      // The names the run opens (a.0.0, not ./$jobname.$jobnum.$filenum);
+      // a job with many shows the first few and the count.
+      constexpr size_t kShown = 8;
+      const std::vector<std::string> paths = files_of(j);
+      names(paths, kShown);
+      if (paths.size() > kShown) o << ":... (" << paths.size() << " files)";
+    } else if (!j.filenames.empty()) {
+      names(j.filenames, j.filenames.size());
     } else {
       std::string dir = j.directory.empty() ? std::string(".") : j.directory;
       if (dir.back() != '/') dir += '/';
       o << dir << j.filename_format << " x" << j.nrfiles;
     }
-    o << " runtime=" << Secs(j.runtime_ns) << (j.time_based ? " (time_based)" : "");
+    // time_based without a runtime runs size-based, as in fio (which says
+    // "time_based requires a runtime/timeout setting" and drops it).
+    o << " runtime=" << Secs(j.runtime_ns)
+      << (!j.time_based       ? ""
+          : j.runtime_ns == 0 ? " (time_based ignored: it needs a runtime)"
+                              : " (time_based)");
     if (!j.unimplemented.empty()) {
       o << " [not runnable yet:";
       for (const auto& s : j.unimplemented) o << " " << s.name;

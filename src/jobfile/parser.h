@@ -13,6 +13,7 @@
 // line: `iobench job.fio --iodepth=64` runs every job at iodepth 64.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -63,9 +64,13 @@ std::string OptionsMarkdown();  // docs/options.md, generated from the table
 Result<std::string> CmdHelp(const std::string& option);
 // --enghelp[=ENGINE[,OPTION]]; an unknown engine or option is an error (for stderr).
 Result<std::string> EngHelp(const std::string& spec);
-std::string ShowCmd(const std::vector<JobSpec>& jobs);           // --showcmd
-std::string ParseOnlyJson(const std::vector<JobSpec>& jobs);     // every option: value and source
-std::string ParseOnlySummary(const std::vector<JobSpec>& jobs);  // --parse-only, human text
+std::string ShowCmd(const std::vector<JobSpec>& jobs);        // --showcmd
+std::string ParseOnlyJson(const std::vector<JobSpec>& jobs);  // every option: value and source
+// --parse-only, human text. `files_of` gives the paths the run opens for a
+// job (sys::JobFilePaths, which the jobfile layer does not reach); without
+// it, filename= is shown as written and generated names as their template.
+using JobFilesFn = std::function<std::vector<std::string>(const JobSpec&)>;
+std::string ParseOnlySummary(const std::vector<JobSpec>& jobs, const JobFilesFn& files_of = {});
 
 // ---- command-line splitting (used by main.cc; testable without CLI11) ----
 

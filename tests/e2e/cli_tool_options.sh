@@ -59,5 +59,16 @@ else
   echo "note: /dev/full not writable; stdout write failure not checked"
 fi
 
+# --parse-only shows the files the run opens (it showed the template
+# ./$jobname.$jobnum.$filenum), and that time_based without a runtime is
+# dropped (the job runs size-based, as in fio).
+out=$("$bin" --parse-only --name=a --ioengine=null --size=4k --nrfiles=2 --time_based 2>err) ||
+  fail "parse-only files: exit $?: $(cat err)"
+[[ $out == *" files=a.0.0:a.0.1 "* ]] || fail "parse-only files: $out"
+[[ $out == *"runtime=none (time_based ignored: it needs a runtime)" ]] || fail "parse-only time_based: $out"
+out=$("$bin" --parse-only --name=a --ioengine=null --size=4k --numjobs=12 --time_based --runtime=2 2>err)
+[[ $out == *" files=a.0.0:a.1.0:a.2.0:a.3.0:a.4.0:a.5.0:a.6.0:a.7.0:... (12 files) runtime=2s (time_based)" ]] ||
+  fail "parse-only many files: $out"
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]
