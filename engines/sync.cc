@@ -120,6 +120,9 @@ class SyncEngine final : public Engine {
     if (file_index < positions_.size()) positions_[file_index] = UINT64_MAX;
     return Status::Ok();
   }
+  void FileClosing(uint32_t file_index) override {
+    if (file_index < positions_.size()) positions_[file_index] = UINT64_MAX;
+  }
 
   bool IsSync() const override { return true; }
 
@@ -242,6 +245,10 @@ class MmapEngine final : public Engine {
     if (file_index >= maps_.size()) return Status::Ok();
     Unmap(maps_[file_index]);
     return MapFile(file_index);
+  }
+  // openfiles: a closed file keeps no mapping (it would keep it open).
+  void FileClosing(uint32_t file_index) override {
+    if (file_index < maps_.size()) Unmap(maps_[file_index]);
   }
 
   QueueResult Queue(IoRequest* req) override {

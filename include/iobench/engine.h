@@ -4,7 +4,10 @@
 //   Init(ctx) once; then repeatedly Queue(req) for each prepared request,
 //   Commit() to push queued requests to the kernel, Reap(min, max, out) to
 //   collect completions; finally Shutdown(). Between passes, with nothing in
-//   flight, FileReopened(i) when file i was replaced (unlink_each_loop).
+//   flight, FileReopened(i) when file i was replaced (unlink_each_loop);
+//   with openfiles below the file count, FileClosing(i) / FileReopened(i)
+//   as the worker closes and opens file i during the run (nothing of file i
+//   in flight; other files' I/O may be).
 // Sync engines complete inside Queue() and return kCompleted (req->res set).
 // Async engines return kQueued (completion comes from Reap) or kBusy (no slot:
 // the worker must Commit()/Reap() and retry the same request).
@@ -129,16 +132,24 @@ class Engine {
     (void)len;
   }
   // Called when the worker has closed file `file_index` and opened it again
-  // (unlink_each_loop: removed and created anew, empty for a writing job):
+  // (unlink_each_loop: removed and created anew, empty for a writing job;
+  // openfiles: the file service's turn came to a closed file):
   // EngineContext::files[file_index].fd is the new descriptor, at position 0,
-  // and nothing is in flight. An engine that keeps state per file from Init
-  // (a known file position, a mapping, a registered file) renews it here, so
-  // no I/O goes to the removed file. An error fails the job. Not on the hot
-  // path.
+  // and nothing of the file is in flight. An engine that keeps state per file
+  // from Init (a known file position, a mapping, a registered file) renews
+  // it here, so no I/O goes to the old descriptor. An error fails the job.
+  // With openfiles, Init may see files whose fd is -1 (closed until their
+  // turn). Not on the hot path.
   virtual Status FileReopened(uint32_t file_index) {
     (void)file_index;
     return Status::Ok();
   }
+  // Called before the worker closes file `file_index`'s descriptor during
+  // the run (openfiles below the file count: the file's pass is over), with
+  // nothing of that file in flight. An engine that keeps state per file (a
+  // mapping, a known position) drops it; FileReopened follows if the file
+  // is opened again. Not on the hot path.
+  virtual void FileClosing(uint32_t file_index) { (void)file_index; }
   // Sync engines complete in Queue; the worker skips Commit/Reap for them.
   virtual bool IsSync() const = 0;
   virtual const EngineCounters& counters() const { return counters_; }

@@ -488,11 +488,8 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
                            ") needs rw=write or randwrite in iobench: fill the file with such a "
                            "job first (stonewall), then read it");
   }
-  if (job.openfiles != 0 && job.openfiles < job.nrfiles) {
-    return Status::Invalid("option 'openfiles' (" + SettingOf(job, "openfiles").Where() +
-                           ") below nrfiles is not implemented yet in iobench "
-                           "(every file stays open)");
-  }
+  IOB_RETURN_IF_ERROR(CheckOpenFiles(
+      job, job.filenames.empty() ? std::max<uint32_t>(1, job.nrfiles) : job.filenames.size()));
   IOB_RETURN_IF_ERROR(CheckZoneMode(job));
   IOB_RETURN_IF_ERROR(CheckCmdprioBsSplit(job));
   IOB_RETURN_IF_ERROR(CheckRate(job));

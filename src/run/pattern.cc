@@ -83,6 +83,8 @@ struct FileState {
   uint64_t budget = 0;  // bytes left (sequential, kUniform, kSkewed)
   uint64_t lfsr_left = 0;
   bool done = false;
+  bool open = false;     // openfiles: the file is open (a slot is taken)
+  uint32_t open_at = 0;  // its place in open_list_ while open
   // Generators:
   prng::BlockMap map;
   prng::Lfsr lfsr;
@@ -103,6 +105,11 @@ class PatternImpl final : public IoPattern {
  private:
   Ddir ChooseDdir();
   int PickFile();
+  int PickFileLimited();  // PickFile with openfiles below the file count
+  void OpenFile(int f);
+  void CloseFile(int f);
+  // A file's pass is over (Generate failed on it): done, and closed under openfiles.
+  void FileDone(int f);
   bool Generate(int f, IoPlan* out);
   bool Repeat(IoPlan* out);
   bool TryRandom(FileState& fs, Ddir d, IoPlan* out);
@@ -168,6 +175,12 @@ class PatternImpl final : public IoPattern {
   uint64_t repeat_left_ = 0;
   uint32_t service_nr_ = 1;    // file_service_type=...:N
   uint32_t service_left_ = 0;  // I/Os still due on cur_file_
+  // openfiles below the file count (0: no limit, nothing below is used).
+  uint32_t open_limit_ = 0;
+  std::vector<uint32_t> open_list_;  // the open files (random service draws among them)
+  // time_based random job under openfiles: a file whose pass ends starts it
+  // again in place and stays open, as fio 3.33 resets it (get_next_rand_offset).
+  bool wrap_files_ = false;
   // rw_sequencer=identical: the repeats use up the pass as fio counts it (a
   // pass ends after the region's bytes were issued, repeats included).
   uint64_t ident_bytes_ = 0;
@@ -434,6 +447,14 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   wrap_dirs_ = job.time_based && mixed_ && !random_job_ && regions.size() == 1 && rw_skip_ == 0 &&
                !job.verify.verify_only;
   loop_dirs_ = MixedLoopsEndAtRegionEnd(job, regions.size());
+  open_limit_ = OpenLimit(job, regions.size());
+  wrap_files_ = open_limit_ != 0 && job.time_based && random_job_;
+  if (open_limit_ != 0) {
+    open_list_.reserve(open_limit_);
+    // Per Next(): a close for each file found done and one open; Reset()
+    // adds a close per open file, SyncFile() an open.
+    file_events_.reserve(3 * regions.size() + 4);
+  }
 
   // Directions this job issues, and the block size specs they use.
   bool bs_used[kNumDdirs] = {HasRead(rw_), HasWrite(rw_), HasTrim(rw_)};
@@ -527,8 +548,15 @@ void PatternImpl::Reset() {
   } else {
     for (FileState& fs : files_) StartPass(fs);
   }
+  if (open_limit_ != 0) {
+    // fio's clear_io_state closes every file; the next pass opens them again.
+    for (size_t i = 0; i < files_.size(); ++i)
+      if (files_[i].open) CloseFile(static_cast<int>(i));
+  }
   for (bool& e : ended_) e = false;
-  pass_left_ = wrap_dirs_ || loop_dirs_ ? UINT64_MAX : pass_size_;
+  // wrap_files_: the files start over one by one (NextGeneral); a pass of
+  // the job's bytes would end them all at once.
+  pass_left_ = wrap_dirs_ || loop_dirs_ || wrap_files_ ? UINT64_MAX : pass_size_;
   files_done_ = 0;
   cur_file_ = -1;
   service_left_ = 0;
@@ -548,6 +576,7 @@ Ddir PatternImpl::ChooseDdir() {
 }
 
 int PatternImpl::PickFile() {
+  if (open_limit_ != 0) return PickFileLimited();
   const int n = static_cast<int>(files_.size());
   if (files_done_ >= n) return -1;
   // file_service_type=...:N: N I/Os on the current file before the next.
@@ -571,6 +600,72 @@ int PatternImpl::PickFile() {
   while (files_[f].done) f = f + 1 >= n ? 0 : f + 1;
   cur_file_ = f;
   return f;
+}
+
+// As fio 3.33's __get_next_file under openfiles: the current file while
+// its file_service_type=...:N turn lasts (sequential: until it is done);
+// else round robin and sequential walk on from it, passing over done files
+// and, with every slot taken, closed ones (fio's EBUSY there moves its
+// next_file on); random draws a file, takes the next one not done when it
+// is done (as PickFile), and with every slot taken draws among the open
+// files only (fio redraws until it hits one: the same odds). Open files are
+// never done (FileDone closes them), so with every slot taken one is open.
+int PatternImpl::PickFileLimited() {
+  const int n = static_cast<int>(files_.size());
+  if (files_done_ >= n) return -1;
+  if (cur_file_ >= 0 && files_[cur_file_].open) {
+    if (service_ == FileServiceType::kSequential) return cur_file_;
+    if (service_left_ > 0) {
+      --service_left_;
+      return cur_file_;
+    }
+  }
+  service_left_ = service_nr_ - 1;
+  const bool full = open_list_.size() >= open_limit_;
+  int f;
+  if (service_ == FileServiceType::kRandom) {
+    if (full) {
+      f = static_cast<int>(open_list_[file_rng_.Below(open_list_.size())]);
+    } else {
+      f = static_cast<int>(file_rng_.Below(static_cast<uint64_t>(n)));
+      while (files_[f].done) f = f + 1 >= n ? 0 : f + 1;
+    }
+  } else {
+    // Sequential gets here when its file is done (closed): it moves on.
+    if (service_ == FileServiceType::kSequential)
+      f = cur_file_ < 0 ? 0 : cur_file_;
+    else
+      f = cur_file_ + 1 >= n ? 0 : cur_file_ + 1;
+    while (files_[f].done || (full && !files_[f].open)) f = f + 1 >= n ? 0 : f + 1;
+  }
+  if (!files_[f].open) OpenFile(f);
+  cur_file_ = f;
+  return f;
+}
+
+void PatternImpl::OpenFile(int f) {
+  FileState& fs = files_[f];
+  fs.open = true;
+  fs.open_at = static_cast<uint32_t>(open_list_.size());
+  open_list_.push_back(static_cast<uint32_t>(f));
+  file_events_.push_back({static_cast<uint32_t>(f), FileEventKind::kOpen});
+}
+
+void PatternImpl::CloseFile(int f) {
+  FileState& fs = files_[f];
+  fs.open = false;
+  // Swap-remove from open_list_ (its order only matters to random draws).
+  const uint32_t last = open_list_.back();
+  open_list_[fs.open_at] = last;
+  files_[last].open_at = fs.open_at;
+  open_list_.pop_back();
+  file_events_.push_back({static_cast<uint32_t>(f), FileEventKind::kClose});
+}
+
+void PatternImpl::FileDone(int f) {
+  files_[f].done = true;
+  ++files_done_;
+  if (files_[f].open) CloseFile(f);
 }
 
 uint64_t PatternImpl::ChooseLenSlow(const BsChooser& c, uint64_t remaining) {
@@ -908,9 +1003,16 @@ bool PatternImpl::NextGeneral(IoPlan* out) {
   for (;;) {
     const int f = PickFile();
     if (f < 0) return false;
-    if (!Generate(f, out)) {
-      files_[f].done = true;
-      ++files_done_;
+    bool got = Generate(f, out);
+    if (!got && wrap_files_) {
+      // fio resets the file in place (its random map, its bytes); one
+      // that gives nothing even then is done.
+      StartPass(files_[f]);
+      file_events_.push_back({static_cast<uint32_t>(f), FileEventKind::kRestart});
+      got = Generate(f, out);
+    }
+    if (!got) {
+      FileDone(f);
       continue;
     }
     last_ = *out;

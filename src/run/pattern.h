@@ -87,6 +87,29 @@ class IoPattern {
   // 0 1 0, sync 1). -1: no several files to choose from (the worker syncs
   // the file last written).
   virtual int SyncFile() { return -1; }
+  // openfiles below the file count (OpenLimit(job, n) != 0): which files
+  // are open, as fio 3.33 keeps them. No file is open at the start; the file
+  // service opens a file when it picks one and a slot is free, and skips a
+  // closed one when none is (round robin moves on, random draws among the
+  // open files); a file is closed once its pass is over, and Reset() closes
+  // every file still open. Next(), SyncFile() and Reset() append what they
+  // did here, in order; the worker opens and closes the descriptors and
+  // then calls ClearFileEvents(). Always empty without a limit.
+  enum class FileEventKind : uint8_t {
+    kOpen,
+    kClose,
+    // time_based random job: the file's pass ended and started over in
+    // place (fio resets the file instead of closing it), so it stays open
+    // and the files past the first openfiles get no I/O, as in fio.
+    kRestart,
+  };
+  struct FileEvent {
+    uint32_t file;
+    FileEventKind kind;
+  };
+  const std::vector<FileEvent>& file_events() const { return file_events_; }
+  void ClearFileEvents() { file_events_.clear(); }
+
   // Whether a pass's random offsets touch each block once (a random map, or
   // random_generator=lfsr), so that replaying the pass reads back each block
   // once. False for sequential jobs and for random ones without a map
@@ -125,8 +148,16 @@ class IoPattern {
     return true;
   }
   FastMap fast_;
-  bool random_once_ = false;  // RandomEachBlockOnce(), set by the implementation
+  bool random_once_ = false;            // RandomEachBlockOnce(), set by the implementation
+  std::vector<FileEvent> file_events_;  // openfiles: reserved at Create, never grows in a pass
 };
+
+// The number of files a job with `nfiles` files keeps open at once when
+// openfiles limits it (openfiles=N below nfiles), else 0: every file is
+// opened before the run and stays open.
+inline uint32_t OpenLimit(const JobSpec& job, size_t nfiles) {
+  return job.openfiles != 0 && job.openfiles < nfiles ? job.openfiles : 0;
+}
 
 // The size a bssplit entry of `bs` bytes issues, in a direction whose
 // smallest split size is min_bs: as fio 3.33's get_next_buflen, rounded down

@@ -666,6 +666,7 @@ void IologRecorder::Finish(uint64_t now_ns) {
   if (now_ns != 0) {
     for (uint32_t i = 0; i < files_.size(); ++i) {
       if (opened_[i] == kClosed) continue;  // by a loop's end, and not used since
+      if (opened_[i] == kNever && on_demand_) continue;
       if (opened_[i] == kNever) File(now_ns, i, FileAction::kOpen);
       File(now_ns, i, FileAction::kClose);
     }

@@ -770,4 +770,28 @@ Status PreReadTarget(int fd, const TargetFile& t, const std::atomic<int>* stop) 
   return Status::Ok();
 }
 
+Status CheckOpenFiles(const JobSpec& job, size_t nfiles) {
+  if (job.openfiles == 0 || job.openfiles >= nfiles) return Status::Ok();
+  const OptionSetting* set = job.FindSetting("openfiles");
+  const std::string head = "job '" + job.name + "': openfiles=" + std::to_string(job.openfiles) +
+                           (set != nullptr ? " (" + set->Where() + ")" : "") + " below its " +
+                           std::to_string(nfiles) + " files ";
+  const auto where = [&job](const char* name) {
+    const OptionSetting* s = job.FindSetting(name);
+    return s != nullptr ? " (" + s->Where() + ")" : std::string();
+  };
+  if (job.verify.type != VerifyType::kNone)
+    return Status::Invalid(head + "is not supported with verify" + where("verify") +
+                           ": the verify phase reads every file back; leave openfiles unset");
+  if (!job.read_iolog.empty())
+    return Status::Invalid(head + "is not supported with read_iolog" + where("read_iolog") +
+                           ": the log's open and close lines say which files are open");
+  if (job.ioengine == "io_uring" && (job.registerfiles || job.sqthread_poll)) {
+    const char* opt = job.registerfiles ? "registerfiles" : "sqthread_poll";
+    return Status::Invalid(head + "is not supported with io_uring " + opt + "=1" + where(opt) +
+                           ": registered files must all be open (fio refuses it too)");
+  }
+  return Status::Ok();
+}
+
 }  // namespace iobench

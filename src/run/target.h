@@ -98,6 +98,15 @@ Status AdviseTarget(int fd, const TargetFile& t, const JobSpec& job);
 // pre-read with Status::Code::kInterrupted), or null.
 Status PreReadTarget(int fd, const TargetFile& t, const std::atomic<int>* stop);
 
+// openfiles below the job's file count (`nfiles` per clone): the
+// combinations iobench cannot run with files opened and closed as the job
+// goes, refused naming the option and where it was set: verify (its read
+// phase goes back to every file), read_iolog (the log opens and closes the
+// files), and io_uring's registered files (registerfiles, sqthread_poll:
+// fio 3.33 refuses them too). OK otherwise, and when openfiles is 0 or not
+// below nfiles.
+Status CheckOpenFiles(const JobSpec& job, size_t nfiles);
+
 // "Laying out IO file (1 file / 64MiB)".
 std::string LayoutNote(uint32_t files, uint64_t bytes);
 

@@ -264,6 +264,16 @@ Status Worker::Setup() {
     for (uint32_t i = 0; i < targets_.size(); ++i)
       recorder_->File(now, i, IologRecorder::FileAction::kAdd);
   }
+  // openfiles below the file count: each file is opened below to get it
+  // ready (invalidate, fadvise, pre_read) and closed again at once; the
+  // file service opens it when it picks it (as fio, which opens none before
+  // the first I/O). So at most one is open here.
+  open_limit_ = OpenLimit(job_, targets_.size());
+  IOB_RETURN_IF_ERROR(CheckOpenFiles(job_, targets_.size()));  // (opendir's files are known now)
+  if (open_limit_ != 0) {
+    if (recorder_ != nullptr) recorder_->OpenOnDemand();
+    service_opened_.assign(targets_.size(), 0);
+  }
   uint64_t align = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   for (const auto& t : targets_) {
     EngineFile f;
@@ -287,6 +297,10 @@ Status Worker::Setup() {
         }
       }
       if (t.is_block_device) align = std::max<uint64_t>(align, t.logical_block_size);
+      if (open_limit_ != 0) {
+        close(files_.back().fd);
+        files_.back().fd = -1;
+      }
     } else {
       files_.push_back(f);
     }
@@ -447,7 +461,7 @@ Status Worker::Setup() {
                    job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 &&
                    job_.sync_file_range_blocks == 0 && io_total_ == 0 && !cmdprio_on_ &&
                    lat_search_ == nullptr && recorder_ == nullptr && replay_log_ == nullptr &&
-                   !job_.serialize_overlap;
+                   !job_.serialize_overlap && open_limit_ == 0;
   UpdateFastPrepare();
 
   EngineContext ctx;
@@ -888,6 +902,13 @@ bool Worker::EndOfLoopSync(bool another_loop) {
   if (!another_loop) final_sync_skipped_ = last_was_sync;
   const bool sync =
       (job_.end_fsync || job_.fsync_on_close) && HasWrite(job_.rw) && error_ == 0 && !last_was_sync;
+  // openfiles: the files the pass finished are closed (and logged) before
+  // a loop's end; nothing is in flight here. Not at the job's end: fio's
+  // last loop ends on its bytes, before the file service finds them done,
+  // and its end sync finds them open.
+  if (another_loop && open_limit_ != 0 &&
+      ApplyFileEvents(/*closes_only=*/true) == FilesState::kFailed)
+    return false;
   // write_iolog: fio closes the files when a loop's I/O runs out, its end
   // sync reopens each one, and the next loop opens them at their first I/O.
   if (another_loop && recorder_ != nullptr)
@@ -908,6 +929,22 @@ bool Worker::EndOfLoopSync(bool another_loop) {
 // asked for the sync and the file.
 bool Worker::SyncFiles(const char* why) {
   for (size_t i = 0; i < files_.size(); ++i) {
+    if (files_[i].fd < 0 && open_limit_ != 0 && !targets_[i].diskless) {
+      // A file openfiles has closed: opened for the sync and closed again,
+      // as fio's fio_file_fsync does.
+      Result<int> fd = OpenTarget(job_, targets_[i]);
+      int err = fd.ok() ? 0 : (fd.status().errno_value() != 0 ? fd.status().errno_value() : EIO);
+      if (fd.ok()) {
+        if (fsync(*fd) != 0) err = errno;
+        close(*fd);
+      }
+      if (err == 0) continue;
+      error_ = err;
+      job_error_ =
+          std::string(why) + " failed for file " + targets_[i].path + ": " + std::strerror(err);
+      stopping_ = true;
+      return false;
+    }
     if (files_[i].fd < 0 || fsync(files_[i].fd) == 0) continue;
     error_ = errno;
     job_error_ =
@@ -920,15 +957,108 @@ bool Worker::SyncFiles(const char* why) {
 
 void Worker::InvalidateForPass() {
   if (!job_.invalidate || job_.direct) return;  // direct I/O bypasses the page cache
-  for (size_t i = 0; i < files_.size(); ++i) {
-    const TargetFile& t = targets_[i];
-    if (files_[i].fd < 0 || t.diskless || t.is_char_device) continue;
-    // The job's region only (fio's loop_cache_invalidate); best effort, as
-    // fio, which ignores the result. The mmap engine unmaps it first.
-    engine_->ReleaseCachedRange(static_cast<uint32_t>(i), t.region_offset, t.region_size);
-    (void)posix_fadvise(files_[i].fd, static_cast<off_t>(t.region_offset),
-                        static_cast<off_t>(t.region_size), POSIX_FADV_DONTNEED);
+  for (size_t i = 0; i < files_.size(); ++i) InvalidateFile(i);
+}
+
+void Worker::InvalidateFile(size_t i) {
+  const TargetFile& t = targets_[i];
+  if (files_[i].fd < 0 || t.diskless || t.is_char_device) return;
+  // The job's region only (fio's loop_cache_invalidate); best effort, as
+  // fio, which ignores the result. The mmap engine unmaps it first.
+  engine_->ReleaseCachedRange(static_cast<uint32_t>(i), t.region_offset, t.region_size);
+  (void)posix_fadvise(files_[i].fd, static_cast<off_t>(t.region_offset),
+                      static_cast<off_t>(t.region_size), POSIX_FADV_DONTNEED);
+}
+
+Worker::FilesState Worker::ApplyFileEvents(bool closes_only) {
+  const std::vector<IoPattern::FileEvent>& events = pattern_->file_events();
+  while (file_event_pos_ < events.size()) {
+    const IoPattern::FileEvent e = events[file_event_pos_];
+    switch (e.kind) {
+      case IoPattern::FileEventKind::kClose:
+        if (FileInFlight(e.file)) return FilesState::kWait;
+        if (recorder_ != nullptr) recorder_->Close(NowNs(), e.file);
+        if (!CloseLimitedFile(e.file)) return FilesState::kFailed;
+        break;
+      case IoPattern::FileEventKind::kOpen:
+        if (closes_only) return FilesState::kReady;
+        if (!OpenLimitedFile(e.file)) return FilesState::kFailed;
+        break;
+      case IoPattern::FileEventKind::kRestart:
+        // fio drops the file's pages when it starts it over (invalidate=1).
+        if (job_.invalidate && !job_.direct) InvalidateFile(e.file);
+        break;
+    }
+    ++file_event_pos_;
   }
+  pattern_->ClearFileEvents();
+  file_event_pos_ = 0;
+  return FilesState::kReady;
+}
+
+// Whether a request on `file` is in flight or waits to be requeued (a short
+// transfer's rest). Scans the pool: once per file closed, not per I/O.
+bool Worker::FileInFlight(uint32_t file) {
+  if (free_n_ == depth_) return false;
+  overlap_free_.assign(depth_, 0);
+  for (uint32_t j = 0; j < free_n_; ++j) overlap_free_[free_[j]->index] = 1;
+  for (uint32_t i = 0; i < depth_; ++i)
+    if (!overlap_free_[i] && pool_[i].file_index == file) return true;
+  return false;
+}
+
+bool Worker::OpenLimitedFile(uint32_t i) {
+  const TargetFile& t = targets_[i];
+  if (t.diskless || files_[i].fd >= 0) return true;
+  const auto open = [this, &t]() -> Result<int> {
+    if (!files_unlinked_ || !t.regular_file()) return OpenTarget(job_, t);
+    // unlink_each_loop removed it: a writing job creates it anew (ReplaceFiles).
+    JobSpec open_spec = job_;
+    open_spec.create_on_open = job_.create_on_open || (JobWrites(job_) && job_.allow_file_create);
+    return OpenTarget(open_spec, t);
+  };
+  Result<int> fd = open();
+  if (!fd.ok()) {
+    error_ = fd.status().errno_value() != 0 ? fd.status().errno_value() : EIO;
+    job_error_ = fd.status().message() + " (openfiles=" + std::to_string(job_.openfiles) +
+                 ": opening it for its turn)";
+    stopping_ = true;
+    return false;
+  }
+  files_[i].fd = *fd;
+  if (!t.is_char_device) {
+    (void)AdviseTarget(*fd, t, job_);  // as at the first open; a refusal there already failed
+    // A later open starts a new pass over the file: its pages go again
+    // (the first found them dropped by Setup, or filled by pre_read).
+    if (service_opened_[i] && job_.invalidate && !job_.direct) InvalidateFile(i);
+  }
+  service_opened_[i] = 1;
+  // The engine's state for the file (a known position, a mapping).
+  if (Status st = engine_->FileReopened(i); !st.ok()) {
+    error_ = st.errno_value() != 0 ? st.errno_value() : EIO;
+    job_error_ = job_.ioengine + ": " + st.message() +
+                 " (openfiles=" + std::to_string(job_.openfiles) + ": opening " + t.path +
+                 " for its turn)";
+    stopping_ = true;
+    return false;
+  }
+  return true;
+}
+
+bool Worker::CloseLimitedFile(uint32_t i) {
+  const int fd = files_[i].fd;
+  if (fd < 0) return true;
+  engine_->FileClosing(i);
+  files_[i].fd = -1;
+  // fsync_on_close: fio syncs a written file as it closes it.
+  const bool sync = job_.fsync_on_close && HasWrite(job_.rw);
+  const int err = sync && fsync(fd) != 0 ? errno : 0;
+  close(fd);
+  if (err == 0) return true;
+  error_ = err;
+  job_error_ = "fsync_on_close failed for file " + targets_[i].path + ": " + std::strerror(err);
+  stopping_ = true;
+  return false;
 }
 
 bool Worker::StartDrainedPass() {
@@ -953,15 +1083,24 @@ bool Worker::ReplaceFiles() {
   for (size_t i = 0; i < files_.size(); ++i) {
     const TargetFile& t = targets_[i];
     if (!t.regular_file()) continue;
-    if (job_.fsync_on_close) (void)fsync(files_[i].fd);
-    close(files_[i].fd);
-    files_[i].fd = -1;
+    if (files_[i].fd >= 0) {
+      if (open_limit_ != 0) engine_->FileClosing(static_cast<uint32_t>(i));
+      if (job_.fsync_on_close) (void)fsync(files_[i].fd);
+      close(files_[i].fd);
+      files_[i].fd = -1;
+    }
     // One that cannot go (its directory is not writable) is named once:
     // fio says nothing, but the loops then reuse the file.
     if (::unlink(t.path.c_str()) != 0 && errno != ENOENT && !unlink_warned_) {
       unlink_warned_ = true;
       std::fprintf(stderr, "iobench: warning: job '%s': unlink_each_loop=1: cannot remove %s: %s\n",
                    job_.name.c_str(), t.path.c_str(), std::strerror(errno));
+    }
+    // openfiles: the file service opens it when it comes to it
+    // (OpenLimitedFile creates it then, as below).
+    if (open_limit_ != 0) {
+      files_unlinked_ = true;
+      continue;
     }
     // A writing job recreates the file empty (its writes fill it, as in
     // fio); a reading job finds it gone, as fio's does.
@@ -1130,6 +1269,11 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     // The sync takes the file service's turn before the next I/O looks its
     // file up (fio picks the file first, then finds a sync is due).
     if (sync_file_ < 0) sync_file_ = pattern_->SyncFile();
+    // openfiles: the sync's turn may have opened its file; nothing is in
+    // flight, so nothing waits. (What the plan looked up next does, it
+    // does before that plan goes out, after the sync: a file it closes
+    // waits for the sync, as fio's sync holds its file.)
+    if (open_limit_ != 0 && ApplyFileEvents() != FilesState::kReady) return false;
     if (verifier_ == nullptr && !has_pending_plan_) {
       if (!pass_eof_ && !(io_total_ != 0 && issued_bytes_ >= io_total_) &&
           PatternNext(&pending_plan_)) {
@@ -1233,6 +1377,18 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     has_pending_plan_ = true;
     lookahead_plan_ = true;
     return PrepareSlow(now, out);
+  }
+  if (open_limit_ != 0 && vr == 0) [[unlikely]] {
+    // The plan's file opened, or others closed, as the file service said:
+    // a file still owed I/O in flight is closed once that completes (the
+    // plan waits, the caller reaps), as fio's EBUSY waits for a slot.
+    if (const FilesState st = ApplyFileEvents(); st != FilesState::kReady) {
+      if (st == FilesState::kFailed) return false;
+      if (!has_pending_plan_) lookahead_plan_ = true;  // its rate delay is still to come
+      pending_plan_ = plan;
+      has_pending_plan_ = true;
+      return false;
+    }
   }
   if (vr == 0 && rate_ != nullptr) {
     if (!has_pending_plan_ || lookahead_plan_) {

@@ -245,6 +245,21 @@ class Worker {
   // (error_ set) when a file cannot be reopened (a reading job: fio fails
   // with ENOENT too).
   bool ReplaceFiles();
+  // --- openfiles below the file count (open_limit_ != 0) ---
+  // Opens and closes the descriptors as the pattern's file service did
+  // (IoPattern::file_events), in order. A file is closed once none of its
+  // I/O is in flight, as fio closes it when its last I/O completes, so at
+  // most openfiles descriptors are ever open: kWait until then (the caller
+  // keeps its plan and reaps). kFailed: an open, or fsync_on_close, failed
+  // (error_ set, the job stops). closes_only: stop at the first open (a
+  // loop's end logs its closes first).
+  enum class FilesState : uint8_t { kReady, kWait, kFailed };
+  FilesState ApplyFileEvents(bool closes_only = false);
+  bool FileInFlight(uint32_t file);
+  bool OpenLimitedFile(uint32_t file);
+  bool CloseLimitedFile(uint32_t file);
+  // invalidate=1: drops file i's cached pages of the job's region (each pass).
+  void InvalidateFile(size_t i);
   void Complete(IoRequest* req, uint64_t now);
   // Complete() for the common case (a full read/write/trim transfer, no
   // verify), inlined into the loop; anything else goes to Complete().
@@ -415,6 +430,12 @@ class Worker {
   LiveCounters live_;
 
   std::vector<EngineFile> files_;
+  uint32_t open_limit_ = 0;    // OpenLimit(job_, files): 0, every file stays open
+  size_t file_event_pos_ = 0;  // the pattern's file events applied so far
+  // Per file: opened by the file service in this run before (another open
+  // is a new pass over it: invalidate=1 drops its pages again).
+  std::vector<uint8_t> service_opened_;
+  bool files_unlinked_ = false;  // unlink_each_loop removed them: a writing job creates them again
   std::vector<IoRequest> pool_;
   IoMemory io_mem_;  // mem=, mem_align=: owns the memory buffers_ points into
   void* buffers_ = nullptr;

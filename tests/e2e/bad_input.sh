@@ -244,9 +244,9 @@ chmod 755 ro && rmdir ro
 # (It used to pass these, and the run then failed with exit 2.)
 po="$work/../iobench-po.$$"
 mkdir "$po"
-printf '[a]\nioengine=null\nsize=1m\nnrfiles=4\nopenfiles=2\n' >"$po/of.fio"
-check parse-only-unimplemented 2 \
-  "option 'openfiles' \(.*of.fio:5\) below nrfiles is not implemented yet" -- \
+printf '[a]\nioengine=null\nsize=1m\nnrfiles=4\nopenfiles=2\nverify=crc32c\n' >"$po/of.fio"
+check parse-only-openfiles-verify 2 \
+  "openfiles=2 \(.*of.fio:5\) below its 4 files is not supported with verify \(.*of.fio:6\)" -- \
   "$bin" --parse-only "$po/of.fio"
 printf '[a]\nioengine=libaio\nsize=1m\nrw=randread\ncmdprio_bssplit=4k/50/1/3:8k/50/2/5\n' \
   >"$po/prio.fio"
