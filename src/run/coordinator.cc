@@ -35,7 +35,6 @@
 namespace iobench {
 namespace {
 
-
 // An engine's refusal names the option it refuses ("io_uring: hipri=1 needs
 // direct=1"): add where the job set it, as the job file's own errors do
 // ("hipri=1 (t.fio:5) needs ..."). The first option of the job's settings
@@ -493,6 +492,14 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
   IOB_RETURN_IF_ERROR(CheckZoneMode(job));
   IOB_RETURN_IF_ERROR(CheckCmdprioBsSplit(job));
   IOB_RETURN_IF_ERROR(CheckRate(job));
+  if (job.thinktime_ns != 0 && job.thinktime_spin_ns > job.thinktime_ns) {
+    // The spin is the first part of the think time; fio 3.33 hangs on such a job.
+    const OptionSetting spin = SettingOf(job, "thinktime_spin");
+    const OptionSetting think = SettingOf(job, "thinktime");
+    return Status::Invalid("job '" + job.name + "': thinktime_spin=" + spin.value + " (" +
+                           spin.Where() + ") is longer than thinktime=" + think.value + " (" +
+                           think.Where() + "): the spin is part of the think time");
+  }
   IOB_RETURN_IF_ERROR(Verifier::CheckOptions(job).WithContext("job '" + job.name + "'"));
   IOB_RETURN_IF_ERROR(CheckCpus(job, job.cpus_allowed, {"cpus_allowed", "cpumask"}, first_worker));
   IOB_RETURN_IF_ERROR(CheckCpus(job, job.verify.async_cpus, {"verify_async_cpus"}, first_worker));

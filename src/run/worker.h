@@ -324,6 +324,8 @@ class Worker {
     if (now >= next_sample_ns_) [[unlikely]]
       TakeSamples(now);
   }
+  bool WaitStep(uint64_t now);
+  void SpinNs(uint64_t ns);
   void SleepNs(uint64_t ns);
   bool StoppedDuringSleep(uint64_t& now);
   bool EndOfLoopSync(bool another_loop);

@@ -81,6 +81,16 @@ r = json.load(open(sys.argv[1]))["jobs"][0]["read"]
 assert 1 <= r["iops_samples"] <= r["total_ios"], (r["iops_samples"], r["total_ios"])
 assert r["iops_min"] >= 1 and r["bw_min"] >= 4, (r["iops_min"], r["bw_min"])
 PY
+# thinktime_spin: a stop request ends the spin (a 5 s spin held Ctrl-C off
+# for 5 s); a spin longer than the think time is refused, naming both.
+start=$(date +%s%N)
+timeout -s INT 1 "$bin" --name=s --ioengine=null --size=12k --rw=read --thinktime=5s \
+  --thinktime_spin=5s --output-format=json >"$tmp/spin.json" 2>"$tmp/spin.err"
+ms=$((($(date +%s%N) - start) / 1000000))
+[ "$ms" -lt 4000 ] || fail "SIGINT during a 5 s thinktime_spin: exited after $ms ms"
+out=$("$bin" --name=s --ioengine=null --size=12k --thinktime=5s --thinktime_spin=10s 2>&1)
+[ $? -eq 2 ] || fail "thinktime_spin > thinktime: not refused: $out"
+grep -q "thinktime_spin=10s (<cmdline>) is longer than thinktime=5s" <<<"$out" || fail "message: $out"
 # The option is a bool: a bad value names it.
 out=$("$bin" "${job[@]}" --rate_ignore_thinktime=maybe 2>&1) && fail "accepted maybe"
 grep -q "rate_ignore_thinktime" <<<"$out" || fail "message: $out"
