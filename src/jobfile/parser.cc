@@ -718,6 +718,28 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
       if (at) return Diag(*at, at->key_col, msg);
       return Status::Invalid("job '" + job->name + "': " + msg);
     }
+    // The same for the names filename_format makes: fio writes
+    // filename_format=/dev/loop0 as the file <directory>/dev/loop0, and
+    // the name alone is the device (or, with unlink=1, a file to delete).
+    // (A name absolute through $jobname goes under directory=, as fio's.)
+    const std::string& fmt = job->filename_format;
+    if (job->filenames.empty() && job->opendir.empty() && job->read_iolog.empty() && !fmt.empty() &&
+        fmt[0] == '/') {
+      const RawSetting* at = nullptr;
+      for (const auto& s : owned) {
+        const OptionDef* def = FindOption(s.key);
+        if (def && def->name == "filename_format") at = &s;
+      }
+      std::string dir;  // the first part of directory=, as above
+      for (const auto& d : SplitEscaped(job->directory, ':'))
+        if (dir.empty()) dir = d;
+      const std::string msg =
+          "filename_format=" + fmt + " is an absolute path but directory=" + job->directory +
+          " is set: fio would use " + (dir.back() == '/' ? dir.substr(0, dir.size() - 1) : dir) +
+          fmt + "; remove one of the two options";
+      if (at) return Diag(*at, at->key_col, msg);
+      return Status::Invalid("job '" + job->name + "': " + msg);
+    }
   }
   return Status::Ok();
 }

@@ -32,6 +32,13 @@ std::string JoinDir(const std::string& dir, const std::string& name) {
   return dir.back() == '/' ? dir + name : dir + "/" + name;
 }
 
+// fio's add_file for a generated name: directory= in front even of an
+// absolute name ("d" + "/x" is "d/x", never "/x").
+std::string FioJoin(const std::string& dir, const std::string& name) {
+  if (dir.empty() || name.empty() || name[0] != '/') return JoinDir(dir, name);
+  return (dir.back() == '/' ? dir.substr(0, dir.size() - 1) : dir) + name;
+}
+
 // The name as fio's add_file writes it into its list of taken names:
 // directory= (the clone's part), '/', the name, joined as they are.
 std::string FioKey(const std::string& dir, const std::string& name) {
@@ -126,7 +133,10 @@ std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum) {
       return {(dir.back() == '/' ? dir.substr(0, dir.size() - 1) : dir) + job.name};
     return {JoinDir(dir, job.name)};
   }
-  for (const std::string& name : GeneratedNames(job, jobnum)) paths.push_back(JoinDir(dir, name));
+  // fio's "<directory>/<name>" for a generated name, absolute or not (the
+  // parser refuses an absolute filename_format with directory=; a name
+  // absolute through $jobname is never the path alone).
+  for (const std::string& name : GeneratedNames(job, jobnum)) paths.push_back(FioJoin(dir, name));
   return paths;
 }
 
@@ -165,10 +175,10 @@ std::vector<std::string> ClonePaths(const JobSpec& job, size_t index, int jobnum
     // fio's exists_and_not_regfile() looks at the name without directory=.
     const bool not_regular = lstat(name.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
     if (it != taken.end() && it->second <= index && !not_regular) {
-      if (dropped != nullptr) dropped->push_back({JoinDir(dir, name), it->second});
+      if (dropped != nullptr) dropped->push_back({FioJoin(dir, name), it->second});
       continue;
     }
-    paths.push_back(JoinDir(dir, name));
+    paths.push_back(FioJoin(dir, name));
   }
   return paths;
 }

@@ -1437,6 +1437,20 @@ TEST(JobfileErrors, AbsoluteFilenameWithDirectory) {
   EXPECT_EQ(ParseOk("[a]\nfilename=/dev/shm/x\n").jobs.at(0).filenames.at(0), "/dev/shm/x");
 }
 
+// The same for filename_format: iobench wrote filename_format=/dev/loop0
+// with directory=d to the device (fio: the regular file d/dev/loop0), and
+// with unlink=1 deleted an absolute filename_format's file.
+TEST(JobfileErrors, AbsoluteFilenameFormatWithDirectory) {
+  EXPECT_EQ(ParseErr("[global]\ndirectory=d/\n[a]\nfilename_format=/dev/loop0\n"),
+            "t.fio:4:1: filename_format=/dev/loop0 is an absolute path but directory=d/ is set: "
+            "fio would use d/dev/loop0; remove one of the two options\n"
+            "filename_format=/dev/loop0\n^");
+  EXPECT_EQ(ParseOk("[a]\ndirectory=d\nfilename_format=$jobnum/f\n").jobs.at(0).filename_format,
+            "$jobnum/f");
+  EXPECT_EQ(ParseOk("[a]\nfilename_format=/dev/shm/x\n").jobs.at(0).filename_format,
+            "/dev/shm/x");
+}
+
 // fio keeps a bssplit over a later bs=/bsrange= (fio's t0002 job writes
 // [global] bssplit and bsrange in a job): iobench ran the later bs instead,
 // then refused the order; it now ignores them as fio does, and says so in a

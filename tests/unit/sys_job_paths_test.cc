@@ -111,6 +111,22 @@ TEST(JobPathsTest, DirectoryGoesInFrontAsInFio) {
   EXPECT_NE(r.status().message().find("fio would use /d/dev/null"), std::string::npos);
 }
 
+// A generated name that is absolute (through $jobname; the parser refuses
+// an absolute filename_format with directory=) goes under directory= as in
+// fio's add_file, never alone: iobench used the absolute path itself.
+TEST(JobPathsTest, DirectoryGoesInFrontOfAbsoluteGeneratedNames) {
+  JobSpec j = Named("/no/such/job");
+  j.nrfiles = 2;
+  j.directory = "d";
+  EXPECT_EQ(TargetPaths(j, 0), (Paths{"d/no/such/job.0.0", "d/no/such/job.0.1"}));
+  j.filename_format = "/dev/loop0";
+  j.nrfiles = 1;
+  j.directory = "d/";
+  EXPECT_EQ(TargetPaths(j, 0), Paths{"d/dev/loop0"});
+  j.directory = "";
+  EXPECT_EQ(TargetPaths(j, 0), Paths{"/dev/loop0"});
+}
+
 // The run resolves the named node; a directory named like the job is
 // refused with why (fio fails such a job too: "Is a directory").
 TEST(JobPathsTest, ResolvesTheNamedNode) {
