@@ -566,11 +566,14 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
 // `notes[i]`: what LayOutFile said about work[i] ("" mostly).
 Status LayOutAll(const std::vector<std::pair<const JobSpec*, TargetFile>>& work,
                  std::vector<uint64_t>* bytes, std::vector<std::string>* notes,
-                 const std::atomic<int>* stop, unsigned threads) {
+                 const std::atomic<int>* stop, unsigned threads,
+                 std::vector<Status>* each = nullptr) {
   bytes->assign(work.size(), 0);
   notes->assign(work.size(), std::string());
+  std::vector<Status> own;
+  std::vector<Status>& status = each != nullptr ? *each : own;
+  status.assign(work.size(), Status());
   if (work.empty()) return Status::Ok();
-  std::vector<Status> status(work.size());
   std::atomic<size_t> next{0};
   const unsigned hw = std::max(2u, std::thread::hardware_concurrency());
   const size_t nthreads = std::min<size_t>(work.size(), std::min(hw, threads));
@@ -740,6 +743,39 @@ void MarkPhaseError(const Status& st, const std::vector<size_t>& before, RunResu
       named != nullptr ? message.substr(("job '" + named->name + "': ").size()) : message;
 }
 
+// A system call's failure while one job is set up (its file's stat, the
+// layout of its file, an open in the worker's set-up: an errno) fails that
+// job alone, as in fio: err=errno, no I/O, listed in the report, and the
+// other jobs of its phase run (the run exits 1). A refusal (IsRefusal: bad
+// input, a safety check, a limit, and EACCES, EPERM, EROFS, which the user
+// must fix before any number means anything) refuses the whole run before
+// it starts instead (exit 2, no report, nothing left behind), as before.
+bool FailsJobAlone(const Status& st) {
+  return st.code() == Status::Code::kIoError && st.errno_value() != 0 && !IsRefusal(st);
+}
+
+// The option that names the job's files, and where: "filename=f/x at
+// job.fio:7 " for a message about a file it names; "" when none was set.
+std::string FilesOptionAt(const JobSpec& job) {
+  for (const char* o : {"filename", "opendir", "directory", "filename_format"})
+    if (job.FindSetting(o) != nullptr) return sys::OptionAt(job, o, "");
+  return "";
+}
+
+// The report's entry for a clone of a job that failed alone in its set-up.
+JobResult FailedJobResult(const JobSpec& job, int jobnum, int groupid, const Status& st) {
+  JobResult j;
+  j.name = job.name;
+  j.groupid = groupid;
+  j.jobnum = jobnum;
+  j.spec = job;
+  j.error = st.errno_value();
+  const std::string prefix = "job '" + job.name + "': ";  // the report names the job
+  j.error_message =
+      st.message().rfind(prefix, 0) == 0 ? st.message().substr(prefix.size()) : st.message();
+  return j;
+}
+
 class PhaseRunner {
  public:
   PhaseRunner(const std::vector<JobSpec>& jobs, const RunOptions& opts, RunResult* result)
@@ -770,6 +806,10 @@ class PhaseRunner {
     std::vector<Clone>& clones = sh->clones;
     WorkerControl& ctl = sh->ctl;
     IOB_RETURN_IF_ERROR(Prepare(phase, groupids, &clones));
+    if (clones.empty()) {  // every job of the phase failed alone
+      AppendFailedJobs(groupids);
+      return Status::Ok();
+    }
     ctl.log_writer = log_writer_;  // issue 8: workers open their log files in Setup()
     const size_t logs_before = log_writer_ != nullptr ? log_writer_->FileCount() : 0;
     for (auto& c : clones) {  // flow=: each running job's weight joins its flow_id's
@@ -848,7 +888,8 @@ class PhaseRunner {
       ctl.setup_left.wait(left);
     Status setup_error;
     for (auto& c : clones)  // a set-up a signal cut short (pre_read) is no error
-      if (!c.setup.ok() && c.setup.code() != Status::Code::kInterrupted && setup_error.ok())
+      if (!c.setup.ok() && c.setup.code() != Status::Code::kInterrupted &&
+          !FailsJobAlone(c.setup) && setup_error.ok())
         setup_error = c.setup;
     const bool signalled = opts_.stop_signal != nullptr && opts_.stop_signal->load() != 0;
     if (!setup_error.ok() || signalled) {
@@ -1000,8 +1041,12 @@ class PhaseRunner {
       auto& groups = result_->groups;
       auto it = std::find_if(groups.begin(), groups.end(),
                              [&](const GroupResult& g) { return g.id == c.groupid; });
-      it->jobs.push_back(std::move(c.worker->result()));
+      if (FailsJobAlone(c.setup))  // it did not run
+        it->jobs.push_back(FailedJobResult(jobs_[c.job], c.jobnum, c.groupid, c.setup));
+      else
+        it->jobs.push_back(std::move(c.worker->result()));
     }
+    AppendFailedJobs(groupids);
     return Status::Ok();
   }
 
@@ -1093,6 +1138,7 @@ class PhaseRunner {
   std::optional<sys::TakenNames> taken_;
 
   Status Prepare(const Phase& phase, const std::vector<int>& groupids, std::vector<Clone>* clones) {
+    failed_.clear();
     for (size_t j : phase.jobs) {
       const JobSpec& job = jobs_[j];
       const bool diskless = static_cast<bool>(opts_.engine_factory) || job.ioengine == "null";
@@ -1109,7 +1155,18 @@ class PhaseRunner {
             if (w < j && jobs_[w].name == job.wait_for) c.waits.push_back(w);
         std::vector<sys::TakenFile> dropped;
         const std::vector<std::string> paths = sys::ClonePaths(job, j, c.jobnum, Taken(), &dropped);
-        IOB_ASSIGN_OR_RETURN(c.targets, ResolveTargets(job, c.jobnum, diskless, &paths));
+        Result<std::vector<TargetFile>> resolved = ResolveTargets(job, c.jobnum, diskless, &paths);
+        if (!resolved.ok() && FailsJobAlone(resolved.status())) {
+          const Status& e = resolved.status();
+          const std::string prefix = "job '" + job.name + "': ";
+          std::string msg =
+              e.message().rfind(prefix, 0) == 0 ? e.message().substr(prefix.size()) : e.message();
+          if (const std::string where = FilesOptionAt(job); !where.empty())
+            msg = where + ": " + msg;
+          failed_.emplace_back(j, Status(e.code(), prefix + msg, e.errno_value()));
+          break;
+        }
+        IOB_ASSIGN_OR_RETURN(c.targets, std::move(resolved));
         KeepExistingReplayFiles(job, &c.targets);  // size= lays out missing files only
         if (!dropped.empty()) c.notes.push_back(DroppedFilesNote(jobs_, j, dropped, paths.empty()));
         for (const auto& t : c.targets) {
@@ -1155,6 +1212,10 @@ class PhaseRunner {
                           : ""));
         }
         clones->push_back(std::move(c));
+      }
+      if (!failed_.empty() && failed_.back().first == j) {  // no clone of it runs
+        std::erase_if(*clones, [j](const Clone& c) { return c.job == j; });
+        continue;
       }
       if (!opts_.engine_factory) {
         const EngineInfo* info = FindEngine(job.ioengine);
@@ -1206,12 +1267,25 @@ class PhaseRunner {
     todo_owner.insert(todo_owner.end(), parallel_owner.begin(), parallel_owner.end());
     std::vector<uint64_t> bytes, parallel_bytes;
     std::vector<std::string> notes, parallel_notes;
-    Status st = LayOutAll(serial, &bytes, &notes, opts_.stop_signal, /*threads=*/1);
-    if (st.ok())
+    std::vector<Status> each, parallel_each;
+    // A file that cannot be laid out (ENOSPC, EROFS) fails its job alone.
+    const auto whole = [](const std::vector<Status>& v) {
+      for (const Status& e : v)
+        if (!e.ok() && !FailsJobAlone(e)) return e;
+      return Status::Ok();
+    };
+    Status st = LayOutAll(serial, &bytes, &notes, opts_.stop_signal, /*threads=*/1, &each);
+    if (whole(each).ok())
       st = LayOutAll(parallel, &parallel_bytes, &parallel_notes, opts_.stop_signal,
-                     /*threads=*/16);
+                     /*threads=*/16, &parallel_each);
+    bytes.resize(serial.size());
+    notes.resize(serial.size());
+    each.resize(serial.size());
     bytes.insert(bytes.end(), parallel_bytes.begin(), parallel_bytes.end());
     notes.insert(notes.end(), parallel_notes.begin(), parallel_notes.end());
+    each.insert(each.end(), parallel_each.begin(), parallel_each.end());
+    each.resize(todo.size());
+    st = whole(each);
     if (!st.ok()) {
       UnlinkFiles(*clones);  // unlink=1 also covers files laid out halfway
       // A refused layout leaves nothing behind: the files laid out before
@@ -1223,8 +1297,21 @@ class PhaseRunner {
       }
       return st;
     }
+    std::set<size_t> layout_failed;  // clones whose job failed alone
+    for (size_t i = 0; i < todo.size(); ++i) {
+      if (each[i].ok()) continue;
+      const TargetFile& t = todo[i].second;
+      UndoLayOut(t.path, t.exists, t.current_size);  // leaves no half-laid file behind
+      const size_t j = (*clones)[todo_owner[i]].job;
+      if (std::none_of(failed_.begin(), failed_.end(), [j](const auto& f) { return f.first == j; }))
+        failed_.emplace_back(j, each[i]);
+    }
+    for (size_t ci = 0; ci < clones->size(); ++ci)
+      for (const auto& f : failed_)
+        if (f.first == (*clones)[ci].job) layout_failed.insert(ci);
     std::map<size_t, std::pair<uint32_t, uint64_t>> per_clone;
     for (size_t i = 0; i < todo.size(); ++i) {
+      if (!each[i].ok()) continue;
       auto& p = per_clone[todo_owner[i]];
       ++p.first;
       p.second += bytes[i];
@@ -1246,8 +1333,27 @@ class PhaseRunner {
           t.exists = true;
           t.current_size = std::max(t.current_size, work[index[t.path]].second.needed_size);
         }
+    if (!layout_failed.empty()) {
+      std::vector<Clone> kept;
+      for (size_t ci = 0; ci < clones->size(); ++ci)
+        if (!layout_failed.count(ci)) kept.push_back(std::move((*clones)[ci]));
+      *clones = std::move(kept);
+    }
     return Status::Ok();
   }
+
+  // The clones of the jobs that failed alone in Prepare, into the report
+  // with their error and no I/O (after the phase's other jobs).
+  void AppendFailedJobs(const std::vector<int>& groupids) {
+    for (const auto& [j, st] : failed_) {
+      auto g = std::find_if(result_->groups.begin(), result_->groups.end(),
+                            [&](const GroupResult& gr) { return gr.id == groupids[j]; });
+      for (uint32_t n = 0; n < std::max<uint32_t>(jobs_[j].numjobs, 1); ++n)
+        g->jobs.push_back(FailedJobResult(jobs_[j], static_cast<int>(n), groupids[j], st));
+    }
+    failed_.clear();
+  }
+  std::vector<std::pair<size_t, Status>> failed_;  // jobs that failed alone (Prepare)
 
   // "What was measured": host facts once, and each target of the phase as it
   // is right before the workers start (laid out, page cache invalidated).
