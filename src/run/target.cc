@@ -59,6 +59,7 @@ std::string OffsetOrigin(const JobSpec& job, int jobnum, uint64_t pct_base, bool
 std::string SizeOrigin(const JobSpec& job, uint64_t nfiles) {
   if (job.filesize_min != 0)
     return sys::OptionAt(job, "filesize", std::to_string(job.filesize_min));
+  if (job.size == 0 && job.size_percent == 0) return "size not set: the file's size";
   std::string s = sys::OptionAt(job, "size", std::to_string(job.size));
   if (nfiles > 1) s += " over " + std::to_string(nfiles) + " files";
   return s;
@@ -277,6 +278,10 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     }
   }
   std::vector<TargetFile> out;
+  // Files too small for one block: as fio, the job skips them and runs on
+  // the others (a note names them); refused only when no file is left.
+  Status too_small;
+  std::string skipped, skipped_bs;
   for (size_t i = 0; i < paths.size(); ++i) {
     TargetFile t;
     t.path = paths[i];
@@ -469,11 +474,17 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       while (d + 1 < kNumDdirs && (job.bs[d].min != min_bs ||
                                    !((d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)))))
         ++d;
-      return Status::Invalid(JobLabel(job) + ": the region of " + t.path + " is " +
-                             std::to_string(fsize) + " bytes (" + SizeOrigin(job, nfiles) +
-                             (off != 0 ? ", from " + OffsetText(job, jobnum, off, pct_base) : "") +
-                             "), smaller than the " + BsText(job, min_bs, d) +
-                             ": no I/O fits; lower bs or raise size");
+      Status st =
+          Status::Invalid(JobLabel(job) + ": the region of " + t.path + " is " +
+                          std::to_string(fsize) + " bytes (" + SizeOrigin(job, nfiles) +
+                          (off != 0 ? ", from " + OffsetText(job, jobnum, off, pct_base) : "") +
+                          "), smaller than the " + BsText(job, min_bs, d) +
+                          ": no I/O fits; lower bs or raise size");
+      if (paths.size() == 1 || diskless) return st;
+      if (too_small.ok()) too_small = st;
+      skipped += (skipped.empty() ? "" : ", ") + t.path + " (" + std::to_string(fsize) + " bytes)";
+      if (skipped_bs.empty()) skipped_bs = BsText(job, min_bs, d);
+      continue;
     }
     t.region_offset = off;
     t.region_size = fsize;
@@ -506,6 +517,12 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                              " (" + std::to_string(t.current_size) + " bytes)" + because);
     }
     out.push_back(std::move(t));
+  }
+  if (out.empty() && !too_small.ok()) return too_small;
+  if (!skipped.empty()) {
+    std::string& note = out.front().note;
+    note += (note.empty() ? "" : "; ") + std::string("skipped ") + skipped +
+            ": too small for one block (" + skipped_bs + "), as fio skips them";
   }
   return out;
 }
