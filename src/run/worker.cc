@@ -1104,12 +1104,13 @@ bool Worker::ReplaceFiles() {
       close(files_[i].fd);
       files_[i].fd = -1;
     }
-    // One that cannot go (its directory is not writable) is named once:
-    // fio says nothing, but the loops then reuse the file.
-    if (::unlink(t.path.c_str()) != 0 && errno != ENOENT && !unlink_warned_) {
-      unlink_warned_ = true;
-      std::fprintf(stderr, "iobench: warning: job '%s': unlink_each_loop=1: cannot remove %s: %s\n",
-                   job_.name.c_str(), t.path.c_str(), std::strerror(errno));
+    // One that cannot go (its directory is not writable, a read-only file
+    // system) fails the job after this loop, as fio's unlink_all_files.
+    if (::unlink(t.path.c_str()) != 0 && errno != ENOENT) {
+      error_ = errno;
+      job_error_ = "unlink_each_loop=1: cannot remove " + t.path + " after loop " +
+                   std::to_string(passes_) + ": " + std::strerror(error_);
+      return false;
     }
     // openfiles: the file service opens it when it comes to it
     // (OpenLimitedFile creates it then, as below).

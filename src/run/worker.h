@@ -504,7 +504,6 @@ class Worker {
   bool no_more_ = false;   // limits reached / last pass done
   bool measuring_ = false;
   bool interrupted_ = false;
-  bool unlink_warned_ = false;  // unlink_each_loop could not remove a file: said once
   int error_ = 0;
   bool pass_eof_ = false;
   bool prerun_failed_ = false;  // exec_prerun failed: no I/O, no postrun
