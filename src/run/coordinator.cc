@@ -275,7 +275,8 @@ OptionSetting SettingOf(const JobSpec& job, const std::string& name) {
 
 // opendir, as fio's add_dir_files: every entry below the directory that is
 // not a directory, depth first in the order the directory lists them (fio's
-// order on the same filesystem), after the filename= files. Special files
+// order on the same filesystem), before the filename= files (fio adds them
+// when the job is set up, the filename= ones after them). Special files
 // are then refused by the target checks, as any target is.
 Status ExpandOpendir(JobSpec* job) {
   namespace fs = std::filesystem;
@@ -286,7 +287,7 @@ Status ExpandOpendir(JobSpec* job) {
   const fs::path root = fs::absolute(job->opendir, ec);
   if (ec || !fs::is_directory(root, ec))
     return Status::Invalid(who + ": not a directory" + (ec ? ": " + ec.message() : ""));
-  size_t found = 0;
+  std::vector<std::string> found;
   const bool sized = job->size != 0 || job->size_percent != 0 || job->filesize_min != 0;
   for (auto it = fs::recursive_directory_iterator(root, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
@@ -301,11 +302,11 @@ Status ExpandOpendir(JobSpec* job) {
     // laid out like the others, as in fio.
     if (!sized && fs::file_size(it->path(), ec) == 0 && !ec) continue;
     ec.clear();
-    job->filenames.push_back(it->path().string());
-    ++found;
+    found.push_back(it->path().string());
   }
   if (ec) return Status::Invalid(who + ": " + ec.message());
-  if (found == 0) return Status::Invalid(who + ": no files below it");
+  if (found.empty()) return Status::Invalid(who + ": no files below it");
+  job->filenames.insert(job->filenames.begin(), found.begin(), found.end());
   job->nrfiles = static_cast<uint32_t>(job->filenames.size());
   return Status::Ok();
 }

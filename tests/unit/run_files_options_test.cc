@@ -64,7 +64,7 @@ JobSpec ParseOne(const std::string& text) {
 // ------------------------------------------------------------ opendir
 
 // Every file below the directory joins the job, subdirectories included,
-// after the filename= ones; size= is split over all of them. The counts are
+// before the filename= ones; size= is split over all of them. The counts are
 // fio 3.33's on the same tree (56, 24 and 64 reads).
 TEST(FilesOptionsOpendir, FilesBelowTheDirectoryJoinTheJob) {
   TempDir dir("/dev/shm");
