@@ -1030,6 +1030,7 @@ class PhaseRunner {
     if (helpers) AttributeHelperCpu(helpers.get(), clones);
 
     UnlinkFiles(clones);
+    for (const std::string& path : create_only_new_) ::unlink(path.c_str());
 
     // Reserve first: a JobResult holds ten histograms (145 KiB), and vector
     // growth would copy every one of them again (seed 003: 252 of them).
@@ -1327,6 +1328,14 @@ class PhaseRunner {
     // files that did not exist (laid out, or made by create_on_open at
     // open), files it extended.
     RecordMade(work);
+    // create_on_open=1 with create_only=1: fio never opens the files, so
+    // it creates none; the workers' set-up opens (creates) them here, and
+    // the phase removes those again when it ends.
+    create_only_new_.clear();
+    for (const auto& [job, t] : work)
+      if (job->create_only && job->create_on_open && !t.exists && !t.diskless &&
+          !t.is_block_device && !t.is_char_device)
+        create_only_new_.push_back(t.path);
     // What is on disk now is what the workers open.
     for (auto& c : *clones)
       for (auto& t : c.targets)
@@ -1355,6 +1364,7 @@ class PhaseRunner {
     failed_.clear();
   }
   std::vector<std::pair<size_t, Status>> failed_;  // jobs that failed alone (Prepare)
+  std::vector<std::string> create_only_new_;       // see Prepare
 
   // "What was measured": host facts once, and each target of the phase as it
   // is right before the workers start (laid out, page cache invalidated).
