@@ -274,7 +274,8 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       struct stat st {};
       if (stat(dir.c_str(), &st) != 0) return ErrnoStatus(JobLabel(job) + ": directory=" + dir);
       if (!S_ISDIR(st.st_mode))
-        return Status::Invalid(JobLabel(job) + ": directory=" + dir + " is not a directory");
+        return Status::Invalid(JobLabel(job) + ": directory=" + dir + " (" +
+                               sys::OptionWhere(job, "directory") + ") is not a directory");
     }
   }
   std::vector<TargetFile> out;

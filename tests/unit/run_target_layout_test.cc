@@ -115,7 +115,8 @@ TEST(TargetLayoutTest, MissingDirectoryOptionIsRefused) {
   j.directory = dir / "file";
   r = ResolveTargets(j, 0, false);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(), "job 'd': directory=" + dir / "file" + " is not a directory");
+  EXPECT_EQ(r.status().message(),
+            "job 'd': directory=" + dir / "file" + " (<cmdline>) is not a directory");
   // The null engine touches no disk: its directory is only a name.
   EXPECT_TRUE(ResolveTargets(j, 0, /*diskless=*/true).ok());
 }
