@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "run/pattern.h"
 #include "run/random.h"
@@ -624,12 +625,23 @@ Result<uint64_t> FillFile(const JobSpec& job, const TargetFile& t, int fd,
     std::memcpy(buf.get() + i, &x, 8);
   }
   if (job.zero_buffers) std::memset(buf.get(), 0, kChunk);
+  // buffer_pattern and buffer_compress_percentage shape the laid-out data
+  // too, as fio's layout fills each write as the job's writes are filled.
+  std::optional<BufferFiller> filler;
+  if (!job.zero_buffers && (!job.buffer_pattern.empty() || job.buffer_compress_percentage != 0)) {
+    JobSpec w = job;
+    w.rw = RwMode::kWrite;  // fills only a writing job's buffers
+    w.refill_buffers = true;
+    w.dedupe_percentage = 0;
+    filler.emplace(w, 0x2545F4914F6CDD1Dull ^ t.needed_size);
+  }
   uint64_t pos = from;
   while (pos < t.needed_size) {
     if (stop != nullptr && stop->load(std::memory_order_relaxed) != 0)
       return Status(Status::Code::kInterrupted,
                     JobLabel(job) + ": lay out " + t.path + ": interrupted by a signal");
     const uint64_t n = std::min(kChunk, t.needed_size - pos);
+    if (filler) filler->FillInitial(buf.get(), n);
     const ssize_t w = pwrite(fd, buf.get(), n, static_cast<off_t>(pos));
     if (w < 0) {
       if (errno == EINTR) continue;
