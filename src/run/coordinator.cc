@@ -1039,7 +1039,18 @@ class PhaseRunner {
       for (const auto& c : clones) n += c.groupid == g.id;
       g.jobs.reserve(g.jobs.size() + n);
     }
+    // In job order, as fio lists them: a job that failed alone in Prepare
+    // goes where it was written, not after the jobs that ran (scripts index
+    // the JSON's jobs by position).
+    std::stable_sort(failed_.begin(), failed_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    size_t next_failed = 0;
+    const auto failed_before = [&](size_t job) {
+      for (; next_failed < failed_.size() && failed_[next_failed].first < job; ++next_failed)
+        AppendFailedJob(failed_[next_failed], groupids);
+    };
     for (auto& c : clones) {
+      failed_before(c.job);
       auto& groups = result_->groups;
       auto it = std::find_if(groups.begin(), groups.end(),
                              [&](const GroupResult& g) { return g.id == c.groupid; });
@@ -1048,7 +1059,8 @@ class PhaseRunner {
       else
         it->jobs.push_back(std::move(c.worker->result()));
     }
-    AppendFailedJobs(groupids);
+    failed_before(SIZE_MAX);
+    failed_.clear();
     return Status::Ok();
   }
 
@@ -1354,13 +1366,17 @@ class PhaseRunner {
 
   // The clones of the jobs that failed alone in Prepare, into the report
   // with their error and no I/O (after the phase's other jobs).
+  void AppendFailedJob(const std::pair<size_t, Status>& failed, const std::vector<int>& groupids) {
+    const auto& [j, st] = failed;
+    auto g = std::find_if(result_->groups.begin(), result_->groups.end(),
+                          [&](const GroupResult& gr) { return gr.id == groupids[j]; });
+    for (uint32_t n = 0; n < std::max<uint32_t>(jobs_[j].numjobs, 1); ++n)
+      g->jobs.push_back(FailedJobResult(jobs_[j], static_cast<int>(n), groupids[j], st));
+  }
   void AppendFailedJobs(const std::vector<int>& groupids) {
-    for (const auto& [j, st] : failed_) {
-      auto g = std::find_if(result_->groups.begin(), result_->groups.end(),
-                            [&](const GroupResult& gr) { return gr.id == groupids[j]; });
-      for (uint32_t n = 0; n < std::max<uint32_t>(jobs_[j].numjobs, 1); ++n)
-        g->jobs.push_back(FailedJobResult(jobs_[j], static_cast<int>(n), groupids[j], st));
-    }
+    std::stable_sort(failed_.begin(), failed_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& f : failed_) AppendFailedJob(f, groupids);
     failed_.clear();
   }
   std::vector<std::pair<size_t, Status>> failed_;  // jobs that failed alone (Prepare)

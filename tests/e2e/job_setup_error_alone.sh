@@ -37,6 +37,11 @@ grep -qx "iobench: job 'b': err=20 (filename=f/x at job.fio:10: stat f/x: Not a 
 "$bin" job.fio >out.txt 2>/dev/null
 grep -q "^a: (groupid=0, jobs=1): err= 0" out.txt || fail "normal report: no block for a"
 grep -q "READ: .*io=16.0KiB" out.txt || fail "normal report: no group line for a's 16 KiB"
+# The failed job keeps its place in the job order (fio's; scripts index the
+# JSON's jobs): written first, it is listed first (it came after a).
+"$bin" --output-format=terse --name=b --rw=read --size=16k --filename=f/x --name=a --rw=read \
+  --filename=f 2>/dev/null | cut -d';' -f3,5 >order.txt
+expect_eq "a failed job keeps its place (terse: name;err)" "$(tr '\n' ' ' <order.txt)" "b;20 a;0 "
 # ELOOP and ENAMETOOLONG, the same way.
 ln -s loop loop
 long=$(printf 'n%.0s' $(seq 300))
