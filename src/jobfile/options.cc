@@ -412,6 +412,15 @@ Status ParseRw(JobSpec& j, const OptValue& v) {
   j.rw_skip = 0;
   if (!mod.empty()) {
     if (IsRandom(j.rw)) {
+      // A count: fio reads it with atoi, so `randread:1k` is 1 there (it
+      // was 1024 here). A unit or anything else after the digits is refused.
+      const std::string c = Trim(mod);
+      if (!c.empty() && c[0] != '(' && c.find_first_not_of("0123456789") != std::string::npos &&
+          c.find('.') == std::string::npos)
+        return Bad("rw=" + t + ":" + c +
+                   ": after a random mode N counts I/Os per random offset and takes no unit "
+                   "(fio reads '" +
+                   c + "' as " + std::to_string(std::atoll(c.c_str())) + ")");
       IOB_ASSIGN_OR_RETURN(int64_t n, Whole(mod, "rw=" + t + ":N count"));
       if (n < 1) return Bad("rw=" + t + ":N needs N >= 1 (I/Os per random offset)");
       j.rw_nr = static_cast<uint64_t>(n);

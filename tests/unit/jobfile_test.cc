@@ -781,6 +781,13 @@ TEST(JobfileValues, RwModifiersAndMix) {
   j = ParseOk("[a]\nrw=read:-8k\n").jobs.at(0);
   EXPECT_EQ(j.rw, RwMode::kRead);
   EXPECT_EQ(j.rw_skip, -8192);
+  // A random mode's N is a count: a unit is refused (fio's atoi reads 1k as
+  // 1; it was 1024 here).
+  EXPECT_NE(ParseErr("[a]\nrw=randread:1k\n")
+                .find("t.fio:2:4: option 'rw': rw=randread:1k: after a random mode N counts I/Os "
+                      "per random offset and takes no unit (fio reads '1k' as 1)"),
+            std::string::npos)
+      << ParseErr("[a]\nrw=randread:1k\n");
   j = ParseOk("[a]\nreadwrite=randrw\nrwmixwrite=30\n").jobs.at(0);
   EXPECT_EQ(j.rw, RwMode::kRandRW);
   EXPECT_EQ(j.rwmixread, 70u);
@@ -1447,8 +1454,7 @@ TEST(JobfileErrors, AbsoluteFilenameFormatWithDirectory) {
             "filename_format=/dev/loop0\n^");
   EXPECT_EQ(ParseOk("[a]\ndirectory=d\nfilename_format=$jobnum/f\n").jobs.at(0).filename_format,
             "$jobnum/f");
-  EXPECT_EQ(ParseOk("[a]\nfilename_format=/dev/shm/x\n").jobs.at(0).filename_format,
-            "/dev/shm/x");
+  EXPECT_EQ(ParseOk("[a]\nfilename_format=/dev/shm/x\n").jobs.at(0).filename_format, "/dev/shm/x");
 }
 
 // fio keeps a bssplit over a later bs=/bsrange= (fio's t0002 job writes
