@@ -464,7 +464,8 @@ Status CheckZoneMode(const JobSpec& job) {
   if (job.nrfiles > 1 || job.filenames.size() > 1 || !job.opendir.empty())
     return refuse("zonemode", strided, "more than one file per job is not supported");
   if (job.verify.type != VerifyType::kNone)
-    return refuse("zonemode", strided, "verify is not supported with it");
+    return refuse("zonemode", strided,
+                  "verify (" + SettingOf(job, "verify").Where() + ") is not supported with it");
   if (!job.read_iolog.empty())
     return refuse("zonemode", strided, "not with read_iolog: the log gives the offsets");
   return Status::Ok();

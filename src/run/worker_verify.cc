@@ -48,16 +48,14 @@ bool EachBlockOnce(const std::unique_ptr<IoPattern>& p) {
 // (sequential, or random with a map) can still write a block twice: holed
 // or backwards sequential I/O wraps (rw=write:4k over 64k writes every other
 // block twice; rw=write:-8k writes block 0 first and last),
-// rw_sequencer=identical repeats each offset rw_nr times, and a strided zone
-// walk wraps in and across zones. fio keeps only the latest write of a block
-// in its verify record (a newer overlapping write replaces the older entry),
-// so such a job reads back from the record, each block once, in (file,
-// offset) order: fio's order for every job without a random map. Decided
-// once at setup: the jobs that cannot repeat keep the replay, at no cost
-// per I/O.
+// and rw_sequencer=identical repeats each offset rw_nr times (zonemode=
+// strided, whose walk wraps too, is refused with verify). fio keeps only the latest write of a
+// block in its verify record (a newer overlapping write replaces the older entry), so such a job
+// reads back from the record, each block once, in (file, offset) order: fio's order for every job
+// without a random map. Decided once at setup: the jobs that cannot repeat keep the replay, at no
+// cost per I/O.
 bool PassMayRewrite(const JobSpec& job) {
-  return job.rw_skip != 0 || (job.rw_sequencer == RwSequencer::kIdentical && job.rw_nr > 1) ||
-         job.zone_mode != JobSpec::ZoneMode::kNone;
+  return job.rw_skip != 0 || (job.rw_sequencer == RwSequencer::kIdentical && job.rw_nr > 1);
 }
 
 // The replay's next draw, within what the writer's pass drew (*budget

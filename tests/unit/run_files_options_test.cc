@@ -692,6 +692,8 @@ TEST(FilesOptionsZones, ParsedCheckedAndRunAsFio) {
       {"zonemode=strided", "zonemode=strided (t.fio:2): needs zonesize"},
       {"zonemode=strided\nzonesize=8k\nrw=randrw", "(t.fio:2): a mixed rw= is not supported"},
       {"zonemode=strided\nzonesize=8k\nnrfiles=2", "(t.fio:2): more than one file per job"},
+      {"zonemode=strided\nzonesize=8k\nrw=write\nverify=crc32c",
+       "(t.fio:2): verify (t.fio:5) is not supported with it"},
   };
   for (const auto& [text, want] : refused) {
     JobSpec j = ParseOne("[z]\n" + text + "\nioengine=null\nsize=1m\n");
