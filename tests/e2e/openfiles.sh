@@ -138,4 +138,18 @@ refused "registerfiles" "openfiles=2 (<cmdline>) below its 4 files is not suppor
   --ioengine=io_uring --registerfiles=1
 refused "sqthread_poll" "is not supported with io_uring sqthread_poll=1" --ioengine=io_uring --sqthread_poll=1
 refused "verify" "is not supported with verify" --ioengine=psync --rw=write --verify=crc32c
+refused "verify_backlog" "is not supported with verify" --ioengine=psync --rw=write \
+  --verify=crc32c --do_verify=0 --verify_backlog=4
+# verify with do_verify=0 only writes the headers: it runs under the limit
+# (fio runs it too), and a later verify_only run finds them right.
+rm -f "$tmp"/j.*
+if out=$("$bin" --name=j --directory="$tmp" --size=64k --nrfiles=4 --openfiles=2 --rw=write \
+  --verify=crc32c --do_verify=0 --output-format=terse 2>&1); then
+  expect_eq "verify do_verify=0 under openfiles: KiB written" "$(cut -d';' -f47 <<<"$out")" 64
+  out=$("$bin" --name=j --directory="$tmp" --size=64k --nrfiles=4 --rw=read --verify=crc32c \
+    --verify_only=1 --output-format=terse 2>&1)
+  expect_eq "verify_only after it: error, bytes read" "$(cut -d';' -f5,6 <<<"$out")" "0;64"
+else
+  fail "verify do_verify=0 under openfiles: $out"
+fi
 [ "$fails" -eq 0 ]
