@@ -390,11 +390,30 @@ std::string Where(const RawSetting& s) {
   return s.file + ":" + std::to_string(s.line);
 }
 
+Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owned,
+                    std::vector<std::string>* warnings);
+
 // Converts and applies one setting to a job; on success records it in
 // job->settings (and ->unimplemented) and, when `owned` is given, keeps a
 // copy for the engine-option check that needs the final ioengine.
 Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owned,
                 std::vector<std::string>* warnings) {
+  Status st = ApplySetting(job, s, owned, warnings);
+  if (st.ok() || s.bare || s.value.find("${") == std::string::npos) return st;
+  // A ${VAR} that brings a ';' or '#' is warned when the value parses (the
+  // reader); when it does not, the error says so, with what fio reads
+  // (`size=${S}`, S='1m ; x': "bad size unit 'm ; x'" alone misled).
+  ValueError ignored;
+  const auto value = Expand(s.value, &ignored);
+  const size_t cut = value ? value->find_first_of(";#") : std::string::npos;
+  if (cut == std::string::npos) return st;
+  return WithFirstLineSuffix(st, std::string(" (a variable brought '") + (*value)[cut] +
+                                     "' into the value; fio cuts it there and reads '" + s.key +
+                                     "=" + Trim(value->substr(0, cut)) + "')");
+}
+
+Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owned,
+                    std::vector<std::string>* warnings) {
   const OptionDef* def = FindOption(s.key);
   if (!def) {
     if (IsSoftDeprecatedFioOption(s.key)) {

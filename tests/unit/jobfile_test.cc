@@ -1040,6 +1040,15 @@ TEST(JobfileValues, VariableCommentCharacterWarnsWhatFioSees) {
   EXPECT_NE(out.warnings[0].find("${IOB_TEST_OPT} brings a ';'"), std::string::npos)
       << out.warnings[0];
   EXPECT_NE(out.warnings[0].find("fio sees 'filename=p'"), std::string::npos) << out.warnings[0];
+  // A value that then does not parse: the error says what the variable
+  // brought and what fio reads (it said only "bad size unit 'm ; x'").
+  setenv("IOB_TEST_HASH", "1m ; x", 1);
+  const std::string err = ParseErr("[a]\nsize=${IOB_TEST_HASH}\n");
+  EXPECT_NE(err.find("t.fio:2:6: option 'size': bad size unit"), std::string::npos) << err;
+  EXPECT_NE(err.find("(a variable brought ';' into the value; fio cuts it there and reads "
+                     "'size=1m')"),
+            std::string::npos)
+      << err;
   // A variable without them, and a bare flag: nothing to say.
   setenv("IOB_TEST_HASH", "xy", 1);
   EXPECT_TRUE(ParseOk("[a]\nfilename=${IOB_TEST_HASH}\n").warnings.empty());
