@@ -18,6 +18,7 @@
 //                       run's LogWriter chunks: no syscall, no lock per I/O.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -266,8 +267,14 @@ class IologRecorder {
     if (chunk_ == nullptr || LogChunk::kBytes - chunk_->len < need) NextChunk();
     return chunk_->data + chunk_->len;
   }
-  char* Stamp(char* p, uint64_t now_ns, uint32_t file) const {
-    p = AppendU64(p, now_ns > t0_ns_ ? (now_ns - t0_ns_) / 1000 : 0);
+  // The line's time, never before the previous line's: an I/O is stamped
+  // with the time its batch was prepared, a file event (openfiles' close)
+  // with the time it happens, so a close could come out after the next open
+  // yet stamped later (fio's logs never go back).
+  char* Stamp(char* p, uint64_t now_ns, uint32_t file) {
+    const uint64_t us = std::max(now_ns > t0_ns_ ? (now_ns - t0_ns_) / 1000 : 0, last_us_);
+    last_us_ = us;
+    p = AppendU64(p, us);
     *p++ = ' ';
     std::memcpy(p, files_[file].data(), files_[file].size());
     p += files_[file].size();
@@ -284,6 +291,7 @@ class IologRecorder {
   std::vector<uint8_t> opened_;
   uint64_t t0_ns_;
   uint64_t last_offset_ = 0;  // the last Io()'s offset (SyncAll's lines carry it)
+  uint64_t last_us_ = 0;      // the last line's time (Stamp)
   LogChunk* chunk_ = nullptr;
   bool finished_ = false;
   bool on_demand_ = false;  // OpenOnDemand()

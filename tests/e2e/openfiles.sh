@@ -140,6 +140,14 @@ refused "sqthread_poll" "is not supported with io_uring sqthread_poll=1" --ioeng
 refused "verify" "is not supported with verify" --ioengine=psync --rw=write --verify=crc32c
 refused "verify_backlog" "is not supported with verify" --ioengine=psync --rw=write \
   --verify=crc32c --do_verify=0 --verify_backlog=4
+# The write_iolog's times never go back (a close was stamped when it
+# happened, the next open with its batch's earlier time: 4-6 times here).
+rm -f "$tmp"/j.* "$tmp/mono.log"
+"$bin" --name=j --directory="$tmp" --nrfiles=10 --openfiles=3 --size=320k --loops=2 --rw=write \
+  --ioengine=psync --write_iolog="$tmp/mono.log" >/dev/null 2>&1 || fail "monotonic log: run failed"
+back=$(awk '$1 ~ /^[0-9]+$/ { if (seen && $1 < last) n++; last = $1; seen = 1 } END { print n + 0 }' \
+  "$tmp/mono.log")
+expect_eq "write_iolog times that go back" "$back" 0
 # verify with do_verify=0 only writes the headers: it runs under the limit
 # (fio runs it too), and a later verify_only run finds them right.
 rm -f "$tmp"/j.*
