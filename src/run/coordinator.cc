@@ -1043,15 +1043,17 @@ class PhaseRunner {
     // In job order, as fio lists them: a job that failed alone in Prepare
     // goes where it was written, not after the jobs that ran (scripts index
     // the JSON's jobs by position).
-    std::stable_sort(failed_.begin(), failed_.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    SortFailed();
     size_t next_failed = 0;
-    const auto failed_before = [&](size_t job) {
-      for (; next_failed < failed_.size() && failed_[next_failed].first < job; ++next_failed)
+    const auto failed_before = [&](size_t job, int jobnum) {
+      for (; next_failed < failed_.size() &&
+             std::pair(failed_[next_failed].job, failed_[next_failed].jobnum) <
+                 std::pair(job, jobnum);
+           ++next_failed)
         AppendFailedJob(failed_[next_failed], groupids);
     };
     for (auto& c : clones) {
-      failed_before(c.job);
+      failed_before(c.job, c.jobnum);
       auto& groups = result_->groups;
       auto it = std::find_if(groups.begin(), groups.end(),
                              [&](const GroupResult& g) { return g.id == c.groupid; });
@@ -1060,7 +1062,7 @@ class PhaseRunner {
       else
         it->jobs.push_back(std::move(c.worker->result()));
     }
-    failed_before(SIZE_MAX);
+    failed_before(SIZE_MAX, 0);
     failed_.clear();
     return Status::Ok();
   }
@@ -1178,8 +1180,9 @@ class PhaseRunner {
               e.message().rfind(prefix, 0) == 0 ? e.message().substr(prefix.size()) : e.message();
           if (const std::string where = FilesOptionAt(job); !where.empty())
             msg = where + ": " + msg;
-          failed_.emplace_back(j, Status(e.code(), prefix + msg, e.errno_value()));
-          break;
+          // This clone fails alone; its job's other clones may still run.
+          failed_.push_back({j, c.jobnum, Status(e.code(), prefix + msg, e.errno_value())});
+          continue;
         }
         IOB_ASSIGN_OR_RETURN(c.targets, std::move(resolved));
         KeepExistingReplayFiles(job, &c.targets);  // size= lays out missing files only
@@ -1228,10 +1231,9 @@ class PhaseRunner {
         }
         clones->push_back(std::move(c));
       }
-      if (!failed_.empty() && failed_.back().first == j) {  // no clone of it runs
-        std::erase_if(*clones, [j](const Clone& c) { return c.job == j; });
-        continue;
-      }
+      if (std::none_of(clones->begin(), clones->end(), [j](const Clone& c) { return c.job == j; }))
+        continue;  // every clone of it failed alone
+
       if (!opts_.engine_factory) {
         const EngineInfo* info = FindEngine(job.ioengine);
         if (info != nullptr && info->check_job != nullptr && !diskless)
@@ -1312,18 +1314,27 @@ class PhaseRunner {
       }
       return st;
     }
-    std::set<size_t> layout_failed;  // clones whose job failed alone
+    // A file that could not be laid out fails each clone that uses it, alone
+    // (numjobs clones with files of their own: only the one whose file
+    // failed; a file two jobs share: both).
+    std::set<size_t> layout_failed;
     for (size_t i = 0; i < todo.size(); ++i) {
       if (each[i].ok()) continue;
       const TargetFile& t = todo[i].second;
       UndoLayOut(t.path, t.exists, t.current_size);  // leaves no half-laid file behind
-      const size_t j = (*clones)[todo_owner[i]].job;
-      if (std::none_of(failed_.begin(), failed_.end(), [j](const auto& f) { return f.first == j; }))
-        failed_.emplace_back(j, each[i]);
+      for (size_t ci = 0; ci < clones->size(); ++ci) {
+        const Clone& c = (*clones)[ci];
+        const bool uses = std::any_of(c.targets.begin(), c.targets.end(),
+                                      [&t](const TargetFile& x) { return x.path == t.path; });
+        if (!uses || !layout_failed.insert(ci).second) continue;
+        const std::string prefix = "job '" + jobs_[c.job].name + "': ";
+        const std::string& m = each[i].message();
+        const size_t named = m.rfind("job '", 0) == 0 ? m.find("': ") : std::string::npos;
+        const std::string msg = named != std::string::npos ? m.substr(named + 3) : m;
+        failed_.push_back(
+            {c.job, c.jobnum, Status(each[i].code(), prefix + msg, each[i].errno_value())});
+      }
     }
-    for (size_t ci = 0; ci < clones->size(); ++ci)
-      for (const auto& f : failed_)
-        if (f.first == (*clones)[ci].job) layout_failed.insert(ci);
     std::map<size_t, std::pair<uint32_t, uint64_t>> per_clone;
     for (size_t i = 0; i < todo.size(); ++i) {
       if (!each[i].ok()) continue;
@@ -1365,23 +1376,31 @@ class PhaseRunner {
     return Status::Ok();
   }
 
-  // The clones of the jobs that failed alone in Prepare, into the report
-  // with their error and no I/O (after the phase's other jobs).
-  void AppendFailedJob(const std::pair<size_t, Status>& failed, const std::vector<int>& groupids) {
-    const auto& [j, st] = failed;
+  // A clone that failed alone in Prepare (its file's stat, its layout): it
+  // goes into the report with its error and no I/O, in its place.
+  struct FailedClone {
+    size_t job;
+    int jobnum;
+    Status st;
+  };
+  void SortFailed() {
+    std::stable_sort(failed_.begin(), failed_.end(),
+                     [](const FailedClone& a, const FailedClone& b) {
+                       return std::pair(a.job, a.jobnum) < std::pair(b.job, b.jobnum);
+                     });
+  }
+  void AppendFailedJob(const FailedClone& f, const std::vector<int>& groupids) {
     auto g = std::find_if(result_->groups.begin(), result_->groups.end(),
-                          [&](const GroupResult& gr) { return gr.id == groupids[j]; });
-    for (uint32_t n = 0; n < std::max<uint32_t>(jobs_[j].numjobs, 1); ++n)
-      g->jobs.push_back(FailedJobResult(jobs_[j], static_cast<int>(n), groupids[j], st));
+                          [&](const GroupResult& gr) { return gr.id == groupids[f.job]; });
+    g->jobs.push_back(FailedJobResult(jobs_[f.job], f.jobnum, groupids[f.job], f.st));
   }
   void AppendFailedJobs(const std::vector<int>& groupids) {
-    std::stable_sort(failed_.begin(), failed_.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    SortFailed();
     for (const auto& f : failed_) AppendFailedJob(f, groupids);
     failed_.clear();
   }
-  std::vector<std::pair<size_t, Status>> failed_;  // jobs that failed alone (Prepare)
-  std::vector<std::string> create_only_new_;       // see Prepare
+  std::vector<FailedClone> failed_;           // clones that failed alone (Prepare)
+  std::vector<std::string> create_only_new_;  // see Prepare
 
   // "What was measured": host facts once, and each target of the phase as it
   // is right before the workers start (laid out, page cache invalidated).

@@ -42,6 +42,11 @@ grep -q "READ: .*io=16.0KiB" out.txt || fail "normal report: no group line for a
 "$bin" --output-format=terse --name=b --rw=read --size=16k --filename=f/x --name=a --rw=read \
   --filename=f 2>/dev/null | cut -d';' -f3,5 >order.txt
 expect_eq "a failed job keeps its place (terse: name;err)" "$(tr '\n' ' ' <order.txt)" "b;20 a;0 "
+# ENOTDIR in one numjobs clone's file: that clone alone (fio's too).
+touch d1 && mkdir d0
+"$bin" --output-format=terse --name=x --filename_format='d$jobnum/x' --numjobs=2 --rw=read \
+  --size=16k 2>/dev/null | cut -d';' -f3,5,6 >nd.txt
+expect_eq "ENOTDIR in clone 1 only: name;err;KiB" "$(tr '\n' ' ' <nd.txt)" "x;0;16 x;20;0 "
 # ELOOP and ENAMETOOLONG, the same way.
 ln -s loop loop
 long=$(printf 'n%.0s' $(seq 300))
@@ -64,6 +69,22 @@ assert jobs["j1"]["read"]["io_bytes"] == 131072 and jobs["j1"]["error"] == 0, jo
 assert jobs["j2"]["read"]["io_bytes"] == 393216 and jobs["j2"]["error"] == 0, jobs["j2"]["read"]
 assert jobs["j3"]["read"]["io_bytes"] == 0 and jobs["j3"]["error"] == 28, jobs["j3"]["error"]' ENOSPC
   [ -e small/j3.0.0 ] && fail "ENOSPC: the half-laid file is left: $(ls -l small)"
+  # numjobs: only the clone whose file does not fit fails (fio: 384k, 384k,
+  # err=28); every clone of the job failed, and a group_reporting block was
+  # empty.
+  rm -f small/*
+  "$bin" --output-format=terse --name=n --directory=small --size=384k --numjobs=3 --rw=read \
+    2>/dev/null | cut -d';' -f3,5,6 >n.txt
+  expect_eq "ENOSPC, numjobs=3: name;err;KiB per clone" "$(tr '\n' ' ' <n.txt)" \
+    "n;0;384 n;0;384 n;28;0 "
+  # A file two jobs share that does not fit: both fail with ENOSPC (it was a
+  # refusal naming a missing file, exit 2); fio runs the smaller one first.
+  rm -f small/*
+  "$bin" --output-format=terse --name=a --filename=small/s --size=256k --rw=read --name=b \
+    --filename=small/s --size=2m --rw=read 2>/dev/null | cut -d';' -f3,5 >s.txt
+  expect_eq "ENOSPC, a shared file: exit" "${PIPESTATUS[0]}" 1
+  expect_eq "ENOSPC, a shared file: name;err" "$(tr '\n' ' ' <s.txt)" "a;28 b;28 "
+  rm -f small/*
   # A read-only directory is a refusal (EROFS, EACCES, EPERM: exit 2, no
   # report, nothing left behind; docs/running.md), in any job of the run.
   umount small && mount -t tmpfs -o ro,size=1m tmpfs small
