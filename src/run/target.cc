@@ -111,8 +111,12 @@ constexpr uint64_t kFileSizeStream = 0x66696c6573697a65ull;  // "filesize"
 // fio's get_rand_file_size(): lo + a uniform draw below hi - lo, rounded
 // down to the smallest block size (so it may end below lo when lo is not a
 // multiple of it: filesize=10k-12k with 4k blocks gives 8k files, as fio).
-// Never below one block: a region must hold one.
+// Never below one block: a region must hold one. A range whose top is
+// below one block gives its top, which the region check then refuses as it
+// refuses filesize=4k with bs=16k (fio: "blocksize is larger than data set
+// range"); it laid out 16k files for filesize=4k-8k.
 uint64_t DrawFileSize(const JobSpec& job, uint64_t* rng, uint64_t min_bs) {
+  if (job.filesize_max < min_bs) return job.filesize_max;
   const uint64_t span = job.filesize_max - job.filesize_min;
   const uint64_t r = prng::SplitMix64(rng);
   uint64_t size =

@@ -195,6 +195,17 @@ TEST(RunTargetTest, FilesizeRangeDrawsEachFileFromTheSeed) {
   j.filesize_min = 10 << 10;
   j.filesize_max = 12 << 10;
   EXPECT_EQ(sizes(0), (std::vector<uint64_t>{8192, 8192, 8192}));
+  // A range whose top is below one block is refused, as filesize=4k with
+  // bs=16k is (fio: "blocksize is larger than data set range"); it laid out
+  // 16k files for filesize=4k-8k.
+  j.bs[0].min = j.bs[0].max = j.bs[1].min = j.bs[1].max = 16384;
+  j.filesize_min = 4 << 10;
+  j.filesize_max = 8 << 10;
+  auto r = ResolveTargets(j, 0, /*diskless=*/true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("8192 bytes"), std::string::npos) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("smaller than the bs=16384"), std::string::npos)
+      << r.status().ToString();
 }
 
 // Clones that share a file (filename= without $jobnum) give it one size:
