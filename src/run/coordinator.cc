@@ -809,7 +809,7 @@ class PhaseRunner {
     WorkerControl& ctl = sh->ctl;
     IOB_RETURN_IF_ERROR(Prepare(phase, groupids, &clones));
     if (clones.empty()) {  // every job of the phase failed alone
-      AppendFailedJobs(groupids);
+      AppendFailedJobs();
       return Status::Ok();
     }
     ctl.log_writer = log_writer_;  // issue 8: workers open their log files in Setup()
@@ -1050,7 +1050,7 @@ class PhaseRunner {
              std::pair(failed_[next_failed].job, failed_[next_failed].jobnum) <
                  std::pair(job, jobnum);
            ++next_failed)
-        AppendFailedJob(failed_[next_failed], groupids);
+        AppendFailedJob(failed_[next_failed]);
     };
     for (auto& c : clones) {
       failed_before(c.job, c.jobnum);
@@ -1113,12 +1113,29 @@ class PhaseRunner {
         std::this_thread::sleep_for(std::chrono::microseconds(200));
     RunResult snap = *result_;
     snap.snapshot = true;
+    // This phase's jobs in job order: the running clones as they answered,
+    // and the clones that failed alone in their set-up with their error (an
+    // interim report left them out, so its job count changed at the end).
+    struct Entry {
+      size_t job;
+      int jobnum;
+      int groupid;
+      JobResult result;
+    };
+    std::vector<Entry> entries;
     for (auto& c : clones) {
-      JobResult j;
-      c.worker->CopySnapshot(&j);
-      for (auto& g : snap.groups)
-        if (g.id == c.groupid) g.jobs.push_back(std::move(j));
+      entries.push_back({c.job, c.jobnum, c.groupid, JobResult()});
+      c.worker->CopySnapshot(&entries.back().result);
     }
+    for (const FailedClone& f : failed_)
+      entries.push_back(
+          {f.job, f.jobnum, f.groupid, FailedJobResult(jobs_[f.job], f.jobnum, f.groupid, f.st)});
+    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+      return std::pair(a.job, a.jobnum) < std::pair(b.job, b.jobnum);
+    });
+    for (auto& e : entries)
+      for (auto& g : snap.groups)
+        if (g.id == e.groupid) g.jobs.push_back(std::move(e.result));
     if (later_groupids_ != nullptr) AppendUnrunJobs(jobs_, *later_groupids_, later_jobs_, &snap);
     // The disks as fio shows them in an interim report: the finished phases'
     // and this phase's so far.
@@ -1181,7 +1198,8 @@ class PhaseRunner {
           if (const std::string where = FilesOptionAt(job); !where.empty())
             msg = where + ": " + msg;
           // This clone fails alone; its job's other clones may still run.
-          failed_.push_back({j, c.jobnum, Status(e.code(), prefix + msg, e.errno_value())});
+          failed_.push_back(
+              {j, c.jobnum, c.groupid, Status(e.code(), prefix + msg, e.errno_value())});
           continue;
         }
         IOB_ASSIGN_OR_RETURN(c.targets, std::move(resolved));
@@ -1331,8 +1349,8 @@ class PhaseRunner {
         const std::string& m = each[i].message();
         const size_t named = m.rfind("job '", 0) == 0 ? m.find("': ") : std::string::npos;
         const std::string msg = named != std::string::npos ? m.substr(named + 3) : m;
-        failed_.push_back(
-            {c.job, c.jobnum, Status(each[i].code(), prefix + msg, each[i].errno_value())});
+        failed_.push_back({c.job, c.jobnum, c.groupid,
+                           Status(each[i].code(), prefix + msg, each[i].errno_value())});
       }
     }
     std::map<size_t, std::pair<uint32_t, uint64_t>> per_clone;
@@ -1381,6 +1399,7 @@ class PhaseRunner {
   struct FailedClone {
     size_t job;
     int jobnum;
+    int groupid;
     Status st;
   };
   void SortFailed() {
@@ -1389,14 +1408,14 @@ class PhaseRunner {
                        return std::pair(a.job, a.jobnum) < std::pair(b.job, b.jobnum);
                      });
   }
-  void AppendFailedJob(const FailedClone& f, const std::vector<int>& groupids) {
+  void AppendFailedJob(const FailedClone& f) {
     auto g = std::find_if(result_->groups.begin(), result_->groups.end(),
-                          [&](const GroupResult& gr) { return gr.id == groupids[f.job]; });
-    g->jobs.push_back(FailedJobResult(jobs_[f.job], f.jobnum, groupids[f.job], f.st));
+                          [&](const GroupResult& gr) { return gr.id == f.groupid; });
+    g->jobs.push_back(FailedJobResult(jobs_[f.job], f.jobnum, f.groupid, f.st));
   }
-  void AppendFailedJobs(const std::vector<int>& groupids) {
+  void AppendFailedJobs() {
     SortFailed();
-    for (const auto& f : failed_) AppendFailedJob(f, groupids);
+    for (const auto& f : failed_) AppendFailedJob(f);
     failed_.clear();
   }
   std::vector<FailedClone> failed_;           // clones that failed alone (Prepare)

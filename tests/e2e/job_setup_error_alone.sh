@@ -42,6 +42,24 @@ grep -q "READ: .*io=16.0KiB" out.txt || fail "normal report: no group line for a
 "$bin" --output-format=terse --name=b --rw=read --size=16k --filename=f/x --name=a --rw=read \
   --filename=f 2>/dev/null | cut -d';' -f3,5 >order.txt
 expect_eq "a failed job keeps its place (terse: name;err)" "$(tr '\n' ' ' <order.txt)" "b;20 a;0 "
+# Interim reports (--status-interval) list the failed job too, in its
+# place and with its error, as fio's do (they left it out, so the job
+# count changed in the final report).
+"$bin" --output-format=json --status-interval=1 --ioengine=null --rw=read --size=64m \
+  --time_based --runtime=2 --name=a --name=b --ioengine=psync --filename=f/x --name=c \
+  >interim.json 2>/dev/null
+python3 - interim.json <<'PY' || fail "interim reports: $(head -c 300 interim.json)"
+import json, sys
+s = open(sys.argv[1]).read()
+dec, i, docs = json.JSONDecoder(), 0, []
+while (j := s.find("{", i)) >= 0:
+    d, i = dec.raw_decode(s, j)
+    docs.append(d)
+assert len(docs) >= 2, len(docs)
+for d in docs:
+    got = [(x["jobname"], x["error"]) for x in d["jobs"]]
+    assert got == [("a", 0), ("b", 20), ("c", 0)], got
+PY
 # ENOTDIR in one numjobs clone's file: that clone alone (fio's too).
 touch d1 && mkdir d0
 "$bin" --output-format=terse --name=x --filename_format='d$jobnum/x' --numjobs=2 --rw=read \
