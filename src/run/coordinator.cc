@@ -1330,6 +1330,20 @@ class PhaseRunner {
         RecordMade(work);
         UndoLayout();
       }
+      // A refusal names the option that named the file and its place, as a
+      // job failing alone does (`create ro/f: Read-only file system` alone
+      // did not say which line to change).
+      for (size_t i = 0; i < todo.size(); ++i) {
+        if (each[i].ok() || FailsJobAlone(each[i]) || each[i].code() == Status::Code::kInterrupted)
+          continue;
+        const JobSpec& job = *todo[i].first;
+        const std::string where = FilesOptionAt(job);
+        const std::string prefix = "job '" + job.name + "': ";
+        const std::string& m = each[i].message();
+        if (where.empty() || m.find(where) != std::string::npos) break;
+        const std::string rest = m.rfind(prefix, 0) == 0 ? m.substr(prefix.size()) : m;
+        return Status(each[i].code(), prefix + where + ": " + rest, each[i].errno_value());
+      }
       return st;
     }
     // A file that could not be laid out fails each clone that uses it, alone

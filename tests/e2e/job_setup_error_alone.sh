@@ -111,8 +111,13 @@ assert jobs["j3"]["read"]["io_bytes"] == 0 and jobs["j3"]["error"] == 28, jobs["
   expect_eq "EROFS: exit" "$?" 2
   [ -s out4.json ] && fail "EROFS: a report was printed"
   [ -e wa ] && fail "EROFS: job a's file was left"
-  grep -qx "iobench: job 'b': create small/b.0.0: Read-only file system" err4.txt ||
+  grep -qx "iobench: job 'b': directory=small at <cmdline>: create small/b.0.0: Read-only file system" err4.txt ||
     fail "EROFS: stderr: $(cat err4.txt)"
+  # The refusal names the option that named the file, with its line.
+  printf '[r]\nrw=write\nsize=16k\nfilename=small/newfile\n' >ro.fio
+  "$bin" ro.fio >/dev/null 2>err5.txt
+  grep -qx "iobench: job 'r': filename=small/newfile at ro.fio:4: create small/newfile: Read-only file system" \
+    err5.txt || fail "EROFS in a job file: stderr: $(cat err5.txt)"
 else
   echo "skip ENOSPC, EROFS: mounting a small tmpfs needs root"
 fi
