@@ -289,7 +289,9 @@ Status ExpandOpendir(JobSpec* job) {
     return Status::Invalid(who + ": not a directory" + (ec ? ": " + ec.message() : ""));
   std::vector<std::string> found;
   const bool sized = job->size != 0 || job->size_percent != 0 || job->filesize_min != 0;
-  for (auto it = fs::recursive_directory_iterator(root, ec);
+  // Walked as written, so the files are named as fio names them (`od/a` in
+  // the report and write_iolog, not an absolute path).
+  for (auto it = fs::recursive_directory_iterator(fs::path(job->opendir), ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     // As fio's recurse_dir (lstat): regular files only. A symlink (to a
     // file below, read twice; to a directory; dangling), a FIFO, a socket
