@@ -1047,15 +1047,9 @@ class PhaseRunner {
     // the JSON's jobs by position).
     SortFailed();
     size_t next_failed = 0;
-    const auto failed_before = [&](size_t job, int jobnum) {
-      for (; next_failed < failed_.size() &&
-             std::pair(failed_[next_failed].job, failed_[next_failed].jobnum) <
-                 std::pair(job, jobnum);
-           ++next_failed)
-        AppendFailedJob(failed_[next_failed]);
-    };
+    const auto append_failed = [this](const FailedClone& f) { AppendFailedJob(f); };
     for (auto& c : clones) {
-      failed_before(c.job, c.jobnum);
+      FailedBefore(&next_failed, c.job, c.jobnum, append_failed);
       auto& groups = result_->groups;
       auto it = std::find_if(groups.begin(), groups.end(),
                              [&](const GroupResult& g) { return g.id == c.groupid; });
@@ -1064,7 +1058,7 @@ class PhaseRunner {
       else
         it->jobs.push_back(std::move(c.worker->result()));
     }
-    failed_before(SIZE_MAX, 0);
+    FailedBefore(&next_failed, SIZE_MAX, 0, append_failed);
     failed_.clear();
     return Status::Ok();
   }
@@ -1118,26 +1112,24 @@ class PhaseRunner {
     // This phase's jobs in job order: the running clones as they answered,
     // and the clones that failed alone in their set-up with their error (an
     // interim report left them out, so its job count changed at the end).
-    struct Entry {
-      size_t job;
-      int jobnum;
-      int groupid;
-      JobResult result;
-    };
-    std::vector<Entry> entries;
-    for (auto& c : clones) {
-      entries.push_back({c.job, c.jobnum, c.groupid, JobResult()});
-      c.worker->CopySnapshot(&entries.back().result);
-    }
-    for (const FailedClone& f : failed_)
-      entries.push_back(
-          {f.job, f.jobnum, f.groupid, FailedJobResult(jobs_[f.job], f.jobnum, f.groupid, f.st)});
-    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-      return std::pair(a.job, a.jobnum) < std::pair(b.job, b.jobnum);
-    });
-    for (auto& e : entries)
+    // (Merged, not sorted: a JobResult is over-aligned, and std::stable_sort's
+    // buffer is not.)
+    const auto add = [&snap](int groupid, JobResult&& j) {
       for (auto& g : snap.groups)
-        if (g.id == e.groupid) g.jobs.push_back(std::move(e.result));
+        if (g.id == groupid) g.jobs.push_back(std::move(j));
+    };
+    SortFailed();
+    size_t next_failed = 0;
+    const auto add_failed = [&](const FailedClone& f) {
+      add(f.groupid, FailedJobResult(jobs_[f.job], f.jobnum, f.groupid, f.st));
+    };
+    for (auto& c : clones) {
+      FailedBefore(&next_failed, c.job, c.jobnum, add_failed);
+      JobResult j;
+      c.worker->CopySnapshot(&j);
+      add(c.groupid, std::move(j));
+    }
+    FailedBefore(&next_failed, SIZE_MAX, 0, add_failed);
     if (later_groupids_ != nullptr) AppendUnrunJobs(jobs_, *later_groupids_, later_jobs_, &snap);
     // The disks as fio shows them in an interim report: the finished phases'
     // and this phase's so far.
@@ -1418,6 +1410,15 @@ class PhaseRunner {
     int groupid;
     Status st;
   };
+  // Calls emit on the failed clones from *next on that come before clone
+  // `jobnum` of job `job` (failed_ sorted), advancing *next past them.
+  template <class Emit>
+  void FailedBefore(size_t* next, size_t job, int jobnum, const Emit& emit) const {
+    for (; *next < failed_.size() &&
+           std::pair(failed_[*next].job, failed_[*next].jobnum) < std::pair(job, jobnum);
+         ++*next)
+      emit(failed_[*next]);
+  }
   void SortFailed() {
     std::stable_sort(failed_.begin(), failed_.end(),
                      [](const FailedClone& a, const FailedClone& b) {
