@@ -472,7 +472,18 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       return Status::Invalid(JobLabel(job) + ": " + sys::OptionAt(job, "size", "N%") +
                              " is a share of the file's size, and ioengine=" + job.ioengine +
                              " has no file: set size= in bytes or filesize=");
-    if (fsize < min_bs) {
+    // filesize= with size=N%: the job's share of the file is N% of it in
+    // whole blocks (the worker's cap); one under a block is no I/O, as a
+    // region under a block is (it became the whole file: size=10%
+    // filesize=32k wrote 32k; fio: "blocksize is larger than data set range").
+    uint64_t usable = fsize;
+    std::string share_of;
+    if (job.filesize_min != 0 && job.size == 0 && job.size_percent != 0) {
+      const unsigned __int128 file = off + fsize;
+      usable = std::min<uint64_t>(fsize, static_cast<uint64_t>(file * job.size_percent / 100));
+      share_of = sys::OptionAt(job, "size", std::to_string(job.size_percent) + "%") + " of ";
+    }
+    if (usable < min_bs) {
       // Name where the region and the block come from: "size=100000 over 3
       // files" and "bs=65536 (read, at j.fio:4)" (fio runs such a job and
       // does nothing).
@@ -482,13 +493,13 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         ++d;
       Status st =
           Status::Invalid(JobLabel(job) + ": the region of " + t.path + " is " +
-                          std::to_string(fsize) + " bytes (" + SizeOrigin(job, nfiles) +
+                          std::to_string(usable) + " bytes (" + share_of + SizeOrigin(job, nfiles) +
                           (off != 0 ? ", from " + OffsetText(job, jobnum, off, pct_base) : "") +
                           "), smaller than the " + BsText(job, min_bs, d) +
                           ": no I/O fits; lower bs or raise size");
       if (paths.size() == 1 || diskless) return st;
       if (too_small.ok()) too_small = st;
-      skipped += (skipped.empty() ? "" : ", ") + t.path + " (" + std::to_string(fsize) + " bytes)";
+      skipped += (skipped.empty() ? "" : ", ") + t.path + " (" + std::to_string(usable) + " bytes)";
       if (skipped_bs.empty()) skipped_bs = BsText(job, min_bs, d);
       continue;
     }

@@ -206,6 +206,18 @@ TEST(RunTargetTest, FilesizeRangeDrawsEachFileFromTheSeed) {
   EXPECT_NE(r.status().message().find("8192 bytes"), std::string::npos) << r.status().ToString();
   EXPECT_NE(r.status().message().find("smaller than the bs=16384"), std::string::npos)
       << r.status().ToString();
+  // size=N% of a filesize= file under one block is no I/O either (it became
+  // the whole file: size=10% filesize=32k wrote 32k).
+  j = TestJob("job", RwMode::kWrite, 4096, 0);
+  j.filesize_min = j.filesize_max = 32 << 10;
+  j.size_percent = 10;
+  r = ResolveTargets(j, 0, /*diskless=*/true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("is 3276 bytes (size=10% of filesize=32768"),
+            std::string::npos)
+      << r.status().ToString();
+  j.size_percent = 25;  // 8k: two blocks, as the worker's cap then issues
+  EXPECT_TRUE(ResolveTargets(j, 0, /*diskless=*/true).ok());
 }
 
 // Clones that share a file (filename= without $jobnum) give it one size:
