@@ -720,45 +720,37 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
   // directory=/mnt/t, filename=/dev/sdb is the file /mnt/t/dev/sdb in fio,
   // and would have been the device itself here. Neither is safe to guess.
   if (!job->directory.empty()) {
-    for (const auto& f : job->filenames) {
-      if (f.empty() || f[0] != '/') continue;
+    // The refusal of an absolute `value` of `option` (filename, or
+    // filename_format) beside directory=, naming the line that set it.
+    const auto refuse = [&](const char* option, const std::string& value) {
       const RawSetting* at = nullptr;
       for (const auto& s : owned) {
         const OptionDef* def = FindOption(s.key);
-        if (def && (def->name == "filename" || def->name == "directory")) at = &s;
+        if (def && (def->name == option ||
+                    (std::string_view(option) == "filename" && def->name == "directory")))
+          at = &s;
       }
       std::string dir;  // the first part of directory= (empty parts skipped, as fio)
       for (const auto& d : SplitEscaped(job->directory, ':'))
         if (dir.empty()) dir = d;
-      const std::string msg =
-          "filename=" + f + " is an absolute path but directory=" + job->directory +
-          " is set: fio would use " + (dir.back() == '/' ? dir.substr(0, dir.size() - 1) : dir) +
-          f + "; remove one of the two options";
+      const std::string msg = std::string(option) + "=" + value +
+                              " is an absolute path but directory=" + job->directory +
+                              " is set: fio would use " +
+                              (dir.back() == '/' ? dir.substr(0, dir.size() - 1) : dir) + value +
+                              "; remove one of the two options";
       if (at) return Diag(*at, at->key_col, msg);
       return Status::Invalid("job '" + job->name + "': " + msg);
-    }
+    };
+    for (const auto& f : job->filenames)
+      if (!f.empty() && f[0] == '/') return refuse("filename", f);
     // The same for the names filename_format makes: fio writes
     // filename_format=/dev/loop0 as the file <directory>/dev/loop0, and
     // the name alone is the device (or, with unlink=1, a file to delete).
     // (A name absolute through $jobname goes under directory=, as fio's.)
     const std::string& fmt = job->filename_format;
     if (job->filenames.empty() && job->opendir.empty() && job->read_iolog.empty() && !fmt.empty() &&
-        fmt[0] == '/') {
-      const RawSetting* at = nullptr;
-      for (const auto& s : owned) {
-        const OptionDef* def = FindOption(s.key);
-        if (def && def->name == "filename_format") at = &s;
-      }
-      std::string dir;  // the first part of directory=, as above
-      for (const auto& d : SplitEscaped(job->directory, ':'))
-        if (dir.empty()) dir = d;
-      const std::string msg =
-          "filename_format=" + fmt + " is an absolute path but directory=" + job->directory +
-          " is set: fio would use " + (dir.back() == '/' ? dir.substr(0, dir.size() - 1) : dir) +
-          fmt + "; remove one of the two options";
-      if (at) return Diag(*at, at->key_col, msg);
-      return Status::Invalid("job '" + job->name + "': " + msg);
-    }
+        fmt[0] == '/')
+      return refuse("filename_format", fmt);
   }
   return Status::Ok();
 }
