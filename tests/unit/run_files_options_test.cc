@@ -809,12 +809,15 @@ TEST(FilesOptionsSubmitMode, InlineAcceptedOffloadRefused) {
 // flow=: two jobs of one flow_id issue I/O in the ratio of their weights
 // (fio 3.33 on the same jobs: 17,724 and 5,909 reads in 1 s, 3.0:1). The
 // flow holds a job back by counting, not by time, so the ratio holds
-// however fast or late either runs: b stops after 1,000 reads and takes a
-// with it (exitall), and a has then made about 3,000 (the bound leaves
-// room for the reads a makes alone before it sees the stop; without flow
-// the two run at one speed, ratio 1). With flow_sleep the held-back job
-// sleeps. A negative weight counts as its magnitude (fio's
-// examples/butterfly.fio uses flow=-2 with flow=2).
+// however fast or late either runs. Both a and b run until a third job, c,
+// outside the flow, ends and takes them with it (exitall): the two stop
+// together, so neither runs alone for long and the ratio is the flow's
+// whatever the machine's load. (A job of the flow that ends on its own
+// leaves the others free, as fio's flow_exit_job does, and they run
+// unchecked until they see the stop: a ratio measured that way depends on
+// how soon they see it.) Without flow the two run at one speed, ratio 1.
+// With flow_sleep the held-back job sleeps. A negative weight counts as
+// its magnitude (fio's examples/butterfly.fio uses flow=-2 with flow=2).
 TEST(FilesOptionsFlow, JobsOfAFlowRunInTheRatioOfTheirWeights) {
   TempDir dir("/dev/shm");
   ASSERT_TRUE(dir.ok());
@@ -823,24 +826,24 @@ TEST(FilesOptionsFlow, JobsOfAFlowRunInTheRatioOfTheirWeights) {
   for (uint64_t sleep_us : {uint64_t{0}, uint64_t{50}}) {
     JobSpec a = FileJob("a", RwMode::kRandRead, file, 4 << 20);
     a.time_based = true;
-    a.runtime_ns = 60'000'000'000ull;  // ended by b's exitall long before
+    a.runtime_ns = 60'000'000'000ull;  // ended by c's exitall long before
     a.flow = 3;
     a.flow_sleep_us = sleep_us;
     JobSpec b = a;
     b.name = "b";
     b.flow = -1;
-    b.time_based = false;
-    b.runtime_ns = 0;
-    b.number_ios = 1000;
-    b.exitall = true;
-    auto r = RunJobs({a, b}, {});
+    JobSpec c = FileJob("c", RwMode::kRandRead, file, 4 << 20);
+    c.time_based = true;
+    c.runtime_ns = 500'000'000ull;  // b: 2,500 reads here; about 100 with six busy loops
+    c.exitall = true;
+    auto r = RunJobs({a, b, c}, {});
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     const auto& jobs = r->groups.at(0).jobs;
     const double ia = static_cast<double>(jobs.at(0).stats.dir[0].ios);
     const double ib = static_cast<double>(jobs.at(1).stats.dir[0].ios);
-    ASSERT_EQ(ib, 1000) << "flow_sleep=" << sleep_us;
+    ASSERT_GE(ib, 10) << "flow_sleep=" << sleep_us;  // enough for the ratio to mean something
     EXPECT_GT(ia / ib, 2.5) << ia << " / " << ib << ", flow_sleep=" << sleep_us;
-    EXPECT_LT(ia / ib, 6.0) << ia << " / " << ib << ", flow_sleep=" << sleep_us;
+    EXPECT_LT(ia / ib, 3.5) << ia << " / " << ib << ", flow_sleep=" << sleep_us;
   }
   // Another flow_id does not hold a job back.
   JobSpec c = FileJob("c", RwMode::kRead, file, 1 << 20);
