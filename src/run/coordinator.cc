@@ -720,7 +720,26 @@ void AppendUnrunJobs(const std::vector<JobSpec>& jobs, const std::vector<int>& g
   }
 }
 
-// Puts a phase's setup error on the job its message names ("job 'b': ..."),
+// A failed job's message without the name the report already gives it:
+// "job 'b': X" becomes "X", and "job 'b' (rec.fio:15): X" "rec.fio:15: X"
+// (stderr read "job 'b': err=22 (job 'b' (rec.fio:15): read_iolog ...)").
+std::string WithoutJobName(const std::string& name, const std::string& message) {
+  const std::string job = "job '" + name + "'";
+  if (message.rfind(job + ": ", 0) == 0) return message.substr(job.size() + 2);
+  if (message.rfind(job + " (", 0) != 0) return message;
+  int depth = 0;
+  for (size_t i = job.size() + 1; i < message.size(); ++i) {
+    if (message[i] == '(') ++depth;
+    if (message[i] == ')' && --depth == 0) {
+      if (message.compare(i + 1, 2, ": ") != 0) return message;
+      return message.substr(job.size() + 2, i - job.size() - 2) + message.substr(i + 1);
+    }
+  }
+  return message;
+}
+
+// Puts a phase's setup error on the job its message names ("job 'b': ...",
+// "job 'b' (rec.fio:15): ..."),
 // else on the phase's first job: the jobs appended to each group of `result`
 // after its first `before[g]`.
 void MarkPhaseError(const Status& st, const std::vector<size_t>& before, RunResult* result) {
@@ -731,8 +750,7 @@ void MarkPhaseError(const Status& st, const std::vector<size_t>& before, RunResu
     auto& jobs = result->groups[g].jobs;
     for (size_t i = g < before.size() ? before[g] : 0; i < jobs.size(); ++i) {
       if (first == nullptr) first = &jobs[i];
-      if (named == nullptr && message.rfind("job '" + jobs[i].name + "': ", 0) == 0)
-        named = &jobs[i];
+      if (named == nullptr && WithoutJobName(jobs[i].name, message) != message) named = &jobs[i];
     }
   }
   JobResult* target = named != nullptr ? named : first;
@@ -743,8 +761,7 @@ void MarkPhaseError(const Status& st, const std::vector<size_t>& before, RunResu
                   : st.code() == Status::Code::kInvalidArgument ? EINVAL
                                                                 : EIO;
   // The report and stderr name the job already.
-  target->error_message =
-      named != nullptr ? message.substr(("job '" + named->name + "': ").size()) : message;
+  target->error_message = named != nullptr ? WithoutJobName(named->name, message) : message;
 }
 
 // A system call's failure while one job is set up (its file's stat, the
@@ -774,9 +791,7 @@ JobResult FailedJobResult(const JobSpec& job, int jobnum, int groupid, const Sta
   j.jobnum = jobnum;
   j.spec = job;
   j.error = st.errno_value();
-  const std::string prefix = "job '" + job.name + "': ";  // the report names the job
-  j.error_message =
-      st.message().rfind(prefix, 0) == 0 ? st.message().substr(prefix.size()) : st.message();
+  j.error_message = WithoutJobName(job.name, st.message());
   return j;
 }
 
@@ -794,6 +809,18 @@ class PhaseRunner {
   }
   // The jobs of the phases after the one about to run: interim reports list
   // them with no I/O.
+  // Job `job` fails alone when its phase starts, each clone with st's
+  // errno (EINVAL for bad input, EIO for the rest, as MarkPhaseError): a
+  // replayed log found malformed then, which an earlier phase wrote. The
+  // phase's other jobs run, as in fio, where each job reads its own log.
+  void FailJob(size_t job, const Status& st) {
+    const int err = st.errno_value() != 0                         ? st.errno_value()
+                    : st.code() == Status::Code::kInvalidArgument ? EINVAL
+                                                                  : EIO;
+    failed_jobs_[job] = Status(st.code(), st.message(), err);
+  }
+  std::map<size_t, Status> failed_jobs_;
+
   void SetLaterJobs(std::vector<size_t> later, const std::vector<int>* groupids) {
     later_jobs_ = std::move(later);
     later_groupids_ = groupids;
@@ -1169,6 +1196,11 @@ class PhaseRunner {
     failed_.clear();
     for (size_t j : phase.jobs) {
       const JobSpec& job = jobs_[j];
+      if (auto f = failed_jobs_.find(j); f != failed_jobs_.end()) {  // see FailJob
+        for (uint32_t k = 0; k < std::max<uint32_t>(1, job.numjobs); ++k)
+          failed_.push_back({j, static_cast<int>(k), groupids[j], f->second});
+        continue;
+      }
       const bool diskless = static_cast<bool>(opts_.engine_factory) || job.ioengine == "null";
       const uint32_t n = std::max<uint32_t>(1, job.numjobs);
       std::vector<EngineFile> probe_files;
@@ -1187,8 +1219,7 @@ class PhaseRunner {
         if (!resolved.ok() && FailsJobAlone(resolved.status())) {
           const Status& e = resolved.status();
           const std::string prefix = "job '" + job.name + "': ";
-          std::string msg =
-              e.message().rfind(prefix, 0) == 0 ? e.message().substr(prefix.size()) : e.message();
+          std::string msg = WithoutJobName(job.name, e.message());
           if (const std::string where = FilesOptionAt(job); !where.empty())
             msg = where + ": " + msg;
           // This clone fails alone; its job's other clones may still run.
@@ -1722,19 +1753,20 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   runner.SetLogs(log_writer.get(), agg.get(), NowNs());
   // --- end issue 8 ---
   // A deferred replay (above), reshaped and checked as its phase starts.
-  auto prepare_deferred = [&](const Phase& phase) -> Status {
+  // A job that fails here fails alone (PhaseRunner::FailJob).
+  auto prepare_deferred = [&](const Phase& phase) {
     for (size_t j : phase.jobs) {
       if (!deferred[j] || !replayed[j].unimplemented.empty()) continue;
       JobSpec& job = replayed[j];
       if (log_writer != nullptr) log_writer->Drain();  // the earlier phase's lines, on disk
-      IOB_RETURN_IF_ERROR(PrepareReplayJob(&job, diskless_job(job)));
-      IOB_RETURN_IF_ERROR(ValidateJob(job, opts, first_worker_of[j]));
-      if (!opts.engine_factory) {
-        if (opts.readonly) IOB_RETURN_IF_ERROR(sys::CheckReadonly(job));
-        IOB_RETURN_IF_ERROR(sys::CheckJobsWriteSafety({job}));
+      Status st = PrepareReplayJob(&job, diskless_job(job));
+      if (st.ok()) st = ValidateJob(job, opts, first_worker_of[j]);
+      if (st.ok() && !opts.engine_factory) {
+        if (opts.readonly) st = sys::CheckReadonly(job);
+        if (st.ok()) st = sys::CheckJobsWriteSafety({job});
       }
+      if (!st.ok()) runner.FailJob(j, st);
     }
-    return Status::Ok();
   };
   size_t phases_run = 0;
   const int left_behind_before = LeftBehindThreads();
@@ -1755,8 +1787,8 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
       return n;
     };
     const size_t listed = listed_jobs();
-    Status st = prepare_deferred(phase);
-    if (st.ok()) st = runner.Run(phase, groupids, &interrupted);
+    prepare_deferred(phase);
+    Status st = runner.Run(phase, groupids, &interrupted);
     // A signal while the phase's files were laid out stops the run as one
     // while it was set up: no error, the jobs are listed with no I/O.
     // Threads this run left behind (a stuck device); earlier runs' in the
