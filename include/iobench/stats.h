@@ -284,6 +284,8 @@ struct RunResult {
   int exit_code = 0;
   // Sweep point values when this run is one point of a sweep (key -> value).
   std::map<std::string, std::string> point;
+  // With --repeat=N (N > 1): this run is run repeat_run (1..N) of N.
+  uint32_t repeat_run = 0, repeat_n = 0;
 };
 
 // fio's per-job state letters, as stored in LiveCounters::state (the worker

@@ -166,6 +166,8 @@ Result<RunResult> IntervalResult(const RunResult& later, const RunResult& earlie
   r.io_complete = later.io_complete;
   r.exit_code = later.exit_code;
   r.point = later.point;
+  r.repeat_run = later.repeat_run;
+  r.repeat_n = later.repeat_n;
   uint64_t interval_ms = 0;
   for (size_t g = 0; g < later.groups.size(); ++g) {
     const GroupResult& lg = later.groups[g];

@@ -420,6 +420,7 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   ojson point = ojson::object();
   for (const auto& [k, v] : run.point) point[k] = v;
   ib["point"] = std::move(point);
+  if (run.repeat_n > 1) ib["repeat"] = {{"run", run.repeat_run}, {"n", run.repeat_n}};
   if (!opts.cmdline.empty()) ib["cmdline"] = opts.cmdline;
   root["iobench"] = std::move(ib);
   return root;

@@ -437,6 +437,8 @@ std::string FormatContextBlock(const RunResult& run) {
     }
     o += "\n";
   }
+  if (run.repeat_n > 1)
+    o += "repeat " + std::to_string(run.repeat_run) + "/" + std::to_string(run.repeat_n) + "\n";
   for (const auto& t : c.targets) o += TargetLine(t) + "\n";
   // Traps are warnings; sys marks the purely informational ones "note: ".
   for (const auto& w : c.warnings) {

@@ -1733,6 +1733,8 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
 
   RunResult result;
   result.point = opts.point;
+  result.repeat_run = opts.repeat_run;
+  result.repeat_n = opts.repeat_n;
   result.start_ms = WallTimeMs();
   for (size_t i = 0; i < jobs.size(); ++i)
     if (result.groups.empty() || result.groups.back().id != groupids[i])

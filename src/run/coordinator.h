@@ -76,6 +76,8 @@ struct RunOptions {
   // The sweep point this run is (RunResult::point), set from the start so
   // that interim reports name it too.
   std::map<std::string, std::string> point;
+  // With --repeat=N: which run of the N this is (RunResult::repeat_run).
+  uint32_t repeat_run = 0, repeat_n = 0;
 };
 
 // Runs the jobs. Returns an error (and runs nothing of the failing phase)

@@ -660,6 +660,9 @@ Result<ojson> MergeRepeats(const std::vector<ojson>& runs) {
   if (used.empty())
     for (const auto& r : runs) used.push_back(&r);
   ojson out = *used[0];
+  // Each run's top level says which run it is (the interim records'); the
+  // medians are of them all, and each job's "repeat" says how many.
+  if (out.contains("iobench") && out["iobench"].is_object()) out["iobench"].erase("repeat");
   const size_t n = used.size();
   for (size_t k = 0; k < first_jobs->size(); ++k) {
     std::vector<const ojson*> rjobs;

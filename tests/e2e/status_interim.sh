@@ -123,4 +123,24 @@ assert final["disk_util"][0]["write_ios"] >= 400, final["disk_util"][0]
 print("disk_util in", len(docs) - 1, "interim reports, write ios add up:", parts)
 PY
 rm -f disk.scratch
+
+# A sweep with --repeat: each interim record names its point and which run
+# of the repeats it belongs to (iobench.repeat {run, n}); the final record
+# holds the medians, so it names no run (each job's repeat.n says how many).
+# The interim records of a repeat said nothing of which run they were.
+"$bin" --name=r --ioengine=null --size=1g --rw=read --rate_iops=2000 --time_based \
+  --runtime=700ms --sweep iodepth=1,2 --repeat=2 --status-interval=500ms \
+  --output-format=json >rep.jsonl 2>rep.err || fail "sweep with repeat: exit $?: $(cat rep.err)"
+[ -s rep.err ] && fail "sweep with repeat: stderr: $(cat rep.err)"
+python3 - <<'PY' || fail "sweep with repeat: interim records"
+import json
+docs = [json.loads(l) for l in open("rep.jsonl") if l.strip()]
+interim = [d for d in docs if "repeat" in d["iobench"]]
+seen = [(d["iobench"]["point"]["iodepth"], d["iobench"]["repeat"]["run"]) for d in interim]
+assert sorted(set(seen)) == [("1", 1), ("1", 2), ("2", 1), ("2", 2)], seen
+assert all(d["iobench"]["repeat"]["n"] == 2 for d in interim), interim[0]["iobench"]
+finals = [d for d in docs if "repeat" not in d["iobench"]]
+assert finals and all(j["iobench"]["repeat"]["n"] == 2 for d in finals for j in d["jobs"]), finals
+print("interim records name point and run:", seen)
+PY
 echo ok
