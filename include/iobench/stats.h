@@ -148,6 +148,9 @@ struct SteadyStateResult {
   // ss_dur_s entries, oldest first; zeros where no sample was taken.
   std::vector<uint64_t> bw;    // bytes/s
   std::vector<uint64_t> iops;  // IO/s
+  // How many clones each sample sums (a group's; 1 for a job on its own):
+  // not in fio's output, which cannot say it; the tests check it.
+  std::vector<uint32_t> clones;
 };
 
 // One job (one numjobs clone) after the run.

@@ -26,11 +26,13 @@ SteadyStateWindow::SteadyStateWindow(const JobSpec& job)
       percent_(job.ss_percent),
       dur_(static_cast<size_t>(std::max<uint64_t>(1, job.ss_dur_s))),
       bw_(dur_, 0),
-      iops_(dur_, 0) {}
+      iops_(dur_, 0),
+      clones_(dur_, 0) {}
 
-bool SteadyStateWindow::Add(uint64_t bw, uint64_t iops) {
+bool SteadyStateWindow::Add(uint64_t bw, uint64_t iops, uint32_t clones) {
   bw_[next_] = bw;
   iops_[next_] = iops;
+  clones_[next_] = clones;
   next_ = (next_ + 1) % dur_;
   ++count_;
   if (count_ < dur_) return false;  // judged only over a full window
@@ -74,6 +76,7 @@ SteadyStateResult SteadyStateWindow::Result() const {
   for (size_t i = 0; i < dur_; ++i) {
     r.bw.push_back(bw_[(first + i) % dur_]);
     r.iops.push_back(iops_[(first + i) % dur_]);
+    r.clones.push_back(clones_[(first + i) % dur_]);
   }
   return r;
 }
@@ -188,7 +191,7 @@ void SteadyStateMonitor::Poll(uint64_t now) {
       ++over;
     }
     if (over == 0) continue;
-    if (u.window.Add(bw, iops)) {
+    if (u.window.Add(bw, iops, static_cast<uint32_t>(over))) {
       u.done = true;
       for (const Clone& c : u.clones) members_[c.member].worker->StopSteadyState();
     }

@@ -36,7 +36,8 @@ class SteadyStateWindow {
 
   // Adds one sample; returns true when the criterion holds over the window
   // (the window must be full for that). After true, Add must not be called.
-  bool Add(uint64_t bw, uint64_t iops);
+  // `clones`: how many of the unit's clones the sample sums.
+  bool Add(uint64_t bw, uint64_t iops, uint32_t clones = 1);
 
   // Window (oldest first, zero-padded), criterion, attained.
   SteadyStateResult Result() const;
@@ -47,6 +48,7 @@ class SteadyStateWindow {
   const bool percent_;
   const size_t dur_;
   std::vector<uint64_t> bw_, iops_;  // ring of dur_ samples
+  std::vector<uint32_t> clones_;     // parallel to them
   size_t next_ = 0;                  // slot the next sample goes to
   uint64_t count_ = 0;               // samples taken
   bool attained_ = false;
