@@ -40,11 +40,13 @@ for k, (r, b) in enumerate(zip(iops, bw)):
     assert r[2] == 0 and r[3] == 0 and r[4] == 0, r              # ddir read, bs 0 in windows, prio 0
 # 1 s windows: a window's IOPS value is its I/O count, so the values add up to
 # the I/Os completed by 4000 ms; the rest is the last second (no line), about
-# 1000 I/Os, more if a loaded machine stalled the job before 4000 ms.
-# The rate caps the total; how close a loaded machine gets to it is not this
-# test's business.
+# 1000 I/Os, more if a loaded machine stalled the job before 4000 ms: the
+# rate catches up after a stall, so a 250 ms stall at 3.9 s moved 180 I/Os
+# of window 4000 into the last second. A window lost from the sum would leave
+# 2000 or more. The rate caps the total; how close a loaded machine gets to
+# it is not this test's business.
 tail = total - sum(r[1] for r in iops)
-assert 0 <= tail <= 1100, (iops, total)
+assert 0 <= tail < 2000, (iops, total)
 assert 0 < total <= 5001, total
 print("windows ok", iops)
 PY

@@ -130,11 +130,15 @@ for name, (attained, early, dur, (lo, hi)) in want.items():
         # on 646 of 1000 in CI's TSan stage, and its "not" window on 348 in
         # a release stage, iobench's samples beside them on 1000. fio is the
         # reference for the shape, not for that number: its samples are
-        # only required to be there.
+        # only required to be there. iobench's is held to half to one and a
+        # half times the range: a thread stalled 200 ms across a tick makes
+        # it up after it (rate_iops catches up), so one sample is low and
+        # the next high; a sample in the wrong unit (per ms, bytes) is far
+        # outside.
         if tool == "fio":
             check(full, f"{tool} {name}: iops {full}")
         else:
-            check(full and lo <= full[-1] <= hi, f"{tool} {name}: iops {full}")
+            check(full and lo / 2 <= full[-1] <= hi * 1.5, f"{tool} {name}: iops {full}")
         check(all(b == 0 or abs(b / i - 4096) < 64 for b, i in
                   zip(ss["data"]["bw"], ss["data"]["iops"]) if i),
               f"{tool} {name}: bw/iops {ss['data']}")

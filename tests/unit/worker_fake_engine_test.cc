@@ -258,13 +258,14 @@ TEST(WorkerFakeEngineTest, ReplayIssuesOnTimeWhileIoIsInFlight) {
   EXPECT_EQ(jr.stats.dir[0].ios, 8u);
   EXPECT_EQ(fr.ledger->protocol_errors, 0u);
   EXPECT_EQ(fr.ledger->max_in_kernel, 8u);  // all eight out before any completed
-  // A wait before each of the next seven entries that is not due yet: on a
-  // loaded machine the thread may come back after an entry fell due and
-  // issue it without waiting, so only "some, at most seven" is certain.
-  EXPECT_GE(fr.ledger->timed_waits, 1u);
+  // At most one wait before each of the next seven entries, none longer
+  // than an entry's delay. How many there are is the scheduler's: a wake-up
+  // 14 ms late makes every later entry due at once (the overshoot carries
+  // over, as fio's time_offset), so no wait at all is right then (seen in
+  // 11 of 200 runs on a loaded machine). ReplayDueNs's arithmetic is
+  // tested in replay_test.cc.
   EXPECT_LE(fr.ledger->timed_waits, 7u);
-  EXPECT_LE(fr.ledger->max_timeout_ns, 2'000'000u);  // never longer than an entry's delay
-  EXPECT_GT(fr.ledger->max_timeout_ns, 0u);
+  EXPECT_LE(fr.ledger->max_timeout_ns, 2'000'000u);
 }
 
 // thinktime_blocks_type, as fio 3.33 (checked with write_iolog bursts on
