@@ -1,5 +1,6 @@
 #include "run/replay.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -109,6 +110,16 @@ std::string ReplayNote(const JobSpec& job, const IologSummary& s) {
   add(s.ios[1], "write", "writes");
   add(s.ios[2], "trim", "trims");
   add(s.syncs, "sync", "syncs");
+  add(s.sync_ranges, "sync_file_range", "sync_file_ranges");
+  if (s.sync_ranges != 0) {  // the log does not carry them (PrepareReplay)
+    std::string flags;
+    const uint32_t f = job.sync_file_range_flags;
+    if (f & SYNC_FILE_RANGE_WAIT_BEFORE) flags += "wait_before";
+    if (f & SYNC_FILE_RANGE_WRITE) flags += std::string(flags.empty() ? "" : ",") + "write";
+    if (f & SYNC_FILE_RANGE_WAIT_AFTER)
+      flags += std::string(flags.empty() ? "" : ",") + "wait_after";
+    what += " (flags " + flags + ")";
+  }
   if (what.empty()) what = "no I/O";
   std::string files;
   for (size_t i = 0; i < s.files.size() && i < 3; ++i) files += (i ? ", " : "") + s.files[i];
@@ -316,7 +327,7 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
       return 0;
     }
     if (act == "read" || act == "write" || act == "trim" || act == "sync" || act == "datasync" ||
-        act == "wait")
+        act == "sync_file_range" || act == "wait")
       return LineError("action '" + std::string(act) + "' needs an offset and a length");
     return LineError("unknown file action '" + std::string(act) + "' (add, open, close)");
   }
@@ -348,19 +359,20 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
     op = IoOp::kFdatasync;
     skip_bit = 0;  // fio's replay_skip has no datasync
   } else if (act == "sync_file_range") {
-    // write_iolog records them (fio and iobench), with the last I/O's offset
-    // and length 0: not the range to sync, so there is nothing to replay.
-    return LineError(
-        "'sync_file_range' entries are not replayed by iobench (the log does not "
-        "carry their range or flags)");
+    // write_iolog records them (fio and iobench) with the last write's
+    // offset and length 0; the worker syncs the range the log wrote to the
+    // file since its previous one (docs/replay.md). fio's replay_skip has
+    // no sync_file_range.
+    op = IoOp::kSyncFileRange;
+    skip_bit = 0;
   } else {
     return LineError("unknown action '" + std::string(act) +
-                     "' (read, write, trim, sync, datasync" + (version_ == 2 ? ", wait" : "") +
-                     "; add, open, close)");
+                     "' (read, write, trim, sync, datasync, sync_file_range" +
+                     (version_ == 2 ? ", wait" : "") + "; add, open, close)");
   }
   IOB_ASSIGN_OR_RETURN(uint32_t f, FileOf(name, true));
-  if (op <= IoOp::kTrim) {
-    if (length == 0) return LineError(std::string(act) + " of length 0");
+  if (op <= IoOp::kTrim && length == 0) return LineError(std::string(act) + " of length 0");
+  if (op <= IoOp::kTrim || op == IoOp::kSyncFileRange) {
     if (offset > UINT64_MAX - length)
       return LineError("offset " + std::to_string(offset) + " + length " + std::to_string(length) +
                        " overflows");
@@ -370,7 +382,7 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
   e->file = f;
   e->line = line_;
   e->wait_only = false;
-  if (op <= IoOp::kTrim) {
+  if (op <= IoOp::kTrim || op == IoOp::kSyncFileRange) {
     e->offset = offset / opts_.scale;
     if (opts_.align != 0) e->offset &= ~(opts_.align - 1);
     e->length = length;
@@ -422,6 +434,10 @@ Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opt
     if (s.end.size() < r->files().size()) {
       s.end.resize(r->files().size(), 0);
       s.end_line.resize(r->files().size(), 0);
+    }
+    if (e.op == IoOp::kSyncFileRange) {
+      ++s.sync_ranges;
+      continue;
     }
     if (e.op > IoOp::kTrim) {
       ++s.syncs;
@@ -507,6 +523,11 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
         (s.added == 0 ? " adds no file ('FILE add' lines)" : " opens no file ('FILE open' lines)") +
         " and replay_redirect is not set");
 
+  // The log carries no sync_file_range flags: the job's own (its
+  // sync_file_range=FLAGS; its count does not apply, the log says when),
+  // else SYNC_FILE_RANGE_WRITE, what sync_file_range=write:N asks for.
+  if (s.sync_ranges != 0 && job->sync_file_range_flags == 0)
+    job->sync_file_range_flags = SYNC_FILE_RANGE_WRITE;
   job->parse_notes.push_back(sys::Printable(ReplayNote(*job, s)));
   job->read_iolog_bytes = s.log_bytes;
   job->filenames = s.files;

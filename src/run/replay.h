@@ -56,10 +56,10 @@ struct ReplayOptions {
 // time its last lines still hold (a close stamped after the last I/O, a v2
 // wait at the end), which fio waits out before the job ends.
 struct ReplayEntry {
-  IoOp op = IoOp::kRead;   // kRead, kWrite, kTrim, kFsync, kFdatasync
+  IoOp op = IoOp::kRead;   // kRead, kWrite, kTrim, kFsync, kFdatasync, kSyncFileRange
   uint32_t file = 0;       // index into IologReader::files()
-  uint64_t offset = 0;     // after replay_scale and replay_align
-  uint64_t length = 0;     // 0 for syncs
+  uint64_t offset = 0;     // after replay_scale and replay_align (0 for sync, datasync)
+  uint64_t length = 0;     // 0 for sync, datasync; sync_file_range: the line's
   uint64_t delay_ns = 0;   // wait this long after the previous issue (log timing)
   uint64_t line = 0;       // 1-based line in the log
   bool wait_only = false;  // nothing to issue: wait delay_ns, then the log ends
@@ -131,8 +131,9 @@ struct IologSummary {
   std::vector<std::string> files;
   uint64_t ios[kNumDdirs] = {0, 0, 0};
   uint64_t bytes[kNumDdirs] = {0, 0, 0};
-  uint64_t syncs = 0;      // sync and datasync entries
-  uint64_t log_bytes = 0;  // the log's length as read: the replay stops there
+  uint64_t syncs = 0;        // sync and datasync entries
+  uint64_t sync_ranges = 0;  // sync_file_range entries
+  uint64_t log_bytes = 0;    // the log's length as read: the replay stops there
   uint64_t min_len[kNumDdirs] = {0, 0, 0};
   uint64_t max_len[kNumDdirs] = {0, 0, 0};
   std::vector<uint64_t> end;       // per file: the largest offset + length

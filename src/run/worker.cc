@@ -444,7 +444,8 @@ Status Worker::Setup() {
   if (!no_io) IOB_RETURN_IF_ERROR(SetupVerify().WithContext(who));
   nfiles_ = static_cast<uint32_t>(files_.size());
   if (job_.latency_target_ns != 0) lat_search_ = std::make_unique<DepthSearch>(job_);
-  if (job_.sync_file_range_blocks != 0) sfr_range_.assign(nfiles_, {UINT64_MAX, 0});
+  if (job_.sync_file_range_blocks != 0 || replay_log_ != nullptr)
+    sfr_range_.assign(nfiles_, {UINT64_MAX, 0});
   max_latency_on_ =
       job_.max_latency_ns[0] != 0 || job_.max_latency_ns[1] != 0 || job_.max_latency_ns[2] != 0;
   slow_complete_ = verifier_ != nullptr || cmdprio_on_ || lat_search_ != nullptr || max_latency_on_;
@@ -1551,7 +1552,9 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
     no_more_ = true;
     return false;
   }
-  if (e.file >= nfiles_ || (e.length > stride_ && e.op != IoOp::kTrim)) {  // trims: no data
+  // Only reads and writes carry data (a trim's or sync_file_range's length
+  // is a range).
+  if (e.file >= nfiles_ || (e.length > stride_ && e.op <= IoOp::kWrite)) {
     IoPlan bad;
     bad.file = e.file;
     bad.offset = e.offset;
@@ -1573,6 +1576,30 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
     r->start_ns = now;
     r->issue_ns = 0;
     replay_synced_last_ = true;
+  } else if (e.op == IoOp::kSyncFileRange) {
+    if (in_use > 0) return false;
+    r = free_[--free_n_];
+    if (recorder_ != nullptr) recorder_->Io(now, e.file, e.op, e.offset, e.length);
+    r->op = e.op;
+    r->file_index = e.file;
+    r->fd = files_[e.file].fd;
+    // The log's line holds the last write's offset and length 0 (fio's
+    // record of a sync_file_range= job): the range the log wrote to the file
+    // since its previous sync_file_range is what that job synced. A line
+    // with a length names its range; with no write before it, from its
+    // offset to the end of the file (length 0, as sync_file_range(2) reads it).
+    auto& [first, end] = sfr_range_[e.file];
+    const bool written = e.length == 0 && first < end;
+    r->offset = r->xfer_offset = written ? first : e.offset;
+    r->length = r->xfer_length = written ? end - first : e.length;
+    first = UINT64_MAX;
+    end = 0;
+    r->res = 0;
+    r->flags = 0;
+    r->prio = 0;
+    r->start_ns = now;
+    r->issue_ns = 0;
+    replay_synced_last_ = true;  // fio's last_was_sync: any ddir_sync
   } else {
     replay_synced_last_ = false;
     IoPlan plan;
@@ -1581,7 +1608,12 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
     plan.offset = e.offset;
     plan.length = e.length;
     r = TakeRequest(plan, now);
-    if (r->op == IoOp::kWrite) FillWriteBuffer(r);
+    if (r->op == IoOp::kWrite) {
+      FillWriteBuffer(r);
+      auto& [first, end] = sfr_range_[e.file];
+      first = std::min(first, e.offset);
+      end = std::max(end, e.offset + e.length);
+    }
     if (recorder_ != nullptr) recorder_->Io(now, e.file, e.op, e.offset, e.length);
     --ios_left_;
   }

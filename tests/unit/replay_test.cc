@@ -4,6 +4,7 @@
 // whole runs (null engine, real files on tmpfs) that record and replay.
 #include "run/replay.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -286,7 +287,8 @@ TEST(ReplayReaderTest, ErrorsNameFileAndLine) {
        ":1: 'rw, 0, 4096' is not a fio iolog header (expected 'fio version 2 iolog' or 'fio "
        "version 3 iolog'; version 1 logs are not supported, as in fio)"},
       {h3 + "3 /f frob 0 4096\n",
-       ":4: unknown action 'frob' (read, write, trim, sync, datasync; add, open, close)"},
+       ":4: unknown action 'frob' (read, write, trim, sync, datasync, sync_file_range; add, "
+       "open, close)"},
       {h3 + "3 /f read x 4096\n", ":4: offset 'x' is not a number"},
       {h3 + "3 /f read 0 -1\n", ":4: length '-1' is not a number"},
       {h3 + "3 /f read 0\n",
@@ -393,6 +395,37 @@ TEST(ReplayJobTest, NoteNamesTheLogAndWhatDidNotApply) {
                                   "; rw= and bs= in the job line are the log's; the job's own "
                                   "rw=randread (t.fio:3), bs=64k (t.fio:4), filename=/nowhere "
                                   "(t.fio:5) did not apply");
+}
+
+// A sync_file_range line (fio's record of sync_file_range=: the last
+// write's offset, length 0) is an entry with its offset and length, after
+// replay_scale; the job replays it with its own flags, else write.
+TEST(ReplayJobTest, SyncFileRangeEntriesAndFlags) {
+  TempDir d("/dev/shm");
+  const std::string f = d.File("target", 64 << 10);
+  const std::string p =
+      d.Write("log", "fio version 3 iolog\n0 " + f + " add\n0 " + f + " open\n1 " + f +
+                         " write 0 8192\n2 " + f + " sync_file_range 8192 0\n3 " + f +
+                         " sync_file_range 0 4096\n4 " + f + " close\n");
+  ReplayOptions o;
+  o.scale = 2;
+  std::vector<ReplayEntry> e = ReadEntries(p, o);
+  ASSERT_GE(e.size(), 3u);
+  EXPECT_EQ(e[1].op, IoOp::kSyncFileRange);
+  EXPECT_EQ(e[1].offset, 4096u);
+  EXPECT_EQ(e[1].length, 0u);
+  EXPECT_EQ(e[2].op, IoOp::kSyncFileRange);
+  EXPECT_EQ(e[2].length, 4096u);
+  JobSpec j = ParseOk("[r]\nread_iolog=" + p + "\n").jobs.at(0);
+  ASSERT_TRUE(PrepareReplayJob(&j, false).ok());
+  EXPECT_EQ(j.sync_file_range_flags, static_cast<uint32_t>(SYNC_FILE_RANGE_WRITE));
+  ASSERT_EQ(j.parse_notes.size(), 1u);
+  EXPECT_NE(j.parse_notes[0].find("1 write, 2 sync_file_ranges (flags write) on " + f),
+            std::string::npos)
+      << j.parse_notes[0];
+  j = ParseOk("[r]\nread_iolog=" + p + "\nsync_file_range=wait_after:4\n").jobs.at(0);
+  ASSERT_TRUE(PrepareReplayJob(&j, false).ok());
+  EXPECT_EQ(j.sync_file_range_flags, static_cast<uint32_t>(SYNC_FILE_RANGE_WAIT_AFTER));
 }
 
 TEST(ReplayJobTest, OffsetPastTheEndAndRefusals) {
