@@ -487,6 +487,9 @@ struct JobSpec {
   uint64_t replay_scale = 1;         // offsets divided by this
   uint8_t replay_skip = 0;           // entries not replayed: bit 1 << Ddir, 8: sync
   uint64_t read_iolog_bytes = 0;     // set by PrepareReplayJob: the bytes it checked (0: all)
+  // Set by PrepareReplayJob: the most files the log holds open at once, when
+  // the replay opens and closes them as its lines say (0: all stay open).
+  size_t read_iolog_open_max = 0;
 
   // --- engine options (each meaningful for the engines that list it) ---
   bool hipri = false;

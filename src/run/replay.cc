@@ -323,6 +323,15 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
         // Counted: numjobs clones sharing one log each open and close the
         // same names, their lines interleaved.
         open_[f] += act == "open" ? 1 : -1;
+        if (opts_.file_events && open_[f] == (act == "open" ? 1u : 0u)) {
+          *e = ReplayEntry{};
+          e->action = act == "open" ? ReplayAction::kOpen : ReplayAction::kClose;
+          e->file = f;
+          e->line = line_;
+          e->delay_ns = pending_delay_ns_;  // done at its time, as in fio
+          pending_delay_ns_ = 0;
+          return 1;
+        }
       }
       return 0;
     }
@@ -378,6 +387,7 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
                        " overflows");
   }
   if ((opts_.skip & skip_bit) != 0) return 0;
+  e->action = ReplayAction::kIo;
   e->op = op;
   e->file = f;
   e->line = line_;
@@ -423,14 +433,23 @@ Result<bool> IologReader::Next(ReplayEntry* e) {
 // ------------------------------------------------------------- scan and shape
 
 Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opts) {
-  IOB_ASSIGN_OR_RETURN(std::unique_ptr<IologReader> r, IologReader::Open(path, opts));
+  ReplayOptions with_files = opts;
+  with_files.file_events = true;
+  IOB_ASSIGN_OR_RETURN(std::unique_ptr<IologReader> r, IologReader::Open(path, with_files));
   IologSummary s;
   s.version = r->version();
+  s.open_max = opts.redirect.empty() ? 0 : 1;
+  size_t open_now = s.open_max;
   ReplayEntry e;
   for (;;) {
     IOB_ASSIGN_OR_RETURN(bool more, r->Next(&e));
     if (!more) break;
     if (e.wait_only) continue;
+    if (e.action != ReplayAction::kIo) {
+      open_now += e.action == ReplayAction::kOpen ? 1 : -1;
+      s.open_max = std::max(s.open_max, open_now);
+      continue;
+    }
     if (s.end.size() < r->files().size()) {
       s.end.resize(r->files().size(), 0);
       s.end_line.resize(r->files().size(), 0);
@@ -530,6 +549,7 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
     job->sync_file_range_flags = SYNC_FILE_RANGE_WRITE;
   job->parse_notes.push_back(sys::Printable(ReplayNote(*job, s)));
   job->read_iolog_bytes = s.log_bytes;
+  job->read_iolog_open_max = ReplayFollowsFileLines(*job) ? s.open_max : 0;
   job->filenames = s.files;
   job->nrfiles = static_cast<uint32_t>(s.files.size());
   // The log's offsets are absolute: the job's own region options do not apply.
@@ -614,6 +634,13 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
   return check_ends(*targets);
 }
 }  // namespace
+
+bool ReplayFollowsFileLines(const JobSpec& job) {
+  // io_uring's registered files must all be open (CheckOpenFiles refuses
+  // openfiles with them for the same reason).
+  const bool registered = job.ioengine == "io_uring" && (job.registerfiles || job.sqthread_poll);
+  return !job.read_iolog.empty() && job.replay_redirect.empty() && !registered;
+}
 
 void KeepExistingReplayFiles(const JobSpec& job, std::vector<TargetFile>* targets) {
   if (job.read_iolog.empty()) return;

@@ -46,16 +46,22 @@ struct ReplayOptions {
   // The log's bytes the check pass read (0: to its end): the replay stops
   // there, so lines appended after the check are never issued unchecked.
   uint64_t stop_at = 0;
+  // Next() returns the log's file opens and closes too (ReplayEntry::action):
+  // a file's first "open" and its last "close" (the lines are counted).
+  bool file_events = false;
   static constexpr uint8_t kSkipSync = 8;
   static ReplayOptions FromJob(const JobSpec& job);
 };
 
-// One entry to replay: an I/O or a sync of a file. File actions and waits are
-// checked and folded into the next entry (its delay); iobench keeps every
-// file open for the whole job. The log's last entry may be wait_only: the
-// time its last lines still hold (a close stamped after the last I/O, a v2
-// wait at the end), which fio waits out before the job ends.
+// One entry to replay: an I/O or a sync of a file, or (with
+// ReplayOptions::file_events) the opening or closing of one, with its delay.
+// Waits and the time stamps of the other lines are folded into the next
+// entry's delay. The log's last entry may be
+// wait_only: the time its last lines still hold (a close stamped after the
+// last I/O, a v2 wait at the end), which fio waits out before the job ends.
+enum class ReplayAction : uint8_t { kIo, kOpen, kClose };
 struct ReplayEntry {
+  ReplayAction action = ReplayAction::kIo;  // kOpen, kClose: file alone is set
   IoOp op = IoOp::kRead;   // kRead, kWrite, kTrim, kFsync, kFdatasync, kSyncFileRange
   uint32_t file = 0;       // index into IologReader::files()
   uint64_t offset = 0;     // after replay_scale and replay_align (0 for sync, datasync)
@@ -131,6 +137,7 @@ struct IologSummary {
   std::vector<std::string> files;
   uint64_t ios[kNumDdirs] = {0, 0, 0};
   uint64_t bytes[kNumDdirs] = {0, 0, 0};
+  size_t open_max = 0;       // the most files the log holds open at once
   uint64_t syncs = 0;        // sync and datasync entries
   uint64_t sync_ranges = 0;  // sync_file_range entries
   uint64_t log_bytes = 0;    // the log's length as read: the replay stops there
@@ -151,6 +158,12 @@ Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opt
 // options that do not combine with a replay. diskless: the null engine or a
 // test's fake engine. Main thread; reads the whole log once.
 Status PrepareReplayJob(JobSpec* job, bool diskless);
+
+// Whether a replay job opens and closes its files as the log's "open" and
+// "close" lines say (as fio does), so that it holds at most the log's
+// open_max files at once; else (replay_redirect's one target, io_uring's
+// registered files) every file stays open for the whole job.
+bool ReplayFollowsFileLines(const JobSpec& job);
 
 // A replay never lays out, extends or writes an existing file for size=:
 // size= lays out the files the log names that are missing, and an existing

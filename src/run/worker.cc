@@ -270,6 +270,10 @@ Status Worker::Setup() {
   // the first I/O). So at most one is open here.
   open_limit_ = OpenLimit(job_, targets_.size());
   IOB_RETURN_IF_ERROR(CheckOpenFiles(job_, targets_.size()));  // (opendir's files are known now)
+  // read_iolog: likewise, the log's "open" and "close" lines open and close
+  // them (PrepareReplay), as in fio, so a log of more files than
+  // RLIMIT_NOFILE allows replays (PrepareReplayJob: read_iolog_open_max).
+  if (job_.read_iolog_open_max != 0) open_limit_ = static_cast<uint32_t>(targets_.size());
   if (open_limit_ != 0) {
     if (recorder_ != nullptr) recorder_->OpenOnDemand();
     service_opened_.assign(targets_.size(), 0);
@@ -353,8 +357,9 @@ Status Worker::Setup() {
   if (!job_.read_iolog.empty()) {
     // The coordinator checked the whole log (PrepareReplayJob); the files
     // come in the same order as the targets it made of them.
-    IOB_ASSIGN_OR_RETURN(replay_log_,
-                         IologReader::Open(job_.read_iolog, ReplayOptions::FromJob(job_)));
+    ReplayOptions replay_opts = ReplayOptions::FromJob(job_);
+    replay_opts.file_events = job_.read_iolog_open_max != 0;
+    IOB_ASSIGN_OR_RETURN(replay_log_, IologReader::Open(job_.read_iolog, replay_opts));
   } else if (!targets_.empty()) {  // a clone fio gave no file (sys::ClonePaths) does no I/O
     Result<std::unique_ptr<IoPattern>> pattern = IoPattern::Create(job_, PatternRegions(), seed_);
     if (!pattern.ok() && pattern.status().code() == Status::Code::kResourceLimit &&
@@ -1023,6 +1028,16 @@ bool Worker::FileInFlight(uint32_t file) {
   return false;
 }
 
+// Why OpenLimitedFile opens file i, for its errors: the log's line that
+// opens it, or " (openfiles=N: opening PATH for its turn)" (name: else "it").
+std::string Worker::OpenReason(uint32_t i, bool name) const {
+  if (replay_log_ != nullptr)
+    return " (read_iolog " + job_.read_iolog + ":" + std::to_string(replay_entry_.line) +
+           " opens " + targets_[i].path + ")";
+  return " (openfiles=" + std::to_string(job_.openfiles) + ": opening " +
+         (name ? targets_[i].path : std::string("it")) + " for its turn)";
+}
+
 bool Worker::OpenLimitedFile(uint32_t i) {
   const TargetFile& t = targets_[i];
   if (t.diskless || files_[i].fd >= 0) return true;
@@ -1036,8 +1051,7 @@ bool Worker::OpenLimitedFile(uint32_t i) {
   Result<int> fd = open();
   if (!fd.ok()) {
     error_ = fd.status().errno_value() != 0 ? fd.status().errno_value() : EIO;
-    job_error_ = fd.status().message() + " (openfiles=" + std::to_string(job_.openfiles) +
-                 ": opening it for its turn)";
+    job_error_ = fd.status().message() + OpenReason(i, /*name=*/false);
     stopping_ = true;
     return false;
   }
@@ -1052,22 +1066,20 @@ bool Worker::OpenLimitedFile(uint32_t i) {
   // The engine's state for the file (a known position, a mapping).
   if (Status st = engine_->FileReopened(i); !st.ok()) {
     error_ = st.errno_value() != 0 ? st.errno_value() : EIO;
-    job_error_ = job_.ioengine + ": " + st.message() +
-                 " (openfiles=" + std::to_string(job_.openfiles) + ": opening " + t.path +
-                 " for its turn)";
+    job_error_ = job_.ioengine + ": " + st.message() + OpenReason(i, /*name=*/true);
     stopping_ = true;
     return false;
   }
   return true;
 }
 
-bool Worker::CloseLimitedFile(uint32_t i) {
+bool Worker::CloseLimitedFile(uint32_t i, bool sync_on_close) {
   const int fd = files_[i].fd;
   if (fd < 0) return true;
   engine_->FileClosing(i);
   files_[i].fd = -1;
   // fsync_on_close: fio syncs a written file as it closes it.
-  const bool sync = job_.fsync_on_close && HasWrite(job_.rw);
+  const bool sync = sync_on_close && job_.fsync_on_close && HasWrite(job_.rw);
   const int err = sync && fsync(fd) != 0 ? errno : 0;
   close(fd);
   if (err == 0) return true;
@@ -1507,46 +1519,75 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
 // read_iolog: the log replaces the pattern, think time, rate and fsync=
 // (PrepareReplayJob refuses those with it). Its timing: an entry waits until
 // its delay has passed since the previous issue, as fio does.
-bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
-  if (!replay_has_entry_) {
-    if (ios_left_ == 0) {
-      no_more_ = true;
-      return false;
-    }
-    Result<bool> got = replay_log_->Next(&replay_entry_);
-    if (!got.ok()) return FailReplay(got.status());
-    if (!*got) {
-      no_more_ = true;
-      return false;
-    }
-    replay_has_entry_ = true;
-  }
+// Whether the current replay entry is due: false while it waits (reaping
+// what is in flight, or past the runtime); else waits out the rest of its
+// delay, *now the time after it, *overshoot its wait's lateness.
+bool Worker::ReplayEntryDue(uint64_t* now, uint32_t in_use, uint64_t* overshoot) {
   ReplayEntry& e = replay_entry_;
   // This entry's wait's overshoot, or what is left of the last one when it
   // was longer than this entry's whole delay (a 600 us oversleep over 500 us
   // gaps): carried on, so that no lateness of a sleep is lost.
-  uint64_t overshoot = 0;
-  if (e.delay_ns != 0) {
-    overshoot = replay_overshoot_ns_ > e.delay_ns ? replay_overshoot_ns_ - e.delay_ns : 0;
-    const uint64_t due = ReplayDueNs(replay_last_issue_ns_ != 0 ? replay_last_issue_ns_ : start_ns_,
-                                     e.delay_ns, replay_overshoot_ns_);
-    if (now < due) {
-      if (in_use > 0) {  // reap what is in flight while waiting (ReapUntil)
-        reap_until_ns_ = due;
-        return false;
-      }
-      if (end_ns_ != 0 && due >= end_ns_) {  // due after runtime: wait it out, issue no more
-        if (end_ns_ > now) SleepNs(end_ns_ - now);
-        stopping_ = true;
-        return false;
-      }
-      WaitPrecise(due);
-      if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return false;
-      now = NowNs();
-      overshoot = now > due ? now - due : 0;
+  *overshoot = 0;
+  if (e.delay_ns == 0) return true;
+  *overshoot = replay_overshoot_ns_ > e.delay_ns ? replay_overshoot_ns_ - e.delay_ns : 0;
+  const uint64_t due = ReplayDueNs(replay_last_issue_ns_ != 0 ? replay_last_issue_ns_ : start_ns_,
+                                   e.delay_ns, replay_overshoot_ns_);
+  if (*now < due) {
+    if (in_use > 0) {  // reap what is in flight while waiting (ReapUntil)
+      reap_until_ns_ = due;
+      return false;
     }
-    e.delay_ns = 0;
+    if (end_ns_ != 0 && due >= end_ns_) {  // due after runtime: wait it out, issue no more
+      if (end_ns_ > *now) SleepNs(end_ns_ - *now);
+      stopping_ = true;
+      return false;
+    }
+    WaitPrecise(due);
+    if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return false;
+    *now = NowNs();
+    *overshoot = *now > due ? *now - due : 0;
   }
+  e.delay_ns = 0;
+  return true;
+}
+
+bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
+  uint64_t overshoot = 0;
+  for (;;) {
+    if (!replay_has_entry_) {
+      if (ios_left_ == 0) {
+        no_more_ = true;
+        return false;
+      }
+      Result<bool> got = replay_log_->Next(&replay_entry_);
+      if (!got.ok()) return FailReplay(got.status());
+      if (!*got) {
+        no_more_ = true;
+        return false;
+      }
+      replay_has_entry_ = true;
+    }
+    const bool delayed = replay_entry_.delay_ns != 0;
+    if (!ReplayEntryDue(&now, in_use, &overshoot)) return false;
+    if (replay_entry_.action == ReplayAction::kIo) break;
+    // The log opens or closes a file (ReplayOptions::file_events), at its
+    // time: the next entry's delay counts from it, as in fio. A file is
+    // closed once its I/O in flight has completed (the caller reaps).
+    if (delayed) {
+      replay_last_issue_ns_ = now;
+      replay_overshoot_ns_ = overshoot;
+    }
+    const uint32_t f = replay_entry_.file;
+    if (replay_entry_.action == ReplayAction::kClose) {
+      if (in_use > 0 && FileInFlight(f)) return false;
+      if (recorder_ != nullptr) recorder_->Close(now, f);
+      if (!CloseLimitedFile(f, /*sync_on_close=*/false)) return false;
+    } else if (!OpenLimitedFile(f)) {
+      return false;
+    }
+    replay_has_entry_ = false;
+  }
+  ReplayEntry& e = replay_entry_;
   if (e.wait_only) {  // the log's last lines' time, waited out: the log ends here
     replay_has_entry_ = false;
     no_more_ = true;

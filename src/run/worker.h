@@ -192,6 +192,7 @@ class Worker {
   bool replay_synced_last_ = false;
   uint64_t reap_until_ns_ = 0;  // set by PrepareReplay: reap until then, then issue
   // The next I/O or sync from the log (slow path only).
+  bool ReplayEntryDue(uint64_t* now, uint32_t in_use, uint64_t* overshoot);
   bool PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out);
   // Stops the job with a replay error (the log changed while it ran).
   bool FailReplay(const Status& st);
@@ -257,7 +258,9 @@ class Worker {
   FilesState ApplyFileEvents(bool closes_only = false);
   bool FileInFlight(uint32_t file);
   bool OpenLimitedFile(uint32_t file);
-  bool CloseLimitedFile(uint32_t file);
+  std::string OpenReason(uint32_t file, bool name) const;
+  // sync_on_close: fsync_on_close applies (not at a replayed log's close).
+  bool CloseLimitedFile(uint32_t file, bool sync_on_close = true);
   // invalidate=1: drops file i's cached pages of the job's region (each pass).
   void InvalidateFile(size_t i);
   void Complete(IoRequest* req, uint64_t now);

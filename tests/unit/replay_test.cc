@@ -15,6 +15,7 @@
 #include "fake_engine.h"
 #include "jobfile/parser.h"
 #include "run/coordinator.h"
+#include "sys/job_paths.h"
 #include "temp_dir.h"
 #include "test_util.h"
 
@@ -426,6 +427,43 @@ TEST(ReplayJobTest, SyncFileRangeEntriesAndFlags) {
   j = ParseOk("[r]\nread_iolog=" + p + "\nsync_file_range=wait_after:4\n").jobs.at(0);
   ASSERT_TRUE(PrepareReplayJob(&j, false).ok());
   EXPECT_EQ(j.sync_file_range_flags, static_cast<uint32_t>(SYNC_FILE_RANGE_WAIT_AFTER));
+}
+
+// With file_events the reader returns a file's first "open" and its last
+// "close" (the lines are counted: clones sharing a log); the scan counts
+// the most files open at once, which the job's file descriptors follow.
+TEST(ReplayJobTest, FileEventsAndTheMostFilesOpen) {
+  TempDir d("/dev/shm");
+  const std::string a = d.File("a", 8 << 10), b = d.File("b", 8 << 10);
+  const std::string p =
+      d.Write("log", "fio version 2 iolog\n" + a + " add\n" + b + " add\n" + a + " open\n" + a +
+                         " open\n" + a + " write 0 4096\n" + a + " close\n" + a + " close\n" + b +
+                         " open\n" + b + " write 0 4096\n" + b + " close\n");
+  ReplayOptions o;
+  o.file_events = true;
+  std::vector<ReplayEntry> e = ReadEntries(p, o);
+  ASSERT_EQ(e.size(), 6u);
+  EXPECT_EQ(e[0].action, ReplayAction::kOpen);
+  EXPECT_EQ(e[0].line, 4u);
+  EXPECT_EQ(e[1].action, ReplayAction::kIo);
+  EXPECT_EQ(e[2].action, ReplayAction::kClose);
+  EXPECT_EQ(e[2].line, 8u);
+  EXPECT_EQ(e[3].action, ReplayAction::kOpen);
+  EXPECT_EQ(e[3].file, 1u);
+  EXPECT_EQ(e[5].action, ReplayAction::kClose);
+  EXPECT_EQ(ReadEntries(p).size(), 2u);  // without: the I/O alone
+  auto s = ScanIolog(p, {});
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->open_max, 1u);
+  JobSpec j = ParseOk("[r]\nread_iolog=" + p + "\n").jobs.at(0);
+  ASSERT_TRUE(PrepareReplayJob(&j, false).ok());
+  EXPECT_EQ(j.read_iolog_open_max, 1u);
+  EXPECT_EQ(sys::JobFilesPerClone(j), 1u);
+  // io_uring's registered files must all be open: the replay keeps them so.
+  j = ParseOk("[r]\nread_iolog=" + p + "\nioengine=io_uring\nregisterfiles=1\n").jobs.at(0);
+  ASSERT_TRUE(PrepareReplayJob(&j, false).ok());
+  EXPECT_EQ(j.read_iolog_open_max, 0u);
+  EXPECT_EQ(sys::JobFilesPerClone(j), 2u);
 }
 
 TEST(ReplayJobTest, OffsetPastTheEndAndRefusals) {

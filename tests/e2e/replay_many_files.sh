@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# read_iolog of a log over more files than RLIMIT_NOFILE allows open at once
+# (docs/replay.md): the replay opens and closes the files as the log's
+# "open" and "close" lines say, as fio does, so it runs under `ulimit -n 64`
+# with 100 files, each opened, written and closed in turn (iobench used to
+# keep every file of the log open and refuse the run: "the jobs need 116
+# file descriptors but RLIMIT_NOFILE is 64").
+source "$(dirname "$0")/setup.bash"
+
+n=100
+{
+  echo "fio version 3 iolog"
+  for i in $(seq 0 $((n - 1))); do echo "0 $tmp/m.$i add"; done
+  t=1
+  for i in $(seq 0 $((n - 1))); do
+    echo "$t $tmp/m.$i open"
+    echo "$t $tmp/m.$i write 0 4096"
+    echo "$t $tmp/m.$i write 4096 4096"
+    echo "$t $tmp/m.$i close"
+    t=$((t + 1))
+  done
+} >many.log
+for i in $(seq 0 $((n - 1))); do truncate -s 8k "m.$i"; done
+
+counts() {  # JSON on stdin: write I/Os, bytes, error
+  python3 -c 'import json,sys
+j = json.load(sys.stdin)["jobs"][0]
+print(j["write"]["total_ios"], j["write"]["io_bytes"], j["error"])'
+}
+for eng in psync libaio io_uring; do
+  "$bin" --list-engines 2>/dev/null | grep -qw "$eng" || continue
+  out=$(ulimit -n 64 && "$bin" --name=r --read_iolog=many.log --ioengine=$eng --iodepth=4 \
+    --output-format=json 2>err) || {
+    fail "$eng: replay of $n files under ulimit -n 64: $(head -3 err)"
+    continue
+  }
+  expect_eq "$eng: writes, bytes, error of the $n-file replay under ulimit -n 64" \
+    "$(counts <<<"$out")" "$((2 * n)) $((8192 * n)) 0"
+done
+
+# The files open at once: never more than the log holds open (one here).
+if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
+  strace -f -qq -e trace=openat,close -o st "$bin" --name=r --read_iolog=many.log \
+    --ioengine=psync --output=/dev/null
+  most=$(awk -v d="$tmp/m." '
+    /openat\(/ && index($0, d) && $NF >= 0 { fd[$1 " " $NF] = 1; open++; if (open > most) most = open }
+    /close\(/ { split($0, a, /[()]/); k = $1 " " a[2]; if (k in fd) { delete fd[k]; open-- } }
+    END { print most + 0 }' st)
+  expect_eq "the most log files open at once" "$most" 1
+fi
+
+# A recording of the replay gives the log's file lines back.
+"$bin" --name=r --read_iolog=many.log --write_iolog=rr.log --output=/dev/null ||
+  fail "record of the replay"
+expect_eq "the replay's record of the files' open and close lines" \
+  "$(awk 'NR > 1 && ($3 == "open" || $3 == "close") {print $2, $3}' rr.log | md5sum)" \
+  "$(awk 'NR > 1 && ($3 == "open" || $3 == "close") {print $2, $3}' many.log | md5sum)"
+
+# fio's own record of such a job (openfiles=4 over 100 files), when fio is installed.
+if command -v fio >/dev/null; then
+  mkdir fio_dir
+  fio --name=m --directory="$tmp/fio_dir" --nrfiles=$n --filesize=8k --bs=4k --rw=write \
+    --ioengine=psync --file_service_type=sequential --openfiles=4 --write_iolog=fio.log \
+    --output=/dev/null >/dev/null 2>&1 || fail "fio could not record"
+  out=$(ulimit -n 64 && "$bin" --name=r --read_iolog=fio.log --output-format=json 2>err) ||
+    fail "replay of fio's $n-file log under ulimit -n 64: $(head -3 err)"
+  expect_eq "fio's $n-file log: writes, bytes, error" "$(counts <<<"$out")" \
+    "$((2 * n)) $((8192 * n)) 0"
+fi
+
+[ "$fails" -eq 0 ]
