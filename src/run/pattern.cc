@@ -161,6 +161,13 @@ class PatternImpl final : public IoPattern {
   uint64_t rw_nr_ = 1;
   int64_t rw_skip_ = 0;
   bool identical_ = false;
+  // A random job with sequential continuations (percentage_random below 100
+  // for a direction it issues, or rw=randxxx:N with the sequential
+  // sequencer). As in fio 3.33 they neither consult nor mark the random
+  // map, so a pass may touch a block twice, and a file has no byte budget
+  // of its own: the job's pass bytes end the pass, a file ends only when it
+  // cannot place its next I/O (see TrySequential).
+  bool cont_ = false;
   bool bs_unaligned_ = false;
   bool bs_is_seq_rand_ = false;
   uint64_t gran_ = 0;                      // smallest block size of the job: map/LFSR block unit
@@ -278,7 +285,12 @@ Status PatternImpl::InitOffsetMode(const JobSpec& job, const bool bs_used[kNumDd
   } else {
     rand_mode_ = RandMode::kMap;
   }
-  random_once_ = random_job_ && (rand_mode_ == RandMode::kMap || rand_mode_ == RandMode::kLfsr);
+  const bool issued[kNumDdirs] = {HasRead(rw_), HasWrite(rw_), HasTrim(rw_)};
+  cont_ = random_job_ && rw_nr_ > 1 && !identical_;
+  for (int d = 0; d < kNumDdirs; ++d)
+    if (random_job_ && issued[d] && perc_random_[d] < 100) cont_ = true;
+  random_once_ =
+      random_job_ && !cont_ && (rand_mode_ == RandMode::kMap || rand_mode_ == RandMode::kLfsr);
   switch (dist_) {
     case DistType::kZipf:
       // The parser's range (fio's: any theta but 1.0; past -10 and 100
@@ -513,7 +525,7 @@ void PatternImpl::StartPass(FileState& fs) {
   // on its own and neither reaches the end, and for random jobs without
   // the map), not rounded to the block: as fio, the I/O that reaches size
   // is the last, and it may go past it (norandommap size=87381: 22 I/Os).
-  fs.budget = wrap_dirs_ || loop_dirs_ ? UINT64_MAX : fs.size;
+  fs.budget = wrap_dirs_ || loop_dirs_ || cont_ ? UINT64_MAX : fs.size;
   fs.lfsr_left = fs.blocks;
   fs.done = false;
   if (rand_mode_ == RandMode::kMap && random_job_) fs.map.Clear();
@@ -695,12 +707,16 @@ uint64_t PatternImpl::ChooseLenSlow(const BsChooser& c, uint64_t remaining) {
 bool PatternImpl::FileExhausted(const FileState& fs) const {
   // Size bytes per file, and size bytes over all the files (fio counts the
   // job's: nrfiles=3 size=256k norandommap issues 64 I/Os, not 3 x 22).
+  // A random job with continuations has no budget per file (cont_): as in
+  // fio, a file whose pass ends early leaves its share to the others.
   if (!random_job_) return fs.budget == 0 || pass_left_ == 0;
   switch (rand_mode_) {
     case RandMode::kMap:  // every block used, or size bytes (an I/O may cover used blocks)
-      return fs.map.free_count() == 0 || fs.budget == 0 || pass_left_ == 0;
+      // With continuations a full map ends the file only when a random
+      // offset is due (TryRandom fails), as fio's does.
+      return (fs.map.free_count() == 0 && !cont_) || fs.budget == 0 || pass_left_ == 0;
     case RandMode::kLfsr:  // size bytes, or sooner every block once (fixed bs: both at once)
-      return fs.budget == 0 || fs.lfsr_left == 0;
+      return fs.budget == 0 || (cont_ && pass_left_ == 0) || fs.lfsr_left == 0;
     default:
       return fs.budget == 0 || pass_left_ == 0;
   }
@@ -748,28 +764,15 @@ PatternImpl::Seq PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_rando
   if (!in_random_job && fs.seq_ios >= fs.seq_cap) return Seq::kNone;
   // As fio: a fixed block size must fit in the file (size=100k bs=64k on a
   // 1 MiB file reads 2 blocks; on a new 100k file, 1), a range or split
-  // shrinks to fit the region. A random job's continuation too (not over
-  // the random map's partial tail block), and one that does not fit ends
-  // the pass, as in fio 3.33 (randread:4 norandommap size=26k: 6 I/Os).
+  // shrinks to fit the region. A random job's continuation too, and one
+  // that does not fit ends the pass over the file, as in fio 3.33
+  // (randread:4 size=26k: 6 I/Os). It neither consults nor marks the
+  // random map (fio's IO_U_F_BUSY_OK): it may reuse a block this pass used,
+  // and a later random offset may land on a block it used.
   const int bd = BsDir(d, false);
-  const bool map = in_random_job && rand_mode_ == RandMode::kMap;
-  const uint64_t end = bs_[bd].fixed && !map ? fs.limit : fs.size;
-  uint64_t len = ChooseLen(bd, end - pos);
+  const uint64_t end = bs_[bd].fixed ? fs.limit : fs.size;
+  const uint64_t len = ChooseLen(bd, end - pos);
   if (len == 0) return Seq::kEnd;
-  if (map) {
-    // Continue only over blocks this pass has not used yet, and with at
-    // least this direction's smallest block (else a random offset instead).
-    if (pos % gran_ != 0) return Seq::kNone;
-    const uint64_t b = pos / gran_;
-    const uint64_t want = (len + gran_ - 1) / gran_;
-    const uint64_t run = fs.map.FreeRun(b, want);
-    if (run < want) {
-      const uint64_t min = bs_[bd].min;
-      len = run * gran_ / min * min;
-      if (len == 0) return Seq::kNone;
-    }
-    for (uint64_t i = 0; i < (len + gran_ - 1) / gran_; ++i) fs.map.Set(b + i);
-  }
   ++fs.seq_ios;
   out->ddir = d;
   out->offset = fs.start + pos;
@@ -839,8 +842,9 @@ uint64_t PatternImpl::SkewedBlock(FileState& fs, Ddir d) {
 // Returns false when no block this direction can reach is free (a file tail
 // shorter than its slot: fio, too, ends the pass when an offset fails).
 bool PatternImpl::MapSlot(FileState& fs, int bd, uint64_t* off_out, uint64_t* len_out) {
-  const uint64_t a = fs.ralign[bd];  // == bs_[bd].min in map mode
-  if (fs.size < a) return false;     // this direction's bs is larger than the file
+  const uint64_t a = fs.ralign[bd];            // == bs_[bd].min in map mode
+  if (fs.size < a) return false;               // this direction's bs is larger than the file
+  if (fs.map.free_count() == 0) return false;  // (cont_: FileExhausted lets a full map through)
   const uint64_t slots = (fs.size - a) / a + 1;
   const uint64_t s0 = off_rng_.Below(slots);
   const uint64_t b0 = s0 * a / gran_;  // the block holding the slot's first byte
@@ -935,7 +939,7 @@ bool PatternImpl::Generate(int f, IoPlan* out) {
   }
   // A random job issues a sequential I/O inside an rw=randxxx:N run, or when
   // percentage_random says so; it falls back to a random offset when the
-  // sequential one does not fit or (with the map) was already used.
+  // previous I/O ended at the region's end.
   bool seq = false;
   if (fs.run_left > 0) {
     --fs.run_left;

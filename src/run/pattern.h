@@ -59,7 +59,8 @@ class IoPattern {
 
   // Fills *out with the next I/O. Returns false when one pass over the
   // regions is complete (sequential: end reached; random with a random map:
-  // every block touched once; norandommap: size/bs I/Os issued). The worker
+  // every block touched once, or with sequential continuations size bytes;
+  // norandommap: size/bs I/Os issued). The worker
   // then decides (loops, time_based) whether to call Reset() and go on.
   virtual bool Next(IoPlan* out) = 0;
   // Starts a new pass (next loop). Sequential offsets restart at the region
@@ -112,9 +113,11 @@ class IoPattern {
 
   // Whether a pass's random offsets touch each block once (a random map, or
   // random_generator=lfsr), so that replaying the pass reads back each block
-  // once. False for sequential jobs and for random ones without a map
+  // once. False for sequential jobs, for random ones without a map
   // (norandommap, blockalign other than the block size, a non-uniform
-  // random_distribution: fio turns the map off for them too).
+  // random_distribution: fio turns the map off for them too), and for random
+  // ones with sequential continuations (percentage_random below 100,
+  // rw=randxxx:N), which neither consult nor mark the map, as in fio.
   bool RandomEachBlockOnce() const { return random_once_; }
 
   // Next() for the worker's per-I/O loop: the common random job (one file,
