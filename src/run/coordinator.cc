@@ -1205,6 +1205,12 @@ class PhaseRunner {
       const uint32_t n = std::max<uint32_t>(1, job.numjobs);
       std::vector<EngineFile> probe_files;
       std::set<std::string> probed;
+      // Clones with no file that holds one block (files of their own that
+      // are too small, a region offset_increment leaves under a block): as
+      // fio, each fails alone and the others run. When every clone is so,
+      // the job is refused as before: nothing of it would run.
+      std::vector<FailedClone> no_block;
+      Status no_block_refusal;
       for (uint32_t k = 0; k < n; ++k) {
         Clone c;
         c.job = j;
@@ -1215,16 +1221,28 @@ class PhaseRunner {
             if (w < j && jobs_[w].name == job.wait_for) c.waits.push_back(w);
         std::vector<sys::TakenFile> dropped;
         const std::vector<std::string> paths = sys::ClonePaths(job, j, c.jobnum, Taken(), &dropped);
-        Result<std::vector<TargetFile>> resolved = ResolveTargets(job, c.jobnum, diskless, &paths);
-        if (!resolved.ok() && FailsJobAlone(resolved.status())) {
+        bool small = false;
+        Result<std::vector<TargetFile>> resolved =
+            ResolveTargets(job, c.jobnum, diskless, &paths, &small);
+        small = small && n > 1;
+        if (!resolved.ok() && (small || FailsJobAlone(resolved.status()))) {
           const Status& e = resolved.status();
           const std::string prefix = "job '" + job.name + "': ";
           std::string msg = WithoutJobName(job.name, e.message());
           if (const std::string where = FilesOptionAt(job); !where.empty())
             msg = where + ": " + msg;
           // This clone fails alone; its job's other clones may still run.
-          failed_.push_back(
-              {j, c.jobnum, c.groupid, Status(e.code(), prefix + msg, e.errno_value())});
+          // No block fits: EINVAL (fio 3.33 says "blocksize is larger than
+          // data set range" and lists the clone with err=0; its exit code is
+          // 1 all the same).
+          FailedClone f{j, c.jobnum, c.groupid,
+                        Status(e.code(), prefix + msg, small ? EINVAL : e.errno_value())};
+          if (!small) {
+            failed_.push_back(std::move(f));
+          } else {
+            if (no_block.empty()) no_block_refusal = e;
+            no_block.push_back(std::move(f));
+          }
           continue;
         }
         IOB_ASSIGN_OR_RETURN(c.targets, std::move(resolved));
@@ -1245,22 +1263,26 @@ class PhaseRunner {
             probe_files.push_back(f);
           }
         }
-        if (k == 0)
+        // The job's notes go on its first clone that runs (clone 0 may
+        // have failed alone above).
+        const bool first = std::none_of(clones->begin(), clones->end(),
+                                        [j](const Clone& o) { return o.job == j; });
+        if (first)
           if (std::string n = BlockTooLargeNote(job, c.targets); !n.empty())
             c.notes.push_back(std::move(n));
-        if (job.gtod_cpu >= 0 && k == 0)
+        if (job.gtod_cpu >= 0 && first)
           c.notes.push_back("gtod_cpu=" + std::to_string(job.gtod_cpu) +
                             " has no effect: fio's time-keeping thread does not exist here; each "
                             "worker reads the clock itself (the TSC when the kernel trusts it)");
         const EngineInfo* einfo = FindEngine(job.ioengine);
         if (!opts_.engine_factory && einfo != nullptr && einfo->is_sync && job.iodepth > 1 &&
-            k == 0) {
+            first) {
           c.notes.push_back("iodepth=" + std::to_string(job.iodepth) + " has no effect with " +
                             job.ioengine +
                             ": a sync engine completes each I/O inside the call, so the "
                             "queue depth is 1");
         }
-        if (job.ioengine == "pvsync2" && job.direct && (job.uncached || job.nowait) && k == 0) {
+        if (job.ioengine == "pvsync2" && job.direct && (job.uncached || job.nowait) && first) {
           c.notes.push_back(
               std::string("pvsync2 with direct=1: ") +
               (job.uncached ? "uncached=1 (RWF_DONTCACHE) only affects buffered I/O; with "
@@ -1274,6 +1296,8 @@ class PhaseRunner {
         }
         clones->push_back(std::move(c));
       }
+      if (no_block.size() == n) return no_block_refusal;
+      failed_.insert(failed_.end(), no_block.begin(), no_block.end());
       if (std::none_of(clones->begin(), clones->end(), [j](const Clone& c) { return c.job == j; }))
         continue;  // every clone of it failed alone
 

@@ -250,7 +250,9 @@ std::string DanglingLinkTarget(const std::string& path) {
 }  // namespace
 
 Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless,
-                                               const std::vector<std::string>* chosen) {
+                                               const std::vector<std::string>* chosen,
+                                               bool* no_block) {
+  if (no_block != nullptr) *no_block = false;
   const bool name_is_target = !diskless && sys::JobNameIsTarget(job);
   if (name_is_target && !job.directory.empty() && job.name[0] == '/')
     // As the parser refuses directory= with an absolute filename=: fio puts
@@ -497,7 +499,10 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                           (off != 0 ? ", from " + OffsetText(job, jobnum, off, pct_base) : "") +
                           "), smaller than the " + BsText(job, min_bs, d) +
                           ": no I/O fits; lower bs or raise size");
-      if (paths.size() == 1 || diskless) return st;
+      if (paths.size() == 1 || diskless) {
+        if (no_block != nullptr) *no_block = true;
+        return st;
+      }
       if (too_small.ok()) too_small = st;
       skipped += (skipped.empty() ? "" : ", ") + t.path + " (" + std::to_string(usable) + " bytes)";
       if (skipped_bs.empty()) skipped_bs = BsText(job, min_bs, d);
@@ -535,7 +540,10 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     }
     out.push_back(std::move(t));
   }
-  if (out.empty() && !too_small.ok()) return too_small;
+  if (out.empty() && !too_small.ok()) {
+    if (no_block != nullptr) *no_block = true;
+    return too_small;
+  }
   if (!skipped.empty()) {
     std::string& note = out.front().note;
     note += (note.empty() ? "" : "; ") + std::string("skipped ") + skipped +

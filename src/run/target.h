@@ -48,8 +48,12 @@ using sys::TargetPaths;
 // files when the caller chose them (sys::ClonePaths: fio gives a later clone
 // none of the generated names an earlier job took), else TargetPaths; the
 // job's size= is shared among them, and an empty list resolves to none.
+// `no_block`, when given, is set when the error is that no file of the clone
+// holds one block (the region of each is smaller than the smallest bs):
+// fio fails such a clone alone, so the caller may run the job's others.
 Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless,
-                                               const std::vector<std::string>* paths = nullptr);
+                                               const std::vector<std::string>* paths = nullptr,
+                                               bool* no_block = nullptr);
 
 // The smallest block size of the directions the job uses (4096 if none).
 uint64_t SmallestBs(const JobSpec& job);

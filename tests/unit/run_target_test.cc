@@ -102,12 +102,22 @@ TEST(RunTargetTest, RegionSmallerThanTheBlockNamesItsOptions) {
   j.nrfiles = 3;
   j.settings.push_back({"bs", "64k", OptionSource::kJob, "t.fio", 3});
   j.settings.push_back({"size", "100000", OptionSource::kJob, "t.fio", 4});
-  auto r = ResolveTargets(j, 0, /*diskless=*/true);
+  bool no_block = false;
+  auto r = ResolveTargets(j, 0, /*diskless=*/true, nullptr, &no_block);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
             "job 'j1': the region of j1.0.0 is 33333 bytes (size=100000 at t.fio:4 over 3 "
             "files), smaller than the bs=65536 (read, at t.fio:3): no I/O fits; lower bs or "
             "raise size");
+  // Said apart from the other errors: the coordinator fails such a numjobs
+  // clone alone, as fio does, where it refuses the run for the others.
+  EXPECT_TRUE(no_block);
+  JobSpec sized = j;
+  sized.size = 0;
+  sized.size_percent = 50;
+  sized.filesize_min = sized.filesize_max = 0;
+  EXPECT_FALSE(ResolveTargets(sized, 0, true, nullptr, &no_block).ok());
+  EXPECT_FALSE(no_block);
   j.rw = RwMode::kTrim;  // the trim block, with an offset
   j.bs[2].min = j.bs[2].max = 1 << 20;
   j.size = 2 << 20;  // 699050 bytes per file
