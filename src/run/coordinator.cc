@@ -1229,6 +1229,12 @@ class PhaseRunner {
           const Status& e = resolved.status();
           const std::string prefix = "job '" + job.name + "': ";
           std::string msg = WithoutJobName(job.name, e.message());
+          // Stderr names the clone too ("job 'j' #2"): drop "clone 2 of
+          // numjobs=3: " (from "job 'j' (clone 2 of numjobs=3): ").
+          if (const std::string clone = "clone " + std::to_string(c.jobnum) +
+                                        " of numjobs=" + std::to_string(job.numjobs) + ": ";
+              msg.rfind(clone, 0) == 0)
+            msg = msg.substr(clone.size());
           if (const std::string where = FilesOptionAt(job); !where.empty())
             msg = where + ": " + msg;
           // This clone fails alone; its job's other clones may still run.

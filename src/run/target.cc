@@ -428,10 +428,14 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         return Status::Invalid(JobLabel(job) + ": file_append=1 starts at the end of " + t.path +
                                " (" + std::to_string(fsize) +
                                " bytes): set size= for how much to append");
-      if (off >= fsize)
+      if (off >= fsize) {
+        // A region of nothing: as one under a block (fio fails the clone
+        // alone: "blocksize is larger than data set range").
+        if (no_block != nullptr) *no_block = true;
         return Status::Invalid(CloneLabel(job, jobnum) + ": " +
                                OffsetText(job, jobnum, off, pct_base) + " is beyond the end of " +
                                t.path + " (" + std::to_string(fsize) + " bytes)");
+      }
       fsize -= off;
     }
     // size=N% is of the file or device, and ends at its end: as fio 3.33,
@@ -439,6 +443,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     // blocks (100% is what is left, as it is). So a read never grows the
     // file and a device region never runs past the device's end.
     if (job.size == 0 && job.filesize_min == 0 && job.size_percent != 0 && !diskless) {
+      if (off >= t.current_size && no_block != nullptr) *no_block = !job.file_append;
       if (off >= t.current_size)
         return Status::Invalid(
             CloneLabel(job, jobnum) +

@@ -49,8 +49,9 @@ using sys::TargetPaths;
 // none of the generated names an earlier job took), else TargetPaths; the
 // job's size= is shared among them, and an empty list resolves to none.
 // `no_block`, when given, is set when the error is that no file of the clone
-// holds one block (the region of each is smaller than the smallest bs):
-// fio fails such a clone alone, so the caller may run the job's others.
+// holds one block (the region of each is smaller than the smallest bs, or
+// an offset without a size starts at or past the file's end): fio fails
+// such a clone alone, so the caller may run the job's others.
 Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless,
                                                const std::vector<std::string>* paths = nullptr,
                                                bool* no_block = nullptr);

@@ -56,6 +56,26 @@ done
 grep -q "job 'j' #2: err=22 (filename=shared at <cmdline>: the region of shared is 4096 bytes (size not set: the file's size, from offset 61440 (2 x offset_increment=30k at <cmdline>))" \
   shared.iob.json.err || fail "offset_increment: stderr: $(cat shared.iob.json.err)"
 
+# offset_increment=32k puts clone 2 at the end of the 64 KiB file, no size
+# set (or size=25% of it): a region of nothing, failed alone the same way
+# in both tools (fio: the same message; iobench refused the run with
+# "offset 65536 ... is beyond the end of shared").
+for size in "" --size=25%; do
+  for t in $(tools); do
+    got=$(clones "$(cmd "$t")" end.$t.json --name=j --filename=shared --numjobs=3 \
+      --offset_increment=32k $size --rw=read --bs=4k --ioengine=psync)
+    case $t$size in
+      iob) want="1 0:16 0:8 22:0" ;;
+      fio) want="1 0:16 0:0 0:8" ;;
+      iob--size=25%) want="1 0:4 0:4 22:0" ;;
+      fio--size=25%) want="1 0:4 0:0 0:4" ;;
+    esac
+    expect_eq "$t: offset past the end ${size:-(no size)}: exit, error:ios per clone" "$got" "$want"
+  done
+  grep -q "job 'j' #2: err=22 (filename=shared at <cmdline>: offset 65536 (2 x offset_increment=32k at <cmdline>) is beyond the end of shared (65536 bytes))" \
+    end.iob.json.err || fail "offset past the end ${size}: stderr: $(cat end.iob.json.err)"
+done
+
 # nrfiles=2 per clone: clone 1's two files both under a block (clone 0
 # skips its small one and reads the other, as before), next to a job that
 # runs: the JSON lists every clone in job order.
