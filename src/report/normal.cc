@@ -437,7 +437,7 @@ std::string FormatContextBlock(const RunResult& run) {
     }
     o += "\n";
   }
-  if (run.repeat_n > 1)
+  if (run.repeat_n > 1 && run.snapshot)  // a final block has its "=== repeat k/N ===" label
     o += "repeat " + std::to_string(run.repeat_run) + "/" + std::to_string(run.repeat_n) + "\n";
   for (const auto& t : c.targets) o += TargetLine(t) + "\n";
   // Traps are warnings; sys marks the purely informational ones "note: ".

@@ -143,4 +143,11 @@ finals = [d for d in docs if "repeat" not in d["iobench"]]
 assert finals and all(j["iobench"]["repeat"]["n"] == 2 for d in finals for j in d["jobs"]), finals
 print("interim records name point and run:", seen)
 PY
+# The normal format: the header of a run's interim reports says which run it
+# is; a final block has its "=== repeat k/N ===" label and says it once.
+"$bin" --name=r --ioengine=null --size=1g --rw=read --rate_iops=2000 --time_based \
+  --runtime=700ms --repeat=2 --status-interval=500ms >rep.txt 2>rep.err || fail "normal repeat: exit $?"
+[ "$(grep -c '^repeat [12]/2$' rep.txt)" = 2 ] || fail "normal repeat: interim headers: $(grep -n repeat rep.txt)"
+"$bin" --name=r --ioengine=null --size=64m --rw=read --repeat=2 >rep1.txt 2>rep.err || fail "normal repeat: exit $?"
+[ "$(grep -c 'repeat 1/2' rep1.txt)" = 1 ] || fail "normal repeat, no interim: $(grep -n repeat rep1.txt)"
 echo ok
