@@ -142,14 +142,24 @@ n=$(counts ib_plain.json)
 diff <(notimes in.log) <(notimes again.log) >/dev/null || fail "recorded replay differs from the log"
 
 # Timing honoured: 3 entries 150 ms apart take at least 300 ms (a lower bound
-# only: sleeping cannot end early).
-printf 'fio version 3 iolog\n0 %s add\n0 %s open\n0 %s read 0 4096\n150000 %s read 0 4096\n300000 %s read 0 4096\n' \
+# only: sleeping cannot end early). Stamped from 1: a line after one stamped
+# 0 does not wait, as in fio (stamped from 0, fio 3.33 and iobench take 150 ms).
+printf 'fio version 3 iolog\n1 %s add\n1 %s open\n1 %s read 0 4096\n150001 %s read 0 4096\n300001 %s read 0 4096\n' \
   "$f" "$f" "$f" "$f" "$f" >slow.log
 "$bin" --name=r --read_iolog=slow.log --output-format=json --output=slow.json || fail "slow replay"
 python3 - "$tmp/slow.json" <<'EOF' || fail "timed replay ended before its log's 300 ms"
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
 sys.exit(0 if j["read"]["runtime"] >= 300 else 1)
+EOF
+# Its add and open stamped 0: the origin is the first line after them, as in
+# fio (0 ms for "0 add, 0 open, 300000 read"; iobench used to wait 300 ms).
+printf 'fio version 3 iolog\n0 %s add\n0 %s open\n300000 %s read 0 4096\n' "$f" "$f" "$f" >zero.log
+"$bin" --name=r --read_iolog=zero.log --output-format=json --output=zero.json || fail "zero replay"
+python3 - "$tmp/zero.json" <<'EOF' || fail "a line after one stamped 0 waited (fio does not)"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+sys.exit(0 if j["job_runtime"] < 150 else 1)
 EOF
 
 # End syncs: after a log's last sync, fio's end_fsync and fsync_on_close do

@@ -260,6 +260,44 @@ TEST(ReplayReaderTest, AppendedRunsAndHeaderBlanks) {
   EXPECT_EQ(ErrorOf(q), "read_iolog " + q + ":4: timestamp 'fio' is not a number");
 }
 
+// fio's delay_since_ttime takes a previous stamp of 0 for none: a line after
+// one stamped 0 does not wait. Measured with fio 3.33 (JSON job_runtime):
+// "0 add, 0 open, 300000 read" 0 ms (iobench waited 300 ms); "5 add, 5 open,
+// 300000 read" 300 ms; "0 add, 200000 open, 500000 read" 300 ms; two files
+// opened at 300000 and 600000, closed at 400000 and 900000: 600 ms (iobench
+// 900 ms). Opens and closes after the origin wait for their stamps.
+TEST(ReplayReaderTest, LineAfterAZeroStampDoesNotWait) {
+  TempDir d("/dev/shm");
+  auto delays = [&](const std::string& name, const std::string& body, bool file_events) {
+    ReplayOptions o;
+    o.file_events = file_events;
+    std::vector<uint64_t> out;
+    for (const ReplayEntry& e : ReadEntries(d.Write(name, "fio version 3 iolog\n" + body), o))
+      out.push_back(e.delay_ns);
+    return out;
+  };
+  EXPECT_EQ(delays("a.log", "0 /f add\n0 /f open\n300000 /f read 0 4096\n300100 /f close\n", false),
+            (std::vector<uint64_t>{0, 100000}));
+  EXPECT_EQ(delays("b.log", "5 /f add\n5 /f open\n300000 /f read 0 4096\n", false),
+            (std::vector<uint64_t>{299995000}));
+  EXPECT_EQ(delays("d.log", "0 /f add\n200000 /f open\n500000 /f read 0 4096\n", false),
+            (std::vector<uint64_t>{300000000}));
+  // Open, read, close of f0 then of f1 (file events on): 100 + 200 + 300 ms.
+  EXPECT_EQ(delays("c.log",
+                   "0 /f0 add\n0 /f1 add\n300000 /f0 open\n300000 /f0 read 0 4096\n"
+                   "400000 /f0 close\n600000 /f1 open\n600000 /f1 read 0 4096\n"
+                   "900000 /f1 close\n",
+                   true),
+            (std::vector<uint64_t>{0, 0, 100000000, 200000000, 0, 300000000}));
+  // Mid-log too: after a line stamped 0 (a clone's block of a shared log)
+  // the next line does not wait.
+  EXPECT_EQ(delays("m.log",
+                   "1 /f add\n2 /f open\n500 /f read 0 4096\n0 /f read 0 4096\n"
+                   "700 /f read 0 4096\n900 /f read 0 4096\n",
+                   false),
+            (std::vector<uint64_t>{499000, 0, 0, 200000}));
+}
+
 // fio 3.33 takes replay_scale=0 and replays the offsets unscaled; iobench
 // refused it as out of range.
 TEST(ReplayReaderTest, ReplayScaleZeroIsUnscaled) {
