@@ -199,6 +199,7 @@ Result<std::unique_ptr<IologReader>> IologReader::Open(const std::string& path,
     r->files_.push_back(opts.redirect);
     r->open_.push_back(1);
     r->add_line_.push_back(0);  // named by replay_redirect, not by a line
+    r->close_line_.push_back(0);
   }
   return r;
 }
@@ -237,16 +238,25 @@ uint64_t IologReader::ScaleDelay(uint64_t us) const {
   return ns > UINT64_MAX / 2 ? UINT64_MAX / 2 : static_cast<uint64_t>(ns);
 }
 
-Result<uint32_t> IologReader::FileOf(const std::string& name, bool must_be_open) {
+Result<uint32_t> IologReader::FileOf(const std::string& name, bool must_be_open,
+                                     std::string_view what) {
   if (!opts_.redirect.empty()) return 0u;  // every name goes to the redirect target
   auto it = index_.find(name);
   if (it == index_.end()) {
     if (added_.count(name) == 0)
       return LineError("file '" + name + "' is used before its 'add' line");
-    return LineError("I/O on file '" + name + "', which is not open (no 'open' line before it)");
+    return LineError(std::string(what) + " on file '" + name +
+                     "', which is not open (no 'open' line before it)");
   }
-  if (must_be_open && open_[it->second] == 0)
-    return LineError("I/O on file '" + name + "', which is not open (no 'open' line before it)");
+  if (must_be_open && open_[it->second] == 0) {
+    // Opened and closed before: say where, not that it was never opened.
+    const uint64_t closed = close_line_[it->second];
+    if (closed != 0)
+      return LineError(std::string(what) + " on file '" + name + "', which was closed at line " +
+                       std::to_string(closed) + " (no 'open' line after it)");
+    return LineError(std::string(what) + " on file '" + name +
+                     "', which is not open (no 'open' line before it)");
+  }
   return it->second;
 }
 
@@ -316,17 +326,22 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
         files_.push_back(name);
         open_.push_back(0);
         add_line_.push_back(added->second);
+        close_line_.push_back(0);
       }
       if (act == "close" && opts_.redirect.empty() && index_.find(name) == index_.end() &&
           added_.count(name) != 0)
         return LineError("'close' of file '" + name + "', which is not open");
-      IOB_ASSIGN_OR_RETURN(uint32_t f, FileOf(name, false));
+      IOB_ASSIGN_OR_RETURN(uint32_t f, FileOf(name, false, "I/O"));
       if (opts_.redirect.empty()) {
         if (act == "close" && open_[f] == 0)
-          return LineError("'close' of file '" + name + "', which is not open");
+          return LineError("'close' of file '" + name + "', which is not open" +
+                           (close_line_[f] != 0
+                                ? " (closed at line " + std::to_string(close_line_[f]) + ")"
+                                : ""));
         // Counted: numjobs clones sharing one log each open and close the
         // same names, their lines interleaved.
         open_[f] += act == "open" ? 1 : -1;
+        if (open_[f] == 0) close_line_[f] = line_;
         if (opts_.file_events && open_[f] == (act == "open" ? 1u : 0u)) {
           *e = ReplayEntry{};
           e->action = act == "open" ? ReplayAction::kOpen : ReplayAction::kClose;
@@ -383,7 +398,8 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
                      "' (read, write, trim, sync, datasync, sync_file_range" +
                      (version_ == 2 ? ", wait" : "") + "; add, open, close)");
   }
-  IOB_ASSIGN_OR_RETURN(uint32_t f, FileOf(name, true));
+  IOB_ASSIGN_OR_RETURN(
+      uint32_t f, FileOf(name, true, op <= IoOp::kTrim ? "I/O" : "'" + std::string(act) + "'"));
   if (op <= IoOp::kTrim && length == 0) return LineError(std::string(act) + " of length 0");
   if (op <= IoOp::kTrim || op == IoOp::kSyncFileRange) {
     if (offset > UINT64_MAX - length)

@@ -24,6 +24,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -107,7 +108,9 @@ class IologReader {
   // Parses one line; returns 1 with *e filled for an I/O or sync, 0 for a
   // line that issues nothing (file action, wait, skipped, blank), or an error.
   Result<int> ParseLine(char* line, ReplayEntry* e);
-  Result<uint32_t> FileOf(const std::string& name, bool must_be_open);
+  // The file's index; an error if it is not added (or, with must_be_open,
+  // not open), naming `what` is done on it ("I/O", "'sync'").
+  Result<uint32_t> FileOf(const std::string& name, bool must_be_open, std::string_view what);
   uint64_t ScaleDelay(uint64_t us) const;
 
   std::string path_;
@@ -126,7 +129,8 @@ class IologReader {
   uint64_t pending_delay_ns_ = 0;
   std::vector<std::string> files_;
   std::vector<uint64_t> add_line_;
-  std::vector<uint32_t> open_;  // per file: "open" lines less "close" lines so far
+  std::vector<uint32_t> open_;        // per file: "open" lines less "close" lines so far
+  std::vector<uint64_t> close_line_;  // per file: the line that last closed it (0: none)
   std::unordered_map<std::string, uint32_t> index_;
   std::unordered_map<std::string, uint64_t> added_;  // name -> its first "add" line
 };

@@ -129,4 +129,12 @@ out=$("$bin" rr2.fio 2>&1) && fail "record and replay of one log at the same tim
 case $out in *"the replay would read the lines it records"*) echo "ok   record and replay at once refused" ;;
   *) fail "record and replay at once: $out" ;; esac
 
+# --- I/O or a sync after a close names the close ---
+truncate -s 64k cl
+printf 'fio version 3 iolog\n0 %s add\n1 %s open\n2 %s read 0 4096\n3 %s close\n4 %s sync 0 0\n' \
+  "$tmp/cl" "$tmp/cl" "$tmp/cl" "$tmp/cl" "$tmp/cl" >cl.log
+out=$("$bin" --name=r --read_iolog=cl.log --output=/dev/null 2>&1) && fail "a sync after a close ran"
+case $out in *"cl.log:6: 'sync' on file '$tmp/cl', which was closed at line 5 (no 'open' line after it)"*) ;;
+  *) fail "sync after close: $out" ;; esac
+
 [ "$fails" -eq 0 ]

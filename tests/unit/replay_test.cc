@@ -252,8 +252,9 @@ TEST(ReplayReaderTest, AppendedRunsAndHeaderBlanks) {
                                      "fio version 3 iolog\n1 /f add\n2 /f open\n"
                                      "3 /f read 0 4096\n4 /f close\n"
                                      "5 /f read 4096 4096\n6 /f close\n7 /f close\n");
-  EXPECT_EQ(ErrorOf(shared),
-            "read_iolog " + shared + ":11: 'close' of file '/f', which is not open");
+  EXPECT_EQ(
+      ErrorOf(shared),
+      "read_iolog " + shared + ":11: 'close' of file '/f', which is not open (closed at line 10)");
   // Only a whole header line restarts: anything else is still an error.
   const std::string q =
       d.Write("bad.log", "fio version 3 iolog\n1 /f add\n2 /f open\nfio version 3 iolog x\n");
@@ -337,6 +338,15 @@ TEST(ReplayReaderTest, ErrorsNameFileAndLine) {
       {h3 + "3 /g read 0 4096\n", ":4: file '/g' is used before its 'add' line"},
       {"fio version 3 iolog\n1 /f add\n2 /f read 0 4096\n",
        ":3: I/O on file '/f', which is not open (no 'open' line before it)"},
+      // Opened and closed before: the error says where it was closed.
+      {h3 + "3 /f close\n4 /f read 0 4096\n",
+       ":5: I/O on file '/f', which was closed at line 4 (no 'open' line after it)"},
+      {h3 + "3 /f close\n4 /f sync 0 0\n",
+       ":5: 'sync' on file '/f', which was closed at line 4 (no 'open' line after it)"},
+      {h3 + "3 /f close\n4 /f open\n5 /f close\n6 /f datasync 0 0\n",
+       ":7: 'datasync' on file '/f', which was closed at line 6 (no 'open' line after it)"},
+      {h3 + "3 /f close\n4 /f close\n",
+       ":5: 'close' of file '/f', which is not open (closed at line 4)"},
       {h3 + "3 /f write 0 0\n", ":4: write of length 0"},
       {h3 + "3 /f read 18446744073709551615 2\n",
        ":4: offset 18446744073709551615 + length 2 overflows"},
