@@ -406,6 +406,21 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
       return LineError("offset " + std::to_string(offset) + " + length " + std::to_string(length) +
                        " overflows");
   }
+  if (op == IoOp::kSyncFileRange) {
+    // sync_file_range(2) takes loff_t: the kernel refuses (EINVAL) an offset
+    // or offset + length past 2^63 - 1. Refused here with the line, not at
+    // run time with err=22 naming no line.
+    uint64_t at = offset / opts_.scale;
+    if (opts_.align != 0) at &= ~(opts_.align - 1);
+    constexpr uint64_t kMaxOff = static_cast<uint64_t>(INT64_MAX);
+    if (at > kMaxOff || length > kMaxOff - at)
+      return LineError("sync_file_range offset " + std::to_string(offset) + " + length " +
+                       std::to_string(length) +
+                       (at != offset
+                            ? " (offset " + std::to_string(at) + " after replay_scale/replay_align)"
+                            : std::string()) +
+                       " is past 2^63 - 1, the largest file offset sync_file_range(2) takes");
+  }
   if ((opts_.skip & skip_bit) != 0) return 0;
   e->action = ReplayAction::kIo;
   e->op = op;

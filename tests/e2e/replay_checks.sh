@@ -137,4 +137,11 @@ out=$("$bin" --name=r --read_iolog=cl.log --output=/dev/null 2>&1) && fail "a sy
 case $out in *"cl.log:6: 'sync' on file '$tmp/cl', which was closed at line 5 (no 'open' line after it)"*) ;;
   *) fail "sync after close: $out" ;; esac
 
+# --- a sync_file_range range the kernel refuses is refused before the run ---
+printf 'fio version 3 iolog\n0 %s add\n1 %s open\n2 %s sync_file_range 9223372036854775807 1\n' \
+  "$tmp/cl" "$tmp/cl" "$tmp/cl" >sfr.log
+out=$("$bin" --name=r --read_iolog=sfr.log --output=/dev/null 2>&1) && fail "a bad sync_file_range ran"
+case $out in *"sfr.log:4: sync_file_range offset 9223372036854775807 + length 1 is past 2^63 - 1"*) ;;
+  *) fail "bad sync_file_range range: $out" ;; esac
+
 [ "$fails" -eq 0 ]

@@ -299,6 +299,26 @@ TEST(ReplayReaderTest, LineAfterAZeroStampDoesNotWait) {
             (std::vector<uint64_t>{499000, 0, 0, 200000}));
 }
 
+// The largest ranges sync_file_range(2) takes pass the check (the kernel
+// wants offset and offset + length within 2^63 - 1), and replay_scale
+// applies first.
+TEST(ReplayReaderTest, SyncFileRangeUpToTheLargestOffset) {
+  TempDir d("/dev/shm");
+  const std::string p = d.Write("sfr.log",
+                                "fio version 3 iolog\n1 /f add\n2 /f open\n"
+                                "3 /f sync_file_range 9223372036854775807 0\n"
+                                "4 /f sync_file_range 0 9223372036854775807\n"
+                                "5 /f sync_file_range 9223372036854775808 0\n");
+  EXPECT_EQ(ErrorOf(p), "read_iolog " + p +
+                            ":6: sync_file_range offset 9223372036854775808 + length 0 is past "
+                            "2^63 - 1, the largest file offset sync_file_range(2) takes");
+  ReplayOptions o;
+  o.scale = 2;
+  std::vector<ReplayEntry> e = ReadEntries(p, o);
+  ASSERT_EQ(e.size(), 3u);
+  EXPECT_EQ(e[2].offset, 4611686018427387904u);
+}
+
 // fio 3.33 takes replay_scale=0 and replays the offsets unscaled; iobench
 // refused it as out of range.
 TEST(ReplayReaderTest, ReplayScaleZeroIsUnscaled) {
@@ -348,6 +368,16 @@ TEST(ReplayReaderTest, ErrorsNameFileAndLine) {
       {h3 + "3 /f close\n4 /f close\n",
        ":5: 'close' of file '/f', which is not open (closed at line 4)"},
       {h3 + "3 /f write 0 0\n", ":4: write of length 0"},
+      // Ranges sync_file_range(2) refuses (EINVAL): refused before the run.
+      {h3 + "3 /f sync_file_range 9223372036854775808 0\n",
+       ":4: sync_file_range offset 9223372036854775808 + length 0 is past 2^63 - 1, the "
+       "largest file offset sync_file_range(2) takes"},
+      {h3 + "3 /f sync_file_range 9223372036854775807 1\n",
+       ":4: sync_file_range offset 9223372036854775807 + length 1 is past 2^63 - 1, the "
+       "largest file offset sync_file_range(2) takes"},
+      {h3 + "3 /f sync_file_range 1 9223372036854775807\n",
+       ":4: sync_file_range offset 1 + length 9223372036854775807 is past 2^63 - 1, the "
+       "largest file offset sync_file_range(2) takes"},
       {h3 + "3 /f read 18446744073709551615 2\n",
        ":4: offset 18446744073709551615 + length 2 overflows"},
       {h3 + "3 /f unlink\n", ":4: unknown file action 'unlink' (add, open, close)"},
