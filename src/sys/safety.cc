@@ -429,6 +429,27 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
     uint64_t fds_per_clone = job.ioengine == "null" ? 0 : JobFilesPerClone(job);
     if (job.ioengine == "io_uring" || job.ioengine == "io_uring_cmd") fds_per_clone += 1;
     n.open_files = Add(n.open_files, Mul(fds_per_clone, clones));
+    // A replay with io_uring's registered files keeps every file of its log
+    // open for the run (run/replay.cc ReplayFollowsFileLines); without them
+    // it opens and closes the files as the log's lines say. The message
+    // names the option, which the user may not connect with the count.
+    if (job.ioengine == "io_uring" && !job.read_iolog.empty() && job.replay_redirect.empty() &&
+        (job.registerfiles || job.sqthread_poll) && n.open_files_why.empty()) {
+      std::string opts;
+      if (job.registerfiles) opts = OptionAt(job, "registerfiles", "1");
+      if (job.sqthread_poll)
+        opts += (opts.empty() ? "" : " and ") + OptionAt(job, "sqthread_poll", "1");
+      const size_t files = job.filenames.size();
+      n.open_files_why =
+          "job '" + job.name + "' keeps all " + std::to_string(files) + " file" +
+          (files == 1 ? "" : "s") + " of its read_iolog open" +
+          (clones > 1 ? " in each of its " + std::to_string(clones) + " clones" : std::string()) +
+          " for the run, as " + opts +
+          (job.registerfiles && job.sqthread_poll ? " register" : " registers") +
+          " them with io_uring; without " +
+          (job.registerfiles && job.sqthread_poll ? "them" : "it") +
+          " the replay would open and close them as the log's lines say";
+    }
     // Log files stay open for the run (the log writer appends as it goes;
     // fio keeps its logs in memory and opens each at the end): one per
     // clone and log (slat, clat and lat for write_lat_log), or one per job
@@ -482,7 +503,8 @@ std::vector<LimitError> LimitErrors(const ResourceNeeds& n, const SystemLimits& 
                         " (hard limit " + LimitText(l.nofile_hard) +
                         "); raise the hard limit (nofile in /etc/security/limits.conf), then "
                         "`ulimit -n " +
-                        std::to_string(n.open_files) + "`"});
+                        std::to_string(n.open_files) + "`" +
+                        (n.open_files_why.empty() ? "" : " (" + n.open_files_why + ")")});
   if (!l.nproc_exempt && n.threads > l.nproc_soft)
     errs.push_back({2, n.threads, "threads",
                     "the jobs need " + std::to_string(n.threads) + " threads but RLIMIT_NPROC is " +

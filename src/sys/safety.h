@@ -91,6 +91,9 @@ struct ResourceNeeds {
   uint64_t aio_events = 0;     // aio-nr the libaio contexts reserve
   uint64_t locked_bytes = 0;   // io_uring fixedbufs registered buffers
   uint64_t lockmem_bytes = 0;  // lockmem x numjobs, summed (also mlocked)
+  // Why a replay keeps every file of its log open (io_uring registerfiles
+  // or sqthread_poll): for the open-files message, empty if none does.
+  std::string open_files_why;
 };
 ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs);
 

@@ -38,6 +38,21 @@ for eng in psync libaio io_uring; do
     "$(counts <<<"$out")" "$((2 * n)) $((8192 * n)) 0"
 done
 
+# io_uring's registered files keep every file of the log open, so the run
+# needs 100 descriptors: the refusal says why and that without the option
+# the replay would follow the log (it used to give only the count).
+if "$bin" --list-engines 2>/dev/null | grep -qw io_uring; then
+  for opt in registerfiles sqthread_poll; do
+    (ulimit -n 64 && "$bin" --name=r --read_iolog=many.log --ioengine=io_uring --$opt=1 \
+      --output=/dev/null 2>err) && fail "$opt=1: ran under ulimit -n 64"
+    why="keeps all $n files of its read_iolog open for the run, as $opt=1 at <cmdline>"
+    why+=" registers them with io_uring; without it the replay would open and close them"
+    why+=" as the log's lines say"
+    grep -qF "$why" err && echo "ok   $opt=1: the refusal names the option" ||
+      fail "$opt=1: the refusal does not say why: $(head -3 err)"
+  done
+fi
+
 # The files open at once: never more than the log holds open (one here).
 if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
   strace -f -qq -e trace=openat,close -o st "$bin" --name=r --read_iolog=many.log \

@@ -304,6 +304,38 @@ TEST(SysResourceTest, NullEngineOpensNoFiles) {
 // against the phase that needs the most of it, not the sum of the run. fio
 // runs two stonewalled libaio jobs at iodepth=40000 with aio-max-nr 65536,
 // and [a] [b] stonewall with nrfiles=40 numjobs=4 under `ulimit -n 256`.
+// A replay with io_uring's registered files keeps every file of its log
+// open; the open-files refusal says so, naming the option and its place,
+// and that without it the replay would follow the log's open and close
+// lines (it used to give only the count).
+TEST(SysResourceTest, RegisteredFilesReplayIsNamed) {
+  JobSpec r = Job("r", "/f0", RwMode::kWrite);
+  for (int i = 1; i < 100; ++i) r.filenames.push_back("/f" + std::to_string(i));
+  r.read_iolog = "many.log";
+  r.ioengine = "io_uring";
+  r.registerfiles = true;
+  r.settings.push_back({"registerfiles", "1", OptionSource::kJob, "r.fio", 4});
+  SystemLimits l = Roomy();
+  l.nofile_soft = l.nofile_hard = 64;
+  const std::string head =
+      "open files: the jobs need 117 file descriptors but RLIMIT_NOFILE is 64 (hard limit 64); "
+      "raise the hard limit (nofile in /etc/security/limits.conf), then `ulimit -n 117` ";
+  EXPECT_EQ(CheckResourceLimitsAgainst({r}, l).message(),
+            head +
+                "(job 'r' keeps all 100 files of its read_iolog open for the run, as "
+                "registerfiles=1 at r.fio:4 registers them with io_uring; without it the replay "
+                "would open and close them as the log's lines say)");
+  r.sqthread_poll = true;
+  EXPECT_EQ(CheckResourceLimitsAgainst({r}, l).message(),
+            head +
+                "(job 'r' keeps all 100 files of its read_iolog open for the run, as "
+                "registerfiles=1 at r.fio:4 and sqthread_poll=1 register them with io_uring; "
+                "without them the replay would open and close them as the log's lines say)");
+  // Not a replay, or redirected to one file: no such note.
+  r.replay_redirect = "/dev/x";
+  EXPECT_EQ(CheckResourceLimitsAgainst({r}, l).message().find("keeps all"), std::string::npos);
+}
+
 TEST(SysResourceTest, PhasesRunOneAfterAnother) {
   JobSpec a = Job("a", "/f", RwMode::kRead);
   a.ioengine = "libaio";
