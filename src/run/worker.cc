@@ -1240,6 +1240,12 @@ bool Worker::PrepareNext(uint64_t* now, IoRequest** out) {
   return ok;
 }
 
+// The range [first, end) written to `file` since its last sync_file_range
+// ({UINT64_MAX, 0} when none), and a fresh one from now on.
+std::pair<uint64_t, uint64_t> Worker::TakeSyncRange(uint32_t file) {
+  return std::exchange(sfr_range_[file], {UINT64_MAX, 0});
+}
+
 // flow=, as fio 3.33 decides it: a job whose share of its flow's I/Os is
 // above its share of the flow's weight is held back; with flow_sleep it
 // first lets its I/O in flight complete, then sleeps (fio quiesces and
@@ -1337,11 +1343,9 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     r->length = r->xfer_length = 0;
     if (r->op == IoOp::kSyncFileRange) {
       // The range written to this file since its last sync_file_range (fio).
-      auto& [first, end] = sfr_range_[sync_file];
+      const auto [first, end] = TakeSyncRange(sync_file);
       r->offset = r->xfer_offset = first;
       r->length = r->xfer_length = end - first;
-      first = UINT64_MAX;
-      end = 0;
     }
     r->res = 0;
     r->flags = 0;
@@ -1629,12 +1633,10 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
     // since its previous sync_file_range is what that job synced. A line
     // with a length names its range; with no write before it, from its
     // offset to the end of the file (length 0, as sync_file_range(2) reads it).
-    auto& [first, end] = sfr_range_[e.file];
+    const auto [first, end] = TakeSyncRange(e.file);
     const bool written = e.length == 0 && first < end;
     r->offset = r->xfer_offset = written ? first : e.offset;
     r->length = r->xfer_length = written ? end - first : e.length;
-    first = UINT64_MAX;
-    end = 0;
     r->res = 0;
     r->flags = 0;
     r->prio = 0;

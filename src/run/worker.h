@@ -606,6 +606,7 @@ class Worker {
   void StartPassSync();
   // sync_file_range: per file, [first, end) of the writes since its last one.
   std::vector<std::pair<uint64_t, uint64_t>> sfr_range_;
+  std::pair<uint64_t, uint64_t> TakeSyncRange(uint32_t file);
   bool record_slat_ = false, record_clat_ = false, record_lat_ = false;
   bool stamp_ = true;  // any latency recorded: stamp issue and completion
   CpuUsage ru_start_;
