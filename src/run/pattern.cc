@@ -76,7 +76,6 @@ struct FileState {
   // Per direction as in fio: rw=rw reads and writes each walk from the start.
   int64_t pos[kNumDdirs] = {0, 0, 0};
   uint64_t seq_ios = 0;
-  uint64_t run_left = 0;  // rw=randxxx:N, sequencer sequential
   // rw_sequencer=identical: where each direction's last I/O
   // started, from start (< 0: none yet in this pass).
   int64_t last_start[kNumDdirs] = {-1, -1, -1};
@@ -113,6 +112,12 @@ class PatternImpl final : public IoPattern {
   bool Generate(int f, IoPlan* out);
   bool Repeat(IoPlan* out);
   bool TryRandom(FileState& fs, Ddir d, IoPlan* out);
+  // seq_nr_: moves the job's count on; true when a random offset is due.
+  bool SeqNrHit() {
+    if (--seq_left_ != 0) return false;
+    seq_left_ = rw_nr_;
+    return true;
+  }
   bool MapSlot(FileState& fs, int bd, uint64_t* off, uint64_t* len);
   // wrap_dirs_: the direction's next sequential block does not fit.
   bool SequentialAtEnd(const FileState& fs, Ddir d) const;
@@ -161,6 +166,15 @@ class PatternImpl final : public IoPattern {
   uint64_t rw_nr_ = 1;
   int64_t rw_skip_ = 0;
   bool identical_ = false;
+  // rw=randxxx:N with the sequential sequencer: fio 3.33's td->ddir_seq_nr,
+  // one count for the job (not per file, not per direction) that every
+  // offset the job asks for moves on, a trimwrite's write and an offset that
+  // fails included; an I/O that brings it to 0 takes a random offset (then
+  // percentage_random decides), the others continue sequentially. It starts
+  // at 1 (the job's first I/O is random) and is never reset: not when a
+  // continuation falls back to a random offset, nor between loops.
+  bool seq_nr_ = false;
+  uint64_t seq_left_ = 1;
   // A random job with sequential continuations (percentage_random below 100
   // for a direction it issues, or rw=randxxx:N with the sequential
   // sequencer). As in fio 3.33 they neither consult nor mark the random
@@ -286,7 +300,7 @@ Status PatternImpl::InitOffsetMode(const JobSpec& job, const bool bs_used[kNumDd
     rand_mode_ = RandMode::kMap;
   }
   const bool issued[kNumDdirs] = {HasRead(rw_), HasWrite(rw_), HasTrim(rw_)};
-  cont_ = random_job_ && rw_nr_ > 1 && !identical_;
+  cont_ = seq_nr_;
   for (int d = 0; d < kNumDdirs; ++d)
     if (random_job_ && issued[d] && perc_random_[d] < 100) cont_ = true;
   random_once_ =
@@ -451,6 +465,8 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   rw_nr_ = std::max<uint64_t>(job.rw_nr, 1);
   rw_skip_ = job.rw_skip;
   identical_ = job.rw_sequencer == RwSequencer::kIdentical;
+  seq_nr_ = random_job_ && rw_nr_ > 1 && !identical_;
+  seq_left_ = 1;
   service_nr_ = std::max<uint32_t>(job.file_service_nr, 1);
   bs_unaligned_ = job.bs_unaligned;
   bs_is_seq_rand_ = job.bs_is_seq_rand;
@@ -519,7 +535,6 @@ void PatternImpl::StartPass(FileState& fs) {
   // fio's next loop goes on from where the last one stopped instead).
   for (int64_t& p : fs.pos) p = 0;
   fs.seq_ios = 0;
-  fs.run_left = 0;
   for (int64_t& l : fs.last_start) l = -1;
   // A pass is size bytes (it matters for rw=rw, where each direction walks
   // on its own and neither reaches the end, and for random jobs without
@@ -919,7 +934,6 @@ bool PatternImpl::TryRandom(FileState& fs, Ddir d, IoPlan* out) {
       break;
     }
   }
-  fs.run_left = identical_ ? 0 : rw_nr_ - 1;
   out->ddir = d;
   out->offset = fs.start + off;
   out->length = len;
@@ -937,14 +951,11 @@ bool PatternImpl::Generate(int f, IoPlan* out) {
     ended_[static_cast<int>(d)] = wrap_dirs_;  // (only Reset() reads it)
     return false;
   }
-  // A random job issues a sequential I/O inside an rw=randxxx:N run, or when
-  // percentage_random says so; it falls back to a random offset when the
-  // previous I/O ended at the region's end.
-  bool seq = false;
-  if (fs.run_left > 0) {
-    --fs.run_left;
-    seq = true;
-  } else if (perc_random_[static_cast<int>(d)] < 100) {
+  // A random job issues a sequential I/O when the job's rw=randxxx:N count
+  // is not due (seq_left_), or when percentage_random says so; it falls back
+  // to a random offset when the previous I/O ended at the region's end.
+  bool seq = seq_nr_ && !SeqNrHit();
+  if (!seq && perc_random_[static_cast<int>(d)] < 100) {
     seq = seqrand_rng_.Below(100) >= perc_random_[static_cast<int>(d)];
   }
   if (seq) {
@@ -990,6 +1001,7 @@ bool PatternImpl::Next(IoPlan* out) {
 bool PatternImpl::NextGeneral(IoPlan* out) {
   if (pending_write_) {
     pending_write_ = false;
+    if (seq_nr_) SeqNrHit();  // fio counts the write's offset too
     *out = last_;
     out->ddir = Ddir::kWrite;
     return true;

@@ -243,6 +243,56 @@ TEST(PatternOffsetsTest, RandNrGivesSequentialRunsBetweenRandomOffsets) {
   EXPECT_GE(jumps, 995);
 }
 
+// rw=randread:4 over two files: one count for the job, as fio 3.33's
+// td->ddir_seq_nr, not one per file. Round robin sends the job's 1st, 5th,
+// ... I/O (the random ones) to file 0; file 1 only ever continues, from its
+// start (fio's write_iolog, size=64k nrfiles=2: j.0.1 reads 0, 4k, ..., 28k
+// in order). iobench counted per file: file 1's first read was random.
+TEST(PatternOffsetsTest, RandNrCountsPerJob) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.rw_nr = 4;
+  const std::vector<uint64_t> walk{0, 4, 8, 12, 16, 20, 24, 28};
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    auto v = Pass(Make(job, {{0, 32 * kKi, 0}, {0, 32 * kKi, 0}}, seed).get());
+    ASSERT_EQ(v.size(), 16u) << "seed " << seed;
+    std::vector<uint64_t> f1;
+    for (size_t i = 0; i < v.size(); ++i) {
+      EXPECT_EQ(v[i].file, i % 2) << "seed " << seed << ", I/O " << i;
+      if (v[i].file == 1) f1.push_back(v[i].offset / kKi);
+    }
+    EXPECT_EQ(f1, walk) << "seed " << seed;
+  }
+}
+
+// A continuation from the region's end takes a random offset and the count
+// goes on (fio 3.33 does not restart it): the job's every 4th I/O is still
+// random. iobench restarted the run there, so the I/O at the next multiple
+// of 4 was mostly a continuation. Over 8 blocks without the map a random
+// offset happens to continue the previous I/O 1 time in 8.
+TEST(PatternOffsetsTest, RandNrFallbackDoesNotRestartTheCount) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.rw_nr = 4;
+  job.norandommap = true;
+  auto v = Take(Make(job, {{0, 32 * kKi, 0}}).get(), 40000);
+  int due = 0, contiguous = 0, fallbacks = 0;
+  for (size_t i = 1; i < v.size(); ++i) {
+    const uint64_t end = v[i - 1].offset + v[i - 1].length;
+    const bool cont = v[i].offset == end;
+    if (i % 4 == 0) {
+      if (end < 32 * kKi) {
+        ++due;
+        contiguous += cont;
+      }
+    } else if (end == 32 * kKi) {
+      ++fallbacks;
+    } else {
+      EXPECT_TRUE(cont) << "I/O " << i;
+    }
+  }
+  EXPECT_GT(fallbacks, 2000);
+  EXPECT_NEAR(static_cast<double>(contiguous) / due, 1.0 / 8, 0.03);
+}
+
 // rw=randwrite:8 with the random map, as fio 3.33: the continuations
 // neither consult nor mark the map, so they may reuse blocks (fio's
 // randread:3 on 1 MiB reads 161 to 180 distinct blocks in its 256 reads),
