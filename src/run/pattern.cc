@@ -111,14 +111,15 @@ class PatternImpl final : public IoPattern {
   void FileDone(int f);
   bool Generate(int f, IoPlan* out);
   bool Repeat(IoPlan* out);
-  bool TryRandom(FileState& fs, Ddir d, IoPlan* out);
+  // mark: false for a continuation's fallback, which fio 3.33 does not mark.
+  bool TryRandom(FileState& fs, Ddir d, IoPlan* out, bool mark = true);
   // seq_nr_: moves the job's count on; true when a random offset is due.
   bool SeqNrHit() {
     if (--seq_left_ != 0) return false;
     seq_left_ = rw_nr_;
     return true;
   }
-  bool MapSlot(FileState& fs, int bd, uint64_t* off, uint64_t* len);
+  bool MapSlot(FileState& fs, int bd, uint64_t* off, uint64_t* len, bool mark);
   // wrap_dirs_: the direction's next sequential block does not fit.
   bool SequentialAtEnd(const FileState& fs, Ddir d) const;
   // kNone: no sequential I/O here (a random job takes a random offset
@@ -856,7 +857,7 @@ uint64_t PatternImpl::SkewedBlock(FileState& fs, Ddir d) {
 // gran_) this is FindFree + Set: the same draws as IoPattern::FastStep.
 // Returns false when no block this direction can reach is free (a file tail
 // shorter than its slot: fio, too, ends the pass when an offset fails).
-bool PatternImpl::MapSlot(FileState& fs, int bd, uint64_t* off_out, uint64_t* len_out) {
+bool PatternImpl::MapSlot(FileState& fs, int bd, uint64_t* off_out, uint64_t* len_out, bool mark) {
   const uint64_t a = fs.ralign[bd];            // == bs_[bd].min in map mode
   if (fs.size < a) return false;               // this direction's bs is larger than the file
   if (fs.map.free_count() == 0) return false;  // (cont_: FileExhausted lets a full map through)
@@ -890,18 +891,19 @@ bool PatternImpl::MapSlot(FileState& fs, int bd, uint64_t* off_out, uint64_t* le
     last = (off + len - 1) / gran_;
   }
   last = std::min(last, fs.blocks - 1);
-  for (uint64_t i = first; i <= last; ++i) fs.map.Set(i);
+  if (mark)
+    for (uint64_t i = first; i <= last; ++i) fs.map.Set(i);
   *off_out = off;
   *len_out = len;
   return true;
 }
 
-bool PatternImpl::TryRandom(FileState& fs, Ddir d, IoPlan* out) {
+bool PatternImpl::TryRandom(FileState& fs, Ddir d, IoPlan* out, bool mark) {
   const int bd = BsDir(d, true);
   uint64_t off, len;
   switch (rand_mode_) {
     case RandMode::kMap:
-      if (!MapSlot(fs, bd, &off, &len)) return false;
+      if (!MapSlot(fs, bd, &off, &len, mark)) return false;
       break;
     case RandMode::kLfsr: {
       // The register walks the map's blocks; a direction with larger
@@ -962,6 +964,9 @@ bool PatternImpl::Generate(int f, IoPlan* out) {
     const Seq s = TrySequential(fs, d, true, out);
     if (s == Seq::kIssued) return true;
     if (s == Seq::kEnd) return false;
+    // From the region's end: a random offset that, as the continuation it
+    // replaces, does not mark the map (fio's IO_U_F_BUSY_OK stays set).
+    return TryRandom(fs, d, out, false);
   }
   return TryRandom(fs, d, out);
 }
