@@ -1585,7 +1585,9 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
     if (replay_entry_.action == ReplayAction::kClose) {
       if (in_use > 0 && FileInFlight(f)) return false;
       if (recorder_ != nullptr) recorder_->Close(now, f);
-      if (!CloseLimitedFile(f, /*sync_on_close=*/false)) return false;
+      // fsync_on_close syncs a written file at each close line, as fio's
+      // put_file does, unless the last entry was a sync (should_fsync).
+      if (!CloseLimitedFile(f, /*sync_on_close=*/!replay_synced_last_)) return false;
     } else if (!OpenLimitedFile(f)) {
       return false;
     }
