@@ -738,6 +738,15 @@ std::string WithoutJobName(const std::string& name, const std::string& message) 
   return message;
 }
 
+// The err= of a job that could not start: the errno of the failure, else
+// EINVAL for a refusal of the job's input (a replayed log found malformed
+// when its phase starts), as fio gives it, and EIO for the rest.
+int PhaseErrno(const Status& st) {
+  return st.errno_value() != 0                         ? st.errno_value()
+         : st.code() == Status::Code::kInvalidArgument ? EINVAL
+                                                       : EIO;
+}
+
 // Puts a phase's setup error on the job its message names ("job 'b': ...",
 // "job 'b' (rec.fio:15): ..."),
 // else on the phase's first job: the jobs appended to each group of `result`
@@ -755,11 +764,7 @@ void MarkPhaseError(const Status& st, const std::vector<size_t>& before, RunResu
   }
   JobResult* target = named != nullptr ? named : first;
   if (target == nullptr) return;
-  // A refusal of the job's input (a replayed log found malformed when its
-  // phase starts) is EINVAL, as fio gives it; EIO for the rest.
-  target->error = st.errno_value() != 0                         ? st.errno_value()
-                  : st.code() == Status::Code::kInvalidArgument ? EINVAL
-                                                                : EIO;
+  target->error = PhaseErrno(st);
   // The report and stderr name the job already.
   target->error_message = named != nullptr ? WithoutJobName(named->name, message) : message;
 }
@@ -809,15 +814,12 @@ class PhaseRunner {
   }
   // The jobs of the phases after the one about to run: interim reports list
   // them with no I/O.
-  // Job `job` fails alone when its phase starts, each clone with st's
-  // errno (EINVAL for bad input, EIO for the rest, as MarkPhaseError): a
-  // replayed log found malformed then, which an earlier phase wrote. The
-  // phase's other jobs run, as in fio, where each job reads its own log.
+  // Job `job` fails alone when its phase starts, each clone with
+  // PhaseErrno(st): a replayed log found malformed then, which an earlier
+  // phase wrote. The phase's other jobs run, as in fio, where each job
+  // reads its own log.
   void FailJob(size_t job, const Status& st) {
-    const int err = st.errno_value() != 0                         ? st.errno_value()
-                    : st.code() == Status::Code::kInvalidArgument ? EINVAL
-                                                                  : EIO;
-    failed_jobs_[job] = Status(st.code(), st.message(), err);
+    failed_jobs_[job] = Status(st.code(), st.message(), PhaseErrno(st));
   }
   std::map<size_t, Status> failed_jobs_;
 
