@@ -236,6 +236,11 @@ struct JobSpec {
   // it (0: unset; 100% is unset too). io_size is then 0.
   uint32_t io_size_percent = 0;
   bool HasIoSize() const { return io_size != 0 || io_size_percent != 0; }
+  // io_uring registers the job's files with the ring (registerfiles, and
+  // sqthread_poll, which needs them): they must all stay open for the run.
+  bool RegistersFiles() const {
+    return ioengine == "io_uring" && (registerfiles || sqthread_poll);
+  }
   uint64_t offset = 0;
   uint32_t offset_percent = 0;
   uint64_t offset_increment = 0;

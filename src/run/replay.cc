@@ -673,8 +673,7 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
 bool ReplayFollowsFileLines(const JobSpec& job) {
   // io_uring's registered files must all be open (CheckOpenFiles refuses
   // openfiles with them for the same reason).
-  const bool registered = job.ioengine == "io_uring" && (job.registerfiles || job.sqthread_poll);
-  return !job.read_iolog.empty() && job.replay_redirect.empty() && !registered;
+  return !job.read_iolog.empty() && job.replay_redirect.empty() && !job.RegistersFiles();
 }
 
 void KeepExistingReplayFiles(const JobSpec& job, std::vector<TargetFile>* targets) {

@@ -848,7 +848,7 @@ Status CheckOpenFiles(const JobSpec& job, size_t nfiles) {
   if (!job.read_iolog.empty())
     return Status::Invalid(head + "is not supported with read_iolog" + where("read_iolog") +
                            ": the log's open and close lines say which files are open");
-  if (job.ioengine == "io_uring" && (job.registerfiles || job.sqthread_poll)) {
+  if (job.RegistersFiles()) {
     const char* opt = job.registerfiles ? "registerfiles" : "sqthread_poll";
     return Status::Invalid(head + "is not supported with io_uring " + opt + "=1" + where(opt) +
                            ": registered files must all be open (fio refuses it too)");

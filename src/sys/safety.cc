@@ -433,8 +433,8 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
     // open for the run (run/replay.cc ReplayFollowsFileLines); without them
     // it opens and closes the files as the log's lines say. The message
     // names the option, which the user may not connect with the count.
-    if (job.ioengine == "io_uring" && !job.read_iolog.empty() && job.replay_redirect.empty() &&
-        (job.registerfiles || job.sqthread_poll) && n.open_files_why.empty()) {
+    if (job.RegistersFiles() && !job.read_iolog.empty() && job.replay_redirect.empty() &&
+        n.open_files_why.empty()) {
       std::string opts;
       if (job.registerfiles) opts = OptionAt(job, "registerfiles", "1");
       if (job.sqthread_poll)
