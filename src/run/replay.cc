@@ -406,19 +406,20 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
       return LineError("offset " + std::to_string(offset) + " + length " + std::to_string(length) +
                        " overflows");
   }
+  // The offset issued: after replay_scale and replay_align.
+  uint64_t issue_off = offset / opts_.scale;
+  if (opts_.align != 0) issue_off &= ~(opts_.align - 1);
   if (op == IoOp::kSyncFileRange) {
     // sync_file_range(2) takes loff_t: the kernel refuses (EINVAL) an offset
     // or offset + length past 2^63 - 1. Refused here with the line, not at
     // run time with err=22 naming no line.
-    uint64_t at = offset / opts_.scale;
-    if (opts_.align != 0) at &= ~(opts_.align - 1);
     constexpr uint64_t kMaxOff = static_cast<uint64_t>(INT64_MAX);
-    if (at > kMaxOff || length > kMaxOff - at)
+    if (issue_off > kMaxOff || length > kMaxOff - issue_off)
       return LineError("sync_file_range offset " + std::to_string(offset) + " + length " +
                        std::to_string(length) +
-                       (at != offset
-                            ? " (offset " + std::to_string(at) + " after replay_scale/replay_align)"
-                            : std::string()) +
+                       (issue_off != offset ? " (offset " + std::to_string(issue_off) +
+                                                  " after replay_scale/replay_align)"
+                                            : std::string()) +
                        " is past 2^63 - 1, the largest file offset sync_file_range(2) takes");
   }
   if ((opts_.skip & skip_bit) != 0) return 0;
@@ -428,8 +429,7 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
   e->line = line_;
   e->wait_only = false;
   if (op <= IoOp::kTrim || op == IoOp::kSyncFileRange) {
-    e->offset = offset / opts_.scale;
-    if (opts_.align != 0) e->offset &= ~(opts_.align - 1);
+    e->offset = issue_off;
     e->length = length;
   } else {
     e->offset = 0;
