@@ -149,12 +149,12 @@ for name, (attained, early, dur, (lo, hi)) in want.items():
         check(f["ss"] == i["ss"], f"{name}: ss {f['ss']} vs {i['ss']}")
         if not attained:
             # 2 samples in 2.5 s never fill the window of 3: no criterion.
-            # fio's helper thread can take a third sample on a loaded
-            # machine (seen in CI), and then computes one: only compared
-            # when its window did not fill either.
+            # fio's is not checked: its helper thread can take a third
+            # sample on a loaded machine (seen in CI), and then computes
+            # one, also when that sample is 0 IO/s (CI: criterion 2151765
+            # beside two non-zero samples). fio is the reference for the
+            # shape here, not for its sampling under load.
             check(i["criterion"] == "0.000000", f"{name}: iobench criterion {i['criterion']}")
-            if sum(1 for v in f["data"]["iops"] if v) < 3:
-                check(f["criterion"] == "0.000000", f"{name}: fio criterion {f['criterion']}")
 check(sum(1 for j in iob if j == "grp") == 1, "iobench: grp not one record")
 # ss_ramp=1 s: no sample before 2 s, so the window of two is full at 3 s at
 # the earliest (2 s without the ramp); later only if load made a second
