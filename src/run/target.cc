@@ -358,8 +358,17 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     // Size of this file's part of the job.
     uint64_t fsize = 0;
     if (job.filesize_min != 0) {
-      fsize = job.filesize_min;
-      if (job.filesize_max > job.filesize_min) fsize = DrawFileSize(job, &size_rng, min_bs);
+      // As fio 3.33: a file or device whose size is already within the
+      // filesize= range keeps it (filesize=256k-1m on a 1 MiB file does
+      // 1 MiB); another gets filesize=, or a size drawn from the range.
+      const uint64_t hi = std::max(job.filesize_max, job.filesize_min);
+      if (t.exists && !t.is_char_device && t.current_size >= job.filesize_min &&
+          t.current_size <= hi)
+        fsize = t.current_size;
+      else if (job.filesize_max > job.filesize_min)
+        fsize = DrawFileSize(job, &size_rng, min_bs);
+      else
+        fsize = job.filesize_min;
     } else if (job.size != 0) {
       fsize = job.size / nfiles;
     } else if (job.size_percent != 0) {
@@ -479,16 +488,24 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       return Status::Invalid(JobLabel(job) + ": " + sys::OptionAt(job, "size", "N%") +
                              " is a share of the file's size, and ioengine=" + job.ioengine +
                              " has no file: set size= in bytes or filesize=");
-    // filesize= with size=N%: the job's share of the file is N% of it in
-    // whole blocks (the worker's cap); one under a block is no I/O, as a
-    // region under a block is (it became the whole file: size=10%
-    // filesize=32k wrote 32k; fio: "blocksize is larger than data set range").
+    // filesize= with size=N%: as fio 3.33, the region is N% of the file,
+    // from the offset and no further than the file's end, in whole blocks
+    // (below 100%), and a file that is laid out is laid out to the region's
+    // end only: filesize=1m size=50% on a new file lays out 512 KiB and a
+    // random job reads the first 512 KiB, not 512 KiB of the whole MiB.
+    // One under a block is no I/O, as a region under a block is (it became
+    // the whole file: size=10% filesize=32k wrote 32k; fio: "blocksize is
+    // larger than data set range").
     uint64_t usable = fsize;
     std::string share_of;
     if (job.filesize_min != 0 && job.size == 0 && job.size_percent != 0) {
       const unsigned __int128 file = off + fsize;
       usable = std::min<uint64_t>(fsize, static_cast<uint64_t>(file * job.size_percent / 100));
       share_of = sys::OptionAt(job, "size", std::to_string(job.size_percent) + "%") + " of ";
+      if (usable >= min_bs) {
+        fsize = job.size_percent != 100 ? usable - usable % min_bs : usable;
+        needed = off + fsize;
+      }
     }
     if (usable < min_bs) {
       // Name where the region and the block come from: "size=100000 over 3

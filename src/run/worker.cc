@@ -386,23 +386,17 @@ Status Worker::Setup() {
   // job stops once io_size x loops bytes are issued. time_based ignores it.
   // With filesize= and size= both given, size= is the job's bytes per pass
   // across its files (fio does not split it over them then): when the files'
-  // regions hold more, it caps the job as io_size does. size=N% is then N%
-  // of each file's size, in whole blocks, summed (fio: filesize=1m size=25%
-  // reads 256 KiB, also with offset=50%; size=10% bs=64k one block;
-  // nrfiles=2 filesize=1m size=30% 2 x 76 blocks of 4k). The share ends at
-  // the region's end, as in fio: filesize=1m offset=50% size=60% on an
-  // existing 1 MiB file reads the 128 blocks from 512 KiB, not 153.
+  // regions hold more, it caps the job as io_size does. size=N% needs no
+  // cap: each file's region is its N% share already (see ResolveTargets;
+  // fio: filesize=1m size=25% reads 256 KiB, also with offset=50%;
+  // size=10% bs=64k one block; nrfiles=2 filesize=1m size=30% 2 x 76
+  // blocks of 4k; filesize=1m offset=50% size=60% on an existing 1 MiB
+  // file the 128 blocks from 512 KiB, not 153).
   io_size_ = job_.io_size;
-  if (io_size_ == 0 && job_.filesize_min != 0 && (job_.size != 0 || job_.size_percent != 0)) {
-    uint64_t regions = 0, cap = job_.size;
-    const uint64_t bs = std::max<uint64_t>(1, SmallestBs(job_));
-    for (const TargetFile& t : targets_) {
-      regions += t.region_size;
-      // With filesize= the region ends at the file's end.
-      const unsigned __int128 file = t.region_offset + t.region_size;
-      if (job_.size == 0) cap += static_cast<uint64_t>(file * job_.size_percent / 100) / bs * bs;
-    }
-    if (cap < regions) io_size_ = cap;
+  if (io_size_ == 0 && job_.filesize_min != 0 && job_.size != 0) {
+    uint64_t regions = 0;
+    for (const TargetFile& t : targets_) regions += t.region_size;
+    if (job_.size < regions) io_size_ = job_.size;
   }
   if (job_.io_size_percent != 0) {
     // io_size=N%: N% of the bytes a pass moves, as fio multiplies its size

@@ -298,6 +298,61 @@ TEST(RunTargetTest, SizePercentWithFilesizeIsAShareOfEachFile) {
   }
 }
 
+// filesize= with size=N%: as fio 3.33, the region is the first N% of the
+// file (from the offset), and a new file is laid out to its end only. The
+// region was the whole file with the bytes capped: filesize=1m size=50%
+// randread spread its 512 KiB over the MiB and laid out 1 MiB; fio reads
+// blocks 0-7 of 64k and lays out 512 KiB. And a file whose size is within
+// the filesize= range keeps it (fio: 1 MiB for filesize=256k-1m on a 1 MiB
+// file; a drawn size was used, 704 KiB for seed 0).
+TEST(RunTargetTest, FilesizeShareAndRangeAreFiosRegions) {
+  TempDir dir("/dev/shm");
+  const std::string file = dir.path() + "/f";
+  JobSpec j = TestJob("share", RwMode::kRandRead, 65536, 0);
+  j.ioengine = "psync";
+  j.filenames = {file};
+  j.filesize_min = j.filesize_max = 1 << 20;
+  j.size_percent = 50;
+  auto t = ResolveTargets(j, 0, /*diskless=*/false);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ((*t)[0].region_offset, 0u);
+  EXPECT_EQ((*t)[0].region_size, 512u << 10);
+  EXPECT_EQ((*t)[0].needed_size, 512u << 10);
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(fs::file_size(file), 512u << 10);  // every read is in the laid-out part
+  EXPECT_EQ(r->groups[0].jobs[0].stats.dir[0].bytes, 512u << 10);
+  EXPECT_EQ(r->groups[0].jobs[0].stats.dir[0].short_ios, 0u);
+  // 30% of 1 MiB is 314572.8 bytes: 76 blocks of 4k.
+  j.bs[0].min = j.bs[0].max = 4096;
+  j.size_percent = 30;
+  t = ResolveTargets(j, 0, /*diskless=*/false);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ((*t)[0].region_size, 76u * 4096);
+  // A byte offset: the share is of the file, and ends at its end.
+  j.offset = 896 << 10;
+  t = ResolveTargets(j, 0, /*diskless=*/false);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ((*t)[0].region_offset, 896u << 10);
+  EXPECT_EQ((*t)[0].region_size, 128u << 10);
+  EXPECT_EQ((*t)[0].needed_size, 1u << 20);
+  // In the range: the file's own size; out of it: a drawn one.
+  j.offset = 0;
+  j.size_percent = 0;
+  j.filesize_min = 256 << 10;
+  for (uint64_t size : {uint64_t{1} << 20, uint64_t{256} << 10, uint64_t{600} << 10}) {
+    fs::resize_file(file, size);
+    t = ResolveTargets(j, 0, /*diskless=*/false);
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    EXPECT_EQ((*t)[0].region_size, size);
+  }
+  fs::resize_file(file, 2 << 20);
+  t = ResolveTargets(j, 0, /*diskless=*/false);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_GE((*t)[0].region_size, 256u << 10);
+  EXPECT_LT((*t)[0].region_size, 1u << 20);
+}
+
 TEST(RunTargetTest, MissingSizeIsAnError) {
   TempDir dir("/dev/shm");
   JobSpec j = TestJob("nosize", RwMode::kRead, 4096, 0);
