@@ -101,9 +101,10 @@ JobStatus JobStatus::FromSpec(const JobSpec& spec, uint64_t resolved_size) {
   const bool r = HasRead(spec.rw), w = HasWrite(spec.rw), t = HasTrim(spec.rw);
   j.ddir_mask = static_cast<uint8_t>((r ? 1 : 0) | (w ? 2 : 0) | (t ? 4 : 0));
   // "f=": the job's files, counted while it runs (fio counts the null
-  // engine's file too); openfiles=N below them keeps N open at most.
+  // engine's file too); openfiles=N below them keeps N open at most, and
+  // file_service_type=sequential one.
   j.open_files = std::max<uint32_t>(1, spec.nrfiles);
-  if (spec.openfiles != 0 && spec.openfiles < j.open_files) j.open_files = spec.openfiles;
+  if (const uint32_t limit = spec.OpenLimit(j.open_files); limit != 0) j.open_files = limit;
   j.startdelay_ns = spec.startdelay_ns;
   if (spec.startdelay_max_ns > spec.startdelay_ns)
     j.startdelay_ns += (spec.startdelay_max_ns - spec.startdelay_ns) / 2;

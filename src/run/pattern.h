@@ -156,11 +156,9 @@ class IoPattern {
 };
 
 // The number of files a job with `nfiles` files keeps open at once when
-// openfiles limits it (openfiles=N below nfiles), else 0: every file is
-// opened before the run and stays open.
-inline uint32_t OpenLimit(const JobSpec& job, size_t nfiles) {
-  return job.openfiles != 0 && job.openfiles < nfiles ? job.openfiles : 0;
-}
+// openfiles or file_service_type=sequential limits it, else 0: every file
+// is opened before the run and stays open (JobSpec::OpenLimit).
+inline uint32_t OpenLimit(const JobSpec& job, size_t nfiles) { return job.OpenLimit(nfiles); }
 
 // The size a bssplit entry of `bs` bytes issues, in a direction whose
 // smallest split size is min_bs: as fio 3.33's get_next_buflen, rounded down

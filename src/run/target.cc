@@ -857,8 +857,7 @@ Status CheckOpenFiles(const JobSpec& job, size_t nfiles) {
   };
   // verify with do_verify=0 (and no backlog) only writes the headers: no
   // read-back, so the limit holds as for any writer (fio runs it too).
-  const bool reads_back = job.verify.do_verify || job.verify.backlog != 0 || job.verify.verify_only;
-  if (job.verify.type != VerifyType::kNone && reads_back)
+  if (job.verify.ReadsBack())
     return Status::Invalid(head + "is not supported with verify" + where("verify") +
                            ": the verify phase reads every file back; leave openfiles unset "
                            "(or set do_verify=0 to write the verify headers only)");

@@ -1028,8 +1028,11 @@ std::string Worker::OpenReason(uint32_t i, bool name) const {
   if (replay_log_ != nullptr)
     return " (read_iolog " + job_.read_iolog + ":" + std::to_string(replay_entry_.line) +
            " opens " + targets_[i].path + ")";
-  return " (openfiles=" + std::to_string(job_.openfiles) + ": opening " +
-         (name ? targets_[i].path : std::string("it")) + " for its turn)";
+  const std::string why = job_.SequentialOpensInTurn(targets_.size())
+                              ? std::string("file_service_type=sequential")
+                              : "openfiles=" + std::to_string(job_.openfiles);
+  return " (" + why + ": opening " + (name ? targets_[i].path : std::string("it")) +
+         " for its turn)";
 }
 
 bool Worker::OpenLimitedFile(uint32_t i) {

@@ -194,7 +194,7 @@ std::vector<std::string> JobFilePaths(const JobSpec& job) {
 uint32_t JobFilesPerClone(const JobSpec& job) {
   uint32_t n = job.filenames.empty() ? std::max<uint32_t>(1, job.nrfiles)
                                      : static_cast<uint32_t>(job.filenames.size());
-  if (job.openfiles > 0 && job.openfiles < n) n = job.openfiles;
+  if (const uint32_t limit = job.OpenLimit(n); limit != 0) n = limit;
   // A replay that follows its log's open and close lines (PrepareReplayJob).
   if (job.read_iolog_open_max != 0 && job.read_iolog_open_max < n)
     n = static_cast<uint32_t>(job.read_iolog_open_max);

@@ -58,6 +58,12 @@ for t in $(tools); do
   done
   expect_eq "$t: sequential service" "$(trace "$t" --ioengine=psync --rw=read --size=64k \
     --nrfiles=4 --openfiles=2 --file_service_type=sequential)" "$seq"
+  # Without openfiles too: fio opens each file as it comes to it and closes it
+  # when it is done (iobench opened them all at the start).
+  for e in psync "io_uring --iodepth=4"; do
+    expect_eq "$t $e: sequential service, no openfiles" "$(trace "$t" --ioengine=$e --rw=read \
+      --size=64k --nrfiles=4 --file_service_type=sequential)" "$seq"
+  done
   expect_eq "$t: three files, two open" "$(trace "$t" --ioengine=psync --rw=read --size=24k \
     --nrfiles=3 --openfiles=2)" "o0 r0:0 o1 r1:0 r0:1 r1:1 c0 c1 o2 r2:0 r2:1 c2"
   expect_eq "$t: loops=2 end_fsync=1" "$(trace "$t" --ioengine=psync --rw=write --size=32k \
@@ -120,6 +126,34 @@ if command -v strace >/dev/null; then
 else
   echo "skip descriptor count: strace is not installed"
 fi
+
+# file_service_type=sequential without openfiles holds at most 2 of the
+# job's files open (the next opens while the last one's I/O completes): a
+# job of 300 files runs under ulimit -n 64, as in fio (iobench needed 300
+# descriptors and refused it). With a verify read-back every file stays open.
+for e in psync "libaio --iodepth=16" "io_uring --iodepth=16"; do
+  rm -rf "$tmp/d" && mkdir "$tmp/d"
+  out=$(ulimit -n 64 && "$bin" --name=j --directory="$tmp/d" --bs=1k --ioengine=$e --rw=write \
+    --size=300k --nrfiles=300 --file_service_type=sequential --output-format=terse 2>&1)
+  expect_eq "$e: sequential service, 300 files under ulimit -n 64: error, KiB written" \
+    "$(cut -d';' -f5,47 <<<"$out")" "0;300"
+  if command -v strace >/dev/null; then
+    rm -rf "$tmp/d" && mkdir "$tmp/d"
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+      strace -f -qq -e trace=openat,close -o "$tmp/strace" "$bin" --name=j --directory="$tmp/d" \
+      --bs=4k --ioengine=$e --rw=randread --size=512k --nrfiles=8 --file_service_type=sequential \
+      --output=/dev/null 2>"$tmp/err" || fail "strace sequential $e: $(cat "$tmp/err")"
+    got=$(awk '/openat\(.*\/j\.0\.[0-9]+"/ && / = [0-9]+$/ { fd[$NF] = 1; n++; if (n > m) m = n; next }
+      /close\([0-9]+\)/ { x = $0; sub(/.*close\(/, "", x); sub(/\).*/, "", x); if (x in fd) { delete fd[x]; n-- } }
+      END { print (m >= 1 && m <= 2) ? "1-2" : m }' "$tmp/strace")
+    expect_eq "$e: sequential service, descriptors open at once" "$got" "1-2"
+  fi
+done
+rm -rf "$tmp/d" && mkdir "$tmp/d"
+out=$(ulimit -n 64 && "$bin" --name=j --directory="$tmp/d" --bs=1k --ioengine=psync --rw=write \
+  --size=300k --nrfiles=300 --file_service_type=sequential --verify=crc32c --output=/dev/null 2>&1)
+grep -q "file descriptors but RLIMIT_NOFILE is 64" <<<"$out" ||
+  fail "sequential service with verify: every file stays open: $out"
 
 # Refused, naming the option and where it is set.
 refused() {  # NAME PATTERN ARGS...

@@ -192,6 +192,46 @@ TEST(PatternOpenFiles, NoLimitNoEvents) {
   EXPECT_EQ(OpenLimit(OfJob(RwMode::kRead, 0), 4), 0u);
 }
 
+// file_service_type=sequential: as fio 3.33, a file is opened when the job
+// comes to it and closed when it is done, so two are open at most (the next
+// one while the last one's I/O completes); every file stayed open.
+TEST(PatternOpenFiles, SequentialServiceOpensFilesInTurn) {
+  JobSpec job = OfJob(RwMode::kRead, 0);
+  job.file_service_type = FileServiceType::kSequential;
+  EXPECT_EQ(OpenLimit(job, 300), 2u);
+  EXPECT_TRUE(job.SequentialOpensInTurn(300));
+  EXPECT_EQ(OpenLimit(job, 2), 0u);  // nothing to save
+  job.openfiles = 1;                 // the user's limit
+  EXPECT_EQ(OpenLimit(job, 300), 1u);
+  EXPECT_FALSE(job.SequentialOpensInTurn(300));
+  job.openfiles = 300;  // not below the count: as unset
+  EXPECT_EQ(OpenLimit(job, 300), 2u);
+  job.openfiles = 0;
+  // Where every file must stay open, they do (openfiles= is refused there).
+  JobSpec v = job;
+  v.verify.type = VerifyType::kCrc32c;
+  EXPECT_EQ(OpenLimit(v, 300), 0u);
+  v.verify.do_verify = false;  // headers only: no read-back
+  EXPECT_EQ(OpenLimit(v, 300), 2u);
+  JobSpec r = job;
+  r.read_iolog = "x.log";
+  EXPECT_EQ(OpenLimit(r, 300), 0u);
+  JobSpec u = job;
+  u.ioengine = "io_uring";
+  u.registerfiles = true;
+  EXPECT_EQ(OpenLimit(u, 300), 0u);
+  JobSpec n = job;
+  n.file_service_nr = 4;  // sequential:4 moves on after 4 I/Os
+  EXPECT_EQ(OpenLimit(n, 300), 0u);
+  // The pattern opens and closes each file in turn.
+  auto p = OfPattern(job, OfFiles(3, 2));
+  OfDriver d(p.get());
+  EXPECT_EQ(d.Pass(), 6u);
+  EXPECT_EQ(d.trace, "o0 r0 r0 c0 o1 r1 r1 c1 o2 r2 r2 c2 ");
+  EXPECT_FALSE(d.bad);
+  EXPECT_EQ(d.max_open, 1u);
+}
+
 TEST(PatternOpenFiles, CheckOpenFilesRefusesWhatCannotWork) {
   JobSpec job = OfJob(RwMode::kWrite, 2);
   job.name = "j";
