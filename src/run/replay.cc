@@ -63,21 +63,30 @@ std::string SettingWhere(const JobSpec& job, const char* name) {
   return s == nullptr ? "<default>" : s->Where();
 }
 
+// "job 'J' (JOBFILE:LINE): read_iolog LOG": the job, where its read_iolog=
+// is set, and the log ("job 'J': read_iolog LOG" when it has no place). A
+// log's line number follows it. A later phase's failure, whose report line
+// names the job already, keeps the place (WithoutJobName).
+std::string ReplayWho(const JobSpec& job) {
+  const OptionSetting* s = job.FindSetting("read_iolog");
+  return "job '" + job.name + "'" + (s != nullptr ? " (" + s->Where() + ")" : "") +
+         ": read_iolog " + job.read_iolog;
+}
+
 // "read_iolog LOG:LINE: an I/O ends at byte E, past the end of FILE (S bytes)".
 Status PastEnd(const JobSpec& job, uint64_t line, uint64_t end, const std::string& path,
                uint64_t size) {
-  return Status::Invalid("job '" + job.name + "': read_iolog " + job.read_iolog + ":" +
-                         std::to_string(line) + ": an I/O ends at byte " + std::to_string(end) +
-                         ", past the end of " + path + " (" + std::to_string(size) + " bytes)");
+  return Status::Invalid(ReplayWho(job) + ":" + std::to_string(line) + ": an I/O ends at byte " +
+                         std::to_string(end) + ", past the end of " + path + " (" +
+                         std::to_string(size) + " bytes)");
 }
 
-// Where the log names file i: "job 'J': read_iolog LOG:LINE" (its add
-// line), or `otherwise` for the replay_redirect target.
+// Where the log names file i: "job 'J' (JOBFILE:LINE): read_iolog LOG:LINE"
+// (its add line), or `otherwise` for the replay_redirect target.
 std::string AtAddLine(const JobSpec& job, const IologSummary& s, size_t i,
                       const std::string& otherwise) {
   if (i >= s.add_line.size() || s.add_line[i] == 0) return otherwise;
-  return "job '" + job.name + "': read_iolog " + job.read_iolog + ":" +
-         std::to_string(s.add_line[i]);
+  return ReplayWho(job) + ":" + std::to_string(s.add_line[i]);
 }
 
 // A target check's error ("job 'J': target /dev/zero is a character
@@ -573,7 +582,7 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
   const IologSummary& s = *scanned;
   if (s.files.empty())
     return Status::Invalid(
-        "job '" + job->name + "': read_iolog " + job->read_iolog +
+        ReplayWho(*job) +
         (s.added == 0 ? " adds no file ('FILE add' lines)" : " opens no file ('FILE open' lines)") +
         " and replay_redirect is not set");
 

@@ -123,6 +123,21 @@ expect_eq "a bad log in a later phase (stderr)" "$err" \
 expect_eq "a bad log in a later phase (errors; writes of a; reads of x)" \
   "$(python3 -c 'import json; j=json.load(open("rrbad.json"))["jobs"]; print([x["jobname"] for x in j], j[0]["error"], j[2]["error"], j[3]["error"], j[0]["write"]["total_ios"], j[2]["read"]["total_ios"])' 2>&1)" \
   "['a', 'm', 'x', 'b'] 0 0 22 8 2"
+# A log of a file that is not there, found when a later phase starts: the
+# message names the read_iolog= line in the job file, as the same error
+# before the run does (it named only the log's line).
+rm -f gone gone.log
+printf '[a]\nioengine=psync\nrw=write\nsize=8k\nfilename=%s/gone\nwrite_iolog=%s/gone.log\n' \
+  "$tmp" "$tmp" >gone.fio
+printf 'exec_postrun=rm %s/gone\n[g]\nstonewall\nread_iolog=%s/gone.log\n' "$tmp" "$tmp" >>gone.fio
+err=$("$bin" gone.fio --output=/dev/null 2>&1)
+expect_eq "a missing file in a later phase's log (exit status)" "$?" 1
+expect_eq "a missing file in a later phase's log (stderr)" "$err" \
+  "iobench: job 'g': err=22 (gone.fio:10: read_iolog $tmp/gone.log:2: $tmp/gone does not exist; iobench replays onto existing files and devices (create it, or set size= to lay it out))"
+printf '[g]\nread_iolog=%s/gone.log\n' "$tmp" >gone1.fio
+err=$("$bin" gone1.fio --output=/dev/null 2>&1)
+expect_eq "a missing file in a first phase's log" "$err" \
+  "iobench: job 'g' (gone1.fio:2): read_iolog $tmp/gone.log:2: $tmp/gone does not exist; iobench replays onto existing files and devices (create it, or set size= to lay it out)"
 rm -f seq seq.log
 rec_job "" >rr2.fio
 out=$("$bin" rr2.fio 2>&1) && fail "record and replay of one log at the same time ran"
