@@ -138,6 +138,24 @@ printf '[g]\nread_iolog=%s/gone.log\n' "$tmp" >gone1.fio
 err=$("$bin" gone1.fio --output=/dev/null 2>&1)
 expect_eq "a missing file in a first phase's log" "$err" \
   "iobench: job 'g' (gone1.fio:2): read_iolog $tmp/gone.log:2: $tmp/gone does not exist; iobench replays onto existing files and devices (create it, or set size= to lay it out)"
+# A log an earlier phase's exec_postrun writes is read when its phase
+# starts, as fio reads it when the job starts (it was refused before the
+# run as missing); when the command does not make it, that job fails alone.
+rm -f mk.log && truncate -s 64k mkf
+{ printf '[a]\nioengine=null\nsize=4k\nexec_postrun=sh -c "printf %s > %s/mk.log"\n' \
+  "'fio version 2 iolog\\\\n$tmp/mkf add\\\\n$tmp/mkf open\\\\n$tmp/mkf read 0 4096\\\\n'" "$tmp"
+  printf '[b]\nstonewall\nioengine=psync\nread_iolog=%s/mk.log\n' "$tmp"; } >mk.fio
+out=$("$bin" mk.fio --output-format=terse 2>&1)
+expect_eq "a log made by an earlier exec_postrun: b's error and KiB read" \
+  "$(grep '^3;[^;]*;b;' <<<"$out" | cut -d';' -f5,6)" "0;4"
+rm -f mk.log
+sed -i 's/sh -c "printf/sh -c "true || printf/' mk.fio
+out=$("$bin" mk.fio --output-format=terse 2>"$tmp/mkerr")
+expect_eq "a log an earlier exec_postrun does not make (exit status)" "$?" 1
+expect_eq "a log an earlier exec_postrun does not make: a's and b's errors" \
+  "$(cut -d';' -f3,5 <<<"$out" | tr '\n' ' ')" "a;0 b;2 "
+expect_eq "a log an earlier exec_postrun does not make (stderr)" "$(cat "$tmp/mkerr")" \
+  "iobench: job 'b': err=2 (mk.fio:8: read_iolog: open $tmp/mk.log: No such file or directory)"
 rm -f seq seq.log
 rec_job "" >rr2.fio
 out=$("$bin" rr2.fio 2>&1) && fail "record and replay of one log at the same time ran"
