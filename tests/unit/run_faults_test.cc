@@ -113,7 +113,7 @@ TEST(RunWatchdogTest, AsyncJobStuckAfterItsRuntimeIsNamedWithItsInFlightCount) {
   j.ioengine = "io_uring";
   j.iodepth = 4;
   j.time_based = true;
-  j.runtime_ns = 200'000'000;  // time to reach the engine on a loaded machine
+  j.runtime_ns = 1'000'000'000;  // time to reach the engine on a loaded machine
   auto r = RunJobs({j}, HungOptions(ctl, /*sync=*/false));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Status::Code::kIoError);
@@ -165,7 +165,7 @@ TEST(RunWatchdogTest, OnlyTheStuckJobIsNamed) {
   bad.ioengine = "libaio";
   bad.iodepth = 2;
   bad.time_based = true;
-  bad.runtime_ns = 200'000'000;  // time to reach the engine on a loaded machine
+  bad.runtime_ns = 1'000'000'000;  // time to reach the engine on a loaded machine
   RunOptions o = HungOptions(ctl, false);
   o.engine_factory = [ctl, ledger](const JobSpec& job) -> std::unique_ptr<Engine> {
     if (job.name == "hung") return std::make_unique<HungEngine>(ctl, false);
