@@ -392,12 +392,14 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
       const bool restarted = since != 0 && since != p.since_ns && since > prev_ns_;
       uint64_t window = dt;
       if (restarted) window = now_ns > since ? now_ns - since : 0;
-      // Too little of the interval to rate on: a ramp that ended just now
-      // keeps the job's rate of the previous interval (the job started
-      // before its counting did); anything else is rated over the interval.
+      // Too little of the interval to rate on: a ramp that ended just now,
+      // or the job's next run (a sweep point, a --repeat) that started just
+      // now, keeps the slot's rate of the previous interval (a job of a
+      // later phase that has not run yet: 0). The new run was rated over
+      // the whole interval: 100 IOPS for a job held at 5000.
       bool carry = false;
       if (restarted && window < dt / 8) {
-        carry = p.rated && j.elapsed_ns > window;
+        carry = p.rated;
         window = dt;
       }
       for (int d = 0; d < kNumDdirs; ++d) {

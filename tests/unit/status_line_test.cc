@@ -212,6 +212,23 @@ TEST(StatusLineRender, RampEndJustNowKeepsThePreviousRate) {
       std::string::npos);
 }
 
+// The job's next run (a sweep point, a --repeat) started 20 ms before the
+// line: too little to rate on, so the last run's rate stays; it showed the
+// 100 I/Os of those 20 ms over the whole second (r=100 IOPS at rate_iops=5000).
+TEST(StatusLineRender, ANewRunJustStartedKeepsThePreviousRate) {
+  StatusLine line;
+  line.Render(Ramped(1 * kSec, 1, 5000), 1 * kSec);
+  line.Render(Ramped(2 * kSec, 1, 10000), 2 * kSec);
+  RunStatus next = Ramped(3 * kSec, 3 * kSec - kSec / 50, 100);
+  next.jobs[0].elapsed_ns = kSec / 50;  // the job itself started then, no ramp
+  std::string s = line.Render(next, 3 * kSec);
+  EXPECT_NE(s.find("[r=5000 IOPS]"), std::string::npos) << s;
+  next = Ramped(4 * kSec, 3 * kSec - kSec / 50, 5100);
+  next.jobs[0].elapsed_ns = kSec + kSec / 50;
+  s = line.Render(next, 4 * kSec);
+  EXPECT_NE(s.find("[r=5000 IOPS]"), std::string::npos) << s;
+}
+
 TEST(StatusLineRender, JobsAreRatedEachOnItsOwnCounters) {
   StatusLine line;
   RunStatus run = Ramped(1 * kSec, 1, 1000);
