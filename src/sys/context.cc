@@ -110,14 +110,16 @@ bool Matches(const JobSpec& job, const std::vector<std::string>& paths, const st
 // the stack under the numbers is not hidden.
 void StackedDevice(const TargetInfo& info, TargetContext* tc) {
   if (info.disks.empty()) return;
-  if (!info.backing_fs_without_disk.empty()) {
-    // A loop device over a file on tmpfs: the stack ends in memory.
-    tc->backing_fs = info.backing_fs_without_disk;
-    tc->device = info.disks.front() + " on " + tc->backing_fs;
-    return;
-  }
   const std::vector<std::string> top =
       info.top_disks.empty() ? std::vector<std::string>{info.disks.front()} : info.top_disks;
+  if (!info.backing_fs_without_disk.empty()) {
+    // Loop devices over files on tmpfs: the stack ends in memory. Every
+    // top device is named, as over a disk (a btrfs raid1 on loop2 and
+    // loop3 read "loop2 on tmpfs").
+    tc->backing_fs = info.backing_fs_without_disk;
+    tc->device = Join(top, ",") + " on " + tc->backing_fs;
+    return;
+  }
   const std::vector<std::string> bottom =
       info.bottom_disks.empty() ? std::vector<std::string>{info.disks.back()} : info.bottom_disks;
   if (top == bottom) return;

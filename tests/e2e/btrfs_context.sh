@@ -139,6 +139,20 @@ written=,$(target written "${args[@]}"),
 both=""
 for l in ${pair//,/ }; do [[ $written == *",$l,"* ]] && both+=${both:+,}$l; done
 expect_eq "btrfs over two devices: both written" "$both" "$pair"
+# The same over loop files on tmpfs: both named there too (it read "loopE
+# on tmpfs", though the disk stats showed both).
+if shm=$(mktemp -d /dev/shm/iobench-btrfs.XXXXXX); then
+  undo+=("rm -rf '$shm'")
+  newloop "$shm/e.img" 256m
+  e=$loop
+  newloop "$shm/f.img" 256m
+  f=$loop
+  mkbtrfs -d raid1 -m raid1 "$e" "$f"
+  mountfs "$e" "$work/shm2"
+  spair=$(printf '%s\n' "${e#/dev/loop}" "${f#/dev/loop}" | sort -n | sed 's/^/loop/' | paste -sd,)
+  expect_eq "btrfs over two loop devices on tmpfs: device" \
+    "$(target device --name=s --filename="$work/shm2/f" --size=64k --rw=read)" "$spair on tmpfs"
+fi
 
 # 4. hipri=1: refused, naming the btrfs devices that lack poll queues.
 # hipri REST...: iobench's exit status and last stderr line.
