@@ -181,8 +181,10 @@ struct JobResult {
   std::vector<std::string> files;  // targets this clone used
   std::vector<std::string> notes;  // what was measured, for the report (not stderr)
   SteadyStateResult steadystate;
-  // latency_target: the queue depth the search settled on (fio's
-  // "latency_depth"); 0 without latency_target (the depth is iodepth).
+  // fio's latency_qd, its reports' "latency_depth": the queue depth the
+  // latency_target search settled on, else iodepth; 0 when the job never
+  // entered its I/O loop (create_only, a failed exec_prerun, a setup error,
+  // verify_only with writes), and the reports then leave latency_* out.
   uint32_t latency_depth = 0;
   // thinktime: how many times the job paused (not in fio's reports; tests).
   uint64_t think_stalls = 0;

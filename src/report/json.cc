@@ -340,11 +340,14 @@ ojson JobObject(const JobRecord& rec, const GroupTotals& totals, bool plus,
     o["total_err"] = ts.coe_errors;
     o["first_error"] = ts.coe_first_error;
   }
-  // fio's units: the target in ns, the window in us.
-  o["latency_depth"] = job.latency_depth ? job.latency_depth : spec.iodepth;
-  o["latency_target"] = spec.latency_target_ns;
-  o["latency_percentile"] = spec.latency_percentile;
-  o["latency_window"] = spec.latency_window_ns / 1000;
+  // fio's units: the target in ns, the window in us. Only for a job that
+  // entered its I/O loop (latency_depth is 0 otherwise), as fio.
+  if (job.latency_depth != 0) {
+    o["latency_depth"] = job.latency_depth;
+    o["latency_target"] = spec.latency_target_ns;
+    o["latency_percentile"] = spec.latency_percentile;
+    o["latency_window"] = spec.latency_window_ns / 1000;
+  }
   if (!spec.description.empty()) o["desc"] = spec.description;
   if (job.steadystate.enabled) o["steadystate"] = SteadyStateObject(job);
   o["iobench"] = IobenchJobObject(rec);

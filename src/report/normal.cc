@@ -344,11 +344,13 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals, u
                       static_cast<unsigned long long>(ts.first_error.offset),
                       ts.first_error.message.empty() ? "" : ": ", ts.first_error.message);
   }
-  // fio's units: the target in ns, the window in us.
-  o += fmt::sprintf("     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
-                    static_cast<unsigned long long>(spec.latency_target_ns),
-                    static_cast<unsigned long long>(spec.latency_window_ns / 1000),
-                    spec.latency_percentile, job.latency_depth ? job.latency_depth : spec.iodepth);
+  // fio's units: the target in ns, the window in us. Only for a job that
+  // entered its I/O loop (latency_depth is 0 otherwise), as fio.
+  if (job.latency_depth != 0)
+    o += fmt::sprintf("     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+                      static_cast<unsigned long long>(spec.latency_target_ns),
+                      static_cast<unsigned long long>(spec.latency_window_ns / 1000),
+                      spec.latency_percentile, job.latency_depth);
   WriteSteadyState(o, job, totals);
 }
 

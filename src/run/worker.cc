@@ -2102,6 +2102,12 @@ void Worker::Run() {
   else  // a job that ends within its ramp reports the ramp (fio): CPU from here
     ru_start_ = HelperCpuSampler::ThreadCpuNow();
   if (verifier_ != nullptr && job_.verify.verify_only && HasWrite(job_.rw)) StartVerifyPhase();
+  // fio sets latency_qd, which its reports show as latency_depth, when a job
+  // enters do_io. A create_only job, a verify_only job that writes (fio's dry
+  // run, then the verify) and one whose exec_prerun failed never do, and fio
+  // leaves the latency_* keys and line out for them.
+  io_loop_entered_ =
+      !prerun_failed_ && !job_.create_only && !(job_.verify.verify_only && HasWrite(job_.rw));
 
   while (true) {
   next_batch:
@@ -2267,7 +2273,7 @@ void Worker::Run() {
   result_.elapsed_ms = (end - ctl_->start_ns) / 1000000;
   result_.end_ms = WallTimeMs();
   result_.interrupted = interrupted_;
-  if (lat_search_ != nullptr) result_.latency_depth = lat_search_->depth();
+  result_.latency_depth = LatencyDepth();
   CopyEngineCounters(&ts_);
 
   if (error_ != 0) {
@@ -2331,6 +2337,13 @@ void Worker::CompleteLogged(IoRequest* req, uint64_t now, bool submitted) {
                      clat, lat, req->xfer_offset, prio);
 }
 
+// fio's latency_qd: the depth latency_target's search is at, else iodepth; 0
+// until the job entered its I/O loop.
+uint32_t Worker::LatencyDepth() const {
+  if (!io_loop_entered_) return 0;
+  return lat_search_ != nullptr ? lat_search_->depth() : std::max<uint32_t>(1, job_.iodepth);
+}
+
 void Worker::ServeSnapshot(uint64_t now, bool final) {
   const uint64_t gen = snap_req_.load(std::memory_order_relaxed);
   {
@@ -2358,6 +2371,7 @@ void Worker::ServeSnapshot(uint64_t now, bool final) {
         snap.runtime_us = 0;
       }
       snap.start_ms = result_.start_ms;
+      snap.latency_depth = LatencyDepth();
       snap.elapsed_ms = now > ctl_->start_ns ? (now - ctl_->start_ns) / 1000000 : 0;
       snap.end_ms = WallTimeMs();
     }

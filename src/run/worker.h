@@ -161,6 +161,7 @@ class Worker {
   // max_latency: ends the job with ETIMEDOUT when req's latency exceeds it.
   void CheckMaxLatency(const IoRequest* req, uint64_t now);
   void ServeSnapshot(uint64_t now, bool final);
+  uint32_t LatencyDepth() const;
   // Whether it served one (which takes time: the caller's clock is stale).
   bool PollSnapshot(uint64_t now) {
     if (snap_req_.load(std::memory_order_relaxed) == snap_served_) return false;
@@ -510,6 +511,9 @@ class Worker {
   int error_ = 0;
   bool pass_eof_ = false;
   bool prerun_failed_ = false;  // exec_prerun failed: no I/O, no postrun
+  // The job entered its I/O loop (fio's do_io), which sets the depth the
+  // reports show as latency_depth (LatencyDepth()).
+  bool io_loop_entered_ = false;
   // Why the job failed outside any I/O (exec_prerun, unlink_each_loop's
   // reopen): the result's error message; "" for I/O errors (first_error).
   std::string job_error_;

@@ -274,6 +274,12 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
   m.spec.slat_percentiles = last.slat_percentiles;
   m.spec.percentile_list = last.percentile_list;
   m.spec.percentile_precision = last.percentile_precision;
+  // And its latency_target settings and depth (its ts->latency_* are
+  // overwritten by each member in turn).
+  m.spec.latency_target_ns = last.latency_target_ns;
+  m.spec.latency_percentile = last.latency_percentile;
+  m.spec.latency_window_ns = last.latency_window_ns;
+  m.latency_depth = jobs.back()->latency_depth;
   JobRecord r(std::move(merged));
   FillRecord(r, m);
   r.options_from = &jobs.back()->spec;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -287,6 +288,37 @@ TEST(ReportJsonTest, GroupReportingListsTheLastJobsOptions) {
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0]["jobname"], "t");
   EXPECT_EQ(j[0]["job options"]["bs"], "8k");
+}
+
+// fio writes latency_depth, _target, _percentile and _window only for a job
+// that entered its I/O loop (its latency_qd is set there): a create_only job
+// or one whose exec_prerun failed ends its object at latency_ms, and so does
+// its normal report without the "latency :" line. In a group, the last
+// member's settings and depth count, as fio's ts->latency_* are overwritten
+// by each member in turn.
+TEST(ReportJsonTest, LatencyKeysOnlyForAJobThatRanIo) {
+  RunResult run = testdata::MakeRun(false, 1);
+  run.groups[0].jobs[0].latency_depth = 0;
+  const auto j = Json(run, false)["jobs"][0];
+  const std::vector<std::string> keys = Keys(j);
+  const auto at = std::find(keys.begin(), keys.end(), "latency_ms");
+  ASSERT_NE(at, keys.end());
+  EXPECT_EQ(*(at + 1), "iobench");
+  for (const char* k : {"latency_depth", "latency_target", "latency_percentile", "latency_window"})
+    EXPECT_FALSE(j.contains(k)) << k;
+  std::ostringstream normal;
+  ASSERT_TRUE(WriteNormal(run, ReportOptions{}, normal).ok());
+  EXPECT_EQ(normal.str().find("latency   :"), std::string::npos) << normal.str();
+
+  RunResult grp = testdata::MakeRun(true);
+  grp.groups[0].jobs[0].latency_depth = 0;
+  grp.groups[0].jobs[1].spec.latency_target_ns = 5000000;
+  grp.groups[0].jobs[1].latency_depth = 3;
+  const auto g = Json(grp, false)["jobs"][0];
+  EXPECT_EQ(g["latency_depth"], 3u);
+  EXPECT_EQ(g["latency_target"], 5000000u);
+  grp.groups[0].jobs[1].latency_depth = 0;
+  EXPECT_FALSE(Json(grp, false)["jobs"][0].contains("latency_depth"));
 }
 
 // Options listed under fio's primary name where our table keeps it as an

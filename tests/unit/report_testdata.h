@@ -73,6 +73,7 @@ inline JobResult MakeJob(const std::string& name, int groupid, int jobnum, uint3
   j.groupid = groupid;
   j.jobnum = jobnum;
   j.spec = MakeSpec(name, numjobs);
+  j.latency_depth = j.spec.iodepth;  // it ran: the worker sets fio's latency_qd
   Lcg rng(seed);
   ThreadStats& ts = j.stats;
   for (uint64_t i = 0; i < reads; ++i) AddIo(ts.dir[0], rng, 4096);
