@@ -770,9 +770,16 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
   }
   if (h.length != clen) {
     if (overlapped_mix()) return true;
-    f->kind = VerifyFailureKind::kTorn;
+    // A write that stopped short leaves its header whole (the header goes
+    // first and says the length it was issued with): a header of another
+    // length is a block written by a job with another bs or
+    // verify_interval, the usual mistake between a write run and its
+    // verify_only run. It was called a torn, partial write, which sends the
+    // user looking for a hardware fault.
+    f->kind = VerifyFailureKind::kCorrupted;
     f->detail = "header length " + std::to_string(h.length) + " != chunk length " +
-                std::to_string(clen) + " (partial write)";
+                std::to_string(clen) +
+                " (written with another bs or verify_interval than this job's?)";
     return unexplained();
   }
   if (VerifyTypeHasChecksum(type_)) {

@@ -46,7 +46,7 @@ grep -q "^iobench: job 'w': verify: f: corrupted block at offset 0, length 4096:
   fail "type mismatch message"
 check "$bin" --verify=crc32c --bs=8k -- --verify=crc32c --bs=4k
 [ "$(wc -l <err.txt)" -eq 1 ] || fail "bs: more than one message"
-grep -q "^iobench: job 'w': verify: f: torn block at offset 0, length 4096: header length 8192 != chunk length 4096 (partial write); $hdr length=8192 offset=0 .*; expected header: magic=0x56424f49 version=1 type=crc32c length=4096 offset=0 " err.txt ||
+grep -q "^iobench: job 'w': verify: f: corrupted block at offset 0, length 4096: header length 8192 != chunk length 4096 (written with another bs or verify_interval than this job's?); $hdr length=8192 offset=0 .*; expected header: magic=0x56424f49 version=1 type=crc32c length=4096 offset=0 " err.txt ||
   fail "block size mismatch message"
 
 # Without verify_fatal: every block is checked and counted.
@@ -57,8 +57,8 @@ rc=$?
 [ "$(counts)" = "84 16" ] || fail "no verify_fatal: error and reads $(counts)"
 [ "$(grep -c "^iobench: job 'w': verify: f: " err.txt)" -eq 10 ] || fail "no verify_fatal: 10 messages"
 # Every other 4k block starts inside an 8k block: no header there.
-[ "$(grep -c "torn block at offset [0-9]*, length 4096: header length 8192" err.txt)" -eq 5 ] ||
-  fail "no verify_fatal: 5 torn blocks in the first 10"
+[ "$(grep -c "corrupted block at offset [0-9]*, length 4096: header length 8192" err.txt)" -eq 5 ] ||
+  fail "no verify_fatal: 5 length mismatches in the first 10"
 tail -n1 err.txt | grep -qx "iobench: job 'w': more verify failures; the rest are counted, not printed" ||
   fail "no verify_fatal: the last line"
 
