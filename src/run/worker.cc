@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "iobench/clock.h"
+#include "sys/safety.h"
 #include "sys/target.h"
 
 namespace iobench {
@@ -1740,6 +1741,13 @@ void Worker::HandleError(IoRequest* req, int err) {
       req->file_index < files_.size())
     message += "; direct=1: " + sys::DirectIoEinvalHint(files_[req->file_index].fd, req->offset,
                                                         req->length, req->buf);
+  // nowait=1 is what the kernel answers: name it, or the error reads like a
+  // fault of the file or the device (docs/engines.md).
+  if (job_.nowait && !is_sync_op && !message.empty() && (err == EAGAIN || err == EOPNOTSUPP))
+    message += "; " + sys::OptionAt(job_, "nowait", "1") +
+               (err == EAGAIN ? ": the kernel would have had to wait for this I/O"
+                              : std::string(": this file system has no non-blocking ") +
+                                    DirName(d) + " path");
   // The part that failed: the rest of a short transfer has its own range (fio:
   // "write offset=1048576, buflen=131072" after a short 384k write).
   NoteError(static_cast<Ddir>(d), err, req, req->offset, message);

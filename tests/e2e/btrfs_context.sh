@@ -178,7 +178,7 @@ fi
 "$bin" --name=n --filename="$work/one/nw" --size=64k --rw=write --ioengine=pvsync2 --nowait=1 \
   --direct=1 >nowait.out 2>nowait.err
 expect_eq "nowait direct write on btrfs: first write" "$(head -1 nowait.err)" \
-  "iobench: job 'n': err=11 (write $work/one/nw offset=0 length=4096: Resource temporarily unavailable)"
+  "iobench: job 'n': err=11 (write $work/one/nw offset=0 length=4096: Resource temporarily unavailable; nowait=1 at <cmdline>: the kernel would have had to wait for this I/O)"
 grep -q "note: pvsync2 with direct=1: .*writes that must allocate blocks" nowait.out ||
   fail "nowait direct write: no note about allocation: $(grep note: nowait.out)"
 if [ "$(target fs_type --name=p --filename="$work/probe" --size=4k --rw=read)" = ext4 ]; then
@@ -186,7 +186,7 @@ if [ "$(target fs_type --name=p --filename="$work/probe" --size=4k --rw=read)" =
     >/dev/null 2>nowait.err
   expect_eq "nowait buffered write on ext4: not refused, first write fails" \
     "$? $(head -1 nowait.err)" \
-    "1 iobench: job 'n': err=95 (write $work/nw offset=0 length=4096: Operation not supported)"
+    "1 iobench: job 'n': err=95 (write $work/nw offset=0 length=4096: Operation not supported; nowait=1 at <cmdline>: this file system has no non-blocking write path)"
 fi
 
 [ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }

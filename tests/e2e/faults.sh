@@ -267,7 +267,7 @@ else
     echo "skip nowait: no EAGAIN on $(df --output=fstype "$work" | tail -1) (all pages cached?)"
   else
     expect_eq "nowait exit" "$rc" 1
-    grep -q "err=11 (read $f offset=[0-9]* length=4096: Resource temporarily unavailable)" \
+    grep -q "err=11 (read $f offset=[0-9]* length=4096: Resource temporarily unavailable; nowait=1 at <cmdline>: the kernel would have had to wait for this I/O)" \
       "$work/nowait.out" || fail "nowait: no err=11 line"
     expect_eq nowait \
       "$(json "$work/nowait.out" 'j["error"], j["iobench"]["eagain"]["read"], j["iobench"]["total_errors"]')" \
