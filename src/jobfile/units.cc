@@ -114,13 +114,21 @@ class ExprCursor {
   size_t p_ = 0;
 };
 
-// Recursive-descent evaluator over one expression string.
+// One number as written ("1.5k", "-0x10", "2m"), in bytes, nanoseconds or as
+// is, not rounded. Whole numbers up to INT64_MAX are exact: long double has
+// a 64-bit mantissa (x86-64; quad precision elsewhere).
+std::optional<long double> ParseLiteral(std::string_view text, const NumContext& ctx,
+                                        ValueError* err);
+
+// Recursive-descent evaluator over one expression string, in long double:
+// each number is kept as written and only the final result is rounded (by
+// ParseNumber).
 class ExprParser : ExprCursor {
  public:
   ExprParser(std::string_view text, const NumContext& ctx, ValueError* err)
       : ExprCursor(text), ctx_(ctx), err_(err) {}
 
-  std::optional<double> Parse() {
+  std::optional<long double> Parse() {
     auto v = Sum();
     if (!v) return std::nullopt;
     Skip();
@@ -129,14 +137,14 @@ class ExprParser : ExprCursor {
   }
 
  private:
-  std::optional<double> Fail(std::string msg) {
+  std::optional<long double> Fail(std::string msg) {
     if (err_ && err_->message.empty()) {
       err_->message = std::move(msg);
       err_->offset = p_;
     }
     return std::nullopt;
   }
-  std::optional<double> Sum() {
+  std::optional<long double> Sum() {
     auto l = Product();
     if (!l) return l;
     for (;;) {
@@ -153,7 +161,7 @@ class ExprParser : ExprCursor {
       }
     }
   }
-  std::optional<double> Product() {
+  std::optional<long double> Product() {
     auto l = Power();
     if (!l) return l;
     for (;;) {
@@ -173,16 +181,16 @@ class ExprParser : ExprCursor {
       else if (op == '/')
         *l /= *r;
       else
-        *l = std::fmod(*l, *r);
+        *l = std::fmod(*l, *r);  // long double overload
     }
   }
-  std::optional<double> Power() {
+  std::optional<long double> Power() {
     auto l = Unary();
     if (!l) return l;
     if (Eat('^')) {
       auto r = Nested(&ExprParser::Power);  // right associative
       if (!r) return r;
-      return std::pow(*l, *r);
+      return std::pow(*l, *r);  // long double overload
     }
     return l;
   }
@@ -191,15 +199,15 @@ class ExprParser : ExprCursor {
   // (thousands of '(' on the command line or in a ${VAR}) from overflowing
   // the stack.
   template <typename Fn>
-  std::optional<double> Nested(Fn fn) {
+  std::optional<long double> Nested(Fn fn) {
     if (depth_ >= kMaxDepth) return Fail("expression nested too deeply (more than 64 levels)");
     ++depth_;
     auto v = (this->*fn)();
     --depth_;
     return v;
   }
-  std::optional<double> Unary() { return Nested(&ExprParser::UnaryInner); }
-  std::optional<double> UnaryInner() {
+  std::optional<long double> Unary() { return Nested(&ExprParser::UnaryInner); }
+  std::optional<long double> UnaryInner() {
     if (Eat('-')) {
       auto v = Unary();
       if (!v) return v;
@@ -208,7 +216,7 @@ class ExprParser : ExprCursor {
     if (Eat('+')) return Unary();
     return Primary();
   }
-  std::optional<double> Primary() {
+  std::optional<long double> Primary() {
     Skip();
     if (p_ >= t_.size()) return Fail("expression ends too early");
     if (t_[p_] == '(') {
@@ -227,9 +235,10 @@ class ExprParser : ExprCursor {
     size_t end = start;
     while (end < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[end])) || t_[end] == '.'))
       ++end;
+    // The number as written, not rounded: (1.5*1m) is 1572864 and
+    // (0.5+0.5) is 1; only the result of the whole expression is rounded.
     ValueError sub;
-    NumContext c = ctx_;
-    auto v = ParseNumber(t_.substr(start, end - start), c, &sub);
+    auto v = ParseLiteral(t_.substr(start, end - start), ctx_, &sub);
     if (!v) {
       p_ = start + sub.offset;
       return Fail(sub.message);
@@ -239,8 +248,8 @@ class ExprParser : ExprCursor {
     // numbers are plain factors: runtime=(10/4) is 2.5 s and (2*1m) is 2
     // minutes, not a product of two durations.
     if (ctx_.kind == NumKind::kTime && ctx_.time_unit_ns > 1)
-      return static_cast<double>(*v) / static_cast<double>(ctx_.time_unit_ns);
-    return static_cast<double>(*v);
+      return *v / static_cast<long double>(ctx_.time_unit_ns);
+    return *v;
   }
 
   static constexpr int kMaxDepth = 64;
@@ -251,8 +260,8 @@ class ExprParser : ExprCursor {
 
 }  // namespace
 
-std::optional<double> EvalExpression(std::string_view text, const NumContext& ctx,
-                                     ValueError* err) {
+std::optional<long double> EvalExpression(std::string_view text, const NumContext& ctx,
+                                          ValueError* err) {
   ExprParser p(text, ctx, err);
   return p.Parse();
 }
@@ -277,12 +286,40 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
     auto v = EvalExpression(s, ctx, &sub);
     if (!v) return fail(sub.message, b + sub.offset);
     if (ctx.kind == NumKind::kTime && ctx.time_unit_ns > 1)
-      *v *= static_cast<double>(ctx.time_unit_ns);
-    // Below 2^63 in magnitude: llround's range (a double next to INT64_MAX is 2^63).
-    if (!std::isfinite(*v) || std::fabs(*v) >= 9223372036854775808.0)
+      *v *= static_cast<long double>(ctx.time_unit_ns);
+    // ((-2)^0.5) has no value at all; saying "out of range" (or, before
+    // the evaluator kept fractions, computing -2) hid the mistake.
+    if (std::isnan(*v))
+      return fail("invalid expression '" + std::string(s) +
+                      "': it has no numeric value (e.g. a negative number to a fractional power)",
+                  b);
+    // Below 2^63 in magnitude: llroundl's range.
+    if (!std::isfinite(*v) || std::fabs(*v) >= 9223372036854775808.0L)
       return fail("expression '" + std::string(s) + "' is out of range", b);
-    return static_cast<int64_t>(std::llround(*v));
+    return static_cast<int64_t>(std::llroundl(*v));  // the one rounding
   }
+  auto v = ParseLiteral(text, ctx, err);
+  if (!v) return std::nullopt;
+  return static_cast<int64_t>(std::llroundl(*v));  // whole numbers are exact
+}
+
+namespace {
+
+std::optional<long double> ParseLiteral(std::string_view text, const NumContext& ctx,
+                                        ValueError* err) {
+  auto fail = [&](std::string msg, size_t off) -> std::optional<long double> {
+    if (err) {
+      err->message = std::move(msg);
+      err->offset = off;
+    }
+    return std::nullopt;
+  };
+  size_t b = 0;
+  while (b < text.size() && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
+  size_t e = text.size();
+  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
+  std::string_view s = text.substr(b, e - b);
+  if (s.empty()) return fail("empty value where a number was expected", b);
   size_t p = 0;
   bool neg = false;
   if (s[p] == '-' || s[p] == '+') {
@@ -313,7 +350,8 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
       if (v > static_cast<unsigned __int128>(INT64_MAX))
         return fail("number '" + std::string(s) + "' is too large", b);
     }
-    return neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+    const auto r = static_cast<long double>(static_cast<int64_t>(v));
+    return neg ? -r : r;
   }
   size_t q = p;
   while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q]))) ++q;
@@ -356,7 +394,7 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
   // a fraction goes through long double, whose 64-bit mantissa holds every
   // int64_t.
   const auto too_large = [&] { return fail("number '" + std::string(s) + "' is too large", b); };
-  int64_t r;
+  long double r;
   if (!frac) {
     unsigned __int128 v = 0;
     for (char c : digits) {
@@ -365,14 +403,16 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
     }
     v *= mult;
     if (v > static_cast<unsigned __int128>(INT64_MAX)) return too_large();
-    r = static_cast<int64_t>(v);
+    r = static_cast<long double>(static_cast<int64_t>(v));
   } else {
     const long double v = std::strtold(digits.c_str(), nullptr) * static_cast<long double>(mult);
     if (!(v <= static_cast<long double>(INT64_MAX))) return too_large();
-    r = std::llroundl(v);
+    r = v;  // rounded by the caller: ParseNumber, or once after an expression
   }
   return neg ? -r : r;
 }
+
+}  // namespace
 
 namespace {
 

@@ -51,7 +51,8 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
 // parentheses): + - * / % ^, unary minus, parentheses, numbers with suffixes.
 // For NumKind::kTime the result is in the context's default unit (a number
 // with a suffix is converted to it), so bare numbers stay plain factors.
-std::optional<double> EvalExpression(std::string_view text, const NumContext& ctx, ValueError* err);
+std::optional<long double> EvalExpression(std::string_view text, const NumContext& ctx,
+                                          ValueError* err);
 
 // Expands ${VAR} from the environment and the keywords $ncpus, $mb_memory and
 // $pagesize. An unset ${VAR} is an error naming the variable (fio silently

@@ -217,6 +217,35 @@ TEST(JobfileArithmetic, TimeExpressionsUseTheDefaultUnit) {
   EXPECT_EQ(out.jobs[0].thinktime_ns, 100000ull);  // thinktime is in us
 }
 
+// Each number is kept as written and only the result is rounded: every
+// number used to be rounded first, so (1.5*1m) was 2 MiB and (0.4*10) 0.
+TEST(JobfileArithmetic, FractionsAreRoundedOnceAtTheEnd) {
+  EXPECT_EQ(Size("(1.5*1m)"), 1572864);
+  EXPECT_EQ(Size("(1.5*1k)"), 1536);
+  EXPECT_EQ(Size("(0.5+0.5)"), 1);
+  EXPECT_EQ(Size("(0.4*10)"), 4);
+  EXPECT_EQ(Size("(5.5%2)"), 2);  // 1.5, rounded
+  EXPECT_EQ(Size("(2.5)"), 3);    // half away from zero
+  EXPECT_EQ(Size("(-2.5)"), -3);
+  EXPECT_EQ(Size("(10/4)"), 3);  // 2.5
+  EXPECT_EQ(Size("(2^0.5*1000)"), 1414);
+  // Whole numbers stay exact across the int64 range (a double would not).
+  EXPECT_EQ(Size("(16t+1)"), 17592186044417LL);
+  EXPECT_EQ(Size("(8191p+1)"), 8191LL * (1LL << 50) + 1);
+  EXPECT_EQ(Size("(9223372036854775807-1)"), 9223372036854775806LL);
+  EXPECT_EQ(Time("(1.5*2)"), 3000000000LL);
+  EXPECT_EQ(Time("(0.5+0.5)"), 1000000000LL);
+  auto out = ParseOk("[a]\nsize=(1.5*1m)\nbs=(1.5*1k)\niodepth=(1.5*2)\nruntime=(1.5*2)\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_EQ(out.jobs[0].size, 1572864u);
+  EXPECT_EQ(out.jobs[0].iodepth, 3u);
+  EXPECT_EQ(out.jobs[0].runtime_ns, 3000000000ull);
+  EXPECT_EQ(NumError("((-2)^0.5)"),
+            "invalid expression '((-2)^0.5)': it has no numeric value (e.g. a negative number "
+            "to a fractional power)");
+  EXPECT_EQ(NumError("(2^64)"), "expression '(2^64)' is out of range");
+}
+
 TEST(JobfileArithmetic, Errors) {
   EXPECT_EQ(NumError("(1/0)"), "division by zero in expression");
   EXPECT_EQ(NumError("(1+2"), "missing ')' in expression");
