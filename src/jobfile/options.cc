@@ -139,7 +139,8 @@ std::string TooLargeBlock(const std::string& what) {
 }
 
 Status ParseBsSplit(JobSpec& j, const OptValue& v) {
-  if (std::string excess = PerDirectionExcess(v.text, "bssplit"); !excess.empty())
+  // fio refuses bssplit=4k/50,,, ("split conversion failed"), unlike bs=4k,,,.
+  if (std::string excess = PerDirectionExcess(v.text, "bssplit", false); !excess.empty())
     return Bad(excess);
   auto parts = SplitPerDirection(v.text);
   for (int d = 0; d < kNumDdirs; ++d) {

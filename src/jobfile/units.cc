@@ -630,8 +630,20 @@ std::vector<DirPart> SplitPerDirection(std::string_view text) {
   return out;
 }
 
-std::string PerDirectionExcess(std::string_view text, const std::string& option) {
+std::string PerDirectionExcess(std::string_view text, const std::string& option,
+                               bool empty_extra_ok) {
   if (std::count(text.begin(), text.end(), ',') < 3) return "";
+  if (empty_extra_ok) {
+    // bs=4k,8k,, is bs=4k,8k, to fio: nothing is dropped, so nothing to refuse.
+    size_t field = 0;
+    bool excess = false;
+    for (size_t i = 0, start = 0; i <= text.size(); ++i) {
+      if (i < text.size() && text[i] != ',') continue;
+      if (field++ >= 3 && !Trim(text.substr(start, i - start)).empty()) excess = true;
+      start = i + 1;
+    }
+    if (!excess) return "";
+  }
   return "option '" + option +
          "' takes at most 3 comma-separated values (reads,writes,trims), got '" +
          std::string(text) + "'";

@@ -83,7 +83,11 @@ std::vector<DirPart> SplitPerDirection(std::string_view text);
 
 // fio has three directions and silently drops a fourth value ("bs=4k,8k,
 // 16k,32k"): the error for such a list, or "" when it has at most three.
-std::string PerDirectionExcess(std::string_view text, const std::string& option);
+// Empty fields after the third ("bs=4k,8k,,") drop nothing and are
+// accepted, as fio does, unless !empty_extra_ok (fio refuses them in
+// bssplit).
+std::string PerDirectionExcess(std::string_view text, const std::string& option,
+                               bool empty_extra_ok = true);
 
 // Splits on `sep`, honouring `\sep` as an escaped separator (removed).
 std::vector<std::string> SplitEscaped(std::string_view text, char sep);

@@ -1469,6 +1469,20 @@ TEST(JobfileErrors, AtMostThreeDirections) {
   EXPECT_NE(ParseErr("[a]\nbsrange=1k-4k,1k-4k,1k-4k,1k-4k\n").find("'bsrange' takes at most 3"),
             std::string::npos);
   EXPECT_EQ(ParseOk("[a]\nbs=4k,8k,16k\nrate=1m,,\n").jobs.at(0).bs[2].min, 16384u);
+  // Empty fields after the third drop nothing: fio reads bs=4k,8k,, as
+  // bs=4k,8k, (trims keep the default), and so does iobench now.
+  auto j = ParseOk("[a]\nbs=4k,8k,,\nbsrange=1k-2k,2k-4k,,\nblockalign=512,1k,, \nrate=1m,2m,,\n")
+               .jobs.at(0);
+  EXPECT_EQ(j.bs[0].min, 1024u);
+  EXPECT_EQ(j.bs[1].max, 4096u);
+  EXPECT_EQ(j.bs[2].min, 4096u);
+  EXPECT_EQ(ParseOk("[a]\nbs=4k,8k,,\n").jobs.at(0).bs[1].min, 8192u);
+  EXPECT_EQ(ParseOk("[a]\nbs=4k,8k,,\n").jobs.at(0).bs[2].min, 4096u);
+  EXPECT_EQ(ParseOk("[a]\nbs=4k,8k,16k, ,\n").jobs.at(0).bs[2].min, 16384u);
+  EXPECT_NE(ParseErr("[a]\nbs=4k,,,8k\n").find("'bs' takes at most 3"), std::string::npos);
+  // fio refuses bssplit=...,,, ("split conversion failed"): so does iobench.
+  EXPECT_NE(ParseErr("[a]\nbssplit=4k/50:8k/50,8k,,\n").find("'bssplit' takes at most 3"),
+            std::string::npos);
 }
 
 // fio joins directory=/mnt/t and filename=/dev/sdb into the file
