@@ -453,6 +453,7 @@ struct JobSpec {
   enum class MemType : uint8_t { kMalloc, kShm, kShmHuge, kMmap, kMmapHuge, kMmapShared };
   MemType mem = MemType::kMalloc;
   std::string mem_file;    // mem=mmap:FILE, mmaphuge:FILE, mmapshared:FILE
+  uint64_t hugepage_size = 2u << 20;  // hugepage-size=: huge page buffers round up to it
   uint64_t mem_align = 0;  // mem_align= (iomem_align=): buffers start this far past alignment
 
   // --- verification ---

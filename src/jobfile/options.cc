@@ -1971,6 +1971,21 @@ std::vector<OptionDef> BuildTable() {
                   .Def("0")
                   .Range(0, UINT32_MAX)
                   .Set(N(mem_align)));
+  // fio rounds huge page buffers up to this size with a mask, so only a power
+  // of two makes sense; the kernel's own huge page size is applied as well.
+  r.push_back(Row("hugepage-size", T::kSize, "buffers",
+                  "Huge page size for mem=shmhuge/mmaphuge: the buffers are rounded up to it "
+                  "(and to the kernel's Hugepagesize)")
+                  .Def("2m")
+                  .Range(1, INT64_MAX)
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const auto n = static_cast<uint64_t>(v.num);
+                    if ((n & (n - 1)) != 0)
+                      return Bad("hugepage-size " + std::to_string(n) +
+                                 " is not a power of two (huge pages are 2m or 1g on x86-64)");
+                    j.hugepage_size = n;
+                    return Status::Ok();
+                  }));
   // --- verify (run: src/run/worker_verify.cc, src/run/verify_async.cc)
   r.push_back(Row("verify", T::kEnum, "verify", "Verify written data with this method")
                   .Def("0")

@@ -102,7 +102,9 @@ Status IoMemory::Allocate(const JobSpec& job, uint64_t bytes, uint64_t align,
       return Status::Unsupported(who + ": " + opt +
                                  ": this kernel has no huge pages (no Hugepagesize in "
                                  "/proc/meminfo)");
-    total = RoundUp(total, hp.page_bytes);
+    // As fio, to hugepage-size; then to the kernel's page size, which a
+    // huge page mapping needs whatever the option says.
+    total = RoundUp(RoundUp(total, job.hugepage_size), hp.page_bytes);
     const uint64_t need = total / hp.page_bytes;
     if (hp.free_pages < need)
       return Status::Limit(who + ": " + opt + " needs " + std::to_string(need) + " free huge page" +

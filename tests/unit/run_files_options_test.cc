@@ -237,6 +237,29 @@ TEST(FilesOptionsMem, HugeTypesFailClearlyWithoutFreeHugePages) {
   }
 }
 
+// hugepage-size= (fio's name, with a dash) was an unknown option. As in
+// fio, the huge page buffers are rounded up to it.
+TEST(FilesOptionsMem, HugepageSizeRoundsTheBuffers) {
+  EXPECT_EQ(ParseOne("[a]\n").hugepage_size, 2u << 20);  // fio's default
+  EXPECT_EQ(ParseOne("[a]\nmem=mmaphuge\nhugepage-size=1g\n").hugepage_size, 1u << 30);
+  TempDir d;
+  auto bad = jobfile::ParseJobText("[a]\nhugepage-size=3k\n", "t.fio", d.path());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("hugepage-size 3072 is not a power of two"),
+            std::string::npos)
+      << bad.status().message();
+  const HugePageInfo hp = ReadHugePageInfo();
+  if (hp.page_bytes == 0) GTEST_SKIP() << "no huge pages in this kernel";
+  if (hp.free_pages >= 8) GTEST_SKIP() << "this machine has free huge pages";
+  JobSpec j;
+  j.mem = JobSpec::MemType::kMmapHuge;
+  j.hugepage_size = 8 * hp.page_bytes;
+  IoMemory mem;
+  const Status st = mem.Allocate(j, 4096, 4096, "job 'h'");
+  EXPECT_EQ(st.code(), Status::Code::kResourceLimit);
+  EXPECT_NE(st.message().find("needs 8 free huge pages"), std::string::npos) << st.message();
+}
+
 TEST(FilesOptionsMem, HugeTypesWorkWithFreeHugePages) {
   const HugePageInfo hp = ReadHugePageInfo();
   if (hp.page_bytes == 0 || hp.free_pages < 2)
