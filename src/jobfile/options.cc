@@ -800,9 +800,16 @@ Status ParseIgnoreError(JobSpec& j, const OptValue& v) {
 Status ParseFloatList(JobSpec& j, const OptValue& v) {
   j.percentile_list.clear();
   j.percentile_precision = 0;
-  for (const auto& p : SplitEscaped(v.text, ':')) {
-    std::string t = Trim(p);
-    if (t.empty()) continue;
+  const auto parts = SplitEscaped(v.text, ':');
+  for (size_t i = 0; i < parts.size(); ++i) {
+    std::string t = Trim(parts[i]);
+    // fio ends the list at an empty entry (:50 prints no percentile, 50::99
+    // only the 50th); skipping it printed what fio does not. One ':' at the
+    // end changes nothing in either tool.
+    if (t.empty() && i + 1 == parts.size() && i > 0) continue;
+    if (t.empty())
+      return Bad("empty entry in percentile list '" + v.text +
+                 "' (fio would end the list there); separate the percentiles with a single ':'");
     char* end = nullptr;
     double f = std::strtod(t.c_str(), &end);
     if (*end || !std::isfinite(f)) return Bad("bad number '" + t + "' in list");

@@ -865,6 +865,23 @@ TEST(JobfileValues, IgnoreErrorTakesFiosErrnoNames) {
   EXPECT_EQ(j.continue_on_error, kCoeWrite | kCoeVerify);
 }
 
+// An empty entry ends fio's percentile list (:50 prints none, 50::99 only
+// the 50th); iobench skipped it and printed more than fio. Now an error. A
+// single ':' at the end changes nothing in either tool and is accepted.
+TEST(JobfileValues, PercentileListRefusesEmptyEntries) {
+  EXPECT_EQ(ParseErr("[a]\npercentile_list=50::99\n"),
+            "t.fio:2:17: option 'percentile_list': empty entry in percentile list '50::99' (fio "
+            "would end the list there); separate the percentiles with a single ':'\n"
+            "percentile_list=50::99\n                ^");
+  EXPECT_NE(ParseErr("[a]\npercentile_list=:50\n")
+                .find("t.fio:2:17: option 'percentile_list': "
+                      "empty entry in percentile list ':50'"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\npercentile_list=50: :99\n").find("empty entry"), std::string::npos);
+  EXPECT_EQ(ParseOk("[a]\npercentile_list=50:99:\n").jobs.at(0).percentile_list,
+            (std::vector<double>{50, 99}));
+}
+
 TEST(JobfileValues, ListsRangesAndMisc) {
   auto j =
       ParseOk(
