@@ -1215,6 +1215,20 @@ Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
       } else if (tool->arg == ToolArg::kRequired) {
         if (i + 1 >= argv.size())
           return Status::Invalid("iobench: option '--" + key + "' needs a value");
+        // As for job options: `--output --minimal two.fio` wrote the report
+        // to a file named "--minimal", and `--output --name=a ...` lost the
+        // job. An option is not taken as a separated value; attached, it is.
+        const std::string& next = argv[i + 1];
+        bool next_is_option = LooksLikeOption(next);
+        if (!next_is_option && next.size() > 1 && next[0] == '-') {
+          const std::string nk = next.substr(next.rfind("--", 0) == 0 ? 2 : 1);
+          for (const auto& t : tools) next_is_option |= t.name == nk.substr(0, nk.find('='));
+        }
+        if (next_is_option)
+          return Status::Invalid(
+              "iobench: option '--" + key + "' needs a value, but the next argument '" + next +
+              "' is an option; write --" + key + "=VALUE (--" + key + "=" +
+              (key == "output" ? "./" : "") + next + " if that is really the value)");
         out.tool_args.push_back("--" + key + "=" + argv[++i]);
       } else {
         out.tool_args.push_back("--" + key);

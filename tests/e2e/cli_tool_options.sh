@@ -70,5 +70,27 @@ out=$("$bin" --parse-only --name=a --ioengine=null --size=4k --numjobs=12 --time
 [[ $out == *" files=a.0.0:a.1.0:a.2.0:a.3.0:a.4.0:a.5.0:a.6.0:a.7.0:... (12 files) runtime=2s (time_based)" ]] ||
   fail "parse-only many files: $out"
 
+# A tool option does not take an option as its separated value: `--output
+# --minimal two.fio` wrote the report to a file named "--minimal" (fio does
+# too), `--output --name=a ...` said "no jobs defined".
+printf '[two]\nioengine=null\nsize=64k\n' >two.fio
+"$bin" --output --minimal two.fio >out 2>err
+rc=$?
+[ $rc -eq 2 ] || fail "--output --minimal: exit $rc, want 2"
+[ -e ./--minimal ] && fail "--output --minimal: wrote a file named --minimal"
+grep -q "option '--output' needs a value, but the next argument '--minimal' is an option; write --output=VALUE (--output=./--minimal if that is really the value)" err ||
+  fail "--output --minimal: stderr '$(cat err)'"
+"$bin" --output --name=a --ioengine=null --size=64k >out 2>err
+rc=$?
+[ $rc -eq 2 ] && grep -q "next argument '--name=a' is an option" err ||
+  fail "--output --name=a: exit $rc, stderr '$(cat err)'"
+"$bin" --section --output-format=json two.fio >out 2>err
+rc=$?
+[ $rc -eq 2 ] && grep -q "next argument '--output-format=json' is an option" err ||
+  fail "--section --output-format=json: exit $rc, stderr '$(cat err)'"
+"$bin" --output=./--minimal --minimal two.fio >out 2>err || fail "--output=./--minimal: exit $?: $(cat err)"
+grep -q '^3;iobench-' ./--minimal || fail "--output=./--minimal: not terse: $(head -c 100 ./--minimal)"
+rm -f ./--minimal
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]

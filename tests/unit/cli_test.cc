@@ -240,6 +240,34 @@ TEST(CliArgs, AnOptionIsNotTheValueOfThePreviousOne) {
       << p.status().message();
 }
 
+// Tool options took the next argument whatever it was: `--output --minimal
+// two.fio` wrote the report to a file named "--minimal", `--output
+// --name=a ...` lost the job. They now refuse an option as their value, as
+// job options do; attached with '=', such a value is still taken.
+TEST(CliArgs, AToolOptionDoesNotTakeAnOptionAsItsValue) {
+  auto r = SplitArgs(Words("--output --minimal two.fio"), Tools());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "iobench: option '--output' needs a value, but the next argument '--minimal' is an "
+            "option; write --output=VALUE (--output=./--minimal if that is really the value)");
+  r = SplitArgs(Words("--output --name=a --ioengine=null"), Tools());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("the next argument '--name=a' is an option"),
+            std::string::npos);
+  r = SplitArgs(Words("--section --output-format=json a.fio"), Tools());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("write --section=VALUE (--section=--output-format=json if"),
+            std::string::npos);
+  r = SplitArgs(Words("-output -size=1m a.fio"), Tools());  // single dashes too
+  ASSERT_FALSE(r.ok());
+  r = SplitArgs(Words("--section -section a.fio"), Tools());
+  ASSERT_FALSE(r.ok());
+  auto ok = SplitArgs(Words("--output=./--minimal --output-format -odd a.fio"), Tools());
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_EQ(ok->tool_args,
+            (std::vector<std::string>{"--output=./--minimal", "--output-format=-odd"}));
+}
+
 // `iobench -- job.fio` was refused as "unknown option ''"; fio (getopt)
 // takes everything after "--" as job files.
 TEST(CliArgs, DoubleDashEndsTheOptions) {
