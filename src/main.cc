@@ -8,6 +8,7 @@
 // Exit codes: 0 ok, 1 a job failed, 2 bad usage or job file (nothing ran).
 // Diagnostics go to stderr, never into --output.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -538,6 +539,20 @@ int Main(int argc, char** argv) {
     return kExitUsage;
   }
   for (const auto& w : parsed->warnings) std::fprintf(stderr, "%s\n", w.c_str());
+  // `--output=ow.fio ow.fio` replaced the job file with the report. Same
+  // device and inode: a different spelling or a link is caught too.
+  if (struct stat out_st; !cli.output.empty() && stat(cli.output.c_str(), &out_st) == 0) {
+    for (const auto& f : parsed->files_read) {
+      struct stat st;
+      if (stat(f.c_str(), &st) == 0 && st.st_dev == out_st.st_dev && st.st_ino == out_st.st_ino) {
+        std::fprintf(stderr,
+                     "iobench: --output=%s names %s, a job file this run reads: the report "
+                     "would overwrite it; write the report to another file\n",
+                     cli.output.c_str(), f.c_str());
+        return kExitUsage;
+      }
+    }
+  }
   if (cli.warnings_fatal && !parsed->warnings.empty()) {
     std::fprintf(stderr, "iobench: --warnings-fatal: %zu warning%s above, not running\n",
                  parsed->warnings.size(), parsed->warnings.size() == 1 ? "" : "s");

@@ -206,6 +206,7 @@ class FileReader {
           return Status::Invalid(
               FormatDiagnostic(display, e.line, e.value_col, content.status().message(), e.text));
         stack->push_back(canon);
+        included_.push_back(canon);
         ++include_depth_;
         include_sites_.push_back(display + ":" + std::to_string(e.line));
         // The next level resolves against the directory of the name as
@@ -329,6 +330,8 @@ class FileReader {
   }
 
   std::vector<Section>& sections() { return sections_; }
+  // Every file an include line read (canonical paths), in order.
+  const std::vector<std::string>& included() const { return included_; }
 
  private:
   // " (included from a.inc:2, from job.fio:3)" while an include is read.
@@ -350,6 +353,7 @@ class FileReader {
   std::vector<std::string>* warnings_;
   int include_depth_ = 0;                   // > 0 while reading an included file
   std::vector<std::string> include_sites_;  // "file:line" of each include being read
+  std::vector<std::string> included_;       // see included()
   bool chain_told_ = false;                 // an error got its include chain
 };
 
@@ -1064,8 +1068,10 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
       char real[PATH_MAX];
       std::string canon = realpath(f.c_str(), real) ? std::string(real) : f;
       stack.push_back(canon);
+      out.files_read.push_back(f);
       IOB_RETURN_IF_ERROR(reader.ReadText(*content, f, DirName(f), &stack));
     }
+    out.files_read.insert(out.files_read.end(), reader.included().begin(), reader.included().end());
     size_t before = out.jobs.size();
     IOB_RETURN_IF_ERROR(BuildFileJobs(reader.sections(), f == "-" ? "<stdin>" : f, index,
                                       cli.globals, in.sections, &out.jobs, &section_used,

@@ -32,6 +32,9 @@ struct ParseInput {
 struct ParseOutput {
   std::vector<JobSpec> jobs;
   std::vector<std::string> warnings;  // complete lines; main prints each once to stderr
+  // The job files and the files they include, as read (not stdin), so that
+  // main can refuse an --output that would overwrite one of them.
+  std::vector<std::string> files_read;
 };
 
 // Parses and validates everything. Error messages are complete user-facing

@@ -92,5 +92,22 @@ rc=$?
 grep -q '^3;iobench-' ./--minimal || fail "--output=./--minimal: not terse: $(head -c 100 ./--minimal)"
 rm -f ./--minimal
 
+# --output naming a job file (or one it includes, or a link to it) is
+# refused before anything runs: the report replaced the job file.
+cp two.fio ow.fio
+printf 'ioengine=null\nsize=64k\n' >opts.inc
+printf '[a]\ninclude opts.inc\n' >inc.fio
+ln -s ow.fio link.fio
+for args in "--output=ow.fio ow.fio" "--output=./ow.fio --parse-only ow.fio" \
+  "--output=link.fio ow.fio" "--output=opts.inc inc.fio"; do
+  # shellcheck disable=SC2086
+  "$bin" $args >out 2>err
+  rc=$?
+  [ $rc -eq 2 ] || fail "$args: exit $rc, want 2"
+  grep -q "a job file this run reads: the report would overwrite it" err || fail "$args: stderr '$(cat err)'"
+done
+cmp -s two.fio ow.fio || fail "--output=ow.fio changed the job file: $(head -c 100 ow.fio)"
+[ "$(cat opts.inc)" = "$(printf 'ioengine=null\nsize=64k')" ] || fail "opts.inc changed"
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]
