@@ -342,10 +342,19 @@ bool CheckToolOptions(Cli& cli, const std::vector<std::string>& tool_args) {
     e = cli.output_format.find(',', b);
     if (e == std::string::npos) e = cli.output_format.size();
     std::string f = cli.output_format.substr(b, e - b);
+    if (f.empty()) {
+      // "bad --output-format ''" for json, did not say what was wrong.
+      std::fprintf(stderr,
+                   "iobench: bad --output-format '%s': a format in the comma-separated list is "
+                   "empty (normal, terse, json, json+, table)\n",
+                   cli.output_format.c_str());
+      return false;
+    }
     if (f != "normal" && f != "terse" && f != "json" && f != "json+" && f != "table") {
       std::fprintf(stderr,
-                   "iobench: bad --output-format '%s' (normal, terse, json, json+, table)\n",
-                   f.c_str());
+                   "iobench: bad --output-format '%s': unknown format '%s' (normal, terse, json, "
+                   "json+, table)\n",
+                   cli.output_format.c_str(), f.c_str());
       return false;
     }
     // A format named twice prints once (fio keeps a set of formats).

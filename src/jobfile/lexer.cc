@@ -52,7 +52,16 @@ std::string FormatDiagnostic(const std::string& file, int line, int col, const s
       out += std::to_string(col);
     }
   }
-  out += ": " + Printable(message);
+  // A value from ${VAR} may hold a newline, which would break the message
+  // in two ("bad size unit 'k<NL>bs=1k'"): shown as \n.
+  std::string one_line;
+  for (char c : Printable(message)) {
+    if (c == '\n')
+      one_line += "\\n";
+    else
+      one_line += c;
+  }
+  out += ": " + one_line;
   if (!line_text.empty()) {
     // A window of the line around the column, marked with "..." when cut.
     size_t from = 0;

@@ -108,10 +108,13 @@ Status ParseRange(std::string_view text, NumKind kind, uint32_t kb_base, uint64_
   std::string t = Trim(text);
   size_t sep = std::string::npos;
   int depth = 0;
-  for (size_t i = 1; i < t.size(); ++i) {
+  // The parentheses count from the first character: (1-2)-(3) was split
+  // inside the first expression ("missing ')'"). A separator cannot be
+  // first (-1 is a sign).
+  for (size_t i = 0; i < t.size(); ++i) {
     if (t[i] == '(') ++depth;
     if (t[i] == ')') --depth;
-    if (depth == 0 && (t[i] == '-' || t[i] == ':')) {
+    if (i > 0 && depth == 0 && (t[i] == '-' || t[i] == ':')) {
       sep = i;
       break;
     }
@@ -1583,7 +1586,7 @@ std::vector<OptionDef> BuildTable() {
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     int64_t lo, hi;
                     IOB_RETURN_IF_ERROR(ParseRange(v.text, NumKind::kTime, 1024, kSec, &lo, &hi));
-                    if (lo < 0) return Bad("must not be negative");
+                    if (lo < 0) return Bad("a start delay must not be negative: '" + v.text + "'");
                     j.startdelay_ns = static_cast<uint64_t>(lo);
                     j.startdelay_max_ns = lo == hi ? 0 : static_cast<uint64_t>(hi);
                     return Status::Ok();

@@ -181,6 +181,13 @@ class FileReader {
             path = next_to;  // the error below names where it looked
           }
         }
+        // A pipe (/dev/fd/3, <(...)) exists but has no real path: say what
+        // is wrong with it rather than realpath's "No such file".
+        if (struct stat pipe_sb; !realpath(path.c_str(), real) &&
+                                 stat(path.c_str(), &pipe_sb) == 0 && !S_ISREG(pipe_sb.st_mode))
+          return Status::Invalid(
+              FormatDiagnostic(display, e.line, e.value_col,
+                               "cannot include '" + *expanded + "': not a regular file", e.text));
         if (!realpath(path.c_str(), real))
           return Status::Invalid(FormatDiagnostic(display, e.line, e.value_col,
                                                   "cannot include '" + *expanded +

@@ -317,6 +317,9 @@ check unknown-tool-option 2 "unknown option 'bogus-tool-option'" -- \
   "$bin" --bogus-tool-option --name=a --ioengine=null --size=1m
 check output-format-bad 2 "bad --output-format 'xml'" -- \
   "$bin" --output-format=xml --name=a --ioengine=null --size=1m
+# An empty piece said "bad --output-format ''": the whole value, and why.
+check output-format-empty-piece 2 "bad --output-format 'json,': a format in the comma-separated list is empty" -- \
+  "$bin" --output-format=json, --name=a --ioengine=null --size=1m
 check sweep-garbage 2 "--sweep garbage: expected KEY=" -- \
   "$bin" --sweep=garbage --name=a --ioengine=null --size=1m
 check sweep-empty-values 2 "--sweep bs=: no values" -- \

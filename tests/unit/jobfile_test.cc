@@ -882,6 +882,30 @@ TEST(JobfileValues, PercentileListRefusesEmptyEntries) {
             (std::vector<double>{50, 99}));
 }
 
+// Messages that quoted a ${VAR} holding a newline broke in two; a range of
+// expressions was split inside the first one ("missing ')'"); an include of
+// a pipe said "No such file or directory".
+TEST(JobfileErrors, MessagesSayTheRealProblem) {
+  ASSERT_EQ(setenv("IOB_NL_TEST", "8k\nbs=1k", 1), 0);
+  const std::string nl = ParseErr("[a]\nsize=${IOB_NL_TEST}\n");
+  unsetenv("IOB_NL_TEST");
+  EXPECT_NE(nl.find("bad size unit 'k\\nbs=1k' in '8k\\nbs=1k'"), std::string::npos) << nl;
+  EXPECT_EQ(std::count(nl.begin(), nl.end(), '\n'), 2) << nl;  // message, line, caret
+  EXPECT_EQ(ParseErr("[a]\nstartdelay=(1-2)-(3)\n"),
+            "t.fio:2:12: option 'startdelay': a start delay must not be negative: "
+            "'(1-2)-(3)'\nstartdelay=(1-2)-(3)\n           ^");
+  auto j = ParseOk("[a]\nstartdelay=(1+1)-(2*2)\n").jobs.at(0);
+  EXPECT_EQ(j.startdelay_ns, 2000000000u);
+  EXPECT_EQ(j.startdelay_max_ns, 4000000000u);
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const std::string fd = "/dev/fd/" + std::to_string(fds[0]);
+  const std::string inc = ParseErr("[a]\ninclude " + fd + "\n");
+  close(fds[0]);
+  close(fds[1]);
+  EXPECT_NE(inc.find("cannot include '" + fd + "': not a regular file"), std::string::npos) << inc;
+}
+
 TEST(JobfileValues, ListsRangesAndMisc) {
   auto j =
       ParseOk(
