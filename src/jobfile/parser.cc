@@ -677,33 +677,73 @@ Status CheckEngineOption(const JobSpec& job, const RawSetting& s) {
 // them so in JSON's "global options" / "job options" (`--size=1m
 // --kb_base=1000`: size, kb_base). For a job file the report moves kb_base
 // and unit_base first, as fio's parse priorities do (report/json.cc).
+// `file_job`: the settings are a job file's job, with the command-line
+// globals at the end.
 Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
-                std::vector<std::string>* warnings) {
+                std::vector<std::string>* warnings, bool file_job = false) {
   std::vector<RawSetting> owned;
   auto is_kb_base = [](const RawSetting& s) {
     const OptionDef* def = FindOption(s.key);
     return def != nullptr && def->name == "kb_base";
   };
-  // The kb_base records, taken out of job->settings after the first pass and
-  // put back at their written places in the second.
-  std::vector<std::vector<OptionSetting>> kb_records;
-  for (const auto& s : settings) {
-    if (!is_kb_base(s)) continue;
-    const size_t before = job->settings.size();
-    IOB_RETURN_IF_ERROR(ApplyOne(job, s, nullptr, warnings));
-    kb_records.emplace_back(job->settings.begin() + static_cast<std::ptrdiff_t>(before),
-                            job->settings.end());
-    job->settings.resize(before);
+  // A value is read with the kb_base in force in the section it is written
+  // in, as fio parses it: that section's kb_base wherever it stands in it,
+  // else the one inherited. A job's kb_base=1000 does not change a size its
+  // [global] gave (fio: 4096 for [global] size=4k, [a] kb_base=1000; iobench
+  // read 4000). The sections are the runs of one source: [global], the
+  // job's own lines, the command-line globals. fio reads command-line
+  // options before the job files, so for a job-file job those come last
+  // here but hold the kb_base in force at the start (--kb_base=1000 a.fio
+  // reads a.fio's 4k as 4000), and are read with it themselves.
+  struct Run {
+    size_t begin, end;
+  };
+  std::vector<Run> runs;
+  for (size_t i = 0; i < settings.size(); ++i)
+    if (runs.empty() || settings[i].source != settings[runs.back().begin].source)
+      runs.push_back({i, i + 1});
+    else
+      runs.back().end = i + 1;
+  const auto is_trailing_cli = [&](const Run& r) {
+    return file_job && r.begin > 0 && settings[r.begin].source == OptionSource::kCommandLine;
+  };
+  uint32_t start_kb = job->kb_base;
+  for (const Run& r : runs) {
+    if (!is_trailing_cli(r)) continue;
+    JobSpec scratch;
+    for (size_t i = r.begin; i < r.end; ++i)
+      if (is_kb_base(settings[i]))
+        IOB_RETURN_IF_ERROR(ApplyOne(&scratch, settings[i], nullptr, nullptr));
+    start_kb = scratch.kb_base;
   }
-  size_t kb_next = 0;
-  for (const auto& s : settings) {
-    if (is_kb_base(s)) {
-      for (OptionSetting& os : kb_records[kb_next]) job->settings.push_back(std::move(os));
-      ++kb_next;
-      continue;
+  uint32_t in_force = start_kb;
+  for (const Run& r : runs) {
+    // The kb_base records, taken out of job->settings after they are applied
+    // and put back at their written places below.
+    std::vector<std::vector<OptionSetting>> kb_records;
+    job->kb_base = is_trailing_cli(r) ? start_kb : in_force;
+    for (size_t i = r.begin; i < r.end; ++i) {
+      if (!is_kb_base(settings[i])) continue;
+      const size_t before = job->settings.size();
+      IOB_RETURN_IF_ERROR(ApplyOne(job, settings[i], nullptr, warnings));
+      kb_records.emplace_back(job->settings.begin() + static_cast<std::ptrdiff_t>(before),
+                              job->settings.end());
+      job->settings.resize(before);
     }
-    IOB_RETURN_IF_ERROR(ApplyOne(job, s, &owned, warnings));
+    const bool own_kb = !kb_records.empty();
+    const uint32_t section_kb = job->kb_base;
+    size_t kb_next = 0;
+    for (size_t i = r.begin; i < r.end; ++i) {
+      if (is_kb_base(settings[i])) {
+        for (OptionSetting& os : kb_records[kb_next]) job->settings.push_back(std::move(os));
+        ++kb_next;
+        continue;
+      }
+      IOB_RETURN_IF_ERROR(ApplyOne(job, settings[i], &owned, warnings));
+    }
+    if (own_kb || !is_trailing_cli(r)) in_force = section_kb;
   }
+  job->kb_base = in_force;  // the job's own (the reports' units follow it)
   for (const auto& s : owned) IOB_RETURN_IF_ERROR(CheckEngineOption(*job, s));
   // As fio's fixup_options: a latency that is not measured has no
   // percentiles, whatever the order of the options (disable_lat=1 with
@@ -984,7 +1024,7 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
     }
     all = BsSplitWins(all, &job.parse_notes);
     for (const auto& g : cli_globals) all.push_back(g);
-    IOB_RETURN_IF_ERROR(ApplyAll(&job, all, warnings));
+    IOB_RETURN_IF_ERROR(ApplyAll(&job, all, warnings, /*file_job=*/true));
     jobs->push_back(std::move(job));
   }
   return Status::Ok();

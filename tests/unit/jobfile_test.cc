@@ -1027,6 +1027,35 @@ TEST(JobfileValues, KbBaseAppliesToTheWholeJob) {
   EXPECT_EQ(j.bs[0].min, 4000u);
 }
 
+// A value is read with the kb_base of the section it is written in, as fio
+// does: a job's kb_base=1000 changed the 4k its [global] gave to 4000 (fio:
+// 4096). The numbers are fio 3.33's io_bytes for the same files.
+TEST(JobfileValues, KbBaseIsThatOfTheSectionAValueIsWrittenIn) {
+  auto size_of = [](const std::string& text) { return ParseOk(text).jobs.at(0).size; };
+  EXPECT_EQ(size_of("[global]\nsize=4k\n[a]\nkb_base=1000\n"), 4096u);
+  EXPECT_EQ(ParseOk("[global]\nsize=4k\n[a]\nkb_base=1000\n").jobs.at(0).kb_base, 1000u);
+  EXPECT_EQ(size_of("[global]\nkb_base=1000\n[a]\nsize=4k\n"), 4000u);
+  EXPECT_EQ(size_of("[global]\nkb_base=1000\nsize=4k\n[a]\nkb_base=1024\n"), 4000u);
+  EXPECT_EQ(size_of("[global]\nsize=4k\nkb_base=1000\n[a]\n"), 4000u);
+  // Command-line options come first in fio: their kb_base is in force for
+  // the job files, and theirs is their own.
+  ParseInput in;
+  TempDir d;
+  const std::string f = d.path() + "/k.fio";
+  std::ofstream(f) << "[global]\nsize=4k\n[a]\n";
+  in.job_files = {f};
+  in.cli_job_args = {"--kb_base=1000"};
+  auto out = ParseJobs(in);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->jobs.at(0).size, 4000u);
+  std::ofstream(f) << "[a]\nkb_base=1000\n";
+  in.cli_job_args = {"--size=4k"};
+  out = ParseJobs(in);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->jobs.at(0).size, 4096u);
+  EXPECT_EQ(out->jobs.at(0).kb_base, 1000u);
+}
+
 TEST(JobfileValues, BlanksAroundEqualsReadAsMeantWithOneWarning) {
   auto out = ParseOk("[a]\nsize = 4k\nbs = 8k\n");
   EXPECT_EQ(out.jobs.at(0).size, 4096u);
