@@ -2298,14 +2298,16 @@ std::vector<OptionDef> BuildTable() {
                   .Choices("avg|max|both")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     std::string t = ToLower(Trim(v.text));
-                    if (t == "avg" || t == "mean" || t == "0")
+                    // Newer fio's values: avg|max|both, and 0|1 from
+                    // fio 3.33's boolean log_max_value (docs/logs.md).
+                    if (t == "avg" || t == "0")
                       j.log_window_value = 0;
                     else if (t == "max" || t == "1")
                       j.log_window_value = 1;
-                    else if (t == "both" || t == "2")
+                    else if (t == "both")
                       j.log_window_value = 2;
                     else
-                      return Bad("bad log_window_value '" + t + "' (avg, max, both)");
+                      return Bad("bad log_window_value '" + t + "' (avg, max, both; 0 or 1)");
                     return Status::Ok();
                   }));
   // --- I/O replay (run/replay.h; docs/replay.md)

@@ -20,16 +20,6 @@
 
 namespace iobench {
 
-Result<LogWindowValue> ParseLogWindowValue(std::string_view text) {
-  std::string t(text);
-  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (t == "avg" || t == "mean" || t == "0") return LogWindowValue::kAvg;
-  if (t == "max" || t == "1") return LogWindowValue::kMax;
-  if (t == "both" || t == "2") return LogWindowValue::kBoth;
-  return Status::Invalid("log_window_value: '" + std::string(text) +
-                         "' is not one of avg, max, both");
-}
-
 std::string_view LogKindInfix(LogKind kind) {
   switch (kind) {
     case LogKind::kBw:

@@ -31,14 +31,9 @@
 
 namespace iobench {
 
-// log_window_value (fio 3.36+; fio 3.33 has the bool log_max_value, which
-// maps to kAvg/kMax). JobSpec has no field for it yet: the option table
-// should parse it with ParseLogWindowValue() and set IoLogOptions.
+// log_window_value (newer fio; fio 3.33 has the bool log_max_value, which
+// maps to kAvg/kMax): JobSpec::log_window_value, parsed by the option table.
 enum class LogWindowValue : uint8_t { kAvg, kMax, kBoth };
-
-// Accepts "avg", "mean", "0" -> kAvg; "max", "1" -> kMax; "both", "2" ->
-// kBoth (case-insensitive).
-Result<LogWindowValue> ParseLogWindowValue(std::string_view text);
 
 // The log kinds and their file-name infixes (PREFIX_<infix>[.N].log).
 enum class LogKind : uint8_t { kBw = 0, kIops, kSlat, kClat, kLat, kClatHist };

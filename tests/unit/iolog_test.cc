@@ -100,15 +100,29 @@ TEST(IoLogOptionsTest, FromJobBareFlagUsesJobName) {
   EXPECT_TRUE(o.Any());
 }
 
-TEST(IoLogOptionsTest, ParseLogWindowValue) {
-  EXPECT_EQ(ParseLogWindowValue("avg").value(), LogWindowValue::kAvg);
-  EXPECT_EQ(ParseLogWindowValue("mean").value(), LogWindowValue::kAvg);
-  EXPECT_EQ(ParseLogWindowValue("MAX").value(), LogWindowValue::kMax);
-  EXPECT_EQ(ParseLogWindowValue("both").value(), LogWindowValue::kBoth);
-  EXPECT_EQ(ParseLogWindowValue("1").value(), LogWindowValue::kMax);
-  auto bad = ParseLogWindowValue("median");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message(), "log_window_value: 'median' is not one of avg, max, both");
+// log_window_value: newer fio's avg|max|both and fio 3.33's 0|1 (any case);
+// anything else is refused naming the option and its place (2 and mean
+// were taken, which fio refuses).
+TEST(IoLogOptionsTest, LogWindowValueTakesFiosValues) {
+  struct Case {
+    const char* text;
+    int want;  // -1: refused
+  };
+  for (const Case& c : {Case{"avg", 0}, Case{"0", 0}, Case{"MAX", 1}, Case{"1", 1}, Case{"both", 2},
+                        Case{"2", -1}, Case{"mean", -1}, Case{"true", -1}}) {
+    for (const char* name : {"log_window_value", "log_max_value"}) {
+      auto r = testing::ParseNullJob(std::string(name) + "=" + c.text);
+      if (c.want < 0) {
+        ASSERT_FALSE(r.ok()) << name << "=" << c.text;
+        EXPECT_NE(r.status().message().find("t.fio:4"), std::string::npos) << r.status().message();
+        EXPECT_NE(r.status().message().find("log_window_value"), std::string::npos)
+            << r.status().message();
+      } else {
+        ASSERT_TRUE(r.ok()) << name << "=" << c.text << ": " << r.status().ToString();
+        EXPECT_EQ(r->jobs.at(0).log_window_value, c.want) << name << "=" << c.text;
+      }
+    }
+  }
 }
 
 // log_unix_epoch / log_alternate_epoch: the options pick the clock (the
