@@ -619,13 +619,27 @@ std::string Footnotes(const json& doc, const std::vector<const json*>& jobs, boo
   }
   const json* sweep = Get(Get(doc, "iobench"), "sweep");
   if (const json* nr = Get(sweep, "not_run"); nr && nr->is_array() && !nr->empty()) {
-    std::string pts;
-    for (const auto& p : *nr) {
-      if (!p.is_object()) continue;
+    auto label = [&](const json* p) {
       std::vector<std::pair<std::string, std::string>> kv;  // in --sweep order
       for (const auto& k : keys)
         if (auto v = Str(Get(p, k.c_str()))) kv.emplace_back(k, *v);
-      pts += (pts.empty() ? "" : "; ") + PointLabel(kv);
+      return PointLabel(kv);
+    };
+    // Points a run refused at their set-up: each with why (the sweep went on).
+    const json* refused = Get(sweep, "refused");
+    std::string pts;
+    for (const auto& p : *nr) {
+      if (!p.is_object()) continue;
+      std::optional<std::string> why;
+      if (refused != nullptr && refused->is_array())
+        for (const auto& r : *refused)
+          if (const json* rp = Get(&r, "point"); rp != nullptr && *rp == p)
+            why = Str(Get(&r, "error")).value_or("");
+      if (why) {
+        lines.push_back("not run (refused at its set-up: " + *why + "): " + label(&p));
+        continue;
+      }
+      pts += (pts.empty() ? "" : "; ") + label(&p);
     }
     // Why it stopped, when the document says (a failing --sweep-cmd).
     std::string why = "the sweep was stopped";
@@ -639,7 +653,7 @@ std::string Footnotes(const json& doc, const std::vector<const json*>& jobs, boo
             (code ? " with exit code " + std::to_string(static_cast<long long>(*code)) : "") +
             (kv.empty() ? "" : " at point " + PointLabel(kv)) + "; the sweep stopped there";
     }
-    lines.push_back("not run (" + why + "): " + pts);
+    if (!pts.empty()) lines.push_back("not run (" + why + "): " + pts);
   }
   // Targets on more than one file system or device: the caption names
   // each, and this says which path is on which (rows and columns show the

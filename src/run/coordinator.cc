@@ -1,6 +1,7 @@
 #include "run/coordinator.h"
 
 #include <sched.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1690,6 +1691,42 @@ Status CheckJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts) {
   std::vector<Phase> phases;
   std::vector<int> groupids;
   return GroupJobs(jobs, &phases, &groupids);
+}
+
+Status PreflightJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts) {
+  IOB_RETURN_IF_ERROR(CheckJobs(jobs, opts));
+  if (opts.engine_factory) return Status::Ok();
+  // --readonly looks at the options and at files no point of a read-only
+  // sweep can create: what it refuses now, a run refuses.
+  if (opts.readonly)
+    for (const JobSpec& job : jobs) IOB_RETURN_IF_ERROR(sys::CheckReadonly(job));
+  for (const JobSpec& job : jobs) {
+    // A log or a directory listing reshapes the job when it runs.
+    if (!job.read_iolog.empty() || !job.opendir.empty() || !job.unimplemented.empty()) continue;
+    const bool diskless = job.ioengine == "null";
+    const uint32_t n = std::max<uint32_t>(1, job.numjobs);
+    for (uint32_t k = 0; k < n; ++k) {
+      const std::vector<std::string> paths = sys::TargetPaths(job, static_cast<int>(k));
+      // A file an earlier point or phase may create or grow: its region is
+      // known only then, and the run checks it.
+      bool settled = true;
+      for (const auto& p : paths) {
+        struct stat sb;
+        if (!diskless && ::stat(p.c_str(), &sb) != 0) settled = false;
+      }
+      if (!settled) break;
+      bool small = false;
+      Result<std::vector<TargetFile>> resolved =
+          ResolveTargets(job, static_cast<int>(k), diskless, &paths, &small);
+      if (!resolved.ok()) {
+        // Failed alone at run time (one clone of several, an errno): not a refusal.
+        if ((small && n > 1) || FailsJobAlone(resolved.status())) continue;
+        return resolved.status();
+      }
+      for (const TargetFile& t : *resolved) IOB_RETURN_IF_ERROR(CheckDirectAlignment(job, t));
+    }
+  }
+  return Status::Ok();
 }
 
 Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions& opts) {

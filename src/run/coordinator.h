@@ -96,6 +96,13 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& op
 // only a run checks those.)
 Status CheckJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts);
 
+// What a sweep checks of each point before the first one runs (docs/sweep.md):
+// CheckJobs, --readonly, and each clone's targets and regions (size against
+// bs, offsets, direct alignment) where its files exist already or it has none
+// (ioengine=null); a file that is still to be created is left to the run.
+// Touches nothing.
+Status PreflightJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts);
+
 // Worker threads the watchdog left behind in this process (detached; they may
 // still wake up when the device resumes). Non-zero: the process should flush
 // and _exit() instead of running static destructors (src/main.cc). Any thread.

@@ -477,6 +477,14 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
       if (!applied.ok()) return applied.status();
       plan.point_jobs.push_back(std::move(*applied));
     }
+    // And each point's jobs as a run checks them before its I/O (options,
+    // engines, --readonly, targets and regions that are there already): a
+    // point refused after earlier ones ran stopped the sweep half-way.
+    RunOptions check;
+    check.readonly = o.readonly;
+    for (size_t i = 0; i < plan.points.size(); ++i)
+      IOB_RETURN_IF_ERROR(PreflightJobs(plan.point_jobs[i], check)
+                              .WithContext("--sweep point " + plan.points[i].Label()));
   }
   // A --sweep-cmd template naming no swept key ({typo}) is bad input: every
   // point has the same keys, so the first point tells.
@@ -582,6 +590,10 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   // A failing --sweep-cmd hook: its exit code, the point and the command,
   // for the report (iobench.sweep.stopped, the table's note).
   std::optional<nlohmann::ordered_json> hook_failure;
+  // The points that ran (indices into `points`), and the ones a run refused
+  // at its set-up, with why: such a point fails alone and the sweep goes on.
+  std::vector<size_t> ran;
+  nlohmann::ordered_json refused = nlohmann::ordered_json::array();
 
   for (size_t pi = 0; pi < points.size(); ++pi) {
     const sweep::SweepPoint& point = points[pi];
@@ -654,9 +666,21 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       status.EndRun();
       if (!res.ok()) {
         status.Clear();
-        PrintError(res.status());
+        // A sweep point refused at its set-up (what only a run can check:
+        // a file an earlier point created, an engine's probe of the file)
+        // fails alone: the other points may well run. Anything else (a
+        // stuck device) stops the sweep.
+        const bool alone = sweeping && IsRefusal(res.status()) && LeftBehindThreads() == 0;
+        const Status st =
+            sweeping ? res.status().WithContext("--sweep point " + point.Label()) : res.status();
+        PrintError(st);
         exit_code = std::max(exit_code, ExitFor(res.status()));
-        interrupted = true;  // stop the sweep: the same jobs would fail again
+        if (alone && runs.empty()) {
+          refused.push_back(
+              {{"point", sweep::PointToJson(point)}, {"error", res.status().message()}});
+        } else if (!alone) {
+          interrupted = true;  // stop the sweep: the same jobs would fail again
+        }
         break;
       }
       status.Clear();
@@ -689,7 +713,11 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       exit_code = std::max(exit_code, res->interrupted ? 0 : res->exit_code);
       if (res->interrupted) interrupted = true;
     }
-    if (runs.empty()) break;
+    if (runs.empty()) {
+      if (!refused.empty() && refused.back()["point"] == sweep::PointToJson(point)) continue;
+      break;
+    }
+    ran.push_back(pi);
     if (runs.size() == 1) {
       per_point.emplace_back(point, std::move(runs[0]));
     } else {
@@ -719,9 +747,17 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     // document lacks, so a table or a script does not take it as the whole.
     doc["iobench"]["sweep"]["planned_points"] = points.size();
     nlohmann::ordered_json not_run = nlohmann::ordered_json::array();
-    for (size_t i = per_point.size(); i < points.size(); ++i)
-      not_run.push_back(sweep::PointToJson(points[i]));
+    for (size_t i = 0; i < points.size(); ++i)
+      if (std::find(ran.begin(), ran.end(), i) == ran.end())
+        not_run.push_back(sweep::PointToJson(points[i]));
     doc["iobench"]["sweep"]["not_run"] = std::move(not_run);
+    // Points refused at their set-up: which, and why; the run's exit code
+    // is theirs too (the document said 0 while iobench exited 2).
+    if (!refused.empty()) {
+      doc["iobench"]["sweep"]["refused"] = refused;
+      const auto& ec = doc["iobench"]["exit_code"];
+      doc["iobench"]["exit_code"] = std::max(ec.is_number() ? ec.get<int>() : 0, exit_code);
+    }
     // Stopped between points (in a --sweep-cmd hook): no point says so.
     if (interrupted && stop.load() != 0) {
       doc["iobench"]["interrupted"] = true;

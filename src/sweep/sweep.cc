@@ -353,6 +353,9 @@ Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const 
       const size_t before = job.settings.size();
       Status st = set(&job, key, value);
       if (!st.ok()) return st.WithContext("--sweep " + key + "=" + value);
+      // Where the value came from, for messages about it ("bs=131072 (read,
+      // at <sweep>)"): the setter records the command line.
+      for (size_t i = before; i < job.settings.size(); ++i) job.settings[i].file = "<sweep>";
       if (job.settings.size() == before) {
         OptionSetting s;
         s.name = key;
