@@ -601,6 +601,25 @@ void MedianField(ojson* dst, const std::vector<const ojson*>& srcs, const std::s
     (*dst)[key] = m;
 }
 
+// The run whose `value` is the median (the lower middle one for an even
+// count): the run the figures that cannot be a median of each run's
+// (latency counts and histogram bins, min/max, stddev, bw/iops sample
+// statistics, ctx, majf, iodepth distributions) are taken from, so they
+// describe the run the median I/O count is of, not run 1.
+size_t MedianRun(const std::vector<double>& value) {
+  std::vector<size_t> order(value.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return value[a] < value[b]; });
+  return order.empty() ? 0 : order[(order.size() - 1) / 2];
+}
+
+double TotalIos(const ojson* dir) {
+  if (dir && dir->is_object() && dir->contains("total_ios") && (*dir)["total_ios"].is_number())
+    return (*dir)["total_ios"].get<double>();
+  return 0.0;
+}
+
 std::string JobNameOf(const ojson& job) {
   if (job.is_object() && job.contains("jobname") && job["jobname"].is_string())
     return job["jobname"].get<std::string>();
@@ -662,7 +681,16 @@ Result<ojson> MergeRepeats(const std::vector<ojson>& runs) {
   }
   if (used.empty())
     for (const auto& r : runs) used.push_back(&r);
-  ojson out = *used[0];
+  // The top level (disk_util, time, context) is the median run's, by I/O
+  // count over all jobs, as each job's counts below are its median run's.
+  std::vector<double> run_ios;
+  for (const ojson* r : used) {
+    double sum = 0;
+    for (const auto& j : (*r)["jobs"])
+      for (const char* dir : {"read", "write", "trim"}) sum += TotalIos(Child(&j, dir));
+    run_ios.push_back(sum);
+  }
+  ojson out = *used[MedianRun(run_ios)];
   // Each run's top level says which run it is (the interim records'); the
   // medians are of them all, and each job's "repeat" says how many.
   if (out.contains("iobench") && out["iobench"].is_object()) out["iobench"].erase("repeat");
@@ -672,6 +700,17 @@ Result<ojson> MergeRepeats(const std::vector<ojson>& runs) {
     for (const auto* r : used) rjobs.push_back(&(*r)["jobs"][k]);
     ojson& job = out["jobs"][k];
     if (!job.is_object()) continue;
+    // The job as its median run (by I/O count over the directions) wrote
+    // it; each direction below as its own median run wrote it.
+    {
+      std::vector<double> ios;
+      for (const ojson* rj : rjobs) {
+        double sum = 0;
+        for (const char* dir : {"read", "write", "trim"}) sum += TotalIos(Child(rj, dir));
+        ios.push_back(sum);
+      }
+      if (rjobs[MedianRun(ios)]->is_object()) job = *rjobs[MedianRun(ios)];
+    }
     ojson mins = ojson::object(), maxs = ojson::object();
     // The table helpers read nlohmann::json: one copy of each run's job.
     std::vector<nlohmann::json> plain;
@@ -694,8 +733,13 @@ Result<ojson> MergeRepeats(const std::vector<ojson>& runs) {
       if (!has_io) continue;
       for (TableMetric m : kDirMetrics) spread(dir, dir, m);
       std::vector<const ojson*> rdirs;
-      for (const auto* rj : rjobs) rdirs.push_back(Child(rj, dir));
+      std::vector<double> ios;
+      for (const auto* rj : rjobs) {
+        rdirs.push_back(Child(rj, dir));
+        ios.push_back(TotalIos(rdirs.back()));
+      }
       ojson& d = job[dir];
+      if (const ojson* m = rdirs[MedianRun(ios)]; m != nullptr && m->is_object()) d = *m;
       for (const char* f :
            {"iops", "bw", "bw_bytes", "io_bytes", "io_kbytes", "runtime", "total_ios"})
         MedianField(&d, rdirs, f);
@@ -713,6 +757,7 @@ Result<ojson> MergeRepeats(const std::vector<ojson>& runs) {
       }
     }
     for (TableMetric m : kJobMetrics) spread("job", "", m);
+    MedianField(&job, rjobs, "job_runtime");
     MedianField(&job, rjobs, "usr_cpu");
     MedianField(&job, rjobs, "sys_cpu");
     if (job.contains("iobench") && job["iobench"].is_object()) {

@@ -465,6 +465,43 @@ TEST(SweepRepeatTest, MedianWithMinMax) {
   EXPECT_FALSE(MergeRepeats({}).ok());
 }
 
+TEST(SweepRepeatTest, CountsAndBinsComeFromTheMedianRun) {
+  // json+'s clat_ns.N and bins, the min/max and the job's ctx came from run
+  // 1 while total_ios was the median: fio_jsonplus_clat2csv read another run.
+  auto runs_of = [](const std::vector<int64_t>& totals) {
+    std::vector<ojson> runs;
+    for (int64_t n : totals) {
+      iobench::testing::DirFigures f;
+      f.iops = static_cast<double>(n);
+      ojson d = MakeDoc({MakeJob("j", {}, "read", f)});
+      ojson& rd = d["jobs"][0]["read"];
+      rd["total_ios"] = n;
+      for (const char* lat : {"clat_ns", "lat_ns"}) {
+        rd[lat]["N"] = n;
+        rd[lat]["max"] = n * 10;
+        rd[lat]["bins"] = {{"1000", n - 1}, {"2000", 1}};
+      }
+      d["jobs"][0]["ctx"] = n + 7;
+      runs.push_back(std::move(d));
+    }
+    return runs;
+  };
+  auto r = MergeRepeats(runs_of({178622, 247913, 267610}));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto& rd = (*r)["jobs"][0]["read"];
+  EXPECT_EQ(rd["total_ios"], 247913);
+  EXPECT_EQ(rd["clat_ns"]["N"], 247913);
+  EXPECT_EQ(rd["lat_ns"]["N"], 247913);
+  EXPECT_EQ(rd["clat_ns"]["bins"]["1000"], 247912);
+  EXPECT_EQ(rd["clat_ns"]["max"], 2479130);
+  EXPECT_EQ((*r)["jobs"][0]["ctx"], 247913 + 7);
+  // Even N: the lower middle run.
+  r = MergeRepeats(runs_of({40, 10, 30, 20}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)["jobs"][0]["read"]["clat_ns"]["N"], 20);
+  EXPECT_EQ((*r)["jobs"][0]["read"]["total_ios"], 25);  // the median itself
+}
+
 TEST(SweepRepeatTest, ACutRunIsLeftOutAndMarksThePoint) {
   // Ctrl-C during run 3 of 3: runs 1 and 2 give the median, and the point
   // says it was interrupted (it copied run 1's "interrupted": false).
