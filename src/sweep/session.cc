@@ -862,12 +862,33 @@ int CompareFiles(const SessionOptions& o) {
     PrintError(st);
     return kExitUsage;
   }
+  // The tables are text (normal, table); json/json+ get the comparison as
+  // data, iobench.compare as in a run's document (the tables were printed
+  // for --output-format=json, and `| jq` failed). terse has no form of it.
+  const bool json = Has(o.formats, "json") || Has(o.formats, "json+");
+  const bool text = Has(o.formats, "normal") || Has(o.formats, "table");
+  if (!json && !text) {
+    PrintError(Status::Invalid(
+        "--compare " + o.compare[0] + " " + o.compare[1] + ": --output-format=terse has no " +
+        "form of a comparison; use json (the comparison as data), or normal or table (the delta " +
+        "tables)"));
+    return kExitUsage;
+  }
   auto cmp = RenderCompare(*base, *neu, t);
   if (!cmp.ok()) {
     PrintError(cmp.status());
     return kExitUsage;  // nothing ran: the files given cannot be compared
   }
-  return Emit(o, *cmp);
+  std::string out;
+  if (json) {
+    nlohmann::ordered_json doc = {{"iobench", {{"compare", CompareJson(*base, *neu, t)}}}};
+    out = doc.dump(2) + "\n";
+  }
+  if (text) {
+    SeparateFromAbove(&out);
+    out += *cmp;
+  }
+  return Emit(o, out);
 }
 
 }  // namespace iobench
