@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -113,6 +114,45 @@ void CanonicalizeSweepKeys(const SessionOptions& o, nlohmann::json* doc) {
       if (j.is_object())
         if (auto ib = j.find("iobench"); ib != j.end() && ib->is_object())
           if (auto pt = ib->find("point"); pt != ib->end()) rename(&*pt);
+}
+
+// --compare matches points by value, as the sweep tells values apart: a
+// base swept bs=4k,8k and a new one swept bs=4096,8K have the same points
+// (they were "no job matches"). Each value of `neu`'s points that reads as
+// one of `base`'s values of its key (the option's number parsing) is
+// written as base writes it, so the rows match and carry base's labels.
+void AlignPointSpellings(const SessionOptions& o, const nlohmann::json& base, nlohmann::json* neu) {
+  if (!o.option_value_key) return;
+  auto points = [](const nlohmann::json& doc, auto&& fn) {
+    const auto jobs = doc.find("jobs");
+    if (jobs == doc.end() || !jobs->is_array()) return;
+    for (const auto& j : *jobs) {
+      if (!j.is_object()) continue;
+      const auto ib = j.find("iobench");
+      if (ib == j.end() || !ib->is_object()) continue;
+      const auto pt = ib->find("point");
+      if (pt != ib->end() && pt->is_object()) fn(*pt);
+    }
+  };
+  if (!neu->is_object() || !base.is_object()) return;
+  std::map<std::pair<std::string, std::string>, std::string> spelled;  // (key, read as) -> base's
+  points(base, [&](const nlohmann::json& pt) {
+    for (auto it = pt.begin(); it != pt.end(); ++it)
+      if (it->is_string())
+        spelled.emplace(std::make_pair(it.key(), o.option_value_key(it.key(), *it)),
+                        it->get<std::string>());
+  });
+  if (auto jobs = neu->find("jobs"); jobs != neu->end() && jobs->is_array())
+    for (auto& j : *jobs) {
+      if (!j.is_object() || !j.contains("iobench") || !j["iobench"].is_object()) continue;
+      auto& ib = j["iobench"];
+      if (!ib.contains("point") || !ib["point"].is_object()) continue;
+      for (auto it = ib["point"].begin(); it != ib["point"].end(); ++it) {
+        if (!it->is_string()) continue;
+        auto f = spelled.find({it.key(), o.option_value_key(it.key(), *it)});
+        if (f != spelled.end()) *it = f->second;
+      }
+    }
 }
 
 // What can be known wrong about the tables and the plot before the run:
@@ -783,12 +823,14 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     t.base_label = o.compare[0];
     t.new_label = "this run";
     (void)ApplyCompareLabels(o, &t);  // checked before the run
-    cmp = RenderCompare(*compare_base, view, t);
+    nlohmann::json neu = view;        // the tables and the plot keep this run's spelling
+    AlignPointSpellings(o, *compare_base, &neu);
+    cmp = RenderCompare(*compare_base, neu, t);
     if (!cmp->ok()) {
       PrintError(cmp->status());
       exit_code = std::max(exit_code, kExitJobFailed);
     } else if (want_json) {
-      doc["iobench"]["compare"] = CompareJson(*compare_base, view, t);
+      doc["iobench"]["compare"] = CompareJson(*compare_base, neu, t);
     }
   }
   bool json_done = false;
@@ -855,6 +897,7 @@ int CompareFiles(const SessionOptions& o) {
   }
   CanonicalizeSweepKeys(o, &*base);
   CanonicalizeSweepKeys(o, &*neu);
+  AlignPointSpellings(o, *base, &*neu);
   TableOptions t = *topts;
   t.base_label = o.compare[0];
   t.new_label = o.compare[1];
