@@ -275,6 +275,17 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
     // A per-direction list (bs=4k,8k) as written; one value for all, as a number.
     if (def == nullptr || (def->per_dir && value.find_first_of(",:") != std::string::npos))
       return value;
+    // As the job reads it: $ncpus expanded, true as 1, READ as read, randread:1 as randread.
+    jf::ValueError err;
+    auto expanded = jf::Expand(value, &err);
+    const std::string v = expanded ? jf::KeywordArithmetic(*expanded) : value;
+    if (bool b; def->type == jf::OptType::kBool && jf::ParseBoolWord(jf::Trim(v), &b))
+      return std::string(b ? "#1" : "#0");
+    if (def->type == jf::OptType::kEnum) return "=" + jf::ToLower(v);
+    if (def->name == "rw") {
+      std::string rw = jf::ToLower(v);
+      return "=" + (rw.ends_with(":1") ? rw.substr(0, rw.size() - 2) : rw);
+    }
     jf::NumContext ctx;
     if (def->type == jf::OptType::kInt || def->type == jf::OptType::kBool)
       ctx.kind = jf::NumKind::kPlain;
@@ -284,8 +295,7 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
       ctx.kind = jf::NumKind::kTime, ctx.time_unit_ns = def->time_unit_ns;
     else
       return value;
-    jf::ValueError err;
-    auto n = jf::ParseNumber(value, ctx, &err);
+    auto n = jf::ParseNumber(v, ctx, &err);
     return n ? "#" + std::to_string(*n) : value;
   };
   return o;
