@@ -266,7 +266,13 @@ Result<SweepAxis> ParseSweepArg(const std::string& arg) {
   }
   const std::string rhs = arg.substr(eq + 1);
   if (rhs.empty()) return Status::Invalid(where + ": no values after '='");
-  for (const std::string& item : SplitValues(rhs)) {
+  for (std::string item : SplitValues(rhs)) {
+    // "iodepth= 1, 2": the spaces are no part of the value (they showed in
+    // the JSON and the tables as " 1", and --compare found no match).
+    const size_t first = item.find_first_not_of(" \t");
+    item = first == std::string::npos
+               ? ""
+               : item.substr(first, item.find_last_not_of(" \t") + 1 - first);
     if (item.empty())
       return Status::Invalid(where + ": empty value (two commas in a row, or a trailing comma)");
     std::string err;

@@ -1,0 +1,26 @@
+#!/bin/bash
+# End to end: two spellings of one value in a --sweep are refused (the point
+# would run twice), as the job reads them: rw=read,READ, direct=1,true,
+# iodepth=$ncpus,N, rw=randread,randread:1; and the spaces around a value
+# ("iodepth= 1, 2") are no part of it (docs/sweep.md).
+# Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
+set -u
+bin=$1
+source "$2/tests/e2e/check.bash"
+tmp=$(mktemp -d /var/tmp/iobench_sweep_same.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+job=(--name=j --ioengine=null --size=64k)
+ncpus=$(getconf _NPROCESSORS_ONLN)
+for sw in "rw=read,READ" "direct=1,true" "iodepth=\$ncpus,$ncpus" "rw=randread,randread:1"; do
+  "$bin" "${job[@]}" --parse-only --sweep "$sw" >"$tmp/o" 2>"$tmp/e"
+  expect_eq "$sw: exit" "$?" 2
+  grep -q "are the same .*; the point would run twice" "$tmp/e" || fail "$sw: $(cat "$tmp/e")"
+done
+# Values that differ still run.
+"$bin" "${job[@]}" --parse-only --sweep "rw=randread:2,randread" >"$tmp/o" 2>"$tmp/e"
+expect_eq "rw=randread:2,randread: exit" "$?" 0
+"$bin" "${job[@]}" --sweep "iodepth= 1, 2" --output-format=json >"$tmp/sp.json" 2>"$tmp/sp.err"
+expect_eq "spaces: exit" "$?" 0
+grep -q '"iodepth" : " 1"\|"iodepth": " 1"' "$tmp/sp.json" && fail "spaces kept: $(grep '"iodepth"' "$tmp/sp.json")"
+grep -Eq '"iodepth" ?: "1"' "$tmp/sp.json" || fail "no point iodepth=1: $(grep -n point -A3 "$tmp/sp.json" | head)"
+[ "$fails" -eq 0 ]
