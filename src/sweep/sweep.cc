@@ -46,6 +46,8 @@ std::vector<std::string> SplitValues(const std::string& s) {
 struct Bound {
   uint64_t value = 0;
   int unit = 0;
+  bool upper = false;  // the suffix as typed: 1M, 4KiB (written back so)
+  std::string tail;    // after the unit letter: "", "b", "ib" as typed ("B", "iB")
 };
 
 // kTooLarge: shaped like a bound (digits, a k/m/g/t suffix) but past 2^64-1.
@@ -65,7 +67,14 @@ BoundParse ParseBound(const std::string& s, Bound* b) {
   if (i < s.size()) {
     static const std::string kUnits = "kmgt";
     const size_t u = kUnits.find(static_cast<char>(std::tolower(static_cast<unsigned char>(s[i]))));
-    if (u == std::string::npos || i + 1 != s.size()) return BoundParse::kNotNumber;
+    if (u == std::string::npos) return BoundParse::kNotNumber;
+    // k, kb, kib in any case: all 1024 (fio's default kb_base).
+    const std::string tail = s.substr(i + 1);
+    std::string low;
+    for (char c : tail) low += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!low.empty() && low != "b" && low != "ib") return BoundParse::kNotNumber;
+    b->upper = std::isupper(static_cast<unsigned char>(s[i])) != 0;
+    b->tail = tail;
     unit = static_cast<int>(u) + 1;
     for (int k = 0; k < unit; ++k) overflow |= __builtin_mul_overflow(v, 1024, &v);
   }
@@ -77,16 +86,16 @@ BoundParse ParseBound(const std::string& s, Bound* b) {
 
 // Writes v back in the style of the range's bounds: plain digits when they
 // had no suffix, otherwise the largest suffix that divides v exactly.
-std::string FormatRangeValue(uint64_t v, bool with_units) {
+std::string FormatRangeValue(uint64_t v, bool with_units, const Bound& style) {
   if (!with_units || v == 0) return std::to_string(v);
-  static const char kUnits[] = {'k', 'm', 'g', 't'};
+  const char* kUnits = style.upper ? "KMGT" : "kmgt";
   int unit = 0;
   uint64_t m = v;
   while (unit < 4 && m % 1024 == 0) {
     m /= 1024;
     ++unit;
   }
-  return unit == 0 ? std::to_string(m) : std::to_string(m) + kUnits[unit - 1];
+  return unit == 0 ? std::to_string(m) : std::to_string(m) + kUnits[unit - 1] + style.tail;
 }
 
 // Expands `A..B[:+S|:xF]` into *out. Returns false when `item` is not range
@@ -109,7 +118,11 @@ bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::st
   const bool lo_ok = lo_p == BoundParse::kOk, hi_ok = hi_p == BoundParse::kOk;
   // Only something shaped like a numeric range is a range: `../dir` is a
   // file name, not a bad range.
-  if (!lo_ok && !hi_ok && (lo_p == BoundParse::kNotNumber || hi_p == BoundParse::kNotNumber))
+  auto digit_first = [](const std::string& x) {
+    return !x.empty() && std::isdigit(static_cast<unsigned char>(x[0]));
+  };
+  if (!lo_ok && !hi_ok && (lo_p == BoundParse::kNotNumber || hi_p == BoundParse::kNotNumber) &&
+      !(digit_first(lo_s) && digit_first(rest)))
     return false;
   if (lo_p == BoundParse::kTooLarge || hi_p == BoundParse::kTooLarge) {
     *err = "range '" + item + "': " + (lo_p == BoundParse::kTooLarge ? lo_s : rest) +
@@ -117,7 +130,10 @@ bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::st
     return true;
   }
   if (!lo_ok || !hi_ok) {
-    *err = "range '" + item + "': bounds must be whole numbers, optionally with k/m/g/t";
+    *err = "range '" + item + "': " + (lo_ok ? rest : lo_s) +
+           " is not a range bound: a bound is a whole number with an optional k/m/g/t "
+           "suffix (powers of 1024: 4k, 4K, 4KiB); list other values (times, fractions) "
+           "one by one: 1s,2s,3s";
     return true;
   }
   if (lo.value > hi.value) {
@@ -159,9 +175,10 @@ bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::st
     return true;
   }
   const bool units = lo.unit != 0 || hi.unit != 0;
+  const Bound& style = lo.unit != 0 ? lo : hi;
   constexpr size_t kMaxValues = 100000;
   for (uint64_t v = lo.value; v <= hi.value;) {
-    out->push_back(FormatRangeValue(v, units));
+    out->push_back(FormatRangeValue(v, units, style));
     if (out->size() > kMaxValues) {
       *err = "range '" + item + "' gives more than 100000 values";
       return true;
@@ -251,8 +268,16 @@ std::string SweepPoint::Label() const {
   return out;
 }
 
+// An argument as errors quote it: a long list (20000 values) is cut, so a
+// duplicate's message is not the whole list again.
+std::string QuoteArg(const std::string& arg) {
+  constexpr size_t kMax = 80;
+  if (arg.size() <= kMax) return "--sweep " + arg;
+  return "--sweep " + arg.substr(0, kMax) + "... (" + std::to_string(arg.size()) + " characters)";
+}
+
 Result<SweepAxis> ParseSweepArg(const std::string& arg) {
-  const std::string where = "--sweep " + arg;
+  const std::string where = QuoteArg(arg);
   const size_t eq = arg.find('=');
   if (eq == std::string::npos)
     return Status::Invalid(where + ": expected KEY=V1,V2,... or KEY=A..B:xF");
@@ -282,9 +307,14 @@ Result<SweepAxis> ParseSweepArg(const std::string& arg) {
       axis.values.push_back(item);
     }
   }
-  std::set<std::string> seen;
-  for (const auto& v : axis.values) {
-    if (!seen.insert(v).second) return Status::Invalid(where + ": value '" + v + "' appears twice");
+  std::map<std::string, size_t> seen;  // value -> its position (1-based)
+  for (size_t i = 0; i < axis.values.size(); ++i) {
+    const auto& v = axis.values[i];
+    if (auto [it, fresh] = seen.emplace(v, i + 1); !fresh)
+      return Status::Invalid(where + ": value '" + v + "' appears twice" +
+                             (axis.values.size() > 10 ? " (values " + std::to_string(it->second) +
+                                                            " and " + std::to_string(i + 1) + ")"
+                                                      : ""));
   }
   return axis;
 }
@@ -319,7 +349,7 @@ Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& swe
     // product of which each point ran only one of the two values.
     const std::string option = canonical ? canonical(axis.key) : axis.key;
     if (auto [it, fresh] = keys.emplace(option, axis.key); !fresh)
-      return Status::Invalid("--sweep " + arg + ": key '" + option + "' is already swept" +
+      return Status::Invalid(QuoteArg(arg) + ": key '" + option + "' is already swept" +
                              (it->second != axis.key ? " (as '" + it->second + "')" : "") +
                              "; give all its values in one --sweep");
     // Keyed by the option's own name from here on: a table (--table-cols=bs),
@@ -327,11 +357,19 @@ Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& swe
     // under one name, whichever alias was typed.
     axis.key = option;
     if (value_key) {
-      std::map<std::string, std::string> read_as;  // value as read -> as written
-      for (const auto& v : axis.values)
-        if (auto [it, fresh] = read_as.emplace(value_key(option, v), v); !fresh)
-          return Status::Invalid("--sweep " + arg + ": values '" + it->second + "' and '" + v +
-                                 "' are the same " + option + "; the point would run twice");
+      // value as read -> (as written, its position)
+      std::map<std::string, std::pair<std::string, size_t>> read_as;
+      for (size_t i = 0; i < axis.values.size(); ++i) {
+        const auto& v = axis.values[i];
+        if (auto [it, fresh] = read_as.emplace(value_key(option, v), std::make_pair(v, i + 1));
+            !fresh)
+          return Status::Invalid(QuoteArg(arg) + ": values '" + it->second.first + "' and '" + v +
+                                 "' are the same " + option + "; the point would run twice" +
+                                 (axis.values.size() > 10
+                                      ? " (values " + std::to_string(it->second.second) + " and " +
+                                            std::to_string(i + 1) + ")"
+                                      : ""));
+      }
     }
     total *= axis.values.size();
     if (total > 1000000)

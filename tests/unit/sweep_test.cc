@@ -78,8 +78,9 @@ TEST(SweepParseTest, BadSyntaxSaysWhatIsWrong) {
   EXPECT_EQ(Error({"iodepth=0..8:x2"}),
             "--sweep iodepth=0..8:x2: range '0..8:x2': a multiplying range cannot start at 0");
   EXPECT_EQ(Error({"iodepth=1..abc"}),
-            "--sweep iodepth=1..abc: range '1..abc': bounds must be whole numbers, optionally "
-            "with k/m/g/t");
+            "--sweep iodepth=1..abc: range '1..abc': abc is not a range bound: a bound is a whole "
+            "number with an optional k/m/g/t suffix (powers of 1024: 4k, 4K, 4KiB); list other "
+            "values (times, fractions) one by one: 1s,2s,3s");
   EXPECT_EQ(Error({"iodepth=1,2,1"}), "--sweep iodepth=1,2,1: value '1' appears twice");
   EXPECT_EQ(Error({"iodepth=1,2", "iodepth=4"}),
             "--sweep iodepth=4: key 'iodepth' is already swept; give all its values in one "
@@ -423,6 +424,34 @@ TEST(SweepCombineTest, DiskUtilOfEveryPoint) {
   // clang (C++20 reversed operators).
   EXPECT_EQ(per[0]["point"], nlohmann::json(PointToJson(p2)));
   EXPECT_EQ(per[1]["disk_util"], d3["disk_util"]);
+}
+
+TEST(SweepParseTest, RangeBoundsKeepTheirStyle) {
+  // size=1M..4M:x2 was written back as 1m,2m,4m; 4KiB..16KiB was no range.
+  auto a = ParseSweepArg("size=1M..4M:x2");
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(a->values, (std::vector<std::string>{"1M", "2M", "4M"}));
+  a = ParseSweepArg("bs=4KiB..16KiB:x2");
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(a->values, (std::vector<std::string>{"4KiB", "8KiB", "16KiB"}));
+  a = ParseSweepArg("iodepth= 1, 2 ");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->values, (std::vector<std::string>{"1", "2"}));
+  // A time range is refused saying what a bound is (it said "bad time unit").
+  a = ParseSweepArg("runtime=1s..3s");
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.status().message().find("range '1s..3s': 1s is not a range bound"), std::string::npos)
+      << a.status().message();
+  // A duplicate in a long list quotes the value and where, not the list.
+  std::string list = "iodepth=";
+  for (int i = 1; i <= 20000; ++i) list += std::to_string(i) + ",";
+  list += "5";
+  a = ParseSweepArg(list);
+  ASSERT_FALSE(a.ok());
+  EXPECT_LT(a.status().message().size(), 300u);
+  EXPECT_NE(a.status().message().find("value '5' appears twice (values 5 and 20001)"),
+            std::string::npos)
+      << a.status().message();
 }
 
 TEST(SweepRepeatTest, MedianWithMinMax) {
