@@ -812,8 +812,13 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   }
   if (!per_point.empty()) out = normal_head.str();
   // The tables, --compare and --plot read nlohmann::json: one copy.
+  // --repeat with the normal report and no table: each run's report is
+  // there, and the median the JSON and the tables give was nowhere. It
+  // ends with the median's tables (docs/sweep.md).
+  const bool median_tables = o.repeat > 1 && Has(o.formats, "normal") && !want_table;
   nlohmann::json view;
-  if (!per_point.empty() && (want_table || compare_base || !o.plot.empty())) view = doc;
+  if (!per_point.empty() && (want_table || compare_base || !o.plot.empty() || median_tables))
+    view = doc;
   // --compare BASE.json: the delta tables go with the text formats (normal,
   // table); appended to --output-format=json alone they made the file
   // unreadable as JSON. The JSON document carries the comparison as data.
@@ -837,6 +842,19 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   for (const auto& f : InFioOrder(o.formats)) {
     if (per_point.empty()) break;
     if (f == "normal") out += normal.str();
+    if (f == "normal" && median_tables) {
+      TableOptions t = table;
+      // The default metric alone says little of a run: the usual four.
+      if (o.table_metric == "iops") {
+        auto m = ParseTableMetrics("iops,bw,clat_p50,clat_p99");
+        if (m.ok()) t.metrics = *m;
+      }
+      auto tables = RenderTables(view, t);
+      if (tables.ok()) {
+        out += "\n=== median of " + std::to_string(o.repeat) + " runs ===\n";
+        out += *tables;
+      }
+    }
     if (f == "terse") out += terse.str();
     if ((f == "json" || f == "json+") && !json_done) {
       // json and json+ both asked: one document (json+ is a superset).

@@ -1,0 +1,25 @@
+#!/bin/bash
+# End to end: --repeat=N with the normal report ends with the median (the
+# figures the JSON and the tables give), as tables of IOPS, bandwidth and
+# clat p50/p99 with each figure's min-max; with the table format asked for
+# too, the tables are not printed twice; terse keeps one record per run
+# (docs/sweep.md).
+# Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
+set -u
+bin=$1
+source "$2/tests/e2e/check.bash"
+tmp=$(mktemp -d /var/tmp/iobench_repeat_median.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+job=(--name=t --ioengine=null --size=1m --bs=4k --repeat=3)
+"$bin" "${job[@]}" >"$tmp/n.out" 2>"$tmp/n.err"
+expect_eq "normal: exit" "$?" 0
+expect_eq "normal: median block" "$(grep -c '^=== median of 3 runs ===$' "$tmp/n.out")" 1
+grep -q "^read IOPS$" "$tmp/n.out" || fail "normal: no IOPS table: $(tail -20 "$tmp/n.out")"
+grep -q "^read clat p99 (µs)$" "$tmp/n.out" || fail "normal: no clat p99 table"
+expect_eq "normal: captions" "$(grep -c 'median of 3 runs$' "$tmp/n.out")" 4
+"$bin" "${job[@]}" --output-format=normal,table >"$tmp/nt.out" 2>&1
+expect_eq "normal,table: no median block" "$(grep -c '^=== median of' "$tmp/nt.out")" 0
+expect_eq "normal,table: one IOPS table" "$(grep -c '^read IOPS$' "$tmp/nt.out")" 1
+"$bin" "${job[@]}" --output-format=terse >"$tmp/t.out" 2>&1
+expect_eq "terse: one record per run" "$(grep -c '^3;' "$tmp/t.out")" 3
+[ "$fails" -eq 0 ]
