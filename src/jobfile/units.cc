@@ -114,6 +114,28 @@ class ExprCursor {
   size_t p_ = 0;
 };
 
+// Sets *err (when given) and returns no value: the error path of the number
+// parsers, `off` counting from the start of the text they were given.
+template <typename T>
+std::optional<T> Fail(ValueError* err, std::string msg, size_t off) {
+  if (err) {
+    err->message = std::move(msg);
+    err->offset = off;
+  }
+  return std::nullopt;
+}
+
+// `text` without the blanks around it; *begin: where that starts in `text`,
+// so that error offsets stay relative to the original text.
+std::string_view TrimBlanks(std::string_view text, size_t* begin) {
+  size_t b = 0;
+  while (b < text.size() && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
+  size_t e = text.size();
+  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
+  *begin = b;
+  return text.substr(b, e - b);
+}
+
 // One number as written ("1.5k", "-0x10", "2m"), in bytes, nanoseconds or as
 // is, not rounded. Whole numbers up to INT64_MAX are exact: long double has
 // a 64-bit mantissa (x86-64; quad precision elsewhere).
@@ -267,19 +289,9 @@ std::optional<long double> EvalExpression(std::string_view text, const NumContex
 }
 
 std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx, ValueError* err) {
-  auto fail = [&](std::string msg, size_t off) -> std::optional<int64_t> {
-    if (err) {
-      err->message = std::move(msg);
-      err->offset = off;
-    }
-    return std::nullopt;
-  };
-  // Keep offsets relative to the original text: skip leading blanks by hand.
+  auto fail = [&](std::string msg, size_t off) { return Fail<int64_t>(err, std::move(msg), off); };
   size_t b = 0;
-  while (b < text.size() && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
-  size_t e = text.size();
-  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
-  std::string_view s = text.substr(b, e - b);
+  const std::string_view s = TrimBlanks(text, &b);
   if (s.empty()) return fail("empty value where a number was expected", b);
   if (s.front() == '(') {
     ValueError sub;
@@ -307,18 +319,11 @@ namespace {
 
 std::optional<long double> ParseLiteral(std::string_view text, const NumContext& ctx,
                                         ValueError* err) {
-  auto fail = [&](std::string msg, size_t off) -> std::optional<long double> {
-    if (err) {
-      err->message = std::move(msg);
-      err->offset = off;
-    }
-    return std::nullopt;
+  auto fail = [&](std::string msg, size_t off) {
+    return Fail<long double>(err, std::move(msg), off);
   };
   size_t b = 0;
-  while (b < text.size() && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
-  size_t e = text.size();
-  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
-  std::string_view s = text.substr(b, e - b);
+  const std::string_view s = TrimBlanks(text, &b);
   if (s.empty()) return fail("empty value where a number was expected", b);
   size_t p = 0;
   bool neg = false;
