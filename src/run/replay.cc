@@ -790,15 +790,14 @@ std::vector<bool> ReplaysEarlierRecord(const std::vector<JobSpec>& jobs,
   if (phase_of.size() != jobs.size()) return out;
   for (size_t r = 0; r < jobs.size(); ++r) {
     if (jobs[r].read_iolog.empty()) continue;
-    // A log that is not there yet may be made by an earlier phase's
-    // exec_prerun or exec_postrun (fio reads it when the job starts).
-    struct stat st {};
-    const bool missing = stat(jobs[r].read_iolog.c_str(), &st) != 0 && errno == ENOENT;
+    // An earlier phase's exec_prerun or exec_postrun may make or rewrite
+    // the log (fio reads it when the job starts): a log read before the
+    // run replayed its old lines, onto another file.
     for (size_t w = 0; w < jobs.size() && !out[r]; ++w) {
       if (phase_of[w] >= phase_of[r]) continue;
       out[r] =
           (!jobs[w].write_iolog.empty() && SameFile(jobs[w].write_iolog, jobs[r].read_iolog)) ||
-          (missing && (!jobs[w].exec_prerun.empty() || !jobs[w].exec_postrun.empty()));
+          !jobs[w].exec_prerun.empty() || !jobs[w].exec_postrun.empty();
     }
   }
   return out;

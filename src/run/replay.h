@@ -193,10 +193,10 @@ inline uint64_t ReplayDueNs(uint64_t last_issue_ns, uint64_t delay_ns, uint64_t 
 Status CheckIologsApart(const std::vector<JobSpec>& jobs, const std::vector<int>& phase_of = {});
 
 // Per job: true when its read_iolog is recorded (write_iolog) by a job of an
-// earlier phase, or does not exist yet and a job of an earlier phase runs a
-// command (exec_prerun, exec_postrun) that may make it. Such a job is
-// reshaped (PrepareReplayJob) when its phase starts, once the log is
-// written, not before the run.
+// earlier phase, or a job of an earlier phase runs a command (exec_prerun,
+// exec_postrun) that may make or rewrite it. Such a job is reshaped
+// (PrepareReplayJob) when its phase starts, once the log is written, not
+// before the run.
 std::vector<bool> ReplaysEarlierRecord(const std::vector<JobSpec>& jobs,
                                        const std::vector<int>& phase_of);
 

@@ -38,7 +38,9 @@ fi
 
 # --- the replay stops where the check pass stopped reading the log ---
 # Job a appends lines to b's log after the check (exec_prerun runs at a's
-# start): a write (b opens g read-only), a read past g's end, an un-added file.
+# start, in b's phase: a job of an earlier phase with an exec command defers
+# b's check to its phase's start): a write (b opens g read-only), a read past
+# g's end, an un-added file.
 head -c 16k /dev/zero >g
 printf 'fio version 2 iolog\n%s add\n%s open\n%s read 0 4096\n' "$tmp/g" "$tmp/g" "$tmp/g" >g.log
 cat >g.fio <<JOB
@@ -47,7 +49,6 @@ ioengine=null
 size=4k
 exec_prerun=sh -c 'printf "$tmp/g write 0 4096\\n$tmp/g read 99999999999 4096\\n$tmp/h read 0 4096\\n" >>$tmp/g.log'
 [b]
-stonewall
 read_iolog=$tmp/g.log
 JOB
 err=$("$bin" g.fio --output-format=json --output=g.json 2>&1)
@@ -156,6 +157,23 @@ expect_eq "a log an earlier exec_postrun does not make: a's and b's errors" \
   "$(cut -d';' -f3,5 <<<"$out" | tr '\n' ' ')" "a;0 b;2 "
 expect_eq "a log an earlier exec_postrun does not make (stderr)" "$(cat "$tmp/mkerr")" \
   "iobench: job 'b': err=2 (mk.fio:8: read_iolog: open $tmp/mk.log: No such file or directory)"
+# A log that exists before the run and that an earlier phase's exec_postrun
+# rewrites: the replay reads the new lines, as fio (it replayed the old
+# ones, writing to the old log's file, dataA, not dataB).
+rm -f dataA dataB && truncate -s 64k dataA dataB
+for f in A B; do
+  printf 'fio version 2 iolog\n%s add\n%s open\n%s write 0 4096\n%s write 4096 4096\n%s close\n' \
+    "$tmp/data$f" "$tmp/data$f" "$tmp/data$f" "$tmp/data$f" "$tmp/data$f" >"$f.log"
+done
+cp A.log gen.log
+printf '[p1]\nioengine=null\nsize=4k\nexec_postrun=cp %s/B.log %s/gen.log\n' "$tmp" "$tmp" >gen.fio
+printf '[p2]\nstonewall\nioengine=psync\nread_iolog=%s/gen.log\n' "$tmp" >>gen.fio
+out=$("$bin" gen.fio --output-format=terse 2>&1)
+expect_eq "a log an earlier exec_postrun rewrites: p2's error and KiB written" \
+  "$(grep '^3;[^;]*;p2;' <<<"$out" | cut -d';' -f5,47)" "0;8"
+expect_eq "a log an earlier exec_postrun rewrites: written to the new log's file" \
+  "$(cmp -s dataA <(head -c 65536 /dev/zero) && ! cmp -s dataB <(head -c 65536 /dev/zero) && echo dataB)" \
+  dataB
 rm -f seq seq.log
 rec_job "" >rr2.fio
 out=$("$bin" rr2.fio 2>&1) && fail "record and replay of one log at the same time ran"
