@@ -260,7 +260,7 @@ struct JobSpec {
     if (openfiles != 0 && openfiles < nfiles) return openfiles;
     const bool all_open = verify.ReadsBack() || !read_iolog.empty() || RegistersFiles();
     return file_service_type == FileServiceType::kSequential && file_service_nr <= 1 &&
-                   nfiles > 2 && !all_open
+                   nfiles > 1 && !all_open
                ? 2
                : 0;
   }

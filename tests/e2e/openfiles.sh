@@ -64,6 +64,9 @@ for t in $(tools); do
     expect_eq "$t $e: sequential service, no openfiles" "$(trace "$t" --ioengine=$e --rw=read \
       --size=64k --nrfiles=4 --file_service_type=sequential)" "$seq"
   done
+  expect_eq "$t: sequential service, two files" "$(trace "$t" --ioengine=psync --rw=read \
+    --size=32k --nrfiles=2 --file_service_type=sequential)" \
+    "o0 r0:0 r0:1 r0:2 r0:3 c0 o1 r1:0 r1:1 r1:2 r1:3 c1"
   expect_eq "$t: three files, two open" "$(trace "$t" --ioengine=psync --rw=read --size=24k \
     --nrfiles=3 --openfiles=2)" "o0 r0:0 o1 r1:0 r0:1 r1:1 c0 c1 o2 r2:0 r2:1 c2"
   expect_eq "$t: loops=2 end_fsync=1" "$(trace "$t" --ioengine=psync --rw=write --size=32k \
