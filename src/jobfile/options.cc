@@ -2324,7 +2324,7 @@ std::vector<OptionDef> BuildTable() {
                     else if (t == "both")
                       j.log_window_value = 2;
                     else
-                      return Bad("bad log_window_value '" + t + "' (avg, max, both; 0 or 1)");
+                      return Bad("bad value '" + t + "' (avg, max, both; 0 or 1)");
                     return Status::Ok();
                   }));
   // --- I/O replay (run/replay.h; docs/replay.md)
