@@ -529,6 +529,21 @@ int Main(int argc, char** argv) {
     if (at == std::string_view::npos) break;
     cmdline[at] = '?';
   }
+  // --output naming a file this run reads, or writes otherwise: the report
+  // would overwrite it, or the two would mix. Any spelling, made yet or not.
+  const auto clobbers = [&cli](const std::string& path, const std::string& what) {
+    if (cli.output.empty() || path.empty() || path == "-" ||
+        !iobench::sys::SameFile(cli.output, path))
+      return false;
+    std::fprintf(stderr,
+                 "iobench: --output=%s names %s, %s: the report would overwrite it; write the "
+                 "report to another file\n",
+                 cli.output.c_str(), path.c_str(), what.c_str());
+    return true;
+  };
+  if (clobbers(cli.compare, "the --compare base results") ||
+      clobbers(compare_new, "the --compare new results"))
+    return kExitUsage;
   if (!compare_new.empty()) {
     if (!job_files.empty() || !split->job_args.empty()) {
       std::fprintf(stderr, "iobench: --compare BASE.json NEW.json takes no jobs to run\n");
@@ -558,20 +573,14 @@ int Main(int argc, char** argv) {
     return kExitUsage;
   }
   for (const auto& w : parsed->warnings) std::fprintf(stderr, "%s\n", w.c_str());
-  // `--output=ow.fio ow.fio` replaced the job file with the report. Same
-  // device and inode: a different spelling or a link is caught too.
-  if (struct stat out_st; !cli.output.empty() && stat(cli.output.c_str(), &out_st) == 0) {
-    for (const auto& f : parsed->files_read) {
-      struct stat st;
-      if (stat(f.c_str(), &st) == 0 && st.st_dev == out_st.st_dev && st.st_ino == out_st.st_ino) {
-        std::fprintf(stderr,
-                     "iobench: --output=%s names %s, a job file this run reads: the report "
-                     "would overwrite it; write the report to another file\n",
-                     cli.output.c_str(), f.c_str());
-        return kExitUsage;
-      }
-    }
-  }
+  // `--output=ow.fio ow.fio` replaced the job file with the report, and
+  // --output=x.log a job's read_iolog=x.log or write_iolog=x.log.
+  for (const auto& f : parsed->files_read)
+    if (clobbers(f, "a job file this run reads")) return kExitUsage;
+  for (const auto& j : parsed->jobs)
+    if (clobbers(j.read_iolog, "the log job '" + j.name + "' replays (read_iolog)") ||
+        clobbers(j.write_iolog, "the log job '" + j.name + "' records (write_iolog)"))
+      return kExitUsage;
   if (cli.warnings_fatal && !parsed->warnings.empty()) {
     std::fprintf(stderr, "iobench: --warnings-fatal: %zu warning%s above, not running\n",
                  parsed->warnings.size(), parsed->warnings.size() == 1 ? "" : "s");

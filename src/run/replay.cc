@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "run/target.h"
+#include "sys/job_paths.h"
 #include "sys/strings.h"
 
 namespace iobench {
@@ -771,18 +772,7 @@ void IologRecorder::Finish(uint64_t now_ns) {
   chunk_ = nullptr;
 }
 
-namespace {
-// One file by any spelling (./x.log, an absolute path, a symlink).
-bool SameFile(const std::string& a, const std::string& b) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::equivalent(a, b, ec)) return true;  // both exist: one file
-  const fs::path ca = fs::weakly_canonical(a, ec);
-  if (ec) return a == b;
-  const fs::path cb = fs::weakly_canonical(b, ec);
-  return ec ? a == b : ca == cb;
-}
-}  // namespace
+using sys::SameFile;
 
 std::vector<bool> ReplaysEarlierRecord(const std::vector<JobSpec>& jobs,
                                        const std::vector<int>& phase_of) {

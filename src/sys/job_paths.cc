@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <string_view>
 
 #include "sys/strings.h"
@@ -97,6 +98,16 @@ std::vector<std::string> JobDirectories(const JobSpec& job) {
 
 bool UnderDev(const std::string& path) {
   return path.rfind("/dev/", 0) == 0 && path.rfind("/dev/shm/", 0) != 0;
+}
+
+bool SameFile(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::equivalent(a, b, ec)) return true;  // both exist: one file
+  const fs::path ca = fs::weakly_canonical(a, ec);
+  if (ec) return a == b;
+  const fs::path cb = fs::weakly_canonical(b, ec);
+  return ec ? a == b : ca == cb;
 }
 
 std::string DeletedCwdReason(const std::string& path) {

@@ -51,6 +51,10 @@ bool JobNameIsTarget(const JobSpec& job);
 // device that is not there, never a file or directory to create.
 bool UnderDev(const std::string& path);
 
+// One file by any spelling (./x.log, an absolute path, a symlink), existing
+// or not yet made.
+bool SameFile(const std::string& a, const std::string& b);
+
 // Why a file cannot be created at the relative `path`: the current
 // directory was deleted while iobench sat in it (rmdir, or the tree removed
 // under a shell). access(".", W_OK) still succeeds there, and only open()

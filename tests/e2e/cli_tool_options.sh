@@ -108,6 +108,27 @@ for args in "--output=ow.fio ow.fio" "--output=./ow.fio --parse-only ow.fio" \
 done
 cmp -s two.fio ow.fio || fail "--output=ow.fio changed the job file: $(head -c 100 ow.fio)"
 [ "$(cat opts.inc)" = "$(printf 'ioengine=null\nsize=64k')" ] || fail "opts.inc changed"
+# The same for the other files a run reads or writes: --compare's results
+# files, a job's read_iolog and write_iolog (the report replaced them, or
+# mixed with the recorded log).
+"$bin" --name=a --ioengine=null --size=64k --output-format=json --output=base.json >/dev/null 2>&1 ||
+  fail "base run"
+cp base.json new.json
+printf 'fio version 2 iolog\n' >rl.log
+for case in "--compare base.json new.json --output-format=json --output=base.json|the --compare base results" \
+  "--compare base.json new.json --output=./new.json|the --compare new results" \
+  "--compare base.json --name=a --ioengine=null --size=64k --output=base.json|the --compare base results" \
+  "--name=a --read_iolog=rl.log --output=rl.log|the log job 'a' replays (read_iolog)" \
+  "--name=a --ioengine=null --size=64k --write_iolog=wl.log --output=wl.log|the log job 'a' records (write_iolog)"; do
+  args=${case%%|*}
+  # shellcheck disable=SC2086
+  "$bin" $args >out 2>err
+  rc=$?
+  [ $rc -eq 2 ] || fail "$args: exit $rc, want 2"
+  grep -qF "${case#*|}: the report would overwrite it" err || fail "$args: stderr '$(cat err)'"
+done
+cmp -s base.json new.json || fail "--output overwrote a --compare results file"
+[ "$(cat rl.log)" = "fio version 2 iolog" ] || fail "--output overwrote the replayed log"
 
 echo "$fails failed"
 [ "$fails" -eq 0 ]
