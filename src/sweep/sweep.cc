@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -639,8 +640,14 @@ void MedianField(ojson* dst, const std::vector<const ojson*>& srcs, const std::s
   }
   if (v.size() != srcs.size()) return;
   const double m = Median(v);
-  if ((*dst)[key].is_number_integer() && m == static_cast<double>(static_cast<int64_t>(m)))
-    (*dst)[key] = static_cast<int64_t>(m);
+  // A field fio writes as an integer (total_ios, io_bytes, runtime, bw,
+  // percentiles, ...) stays one: an even count's mean of the two middle
+  // runs is rounded to the nearest: strict readers of fio's schema take
+  // no fraction there.
+  if ((*dst)[key].is_number_unsigned() && m >= 0)
+    (*dst)[key] = static_cast<uint64_t>(std::llround(m));
+  else if ((*dst)[key].is_number_integer())
+    (*dst)[key] = static_cast<int64_t>(std::llround(m));
   else
     (*dst)[key] = m;
 }

@@ -531,6 +531,45 @@ TEST(SweepRepeatTest, CountsAndBinsComeFromTheMedianRun) {
   EXPECT_EQ((*r)["jobs"][0]["read"]["total_ios"], 25);  // the median itself
 }
 
+TEST(SweepRepeatTest, IntegerFieldsStayIntegersForAnEvenCount) {
+  // --repeat=2 wrote "total_ios":454990.500000: fio's schema has integers
+  // there. The mean of the two middle runs is rounded to the nearest.
+  std::vector<ojson> runs;
+  for (int64_t n : {10, 11}) {
+    iobench::testing::DirFigures f;
+    f.iops = static_cast<double>(n) + 0.25;
+    ojson d = MakeDoc({MakeJob("j", {}, "read", f)});
+    ojson& rd = d["jobs"][0]["read"];
+    rd["total_ios"] = static_cast<uint64_t>(n);
+    rd["io_bytes"] = static_cast<uint64_t>(n * 4096 + 1);
+    rd["io_kbytes"] = static_cast<uint64_t>(n * 4 + 1);
+    rd["runtime"] = static_cast<uint64_t>(n);
+    rd["bw"] = static_cast<uint64_t>(n);
+    rd["clat_ns"]["percentile"]["99.000000"] = static_cast<uint64_t>(n);
+    rd["clat_ns"]["mean"] = static_cast<double>(n);
+    d["jobs"][0]["job_runtime"] = static_cast<uint64_t>(n);
+    runs.push_back(std::move(d));
+  }
+  auto r = MergeRepeats(runs);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto& job = (*r)["jobs"][0];
+  const auto& rd = job["read"];
+  for (const char* f : {"total_ios", "io_bytes", "io_kbytes", "runtime", "bw"})
+    EXPECT_TRUE(rd[f].is_number_integer()) << f << " = " << rd[f].dump();
+  EXPECT_EQ(rd["total_ios"], 11);  // 10.5, to the nearest
+  EXPECT_EQ(rd["io_bytes"], 43009);
+  EXPECT_EQ(rd["clat_ns"]["percentile"]["99.000000"], 11);
+  EXPECT_TRUE(rd["clat_ns"]["percentile"]["99.000000"].is_number_integer());
+  EXPECT_TRUE(job["job_runtime"].is_number_integer());
+  EXPECT_EQ(job["job_runtime"], 11);
+  // Floats stay floats, with their fraction.
+  EXPECT_TRUE(rd["iops"].is_number_float());
+  EXPECT_DOUBLE_EQ(rd["iops"].get<double>(), 10.75);
+  EXPECT_TRUE(rd["clat_ns"]["mean"].is_number_float());
+  EXPECT_DOUBLE_EQ(rd["clat_ns"]["mean"].get<double>(), 10.5);
+  EXPECT_NE(ojson(*r).dump().find("\"total_ios\":11,"), std::string::npos);
+}
+
 TEST(SweepRepeatTest, ACutRunIsLeftOutAndMarksThePoint) {
   // Ctrl-C during run 3 of 3: runs 1 and 2 give the median, and the point
   // says it was interrupted (it copied run 1's "interrupted": false).
