@@ -268,8 +268,9 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
     const iobench::jobfile::OptionDef* def = iobench::jobfile::FindOption(name);
     return def != nullptr ? def->name : name;
   };
-  // Numbers as the option reads them (iodepth 1 and 01, bs 4k and 4096).
-  o.option_value_key = [](const std::string& name, const std::string& value) {
+  // Numbers as the option reads them (iodepth 1 and 01, bs 4k and 4096),
+  // with the job's kb_base (4k is 4000 with kb_base=1000).
+  o.option_value_key = [](const std::string& name, const std::string& value, uint32_t kb_base) {
     namespace jf = iobench::jobfile;
     const jf::OptionDef* def = jf::FindOption(name);
     // A per-direction list (bs=4k,8k) as written; one value for all, as a number.
@@ -287,6 +288,7 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
       return "=" + (rw.ends_with(":1") ? rw.substr(0, rw.size() - 2) : rw);
     }
     jf::NumContext ctx;
+    ctx.kb_base = kb_base;
     if (def->type == jf::OptType::kInt || def->type == jf::OptType::kBool)
       ctx.kind = jf::NumKind::kPlain;
     else if (def->type == jf::OptType::kSize)
@@ -298,6 +300,7 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
     auto n = jf::ParseNumber(v, ctx, &err);
     return n ? "#" + std::to_string(*n) : value;
   };
+  o.size_unit = iobench::jobfile::SizeMultiplier;
   return o;
 }
 

@@ -116,13 +116,60 @@ void CanonicalizeSweepKeys(const SessionOptions& o, nlohmann::json* doc) {
           if (auto pt = ib->find("point"); pt != ib->end()) rename(&*pt);
 }
 
+// The kb_base values the jobs read sizes with (one, for almost every job
+// file; fio's default 1024 when there are no jobs).
+std::vector<uint32_t> KbBases(const std::vector<JobSpec>& jobs) {
+  std::set<uint32_t> kbs;
+  for (const auto& j : jobs) kbs.insert(j.kb_base);
+  if (kbs.empty()) kbs.insert(1024);
+  return {kbs.begin(), kbs.end()};
+}
+
+// A value as every job reads it: two values are one only when no job
+// tells them apart (bs=4k and 4096 are one with kb_base 1024, two with
+// kb_base=1000, where 4k is 4000).
+sweep::ValueKey ValueKeyFor(const SessionOptions& o, const std::vector<uint32_t>& kbs) {
+  if (!o.option_value_key) return nullptr;
+  return [&o, kbs](const std::string& key, const std::string& value) {
+    std::string all;
+    for (uint32_t kb : kbs) all += o.option_value_key(key, value, kb) + '\n';
+    return all;
+  };
+}
+
+// A range bound's size suffix as the jobs read it; refused when jobs with
+// different kb_base read it differently (the range would step in one
+// job's units and not the other's).
+sweep::SizeUnit SizeUnitFor(const SessionOptions& o, const std::vector<uint32_t>& kbs) {
+  if (!o.size_unit) return nullptr;
+  return [&o, kbs](const std::string& suffix) -> Result<uint64_t> {
+    std::optional<uint64_t> first;
+    std::string how;
+    for (uint32_t kb : kbs) {
+      const std::optional<uint64_t> m = o.size_unit(suffix, kb);
+      if (!m) return Status::Invalid("bad size suffix '" + suffix + "'");
+      how += (how.empty() ? "" : ", ") + std::string("kb_base=") + std::to_string(kb) + ": " +
+             std::to_string(*m);
+      if (first && *first != *m)
+        return Status::Invalid("the jobs read '" + suffix + "' differently (" + how +
+                               "); write the range's bounds and step in bytes");
+      first = m;
+    }
+    return first.value_or(1);
+  };
+}
+
 // --compare matches points by value, as the sweep tells values apart: a
 // base swept bs=4k,8k and a new one swept bs=4096,8K have the same points
 // (they were "no job matches"). Each value of `neu`'s points that reads as
 // one of `base`'s values of its key (the option's number parsing) is
 // written as base writes it, so the rows match and carry base's labels.
-void AlignPointSpellings(const SessionOptions& o, const nlohmann::json& base, nlohmann::json* neu) {
-  if (!o.option_value_key) return;
+// `kbs`: the kb_base values the values are read with (the jobs run now, or
+// fio's default for two files).
+void AlignPointSpellings(const SessionOptions& o, const nlohmann::json& base, nlohmann::json* neu,
+                         const std::vector<uint32_t>& kbs) {
+  const sweep::ValueKey value_key = ValueKeyFor(o, kbs);
+  if (!value_key) return;
   auto points = [](const nlohmann::json& doc, auto&& fn) {
     const auto jobs = doc.find("jobs");
     if (jobs == doc.end() || !jobs->is_array()) return;
@@ -139,8 +186,7 @@ void AlignPointSpellings(const SessionOptions& o, const nlohmann::json& base, nl
   points(base, [&](const nlohmann::json& pt) {
     for (auto it = pt.begin(); it != pt.end(); ++it)
       if (it->is_string())
-        spelled.emplace(std::make_pair(it.key(), o.option_value_key(it.key(), *it)),
-                        it->get<std::string>());
+        spelled.emplace(std::make_pair(it.key(), value_key(it.key(), *it)), it->get<std::string>());
   });
   if (auto jobs = neu->find("jobs"); jobs != neu->end() && jobs->is_array())
     for (auto& j : *jobs) {
@@ -149,7 +195,7 @@ void AlignPointSpellings(const SessionOptions& o, const nlohmann::json& base, nl
       if (!ib.contains("point") || !ib["point"].is_object()) continue;
       for (auto it = ib["point"].begin(); it != ib["point"].end(); ++it) {
         if (!it->is_string()) continue;
-        auto f = spelled.find({it.key(), o.option_value_key(it.key(), *it)});
+        auto f = spelled.find({it.key(), value_key(it.key(), *it)});
         if (f != spelled.end()) *it = f->second;
       }
     }
@@ -496,7 +542,10 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
   plan.points.resize(1);
   plan.point_jobs = {jobs};
   if (!o.sweeps.empty()) {
-    auto expanded = sweep::ExpandSweeps(o.sweeps, o.canonical_option, o.option_value_key);
+    // Values and range bounds as the jobs read them (their kb_base).
+    const std::vector<uint32_t> kbs = KbBases(jobs);
+    auto expanded =
+        sweep::ExpandSweeps(o.sweeps, o.canonical_option, ValueKeyFor(o, kbs), SizeUnitFor(o, kbs));
     if (!expanded.ok()) return expanded.status();
     plan.points = std::move(*expanded);
     // A key that is no job option only means something to --sweep-cmd;
@@ -829,7 +878,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     t.new_label = "this run";
     (void)ApplyCompareLabels(o, &t);  // checked before the run
     nlohmann::json neu = view;        // the tables and the plot keep this run's spelling
-    AlignPointSpellings(o, *compare_base, &neu);
+    AlignPointSpellings(o, *compare_base, &neu, KbBases(jobs));
     cmp = RenderCompare(*compare_base, neu, t);
     if (!cmp->ok()) {
       PrintError(cmp->status());
@@ -915,7 +964,7 @@ int CompareFiles(const SessionOptions& o) {
   }
   CanonicalizeSweepKeys(o, &*base);
   CanonicalizeSweepKeys(o, &*neu);
-  AlignPointSpellings(o, *base, &*neu);
+  AlignPointSpellings(o, *base, &*neu, {1024});
   TableOptions t = *topts;
   t.base_label = o.compare[0];
   t.new_label = o.compare[1];

@@ -9,7 +9,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -48,7 +51,13 @@ struct SessionOptions {
   sweep::OptionSetter set_option;
   sweep::IsJobOption is_job_option;
   sweep::CanonicalName canonical_option;  // alias -> option name
-  sweep::ValueKey option_value_key;       // a value as the option reads it
+  // A value as the option reads it with a kb_base (4k: 4096, or 4000
+  // with kb_base=1000), and the bytes of a size suffix with a kb_base
+  // (jobfile::SizeMultiplier): the sweep reads values and range bounds as
+  // the jobs will.
+  std::function<std::string(const std::string& key, const std::string& value, uint32_t kb_base)>
+      option_value_key;
+  std::function<std::optional<uint64_t>(std::string_view suffix, uint32_t kb_base)> size_unit;
 };
 
 // Runs the jobs and writes every report. Returns the process exit code:

@@ -42,8 +42,20 @@ std::vector<std::string> SplitValues(const std::string& s) {
   return out;
 }
 
-// A range bound: digits with an optional k/m/g/t suffix (1024-based, as fio
-// reads sizes). `unit` is the suffix's power (0 for none).
+// fio's default kb_base=1024 ("compatibility mode"): k, kb = 1024, and the
+// IEC spellings ki, kib = 1000. `suffix` is shaped as ParseBound checks.
+Result<uint64_t> DefaultSizeUnit(const std::string& suffix) {
+  const size_t power = std::string("kmgtp").find(
+                           static_cast<char>(std::tolower(static_cast<unsigned char>(suffix[0])))) +
+                       1;
+  const bool iec = suffix.size() > 1 && (suffix[1] == 'i' || suffix[1] == 'I');
+  uint64_t m = 1;
+  for (size_t k = 0; k < power; ++k) m *= iec ? 1000 : 1024;
+  return m;
+}
+
+// A range bound: digits with an optional size suffix (k/m/g/t/p, then an
+// optional i and b), read as the jobs read it (SizeUnit: their kb_base).
 struct Bound {
   uint64_t value = 0;
   int unit = 0;
@@ -51,10 +63,14 @@ struct Bound {
   std::string tail;    // after the unit letter: "", "b", "ib" as typed ("B", "iB")
 };
 
-// kTooLarge: shaped like a bound (digits, a k/m/g/t suffix) but past 2^64-1.
-enum class BoundParse { kNotNumber, kTooLarge, kOk };
+// kTooLarge: shaped like a bound (digits, a suffix) but past 2^64-1.
+// kUnitError: the jobs read the suffix differently (*unit_err says how).
+enum class BoundParse { kNotNumber, kTooLarge, kUnitError, kOk };
 
-BoundParse ParseBound(const std::string& s, Bound* b) {
+constexpr char kUnitLetters[] = "kmgtp";
+
+BoundParse ParseBound(const std::string& s, Bound* b, const SizeUnit& size_unit,
+                      std::string* unit_err) {
   if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0]))) return BoundParse::kNotNumber;
   size_t i = 0;
   uint64_t v = 0;
@@ -66,18 +82,25 @@ BoundParse ParseBound(const std::string& s, Bound* b) {
   }
   int unit = 0;
   if (i < s.size()) {
-    static const std::string kUnits = "kmgt";
-    const size_t u = kUnits.find(static_cast<char>(std::tolower(static_cast<unsigned char>(s[i]))));
+    const std::string letters = kUnitLetters;
+    const size_t u =
+        letters.find(static_cast<char>(std::tolower(static_cast<unsigned char>(s[i]))));
     if (u == std::string::npos) return BoundParse::kNotNumber;
-    // k, kb, kib in any case: all 1024 (fio's default kb_base).
     const std::string tail = s.substr(i + 1);
     std::string low;
     for (char c : tail) low += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (!low.empty() && low != "b" && low != "ib") return BoundParse::kNotNumber;
+    if (!low.empty() && low != "b" && low != "i" && low != "ib") return BoundParse::kNotNumber;
+    // k, kb, kib: as the jobs read them (kb_base), not all 1024: with the
+    // default kb_base, 4KiB is 4000 to the job, and the range stepped from 4096.
+    Result<uint64_t> mult = size_unit ? size_unit(s.substr(i)) : DefaultSizeUnit(s.substr(i));
+    if (!mult.ok()) {
+      *unit_err = mult.status().message();
+      return BoundParse::kUnitError;
+    }
     b->upper = std::isupper(static_cast<unsigned char>(s[i])) != 0;
     b->tail = tail;
     unit = static_cast<int>(u) + 1;
-    for (int k = 0; k < unit; ++k) overflow |= __builtin_mul_overflow(v, 1024, &v);
+    overflow |= __builtin_mul_overflow(v, *mult, &v);
   }
   if (overflow) return BoundParse::kTooLarge;
   b->value = v;
@@ -86,23 +109,27 @@ BoundParse ParseBound(const std::string& s, Bound* b) {
 }
 
 // Writes v back in the style of the range's bounds: plain digits when they
-// had no suffix, otherwise the largest suffix that divides v exactly.
-std::string FormatRangeValue(uint64_t v, bool with_units, const Bound& style) {
+// had no suffix, otherwise the largest suffix (as the jobs read it) that
+// divides v exactly.
+// p only when a bound was typed with it (1024t stays 1024t).
+std::string FormatRangeValue(uint64_t v, bool with_units, const Bound& style, int top_unit,
+                             const SizeUnit& size_unit) {
   if (!with_units || v == 0) return std::to_string(v);
-  const char* kUnits = style.upper ? "KMGT" : "kmgt";
-  int unit = 0;
-  uint64_t m = v;
-  while (unit < 4 && m % 1024 == 0) {
-    m /= 1024;
-    ++unit;
+  for (int u = std::max(top_unit, 4) - 1; u >= 0; --u) {
+    const char letter =
+        style.upper ? static_cast<char>(std::toupper(kUnitLetters[u])) : kUnitLetters[u];
+    const std::string suffix = letter + style.tail;
+    Result<uint64_t> mult = size_unit ? size_unit(suffix) : DefaultSizeUnit(suffix);
+    if (mult.ok() && *mult != 0 && v % *mult == 0) return std::to_string(v / *mult) + suffix;
   }
-  return unit == 0 ? std::to_string(m) : std::to_string(m) + kUnits[unit - 1] + style.tail;
+  return std::to_string(v);
 }
 
 // Expands `A..B[:+S|:xF]` into *out. Returns false when `item` is not range
 // syntax at all (then it is a literal value); sets *err when it is a range
 // with a fault.
-bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::string* err) {
+bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::string* err,
+                 const SizeUnit& size_unit) {
   const size_t dots = item.find("..");
   if (dots == std::string::npos) return false;
   const std::string lo_s = item.substr(0, dots);
@@ -114,8 +141,9 @@ bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::st
     rest = rest.substr(0, colon);
   }
   Bound lo, hi;
-  const BoundParse lo_p = ParseBound(lo_s, &lo);
-  const BoundParse hi_p = ParseBound(rest, &hi);
+  std::string unit_err;
+  const BoundParse lo_p = ParseBound(lo_s, &lo, size_unit, &unit_err);
+  const BoundParse hi_p = ParseBound(rest, &hi, size_unit, &unit_err);
   const bool lo_ok = lo_p == BoundParse::kOk, hi_ok = hi_p == BoundParse::kOk;
   // Only something shaped like a numeric range is a range: `../dir` is a
   // file name, not a bad range.
@@ -125,6 +153,11 @@ bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::st
   if (!lo_ok && !hi_ok && (lo_p == BoundParse::kNotNumber || hi_p == BoundParse::kNotNumber) &&
       !(digit_first(lo_s) && digit_first(rest)))
     return false;
+  if (lo_p == BoundParse::kUnitError || hi_p == BoundParse::kUnitError) {
+    *err =
+        "range '" + item + "': " + (lo_p == BoundParse::kUnitError ? lo_s : rest) + ": " + unit_err;
+    return true;
+  }
   if (lo_p == BoundParse::kTooLarge || hi_p == BoundParse::kTooLarge) {
     *err = "range '" + item + "': " + (lo_p == BoundParse::kTooLarge ? lo_s : rest) +
            " is too large (the largest bound is 18446744073709551615, 2^64-1)";
@@ -132,9 +165,9 @@ bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::st
   }
   if (!lo_ok || !hi_ok) {
     *err = "range '" + item + "': " + (lo_ok ? rest : lo_s) +
-           " is not a range bound: a bound is a whole number with an optional k/m/g/t "
-           "suffix (powers of 1024: 4k, 4K, 4KiB); list other values (times, fractions) "
-           "one by one: 1s,2s,3s";
+           " is not a range bound: a bound is a whole number with an optional size suffix "
+           "(4k, 4K, 4KiB, read as the jobs read sizes, kb_base included); list other values "
+           "(times, fractions) one by one: 1s,2s,3s";
     return true;
   }
   if (lo.value > hi.value) {
@@ -146,8 +179,13 @@ bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::st
   if (!step_s.empty()) {
     const char op = step_s[0];
     Bound s;
-    const BoundParse sp = op == '+' || op == 'x' || op == '*' ? ParseBound(step_s.substr(1), &s)
-                                                              : BoundParse::kNotNumber;
+    const BoundParse sp = op == '+' || op == 'x' || op == '*'
+                              ? ParseBound(step_s.substr(1), &s, size_unit, &unit_err)
+                              : BoundParse::kNotNumber;
+    if (sp == BoundParse::kUnitError) {
+      *err = "range '" + item + "': step " + step_s.substr(1) + ": " + unit_err;
+      return true;
+    }
     if (sp == BoundParse::kTooLarge) {
       *err = "range '" + item + "': step " + step_s.substr(1) +
              " is too large (the largest is 18446744073709551615, 2^64-1)";
@@ -179,7 +217,7 @@ bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::st
   const Bound& style = lo.unit != 0 ? lo : hi;
   constexpr size_t kMaxValues = 100000;
   for (uint64_t v = lo.value; v <= hi.value;) {
-    out->push_back(FormatRangeValue(v, units, style));
+    out->push_back(FormatRangeValue(v, units, style, std::max(lo.unit, hi.unit), size_unit));
     if (out->size() > kMaxValues) {
       *err = "range '" + item + "' gives more than 100000 values";
       return true;
@@ -277,7 +315,7 @@ std::string QuoteArg(const std::string& arg) {
   return "--sweep " + arg.substr(0, kMax) + "... (" + std::to_string(arg.size()) + " characters)";
 }
 
-Result<SweepAxis> ParseSweepArg(const std::string& arg) {
+Result<SweepAxis> ParseSweepArg(const std::string& arg, const SizeUnit& unit) {
   const std::string where = QuoteArg(arg);
   const size_t eq = arg.find('=');
   if (eq == std::string::npos)
@@ -302,7 +340,7 @@ Result<SweepAxis> ParseSweepArg(const std::string& arg) {
     if (item.empty())
       return Status::Invalid(where + ": empty value (two commas in a row, or a trailing comma)");
     std::string err;
-    if (ExpandRange(item, &axis.values, &err)) {
+    if (ExpandRange(item, &axis.values, &err, unit)) {
       if (!err.empty()) return Status::Invalid(where + ": " + err);
     } else {
       axis.values.push_back(item);
@@ -340,12 +378,12 @@ std::vector<SweepPoint> ExpandAxes(const std::vector<SweepAxis>& axes) {
 
 Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& sweep_args,
                                              const CanonicalName& canonical,
-                                             const ValueKey& value_key) {
+                                             const ValueKey& value_key, const SizeUnit& unit) {
   std::vector<SweepAxis> axes;
   std::map<std::string, std::string> keys;  // option swept -> the key it was swept as
   size_t total = 1;
   for (const auto& arg : sweep_args) {
-    IOB_ASSIGN_OR_RETURN(SweepAxis axis, ParseSweepArg(arg));
+    IOB_ASSIGN_OR_RETURN(SweepAxis axis, ParseSweepArg(arg, unit));
     // An alias is the same option: timeout=... and runtime=... gave a 2x2
     // product of which each point ran only one of the two values.
     const std::string option = canonical ? canonical(axis.key) : axis.key;

@@ -56,11 +56,19 @@ using OptionSetter =
 // it is false (setra, scheduler, ...) is only passed to --sweep-cmd hooks.
 using IsJobOption = std::function<bool(const std::string& name)>;
 
+// The bytes a size suffix of a range bound stands for ("k", "KiB", "m",
+// ...; case as typed), as the jobs read it: their kb_base decides (fio's
+// default 1024: k = 1024, KiB = 1000; kb_base=1000: k = 1000, KiB = 1024).
+// An error when the jobs read it differently (jobs with different
+// kb_base). nullptr: fio's default kb_base=1024.
+using SizeUnit = std::function<Result<uint64_t>(const std::string& suffix)>;
+
 // Parses one `--sweep` argument: `KEY=V1,V2,...`; each item may be a numeric
 // range `A..B` (step +1), `A..B:+S` (add S) or `A..B:xF` (multiply by F >= 2),
-// with optional k/m/g/t suffixes (powers of 1024: `bs=4k..64k:x2`). `\,`
-// puts a literal comma in a value. Errors name the argument and the fault.
-Result<SweepAxis> ParseSweepArg(const std::string& arg);
+// with optional k/m/g/t/p suffixes read by `unit` (`bs=4k..64k:x2`), the
+// values written back with the bounds' suffix style. `\,` puts a literal
+// comma in a value. Errors name the argument and the fault.
+Result<SweepAxis> ParseSweepArg(const std::string& arg, const SizeUnit& unit = nullptr);
 
 // The option a key names: its canonical name for an alias ("timeout" ->
 // "runtime"), else the key itself. main.cc passes the option table's lookup.
@@ -80,9 +88,11 @@ using ValueKey = std::function<std::string(const std::string& key, const std::st
 // run).
 // With `value_key`, two values of one key that read as the same value
 // (iodepth=1,01; bs=4k,4096) are refused: the point would run twice.
+// Range bounds are read with `unit` (see ParseSweepArg).
 Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& sweep_args,
                                              const CanonicalName& canonical = nullptr,
-                                             const ValueKey& value_key = nullptr);
+                                             const ValueKey& value_key = nullptr,
+                                             const SizeUnit& unit = nullptr);
 // The same product from already parsed axes.
 std::vector<SweepPoint> ExpandAxes(const std::vector<SweepAxis>& axes);
 

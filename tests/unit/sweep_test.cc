@@ -79,8 +79,8 @@ TEST(SweepParseTest, BadSyntaxSaysWhatIsWrong) {
             "--sweep iodepth=0..8:x2: range '0..8:x2': a multiplying range cannot start at 0");
   EXPECT_EQ(Error({"iodepth=1..abc"}),
             "--sweep iodepth=1..abc: range '1..abc': abc is not a range bound: a bound is a whole "
-            "number with an optional k/m/g/t suffix (powers of 1024: 4k, 4K, 4KiB); list other "
-            "values (times, fractions) one by one: 1s,2s,3s");
+            "number with an optional size suffix (4k, 4K, 4KiB, read as the jobs read sizes, "
+            "kb_base included); list other values (times, fractions) one by one: 1s,2s,3s");
   EXPECT_EQ(Error({"iodepth=1,2,1"}), "--sweep iodepth=1,2,1: value '1' appears twice");
   EXPECT_EQ(Error({"iodepth=1,2", "iodepth=4"}),
             "--sweep iodepth=4: key 'iodepth' is already swept; give all its values in one "
@@ -452,6 +452,41 @@ TEST(SweepParseTest, RangeBoundsKeepTheirStyle) {
   EXPECT_NE(a.status().message().find("value '5' appears twice (values 5 and 20001)"),
             std::string::npos)
       << a.status().message();
+}
+
+TEST(SweepParseTest, RangeBoundsReadAsTheJobsReadSizes) {
+  // fio's default kb_base=1024 reads 4KiB as 4000: the range stepped from
+  // 4096 (4KiB, 8096, ...), and 4000..4KiB made a duplicate of itself.
+  auto a = ParseSweepArg("bs=4KiB..16000:+4000");
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(a->values, (std::vector<std::string>{"4KiB", "8KiB", "12KiB", "16KiB"}));
+  a = ParseSweepArg("bs=4000..4KiB:+96");
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(a->values, (std::vector<std::string>{"4KiB"}));
+  // kb_base=1000 (what main.cc's jobfile::SizeMultiplier says): k is 1000.
+  SizeUnit kb1000 = [](const std::string& suffix) -> Result<uint64_t> {
+    const bool iec = suffix.size() > 1 && (suffix[1] == 'i' || suffix[1] == 'I');
+    uint64_t m = 1;
+    for (size_t k = 0; k <= std::string("kmgtp").find(static_cast<char>(std::tolower(suffix[0])));
+         ++k)
+      m *= iec ? 1024 : 1000;
+    return m;
+  };
+  a = ParseSweepArg("bs=4000..12k:+4k", kb1000);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(a->values, (std::vector<std::string>{"4k", "8k", "12k"}));
+  a = ParseSweepArg("bs=4KiB..8192:+4096", kb1000);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(a->values, (std::vector<std::string>{"4KiB", "8KiB"}));
+  // The unit's refusal (jobs that read k differently) is the range's error.
+  SizeUnit mixed = [](const std::string&) -> Result<uint64_t> {
+    return Status::Invalid("read differently");
+  };
+  a = ParseSweepArg("bs=4k..16k:x2", mixed);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.status().message(),
+            "--sweep bs=4k..16k:x2: range '4k..16k:x2': 4k: read differently");
+  EXPECT_TRUE(ParseSweepArg("bs=4096..16384:x2", mixed).ok());
 }
 
 TEST(SweepRepeatTest, MedianWithMinMax) {
