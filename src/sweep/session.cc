@@ -548,6 +548,16 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
         sweep::ExpandSweeps(o.sweeps, o.canonical_option, ValueKeyFor(o, kbs), SizeUnitFor(o, kbs));
     if (!expanded.ok()) return expanded.status();
     plan.points = std::move(*expanded);
+    // kb_base says how the sizes of its own section are read: set at a
+    // point, after the job's sizes were read, it changed none of them
+    // (size=1m was 1 MiB at kb_base=1000 and at 1024), only the report's
+    // unit labels. It is the only option that changes how others read.
+    if (plan.points.front().Find("kb_base") != nullptr)
+      return Status::Invalid(
+          "--sweep kb_base=...: kb_base cannot be swept: it says how the sizes written beside "
+          "it are read, and a sweep point sets it after the job's sizes were read, so no size "
+          "would change (size=1m stays 1 MiB); set it in the job file or with --kb_base, and "
+          "sweep the sizes themselves (--sweep bs=4000,4096)");
     // A key that is no job option only means something to --sweep-cmd;
     // without one the "sweep" would run the same jobs again and again.
     if (o.sweep_cmd.empty() && o.is_job_option)

@@ -47,4 +47,14 @@ grep -q "the jobs read 'k' differently (kb_base=1000: 1000, kb_base=1024: 1024);
   fail "mixed kb_base: $(cat "$tmp/e")"
 "$bin" "$tmp/mix.fio" --parse-only --sweep bs=4k,4096 >"$tmp/o" 2>"$tmp/e"
 expect_eq "mixed kb_base, bs=4k,4096 (one job tells them apart): exit" "$?" 0
+# kb_base itself is refused: set at a point, after the sizes were read, it
+# changed none of them (size=1m read 1 MiB at both points).
+for sw in "--sweep kb_base=1000,1024" "--sweep iodepth=1,2 --sweep kb_base=1000"; do
+  # shellcheck disable=SC2086
+  "$bin" "${job[@]}" --output-format=json $sw >"$tmp/o" 2>"$tmp/e"
+  expect_eq "$sw: exit" "$?" 2
+  grep -q "kb_base cannot be swept: .*set it in the job file or with --kb_base" "$tmp/e" ||
+    fail "$sw: $(cat "$tmp/e")"
+  [ -s "$tmp/o" ] && fail "$sw: ran: $(head -c 200 "$tmp/o")"
+done
 [ "$fails" -eq 0 ]
