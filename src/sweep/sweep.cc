@@ -163,6 +163,12 @@ bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::st
            " is too large (the largest bound is 18446744073709551615, 2^64-1)";
     return true;
   }
+  if ((!lo_ok && lo_s.empty()) || (!hi_ok && rest.empty())) {
+    // "..8": the start was blank in "range '..8':  is not a range bound".
+    *err = "range '" + item + "': the " + (lo_s.empty() ? "start" : "end") +
+           " bound is missing (a range is A..B, e.g. 1..8)";
+    return true;
+  }
   if (!lo_ok || !hi_ok) {
     *err = "range '" + item + "': " + (lo_ok ? rest : lo_s) +
            " is not a range bound: a bound is a whole number with an optional size suffix "

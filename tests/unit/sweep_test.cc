@@ -81,6 +81,12 @@ TEST(SweepParseTest, BadSyntaxSaysWhatIsWrong) {
             "--sweep iodepth=1..abc: range '1..abc': abc is not a range bound: a bound is a whole "
             "number with an optional size suffix (4k, 4K, 4KiB, read as the jobs read sizes, "
             "kb_base included); list other values (times, fractions) one by one: 1s,2s,3s");
+  EXPECT_EQ(Error({"iodepth=..8"}),
+            "--sweep iodepth=..8: range '..8': the start bound is missing (a range is A..B, e.g. "
+            "1..8)");
+  EXPECT_EQ(Error({"iodepth=1..:x2"}),
+            "--sweep iodepth=1..:x2: range '1..:x2': the end bound is missing (a range is A..B, "
+            "e.g. 1..8)");
   EXPECT_EQ(Error({"iodepth=1,2,1"}), "--sweep iodepth=1,2,1: value '1' appears twice");
   EXPECT_EQ(Error({"iodepth=1,2", "iodepth=4"}),
             "--sweep iodepth=4: key 'iodepth' is already swept; give all its values in one "
