@@ -164,6 +164,38 @@ sweep::SizeUnit SizeUnitFor(const SessionOptions& o, const std::vector<uint32_t>
 // (they were "no job matches"). Each value of `neu`'s points that reads as
 // one of `base`'s values of its key (the option's number parsing) is
 // written as base writes it, so the rows match and carry base's labels.
+// A results file whose points hold two spellings of one value of a key
+// (iodepth=1 and iodepth=01, written by hand or by an older iobench) has
+// points --compare cannot tell apart: matched by value, both met one point
+// of the other side, and the run said "no job ... matches".
+Status CheckPointSpellings(const SessionOptions& o, const nlohmann::json& doc,
+                           const std::string& label, const std::vector<uint32_t>& kbs) {
+  const sweep::ValueKey value_key = ValueKeyFor(o, kbs);
+  if (!value_key || !doc.is_object()) return Status::Ok();
+  const auto jobs = doc.find("jobs");
+  if (jobs == doc.end() || !jobs->is_array()) return Status::Ok();
+  std::map<std::pair<std::string, std::string>, std::string> spelled;  // (key, read as) -> first
+  for (const auto& j : *jobs) {
+    if (!j.is_object()) continue;
+    const auto ib = j.find("iobench");
+    if (ib == j.end() || !ib->is_object()) continue;
+    const auto pt = ib->find("point");
+    if (pt == ib->end() || !pt->is_object()) continue;
+    for (auto it = pt->begin(); it != pt->end(); ++it) {
+      if (!it->is_string()) continue;
+      const std::string v = it->get<std::string>();
+      auto [f, fresh] = spelled.emplace(std::make_pair(it.key(), value_key(it.key(), v)), v);
+      if (!fresh && f->second != v)
+        return Status::Invalid("compare: " + label + ": the points " + it.key() + "=" + f->second +
+                               " and " + it.key() + "=" + v + " are ambiguous: " + it.key() +
+                               " reads both as one value, so both would match one "
+                               "point of the other file; keep one of them in " +
+                               label);
+    }
+  }
+  return Status::Ok();
+}
+
 // `kbs`: the kb_base values the values are read with (the jobs run now, or
 // fio's default for two files).
 void AlignPointSpellings(const SessionOptions& o, const nlohmann::json& base, nlohmann::json* neu,
@@ -534,6 +566,7 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
     auto base = LoadResultsJson(o.compare[0]);
     if (!base.ok()) return base.status();
     CanonicalizeSweepKeys(o, &*base);
+    IOB_RETURN_IF_ERROR(CheckPointSpellings(o, *base, o.compare[0], KbBases(jobs)));
     // Refused now rather than after the run (RenderCompare says the same).
     if (table::AllJobs(*base).empty())
       return Status::Invalid("compare: " + labels.base_label + " holds no jobs");
@@ -974,6 +1007,11 @@ int CompareFiles(const SessionOptions& o) {
   }
   CanonicalizeSweepKeys(o, &*base);
   CanonicalizeSweepKeys(o, &*neu);
+  for (const auto& [doc, label] : {std::pair{&*base, &o.compare[0]}, {&*neu, &o.compare[1]}})
+    if (Status st = CheckPointSpellings(o, *doc, *label, {1024}); !st.ok()) {
+      PrintError(st);
+      return kExitUsage;
+    }
   AlignPointSpellings(o, *base, &*neu, {1024});
   TableOptions t = *topts;
   t.base_label = o.compare[0];

@@ -28,4 +28,24 @@ grep -q "^4096 " "$tmp/r.out" || fail "run: its own table keeps 4096: $(cat "$tm
 "$bin" "${job[@]}" --sweep bs=16k --output-format=json --output="$tmp/d.json" || fail "d run"
 "$bin" --compare "$tmp/a.json" "$tmp/d.json" >"$tmp/d.out" 2>"$tmp/d.err"
 expect_eq "4k,8k against 16k: exit" "$?" 2
+# A file whose points iodepth=1 and iodepth=01 read as one value has
+# points --compare cannot tell apart: said so (it said "no job ... matches").
+"$bin" "${job[@]}" --sweep iodepth=1,2 --output-format=json --output="$tmp/q.json" || fail "q run"
+python3 - "$tmp/q.json" "$tmp/amb.json" <<'PY' || fail "amb.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["jobs"][1]["iobench"]["point"]["iodepth"] = "01"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+for args in "$tmp/amb.json $tmp/q.json" "$tmp/q.json $tmp/amb.json" "$tmp/amb.json $tmp/amb.json"; do
+  # shellcheck disable=SC2086
+  "$bin" --compare $args >"$tmp/a.out" 2>"$tmp/a.err"
+  expect_eq "ambiguous points ($args): exit" "$?" 2
+  grep -q "amb.json: the points iodepth=1 and iodepth=01 are ambiguous: iodepth reads both as one value" "$tmp/a.err" ||
+    fail "ambiguous ($args): $(cat "$tmp/a.err")"
+done
+"$bin" "${job[@]}" --sweep iodepth=1,2 --compare "$tmp/amb.json" --output-format=json >"$tmp/a.out" 2>"$tmp/a.err"
+expect_eq "run against amb.json: exit" "$?" 2
+grep -q "are ambiguous" "$tmp/a.err" || fail "run against amb.json: $(cat "$tmp/a.err")"
+[ -s "$tmp/a.out" ] && fail "run against amb.json ran: $(head -c 200 "$tmp/a.out")"
 [ "$fails" -eq 0 ]
