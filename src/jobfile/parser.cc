@@ -1272,7 +1272,9 @@ Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
         // to a file named "--minimal", and `--output --name=a ...` lost the
         // job. An option is not taken as a separated value; attached, it is.
         const std::string& next = argv[i + 1];
-        bool next_is_option = LooksLikeOption(next);
+        // "--" too: the end of the options, not a file name (--output --
+        // wrote the report to a file named "--").
+        bool next_is_option = LooksLikeOption(next) || next == "--";
         if (!next_is_option && next.size() > 1 && next[0] == '-') {
           const std::string nk = next.substr(next.rfind("--", 0) == 0 ? 2 : 1);
           for (const auto& t : tools) next_is_option |= t.name == nk.substr(0, nk.find('='));

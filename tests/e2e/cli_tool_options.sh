@@ -84,6 +84,12 @@ grep -q "option '--output' needs a value, but the next argument '--minimal' is a
 rc=$?
 [ $rc -eq 2 ] && grep -q "next argument '--name=a' is an option" err ||
   fail "--output --name=a: exit $rc, stderr '$(cat err)'"
+# "--", the end of the options, is not a value either (a file named "--").
+"$bin" --output -- two.fio >out 2>err
+rc=$?
+[ $rc -eq 2 ] && grep -q "next argument '--' is an option" err && [ ! -e ./-- ] ||
+  fail "--output --: exit $rc, stderr '$(cat err)'"
+rm -f ./--
 "$bin" --section --output-format=json two.fio >out 2>err
 rc=$?
 [ $rc -eq 2 ] && grep -q "next argument '--output-format=json' is an option" err ||
