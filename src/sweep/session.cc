@@ -91,17 +91,26 @@ std::string CanonicalKey(const SessionOptions& o, const std::string& key) {
   return o.canonical_option && !key.empty() ? o.canonical_option(key) : key;
 }
 
+// Calls fn on the sweep point object (iobench.point) of each job of a
+// results document, const or not; jobs without one are passed over.
+template <typename Json, typename Fn>
+void ForEachPoint(Json& doc, Fn&& fn) {
+  if (!doc.is_object()) return;
+  const auto jobs = doc.find("jobs");
+  if (jobs == doc.end() || !jobs->is_array()) return;
+  for (auto& j : *jobs) {
+    if (!j.is_object()) continue;
+    const auto ib = j.find("iobench");
+    if (ib == j.end() || !ib->is_object()) continue;
+    const auto pt = ib->find("point");
+    if (pt != ib->end() && pt->is_object()) fn(*pt);
+  }
+}
+
 // A results file's sweep keys under their option names: a file written
 // before sweeps stored canonical keys (blocksize=) matches a bs= sweep.
 void CanonicalizeSweepKeys(const SessionOptions& o, nlohmann::json* doc) {
   if (!o.canonical_option || !doc->is_object()) return;
-  auto rename = [&](nlohmann::json* obj) {
-    if (!obj->is_object()) return;
-    nlohmann::json out = nlohmann::json::object();
-    for (auto it = obj->begin(); it != obj->end(); ++it)
-      out[CanonicalKey(o, it.key())] = it.value();
-    *obj = std::move(out);
-  };
   if (auto it = doc->find("iobench"); it != doc->end() && it->is_object()) {
     if (auto sw = it->find("sweep"); sw != it->end() && sw->is_object()) {
       if (auto keys = sw->find("keys"); keys != sw->end() && keys->is_array())
@@ -109,11 +118,11 @@ void CanonicalizeSweepKeys(const SessionOptions& o, nlohmann::json* doc) {
           if (k.is_string()) k = CanonicalKey(o, k.get<std::string>());
     }
   }
-  if (auto jobs = doc->find("jobs"); jobs != doc->end() && jobs->is_array())
-    for (auto& j : *jobs)
-      if (j.is_object())
-        if (auto ib = j.find("iobench"); ib != j.end() && ib->is_object())
-          if (auto pt = ib->find("point"); pt != ib->end()) rename(&*pt);
+  ForEachPoint(*doc, [&](nlohmann::json& pt) {
+    nlohmann::json out = nlohmann::json::object();
+    for (auto it = pt.begin(); it != pt.end(); ++it) out[CanonicalKey(o, it.key())] = it.value();
+    pt = std::move(out);
+  });
 }
 
 // The kb_base values the jobs read sizes with (one, for almost every job
@@ -171,29 +180,23 @@ sweep::SizeUnit SizeUnitFor(const SessionOptions& o, const std::vector<uint32_t>
 Status CheckPointSpellings(const SessionOptions& o, const nlohmann::json& doc,
                            const std::string& label, const std::vector<uint32_t>& kbs) {
   const sweep::ValueKey value_key = ValueKeyFor(o, kbs);
-  if (!value_key || !doc.is_object()) return Status::Ok();
-  const auto jobs = doc.find("jobs");
-  if (jobs == doc.end() || !jobs->is_array()) return Status::Ok();
+  if (!value_key) return Status::Ok();
   std::map<std::pair<std::string, std::string>, std::string> spelled;  // (key, read as) -> first
-  for (const auto& j : *jobs) {
-    if (!j.is_object()) continue;
-    const auto ib = j.find("iobench");
-    if (ib == j.end() || !ib->is_object()) continue;
-    const auto pt = ib->find("point");
-    if (pt == ib->end() || !pt->is_object()) continue;
-    for (auto it = pt->begin(); it != pt->end(); ++it) {
+  Status st;
+  ForEachPoint(doc, [&](const nlohmann::json& pt) {
+    for (auto it = pt.begin(); it != pt.end() && st.ok(); ++it) {
       if (!it->is_string()) continue;
       const std::string v = it->get<std::string>();
       auto [f, fresh] = spelled.emplace(std::make_pair(it.key(), value_key(it.key(), v)), v);
       if (!fresh && f->second != v)
-        return Status::Invalid("compare: " + label + ": the points " + it.key() + "=" + f->second +
-                               " and " + it.key() + "=" + v + " are ambiguous: " + it.key() +
-                               " reads both as one value, so both would match one "
-                               "point of the other file; keep one of them in " +
-                               label);
+        st = Status::Invalid("compare: " + label + ": the points " + it.key() + "=" + f->second +
+                             " and " + it.key() + "=" + v + " are ambiguous: " + it.key() +
+                             " reads both as one value, so both would match one "
+                             "point of the other file; keep one of them in " +
+                             label);
     }
-  }
-  return Status::Ok();
+  });
+  return st;
 }
 
 // `kbs`: the kb_base values the values are read with (the jobs run now, or
@@ -202,35 +205,19 @@ void AlignPointSpellings(const SessionOptions& o, const nlohmann::json& base, nl
                          const std::vector<uint32_t>& kbs) {
   const sweep::ValueKey value_key = ValueKeyFor(o, kbs);
   if (!value_key) return;
-  auto points = [](const nlohmann::json& doc, auto&& fn) {
-    const auto jobs = doc.find("jobs");
-    if (jobs == doc.end() || !jobs->is_array()) return;
-    for (const auto& j : *jobs) {
-      if (!j.is_object()) continue;
-      const auto ib = j.find("iobench");
-      if (ib == j.end() || !ib->is_object()) continue;
-      const auto pt = ib->find("point");
-      if (pt != ib->end() && pt->is_object()) fn(*pt);
-    }
-  };
-  if (!neu->is_object() || !base.is_object()) return;
   std::map<std::pair<std::string, std::string>, std::string> spelled;  // (key, read as) -> base's
-  points(base, [&](const nlohmann::json& pt) {
+  ForEachPoint(base, [&](const nlohmann::json& pt) {
     for (auto it = pt.begin(); it != pt.end(); ++it)
       if (it->is_string())
         spelled.emplace(std::make_pair(it.key(), value_key(it.key(), *it)), it->get<std::string>());
   });
-  if (auto jobs = neu->find("jobs"); jobs != neu->end() && jobs->is_array())
-    for (auto& j : *jobs) {
-      if (!j.is_object() || !j.contains("iobench") || !j["iobench"].is_object()) continue;
-      auto& ib = j["iobench"];
-      if (!ib.contains("point") || !ib["point"].is_object()) continue;
-      for (auto it = ib["point"].begin(); it != ib["point"].end(); ++it) {
-        if (!it->is_string()) continue;
-        auto f = spelled.find({it.key(), value_key(it.key(), *it)});
-        if (f != spelled.end()) *it = f->second;
-      }
+  ForEachPoint(*neu, [&](nlohmann::json& pt) {
+    for (auto it = pt.begin(); it != pt.end(); ++it) {
+      if (!it->is_string()) continue;
+      auto f = spelled.find({it.key(), value_key(it.key(), *it)});
+      if (f != spelled.end()) *it = f->second;
     }
+  });
 }
 
 // What can be known wrong about the tables and the plot before the run:
