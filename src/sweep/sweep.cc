@@ -42,16 +42,11 @@ std::vector<std::string> SplitValues(const std::string& s) {
   return out;
 }
 
-// fio's default kb_base=1024 ("compatibility mode"): k, kb = 1024, and the
-// IEC spellings ki, kib = 1000. `suffix` is shaped as ParseBound checks.
-Result<uint64_t> DefaultSizeUnit(const std::string& suffix) {
-  const size_t power = std::string("kmgtp").find(
-                           static_cast<char>(std::tolower(static_cast<unsigned char>(suffix[0])))) +
-                       1;
-  const bool iec = suffix.size() > 1 && (suffix[1] == 'i' || suffix[1] == 'I');
-  uint64_t m = 1;
-  for (size_t k = 0; k < power; ++k) m *= iec ? 1000 : 1024;
-  return m;
+// What a suffix stands for: the jobs' rule (jobfile::SizeMultiplier through
+// main.cc's callback), the one copy of it. Without one, no suffix is read.
+Result<uint64_t> SuffixBytes(const SizeUnit& size_unit, const std::string& suffix) {
+  if (size_unit) return size_unit(suffix);
+  return Status::Invalid("size suffix '" + suffix + "' with no size rules to read it by");
 }
 
 // A range bound: digits with an optional size suffix (k/m/g/t/p, then an
@@ -92,7 +87,7 @@ BoundParse ParseBound(const std::string& s, Bound* b, const SizeUnit& size_unit,
     if (!low.empty() && low != "b" && low != "i" && low != "ib") return BoundParse::kNotNumber;
     // k, kb, kib: as the jobs read them (kb_base), not all 1024: with the
     // default kb_base, 4KiB is 4000 to the job, and the range stepped from 4096.
-    Result<uint64_t> mult = size_unit ? size_unit(s.substr(i)) : DefaultSizeUnit(s.substr(i));
+    Result<uint64_t> mult = SuffixBytes(size_unit, s.substr(i));
     if (!mult.ok()) {
       *unit_err = mult.status().message();
       return BoundParse::kUnitError;
@@ -119,7 +114,7 @@ std::string FormatRangeValue(uint64_t v, bool with_units, const Bound& style, in
     const char letter =
         style.upper ? static_cast<char>(std::toupper(kUnitLetters[u])) : kUnitLetters[u];
     const std::string suffix = letter + style.tail;
-    Result<uint64_t> mult = size_unit ? size_unit(suffix) : DefaultSizeUnit(suffix);
+    Result<uint64_t> mult = SuffixBytes(size_unit, suffix);
     if (mult.ok() && *mult != 0 && v % *mult == 0) return std::to_string(v / *mult) + suffix;
   }
   return std::to_string(v);

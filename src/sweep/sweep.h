@@ -60,7 +60,7 @@ using IsJobOption = std::function<bool(const std::string& name)>;
 // ...; case as typed), as the jobs read it: their kb_base decides (fio's
 // default 1024: k = 1024, KiB = 1000; kb_base=1000: k = 1000, KiB = 1024).
 // An error when the jobs read it differently (jobs with different
-// kb_base). nullptr: fio's default kb_base=1024.
+// kb_base). nullptr: no suffix is read (an error naming it).
 using SizeUnit = std::function<Result<uint64_t>(const std::string& suffix)>;
 
 // Parses one `--sweep` argument: `KEY=V1,V2,...`; each item may be a numeric

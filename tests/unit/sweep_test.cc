@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include "jobfile/units.h"
 #include "table_fixtures.h"
 
 namespace iobench::sweep {
@@ -12,14 +13,29 @@ namespace {
 using iobench::testing::MakeDoc;
 using iobench::testing::MakeJob;
 
+// Size suffixes as the jobs read them with `kb_base`: jobfile's rule, the
+// callback main.cc passes (the sweep has no rule of its own).
+SizeUnit Kb(uint32_t kb_base) {
+  return [kb_base](const std::string& suffix) -> Result<uint64_t> {
+    const std::optional<uint64_t> m = jobfile::SizeMultiplier(suffix, kb_base);
+    if (!m) return Status::Invalid("bad size suffix '" + suffix + "'");
+    return *m;
+  };
+}
+
+// ParseSweepArg with fio's default kb_base=1024 unless told otherwise.
+Result<SweepAxis> Parse(const std::string& arg, const SizeUnit& unit = Kb(1024)) {
+  return ParseSweepArg(arg, unit);
+}
+
 std::vector<std::string> Values(const std::string& arg) {
-  auto r = ParseSweepArg(arg);
+  auto r = Parse(arg);
   EXPECT_TRUE(r.ok()) << r.status().ToString();
   return r.ok() ? r->values : std::vector<std::string>{};
 }
 
 std::string Error(const std::vector<std::string>& args) {
-  auto r = ExpandSweeps(args);
+  auto r = ExpandSweeps(args, nullptr, nullptr, Kb(1024));
   EXPECT_FALSE(r.ok());
   return r.ok() ? "" : r.status().message();
 }
@@ -123,18 +139,18 @@ TEST(SweepParseTest, AnAliasIsStoredUnderTheOptionName) {
 }
 
 TEST(SweepParseTest, BoundsPastTwoToThe64AreTooLarge) {
-  auto r = ParseSweepArg("iodepth=1..18446744073709551616:+1");
+  auto r = Parse("iodepth=1..18446744073709551616:+1");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
             "--sweep iodepth=1..18446744073709551616:+1: range '1..18446744073709551616:+1': "
             "18446744073709551616 is too large (the largest bound is 18446744073709551615, "
             "2^64-1)");
-  r = ParseSweepArg("iodepth=1..16:x99999999999999999999");
+  r = Parse("iodepth=1..16:x99999999999999999999");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("step 99999999999999999999 is too large"), std::string::npos)
       << r.status().message();
   // 2^64-1 itself is a bound: the range ends before it would pass 2^64.
-  r = ParseSweepArg("iodepth=9223372036854775808..18446744073709551615:x2");
+  r = Parse("iodepth=9223372036854775808..18446744073709551615:x2");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->values, std::vector<std::string>{"9223372036854775808"});
 }
@@ -434,17 +450,17 @@ TEST(SweepCombineTest, DiskUtilOfEveryPoint) {
 
 TEST(SweepParseTest, RangeBoundsKeepTheirStyle) {
   // size=1M..4M:x2 was written back as 1m,2m,4m; 4KiB..16KiB was no range.
-  auto a = ParseSweepArg("size=1M..4M:x2");
+  auto a = Parse("size=1M..4M:x2");
   ASSERT_TRUE(a.ok()) << a.status().ToString();
   EXPECT_EQ(a->values, (std::vector<std::string>{"1M", "2M", "4M"}));
-  a = ParseSweepArg("bs=4KiB..16KiB:x2");
+  a = Parse("bs=4KiB..16KiB:x2");
   ASSERT_TRUE(a.ok()) << a.status().ToString();
   EXPECT_EQ(a->values, (std::vector<std::string>{"4KiB", "8KiB", "16KiB"}));
-  a = ParseSweepArg("iodepth= 1, 2 ");
+  a = Parse("iodepth= 1, 2 ");
   ASSERT_TRUE(a.ok());
   EXPECT_EQ(a->values, (std::vector<std::string>{"1", "2"}));
   // A time range is refused saying what a bound is (it said "bad time unit").
-  a = ParseSweepArg("runtime=1s..3s");
+  a = Parse("runtime=1s..3s");
   ASSERT_FALSE(a.ok());
   EXPECT_NE(a.status().message().find("range '1s..3s': 1s is not a range bound"), std::string::npos)
       << a.status().message();
@@ -452,7 +468,7 @@ TEST(SweepParseTest, RangeBoundsKeepTheirStyle) {
   std::string list = "iodepth=";
   for (int i = 1; i <= 20000; ++i) list += std::to_string(i) + ",";
   list += "5";
-  a = ParseSweepArg(list);
+  a = Parse(list);
   ASSERT_FALSE(a.ok());
   EXPECT_LT(a.status().message().size(), 300u);
   EXPECT_NE(a.status().message().find("value '5' appears twice (values 5 and 20001)"),
@@ -463,36 +479,35 @@ TEST(SweepParseTest, RangeBoundsKeepTheirStyle) {
 TEST(SweepParseTest, RangeBoundsReadAsTheJobsReadSizes) {
   // fio's default kb_base=1024 reads 4KiB as 4000: the range stepped from
   // 4096 (4KiB, 8096, ...), and 4000..4KiB made a duplicate of itself.
-  auto a = ParseSweepArg("bs=4KiB..16000:+4000");
+  auto a = Parse("bs=4KiB..16000:+4000");
   ASSERT_TRUE(a.ok()) << a.status().ToString();
   EXPECT_EQ(a->values, (std::vector<std::string>{"4KiB", "8KiB", "12KiB", "16KiB"}));
-  a = ParseSweepArg("bs=4000..4KiB:+96");
+  a = Parse("bs=4000..4KiB:+96");
   ASSERT_TRUE(a.ok()) << a.status().ToString();
   EXPECT_EQ(a->values, (std::vector<std::string>{"4KiB"}));
   // kb_base=1000 (what main.cc's jobfile::SizeMultiplier says): k is 1000.
-  SizeUnit kb1000 = [](const std::string& suffix) -> Result<uint64_t> {
-    const bool iec = suffix.size() > 1 && (suffix[1] == 'i' || suffix[1] == 'I');
-    uint64_t m = 1;
-    for (size_t k = 0; k <= std::string("kmgtp").find(static_cast<char>(std::tolower(suffix[0])));
-         ++k)
-      m *= iec ? 1024 : 1000;
-    return m;
-  };
-  a = ParseSweepArg("bs=4000..12k:+4k", kb1000);
+  const SizeUnit kb1000 = Kb(1000);
+  a = Parse("bs=4000..12k:+4k", kb1000);
   ASSERT_TRUE(a.ok()) << a.status().ToString();
   EXPECT_EQ(a->values, (std::vector<std::string>{"4k", "8k", "12k"}));
-  a = ParseSweepArg("bs=4KiB..8192:+4096", kb1000);
+  a = Parse("bs=4KiB..8192:+4096", kb1000);
   ASSERT_TRUE(a.ok()) << a.status().ToString();
   EXPECT_EQ(a->values, (std::vector<std::string>{"4KiB", "8KiB"}));
   // The unit's refusal (jobs that read k differently) is the range's error.
   SizeUnit mixed = [](const std::string&) -> Result<uint64_t> {
     return Status::Invalid("read differently");
   };
-  a = ParseSweepArg("bs=4k..16k:x2", mixed);
+  a = Parse("bs=4k..16k:x2", mixed);
   ASSERT_FALSE(a.ok());
   EXPECT_EQ(a.status().message(),
             "--sweep bs=4k..16k:x2: range '4k..16k:x2': 4k: read differently");
-  EXPECT_TRUE(ParseSweepArg("bs=4096..16384:x2", mixed).ok());
+  EXPECT_TRUE(Parse("bs=4096..16384:x2", mixed).ok());
+  // Without the jobs' rule no suffix is read (the sweep kept a copy of it).
+  a = ParseSweepArg("bs=4k..16k:x2");
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.status().message().find("size suffix 'k' with no size rules"), std::string::npos)
+      << a.status().message();
+  EXPECT_TRUE(ParseSweepArg("bs=4096..16384:x2").ok());
 }
 
 TEST(SweepRepeatTest, MedianWithMinMax) {
