@@ -153,6 +153,15 @@ struct SteadyStateResult {
   std::vector<uint32_t> clones;
 };
 
+// What verify did in one job (its "verify: N blocks written, ..." note):
+// counts, so a group's record can sum its members' (VerifyTallyNote).
+struct VerifyTally {
+  bool set = false;  // the job verified (the note is in its notes)
+  uint64_t written = 0, verified = 0, skipped = 0, failed = 0;
+  uint64_t unread = 0;    // not checked: the read failed
+  uint64_t interval = 0;  // verify_interval in bytes; 0: members differ
+};
+
 // One job (one numjobs clone) after the run.
 struct JobResult {
   std::string name;
@@ -180,6 +189,7 @@ struct JobResult {
   uint32_t nr_files = 0;
   std::vector<std::string> files;  // targets this clone used
   std::vector<std::string> notes;  // what was measured, for the report (not stderr)
+  VerifyTally verify_tally;        // the counts of its verify note
   SteadyStateResult steadystate;
   // fio's latency_qd, its reports' "latency_depth": the queue depth the
   // latency_target search settled on, else iodepth; 0 when the job never

@@ -27,6 +27,7 @@
 
 #include "iobench/clock.h"
 #include "run/worker.h"
+#include "stats/summary.h"
 #include "sys/safety.h"
 
 namespace iobench {
@@ -530,13 +531,15 @@ void Worker::FinishVerify() {
     if (total > verify_ns_) ts_.dir[1].runtime_ns = total - verify_ns_;
   }
   const VerifyCounters& c = verifier_->counters();
-  AddNote("verify: " + std::to_string(c.chunks_written) + " blocks written, " +
-          std::to_string(c.chunks_verified) + " verified, " + std::to_string(c.chunks_skipped) +
-          " skipped, " + std::to_string(c.failures) + " failed" +
-          (verify_unread_ != 0
-               ? ", " + std::to_string(verify_unread_) + " not checked (the read failed)"
-               : std::string()) +
-          " (verify_interval " + std::to_string(verifier_->interval()) + " bytes)");
+  VerifyTally& t = result_.verify_tally;
+  t.set = true;
+  t.written = c.chunks_written;
+  t.verified = c.chunks_verified;
+  t.skipped = c.chunks_skipped;
+  t.failed = c.failures;
+  t.unread = verify_unread_;
+  t.interval = verifier_->interval();
+  AddNote(VerifyTallyNote(t));
   if (c.chunks_unrecorded != 0)
     AddNote("verify: " + std::to_string(c.chunks_unrecorded) +
             " blocks off the verify_interval grid were not recorded (more than " +

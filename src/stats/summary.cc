@@ -252,6 +252,54 @@ DirStats MixDirections(const ThreadStats& ts) {
 
 bool Reported(const JobResult& job) { return job.spec.stats; }
 
+std::string VerifyTallyNote(const VerifyTally& t) {
+  return "verify: " + std::to_string(t.written) + " blocks written, " + std::to_string(t.verified) +
+         " verified, " + std::to_string(t.skipped) + " skipped, " + std::to_string(t.failed) +
+         " failed" +
+         (t.unread != 0 ? ", " + std::to_string(t.unread) + " not checked (the read failed)"
+                        : std::string()) +
+         (t.interval != 0 ? " (verify_interval " + std::to_string(t.interval) + " bytes)"
+                          : std::string(" (verify_interval differs between the jobs)"));
+}
+
+namespace {
+// A group's verify note: the members' counts summed, where the first
+// member's note was (or last, when it did not verify). Each member's own
+// note is left out: identical notes would otherwise collapse into one and
+// show a single member's counts as the group's.
+void SumVerifyTallies(const std::vector<const JobResult*>& jobs, JobResult* m) {
+  VerifyTally sum;
+  for (const JobResult* j : jobs) {
+    const VerifyTally& t = j->verify_tally;
+    if (!t.set) continue;
+    sum.interval = !sum.set || sum.interval == t.interval ? t.interval : 0;
+    sum.set = true;
+    sum.written += t.written;
+    sum.verified += t.verified;
+    sum.skipped += t.skipped;
+    sum.failed += t.failed;
+    sum.unread += t.unread;
+  }
+  m->verify_tally = sum;
+  if (!sum.set) return;
+  size_t at = m->notes.size();
+  if (const VerifyTally& first = jobs[0]->verify_tally; first.set) {
+    auto it = std::find(m->notes.begin(), m->notes.end(), VerifyTallyNote(first));
+    if (it != m->notes.end()) at = static_cast<size_t>(it - m->notes.begin());
+  }
+  std::vector<std::string> own;  // the members' notes to leave out
+  for (const JobResult* j : jobs)
+    if (j->verify_tally.set) own.push_back(VerifyTallyNote(j->verify_tally));
+  std::vector<std::string> out;
+  for (size_t i = 0; i <= m->notes.size(); ++i) {
+    if (i == at) out.push_back(VerifyTallyNote(sum));
+    if (i < m->notes.size() && std::find(own.begin(), own.end(), m->notes[i]) == own.end())
+      out.push_back(m->notes[i]);
+  }
+  m->notes = std::move(out);
+}
+}  // namespace
+
 JobRecord RecordForJob(const JobResult& job) {
   JobRecord r(job);
   FillRecord(r, job);
@@ -309,6 +357,7 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
     r.cpu_runtime_ms += j.runtime_ms;
     r.cpu_runtime_us += RuntimeUs(j);
   }
+  SumVerifyTallies(jobs, &m);
   r.members = static_cast<uint32_t>(jobs.size());
   FillMixed(r);
   return r;

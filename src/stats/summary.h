@@ -104,6 +104,9 @@ struct JobRecord {
   std::shared_ptr<const JobResult> owned_;  // a merged group's result; null for one job
 };
 
+// The report's note for verify's counts: "verify: N blocks written, ...".
+std::string VerifyTallyNote(const VerifyTally& t);
+
 // Builds a record for one job (bw/iops stats from its samples); it refers to
 // `job`, which must outlive it.
 JobRecord RecordForJob(const JobResult& job);

@@ -291,6 +291,47 @@ TEST(StatsGroupTest, MergedBwIsTheSumOfWholeKibStats) {
   EXPECT_EQ(RecordForJob(jobs[0]).bw[0].max, 1u);
 }
 
+// A group's verify note sums its members' counts. Two clones that each
+// found one bad block have the same note; it must not collapse into one
+// clone's counts presented as the group's.
+TEST(StatsGroupTest, GroupVerifyNoteSumsTheMembers) {
+  std::vector<JobResult> jobs = {testdata::MakeJob("a", 0, 0, 3, 1, 100, 0),
+                                 testdata::MakeJob("a", 0, 1, 3, 2, 100, 0),
+                                 testdata::MakeJob("a", 0, 2, 3, 3, 100, 0)};
+  for (size_t i = 0; i < 2; ++i) {
+    VerifyTally& t = jobs[i].verify_tally;
+    t.set = true;
+    t.verified = 255;
+    t.failed = 1;
+    t.interval = 4096;
+    jobs[i].notes = {"before", VerifyTallyNote(t), "after " + std::to_string(i)};
+  }
+  EXPECT_EQ(jobs[0].notes[1],
+            "verify: 0 blocks written, 255 verified, 0 skipped, 1 failed (verify_interval 4096 "
+            "bytes)");
+  jobs[2].notes = {"third"};  // did not verify
+  const JobRecord r = MergeGroup({&jobs[0], &jobs[1], &jobs[2]});
+  EXPECT_EQ(r.result.notes,
+            (std::vector<std::string>{"before",
+                                      "verify: 0 blocks written, 510 verified, 0 skipped, 2 "
+                                      "failed (verify_interval 4096 bytes)",
+                                      "after 0", "after 1", "third"}));
+  EXPECT_EQ(r.result.verify_tally.verified, 510u);
+
+  // Members with different intervals, the first one without verify.
+  jobs[1].verify_tally.interval = 8192;
+  jobs[1].verify_tally.unread = 3;
+  jobs[1].notes = {VerifyTallyNote(jobs[1].verify_tally)};
+  const JobRecord r2 = MergeGroup({&jobs[2], &jobs[0], &jobs[1]});
+  EXPECT_EQ(r2.result.notes,
+            (std::vector<std::string>{"third", "before", "after 0",
+                                      "verify: 0 blocks written, 510 verified, 0 skipped, 2 "
+                                      "failed, 3 not checked (the read failed) (verify_interval "
+                                      "differs between the jobs)"}));
+  // A job on its own keeps its note as it is.
+  EXPECT_EQ(RecordForJob(jobs[0]).result.notes, jobs[0].notes);
+}
+
 TEST(StatsGroupTest, MergeGroupFollowsFioRules) {
   std::vector<JobResult> jobs = {testdata::MakeJob("a", 0, 0, 3, 1, 100, 0),
                                  testdata::MakeJob("a", 0, 1, 3, 2, 200, 0),
