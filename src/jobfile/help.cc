@@ -144,9 +144,8 @@ Result<std::string> EngHelp(const std::string& spec) {
   auto& names = IobenchEngineNames();
   // Worded as ioengine= says it.
   if (std::find(names.begin(), names.end(), engine) == names.end()) {
-    if (engine.rfind("external:", 0) == 0 || IsFioOnlyEngine(engine))
-      return Status::Invalid("iobench: --enghelp=" + spec + ": ioengine '" + engine +
-                             "' is a fio engine that iobench does not support yet");
+    if (std::string why = FioEngineRefusal(engine); !why.empty())
+      return Status::Invalid("iobench: --enghelp=" + spec + ": " + why);
     const std::string s = SuggestFrom(engine, names);
     return Status::Invalid("iobench: --enghelp=" + spec + ": unknown ioengine '" + engine + "'" +
                            (s.empty() ? "" : "; did you mean '" + s + "'?"));

@@ -84,6 +84,9 @@ const char* FioProfileOfOption(const std::string& name);
 // and fio engines it does not support.
 const std::vector<std::string>& IobenchEngineNames();
 bool IsFioOnlyEngine(const std::string& name);
+// Why ioengine=NAME is refused when NAME is an engine of fio's (one iobench
+// lacks, or one fio itself removed before 3.33); "" for any other name.
+std::string FioEngineRefusal(const std::string& name);
 
 // Engines that accept an engine option: from EngineRegistry()'s `options`
 // where an engine lists any, else from this table's `engines` column.
