@@ -575,12 +575,16 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
 }
 
 Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
-  if (!job.direct || !t.is_block_device || t.logical_block_size == 0) return Status::Ok();
+  if (!t.is_block_device || t.logical_block_size == 0) return Status::Ok();
   const uint64_t lbs = t.logical_block_size;
   for (int d = 0; d < kNumDdirs; ++d) {
     const bool used =
         (d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)) || (d == 2 && HasTrim(job.rw));
-    if (!used) continue;
+    // A discard (BLKDISCARD) needs block-aligned ranges with or without
+    // direct=1: the kernel says EINVAL at run time otherwise.
+    if (!used || (d != 2 && !job.direct)) continue;
+    const std::string needs = d == 2 ? std::string("a discard needs block-aligned ranges")
+                                     : DirectText(job) + " needs block-aligned I/O";
     // The sizes issued: a bssplit's as the pattern rounds them (6k with 4k
     // issues 4k, as fio), so its unrounded largest size is not one of them.
     const BlockSizeSpec& spec = job.bs[d];
@@ -596,14 +600,13 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
       if (bs % lbs != 0)
         return Status::Invalid(JobLabel(job) + ": " + BsText(job, bs, d) +
                                " is not a multiple of the logical block size " +
-                               std::to_string(lbs) + " of " + t.path + "; " + DirectText(job) +
-                               " needs block-aligned I/O");
+                               std::to_string(lbs) + " of " + t.path + "; " + needs);
     }
     if (t.region_offset % lbs != 0)
       return Status::Invalid(CloneLabel(job, t.jobnum) + ": " +
                              OffsetText(job, t.jobnum, t.region_offset, t.current_size) +
                              " is not a multiple of the logical block size " + std::to_string(lbs) +
-                             " of " + t.path + "; " + DirectText(job) + " needs block-aligned I/O");
+                             " of " + t.path + "; " + needs);
   }
   return Status::Ok();
 }

@@ -59,8 +59,9 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
 // The smallest block size of the directions the job uses (4096 if none).
 uint64_t SmallestBs(const JobSpec& job);
 
-// Refuses direct=1 with a block size that is not a multiple of a block
-// device's logical block size, before anything runs.
+// Refuses direct=1, and trims with or without it, with a block size or
+// offset that is not a multiple of a block device's logical block size,
+// before anything runs.
 Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t);
 
 // Creates or extends a regular file that is missing or shorter than

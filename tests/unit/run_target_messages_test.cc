@@ -74,6 +74,16 @@ TEST_F(RunTargetMessagesTest, DirectAlignmentNamesTheOptionAndLine) {
       Refusal("direct=1\nsize=64k\nnumjobs=3\n", "offset_increment=6k\n"),
       "job 'j' (clone 1 of numjobs=3): offset 6144 (1 x offset_increment=6k at b.fio:7)" + tail);
   EXPECT_EQ(Refusal("direct=1\nsize=64k\n", "offset=8k\noffset_increment=4k\n"), "");
+  // A discard needs aligned ranges whether the job says direct=1 or not;
+  // reads and writes without direct=1 may be unaligned.
+  const std::string discard = " is not a multiple of the logical block size 4096 of " + dev_ +
+                              "; a discard needs block-aligned ranges";
+  EXPECT_EQ(Refusal("rw=trim\nbs=2k\nsize=64k\n"), "job 'j': bs=2048 (trim, at b.fio:4)" + discard);
+  EXPECT_EQ(Refusal("rw=trimwrite\nsize=64k\n", "offset=1k\n"),
+            "job 'j': offset 1024 (offset=1k at b.fio:6)" + discard);
+  EXPECT_EQ(Refusal("direct=1\nrw=randtrim\nbs=1k\nsize=64k\n"),
+            "job 'j': bs=1024 (trim, at b.fio:5)" + discard);
+  EXPECT_EQ(Refusal("rw=randrw\nbs=1k\nsize=64k\n"), "");
 }
 
 TEST_F(RunTargetMessagesTest, RegionPastTheEndNamesOffsetSizeAndClone) {
