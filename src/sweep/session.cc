@@ -134,15 +134,72 @@ std::vector<uint32_t> KbBases(const std::vector<JobSpec>& jobs) {
   return {kbs.begin(), kbs.end()};
 }
 
+// The kb_base a job of a results file read its sizes with, from the options
+// the file records for it ("job options" over "global options", as fio
+// lists them): kb_base=1000 read bs=4k as 4000. Recorded options without
+// kb_base mean fio's default, 1024. A job that records no options at all
+// (a file edited by hand or written by another tool; iobench and fio
+// record a swept option in "job options"), or an unreadable kb_base, has
+// none that can be known: nullopt.
+std::optional<uint32_t> RecordedKbBase(const nlohmann::json& doc, const nlohmann::json& job) {
+  const nlohmann::json* own = nullptr;
+  const nlohmann::json* global = nullptr;
+  if (auto it = job.find("job options"); it != job.end() && it->is_object()) own = &*it;
+  if (auto it = doc.find("global options"); it != doc.end() && it->is_object()) global = &*it;
+  for (const nlohmann::json* opts : {own, global}) {
+    if (opts == nullptr) continue;
+    const auto kb = opts->find("kb_base");
+    if (kb == opts->end()) continue;
+    if (!kb->is_string()) return std::nullopt;
+    const std::string v = kb->get<std::string>();
+    if (v == "1000") return 1000;
+    if (v == "1024") return 1024;
+    return std::nullopt;
+  }
+  if (own == nullptr && global == nullptr) return std::nullopt;
+  return 1024;
+}
+
+// The kb_base values a results file's sweep points were read with: its
+// jobs' own (one, for almost every file). When a job's cannot be known,
+// both, so that a value matches another only where every kb_base reads
+// the two alike (iodepth=1 and 01, bs=4096 and 4096), and otherwise only
+// by its literal spelling (4k and 4k): no kb_base is guessed.
+std::vector<uint32_t> DocKbBases(const nlohmann::json& doc) {
+  std::set<uint32_t> kbs;
+  bool unknown = false;
+  if (auto jobs = doc.find("jobs"); doc.is_object() && jobs != doc.end() && jobs->is_array())
+    for (const auto& j : *jobs) {
+      if (!j.is_object()) continue;
+      const auto ib = j.find("iobench");
+      if (ib == j.end() || !ib->is_object() || !ib->contains("point")) continue;
+      if (const std::optional<uint32_t> kb = RecordedKbBase(doc, j))
+        kbs.insert(*kb);
+      else
+        unknown = true;
+    }
+  if (unknown) return {1000, 1024};
+  if (kbs.empty()) kbs.insert(1024);
+  return {kbs.begin(), kbs.end()};
+}
+
 // A value as every job reads it: two values are one only when no job
 // tells them apart (bs=4k and 4096 are one with kb_base 1024, two with
-// kb_base=1000, where 4k is 4000).
+// kb_base=1000, where 4k is 4000). A value that every kb_base of `kbs`
+// reads alike gets that reading alone, so that it compares with the same
+// reading under another set (the two files of --compare may differ).
 sweep::ValueKey ValueKeyFor(const SessionOptions& o, const std::vector<uint32_t>& kbs) {
   if (!o.option_value_key) return nullptr;
   return [&o, kbs](const std::string& key, const std::string& value) {
-    std::string all;
-    for (uint32_t kb : kbs) all += o.option_value_key(key, value, kb) + '\n';
-    return all;
+    std::string all, first;
+    bool same = true;
+    for (uint32_t kb : kbs) {
+      const std::string r = o.option_value_key(key, value, kb);
+      if (all.empty()) first = r;
+      same = same && r == first;
+      all += std::to_string(kb) + ':' + r + '\n';
+    }
+    return same ? first : all;
   };
 }
 
@@ -199,22 +256,26 @@ Status CheckPointSpellings(const SessionOptions& o, const nlohmann::json& doc,
   return st;
 }
 
-// `kbs`: the kb_base values the values are read with (the jobs run now, or
-// fio's default for two files).
-void AlignPointSpellings(const SessionOptions& o, const nlohmann::json& base, nlohmann::json* neu,
-                         const std::vector<uint32_t>& kbs) {
-  const sweep::ValueKey value_key = ValueKeyFor(o, kbs);
-  if (!value_key) return;
+// Each side's values are read with the kb_base its own jobs read them
+// with (`base_kbs`, `neu_kbs`: the jobs run now, or what a file records,
+// DocKbBases): two files saved from kb_base=1000 jobs match bs=4k with 4k
+// and 4000, not with 4096. A value left as it is matches by its spelling.
+void AlignPointSpellings(const SessionOptions& o, const nlohmann::json& base,
+                         const std::vector<uint32_t>& base_kbs, nlohmann::json* neu,
+                         const std::vector<uint32_t>& neu_kbs) {
+  const sweep::ValueKey base_key = ValueKeyFor(o, base_kbs);
+  const sweep::ValueKey neu_key = ValueKeyFor(o, neu_kbs);
+  if (!base_key || !neu_key) return;
   std::map<std::pair<std::string, std::string>, std::string> spelled;  // (key, read as) -> base's
   ForEachPoint(base, [&](const nlohmann::json& pt) {
     for (auto it = pt.begin(); it != pt.end(); ++it)
       if (it->is_string())
-        spelled.emplace(std::make_pair(it.key(), value_key(it.key(), *it)), it->get<std::string>());
+        spelled.emplace(std::make_pair(it.key(), base_key(it.key(), *it)), it->get<std::string>());
   });
   ForEachPoint(*neu, [&](nlohmann::json& pt) {
     for (auto it = pt.begin(); it != pt.end(); ++it) {
       if (!it->is_string()) continue;
-      auto f = spelled.find({it.key(), value_key(it.key(), *it)});
+      auto f = spelled.find({it.key(), neu_key(it.key(), *it)});
       if (f != spelled.end()) *it = f->second;
     }
   });
@@ -553,7 +614,7 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
     auto base = LoadResultsJson(o.compare[0]);
     if (!base.ok()) return base.status();
     CanonicalizeSweepKeys(o, &*base);
-    IOB_RETURN_IF_ERROR(CheckPointSpellings(o, *base, o.compare[0], KbBases(jobs)));
+    IOB_RETURN_IF_ERROR(CheckPointSpellings(o, *base, o.compare[0], DocKbBases(*base)));
     // Refused now rather than after the run (RenderCompare says the same).
     if (table::AllJobs(*base).empty())
       return Status::Invalid("compare: " + labels.base_label + " holds no jobs");
@@ -908,7 +969,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     t.new_label = "this run";
     (void)ApplyCompareLabels(o, &t);  // checked before the run
     nlohmann::json neu = view;        // the tables and the plot keep this run's spelling
-    AlignPointSpellings(o, *compare_base, &neu, KbBases(jobs));
+    AlignPointSpellings(o, *compare_base, DocKbBases(*compare_base), &neu, KbBases(jobs));
     cmp = RenderCompare(*compare_base, neu, t);
     if (!cmp->ok()) {
       PrintError(cmp->status());
@@ -995,11 +1056,11 @@ int CompareFiles(const SessionOptions& o) {
   CanonicalizeSweepKeys(o, &*base);
   CanonicalizeSweepKeys(o, &*neu);
   for (const auto& [doc, label] : {std::pair{&*base, &o.compare[0]}, {&*neu, &o.compare[1]}})
-    if (Status st = CheckPointSpellings(o, *doc, *label, {1024}); !st.ok()) {
+    if (Status st = CheckPointSpellings(o, *doc, *label, DocKbBases(*doc)); !st.ok()) {
       PrintError(st);
       return kExitUsage;
     }
-  AlignPointSpellings(o, *base, &*neu, {1024});
+  AlignPointSpellings(o, *base, DocKbBases(*base), &*neu, DocKbBases(*neu));
   TableOptions t = *topts;
   t.base_label = o.compare[0];
   t.new_label = o.compare[1];
