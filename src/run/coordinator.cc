@@ -1693,7 +1693,8 @@ Status CheckJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts) {
   return GroupJobs(jobs, &phases, &groupids);
 }
 
-Status PreflightJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts) {
+Status PreflightJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts,
+                     bool hooks_make_paths) {
   IOB_RETURN_IF_ERROR(CheckJobs(jobs, opts));
   if (opts.engine_factory) return Status::Ok();
   // --readonly looks at the options and at files no point of a read-only
@@ -1708,13 +1709,18 @@ Status PreflightJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts) {
     for (uint32_t k = 0; k < n; ++k) {
       const std::vector<std::string> paths = sys::TargetPaths(job, static_cast<int>(k));
       // A file an earlier point or phase may create or grow: its region is
-      // known only then, and the run checks it.
+      // known only then, and the run checks it. That is this clone's own
+      // file, so the job's other clones are still checked (they were
+      // skipped, and a clone whose path is a FIFO failed at every point).
+      // A device that is not there is no file a run creates: refused now,
+      // unless a --sweep-cmd hook may make it (modprobe null_blk, losetup).
       bool settled = true;
       for (const auto& p : paths) {
         struct stat sb;
-        if (!diskless && ::stat(p.c_str(), &sb) != 0) settled = false;
+        if (!diskless && ::stat(p.c_str(), &sb) != 0 && (hooks_make_paths || !NoRunCreates(p)))
+          settled = false;
       }
-      if (!settled) break;
+      if (!settled) continue;
       bool small = false;
       Result<std::vector<TargetFile>> resolved =
           ResolveTargets(job, static_cast<int>(k), diskless, &paths, &small);

@@ -99,9 +99,13 @@ Status CheckJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts);
 // What a sweep checks of each point before the first one runs (docs/sweep.md):
 // CheckJobs, --readonly, and each clone's targets and regions (size against
 // bs, offsets, direct alignment) where its files exist already or it has none
-// (ioengine=null); a file that is still to be created is left to the run.
-// Touches nothing.
-Status PreflightJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts);
+// (ioengine=null); a file that is still to be created is left to the run
+// (its clone only: the job's other clones are checked). A missing path that
+// no run creates (a device under /dev) is refused, unless
+// `hooks_make_paths`: a --sweep-cmd hook runs before each point and may
+// create it. Touches nothing.
+Status PreflightJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts,
+                     bool hooks_make_paths = false);
 
 // Worker threads the watchdog left behind in this process (detached; they may
 // still wake up when the device resumes). Non-zero: the process should flush

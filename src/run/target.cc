@@ -249,6 +249,10 @@ std::string DanglingLinkTarget(const std::string& path) {
 
 }  // namespace
 
+bool NoRunCreates(const std::string& path) {
+  return sys::UnderDev(path) || sys::UnderDev(DanglingLinkTarget(path));
+}
+
 Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless,
                                                const std::vector<std::string>* chosen,
                                                bool* no_block) {

@@ -56,6 +56,11 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                                                const std::vector<std::string>* paths = nullptr,
                                                bool* no_block = nullptr);
 
+// A missing path that no run creates, so ResolveTargets refuses it whatever
+// ran before: a name under /dev (a device that is not there), or a link to
+// one there.
+bool NoRunCreates(const std::string& path);
+
 // The smallest block size of the directions the job uses (4096 if none).
 uint64_t SmallestBs(const JobSpec& job);
 

@@ -663,7 +663,7 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
     RunOptions check;
     check.readonly = o.readonly;
     for (size_t i = 0; i < plan.points.size(); ++i)
-      IOB_RETURN_IF_ERROR(PreflightJobs(plan.point_jobs[i], check)
+      IOB_RETURN_IF_ERROR(PreflightJobs(plan.point_jobs[i], check, !o.sweep_cmd.empty())
                               .WithContext("--sweep point " + plan.points[i].Label()));
   }
   // A --sweep-cmd template naming no swept key ({typo}) is bad input: every
