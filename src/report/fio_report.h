@@ -36,6 +36,15 @@ nlohmann::ordered_json BuildJsonJob(const JobRecord& rec, const GroupTotals& tot
 // and awk scripts written against fio's JSON find the same text.
 std::string FioJsonText(const nlohmann::ordered_json& doc);
 
+// Terse records (WriteTerse's, one per job record of `shape`) whose figures
+// come from `doc`, a fio-schema document of the same jobs in the same order:
+// --repeat's median (sweep::MergeRepeats), which no single RunResult holds.
+// `shape` gives what the document does not say (the percentile list of a
+// direction without I/O, description, continue_on_error). Of one run's own
+// document, the lines are WriteTerse's.
+Status WriteTerseFromJson(const RunResult& shape, const nlohmann::ordered_json& doc,
+                          const ReportOptions& opts, std::ostream& out);
+
 // The iobench.context object.
 nlohmann::ordered_json BuildJsonContext(const RunContext& ctx);
 

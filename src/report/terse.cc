@@ -8,11 +8,15 @@
 // (min, max, mean, stdev, samples) to each direction.
 #include <fmt/printf.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 
 #include "iobench/report.h"
 #include "report/common.h"
+#include "report/fio_report.h"
 #include "stats/summary.h"
 
 namespace iobench {
@@ -128,7 +132,128 @@ std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTot
   return o;
 }
 
+// --- the same record from a fio-schema JSON job (a --repeat median) ---
+
+using ojson = nlohmann::ordered_json;
+
+const ojson& At(const ojson& o, const char* key) {
+  static const ojson kNull;
+  if (!o.is_object()) return kNull;
+  const auto it = o.find(key);
+  return it == o.end() ? kNull : *it;
+}
+double DV(const ojson& v) { return v.is_number() ? v.get<double>() : 0.0; }
+double D(const ojson& o, const char* key) { return DV(At(o, key)); }
+// A whole figure; a median with a fraction (iops) is cut as the record's
+// own integer division cuts it.
+unsigned long long UV(const ojson& v) {
+  if (v.is_number_unsigned()) return v.get<unsigned long long>();
+  if (v.is_number_integer()) return static_cast<unsigned long long>(std::max<int64_t>(0, v));
+  if (v.is_number_float()) return static_cast<unsigned long long>(std::max(0.0, v.get<double>()));
+  return 0;
+}
+unsigned long long U(const ojson& o, const char* key) { return UV(At(o, key)); }
+
+void JsonLatFields(std::string& o, const ojson& ls) {
+  if (U(ls, "N"))
+    o += fmt::sprintf(";%llu;%llu;%f;%f", U(ls, "min") / 1000, U(ls, "max") / 1000,
+                      D(ls, "mean") / 1000.0, D(ls, "stddev") / 1000.0);
+  else
+    o += ";0;0;0.000000;0.000000";
+}
+
+void JsonDdirFields(std::string& o, const JobSpec& spec, const ojson& d, int version) {
+  o += fmt::sprintf(";%llu;%llu;%llu;%llu", U(d, "io_kbytes"), U(d, "bw"), U(d, "iops"),
+                    U(d, "runtime"));
+  JsonLatFields(o, At(d, "slat_ns"));
+  JsonLatFields(o, At(d, "clat_ns"));
+  // The listed percentiles (named with 0 in a direction without I/O, whose
+  // document has none), each looked up by its name ("99.000000").
+  std::vector<double> list;
+  if (spec.lat_percentiles || spec.clat_percentiles) list = PercentileListFor(spec);
+  const ojson& p = At(At(d, spec.lat_percentiles ? "lat_ns" : "clat_ns"), "percentile");
+  for (int i = 0; i < kTersePercentileSlots; ++i) {
+    if (i < static_cast<int>(list.size())) {
+      const std::string name = fmt::sprintf("%f", list[i]);
+      o += fmt::sprintf(";%s%%=%llu", name, U(p, name.c_str()) / 1000);
+    } else {
+      o += ";0%=0";
+    }
+  }
+  JsonLatFields(o, At(d, "lat_ns"));
+  if (U(d, "bw_samples"))
+    o += fmt::sprintf(";%llu;%llu;%f%%;%f;%f", U(d, "bw_min"), U(d, "bw_max"), D(d, "bw_agg"),
+                      D(d, "bw_mean"), D(d, "bw_dev"));
+  else
+    o += ";0;0;0.000000%;0.000000;0.000000";
+  if (version != 5) return;
+  o += fmt::sprintf(";%llu", U(d, "bw_samples"));
+  if (U(d, "iops_samples"))
+    o += fmt::sprintf(";%llu;%llu;%f;%f;%llu", U(d, "iops_min"), U(d, "iops_max"),
+                      D(d, "iops_mean"), D(d, "iops_stddev"), U(d, "iops_samples"));
+  else
+    o += ";0;0;0.000000;0.000000;0";
+}
+
+std::string JsonTerseLine(const ojson& doc, const ojson& job, const JobSpec& spec, int version) {
+  const std::string name = At(job, "jobname").is_string() ? job["jobname"].get<std::string>() : "";
+  const int groupid = static_cast<int>(U(job, "groupid"));
+  const int error = static_cast<int>(U(job, "error"));
+  const std::string fio_version =
+      At(doc, "fio version").is_string() ? doc["fio version"].get<std::string>() : "";
+  std::string o = version == 2
+                      ? fmt::sprintf("2;%s;%d;%d", name, groupid, error)
+                      : fmt::sprintf("%d;%s;%s;%d;%d", version, fio_version, name, groupid, error);
+  // The directions the record has, in its order (v3 has no trim block).
+  for (const char* dir : {"read", "write", "trim", "mixed"})
+    if (At(job, dir).is_object() && (std::string(dir) != "trim" || version != 3))
+      JsonDdirFields(o, spec, job[dir], version);
+  o += fmt::sprintf(";%f%%;%f%%;%llu;%llu;%llu", D(job, "usr_cpu"), D(job, "sys_cpu"),
+                    U(job, "ctx"), U(job, "majf"), U(job, "minf"));
+  for (const auto& p : At(job, "iodepth_level")) o += fmt::sprintf(";%3.1f%%", DV(p));
+  // v3's first usec bucket holds the nsec ones (see TerseLine).
+  double nsec = 0;
+  for (const auto& p : At(job, "latency_ns")) nsec += DV(p);
+  bool first = true;
+  for (const auto& p : At(job, "latency_us")) {
+    o += fmt::sprintf(";%3.2f%%", DV(p) + (first ? nsec : 0.0));
+    first = false;
+  }
+  for (const auto& p : At(job, "latency_ms")) o += fmt::sprintf(";%3.2f%%", DV(p));
+  if (version != 2)
+    for (const auto& d : At(doc, "disk_util"))
+      o += fmt::sprintf(";%s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%",
+                        At(d, "name").is_string() ? d["name"].get<std::string>() : "",
+                        U(d, "read_ios"), U(d, "write_ios"), U(d, "read_merges"),
+                        U(d, "write_merges"), U(d, "read_ticks"), U(d, "write_ticks"),
+                        U(d, "in_queue"), D(d, "util"));
+  if (spec.continue_on_error != kCoeNone)
+    o += fmt::sprintf(";%llu;%d", U(job, "total_err"), static_cast<int>(U(job, "first_error")));
+  if (!spec.description.empty()) o += (version == 2 ? "\n;" : ";") + spec.description;
+  return o;
+}
+
 }  // namespace
+
+Status WriteTerseFromJson(const RunResult& shape, const nlohmann::ordered_json& doc,
+                          const ReportOptions& opts, std::ostream& out) {
+  const int version = opts.terse_version;
+  if (version < 2 || version > 5)
+    return Status::Invalid("--terse-version=" + std::to_string(version) +
+                           ": fio's terse versions are 2, 3, 4 and 5");
+  const ojson& jobs = At(doc, "jobs");
+  std::string o;
+  size_t i = 0;
+  for (const auto& g : shape.groups)
+    for (const auto& r : RecordsForGroup(g)) {
+      if (!jobs.is_array() || i >= jobs.size())
+        return Status::Invalid("the document holds fewer jobs than the run");
+      o += JsonTerseLine(doc, jobs[i++], r.result.spec, version) + "\n";
+    }
+  out << o;
+  if (!out) return Status(Status::Code::kIoError, "writing the terse report failed");
+  return Status::Ok();
+}
 
 Status WriteTerse(const RunResult& run, const ReportOptions& opts, std::ostream& out) {
   const int version = opts.terse_version;

@@ -806,6 +806,10 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     }
     const std::vector<JobSpec>& point_jobs = plan->point_jobs[pi];  // checked in PlanSession
     std::vector<nlohmann::ordered_json> runs;
+    // A run of this point, for the terse records of the median: their
+    // figures are the merged document's, their layout (which records, the
+    // percentile list) the jobs' (every run of a point has the same).
+    std::optional<RunResult> terse_shape;
     for (uint32_t rep = 0; rep < o.repeat && !interrupted; ++rep) {
       RunOptions run_opts;
       run_opts.readonly = o.readonly;
@@ -881,7 +885,8 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
         (sweeping || o.repeat > 1 ? normal : normal_head) << FormatNormalHeader(*res, ro);
         (void)WriteNormalBody(*res, normal);
       }
-      if (Has(o.formats, "terse")) (void)WriteTerse(*res, ropts, terse);
+      // --repeat: terse has the median's records, after the merge below.
+      if (Has(o.formats, "terse") && o.repeat == 1) (void)WriteTerse(*res, ropts, terse);
       // The JSON document only when something prints or reads it: for 252
       // jobs printed as text, building it and parsing it back cost a third
       // of the run's wall time.
@@ -892,6 +897,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       }
       exit_code = std::max(exit_code, res->interrupted ? 0 : res->exit_code);
       if (res->interrupted) interrupted = true;
+      if (Has(o.formats, "terse") && o.repeat > 1) terse_shape = std::move(*res);
     }
     if (runs.empty()) {
       if (!refused.empty() && refused.back()["point"] == sweep::PointToJson(point)) continue;
@@ -904,6 +910,10 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       auto merged = sweep::MergeRepeats(runs);
       per_point.emplace_back(point, merged.ok() ? std::move(*merged) : std::move(runs.back()));
     }
+    // fio's terse readers take one record per job of a run: with --repeat
+    // the run's result is the median, as in the JSON (docs/sweep.md), so a
+    // script gets the line count and the figures of one run.
+    if (terse_shape) (void)WriteTerseFromJson(*terse_shape, per_point.back().second, ropts, terse);
   }
   status.Finish();
   // Stopped in the first point's hook: no report follows, so say why here.

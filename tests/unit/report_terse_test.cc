@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "iobench/report.h"
+#include "report/fio_report.h"
 #include "report_testdata.h"
 #include "stats/summary.h"
 #include "test_util.h"
@@ -215,6 +216,39 @@ TEST(ReportTerseTest, VersionsTwoFourFive) {
   ReportOptions bad;
   bad.terse_version = 1;
   EXPECT_FALSE(WriteTerse(run, bad, out).ok());
+}
+
+// --repeat's median has no RunResult: its terse records are written from
+// the merged JSON document. From one run's own document they are that run's
+// records, field for field, in every version and record shape.
+TEST(ReportTerseTest, FromJsonIsTheRunsOwnRecord) {
+  std::vector<RunResult> runs;
+  runs.push_back(testdata::MakeRun(false));
+  runs.push_back(testdata::MakeRun(true));
+  runs.push_back(testdata::MakeRun(false, 1));
+  runs.back().groups[0].jobs[0].spec.description = "my job";
+  runs.back().groups[0].jobs[0].spec.continue_on_error = kCoeAll;
+  runs.push_back(testdata::MakeRun(false, 1));
+  runs.back().groups[0].jobs[0].stats.dir[1] = DirStats{};  // a direction without I/O
+  runs.back().groups[0].jobs[0].stats.issued[1] = 0;
+  runs.back().disks.clear();
+  runs.push_back(testdata::MakeRun(false, 1));
+  runs.back().groups[0].jobs[0].spec.lat_percentiles = true;
+  runs.push_back(testdata::MakeRun(false, 1));
+  runs.back().groups[0].jobs[0].spec.clat_percentiles = false;
+  runs.push_back(testdata::MakeRun(false, 1));
+  runs.back().groups[0].jobs[0].spec.unified_rw_reporting = JobSpec::UnifiedRw::kBoth;
+  runs.push_back(testdata::MakeRun(false, 1));
+  runs.back().groups[0].jobs[0].spec.unified_rw_reporting = JobSpec::UnifiedRw::kMixed;
+  for (size_t i = 0; i < runs.size(); ++i)
+    for (int version = 2; version <= 5; ++version) {
+      ReportOptions opts;
+      opts.terse_version = version;
+      std::ostringstream from_json;
+      ASSERT_TRUE(
+          WriteTerseFromJson(runs[i], BuildJsonReport(runs[i], opts, false), opts, from_json).ok());
+      EXPECT_EQ(from_json.str(), Terse(runs[i], version)) << "run " << i << ", v" << version;
+    }
 }
 
 // With percentiles on, fio names the listed percentiles even in a direction
