@@ -1701,10 +1701,21 @@ Status PreflightJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts,
   // sweep can create: what it refuses now, a run refuses.
   if (opts.readonly)
     for (const JobSpec& job : jobs) IOB_RETURN_IF_ERROR(sys::CheckReadonly(job));
+  // Files an earlier job of the point lays out past their present end: a
+  // later job that sizes its region from such a file (no size=) finds it
+  // grown when its phase runs. Checked against its size now, the sweep was
+  // refused where a plain run of the same jobs ran.
+  std::set<std::string> growing;
+  auto file_key = [](const std::string& p) {
+    std::error_code ec;
+    const std::filesystem::path c = std::filesystem::weakly_canonical(p, ec);
+    return ec ? p : c.string();
+  };
   for (const JobSpec& job : jobs) {
     // A log or a directory listing reshapes the job when it runs.
     if (!job.read_iolog.empty() || !job.opendir.empty() || !job.unimplemented.empty()) continue;
     const bool diskless = job.ioengine == "null";
+    std::vector<std::string> grows;  // this job's, for the jobs after it
     const uint32_t n = std::max<uint32_t>(1, job.numjobs);
     for (uint32_t k = 0; k < n; ++k) {
       const std::vector<std::string> paths = sys::TargetPaths(job, static_cast<int>(k));
@@ -1719,6 +1730,7 @@ Status PreflightJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts,
         struct stat sb;
         if (!diskless && ::stat(p.c_str(), &sb) != 0 && (hooks_make_paths || !NoRunCreates(p)))
           settled = false;
+        if (!diskless && growing.count(file_key(p)) != 0) settled = false;
       }
       if (!settled) continue;
       bool small = false;
@@ -1729,8 +1741,13 @@ Status PreflightJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts,
         if ((small && n > 1) || FailsJobAlone(resolved.status())) continue;
         return resolved.status();
       }
-      for (const TargetFile& t : *resolved) IOB_RETURN_IF_ERROR(CheckDirectAlignment(job, t));
+      for (const TargetFile& t : *resolved) {
+        IOB_RETURN_IF_ERROR(CheckDirectAlignment(job, t));
+        if (t.regular_file() && t.exists && t.region_offset + t.region_size > t.current_size)
+          grows.push_back(file_key(t.path));
+      }
     }
+    growing.insert(grows.begin(), grows.end());
   }
   return Status::Ok();
 }

@@ -8,6 +8,7 @@
 # run creates, was taken for a file still to come. Both now refuse the
 # sweep before anything runs, naming the point; with a --sweep-cmd hook
 # (which may create the device) the missing device is left to the run.
+# And a file an earlier job of the point grows is left to the run too.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
 set -u
 bin=$1
@@ -53,4 +54,20 @@ fi
   --sweep bs=4k,8k --output-format=terse >"$tmp/k.out" 2>"$tmp/k.err"
 expect_eq "files to create: exit" "$?" 0
 expect_eq "files to create: records" "$(wc -l <"$tmp/k.out")" 4
+
+# A file an earlier job of the point grows (its layout, to size=1m) is not
+# judged by its size now: job b, sized by the file, reads 1 MiB when its
+# phase runs, as a plain run of the same jobs does (the sweep was refused:
+# "the region of f is 4096 bytes"). A file no earlier job grows still is.
+head -c 4096 /dev/zero >"$tmp/f"
+"$bin" --filename="$tmp/f" --name=a --rw=write --size=1m --bs=64k --name=b --stonewall --rw=read \
+  --bs=64k --sweep iodepth=1,2 --output-format=terse >"$tmp/g.out" 2>"$tmp/g.err"
+expect_eq "a file an earlier job grows: exit" "$?" 0
+expect_eq "a file an earlier job grows: records" "$(grep -c '^3;' "$tmp/g.out")" 4
+head -c 4096 /dev/zero >"$tmp/f"
+"$bin" --filename="$tmp/f" --name=a --rw=read --size=4k --bs=4k --name=b --stonewall --rw=read \
+  --bs=64k --sweep iodepth=1,2 --output-format=terse >"$tmp/n.out" 2>"$tmp/n.err"
+expect_eq "a file no earlier job grows: exit" "$?" 2
+grep -q "^iobench: --sweep point iodepth=1: job 'b': the region of $tmp/f is 4096 bytes" "$tmp/n.err" ||
+  fail "a file no earlier job grows: $(cat "$tmp/n.err")"
 [ "$fails" -eq 0 ]
