@@ -2179,10 +2179,14 @@ void Worker::Run() {
           // runtime: iodepth=20000 took 600 ms of a 100 ms job. The clock
           // and stop checks run between the batches of one fill, as fio's
           // between its submits; the first batch has the top's reading.
-          if (t == 0 && ++fill_batches > 1) t = NowNs();
+          // Not in the ramp: its end would start the measured period at
+          // this batch's own issue stamp, and the batch would count as
+          // issued after the ramp (a slat log line) with its slat reset
+          // away; the top of the loop notices the ramp's end.
+          if (t == 0 && measuring_ && ++fill_batches > 1) t = NowNs();
           if (t != 0) {
             now = t;
-            CheckTime(now);
+            if (measuring_) CheckTime(now);
           }
         }
         if (poll_each_) {
