@@ -100,6 +100,7 @@ class PatternImpl final : public IoPattern {
   void Reseed() override;
   void SetSteer(DdirSteer* steer) override { steer_ = mixed_ ? steer : nullptr; }
   int SyncFile() override { return files_.size() > 1 ? PickFile() : -1; }
+  bool JoinLoops() override;
 
  private:
   Ddir ChooseDdir();
@@ -219,6 +220,8 @@ class PatternImpl final : public IoPattern {
   // MixedLoopsEndAtRegionEnd(): a pass ends when a direction reaches the
   // region's end, not after size bytes; both start over at the next.
   bool loop_dirs_ = false;
+  // JoinLoops(): the job's loops are one pass, without a byte budget.
+  bool join_loops_ = false;
   bool ended_[kNumDdirs] = {false, false, false};  // wrap_dirs_: reached the end
 
   uint64_t seed_ = 0;      // Reseed() starts every stream from it again
@@ -520,6 +523,20 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   return Status::Ok();
 }
 
+bool PatternImpl::JoinLoops() {
+  // Passes that end by bytes only: with the map and no continuation (or an
+  // LFSR) a pass ends when every block was used, which is size bytes.
+  const bool by_bytes =
+      random_job_ && (cont_ || rand_mode_ == RandMode::kUniform || rand_mode_ == RandMode::kSkewed);
+  if (!by_bytes || rand_mode_ == RandMode::kLfsr || wrap_dirs_ || loop_dirs_ || wrap_files_ ||
+      open_limit_ != 0)
+    return false;
+  join_loops_ = true;
+  pass_left_ = UINT64_MAX;
+  for (FileState& fs : files_) fs.budget = UINT64_MAX;
+  return true;
+}
+
 bool PatternImpl::FastMapEligible() const {
   if (!random_job_ || rand_mode_ != RandMode::kMap || files_.size() != 1 || mixed_ || trimwrite_ ||
       rw_nr_ != 1 || identical_)
@@ -541,7 +558,7 @@ void PatternImpl::StartPass(FileState& fs) {
   // on its own and neither reaches the end, and for random jobs without
   // the map), not rounded to the block: as fio, the I/O that reaches size
   // is the last, and it may go past it (norandommap size=87381: 22 I/Os).
-  fs.budget = wrap_dirs_ || loop_dirs_ || cont_ ? UINT64_MAX : fs.size;
+  fs.budget = wrap_dirs_ || loop_dirs_ || cont_ || join_loops_ ? UINT64_MAX : fs.size;
   fs.lfsr_left = fs.blocks;
   fs.done = false;
   if (rand_mode_ == RandMode::kMap && random_job_) fs.map.Clear();
@@ -584,7 +601,7 @@ void PatternImpl::Reset() {
   for (bool& e : ended_) e = false;
   // wrap_files_: the files start over one by one (NextGeneral); a pass of
   // the job's bytes would end them all at once.
-  pass_left_ = wrap_dirs_ || loop_dirs_ || wrap_files_ ? UINT64_MAX : pass_size_;
+  pass_left_ = wrap_dirs_ || loop_dirs_ || wrap_files_ || join_loops_ ? UINT64_MAX : pass_size_;
   files_done_ = 0;
   cur_file_ = -1;
   service_left_ = 0;
@@ -1163,6 +1180,12 @@ bool MixedLoopsEndAtRegionEnd(const JobSpec& job, size_t nregions) {
   return job.rw == RwMode::kReadWrite && !job.time_based && job.loops > 1 && job.io_size == 0 &&
          job.io_size_percent == 0 && nregions == 1 && job.rw_skip == 0 &&
          job.verify.type == VerifyType::kNone && job.zone_mode != JobSpec::ZoneMode::kStrided;
+}
+
+bool LoopsRunAsOnePass(const JobSpec& job, bool inline_engine) {
+  return inline_engine && job.loops > 1 && !job.time_based &&
+         job.verify.type == VerifyType::kNone && !job.verify.verify_only &&
+         job.zone_mode == JobSpec::ZoneMode::kNone && job.read_iolog.empty();
 }
 
 bool ReseedsEachLoop(const JobSpec& job) {

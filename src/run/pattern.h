@@ -88,6 +88,17 @@ class IoPattern {
   // 0 1 0, sync 1). -1: no several files to choose from (the worker syncs
   // the file last written).
   virtual int SyncFile() { return -1; }
+  // Runs the job's loops as one pass when its passes end by bytes (a random
+  // job without the map: norandommap, blockalign, a non-uniform
+  // distribution; or with sequential continuations: rw=randxxx:N,
+  // percentage_random): no byte budget ends the pass, only a file that
+  // cannot place its next I/O does, so the sequential run, the rw=randxxx:N
+  // count, the random map and the random streams go on from loop to loop.
+  // The worker asks for it when fio 3.33 does that (LoopsRunAsOnePass) and
+  // stops the job at size x loops bytes itself. Returns whether the pattern
+  // does it (false: its passes end on their own, as before). Call once,
+  // before the first Next().
+  virtual bool JoinLoops() { return false; }
   // openfiles below the file count (OpenLimit(job, n) != 0): which files
   // are open, as fio 3.33 keeps them. No file is open at the start; the file
   // service opens a file when it picks one and a slot is free, and skips a
@@ -174,6 +185,18 @@ uint64_t SplitBlockSize(uint64_t bs, uint64_t min_bs, bool bs_unaligned);
 // loops=2: a first loop of 256 reads and the writes drawn meanwhile, then
 // the rest). Other jobs' passes are size bytes.
 bool MixedLoopsEndAtRegionEnd(const JobSpec& job, size_t nregions);
+
+// Whether fio 3.33 would run a loops > 1 job's loops in one do_io: its loop
+// counts an I/O towards the loop's size bytes (bytes_issued) only when the
+// engine queued it, so with an engine that completes each I/O inside its
+// queue call (psync, pvsync2, null: `inline_engine`) a loop ends only where
+// the file cannot place the next I/O, or at size x loops bytes (its
+// io_issue_bytes limit). A queueing engine (libaio, io_uring) ends each loop
+// at size bytes. Not time_based (whose passes wrap anyway), nor with verify
+// or verify_only (whose loops each verify what they wrote), nor zones. The
+// pattern has the last word (IoPattern::JoinLoops): only jobs whose passes
+// end by bytes are joined.
+bool LoopsRunAsOnePass(const JobSpec& job, bool inline_engine);
 
 // Whether each loop after the first draws what the first did (the worker
 // calls IoPattern::Reseed at its start): as fio 3.33, whose clear_io_state

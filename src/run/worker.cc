@@ -415,12 +415,20 @@ Status Worker::Setup() {
     return n > UINT64_MAX / loops ? UINT64_MAX : n * loops;
   };
   io_total_ = io_size_ != 0 && !job_.time_based ? times_loops(io_size_) : 0;
+  // fio runs the loops of a random job whose passes end by bytes as one
+  // pass with an engine that completes inside its queue call
+  // (LoopsRunAsOnePass): psync rw=randread:4 loops=2 goes on with its
+  // sequential run where the first size bytes ended. The job stops at
+  // size x loops bytes.
+  uint64_t region = 0;
+  for (const TargetFile& t : targets_) region += t.region_size;
+  if (pattern_ != nullptr && LoopsRunAsOnePass(job_, sync_engine_) && pattern_->JoinLoops() &&
+      io_total_ == 0)
+    io_total_ = times_loops(region);
   // A size that is not a multiple of the block: fio's passes each end at
   // the first I/O that reaches size, but the job stops once size x loops
   // bytes are issued (size=10000 bs=4k loops=2 on a 1 MiB file: 3 reads,
   // then 2). Multiples of the block need no limit: their passes end on it.
-  uint64_t region = 0;
-  for (const TargetFile& t : targets_) region += t.region_size;
   if (io_total_ == 0 && !job_.time_based && job_.loops > 1 &&
       (region % std::max<uint64_t>(1, SmallestBs(job_)) != 0 ||
        MixedLoopsEndAtRegionEnd(job_, targets_.size())))
