@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -1406,24 +1407,73 @@ class PhaseRunner {
     }
     // A file that could not be laid out fails each clone that uses it, alone
     // (numjobs clones with files of their own: only the one whose file
-    // failed; a file two jobs share: both).
+    // failed). A file jobs share was laid out to the largest size any of
+    // them needs; when that fails, it is laid out to the next smaller size
+    // a job needs, and so on, and the jobs that fit run on it, as in fio
+    // 3.33, which lays the file out job by job: size=1m and size=4m on one
+    // file in a 2 MiB tmpfs, the 1m job runs, the 4m job alone fails.
+    const auto uses_path = [](const Clone& c, const std::string& path) -> const TargetFile* {
+      for (const TargetFile& x : c.targets)
+        if (x.path == path) return &x;
+      return nullptr;
+    };
     std::set<size_t> layout_failed;
     for (size_t i = 0; i < todo.size(); ++i) {
       if (each[i].ok()) continue;
       const TargetFile& t = todo[i].second;
       UndoLayOut(t.path, t.exists, t.current_size);  // leaves no half-laid file behind
+      // What the file holds for the jobs now: its old size, or a smaller
+      // layout that succeeded, and which job that layout was for.
+      uint64_t have = t.exists ? t.current_size : 0;
+      std::string fitted_job;
+      if (FailsJobAlone(each[i])) {
+        std::set<uint64_t, std::greater<>> sizes;
+        for (const Clone& c : *clones)
+          if (const TargetFile* x = uses_path(c, t.path);
+              x != nullptr && x->needed_size < t.needed_size && x->needed_size > have)
+            sizes.insert(x->needed_size);
+        for (uint64_t size : sizes) {
+          size_t fit = 0;
+          for (size_t ci = 0; ci < clones->size(); ++ci)
+            if (const TargetFile* x = uses_path((*clones)[ci], t.path);
+                x != nullptr && x->needed_size == size) {
+              fit = ci;
+              break;
+            }
+          TargetFile smaller = t;
+          smaller.needed_size = size;
+          const JobSpec& fit_job = jobs_[(*clones)[fit].job];
+          notes[i].clear();  // the failed layout's note is not this one's
+          Result<uint64_t> r = LayOutFile(fit_job, smaller, opts_.stop_signal, &notes[i]);
+          if (!r.ok()) continue;  // undone by LayOutFile
+          have = size;
+          fitted_job = fit_job.name;
+          bytes[i] = *r;
+          todo_owner[i] = fit;  // the "Laying out" note goes to the job it was for
+          break;
+        }
+      }
       for (size_t ci = 0; ci < clones->size(); ++ci) {
         const Clone& c = (*clones)[ci];
-        const bool uses = std::any_of(c.targets.begin(), c.targets.end(),
-                                      [&t](const TargetFile& x) { return x.path == t.path; });
-        if (!uses || !layout_failed.insert(ci).second) continue;
-        const std::string prefix = "job '" + jobs_[c.job].name + "': ";
+        const TargetFile* x = uses_path(c, t.path);
+        if (x == nullptr || (have != 0 && x->needed_size <= have)) continue;
+        if (!layout_failed.insert(ci).second) continue;
+        const JobSpec& job = jobs_[c.job];
+        const std::string prefix = "job '" + job.name + "': ";
         const std::string& m = each[i].message();
         const size_t named = m.rfind("job '", 0) == 0 ? m.find("': ") : std::string::npos;
-        const std::string msg = named != std::string::npos ? m.substr(named + 3) : m;
+        std::string msg = named != std::string::npos ? m.substr(named + 3) : m;
+        if (!fitted_job.empty()) {
+          // Say which option asked for more than the file could hold.
+          const char* opt = job.FindSetting("filesize") != nullptr ? "filesize" : "size";
+          msg += "; " + sys::OptionAt(job, opt, HumanBytes(x->needed_size)) + " needs " +
+                 HumanBytes(x->needed_size) + " of it, " + HumanBytes(have) +
+                 " could be laid out (job '" + fitted_job + "' runs on that)";
+        }
         failed_.push_back({c.job, c.jobnum, c.groupid,
                            Status(each[i].code(), prefix + msg, each[i].errno_value())});
       }
+      if (!fitted_job.empty()) each[i] = Status::Ok();  // laid out: its note and bytes stand
     }
     std::map<size_t, std::pair<uint32_t, uint64_t>> per_clone;
     for (size_t i = 0; i < todo.size(); ++i) {
