@@ -52,12 +52,18 @@ bool IsDiskName(const std::string& t) {
   return false;
 }
 
-// The word that names a disk in `s`, or "".
-std::string DiskWord(const std::string& s) {
+// The word that names a disk in `s`, or "". A disk name (sdk, vdi) counts
+// only when it is a block device of this machine (/sys/class/block: disks
+// and partitions) if `existing_only`: job names and descriptions are free
+// text, where `hdr-test`, `sdk` or `vdi` (an image format) mean no disk.
+std::string DiskWord(const std::string& s, bool existing_only) {
   for (const auto& t : Tokens(s)) {
-    if (t.rfind("nvme", 0) == 0 || t == "ssd" || t == "hdd" || t == "disk" || t == "disks" ||
-        t == "hdd" || IsDiskName(t))
+    if (t.rfind("nvme", 0) == 0 || t == "ssd" || t == "hdd" || t == "disk" || t == "disks")
       return t;
+    if (IsDiskName(t)) {
+      struct stat st;
+      if (!existing_only || stat(("/sys/class/block/" + t).c_str(), &st) == 0) return t;
+    }
   }
   return "";
 }
@@ -81,10 +87,11 @@ std::string DiskIntent(const JobSpec& job, const std::vector<std::string>& paths
     // /dev/loop1, or /dev/disk/by-id/...) is a disk whatever its path says.
     if (struct stat st; stat(p.c_str(), &st) == 0 && S_ISBLK(st.st_mode))
       return "the path " + p + " is a block device";
-    if (std::string w = DiskWord(p); !w.empty()) return "the path " + p + " says '" + w + "'";
+    if (std::string w = DiskWord(p, false); !w.empty())
+      return "the path " + p + " says '" + w + "'";
   }
   for (const std::string* s : {&job.name, &job.description})
-    if (std::string w = DiskWord(*s); !w.empty()) return "the job says '" + w + "'";
+    if (std::string w = DiskWord(*s, true); !w.empty()) return "the job says '" + w + "'";
   return "";
 }
 

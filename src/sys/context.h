@@ -56,7 +56,9 @@ struct TrapEnv {
 //  - its region is at least 1 GiB (size, io_size or filesize);
 //  - a target path, the job name or description names a disk: a path under
 //    /dev/ (except /dev/shm), /mnt/ or /media/, or a word such as nvme, ssd,
-//    hdd, disk, sd[a-z], vd[a-z], xvd[a-z].
+//    hdd, disk, sd[a-z], vd[a-z], xvd[a-z]; in the job name or description a
+//    disk name counts only when /sys/class/block has it (`sdk`, `hdr-test`
+//    and `vdi` are names, not disks, on a machine without those devices).
 bool LooksLikeDiskTest(const JobSpec& job, const std::vector<std::string>& paths);
 // The same without the direct=1 criterion (for buffered jobs).
 bool MeansDisk(const JobSpec& job, const std::vector<std::string>& paths);

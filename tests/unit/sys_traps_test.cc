@@ -91,6 +91,37 @@ TEST(SysTrapsTest, DiskTestIntent) {
   EXPECT_TRUE(MeansDisk(named, JobFilePaths(named)));
 }
 
+// Job names are free text: a disk-like word in one (sdk, hdr-test, vdi)
+// names a disk only when this machine has that block device.
+TEST(SysTrapsTest, JobNameNamesADiskOnlyWhenItExists) {
+  struct stat st;
+  for (const char* name : {"sdk", "hdr-test", "vdi", "xvdq randread"}) {
+    std::string word = name;
+    word = word.substr(0, word.find_first_of("- "));
+    if (stat(("/sys/class/block/" + word).c_str(), &st) == 0) continue;  // it is a disk here
+    JobSpec k = Job(name, "/dev/shm/f", RwMode::kRead);
+    EXPECT_FALSE(MeansDisk(k, JobFilePaths(k))) << name;
+    k.description = std::string("run ") + name;
+    EXPECT_FALSE(MeansDisk(k, JobFilePaths(k))) << name << " in the description";
+  }
+  // The path checks stay: a directory named like a disk is one.
+  JobSpec in_path = Job("t", "/tmp/sdk/f", RwMode::kRead);
+  EXPECT_TRUE(MeansDisk(in_path, JobFilePaths(in_path)));
+  // A disk of this machine named in the job name still counts.
+  std::string disk;
+  for (const auto& e : std::filesystem::directory_iterator("/sys/class/block")) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind("vd", 0) == 0 || n.rfind("sd", 0) == 0 || n.rfind("xvd", 0) == 0 ||
+        n.rfind("hd", 0) == 0) {
+      disk = n;
+      break;
+    }
+  }
+  if (disk.empty()) GTEST_SKIP() << "no sd/vd/xvd/hd block device here";
+  JobSpec real = Job(disk + "-randread", "/dev/shm/f", RwMode::kRead);
+  EXPECT_TRUE(MeansDisk(real, JobFilePaths(real))) << disk;
+}
+
 // A block device reached through a symlink (/tmp/x -> /dev/loop1) is a
 // disk: only /dev/ paths were (QA: no buffered disk test warning).
 TEST(SysTrapsTest, SymlinkToABlockDeviceMeansDisk) {
