@@ -88,6 +88,8 @@ struct LoopBacking {
   // The backing file is a block device node: its number.
   bool backs_block = false;
   dev_t backing_rdev = 0;
+  // The backing file's name as sysfs shows it, for messages.
+  std::string backing_file;
 };
 
 // Every bound loop device (/sys/block/loop*/loop/backing_file).
@@ -102,6 +104,7 @@ std::vector<LoopBacking> ReadLoopBackings() {
     LoopBacking l;
     l.name = name;
     l.rdev = *rdev;
+    l.backing_file = *file;
     // d_path marks a backing file whose name was unlinked: the name no
     // longer leads to it (and may lead to another file now).
     constexpr std::string_view kDeleted = " (deleted)";
@@ -145,34 +148,73 @@ std::vector<LoopBacking> ReadLoopBackings() {
 // Loop devices nest only so deep in practice; this bounds a cycle as well.
 constexpr int kMaxLoopDepth = 8;
 
+// "which " before a reason that starts with a verb: "backs /dev/loop6,
+// which is held by dm-0", "backs /dev/loop6, mounted at /mnt/m (ext4)".
+std::string Which(const std::string& reason) {
+  const bool verb = reason.rfind("is ", 0) == 0 || reason.rfind("backs ", 0) == 0;
+  return (verb ? ", which " : ", ") + reason;
+}
+
 // A reason found on a loop device `dev` that the target backs, said of the
 // target: "backs /dev/loop6, mounted at /mnt/m (ext4)", "backs /dev/loop6,
 // which is held by dm-0".
 std::string Backs(const std::string& dev, const std::string& reason) {
-  const bool verb = reason.rfind("is ", 0) == 0 || reason.rfind("backs ", 0) == 0;
-  return "backs " + dev + (verb ? ", which " : ", ") + reason;
+  return "backs " + dev + Which(reason);
 }
+
+// What one safety check has walked through: the loop devices, and every
+// device and file met going down from the target (what it is over), so
+// that a chain is followed once and never back up to where it came from.
+struct Walk {
+  const std::vector<LoopBacking>& loops;
+  std::vector<dev_t> seen_devs;
+  std::vector<std::pair<dev_t, ino_t>> seen_files;
+  bool SeenDev(dev_t d) const {
+    return std::find(seen_devs.begin(), seen_devs.end(), d) != seen_devs.end();
+  }
+  bool SeenFile(dev_t d, ino_t i) const {
+    return std::find(seen_files.begin(), seen_files.end(), std::make_pair(d, i)) !=
+           seen_files.end();
+  }
+};
+
+// Which uses of a device count. All of them for the target, for what loop
+// devices it backs and for a loop device's backing device. Under a
+// device-mapper or md device (its slaves) the device's own holder is the
+// one the target goes through and another holder is a sibling on other
+// sectors (two LVs of one PV): holders and O_EXCL do not count there. For
+// the disk of a partition only the disk's own mounts and loop devices
+// over it count, not its other partitions.
+struct Scope {
+  bool partitions = true;
+  bool holders = true;
+  bool exclusive = true;
+};
+
+Status DownHazards(const std::string& name, dev_t rdev, Walk* walk, int depth,
+                   std::vector<std::string>* reasons);
 
 // Why writing to the target would destroy something in use. `st` is the
 // target's stat: a block device (mounts, swap, holders, O_EXCL, for it and
-// its partitions) or a regular file; for both, every loop device it backs
-// (or a partition of it backs) is checked the same way, recursively.
+// its partitions, as `scope` says) or a regular file; for both, every loop
+// device it backs (or a partition of it backs) is checked the same way,
+// recursively, but for those walked already (`walk`).
 // `*name` receives the block device's name ("" for a file).
-Status WriteHazards(const std::string& path, const struct stat& st,
-                    const std::vector<LoopBacking>& loops, int depth,
-                    std::vector<std::string>* reasons, std::string* name_out) {
+Status WriteHazards(const std::string& path, const struct stat& st, Walk* walk, const Scope& scope,
+                    int depth, std::vector<std::string>* reasons, std::string* name_out) {
   name_out->clear();
+  const std::vector<LoopBacking>& loops = walk->loops;
   // The reasons of loop device `l`, which the target (or its partition
   // `label`) backs.
   auto loop_hazards = [&](const LoopBacking& l, const std::string& label) -> Status {
-    if (depth >= kMaxLoopDepth) return Status::Ok();
+    if (depth >= kMaxLoopDepth || walk->SeenDev(l.rdev)) return Status::Ok();
     const std::string dev = "/dev/" + l.name;
     struct stat lst {};
     lst.st_mode = S_IFBLK;
     lst.st_rdev = l.rdev;
     std::vector<std::string> sub;
     std::string sub_name;
-    IOB_RETURN_IF_ERROR(WriteHazards(dev, lst, loops, depth + 1, &sub, &sub_name));
+    IOB_RETURN_IF_ERROR(WriteHazards(dev, lst, walk, Scope{}, depth + 1, &sub, &sub_name));
     for (const auto& r : sub) reasons->push_back(label + Backs(dev, r));
     return Status::Ok();
   };
@@ -189,7 +231,7 @@ Status WriteHazards(const std::string& path, const struct stat& st,
   // The device and, for a whole disk, each of its partitions.
   std::vector<std::string> names = {name};
   std::string parent;
-  if (!IsPartition(name, &parent))
+  if (scope.partitions && !IsPartition(name, &parent))
     for (const auto& p : PartitionsOf(name)) names.push_back(p);
   std::vector<std::pair<std::string, dev_t>> devs;
   for (const auto& n : names) {
@@ -232,6 +274,7 @@ Status WriteHazards(const std::string& path, const struct stat& st,
   }
 
   for (const auto& [n, d] : devs) {
+    if (!scope.holders) break;
     std::vector<std::string> holders = ListDir("/sys/class/block/" + n + "/holders");
     std::sort(holders.begin(), holders.end());
     for (auto& h : holders) {
@@ -245,7 +288,7 @@ Status WriteHazards(const std::string& path, const struct stat& st,
   // users the tables above do not show (another exclusive opener). A loop
   // device found below the target is opened by its /dev node, when it has
   // one that is that device.
-  if (own.empty()) {
+  if (own.empty() && scope.exclusive) {
     struct stat node;
     if (depth == 0 ||
         (stat(path.c_str(), &node) == 0 && S_ISBLK(node.st_mode) && node.st_rdev == st.st_rdev)) {
@@ -268,6 +311,95 @@ Status WriteHazards(const std::string& path, const struct stat& st,
   return Status::Ok();
 }
 
+// A loop device's backing, named for a message: "/dev/loop8 (its backing
+// device)", "/var/tmp/e.img (its backing file)".
+std::string BackingText(const LoopBacking& l) {
+  if (l.backs_block) {
+    auto n = BlockNameForDev(l.backing_rdev);
+    if (n.ok()) return "/dev/" + *n + " (its backing device)";
+    return l.backing_file + " (its backing device)";
+  }
+  return l.backing_file + " (its backing file)";
+}
+
+// Why writing to block device `name` (`rdev`) destroys something in use
+// through what the device is over, whose data its writes are: a loop
+// device's backing device or file, the disk of a partition, the slaves of a
+// device-mapper or md device. Each of those is checked as WriteHazards does
+// (mounted, swap, loop devices over it, ...) and then what it is over in
+// turn. Reasons are said of the target: "is over /dev/loop8 (its backing
+// device), mounted at /mnt (ext4)", "is over e.img (its backing file),
+// which backs /dev/loop8, mounted at /mnt (ext4)".
+Status DownHazards(const std::string& name, dev_t rdev, Walk* walk, int depth,
+                   std::vector<std::string>* reasons) {
+  if (depth >= kMaxLoopDepth) return Status::Ok();
+  // One step down: `what` is the device below, said as in the message.
+  auto below_dev = [&](dev_t d, const std::string& what, const Scope& scope) -> Status {
+    if (walk->SeenDev(d)) return Status::Ok();
+    walk->seen_devs.push_back(d);
+    auto n = BlockNameForDev(d);
+    if (!n.ok()) return Status::Ok();  // gone since
+    struct stat bst {};
+    bst.st_mode = S_IFBLK;
+    bst.st_rdev = d;
+    std::vector<std::string> sub;
+    std::string sub_name;
+    IOB_RETURN_IF_ERROR(WriteHazards("/dev/" + *n, bst, walk, scope, depth + 1, &sub, &sub_name));
+    IOB_RETURN_IF_ERROR(DownHazards(*n, d, walk, depth + 1, &sub));
+    for (const auto& r : sub) reasons->push_back(what + Which(r));
+    return Status::Ok();
+  };
+  for (const auto& l : walk->loops) {
+    if (l.rdev != rdev) continue;
+    if (l.backs_block) {
+      IOB_RETURN_IF_ERROR(below_dev(l.backing_rdev, "is over " + BackingText(l), Scope{}));
+    } else if (!walk->SeenFile(l.file_dev, l.file_ino)) {
+      walk->seen_files.emplace_back(l.file_dev, l.file_ino);
+      struct stat fst {};
+      fst.st_mode = S_IFREG;
+      fst.st_dev = l.file_dev;
+      fst.st_ino = l.file_ino;
+      std::vector<std::string> sub;
+      std::string sub_name;
+      IOB_RETURN_IF_ERROR(
+          WriteHazards(l.backing_file, fst, walk, Scope{}, depth + 1, &sub, &sub_name));
+      for (const auto& r : sub) reasons->push_back("is over " + BackingText(l) + Which(r));
+    }
+  }
+  std::string parent;
+  if (IsPartition(name, &parent)) {
+    auto d = DevForBlockName(parent);
+    if (d.ok())
+      IOB_RETURN_IF_ERROR(
+          below_dev(*d, "is a partition of /dev/" + parent,
+                    Scope{.partitions = false, .holders = false, .exclusive = false}));
+  }
+  std::vector<std::string> slaves = ListDir("/sys/class/block/" + name + "/slaves");
+  std::sort(slaves.begin(), slaves.end());
+  for (const auto& s : slaves) {
+    auto d = DevForBlockName(s);
+    if (d.ok())
+      IOB_RETURN_IF_ERROR(
+          below_dev(*d, "is over /dev/" + s,
+                    Scope{.partitions = true, .holders = false, .exclusive = false}));
+  }
+  return Status::Ok();
+}
+
+// The reasons for the target at `path` (stat `st`): its own uses and those
+// of the loop devices over it (WriteHazards), then those of what it is
+// over (DownHazards).
+Status TargetHazards(const std::string& path, const struct stat& st,
+                     const std::vector<LoopBacking>& loops, std::vector<std::string>* reasons,
+                     std::string* name) {
+  Walk walk{loops, {}, {}};
+  if (S_ISBLK(st.st_mode)) walk.seen_devs.push_back(st.st_rdev);
+  if (S_ISREG(st.st_mode)) walk.seen_files.emplace_back(st.st_dev, st.st_ino);
+  IOB_RETURN_IF_ERROR(WriteHazards(path, st, &walk, Scope{}, 0, reasons, name));
+  if (S_ISBLK(st.st_mode)) IOB_RETURN_IF_ERROR(DownHazards(*name, st.st_rdev, &walk, 0, reasons));
+  return Status::Ok();
+}
+
 Status CheckWriteSafetyWith(const std::string& path, bool allow_mounted_write,
                             const std::vector<LoopBacking>& loops) {
   if (allow_mounted_write) return Status::Ok();
@@ -276,7 +408,7 @@ Status CheckWriteSafetyWith(const std::string& path, bool allow_mounted_write,
   if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) return Status::Ok();
   std::vector<std::string> reasons;
   std::string name;
-  IOB_RETURN_IF_ERROR(WriteHazards(path, st, loops, 0, &reasons, &name));
+  IOB_RETURN_IF_ERROR(TargetHazards(path, st, loops, &reasons, &name));
   if (reasons.empty()) return Status::Ok();
   return Status::Refused("refusing to write to " + path + (name.empty() ? "" : " (" + name + ")") +
                          ": " + Join(reasons, "; ") +

@@ -28,6 +28,13 @@ namespace iobench::sys {
 // is any of the above, or backs one in turn: a loop device registers no
 // holder on what it reads, so this is the only way to see it ("backs
 // /dev/loop6, mounted at /mnt/m (ext4)").
+// Then what a block device is over, since its writes are that data: a
+// loop device's backing device or file, a partition's disk, a dm or md
+// device's slaves, each checked as above (but not for the holder the
+// target goes through, nor a disk's other partitions) and followed down
+// in turn ("is over /var/tmp/e.img (its backing file), which backs
+// /dev/loop8, mounted at /mnt (ext4)"). Each device and file is walked
+// once, which ends a cycle.
 // The message names the device, each mount point / holder / swap / loop
 // device on the way, and says that allow_mounted_write=1 overrides. With
 // allow_mounted_write the checks are skipped. Any other path (a directory,
