@@ -34,6 +34,7 @@
 #include "run/coordinator.h"
 #include "sweep/session.h"
 #include "sys/job_paths.h"
+#include "sys/safety.h"
 
 namespace {
 
@@ -508,6 +509,14 @@ int Main(int argc, char** argv) {
   if (cli.list_engines) return ListEngines();
 
   if (!CheckToolOptions(cli, tool_args)) return kExitUsage;
+  // The report is written over whatever --output names: not a block device
+  // (its data), nor an image under a mounted loop device.
+  if (!cli.output.empty())
+    if (iobench::Status st = iobench::sys::CheckSideFileSafety(cli.output, "the report (--output)");
+        !st.ok()) {
+      std::fprintf(stderr, "iobench: %s\n", st.message().c_str());
+      return kExitUsage;
+    }
   // --compare BASE.json [NEW.json]: a .json "job file" is the NEW side.
   std::vector<std::string> job_files;
   std::string compare_new;

@@ -17,6 +17,7 @@
 
 #include "iobench/clock.h"
 #include "sys/job_paths.h"
+#include "sys/safety.h"
 
 namespace iobench {
 
@@ -213,6 +214,9 @@ Result<int> LogWriter::Open(const std::string& path, bool append) {
   if (it != impl_->by_path.end()) return it->second;
   struct stat st;
   const bool created = ::stat(path.c_str(), &st) != 0 && errno == ENOENT;
+  // A block device, or an image under a mounted loop device, is not a log
+  // file: O_TRUNC and the lines would land on its data.
+  if (!created) IOB_RETURN_IF_ERROR(sys::CheckSideFileSafety(path, "a log"));
   const int fd =
       ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
   if (fd < 0) {

@@ -423,11 +423,69 @@ Status CheckWriteSafety(const std::string& path, bool allow_mounted_write) {
   return CheckWriteSafetyWith(path, false, ReadLoopBackings());
 }
 
+namespace {
+
+Status SideFileSafetyWith(const std::string& path, const std::string& what,
+                          const std::vector<LoopBacking>* loops_read) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return Status::Ok();  // the run makes it
+  if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) return Status::Ok();
+  std::vector<LoopBacking> own;
+  if (loops_read == nullptr) {
+    own = ReadLoopBackings();
+    loops_read = &own;
+  }
+  const std::vector<LoopBacking>& loops = *loops_read;
+  // A regular file can only be in use as a loop device's backing file.
+  if (S_ISREG(st.st_mode) && loops.empty()) return Status::Ok();
+  std::vector<std::string> reasons;
+  std::string name;
+  const Status st2 = TargetHazards(path, st, loops, &reasons, &name);
+  if (S_ISBLK(st.st_mode)) {
+    // Any block device: what is written there lands on the device's data.
+    // The uses found are said too; a failed look (no permission for
+    // O_EXCL) does not make it less a device.
+    if (name.empty())
+      if (auto n = BlockNameForDev(st.st_rdev); n.ok()) name = *n;
+    reasons.insert(reasons.begin(), "is a block device (this would be written over its data)");
+  } else {
+    IOB_RETURN_IF_ERROR(st2);
+    if (reasons.empty()) return Status::Ok();
+  }
+  return Status::Refused("refusing to write " + what + " to " + path +
+                         (name.empty() ? "" : " (" + name + ")") + ": " + Join(reasons, "; ") +
+                         "; name a regular file that nothing else uses (allow_mounted_write=1 "
+                         "does not apply to it)");
+}
+
+}  // namespace
+
+Status CheckSideFileSafety(const std::string& path, const std::string& what) {
+  return SideFileSafetyWith(path, what, nullptr);
+}
+
 Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
   // Read once: a job may name thousands of files.
   std::vector<LoopBacking> loops;
   bool loops_read = false;
   for (const auto& job : jobs) {
+    // Files every job writes besides its targets, reading or not, whatever
+    // allow_mounted_write says: the buffer file (truncated to the buffers
+    // and written through the mapping) and the I/O log.
+    const std::pair<std::string, std::string> side[] = {
+        {job.mem_file, "the I/O buffers (" + OptionAt(job, "mem", job.mem_file) +
+                           "; the file is truncated to their size)"},
+        {job.write_iolog, "the I/O log (" + OptionAt(job, "write_iolog", job.write_iolog) + ")"},
+    };
+    for (const auto& [path, what] : side) {
+      if (path.empty() || access(path.c_str(), F_OK) != 0) continue;
+      if (!loops_read) {
+        loops = ReadLoopBackings();
+        loops_read = true;
+      }
+      Status st = SideFileSafetyWith(path, what, &loops);
+      if (!st.ok()) return st.WithContext("job '" + job.name + "'");
+    }
     if (!JobWrites(job) || job.allow_mounted_write) continue;
     for (const auto& path : JobFilePaths(job)) {
       struct stat st;

@@ -41,10 +41,20 @@ namespace iobench::sys {
 // a character device) is OK. Read-only jobs must not call this.
 Status CheckWriteSafety(const std::string& path, bool allow_mounted_write);
 
+// A file iobench writes that is not a job's target: a log, the report
+// (--output), the buffer file (mem=mmap*:FILE). `what` names it for the
+// message ("the report (--output)"). Refused (kRefused): any block device
+// (the file would be written over the device's data; its uses are named
+// too), and a regular file that CheckWriteSafety would refuse (it backs a
+// loop device in use). allow_mounted_write does not apply. A path that
+// does not exist, and anything else, passes.
+Status CheckSideFileSafety(const std::string& path, const std::string& what);
+
 // CheckWriteSafety for every existing block device and regular file a
 // writing or trimming job names, with that job's allow_mounted_write. Jobs
-// that only read are skipped. The loop devices are read once for all jobs.
-// The first refusal is returned, prefixed with "job 'name': ".
+// that only read are skipped. Every job's mem=mmap*:FILE and write_iolog
+// get CheckSideFileSafety, reading or not. The loop devices are read once
+// for all jobs. The first refusal is returned, prefixed with "job 'name': ".
 Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs);
 
 // Where the job set `option`, for a message: "jobs/a.fio:12" (its last

@@ -1,13 +1,17 @@
 #!/bin/bash
-# Writes that reach a mounted filesystem through stacked loop devices
-# (docs/safety.md), root only.
+# Writes that reach a mounted filesystem through stacked loop devices, and
+# files iobench writes besides its targets (docs/safety.md), root only.
 # An ext4 image e.img on loop device A, mounted read-only (so its bytes
 # change only if iobench writes them), and over it:
 #   B = a loop device over A,  C = a second loop device over e.img,
 #   D = a loop device over B.
 #  - writing B, C or D is refused before any I/O, naming the chain down to
 #    the mount point; reading them runs
-#  - an unmounted image's loop device is written
+#  - mem=mmapshared:e.img / iomem=mmap:e.img (a read job) is refused, also
+#    with allow_mounted_write=1, and e.img keeps its size
+#  - write_iolog=e.img, --output=e.img, --output=B and a bandwidth log whose
+#    file is a symlink to B or to e.img are refused
+#  - an unmounted image's loop device is written, and a log to a new file
 #  - with ext4 on partition 1 of an MBR image on loop device P: a loop
 #    device over P, and partition 1 of a partitioned loop device over P,
 #    are refused; P's partition 2 is written (skipped on kernels without
@@ -51,10 +55,12 @@ C=$(losetup -f --show "$work/e.img") && loops+=("$C") || { echo "skip: no loop d
 D=$(losetup -f --show "$B") && loops+=("$D") || { echo "skip: no loop device for D"; exit 77; }
 truncate -s 16m "$work/other.img"
 E=$(losetup -f --show "$work/other.img") && loops+=("$E") || { echo "skip: no loop device for E"; exit 77; }
+head -c 1m /dev/zero >"$work/f.dat"
 echo "A=$A (mounted) B=$B (over A) C=$C (over e.img) D=$D (over B) E=$E (unmounted)"
 
 sum() { sha256sum "$work/e.img" | cut -d' ' -f1; }
 before=$(sum)
+size_before=$(stat -c %s "$work/e.img")
 
 # run NAME WANT_RC STDERR_REGEX -- command... (WANT_RC "nonzero": any failure)
 run() {
@@ -93,6 +99,39 @@ run read-loop-over-mounted 0 "" -- \
   "$bin" --name=j --filename="$C" --rw=read --bs=4k --size=64k --offset=4m
 run write-unmounted-loop 0 "" -- \
   "$bin" --name=j --filename="$E" "${w[@]}"
+
+buffers="job 'm': refusing to write the I/O buffers \(mem=mmapshared:$work/e.img at <cmdline>; the file is truncated to their size\) to $work/e.img: backs $A, $mnt"
+run mem-file-image 2 "$buffers" -- \
+  "$bin" --name=m --filename="$work/f.dat" --rw=read --bs=4k --size=64k --mem=mmapshared:"$work/e.img"
+run mem-file-image-allow 2 "$buffers" -- \
+  "$bin" --name=m --filename="$work/f.dat" --rw=read --bs=4k --size=64k \
+  --mem=mmapshared:"$work/e.img" --allow_mounted_write=1
+run iomem-file-image 2 "refusing to write the I/O buffers .* to $work/e.img: backs $A, $mnt" -- \
+  "$bin" --name=m --filename="$work/f.dat" --rw=read --bs=4k --size=64k --iomem=mmap:"$work/e.img"
+run mem-file-device 2 "refusing to write the I/O buffers .* to $B \([^)]*\): is a block device.*is over $A" -- \
+  "$bin" --name=m --filename="$work/f.dat" --rw=read --bs=4k --size=64k --mem=mmapshared:"$B"
+expect_eq image-size "$(stat -c %s "$work/e.img")" "$size_before"
+
+run write-iolog-image 2 "refusing to write the I/O log \(write_iolog=$work/e.img at <cmdline>\) to $work/e.img: backs $A, $mnt" -- \
+  "$bin" --name=l --filename="$work/f.dat" --rw=read --bs=4k --size=64k --write_iolog="$work/e.img"
+run output-device 2 "refusing to write the report \(--output\) to $B \([^)]*\): is a block device \(this would be written over its data\); is over $A \(its backing device\), $mnt" -- \
+  "$bin" --output="$B" --name=o --filename="$work/f.dat" --rw=read --bs=4k --size=64k
+run output-unmounted-device 2 "refusing to write the report \(--output\) to $E \([^)]*\): is a block device" -- \
+  "$bin" --output="$E" --name=o --filename="$work/f.dat" --rw=read --bs=4k --size=64k
+run output-image 2 "refusing to write the report \(--output\) to $work/e.img: backs $A, $mnt" -- \
+  "$bin" --output="$work/e.img" --name=o --filename="$work/f.dat" --rw=read --bs=4k --size=64k
+ln -s "$B" "$work/bl_bw.1.log"
+run bw-log-device nonzero "refusing to write a log to $work/bl_bw.1.log \([^)]*\): is a block device" -- \
+  "$bin" --name=b --filename="$work/f.dat" --rw=read --bs=4k --size=64k --write_bw_log="$work/bl"
+ln -s "$work/e.img" "$work/il_lat.1.log"
+run lat-log-image nonzero "refusing to write a log to $work/il_lat.1.log: backs $A, $mnt" -- \
+  "$bin" --name=b --filename="$work/f.dat" --rw=read --bs=4k --size=64k --write_lat_log="$work/il" \
+  --disable_slat=1 --disable_clat=1
+run logs-new-files 0 "" -- \
+  "$bin" --output="$work/report.txt" --name=n --filename="$work/f.dat" --rw=read --bs=4k --size=64k \
+  --write_bw_log="$work/new" --write_iolog="$work/new.iolog"
+[ -s "$work/new_bw.1.log" ] && [ -s "$work/report.txt" ] && [ -s "$work/new.iolog" ] ||
+  fail "logs-new-files: a log or the report is missing"
 
 # Partitions: ext4 on the first partition of an MBR image on loop device P
 # (-P), mounted; Q a loop device over the whole of P, R a partitioned one.
@@ -142,4 +181,5 @@ else
 fi
 
 expect_eq image-sha256 "$(sum)" "$before"
+expect_eq image-size-end "$(stat -c %s "$work/e.img")" "$size_before"
 [ "$fails" -eq 0 ]
