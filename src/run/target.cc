@@ -475,6 +475,9 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     // filesize=512k does the 96 blocks of [128k, 512k), not [128k, 640k).
     uint64_t needed = off + fsize;
     if (job.filesize_min != 0) {
+      // A clone that offset_increment puts at or past the end of its
+      // file_size file: a region of nothing, as above (fio runs the others).
+      if (off >= fsize && no_block != nullptr) *no_block = !appended;
       if (off >= fsize)
         return Status::Invalid(CloneLabel(job, jobnum) + ": " +
                                OffsetText(job, jobnum, off, pct_base, appended) +

@@ -76,6 +76,20 @@ for size in "" --size=25%; do
     end.iob.json.err || fail "offset past the end ${size}: stderr: $(cat end.iob.json.err)"
 done
 
+# filesize= and size= both set: offset_increment=24k puts clone 3 of 4 past
+# the end of the 64 KiB file (fio reads nothing there, err=0 and exit 0;
+# iobench refused the whole run, exit 2 with no report). Clone 2 reads the
+# 16 KiB left of its region in both tools.
+for t in $(tools); do
+  rm -f fs
+  got=$(clones "$(cmd "$t")" fs.$t.json --name=j --filename=fs --filesize=64k --size=32k \
+    --numjobs=4 --offset_increment=24k --rw=read --bs=4k --ioengine=psync)
+  [ "$t" = fio ] && want="0 0:8 0:0 0:4 0:8" || want="1 0:8 0:8 0:4 22:0"
+  expect_eq "$t: filesize, offset past the end: exit, error:ios per clone" "$got" "$want"
+done
+grep -q "job 'j' #3: err=22 (filename=fs at <cmdline>: offset 73728 (3 x offset_increment=24k at <cmdline>) is beyond the end of fs (filesize=64k at <cmdline>, 65536 bytes))" \
+  fs.iob.json.err || fail "filesize, offset past the end: stderr: $(cat fs.iob.json.err)"
+
 # nrfiles=2 per clone: clone 1's two files both under a block (clone 0
 # skips its small one and reads the other, as before), next to a job that
 # runs: the JSON lists every clone in job order.
