@@ -181,6 +181,17 @@ std::string CompressibleData(const JobSpec& job, bool force, bool* surely) {
   return "refill_buffers=0";
 }
 
+// A read-only job that reads each block of its region at most once, with
+// the cache dropped first (invalidate=1): one pass, not time_based, no
+// io_size beyond the region, and a random job that keeps its random map.
+bool ReadsEachBlockOnce(const JobSpec& job) {
+  if (!job.invalidate || HasWrite(job.rw) || HasTrim(job.rw) || job.loops > 1 || job.time_based)
+    return false;
+  if (IsRandom(job.rw) && (job.norandommap || job.percentage_random[0] != 100)) return false;
+  const uint64_t region = std::max({job.size, job.filesize_max, job.filesize_min});
+  return job.io_size == 0 || (region != 0 && job.io_size <= region);
+}
+
 // The target's data lives in memory: a memory file system, or a loop
 // device or overlay layer over one (warning 1).
 bool InMemory(const TargetContext& c) { return IsMemoryFs(c.fs_type) || IsMemoryFs(c.backing_fs); }
@@ -335,10 +346,12 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
                     "through the page cache, so this measures buffered I/O");
 
     // 6. A buffered "disk" test whose data fits in memory. Trims do not go
-    // through the page cache: a trim-only job is left alone.
+    // through the page cache: a trim-only job is left alone, and so is a
+    // read-only job that reads each block once from a dropped cache (one
+    // pass: there is no "after the first pass").
     const std::string buffered_intent = DiskIntent(job, paths, false);
     if (!job.direct && (HasRead(job.rw) || HasWrite(job.rw)) && !buffered_intent.empty() &&
-        env.mem_total_bytes > 0) {
+        env.mem_total_bytes > 0 && !ReadsEachBlockOnce(job)) {
       uint64_t region = 0;
       std::string where = first(
           [&](const TargetContext& c) {
