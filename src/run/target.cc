@@ -401,6 +401,11 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
           t.current_size + free_blocks * vfs.f_frsize + std::max<uint64_t>(BufferBs(job), min_bs);
     } else if (t.exists && t.current_size > 0) {
       fsize = t.current_size;
+    } else if (t.is_block_device) {
+      // size= would not help: a region past the end of the device.
+      return Status::Invalid(JobLabel(job) + ": " + t.path +
+                             " is a block device of 0 bytes: no I/O fits (fio: zero sized block "
+                             "device?)");
     } else {
       return Status::Invalid(JobLabel(job) + ": size is not set and " +
                              (diskless ? std::string("the null engine has no file to size from")

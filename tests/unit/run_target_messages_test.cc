@@ -100,6 +100,28 @@ TEST_F(RunTargetMessagesTest, RegionPastTheEndNamesOffsetSizeAndClone) {
                 " (16777216 bytes)");
 }
 
+// A block device of 0 bytes: "size is not set" would send the user to
+// size=, which is then refused as past the end; the refusal says what is
+// wrong (fio: "zero sized block device?").
+TEST(RunTargetZeroDevice, SaysTheDeviceIsEmpty) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root for losetup";
+  TempDir dir("/var/tmp");
+  ASSERT_TRUE(dir.ok());
+  int rc = 0;
+  RunCmd("truncate -s 0 '" + dir / "empty" + "'", &rc);
+  ASSERT_EQ(rc, 0);
+  const std::string dev = RunCmd("{ losetup -f --show '" + dir / "empty" + "' 2>/dev/null; }", &rc);
+  if (rc != 0 || dev.rfind("/dev/loop", 0) != 0) GTEST_SKIP() << "losetup failed: " << dev;
+  auto parsed = jobfile::ParseJobText("[z]\nfilename=" + dev + "\nrw=read\n", "z.fio", dir.path());
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  auto targets = ResolveTargets(parsed->jobs[0], 0, false);
+  RunCmd("losetup -d '" + dev + "'", &rc);
+  ASSERT_FALSE(targets.ok());
+  EXPECT_EQ(targets.status().message(),
+            "job 'z': " + dev +
+                " is a block device of 0 bytes: no I/O fits (fio: zero sized block device?)");
+}
+
 // The coordinator gives the same message (it checks every clone).
 TEST_F(RunTargetMessagesTest, RunJobsRefusesWithTheLine) {
   auto parsed = jobfile::ParseJobText("[j]\nfilename=" + dev_ +
