@@ -660,15 +660,24 @@ std::string JoinOr(const std::vector<std::string>& v) {
   return out;
 }
 
-// Engine options are valid only with an engine that lists them.
-Status CheckEngineOption(const JobSpec& job, const RawSetting& s) {
+// Engine options are valid only with an engine that lists them: `engine`,
+// the job's, or for an option a [global] section gave, that section's (as
+// fio parses it: [global] ioengine=io_uring fixedbufs=1 holds for a job
+// that switches to psync, which ignores it; [global] fixedbufs=1 under
+// psync is refused whatever the jobs use).
+Status CheckEngineOption(const JobSpec& job, const RawSetting& s, const std::string& engine) {
   const OptionDef* def = FindOption(s.key);
   if (!def || def->engines.empty()) return Status::Ok();
   auto engines = EnginesForOption(*def);
-  if (std::find(engines.begin(), engines.end(), job.ioengine) != engines.end()) return Status::Ok();
+  if (std::find(engines.begin(), engines.end(), engine) != engines.end()) return Status::Ok();
   return Diag(s, s.key_col,
-              "option '" + s.key + "' needs ioengine=" + JoinOr(engines) + "; job '" + job.name +
-                  "' uses " + job.ioengine);
+              "option '" + s.key + "' needs ioengine=" + JoinOr(engines) + "; " +
+                  (engine == job.ioengine ? "job '" + job.name + "' uses "
+                                          : std::string("its [global] section uses ")) +
+                  engine);
+}
+Status CheckEngineOption(const JobSpec& job, const RawSetting& s) {
+  return CheckEngineOption(job, s, job.ioengine);
 }
 
 // Applies settings in order (kb_base first, since it changes how sizes read),
@@ -717,6 +726,9 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
     start_kb = scratch.kb_base;
   }
   uint32_t in_force = start_kb;
+  // The engine each owned setting is checked against: its [global]
+  // section's for an inherited one, else the job's (empty here).
+  std::vector<std::string> owned_engine;
   for (const Run& r : runs) {
     // The kb_base records, taken out of job->settings after they are applied
     // and put back at their written places below.
@@ -741,10 +753,15 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
       }
       IOB_RETURN_IF_ERROR(ApplyOne(job, settings[i], &owned, warnings));
     }
+    owned_engine.resize(owned.size(), settings[r.begin].source == OptionSource::kGlobal
+                                          ? job->ioengine
+                                          : std::string());
     if (own_kb || !is_trailing_cli(r)) in_force = section_kb;
   }
   job->kb_base = in_force;  // the job's own (the reports' units follow it)
-  for (const auto& s : owned) IOB_RETURN_IF_ERROR(CheckEngineOption(*job, s));
+  for (size_t i = 0; i < owned.size(); ++i)
+    IOB_RETURN_IF_ERROR(CheckEngineOption(
+        *job, owned[i], owned_engine[i].empty() ? job->ioengine : owned_engine[i]));
   // As fio's fixup_options: a latency that is not measured has no
   // percentiles, whatever the order of the options (disable_lat=1 with
   // lat_percentiles=1 reports clat percentiles; terse read an empty lat

@@ -1708,11 +1708,25 @@ TEST(JobfileErrors, EngineOptionNeedsItsEngine) {
   EXPECT_EQ(ParseErr("[a]\nuserspace_reap\n"),
             "t.fio:2:1: option 'userspace_reap' needs ioengine=libaio; job 'a' uses "
             "psync\nuserspace_reap\n^");
-  // One option for several jobs (a [global] or command-line one): the
-  // error names the job whose engine does not take it.
+  // A [global] option is checked against [global]'s engine, as fio parses
+  // it: refused under psync whatever the jobs use ("Bad option <hipri>",
+  // fio drops the section), and taken for a job that switches to an engine
+  // without it (fio's common "compare engines" file), which ignores it.
   EXPECT_NE(ParseErr("[global]\nhipri\n[a]\nioengine=io_uring\n[b]\nioengine=psync\n")
                 .find("t.fio:2:1: option 'hipri' needs ioengine=io_uring, io_uring_cmd or "
-                      "pvsync2; job 'b' uses psync"),
+                      "pvsync2; its [global] section uses psync"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[global]\nioengine=psync\nfixedbufs=1\n[a]\nioengine=io_uring\n")
+                .find("t.fio:3:1: option 'fixedbufs' needs ioengine=io_uring or io_uring_cmd; "
+                      "its [global] section uses psync"),
+            std::string::npos);
+  auto two = ParseOk("[global]\nioengine=io_uring\nfixedbufs=1\n[a]\n[b]\nioengine=psync\n");
+  ASSERT_EQ(two.jobs.size(), 2u);
+  EXPECT_EQ(two.jobs[1].ioengine, "psync");
+  // The job's own section: its own engine.
+  EXPECT_NE(ParseErr("[global]\nioengine=io_uring\n[b]\nioengine=psync\nfixedbufs=1\n")
+                .find("t.fio:5:1: option 'fixedbufs' needs ioengine=io_uring or io_uring_cmd; "
+                      "job 'b' uses psync"),
             std::string::npos);
   // The engine may come after its option, or from [global].
   ParseOk("[global]\nioengine=io_uring\n[a]\nhipri\n");
