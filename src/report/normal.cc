@@ -458,13 +458,19 @@ std::string FormatNormalHeader(const RunResult& run, const ReportOptions& opts) 
   std::string o;
   if (!opts.interim) {
     o = FormatContextBlock(run);
+    size_t workers = 0;
     for (const auto& g : run.groups) {
+      workers += g.jobs.size();
       for (const auto& j : g.jobs) {
         if (j.jobnum != 0) continue;
         o += JobHeaderLine(j) + "\n";
         if (j.spec.numjobs > 1) o += "...\n";
       }
     }
+    // fio's "Starting 3 processes" (threads with --thread): iobench's
+    // workers are always threads.
+    if (workers != 0)
+      o += "Starting " + std::to_string(workers) + (workers == 1 ? " thread\n" : " threads\n");
   } else if (run.interrupted) {
     // fio prints its header lines once, before the first report; a later
     // report starts with the blank line. The interruption still needs saying.
