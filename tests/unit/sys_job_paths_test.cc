@@ -198,6 +198,25 @@ TEST(JobPathsTest, EmptyDirectoryPartsAreSkipped) {
   EXPECT_EQ(sys::JobDirectories(j), Paths{"x"});
 }
 
+// Every clone's files once each, in the order the clones name them, however
+// many (e2e many_files_scale.sh: a million files in a few seconds).
+TEST(JobPathsTest, JobFilePathsKeepsFirstOrderWithoutRepeats) {
+  JobSpec j = Named("j");
+  j.numjobs = 3;
+  j.nrfiles = 2;
+  j.filename_format = "f.$filenum";  // every clone names f.0 and f.1
+  j.directory = "y:x";
+  EXPECT_EQ(JobFilePaths(j), (Paths{"y/f.0", "y/f.1", "x/f.0", "x/f.1"}));
+  j.filename_format = "$jobnum.$filenum";
+  j.directory.clear();
+  EXPECT_EQ(JobFilePaths(j), (Paths{"0.0", "0.1", "1.0", "1.1", "2.0", "2.1"}));
+  j.numjobs = 1;
+  j.nrfiles = 100000;
+  const Paths many = JobFilePaths(j);
+  ASSERT_EQ(many.size(), 100000u);
+  EXPECT_EQ(many[99999], "0.99999");
+}
+
 // fio's add_file: a clone after the first drops a generated name that a job
 // with numjobs > 1 (this one's first clone, or an earlier job) took.
 TEST(JobPathsTest, ClonesDropNamesTakenBefore) {
