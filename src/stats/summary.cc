@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <unordered_set>
 
 namespace iobench {
 
@@ -331,6 +333,10 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
   JobRecord r(std::move(merged));
   FillRecord(r, m);
   r.options_from = &jobs.back()->spec;
+  // Sets beside the lists: numjobs=10 nrfiles=9000 gives 90,000 file names,
+  // and a search of the merged list per name took 21 s (fio: 1.4 s).
+  std::unordered_set<std::string> files(m.files.begin(), m.files.end());
+  std::unordered_set<std::string> notes(m.notes.begin(), m.notes.end());
   for (size_t i = 1; i < jobs.size(); ++i) {
     const JobResult& j = *jobs[i];
     MergeThreadStats(m.stats, j.stats);
@@ -346,9 +352,9 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
     m.interrupted = m.interrupted || j.interrupted;
     m.nr_files += j.nr_files;
     for (const auto& f : j.files)
-      if (std::find(m.files.begin(), m.files.end(), f) == m.files.end()) m.files.push_back(f);
+      if (files.insert(f).second) m.files.push_back(f);
     for (const auto& n : j.notes)
-      if (std::find(m.notes.begin(), m.notes.end(), n) == m.notes.end()) m.notes.push_back(n);
+      if (notes.insert(n).second) m.notes.push_back(n);
     for (int d = 0; d < kNumDdirs; ++d) {
       r.bw[d] = SumSampleStats(r.bw[d], BwSampleStat(j.stats.dir[d].bw_samples));
       r.iops[d] = SumSampleStats(r.iops[d], SampleStatFromRates(j.stats.dir[d].iops_samples));
