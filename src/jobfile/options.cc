@@ -414,6 +414,18 @@ Status ParseRw(JobSpec& j, const OptValue& v) {
   }
   j.rw_nr = 1;
   j.rw_skip = 0;
+  // "rw=read:" (or "read: "): fio 3.33 refuses an empty skip ("rw postfix
+  // parsing failed"). After a random mode it reads the empty count as 0
+  // (atoi), which never moves to a new random offset: its randread: reads
+  // sequentially. Both are refused, as randread:0 is.
+  if (colon != std::string::npos && mod.empty()) {
+    if (IsRandom(j.rw))
+      return Bad("'rw=" + t + ":': the count after ':' is empty (fio reads it as 0, which " +
+                 "never picks a new random offset, so its I/O is sequential); write rw=" + t +
+                 " or rw=" + t + ":N with N >= 1");
+    return Bad("'rw=" + t + ":': the skip after ':' is empty (fio refuses it: \"rw postfix " +
+               "parsing failed\"); write rw=" + t + " or rw=" + t + ":SIZE");
+  }
   if (!mod.empty()) {
     if (IsRandom(j.rw)) {
       // A count: fio reads it with atoi, so `randread:1k` is 1 there (it

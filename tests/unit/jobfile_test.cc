@@ -838,6 +838,28 @@ TEST(JobfileValues, RwModifiersAndMix) {
   EXPECT_EQ(j.rwmixread, 70u);
 }
 
+// A ':' with nothing after it: fio 3.33 refuses rw=read: ("rw postfix
+// parsing failed") and runs rw=randread: as randread:0, sequentially. Both
+// ran here as if the ':' were not there.
+TEST(JobfileValues, RwEmptyModifierIsRefused) {
+  for (const char* v : {"read:", "read: ", "rw:", "trimwrite:"}) {
+    const std::string e = ParseErr(std::string("[a]\nsize=1m\nrw=") + v + "\n");
+    const std::string mode = std::string(v).substr(0, std::string(v).find(':'));
+    EXPECT_NE(e.find("t.fio:3:4: option 'rw': 'rw=" + mode +
+                     ":': the skip after ':' is empty (fio refuses it"),
+              std::string::npos)
+        << v << ": " << e;
+  }
+  for (const char* v : {"randread:", "randrw: "}) {
+    const std::string e = ParseErr(std::string("[a]\nsize=1m\nrw=") + v + "\n");
+    const std::string mode = std::string(v).substr(0, std::string(v).find(':'));
+    EXPECT_NE(e.find("t.fio:3:4: option 'rw': 'rw=" + mode +
+                     ":': the count after ':' is empty (fio reads it as 0"),
+              std::string::npos)
+        << v << ": " << e;
+  }
+}
+
 // fio labels percentiles with the decimals as typed: "99.90" gives two,
 // "50.0" one, even where the value needs fewer.
 TEST(JobfileValues, PercentilePrecisionAsTyped) {
