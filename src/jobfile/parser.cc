@@ -452,6 +452,9 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
     if (IsFioOnlyOption(s.key))
       return Diag(s, s.key_col,
                   "option '" + s.key + "' is a fio option that iobench does not support yet");
+    // "--=4k" on the command line (a job file's "=4k" is refused by the
+    // lexer, with the same words): no name to suggest a spelling of.
+    if (s.key.empty()) return Diag(s, s.key_col, "expected an option name before '='");
     std::string sug = SuggestOption(s.key);
     return Diag(
         s, s.key_col,
@@ -530,7 +533,10 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
           auto n = ParseNumber(v.text, ctx, &ve);
           if (!n || (*n != 0 && *n != 1))
             return Diag(s, at(0),
-                        "option '" + s.key + "' is a flag: expected 0 or 1, got '" + v.text + "'");
+                        "option '" + s.key +
+                            "' is a flag: expected 0 or 1 (or yes/no, true/false, on/off), "
+                            "got '" +
+                            v.text + "'");
           v.num = *n;
         }
         break;

@@ -331,6 +331,11 @@ std::optional<long double> ParseLiteral(std::string_view text, const NumContext&
     neg = s[p] == '-';
     ++p;
   }
+  // Up to INT64_MAX either side of zero. A negative one past it is too
+  // small, not too large (rw=read:-9223372036854775808 said "too large").
+  const auto too_large = [&] {
+    return fail("number '" + std::string(s) + "' is too " + (neg ? "small" : "large"), b);
+  };
   if (p + 1 < s.size() && s[p] == '0' && (s[p + 1] == 'x' || s[p + 1] == 'X')) {
     size_t q = p + 2;
     unsigned __int128 v = 0;
@@ -345,15 +350,13 @@ std::optional<long double> ParseLiteral(std::string_view text, const NumContext&
       else
         return fail("bad hex number '" + std::string(s) + "'", b + q);
       v = v * 16 + d;
-      if (v > static_cast<unsigned __int128>(INT64_MAX))
-        return fail("number '" + std::string(s) + "' is too large", b);
+      if (v > static_cast<unsigned __int128>(INT64_MAX)) return too_large();
     }
     // A hex time is a count of the option's default unit, as a decimal one
     // is: runtime=0x10 is 16 s (it was 16 ns, which showed as 0us).
     if (ctx.kind == NumKind::kTime) {
       v *= ctx.time_unit_ns;
-      if (v > static_cast<unsigned __int128>(INT64_MAX))
-        return fail("number '" + std::string(s) + "' is too large", b);
+      if (v > static_cast<unsigned __int128>(INT64_MAX)) return too_large();
     }
     const auto r = static_cast<long double>(static_cast<int64_t>(v));
     return neg ? -r : r;
@@ -398,7 +401,6 @@ std::optional<long double> ParseLiteral(std::string_view text, const NumContext&
   // too; a cap of 9.2e18 refused it). Whole numbers are exact in integers;
   // a fraction goes through long double, whose 64-bit mantissa holds every
   // int64_t.
-  const auto too_large = [&] { return fail("number '" + std::string(s) + "' is too large", b); };
   long double r;
   if (!frac) {
     unsigned __int128 v = 0;

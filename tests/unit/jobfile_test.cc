@@ -858,6 +858,11 @@ TEST(JobfileValues, RwEmptyModifierIsRefused) {
               std::string::npos)
         << v << ": " << e;
   }
+  // A negative skip past the least int64: too small, not "too large".
+  EXPECT_NE(ParseErr("[a]\nrw=read:-9223372036854775808\n")
+                .find("number '-9223372036854775808' is too small"),
+            std::string::npos)
+      << ParseErr("[a]\nrw=read:-9223372036854775808\n");
 }
 
 // fio labels percentiles with the decimals as typed: "99.90" gives two,
@@ -1785,11 +1790,27 @@ TEST(JobfileErrors, EmptyStringValues) {
   EXPECT_EQ(r.status().message(), "command line: option 'name' needs a value\n--name=\n       ^");
 }
 
+// "--=4k" has no option name: it said "unknown option ''; did you mean
+// 'rw'?". And a flag's error lists the words it takes (thread=enable said
+// "expected 0 or 1" though yes, on and true are accepted).
+TEST(JobfileErrors, EmptyOptionNameAndFlagWords) {
+  ParseInput in;
+  in.cli_job_args = {"--name=a", "--=4k"};
+  auto r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "command line: expected an option name before '='\n--=4k\n  ^");
+  EXPECT_EQ(ParseErr("[a]\nthread=enable\n"),
+            "t.fio:2:8: option 'thread' is a flag: expected 0 or 1 (or yes/no, true/false, "
+            "on/off), got 'enable'\nthread=enable\n       ^");
+  EXPECT_TRUE(ParseOk("[a]\nthread=On\n").jobs.at(0).thread);
+}
+
 TEST(JobfileErrors, MissingValueFlagsAndOutsideSection) {
   EXPECT_EQ(ParseErr("[a]\niodepth\n"),
             "t.fio:2:1: option 'iodepth' needs a value (iodepth=int)\niodepth\n^");
   EXPECT_EQ(ParseErr("[a]\ndirect=2\n"),
-            "t.fio:2:8: option 'direct' is a flag: expected 0 or 1, got '2'\ndirect=2\n       ^");
+            "t.fio:2:8: option 'direct' is a flag: expected 0 or 1 (or yes/no, true/false, "
+            "on/off), got '2'\ndirect=2\n       ^");
   EXPECT_EQ(
       ParseErr("bs=4k\n[a]\n"),
       "t.fio:1:1: option 'bs' outside of a section (add [global] or [jobname] above it)\nbs=4k\n^");
