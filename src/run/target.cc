@@ -283,7 +283,9 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
   if (!diskless && !job.directory.empty()) {
     for (const std::string& dir : sys::JobDirectories(job)) {
       struct stat st {};
-      if (stat(dir.c_str(), &st) != 0) return ErrnoStatus(JobLabel(job) + ": directory=" + dir);
+      if (stat(dir.c_str(), &st) != 0)
+        return ErrnoStatus(JobLabel(job) + ": directory=" + dir + " (" +
+                           sys::OptionWhere(job, "directory") + ")");
       if (!S_ISDIR(st.st_mode))
         return Status::Invalid(JobLabel(job) + ": directory=" + dir + " (" +
                                sys::OptionWhere(job, "directory") + ") is not a directory");
@@ -407,10 +409,17 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                              " is a block device of 0 bytes: no I/O fits (fio: zero sized block "
                              "device?)");
     } else {
-      return Status::Invalid(JobLabel(job) + ": size is not set and " +
-                             (diskless ? std::string("the null engine has no file to size from")
-                                       : t.path + " does not exist or is empty") +
-                             " (set size= or filesize=)");
+      // size=0 (or 0%) is fio's "not set" too; saying so of a size the job
+      // file sets sent the user looking for a missing line.
+      const bool zero = job.FindSetting("size") != nullptr;
+      return Status::Invalid(
+          JobLabel(job) + ": " +
+          (zero ? sys::OptionAt(job, "size", "0") + " sets no size"
+                : std::string("size is not set")) +
+          " and " +
+          (diskless ? std::string("the null engine has no file to size from")
+                    : t.path + " does not exist or is empty") +
+          (zero ? " (set size= above 0, or filesize=)" : " (set size= or filesize=)"));
     }
     // As fio: an offset that comes from a percentage (of offset or of
     // offset_increment) is aligned *up* to offset_align, else to the

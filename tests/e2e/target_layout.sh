@@ -90,7 +90,7 @@ drwx------ 4096 ./sub1/sub2'
     [ $rc -ne 0 ] || fail "$fs: $t: a missing directory= was accepted"
     [ -e "$work/$t.nodir" ] && fail "$fs: $t: created the missing directory="
   done
-  grep -qF "job 'd': directory=$work/iob.nodir/x: No such file or directory" "$work/err" ||
+  grep -qF "job 'd': directory=$work/iob.nodir/x (<cmdline>): No such file or directory" "$work/err" ||
     { fio_side || fail "$fs: message: $(cat "$work/err")"; }
 
   # --- directory= with an escaped colon ---

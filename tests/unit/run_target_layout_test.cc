@@ -107,7 +107,7 @@ TEST(TargetLayoutTest, MissingDirectoryOptionIsRefused) {
   auto r = ResolveTargets(j, 0, /*diskless=*/false);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
-            "job 'd': directory=" + dir / "nope" + ": No such file or directory");
+            "job 'd': directory=" + dir / "nope" + " (<cmdline>): No such file or directory");
   auto run = RunJobs({j}, {});
   ASSERT_FALSE(run.ok());
   EXPECT_FALSE(fs::exists(dir / "nope"));

@@ -364,6 +364,27 @@ TEST(RunTargetTest, MissingSizeIsAnError) {
                                       "filesize=)");
 }
 
+// size=0 (or 0%) is "not set" as in fio, but the message names the line
+// that set it ("size is not set" sent the user looking for a missing line);
+// a directory= that is not there names its line too.
+TEST(RunTargetTest, SizeZeroAndMissingDirectoryNameTheirLine) {
+  JobSpec j = TestJob("z", RwMode::kRead, 4096, 0);
+  j.settings.push_back({"size", "0%", OptionSource::kJob, "t.fio", 3});
+  auto r = ResolveTargets(j, 0, /*diskless=*/true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "job 'z': size=0% at t.fio:3 sets no size and the null engine has no file to size "
+            "from (set size= above 0, or filesize=)");
+  TempDir dir("/dev/shm");
+  j = TestJob("d", RwMode::kRead, 4096, 1 << 20);
+  j.directory = dir.path() + "/nonexist";
+  j.settings.push_back({"directory", j.directory, OptionSource::kJob, "t.fio", 5});
+  r = ResolveTargets(j, 0, /*diskless=*/false);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "job 'd': directory=" + j.directory + " (t.fio:5): No such file or directory");
+}
+
 // fio runs on /dev/null (writes) and /dev/zero (reads): so does iobench, with
 // the job's size, no layout and no page-cache handling; exact byte counts.
 TEST(RunTargetTest, DevNullAndDevZeroRunAsInFio) {
