@@ -914,9 +914,23 @@ class PhaseRunner {
         ctl.go.store(-1);
         ctl.go.notify_all();
         for (auto& t : threads) t.join();
+        // Name the job and its numjobs= (65536 clones said only "thread
+        // 32406 of 65536"), and where the limit is: RLIMIT_NPROC is checked
+        // before the run, so it is the kernel's or the cgroup's.
+        const Clone& c = clones[threads.size()];
+        const JobSpec& job = sh->jobs[c.job];
+        std::string who = "job '" + job.name + "'";
+        if (job.numjobs > 1)
+          who += ", clone " + std::to_string(c.jobnum) + " of " +
+                 sys::OptionAt(job, "numjobs", std::to_string(job.numjobs));
+        const bool eagain = e.code() == std::errc::resource_unavailable_try_again;
         UnlinkFiles(clones);
-        return Status::Limit("cannot start worker thread " + std::to_string(threads.size() + 1) +
-                             " of " + std::to_string(clones.size()) + ": " + e.what());
+        return Status::Limit(
+            "cannot start worker thread " + std::to_string(threads.size() + 1) + " of " +
+            std::to_string(clones.size()) + " (" + who + "): " + e.what() +
+            (eagain ? "; each clone is a thread, and the system allows fewer (kernel.threads-max, "
+                      "the cgroup's pids.max, memory for the threads' stacks)"
+                    : ""));
       }
     }
     for (int left = ctl.setup_left.load(); left != 0; left = ctl.setup_left.load())
