@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <unordered_set>
 
 #include "iobench/clock.h"
 #include "sys/host.h"
@@ -95,17 +96,34 @@ std::string DiskIntent(const JobSpec& job, const std::vector<std::string>& paths
   return "";
 }
 
-bool Matches(const JobSpec& job, const std::vector<std::string>& paths, const std::string& t) {
+// A job's files, sorted: a run of thousands of files asks, per file, which
+// jobs use it, and a search of each job's list per question took time
+// quadratic in the files (psync nrfiles=5000: 3.6 s before the first I/O;
+// fio 0.4 s).
+struct JobFiles {
+  explicit JobFiles(const JobSpec& j) : job(&j), list(JobFilePaths(j)), sorted(list) {
+    std::sort(sorted.begin(), sorted.end());
+  }
+  const JobSpec* job;
+  std::vector<std::string> list;  // in the job's order
+  std::vector<std::string> sorted;
+};
+
+// Whether target `t` is one of the job's files, a directory holding one,
+// or the job's directory=.
+bool Matches(const JobFiles& files, const std::string& t) {
   if (t.empty()) return false;
+  const JobSpec& job = *files.job;
   if (!job.directory.empty() && t == JobDirectories(job).front()) return true;
+  const std::vector<std::string>& v = files.sorted;
+  if (std::binary_search(v.begin(), v.end(), t)) return true;
   std::string dir = t;
   if (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-  for (const auto& p : paths) {
-    if (p == t) return true;
-    if (p.size() > dir.size() && StartsWith(p, dir) && (p[dir.size()] == '/' || dir == "/"))
-      return true;
-  }
-  return false;
+  // The paths under dir/ sort together, from the first not below it.
+  const std::string prefix = dir == "/" ? dir : dir + "/";
+  auto it = std::lower_bound(v.begin(), v.end(), prefix);
+  if (it != v.end() && *it == "/") ++it;  // "/" itself is not under "/"
+  return it != v.end() && StartsWith(*it, prefix);
 }
 
 // A target on a stacked device (a filesystem on loop0 over vda, or on dm-0
@@ -211,14 +229,14 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
                                      const TrapEnv& env) {
   std::vector<std::string> out;
   for (const auto& job : jobs) {
-    const std::vector<std::string> paths = JobFilePaths(job);
+    const JobFiles files(job);
     std::vector<const TargetContext*> mine;
     for (const auto& t : targets)
-      if (Matches(job, paths, t.path)) mine.push_back(&t);
+      if (Matches(files, t.path)) mine.push_back(&t);
     const std::string who = JobLabel(job);
 
     size_t unexamined = 0;
-    for (const auto& p : env.unexamined) unexamined += Matches(job, paths, p);
+    for (const auto& p : env.unexamined) unexamined += Matches(files, p);
     // The first target satisfying `pred`, named with "(and N more)", and how
     // many of the job's files were not examined.
     auto first = [&](const std::function<bool(const TargetContext&)>& pred,
@@ -238,7 +256,7 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
     const TargetContext* t = nullptr;
 
     // 1. A disk test on memory.
-    const std::string intent = DiskIntent(job, paths, true);
+    const std::string intent = DiskIntent(job, files.list, true);
     if (!intent.empty()) {
       // /dev/null and /dev/zero are chosen to leave the device out: no note.
       std::string where = first(
@@ -349,7 +367,7 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
     // through the page cache: a trim-only job is left alone, and so is a
     // read-only job that reads each block once from a dropped cache (one
     // pass: there is no "after the first pass").
-    const std::string buffered_intent = DiskIntent(job, paths, false);
+    const std::string buffered_intent = DiskIntent(job, files.list, false);
     if (!job.direct && (HasRead(job.rw) || HasWrite(job.rw)) && !buffered_intent.empty() &&
         env.mem_total_bytes > 0 && !ReadsEachBlockOnce(job)) {
       uint64_t region = 0;
@@ -451,9 +469,12 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
   ctx.clock = ClockSourceName();  // InitClock ran before the run was planned
   ctx.kernel_clocksource = KernelClockSource();
 
+  std::vector<JobFiles> job_files;
+  for (const auto& job : jobs) job_files.emplace_back(job);
   std::vector<std::string> paths;
+  std::unordered_set<std::string> seen;
   auto add = [&](const std::string& p) {
-    if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(p);
+    if (seen.insert(p).second) paths.push_back(p);
   };
   if (target_paths.empty()) {
     for (const auto& job : jobs)
@@ -471,8 +492,9 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
     bool written = false;
     bool buffered = false;
     bool read = false;
-    for (const auto& job : jobs) {
-      if (!Matches(job, JobFilePaths(job), p)) continue;
+    for (const JobFiles& files : job_files) {
+      if (!Matches(files, p)) continue;
+      const JobSpec& job = *files.job;
       written |= JobWrites(job);
       buffered |= !job.direct;
       read |= HasRead(job.rw);

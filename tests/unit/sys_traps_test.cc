@@ -167,6 +167,15 @@ TEST(SysTrapsTest, DiskTestOnTmpfs) {
   ASSERT_EQ(w2.size(), 1u);
   EXPECT_NE(w2[0].find("/ram is on ramfs"), std::string::npos) << w2[0];
   EXPECT_NE(w2[0].find("(size=4 GiB)"), std::string::npos) << w2[0];
+  // A target is the job's when it is one of its files or a directory above
+  // one (looked up in a sorted list, not searched per target): "/ra" is
+  // neither, "/" and "/ram/sub/" are.
+  big.directory.clear();
+  big.filenames = {"/ram/sub/z", "/ram/a", "/ram/sub/b"};
+  for (const char* t : {"/ram/sub/", "/ram/sub", "/", "/ram/a"})
+    EXPECT_EQ(DetectTraps({big}, {Target(t, "ramfs", "")}, Env()).size(), 1u) << t;
+  for (const char* t : {"/ra", "/ram/su", "/ram/a/", "/ram/sub/zz"})
+    EXPECT_TRUE(DetectTraps({big}, {Target(t, "ramfs", "")}, Env()).empty()) << t;
 }
 
 TEST(SysTrapsTest, BufferedRandomReadsWithInvalidate) {
