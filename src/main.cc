@@ -139,7 +139,8 @@ const std::vector<iobench::jobfile::ToolOptionSpec>& ToolOptions() {
        "Shell command run before each sweep point; {} / {KEY} are replaced by the values"},
       {"repeat", ToolArg::kRequired, "Run each point N times; report the median and min-max"},
       {"table-metric", ToolArg::kRequired,
-       "Table cells: iops,bw,lat_mean,clat_p50,clat_p99,lat_p99,cpu_per_io,... (comma list)"},
+       "Table cells: iops,bw (MiB/s),bw_kib (KiB/s),lat_mean,clat_p50,clat_p99,cpu_per_io,... "
+       "(comma list)"},
       {"table-style", ToolArg::kRequired, "Table style: plain, markdown, ascii, csv"},
       {"table-rows", ToolArg::kRequired, "Swept key whose values are the table rows"},
       {"table-cols", ToolArg::kRequired, "Swept key whose values are the table columns"},

@@ -88,6 +88,7 @@ struct MetricInfo {
 const MetricInfo kMetrics[] = {
     {TableMetric::kIops, "iops", "IOPS"},
     {TableMetric::kBw, "bw", "bandwidth (MiB/s)"},
+    {TableMetric::kBwKib, "bw_kib", "bandwidth (KiB/s)"},
     {TableMetric::kLatMean, "lat_mean", "mean latency (µs)"},
     {TableMetric::kClatP50, "clat_p50", "clat p50 (µs)"},
     {TableMetric::kClatP99, "clat_p99", "clat p99 (µs)"},
@@ -161,7 +162,8 @@ std::optional<double> table::AggregateMetric(const std::vector<const json*>& job
       // (two directions) showed "-".
     } else {
       auto dirs = JobDirections(*job);
-      if (dirs.empty() && (m == TableMetric::kIops || m == TableMetric::kBw)) {
+      if (dirs.empty() &&
+          (m == TableMetric::kIops || m == TableMetric::kBw || m == TableMetric::kBwKib)) {
         // A job that moved no data (it failed, or a patched kernel hung
         // it) did 0 I/O per second in every direction. Reading it as a
         // missing figure hid a drop to zero: "-" and no delta instead of
@@ -200,6 +202,7 @@ std::optional<double> table::AggregateMetric(const std::vector<const json*>& job
   switch (m) {
     case TableMetric::kIops:
     case TableMetric::kBw:
+    case TableMetric::kBwKib:
     case TableMetric::kUsrCpu:
     case TableMetric::kSysCpu:
       return sum;
@@ -460,10 +463,13 @@ std::optional<std::pair<double, double>> RepeatRange(const std::vector<const jso
   const json* rep = Get(Get(job, "iobench"), "repeat");
   // One run left (the others cut by Ctrl-C): no spread to show.
   if (Num(rep, "n").value_or(0) < 2) return std::nullopt;
-  auto lo = Num(Get(Get(rep, "min"), group.c_str()), TableMetricName(m));
-  auto hi = Num(Get(Get(rep, "max"), group.c_str()), TableMetricName(m));
+  // The spread is recorded in MiB/s ("bw"); KiB/s is the same figure.
+  const TableMetric key = m == TableMetric::kBwKib ? TableMetric::kBw : m;
+  const double scale = m == TableMetric::kBwKib ? 1024.0 : 1.0;
+  auto lo = Num(Get(Get(rep, "min"), group.c_str()), TableMetricName(key));
+  auto hi = Num(Get(Get(rep, "max"), group.c_str()), TableMetricName(key));
   if (!lo || !hi) return std::nullopt;
-  return std::make_pair(*lo, *hi);
+  return std::make_pair(*lo * scale, *hi * scale);
 }
 
 // "read IOPS", or "IOPS" (with the directions named) for own-direction views.
@@ -805,6 +811,10 @@ std::optional<double> table::JobMetric(const json& job, const std::string& dir_n
       if (auto b = Num(dir, "bw_bytes")) return *b / 1048576.0;
       if (auto k = Num(dir, "bw")) return *k / 1024.0;  // fio's "bw" is KiB/s
       return std::nullopt;
+    }
+    case TableMetric::kBwKib: {
+      if (auto b = Num(dir, "bw_bytes")) return *b / 1024.0;
+      return Num(dir, "bw");
     }
     case TableMetric::kLatMean:
       return LatMean(dir, "lat_ns");

@@ -26,6 +26,7 @@ namespace iobench {
 enum class TableMetric {
   kIops,     // I/O per second, formatted 12.9k / 241k / 1.20M
   kBw,       // MiB/s (bw_bytes / 2^20)
+  kBwKib,    // KiB/s (bw_bytes / 1024): fio's "bw", seed 002's "Bw (KiB/sec)"
   kLatMean,  // µs, total latency mean
   kClatP50,  // µs, completion latency percentiles
   kClatP99,
@@ -95,7 +96,7 @@ Result<std::string> RenderCompare(const nlohmann::json& base, const nlohmann::js
 // "point", "metric", "direction" (not for CPU metrics), "base", "new",
 // "delta_pct" (null without a positive base), "noise"}], "only_in_base":
 // [{"job", "point"}], "only_in_new": [...]}. Figures in the table's units
-// (bw MiB/s, latency µs); a missing figure is null. Rows follow the base,
+// (bw MiB/s, bw_kib KiB/s, latency µs); a missing figure is null. Rows follow the base,
 // for each metric and direction view as RenderCompare's tables. Call after
 // RenderCompare succeeded (it refuses documents with no job in common).
 nlohmann::ordered_json CompareJson(const nlohmann::json& base, const nlohmann::json& neu,

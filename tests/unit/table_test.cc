@@ -77,7 +77,7 @@ TEST(TableParseTest, NamesAndErrors) {
   auto bad = ParseTableMetric("p99");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),
-            "--table-metric=p99: unknown metric (one of iops|bw|lat_mean|clat_p50|clat_p99|"
+            "--table-metric=p99: unknown metric (one of iops|bw|bw_kib|lat_mean|clat_p50|clat_p99|"
             "clat_p999|lat_p50|lat_p99|slat_mean|cpu_per_io|usr_cpu|sys_cpu)");
   EXPECT_EQ(*ParseTableStyle("ascii"), TableStyle::kAscii);
   EXPECT_EQ(ParseTableStyle("html").status().message(),
@@ -309,6 +309,52 @@ TEST(TableRenderTest, NumjobsClonesAddUp) {
   auto r = RenderTables(MakeDoc(jobs, {"iodepth"}), o);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(*r, "iodepth       j\n1         2.00k\n\niodepth      j\n1         9.00\n");
+}
+
+TEST(TableRenderTest, BandwidthInKibPerSecondAsSeed002) {
+  // Seed 002: "Engine Depth Batch Bw (KiB/sec)", libaio 64 8 17,226.
+  auto ParsedBwKib = ParseTableMetric("bw_kib");
+  ASSERT_TRUE(ParsedBwKib.ok());
+  EXPECT_EQ(*ParsedBwKib, TableMetric::kBwKib);
+  EXPECT_STREQ(TableMetricName(TableMetric::kBwKib), "bw_kib");
+  std::vector<json> jobs;
+  const struct {
+    const char* name;
+    const char* engine;
+    const char* depth;
+    double kib;
+  } rows[] = {{"libaio-64", "libaio", "64", 17226},
+              {"syslet-64", "syslet", "64", 17620},
+              {"libaio-20000", "libaio", "20000", 18552}};
+  for (const auto& r : rows) {
+    DirFigures f;
+    f.bw_bytes = r.kib * 1024;
+    f.iops = r.kib / 64;
+    jobs.push_back(MakeJob(r.name, {}, "read", f,
+                           {{"ioengine", r.engine},
+                            {"iodepth", r.depth},
+                            {"iodepth_batch", "8"},
+                            {"rw", "randread"},
+                            {"bs", "64k"}}));
+  }
+  TableOptions o;
+  o.metrics = {TableMetric::kBwKib};
+  EXPECT_EQ(MustRender(MakeDoc(jobs), o),
+            "read bandwidth (KiB/s)\n"
+            "64k randread, buffered, 10 s each\n"
+            "job            ioengine   iodepth   bw_kib\n"
+            "libaio-64      libaio     64         17226\n"
+            "syslet-64      syslet     64         17620\n"
+            "libaio-20000   libaio     20000      18552\n");
+  // csv: the unit the caption names, not MiB/s.
+  o.style = TableStyle::kCsv;
+  EXPECT_EQ(MustRender(MakeDoc(jobs), o),
+            "# read bandwidth (KiB/s)\n"
+            "# 64k randread, buffered, 10 s each\n"
+            "job,ioengine,iodepth,bw_kib\n"
+            "libaio-64,libaio,64,17226\n"
+            "syslet-64,syslet,64,17620\n"
+            "libaio-20000,libaio,20000,18552\n");
 }
 
 // Runs fio (Debian 3.33) with the null engine: real fio JSON, no disk.
