@@ -133,9 +133,12 @@ std::vector<const nlohmann::json*> AllJobs(const nlohmann::json& doc);
 std::vector<std::optional<std::string>> DirectionViews(
     const std::vector<const nlohmann::json*>& jobs);
 // The metric over several job entries of one cell (fio's numjobs clones
-// without group_reporting share a name): iops, bw and CPU percent add up,
-// means are weighted by I/O count, percentiles show the largest (JSON does
-// not carry enough to merge them). dir nullopt: each job's own direction
+// without group_reporting share a name): iops and bw are fio's group line,
+// their I/Os and io_bytes over the longest runtime (bw whole bytes/s, as
+// fio's agg_bw; each entry's own rate added up when one lacks io_bytes,
+// total_ios or runtime), CPU percent adds up, means are weighted by I/O
+// count, percentiles show the largest (JSON does not carry enough to merge
+// them). dir nullopt: each job's own direction
 // (jobs with other than one direction are skipped; per-job metrics, CPU,
 // take every job whatever its directions).
 std::optional<double> AggregateMetric(const std::vector<const nlohmann::json*>& jobs,

@@ -1,5 +1,8 @@
 #!/bin/bash
 # End to end: what a sweep table's cell is (docs/sweep.md).
+# - Several jobs of one row (numjobs clones, or jobs sharing a name in one
+#   group) are fio's group line: their bytes over the longest run time, not
+#   each one's own rate added up.
 # - --table-metric=bw_kib gives KiB/s (seed 002's "Bw (KiB/sec)"), in the
 #   caption and in csv's cells alike.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
@@ -12,6 +15,46 @@ command -v python3 >/dev/null || {
 tmp=$(mktemp -d /var/tmp/iobench_sweep_table_cells.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/check.bash"
+
+# Two jobs named n in one group, rate-limited so that they run ~100 ms and
+# ~200 ms: each read 100 MiB/s, the group 30 MiB in 200 ms, 150 MiB/s.
+pair=(--ioengine=null --rw=read --bs=4k --rate=100m --name=n --size=10m --name=n --size=20m)
+"$bin" "${pair[@]}" --output-format=json --output="$tmp/pair.json" 2>"$tmp/pair.err" ||
+  fail "pair run: exit $? $(cat "$tmp/pair.err")"
+"$bin" --compare "$tmp/pair.json" "$tmp/pair.json" --table-metric=bw,iops --output-format=json \
+  >"$tmp/pair_cmp.json" 2>"$tmp/pair_cmp.err" || fail "pair compare: exit $? $(cat "$tmp/pair_cmp.err")"
+python3 - "$tmp/pair.json" "$tmp/pair_cmp.json" <<'PY' || fail "two jobs of one row: not the group line"
+import json, math, sys
+doc = json.load(open(sys.argv[1]))
+rows = json.load(open(sys.argv[2]))["iobench"]["compare"]["rows"]
+reads = [j["read"] for j in doc["jobs"]]
+assert len(reads) == 2, reads
+longest = max(r["runtime"] for r in reads)
+bw = math.floor(sum(r["io_bytes"] for r in reads) * 1000 / longest) / 1048576
+iops = sum(r["total_ios"] for r in reads) * 1000 / longest
+own = sum(r["bw_bytes"] for r in reads) / 1048576
+got = {r["metric"]: r["base"] for r in rows}
+print("group bw", bw, "own rates added", own, "cell", got)
+assert abs(got["bw"] - bw) < 1e-6 * bw, (got, bw)
+assert abs(got["iops"] - iops) < 1e-6 * iops, (got, iops)
+PY
+
+# The brief's repro: numjobs=4, no group_reporting; the table against the
+# normal report's READ: bw= line (3-4 significant digits there).
+"$bin" --name=n --ioengine=null --rw=read --bs=4k --size=1g --numjobs=4 --sweep iodepth=1 \
+  --output-format=normal,table --table-metric=bw_kib --table-style=csv >"$tmp/nj.out" \
+  2>"$tmp/nj.err" || fail "numjobs run: exit $? $(cat "$tmp/nj.err")"
+python3 - "$tmp/nj.out" <<'PY' || fail "numjobs: table and READ: bw= disagree: $(cat "$tmp/nj.out")"
+import re, sys
+text = open(sys.argv[1]).read()
+m = re.search(r"READ: bw=([0-9.]+)([KMGT]i)B/s", text)
+assert m, "no READ: group line"
+line_kib = float(m.group(1)) * {"Ki": 1, "Mi": 1024, "Gi": 1024**2, "Ti": 1024**3}[m.group(2)]
+assert "# read bandwidth (KiB/s) by iodepth" in text, "caption"
+cell = float(re.search(r"^1,([0-9.]+)$", text, re.M).group(1))
+print("READ: bw=", line_kib, "KiB/s; cell", cell)
+assert abs(cell - line_kib) <= 0.01 * line_kib, (cell, line_kib)
+PY
 
 # bw_kib: KiB/s in the caption and in csv's cells (bw_bytes / 1024).
 "$bin" --name=k --ioengine=null --rw=read --bs=64k --size=64m --sweep iodepth=1,2 \

@@ -311,6 +311,41 @@ TEST(TableRenderTest, NumjobsClonesAddUp) {
   EXPECT_EQ(*r, "iodepth       j\n1         2.00k\n\niodepth      j\n1         9.00\n");
 }
 
+TEST(TableRenderTest, ClonesAreTheGroupLineNotTheSumOfTheirRates) {
+  // Two clones of one job, 1 GiB each, one in 1 s and one in 2 s: fio's
+  // group line is 2 GiB / 2 s = 1024 MiB/s. Their own rates added up said
+  // 1024 + 512 = 1536 MiB/s, and 262144 + 131072 IOPS.
+  DirFigures fast, slow;
+  fast.bw_bytes = 1073741824.0;
+  fast.iops = 262144;
+  fast.runtime_ms = 1000;
+  slow.bw_bytes = 536870912.0;
+  slow.iops = 131072;
+  slow.runtime_ms = 2000;
+  std::vector<json> jobs = {MakeJob("n", {{"iodepth", "1"}}, "read", fast),
+                            MakeJob("n", {{"iodepth", "1"}}, "read", slow)};
+  TableOptions o;
+  o.caption = false;
+  o.metrics = {TableMetric::kBw, TableMetric::kIops};
+  EXPECT_EQ(MustRender(MakeDoc(jobs, {"iodepth"}), o),
+            "iodepth      n\n1         1024\n\niodepth      n\n1         262k\n");
+  o.style = TableStyle::kCsv;
+  o.metrics = {TableMetric::kBwKib, TableMetric::kIops};
+  EXPECT_EQ(MustRender(MakeDoc(jobs, {"iodepth"}), o),
+            "iodepth,n\n1,1048576\n\niodepth,n\n1,262144\n");
+  // The data, as the compare rows read it.
+  json doc = MakeDoc(jobs, {"iodepth"});
+  EXPECT_DOUBLE_EQ(*AggregateMetric(AllJobs(doc), std::nullopt, TableMetric::kBw), 1024.0);
+  // fio's agg_bw is whole bytes per second: 5 bytes over 3 ms is 1666 B/s.
+  jobs[0]["read"]["io_bytes"] = 1;
+  jobs[0]["read"]["runtime"] = 1;
+  jobs[1]["read"]["io_bytes"] = 4;
+  jobs[1]["read"]["runtime"] = 3;
+  doc = MakeDoc(jobs, {"iodepth"});
+  EXPECT_DOUBLE_EQ(*AggregateMetric(AllJobs(doc), std::nullopt, TableMetric::kBwKib),
+                   1666.0 / 1024.0);
+}
+
 TEST(TableRenderTest, BandwidthInKibPerSecondAsSeed002) {
   // Seed 002: "Engine Depth Batch Bw (KiB/sec)", libaio 64 8 17,226.
   auto ParsedBwKib = ParseTableMetric("bw_kib");
