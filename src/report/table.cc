@@ -936,7 +936,9 @@ std::vector<std::string> table::SweepKeys(const json& doc) {
   return keys;
 }
 
-std::string table::DescribeJobs(const json& doc) {
+std::string table::DescribeJobs(const json& doc) { return DescribeJobs(doc, AllJobs(doc)); }
+
+std::string table::DescribeJobs(const json& doc, const std::vector<const json*>& timed) {
   const auto keys = SweepKeys(doc);
   auto swept = [&](std::initializer_list<const char*> names) {
     for (const char* n : names)
@@ -1014,7 +1016,7 @@ std::string table::DescribeJobs(const json& doc) {
     if (!kernel.empty()) parts.push_back(kernel);
   }
 
-  const auto jobs = AllJobs(doc);
+  const auto& jobs = timed;
   if (!jobs.empty()) {
     // Each job's run time; "10 s each" only when every job ran that long
     // (time_based), else the range: size-bound jobs at different depths or
@@ -1124,7 +1126,6 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
     if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
   }
 
-  const std::string description = DescribeJobs(doc);
   std::vector<std::string> out;
   bool interrupted_cell = false;
   bool failed_cell = false;
@@ -1133,7 +1134,12 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
     if (!IsPerJobMetric(m)) views = DirectionViews(jobs);
     for (const auto& view : views) {
       const std::string title = ViewTitle(view, m, jobs);
+      // The jobs in the table being made: its caption's run time is theirs
+      // (a split table's caption gave the range of the whole sweep).
+      std::vector<const json*> shown;
       auto cell = [&](const std::vector<const json*>& sel) {
+        for (const json* j : sel)
+          if (std::find(shown.begin(), shown.end(), j) == shown.end()) shown.push_back(j);
         std::string c = FormatMetric(m, AggregateMetric(sel, view, m), opts.style);
         if (opts.show_range && opts.style != TableStyle::kCsv) {
           if (auto r = RepeatRange(sel, view, m))
@@ -1160,8 +1166,14 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
         if (row_key.empty() && !col_key.empty()) line += " by job and " + col_key;
         if (!subtitle.empty()) line += ", " + subtitle;
         t.caption.push_back(line);
-        if (!description.empty()) t.caption.push_back(description);
+        shown.clear();
         return t;
+      };
+      // The description line, once the cells say which jobs are shown.
+      auto render = [&](Table t) {
+        const std::string description = DescribeJobs(doc, shown);
+        if (!description.empty()) t.caption.push_back(description);
+        return Render(t, opts.style, opts.caption);
       };
       if (row_key.empty() && !col_key.empty()) {
         // One key, asked for as columns (--table-cols): one row per job.
@@ -1177,7 +1189,7 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
           for (const auto& v : values[col_key]) row.push_back(cell(select(&n, {{col_key, v}})));
           t.rows.push_back(std::move(row));
         }
-        out.push_back(Render(t, opts.style, opts.caption));
+        out.push_back(render(std::move(t)));
       } else if (row_key.empty()) {
         // Nothing swept: one row per job.
         Table t = make("");
@@ -1195,7 +1207,7 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
           row.push_back(cell(sel));
           t.rows.push_back(std::move(row));
         }
-        out.push_back(Render(t, opts.style, opts.caption));
+        out.push_back(render(std::move(t)));
       } else if (col_key.empty()) {
         // One key: rows are its values, columns the jobs.
         Table t = make("");
@@ -1208,7 +1220,7 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
           for (const auto& n : names) row.push_back(cell(select(&n, {{row_key, v}})));
           t.rows.push_back(std::move(row));
         }
-        out.push_back(Render(t, opts.style, opts.caption));
+        out.push_back(render(std::move(t)));
       } else {
         for (const auto& g : groups) {
           for (const auto& n : names) {
@@ -1232,7 +1244,7 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
               }
               t.rows.push_back(std::move(row));
             }
-            if (any) out.push_back(Render(t, opts.style, opts.caption));
+            if (any) out.push_back(render(std::move(t)));
           }
         }
       }
@@ -1411,7 +1423,6 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
 
   std::vector<const json*> all = AllJobs(base);
   for (const json* j : AllJobs(neu)) all.push_back(j);
-  const std::string dbase = DescribeJobs(base), dnew = DescribeJobs(neu);
 
   std::vector<std::string> out;
   bool noise_marked = false;
@@ -1461,12 +1472,8 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
         Table t;
         t.caption.push_back((g.empty() ? "" : keys[0] + "=" + g + ": ") + ViewTitle(view, m, all) +
                             ", delta % = (new - base) / base * 100");
-        if (dbase == dnew) {
-          if (!dbase.empty()) t.caption.push_back(dbase);
-        } else {
-          t.caption.push_back(opts.base_label + ": " + dbase);
-          t.caption.push_back(opts.new_label + ": " + dnew);
-        }
+        // Each side's jobs in this table: its caption's run time is theirs.
+        std::vector<const json*> bshown, nshown;
         t.header = {g.empty() || many_names ? first_header : g, opts.base_label, opts.new_label,
                     "delta"};
         t.numeric = {false, true, true, true};
@@ -1489,8 +1496,18 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
           t.rows.push_back({label_of(e),
                             FormatMetric(m, bv, opts.style) + marks(e, opts.base_label),
                             FormatMetric(m, nv, opts.style) + marks(n, opts.new_label), delta});
+          bshown.insert(bshown.end(), e.jobs.begin(), e.jobs.end());
+          nshown.insert(nshown.end(), n.jobs.begin(), n.jobs.end());
         }
-        if (!t.rows.empty()) out.push_back(Render(t, opts.style, opts.caption));
+        if (t.rows.empty()) continue;
+        const std::string dbase = DescribeJobs(base, bshown), dnew = DescribeJobs(neu, nshown);
+        if (dbase == dnew) {
+          if (!dbase.empty()) t.caption.push_back(dbase);
+        } else {
+          t.caption.push_back(opts.base_label + ": " + dbase);
+          t.caption.push_back(opts.new_label + ": " + dnew);
+        }
+        out.push_back(Render(t, opts.style, opts.caption));
       }
     }
     if (out.size() == tables_before)

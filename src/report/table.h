@@ -162,6 +162,11 @@ std::vector<std::string> SweepKeys(const nlohmann::json& doc);
 // on several file systems or devices are each named ("tmpfs / ext4 on vda");
 // RenderTables says under the tables which path is on which.
 std::string DescribeJobs(const nlohmann::json& doc);
+// The same, with the run time (`10 s each`, `2-27 ms`, `median of 3 runs`)
+// of `timed` only: the jobs of one table among several (a table per split
+// key value or per job); the options and the context stay the document's.
+std::string DescribeJobs(const nlohmann::json& doc,
+                         const std::vector<const nlohmann::json*>& timed);
 
 }  // namespace table
 

@@ -392,6 +392,44 @@ TEST(TableRenderTest, BandwidthInKibPerSecondAsSeed002) {
             "libaio-20000,libaio,20000,18552\n");
 }
 
+TEST(TableRenderTest, EachCaptionGivesItsOwnTablesRunTime) {
+  // Split by a third key: setra=0 ran 10-20 ms, setra=64 100-200 ms. Each
+  // caption said 10-200 ms, the range of the whole sweep.
+  std::vector<json> jobs;
+  for (const char* ra : {"0", "64"})
+    for (const char* qd : {"1", "2"}) {
+      DirFigures f;
+      f.iops = 1000;
+      f.bw_bytes = 4096000;
+      f.runtime_ms = (std::string(ra) == "0" ? 10 : 100) * (std::string(qd) == "1" ? 1 : 2);
+      jobs.push_back(
+          MakeJob("j", {{"setra", ra}, {"iodepth", qd}, {"force_async", "0"}}, "read", f));
+    }
+  TableOptions o;
+  o.row_key = "iodepth";
+  o.col_key = "force_async";
+  const std::string r = MustRender(MakeDoc(jobs, {"setra", "iodepth", "force_async"}), o);
+  EXPECT_NE(r.find("read IOPS by iodepth and force_async, setra=0\nbuffered, 10-20 ms\n"),
+            std::string::npos)
+      << r;
+  EXPECT_NE(r.find("read IOPS by iodepth and force_async, setra=64\nbuffered, 100-200 ms\n"),
+            std::string::npos)
+      << r;
+  // Several jobs split into a table each: each its own time too.
+  jobs.clear();
+  for (const char* name : {"a", "b"})
+    for (const char* qd : {"1", "2"}) {
+      DirFigures f;
+      f.iops = 1000;
+      f.bw_bytes = 4096000;
+      f.runtime_ms = std::string(name) == "a" ? 3000 : 5000;
+      jobs.push_back(MakeJob(name, {{"iodepth", qd}, {"force_async", "1"}}, "read", f));
+    }
+  const std::string r2 = MustRender(MakeDoc(jobs, {"iodepth", "force_async"}), {});
+  EXPECT_NE(r2.find(", job a\nbuffered, 3.0 s each\n"), std::string::npos) << r2;
+  EXPECT_NE(r2.find(", job b\nbuffered, 5.0 s each\n"), std::string::npos) << r2;
+}
+
 // Runs fio (Debian 3.33) with the null engine: real fio JSON, no disk.
 std::string RunFio(const std::string& dir, const std::string& name, int iodepth) {
   const std::string out = dir + "/" + name + ".json";
