@@ -28,6 +28,7 @@
 #include "jobfile/options.h"
 #include "jobfile/parser.h"
 #include "jobfile/units.h"
+#include "report/common.h"
 #include "report/interim.h"
 #include "report/status_line.h"
 #include "report/table.h"
@@ -266,9 +267,12 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
   o.plot = cli.plot;
   o.set_option = iobench::jobfile::SetOption;
   o.is_job_option = iobench::jobfile::IsJobOption;
-  o.canonical_option = [](const std::string& name) {
+  // The name the JSON's "job options" list the option under (fio's), so a
+  // sweep of iodepth_batch is captioned iodepth_batch=8 like the job's
+  // iodepth_batch column (it said iodepth_batch_submit=8, our table's name).
+  o.canonical_option = [](const std::string& name) -> std::string {
     const iobench::jobfile::OptionDef* def = iobench::jobfile::FindOption(name);
-    return def != nullptr ? def->name : name;
+    return def != nullptr ? iobench::FioOptionName(def->name) : name;
   };
   // Numbers as the option reads them (iodepth 1 and 01, bs 4k and 4096),
   // with the job's kb_base (4k is 4000 with kb_base=1000).

@@ -6,6 +6,14 @@
 
 namespace iobench {
 
+const std::string& FioOptionName(const std::string& name) {
+  static const std::string kBa = "ba", kBatch = "iodepth_batch", kLogMax = "log_max_value";
+  if (name == "blockalign") return kBa;
+  if (name == "iodepth_batch_submit") return kBatch;
+  if (name == "log_window_value") return kLogMax;
+  return name;
+}
+
 const char* DdirName(int ddir) {
   static const char* const kNames[] = {"read", "write", "trim"};
   return ddir >= 0 && ddir < kNumDdirs ? kNames[ddir] : "?";

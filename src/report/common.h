@@ -19,6 +19,13 @@ namespace iobench {
 // "read", "write", "trim" (lower case, as fio's per-job lines and JSON keys).
 const char* DdirName(int ddir);
 
+// The name fio lists an option under (JSON "job options", fio 3.33's
+// --cmdhelp) for an option table name: fio's primary name where our option
+// table keeps it as an alias (iodepth_batch_submit -> iodepth_batch,
+// blockalign -> ba, log_window_value -> log_max_value), else `name`. Sweep
+// points use it too, so a swept key and a job's option have one name.
+const std::string& FioOptionName(const std::string& name);
+
 // "iobench-0.1.0": what goes where fio writes "fio-3.33".
 std::string VersionString(const RunResult& run);
 

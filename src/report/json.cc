@@ -117,16 +117,6 @@ ojson LatDistObject(const std::array<double, N>& v) {
 // `time_based`) are left out, `stonewall=1` is listed.
 bool ListedOption(const OptionSetting& s) { return !s.value.empty(); }
 
-// The name fio lists an option under where fio's primary name is what our
-// option table keeps as an alias (fio 3.33's --cmdhelp).
-const std::string& FioOptionName(const std::string& name) {
-  static const std::string kBa = "ba", kBatch = "iodepth_batch", kLogMax = "log_max_value";
-  if (name == "blockalign") return kBa;
-  if (name == "iodepth_batch_submit") return kBatch;
-  if (name == "log_window_value") return kLogMax;
-  return name;
-}
-
 // fio lists the options in the order it applied them. For a job file
 // section: written order, except that kb_base and unit_base go first and
 // filename and filename_format after the other general options (their parse

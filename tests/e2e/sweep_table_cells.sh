@@ -5,6 +5,8 @@
 #   each one's own rate added up.
 # - --table-metric=bw_kib gives KiB/s (seed 002's "Bw (KiB/sec)"), in the
 #   caption and in csv's cells alike.
+# - A swept alias is keyed by fio's name, the one the JSON's "job options"
+#   use: --sweep iodepth_batch_submit=... is iodepth_batch, as a job's column.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
 set -u
 bin=$1
@@ -72,5 +74,43 @@ for job, row in zip(doc["jobs"], table[3:]):
     assert depth == job["iobench"]["point"]["iodepth"], row
     assert abs(float(cell) - job["read"]["bw_bytes"] / 1024) < 1e-3, (cell, job["read"]["bw_bytes"])
 PY
+
+# One option, one name: iodepth_batch (fio's name, the JSON's job options).
+for key in iodepth_batch iodepth_batch_submit; do
+  "$bin" --name=b --ioengine=null --size=64k --iodepth=8 --sweep "$key=1,8" \
+    --output-format=json,table --output="$tmp/b.out" 2>"$tmp/b.err" ||
+    fail "--sweep $key: exit $? $(cat "$tmp/b.err")"
+  grep -q "^read IOPS by iodepth_batch$" "$tmp/b.out" || fail "--sweep $key caption: $(tail -n 5 "$tmp/b.out")"
+  python3 - "$tmp/b.out" <<'PY' || fail "--sweep $key: JSON point key"
+import json, sys
+doc, _ = json.JSONDecoder().raw_decode(open(sys.argv[1]).read())
+assert doc["iobench"]["sweep"]["keys"] == ["iodepth_batch"], doc["iobench"]["sweep"]["keys"]
+for j in doc["jobs"]:
+    assert list(j["iobench"]["point"]) == ["iodepth_batch"], j["iobench"]["point"]
+    assert j["job options"]["iodepth_batch"] == j["iobench"]["point"]["iodepth_batch"], j["job options"]
+PY
+done
+# A job file's column has the same name.
+cat >"$tmp/s002.fio" <<'EOF'
+[global]
+ioengine=null
+rw=randread
+bs=64k
+size=1m
+[a]
+iodepth=64
+iodepth_batch=8
+[b]
+iodepth=64
+iodepth_batch_submit=4
+EOF
+"$bin" "$tmp/s002.fio" --output-format=table --table-metric=bw_kib >"$tmp/col.out" 2>"$tmp/col.err" ||
+  fail "job file table: exit $? $(cat "$tmp/col.err")"
+grep -Eq "^job +iodepth_batch +bw_kib$" "$tmp/col.out" || fail "job file column: $(cat "$tmp/col.out")"
+# --table-rows takes either name.
+"$bin" --name=b --ioengine=null --size=64k --iodepth=8 --sweep iodepth_batch=1,8 --sweep bs=4k,8k \
+  --table-rows=iodepth_batch_submit --output-format=table >"$tmp/r.out" 2>"$tmp/r.err" ||
+  fail "--table-rows=iodepth_batch_submit: exit $? $(cat "$tmp/r.err")"
+grep -Eq "^iodepth_batch +bs=4k +bs=8k$" "$tmp/r.out" || fail "--table-rows: $(cat "$tmp/r.out")"
 
 [ "$fails" -eq 0 ]
