@@ -982,8 +982,11 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     AlignPointSpellings(o, *compare_base, DocKbBases(*compare_base), &neu, KbBases(jobs));
     cmp = RenderCompare(*compare_base, neu, t);
     if (!cmp->ok()) {
+      // Nothing of BASE matches this run: bad input, as CompareFiles says
+      // of two files (exit 2; it was 1, the code of a failed job, though
+      // every job ran). The run's results are still written below.
       PrintError(cmp->status());
-      exit_code = std::max(exit_code, kExitJobFailed);
+      exit_code = std::max(exit_code, kExitUsage);
     } else if (want_json) {
       doc["iobench"]["compare"] = CompareJson(*compare_base, neu, t);
     }

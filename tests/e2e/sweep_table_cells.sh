@@ -7,6 +7,8 @@
 #   caption and in csv's cells alike.
 # - A swept alias is keyed by fio's name, the one the JSON's "job options"
 #   use: --sweep iodepth_batch_submit=... is iodepth_batch, as a job's column.
+# - --compare with a run made now and nothing matching exits 2, as with two
+#   files.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
 set -u
 bin=$1
@@ -112,5 +114,19 @@ grep -Eq "^job +iodepth_batch +bw_kib$" "$tmp/col.out" || fail "job file column:
   --table-rows=iodepth_batch_submit --output-format=table >"$tmp/r.out" 2>"$tmp/r.err" ||
   fail "--table-rows=iodepth_batch_submit: exit $? $(cat "$tmp/r.err")"
 grep -Eq "^iodepth_batch +bs=4k +bs=8k$" "$tmp/r.out" || fail "--table-rows: $(cat "$tmp/r.out")"
+
+# --compare against a run made now that matches nothing: exit 2, as two
+# files; the run's results are still written.
+"$bin" --name=other --ioengine=null --size=64k --output-format=json --output="$tmp/o.json" ||
+  fail "base run: exit $?"
+"$bin" --name=s --ioengine=null --size=64k --sweep iodepth=1,2 --compare "$tmp/o.json" \
+  --output-format=table >"$tmp/nm.out" 2>"$tmp/nm.err"
+expect_eq "no match, run now: exit" "$?" 2
+grep -q "no job of .* matches" "$tmp/nm.err" || fail "no match message: $(cat "$tmp/nm.err")"
+grep -q "^read IOPS by iodepth$" "$tmp/nm.out" || fail "the run's table: $(cat "$tmp/nm.out")"
+"$bin" --name=s --ioengine=null --size=64k --sweep iodepth=1,2 --output-format=json \
+  --output="$tmp/s.json" || fail "new run: exit $?"
+"$bin" --compare "$tmp/o.json" "$tmp/s.json" >/dev/null 2>&1
+expect_eq "no match, two files: exit" "$?" 2
 
 [ "$fails" -eq 0 ]
