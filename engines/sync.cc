@@ -80,7 +80,14 @@ class SyncEngine final : public Engine {
 
   Status Init(const EngineContext& ctx) override {
     files_ = ctx.files;
-    if (files_ != nullptr) positions_.assign(files_->size(), UINT64_MAX);
+    // A descriptor the worker has just opened is at position 0 (engine.h):
+    // the first sequential pass needs no lseek, as in fio. One closed until
+    // its turn (openfiles) is renewed in FileReopened.
+    if (files_ != nullptr) {
+      positions_.assign(files_->size(), UINT64_MAX);
+      for (size_t i = 0; i < files_->size(); ++i)
+        if ((*files_)[i].fd >= 0) positions_[i] = 0;
+    }
     if (ctx.job != nullptr) sfr_flags_ = ctx.job->sync_file_range_flags;
     if (mode_ == SyncMode::kPvsync2 && ctx.job != nullptr) {
       if (ctx.job->nowait) base_flags_ |= RWF_NOWAIT;
@@ -115,9 +122,9 @@ class SyncEngine final : public Engine {
   }
 
   // The new descriptor is at position 0, not where the old one was left:
-  // forget the known position so the next sync/vsync I/O seeks.
+  // an I/O at offset 0 needs no lseek.
   Status FileReopened(uint32_t file_index) override {
-    if (file_index < positions_.size()) positions_[file_index] = UINT64_MAX;
+    if (file_index < positions_.size()) positions_[file_index] = 0;
     return Status::Ok();
   }
   void FileClosing(uint32_t file_index) override {

@@ -68,6 +68,8 @@ enum class QueueResult : uint8_t { kCompleted, kQueued, kBusy };
 
 struct EngineFile {
   std::string path;
+  // Opened by the worker just before Init (or FileReopened) and not read or
+  // written through since: its file position is 0 (sync/vsync rely on it).
   int fd = -1;
   bool is_block_device = false;
   uint64_t size = 0;
