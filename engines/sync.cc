@@ -467,8 +467,10 @@ Status MmapCheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
 
 // Flags the kernel would not honour for a target are refused before the run,
 // with the probes io_uring and libaio use (one rule, one message).
+// hipri_percentage=0 flags no call RWF_HIPRI (fio passes flags 0 too): there
+// is nothing to poll, so nothing to refuse (the job's report says so).
 Status Pvsync2CheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
-  if (job.hipri) IOB_RETURN_IF_ERROR(CheckHipri("pvsync2", job, files));
+  if (job.hipri && job.hipri_percentage > 0) IOB_RETURN_IF_ERROR(CheckHipri("pvsync2", job, files));
   if (job.uncached) IOB_RETURN_IF_ERROR(ProbeUncached("pvsync2", files));
   if (job.nowait) IOB_RETURN_IF_ERROR(ProbeNowait("pvsync2", files));
   return Status::Ok();

@@ -1306,6 +1306,10 @@ class PhaseRunner {
                             ": a sync engine completes each I/O inside the call, so the "
                             "queue depth is 1");
         }
+        if (job.ioengine == "pvsync2" && job.hipri && job.hipri_percentage == 0 && first)
+          c.notes.push_back(
+              "hipri=1 with hipri_percentage=0: no I/O is issued with RWF_HIPRI, so nothing is "
+              "polled (as in fio); the job runs as pvsync2 without hipri");
         if (job.ioengine == "pvsync2" && job.direct && (job.uncached || job.nowait) && first) {
           c.notes.push_back(
               std::string("pvsync2 with direct=1: ") +

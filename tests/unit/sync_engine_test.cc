@@ -263,6 +263,30 @@ TEST(SyncEngineTest, HipriIsRefusedWhereTheKernelCannotPoll) {
   EXPECT_FALSE(std::filesystem::exists(file));
 }
 
+// hipri_percentage=0 issues no call with RWF_HIPRI (fio passes flags 0 too):
+// nothing is polled, so a device without poll queues is no reason to refuse
+// the job. It runs, and its report says hipri does nothing.
+TEST(SyncEngineTest, HipriPercentageZeroRunsWithoutPollQueues) {
+  TempDir dir("/var/tmp");
+  const std::string file = dir.path() + "/hipri0";
+  FillFile(file, 1 << 20, 0x5a);
+  JobSpec j = TestJob("hp0", RwMode::kRandRead, 4096, 1 << 20);
+  j.ioengine = "pvsync2";
+  j.hipri = true;
+  j.hipri_percentage = 0;
+  j.direct = true;
+  j.number_ios = 16;
+  j.filenames = {file};
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto& job = r->groups[0].jobs[0];
+  EXPECT_EQ(job.stats.dir[0].ios, 16u);
+  bool noted = false;
+  for (const auto& n : job.notes)
+    noted |= n.find("hipri_percentage=0: no I/O") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
 // RWF_NOWAIT on buffered reads of uncached data: EAGAIN, counted; the job
 // fails unless continue_on_error/ignore_error tolerate it.
 // Writes a file and drops it from the page cache, so buffered RWF_NOWAIT
