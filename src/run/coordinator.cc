@@ -1306,6 +1306,19 @@ class PhaseRunner {
                             ": a sync engine completes each I/O inside the call, so the "
                             "queue depth is 1");
         }
+        // O_SYNC/O_DSYNC act on write(2) and its kin; the mmap engine's
+        // writes are memcpy into a shared mapping, so nothing is synced as
+        // it is written (as in fio, which opens the file O_SYNC all the same).
+        if (job.ioengine == "mmap" && (job.sync || job.dsync) && JobWrites(job) && first) {
+          const OptionSetting set = SettingOf(job, "sync");
+          const std::string said =
+              "sync=" + (set.value.empty() ? std::string(job.sync ? "1" : "dsync") : set.value);
+          c.notes.push_back(said + " (" + (job.sync ? "O_SYNC" : "O_DSYNC") +
+                            ") has no effect with ioengine=mmap: its writes are memory copies "
+                            "into a shared mapping, not write calls, so none is synced as it is "
+                            "made; the dirty pages are written back later (fsync=N, fdatasync=N "
+                            "and end_fsync=1 sync them with msync)");
+        }
         if (job.ioengine == "pvsync2" && job.hipri && job.hipri_percentage == 0 && first)
           c.notes.push_back(
               "hipri=1 with hipri_percentage=0: no I/O is issued with RWF_HIPRI, so nothing is "

@@ -287,6 +287,37 @@ TEST(SyncEngineTest, HipriPercentageZeroRunsWithoutPollQueues) {
   EXPECT_TRUE(noted);
 }
 
+// sync=1 (O_SYNC) and sync=dsync (O_DSYNC) act on write calls; the mmap
+// engine's writes are memcpy into the mapping, so no write is synced as it
+// is made. The job runs (as in fio) and its report says so; a psync job
+// with sync=1, whose writes are synced, gets no such note.
+TEST(SyncEngineTest, MmapWithSyncSaysNothingIsSyncedPerWrite) {
+  TempDir dir("/var/tmp");
+  const auto note_of = [&](const std::string& engine, bool sync, bool dsync) {
+    JobSpec j = TestJob("ms", RwMode::kWrite, 4096, 256 << 10);
+    j.ioengine = engine;
+    j.sync = sync;
+    j.dsync = dsync;
+    j.filenames = {dir.path() + "/" + engine};
+    auto r = RunJobs({j}, {});
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    if (!r.ok()) return std::string("(failed)");
+    for (const auto& n : r->groups[0].jobs[0].notes)
+      if (n.find("has no effect with ioengine=mmap") != std::string::npos) return n;
+    return std::string();
+  };
+  std::string n = note_of("mmap", true, false);
+  EXPECT_EQ(n.rfind("sync=1 (O_SYNC) has no effect with ioengine=mmap: its writes are memory "
+                    "copies",
+                    0),
+            0u)
+      << n;
+  n = note_of("mmap", false, true);
+  EXPECT_EQ(n.rfind("sync=dsync (O_DSYNC) has no effect with ioengine=mmap", 0), 0u) << n;
+  EXPECT_EQ(note_of("mmap", false, false), "");
+  EXPECT_EQ(note_of("psync", true, false), "");
+}
+
 // RWF_NOWAIT on buffered reads of uncached data: EAGAIN, counted; the job
 // fails unless continue_on_error/ignore_error tolerate it.
 // Writes a file and drops it from the page cache, so buffered RWF_NOWAIT
