@@ -493,6 +493,22 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
                            ") needs rw=write or randwrite in iobench: fill the file with such a "
                            "job first (stonewall), then read it");
   }
+  // pre_read fills the page cache through a buffered descriptor; O_DIRECT
+  // I/O bypasses that cache, so the job would measure the same without it,
+  // and nothing would say so. fio 3.33 fails such a job (err=5,
+  // func=pre_read): refuse it before anything runs, naming both options.
+  if (job.pre_read && job.direct && !opts.engine_factory && job.ioengine != "null") {
+    // buffered=0 is how some job files say direct=1: name what the job said.
+    const bool by_buffered =
+        job.FindSetting("direct") == nullptr && job.FindSetting("buffered") != nullptr;
+    return Status::Invalid(
+        "job '" + job.name + "': pre_read=1 (" + SettingOf(job, "pre_read").Where() + ") with " +
+        (by_buffered ? "buffered=0 (" : "direct=1 (") +
+        SettingOf(job, by_buffered ? "buffered" : "direct").Where() +
+        "): pre_read reads the files into the page cache, which O_DIRECT I/O bypasses, so it "
+        "would buy nothing (fio 3.33 fails such a job: err=5, func=pre_read); drop pre_read=1, "
+        "or direct=1 to measure cached I/O");
+  }
   IOB_RETURN_IF_ERROR(CheckOpenFiles(
       job, job.filenames.empty() ? std::max<uint32_t>(1, job.nrfiles) : job.filenames.size()));
   IOB_RETURN_IF_ERROR(CheckZoneMode(job));

@@ -6,9 +6,21 @@
 # adds more past the region in both: 12 MiB cached here); without pre_read
 # only that block is. pre_read=1 also keeps invalidate from dropping what it read.
 # A loaded machine may reclaim a few pages (fadvise_hint.sh), so the bounds
-# are 1 MiB wide. $1: iobench binary, $2: source dir.
+# are 1 MiB wide.
+# pre_read=1 with direct=1 is refused before the run (exit 2), naming both
+# options: the O_DIRECT job bypasses the cache the pre-read fills (fio 3.33
+# fails the job, err=5 func=pre_read; iobench used to run it silently).
+# $1: iobench binary, $2: source dir.
 E2E_FS=/var/tmp  # ext4 here: a tmpfs file is always cached
 source "$2/tests/e2e/setup.bash"
+head -c 1m /dev/zero >pd
+"$bin" --name=pd --filename=pd --rw=read --size=1m --pre_read=1 --direct=1 \
+  --output-format=terse >"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect_eq "pre_read=1 direct=1 exit" "$rc" 2
+grep -q "job 'pd': pre_read=1 (<cmdline>) with direct=1 (<cmdline>): pre_read reads the files into the page cache, which O_DIRECT I/O bypasses" "$tmp/err" ||
+  fail "pre_read=1 direct=1: stderr $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && fail "pre_read=1 direct=1: a report: $(head -c 200 "$tmp/out")"
 command -v fincore >/dev/null || { echo "SKIP: fincore (util-linux) not installed"; exit 77; }
 f=$tmp/data
 head -c 16m /dev/zero | tr '\0' x >"$f" && sync "$f" || { echo "cannot lay out $f"; exit 1; }
