@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -75,6 +76,22 @@ Status WithOptionWhere(const JobSpec& job, Status st) {
   if (end == std::string::npos) end = m.size();
   // A value that ends the sentence keeps its full stop after the location.
   if (end == m.size() && end > best && m[end - 1] == '.') --end;
+  // "nowait=1 (RWF_NOWAIT) is ...": the flag the option stands for is
+  // already in brackets there; the location joins it, "(RWF_NOWAIT,
+  // <cmdline>)", rather than making two bracketed groups back to back.
+  if (m.compare(end, 2, " (") == 0) {
+    const size_t close = m.find(')', end + 2);
+    const bool flag_name = close != std::string::npos && close > end + 2 &&
+                           std::all_of(m.begin() + static_cast<std::ptrdiff_t>(end + 2),
+                                       m.begin() + static_cast<std::ptrdiff_t>(close), [](char ch) {
+                                         return std::isupper(static_cast<unsigned char>(ch)) ||
+                                                std::isdigit(static_cast<unsigned char>(ch)) ||
+                                                ch == '_';
+                                       });
+    if (flag_name)
+      return Status(st.code(), m.substr(0, close) + ", " + which->Where() + m.substr(close),
+                    st.errno_value());
+  }
   return Status(st.code(), m.substr(0, end) + " (" + which->Where() + ")" + m.substr(end),
                 st.errno_value());
 }
