@@ -510,6 +510,10 @@ Status Worker::Setup() {
     lo.log_clat = lo.log_clat && record_clat_;
     lo.log_lat = lo.log_lat && record_lat_;
     for (int d = 0; d < kNumDdirs; ++d) lo.window_rate_dir[d] = sample_dir_[d];
+    // The windowed bw/iops lines are the report's samples (TakeSamples), as
+    // fio logs a bw/iops entry only when it takes a sample.
+    lo.bw_msec = job_.bw_avg_ms;
+    lo.iops_msec = job_.iops_avg_ms;
     // Numbered by the clone's place in the run, as fio's thread_number: two
     // jobs with the same prefix get files .1 and .2, not both .1.
     auto logger = IoLogger::Create(lo, static_cast<int>(worker_index_), ctl_->log_writer);

@@ -382,6 +382,17 @@ Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int
     }
   }
   l->win_end_ns_ = l->avg_ns_;
+  if (l->avg_ns_ != 0) {
+    // Each rate log's windows are the report's samples (IoLogOptions::bw_msec).
+    const uint64_t msec[2] = {opts.bw_msec, opts.iops_msec};
+    const LogKind kinds[2] = {LogKind::kBw, LogKind::kIops};
+    for (int k = 0; k < 2; ++k) {
+      if (!(l->per_io_kinds_ & (1u << static_cast<int>(kinds[k])))) continue;
+      l->rate_ns_[k] = msec[k] != 0 ? MsToNs(msec[k]) : l->avg_ns_;
+      l->rate_end_[k] = l->rate_ns_[k];
+    }
+  }
+  l->next_close_ns_ = std::min({l->win_end_ns_, l->rate_end_[0], l->rate_end_[1]});
   if (opts.rate_end_ns != 0) l->rate_end_ns_ = opts.rate_end_ns;
   return l;
 }
@@ -402,45 +413,51 @@ void IoLogger::NextChunk(Stream& s) {
 
 void IoLogger::CloseWindows(uint64_t t_ns, bool rates) {
   while (t_ns >= win_end_ns_) {
-    EmitWindow(win_end_ns_ / 1000000, rates && win_end_ns_ < rate_end_ns_);
-    win_start_ns_ = win_end_ns_;
+    EmitWindow(win_end_ns_ / 1000000);
     win_end_ns_ = SaturatingAddNs(win_end_ns_, avg_ns_);
+  }
+  for (int k = 0; k < 2; ++k) {
+    while (t_ns >= rate_end_[k]) {
+      EmitRate(k, rate_end_[k], rates && rate_end_[k] < rate_end_ns_);
+      rate_end_[k] = SaturatingAddNs(rate_end_[k], rate_ns_[k]);
+    }
+  }
+  next_close_ns_ = std::min({win_end_ns_, rate_end_[0], rate_end_[1]});
+}
+
+void IoLogger::EmitRate(int k, uint64_t end_ns, bool write) {
+  const int kind = static_cast<int>(k == kRateBw ? LogKind::kBw : LogKind::kIops);
+  const bool both = window_value_ == LogWindowValue::kBoth;
+  for (unsigned d = 0; d < static_cast<unsigned>(kNumDdirs); ++d) {
+    const uint64_t n = rate_count_[k][d] - rate_mark_[k][d];
+    rate_mark_[k][d] = rate_count_[k][d];
+    // As fio 3.33: no line for a direction without I/O in the window (fio's
+    // lines skip idle windows; the next line covers its own window).
+    if (!write || n == 0 || !window_rate_dir_[d]) continue;
+    // KiB/s or I/O per second over the whole window, as the report's
+    // sample. A window has one value, so its max is that value.
+    const unsigned __int128 scaled = static_cast<unsigned __int128>(n) * 1000000000;
+    const unsigned __int128 len = static_cast<unsigned __int128>(rate_ns_[k]);
+    const uint64_t v = static_cast<uint64_t>(k == kRateBw ? scaled / (1024 * len) : scaled / len);
+    ValueLine(kind, end_ns / 1000000, v, both ? &v : nullptr, d, 0, 0, 0);
   }
 }
 
-void IoLogger::EmitWindow(uint64_t end_ms, bool rates) {
+void IoLogger::EmitWindow(uint64_t end_ms) {
   const bool both = window_value_ == LogWindowValue::kBoth;
-  const uint64_t len_ns = avg_ns_;
   for (unsigned d = 0; d < static_cast<unsigned>(kNumDdirs); ++d) {
     Window& w = win_[d];
-    // As fio 3.33: no bw/iops line for a direction without I/O in the
-    // window (fio's lines skip idle windows; the next line covers its own window).
-    const bool active = rates && w.ios != 0 && window_rate_dir_[d];
-    if (active && (per_io_kinds_ & (1u << static_cast<int>(LogKind::kBw)))) {
-      // KiB/s. A window has one bandwidth value, so its max is that value.
-      const uint64_t v =
-          static_cast<uint64_t>(static_cast<unsigned __int128>(w.bytes) * 1000000000 /
-                                (1024 * static_cast<unsigned __int128>(len_ns)));
-      ValueLine(static_cast<int>(LogKind::kBw), end_ms, v, both ? &v : nullptr, d, 0, 0, 0);
-    }
-    if (active && (per_io_kinds_ & (1u << static_cast<int>(LogKind::kIops)))) {
-      const uint64_t v =
-          static_cast<uint64_t>(static_cast<unsigned __int128>(w.ios) * 1000000000 / len_ns);
-      ValueLine(static_cast<int>(LogKind::kIops), end_ms, v, both ? &v : nullptr, d, 0, 0, 0);
-    }
-    if (w.ios != 0) {
-      const struct {
-        LogKind kind;
-        const WinStat* st;
-      } lats[] = {{LogKind::kSlat, &w.slat}, {LogKind::kClat, &w.clat}, {LogKind::kLat, &w.lat}};
-      for (const auto& l : lats) {
-        // A window's slat may have no sample (trims completed in the call).
-        if (!(per_io_kinds_ & (1u << static_cast<int>(l.kind))) || l.st->n == 0) continue;
-        // fio's mean + 0.5, truncated: the nearest ns (1004.5 is 1005).
-        const uint64_t avg = (l.st->sum + l.st->n / 2) / l.st->n;
-        const uint64_t v = window_value_ == LogWindowValue::kMax ? l.st->max : avg;
-        ValueLine(static_cast<int>(l.kind), end_ms, v, both ? &l.st->max : nullptr, d, 0, 0, 0);
-      }
+    const struct {
+      LogKind kind;
+      const WinStat* st;
+    } lats[] = {{LogKind::kSlat, &w.slat}, {LogKind::kClat, &w.clat}, {LogKind::kLat, &w.lat}};
+    for (const auto& l : lats) {
+      // A window's slat may have no sample (trims completed in the call).
+      if (!(per_io_kinds_ & (1u << static_cast<int>(l.kind))) || l.st->n == 0) continue;
+      // fio's mean + 0.5, truncated: the nearest ns (1004.5 is 1005).
+      const uint64_t avg = (l.st->sum + l.st->n / 2) / l.st->n;
+      const uint64_t v = window_value_ == LogWindowValue::kMax ? l.st->max : avg;
+      ValueLine(static_cast<int>(l.kind), end_ms, v, both ? &l.st->max : nullptr, d, 0, 0, 0);
     }
     w = Window();
   }
@@ -505,7 +522,7 @@ void IoLogger::Finish(uint64_t t_ns) {
     // I/Os, however short the tail), at the job's end in whole ms (fio's
     // mtime_since_now(), truncated). bw/iops get none: fio's helper thread
     // computes those once per window and never samples the tail.
-    EmitWindow(t_ns / 1000000, /*rates=*/false);
+    EmitWindow(t_ns / 1000000);
   }
   if (hist_ns_ != 0) {
     CloseHist(t_ns);

@@ -52,7 +52,14 @@ struct IoLogOptions {
   std::string iops_prefix;
   std::string lat_prefix;  // slat, clat and lat files
   std::string hist_prefix;
-  uint64_t avg_msec = 0;         // 0: one line per I/O
+  uint64_t avg_msec = 0;  // 0: one line per I/O
+  // With avg_msec: the windows of the bw (iops) lines, 0 = avg_msec. The
+  // worker sets them to its bwavgtime (iopsavgtime): fio adds a bw (iops)
+  // log entry only when its helper thread takes a report sample, so its
+  // windowed bw (iops) log has one line per sample, whatever avg_msec is
+  // (bwavgtime=1000 with log_avg_msec=250: a line a second, not four).
+  uint64_t bw_msec = 0;
+  uint64_t iops_msec = 0;
   uint64_t hist_msec = 0;        // 0: no hist lines (fio: the file stays empty)
   uint32_t hist_coarseness = 0;  // 0..6: merge 2^c adjacent buckets
   bool log_offset = false;
@@ -211,10 +218,10 @@ class IoLogger {
     if (avg_ns_ == 0) {
       if (per_io_kinds_ != 0) LogOne(t_ns, d, bytes, slat_ns, clat_ns, lat_ns, offset, prio);
     } else if (per_io_kinds_ != 0) {
-      if (t_ns >= win_end_ns_) CloseWindows(t_ns, true);
+      if (t_ns >= next_close_ns_) CloseWindows(t_ns, true);
+      ++rate_count_[kRateIops][d];
+      rate_count_[kRateBw][d] += bytes;
       Window& w = win_[d];
-      ++w.ios;
-      w.bytes += bytes;
       if (slat_ns != kNoSlat) w.slat.Add(slat_ns);
       w.clat.Add(clat_ns);
       w.lat.Add(lat_ns);
@@ -230,7 +237,7 @@ class IoLogger {
   // Closes windows that ended by t_ns when no I/O completes (thinktime, a
   // stalled device). Call from the worker's loop, e.g. when it waits.
   void Tick(uint64_t t_ns) {
-    if (avg_ns_ != 0 && per_io_kinds_ != 0 && t_ns >= win_end_ns_) CloseWindows(t_ns, true);
+    if (avg_ns_ != 0 && per_io_kinds_ != 0 && t_ns >= next_close_ns_) CloseWindows(t_ns, true);
     if (hist_ns_ != 0 && t_ns >= hist_end_ns_) CloseHist(t_ns);
   }
 
@@ -259,10 +266,12 @@ class IoLogger {
       if (v > max) max = v;
     }
   };
+  // A latency window (avg_msec): a direction's line needs a sample of it.
   struct Window {
-    uint64_t ios = 0, bytes = 0;
     WinStat slat, clat, lat;
   };
+  // The bw and iops windows (bw_msec, iops_msec), each on its own grid.
+  enum : int { kRateBw = 0, kRateIops = 1 };
   struct Stream {
     int file = -1;
     LogChunk* chunk = nullptr;
@@ -343,11 +352,15 @@ class IoLogger {
   }
 
   void NextChunk(Stream& s);  // submits the full chunk, acquires a new one
-  // rates: bw/iops lines for the windows that end before rate_end_ns_.
+  // Closes the latency and rate windows that ended by t_ns. rates: bw/iops
+  // lines for the rate windows that end before rate_end_ns_.
   void CloseWindows(uint64_t t_ns, bool rates);
-  // Lines of the window ending at end_ms for each direction with I/O in it;
-  // bw/iops lines only if rates (a full window of avg_ns_).
-  void EmitWindow(uint64_t end_ms, bool rates);
+  // slat/clat/lat lines of the window ending at end_ms, per direction with
+  // a sample of that latency in it.
+  void EmitWindow(uint64_t end_ms);
+  // The bw (kRateBw) or iops line of each direction with I/O in the rate
+  // window ending at end_ns (none unless write).
+  void EmitRate(int k, uint64_t end_ns, bool write);
   void CloseHist(uint64_t t_ns);
   void EmitHist(uint64_t t_ms);
 
@@ -369,9 +382,14 @@ class IoLogger {
   Stream streams_[kNumLogKinds];
 
   uint64_t rate_end_ns_ = UINT64_MAX;  // windows ending at or after it: no bw/iops line
-  uint64_t win_start_ns_ = 0;
   uint64_t win_end_ns_ = 0;
   Window win_[kNumDdirs];
+  uint64_t rate_ns_[2] = {0, 0};                     // bw, iops window lengths
+  uint64_t rate_end_[2] = {UINT64_MAX, UINT64_MAX};  // end of the open bw, iops window
+  uint64_t rate_count_[2][kNumDdirs] = {};           // bytes, I/Os completed so far
+  uint64_t rate_mark_[2][kNumDdirs] = {};            // ... at the last rate window's end
+  // The earliest of win_end_ns_ and rate_end_: one compare per I/O.
+  uint64_t next_close_ns_ = UINT64_MAX;
 
   uint64_t hist_start_ns_ = 0;
   uint64_t hist_end_ns_ = 0;

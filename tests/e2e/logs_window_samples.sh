@@ -6,7 +6,8 @@
 # sample, as in fio. iobench wrote it to the log (runtime=1, 500 ms windows:
 # lines at 500 and 1000, samples=1; fio: one line, samples=1) and, when no
 # rate limit held the job, took it as a sample too (4 in 1 s of 250 ms
-# windows; fio 3). Null engine, rate_iops=1000 unless said.
+# windows; fio 3). With bwavgtime/iopsavgtime set, the lines follow them
+# too, as fio's. Null engine, rate_iops=1000 unless said.
 # $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
 
@@ -72,6 +73,32 @@ if fio_side; then
   check fio r1 "$fio_one" --rw=read --rate_iops=1000 --runtime=1 --log_avg_msec=500
   check fio rw2 "$fio_seven" --rw=randrw --rate_iops=1000 --runtime=2 --log_avg_msec=250
   check fio free "$fio_three" --rw=read --runtime=1 --log_avg_msec=250
+fi
+# An explicit bwavgtime (iopsavgtime) sets the windows of the samples, and
+# fio adds a bw (iops) log entry only when it takes a sample: above
+# log_avg_msec a line per sample too (bwavgtime=1000: 1 line in 2 s, at
+# 1000; iobench wrote 7, one per 250 ms window), below it as well
+# (bwavgtime=100: 19 lines; iobench wrote 7), equal the same 7.
+above="read.bw=1/1 read.iops=1/1"
+# (100 ms windows: a loaded machine's stalls may merge a few of them.)
+below="read.bw=(19/19|18/18|17/17|16/16) read.iops=(3/3|2/2)"
+equal="read.bw=(7/7|6/6) read.iops=(3/3|2/2)"
+check "$bin" above "$above" --rw=read --rate_iops=1000 --runtime=2 --log_avg_msec=250 \
+  --bwavgtime=1000 --iopsavgtime=1000
+check "$bin" below "$below" --rw=read --rate_iops=1000 --runtime=2 --log_avg_msec=250 \
+  --bwavgtime=100 --iopsavgtime=500
+check "$bin" equal "$equal" --rw=read --rate_iops=1000 --runtime=2 --log_avg_msec=250 \
+  --bwavgtime=250 --iopsavgtime=500
+check "$bin" above_free "$above" --rw=read --runtime=2 --log_avg_msec=250 --bwavgtime=1000 \
+  --iopsavgtime=1000
+if fio_side; then
+  # fio's helper thread drifts: a sample (and line) more or fewer now and then.
+  check fio above "read.bw=(1/1|2/2) read.iops=(1/1|2/2)" --rw=read --rate_iops=1000 \
+    --runtime=2 --log_avg_msec=250 --bwavgtime=1000 --iopsavgtime=1000
+  # (Loaded, fio's helper thread skips many 100 ms windows: 13 lines seen.)
+  n_n=$(for n in $(seq 8 20); do printf '%s' "$n/$n|"; done)
+  check fio below "read.bw=(${n_n%|}) read.iops=(2/2|3/3|4/4)" --rw=read \
+    --rate_iops=1000 --runtime=2 --log_avg_msec=250 --bwavgtime=100 --iopsavgtime=500
 fi
 # With a ramp the windows start at its end. fio's helper thread finds the
 # ramp's end a little late, so its last window often ends before the job's

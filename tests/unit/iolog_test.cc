@@ -243,6 +243,38 @@ TEST(IoLogWindowed, WindowEndingWithTheRuntimeHasNoRateLine) {
   }
 }
 
+// fio logs a bw (iops) entry only when its helper thread takes a report
+// sample, every bwavgtime (iopsavgtime): with bwavgtime=1000 above
+// log_avg_msec=250 over 2 s its bw log has a line at 1000 (the one at 2000
+// ends with the job), not one per 250 ms window; the latency lines keep
+// log_avg_msec. Below it (iopsavgtime=100) a line per 100 ms sample, as fio
+// (18-19 lines for 2 s). iobench wrote 7 lines at 250..1750 for both.
+TEST(IoLogWindowed, RateLinesFollowTheReportsSampleWindows) {
+  TempDir dir;
+  auto writer = NewWriter();
+  IoLogOptions o = AllLogs(dir / "t", 250);
+  o.bw_msec = 1000;
+  o.iops_msec = 100;
+  o.rate_end_ns = 2000 * kMs;
+  auto log = NewLogger(o, 0, writer.get());
+  for (uint64_t i = 0; i < 2000; ++i) {
+    log->Tick(i * kMs);
+    log->OnComplete(i * kMs + 1, Ddir::kRead, 4096, 100, 1000, 1100, 0, 0);
+  }
+  log->Tick(2000 * kMs);
+  log->Finish(2000 * kMs + 100000);
+  ASSERT_TRUE(writer->Stop().ok());
+  EXPECT_EQ(ReadLines(dir / "t_bw.1.log"), std::vector<std::string>{"1000, 4000, 0, 0, 0"});
+  const auto iops = ReadLines(dir / "t_iops.1.log");
+  ASSERT_EQ(iops.size(), 19u);
+  for (size_t k = 0; k < iops.size(); ++k)
+    EXPECT_EQ(iops[k], std::to_string((k + 1) * 100) + ", 1000, 0, 0, 0");
+  const auto clat = ReadLines(dir / "t_clat.1.log");
+  ASSERT_EQ(clat.size(), 8u);  // 250 .. 2000
+  EXPECT_EQ(clat[0], "250, 1000, 0, 0, 0");
+  EXPECT_EQ(clat[7], "2000, 1000, 0, 0, 0");
+}
+
 TEST(IoLogWindowed, IdleWindowsHaveNoLine) {
   TempDir dir;
   auto writer = NewWriter();
