@@ -1986,6 +1986,7 @@ uint64_t Worker::Submit() {
       }
     }
   }
+  if (iolog_ != nullptr && record_slat_ && measuring_) LogSlats(n, now);  // issue 8
   ts_.depth.depth[DepthBucket(depth_ - free_n_)] += n;
   ++ts_.depth.submit[BatchBucket(n)];
   ++ts_.depth.submit_events;
@@ -2091,7 +2092,7 @@ unsigned Worker::AccountReaped(const Result<unsigned>& r) {
   if (iolog_ == nullptr) {  // issue 8: the log costs this one branch per batch when off
     for (unsigned i = 0; i < n; ++i) CompleteFast(reaped_[i], now);
   } else {
-    for (unsigned i = 0; i < n; ++i) CompleteLogged(reaped_[i], now, true);
+    for (unsigned i = 0; i < n; ++i) CompleteLogged(reaped_[i], now);
   }
   return n;
 }
@@ -2167,7 +2168,7 @@ void Worker::Run() {
         if (iolog_ == nullptr)  // issue 8
           CompleteFast(req, t);
         else
-          CompleteLogged(req, t, false);
+          CompleteLogged(req, t);
         // A sync engine's slot is free again (or requeued): the next I/O
         // gets fresh stamps at the top; the end-of-job checks below run
         // there too, once nothing more can be prepared.
@@ -2349,27 +2350,35 @@ void Worker::Run() {
 
 // --- issue 8: logs and interim snapshots -----------------------------------
 
+// Only called when the job logs slat: the slat lines (or window samples) of
+// the first n uncommitted I/Os, just issued at `now`, stamped with their
+// submission time as fio's add_slat_sample, for each slat Submit() counted
+// (an I/O issued in the ramp has none: measuring_ is false then).
+void Worker::LogSlats(unsigned n, uint64_t now) {
+  if (now < measure_start_ns_) return;
+  for (unsigned i = 0; i < n; ++i) {
+    const IoRequest* req = uncommitted_[i];
+    if (!FirstPart(*req) || req->op > IoOp::kTrim) continue;
+    const uint16_t prio = (req->flags & kReqHighPrio) != 0 ? req->prio : log_prio_value_;
+    iolog_->OnSubmit(now - measure_start_ns_, static_cast<Ddir>(req->op), req->xfer_length,
+                     now - req->start_ns, req->xfer_offset, prio);
+  }
+}
+
 // Only called when the job logs. The request's fields are read before
 // Complete() because a short transfer rewrites them for the requeue.
-void Worker::CompleteLogged(IoRequest* req, uint64_t now, bool submitted) {
+void Worker::CompleteLogged(IoRequest* req, uint64_t now) {
   const bool full =
       req->op <= IoOp::kTrim && req->res > 0 && static_cast<uint64_t>(req->res) >= req->length;
   // As fio: the priority the I/O carried (cmdprio's, or the job's own).
   const uint16_t prio = (req->flags & kReqHighPrio) != 0 ? req->prio : log_prio_value_;
   Complete(req, now);
   if (!full || !measuring_ || now < measure_start_ns_) return;
-  // A slat line only for an I/O whose slat the report has: submitted by an
-  // async engine (not completed inside Queue, as its trims are), and after
-  // the ramp (an I/O issued in the ramp completes after it with no slat).
-  // fio's slat log has as many lines as its JSON slat N.
-  const uint64_t slat = submitted && record_slat_ && req->issue_ns >= measure_start_ns_ &&
-                                req->issue_ns >= req->start_ns
-                            ? req->issue_ns - req->start_ns
-                            : IoLogger::kNoSlat;
+  // The slat was logged when the I/O was issued (LogSlats).
   const uint64_t clat = now >= req->issue_ns ? now - req->issue_ns : 0;
   const uint64_t lat = now >= req->start_ns ? now - req->start_ns : 0;
-  iolog_->OnComplete(now - measure_start_ns_, static_cast<Ddir>(req->op), req->xfer_length, slat,
-                     clat, lat, req->xfer_offset, prio);
+  iolog_->OnComplete(now - measure_start_ns_, static_cast<Ddir>(req->op), req->xfer_length, clat,
+                     lat, req->xfer_offset, prio);
 }
 
 // fio's latency_qd: the depth latency_target's search is at, else iodepth; 0

@@ -156,8 +156,9 @@ class Worker {
  private:
   std::vector<PatternRegion> PatternRegions() const;
   // --- logs and snapshots (issue 8) ---
-  // submitted: reaped from the engine (false: completed inside Queue).
-  void CompleteLogged(IoRequest* req, uint64_t now, bool submitted);
+  void CompleteLogged(IoRequest* req, uint64_t now);
+  // The slat log of the first n uncommitted I/Os, issued at now.
+  void LogSlats(unsigned n, uint64_t now);
   // max_latency: ends the job with ETIMEDOUT when req's latency exceeds it.
   void CheckMaxLatency(const IoRequest* req, uint64_t now);
   void ServeSnapshot(uint64_t now, bool final);

@@ -452,7 +452,9 @@ void IoLogger::EmitWindow(uint64_t end_ms) {
       const WinStat* st;
     } lats[] = {{LogKind::kSlat, &w.slat}, {LogKind::kClat, &w.clat}, {LogKind::kLat, &w.lat}};
     for (const auto& l : lats) {
-      // A window's slat may have no sample (trims completed in the call).
+      // A window's slat may have no sample (trims completed in the call, or
+      // I/Os all issued in an earlier window), and its clat none (I/Os
+      // issued in it, completed in a later one).
       if (!(per_io_kinds_ & (1u << static_cast<int>(l.kind))) || l.st->n == 0) continue;
       // fio's mean + 0.5, truncated: the nearest ns (1004.5 is 1005).
       const uint64_t avg = (l.st->sum + l.st->n / 2) / l.st->n;

@@ -204,25 +204,38 @@ class IoLogger {
   IoLogger(const IoLogger&) = delete;
   IoLogger& operator=(const IoLogger&) = delete;
 
-  // slat_ns of an I/O that has no submission latency (a sync engine's, one
-  // completed inside the submit call, one issued in the ramp): no slat line.
-  static constexpr uint64_t kNoSlat = UINT64_MAX;
-
-  // One completed I/O. t_ns: time since the job started (after ramp, as for
-  // the report); latencies in ns (slat_ns may be kNoSlat); prio: the ioprio
-  // value (class << 13 | level).
-  // Hot path: inline, no allocation, no lock except a chunk handoff per 64 KiB.
-  void OnComplete(uint64_t t_ns, Ddir ddir, uint64_t bytes, uint64_t slat_ns, uint64_t clat_ns,
-                  uint64_t lat_ns, uint64_t offset, uint16_t prio) {
+  // One I/O issued with a submission latency, as fio's add_slat_sample: the
+  // slat line (or window sample) has the submission's time t_ns, so the slat
+  // file is in submission order and a window holds the slats of the I/Os
+  // issued in it. Only for an I/O whose slat the report counts (not a sync
+  // engine's, not one completed inside the submit call, not one issued in
+  // the ramp): the slat log has as many lines as the report's slat N.
+  void OnSubmit(uint64_t t_ns, Ddir ddir, uint64_t bytes, uint64_t slat_ns, uint64_t offset,
+                uint16_t prio) {
+    constexpr int kSlat = static_cast<int>(LogKind::kSlat);
+    if (!(per_io_kinds_ & (1u << kSlat))) return;
     const unsigned d = static_cast<unsigned>(ddir);
     if (avg_ns_ == 0) {
-      if (per_io_kinds_ != 0) LogOne(t_ns, d, bytes, slat_ns, clat_ns, lat_ns, offset, prio);
+      ValueLine(kSlat, t_ns / 1000000, slat_ns, nullptr, d, bytes, offset, prio);
+      return;
+    }
+    if (t_ns >= next_close_ns_) CloseWindows(t_ns, true);
+    win_[d].slat.Add(slat_ns);
+  }
+
+  // One completed I/O. t_ns: time since the job started (after ramp, as for
+  // the report); latencies in ns; prio: the ioprio value (class << 13 | level).
+  // Hot path: inline, no allocation, no lock except a chunk handoff per 64 KiB.
+  void OnComplete(uint64_t t_ns, Ddir ddir, uint64_t bytes, uint64_t clat_ns, uint64_t lat_ns,
+                  uint64_t offset, uint16_t prio) {
+    const unsigned d = static_cast<unsigned>(ddir);
+    if (avg_ns_ == 0) {
+      if (per_io_kinds_ != 0) LogOne(t_ns, d, bytes, clat_ns, lat_ns, offset, prio);
     } else if (per_io_kinds_ != 0) {
       if (t_ns >= next_close_ns_) CloseWindows(t_ns, true);
       ++rate_count_[kRateIops][d];
       rate_count_[kRateBw][d] += bytes;
       Window& w = win_[d];
-      if (slat_ns != kNoSlat) w.slat.Add(slat_ns);
       w.clat.Add(clat_ns);
       w.lat.Add(lat_ns);
     }
@@ -332,8 +345,8 @@ class IoLogger {
     *p++ = '\n';
     Commit(kind, p);
   }
-  void LogOne(uint64_t t_ns, unsigned d, uint64_t bytes, uint64_t slat_ns, uint64_t clat_ns,
-              uint64_t lat_ns, uint64_t offset, uint16_t prio) {
+  void LogOne(uint64_t t_ns, unsigned d, uint64_t bytes, uint64_t clat_ns, uint64_t lat_ns,
+              uint64_t offset, uint16_t prio) {
     const uint64_t t_ms = t_ns / 1000000;
     if (per_io_kinds_ & (1u << static_cast<int>(LogKind::kBw))) {
       // fio's per-I/O bandwidth: bytes over the completion latency, in the
@@ -343,8 +356,6 @@ class IoLogger {
     }
     if (per_io_kinds_ & (1u << static_cast<int>(LogKind::kIops)))
       ValueLine(static_cast<int>(LogKind::kIops), t_ms, 1, nullptr, d, bytes, offset, prio);
-    if ((per_io_kinds_ & (1u << static_cast<int>(LogKind::kSlat))) && slat_ns != kNoSlat)
-      ValueLine(static_cast<int>(LogKind::kSlat), t_ms, slat_ns, nullptr, d, bytes, offset, prio);
     if (per_io_kinds_ & (1u << static_cast<int>(LogKind::kClat)))
       ValueLine(static_cast<int>(LogKind::kClat), t_ms, clat_ns, nullptr, d, bytes, offset, prio);
     if (per_io_kinds_ & (1u << static_cast<int>(LogKind::kLat)))

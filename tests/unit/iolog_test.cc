@@ -60,6 +60,18 @@ std::unique_ptr<IoLogger> NewLogger(const IoLogOptions& o, int jobnum, LogWriter
   return std::move(l).value();
 }
 
+// One I/O issued and completed at t_ns: its slat logged at the submission
+// (OnSubmit), then its completion, as the worker logs an I/O.
+void Io(IoLogger* log, uint64_t t_ns, Ddir d, uint64_t bytes, uint64_t slat_ns, uint64_t clat_ns,
+        uint64_t lat_ns, uint64_t offset, uint16_t prio) {
+  log->OnSubmit(t_ns, d, bytes, slat_ns, offset, prio);
+  log->OnComplete(t_ns, d, bytes, clat_ns, lat_ns, offset, prio);
+}
+void Io(const std::unique_ptr<IoLogger>& log, uint64_t t_ns, Ddir d, uint64_t bytes,
+        uint64_t slat_ns, uint64_t clat_ns, uint64_t lat_ns, uint64_t offset, uint16_t prio) {
+  Io(log.get(), t_ns, d, bytes, slat_ns, clat_ns, lat_ns, offset, prio);
+}
+
 // Options writing the bw, iops and lat logs under one prefix, with windows
 // of avg_msec (0: a line per I/O).
 IoLogOptions AllLogs(const std::string& prefix, uint64_t avg_msec) {
@@ -156,7 +168,7 @@ TEST(IoLogEpoch, TimesCountFromTheClocksEpoch) {
   const uint64_t before = MonotonicNs() / kMs;
   log->StartEpoch();
   const uint64_t after = MonotonicNs() / kMs;
-  log->OnComplete(7 * kMs, Ddir::kRead, 4096, 0, 1000, 1000, 0, 0);
+  Io(log, 7 * kMs, Ddir::kRead, 4096, 0, 1000, 1000, 0, 0);
   log->Finish(100 * kMs);
   ASSERT_TRUE(writer->Stop().ok());
   const auto iops = ReadLines(dir / "t_iops.1.log");
@@ -196,7 +208,7 @@ TEST(IoLogWindowed, FiveSecondsAtThousandIops) {
   IoLogOptions o = AllLogs(dir / "t", 1000);
   auto log = NewLogger(o, 0, writer.get());
   for (uint64_t i = 0; i < 5000; ++i)
-    log->OnComplete(i * kMs, Ddir::kRead, 4096, 100, 1000 + i % 10, 1100 + i % 10, i * 4096, 0);
+    Io(log, i * kMs, Ddir::kRead, 4096, 100, 1000 + i % 10, 1100 + i % 10, i * 4096, 0);
   log->Finish(5000 * kMs);
   ASSERT_TRUE(writer->Stop().ok());
 
@@ -228,8 +240,7 @@ TEST(IoLogWindowed, WindowEndingWithTheRuntimeHasNoRateLine) {
     IoLogOptions o = AllLogs(dir / "t", 500);
     o.rate_end_ns = 1000 * kMs;
     auto log = NewLogger(o, 0, writer.get());
-    for (uint64_t i = 0; i < 1000; ++i)
-      log->OnComplete(i * kMs, Ddir::kRead, 4096, 100, 1000, 1100, 0, 0);
+    for (uint64_t i = 0; i < 1000; ++i) Io(log, i * kMs, Ddir::kRead, 4096, 100, 1000, 1100, 0, 0);
     if (tick) log->Tick(1000 * kMs + 200000);  // the check that ends the job
     log->Finish(1000 * kMs + 300000);
     ASSERT_TRUE(writer->Stop().ok());
@@ -259,7 +270,7 @@ TEST(IoLogWindowed, RateLinesFollowTheReportsSampleWindows) {
   auto log = NewLogger(o, 0, writer.get());
   for (uint64_t i = 0; i < 2000; ++i) {
     log->Tick(i * kMs);
-    log->OnComplete(i * kMs + 1, Ddir::kRead, 4096, 100, 1000, 1100, 0, 0);
+    Io(log, i * kMs + 1, Ddir::kRead, 4096, 100, 1000, 1100, 0, 0);
   }
   log->Tick(2000 * kMs);
   log->Finish(2000 * kMs + 100000);
@@ -275,6 +286,41 @@ TEST(IoLogWindowed, RateLinesFollowTheReportsSampleWindows) {
   EXPECT_EQ(clat[7], "2000, 1000, 0, 0, 0");
 }
 
+// fio's add_slat_sample logs a slat when the I/O is issued, with the
+// submission's time: per I/O the slat file is in submission order and its
+// time column is the submission's; with log_avg_msec the slat goes to the
+// window it was issued in. (iobench logged it at the completion, with the
+// completion's time and window.)
+TEST(IoLogSlat, SlatCarriesTheSubmissionTime) {
+  TempDir dir;
+  auto writer = NewWriter();
+  IoLogOptions per_io = AllLogs(dir / "p", 0);
+  per_io.log_offset = true;
+  IoLogOptions win = AllLogs(dir / "w", 100);
+  auto p = NewLogger(per_io, 0, writer.get());
+  auto w = NewLogger(win, 0, writer.get());
+  for (IoLogger* l : {p.get(), w.get()}) {
+    // Two I/Os issued at 90 ms, completed at 150 and 120 ms.
+    l->OnSubmit(90 * kMs, Ddir::kRead, 4096, 500, 8192, 0);
+    l->OnSubmit(90 * kMs, Ddir::kWrite, 4096, 700, 4096, 0);
+    l->OnComplete(120 * kMs, Ddir::kWrite, 4096, 30 * kMs, 30 * kMs + 700, 4096, 0);
+    l->OnComplete(150 * kMs, Ddir::kRead, 4096, 60 * kMs, 60 * kMs + 500, 8192, 0);
+    l->Finish(160 * kMs);
+  }
+  ASSERT_TRUE(writer->Stop().ok());
+  const std::vector<std::string> slat = {"90, 500, 0, 4096, 8192, 0", "90, 700, 1, 4096, 4096, 0"};
+  EXPECT_EQ(ReadLines(dir / "p_slat.1.log"), slat);
+  const std::vector<std::string> clat = {"120, 30000000, 1, 4096, 4096, 0",
+                                         "150, 60000000, 0, 4096, 8192, 0"};
+  EXPECT_EQ(ReadLines(dir / "p_clat.1.log"), clat);
+  // Windowed: the slats in the window [0, 100) they were issued in, the
+  // clats in the partial last one (its time: the job's end).
+  const std::vector<std::string> wslat = {"100, 500, 0, 0, 0", "100, 700, 1, 0, 0"};
+  EXPECT_EQ(ReadLines(dir / "w_slat.1.log"), wslat);
+  const std::vector<std::string> wclat = {"160, 60000000, 0, 0, 0", "160, 30000000, 1, 0, 0"};
+  EXPECT_EQ(ReadLines(dir / "w_clat.1.log"), wclat);
+}
+
 TEST(IoLogWindowed, IdleWindowsHaveNoLine) {
   TempDir dir;
   auto writer = NewWriter();
@@ -283,8 +329,7 @@ TEST(IoLogWindowed, IdleWindowsHaveNoLine) {
   o.lat_prefix = dir / "t";
   o.avg_msec = 1000;
   auto log = NewLogger(o, 0, writer.get());
-  for (uint64_t i = 0; i < 500; ++i)
-    log->OnComplete(i * 2 * kMs, Ddir::kWrite, 4096, 0, 50, 60, 0, 0);
+  for (uint64_t i = 0; i < 500; ++i) Io(log, i * 2 * kMs, Ddir::kWrite, 4096, 0, 50, 60, 0, 0);
   log->Tick(2500 * kMs);  // no I/O for 1.5 s: windows 2 (ends 2000) closes
   log->Finish(3000 * kMs);
   ASSERT_TRUE(writer->Stop().ok());
@@ -310,7 +355,7 @@ TEST(IoLogWindowed, PartialLastWindowHasLatencyLinesOnly) {
     // One 4k write every 10 ms up to the end, latencies 1000 + k.
     uint64_t k = 0;
     for (uint64_t t = 0; t < end_ns; t += 10 * kMs, ++k)
-      log->OnComplete(t, Ddir::kWrite, 4096, 100 + k, 1000 + k, 1100 + k, 0, 0);
+      Io(log, t, Ddir::kWrite, 4096, 100 + k, 1000 + k, 1100 + k, 0, 0);
     log->Finish(end_ns);
     ASSERT_TRUE(writer->Stop().ok());
     const std::vector<std::string> rates = {"100, 100, 1, 0, 0", "200, 100, 1, 0, 0"};
@@ -353,16 +398,16 @@ TEST(IoLogWindowed, PartialLastWindowPerDirectionAtJobEnd) {
   auto max = NewLogger(omax, 0, writer.get());
   auto edge = NewLogger(oedge, 0, writer.get());
   for (IoLogger* l : {avg.get(), max.get(), edge.get()}) {
-    l->OnComplete(50 * kMs, Ddir::kRead, 4096, 0, 10, 10, 0, 0);
-    l->OnComplete(60 * kMs, Ddir::kWrite, 4096, 0, 20, 20, 0, 0);
-    l->OnComplete(110 * kMs, Ddir::kWrite, 4096, 0, 30, 30, 0, 0);
-    l->OnComplete(120 * kMs, Ddir::kWrite, 4096, 0, 41, 41, 0, 0);
-    l->OnComplete(130 * kMs, Ddir::kRead, 4096, 0, 50, 50, 0, 0);
-    l->OnComplete(140 * kMs, Ddir::kTrim, 4096, 0, 70, 70, 0, 0);
+    Io(l, 50 * kMs, Ddir::kRead, 4096, 0, 10, 10, 0, 0);
+    Io(l, 60 * kMs, Ddir::kWrite, 4096, 0, 20, 20, 0, 0);
+    Io(l, 110 * kMs, Ddir::kWrite, 4096, 0, 30, 30, 0, 0);
+    Io(l, 120 * kMs, Ddir::kWrite, 4096, 0, 41, 41, 0, 0);
+    Io(l, 130 * kMs, Ddir::kRead, 4096, 0, 50, 50, 0, 0);
+    Io(l, 140 * kMs, Ddir::kTrim, 4096, 0, 70, 70, 0, 0);
   }
   avg->Finish(180 * kMs + 999999);  // last I/O at 140 ms, end at 180.999 ms
   max->Finish(180 * kMs + 999999);
-  edge->OnComplete(150 * kMs, Ddir::kRead, 4096, 0, 60, 60, 0, 0);
+  Io(edge, 150 * kMs, Ddir::kRead, 4096, 0, 60, 60, 0, 0);
   edge->Finish(200 * kMs);  // the I/Os after 100 ms are in the full window [100, 200)
   ASSERT_TRUE(writer->Stop().ok());
   const std::vector<std::string> avg_clat = {"100, 10, 0, 0, 0", "100, 20, 1, 0, 0",
@@ -397,8 +442,8 @@ TEST(IoLogWindowed, MaxAndBothWindowValues) {
   auto lmax = NewLogger(omax, 0, writer.get());
   auto lboth = NewLogger(oboth, 0, writer.get());
   for (uint64_t v : {10, 30, 20}) {
-    lmax->OnComplete(v * kMs, Ddir::kRead, 4096, 0, v, v, 0, 0);
-    lboth->OnComplete(v * kMs, Ddir::kRead, 4096, 0, v, v, 0, 0);
+    Io(lmax, v * kMs, Ddir::kRead, 4096, 0, v, v, 0, 0);
+    Io(lboth, v * kMs, Ddir::kRead, 4096, 0, v, v, 0, 0);
   }
   // A check at the window's end closes it (Finish alone gives no iops line).
   lmax->Tick(1000 * kMs);
@@ -423,7 +468,7 @@ TEST(IoLogPerIo, OneLinePerCompletion) {
   constexpr uint64_t kN = 123457;  // several chunks' worth
   for (uint64_t i = 0; i < kN; ++i) {
     const Ddir d = i % 3 == 0 ? Ddir::kWrite : Ddir::kRead;
-    log->OnComplete(i * 10000, d, 8192, 0, 2000 + i % 7, 2500 + i % 7, i * 8192, 0);
+    Io(log, i * 10000, d, 8192, 0, 2000 + i % 7, 2500 + i % 7, i * 8192, 0);
   }
   log->Finish(kN * 10000);
   EXPECT_EQ(log->lines(), 4 * kN);
@@ -463,7 +508,7 @@ TEST(IoLogPerIo, DisabledLatenciesHaveNoFileAndNoHistLines) {
   spec.disable_clat = true;
   spec.disable_lat = true;
   auto log = NewLogger(IoLogOptions::FromJob(spec), 0, writer.get());
-  for (uint64_t i = 0; i < 50; ++i) log->OnComplete(i * kMs, Ddir::kRead, 4096, 700, 0, 0, 0, 0);
+  for (uint64_t i = 0; i < 50; ++i) Io(log, i * kMs, Ddir::kRead, 4096, 700, 0, 0, 0, 0);
   log->Finish(50 * kMs);
   ASSERT_TRUE(writer->Stop().ok());
   EXPECT_FALSE(std::filesystem::exists(dir / "d_clat.1.log"));
@@ -504,7 +549,7 @@ TEST(IoLogPerIo, DisableBwAndGtodReduceEmptyThePerIoBwIopsLogs) {
         spec.gtod_reduce = spec.disable_slat = spec.disable_clat = spec.disable_lat = true;
       auto log = NewLogger(IoLogOptions::FromJob(spec), 0, writer.get());
       for (uint64_t i = 0; i < 20; ++i)
-        log->OnComplete(i * 10 * kMs, Ddir::kRead, 4096, 0, 1000, 1000, 0, 0);
+        Io(log, i * 10 * kMs, Ddir::kRead, 4096, 0, 1000, 1000, 0, 0);
       log->Finish(200 * kMs);
       ASSERT_TRUE(writer->Stop().ok());
       const size_t windows = 1;  // 100 ms (the window ending with the job has none)
@@ -527,9 +572,9 @@ TEST(IoLogPerIo, OffsetAndPriorityColumns) {
   auto lp = NewLogger(o, 0, writer.get());
   auto lq = NewLogger(plain, 0, writer.get());
   const uint16_t rt_level4 = (1u << 13) | 4;  // IOPRIO_CLASS_RT, level 4
-  lp->OnComplete(7 * kMs, Ddir::kWrite, 4096, 300, 1500, 1800, 8192, rt_level4);
-  lq->OnComplete(7 * kMs, Ddir::kWrite, 4096, 300, 1500, 1800, 8192, rt_level4);
-  lq->OnComplete(8 * kMs, Ddir::kTrim, 4096, 300, 1500, 1800, 0, (2u << 13) | 1);
+  Io(lp, 7 * kMs, Ddir::kWrite, 4096, 300, 1500, 1800, 8192, rt_level4);
+  Io(lq, 7 * kMs, Ddir::kWrite, 4096, 300, 1500, 1800, 8192, rt_level4);
+  Io(lq, 8 * kMs, Ddir::kTrim, 4096, 300, 1500, 1800, 0, (2u << 13) | 1);
   lp->Finish(9 * kMs);
   lq->Finish(9 * kMs);
   ASSERT_TRUE(writer->Stop().ok());
@@ -548,8 +593,8 @@ TEST(IoLogPerIo, PerJobLogsOffSharesOneFile) {
   auto a = NewLogger(o, 0, writer.get());
   auto b = NewLogger(o, 1, writer.get());
   for (uint64_t i = 0; i < 30000; ++i) {
-    a->OnComplete(i * 1000, Ddir::kRead, 4096, 0, 1, 1, 0, 0);
-    if (i % 2) b->OnComplete(i * 1000, Ddir::kWrite, 4096, 0, 1, 1, 0, 0);
+    Io(a, i * 1000, Ddir::kRead, 4096, 0, 1, 1, 0, 0);
+    if (i % 2) Io(b, i * 1000, Ddir::kWrite, 4096, 0, 1, 1, 0, 0);
   }
   a->Finish(30 * kMs);
   b->Finish(30 * kMs);
@@ -581,7 +626,7 @@ void CheckHist(unsigned coarseness) {
   for (uint64_t i = 0; i < kN; ++i) {
     lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
     const uint64_t clat = (lcg >> 33) % 5000000;  // up to 5 ms
-    log->OnComplete(i * 100000, i % 2 ? Ddir::kWrite : Ddir::kRead, 4096, 0, clat, clat, 0, 0);
+    Io(log, i * 100000, i % 2 ? Ddir::kWrite : Ddir::kRead, 4096, 0, clat, clat, 0, 0);
   }
   log->Finish(kN * 100000);  // 1000.7 ms: a partial last interval
   ASSERT_TRUE(writer->Stop().ok());
@@ -613,7 +658,7 @@ TEST(IoLogHist, ValueLandsInItsBucket) {
   o.hist_msec = 1000;
   o.hist_coarseness = 1;
   auto log = NewLogger(o, 0, writer.get());
-  log->OnComplete(1 * kMs, Ddir::kRead, 4096, 0, 100000, 100000, 0, 0);
+  Io(log, 1 * kMs, Ddir::kRead, 4096, 0, 100000, 100000, 0, 0);
   log->Finish(2000 * kMs);
   ASSERT_TRUE(writer->Stop().ok());
   const auto lines = ReadLines(dir / "h_clat_hist.1.log");
@@ -630,7 +675,7 @@ TEST(LogWriterTest, SmallMemoryCapAppliesBackpressureWithoutLoss) {
   o.iops_prefix = dir / "t";
   auto log = NewLogger(o, 0, writer.get());
   constexpr uint64_t kN = 200000;
-  for (uint64_t i = 0; i < kN; ++i) log->OnComplete(i, Ddir::kRead, 4096, 0, 1, 1, 0, 0);
+  for (uint64_t i = 0; i < kN; ++i) Io(log, i, Ddir::kRead, 4096, 0, 1, 1, 0, 0);
   log->Finish(kN);
   ASSERT_TRUE(writer->Stop().ok());
   const LogWriter::Stats st = writer->GetStats();
@@ -661,7 +706,7 @@ TEST(LogWriterTest, SlowDiskStallsTheWorkerAndLosesNothing) {
   o.iops_prefix = dir / "t";
   auto log = NewLogger(o, 0, w);
   constexpr uint64_t kN = 200000;  // ~3.5 MB: more than the pool and the pipe hold
-  for (uint64_t i = 0; i < kN; ++i) log->OnComplete(i, Ddir::kRead, 4096, 0, 1, 1, 0, 0);
+  for (uint64_t i = 0; i < kN; ++i) Io(log, i, Ddir::kRead, 4096, 0, 1, 1, 0, 0);
   log->Finish(kN);
   ASSERT_TRUE(w->Stop().ok());
   reader.join();
@@ -734,8 +779,8 @@ void WriteSampleLogs(const TempDir& dir, const std::string& prefix, uint64_t avg
     auto log = NewLogger(o, job, writer.get());
     for (uint64_t i = 0; i < 20000; ++i) {
       const uint64_t clat = 20000 + (i * 7919) % 50000;
-      log->OnComplete(i * kMs / 2, i % 2 ? Ddir::kWrite : Ddir::kRead, 4096, 1000, clat,
-                      clat + 1000, (i * 4096) % (1 << 30), 0);
+      Io(log, i * kMs / 2, i % 2 ? Ddir::kWrite : Ddir::kRead, 4096, 1000, clat, clat + 1000,
+         (i * 4096) % (1 << 30), 0);
     }
     log->Finish(10000 * kMs);
   }
