@@ -26,11 +26,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-fails=0
-fail() {
-  echo "FAIL $*"
-  fails=$((fails + 1))
-}
+source "$2/tests/e2e/check.bash"
 
 truncate -s 64m "$work/img"
 # No lazy init: nothing may write to the device in the background while we
@@ -48,71 +44,52 @@ mounted=1
 sum() { sha256sum "$loop" | cut -d' ' -f1; }
 before=$(sum)
 
-# run NAME WANT_RC STDERR_REGEX -- command...
-run() {
-  local name=$1 want=$2 regex=$3
-  shift 4
-  timeout 20 "$@" >"$work/out" 2>"$work/err"
-  local rc=$?
-  local ok=1
-  if [ "$want" = "nonzero" ]; then
-    [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] || ok=""
-  else
-    [ "$rc" -eq "$want" ] || ok=""
-  fi
-  [ -z "$ok" ] && fail "$name: exit $rc, want $want ($(head -c 300 "$work/err"))" && return 1
-  if [ -n "$regex" ] && ! grep -qE -- "$regex" "$work/err"; then
-    fail "$name: stderr does not match /$regex/: $(head -c 300 "$work/err")"
-    return 1
-  fi
-  echo "ok   $name (exit $rc)"
-}
 
 refusal="refusing to write to $loop .*mounted at $work/mnt \(ext4\).*allow_mounted_write=1"
-run write-refused 2 "$refusal" -- \
+expect_run write-refused 2 "$refusal" -- \
   "$bin" --name=w --filename="$loop" --rw=write --size=1m
-run randwrite-refused 2 "$refusal" -- \
+expect_run randwrite-refused 2 "$refusal" -- \
   "$bin" --name=w --filename="$loop" --rw=randwrite --size=1m --ioengine=io_uring --direct=1
-run trim-refused 2 "$refusal" -- \
+expect_run trim-refused 2 "$refusal" -- \
   "$bin" --name=t --filename="$loop" --rw=trim --size=1m
 grep -q "groupid=" "$work/out" && fail "trim-refused: a report was printed"
 # The image the loop device reads: a write to it lands under the mounted
 # filesystem, though the loop device registers no holder on it.
-run backing-file-refused 2 "refusing to write to $work/img: backs $loop, mounted at $work/mnt \(ext4\).*allow_mounted_write=1" -- \
+expect_run backing-file-refused 2 "refusing to write to $work/img: backs $loop, mounted at $work/mnt \(ext4\).*allow_mounted_write=1" -- \
   "$bin" --name=w --filename="$work/img" --rw=write --size=64k --offset=8m
 # A job named after the device with no filename= writes the device (as fio,
 # fio's examples/disk-zone-profile.fio): the same refusal.
 printf '[%s]\nrw=write\nsize=1m\n' "$loop" >"$work/byname.fio"
-run job-name-write-refused 2 "$refusal" -- "$bin" "$work/byname.fio"
+expect_run job-name-write-refused 2 "$refusal" -- "$bin" "$work/byname.fio"
 after=$(sum)
 [ "$before" = "$after" ] || fail "the refused jobs changed the device"
 
-run read-allowed 0 "" -- "$bin" --name=r --filename="$loop" --rw=read --size=1m
+expect_run read-allowed 0 "" -- "$bin" --name=r --filename="$loop" --rw=read --size=1m
 [ "$before" = "$(sum)" ] || fail "a read job changed the device"
 mount -o remount,rw "$work/mnt" || fail "remount rw"
 
 # The override: write where the (empty) filesystem keeps nothing of its own
 # that we need afterwards; the image is thrown away anyway.
-run override-writes 0 "" -- \
+expect_run override-writes 0 "" -- \
   "$bin" --name=w --filename="$loop" --rw=write --size=1m --offset=48m --allow_mounted_write=1
 [ "$before" != "$(sum)" ] || fail "allow_mounted_write=1: nothing was written"
 
 # --readonly
-run readonly-write-device 2 "readonly" -- \
+expect_run readonly-write-device 2 "readonly" -- \
   "$bin" --readonly --name=w --filename="$loop" --rw=write --size=1m
-run readonly-write-file 2 "readonly" -- \
+expect_run readonly-write-file 2 "readonly" -- \
   "$bin" --readonly --name=w --filename="$work/mnt/f" --rw=write --size=1m
 [ -e "$work/mnt/f" ] && fail "readonly-write-file: the file was created"
-run readonly-layout 2 "readonly" -- \
+expect_run readonly-layout 2 "readonly" -- \
   "$bin" --readonly --name=r --filename="$work/mnt/g" --rw=read --size=1m
 [ -e "$work/mnt/g" ] && fail "readonly-layout: the file was laid out"
 head -c 1048576 /dev/zero >"$work/mnt/h"
-run readonly-unlink 2 "unlink" -- \
+expect_run readonly-unlink 2 "unlink" -- \
   "$bin" --readonly --name=r --filename="$work/mnt/h" --rw=read --size=1m --unlink=1
 [ -e "$work/mnt/h" ] || fail "readonly-unlink: the file was deleted"
-run readonly-read-existing 0 "" -- \
+expect_run readonly-read-existing 0 "" -- \
   "$bin" --readonly --name=r --filename="$work/mnt/h" --rw=read --size=1m
-run readonly-read-device 0 "" -- \
+expect_run readonly-read-device 0 "" -- \
   "$bin" --readonly --name=r --filename="$loop" --rw=randread --size=1m
 
 # unlink=1 removes regular files only, as fio: a device node named as the
@@ -120,20 +97,20 @@ run readonly-read-device 0 "" -- \
 # whether the job ran or was refused.
 node() { [ -c "$work/null" ] || mknod "$work/null" c 1 3 || fail "mknod"; }
 node
-run unlink-char-device 0 "" -- \
+expect_run unlink-char-device 0 "" -- \
   "$bin" --name=w --filename="$work/null" --rw=write --size=64k --unlink=1
 [ -c "$work/null" ] || fail "unlink=1 deleted a character device node"
 node
-run unlink-char-device-each-loop 0 "" -- \
+expect_run unlink-char-device-each-loop 0 "" -- \
   "$bin" --name=w --filename="$work/null" --rw=write --size=64k --unlink=1 --loops=2 \
   --unlink_each_loop=1
 [ -c "$work/null" ] || fail "unlink_each_loop=1 deleted a character device node"
 node
-run unlink-char-device-refused 2 "sqthread_poll_cpu" -- \
+expect_run unlink-char-device-refused 2 "sqthread_poll_cpu" -- \
   "$bin" --name=w --filename="$work/null" --rw=write --size=64k --unlink=1 \
   --ioengine=io_uring --sqthread_poll=1 --sqthread_poll_cpu=4095
 [ -c "$work/null" ] || fail "unlink=1 of a refused job deleted a character device node"
-run unlink-block-device 0 "" -- \
+expect_run unlink-block-device 0 "" -- \
   "$bin" --name=r --filename="$loop" --rw=read --size=64k --unlink=1
 [ -b "$loop" ] || fail "unlink=1 deleted the block device node"
 

@@ -62,72 +62,53 @@ sum() { sha256sum "$work/e.img" | cut -d' ' -f1; }
 before=$(sum)
 size_before=$(stat -c %s "$work/e.img")
 
-# run NAME WANT_RC STDERR_REGEX -- command... (WANT_RC "nonzero": any failure)
-run() {
-  local name=$1 want=$2 regex=$3
-  shift 4
-  (cd "$work" && timeout 30 "$@") >"$work/out" 2>"$work/err"
-  local rc=$?
-  local ok=1
-  if [ "$want" = "nonzero" ]; then
-    [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] || ok=""
-  else
-    [ "$rc" -eq "$want" ] || ok=""
-  fi
-  [ -z "$ok" ] && fail "$name: exit $rc, want $want ($(head -c 400 "$work/err"))" && return 1
-  if [ -n "$regex" ] && ! grep -qE -- "$regex" "$work/err"; then
-    fail "$name: stderr does not match /$regex/: $(head -c 400 "$work/err")"
-    return 1
-  fi
-  echo "ok   $name (exit $rc)"
-}
 
 mnt="mounted at $work/mnt \(ext4\)"
 w=(--rw=write --bs=4k --size=64k --offset=4m --direct=1)
-run loop-over-mounted-device 2 \
+expect_run loop-over-mounted-device 2 \
   "refusing to write to $B \([^)]*\): is over $A \(its backing device\), $mnt.*allow_mounted_write=1" -- \
   "$bin" --name=j --filename="$B" "${w[@]}"
-run loop-over-mounted-image 2 \
+expect_run loop-over-mounted-image 2 \
   "refusing to write to $C \([^)]*\): is over $work/e.img \(its backing file\), which backs $A, $mnt" -- \
   "$bin" --name=j --filename="$C" "${w[@]}"
-run loop-over-loop-over-mounted 2 \
+expect_run loop-over-loop-over-mounted 2 \
   "refusing to write to $D \([^)]*\): is over $B \(its backing device\), which is over $A \(its backing device\), $mnt" -- \
   "$bin" --name=j --filename="$D" "${w[@]}"
-run trim-loop-over-mounted 2 "refusing to write to $B .*$mnt" -- \
+expect_run trim-loop-over-mounted 2 "refusing to write to $B .*$mnt" -- \
   "$bin" --name=j --filename="$B" --rw=trim --bs=4k --size=64k --offset=4m
-run read-loop-over-mounted 0 "" -- \
+expect_run read-loop-over-mounted 0 "" -- \
   "$bin" --name=j --filename="$C" --rw=read --bs=4k --size=64k --offset=4m
-run write-unmounted-loop 0 "" -- \
+expect_run write-unmounted-loop 0 "" -- \
   "$bin" --name=j --filename="$E" "${w[@]}"
 
 buffers="job 'm': refusing to write the I/O buffers \(mem=mmapshared:$work/e.img at <cmdline>; the file is truncated to their size\) to $work/e.img: backs $A, $mnt"
-run mem-file-image 2 "$buffers" -- \
+expect_run mem-file-image 2 "$buffers" -- \
   "$bin" --name=m --filename="$work/f.dat" --rw=read --bs=4k --size=64k --mem=mmapshared:"$work/e.img"
-run mem-file-image-allow 2 "$buffers" -- \
+expect_run mem-file-image-allow 2 "$buffers" -- \
   "$bin" --name=m --filename="$work/f.dat" --rw=read --bs=4k --size=64k \
   --mem=mmapshared:"$work/e.img" --allow_mounted_write=1
-run iomem-file-image 2 "refusing to write the I/O buffers .* to $work/e.img: backs $A, $mnt" -- \
+expect_run iomem-file-image 2 "refusing to write the I/O buffers .* to $work/e.img: backs $A, $mnt" -- \
   "$bin" --name=m --filename="$work/f.dat" --rw=read --bs=4k --size=64k --iomem=mmap:"$work/e.img"
-run mem-file-device 2 "refusing to write the I/O buffers .* to $B \([^)]*\): is a block device.*is over $A" -- \
+expect_run mem-file-device 2 "refusing to write the I/O buffers .* to $B \([^)]*\): is a block device.*is over $A" -- \
   "$bin" --name=m --filename="$work/f.dat" --rw=read --bs=4k --size=64k --mem=mmapshared:"$B"
 expect_eq image-size "$(stat -c %s "$work/e.img")" "$size_before"
 
-run write-iolog-image 2 "refusing to write the I/O log \(write_iolog=$work/e.img at <cmdline>\) to $work/e.img: backs $A, $mnt" -- \
+expect_run write-iolog-image 2 "refusing to write the I/O log \(write_iolog=$work/e.img at <cmdline>\) to $work/e.img: backs $A, $mnt" -- \
   "$bin" --name=l --filename="$work/f.dat" --rw=read --bs=4k --size=64k --write_iolog="$work/e.img"
-run output-device 2 "refusing to write the report \(--output\) to $B \([^)]*\): is a block device \(this would be written over its data\); is over $A \(its backing device\), $mnt" -- \
+expect_run output-device 2 "refusing to write the report \(--output\) to $B \([^)]*\): is a block device \(this would be written over its data\); is over $A \(its backing device\), $mnt" -- \
   "$bin" --output="$B" --name=o --filename="$work/f.dat" --rw=read --bs=4k --size=64k
-run output-unmounted-device 2 "refusing to write the report \(--output\) to $E \([^)]*\): is a block device" -- \
+expect_run output-unmounted-device 2 "refusing to write the report \(--output\) to $E \([^)]*\): is a block device" -- \
   "$bin" --output="$E" --name=o --filename="$work/f.dat" --rw=read --bs=4k --size=64k
-run output-image 2 "refusing to write the report \(--output\) to $work/e.img: backs $A, $mnt" -- \
+expect_run output-image 2 "refusing to write the report \(--output\) to $work/e.img: backs $A, $mnt" -- \
   "$bin" --output="$work/e.img" --name=o --filename="$work/f.dat" --rw=read --bs=4k --size=64k
 ln -s "$B" "$work/bl_bw.1.log"
-run bw-log-device nonzero "refusing to write a log to $work/bl_bw.1.log \([^)]*\): is a block device" -- \
+expect_run bw-log-device nonzero "refusing to write a log to $work/bl_bw.1.log \([^)]*\): is a block device" -- \
   "$bin" --name=b --filename="$work/f.dat" --rw=read --bs=4k --size=64k --write_bw_log="$work/bl"
 ln -s "$work/e.img" "$work/il_lat.1.log"
-run lat-log-image nonzero "refusing to write a log to $work/il_lat.1.log: backs $A, $mnt" -- \
+expect_run lat-log-image nonzero "refusing to write a log to $work/il_lat.1.log: backs $A, $mnt" -- \
   "$bin" --name=b --filename="$work/f.dat" --rw=read --bs=4k --size=64k --write_lat_log="$work/il" \
   --disable_slat=1 --disable_clat=1
-run logs-new-files 0 "" -- \
+expect_run logs-new-files 0 "" -- \
   "$bin" --output="$work/report.txt" --name=n --filename="$work/f.dat" --rw=read --bs=4k --size=64k \
   --write_bw_log="$work/new" --write_iolog="$work/new.iolog"
 [ -s "$work/new_bw.1.log" ] && [ -s "$work/report.txt" ] && [ -s "$work/new.iolog" ] ||
@@ -167,13 +148,13 @@ if [ -n "${P:-}" ] && [ -b "${P}p1" ] && [ -b "${P}p2" ] &&
   R=$(losetup -f -P --show "$P") && loops+=("$R")
   for _ in 1 2 3 4 5 6 7 8 9 10; do [ -b "${R}p1" ] && break; sleep 0.5; done
   pmnt="partition ${P#/dev/}p1 mounted at $work/mnt2 \(ext4\)"
-  run loop-over-partitioned 2 \
+  expect_run loop-over-partitioned 2 \
     "refusing to write to $Q \([^)]*\): is over $P \(its backing device\), $pmnt" -- \
     "$bin" --name=j --filename="$Q" "${w[@]}"
-  run partition-of-loop-over-partitioned 2 \
+  expect_run partition-of-loop-over-partitioned 2 \
     "refusing to write to ${R}p1 \([^)]*\): is a partition of $R, which is over $P \(its backing device\), $pmnt" -- \
     "$bin" --name=j --filename="${R}p1" --rw=write --bs=4k --size=64k --direct=1
-  run sibling-partition 0 "" -- \
+  expect_run sibling-partition 0 "" -- \
     "$bin" --name=j --filename="${P}p2" --rw=write --bs=4k --size=64k --direct=1
   expect_eq partition-sha256 "$(sha256sum "${P}p1" | cut -d' ' -f1)" "$p1_before"
 else
