@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <unordered_set>
 
 #include "iobench/clock.h"
@@ -202,8 +203,12 @@ std::string CompressibleData(const JobSpec& job, bool force, bool* surely) {
 // A read-only job that reads each block of its region at most once, with
 // the cache dropped first (invalidate=1): one pass, not time_based, no
 // io_size beyond the region, and a random job that keeps its random map.
-bool ReadsEachBlockOnce(const JobSpec& job) {
-  if (!job.invalidate || HasWrite(job.rw) || HasTrim(job.rw) || job.loops > 1 || job.time_based)
+// Not when the data is shared (`shared`: another clone or job reads the
+// same file, and finds what the first one cached) or comes from a replayed
+// log, which may read a block many times.
+bool ReadsEachBlockOnce(const JobSpec& job, bool shared) {
+  if (!job.invalidate || HasWrite(job.rw) || HasTrim(job.rw) || job.loops > 1 || job.time_based ||
+      shared || !job.read_iolog.empty())
     return false;
   if (IsRandom(job.rw) && (job.norandommap || job.percentage_random[0] != 100)) return false;
   const uint64_t region = std::max({job.size, job.filesize_max, job.filesize_min});
@@ -228,8 +233,21 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
                                      const std::vector<TargetContext>& targets,
                                      const TrapEnv& env) {
   std::vector<std::string> out;
+  // How many jobs use each file, for "another job reads it too".
+  std::map<std::string, size_t> users;
+  for (const auto& job : jobs)
+    for (const auto& p : JobFilePaths(job)) ++users[p];
   for (const auto& job : jobs) {
     const JobFiles files(job);
+    // The job's clones share a file (filename=, or a filename_format
+    // without $jobnum): fewer files than one clone's times numjobs.
+    bool shared = false;
+    if (job.numjobs > 1) {
+      JobSpec one = job;
+      one.numjobs = 1;
+      shared = files.list.size() < JobFilePaths(one).size() * job.numjobs;
+    }
+    for (const auto& p : files.list) shared = shared || users[p] > 1;
     std::vector<const TargetContext*> mine;
     for (const auto& t : targets)
       if (Matches(files, t.path)) mine.push_back(&t);
@@ -291,7 +309,8 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
     }
 
     // 2b. Buffered random reads after invalidate with a random map.
-    if (!job.direct && HasRead(job.rw) && IsRandom(job.rw) && job.invalidate && !job.norandommap) {
+    if (!job.direct && HasRead(job.rw) && IsRandom(job.rw) && job.invalidate && !job.norandommap &&
+        !shared && job.read_iolog.empty()) {
       std::string where = first(
           [&](const TargetContext& c) {
             return !IsMemoryFs(c.fs_type) && !c.device.empty() && env.cache_kept.count(c.path) == 0;
@@ -369,7 +388,7 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
     // pass: there is no "after the first pass").
     const std::string buffered_intent = DiskIntent(job, files.list, false);
     if (!job.direct && (HasRead(job.rw) || HasWrite(job.rw)) && !buffered_intent.empty() &&
-        env.mem_total_bytes > 0 && !ReadsEachBlockOnce(job)) {
+        env.mem_total_bytes > 0 && !ReadsEachBlockOnce(job, shared)) {
       uint64_t region = 0;
       std::string where = first(
           [&](const TargetContext& c) {

@@ -510,6 +510,24 @@ TEST(SysTrapsTest, BufferedDiskTestSmallerThanMemory) {
   j.invalidate = true;
   j.rw = RwMode::kRandRW;  // reads of what it wrote
   EXPECT_EQ(warns(j), 1u);
+  j.rw = RwMode::kRandRead;
+  j.read_iolog = "/srv/replay.log";  // a replay may read a block many times
+  EXPECT_EQ(warns(j), 1u);
+  j.read_iolog.clear();
+  // Clones of one file: the later ones read what the first one cached, and
+  // the note's "each block is read once per pass" does not hold either.
+  j.numjobs = 4;
+  auto w4 = DetectTraps({j}, {kExt4}, Env(16 * kGiB));
+  ASSERT_EQ(w4.size(), 1u);
+  EXPECT_NE(w4[0].find("is smaller than memory"), std::string::npos) << w4[0];
+  j.numjobs = 1;
+  // Two jobs of one file.
+  JobSpec other = Job("other", "/srv/f", RwMode::kRead);
+  other.size = 4 * kGiB;
+  w4 = DetectTraps({j, other}, {kExt4}, Env(16 * kGiB));
+  ASSERT_EQ(w4.size(), 2u);
+  EXPECT_NE(w4[0].find("job 'big': /srv/f: the job's data"), std::string::npos) << w4[0];
+  EXPECT_EQ(warns(j), 0u);
   j.rw = RwMode::kRead;
   j.loops = 2;
   auto w = DetectTraps({j}, {kExt4}, Env(16 * kGiB));
