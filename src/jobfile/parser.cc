@@ -666,24 +666,28 @@ std::string JoinOr(const std::vector<std::string>& v) {
   return out;
 }
 
-// Engine options are valid only with an engine that lists them: `engine`,
-// the job's, or for an option a [global] section gave, that section's (as
-// fio parses it: [global] ioengine=io_uring fixedbufs=1 holds for a job
-// that switches to psync, which ignores it; [global] fixedbufs=1 under
-// psync is refused whatever the jobs use).
-Status CheckEngineOption(const JobSpec& job, const RawSetting& s, const std::string& engine) {
+// Engine options are valid only with an engine that lists them: the job's,
+// or for an option a [global] section gave, one of the engines [global]
+// used (`global_engines`, the last one last), as fio parses it there:
+// [global] ioengine=io_uring fixedbufs=1 holds for a job (or a later
+// [global]) that switches to psync, which ignores it; [global] fixedbufs=1
+// under psync is refused whatever the jobs use.
+Status CheckEngineOption(const JobSpec& job, const RawSetting& s,
+                         const std::vector<std::string>& global_engines = {}) {
   const OptionDef* def = FindOption(s.key);
   if (!def || def->engines.empty()) return Status::Ok();
   auto engines = EnginesForOption(*def);
-  if (std::find(engines.begin(), engines.end(), engine) != engines.end()) return Status::Ok();
+  const auto takes = [&](const std::string& e) {
+    return std::find(engines.begin(), engines.end(), e) != engines.end();
+  };
+  if (global_engines.empty() ? takes(job.ioengine)
+                             : std::any_of(global_engines.begin(), global_engines.end(), takes))
+    return Status::Ok();
   return Diag(s, s.key_col,
               "option '" + s.key + "' needs ioengine=" + JoinOr(engines) + "; " +
-                  (engine == job.ioengine ? "job '" + job.name + "' uses "
-                                          : std::string("its [global] section uses ")) +
-                  engine);
-}
-Status CheckEngineOption(const JobSpec& job, const RawSetting& s) {
-  return CheckEngineOption(job, s, job.ioengine);
+                  (global_engines.empty() || global_engines.back() == job.ioengine
+                       ? "job '" + job.name + "' uses " + job.ioengine
+                       : std::string("its [global] section uses ") + global_engines.back()));
 }
 
 // Applies settings in order (kb_base first, since it changes how sizes read),
@@ -732,9 +736,9 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
     start_kb = scratch.kb_base;
   }
   uint32_t in_force = start_kb;
-  // The engine each owned setting is checked against: its [global]
-  // section's for an inherited one, else the job's (empty here).
-  std::vector<std::string> owned_engine;
+  // The engines each owned setting is checked against: those its [global]
+  // sections used for an inherited one, else the job's (none here).
+  std::vector<std::vector<std::string>> owned_engines;
   for (const Run& r : runs) {
     // The kb_base records, taken out of job->settings after they are applied
     // and put back at their written places below.
@@ -751,6 +755,8 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
     const bool own_kb = !kb_records.empty();
     const uint32_t section_kb = job->kb_base;
     size_t kb_next = 0;
+    const bool global = settings[r.begin].source == OptionSource::kGlobal;
+    std::vector<std::string> seen = {job->ioengine};
     for (size_t i = r.begin; i < r.end; ++i) {
       if (is_kb_base(settings[i])) {
         for (OptionSetting& os : kb_records[kb_next]) job->settings.push_back(std::move(os));
@@ -758,16 +764,14 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
         continue;
       }
       IOB_RETURN_IF_ERROR(ApplyOne(job, settings[i], &owned, warnings));
+      if (global && job->ioengine != seen.back()) seen.push_back(job->ioengine);
     }
-    owned_engine.resize(owned.size(), settings[r.begin].source == OptionSource::kGlobal
-                                          ? job->ioengine
-                                          : std::string());
+    owned_engines.resize(owned.size(), global ? seen : std::vector<std::string>());
     if (own_kb || !is_trailing_cli(r)) in_force = section_kb;
   }
   job->kb_base = in_force;  // the job's own (the reports' units follow it)
   for (size_t i = 0; i < owned.size(); ++i)
-    IOB_RETURN_IF_ERROR(CheckEngineOption(
-        *job, owned[i], owned_engine[i].empty() ? job->ioengine : owned_engine[i]));
+    IOB_RETURN_IF_ERROR(CheckEngineOption(*job, owned[i], owned_engines[i]));
   // As fio's fixup_options: a latency that is not measured has no
   // percentiles, whatever the order of the options (disable_lat=1 with
   // lat_percentiles=1 reports clat percentiles; terse read an empty lat
@@ -1218,8 +1222,11 @@ Status SetOption(JobSpec* job, const std::string& name, const std::string& value
   r.key_col = 1;
   r.value_col = static_cast<int>(name.size()) + 2;
   IOB_RETURN_IF_ERROR(ApplyAll(job, {r}, nullptr));
-  // A new engine must still accept the engine options already set.
+  // A new engine must still accept the engine options the job itself set
+  // (a [global] one was checked against [global]'s engine, which a sweep's
+  // ioengine= replaces for this job only, as a job's own ioengine= would).
   for (const auto& s : job->settings) {
+    if (s.source == OptionSource::kGlobal) continue;
     RawSetting prev;
     prev.key = s.name;
     prev.file = s.file;

@@ -1750,6 +1750,21 @@ TEST(JobfileErrors, EngineOptionNeedsItsEngine) {
   auto two = ParseOk("[global]\nioengine=io_uring\nfixedbufs=1\n[a]\n[b]\nioengine=psync\n");
   ASSERT_EQ(two.jobs.size(), 2u);
   EXPECT_EQ(two.jobs[1].ioengine, "psync");
+  // A later [global] that switches engine keeps what the first one set.
+  EXPECT_EQ(
+      ParseOk("[global]\nioengine=io_uring\nfixedbufs=1\n[a]\n[global]\nioengine=psync\n[b]\n")
+          .jobs.size(),
+      2u);
+  // A sweep's ioengine= (SetOption) replaces the engine of one job: a
+  // [global] engine option stays [global]'s business, a job's own is checked.
+  auto swept = ParseOk("[global]\nioengine=io_uring\nfixedbufs=1\n[a]\n").jobs.at(0);
+  EXPECT_TRUE(SetOption(&swept, "ioengine", "psync").ok());
+  auto own = ParseOk("[a]\nioengine=io_uring\nfixedbufs=1\n").jobs.at(0);
+  const Status st = SetOption(&own, "ioengine", "psync");
+  EXPECT_NE(st.message().find("option 'fixedbufs' needs ioengine=io_uring or io_uring_cmd; job 'a' "
+                              "uses psync"),
+            std::string::npos)
+      << st.message();
   // The job's own section: its own engine.
   EXPECT_NE(ParseErr("[global]\nioengine=io_uring\n[b]\nioengine=psync\nfixedbufs=1\n")
                 .find("t.fio:5:1: option 'fixedbufs' needs ioengine=io_uring or io_uring_cmd; "
