@@ -267,16 +267,32 @@ void AlignPointSpellings(const SessionOptions& o, const nlohmann::json& base,
   const sweep::ValueKey neu_key = ValueKeyFor(o, neu_kbs);
   if (!base_key || !neu_key) return;
   std::map<std::pair<std::string, std::string>, std::string> spelled;  // (key, read as) -> base's
+  std::map<std::pair<std::string, std::string>, std::string> read;     // (key, base's) -> read as
   ForEachPoint(base, [&](const nlohmann::json& pt) {
     for (auto it = pt.begin(); it != pt.end(); ++it)
-      if (it->is_string())
-        spelled.emplace(std::make_pair(it.key(), base_key(it.key(), *it)), it->get<std::string>());
+      if (it->is_string()) {
+        const std::string as = base_key(it.key(), *it);
+        spelled.emplace(std::make_pair(it.key(), as), it->get<std::string>());
+        read.emplace(std::make_pair(it.key(), it->get<std::string>()), as);
+      }
   });
   ForEachPoint(*neu, [&](nlohmann::json& pt) {
     for (auto it = pt.begin(); it != pt.end(); ++it) {
       if (!it->is_string()) continue;
-      auto f = spelled.find({it.key(), neu_key(it.key(), *it)});
-      if (f != spelled.end()) *it = f->second;
+      const std::string as = neu_key(it.key(), *it);
+      auto f = spelled.find({it.key(), as});
+      if (f != spelled.end()) {
+        *it = f->second;
+        continue;
+      }
+      // The same spelling read as another value (bs=4k: 4000 bytes at
+      // kb_base=1000, 4096 at 1024) is another point: say what it was.
+      // Not when either side's kb_base is unknown (a reading per kb_base,
+      // one per line): the spelling is all there is to match by.
+      auto r = read.find({it.key(), it->get<std::string>()});
+      if (r != read.end() && r->second != as && r->second.find('\n') == std::string::npos &&
+          as.find('\n') == std::string::npos)
+        *it = it->get<std::string>() + " (" + (as.rfind('#', 0) == 0 ? as.substr(1) : as) + ")";
     }
   });
 }

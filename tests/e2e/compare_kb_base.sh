@@ -54,6 +54,18 @@ print(" ".join(sorted(r["point"]["bs"] for r in c["rows"])))
 ' "$tmp/k.out")
 expect_eq "4k (kb_base=1000) against 4k (1024) is 4096 against 4096" "$pts" "4096"
 
+# The same spelling read two ways is two points, not one: bs=4k at
+# kb_base=1000 (4000 bytes) against bs=4k at 1024 (4096 bytes) matches
+# nothing (it paired them, delta 0.00), and the new side says its value.
+"$bin" "${job[@]}" --sweep bs=4k,8k --kb_base=1000 --output-format=json --output="$tmp/k1000.json" ||
+  fail "k1000 run"
+"$bin" "${job[@]}" --sweep bs=4k,8k --output-format=json --output="$tmp/k1024.json" ||
+  fail "k1024 run"
+"$bin" --compare "$tmp/k1000.json" "$tmp/k1024.json" >"$tmp/k.out" 2>"$tmp/k.err"
+expect_eq "4k at kb_base=1000 against 4k at 1024: exit" "$?" 2
+grep -qF "only in $tmp/k1024.json: t [bs=4k (4096)]" "$tmp/k.err" ||
+  grep -qF "[bs=4k (4096)]" "$tmp/k.err" || fail "4k (4096) not named: $(cat "$tmp/k.err")"
+
 # A file without the jobs' options cannot say its kb_base: its values match
 # by spelling where the kb_base decides, by value where it does not.
 python3 - "$tmp/a.json" "$tmp/u.json" <<'PY' || fail "u.json"
