@@ -217,6 +217,13 @@ std::string ShowCmd(const std::vector<JobSpec>& jobs) {
           std::any_of(j.settings.begin() + static_cast<ptrdiff_t>(k) + 1, j.settings.end(),
                       [](const OptionSetting& l) { return l.name == "bs" || l.name == "bsrange"; }))
         continue;
+      // An engine option of [global]'s engine that this job's engine does
+      // not take has no effect here, and after --name= it would be checked
+      // against the job's engine and refused.
+      if (const OptionDef* def = FindOption(s.name); def != nullptr && !def->engines.empty()) {
+        const auto engines = EnginesForOption(*def);
+        if (std::find(engines.begin(), engines.end(), j.ioengine) == engines.end()) continue;
+      }
       out += ' ';
       out += Arg(s);
     }

@@ -2177,6 +2177,17 @@ TEST(JobfileOutput, JsonHasEveryOptionWithSource) {
   EXPECT_NE(js.find("\"rw\": {\n          \"value\": \"read\",\n          \"source\": \"default\""),
             std::string::npos);
   EXPECT_EQ(ShowCmd(out.jobs), "iobench --name=a --bs=8k --iodepth=4\n");
+  // [global]'s engine option is left out of the job whose engine does not
+  // take it: after --name= it would be refused (and it has no effect).
+  auto engines = ParseOk("[global]\nfixedbufs=1\nioengine=io_uring\n[a]\nioengine=psync\n[b]\n");
+  const std::string cmd = ShowCmd(engines.jobs);
+  EXPECT_EQ(cmd,
+            "iobench --name=a --ioengine=io_uring --ioengine=psync --name=b --fixedbufs=1 "
+            "--ioengine=io_uring\n");
+  ParseInput again;
+  again.cli_job_args = {"--name=a", "--ioengine=io_uring", "--ioengine=psync",
+                        "--name=b", "--fixedbufs=1",       "--ioengine=io_uring"};
+  EXPECT_TRUE(ParseJobs(again).ok());
   EXPECT_NE(CmdHelp("bs")->find("alias: blocksize"), std::string::npos);
   // A bare flag is 1; a bare write_bw_log an empty prefix (it said "1").
   auto bare = ParseOk("[a]\nthread\nwrite_bw_log\n");
