@@ -1342,7 +1342,9 @@ class PhaseRunner {
         // O_SYNC/O_DSYNC act on write(2) and its kin; the mmap engine's
         // writes are memcpy into a shared mapping, so nothing is synced as
         // it is written (as in fio, which opens the file O_SYNC all the same).
-        if (job.ioengine == "mmap" && (job.sync || job.dsync) && JobWrites(job) && first) {
+        // Not said of a trim-only job: it writes nothing.
+        if (job.ioengine == "mmap" && (job.sync || job.dsync) && JobWrites(job) &&
+            HasWrite(job.rw) && first) {
           const OptionSetting set = SettingOf(job, "sync");
           const std::string said =
               "sync=" + (set.value.empty() ? std::string(job.sync ? "1" : "dsync") : set.value);

@@ -293,8 +293,9 @@ TEST(SyncEngineTest, HipriPercentageZeroRunsWithoutPollQueues) {
 // with sync=1, whose writes are synced, gets no such note.
 TEST(SyncEngineTest, MmapWithSyncSaysNothingIsSyncedPerWrite) {
   TempDir dir("/var/tmp");
-  const auto note_of = [&](const std::string& engine, bool sync, bool dsync) {
-    JobSpec j = TestJob("ms", RwMode::kWrite, 4096, 256 << 10);
+  const auto note_of = [&](const std::string& engine, bool sync, bool dsync,
+                           RwMode rw = RwMode::kWrite) {
+    JobSpec j = TestJob("ms", rw, 4096, 256 << 10);
     j.ioengine = engine;
     j.sync = sync;
     j.dsync = dsync;
@@ -316,6 +317,7 @@ TEST(SyncEngineTest, MmapWithSyncSaysNothingIsSyncedPerWrite) {
   EXPECT_EQ(n.rfind("sync=dsync (O_DSYNC) has no effect with ioengine=mmap", 0), 0u) << n;
   EXPECT_EQ(note_of("mmap", false, false), "");
   EXPECT_EQ(note_of("psync", true, false), "");
+  EXPECT_EQ(note_of("mmap", true, false, RwMode::kTrim), "");  // writes nothing
 }
 
 // RWF_NOWAIT on buffered reads of uncached data: EAGAIN, counted; the job
