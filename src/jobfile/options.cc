@@ -2557,6 +2557,9 @@ std::string FioEngineRefusal(const std::string& name) {
   // Engines fio had once and 3.33 no longer builds ("engine ... not
   // loadable"): a job file that names one is older than fio 3.33.
   static const std::set<std::string> kGone = {"guasi", "binject", "syslet-rw", "fusion-aw-sync"};
+  if (name == "solarisaio" || name == "windowsaio")
+    return "ioengine '" + name +
+           "' is a fio engine of another operating system (fio on Linux cannot load it either)";
   if (kGone.count(name) > 0)
     return "ioengine '" + name +
            "' is an engine fio removed before 3.33 (fio 3.33 cannot load it either)";

@@ -1315,6 +1315,10 @@ TEST(JobfileErrors, FioValuesIobenchLacks) {
   EXPECT_NE(ParseErr("[a]\nioengine=rbd\n")
                 .find("ioengine 'rbd' is a fio engine that iobench does not support yet"),
             std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nioengine=windowsaio\n")
+                .find("ioengine 'windowsaio' is a fio engine of another operating system (fio "
+                      "on Linux cannot load it either)"),
+            std::string::npos);
   // Engines fio 3.33 no longer has are not "not supported yet".
   for (const char* gone : {"syslet-rw", "guasi", "binject", "fusion-aw-sync"})
     EXPECT_NE(ParseErr(std::string("[a]\nioengine=") + gone + "\n")
