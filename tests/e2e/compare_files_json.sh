@@ -4,15 +4,11 @@
 # holds it), not the text tables; terse alone is refused, naming the
 # format; normal and table still give the tables (docs/sweep.md).
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
-set -u
-bin=$1
-source "$2/tests/e2e/check.bash"
+source "$2/tests/e2e/setup.bash"
 command -v python3 >/dev/null || {
   echo "skip: python3 is needed to read the JSON"
   exit 77
 }
-tmp=$(mktemp -d /var/tmp/iobench_compare_json.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
 job=(--name=j --ioengine=null --size=64k)
 "$bin" "${job[@]}" --sweep iodepth=1,2 --output-format=json --output="$tmp/a.json" || fail "base run"
 "$bin" "${job[@]}" --sweep iodepth=1,2 --output-format=json --output="$tmp/b.json" || fail "new run"

@@ -6,11 +6,7 @@
 # 4000) were refused as "ambiguous". A file that records no options is read
 # by spelling where the kb_base would decide (docs/sweep.md).
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
-set -u
-bin=$1
-source "$2/tests/e2e/check.bash"
-tmp=$(mktemp -d /var/tmp/iobench_compare_kb.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+source "$2/tests/e2e/setup.bash"
 job=(--name=j --ioengine=null --size=64k)
 for f in a b; do
   "$bin" "${job[@]}" --kb_base=1000 --sweep bs=4k,4096 --output-format=json \

@@ -4,11 +4,7 @@
 # new one swept bs=4096,8K match, the rows carry the base's spelling; values
 # that differ still do not match (docs/sweep.md).
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
-set -u
-bin=$1
-source "$2/tests/e2e/check.bash"
-tmp=$(mktemp -d /var/tmp/iobench_compare_values.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+source "$2/tests/e2e/setup.bash"
 job=(--name=j --ioengine=null --size=64k)
 "$bin" "${job[@]}" --sweep bs=4k,8k --output-format=json --output="$tmp/a.json" || fail "base run"
 "$bin" "${job[@]}" --sweep bs=4096,8K --output-format=json --output="$tmp/b.json" || fail "new run"

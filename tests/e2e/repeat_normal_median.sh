@@ -5,11 +5,7 @@
 # too, the tables are not printed twice; terse has the median's record, one
 # per job as a single run's (docs/sweep.md; repeat_terse_median.sh).
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
-set -u
-bin=$1
-source "$2/tests/e2e/check.bash"
-tmp=$(mktemp -d /var/tmp/iobench_repeat_median.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+source "$2/tests/e2e/setup.bash"
 job=(--name=t --ioengine=null --size=1m --bs=4k --repeat=3)
 "$bin" "${job[@]}" >"$tmp/n.out" 2>"$tmp/n.err"
 expect_eq "normal: exit" "$?" 0

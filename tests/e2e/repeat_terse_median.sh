@@ -7,15 +7,11 @@
 # none for the median: N times the lines of a run, none of them the result
 # (docs/sweep.md).
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
-set -u
-bin=$1
-source "$2/tests/e2e/check.bash"
+source "$2/tests/e2e/setup.bash"
 command -v python3 >/dev/null || {
   echo "skip: python3 is needed to read the JSON"
   exit 77
 }
-tmp=$(mktemp -d /var/tmp/iobench_repeat_terse.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
 job=(--ioengine=null --size=1m --name=a --rw=randrw --name=b --rw=read)
 
 "$bin" "${job[@]}" --output-format=terse >"$tmp/one.out" 2>"$tmp/one.err" || fail "single run"

@@ -4,11 +4,7 @@
 # 4k,4096 are two values and 4k,4000 one; with fio's default kb_base=1024,
 # 4KiB is 4000 (fio's compatibility mode), so a range from 4KiB steps from 4000.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
-set -u
-bin=$1
-source "$2/tests/e2e/check.bash"
-tmp=$(mktemp -d /var/tmp/iobench_sweep_kb.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+source "$2/tests/e2e/setup.bash"
 job=(--name=j --ioengine=null --size=1m)
 # The block sizes each point's job reads, one line per point.
 bs_of() { grep '^j:' "$1" | grep -o ' bs=[0-9A-Za-z]*B' | tr -d ' ' | tr '\n' ' '; }

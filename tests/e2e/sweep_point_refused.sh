@@ -7,15 +7,11 @@
 # point alone: the others run, the table and the JSON say why, and the JSON's
 # exit_code is the process's (docs/sweep.md).
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
-set -u
-bin=$1
-source "$2/tests/e2e/check.bash"
+source "$2/tests/e2e/setup.bash"
 command -v python3 >/dev/null || {
   echo "skip: python3 is needed to read the JSON"
   exit 77
 }
-tmp=$(mktemp -d /var/tmp/iobench_sweep_refused.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
 job=(--name=j --ioengine=null --size=64k)
 
 # A region under the block: refused before bs=4k runs.

@@ -10,11 +10,7 @@
 # (which may create the device) the missing device is left to the run.
 # And a file an earlier job of the point grows is left to the run too.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
-set -u
-bin=$1
-source "$2/tests/e2e/check.bash"
-tmp=$(mktemp -d /var/tmp/iobench_preflight_clones.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+source "$2/tests/e2e/setup.bash"
 mkfifo "$tmp/j.1.0" || {
   echo "skip: mkfifo failed"
   exit 77

@@ -4,11 +4,7 @@
 # iodepth=$ncpus,N, rw=randread,randread:1; and the spaces around a value
 # ("iodepth= 1, 2") are no part of it (docs/sweep.md).
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
-set -u
-bin=$1
-source "$2/tests/e2e/check.bash"
-tmp=$(mktemp -d /var/tmp/iobench_sweep_same.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+source "$2/tests/e2e/setup.bash"
 job=(--name=j --ioengine=null --size=64k)
 ncpus=$(getconf _NPROCESSORS_ONLN)
 for sw in "rw=read,READ" "direct=1,true" "iodepth=\$ncpus,$ncpus" "rw=randread,randread:1"; do

@@ -10,15 +10,11 @@
 # - --compare with a run made now and nothing matching exits 2, as with two
 #   files.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
-set -u
-bin=$1
+source "$2/tests/e2e/setup.bash"
 command -v python3 >/dev/null || {
   echo "skip: python3 is needed to read the JSON"
   exit 77
 }
-tmp=$(mktemp -d /var/tmp/iobench_sweep_table_cells.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/check.bash"
 
 # Two jobs named n in one group, rate-limited so that they run ~100 ms and
 # ~200 ms: each read 100 MiB/s, the group 30 MiB in 200 ms, 150 MiB/s.
