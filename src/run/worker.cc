@@ -2359,7 +2359,7 @@ void Worker::LogSlats(unsigned n, uint64_t now) {
   for (unsigned i = 0; i < n; ++i) {
     const IoRequest* req = uncommitted_[i];
     if (!FirstPart(*req) || req->op > IoOp::kTrim) continue;
-    const uint16_t prio = (req->flags & kReqHighPrio) != 0 ? req->prio : log_prio_value_;
+    const uint16_t prio = LogPrio(req);
     iolog_->OnSubmit(now - measure_start_ns_, static_cast<Ddir>(req->op), req->xfer_length,
                      now - req->start_ns, req->xfer_offset, prio);
   }
@@ -2370,8 +2370,7 @@ void Worker::LogSlats(unsigned n, uint64_t now) {
 void Worker::CompleteLogged(IoRequest* req, uint64_t now) {
   const bool full =
       req->op <= IoOp::kTrim && req->res > 0 && static_cast<uint64_t>(req->res) >= req->length;
-  // As fio: the priority the I/O carried (cmdprio's, or the job's own).
-  const uint16_t prio = (req->flags & kReqHighPrio) != 0 ? req->prio : log_prio_value_;
+  const uint16_t prio = LogPrio(req);  // before Complete() rewrites the request
   Complete(req, now);
   if (!full || !measuring_ || now < measure_start_ns_) return;
   // The slat was logged when the I/O was issued (LogSlats).

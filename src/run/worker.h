@@ -171,6 +171,11 @@ class Worker {
   }
   std::unique_ptr<IoLogger> iolog_;  // null: no log (the common case)
   uint16_t log_prio_value_ = 0;      // ioprio of the job's I/O, for log_prio
+  // As fio: the priority an I/O carried, for its log lines (cmdprio's, or
+  // the job's own).
+  uint16_t LogPrio(const IoRequest* req) const {
+    return (req->flags & kReqHighPrio) != 0 ? req->prio : log_prio_value_;
+  }
   std::atomic<uint64_t> snap_req_{0};
   std::atomic<uint64_t> snap_done_{0};
   uint64_t snap_served_ = 0;         // worker thread only
