@@ -1809,6 +1809,13 @@ Status CheckJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts) {
   return GroupJobs(jobs, &phases, &groupids);
 }
 
+Result<std::vector<int>> ReportGroupIds(const std::vector<JobSpec>& jobs) {
+  std::vector<Phase> phases;
+  std::vector<int> groupids;
+  IOB_RETURN_IF_ERROR(GroupJobs(jobs, &phases, &groupids));
+  return groupids;
+}
+
 Status PreflightJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts,
                      bool hooks_make_paths) {
   IOB_RETURN_IF_ERROR(CheckJobs(jobs, opts));

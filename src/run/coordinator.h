@@ -96,6 +96,11 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs, const RunOptions& op
 // only a run checks those.)
 Status CheckJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts);
 
+// Each job's reporting group as a run numbers it (fio's "groupid": stonewall,
+// new_group and job files start a new one), with GroupJobs' refusals. What
+// --compare matches a run's jobs by before the run (sweep/session.cc).
+Result<std::vector<int>> ReportGroupIds(const std::vector<JobSpec>& jobs);
+
 // What a sweep checks of each point before the first one runs (docs/sweep.md):
 // CheckJobs, --readonly, and each clone's targets and regions (size against
 // bs, offsets, direct alignment) where its files exist already or it has none

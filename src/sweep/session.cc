@@ -610,6 +610,38 @@ struct SessionPlan {
   std::vector<std::vector<JobSpec>> point_jobs;
 };
 
+// --compare BASE.json against jobs still to run: a base that matches none of
+// them (another job file, a plain run against a sweep) is refused before the
+// run, with the words the comparison after the run would use; it was found
+// only then, after the whole run or sweep had been spent. Jobs are matched by
+// name, reporting group and sweep point, all known now: the comparison runs
+// on a document of the planned jobs that holds nothing else.
+Status CheckCompareMatch(const SessionOptions& o, const SessionPlan& plan,
+                         const std::vector<JobSpec>& jobs) {
+  std::vector<std::pair<sweep::SweepPoint, nlohmann::ordered_json>> planned;
+  for (size_t i = 0; i < plan.points.size(); ++i) {
+    const std::vector<JobSpec>& pj = plan.point_jobs[i];
+    auto groups = ReportGroupIds(pj);
+    if (!groups.ok()) return Status::Ok();  // the run refuses these jobs in its own words
+    nlohmann::ordered_json doc = {{"jobs", nlohmann::ordered_json::array()}};
+    for (size_t k = 0; k < pj.size(); ++k)
+      doc["jobs"].push_back({{"jobname", pj[k].name}, {"groupid", (*groups)[k]}});
+    planned.emplace_back(plan.points[i], std::move(doc));
+  }
+  if (planned.empty() || planned.front().second["jobs"].empty()) return Status::Ok();
+  nlohmann::json neu = nlohmann::json::parse((o.sweeps.empty() && o.repeat == 1
+                                                  ? planned.front().second
+                                                  : sweep::CombineSweepResults(planned, nullptr))
+                                                 .dump());
+  TableOptions t = plan.table;
+  t.base_label = o.compare[0];
+  t.new_label = "this run";
+  IOB_RETURN_IF_ERROR(ApplyCompareLabels(o, &t));
+  AlignPointSpellings(o, *plan.compare_base, DocKbBases(*plan.compare_base), &neu, KbBases(jobs));
+  auto cmp = RenderCompare(*plan.compare_base, neu, t);
+  return cmp.ok() ? Status::Ok() : cmp.status();
+}
+
 Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   SessionPlan plan;
   Result<TableOptions> topts = MakeTableOptions(o);
@@ -700,6 +732,7 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
       return Status::Invalid("--table-" + std::string(k == &o.table_rows ? "rows" : "cols") + "=" +
                              *k + ": not a swept key (--sweep " + *k + "=...)");
   }
+  if (plan.compare_base) IOB_RETURN_IF_ERROR(CheckCompareMatch(o, plan, jobs));
   return plan;
 }
 

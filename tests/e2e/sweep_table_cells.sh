@@ -112,14 +112,43 @@ grep -Eq "^job +iodepth_batch +bw_kib$" "$tmp/col.out" || fail "job file column:
 grep -Eq "^iodepth_batch +bs=4k +bs=8k$" "$tmp/r.out" || fail "--table-rows: $(cat "$tmp/r.out")"
 
 # --compare against a run made now that matches nothing: exit 2, as two
-# files; the run's results are still written.
+# files, and before the run: nothing is written, no file is laid out.
 "$bin" --name=other --ioengine=null --size=64k --output-format=json --output="$tmp/o.json" ||
   fail "base run: exit $?"
-"$bin" --name=s --ioengine=null --size=64k --sweep iodepth=1,2 --compare "$tmp/o.json" \
+"$bin" --name=s --filename="$tmp/s.dat" --size=64k --sweep iodepth=1,2 --compare "$tmp/o.json" \
   --output-format=table >"$tmp/nm.out" 2>"$tmp/nm.err"
 expect_eq "no match, run now: exit" "$?" 2
-grep -q "no job of .* matches" "$tmp/nm.err" || fail "no match message: $(cat "$tmp/nm.err")"
-grep -q "^read IOPS by iodepth$" "$tmp/nm.out" || fail "the run's table: $(cat "$tmp/nm.out")"
+grep -q "^iobench: compare: no job of $tmp/o.json matches a job of this run" "$tmp/nm.err" ||
+  fail "no match message: $(cat "$tmp/nm.err")"
+grep -q "^only in this run: s \[iodepth=2\]$" "$tmp/nm.err" || fail "only in: $(cat "$tmp/nm.err")"
+[ ! -s "$tmp/nm.out" ] || fail "no match: a run was reported: $(cat "$tmp/nm.out")"
+[ ! -e "$tmp/s.dat" ] || fail "no match: the job's file was laid out before the refusal"
+# The same check with --parse-only.
+"$bin" --name=s --ioengine=null --size=64k --sweep iodepth=1,2 --compare "$tmp/o.json" \
+  --parse-only >/dev/null 2>"$tmp/po.err"
+expect_eq "no match, --parse-only: exit" "$?" 2
+# Jobs that do match run: same names in two reporting groups ("x (g=1)"),
+# clones, a sweep point shared with the base.
+cat >"$tmp/g.fio" <<'JOB'
+[x]
+ioengine=null
+size=64k
+numjobs=2
+[x]
+ioengine=null
+size=64k
+rw=write
+stonewall
+JOB
+"$bin" "$tmp/g.fio" --sweep iodepth=1,2 --output-format=json --output="$tmp/g.json" ||
+  fail "groups base: exit $?"
+"$bin" "$tmp/g.fio" --sweep iodepth=2,4 --compare "$tmp/g.json" --output-format=table \
+  --table-style=csv >"$tmp/gm.out" 2>"$tmp/gm.err"
+expect_eq "partial match: exit" "$?" 0
+grep -Eq '^x \(g=1\) \[iodepth=2\],[0-9]+,[0-9]+,' "$tmp/gm.out" ||
+  fail "groups matched: $(cat "$tmp/gm.out" "$tmp/gm.err")"
+grep -q "^# only in this run: x (g=0) \[iodepth=4\]$" "$tmp/gm.out" ||
+  fail "partial match, only in: $(cat "$tmp/gm.out")"
 "$bin" --name=s --ioengine=null --size=64k --sweep iodepth=1,2 --output-format=json \
   --output="$tmp/s.json" || fail "new run: exit $?"
 "$bin" --compare "$tmp/o.json" "$tmp/s.json" >/dev/null 2>&1
