@@ -1024,6 +1024,7 @@ class PhaseRunner {
               "CAP_SYS_ADMIN or use direct=1\n",
               jobs_[c.job].name.c_str(), path.c_str(), why.c_str());
     CollectPhaseContext(phase, paths, regions, cache_kept);
+    if (opts_.on_context) opts_.on_context(result_->context);
     if (opts_.on_phase_start) opts_.on_phase_start(specs);
     // Disk stats list the disks in the jobs' order (fio's disk list is in
     // the order the files were added); DisksForTargets drops repeats.

@@ -39,6 +39,11 @@ struct RunOptions {
   // Optional; called from the main thread when a phase's workers are about
   // to start, with each worker's job in the order on_tick's counters use.
   std::function<void(const std::vector<const JobSpec*>&)> on_phase_start;
+  // Optional; called from the main thread at each phase's start, after its
+  // targets are laid out and described and before on_phase_start, with the
+  // context of this phase and the earlier ones: the normal report's header
+  // can go out as the jobs start, where fio prints it.
+  std::function<void(const RunContext&)> on_context;
   // Optional; called from the main thread when all of a phase's workers
   // have finished, with their counters as on_tick's: the jobs' final states
   // (_, X, K), which the last on_tick may not have seen.

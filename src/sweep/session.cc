@@ -447,6 +447,64 @@ RunResult AlignEarlier(const RunResult& later, const RunResult& earlier) {
   return out;
 }
 
+// The normal report's header as the jobs start, as fio prints its job lines
+// and "Starting N processes" before any I/O (a run of minutes showed nothing
+// on a terminal or in a `tee`d log until it ended): the context and the job
+// lines when the first phase starts, each later phase's new target and
+// warning lines when it starts, and after the run whatever the final header
+// holds that did not go out yet. Lines are told apart by their text, counted
+// (a numjobs job's "..." line may repeat). Main thread.
+class HeaderAtStart {
+ public:
+  // The header of `jobs` as planned: this context, every job's lines, the
+  // number of threads to start.
+  static std::string Planned(const RunContext& ctx, const std::vector<JobSpec>& jobs,
+                             const ReportOptions& ro) {
+    RunResult r;
+    r.context = ctx;
+    auto groups = ReportGroupIds(jobs);
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const int g = groups.ok() ? (*groups)[i] : 0;
+      if (r.groups.empty() || r.groups.back().id != g) {
+        r.groups.emplace_back();
+        r.groups.back().id = g;
+      }
+      for (uint32_t k = 0; k < std::max<uint32_t>(1, jobs[i].numjobs); ++k) {
+        JobResult j;
+        j.name = jobs[i].name;
+        j.groupid = g;
+        j.jobnum = k;
+        j.spec = jobs[i];
+        r.groups.back().jobs.push_back(std::move(j));
+      }
+    }
+    ReportOptions full = ro;
+    full.interim = false;
+    return FormatNormalHeader(r, full);
+  }
+  // The lines of `header` not printed yet, in its order; they count as printed.
+  std::string NewLines(const std::string& header) {
+    std::map<std::string, int> seen;
+    std::string out;
+    size_t pos = 0;
+    while (pos < header.size()) {
+      size_t end = header.find('\n', pos);
+      end = end == std::string::npos ? header.size() : end + 1;
+      std::string line = header.substr(pos, end - pos);
+      pos = end;
+      if (++seen[line] > printed_[line]) {
+        ++printed_[line];
+        out += line;
+      }
+    }
+    return out;
+  }
+  bool started() const { return !printed_.empty(); }
+
+ private:
+  std::map<std::string, int> printed_;
+};
+
 // Prints interim reports of one run in every requested format. Main thread.
 class InterimPrinter {
  public:
@@ -487,6 +545,8 @@ class InterimPrinter {
   // A normal interim report of this run went out with the header lines
   // (context block, job lines): later reports of the run leave them out.
   bool normal_printed() const { return normal_printed_; }
+  // The header lines went out as the jobs started (HeaderAtStart).
+  void HeaderPrinted() { normal_printed_ = true; }
 
  private:
   void Write(const RunResult& r) {
@@ -892,6 +952,16 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
         status.Clear();
         interim.Print(snap);
       };
+      // A sweep's or a repeat's header stays with its own run's report.
+      HeaderAtStart early;
+      if (Has(o.formats, "normal") && !sweeping && o.repeat == 1)
+        run_opts.on_context = [&](const RunContext& ctx) {
+          const std::string text = early.NewLines(HeaderAtStart::Planned(ctx, point_jobs, ropts));
+          if (text.empty()) return;
+          status.Clear();
+          (void)output.Write(text);  // a failure is said once; the final write says nothing more
+          interim.HeaderPrinted();
+        };
       interim.StartRun();
       status.StartRun(runs_done, point_jobs);
       Result<RunResult> res = RunJobs(point_jobs, run_opts);
@@ -931,7 +1001,16 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
         ro.interim = interim.normal_printed();  // the header went out with the first report
         // fio prints the header lines as the jobs start, before any other
         // format's output; a sweep's or a repeat's goes with its own point.
-        (sweeping || o.repeat > 1 ? normal : normal_head) << FormatNormalHeader(*res, ro);
+        std::ostringstream& head = sweeping || o.repeat > 1 ? normal : normal_head;
+        if (early.started()) {
+          // What the header as planned lacked: a line only the end knows
+          // (the interruption note).
+          ReportOptions full = ro;
+          full.interim = false;
+          head << early.NewLines(FormatNormalHeader(*res, full));
+        } else {
+          head << FormatNormalHeader(*res, ro);
+        }
         (void)WriteNormalBody(*res, normal);
       }
       // --repeat: terse has the median's records, after the merge below.
