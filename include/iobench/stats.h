@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "iobench/histogram.h"
@@ -297,8 +298,9 @@ struct RunResult {
   // helpers (io-wq, sqpoll), which are sampled for the final report only.
   bool snapshot = false;
   int exit_code = 0;
-  // Sweep point values when this run is one point of a sweep (key -> value).
-  std::map<std::string, std::string> point;
+  // Sweep point values when this run is one point of a sweep (key, value),
+  // in --sweep order, as the JSON and the "=== ... ===" labels write them.
+  std::vector<std::pair<std::string, std::string>> point;
   // With --repeat=N (N > 1): this run is run repeat_run (1..N) of N.
   uint32_t repeat_run = 0, repeat_n = 0;
 };

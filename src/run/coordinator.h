@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "iobench/engine.h"
@@ -79,8 +80,8 @@ struct RunOptions {
   // snapshot.
   uint64_t snapshot_timeout_ns = 250ull * 1000 * 1000;
   // The sweep point this run is (RunResult::point), set from the start so
-  // that interim reports name it too.
-  std::map<std::string, std::string> point;
+  // that interim reports name it too. In --sweep order.
+  std::vector<std::pair<std::string, std::string>> point;
   // With --repeat=N: which run of the N this is (RunResult::repeat_run).
   uint32_t repeat_run = 0, repeat_n = 0;
 };

@@ -943,7 +943,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       run_opts.status_interval_ns = o.status_interval_ns;
       run_opts.report_signal = &report_now;
       // Interim reports of a sweep name their point (they said "point": {}).
-      for (const auto& [k, v] : point.values) run_opts.point[k] = v;
+      run_opts.point = point.values;
       if (o.repeat > 1) {  // and a repeat's, which run it is
         run_opts.repeat_run = rep + 1;
         run_opts.repeat_n = o.repeat;
