@@ -341,6 +341,32 @@ void PrintJobErrors(const RunResult& r) {
     }
 }
 
+// The heading of the normal report's median tables: "median of 3 runs".
+// A run cut by a signal is left out of the median (MergeRepeats), so a
+// Ctrl-C'd --repeat=3 may have the median of fewer runs, as each job's
+// iobench.repeat.n says (a point whose only run was cut has none: its
+// partial figures are all there is): the heading said "median of 3 runs"
+// over one run's figures.
+std::string MedianHeading(const nlohmann::json& doc, uint32_t repeat) {
+  uint64_t lo = repeat, hi = 0;
+  if (auto jobs = doc.find("jobs"); doc.is_object() && jobs != doc.end() && jobs->is_array())
+    for (const auto& j : *jobs) {
+      uint64_t n = 1;
+      if (const auto ib = j.find("iobench"); j.is_object() && ib != j.end() && ib->is_object())
+        if (const auto rp = ib->find("repeat"); rp != ib->end() && rp->is_object())
+          if (const auto nn = rp->find("n"); nn != rp->end() && nn->is_number_unsigned())
+            n = nn->get<uint64_t>();
+      lo = std::min(lo, n);
+      hi = std::max(hi, n);
+    }
+  if (hi == 0 || (lo == repeat && hi == repeat))
+    return "median of " + std::to_string(repeat) + " runs";
+  const std::string n =
+      lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
+  return "median of " + n + (hi == 1 ? " run" : " runs") + (lo == hi ? "" : " per point") + " (" +
+         std::to_string(repeat) + " asked; a signal stopped the repeats)";
+}
+
 // Writes the collected output to --output or stdout.
 int Emit(const SessionOptions& o, const std::string& text) {
   if (o.output.empty()) return WriteStdout(text) ? kExitOk : kExitJobFailed;
@@ -1132,7 +1158,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       }
       auto tables = RenderTables(view, t);
       if (tables.ok()) {
-        out += "\n=== median of " + std::to_string(o.repeat) + " runs ===\n";
+        out += "\n=== " + MedianHeading(view, o.repeat) + " ===\n";
         out += *tables;
       }
     }

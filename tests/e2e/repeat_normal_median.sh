@@ -18,4 +18,18 @@ expect_eq "normal,table: no median block" "$(grep -c '^=== median of' "$tmp/nt.o
 expect_eq "normal,table: one IOPS table" "$(grep -c '^read IOPS$' "$tmp/nt.out")" 1
 "$bin" "${job[@]}" --output-format=terse >"$tmp/t.out" 2>&1
 expect_eq "terse: the median's record" "$(grep -c '^3;' "$tmp/t.out")" 1
+# Ctrl-C in run 2 of 3: the cut run is left out, so the median is of the
+# runs before it, and the heading says so (it said "median of 3 runs").
+source "$2/tests/e2e/signal_wait.bash"
+"$bin" --name=t --ioengine=null --size=16m --runtime=1 --time_based --repeat=3 \
+  >"$tmp/c.out" 2>"$tmp/c.err" &
+pid=$!
+wait_catching "$pid" 2 || fail "ctrl-c: iobench never caught SIGINT"
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+expect_eq "ctrl-c: exit" "$?" 130
+expect_eq "ctrl-c: no 'median of 3 runs'" "$(grep -c '^=== median of 3 runs ===$' "$tmp/c.out")" 0
+expect_eq "ctrl-c: heading says the runs it has" \
+  "$(grep -cE '^=== median of [12] runs? \(3 asked; a signal stopped the repeats\) ===$' "$tmp/c.out")" 1
 [ "$fails" -eq 0 ]
