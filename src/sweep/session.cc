@@ -328,13 +328,17 @@ void PrintError(const Status& st) {
 // line: the normal report leaves out a job that moved no data (a failed
 // exec_prerun, say), and a script should see why the exit code is 1. Verify
 // failures were printed as they were found, so they are not repeated.
-void PrintJobErrors(const RunResult& r) {
+// `where` names the sweep point and the --repeat run ("--sweep point bs=4k,
+// repeat 2/3"; "" for a plain run): the same job fails at one point and not
+// at another, and each point's line was the same "job 'x': err=95".
+void PrintJobErrors(const RunResult& r, const std::string& where) {
   for (const auto& g : r.groups)
     for (const auto& j : g.jobs) {
       if (j.error == 0 || j.error_printed) continue;
       const std::string clone = j.spec.numjobs > 1 ? " #" + std::to_string(j.jobnum) : "";
       std::fprintf(
-          stderr, "iobench: job '%s'%s: err=%d (%s)\n", sys::Printable(j.name).c_str(),
+          stderr, "iobench: %sjob '%s'%s: err=%d (%s)\n",
+          where.empty() ? "" : sys::Printable(where + ": ").c_str(), sys::Printable(j.name).c_str(),
           clone.c_str(), j.error,
           sys::Printable(j.error_message.empty() ? std::strerror(j.error) : j.error_message)
               .c_str());
@@ -988,6 +992,11 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
           (void)output.Write(text);  // a failure is said once; the final write says nothing more
           interim.HeaderPrinted();
         };
+      // Where this run is, for its errors on stderr.
+      std::string where = sweeping ? "--sweep point " + point.Label() : "";
+      if (o.repeat > 1)
+        where += (where.empty() ? "" : ", ") + std::string("repeat ") + std::to_string(rep + 1) +
+                 "/" + std::to_string(o.repeat);
       interim.StartRun();
       status.StartRun(runs_done, point_jobs);
       Result<RunResult> res = RunJobs(point_jobs, run_opts);
@@ -1000,8 +1009,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
         // fails alone: the other points may well run. Anything else (a
         // stuck device) stops the sweep.
         const bool alone = sweeping && IsRefusal(res.status()) && LeftBehindThreads() == 0;
-        const Status st =
-            sweeping ? res.status().WithContext("--sweep point " + point.Label()) : res.status();
+        const Status st = where.empty() ? res.status() : res.status().WithContext(where);
         PrintError(st);
         exit_code = std::max(exit_code, ExitFor(res.status()));
         if (alone && runs.empty()) {
@@ -1013,7 +1021,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
         break;
       }
       status.Clear();
-      PrintJobErrors(*res);
+      PrintJobErrors(*res, where);
       interim.PrintLastInterval(*res);  // issue 8
       if (sweeping || o.repeat > 1) {
         std::string label = point.Label();
