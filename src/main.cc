@@ -267,6 +267,7 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
   o.plot = cli.plot;
   o.set_option = iobench::jobfile::SetOption;
   o.is_job_option = iobench::jobfile::IsJobOption;
+  o.suggest_option = [](const std::string& name) { return iobench::jobfile::SuggestOption(name); };
   // The name the JSON's "job options" list the option under (fio's), so a
   // sweep of iodepth_batch is captioned iodepth_batch=8 like the job's
   // iodepth_batch column (it said iodepth_batch_submit=8, our table's name).

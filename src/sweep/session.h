@@ -51,6 +51,9 @@ struct SessionOptions {
   sweep::OptionSetter set_option;
   sweep::IsJobOption is_job_option;
   sweep::CanonicalName canonical_option;  // alias -> option name
+  // The closest option name to a misspelled one ("" if none): a swept key
+  // that is no job option and reaches no hook is refused with it.
+  std::function<std::string(const std::string&)> suggest_option;
   // A value as the option reads it with a kb_base (4k: 4096, or 4000
   // with kb_base=1000), and the bytes of a size suffix with a kb_base
   // (jobfile::SizeMultiplier): the sweep reads values and range bounds as

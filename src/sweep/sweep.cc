@@ -455,7 +455,9 @@ Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const 
 
 Result<std::string> ExpandHookCommand(const std::string& cmd_template, const SweepPoint& point,
                                       const IsJobOption& is_job_option,
-                                      const CanonicalName& canonical) {
+                                      const CanonicalName& canonical,
+                                      std::vector<std::string>* used) {
+  std::set<const std::string*> seen;  // the values substituted
   const std::string* anon = nullptr;
   for (const auto& [k, v] : point.values) {
     if (!is_job_option || !is_job_option(k)) {
@@ -498,7 +500,13 @@ Result<std::string> ExpandHookCommand(const std::string& cmd_template, const Swe
       }
     }
     out += ShellQuoteIfNeeded(*value);
+    seen.insert(value);
     i = j;
+  }
+  if (used != nullptr) {
+    used->clear();
+    for (const auto& kv : point.values)
+      if (seen.count(&kv.second) != 0) used->push_back(kv.first);
   }
   return out;
 }

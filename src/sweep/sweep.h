@@ -111,9 +111,13 @@ Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const 
 // Values other than [A-Za-z0-9_./:=,+@%-] are single-quoted for the shell.
 // `{WORD}` naming no sweep key is an error (a typo would otherwise run);
 // with `canonical`, `{ALIAS}` names the key swept under its option name.
+// `used` (may be null) receives the keys whose values the command holds,
+// each once, in point order: a key that is no job option and that the hook
+// does not use changes nothing at all (a typo: `iodeph`).
 Result<std::string> ExpandHookCommand(const std::string& cmd_template, const SweepPoint& point,
                                       const IsJobOption& is_job_option = nullptr,
-                                      const CanonicalName& canonical = nullptr);
+                                      const CanonicalName& canonical = nullptr,
+                                      std::vector<std::string>* used = nullptr);
 
 // Runs the expanded hook with /bin/sh -c, stdin from /dev/null, stdout and
 // stderr captured together. Appends to *log (may be null):

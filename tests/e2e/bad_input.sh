@@ -330,6 +330,11 @@ check sweep-huge-range 2 "more than 100000 values" -- \
   "$bin" --sweep=bs=1..100000000000:+1 --name=a --ioengine=null --size=1m
 check sweep-not-an-option 2 "'nosuch' is not a job option, and there is no --sweep-cmd" -- \
   "$bin" --sweep=nosuch=1,2 --name=a --ioengine=null --size=1m
+# A typo with a hook that never uses the key ran the same jobs at each point.
+check sweep-typo-hook-unused 2 "'iodeph' is not a job option, and --sweep-cmd 'true' does not use it .*did you mean iodepth" -- \
+  "$bin" --sweep=iodeph=1,2 --sweep-cmd=true --name=a --ioengine=null --size=1m --output-format=table
+check sweep-typo-hook-other-key 2 "'iodeph' is not a job option, and --sweep-cmd 'echo \{bs\}' does not use it" -- \
+  "$bin" --sweep=bs=4k,8k --sweep=iodeph=1,2 --sweep-cmd='echo {bs}' --name=a --ioengine=null --size=1m
 check sweep-bad-value 2 "bs" -- "$bin" --sweep=bs=4k,0 --name=a --ioengine=null --size=1m
 printf 'not json at all\n' >"$work/../iobench-notjson.$$"
 check compare-not-json 2 "iobench-notjson.$$: (no JSON document found|not valid JSON)" -- \

@@ -276,6 +276,20 @@ TEST(SweepHookTest, Substitution) {
             "--sweep-cmd 'echo {}': {} needs a --sweep key to take its value from");
 }
 
+// The keys a hook takes values of: a key that is no job option and is not
+// among them reaches nothing (a typo), and the session refuses it.
+TEST(SweepHookTest, UsedKeys) {
+  SweepPoint p{{{"iodepth", "8"}, {"setra", "64"}, {"sched", "none"}}};
+  std::vector<std::string> used = {"stale"};
+  ASSERT_TRUE(ExpandHookCommand("blockdev --setra {} x", p, FakeIsJobOption, nullptr, &used).ok());
+  EXPECT_EQ(used, std::vector<std::string>({"setra"}));
+  ASSERT_TRUE(
+      ExpandHookCommand("echo {sched} {iodepth} {sched}", p, FakeIsJobOption, nullptr, &used).ok());
+  EXPECT_EQ(used, std::vector<std::string>({"iodepth", "sched"}));
+  ASSERT_TRUE(ExpandHookCommand("sync", p, FakeIsJobOption, nullptr, &used).ok());
+  EXPECT_TRUE(used.empty());
+}
+
 TEST(SweepHookTest, OutputIsCapturedNotPrinted) {
   SweepPoint p{{{"setra", "128"}, {"iodepth", "4"}}};
   std::string log;
