@@ -935,32 +935,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   for (size_t pi = 0; pi < points.size(); ++pi) {
     const sweep::SweepPoint& point = points[pi];
     if (interrupted) break;
-    if (!o.sweep_cmd.empty()) {
-      std::string log;
-      int code = 0;
-      Status st =
-          sweep::RunHook(o.sweep_cmd, point, &log, o.is_job_option, &code, o.canonical_option);
-      hook_logs.push_back(log);
-      // Ctrl-C while the hook ran (the hook may even have died of it): the
-      // point is not run. Run with the stop flag set, it did no I/O and
-      // was reported as a real 0.
-      if (stop.load() != 0) {
-        interrupted = true;
-        break;
-      }
-      if (!st.ok()) {
-        status.Clear();
-        PrintError(st);
-        exit_code = code != 0 ? code : kExitJobFailed;
-        auto cmd =
-            sweep::ExpandHookCommand(o.sweep_cmd, point, o.is_job_option, o.canonical_option);
-        hook_failure = nlohmann::ordered_json{{"by", "sweep-cmd"},
-                                              {"point", sweep::PointToJson(point)},
-                                              {"command", cmd.ok() ? *cmd : o.sweep_cmd},
-                                              {"exit_code", exit_code}};
-        break;
-      }
-    }
+    if (!o.sweep_cmd.empty()) hook_logs.emplace_back();             // this point's, all its runs
     const std::vector<JobSpec>& point_jobs = plan->point_jobs[pi];  // checked in PlanSession
     std::vector<nlohmann::ordered_json> runs;
     // A run of this point, for the terse records of the median: their
@@ -968,6 +943,40 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     // percentile list) the jobs' (every run of a point has the same).
     std::optional<RunResult> terse_shape;
     for (uint32_t rep = 0; rep < o.repeat && !interrupted; ++rep) {
+      // The hook prepares each run (drop the caches, set the readahead),
+      // so it runs before every --repeat run of the point, not once per
+      // point: a drop-caches hook left runs 2..N warm.
+      if (!o.sweep_cmd.empty()) {
+        std::string log;
+        int code = 0;
+        Status st =
+            sweep::RunHook(o.sweep_cmd, point, &log, o.is_job_option, &code, o.canonical_option);
+        if (o.repeat > 1 && log.rfind("# point: ", 0) == 0) {  // which run it prepared
+          const size_t eol = log.find('\n');
+          log.insert(eol == std::string::npos ? log.size() : eol,
+                     ", repeat " + std::to_string(rep + 1) + "/" + std::to_string(o.repeat));
+        }
+        hook_logs.back() += log;
+        // Ctrl-C while the hook ran (the hook may even have died of it):
+        // the run is not made. Run with the stop flag set, it did no I/O
+        // and was reported as a real 0.
+        if (stop.load() != 0) {
+          interrupted = true;
+          break;
+        }
+        if (!st.ok()) {
+          status.Clear();
+          PrintError(st);
+          exit_code = code != 0 ? code : kExitJobFailed;
+          auto cmd =
+              sweep::ExpandHookCommand(o.sweep_cmd, point, o.is_job_option, o.canonical_option);
+          hook_failure = nlohmann::ordered_json{{"by", "sweep-cmd"},
+                                                {"point", sweep::PointToJson(point)},
+                                                {"command", cmd.ok() ? *cmd : o.sweep_cmd},
+                                                {"exit_code", exit_code}};
+          break;
+        }
+      }
       RunOptions run_opts;
       run_opts.readonly = o.readonly;
       run_opts.stop_signal = &stop;
@@ -1079,6 +1088,10 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       if (res->interrupted) interrupted = true;
       if (Has(o.formats, "terse") && o.repeat > 1) terse_shape = std::move(*res);
     }
+    // A hook that failed before a later run of the point stops the sweep
+    // there: the point is not reported (its medians would be of fewer runs
+    // than asked, for no reason a reader could see) and is in not_run.
+    if (hook_failure) break;
     if (runs.empty()) {
       if (!refused.empty() && refused.back()["point"] == sweep::PointToJson(point)) continue;
       break;
