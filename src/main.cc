@@ -97,6 +97,7 @@ struct Cli {
   uint32_t repeat = 1;
   std::string table_metric = "iops";
   std::string table_style = "plain";
+  bool table_metric_given = false, table_style_given = false;  // on the command line
   std::string table_rows;
   std::string table_cols;
   std::string compare;
@@ -276,6 +277,8 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
   o.repeat = cli.repeat;
   o.table_metric = cli.table_metric;
   o.table_style = cli.table_style;
+  o.table_metric_given = cli.table_metric_given;
+  o.table_style_given = cli.table_style_given;
   o.table_rows = cli.table_rows;
   o.table_cols = cli.table_cols;
   o.compare_labels = cli.compare_labels;
@@ -512,6 +515,8 @@ int Main(int argc, char** argv) {
   }
   if (!cli.compare_given.empty()) cli.compare = cli.compare_given[0];
   cli.cmdhelp = app.count("--cmdhelp") > 0;
+  cli.table_metric_given = app.count("--table-metric") > 0;
+  cli.table_style_given = app.count("--table-style") > 0;
   cli.enghelp = app.count("--enghelp") > 0;
   if (cli.help) {
     return Print(Usage());

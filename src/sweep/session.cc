@@ -297,9 +297,38 @@ void AlignPointSpellings(const SessionOptions& o, const nlohmann::json& base,
   });
 }
 
+// --table-metric and --table-style given where nothing reads them
+// (--output-format=json alone, no --compare or --plot) were accepted and
+// changed nothing, as a typo'd option would; refused like
+// --compare-labels without --compare. The metric is read by the tables
+// (the table format, the normal report's median with --repeat), --compare
+// (its tables and its JSON rows) and --plot; the style only by tables
+// written as text.
+Status CheckTableOptionsUsed(const SessionOptions& o) {
+  const bool table = Has(o.formats, "table");
+  const bool normal = Has(o.formats, "normal");
+  const bool compare = !o.compare.empty();
+  const bool median = normal && o.repeat > 1;
+  std::string formats;
+  for (const auto& f : o.formats) formats += (formats.empty() ? "" : ",") + f;
+  if (o.table_metric_given && !(table || compare || !o.plot.empty() || median))
+    return Status::Invalid("--table-metric=" + o.table_metric +
+                           ": nothing reads it with --output-format=" + formats +
+                           "; it chooses the figures of the tables (--output-format=table, or "
+                           "normal with --repeat), of --compare and of --plot");
+  if (o.table_style_given && !(table || (compare && normal) || median))
+    return Status::Invalid("--table-style=" + o.table_style +
+                           ": no table is written as text with --output-format=" + formats +
+                           (compare ? " --compare" : "") +
+                           "; it styles --output-format=table (and the normal report's "
+                           "--compare and --repeat tables)");
+  return Status::Ok();
+}
+
 // What can be known wrong about the tables and the plot before the run:
 // found after it, the error lost the sweep's results (exit 1).
 Status CheckReportOptions(const SessionOptions& o) {
+  IOB_RETURN_IF_ERROR(CheckTableOptionsUsed(o));
   if (!o.table_rows.empty() && CanonicalKey(o, o.table_rows) == CanonicalKey(o, o.table_cols))
     return Status::Invalid("--table-rows and --table-cols both name '" + o.table_rows +
                            "'; rows and columns need two different swept keys");
@@ -1247,6 +1276,10 @@ int CompareFiles(const SessionOptions& o) {
   Result<TableOptions> topts = MakeTableOptions(o);
   if (!topts.ok()) {
     PrintError(topts.status());
+    return kExitUsage;
+  }
+  if (Status st = CheckTableOptionsUsed(o); !st.ok()) {
+    PrintError(st);
     return kExitUsage;
   }
   auto base = LoadResultsJson(o.compare[0]);

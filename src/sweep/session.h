@@ -43,6 +43,10 @@ struct SessionOptions {
   uint32_t repeat = 1;              // --repeat
   std::string table_metric = "iops";
   std::string table_style = "plain";
+  // Given on the command line: refused when nothing reads them (no table,
+  // comparison or plot is written), as other option misuse is.
+  bool table_metric_given = false;
+  bool table_style_given = false;
   std::string table_rows;            // --table-rows KEY ("" = the first swept key)
   std::string table_cols;            // --table-cols KEY ("" = the second)
   std::string compare_labels;        // --compare-labels BASE,NEW ("" = the file names)

@@ -335,6 +335,11 @@ check sweep-typo-hook-unused 2 "'iodeph' is not a job option, and --sweep-cmd 't
   "$bin" --sweep=iodeph=1,2 --sweep-cmd=true --name=a --ioengine=null --size=1m --output-format=table
 check sweep-typo-hook-other-key 2 "'iodeph' is not a job option, and --sweep-cmd 'echo \{bs\}' does not use it" -- \
   "$bin" --sweep=bs=4k,8k --sweep=iodeph=1,2 --sweep-cmd='echo {bs}' --name=a --ioengine=null --size=1m
+# --table-metric/--table-style where nothing reads them changed nothing (exit 0).
+check table-metric-json-alone 2 "--table-metric=bw: nothing reads it with --output-format=json" -- \
+  "$bin" --sweep=bs=4k,8k --table-metric=bw --output-format=json --name=a --ioengine=null --size=1m
+check table-style-json-alone 2 "--table-style=csv: no table is written as text with --output-format=json" -- \
+  "$bin" --sweep=bs=4k,8k --table-style=csv --output-format=json --name=a --ioengine=null --size=1m
 check sweep-bad-value 2 "bs" -- "$bin" --sweep=bs=4k,0 --name=a --ioengine=null --size=1m
 printf 'not json at all\n' >"$work/../iobench-notjson.$$"
 check compare-not-json 2 "iobench-notjson.$$: (no JSON document found|not valid JSON)" -- \
