@@ -400,6 +400,31 @@ std::string MedianHeading(const nlohmann::json& doc, uint32_t repeat) {
          std::to_string(repeat) + " asked; a signal stopped the repeats)";
 }
 
+// Adds `delta` to a run's group ids (its groups and their jobs). A sweep's
+// JSON renumbers each point's groups after the groups of the points before
+// it (CombineSweepResults), so that points stay distinct groups; the normal
+// report's groupid= and "Run status group N" and terse's field 4 said 0 at
+// every point. They take the same numbers from this.
+void ShiftGroupIds(RunResult* r, int delta) {
+  for (auto& g : r->groups) {
+    g.id += delta;
+    for (auto& j : g.jobs) j.groupid += delta;
+  }
+}
+
+// The largest group id of a results document's jobs (-1 with none), as
+// CombineSweepResults reads it to number the next point's groups.
+int64_t MaxGroupId(const nlohmann::ordered_json& doc) {
+  int64_t m = -1;
+  if (doc.is_object() && doc.contains("jobs") && doc["jobs"].is_array())
+    for (const auto& j : doc["jobs"])
+      m = std::max<int64_t>(
+          m, j.is_object() && j.contains("groupid") && j["groupid"].is_number_integer()
+                 ? j["groupid"].get<int64_t>()
+                 : 0);
+  return m;
+}
+
 // Writes the collected output to --output or stdout.
 int Emit(const SessionOptions& o, const std::string& text) {
   if (o.output.empty()) return WriteStdout(text) ? kExitOk : kExitJobFailed;
@@ -960,6 +985,9 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   // at its set-up, with why: such a point fails alone and the sweep goes on.
   std::vector<size_t> ran;
   nlohmann::ordered_json refused = nlohmann::ordered_json::array();
+  // The first group id of this point in the sweep's document: the text
+  // reports number the groups as it does.
+  int group_base = 0;
 
   for (size_t pi = 0; pi < points.size(); ++pi) {
     const sweep::SweepPoint& point = points[pi];
@@ -1079,6 +1107,10 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       status.Clear();
       PrintJobErrors(*res, where);
       interim.PrintLastInterval(*res);  // issue 8
+      // The text reports number the point's groups as the sweep's JSON
+      // does; the point's own document keeps the run's (CombineSweepResults
+      // renumbers them).
+      ShiftGroupIds(&*res, group_base);
       if (sweeping || o.repeat > 1) {
         std::string label = point.Label();
         if (o.repeat > 1)
@@ -1105,6 +1137,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       }
       // --repeat: terse has the median's records, after the merge below.
       if (Has(o.formats, "terse") && o.repeat == 1) (void)WriteTerse(*res, ropts, terse);
+      ShiftGroupIds(&*res, -group_base);
       // The JSON document only when something prints or reads it: for 252
       // jobs printed as text, building it and parsing it back cost a third
       // of the run's wall time.
@@ -1135,7 +1168,15 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     // fio's terse readers take one record per job of a run: with --repeat
     // the run's result is the median, as in the JSON (docs/sweep.md), so a
     // script gets the line count and the figures of one run.
-    if (terse_shape) (void)WriteTerseFromJson(*terse_shape, per_point.back().second, ropts, terse);
+    if (terse_shape) {
+      nlohmann::ordered_json numbered = per_point.back().second;
+      if (group_base != 0 && numbered.contains("jobs") && numbered["jobs"].is_array())
+        for (auto& j : numbered["jobs"])
+          if (j.is_object() && j.contains("groupid") && j["groupid"].is_number_integer())
+            j["groupid"] = j["groupid"].get<int64_t>() + group_base;
+      (void)WriteTerseFromJson(*terse_shape, numbered, ropts, terse);
+    }
+    group_base += static_cast<int>(MaxGroupId(per_point.back().second) + 1);
   }
   status.Finish();
   // Stopped in the first point's hook: no report follows, so say why here.
