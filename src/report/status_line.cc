@@ -523,7 +523,9 @@ void StatusPrinter::Write(const std::string& s) {
     const ssize_t n = ::write(fd_, p, left);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return;  // a closed terminal is no reason to stop a benchmark
+      // A closed terminal is no reason to stop a benchmark. A pipe with no
+      // reader is: the write raised SIGPIPE, which stops the run (run/signals.h).
+      return;
     }
     p += n;
     left -= static_cast<size_t>(n);

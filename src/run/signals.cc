@@ -29,6 +29,9 @@ void OnStop(int signo) {
     g_first_stop_ns.store(now);
     return;
   }
+  // SIGPIPE is raised by each write to the closed pipe (the status line,
+  // the next report): the stop is under way, and the write fails with EPIPE.
+  if (signo == SIGPIPE) return;
   // A second signal within a second of the first is the same stop delivered
   // twice: timeout(1) signals its child and then the child's process group,
   // and the run lost its report in 1 of 8 runs. A later one (Ctrl-C again)
@@ -63,6 +66,14 @@ void InstallSignalHandlers(std::atomic<int>* stop_flag, std::atomic<int>* report
   struct sigaction hup {};
   if (sigaction(SIGHUP, nullptr, &hup) != 0 || hup.sa_handler != SIG_IGN)
     sigaction(SIGHUP, &sa, nullptr);
+  // A write to a pipe whose reader has gone (`iobench ... | head`) raises
+  // SIGPIPE, whose default action killed the process mid-run: the files of
+  // unlink=1 jobs stayed, and what was measured was lost. It is a stop like
+  // SIGINT's (exit 141), and the write that raised it fails with EPIPE.
+  // Installed whatever was inherited (an ignored SIGPIPE would let the run
+  // go on writing into the closed pipe); a hook's child gets the default
+  // back (sys/spawn.h).
+  sigaction(SIGPIPE, &sa, nullptr);
   sa.sa_handler = OnReport;
   sigaction(SIGUSR1, &sa, nullptr);
   // A write past RLIMIT_FSIZE raises SIGXFSZ, whose default action kills the process without a

@@ -8,6 +8,10 @@
 // line on stderr; one sooner is taken as the same stop delivered twice
 // (timeout(1) signals the process, then its group). SIGHUP inherited as
 // ignored (nohup) stays ignored.
+// SIGPIPE (a write to a pipe with no reader: stdout under `| head`, an
+// --output FIFO): a stop like the others (exit 141), also when inherited
+// as ignored; after a stop it is never a second signal, since every later
+// write to the pipe raises it again (the write fails with EPIPE).
 // SIGUSR1: sets *report_flag (when given), asking for an interim report.
 //
 // Call once, from the main thread, before RunJobs(). The atomics must live
