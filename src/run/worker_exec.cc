@@ -1,5 +1,9 @@
 // exec_prerun / exec_postrun: a job's shell hooks. See worker.h and
 // docs/running.md ("Before and after a job").
+#include <signal.h>
+#include <time.h>
+
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <string>
@@ -27,12 +31,14 @@ Result<int> RunToFile(const std::string& cmd, const std::string& file, const std
 }
 
 // Runs a hook; returns the output file's name, and in *problem "" when the
-// command exited 0, else what went wrong.
+// command exited 0, else what went wrong; in *status the exit status (-1
+// when it could not be run).
 std::string RunHook(const std::string& job, const std::string& cmd, const char* mode,
-                    std::string* problem) {
+                    std::string* problem, int* status = nullptr) {
   const std::string file = sys::JobNameFilePrefix(job) + "." + mode + ".txt";
   const std::string what = std::string("exec_") + mode;
   const Result<int> rc = RunToFile(cmd, file, what);
+  if (status != nullptr) *status = rc.ok() ? *rc : -1;
   if (!rc.ok())
     *problem = rc.status().message();
   else if (*rc != 0)
@@ -43,14 +49,46 @@ std::string RunHook(const std::string& job, const std::string& cmd, const char* 
   return file;
 }
 
+// Whether the run's stop signal has come, waiting up to 200 ms for it when
+// the hook died of a stop signal (status 128 + SIGINT, SIGTERM or SIGHUP):
+// Ctrl-C and timeout(1) signal the hook's process group as well, and the
+// hook may be reaped before this process's handler has stored the flag.
+bool StopSignalled(const std::atomic<int>* signal, int status) {
+  if (signal == nullptr) return false;
+  const bool stop_status =
+      status == 128 + SIGINT || status == 128 + SIGTERM || status == 128 + SIGHUP;
+  for (int waited_ms = 0; signal->load() == 0; ++waited_ms) {
+    if (!stop_status || waited_ms >= 200) return false;
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, nullptr);
+  }
+  return true;
+}
+
 }  // namespace
 
 void Worker::ExecPrerun() {
   if (job_.exec_prerun.empty()) return;
   std::string failure;
-  const std::string file = RunHook(job_.name, job_.exec_prerun, "prerun", &failure);
+  int status = 0;
+  const std::string file = RunHook(job_.name, job_.exec_prerun, "prerun", &failure, &status);
   if (failure.empty()) {
     AddNote("exec_prerun: output in " + file);
+    return;
+  }
+  // The run was stopped while the prerun ran (Ctrl-C, timeout(1): the
+  // hook, in the same process group, died of the signal too): a stop, not
+  // the job's error. The job did no I/O and is reported interrupted, like
+  // a job of a phase the signal kept from starting; its postrun is not run
+  // (its prerun did not finish).
+  if (StopSignalled(ctl_->signal, status)) {
+    prerun_failed_ = true;
+    interrupted_ = true;
+    stopping_ = true;
+    ios_left_ = 0;
+    AddNote("exec_prerun '" + job_.exec_prerun + "' was stopped by the run's stop signal (" +
+            (status >= 0 ? "exit status " + std::to_string(status) + ", " : std::string()) +
+            "its output is in " + file + "); the job did no I/O");
     return;
   }
   // As fio, the job does no I/O; unlike fio (which reports it as a success
