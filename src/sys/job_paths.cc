@@ -105,9 +105,16 @@ bool SameFile(const std::string& a, const std::string& b) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::equivalent(a, b, ec)) return true;  // both exist: one file
-  const fs::path ca = fs::weakly_canonical(a, ec);
+  // Absolute first: weakly_canonical leaves a relative path none of whose
+  // parts exists as it is ("x.log" stayed "x.log" while "./x.log" became
+  // "/cwd/x.log"), and the two spellings of one new file differed.
+  const auto canonical = [&ec](const std::string& p) {
+    const fs::path abs = fs::absolute(p, ec);
+    return ec ? fs::path() : fs::weakly_canonical(abs, ec);
+  };
+  const fs::path ca = canonical(a);
   if (ec) return a == b;
-  const fs::path cb = fs::weakly_canonical(b, ec);
+  const fs::path cb = canonical(b);
   return ec ? a == b : ca == cb;
 }
 

@@ -125,7 +125,8 @@ for case in "--compare base.json new.json --output-format=json --output=base.jso
   "--compare base.json new.json --output=./new.json|the --compare new results" \
   "--compare base.json --name=a --ioengine=null --size=64k --output=base.json|the --compare base results" \
   "--name=a --read_iolog=rl.log --output=rl.log|the log job 'a' replays (read_iolog)" \
-  "--name=a --ioengine=null --size=64k --write_iolog=wl.log --output=wl.log|the log job 'a' records (write_iolog)"; do
+  "--name=a --ioengine=null --size=64k --write_iolog=wl.log --output=wl.log|the log job 'a' records (write_iolog)" \
+  "--name=a --ioengine=null --size=64k --write_iolog=wl2.log --output=./wl2.log|the log job 'a' records (write_iolog)"; do
   args=${case%%|*}
   # shellcheck disable=SC2086
   "$bin" $args >out 2>err

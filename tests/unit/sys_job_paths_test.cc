@@ -241,5 +241,23 @@ TEST(JobPathsTest, ClonesDropNamesTakenBefore) {
   EXPECT_EQ(sys::ClonePaths(r, 1, 1, taken, nullptr), Paths{"/dev/null"});
 }
 
+// One file by any spelling, also before it exists: "x.log" and "./x.log"
+// differed while neither existed (weakly_canonical made only the second one
+// absolute), so --output=./x.log did not see the job's write_iolog=x.log.
+TEST(JobPathsTest, SameFileByAnySpellingMadeOrNot) {
+  TempDir dir("/tmp");
+  ASSERT_TRUE(dir.ok());
+  char cwd[4096];
+  ASSERT_NE(getcwd(cwd, sizeof(cwd)), nullptr);
+  ASSERT_EQ(chdir(dir.path().c_str()), 0);
+  EXPECT_TRUE(sys::SameFile("new.log", "./new.log"));
+  EXPECT_TRUE(sys::SameFile("./new.log", "new.log"));
+  EXPECT_TRUE(sys::SameFile("new.log", dir.path() + "/new.log"));
+  EXPECT_TRUE(sys::SameFile("new.log", "sub/../new.log"));
+  EXPECT_FALSE(sys::SameFile("new.log", "./other.log"));
+  EXPECT_FALSE(sys::SameFile("new.log", "/new.log"));
+  ASSERT_EQ(chdir(cwd), 0);
+}
+
 }  // namespace
 }  // namespace iobench
