@@ -35,6 +35,7 @@
 #include "report/status_line.h"
 #include "report/table.h"
 #include "run/coordinator.h"
+#include "stats/iolog.h"
 #include "sweep/session.h"
 #include "sys/job_paths.h"
 #include "sys/safety.h"
@@ -458,6 +459,53 @@ bool CheckToolOptions(Cli& cli, const std::vector<std::string>& tool_args) {
   return true;
 }
 
+// --output naming a file the jobs read or write (a data file: the report
+// replaced what a write job wrote, or what a read job read), or one the run
+// writes beside them (the bw/iops/lat/hist logs, a hook's output, the
+// --bandwidth-log files): `--output=d.dat --filename=d.dat` left the report
+// where the data was, `--output=x_bw.1.log --write_bw_log=x` lost the log.
+// `clobbers(path, what)` says so and returns true. A --output that exists
+// and is not a regular file (/dev/null, a terminal, a pipe) clobbers nothing.
+template <typename Clobbers>
+bool ClobbersRunFiles(const Cli& cli, const std::vector<iobench::JobSpec>& jobs,
+                      const Clobbers& clobbers) {
+  if (cli.output.empty()) return false;
+  struct stat st {};
+  if (stat(cli.output.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return false;
+  namespace sys = iobench::sys;
+  int clone = 0;  // a clone's place in the run numbers its logs (fio's thread_number)
+  for (const auto& j : jobs) {
+    const std::string who = "job '" + j.name + "'";
+    // Which option names the job's files: filename=, the job's name, or
+    // filename_format (its default when unset).
+    const std::string named_by =
+        !j.filenames.empty()      ? sys::OptionAt(j, "filename", j.filenames.front())
+        : sys::JobNameIsTarget(j) ? "the job's name"
+                                  : sys::OptionAt(j, "filename_format", j.filename_format);
+    const char* does = iobench::JobWrites(j) ? "writes" : "reads";
+    for (const auto& f : sys::JobFilePaths(j))
+      if (clobbers(f, "a file " + who + " " + does + " (" + named_by + ")")) return true;
+    const iobench::IoLogOptions logs = iobench::IoLogOptions::FromJob(j);
+    const int clones = std::max<int>(1, static_cast<int>(j.numjobs));
+    for (int k = 0; k < clones && logs.Any(); ++k) {
+      for (const auto& f : iobench::LogFiles(logs, clone + k))
+        if (clobbers(f.path, "a log of " + who + " (" + sys::OptionAt(j, f.option, f.prefix) + ")"))
+          return true;
+      if (!logs.per_job_logs) break;  // one file for all clones
+    }
+    clone += clones;
+    for (const auto& [hook, mode] :
+         {std::pair{&j.exec_prerun, "prerun"}, {&j.exec_postrun, "postrun"}})
+      if (!hook->empty() && clobbers(sys::JobNameFilePrefix(j.name) + "." + mode + ".txt",
+                                     "the output file of " + who + "'s exec_" + mode))
+        return true;
+  }
+  if (cli.bandwidth_log)
+    for (const char* f : {"agg-read_bw.log", "agg-write_bw.log", "agg-trim_bw.log"})
+      if (clobbers(f, "a --bandwidth-log file")) return true;
+  return false;
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   // fio's two single-letter options (getopt short forms of --help, --version).
@@ -618,10 +666,22 @@ int Main(int argc, char** argv) {
   // --output=x.log a job's read_iolog=x.log or write_iolog=x.log.
   for (const auto& f : parsed->files_read)
     if (clobbers(f, "a job file this run reads")) return kExitUsage;
-  for (const auto& j : parsed->jobs)
-    if (clobbers(j.read_iolog, "the log job '" + j.name + "' replays (read_iolog)") ||
-        clobbers(j.write_iolog, "the log job '" + j.name + "' records (write_iolog)"))
-      return kExitUsage;
+  const auto clobbers_jobs = [&](const std::vector<iobench::JobSpec>& jobs) {
+    for (const auto& j : jobs)
+      if (clobbers(j.read_iolog, "the log job '" + j.name + "' replays (read_iolog)") ||
+          clobbers(j.write_iolog, "the log job '" + j.name + "' records (write_iolog)"))
+        return true;
+    return ClobbersRunFiles(cli, jobs, clobbers);
+  };
+  if (clobbers_jobs(parsed->jobs)) return kExitUsage;
+  // And each --sweep point's jobs, whose values may name the files
+  // (--sweep filename=a,b, write_bw_log=...). A point that cannot be
+  // planned is refused by the run itself, in its words.
+  if (!cli.output.empty() && !cli.sweeps.empty())
+    if (auto points = iobench::PlanPoints(parsed->jobs, SessionFor(cli, job_files, cmdline));
+        points.ok())
+      for (const auto& [point, point_jobs] : *points)
+        if (clobbers_jobs(point_jobs)) return kExitUsage;
   if (cli.warnings_fatal && !parsed->warnings.empty()) {
     std::fprintf(stderr, "iobench: --warnings-fatal: %zu warning%s above, not running\n",
                  parsed->warnings.size(), parsed->warnings.size() == 1 ? "" : "s");

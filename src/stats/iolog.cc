@@ -320,6 +320,22 @@ std::string LogWriter::PathOf(int file) const {
   return impl_->files[static_cast<size_t>(file)].path;
 }
 
+std::vector<LogFile> LogFiles(const IoLogOptions& opts, int jobnum) {
+  std::vector<LogFile> out;
+  auto add = [&](const std::string& prefix, LogKind kind, const char* option) {
+    out.push_back({kind, option, prefix, LogFileName(prefix, kind, jobnum, opts.per_job_logs)});
+  };
+  if (!opts.bw_prefix.empty()) add(opts.bw_prefix, LogKind::kBw, "write_bw_log");
+  if (!opts.iops_prefix.empty()) add(opts.iops_prefix, LogKind::kIops, "write_iops_log");
+  if (!opts.lat_prefix.empty()) {
+    if (opts.slat_file) add(opts.lat_prefix, LogKind::kSlat, "write_lat_log");
+    if (opts.clat_file) add(opts.lat_prefix, LogKind::kClat, "write_lat_log");
+    if (opts.lat_file) add(opts.lat_prefix, LogKind::kLat, "write_lat_log");
+  }
+  if (!opts.hist_prefix.empty()) add(opts.hist_prefix, LogKind::kClatHist, "write_hist_log");
+  return out;
+}
+
 // ----------------------------------------------------------------- IoLogger
 
 IoLogger::IoLogger(const IoLogOptions& opts, LogWriter* writer)
@@ -342,44 +358,26 @@ Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int
                          ": clock_gettime");
   }
   std::unique_ptr<IoLogger> l(new IoLogger(opts, writer));
-  auto open = [&](const std::string& prefix, LogKind kind) -> Status {
+  for (const LogFile& f : LogFiles(opts, jobnum)) {
     // Which option asked for the file: "write_lat_log=rodir/lat: open log file ...".
-    const char* option = kind == LogKind::kBw         ? "write_bw_log"
-                         : kind == LogKind::kIops     ? "write_iops_log"
-                         : kind == LogKind::kClatHist ? "write_hist_log"
-                                                      : "write_lat_log";
-    Result<int> opened = writer->Open(LogFileName(prefix, kind, jobnum, opts.per_job_logs));
-    if (!opened.ok()) return opened.status().WithContext(std::string(option) + "=" + prefix);
-    const int id = *opened;
-    l->streams_[static_cast<int>(kind)].file = id;
-    return Status::Ok();
-  };
+    Result<int> opened = writer->Open(f.path);
+    if (!opened.ok()) return opened.status().WithContext(std::string(f.option) + "=" + f.prefix);
+    l->streams_[static_cast<int>(f.kind)].file = *opened;
+  }
   auto on = [&](LogKind kind) { l->per_io_kinds_ |= 1u << static_cast<int>(kind); };
-  if (!opts.bw_prefix.empty()) {
-    IOB_RETURN_IF_ERROR(open(opts.bw_prefix, LogKind::kBw));
-    if (opts.avg_msec != 0 || opts.per_io_bw) on(LogKind::kBw);
-  }
-  if (!opts.iops_prefix.empty()) {
-    IOB_RETURN_IF_ERROR(open(opts.iops_prefix, LogKind::kIops));
-    if (opts.avg_msec != 0 || opts.per_io_iops) on(LogKind::kIops);
-  }
+  if (!opts.bw_prefix.empty() && (opts.avg_msec != 0 || opts.per_io_bw)) on(LogKind::kBw);
+  if (!opts.iops_prefix.empty() && (opts.avg_msec != 0 || opts.per_io_iops)) on(LogKind::kIops);
   if (!opts.lat_prefix.empty()) {
     // As fio: the file of each latency the job does not disable exists;
     // one the engine does not measure (slat of a sync engine) stays empty.
-    if (opts.slat_file) IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kSlat));
-    if (opts.clat_file) IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kClat));
-    if (opts.lat_file) IOB_RETURN_IF_ERROR(open(opts.lat_prefix, LogKind::kLat));
     if (opts.log_slat && opts.slat_file) on(LogKind::kSlat);
     if (opts.log_clat && opts.clat_file) on(LogKind::kClat);
     if (opts.log_lat && opts.lat_file) on(LogKind::kLat);
   }
-  if (!opts.hist_prefix.empty()) {
-    IOB_RETURN_IF_ERROR(open(opts.hist_prefix, LogKind::kClatHist));
-    if (opts.hist_msec > 0 && opts.log_clat && opts.clat_file) {
-      l->hist_ns_ = MsToNs(opts.hist_msec);
-      l->hist_end_ns_ = l->hist_ns_;
-      l->hist_.reset(new Histogram[kNumDdirs]);
-    }
+  if (!opts.hist_prefix.empty() && opts.hist_msec > 0 && opts.log_clat && opts.clat_file) {
+    l->hist_ns_ = MsToNs(opts.hist_msec);
+    l->hist_end_ns_ = l->hist_ns_;
+    l->hist_.reset(new Histogram[kNumDdirs]);
   }
   l->win_end_ns_ = l->avg_ns_;
   if (l->avg_ns_ != 0) {

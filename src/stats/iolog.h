@@ -24,6 +24,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "iobench/histogram.h"
 #include "iobench/job.h"
@@ -113,6 +114,18 @@ struct IoLogOptions {
            !hist_prefix.empty();
   }
 };
+
+// One log file a clone writes: the option that asks for it and its path.
+struct LogFile {
+  LogKind kind;
+  const char* option;  // "write_bw_log", "write_iops_log", "write_lat_log", "write_hist_log"
+  std::string prefix;
+  std::string path;  // LogFileName(prefix, kind, jobnum, per_job_logs)
+};
+// The files IoLogger::Create opens for clone `jobnum` (its place in the run),
+// in that order: bw, iops, slat, clat, lat (those the job does not disable),
+// clat_hist. The pre-run checks use it too (--output naming a log).
+std::vector<LogFile> LogFiles(const IoLogOptions& opts, int jobnum);
 
 // A fixed-size piece of log text for one file. Lines never straddle chunks,
 // so chunks of different workers sharing a file (per_job_logs=0) interleave

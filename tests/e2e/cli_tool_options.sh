@@ -136,6 +136,42 @@ for case in "--compare base.json new.json --output-format=json --output=base.jso
 done
 cmp -s base.json new.json || fail "--output overwrote a --compare results file"
 [ "$(cat rl.log)" = "fio version 2 iolog" ] || fail "--output overwrote the replayed log"
+# And the files the jobs read or write (the report replaced a write job's
+# data file, or the file a read job read) and the logs the run writes
+# beside them (--output=x_bw.1.log --write_bw_log=x lost the log): each
+# message names --output and the job's option. Clone numbers count across
+# jobs, as the log names do; another spelling of a file not made yet counts;
+# so do the files a --sweep point's values name.
+printf 'keep\n' >d.dat
+head -c 65536 /dev/zero >r.dat
+for case in "--name=a --rw=write --size=64k --filename=d.dat --output=d.dat|a file job 'a' writes (filename=d.dat at <cmdline>)" \
+  "--name=a --rw=read --size=64k --filename=r.dat --output=./r.dat|a file job 'a' reads (filename=r.dat at <cmdline>)" \
+  "--name=g --size=64k --output=g.0.0|a file job 'g' reads (filename_format=\$jobname.\$jobnum.\$filenum)" \
+  "--name=x --ioengine=null --size=64k --write_bw_log=x --output=x_bw.1.log|a log of job 'x' (write_bw_log=x at <cmdline>)" \
+  "--name=x --ioengine=null --size=64k --numjobs=2 --write_lat_log --output=./x_clat.2.log|a log of job 'x' (write_lat_log=x at <cmdline>)" \
+  "--name=a --ioengine=null --size=64k --name=b --ioengine=null --size=64k --write_hist_log=h --output=h_clat_hist.2.log|a log of job 'b' (write_hist_log=h at <cmdline>)" \
+  "--name=x --ioengine=null --size=64k --write_iops_log=i --per_job_logs=0 --output=i_iops.log|a log of job 'x' (write_iops_log=i at <cmdline>)" \
+  "--name=x --ioengine=null --size=64k --exec_prerun=true --output=x.prerun.txt|the output file of job 'x''s exec_prerun" \
+  "--name=x --ioengine=null --size=64k --bandwidth-log --output=agg-read_bw.log|a --bandwidth-log file" \
+  "--name=x --ioengine=null --size=64k --sweep write_bw_log=a,b --output=b_bw.1.log|a log of job 'x' (write_bw_log=b at <sweep>)" \
+  "--name=x --rw=write --size=64k --sweep filename=p,q --output=./q|a file job 'x' writes (filename=q at <sweep>)"; do
+  args=${case%%|*}
+  # shellcheck disable=SC2086
+  "$bin" $args >out 2>err
+  rc=$?
+  [ $rc -eq 2 ] || fail "$args: exit $rc, want 2"
+  grep -qF -- "${case#*|}: the report would overwrite it" err || fail "$args: stderr '$(cat err)'"
+  grep -qF -- "--output=" err || fail "$args: the message does not name --output: '$(cat err)'"
+done
+[ "$(cat d.dat)" = keep ] || fail "--output overwrote a write job's data file"
+cmp -s r.dat <(head -c 65536 /dev/zero) || fail "--output overwrote a read job's data file"
+for f in g.0.0 x_bw.1.log x_clat.2.log h_clat_hist.2.log i_iops.log x.prerun.txt agg-read_bw.log \
+  a_bw.1.log b_bw.1.log p q; do
+  [ -e "$f" ] && fail "$f made by a refused run"
+done
+# A --output that is no regular file clobbers nothing (/dev/null as both).
+"$bin" --name=n --ioengine=null --size=64k --filename=/dev/null --output=/dev/null >out 2>err ||
+  fail "--output=/dev/null --filename=/dev/null: exit $?: $(cat err)"
 
 echo "$fails failed"
 [ "$fails" -eq 0 ]

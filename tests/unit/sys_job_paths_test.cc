@@ -259,5 +259,34 @@ TEST(JobPathsTest, SameFileByAnySpellingMadeOrNot) {
   ASSERT_EQ(chdir(cwd), 0);
 }
 
+// The log files a clone writes, as IoLogger::Create opens them, each with
+// the option that asks for it: the pre-run checks (--output naming one of
+// them) use the same list.
+TEST(JobPathsTest, LogFilesOfAClone) {
+  JobSpec j = Named("x");
+  j.bw_log_set = true;    // bare write_bw_log: the job's name
+  j.write_lat_log = "l";  // slat, clat, lat ...
+  j.disable_slat = true;  // ... but no slat file
+  j.write_hist_log = "h";
+  std::vector<std::pair<std::string, std::string>> got;
+  for (const LogFile& f : LogFiles(IoLogOptions::FromJob(j), 2)) got.emplace_back(f.path, f.option);
+  const std::vector<std::pair<std::string, std::string>> want = {
+      {"x_bw.3.log", "write_bw_log"},
+      {"l_clat.3.log", "write_lat_log"},
+      {"l_lat.3.log", "write_lat_log"},
+      {"h_clat_hist.3.log", "write_hist_log"}};
+  EXPECT_EQ(got, want);
+  j.per_job_logs = false;  // one file for every clone
+  j.bw_log_set = false;
+  j.write_lat_log.clear();
+  j.write_hist_log.clear();
+  j.write_iops_log = "i";
+  got.clear();
+  for (const LogFile& f : LogFiles(IoLogOptions::FromJob(j), 5)) got.emplace_back(f.path, f.option);
+  EXPECT_EQ(got,
+            (std::vector<std::pair<std::string, std::string>>{{"i_iops.log", "write_iops_log"}}));
+  EXPECT_TRUE(LogFiles(IoLogOptions::FromJob(Named("y")), 0).empty());
+}
+
 }  // namespace
 }  // namespace iobench
