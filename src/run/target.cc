@@ -740,8 +740,12 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::
   if (!dir_error.ok()) return dir_error;
   if (fd < 0) {
     const int err = errno;
-    return ErrnoStatus(JobLabel(job) + ": create " + t.path + CreateFailureReason(t.path, err),
-                       err);
+    // A file that is there but short is extended, not created: the error
+    // says which, and by how much (an immutable file, a read-only mount).
+    const std::string what = t.exists ? "extend " + t.path + " (" + std::to_string(t.current_size) +
+                                            " -> " + std::to_string(t.needed_size) + " bytes)"
+                                      : "create " + t.path + CreateFailureReason(t.path, err);
+    return ErrnoStatus(JobLabel(job) + ": " + what, err);
   }
   FdCloser closer{fd};
   Result<uint64_t> r = FillFile(job, t, fd, stop, note);

@@ -242,6 +242,34 @@ TEST(TargetLayoutTest, VerifyDoesNotLayOutAWriteOnlyJob) {
   EXPECT_EQ(fs::file_size(file), 8192u);
 }
 
+// A short file that cannot be opened for writing (immutable, on a read-only
+// mount; here a directory, which fails for root too) is to be extended, not
+// created: the error says so, and by how much. It said "create" either way.
+TEST(TargetLayoutTest, AFailedExtendSaysExtend) {
+  TempDir dir("/dev/shm");
+  fs::create_directory(dir / "short");
+  JobSpec j = LayoutJob("x", RwMode::kRead, dir / "short", 64 << 10);
+  TargetFile t;
+  t.path = dir / "short";
+  t.exists = true;
+  t.current_size = 16384;
+  t.needed_size = 65536;
+  t.region_size = 65536;
+  auto r = LayOutFile(j, t);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "job 'x': extend " + t.path + " (16384 -> 65536 bytes): Is a directory");
+  // A missing file is still created, and the error says "create".
+  t.path = dir / "short/f";
+  t.exists = false;
+  t.current_size = 0;
+  fs::remove(dir / "short");
+  FillFile(dir / "short", 10);  // a file where a directory is needed: ENOTDIR
+  r = LayOutFile(j, t);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message().rfind("job 'x': create " + t.path, 0), 0u) << r.status().message();
+}
+
 // A preallocation that fails (a 1 MiB tmpfs, size=2m io_size=256k): as fio
 // 3.33, fallocate=keep fails the job; native and posix go on without it and
 // the job's writes fill what fits (fio logs posix_fallocate's failure; a
