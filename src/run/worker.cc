@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -285,7 +286,13 @@ Status Worker::Setup() {
     f.path = t.path;
     f.is_block_device = t.is_block_device;
     f.size = t.is_block_device ? t.current_size : t.needed_size;
-    if (!t.diskless) {
+    if (DefersOpen(t)) {
+      // Created by the open for its first I/O, as fio creates it "when it's
+      // time to do I/O to that file": a file the job never reaches is never
+      // made, and the creation counts in the job's time.
+      files_.push_back(f);
+      if (open_limit_ == 0) ++deferred_opens_;
+    } else if (!t.diskless) {
       IOB_ASSIGN_OR_RETURN(f.fd, OpenTarget(job_, t));
       files_.push_back(f);      // pushed at once so Teardown closes it on a later error
       if (!t.is_char_device) {  // /dev/null, /dev/zero: no page cache to drop, advise or fill
@@ -1083,6 +1090,34 @@ bool Worker::OpenLimitedFile(uint32_t i) {
   return true;
 }
 
+bool Worker::DefersOpen(const TargetFile& t) const {
+  if (!job_.create_on_open || !job_.allow_file_create || !t.regular_file() || job_.pre_read ||
+      job_.RegistersFiles() || !job_.read_iolog.empty() || job_.create_only)
+    return false;
+  // The coordinator marks every target as there once the layout is done,
+  // and create_on_open lays nothing out: ask the file system.
+  struct stat st {};
+  return ::stat(t.path.c_str(), &st) != 0 && errno == ENOENT;
+}
+
+bool Worker::OpenDeferredFile(uint32_t i) {
+  const TargetFile& t = targets_[i];
+  Result<int> fd = OpenTarget(job_, t);
+  Status st = fd.ok() ? Status::Ok() : fd.status();
+  if (fd.ok()) {
+    files_[i].fd = *fd;
+    --deferred_opens_;
+    st = AdviseTarget(*fd, t, job_);
+    // The engine's state for the file (Init saw it closed).
+    if (st.ok()) st = engine_->FileReopened(i);
+  }
+  if (st.ok()) return true;
+  error_ = st.errno_value() != 0 ? st.errno_value() : EIO;
+  job_error_ = st.message();  // "open PATH: ...", as the open at setup said it
+  stopping_ = true;
+  return false;
+}
+
 bool Worker::CloseLimitedFile(uint32_t i, bool sync_on_close) {
   const int fd = files_[i].fd;
   if (fd < 0) return true;
@@ -1121,6 +1156,9 @@ bool Worker::ReplaceFiles() {
   for (size_t i = 0; i < files_.size(); ++i) {
     const TargetFile& t = targets_[i];
     if (!t.regular_file()) continue;
+    // create_on_open: a file no I/O has reached yet is still left to its
+    // first I/O (none was made to remove, unless another job made it).
+    const bool deferred = files_[i].fd < 0 && deferred_opens_ != 0;
     if (files_[i].fd >= 0) {
       if (open_limit_ != 0) engine_->FileClosing(static_cast<uint32_t>(i));
       if (job_.fsync_on_close) (void)fsync(files_[i].fd);
@@ -1141,6 +1179,7 @@ bool Worker::ReplaceFiles() {
       files_unlinked_ = true;
       continue;
     }
+    if (deferred) continue;
     // A writing job recreates the file empty (its writes fill it, as in
     // fio); a reading job finds it gone, as fio's does.
     JobSpec open_spec = job_;
@@ -1219,7 +1258,10 @@ IoRequest* Worker::TakeRequest(const IoPlan& plan, uint64_t now) {
   if (filler_->BeforeWrite(r->buf, r->length) && stamp_) r->start_ns = NowNs();
 }
 
-void Worker::UpdateFastPrepare() { fast_prepare_ = fast_eligible_ && !no_more_ && !pass_eof_; }
+void Worker::UpdateFastPrepare() {
+  // (Files still to be opened at their first I/O go through PrepareSlow.)
+  fast_prepare_ = fast_eligible_ && !no_more_ && !pass_eof_ && deferred_opens_ == 0;
+}
 
 [[gnu::always_inline]] inline bool Worker::PrepareFast(uint64_t now, IoRequest** out) {
   IoPlan plan;
@@ -1431,6 +1473,13 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
       has_pending_plan_ = true;
       return false;
     }
+  }
+  if (deferred_opens_ != 0 && vr == 0 && files_[plan.file].fd < 0 && !targets_[plan.file].diskless)
+      [[unlikely]] {
+    // create_on_open: the file's first I/O opens (creates) it. In the job's
+    // time, not in the I/O's latency: fio stamps the I/O after the open.
+    if (!OpenDeferredFile(plan.file)) return false;
+    now = NowNs();
   }
   if (vr == 0 && rate_ != nullptr) {
     if (!has_pending_plan_ || lookahead_plan_) {

@@ -270,6 +270,14 @@ class Worker {
   bool CloseLimitedFile(uint32_t file, bool sync_on_close = true);
   // invalidate=1: drops file i's cached pages of the job's region (each pass).
   void InvalidateFile(size_t i);
+  // create_on_open=1: whether Setup leaves regular file `t` for its first
+  // I/O to open (and create): it is not there yet, and nothing needs every
+  // file open before the run (pre_read, io_uring's registered files, a
+  // replayed log).
+  bool DefersOpen(const TargetFile& t) const;
+  // Opens (creates) such a file for its first I/O, inside the job's time; it
+  // stays open. False (error_ set, the job stops) when the open fails.
+  bool OpenDeferredFile(uint32_t file);
   void Complete(IoRequest* req, uint64_t now);
   // Complete() for the common case (a full read/write/trim transfer, no
   // verify), inlined into the loop; anything else goes to Complete().
@@ -448,6 +456,9 @@ class Worker {
   // is a new pass over it: invalidate=1 drops its pages again).
   std::vector<uint8_t> service_opened_;
   bool files_unlinked_ = false;  // unlink_each_loop removed them: a writing job creates them again
+  // create_on_open: files not opened yet, left for their first I/O
+  // (DefersOpen; without open_limit_, whose file service opens them then).
+  uint32_t deferred_opens_ = 0;
   std::vector<IoRequest> pool_;
   IoMemory io_mem_;  // mem=, mem_align=: owns the memory buffers_ points into
   void* buffers_ = nullptr;

@@ -86,6 +86,52 @@ TEST(TargetLayoutTest, CreateOnOpenCreatesDirectories) {
   EXPECT_EQ(fs::file_size(dir / "x/y/f"), 16u << 10);
 }
 
+// create_on_open=1 creates a file when its first I/O opens it, as fio: a
+// file the job never reaches is never made. nrfiles=3 number_ios=2 wrote 8
+// KiB to j.0.0 and left j.0.1 and j.0.2 empty (created as the job started);
+// fio makes j.0.0 alone. Round robin reaches two of the three files (one
+// with openfiles=1). The same with openfiles=1 and with every file open.
+TEST(TargetLayoutTest, CreateOnOpenCreatesOnlyTheFilesItsIoReaches) {
+  struct Case {
+    FileServiceType service;
+    uint32_t openfiles;
+    std::vector<uint64_t> sizes;  // per file; UINT64_MAX: not created
+  };
+  const uint64_t kNone = UINT64_MAX;
+  for (const Case& c : {Case{FileServiceType::kSequential, 0, {8192, kNone, kNone}},
+                        Case{FileServiceType::kSequential, 1, {8192, kNone, kNone}},
+                        Case{FileServiceType::kRoundRobin, 0, {4096, 4096, kNone}},
+                        // With its one slot taken, round robin passes the closed
+                        // files by (fio's EBUSY): both writes go to j.0.0.
+                        Case{FileServiceType::kRoundRobin, 1, {8192, kNone, kNone}}}) {
+    TempDir dir("/dev/shm");
+    JobSpec j = LayoutJob("j", RwMode::kWrite, "", 48 << 10);
+    j.directory = dir.path();
+    j.nrfiles = 3;
+    j.create_on_open = true;
+    j.file_service_type = c.service;
+    j.openfiles = c.openfiles;
+    j.number_ios = 2;
+    auto r = RunJobs({j}, {});
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->groups[0].jobs[0].error, 0) << r->groups[0].jobs[0].error_message;
+    EXPECT_EQ(LayoutIos(*r, 1), 2u);
+    for (int f = 0; f < 3; ++f) {
+      const std::string path = dir / ("j.0." + std::to_string(f));
+      const std::string what = "file " + std::to_string(f) + " service " +
+                               std::to_string(static_cast<int>(c.service)) + " openfiles " +
+                               std::to_string(c.openfiles);
+      if (c.sizes[f] == kNone) {
+        EXPECT_FALSE(fs::exists(path)) << what;
+      } else {
+        ASSERT_TRUE(fs::exists(path)) << what;
+        EXPECT_EQ(fs::file_size(path), c.sizes[f]) << what;
+        EXPECT_EQ(FileMode(path) & 0077, 0u) << what;  // 0600 less the umask, as fio
+      }
+    }
+  }
+}
+
 // allow_file_create=0 creates nothing, not even the directories (fio 3.33
 // leaves the directory behind; iobench refuses before touching the disk).
 TEST(TargetLayoutTest, AllowFileCreateZeroCreatesNoDirectory) {
