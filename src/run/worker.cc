@@ -369,13 +369,35 @@ Status Worker::Setup() {
     replay_opts.file_events = job_.read_iolog_open_max != 0;
     IOB_ASSIGN_OR_RETURN(replay_log_, IologReader::Open(job_.read_iolog, replay_opts));
   } else if (!targets_.empty()) {  // a clone fio gave no file (sys::ClonePaths) does no I/O
-    Result<std::unique_ptr<IoPattern>> pattern = IoPattern::Create(job_, PatternRegions(), seed_);
+    // file_append=1: the region starts at each file's end, and fio 3.33
+    // moves it to the end it laid out before every later loop
+    // (clear_io_state), where nothing is left to do: the job makes one pass
+    // of size bytes, whatever loops, io_size or time_based say (its next
+    // loop does nothing and ends it). So time_based does not wrap the
+    // pattern either.
+    append_once_ =
+        job_.file_append && std::all_of(targets_.begin(), targets_.end(),
+                                        [](const TargetFile& t) { return t.regular_file(); });
+    JobSpec once;
+    const JobSpec* pattern_spec = &job_;
+    if (append_once_ && job_.time_based) {
+      once = job_;
+      once.time_based = false;
+      pattern_spec = &once;
+    }
+    const JobSpec& pattern_job = *pattern_spec;
+    if (append_once_ && (job_.loops > 1 || job_.time_based || job_.HasIoSize()))
+      AddNote(
+          "file_append=1: one pass over the appended region, as fio (each later loop, "
+          "io_size or time_based pass starts where it ended and finds nothing to do)");
+    Result<std::unique_ptr<IoPattern>> pattern =
+        IoPattern::Create(pattern_job, PatternRegions(), seed_);
     if (!pattern.ok() && pattern.status().code() == Status::Code::kResourceLimit &&
         job_.softrandommap && !job_.norandommap && job_.verify.type == VerifyType::kNone) {
       // softrandommap: the map does not fit; run as norandommap, as fio does.
       AddNote("softrandommap: " + pattern.status().message() +
               "; ran without a random map (offsets may repeat within a pass)");
-      JobSpec no_map = job_;
+      JobSpec no_map = pattern_job;
       no_map.norandommap = true;
       pattern = IoPattern::Create(no_map, PatternRegions(), seed_);
     }
@@ -429,8 +451,8 @@ Status Worker::Setup() {
   // size x loops bytes.
   uint64_t region = 0;
   for (const TargetFile& t : targets_) region += t.region_size;
-  if (pattern_ != nullptr && LoopsRunAsOnePass(job_, sync_engine_) && pattern_->JoinLoops() &&
-      io_total_ == 0)
+  if (pattern_ != nullptr && !append_once_ && LoopsRunAsOnePass(job_, sync_engine_) &&
+      pattern_->JoinLoops() && io_total_ == 0)
     io_total_ = times_loops(region);
   // A size that is not a multiple of the block: fio's passes each end at
   // the first I/O that reaches size, but the job stops once size x loops
@@ -832,6 +854,7 @@ void Worker::PublishLive() {
 // loops remain, or while the job moved less than io_size, counting verify
 // reads as fio does; never once io_size x loops bytes were issued.
 bool Worker::MorePassesAfter(uint64_t passes) const {
+  if (append_once_) return false;  // file_append: fio's later loops find nothing to do
   // fill_device: one pass fills the filesystem; fio's never ends before
   // ENOSPC, time_based or not.
   if (job_.fill_device) return false;

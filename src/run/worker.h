@@ -459,6 +459,8 @@ class Worker {
   // create_on_open: files not opened yet, left for their first I/O
   // (DefersOpen; without open_limit_, whose file service opens them then).
   uint32_t deferred_opens_ = 0;
+  // file_append=1 on regular files: the job makes one pass (see Setup).
+  bool append_once_ = false;
   std::vector<IoRequest> pool_;
   IoMemory io_mem_;  // mem=, mem_align=: owns the memory buffers_ points into
   void* buffers_ = nullptr;

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "fake_engine.h"
@@ -398,6 +399,63 @@ TEST(FilesOptionsOffset, FileAppendStartsAtTheEnd) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(), "job 'app': file_append=1 starts at the end of " + file +
                                         " (118784 bytes): set size= for how much to append");
+}
+
+// file_append=1 makes one pass over the appended region, as fio 3.33: its
+// later loops start where the region ended (clear_io_state moves the offset
+// to the size it laid out) and find nothing to do. loops=3 on a 20000-byte
+// file wrote offsets 20000..32288 three times (12 writes); fio writes 4, and
+// the file ends at 36384 either way. The same with io_size beyond size,
+// time_based, two files, and a random job whose loops would run as one.
+TEST(FilesOptionsOffset, FileAppendMakesOnePass) {
+  TempDir dir("/dev/shm");
+  struct Case {
+    const char* what;
+    std::function<void(JobSpec*)> set;
+    uint64_t writes;
+  };
+  const std::vector<Case> cases = {
+      {"loops=3", [](JobSpec* j) { j->loops = 3; }, 4},
+      {"io_size=48k", [](JobSpec* j) { j->io_size = 48 << 10; }, 4},
+      {"time_based",
+       [](JobSpec* j) {
+         j->time_based = true;
+         j->runtime_ns = 300'000'000;
+       },
+       4},
+      {"randwrite norandommap loops=3",
+       [](JobSpec* j) {
+         j->rw = RwMode::kRandWrite;
+         j->norandommap = true;
+         j->loops = 3;
+       },
+       4},
+      {"two files loops=2",
+       [&dir](JobSpec* j) {
+         MakeFile(dir.path() + "/f2", 20000);
+         j->filenames.push_back(dir.path() + "/f2");
+         j->size = 32 << 10;
+         j->loops = 2;
+       },
+       8},
+  };
+  for (const Case& c : cases) {
+    const std::string file = dir.path() + "/f1";
+    MakeFile(file, 20000);
+    JobSpec j = FileJob("app", RwMode::kWrite, file, 16 << 10);
+    j.file_append = true;
+    c.set(&j);
+    auto r = RunJobs({j}, {});
+    ASSERT_TRUE(r.ok()) << c.what << ": " << r.status().ToString();
+    const JobResult& jr = r->groups[0].jobs[0];
+    EXPECT_EQ(jr.error, 0) << c.what << ": " << jr.error_message;
+    EXPECT_EQ(jr.stats.dir[1].ios, c.writes) << c.what;
+    EXPECT_EQ(jr.stats.dir[1].bytes, c.writes * 4096) << c.what;
+    EXPECT_EQ(fs::file_size(file), 36384u) << c.what;
+    bool noted = false;
+    for (const std::string& n : jr.notes) noted |= n.rfind("file_append=1: one pass", 0) == 0;
+    EXPECT_TRUE(noted) << c.what << ": " << ::testing::PrintToString(jr.notes);
+  }
 }
 
 TEST(FilesOptionsOffset, ParsesAndRefuses) {
