@@ -258,6 +258,15 @@ class MmapEngine final : public Engine {
     if (file_index < maps_.size()) Unmap(maps_[file_index]);
   }
 
+  // end_fsync, fsync_on_close: msync(MS_SYNC) of the mapping, as fio's
+  // engine does for every sync it is given; a file without one (closed by
+  // openfiles, reopened for the sync) gets fsync.
+  int EndSync(uint32_t file_index, int fd) override {
+    const Map* m = file_index < maps_.size() ? &maps_[file_index] : nullptr;
+    if (m == nullptr || m->base == nullptr || m->len == 0) return Engine::EndSync(file_index, fd);
+    return msync(m->base, m->len, MS_SYNC) == 0 ? 0 : -errno;
+  }
+
   QueueResult Queue(IoRequest* req) override {
     ++counters_.submit_calls;
     ++counters_.submitted;

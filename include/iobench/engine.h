@@ -17,6 +17,9 @@
 // and never allocate per I/O. res is bytes transferred or -errno.
 #pragma once
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -152,6 +155,15 @@ class Engine {
   // mapping, a known position) drops it; FileReopened follows if the file
   // is opened again. Not on the hot path.
   virtual void FileClosing(uint32_t file_index) { (void)file_index; }
+  // The sync that ends a loop or the job (end_fsync, fsync_on_close) of file
+  // `file_index`, open at `fd`, with nothing in flight: 0 or -errno. fio
+  // sends it through the engine as a sync request, so an engine whose syncs
+  // are something else does that (mmap: msync(MS_SYNC) of the mapping).
+  // fsync(2) here. Not on the hot path.
+  virtual int EndSync(uint32_t file_index, int fd) {
+    (void)file_index;
+    return ::fsync(fd) == 0 ? 0 : -errno;
+  }
   // Sync engines complete in Queue; the worker skips Commit/Reap for them.
   virtual bool IsSync() const = 0;
   virtual const EngineCounters& counters() const { return counters_; }

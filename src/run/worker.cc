@@ -1003,8 +1003,11 @@ bool Worker::SyncFiles(const char* why) {
       stopping_ = true;
       return false;
     }
-    if (files_[i].fd < 0 || fsync(files_[i].fd) == 0) continue;
-    error_ = errno;
+    if (files_[i].fd < 0) continue;
+    // Through the engine, as fio's sync: mmap's is msync of the mapping.
+    const int res = engine_->EndSync(static_cast<uint32_t>(i), files_[i].fd);
+    if (res == 0) continue;
+    error_ = -res;
     job_error_ =
         std::string(why) + " failed for file " + targets_[i].path + ": " + std::strerror(error_);
     stopping_ = true;

@@ -97,6 +97,20 @@ if command -v strace >/dev/null; then
     fail "tmpfs direct=1: $n pages unmapped after their I/O"
 fi
 
+# end_fsync=1: the end sync goes through the engine, as fio's: msync(MS_SYNC)
+# of the 1 MiB mapping, no fsync (iobench used to fsync the descriptor). The
+# file exists: no layout, whose create_fsync is an fsync.
+if command -v strace >/dev/null; then
+  head -c 1M /dev/zero >"$work/es"
+  calls=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+    strace -f -qq -e trace=fsync,msync "$bin" --name=t --ioengine=mmap --filename="$work/es" \
+    --size=1m --bs=4k --rw=write --end_fsync=1 --output-format=terse 2>&1 >/dev/null)
+  nm=$(grep -c "msync(.*, 1048576, MS_SYNC) = 0" <<<"$calls")
+  nf=$(grep -c "fsync(" <<<"$calls")
+  [ "$nm" -eq 1 ] && [ "$nf" -eq 0 ] && echo "ok   end_fsync: msync of the mapping" ||
+    fail "end_fsync: $nm msync(MS_SYNC) of the mapping, $nf fsync: $calls"
+fi
+
 # Refusals, before anything runs, naming why.
 out=$("$bin" --name=c --ioengine=mmap --filename="$work/new" --size=1m --rw=write \
   --create_on_open=1 2>&1)
