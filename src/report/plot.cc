@@ -222,7 +222,7 @@ Result<std::string> PlotScript(const json& doc, const PlotOptions& opts) {
       for (const auto& f : s.fixed) ok &= std::find(pt.begin(), pt.end(), f) != pt.end();
       if (ok) sel.push_back(j);
     }
-    return AggregateMetric(sel, s.dir, m);
+    return AggregateMetric(sel, s.dir, m, &doc);
   };
 
   // Numeric x (log2 when doubling) or categories.

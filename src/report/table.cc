@@ -147,10 +147,48 @@ const json& Jobs(const json& doc) {
 
 // --- cells over several job entries (numjobs clones share a name) ---
 
+// A direction the job did I/O in (its record counts I/Os or bytes).
+bool DidIo(const json& job, const std::string& dir) {
+  const json* d = Get(job, dir.c_str());
+  return Num(d, "total_ios").value_or(0) > 0 || Num(d, "io_bytes").value_or(0) > 0;
+}
+
+// The directions of one rw= value, as fio's rw option reads it
+// ("randread:8" is randread); nullopt for a value fio does not know.
+std::optional<std::set<std::string>> DirectionsOfRw(std::string rw) {
+  if (const size_t colon = rw.find(':'); colon != std::string::npos) rw.resize(colon);
+  for (char& c : rw) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (rw == "read" || rw == "randread") return std::set<std::string>{"read"};
+  if (rw == "write" || rw == "randwrite") return std::set<std::string>{"write"};
+  if (rw == "trim" || rw == "randtrim") return std::set<std::string>{"trim"};
+  if (rw == "rw" || rw == "readwrite" || rw == "randrw")
+    return std::set<std::string>{"read", "write"};
+  if (rw == "trimwrite" || rw == "randtrimwrite") return std::set<std::string>{"trim", "write"};
+  return std::nullopt;
+}
+
 }  // namespace
 
+std::optional<std::set<std::string>> table::RwDirections(const json* doc, const json& job) {
+  std::map<std::string, std::string> opts;
+  if (doc != nullptr) {
+    opts = JobOptions(*doc, job);
+  } else if (const json* own = Get(job, "job options"); own != nullptr && own->is_object()) {
+    for (auto it = own->begin(); it != own->end(); ++it)
+      opts[it.key()] = Str(&it.value()).value_or("");
+  }
+  // A replayed iolog's directions are the log's, whatever rw says.
+  if (opts.count("read_iolog") && !opts["read_iolog"].empty()) return std::nullopt;
+  for (const char* k : {"rw", "readwrite"})
+    if (auto it = opts.find(k); it != opts.end()) return DirectionsOfRw(it->second);
+  // Not set: fio's default, read, when every place it could be set was read.
+  if (doc == nullptr) return std::nullopt;
+  return std::set<std::string>{"read"};
+}
+
 std::optional<double> table::AggregateMetric(const std::vector<const json*>& jobs,
-                                             const std::optional<std::string>& dir, TableMetric m) {
+                                             const std::optional<std::string>& dir, TableMetric m,
+                                             const json* doc) {
   double sum = 0, weighted = 0, weight = 0, mx = 0;
   int found = 0;
   // fio's group line over the cell's jobs: their bytes and I/Os over the
@@ -163,6 +201,14 @@ std::optional<double> table::AggregateMetric(const std::vector<const json*>& job
     std::string d;
     if (dir) {
       d = *dir;
+      // A direction the job never asked for is no measurement of it: the
+      // read table showed "write 0" for a rw=write point (and the plot
+      // drew its line down to 0). One it asked for and did nothing in (a
+      // failed job, rwmixread=100) is a 0 that was measured.
+      if (!IsPerJobMetric(m) && !DidIo(*job, d) && d != "mixed") {
+        const auto asked = RwDirections(doc, *job);
+        if (asked && !asked->count(d)) continue;
+      }
     } else if (IsPerJobMetric(m)) {
       // CPU is the job's, whatever directions it did I/O in: a randrw job
       // (two directions) showed "-".
@@ -1140,7 +1186,7 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
       auto cell = [&](const std::vector<const json*>& sel) {
         for (const json* j : sel)
           if (std::find(shown.begin(), shown.end(), j) == shown.end()) shown.push_back(j);
-        std::string c = FormatMetric(m, AggregateMetric(sel, view, m), opts.style);
+        std::string c = FormatMetric(m, AggregateMetric(sel, view, m, &doc), opts.style);
         if (opts.show_range && opts.style != TableStyle::kCsv) {
           if (auto r = RepeatRange(sel, view, m))
             c += " (" + FormatMetric(m, r->first, opts.style) + "-" +
@@ -1482,8 +1528,8 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
           auto it = nindex.find(MatchKey(e.name, e.point));
           if (it == nindex.end()) continue;
           const CompareEntry& n = nentries[it->second];
-          auto bv = AggregateMetric(e.jobs, view, m);
-          auto nv = AggregateMetric(n.jobs, view, m);
+          auto bv = AggregateMetric(e.jobs, view, m, &base);
+          auto nv = AggregateMetric(n.jobs, view, m, &neu);
           if (!bv && !nv) continue;
           std::string delta = "-";
           if (auto pct = DeltaPercent(bv, nv)) {
@@ -1614,7 +1660,8 @@ nlohmann::ordered_json CompareJson(const json& base, const json& neu, const Tabl
         auto it = nindex.find(MatchKey(e.name, e.point));
         if (it == nindex.end()) continue;
         const CompareEntry& n = nentries[it->second];
-        auto bv = AggregateMetric(e.jobs, view, m), nv = AggregateMetric(n.jobs, view, m);
+        auto bv = AggregateMetric(e.jobs, view, m, &base),
+             nv = AggregateMetric(n.jobs, view, m, &neu);
         if (!bv && !nv) continue;
         ojson row = {
             {"job", e.name}, {"point", PointObject(e.point)}, {"metric", TableMetricName(m)}};

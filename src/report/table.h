@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -140,9 +141,20 @@ std::vector<std::optional<std::string>> DirectionViews(
 // count, percentiles show the largest (JSON does not carry enough to merge
 // them). dir nullopt: each job's own direction
 // (jobs with other than one direction are skipped; per-job metrics, CPU,
-// take every job whatever its directions).
+// take every job whatever its directions). A job whose rw= does not ask for
+// `dir` and that did no I/O in it has no figure there (a rw=write job in the
+// read table is "-", not 0); `doc` supplies the "global options" its rw may
+// come from (without it, only the job's own options are read, and a job
+// whose rw is not known keeps its 0).
 std::optional<double> AggregateMetric(const std::vector<const nlohmann::json*>& jobs,
-                                      const std::optional<std::string>& dir, TableMetric m);
+                                      const std::optional<std::string>& dir, TableMetric m,
+                                      const nlohmann::json* doc = nullptr);
+// The directions ("read", "write", "trim") a job's rw= asks for, as fio
+// reads it (fio's default, read, when neither the job's nor the document's
+// options set it); nullopt when it cannot be told (no `doc` and no rw of
+// the job's own, an rw fio does not know, a replayed iolog).
+std::optional<std::set<std::string>> RwDirections(const nlohmann::json* doc,
+                                                  const nlohmann::json& job);
 // The label each job is shown and matched by, parallel to `jobs`: its job
 // name, or, when jobs of that name ran in more than one group of one point
 // (separate jobs sharing a name: a read phase and a stonewalled write phase

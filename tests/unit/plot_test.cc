@@ -75,6 +75,30 @@ TEST(PlotScriptTest, CategoriesAndErrors) {
             "--plot: the results carry no lat_p99 values");
 }
 
+TEST(PlotScriptTest, ADirectionAPointNeverAskedForIsAGap) {
+  // --sweep rw=read,write,randrw: the IOPS lines dropped to 0 at the points
+  // that never did that direction ("read" 16000 0), while the latency chart
+  // had NaN there.
+  DirFigures f;
+  f.iops = 16000;
+  f.bw_bytes = 16000 * 4096.0;
+  f.clat_p50_ns = 1000;
+  f.clat_p99_ns = 2000;
+  std::vector<json> jobs;
+  for (const char* rw : {"read", "write"})
+    jobs.push_back(MakeJob("n", {{"rw", rw}}, rw, f, {{"rw", rw}}));
+  jobs.push_back(MakeJob("n", {{"rw", "randrw"}}, "rw", f, {{"rw", "randrw"}}));
+  PlotOptions o;
+  o.path = "x.png";
+  auto s = PlotScript(MakeDoc(jobs, {"rw"}), o);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_NE(s->find("$metric << EOD\n\"read\" 16000 NaN\n\"write\" NaN 16000\n"
+                    "\"randrw\" 16000 16000\nEOD\n"),
+            std::string::npos)
+      << *s;
+  EXPECT_NE(s->find("$latency << EOD\n\"read\" 1 2 NaN NaN\n"), std::string::npos) << *s;
+}
+
 TEST(PlotWriteTest, MissingGnuplotIsAClearError) {
   TempDir tmp;
   PlotOptions o;

@@ -256,6 +256,51 @@ TEST(TableRenderTest, MixedJobGivesOneTablePerDirection) {
             "2         7.00k\n");
 }
 
+TEST(TableRenderTest, ADirectionAPointNeverAskedForIsNoFigure) {
+  // --sweep rw=read,write,randrw: the read table showed "write 0" and the
+  // write table "read 0", as if those points had measured nothing.
+  DirFigures f;
+  f.iops = 16000;
+  f.bw_bytes = 16000 * 4096.0;
+  std::vector<json> jobs = {MakeJob("n", {{"rw", "read"}}, "read", f, {{"rw", "read"}}),
+                            MakeJob("n", {{"rw", "write"}}, "write", f, {{"rw", "write"}}),
+                            MakeJob("n", {{"rw", "randrw"}}, "rw", f, {{"rw", "randrw"}})};
+  TableOptions o;
+  o.caption = false;
+  EXPECT_EQ(MustRender(MakeDoc(jobs, {"rw"}), o),
+            "rw           n\nread     16.0k\nwrite        -\nrandrw   16.0k\n"
+            "\n"
+            "rw           n\nread         -\nwrite    16.0k\nrandrw   16.0k\n");
+  // A direction the job asked for and did nothing in is a measured 0
+  // (randrw with rwmixread=100; a job that failed at once).
+  jobs[1] = MakeJob("n", {{"rw", "rw"}}, "rw", f, {{"rw", "rw"}});
+  jobs[2]["write"] = iobench::testing::EmptyDir();
+  jobs[2]["job options"]["rwmixread"] = "100";
+  EXPECT_EQ(MustRender(MakeDoc(jobs, {"rw"}), o),
+            "rw           n\nread     16.0k\nrw       16.0k\nrandrw   16.0k\n"
+            "\n"
+            "rw           n\nread         -\nrw       16.0k\nrandrw       0\n");
+  // rw from the global options, or fio's default (read) when none sets it.
+  json doc = MakeDoc({MakeJob("g", {}, "write", f), MakeJob("d", {}, "read", f),
+                      MakeJob("m", {}, "rw", f, {{"rw", "rw"}})});
+  doc["global options"] = {{"rw", "write"}};
+  doc["jobs"][1]["job options"]["rw"] = "randread:8";
+  EXPECT_EQ(MustRender(doc, o),
+            "job   rw            iops\ng     write            -\nd     randread:8   16.0k\n"
+            "m     rw           16.0k\n"
+            "\n"
+            "job   rw            iops\ng     write        16.0k\nd     randread:8       -\n"
+            "m     rw           16.0k\n");
+  const auto all = AllJobs(doc);
+  EXPECT_EQ(*RwDirections(&doc, *all[0]), (std::set<std::string>{"write"}));
+  EXPECT_EQ(*RwDirections(&doc, *all[1]), (std::set<std::string>{"read"}));
+  EXPECT_EQ(*RwDirections(&doc, *all[2]), (std::set<std::string>{"read", "write"}));
+  doc.erase("global options");
+  EXPECT_EQ(*RwDirections(&doc, *all[0]), (std::set<std::string>{"read"}));
+  // Without the document a job's own options alone cannot say.
+  EXPECT_FALSE(RwDirections(nullptr, *all[0]).has_value());
+}
+
 TEST(TableRenderTest, SameNameInTwoGroupsStaysTwoJobs) {
   // `--name=x --rw=randread --name=x --rw=randwrite --stonewall`: two jobs,
   // not clones; their phases were added into one cell. The sweep renumbers
