@@ -197,6 +197,12 @@ std::optional<double> table::AggregateMetric(const std::vector<const json*>& job
   // different times (4 null clones: 109581 MiB/s against bw=90.9GiB/s).
   double bytes = 0, ios = 0, longest_ms = 0;
   bool totals = true;  // every job carries io_bytes, total_ios and runtime
+  // CPU percent as fio's group_reporting entry has it: the members' CPU
+  // time over the sum of their run times (job_runtime), i.e. each job's
+  // percent weighted by its run time. Added up, two busy clones read 195%
+  // where the same jobs with group_reporting said 97.6%.
+  double cpu_weighted = 0, cpu_runtime = 0;
+  bool cpu_runtimes = true;  // every job carries a positive job_runtime
   for (const json* job : jobs) {
     std::string d;
     if (dir) {
@@ -255,6 +261,15 @@ std::optional<double> table::AggregateMetric(const std::vector<const json*>& job
     } else {
       w = Num(Get(job, d.c_str()), "total_ios").value_or(1);
     }
+    if (m == TableMetric::kUsrCpu || m == TableMetric::kSysCpu) {
+      const double rt = Num(job, "job_runtime").value_or(0);
+      if (rt > 0) {
+        cpu_weighted += *v * rt;
+        cpu_runtime += rt;
+      } else {
+        cpu_runtimes = false;
+      }
+    }
     sum += *v;
     weighted += *v * w;
     weight += w;
@@ -275,7 +290,9 @@ std::optional<double> table::AggregateMetric(const std::vector<const json*>& job
     }
     case TableMetric::kUsrCpu:
     case TableMetric::kSysCpu:
-      return sum;
+      // Without the run times (a hand-made file): the mean, fio's figure
+      // for members that ran equally long.
+      return cpu_runtimes && cpu_runtime > 0 ? cpu_weighted / cpu_runtime : sum / found;
     case TableMetric::kLatMean:
     case TableMetric::kSlatMean:
     case TableMetric::kCpuPerIo:

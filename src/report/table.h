@@ -137,7 +137,9 @@ std::vector<std::optional<std::string>> DirectionViews(
 // without group_reporting share a name): iops and bw are fio's group line,
 // their I/Os and io_bytes over the longest runtime (bw whole bytes/s, as
 // fio's agg_bw; each entry's own rate added up when one lacks io_bytes,
-// total_ios or runtime), CPU percent adds up, means are weighted by I/O
+// total_ios or runtime), CPU percent is fio's group figure (each entry's
+// weighted by its job_runtime: their CPU time over their summed run
+// times; the mean without job_runtime), means are weighted by I/O
 // count, percentiles show the largest (JSON does not carry enough to merge
 // them). dir nullopt: each job's own direction
 // (jobs with other than one direction are skipped; per-job metrics, CPU,

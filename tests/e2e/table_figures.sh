@@ -3,6 +3,9 @@
 # has no measurement of, and how a cell of several jobs reads (docs/sweep.md).
 # - A direction a point's rw= never asked for is "-" in the table and NaN in
 #   the plot's data (it was 0, and the IOPS line dropped to 0 there).
+# - The CPU percent of numjobs clones (no group_reporting) is fio's
+#   group_reporting figure, their CPU time over their summed run times: it
+#   was their percents added up (195 against 97.6 for the same jobs).
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
 source "$2/tests/e2e/setup.bash"
 
@@ -18,5 +21,27 @@ grep -qE '^"read" [0-9.]+ NaN$' "$tmp/x.gp" ||
   fail "plot: the read point's write IOPS is not NaN: $(grep -A4 '^\$metric' "$tmp/x.gp")"
 grep -qE '^"write" NaN [0-9.]+$' "$tmp/x.gp" ||
   fail "plot: the write point's read IOPS is not NaN: $(grep -A4 '^\$metric' "$tmp/x.gp")"
+
+# The clones' cell against the figure fio's group_reporting gives them,
+# from the same file (CPU percents of two runs would differ anyway).
+"$bin" --name=j --ioengine=null --size=2g --numjobs=2 --output-format=json \
+  --output="$tmp/g0.json" 2>"$tmp/g0.err" || fail "numjobs run: exit $? $(cat "$tmp/g0.err")"
+"$bin" --compare "$tmp/g0.json" "$tmp/g0.json" --table-metric=usr_cpu,sys_cpu \
+  --output-format=json >"$tmp/g0_cmp.json" 2>"$tmp/g0_cmp.err" ||
+  fail "clones compare: exit $? $(cat "$tmp/g0_cmp.err")"
+python3 - "$tmp/g0.json" "$tmp/g0_cmp.json" <<'PY' || fail "clones' CPU percent is not fio's group figure"
+import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+rows = json.load(open(sys.argv[2]))["iobench"]["compare"]["rows"]
+assert len(jobs) == 2, len(jobs)
+for metric in ("usr_cpu", "sys_cpu"):
+    rt = sum(j["job_runtime"] for j in jobs)
+    assert rt > 0, "the clones ran no measurable time"
+    want = sum(j[metric] * j["job_runtime"] for j in jobs) / rt
+    got = [r["base"] for r in rows if r["metric"] == metric][0]
+    added = sum(j[metric] for j in jobs)
+    print(metric, "cell", got, "group figure", want, "added up", added)
+    assert abs(got - want) <= 1e-6 * max(want, 1) + 1e-6, (got, want)
+PY
 
 [ "$fails" -eq 0 ]

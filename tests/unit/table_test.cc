@@ -356,6 +356,32 @@ TEST(TableRenderTest, NumjobsClonesAddUp) {
   EXPECT_EQ(*r, "iodepth       j\n1         2.00k\n\niodepth      j\n1         9.00\n");
 }
 
+TEST(TableRenderTest, ClonesCpuIsFiosGroupFigure) {
+  // numjobs=2 without group_reporting: two busy clones' usr_cpu added up
+  // read 195 where the same jobs with group_reporting said 97.6 (fio's
+  // group entry: the members' CPU time over their summed run times).
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  std::vector<json> jobs = {MakeJob("j", {{"iodepth", "1"}}, "read", f),
+                            MakeJob("j", {{"iodepth", "1"}}, "read", f)};
+  jobs[0]["usr_cpu"] = 10.0;
+  jobs[0]["job_runtime"] = 1000;
+  jobs[1]["usr_cpu"] = 30.0;
+  jobs[1]["job_runtime"] = 3000;
+  jobs[0]["sys_cpu"] = jobs[1]["sys_cpu"] = 50.0;
+  TableOptions o;
+  o.caption = false;
+  o.metrics = {TableMetric::kUsrCpu, TableMetric::kSysCpu};
+  // (10 * 1000 + 30 * 3000) / 4000 = 25; 50 and 50 are 50.
+  EXPECT_EQ(MustRender(MakeDoc(jobs, {"iodepth"}), o),
+            "iodepth      j\n1         25.0\n\niodepth      j\n1         50.0\n");
+  // Without the run times (a hand-made file): the mean.
+  for (auto& j : jobs) j.erase("job_runtime");
+  json doc = MakeDoc(jobs, {"iodepth"});
+  EXPECT_DOUBLE_EQ(*AggregateMetric(AllJobs(doc), std::nullopt, TableMetric::kUsrCpu), 20.0);
+}
+
 TEST(TableRenderTest, ClonesAreTheGroupLineNotTheSumOfTheirRates) {
   // Two clones of one job, 1 GiB each, one in 1 s and one in 2 s: fio's
   // group line is 2 GiB / 2 s = 1024 MiB/s. Their own rates added up said
