@@ -1666,7 +1666,15 @@ nlohmann::ordered_json CompareJson(const json& base, const json& neu, const Tabl
     bindex[MatchKey(bentries[i].name, bentries[i].point)] = i;
   std::vector<const json*> all = AllJobs(base);
   for (const json* j : AllJobs(neu)) all.push_back(j);
-  auto figure = [](std::optional<double> v) { return v ? ojson(*v) : ojson(nullptr); };
+  // Six decimals, as the run's JSON writes every float (fio's "%f"): the
+  // same comparison gave delta_pct -66.666667 in a run's document and
+  // -66.66666666666666 from --compare base.json new.json.
+  auto figure = [](std::optional<double> v) {
+    if (!v || !std::isfinite(*v)) return ojson(nullptr);
+    // Beyond 2^53 / 10^6 a double has no sixth decimal to round.
+    const double r = std::fabs(*v) < 9e9 ? std::round(*v * 1e6) / 1e6 : *v;
+    return ojson(r == 0 ? 0.0 : r);  // no -0.000000
+  };
 
   ojson rows = ojson::array();
   for (TableMetric m : opts.metrics) {

@@ -6,6 +6,8 @@
 # - The CPU percent of numjobs clones (no group_reporting) is fio's
 #   group_reporting figure, their CPU time over their summed run times: it
 #   was their percents added up (195 against 97.6 for the same jobs).
+# - --compare's JSON rows have the same figures in a run's document and
+#   from two files (six decimals; the files' delta_pct had full precision).
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
 source "$2/tests/e2e/setup.bash"
 
@@ -42,6 +44,27 @@ for metric in ("usr_cpu", "sys_cpu"):
     added = sum(j[metric] for j in jobs)
     print(metric, "cell", got, "group figure", want, "added up", added)
     assert abs(got - want) <= 1e-6 * max(want, 1) + 1e-6, (got, want)
+PY
+
+# A run compared now, and the same two documents compared as files: bw
+# (whole bytes/s in the JSON) gives both sides the same inputs.
+"$bin" --name=c --ioengine=null --size=1g --bs=4k --output-format=json \
+  --output="$tmp/cb.json" 2>"$tmp/cb.err" || fail "base run: exit $? $(cat "$tmp/cb.err")"
+"$bin" --name=c --ioengine=null --size=1g --bs=64k --compare "$tmp/cb.json" --table-metric=bw \
+  --output-format=json --output="$tmp/cn.json" 2>"$tmp/cn.err" ||
+  fail "run compared now: exit $? $(cat "$tmp/cn.err")"
+"$bin" --compare "$tmp/cb.json" "$tmp/cn.json" --table-metric=bw --output-format=json \
+  >"$tmp/cf.json" 2>"$tmp/cf.err" || fail "files compared: exit $? $(cat "$tmp/cf.err")"
+python3 - "$tmp/cn.json" "$tmp/cf.json" <<'PY' || fail "compare rows differ between a run and two files"
+import json, sys
+run = json.load(open(sys.argv[1]))["iobench"]["compare"]["rows"]
+files = json.load(open(sys.argv[2]))["iobench"]["compare"]["rows"]
+print("run", [(r["base"], r["new"], r["delta_pct"]) for r in run])
+print("files", [(r["base"], r["new"], r["delta_pct"]) for r in files])
+assert len(run) == len(files) == 1, (run, files)
+for k in ("base", "new", "delta_pct"):
+    assert run[0][k] == files[0][k], (k, run[0][k], files[0][k])
+    assert round(files[0][k], 6) == files[0][k], (k, files[0][k])
 PY
 
 [ "$fails" -eq 0 ]

@@ -182,6 +182,25 @@ TEST(CompareTest, AsDataForTheJsonDocument) {
   EXPECT_EQ(c, want) << c.dump(1);
 }
 
+TEST(CompareTest, JsonFiguresHaveSixDecimalsAsTheRunsDocument) {
+  // A run's document writes floats as fio does ("%f"): delta_pct was
+  // -66.666667 there and -66.66666666666666 from two files.
+  DirFigures f;
+  f.iops = 3000;
+  f.bw_bytes = 3000 * 4096.0;
+  json base = MakeDoc({MakeJob("a", {}, "read", f)});
+  json neu = base;
+  neu["jobs"][0]["read"]["iops"] = 1000.0;
+  neu["jobs"][0]["read"]["bw_bytes"] = 1000.0 / 3;  // 0.000318 MiB/s
+  TableOptions o;
+  o.metrics = {TableMetric::kIops, TableMetric::kBw};
+  const json c = CompareJson(base, neu, o);
+  ASSERT_EQ(c["rows"].size(), 2u) << c.dump(1);
+  EXPECT_EQ(c["rows"][0]["delta_pct"].dump(), "-66.666667");
+  EXPECT_EQ(c["rows"][1]["new"].dump(), "0.000318");
+  EXPECT_EQ(c["rows"][1]["base"].dump(), "11.71875");
+}
+
 // A read sweep as base, a write sweep as new: each side's row is labelled
 // with its own direction (the base's used to label both), and the tables
 // and the JSON say that the deltas compare different directions.
