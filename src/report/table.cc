@@ -674,10 +674,10 @@ std::string ErrorList(const std::vector<const json*>& jobs) {
 // target, buffered libaio, ...), which with --output-format=table alone
 // were printed nowhere.
 std::string Footnotes(const json& doc, const std::vector<const json*>& jobs, bool star, bool bang,
-                      TableStyle style) {
+                      TableStyle style, const std::vector<std::string>& absent = {}) {
   const std::string lead = style == TableStyle::kCsv ? "# " : "";
   const std::vector<std::string> keys = SweepKeys(doc);
-  std::vector<std::string> lines;
+  std::vector<std::string> lines = absent;
   // csv: the jobs (and their points) that `mark` names, "j [iodepth=2]"
   // with what `mark` adds, each once.
   auto marked = [&](auto mark) {
@@ -1192,6 +1192,7 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
   std::vector<std::string> out;
   bool interrupted_cell = false;
   bool failed_cell = false;
+  std::vector<TableMetric> with_value;  // metrics some cell has a figure of
   for (TableMetric m : opts.metrics) {
     std::vector<std::optional<std::string>> views = {std::nullopt};
     if (!IsPerJobMetric(m)) views = DirectionViews(jobs);
@@ -1203,7 +1204,10 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
       auto cell = [&](const std::vector<const json*>& sel) {
         for (const json* j : sel)
           if (std::find(shown.begin(), shown.end(), j) == shown.end()) shown.push_back(j);
-        std::string c = FormatMetric(m, AggregateMetric(sel, view, m, &doc), opts.style);
+        const auto v = AggregateMetric(sel, view, m, &doc);
+        if (v && std::find(with_value.begin(), with_value.end(), m) == with_value.end())
+          with_value.push_back(m);
+        std::string c = FormatMetric(m, v, opts.style);
         if (opts.show_range && opts.style != TableStyle::kCsv) {
           if (auto r = RepeatRange(sel, view, m))
             c += " (" + FormatMetric(m, r->first, opts.style) + "-" +
@@ -1313,7 +1317,19 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
       }
     }
   }
-  return Join(out) + Footnotes(doc, jobs, interrupted_cell, failed_cell, opts.style);
+  // A metric no cell has: a table of "-" said nothing of why (--compare
+  // says "no lat_p99 in either file").
+  std::vector<std::string> absent;
+  for (TableMetric m : opts.metrics) {
+    if (std::find(with_value.begin(), with_value.end(), m) != with_value.end()) continue;
+    std::string why;
+    if (m == TableMetric::kLatP50 || m == TableMetric::kLatP99)
+      why = ": total latency percentiles are recorded only with lat_percentiles=1";
+    else if (m == TableMetric::kSlatMean)
+      why = ": a sync engine has no submission latency";
+    absent.push_back("no " + std::string(TableMetricName(m)) + " in the results" + why);
+  }
+  return Join(out) + Footnotes(doc, jobs, interrupted_cell, failed_cell, opts.style, absent);
 }
 
 // ---------------------------------------------------------------- compare

@@ -8,6 +8,8 @@
 #   was their percents added up (195 against 97.6 for the same jobs).
 # - --compare's JSON rows have the same figures in a run's document and
 #   from two files (six decimals; the files' delta_pct had full precision).
+# - A metric no cell has (lat_p99 without lat_percentiles=1) is said under
+#   the table, as --compare says it.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
 source "$2/tests/e2e/setup.bash"
 
@@ -66,5 +68,13 @@ for k in ("base", "new", "delta_pct"):
     assert run[0][k] == files[0][k], (k, run[0][k], files[0][k])
     assert round(files[0][k], 6) == files[0][k], (k, files[0][k])
 PY
+
+"$bin" --name=l --ioengine=null --size=64k --sweep iodepth=1,2 --output-format=table \
+  --table-metric=lat_p99 >"$tmp/l.out" 2>"$tmp/l.err" || fail "lat_p99 run: exit $? $(cat "$tmp/l.err")"
+grep -q '^no lat_p99 in the results: .*lat_percentiles=1' "$tmp/l.out" ||
+  fail "lat_p99 without lat_percentiles=1: no note: $(cat "$tmp/l.out")"
+"$bin" --name=l --ioengine=null --size=64k --lat_percentiles=1 --sweep iodepth=1,2 \
+  --output-format=table --table-metric=lat_p99 >"$tmp/l1.out" 2>&1
+grep -q '^no lat_p99' "$tmp/l1.out" && fail "lat_p99 with lat_percentiles=1: a note: $(cat "$tmp/l1.out")"
 
 [ "$fails" -eq 0 ]

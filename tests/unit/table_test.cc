@@ -301,6 +301,34 @@ TEST(TableRenderTest, ADirectionAPointNeverAskedForIsNoFigure) {
   EXPECT_FALSE(RwDirections(nullptr, *all[0]).has_value());
 }
 
+TEST(TableRenderTest, AMetricNoCellHasIsSaidUnderTheTable) {
+  // --table-metric=lat_p99 without lat_percentiles=1: a table of "-" and no
+  // word of why (--compare said "no lat_p99 in either file").
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  std::vector<json> jobs = {MakeJob("j", {{"iodepth", "1"}}, "read", f),
+                            MakeJob("j", {{"iodepth", "2"}}, "read", f)};
+  TableOptions o;
+  o.caption = false;
+  o.metrics = {TableMetric::kLatP99, TableMetric::kIops, TableMetric::kSlatMean};
+  EXPECT_EQ(MustRender(MakeDoc(jobs, {"iodepth"}), o),
+            "iodepth   j\n1         -\n2         -\n"
+            "\n"
+            "iodepth       j\n1         1.00k\n2         1.00k\n"
+            "\n"
+            "iodepth   j\n1         -\n2         -\n"
+            "\n"
+            "no lat_p99 in the results: total latency percentiles are recorded only with "
+            "lat_percentiles=1\n"
+            "no slat_mean in the results: a sync engine has no submission latency\n");
+  o.style = TableStyle::kCsv;
+  o.metrics = {TableMetric::kLatP50};
+  EXPECT_EQ(MustRender(MakeDoc(jobs, {"iodepth"}), o),
+            "iodepth,j\n1,\n2,\n\n# no lat_p50 in the results: total latency percentiles are "
+            "recorded only with lat_percentiles=1\n");
+}
+
 TEST(TableRenderTest, SameNameInTwoGroupsStaysTwoJobs) {
   // `--name=x --rw=randread --name=x --rw=randwrite --stonewall`: two jobs,
   // not clones; their phases were added into one cell. The sweep renumbers
