@@ -1192,7 +1192,8 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
   std::vector<std::string> out;
   bool interrupted_cell = false;
   bool failed_cell = false;
-  std::vector<TableMetric> with_value;  // metrics some cell has a figure of
+  std::vector<TableMetric> with_value;         // metrics some cell has a figure of
+  std::set<std::string> clones_without_range;  // --repeat cells of several entries
   for (TableMetric m : opts.metrics) {
     std::vector<std::optional<std::string>> views = {std::nullopt};
     if (!IsPerJobMetric(m)) views = DirectionViews(jobs);
@@ -1212,6 +1213,13 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
           if (auto r = RepeatRange(sel, view, m))
             c += " (" + FormatMetric(m, r->first, opts.style) + "-" +
                  FormatMetric(m, r->second, opts.style) + ")";
+          // Clones' runs are kept apart (each its own min and max), and
+          // the group figure of one run cannot be made from them: the
+          // lowest clone of run 1 and the lowest of run 3 are no run's.
+          else if (sel.size() > 1 && v && std::any_of(sel.begin(), sel.end(), [](const json* j) {
+                     return Num(Get(Get(*j, "iobench"), "repeat"), "n").value_or(0) >= 2;
+                   }))
+            clones_without_range.insert(label_of[sel.front()]);
         }
         if (opts.style != TableStyle::kCsv && std::any_of(sel.begin(), sel.end(), Interrupted)) {
           c += " *";
@@ -1328,6 +1336,13 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
     else if (m == TableMetric::kSlatMean)
       why = ": a sync engine has no submission latency";
     absent.push_back("no " + std::string(TableMetricName(m)) + " in the results" + why);
+  }
+  if (!clones_without_range.empty()) {
+    std::string who;
+    for (const auto& n : clones_without_range) who += (who.empty() ? "" : ", ") + n;
+    absent.push_back("no min-max range for " + who +
+                     ": numjobs clones without group_reporting; each clone's runs are kept "
+                     "apart, so no run's group figure is known (group_reporting gives the range)");
   }
   return Join(out) + Footnotes(doc, jobs, interrupted_cell, failed_cell, opts.style, absent);
 }

@@ -10,6 +10,8 @@
 #   from two files (six decimals; the files' delta_pct had full precision).
 # - A metric no cell has (lat_p99 without lat_percentiles=1) is said under
 #   the table, as --compare says it.
+# - With --repeat, a cell of numjobs clones says under the table why it has
+#   no min-max range; with group_reporting it has one.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
 source "$2/tests/e2e/setup.bash"
 
@@ -76,5 +78,14 @@ grep -q '^no lat_p99 in the results: .*lat_percentiles=1' "$tmp/l.out" ||
 "$bin" --name=l --ioengine=null --size=64k --lat_percentiles=1 --sweep iodepth=1,2 \
   --output-format=table --table-metric=lat_p99 >"$tmp/l1.out" 2>&1
 grep -q '^no lat_p99' "$tmp/l1.out" && fail "lat_p99 with lat_percentiles=1: a note: $(cat "$tmp/l1.out")"
+
+"$bin" --name=j --ioengine=null --size=16m --numjobs=2 --repeat=3 --output-format=table \
+  >"$tmp/r.out" 2>"$tmp/r.err" || fail "repeat clones: exit $? $(cat "$tmp/r.err")"
+grep -q '^no min-max range for j: numjobs clones' "$tmp/r.out" ||
+  fail "repeat clones: no word of the missing range: $(cat "$tmp/r.out")"
+"$bin" --name=j --ioengine=null --size=16m --numjobs=2 --repeat=3 --group_reporting \
+  --output-format=table >"$tmp/rg.out" 2>"$tmp/rg.err" || fail "repeat group: exit $?"
+grep -qE '^j +[0-9.]+[kMG]? \([0-9.]+[kMG]?-[0-9.]+[kMG]?\)$' "$tmp/rg.out" ||
+  fail "repeat group_reporting: no range: $(cat "$tmp/rg.out")"
 
 [ "$fails" -eq 0 ]

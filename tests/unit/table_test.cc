@@ -699,6 +699,32 @@ TEST(TableRepeatTest, MedianWithRange) {
   EXPECT_EQ(*RenderTables(*merged, o), "iodepth       j\n4         2.00k\n");
 }
 
+TEST(TableRepeatTest, ClonesSayWhyTheirCellHasNoRange) {
+  // numjobs=2 --repeat=3: `j 18.7M` with no range and no word of why. Each
+  // clone's runs are kept apart; no run's group figure is in the results.
+  std::vector<sweep::ojson> runs;
+  for (double iops : {1000.0, 3000.0, 2000.0}) {
+    iobench::testing::DirFigures f;
+    f.iops = iops;
+    f.bw_bytes = iops * 4096;
+    runs.push_back(
+        iobench::testing::MakeDoc({iobench::testing::MakeJob("j", {{"iodepth", "4"}}, "read", f),
+                                   iobench::testing::MakeJob("j", {{"iodepth", "4"}}, "read", f)},
+                                  {"iodepth"}));
+  }
+  auto merged = sweep::MergeRepeats(runs);
+  ASSERT_TRUE(merged.ok());
+  TableOptions o;
+  o.caption = false;
+  EXPECT_EQ(*RenderTables(*merged, o),
+            "iodepth       j\n4         4.00k\n\n"
+            "no min-max range for j: numjobs clones without group_reporting; each clone's runs "
+            "are kept apart, so no run's group figure is known (group_reporting gives the "
+            "range)\n");
+  o.show_range = false;
+  EXPECT_EQ(*RenderTables(*merged, o), "iodepth       j\n4         4.00k\n");
+}
+
 }  // namespace
 }  // namespace iobench
 
