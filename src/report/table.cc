@@ -773,6 +773,29 @@ std::string Footnotes(const json& doc, const std::vector<const json*>& jobs, boo
   return out.empty() ? out : "\n" + out;
 }
 
+// A job's options as a caption describes it: aliases under fio's own
+// names, and the block size and rw at fio's defaults (4k, read) when the
+// job leaves them unset, as "job options" does (fio lists only what was
+// written): a pasted table must say them. A caption left them out and
+// printed the default `buffered`: `buffered, null` for a 4k read job.
+std::map<std::string, std::string> CaptionOptions(const json& doc, const json& job) {
+  auto o = JobOptions(doc, job);
+  auto alias = [&](const char* a, const char* name) {
+    if (auto it = o.find(a); it != o.end()) {
+      if (!o.count(name)) o[name] = it->second;
+      o.erase(it);
+    }
+  };
+  alias("readwrite", "rw");
+  alias("blocksize", "bs");
+  alias("blocksize_range", "bsrange");
+  // A replayed iolog's block sizes and directions are the log's.
+  const bool replay = o.count("read_iolog") && !o["read_iolog"].empty();
+  if (!replay && !o.count("rw")) o["rw"] = "read";
+  if (!replay && !o.count("bs") && !o.count("bsrange") && !o.count("bssplit")) o["bs"] = "4k";
+  return o;
+}
+
 std::string ValueOr(const std::map<std::string, std::string>& m, const std::string& k) {
   auto it = m.find(k);
   return it == m.end() ? "-" : it->second;
@@ -1012,7 +1035,7 @@ std::string table::DescribeJobs(const json& doc, const std::vector<const json*>&
   std::map<std::string, std::string> common;
   bool first = true;
   for (const json* job : AllJobs(doc)) {
-    auto opts = JobOptions(doc, *job);
+    auto opts = CaptionOptions(doc, *job);
     if (first) {
       common = opts;
       first = false;

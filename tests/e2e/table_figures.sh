@@ -12,6 +12,8 @@
 #   the table, as --compare says it.
 # - With --repeat, a cell of numjobs clones says under the table why it has
 #   no min-max range; with group_reporting it has one.
+# - A caption says the block size and rw at their defaults (4k read), as
+#   it says the default buffered.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
 source "$2/tests/e2e/setup.bash"
 
@@ -87,5 +89,10 @@ grep -q '^no min-max range for j: numjobs clones' "$tmp/r.out" ||
   --output-format=table >"$tmp/rg.out" 2>"$tmp/rg.err" || fail "repeat group: exit $?"
 grep -qE '^j +[0-9.]+[kMG]? \([0-9.]+[kMG]?-[0-9.]+[kMG]?\)$' "$tmp/rg.out" ||
   fail "repeat group_reporting: no range: $(cat "$tmp/rg.out")"
+
+"$bin" --name=x --ioengine=null --size=4m --output-format=table >"$tmp/d.out" 2>"$tmp/d.err" ||
+  fail "defaults run: exit $? $(cat "$tmp/d.err")"
+expect_eq "caption with default bs and rw" "$(sed -n 2p "$tmp/d.out" | cut -d, -f1-3)" \
+  "4k read, buffered, null"
 
 [ "$fails" -eq 0 ]

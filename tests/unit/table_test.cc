@@ -163,13 +163,13 @@ TEST(TableRenderTest, ThirdKeySplitsTables) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(*r,
             "read IOPS by iodepth and force_async, setra=0\n"
-            "buffered, 10 s each\n"
+            "4k read, buffered, 10 s each\n"
             "iodepth   force_async=0   force_async=1\n"
             "1                 1.00k           1.01k\n"
             "2                 2.00k           2.01k\n"
             "\n"
             "read IOPS by iodepth and force_async, setra=64\n"
-            "buffered, 10 s each\n"
+            "4k read, buffered, 10 s each\n"
             "iodepth   force_async=0   force_async=1\n"
             "1                 1.06k           1.07k\n"
             "2                 2.06k           2.07k\n");
@@ -193,7 +193,7 @@ TEST(TableRenderTest, OneKeyAsColumnsGivesOneRowPerJob) {
   o.col_key = "iodepth";
   EXPECT_EQ(MustRender(MakeDoc(jobs, {"iodepth"}), o),
             "read IOPS by job and iodepth\n"
-            "buffered, 10 s each\n"
+            "4k read, buffered, 10 s each\n"
             "job   iodepth=1   iodepth=2\n"
             "a         1.00k       2.00k\n"
             "b         1.50k       2.50k\n");
@@ -245,15 +245,16 @@ TEST(TableRenderTest, MixedJobGivesOneTablePerDirection) {
   DirFigures f;
   f.iops = 5000;
   f.bw_bytes = 5000 * 65536.0;
-  std::vector<json> jobs = {MakeJob("mix", {{"iodepth", "1"}}, "rw", f),
-                            MakeJob("mix", {{"iodepth", "2"}}, "rw", f)};
+  std::vector<json> jobs = {MakeJob("mix", {{"iodepth", "1"}}, "rw", f, {{"rw", "randrw"}}),
+                            MakeJob("mix", {{"iodepth", "2"}}, "rw", f, {{"rw", "randrw"}})};
   jobs[1]["write"]["iops"] = 7000.0;
-  EXPECT_EQ(MustRender(MakeDoc(jobs, {"iodepth"}), {}),
-            "read IOPS by iodepth\nbuffered, 10 s each\niodepth     mix\n1         5.00k\n"
-            "2         5.00k\n"
-            "\n"
-            "write IOPS by iodepth\nbuffered, 10 s each\niodepth     mix\n1         5.00k\n"
-            "2         7.00k\n");
+  EXPECT_EQ(
+      MustRender(MakeDoc(jobs, {"iodepth"}), {}),
+      "read IOPS by iodepth\n4k randrw, buffered, 10 s each\niodepth     mix\n1         5.00k\n"
+      "2         5.00k\n"
+      "\n"
+      "write IOPS by iodepth\n4k randrw, buffered, 10 s each\niodepth     mix\n1         5.00k\n"
+      "2         7.00k\n");
 }
 
 TEST(TableRenderTest, ADirectionAPointNeverAskedForIsNoFigure) {
@@ -508,11 +509,12 @@ TEST(TableRenderTest, EachCaptionGivesItsOwnTablesRunTime) {
   o.row_key = "iodepth";
   o.col_key = "force_async";
   const std::string r = MustRender(MakeDoc(jobs, {"setra", "iodepth", "force_async"}), o);
-  EXPECT_NE(r.find("read IOPS by iodepth and force_async, setra=0\nbuffered, 10-20 ms\n"),
+  EXPECT_NE(r.find("read IOPS by iodepth and force_async, setra=0\n4k read, buffered, 10-20 ms\n"),
             std::string::npos)
       << r;
-  EXPECT_NE(r.find("read IOPS by iodepth and force_async, setra=64\nbuffered, 100-200 ms\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.find("read IOPS by iodepth and force_async, setra=64\n4k read, buffered, 100-200 ms\n"),
+      std::string::npos)
       << r;
   // Several jobs split into a table each: each its own time too.
   jobs.clear();
@@ -525,8 +527,8 @@ TEST(TableRenderTest, EachCaptionGivesItsOwnTablesRunTime) {
       jobs.push_back(MakeJob(name, {{"iodepth", qd}, {"force_async", "1"}}, "read", f));
     }
   const std::string r2 = MustRender(MakeDoc(jobs, {"iodepth", "force_async"}), {});
-  EXPECT_NE(r2.find(", job a\nbuffered, 3.0 s each\n"), std::string::npos) << r2;
-  EXPECT_NE(r2.find(", job b\nbuffered, 5.0 s each\n"), std::string::npos) << r2;
+  EXPECT_NE(r2.find(", job a\n4k read, buffered, 3.0 s each\n"), std::string::npos) << r2;
+  EXPECT_NE(r2.find(", job b\n4k read, buffered, 5.0 s each\n"), std::string::npos) << r2;
 }
 
 // Runs fio (Debian 3.33) with the null engine: real fio JSON, no disk.
@@ -691,7 +693,7 @@ TEST(TableRepeatTest, MedianWithRange) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(*r,
             "read IOPS by iodepth\n"
-            "buffered, 10 s, median of 3 runs\n"
+            "4k read, buffered, 10 s, median of 3 runs\n"
             "iodepth                     j\n"
             "4         2.00k (1.00k-3.00k)\n");
   o.show_range = false;
@@ -814,6 +816,29 @@ TEST(TableEscapingTest, WideCharactersAlign) {
             "plain   16.0k\n");
 }
 
+TEST(TableCaptionTest, DefaultBlockSizeAndRwAreSaid) {
+  // `--name=x --ioengine=null --size=4m` was captioned `buffered, null`:
+  // the default buffered said, the default 4k and read not ("job options"
+  // lists only what was written).
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  json doc = MakeDoc({MakeJob("x", {}, "read", f, {{"ioengine", "null"}, {"size", "4m"}})});
+  EXPECT_EQ(DescribeJobs(doc), "4k read, buffered, null, 10 s");
+  // Written under fio's alias names, or in the global options.
+  doc["jobs"][0]["job options"]["blocksize"] = "8k";
+  doc["global options"] = {{"readwrite", "randread"}};
+  EXPECT_EQ(DescribeJobs(doc), "8k randread, buffered, null, 10 s");
+  // A block size range or split is not the default 4k.
+  doc["jobs"][0]["job options"].erase("blocksize");
+  doc["jobs"][0]["job options"]["bssplit"] = "4k/50:64k/50";
+  EXPECT_EQ(DescribeJobs(doc), "randread, buffered, null, 10 s");
+  // Jobs that differ in them: neither is said.
+  json two = MakeDoc(
+      {MakeJob("a", {}, "read", f), MakeJob("b", {}, "write", f, {{"rw", "write"}, {"bs", "4k"}})});
+  EXPECT_EQ(DescribeJobs(two), "4k, buffered, 10 s each");
+}
+
 TEST(TableCaptionTest, RuntimeIsARangeWhenJobsDiffer) {
   DirFigures f;
   f.iops = 1000;
@@ -821,15 +846,15 @@ TEST(TableCaptionTest, RuntimeIsARangeWhenJobsDiffer) {
   json a = MakeJob("j", {{"iodepth", "1"}}, "read", f);
   f.runtime_ms = 27;
   json b = MakeJob("j", {{"iodepth", "2"}}, "read", f);
-  EXPECT_EQ(table::DescribeJobs(MakeDoc({a, b}, {"iodepth"})), "buffered, 2-27 ms");
+  EXPECT_EQ(table::DescribeJobs(MakeDoc({a, b}, {"iodepth"})), "4k read, buffered, 2-27 ms");
   f.runtime_ms = 10001;
   json c = MakeJob("j", {{"iodepth", "1"}}, "read", f);
   f.runtime_ms = 10003;
   json d = MakeJob("j", {{"iodepth", "2"}}, "read", f);
-  EXPECT_EQ(table::DescribeJobs(MakeDoc({c, d}, {"iodepth"})), "buffered, 10 s each");
+  EXPECT_EQ(table::DescribeJobs(MakeDoc({c, d}, {"iodepth"})), "4k read, buffered, 10 s each");
   f.runtime_ms = 1500;
   json e = MakeJob("j", {{"iodepth", "4"}}, "read", f);
-  EXPECT_EQ(table::DescribeJobs(MakeDoc({c, e}, {"iodepth"})), "buffered, 1.5-10.0 s");
+  EXPECT_EQ(table::DescribeJobs(MakeDoc({c, e}, {"iodepth"})), "4k read, buffered, 1.5-10.0 s");
 }
 
 TEST(TableNumbersTest, HugeValuesAreNotCutShort) {
@@ -943,7 +968,7 @@ TEST(TableCaptionTest, EveryTargetNamedWhenTheyDiffer) {
                                 {{{"path", "/dev/shm/f"}, {"fs_type", "tmpfs"}, {"device", ""}},
                                  {{"path", "/tmp/x/f1"}, {"fs_type", "ext4"}, {"device", "vda"}},
                                  {{"path", "/tmp/x/f2"}, {"fs_type", "ext4"}, {"device", "vda"}}}}};
-  EXPECT_EQ(DescribeJobs(doc), "randread, buffered, tmpfs / ext4 on vda, 6.1, 10 s each")
+  EXPECT_EQ(DescribeJobs(doc), "4k randread, buffered, tmpfs / ext4 on vda, 6.1, 10 s each")
       << DescribeJobs(doc);
   TableOptions o;
   const std::string t = MustRender(doc, o);
@@ -952,7 +977,7 @@ TEST(TableCaptionTest, EveryTargetNamedWhenTheyDiffer) {
       << t;
   // One file system: the caption names it, and no note is needed.
   doc["iobench"]["context"]["targets"].erase(0);
-  EXPECT_EQ(DescribeJobs(doc), "randread, buffered, ext4 on vda, 6.1, 10 s each");
+  EXPECT_EQ(DescribeJobs(doc), "4k randread, buffered, ext4 on vda, 6.1, 10 s each");
   EXPECT_EQ(MustRender(doc, o).find("target "), std::string::npos);
 }
 
