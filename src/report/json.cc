@@ -153,6 +153,13 @@ ojson IobenchJobObject(const JobRecord& rec) {
   const uint64_t rt = rec.cpu_runtime_us;
   ojson o;
   o["members"] = rec.members;
+  // A group_reporting entry: its members' rw, which "job options" (the
+  // last member's, as fio) does not say; tables caption by it.
+  if (!rec.member_rw.empty()) {
+    ojson rws = ojson::array();
+    for (RwMode m : rec.member_rw) rws.push_back(RwModeName(m));
+    o["member_rw"] = std::move(rws);
+  }
   ojson helpers;
   helpers["iowq_usr_cpu"] = Pct(h.iowq_user_us, rt);
   helpers["iowq_sys_cpu"] = Pct(h.iowq_sys_us, rt);

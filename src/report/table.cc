@@ -167,9 +167,30 @@ std::optional<std::set<std::string>> DirectionsOfRw(std::string rw) {
   return std::nullopt;
 }
 
+// A group_reporting entry's members' rw (iobench.member_rw), empty when
+// the entry does not say (one job, or fio's JSON).
+std::vector<std::string> MemberRw(const json& job) {
+  std::vector<std::string> out;
+  if (const json* m = Get(Get(job, "iobench"), "member_rw"); m != nullptr && m->is_array())
+    for (const auto& v : *m)
+      if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
 }  // namespace
 
 std::optional<std::set<std::string>> table::RwDirections(const json* doc, const json& job) {
+  // A group entry of jobs with different rw: every member's directions
+  // (its "job options" are the last member's alone).
+  if (const auto members = MemberRw(job); !members.empty()) {
+    std::set<std::string> all;
+    for (const auto& rw : members) {
+      auto d = DirectionsOfRw(rw);
+      if (!d) return std::nullopt;
+      all.insert(d->begin(), d->end());
+    }
+    return all;
+  }
   std::map<std::string, std::string> opts;
   if (doc != nullptr) {
     opts = JobOptions(*doc, job);
@@ -791,6 +812,14 @@ std::map<std::string, std::string> CaptionOptions(const json& doc, const json& j
   alias("blocksize_range", "bsrange");
   // A replayed iolog's block sizes and directions are the log's.
   const bool replay = o.count("read_iolog") && !o["read_iolog"].empty();
+  // A group entry's options are its last member's (as fio writes them):
+  // its rw is its members', said only when they agree. `write` captioned
+  // a group of a read job and a write job.
+  if (const auto members = MemberRw(job); members.size() > 1) {
+    std::string all;
+    for (const auto& m : members) all += (all.empty() ? "" : "/") + m;
+    o["rw"] = "\x01" + all;  // differs from every rw; never shown
+  }
   if (!replay && !o.count("rw")) o["rw"] = "read";
   if (!replay && !o.count("bs") && !o.count("bsrange") && !o.count("bssplit")) o["bs"] = "4k";
   return o;
@@ -1049,7 +1078,10 @@ std::string table::DescribeJobs(const json& doc, const std::vector<const json*>&
   auto opt = [&](std::initializer_list<const char*> names) -> std::optional<std::string> {
     for (const char* n : names) {
       auto it = common.find(n);
-      if (it != common.end()) return it->second;
+      // "\x01...": the jobs of one entry differ in it (CaptionOptions).
+      if (it != common.end())
+        return it->second.rfind('\x01', 0) == 0 ? std::nullopt
+                                                : std::optional<std::string>(it->second);
     }
     return std::nullopt;
   };

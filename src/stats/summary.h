@@ -90,6 +90,9 @@ struct JobRecord {
   // the GroupResult the record was built from.
   const JobSpec* options_from;
   uint32_t members = 1;
+  // A merged group: each distinct rw of its members, in member order (the
+  // options JSON lists are the last member's, so they cannot say it).
+  std::vector<RwMode> member_rw;
   SampleStat bw[kNumDdirs];    // whole KiB/s per sample, as fio's (BwSampleStat)
   SampleStat iops[kNumDdirs];  // IO/s
   // unified_rw_reporting=mixed or both (the spec's): the directions summed

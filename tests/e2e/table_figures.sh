@@ -14,6 +14,8 @@
 #   no min-max range; with group_reporting it has one.
 # - A caption says the block size and rw at their defaults (4k read), as
 #   it says the default buffered.
+# - A group_reporting entry of jobs with different rw is not captioned
+#   with the last job's rw.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
 source "$2/tests/e2e/setup.bash"
 
@@ -94,5 +96,12 @@ grep -qE '^j +[0-9.]+[kMG]? \([0-9.]+[kMG]?-[0-9.]+[kMG]?\)$' "$tmp/rg.out" ||
   fail "defaults run: exit $? $(cat "$tmp/d.err")"
 expect_eq "caption with default bs and rw" "$(sed -n 2p "$tmp/d.out" | cut -d, -f1-3)" \
   "4k read, buffered, null"
+
+"$bin" --ioengine=null --size=1m --group_reporting --name=a --rw=read --name=b --rw=write \
+  --sweep bs=4k,8k --output-format=table >"$tmp/g.out" 2>"$tmp/g.err" ||
+  fail "group run: exit $? $(cat "$tmp/g.err")"
+grep -q '^write, ' "$tmp/g.out" && fail "group of read and write jobs captioned 'write': $(cat "$tmp/g.out")"
+expect_eq "group of read and write jobs: caption" "$(sed -n 2p "$tmp/g.out" | cut -d, -f1-2)" \
+  "buffered, null"
 
 [ "$fails" -eq 0 ]

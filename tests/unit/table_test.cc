@@ -839,6 +839,25 @@ TEST(TableCaptionTest, DefaultBlockSizeAndRwAreSaid) {
   EXPECT_EQ(DescribeJobs(two), "4k, buffered, 10 s each");
 }
 
+TEST(TableCaptionTest, AGroupOfJobsWithDifferentRwIsNotCaptionedWithOne) {
+  // --group_reporting --name=a --rw=read --name=b --rw=write: the group's
+  // entry lists the last job's options (as fio), and the caption said
+  // `write` for both. iobench.member_rw says what its members did.
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  json g = MakeJob("a", {}, "rw", f, {{"name", "b"}, {"rw", "write"}});
+  g["iobench"]["member_rw"] = {"read", "write"};
+  json doc = MakeDoc({g});
+  EXPECT_EQ(DescribeJobs(doc), "4k, buffered, 10 s");
+  // Its directions are its members' together.
+  EXPECT_EQ(*RwDirections(&doc, doc["jobs"][0]), (std::set<std::string>{"read", "write"}));
+  // Members that agree: the listed rw, as written.
+  doc["jobs"][0]["iobench"]["member_rw"] = {"randread"};
+  doc["jobs"][0]["job options"]["rw"] = "randread:8";
+  EXPECT_EQ(DescribeJobs(doc), "4k randread:8, buffered, 10 s");
+}
+
 TEST(TableCaptionTest, RuntimeIsARangeWhenJobsDiffer) {
   DirFigures f;
   f.iops = 1000;
