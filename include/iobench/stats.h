@@ -221,6 +221,7 @@ struct DiskUtil {
 // Description of one target, for "what was measured".
 struct TargetContext {
   std::string path;
+  std::vector<std::string> jobs;  // names of the jobs on it, in job order, each once
   std::string fs_type;  // "ext4", "tmpfs", "" for block devices
   // The driver behind fs_type when it is not the type's own: "ext4" for an
   // ext2 or ext3 mount the ext4 code serves (its /sys/fs/ext4/<dev>).

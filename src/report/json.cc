@@ -228,6 +228,9 @@ ojson BuildJsonContext(const RunContext& c) {
   for (const auto& t : c.targets) {
     ojson j;
     j["path"] = t.path;
+    // Which jobs are on it: a table of some of the jobs names their file
+    // systems only.
+    if (!t.jobs.empty()) j["jobs"] = t.jobs;
     j["fs_type"] = t.fs_type;
     j["device"] = t.device;
     if (!t.backing_fs.empty()) j["backing_fs"] = t.backing_fs;

@@ -645,12 +645,35 @@ std::string TargetDescription(const json* target) {
 // The context's targets grouped by description, in order of first
 // appearance: ("ext4 on vda", {"/tmp/x/f1"}), ("tmpfs", {"/dev/shm/f"}).
 std::vector<std::pair<std::string, std::vector<std::string>>> TargetsByDescription(
-    const json* ctx) {
+    const json* ctx, const std::vector<const json*>* shown = nullptr) {
   std::vector<const json*> targets;
   if (const json* ts = Get(ctx, "targets"); ts && ts->is_array())
     for (const auto& t : *ts) targets.push_back(&t);
   if (targets.empty())
     if (const json* t = Get(ctx, "target")) targets.push_back(t);
+  // Only the targets of the `shown` jobs, where the targets say which jobs
+  // (and sweep points) they served; all of them when none is known to (a
+  // file written before targets named their jobs, a group entry named for
+  // its first job).
+  if (shown != nullptr) {
+    auto serves = [&](const json* t) {
+      const json* names = Get(t, "jobs");
+      if (names == nullptr || !names->is_array()) return true;
+      const json* points = Get(t, "points");
+      for (const json* j : *shown) {
+        if (std::find(names->begin(), names->end(), json(JobName(*j))) == names->end()) continue;
+        const json* pt = Get(Get(*j, "iobench"), "point");
+        if (points == nullptr || !points->is_array() || pt == nullptr ||
+            std::find(points->begin(), points->end(), *pt) != points->end())
+          return true;
+      }
+      return false;
+    };
+    std::vector<const json*> mine;
+    for (const json* t : targets)
+      if (serves(t)) mine.push_back(t);
+    if (!mine.empty()) targets = std::move(mine);
+  }
   std::vector<std::pair<std::string, std::vector<std::string>>> out;
   for (const json* t : targets) {
     const std::string d = TargetDescription(t);
@@ -1125,9 +1148,11 @@ std::string table::DescribeJobs(const json& doc, const std::vector<const json*>&
   if (ctx) {
     // Every distinct target, not the first one's: jobs (or sweep points) on
     // ext4 and on tmpfs were captioned "tmpfs" for both. Which path is on
-    // which is said under the tables (Footnotes).
+    // which is said under the tables (Footnotes). Of a table of some of the
+    // jobs, their targets alone (each per-job table said `tmpfs / ext4`).
     std::string where;
-    for (const auto& t : TargetsByDescription(ctx)) where += (where.empty() ? "" : " / ") + t.first;
+    for (const auto& t : TargetsByDescription(ctx, &timed))
+      where += (where.empty() ? "" : " / ") + t.first;
     if (!where.empty()) parts.push_back(where);
     std::string kernel = ctx_str(ctx, {"kernel", "kernel_release", "uname_r"});
     if (kernel.empty()) kernel = ctx_str(Get(ctx, "system"), {"kernel", "kernel_release"});

@@ -511,9 +511,11 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
     bool written = false;
     bool buffered = false;
     bool read = false;
+    std::vector<std::string> on_it;  // the jobs' names, for the tables' captions
     for (const JobFiles& files : job_files) {
       if (!Matches(files, p)) continue;
       const JobSpec& job = *files.job;
+      if (std::find(on_it.begin(), on_it.end(), job.name) == on_it.end()) on_it.push_back(job.name);
       written |= JobWrites(job);
       buffered |= !job.direct;
       read |= HasRead(job.rw);
@@ -566,6 +568,7 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
     } else {
       tc.path = p;
     }
+    tc.jobs = std::move(on_it);
     ctx.targets.push_back(std::move(tc));
   }
   ctx.warnings = DetectTraps(jobs, ctx.targets, env);

@@ -16,6 +16,7 @@
 #   it says the default buffered.
 # - A group_reporting entry of jobs with different rw is not captioned
 #   with the last job's rw.
+# - A table of one job (of several) names its own file systems only.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
 source "$2/tests/e2e/setup.bash"
 
@@ -103,5 +104,19 @@ expect_eq "caption with default bs and rw" "$(sed -n 2p "$tmp/d.out" | cut -d, -
 grep -q '^write, ' "$tmp/g.out" && fail "group of read and write jobs captioned 'write': $(cat "$tmp/g.out")"
 expect_eq "group of read and write jobs: caption" "$(sed -n 2p "$tmp/g.out" | cut -d, -f1-2)" \
   "buffered, null"
+
+mkdir -p "$tmp/shm" && ext_dir=$(mktemp -d /tmp/iobench_e2e_ext.XXXXXX) || exit 1
+trap 'cd /; rm -rf "$tmp" "$ext_dir"' EXIT
+if [ "$(stat -f -c %T "$ext_dir")" != "$(stat -f -c %T "$tmp")" ]; then
+  "$bin" --ioengine=psync --size=1m --rw=read --name=one --filename="$tmp/shm/t1" --name=two \
+    --filename="$ext_dir/t2" --sweep iodepth=1,2 --sweep bs=4k,8k --output-format=table \
+    >"$tmp/t.out" 2>"$tmp/t.err" || fail "targets run: exit $? $(cat "$tmp/t.err")"
+  grep -A1 'job one$' "$tmp/t.out" | tail -1 | grep -q ' / ' &&
+    fail "job one's table names both file systems: $(cat "$tmp/t.out")"
+  grep -A1 'job two$' "$tmp/t.out" | tail -1 | grep -q ' / ' &&
+    fail "job two's table names both file systems: $(cat "$tmp/t.out")"
+else
+  echo "skip: /tmp and $tmp are on one file system"
+fi
 
 [ "$fails" -eq 0 ]

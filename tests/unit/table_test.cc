@@ -858,6 +858,29 @@ TEST(TableCaptionTest, AGroupOfJobsWithDifferentRwIsNotCaptionedWithOne) {
   EXPECT_EQ(DescribeJobs(doc), "4k randread:8, buffered, 10 s");
 }
 
+TEST(TableCaptionTest, ATableOfSomeJobsNamesTheirTargetsOnly) {
+  // Per-job tables (two swept keys, two jobs) each said `tmpfs / ext4 on
+  // vda`: the targets now say which jobs and points they served.
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  json doc = MakeDoc({MakeJob("onshm", {{"iodepth", "1"}}, "read", f),
+                      MakeJob("onext4", {{"iodepth", "1"}}, "read", f)},
+                     {"iodepth"});
+  doc["iobench"]["context"] = {
+      {"targets",
+       {{{"path", "/dev/shm/t1"}, {"jobs", {"onshm"}}, {"fs_type", "tmpfs"}, {"device", ""}},
+        {{"path", "/tmp/t2"}, {"jobs", {"onext4"}}, {"fs_type", "ext4"}, {"device", "vda"}}}}};
+  const auto all = AllJobs(doc);
+  EXPECT_EQ(DescribeJobs(doc), "4k read, buffered, tmpfs / ext4 on vda, 10 s each");
+  EXPECT_EQ(DescribeJobs(doc, {all[0]}), "4k read, buffered, tmpfs, 10 s");
+  EXPECT_EQ(DescribeJobs(doc, {all[1]}), "4k read, buffered, ext4 on vda, 10 s");
+  // Targets that do not say (a file from before): all of them.
+  doc["iobench"]["context"]["targets"][0].erase("jobs");
+  doc["iobench"]["context"]["targets"][1].erase("jobs");
+  EXPECT_EQ(DescribeJobs(doc, {all[0]}), "4k read, buffered, tmpfs / ext4 on vda, 10 s");
+}
+
 TEST(TableCaptionTest, RuntimeIsARangeWhenJobsDiffer) {
   DirFigures f;
   f.iops = 1000;
