@@ -323,15 +323,14 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals, u
       static_cast<unsigned long long>(dropped_issued[0]),
       static_cast<unsigned long long>(dropped_issued[1]),
       static_cast<unsigned long long>(dropped_issued[2]));
-  if (spec.continue_on_error != kCoeNone || ts.total_errors) {
-    // fio's count with continue_on_error (the errors of the classes it
-    // covers); otherwise every error.
-    // Its first_error is the first of those counted (0 when none was).
-    const bool coe = spec.continue_on_error != kCoeNone;
-    const uint64_t total = coe ? ts.coe_errors : ts.total_errors;
-    const int first = coe ? ts.coe_first_error : ts.first_error.err;
+  if (spec.continue_on_error != kCoeNone) {
+    // Only with continue_on_error (or ignore_error, which sets it), as fio:
+    // without it the first error stops the job and err= already names it.
+    // The count is of the errors of the classes it covers, first_error the
+    // first of those counted (0 when none was).
+    const int first = ts.coe_first_error;
     o += fmt::sprintf("     errors    : total=%llu, first_error=%d/<%s>\n",
-                      static_cast<unsigned long long>(total), first,
+                      static_cast<unsigned long long>(ts.coe_errors), first,
                       first ? std::strerror(first) : "Success");
   }
   if (ts.first_error.err && ts.first_error.message.find(" offset=") != std::string::npos) {

@@ -55,6 +55,8 @@ for e in psync libaio io_uring; do
     fail "short-$e: $(grep 'issued rwts' "$work/short.out")"
   grep -q "err=28 (write $mnt/f offset=1048576 length=131072: No space left on device)" \
     "$work/short.out" || fail "short-$e: $(grep -m1 'err=' "$work/short.out")"
+  # No continue_on_error: no errors line, as fio (err= names the error).
+  grep -q "errors    :" "$work/short.out" && fail "short-$e: errors line without continue_on_error"
   expect_eq "short-$e json" \
     "$(json "$work/short.out" 'j["write"]["total_ios"], j["write"]["short_ios"], j["write"]["io_bytes"], j["iobench"]["first_error"]["offset"]')" \
     "(4, 1, 786432, 1048576)"

@@ -228,10 +228,24 @@ TEST_F(NormalReportTest, ErrorShownWithMessage) {
   EXPECT_NE(s.find("err= 5 (read /var/tmp/iobench.t offset=4096: Input/output error): pid="),
             std::string::npos)
       << s;
-  EXPECT_NE(s.find("     errors    : total=1, first_error=5/<Input/output error>\n"),
+  // No continue_on_error: err= says it all; fio prints no errors line then.
+  EXPECT_EQ(s.find("     errors    :"), std::string::npos) << s;
+  EXPECT_NE(s.find("     first error: read /var/tmp/iobench.t offset=4096: Input/output error\n"),
             std::string::npos)
       << s;
-  EXPECT_NE(s.find("     first error: read /var/tmp/iobench.t offset=4096: Input/output error\n"),
+}
+
+TEST_F(NormalReportTest, ErrorsLineOnlyWithContinueOnError) {
+  RunResult run = testdata::MakeRun(false, 1);
+  JobResult& j = run.groups[0].jobs[0];
+  j.spec.continue_on_error = kCoeIo;
+  j.error = 5;
+  j.stats.first_error = ErrorInfo{5, "/var/tmp/iobench.t", 4096, Ddir::kRead, "Input/output error"};
+  j.stats.total_errors = 3;
+  j.stats.coe_errors = 2;
+  j.stats.coe_first_error = 5;
+  const std::string s = Normal(run);
+  EXPECT_NE(s.find("     errors    : total=2, first_error=5/<Input/output error>\n"),
             std::string::npos)
       << s;
 }
