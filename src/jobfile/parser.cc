@@ -999,7 +999,12 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
         return Status::Invalid(
             FormatDiagnostic(kCmdline, 0, r.value_col, "option 'name' needs a value", r.text));
       in_global = IsGlobalName(r.value);
-      if (in_global) continue;
+      if (in_global) {
+        // Kept as a global setting: it renames no job (ApplyOne), but fio
+        // lists it first under the JSON "global options".
+        out.globals.push_back(std::move(r));
+        continue;
+      }
       Section s;
       s.name = r.value;
       s.file = kCmdline;
@@ -1050,7 +1055,8 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
       all.push_back(std::move(e));
     }
     all = BsSplitWins(all, &job.parse_notes);
-    for (const auto& g : cli_globals) all.push_back(g);
+    for (const auto& g : cli_globals)
+      if (g.key != "name") all.push_back(g);  // a --name=global names no file job
     IOB_RETURN_IF_ERROR(ApplyAll(&job, all, warnings, /*file_job=*/true));
     jobs->push_back(std::move(job));
   }
