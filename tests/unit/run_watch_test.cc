@@ -48,6 +48,7 @@ TEST(RunWatchTest, ReportFlagGivesOneSnapshotThatTheFinalResultContains) {
   a.runtime_ns = 200ull * 1000 * 1000;
   a.rate_iops[0] = 2000;
   a.numjobs = 2;
+  a.iodepth = 2;  // still sync; at iodepth=1 null counts no submissions (fio)
   auto r = RunJobs({a}, o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(snaps.size(), 1u);
