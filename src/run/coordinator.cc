@@ -1485,6 +1485,8 @@ class PhaseRunner {
       return nullptr;
     };
     std::set<size_t> layout_failed;
+    std::vector<uint64_t> laid_size;  // what each file was laid out to
+    for (const auto& w : todo) laid_size.push_back(w.second.needed_size);
     for (size_t i = 0; i < todo.size(); ++i) {
       if (each[i].ok()) continue;
       const TargetFile& t = todo[i].second;
@@ -1516,6 +1518,7 @@ class PhaseRunner {
           have = size;
           fitted_job = fit_job.name;
           bytes[i] = *r;
+          laid_size[i] = size;
           todo_owner[i] = fit;  // the "Laying out" note goes to the job it was for
           break;
         }
@@ -1542,16 +1545,25 @@ class PhaseRunner {
       }
       if (!fitted_job.empty()) each[i] = Status::Ok();  // laid out: its note and bytes stand
     }
-    std::map<size_t, std::pair<uint32_t, uint64_t>> per_clone;
+    // The note gives the size the files were laid out to, as fio's (the
+    // sum of their sizes, not the bytes added: a 1 MiB file extended to 2
+    // MiB is "1 file / 2MiB").
+    struct Laid {
+      uint32_t files = 0;
+      uint64_t written = 0, size = 0;
+    };
+    std::map<size_t, Laid> per_clone;
     for (size_t i = 0; i < todo.size(); ++i) {
       if (!each[i].ok()) continue;
-      auto& p = per_clone[todo_owner[i]];
-      ++p.first;
-      p.second += bytes[i];
+      Laid& p = per_clone[todo_owner[i]];
+      ++p.files;
+      p.written += bytes[i];
+      p.size += laid_size[i];
     }
     for (auto& [ci, p] : per_clone) {
-      if (p.second == 0 && jobs_[(*clones)[ci].job].fill_device) continue;  // created, not laid out
-      (*clones)[ci].notes.push_back(LayoutNote(p.first, p.second));
+      if (p.written == 0 && jobs_[(*clones)[ci].job].fill_device)
+        continue;  // created, not laid out
+      (*clones)[ci].notes.push_back(LayoutNote(p.files, p.size));
     }
     for (size_t i = 0; i < todo.size(); ++i)
       if (!notes[i].empty()) (*clones)[todo_owner[i]].notes.push_back(std::move(notes[i]));

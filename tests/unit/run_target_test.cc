@@ -591,6 +591,9 @@ TEST(RunTargetTest, LayoutCreatesExtendsNeverShrinks) {
   r = RunJobs({j}, {});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(fs::file_size(file), 512u << 10);
+  // The note gives the file's new size, as fio's, not the 256 KiB added.
+  EXPECT_EQ(r->groups[0].jobs[0].notes,
+            (std::vector<std::string>{"Laying out IO file (1 file / 512KiB)"}));
   // Smaller region: the file is left alone.
   j.size = 64 << 10;
   r = RunJobs({j}, {});
