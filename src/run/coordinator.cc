@@ -1009,8 +1009,12 @@ class PhaseRunner {
         if (jobs_[c.job].disk_util) disk_paths.push_back(t.path);
       }
     }
-    std::sort(paths.begin(), paths.end());
-    paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+    // Each path once, in the jobs' order, as the Disk stats list the disks
+    // (sorted, /dev/loop10 came before /dev/loop7).
+    {
+      std::set<std::string> seen;
+      std::erase_if(paths, [&](const std::string& p) { return !seen.insert(p).second; });
+    }
     // invalidate=1 that could not drop a device's cache: the numbers would
     // be cache hits, which the user must know before reading them.
     std::map<std::string, std::string> cache_kept;
