@@ -86,4 +86,8 @@ inline uint64_t WallTimeMs() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000ull + static_cast<uint64_t>(ts.tv_nsec) / 1000000;
 }
 
+// WallTimeMs() when the process started (before main): fio's "genesis", which
+// its JSON "elapsed" counts from.
+inline const uint64_t kProcessStartMs = WallTimeMs();
+
 }  // namespace iobench

@@ -380,13 +380,16 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
       if (s->source == OptionSource::kGlobal && ListedOption(*s))
         global[FioOptionName(s->name)] = s->value;
   if (!global.empty()) root["global options"] = std::move(global);
-  // fio's "elapsed" is the whole run's wall time so far in seconds, rounded
-  // up, and the same in every job (two 1 s groups: 3 in both; we wrote each
-  // job's own time, rounded down).
+  // fio's "elapsed" is the wall time from the process's start (RunJobs'
+  // start_ms) to the report, in seconds, rounded up, the same in every job
+  // (two 1 s groups: 3 in both; we wrote each job's own time, rounded down,
+  // then the time to the last job's end, a second short of fio's when the
+  // jobs took whole seconds).
   uint64_t end_ms = 0;
   for (const auto& g : run.groups)
     for (const auto& j : g.jobs)
       if (j.end_ms >= run.start_ms) end_ms = std::max(end_ms, j.end_ms);
+  if (end_ms != 0) end_ms = std::max(end_ms, run.timestamp_ms);
   ojson jobs = ojson::array();
   for (const auto& g : run.groups) {
     const auto records = RecordsForGroup(g);

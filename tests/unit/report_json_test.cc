@@ -145,7 +145,7 @@ TEST(ReportJsonTest, GlobalOptionsAreTheLastJobFilesOnes) {
 
 // fio's "elapsed": the run's wall time in whole seconds, rounded up, the
 // same in every job (two 1 s groups one after the other: 3 in both), up to
-// the last job's end. A startdelay or wait_for before a job's start is in
+// the report (made after the last job ends). A startdelay or wait_for before a job's start is in
 // that time once (start + elapsed counted it twice: startdelay=2 gave 5).
 TEST(ReportJsonTest, ElapsedIsTheRunsRoundedUp) {
   RunResult run = testdata::MakeRun(false);
@@ -164,6 +164,11 @@ TEST(ReportJsonTest, ElapsedIsTheRunsRoundedUp) {
   b.start_ms = a.start_ms = b.end_ms = a.end_ms = run.start_ms;
   b.elapsed_ms = a.elapsed_ms = 0;
   EXPECT_EQ(Json(run, false)["jobs"][0]["elapsed"], 1u) << "a finished run took some time";
+  // fio counts to the report, made after the jobs end: 2000 ms of I/O and
+  // a report 3 ms later is 3 (iobench said 2, up to the last job's end).
+  a.end_ms = b.end_ms = run.start_ms + 2000;
+  run.timestamp_ms = run.start_ms + 2003;
+  EXPECT_EQ(Json(run, false)["jobs"][0]["elapsed"], 3u);
 }
 
 // fio applies kb_base/unit_base first and filename/filename_format last,
