@@ -932,7 +932,10 @@ TEST(JobfileErrors, MessagesSayTheRealProblem) {
   ASSERT_EQ(setenv("IOB_NL_TEST", "8k\nbs=1k", 1), 0);
   const std::string nl = ParseErr("[a]\nsize=${IOB_NL_TEST}\n");
   unsetenv("IOB_NL_TEST");
-  EXPECT_NE(nl.find("bad size unit 'k\\nbs=1k' in '8k\\nbs=1k'"), std::string::npos) << nl;
+  // Refused as the variable's control character, before the value is read.
+  EXPECT_NE(nl.find("environment variable 'IOB_NL_TEST' holds a control character (newline)"),
+            std::string::npos)
+      << nl;
   EXPECT_EQ(std::count(nl.begin(), nl.end(), '\n'), 2) << nl;  // message, line, caret
   EXPECT_EQ(ParseErr("[a]\nstartdelay=(1-2)-(3)\n"),
             "t.fio:2:12: option 'startdelay': a start delay must not be negative: "
@@ -1105,6 +1108,17 @@ TEST(JobfileValues, BlanksAroundEqualsReadAsMeantWithOneWarning) {
   EXPECT_EQ(out.jobs.at(0).bs[0].min, 8192u);
   ASSERT_EQ(out.warnings.size(), 1u);
   EXPECT_NE(out.warnings[0].find("t.fio:2: warning: blanks around '='"), std::string::npos);
+}
+
+// A control character is refused in a job file; one a variable brings (a
+// newline in a file name) is refused too, naming the variable.
+TEST(JobfileValues, ControlCharacterFromVariableRefused) {
+  setenv("IOB_TEST_NL", "1m\nbs=8k", 1);
+  const std::string err = ParseErr("[a]\nfilename=f${IOB_TEST_NL}\n");
+  EXPECT_NE(err.find("environment variable 'IOB_TEST_NL' holds a control character (newline)"),
+            std::string::npos)
+      << err;
+  unsetenv("IOB_TEST_NL");
 }
 
 TEST(JobfileValues, BsSplitUnder100AndZeroShares) {
