@@ -296,6 +296,24 @@ class FileReader {
               "'). Avoid ';' and '#' in values to keep the file portable");
         }
       }
+      // A variable that brings a blank at either end of the value: fio
+      // keeps it (size=${S} with S=' 1m' is 1 byte there, or an error),
+      // iobench trims it, as a blank written around '=' is.
+      if (!r.bare && r.value.find("${") != std::string::npos) {
+        ValueError ignored;  // an unset variable is reported when the value is applied
+        const auto value = Expand(r.value, &ignored);
+        const auto blank_end = [](const std::string& v) {
+          const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+          return !v.empty() && (blank(v.front()) || blank(v.back()));
+        };
+        if (value && blank_end(*value) && !blank_end(r.value))
+          warnings_->push_back(
+              display + ":" + std::to_string(e.line) + ": warning: '" + Trim(e.text) +
+              "': a variable brings a blank at the edge of the value ('" + *value +
+              "'): iobench reads it as '" + Trim(*value) +
+              "', but fio keeps the blank (e.g. ' 1m' as 1 byte); remove it from the variable "
+              "to keep the file portable");
+      }
       if (e.blanks_around_eq && !warned_blank) {
         warned_blank = true;
         warnings_->push_back(display + ":" + std::to_string(e.line) +

@@ -1110,6 +1110,23 @@ TEST(JobfileValues, BlanksAroundEqualsReadAsMeantWithOneWarning) {
   EXPECT_NE(out.warnings[0].find("t.fio:2: warning: blanks around '='"), std::string::npos);
 }
 
+// A blank a variable brings at the edge of a value is read as meant, like
+// one around '=', but warned about: fio keeps it (size=${S}, S=' 1m', is
+// 1 byte there). It went by without a word.
+TEST(JobfileValues, BlankFromVariableWarned) {
+  setenv("IOB_TEST_BLANK", " ", 1);
+  auto out = ParseOk("[a]\nsize=${IOB_TEST_BLANK}1m\n");
+  EXPECT_EQ(out.jobs.at(0).size, 1u << 20);
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_NE(out.warnings[0].find("t.fio:2: warning: 'size=${IOB_TEST_BLANK}1m': a variable "
+                                 "brings a blank at the edge of the value"),
+            std::string::npos)
+      << out.warnings[0];
+  setenv("IOB_TEST_BLANK", "1m", 1);
+  EXPECT_TRUE(ParseOk("[a]\nsize=${IOB_TEST_BLANK}\n").warnings.empty());
+  unsetenv("IOB_TEST_BLANK");
+}
+
 // A control character is refused in a job file; one a variable brings (a
 // newline in a file name) is refused too, naming the variable.
 TEST(JobfileValues, ControlCharacterFromVariableRefused) {
