@@ -721,9 +721,13 @@ uint64_t PatternImpl::ChooseLenSlow(const BsChooser& c, uint64_t remaining) {
     while (c.cum[i] <= r) ++i;
     len = c.sizes[i];
     if (len > remaining) {
-      // The largest split size that still fits.
+      // The largest split size that still fits; when none does (a 0% share
+      // set the minimum: bssplit=4k/0:16k/100 with 8k left), the largest
+      // multiple of the minimum that does, as a range shrinks, and as fio's
+      // random map trims an I/O to its free blocks (4k, 8k, 12k pieces).
       while (i > 0 && c.sizes[i] > remaining) --i;
       len = c.sizes[i];
+      if (len > remaining) len = remaining / c.min * c.min;
     }
   } else if (c.min == c.max) {
     len = c.min;
@@ -894,6 +898,7 @@ bool PatternImpl::MapSlot(FileState& fs, int bd, uint64_t* off_out, uint64_t* le
   }
   const uint64_t off = s * a;
   uint64_t len = ChooseLen(bd, fs.size - off);  // >= a: the slot fits
+  if (len == 0) return false;                   // (never issue a zero-length I/O)
   const uint64_t first = off / gran_;
   uint64_t last = (off + a - 1) / gran_;  // the slot's last block
   if (len > a) {

@@ -847,6 +847,58 @@ TEST(PatternOffsetsTest, BsSplitShares) {
 // 4k and 6k. A random map job then covers each block once (randread
 // size=1m with 4k/50:6k/50: fio 256 I/Os, 1 MiB; iobench used to issue 180
 // I/Os, 872 KiB, its 6k I/Os using up 4k blocks they only half read).
+// A bssplit whose smallest size has a 0% share: that size is still the
+// direction's minimum (fio 3.33's min_bs: 4k offsets, 4k map blocks) but is
+// never drawn, so where less than the next size is left (a tail of the
+// file, a slot before a used block) the drawn size shrinks to the largest
+// multiple of the minimum that fits, as a bsrange does. iobench used to
+// plan length 0 there: with 4k/0:16k/100 on 256k a psync randwrite failed
+// with ENOSPC on pwrite(fd, buf, 0, 249856), a randread counted "reads
+// that found the end of the file", and percentage_random=50 ended its pass
+// after 3 I/Os. Never a zero-length I/O; each block once per pass.
+TEST(PatternOffsetsTest, BsSplitWithAZeroShareMinimumNeverPlansZeroLength) {
+  struct Case {
+    RwMode rw;
+    uint64_t small;  // the 0% size
+    uint32_t perc_random;
+    size_t ios[2];  // seed 1's I/Os in two passes over 256k
+  };
+  const Case cases[] = {
+      {RwMode::kRandWrite, 4 * kKi, 100, {21, 21}}, {RwMode::kRandRead, 4 * kKi, 100, {21, 21}},
+      {RwMode::kRandTrim, 4 * kKi, 100, {21, 21}},  {RwMode::kRandRW, 4 * kKi, 100, {21, 21}},
+      {RwMode::kRandWrite, 512, 100, {21, 23}},     {RwMode::kRandRead, 4 * kKi, 50, {16, 17}},
+      {RwMode::kWrite, 4 * kKi, 100, {17, 17}},  // 264k: 16 x 16k, then the 8k tail
+  };
+  for (const Case& c : cases) {
+    JobSpec job = MakeJob(c.rw);
+    for (auto& b : job.bs) {
+      b.min = c.small;
+      b.max = 16 * kKi;
+      b.split = {{c.small, 0}, {16 * kKi, 100}};
+    }
+    for (uint32_t& pr : job.percentage_random) pr = c.perc_random;
+    const uint64_t size = c.rw == RwMode::kWrite ? 264 * kKi : 256 * kKi;
+    std::vector<PatternRegion> regions{{0, size, 0}};
+    auto p = Make(job, regions);
+    ASSERT_NE(p, nullptr);
+    const std::string what = std::to_string(static_cast<int>(c.rw)) + " " +
+                             std::to_string(c.small) + " pr" + std::to_string(c.perc_random);
+    for (int pass = 0; pass < 2; ++pass) {
+      auto v = Pass(p.get());
+      ExpectInside(v, regions, c.small);  // (length > 0 included)
+      uint64_t bytes = 0;
+      for (const auto& io : v) bytes += io.length;
+      if (c.perc_random == 100 && c.rw != RwMode::kWrite) {
+        ExpectEachBlockOnce(v, regions, c.small);
+      } else {
+        EXPECT_GE(bytes, size) << what;  // a whole pass, not 3 I/Os
+      }
+      EXPECT_EQ(v.size(), c.ios[pass]) << what << " pass " << pass;
+      p->Reset();
+    }
+  }
+}
+
 TEST(PatternOffsetsTest, BsSplitSizesRoundDownToTheSmallestUnlessUnaligned) {
   struct Case {
     std::vector<BsSplitEntry> split;
