@@ -154,6 +154,7 @@ Status ParseBsSplit(JobSpec& j, const OptValue& v) {
     }
     std::vector<BsSplitEntry> entries;
     std::vector<size_t> blanks;
+    size_t zeros = 0;  // blanks written as "/0"
     uint64_t total = 0;
     const auto items = SplitEscaped(*parts[static_cast<size_t>(d)].text, ':');
     for (size_t i = 0; i < items.size(); ++i) {
@@ -180,6 +181,7 @@ Status ParseBsSplit(JobSpec& j, const OptValue& v) {
       if (p == 0) {
         // fio reads both "64k/" and "64k/0" as "take a share of the rest".
         blanks.push_back(entries.size());
+        zeros += !perc.empty();
       } else {
         e.perc = static_cast<uint32_t>(p);
         total += e.perc;
@@ -192,6 +194,13 @@ Status ParseBsSplit(JobSpec& j, const OptValue& v) {
                  std::to_string(total) + "%, more than 100%");
     // Blank shares split what is left evenly (fio: (100 - total) / blanks,
     // truncated).
+    // A written 0% that gets a share is a surprise: say so, as for a total
+    // under 100 (bssplit=4k/0:8k/0 issues 4k and 8k half each, as in fio).
+    if (zeros != 0 && total < 100 && v.warnings)
+      v.warnings->push_back(
+          "bssplit shares for " + std::string(DirName(d)) + " add up to " + std::to_string(total) +
+          "%; the remaining " + std::to_string(100 - total) + "% are split evenly between the " +
+          "sizes without a share, those given 0% included (fio reads 0% as " + "no share)");
     uint64_t assigned = total;
     for (size_t i : blanks) {
       entries[i].perc = static_cast<uint32_t>((100 - total) / blanks.size());

@@ -1158,6 +1158,18 @@ TEST(JobfileValues, BsSplitUnder100AndZeroShares) {
   // "64k/0" is a blank share in fio.
   auto j = ParseOk("[a]\nbssplit=4k/50:64k/0\n").jobs.at(0);
   EXPECT_EQ(j.bs[0].split[1].perc, 50u);
+  // Shares that add up to 0% warn as 90% does (they ran silently with a
+  // mix of sizes); a 0% with nothing left to take stays silent.
+  auto zero = ParseOk("[a]\nbssplit=4k/0:8k/0\n");
+  EXPECT_EQ(zero.jobs.at(0).bs[0].split[0].perc, 50u);
+  EXPECT_EQ(zero.jobs.at(0).bs[0].split[1].perc, 50u);
+  ASSERT_EQ(zero.warnings.size(), 1u);
+  EXPECT_EQ(zero.warnings[0],
+            "t.fio:2: warning: bssplit shares for reads add up to 0%; the remaining 100% are "
+            "split evenly between the sizes without a share, those given 0% included (fio "
+            "reads 0% as no share)");
+  EXPECT_TRUE(ParseOk("[a]\nbssplit=4k/0:16k/100\n").warnings.empty());
+  EXPECT_TRUE(ParseOk("[a]\nbssplit=4k:8k\n").warnings.empty());
 }
 
 // fio stops reading a bssplit at an empty entry: "4k/50::8k/50" issued 4k
