@@ -1188,7 +1188,9 @@ bool MixedLoopsEndAtRegionEnd(const JobSpec& job, size_t nregions) {
 }
 
 bool LoopsRunAsOnePass(const JobSpec& job, bool inline_engine) {
-  return inline_engine && job.loops > 1 && !job.time_based &&
+  // io_size passes too: fio's do_io counts io_size the same way, so
+  // io_size=3m over size=1m is one stream, not the same offsets three times.
+  return inline_engine && (job.loops > 1 || job.HasIoSize()) && !job.time_based &&
          job.verify.type == VerifyType::kNone && !job.verify.verify_only &&
          job.zone_mode == JobSpec::ZoneMode::kNone && job.read_iolog.empty();
 }

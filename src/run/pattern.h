@@ -186,7 +186,8 @@ uint64_t SplitBlockSize(uint64_t bs, uint64_t min_bs, bool bs_unaligned);
 // the rest). Other jobs' passes are size bytes.
 bool MixedLoopsEndAtRegionEnd(const JobSpec& job, size_t nregions);
 
-// Whether fio 3.33 would run a loops > 1 job's loops in one do_io: its loop
+// Whether fio 3.33 would run a loops > 1 job's loops (or the passes an
+// io_size above size adds) in one do_io: its loop
 // counts an I/O towards the loop's size bytes (bytes_issued) only when the
 // engine queued it, so with an engine that completes each I/O inside its
 // queue call (psync, pvsync2, null: `inline_engine`) a loop ends only where
