@@ -8,12 +8,7 @@
 # first pass's 256 offsets three times (166 distinct), since its io_size
 # passes were re-seeded, while loops=3 were not.
 # $1: iobench binary, $2: source dir.
-set -u
-source "$2/tests/e2e/check.bash"
-bin=$(realpath "$1")
-tmp=$(mktemp -d /dev/shm/iobench_io_size_one_pass.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+source "$2/tests/e2e/setup.bash"
 
 ios() { awk '$3 == "read" { n++ } END { print n + 0 }' "$1"; }
 distinct() { awk '$3 == "read" { print $4 }' "$1" | sort -u | wc -l; }
