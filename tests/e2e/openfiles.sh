@@ -81,6 +81,13 @@ for t in $(tools); do
   # time_based random: the open files start over in place and stay open.
   trace "$t" --ioengine=psync --rw=randread --size=32k --nrfiles=4 --openfiles=2 \
     --time_based --runtime=200ms --rate_iops=100 >/dev/null
+  # fio's side of this one is timed: on a loaded machine (a CI run, other
+  # builds) fio 3.33 sometimes moves on to a third file within the 200 ms,
+  # so only iobench's is asserted and fio's is shown.
+  if [ "$t" = fio ]; then
+    echo "info: fio time_based randread: $(summary)"
+    continue
+  fi
   expect_eq "$t: time_based randread keeps files 0 and 1" \
     "$(summary | sed 's/=[0-9]*//g')" "max opens bad j.0.0 j.0.1"
   expect_eq "$t: time_based randread opens two" "$(summary | cut -d' ' -f1-3)" \
