@@ -59,11 +59,13 @@ struct Rig {
   std::atomic<bool> paused{false};
   std::atomic<int> release{0};
   WorkerControl ctl;
+  // The worker keeps a reference to its job: it must outlive the worker
+  // (a local of Start() was read after Start() returned).
+  JobSpec job = NullJob("s");
   std::unique_ptr<Worker> w;
   std::thread runner;
 
   bool Start() {
-    JobSpec job = NullJob("s");
     job.number_ios = 20;
     auto targets = ResolveTargets(job, 0, /*diskless=*/true);
     if (!targets.ok()) return false;
