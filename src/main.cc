@@ -13,7 +13,6 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <fstream>
@@ -39,26 +38,13 @@
 #include "sweep/session.h"
 #include "sys/job_paths.h"
 #include "sys/safety.h"
+#include "sys/strings.h"
 
 namespace {
 
 constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;  // as a report that could not be written
 constexpr int kExitUsage = 2;
-
-// An argument as a POSIX shell reads it back as one word: as it is when it
-// holds only characters no shell treats specially, else single-quoted (a
-// quote inside as '\''). Braces count as special: bash expands {a,b}.
-std::string ShellWord(const std::string& a) {
-  const bool plain = !a.empty() && std::all_of(a.begin(), a.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           std::string_view("-_./:,=%+@^").find(c) != std::string_view::npos;
-  });
-  if (plain) return a;
-  std::string out = "'";
-  for (char c : a) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 // Everything the tool options say; filled by CLI11.
 struct Cli {
@@ -609,7 +595,7 @@ int Main(int argc, char** argv) {
   // As a shell would need it: iobench.cmdline is pasted back into one
   // (--sweep-cmd=echo {bs} {iodepth} was written bare, three words).
   std::string cmdline = "iobench";
-  for (const auto& a : args) cmdline += " " + ShellWord(a);
+  for (const auto& a : args) cmdline += " " + iobench::sys::ShellWord(a);
   // The command line goes into the JSON report, which must be UTF-8: a job
   // file or --output path in another encoding made the report throw after
   // the run. Such bytes are shown as '?'.

@@ -7,6 +7,7 @@
 #include "iobench/engine.h"
 #include "jobfile/options.h"
 #include "jobfile/parser.h"
+#include "sys/strings.h"
 
 namespace iobench::jobfile {
 
@@ -173,25 +174,9 @@ Result<std::string> EngHelp(const std::string& spec) {
 }
 
 namespace {
-std::string ShellQuote(const std::string& s) {
-  bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           std::string("-_./:,=%+@^").find(c) != std::string::npos;
-  });
-  if (plain) return s;
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  return out + "'";
-}
-
 std::string Arg(const OptionSetting& s) {
   if (s.value.empty()) return "--" + s.name;
-  return ShellQuote("--" + s.name + "=" + s.value);
+  return sys::ShellWord("--" + s.name + "=" + s.value);
 }
 }  // namespace
 
@@ -200,7 +185,7 @@ std::string ShowCmd(const std::vector<JobSpec>& jobs) {
   for (size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& j = jobs[i];
     out += ' ';
-    out += ShellQuote("--name=" + j.name);
+    out += sys::ShellWord("--name=" + j.name);
     // Each job file after the first starts a group of its own (a wall);
     // on one command line that takes a stonewall.
     bool stonewall = false;

@@ -11,6 +11,7 @@
 
 #include "report/table.h"
 #include "sys/spawn.h"
+#include "sys/strings.h"
 
 extern char** environ;
 
@@ -231,26 +232,6 @@ bool ExpandRange(const std::string& item, std::vector<std::string>* out, std::st
     v = next;
   }
   return true;
-}
-
-std::string ShellQuoteIfNeeded(const std::string& v) {
-  bool plain = !v.empty();
-  for (char c : v) {
-    if (!(IsWordChar(c) || std::string_view("./:=,+@%-").find(c) != std::string_view::npos)) {
-      plain = false;
-      break;
-    }
-  }
-  if (plain) return v;
-  std::string q = "'";
-  for (char c : v) {
-    if (c == '\'')
-      q += "'\\''";
-    else
-      q += c;
-  }
-  q += "'";
-  return q;
 }
 
 // The last `max_lines` lines of s, for error messages.
@@ -499,7 +480,7 @@ Result<std::string> ExpandHookCommand(const std::string& cmd_template, const Swe
             (keys.empty() ? std::string(" (nothing is swept)") : " (swept: " + keys + ")"));
       }
     }
-    out += ShellQuoteIfNeeded(*value);
+    out += sys::ShellWord(*value);
     seen.insert(value);
     i = j;
   }

@@ -52,4 +52,21 @@ inline std::string Join(const std::vector<std::string>& v, const char* sep) {
   return out;
 }
 
+// `word` as a POSIX shell reads it back as one word: as it is when it holds
+// only characters no shell treats specially, else single-quoted (a quote
+// inside as '\''). Braces count as special (bash expands {a,b}). For the
+// command lines iobench prints or stores: --showcmd, iobench.cmdline, a
+// --sweep-cmd hook's values.
+inline std::string ShellWord(std::string_view word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           std::string_view("-_./:,=%+@^").find(ch) != std::string_view::npos;
+  });
+  if (plain) return std::string(word);
+  std::string out = "'";
+  for (const char c : word) out += c == '\'' ? std::string_view("'\\''") : std::string_view(&c, 1);
+  return out + "'";
+}
+
 }  // namespace iobench::sys
