@@ -482,7 +482,7 @@ bool ClobbersRunFiles(const Cli& cli, const std::vector<iobench::JobSpec>& jobs,
     clone += clones;
     for (const auto& [hook, mode] :
          {std::pair{&j.exec_prerun, "prerun"}, {&j.exec_postrun, "postrun"}})
-      if (!hook->empty() && clobbers(sys::JobNameFilePrefix(j.name) + "." + mode + ".txt",
+      if (!hook->empty() && clobbers(sys::HookOutputFile(j.name, mode),
                                      "the output file of " + who + "'s exec_" + mode))
         return true;
   }

@@ -35,7 +35,7 @@ Result<int> RunToFile(const std::string& cmd, const std::string& file, const std
 // when it could not be run).
 std::string RunHook(const std::string& job, const std::string& cmd, const char* mode,
                     std::string* problem, int* status = nullptr) {
-  const std::string file = sys::JobNameFilePrefix(job) + "." + mode + ".txt";
+  const std::string file = sys::HookOutputFile(job, mode);
   const std::string what = std::string("exec_") + mode;
   const Result<int> rc = RunToFile(cmd, file, what);
   if (status != nullptr) *status = rc.ok() ? *rc : -1;

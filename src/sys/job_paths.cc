@@ -131,6 +131,10 @@ std::string JobNameFilePrefix(const std::string& job_name) {
   return last.empty() ? "dev" : last;
 }
 
+std::string HookOutputFile(const std::string& job_name, const std::string& mode) {
+  return JobNameFilePrefix(job_name) + "." + mode + ".txt";
+}
+
 bool JobNameIsTarget(const JobSpec& job) {
   if (!job.filenames.empty() || !job.opendir.empty() || !job.read_iolog.empty()) return false;
   if (std::max<uint32_t>(1, job.nrfiles) != 1 || job.name.empty()) return false;

@@ -71,6 +71,9 @@ std::string DeletedCwdReason(const std::string& path);
 // /dev/sdb_bw.1.log): there its last part, in the current directory
 // ("sdb"; "dev" for a name ending in '/').
 std::string JobNameFilePrefix(const std::string& job_name);
+// The file an exec_prerun/exec_postrun hook's output goes to (`mode`
+// "prerun" or "postrun"): fio's <name>.<mode>.txt, named as above.
+std::string HookOutputFile(const std::string& job_name, const std::string& mode);
 
 // Paths of clone `jobnum` (jobnum < 0: the first directory).
 std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum);
