@@ -833,14 +833,27 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
           "sweep the sizes themselves (--sweep bs=4000,4096)");
     // A key that is no job option only means something to --sweep-cmd;
     // without one the "sweep" would run the same jobs again and again.
-    if (o.sweep_cmd.empty() && o.is_job_option)
-      for (const auto& [key, value] : plan.points.front().values)
-        if (!o.is_job_option(key)) {
-          const std::string near = o.suggest_option ? o.suggest_option(key) : "";
-          return Status::Invalid("--sweep " + key + "=...: '" + key +
-                                 "' is not a job option, and there is no --sweep-cmd to use it" +
-                                 (near.empty() ? "" : "; did you mean " + near + "?"));
-        }
+    // With one, such a key reaches nothing but the hook, through {KEY} or
+    // {} in its template (the hook gets no other copy of the values): one
+    // the hook does not use is a typo too (--sweep iodeph=1,2
+    // --sweep-cmd=sync ran the same jobs at every point, exit 0).
+    std::vector<std::string> used;
+    if (!o.sweep_cmd.empty())
+      IOB_RETURN_IF_ERROR(sweep::ExpandHookCommand(o.sweep_cmd, plan.points.front(),
+                                                   o.is_job_option, o.canonical_option, &used)
+                              .status());
+    if (o.is_job_option)
+      for (const auto& [key, value] : plan.points.front().values) {
+        if (o.is_job_option(key) || std::find(used.begin(), used.end(), key) != used.end())
+          continue;
+        const std::string near = o.suggest_option ? o.suggest_option(key) : "";
+        return Status::Invalid("--sweep " + key + "=...: '" + key + "' is not a job option, and " +
+                               (o.sweep_cmd.empty()
+                                    ? "there is no --sweep-cmd to use it"
+                                    : "--sweep-cmd '" + o.sweep_cmd + "' does not use it (write {" +
+                                          key + "} where the hook takes its value)") +
+                               (near.empty() ? "" : "; did you mean " + near + "?"));
+      }
     // Every point must be valid before the first one runs: a bad value at
     // the end of a long sweep would otherwise waste the sweep. Whole points,
     // as they will run: a value alone may need another key of its point
@@ -864,24 +877,9 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
   // A --sweep-cmd template naming no swept key ({typo}) is bad input: every
   // point has the same keys, so the first point tells.
   if (!o.sweep_cmd.empty()) {
-    std::vector<std::string> used;
     auto cmd = sweep::ExpandHookCommand(o.sweep_cmd, plan.points.front(), o.is_job_option,
-                                        o.canonical_option, &used);
+                                        o.canonical_option);
     if (!cmd.ok()) return cmd.status();
-    // A key that is no job option reaches nothing but the hook, through
-    // {KEY} or {} in its template (the hook gets no other copy of the
-    // values): one the hook does not use is a typo (--sweep iodeph=1,2
-    // --sweep-cmd=sync ran the same jobs at every point, exit 0).
-    if (o.is_job_option)
-      for (const auto& [key, value] : plan.points.front().values) {
-        if (o.is_job_option(key) || std::find(used.begin(), used.end(), key) != used.end())
-          continue;
-        const std::string near = o.suggest_option ? o.suggest_option(key) : "";
-        return Status::Invalid(
-            "--sweep " + key + "=...: '" + key + "' is not a job option, and --sweep-cmd '" +
-            o.sweep_cmd + "' does not use it (write {" + key + "} where the hook takes its value)" +
-            (near.empty() ? "" : "; did you mean " + near + "?"));
-      }
   }
   // --table-rows/--table-cols name swept keys: refuse a typo before the run,
   // not after it.
