@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "iobench/job.h"
 #include "sys/strings.h"
 
 namespace iobench {
@@ -158,12 +159,16 @@ bool DidIo(const json& job, const std::string& dir) {
 std::optional<std::set<std::string>> DirectionsOfRw(std::string rw) {
   if (const size_t colon = rw.find(':'); colon != std::string::npos) rw.resize(colon);
   for (char& c : rw) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (rw == "read" || rw == "randread") return std::set<std::string>{"read"};
-  if (rw == "write" || rw == "randwrite") return std::set<std::string>{"write"};
-  if (rw == "trim" || rw == "randtrim") return std::set<std::string>{"trim"};
-  if (rw == "rw" || rw == "readwrite" || rw == "randrw")
-    return std::set<std::string>{"read", "write"};
-  if (rw == "trimwrite" || rw == "randtrimwrite") return std::set<std::string>{"trim", "write"};
+  if (rw == "readwrite") rw = "rw";  // the one alias; the names are RwModeName's
+  for (int i = 0; i <= static_cast<int>(RwMode::kRandTrimWrite); ++i) {
+    const auto mode = static_cast<RwMode>(i);
+    if (rw != RwModeName(mode)) continue;
+    std::set<std::string> dirs;
+    if (HasRead(mode)) dirs.insert("read");
+    if (HasWrite(mode)) dirs.insert("write");
+    if (HasTrim(mode)) dirs.insert("trim");
+    return dirs;
+  }
   return std::nullopt;
 }
 
