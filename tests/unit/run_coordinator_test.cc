@@ -477,12 +477,14 @@ TEST(RunCoordinatorTest, StopWhileWaitingForAJob) {
   std::atomic<int> stop{0};
   RunOptions opts;
   opts.stop_signal = &stop;
-  std::thread t([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    stop.store(1);
-  });
+  // The stop comes once a has done I/O (b is waiting then), not after a fixed
+  // time: on a loaded machine or under TSan a may not have started by then.
+  opts.tick_ns = 20ull * 1000 * 1000;
+  opts.on_tick = [&](const std::vector<const LiveCounters*>& live) {
+    for (const LiveCounters* l : live)
+      if (l->ios[0].load(std::memory_order_relaxed) > 0) stop.store(SIGINT);
+  };
   RunResult r = MustRun({a, b}, opts);
-  t.join();
   ASSERT_EQ(r.groups.at(0).jobs.size(), 2u);
   EXPECT_GT(r.groups[0].jobs[0].stats.dir[0].ios, 0u);
   EXPECT_EQ(r.groups[0].jobs[1].stats.dir[0].ios, 0u);
