@@ -34,6 +34,7 @@
 #include "report/status_line.h"
 #include "report/table.h"
 #include "run/coordinator.h"
+#include "run/verify.h"
 #include "stats/iolog.h"
 #include "sweep/session.h"
 #include "sys/job_paths.h"
@@ -447,9 +448,10 @@ bool CheckToolOptions(Cli& cli, const std::vector<std::string>& tool_args) {
 
 // --output naming a file the jobs read or write (a data file: the report
 // replaced what a write job wrote, or what a read job read), or one the run
-// writes beside them (the bw/iops/lat/hist logs, a hook's output, the
-// --bandwidth-log files): `--output=d.dat --filename=d.dat` left the report
-// where the data was, `--output=x_bw.1.log --write_bw_log=x` lost the log.
+// writes beside them (the bw/iops/lat/hist logs, the mem=mmap:FILE buffer
+// file, the verify state files, a hook's output, the --bandwidth-log
+// files): `--output=d.dat --filename=d.dat` left the report where the data
+// was, `--output=x_bw.1.log --write_bw_log=x` lost the log.
 // `clobbers(path, what)` says so and returns true. A --output that exists
 // and is not a regular file (/dev/null, a terminal, a pipe) clobbers nothing.
 template <typename Clobbers>
@@ -480,6 +482,25 @@ bool ClobbersRunFiles(const Cli& cli, const std::vector<iobench::JobSpec>& jobs,
       if (!logs.per_job_logs) break;  // one file for all clones
     }
     clone += clones;
+    // The buffer file (mem=mmap:FILE): truncated to the buffers' size and
+    // written through the mapping, so the report would be lost either way.
+    if (clobbers(j.mem_file, "the I/O buffer file of " + who + " (" +
+                                 sys::OptionAt(j, "mem", j.mem_file) + ")"))
+      return true;
+    // The verify state of each clone (local-<job>-<n>-verify.state in the
+    // current directory): saved at the end by a writing job, where it would
+    // replace the report, or read at the start with verify_state_load. The
+    // null engine stores no data, so it neither verifies nor saves a state.
+    const iobench::VerifyOptions& v = j.verify;
+    const bool saves = v.state_save && iobench::HasWrite(j.rw) && !v.verify_only;
+    if (v.type != iobench::VerifyType::kNone && j.ioengine != "null" && (saves || v.state_load))
+      for (int k = 0; k < clones; ++k)
+        if (clobbers(iobench::Verifier::StateFileName(j.name, static_cast<uint32_t>(k)),
+                     "the verify state of " + who + " (" +
+                         (saves ? sys::OptionAt(j, "verify_state_save", "1")
+                                : sys::OptionAt(j, "verify_state_load", "1")) +
+                         ")"))
+          return true;
     for (const auto& [hook, mode] :
          {std::pair{&j.exec_prerun, "prerun"}, {&j.exec_postrun, "postrun"}})
       if (!hook->empty() && clobbers(sys::HookOutputFile(j.name, mode),

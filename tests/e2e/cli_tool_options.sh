@@ -141,7 +141,8 @@ cmp -s base.json new.json || fail "--output overwrote a --compare results file"
 # beside them (--output=x_bw.1.log --write_bw_log=x lost the log): each
 # message names --output and the job's option. Clone numbers count across
 # jobs, as the log names do; another spelling of a file not made yet counts;
-# so do the files a --sweep point's values name.
+# so do the files a --sweep point's values name, the mem=mmap:FILE buffer
+# file and each clone's verify state (saved, or loaded).
 printf 'keep\n' >d.dat
 head -c 65536 /dev/zero >r.dat
 for case in "--name=a --rw=write --size=64k --filename=d.dat --output=d.dat|a file job 'a' writes (filename=d.dat at <cmdline>)" \
@@ -154,7 +155,12 @@ for case in "--name=a --rw=write --size=64k --filename=d.dat --output=d.dat|a fi
   "--name=x --ioengine=null --size=64k --exec_prerun=true --output=x.prerun.txt|the output file of job 'x''s exec_prerun" \
   "--name=x --ioengine=null --size=64k --bandwidth-log --output=agg-read_bw.log|a --bandwidth-log file" \
   "--name=x --ioengine=null --size=64k --sweep write_bw_log=a,b --output=b_bw.1.log|a log of job 'x' (write_bw_log=b at <sweep>)" \
-  "--name=x --rw=write --size=64k --sweep filename=p,q --output=./q|a file job 'x' writes (filename=q at <sweep>)"; do
+  "--name=x --rw=write --size=64k --sweep filename=p,q --output=./q|a file job 'x' writes (filename=q at <sweep>)" \
+  "--name=m --ioengine=null --size=64k --mem=mmap:buf --output=./buf|the I/O buffer file of job 'm' (mem=mmap:buf at <cmdline>)" \
+  "--name=m --ioengine=null --size=64k --iomem=mmapshared:buf --output=buf|the I/O buffer file of job 'm' (mem=mmapshared:buf at <cmdline>)" \
+  "--name=v --rw=write --size=64k --filename=vd --verify=crc32c --output=local-v-0-verify.state|the verify state of job 'v' (verify_state_save=1)" \
+  "--name=v --rw=write --size=64k --filename=vd --numjobs=2 --verify=crc32c --output=./local-v-1-verify.state|the verify state of job 'v' (verify_state_save=1)" \
+  "--name=v --rw=read --size=64k --filename=r.dat --verify=crc32c --verify_only=1 --verify_state_load=1 --output=local-v-0-verify.state|the verify state of job 'v' (verify_state_load=1 at <cmdline>)"; do
   args=${case%%|*}
   # shellcheck disable=SC2086
   "$bin" $args >out 2>err
@@ -166,9 +172,15 @@ done
 [ "$(cat d.dat)" = keep ] || fail "--output overwrote a write job's data file"
 cmp -s r.dat <(head -c 65536 /dev/zero) || fail "--output overwrote a read job's data file"
 for f in g.0.0 x_bw.1.log x_clat.2.log h_clat_hist.2.log i_iops.log x.prerun.txt agg-read_bw.log \
-  a_bw.1.log b_bw.1.log p q; do
+  a_bw.1.log b_bw.1.log p q buf vd local-v-0-verify.state local-v-1-verify.state; do
   [ -e "$f" ] && fail "$f made by a refused run"
 done
+# The null engine stores no data: it neither verifies nor saves a state, so
+# the report may take that name.
+"$bin" --name=v --ioengine=null --rw=write --size=64k --verify=crc32c \
+  --output=local-v-0-verify.state >out 2>err || fail "null engine's verify state: exit $?: $(cat err)"
+grep -q "Run status" local-v-0-verify.state || fail "no report in local-v-0-verify.state"
+rm -f local-v-0-verify.state
 # A --output that is no regular file clobbers nothing (/dev/null as both).
 "$bin" --name=n --ioengine=null --size=64k --filename=/dev/null --output=/dev/null >out 2>err ||
   fail "--output=/dev/null --filename=/dev/null: exit $?: $(cat err)"
