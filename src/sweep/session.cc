@@ -597,8 +597,12 @@ class InterimPrinter {
     auto mode = ParseStatusIntervalMode(o.status_interval_mode);
     interval_ = mode.ok() && *mode == StatusIntervalMode::kInterval;
   }
-  // A new run (sweep point or repeat): intervals restart.
-  void StartRun() {
+  // A new run (sweep point or repeat): intervals restart. `group_base` is
+  // the point's first group id in the sweep's final report, so its interim
+  // reports number the groups as that report does (they said 0 at every
+  // point, the final report 0 and 1).
+  void StartRun(int group_base) {
+    group_base_ = group_base;
     have_prev_ = false;
     printed_ = false;
     normal_printed_ = false;
@@ -633,7 +637,15 @@ class InterimPrinter {
   void HeaderPrinted() { normal_printed_ = true; }
 
  private:
-  void Write(const RunResult& r) {
+  void Write(const RunResult& run) {
+    // The run numbers its groups from 0; the snapshots and the interval
+    // arithmetic stay in its numbers, only what is printed is shifted.
+    RunResult shifted;
+    if (group_base_ != 0) {
+      shifted = run;
+      ShiftGroupIds(&shifted, group_base_);
+    }
+    const RunResult& r = group_base_ != 0 ? shifted : run;
     std::string text;
     if (Has(o_.formats, "normal")) {
       // The header lines first, before any other format, as fio prints them.
@@ -665,6 +677,7 @@ class InterimPrinter {
   const SessionOptions& o_;
   const ReportOptions& ropts_;
   Output* out_;
+  int group_base_ = 0;
   bool normal_printed_ = false;
   bool interval_ = false;
   bool have_prev_ = false;
@@ -1079,7 +1092,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       if (o.repeat > 1)
         where += (where.empty() ? "" : ", ") + std::string("repeat ") + std::to_string(rep + 1) +
                  "/" + std::to_string(o.repeat);
-      interim.StartRun();
+      interim.StartRun(group_base);
       status.StartRun(runs_done, point_jobs);
       Result<RunResult> res = RunJobs(point_jobs, run_opts);
       ++runs_done;
