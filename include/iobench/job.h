@@ -197,6 +197,9 @@ struct OptionSetting {
   OptionSource source = OptionSource::kDefault;
   std::string file;  // job file, "<cmdline>" or "<stdin>"
   int line = 0;      // 1-based; 0 for the command line
+  // The kb_base its value was read with (0: not known), so that --showcmd
+  // can write a size for the kb_base its command line is read with.
+  uint32_t kb_base = 0;
 
   // "job.fio:5", or "<cmdline>": what an error names in parentheses.
   std::string Where() const { return line > 0 ? file + ":" + std::to_string(line) : file; }

@@ -7,6 +7,7 @@
 #include "iobench/engine.h"
 #include "jobfile/options.h"
 #include "jobfile/parser.h"
+#include "jobfile/units.h"
 #include "sys/strings.h"
 
 namespace iobench::jobfile {
@@ -174,9 +175,17 @@ Result<std::string> EngHelp(const std::string& spec) {
 }
 
 namespace {
-std::string Arg(const OptionSetting& s) {
+// `kb_base`: the one the printed line reads the job's sizes with. A job file
+// reads each section's sizes with its own kb_base ([global] size=1m, then
+// [a] kb_base=1000: 1048576 bytes), the command line all of a job's with
+// the last one: such a value is written in that base (--size=1mi).
+std::string Arg(const OptionSetting& s, uint32_t kb_base) {
   if (s.value.empty()) return "--" + s.name;
-  return sys::ShellWord("--" + s.name + "=" + s.value);
+  std::string value = s.value;
+  if (const OptionDef* def = FindOption(s.name);
+      def != nullptr && def->kb_base_sizes && s.kb_base != 0)
+    value = SizesForKbBase(value, s.kb_base, kb_base);
+  return sys::ShellWord("--" + s.name + "=" + value);
 }
 }  // namespace
 
@@ -210,7 +219,7 @@ std::string ShowCmd(const std::vector<JobSpec>& jobs) {
         if (std::find(engines.begin(), engines.end(), j.ioengine) == engines.end()) continue;
       }
       out += ' ';
-      out += Arg(s);
+      out += Arg(s, j.kb_base);
     }
   }
   return out + "\n";

@@ -33,6 +33,7 @@ struct Row {
     d.type = t;
     d.category = cat;
     d.help = help;
+    d.kb_base_sizes = t == OptType::kSize || t == OptType::kInt;
   }
   Row& Alias(std::initializer_list<const char*> a) {
     for (auto* s : a) d.aliases.emplace_back(s);
@@ -49,6 +50,11 @@ struct Row {
   }
   Row& PerDir() {
     d.per_dir = true;
+    return *this;
+  }
+  // A kSpecial option whose value holds sizes (read with the kb_base).
+  Row& Sizes() {
+    d.kb_base_sizes = true;
     return *this;
   }
   Row& Percent() {
@@ -1088,6 +1094,7 @@ std::vector<OptionDef> BuildTable() {
       Row("filesize", T::kSpecial, "files",
           "Size of each file; a range lo-hi picks a random size per file; size= then caps the job")
           .Choices("size[-size]")
+          .Sizes()
           .Set([](JobSpec& j, const OptValue& v) -> Status {
             int64_t lo, hi;
             IOB_RETURN_IF_ERROR(ParseRange(v.text, NumKind::kSize, v.kb_base, 0, &lo, &hi));
@@ -1203,6 +1210,7 @@ std::vector<OptionDef> BuildTable() {
       Row("rw", T::kSpecial, "pattern",
           "I/O pattern, optionally with :N (random: I/Os per offset; sequential: bytes skipped)")
           .Alias({"readwrite"})
+          .Sizes()
           .Def("read")
           .Choices("read|write|trim|randread|randwrite|randtrim|rw|readwrite|randrw|trimwrite|"
                    "randtrimwrite[:N]")
@@ -1257,11 +1265,13 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(
       Row("bsrange", T::kSpecial, "pattern", "Block size range lo-hi (or lo:hi) per direction")
           .Alias({"blocksize_range"})
+          .Sizes()
           .Choices("lo-hi[,lo-hi][,lo-hi]")
           .Set(ParseBsRange));
   r.push_back(Row("bssplit", T::kSpecial, "pattern",
                   "Weighted block sizes: bs/share:bs/share (blank shares take the remainder)")
                   .Choices("bs/perc:bs/perc[,...]")
+                  .Sizes()
                   .Set(ParseBsSplit));
   r.push_back(Row("blockalign", T::kSize, "pattern",
                   "Alignment of random offsets (default: the minimum bs)")
@@ -1319,6 +1329,7 @@ std::vector<OptionDef> BuildTable() {
           .Def("random")
           .Choices(
               "random|zipf[:t]|pareto[:h]|normal:s[:center]|zoned:a/s:...|zoned_abs:a/size:...")
+          .Sizes()
           .Set(ParseDistribution));
   r.push_back(Row("percentage_random", T::kInt, "pattern",
                   "Percent of I/Os that are random (rest sequential)")
@@ -1358,6 +1369,7 @@ std::vector<OptionDef> BuildTable() {
                   "zonemode=strided: bytes skipped after each zone; Nz: N zones of zonesize")
                   .Def("0")
                   .Choices("size|Nz")
+                  .Sizes()
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     std::string t = Trim(v.text);
                     const bool zones = !t.empty() && (t.back() == 'z' || t.back() == 'Z');
@@ -1645,6 +1657,7 @@ std::vector<OptionDef> BuildTable() {
           "Stop when this criterion holds over steadystate_duration: iops or bw (max deviation "
           "from the mean), iops_slope or bw_slope (least squares slope); limit absolute or N%")
           .Alias({"ss"})
+          .Sizes()
           .Def("iops_slope:0.01%")
           .Choices("iops|iops_slope|bw|bw_slope:limit[%]")
           .Set([](JobSpec& j, const OptValue& v) -> Status {
@@ -2497,6 +2510,7 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("cmdprio_bssplit", T::kSpecial, "engine options",
                   "Share of I/Os with the cmdprio priority per block size (read,write)")
                   .Choices("bs/perc[/class/level]:...[,...]")
+                  .Sizes()
                   .Engines({"io_uring", "io_uring_cmd", "libaio"})
                   .Set(ParseCmdprioBsSplit));
   std::vector<OptionDef> out;

@@ -50,6 +50,10 @@ struct OptionDef {
   int64_t max = INT64_MAX;
   bool per_dir = false;        // read,write,trim list with fio's carry-over
   bool allow_percent = false;  // accepts N% (of the file or device)
+  // Its value may hold sizes read with the job's kb_base ("4k"): every
+  // kSize and kInt option, and the kSpecial ones marked so (bssplit, rw's
+  // ":4k", ...). --showcmd rewrites them when the base changes.
+  bool kb_base_sizes = false;
   uint64_t time_unit_ns = 1000000000ull;
   std::string choices;  // kEnum (and docs of kSpecial, kInt): "a|b|c"
   std::string help;

@@ -667,6 +667,7 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
   os.source = s.source;
   os.file = s.file == kCmdline ? "<cmdline>" : s.file;
   os.line = s.line;
+  os.kb_base = v.kb_base;
   job->settings.push_back(os);
   if (!def->runs) job->unimplemented.push_back(os);
   if (owned) owned->push_back(s);

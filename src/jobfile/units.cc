@@ -79,6 +79,43 @@ std::optional<uint64_t> SizeMultiplier(std::string_view suffix, uint32_t kb_base
   return m;
 }
 
+std::string SizesForKbBase(std::string_view text, uint32_t from, uint32_t to) {
+  if (from == to) return std::string(text);
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    // A number starts a word ("4k", "1.5m"), not in one ("file1k", "0x1k").
+    if (!digit(text[i]) || (i > 0 && (word(text[i - 1]) || text[i - 1] == '.'))) {
+      out += text[i++];
+      continue;
+    }
+    size_t q = i;
+    while (q < text.size() && digit(text[q])) ++q;
+    if (q + 1 < text.size() && text[q] == '.' && digit(text[q + 1]))
+      for (++q; q < text.size() && digit(text[q]);) ++q;
+    size_t e = q;
+    while (e < text.size() && std::isalpha(static_cast<unsigned char>(text[e]))) ++e;
+    const std::string_view suffix = text.substr(q, e - q);
+    out.append(text.substr(i, q - i));
+    const bool sized = suffix.size() >= 1 && !(suffix.size() == 1 && (suffix[0] | 0x20) == 'b') &&
+                       (e == text.size() || !word(text[e])) && SizeMultiplier(suffix, from);
+    if (!sized) {
+      out.append(suffix);
+    } else if (suffix.size() >= 2 && (suffix[1] | 0x20) == 'i') {
+      out += suffix[0];  // "mi", "MiB": drop the i
+      out.append(suffix.substr(2));
+    } else {
+      out += suffix[0];  // "m", "MB": add it
+      out += 'i';
+      out.append(suffix.substr(1));
+    }
+    i = e;
+  }
+  return out;
+}
+
 std::optional<uint64_t> TimeMultiplierNs(std::string_view suffix, uint64_t default_unit_ns) {
   std::string s = ToLower(suffix);
   if (s.empty()) return default_unit_ns;

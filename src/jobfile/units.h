@@ -30,6 +30,13 @@ struct ValueError {
 // kb_base 1000: k = 1000, ki/kib = 1024. Case-insensitive.
 std::optional<uint64_t> SizeMultiplier(std::string_view suffix, uint32_t kb_base);
 
+// `text`, a value whose sizes were read with kb_base `from`, written so
+// that read with kb_base `to` it gives the same bytes: each number with a
+// size suffix swaps its "i" (under one base "1m" is what "1mi" is under the
+// other: 1048576, or 1000000). Numbers without a suffix, hex and words are
+// kept. Only for a value of sizes (not times: there "1m" is a minute).
+std::string SizesForKbBase(std::string_view text, uint32_t from, uint32_t to);
+
 // Nanoseconds per unit for a time suffix (d h m s sec ms msec us usec ns
 // nsec); "" gives `default_unit_ns`.
 std::optional<uint64_t> TimeMultiplierNs(std::string_view suffix, uint64_t default_unit_ns);

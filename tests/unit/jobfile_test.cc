@@ -2271,6 +2271,64 @@ TEST(JobfileOutput, ShowCmdKeepsFileWallsAndOverrides) {
   EXPECT_TRUE(r->jobs.at(0).bs[0].split.empty());
 }
 
+// --showcmd printed each value as written, but a job file reads a
+// section's sizes with that section's kb_base and the command line all of
+// a job's with the last one: [global] size=1m then [a] kb_base=1000 is
+// 1048576 bytes, and `--size=1m --kb_base=1000` re-read as 1000000. A value
+// read in another base than the line's is written in the line's.
+TEST(JobfileOutput, ShowCmdWritesSizesInTheLinesKbBase) {
+  EXPECT_EQ(SizesForKbBase("1m", 1024, 1000), "1mi");
+  EXPECT_EQ(SizesForKbBase("4KiB,8kb,2Mi", 1000, 1024), "4KB,8kib,2M");
+  EXPECT_EQ(SizesForKbBase("4k/50:1.5m/50", 1024, 1000), "4ki/50:1.5mi/50");
+  EXPECT_EQ(SizesForKbBase("(1m*2)-4096", 1024, 1000), "(1mi*2)-4096");
+  // Not sizes: bytes, hex, numbers inside words, a zone count; one base.
+  EXPECT_EQ(SizesForKbBase("512b 0x1k file1k 4z 10%", 1024, 1000), "512b 0x1k file1k 4z 10%");
+  EXPECT_EQ(SizesForKbBase("1m", 1000, 1000), "1m");
+
+  const std::string text =
+      "[global]\nsize=1m\nbs=4k\nrate=1m,2mi\noffset=(1m*2)\n"
+      "[a]\nkb_base=1000\nbssplit=4k/50:8KiB/50\nrw=write:8k\nruntime=1m\n"
+      "random_distribution=zoned_abs:50/1m:50/2m\nzoneskip=1m\n"
+      "[b]\nkb_base=1024\nsize=1m\n";
+  const std::vector<JobSpec> jobs = ParseOk(text).jobs;
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].size, 1048576u);  // [global]'s own kb_base
+  EXPECT_EQ(jobs[0].bs[0].split.at(0).bs, 4000u);
+  const std::string cmd = ShowCmd(jobs);
+  EXPECT_NE(cmd.find(" --size=1mi "), std::string::npos) << cmd;
+  EXPECT_NE(cmd.find(" --runtime=1m "), std::string::npos) << cmd;  // a time, kept
+  ParseInput again;
+  std::istringstream words(cmd.substr(cmd.find(' ') + 1));
+  for (std::string w; words >> w;)
+    again.cli_job_args.push_back(w[0] == '\'' ? w.substr(1, w.size() - 2) : w);
+  auto r = ParseJobs(again);
+  ASSERT_TRUE(r.ok()) << r.status().message() << "\n" << cmd;
+  ASSERT_EQ(r->jobs.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const JobSpec& a = jobs[i];
+    const JobSpec& b = r->jobs[i];
+    SCOPED_TRACE(a.name);
+    EXPECT_EQ(b.kb_base, a.kb_base);
+    EXPECT_EQ(b.size, a.size);
+    EXPECT_EQ(b.offset, a.offset);
+    EXPECT_EQ(b.rw_skip, a.rw_skip);
+    EXPECT_EQ(b.runtime_ns, a.runtime_ns);
+    EXPECT_EQ(b.zone_skip, a.zone_skip);
+    for (int d = 0; d < kNumDdirs; ++d) {
+      EXPECT_EQ(b.rate[d], a.rate[d]);
+      EXPECT_EQ(b.bs[d].min, a.bs[d].min);
+      EXPECT_EQ(b.bs[d].max, a.bs[d].max);
+      ASSERT_EQ(b.bs[d].split.size(), a.bs[d].split.size());
+      for (size_t k = 0; k < a.bs[d].split.size(); ++k)
+        EXPECT_EQ(b.bs[d].split[k].bs, a.bs[d].split[k].bs);
+      ASSERT_EQ(b.random_distribution.zones[d].size(), a.random_distribution.zones[d].size());
+      for (size_t k = 0; k < a.random_distribution.zones[d].size(); ++k)
+        EXPECT_EQ(b.random_distribution.zones[d][k].size_abs,
+                  a.random_distribution.zones[d][k].size_abs);
+    }
+  }
+}
+
 // --parse-only printed the job file's index as "group=", so a file of
 // stonewalled jobs showed every job in group 0 while the run reports groups
 // 0, 1, 2 (as fio does: stonewall implies new_group).
