@@ -146,6 +146,46 @@ std::vector<const OptionSetting*> InFioOptionOrder(const std::vector<OptionSetti
 
 double Pct(uint64_t us, uint64_t runtime_us) { return CpuPercent(us, runtime_us); }
 
+// A group_reporting entry's options that its members set differently: for
+// each, every distinct value in member order, null for a member that leaves
+// it unset. Options as "job options" and "global options" list them
+// together (written with a value). "job options" are the last member's, as
+// fio writes them: a group of a bs=4k and a bs=64k job was captioned 64k.
+ojson DifferingOptions(const JobRecord& rec) {
+  using Listed = std::vector<std::pair<std::string, std::string>>;
+  std::vector<Listed> distinct;  // numjobs clones list the same options
+  for (const JobSpec* spec : rec.member_specs) {
+    Listed l;
+    for (const OptionSetting& s : spec->settings) {
+      if (s.source == OptionSource::kDefault || !ListedOption(s)) continue;
+      const std::string& name = FioOptionName(s.name);
+      auto it = std::find_if(l.begin(), l.end(), [&](const auto& e) { return e.first == name; });
+      if (it == l.end())
+        l.emplace_back(name, s.value);
+      else
+        it->second = s.value;  // the later setting is the one applied
+    }
+    if (std::find(distinct.begin(), distinct.end(), l) == distinct.end())
+      distinct.push_back(std::move(l));
+  }
+  ojson out = ojson::object();
+  if (distinct.size() < 2) return out;
+  std::vector<std::string> names;  // in order of first appearance
+  for (const auto& l : distinct)
+    for (const auto& [name, value] : l)
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  for (const auto& name : names) {
+    ojson values = ojson::array();
+    for (const auto& l : distinct) {
+      auto it = std::find_if(l.begin(), l.end(), [&](const auto& e) { return e.first == name; });
+      ojson v = it == l.end() ? ojson(nullptr) : ojson(it->second);
+      if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+    }
+    if (values.size() > 1) out[name] = std::move(values);
+  }
+  return out;
+}
+
 ojson IobenchJobObject(const JobRecord& rec) {
   const JobResult& job = rec.result;
   const ThreadStats& ts = job.stats;
@@ -160,6 +200,8 @@ ojson IobenchJobObject(const JobRecord& rec) {
     for (RwMode m : rec.member_rw) rws.push_back(RwModeName(m));
     o["member_rw"] = std::move(rws);
   }
+  if (ojson differ = DifferingOptions(rec); !differ.empty())
+    o["member_options"] = std::move(differ);
   ojson helpers;
   helpers["iowq_usr_cpu"] = Pct(h.iowq_user_us, rt);
   helpers["iowq_sys_cpu"] = Pct(h.iowq_sys_us, rt);

@@ -182,6 +182,37 @@ std::vector<std::string> MemberRw(const json& job) {
   return out;
 }
 
+// A group_reporting entry's options that its members set differently
+// (iobench.member_options): each distinct value, nullopt for a member that
+// leaves the option unset. Empty for one job, or fio's JSON.
+std::map<std::string, std::vector<std::optional<std::string>>> MemberOptions(const json& job) {
+  std::map<std::string, std::vector<std::optional<std::string>>> out;
+  const json* m = Get(Get(job, "iobench"), "member_options");
+  if (m == nullptr || !m->is_object()) return out;
+  for (auto it = m->begin(); it != m->end(); ++it) {
+    if (!it.value().is_array()) continue;
+    auto& vals = out[it.key()];
+    for (const auto& v : it.value()) vals.push_back(v.is_null() ? std::nullopt : Str(&v));
+  }
+  return out;
+}
+
+// A job's options as its table row lists them: a group entry's option that
+// its members set differently reads as all their values, "4k/64k" ("-" for
+// a member that leaves it unset), not as its last member's.
+std::map<std::string, std::string> RowOptions(const json& doc, const json& job) {
+  auto o = JobOptions(doc, job);
+  for (const auto& [k, vals] : MemberOptions(job)) {
+    std::string all;
+    for (const auto& v : vals) {
+      if (!all.empty()) all += '/';
+      all += v.value_or("-");
+    }
+    o[k] = all;
+  }
+  return o;
+}
+
 }  // namespace
 
 std::optional<std::set<std::string>> table::RwDirections(const json* doc, const json& job) {
@@ -610,10 +641,10 @@ std::vector<std::string> VaryingOptions(const json& doc, const std::vector<std::
   std::map<std::string, std::set<std::string>> seen;
   std::set<std::string> all;
   for (const auto& n : names) {
-    for (const auto& [k, v] : JobOptions(doc, *first_by_name.at(n))) all.insert(k);
+    for (const auto& [k, v] : RowOptions(doc, *first_by_name.at(n))) all.insert(k);
   }
   for (const auto& n : names) {
-    auto opts = JobOptions(doc, *first_by_name.at(n));
+    auto opts = RowOptions(doc, *first_by_name.at(n));
     for (const auto& k : all) {
       auto it = opts.find(k);
       seen[k].insert(it == opts.end() ? std::string("\x01") : it->second);
@@ -841,8 +872,29 @@ std::map<std::string, std::string> CaptionOptions(const json& doc, const json& j
   // A replayed iolog's block sizes and directions are the log's.
   const bool replay = o.count("read_iolog") && !o["read_iolog"].empty();
   // A group entry's options are its last member's (as fio writes them):
-  // its rw is its members', said only when they agree. `write` captioned
-  // a group of a read job and a write job.
+  // an option its members set differently is said only when they agree
+  // once fio's default stands for an unset one (rw=read beside no rw).
+  // `64k ... iodepth=16` captioned a group of a 4k QD1 job and a 64k QD16
+  // job; `write` a group of a read job and a write job.
+  static const std::map<std::string, std::string> kDefaults = {{"rw", "read"},   {"bs", "4k"},
+                                                               {"direct", "0"},  {"buffered", "1"},
+                                                               {"iodepth", "1"}, {"numjobs", "1"}};
+  for (const auto& [key, vals] : MemberOptions(job)) {
+    const std::string k = key == "readwrite" ? "rw" : key == "blocksize" ? "bs" : key;
+    const auto def = kDefaults.find(k);
+    std::set<std::string> agreed;
+    std::string all;
+    for (const auto& v : vals) {
+      // No default known: an unset member differs from every value.
+      agreed.insert(v ? *v : def != kDefaults.end() ? def->second : std::string("\x01"));
+      if (!all.empty()) all += '/';
+      all += v.value_or("-");
+    }
+    if (agreed.size() == 1 && agreed.begin()->rfind('\x01', 0) != 0)
+      o[k] = *agreed.begin();
+    else
+      o[k] = "\x01" + all;  // differs from every value; never shown
+  }
   if (const auto members = MemberRw(job); members.size() > 1) {
     std::string all;
     for (const auto& m : members) all += (all.empty() ? "" : "/") + m;
@@ -1127,7 +1179,16 @@ std::string table::DescribeJobs(const json& doc, const std::vector<const json*>&
     // Every job must agree; an unset option is fio's default (buffered).
     std::set<bool> direct;
     for (const json* job : AllJobs(doc)) {
-      auto o = JobOptions(doc, *job);
+      auto o = CaptionOptions(doc, *job);
+      // A group entry whose members differ in it (CaptionOptions).
+      auto differ = [&](const char* k) {
+        auto it = o.find(k);
+        return it != o.end() && it->second.rfind('\x01', 0) == 0;
+      };
+      if (differ("direct") || differ("buffered")) {
+        direct = {false, true};
+        break;
+      }
       bool d = false;
       if (o.count("direct")) d = o["direct"] != "0";
       if (o.count("buffered")) d = o["buffered"] == "0";
@@ -1361,7 +1422,7 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
         t.numeric.back() = true;
         for (const auto& n : names) {
           auto sel = select(&n, {});
-          auto o = JobOptions(doc, *first_by_name[n]);
+          auto o = RowOptions(doc, *first_by_name[n]);
           std::vector<std::string> row = {n};
           for (const auto& k : varying) row.push_back(ValueOr(o, k));
           row.push_back(cell(sel));

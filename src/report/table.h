@@ -8,8 +8,9 @@
 // "job options", "read"/"write"/"trim" {iops, bw_bytes, bw, total_ios,
 // io_bytes, runtime, clat_ns/lat_ns/slat_ns {mean, N, percentile}},
 // usr_cpu, sys_cpu, elapsed; iobench additions: job "iobench" {"point",
-// "cpu_per_io_us", "repeat"}, top-level "global options" and "iobench"
-// {"sweep": {"keys"}, "context"}. Missing fields show as "-".
+// "cpu_per_io_us", "repeat", "member_rw", "member_options"}, top-level
+// "global options" and "iobench" {"sweep": {"keys"}, "context"}. Missing
+// fields show as "-".
 //
 // Thread-safety: pure functions; any thread.
 #pragma once

@@ -365,9 +365,11 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
   }
   SumVerifyTallies(jobs, &m);
   r.members = static_cast<uint32_t>(jobs.size());
-  for (const JobResult* j : jobs)
+  for (const JobResult* j : jobs) {
     if (std::find(r.member_rw.begin(), r.member_rw.end(), j->spec.rw) == r.member_rw.end())
       r.member_rw.push_back(j->spec.rw);
+    r.member_specs.push_back(&j->spec);
+  }
   FillMixed(r);
   return r;
 }

@@ -93,6 +93,10 @@ struct JobRecord {
   // A merged group: each distinct rw of its members, in member order (the
   // options JSON lists are the last member's, so they cannot say it).
   std::vector<RwMode> member_rw;
+  // A merged group: each member's spec, in member order, in the GroupResult
+  // the record was built from (as options_from): the JSON says which options
+  // its members set differently, which "job options" cannot say either.
+  std::vector<const JobSpec*> member_specs;
   SampleStat bw[kNumDdirs];    // whole KiB/s per sample, as fio's (BwSampleStat)
   SampleStat iops[kNumDdirs];  // IO/s
   // unified_rw_reporting=mixed or both (the spec's): the directions summed

@@ -15,7 +15,8 @@
 # - A caption says the block size and rw at their defaults (4k read), as
 #   it says the default buffered.
 # - A group_reporting entry of jobs with different rw is not captioned
-#   with the last job's rw.
+#   with the last job's rw, nor with its bs, iodepth or buffered
+#   (iobench.member_options).
 # - A table of one job (of several) names its own file systems only.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
 source "$2/tests/e2e/setup.bash"
@@ -104,6 +105,37 @@ expect_eq "caption with default bs and rw" "$(sed -n 2p "$tmp/d.out" | cut -d, -
 grep -q '^write, ' "$tmp/g.out" && fail "group of read and write jobs captioned 'write': $(cat "$tmp/g.out")"
 expect_eq "group of read and write jobs: caption" "$(sed -n 2p "$tmp/g.out" | cut -d, -f1-2)" \
   "buffered, null"
+
+# A group of a 4k QD1 direct job and a 64k QD16 buffered one was captioned
+# with the last job's options: `64k read, buffered, null, iodepth=16`.
+cat >"$tmp/g2.fio" <<'EOF'
+[global]
+ioengine=null
+size=1m
+group_reporting
+
+[a]
+bs=4k
+iodepth=1
+direct=1
+
+[b]
+bs=64k
+iodepth=16
+EOF
+"$bin" "$tmp/g2.fio" --output-format=table,json --output="$tmp/g2.out" 2>"$tmp/g2.err" ||
+  fail "group options run: exit $? $(cat "$tmp/g2.err")"
+expect_eq "group of 4k QD1 and 64k QD16 jobs: caption" \
+  "$(grep -A1 '^read IOPS' "$tmp/g2.out" | sed -n 2p | cut -d, -f1-2)" "read, null"
+python3 - "$tmp/g2.out" <<'PY' || fail "group entry's JSON: $(cat "$tmp/g2.out")"
+import json, sys
+text = open(sys.argv[1]).read()
+job = json.JSONDecoder().raw_decode(text[text.index("{"):])[0]["jobs"][0]
+# fio's own field stays the last member's, as fio writes it.
+assert job["job options"] == {"bs": "64k", "iodepth": "16"}, job["job options"]
+assert job["iobench"]["member_options"] == {
+    "bs": ["4k", "64k"], "iodepth": ["1", "16"], "direct": ["1", None]}, job["iobench"]
+PY
 
 mkdir -p "$tmp/shm" && ext_dir=$(mktemp -d /tmp/iobench_e2e_ext.XXXXXX) || exit 1
 trap 'cd /; rm -rf "$tmp" "$ext_dir"' EXIT

@@ -858,6 +858,49 @@ TEST(TableCaptionTest, AGroupOfJobsWithDifferentRwIsNotCaptionedWithOne) {
   EXPECT_EQ(DescribeJobs(doc), "4k randread:8, buffered, 10 s");
 }
 
+TEST(TableCaptionTest, AGroupIsCaptionedOnlyWithOptionsItsMembersAgreeOn) {
+  // group_reporting, [a] bs=4k iodepth=1 direct=1 and [b] bs=64k
+  // iodepth=16: the entry lists b's options (as fio), and the caption said
+  // `64k read, buffered, null, iodepth=16` for both jobs.
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  json g = MakeJob("a", {}, "read", f,
+                   {{"bs", "64k"}, {"iodepth", "16"}, {"ioengine", "null"}, {"rw", "read"}});
+  g["iobench"]["member_rw"] = {"read"};
+  g["iobench"]["member_options"] = {
+      {"bs", {"4k", "64k"}}, {"iodepth", {"1", "16"}}, {"direct", {"1", nullptr}}};
+  json doc = MakeDoc({g});
+  EXPECT_EQ(DescribeJobs(doc), "read, null, 10 s");
+  // Members that differ in how they say it agree: no rw and rw=read, no
+  // iodepth and iodepth=1 are fio's defaults.
+  doc["jobs"][0]["iobench"]["member_options"] = {{"rw", {nullptr, "read"}},
+                                                 {"iodepth", {nullptr, "1"}}};
+  doc["jobs"][0]["job options"]["iodepth"] = "1";
+  doc["jobs"][0]["job options"]["bs"] = "4k";
+  EXPECT_EQ(DescribeJobs(doc), "4k read, buffered, null, iodepth=1, 10 s");
+  // No default known for an option one member leaves unset: not said.
+  doc["jobs"][0]["iobench"]["member_options"] = {{"ioengine", {nullptr, "null"}}};
+  EXPECT_EQ(DescribeJobs(doc), "4k read, buffered, iodepth=1, 10 s");
+}
+
+TEST(TableNoSweepTest, AGroupRowListsEveryMembersValue) {
+  // The no-sweep table's option columns showed a group entry's last
+  // member's values (`64k 16`) beside a job of its own.
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  json g = MakeJob("a", {}, "read", f, {{"bs", "64k"}, {"iodepth", "16"}});
+  g["iobench"]["member_options"] = {{"bs", {"4k", "64k"}}, {"iodepth", {nullptr, "16"}}};
+  json c = MakeJob("c", {}, "read", f, {{"bs", "8k"}, {"iodepth", "16"}});
+  TableOptions o;
+  o.caption = false;
+  EXPECT_EQ(*RenderTables(MakeDoc({g, c}), o),
+            "job   bs       iodepth    iops\n"
+            "a     4k/64k   -/16      1.00k\n"
+            "c     8k       16        1.00k\n");
+}
+
 TEST(TableCaptionTest, ATableOfSomeJobsNamesTheirTargetsOnly) {
   // Per-job tables (two swept keys, two jobs) each said `tmpfs / ext4 on
   // vda`: the targets now say which jobs and points they served.
