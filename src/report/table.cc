@@ -213,6 +213,32 @@ std::map<std::string, std::string> RowOptions(const json& doc, const json& job) 
   return o;
 }
 
+// A cell of numjobs clones merged over --repeat runs: the figures of each
+// run's clones together (iobench.repeat.clones, sweep::MergeRepeats), when
+// `jobs` are exactly those clones; null otherwise (one job, a file without
+// them, or a selection of other jobs).
+const json* CloneRepeat(const std::vector<const json*>& jobs) {
+  if (jobs.size() < 2) return nullptr;
+  const json* first = nullptr;
+  for (const json* j : jobs) {
+    const json* rep = Get(Get(*j, "iobench"), "repeat");
+    const json* c = Get(rep, "clones");
+    if (c == nullptr || Num(rep, "n").value_or(0) < 2 ||
+        Num(c, "jobs").value_or(0) != static_cast<double>(jobs.size()))
+      return nullptr;
+    if (first == nullptr)
+      first = c;
+    else if (*c != *first)
+      return nullptr;
+  }
+  return first;
+}
+
+// The key a cell's figure has in iobench.repeat's min and max (and clones'
+// median): "job" for CPU, the view's direction, or the jobs' one direction.
+std::optional<std::string> RepeatGroup(const std::vector<const json*>& jobs,
+                                       const std::optional<std::string>& view, TableMetric m);
+
 }  // namespace
 
 std::optional<std::set<std::string>> table::RwDirections(const json* doc, const json& job) {
@@ -246,6 +272,16 @@ std::optional<std::set<std::string>> table::RwDirections(const json* doc, const 
 std::optional<double> table::AggregateMetric(const std::vector<const json*>& jobs,
                                              const std::optional<std::string>& dir, TableMetric m,
                                              const json* doc) {
+  // numjobs clones over --repeat runs: the median of each run's figure of
+  // them, as a single job's cell is its median run's, and within the range
+  // of the runs (RepeatRange).
+  if (const json* c = CloneRepeat(jobs)) {
+    if (auto group = RepeatGroup(jobs, dir, m)) {
+      const TableMetric key = m == TableMetric::kBwKib ? TableMetric::kBw : m;
+      if (auto v = Num(Get(Get(c, "median"), group->c_str()), TableMetricName(key)))
+        return *v * (m == TableMetric::kBwKib ? 1024.0 : 1.0);
+    }
+  }
   double sum = 0, weighted = 0, weight = 0, mx = 0;
   int found = 0;
   // fio's group line over the cell's jobs: their bytes and I/Os over the
@@ -588,30 +624,38 @@ std::vector<std::optional<std::string>> table::DirectionViews(
 
 namespace {
 
-// min/max of the metric from iobench.repeat, for a cell of a single job.
+std::optional<std::string> RepeatGroup(const std::vector<const json*>& jobs,
+                                       const std::optional<std::string>& view, TableMetric m) {
+  if (IsPerJobMetric(m)) return "job";
+  if (view) return *view;
+  std::optional<std::string> group;
+  for (const json* j : jobs) {
+    auto d = JobDirections(*j);
+    if (d.size() != 1 || (group && *group != d[0])) return std::nullopt;
+    group = d[0];
+  }
+  return group;
+}
+
+// min/max of the metric from iobench.repeat, for a cell of a single job or
+// of one job's numjobs clones (their group figure's, iobench.repeat.clones).
 std::optional<std::pair<double, double>> RepeatRange(const std::vector<const json*>& jobs,
                                                      const std::optional<std::string>& view,
                                                      TableMetric m) {
-  if (jobs.size() != 1) return std::nullopt;
-  const json& job = *jobs[0];
-  std::string group;
-  if (IsPerJobMetric(m)) {
-    group = "job";
-  } else if (view) {
-    group = *view;
-  } else {
-    auto d = JobDirections(job);
-    if (d.size() != 1) return std::nullopt;
-    group = d[0];
-  }
-  const json* rep = Get(Get(job, "iobench"), "repeat");
+  const json* rep = nullptr;
+  if (jobs.size() == 1)
+    rep = Get(Get(*jobs[0], "iobench"), "repeat");
+  else if (!(rep = CloneRepeat(jobs)))
+    return std::nullopt;
+  const auto group = RepeatGroup(jobs, view, m);
+  if (!group) return std::nullopt;
   // One run left (the others cut by Ctrl-C): no spread to show.
-  if (Num(rep, "n").value_or(0) < 2) return std::nullopt;
+  if (Num(Get(Get(*jobs[0], "iobench"), "repeat"), "n").value_or(0) < 2) return std::nullopt;
   // The spread is recorded in MiB/s ("bw"); KiB/s is the same figure.
   const TableMetric key = m == TableMetric::kBwKib ? TableMetric::kBw : m;
   const double scale = m == TableMetric::kBwKib ? 1024.0 : 1.0;
-  auto lo = Num(Get(Get(rep, "min"), group.c_str()), TableMetricName(key));
-  auto hi = Num(Get(Get(rep, "max"), group.c_str()), TableMetricName(key));
+  auto lo = Num(Get(Get(rep, "min"), group->c_str()), TableMetricName(key));
+  auto hi = Num(Get(Get(rep, "max"), group->c_str()), TableMetricName(key));
   if (!lo || !hi) return std::nullopt;
   return std::make_pair(*lo * scale, *hi * scale);
 }
@@ -1359,9 +1403,10 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
           if (auto r = RepeatRange(sel, view, m))
             c += " (" + FormatMetric(m, r->first, opts.style) + "-" +
                  FormatMetric(m, r->second, opts.style) + ")";
-          // Clones' runs are kept apart (each its own min and max), and
-          // the group figure of one run cannot be made from them: the
-          // lowest clone of run 1 and the lowest of run 3 are no run's.
+          // Clones without iobench.repeat.clones (an older iobench's
+          // file): each clone's own min and max cannot make the group
+          // figure of one run: the lowest clone of run 1 and the lowest of
+          // run 3 are no run's.
           else if (sel.size() > 1 && v && std::any_of(sel.begin(), sel.end(), [](const json* j) {
                      return Num(Get(Get(*j, "iobench"), "repeat"), "n").value_or(0) >= 2;
                    }))
@@ -1487,8 +1532,9 @@ Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
     std::string who;
     for (const auto& n : clones_without_range) who += (who.empty() ? "" : ", ") + n;
     absent.push_back("no min-max range for " + who +
-                     ": numjobs clones without group_reporting; each clone's runs are kept "
-                     "apart, so no run's group figure is known (group_reporting gives the range)");
+                     ": numjobs clones without group_reporting, and the results do not hold "
+                     "each run's figure of them (iobench.repeat.clones; group_reporting gives "
+                     "the range)");
   }
   return Join(out) + Footnotes(doc, jobs, interrupted_cell, failed_cell, opts.style, absent);
 }

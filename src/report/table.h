@@ -148,7 +148,9 @@ std::vector<std::optional<std::string>> DirectionViews(
 // `dir` and that did no I/O in it has no figure there (a rw=write job in the
 // read table is "-", not 0); `doc` supplies the "global options" its rw may
 // come from (without it, only the job's own options are read, and a job
-// whose rw is not known keeps its 0).
+// whose rw is not known keeps its 0). Clones merged over --repeat runs
+// (iobench.repeat.clones, when `jobs` are exactly them): the median of each
+// run's figure of them, which sweep::MergeRepeats made with this function.
 std::optional<double> AggregateMetric(const std::vector<const nlohmann::json*>& jobs,
                                       const std::optional<std::string>& dir, TableMetric m,
                                       const nlohmann::json* doc = nullptr);

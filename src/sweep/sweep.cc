@@ -717,6 +717,61 @@ const TableMetric kDirMetrics[] = {
 const TableMetric kJobMetrics[] = {TableMetric::kCpuPerIo, TableMetric::kUsrCpu,
                                    TableMetric::kSysCpu};
 
+// numjobs clones without group_reporting (jobs of one name and group; a
+// table shows them in one cell, their group figure): the figure of each
+// run, as the table makes it from that run's clones (table::AggregateMetric),
+// and its median, min and max over the runs, keyed like iobench.repeat's
+// min and max. Each clone's own median and spread cannot give it: the
+// lowest clone of run 1 and the lowest of run 3 are no run's. Returned by
+// the index of each job of a set of clones in the runs' "jobs".
+std::map<size_t, ojson> CloneSpreads(const std::vector<const ojson*>& runs) {
+  std::map<size_t, ojson> out;
+  const ojson& first = (*runs[0])["jobs"];
+  std::map<std::pair<std::string, int64_t>, std::vector<size_t>> sets;
+  for (size_t k = 0; k < first.size(); ++k) {
+    const ojson* g = Child(&first[k], "groupid");
+    const int64_t group = g && g->is_number_integer() ? g->get<int64_t>() : 0;
+    if (first[k].is_object()) sets[{JobNameOf(first[k]), group}].push_back(k);
+  }
+  // The table helpers read nlohmann::json: each run's jobs and its global
+  // options (where a clone's rw may be set).
+  std::vector<nlohmann::json> docs;
+  for (const ojson* r : runs) {
+    nlohmann::json d = {{"jobs", nlohmann::json(*Child(r, "jobs"))}};
+    if (const ojson* g = Child(r, "global options")) d["global options"] = nlohmann::json(*g);
+    docs.push_back(std::move(d));
+  }
+  for (const auto& [key, idx] : sets) {
+    if (idx.size() < 2) continue;
+    std::vector<std::vector<const nlohmann::json*>> sel(docs.size());
+    for (size_t r = 0; r < docs.size(); ++r)
+      for (size_t k : idx) sel[r].push_back(&docs[r]["jobs"][k]);
+    std::vector<std::string> dirs;
+    for (const auto* j : sel[0])
+      for (const auto& d : JobDirections(*j))
+        if (std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
+    ojson med = ojson::object(), mins = ojson::object(), maxs = ojson::object();
+    auto spread = [&](const std::string& group, const std::optional<std::string>& dir,
+                      TableMetric m) {
+      std::vector<double> v;
+      for (size_t r = 0; r < docs.size(); ++r) {
+        auto x = table::AggregateMetric(sel[r], dir, m, &docs[r]);
+        if (!x) return;
+        v.push_back(*x);
+      }
+      med[group][TableMetricName(m)] = Median(v);
+      mins[group][TableMetricName(m)] = *std::min_element(v.begin(), v.end());
+      maxs[group][TableMetricName(m)] = *std::max_element(v.begin(), v.end());
+    };
+    for (const auto& d : dirs)
+      for (TableMetric m : kDirMetrics) spread(d, d, m);
+    for (TableMetric m : kJobMetrics) spread("job", std::nullopt, m);
+    ojson c = {{"jobs", idx.size()}, {"median", med}, {"min", mins}, {"max", maxs}};
+    for (size_t k : idx) out[k] = c;
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<ojson> MergeRepeats(const std::vector<ojson>& runs) {
@@ -774,6 +829,7 @@ Result<ojson> MergeRepeats(const std::vector<ojson>& runs) {
   // medians are of them all, and each job's "repeat" says how many.
   if (out.contains("iobench") && out["iobench"].is_object()) out["iobench"].erase("repeat");
   const size_t n = used.size();
+  const std::map<size_t, ojson> clones = CloneSpreads(used);
   for (size_t k = 0; k < first_jobs->size(); ++k) {
     std::vector<const ojson*> rjobs;
     for (const auto* r : used) rjobs.push_back(&(*r)["jobs"][k]);
@@ -847,6 +903,7 @@ Result<ojson> MergeRepeats(const std::vector<ojson>& runs) {
       job["iobench"] = ojson::object();
     }
     job["iobench"]["repeat"] = {{"n", n}, {"min", mins}, {"max", maxs}};
+    if (auto c = clones.find(k); c != clones.end()) job["iobench"]["repeat"]["clones"] = c->second;
     if (cut) job["iobench"]["interrupted"] = true;
   }
   if (cut) {

@@ -160,6 +160,9 @@ ojson CombineSweepResults(const std::vector<std::pair<SweepPoint, ojson>>& per_p
 // "clat_p99": .., ...}, ..., "job": {"usr_cpu": .., "cpu_per_io": ..}} keyed
 // by --table-metric names in the table's units (bw MiB/s, latency µs), which
 // is what RenderCompare reads to mark differences inside the noise.
+// numjobs clones (jobs of one name and group) each also get "clones":
+// {"jobs": count, "median", "min", "max"} keyed the same, of each run's
+// figure of them together (table::AggregateMetric): a table's cell of them.
 // A run cut short by a signal (top-level iobench.interrupted) is left out
 // of the medians and of "n" when another run is whole; the merged document
 // is then marked interrupted (top level and every job) with the worst

@@ -701,30 +701,53 @@ TEST(TableRepeatTest, MedianWithRange) {
   EXPECT_EQ(*RenderTables(*merged, o), "iodepth       j\n4         2.00k\n");
 }
 
-TEST(TableRepeatTest, ClonesSayWhyTheirCellHasNoRange) {
-  // numjobs=2 --repeat=3: `j 18.7M` with no range and no word of why. Each
-  // clone's runs are kept apart; no run's group figure is in the results.
+TEST(TableRepeatTest, ClonesCellIsTheMedianAndRangeOfEachRunsGroupFigure) {
+  // numjobs=2 --repeat=3: `j 18.7M` with no range, where a single job's
+  // cell reads `2.00k (1.00k-3.00k)`. Each run's clones together: 4000,
+  // 4000 and 7000 IOPS, so 4.00k (4.00k-7.00k); the clones' own medians
+  // added up (2000 + 3000) are no run's figure.
   std::vector<sweep::ojson> runs;
-  for (double iops : {1000.0, 3000.0, 2000.0}) {
-    iobench::testing::DirFigures f;
-    f.iops = iops;
-    f.bw_bytes = iops * 4096;
+  const std::pair<double, double> iops[] = {{1000, 3000}, {3000, 1000}, {2000, 5000}};
+  for (const auto& [a, b] : iops) {
+    iobench::testing::DirFigures fa, fb;
+    fa.iops = a;
+    fa.bw_bytes = a * 4096;
+    fb.iops = b;
+    fb.bw_bytes = b * 4096;
     runs.push_back(
-        iobench::testing::MakeDoc({iobench::testing::MakeJob("j", {{"iodepth", "4"}}, "read", f),
-                                   iobench::testing::MakeJob("j", {{"iodepth", "4"}}, "read", f)},
+        iobench::testing::MakeDoc({iobench::testing::MakeJob("j", {{"iodepth", "4"}}, "read", fa),
+                                   iobench::testing::MakeJob("j", {{"iodepth", "4"}}, "read", fb)},
                                   {"iodepth"}));
   }
   auto merged = sweep::MergeRepeats(runs);
   ASSERT_TRUE(merged.ok());
+  const json plain = *merged;
+  const auto& clones = plain["jobs"][0]["iobench"]["repeat"]["clones"];
+  EXPECT_EQ(clones["jobs"], 2);
+  EXPECT_EQ(clones["median"]["read"]["iops"], 4000.0);
+  EXPECT_EQ(clones["min"]["read"]["bw"], 4000.0 * 4096 / 1048576);
+  EXPECT_EQ(clones["max"]["read"]["bw"], 7000.0 * 4096 / 1048576);
+  EXPECT_EQ(plain["jobs"][1]["iobench"]["repeat"]["clones"], clones);
   TableOptions o;
   o.caption = false;
-  EXPECT_EQ(*RenderTables(*merged, o),
-            "iodepth       j\n4         4.00k\n\n"
-            "no min-max range for j: numjobs clones without group_reporting; each clone's runs "
-            "are kept apart, so no run's group figure is known (group_reporting gives the "
-            "range)\n");
+  EXPECT_EQ(*RenderTables(plain, o),
+            "iodepth                     j\n4         4.00k (4.00k-7.00k)\n");
+  o.metrics = {TableMetric::kBwKib};
+  EXPECT_EQ(*RenderTables(plain, o),
+            "iodepth                     j\n4         16000 (16000-28000)\n");
   o.show_range = false;
-  EXPECT_EQ(*RenderTables(*merged, o), "iodepth       j\n4         4.00k\n");
+  o.metrics = {TableMetric::kIops};
+  EXPECT_EQ(*RenderTables(plain, o), "iodepth       j\n4         4.00k\n");
+  // --compare: the same figures, and the ranges say whether a delta is noise.
+  auto cmp = CompareJson(plain, plain, o);
+  ASSERT_EQ(cmp["rows"].size(), 1u);
+  EXPECT_EQ(cmp["rows"][0]["base"], 4000.0);
+  EXPECT_EQ(cmp["rows"][0]["noise"], true);
+  // A file without the clones' figures (an older iobench): the footnote.
+  json old = plain;
+  for (auto& j : old["jobs"]) j["iobench"]["repeat"].erase("clones");
+  o.show_range = true;
+  EXPECT_NE(RenderTables(old, o)->find("no min-max range for j"), std::string::npos);
 }
 
 }  // namespace
