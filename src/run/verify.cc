@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "run/worker.h"  // ErrorTolerated
+#include "sys/safety.h"
 
 namespace iobench {
 
@@ -945,9 +946,12 @@ Status Verifier::MakeFailureStatus(VerifyChecker& c, const uint8_t* chunk, uint6
 
 namespace {
 
-Status WriteWhole(const std::string& path, const std::vector<uint8_t>& data) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoStatus("verify_dump: open " + path);
+Status WriteWhole(const std::string& path, const std::vector<uint8_t>& data,
+                  const std::string& what) {
+  // Never through a symbolic link or onto a device planted at that name.
+  Result<int> opened = sys::OpenSideFile(path, what, /*fresh=*/false);
+  if (!opened.ok()) return opened.status().WithContext("verify_dump");
+  const int fd = *opened;
   size_t done = 0;
   while (done < data.size()) {
     const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
@@ -970,13 +974,13 @@ Status Verifier::DumpFailure(const VerifyFailure& f, const std::string& dir) {
   const size_t slash = base.rfind('/');
   if (slash != std::string::npos) base = base.substr(slash + 1);
   const std::string stem = dir + "/" + base + "." + std::to_string(f.offset);
-  IOB_RETURN_IF_ERROR(WriteWhole(stem + ".received", f.received_block));
+  IOB_RETURN_IF_ERROR(WriteWhole(stem + ".received", f.received_block, "the block as read"));
   if (!f.expected_known)
     return Status(Status::Code::kNotFound,
                   "verify_dump: " + stem +
                       ".expected not written: the expected contents are "
                       "unknown (header corrupt and generation not tracked)");
-  return WriteWhole(stem + ".expected", f.expected_block);
+  return WriteWhole(stem + ".expected", f.expected_block, "the expected block");
 }
 
 namespace {

@@ -21,6 +21,7 @@
 #include <cstring>
 
 #include "run/verify.h"
+#include "sys/safety.h"
 
 namespace iobench {
 
@@ -102,8 +103,12 @@ Status Verifier::SaveState(const std::string& path) const {
 
   // tmp + fsync + rename: a crash never leaves a half-written state behind.
   const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoStatus("open " + tmp);
+  // Created anew, never through what is at that name: a symbolic link
+  // planted there (to a block device, another file) wrote the state over
+  // its target. A stale regular .tmp (a crash) is replaced.
+  Result<int> opened = sys::OpenSideFile(tmp, "its temporary file", /*fresh=*/true);
+  if (!opened.ok()) return opened.status();
+  const int fd = *opened;
   size_t done = 0;
   while (done < out.size()) {
     const ssize_t n = ::write(fd, out.data() + done, out.size() - done);

@@ -464,6 +464,53 @@ Status CheckSideFileSafety(const std::string& path, const std::string& what) {
   return SideFileSafetyWith(path, what, nullptr);
 }
 
+Result<int> OpenSideFile(const std::string& path, const std::string& what, bool fresh) {
+  auto refuse = [&](const std::string& why) {
+    return Status::Refused("refusing to write " + what + " to " + path + ": " + why +
+                           "; remove it, or run where that name is free");
+  };
+  auto link_refusal = [&] {
+    char target[4096];
+    const ssize_t n = readlink(path.c_str(), target, sizeof target - 1);
+    const std::string to = n > 0 ? " to " + std::string(target, static_cast<size_t>(n)) : "";
+    return refuse("it is a symbolic link" + to + ", and iobench never writes through one");
+  };
+  // O_NOFOLLOW refuses a link at the last component; O_EXCL (after a stale
+  // regular file is unlinked) or the fstat below refuses whatever else was
+  // put there between the look and the open. O_NONBLOCK: a FIFO fails
+  // instead of waiting for a reader (it is refused as not a regular file).
+  for (int attempt = 0;; ++attempt) {
+    struct stat st;
+    if (lstat(path.c_str(), &st) == 0) {
+      if (S_ISLNK(st.st_mode)) return link_refusal();
+      if (S_ISBLK(st.st_mode)) return SideFileSafetyWith(path, what, nullptr);  // names its uses
+      if (!S_ISREG(st.st_mode)) return refuse("it exists and is not a regular file");
+      IOB_RETURN_IF_ERROR(SideFileSafetyWith(path, what, nullptr));  // a loop device's backing
+      if (fresh && unlink(path.c_str()) != 0 && errno != ENOENT)
+        return ErrnoStatus("remove the stale " + path);
+    }
+    const int flags =
+        O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (fresh ? O_EXCL : 0);
+    const int fd = open(path.c_str(), flags, 0644);
+    if (fd < 0) {
+      if (errno == ELOOP) return link_refusal();
+      if (errno == EEXIST && attempt == 0) continue;  // reappeared: look again, once
+      return ErrnoStatus("open " + path);
+    }
+    struct stat fst;
+    if (fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode)) {
+      close(fd);
+      return refuse("it is not a regular file");
+    }
+    if (!fresh && ftruncate(fd, 0) != 0) {
+      Status err = ErrnoStatus("truncate " + path);
+      close(fd);
+      return err;
+    }
+    return fd;
+  }
+}
+
 Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
   // Read once: a job may name thousands of files.
   std::vector<LoopBacking> loops;

@@ -50,6 +50,19 @@ Status CheckWriteSafety(const std::string& path, bool allow_mounted_write);
 // does not exist, and anything else, passes.
 Status CheckSideFileSafety(const std::string& path, const std::string& what);
 
+// Opens `path`, a file iobench writes besides the targets and creates in
+// the current directory (verify_dump's blocks, the verify state's
+// temporary file), for writing from its start, without ever writing
+// through what is already there: a symbolic link (whatever it points to),
+// a block device (its uses named, as CheckSideFileSafety) or anything else
+// that is not a regular file is refused (kRefused, naming `what` and the
+// path), and so is a regular file CheckSideFileSafety refuses. A missing
+// file is created (0644); an existing regular one is truncated, or, with
+// `fresh`, unlinked and created anew with O_EXCL (for a temporary file
+// renamed over the real name once written). Returns the fd (O_CLOEXEC,
+// O_NONBLOCK; the caller closes it).
+Result<int> OpenSideFile(const std::string& path, const std::string& what, bool fresh);
+
 // CheckWriteSafety for every existing block device and regular file a
 // writing or trimming job names, with that job's allow_mounted_write. Jobs
 // that only read are skipped. Every job's mem=mmap*:FILE and write_iolog
