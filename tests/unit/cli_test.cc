@@ -303,7 +303,7 @@ TEST(CliArgs, Refusals) {
   EXPECT_EQ(p.status().message(), "command line: option 'iodepth' needs a value\n-iodepth\n ^");
   // A fio-only option with its value in the next argument is refused by name,
   // before any job file is read.
-  auto split = SplitArgs(Words("-trim_backlog 1 missing.fio -name=a"), Tools());
+  auto split = SplitArgs(Words("-cgroup 1 missing.fio -name=a"), Tools());
   ASSERT_TRUE(split.ok());
   EXPECT_EQ(split->job_files, std::vector<std::string>{"missing.fio"});
   in.cli_job_args = split->job_args;
@@ -311,8 +311,8 @@ TEST(CliArgs, Refusals) {
   p = ParseJobs(in);
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.status().message(),
-            "command line: option 'trim_backlog' is a fio option that iobench does not "
-            "support yet\n-trim_backlog 1\n ^");
+            "command line: option 'cgroup' is a fio option that iobench does not "
+            "support yet\n-cgroup 1\n ^");
   in.job_files.clear();
   in.cli_job_args = {};
   p = ParseJobs(in);

@@ -606,7 +606,7 @@ TEST(JobfileTable, RunsFlag) {
 }
 
 TEST(JobfileTable, FioOnlyListExcludesOurOptions) {
-  EXPECT_TRUE(IsFioOnlyOption("trim_backlog"));
+  EXPECT_TRUE(IsFioOnlyOption("cgroup"));
   EXPECT_TRUE(IsFioOnlyOption("hostname"));  // net engine option
   EXPECT_FALSE(IsFioOnlyOption("iodepth"));
   EXPECT_FALSE(IsFioOnlyOption("blocksize"));
@@ -785,6 +785,27 @@ TEST(JobfileValues, UnsupportedVerifyFeaturesAcceptTheirDefault) {
                 .find("option 'trim_percentage': trim_percentage=10 is not supported by iobench "
                       "(only 0, fio's default: no trims)"),
             std::string::npos);
+}
+
+// trim_verify_zero (fio's default 1), trim_backlog and trim_backlog_batch
+// act only on the blocks trim_percentage picks, and that must be 0: any
+// value does nothing, and a job file spelling them out runs (they were
+// refused as "a fio option that iobench does not support yet").
+TEST(JobfileValues, TrimVerifyOptionsWithoutTrimsAreAccepted) {
+  for (const char* opt : {"trim_verify_zero=1", "trim_verify_zero=0", "trim_backlog=0",
+                          "trim_backlog_batch=0", "trim_backlog=16\ntrim_backlog_batch=4"}) {
+    SCOPED_TRACE(opt);
+    auto out = ParseOk(std::string("[a]\nverify=crc32c\ntrim_percentage=0\n") + opt + "\n");
+    ASSERT_EQ(out.jobs.size(), 1u);
+    EXPECT_TRUE(out.jobs[0].unimplemented.empty());
+    EXPECT_EQ(ParseOk(std::string("[a]\n") + opt + "\n").jobs.size(), 1u);
+  }
+  // Trims themselves stay refused, whatever else is spelled out.
+  EXPECT_NE(ParseErr("[a]\ntrim_verify_zero=1\ntrim_percentage=10\n")
+                .find("trim_percentage=10 is not supported by iobench"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\ntrim_verify_zero=2\n").find("trim_verify_zero"), std::string::npos);
+  EXPECT_NE(ParseErr("[a]\ntrim_backlog=-1\n").find("trim_backlog"), std::string::npos);
 }
 
 // The same for two engine features: atomic=0 and write_barrier=0 are fio's
@@ -1446,9 +1467,9 @@ TEST(JobfileErrors, UnknownOptionSuggests) {
 }
 
 TEST(JobfileErrors, FioOnlyOptionIsRefusedByName) {
-  EXPECT_EQ(ParseErr("[a]\ntrim_backlog=1\n"),
-            "t.fio:2:1: option 'trim_backlog' is a fio option that iobench does not support "
-            "yet\ntrim_backlog=1\n^");
+  EXPECT_EQ(ParseErr("[a]\ncgroup=x\n"),
+            "t.fio:2:1: option 'cgroup' is a fio option that iobench does not support "
+            "yet\ncgroup=x\n^");
 }
 
 TEST(JobfileErrors, ThinktimeBlocksTypeIsCompleteOrIssue) {
