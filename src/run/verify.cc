@@ -57,9 +57,18 @@ void SealHeader(VerifyHeader* h) {
   h->header_crc = Crc32c(h, 64);
 }
 
+// The header type a job of `type` accepts: its own; verify=meta, which
+// checks only the header, also any checksum type's (fio 3.33's meta reads
+// back what verify=md5 wrote: its header check ignores the type).
+bool TypeAccepted(uint8_t header_type, VerifyType type) {
+  if (header_type == static_cast<uint8_t>(type)) return true;
+  return type == VerifyType::kMeta && header_type < static_cast<uint8_t>(VerifyType::kMeta) &&
+         VerifyTypeHasChecksum(static_cast<VerifyType>(header_type));
+}
+
 bool HeaderSane(const VerifyHeader& h, VerifyType type) {
   if (h.magic != kVerifyMagic || h.version != kVerifyHeaderVersion) return false;
-  if (h.type != static_cast<uint8_t>(type)) return false;
+  if (!TypeAccepted(h.type, type)) return false;
   VerifyHeader copy;
   std::memcpy(&copy, &h, 64);
   copy.header_crc = 0;
@@ -529,7 +538,11 @@ void Verifier::BuildChunk(Checksummer& sum, uint8_t* chunk, uint64_t clen, uint3
   std::memset(&h, 0, sizeof h);
   h.magic = kVerifyMagic;
   h.version = kVerifyHeaderVersion;
-  h.type = static_cast<uint8_t>(type_);
+  // A meta job rebuilding a block another checksum type wrote (it accepts
+  // them) passes a Checksummer of that type.
+  const VerifyType type =
+      type_ == VerifyType::kMeta && VerifyTypeHasChecksum(sum.type()) ? sum.type() : type_;
+  h.type = static_cast<uint8_t>(type);
   h.flags = pattern ? kHeaderFlagPattern : 0;
   h.length = static_cast<uint32_t>(clen);
   h.offset = offset;
@@ -544,7 +557,7 @@ void Verifier::BuildChunk(Checksummer& sum, uint8_t* chunk, uint64_t clen, uint3
   uint8_t* after = chunk + hp + kVerifyHeaderSize;
   const uint64_t after_len = clen - hp - kVerifyHeaderSize;
   FillData(after, after_len, hp, key, pattern, offset);
-  if (VerifyTypeHasChecksum(type_)) {
+  if (VerifyTypeHasChecksum(type)) {
     sum.Begin();
     sum.Update(&h, 64);
     sum.Update(chunk, hp);
@@ -737,8 +750,16 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
       f->detail = "block is all zeros (never written, or trimmed)";
     else if (h.magic != kVerifyMagic)
       f->detail = "bad magic " + Hex(h.magic) + ", expected " + Hex(kVerifyMagic);
-    else if (h.version != kVerifyHeaderVersion || h.type != static_cast<uint8_t>(type_))
-      f->detail = "header version/type do not match this job";
+    else if (h.version != kVerifyHeaderVersion)
+      f->detail = "header version " + std::to_string(h.version) + ", expected " +
+                  std::to_string(kVerifyHeaderVersion);
+    else if (!TypeAccepted(h.type, type_))
+      f->detail = "written with verify=" +
+                  std::string(h.type <= static_cast<uint8_t>(VerifyType::kNull)
+                                  ? VerifyTypeName(static_cast<VerifyType>(h.type))
+                                  : "?") +
+                  ", this job checks verify=" + std::string(VerifyTypeName(type_)) +
+                  " (verify=meta checks the header of any checksum type)";
     else
       f->detail = "header checksum (CRC-32C) mismatch";
     return unexplained();
@@ -749,7 +770,9 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
   // (fio's header has no such gap: t/verify.py's 4-byte mangle is always
   // found).
   {
-    const size_t used = VerifyTypeHasChecksum(type_) ? sum.size() : 0;
+    // meta reading another type's block: that type's checksum is there.
+    const size_t used =
+        VerifyTypeHasChecksum(type_) ? sum.size() : VerifyChecksumSize(VerifyType{h.type});
     for (size_t i = used; i < kMaxChecksumBytes; ++i) {
       if (h.checksum[i] == 0) continue;
       f->kind = VerifyFailureKind::kCorrupted;
@@ -911,7 +934,15 @@ Status Verifier::MakeFailureStatus(VerifyChecker& c, const uint8_t* chunk, uint6
       w = Writer{f->actual.job_hash, f->actual.clone, f->actual.seed};
       if (foreign_) data_file = f->actual.file_index;
     }
-    BuildChunk(c.sum_, f->expected_block.data(), clen, data_file, offset, gen, ts, w);
+    // verify=meta reading another checksum type's block: rebuild it with
+    // that type, so the first difference is the damage, not the type byte.
+    Checksummer* sum = &c.sum_;
+    Checksummer other;
+    if (type_ == VerifyType::kMeta && f->actual_header_valid &&
+        f->actual.type != static_cast<uint8_t>(VerifyType::kMeta) &&
+        other.Init(VerifyType{f->actual.type}).ok())
+      sum = &other;
+    BuildChunk(*sum, f->expected_block.data(), clen, data_file, offset, gen, ts, w);
     if (type_ != VerifyType::kPattern && clen >= kVerifyHeaderSize)
       std::memcpy(&f->expected, f->expected_block.data() + HeaderPos(clen), sizeof f->expected);
     for (uint64_t i = 0; i < clen; ++i) {

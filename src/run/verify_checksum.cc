@@ -153,6 +153,38 @@ bool VerifyTypeHasChecksum(VerifyType type) {
   }
 }
 
+size_t VerifyChecksumSize(VerifyType type) {
+  switch (type) {
+    case VerifyType::kCrc7:
+      return 1;
+    case VerifyType::kCrc16:
+      return 2;
+    case VerifyType::kCrc32c:
+    case VerifyType::kCrc32cIntel:
+    case VerifyType::kCrc32:
+      return 4;
+    case VerifyType::kCrc64:
+    case VerifyType::kXxhash:
+      return 8;
+    case VerifyType::kMd5:
+      return 16;
+    case VerifyType::kSha1:
+      return 20;
+    case VerifyType::kSha3_224:
+      return 28;
+    case VerifyType::kSha256:
+    case VerifyType::kSha3_256:
+      return 32;
+    case VerifyType::kSha3_384:
+      return 48;
+    case VerifyType::kSha512:
+    case VerifyType::kSha3_512:
+      return 64;
+    default:
+      return 0;
+  }
+}
+
 namespace {
 
 // CRC-7/MMC (polynomial x^7 + x^3 + 1, init 0, not reflected, no final

@@ -34,6 +34,11 @@ std::string_view VerifyTypeName(VerifyType type);
 // True when the type uses a checksum over header+data (not meta/pattern/null/none).
 bool VerifyTypeHasChecksum(VerifyType type);
 
+// Bytes of the checksum `type` writes into a header (0 for meta, pattern,
+// null, none), known without loading a library: what a verify=meta job
+// reading another type's block expects in the checksum field.
+size_t VerifyChecksumSize(VerifyType type);
+
 class Checksummer {
  public:
   Checksummer();

@@ -181,7 +181,12 @@ Status Verifier::LoadState(const std::string& path) {
     return bad("truncated header");
   if (version != 1 && version != kStateVersion)
     return bad("unsupported version " + std::to_string(version));
-  if (type != static_cast<uint32_t>(type_))
+  // verify=meta checks the header of any checksum type's block, so it
+  // takes their states too (generations and chunks are the same).
+  const bool meta_reads_it = type_ == VerifyType::kMeta &&
+                             type < static_cast<uint32_t>(VerifyType::kMeta) &&
+                             VerifyTypeHasChecksum(static_cast<VerifyType>(type));
+  if (type != static_cast<uint32_t>(type_) && !meta_reads_it)
     return bad("saved for verify=" +
                std::string(type <= static_cast<uint32_t>(VerifyType::kNull)
                                ? VerifyTypeName(static_cast<VerifyType>(type))

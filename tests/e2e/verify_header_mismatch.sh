@@ -42,7 +42,7 @@ check() {
 hdr="read header: magic=0x56424f49 version=1 type=crc32c"
 check "$bin" --verify=crc32c -- --verify=md5
 [ "$(wc -l <err.txt)" -eq 1 ] || fail "type: more than one message"
-grep -q "^iobench: job 'w': verify: f: corrupted block at offset 0, length 4096: header version/type do not match this job; $hdr length=4096 offset=0 " err.txt ||
+grep -q "^iobench: job 'w': verify: f: corrupted block at offset 0, length 4096: written with verify=crc32c, this job checks verify=md5 (verify=meta checks the header of any checksum type); $hdr length=4096 offset=0 " err.txt ||
   fail "type mismatch message"
 check "$bin" --verify=crc32c --bs=8k -- --verify=crc32c --bs=4k
 [ "$(wc -l <err.txt)" -eq 1 ] || fail "bs: more than one message"
