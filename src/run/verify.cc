@@ -128,8 +128,8 @@ const char* VerifyFailureKindName(VerifyFailureKind kind) {
       return "corrupted";
     case VerifyFailureKind::kMisplaced:
       return "misplaced";
-    case VerifyFailureKind::kTorn:
-      return "torn";
+    case VerifyFailureKind::kBadData:
+      return "bad data";
     case VerifyFailureKind::kStale:
       return "stale";
     case VerifyFailureKind::kPattern:
@@ -815,10 +815,15 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
     sum.Final(got);
     if (std::memcmp(got, h.checksum, sum.size()) != 0) {
       if (overlapped_mix()) return true;
-      f->kind = VerifyFailureKind::kTorn;
+      f->kind = VerifyFailureKind::kBadData;
+      // The header is intact (its CRC, offset and length passed): the data
+      // (or the checksum stored for it) is not what was written. It was
+      // called a torn block, which reads like a write-ordering fault
+      // (overlapping writes that landed mixed are skipped just above, and
+      // unexplained() says when writes overlapped).
       f->detail = std::string(VerifyTypeName(type_)) +
-                  " checksum mismatch: data does not match its header (torn write or corrupted "
-                  "data)";
+                  " data checksum mismatch: the header is intact, the data does not match the "
+                  "checksum in it";
       return unexplained();
     }
   }

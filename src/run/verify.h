@@ -13,9 +13,8 @@
 //   corrupted  magic, version, type or the header's own CRC-32C is wrong
 //   misplaced  a valid header for another offset or file, or (a job checking
 //              its own writes) another clone or seed; never the job name
-//   torn       a valid header whose data does not match its checksum (a
-//              partial/torn write or corrupted data), or a header length
-//              different from the chunk's length
+//   bad data   a valid header whose data does not match its checksum
+//              (the data, or the checksum field, is not what was written)
 //   stale      a self-consistent block of a generation other than the last
 //              one whose write completed
 //   pattern    verify=pattern, or verify=meta (no checksum) with a
@@ -104,7 +103,14 @@ struct VerifyHeader {
 static_assert(sizeof(VerifyHeader) == kVerifyHeaderSize);
 inline constexpr uint8_t kHeaderFlagPattern = 1;
 
-enum class VerifyFailureKind : uint8_t { kNone, kCorrupted, kMisplaced, kTorn, kStale, kPattern };
+enum class VerifyFailureKind : uint8_t {
+  kNone,
+  kCorrupted,
+  kMisplaced,
+  kBadData,
+  kStale,
+  kPattern
+};
 const char* VerifyFailureKindName(VerifyFailureKind kind);
 
 // Everything a report or verify_dump needs about one bad chunk.

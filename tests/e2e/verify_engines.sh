@@ -86,7 +86,7 @@ echo "ok: a read job verifies another job's writes"
 flip "$tmp/xj" 5000
 run --section=read xj.fio
 [ "$rc" -eq 1 ] || fail "flipped byte read by another job: exit $rc"
-grep -q "md5 checksum mismatch" err.txt || fail "flipped byte: $(cat err.txt)"
+grep -q "md5 data checksum mismatch" err.txt || fail "flipped byte: $(cat err.txt)"
 echo "ok: and finds a flipped byte"
 # The verifier's note counts every block as verified.
 "$bin" --name=v --filename="$tmp/n" --size=$size --bs=$bs --rw=randwrite --verify=crc32c \

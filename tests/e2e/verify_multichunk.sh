@@ -46,7 +46,7 @@ done
 # The job's error names the first failure and counts the rest.
 "$bin" "${job[@]}" --verify_only=1 >out.txt 2>err.txt
 [ $? -eq 1 ] || fail "normal output: exit not 1"
-grep -q "err=84 (verify: m1: torn block at offset 4096, .*(and 2 more verify failures))" out.txt ||
+grep -q "err=84 (verify: m1: bad data block at offset 4096, .*(and 2 more verify failures))" out.txt ||
   fail "job error line: $(grep err= out.txt)"
 echo "ok: every bad chunk of a read is reported and counted ($ran runs)"
 

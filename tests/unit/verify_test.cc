@@ -131,14 +131,19 @@ TEST_P(VerifyEachType, FlippedDataByteIsFoundAtItsOffset) {
   }
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.errno_value(), EILSEQ);
-  EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kBadData);
   EXPECT_EQ(fail.offset, 5 * kBs);
   EXPECT_EQ(fail.length, kBs);
   EXPECT_EQ(fail.first_diff, bad);
   EXPECT_EQ(fail.actual_byte, fail.expected_byte ^ 0x5a);
-  EXPECT_NE(st.message().find("verify: " + f.path() + ": torn block at offset 20480, length 4096"),
-            std::string::npos)
+  EXPECT_NE(
+      st.message().find("verify: " + f.path() + ": bad data block at offset 20480, length 4096: " +
+                        std::string(VerifyTypeName(type)) +
+                        " data checksum mismatch: the header is intact, the data does "
+                        "not match the checksum in it"),
+      std::string::npos)
       << st.message();
+  EXPECT_EQ(st.message().find("torn"), std::string::npos) << st.message();
   EXPECT_NE(st.message().find("first differing byte at file offset 21480 (block byte 1000)"),
             std::string::npos)
       << st.message();
@@ -278,7 +283,7 @@ TEST_P(VerifyOnFs, TornBlockIsFoundWhereTheOldHalfStarts) {
   VerifyFailure fail;
   Status st = f.Check(4 * kBs, kBs, &fail);
   ASSERT_FALSE(st.ok());
-  EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kBadData);
   EXPECT_EQ(fail.actual.generation, 2u);
   // Random bytes of two generations may agree by chance at the cut; the first
   // difference is at the cut or within a few bytes after it.
@@ -296,7 +301,7 @@ TEST_P(VerifyOnFs, ShortBlockIsTorn) {
   f.PutBytes(6 * kBs + 3000, std::vector<uint8_t>(kBs - 3000, 0));
   VerifyFailure fail;
   ASSERT_FALSE(f.Check(6 * kBs, kBs, &fail).ok());
-  EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kBadData);
   EXPECT_GE(fail.first_diff, 6 * kBs + 3000);
 }
 
@@ -741,7 +746,7 @@ TEST_P(VerifyOnFs, OverlappedChunkIsSkippedOnlyWhenAMixOfItsWrites) {
     VerifyFailure fail;
     Status st = f.Check(6 * kBs, kBs, &fail);
     ASSERT_FALSE(st.ok()) << i;
-    EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn) << i;
+    EXPECT_EQ(fail.kind, VerifyFailureKind::kBadData) << i;
     EXPECT_NE(st.message().find("writes to it overlapped in flight (generations up to 3), and no "
                                 "mix of them, 512-byte sector by sector, explains the data"),
               std::string::npos)
@@ -790,7 +795,7 @@ TEST_P(VerifyOnFs, TearSectorsAreOnTheFileGrid) {
   f.PutBytes(off, m);
   VerifyFailure fail;
   ASSERT_FALSE(f.Check(off, kBs, &fail).ok());
-  EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kBadData);
 }
 
 // The search for a sector's writer is bounded (kTearGenerations = 64): a
@@ -831,7 +836,7 @@ TEST_P(VerifyOnFs, VerifyOffsetMovesTheHeader) {
   f.FlipByte(3 * kBs + 100);  // data before the header
   VerifyFailure fail;
   ASSERT_FALSE(f.Check(3 * kBs, kBs, &fail).ok());
-  EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kBadData);
   EXPECT_EQ(fail.first_diff, 3 * kBs + 100);
 }
 
@@ -881,11 +886,11 @@ TEST_P(VerifyOnFs, EveryBadChunkOfOneReadIsReported) {
   ASSERT_EQ(more.size(), 2u);
   EXPECT_EQ(more[0].offset, 3 * 1024u);
   EXPECT_EQ(more[0].first_diff, 3 * 1024u + 200);
-  EXPECT_EQ(more[0].kind, VerifyFailureKind::kTorn);
+  EXPECT_EQ(more[0].kind, VerifyFailureKind::kBadData);
   EXPECT_EQ(more[1].offset, 10 * 1024u);
   EXPECT_EQ(more[1].first_diff, 10 * 1024u + 300);
   EXPECT_EQ(more[1].status.errno_value(), EILSEQ);
-  EXPECT_NE(more[1].status.message().find("torn block at offset 10240, length 1024"),
+  EXPECT_NE(more[1].status.message().find("bad data block at offset 10240, length 1024"),
             std::string::npos)
       << more[1].status.message();
   EXPECT_EQ(f.v().counters().chunks_verified, 13u);
@@ -951,7 +956,7 @@ TEST_P(VerifyOnFs, OffGridWritesAreReadBackAndChecked) {
   f.FlipByte(1000 + 500);
   VerifyFailure fail;
   ASSERT_FALSE(f.Check(1000, kBs, &fail).ok());
-  EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kBadData);
   EXPECT_EQ(fail.first_diff, 1500u);
   // An off-grid chunk has a generation: an older copy of it is stale.
   f.Write(10 * kBs + 512, kBs);
@@ -1008,7 +1013,7 @@ TEST_P(VerifyOnFs, OverlappingOffGridWritesInFlightGiveNoFalsePositive) {
   f.FlipByte(3000 + 200);
   VerifyFailure fail;
   ASSERT_FALSE(f.Check(3000, kBs, &fail).ok());
-  EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn);
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kBadData);
 }
 
 // The grid starts where the region does: offset=1k bs=4k writes on it
@@ -1191,7 +1196,7 @@ TEST_P(VerifyOnFs, VerifyOnlyUnderAnotherNameStillFindsDamage) {
     EXPECT_EQ(fail.actual.offset, 2 * kBs) << job.name;
     st = f.Check(3 * kBs, kBs, &fail);
     ASSERT_FALSE(st.ok()) << job.name;
-    EXPECT_EQ(fail.kind, VerifyFailureKind::kTorn) << job.name;
+    EXPECT_EQ(fail.kind, VerifyFailureKind::kBadData) << job.name;
     EXPECT_EQ(fail.first_diff, 3 * kBs + 1000) << job.name << ": " << st.message();
     EXPECT_EQ(fail.expected_block, block3) << job.name;
     EXPECT_TRUE(f.Check(4 * kBs, 5 * kBs).ok()) << job.name;
