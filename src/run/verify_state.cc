@@ -261,6 +261,10 @@ Status Verifier::LoadState(const std::string& path) {
   off_grid_count_ = off_grid;
   off_grid_full_ = false;
   any_generation_ = false;  // generations are known now: stale blocks are found
+  // The state is this job's, clone's and seed's (checked above): a block
+  // whose header names another clone or seed is one an earlier run left (a
+  // lost write), even at the generation the state expects.
+  check_writer_ = true;
   return Status::Ok();
 }
 
