@@ -67,7 +67,9 @@ std::string FormatDiagnostic(const std::string& file, int line, int col, const s
     size_t from = 0;
     if (line_text.size() > kEchoWidth && col > static_cast<int>(kEchoWidth / 2))
       from = std::min(static_cast<size_t>(col) - kEchoWidth / 2, line_text.size() - kEchoWidth);
-    const std::string shown = Printable(std::string_view(line_text).substr(from, kEchoWidth));
+    std::string shown = Printable(std::string_view(line_text).substr(from, kEchoWidth));
+    // A job-file line holds no newline, but a command-line argument may.
+    std::replace(shown.begin(), shown.end(), '\n', '?');
     const std::string lead = from > 0 ? "..." : "";
     out += "\n" + lead + shown + (from + kEchoWidth < line_text.size() ? "..." : "") + "\n";
     out.append(lead.size(), ' ');

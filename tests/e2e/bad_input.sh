@@ -354,10 +354,12 @@ check repeat-zero 2 "repeat" -- "$bin" --repeat=0 --name=a --ioengine=null --siz
 # The option and the value named once (it said "--eta=sometimes: --eta: 'sometimes' ...").
 check eta-bad 2 "^iobench: --eta: 'sometimes' is not one of auto, always, never$" -- \
   "$bin" --eta=sometimes --name=a --ioengine=null --size=1m
-# A control character in a file name reaches stderr escaped, never raw (an
-# escape sequence would recolour the terminal).
-check control-char-escaped 2 "would create and lay out sub/\\\\x1b\\[31mx \\(it does not exist\\)$" -- \
+# A control character in a file name is refused on the command line, as in a
+# job file, and never reaches stderr raw (an escape sequence would recolour
+# the terminal): the echoed argument shows it as '?'.
+check control-char-escaped 2 "^command line: option 'filename': control character \\(byte 27\\) in the value" -- \
   "$bin" --name=r --filename=$'sub/\033[31mx' --size=4k --rw=read --readonly
+grep -q $'\033' "$errf" && { echo "FAIL control-char-escaped: a raw escape on stderr"; fails=$((fails + 1)); }
 check status-interval-too-small 2 \
   "^iobench: --status-interval=10us: too small: at least 1ms, as in fio$" -- \
   "$bin" --status-interval=10us --name=a --ioengine=null --size=1m

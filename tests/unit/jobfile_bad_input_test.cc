@@ -136,6 +136,35 @@ TEST(JobfileBadInputTest, TextAfterASectionHeader) {
   EXPECT_TRUE(r.ok()) << r.status().ToString();
 }
 
+// A control character is refused in a job file and in what a ${VAR} brings;
+// on the command line `--name=$'a\nb'` split the terse record across two
+// lines and `--filename=$'x\ny'` made a file with a newline in its name.
+TEST(JobfileBadInputTest, ControlCharactersInCommandLineValues) {
+  ParseInput in;
+  in.cli_job_args = {"--name=a\nb", "--ioengine=null", "--size=64k"};
+  auto r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "command line: option 'name': control character (newline) in the value: it is "
+            "refused, as it is in a job file\n--name=a?b\n        ^");
+  in.cli_job_args = {"--name=a", "-filename", "x\x1by"};
+  r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "command line: option 'filename': control character (byte 27) in the value: it is "
+            "refused, as it is in a job file\n-filename x?y\n           ^");
+  in.cli_job_args = {"--name=a", "--b\rs=4k"};
+  r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message().substr(0, 79),
+            "command line: option 'b?s': control character (byte 13) in the name: it is refu");
+  // A tab is text, as in a job file.
+  in.cli_job_args = {"--name=a\tb", "--ioengine=null", "--size=64k"};
+  r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).name, "a\tb");
+}
+
 TEST(JobfileBadInputTest, ALongLineShowsAWindowAroundTheColumn) {
   std::string line = std::string(1000, 'a') + "X" + std::string(1000, 'b');
   const std::string msg = FormatDiagnostic("f.fio", 1, 1001, "here", line);
