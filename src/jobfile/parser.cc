@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "jobfile/lexer.h"
@@ -1063,6 +1064,49 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
   return out;
 }
 
+// A command-line value with a blank at its start or end: iobench trims it
+// where it reads a number or a keyword, fio keeps it, and then reads a
+// number without its unit (`--bs=' 4k'` is 4 bytes, `--runtime=' 500ms'`
+// 500 s) or refuses a keyword (`--rw=' write'`, `--rw='write '`). A job
+// file's blanks around '=' get the same kind of warning (FileReader).
+// Free text (`--name=' b'`) keeps its blanks in both tools, and a number's
+// trailing blank means nothing to either; filename= names are trimmed.
+std::optional<std::string> CliBlankWarning(const RawSetting& r) {
+  const OptionDef* def = FindOption(r.key);
+  if (def == nullptr || r.bare || r.value.empty()) return std::nullopt;
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  const bool lead = blank(r.value.front()), trail = blank(r.value.back());
+  if (!lead && !trail) return std::nullopt;
+  if (def->type == OptType::kStr || def->type == OptType::kBool) return std::nullopt;
+  const std::string t = Trim(r.value);
+  const bool keyword = def->type == OptType::kEnum || def->name == "rw" ||
+                       def->name == "rw_sequencer" || def->name == "ioengine" ||
+                       def->name == "sync";
+  const bool number =
+      def->type == OptType::kInt || def->type == OptType::kSize || def->type == OptType::kTime;
+  std::string fio;
+  if (def->name == "filename") {
+    fio = "fio keeps the blank in the file name";
+  } else if (keyword) {
+    fio = "fio keeps the blank and refuses the value";
+  } else if (number) {
+    const size_t digits = t.find_first_not_of("0123456789");
+    if (!lead || digits == 0 || digits == std::string::npos || t.rfind("0x", 0) == 0)
+      return std::nullopt;
+    fio =
+        "fio keeps the blank and then reads the number without its unit, as " + t.substr(0, digits);
+  } else {
+    fio = "fio keeps the blank and may read the value differently";
+  }
+  const std::string dashes(static_cast<size_t>(r.key_col - 1), '-');
+  return std::string(kCmdline) + ": warning: option '" + r.key + "': the value '" + r.value + "' " +
+         (lead && trail ? "has blanks at both ends"
+          : lead        ? "starts with a blank"
+                        : "ends with a blank") +
+         ": iobench reads it as '" + t + "', but " + fio + "; write " + dashes + r.key + "=" + t +
+         " to mean the same to both";
+}
+
 // Whether --section selects `name`; marks every entry naming it as used (a
 // name given twice is not "a section that matches nothing").
 bool MarkSelected(const std::vector<std::string>& select, const std::string& name,
@@ -1140,6 +1184,11 @@ Result<ParseOutput> ParseJobText(const std::string& text, const std::string& dis
 Result<ParseOutput> ParseJobs(const ParseInput& in) {
   ParseOutput out;
   IOB_ASSIGN_OR_RETURN(CliJobs cli, ParseCliJobArgs(in.cli_job_args));
+  for (const auto& r : cli.globals)
+    if (auto w = CliBlankWarning(r)) out.warnings.push_back(*w);
+  for (const auto& sec : cli.jobs)
+    for (const auto& r : sec.entries)
+      if (auto w = CliBlankWarning(r)) out.warnings.push_back(*w);
   // Refuse unknown command-line option names before reading any job file,
   // so a typo is reported as itself and not as a missing file.
   {

@@ -1123,6 +1123,43 @@ TEST(JobfileValues, KbBaseIsThatOfTheSectionAValueIsWrittenIn) {
   EXPECT_EQ(out->jobs.at(0).kb_base, 1000u);
 }
 
+// A blank at the edge of a command-line value was trimmed without a word:
+// fio keeps it, reads `--bs=' 4k'` as 4 bytes and refuses `--rw=' write'`.
+// As blanks around '=' in a job file, it is read as meant, with a warning
+// (which --warnings-fatal turns into an error).
+TEST(JobfileValues, BlanksAtTheEdgeOfACommandLineValueAreWarned) {
+  ParseInput in;
+  in.cli_job_args = {"--bs= 4k", "--name=a",     "--size= 1m",    "-rw",
+                     "write ",   "--iodepth= 4", "--filename= x", "--runtime=2s "};
+  auto out = ParseJobs(in);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  const JobSpec& j = out->jobs.at(0);
+  EXPECT_EQ(j.bs[0].min, 4096u);
+  EXPECT_EQ(j.size, 1u << 20);
+  ASSERT_EQ(out->warnings.size(), 4u);
+  EXPECT_EQ(out->warnings[0],
+            "command line: warning: option 'bs': the value ' 4k' starts with a blank: iobench "
+            "reads it as '4k', but fio keeps the blank and then reads the number without its "
+            "unit, as 4; write --bs=4k to mean the same to both");
+  EXPECT_EQ(out->warnings[1].substr(0, 70),
+            "command line: warning: option 'size': the value ' 1m' starts with a bl");
+  EXPECT_EQ(out->warnings[2],
+            "command line: warning: option 'rw': the value 'write ' ends with a blank: iobench "
+            "reads it as 'write', but fio keeps the blank and refuses the value; write -rw=write "
+            "to mean the same to both");
+  // A plain number and a number's trailing blank read the same in both
+  // tools; free text keeps its blank in both.
+  EXPECT_EQ(out->warnings[3].substr(0, 129),
+            "command line: warning: option 'filename': the value ' x' starts with a blank: "
+            "iobench reads it as 'x', but fio keeps the blank in");
+  EXPECT_EQ(j.filenames.at(0), "x");
+  in.cli_job_args = {"--name= b", "--description=d "};
+  out = ParseJobs(in);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->jobs.at(0).name, " b");
+  EXPECT_TRUE(out->warnings.empty());
+}
+
 TEST(JobfileValues, BlanksAroundEqualsReadAsMeantWithOneWarning) {
   auto out = ParseOk("[a]\nsize = 4k\nbs = 8k\n");
   EXPECT_EQ(out.jobs.at(0).size, 4096u);
