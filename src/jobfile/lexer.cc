@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <string_view>
 
+#include "sys/strings.h"
+
 namespace iobench::jobfile {
 
 namespace {
@@ -54,8 +56,11 @@ std::string FormatDiagnostic(const std::string& file, int line, int col, const s
   }
   // A value from ${VAR} may hold a newline, which would break the message
   // in two ("bad size unit 'k<NL>bs=1k'"): shown as \n.
+  // An invisible character (a zero-width space, a byte-order mark, a no-break
+  // space) is shown as \uXXXX: `unknown option 'bs'` with one after the
+  // name was a riddle.
   std::string one_line;
-  for (char c : Printable(message)) {
+  for (char c : sys::EscapeInvisible(Printable(message))) {
     if (c == '\n')
       one_line += "\\n";
     else

@@ -19,6 +19,7 @@
 #include "jobfile/lexer.h"
 #include "jobfile/options.h"
 #include "jobfile/units.h"
+#include "sys/strings.h"
 
 namespace iobench::jobfile {
 
@@ -474,10 +475,16 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
     // "--=4k" on the command line (a job file's "=4k" is refused by the
     // lexer, with the same words): no name to suggest a spelling of.
     if (s.key.empty()) return Diag(s, s.key_col, "expected an option name before '='");
-    std::string sug = SuggestOption(s.key);
-    return Diag(
-        s, s.key_col,
-        "unknown option '" + s.key + "'" + (sug.empty() ? "" : "; did you mean '" + sug + "'?"));
+    // A name with an invisible character in it (`bs` and a zero-width
+    // space, a byte-order mark in the middle of a file) is suggested as
+    // the name without it; the message shows the character as \uXXXX.
+    const std::string visible = sys::DropInvisible(s.key);
+    const OptionDef* meant = visible != s.key ? FindOption(visible) : nullptr;
+    std::string sug = meant ? visible : SuggestOption(visible);
+    return Diag(s, s.key_col,
+                "unknown option '" + s.key + "'" +
+                    (visible != s.key ? " (it holds an invisible character)" : "") +
+                    (sug.empty() ? "" : "; did you mean '" + sug + "'?"));
   }
   OptValue v;
   v.kb_base = job->kb_base;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -38,6 +39,71 @@ inline std::string Printable(std::string_view text, bool keep_newlines = false) 
       out += kHex[c >> 4];
       out += kHex[c & 15];
     }
+  }
+  return out;
+}
+
+// Whether code point `cp` shows as nothing or as a plain space on a terminal
+// though it is not one: no-break and other Unicode spaces, zero-width
+// characters, the byte-order mark, direction marks and variation selectors.
+inline bool IsInvisibleCodePoint(uint32_t cp) {
+  return cp == 0xA0 || cp == 0xAD || cp == 0x34F || cp == 0x61C || cp == 0x115F || cp == 0x1160 ||
+         cp == 0x17B4 || cp == 0x17B5 || cp == 0x180E || (cp >= 0x2000 && cp <= 0x200F) ||
+         (cp >= 0x2028 && cp <= 0x202F) || (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 ||
+         cp == 0x3164 || (cp >= 0xFE00 && cp <= 0xFE0F) || cp == 0xFEFF || cp == 0xFFA0 ||
+         (cp >= 0xE0000 && cp <= 0xE0FFF);
+}
+
+// The code point of the UTF-8 sequence at text[i] and its length, or
+// length 0 when it is not one.
+inline std::pair<uint32_t, size_t> DecodeUtf8(std::string_view text, size_t i) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  const size_t n = c < 0x80           ? 1
+                   : (c >> 5) == 0x6  ? 2
+                   : (c >> 4) == 0xE  ? 3
+                   : (c >> 3) == 0x1E ? 4
+                                      : 0;
+  if (n == 0 || i + n > text.size()) return {0, 0};
+  uint32_t cp = n == 1 ? c : c & (0x7F >> n);
+  for (size_t k = 1; k < n; ++k) {
+    const auto b = static_cast<unsigned char>(text[i + k]);
+    if ((b & 0xC0) != 0x80) return {0, 0};
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  return {cp, n};
+}
+
+// `text` with each invisible character (above) written as \uXXXX, so that
+// `unknown option 'bs\u200b'` shows what is wrong with the name; `found`
+// (when given) is set when there was one.
+inline std::string EscapeInvisible(std::string_view text, bool* found = nullptr) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const auto [cp, n] = DecodeUtf8(text, i);
+    if (n == 0 || !IsInvisibleCodePoint(cp)) {
+      const size_t len = n == 0 ? 1 : n;
+      out.append(text.substr(i, len));
+      i += len;
+      continue;
+    }
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += cp > 0xFFFF ? "\\U" : "\\u";
+    for (int shift = cp > 0xFFFF ? 28 : 12; shift >= 0; shift -= 4) out += kHex[(cp >> shift) & 15];
+    if (found) *found = true;
+    i += n;
+  }
+  return out;
+}
+
+// `text` without its invisible characters (a name as the user meant it).
+inline std::string DropInvisible(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const auto [cp, n] = DecodeUtf8(text, i);
+    const size_t len = n == 0 ? 1 : n;
+    if (n == 0 || !IsInvisibleCodePoint(cp)) out.append(text.substr(i, len));
+    i += len;
   }
   return out;
 }

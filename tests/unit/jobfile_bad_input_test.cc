@@ -165,6 +165,31 @@ TEST(JobfileBadInputTest, ControlCharactersInCommandLineValues) {
   EXPECT_EQ(r->jobs.at(0).name, "a\tb");
 }
 
+// An invisible character printed as nothing (`unknown option 'bs'` for bs
+// and a zero-width space, with no suggestion), and a no-break space as a
+// plain one: they are written as \uXXXX, and the suggestion sees through them.
+TEST(JobfileBadInputTest, InvisibleCharactersAreShownEscaped) {
+  ParseInput in;
+  in.cli_job_args = {"--name=a", "--bs\u200b=4k"};
+  auto r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message().substr(0, r.status().message().find('\n')),
+            "command line: unknown option 'bs\\u200b' (it holds an invisible character); did "
+            "you mean 'bs'?");
+  // A byte-order mark in the middle of a file (two files joined with cat).
+  auto bom = ParseJobText("[a]\nsize=1m\n\xef\xbb\xbfsize=2m\n", "f.fio", ".");
+  ASSERT_FALSE(bom.ok());
+  EXPECT_EQ(bom.status().message().substr(0, bom.status().message().find('\n')),
+            "f.fio:3:1: unknown option '\\ufeffsize' (it holds an invisible character); did "
+            "you mean 'size'?");
+  auto nbsp = ParseJobText("[a]\nsize=1m\xc2\xa0\n", "f.fio", ".");
+  ASSERT_FALSE(nbsp.ok());
+  EXPECT_NE(nbsp.status().message().find("bad size unit 'm\\u00a0'"), std::string::npos)
+      << nbsp.status().message();
+  EXPECT_EQ(FormatDiagnostic("f.fio", 1, 0, "caf\xc3\xa9 \xf3\xa0\x80\x81", ""),
+            "f.fio:1: caf\xc3\xa9 \\U000e0001");
+}
+
 TEST(JobfileBadInputTest, ALongLineShowsAWindowAroundTheColumn) {
   std::string line = std::string(1000, 'a') + "X" + std::string(1000, 'b');
   const std::string msg = FormatDiagnostic("f.fio", 1, 1001, "here", line);
