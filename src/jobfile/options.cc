@@ -1277,7 +1277,7 @@ std::vector<OptionDef> BuildTable() {
                   "Alignment of random offsets (default: the minimum bs)")
                   .Alias({"ba"})
                   .PerDir()
-                  .Range(0, INT32_MAX)
+                  .Range(1, INT32_MAX)
                   .Set(D(blockalign)));
   r.push_back(Row("bs_unaligned", T::kBool, "pattern",
                   "Block sizes of a bsrange or bssplit need not be multiples of the smallest")

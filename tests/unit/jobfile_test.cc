@@ -745,6 +745,18 @@ TEST(JobfileValues, BsRangeReadsSizesAsFioDoes) {
             std::string::npos);
 }
 
+// blockalign=0 was accepted and silently meant the default (the smallest
+// block size); fio refuses it ("ba: min value out of range: 0 (1 min)").
+TEST(JobfileValues, BlockAlignZeroIsRefused) {
+  EXPECT_EQ(ParseErr("[a]\nsize=1m\nblockalign=4k,0\n"),
+            "t.fio:3:15: value 0 of option 'blockalign' is out of range (1..2147483647)\n"
+            "blockalign=4k,0\n              ^");
+  EXPECT_EQ(ParseErr("[a]\nba=0\n").substr(0, 56),
+            "t.fio:2:4: value 0 of option 'ba' is out of range (1..21");
+  // A direction left out keeps the default.
+  EXPECT_EQ(ParseOk("[a]\nba=,8k\n").jobs.at(0).blockalign[1], 8192u);
+}
+
 // bs, bsrange and bssplit share one limit (2 GiB - 1: one read or write call
 // moves at most about 2 GiB); bsrange and bssplit took 3g and 5g before.
 TEST(JobfileValues, BlockSizeLimitIsSharedByBsRangeAndSplit) {
