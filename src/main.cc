@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -806,6 +807,16 @@ int main(int argc, char** argv) {
   HoldStandardDescriptors();
   try {
     return Main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    // Not a usage error, and no bug: the machine (or ulimit -v) has less
+    // memory than the jobs ask for. Each job clone keeps its own latency
+    // histograms, buffers and file table, so numjobs multiplies them. A
+    // failed run's exit code, as fio uses for it.
+    std::fprintf(stderr,
+                 "iobench: out of memory: the jobs need more memory than this process may use "
+                 "(each of numjobs clones has its own histograms, iodepth x bs buffers and files); "
+                 "reduce numjobs, iodepth, bs or nrfiles, or raise the limit (ulimit -v)\n");
+    return kExitFailed;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "iobench: internal error: %s\n", e.what());
     return kExitUsage;
