@@ -748,8 +748,9 @@ int Main(int argc, char** argv) {
     bool json = false;
     for (const auto& f : cli.formats) json |= f == "json" || f == "json+";
     if (cli.sweeps.empty())
-      return Emit(cli, json ? iobench::jobfile::ParseOnlyJson(jobs)
-                            : iobench::jobfile::ParseOnlySummary(jobs, iobench::sys::JobFilePaths));
+      return Emit(cli,
+                  json ? iobench::jobfile::ParseOnlyJson(jobs)
+                       : iobench::jobfile::ParseOnlySummary(jobs, iobench::sys::JobFilePathsHead));
     auto points = iobench::PlanPoints(jobs, session);  // checked above
     if (!points.ok()) {
       std::fprintf(stderr, "iobench: %s\n", points.status().message().c_str());
@@ -759,7 +760,7 @@ int Main(int argc, char** argv) {
       std::string text;
       for (const auto& [point, point_jobs] : *points)
         text += "=== " + one_line(point.Label()) + " ===\n" +
-                iobench::jobfile::ParseOnlySummary(point_jobs, iobench::sys::JobFilePaths);
+                iobench::jobfile::ParseOnlySummary(point_jobs, iobench::sys::JobFilePathsHead);
       return Emit(cli, text);
     }
     // One document: {"points": [{"point": {...}, "jobs": [...]}, ...]}.

@@ -358,9 +358,10 @@ std::string ParseOnlySummary(const std::vector<JobSpec>& jobs, const JobFilesFn&
       // The names the run opens (a.0.0, not ./$jobname.$jobnum.$filenum);
       // a job with many shows the first few and the count.
       constexpr size_t kShown = 8;
-      const std::vector<std::string> paths = files_of(j);
+      size_t total = 0;
+      const std::vector<std::string> paths = files_of(j, kShown, &total);
       names(paths, kShown);
-      if (paths.size() > kShown) o << ":... (" << paths.size() << " files)";
+      if (total > kShown) o << ":... (" << total << " files)";
     } else if (!j.filenames.empty()) {
       names(j.filenames, j.filenames.size());
     } else {

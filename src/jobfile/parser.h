@@ -72,7 +72,9 @@ std::string ParseOnlyJson(const std::vector<JobSpec>& jobs);  // every option: v
 // --parse-only, human text. `files_of` gives the paths the run opens for a
 // job (sys::JobFilePaths, which the jobfile layer does not reach); without
 // it, filename= is shown as written and generated names as their template.
-using JobFilesFn = std::function<std::vector<std::string>(const JobSpec&)>;
+// It gives the first `shown` paths and sets *total to the number of all.
+using JobFilesFn =
+    std::function<std::vector<std::string>(const JobSpec&, size_t shown, size_t* total)>;
 std::string ParseOnlySummary(const std::vector<JobSpec>& jobs, const JobFilesFn& files_of = {});
 
 // ---- command-line splitting (used by main.cc; testable without CLI11) ----

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
@@ -27,6 +28,11 @@ void ReplaceAll(std::string* s, std::string_view from, const std::string& to) {
     s->replace(pos, from.size(), to);
     it = s->begin() + static_cast<std::ptrdiff_t>(pos + to.size());
   }
+}
+
+std::string ToLowerAscii(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 std::string JoinDir(const std::string& dir, const std::string& name) {
@@ -61,21 +67,66 @@ bool GeneratesNames(const JobSpec& job) {
          !JobNameIsTarget(job);
 }
 
-// filename_format's names for clone `jobnum`, before directory=.
-std::vector<std::string> GeneratedNames(const JobSpec& job, int jobnum) {
-  const std::string fmt =
-      job.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.filename_format;
+// filename_format with $jobname and $clientuid put in (fio's make_filename
+// replaces them first); $jobnum and $filenum are left.
+std::string JobFormat(const JobSpec& job) {
+  std::string fmt = job.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.filename_format;
+  ReplaceAll(&fmt, "$jobname", job.name);
+  ReplaceAll(&fmt, "$clientuid", "");
+  return fmt;
+}
+
+// filename_format's names for clone `jobnum`, before directory= (at most
+// `limit`). The clone's part is substituted once, only $filenum per file:
+// nrfiles=1048576 with numjobs=4 spent seconds in the replacements.
+std::vector<std::string> GeneratedNames(const JobSpec& job, int jobnum,
+                                        uint32_t limit = UINT32_MAX) {
+  std::string fmt = JobFormat(job);
+  ReplaceAll(&fmt, "$jobnum", std::to_string(jobnum));
   std::vector<std::string> names;
-  const uint32_t n = std::max<uint32_t>(1, job.nrfiles);
+  const uint32_t n = std::min(std::max<uint32_t>(1, job.nrfiles), limit);
+  constexpr std::string_view kFilenum = "$filenum";
+  const auto same = [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
+  };
+  // The text between the $filenum tokens.
+  std::vector<std::string> parts;
+  for (auto from = fmt.begin();;) {
+    const auto it = std::search(from, fmt.end(), kFilenum.begin(), kFilenum.end(), same);
+    parts.emplace_back(from, it);
+    if (it == fmt.end()) break;
+    from = it + static_cast<std::ptrdiff_t>(kFilenum.size());
+  }
+  names.reserve(n);
   for (uint32_t i = 0; i < n; ++i) {
-    std::string name = fmt;
-    ReplaceAll(&name, "$jobname", job.name);
-    ReplaceAll(&name, "$jobnum", std::to_string(jobnum));
-    ReplaceAll(&name, "$filenum", std::to_string(i));
-    ReplaceAll(&name, "$clientuid", "");
+    const std::string num = std::to_string(i);
+    std::string name = parts[0];
+    for (size_t k = 1; k < parts.size(); ++k) name += num + parts[k];
     names.push_back(std::move(name));
   }
   return names;
+}
+
+// Whether filename_format makes a different name for every (clone, file):
+// it holds $jobnum and $filenum, each between characters that are not
+// digits and start or end no other token, so the numbers read back.
+bool NamesAreDistinct(const JobSpec& job) {
+  std::string fmt = ToLowerAscii(JobFormat(job));
+  bool jobnum = false, filenum = false;
+  for (size_t i = 0; i < fmt.size(); ++i) {
+    const bool is_job = fmt.compare(i, 7, "$jobnum") == 0;
+    const bool is_file = fmt.compare(i, 8, "$filenum") == 0;
+    if (!is_job && !is_file) continue;
+    const size_t end = i + (is_job ? 7 : 8);
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    if (i > 0 && digit(fmt[i - 1])) return false;
+    if (end < fmt.size() && (digit(fmt[end]) || fmt[end] == '$')) return false;
+    jobnum |= is_job;
+    filenum |= is_file;
+    i = end - 1;
+  }
+  return jobnum && filenum;
 }
 
 }  // namespace
@@ -216,6 +267,28 @@ std::vector<std::string> JobFilePaths(const JobSpec& job) {
   for (uint32_t j = 0; j < clones; ++j)
     for (auto& p : TargetPaths(job, static_cast<int>(j)))
       if (seen.insert(p).second) out.push_back(std::move(p));
+  return out;
+}
+
+std::vector<std::string> JobFilePathsHead(const JobSpec& job, size_t shown, size_t* total) {
+  const uint32_t clones = std::max<uint32_t>(1, job.numjobs);
+  // (One directory: with several, two could join with names into one path.)
+  if (!GeneratesNames(job) || clones == 1 || JobDirectories(job).size() != 1 ||
+      !NamesAreDistinct(job)) {
+    std::vector<std::string> all = JobFilePaths(job);
+    *total = all.size();
+    if (all.size() > shown) all.resize(shown);
+    return all;
+  }
+  const uint32_t per_clone = std::max<uint32_t>(1, job.nrfiles);
+  *total = static_cast<size_t>(clones) * per_clone;
+  std::vector<std::string> out;
+  for (uint32_t j = 0; j < clones && out.size() < shown; ++j) {
+    const std::string dir = CloneDir(job, static_cast<int>(j));
+    for (const std::string& name : GeneratedNames(
+             job, static_cast<int>(j), static_cast<uint32_t>(std::min<size_t>(shown, UINT32_MAX))))
+      if (out.size() < shown) out.push_back(FioJoin(dir, name));
+  }
   return out;
 }
 

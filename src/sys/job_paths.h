@@ -107,6 +107,13 @@ std::vector<std::string> ClonePaths(const JobSpec& job, size_t index, int jobnum
 // Every distinct file path the job's clones use, in order.
 std::vector<std::string> JobFilePaths(const JobSpec& job);
 
+// The first `shown` paths of JobFilePaths(job), and in *total how many it
+// has. Without listing them all when every clone's generated names are
+// surely distinct (filename_format's $jobnum and $filenum each between
+// non-digits, as in the default): --parse-only of nrfiles=100000
+// numjobs=100 built ten million names (29 s, 1.1 GB) to print eight.
+std::vector<std::string> JobFilePathsHead(const JobSpec& job, size_t shown, size_t* total);
+
 // Number of files a single clone of the job keeps open at once.
 uint32_t JobFilesPerClone(const JobSpec& job);
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -215,6 +216,38 @@ TEST(JobPathsTest, JobFilePathsKeepsFirstOrderWithoutRepeats) {
   const Paths many = JobFilePaths(j);
   ASSERT_EQ(many.size(), 100000u);
   EXPECT_EQ(many[99999], "0.99999");
+}
+
+// --parse-only shows the first paths and the count: it built every clone's
+// names to print eight (nrfiles=100000 numjobs=100: ten million names, 29 s
+// and 1.1 GB; nrfiles=1048576 numjobs=65536 grew without bound). Whatever
+// the format, the head and the count are those of JobFilePaths.
+TEST(JobPathsTest, JobFilePathsHeadAgreesWithTheFullListAndScales) {
+  JobSpec j = Named("j");
+  j.numjobs = 3;
+  j.nrfiles = 4;
+  for (const char* fmt : {"$jobname.$jobnum.$filenum", "f.$filenum", "$jobnum$filenum",
+                          "$JOBNUM-$FILENUM", "$jobnum.$filenum.$filenum", "x1$jobnum.$filenum"}) {
+    for (const char* dir : {"", "d", "d:e"}) {
+      j.filename_format = fmt;
+      j.directory = dir;
+      const Paths all = JobFilePaths(j);
+      for (size_t shown : {1u, 5u, 100u}) {
+        size_t total = 0;
+        const Paths head = sys::JobFilePathsHead(j, shown, &total);
+        EXPECT_EQ(total, all.size()) << fmt << " " << dir;
+        EXPECT_EQ(head, Paths(all.begin(), all.begin() + std::min(shown, all.size())))
+            << fmt << " " << dir << " " << shown;
+      }
+    }
+  }
+  j.filename_format = "$jobname.$jobnum.$filenum";
+  j.directory.clear();
+  j.nrfiles = 1048576;
+  j.numjobs = 65536;
+  size_t total = 0;
+  EXPECT_EQ(sys::JobFilePathsHead(j, 2, &total), (Paths{"j.0.0", "j.0.1"}));
+  EXPECT_EQ(total, 68719476736u);
 }
 
 // fio's add_file: a clone after the first drops a generated name that a job
