@@ -42,6 +42,10 @@ struct RawSetting {
   // innermost include first); "" otherwise. Errors end their first line
   // with it.
   std::string included_from;
+  // The value came with the name from a variable (`${OPT}` with
+  // OPT='size=2m'): its text is not in the line, so errors point at the
+  // variable, and a ';' or '#' in it is one the variable brought.
+  bool value_from_variable = false;
 };
 
 struct Section {
@@ -276,6 +280,7 @@ class FileReader {
           r.key = Trim(r.key.substr(0, eq));
           r.bare = false;
           r.value_col = e.key_col;
+          r.value_from_variable = true;
         }
       }
       // fio substitutes ${VAR} first and cuts the value at its first ';'
@@ -430,7 +435,8 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
 Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owned,
                 std::vector<std::string>* warnings) {
   Status st = ApplySetting(job, s, owned, warnings);
-  if (st.ok() || s.bare || s.value.find("${") == std::string::npos) return st;
+  if (st.ok() || s.bare || (s.value.find("${") == std::string::npos && !s.value_from_variable))
+    return st;
   // A ${VAR} that brings a ';' or '#' is warned when the value parses (the
   // reader); when it does not, the error says so, with what fio reads
   // (`size=${S}`, S='1m ; x': "bad size unit 'm ; x'" alone misled).
@@ -520,12 +526,13 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
       // in both tools.
       if (n.find_first_not_of('0', n.find('.') + 1) == std::string::npos) return Status::Ok();
       return Diag(
-          s, s.value_col + (v.text == s.value ? static_cast<int>(off) : 0),
+          s,
+          s.value_col + (v.text == s.value && !s.value_from_variable ? static_cast<int>(off) : 0),
           "option '" + s.key + "' takes a whole number, got '" + n + "' (fio drops the fraction)");
     };
     // Offsets in the expanded text only map to the written text when
     // nothing was substituted; otherwise point at the value's start.
-    bool same = v.text == s.value;
+    bool same = v.text == s.value && !s.value_from_variable;
     auto at = [&](size_t off) { return s.value_col + (same ? static_cast<int>(off) : 0); };
     auto range_err = [&](int64_t n, size_t off) -> Status {
       if (n < def->min || n > def->max) {

@@ -1304,6 +1304,16 @@ TEST(JobfileValues, VariableCommentCharacterWarnsWhatFioSees) {
                      "'size=1m')"),
             std::string::npos)
       << err;
+  // The same when the variable brings the whole option (`${X}` with
+  // X='size=2m ; c'), which had no hint and a caret at column 2, in the
+  // middle of the variable's name: it points at the variable.
+  setenv("IOB_TEST_HASH", "size=2m ; c", 1);
+  const std::string whole = ParseErr("[a]\n  ${IOB_TEST_HASH}\n");
+  EXPECT_NE(whole.find("t.fio:2:3: option 'size': bad size unit"), std::string::npos) << whole;
+  EXPECT_NE(whole.find("(a variable brought ';' into the value; fio cuts it there and reads "
+                       "'size=2m')\n  ${IOB_TEST_HASH}\n  ^"),
+            std::string::npos)
+      << whole;
   // A variable without them, and a bare flag: nothing to say.
   setenv("IOB_TEST_HASH", "xy", 1);
   EXPECT_TRUE(ParseOk("[a]\nfilename=${IOB_TEST_HASH}\n").warnings.empty());
