@@ -254,12 +254,14 @@ class RateLimiter {
 };
 
 // rate_min / rate_iops_min, as fio 3.33 checks them (backend.c
-// check_min_rate): never in the first 2 s of the job; after that, each time a
-// direction has completed more I/O, once rate_cycle ms passed since its last
-// check the rate over that window must reach the minimum (the first check
-// only opens the window). So a job shorter than 2 s + rate_cycle never fails,
-// and a slow stretch fails the job while it runs. One per worker, null
-// (Create) when no minimum is set.
+// check_min_rate): never in the first 2 s of the job; after that, at each
+// check, for each direction that has completed any I/O, once rate_cycle ms
+// passed since its last check the rate over that window must reach the
+// minimum (the first check only opens the window). The worker checks when
+// fio does: after completions, after each thinktime pause, and once more when
+// the job's I/O ends, so the last stretch is judged too. So a job shorter
+// than 2 s + rate_cycle never fails, and a slow stretch fails the job while
+// it runs. One per worker, null (Create) when no minimum is set.
 class MinRateCheck {
  public:
   static std::unique_ptr<MinRateCheck> Create(const JobSpec& job);
@@ -278,9 +280,8 @@ class MinRateCheck {
   uint64_t last_ns_[kNumDdirs] = {0, 0, 0};
   uint64_t last_bytes_[kNumDdirs] = {0, 0, 0};
   uint64_t last_ios_[kNumDdirs] = {0, 0, 0};
-  uint64_t seen_ios_[kNumDdirs] = {0, 0, 0};  // completed at the previous call
-  int failed_ = -1;                           // the direction that failed
-  uint64_t got_ = 0;                          // its rate over the window
+  int failed_ = -1;   // the direction that failed
+  uint64_t got_ = 0;  // its rate over the window
   uint64_t window_ms_ = 0;
 };
 

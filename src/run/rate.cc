@@ -130,9 +130,10 @@ bool MinRateCheck::Check(uint64_t now_ns, const uint64_t (&bytes)[kNumDdirs],
                          const uint64_t (&ios)[kNumDdirs]) {
   constexpr uint64_t kSettleNs = 2'000'000'000ULL;  // fio's settle period
   for (int d = 0; d < kNumDdirs; ++d) {
-    // fio checks the directions that completed something since last time.
-    if (ios[d] == seen_ios_[d]) continue;
-    seen_ios_[d] = ios[d];
+    // fio judges each direction that has completed anything so far (its
+    // bytes_done), whether or not it completed more since the last check:
+    // a direction that stalls is judged on the nothing it did.
+    if (ios[d] == 0) continue;
     if (min_bytes_[d] == 0 && min_ios_[d] == 0) continue;
     if (now_ns < kSettleNs) continue;
     if (open_[d]) {

@@ -1354,10 +1354,16 @@ bool Worker::FlowGate(uint32_t in_use) {
   return true;
 }
 
-// rate_min / rate_iops_min (MinRateCheck, as fio): asked before each I/O of
-// a job that sets one, with what has completed so far. A miss fails the job
-// with EIO at once, as fio's check_min_rate does.
+// rate_min / rate_iops_min (MinRateCheck, as fio): asked with what has
+// completed so far where fio's do_io asks check_min_rate: before each new I/O
+// (after the completions that freed its slot), after a thinktime pause
+// instead when one is taken (fio judges at the pause's end, not before it),
+// and when the job's I/O ends (FinalMinRateCheck: fio's last check follows
+// the last I/O and the last pause). Not in the ramp, nor in a verify phase
+// (fio's do_verify never asks). A miss fails the job with EIO at once, as
+// fio's check_min_rate does.
 bool Worker::MinRateMet(uint64_t now) {
+  if (min_rate_ == nullptr || !measuring_ || verifying_) return true;
   uint64_t bytes[kNumDdirs], ios[kNumDdirs];
   for (int d = 0; d < kNumDdirs; ++d) {
     bytes[d] = ts_.dir[d].bytes;
@@ -1370,6 +1376,19 @@ bool Worker::MinRateMet(uint64_t now) {
   }
   stopping_ = true;
   return false;
+}
+
+// The job's I/O has ended (its runtime, its bytes or number_ios, a pass
+// drained): the stretch since the last check is judged, as fio's check after
+// its last I/O judges it (an I/O that completes after the runtime ended).
+// Not when the job was stopped from outside (a signal, exitall, steady
+// state: fio's loop stops before its check then), has failed already, or
+// ended waiting out its runtime for a rate (judged before that wait).
+void Worker::FinalMinRateCheck() {
+  if (min_rate_ == nullptr || error_ != 0 || min_rate_final_done_) return;
+  if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return;
+  if (ss_poll_ && ss_stop_.load(std::memory_order_relaxed)) return;
+  MinRateMet(NowNs());
 }
 
 bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
@@ -1447,10 +1466,9 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     return true;
   }
   if (no_more_) return false;
-  if (min_rate_ != nullptr && measuring_ && !MinRateMet(now)) return false;
   if (flow_ != nullptr && !FlowGate(in_use)) return false;
   if (lat_search_ != nullptr && !LatencyGate(now, in_use)) return false;
-  if (replay_log_ != nullptr) return PrepareReplay(now, in_use, out);
+  if (replay_log_ != nullptr) return MinRateMet(now) && PrepareReplay(now, in_use, out);
   IoPlan plan;
   // Verify reads (verify phase, backlog batches) bypass limits, think time and rate.
   const int vr = verifier_ != nullptr ? NextVerifyPlan(in_use, &plan) : 0;
@@ -1459,6 +1477,7 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   // the last I/O is still taken, as fio does and as a job that ends on its
   // bytes does (number_ios=3 thinktime=200ms: 600 ms of runtime, not 400).
   const bool ios_used_up = vr == 0 && ios_left_ == 0 && !write_owed_;
+  bool paused = false;
   if (vr == 0 && job_.thinktime_ns != 0 && (think_pending_ || (think_check_ && ThinkDue(now)))) {
     think_pending_ = true;
     if (in_use > 0) return false;  // think after the I/O has completed (fio quiesces)
@@ -1471,10 +1490,16 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     now = NowNs();
     if (job_.rate_ignore_thinktime && rate_ != nullptr) rate_->Paused(now - think_start);
     think_last_ns_ = now;
+    // fio judges rate_min at the pause's end, before it looks at the
+    // runtime: a job whose pauses hold it below its minimum fails even when
+    // its runtime ends with this pause.
+    if (!MinRateMet(now)) return false;
+    paused = true;
     // A pause that ran past the runtime, a stop or steady state: nothing more
     // is issued (fio checks the runtime after its thinktime).
     if (StoppedDuringSleep(now)) return false;
   }
+  if (!paused && !MinRateMet(now)) return false;
   if (ios_used_up) {
     no_more_ = true;
     return false;
@@ -1528,8 +1553,11 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
       if (end_ns_ != 0 && due_ns_ >= end_ns_) {
         // The next I/O is due after the runtime ends: wait out the runtime
         // and issue nothing more, so no I/O lands beyond the measured period.
+        // rate_min was judged above, after the last completion; fio 3.33
+        // does not judge this wait either (its loop ends at the runtime).
         if (end_ns_ > now) SleepNs(end_ns_ - now);
         stopping_ = true;
+        min_rate_final_done_ = true;
         return false;
       }
       SleepNs(due_ns_ - now);
@@ -2313,6 +2341,7 @@ void Worker::Run() {
     if (committed_ == 0) {
       if (requeue_n_ > 0) continue;
       if (free_n_ == depth_ && (stopping_ || no_more_)) {
+        FinalMinRateCheck();
         // A pass that ended with I/O in flight: the next one starts now
         // (before any verify phase: EndPass asked the verifier already).
         if (pass_drain_ && !stopping_ && error_ == 0 && StartDrainedPass()) continue;

@@ -475,7 +475,9 @@ class Worker {
     Ddir Steer(Ddir drawn, bool other_ok) override;
   } rate_steer_;
   std::unique_ptr<MinRateCheck> min_rate_;  // null: no rate_min / rate_iops_min
-  bool MinRateMet(uint64_t now);
+  bool MinRateMet(uint64_t now);            // true when met, or not to be judged now
+  void FinalMinRateCheck();
+  bool min_rate_final_done_ = false;  // the job's last window needs no check
   std::unique_ptr<BufferFiller> filler_;
   uint64_t seed_ = 0;
   // cmdprio (libaio, io_uring): per direction, the I/O sizes that may carry

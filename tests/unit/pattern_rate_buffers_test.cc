@@ -259,11 +259,30 @@ TEST(PatternRateTest, MinRateIsCheckedPerCycleAfterTwoSeconds) {
   EXPECT_TRUE(c->Check(2500 * kMs, bytes, ios));  // and the next window opens
   ios[0] += 49;
   EXPECT_TRUE(c->Check(2999 * kMs, bytes, ios));  // 499 ms: not over yet
-  // Nothing completed since the last call: fio does not check then.
-  EXPECT_TRUE(c->Check(3100 * kMs, bytes, ios));
-  ++ios[0];  // 50 I/Os in 600 ms: 83 IO/s
+  // Nothing completed since the last call: judged all the same, as fio
+  // judges every direction that completed anything so far (its bytes_done):
+  // 49 I/Os in 600 ms, 81 IO/s. (A pause that completes nothing is no
+  // excuse: thinktime=1s fails rate_min=10k in fio.)
   EXPECT_FALSE(c->Check(3100 * kMs, bytes, ios));
-  EXPECT_EQ(c->Failure(), "read IOPS 83 over 600 ms is below rate_iops_min=100");
+  EXPECT_EQ(c->Failure(), "read IOPS 81 over 600 ms is below rate_iops_min=100");
+}
+
+// A direction with a minimum that has completed nothing at all is not judged
+// (fio's check_min_rate skips a direction whose bytes_done is 0): rw=read
+// with rate_iops_min=100,100 fails on its reads only.
+TEST(PatternRateTest, MinRateSkipsADirectionThatDidNothing) {
+  JobSpec job;
+  job.rate_iops_min[0] = job.rate_iops_min[1] = 100;
+  job.ratecycle_ms = 1000;
+  auto c = MinRateCheck::Create(job);
+  uint64_t bytes[kNumDdirs] = {0, 0, 0}, ios[kNumDdirs] = {300, 0, 0};
+  constexpr uint64_t kMs = 1'000'000;
+  EXPECT_TRUE(c->Check(2000 * kMs, bytes, ios));
+  ios[0] += 150;
+  EXPECT_TRUE(c->Check(3000 * kMs, bytes, ios));  // reads met; writes not judged
+  ios[0] += 50;
+  EXPECT_FALSE(c->Check(4000 * kMs, bytes, ios));
+  EXPECT_EQ(c->Failure(), "read IOPS 50 over 1000 ms is below rate_iops_min=100");
 }
 
 TEST(PatternRateTest, MinBandwidthPerDirection) {
