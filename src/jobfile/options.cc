@@ -1618,6 +1618,25 @@ std::vector<OptionDef> BuildTable() {
                     int64_t lo, hi;
                     IOB_RETURN_IF_ERROR(ParseRange(v.text, NumKind::kTime, 1024, kSec, &lo, &hi));
                     if (lo < 0) return Bad("a start delay must not be negative: '" + v.text + "'");
+                    if (lo != hi) {
+                      // ParseRange swaps a reversed range. fio 3.33 does not:
+                      // startdelay=3-1 never starts there. Refused, not read
+                      // as 1-3: which one was meant is not ours to guess.
+                      const std::string t = Trim(v.text);
+                      int depth = 0;
+                      size_t sep = 1;
+                      for (; sep < t.size(); ++sep) {
+                        depth += t[sep - 1] == '(' ? 1 : t[sep - 1] == ')' ? -1 : 0;
+                        if (depth == 0 && (t[sep] == '-' || t[sep] == ':')) break;
+                      }
+                      const Result<int64_t> first =
+                          Num(t.substr(0, sep), NumKind::kTime, 1024, kSec);
+                      if (first.ok() && *first != lo)
+                        return Bad("start delay range '" + t + "' runs from high to low: give " +
+                                   Trim(t.substr(sep + 1)) + t[sep] + Trim(t.substr(0, sep)) +
+                                   " for a random delay between them (fio 3.33 never starts the "
+                                   "job)");
+                    }
                     j.startdelay_ns = static_cast<uint64_t>(lo);
                     j.startdelay_max_ns = lo == hi ? 0 : static_cast<uint64_t>(hi);
                     return Status::Ok();

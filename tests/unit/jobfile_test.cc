@@ -976,6 +976,19 @@ TEST(JobfileErrors, MessagesSayTheRealProblem) {
   auto j = ParseOk("[a]\nstartdelay=(1+1)-(2*2)\n").jobs.at(0);
   EXPECT_EQ(j.startdelay_ns, 2000000000u);
   EXPECT_EQ(j.startdelay_max_ns, 4000000000u);
+  // A reversed range is refused, not swapped (it always waited 3 s; fio 3.33
+  // never starts the job), in either separator and with expressions.
+  EXPECT_EQ(ParseErr("[a]\nstartdelay=3-1\n"),
+            "t.fio:2:12: option 'startdelay': start delay range '3-1' runs from high to low: "
+            "give 1-3 for a random delay between them (fio 3.33 never starts the job)"
+            "\nstartdelay=3-1\n           ^");
+  EXPECT_NE(ParseErr("[a]\nstartdelay=2s:500ms\n").find("give 500ms:2s for a random delay"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nstartdelay=(2*2)-(1+1)\n").find("give (1+1)-(2*2) for"),
+            std::string::npos);
+  j = ParseOk("[a]\nstartdelay=2-2\n").jobs.at(0);
+  EXPECT_EQ(j.startdelay_ns, 2000000000u);
+  EXPECT_EQ(j.startdelay_max_ns, 0u);
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
   const std::string fd = "/dev/fd/" + std::to_string(fds[0]);
