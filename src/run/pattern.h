@@ -244,6 +244,11 @@ class RateLimiter {
   // goes at once). fio does this for the last I/O's direction only; here
   // every rated direction moves, as the option's name says.
   virtual void Paused(uint64_t ns) = 0;
+  // The ramp ended: the schedule starts over from nothing at the new epoch
+  // (the caller's times count from there), as fio's reset of its rate
+  // counters and epoch at the ramp's end does. The rate the ramp did not use
+  // (its thinktime pauses) is not spent in a burst after it.
+  virtual void Restart() = 0;
   // fio's rate_ddir, for a mixed job whose rwmixread drew `drawn` at now_ns:
   // drawn when its next I/O is due; else the other direction when that one is
   // due (and other_ok: its rwmix share is not 0; an unrated direction is

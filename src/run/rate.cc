@@ -74,6 +74,13 @@ class RateLimiterImpl final : public RateLimiter {
     return due > now_ns ? due - now_ns : 0;
   }
 
+  void Restart() override {
+    for (Dir& r : dir_) {
+      r.bytes = 0;
+      r.due_ns = 0;
+    }
+  }
+
   void Paused(uint64_t ns) override {
     for (Dir& r : dir_) {
       if (r.bps == 0) continue;

@@ -627,6 +627,15 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
     if (!restart) {
       ios_left_ = ios_limit_;
       sync_marked_ = false;  // the count restarted: the mark means nothing now
+      // fio 3.33 resets its rate counters and epoch at the ramp's end: the
+      // rate counts from here. Counted from the job's start, the rate the
+      // ramp's pauses left unused came as a burst after it (rate_iops=100
+      // thinktime=200ms thinktime_blocks=10 ramp_time=1 runtime=2: 150 I/Os,
+      // as with no rate at all; fio 120).
+      if (rate_ != nullptr) {
+        rate_->Restart();
+        due_ns_ = 0;
+      }
     }
   }
   sync_done_ = 0;
@@ -649,6 +658,7 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
   }
   measuring_ = true;
   measure_start_ns_ = now;
+  if (!restart) rate_epoch_ns_ = now;
   // The measured period is `runtime` long from here, however late the ramp
   // was noticed.
   end_ns_ = job_.runtime_ns != 0 ? now + job_.runtime_ns : 0;
@@ -1240,7 +1250,7 @@ bool Worker::ReplaceFiles() {
 }
 
 Ddir Worker::RateSteer::Steer(Ddir drawn, bool other_ok) {
-  return w->rate_->Steer(drawn, NowNs() - w->start_ns_, other_ok);
+  return w->rate_->Steer(drawn, NowNs() - w->rate_epoch_ns_, other_ok);
 }
 
 bool Worker::NextPlan(IoPlan* plan) {
@@ -1543,7 +1553,7 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   if (vr == 0 && rate_ != nullptr) {
     if (!has_pending_plan_ || lookahead_plan_) {
       lookahead_plan_ = false;
-      const uint64_t delay = rate_->DelayNs(plan.ddir, plan.length, now - start_ns_);
+      const uint64_t delay = rate_->DelayNs(plan.ddir, plan.length, now - rate_epoch_ns_);
       due_ns_ = now + delay;
     }
     if (now < due_ns_) {
@@ -2221,6 +2231,7 @@ void Worker::Run() {
 
   tid_ = HelperCpuSampler::CurrentTid();
   start_ns_ = NowNs();
+  rate_epoch_ns_ = start_ns_;
   live_.start_ns.store(start_ns_, std::memory_order_relaxed);
   result_.start_ms = WallTimeMs();
   ramp_end_ns_ = start_ns_ + job_.ramp_time_ns;

@@ -550,7 +550,8 @@ class Worker {
   bool lookahead_plan_ = false;  // pending_plan_ came from the fsync look-ahead
   IoPlan pending_plan_{};
 
-  uint64_t start_ns_ = 0;  // job start (after startdelay)
+  uint64_t start_ns_ = 0;       // job start (after startdelay)
+  uint64_t rate_epoch_ns_ = 0;  // the rate counts from here: start_ns_, then the ramp's end
   uint64_t ramp_end_ns_ = 0;
   uint64_t measure_start_ns_ = 0;
   uint64_t end_ns_ = 0;  // runtime limit (0: none)

@@ -89,6 +89,31 @@ TEST(PatternRateTest, PausedMovesTheScheduleAsFio) {
   EXPECT_EQ(rl->DelayNs(Ddir::kWrite, 4096, 0), 0u);
 }
 
+// Restart (the ramp's end): the schedule starts over at the new epoch, so
+// the rate a ramp left unused is not spent in a burst after it, as fio
+// resets its rate counters there.
+TEST(PatternRateTest, RestartForgetsTheRampsSchedule) {
+  JobSpec job;
+  job.rate_iops[0] = 1000;  // one 4k read per ms
+  job.bs[0] = {4096, 4096, {}};
+  auto rl = RateLimiter::Create(job, 1, 1);
+  for (int i = 0; i < 10; ++i) (void)rl->DelayNs(Ddir::kRead, 4096, 0);
+  // 10 issued in a 1 s ramp: 990 I/Os would be due at once at its end.
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 1'000'000'000), 0u);
+  rl->Restart();
+  // Times now count from the ramp's end: one I/O at once, then 1 per ms.
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 0), 0u);
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 0), 1'000'000u);
+  EXPECT_EQ(rl->DelayNs(Ddir::kRead, 4096, 0), 2'000'000u);
+  // Poisson arrivals start over too.
+  job.rate_process = RateProcess::kPoisson;
+  auto po = RateLimiter::Create(job, 1, 1);
+  for (int i = 0; i < 100; ++i) (void)po->DelayNs(Ddir::kRead, 4096, 0);
+  po->Restart();
+  EXPECT_EQ(po->DelayNs(Ddir::kRead, 4096, 0), 0u);
+  EXPECT_LT(po->DelayNs(Ddir::kRead, 4096, 0), 50'000'000u);  // one gap, not 100
+}
+
 TEST(PatternRateTest, BytesRateWinsOverIops) {
   JobSpec job;
   job.rate[0] = 8192 * 1000;
