@@ -35,6 +35,7 @@
 #include "stats/iolog.h"
 #include "sys/context.h"
 #include "sys/safety.h"
+#include "sys/target.h"
 
 namespace iobench {
 namespace {
@@ -1411,7 +1412,19 @@ class PhaseRunner {
     std::vector<size_t> todo_owner;
     for (size_t i = 0; i < work.size(); ++i) {
       const auto& [job, t] = work[i];
-      if (job->create_on_open || (t.exists && t.current_size >= t.needed_size)) continue;
+      const bool short_file = !(t.exists && t.current_size >= t.needed_size);
+      // A /proc or /sys file reports 0 bytes: a read job would "lay it out"
+      // with its data (a random hostname, a SysRq). create_on_open only
+      // creates one that is missing, at open.
+      if (!t.exists || (short_file && !job->create_on_open))
+        if (const std::string fs = sys::PseudoFsName(t.path); !fs.empty())
+          return sys::PseudoFsRefusal(*job, t.path, fs, t.exists ? "lay out" : "create",
+                                      t.exists ? "it reports " + std::to_string(t.current_size) +
+                                                     " bytes, and the job's " + "region ends at " +
+                                                     std::to_string(t.needed_size) +
+                                                     ", so its data would be written into it first"
+                                               : "");
+      if (job->create_on_open || !short_file) continue;
       if (opts_.readonly)
         return Status::Refused("job '" + job->name + "': " + t.path +
                                " would have to be laid out, and --readonly is in effect");

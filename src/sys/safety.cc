@@ -430,6 +430,11 @@ Status SideFileSafetyWith(const std::string& path, const std::string& what,
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return Status::Ok();  // the run makes it
   if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) return Status::Ok();
+  if (S_ISREG(st.st_mode))
+    if (const std::string fs = PseudoFsName(path); !fs.empty())
+      return Status::Refused("refusing to write " + what + " to " + path + ": it is on " + fs +
+                             ", a pseudo file system whose files are the kernel's settings and "
+                             "state, not storage; name a regular file on a real file system");
   std::vector<LoopBacking> own;
   if (loops_read == nullptr) {
     own = ReadLoopBackings();
@@ -511,6 +516,22 @@ Result<int> OpenSideFile(const std::string& path, const std::string& what, bool 
   }
 }
 
+Status PseudoFsRefusal(const JobSpec& job, const std::string& path, const std::string& fs,
+                       const std::string& doing, const std::string& why) {
+  std::string where;
+  for (const char* o : {"filename", "opendir", "directory", "filename_format"})
+    if (job.FindSetting(o) != nullptr) {
+      where = OptionAt(job, o, "");
+      break;
+    }
+  if (!why.empty()) where += (where.empty() ? "" : "; ") + why;
+  if (!where.empty()) where = " (" + where + ")";
+  return Status::Refused("job '" + job.name + "': refusing to " + doing + " " + path + where +
+                         ": it is on " + fs +
+                         ", a pseudo file system whose files are the kernel's settings and "
+                         "state, not storage; name a file on a real file system");
+}
+
 Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
   // Read once: a job may name thousands of files.
   std::vector<LoopBacking> loops;
@@ -533,7 +554,20 @@ Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
       Status st = SideFileSafetyWith(path, what, &loops);
       if (!st.ok()) return st.WithContext("job '" + job.name + "'");
     }
-    if (!JobWrites(job) || job.allow_mounted_write) continue;
+    if (!JobWrites(job)) continue;
+    // Not storage: a write or trim of a /proc or /sys file changes the
+    // kernel's settings (allow_mounted_write is about mounted data, not this).
+    if (job.ioengine != "null")
+      for (const auto& path : JobFilePaths(job)) {
+        struct stat st;
+        if (stat(path.c_str(), &st) == 0 && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)))
+          continue;  // a device node's file system says nothing about the device
+        if (const std::string fs = PseudoFsName(path); !fs.empty())
+          return PseudoFsRefusal(
+              job, path, fs, HasWrite(job.rw) ? "write to" : "trim",
+              std::string("rw=") + RwModeName(job.rw) + " at " + OptionWhere(job, "rw"));
+      }
+    if (job.allow_mounted_write) continue;
     for (const auto& path : JobFilePaths(job)) {
       struct stat st;
       // A file that does not exist yet is laid out: nothing to destroy.

@@ -65,10 +65,20 @@ Result<int> OpenSideFile(const std::string& path, const std::string& what, bool 
 
 // CheckWriteSafety for every existing block device and regular file a
 // writing or trimming job names, with that job's allow_mounted_write. Jobs
-// that only read are skipped. Every job's mem=mmap*:FILE and write_iolog
-// get CheckSideFileSafety, reading or not. The loop devices are read once
-// for all jobs. The first refusal is returned, prefixed with "job 'name': ".
+// that only read are skipped. A writing or trimming job's file on a pseudo
+// file system (PseudoFsName: /proc, /sys, ...) is refused whatever
+// allow_mounted_write says (not with ioengine=null, which opens nothing). Every job's
+// mem=mmap*:FILE and write_iolog get CheckSideFileSafety, reading or not. The loop devices are read
+// once for all jobs. The first refusal is returned, prefixed with "job 'name': ".
 Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs);
+
+// The refusal of `doing` something to `path`, a file of the job on the
+// pseudo file system `fs` (PseudoFsName): "job 'j': refusing to DOING PATH
+// (filename=PATH at F:L; WHY): it is on proc, a pseudo file system ...". Such
+// files are the kernel's settings and state, not storage: writing one sets
+// them (a random hostname, a SysRq), and a benchmark of it is a mistake.
+Status PseudoFsRefusal(const JobSpec& job, const std::string& path, const std::string& fs,
+                       const std::string& doing, const std::string& why);
 
 // Where the job set `option`, for a message: "jobs/a.fio:12" (its last
 // setting, the one that took effect), else the job's [section] line

@@ -373,6 +373,28 @@ bool IsMemoryFs(const std::string& fs) {
   return fs == "tmpfs" || fs == "ramfs" || fs == "devtmpfs" || fs == "hugetlbfs";
 }
 
+std::string PseudoFsName(const std::string& path) {
+  // Magics from <linux/magic.h>; spelled out so an older header builds.
+  static constexpr Magic kPseudo[] = {
+      {0x9fa0, "proc"},         {0x62656572, "sysfs"},       {0x64626720, "debugfs"},
+      {0x74726163, "tracefs"},  {0x27e0eb, "cgroup"},        {0x63677270, "cgroup2"},
+      {0x62656570, "configfs"}, {0x73636673, "securityfs"},  {0xcafe4a11, "bpf"},
+      {0x6165676c, "pstore"},   {0xde5e81e4, "efivarfs"},    {0x1cd1, "devpts"},
+      {0x19800202, "mqueue"},   {0x42494e4d, "binfmt_misc"}, {0xf97cff8c, "selinuxfs"},
+      {0x43415d53, "smackfs"},  {0x65735543, "fusectl"},     {0x07655821, "resctrl"},
+      {0x6e736673, "nsfs"},
+  };
+  struct stat st;
+  auto existing = NearestExisting(path, &st);
+  if (!existing.ok()) return "";
+  struct statfs sfs;
+  if (statfs(existing->c_str(), &sfs) != 0) return "";
+  const uint64_t magic = static_cast<uint64_t>(static_cast<uint32_t>(sfs.f_type));
+  for (const auto& m : kPseudo)
+    if (m.magic == magic) return m.name;
+  return "";
+}
+
 std::string FsMagicName(uint64_t magic) {
   for (const auto& m : kMagics)
     if (m.magic == magic) return m.name;

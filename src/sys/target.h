@@ -40,6 +40,16 @@ bool IsBlockDevice(const std::string& path);
 // devtmpfs, hugetlbfs): no device under it, no page cache to drop.
 bool IsMemoryFs(const std::string& fs_type);
 
+// The file system holding `path` (or its nearest existing parent) when it
+// is a pseudo file system, whose files are the kernel's settings and state
+// rather than stored data: proc, sysfs, debugfs, tracefs, cgroup, cgroup2,
+// configfs, securityfs, bpf, pstore, efivarfs, devpts, mqueue, binfmt_misc,
+// selinuxfs, smackfs, fusectl, resctrl, nsfs. "" for any other (tmpfs and
+// ramfs store data and are not pseudo), and when nothing can be stat'ed.
+// Decided by statfs(2) f_type, not by the path: /proc may be mounted
+// anywhere, and a bind mount of a sysfs file keeps its type.
+std::string PseudoFsName(const std::string& path);
+
 // The device stack under a target, from the device that holds it down to the
 // disks at the bottom.
 struct TargetInfo {
