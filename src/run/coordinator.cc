@@ -541,6 +541,20 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
                            spin.Where() + ") is longer than thinktime=" + think.value + " (" +
                            think.Where() + "): the spin is part of the think time");
   }
+  // verify_only makes the job a reader (JobWrites): its target is opened
+  // read-only and skips the mounted-device and --readonly checks. A
+  // trim-only job has no writes to replay as verify reads, so it issued
+  // its trims, which failed (EBADF). fio trims there, or refuses under
+  // --readonly: refuse it up front. trimwrite verifies its writes.
+  if (job.verify.verify_only && job.verify.type != VerifyType::kNone && HasTrim(job.rw) &&
+      !HasWrite(job.rw))
+    return Status::Invalid(
+        "job '" + job.name + "': verify_only=1 (" + SettingOf(job, "verify_only").Where() +
+        ") with rw=" + RwModeName(job.rw) + " (" + SettingOf(job, "rw").Where() +
+        "): verify_only reads back what the job's writes wrote, and this job only trims, so it "
+        "would trim the data it was to check: give the rw of the job that wrote the data "
+        "(trimwrite and randtrimwrite verify their writes and trim nothing), or drop "
+        "verify_only=1 to trim");
   IOB_RETURN_IF_ERROR(Verifier::CheckOptions(job).WithContext("job '" + job.name + "'"));
   IOB_RETURN_IF_ERROR(CheckCpus(job, job.cpus_allowed, {"cpus_allowed", "cpumask"}, first_worker));
   IOB_RETURN_IF_ERROR(CheckCpus(job, job.verify.async_cpus, {"verify_async_cpus"}, first_worker));
