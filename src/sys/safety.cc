@@ -400,8 +400,11 @@ Status TargetHazards(const std::string& path, const struct stat& st,
   return Status::Ok();
 }
 
+// `deleted`: the file is to be unlinked, not written ("unlink=1 at F:L",
+// for the message); "" for a write.
 Status CheckWriteSafetyWith(const std::string& path, bool allow_mounted_write,
-                            const std::vector<LoopBacking>& loops) {
+                            const std::vector<LoopBacking>& loops,
+                            const std::string& deleted = "") {
   if (allow_mounted_write) return Status::Ok();
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return ErrnoStatus("write safety check: stat " + path);
@@ -410,6 +413,11 @@ Status CheckWriteSafetyWith(const std::string& path, bool allow_mounted_write,
   std::string name;
   IOB_RETURN_IF_ERROR(TargetHazards(path, st, loops, &reasons, &name));
   if (reasons.empty()) return Status::Ok();
+  if (!deleted.empty())
+    return Status::Refused("refusing to delete " + path + " (" + deleted +
+                           "): " + Join(reasons, "; ") +
+                           "; set allow_mounted_write=1 to delete it anyway (the data under the "
+                           "mounted filesystem goes with it once the loop device lets go)");
   return Status::Refused("refusing to write to " + path + (name.empty() ? "" : " (" + name + ")") +
                          ": " + Join(reasons, "; ") +
                          "; set allow_mounted_write=1 to write anyway (this can destroy the data "
@@ -554,10 +562,13 @@ Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
       Status st = SideFileSafetyWith(path, what, &loops);
       if (!st.ok()) return st.WithContext("job '" + job.name + "'");
     }
-    if (!JobWrites(job)) continue;
+    // unlink=1 and unlink_each_loop=1 remove a read job's files too: an
+    // image under a mounted loop device is gone with its filesystem's data.
+    const bool deletes = job.unlink || job.unlink_each_loop;
+    if (!JobWrites(job) && !deletes) continue;
     // Not storage: a write or trim of a /proc or /sys file changes the
     // kernel's settings (allow_mounted_write is about mounted data, not this).
-    if (job.ioengine != "null")
+    if (JobWrites(job) && job.ioengine != "null")
       for (const auto& path : JobFilePaths(job)) {
         struct stat st;
         if (stat(path.c_str(), &st) == 0 && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)))
@@ -572,13 +583,18 @@ Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
       struct stat st;
       // A file that does not exist yet is laid out: nothing to destroy.
       if (stat(path.c_str(), &st) != 0 || !(S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))) continue;
+      // unlink removes regular files only (a device node stays).
+      if (!JobWrites(job) && !S_ISREG(st.st_mode)) continue;
       if (!loops_read) {
         loops = ReadLoopBackings();
         loops_read = true;
       }
       // A regular file can only be in use as a loop device's backing file.
       if (S_ISREG(st.st_mode) && loops.empty()) continue;
-      Status st2 = CheckWriteSafetyWith(path, false, loops);
+      const char* unlink = job.unlink ? "unlink" : "unlink_each_loop";
+      Status st2 = CheckWriteSafetyWith(
+          path, false, loops,
+          JobWrites(job) ? "" : std::string(unlink) + "=1 at " + OptionWhere(job, unlink));
       if (!st2.ok()) return st2.WithContext("job '" + job.name + "'");
     }
   }

@@ -64,8 +64,10 @@ Status CheckSideFileSafety(const std::string& path, const std::string& what);
 Result<int> OpenSideFile(const std::string& path, const std::string& what, bool fresh);
 
 // CheckWriteSafety for every existing block device and regular file a
-// writing or trimming job names, with that job's allow_mounted_write. Jobs
-// that only read are skipped. A writing or trimming job's file on a pseudo
+// writing or trimming job names, with that job's allow_mounted_write, and
+// for every regular file a job deletes (unlink=1, unlink_each_loop=1),
+// reading or not ("refusing to delete F (unlink=1 at F:L): backs ...").
+// Other jobs that only read are skipped. A writing or trimming job's file on a pseudo
 // file system (PseudoFsName: /proc, /sys, ...) is refused whatever
 // allow_mounted_write says (not with ioengine=null, which opens nothing). Every job's
 // mem=mmap*:FILE and write_iolog get CheckSideFileSafety, reading or not. The loop devices are read
