@@ -1439,9 +1439,15 @@ class PhaseRunner {
                                                      ", so its data would be written into it first"
                                                : "");
       if (job->create_on_open || !short_file) continue;
-      if (opts_.readonly)
-        return Status::Refused("job '" + job->name + "': " + t.path +
-                               " would have to be laid out, and --readonly is in effect");
+      if (opts_.readonly) {  // what sys::CheckReadonly could not size (filesize, file_append)
+        const std::string who = "--readonly: job '" + job->name + "' would ";
+        if (!t.exists)
+          return Status::Refused(who + "create and lay out " + t.path + " (it does not exist)");
+        const std::string opts = sys::RegionOptionsAt(*job);
+        return Status::Refused(
+            who + "extend " + t.path + " from " + std::to_string(t.current_size) + " to " +
+            std::to_string(t.needed_size) + " bytes" + (opts.empty() ? "" : " (" + opts + ")"));
+      }
       todo.push_back(work[i]);
       todo_owner.push_back(owner[i]);
     }

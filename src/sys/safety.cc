@@ -617,6 +617,13 @@ std::string OptionAt(const JobSpec& job, std::string_view option, const std::str
   return s->name + "=" + (s->value.empty() ? value : s->value) + " at " + OptionWhere(job, option);
 }
 
+std::string RegionOptionsAt(const JobSpec& job) {
+  std::string out;
+  for (const char* o : {"offset", "offset_increment", "file_append", "size", "filesize"})
+    if (job.FindSetting(o) != nullptr) out += (out.empty() ? "" : ", ") + OptionAt(job, o, "");
+  return out;
+}
+
 Status CheckReadonlyOptions(const JobSpec& job) {
   const std::string who = "--readonly: job '" + job.name + "'";
   if (JobWrites(job) && !job.read_iolog.empty())  // rw came from the log
@@ -639,6 +646,16 @@ Status CheckReadonlyOptions(const JobSpec& job) {
                            OptionWhere(job, "unlink_each_loop") + ")");
   return Status::Ok();
 }
+
+namespace {
+// RegionOptionsAt, or the values when no setting says where they came from.
+std::string RegionOrSize(const JobSpec& job) {
+  std::string opts = RegionOptionsAt(job);
+  if (!opts.empty()) return opts;
+  if (job.offset > 0) opts = "offset=" + std::to_string(job.offset) + ", ";
+  return opts + "size=" + std::to_string(job.size);
+}
+}  // namespace
 
 Status CheckReadonly(const JobSpec& job) {
   IOB_RETURN_IF_ERROR(CheckReadonlyOptions(job));
@@ -666,8 +683,8 @@ Status CheckReadonly(const JobSpec& job) {
     }
     if (S_ISREG(st.st_mode) && region > static_cast<uint64_t>(st.st_size))
       return Status::Refused(who + " would extend " + path + " from " + std::to_string(st.st_size) +
-                             " to " + std::to_string(region) + " bytes (size at " +
-                             OptionWhere(job, "size") + ")");
+                             " to " + std::to_string(region) + " bytes (" + RegionOrSize(job) +
+                             ")");
   }
   return Status::Ok();
 }

@@ -92,6 +92,12 @@ std::string OptionWhere(const JobSpec& job, std::string_view option);
 // it is), with no place.
 std::string OptionAt(const JobSpec& job, std::string_view option, const std::string& value);
 
+// The options that set the job's region in its files, as the job wrote
+// them and where: "offset=1m at <cmdline>, size=4k at <cmdline>", from
+// offset, offset_increment, file_append, size and filesize (those the job
+// set); "" when it set none.
+std::string RegionOptionsAt(const JobSpec& job);
+
 // --readonly: refuses a job that writes (rw=write/randwrite/rw/randrw/
 // trimwrite), trims, or would lay out a file (a target file missing, or
 // shorter than offset+size). Also refuses unlink=1 and unlink_each_loop=1

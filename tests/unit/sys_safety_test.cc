@@ -59,7 +59,17 @@ TEST(SysReadonlyTest, RefusesWritesTrimsAndLayout) {
   grow.size = 2 * kMiB;
   EXPECT_EQ(CheckReadonly(grow).message(),
             "--readonly: job 'g' would extend " + file +
-                " from 1048576 to 2097152 bytes (size at <cmdline>)");
+                " from 1048576 to 2097152 bytes (size=" + std::to_string(2 * kMiB) + ")");
+  // The options behind the region, each with its place: the offset too.
+  JobSpec off = Job("o", file, RwMode::kRead);
+  off.offset = kMiB;
+  off.size = 4096;
+  off.settings.push_back({"offset", "1m", OptionSource::kJob, "jobs/o.fio", 4});
+  off.settings.push_back({"size", "4k", OptionSource::kJob, "jobs/o.fio", 5});
+  EXPECT_EQ(CheckReadonly(off).message(),
+            "--readonly: job 'o' would extend " + file +
+                " from 1048576 to 1052672 bytes (offset=1m at jobs/o.fio:4, size=4k at "
+                "jobs/o.fio:5)");
   JobSpec missing = Job("m", dir.path() + "/missing", RwMode::kRead);
   EXPECT_EQ(CheckReadonly(missing).message(), "--readonly: job 'm' would create and lay out " +
                                                   dir.path() + "/missing (it does not exist)");
