@@ -447,26 +447,14 @@ int CodePointWidth(uint32_t cp) {
 size_t Width(const std::string& s) {
   size_t w = 0;
   for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const int len = c < 0x80           ? 1
-                    : (c >> 5) == 0x6  ? 2
-                    : (c >> 4) == 0xE  ? 3
-                    : (c >> 3) == 0x1E ? 4
-                                       : 1;
-    uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1Fu) : len == 3 ? (c & 0x0Fu) : (c & 0x07u);
-    bool ok = i + static_cast<size_t>(len) <= s.size();
-    for (int k = 1; ok && k < len; ++k) {
-      const auto d = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
-      ok = (d & 0xC0) == 0x80;
-      cp = (cp << 6) | (d & 0x3Fu);
-    }
-    if (!ok) {
+    const auto [cp, len] = sys::DecodeUtf8(s, i);
+    if (len == 0) {
       ++w;
       ++i;
       continue;
     }
     w += static_cast<size_t>(CodePointWidth(cp));
-    i += static_cast<size_t>(len);
+    i += len;
   }
   return w;
 }
