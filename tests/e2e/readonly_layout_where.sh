@@ -25,4 +25,22 @@ expect_eq "file size unchanged" "$(stat -c %s "$work/f")" 1048576
 # A region inside the file runs.
 expect_run "inside runs" 0 "" -- "$bin" --readonly --name=j --filename=f --rw=read \
   --filesize=512k-2m --output-format=terse
+# size= is split among a clone's files (size / nrfiles): three 32 KiB files
+# read with size=96k fit, as in fio. It was refused as extending each file
+# to 96 KiB. A share past a file's end, or a clone's offset_increment past
+# it, is still refused.
+mkdir "$work/ro"
+for n in 0 1 2; do head -c 32k /dev/urandom >"$work/ro/j.0.$n"; done
+expect_run "nrfiles shares run" 0 "" -- "$bin" --readonly --name=j --directory=ro --nrfiles=3 \
+  --size=96k --rw=read --output-format=terse
+expect_run "filename list shares run" 0 "" -- "$bin" --readonly --name=j \
+  --filename=ro/j.0.0:ro/j.0.1 --size=64k --rw=read --output-format=terse
+expect_run "a share past the end" 2 \
+  "^iobench: --readonly: job 'j' would extend ro/j.0.0 from 32768 to 33792 bytes \(size=99k at <cmdline>\)$" \
+  -- "$bin" --readonly --name=j --directory=ro --nrfiles=3 --size=99k --rw=read
+expect_run "a clone's offset_increment past the end" 2 \
+  "would extend ro/j.0.0 from 32768 to 49152 bytes \(offset_increment=16k at <cmdline>, size=16k at <cmdline>\)$" \
+  -- "$bin" --readonly --name=j --filename=ro/j.0.0 --size=16k --offset_increment=16k --numjobs=3 \
+  --rw=read
+expect_eq "files unchanged" "$(stat -c %s "$work"/ro/* | sort -u)" 32768
 [ "$fails" -eq 0 ]
