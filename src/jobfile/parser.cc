@@ -1117,8 +1117,8 @@ std::optional<std::string> CliBlankWarning(const RawSetting& r) {
          (lead && trail ? "has blanks at both ends"
           : lead        ? "starts with a blank"
                         : "ends with a blank") +
-         ": iobench reads it as '" + t + "', but " + fio + "; write " + dashes + r.key + "=" + t +
-         " to mean the same to both";
+         ": iobench reads it as '" + t + "', but " + fio + "; write " +
+         sys::ShellWord(dashes + r.key + "=" + t) + " to mean the same to both";
 }
 
 // Whether --section selects `name`; marks every entry naming it as used (a

@@ -1178,6 +1178,15 @@ TEST(JobfileValues, BlanksAtTheEdgeOfACommandLineValueAreWarned) {
             "command line: warning: option 'filename': the value ' x' starts with a blank: "
             "iobench reads it as 'x', but fio keeps the blank in");
   EXPECT_EQ(j.filenames.at(0), "x");
+  // The suggested argument is quoted for a shell when it needs it (it
+  // suggested --filename=sp ace, which a shell splits in two).
+  in.cli_job_args = {"--name=a", "--filename= sp ace"};
+  out = ParseJobs(in);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  ASSERT_EQ(out->warnings.size(), 1u);
+  EXPECT_NE(out->warnings[0].find("; write '--filename=sp ace' to mean the same to both"),
+            std::string::npos)
+      << out->warnings[0];
   in.cli_job_args = {"--name= b", "--description=d "};
   out = ParseJobs(in);
   ASSERT_TRUE(out.ok()) << out.status().message();
