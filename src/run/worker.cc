@@ -265,6 +265,9 @@ Status Worker::Setup() {
     const uint64_t now = NowNs();
     for (uint32_t i = 0; i < targets_.size(); ++i)
       recorder_->File(now, i, IologRecorder::FileAction::kAdd);
+    // create_only: the files are laid out and never opened for I/O; fio
+    // logs only their "add" lines (iobench added an "open" and a "close").
+    if (job_.create_only) recorder_->OpenOnDemand();
   }
   // openfiles below the file count: each file is opened below to get it
   // ready (invalidate, fadvise, pre_read) and closed again at once; the

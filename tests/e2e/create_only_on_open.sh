@@ -18,5 +18,12 @@ rm d/j.0.0
 "$bin" --name=j --rw=write --size=64k --directory=d --create_only=1 --output-format=terse \
   >/dev/null 2>>err.txt
 expect_eq "create_only alone lays out" "$(stat -c %s d/j.0.0 2>/dev/null)" 65536
+# Its write_iolog has each file's "add" line and nothing else, as fio's
+# (iobench logged an "open" and a "close" of each file, never opened).
+rm -f d/*
+"$bin" --name=j --rw=write --nrfiles=2 --size=64k --directory=d --create_only=1 \
+  --write_iolog=c.log --output-format=terse >/dev/null 2>>err.txt
+expect_eq "create_only iolog" "$(awk 'NR > 1 {print $2, $3}' c.log | tr '\n' ';')" \
+  "d/j.0.0 add;d/j.0.1 add;"
 [ -s err.txt ] && fail "stderr: $(cat err.txt)"
 [ "$fails" -eq 0 ]
