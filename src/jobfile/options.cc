@@ -109,8 +109,12 @@ Result<int64_t> Whole(const std::string& text, const std::string& what) {
 }
 
 // "lo-hi" or "lo:hi" (swapped when lo > hi); a single value gives lo == hi.
+// When `reversed` is given and the range was written high to low, it gets
+// the range written the other way round ("3-1" -> "1-3"), for an option
+// that refuses it; else it is left empty.
 Status ParseRange(std::string_view text, NumKind kind, uint32_t kb_base, uint64_t unit, int64_t* lo,
-                  int64_t* hi) {
+                  int64_t* hi, std::string* reversed = nullptr) {
+  if (reversed != nullptr) reversed->clear();
   std::string t = Trim(text);
   size_t sep = std::string::npos;
   int depth = 0;
@@ -132,7 +136,10 @@ Status ParseRange(std::string_view text, NumKind kind, uint32_t kb_base, uint64_
   }
   IOB_ASSIGN_OR_RETURN(*lo, Num(t.substr(0, sep), kind, kb_base, unit));
   IOB_ASSIGN_OR_RETURN(*hi, Num(t.substr(sep + 1), kind, kb_base, unit));
-  if (*lo > *hi) std::swap(*lo, *hi);
+  if (*lo > *hi) {
+    std::swap(*lo, *hi);
+    if (reversed != nullptr) *reversed = Trim(t.substr(sep + 1)) + t[sep] + Trim(t.substr(0, sep));
+  }
   return Status::Ok();
 }
 
@@ -1097,8 +1104,17 @@ std::vector<OptionDef> BuildTable() {
           .Sizes()
           .Set([](JobSpec& j, const OptValue& v) -> Status {
             int64_t lo, hi;
-            IOB_RETURN_IF_ERROR(ParseRange(v.text, NumKind::kSize, v.kb_base, 0, &lo, &hi));
+            std::string reversed;
+            IOB_RETURN_IF_ERROR(
+                ParseRange(v.text, NumKind::kSize, v.kb_base, 0, &lo, &hi, &reversed));
             if (lo <= 0) return Bad("must be positive");
+            // fio 3.33 does not swap it: filesize=8k-4k with nrfiles=3 made
+            // three 8.3 GB files and filled a tmpfs. Refused, as startdelay's.
+            if (!reversed.empty())
+              return Bad("file size range '" + Trim(v.text) + "' runs from high to low: give " +
+                         reversed +
+                         " for a random size between them (fio 3.33 lays out files of gigabytes "
+                         "for it)");
             j.filesize_min = static_cast<uint64_t>(lo);
             j.filesize_max = static_cast<uint64_t>(hi);
             return Status::Ok();
@@ -1616,27 +1632,18 @@ std::vector<OptionDef> BuildTable() {
                   .Choices("time[-time]")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     int64_t lo, hi;
-                    IOB_RETURN_IF_ERROR(ParseRange(v.text, NumKind::kTime, 1024, kSec, &lo, &hi));
+                    std::string reversed;
+                    IOB_RETURN_IF_ERROR(
+                        ParseRange(v.text, NumKind::kTime, 1024, kSec, &lo, &hi, &reversed));
                     if (lo < 0) return Bad("a start delay must not be negative: '" + v.text + "'");
-                    if (lo != hi) {
-                      // ParseRange swaps a reversed range. fio 3.33 does not:
-                      // startdelay=3-1 never starts there. Refused, not read
-                      // as 1-3: which one was meant is not ours to guess.
-                      const std::string t = Trim(v.text);
-                      int depth = 0;
-                      size_t sep = 1;
-                      for (; sep < t.size(); ++sep) {
-                        depth += t[sep - 1] == '(' ? 1 : t[sep - 1] == ')' ? -1 : 0;
-                        if (depth == 0 && (t[sep] == '-' || t[sep] == ':')) break;
-                      }
-                      const Result<int64_t> first =
-                          Num(t.substr(0, sep), NumKind::kTime, 1024, kSec);
-                      if (first.ok() && *first != lo)
-                        return Bad("start delay range '" + t + "' runs from high to low: give " +
-                                   Trim(t.substr(sep + 1)) + t[sep] + Trim(t.substr(0, sep)) +
-                                   " for a random delay between them (fio 3.33 never starts the "
-                                   "job)");
-                    }
+                    // ParseRange swaps a reversed range. fio 3.33 does not:
+                    // startdelay=3-1 never starts there. Refused, not read
+                    // as 1-3: which one was meant is not ours to guess.
+                    if (!reversed.empty())
+                      return Bad("start delay range '" + Trim(v.text) +
+                                 "' runs from high to low: give " + reversed +
+                                 " for a random delay between them (fio 3.33 never starts the "
+                                 "job)");
                     j.startdelay_ns = static_cast<uint64_t>(lo);
                     j.startdelay_max_ns = lo == hi ? 0 : static_cast<uint64_t>(hi);
                     return Status::Ok();

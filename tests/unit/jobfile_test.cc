@@ -989,6 +989,16 @@ TEST(JobfileErrors, MessagesSayTheRealProblem) {
   j = ParseOk("[a]\nstartdelay=2-2\n").jobs.at(0);
   EXPECT_EQ(j.startdelay_ns, 2000000000u);
   EXPECT_EQ(j.startdelay_max_ns, 0u);
+  // filesize= too: fio 3.33 made 8.3 GB files of filesize=8k-4k; it was
+  // swapped here, silently.
+  EXPECT_EQ(ParseErr("[a]\nfilesize=8k-4k\n"),
+            "t.fio:2:10: option 'filesize': file size range '8k-4k' runs from high to low: "
+            "give 4k-8k for a random size between them (fio 3.33 lays out files of gigabytes "
+            "for it)\nfilesize=8k-4k\n         ^");
+  EXPECT_NE(ParseErr("[a]\nfilesize=1m:64k\n").find("give 64k:1m for"), std::string::npos);
+  j = ParseOk("[a]\nfilesize=4k-8k\n").jobs.at(0);
+  EXPECT_EQ(j.filesize_min, 4096u);
+  EXPECT_EQ(j.filesize_max, 8192u);
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
   const std::string fd = "/dev/fd/" + std::to_string(fds[0]);
