@@ -116,7 +116,13 @@ for name, (attained, early, dur, (lo, hi)) in want.items():
                            "data"], f"{tool} {name}: keys {list(ss)}")
         check(list(ss["data"]) == ["bw_mean", "iops_mean", "iops", "bw"],
               f"{tool} {name}: data keys {list(ss['data'])}")
-        check(ss["attained"] == attained, f"{tool} {name}: attained {ss['attained']}")
+        # fio's attained, samples and runtime depend on its helper thread's
+        # timing on a loaded machine (CI once saw its "attained" window of
+        # all-zero samples): shown, not asserted, as the other fio-side
+        # timed figures are. iobench's are asserted.
+        timed = check if tool == "iobench" else (
+            lambda ok, msg: ok or print(f"note (fio, not asserted): {msg}"))
+        timed(ss["attained"] == attained, f"{tool} {name}: attained {ss['attained']}")
         check(ss["duration"] == dur, f"{tool} {name}: duration {ss['duration']}")
         check(len(ss["data"]["iops"]) == dur and len(ss["data"]["bw"]) == dur,
               f"{tool} {name}: window {ss['data']}")
@@ -135,15 +141,13 @@ for name, (attained, early, dur, (lo, hi)) in want.items():
         # it up after it (rate_iops catches up), so one sample is low and
         # the next high; a sample in the wrong unit (per ms, bytes) is far
         # outside.
-        if tool == "fio":
-            check(full, f"{tool} {name}: iops {full}")
-        else:
-            check(full and lo / 2 <= full[-1] <= hi * 1.5, f"{tool} {name}: iops {full}")
+        timed(full and (tool == "fio" or lo / 2 <= full[-1] <= hi * 1.5),
+              f"{tool} {name}: iops {full}")
         check(all(b == 0 or abs(b / i - 4096) < 64 for b, i in
                   zip(ss["data"]["bw"], ss["data"]["iops"]) if i),
               f"{tool} {name}: bw/iops {ss['data']}")
         rt = j["job_runtime"]
-        check((rt < 10000) if early else (rt >= 2400), f"{tool} {name}: runtime {rt}")
+        timed((rt < 10000) if early else (rt >= 2400), f"{tool} {name}: runtime {rt}")
     if name in fio and name in iob and "steadystate" in fio[name] and "steadystate" in iob[name]:
         f, i = fio[name]["steadystate"], iob[name]["steadystate"]
         check(f["ss"] == i["ss"], f"{name}: ss {f['ss']} vs {i['ss']}")
