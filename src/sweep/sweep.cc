@@ -293,8 +293,11 @@ std::string SweepPoint::Label() const {
 // duplicate's message is not the whole list again.
 std::string QuoteArg(const std::string& arg) {
   constexpr size_t kMax = 80;
-  if (arg.size() <= kMax) return "--sweep " + arg;
-  return "--sweep " + arg.substr(0, kMax) + "... (" + std::to_string(arg.size()) + " characters)";
+  // Control characters escaped: a value with a newline is refused, and its
+  // message stays one line.
+  if (arg.size() <= kMax) return "--sweep " + sys::Printable(arg);
+  return "--sweep " + sys::Printable(arg.substr(0, kMax)) + "... (" + std::to_string(arg.size()) +
+         " characters)";
 }
 
 Result<SweepAxis> ParseSweepArg(const std::string& arg, const SizeUnit& unit) {
@@ -321,6 +324,15 @@ Result<SweepAxis> ParseSweepArg(const std::string& arg, const SizeUnit& unit) {
                : item.substr(first, item.find_last_not_of(" \t") + 1 - first);
     if (item.empty())
       return Status::Invalid(where + ": empty value (two commas in a row, or a trailing comma)");
+    // As a job file and an option on the command line: --sweep
+    // name=x,$'y\nz' split the terse record of point y in two.
+    for (const char ch : item) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c < 0x20 && c != '\t' && c != '\f' && c != '\v')
+        return Status::Invalid(where + ": control character (" +
+                               (c == '\n' ? std::string("newline") : "byte " + std::to_string(c)) +
+                               ") in a value: it is refused, as it is in a job file");
+    }
     std::string err;
     if (ExpandRange(item, &axis.values, &err, unit)) {
       if (!err.empty()) return Status::Invalid(where + ": " + err);

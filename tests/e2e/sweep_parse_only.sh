@@ -25,13 +25,19 @@ printf '%s\n' '# --sweep point iodepth=8' 'iobench --name=n --ioengine=null --si
   '# --sweep point iodepth=16' 'iobench --name=n --ioengine=null --size=64k --iodepth=16' >"$tmp/want"
 cmp -s "$tmp/want" "$tmp/s.out" || bad "--showcmd: $(cat "$tmp/s.out")"
 
-# The hook's command before each point's; a newline in a value stays inside
-# the comment (escaped) and inside the hook's quotes.
-"$bin" "${job[@]}" --sweep setra=0,64 --sweep 'description=a
-b' --sweep-cmd='echo {setra} >/dev/null' --showcmd >"$tmp/h.out" 2>"$tmp/h.err" ||
+# The hook's command before each point's; a blank in a value stays inside
+# the hook's quotes. A newline in a value is refused, as in a job file and
+# in an option on the command line (it split a point's terse record).
+"$bin" "${job[@]}" --sweep setra=0,64 --sweep 'description=a b' \
+  --sweep-cmd='echo {setra} >/dev/null' --showcmd >"$tmp/h.out" 2>"$tmp/h.err" ||
   bad "--showcmd with a hook: exit $? $(cat "$tmp/h.err")"
-grep -qx '# --sweep point setra=64 description=a\\x0ab' "$tmp/h.out" || bad "hook: $(cat "$tmp/h.out")"
+grep -qx '# --sweep point setra=64 description=a b' "$tmp/h.out" || bad "hook: $(cat "$tmp/h.out")"
 grep -qx 'echo 64 >/dev/null' "$tmp/h.out" || bad "hook: $(cat "$tmp/h.out")"
+"$bin" "${job[@]}" --sweep 'description=a
+b' --showcmd >"$tmp/h.out" 2>"$tmp/h.err"
+[ $? -eq 2 ] || bad "a newline in a sweep value: not refused"
+grep -qx "iobench: --sweep description=a\\\\nb: control character (newline) in a value: it is refused, as it is in a job file" \
+  "$tmp/h.err" || bad "a newline in a sweep value: $(cat "$tmp/h.err")"
 
 "$bin" "${job[@]}" --sweep iodepth=8,16 --parse-only >"$tmp/p.out" 2>"$tmp/p.err" ||
   bad "--parse-only: exit $? $(cat "$tmp/p.err")"

@@ -81,6 +81,17 @@ TEST(SweepParseTest, BadSyntaxSaysWhatIsWrong) {
             "--sweep iodepth=1,,2: empty value (two commas in a row, or a trailing comma)");
   EXPECT_EQ(Error({"iodepth=1,2,"}),
             "--sweep iodepth=1,2,: empty value (two commas in a row, or a trailing comma)");
+  // A control character in a value (it split the terse record of its point
+  // in two); a tab is allowed, as in a job file.
+  // The message shows it escaped, on one line.
+  EXPECT_EQ(Error({"name=x,y\nz"}),
+            "--sweep name=x,y\\nz: control character (newline) in a value: it is refused, as "
+            "it is in a job file");
+  EXPECT_NE(Error({"name=x,y\x01"}).find("control character (byte 1)"), std::string::npos);
+  // A tab stays a character of the value, as in a job file.
+  auto tab = ParseSweepArg("name=x,a\tb");
+  ASSERT_TRUE(tab.ok()) << tab.status().message();
+  EXPECT_EQ(tab->values.at(1), "a\tb");
   EXPECT_EQ(Error({"iodepth=128..1:x2"}),
             "--sweep iodepth=128..1:x2: range '128..1:x2': start is greater than end");
   EXPECT_EQ(Error({"iodepth=1..8:x1"}),
