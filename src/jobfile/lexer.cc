@@ -141,12 +141,8 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
     }
     size_t cpos = body.find_first_of("#;", from);
     if (cpos != std::string::npos) body.resize(cpos);
-    for (size_t i = 0; i < body.size(); ++i) {
-      const auto c = static_cast<unsigned char>(body[i]);
-      if (c < 0x20 && c != '\t' && c != '\f' && c != '\v')
-        return err(static_cast<int>(i) + 1,
-                   "control character in job file (is this a binary file?)");
-    }
+    if (const size_t i = sys::ValueControlAt(body); i != std::string::npos)
+      return err(static_cast<int>(i) + 1, "control character in job file (is this a binary file?)");
     size_t b = 0;
     while (b < body.size() && std::isspace(static_cast<unsigned char>(body[b]))) ++b;
     size_t e = body.size();

@@ -1031,25 +1031,16 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
     // ${VAR} brings; on the command line `--name=$'a\nb'` split the terse
     // record in two and `--filename=$'x\ny'` made a file with a newline
     // in its name.
-    const auto control_at = [](const std::string& t) {
-      for (size_t k = 0; k < t.size(); ++k) {
-        const auto c = static_cast<unsigned char>(t[k]);
-        if (c < 0x20 && c != '\t' && c != '\f' && c != '\v') return k;
-      }
-      return std::string::npos;
-    };
     const auto refuse_control = [&](const std::string& t, size_t k, int col, const char* where) {
-      const auto c = static_cast<unsigned char>(t[k]);
-      return Status::Invalid(
-          FormatDiagnostic(kCmdline, 0, col + static_cast<int>(k),
-                           "option '" + r.key + "': control character (" +
-                               (c == '\n' ? std::string("newline") : "byte " + std::to_string(c)) +
-                               ") in " + where + ": it is refused, as it is in a job file",
-                           r.text));
+      return Status::Invalid(FormatDiagnostic(kCmdline, 0, col + static_cast<int>(k),
+                                              "option '" + r.key + "': control character (" +
+                                                  sys::ControlName(t[k]) + ") in " + where +
+                                                  ": it is refused, as it is in a job file",
+                                              r.text));
     };
-    if (size_t k = control_at(r.key); k != std::string::npos)
+    if (size_t k = sys::ValueControlAt(r.key); k != std::string::npos)
       return refuse_control(r.key, k, r.key_col, "the name");
-    if (size_t k = control_at(r.value); !r.bare && k != std::string::npos)
+    if (size_t k = sys::ValueControlAt(r.value); !r.bare && k != std::string::npos)
       return refuse_control(r.value, k, r.value_col, "the value");
     if (r.key == "name" && !r.bare) {
       // fio: "option name requires an argument"; a job named "" is no use.

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <thread>
 
+#include "sys/strings.h"
+
 namespace iobench::jobfile {
 
 std::string Trim(std::string_view s) {
@@ -502,17 +504,13 @@ std::optional<std::string> ExpandEnv(std::string_view text, ValueError* err) {
       // A control character written in a job file is refused (lexer.cc);
       // one brought by a variable is too, naming it: a newline would end
       // up inside a file name or split the value in --parse-only.
-      for (const char* c = v; *c != '\0'; ++c) {
-        const auto u = static_cast<unsigned char>(*c);
-        if (u < 0x20 && u != '\t' && u != '\f' && u != '\v') {
-          if (err)
-            *err = {"environment variable '" + var + "' holds a control character (" +
-                        (u == '\n' ? std::string("newline") : "byte " + std::to_string(u)) +
-                        ") at byte " + std::to_string(c - v + 1) +
-                        " of its value: it is refused as it would be in the job file",
-                    i};
-          return std::nullopt;
-        }
+      if (const size_t k = sys::ValueControlAt(v); k != std::string::npos) {
+        if (err)
+          *err = {"environment variable '" + var + "' holds a control character (" +
+                      sys::ControlName(v[k]) + ") at byte " + std::to_string(k + 1) +
+                      " of its value: it is refused as it would be in the job file",
+                  i};
+        return std::nullopt;
       }
       out += v;
       i = close + 1;

@@ -326,13 +326,9 @@ Result<SweepAxis> ParseSweepArg(const std::string& arg, const SizeUnit& unit) {
       return Status::Invalid(where + ": empty value (two commas in a row, or a trailing comma)");
     // As a job file and an option on the command line: --sweep
     // name=x,$'y\nz' split the terse record of point y in two.
-    for (const char ch : item) {
-      const auto c = static_cast<unsigned char>(ch);
-      if (c < 0x20 && c != '\t' && c != '\f' && c != '\v')
-        return Status::Invalid(where + ": control character (" +
-                               (c == '\n' ? std::string("newline") : "byte " + std::to_string(c)) +
-                               ") in a value: it is refused, as it is in a job file");
-    }
+    if (const size_t k = sys::ValueControlAt(item); k != std::string::npos)
+      return Status::Invalid(where + ": control character (" + sys::ControlName(item[k]) +
+                             ") in a value: it is refused, as it is in a job file");
     std::string err;
     if (ExpandRange(item, &axis.values, &err, unit)) {
       if (!err.empty()) return Status::Invalid(where + ": " + err);

@@ -43,6 +43,23 @@ inline std::string Printable(std::string_view text, bool keep_newlines = false) 
   return out;
 }
 
+// Where the first control character a job's value may not hold is in `t`
+// (tab, form feed and vertical tab are blanks there), or npos. One rule for
+// job files, the command line, ${VAR} values and --sweep values.
+inline size_t ValueControlAt(std::string_view t) {
+  for (size_t k = 0; k < t.size(); ++k) {
+    const auto c = static_cast<unsigned char>(t[k]);
+    if (c < 0x20 && c != '\t' && c != '\f' && c != '\v') return k;
+  }
+  return std::string_view::npos;
+}
+
+// A control character as the refusals name it: "newline" or "byte N".
+inline std::string ControlName(char ch) {
+  const auto c = static_cast<unsigned char>(ch);
+  return c == '\n' ? std::string("newline") : "byte " + std::to_string(c);
+}
+
 // Whether code point `cp` shows as nothing or as a plain space on a terminal
 // though it is not one: no-break and other Unicode spaces, zero-width
 // characters, the byte-order mark, direction marks and variation selectors.
