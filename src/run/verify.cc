@@ -984,8 +984,9 @@ namespace {
 
 Status WriteWhole(const std::string& path, const std::vector<uint8_t>& data,
                   const std::string& what) {
-  // Never through a symbolic link or onto a device planted at that name.
-  Result<int> opened = sys::OpenSideFile(path, what, /*fresh=*/false);
+  // Never through a symbolic link, a hard link or onto a device planted at
+  // that name: a file already there is replaced.
+  Result<int> opened = sys::OpenSideFile(path, what);
   if (!opened.ok()) return opened.status().WithContext("verify_dump");
   const int fd = *opened;
   size_t done = 0;

@@ -106,7 +106,7 @@ Status Verifier::SaveState(const std::string& path) const {
   // Created anew, never through what is at that name: a symbolic link
   // planted there (to a block device, another file) wrote the state over
   // its target. A stale regular .tmp (a crash) is replaced.
-  Result<int> opened = sys::OpenSideFile(tmp, "its temporary file", /*fresh=*/true);
+  Result<int> opened = sys::OpenSideFile(tmp, "its temporary file");
   if (!opened.ok()) return opened.status();
   const int fd = *opened;
   size_t done = 0;

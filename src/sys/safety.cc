@@ -478,7 +478,7 @@ Status CheckSideFileSafety(const std::string& path, const std::string& what) {
   return SideFileSafetyWith(path, what, nullptr);
 }
 
-Result<int> OpenSideFile(const std::string& path, const std::string& what, bool fresh) {
+Result<int> OpenSideFile(const std::string& path, const std::string& what) {
   auto refuse = [&](const std::string& why) {
     return Status::Refused("refusing to write " + what + " to " + path + ": " + why +
                            "; remove it, or run where that name is free");
@@ -490,9 +490,9 @@ Result<int> OpenSideFile(const std::string& path, const std::string& what, bool 
     return refuse("it is a symbolic link" + to + ", and iobench never writes through one");
   };
   // O_NOFOLLOW refuses a link at the last component; O_EXCL (after a stale
-  // regular file is unlinked) or the fstat below refuses whatever else was
-  // put there between the look and the open. O_NONBLOCK: a FIFO fails
-  // instead of waiting for a reader (it is refused as not a regular file).
+  // regular file is unlinked) refuses whatever was put there between the
+  // look and the open. A regular file is replaced, never written in place:
+  // a hard link planted at the name keeps the other name's contents.
   for (int attempt = 0;; ++attempt) {
     struct stat st;
     if (lstat(path.c_str(), &st) == 0) {
@@ -500,26 +500,14 @@ Result<int> OpenSideFile(const std::string& path, const std::string& what, bool 
       if (S_ISBLK(st.st_mode)) return SideFileSafetyWith(path, what, nullptr);  // names its uses
       if (!S_ISREG(st.st_mode)) return refuse("it exists and is not a regular file");
       IOB_RETURN_IF_ERROR(SideFileSafetyWith(path, what, nullptr));  // a loop device's backing
-      if (fresh && unlink(path.c_str()) != 0 && errno != ENOENT)
+      if (unlink(path.c_str()) != 0 && errno != ENOENT)
         return ErrnoStatus("remove the stale " + path);
     }
-    const int flags =
-        O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (fresh ? O_EXCL : 0);
-    const int fd = open(path.c_str(), flags, 0644);
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
       if (errno == ELOOP) return link_refusal();
       if (errno == EEXIST && attempt == 0) continue;  // reappeared: look again, once
       return ErrnoStatus("open " + path);
-    }
-    struct stat fst;
-    if (fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode)) {
-      close(fd);
-      return refuse("it is not a regular file");
-    }
-    if (!fresh && ftruncate(fd, 0) != 0) {
-      Status err = ErrnoStatus("truncate " + path);
-      close(fd);
-      return err;
     }
     return fd;
   }

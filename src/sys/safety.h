@@ -56,12 +56,12 @@ Status CheckSideFileSafety(const std::string& path, const std::string& what);
 // through what is already there: a symbolic link (whatever it points to),
 // a block device (its uses named, as CheckSideFileSafety) or anything else
 // that is not a regular file is refused (kRefused, naming `what` and the
-// path), and so is a regular file CheckSideFileSafety refuses. A missing
-// file is created (0644); an existing regular one is truncated, or, with
-// `fresh`, unlinked and created anew with O_EXCL (for a temporary file
-// renamed over the real name once written). Returns the fd (O_CLOEXEC,
-// O_NONBLOCK; the caller closes it).
-Result<int> OpenSideFile(const std::string& path, const std::string& what, bool fresh);
+// path), and so is a regular file CheckSideFileSafety refuses. The file is
+// always created anew (0644, O_EXCL): an existing regular one is unlinked
+// first, never truncated or written in place, so a hard link planted at the
+// name leaves the file it shares contents with alone. Returns the fd
+// (O_CLOEXEC; the caller closes it).
+Result<int> OpenSideFile(const std::string& path, const std::string& what);
 
 // CheckWriteSafety for every existing block device and regular file a
 // writing or trimming job names, with that job's allow_mounted_write, and

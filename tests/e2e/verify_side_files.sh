@@ -4,7 +4,8 @@
 # <file>.<offset>.received / .expected) are never written through a
 # symbolic link planted at their name: `ln -s /dev/loop2
 # local-w-0-verify.state.tmp` had the state written over the device, and a
-# dump file linked to a device was written over it. A link to a regular
+# dump file linked to a device was written over it. A hard link at a dump
+# name had the file it shares contents with overwritten. A link to a regular
 # file elsewhere stands in for the device here: its bytes must be left as
 # they were, and stderr must say why the file was not written.
 # $1: iobench binary, $2: source dir.
@@ -66,4 +67,16 @@ timeout 30 "$bin" --name=w --filename=data --size=64k --bs=4k --rw=read --verify
 grep -q "verify_dump: refusing to write the block as read to ./data.4096.received: it exists and is not a regular file" err.txt ||
   fail "verify_dump FIFO: $(cat err.txt)"
 echo "ok: verify_dump refuses a FIFO"
+
+# A hard link at a dump name: the dump replaces the name; the file it shared
+# contents with keeps them (it used to be truncated and overwritten).
+rm -f data.4096.received data.4096.expected
+ln elsewhere/victim data.4096.received
+run --name=w --filename=data --size=64k --bs=4k --rw=read --verify=crc32c --verify_dump=1
+untouched "verify_dump hard link"
+[ "$(stat -c %h elsewhere/victim)" -eq 1 ] || fail "verify_dump hard link: the link was kept"
+[ "$(stat -c %s data.4096.received)" -eq 4096 ] || fail "verify_dump hard link: no dump written"
+[ -s err.txt ] && grep -v "block at offset 4096\|verify: " err.txt | grep -q . &&
+  fail "verify_dump hard link: stderr: $(cat err.txt)"
+echo "ok: verify_dump replaces a hard link, its other name untouched"
 [ "$fails" -eq 0 ]
