@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -127,6 +128,65 @@ std::string VariableWithCommentChar(const std::string& text) {
     if (v != nullptr && std::strpbrk(v, ";#") != nullptr) return text.substr(at, close - at + 1);
   }
   return "a variable";
+}
+
+// A per-direction list (`bs=4k, 16k`, bssplit, bsrange, rate, ...) with a
+// blank after a comma before a number with a unit: iobench reads the
+// number as written (16k), fio keeps the blank and then reads the number
+// without its unit (16 bytes: `bs=4k, 16k` wrote 16-byte blocks). Returns
+// how fio reads the first such part (`' 16k' after the comma as 16`) and
+// sets *portable to the value without those blanks; nullopt when the
+// value means the same to both.
+std::optional<std::string> CommaBlankFioReading(const std::string& key, const std::string& value,
+                                                std::string* portable) {
+  const OptionDef* def = FindOption(key);
+  if (def == nullptr || !(def->per_dir || def->name == "bsrange" || def->name == "bssplit"))
+    return std::nullopt;
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::optional<std::string> first;
+  std::string out;
+  for (size_t i = 0; i < value.size(); ++i) {
+    out += value[i];
+    if (value[i] != ',') continue;
+    size_t j = i + 1;
+    while (j < value.size() && blank(value[j])) ++j;
+    size_t k = j;
+    while (k < value.size() && digit(value[k])) ++k;
+    // Blanks, then digits, then a unit letter (not 0x...: fio reads hex alike).
+    if (j == i + 1 || k == j || k == value.size() ||
+        !std::isalpha(static_cast<unsigned char>(value[k])) ||
+        (value[j] == '0' && (value[k] == 'x' || value[k] == 'X')))
+      continue;
+    if (!first) {
+      size_t end = k;
+      while (end < value.size() && value[end] != ',' && !blank(value[end])) ++end;
+      first =
+          "'" + value.substr(i + 1, end - i - 1) + "' after the comma as " + value.substr(j, k - j);
+    }
+    i = j - 1;  // drop the blanks
+  }
+  if (!first) return std::nullopt;
+  *portable = out;
+  return first;
+}
+
+// The warning for CommaBlankFioReading, at a job-file line or on the
+// command line (where the suggestion is quoted for a shell).
+std::optional<std::string> CommaBlankWarning(const RawSetting& r) {
+  std::string portable;
+  if (r.bare) return std::nullopt;
+  const auto how = CommaBlankFioReading(r.key, r.value, &portable);
+  if (!how) return std::nullopt;
+  const bool cmdline = r.file == kCmdline;
+  const std::string dashes(cmdline ? static_cast<size_t>(r.key_col - 1) : 0, '-');
+  const std::string fix = dashes + r.key + "=" + portable;
+  return (cmdline ? std::string(kCmdline) : r.file + ":" + std::to_string(r.line)) +
+         ": warning: option '" + r.key + "': in '" + r.value +
+         "' iobench reads each part as written, but fio keeps the blank after a comma and then "
+         "reads the number without its unit (" +
+         *how + "); write " + (cmdline ? sys::ShellWord(fix) : "'" + fix + "'") +
+         " to mean the same to both";
 }
 
 class FileReader {
@@ -321,6 +381,7 @@ class FileReader {
               "', but fio keeps the blank (e.g. ' 1m' as 1 byte); remove it from the variable "
               "to keep the file portable");
       }
+      if (auto w = CommaBlankWarning(r)) warnings_->push_back(*w);
       if (e.blanks_around_eq && !warned_blank) {
         warned_blank = true;
         warnings_->push_back(display + ":" + std::to_string(e.line) +
@@ -1103,13 +1164,22 @@ std::optional<std::string> CliBlankWarning(const RawSetting& r) {
   } else {
     fio = "fio keeps the blank and may read the value differently";
   }
+  std::string portable = t;
+  CommaBlankFioReading(r.key, t, &portable);
   const std::string dashes(static_cast<size_t>(r.key_col - 1), '-');
   return std::string(kCmdline) + ": warning: option '" + r.key + "': the value '" + r.value + "' " +
          (lead && trail ? "has blanks at both ends"
           : lead        ? "starts with a blank"
                         : "ends with a blank") +
          ": iobench reads it as '" + t + "', but " + fio + "; write " +
-         sys::ShellWord(dashes + r.key + "=" + t) + " to mean the same to both";
+         sys::ShellWord(dashes + r.key + "=" + portable) + " to mean the same to both";
+}
+
+// One warning per command-line value: its edge blanks (whose suggestion
+// drops the blanks after commas too), or else the blanks after commas.
+std::optional<std::string> CliValueWarning(const RawSetting& r) {
+  if (auto w = CliBlankWarning(r)) return w;
+  return CommaBlankWarning(r);
 }
 
 // Whether --section selects `name`; marks every entry naming it as used (a
@@ -1190,10 +1260,10 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
   ParseOutput out;
   IOB_ASSIGN_OR_RETURN(CliJobs cli, ParseCliJobArgs(in.cli_job_args));
   for (const auto& r : cli.globals)
-    if (auto w = CliBlankWarning(r)) out.warnings.push_back(*w);
+    if (auto w = CliValueWarning(r)) out.warnings.push_back(*w);
   for (const auto& sec : cli.jobs)
     for (const auto& r : sec.entries)
-      if (auto w = CliBlankWarning(r)) out.warnings.push_back(*w);
+      if (auto w = CliValueWarning(r)) out.warnings.push_back(*w);
   // Refuse unknown command-line option names before reading any job file,
   // so a typo is reported as itself and not as a missing file.
   {

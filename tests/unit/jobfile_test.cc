@@ -1162,6 +1162,41 @@ TEST(JobfileValues, KbBaseIsThatOfTheSectionAValueIsWrittenIn) {
 // fio keeps it, reads `--bs=' 4k'` as 4 bytes and refuses `--rw=' write'`.
 // As blanks around '=' in a job file, it is read as meant, with a warning
 // (which --warnings-fatal turns into an error).
+// A blank after a comma in a per-direction list: fio 3.33 keeps it and
+// reads the number after it without its unit (bs=4k, 8k wrote 8-byte
+// blocks there); iobench reads 8k, and warns, with the portable spelling.
+TEST(JobfileValues, BlankAfterACommaInAPerDirectionListIsWarned) {
+  auto out = ParseJobText(
+      "[a]\nrw=randrw\nbs=4k, 8k\n[b]\nbssplit=4k/50:8k/50,\t16k/100\nrate_iops=10, 20\n"
+      "blockalign=4k,  0x1000\nbsrange=4k-8k ,16k-32k\n",
+      "b.fio", ".");
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  const JobSpec& j = out->jobs.at(0);
+  EXPECT_EQ(j.bs[1].min, 8192u);
+  ASSERT_EQ(out->warnings.size(), 2u) << out->warnings.at(0);
+  EXPECT_EQ(out->warnings[0],
+            "b.fio:3: warning: option 'bs': in '4k, 8k' iobench reads each part as written, but "
+            "fio keeps the blank after a comma and then reads the number without its unit (' 8k' "
+            "after the comma as 8); write 'bs=4k,8k' to mean the same to both");
+  EXPECT_NE(out->warnings[1].find("b.fio:5: warning: option 'bssplit'"), std::string::npos)
+      << out->warnings[1];
+  EXPECT_NE(out->warnings[1].find("write 'bssplit=4k/50:8k/50,16k/100'"), std::string::npos)
+      << out->warnings[1];
+  // Plain numbers, hex and a blank before the comma read the same in both.
+  ParseInput in;
+  in.cli_job_args = {"--name=a", "--bs=4k,  8k", "--rate=1m, 2m", "--ba= 4k, 8k"};
+  auto cli = ParseJobs(in);
+  ASSERT_TRUE(cli.ok()) << cli.status().message();
+  ASSERT_EQ(cli->warnings.size(), 3u);
+  EXPECT_NE(cli->warnings[0].find("('  8k' after the comma as 8); write --bs=4k,8k to"),
+            std::string::npos)
+      << cli->warnings[0];
+  EXPECT_NE(cli->warnings[1].find("write --rate=1m,2m to"), std::string::npos) << cli->warnings[1];
+  // One warning for a value with both kinds of blank, suggesting both fixes.
+  EXPECT_NE(cli->warnings[2].find("starts with a blank"), std::string::npos) << cli->warnings[2];
+  EXPECT_NE(cli->warnings[2].find("write --ba=4k,8k to"), std::string::npos) << cli->warnings[2];
+}
+
 TEST(JobfileValues, BlanksAtTheEdgeOfACommandLineValueAreWarned) {
   ParseInput in;
   in.cli_job_args = {"--bs= 4k", "--name=a",     "--size= 1m",    "-rw",
