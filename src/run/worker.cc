@@ -638,6 +638,12 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
       if (rate_ != nullptr) {
         rate_->Restart();
         due_ns_ = 0;
+        // A plan that waited for its slot across the ramp's end is issued
+        // now, at the new epoch: it is the new schedule's first I/O. It was
+        // charged to the ramp's schedule only, so the next one went out at
+        // once too (rate_iops=100 ramp_time=1 runtime=2: 201 I/Os, fio 200).
+        if (has_pending_plan_ && !lookahead_plan_)
+          (void)rate_->DelayNs(pending_plan_.ddir, pending_plan_.length, 0);
       }
     }
   }

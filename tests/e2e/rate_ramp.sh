@@ -25,4 +25,15 @@ if fio_side; then
   [ "$f" -ge 100 ] && [ "$f" -le 140 ] || fail "fio ramp_time=1: $f I/Os, want 100..140"
 fi
 [ "$fails" -eq 0 ] && echo "ok: ramp_time=1: $n I/Os, no ramp: $n0"
+
+# Without pauses: the I/O that waited for its slot across the ramp's end is
+# the new schedule's first, so 2 s at 100 IO/s is at most 200 I/Os (slots
+# 0, 10, ..., 1990 ms; the one at 2000 ms is past the runtime), as fio's 200.
+# It was 201: that I/O was charged to the ramp's schedule, and the next went
+# out at once. A late machine issues fewer, never more.
+"$bin" --name=a --ioengine=null --size=1g --runtime=2 --time_based --rate_iops=100 \
+  --ramp_time=1 --output-format=json >flat.json 2>flat.err
+n=$(ios flat.json) || fail "no JSON: $(cat flat.err)"
+[ "$n" -ge 150 ] && [ "$n" -le 200 ] || fail "rate_iops=100 ramp_time=1 runtime=2: $n I/Os, want 150..200 (fio 200)"
+[ "$fails" -eq 0 ] && echo "ok: no pauses, ramp_time=1: $n I/Os"
 [ "$fails" -eq 0 ]
