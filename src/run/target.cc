@@ -346,8 +346,10 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
             return ErrnoStatus(JobLabel(job) + ": BLKSSZGET " + t.path);
           t.current_size = bytes;
           t.logical_block_size = static_cast<uint32_t>(lbs);
+          t.device_id = st.st_rdev;
         } else {
           t.current_size = static_cast<uint64_t>(st.st_size);
+          t.device_id = st.st_dev;
         }
       } else if (errno != ENOENT) {
         return ErrnoStatus(JobLabel(job) + ": stat " + t.path);

@@ -32,6 +32,10 @@ struct TargetFile {
   uint32_t logical_block_size = 0;  // block devices: BLKSSZGET
   int jobnum = 0;                   // the numjobs clone it was resolved for (messages)
   std::string note;                 // what the report must say about the region ("" mostly)
+  // The device at resolve time: st_rdev of a block device, st_dev of an
+  // existing file; 0 when not known (a file layout creates). Which targets
+  // the context describes (one per job and device, not per file).
+  uint64_t device_id = 0;
 
   // A regular file: the only kind iobench lays out, and the only kind
   // unlink=1 removes (as fio): never a device node or a diskless target.
