@@ -440,7 +440,27 @@ std::string FormatContextBlock(const RunResult& run) {
   }
   if (run.repeat_n > 1 && run.snapshot)  // a final block has its "=== repeat k/N ===" label
     o += "repeat " + std::to_string(run.repeat_run) + "/" + std::to_string(run.repeat_n) + "\n";
-  for (const auto& t : c.targets) o += TargetLine(t) + "\n";
+  // Many jobs on one file system or device (a job file of 100 sections on
+  // tmpfs) each have a described file, for their own warnings; past the
+  // first kShown, a line is printed only for a file system or device not
+  // yet shown, and the rest are counted (all are in the JSON report).
+  constexpr size_t kShown = 4;
+  std::vector<std::string> shown_kinds;
+  size_t folded = 0;
+  for (size_t i = 0; i < c.targets.size(); ++i) {
+    const TargetContext& t = c.targets[i];
+    std::string kind = t.fs_type + "\n" + sys::TargetDeviceLabel(t);
+    const bool seen = std::find(shown_kinds.begin(), shown_kinds.end(), kind) != shown_kinds.end();
+    if (i >= kShown && seen) {
+      ++folded;
+      continue;
+    }
+    if (!seen) shown_kinds.push_back(std::move(kind));
+    o += TargetLine(t) + "\n";
+  }
+  if (folded != 0)
+    o += "note: " + std::to_string(folded) + " more target" + (folded == 1 ? "" : "s") +
+         " on the file systems and devices above (each is in the JSON report's context)\n";
   // Traps are warnings; sys marks the purely informational ones "note: ".
   for (const auto& w : c.warnings) {
     const size_t n = w.find("note: ");
