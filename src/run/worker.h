@@ -268,7 +268,8 @@ class Worker {
   std::string OpenReason(uint32_t file, bool name) const;
   // sync_on_close: fsync_on_close applies (not at a replayed log's close).
   bool CloseLimitedFile(uint32_t file, bool sync_on_close = true);
-  // invalidate=1: drops file i's cached pages of the job's region (each pass).
+  // invalidate=1: drops file i's cached pages (each pass), as InvalidateTarget:
+  // the job's region of a file, the whole device (BLKFLSBUF) for a device.
   void InvalidateFile(size_t i);
   // create_on_open=1: whether Setup leaves regular file `t` for its first
   // I/O to open (and create): it is not there yet, and nothing needs every
