@@ -55,6 +55,19 @@ class Reader {
   size_t pos_ = 0;
 };
 
+// fio's state file (verify_state_save) starts with three little-endian u64:
+// a small version (3 in fio 3.33), the size of what follows and its CRC.
+// Returns the version when `d` has that shape, else 0.
+uint64_t FioStateVersion(const std::vector<uint8_t>& d) {
+  constexpr size_t kHeader = 24;
+  if (d.size() < kHeader) return 0;
+  uint64_t version, size;
+  std::memcpy(&version, d.data(), 8);
+  std::memcpy(&size, d.data() + 8, 8);
+  if (version == 0 || version > 16 || size != d.size() - kHeader) return 0;
+  return version;
+}
+
 }  // namespace
 
 std::string Verifier::StateFileName(const std::string& job_name, uint32_t jobnum) {
@@ -167,8 +180,13 @@ Status Verifier::LoadState(const std::string& path) {
   auto bad = [&](const std::string& why) {
     return Status::Invalid("verify_state_load: " + path + ": " + why);
   };
-  if (d.size() < 8 + 4 || std::memcmp(d.data(), kStateMagic, 8) != 0)
+  if (d.size() < 8 + 4 || std::memcmp(d.data(), kStateMagic, 8) != 0) {
+    if (const uint64_t v = FioStateVersion(d); v != 0)
+      return bad("this looks like fio's verify state file (version " + std::to_string(v) +
+                 "), which iobench does not read: save the state with an iobench run of the "
+                 "writing job (verify_state_save=1, the default)");
     return bad("not an iobench verify state file");
+  }
   uint32_t crc;
   std::memcpy(&crc, d.data() + d.size() - 4, 4);
   if (Crc32c(d.data(), d.size() - 4) != crc) return bad("checksum mismatch (truncated or damaged)");

@@ -93,16 +93,15 @@ Status Worker::SetupVerify() {
   if (job_.verify.state_load) {
     const std::string path = Verifier::StateFileName(job_.name, static_cast<uint32_t>(jobnum_));
     Status st = verifier_->LoadState(path);
-    // Set in a job file: say where ("verify_state_load=1 (j.fio:7): ...").
+    // Say where it was set, as the other option errors: "verify_state_load=1
+    // (j.fio:7): ..." or "(<cmdline>)".
     const OptionSetting* where = job_.FindSetting("verify_state_load");
     constexpr std::string_view kPrefix = "verify_state_load: ";
-    if (!st.ok() && where != nullptr && !where->file.empty() && where->file != "<cmdline>" &&
-        st.message().starts_with(kPrefix)) {
-      const std::string at =
-          where->line > 0 ? where->file + ":" + std::to_string(where->line) : where->file;
+    if (!st.ok() && where != nullptr && !where->file.empty() && st.message().starts_with(kPrefix)) {
+      const std::string set =
+          where->value.empty() ? where->name : where->name + "=" + where->value;  // a bare flag
       return Status(st.code(),
-                    "verify_state_load=" + where->value + " (" + at +
-                        "): " + st.message().substr(kPrefix.size()),
+                    set + " (" + where->Where() + "): " + st.message().substr(kPrefix.size()),
                     st.errno_value());
     }
     IOB_RETURN_IF_ERROR(st);

@@ -125,13 +125,13 @@ rm -f local-w-0-verify.state
 run "${job[@]}" --verify_only=1 --verify_state_load=1
 [ "$rc" -ne 0 ] || fail "missing state: exit 0"
 grep -q "local-w-0-verify.state" err.txt || fail "missing state file not named"
-grep -q "'w': verify_state_load: open local-w-0-verify.state: No such file or directory" err.txt ||
+grep -q "'w': verify_state_load=1 (<cmdline>): open local-w-0-verify.state: No such file or directory" err.txt ||
   fail "missing state: message"
 # A state "file" that is a directory: bad input, nothing ran (exit 2).
 mkdir local-w-0-verify.state
 run "${job[@]}" --verify_only=1 --verify_state_load=1
 [ "$rc" -eq 2 ] || fail "directory as state: exit $rc, want 2"
-grep -q "'w': verify_state_load: local-w-0-verify.state is not a regular file" err.txt ||
+grep -q "'w': verify_state_load=1 (<cmdline>): local-w-0-verify.state is not a regular file" err.txt ||
   fail "directory as state: message: $(cat err.txt)"
 rmdir local-w-0-verify.state
 # A state saved for another region (a writer at offset=8k, a reader at
@@ -143,7 +143,7 @@ run --name=w --filename="$f" --size=64k --offset=8k --bs=4k --rw=write --verify=
 run --name=w --filename="$f" --size=64k --offset=0 --bs=4k --rw=write --verify=crc32c \
   --verify_only=1 --verify_state_load=1
 [ "$rc" -eq 2 ] || fail "state of another region: exit $rc, want 2"
-grep -q "'w': verify_state_load: local-w-0-verify.state: saved for a region at offset 8192, this job's starts at 0: use the writer's offset=" err.txt ||
+grep -q "'w': verify_state_load=1 (<cmdline>): local-w-0-verify.state: saved for a region at offset 8192, this job's starts at 0: use the writer's offset=" err.txt ||
   fail "state of another region: message: $(cat err.txt)"
 # Set in a job file, a state-load error names its file and line.
 printf '[w]\nfilename=%s\nsize=64k\nbs=4k\nrw=write\nverify=crc32c\nverify_only=1\nverify_state_load=1\n' \

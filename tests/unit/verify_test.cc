@@ -378,6 +378,19 @@ TEST_P(VerifyOnFs, StateSaveLoadVerifiesAcrossTwoRuns) {
     EXPECT_EQ(f.v().LoadState(state).message(),
               "verify_state_load: " + state + ": checksum mismatch (truncated or damaged)");
   }
+  {  // fio's state file (u64 version, size of the rest, CRC) is told apart
+    const uint64_t header[3] = {3, 168, 0};
+    std::ofstream s(state, std::ios::binary | std::ios::trunc);
+    s.write(reinterpret_cast<const char*>(header), sizeof header);
+    s.write(std::string(168, '\0').data(), 168);
+    s.close();
+    VerifyFile f(dir.path(), job);
+    EXPECT_EQ(f.v().LoadState(state).message(),
+              "verify_state_load: " + state +
+                  ": this looks like fio's verify state file (version 3), which iobench does "
+                  "not read: save the state with an iobench run of the writing job "
+                  "(verify_state_save=1, the default)");
+  }
 }
 
 TEST_P(VerifyOnFs, DumpWritesReceivedAndExpected) {
