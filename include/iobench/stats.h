@@ -216,6 +216,11 @@ struct DiskUtil {
   uint64_t io_ticks = 0;       // ms busy
   uint64_t time_in_queue = 0;  // ms
   double util = 0;             // percent
+  // fio 3.33 lists the disk for the run's targets (sys::TargetInfo::fio_disks).
+  // The others (the disk under a loop device's backing file, btrfs's
+  // devices, ...) are in the normal Disk stats and JSON
+  // iobench.other_disk_util, not in terse or JSON disk_util.
+  bool fio_lists = true;
 };
 
 // Description of one target, for "what was measured".

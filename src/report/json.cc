@@ -445,7 +445,9 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
     }
   }
   root["jobs"] = std::move(jobs);
-  ojson disks = ojson::array();
+  // disk_util holds the disks fio 3.33 lists, so its scripts find what they
+  // expect; the others (a loop device's backing disk) go under iobench.
+  ojson disks = ojson::array(), other_disks = ojson::array();
   for (const auto& d : run.disks) {
     ojson j;
     j["name"] = d.name;
@@ -457,11 +459,12 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
     j["write_ticks"] = d.ticks[1];
     j["in_queue"] = d.time_in_queue;
     j["util"] = d.util;
-    disks.push_back(std::move(j));
+    (d.fio_lists ? disks : other_disks).push_back(std::move(j));
   }
   if (!disks.empty()) root["disk_util"] = std::move(disks);
   ojson ib;
   ib["context"] = BuildJsonContext(run.context);
+  if (!other_disks.empty()) ib["other_disk_util"] = std::move(other_disks);
   ib["interrupted"] = run.interrupted;
   ib["partial"] = run.interrupted && !run.io_complete;
   ib["exit_code"] = run.exit_code;

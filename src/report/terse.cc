@@ -117,7 +117,8 @@ std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTot
     o += fmt::sprintf(";%3.2f%%", ld.usec[i] + (i == 0 ? ld.nsec_total : 0.0));
   for (double p : ld.msec) o += fmt::sprintf(";%3.2f%%", p);
   for (const auto& d : run.disks) {
-    if (version == 2) break;  // v2 predates the disk fields
+    if (version == 2) break;     // v2 predates the disk fields
+    if (!d.fio_lists) continue;  // fio's field count (DiskUtil::fio_lists)
     o += fmt::sprintf(
         ";%s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%", d.name,
         static_cast<unsigned long long>(d.ios[0]), static_cast<unsigned long long>(d.ios[1]),

@@ -232,6 +232,7 @@ void MergeDisk(DiskUtil d, std::vector<DiskUtil>* disks) {
     e.io_ticks += d.io_ticks;
     e.time_in_queue += d.time_in_queue;
     e.util = std::max(e.util, d.util);
+    e.fio_lists = e.fio_lists || d.fio_lists;  // fio's disk list spans the run's jobs
     return;
   }
   disks->push_back(std::move(d));

@@ -32,8 +32,7 @@ enum Field {
 
 }  // namespace
 
-DiskUtilTracker::DiskUtilTracker(std::vector<std::string> disk_names)
-    : names_(std::move(disk_names)) {}
+DiskUtilTracker::DiskUtilTracker(std::vector<TrackedDisk> disks) : disks_(std::move(disks)) {}
 
 bool DiskUtilTracker::Read(const std::string& name, uint64_t out[11]) {
   auto text = sys::ReadFirstLine("/sys/class/block/" + name + "/stat");
@@ -49,10 +48,10 @@ bool DiskUtilTracker::Read(const std::string& name, uint64_t out[11]) {
 
 void DiskUtilTracker::Start() {
   start_.clear();
-  for (const auto& n : names_) {
+  for (const auto& disk : disks_) {
     Snapshot s;
-    s.name = n;
-    s.ok = Read(n, s.v);
+    s.disk = disk;
+    s.ok = Read(disk.name, s.v);
     if (s.ok) start_.push_back(s);
   }
   start_ns_ = MonotonicNs();
@@ -63,9 +62,10 @@ std::vector<DiskUtil> DiskUtilTracker::SinceStart() const {
   std::vector<DiskUtil> out;
   for (const auto& s : start_) {
     uint64_t now[11];
-    if (!Read(s.name, now)) continue;
+    if (!Read(s.disk.name, now)) continue;
     DiskUtil d;
-    d.name = s.name;
+    d.name = s.disk.name;
+    d.fio_lists = s.disk.fio_lists;
     d.ios[0] = Delta(s.v[kReadIos], now[kReadIos]);
     d.ios[1] = Delta(s.v[kWriteIos], now[kWriteIos]);
     d.merges[0] = Delta(s.v[kReadMerges], now[kReadMerges]);
@@ -84,8 +84,9 @@ std::vector<DiskUtil> DiskUtilTracker::SinceStart() const {
   return out;
 }
 
-std::vector<std::string> DisksForTargets(const std::vector<std::string>& paths) {
-  std::vector<std::string> out;
+std::vector<TrackedDisk> DisksForTargets(const std::vector<std::string>& paths) {
+  std::vector<TrackedDisk> out;
+  std::vector<std::string> fio;  // every target's fio_disks
   // Files on one filesystem (one st_dev) sit on the same disks: resolve one
   // of them. Resolving reads /proc/self/mountinfo; for seed 003's 252 files
   // on one tmpfs that was a quarter of the run's CPU time.
@@ -98,9 +99,14 @@ std::vector<std::string> DisksForTargets(const std::vector<std::string>& paths) 
     }
     auto info = sys::ResolveTarget(p);
     if (!info.ok()) continue;
+    fio.insert(fio.end(), info->fio_disks.begin(), info->fio_disks.end());
     for (const auto& d : info->disks)
-      if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+      if (std::none_of(out.begin(), out.end(), [&](const TrackedDisk& t) { return t.name == d; }))
+        out.push_back({d});
   }
+  // A disk fio lists for one target is listed, whatever it is to another
+  // (vda under a loop device's image, and the disk of a file on vda).
+  for (auto& t : out) t.fio_lists = std::find(fio.begin(), fio.end(), t.name) != fio.end();
   return out;
 }
 

@@ -15,11 +15,19 @@
 
 namespace iobench {
 
+// A disk to track. fio_lists: fio 3.33 lists it for the targets
+// (sys::TargetInfo::fio_disks); the others, such as the disk under a loop
+// device's backing file, only iobench shows (DiskUtil::fio_lists).
+struct TrackedDisk {
+  std::string name;
+  bool fio_lists = true;
+};
+
 class DiskUtilTracker {
  public:
   // Names as in /sys/class/block: whole disks ("nvme0n1", "loop0") or
   // partitions ("vda1"). Unknown names are dropped at Start().
-  explicit DiskUtilTracker(std::vector<std::string> disk_names);
+  explicit DiskUtilTracker(std::vector<TrackedDisk> disks);
 
   // Snapshot every disk's counters and the monotonic clock.
   void Start();
@@ -32,13 +40,13 @@ class DiskUtilTracker {
 
  private:
   struct Snapshot {
-    std::string name;
+    TrackedDisk disk;
     uint64_t v[11] = {};  // the first 11 fields of the stat file
     bool ok = false;
   };
   static bool Read(const std::string& name, uint64_t out[11]);
 
-  std::vector<std::string> names_;
+  std::vector<TrackedDisk> disks_;
   std::vector<Snapshot> start_;
   uint64_t start_ns_ = 0;
 };
@@ -48,6 +56,8 @@ class DiskUtilTracker {
 // (a file on a loop-mounted ext4: "loop0", then the disk under the loop's
 // backing file, "vda"; a file on LVM: "dm-0", then "sda", "sdb"). A
 // partition resolves to its disk. Targets on tmpfs contribute nothing.
-std::vector<std::string> DisksForTargets(const std::vector<std::string>& paths);
+// fio_lists is set for a disk fio 3.33 lists for one of the targets
+// ("loop0", "dm-0", "sda", "sdb"; not "vda" under the loop device).
+std::vector<TrackedDisk> DisksForTargets(const std::vector<std::string>& paths);
 
 }  // namespace iobench

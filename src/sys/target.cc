@@ -248,6 +248,21 @@ void WalkName(const std::string& name, int depth, TargetInfo* info) {
   }
 }
 
+// TargetInfo::fio_disks from the device `name`: its whole disk, then the
+// slaves of each, depth first, each once (fio's disk_util_add and
+// find_add_disk_slaves). A loop device has no slaves: its backing file's
+// disk is not among them.
+void AddFioDisks(const std::string& name, int depth, std::vector<std::string>* out) {
+  if (depth > kMaxDepth) return;
+  std::string disk = name;
+  if (std::string parent; IsPartition(name, &parent)) disk = parent;
+  if (std::find(out->begin(), out->end(), disk) != out->end()) return;
+  out->push_back(disk);
+  std::vector<std::string> slaves = ListDir("/sys/block/" + disk + "/slaves");
+  std::sort(slaves.begin(), slaves.end());
+  for (const auto& s : slaves) AddFioDisks(s, depth + 1, out);
+}
+
 void FillQueueSettings(const std::string& disk, TargetContext* ctx) {
   const std::string base = "/sys/block/" + disk;
   ctx->device = disk;
@@ -434,6 +449,9 @@ Result<TargetInfo> ResolveTarget(const std::string& path, bool written) {
   struct stat st;
   IOB_ASSIGN_OR_RETURN(info.probed_path, NearestExisting(path, &st));
   info.exists = info.probed_path == path || (path.empty() && info.probed_path == ".");
+  if (auto name = BlockNameForDev(S_ISBLK(st.st_mode) && info.exists ? st.st_rdev : st.st_dev);
+      name.ok())
+    AddFioDisks(*name, 0, &info.fio_disks);
   if (S_ISBLK(st.st_mode) && info.exists) {
     info.is_block_device = true;
     auto name = BlockNameForDev(st.st_rdev);

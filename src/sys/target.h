@@ -72,6 +72,15 @@ struct TargetInfo {
   // is on: {"loop0"}, {"dm-0"}, every member of a multi-device btrfs
   // {"loop1", "loop2"}. The first of `disks`.
   std::vector<std::string> top_disks;
+  // The disks fio 3.33 lists for the target (its init_per_file_disk_util),
+  // a subset of `disks`: the whole disk of the device holding the path
+  // (st_rdev of a device node, after symlinks; else st_dev of the file or
+  // its nearest existing parent) and the devices in its slaves/ (dm, md),
+  // depth first. Not what is under a loop device's backing file, nor a
+  // filesystem's devices found any other way (btrfs members, an overlay's
+  // layer, the mount source): {"loop0"}, {"dm-0", "sda", "sdb"}, {} for a
+  // file on btrfs or tmpfs. The machine formats list these (docs/output.md).
+  std::vector<std::string> fio_disks;
   // The disks at the bottom of the stack (no slaves, not a loop device):
   // {"vda"}, {"sda", "sdb"}. ctx.device joins them with ','; the queue
   // settings in ctx come from the first.

@@ -20,7 +20,7 @@ using iobench::testing::TempDir;
 using iobench::testing::WriteFile;
 
 TEST(DiskUtilTest, UnknownDisksAreDropped) {
-  DiskUtilTracker t({"iobench-no-such-disk"});
+  DiskUtilTracker t({{"iobench-no-such-disk"}});
   t.Start();
   EXPECT_TRUE(t.Stop().empty());
 }
@@ -41,15 +41,25 @@ TEST(DiskUtilTest, LoopDeviceCountsWritesAndReads) {
 
   // The disks: the loop device, then whatever holds its backing image;
   // tmpfs adds nothing and duplicates are dropped.
+  // fio 3.33 lists the loop device alone: a loop device has no slaves.
   auto info = sys::ResolveTarget(file);
   ASSERT_TRUE(info.ok());
-  const std::vector<std::string> disks = DisksForTargets({file, shm.path() + "/x", file});
-  EXPECT_EQ(disks, info->disks);
+  EXPECT_EQ(info->fio_disks, std::vector<std::string>{loop.name()});
+  const std::vector<TrackedDisk> disks = DisksForTargets({file, shm.path() + "/x", file});
+  ASSERT_EQ(disks.size(), info->disks.size());
+  for (size_t i = 0; i < disks.size(); ++i) {
+    EXPECT_EQ(disks[i].name, info->disks[i]);
+    EXPECT_EQ(disks[i].fio_lists, i == 0) << disks[i].name;
+  }
   ASSERT_FALSE(disks.empty());
-  EXPECT_EQ(disks[0], loop.name());
+  EXPECT_EQ(disks[0].name, loop.name());
+  // The loop device itself as the target: the same.
+  auto dev = sys::ResolveTarget(loop.device());
+  ASSERT_TRUE(dev.ok());
+  EXPECT_EQ(dev->fio_disks, std::vector<std::string>{loop.name()});
 
   ASSERT_TRUE(loop.Unmount());
-  DiskUtilTracker t({loop.name()});
+  DiskUtilTracker t({{loop.name()}});
   t.Start();
   // 256 direct 4 KiB writes, then 64 direct reads, straight to the device.
   const int fd = open(loop.device().c_str(), O_RDWR | O_DIRECT);

@@ -58,6 +58,23 @@ TEST(ReportJsonTest, TopLevelKeysInFioOrder) {
   EXPECT_TRUE(j["iobench"]["point"].is_object());
 }
 
+// disk_util has the disks fio 3.33 lists; a loop device's backing disk
+// goes to iobench.other_disk_util, in the same shape.
+TEST(ReportJsonTest, DisksFioDoesNotListAreUnderIobench) {
+  RunResult run = testdata::MakeRun(false);
+  run.disks[0].name = "loop0";
+  DiskUtil backing = testdata::MakeDisk();
+  backing.fio_lists = false;
+  run.disks.push_back(backing);
+  const auto j = Json(run, false);
+  ASSERT_EQ(j["disk_util"].size(), 1u);
+  EXPECT_EQ(j["disk_util"][0]["name"], "loop0");
+  ASSERT_EQ(j["iobench"]["other_disk_util"].size(), 1u);
+  EXPECT_EQ(j["iobench"]["other_disk_util"][0]["name"], "vda");
+  EXPECT_EQ(Keys(j["iobench"]["other_disk_util"][0]), Keys(j["disk_util"][0]));
+  EXPECT_FALSE(Json(testdata::MakeRun(false), false)["iobench"].contains("other_disk_util"));
+}
+
 TEST(ReportJsonTest, JobKeysInFioOrder) {
   const auto j = Json(testdata::MakeRun(false), false)["jobs"][0];
   EXPECT_EQ(Keys(j), (std::vector<std::string>{"jobname",

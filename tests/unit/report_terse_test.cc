@@ -55,6 +55,24 @@ TEST(ReportTerseTest, OneHundredThirtyFieldsWithOneDisk) {
   EXPECT_EQ(Split(merged[0]).size(), 121u);
 }
 
+// A loop device's backing disk is not among the disks fio 3.33 lists: it
+// gets no fields, so the line has fio's 130 and ends with the loop
+// device's util (it had 139, the last one the backing disk's).
+TEST(ReportTerseTest, OnlyTheDisksFioListsGetFields) {
+  RunResult run = testdata::MakeRun(false, 1);
+  run.disks[0].name = "loop0";
+  DiskUtil backing = testdata::MakeDisk();
+  backing.util = 12.5;
+  backing.fio_lists = false;
+  run.disks.push_back(backing);
+  for (int version : {3, 4, 5}) {
+    const auto f = Split(Lines(Terse(run, version))[0]);
+    EXPECT_EQ(f.size(), version == 3 ? 130u : version == 4 ? 171u : 189u) << "v" << version;
+    EXPECT_EQ(f[f.size() - 9], "loop0") << "v" << version;
+    EXPECT_EQ(f.back(), "77.07%") << "v" << version;
+  }
+}
+
 TEST(ReportTerseTest, FieldPositions) {
   const RunResult run = testdata::MakeRun(false, 1);
   const JobResult& j = run.groups[0].jobs[0];
