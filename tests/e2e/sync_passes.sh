@@ -87,7 +87,7 @@ MULTI=
 pass_syncs() {
   local tool=$1 every=$2 per=$3
   shift 3
-  ops "$tool" --ioengine=psync --rw=write --fsync="$every" --time_based --runtime=60ms "$@" |
+  ops "$tool" --ioengine=psync --rw=write --fsync="$every" --time_based --runtime=200ms "$@" |
     awk -v every="$every" -v per="$per" -v restart="$RESTART" '
       { n = split($0, c, "") }
       END {
@@ -101,7 +101,10 @@ pass_syncs() {
           }
           w++; s = 0
         }
-        if (bad != "") print bad; else if (w < 3 * per) print "only " w " writes"; else print "ok"
+        # Too few writes (a loaded machine) proves less but is no failure:
+        # a pass test never decides on timing.
+        if (bad == "" && w < 3 * per) print "note: only " w " writes in the runtime" > "/dev/stderr"
+        if (bad != "") print bad; else print "ok"
       }'
 }
 for t in "${tools[@]}"; do
