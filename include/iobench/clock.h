@@ -8,8 +8,10 @@
 // ~60 instructions). The kernel only picks "tsc" when the TSC is synchronised
 // across CPUs, so readings from different threads compare.
 //
-// Thread-safety: InitClock() must run once on the main thread before any
-// worker starts; afterwards NowNs() is safe from any thread (read-only state).
+// Thread-safety: InitClock() runs on the main thread while no other thread
+// reads the clock: before a run's workers start (a sweep runs it again
+// between points whose jobs ask for another clocksource); while a run's
+// workers live, NowNs() is safe from any thread (read-only state).
 #pragma once
 
 #include <time.h>

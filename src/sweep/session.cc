@@ -931,12 +931,14 @@ Status CheckSession(const std::vector<JobSpec>& jobs, const SessionOptions& o,
   return Status::Ok();
 }
 
-int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
-  // One clock for the run: a job that asks for clock_gettime (or
-  // gettimeofday, which we serve with clock_gettime) gets it for all, as
-  // fio's clocksource is process-wide.
-  // A job that names clocksource=cpu gets the TSC when it is invariant,
-  // even where the kernel runs on another clocksource (kvm-clock), as fio.
+namespace {
+
+// The clock a run of `jobs` reads. One clock for the run: a job that asks
+// for clock_gettime (or gettimeofday, which we serve with clock_gettime)
+// gets it for all, as fio's clocksource is process-wide. A job that names
+// clocksource=cpu gets the TSC when it is invariant, even where the kernel
+// runs on another clocksource (kvm-clock), as fio.
+ClockSource WantedClock(const std::vector<JobSpec>& jobs) {
   ClockSource want = ClockSource::kAuto;
   for (const JobSpec& j : jobs) {
     if (j.clocksource == JobSpec::ClockSourceChoice::kClockGettime ||
@@ -945,7 +947,14 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     else if (j.clocksource == JobSpec::ClockSourceChoice::kCpu && want == ClockSource::kAuto)
       want = ClockSource::kTsc;
   }
-  InitClock(want);
+  return want;
+}
+
+}  // namespace
+
+int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
+  ClockSource clock_want = WantedClock(jobs);
+  InitClock(clock_want);
   static std::atomic<int> stop{0};
   static std::atomic<int> report_now{0};
   InstallSignalHandlers(&stop, &report_now);
@@ -1005,6 +1014,15 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     if (interrupted) break;
     if (!o.sweep_cmd.empty()) hook_logs.emplace_back();             // this point's, all its runs
     const std::vector<JobSpec>& point_jobs = plan->point_jobs[pi];  // checked in PlanSession
+    // Each point reads the clock its own jobs ask for: --sweep
+    // clocksource=cpu,clock_gettime ran both points on the base jobs'
+    // clock (and the JSON's job options named the other). No other thread
+    // reads the clock between runs: a run that leaves a stuck worker behind
+    // stops the sweep.
+    if (const ClockSource want = WantedClock(point_jobs); want != clock_want) {
+      clock_want = want;
+      InitClock(want);
+    }
     std::vector<nlohmann::ordered_json> runs;
     // A run of this point, for the terse records of the median: their
     // figures are the merged document's, their layout (which records, the

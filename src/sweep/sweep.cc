@@ -603,6 +603,9 @@ ojson CombineSweepResults(const std::vector<std::pair<SweepPoint, ojson>>& per_p
   // system, and the tables captioned every point with it.
   ojson targets = ojson::array();
   bool any_targets = false;
+  // Each clock the points read, with its points: a point's jobs may ask
+  // for another clocksource (--sweep clocksource=cpu,clock_gettime).
+  ojson clocks = ojson::array();
   for (const auto& [point, pdoc] : per_point_fio_json) {
     if (!pdoc.is_object() || !pdoc.contains("iobench") || !pdoc["iobench"].is_object()) continue;
     const ojson& pi = pdoc["iobench"];
@@ -613,6 +616,15 @@ ojson CombineSweepResults(const std::vector<std::pair<SweepPoint, ojson>>& per_p
       exit_code = std::max(exit_code, pi["exit_code"].get<int64_t>());
     if (!pi.contains("context") || !pi["context"].is_object()) continue;
     const ojson& ctx = pi["context"];
+    if (ctx.contains("clock") && ctx["clock"].is_string()) {
+      auto same = std::find_if(clocks.begin(), clocks.end(),
+                               [&](const ojson& c) { return c["clock"] == ctx["clock"]; });
+      if (same == clocks.end()) {
+        clocks.push_back(ojson{{"clock", ctx["clock"]}, {"points", ojson::array()}});
+        same = clocks.end() - 1;
+      }
+      (*same)["points"].push_back(PointToJson(point));
+    }
     if (ctx.contains("warnings") && ctx["warnings"].is_array())
       for (const auto& w : ctx["warnings"])
         if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
@@ -643,6 +655,15 @@ ojson CombineSweepResults(const std::vector<std::pair<SweepPoint, ojson>>& per_p
   if (top.contains("context") && top["context"].is_object()) {
     top["context"]["warnings"] = warnings;
     if (any_targets) top["context"]["targets"] = std::move(targets);
+    // Points on different clocks: "clock" names each ("tsc,clock_gettime",
+    // in the order the points ran; it said the first point's alone) and
+    // "clocks" says which points read which.
+    if (clocks.size() > 1) {
+      std::string all;
+      for (const auto& c : clocks) all += (all.empty() ? "" : ",") + c["clock"].get<std::string>();
+      top["context"]["clock"] = all;
+      top["context"]["clocks"] = std::move(clocks);
+    }
   }
   ojson sweep = {{"keys", keys}, {"points", per_point_fio_json.size()}};
   if (hook_logs) {
