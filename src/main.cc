@@ -593,9 +593,12 @@ int Main(int argc, char** argv) {
 
   if (!CheckToolOptions(cli, tool_args)) return kExitUsage;
   // The report is written over whatever --output names: not a block device
-  // (its data), nor an image under a mounted loop device.
+  // (its data), nor an image under a mounted loop device; and it must be
+  // writable, found now rather than after the run (RunSession checks the
+  // same, with --plot's files).
   if (!cli.output.empty())
-    if (iobench::Status st = iobench::sys::CheckSideFileSafety(cli.output, "the report (--output)");
+    if (iobench::Status st =
+            iobench::sys::CheckOutputFile(cli.output, "--output", "the report (--output)");
         !st.ok()) {
       std::fprintf(stderr, "iobench: %s\n", st.message().c_str());
       return kExitUsage;

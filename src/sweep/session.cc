@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,7 +26,7 @@
 #include "report/table.h"
 #include "run/coordinator.h"
 #include "run/signals.h"
-#include "sys/job_paths.h"
+#include "sys/safety.h"
 #include "sys/strings.h"
 
 namespace iobench {
@@ -59,31 +58,6 @@ std::vector<std::string> InFioOrder(const std::vector<std::string>& formats) {
 // a directory that cannot be written. An I/O error while laying out or a
 // stuck device is a failure of the run (exit 1).
 int ExitFor(const Status& st) { return IsRefusal(st) ? kExitUsage : kExitJobFailed; }
-
-// --output (and --plot's image) must be writable before anything runs:
-// finding out after a long run that the report cannot be written loses the
-// run. `option` names it in errors ("--output"). Creates nothing.
-Status CheckOutputWritable(const std::string& path, const std::string& option = "--output") {
-  if (path.empty()) return Status::Ok();
-  if (const std::string why = sys::DeletedCwdReason(path); !why.empty())
-    return Status::NotFound(option + "=" + path + ": " + why +
-                            "; give an absolute path or run from an existing directory");
-  if (::access(path.c_str(), F_OK) == 0) {
-    if (::access(path.c_str(), W_OK) != 0) return ErrnoStatus(option + "=" + path, errno);
-    // A directory passes access(W_OK) and failed only after the run.
-    struct stat sb;
-    if (::stat(path.c_str(), &sb) == 0 && S_ISDIR(sb.st_mode))
-      return ErrnoStatus(option + "=" + path, EISDIR);
-    return Status::Ok();
-  }
-  const size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "."
-                          : slash == 0               ? "/"
-                                                     : path.substr(0, slash);
-  if (::access(dir.c_str(), W_OK) != 0)
-    return ErrnoStatus(option + "=" + path + ": directory " + dir, errno);
-  return Status::Ok();
-}
 
 // The option a sweep key names (bs for blocksize); a key that is no
 // option (setra) or an empty one as it is.
@@ -336,9 +310,9 @@ Status CheckReportOptions(const SessionOptions& o) {
   if (o.sweeps.empty())
     return Status::Invalid("--plot=" + o.plot + ": nothing is swept; a plot needs --sweep KEY=...");
   IOB_RETURN_IF_ERROR(CheckPlotName(o.plot));
-  // The image and its FILE.gp script go to the same directory.
-  IOB_RETURN_IF_ERROR(CheckOutputWritable(o.plot, "--plot"));
-  return CheckOutputWritable(PlotScriptPath(o.plot), "--plot");
+  // The image and its FILE.gp script, written after the run: checked now.
+  IOB_RETURN_IF_ERROR(sys::CheckOutputFile(o.plot, "--plot", "the plot (--plot)"));
+  return sys::CheckOutputFile(PlotScriptPath(o.plot), "--plot", "the plot's script (--plot)");
 }
 
 // A blank line between a table and the text above it (the normal report
@@ -813,7 +787,8 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
     IOB_RETURN_IF_ERROR(ApplyCompareLabels(o, &labels));
   }
   if (o.repeat == 0) return Status::Invalid("--repeat must be at least 1");
-  IOB_RETURN_IF_ERROR(CheckOutputWritable(o.output));
+  // The report is written after the run: what would stop it is checked now.
+  IOB_RETURN_IF_ERROR(sys::CheckOutputFile(o.output, "--output", "the report (--output)"));
   IOB_RETURN_IF_ERROR(CheckReportOptions(o));
   if (!o.compare.empty()) {
     auto base = LoadResultsJson(o.compare[0]);

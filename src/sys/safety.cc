@@ -478,6 +478,38 @@ Status CheckSideFileSafety(const std::string& path, const std::string& what) {
   return SideFileSafetyWith(path, what, nullptr);
 }
 
+Status CheckOutputFile(const std::string& path, const std::string& option,
+                       const std::string& what) {
+  if (path.empty()) return Status::Ok();
+  const std::string named = option + "=" + path;
+  if (const std::string why = DeletedCwdReason(path); !why.empty())
+    return Status::NotFound(named + ": " + why +
+                            "; give an absolute path or run from an existing directory");
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0) {
+    // A directory passes access(W_OK) and failed only after the run.
+    if (S_ISDIR(st.st_mode)) return ErrnoStatus(named, EISDIR);
+    if (access(path.c_str(), W_OK) != 0) return ErrnoStatus(named, errno);
+    return CheckSideFileSafety(path, what);
+  }
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
+  // access(dir, W_OK) alone passed a regular file as the directory
+  // (--output=afile/x.json ran the whole sweep, then "Not a directory").
+  if (stat(dir.c_str(), &st) != 0) return ErrnoStatus(named + ": directory " + dir, errno);
+  if (!S_ISDIR(st.st_mode)) return ErrnoStatus(named + ": directory " + dir, ENOTDIR);
+  // Before access(): a read-only /sys (in a container) is refused for what it is.
+  if (const std::string fs = PseudoFsName(dir); !fs.empty())
+    return Status::Refused(named + ": directory " + dir + " is on " + fs +
+                           ", a pseudo file system whose files are the kernel's settings and "
+                           "state, not storage; name a file on a real file system");
+  if (access(dir.c_str(), W_OK | X_OK) != 0)
+    return ErrnoStatus(named + ": directory " + dir, errno);
+  return Status::Ok();
+}
+
 Result<int> OpenSideFile(const std::string& path, const std::string& what) {
   auto refuse = [&](const std::string& why) {
     return Status::Refused("refusing to write " + what + " to " + path + ": " + why +

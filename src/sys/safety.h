@@ -50,6 +50,19 @@ Status CheckWriteSafety(const std::string& path, bool allow_mounted_write);
 // does not exist, and anything else, passes.
 Status CheckSideFileSafety(const std::string& path, const std::string& what);
 
+// A file iobench writes when the run is over (the report, --output; the
+// plot, --plot): everything that would make that write fail, checked now,
+// so that a long run or sweep is not spent first. `option` names it in
+// errors ("--output": "--output=PATH: ..."), `what` in CheckSideFileSafety's.
+// Refused: a relative path in a deleted current directory; a directory at
+// the path; an existing file that cannot be written; a new file whose
+// directory is missing, is no directory (a regular file: "Not a
+// directory"), cannot be written (permission, a read-only file system:
+// access(2), which root passes on any read-write mount) or is on a pseudo
+// file system (PseudoFsName: /sys, /proc, where creating a file fails even
+// for root); and whatever CheckSideFileSafety refuses. Creates nothing.
+Status CheckOutputFile(const std::string& path, const std::string& option, const std::string& what);
+
 // Opens `path`, a file iobench writes besides the targets and creates in
 // the current directory (verify_dump's blocks, the verify state's
 // temporary file), for writing from its start, without ever writing

@@ -38,6 +38,19 @@ refused "--plot=$tmp/p.txt: the file name must end in .svg or .png" \
 refused "--plot=/nonexistent/p.svg: directory /nonexistent: No such file or directory" \
   --sweep iodepth=1,2 --plot=/nonexistent/p.svg
 refused "--plot=$tmp/p.svg: nothing is swept; a plot needs --sweep KEY=..." --plot="$tmp/p.svg"
+# A regular file as the directory, and a pseudo file system (which root
+# may access(W_OK)), were found only after the whole sweep ran (exit 1).
+: >"$tmp/afile"
+refused "--output=$tmp/afile/x.json: directory $tmp/afile: Not a directory" \
+  --sweep iodepth=1,2 --output="$tmp/afile/x.json" --output-format=json
+refused "--plot=$tmp/afile/x.svg: directory $tmp/afile: Not a directory" \
+  --sweep iodepth=1,2 --plot="$tmp/afile/x.svg"
+refused "--plot=/sys/x.svg: directory /sys is on sysfs, a pseudo file system" \
+  --sweep iodepth=1,2 --plot=/sys/x.svg
+refused "--output=/sys/x.json: directory /sys is on sysfs, a pseudo file system" \
+  --sweep iodepth=1,2 --output=/sys/x.json
+refused "--output=/proc/x.json: directory /proc is on proc, a pseudo file system" \
+  --output=/proc/x.json
 
 refused "--sweep-cmd 'touch $tmp/hook-ran; echo {typo}': {typo} names no --sweep key (swept: iodepth)" \
   --sweep iodepth=1,2 --sweep-cmd="touch $tmp/hook-ran; echo {typo}"

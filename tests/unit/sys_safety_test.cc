@@ -429,5 +429,38 @@ TEST(SysWriteSafetyTest, FilesAreNotCheckedAndMissingPathsAreErrors) {
             "write safety check: stat " + dir.path() + "/missing: No such file or directory");
 }
 
+// What would stop the report or the plot from being written after the run
+// is found before it (docs/safety.md): access(dir, W_OK) alone passed a
+// regular file as the directory, and /sys for root.
+TEST(SysOutputFileTest, RefusesWhatTheWriteAfterTheRunWouldFail) {
+  TempDir dir("/dev/shm");
+  ASSERT_TRUE(dir.ok());
+  const std::string file = dir.path() + "/f";
+  ASSERT_TRUE(WriteFile(file, 4096));
+  auto check = [](const std::string& path) {
+    return CheckOutputFile(path, "--output", "the report (--output)");
+  };
+  EXPECT_TRUE(check(file).ok());                      // overwritten
+  EXPECT_TRUE(check(dir.path() + "/new.json").ok());  // created
+  EXPECT_TRUE(check("/dev/null").ok());
+  EXPECT_TRUE(check("").ok());
+  EXPECT_EQ(check(file + "/x.json").message(),
+            "--output=" + file + "/x.json: directory " + file + ": Not a directory");
+  EXPECT_EQ(check(dir.path() + "/no/x.json").message(), "--output=" + dir.path() +
+                                                            "/no/x.json: directory " + dir.path() +
+                                                            "/no: No such file or directory");
+  EXPECT_EQ(check(dir.path()).message(), "--output=" + dir.path() + ": Is a directory");
+  if (PseudoFsName("/sys") != "sysfs") GTEST_SKIP() << "/sys is not sysfs here";
+  const Status sys = check("/sys/x.json");
+  EXPECT_EQ(sys.code(), Status::Code::kRefused);
+  EXPECT_EQ(sys.message(),
+            "--output=/sys/x.json: directory /sys is on sysfs, a pseudo file system whose files "
+            "are the kernel's settings and state, not storage; name a file on a real file system");
+  EXPECT_NE(CheckOutputFile("/proc/x.svg", "--plot", "the plot (--plot)")
+                .message()
+                .find("--plot=/proc/x.svg: directory /proc"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace iobench::sys
