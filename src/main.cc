@@ -667,6 +667,7 @@ int Main(int argc, char** argv) {
   in.job_files = job_files;
   in.cli_job_args = split->job_args;
   in.sections = cli.sections;
+  for (const auto& sw : cli.sweeps) in.sweep_keys.push_back(sw.substr(0, sw.find('=')));
   auto parsed = iobench::jobfile::ParseJobs(in);
   if (!parsed.ok()) {
     std::fprintf(stderr, "%s\n", parsed.status().message().c_str());

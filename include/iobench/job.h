@@ -574,6 +574,11 @@ struct JobSpec {
   // log_window_value (fio 3.36; fio 3.33's log_max_value): what a
   // log_avg_msec window line shows. 0 avg, 1 max, 2 both (LogWindowValue).
   uint8_t log_window_value = 0;
+  // The engines the job's [global] sections used (the one in force when
+  // they start, then each ioengine= they set): an engine option a [global]
+  // gave is valid with any of them, as fio parses it there, or with the
+  // job's own engine (jobfile::CheckEngineOptions).
+  std::vector<std::string> global_engines;
 };
 
 // Whether jobs[i] starts a phase of the run (the coordinator's phases, which

@@ -793,8 +793,11 @@ Status CheckEngineOption(const JobSpec& job, const RawSetting& s,
 // and unit_base first, as fio's parse priorities do (report/json.cc).
 // `file_job`: the settings are a job file's job, with the command-line
 // globals at the end.
+// `engine_checks`: false when the engine is swept (ParseInput::sweep_keys),
+// whose points judge the engine options with their own engine.
 Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
-                std::vector<std::string>* warnings, bool file_job = false) {
+                std::vector<std::string>* warnings, bool file_job = false,
+                bool engine_checks = true) {
   std::vector<RawSetting> owned;
   auto is_kb_base = [](const RawSetting& s) {
     const OptionDef* def = FindOption(s.key);
@@ -862,10 +865,11 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
       if (global && job->ioengine != seen.back()) seen.push_back(job->ioengine);
     }
     owned_engines.resize(owned.size(), global ? seen : std::vector<std::string>());
+    if (global) job->global_engines = seen;
     if (own_kb || !is_trailing_cli(r)) in_force = section_kb;
   }
   job->kb_base = in_force;  // the job's own (the reports' units follow it)
-  for (size_t i = 0; i < owned.size(); ++i)
+  for (size_t i = 0; i < owned.size() && engine_checks; ++i)
     IOB_RETURN_IF_ERROR(CheckEngineOption(*job, owned[i], owned_engines[i]));
   // As fio's fixup_options: a latency that is not measured has no
   // percentiles, whatever the order of the options (disable_lat=1 with
@@ -1199,7 +1203,8 @@ bool MarkSelected(const std::vector<std::string>& select, const std::string& nam
 Status BuildFileJobs(std::vector<Section>& sections, const std::string& display, int index,
                      const std::vector<RawSetting>& cli_globals,
                      const std::vector<std::string>& select, std::vector<JobSpec>* jobs,
-                     std::vector<bool>* section_used, std::vector<std::string>* warnings) {
+                     std::vector<bool>* section_used, std::vector<std::string>* warnings,
+                     bool engine_checks = true) {
   std::vector<RawSetting> globals;
   for (auto& sec : sections) {
     if (sec.global) {
@@ -1219,7 +1224,7 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
     all = BsSplitWins(all, &job.parse_notes);
     for (const auto& g : cli_globals)
       if (g.key != "name") all.push_back(g);  // a --name=global names no file job
-    IOB_RETURN_IF_ERROR(ApplyAll(&job, all, warnings, /*file_job=*/true));
+    IOB_RETURN_IF_ERROR(ApplyAll(&job, all, warnings, /*file_job=*/true, engine_checks));
     jobs->push_back(std::move(job));
   }
   return Status::Ok();
@@ -1258,6 +1263,11 @@ Result<ParseOutput> ParseJobText(const std::string& text, const std::string& dis
 
 Result<ParseOutput> ParseJobs(const ParseInput& in) {
   ParseOutput out;
+  const bool engine_checks =
+      std::none_of(in.sweep_keys.begin(), in.sweep_keys.end(), [](const std::string& k) {
+        const OptionDef* def = FindOption(k);
+        return def != nullptr && def->name == "ioengine";
+      });
   IOB_ASSIGN_OR_RETURN(CliJobs cli, ParseCliJobArgs(in.cli_job_args));
   for (const auto& r : cli.globals)
     if (auto w = CliValueWarning(r)) out.warnings.push_back(*w);
@@ -1322,7 +1332,7 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
     size_t before = out.jobs.size();
     IOB_RETURN_IF_ERROR(BuildFileJobs(reader.sections(), f == "-" ? "<stdin>" : f, index,
                                       cli.globals, in.sections, &out.jobs, &section_used,
-                                      &out.warnings));
+                                      &out.warnings, engine_checks));
     if (out.jobs.size() == before && in.sections.empty())
       out.warnings.push_back((f == "-" ? std::string("<stdin>") : f) +
                              ": warning: job file defines no jobs");
@@ -1355,7 +1365,7 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
     }
     for (auto& e : sec.entries) all.push_back(e);
     all = BsSplitWins(all, &job.parse_notes);
-    IOB_RETURN_IF_ERROR(ApplyAll(&job, all, &out.warnings));
+    IOB_RETURN_IF_ERROR(ApplyAll(&job, all, &out.warnings, false, engine_checks));
     // The options before the first --name stay globals (file "<cmdline>"):
     // fio's JSON lists them under "global options", the job's own under
     // "job options", and here the job's own beat them, as in fio.
@@ -1395,16 +1405,24 @@ Status SetOption(JobSpec* job, const std::string& name, const std::string& value
   r.key_col = 1;
   r.value_col = static_cast<int>(name.size()) + 2;
   IOB_RETURN_IF_ERROR(ApplyAll(job, {r}, nullptr));
-  // A new engine must still accept the engine options the job itself set
-  // (a [global] one was checked against [global]'s engine, which a sweep's
-  // ioengine= replaces for this job only, as a job's own ioengine= would).
-  for (const auto& s : job->settings) {
-    if (s.source == OptionSource::kGlobal) continue;
+  // A new engine must still accept the engine options the job sets.
+  return CheckEngineOptions(*job);
+}
+
+Status CheckEngineOptions(const JobSpec& job) {
+  for (const auto& s : job.settings) {
     RawSetting prev;
     prev.key = s.name;
     prev.file = s.file;
     prev.line = s.line;
-    IOB_RETURN_IF_ERROR(CheckEngineOption(*job, prev));
+    // A [global] one was valid with [global]'s engines, which a sweep's
+    // ioengine= does not change (a job's own ioengine= would not either):
+    // [global] ioengine=io_uring fixedbufs=1 holds at a psync point. Or it
+    // suits the job's engine (the sweep's, which the parse left to judge).
+    if (s.source == OptionSource::kGlobal &&
+        (job.global_engines.empty() || CheckEngineOption(job, prev, job.global_engines).ok()))
+      continue;  // empty: a job the parser did not build, its [global] unknown
+    IOB_RETURN_IF_ERROR(CheckEngineOption(job, prev));
   }
   return Status::Ok();
 }

@@ -27,6 +27,11 @@ struct ParseInput {
   std::vector<std::string> cli_job_args;  // raw argv job options in order,
                                           // e.g. {"-filename=/x", "-iodepth", "32", "--name=a"}
   std::vector<std::string> sections;      // --section: keep only these jobs of the job files
+  // The keys of --sweep. When one is ioengine, every job's engine at each
+  // point is the point's, so an engine option is judged there (SetOption,
+  // CheckEngineOptions), not here against the job's own engine: a job file's
+  // nowait=1 under the default psync refused --sweep ioengine=pvsync2,io_uring.
+  std::vector<std::string> sweep_keys;
 };
 
 struct ParseOutput {
@@ -50,6 +55,12 @@ Result<ParseOutput> ParseJobText(const std::string& text, const std::string& dis
 // line (used by --sweep): full validation, units, kb_base of the job, engine
 // option checks. Appends to job->settings (and ->unimplemented).
 Status SetOption(JobSpec* job, const std::string& name, const std::string& value);
+
+// Every engine option the job sets against the engine it must suit: one of
+// the job's own (or the command line's) against the job's engine; one its
+// [global] gave against that or any engine [global] used
+// (JobSpec::global_engines). SetOption ends with it.
+Status CheckEngineOptions(const JobSpec& job);
 
 // True for any option iobench knows (incl. aliases).
 bool IsJobOption(const std::string& name);
