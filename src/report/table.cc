@@ -1287,8 +1287,26 @@ std::string table::DescribeJobs(const json& doc, const std::vector<const json*>&
       std::string r = a == b ? b + unit + (jobs.size() > 1 ? " each" : "") : a + "-" + b + unit;
       parts.push_back(r);
     }
-    if (auto n = Num(Get(Get(*jobs[0], "iobench"), "repeat"), "n"); n && *n > 1)
-      parts.push_back(Printf("median of %.0f runs", *n));
+    // How many runs each figure is the median of, over every job of the
+    // table: a signal that cut the repeats leaves the jobs after it with
+    // fewer (iobench.repeat.n; a job with no repeat object beside ones with
+    // it is a single run that was cut), and jobs[0]'s 3 was said for all.
+    std::vector<double> ns;
+    bool repeated = false;
+    for (const json* job : jobs) {
+      const json* rep = Get(Get(*job, "iobench"), "repeat");
+      const std::optional<double> n = rep == nullptr ? 1.0 : Num(rep, "n");
+      if (!n) continue;  // a count no one wrote (a hand-made document)
+      ns.push_back(*n);
+      repeated = repeated || rep != nullptr;
+    }
+    const auto [lo_it, hi_it] = std::minmax_element(ns.begin(), ns.end());
+    if (repeated) {
+      const double n_lo = *lo_it, n_hi = *hi_it;
+      parts.push_back(n_lo != n_hi ? Printf("median of %.0f-", n_lo) + Printf("%.0f runs", n_hi)
+                      : n_hi > 1   ? Printf("median of %.0f runs", n_hi)
+                                   : std::string("median of 1 run"));
+    }
   }
   std::string out;
   for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;

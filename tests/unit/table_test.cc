@@ -839,6 +839,31 @@ TEST(TableEscapingTest, WideCharactersAlign) {
             "plain   16.0k\n");
 }
 
+TEST(TableCaptionTest, MedianCountIsEveryJobs) {
+  // --sweep iodepth=1,2 --repeat=3, SIGINT in run 2 of iodepth=2: that
+  // point's figures are the median of 1 run (iobench.repeat.n), and the
+  // caption said "median of 3 runs" from the first job alone.
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  json doc = MakeDoc({MakeJob("j", {{"iodepth", "1"}}, "read", f, {{"ioengine", "null"}}),
+                      MakeJob("j", {{"iodepth", "2"}}, "read", f, {{"ioengine", "null"}})});
+  doc["jobs"][0]["iobench"]["repeat"] = {{"n", 3}};
+  doc["jobs"][1]["iobench"]["repeat"] = {{"n", 1}};
+  EXPECT_EQ(DescribeJobs(doc), "4k read, buffered, null, 10 s each, median of 1-3 runs");
+  // A point whose only run was cut has no repeat object: one run.
+  doc["jobs"][1]["iobench"].erase("repeat");
+  EXPECT_EQ(DescribeJobs(doc), "4k read, buffered, null, 10 s each, median of 1-3 runs");
+  doc["jobs"][1]["iobench"]["repeat"] = {{"n", 3}};
+  EXPECT_EQ(DescribeJobs(doc), "4k read, buffered, null, 10 s each, median of 3 runs");
+  doc["jobs"][0]["iobench"]["repeat"] = {{"n", 1}};
+  doc["jobs"][1]["iobench"]["repeat"] = {{"n", 1}};
+  EXPECT_EQ(DescribeJobs(doc), "4k read, buffered, null, 10 s each, median of 1 run");
+  // No --repeat: no median said.
+  for (auto& j : doc["jobs"]) j["iobench"].erase("repeat");
+  EXPECT_EQ(DescribeJobs(doc), "4k read, buffered, null, 10 s each");
+}
+
 TEST(TableCaptionTest, DefaultBlockSizeAndRwAreSaid) {
   // `--name=x --ioengine=null --size=4m` was captioned `buffered, null`:
   // the default buffered said, the default 4k and read not ("job options"
