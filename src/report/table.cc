@@ -816,6 +816,49 @@ std::string ErrorList(const std::vector<const json*>& jobs) {
   return out;
 }
 
+// Why the sweep of `doc` did not run the point `p` (an entry of its
+// iobench.sweep.not_run) when a run refused it at its set-up: "refused at
+// its set-up: job 'j': ..." (the sweep went on); nullopt for a point it
+// did not reach (StoppedWhy).
+std::optional<std::string> RefusedWhy(const json& doc, const json& p) {
+  const json* refused = Get(Get(Get(doc, "iobench"), "sweep"), "refused");
+  if (refused != nullptr && refused->is_array())
+    for (const auto& r : *refused)
+      if (const json* rp = Get(&r, "point"); rp != nullptr && *rp == p)
+        return "refused at its set-up: " + Str(Get(&r, "error")).value_or("");
+  return std::nullopt;
+}
+
+// Why the sweep of `doc` stopped before its remaining points: "the sweep
+// was stopped" (Ctrl-C), or, when the document says, "--sweep-cmd failed
+// with exit code 1 at point iodepth=4; the sweep stopped there".
+std::string StoppedWhy(const json& doc) {
+  const json* st = Get(Get(Get(doc, "iobench"), "sweep"), "stopped");
+  if (Str(Get(st, "by")).value_or("") != "sweep-cmd") return "the sweep was stopped";
+  std::vector<std::pair<std::string, std::string>> kv;
+  for (const auto& k : SweepKeys(doc))
+    if (auto v = Str(Get(Get(st, "point"), k.c_str()))) kv.emplace_back(k, *v);
+  const auto code = Num(st, "exit_code");
+  return "--sweep-cmd failed" +
+         (code ? " with exit code " + std::to_string(static_cast<long long>(*code)) : "") +
+         (kv.empty() ? "" : " at point " + PointLabel(kv)) + "; the sweep stopped there";
+}
+
+// Why the sweep of `doc` did not run `point` (its iobench.sweep.not_run
+// lists it), nullopt when it does not: a job of the other file at that
+// point is not missing from this one, only never run.
+std::optional<std::string> NotRunWhy(
+    const json& doc, const std::vector<std::pair<std::string, std::string>>& point) {
+  if (point.empty()) return std::nullopt;
+  const json* nr = Get(Get(Get(doc, "iobench"), "sweep"), "not_run");
+  if (nr == nullptr || !nr->is_array()) return std::nullopt;
+  json want = json::object();
+  for (const auto& [k, v] : point) want[k] = v;
+  for (const auto& p : *nr)
+    if (p == want) return RefusedWhy(doc, p).value_or(StoppedWhy(doc));
+  return std::nullopt;
+}
+
 // What a reader of a pasted table must know and the cells cannot say: a
 // point cut short by Ctrl-C, a point whose job failed (its 0 is no
 // measurement), the points an interrupted sweep never ran, and
@@ -868,34 +911,16 @@ std::string Footnotes(const json& doc, const std::vector<const json*>& jobs, boo
       return PointLabel(kv);
     };
     // Points a run refused at their set-up: each with why (the sweep went on).
-    const json* refused = Get(sweep, "refused");
     std::string pts;
     for (const auto& p : *nr) {
       if (!p.is_object()) continue;
-      std::optional<std::string> why;
-      if (refused != nullptr && refused->is_array())
-        for (const auto& r : *refused)
-          if (const json* rp = Get(&r, "point"); rp != nullptr && *rp == p)
-            why = Str(Get(&r, "error")).value_or("");
-      if (why) {
-        lines.push_back("not run (refused at its set-up: " + *why + "): " + label(&p));
+      if (const auto why = RefusedWhy(doc, p)) {
+        lines.push_back("not run (" + *why + "): " + label(&p));
         continue;
       }
       pts += (pts.empty() ? "" : "; ") + label(&p);
     }
-    // Why it stopped, when the document says (a failing --sweep-cmd).
-    std::string why = "the sweep was stopped";
-    const json* st = Get(sweep, "stopped");
-    if (Str(Get(st, "by")).value_or("") == "sweep-cmd") {
-      std::vector<std::pair<std::string, std::string>> kv;
-      for (const auto& k : keys)
-        if (auto v = Str(Get(Get(st, "point"), k.c_str()))) kv.emplace_back(k, *v);
-      const auto code = Num(st, "exit_code");
-      why = "--sweep-cmd failed" +
-            (code ? " with exit code " + std::to_string(static_cast<long long>(*code)) : "") +
-            (kv.empty() ? "" : " at point " + PointLabel(kv)) + "; the sweep stopped there";
-    }
-    if (!pts.empty()) lines.push_back("not run (" + why + "): " + pts);
+    if (!pts.empty()) lines.push_back("not run (" + StoppedWhy(doc) + "): " + pts);
   }
   // Targets on more than one file system or device: the caption names
   // each, and this says which path is on which (rows and columns show the
@@ -1875,24 +1900,29 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
   // job named new<LF>line is new\nline).
   for (const auto& w : DirectionMismatches(bentries, nentries, nindex, all, opts))
     tail += std::string(note) + OneLine("warning: " + w, false) + "\n";
+  // An entry of one side that the other lacks: "only in BASE: a [iodepth=1]",
+  // or, when the other side's sweep planned the point and never ran it
+  // (Ctrl-C, a failing --sweep-cmd), "not run in NEW (the sweep was
+  // stopped): a [iodepth=4]" (it read as a job missing from NEW).
+  auto only_line = [&](const CompareEntry& e, const std::string& label, const json& other,
+                       const std::string& other_label) {
+    const std::string what = e.name + (e.point.empty() ? "" : " [" + PointLabel(e.point) + "]");
+    const auto why = NotRunWhy(other, e.point);
+    return std::string(note) +
+           OneLine(why ? "not run in " + other_label + " (" + *why + "): " + what
+                       : "only in " + label + ": " + what,
+                   false) +
+           "\n";
+  };
   std::set<std::string> bkeys;
   for (const auto& e : bentries) {
     const std::string k = MatchKey(e.name, e.point);
     bkeys.insert(k);
-    if (!nindex.count(k))
-      tail += std::string(note) +
-              OneLine("only in " + opts.base_label + ": " + e.name +
-                          (e.point.empty() ? "" : " [" + PointLabel(e.point) + "]"),
-                      false) +
-              "\n";
+    if (!nindex.count(k)) tail += only_line(e, opts.base_label, neu, opts.new_label);
   }
   for (const auto& e : nentries) {
     if (!bkeys.count(MatchKey(e.name, e.point)))
-      tail += std::string(note) +
-              OneLine("only in " + opts.new_label + ": " + e.name +
-                          (e.point.empty() ? "" : " [" + PointLabel(e.point) + "]"),
-                      false) +
-              "\n";
+      tail += only_line(e, opts.new_label, base, opts.base_label);
   }
   // Nothing in common (another job file, or a plain run against a sweep):
   // a table of nothing with exit status 0 would pass for a comparison.
@@ -1990,12 +2020,16 @@ nlohmann::ordered_json CompareJson(const json& base, const json& neu, const Tabl
       }
     }
   }
-  auto only = [&](const std::vector<CompareEntry>& side,
-                  const std::map<std::string, size_t>& other) {
+  // An entry the other side's sweep planned and never ran says why
+  // ("not_run"), as the text's "not run in NEW (...)" line.
+  auto only = [&](const std::vector<CompareEntry>& side, const std::map<std::string, size_t>& other,
+                  const json& other_doc) {
     ojson list = ojson::array();
     for (const auto& e : side)
-      if (!other.count(MatchKey(e.name, e.point)))
+      if (!other.count(MatchKey(e.name, e.point))) {
         list.push_back({{"job", e.name}, {"point", PointObject(e.point)}});
+        if (const auto why = NotRunWhy(other_doc, e.point)) list.back()["not_run"] = *why;
+      }
     return list;
   };
   ojson warnings = ojson::array();
@@ -2005,8 +2039,8 @@ nlohmann::ordered_json CompareJson(const json& base, const json& neu, const Tabl
                {"new", opts.new_label},
                {"warnings", std::move(warnings)},
                {"rows", std::move(rows)},
-               {"only_in_base", only(bentries, nindex)},
-               {"only_in_new", only(nentries, bindex)}};
+               {"only_in_base", only(bentries, nindex, neu)},
+               {"only_in_new", only(nentries, bindex, base)}};
 }
 
 namespace {

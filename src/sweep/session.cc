@@ -65,20 +65,33 @@ std::string CanonicalKey(const SessionOptions& o, const std::string& key) {
   return o.canonical_option && !key.empty() ? o.canonical_option(key) : key;
 }
 
-// Calls fn on the sweep point object (iobench.point) of each job of a
-// results document, const or not; jobs without one are passed over.
+// Calls fn on each sweep point object of a results document, const or
+// not: each job's (iobench.point; jobs without one are passed over), then
+// the sweep's points that never ran (iobench.sweep.not_run, refused[].point,
+// stopped.point), which --compare matches with the other file's jobs.
 template <typename Json, typename Fn>
 void ForEachPoint(Json& doc, Fn&& fn) {
   if (!doc.is_object()) return;
-  const auto jobs = doc.find("jobs");
-  if (jobs == doc.end() || !jobs->is_array()) return;
-  for (auto& j : *jobs) {
-    if (!j.is_object()) continue;
-    const auto ib = j.find("iobench");
-    if (ib == j.end() || !ib->is_object()) continue;
-    const auto pt = ib->find("point");
-    if (pt != ib->end() && pt->is_object()) fn(*pt);
-  }
+  // fn on `obj`[key] when it is a point object.
+  auto visit = [&fn](auto& obj, const char* key) {
+    if (!obj.is_object()) return;
+    const auto pt = obj.find(key);
+    if (pt != obj.end() && pt->is_object()) fn(*pt);
+  };
+  if (const auto jobs = doc.find("jobs"); jobs != doc.end() && jobs->is_array())
+    for (auto& j : *jobs)
+      if (j.is_object())
+        if (const auto ib = j.find("iobench"); ib != j.end()) visit(*ib, "point");
+  const auto ib = doc.find("iobench");
+  if (ib == doc.end() || !ib->is_object()) return;
+  const auto sw = ib->find("sweep");
+  if (sw == ib->end() || !sw->is_object()) return;
+  if (const auto nr = sw->find("not_run"); nr != sw->end() && nr->is_array())
+    for (auto& p : *nr)
+      if (p.is_object()) fn(p);
+  if (const auto rf = sw->find("refused"); rf != sw->end() && rf->is_array())
+    for (auto& r : *rf) visit(r, "point");
+  if (const auto st = sw->find("stopped"); st != sw->end()) visit(*st, "point");
 }
 
 // A results file's sweep keys under their option names: a file written
