@@ -1231,26 +1231,37 @@ std::vector<OptionDef> BuildTable() {
           .Choices("read|write|trim|randread|randwrite|randtrim|rw|readwrite|randrw|trimwrite|"
                    "randtrimwrite[:N]")
           .Set(ParseRw));
+  // fio 3.33 reads rw_sequencer as a keyword and drops what follows a ':'
+  // or ',' (its option parser matches the word only): `identical:4` is
+  // `identical`, and the count stays rw='s (rw=randwrite:4). iobench read
+  // the ':4' as the count, and with rw=randwrite wrote each offset 4 times
+  // where fio wrote it once.
   r.push_back(Row("rw_sequencer", T::kSpecial, "pattern", "How :N in rw= generates offsets")
                   .Def("sequential")
-                  .Choices("sequential|identical[:N]")
+                  .Choices("sequential|identical")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    std::string t = ToLower(Trim(v.text));
-                    std::string n;
-                    if (t.find(':') != std::string::npos) {
-                      n = t.substr(t.find(':') + 1);
-                      t = t.substr(0, t.find(':'));
-                    }
+                    const std::string written = Trim(v.text);
+                    const size_t cut = written.find_first_of(":,");
+                    const std::string t = ToLower(Trim(written.substr(0, cut)));
                     if (t == "sequential")
                       j.rw_sequencer = RwSequencer::kSequential;
                     else if (t == "identical")
                       j.rw_sequencer = RwSequencer::kIdentical;
                     else
                       return Bad("bad rw_sequencer '" + t + "' (sequential, identical)");
-                    if (!n.empty()) {
-                      IOB_ASSIGN_OR_RETURN(int64_t x, Whole(n, "rw_sequencer count"));
-                      if (x < 1) return Bad("rw_sequencer :N must be >= 1");
-                      j.rw_nr = static_cast<uint64_t>(x);
+                    if (cut != std::string::npos && v.warnings) {
+                      const std::string tail = written.substr(cut);
+                      const std::string n = Trim(tail.substr(1));
+                      const bool count =
+                          !n.empty() && n.find_first_not_of("0123456789") == std::string::npos;
+                      const std::string mode = IsRandom(j.rw) ? RwModeName(j.rw) : "randread";
+                      v.warnings->push_back(
+                          "option 'rw_sequencer': '" + tail + "' in '" + written +
+                          "' is ignored, as in fio, which reads only the word" +
+                          (count ? "; the count of I/Os per random offset belongs in rw= "
+                                   "(rw=" +
+                                       mode + ":" + n + ")"
+                                 : std::string()));
                     }
                     return Status::Ok();
                   }));

@@ -1467,6 +1467,31 @@ TEST(JobfileValues, BareDistributionsTakeFioDefaults) {
             std::string::npos);
 }
 
+// rw_sequencer is a word, as fio 3.33 reads it: what follows a ':' or ','
+// is dropped, and the count comes from rw= only (`identical:4` set the
+// count here, so rw=randwrite wrote each offset 4 times, fio once).
+TEST(JobfileValues, RwSequencerCountIsIgnoredAsInFio) {
+  auto out = ParseOk("[a]\nrw=randwrite\nrw_sequencer=identical:4\n");
+  EXPECT_EQ(out.jobs.at(0).rw_sequencer, RwSequencer::kIdentical);
+  EXPECT_EQ(out.jobs.at(0).rw_nr, 1u);
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_EQ(out.warnings[0],
+            "t.fio:3: warning: option 'rw_sequencer': ':4' in 'identical:4' is ignored, as in "
+            "fio, which reads only the word; the count of I/Os per random offset belongs in rw= "
+            "(rw=randwrite:4)");
+  // Nor does it override rw='s count, in either order.
+  out = ParseOk("[a]\nrw_sequencer=sequential:4\nrw=randwrite:2\n");
+  EXPECT_EQ(out.jobs.at(0).rw_nr, 2u);
+  out = ParseOk("[a]\nrw=randread:2\nrw_sequencer=identical,x\n");
+  EXPECT_EQ(out.jobs.at(0).rw_nr, 2u);
+  EXPECT_EQ(out.jobs.at(0).rw_sequencer, RwSequencer::kIdentical);
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_EQ(out.warnings[0],
+            "t.fio:3: warning: option 'rw_sequencer': ',x' in 'identical,x' is ignored, as in "
+            "fio, which reads only the word");
+  EXPECT_TRUE(ParseOk("[a]\nrw_sequencer=identical\n").warnings.empty());
+}
+
 // Counts inside rw= and zoneskip= were rounded (randwrite:1.5 ran as 2)
 // where every other count refuses a fraction.
 TEST(JobfileErrors, FractionalCountsInsideValues) {
