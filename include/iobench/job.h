@@ -208,6 +208,13 @@ struct OptionSetting {
 struct JobSpec {
   // --- identity and grouping ---
   std::string name;
+  // The section that defined the job ([a]; a command-line job's --name).
+  // A `name=` inside the section renames the job (report, logs, verify
+  // state), but fio names the job's files after the section ($jobname in
+  // filename_format: [a] name=b makes a.0.0; a section named after a
+  // device) and --section selects by it. Empty: the same as `name`.
+  std::string section;
+  const std::string& SectionName() const { return section.empty() ? name : section; }
   std::string description;
   std::string job_file;    // the file this job came from ("" for command line)
   int job_file_index = 0;  // each job file is its own stonewalled group

@@ -8,6 +8,7 @@
 #include "jobfile/options.h"
 #include "jobfile/parser.h"
 #include "jobfile/units.h"
+#include "sys/job_paths.h"
 #include "sys/strings.h"
 
 namespace iobench::jobfile {
@@ -220,6 +221,15 @@ std::string ShowCmd(const std::vector<JobSpec>& jobs) {
       }
       out += ' ';
       out += Arg(s, j.kb_base);
+    }
+    // [a] name=b is the job b with a's files (fio names them after the
+    // section); on a command line --name=b names both, so the line spells
+    // the files out, after any filename_format of the job's (it wins).
+    if (j.SectionName() != j.name && j.filenames.empty() && j.opendir.empty() &&
+        j.read_iolog.empty()) {
+      out += ' ';
+      out += sys::ShellWord("--filename_format=" +
+                            (sys::JobNameIsTarget(j) ? j.SectionName() : sys::JobFormat(j)));
     }
   }
   return out + "\n";

@@ -1020,6 +1020,7 @@ std::vector<RawSetting> BsSplitWins(const std::vector<RawSetting>& settings,
 JobSpec NewJob(const std::string& name, const std::string& file, int index, int line) {
   JobSpec j;
   j.name = name;
+  j.section = name;
   j.job_file = file;
   j.job_file_index = index;
   j.line = line;

@@ -258,15 +258,15 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                                                bool* no_block) {
   if (no_block != nullptr) *no_block = false;
   const bool name_is_target = !diskless && sys::JobNameIsTarget(job);
-  if (name_is_target && !job.directory.empty() && job.name[0] == '/')
+  if (name_is_target && !job.directory.empty() && job.SectionName()[0] == '/')
     // As the parser refuses directory= with an absolute filename=: fio puts
     // the directory in front, and the name alone is the device.
-    return Status::Invalid(JobLabel(job) + ": the job's name is the existing path " + job.name +
-                           ", which fio uses as the job's file when filename= is not set, but " +
-                           sys::OptionAt(job, "directory", job.directory) +
-                           " is set: fio would use " + TargetPaths(job, jobnum).front() +
-                           "; set filename=" + job.name +
-                           " without directory=, or remove directory=");
+    return Status::Invalid(
+        JobLabel(job) + ": the job's name is the existing path " + job.SectionName() +
+        ", which fio uses as the job's file when filename= is not set, but " +
+        sys::OptionAt(job, "directory", job.directory) + " is set: fio would use " +
+        TargetPaths(job, jobnum).front() + "; set filename=" + job.SectionName() +
+        " without directory=, or remove directory=");
   const std::vector<std::string> paths = chosen != nullptr ? *chosen : TargetPaths(job, jobnum);
   const uint64_t nfiles = paths.size();
   const uint64_t min_bs = SmallestBs(job);

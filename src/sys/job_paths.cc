@@ -67,15 +67,6 @@ bool GeneratesNames(const JobSpec& job) {
          !JobNameIsTarget(job);
 }
 
-// filename_format with $jobname and $clientuid put in (fio's make_filename
-// replaces them first); $jobnum and $filenum are left.
-std::string JobFormat(const JobSpec& job) {
-  std::string fmt = job.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.filename_format;
-  ReplaceAll(&fmt, "$jobname", job.name);
-  ReplaceAll(&fmt, "$clientuid", "");
-  return fmt;
-}
-
 // filename_format's names for clone `jobnum`, before directory= (at most
 // `limit`). The clone's part is substituted once, only $filenum per file:
 // nrfiles=1048576 with numjobs=4 spent seconds in the replacements.
@@ -186,11 +177,19 @@ std::string HookOutputFile(const std::string& job_name, const std::string& mode)
   return JobNameFilePrefix(job_name) + "." + mode + ".txt";
 }
 
+std::string JobFormat(const JobSpec& job) {
+  std::string fmt = job.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.filename_format;
+  ReplaceAll(&fmt, "$jobname", job.SectionName());
+  ReplaceAll(&fmt, "$clientuid", "");
+  return fmt;
+}
+
 bool JobNameIsTarget(const JobSpec& job) {
   if (!job.filenames.empty() || !job.opendir.empty() || !job.read_iolog.empty()) return false;
-  if (std::max<uint32_t>(1, job.nrfiles) != 1 || job.name.empty()) return false;
+  const std::string& name = job.SectionName();
+  if (std::max<uint32_t>(1, job.nrfiles) != 1 || name.empty()) return false;
   struct stat st {};
-  return lstat(job.name.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+  return lstat(name.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
 }
 
 std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum) {
@@ -203,9 +202,10 @@ std::vector<std::string> TargetPaths(const JobSpec& job, int jobnum) {
   }
   if (JobNameIsTarget(job)) {
     // fio's "<directory>/<name>" even for an absolute name.
-    if (!dir.empty() && job.name[0] == '/')
-      return {(dir.back() == '/' ? dir.substr(0, dir.size() - 1) : dir) + job.name};
-    return {JoinDir(dir, job.name)};
+    const std::string& name = job.SectionName();
+    if (!dir.empty() && name[0] == '/')
+      return {(dir.back() == '/' ? dir.substr(0, dir.size() - 1) : dir) + name};
+    return {JoinDir(dir, name)};
   }
   // fio's "<directory>/<name>" for a generated name, absolute or not (the
   // parser refuses an absolute filename_format with directory=; a name
@@ -231,7 +231,7 @@ void AddTakenNames(const JobSpec& job, size_t index, TakenNames* taken) {
   }
   if (job.numjobs <= 1 || !job.opendir.empty() || !job.read_iolog.empty()) return;
   if (JobNameIsTarget(job)) {
-    taken->emplace(FioKey(first_dir, job.name), index);
+    taken->emplace(FioKey(first_dir, job.SectionName()), index);
     return;
   }
   for (const std::string& name : GeneratedNames(job, 0))

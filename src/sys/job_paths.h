@@ -4,8 +4,8 @@
 //  - filename=a:b       -> "a", "b" (prefixed with the first of directory=
 //                          when relative), shared by every clone
 //  - no filename, one file per clone (nrfiles=1), no opendir= or
-//    read_iolog=, and the job's name an existing path that is not a
-//    regular file ([/dev/sdb], fio's examples/disk-zone-profile.fio)
+//    read_iolog=, and the job's section name an existing path that is
+//    not a regular file ([/dev/sdb], fio's examples/disk-zone-profile.fio)
 //                       -> that path, shared by every clone, as fio's
 //                          add_job (exists_and_not_regfile: lstat, so a
 //                          device, directory, FIFO or symlink counts), in
@@ -17,6 +17,8 @@
 //                          outside fio's client/server mode, as fio), in directory=
 //                          (a:b:c: one per clone, round-robin by clone
 //                          number, as fio; '\:' for a literal colon)
+// The job's name here is its section name (JobSpec::SectionName), as in
+// fio: a `name=` inside [a] renames the job, not its files.
 // Thread-safety: reentrant; JobNameIsTarget (and so TargetPaths and
 // JobFilePaths) lstat()s the job's name, so they answer for the filesystem
 // as it is when called.
@@ -46,6 +48,10 @@ std::vector<std::string> JobDirectories(const JobSpec& job);
 // that path and the run refuses it (ResolveTargets), as the parser
 // refuses directory= with an absolute filename=.
 bool JobNameIsTarget(const JobSpec& job);
+
+// filename_format with $jobname (the section name) and $clientuid put in,
+// as fio's make_filename replaces them first; $jobnum and $filenum are left.
+std::string JobFormat(const JobSpec& job);
 
 // Under /dev, where only /dev/shm holds files: a missing name there is a
 // device that is not there, never a file or directory to create.

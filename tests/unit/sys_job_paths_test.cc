@@ -188,6 +188,23 @@ TEST(JobPathsTest, FormatKeywordsInAnyCase) {
   EXPECT_EQ(TargetPaths(j, 1), Paths{"j.1.0"});
 }
 
+// [a] name=b: the job is b, its files a's, as fio names them after the
+// section (it made a.0.0 and a.x; iobench made b.0.0 and b.x), and a
+// section named after a device stays that device.
+TEST(JobPathsTest, FilesAreNamedAfterTheSectionNotName) {
+  JobSpec j = Named("b");
+  j.section = "a";
+  j.numjobs = 2;
+  EXPECT_EQ(JobFilePaths(j), (Paths{"a.0.0", "a.1.0"}));
+  j.filename_format = "$jobname.x";
+  EXPECT_EQ(TargetPaths(j, 0), Paths{"a.x"});
+  j.section = "/dev/null";
+  EXPECT_TRUE(JobNameIsTarget(j));
+  EXPECT_EQ(TargetPaths(j, 1), Paths{"/dev/null"});
+  j.section.clear();  // a job built without a section: its name
+  EXPECT_EQ(TargetPaths(j, 0), Paths{"b.x"});
+}
+
 // directory=: empty parts are skipped, as fio ("x::y" is x:y, "x:" is x).
 TEST(JobPathsTest, EmptyDirectoryPartsAreSkipped) {
   JobSpec j = Named("j");
