@@ -1339,8 +1339,10 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
                              ": warning: job file defines no jobs");
     ++index;
   }
-  // fio's --section selects command-line jobs too: each --name starts a
-  // section of that name (`fio --section=b --name=a ... f.fio` runs only b).
+  // --section selects command-line jobs too: each --name starts a section
+  // of that name (`--section=b --name=a ... f.fio` runs only b). fio 3.33
+  // filters only the --name jobs after --section, and only the first job
+  // file; iobench selects wherever they stand (docs/jobfile.md).
   auto selected = [&](const std::string& name) {
     return in.sections.empty() || MarkSelected(in.sections, name, &section_used);
   };
