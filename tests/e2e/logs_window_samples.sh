@@ -80,8 +80,11 @@ fi
 # 1000; iobench wrote 7, one per 250 ms window), below it as well
 # (bwavgtime=100: 19 lines; iobench wrote 7), equal the same 7.
 above="read.bw=1/1 read.iops=1/1"
-# (100 ms windows: a loaded machine's stalls may merge a few of them.)
-below="read.bw=(19/19|18/18|17/17|16/16) read.iops=(3/3|2/2)"
+# (100 ms windows: a loaded machine's stalls may merge several of them, 15
+# seen in CI with other builds running, as fio's 8-20 below; what must hold
+# is one line per sample.)
+n_n=$(for n in $(seq 8 20); do printf '%s' "$n/$n|"; done)
+below="read.bw=(${n_n%|}) read.iops=(3/3|2/2)"
 equal="read.bw=(7/7|6/6) read.iops=(3/3|2/2)"
 check "$bin" above "$above" --rw=read --rate_iops=1000 --runtime=2 --log_avg_msec=250 \
   --bwavgtime=1000 --iopsavgtime=1000
@@ -96,7 +99,6 @@ if fio_side; then
   check fio above "read.bw=(1/1|2/2) read.iops=(1/1|2/2)" --rw=read --rate_iops=1000 \
     --runtime=2 --log_avg_msec=250 --bwavgtime=1000 --iopsavgtime=1000
   # (Loaded, fio's helper thread skips many 100 ms windows: 13 lines seen.)
-  n_n=$(for n in $(seq 8 20); do printf '%s' "$n/$n|"; done)
   check fio below "read.bw=(${n_n%|}) read.iops=(2/2|3/3|4/4)" --rw=read \
     --rate_iops=1000 --runtime=2 --log_avg_msec=250 --bwavgtime=100 --iopsavgtime=500
 fi
