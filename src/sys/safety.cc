@@ -434,6 +434,15 @@ Status CheckWriteSafety(const std::string& path, bool allow_mounted_write) {
 
 namespace {
 
+// "proc, a pseudo file system ...; name A_FILE on a real file system": why
+// a path on /proc, /sys and the like is refused, in every such refusal.
+std::string PseudoFsWhy(const std::string& fs, const char* a_file) {
+  return fs +
+         ", a pseudo file system whose files are the kernel's settings and state, not "
+         "storage; name " +
+         a_file + " on a real file system";
+}
+
 Status SideFileSafetyWith(const std::string& path, const std::string& what,
                           const std::vector<LoopBacking>* loops_read) {
   struct stat st;
@@ -441,9 +450,8 @@ Status SideFileSafetyWith(const std::string& path, const std::string& what,
   if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) return Status::Ok();
   if (S_ISREG(st.st_mode))
     if (const std::string fs = PseudoFsName(path); !fs.empty())
-      return Status::Refused("refusing to write " + what + " to " + path + ": it is on " + fs +
-                             ", a pseudo file system whose files are the kernel's settings and "
-                             "state, not storage; name a regular file on a real file system");
+      return Status::Refused("refusing to write " + what + " to " + path + ": it is on " +
+                             PseudoFsWhy(fs, "a regular file"));
   std::vector<LoopBacking> own;
   if (loops_read == nullptr) {
     own = ReadLoopBackings();
@@ -502,9 +510,7 @@ Status CheckOutputFile(const std::string& path, const std::string& option,
   if (!S_ISDIR(st.st_mode)) return ErrnoStatus(named + ": directory " + dir, ENOTDIR);
   // Before access(): a read-only /sys (in a container) is refused for what it is.
   if (const std::string fs = PseudoFsName(dir); !fs.empty())
-    return Status::Refused(named + ": directory " + dir + " is on " + fs +
-                           ", a pseudo file system whose files are the kernel's settings and "
-                           "state, not storage; name a file on a real file system");
+    return Status::Refused(named + ": directory " + dir + " is on " + PseudoFsWhy(fs, "a file"));
   if (access(dir.c_str(), W_OK | X_OK) != 0)
     return ErrnoStatus(named + ": directory " + dir, errno);
   return Status::Ok();
@@ -556,9 +562,7 @@ Status PseudoFsRefusal(const JobSpec& job, const std::string& path, const std::s
   if (!why.empty()) where += (where.empty() ? "" : "; ") + why;
   if (!where.empty()) where = " (" + where + ")";
   return Status::Refused("job '" + job.name + "': refusing to " + doing + " " + path + where +
-                         ": it is on " + fs +
-                         ", a pseudo file system whose files are the kernel's settings and "
-                         "state, not storage; name a file on a real file system");
+                         ": it is on " + PseudoFsWhy(fs, "a file"));
 }
 
 Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
