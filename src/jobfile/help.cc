@@ -179,7 +179,7 @@ namespace {
 // `kb_base`: the one the printed line reads the job's sizes with. A job file
 // reads each section's sizes with its own kb_base ([global] size=1m, then
 // [a] kb_base=1000: 1048576 bytes), the command line all of a job's with
-// the last one: such a value is written in that base (--size=1mi).
+// the last one: such a value is written in that base (--size=1mib).
 std::string Arg(const OptionSetting& s, uint32_t kb_base) {
   if (s.value.empty()) return "--" + s.name;
   std::string value = s.value;

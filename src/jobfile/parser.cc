@@ -171,22 +171,92 @@ std::optional<std::string> CommaBlankFioReading(const std::string& key, const st
   return first;
 }
 
+// "file:line" (or "command line") for warnings.
+std::string Where(const RawSetting& s) {
+  if (s.line == 0) return s.file;
+  return s.file + ":" + std::to_string(s.line);
+}
+
+// The start of a warning about a value the two tools read differently:
+// "file:line: warning: option 'KEY': " (or "command line: ...").
+std::string PortabilityWarningHead(const RawSetting& r) {
+  return Where(r) + ": warning: option '" + r.key + "': ";
+}
+
+// The option with `value` as the user would write it to mean the same to
+// both tools: 'bs=4k,8k' in a job file, --bs=4k,8k (dashes as written,
+// quoted for a shell when it needs it) on the command line.
+std::string PortableSpelling(const RawSetting& r, const std::string& value) {
+  if (r.file != kCmdline) return "'" + r.key + "=" + value + "'";
+  return sys::ShellWord(std::string(static_cast<size_t>(r.key_col - 1), '-') + r.key + "=" + value);
+}
+
 // The warning for CommaBlankFioReading, at a job-file line or on the
-// command line (where the suggestion is quoted for a shell).
+// command line.
 std::optional<std::string> CommaBlankWarning(const RawSetting& r) {
   std::string portable;
   if (r.bare) return std::nullopt;
   const auto how = CommaBlankFioReading(r.key, r.value, &portable);
   if (!how) return std::nullopt;
-  const bool cmdline = r.file == kCmdline;
-  const std::string dashes(cmdline ? static_cast<size_t>(r.key_col - 1) : 0, '-');
-  const std::string fix = dashes + r.key + "=" + portable;
-  return (cmdline ? std::string(kCmdline) : r.file + ":" + std::to_string(r.line)) +
-         ": warning: option '" + r.key + "': in '" + r.value +
+  return PortabilityWarningHead(r) + "in '" + r.value +
          "' iobench reads each part as written, but fio keeps the blank after a comma and then "
          "reads the number without its unit (" +
-         *how + "); write " + (cmdline ? sys::ShellWord(fix) : "'" + fix + "'") +
-         " to mean the same to both";
+         *how + "); write " + PortableSpelling(r, portable) + " to mean the same to both";
+}
+
+// A size written with an IEC prefix but no 'b' (`bs=4ki`, `size=1mi`,
+// `bssplit=8ki/100`), in `value` (the value as applied) of an option read
+// with kb_base `kb_base`: iobench reads it as man fio documents (kb_base=
+// 1024: a power of ten, 4ki = 4000), fio 3.33 as the plain prefix (4096),
+// since it swaps units only for a suffix holding "ib"; with kb_base=1000
+// the two readings swap. Silent, it ran 4000-byte blocks that O_DIRECT
+// refuses. The warning gives both readings of the first such number and
+// the spellings that mean each to both tools: "KiB" (iobench's reading)
+// and "k" (fio's).
+std::optional<std::string> IecWithoutBWarning(const RawSetting& r, const std::string& value,
+                                              uint32_t kb_base) {
+  std::string first_number, first_suffix;
+  const auto iec_without_b = [](std::string_view suffix) {
+    return suffix.size() == 2 && (suffix[1] | 0x20) == 'i' &&
+           std::string_view("kmgtpKMGTP").find(suffix[0]) != std::string_view::npos;
+  };
+  const std::string as_iobench = MapSizeSuffixes(
+      value, [&](std::string_view number, std::string_view suffix) -> std::optional<std::string> {
+        if (!iec_without_b(suffix)) return std::nullopt;
+        if (first_suffix.empty()) {
+          first_number = number;
+          first_suffix = suffix;
+        }
+        return std::string(1,
+                           static_cast<char>(std::toupper(static_cast<unsigned char>(suffix[0])))) +
+               "iB";
+      });
+  if (first_suffix.empty()) return std::nullopt;
+  const std::string as_fio = MapSizeSuffixes(
+      value, [&](std::string_view, std::string_view suffix) -> std::optional<std::string> {
+        if (!iec_without_b(suffix)) return std::nullopt;
+        return std::string(1, suffix[0]);
+      });
+  const uint64_t ours = SizeMultiplier(first_suffix, kb_base).value_or(1);
+  const uint64_t fios = SizeMultiplier(first_suffix.substr(0, 1), kb_base).value_or(1);
+  const std::string written = first_number + first_suffix;
+  const std::string in = written == Trim(value) ? "" : " in '" + value + "'";
+  // Bytes for a whole number; the prefix's factor for a fraction (which
+  // fio reads differently again) or a product past 64 bits.
+  uint64_t n = 0;
+  const bool whole = first_number.find('.') == std::string::npos && first_number.size() <= 19 &&
+                     (n = std::stoull(first_number)) <= UINT64_MAX / std::max(ours, fios);
+  const std::string documented =
+      " to iobench (as man fio documents for kb_base=" + std::to_string(kb_base) + ") but ";
+  const std::string readings =
+      whole ? "'" + written + "'" + in + " is " + std::to_string(n * ours) + " bytes" + documented +
+                  std::to_string(n * fios) + " to fio 3.33"
+            : "the '" + first_suffix + "' of '" + written + "'" + in + " is " +
+                  std::to_string(ours) + documented + std::to_string(fios) + " to fio 3.33";
+  return PortabilityWarningHead(r) + readings +
+         " (which switches units only for a suffix with 'ib'); write " +
+         PortableSpelling(r, as_iobench) + " for iobench's reading or " +
+         PortableSpelling(r, as_fio) + " for fio's to mean the same to both";
 }
 
 class FileReader {
@@ -481,12 +551,6 @@ std::string FioRunsBs(const std::string& text) {
   return out;
 }
 
-// "file:line" (or "command line") for warnings.
-std::string Where(const RawSetting& s) {
-  if (s.line == 0) return s.file;
-  return s.file + ":" + std::to_string(s.line);
-}
-
 Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owned,
                     std::vector<std::string>* warnings);
 
@@ -749,6 +813,10 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
   if (owned) owned->push_back(s);
   if (warnings)
     for (const auto& w : setter_warnings) warnings->push_back(Where(s) + ": warning: " + w);
+  // Here, not where the line is read (as CommaBlankWarning): what the value
+  // means hangs on the kb_base in force, known only now.
+  if (warnings && def->kb_base_sizes && !s.bare)
+    if (auto w = IecWithoutBWarning(s, v.text, v.kb_base)) warnings->push_back(*w);
   return Status::Ok();
 }
 

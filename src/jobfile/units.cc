@@ -81,8 +81,7 @@ std::optional<uint64_t> SizeMultiplier(std::string_view suffix, uint32_t kb_base
   return m;
 }
 
-std::string SizesForKbBase(std::string_view text, uint32_t from, uint32_t to) {
-  if (from == to) return std::string(text);
+std::string MapSizeSuffixes(std::string_view text, const SuffixFn& fix) {
   const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
   std::string out;
@@ -99,23 +98,34 @@ std::string SizesForKbBase(std::string_view text, uint32_t from, uint32_t to) {
       for (++q; q < text.size() && digit(text[q]);) ++q;
     size_t e = q;
     while (e < text.size() && std::isalpha(static_cast<unsigned char>(text[e]))) ++e;
-    const std::string_view suffix = text.substr(q, e - q);
-    out.append(text.substr(i, q - i));
-    const bool sized = suffix.size() >= 1 && !(suffix.size() == 1 && (suffix[0] | 0x20) == 'b') &&
-                       (e == text.size() || !word(text[e])) && SizeMultiplier(suffix, from);
-    if (!sized) {
-      out.append(suffix);
-    } else if (suffix.size() >= 2 && (suffix[1] | 0x20) == 'i') {
-      out += suffix[0];  // "mi", "MiB": drop the i
-      out.append(suffix.substr(2));
-    } else {
-      out += suffix[0];  // "m", "MB": add it
-      out += 'i';
-      out.append(suffix.substr(1));
-    }
+    const std::string_view number = text.substr(i, q - i), suffix = text.substr(q, e - q);
+    out.append(number);
+    std::optional<std::string> to;
+    if (!suffix.empty() && (e == text.size() || !word(text[e]))) to = fix(number, suffix);
+    out.append(to ? std::string_view(*to) : suffix);
     i = e;
   }
   return out;
+}
+
+std::string SizesForKbBase(std::string_view text, uint32_t from, uint32_t to) {
+  if (from == to) return std::string(text);
+  return MapSizeSuffixes(
+      text, [&](std::string_view, std::string_view suffix) -> std::optional<std::string> {
+        if ((suffix.size() == 1 && (suffix[0] | 0x20) == 'b') || !SizeMultiplier(suffix, from))
+          return std::nullopt;
+        std::string out(1, suffix[0]);
+        if (suffix.size() >= 2 && (suffix[1] | 0x20) == 'i') {
+          out.append(suffix.substr(2));  // "mi", "MiB": drop the i
+        } else {
+          // "m", "MB": add it, with the 'b' that fio 3.33 needs to read
+          // an IEC prefix so ("1mi" is 1m there): "1mib", "MiB".
+          const bool upper = std::isupper(static_cast<unsigned char>(suffix[0])) != 0;
+          out += 'i';
+          out += suffix.size() > 1 ? suffix.substr(1) : std::string_view(upper ? "B" : "b");
+        }
+        return out;
+      });
 }
 
 std::optional<uint64_t> TimeMultiplierNs(std::string_view suffix, uint64_t default_unit_ns) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,11 +31,20 @@ struct ValueError {
 // kb_base 1000: k = 1000, ki/kib = 1024. Case-insensitive.
 std::optional<uint64_t> SizeMultiplier(std::string_view suffix, uint32_t kb_base);
 
+// `text` with the suffix of each number that starts a word and ends at a
+// non-word character ("4k", "1.5MiB", "8ki/50"; not "file1k", "0x1k",
+// "4k2") replaced by what `fix(number, suffix)` returns (nullopt: kept).
+using SuffixFn =
+    std::function<std::optional<std::string>(std::string_view number, std::string_view suffix)>;
+std::string MapSizeSuffixes(std::string_view text, const SuffixFn& fix);
+
 // `text`, a value whose sizes were read with kb_base `from`, written so
 // that read with kb_base `to` it gives the same bytes: each number with a
-// size suffix swaps its "i" (under one base "1m" is what "1mi" is under the
-// other: 1048576, or 1000000). Numbers without a suffix, hex and words are
-// kept. Only for a value of sizes (not times: there "1m" is a minute).
+// size suffix swaps its "i" (under one base "1m" is what "1mib" is under
+// the other: 1048576, or 1000000); an added "i" comes with a 'b' ("1mib",
+// "MiB"), which fio 3.33 needs to read it so. Numbers without a suffix,
+// hex and words are kept. Only for a value of sizes (not times: there "1m"
+// is a minute).
 std::string SizesForKbBase(std::string_view text, uint32_t from, uint32_t to);
 
 // Nanoseconds per unit for a time suffix (d h m s sec ms msec us usec ns

@@ -1197,6 +1197,50 @@ TEST(JobfileValues, BlankAfterACommaInAPerDirectionListIsWarned) {
   EXPECT_NE(cli->warnings[2].find("write --ba=4k,8k to"), std::string::npos) << cli->warnings[2];
 }
 
+// An IEC prefix without the 'b' (`bs=4ki`): iobench reads it as man fio
+// documents (kb_base=1024: 4000 bytes), fio 3.33 as 4k (4096), since it
+// swaps units only for a suffix holding "ib"; with kb_base=1000 the two
+// readings swap. It ran 4000-byte blocks silently (O_DIRECT refuses them).
+TEST(JobfileValues, IecPrefixWithoutBIsWarned) {
+  auto out = ParseJobText(
+      "[global]\nsize=1mi\n[a]\nbs=4ki\n[b]\nkb_base=1000\nbssplit=8ki/50:16Ki/50\n"
+      "rate=1.5mi\nbsrange=4KiB-8kib\nblockalign=4k\n",
+      "k.fio", ".");
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->jobs.at(0).bs[0].min, 4000u);  // read as before
+  EXPECT_EQ(out->jobs.at(1).bs[0].split.at(0).bs, 8192u);
+  ASSERT_EQ(out->warnings.size(), 4u);  // [global]'s once, not per job
+  EXPECT_EQ(out->warnings[0],
+            "k.fio:2: warning: option 'size': '1mi' is 1000000 bytes to iobench (as man fio "
+            "documents for kb_base=1024) but 1048576 to fio 3.33 (which switches units only for "
+            "a suffix with 'ib'); write 'size=1MiB' for iobench's reading or 'size=1m' for "
+            "fio's to mean the same to both");
+  EXPECT_EQ(out->warnings[1].substr(0, 79),
+            "k.fio:4: warning: option 'bs': '4ki' is 4000 bytes to iobench (as man fio docum");
+  EXPECT_EQ(out->warnings[2],
+            "k.fio:7: warning: option 'bssplit': '8ki' in '8ki/50:16Ki/50' is 8192 bytes to "
+            "iobench (as man fio documents for kb_base=1000) but 8000 to fio 3.33 (which "
+            "switches units only for a suffix with 'ib'); write 'bssplit=8KiB/50:16KiB/50' for "
+            "iobench's reading or 'bssplit=8k/50:16K/50' for fio's to mean the same to both");
+  // A fraction: the prefixes' factors (fio drops the fraction besides).
+  EXPECT_NE(out->warnings[3].find("'rate': the 'mi' of '1.5mi' is 1048576 to iobench (as man "
+                                  "fio documents for kb_base=1000) but 1000000 to fio 3.33"),
+            std::string::npos)
+      << out->warnings[3];
+  // On the command line: the suggestions are arguments.
+  ParseInput in;
+  in.cli_job_args = {"--name=a", "-bs=4ki", "--size=4k", "--rw=read:8kib", "--bs=0x1000"};
+  auto cli = ParseJobs(in);
+  ASSERT_TRUE(cli.ok()) << cli.status().message();
+  ASSERT_EQ(cli->warnings.size(), 1u);
+  EXPECT_NE(cli->warnings[0].find("command line: warning: option 'bs': '4ki' is 4000 bytes"),
+            std::string::npos)
+      << cli->warnings[0];
+  EXPECT_NE(cli->warnings[0].find("write -bs=4KiB for iobench's reading or -bs=4k for fio's"),
+            std::string::npos)
+      << cli->warnings[0];
+}
+
 TEST(JobfileValues, BlanksAtTheEdgeOfACommandLineValueAreWarned) {
   ParseInput in;
   in.cli_job_args = {"--bs= 4k", "--name=a",     "--size= 1m",    "-rw",
@@ -2476,10 +2520,12 @@ TEST(JobfileOutput, ShowCmdKeepsFileWallsAndOverrides) {
 // 1048576 bytes, and `--size=1m --kb_base=1000` re-read as 1000000. A value
 // read in another base than the line's is written in the line's.
 TEST(JobfileOutput, ShowCmdWritesSizesInTheLinesKbBase) {
-  EXPECT_EQ(SizesForKbBase("1m", 1024, 1000), "1mi");
+  // An added "i" comes with a 'b': fio 3.33 reads "1mi" as "1m".
+  EXPECT_EQ(SizesForKbBase("1m", 1024, 1000), "1mib");
+  EXPECT_EQ(SizesForKbBase("1M", 1024, 1000), "1MiB");
   EXPECT_EQ(SizesForKbBase("4KiB,8kb,2Mi", 1000, 1024), "4KB,8kib,2M");
-  EXPECT_EQ(SizesForKbBase("4k/50:1.5m/50", 1024, 1000), "4ki/50:1.5mi/50");
-  EXPECT_EQ(SizesForKbBase("(1m*2)-4096", 1024, 1000), "(1mi*2)-4096");
+  EXPECT_EQ(SizesForKbBase("4k/50:1.5m/50", 1024, 1000), "4kib/50:1.5mib/50");
+  EXPECT_EQ(SizesForKbBase("(1m*2)-4096", 1024, 1000), "(1mib*2)-4096");
   // Not sizes: bytes, hex, numbers inside words, a zone count; one base.
   EXPECT_EQ(SizesForKbBase("512b 0x1k file1k 4z 10%", 1024, 1000), "512b 0x1k file1k 4z 10%");
   EXPECT_EQ(SizesForKbBase("1m", 1000, 1000), "1m");
@@ -2494,7 +2540,7 @@ TEST(JobfileOutput, ShowCmdWritesSizesInTheLinesKbBase) {
   EXPECT_EQ(jobs[0].size, 1048576u);  // [global]'s own kb_base
   EXPECT_EQ(jobs[0].bs[0].split.at(0).bs, 4000u);
   const std::string cmd = ShowCmd(jobs);
-  EXPECT_NE(cmd.find(" --size=1mi "), std::string::npos) << cmd;
+  EXPECT_NE(cmd.find(" --size=1mib "), std::string::npos) << cmd;
   EXPECT_NE(cmd.find(" --runtime=1m "), std::string::npos) << cmd;  // a time, kept
   ParseInput again;
   std::istringstream words(cmd.substr(cmd.find(' ') + 1));
@@ -2503,6 +2549,9 @@ TEST(JobfileOutput, ShowCmdWritesSizesInTheLinesKbBase) {
   auto r = ParseJobs(again);
   ASSERT_TRUE(r.ok()) << r.status().message() << "\n" << cmd;
   ASSERT_EQ(r->jobs.size(), 2u);
+  // The line uses no spelling the two tools read differently (but the
+  // job file's own 2mi, kept where the base did not change).
+  for (const std::string& w : r->warnings) EXPECT_NE(w.find("'2mi'"), std::string::npos) << w;
   for (size_t i = 0; i < 2; ++i) {
     const JobSpec& a = jobs[i];
     const JobSpec& b = r->jobs[i];
