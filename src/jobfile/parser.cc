@@ -287,6 +287,19 @@ class FileReader {
         continue;
       }
       if (e.kind == LexEntry::Kind::kInclude) {
+        // fio takes the line (its comment cut, blanks trimmed) after
+        // "include" and one more character as the name: `include =
+        // x.fio` is '= x.fio' there, which it cannot open, and the job
+        // fails. iobench reads what was meant and warns, as it does for
+        // blanks around any other option's '='.
+        const std::string line = Trim(e.text.substr(0, e.text.find_first_of(";#")));
+        if (const std::string fio_name = line.size() > 8 ? line.substr(8) : ""; fio_name != e.key)
+          warnings_->push_back(display + ":" + std::to_string(e.line) + ": warning: '" + line +
+                               "': fio takes the file name to be '" + fio_name +
+                               "' (all after 'include' and one character) and fails the job "
+                               "when no file has that name; iobench reads '" +
+                               e.key + "'; write 'include " + e.key +
+                               "' to keep the file portable");
         ValueError ve;
         auto expanded = Expand(e.key, &ve);
         if (!expanded)

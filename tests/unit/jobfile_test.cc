@@ -2297,16 +2297,32 @@ TEST(JobfileInclude, NoSectionsInIncludedFiles) {
 }
 
 // fio reads `include=x.inc` as an include; iobench called it an unknown
-// option 'include' (and said the same of a bare `include`).
+// option 'include' (and said the same of a bare `include`). fio takes all
+// after "include" and one character as the name: `include = b.inc` is the
+// file '= b.inc' there, which it fails to open; iobench reads b.inc, and
+// (as for blanks around any option's '=') warns instead of staying silent.
 TEST(JobfileInclude, EqualsFormAndMissingName) {
   TempDir d;
   d.Write("b.inc", "bs=8k\n");
-  std::string main = d.Write("main.fio", "[job]\ninclude = b.inc\n");
+  d.Write("c.inc", "iodepth=2\n");
+  std::string main = d.Write("main.fio",
+                             "[job]\ninclude = b.inc\ninclude=c.inc # as fio\n"
+                             "include\tc.inc\ninclude  c.inc\n");
   ParseInput in;
   in.job_files = {main};
   auto r = ParseJobs(in);
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->jobs.at(0).bs[0].min, 8192u);
+  ASSERT_EQ(r->warnings.size(), 2u);
+  EXPECT_EQ(r->warnings[0],
+            main +
+                ":2: warning: 'include = b.inc': fio takes the file name to be '= b.inc' (all "
+                "after 'include' and one character) and fails the job when no file has that "
+                "name; iobench reads 'b.inc'; write 'include b.inc' to keep the file portable");
+  EXPECT_EQ(r->warnings[1].substr(main.size()),
+            ":5: warning: 'include  c.inc': fio takes the file name to be ' c.inc' (all after "
+            "'include' and one character) and fails the job when no file has that name; iobench "
+            "reads 'c.inc'; write 'include c.inc' to keep the file portable");
   auto bare = Lex("[a]\ninclude   # no name\n", "f.fio");
   ASSERT_FALSE(bare.ok());
   EXPECT_EQ(bare.status().message(),
