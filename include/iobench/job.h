@@ -190,6 +190,49 @@ struct VerifyOptions {
 // Where a value came from, for --parse-only and `job options` in JSON.
 enum class OptionSource : uint8_t { kDefault, kGlobal, kJob, kCommandLine };
 
+// One filename= or opendir= as it builds the job's file list, in the order
+// fio 3.33 applies them (JobSpec::file_list). fio keeps one list per job:
+// each filename= and opendir= adds to it (in [global] and again in the
+// job's section: both).
+struct FileListStep {
+  enum class Kind : uint8_t { kNames, kDir };
+  Kind kind = Kind::kNames;
+  std::vector<std::string> names;  // kNames: the files; kDir: the directory
+  OptionSource source = OptionSource::kDefault;
+  // 0: the job's own options; 1: command-line globals over a job file's
+  // job; 2: a --sweep value. A filename= or opendir= of a higher layer
+  // replaces the list the lower ones built (the command line wins).
+  int layer = 0;
+  size_t setting = SIZE_MAX;  // its entry in JobSpec::settings
+};
+
+// The files the steps give, in order. `dir_files` holds the files found
+// below each kDir step's directory, in step order; without it those are not
+// known yet (`unknown`): `files` then holds the filename= names alone.
+struct ResolvedFileList {
+  std::vector<std::string> files;
+  bool started = false;  // a filename= or opendir= gave files
+  bool unknown = false;  // an opendir= whose files are not known yet
+};
+inline ResolvedFileList ResolveFileList(const std::vector<FileListStep>& steps,
+                                        const std::vector<std::vector<std::string>>* dir_files) {
+  ResolvedFileList out;
+  size_t dirs = 0;
+  for (const FileListStep& s : steps) {
+    const std::vector<std::string>* add = &s.names;
+    if (s.kind == FileListStep::Kind::kDir)
+      add = dir_files != nullptr && dirs < dir_files->size() ? &(*dir_files)[dirs] : nullptr;
+    if (s.kind == FileListStep::Kind::kDir) ++dirs;
+    out.started = true;
+    if (add == nullptr) {
+      out.unknown = true;
+      continue;
+    }
+    for (const std::string& f : *add) out.files.push_back(f);
+  }
+  return out;
+}
+
 // One option as the user wrote it, after ${VAR}/arithmetic expansion.
 struct OptionSetting {
   std::string name;   // canonical option name (aliases resolved)
@@ -232,11 +275,17 @@ struct JobSpec {
   ExitWhat exit_what = ExitWhat::kGroup;
 
   // --- targets ---
-  std::vector<std::string> filenames;  // `filename`, split on ':' with `\:` unescaped
-  std::string directory;               // may itself be a ':' list in fio; first used
-  std::string filename_format;         // default "$jobname.$jobnum.$filenum"
+  // The files the job uses, in fio's order: the names of every filename=
+  // (split on ':' with `\:` unescaped) and, once the run core has walked
+  // them (ResolveJobFiles), the files of every opendir= (FileListStep).
+  // Before that, a job with opendir= holds its filename= names alone here.
+  std::vector<std::string> filenames;
+  std::string directory;        // may itself be a ':' list in fio; first used
+  std::string filename_format;  // default "$jobname.$jobnum.$filenum"
   // opendir: every file below this directory (recursively) joins the job's
-  // files, after the filename= ones; the coordinator expands it (ExpandOpendir).
+  // files; the last opendir= of the list (each is in file_list). The
+  // coordinator walks them (ResolveJobFiles); a JobSpec built in code with
+  // this alone and no file_list takes its files after the filenames.
   std::string opendir;
   uint32_t nrfiles = 1;
   uint32_t openfiles = 0;  // 0: all
@@ -253,9 +302,7 @@ struct JobSpec {
   bool HasIoSize() const { return io_size != 0 || io_size_percent != 0; }
   // io_uring registers the job's files with the ring (registerfiles, and
   // sqthread_poll, which needs them): they must all stay open for the run.
-  bool RegistersFiles() const {
-    return ioengine == "io_uring" && (registerfiles || sqthread_poll);
-  }
+  bool RegistersFiles() const { return ioengine == "io_uring" && (registerfiles || sqthread_poll); }
   // The files a clone of `nfiles` files keeps open at once; 0: every one,
   // opened before the run and open to its end. openfiles=N below the count
   // gives N. file_service_type=sequential gives 2: as fio 3.33, it opens a
@@ -462,7 +509,7 @@ struct JobSpec {
   // mem= (iomem=): what the I/O buffers are allocated from (run/buffers.h).
   enum class MemType : uint8_t { kMalloc, kShm, kShmHuge, kMmap, kMmapHuge, kMmapShared };
   MemType mem = MemType::kMalloc;
-  std::string mem_file;    // mem=mmap:FILE, mmaphuge:FILE, mmapshared:FILE
+  std::string mem_file;               // mem=mmap:FILE, mmaphuge:FILE, mmapshared:FILE
   uint64_t hugepage_size = 2u << 20;  // hugepage-size=: huge page buffers round up to it
   uint64_t mem_align = 0;  // mem_align= (iomem_align=): buffers start this far past alignment
 
@@ -586,6 +633,10 @@ struct JobSpec {
   // gave is valid with any of them, as fio parses it there, or with the
   // job's own engine (jobfile::CheckEngineOptions).
   std::vector<std::string> global_engines;
+  // How filename= and opendir= built the file list (`filenames`), in the
+  // order fio applies them; the jobfile setters keep `filenames`, `opendir`
+  // and `nrfiles` in step with it.
+  std::vector<FileListStep> file_list;
 };
 
 // Whether jobs[i] starts a phase of the run (the coordinator's phases, which

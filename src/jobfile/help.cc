@@ -176,6 +176,9 @@ Result<std::string> EngHelp(const std::string& spec) {
 }
 
 namespace {
+// The options that build the job's file list (FileListStep).
+bool IsFileListOption(const std::string& name) { return name == "filename" || name == "opendir"; }
+
 // `kb_base`: the one the printed line reads the job's sizes with. A job file
 // reads each section's sizes with its own kb_base ([global] size=1m, then
 // [a] kb_base=1000: 1048576 bytes), the command line all of a job's with
@@ -202,9 +205,22 @@ std::string ShowCmd(const std::vector<JobSpec>& jobs) {
     for (const auto& s : j.settings) stonewall |= s.name == "stonewall";
     if (i > 0 && j.job_file_index != jobs[i - 1].job_file_index && !stonewall)
       out += " --stonewall";
+    bool files_done = false;
     for (size_t k = 0; k < j.settings.size(); ++k) {
       const OptionSetting& s = j.settings[k];
       if (s.name == "name") continue;
+      // filename= and opendir= in the order they built the file list,
+      // which a job file's section and a command-line global can
+      // change (FileListStep): on one command line each adds in the order
+      // written. One that a command-line global replaced is left out.
+      if (IsFileListOption(s.name) && !j.file_list.empty()) {
+        if (!files_done)
+          for (const FileListStep& step : j.file_list)
+            if (step.setting < j.settings.size())
+              out += ' ' + Arg(j.settings[step.setting], j.kb_base);
+        files_done = true;
+        continue;
+      }
       // A bssplit that a later bs/bsrange overrode (a command-line global
       // over a job file's split): on one command line the bs after the
       // split would be dropped, as fio drops it, and the split would run.
@@ -267,19 +283,39 @@ std::string ParseOnlyJson(const std::vector<JobSpec>& jobs) {
         o["value"] = d.def;
         o["source"] = "default";
       }
-      // filename=a:b:c names the job's files, whatever nrfiles says (fio
-      // counts them the same way): the effective value is their number, set
-      // where filename was.
-      if (d.name == "nrfiles" && !j.filenames.empty()) {
-        const OptionSetting* f = nullptr;
-        for (const auto& s : j.settings)
-          if (s.name == "filename") f = &s;
-        o["value"] = std::to_string(j.filenames.size());
-        if (f) {
-          o["source"] = SourceName(f->source);
-          o["file"] = f->file;
-          o["line"] = f->line;
+      // filename=a:b:c names the job's files, and nrfiles their number (fio
+      // counts them the same way), set where the last filename= was. Each
+      // filename= adds to the list: the value is every name they give, in
+      // order.
+      const ResolvedFileList list = ResolveFileList(j.file_list, nullptr);
+      const auto at = [&](const FileListStep* step) {
+        if (step == nullptr || step->setting >= j.settings.size()) return;
+        const OptionSetting& s = j.settings[step->setting];
+        o["source"] = SourceName(s.source);
+        o["file"] = s.file;
+        o["line"] = s.line;
+      };
+      const FileListStep* last_names = nullptr;
+      std::vector<std::string> names;
+      size_t name_steps = 0;
+      for (const FileListStep& step : j.file_list)
+        if (step.kind == FileListStep::Kind::kNames) {
+          last_names = &step;
+          names.insert(names.end(), step.names.begin(), step.names.end());
+          ++name_steps;
         }
+      if (d.name == "filename" && name_steps > 1) {
+        std::string all;
+        for (const std::string& n : names) {
+          if (!all.empty()) all += ':';
+          for (char c : n) all += c == ':' ? "\\:" : std::string(1, c);
+        }
+        o["value"] = all;
+        at(last_names);
+      }
+      if (d.name == "nrfiles" && !j.filenames.empty() && !list.unknown) {
+        o["value"] = std::to_string(j.filenames.size());
+        at(last_names);
         o["set_by"] = "filename";
       }
       if (!d.runs && last) o["implemented"] = false;
@@ -358,7 +394,20 @@ std::string ParseOnlySummary(const std::vector<JobSpec>& jobs, const JobFilesFn&
         for (char c : list[f]) o << (c == ':' ? "\\:" : std::string(1, c));
       }
     };
-    if (!j.opendir.empty() && j.filenames.empty()) {
+    const bool dirs = std::any_of(j.file_list.begin(), j.file_list.end(),
+                                  [](const auto& s) { return s.kind == FileListStep::Kind::kDir; });
+    if (dirs) {
+      // In the list's order, an opendir= standing for the files the run
+      // finds under it (FileListStep).
+      for (size_t k = 0; k < j.file_list.size(); ++k) {
+        const FileListStep& step = j.file_list[k];
+        if (k > 0) o << ':';
+        if (step.kind == FileListStep::Kind::kNames)
+          names(step.names, step.names.size());
+        else
+          o << "(the files under opendir=" << step.names.front() << ")";
+      }
+    } else if (!j.opendir.empty() && j.filenames.empty()) {
       o << "(the files under opendir=" << j.opendir << ")";
     } else if (!j.read_iolog.empty() && !j.replay_redirect.empty()) {
       o << j.replay_redirect;  // every I/O of the log goes there

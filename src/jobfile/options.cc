@@ -914,6 +914,40 @@ Result<VerifyType> VerifyFromName(const std::string& n) {
   return Bad("bad verify type '" + n + "'");
 }
 
+// Adds a filename= or opendir= to the steps that build the job's file list,
+// where fio 3.33 applies it, and brings `filenames`, `opendir` and
+// `nrfiles` up to date (docs/jobfile.md, "The file list").
+Status AddFileListStep(JobSpec& j, const OptValue& v, FileListStep step) {
+  using K = FileListStep::Kind;
+  step.source = v.source;
+  step.layer = v.layer;
+  step.setting = j.settings.size();  // the parser records it there next
+  std::vector<FileListStep>& steps = j.file_list;
+  // The command line wins over a job file (and a --sweep value over both):
+  // its filename= or opendir= replaces the files the lower layers listed.
+  steps.erase(std::remove_if(steps.begin(), steps.end(),
+                             [&](const FileListStep& s) { return s.layer < step.layer; }),
+              steps.end());
+  // fio parses a job file's section with filename= after its other options
+  // (parse priority -1, the others 0), whatever the order written: in one
+  // section, opendir= lists its files before filename='s. The command line
+  // it parses in the order written.
+  auto at = steps.end();
+  if (!j.job_file.empty() && step.source != OptionSource::kCommandLine && step.kind != K::kNames)
+    while (at != steps.begin() && std::prev(at)->kind == K::kNames &&
+           std::prev(at)->source == step.source && std::prev(at)->layer == step.layer)
+      --at;
+  steps.insert(at, std::move(step));
+
+  const ResolvedFileList list = ResolveFileList(steps, nullptr);
+  j.filenames = list.files;
+  j.opendir.clear();
+  for (const FileListStep& s : steps)
+    if (s.kind == K::kDir) j.opendir = s.names.front();
+  if (!list.unknown) j.nrfiles = static_cast<uint32_t>(list.files.size());
+  return Status::Ok();
+}
+
 #define B(field)                                \
   [](JobSpec& j, const OptValue& v) -> Status { \
     j.field = v.num != 0;                       \
@@ -1005,10 +1039,11 @@ std::vector<OptionDef> BuildTable() {
                   .Set(B(thread)));
   // --- files and targets
   r.push_back(Row("filename", T::kSpecial, "files",
-                  "File or device name(s), separated by ':' ('\\:' for a literal colon)")
+                  "File or device name(s), separated by ':' ('\\:' for a literal colon); each "
+                  "filename= adds to the job's files")
                   .Choices("path[:path...]")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    j.filenames.clear();
+                    FileListStep step;
                     for (auto& f : SplitEscaped(v.text, ':')) {
                       std::string t = Trim(f);
                       // fio reads standard input or writes standard output for "-".
@@ -1016,12 +1051,11 @@ std::vector<OptionDef> BuildTable() {
                         return Bad(
                             "'-' is standard input/output in fio (filename=-), which iobench "
                             "cannot do I/O on; for a file named '-', write ./-");
-                      if (!t.empty()) j.filenames.push_back(t);
+                      if (!t.empty()) step.names.push_back(t);
                     }
-                    if (j.filenames.empty()) return Bad("empty filename");
-                    // As in fio: the named files replace nrfiles.
-                    j.nrfiles = static_cast<uint32_t>(j.filenames.size());
-                    return Status::Ok();
+                    if (step.names.empty()) return Bad("empty filename");
+                    // As in fio: the names join the job's list, and set nrfiles.
+                    return AddFileListStep(j, v, std::move(step));
                   }));
   r.push_back(Row("directory", T::kStr, "files", "Directory in which the job's files are created")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
@@ -1039,8 +1073,10 @@ std::vector<OptionDef> BuildTable() {
                   "Add every regular file below this directory (recursively) to the job's files")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     if (Trim(v.text).empty()) return Bad("opendir needs a directory");
-                    j.opendir = Trim(v.text);
-                    return Status::Ok();
+                    FileListStep step;
+                    step.kind = FileListStep::Kind::kDir;
+                    step.names = {Trim(v.text)};
+                    return AddFileListStep(j, v, std::move(step));
                   }));
   r.push_back(Row("filename_format", T::kStr, "files", "Name pattern for generated files")
                   .Def("$jobname.$jobnum.$filenum")

@@ -33,6 +33,12 @@ struct OptValue {
   std::optional<int64_t> dir[kNumDdirs];  // per-direction numeric types
   bool percent = false;                   // the value ended in '%' (num is the percent)
   uint32_t kb_base = 1024;
+  // Where the setting stands: its source, and its layer (FileListStep:
+  // 0 the job's own options, 1 command-line globals over a job file's job,
+  // 2 a --sweep value). filename=, opendir= and nrfiles= need them to build
+  // the file list in fio's order.
+  OptionSource source = OptionSource::kJob;
+  int layer = 0;
   // Setters may append a complete warning text (location is added by the
   // parser); never null when called from the parser.
   std::vector<std::string>* warnings = nullptr;

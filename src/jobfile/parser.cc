@@ -47,6 +47,9 @@ struct RawSetting {
   // OPT='size=2m'): its text is not in the line, so errors point at the
   // variable, and a ';' or '#' in it is one the variable brought.
   bool value_from_variable = false;
+  // 1: a command-line global over a job file's job; 2: a --sweep value
+  // (FileListStep::layer: their filename= replaces the job's files).
+  int layer = 0;
 };
 
 struct Section {
@@ -633,6 +636,8 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
   OptValue v;
   v.kb_base = job->kb_base;
   v.bare = s.bare;
+  v.source = s.source;
+  v.layer = s.layer;
   std::vector<std::string> setter_warnings;
   v.warnings = &setter_warnings;
   if (s.bare) {
@@ -1305,7 +1310,10 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
     }
     all = BsSplitWins(all, &job.parse_notes);
     for (const auto& g : cli_globals)
-      if (g.key != "name") all.push_back(g);  // a --name=global names no file job
+      if (g.key != "name") {  // a --name=global names no file job
+        all.push_back(g);
+        all.back().layer = 1;
+      }
     IOB_RETURN_IF_ERROR(ApplyAll(&job, all, warnings, /*file_job=*/true, engine_checks));
     jobs->push_back(std::move(job));
   }
@@ -1485,6 +1493,7 @@ Status SetOption(JobSpec* job, const std::string& name, const std::string& value
   r.bare = false;
   r.source = OptionSource::kCommandLine;
   r.file = kCmdline;
+  r.layer = 2;
   r.text = name + "=" + value;
   r.key_col = 1;
   r.value_col = static_cast<int>(name.size()) + 2;

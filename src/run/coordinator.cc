@@ -295,43 +295,95 @@ OptionSetting SettingOf(const JobSpec& job, const std::string& name) {
   return OptionSetting{name, "", OptionSource::kJob, job.job_file, job.line};
 }
 
-// opendir, as fio's add_dir_files: every entry below the directory that is
-// not a directory, depth first in the order the directory lists them (fio's
-// order on the same filesystem), before the filename= files (fio adds them
-// when the job is set up, the filename= ones after them). Special files
-// are then refused by the target checks, as any target is.
-Status ExpandOpendir(JobSpec* job) {
+// Whether the job's file list needs the run core: an opendir= to walk, or
+// a list that surprises (filename= in [global] and again in the job),
+// which the job's report then explains.
+bool FileListNeedsRun(const JobSpec& job) {
+  // (A replay's files are its log's: run/replay.h.)
+  if (!job.opendir.empty() || !job.read_iolog.empty()) return !job.opendir.empty();
+  return job.file_list.size() > 1;
+}
+
+// The files of the job, as fio lists them: every filename= and opendir= in
+// the order fio applies them (FileListStep), opendir='s as fio's
+// add_dir_files: every entry below its directory that is not a directory,
+// depth first in the order the directory lists them (fio's order on the
+// same filesystem). Special files are then refused by the target checks,
+// as any target is. The notes say when the list is not what one filename=
+// says.
+Status ResolveJobFiles(JobSpec* job) {
   namespace fs = std::filesystem;
-  const OptionSetting where = SettingOf(*job, "opendir");
-  const std::string who =
-      "job '" + job->name + "': opendir=" + job->opendir + " (" + where.Where() + ")";
-  std::error_code ec;
-  const fs::path root = fs::absolute(job->opendir, ec);
-  if (ec || !fs::is_directory(root, ec))
-    return Status::Invalid(who + ": not a directory" + (ec ? ": " + ec.message() : ""));
-  std::vector<std::string> found;
-  const bool sized = job->size != 0 || job->size_percent != 0 || job->filesize_min != 0;
-  // Walked as written, so the files are named as fio names them (`od/a` in
-  // the report and write_iolog, not an absolute path).
-  for (auto it = fs::recursive_directory_iterator(fs::path(job->opendir), ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    // As fio's recurse_dir (lstat): regular files only. A symlink (to a
-    // file below, read twice; to a directory; dangling), a FIFO, a socket
-    // or a device node is skipped; the iterator does not follow directory
-    // links either.
-    if (!fs::is_regular_file(it->symlink_status(ec))) continue;
-    // An empty file (a .gitkeep, a lock file) holds nothing to read: with
-    // no size= fio adds it and reads nothing there; iobench refused the
-    // whole job ("size is not set and ... is empty"). With size= it is
-    // laid out like the others, as in fio.
-    if (!sized && fs::file_size(it->path(), ec) == 0 && !ec) continue;
-    ec.clear();
-    found.push_back(it->path().string());
+  using K = FileListStep::Kind;
+  std::vector<FileListStep> steps = job->file_list;
+  if (!job->opendir.empty() && std::none_of(steps.begin(), steps.end(), [](const FileListStep& s) {
+        return s.kind == K::kDir;
+      })) {
+    // A JobSpec made in code, with `opendir` alone: after its filenames.
+    steps.clear();
+    if (!job->filenames.empty()) steps.push_back({K::kNames, job->filenames});
+    steps.push_back({K::kDir, {job->opendir}});
   }
-  if (ec) return Status::Invalid(who + ": " + ec.message());
-  if (found.empty()) return Status::Invalid(who + ": no files below it");
-  job->filenames.insert(job->filenames.begin(), found.begin(), found.end());
+  // "filename=a:b at j.fio:5", as the step's setting was written.
+  const auto option_at = [&](const FileListStep& step) {
+    const char* option = step.kind == K::kNames ? "filename" : "opendir";
+    if (step.setting < job->settings.size()) {
+      const OptionSetting& s = job->settings[step.setting];
+      return std::string(option) + "=" + s.value + " at " + s.Where();
+    }
+    std::string value;
+    for (const std::string& n : step.names) value += (value.empty() ? "" : ":") + n;
+    return std::string(option) + "=" + value + " at " + SettingOf(*job, option).Where();
+  };
+  const bool sized = job->size != 0 || job->size_percent != 0 || job->filesize_min != 0;
+  std::vector<std::vector<std::string>> dir_files;
+  for (const FileListStep& step : steps) {
+    if (step.kind != K::kDir) continue;
+    const std::string& dir = step.names.front();
+    const std::string who = "job '" + job->name + "': " + option_at(step);
+    std::error_code ec;
+    const fs::path root = fs::absolute(dir, ec);
+    if (ec || !fs::is_directory(root, ec))
+      return Status::Invalid(who + ": not a directory" + (ec ? ": " + ec.message() : ""));
+    std::vector<std::string>& found = dir_files.emplace_back();
+    // Walked as written, so the files are named as fio names them (`od/a` in
+    // the report and write_iolog, not an absolute path).
+    for (auto it = fs::recursive_directory_iterator(fs::path(dir), ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      // As fio's recurse_dir (lstat): regular files only. A symlink (to a
+      // file below, read twice; to a directory; dangling), a FIFO, a socket
+      // or a device node is skipped; the iterator does not follow directory
+      // links either.
+      if (!fs::is_regular_file(it->symlink_status(ec))) continue;
+      // An empty file (a .gitkeep, a lock file) holds nothing to read: with
+      // no size= fio adds it and reads nothing there; iobench refused the
+      // whole job ("size is not set and ... is empty"). With size= it is
+      // laid out like the others, as in fio.
+      if (!sized && fs::file_size(it->path(), ec) == 0 && !ec) continue;
+      ec.clear();
+      found.push_back(it->path().string());
+    }
+    if (ec) return Status::Invalid(who + ": " + ec.message());
+    if (found.empty()) return Status::Invalid(who + ": no files below it");
+  }
+  const ResolvedFileList list = ResolveFileList(steps, &dir_files);
+  if (!list.started) return Status::Ok();
+  job->filenames = list.files;
   job->nrfiles = static_cast<uint32_t>(job->filenames.size());
+
+  if (!job->read_iolog.empty()) return Status::Ok();
+  // A second filename= does not replace the first, as it would any other
+  // option: say which the job uses.
+  std::vector<std::string> lists;
+  for (const FileListStep& step : steps) lists.push_back(option_at(step));
+  if (lists.size() > 1) {
+    std::string all;
+    for (size_t i = 0; i < lists.size(); ++i)
+      all += (i == 0 ? "" : i + 1 == lists.size() ? " and " : ", ") + lists[i];
+    job->parse_notes.push_back("job '" + job->name + "' uses the files of " + all +
+                               ", in that order (" + std::to_string(list.files.size()) +
+                               " files): fio adds each filename= and opendir= to the job's "
+                               "files, in [global] and in the job's section alike");
+  }
   return Status::Ok();
 }
 
@@ -1977,7 +2029,8 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   // read_iolog: the log says which files, directions and sizes the job has
   // (run/replay.h); the run core then runs the reshaped copy.
   // opendir: the files found join the job's filenames, before anything
-  // (safety checks, targets) looks at them.
+  // (safety checks, targets) looks at them; a file list built from several
+  // filename= is explained in the job's notes.
   // time_based without a runtime: fio runs the job size-based (and says
   // so); iobench ran it until a signal.
   // A log recorded in one phase may be replayed in a later one (stonewall):
@@ -2000,7 +2053,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   std::vector<JobSpec> replayed;
   auto untimed = [](const JobSpec& j) { return j.time_based && j.runtime_ns == 0; };
   if (std::any_of(jobs_in.begin(), jobs_in.end(), [&](const JobSpec& j) {
-        return !j.read_iolog.empty() || !j.opendir.empty() || untimed(j);
+        return !j.read_iolog.empty() || FileListNeedsRun(j) || untimed(j);
       })) {
     replayed = jobs_in;
     for (size_t ji = 0; ji < replayed.size(); ++ji) {
@@ -2011,8 +2064,8 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
                                   ") is ignored: it needs a runtime, and none is set; the job "
                                   "ran size-based, as fio runs it");
       }
-      if (!job.opendir.empty() && job.unimplemented.empty())
-        IOB_RETURN_IF_ERROR(ExpandOpendir(&job));
+      if (FileListNeedsRun(job) && job.unimplemented.empty())
+        IOB_RETURN_IF_ERROR(ResolveJobFiles(&job));
       if (!job.read_iolog.empty() && job.unimplemented.empty() && !deferred[ji])
         IOB_RETURN_IF_ERROR(PrepareReplayJob(&job, diskless_job(job)));
     }

@@ -271,6 +271,14 @@ std::vector<std::string> JobFilePaths(const JobSpec& job) {
 }
 
 std::vector<std::string> JobFilePathsHead(const JobSpec& job, size_t shown, size_t* total) {
+  // The filename= list as the run uses it: a name listed twice (in
+  // [global] and in the job) is used twice, as in fio.
+  if (!job.filenames.empty()) {
+    std::vector<std::string> all = TargetPaths(job, 0);
+    *total = all.size();
+    if (all.size() > shown) all.resize(shown);
+    return all;
+  }
   const uint32_t clones = std::max<uint32_t>(1, job.numjobs);
   // (One directory: with several, two could join with names into one path.)
   if (!GeneratesNames(job) || clones == 1 || JobDirectories(job).size() != 1 ||

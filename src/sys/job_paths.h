@@ -114,7 +114,8 @@ std::vector<std::string> ClonePaths(const JobSpec& job, size_t index, int jobnum
 std::vector<std::string> JobFilePaths(const JobSpec& job);
 
 // The first `shown` paths of JobFilePaths(job), and in *total how many it
-// has. Without listing them all when every clone's generated names are
+// has; for a filename= list, every entry (a name listed twice, twice).
+// Without listing them all when every clone's generated names are
 // surely distinct (filename_format's $jobnum and $filenum each between
 // non-digits, as in the default): --parse-only of nrfiles=100000
 // numjobs=100 built ten million names (29 s, 1.1 GB) to print eight.

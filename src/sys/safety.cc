@@ -551,14 +551,35 @@ Result<int> OpenSideFile(const std::string& path, const std::string& what) {
   }
 }
 
+namespace {
+// "filename=a:b at j.fio:5": the filename= (or opendir=) that put `path`
+// in the job's file list, which may hold several (FileListStep); "" when
+// none did.
+std::string ListedBy(const JobSpec& job, const std::string& path) {
+  for (const FileListStep& step : job.file_list) {
+    if (step.setting >= job.settings.size()) continue;
+    bool listed = false;
+    for (const std::string& name : step.names) {
+      // As TargetPaths names it: the name, after directory= and a '/'.
+      const bool named =
+          path == name || (path.size() > name.size() + 1 &&
+                           path.compare(path.size() - name.size(), name.size(), name) == 0 &&
+                           path[path.size() - name.size() - 1] == '/');
+      listed |= step.kind == FileListStep::Kind::kNames ? named : path.rfind(name + "/", 0) == 0;
+    }
+    if (!listed) continue;
+    const OptionSetting& s = job.settings[step.setting];
+    return s.name + "=" + s.value + " at " + s.Where();
+  }
+  return "";
+}
+}  // namespace
+
 Status PseudoFsRefusal(const JobSpec& job, const std::string& path, const std::string& fs,
                        const std::string& doing, const std::string& why) {
-  std::string where;
+  std::string where = ListedBy(job, path);
   for (const char* o : {"filename", "opendir", "directory", "filename_format"})
-    if (job.FindSetting(o) != nullptr) {
-      where = OptionAt(job, o, "");
-      break;
-    }
+    if (where.empty() && job.FindSetting(o) != nullptr) where = OptionAt(job, o, "");
   if (!why.empty()) where += (where.empty() ? "" : "; ") + why;
   if (!where.empty()) where = " (" + where + ")";
   return Status::Refused("job '" + job.name + "': refusing to " + doing + " " + path + where +

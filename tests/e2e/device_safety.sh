@@ -61,6 +61,13 @@ expect_run backing-file-refused 2 "refusing to write to $work/img: backs $loop, 
 # fio's examples/disk-zone-profile.fio): the same refusal.
 printf '[%s]\nrw=write\nsize=1m\n' "$loop" >"$work/byname.fio"
 expect_run job-name-write-refused 2 "$refusal" -- "$bin" "$work/byname.fio"
+# The device in [global], another file in the job: fio writes both (each
+# filename= adds to the job's files), so the device is still refused.
+printf '[global]\nrw=write\nsize=1m\nfilename=%s\n[w]\nfilename=%s\n' "$loop" "$work/other" \
+  >"$work/global.fio"
+expect_run global-device-write-refused 2 "$refusal" -- "$bin" "$work/global.fio"
+[ -e "$work/other" ] && fail "global-device-write-refused: the job's own file was written"
+expect_run global-device-readonly 2 "readonly" -- "$bin" --readonly "$work/global.fio"
 after=$(sum)
 [ "$before" = "$after" ] || fail "the refused jobs changed the device"
 
