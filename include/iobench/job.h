@@ -190,14 +190,18 @@ struct VerifyOptions {
 // Where a value came from, for --parse-only and `job options` in JSON.
 enum class OptionSource : uint8_t { kDefault, kGlobal, kJob, kCommandLine };
 
-// One filename= or opendir= as it builds the job's file list, in the order
-// fio 3.33 applies them (JobSpec::file_list). fio keeps one list per job:
-// each filename= and opendir= adds to it (in [global] and again in the
-// job's section: both).
+// One filename=, opendir= or nrfiles= as it builds the job's file list, in
+// the order fio 3.33 applies them (JobSpec::file_list). fio keeps one list
+// per job: each filename= and opendir= adds to it (in [global] and again in
+// the job's section: both), and nrfiles= set after the list started keeps
+// only the first nrfiles, plus those added after it (fio's o.nr_files: the
+// first name listed sets it to 0, each name adds 1, nrfiles= overwrites it;
+// its for_each_file stops there).
 struct FileListStep {
-  enum class Kind : uint8_t { kNames, kDir };
+  enum class Kind : uint8_t { kNames, kDir, kCount };
   Kind kind = Kind::kNames;
   std::vector<std::string> names;  // kNames: the files; kDir: the directory
+  uint32_t count = 0;              // kCount: nrfiles=
   OptionSource source = OptionSource::kDefault;
   // 0: the job's own options; 1: command-line globals over a job file's
   // job; 2: a --sweep value. A filename= or opendir= of a higher layer
@@ -208,27 +212,47 @@ struct FileListStep {
 
 // The files the steps give, in order. `dir_files` holds the files found
 // below each kDir step's directory, in step order; without it those are not
-// known yet (`unknown`): `files` then holds the filename= names alone.
+// known yet (`unknown`): `files` then holds the filename= names alone and
+// no nrfiles= cut is made.
 struct ResolvedFileList {
   std::vector<std::string> files;
-  bool started = false;  // a filename= or opendir= gave files
-  bool unknown = false;  // an opendir= whose files are not known yet
+  std::vector<std::string> left_out;     // listed, but after the nrfiles= cut
+  const FileListStep* cut_by = nullptr;  // that nrfiles= (in the steps given)
+  bool started = false;                  // a filename= or opendir= gave files
+  bool unknown = false;                  // an opendir= whose files are not known yet
 };
 inline ResolvedFileList ResolveFileList(const std::vector<FileListStep>& steps,
                                         const std::vector<std::vector<std::string>>* dir_files) {
   ResolvedFileList out;
+  uint64_t nr = 0;  // fio's o.nr_files once the list started
+  const FileListStep* count = nullptr;
   size_t dirs = 0;
   for (const FileListStep& s : steps) {
+    if (s.kind == FileListStep::Kind::kCount) {
+      nr = s.count;
+      count = &s;
+      continue;
+    }
     const std::vector<std::string>* add = &s.names;
     if (s.kind == FileListStep::Kind::kDir)
       add = dir_files != nullptr && dirs < dir_files->size() ? &(*dir_files)[dirs] : nullptr;
     if (s.kind == FileListStep::Kind::kDir) ++dirs;
+    if (!out.started) {  // fio: `if (!td->files_index) td->o.nr_files = 0;`
+      nr = 0;
+      count = nullptr;
+    }
     out.started = true;
     if (add == nullptr) {
       out.unknown = true;
       continue;
     }
     for (const std::string& f : *add) out.files.push_back(f);
+    nr += add->size();
+  }
+  if (!out.unknown && out.started && nr < out.files.size()) {
+    out.left_out.assign(out.files.begin() + static_cast<std::ptrdiff_t>(nr), out.files.end());
+    out.files.resize(nr);
+    out.cut_by = count;
   }
   return out;
 }
@@ -277,8 +301,9 @@ struct JobSpec {
   // --- targets ---
   // The files the job uses, in fio's order: the names of every filename=
   // (split on ':' with `\:` unescaped) and, once the run core has walked
-  // them (ResolveJobFiles), the files of every opendir= (FileListStep).
-  // Before that, a job with opendir= holds its filename= names alone here.
+  // them (ResolveJobFiles), the files of every opendir=, cut to nrfiles= when
+  // fio cuts it (FileListStep). Before that, a job with opendir= holds its
+  // filename= names alone here.
   std::vector<std::string> filenames;
   std::string directory;        // may itself be a ':' list in fio; first used
   std::string filename_format;  // default "$jobname.$jobnum.$filenum"
@@ -633,9 +658,9 @@ struct JobSpec {
   // gave is valid with any of them, as fio parses it there, or with the
   // job's own engine (jobfile::CheckEngineOptions).
   std::vector<std::string> global_engines;
-  // How filename= and opendir= built the file list (`filenames`), in the
-  // order fio applies them; the jobfile setters keep `filenames`, `opendir`
-  // and `nrfiles` in step with it.
+  // How filename=, opendir= and nrfiles= built the file list (`filenames`),
+  // in the order fio applies them; the jobfile setters keep `filenames`,
+  // `opendir` and `nrfiles` in step with it.
   std::vector<FileListStep> file_list;
 };
 

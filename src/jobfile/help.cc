@@ -177,7 +177,9 @@ Result<std::string> EngHelp(const std::string& spec) {
 
 namespace {
 // The options that build the job's file list (FileListStep).
-bool IsFileListOption(const std::string& name) { return name == "filename" || name == "opendir"; }
+bool IsFileListOption(const std::string& name) {
+  return name == "filename" || name == "opendir" || name == "nrfiles";
+}
 
 // `kb_base`: the one the printed line reads the job's sizes with. A job file
 // reads each section's sizes with its own kb_base ([global] size=1m, then
@@ -209,8 +211,8 @@ std::string ShowCmd(const std::vector<JobSpec>& jobs) {
     for (size_t k = 0; k < j.settings.size(); ++k) {
       const OptionSetting& s = j.settings[k];
       if (s.name == "name") continue;
-      // filename= and opendir= in the order they built the file list,
-      // which a job file's section and a command-line global can
+      // filename=, opendir= and nrfiles= in the order they built the file
+      // list, which a job file's section and a command-line global can
       // change (FileListStep): on one command line each adds in the order
       // written. One that a command-line global replaced is left out.
       if (IsFileListOption(s.name) && !j.file_list.empty()) {
@@ -284,9 +286,9 @@ std::string ParseOnlyJson(const std::vector<JobSpec>& jobs) {
         o["source"] = "default";
       }
       // filename=a:b:c names the job's files, and nrfiles their number (fio
-      // counts them the same way), set where the last filename= was. Each
-      // filename= adds to the list: the value is every name they give, in
-      // order.
+      // counts them the same way), set where the last filename= was; or
+      // where nrfiles= was when it cut the list. Each filename= adds to the
+      // list: the value is every name they give, in order.
       const ResolvedFileList list = ResolveFileList(j.file_list, nullptr);
       const auto at = [&](const FileListStep* step) {
         if (step == nullptr || step->setting >= j.settings.size()) return;
@@ -315,8 +317,10 @@ std::string ParseOnlyJson(const std::vector<JobSpec>& jobs) {
       }
       if (d.name == "nrfiles" && !j.filenames.empty() && !list.unknown) {
         o["value"] = std::to_string(j.filenames.size());
-        at(last_names);
-        o["set_by"] = "filename";
+        if (list.cut_by == nullptr) {
+          at(last_names);
+          o["set_by"] = "filename";
+        }
       }
       if (!d.runs && last) o["implemented"] = false;
       opts[d.name] = o;
@@ -398,15 +402,32 @@ std::string ParseOnlySummary(const std::vector<JobSpec>& jobs, const JobFilesFn&
                                   [](const auto& s) { return s.kind == FileListStep::Kind::kDir; });
     if (dirs) {
       // In the list's order, an opendir= standing for the files the run
-      // finds under it (FileListStep).
-      for (size_t k = 0; k < j.file_list.size(); ++k) {
-        const FileListStep& step = j.file_list[k];
-        if (k > 0) o << ':';
+      // finds under it; an nrfiles= set after files were listed keeps the
+      // first ones (FileListStep).
+      bool first = true;
+      bool listed = false;
+      const FileListStep* cut = nullptr;
+      bool after_cut = false;
+      for (const FileListStep& step : j.file_list) {
+        if (step.kind == FileListStep::Kind::kCount) {
+          if (listed) cut = &step;
+          after_cut = false;
+          continue;
+        }
+        after_cut |= cut != nullptr;
+        listed = true;
+        if (!first) o << ':';
+        first = false;
         if (step.kind == FileListStep::Kind::kNames)
           names(step.names, step.names.size());
         else
           o << "(the files under opendir=" << step.names.front() << ")";
       }
+      if (cut != nullptr)
+        o << " (the first " << cut->count << (after_cut ? " and those listed after it" : "")
+          << ": nrfiles=" << cut->count
+          << (cut->setting < j.settings.size() ? " at " + j.settings[cut->setting].Where() : "")
+          << ")";
     } else if (!j.opendir.empty() && j.filenames.empty()) {
       o << "(the files under opendir=" << j.opendir << ")";
     } else if (!j.read_iolog.empty() && !j.replay_redirect.empty()) {

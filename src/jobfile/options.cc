@@ -914,9 +914,9 @@ Result<VerifyType> VerifyFromName(const std::string& n) {
   return Bad("bad verify type '" + n + "'");
 }
 
-// Adds a filename= or opendir= to the steps that build the job's file list,
-// where fio 3.33 applies it, and brings `filenames`, `opendir` and
-// `nrfiles` up to date (docs/jobfile.md, "The file list").
+// Adds a filename=, opendir= or nrfiles= to the steps that build the job's
+// file list, where fio 3.33 applies it, and brings `filenames`, `opendir`
+// and `nrfiles` up to date (docs/jobfile.md, "The file list").
 Status AddFileListStep(JobSpec& j, const OptValue& v, FileListStep step) {
   using K = FileListStep::Kind;
   step.source = v.source;
@@ -925,13 +925,17 @@ Status AddFileListStep(JobSpec& j, const OptValue& v, FileListStep step) {
   std::vector<FileListStep>& steps = j.file_list;
   // The command line wins over a job file (and a --sweep value over both):
   // its filename= or opendir= replaces the files the lower layers listed.
-  steps.erase(std::remove_if(steps.begin(), steps.end(),
-                             [&](const FileListStep& s) { return s.layer < step.layer; }),
-              steps.end());
+  if (step.kind != K::kCount)
+    steps.erase(std::remove_if(steps.begin(), steps.end(),
+                               [&](const FileListStep& s) {
+                                 return s.kind != K::kCount && s.layer < step.layer;
+                               }),
+                steps.end());
   // fio parses a job file's section with filename= after its other options
   // (parse priority -1, the others 0), whatever the order written: in one
-  // section, opendir= lists its files before filename='s. The command line
-  // it parses in the order written.
+  // section, opendir= lists its files before filename='s, and nrfiles=
+  // never cuts the section's own filename= list. The command line it
+  // parses in the order written.
   auto at = steps.end();
   if (!j.job_file.empty() && step.source != OptionSource::kCommandLine && step.kind != K::kNames)
     while (at != steps.begin() && std::prev(at)->kind == K::kNames &&
@@ -944,7 +948,13 @@ Status AddFileListStep(JobSpec& j, const OptValue& v, FileListStep step) {
   j.opendir.clear();
   for (const FileListStep& s : steps)
     if (s.kind == K::kDir) j.opendir = s.names.front();
-  if (!list.unknown) j.nrfiles = static_cast<uint32_t>(list.files.size());
+  if (list.started && !list.unknown) {
+    j.nrfiles = static_cast<uint32_t>(list.files.size());
+  } else if (!list.started) {
+    // No list (yet): nrfiles= is the number of files the job makes.
+    for (const FileListStep& s : steps)
+      if (s.kind == K::kCount) j.nrfiles = s.count;
+  }
   return Status::Ok();
 }
 
@@ -1081,11 +1091,18 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("filename_format", T::kStr, "files", "Name pattern for generated files")
                   .Def("$jobname.$jobnum.$filenum")
                   .Set(S(filename_format)));
-  r.push_back(Row("nrfiles", T::kInt, "files", "Number of files per job")
+  r.push_back(Row("nrfiles", T::kInt, "files",
+                  "Number of files per job (after filename= or opendir=: keep the first N listed)")
                   .Alias({"nr_files"})
                   .Def("1")
                   .Range(1, 1 << 20)
-                  .Set(N(nrfiles)));
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    j.nrfiles = static_cast<uint32_t>(v.num);
+                    FileListStep step;
+                    step.kind = FileListStep::Kind::kCount;
+                    step.count = j.nrfiles;
+                    return AddFileListStep(j, v, std::move(step));
+                  }));
   r.push_back(Row("openfiles", T::kInt, "files", "Files kept open at the same time (0: all)")
                   .Def("0")
                   .Range(0, 1 << 20)

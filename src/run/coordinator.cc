@@ -296,21 +296,29 @@ OptionSetting SettingOf(const JobSpec& job, const std::string& name) {
 }
 
 // Whether the job's file list needs the run core: an opendir= to walk, or
-// a list that surprises (filename= in [global] and again in the job),
-// which the job's report then explains.
+// a list that surprises (filename= in [global] and again in the job, an
+// nrfiles= that cuts it), which the job's report then explains.
 bool FileListNeedsRun(const JobSpec& job) {
   // (A replay's files are its log's: run/replay.h.)
   if (!job.opendir.empty() || !job.read_iolog.empty()) return !job.opendir.empty();
-  return job.file_list.size() > 1;
+  size_t lists = 0;
+  bool cut = false;
+  for (const FileListStep& s : job.file_list) {
+    if (s.kind != FileListStep::Kind::kCount)
+      ++lists;
+    else
+      cut |= lists > 0;
+  }
+  return lists > 1 || cut;
 }
 
 // The files of the job, as fio lists them: every filename= and opendir= in
 // the order fio applies them (FileListStep), opendir='s as fio's
 // add_dir_files: every entry below its directory that is not a directory,
 // depth first in the order the directory lists them (fio's order on the
-// same filesystem). Special files are then refused by the target checks,
-// as any target is. The notes say when the list is not what one filename=
-// says.
+// same filesystem); then cut to nrfiles= where fio cuts it. Special files
+// are then refused by the target checks, as any target is. The notes say
+// when the list is not what one filename= says.
 Status ResolveJobFiles(JobSpec* job) {
   namespace fs = std::filesystem;
   using K = FileListStep::Kind;
@@ -325,12 +333,14 @@ Status ResolveJobFiles(JobSpec* job) {
   }
   // "filename=a:b at j.fio:5", as the step's setting was written.
   const auto option_at = [&](const FileListStep& step) {
-    const char* option = step.kind == K::kNames ? "filename" : "opendir";
+    const char* option = step.kind == K::kNames ? "filename"
+                         : step.kind == K::kDir ? "opendir"
+                                                : "nrfiles";
     if (step.setting < job->settings.size()) {
       const OptionSetting& s = job->settings[step.setting];
       return std::string(option) + "=" + s.value + " at " + s.Where();
     }
-    std::string value;
+    std::string value = step.kind == K::kCount ? std::to_string(step.count) : "";
     for (const std::string& n : step.names) value += (value.empty() ? "" : ":") + n;
     return std::string(option) + "=" + value + " at " + SettingOf(*job, option).Where();
   };
@@ -374,15 +384,31 @@ Status ResolveJobFiles(JobSpec* job) {
   // A second filename= does not replace the first, as it would any other
   // option: say which the job uses.
   std::vector<std::string> lists;
-  for (const FileListStep& step : steps) lists.push_back(option_at(step));
+  for (const FileListStep& step : steps)
+    if (step.kind != K::kCount) lists.push_back(option_at(step));
   if (lists.size() > 1) {
     std::string all;
     for (size_t i = 0; i < lists.size(); ++i)
       all += (i == 0 ? "" : i + 1 == lists.size() ? " and " : ", ") + lists[i];
     job->parse_notes.push_back("job '" + job->name + "' uses the files of " + all +
-                               ", in that order (" + std::to_string(list.files.size()) +
+                               ", in that order (" +
+                               std::to_string(list.files.size() + list.left_out.size()) +
                                " files): fio adds each filename= and opendir= to the job's "
                                "files, in [global] and in the job's section alike");
+  }
+  if (list.cut_by != nullptr) {
+    const size_t listed = list.files.size() + list.left_out.size();
+    std::string left;
+    constexpr size_t kShown = 4;
+    for (size_t i = 0; i < list.left_out.size() && i < kShown; ++i)
+      left += (i == 0 ? "" : ", ") + list.left_out[i];
+    if (list.left_out.size() > kShown)
+      left += " and " + std::to_string(list.left_out.size() - kShown) + " more";
+    job->parse_notes.push_back(
+        "job '" + job->name + "' uses the first " + std::to_string(list.files.size()) + " of the " +
+        std::to_string(listed) + " files listed, not " + left + ": " + option_at(*list.cut_by) +
+        " came after filename= or opendir= had listed files, and fio 3.33 then uses only that "
+        "many (and those listed after it)");
   }
   return Status::Ok();
 }
@@ -2030,7 +2056,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   // (run/replay.h); the run core then runs the reshaped copy.
   // opendir: the files found join the job's filenames, before anything
   // (safety checks, targets) looks at them; a file list built from several
-  // filename= is explained in the job's notes.
+  // filename= or cut by nrfiles= is explained in the job's notes.
   // time_based without a runtime: fio runs the job size-based (and says
   // so); iobench ran it until a signal.
   // A log recorded in one phase may be replayed in a later one (stonewall):

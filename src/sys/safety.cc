@@ -557,7 +557,7 @@ namespace {
 // none did.
 std::string ListedBy(const JobSpec& job, const std::string& path) {
   for (const FileListStep& step : job.file_list) {
-    if (step.setting >= job.settings.size()) continue;
+    if (step.setting >= job.settings.size() || step.kind == FileListStep::Kind::kCount) continue;
     bool listed = false;
     for (const std::string& name : step.names) {
       // As TargetPaths names it: the name, after directory= and a '/'.

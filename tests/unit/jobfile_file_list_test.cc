@@ -1,7 +1,8 @@
-// The job's file list as fio 3.33 builds it from filename= and opendir=
-// (FileListStep): each filename= adds, in fio's order (a job file's section
-// takes filename= last, the command line as written), and the command line
-// and --sweep replace a job file's list. Expected lists: fio 3.33's.
+// The job's file list as fio 3.33 builds it from filename=, opendir= and
+// nrfiles= (FileListStep): each filename= adds, in fio's order (a job file's
+// section takes filename= last, the command line as written), nrfiles=
+// after the list started keeps the first ones, and the command line and
+// --sweep replace a job file's list. Expected lists: fio 3.33's.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -54,39 +55,66 @@ TEST(JobfileFileList, EachFilenameAdds) {
   EXPECT_EQ(out.jobs[0].nrfiles, 2u);
 }
 
+TEST(JobfileFileList, NrfilesAfterTheListKeepsTheFirst) {
+  // On the command line, in the order written.
+  EXPECT_EQ(CliFilesOf({"--name=j", "--filename=a:b:c", "--nrfiles=2"}), (Names{"a", "b"}));
+  EXPECT_EQ(CliFilesOf({"--name=j", "--nrfiles=2", "--filename=a:b:c"}), (Names{"a", "b", "c"}));
+  EXPECT_EQ(CliFilesOf({"--name=j", "--filename=a:b", "--nrfiles=1", "--filename=d"}),
+            (Names{"a", "b"}));
+  EXPECT_EQ(CliFilesOf({"--name=j", "--filename=a", "--nrfiles=3"}), (Names{"a"}));
+  // In one section of a job file filename= comes last: no cut.
+  EXPECT_EQ(FilesOf("[j]\nfilename=a:b:c\nnrfiles=2\n"), (Names{"a", "b", "c"}));
+  // [global]'s list, the job's nrfiles=.
+  EXPECT_EQ(FilesOf("[global]\nfilename=a:b:c\n[j]\nnrfiles=2\n"), (Names{"a", "b"}));
+  const ParseOutput out = ParseOk("[global]\nfilename=a:b:c\n[j]\nnrfiles=2\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_EQ(out.jobs[0].nrfiles, 2u);
+  // Without a list nrfiles= is the number of files the job makes.
+  EXPECT_EQ(ParseOk("[j]\nnrfiles=3\n").jobs.at(0).nrfiles, 3u);
+}
+
 TEST(JobfileFileList, OpendirTakesItsPlace) {
   using K = FileListStep::Kind;
   auto kinds = [](const JobSpec& j) {
     std::string out;
-    for (const FileListStep& s : j.file_list) out += s.kind == K::kNames ? 'f' : 'd';
+    for (const FileListStep& s : j.file_list)
+      out += s.kind == K::kNames ? 'f' : s.kind == K::kDir ? 'd' : 'n';
     return out;
   };
   // In a section opendir= comes before filename=, whatever the order.
   EXPECT_EQ(kinds(ParseOk("[j]\nfilename=x\nopendir=od\n").jobs.at(0)), "df");
   EXPECT_EQ(kinds(ParseOk("[j]\nopendir=od\nfilename=x\n").jobs.at(0)), "df");
   EXPECT_EQ(kinds(ParseOk("[global]\nfilename=x\n[j]\nopendir=od\n").jobs.at(0)), "fd");
+  EXPECT_EQ(kinds(ParseOk("[j]\nopendir=od\nnrfiles=1\n").jobs.at(0)), "dn");
+  EXPECT_EQ(kinds(ParseOk("[j]\nfilename=x\nnrfiles=1\n").jobs.at(0)), "nf");
   const JobSpec j = ParseOk("[j]\nopendir=od\nopendir=od/sub\n").jobs.at(0);
   EXPECT_EQ(kinds(j), "dd");
   EXPECT_EQ(j.opendir, "od/sub");
   EXPECT_TRUE(j.filenames.empty());
 }
 
-TEST(JobfileFileList, ResolvePutsTheDirectoriesFilesInPlace) {
+TEST(JobfileFileList, ResolveCountsTheDirectoriesFiles) {
   using K = FileListStep::Kind;
   const std::vector<FileListStep> steps = {
-      {K::kNames, {"a"}}, {K::kDir, {"od"}}, {K::kNames, {"z"}}};
-  const std::vector<std::vector<std::string>> found = {{"od/x", "od/y"}};
-  EXPECT_EQ(ResolveFileList(steps, &found).files, (Names{"a", "od/x", "od/y", "z"}));
-  // Not walked yet: the names alone.
+      {K::kNames, {"a"}}, {K::kDir, {"od"}}, {K::kCount, {}, 2}, {K::kNames, {"z"}}};
+  const std::vector<std::vector<std::string>> found = {{"od/x", "od/y", "od/w"}};
+  // a od/x od/y od/w z: nrfiles=2 after four, then one more: the first 3.
+  const ResolvedFileList r = ResolveFileList(steps, &found);
+  EXPECT_EQ(r.files, (Names{"a", "od/x", "od/y"}));
+  EXPECT_EQ(r.left_out, (Names{"od/w", "z"}));
+  EXPECT_EQ(r.cut_by, &steps[2]);
+  // Not walked yet: the names alone, no cut.
   const ResolvedFileList early = ResolveFileList(steps, nullptr);
   EXPECT_EQ(early.files, (Names{"a", "z"}));
   EXPECT_TRUE(early.unknown);
+  EXPECT_EQ(early.cut_by, nullptr);
 }
 
 TEST(JobfileFileList, CommandLineAndSweepReplace) {
   // A command-line global over a job file's job: the command line wins.
   EXPECT_EQ(CliFilesOf({"--filename=x"}, "[global]\nfilename=g\n[j]\nfilename=y\n"), (Names{"x"}));
   EXPECT_EQ(CliFilesOf({"--filename=x", "--filename=w"}, "[j]\nfilename=y\n"), (Names{"x", "w"}));
+  EXPECT_EQ(CliFilesOf({"--nrfiles=1"}, "[j]\nfilename=y:z\n"), (Names{"y"}));
   // A --sweep value over both.
   JobSpec j = ParseOk("[global]\nfilename=g\n[j]\nfilename=y\n").jobs.at(0);
   ASSERT_TRUE(SetOption(&j, "filename", "p").ok());
@@ -103,9 +131,9 @@ TEST(JobfileFileList, CommandLineAndSweepReplace) {
 }
 
 TEST(JobfileFileList, ShowCmdWritesTheListsOrder) {
-  const ParseOutput out = ParseOk("[j]\nfilename=x\nopendir=od\n");
+  const ParseOutput out = ParseOk("[j]\nfilename=x\nopendir=od\nnrfiles=2\n");
   const std::string cmd = ShowCmd(out.jobs);
-  EXPECT_NE(cmd.find("--opendir=od --filename=x"), std::string::npos) << cmd;
+  EXPECT_NE(cmd.find("--opendir=od --nrfiles=2 --filename=x"), std::string::npos) << cmd;
   const ParseOutput two = ParseOk("[global]\nfilename=g1\n[a]\nfilename=f2\n");
   EXPECT_NE(ShowCmd(two.jobs).find("--filename=g1 --filename=f2"), std::string::npos);
 }
