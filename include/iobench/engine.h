@@ -1,7 +1,7 @@
 // The I/O engine contract (fio's ioengine ops, trimmed).
 //
 // A worker owns one Engine and calls it only from its own thread:
-//   Init(ctx) once; then repeatedly Queue(req) for each prepared request,
+//   Configure(job) and Init(ctx) once; then repeatedly Queue(req) for each prepared request,
 //   Commit() to push queued requests to the kernel, Reap(min, max, out) to
 //   collect completions; finally Shutdown(). Between passes, with nothing in
 //   flight, FileReopened(i) when file i was replaced (unlink_each_loop);
@@ -103,6 +103,10 @@ class Engine {
  public:
   virtual ~Engine() = default;
 
+  // Called once, by the worker that owns the engine, before any other call
+  // (IsSync() included): an engine whose kind depends on the job decides it
+  // here (null: synchronous at iodepth=1 only, as fio's). Not on the hot path.
+  virtual void Configure(const JobSpec& job) { (void)job; }
   virtual Status Init(const EngineContext& ctx) = 0;
   virtual QueueResult Queue(IoRequest* req) = 0;
   // Submits what Queue() accepted. Returns how many were submitted, or an
@@ -110,7 +114,9 @@ class Engine {
   // engine only if submitted).
   virtual Result<unsigned> Commit() { return 0u; }
   // Waits for at least `min` completions (0: don't block), stores up to `max`
-  // request pointers in `out`, returns how many.
+  // request pointers in `out`, returns how many. `out` has room for iodepth:
+  // an engine whose completions come in batches may store its whole batch
+  // (null, as fio's null engine ignores min and max).
   virtual Result<unsigned> Reap(unsigned min, unsigned max, IoRequest** out) {
     (void)min;
     (void)max;
@@ -166,6 +172,15 @@ class Engine {
   }
   // Sync engines complete in Queue; the worker skips Commit/Reap for them.
   virtual bool IsSync() const = 0;
+  // True when, once Commit() issued a batch, Queue() takes nothing more
+  // (kBusy) until Reap() returned that batch (null at iodepth > 1, as fio's).
+  // The worker then reaps right after each commit instead of preparing an
+  // I/O only to have it refused. Asked once, after Init().
+  virtual bool OneBatchAtATime() const { return false; }
+  // Whether threads other than the worker's (io-wq, SQPOLL, glibc's AIO
+  // helpers) may do the engine's I/O, so the run samples their CPU time and
+  // attributes it to the job: the async engines, not null (it does no I/O).
+  virtual bool UsesHelperThreads() const { return !IsSync(); }
   virtual const EngineCounters& counters() const { return counters_; }
 
  protected:

@@ -42,26 +42,19 @@ bool WritesIoSizePerLoop(const JobSpec& job) {
          job.norandommap;
 }
 
-// fio's IO depth buckets: 1, 2, 4, 8, 16, 32, >=64.
+// fio's IO depth buckets: 1, 2, 4, 8, 16, 32, >=64: the power of two at
+// or below n (per batch: a few instructions, no chain of compares).
 unsigned DepthBucket(uint64_t n) {
-  if (n >= 64) return 6;
-  if (n >= 32) return 5;
-  if (n >= 16) return 4;
-  if (n >= 8) return 3;
-  if (n >= 4) return 2;
-  if (n >= 2) return 1;
-  return 0;
+  const unsigned log2 = 63u - static_cast<unsigned>(__builtin_clzll(n | 1));
+  return log2 < 6 ? log2 : 6;
 }
 
-// fio's submit/complete buckets: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64.
+// fio's submit/complete buckets: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64: the
+// power of two at or above n, from 4 up.
 unsigned BatchBucket(uint64_t n) {
-  if (n == 0) return 0;
-  if (n <= 4) return 1;
-  if (n <= 8) return 2;
-  if (n <= 16) return 3;
-  if (n <= 32) return 4;
-  if (n <= 64) return 5;
-  return 6;
+  if (n <= 4) return n != 0 ? 1 : 0;
+  const unsigned up = 64u - static_cast<unsigned>(__builtin_clzll(n - 1));  // 2^up >= n
+  return up < 8 ? up - 1 : 6;
 }
 
 bool DirUsed(const JobSpec& job, int d) {
@@ -121,6 +114,7 @@ Worker::Worker(const JobSpec& job, int jobnum, uint32_t worker_index, int groupi
       engine_(std::move(engine)),
       ctl_(ctl),
       ts_(result_.stats) {
+  if (engine_ != nullptr) engine_->Configure(job_);  // before anything asks IsSync()
   result_.name = job.name;
   result_.groupid = groupid;
   result_.jobnum = jobnum;
@@ -522,6 +516,7 @@ Status Worker::Setup() {
     const bool named = st.message().rfind(job_.ioengine + ":", 0) == 0;
     return st.WithContext(named ? who : who + ": " + job_.ioengine);
   }
+  one_batch_ = engine_->OneBatchAtATime();
 
   // Measurement switches. gtod_reduce is not one: as in fio it sets the
   // disable_* options when it is parsed, and a later disable_clat=0 wins.
@@ -2095,8 +2090,7 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
   FreeSlot(req);
 }
 
-uint64_t Worker::Submit() {
-  if (uncommitted_n_ == 0) return 0;
+uint64_t Worker::SubmitQueued() {
   Result<unsigned> r = engine_->Commit();
   if (!r.ok()) {
     // The kernel took none of them: they fail as errors of their own.
@@ -2334,6 +2328,14 @@ void Worker::Run() {
           if (t != 0) {
             now = t;
             if (measuring_) CheckTime(now);
+          }
+          // The engine takes nothing more before this batch is reaped: reap
+          // it now, as fio does when its next queue answers busy, and
+          // prepare the next batch after that (with a fresh stamp, as fio
+          // stamps a requeued I/O again).
+          if (one_batch_ && committed_ != 0) {
+            AccountReaped(engine_->Reap(committed_, committed_, reaped_.data()));
+            goto next_batch;
           }
         }
         if (poll_each_) {

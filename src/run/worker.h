@@ -117,7 +117,10 @@ class Worker {
   pid_t tid() const { return tid_; }
   // The number in the names of its io_uring helpers (HelperCpuSampler::KernelTid; 0: unknown).
   pid_t kernel_tid() const { return kernel_tid_; }
-  bool engine_is_sync() const { return engine_ == nullptr || engine_->IsSync(); }
+  // No thread but this worker's does the engine's I/O, and none is in flight
+  // outside its calls: a sync engine, or null (which queues at iodepth > 1
+  // but does no I/O). No helper CPU is sampled or attributed to the job.
+  bool engine_is_sync() const { return engine_ == nullptr || !engine_->UsesHelperThreads(); }
   // I/Os committed to an async engine and not reaped yet, as of the last
   // commit or reap batch (relaxed; any thread). The coordinator's watchdog
   // names it when a job does not finish after it was told to stop.
@@ -297,7 +300,11 @@ class Worker {
   std::string FilePath(const IoRequest* req) const;
   bool OverlapsInFlight(const IoPlan& p);
   std::vector<uint8_t> overlap_free_;  // OverlapsInFlight's scratch (no allocation after the first)
-  uint64_t Submit();                   // the batch's issue stamp (0 when latencies are not stamped)
+  // Commits the queued requests: the batch's issue stamp (0 when latencies
+  // are not stamped, or nothing was queued). The test is inline: the loop
+  // calls it per batch, mostly with nothing queued.
+  uint64_t Submit() { return uncommitted_n_ == 0 ? 0 : SubmitQueued(); }
+  uint64_t SubmitQueued();
   void ReapAndAccount(unsigned min);
   void ReapUntil(uint64_t until);
   void WaitPrecise(uint64_t until);
@@ -525,6 +532,7 @@ class Worker {
   bool poll_each_ = false;
   uint32_t iodepth_low_ = 0;
   bool sync_engine_ = true;
+  bool one_batch_ = false;  // Engine::OneBatchAtATime()
 
   bool stopping_ = false;  // issue nothing new; drain
   bool no_more_ = false;   // limits reached / last pass done

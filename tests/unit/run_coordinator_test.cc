@@ -22,6 +22,8 @@ namespace iobench {
 namespace {
 
 using testing::NullJob;
+using testing::TempDir;
+using testing::TestJob;
 
 RunResult MustRun(const std::vector<JobSpec>& jobs, const RunOptions& opts = {}) {
   auto r = RunJobs(jobs, opts);
@@ -195,15 +197,27 @@ TEST(RunCoordinatorTest, IoSizePercentOfThePass) {
 }
 
 TEST(RunCoordinatorTest, SyncEngineDepthIsOneAndSaysSo) {
-  JobSpec j = NullJob("qd");
+  TempDir d("/dev/shm");
+  JobSpec j = TestJob("qd", RwMode::kRead, 4096, 1 << 20);
+  j.ioengine = "psync";
+  j.filenames = {d.File("f", 1 << 20)};
   j.iodepth = 8;
   j.numjobs = 2;
   RunResult r = MustRun({j});
   EXPECT_EQ(r.groups[0].jobs[0].notes,
-            (std::vector<std::string>{"iodepth=8 has no effect with null: a sync engine completes "
-                                      "each I/O inside the call, so the queue depth is 1"}));
+            (std::vector<std::string>{"iodepth=8 has no effect with psync: a sync engine "
+                                      "completes each I/O inside the call, so the queue depth "
+                                      "is 1"}));
   EXPECT_TRUE(r.groups[0].jobs[1].notes.empty());  // once per job, not per clone
   EXPECT_EQ(r.groups[0].jobs[0].stats.depth.depth[0], 256u);
+  // The null engine queues at iodepth > 1, as fio's: no such note, and its
+  // depth is the size of each committed batch (1 here: iodepth_batch=1).
+  JobSpec n = NullJob("null_qd");
+  n.iodepth = 8;
+  RunResult rn = MustRun({n});
+  EXPECT_TRUE(rn.groups[0].jobs[0].notes.empty());
+  EXPECT_EQ(rn.groups[0].jobs[0].stats.depth.depth[0], 256u);
+  EXPECT_EQ(rn.groups[0].jobs[0].stats.dir[0].slat.n, 256u);
 }
 
 TEST(RunCoordinatorTest, SizeLoopsAndIoSize) {

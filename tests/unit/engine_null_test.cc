@@ -1,0 +1,108 @@
+// ctest-labels: threads
+// The null engine as fio 3.33's: synchronous at iodepth=1; above, it queues
+// one batch at a time (Commit issues everything queued, Queue answers busy
+// until Reap returned the whole batch, whatever min and max say), so the
+// worker's depth, submit and complete counts are the batch sizes and every
+// I/O has a submission latency.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "engines/engines.h"
+#include "fake_engine.h"
+#include "iobench/engine.h"
+#include "run/coordinator.h"
+
+namespace iobench {
+namespace {
+
+using testing::NullJob;
+
+std::unique_ptr<Engine> MakeNull(uint32_t iodepth, std::vector<IoRequest>* pool) {
+  std::unique_ptr<Engine> e = FindEngine("null")->factory();
+  JobSpec job = NullJob("n");
+  job.iodepth = iodepth;
+  e->Configure(job);
+  pool->resize(iodepth);
+  for (IoRequest& r : *pool) r.length = 4096;
+  EngineContext ctx;
+  ctx.job = &job;
+  ctx.iodepth = iodepth;
+  ctx.requests = pool;
+  EXPECT_TRUE(e->Init(ctx).ok());
+  return e;
+}
+
+TEST(NullEngineTest, DepthOneCompletesInTheCall) {
+  std::vector<IoRequest> pool;
+  auto e = MakeNull(1, &pool);
+  EXPECT_TRUE(e->IsSync());
+  EXPECT_FALSE(e->OneBatchAtATime());
+  EXPECT_FALSE(e->UsesHelperThreads());
+  EXPECT_EQ(e->Queue(&pool[0]), QueueResult::kCompleted);
+  EXPECT_EQ(pool[0].res, 4096);
+}
+
+TEST(NullEngineTest, DeeperQueuesOneBatchAtATime) {
+  std::vector<IoRequest> pool;
+  auto e = MakeNull(8, &pool);
+  EXPECT_FALSE(e->IsSync());
+  EXPECT_TRUE(e->OneBatchAtATime());
+  EXPECT_FALSE(e->UsesHelperThreads());  // no kernel thread does its I/O
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(e->Queue(&pool[i]), QueueResult::kQueued);
+  auto c = e->Commit();
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(*c, 3u);
+  EXPECT_EQ(e->Queue(&pool[3]), QueueResult::kBusy);  // the batch is out
+  // The whole batch, though min and max ask for one (fio's getevents).
+  std::vector<IoRequest*> out(8, nullptr);
+  auto r = e->Reap(1, 1, out.data());
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(*r, 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(out[i], &pool[i]);
+    EXPECT_EQ(pool[i].res, 4096);
+  }
+  auto none = e->Reap(1, 8, out.data());
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(*none, 0u);
+  EXPECT_EQ(e->Queue(&pool[3]), QueueResult::kQueued);  // room again
+  EXPECT_EQ(e->counters().submit_calls, 1u);
+  EXPECT_EQ(e->counters().reaped, 3u);
+}
+
+// Raw counts through the whole worker: 256 reads in batches of 8 (fio 3.33:
+// IO depths, submit and complete 8=100%), each with slat, clat and lat.
+TEST(NullEngineTest, WorkerCountsEachBatch) {
+  JobSpec j = NullJob("q");  // 1 MiB of 4k reads
+  j.iodepth = 64;
+  j.iodepth_batch_submit = 8;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const ThreadStats& ts = r->groups.at(0).jobs.at(0).stats;
+  const DirStats& d = ts.dir[0];
+  EXPECT_EQ(d.ios, 256u);
+  EXPECT_EQ(d.slat.n, 256u);
+  EXPECT_EQ(d.clat.n, 256u);
+  EXPECT_EQ(d.lat.n, 256u);
+  // Every I/O's latency is its submission plus its completion latency.
+  EXPECT_EQ(d.lat.sum, d.slat.sum + d.clat.sum);
+  EXPECT_EQ(ts.depth.depth, (std::array<uint64_t, 7>{0, 0, 0, 256, 0, 0, 0}));
+  EXPECT_EQ(ts.depth.submit, (std::array<uint64_t, 7>{0, 0, 32, 0, 0, 0, 0}));
+  EXPECT_EQ(ts.depth.complete, (std::array<uint64_t, 7>{0, 0, 32, 0, 0, 0, 0}));
+  EXPECT_EQ(ts.depth.submit_events, 32u);
+  EXPECT_EQ(ts.depth.complete_events, 32u);
+
+  // iodepth=1: in the call, no slat, and fio counts no submit or complete.
+  JobSpec one = NullJob("one");
+  auto r1 = RunJobs({one}, {});
+  ASSERT_TRUE(r1.ok()) << r1.status().ToString();
+  const ThreadStats& t1 = r1->groups.at(0).jobs.at(0).stats;
+  EXPECT_EQ(t1.dir[0].slat.n, 0u);
+  EXPECT_EQ(t1.depth.depth[0], 256u);
+  EXPECT_EQ(t1.depth.submit_events, 0u);
+}
+
+}  // namespace
+}  // namespace iobench
