@@ -253,6 +253,9 @@ bool NoRunCreates(const std::string& path) {
   return sys::UnderDev(path) || sys::UnderDev(DanglingLinkTarget(path));
 }
 
+// How many files too small for a block the note names.
+constexpr size_t kSkippedNamed = 8;
+
 Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless,
                                                const std::vector<std::string>* chosen,
                                                bool* no_block) {
@@ -296,6 +299,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
   // the others (a note names them); refused only when no file is left.
   Status too_small;
   std::string skipped, skipped_bs;
+  size_t nskipped = 0;  // the note names the first few (nrfiles=10001 skipped 10000)
   for (size_t i = 0; i < paths.size(); ++i) {
     TargetFile t;
     t.path = paths[i];
@@ -378,7 +382,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       else
         fsize = job.filesize_min;
     } else if (job.size != 0) {
-      fsize = job.size / nfiles;
+      fsize = sys::SizeShare(job, i, nfiles);
     } else if (job.size_percent != 0) {
       if (!t.exists && !diskless)
         return Status::Invalid(JobLabel(job) + ": size=" + std::to_string(job.size_percent) +
@@ -549,7 +553,9 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         return st;
       }
       if (too_small.ok()) too_small = st;
-      skipped += (skipped.empty() ? "" : ", ") + t.path + " (" + std::to_string(usable) + " bytes)";
+      if (++nskipped <= kSkippedNamed)
+        skipped +=
+            (skipped.empty() ? "" : ", ") + t.path + " (" + std::to_string(usable) + " bytes)";
       if (skipped_bs.empty()) skipped_bs = BsText(job, min_bs, d);
       continue;
     }
@@ -591,6 +597,8 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
   }
   if (!skipped.empty()) {
     std::string& note = out.front().note;
+    if (nskipped > kSkippedNamed)
+      skipped += " and " + std::to_string(nskipped - kSkippedNamed) + " more files";
     note += (note.empty() ? "" : "; ") + std::string("skipped ") + skipped +
             ": too small for one block (" + skipped_bs + "), as fio skips them";
   }

@@ -124,4 +124,10 @@ std::vector<std::string> JobFilePathsHead(const JobSpec& job, size_t shown, size
 // Number of files a single clone of the job keeps open at once.
 uint32_t JobFilesPerClone(const JobSpec& job);
 
+// File `index`'s share of size= among a clone's `nfiles` files, as fio 3.33
+// splits it (setup_files): size / nfiles each, and one block more for each of
+// the first (size - nfiles * (size / nfiles)) / bs files, where bs is the
+// smallest block size of any direction (fio's td_min_bs). 0 without size=.
+uint64_t SizeShare(const JobSpec& job, uint64_t index, uint64_t nfiles);
+
 }  // namespace iobench::sys

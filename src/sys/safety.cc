@@ -720,19 +720,20 @@ Status CheckReadonly(const JobSpec& job) {
   // refused above, as fio refuses them).
   if (job.ioengine == "null") return Status::Ok();
   // Each file's region: size= is split among a clone's files (fio's
-  // size / nrfiles, as ResolveTargets lays them out); filesize= sizes each
+  // sys::SizeShare, as ResolveTargets lays them out); filesize= sizes each
   // file itself, which the layout checks. A read of nrfiles=3 size=96k
   // on three 32 KiB files was refused as extending each to 96 KiB.
   std::map<std::string, uint64_t> regions;  // path -> the largest region
   std::vector<std::string> order;
   for (int n = 0; n < static_cast<int>(std::max<uint32_t>(1, job.numjobs)); ++n) {
     const std::vector<std::string> paths = TargetPaths(job, n);
-    const uint64_t share =
-        job.size > 0 && job.filesize_min == 0 && !paths.empty()
-            ? Add(Add(job.offset, static_cast<uint64_t>(n) * job.offset_increment),
-                  job.size / paths.size())
-            : 0;
-    for (const auto& path : paths) {
+    for (size_t i = 0; i < paths.size(); ++i) {
+      const std::string& path = paths[i];
+      const uint64_t share =
+          job.size > 0 && job.filesize_min == 0
+              ? Add(Add(job.offset, static_cast<uint64_t>(n) * job.offset_increment),
+                    SizeShare(job, i, paths.size()))
+              : 0;
       auto [it, fresh] = regions.emplace(path, share);
       if (fresh) order.push_back(path);
       it->second = std::max(it->second, share);
