@@ -1607,7 +1607,7 @@ class PhaseRunner {
     for (size_t i = 0; i < todo.size(); ++i) {
       if (each[i].ok()) continue;
       const TargetFile& t = todo[i].second;
-      UndoLayOut(t.path, t.exists, t.current_size);  // leaves no half-laid file behind
+      UndoLayOut(t.path, t.exists, t.current_size, t.link_to);  // leaves no half-laid file
       // What the file holds for the jobs now: its old size, or a smaller
       // layout that succeeded, and which job that layout was for.
       uint64_t have = t.exists ? t.current_size : 0;
@@ -1702,6 +1702,7 @@ class PhaseRunner {
         if (!t.diskless && !t.is_block_device && index.count(t.path)) {
           t.exists = true;
           t.current_size = std::max(t.current_size, work[index[t.path]].second.needed_size);
+          t.link_to.clear();  // a link the layout replaced is a file now
         }
     if (!layout_failed.empty()) {
       std::vector<Clone> kept;
@@ -1852,17 +1853,18 @@ class PhaseRunner {
     for (const auto& [job, t] : work)
       if (!t.diskless && !t.is_block_device && !t.is_char_device &&
           (!t.exists || t.current_size < t.needed_size))
-        made_.push_back({t.path, t.exists, t.current_size});
+        made_.push_back({t.path, t.exists, t.current_size, t.link_to});
   }
 
   void UndoLayout() const {
-    for (const auto& m : made_) UndoLayOut(m.path, m.existed, m.old_size);
+    for (const auto& m : made_) UndoLayOut(m.path, m.existed, m.old_size, m.link_to);
   }
 
   struct Made {
     std::string path;
     bool existed = false;
     uint64_t old_size = 0;
+    std::string link_to;  // a symbolic link the layout replaced
   };
   std::vector<Made> made_;  // this phase's, see Prepare
 

@@ -227,6 +227,13 @@ constexpr const char* kNameAsTargetWhy =
 
 namespace {
 
+// What the symbolic link at `path` holds ("" when it is none).
+std::string LinkText(const std::string& path) {
+  char buf[4096];
+  const ssize_t n = readlink(path.c_str(), buf, sizeof buf);
+  return n <= 0 ? std::string() : std::string(buf, static_cast<size_t>(n));
+}
+
 // Where `path` points when it is a symbolic link to nothing (absolute,
 // relative links resolved against the link's directory); "" otherwise.
 std::string DanglingLinkTarget(const std::string& path) {
@@ -365,7 +372,23 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         // the device nodes, which unlink=1 (removing the link) leaves there.
         return Status::NotFound(JobLabel(job) + ": " + t.path + " is a link to " + to +
                                 ", a device that does not exist");
+      } else if (!to.empty() && job.create_on_open && job.allow_file_create) {
+        // The open would create the file the link points to (fio 3.33 does),
+        // a file the job does not name; the layout replaces such a link, but
+        // create_on_open=1 has none.
+        return Status::Invalid(JobLabel(job) + ": " + t.path + " is a symbolic link to " + to +
+                               ", which does not exist; with " +
+                               sys::OptionAt(job, "create_on_open", "1") +
+                               " the open would create that file through the link, and iobench "
+                               "creates only the files a job names: remove the link, create " +
+                               to +
+                               ", or set create_on_open=0 (the layout then replaces the "
+                               "link with a regular file, as fio)");
       }
+      struct stat lst {};
+      if (!t.is_block_device && !t.is_char_device && lstat(t.path.c_str(), &lst) == 0 &&
+          S_ISLNK(lst.st_mode))
+        t.link_to = LinkText(t.path);
     }
     // Size of this file's part of the job.
     uint64_t fsize = 0;
@@ -739,12 +762,54 @@ Result<uint64_t> FillFile(const JobSpec& job, const TargetFile& t, int fd,
   return len;
 }
 
+// LayOutFile for a path that is a symbolic link to a missing or short
+// file: as fio 3.33 (which unlinks a file before laying it out), the link
+// is removed and a regular file is laid out at the path, created with
+// O_EXCL so nothing is followed; the link's target is never created,
+// extended or written. The report's note says so (the I/O goes to the
+// link's directory's file system, not the target's). A failed layout puts
+// the link back.
+Result<uint64_t> ReplaceLink(const JobSpec& job, const TargetFile& t, const std::atomic<int>* stop,
+                             std::string* note) {
+  if (::unlink(t.path.c_str()) != 0)
+    return ErrnoStatus(JobLabel(job) + ": remove the symbolic link " + t.path +
+                       " to lay out a file in its place");
+  TargetFile fresh = t;
+  fresh.exists = false;
+  fresh.current_size = 0;
+  const int fd = open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    const int err = errno;
+    UndoLayOut(t.path, false, 0, t.link_to);
+    return ErrnoStatus(JobLabel(job) + ": create " + t.path + CreateFailureReason(t.path, err),
+                       err);
+  }
+  FdCloser closer{fd};
+  std::string fill_note;
+  Result<uint64_t> r = FillFile(job, fresh, fd, stop, &fill_note);
+  if (!r.ok()) {
+    UndoLayOut(t.path, false, 0, t.link_to);
+    return r;
+  }
+  if (note != nullptr) {
+    *note = t.path + " was a symbolic link to " + t.link_to +
+            (t.exists ? " (" + std::to_string(t.current_size) + " bytes, shorter than the " +
+                            std::to_string(t.needed_size) + " the job needs)"
+                      : " (which does not exist)") +
+            ": replaced by a regular file laid out at " + t.path +
+            ", as fio does; the link's target was not touched";
+    if (!fill_note.empty()) *note += "; " + fill_note;
+  }
+  return r;
+}
+
 }  // namespace
 
 Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::atomic<int>* stop,
                             std::string* note) {
   if (t.diskless || t.is_block_device || t.is_char_device || job.create_on_open) return uint64_t{0};
   if (t.exists && t.current_size >= t.needed_size) return uint64_t{0};
+  if (!t.link_to.empty()) return ReplaceLink(job, t, stop, note);
   Status dir_error;
   const int fd = OpenCreating(job, t.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644, &dir_error);
   if (!dir_error.ok()) return dir_error;
@@ -766,15 +831,23 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t, const std::
   // run created goes, as fio's extend_file unlinks it when terminated; a file
   // that was extended goes back to its old size and data (fio, which lays
   // such a file out anew, removes it).
-  UndoLayOut(t.path, t.exists, t.current_size);
+  UndoLayOut(t.path, t.exists, t.current_size, t.link_to);
   return r;
 }
 
-void UndoLayOut(const std::string& path, bool existed, uint64_t old_size) {
-  if (!existed)
+void UndoLayOut(const std::string& path, bool existed, uint64_t old_size,
+                const std::string& link_to) {
+  struct stat st {};
+  const bool there = lstat(path.c_str(), &st) == 0;
+  if (there && S_ISLNK(st.st_mode)) return;  // not laid out: the user's link stays
+  if (!link_to.empty()) {
+    if (there) (void)::unlink(path.c_str());
+    (void)::symlink(link_to.c_str(), path.c_str());
+  } else if (!existed) {
     (void)::unlink(path.c_str());
-  else
+  } else {
     (void)::truncate(path.c_str(), static_cast<off_t>(old_size));
+  }
 }
 
 Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {

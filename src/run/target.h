@@ -36,6 +36,11 @@ struct TargetFile {
   // existing file; 0 when not known (a file layout creates). Which targets
   // the context describes (one per job and device, not per file).
   uint64_t device_id = 0;
+  // What the path holds when it is a symbolic link to a regular file or to
+  // nothing (readlink's text), else "". A layout never creates or extends a
+  // file through it: as fio, it replaces the link with a regular file at
+  // the path, and an undo puts the link back.
+  std::string link_to;
 
   // A regular file: the only kind iobench lays out, and the only kind
   // unlink=1 removes (as fio): never a device node or a diskless target.
@@ -90,8 +95,12 @@ Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t,
                             const std::atomic<int>* stop = nullptr, std::string* note = nullptr);
 
 // Takes back what a layout did to `path`: a file that did not exist is
-// removed, one that did goes back to `old_size` (its data before it intact).
-void UndoLayOut(const std::string& path, bool existed, uint64_t old_size);
+// removed, one that did goes back to `old_size` (its data before it intact),
+// and a symbolic link the layout replaced (`link_to`, TargetFile::link_to)
+// is made again. A path that is a symbolic link now was not laid out: it is
+// left alone (never removed, never truncated through).
+void UndoLayOut(const std::string& path, bool existed, uint64_t old_size,
+                const std::string& link_to);
 
 // Opens a target for the job (O_DIRECT, O_SYNC, O_DSYNC, O_CREAT for
 // create_on_open, which also creates missing directories). Returns the fd.
