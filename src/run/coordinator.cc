@@ -910,13 +910,7 @@ bool FailsJobAlone(const Status& st) {
   return st.code() == Status::Code::kIoError && st.errno_value() != 0 && !IsRefusal(st);
 }
 
-// The option that names the job's files, and where: "filename=f/x at
-// job.fio:7 " for a message about a file it names; "" when none was set.
-std::string FilesOptionAt(const JobSpec& job) {
-  for (const char* o : {"filename", "opendir", "directory", "filename_format"})
-    if (job.FindSetting(o) != nullptr) return sys::OptionAt(job, o, "");
-  return "";
-}
+using sys::FilesOptionAt;
 
 // The report's entry for a clone of a job that failed alone in its set-up.
 JobResult FailedJobResult(const JobSpec& job, int jobnum, int groupid, const Status& st) {
@@ -1386,7 +1380,8 @@ class PhaseRunner {
                                         " of numjobs=" + std::to_string(job.numjobs) + ": ";
               msg.rfind(clone, 0) == 0)
             msg = msg.substr(clone.size());
-          if (const std::string where = FilesOptionAt(job); !where.empty())
+          if (const std::string where = FilesOptionAt(job);
+              !where.empty() && msg.find(where) == std::string::npos)
             msg = where + ": " + msg;
           // This clone fails alone; its job's other clones may still run.
           // No block fits: EINVAL (fio 3.33 says "blocksize is larger than

@@ -301,6 +301,11 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                                sys::OptionWhere(job, "directory") + ") is not a directory");
     }
   }
+  // "job 'j': filename=od at <cmdline>: target " for what a target is.
+  const std::string files_at = sys::FilesOptionAt(job);
+  const auto TargetLabel = [&](const JobSpec& j) {
+    return JobLabel(j) + ": " + (files_at.empty() ? "" : files_at + ": ") + "target ";
+  };
   std::vector<TargetFile> out;
   // Files too small for one block: as fio, the job skips them and runs on
   // the others (a note names them); refused only when no file is left.
@@ -317,7 +322,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         t.exists = true;
         if (S_ISDIR(st.st_mode))
           return Status::Invalid(
-              JobLabel(job) + ": target " + t.path + " is a directory" +
+              TargetLabel(job) + t.path + " is a directory" +
               (name_is_target ? kNameAsTargetWhy : " (use directory= for a directory of files)"));
         // fio runs on /dev/null and /dev/zero (mem major 1, minors 3 and 5):
         // so does iobench, with size= from the job. Other character devices
@@ -326,22 +331,22 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
           const bool null_dev = major(st.st_rdev) == 1 && minor(st.st_rdev) == 3;
           const bool zero_dev = major(st.st_rdev) == 1 && minor(st.st_rdev) == 5;
           if (!null_dev && !zero_dev)
-            return Status::Invalid(JobLabel(job) + ": target " + t.path +
+            return Status::Invalid(TargetLabel(job) + t.path +
                                    " is a character device; iobench runs on regular files, "
                                    "block devices, /dev/null and /dev/zero (ioengine=null runs "
                                    "without any target)" +
                                    (name_is_target ? kNameAsTargetWhy : ""));
           if (null_dev && HasRead(job.rw))
-            return Status::Invalid(JobLabel(job) + ": target " + t.path +
+            return Status::Invalid(TargetLabel(job) + t.path +
                                    " returns nothing to read (fio fails the job with EIO); "
                                    "read /dev/zero, or use ioengine=null");
           if (job.size == 0 && job.filesize_min == 0)
-            return Status::Invalid(JobLabel(job) + ": target " + t.path +
+            return Status::Invalid(TargetLabel(job) + t.path +
                                    " is a character device and has no size: set size=");
           t.is_char_device = true;
         }
         if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
-          return Status::Invalid(JobLabel(job) + ": target " + t.path +
+          return Status::Invalid(TargetLabel(job) + t.path +
                                  " is not a regular file or block device" +
                                  (name_is_target ? kNameAsTargetWhy : ""));
         if (S_ISBLK(st.st_mode)) {

@@ -663,6 +663,12 @@ std::string OptionAt(const JobSpec& job, std::string_view option, const std::str
   return s->name + "=" + (s->value.empty() ? value : s->value) + " at " + OptionWhere(job, option);
 }
 
+std::string FilesOptionAt(const JobSpec& job) {
+  for (const char* o : {"filename", "opendir", "directory", "filename_format"})
+    if (job.FindSetting(o) != nullptr) return OptionAt(job, o, "");
+  return "";
+}
+
 std::string RegionOptionsAt(const JobSpec& job) {
   std::string out;
   for (const char* o : {"offset", "offset_increment", "file_append", "size", "filesize"})

@@ -105,6 +105,11 @@ std::string OptionWhere(const JobSpec& job, std::string_view option);
 // it is), with no place.
 std::string OptionAt(const JobSpec& job, std::string_view option, const std::string& value);
 
+// The option that names the job's files and where: "filename=f/x at
+// job.fio:7" (filename, opendir, directory or filename_format, the first
+// one set); "" when none was set.
+std::string FilesOptionAt(const JobSpec& job);
+
 // The options that set the job's region in its files, as the job wrote
 // them and where: "offset=1m at <cmdline>, size=4k at <cmdline>", from
 // offset, offset_increment, file_append, size and filesize (those the job

@@ -207,11 +207,13 @@ check memory-for-buffers 2 "memory: the I/O buffers need .* but MemAvailable is"
   "$bin" --name=a --ioengine=psync --filename=never-created --size=1g --bs=1g --iodepth=100000
 
 # --- targets ---
-check target-directory 2 "is a directory" -- "$bin" "$(c target_directory.fio)"
-check target-directory-write 2 "sub is a directory" -- \
+# The option that named the target, and where (as for the other file errors).
+check target-directory 2 "job 'a': filename=. at .*/target_directory.fio:3: target . is a directory" -- \
+  "$bin" "$(c target_directory.fio)"
+check target-directory-write 2 "job 'a': filename=sub at <cmdline>: target sub is a directory" -- \
   "$bin" --name=a --ioengine=psync --rw=write --size=1m --filename=sub
 mkfifo fifo
-check target-fifo 2 "fifo is not a regular file or block device" -- \
+check target-fifo 2 "filename=fifo at <cmdline>: target fifo is not a regular file or block device" -- \
   "$bin" --name=a --ioengine=psync --size=1m --filename=fifo
 check target-fifo-write 2 "fifo is not a regular file or block device" -- \
   "$bin" --name=a --ioengine=psync --rw=write --size=1m --filename=fifo

@@ -20,7 +20,7 @@ mkfifo "$tmp/j.1.0" || {
 "$bin" --name=j --directory="$tmp" --size=64k --numjobs=2 --rw=read --sweep bs=4k,8k \
   --output-format=json >"$tmp/f.out" 2>"$tmp/f.err"
 expect_eq "FIFO of clone 1: exit" "$?" 2
-grep -q "^iobench: --sweep point bs=4k: job 'j': target $tmp/j.1.0 is not a regular file" \
+grep -q "^iobench: --sweep point bs=4k: job 'j': directory=$tmp at <cmdline>: target $tmp/j.1.0 is not a regular file" \
   "$tmp/f.err" || fail "FIFO message: $(cat "$tmp/f.err")"
 expect_eq "FIFO of clone 1: refused once, before any point" "$(grep -c 'sweep point' "$tmp/f.err")" 1
 expect_eq "FIFO of clone 1: nothing ran" "$(wc -c <"$tmp/f.out")" 0
