@@ -411,6 +411,48 @@ TEST(TableRenderTest, ClonesCpuIsFiosGroupFigure) {
   EXPECT_DOUBLE_EQ(*AggregateMetric(AllJobs(doc), std::nullopt, TableMetric::kUsrCpu), 20.0);
 }
 
+TEST(TableRenderTest, CpuPerIoOfFioJsonIsOverJobRuntime) {
+  // fio's usr_cpu/sys_cpu are percent of job_runtime, which a
+  // group_reporting entry sums over its members: numjobs=4 read 0.039 µs
+  // with group_reporting against 0.130 for the same clones unmerged, as
+  // the largest direction runtime (one member's) stood in for it.
+  DirFigures f;
+  f.iops = 1000;
+  f.bw_bytes = 4096000;
+  f.runtime_ms = 1000;  // 1000 I/Os a clone, 4000 for the group
+  json group = MakeJob("g", {}, "read", f);
+  group["read"]["total_ios"] = 4000;
+  group["usr_cpu"] = 15.0;
+  group["sys_cpu"] = 1.0;
+  group["job_runtime"] = 4000;
+  // 16% of 4000 ms over 4000 I/Os = 160 µs.
+  EXPECT_DOUBLE_EQ(*JobMetric(group, "", TableMetric::kCpuPerIo), 160.0);
+  std::vector<json> clones(4, group);
+  for (auto& c : clones) {
+    c["read"]["total_ios"] = 1000;
+    c["job_runtime"] = 1000;
+  }
+  TableOptions o;
+  o.caption = false;
+  o.metrics = {TableMetric::kCpuPerIo};
+  EXPECT_EQ(MustRender(MakeDoc({group}), o), "job   cpu_per_io\ng            160\n");
+  EXPECT_EQ(MustRender(MakeDoc(clones), o), "job   cpu_per_io\ng            160\n");
+  // One job: job_runtime, not the direction's runtime (fio 3.33: 42 ms
+  // against runtime 43).
+  json one = clones[0];
+  one["job_runtime"] = 800;
+  EXPECT_DOUBLE_EQ(*JobMetric(one, "", TableMetric::kCpuPerIo), 128.0);
+  // Without job_runtime (older fio): the longest direction's runtime.
+  one.erase("job_runtime");
+  EXPECT_DOUBLE_EQ(*JobMetric(one, "", TableMetric::kCpuPerIo), 160.0);
+  // job_runtime 0: fio writes 0% CPU then, which measured nothing.
+  one["job_runtime"] = 0;
+  EXPECT_FALSE(JobMetric(one, "", TableMetric::kCpuPerIo).has_value());
+  // iobench's own figure is taken as it is.
+  one["iobench"] = {{"cpu_per_io_us", 3.25}};
+  EXPECT_EQ(*JobMetric(one, "", TableMetric::kCpuPerIo), 3.25);
+}
+
 TEST(TableRenderTest, ClonesAreTheGroupLineNotTheSumOfTheirRates) {
   // Two clones of one job, 1 GiB each, one in 1 s and one in 2 s: fio's
   // group line is 2 GiB / 2 s = 1024 MiB/s. Their own rates added up said
@@ -560,8 +602,8 @@ TEST(TableFioImportTest, RealFioJson) {
   EXPECT_EQ(JobDirections(job), (std::vector<std::string>{"read"}));
   EXPECT_EQ(*JobMetric(job, "read", TableMetric::kIops), job["read"]["iops"].get<double>());
   EXPECT_TRUE(JobMetric(job, "read", TableMetric::kClatP99).has_value());
-  EXPECT_TRUE(JobMetric(job, "", TableMetric::kCpuPerIo).has_value() ||
-              job["read"]["runtime"] == 0);
+  // fio writes 0% CPU for a job_runtime of 0 ms: no figure then.
+  EXPECT_EQ(JobMetric(job, "", TableMetric::kCpuPerIo).has_value(), job["job_runtime"] != 0);
   // Plain fio JSON: the caption comes from "job options".
   EXPECT_EQ(DescribeJobs(*d1).rfind("4k randread, buffered, null", 0), 0u) << DescribeJobs(*d1);
   TableOptions o;
