@@ -144,8 +144,6 @@ std::vector<const OptionSetting*> InFioOptionOrder(const std::vector<OptionSetti
   return out;
 }
 
-double Pct(uint64_t us, uint64_t runtime_us) { return CpuPercent(us, runtime_us); }
-
 // A group_reporting entry's options that its members set differently: for
 // each, every distinct value in member order, null for a member that leaves
 // it unset. Options as "job options" and "global options" list them
@@ -190,7 +188,6 @@ ojson IobenchJobObject(const JobRecord& rec) {
   const JobResult& job = rec.result;
   const ThreadStats& ts = job.stats;
   const HelperCpu& h = rec.helpers;
-  const uint64_t rt = rec.cpu_runtime_us;
   ojson o;
   o["members"] = rec.members;
   // A group_reporting entry: its members' rw, which "job options" (the
@@ -203,14 +200,14 @@ ojson IobenchJobObject(const JobRecord& rec) {
   if (ojson differ = DifferingOptions(rec); !differ.empty())
     o["member_options"] = std::move(differ);
   ojson helpers;
-  helpers["iowq_usr_cpu"] = Pct(h.iowq_user_us, rt);
-  helpers["iowq_sys_cpu"] = Pct(h.iowq_sys_us, rt);
-  helpers["sqpoll_usr_cpu"] = Pct(h.sqpoll_user_us, rt);
-  helpers["sqpoll_sys_cpu"] = Pct(h.sqpoll_sys_us, rt);
-  helpers["aio_usr_cpu"] = Pct(h.aio_user_us, rt);
-  helpers["aio_sys_cpu"] = Pct(h.aio_sys_us, rt);
-  helpers["other_usr_cpu"] = Pct(h.other_user_us, rt);
-  helpers["other_sys_cpu"] = Pct(h.other_sys_us, rt);
+  helpers["iowq_usr_cpu"] = RecordCpuPercent(rec, h.iowq_user_us);
+  helpers["iowq_sys_cpu"] = RecordCpuPercent(rec, h.iowq_sys_us);
+  helpers["sqpoll_usr_cpu"] = RecordCpuPercent(rec, h.sqpoll_user_us);
+  helpers["sqpoll_sys_cpu"] = RecordCpuPercent(rec, h.sqpoll_sys_us);
+  helpers["aio_usr_cpu"] = RecordCpuPercent(rec, h.aio_user_us);
+  helpers["aio_sys_cpu"] = RecordCpuPercent(rec, h.aio_sys_us);
+  helpers["other_usr_cpu"] = RecordCpuPercent(rec, h.other_user_us);
+  helpers["other_sys_cpu"] = RecordCpuPercent(rec, h.other_sys_us);
   helpers["iowq_user_us"] = h.iowq_user_us;
   helpers["iowq_sys_us"] = h.iowq_sys_us;
   helpers["sqpoll_user_us"] = h.sqpoll_user_us;
@@ -362,8 +359,8 @@ ojson JobObject(const JobRecord& rec, const GroupTotals& totals, bool plus,
   if (rec.mixed) o["mixed"] = DdirObject(rec, ViewOf(rec, totals, kMixedDdir), plus);
   const uint64_t rt = rec.cpu_runtime_ms;
   o["job_runtime"] = rt;
-  o["usr_cpu"] = CpuPercent(ts.cpu.user_us, rec.cpu_runtime_us);
-  o["sys_cpu"] = CpuPercent(ts.cpu.sys_us, rec.cpu_runtime_us);
+  o["usr_cpu"] = RecordCpuPercent(rec, ts.cpu.user_us);
+  o["sys_cpu"] = RecordCpuPercent(rec, ts.cpu.sys_us);
   o["ctx"] = ts.cpu.ctx;
   o["majf"] = ts.cpu.majf;
   o["minf"] = ts.cpu.minf;

@@ -260,22 +260,21 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals, u
                      PercentilePrecisionFor(spec));
   }
 
-  const uint64_t rt = rec.cpu_runtime_us;
   o += fmt::sprintf("  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
-                    CpuPercent(ts.cpu.user_us, rt), CpuPercent(ts.cpu.sys_us, rt),
+                    RecordCpuPercent(rec, ts.cpu.user_us), RecordCpuPercent(rec, ts.cpu.sys_us),
                     static_cast<unsigned long long>(ts.cpu.ctx),
                     static_cast<unsigned long long>(ts.cpu.majf),
                     static_cast<unsigned long long>(ts.cpu.minf));
   const HelperCpu& h = rec.helpers;
   if (HasHelperData(h)) {
     o += fmt::sprintf("  helpers      : io-wq usr=%.1f%%, sys=%.1f%%, sqpoll=%.1f%%",
-                      CpuPercent(h.iowq_user_us, rt), CpuPercent(h.iowq_sys_us, rt),
-                      CpuPercent(h.sqpoll_user_us + h.sqpoll_sys_us, rt));
+                      RecordCpuPercent(rec, h.iowq_user_us), RecordCpuPercent(rec, h.iowq_sys_us),
+                      RecordCpuPercent(rec, h.sqpoll_user_us + h.sqpoll_sys_us));
     if (h.aio_user_us || h.aio_sys_us)
-      o += fmt::sprintf(", posixaio usr=%.1f%%, sys=%.1f%%", CpuPercent(h.aio_user_us, rt),
-                        CpuPercent(h.aio_sys_us, rt));
+      o += fmt::sprintf(", posixaio usr=%.1f%%, sys=%.1f%%", RecordCpuPercent(rec, h.aio_user_us),
+                        RecordCpuPercent(rec, h.aio_sys_us));
     if (h.other_user_us || h.other_sys_us)
-      o += fmt::sprintf(", other=%.1f%%", CpuPercent(h.other_user_us + h.other_sys_us, rt));
+      o += fmt::sprintf(", other=%.1f%%", RecordCpuPercent(rec, h.other_user_us + h.other_sys_us));
     o += fmt::sprintf(", threads=%u", h.peak_threads);
     // A PID namespace hid which worker made which io_uring helper.
     if (h.apportioned) o += " (io-wq/sqpoll apportioned by submissions)";

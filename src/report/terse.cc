@@ -102,11 +102,10 @@ std::string TerseLine(const RunResult& run, const JobRecord& rec, const GroupTot
   // block after the directions (v3 has no trim block either way).
   for (const DirView& v : ReportedDirs(rec, t))
     if (v.ddir != 2 || version != 3) DdirFields(o, rec, v, version);
-  const uint64_t rt = rec.cpu_runtime_us;
-  o += fmt::sprintf(";%f%%;%f%%;%llu;%llu;%llu", CpuPercent(ts.cpu.user_us, rt),
-                    CpuPercent(ts.cpu.sys_us, rt), static_cast<unsigned long long>(ts.cpu.ctx),
-                    static_cast<unsigned long long>(ts.cpu.majf),
-                    static_cast<unsigned long long>(ts.cpu.minf));
+  o += fmt::sprintf(
+      ";%f%%;%f%%;%llu;%llu;%llu", RecordCpuPercent(rec, ts.cpu.user_us),
+      RecordCpuPercent(rec, ts.cpu.sys_us), static_cast<unsigned long long>(ts.cpu.ctx),
+      static_cast<unsigned long long>(ts.cpu.majf), static_cast<unsigned long long>(ts.cpu.minf));
   const auto depth = DepthPercentages(ts.depth.depth, DepthSum(ts.depth.depth));
   for (double p : depth) o += fmt::sprintf(";%3.1f%%", p);
   // Terse v3 has no nsec buckets: fio folds them into the first usec one,

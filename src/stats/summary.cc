@@ -588,6 +588,10 @@ double CpuPercent(uint64_t cpu_us, uint64_t runtime_us) {
   return static_cast<double>(cpu_us) * 100.0 / static_cast<double>(runtime_us);
 }
 
+double RecordCpuPercent(const JobRecord& rec, uint64_t cpu_us) {
+  return rec.cpu_runtime_ms ? CpuPercent(cpu_us, rec.cpu_runtime_us) : 0.0;
+}
+
 double CpuPerIoUs(const JobRecord& rec) {
   const uint64_t ios = TotalIos(rec.result.stats);
   if (!ios) return 0.0;

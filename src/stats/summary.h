@@ -244,6 +244,13 @@ uint64_t TotalIos(const ThreadStats& ts);
 // 1.5 ms of CPU read 150%).
 double CpuPercent(uint64_t cpu_us, uint64_t runtime_us);
 
+// CPU of a record (its own threads' or a helper kind's) in percent of its
+// run time, as every report prints it: over cpu_runtime_us (CpuPercent),
+// but 0 when the run time in whole milliseconds (JSON job_runtime) is 0,
+// fio's rule (fio 3.33 writes usr_cpu 0.0 for such a job, where its CPU
+// read 84%). The CPU measured stays in CpuPerIoUs and the helpers' µs.
+double RecordCpuPercent(const JobRecord& rec, uint64_t cpu_us);
+
 // µs of CPU (own threads plus kernel helpers) per completed I/O; 0 when no
 // I/O completed.
 double CpuPerIoUs(const JobRecord& rec);

@@ -358,6 +358,43 @@ TEST(ReportJsonTest, OptionsUnderFiosNames) {
   EXPECT_FALSE(j["jobs"][0]["job options"].contains("blockalign"));
 }
 
+// fio sets usr_cpu and sys_cpu to 0 when a job's run time in whole ms
+// (total_run_time, JSON job_runtime) is 0; iobench divided by the
+// microseconds and wrote 84% where fio 3.33 wrote 0.0. The same in terse
+// and the normal report; the CPU measured stays in cpu_per_io_us and the
+// helpers' µs.
+TEST(ReportJsonTest, CpuOfAJobUnderAMillisecondIsZeroAsFios) {
+  RunResult run = testdata::MakeRun(false, 1);
+  JobResult& job = run.groups[0].jobs[0];
+  job.runtime_ms = 0;
+  job.runtime_us = 900;
+  job.stats.cpu.user_us = 600;
+  job.stats.cpu.sys_us = 150;
+  job.helpers = HelperCpu{};
+  job.helpers.iowq_sys_us = 300;
+  job.helpers.peak_threads = 1;
+  const auto j = Json(run, false)["jobs"][0];
+  EXPECT_EQ(j["job_runtime"], 0);
+  EXPECT_EQ(j["usr_cpu"], 0.0);
+  EXPECT_EQ(j["sys_cpu"], 0.0);
+  EXPECT_EQ(j["iobench"]["helpers"]["iowq_sys_cpu"], 0.0);
+  EXPECT_EQ(j["iobench"]["helpers"]["iowq_sys_us"], 300);
+  EXPECT_NEAR(j["iobench"]["cpu_per_io_us"].get<double>(), (600.0 + 150 + 300) / 7900, 1e-6);
+  std::ostringstream terse;
+  ASSERT_TRUE(WriteTerse(run, ReportOptions{}, terse).ok());
+  EXPECT_NE(terse.str().find(";0.000000%;0.000000%;12043;"), std::string::npos) << terse.str();
+  std::ostringstream normal;
+  ASSERT_TRUE(WriteNormal(run, ReportOptions{}, normal).ok());
+  EXPECT_NE(normal.str().find("  cpu          : usr=0.00%, sys=0.00%, ctx=12043,"),
+            std::string::npos)
+      << normal.str();
+  EXPECT_NE(normal.str().find("io-wq usr=0.0%, sys=0.0%"), std::string::npos) << normal.str();
+  // One whole ms: over the microseconds, as before (600 of 1900 µs).
+  job.runtime_ms = 1;
+  job.runtime_us = 1900;
+  EXPECT_NEAR(Json(run, false)["jobs"][0]["usr_cpu"].get<double>(), 31.578947, 1e-6);
+}
+
 // The text is laid out as fio's: `"key" : value`, two-space indent, floats
 // with six decimals (never an exponent), so greps and awk scripts written
 // against fio's JSON read ours. Invalid UTF-8 in a name is replaced.
