@@ -1160,6 +1160,11 @@ std::optional<double> table::JobMetric(const json& job, const std::string& dir_n
         ios += Num(Get(job, d), "total_ios").value_or(0);
         dir_runtime_ms = std::max(dir_runtime_ms, Num(Get(job, d), "runtime").value_or(0));
       }
+      if (ios == 0) {  // unified_rw_reporting=mixed: only "mixed" (it read "-")
+        const json* mixed = Get(job, "mixed");
+        ios = Num(mixed, "total_ios").value_or(0);
+        dir_runtime_ms = Num(mixed, "runtime").value_or(0);
+      }
       // A file without job_runtime (older fio, hand-made): the longest
       // direction's runtime, a single job's own. job_runtime 0 leaves the
       // CPU unmeasured (fio writes 0% then), not 0 µs per I/O.

@@ -110,6 +110,13 @@ TEST(TableMetricTest, ExtractsFromFioSchema) {
   json mixed_job = {{"mixed", job["read"]}};
   EXPECT_EQ(JobDirections(mixed_job), (std::vector<std::string>{"mixed"}));
   EXPECT_EQ(*JobMetric(mixed_job, "mixed", TableMetric::kClatP50), 1.5);
+  // Its CPU per I/O counts the mixed I/Os (it read "-"): 40% of 10 s
+  // over 20000.
+  mixed_job["usr_cpu"] = 10.0;
+  mixed_job["sys_cpu"] = 30.0;
+  EXPECT_DOUBLE_EQ(*JobMetric(mixed_job, "", TableMetric::kCpuPerIo), 200.0);
+  mixed_job["job_runtime"] = 5000;
+  EXPECT_DOUBLE_EQ(*JobMetric(mixed_job, "", TableMetric::kCpuPerIo), 100.0);
   // fio's "bw" (KiB/s) when bw_bytes is absent.
   job["read"].erase("bw_bytes");
   job["read"]["bw"] = 3072;
