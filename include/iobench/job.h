@@ -205,7 +205,10 @@ struct FileListStep {
   OptionSource source = OptionSource::kDefault;
   // 0: the job's own options; 1: command-line globals over a job file's
   // job; 2: a --sweep value. A filename= or opendir= of a higher layer
-  // replaces the list the lower ones built (the command line wins).
+  // replaces the list the lower ones built (the command line wins). The
+  // steps stand in fio's order: layer 1 before layer 0 (fio applies the
+  // command-line globals first, as the job file's defaults, so a --nrfiles
+  // never cuts the job file's list), then layer 2.
   int layer = 0;
   size_t setting = SIZE_MAX;  // its entry in JobSpec::settings
 };
@@ -254,6 +257,16 @@ inline ResolvedFileList ResolveFileList(const std::vector<FileListStep>& steps,
     out.files.resize(nr);
     out.cut_by = count;
   }
+  return out;
+}
+
+// The nrfiles= that gives the number of files a job makes when no
+// filename= or opendir= lists them: the highest layer's (the command line
+// wins over the job file), the last of those; null without one.
+inline const FileListStep* FileCountStep(const std::vector<FileListStep>& steps) {
+  const FileListStep* out = nullptr;
+  for (const FileListStep& s : steps)
+    if (s.kind == FileListStep::Kind::kCount && (out == nullptr || s.layer >= out->layer)) out = &s;
   return out;
 }
 

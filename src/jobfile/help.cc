@@ -214,12 +214,21 @@ std::string ShowCmd(const std::vector<JobSpec>& jobs) {
       // filename=, opendir= and nrfiles= in the order they built the file
       // list, which a job file's section and a command-line global can
       // change (FileListStep): on one command line each adds in the order
-      // written. One that a command-line global replaced is left out.
+      // written. One that a command-line global replaced is left out, and
+      // an nrfiles= set before the list started, which changes nothing;
+      // without a list, the nrfiles= that counts (a command-line global's
+      // over the job file's, which stands after it) is written alone.
       if (IsFileListOption(s.name) && !j.file_list.empty()) {
-        if (!files_done)
-          for (const FileListStep& step : j.file_list)
-            if (step.setting < j.settings.size())
-              out += ' ' + Arg(j.settings[step.setting], j.kb_base);
+        const FileListStep* makes =
+            ResolveFileList(j.file_list, nullptr).started ? nullptr : FileCountStep(j.file_list);
+        bool started = false;
+        for (const FileListStep& step : j.file_list) {
+          started |= step.kind != FileListStep::Kind::kCount;
+          if (files_done || step.setting >= j.settings.size() ||
+              (step.kind == FileListStep::Kind::kCount && !started && &step != makes))
+            continue;
+          out += ' ' + Arg(j.settings[step.setting], j.kb_base);
+        }
         files_done = true;
         continue;
       }

@@ -936,7 +936,11 @@ Status AddFileListStep(JobSpec& j, const OptValue& v, FileListStep step) {
   // section, opendir= lists its files before filename='s, and nrfiles=
   // never cuts the section's own filename= list. The command line it
   // parses in the order written.
-  auto at = steps.end();
+  // fio applies the command-line globals first, as the job file's defaults:
+  // they stand before the job file's steps (layer 1 before 0, then 2).
+  const auto rank = [](int layer) { return layer == 1 ? 0 : layer == 0 ? 1 : layer; };
+  auto at = std::find_if(steps.begin(), steps.end(),
+                         [&](const FileListStep& s) { return rank(s.layer) > rank(step.layer); });
   if (!j.job_file.empty() && step.source != OptionSource::kCommandLine && step.kind != K::kNames)
     while (at != steps.begin() && std::prev(at)->kind == K::kNames &&
            std::prev(at)->source == step.source && std::prev(at)->layer == step.layer)
@@ -952,8 +956,7 @@ Status AddFileListStep(JobSpec& j, const OptValue& v, FileListStep step) {
     j.nrfiles = static_cast<uint32_t>(list.files.size());
   } else if (!list.started) {
     // No list (yet): nrfiles= is the number of files the job makes.
-    for (const FileListStep& s : steps)
-      if (s.kind == K::kCount) j.nrfiles = s.count;
+    if (const FileListStep* count = FileCountStep(steps)) j.nrfiles = count->count;
   }
   return Status::Ok();
 }

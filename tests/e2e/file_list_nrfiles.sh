@@ -7,7 +7,12 @@
 # section fio takes filename= after nrfiles=, so there nrfiles= never cuts
 # the section's own filename= list; on the command line it does
 # (--filename=a:b:c --nrfiles=2: a and b, 24 KiB each of --size=48k).
-# The report says what was left out. Expected values: fio 3.33.
+# A command-line --nrfiles stands where fio applies it, before the job file
+# (fio reads the command line first, as the job file's defaults), so it
+# never cuts a job file's list: `--nrfiles=1 job.fio` with [global]
+# filename=g1 and [j] filename=f2 wrote 32 KiB to g1 alone (fio: 16 KiB
+# each) and said so in a false note. The report says what was left out.
+# Expected values: fio 3.33.
 # $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
 
@@ -18,7 +23,7 @@ per_file() {  # "name:bytes" per file written, in the order of the first writes
 run() {  # run NAME WANT ARGS...
   local name=$1 want=$2
   shift 2
-  rm -f log.txt a b c d
+  rm -f log.txt a b c d g1 f2 p q r
   "$bin" "$@" --write_iolog=log.txt >out.txt 2>err.txt
   expect_eq "$name: exit" "$?" 0
   expect_eq "$name: bytes per file" "$(per_file log.txt)" "$want"
@@ -77,4 +82,45 @@ run "one section: filename, nrfiles" "a:16384 b:16384 c:16384 " j5.fio
 grep -q "uses the first" out.txt && fail "one section: a note about a cut that was not made"
 printf "[global]\n${common}filename=a:b:c\n[j]\nnrfiles=2\n" >j6.fio
 run "[global] filename, [j] nrfiles" "a:24576 b:24576 " j6.fio
+
+# --- a command-line --nrfiles over a job file: it never cuts the job
+# file's list, before or after the job file's name, but cuts a command-line
+# --filename written before it, and a job file's nrfiles= cuts that too.
+common="[global]\n${common}"
+printf "${common}filename=g1\n[j]\nfilename=f2\n" >g.fio
+run "--nrfiles=1 g.fio" "g1:24576 f2:24576 " --nrfiles=1 g.fio
+grep -q "uses the first" out.txt && fail "--nrfiles=1 g.fio: a note about a cut not made"
+run "g.fio --nrfiles=1" "g1:24576 f2:24576 " g.fio --nrfiles=1
+"$bin" --parse-only --nrfiles=1 g.fio >po.txt 2>&1
+grep -qF " files=g1:f2 " po.txt || fail "--nrfiles=1 g.fio: --parse-only: $(cat po.txt)"
+"$bin" --parse-only --output-format=json --nrfiles=1 g.fio >po.json 2>&1
+expect_eq "--nrfiles=1 g.fio: JSON" "$(python3 -c 'import json,sys
+o = json.load(open(sys.argv[1]))["jobs"][0]["options"]
+print(o["nrfiles"]["value"], o["nrfiles"].get("set_by"), o["filename"]["value"])' po.json)" \
+  "2 filename g1:f2"
+# On one command line an --nrfiles=1 before the list would not cut it
+# either; it is left out.
+"$bin" --showcmd --nrfiles=1 g.fio >cmd.txt 2>&1
+grep -q -- "--filename=g1 --filename=f2$" cmd.txt || fail "--nrfiles=1 g.fio: --showcmd: $(cat cmd.txt)"
+run "--showcmd of --nrfiles=1 g.fio" "g1:24576 f2:24576 " $(sed 's/^iobench //' cmd.txt)
+printf "${common}[j]\nfilename=a:b:c\n" >abc.fio
+run "--nrfiles=1, [j] filename=a:b:c" "a:16384 b:16384 c:16384 " --nrfiles=1 abc.fio
+printf "${common}filename=a:b:c\n[j]\n" >gabc.fio
+run "--nrfiles=1, [global] filename=a:b:c" "a:16384 b:16384 c:16384 " --nrfiles=1 gabc.fio
+printf "${common}filename=a:b:c\n[j]\nnrfiles=2\n" >gabc2.fio
+run "--nrfiles=1, [global] filename=a:b:c, [j] nrfiles=2" "a:24576 b:24576 " --nrfiles=1 gabc2.fio
+printf "${common}[j]\n" >plain.fio
+run "--filename=a:b:c --nrfiles=1 job" "a:49152 " --filename=a:b:c --nrfiles=1 plain.fio
+printf "${common}[j]\nnrfiles=2\n" >n2.fio
+run "--filename=a:b:c, [j] nrfiles=2" "a:24576 b:24576 " --filename=a:b:c n2.fio
+run "--filename=a:b:c --nrfiles=1, [j] nrfiles=2" "a:24576 b:24576 " --filename=a:b:c \
+  --nrfiles=1 n2.fio
+# Without a list --nrfiles is the number of files the job makes, over the
+# job file's nrfiles= (iobench's precedence), also in --showcmd.
+printf "${common}[j]\nnrfiles=3\n" >n3.fio
+rm -f j.0.*
+"$bin" --nrfiles=2 n3.fio >/dev/null 2>err.txt || fail "--nrfiles=2 n3.fio: $(cat err.txt)"
+expect_eq "--nrfiles=2 n3.fio: files made" "$(ls j.0.* | tr '\n' ' ')" "j.0.0 j.0.1 "
+"$bin" --showcmd --nrfiles=2 n3.fio >cmd.txt 2>&1
+grep -q -- "--size=48k --nrfiles=2$" cmd.txt || fail "--nrfiles=2 n3.fio: --showcmd: $(cat cmd.txt)"
 [ "$fails" -eq 0 ]

@@ -114,7 +114,13 @@ TEST(JobfileFileList, CommandLineAndSweepReplace) {
   // A command-line global over a job file's job: the command line wins.
   EXPECT_EQ(CliFilesOf({"--filename=x"}, "[global]\nfilename=g\n[j]\nfilename=y\n"), (Names{"x"}));
   EXPECT_EQ(CliFilesOf({"--filename=x", "--filename=w"}, "[j]\nfilename=y\n"), (Names{"x", "w"}));
-  EXPECT_EQ(CliFilesOf({"--nrfiles=1"}, "[j]\nfilename=y:z\n"), (Names{"y"}));
+  // But a command-line --nrfiles stands before the job file's list, where
+  // fio applies it, and does not cut it; it cuts a command-line list.
+  EXPECT_EQ(CliFilesOf({"--nrfiles=1"}, "[j]\nfilename=y:z\n"), (Names{"y", "z"}));
+  EXPECT_EQ(CliFilesOf({"--nrfiles=1"}, "[global]\nfilename=g\n[j]\nfilename=y\n"),
+            (Names{"g", "y"}));
+  EXPECT_EQ(CliFilesOf({"--filename=a:b:c", "--nrfiles=1"}, "[j]\n"), (Names{"a"}));
+  EXPECT_EQ(CliFilesOf({"--filename=a:b:c"}, "[j]\nnrfiles=2\n"), (Names{"a", "b"}));
   // A --sweep value over both.
   JobSpec j = ParseOk("[global]\nfilename=g\n[j]\nfilename=y\n").jobs.at(0);
   ASSERT_TRUE(SetOption(&j, "filename", "p").ok());
