@@ -193,10 +193,10 @@ enum class OptionSource : uint8_t { kDefault, kGlobal, kJob, kCommandLine };
 // One filename=, opendir= or nrfiles= as it builds the job's file list, in
 // the order fio 3.33 applies them (JobSpec::file_list). fio keeps one list
 // per job: each filename= and opendir= adds to it (in [global] and again in
-// the job's section: both), and nrfiles= set after the list started keeps
-// only the first nrfiles, plus those added after it (fio's o.nr_files: the
-// first name listed sets it to 0, each name adds 1, nrfiles= overwrites it;
-// its for_each_file stops there).
+// the job's section: both), and nrfiles=N set after the list started makes
+// the job use only the first N + k files of the whole list, k the number
+// added after it (fio's o.nr_files: the first name listed sets it to 0, each
+// name adds 1, nrfiles= overwrites it; its for_each_file stops there).
 struct FileListStep {
   enum class Kind : uint8_t { kNames, kDir, kCount };
   Kind kind = Kind::kNames;
@@ -223,6 +223,15 @@ struct ResolvedFileList {
   const FileListStep* cut_by = nullptr;  // that nrfiles= (in the steps given)
   bool started = false;                  // a filename= or opendir= gave files
   bool unknown = false;                  // an opendir= whose files are not known yet
+  // The last nrfiles= set after the list started (fio's o.nr_files comes
+  // from it), whether or not it cuts: the job uses the first `count` files
+  // listed, that nrfiles= plus one for each of the `added_after` files
+  // listed after it; `count` is not known while an opendir= after it has
+  // not been walked (`count_unknown`).
+  const FileListStep* counted_by = nullptr;
+  uint64_t count = 0;
+  size_t added_after = 0;
+  bool count_unknown = false;
 };
 inline ResolvedFileList ResolveFileList(const std::vector<FileListStep>& steps,
                                         const std::vector<std::vector<std::string>>* dir_files) {
@@ -234,6 +243,8 @@ inline ResolvedFileList ResolveFileList(const std::vector<FileListStep>& steps,
     if (s.kind == FileListStep::Kind::kCount) {
       nr = s.count;
       count = &s;
+      out.added_after = 0;
+      out.count_unknown = false;
       continue;
     }
     const std::vector<std::string>* add = &s.names;
@@ -247,11 +258,15 @@ inline ResolvedFileList ResolveFileList(const std::vector<FileListStep>& steps,
     out.started = true;
     if (add == nullptr) {
       out.unknown = true;
+      out.count_unknown = true;
       continue;
     }
     for (const std::string& f : *add) out.files.push_back(f);
     nr += add->size();
+    out.added_after += add->size();
   }
+  out.counted_by = count;
+  out.count = nr;
   if (!out.unknown && out.started && nr < out.files.size()) {
     out.left_out.assign(out.files.begin() + static_cast<std::ptrdiff_t>(nr), out.files.end());
     out.files.resize(nr);

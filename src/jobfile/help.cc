@@ -324,13 +324,25 @@ std::string ParseOnlyJson(const std::vector<JobSpec>& jobs) {
         o["value"] = all;
         at(last_names);
       }
-      if (d.name == "nrfiles" && !j.filenames.empty() && !list.unknown) {
+      // An nrfiles= set after the list started gives the number used: its
+      // own plus one for each file listed after it (known unless an
+      // opendir= after it is still to be walked: then its own value, and
+      // set_by says the files after it add to it).
+      if (d.name == "nrfiles" && list.started && !list.unknown) {
         o["value"] = std::to_string(j.filenames.size());
         if (list.cut_by == nullptr) {
           at(last_names);
           o["set_by"] = "filename";
+        } else {
+          at(list.cut_by);
         }
+      } else if (d.name == "nrfiles" && list.counted_by != nullptr && !list.count_unknown) {
+        o["value"] = std::to_string(list.count);
+        at(list.counted_by);
       }
+      if (d.name == "nrfiles" && list.counted_by != nullptr &&
+          (list.added_after > 0 || list.count_unknown) && (list.cut_by != nullptr || list.unknown))
+        o["set_by"] = "nrfiles and the files listed after it";
       if (!d.runs && last) o["implemented"] = false;
       opts[d.name] = o;
     }
@@ -411,20 +423,12 @@ std::string ParseOnlySummary(const std::vector<JobSpec>& jobs, const JobFilesFn&
                                   [](const auto& s) { return s.kind == FileListStep::Kind::kDir; });
     if (dirs) {
       // In the list's order, an opendir= standing for the files the run
-      // finds under it; an nrfiles= set after files were listed keeps the
-      // first ones (FileListStep).
+      // finds under it. An nrfiles=N set after files were listed makes the
+      // job use the first N + k files of the whole list, k those listed
+      // after it: which files, the list's order says (FileListStep).
       bool first = true;
-      bool listed = false;
-      const FileListStep* cut = nullptr;
-      bool after_cut = false;
       for (const FileListStep& step : j.file_list) {
-        if (step.kind == FileListStep::Kind::kCount) {
-          if (listed) cut = &step;
-          after_cut = false;
-          continue;
-        }
-        after_cut |= cut != nullptr;
-        listed = true;
+        if (step.kind == FileListStep::Kind::kCount) continue;
         if (!first) o << ':';
         first = false;
         if (step.kind == FileListStep::Kind::kNames)
@@ -432,11 +436,23 @@ std::string ParseOnlySummary(const std::vector<JobSpec>& jobs, const JobFilesFn&
         else
           o << "(the files under opendir=" << step.names.front() << ")";
       }
-      if (cut != nullptr)
-        o << " (the first " << cut->count << (after_cut ? " and those listed after it" : "")
-          << ": nrfiles=" << cut->count
-          << (cut->setting < j.settings.size() ? " at " + j.settings[cut->setting].Where() : "")
-          << ")";
+      const ResolvedFileList list = ResolveFileList(j.file_list, nullptr);
+      if (const FileListStep* cut = list.counted_by) {
+        const std::string nrfiles =
+            "nrfiles=" + std::to_string(cut->count) +
+            (cut->setting < j.settings.size() ? " at " + j.settings[cut->setting].Where() : "");
+        if (list.count_unknown)
+          o << " (only the first " << cut->count << "+k are used, k the number of files listed "
+            << "after " << nrfiles << ")";
+        else
+          o << " (only the first " << list.count << (list.count == 1 ? " is" : " are")
+            << " used: " << nrfiles
+            << (list.added_after == 0   ? std::string()
+                : list.added_after == 1 ? ", plus 1 for the file listed after it"
+                                        : ", plus " + std::to_string(list.added_after) +
+                                              " for the files listed after it")
+            << ")";
+      }
     } else if (!j.opendir.empty() && j.filenames.empty()) {
       o << "(the files under opendir=" << j.opendir << ")";
     } else if (!j.read_iolog.empty() && !j.replay_redirect.empty()) {

@@ -1095,7 +1095,8 @@ std::vector<OptionDef> BuildTable() {
                   .Def("$jobname.$jobnum.$filenum")
                   .Set(S(filename_format)));
   r.push_back(Row("nrfiles", T::kInt, "files",
-                  "Number of files per job (after filename= or opendir=: keep the first N listed)")
+                  "Number of files per job (after filename= or opendir=: the first N listed, "
+                  "plus one for each file listed after it)")
                   .Alias({"nr_files"})
                   .Def("1")
                   .Range(1, 1 << 20)

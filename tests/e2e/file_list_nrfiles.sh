@@ -11,7 +11,12 @@
 # (fio reads the command line first, as the job file's defaults), so it
 # never cuts a job file's list: `--nrfiles=1 job.fio` with [global]
 # filename=g1 and [j] filename=f2 wrote 32 KiB to g1 alone (fio: 16 KiB
-# each) and said so in a false note. The report says what was left out.
+# each) and said so in a false note. nrfiles=N makes the job use the first
+# N + k files of the whole list, k those listed after it, not "the first N
+# and those listed after it": filename=x, opendir=od and nrfiles=1 in one
+# section use the first 2 files of od (fio lists filename= last), not x;
+# --parse-only said x was used, and its JSON gave nrfiles 1. The report
+# says what was left out.
 # Expected values: fio 3.33.
 # $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
@@ -53,8 +58,32 @@ dir_run "opendir, nrfiles=1" "?:49152 " j1.fio
 grep -qE "job 'j' uses the first 1 of the 3 files listed, not od/[a-z/]+, od/[a-z/]+: nrfiles=1 at j1.fio:7 came after" out.txt ||
   fail "opendir, nrfiles=1: the report does not say: $(grep -i note out.txt)"
 "$bin" --parse-only j1.fio >po.txt 2>&1
-grep -qF " files=(the files under opendir=od) (the first 1: nrfiles=1 at j1.fio:7) " po.txt ||
+grep -qF " files=(the files under opendir=od) (only the first 1 is used: nrfiles=1 at j1.fio:7) " po.txt ||
   fail "opendir, nrfiles=1: --parse-only: $(cat po.txt)"
+# parse_only NAME JOB TEXT JSON: --parse-only prints TEXT, and its JSON
+# gives nrfiles JSON ("value line set_by").
+parse_only() {
+  "$bin" --parse-only "$2" >po.txt 2>&1
+  grep -qF "$3" po.txt || fail "$1: --parse-only: $(cat po.txt)"
+  "$bin" --parse-only --output-format=json "$2" >po.json 2>&1
+  expect_eq "$1: JSON nrfiles" "$(python3 -c 'import json,sys
+o = json.load(open(sys.argv[1]))["jobs"][0]["options"]["nrfiles"]
+print(o["value"], o.get("line"), o.get("set_by"))' po.json)" "$4"
+}
+# The first 1 + 1 files of the list od/?, od/?, od/?, x: two of od's.
+printf "[j]\n${common}filename=x\nopendir=od\nnrfiles=1\n" >jx.fio
+head -c 8192 /dev/zero >x
+dir_run "filename=x, opendir=od, nrfiles=1" "?:24576 ?:24576 " jx.fio
+grep -qE "job 'j' uses the first 2 of the 4 files listed, not od/[a-z/]+, x: nrfiles=1 at jx.fio:8" out.txt ||
+  fail "filename=x, opendir, nrfiles=1: the report does not say: $(grep 'uses the first' out.txt)"
+parse_only "filename=x, opendir, nrfiles=1" jx.fio \
+  " files=(the files under opendir=od):x (only the first 2 are used: nrfiles=1 at jx.fio:8, plus 1 for the file listed after it) " \
+  "2 8 nrfiles and the files listed after it"
+# An opendir= after the nrfiles=: how many it adds is known once walked.
+printf "[j]\n${common}opendir=od/sub\nnrfiles=1\nopendir=od\n" >jd.fio
+parse_only "opendir after nrfiles" jd.fio \
+  " (only the first 1+k are used, k the number of files listed after nrfiles=1 at jd.fio:7) " \
+  "1 7 nrfiles and the files listed after it"
 printf "[j]\n${common}opendir=od\nnrfiles=2\n" >j2.fio
 dir_run "opendir, nrfiles=2" "?:24576 ?:24576 " j2.fio
 printf "[j]\n${common}nrfiles=1\nopendir=od\n" >j3.fio

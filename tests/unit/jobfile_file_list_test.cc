@@ -108,6 +108,22 @@ TEST(JobfileFileList, ResolveCountsTheDirectoriesFiles) {
   EXPECT_EQ(early.files, (Names{"a", "z"}));
   EXPECT_TRUE(early.unknown);
   EXPECT_EQ(early.cut_by, nullptr);
+  // The count is known before the walk: nrfiles=2 plus the one after it.
+  EXPECT_EQ(early.counted_by, &steps[2]);
+  EXPECT_EQ(early.count, 3u);
+  EXPECT_EQ(early.added_after, 1u);
+  EXPECT_FALSE(early.count_unknown);
+  // An opendir= after the nrfiles=: not until it is walked.
+  const std::vector<FileListStep> later = {
+      {K::kNames, {"a"}}, {K::kCount, {}, 1}, {K::kDir, {"od"}}};
+  const ResolvedFileList l = ResolveFileList(later, nullptr);
+  EXPECT_EQ(l.counted_by, &later[1]);
+  EXPECT_TRUE(l.count_unknown);
+  const std::vector<std::vector<std::string>> od = {{"od/x", "od/y", "od/w"}};
+  const ResolvedFileList walked = ResolveFileList(later, &od);
+  EXPECT_EQ(walked.files, (Names{"a", "od/x", "od/y", "od/w"}));
+  EXPECT_EQ(walked.count, 4u);
+  EXPECT_EQ(walked.cut_by, nullptr);
 }
 
 TEST(JobfileFileList, CommandLineAndSweepReplace) {
