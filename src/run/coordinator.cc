@@ -408,7 +408,7 @@ Status ResolveJobFiles(JobSpec* job) {
         "job '" + job->name + "' uses the first " + std::to_string(list.files.size()) + " of the " +
         std::to_string(listed) + " files listed, not " + left + ": " + option_at(*list.cut_by) +
         " came after filename= or opendir= had listed files, and fio 3.33 then uses only that "
-        "many (and those listed after it)");
+        "many, plus one for each file listed after it");
   }
   return Status::Ok();
 }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # nrfiles= set after filename= or opendir= listed files keeps the first
-# nrfiles of them (and those listed after it), as fio 3.33 counts its
+# nrfiles of them (plus one for each file listed after it), as fio 3.33 counts its
 # nr_files: `opendir=od` then `nrfiles=1` uses the first file found, and
 # nrfiles=2 the first two; written before opendir=, all of them. iobench
 # used every file of an opendir= and of a filename= list. In a job file's
@@ -76,6 +76,8 @@ head -c 8192 /dev/zero >x
 dir_run "filename=x, opendir=od, nrfiles=1" "?:24576 ?:24576 " jx.fio
 grep -qE "job 'j' uses the first 2 of the 4 files listed, not od/[a-z/]+, x: nrfiles=1 at jx.fio:8" out.txt ||
   fail "filename=x, opendir, nrfiles=1: the report does not say: $(grep 'uses the first' out.txt)"
+grep -qF "fio 3.33 then uses only that many, plus one for each file listed after it" out.txt ||
+  fail "filename=x, opendir, nrfiles=1: the note does not say how fio counts: $(grep 'uses the first' out.txt)"
 parse_only "filename=x, opendir, nrfiles=1" jx.fio \
   " files=(the files under opendir=od):x (only the first 2 are used: nrfiles=1 at jx.fio:8, plus 1 for the file listed after it) " \
   "2 8 nrfiles and the files listed after it"
