@@ -910,13 +910,21 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
   const auto is_trailing_cli = [&](const Run& r) {
     return file_job && r.begin > 0 && settings[r.begin].source == OptionSource::kCommandLine;
   };
+  // The command line's ioengine= too: fio has it in force before the job
+  // file, so `[global] nowait=1` is valid with `--ioengine=pvsync2` (it was
+  // refused as set under psync).
   uint32_t start_kb = job->kb_base;
+  std::string cli_engine;
   for (const Run& r : runs) {
     if (!is_trailing_cli(r)) continue;
     JobSpec scratch;
-    for (size_t i = r.begin; i < r.end; ++i)
-      if (is_kb_base(settings[i]))
+    for (size_t i = r.begin; i < r.end; ++i) {
+      const OptionDef* def = FindOption(settings[i].key);
+      const bool engine = def != nullptr && def->name == "ioengine";
+      if (is_kb_base(settings[i]) || engine)
         IOB_RETURN_IF_ERROR(ApplyOne(&scratch, settings[i], nullptr, nullptr));
+      if (engine) cli_engine = scratch.ioengine;
+    }
     start_kb = scratch.kb_base;
   }
   uint32_t in_force = start_kb;
@@ -941,6 +949,8 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
     size_t kb_next = 0;
     const bool global = settings[r.begin].source == OptionSource::kGlobal;
     std::vector<std::string> seen = {job->ioengine};
+    if (global && !cli_engine.empty() && cli_engine != job->ioengine)
+      seen.insert(seen.begin(), cli_engine);
     for (size_t i = r.begin; i < r.end; ++i) {
       if (is_kb_base(settings[i])) {
         for (OptionSetting& os : kb_records[kb_next]) job->settings.push_back(std::move(os));

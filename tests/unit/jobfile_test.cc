@@ -2058,6 +2058,36 @@ TEST(JobfileErrors, EngineOptionNeedsItsEngine) {
   ParseOk("[a]\nhipri\nioengine=pvsync2\n");
 }
 
+// fio reads the command line before the job files: its ioengine= is the
+// engine a job file's [global] starts with. `[global] nowait=1` with
+// `--ioengine=pvsync2` was refused as set under psync; fio takes it.
+TEST(JobfileErrors, CommandLineEngineHoldsForGlobalEngineOptions) {
+  TempDir d;
+  const std::string f = d.path() + "/n.fio";
+  std::ofstream(f) << "[global]\nnowait=1\n[a]\nsize=4k\n";
+  ParseInput in;
+  in.job_files = {f};
+  in.cli_job_args = {"--ioengine=pvsync2"};
+  auto out = ParseJobs(in);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->jobs.at(0).ioengine, "pvsync2");
+  // Without it, still refused, naming the engine.
+  in.cli_job_args = {};
+  out = ParseJobs(in);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find(f + ":2:1: option 'nowait' needs ioengine="),
+            std::string::npos)
+      << out.status().message();
+  EXPECT_NE(out.status().message().find("uses psync\nnowait=1\n^"), std::string::npos)
+      << out.status().message();
+  // An engine without the option on the command line does not help.
+  in.cli_job_args = {"--ioengine=mmap"};
+  out = ParseJobs(in);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("option 'nowait' needs ioengine="), std::string::npos)
+      << out.status().message();
+}
+
 TEST(JobfileErrors, BadEngine) {
   EXPECT_EQ(ParseErr("[a]\nioengine=cpuio\n"),
             "t.fio:2:10: option 'ioengine': ioengine 'cpuio' is a fio engine that iobench does not "
