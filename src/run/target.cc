@@ -237,10 +237,8 @@ std::string LinkText(const std::string& path) {
 // Where `path` points when it is a symbolic link to nothing (absolute,
 // relative links resolved against the link's directory); "" otherwise.
 std::string DanglingLinkTarget(const std::string& path) {
-  char buf[4096];
-  const ssize_t n = readlink(path.c_str(), buf, sizeof buf - 1);
-  if (n <= 0) return "";
-  std::string to(buf, static_cast<size_t>(n));
+  std::string to = LinkText(path);
+  if (to.empty()) return "";
   if (to[0] != '/') {
     const size_t slash = path.find_last_of('/');
     to = (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) + "/" + to;
