@@ -1522,6 +1522,11 @@ class PhaseRunner {
             who + "extend " + t.path + " from " + std::to_string(t.current_size) + " to " +
             std::to_string(t.needed_size) + " bytes" + (opts.empty() ? "" : " (" + opts + ")"));
       }
+      // A read job lays out a short file too: under a loop device in use
+      // that is a write to the device's image (a write job was refused
+      // before any layout, by sys::CheckJobsWriteSafety).
+      if (t.exists)
+        IOB_RETURN_IF_ERROR(sys::CheckLayoutSafety(*job, t.path, t.current_size, t.needed_size));
       todo.push_back(work[i]);
       todo_owner.push_back(owner[i]);
     }

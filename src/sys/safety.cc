@@ -432,6 +432,26 @@ Status CheckWriteSafety(const std::string& path, bool allow_mounted_write) {
   return CheckWriteSafetyWith(path, false, ReadLoopBackings());
 }
 
+Status CheckLayoutSafety(const JobSpec& job, const std::string& path, uint64_t from, uint64_t to) {
+  if (job.allow_mounted_write) return Status::Ok();
+  struct stat st;
+  // A regular file can only be in use as a loop device's backing file.
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return Status::Ok();
+  const std::vector<LoopBacking> loops = ReadLoopBackings();
+  if (loops.empty()) return Status::Ok();
+  std::vector<std::string> reasons;
+  std::string name;
+  IOB_RETURN_IF_ERROR(TargetHazards(path, st, loops, &reasons, &name));
+  if (reasons.empty()) return Status::Ok();
+  const std::string opts = RegionOptionsAt(job);
+  return Status::Refused("job '" + job.name + "': refusing to lay out " + path +
+                         ", extending it from " + std::to_string(from) + " to " +
+                         std::to_string(to) + " bytes" + (opts.empty() ? "" : " (" + opts + ")") +
+                         ": " + Join(reasons, "; ") +
+                         "; set allow_mounted_write=1 to extend it anyway (the loop device "
+                         "then sees a larger image than its filesystem was made on)");
+}
+
 namespace {
 
 // "proc, a pseudo file system ...; name A_FILE on a real file system": why

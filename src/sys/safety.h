@@ -41,6 +41,13 @@ namespace iobench::sys {
 // a character device) is OK. Read-only jobs must not call this.
 Status CheckWriteSafety(const std::string& path, bool allow_mounted_write);
 
+// Laying out an existing regular file that is shorter than `job`'s region
+// writes to it (it grows from `from` to `to` bytes), whatever the job's rw:
+// refused (kRefused) as CheckWriteSafety refuses a write when the file
+// backs a loop device in use, naming the job, the sizes and the region's
+// options. OK with the job's allow_mounted_write, and for anything else.
+Status CheckLayoutSafety(const JobSpec& job, const std::string& path, uint64_t from, uint64_t to);
+
 // A file iobench writes that is not a job's target: a log, the report
 // (--output), the buffer file (mem=mmap*:FILE). `what` names it for the
 // message ("the report (--output)"). Refused (kRefused): any block device

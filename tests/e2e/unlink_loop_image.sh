@@ -8,29 +8,8 @@
 # and detach the file goes as before. Root only.
 # $1: iobench binary, $2: source dir. Exit 77: skip (not root, no loop devices).
 set -u
-bin=$(readlink -f "$1")
-[ -x "$bin" ] || { echo "skip: no binary"; exit 77; }
-[ "$(id -u)" -eq 0 ] || { echo "skip: needs root (loop device, mount)"; exit 77; }
-for t in losetup mkfs.ext4; do
-  command -v $t >/dev/null || { echo "skip: needs $t"; exit 77; }
-done
-work=$(mktemp -d /var/tmp/iobench-unlinkloop.XXXXXX)
-loop=""
-mounted=""
-cleanup() {
-  [ -n "$mounted" ] && umount "$work/mnt" 2>/dev/null
-  [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-source "$2/tests/e2e/check.bash"
-
-truncate -s 16m "$work/img"
-mkfs.ext4 -q -F "$work/img" || { echo "skip: mkfs.ext4 failed"; exit 77; }
-loop=$(losetup -f --show "$work/img" 2>/dev/null) || { loop=""; echo "skip: no loop device"; exit 77; }
-mkdir "$work/mnt"
-mount -o ro "$loop" "$work/mnt" || { echo "skip: cannot mount $loop"; exit 77; }
-mounted=1
+source "$2/tests/e2e/mounted_image.bash"
+mounted_image iobench-unlinkloop 16m "$1" "$2"
 ln "$work/img" "$work/img.hl"
 
 expect_run "unlink=1 read of a hard link refused" 2 \
