@@ -103,6 +103,39 @@ size_t FirstNonUtf8(std::string_view s, size_t from, size_t to, std::string* mes
 
 namespace {
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+
+// fio trims a line, an option's name and the end of its value with
+// isspace(), so a CR is a blank to it where blanks do not count: at either
+// end of the line and before the '=' (`size=1m\r\r\n`, a CRLF file
+// converted twice; `size=1m\r \n`). Such a CR becomes a space in *body
+// (and so in *text, of which body is a prefix), also after the '=' and
+// after `include`, where a blank is warned about as elsewhere. A CR
+// anywhere else (inside a name or value) fio keeps as part of it
+// (`size=1\rm` is 1 byte there): it is left for the control-character
+// check to refuse.
+void CarriageReturnsToBlanks(std::string* body, std::string* text) {
+  const auto blank = [](char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+  };
+  std::string& s = *body;
+  const size_t eq = s.find('=');
+  size_t word = 0;
+  while (word < s.size() && blank(s[word])) ++word;
+  const size_t after_include = s.compare(word, 7, "include") == 0 ? word + 7 : std::string::npos;
+  for (size_t i = 0; i < s.size();) {
+    if (!blank(s[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < s.size() && blank(s[j])) ++j;
+    const bool between_tokens = i == 0 || j == s.size() || i == after_include ||
+                                (eq != std::string::npos && (j == eq || i == eq + 1));
+    for (size_t k = i; k < j && between_tokens; ++k)
+      if (s[k] == '\r') s[k] = (*text)[k] = ' ';
+    i = j;
+  }
+}
 }  // namespace
 
 Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& file) {
@@ -111,6 +144,16 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
   size_t pos = 0;
   // A UTF-8 byte-order mark (editors on other systems add one) is not text.
   if (content.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;
+  // Lines that end in a lone CR (classic Mac OS): fio reads the file as one
+  // line and names a job "a]\rioengine=null\r...", so neither tool can run it.
+  if (const size_t cr = content.find('\r', pos);
+      cr != std::string_view::npos && content.find('\n') == std::string_view::npos &&
+      content.find_first_not_of("\r \t", cr) != std::string_view::npos)
+    return Status::Invalid(FormatDiagnostic(
+        file, 1, static_cast<int>(cr - pos) + 1,
+        "the lines of this file end in a lone CR (classic Mac OS line ends); fio reads it as "
+        "one line, and so would iobench: save it with LF (or CR LF) line ends",
+        std::string(content.substr(pos, std::min(content.size() - pos, kEchoWidth + cr)))));
   while (pos < content.size()) {
     size_t nl = content.find('\n', pos);
     if (nl == std::string_view::npos) nl = content.size();
@@ -141,8 +184,14 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
     }
     size_t cpos = body.find_first_of("#;", from);
     if (cpos != std::string::npos) body.resize(cpos);
+    CarriageReturnsToBlanks(&body, &text);
     if (const size_t i = sys::ValueControlAt(body); i != std::string::npos)
-      return err(static_cast<int>(i) + 1, "control character in job file (is this a binary file?)");
+      return err(static_cast<int>(i) + 1,
+                 body[i] == '\r'
+                     ? "carriage return (CR) inside a name or value: fio keeps it as part of "
+                       "the text; iobench takes a CR only as a blank (at either end of the line "
+                       "or next to '='): remove it"
+                     : "control character in job file (is this a binary file?)");
     size_t b = 0;
     while (b < body.size() && std::isspace(static_cast<unsigned char>(body[b]))) ++b;
     size_t e = body.size();

@@ -40,6 +40,30 @@ TEST(JobfileBadInputTest, TabsFormFeedsAndCarriageReturnsAreText) {
   EXPECT_TRUE(r.ok()) << r.status().ToString();
 }
 
+// fio trims with isspace(): a CR at the end of a line (`size=1m\r\r\n`,
+// `size=1m\r \n`) or next to '=' is a blank there; iobench refused it as
+// a control character. One inside a value is refused, naming the CR.
+TEST(JobfileBadInputTest, CarriageReturnsWhereBlanksGoAreBlanks) {
+  for (const char* text : {"[a]\r\r\nsize=1m\r\r\n", "[a]\nsize=1m\r \n", "[a]\n\r\n",
+                           "[a]\n\rsize\r=1m ; c\r\n", "[a]\r\ninclude\rx.inc\r\n"}) {
+    auto r = Lex(text, "f.fio");
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_FALSE(r->empty());
+    if (r->back().kind == LexEntry::Kind::kOption) {
+      EXPECT_EQ(r->back().key, "size");
+      EXPECT_EQ(r->back().value, "1m");
+    } else if (r->back().kind == LexEntry::Kind::kInclude) {
+      EXPECT_EQ(r->back().key, "x.inc");
+    }
+  }
+  EXPECT_EQ(LexError("[a]\nsize=1\rm\r\n")
+                .rfind("f.fio:2:7: carriage return (CR) inside a name or value: fio keeps", 0),
+            0u);
+  EXPECT_EQ(LexError("[a]\rsize=1m\rbs=4k\r")
+                .rfind("f.fio:1:4: the lines of this file end in a lone CR (classic Mac OS", 0),
+            0u);
+}
+
 TEST(JobfileBadInputTest, ATenMegabyteLineIsNotEchoedWhole) {
   const std::string msg = LexError("[a]\ndescription=" + std::string(10 << 20, 'x') + "\n");
   EXPECT_EQ(msg.substr(0, msg.find('\n')), "f.fio:2:1: line longer than 8192 bytes");
