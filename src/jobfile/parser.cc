@@ -650,7 +650,10 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
     bool keyword = false;
     auto expanded = Expand(s.value, &ve, &keyword);
     if (!expanded) return Diag(s, s.value_col + static_cast<int>(ve.offset), ve.message);
-    v.text = *expanded;
+    // A blank a variable brings at either end is dropped (the reader warns
+    // that fio keeps it), in what the job records too: --showcmd printed
+    // '--bs= 8k ' for bs=${X} with X=' 8k ', which warns when run.
+    v.text = s.value.find("${") != std::string::npos ? Trim(*expanded) : *expanded;
     // The text as written was checked; an environment variable may still
     // bring bytes that are not UTF-8.
     if (std::string bad; FirstNonUtf8(v.text, 0, v.text.size(), &bad) != std::string_view::npos)
