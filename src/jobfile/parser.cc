@@ -408,6 +408,16 @@ class FileReader {
           return Status::Invalid(FormatDiagnostic(
               display, e.line, e.key_col + static_cast<int>(ve.offset), ve.message, e.text));
         r.key = Trim(*key);
+        // `${E}` alone with E set but empty: "expected an option name
+        // before '='" named an '=' that the line does not have.
+        if (r.key.empty())
+          return Status::Invalid(
+              FormatDiagnostic(display, e.line, e.key_col,
+                               "'" + e.key + "' expands to nothing, so " +
+                                   (e.has_value ? "the option name before '=' is empty"
+                                                : "the line is empty; an option was expected") +
+                                   " (a variable in it is set but empty)",
+                               e.text));
         // fio substitutes before it splits the line at '=': the variable
         // may bring the '=' and a value (`${OPT}` with OPT=bs=8k), which
         // iobench took as an option named "bs=8k".

@@ -332,6 +332,19 @@ TEST(JobfileExpand, VariableHoldingAWholeOption) {
   unsetenv("IOB_TEST_VAL");
 }
 
+// `${E}` as the whole line with E set but empty was "expected an option
+// name before '='", on a line without '='.
+TEST(JobfileExpand, VariableThatEmptiesTheLine) {
+  setenv("IOB_TEST_EMPTY", "", 1);
+  EXPECT_EQ(ParseErr("[a]\nsize=1m\n${IOB_TEST_EMPTY}\n"),
+            "t.fio:3:1: '${IOB_TEST_EMPTY}' expands to nothing, so the line is empty; an option "
+            "was expected (a variable in it is set but empty)\n${IOB_TEST_EMPTY}\n^");
+  EXPECT_EQ(ParseErr("[a]\n ${IOB_TEST_EMPTY}=4k\n").substr(0, 99),
+            "t.fio:2:2: '${IOB_TEST_EMPTY}' expands to nothing, so the option name before '=' is "
+            "empty (a variab");
+  unsetenv("IOB_TEST_EMPTY");
+}
+
 TEST(JobfileExpand, ShellSyntaxIsNotAVariableName) {
   ValueError e;
   EXPECT_FALSE(Expand("x${IOB_SIZE:-1m}", &e).has_value());
