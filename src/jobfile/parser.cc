@@ -304,7 +304,10 @@ class FileReader {
                                e.key + "'; write 'include " + e.key +
                                "' to keep the file portable");
         ValueError ve;
-        auto expanded = Expand(e.key, &ve);
+        auto expanded = Expand(e.key, &ve, nullptr,
+                               "fio does not substitute ${} in an include path: it would look "
+                               "for a file named '" +
+                                   e.key + "'");
         if (!expanded)
           return Status::Invalid(FormatDiagnostic(
               display, e.line, e.value_col + static_cast<int>(ve.offset), ve.message, e.text));
@@ -658,7 +661,12 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
   } else {
     ValueError ve;
     bool keyword = false;
-    auto expanded = Expand(s.value, &ve, &keyword);
+    // fio expands ${} only in job files; on its command line it reads the text.
+    const std::string unset_note =
+        s.file == kCmdline ? "fio does not substitute ${} on the command line: it would read '" +
+                                 s.value + "' as written"
+                           : std::string(kFioUsesEmptyString);
+    auto expanded = Expand(s.value, &ve, &keyword, unset_note);
     if (!expanded) return Diag(s, s.value_col + static_cast<int>(ve.offset), ve.message);
     // A blank a variable brings at either end is dropped (the reader warns
     // that fio keeps it), in what the job records too: --showcmd printed

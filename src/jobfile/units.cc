@@ -473,7 +473,8 @@ std::optional<long double> ParseLiteral(std::string_view text, const NumContext&
 namespace {
 
 // ${VAR} from the environment; everything else is copied.
-std::optional<std::string> ExpandEnv(std::string_view text, ValueError* err) {
+std::optional<std::string> ExpandEnv(std::string_view text, ValueError* err,
+                                     std::string_view unset_note) {
   std::string out;
   for (size_t i = 0; i < text.size();) {
     if (text[i] != '$') {
@@ -505,9 +506,8 @@ std::optional<std::string> ExpandEnv(std::string_view text, ValueError* err) {
       const char* v = std::getenv(var.c_str());
       if (!v) {
         if (err)
-          *err = {"environment variable '" + var +
-                      "' is not set (fio would silently use an empty string; set it, e.g. " + var +
-                      "=... iobench ...)",
+          *err = {"environment variable '" + var + "' is not set (" + std::string(unset_note) +
+                      "; set it, e.g. " + var + "=... iobench ...)",
                   i};
         return std::nullopt;
       }
@@ -570,11 +570,12 @@ std::string ExpandKeywords(std::string_view text, bool* used_keyword) {
 
 }  // namespace
 
-std::optional<std::string> Expand(std::string_view text, ValueError* err, bool* used_keyword) {
+std::optional<std::string> Expand(std::string_view text, ValueError* err, bool* used_keyword,
+                                  std::string_view unset_note) {
   if (used_keyword) *used_keyword = false;
   // As fio: the environment first (a whole line, at read time), then the
   // keywords, so a ${VAR} holding `$ncpus*2` is computed too.
-  auto env = ExpandEnv(text, err);
+  auto env = ExpandEnv(text, err, unset_note);
   if (!env) return std::nullopt;
   return ExpandKeywords(*env, used_keyword);
 }

@@ -76,8 +76,13 @@ std::optional<long double> EvalExpression(std::string_view text, const NumContex
 // substitutes an empty string, which turns `size=${SIZE}` into a confusing
 // failure later). `$VAR` without braces is left alone, as fio does.
 // *used_keyword (when given) tells whether a $keyword was substituted.
+// `unset_note` says in the unset-variable error what fio does instead: in a
+// job file's line it substitutes "" (the default); on the command line and
+// in an include path it does not expand ${} at all.
+inline constexpr std::string_view kFioUsesEmptyString = "fio would silently use an empty string";
 std::optional<std::string> Expand(std::string_view text, ValueError* err,
-                                  bool* used_keyword = nullptr);
+                                  bool* used_keyword = nullptr,
+                                  std::string_view unset_note = kFioUsesEmptyString);
 
 // fio evaluates a value in which it substituted a $keyword as arithmetic
 // even without parentheses (`size=5*$mb_memory/8`, `numjobs=$ncpus*2`),

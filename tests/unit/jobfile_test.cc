@@ -292,6 +292,31 @@ TEST(JobfileExpand, UnsetVariableIsAnErrorNamingIt) {
             std::string::npos);
 }
 
+// fio substitutes "" for an unset variable only in a job file's lines; on
+// its command line and in an include path it takes ${...} as text, so the
+// error said something false there.
+TEST(JobfileExpand, UnsetVariableSaysWhatFioDoesWhereItIs) {
+  unsetenv("IOB_SURELY_UNSET");
+  EXPECT_NE(ParseErr("[a]\nsize=${IOB_SURELY_UNSET}\n").find("(fio would silently use an empty"),
+            std::string::npos);
+  const std::string inc = ParseErr("[a]\nsize=1m\ninclude ${IOB_SURELY_UNSET}/x.inc\n");
+  EXPECT_EQ(inc.rfind("t.fio:3:9: environment variable 'IOB_SURELY_UNSET' is not set (fio does not "
+                      "substitute ${} in an include path: it would look for a file named "
+                      "'${IOB_SURELY_UNSET}/x.inc'; set it",
+                      0),
+            0u)
+      << inc;
+  ParseInput in;
+  in.cli_job_args = {"--name=a", "--size=${IOB_SURELY_UNSET}"};
+  auto r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find(
+                "environment variable 'IOB_SURELY_UNSET' is not set (fio does not substitute ${} "
+                "on the command line: it would read '${IOB_SURELY_UNSET}' as written; set it"),
+            std::string::npos)
+      << r.status().message();
+}
+
 // ${SIZE:-1m} was reported as "environment variable 'SIZE:-1m' is not set
 // (... set it, e.g. SIZE:-1m=...)", advice that cannot work.
 // fio expands ${VAR} in an option's name too; iobench called it unknown.
