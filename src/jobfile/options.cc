@@ -2264,6 +2264,9 @@ std::vector<OptionDef> BuildTable() {
           .Def("1024")
           .Set([](JobSpec& j, const OptValue& v) -> Status {
             if (v.num != 1000 && v.num != 1024) return Bad("must be 1000 or 1024");
+            // Written out: fio refuses kb_base=1k and 0x400 ("failed parsing").
+            if (const std::string t = Trim(v.text); t != "1000" && t != "1024")
+              return Bad("must be written as 1000 or 1024, not '" + t + "' (fio refuses it)");
             j.kb_base = static_cast<uint32_t>(v.num);
             return Status::Ok();
           }));

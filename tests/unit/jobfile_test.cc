@@ -1187,6 +1187,19 @@ TEST(JobfileValues, KbBaseAppliesToTheWholeJob) {
   EXPECT_EQ(j.bs[0].min, 4000u);
 }
 
+// fio refuses kb_base=1k and kb_base=0x400 ("failed parsing"); iobench
+// read them as 1024.
+TEST(JobfileValues, KbBaseIsWrittenOut) {
+  EXPECT_EQ(ParseErr("[a]\nsize=1m\nkb_base=1k\n"),
+            "t.fio:3:9: option 'kb_base': must be written as 1000 or 1024, not '1k' (fio refuses "
+            "it)\nkb_base=1k\n        ^");
+  EXPECT_NE(ParseErr("[a]\nkb_base=0x400\n")
+                .find("t.fio:2:9: option 'kb_base': must be written as 1000 or 1024, not '0x400'"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nkb_base=1024.0\n").find("not '1024.0'"), std::string::npos);
+  EXPECT_EQ(ParseOk("[a]\nkb_base=1000 \n").jobs.at(0).kb_base, 1000u);
+}
+
 // A value is read with the kb_base of the section it is written in, as fio
 // does: a job's kb_base=1000 changed the 4k its [global] gave to 4000 (fio:
 // 4096). The numbers are fio 3.33's io_bytes for the same files.
