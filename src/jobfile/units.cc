@@ -194,6 +194,12 @@ std::optional<long double> ParseLiteral(std::string_view text, const NumContext&
 // Recursive-descent evaluator over one expression string, in long double:
 // each number is kept as written and only the final result is rounded (by
 // ParseNumber).
+//
+// Each value also counts its units: a size in a size option or a time in a
+// time option counts one, a plain number none. A product of two values with
+// units, or one raised to a power, has no meaning as a size or a time:
+// runtime=(1m*1m) was taken as 3600 s, size=(1k*1k) as 1 MiB. Both are
+// refused (fio 3.33 as Debian builds it refuses every expression).
 class ExprParser : ExprCursor {
  public:
   ExprParser(std::string_view text, const NumContext& ctx, ValueError* err)
@@ -204,64 +210,92 @@ class ExprParser : ExprCursor {
     if (!v) return std::nullopt;
     Skip();
     if (p_ != t_.size()) return Fail("unexpected '" + std::string(1, t_[p_]) + "' in expression");
-    return v;
+    return v->v;
   }
 
  private:
-  std::optional<long double> Fail(std::string msg) {
+  struct Val {
+    long double v = 0;
+    int units = 0;     // sizes or times multiplied in; divisions take them out
+    size_t begin = 0;  // where its text starts in t_
+  };
+
+  std::nullopt_t Fail(std::string msg) {
     if (err_ && err_->message.empty()) {
       err_->message = std::move(msg);
       err_->offset = p_;
     }
     return std::nullopt;
   }
-  std::optional<long double> Sum() {
+  std::string Text(size_t from, size_t to) const { return Trim(t_.substr(from, to - from)); }
+  // The error for a unit that a product or power doubles; p_ is at `op`.
+  std::nullopt_t UnitError(const std::string& what, const std::string& left,
+                           const std::string& right) {
+    const bool time = ctx_.kind == NumKind::kTime;
+    const std::string kind = time ? "time" : "size";
+    return Fail("'" + what + "' " +
+                (right.empty() ? "raises a " + kind + " (" + left + ") to a power"
+                               : "multiplies two " + kind + "s (" + left + " and " + right + ")") +
+                ", which is not a " + kind + "; write the other factors as plain numbers, e.g. " +
+                (time ? "(60*1m)" : "(1024*1k)"));
+  }
+  std::optional<Val> Sum() {
     auto l = Product();
     if (!l) return l;
     for (;;) {
-      if (Eat('+')) {
-        auto r = Product();
-        if (!r) return r;
-        *l += *r;
-      } else if (Eat('-')) {
-        auto r = Product();
-        if (!r) return r;
-        *l -= *r;
-      } else {
-        return l;
-      }
+      const bool plus = Eat('+');
+      if (!plus && !Eat('-')) return l;
+      auto r = Product();
+      if (!r) return r;
+      l->v = plus ? l->v + r->v : l->v - r->v;
+      l->units = std::max(l->units, r->units);  // a plain number takes the other's unit
     }
   }
-  std::optional<long double> Product() {
+  std::optional<Val> Product() {
     auto l = Power();
     if (!l) return l;
     for (;;) {
       char op = 0;
       Skip();
+      const size_t op_at = p_;
       if (p_ < t_.size() && (t_[p_] == '*' || t_[p_] == '/' || t_[p_] == '%')) op = t_[p_++];
       if (!op) return l;
       size_t at = p_;
       auto r = Power();
       if (!r) return r;
-      if ((op == '/' || op == '%') && *r == 0) {
+      if ((op == '/' || op == '%') && r->v == 0) {
         p_ = at;
         return Fail("division by zero in expression");
       }
-      if (op == '*')
-        *l *= *r;
-      else if (op == '/')
-        *l /= *r;
-      else
-        *l = std::fmod(*l, *r);  // long double overload
+      if (op == '*' && l->units > 0 && r->units > 0) {
+        const size_t end = p_;
+        p_ = op_at;
+        return UnitError(Text(l->begin, end), Text(l->begin, op_at), Text(at, end));
+      }
+      if (op == '*') {
+        l->v *= r->v;
+        l->units += r->units;
+      } else if (op == '/') {
+        l->v /= r->v;
+        l->units -= r->units;
+      } else {
+        l->v = std::fmod(l->v, r->v);  // long double overload
+      }
     }
   }
-  std::optional<long double> Power() {
+  std::optional<Val> Power() {
     auto l = Unary();
     if (!l) return l;
+    const size_t op_at = p_;
     if (Eat('^')) {
       auto r = Nested(&ExprParser::Power);  // right associative
       if (!r) return r;
-      return std::pow(*l, *r);  // long double overload
+      if (l->units != 0 && r->v != 1) {
+        const size_t end = p_;
+        p_ = op_at;
+        return UnitError(Text(l->begin, end), Text(l->begin, op_at), "");
+      }
+      l->v = std::pow(l->v, r->v);  // long double overload
     }
     return l;
   }
@@ -270,31 +304,39 @@ class ExprParser : ExprCursor {
   // (thousands of '(' on the command line or in a ${VAR}) from overflowing
   // the stack.
   template <typename Fn>
-  std::optional<long double> Nested(Fn fn) {
+  std::optional<Val> Nested(Fn fn) {
     if (depth_ >= kMaxDepth) return Fail("expression nested too deeply (more than 64 levels)");
     ++depth_;
     auto v = (this->*fn)();
     --depth_;
     return v;
   }
-  std::optional<long double> Unary() { return Nested(&ExprParser::UnaryInner); }
-  std::optional<long double> UnaryInner() {
+  std::optional<Val> Unary() { return Nested(&ExprParser::UnaryInner); }
+  std::optional<Val> UnaryInner() {
+    Skip();
+    const size_t begin = p_;
     if (Eat('-')) {
       auto v = Unary();
       if (!v) return v;
-      return -*v;
+      return Val{-v->v, v->units, begin};
     }
-    if (Eat('+')) return Unary();
+    if (Eat('+')) {
+      auto v = Unary();
+      if (v) v->begin = begin;
+      return v;
+    }
     return Primary();
   }
-  std::optional<long double> Primary() {
+  std::optional<Val> Primary() {
     Skip();
     if (p_ >= t_.size()) return Fail("expression ends too early");
+    const size_t begin = p_;
     if (t_[p_] == '(') {
       ++p_;
       auto v = Sum();
       if (!v) return v;
       if (!Eat(')')) return Fail("missing ')' in expression");
+      v->begin = begin;
       return v;
     }
     if (!std::isdigit(static_cast<unsigned char>(t_[p_])) && t_[p_] != '.') {
@@ -309,18 +351,23 @@ class ExprParser : ExprCursor {
     // The number as written, not rounded: (1.5*1m) is 1572864 and
     // (0.5+0.5) is 1; only the result of the whole expression is rounded.
     ValueError sub;
-    auto v = ParseLiteral(t_.substr(start, end - start), ctx_, &sub);
+    const std::string_view literal = t_.substr(start, end - start);
+    auto v = ParseLiteral(literal, ctx_, &sub);
     if (!v) {
       p_ = start + sub.offset;
       return Fail(sub.message);
     }
     p_ = end;
+    // A suffix after the digits (not a hex number's) is a size or time unit.
+    const bool hex = literal.size() > 1 && literal[0] == '0' && (literal[1] | 0x20) == 'x';
+    const bool unit = ctx_.kind != NumKind::kPlain && !hex &&
+                      literal.find_first_not_of("0123456789.") != std::string_view::npos;
     // A time expression is evaluated in the option's default unit, so bare
     // numbers are plain factors: runtime=(10/4) is 2.5 s and (2*1m) is 2
     // minutes, not a product of two durations.
     if (ctx_.kind == NumKind::kTime && ctx_.time_unit_ns > 1)
-      return *v / static_cast<long double>(ctx_.time_unit_ns);
-    return *v;
+      *v /= static_cast<long double>(ctx_.time_unit_ns);
+    return Val{*v, unit ? 1 : 0, begin};
   }
 
   static constexpr int kMaxDepth = 64;

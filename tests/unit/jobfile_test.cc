@@ -217,6 +217,31 @@ TEST(JobfileArithmetic, TimeExpressionsUseTheDefaultUnit) {
   EXPECT_EQ(out.jobs[0].thinktime_ns, 100000ull);  // thinktime is in us
 }
 
+// runtime=(1m*1m) was taken as 3600 s and size=(1k*1k) as 1 MiB: a product
+// of two times (or sizes) is neither. fio 3.33 (Debian) refuses both too.
+TEST(JobfileArithmetic, AProductOfTwoUnitsIsRefused) {
+  EXPECT_EQ(NumError("(1m*1m)", NumKind::kTime),
+            "'1m*1m' multiplies two times (1m and 1m), which is not a time; write the other "
+            "factors as plain numbers, e.g. (60*1m)");
+  EXPECT_EQ(NumError("(1k*1k)"),
+            "'1k*1k' multiplies two sizes (1k and 1k), which is not a size; write the other "
+            "factors as plain numbers, e.g. (1024*1k)");
+  EXPECT_EQ(NumError("(2*(1k+1) * 4k)").substr(0, 52),
+            "'2*(1k+1) * 4k' multiplies two sizes (2*(1k+1) and 4");
+  EXPECT_EQ(NumError("(1k^2)").substr(0, 39), "'1k^2' raises a size (1k) to a power, w");
+  // One unit per product, however it is reached; division takes it out.
+  EXPECT_EQ(Size("(1k*2*3)"), 6144);
+  EXPECT_EQ(Size("(1m/1k*4k)"), 4 << 20);
+  EXPECT_EQ(Size("(0x10*1k)"), 16384);
+  EXPECT_EQ(Size("(1k^1)"), 1024);
+  EXPECT_EQ(Time("(1m/1s)"), 60000000000LL);
+  EXPECT_EQ(Time("(60*1m)"), 3600000000000LL);
+  EXPECT_EQ(ParseErr("[a]\nsize=1m\nruntime=(1m*1m)\n"),
+            "t.fio:3:12: option 'runtime': '1m*1m' multiplies two times (1m and 1m), which is not "
+            "a time; write the other factors as plain numbers, e.g. (60*1m)\n"
+            "runtime=(1m*1m)\n           ^");
+}
+
 // Each number is kept as written and only the result is rounded: every
 // number used to be rounded first, so (1.5*1m) was 2 MiB and (0.4*10) 0.
 TEST(JobfileArithmetic, FractionsAreRoundedOnceAtTheEnd) {
