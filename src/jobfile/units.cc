@@ -195,11 +195,12 @@ std::optional<long double> ParseLiteral(std::string_view text, const NumContext&
 // each number is kept as written and only the final result is rounded (by
 // ParseNumber).
 //
-// Each value also counts its units: a size in a size option or a time in a
-// time option counts one, a plain number none. A product of two values with
-// units, or one raised to a power, has no meaning as a size or a time:
-// runtime=(1m*1m) was taken as 3600 s, size=(1k*1k) as 1 MiB. Both are
-// refused (fio 3.33 as Debian builds it refuses every expression).
+// Each value also counts its units: a time in a time option counts one, a
+// plain number none. A product of two times, or a time raised to a power,
+// has no meaning as a time: runtime=(1m*1m) was taken as 3600 s. It is
+// refused (fio 3.33 as Debian builds it refuses every expression). Sizes
+// multiply as fio's arithmetic multiplies them, each suffix a factor:
+// size=(1k*1k) is 1 MiB in fio built with arithmetic, and here.
 class ExprParser : ExprCursor {
  public:
   ExprParser(std::string_view text, const NumContext& ctx, ValueError* err)
@@ -216,7 +217,7 @@ class ExprParser : ExprCursor {
  private:
   struct Val {
     long double v = 0;
-    int units = 0;     // sizes or times multiplied in; divisions take them out
+    int units = 0;     // times multiplied in; divisions take them out
     size_t begin = 0;  // where its text starts in t_
   };
 
@@ -228,17 +229,16 @@ class ExprParser : ExprCursor {
     return std::nullopt;
   }
   std::string Text(size_t from, size_t to) const { return Trim(t_.substr(from, to - from)); }
-  // The error for a unit that a product or power doubles; p_ is at `op`.
+  // The error for a time that a product or power doubles; p_ is at `op`.
   std::nullopt_t UnitError(const std::string& what, const std::string& left,
                            const std::string& right) {
-    const bool time = ctx_.kind == NumKind::kTime;
-    const std::string kind = time ? "time" : "size";
     return Fail("'" + what + "' " +
-                (right.empty() ? "raises a " + kind + " (" + left + ") to a power"
-                               : "multiplies two " + kind + "s (" + left + " and " + right + ")") +
-                ", which is not a " + kind + "; write the other factors as plain numbers, e.g. " +
-                (time ? "(60*1m)" : "(1024*1k)"));
+                (right.empty() ? "raises a time (" + left + ") to a power"
+                               : "multiplies two times (" + left + " and " + right + ")") +
+                ", which is not a time; write the other factors as plain numbers, e.g. (60*1m)");
   }
+  // Only times count their units (above).
+  bool TimeKind() const { return ctx_.kind == NumKind::kTime; }
   std::optional<Val> Sum() {
     auto l = Product();
     if (!l) return l;
@@ -267,7 +267,7 @@ class ExprParser : ExprCursor {
         p_ = at;
         return Fail("division by zero in expression");
       }
-      if (op == '*' && l->units > 0 && r->units > 0) {
+      if (op == '*' && TimeKind() && l->units > 0 && r->units > 0) {
         const size_t end = p_;
         p_ = op_at;
         return UnitError(Text(l->begin, end), Text(l->begin, op_at), Text(at, end));
@@ -290,7 +290,7 @@ class ExprParser : ExprCursor {
     if (Eat('^')) {
       auto r = Nested(&ExprParser::Power);  // right associative
       if (!r) return r;
-      if (l->units != 0 && r->v != 1) {
+      if (TimeKind() && l->units != 0 && r->v != 1) {
         const size_t end = p_;
         p_ = op_at;
         return UnitError(Text(l->begin, end), Text(l->begin, op_at), "");

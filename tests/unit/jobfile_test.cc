@@ -217,18 +217,20 @@ TEST(JobfileArithmetic, TimeExpressionsUseTheDefaultUnit) {
   EXPECT_EQ(out.jobs[0].thinktime_ns, 100000ull);  // thinktime is in us
 }
 
-// runtime=(1m*1m) was taken as 3600 s and size=(1k*1k) as 1 MiB: a product
-// of two times (or sizes) is neither. fio 3.33 (Debian) refuses both too.
-TEST(JobfileArithmetic, AProductOfTwoUnitsIsRefused) {
+// runtime=(1m*1m) was taken as 3600 s: a product of two times is no time.
+// fio 3.33 (Debian) refuses it too. Sizes multiply as in fio's arithmetic
+// (each suffix a factor): size=(1k*1k) is 1 MiB there and here.
+TEST(JobfileArithmetic, AProductOfTwoTimesIsRefused) {
   EXPECT_EQ(NumError("(1m*1m)", NumKind::kTime),
             "'1m*1m' multiplies two times (1m and 1m), which is not a time; write the other "
             "factors as plain numbers, e.g. (60*1m)");
-  EXPECT_EQ(NumError("(1k*1k)"),
-            "'1k*1k' multiplies two sizes (1k and 1k), which is not a size; write the other "
-            "factors as plain numbers, e.g. (1024*1k)");
-  EXPECT_EQ(NumError("(2*(1k+1) * 4k)").substr(0, 52),
-            "'2*(1k+1) * 4k' multiplies two sizes (2*(1k+1) and 4");
-  EXPECT_EQ(NumError("(1k^2)").substr(0, 39), "'1k^2' raises a size (1k) to a power, w");
+  EXPECT_EQ(NumError("(2*(1s+1) * 4s)", NumKind::kTime).substr(0, 52),
+            "'2*(1s+1) * 4s' multiplies two times (2*(1s+1) and 4");
+  EXPECT_EQ(NumError("(1s^2)", NumKind::kTime).substr(0, 39),
+            "'1s^2' raises a time (1s) to a power, w");
+  EXPECT_EQ(Size("(1k*1k)"), 1 << 20);
+  EXPECT_EQ(Size("(1k^2)"), 1 << 20);
+  EXPECT_EQ(Size("(2*(1k+1) * 4k)"), 2 * 1025 * 4096);
   // One unit per product, however it is reached; division takes it out.
   EXPECT_EQ(Size("(1k*2*3)"), 6144);
   EXPECT_EQ(Size("(1m/1k*4k)"), 4 << 20);
