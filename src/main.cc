@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -194,7 +195,17 @@ void BuildApp(CLI::App& app, Cli& cli) {
   app.add_flag("--bandwidth-log", cli.bandwidth_log, desc("bandwidth-log"));
   app.add_option("--sweep", cli.sweeps, desc("sweep"));
   app.add_option("--sweep-cmd", cli.sweep_cmd, desc("sweep-cmd"));
-  app.add_option("--repeat", cli.repeat, desc("repeat"))->check(CLI::Range(1u, 1000u));
+  // One message for a bad number and one out of range ("abc" was "not in
+  // range 1 to 1000").
+  app.add_option("--repeat", cli.repeat, desc("repeat"))
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            unsigned n = 0;
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+            if (ec == std::errc() && end == v.data() + v.size() && n >= 1 && n <= 1000) return "";
+            return "'" + v + "' is not a whole number from 1 to 1000";
+          },
+          "1..1000"));
   app.add_option("--table-metric", cli.table_metric, desc("table-metric"));
   app.add_option("--table-style", cli.table_style, desc("table-style"));
   app.add_option("--table-rows", cli.table_rows, desc("table-rows"));

@@ -352,7 +352,11 @@ check compare-json-without-jobs 2 "no \"jobs\" array" -- \
 check compare-two-files-not-json 2 "iobench-notjson.$$: (no JSON document found|not valid JSON)" -- \
   "$bin" --compare="$work/../iobench-notjson.$$" "$work/../iobench-nojobs.$$.json"
 rm -f "$work/../iobench-notjson.$$" "$work/../iobench-nojobs.$$.json"
-check repeat-zero 2 "repeat" -- "$bin" --repeat=0 --name=a --ioengine=null --size=1m
+# A bad number is not "out of range" (it said "Value abc not in range 1 to 1000").
+for v in 0 abc 1.5 1001; do
+  check "repeat-$v" 2 "^iobench: --repeat: '$v' is not a whole number from 1 to 1000$" -- \
+    "$bin" --repeat=$v --name=a --ioengine=null --size=1m
+done
 # The option and the value named once (it said "--eta=sometimes: --eta: 'sometimes' ...").
 check eta-bad 2 "^iobench: --eta: 'sometimes' is not one of auto, always, never$" -- \
   "$bin" --eta=sometimes --name=a --ioengine=null --size=1m
