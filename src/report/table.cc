@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -2162,39 +2163,37 @@ size_t NextLineBrace(const std::string& text, size_t from) {
 
 }  // namespace
 
-Result<json> ParseResultsJson(const std::string& text, const std::string& what) {
-  // The document starts at the first '{' that begins a line (fio prints
-  // warnings such as "note: both iodepth >= 1 and synchronous I/O engine"
-  // before its JSON), or at the first '{' at all.
-  size_t start = NextLineBrace(text, 0);
-  if (start == std::string::npos) start = text.find('{');
-  if (start == std::string::npos) return Status::Invalid(what + ": no JSON document found");
-  // Its end: the matching '}', so that other output formats after it are
-  // ignored.
-  size_t end = JsonDocumentEnd(text, start);
-  if (end == std::string::npos)
-    return Status::Invalid(what + ": the JSON document is cut short (no closing '}')");
-  // With --status-interval (fio's and iobench's) the file holds a document
-  // per interim report, then the final one: the results are the last.
-  for (size_t next = NextLineBrace(text, end); next != std::string::npos;
-       next = NextLineBrace(text, end)) {
-    const size_t next_end = JsonDocumentEnd(text, next);
-    if (next_end == std::string::npos)
-      return Status::Invalid(what +
-                             ": the last JSON document is cut short (no closing '}'); the "
-                             "ones before it are interim reports");
-    start = next;
-    end = next_end;
-  }
-  const std::string body = NonFiniteToNull(text.substr(start, end - start));
+namespace {
+
+// One '{' of the file read as a results document: the document, or why not.
+// `progress` is how far into it the parse got, so that when no document
+// is usable the error reported is the one of the text that came closest
+// (a hand-edited baseline's typo, not a normal-report line "{x}: (g=0)").
+struct Attempt {
+  std::optional<json> doc;
+  Status error;
+  size_t progress = 0;
+  bool cut_short = false;  // ran out of text: the file ends inside it
+};
+
+Attempt ParseDocumentAt(const std::string& text, size_t start, const std::string& what) {
+  Attempt a;
+  const size_t end = JsonDocumentEnd(text, start);
+  const std::string body = NonFiniteToNull(
+      text.substr(start, end == std::string::npos ? std::string::npos : end - start));
   json doc;
   ErrorRecordingParser sax(doc);
   json::sax_parse(body, &sax);
   if (sax.failed()) {
+    a.progress = sax.position();
+    // Without a closing '}' a parse that ran out of text (read past its
+    // last character) is a document cut short; one that failed on a
+    // character is other text.
+    a.cut_short = end == std::string::npos && sax.position() > body.size();
     // Where in the file, so a hand-edited or cut baseline can be fixed.
     // Lines are counted in the file; the column in the text as parsed (a
     // NaN made null earlier on the same line shifts it by one).
-    const size_t at = std::min(sax.position() > 0 ? sax.position() - 1 : 0, body.size());
+    size_t at = std::min(sax.position() > 0 ? sax.position() - 1 : 0, body.size());
     const auto nl = [](const std::string& t, size_t from, size_t to) {
       return static_cast<size_t>(std::count(t.begin() + static_cast<std::ptrdiff_t>(from),
                                             t.begin() + static_cast<std::ptrdiff_t>(to), '\n'));
@@ -2208,13 +2207,55 @@ Result<json> ParseResultsJson(const std::string& text, const std::string& what) 
       const size_t tb = start == 0 ? std::string::npos : text.rfind('\n', start - 1);
       col = start - (tb == std::string::npos ? 0 : tb + 1) + at + 1;
     }
-    return Status::Invalid(what + ": not valid JSON at line " + std::to_string(line) + ", column " +
-                           std::to_string(col) + " (near '" + sax.token() + "')");
+    a.error = Status::Invalid(what + ": not valid JSON at line " + std::to_string(line) +
+                              ", column " + std::to_string(col) + " (near '" + sax.token() + "')");
+    return a;
   }
+  a.progress = body.size();
   const json* jobs = Get(doc, "jobs");
-  if (jobs == nullptr || !jobs->is_array())
-    return Status::Invalid(what + ": no \"jobs\" array (not fio or iobench JSON output)");
-  return doc;
+  if (jobs == nullptr || !jobs->is_array()) {
+    a.error = Status::Invalid(what + ": no \"jobs\" array (not fio or iobench JSON output)");
+    return a;
+  }
+  a.doc = std::move(doc);
+  return a;
+}
+
+}  // namespace
+
+Result<json> ParseResultsJson(const std::string& text, const std::string& what) {
+  // A document starts at a '{' that begins a line (fio prints warnings such
+  // as "note: both iodepth >= 1 and synchronous I/O engine" before its
+  // JSON), or at the first '{' at all. Not every such line is one: the
+  // normal report of a job named "{x}" has lines "{x}: (g=0): ..."; a '{'
+  // line that does not read as a document with "jobs" is skipped.
+  size_t start = NextLineBrace(text, 0);
+  if (start == std::string::npos) start = text.find('{');
+  if (start == std::string::npos) return Status::Invalid(what + ": no JSON document found");
+  std::optional<json> found;
+  Attempt best;  // the failed attempt that came closest, for the error
+  bool tried = false;
+  while (start != std::string::npos) {
+    Attempt a = ParseDocumentAt(text, start, what);
+    if (a.cut_short)
+      return Status::Invalid(what +
+                             (found ? ": the last JSON document is cut short (no closing '}'); "
+                                      "the ones before it are interim reports"
+                                    : ": the JSON document is cut short (no closing '}')"));
+    if (a.doc) {
+      // With --status-interval (fio's and iobench's) the file holds a
+      // document per interim report, then the final one: the results are
+      // the last. Other formats after it are passed over.
+      found = std::move(a.doc);
+      start = NextLineBrace(text, JsonDocumentEnd(text, start));
+      continue;
+    }
+    if (!tried || a.progress > best.progress) best = std::move(a);
+    tried = true;
+    start = NextLineBrace(text, start + 1);
+  }
+  if (found) return std::move(*found);
+  return best.error;
 }
 
 Result<json> LoadResultsJson(const std::string& path) {

@@ -106,7 +106,9 @@ nlohmann::ordered_json CompareJson(const nlohmann::json& base, const nlohmann::j
 
 // Reads an iobench or fio 3.x JSON result file. Text before the JSON (fio's
 // warnings) and after it (other output formats) is skipped: the document is
-// the first balanced {...} starting at a line's first '{'. Errors name the
+// the last balanced {...} starting at a line's first '{' that reads as JSON with
+// "jobs" ('{' lines of other formats, e.g. a job named "{x}", are skipped;
+// --status-interval files hold interim documents first). Errors name the
 // file; a document without a "jobs" array is refused.
 Result<nlohmann::json> LoadResultsJson(const std::string& path);
 // The same on text already in memory (`what` names it in errors).

@@ -668,6 +668,26 @@ TEST(TableFioImportTest, SkipsTextAroundTheJson) {
   EXPECT_EQ(ParseResultsJson(interim + "{\"jobs\": [", "s.json").status().message(),
             "s.json: the last JSON document is cut short (no closing '}'); the ones before it "
             "are interim reports");
+  // The normal report of a job named "{x}" (or "{x", or "{\"x") in the
+  // same file: its lines start with '{' and are not documents; they are
+  // skipped, before, between and after the documents, and the last
+  // document still wins.
+  const std::string normal = "{x}: (g=0): rw=read, bs=(R) 4096B-4096B\n{x: (g=0)\n{\"x: (g=0)\n";
+  auto braced =
+      ParseResultsJson(normal + interim + normal + "{x}: (groupid=0, jobs=1): err= 0\n", "b.out");
+  ASSERT_TRUE(braced.ok()) << braced.status().ToString();
+  EXPECT_EQ((*braced)["jobs"][0]["read"]["total_ios"], 3);
+  // Without any document, the error is the one of the text that came
+  // closest to being one, not the first '{' line's.
+  EXPECT_EQ(ParseResultsJson(normal + "{\"jobs\": [\n  {\"a\": 1,}\n]}\n" + normal, "b.out")
+                .status()
+                .message(),
+            "b.out: not valid JSON at line 5, column 11 (near '1,}')");
+  EXPECT_EQ(ParseResultsJson(normal, "b.out").status().message(),
+            "b.out: not valid JSON at line 3, column 11 (near '\"x: (g=0)<U+000A>')");
+  EXPECT_EQ(ParseResultsJson(interim + normal + "{\"jobs\": [", "s.json").status().message(),
+            "s.json: the last JSON document is cut short (no closing '}'); the ones before it "
+            "are interim reports");
   auto missing = LoadResultsJson("/nonexistent/iobench/base.json");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().message(),
