@@ -405,7 +405,10 @@ std::string FormatMetric(TableMetric m, std::optional<double> v, TableStyle styl
   if (!v) return style == TableStyle::kCsv ? "" : "-";
   if (style == TableStyle::kCsv) {
     // Spreadsheets want numbers, not "12.9k": whole IOPS, else 4 decimals
-    // with trailing zeros dropped.
+    // with trailing zeros dropped; from 1e15 on (past a double's exact
+    // integers) 15 significant digits with an exponent, 1e+308 not 309
+    // digits.
+    if (std::fabs(*v) >= 1e15) return Printf("%.15g", *v);
     std::string s = Printf(m == TableMetric::kIops ? "%.0f" : "%.4f", *v);
     if (s.find('.') != std::string::npos) {
       while (s.back() == '0') s.pop_back();
@@ -1072,17 +1075,28 @@ namespace {
 std::string Negated(const std::string& magnitude) {
   return magnitude.find_first_not_of("0.") == std::string::npos ? magnitude : "-" + magnitude;
 }
+
+// Beyond what a column shows in plain digits (a hand-edited baseline's
+// 1e308): 3 significant digits with an exponent, "1.00e+18", as every
+// other figure has 3 (it printed 309 digits).
+std::string Exponent3(double v) { return Printf("%.2e", v); }
+// The first figure that would print in ten digits or more ("%.0f").
+constexpr double kPlainLimit = 999999999.5;
 }  // namespace
 
 std::string table::FormatIops(double v) {
   if (!std::isfinite(v)) return "-";
   if (v < 0) return Negated(FormatIops(-v));
-  static const char* const kSuffix[] = {"", "k", "M", "G", "T"};
+  // fio's num2str suffixes, up to P; past 999.5P the exponent form.
+  static const char* const kSuffix[] = {"", "k", "M", "G", "T", "P"};
+  constexpr int kLast = static_cast<int>(std::size(kSuffix)) - 1;
+  const double whole = v;
   int s = 0;
-  while (v >= 999.5 && s < 4) {
+  while (v >= 999.5 && s <= kLast) {
     v /= 1000.0;
     ++s;
   }
+  if (s > kLast) return Exponent3(whole);
   const char* fmt = v >= 99.95 ? "%.0f" : v >= 9.995 ? "%.1f" : "%.2f";
   if (s == 0 && v == std::floor(v) && v >= 0) fmt = "%.0f";  // whole I/O counts: "0", "7"
   return Printf(fmt, v) + kSuffix[s];
@@ -1092,12 +1106,14 @@ std::string table::FormatFixed3(double v) {
   if (!std::isfinite(v)) return "-";
   if (v < 0) return Negated(FormatFixed3(-v));
   if (v == 0) return "0";
+  if (v >= kPlainLimit) return Exponent3(v);
   const char* fmt = v >= 99.95 ? "%.0f" : v >= 9.995 ? "%.1f" : v >= 0.9995 ? "%.2f" : "%.3f";
   return Printf(fmt, v);
 }
 
 std::string table::FormatDelta(double pct) {
   if (!std::isfinite(pct)) return "-";
+  if (std::fabs(pct) >= kPlainLimit) return Exponent3(pct);
   std::string s = Printf("%.2f", pct);
   if (s == "-0.00") s = "0.00";
   return s;
@@ -2069,14 +2085,21 @@ class ErrorRecordingParser : public nlohmann::detail::json_sax_dom_parser<json> 
     failed_ = true;
     position_ = position;
     token_ = last_token.substr(0, 40);
+    token_size_ = last_token.size();
+    // nlohmann's "number overflow" (406): valid syntax, beyond a double.
+    out_of_range_ = ex.id == 406;
     return json_sax_dom_parser::parse_error(position, last_token, ex);
   }
   bool failed() const { return failed_; }
   size_t position() const { return position_; }
   const std::string& token() const { return token_; }
+  size_t token_size() const { return token_size_; }  // before token() was cut to 40
+  bool out_of_range() const { return out_of_range_; }
 
  private:
   bool failed_ = false;
+  bool out_of_range_ = false;
+  size_t token_size_ = 0;
   size_t position_ = 0;
   std::string token_;
 };
@@ -2192,8 +2215,11 @@ Attempt ParseDocumentAt(const std::string& text, size_t start, const std::string
     a.cut_short = end == std::string::npos && sax.position() > body.size();
     // Where in the file, so a hand-edited or cut baseline can be fixed.
     // Lines are counted in the file; the column in the text as parsed (a
-    // NaN made null earlier on the same line shifts it by one).
+    // NaN made null earlier on the same line shifts it by one). A number
+    // out of range is placed at its first digit, other errors at the last
+    // character read.
     size_t at = std::min(sax.position() > 0 ? sax.position() - 1 : 0, body.size());
+    if (sax.out_of_range() && at + 1 >= sax.token_size()) at = at + 1 - sax.token_size();
     const auto nl = [](const std::string& t, size_t from, size_t to) {
       return static_cast<size_t>(std::count(t.begin() + static_cast<std::ptrdiff_t>(from),
                                             t.begin() + static_cast<std::ptrdiff_t>(to), '\n'));
@@ -2207,8 +2233,13 @@ Attempt ParseDocumentAt(const std::string& text, size_t start, const std::string
       const size_t tb = start == 0 ? std::string::npos : text.rfind('\n', start - 1);
       col = start - (tb == std::string::npos ? 0 : tb + 1) + at + 1;
     }
-    a.error = Status::Invalid(what + ": not valid JSON at line " + std::to_string(line) +
-                              ", column " + std::to_string(col) + " (near '" + sax.token() + "')");
+    const std::string where =
+        " at line " + std::to_string(line) + ", column " + std::to_string(col);
+    a.error =
+        sax.out_of_range()
+            ? Status::Invalid(what + ": number out of range" + where + " ('" + sax.token() +
+                              "' is beyond what a double holds)")
+            : Status::Invalid(what + ": not valid JSON" + where + " (near '" + sax.token() + "')");
     return a;
   }
   a.progress = body.size();

@@ -119,9 +119,9 @@ Result<nlohmann::json> ParseResultsJson(const std::string& text, const std::stri
 namespace table {
 
 // Number formatting as fio users write it.
-std::string FormatIops(double iops);  // 12.9k, 241k, 1.20M, 602, 9.50
-std::string FormatFixed3(double v);   // 3 significant digits, no suffix
-std::string FormatDelta(double pct);  // "137.57", "-3.85"
+std::string FormatIops(double iops);  // 12.9k, 241k, 1.20M, 602, 9.50; past 999P 1.00e+18
+std::string FormatFixed3(double v);   // 3 significant digits, no suffix; 1.00e+09 from 1e9
+std::string FormatDelta(double pct);  // "137.57", "-3.85"; "1.00e+09" from 1e9
 
 // Directions with I/O in a job ("read", "write", "trim").
 std::vector<std::string> JobDirections(const nlohmann::json& job);

@@ -46,6 +46,14 @@ TEST(TableFormatTest, IopsLikeFioUsers) {
   EXPECT_EQ(FormatIops(0), "0");
   EXPECT_EQ(FormatIops(7), "7");
   EXPECT_EQ(FormatIops(3.5e12), "3.50T");
+  // Any finite figure stays a few characters (a hand-edited 1e308 printed
+  // 300 digits and a T; 1e15 "1000T"): P, then 3 digits and an exponent.
+  EXPECT_EQ(FormatIops(1e15), "1.00P");
+  EXPECT_EQ(FormatIops(999.4e15), "999P");
+  EXPECT_EQ(FormatIops(999.5e15), "1.00e+18");
+  EXPECT_EQ(FormatIops(1e308), "1.00e+308");
+  EXPECT_EQ(FormatIops(-1e308), "-1.00e+308");
+  EXPECT_EQ(FormatIops(std::numeric_limits<double>::max()), "1.80e+308");
 }
 
 TEST(TableFormatTest, FixedAndDelta) {
@@ -64,6 +72,16 @@ TEST(TableFormatTest, FixedAndDelta) {
   EXPECT_EQ(FormatDelta((449.0 - 189) / 189 * 100), "137.57");
   EXPECT_EQ(FormatDelta((425.0 - 442) / 442 * 100), "-3.85");
   EXPECT_EQ(FormatDelta(-0.001), "0.00");
+  // Up to nine digits as they are; past them 3 digits and an exponent
+  // (bw and latency printed 1e18 as 1000000000000000000).
+  EXPECT_EQ(FormatFixed3(999999999.4), "999999999");
+  EXPECT_EQ(FormatFixed3(999999999.5), "1.00e+09");
+  EXPECT_EQ(FormatFixed3(1e18), "1.00e+18");
+  EXPECT_EQ(FormatFixed3(-1e308), "-1.00e+308");
+  EXPECT_EQ(FormatFixed3(1e-300), "0.000");
+  EXPECT_EQ(FormatDelta(123456789.126), "123456789.13");
+  EXPECT_EQ(FormatDelta(1e302), "1.00e+302");
+  EXPECT_EQ(FormatDelta(-1e10), "-1.00e+10");
 }
 
 TEST(TableParseTest, NamesAndErrors) {
@@ -688,6 +706,18 @@ TEST(TableFioImportTest, SkipsTextAroundTheJson) {
   EXPECT_EQ(ParseResultsJson(interim + normal + "{\"jobs\": [", "s.json").status().message(),
             "s.json: the last JSON document is cut short (no closing '}'); the ones before it "
             "are interim reports");
+  // A number JSON allows and a double does not hold says so, and where.
+  EXPECT_EQ(ParseResultsJson("{\"jobs\": [{\"jobname\": \"a\",\n  \"read\": {\"iops\": 1e400}}]}",
+                             "big.json")
+                .status()
+                .message(),
+            "big.json: number out of range at line 2, column 20 ('1e400' is beyond what a double "
+            "holds)");
+  EXPECT_EQ(ParseResultsJson("{\"jobs\": [], \"x\": -" + std::string(400, '9') + "}", "big.json")
+                .status()
+                .message(),
+            "big.json: number out of range at line 1, column 19 ('-" + std::string(39, '9') +
+                "' is beyond what a double holds)");
   auto missing = LoadResultsJson("/nonexistent/iobench/base.json");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().message(),
@@ -1076,9 +1106,13 @@ TEST(TableNumbersTest, HugeValuesAreNotCutShort) {
   doc["jobs"][0]["read"]["iops"] = 1e70;
   auto csv = RenderTables(doc, o);
   ASSERT_TRUE(csv.ok());
-  char want[128];
-  std::snprintf(want, sizeof(want), "job,iops\nj,%.0f\n", 1e70);
-  EXPECT_EQ(*csv, want);  // 71 digits; a 64-byte buffer cut it to 63
+  // A 64-byte buffer cut the 71 digits to 63; from 1e15 on a csv cell is 15
+  // significant digits and an exponent, which spreadsheets read as numbers.
+  EXPECT_EQ(*csv, "job,iops\nj,1e+70\n");
+  doc["jobs"][0]["read"]["iops"] = 999999999999999.0;
+  EXPECT_EQ(MustRender(doc, o), "job,iops\nj,999999999999999\n");
+  doc["jobs"][0]["read"]["iops"] = -1.234567890123456789e308;
+  EXPECT_EQ(MustRender(doc, o), "job,iops\nj,-1.23456789012346e+308\n");
 }
 
 TEST(CompareHostileTest, NegativeOrZeroBaseGivesNoDelta) {
