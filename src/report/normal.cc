@@ -17,6 +17,7 @@
 #include "report/fio_report.h"
 #include "stats/summary.h"
 #include "stats/units.h"
+#include "sys/strings.h"
 #include "sys/target.h"
 
 namespace iobench {
@@ -400,7 +401,9 @@ std::string TargetLine(const TargetContext& t) {
             " of " + FormatNumber(t.page_cache_region_bytes, 4, true, NumUnit::kBytes) + ")";
     parts.push_back(std::move(pc));
   }
-  std::string s = "target " + t.path + ":";
+  // The path may come from a directory (opendir), not the job file: a
+  // newline in a name split the line. Escaped as the table notes are.
+  std::string s = "target " + sys::Printable(t.path) + ":";
   for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : " ") + parts[i];
   return s;
 }
@@ -461,7 +464,9 @@ std::string FormatContextBlock(const RunResult& run) {
     o += "note: " + std::to_string(folded) + " more target" + (folded == 1 ? "" : "s") +
          " on the file systems and devices above (each is in the JSON report's context)\n";
   // Traps are warnings; sys marks the purely informational ones "note: ".
-  for (const auto& w : c.warnings) {
+  // One line each: they name files (a newline in one split the line).
+  for (const auto& raw : c.warnings) {
+    const std::string w = sys::Printable(raw);
     const size_t n = w.find("note: ");
     if (n == std::string::npos)
       o += "warning: " + w + "\n";
