@@ -1077,8 +1077,11 @@ bool PatternImpl::NextGeneral(IoPlan* out) {
 // end of the file whatever size= says). A pattern that completes inside a
 // zone before zonesize bytes (zonesize > zonerange) starts over in the same
 // zone. A pass is `size` bytes; the zone position carries over to the next
-// pass, as in fio. A last zone cut short by the end of the file is used as
-// far as it goes (fio would issue I/O past the end there).
+// pass, as in fio. A last zone cut short by the end of the file is walked
+// as a whole zone, and the first I/O that would end past the end of the
+// file ends the pass there (fio's fill_io_u fails and the file is done):
+// zonesize=16k zonerange=48k on 100k reads 96k once, then the pass ends; the
+// next pass (loops, io_size) starts at the first zone again.
 class StridedPattern final : public IoPattern {
  public:
   Status Init(const JobSpec& job, const std::vector<PatternRegion>& regions, uint64_t seed) {
@@ -1090,17 +1093,16 @@ class StridedPattern final : public IoPattern {
     const uint64_t range = job.zone_range != 0 ? job.zone_range : job.zone_size;
     const uint64_t skip = job.zone_skip_zones ? job.zone_skip * job.zone_size : job.zone_skip;
     start_ = r.offset;
-    const uint64_t end = std::max(r.file_size, r.offset + r.size);
+    end_ = std::max(r.file_size, r.offset + r.size);
     step_ = range + skip;
     pass_bytes_ = r.size;
     // Zones lie at start + k * step for every k whose base is inside the
     // file; the last one may be cut short by the end of the file.
-    const uint64_t span = end - start_;
+    const uint64_t span = end_ - start_;
     const uint64_t zones = (span + step_ - 1) / step_;
-    uint64_t last = (zones - 1) * step_;
     PatternRegion zone = r;
     zone.offset = 0;
-    zone.size = std::min(range, span);
+    zone.size = range;
     zone.file_size = 0;  // I/O stays inside the zone
     Status st = inner_.Init(job, {zone}, seed);
     if (!st.ok()) {
@@ -1112,57 +1114,59 @@ class StridedPattern final : public IoPattern {
       return Status::Invalid("zonemode=strided: a zone of " + std::to_string(zone.size) + " bytes" +
                              named + ": " + st.message());
     }
-    if (zones > 1 && span - last < range) {
-      tail_size_ = span - last;
-      zone.size = tail_size_;
-      // A tail too small for a block is no zone: the walk wraps before it.
-      if (!tail_.Init(job, {zone}, seed).ok()) {
-        tail_size_ = 0;
-        last -= step_;
-      }
-    }
-    last_base_ = start_ + last;
+    last_base_ = start_ + (zones - 1) * step_;
     zone_base_ = start_;
     random_once_ = inner_.RandomEachBlockOnce();
     return Status::Ok();
   }
 
   bool Next(IoPlan* out) override {
-    if (pass_done_ >= pass_bytes_) return false;
+    if (pass_done_ >= pass_bytes_ || at_end_) return false;
     if (zone_bytes_ >= zone_size_) {
       zone_bytes_ = 0;
       zone_base_ = zone_base_ >= last_base_ ? start_ : zone_base_ + step_;
-      Current().Reset();
+      inner_.Reset();
     }
-    PatternImpl& p = Current();
-    if (!p.Next(out)) {
-      p.Reset();  // the zone is done before zonesize: over again
-      if (!p.Next(out)) return false;
+    if (!inner_.Next(out)) {
+      inner_.Reset();  // the zone is done before zonesize: over again
+      if (!inner_.Next(out)) return false;
     }
     out->offset += zone_base_;
+    if (out->offset + out->length > end_) {
+      at_end_ = true;  // the I/O is not issued; the next pass starts over
+      return false;
+    }
     zone_bytes_ += out->length;
     pass_done_ += out->length;
     return true;
   }
 
-  void Reset() override { pass_done_ = 0; }
-  void Reseed() override {
-    inner_.Reseed();
-    tail_.Reseed();
+  void Reset() override {
+    pass_done_ = 0;
+    if (at_end_) {
+      at_end_ = false;
+      zone_base_ = start_;
+      zone_bytes_ = 0;
+      inner_.Reset();
+    }
   }
-  void SetSteer(DdirSteer* steer) override {
-    inner_.SetSteer(steer);
-    tail_.SetSteer(steer);
+  void Reseed() override { inner_.Reseed(); }
+  void SetSteer(DdirSteer* steer) override { inner_.SetSteer(steer); }
+  // An inline engine's loops are one walk that ends at size x loops bytes
+  // (the worker's budget) or where the file ends (LoopsRunAsOnePass).
+  bool JoinLoops() override {
+    pass_bytes_ = UINT64_MAX;
+    return true;
   }
+  bool EndedAtFileEnd() const override { return at_end_; }
 
  private:
-  PatternImpl& Current() { return tail_size_ != 0 && zone_base_ == last_base_ ? tail_ : inner_; }
-
-  PatternImpl inner_, tail_;
-  uint64_t zone_size_ = 0, step_ = 0, start_ = 0;
-  uint64_t tail_size_ = 0, last_base_ = 0;
+  PatternImpl inner_;
+  uint64_t zone_size_ = 0, step_ = 0, start_ = 0, end_ = 0;
+  uint64_t last_base_ = 0;
   uint64_t zone_base_ = 0, zone_bytes_ = 0;
   uint64_t pass_bytes_ = 0, pass_done_ = 0;
+  bool at_end_ = false;  // the pass ended at the end of the file
 };
 
 }  // namespace
@@ -1192,7 +1196,7 @@ bool LoopsRunAsOnePass(const JobSpec& job, bool inline_engine) {
   // io_size=3m over size=1m is one stream, not the same offsets three times.
   return inline_engine && (job.loops > 1 || job.HasIoSize()) && !job.time_based &&
          job.verify.type == VerifyType::kNone && !job.verify.verify_only &&
-         job.zone_mode == JobSpec::ZoneMode::kNone && job.read_iolog.empty();
+         job.zone_mode != JobSpec::ZoneMode::kZbd && job.read_iolog.empty();
 }
 
 bool ReseedsEachLoop(const JobSpec& job) {

@@ -99,6 +99,11 @@ class IoPattern {
   // does it (false: its passes end on their own, as before). Call once,
   // before the first Next().
   virtual bool JoinLoops() { return false; }
+  // Whether the pass that just ended stopped because the file could not
+  // place its next I/O (zonemode=strided's last zone): fio 3.33 marks the
+  // file done then, and without io_size= no pass follows once the loops are
+  // used up.
+  virtual bool EndedAtFileEnd() const { return false; }
   // openfiles below the file count (OpenLimit(job, n) != 0): which files
   // are open, as fio 3.33 keeps them. No file is open at the start; the file
   // service opens a file when it picks one and a slot is free, and skips a
@@ -194,9 +199,9 @@ bool MixedLoopsEndAtRegionEnd(const JobSpec& job, size_t nregions);
 // the file cannot place the next I/O, or at size x loops bytes (its
 // io_issue_bytes limit). A queueing engine (libaio, io_uring) ends each loop
 // at size bytes. Not time_based (whose passes wrap anyway), nor with verify
-// or verify_only (whose loops each verify what they wrote), nor zones. The
-// pattern has the last word (IoPattern::JoinLoops): only jobs whose passes
-// end by bytes are joined.
+// or verify_only (whose loops each verify what they wrote), nor
+// zonemode=zbd. The pattern has the last word (IoPattern::JoinLoops): only
+// jobs whose passes end by bytes are joined (zonemode=strided's walk too).
 bool LoopsRunAsOnePass(const JobSpec& job, bool inline_engine);
 
 // Whether each loop after the first draws what the first did (the worker

@@ -885,6 +885,8 @@ bool Worker::MorePassesAfter(uint64_t passes) const {
   if (WritesIoSizePerLoop(job_) && io_total_ != 0) return true;  // to io_size x loops
   if (passes < std::max<uint64_t>(1, job_.loops)) return true;
   if (io_total_ == 0) return false;
+  // fio's keep_running: the files are done and no io_size= asks for more.
+  if (!job_.HasIoSize() && pattern_ != nullptr && pattern_->EndedAtFileEnd()) return false;
   uint64_t moved = 0, max_bs = 0;
   for (int d = 0; d < kNumDdirs; ++d) {
     moved += ts_.dir[d].bytes;
