@@ -104,6 +104,10 @@ class IoPattern {
   // file done then, and without io_size= no pass follows once the loops are
   // used up.
   virtual bool EndedAtFileEnd() const { return false; }
+  // A note for the job's report when the pattern runs other than the job
+  // file says (zoned_abs zones past the end of the region, clipped); ""
+  // when it runs as written. Set by Create().
+  virtual std::string Note() const { return ""; }
   // openfiles below the file count (OpenLimit(job, n) != 0): which files
   // are open, as fio 3.33 keeps them. No file is open at the start; the file
   // service opens a file when it picks one and a slot is free, and skips a

@@ -400,6 +400,7 @@ Status Worker::Setup() {
     }
     if (!pattern.ok()) return pattern.status().WithContext("job '" + job_.name + "'");
     pattern_ = std::move(*pattern);
+    if (std::string n = pattern_->Note(); !n.empty()) AddNote(std::move(n));
   }
   rate_ = RateLimiter::Create(job_, 1, seed_);
   min_rate_ = MinRateCheck::Create(job_);

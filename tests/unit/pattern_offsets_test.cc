@@ -1595,5 +1595,21 @@ TEST(PatternStridedTest, ALastZoneCutByTheEndEndsThePassAtTheEnd) {
             "zonemode=strided: a job with 2 files is not supported (one file per job)");
 }
 
+// zoned_abs zones past the region were cut to it without a word: the job
+// does not do what its file says (fio 3.33 prints "zoned_abs sizes exceed
+// file size" for each I/O). The pattern's note says it once; zones that
+// fit give none.
+TEST(PatternOffsetsTest, ZonedAbsPastTheRegionIsNoted) {
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  job.random_distribution.type = DistType::kZonedAbs;
+  job.random_distribution.zones[0] = {{50, 0, 32 * kKi}, {50, 0, 2048 * kKi}};
+  EXPECT_EQ(Make(job, {{0, 1024 * kKi, 0}})->Note(),
+            "random_distribution=zoned_abs: the read zones add up to 2129920 bytes, more than "
+            "the region of file 0 (1048576 bytes): they were cut to it, a zone starting past its "
+            "end dropped and its share of the accesses given to the others pro rata");
+  job.random_distribution.zones[0] = {{50, 0, 32 * kKi}, {50, 0, 992 * kKi}};
+  EXPECT_EQ(Make(job, {{0, 1024 * kKi, 0}})->Note(), "");
+}
+
 }  // namespace
 }  // namespace iobench
