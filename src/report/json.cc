@@ -190,6 +190,9 @@ ojson IobenchJobObject(const JobRecord& rec) {
   const HelperCpu& h = rec.helpers;
   ojson o;
   o["members"] = rec.members;
+  // Which numjobs clone of its job the entry is (0 the first): tables add
+  // up the clones of one job, not separate jobs that share a name.
+  o["clone"] = job.jobnum;
   // A group_reporting entry: its members' rw, which "job options" (the
   // last member's, as fio) does not say; tables caption by it.
   if (!rec.member_rw.empty()) {

@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "iobench/job.h"
 #include "sys/strings.h"
@@ -1220,19 +1221,45 @@ std::vector<std::string> table::JobLabels(const std::vector<const json*>& jobs,
       it->second = std::min(it->second, group(j));
   }
   std::vector<int64_t> rel(jobs.size());
+  std::vector<int> nth(jobs.size());  // which job of its name in its group, from 1
   std::map<std::pair<std::string, std::string>, std::set<int64_t>> groups_of;
-  std::set<std::string> shared;  // names of separate jobs
+  // The last entry of each point, name and group: a later one is a clone of
+  // its job, or the first entry of another job of that name.
+  std::map<std::tuple<std::string, std::string, int64_t>, std::pair<const json*, int>> last;
+  std::set<std::string> shared;    // names of separate jobs in several groups
+  std::set<std::string> repeated;  // names of separate jobs in one group
   for (size_t i = 0; i < jobs.size(); ++i) {
-    const std::string pk = PointLabel(JobPoint(*jobs[i], keys));
+    const json& job = *jobs[i];
+    const std::string pk = PointLabel(JobPoint(job, keys));
     rel[i] = group(jobs[i]) - first_group[pk];
-    auto& g = groups_of[{pk, JobName(*jobs[i])}];
+    auto& g = groups_of[{pk, JobName(job)}];
     g.insert(rel[i]);
-    if (g.size() > 1) shared.insert(JobName(*jobs[i]));
+    if (g.size() > 1) shared.insert(JobName(job));
+    // A numjobs clone follows its job: iobench numbers them
+    // (iobench.clone, 0 for the job's first); fio's JSON does not, and a
+    // clone there is an entry with its job's options.
+    auto [it, fresh] = last.try_emplace({pk, JobName(job), rel[i]}, jobs[i], 1);
+    if (!fresh) {
+      const auto clone = Num(Get(Get(job, "iobench"), "clone"));
+      const json* opts = Get(job, "job options");
+      const json* prev = Get(*it->second.first, "job options");
+      const bool same_job =
+          clone ? *clone > 0 : (opts == nullptr ? prev == nullptr : prev && *opts == *prev);
+      if (!same_job) {
+        ++it->second.second;
+        repeated.insert(JobName(job));
+      }
+      it->second.first = jobs[i];
+    }
+    nth[i] = it->second.second;
   }
   std::vector<std::string> out;
   for (size_t i = 0; i < jobs.size(); ++i) {
     std::string n = JobName(*jobs[i]);
-    if (shared.count(n)) n += " (g=" + std::to_string(rel[i]) + ")";
+    std::string tag;
+    if (shared.count(n)) tag = "g=" + std::to_string(rel[i]);
+    if (repeated.count(n)) tag += (tag.empty() ? "#" : ", #") + std::to_string(nth[i]);
+    if (!tag.empty()) n += " (" + tag + ")";
     out.push_back(std::move(n));
   }
   return out;

@@ -167,7 +167,9 @@ std::optional<std::set<std::string>> RwDirections(const nlohmann::json* doc,
 // (separate jobs sharing a name: a read phase and a stonewalled write phase
 // both called "x"), the name and the group, "x (g=1)". The group is counted
 // from the point's first group, so a job has the same label at every point
-// of a sweep. Clones of one job (numjobs) share a group and so a label.
+// of a sweep. Clones of one job (numjobs) share a label; separate jobs of
+// one name in one group are numbered, "x (#2)" (a clone is an entry with
+// iobench.clone > 0 or, in fio's JSON, its job's "job options").
 std::vector<std::string> JobLabels(const std::vector<const nlohmann::json*>& jobs,
                                    const std::vector<std::string>& keys);
 // A job's sweep point as ordered (key, value) pairs, keys in `keys` order.

@@ -755,13 +755,6 @@ const TableMetric kJobMetrics[] = {TableMetric::kCpuPerIo, TableMetric::kUsrCpu,
 // the index of each job of a set of clones in the runs' "jobs".
 std::map<size_t, ojson> CloneSpreads(const std::vector<const ojson*>& runs) {
   std::map<size_t, ojson> out;
-  const ojson& first = (*runs[0])["jobs"];
-  std::map<std::pair<std::string, int64_t>, std::vector<size_t>> sets;
-  for (size_t k = 0; k < first.size(); ++k) {
-    const ojson* g = Child(&first[k], "groupid");
-    const int64_t group = g && g->is_number_integer() ? g->get<int64_t>() : 0;
-    if (first[k].is_object()) sets[{JobNameOf(first[k]), group}].push_back(k);
-  }
   // The table helpers read nlohmann::json: each run's jobs and its global
   // options (where a clone's rw may be set).
   std::vector<nlohmann::json> docs;
@@ -769,6 +762,23 @@ std::map<size_t, ojson> CloneSpreads(const std::vector<const ojson*>& runs) {
     nlohmann::json d = {{"jobs", nlohmann::json(*Child(r, "jobs"))}};
     if (const ojson* g = Child(r, "global options")) d["global options"] = nlohmann::json(*g);
     docs.push_back(std::move(d));
+  }
+  // One job's clones: one table label (separate jobs of one name in one
+  // group are "x (#1)" and "x (#2)", table::JobLabels).
+  const nlohmann::json& first = docs[0]["jobs"];
+  std::vector<const nlohmann::json*> entries;
+  std::vector<size_t> index;
+  for (size_t k = 0; k < first.size(); ++k)
+    if (first[k].is_object()) {
+      entries.push_back(&first[k]);
+      index.push_back(k);
+    }
+  const std::vector<std::string> labels = table::JobLabels(entries, {});
+  std::map<std::pair<std::string, int64_t>, std::vector<size_t>> sets;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const auto g = entries[i]->find("groupid");
+    const int64_t group = g != entries[i]->end() && g->is_number_integer() ? g->get<int64_t>() : 0;
+    sets[{labels[i], group}].push_back(index[i]);
   }
   for (const auto& [key, idx] : sets) {
     if (idx.size() < 2) continue;
