@@ -184,7 +184,9 @@ ojson DifferingOptions(const JobRecord& rec) {
   return out;
 }
 
-ojson IobenchJobObject(const JobRecord& rec) {
+// `snapshot`: an interim report (--status-interval, SIGUSR1), which measures
+// the job's own threads only: the kernel helpers' CPU is read at the end.
+ojson IobenchJobObject(const JobRecord& rec, bool snapshot) {
   const JobResult& job = rec.result;
   const ThreadStats& ts = job.stats;
   const HelperCpu& h = rec.helpers;
@@ -202,27 +204,35 @@ ojson IobenchJobObject(const JobRecord& rec) {
   }
   if (ojson differ = DifferingOptions(rec); !differ.empty())
     o["member_options"] = std::move(differ);
-  ojson helpers;
-  helpers["iowq_usr_cpu"] = RecordCpuPercent(rec, h.iowq_user_us);
-  helpers["iowq_sys_cpu"] = RecordCpuPercent(rec, h.iowq_sys_us);
-  helpers["sqpoll_usr_cpu"] = RecordCpuPercent(rec, h.sqpoll_user_us);
-  helpers["sqpoll_sys_cpu"] = RecordCpuPercent(rec, h.sqpoll_sys_us);
-  helpers["aio_usr_cpu"] = RecordCpuPercent(rec, h.aio_user_us);
-  helpers["aio_sys_cpu"] = RecordCpuPercent(rec, h.aio_sys_us);
-  helpers["other_usr_cpu"] = RecordCpuPercent(rec, h.other_user_us);
-  helpers["other_sys_cpu"] = RecordCpuPercent(rec, h.other_sys_us);
-  helpers["iowq_user_us"] = h.iowq_user_us;
-  helpers["iowq_sys_us"] = h.iowq_sys_us;
-  helpers["sqpoll_user_us"] = h.sqpoll_user_us;
-  helpers["sqpoll_sys_us"] = h.sqpoll_sys_us;
-  helpers["aio_user_us"] = h.aio_user_us;
-  helpers["aio_sys_us"] = h.aio_sys_us;
-  helpers["other_user_us"] = h.other_user_us;
-  helpers["other_sys_us"] = h.other_sys_us;
-  helpers["peak_threads"] = h.peak_threads;
-  helpers["apportioned"] = h.apportioned;
-  o["helpers"] = std::move(helpers);
+  // An interim record's helpers are not measured yet: null, not zeros
+  // that read as measured; its cpu_per_io_us is the job's threads' only,
+  // which cpu_scope says (as the normal report's "(own threads only; ...)").
+  if (snapshot) {
+    o["helpers"] = nullptr;
+  } else {
+    ojson helpers;
+    helpers["iowq_usr_cpu"] = RecordCpuPercent(rec, h.iowq_user_us);
+    helpers["iowq_sys_cpu"] = RecordCpuPercent(rec, h.iowq_sys_us);
+    helpers["sqpoll_usr_cpu"] = RecordCpuPercent(rec, h.sqpoll_user_us);
+    helpers["sqpoll_sys_cpu"] = RecordCpuPercent(rec, h.sqpoll_sys_us);
+    helpers["aio_usr_cpu"] = RecordCpuPercent(rec, h.aio_user_us);
+    helpers["aio_sys_cpu"] = RecordCpuPercent(rec, h.aio_sys_us);
+    helpers["other_usr_cpu"] = RecordCpuPercent(rec, h.other_user_us);
+    helpers["other_sys_cpu"] = RecordCpuPercent(rec, h.other_sys_us);
+    helpers["iowq_user_us"] = h.iowq_user_us;
+    helpers["iowq_sys_us"] = h.iowq_sys_us;
+    helpers["sqpoll_user_us"] = h.sqpoll_user_us;
+    helpers["sqpoll_sys_us"] = h.sqpoll_sys_us;
+    helpers["aio_user_us"] = h.aio_user_us;
+    helpers["aio_sys_us"] = h.aio_sys_us;
+    helpers["other_user_us"] = h.other_user_us;
+    helpers["other_sys_us"] = h.other_sys_us;
+    helpers["peak_threads"] = h.peak_threads;
+    helpers["apportioned"] = h.apportioned;
+    o["helpers"] = std::move(helpers);
+  }
   o["cpu_per_io_us"] = CpuPerIoUs(rec);
+  o["cpu_scope"] = snapshot ? "own_threads" : "own_threads_and_helpers";
   ojson calls;
   calls["submit"] = SubmitPerCall(ts);
   calls["reap"] = ReapPerCall(ts);
@@ -321,7 +331,7 @@ ojson SteadyStateObject(const JobResult& job) {
 
 // `options_from` is the job whose options "job options" lists.
 ojson JobObject(const JobRecord& rec, const GroupTotals& totals, bool plus,
-                const JobSpec& options_from) {
+                const JobSpec& options_from, bool snapshot) {
   const JobResult& job = rec.result;
   const ThreadStats& ts = job.stats;
   const JobSpec& spec = job.spec;
@@ -392,14 +402,14 @@ ojson JobObject(const JobRecord& rec, const GroupTotals& totals, bool plus,
   }
   if (!spec.description.empty()) o["desc"] = spec.description;
   if (job.steadystate.enabled) o["steadystate"] = SteadyStateObject(job);
-  o["iobench"] = IobenchJobObject(rec);
+  o["iobench"] = IobenchJobObject(rec, snapshot);
   return o;
 }
 
 }  // namespace
 
 ojson BuildJsonJob(const JobRecord& rec, const GroupTotals& totals, bool plus) {
-  return JobObject(rec, totals, plus, rec.result.spec);
+  return JobObject(rec, totals, plus, rec.result.spec, false);
 }
 
 ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus) {
@@ -439,7 +449,7 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
     for (const auto& r : records) {
       // fio quirk kept for its scripts: a group_reporting record is named
       // after its first job but lists its last job's options.
-      jobs.push_back(JobObject(r, t, plus, *r.options_from));
+      jobs.push_back(JobObject(r, t, plus, *r.options_from, run.snapshot));
       if (end_ms)  // at least 1: fio's clock starts before the jobs and runs to the report
         jobs.back()["elapsed"] = std::max<uint64_t>(1, (end_ms - run.start_ms + 999) / 1000);
     }

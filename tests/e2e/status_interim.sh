@@ -7,7 +7,8 @@
 #  - --status-interval-mode=interval: the per-interval total_ios add up to
 #    the final count exactly;
 #  - SIGUSR1 to a running iobench prints an interim report;
-#  - an interim normal report's cpu/IO line says it leaves helper CPU out.
+#  - an interim normal report's cpu/IO line says it leaves helper CPU out,
+#    and an interim JSON record has helpers null and cpu_scope own_threads.
 # $1: iobench binary, $2: source dir.
 set -u
 bin=$(realpath "$1")
@@ -32,6 +33,14 @@ assert len(cum) >= 3, ("want >= 2 interim + final", len(cum))
 ios = [d["jobs"][0]["read"]["total_ios"] for d in cum]
 assert ios == sorted(ios), ("cumulative reports must not go down", ios)
 assert ios[-1] > 0
+# Interim records measure the job's own threads only: no kernel helpers
+# (null, not zeros that read as measured) and cpu_scope says so; the final
+# record has both (docs/cpu-accounting.md).
+for d in cum[:-1]:
+    ib = d["jobs"][0]["iobench"]
+    assert ib["helpers"] is None and ib["cpu_scope"] == "own_threads", ib
+ib = cum[-1]["jobs"][0]["iobench"]
+assert isinstance(ib["helpers"], dict) and ib["cpu_scope"] == "own_threads_and_helpers", ib
 # Each report carries the time it was made (fio's "timestamp"), not the
 # run's start: the first interim report comes >= 1 s after the start, the
 # final one >= 3 s (runtime=3), and the times never go back.
