@@ -201,6 +201,7 @@ void WalkDisk(const std::string& disk, int depth, TargetInfo* info) {
   }
   auto backing = ReadFirstLine(base + "/loop/backing_file");
   if (backing.ok() && !backing->empty()) {
+    AddUnique(&info->loop_disks, disk);
     // Without direct I/O (losetup's default) a loop device reads and writes
     // its backing file through the page cache: O_DIRECT stops there.
     if (auto dio = ReadFirstLine(base + "/loop/dio");
@@ -527,6 +528,16 @@ Result<TargetInfo> ResolveTarget(const std::string& path, bool written) {
     info.ctx.device = Join(info.bottom_disks, ",");
   } else if (!info.disks.empty()) {
     FillQueueSettings(info.disks.back(), &info.ctx);
+  }
+  // A loop device queues the job's requests itself (blk-mq), by its own
+  // scheduler and nr_requests, before its backing file's disk sees any;
+  // dm and md are bio-based and pass them down to the bottom disk's queue.
+  if (!info.loop_disks.empty()) {
+    const std::string q = "/sys/block/" + info.loop_disks.front() + "/queue";
+    if (auto v = ReadFirstLine(q + "/scheduler"); v.ok()) info.ctx.scheduler = Bracketed(*v);
+    if (auto v = ReadIntFile(q + "/nr_requests"); v.ok()) info.ctx.nr_requests = *v;
+    if (auto v = ReadIntFile(q + "/physical_block_size"); v.ok())
+      info.ctx.physical_block_size = uint32_t(*v);
   }
   // Readahead is the page cache's, per backing_dev_info: a filesystem's
   // files are read ahead by its superblock's bdi. For a block filesystem

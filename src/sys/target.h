@@ -85,6 +85,11 @@ struct TargetInfo {
   // {"vda"}, {"sda", "sdb"}. ctx.device joins them with ','; the queue
   // settings in ctx come from the first.
   std::vector<std::string> bottom_disks;
+  // The loop devices met, top first: {"loop0"}. A loop device is
+  // request-based (blk-mq): a job's requests are queued by its own
+  // scheduler before its backing file's disk sees any, so ctx's scheduler,
+  // nr_requests and physical block size come from the first of them.
+  std::vector<std::string> loop_disks;
   // A loop device whose backing file is on a filesystem with no block
   // device under it (tmpfs, ramfs): that filesystem's type. The data the
   // device holds lives in memory.

@@ -125,9 +125,10 @@ expect_eq "loop over a btrfs file: disk stats" "$(target disks "${args[@]}")" \
 # fio 3.33 lists the loop device alone (it has no slaves).
 expect_eq "loop over a btrfs file: JSON disk_util" "$(target fiodisks "${args[@]}")" \
   "${onbtrfs#/dev/}"
-expect_eq "loop over a btrfs file: scheduler is the bottom disk's" \
+# A loop device queues the requests itself (blk-mq): its own scheduler.
+expect_eq "loop over a btrfs file: scheduler is the loop device's" \
   "$(target scheduler "${args[@]}")" \
-  "$(sed 's/.*\[\(.*\)\].*/\1/' "/sys/block/$under/queue/scheduler")"
+  "$(sed 's/.*\[\(.*\)\].*/\1/' "/sys/block/${onbtrfs#/dev/}/queue/scheduler")"
 
 # 3. btrfs over two devices: both named, both in the disk stats.
 newloop "$work/c.img" 256m
