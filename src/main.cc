@@ -222,6 +222,59 @@ void BuildApp(CLI::App& app, Cli& cli) {
       o->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 
+// One value of option `def` as the option reads it: $ncpus expanded, true
+// as 1, READ as read, numbers as numbers (iodepth 1 and 01, bs 4k and 4096,
+// with the job's kb_base: 4k is 4000 with kb_base=1000).
+std::string OneValueKey(const iobench::jobfile::OptionDef& def, const std::string& value,
+                        uint32_t kb_base) {
+  namespace jf = iobench::jobfile;
+  jf::ValueError err;
+  auto expanded = jf::Expand(value, &err);
+  const std::string v = expanded ? jf::KeywordArithmetic(*expanded) : value;
+  if (bool b; def.type == jf::OptType::kBool && jf::ParseBoolWord(jf::Trim(v), &b))
+    return std::string(b ? "#1" : "#0");
+  // rw as the job reads it: readwrite is rw, read:0 is read, randread:1 is randread.
+  if (def.name == "rw") {
+    iobench::JobSpec job;
+    job.kb_base = kb_base;
+    if (!jf::SetOption(&job, "rw", v).ok()) return value;
+    return "=" + std::string(iobench::RwModeName(job.rw)) + ":" + std::to_string(job.rw_nr) + ":" +
+           std::to_string(job.rw_skip);
+  }
+  if (def.type == jf::OptType::kEnum) return "=" + jf::ToLower(v);
+  jf::NumContext ctx;
+  ctx.kb_base = kb_base;
+  if (def.type == jf::OptType::kInt || def.type == jf::OptType::kBool)
+    ctx.kind = jf::NumKind::kPlain;
+  else if (def.type == jf::OptType::kSize)
+    ctx.kind = jf::NumKind::kSize;
+  else if (def.type == jf::OptType::kTime)
+    ctx.kind = jf::NumKind::kTime, ctx.time_unit_ns = def.time_unit_ns;
+  else
+    return value;
+  auto n = jf::ParseNumber(v, ctx, &err);
+  return n ? "#" + std::to_string(*n) : value;
+}
+
+// A --sweep value as its option reads it, so that two values the job reads
+// alike are one point (OneValueKey); a per-direction list (bs=4k,8k)
+// element by element, with fio's carry-over: 4k,8k is 4k,8k,8k and 4k is
+// 4k,4k,4k.
+std::string OptionValueKey(const std::string& name, const std::string& value, uint32_t kb_base) {
+  namespace jf = iobench::jobfile;
+  const jf::OptionDef* def = jf::FindOption(name);
+  if (def == nullptr) return value;
+  if (!def->per_dir) return OneValueKey(*def, value, kb_base);
+  if (value.find(':') != std::string::npos) return value;
+  std::vector<std::string> keys;
+  for (const jf::DirPart& p : jf::SplitPerDirection(value))
+    keys.push_back(p.text ? OneValueKey(*def, *p.text, kb_base) : std::string("-"));
+  // One value for all directions keys as that value (4k and 4k,4k are #4096).
+  if (std::all_of(keys.begin(), keys.end(), [&](const std::string& k) { return k == keys[0]; }))
+    return keys[0];
+  return "[" + iobench::sys::Join(keys, "|") + "]";
+}
+
 std::string Usage() {
   std::string u =
       "usage: iobench [tool options] [job options] [jobfile ...]\n\n"
@@ -296,36 +349,7 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
   };
   // Numbers as the option reads them (iodepth 1 and 01, bs 4k and 4096),
   // with the job's kb_base (4k is 4000 with kb_base=1000).
-  o.option_value_key = [](const std::string& name, const std::string& value, uint32_t kb_base) {
-    namespace jf = iobench::jobfile;
-    const jf::OptionDef* def = jf::FindOption(name);
-    // A per-direction list (bs=4k,8k) as written; one value for all, as a number.
-    if (def == nullptr || (def->per_dir && value.find_first_of(",:") != std::string::npos))
-      return value;
-    // As the job reads it: $ncpus expanded, true as 1, READ as read, randread:1 as randread.
-    jf::ValueError err;
-    auto expanded = jf::Expand(value, &err);
-    const std::string v = expanded ? jf::KeywordArithmetic(*expanded) : value;
-    if (bool b; def->type == jf::OptType::kBool && jf::ParseBoolWord(jf::Trim(v), &b))
-      return std::string(b ? "#1" : "#0");
-    if (def->type == jf::OptType::kEnum) return "=" + jf::ToLower(v);
-    if (def->name == "rw") {
-      std::string rw = jf::ToLower(v);
-      return "=" + (rw.ends_with(":1") ? rw.substr(0, rw.size() - 2) : rw);
-    }
-    jf::NumContext ctx;
-    ctx.kb_base = kb_base;
-    if (def->type == jf::OptType::kInt || def->type == jf::OptType::kBool)
-      ctx.kind = jf::NumKind::kPlain;
-    else if (def->type == jf::OptType::kSize)
-      ctx.kind = jf::NumKind::kSize;
-    else if (def->type == jf::OptType::kTime)
-      ctx.kind = jf::NumKind::kTime, ctx.time_unit_ns = def->time_unit_ns;
-    else
-      return value;
-    auto n = jf::ParseNumber(v, ctx, &err);
-    return n ? "#" + std::to_string(*n) : value;
-  };
+  o.option_value_key = OptionValueKey;
   o.size_unit = iobench::jobfile::SizeMultiplier;
   return o;
 }

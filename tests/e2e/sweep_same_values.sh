@@ -7,7 +7,12 @@
 source "$2/tests/e2e/setup.bash"
 job=(--name=j --ioengine=null --size=64k)
 ncpus=$(getconf _NPROCESSORS_ONLN)
-for sw in "rw=read,READ" "direct=1,true" "iodepth=\$ncpus,$ncpus" "rw=randread,randread:1"; do
+# Aliases and per-direction lists as the option reads them: rw=readwrite is
+# rw, read:0 is read (no skip), 4k,8k is 4096,8k and 4k,8k,8k (fio's
+# carry-over); these ran twice.
+for sw in "rw=read,READ" "direct=1,true" "iodepth=\$ncpus,$ncpus" "rw=randread,randread:1" \
+  "rw=rw,readwrite" "rw=read,read:0" 'bs=4k\,8k,4096\,8k' 'bs=4k\,8k,4k\,8k\,8k' \
+  'bs=4k,4k\,4k'; do
   "$bin" "${job[@]}" --parse-only --sweep "$sw" >"$tmp/o" 2>"$tmp/e"
   expect_eq "$sw: exit" "$?" 2
   grep -q "are the same .*; the point would run twice" "$tmp/e" || fail "$sw: $(cat "$tmp/e")"
@@ -15,6 +20,10 @@ done
 # Values that differ still run.
 "$bin" "${job[@]}" --parse-only --sweep "rw=randread:2,randread" >"$tmp/o" 2>"$tmp/e"
 expect_eq "rw=randread:2,randread: exit" "$?" 0
+for sw in "rw=read,read:4k" 'bs=4k\,8k,8k\,4k' 'bs=4k,4k\,8k'; do
+  "$bin" "${job[@]}" --parse-only --sweep "$sw" >"$tmp/o" 2>"$tmp/e"
+  expect_eq "$sw: exit" "$?" 0
+done
 "$bin" "${job[@]}" --sweep "iodepth= 1, 2" --output-format=json >"$tmp/sp.json" 2>"$tmp/sp.err"
 expect_eq "spaces: exit" "$?" 0
 grep -q '"iodepth" : " 1"\|"iodepth": " 1"' "$tmp/sp.json" && fail "spaces kept: $(grep '"iodepth"' "$tmp/sp.json")"
