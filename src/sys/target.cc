@@ -264,17 +264,24 @@ void AddFioDisks(const std::string& name, int depth, std::vector<std::string>* o
   for (const auto& s : slaves) AddFioDisks(s, depth + 1, out);
 }
 
+// What the request queue of `disk` does with a request: its scheduler,
+// nr_requests and physical block size.
+void FillRequestQueue(const std::string& disk, TargetContext* ctx) {
+  const std::string base = "/sys/block/" + disk;
+  if (auto v = ReadFirstLine(base + "/queue/scheduler"); v.ok()) ctx->scheduler = Bracketed(*v);
+  if (auto v = ReadIntFile(base + "/queue/nr_requests"); v.ok()) ctx->nr_requests = *v;
+  if (auto v = ReadIntFile(base + "/queue/physical_block_size"); v.ok())
+    ctx->physical_block_size = uint32_t(*v);
+}
+
 void FillQueueSettings(const std::string& disk, TargetContext* ctx) {
   const std::string base = "/sys/block/" + disk;
   ctx->device = disk;
   if (auto v = ReadFirstLine(base + "/device/model"); v.ok()) ctx->model = *v;
-  if (auto v = ReadFirstLine(base + "/queue/scheduler"); v.ok()) ctx->scheduler = Bracketed(*v);
-  if (auto v = ReadIntFile(base + "/queue/nr_requests"); v.ok()) ctx->nr_requests = *v;
+  FillRequestQueue(disk, ctx);
   if (auto v = ReadIntFile(base + "/queue/rotational"); v.ok()) ctx->rotational = int(*v);
   if (auto v = ReadIntFile(base + "/queue/logical_block_size"); v.ok())
     ctx->logical_block_size = uint32_t(*v);
-  if (auto v = ReadIntFile(base + "/queue/physical_block_size"); v.ok())
-    ctx->physical_block_size = uint32_t(*v);
   if (auto v = ReadFirstLine(base + "/queue/write_cache"); v.ok()) ctx->write_cache = *v;
 }
 
@@ -532,13 +539,7 @@ Result<TargetInfo> ResolveTarget(const std::string& path, bool written) {
   // A loop device queues the job's requests itself (blk-mq), by its own
   // scheduler and nr_requests, before its backing file's disk sees any;
   // dm and md are bio-based and pass them down to the bottom disk's queue.
-  if (!info.loop_disks.empty()) {
-    const std::string q = "/sys/block/" + info.loop_disks.front() + "/queue";
-    if (auto v = ReadFirstLine(q + "/scheduler"); v.ok()) info.ctx.scheduler = Bracketed(*v);
-    if (auto v = ReadIntFile(q + "/nr_requests"); v.ok()) info.ctx.nr_requests = *v;
-    if (auto v = ReadIntFile(q + "/physical_block_size"); v.ok())
-      info.ctx.physical_block_size = uint32_t(*v);
-  }
+  if (!info.loop_disks.empty()) FillRequestQueue(info.loop_disks.front(), &info.ctx);
   // Readahead is the page cache's, per backing_dev_info: a filesystem's
   // files are read ahead by its superblock's bdi. For a block filesystem
   // that is the bdi of the device it was mounted from (the top of the
