@@ -35,6 +35,7 @@
 #include "stats/iolog.h"
 #include "sys/context.h"
 #include "sys/safety.h"
+#include "sys/strings.h"
 #include "sys/target.h"
 
 namespace iobench {
@@ -1842,9 +1843,12 @@ class PhaseRunner {
       if (!jobs_[c.job].unlink) continue;
       for (const auto& t : c.targets)
         if (t.regular_file() && unlinked.insert(t.path).second && ::unlink(t.path.c_str()) != 0 &&
-            errno != ENOENT)
+            errno != ENOENT) {
+          const int err = errno;
           std::fprintf(stderr, "iobench: warning: job '%s': unlink=1: cannot remove %s: %s\n",
-                       jobs_[c.job].name.c_str(), t.path.c_str(), std::strerror(errno));
+                       jobs_[c.job].name.c_str(), sys::Printable(t.path).c_str(),
+                       std::strerror(err));
+        }
     }
   }
 

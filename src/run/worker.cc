@@ -19,6 +19,7 @@
 
 #include "iobench/clock.h"
 #include "sys/safety.h"
+#include "sys/strings.h"
 #include "sys/target.h"
 
 namespace iobench {
@@ -252,7 +253,8 @@ Status Worker::Setup() {
                    "the log's lines are split at blanks: neither fio nor iobench can replay "
                    "this log; name the files without blanks (filename=, or a job name without "
                    "them)\n",
-                   who.c_str(), job_.write_iolog.c_str(), blank->c_str());
+                   sys::Printable(who).c_str(), sys::Printable(job_.write_iolog).c_str(),
+                   sys::Printable(*blank).c_str());
     auto rec = IologRecorder::Create(job_.write_iolog, std::move(names), ctl_->log_writer, NowNs());
     if (!rec.ok()) return rec.status().WithContext(who + ": write_iolog");
     recorder_ = std::move(rec).value();
@@ -1964,7 +1966,7 @@ void Worker::NoteError(Ddir ddir, int err, const IoRequest* req, uint64_t offset
   if (CountError(ddir, err, FilePath(req), offset, message)) {
     if (job_.error_dump)
       std::fprintf(stderr, "iobench: job '%s': %s (err=%d, tolerated)\n", job_.name.c_str(),
-                   message.c_str(), err);
+                   sys::Printable(message).c_str(), err);
     return;
   }
   if (error_ == 0) {

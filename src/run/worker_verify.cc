@@ -29,6 +29,7 @@
 #include "run/worker.h"
 #include "stats/summary.h"
 #include "sys/safety.h"
+#include "sys/strings.h"
 
 namespace iobench {
 namespace {
@@ -136,7 +137,7 @@ Status Worker::SetupVerify() {
                                   : std::string("use verify_backlog to check while writing"));
     // With a backlog the writes are checked: a note, nothing to act on.
     if (jobnum_ == 0 && job_.verify.backlog == 0)
-      std::fprintf(stderr, "iobench: %s\n", msg.c_str());
+      std::fprintf(stderr, "iobench: %s\n", sys::Printable(msg).c_str());
     AddNote(msg);
   }
   // Read-back order (fio 3.33): with a random map, the order written, which
@@ -288,7 +289,8 @@ void Worker::OnVerifyFailure(const Status& st, const VerifyFailure& failure) {
     verify_message_ = st.message();
   }
   if (verify_failures_ <= kMaxPrintedFailures) {
-    std::fprintf(stderr, "iobench: job '%s': %s\n", job_.name.c_str(), st.message().c_str());
+    std::fprintf(stderr, "iobench: job '%s': %s\n", job_.name.c_str(),
+                 sys::Printable(st.message()).c_str());
   } else if (verify_failures_ == kMaxPrintedFailures + 1) {
     std::fprintf(stderr,
                  "iobench: job '%s': more verify failures; the rest are counted, not printed\n",
@@ -298,7 +300,8 @@ void Worker::OnVerifyFailure(const Status& st, const VerifyFailure& failure) {
     Status d = Verifier::DumpFailure(failure, ".");
     // DumpFailure's messages start with "verify_dump: " already.
     if (!d.ok())
-      std::fprintf(stderr, "iobench: job '%s': %s\n", job_.name.c_str(), d.message().c_str());
+      std::fprintf(stderr, "iobench: job '%s': %s\n", job_.name.c_str(),
+                   sys::Printable(d.message()).c_str());
   }
   if (!tolerated && job_.verify.fatal && error_ == 0) {
     error_ = verify_error_;
@@ -552,7 +555,7 @@ void Worker::FinishVerify() {
       AddNote("verify: state saved to " + path + " (verify_state_save)");
     } else {
       std::fprintf(stderr, "iobench: job '%s': verify_state_save: %s\n", job_.name.c_str(),
-                   st.message().c_str());
+                   sys::Printable(st.message()).c_str());
       AddNote("verify_state_save failed: " + st.message());
     }
   }

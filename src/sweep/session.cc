@@ -460,7 +460,8 @@ bool WriteOutputFile(const std::string& path, const std::string& text, bool appe
   int err = fd < 0 ? errno : WriteAll(fd, text);
   if (fd >= 0 && close(fd) != 0 && err == 0) err = errno;  // NFS reports late
   if (err == 0) return true;
-  std::fprintf(stderr, "iobench: cannot write --output=%s: %s\n", path.c_str(), std::strerror(err));
+  std::fprintf(stderr, "iobench: cannot write --output=%s: %s\n", sys::Printable(path).c_str(),
+               std::strerror(err));
   return false;
 }
 
