@@ -67,6 +67,10 @@ IoLogOptions IoLogOptions::FromJob(const JobSpec& spec) {
   o.iops_prefix = prefix(spec.write_iops_log, spec.iops_log_set);
   o.lat_prefix = prefix(spec.write_lat_log, spec.lat_log_set);
   o.hist_prefix = prefix(spec.write_hist_log, spec.hist_log_set);
+  o.bw_where = sys::OptionWhere(spec, "write_bw_log");
+  o.iops_where = sys::OptionWhere(spec, "write_iops_log");
+  o.lat_where = sys::OptionWhere(spec, "write_lat_log");
+  o.hist_where = sys::OptionWhere(spec, "write_hist_log");
   for (const std::string* p : {&o.bw_prefix, &o.iops_prefix, &o.lat_prefix, &o.hist_prefix}) {
     if (!moved || *p != name_prefix || !o.name_note.empty()) continue;
     o.name_note = "logs named from the job name " + spec.name +
@@ -322,17 +326,21 @@ std::string LogWriter::PathOf(int file) const {
 
 std::vector<LogFile> LogFiles(const IoLogOptions& opts, int jobnum) {
   std::vector<LogFile> out;
-  auto add = [&](const std::string& prefix, LogKind kind, const char* option) {
-    out.push_back({kind, option, prefix, LogFileName(prefix, kind, jobnum, opts.per_job_logs)});
+  auto add = [&](const std::string& prefix, LogKind kind, const char* option,
+                 const std::string& where) {
+    out.push_back(
+        {kind, option, prefix, LogFileName(prefix, kind, jobnum, opts.per_job_logs), where});
   };
-  if (!opts.bw_prefix.empty()) add(opts.bw_prefix, LogKind::kBw, "write_bw_log");
-  if (!opts.iops_prefix.empty()) add(opts.iops_prefix, LogKind::kIops, "write_iops_log");
+  if (!opts.bw_prefix.empty()) add(opts.bw_prefix, LogKind::kBw, "write_bw_log", opts.bw_where);
+  if (!opts.iops_prefix.empty())
+    add(opts.iops_prefix, LogKind::kIops, "write_iops_log", opts.iops_where);
   if (!opts.lat_prefix.empty()) {
-    if (opts.slat_file) add(opts.lat_prefix, LogKind::kSlat, "write_lat_log");
-    if (opts.clat_file) add(opts.lat_prefix, LogKind::kClat, "write_lat_log");
-    if (opts.lat_file) add(opts.lat_prefix, LogKind::kLat, "write_lat_log");
+    if (opts.slat_file) add(opts.lat_prefix, LogKind::kSlat, "write_lat_log", opts.lat_where);
+    if (opts.clat_file) add(opts.lat_prefix, LogKind::kClat, "write_lat_log", opts.lat_where);
+    if (opts.lat_file) add(opts.lat_prefix, LogKind::kLat, "write_lat_log", opts.lat_where);
   }
-  if (!opts.hist_prefix.empty()) add(opts.hist_prefix, LogKind::kClatHist, "write_hist_log");
+  if (!opts.hist_prefix.empty())
+    add(opts.hist_prefix, LogKind::kClatHist, "write_hist_log", opts.hist_where);
   return out;
 }
 
@@ -359,9 +367,10 @@ Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int
   }
   std::unique_ptr<IoLogger> l(new IoLogger(opts, writer));
   for (const LogFile& f : LogFiles(opts, jobnum)) {
-    // Which option asked for the file: "write_lat_log=rodir/lat: open log file ...".
+    // Which option asked for the file, and where:
+    // "write_lat_log=rodir/lat (job.fio:4): open log file ...".
     Result<int> opened = writer->Open(f.path);
-    if (!opened.ok()) return opened.status().WithContext(std::string(f.option) + "=" + f.prefix);
+    if (!opened.ok()) return opened.status().WithContext(f.Named());
     l->streams_[static_cast<int>(f.kind)].file = *opened;
   }
   auto on = [&](LogKind kind) { l->per_io_kinds_ |= 1u << static_cast<int>(kind); };

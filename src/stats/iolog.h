@@ -53,6 +53,9 @@ struct IoLogOptions {
   std::string iops_prefix;
   std::string lat_prefix;  // slat, clat and lat files
   std::string hist_prefix;
+  // Where each option was set ("job.fio:4", "<cmdline>"; sys::OptionWhere),
+  // for a message about its file: bw, iops, lat, hist.
+  std::string bw_where, iops_where, lat_where, hist_where;
   uint64_t avg_msec = 0;  // 0: one line per I/O
   // With avg_msec: the windows of the bw (iops) lines, 0 = avg_msec. The
   // worker sets them to its bwavgtime (iopsavgtime): fio adds a bw (iops)
@@ -120,7 +123,10 @@ struct LogFile {
   LogKind kind;
   const char* option;  // "write_bw_log", "write_iops_log", "write_lat_log", "write_hist_log"
   std::string prefix;
-  std::string path;  // LogFileName(prefix, kind, jobnum, per_job_logs)
+  std::string path;   // LogFileName(prefix, kind, jobnum, per_job_logs)
+  std::string where;  // where the option was set: "job.fio:4", "<cmdline>"
+  // "write_bw_log=x (job.fio:4)", for a message about the file.
+  std::string Named() const { return std::string(option) + "=" + prefix + " (" + where + ")"; }
 };
 // The files IoLogger::Create opens for clone `jobnum` (its place in the run),
 // in that order: bw, iops, slat, clat, lat (those the job does not disable),

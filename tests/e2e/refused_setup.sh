@@ -36,7 +36,7 @@ printf '[global]\nioengine=null\nsize=1m\n[a]\nwrite_bw_log=okbw\n[b]\nwrite_lat
 "${as[@]}" "$bin" --eta=never j.fio >out 2>err
 rc=$?
 [ "$rc" -eq 2 ] || fail "log: exit $rc"
-grep -qx "iobench: job 'b': write_lat_log=rodir/lat: open log file rodir/lat_slat.2.log: Permission denied" err ||
+grep -qx "iobench: job 'b': write_lat_log=rodir/lat (j.fio:7): open log file rodir/lat_slat.2.log: Permission denied" err ||
   fail "log: stderr: $(cat err)"
 ls okbw* >/dev/null 2>&1 && fail "log: job a's log left: $(ls okbw*)"
 [ -s out ] && fail "log: a report was printed"
