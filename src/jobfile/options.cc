@@ -894,8 +894,12 @@ Status SetPercentable(uint64_t* abs, uint32_t* perc, const OptValue& v, const ch
   return Status::Ok();
 }
 
+// A bare flag turns the log on and keeps the prefix set before it ([global]
+// write_bw_log=x, then a bare write_bw_log in the job, writes x_bw.N.log),
+// as fio's str_write_bw_log_cb keeps bw_log_file; only a value replaces it.
+// With no prefix at all, the logs are named after the job (IoLogOptions).
 Status LogSet(std::string* prefix, bool* set, const OptValue& v) {
-  *prefix = v.bare ? "" : v.text;
+  if (!v.bare) *prefix = v.text;
   *set = true;
   return Status::Ok();
 }
@@ -2411,22 +2415,25 @@ std::vector<OptionDef> BuildTable() {
                   .Set(ParseIgnoreError));
   // --- logs (written by stats/iolog through the worker; docs/logs.md)
   r.push_back(
-      Row("write_bw_log", T::kStr, "logs", "Log bandwidth to PREFIX_bw.N.log (bare: job name)")
+      Row("write_bw_log", T::kStr, "logs",
+          "Log bandwidth to PREFIX_bw.N.log (bare: the prefix set before, else the job name)")
           .Set([](JobSpec& j, const OptValue& v) {
             return LogSet(&j.write_bw_log, &j.bw_log_set, v);
           }));
   r.push_back(Row("write_lat_log", T::kStr, "logs",
-                  "Log latencies to PREFIX_{s,c,}lat.N.log (bare: job name)")
+                  "Log latencies to PREFIX_{s,c,}lat.N.log (bare: the prefix set before, else the "
+                  "job name)")
                   .Set([](JobSpec& j, const OptValue& v) {
                     return LogSet(&j.write_lat_log, &j.lat_log_set, v);
                   }));
-  r.push_back(
-      Row("write_iops_log", T::kStr, "logs", "Log IOPS to PREFIX_iops.N.log (bare: job name)")
-          .Set([](JobSpec& j, const OptValue& v) {
-            return LogSet(&j.write_iops_log, &j.iops_log_set, v);
-          }));
+  r.push_back(Row("write_iops_log", T::kStr, "logs",
+                  "Log IOPS to PREFIX_iops.N.log (bare: the prefix set before, else the job name)")
+                  .Set([](JobSpec& j, const OptValue& v) {
+                    return LogSet(&j.write_iops_log, &j.iops_log_set, v);
+                  }));
   r.push_back(Row("write_hist_log", T::kStr, "logs",
-                  "Log latency histograms to PREFIX_clat_hist.N.log (bare: job name)")
+                  "Log latency histograms to PREFIX_clat_hist.N.log (bare: the prefix set before, "
+                  "else the job name)")
                   .Set([](JobSpec& j, const OptValue& v) {
                     return LogSet(&j.write_hist_log, &j.hist_log_set, v);
                   }));
