@@ -500,15 +500,9 @@ bool ClobbersRunFiles(const Cli& cli, const std::vector<iobench::JobSpec>& jobs,
   int clone = 0;  // a clone's place in the run numbers its logs (fio's thread_number)
   for (const auto& j : jobs) {
     const std::string who = "job '" + j.name + "'";
-    // Which option names the job's files: filename=, the job's name, or
-    // filename_format (its default when unset).
-    const std::string named_by =
-        !j.filenames.empty()      ? sys::OptionAt(j, "filename", j.filenames.front())
-        : sys::JobNameIsTarget(j) ? "the job's name"
-                                  : sys::OptionAt(j, "filename_format", j.filename_format);
-    const char* does = iobench::JobWrites(j) ? "writes" : "reads";
+    const std::string data_file = sys::JobFileWhat(j);
     for (const auto& f : sys::JobFilePaths(j))
-      if (clobbers(f, "a file " + who + " " + does + " (" + named_by + ")")) return true;
+      if (clobbers(f, data_file)) return true;
     const iobench::IoLogOptions logs = iobench::IoLogOptions::FromJob(j);
     const int clones = std::max<int>(1, static_cast<int>(j.numjobs));
     for (int k = 0; k < clones && logs.Any(); ++k) {

@@ -26,6 +26,7 @@
 
 #include "iobench/clock.h"
 #include "iobench/stats.h"
+#include "run/log_safety.h"
 #include "run/replay.h"
 #include "run/steadystate.h"
 #include "run/target.h"
@@ -2117,6 +2118,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
     if (opts.readonly)
       for (const auto& job : jobs) IOB_RETURN_IF_ERROR(sys::CheckReadonly(job));
     IOB_RETURN_IF_ERROR(sys::CheckJobsWriteSafety(jobs));
+    IOB_RETURN_IF_ERROR(CheckLogsAvoidDataFiles(jobs, first_worker_of));
   }
 
   // Phases and reporting groups.

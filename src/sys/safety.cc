@@ -689,6 +689,17 @@ std::string FilesOptionAt(const JobSpec& job) {
   return "";
 }
 
+std::string JobFileWhat(const JobSpec& job) {
+  // Which option names the job's files: filename=, the job's name, or
+  // filename_format (its default when unset).
+  const std::string named_by =
+      !job.filenames.empty() ? OptionAt(job, "filename", job.filenames.front())
+      : JobNameIsTarget(job) ? "the job's name"
+                             : OptionAt(job, "filename_format", job.filename_format);
+  return "a file job '" + job.name + "' " + (JobWrites(job) ? "writes" : "reads") + " (" +
+         named_by + ")";
+}
+
 std::string RegionOptionsAt(const JobSpec& job) {
   std::string out;
   for (const char* o : {"offset", "offset_increment", "file_append", "size", "filesize"})

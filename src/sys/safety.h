@@ -117,6 +117,12 @@ std::string OptionAt(const JobSpec& job, std::string_view option, const std::str
 // one set); "" when none was set.
 std::string FilesOptionAt(const JobSpec& job);
 
+// One of the job's files (JobFilePaths), for a message about it: what the
+// job does with it and which option names it: "a file job 'a' reads
+// (filename=d at j.fio:3)", "... writes (the job's name)", "... reads
+// (filename_format=$jobname.$jobnum.$filenum)".
+std::string JobFileWhat(const JobSpec& job);
+
 // The options that set the job's region in its files, as the job wrote
 // them and where: "offset=1m at <cmdline>, size=4k at <cmdline>", from
 // offset, offset_increment, file_append, size and filesize (those the job
