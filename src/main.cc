@@ -709,7 +709,8 @@ int Main(int argc, char** argv) {
     if (clobbers(f, "a job file this run reads")) return kExitUsage;
   const auto clobbers_jobs = [&](const std::vector<iobench::JobSpec>& jobs) {
     for (const auto& j : jobs)
-      if (clobbers(j.read_iolog, "the log job '" + j.name + "' replays (read_iolog)") ||
+      if (clobbers(iobench::sys::ReadIologPath(j),
+                   "the log job '" + j.name + "' replays (read_iolog)") ||
           clobbers(j.write_iolog, "the log job '" + j.name + "' records (write_iolog)"))
         return true;
     return ClobbersRunFiles(cli, jobs, clobbers);

@@ -764,19 +764,4 @@ std::string PerDirectionExcess(std::string_view text, const std::string& option,
          std::string(text) + "'";
 }
 
-std::vector<std::string> SplitEscaped(std::string_view text, char sep) {
-  std::vector<std::string> out(1);
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == sep) {
-      out.back() += sep;
-      ++i;
-    } else if (text[i] == sep) {
-      out.emplace_back();
-    } else {
-      out.back() += text[i];
-    }
-  }
-  return out;
-}
-
 }  // namespace iobench::jobfile

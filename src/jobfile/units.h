@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "iobench/status.h"
+#include "sys/strings.h"
 
 namespace iobench::jobfile {
 
@@ -112,7 +113,7 @@ std::string PerDirectionExcess(std::string_view text, const std::string& option,
                                bool empty_extra_ok = true);
 
 // Splits on `sep`, honouring `\sep` as an escaped separator (removed).
-std::vector<std::string> SplitEscaped(std::string_view text, char sep);
+using sys::SplitEscaped;
 
 // Plain helpers.
 std::string Trim(std::string_view s);

@@ -71,7 +71,7 @@ std::string SettingWhere(const JobSpec& job, const char* name) {
 std::string ReplayWho(const JobSpec& job) {
   const OptionSetting* s = job.FindSetting("read_iolog");
   return "job '" + job.name + "'" + (s != nullptr ? " (" + s->Where() + ")" : "") +
-         ": read_iolog " + job.read_iolog;
+         ": read_iolog " + sys::ReadIologPath(job);
 }
 
 // "read_iolog LOG:LINE: an I/O ends at byte E, past the end of FILE (S bytes)".
@@ -134,7 +134,7 @@ std::string ReplayNote(const JobSpec& job, const IologSummary& s) {
   std::string files;
   for (size_t i = 0; i < s.files.size() && i < 3; ++i) files += (i ? ", " : "") + s.files[i];
   if (s.files.size() > 3) files += ", ... (" + std::to_string(s.files.size()) + " files)";
-  std::string note = "replayed read_iolog " + job.read_iolog + " (fio iolog version " +
+  std::string note = "replayed read_iolog " + sys::ReadIologPath(job) + " (fio iolog version " +
                      std::to_string(s.version) + "): " + what + " on " + files +
                      "; rw= and bs= in the job line are the log's";
   std::string unused;
@@ -544,11 +544,10 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
                           SettingWhere(*job, "read_iolog") + ")";
   // fio hands a ':' list of logs to the numjobs clones in turn, and reads '-'
   // from stdin; iobench reads the log more than once (check, then replay).
-  for (size_t i = 0; i < job->read_iolog.size(); ++i)
-    if (job->read_iolog[i] == ':' && (i == 0 || job->read_iolog[i - 1] != '\\'))
-      return Status::Unsupported(who +
-                                 ": iobench replays one log per job; a ':' list of logs "
-                                 "is not supported yet");
+  if (sys::SplitEscaped(job->read_iolog, ':').size() > 1)
+    return Status::Unsupported(who +
+                               ": iobench replays one log per job; a ':' list of logs "
+                               "is not supported yet");
   if (job->read_iolog == "-")
     return Status::Unsupported(who + ": iobench cannot replay a log from standard input");
   struct Clash {
@@ -576,7 +575,7 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
                              "): the log alone says what is issued and when");
 
   const ReplayOptions opts = ReplayOptions::FromJob(*job);
-  Result<IologSummary> scanned = ScanIolog(job->read_iolog, opts);
+  Result<IologSummary> scanned = ScanIolog(sys::ReadIologPath(*job), opts);
   if (!scanned.ok())
     return scanned.status().WithContext("job '" + job->name + "' (" +
                                         SettingWhere(*job, "read_iolog") + ")");
@@ -785,9 +784,9 @@ std::vector<bool> ReplaysEarlierRecord(const std::vector<JobSpec>& jobs,
     // run replayed its old lines, onto another file.
     for (size_t w = 0; w < jobs.size() && !out[r]; ++w) {
       if (phase_of[w] >= phase_of[r]) continue;
-      out[r] =
-          (!jobs[w].write_iolog.empty() && SameFile(jobs[w].write_iolog, jobs[r].read_iolog)) ||
-          !jobs[w].exec_prerun.empty() || !jobs[w].exec_postrun.empty();
+      out[r] = (!jobs[w].write_iolog.empty() &&
+                SameFile(jobs[w].write_iolog, sys::ReadIologPath(jobs[r]))) ||
+               !jobs[w].exec_prerun.empty() || !jobs[w].exec_postrun.empty();
     }
   }
   return out;
@@ -802,7 +801,7 @@ Status CheckIologsApart(const std::vector<JobSpec>& jobs, const std::vector<int>
       const JobSpec& r = jobs[ri];
       // A stonewall between them: one has ended before the other starts.
       if (phased && phase_of[wi] != phase_of[ri]) continue;
-      if (r.read_iolog.empty() || !SameFile(w.write_iolog, r.read_iolog)) continue;
+      if (r.read_iolog.empty() || !SameFile(w.write_iolog, sys::ReadIologPath(r))) continue;
       const std::string whose = &r == &w ? "its own" : "job '" + r.name + "''s";
       return Status::Invalid("job '" + w.name + "': write_iolog=" + w.write_iolog + " (" +
                              SettingWhere(w, "write_iolog") + ") is " + whose +

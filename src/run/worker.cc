@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "iobench/clock.h"
+#include "sys/job_paths.h"
 #include "sys/safety.h"
 #include "sys/strings.h"
 #include "sys/target.h"
@@ -366,7 +367,7 @@ Status Worker::Setup() {
     // come in the same order as the targets it made of them.
     ReplayOptions replay_opts = ReplayOptions::FromJob(job_);
     replay_opts.file_events = job_.read_iolog_open_max != 0;
-    IOB_ASSIGN_OR_RETURN(replay_log_, IologReader::Open(job_.read_iolog, replay_opts));
+    IOB_ASSIGN_OR_RETURN(replay_log_, IologReader::Open(sys::ReadIologPath(job_), replay_opts));
   } else if (!targets_.empty()) {  // a clone fio gave no file (sys::ClonePaths) does no I/O
     // file_append=1: the region starts at each file's end, and fio 3.33
     // moves it to the end it laid out before every later loop
@@ -1102,7 +1103,7 @@ bool Worker::FileInFlight(uint32_t file) {
 // opens it, or " (openfiles=N: opening PATH for its turn)" (name: else "it").
 std::string Worker::OpenReason(uint32_t i, bool name) const {
   if (replay_log_ != nullptr)
-    return " (read_iolog " + job_.read_iolog + ":" + std::to_string(replay_entry_.line) +
+    return " (read_iolog " + replay_log_->path() + ":" + std::to_string(replay_entry_.line) +
            " opens " + targets_[i].path + ")";
   const std::string why = job_.SequentialOpensInTurn(targets_.size())
                               ? std::string("file_service_type=sequential")

@@ -139,6 +139,11 @@ std::vector<std::string> JobDirectories(const JobSpec& job) {
   return dirs;
 }
 
+std::string ReadIologPath(const JobSpec& job) {
+  std::vector<std::string> logs = SplitEscaped(job.read_iolog, ':');
+  return logs.size() == 1 ? std::move(logs.front()) : job.read_iolog;
+}
+
 bool UnderDev(const std::string& path) {
   return path.rfind("/dev/", 0) == 0 && path.rfind("/dev/shm/", 0) != 0;
 }

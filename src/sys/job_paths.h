@@ -38,6 +38,11 @@ namespace iobench::sys {
 // "", when directory= is not set (or has no part, which the parser refuses).
 std::vector<std::string> JobDirectories(const JobSpec& job);
 
+// The log read_iolog= names, as a path: "\:" is a literal colon, as in
+// filename= and fio (read_iolog=a\:b.log opens a:b.log). "" when not set;
+// a ':' list of logs (which PrepareReplayJob refuses) comes back as written.
+std::string ReadIologPath(const JobSpec& job);
+
 // True when the job's file is its name, as fio's add_job decides: no
 // filename=, opendir= or read_iolog=, nrfiles=1, and lstat(name) finds
 // something that is not a regular file. The name is looked up as written

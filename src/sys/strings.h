@@ -11,6 +11,23 @@
 
 namespace iobench::sys {
 
+// Splits on `sep`, honouring `\sep` as an escaped separator (removed), as
+// fio reads filename=, directory= and read_iolog= ("a\:b" is the name a:b).
+inline std::vector<std::string> SplitEscaped(std::string_view text, char sep) {
+  std::vector<std::string> out(1);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == sep) {
+      out.back() += sep;
+      ++i;
+    } else if (text[i] == sep) {
+      out.emplace_back();
+    } else {
+      out.back() += text[i];
+    }
+  }
+  return out;
+}
+
 // Appends s unless v already holds it.
 inline void AddUnique(std::vector<std::string>* v, std::string s) {
   if (std::find(v->begin(), v->end(), s) == v->end()) v->push_back(std::move(s));

@@ -195,4 +195,25 @@ out=$("$bin" --name=r --read_iolog=sfr.log --output=/dev/null 2>&1) && fail "a b
 case $out in *"sfr.log:4: sync_file_range offset 9223372036854775807 + length 1 is past 2^63 - 1"*) ;;
   *) fail "bad sync_file_range range: $out" ;; esac
 
+# --- read_iolog=a\:b.log opens a:b.log, as fio and filename= read '\:' ---
+truncate -s 64k col
+printf 'fio version 3 iolog\n0 %s add\n1 %s open\n2 %s read 0 4096\n3 %s close\n' \
+  "$tmp/col" "$tmp/col" "$tmp/col" "$tmp/col" >'a:b.log'
+out=$("$bin" --name=r --read_iolog='a\:b.log' 2>&1) || fail "read_iolog='a\\:b.log' (cmdline): $out"
+case $out in *"replayed read_iolog a:b.log "*) echo "ok   read_iolog a\\:b.log on the command line" ;;
+  *) fail "read_iolog a\\:b.log (cmdline): $out" ;; esac
+printf '[r]\nread_iolog=a\\:b.log\n' >esc.fio
+out=$("$bin" esc.fio 2>&1) || fail "read_iolog=a\\:b.log (job file): $out"
+# The checks that compare paths see the file it opens.
+printf '[r]\nread_iolog=a\\:b.log\nwrite_iolog=a:b.log\n' >esc2.fio
+out=$("$bin" esc2.fio 2>&1) && fail "write_iolog=a:b.log with read_iolog=a\\:b.log ran"
+case $out in *"is its own read_iolog=a\\:b.log (esc2.fio:2)"*) echo "ok   read_iolog a\\:b.log is write_iolog a:b.log" ;;
+  *) fail "read_iolog a\\:b.log vs write_iolog a:b.log: $out" ;; esac
+cp 'a:b.log' keep.log
+out=$("$bin" esc.fio --output=a:b.log 2>&1) && fail "--output=a:b.log over read_iolog=a\\:b.log ran"
+expect_eq "--output=a:b.log does not overwrite read_iolog=a\\:b.log" "$(cmp -s a:b.log keep.log && echo kept)" kept
+# An unescaped ':' is still a list of logs.
+out=$("$bin" --name=r --read_iolog='a:b.log' 2>&1) && fail "read_iolog=a:b.log (a list) ran"
+case $out in *"a ':' list of logs is not supported yet"*) ;; *) fail "a ':' list: $out" ;; esac
+
 [ "$fails" -eq 0 ]
