@@ -257,7 +257,9 @@ Status Worker::Setup() {
                    sys::Printable(who).c_str(), sys::Printable(job_.write_iolog).c_str(),
                    sys::Printable(*blank).c_str());
     auto rec = IologRecorder::Create(job_.write_iolog, std::move(names), ctl_->log_writer, NowNs());
-    if (!rec.ok()) return rec.status().WithContext(who + ": write_iolog");
+    if (!rec.ok())  // "job 'j': write_iolog=nodir/p (j.fio:4): open log file nodir/p: ..."
+      return rec.status().WithContext(who + ": write_iolog=" + job_.write_iolog + " (" +
+                                      sys::OptionWhere(job_, "write_iolog") + ")");
     recorder_ = std::move(rec).value();
     const uint64_t now = NowNs();
     for (uint32_t i = 0; i < targets_.size(); ++i)

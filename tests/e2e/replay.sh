@@ -222,7 +222,7 @@ grep -qF "bare.fio:3:1: option 'write_iolog': write_iolog needs a file name" <<<
   fail "bare write_iolog message: $out"
 out=$("$bin" --name=r --ioengine=null --size=8k --write_iolog="$tmp/no/such/dir.log" \
   --output=/dev/null 2>&1) && fail "write_iolog into a missing directory accepted"
-grep -qF "job 'r': write_iolog: open log file $tmp/no/such/dir.log: No such file or directory" \
+grep -qF "job 'r': write_iolog=$tmp/no/such/dir.log (<cmdline>): open log file $tmp/no/such/dir.log: No such file or directory" \
   <<<"$out" || fail "write_iolog open message: $out"
 # sync_file_range is recorded as fio records it (the last write's offset,
 # length 0), and replayed as the job issued it (tests/e2e/replay_sync_range.sh).

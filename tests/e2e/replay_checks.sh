@@ -216,4 +216,14 @@ expect_eq "--output=a:b.log does not overwrite read_iolog=a\\:b.log" "$(cmp -s a
 out=$("$bin" --name=r --read_iolog='a:b.log' 2>&1) && fail "read_iolog=a:b.log (a list) ran"
 case $out in *"a ':' list of logs is not supported yet"*) ;; *) fail "a ':' list: $out" ;; esac
 
+# --- a write_iolog that cannot be opened names where it was set ---
+printf '[j]\nioengine=null\nsize=16k\nwrite_iolog=nodir/p\n' >wnd.fio
+work=$tmp
+expect_run "write_iolog in a missing directory (job file)" 2 \
+  "^iobench: job 'j': write_iolog=nodir/p \(wnd\.fio:4\): open log file nodir/p: No such file or directory$" \
+  -- "$bin" wnd.fio
+expect_run "write_iolog in a missing directory (command line)" 2 \
+  "write_iolog=nodir/p \(<cmdline>\): open log file nodir/p" \
+  -- "$bin" --name=j --ioengine=null --size=16k --write_iolog=nodir/p
+
 [ "$fails" -eq 0 ]
