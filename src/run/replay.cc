@@ -631,23 +631,29 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
   uint64_t max_end = 0;
   for (uint64_t e : s.end) max_end = std::max(max_end, e);
   const bool sized = job->size != 0 || job->size_percent != 0 || job->filesize_min != 0;
-  if (!sized) {
-    if (diskless) {
-      job->filesize_min = job->filesize_max = std::max<uint64_t>(max_end, 1);
-    } else {
-      const std::vector<std::string> paths = TargetPaths(*job, 0);
-      for (size_t i = 0; i < paths.size(); ++i) {
-        const std::string& p = paths[i];
-        struct stat st {};
-        if (stat(p.c_str(), &st) != 0) {
-          if (errno == ENOENT)
-            return Status::Invalid(AtAddLine(*job, s, i, who) + ": " + p +
-                                   " does not exist; iobench replays onto existing files and "
-                                   "devices (create it, or set size= to lay it out)");
-        } else if (S_ISREG(st.st_mode) && st.st_size == 0 && i < s.end.size() && s.end[i] != 0) {
-          // Else the target resolution's "size is not set and FILE is empty".
-          return PastEnd(*job, s.end_line[i], s.end[i], p, 0);
-        }
+  if (!sized && diskless) job->filesize_min = job->filesize_max = std::max<uint64_t>(max_end, 1);
+  if (!diskless) {
+    // Every file the log names, before any I/O: one that cannot be looked
+    // up (a path through a regular file, ENOTDIR; a directory the user may
+    // not search) is refused with the log line that adds it, as a missing
+    // one is, not left to the run as the job's error.
+    const std::vector<std::string> paths = TargetPaths(*job, 0);
+    for (size_t i = 0; i < paths.size(); ++i) {
+      const std::string& p = paths[i];
+      struct stat st {};
+      if (stat(p.c_str(), &st) != 0) {
+        const int err = errno;
+        if (err == ENOENT && sized) continue;  // size= lays it out
+        if (err == ENOENT)
+          return Status::Invalid(AtAddLine(*job, s, i, who) + ": " + p +
+                                 " does not exist; iobench replays onto existing files and "
+                                 "devices (create it, or set size= to lay it out)");
+        return Status(Status::Code::kInvalidArgument,
+                      AtAddLine(*job, s, i, who) + ": stat " + p + ": " + std::strerror(err), err);
+      }
+      if (!sized && S_ISREG(st.st_mode) && st.st_size == 0 && i < s.end.size() && s.end[i] != 0) {
+        // Else the target resolution's "size is not set and FILE is empty".
+        return PastEnd(*job, s.end_line[i], s.end[i], p, 0);
       }
     }
   }

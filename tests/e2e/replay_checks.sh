@@ -226,4 +226,16 @@ expect_run "write_iolog in a missing directory (command line)" 2 \
   "write_iolog=nodir/p \(<cmdline>\): open log file nodir/p" \
   -- "$bin" --name=j --ioengine=null --size=16k --write_iolog=nodir/p
 
+# --- a file the log names that cannot be looked up is a refusal (exit 2) ---
+touch nd
+printf 'fio version 2 iolog\n%s add\n%s open\n%s read 0 4096\n%s close\n' \
+  "$tmp/nd/x" "$tmp/nd/x" "$tmp/nd/x" "$tmp/nd/x" >notdir.log
+work=$tmp
+expect_run "a log's file through a regular file" 2 \
+  "read_iolog notdir\.log:2: stat $tmp/nd/x: Not a directory$" \
+  -- "$bin" --name=r --read_iolog=notdir.log
+expect_run "a log's file through a regular file, with size=" 2 \
+  "read_iolog notdir\.log:2: stat $tmp/nd/x: Not a directory$" \
+  -- "$bin" --name=r --read_iolog=notdir.log --size=1m
+
 [ "$fails" -eq 0 ]
