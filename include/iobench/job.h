@@ -633,6 +633,9 @@ struct JobSpec {
   // Set by PrepareReplayJob: the most files the log holds open at once, when
   // the replay opens and closes them as its lines say (0: all stay open).
   size_t read_iolog_open_max = 0;
+  // Set by PrepareReplayJob: the log line of its longest read or write,
+  // whose length sizes the buffers (0: none), for the memory check's message.
+  uint64_t read_iolog_max_len_line = 0;
 
   // --- engine options (each meaningful for the engines that list it) ---
   bool hipri = false;

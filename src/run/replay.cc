@@ -509,7 +509,10 @@ Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opt
     }
     const int d = static_cast<int>(e.op);
     s.min_len[d] = s.ios[d] == 0 ? e.length : std::min(s.min_len[d], e.length);
-    s.max_len[d] = std::max(s.max_len[d], e.length);
+    if (e.length > s.max_len[d]) {
+      s.max_len[d] = e.length;
+      s.max_len_line[d] = e.line;
+    }
     ++s.ios[d];
     s.bytes[d] += e.length;
     if (e.offset + e.length > s.end[e.file]) {
@@ -617,10 +620,15 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
   // the job line, not the job's own bs= (which did not apply). Not a trim's:
   // its length carries no data and would size the buffers (t0038: 2 GiB).
   uint64_t lo = UINT64_MAX, hi = 0;
+  job->read_iolog_max_len_line = 0;
   for (int d = 0; d < 2; ++d) {
     if (s.ios[d] == 0) continue;
     lo = std::min(lo, s.min_len[d]);
-    hi = std::max(hi, s.max_len[d]);
+    if (s.max_len[d] > hi ||
+        (s.max_len[d] == hi && s.max_len_line[d] < job->read_iolog_max_len_line)) {
+      hi = s.max_len[d];
+      job->read_iolog_max_len_line = s.max_len_line[d];
+    }
   }
   for (int d = 0; d < kNumDdirs && hi != 0; ++d) {
     if (s.ios[d] != 0) continue;

@@ -147,10 +147,11 @@ struct IologSummary {
   uint64_t log_bytes = 0;    // the log's length as read: the replay stops there
   uint64_t min_len[kNumDdirs] = {0, 0, 0};
   uint64_t max_len[kNumDdirs] = {0, 0, 0};
-  std::vector<uint64_t> end;       // per file: the largest offset + length
-  std::vector<uint64_t> end_line;  // per file: the line of that I/O
-  std::vector<uint64_t> add_line;  // per file: its "add" line (0: replay_redirect's)
-  size_t added = 0;                // files named by "add" lines, opened or not
+  uint64_t max_len_line[kNumDdirs] = {0, 0, 0};  // the first line with max_len
+  std::vector<uint64_t> end;                     // per file: the largest offset + length
+  std::vector<uint64_t> end_line;                // per file: the line of that I/O
+  std::vector<uint64_t> add_line;                // per file: its "add" line (0: replay_redirect's)
+  size_t added = 0;                              // files named by "add" lines, opened or not
 };
 Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opts);
 

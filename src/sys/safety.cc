@@ -825,12 +825,19 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
   ResourceNeeds n;
   // stdin/out/err, log files, the status thread's timer and slack.
   n.open_files = 16;
-  n.threads = 2;  // main thread and the status/ETA thread
+  n.threads = 2;             // main thread and the status/ETA thread
+  uint64_t replay_bufs = 0;  // the largest buffers of a replay job (buffer_bytes_why)
   for (const auto& job : jobs) {
     const uint64_t clones = std::max<uint32_t>(1, job.numjobs);
     const uint64_t depth = std::max<uint32_t>(1, job.iodepth);
     const uint64_t bufs = Mul(Mul(depth, BufferBs(job)), clones);
     n.buffer_bytes = Add(n.buffer_bytes, bufs);
+    if (job.read_iolog_max_len_line != 0 && bufs > replay_bufs) {
+      replay_bufs = bufs;
+      n.buffer_bytes_why = "job '" + job.name + "': " + HumanBytes(BufferBs(job)) +
+                           " at read_iolog " + ReadIologPath(job) + ":" +
+                           std::to_string(job.read_iolog_max_len_line);
+    }
     // The null engine opens nothing (the run core resolves its targets
     // without touching them).
     uint64_t fds_per_clone = job.ioengine == "null" ? 0 : JobFilesPerClone(job);
@@ -900,7 +907,11 @@ std::vector<LimitError> LimitErrors(const ResourceNeeds& n, const SystemLimits& 
     errs.push_back({0, n.buffer_bytes, "memory",
                     "the I/O buffers need " + HumanBytes(n.buffer_bytes) +
                         " (iodepth x largest bs x numjobs, summed over jobs) but MemAvailable is " +
-                        HumanBytes(l.mem_available) + "; lower iodepth, bs or numjobs"});
+                        HumanBytes(l.mem_available) + "; lower iodepth, bs or numjobs" +
+                        (n.buffer_bytes_why.empty()
+                             ? std::string()
+                             : " (in a replay, bs is the log's longest read or write: " +
+                                   n.buffer_bytes_why + ")")});
   // Up to the hard limit iobench raises the soft one itself
   // (CheckResourceLimits): `ulimit -n`'s usual 1024 is only the soft limit.
   if (n.open_files > l.nofile_soft && n.open_files > l.nofile_hard)

@@ -173,6 +173,10 @@ struct ResourceNeeds {
   // Why a replay keeps every file of its log open (io_uring registerfiles
   // or sqthread_poll): for the open-files message, empty if none does.
   std::string open_files_why;
+  // A replay's bs is its log's longest read or write: the replay job whose
+  // buffers are largest and that line, for the memory message ("job 'r':
+  // 32 GiB at read_iolog big.log:4"); empty if no job replays a log.
+  std::string buffer_bytes_why;
 };
 ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs);
 

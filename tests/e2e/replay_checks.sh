@@ -238,4 +238,11 @@ expect_run "a log's file through a regular file, with size=" 2 \
   "read_iolog notdir\.log:2: stat $tmp/nd/x: Not a directory$" \
   -- "$bin" --name=r --read_iolog=notdir.log --size=1m
 
+# --- buffers too large for memory: a replay's bs is its log's longest I/O ---
+printf 'fio version 2 iolog\nbig add\nbig open\nbig read 0 4096\nbig write 0 1125899906842624\nbig read 0 8192\nbig close\n' >big.log
+work=$tmp
+expect_run "a log whose I/O needs more memory than there is" 2 \
+  "^iobench: memory: the I/O buffers need 1 PiB .*\(in a replay, bs is the log's longest read or write: job 'r': 1 PiB at read_iolog big\.log:5\)$" \
+  -- "$bin" --name=r --ioengine=null --read_iolog=big.log
+
 [ "$fails" -eq 0 ]

@@ -174,6 +174,17 @@ TEST(SysResourceTest, EachLimitIsNamedWithHowToRaiseIt) {
             "memory: the I/O buffers need 64 GiB (iodepth x largest bs x numjobs, summed over "
             "jobs) but MemAvailable is 20 GiB; lower iodepth, bs or numjobs");
 
+  // A replay's bs is its log's: the message says so and names the line
+  // with the longest read or write (PrepareReplayJob sets it).
+  JobSpec r = Job("r", "/f", RwMode::kRead);
+  r.read_iolog = "a\\:big.log";  // the file a:big.log
+  r.bs[0].max = 32 * kGiB;
+  r.read_iolog_max_len_line = 7;
+  EXPECT_EQ(CheckResourceLimitsAgainst({j, r}, l).message(),
+            "memory: the I/O buffers need 96 GiB (iodepth x largest bs x numjobs, summed over "
+            "jobs) but MemAvailable is 20 GiB; lower iodepth, bs or numjobs (in a replay, bs is "
+            "the log's longest read or write: job 'r': 32 GiB at read_iolog a:big.log:7)");
+
   JobSpec f = Job("f", "/f", RwMode::kRead);
   f.numjobs = 300;
   l = Roomy();
