@@ -218,6 +218,11 @@ Status Verifier::LoadState(const std::string& path) {
   if (interval != interval_)
     return bad("saved with verify_interval=" + std::to_string(interval) + ", this job uses " +
                std::to_string(interval_));
+  // A state for more files than this job has would plan reads of files the
+  // job never opened (an internal error after I/O began): refuse it now.
+  if (nfiles > files_.size())
+    return bad("saved for " + std::to_string(nfiles) + " files, this job has " +
+               std::to_string(files_.size()) + ": use the writer's filename= (or nrfiles=)");
   if (r.left() / 8 < nfiles) return bad("truncated records");
   std::vector<FileRecord> files(nfiles);
   uint64_t off_grid = 0;
@@ -256,7 +261,7 @@ Status Verifier::LoadState(const std::string& path) {
   // offset=8k, a reader at offset=0) or report the shifted ones as
   // corrupted. A larger region is kept (it reads what the state says was
   // written); version 1 did not save where the region started.
-  for (uint32_t i = 0; i < nfiles && i < files_.size(); ++i) {
+  for (uint32_t i = 0; i < nfiles; ++i) {
     const std::string file = files_.size() > 1 ? " of file " + std::to_string(i) : "";
     if (version >= 2 && files[i].base != files_[i].base)
       return bad("saved for a region" + file + " at offset " + std::to_string(files[i].base) +
@@ -268,7 +273,7 @@ Status Verifier::LoadState(const std::string& path) {
                  std::to_string(files_[i].grid.size() * interval_) + ": use the writer's size=");
   }
   // Keep regions AddFile declared if they are larger than the saved ones.
-  for (uint32_t i = 0; i < nfiles && i < files_.size(); ++i)
+  for (uint32_t i = 0; i < nfiles; ++i)
     if (files[i].base == files_[i].base && files[i].grid.size() < files_[i].grid.size())
       files[i].grid.resize(files_[i].grid.size());
   for (size_t i = nfiles; i < files_.size(); ++i) {
