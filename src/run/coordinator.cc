@@ -1485,13 +1485,19 @@ class PhaseRunner {
     std::map<std::string, size_t> index;
     std::vector<std::pair<const JobSpec*, TargetFile>> work;
     std::vector<size_t> owner;  // clone that gets the "Laying out" note
+    // Paths some job of this phase lays out that is not verify_only (a
+    // writer in the same phase makes the file the verify_only job reads).
+    std::set<std::string> laid_by_others;
     for (size_t ci = 0; ci < clones->size(); ++ci) {
       const Clone& c = (*clones)[ci];
+      const JobSpec& cj = jobs_[c.job];
+      const bool verify_only = cj.verify.verify_only && cj.verify.type != VerifyType::kNone;
       for (const auto& t : c.targets) {
         if (!t.regular_file()) continue;
+        if (!verify_only) laid_by_others.insert(t.path);
         auto [it, fresh] = index.emplace(t.path, work.size());
         if (fresh) {
-          work.emplace_back(&jobs_[c.job], t);
+          work.emplace_back(&cj, t);
           owner.push_back(ci);
         } else if (t.needed_size > work[it->second].second.needed_size) {
           work[it->second].second.needed_size = t.needed_size;
@@ -1515,6 +1521,23 @@ class PhaseRunner {
                                                      ", so its data would be written into it first"
                                                : "");
       if (job->create_on_open || !short_file) continue;
+      // verify_only checks what is there: laying out a missing or short file
+      // (zeros, or the layout's data) would destroy the evidence of a
+      // truncated file, and check data no writer wrote.
+      if (job->verify.verify_only && job->verify.type != VerifyType::kNone &&
+          laid_by_others.count(t.path) == 0) {
+        const std::string opts = sys::RegionOptionsAt(*job);
+        const std::string region = "the job's region ends at byte " +
+                                   std::to_string(t.needed_size) +
+                                   (opts.empty() ? "" : ", from " + opts);
+        return Status::Invalid(
+            "job '" + job->name + "': verify_only=1 (" + SettingOf(*job, "verify_only").Where() +
+            "): " + t.path +
+            (t.exists ? " is " + std::to_string(t.current_size) + " bytes and " + region
+                      : " does not exist (" + region + ")") +
+            ": verify_only lays out nothing (it reads and checks the file as the writer left "
+            "it); give the writer's file and size=, or run the writing job first");
+      }
       if (opts_.readonly) {  // what sys::CheckReadonly could not size (filesize, file_append)
         const std::string who = "--readonly: job '" + job->name + "' would ";
         if (!t.exists)
