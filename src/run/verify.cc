@@ -255,11 +255,14 @@ Result<std::unique_ptr<Verifier>> Verifier::Create(const JobSpec& job, uint32_t 
   // policy tolerates it (continue_on_error=verify: every block is checked).
   v->stop_at_first_ = o.fatal && !ErrorTolerated(job, Ddir::kRead, kVerifyErrno);
   v->interval_ = VerifyIntervalOf(job);
+  v->max_block_ = std::max<uint64_t>(1, BufferBs(job));
   if (o.type == VerifyType::kNull) return v;
   IOB_RETURN_IF_ERROR(v->own_.sum_.Init(o.type));
   if (!o.pattern.empty()) {
-    v->pattern_buf_.resize(v->interval_);
-    for (uint64_t i = 0; i < v->interval_; ++i)
+    // One interval from any phase of the pattern: verify=pattern chunks
+    // start where their block's pattern has got to (PatternAt).
+    v->pattern_buf_.resize(v->interval_ + o.pattern.size());
+    for (uint64_t i = 0; i < v->pattern_buf_.size(); ++i)
       v->pattern_buf_[i] = o.pattern[i % o.pattern.size()];
     v->pattern_len_ = o.pattern.size();
     v->pattern_offsets_.assign(o.pattern_offsets.begin(), o.pattern_offsets.end());
@@ -470,24 +473,35 @@ void Verifier::RecordPlannedWrite(uint32_t file_index, uint64_t offset, uint64_t
     CompleteChunk(file_index, offset + pos, std::min(interval_, len - pos), true, false);
 }
 
+Verifier::PatternAt Verifier::PatternFor(uint64_t chunk_offset, uint64_t block_offset) const {
+  // verify=pattern is fio's: the pattern runs on unbroken through the block
+  // (the write or read, whatever verify_interval cuts it into) and %o is the
+  // block's offset. Data after a header is iobench's own: each chunk starts
+  // the pattern afresh and %o is the chunk's offset.
+  if (type_ == VerifyType::kPattern && pattern_len_ != 0)
+    return {(chunk_offset - block_offset) % pattern_len_, block_offset};
+  return {0, chunk_offset};
+}
+
 void Verifier::FillData(uint8_t* dst, uint64_t n, uint64_t pos, uint64_t key, bool pattern,
-                        uint64_t chunk_offset) const {
+                        PatternAt at) const {
   if (n == 0) return;
   if (pattern) {
-    // pattern_buf_ starts at phase 0 and is one interval long; data positions
-    // never reach past it.
-    std::memcpy(dst, pattern_buf_.data() + pos, n);
-    // %o: every repetition of the pattern carries the chunk's offset
-    // (little-endian, as fio writes it) at the places %o stood.
+    // Pattern positions from the chunk's phase; pattern_buf_ holds one
+    // interval from any phase, and data positions never reach past one.
+    const uint64_t start = at.phase + pos;
+    std::memcpy(dst, pattern_buf_.data() + start % pattern_len_, n);
+    // %o: every repetition of the pattern carries the offset (little-endian,
+    // as fio writes it) at the places %o stood.
     if (pattern_offsets_.empty()) return;
     uint8_t off[8];
-    std::memcpy(off, &chunk_offset, 8);
-    const uint64_t end = pos + n;
-    for (uint64_t rep = pos / pattern_len_ * pattern_len_; rep < end; rep += pattern_len_) {
-      for (uint32_t at : pattern_offsets_) {
-        const uint64_t b = rep + at;
-        const uint64_t lo = std::max(b, pos), hi = std::min(b + 8, end);
-        for (uint64_t k = lo; k < hi; ++k) dst[k - pos] = off[k - b];
+    std::memcpy(off, &at.offset, 8);
+    const uint64_t end = start + n;
+    for (uint64_t rep = start / pattern_len_ * pattern_len_; rep < end; rep += pattern_len_) {
+      for (uint32_t o : pattern_offsets_) {
+        const uint64_t b = rep + o;
+        const uint64_t lo = std::max(b, start), hi = std::min(b + 8, end);
+        for (uint64_t k = lo; k < hi; ++k) dst[k - start] = off[k - b];
       }
     }
     return;
@@ -521,16 +535,17 @@ void Verifier::FillData(uint8_t* dst, uint64_t n, uint64_t pos, uint64_t key, bo
 //   [data 0..hp) [header 128] [data hp..clen-128)
 // verify=pattern chunks are all data.
 void Verifier::BuildChunk(Checksummer& sum, uint8_t* chunk, uint64_t clen, uint32_t file_index,
-                          uint64_t offset, uint64_t generation, uint64_t timestamp_ns,
-                          const Writer& w) const {
+                          uint64_t offset, uint64_t block_offset, uint64_t generation,
+                          uint64_t timestamp_ns, const Writer& w) const {
   const bool pattern = !pattern_buf_.empty();
+  const PatternAt at = PatternFor(offset, block_offset);
   if (type_ == VerifyType::kPattern) {
-    FillData(chunk, clen, 0, 0, true, offset);
+    FillData(chunk, clen, 0, 0, true, at);
     return;
   }
   const uint64_t key = DataKey(w.seed, file_index, offset, generation);
   if (clen < kVerifyHeaderSize) {  // a tail too short for a header: data only
-    FillData(chunk, clen, 0, key, pattern, offset);
+    FillData(chunk, clen, 0, key, pattern, at);
     return;
   }
   const uint64_t hp = HeaderPos(clen);
@@ -553,10 +568,10 @@ void Verifier::BuildChunk(Checksummer& sum, uint8_t* chunk, uint64_t clen, uint3
   h.seed = w.seed;
   h.timestamp_ns = timestamp_ns;
   SealHeader(&h);
-  FillData(chunk, hp, 0, key, pattern, offset);
+  FillData(chunk, hp, 0, key, pattern, at);
   uint8_t* after = chunk + hp + kVerifyHeaderSize;
   const uint64_t after_len = clen - hp - kVerifyHeaderSize;
-  FillData(after, after_len, hp, key, pattern, offset);
+  FillData(after, after_len, hp, key, pattern, at);
   if (VerifyTypeHasChecksum(type)) {
     sum.Begin();
     sum.Update(&h, 64);
@@ -578,7 +593,7 @@ VerifyWriteToken Verifier::PrepareWrite(void* buf, uint64_t len, uint32_t file_i
     const uint64_t clen = std::min(interval_, len - pos);
     off_grid |= Lookup(file_index, offset + pos, clen) == nullptr;
     const uint64_t gen = PrepareChunk(file_index, offset + pos, clen);
-    BuildChunk(own_.sum_, p + pos, clen, file_index, offset + pos, gen, now, own_id_);
+    BuildChunk(own_.sum_, p + pos, clen, file_index, offset + pos, offset, gen, now, own_id_);
     ++own_.counters_.chunks_written;
   }
   if (off_grid) TouchOffGridChunks(file_index, offset, len, /*prepare=*/true);
@@ -604,18 +619,44 @@ void Verifier::OnWriteComplete(const VerifyWriteToken& t, bool ok, bool split) {
   }
 }
 
-bool Verifier::DataIsPattern(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
-                             uint64_t offset) const {
+bool Verifier::DataIsPattern(VerifyChecker& c, const uint8_t* chunk, uint64_t clen, uint64_t offset,
+                             uint64_t block_offset) const {
   const bool header = type_ != VerifyType::kPattern && clen >= kVerifyHeaderSize;
   const uint64_t hp = header ? HeaderPos(clen) : 0;
   const uint64_t hlen = header ? kVerifyHeaderSize : 0;
-  const uint8_t* want = pattern_buf_.data();
+  const PatternAt at = PatternFor(offset, block_offset);
+  const uint8_t* want = pattern_buf_.data() + at.phase;
   if (!pattern_offsets_.empty()) {  // %o: the expected bytes depend on the offset
-    FillData(c.scratch_.data(), clen - hlen, 0, 0, true, offset);
+    FillData(c.scratch_.data(), clen - hlen, 0, 0, true, at);
     want = c.scratch_.data();
   }
   return std::memcmp(chunk, want, hp) == 0 &&
          std::memcmp(chunk + hp + hlen, want + hp, clen - hp - hlen) == 0;
+}
+
+bool Verifier::PatternOfOtherBlock(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
+                                   uint64_t offset) const {
+  if (type_ != VerifyType::kPattern || pattern_len_ == 0) return false;
+  // A read that is not the block written (the verify phase reading a
+  // record's chunks, bsrange; a read of several blocks): the chunk may sit
+  // at any phase of a block that started up to max_block_ before it. With
+  // %o the block's offset is in the data: it must be such a start, and the
+  // chunk must be exactly what that block has there.
+  for (uint64_t phase = 0; phase < pattern_len_; ++phase) {
+    if (pattern_offsets_.empty()) {
+      if (std::memcmp(chunk, pattern_buf_.data() + phase, clen) == 0) return true;
+      continue;
+    }
+    const uint64_t at = (pattern_offsets_[0] + pattern_len_ - phase) % pattern_len_;
+    if (at + 8 > clen) continue;
+    uint64_t block;
+    std::memcpy(&block, chunk + at, 8);
+    if (block > offset || offset - block >= max_block_ || (offset - block) % pattern_len_ != phase)
+      continue;
+    FillData(c.scratch_.data(), clen, 0, 0, true, PatternAt{phase, block});
+    if (std::memcmp(chunk, c.scratch_.data(), clen) == 0) return true;
+  }
+  return false;
 }
 
 // Overlapping writes to one chunk are always the same layout (an off-grid
@@ -647,7 +688,7 @@ Verifier::Tear Verifier::ExplainTear(VerifyChecker& c, const uint8_t* chunk, uin
   *best = gh;
   const Writer w = check_writer_ ? own_id_ : Writer{h.job_hash, h.clone, h.seed};
   std::vector<uint8_t> want(clen);  // only for a failing overlapped chunk
-  BuildChunk(c.sum_, want.data(), clen, file_index, offset, gh, h.timestamp_ns, w);
+  BuildChunk(c.sum_, want.data(), clen, file_index, offset, offset, gh, h.timestamp_ns, w);
   const bool pattern = !pattern_buf_.empty();
   const uint64_t lo = last > kTearGenerations ? last - kTearGenerations + 1 : 1;
   uint8_t sector[kTearSector];
@@ -659,7 +700,8 @@ Verifier::Tear Verifier::ExplainTear(VerifyChecker& c, const uint8_t* chunk, uin
     } else {
       const uint64_t pos = a < hp ? a : a - kVerifyHeaderSize;  // data position
       auto is = [&](uint64_t g) {
-        FillData(sector, b - a, pos, DataKey(w.seed, file_index, offset, g), pattern, offset);
+        FillData(sector, b - a, pos, DataKey(w.seed, file_index, offset, g), pattern,
+                 PatternFor(offset, offset));
         return std::memcmp(chunk + a, sector, b - a) == 0;
       };
       uint64_t got = is(prev) ? prev : prev != gh && is(gh) ? gh : 0;
@@ -676,7 +718,8 @@ Verifier::Tear Verifier::ExplainTear(VerifyChecker& c, const uint8_t* chunk, uin
 // Returns true when the chunk is good or skipped; false with f->kind and
 // f->detail set (and f->expected.generation when known) when it is bad.
 bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
-                          uint32_t file_index, uint64_t offset, VerifyFailure* f) const {
+                          uint32_t file_index, uint64_t offset, uint64_t block_offset,
+                          VerifyFailure* f) const {
   VerifyCounters& counters = c.counters_;
   Checksummer& sum = c.sum_;
   const Entry* e = Find(file_index, offset, clen);
@@ -709,7 +752,9 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
       ++counters.chunks_skipped;
       return true;
     }
-    if (!DataIsPattern(c, chunk, clen, offset)) return pattern_mismatch();
+    if (!DataIsPattern(c, chunk, clen, offset, block_offset) &&
+        !PatternOfOtherBlock(c, chunk, clen, offset))
+      return pattern_mismatch();
     ++counters.chunks_verified;
     return true;
   }
@@ -831,7 +876,7 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
   // known all the same, so it is compared (fio's verify_io_u runs
   // verify_io_u_pattern for verify=meta when a pattern is set).
   if (!VerifyTypeHasChecksum(type_) && !pattern_buf_.empty() &&
-      !DataIsPattern(c, chunk, clen, offset))
+      !DataIsPattern(c, chunk, clen, offset, block_offset))
     return pattern_mismatch();
   if (want_gen != 0 && e != nullptr) {
     const bool good =
@@ -886,14 +931,18 @@ Status Verifier::CheckReadWith(VerifyChecker* c, const void* buf, uint64_t len, 
     VerifyFailure* cur = first.ok() ? f : &*later;
     cur->kind = VerifyFailureKind::kNone;
     cur->actual_header_valid = false;
-    if (CheckChunk(*c, p + pos, clen, file_index, offset + pos, cur)) continue;
+    // The block the chunk is in: the read's, or in a read of several blocks
+    // (a test's; a verify=pattern read job with a larger bs) one of the
+    // job's largest blocks from the read's start.
+    const uint64_t block = offset + pos - pos % max_block_;
+    if (CheckChunk(*c, p + pos, clen, file_index, offset + pos, block, cur)) continue;
     ++c->counters_.failures;
     if (first.ok()) {
-      first = MakeFailureStatus(*c, p + pos, clen, file_index, file_path, offset + pos, f);
+      first = MakeFailureStatus(*c, p + pos, clen, file_index, file_path, offset + pos, block, f);
       f->status = first;
     } else if (more != nullptr) {
       later->status =
-          MakeFailureStatus(*c, p + pos, clen, file_index, file_path, offset + pos, &*later);
+          MakeFailureStatus(*c, p + pos, clen, file_index, file_path, offset + pos, block, &*later);
       more->push_back(std::move(*later));
       later.reset();
     }
@@ -904,7 +953,7 @@ Status Verifier::CheckReadWith(VerifyChecker* c, const void* buf, uint64_t len, 
 
 Status Verifier::MakeFailureStatus(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
                                    uint32_t file_index, const std::string& path, uint64_t offset,
-                                   VerifyFailure* f) const {
+                                   uint64_t block_offset, VerifyFailure* f) const {
   f->file = path;
   f->file_index = file_index;
   f->offset = offset;
@@ -947,7 +996,7 @@ Status Verifier::MakeFailureStatus(VerifyChecker& c, const uint8_t* chunk, uint6
         f->actual.type != static_cast<uint8_t>(VerifyType::kMeta) &&
         other.Init(VerifyType{f->actual.type}).ok())
       sum = &other;
-    BuildChunk(*sum, f->expected_block.data(), clen, data_file, offset, gen, ts, w);
+    BuildChunk(*sum, f->expected_block.data(), clen, data_file, offset, block_offset, gen, ts, w);
     if (type_ != VerifyType::kPattern && clen >= kVerifyHeaderSize)
       std::memcpy(&f->expected, f->expected_block.data() + HeaderPos(clen), sizeof f->expected);
     for (uint64_t i = 0; i < clen; ++i) {

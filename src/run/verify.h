@@ -330,13 +330,21 @@ class Verifier {
     uint32_t clone = 0;
     uint64_t seed = 0;
   };
-  // Fills a chunk as `w` writes it (PrepareWrite: this Verifier's own_id_).
+  // Fills the chunk at `offset` of the block (the write, or the read that
+  // checks it) at `block_offset` as `w` writes it (PrepareWrite: this
+  // Verifier's own_id_).
   void BuildChunk(Checksummer& sum, uint8_t* chunk, uint64_t clen, uint32_t file_index,
-                  uint64_t offset, uint64_t generation, uint64_t timestamp_ns,
-                  const Writer& w) const;
-  // `chunk_offset`: the chunk's file offset, for verify_pattern's %o.
+                  uint64_t offset, uint64_t block_offset, uint64_t generation,
+                  uint64_t timestamp_ns, const Writer& w) const;
+  // Where verify_pattern stands at a chunk's first data byte: the index in
+  // the pattern, and the offset its %o holds.
+  struct PatternAt {
+    uint64_t phase = 0;
+    uint64_t offset = 0;
+  };
+  PatternAt PatternFor(uint64_t chunk_offset, uint64_t block_offset) const;
   void FillData(uint8_t* dst, uint64_t n, uint64_t data_pos, uint64_t key, bool pattern,
-                uint64_t chunk_offset) const;
+                PatternAt at) const;
   uint64_t HeaderPos(uint64_t clen) const;
   // The grid chunk at exactly (offset, clen), or null.
   Entry* Lookup(uint32_t file_index, uint64_t offset, uint64_t clen);
@@ -369,12 +377,18 @@ class Verifier {
                    uint64_t offset, const Entry& e, uint64_t* best) const;
   // Whether the chunk's data bytes (all but its header, if it has one) are
   // verify_pattern's as FillData writes them. REQUIRES: a pattern is set.
-  bool DataIsPattern(VerifyChecker& c, const uint8_t* chunk, uint64_t clen, uint64_t offset) const;
+  bool DataIsPattern(VerifyChecker& c, const uint8_t* chunk, uint64_t clen, uint64_t offset,
+                     uint64_t block_offset) const;
+  // verify=pattern, a chunk that is not its read's block's pattern: is it
+  // the pattern of a block that started elsewhere (up to max_block_ before
+  // it, at the offset its %o holds)? Off the hot path: failing chunks only.
+  bool PatternOfOtherBlock(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
+                           uint64_t offset) const;
   bool CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen, uint32_t file_index,
-                  uint64_t offset, VerifyFailure* f) const;
+                  uint64_t offset, uint64_t block_offset, VerifyFailure* f) const;
   Status MakeFailureStatus(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
                            uint32_t file_index, const std::string& path, uint64_t offset,
-                           VerifyFailure* f) const;
+                           uint64_t block_offset, VerifyFailure* f) const;
 
   VerifyType type_ = VerifyType::kNone;
   uint64_t interval_ = 0;
@@ -398,10 +412,11 @@ class Verifier {
   bool check_writer_ = false;
   bool any_generation_ = false;  // verify_only without a loaded state
   bool stop_at_first_ = false;   // verify_fatal, not tolerated: a read stops at its first bad chunk
-  std::vector<uint8_t> pattern_buf_;  // verify_pattern expanded to one interval
+  std::vector<uint8_t> pattern_buf_;  // verify_pattern repeated: interval + its length
   // verify_pattern's %o: the pattern's length and where in it the 8 offset
-  // bytes go (zeros in pattern_buf_; FillData pastes the chunk's offset).
+  // bytes go (zeros in pattern_buf_; FillData pastes PatternAt's offset).
   uint64_t pattern_len_ = 0;
+  uint64_t max_block_ = 0;  // the job's largest block (BufferBs)
   std::vector<uint32_t> pattern_offsets_;
   // Per file: the grid and the off-grid record. Off-grid chunks are at most
   // one interval long, so those overlapping [o, o+len) start after
