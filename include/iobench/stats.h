@@ -59,7 +59,8 @@ struct alignas(512) DirStats {
   // lines and JSON "prios". prios[0] is the job's own priority (prioclass/
   // prio, 0 when unset), then each other priority cmdprio gives this
   // direction, in fio's order (cmdprio_bssplit's entries sorted by block
-  // size). prio_split is false (and prios empty) for a job without cmdprio.
+  // size). prio_split is false (and prios empty) for a job without cmdprio;
+  // a merged group or mixed direction may split it anyway (MergeThreadStats).
   bool prio_split = false;
   std::vector<PrioStat> prios;
   uint64_t runtime_ns = 0;  // time this direction was active (fio: per-ddir runtime)

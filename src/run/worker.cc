@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "iobench/clock.h"
+#include "stats/ioprio.h"
 #include "sys/job_paths.h"
 #include "sys/safety.h"
 #include "sys/strings.h"
@@ -70,20 +71,6 @@ char StateLetter(const JobSpec& job) {
 }
 
 const char* DirName(int d) { return d == 0 ? "read" : d == 1 ? "write" : "trim"; }
-
-// An ioprio value (class << 13 | level) as fio's ioprio_value() makes it:
-// class 0 (none) is best effort, so prioclass=0 or a cmdprio_bssplit entry
-// of class 0 asks the kernel for best effort, not for "none" (EINVAL).
-uint16_t IoprioValue(int cls, int level) {
-  return static_cast<uint16_t>(((cls == 0 ? 2 : cls) << 13) | (level & 7));
-}
-
-// The job's ioprio value from prio/prioclass, 0 when neither is set. As fio:
-// an unset prioclass is best effort and an unset prio is level 0.
-uint16_t JobIoprio(const JobSpec& job) {
-  if (!job.prio && !job.prioclass) return 0;
-  return IoprioValue(job.prioclass.value_or(0), job.prio.value_or(0));
-}
 
 // The ioprio value a cmdprio I/O of direction d carries: the entry's own
 // class/level (cmdprio_bssplit's second format) or the job's cmdprio_class

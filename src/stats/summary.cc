@@ -5,6 +5,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "stats/ioprio.h"
+
 namespace iobench {
 
 const std::vector<double>& DefaultPercentiles() {
@@ -125,7 +127,31 @@ SampleStat SumSampleStats(const SampleStat& a, const SampleStat& b) {
 
 namespace {
 
-void MergeDir(DirStats& d, const DirStats& s) {
+// One priority's latency into a split: merged into the entry of the same
+// value, or appended.
+void AddPrio(std::vector<PrioStat>& prios, uint16_t value, const LatStat& lat,
+             const Histogram& hist) {
+  auto same = std::find_if(prios.begin(), prios.end(),
+                           [value](const PrioStat& q) { return q.value == value; });
+  if (same == prios.end()) {
+    PrioStat& p = prios.emplace_back();
+    p.value = value;
+    p.lat = lat;
+    p.hist = hist;
+  } else {
+    same->lat.Merge(lat);
+    same->hist.Merge(hist);
+  }
+}
+
+// A direction without a split of its own into a split: its whole latency
+// under the job's own priority (nothing when it completed no I/O).
+void AddOwnPrio(std::vector<PrioStat>& prios, const DirStats& s, const OwnPrio& own) {
+  const LatStat& lat = own.total_lat ? s.lat : s.clat;
+  if (lat.n != 0) AddPrio(prios, own.value, lat, own.total_lat ? s.lat_hist : s.clat_hist);
+}
+
+void MergeDir(DirStats& d, const DirStats& s, const OwnPrio* own) {
   d.ios += s.ios;
   d.bytes += s.bytes;
   d.short_ios += s.short_ios;
@@ -135,17 +161,13 @@ void MergeDir(DirStats& d, const DirStats& s) {
   d.eagain += s.eagain;
   d.high_prio_ios += s.high_prio_ios;
   // As fio: a priority's latency merges into the entry of the same value, a
-  // value the group has not seen yet is appended.
-  d.prio_split = d.prio_split || s.prio_split;
-  for (const PrioStat& p : s.prios) {
-    auto same = std::find_if(d.prios.begin(), d.prios.end(),
-                             [&p](const PrioStat& q) { return q.value == p.value; });
-    if (same == d.prios.end()) {
-      d.prios.push_back(p);
-    } else {
-      same->lat.Merge(p.lat);
-      same->hist.Merge(p.hist);
-    }
+  // value the group has not seen yet is appended; a direction without a
+  // split counts whole under its job's own priority (none when it did no I/O).
+  d.prio_split = d.prio_split || s.prio_split || own != nullptr;
+  if (s.prio_split) {
+    for (const PrioStat& p : s.prios) AddPrio(d.prios, p.value, p.lat, p.hist);
+  } else if (own != nullptr) {
+    AddOwnPrio(d.prios, s, *own);
   }
   // As fio's update_runtime, only a member that did I/O in this direction
   // counts (a group of a read-only and a write-only rw=rw clone showed the
@@ -180,9 +202,11 @@ void AddHelpers(HelperCpu& d, const HelperCpu& s) {
 
 }  // namespace
 
-void MergeThreadStats(ThreadStats& dst, const ThreadStats& src) {
+OwnPrio OwnPrioOf(const JobSpec& spec) { return {JobIoprio(spec), spec.lat_percentiles}; }
+
+void MergeThreadStats(ThreadStats& dst, const ThreadStats& src, const OwnPrio* own) {
   for (int d = 0; d < kNumDdirs; ++d) {
-    MergeDir(dst.dir[d], src.dir[d]);
+    MergeDir(dst.dir[d], src.dir[d], own);
     dst.issued[d] += src.issued[d];
     dst.short_issued[d] += src.short_issued[d];
     dst.dropped_issued[d] += src.dropped_issued[d];
@@ -236,7 +260,8 @@ void FillRecord(JobRecord& r, const JobResult& job) {
 // mixed bandwidth is its read plus its write bandwidth).
 void FillMixed(JobRecord& r) {
   if (r.result.spec.unified_rw_reporting == JobSpec::UnifiedRw::kNone) return;
-  r.mixed = std::make_shared<const DirStats>(MixDirections(r.result.stats));
+  r.mixed =
+      std::make_shared<const DirStats>(MixDirections(r.result.stats, OwnPrioOf(r.result.spec)));
   r.mixed_bw = r.mixed_iops = SampleStat();
   for (int d = 0; d < kNumDdirs; ++d) {
     r.mixed_bw = SumSampleStats(r.mixed_bw, r.bw[d]);
@@ -246,9 +271,9 @@ void FillMixed(JobRecord& r) {
 
 }  // namespace
 
-DirStats MixDirections(const ThreadStats& ts) {
+DirStats MixDirections(const ThreadStats& ts, const OwnPrio& own) {
   DirStats m;
-  for (int d = 0; d < kNumDdirs; ++d) MergeDir(m, ts.dir[d]);
+  for (int d = 0; d < kNumDdirs; ++d) MergeDir(m, ts.dir[d], &own);
   return m;
 }
 
@@ -330,6 +355,23 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
   m.spec.latency_percentile = last.latency_percentile;
   m.spec.latency_window_ns = last.latency_window_ns;
   m.latency_depth = jobs.back()->latency_depth;
+  // fio's init_per_prio_stats: the group keeps a latency split by priority
+  // when a member split its own (cmdprio) or the members' own priorities
+  // differ. Then every member's I/Os count, those without a cmdprio
+  // priority under the member's own (so the entries add up to total_ios);
+  // the base's directions without a split become their one entry.
+  const bool by_prio = std::any_of(jobs.begin(), jobs.end(), [&jobs](const JobResult* j) {
+    return JobIoprio(j->spec) != JobIoprio(jobs[0]->spec) ||
+           std::any_of(std::begin(j->stats.dir), std::end(j->stats.dir),
+                       [](const DirStats& d) { return d.prio_split; });
+  });
+  if (by_prio) {
+    const OwnPrio own = OwnPrioOf(jobs[0]->spec);
+    for (DirStats& d : m.stats.dir) {
+      if (!d.prio_split) AddOwnPrio(d.prios, d, own);
+      d.prio_split = true;
+    }
+  }
   JobRecord r(std::move(merged));
   FillRecord(r, m);
   r.options_from = &jobs.back()->spec;
@@ -339,7 +381,8 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
   std::unordered_set<std::string> notes(m.notes.begin(), m.notes.end());
   for (size_t i = 1; i < jobs.size(); ++i) {
     const JobResult& j = *jobs[i];
-    MergeThreadStats(m.stats, j.stats);
+    const OwnPrio own = OwnPrioOf(j.spec);
+    MergeThreadStats(m.stats, j.stats, by_prio ? &own : nullptr);
     m.elapsed_ms = std::max(m.elapsed_ms, j.elapsed_ms);
     m.runtime_ms = std::max(m.runtime_ms, j.runtime_ms);
     m.runtime_us = std::max(m.runtime_us, j.runtime_us);

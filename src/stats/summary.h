@@ -71,10 +71,25 @@ SampleStat BwSampleStat(const std::vector<RateSample>& bw_samples);
 // its running S; we rebuild it from stddev as S = stddev^2 * (n - 1)).
 SampleStat SumSampleStats(const SampleStat& a, const SampleStat& b);
 
+// The priority a job's I/Os count under in the latency split by priority
+// (fio's "clat prio"/"lat prio") when a direction has no split of its own (no
+// cmdprio for it): all of them carry the job's own prioclass/prio (fio's
+// td->ioprio, 0/0 when unset), so the direction's completion latency, or its
+// total latency with lat_percentiles, is that priority's whole entry.
+struct OwnPrio {
+  uint16_t value = 0;
+  bool total_lat = false;
+};
+OwnPrio OwnPrioOf(const JobSpec& spec);
+
 // Adds src into dst: histograms exactly, counters summed, LatStats merged,
 // depth distributions added, CPU summed; runtime per direction is the
-// longest; the first error (dst's if any, else src's) is kept.
-void MergeThreadStats(ThreadStats& dst, const ThreadStats& src);
+// longest; the first error (dst's if any, else src's) is kept. A direction's
+// latency split by priority merges by value (fio's order: a value dst has not
+// seen is appended); a src direction without a split adds its whole latency
+// under *own when given (fio's sum_clat_prio_stats_src_single_prio), nothing
+// when own is null.
+void MergeThreadStats(ThreadStats& dst, const ThreadStats& src, const OwnPrio* own = nullptr);
 
 // A printable record: one job, or the whole group merged (group_reporting).
 // A one-job record refers to that job in its GroupResult instead of copying
@@ -144,8 +159,11 @@ uint64_t DirRuntimeMs(const DirStats& ds, uint64_t job_runtime_ms);
 
 // unified_rw_reporting's "mixed" direction: read, write and trim of `ts`
 // summed (counts and bytes added, latencies and histograms merged, the
-// runtime the longest, rate samples of all directions kept).
-DirStats MixDirections(const ThreadStats& ts);
+// runtime the longest, rate samples of all directions kept). As fio, the mix
+// is split by priority whenever two priorities completed I/O in it: a
+// direction without a split of its own counts whole under `own`, the
+// record's priority (its first member's prioclass/prio).
+DirStats MixDirections(const ThreadStats& ts, const OwnPrio& own);
 
 // Index of the mixed direction in GroupTotals' arrays and DirView::ddir.
 inline constexpr int kMixedDdir = 3;

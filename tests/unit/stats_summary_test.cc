@@ -228,6 +228,26 @@ TEST(StatsMergeTest, PriosMergeByValue) {
   MergeThreadStats(a, none);
   EXPECT_EQ(a.dir[0].prios.size(), 3u);
   EXPECT_TRUE(a.dir[0].prio_split);
+  // Unless the group splits by priority: then its I/Os count whole under its
+  // own priority (fio's single-prio source), and a direction without I/O adds
+  // nothing.
+  none.dir[0].clat.Add(700);
+  none.dir[0].clat_hist.Add(700);
+  none.dir[0].lat.Add(900);
+  none.dir[0].lat_hist.Add(900);
+  const OwnPrio own{0x6002, false};
+  MergeThreadStats(a, none, &own);
+  ASSERT_EQ(a.dir[0].prios.size(), 3u);
+  EXPECT_EQ(a.dir[0].prios[2].lat.n, 2u);
+  EXPECT_EQ(a.dir[0].prios[2].lat.max, 700u);
+  EXPECT_TRUE(a.dir[1].prio_split);
+  EXPECT_TRUE(a.dir[1].prios.empty());
+  const OwnPrio idle_total{0x6000, true};  // lat_percentiles: the total latency
+  MergeThreadStats(a, none, &idle_total);
+  ASSERT_EQ(a.dir[0].prios.size(), 4u);
+  EXPECT_EQ(a.dir[0].prios[3].value, 0x6000);
+  EXPECT_EQ(a.dir[0].prios[3].lat.max, 900u);
+  EXPECT_EQ(a.dir[0].prios[3].hist.counts[Histogram::ValueToIndex(900)], 1u);
 }
 
 TEST(StatsMergeTest, SampleStats) {
