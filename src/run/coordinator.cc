@@ -156,6 +156,17 @@ struct Phase {
   std::vector<size_t> jobs;  // indices into the job list
 };
 
+// wait_for=NAME: the jobs of the phase whose clones must all finish before
+// the job `j` starts. As fio 3.33's waitee_running(), every job of that
+// name that has not ended, the ones defined after the waiter too.
+std::vector<size_t> Waitees(const std::vector<JobSpec>& jobs, const Phase& phase, size_t j) {
+  std::vector<size_t> w;
+  if (jobs[j].wait_for.empty()) return w;
+  for (size_t k : phase.jobs)
+    if (k != j && jobs[k].name == jobs[j].wait_for) w.push_back(k);
+  return w;
+}
+
 // One clone of one job, as the coordinator tracks it.
 struct Clone {
   size_t job = 0;
@@ -1363,9 +1374,7 @@ class PhaseRunner {
         c.job = j;
         c.jobnum = static_cast<int>(k);
         c.groupid = groupids[j];
-        if (!job.wait_for.empty())  // earlier jobs of this phase with that name
-          for (size_t w : phase.jobs)
-            if (w < j && jobs_[w].name == job.wait_for) c.waits.push_back(w);
+        c.waits = Waitees(jobs_, phase, j);
         std::vector<sys::TakenFile> dropped;
         const std::vector<std::string> paths = sys::ClonePaths(job, j, c.jobnum, Taken(), &dropped);
         bool small = false;
@@ -1910,6 +1919,45 @@ class PhaseRunner {
   bool cut_short() const { return cut_short_; }
 };
 
+// wait_for waits for the jobs of that name defined later too (Waitees): a
+// later one that waits, directly or through others, for the waiter closes a
+// circle in which no job would start. fio 3.33 hangs there; refuse it.
+Status CheckWaitCycles(const std::vector<JobSpec>& jobs, const std::vector<Phase>& phases) {
+  for (const Phase& phase : phases) {
+    std::map<size_t, std::vector<size_t>> waits;
+    for (size_t j : phase.jobs) waits[j] = Waitees(jobs, phase, j);
+    // Depth-first over "waits for" edges; 1 = on the current path, 2 = done.
+    std::map<size_t, int> state;
+    std::vector<size_t> path;
+    std::function<std::optional<size_t>(size_t)> visit = [&](size_t j) -> std::optional<size_t> {
+      state[j] = 1;
+      path.push_back(j);
+      for (size_t w : waits[j]) {
+        if (state[w] == 1) return w;
+        if (state[w] == 0)
+          if (auto c = visit(w)) return c;
+      }
+      path.pop_back();
+      state[j] = 2;
+      return std::nullopt;
+    };
+    for (size_t j : phase.jobs) {
+      if (state[j] != 0) continue;
+      const std::optional<size_t> back = visit(j);
+      if (!back) continue;
+      std::string circle;
+      for (auto it = std::find(path.begin(), path.end(), *back); it != path.end(); ++it)
+        circle += (circle.empty() ? "" : ", ") + std::string("job '") + jobs[*it].name +
+                  "' waits for '" + jobs[*it].wait_for + "' (" +
+                  SettingOf(jobs[*it], "wait_for").Where() + ")";
+      return Status::Invalid("wait_for goes in a circle: " + circle +
+                             "; no job of the circle would start (fio 3.33 waits for every job "
+                             "of the name, also those defined later, and hangs)");
+    }
+  }
+  return Status::Ok();
+}
+
 // Phases (stonewall, job files) and reporting groups, and the checks that
 // need them: wait_for names an earlier job, steady state agrees within a
 // group, exitall's group is its phase.
@@ -1926,7 +1974,8 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
     if (!job.wait_for.empty()) {
       bool found = false;
       for (size_t k = 0; k < i; ++k) found |= jobs[k].name == job.wait_for;
-      if (!found)
+      // fio refuses wait_for=its own name even when an earlier job has it.
+      if (!found || job.wait_for == job.name)
         return Status::Invalid("job '" + job.name + "': wait_for=" + job.wait_for + " (" +
                                SettingOf(job, "wait_for").Where() +
                                (job.wait_for == job.name
@@ -1941,6 +1990,7 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
     groupids[i] = group;
   }
 
+  IOB_RETURN_IF_ERROR(CheckWaitCycles(jobs, phases));
   IOB_RETURN_IF_ERROR(CheckSteadyStateGroups(jobs, groupids));
 
   // group_reporting prints one set of percentiles per group (the last job's

@@ -447,6 +447,57 @@ TEST(RunCoordinatorTest, WaitForMustNameAnEarlierJob) {
   RunResult ok = MustRun({a, b});
   ASSERT_EQ(ok.groups.size(), 1u);  // wait_for orders, it does not regroup
   EXPECT_EQ(ok.groups[0].jobs.size(), 2u);
+  // Its own name, even when an earlier job has it (fio refuses it too).
+  JobSpec b2 = b;
+  b2.wait_for = "b";
+  b2.settings.back().value = "b";
+  r = RunJobs({a, b, b2}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "job 'b': wait_for=b (w.fio:7): a job cannot wait for itself");
+}
+
+// fio 3.33's waitee_running() waits for every job of the name in the phase,
+// the ones defined after the waiter too: b started when the first a ended
+// and ran alongside the second. Ordering, not speed: b starts after both.
+TEST(RunCoordinatorTest, WaitForWaitsForLaterJobsOfTheName) {
+  JobSpec a1 = NullJob("a");
+  a1.number_ios = 1;
+  JobSpec b = NullJob("b", RwMode::kRandRead, 4096, 64ull << 20);
+  b.number_ios = 1;
+  b.wait_for = "a";
+  JobSpec a2 = NullJob("a", RwMode::kRandRead, 4096, 64ull << 20);
+  a2.time_based = true;
+  a2.runtime_ns = 300ull * 1000 * 1000;
+  RunResult r = MustRun({a1, b, a2});
+  ASSERT_EQ(r.groups.size(), 1u);
+  const auto& jobs = r.groups[0].jobs;
+  ASSERT_EQ(jobs.size(), 3u);
+  ASSERT_EQ(jobs[1].name, "b");
+  EXPECT_GE(jobs[1].start_ms + 1, jobs[2].start_ms + jobs[2].runtime_ms)
+      << "b started before the second a finished";
+  EXPECT_EQ(jobs[1].stats.dir[0].ios, 1u);
+}
+
+// A later job of the name that waits for the waiter closes a circle: no job
+// of it would start (fio 3.33 hangs). Refused before the run, naming each.
+TEST(RunCoordinatorTest, WaitForInACircleIsRefused) {
+  JobSpec a1 = NullJob("a");
+  JobSpec b = NullJob("b");
+  b.wait_for = "a";
+  b.settings.push_back({"wait_for", "a", OptionSource::kJob, "w.fio", 7});
+  JobSpec a2 = NullJob("a");
+  a2.wait_for = "b";
+  a2.settings.push_back({"wait_for", "b", OptionSource::kJob, "w.fio", 11});
+  auto r = RunJobs({a1, b, a2}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "wait_for goes in a circle: job 'b' waits for 'a' (w.fio:7), job 'a' waits for 'b' "
+            "(w.fio:11); no job of the circle would start (fio 3.33 waits for every job of the "
+            "name, also those defined later, and hangs)");
+  // In another phase the later a does not count: it is not waited for.
+  a2.stonewall = true;
+  RunResult ok = MustRun({a1, b, a2});
+  EXPECT_EQ(ok.groups.size(), 2u);
 }
 
 // wait_for holds back only the job that names another one: a job after it
