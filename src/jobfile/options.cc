@@ -864,8 +864,10 @@ Status ParseFloatList(JobSpec& j, const OptValue& v) {
     char* end = nullptr;
     double f = std::strtod(t.c_str(), &end);
     if (*end || !std::isfinite(f)) return Bad("bad number '" + t + "' in list");
-    // man fio: each in (0, 100]; fio 3.33 ends the list at a 0 and prints none.
-    if (!(f > 0) || f > 100) return Bad("percentile " + t + " is not within (0, 100]");
+    // man fio: each in (0, 100]; fio 3.33 ends the list at the first one
+    // outside (0:50:100 prints no percentile, 50:101:99 only the 50th).
+    if (!(f > 0) || f > 100)
+      return Bad("percentile " + t + " is not within (0, 100] (fio would end the list there)");
     j.percentile_list.push_back(f);
     // fio prints the labels with the decimals as typed: 50.0 gives "50.0th".
     if (const size_t dot = t.find('.'); dot != std::string::npos) {

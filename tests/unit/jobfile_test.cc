@@ -1050,6 +1050,17 @@ TEST(JobfileValues, PercentileListRefusesEmptyEntries) {
             (std::vector<double>{50, 99}));
 }
 
+// fio 3.33 ends the list at an entry outside (0, 100] too (0:50:100 prints
+// no percentile at all); still refused here, and the message says what fio
+// does with it.
+TEST(JobfileValues, PercentileListOutOfRangeSaysWhatFioDoes) {
+  EXPECT_EQ(ParseErr("[a]\npercentile_list=0:50:100\n"),
+            "t.fio:2:17: option 'percentile_list': percentile 0 is not within (0, 100] (fio "
+            "would end the list there)\npercentile_list=0:50:100\n                ^");
+  EXPECT_NE(ParseErr("[a]\npercentile_list=50:101:99\n").find("percentile 101 is not within"),
+            std::string::npos);
+}
+
 // Messages that quoted a ${VAR} holding a newline broke in two; a range of
 // expressions was split inside the first one ("missing ')'"); an include of
 // a pipe said "No such file or directory".
