@@ -253,6 +253,7 @@ std::string OneValueKey(const iobench::jobfile::OptionDef& def, const std::strin
   else
     return value;
   auto n = jf::ParseNumber(v, ctx, &err);
+  if (n && def.any_int) return std::string(*n != 0 ? "#1" : "#0");  // thread=2 is thread=1
   return n ? "#" + std::to_string(*n) : value;
 }
 

@@ -73,6 +73,11 @@ struct Row {
     for (auto* s : e) d.engines.emplace_back(s);
     return *this;
   }
+  // fio's FIO_OPT_STR_SET flags: any integer, 0 off and any other on.
+  Row& AnyInt() {
+    d.any_int = true;
+    return *this;
+  }
   Row& NoRun() {
     d.runs = false;
     return *this;
@@ -1032,20 +1037,44 @@ std::vector<OptionDef> BuildTable() {
                   "Wait for all jobs before this one to finish before starting it")
                   .Alias({"wait_for_previous"})
                   .Def("0")
+                  .AnyInt()
                   .Set(B(stonewall)));
-  r.push_back(
-      Row("new_group", T::kBool, "job", "Start a new reporting group").Def("0").Set(B(new_group)));
+  r.push_back(Row("new_group", T::kBool, "job", "Start a new reporting group")
+                  .Def("0")
+                  .AnyInt()
+                  .Set(B(new_group)));
   r.push_back(Row("wait_for", T::kStr, "job", "Name of a job this one waits for before starting")
                   .Set(S(wait_for)));
   r.push_back(Row("group_reporting", T::kBool, "job", "Report the jobs of a group as one")
                   .Def("0")
+                  .AnyInt()
                   .Set(B(group_reporting)));
   r.push_back(Row("exitall", T::kBool, "job", "Stop all jobs when this one finishes")
                   .Def("0")
-                  .Set(B(exitall)));
+                  .AnyInt()
+                  // fio 3.33 sets its switch whatever the value: exitall=0 is
+                  // on there too, so it is on here, with a word about it.
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    if (!v.bare && v.num == 0) {
+                      const std::string t = Trim(v.text);
+                      if (!t.empty() && !std::isdigit(static_cast<unsigned char>(t[0])) &&
+                          t[0] != '-' && t[0] != '+')
+                        return Bad("exitall=" + t +
+                                   " would not turn exitall off: fio 3.33 sets exitall "
+                                   "whatever its value (and refuses '" +
+                                   t + "'); delete the line to leave it off");
+                      if (v.warnings)
+                        v.warnings->push_back("exitall=" + t +
+                                              " sets exitall, as in fio 3.33, which ignores the "
+                                              "value; delete the line to leave it off");
+                    }
+                    j.exitall = true;
+                    return Status::Ok();
+                  }));
   r.push_back(
       Row("exitall_on_error", T::kBool, "job", "Stop all jobs when this one finishes with an error")
           .Def("0")
+          .AnyInt()
           .Set(B(exitall_on_error)));
   r.push_back(Row("exit_what", T::kEnum, "job",
                   "Jobs that exitall stops: group, stonewall (all running), all")
@@ -1069,6 +1098,7 @@ std::vector<OptionDef> BuildTable() {
                   .Set(N(numjobs)));
   r.push_back(Row("thread", T::kBool, "job", "Use threads (accepted; iobench always uses threads)")
                   .Def("0")
+                  .AnyInt()
                   .Set(B(thread)));
   // --- files and targets
   r.push_back(Row("filename", T::kSpecial, "files",
@@ -1387,6 +1417,7 @@ std::vector<OptionDef> BuildTable() {
                   "Block sizes of a bsrange or bssplit need not be multiples of the smallest")
                   .Alias({"blocksize_unaligned"})
                   .Def("0")
+                  .AnyInt()
                   .Set(B(bs_unaligned)));
   r.push_back(Row("bs_is_seq_rand", T::kBool, "pattern",
                   "bs=a,b means sequential,random instead of read,write")
@@ -1407,6 +1438,7 @@ std::vector<OptionDef> BuildTable() {
                   }));
   r.push_back(Row("norandommap", T::kBool, "pattern", "Random offsets may repeat; no coverage map")
                   .Def("0")
+                  .AnyInt()
                   .Set(B(norandommap)));
   r.push_back(Row("softrandommap", T::kBool, "pattern",
                   "Run without the random map when it cannot be allocated")
@@ -1708,6 +1740,7 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(
       Row("time_based", T::kBool, "time", "Run for the whole runtime, repeating the workload")
           .Def("0")
+          .AnyInt()
           .Set(B(time_based)));
   r.push_back(
       Row("ramp_time", T::kTime, "time", "Run this long before measuring (default unit: seconds)")
@@ -2028,9 +2061,11 @@ std::vector<OptionDef> BuildTable() {
   // --- buffers
   r.push_back(Row("zero_buffers", T::kBool, "buffers", "Fill write buffers with zeroes")
                   .Def("0")
+                  .AnyInt()
                   .Set(B(zero_buffers)));
   r.push_back(Row("refill_buffers", T::kBool, "buffers", "Refill write buffers before every write")
                   .Def("0")
+                  .AnyInt()
                   .Set(B(refill_buffers)));
   r.push_back(Row("scramble_buffers", T::kBool, "buffers",
                   "Scramble write buffers a little to defeat dedupe")
@@ -2156,6 +2191,7 @@ std::vector<OptionDef> BuildTable() {
                   .Set(B(verify.do_verify)));
   r.push_back(Row("verify_only", T::kBool, "verify", "Only verify, do not write")
                   .Def("0")
+                  .AnyInt()
                   .Set(B(verify.verify_only)));
   r.push_back(Row("verify_backlog", T::kInt, "verify", "Verify after this many written blocks")
                   .Def("0")
@@ -2571,6 +2607,7 @@ std::vector<OptionDef> BuildTable() {
                   "Polled I/O (io_uring: IORING_SETUP_IOPOLL; pvsync2: RWF_HIPRI)")
                   .Def("0")
                   .Engines({"io_uring", "io_uring_cmd", "pvsync2"})
+                  .AnyInt()
                   .Set(B(hipri)));
   r.push_back(
       Row("hipri_percentage", T::kInt, "engine options", "Percent of I/Os issued with RWF_HIPRI")
@@ -2600,15 +2637,18 @@ std::vector<OptionDef> BuildTable() {
   r.push_back(Row("fixedbufs", T::kBool, "engine options", "Register the I/O buffers with the ring")
                   .Def("0")
                   .Engines({"io_uring", "io_uring_cmd"})
+                  .AnyInt()
                   .Set(B(fixedbufs)));
   r.push_back(Row("registerfiles", T::kBool, "engine options", "Register the files with the ring")
                   .Def("0")
                   .Engines({"io_uring", "io_uring_cmd"})
+                  .AnyInt()
                   .Set(B(registerfiles)));
   r.push_back(Row("sqthread_poll", T::kBool, "engine options",
                   "Kernel thread polls the submission queue (SQPOLL)")
                   .Def("0")
                   .Engines({"io_uring", "io_uring_cmd"})
+                  .AnyInt()
                   .Set(B(sqthread_poll)));
   r.push_back(Row("sqthread_poll_cpu", T::kInt, "engine options", "CPU of the SQPOLL thread")
                   .Range(0, 65535)
@@ -2628,6 +2668,7 @@ std::vector<OptionDef> BuildTable() {
                   "wait (0: io_getevents for every reap, fio's default)")
                   .Def("1")
                   .Engines({"libaio"})
+                  .AnyInt()
                   .Set(B(userspace_reap)));
   r.push_back(Row("cmdprio_percentage", T::kInt, "engine options",
                   "Percent of I/Os with the cmdprio priority (read,write)")
@@ -2855,7 +2896,7 @@ std::string SuggestOption(const std::string& name) {
 std::string TypeName(const OptionDef& def) {
   switch (def.type) {
     case OptType::kBool:
-      return "bool";
+      return def.any_int ? "flag" : "bool";
     case OptType::kInt:
       if (!def.choices.empty()) return def.choices;  // unit_base: 0|1|8
       return def.per_dir ? "int[,int][,int]" : "int";

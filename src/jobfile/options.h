@@ -65,7 +65,11 @@ struct OptionDef {
   std::string help;
   std::string category;
   std::vector<std::string> engines;  // empty = core option
-  bool runs = true;                  // false: accepted, recorded in JobSpec::unimplemented
+  // kBool only: fio stores the flag as a number (FIO_OPT_STR_SET), so any
+  // integer is accepted (thread=2, stonewall=-1 are on, =0 off) where
+  // fio's true bools (direct=2) are refused.
+  bool any_int = false;
+  bool runs = true;  // false: accepted, recorded in JobSpec::unimplemented
   OptionSetter set = nullptr;
 };
 

@@ -728,12 +728,14 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
         } else {
           ctx.kind = NumKind::kPlain;
           auto n = ParseNumber(v.text, ctx, &ve);
+          // fio stores a FIO_OPT_STR_SET flag as the number written
+          // (stonewall=2 and thread=-1 are on, =0 off); its bools take 0 or 1.
+          if (n && def->any_int) n = *n != 0;
           if (!n || (*n != 0 && *n != 1))
             return Diag(s, at(0),
-                        "option '" + s.key +
-                            "' is a flag: expected 0 or 1 (or yes/no, true/false, on/off), "
-                            "got '" +
-                            v.text + "'");
+                        "option '" + s.key + "' is a flag: expected " +
+                            (def->any_int ? "a number (0 off, any other on)" : "0 or 1") +
+                            " (or yes/no, true/false, on/off), got '" + v.text + "'");
           v.num = *n;
         }
         break;

@@ -2224,9 +2224,64 @@ TEST(JobfileErrors, EmptyOptionNameAndFlagWords) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(), "command line: expected an option name before '='\n--=4k\n  ^");
   EXPECT_EQ(ParseErr("[a]\nthread=enable\n"),
-            "t.fio:2:8: option 'thread' is a flag: expected 0 or 1 (or yes/no, true/false, "
-            "on/off), got 'enable'\nthread=enable\n       ^");
+            "t.fio:2:8: option 'thread' is a flag: expected a number (0 off, any other on) (or "
+            "yes/no, true/false, on/off), got 'enable'\nthread=enable\n       ^");
   EXPECT_TRUE(ParseOk("[a]\nthread=On\n").jobs.at(0).thread);
+}
+
+// fio 3.33 stores its FIO_OPT_STR_SET flags as the number written: a job
+// file with stonewall=2 or time_based=-1 runs there (on), =0 is off. It
+// refused here ("expected 0 or 1"). fio's true bools still take 0 or 1.
+TEST(JobfileValues, StrSetFlagsTakeAnyNumber) {
+  const char* on[] = {"stonewall",    "new_group",      "group_reporting", "exitall_on_error",
+                      "thread",       "time_based",     "norandommap",     "bs_unaligned",
+                      "zero_buffers", "refill_buffers", "verify_only"};
+  auto flag = [](const JobSpec& j, const std::string& n) {
+    return n == "stonewall"          ? j.stonewall
+           : n == "new_group"        ? j.new_group
+           : n == "group_reporting"  ? j.group_reporting
+           : n == "exitall_on_error" ? j.exitall_on_error
+           : n == "thread"           ? j.thread
+           : n == "time_based"       ? j.time_based
+           : n == "norandommap"      ? j.norandommap
+           : n == "bs_unaligned"     ? j.bs_unaligned
+           : n == "zero_buffers"     ? j.zero_buffers
+           : n == "refill_buffers"   ? j.refill_buffers
+                                     : j.verify.verify_only;
+  };
+  for (const char* name : on) {
+    for (const char* value : {"2", "-1", "0x10"}) {
+      const std::string text =
+          std::string("[a]\n") + name + "=" + value + "\n[b]\n" + name + "=0\n";
+      auto out = ParseOk(text);
+      EXPECT_TRUE(flag(out.jobs.at(0), name)) << text;
+      EXPECT_FALSE(flag(out.jobs.at(1), name)) << text;
+    }
+  }
+  EXPECT_EQ(ParseErr("[a]\nstonewall=abc\n"),
+            "t.fio:2:11: option 'stonewall' is a flag: expected a number (0 off, any other on) "
+            "(or yes/no, true/false, on/off), got 'abc'\nstonewall=abc\n          ^");
+  // fio's bools (FIO_OPT_BOOL): "max value out of range: 2 (1 max)".
+  EXPECT_NE(ParseErr("[a]\nrandrepeat=2\n").find("expected 0 or 1"), std::string::npos);
+}
+
+// fio 3.33's exitall sets one switch whatever its value: exitall=0 stops the
+// other jobs there too. It runs so here, with a warning; a word that means
+// off (which fio refuses) is refused rather than run as on.
+TEST(JobfileValues, ExitallIgnoresItsValueAsFio) {
+  auto out = ParseOk("[a]\nexitall=7\n");
+  EXPECT_TRUE(out.jobs.at(0).exitall);
+  EXPECT_TRUE(out.warnings.empty());
+  out = ParseOk("[a]\nexitall=0\n");
+  EXPECT_TRUE(out.jobs.at(0).exitall);
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_NE(out.warnings[0].find("t.fio:2: warning: exitall=0 sets exitall, as in fio 3.33"),
+            std::string::npos)
+      << out.warnings[0];
+  EXPECT_NE(ParseErr("[a]\nexitall=no\n")
+                .find("t.fio:2:9: option 'exitall': exitall=no would not turn exitall off"),
+            std::string::npos)
+      << ParseErr("[a]\nexitall=no\n");
 }
 
 TEST(JobfileErrors, MissingValueFlagsAndOutsideSection) {
