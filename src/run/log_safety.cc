@@ -91,7 +91,7 @@ Status CheckLogsAvoidDataFiles(const std::vector<JobSpec>& jobs,
     const std::string who = "job '" + j.name + "'";
     if (!j.read_iolog.empty())
       IOB_RETURN_IF_ERROR(refuse(
-          j.read_iolog,
+          sys::ReadIologPath(j),  // read_iolog=a\:b.log reads a:b.log
           "the log " + who + " replays (" + sys::OptionAt(j, "read_iolog", j.read_iolog) + ")",
           false));
     if (j.ioengine == "null") continue;  // no data file is opened

@@ -50,6 +50,12 @@ expect_run "write_iops_log onto the read_iolog" 2 \
   "^iobench: job 'r': write_iops_log=x \(<cmdline>\) writes x_iops\.1\.log, the log job 'r' replays \(read_iolog=x_iops\.1\.log at <cmdline>\)" \
   -- "${run[@]}" --name=r --read_iolog=x_iops.1.log --write_iops_log=x
 grep -q "^D close$" x_iops.1.log || fail "read_iolog: the log changed"
+# ...named with fio's escaped colon: read_iolog=c\:d... reads c:d...
+printf 'fio version 2 iolog\nD add\nD open\nD read 0 4096\nD close\n' >'c:d_iops.1.log'
+expect_run "write_iops_log onto the escaped read_iolog" 2 \
+  "^iobench: job 'r': write_iops_log=c:d \(<cmdline>\) writes c:d_iops\.1\.log, the log job 'r' replays" \
+  -- "${run[@]}" --name=r --ioengine=null --read_iolog='c\:d_iops.1.log' --write_iops_log=c:d
+grep -q "^D close$" 'c:d_iops.1.log' || fail "escaped read_iolog: the log changed"
 
 # Still allowed: a log elsewhere; record, then replay after a stonewall.
 expect_run "a log beside the data" 0 "" -- "${run[@]}" --name=j --rw=read --size=16k \
