@@ -96,7 +96,7 @@ expect_eq "buffer_pattern: stored" "$(encoded "$mnt/b")" all
 run_json "read" --filename="$mnt/z" --rw=read
 expect_eq "read: warning" "$(grep compress warn.txt)" \
   "job 'j': $mnt/z: 100.0% of the region the job reads is stored compressed (btrfs): the disk reads less than the job counts, and the kernel spends CPU decompressing; write the file with data that does not compress"
-echo 3 >/proc/sys/vm/drop_caches
+drop_file_cache "$mnt/z"
 run_json "direct read" --filename="$mnt/z" --rw=randread --direct=1
 grep -qF "100.0% of the region the job reads is stored compressed (btrfs): the disk reads less than the job counts, and the kernel spends CPU decompressing; btrfs serves O_DIRECT reads of compressed data through the page cache, so direct=1 measures buffered reads there" warn.txt ||
   fail "direct read: $(cat warn.txt)"

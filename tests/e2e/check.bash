@@ -31,3 +31,14 @@ expect_run() {
   fi
   echo "ok   $name (exit $rc)"
 }
+# drop_file_cache FILE...: writes the files' dirty pages back and drops
+# their page cache (POSIX_FADV_DONTNEED through dd). Tests never write to
+# /proc/sys/vm/drop_caches: that drops every file's cache, and the tests
+# running beside this one measure theirs.
+drop_file_cache() {
+  local f
+  sync -- "$@" || fail "sync $*"
+  for f; do
+    dd if="$f" iflag=nocache count=0 status=none || fail "drop the cache of $f"
+  done
+}

@@ -22,7 +22,10 @@ expect_eq "data=journal write: exit" "$?" 0
 [ -s err.txt ] && fail "data=journal: stderr: $(cat err.txt)"
 grep -qxF "warning: $want" out.txt || fail "data=journal: no warning in: $(head -5 out.txt)"
 # The note is true: a direct read leaves the file in the page cache.
-echo 3 >/proc/sys/vm/drop_caches
+drop_file_cache "$f"
+if command -v fincore >/dev/null; then
+  expect_eq "pages cached after the drop" "$(fincore -bno RES "$f" | tr -d ' ')" 0
+fi
 "$bin" "${job[@]}" --rw=read --output-format=json >out.json 2>err.txt
 expect_eq "data=journal read: exit" "$?" 0
 [ -s err.txt ] && fail "data=journal read: stderr: $(cat err.txt)"
@@ -46,7 +49,7 @@ grep -q "page cache, so this measures buffered" out.txt && fail "data=ordered: n
 # A loop device without direct I/O (losetup's default) reads and writes
 # its image through the page cache: the note names it.
 losetup --direct-io=off "$loop" || fail "losetup --direct-io=off"
-echo 3 >/proc/sys/vm/drop_caches
+drop_file_cache "$f"
 "$bin" "${job[@]}" --rw=read >out.txt 2>err.txt
 expect_eq "loop dio=0: exit" "$?" 0
 [ -s err.txt ] && fail "loop dio=0: stderr: $(cat err.txt)"

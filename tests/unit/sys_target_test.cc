@@ -234,17 +234,19 @@ TEST(SysPageCacheTest, Ext4ReadIsCachedAndDontneedDropsIt) {
   ASSERT_GE(fd, 0);
   ASSERT_EQ(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
   EXPECT_LE(PageCachePercent(file, 0, 0), 1.0);
-  // Read only the first 2 MiB with readahead off: exactly that is cached.
+  // Read only the first 2 MiB with readahead off: that is cached. Clean ext4
+  // pages can be reclaimed at any time when other tests load the machine, so
+  // "cached" means at least 99%, and "not cached" at most 1%.
   ASSERT_EQ(posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM), 0);
   std::vector<char> buf(1 << 20);
   ASSERT_EQ(pread(fd, buf.data(), buf.size(), 0), ssize_t(buf.size()));
   ASSERT_EQ(pread(fd, buf.data(), buf.size(), 1 << 20), ssize_t(buf.size()));
-  EXPECT_DOUBLE_EQ(PageCachePercent(file, 0, 2 << 20), 100.0);
+  EXPECT_GE(PageCachePercent(file, 0, 2 << 20), 99.0);
   EXPECT_LE(PageCachePercent(file, 4 << 20, 4 << 20), 1.0);
-  // Whole file read: ~100.
+  // Whole file read.
   for (size_t off = 0; off < kSize; off += buf.size())
     ASSERT_EQ(pread(fd, buf.data(), buf.size(), off), ssize_t(buf.size()));
-  EXPECT_DOUBLE_EQ(PageCachePercent(file, 0, 0), 100.0);
+  EXPECT_GE(PageCachePercent(file, 0, 0), 99.0);
   ASSERT_EQ(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
   EXPECT_LE(PageCachePercent(file, 0, 0), 1.0);
   close(fd);
