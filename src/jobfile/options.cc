@@ -106,10 +106,12 @@ Result<int64_t> Num(std::string_view text, NumKind kind, uint32_t kb_base, uint6
 // A share or level inside a list value (bssplit=4k/10.5:...): Num() would
 // round 10.5 to 11 and turn shares that add up to 100 into "101%"; fio drops
 // the fraction. Neither is what was written, so a fraction is refused.
-Result<int64_t> Whole(const std::string& text, const std::string& what) {
+// `fio_does` says what fio does with one, where it does not drop it.
+Result<int64_t> Whole(const std::string& text, const std::string& what,
+                      const char* fio_does = "fio drops the fraction") {
   const std::string t = Trim(text);
   if (!t.empty() && t[0] != '(' && t.find('.') != std::string::npos)
-    return Bad(what + " '" + t + "' must be a whole number (fio drops the fraction)");
+    return Bad(what + " '" + t + "' must be a whole number (" + fio_does + ")");
   return Num(t, NumKind::kPlain, 1024);
 }
 
@@ -1510,8 +1512,9 @@ std::vector<OptionDef> BuildTable() {
                     std::string t = Trim(v.text);
                     const bool zones = !t.empty() && (t.back() == 'z' || t.back() == 'Z');
                     if (zones) t.pop_back();
-                    IOB_ASSIGN_OR_RETURN(int64_t n, zones ? Whole(t, "zoneskip zone count")
-                                                          : Num(t, NumKind::kSize, v.kb_base));
+                    IOB_ASSIGN_OR_RETURN(
+                        int64_t n, zones ? Whole(t, "zoneskip zone count", "fio refuses it too")
+                                         : Num(t, NumKind::kSize, v.kb_base));
                     if (n < 0) return Bad("must not be negative");
                     j.zone_skip = static_cast<uint64_t>(n);
                     j.zone_skip_zones = zones;

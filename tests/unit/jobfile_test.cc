@@ -1659,7 +1659,8 @@ TEST(JobfileErrors, FractionalCountsInsideValues) {
                 .find("t.fio:2:4: option 'rw': rw=randwrite:N count '1.5' must be a whole number"),
             std::string::npos);
   EXPECT_NE(ParseErr("[a]\nzonemode=strided\nzonesize=64k\nzonerange=128k\nzoneskip=1.5z\n")
-                .find("t.fio:5:10: option 'zoneskip': zoneskip zone count '1.5' must be a whole"),
+                .find("t.fio:5:10: option 'zoneskip': zoneskip zone count '1.5' must be a whole "
+                      "number (fio refuses it too)"),
             std::string::npos);
   auto out = ParseOk("[a]\nrw=randwrite:3\nzoneskip=2z\n");
   EXPECT_EQ(out.jobs.at(0).rw_nr, 3u);
