@@ -1105,7 +1105,9 @@ class StridedPattern final : public IoPattern {
     const uint64_t range = job.zone_range != 0 ? job.zone_range : job.zone_size;
     const uint64_t skip = job.zone_skip_zones ? job.zone_skip * job.zone_size : job.zone_skip;
     start_ = r.offset;
-    end_ = std::max(r.file_size, r.offset + r.size);
+    // The file's end (a device's size; a file is laid out to at least
+    // offset + size), or without one the region's.
+    end_ = r.file_size != 0 ? r.file_size : r.offset + r.size;
     step_ = range + skip;
     pass_bytes_ = r.size;
     // Zones lie at start + k * step for every k whose base is inside the

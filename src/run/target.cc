@@ -590,6 +590,15 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     t.needed_size = std::max(needed, off + fsize);
     t.jobnum = jobnum;
     if (t.is_block_device && t.needed_size > t.current_size) {
+      // zonemode=strided: size is the bytes to transfer and the zone walk
+      // goes from the offset to the device's end and around again, as in
+      // fio, so a size above the device's is no region past its end.
+      if (job.zone_mode == JobSpec::ZoneMode::kStrided && job.zone_size != 0 &&
+          off + min_bs <= t.current_size) {
+        t.needed_size = t.current_size;
+        out.push_back(std::move(t));
+        continue;
+      }
       // What put the region there: the offset (and the clone's share of
       // offset_increment) and the size, with where each was set.
       std::vector<std::string> why;
