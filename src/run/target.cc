@@ -304,6 +304,8 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
   const auto TargetLabel = [&](const JobSpec& j) {
     return JobLabel(j) + ": " + (files_at.empty() ? "" : files_at + ": ") + "target ";
   };
+  // " (filename=/dev/nvme9n1 at j.fio:2)" after a message about a path.
+  const std::string files_in = files_at.empty() ? "" : " (" + files_at + ")";
   std::vector<TargetFile> out;
   // Files too small for one block: as fio, the job skips them and runs on
   // the others (a note names them); refused only when no file is left.
@@ -369,12 +371,13 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         return ErrnoStatus(JobLabel(job) + ": stat " + t.path);
       } else if (sys::UnderDev(t.path)) {
         // A missing name under /dev is a device that is not there, not a file to create.
-        return Status::NotFound(JobLabel(job) + ": device " + t.path + " does not exist");
+        return Status::NotFound(JobLabel(job) + ": device " + t.path + " does not exist" +
+                                files_in);
       } else if (const std::string to = DanglingLinkTarget(t.path); sys::UnderDev(to)) {
         // Creating the file would follow the link: a regular file among
         // the device nodes, which unlink=1 (removing the link) leaves there.
         return Status::NotFound(JobLabel(job) + ": " + t.path + " is a link to " + to +
-                                ", a device that does not exist");
+                                ", a device that does not exist" + files_in);
       } else if (!to.empty() && job.create_on_open && job.allow_file_create) {
         // The open would create the file the link points to (fio 3.33 does),
         // a file the job does not name; the layout replaces such a link, but
