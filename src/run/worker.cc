@@ -2431,7 +2431,22 @@ void Worker::Run() {
   // Ended within its ramp (size reached, exitall, Ctrl-C): fio never reset
   // its stats, so it reports the ramp's I/O over the time since the start
   // (100 I/Os at rate_iops=200 in a 2 s ramp: 496 ms, not 1 ms).
-  if (!measuring_) measure_start_ns_ = start_ns_ != 0 ? start_ns_ : end;
+  if (!measuring_) {
+    measure_start_ns_ = start_ns_ != 0 ? start_ns_ : end;
+    // fio accounts no completion in its ramp (should_account): the ramp's
+    // I/Os and bytes count, its latencies do not (clat N=0, no percentiles,
+    // no latency buckets), as the latency logs already leave them out.
+    for (DirStats& d : ts_.dir) {
+      d.slat = d.clat = d.lat = LatStat();
+      d.slat_hist = d.clat_hist = d.lat_hist = Histogram();
+      for (PrioStat& p : d.prios) {
+        p.lat = LatStat();
+        p.hist = Histogram();
+      }
+    }
+    ts_.sync_lat = LatStat();
+    ts_.sync_hist = Histogram();
+  }
   ts_.cpu = CpuSince(ru_start_, cpu_end);
   const uint64_t runtime_ns = end - measure_start_ns_;
   for (int d = 0; d < kNumDdirs; ++d)

@@ -888,6 +888,11 @@ TEST(RunCoordinatorTest, JobEndingInItsRampReportsTheRamp) {
   EXPECT_EQ(jr.stats.dir[0].ios, 20u);
   EXPECT_GE(jr.runtime_ms, 19u);
   EXPECT_GE(jr.stats.dir[0].runtime_ns, 19ull * 1000 * 1000);
+  // fio accounts no completion in its ramp: the I/Os count, their
+  // latencies do not (clat N=0, no percentiles, no latency buckets).
+  EXPECT_EQ(jr.stats.dir[0].clat.n, 0u);
+  EXPECT_EQ(jr.stats.dir[0].lat.n, 0u);
+  EXPECT_EQ(jr.stats.dir[0].slat.n, 0u);
 }
 
 // fio's number_ios counts from the end of the ramp (its stats reset zeroes
