@@ -164,11 +164,6 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
     auto err = [&](int col, const std::string& msg) {
       return Status::Invalid(FormatDiagnostic(file, lineno, col, msg, text));
     };
-    // A NUL anywhere marks a binary file; other control characters only
-    // matter outside comments (fio accepts `# \e[31mred`).
-    if (size_t z = text.find('\0'); z != std::string::npos)
-      return err(static_cast<int>(z) + 1, "NUL byte in job file (is this a binary file?)");
-    if (text.size() > 8192) return err(1, "line longer than 8192 bytes");
     // Comments: from the first '#' or ';' to the end of the line, except
     // inside a value that is quoted as a whole (`description="a; b"`).
     std::string body = text;
@@ -184,6 +179,12 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
     }
     size_t cpos = body.find_first_of("#;", from);
     if (cpos != std::string::npos) body.resize(cpos);
+    // A comment may hold anything, a NUL too (fio runs `size=64k ; x<NUL>y`).
+    // Outside one a NUL marks a binary file, said before the line's length
+    // (a file of zeros is one long line) or any other control character.
+    if (size_t z = body.find('\0'); z != std::string::npos)
+      return err(static_cast<int>(z) + 1, "NUL byte in job file (is this a binary file?)");
+    if (text.size() > 8192) return err(1, "line longer than 8192 bytes");
     CarriageReturnsToBlanks(&body, &text);
     if (const size_t i = sys::ValueControlAt(body); i != std::string::npos)
       return err(static_cast<int>(i) + 1,

@@ -26,13 +26,32 @@ TEST(JobfileBadInputTest, ControlBytesAreABinaryFile) {
 }
 
 // fio accepts control characters in comments (a colour escape in `# ...`);
-// iobench refused the whole file. A NUL still marks a binary file anywhere.
+// iobench refused the whole file. A NUL too: fio runs `size=64k ; x<NUL>y`,
+// and iobench refused the file as binary.
 TEST(JobfileBadInputTest, ControlBytesInCommentsAreAccepted) {
   auto r = Lex("# \x1b[31mred\x1b[0m\n[a]\nbs=4k ; \x07 bell\n", "f.fio");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->size(), 2u);
-  EXPECT_EQ(LexError(std::string("# x\0\n[a]\n", 8)),
-            "f.fio:1:4: NUL byte in job file (is this a binary file?)\n# x?\n   ^");
+  const std::string nuls("# x\0y\n[a]\n; \0\nsize=64k ; x\0y\nbs=4k#\0\n", 37);
+  r = Lex(nuls, "f.fio");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 3u);
+  EXPECT_EQ((*r)[1].value, "64k");
+  EXPECT_EQ((*r)[2].value, "4k");
+}
+
+// Outside a comment a NUL still marks a binary file, before the comment
+// (`size=64k<NUL> ; x`) as in a value, and a file of zeros (one long line)
+// is a binary file rather than a line that is too long.
+TEST(JobfileBadInputTest, NulOutsideACommentIsABinaryFile) {
+  EXPECT_EQ(LexError(std::string("[a]\nsize=64k\0 ; x\n", 18)),
+            "f.fio:2:9: NUL byte in job file (is this a binary file?)\nsize=64k? ; x\n        ^");
+  EXPECT_EQ(LexError(std::string("[a]\ndescription=\"a\0;b\"\n", 23)).substr(0, 70),
+            "f.fio:2:15: NUL byte in job file (is this a binary file?)\ndescription=");
+  const std::string zeros = LexError(std::string(1 << 20, '\0'));
+  EXPECT_EQ(zeros.substr(0, zeros.find('\n')),
+            "f.fio:1:1: NUL byte in job file (is this a binary file?)");
+  EXPECT_LT(zeros.size(), 400u);
 }
 
 TEST(JobfileBadInputTest, TabsFormFeedsAndCarriageReturnsAreText) {
