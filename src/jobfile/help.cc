@@ -67,6 +67,14 @@ std::string MdEscape(std::string s) {
   return out;
 }
 
+// The option table's categories, each once, in the order they first appear:
+// the table lists an option where it reads best, not grouped by category.
+std::vector<std::string> Categories() {
+  std::vector<std::string> cats;
+  for (const auto& d : OptionTable())
+    if (std::find(cats.begin(), cats.end(), d.category) == cats.end()) cats.push_back(d.category);
+  return cats;
+}
 }  // namespace
 
 std::string OptionsMarkdown() {
@@ -83,10 +91,7 @@ std::string OptionsMarkdown() {
        "**Runs** says whether the run core implements the option's behaviour yet; options "
        "marked *no* are parsed and validated, and a job that sets one is refused by name when it "
        "runs.\n";
-  std::vector<std::string> cats;
-  for (const auto& d : OptionTable())
-    if (std::find(cats.begin(), cats.end(), d.category) == cats.end()) cats.push_back(d.category);
-  for (const auto& c : cats) {
+  for (const auto& c : Categories()) {
     o << "\n## " << c
       << "\n\n| option | aliases | type | default | range | engines | runs | description |\n"
       << "|---|---|---|---|---|---|---|---|\n";
@@ -107,16 +112,18 @@ std::string OptionsMarkdown() {
 
 Result<std::string> CmdHelp(const std::string& option) {
   if (option.empty() || option == "all") {
+    // Each category once (it printed a heading at each change of category
+    // in table order: cpu:, engine:, files: ... twice), blank lines between.
     std::ostringstream o;
-    std::string cat;
-    for (const auto& d : OptionTable()) {
-      if (d.category != cat) {
-        cat = d.category;
-        o << "\n" << cat << ":\n";
+    for (const auto& cat : Categories()) {
+      if (o.tellp() > 0) o << "\n";
+      o << cat << ":\n";
+      for (const auto& d : OptionTable()) {
+        if (d.category != cat) continue;
+        std::string n = d.name;
+        n.resize(std::max<size_t>(n.size(), 28), ' ');
+        o << "  " << n << " " << d.help << "\n";
       }
-      std::string n = d.name;
-      n.resize(std::max<size_t>(n.size(), 28), ' ');
-      o << "  " << n << " " << d.help << "\n";
     }
     return o.str();
   }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -2891,4 +2892,30 @@ TEST(JobfileOptions, FileServiceTypeSwitchCount) {
 }
 
 }  // namespace
+// --cmdhelp lists each category once, as docs/options.md does (it printed a
+// heading at each change of category in table order: cpu:, engine:, ...
+// twice), and starts with the first heading, not a blank line.
+TEST(JobfileTest, CmdHelpListsEachCategoryOnce) {
+  auto all = CmdHelp("");
+  ASSERT_TRUE(all.ok());
+  EXPECT_NE(all->substr(0, 1), "\n");
+  std::vector<std::string> headings;
+  size_t options = 0;
+  for (size_t at = 0; at < all->size();) {
+    size_t nl = all->find('\n', at);
+    if (nl == std::string::npos) nl = all->size();
+    const std::string line = all->substr(at, nl - at);
+    at = nl + 1;
+    if (line.rfind("  ", 0) == 0)
+      ++options;
+    else if (!line.empty())
+      headings.push_back(line);
+  }
+  std::vector<std::string> unique = headings;
+  std::sort(unique.begin(), unique.end());
+  EXPECT_EQ(std::unique(unique.begin(), unique.end()), unique.end());
+  EXPECT_EQ(options, OptionTable().size());
+  EXPECT_EQ(*CmdHelp("all"), *all);
+}
+
 }  // namespace iobench::jobfile
