@@ -750,7 +750,19 @@ int Main(int argc, char** argv) {
     }
     return out;
   };
-  if (cli.showcmd && cli.sweeps.empty()) return Emit(cli, iobench::jobfile::ShowCmd(jobs));
+  // --readonly --showcmd refuses a writing job as --parse-only and a run do
+  // (it printed the line, without --readonly, and exit 0); the printed line
+  // keeps --readonly, which fio's drops. A --sweep point's jobs are checked
+  // by PlanPoints, as --parse-only checks them.
+  const std::string showcmd_tools = cli.readonly ? "--readonly" : "";
+  if (cli.showcmd && cli.readonly && cli.sweeps.empty())
+    for (const auto& j : jobs)
+      if (iobench::Status st = iobench::sys::CheckReadonlyOptions(j); !st.ok()) {
+        std::fprintf(stderr, "iobench: %s\n", st.message().c_str());
+        return kExitUsage;
+      }
+  if (cli.showcmd && cli.sweeps.empty())
+    return Emit(cli, iobench::jobfile::ShowCmd(jobs, showcmd_tools));
   if (cli.showcmd) {
     const iobench::SessionOptions session = SessionFor(cli, job_files, cmdline);
     auto points = iobench::PlanPoints(jobs, session);
@@ -768,7 +780,7 @@ int Main(int argc, char** argv) {
             cli.sweep_cmd, point, iobench::jobfile::IsJobOption, session.canonical_option);
         if (hook.ok()) text += *hook + "\n";  // checked by PlanPoints
       }
-      text += iobench::jobfile::ShowCmd(point_jobs);
+      text += iobench::jobfile::ShowCmd(point_jobs, showcmd_tools);
     }
     return Emit(cli, text);
   }

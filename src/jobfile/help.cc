@@ -202,8 +202,9 @@ std::string Arg(const OptionSetting& s, uint32_t kb_base) {
 }
 }  // namespace
 
-std::string ShowCmd(const std::vector<JobSpec>& jobs) {
+std::string ShowCmd(const std::vector<JobSpec>& jobs, std::string_view tool_options) {
   std::string out = "iobench";
+  if (!tool_options.empty()) out += " " + std::string(tool_options);
   for (size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& j = jobs[i];
     out += ' ';

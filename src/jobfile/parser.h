@@ -15,6 +15,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "iobench/job.h"
@@ -78,7 +79,9 @@ std::string OptionsMarkdown();  // docs/options.md, generated from the table
 Result<std::string> CmdHelp(const std::string& option);
 // --enghelp[=ENGINE[,OPTION]]; an unknown engine or option is an error (for stderr).
 Result<std::string> EngHelp(const std::string& spec);
-std::string ShowCmd(const std::vector<JobSpec>& jobs);        // --showcmd
+// --showcmd. `tool_options` ("--readonly", or empty) goes right after
+// "iobench": the tool options that change which jobs may run.
+std::string ShowCmd(const std::vector<JobSpec>& jobs, std::string_view tool_options = {});
 std::string ParseOnlyJson(const std::vector<JobSpec>& jobs);  // every option: value and source
 // --parse-only, human text. `files_of` gives the paths the run opens for a
 // job (sys::JobFilePaths, which the jobfile layer does not reach); without
