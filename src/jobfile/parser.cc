@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "jobfile/lexer.h"
 #include "jobfile/options.h"
@@ -1580,10 +1581,31 @@ Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
       "terse-version", "cpuclock-test",       "crctest",         "eta-interval",  "eta-newline",
       "server",        "daemonize",           "client",          "remote-config", "idle-prof",
       "inflate-log",   "trigger-file",        "trigger-timeout", "trigger",       "trigger-remote",
-      "aux-path"};
+      "aux-path",      "latency-log",         "memcpytest",      "profile"};
+  // fio 3.33's one-letter forms of its command-line options (the `val` of
+  // each row of l_opts in its init.c; getopt_long_only reads `-C host` as
+  // --client). A lone `-C` is its long form: a tool option, or the refusal
+  // of one iobench lacks ("unknown option 'C'" did not say which).
+  // clang-format off
+  static const std::pair<char, const char*> kFioShort[] = {
+      {'o', "output"}, {'l', "latency-log"}, {'b', "bandwidth-log"}, {'m', "minimal"},
+      {'F', "output-format"}, {'f', "append-terse"}, {'v', "version"}, {'h', "help"},
+      {'c', "cmdhelp"}, {'i', "enghelp"}, {'s', "showcmd"}, {'r', "readonly"}, {'e', "eta"},
+      {'O', "eta-interval"}, {'E', "eta-newline"}, {'d', "debug"}, {'P', "parse-only"},
+      {'x', "section"}, {'X', "inflate-log"}, {'a', "alloc-size"}, {'p', "profile"},
+      {'w', "warnings-fatal"}, {'j', "max-jobs"}, {'V', "terse-version"}, {'S', "server"},
+      {'D', "daemonize"}, {'C', "client"}, {'R', "remote-config"}, {'T', "cpuclock-test"},
+      {'G', "crctest"}, {'M', "memcpytest"}, {'I', "idle-prof"}, {'L', "status-interval"},
+      {'W', "trigger-file"}, {'B', "trigger-timeout"}, {'H', "trigger"}, {'J', "trigger-remote"},
+      {'K', "aux-path"}, {'A', "merge-blktrace-only"}};
+  // clang-format on
   SplitArgsResult out;
   for (size_t i = 0; i < argv.size(); ++i) {
-    const std::string& a = argv[i];
+    std::string a = argv[i];
+    std::string typed;  // "-C" when `a` is its long form "--client"
+    if (a.size() == 2 && a[0] == '-')
+      for (const auto& [letter, name] : kFioShort)
+        if (a[1] == letter) typed = std::exchange(a, std::string("--") + name);
     if (a == "--") {
       // The getopt convention fio follows: everything after "--" is a job
       // file (it was refused as "unknown option ''").
@@ -1639,8 +1661,9 @@ Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
     }
     for (const char* f : kFioToolOnly)
       if (key == f)
-        return Status::Invalid("iobench: '--" + key +
-                               "' is a fio command-line option that iobench does not support");
+        return Status::Invalid("iobench: '" + (typed.empty() ? "" : typed + "' ('") + "--" + key +
+                               (typed.empty() ? "'" : "')") +
+                               " is a fio command-line option that iobench does not support");
     out.job_args.push_back(a);
     if (eq == std::string::npos && i + 1 < argv.size() && NextArgIsValue(key, argv[i + 1]))
       out.job_args.push_back(argv[++i]);

@@ -6,6 +6,7 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "jobfile/parser.h"
@@ -293,10 +294,10 @@ TEST(CliArgs, Refusals) {
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.status().message(),
             "command line: unknown option 'NAME'; did you mean 'name'?\n--NAME=a\n  ^");
-  in.cli_job_args = {"-x", "--name=a"};
+  in.cli_job_args = {"-q", "--name=a"};  // no letter of fio's (its -x is --section)
   p = ParseJobs(in);
   ASSERT_FALSE(p.ok());
-  EXPECT_EQ(p.status().message(), "command line: unknown option 'x'\n-x\n ^");
+  EXPECT_EQ(p.status().message(), "command line: unknown option 'q'\n-q\n ^");
   in.cli_job_args = {"-name=a", "-iodepth"};
   p = ParseJobs(in);
   ASSERT_FALSE(p.ok());
@@ -319,6 +320,55 @@ TEST(CliArgs, Refusals) {
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.status().message(),
             "iobench: no jobs defined: give a job file, or job options with --name=NAME");
+}
+
+// fio's one-letter options (getopt_long_only: `fio -C host`, `-S`, `-d io`)
+// were job options to iobench, refused as "unknown option 'C'"; the long
+// forms got the clear refusal. Now a lone letter is its long form: the
+// refusal names both, and a tool option's letter is that tool option.
+TEST(CliArgs, FioShortOptionsAreTheirLongForms) {
+  for (const auto& [letter, name] :
+       std::vector<std::pair<std::string, std::string>>{{"-C", "client"},
+                                                        {"-S", "server"},
+                                                        {"-d", "debug"},
+                                                        {"-D", "daemonize"},
+                                                        {"-R", "remote-config"},
+                                                        {"-T", "cpuclock-test"},
+                                                        {"-G", "crctest"},
+                                                        {"-M", "memcpytest"},
+                                                        {"-I", "idle-prof"},
+                                                        {"-X", "inflate-log"},
+                                                        {"-W", "trigger-file"},
+                                                        {"-B", "trigger-timeout"},
+                                                        {"-H", "trigger"},
+                                                        {"-J", "trigger-remote"},
+                                                        {"-K", "aux-path"},
+                                                        {"-A", "merge-blktrace-only"},
+                                                        {"-l", "latency-log"},
+                                                        {"-p", "profile"}}) {
+    auto r = SplitArgs({letter, "host", "a.fio"}, Tools());
+    ASSERT_FALSE(r.ok()) << letter;
+    EXPECT_EQ(r.status().message(), "iobench: '" + letter + "' ('--" + name +
+                                        "') is a fio command-line option that iobench does "
+                                        "not support");
+    r = SplitArgs({"--" + name, "a.fio"}, Tools());
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_EQ(
+        r.status().message(),
+        "iobench: '--" + name + "' is a fio command-line option that iobench does not support");
+  }
+  auto ok = SplitArgs(Words("-o out.txt -s -P -x a -c -i -name=a -v b.fio"), Tools());
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_EQ(ok->tool_args,
+            (std::vector<std::string>{"--output=out.txt", "--showcmd", "--parse-only",
+                                      "--section=a", "--cmdhelp", "--enghelp", "--version"}));
+  EXPECT_EQ(ok->job_args, std::vector<std::string>{"-name=a"});
+  EXPECT_EQ(ok->job_files, std::vector<std::string>{"b.fio"});
+  // A letter fio does not use stays a job option (and is refused there);
+  // a longer word is not a letter (-size, -cgroup).
+  ok = SplitArgs(Words("-q -size=1m"), Tools());
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->job_args, (std::vector<std::string>{"-q", "-size=1m"}));
 }
 
 // The job files under jobs/seeds/ reproduce the seeds.
