@@ -794,15 +794,26 @@ PatternImpl::Seq PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_rando
                                             IoPlan* out) {
   int64_t spos = fs.pos[static_cast<int>(d)];
   if (!in_random_job && rw_skip_ != 0 && (spos < 0 || static_cast<uint64_t>(spos) >= fs.size)) {
-    // As fio: holed I/O (rw=read:4k) that steps onto or past the end wraps
-    // to the start, backwards I/O (rw=read:-8k) that steps before the start
-    // wraps to size + skip; the pass still ends after size bytes. A step
-    // that lands inside the region but leaves too little for a block ends
-    // the pass (fio: rw=read:5k on 64k does 7 I/Os).
-    // The previous I/O ending exactly at the end stops the pass instead
-    // (fio: rw=read:8k on 64k does 6 I/Os, rw=read:4k wraps to 16).
-    if (spos - rw_skip_ >= static_cast<int64_t>(fs.size)) return Seq::kNone;
-    spos = rw_skip_ > 0 ? 0 : static_cast<int64_t>(fs.size) + rw_skip_;
+    // As fio 3.33 (get_next_seq_offset): holed I/O (rw=read:4k) wraps only
+    // when its step reaches the file's end, compared from the region start
+    // (fio compares the position in the region with the file's size), to
+    // the region's offset counted from the region start (offset=4k: on at
+    // 8k). A step past the region's end that stays short of
+    // that ends the pass (size=64k of 4 MiB: 8 I/Os), and so does a previous
+    // I/O that ended at the file's end (rw=read:8k on 64k: 6 I/Os,
+    // rw=read:4k wraps to 16). Backwards I/O (rw=read:-8k) that steps
+    // before the start wraps to size + skip. The pass still ends after size
+    // bytes; a step inside the region that leaves too little for a block
+    // ends it (fio: rw=read:5k on 64k does 7 I/Os).
+    if (rw_skip_ > 0) {
+      const int64_t file_end = static_cast<int64_t>(fs.limit);
+      if (spos - rw_skip_ >= file_end || spos < file_end + static_cast<int64_t>(fs.start))
+        return Seq::kNone;
+      spos = static_cast<int64_t>(fs.start);
+    } else {
+      if (spos - rw_skip_ >= static_cast<int64_t>(fs.size)) return Seq::kNone;
+      spos = static_cast<int64_t>(fs.size) + rw_skip_;
+    }
     fs.pos[static_cast<int>(d)] = spos;
   }
   if (spos < 0) return Seq::kNone;
