@@ -849,6 +849,16 @@ void Worker::FoldDerived(ThreadStats* ts) const {
       ts->depth.submit_events += sync_done_;
       ts->depth.complete_events += sync_done_;
     }
+    // With iodepth_batch_complete_min=0 and _max=0 (fio's io_in_polling)
+    // fio 3.33 reaps after every I/O; a sync engine has nothing in flight
+    // then, so td_io_getevents finds 0 events and still counts the call:
+    // one "0" completion per I/O (psync: 0=50%, 4=50%; null at iodepth=1:
+    // 0=100%).
+    if (sync_engine_ && job_.iodepth_batch_complete_min == 0 &&
+        job_.iodepth_batch_complete_max == 0) {
+      ts->depth.complete[0] += sync_done_;
+      ts->depth.complete_events += sync_done_;
+    }
   }
   if (lat_from_clat_) {
     for (DirStats& ds : ts->dir) {
