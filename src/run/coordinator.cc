@@ -633,6 +633,21 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
                            spin.Where() + ") is longer than thinktime=" + think.value + " (" +
                            think.Where() + "): the spin is part of the think time");
   }
+  if (job.dedupe_percentage != 0 && job.dedupe_working_set &&
+      job.dedupe_percentage + job.dedupe_working_set_percentage > 100) {
+    // The working set's blocks are unique: with them written, at most
+    // 100 - working set percent of the data can repeat them. fio 3.33
+    // refuses the same (its fixup_options).
+    const OptionSetting dedupe = SettingOf(job, "dedupe_percentage");
+    const OptionSetting ws = SettingOf(job, "dedupe_working_set_percentage");
+    return Status::Invalid(
+        "job '" + job.name + "': dedupe_percentage=" + std::to_string(job.dedupe_percentage) +
+        " (" + dedupe.Where() + ") cannot be reached with dedupe_mode=working_set (" +
+        SettingOf(job, "dedupe_mode").Where() + "): dedupe_working_set_percentage=" +
+        std::to_string(job.dedupe_working_set_percentage) + " (" +
+        (job.FindSetting("dedupe_working_set_percentage") != nullptr ? ws.Where() : "default") +
+        ") of size are the working set's unique blocks, so the two may add up to 100 at most");
+  }
   // verify_only makes the job a reader (JobWrites): its target is opened
   // read-only and skips the mounted-device and --readonly checks. A
   // trim-only job has no writes to replay as verify reads, so it issued
