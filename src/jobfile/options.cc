@@ -2089,7 +2089,13 @@ std::vector<OptionDef> BuildTable() {
                   "refill_buffers)")
                   .Def("0")
                   .Range(0, 100)
-                  .Set(N(dedupe_percentage)));
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    // As fio's callback: any value, 0 included, sets
+                    // refill_buffers (a later refill_buffers= still wins).
+                    j.dedupe_percentage = static_cast<uint32_t>(v.num);
+                    j.refill_buffers = true;
+                    return Status::Ok();
+                  }));
   r.push_back(Row("dedupe_mode", T::kEnum, "buffers",
                   "repeat: a dedupe write repeats the last unique one; working_set: one of the "
                   "first unique ones")

@@ -188,24 +188,37 @@ BufferFiller::BufferFiller(const JobSpec& job, uint64_t seed)
   compress_perc_ = std::min<uint32_t>(job.buffer_compress_percentage, 100);
   compress_chunk_ = job.buffer_compress_chunk;
   pattern_ = job.buffer_pattern;
+  dedupe_perc_ = std::min<uint32_t>(job.dedupe_percentage, 100);
+  // As fio's fixup: all-compressible data is zero_buffers (so a pattern,
+  // which beats zeros, still fills it; with dedupe it is random).
+  if (compress_perc_ == 100) {
+    zero_ = true;
+    compress_perc_ = 0;
+  }
+  // fio's fill order: compression or dedupe first, then buffer_pattern,
+  // then zero_buffers, else random; so zero_buffers=1 with a compress or
+  // dedupe percentage still makes that data. Only patterned or zeroed
+  // content is the same in every write.
+  const bool fixed = compress_perc_ == 0 && dedupe_perc_ == 0 && (zero_ || !pattern_.empty());
   // fio refills on every write when a partial compress percentage is asked
   // for, so that neighbouring blocks do not compress better together,
   // unless the job file says refill_buffers=0 (fio checks that it was set:
-  // one distinct block where iobench wrote one per write).
+  // one distinct block where iobench wrote one per write). Setting
+  // dedupe_percentage (0 included) sets refill_buffers, in the option's
+  // callback as fio's (jobfile/options.cc).
   const bool refill_set = std::any_of(job.settings.begin(), job.settings.end(),
                                       [](const auto& s) { return s.name == "refill_buffers"; });
-  refill_ =
-      !zero_ && (job.refill_buffers || (!refill_set && compress_perc_ > 0 && compress_perc_ < 100));
-  // Scrambling defeats dedupe of reused random content; a refilled, all-zero
-  // or patterned buffer is meant to look exactly as configured.
-  scramble_ = job.scramble_buffers && !zero_ && !refill_ && pattern_.empty() && compress_perc_ == 0;
-  // dedupe_percentage turns refill_buffers on (fio: "to prevent every
-  // buffer being identical"); all-zero or patterned buffers are identical
-  // anyway.
-  dedupe_perc_ = std::min<uint32_t>(job.dedupe_percentage, 100);
-  if (dedupe_perc_ > 0 && !zero_) {
-    if (!refill_set) refill_ = true;
-    scramble_ = false;
+  refill_ = !fixed && (job.refill_buffers || (!refill_set && compress_perc_ > 0) ||
+                       (!refill_set && dedupe_perc_ > 0));
+  // Scrambling defeats dedupe of reused random content; a refilled or
+  // fixed buffer is meant to look exactly as configured. As fio, giving
+  // buffer_compress_percentage or dedupe_percentage at all (0 included)
+  // turns it off (fio's TD_F_COMPRESS): the buffer is written unchanged.
+  const bool compress_given = job.IsSet("buffer_compress_percentage") ||
+                              job.IsSet("dedupe_percentage") || compress_perc_ > 0 ||
+                              dedupe_perc_ > 0;
+  scramble_ = job.scramble_buffers && !fixed && !refill_ && pattern_.empty() && !compress_given;
+  if (dedupe_perc_ > 0) {
     dedupe_rng_ = dedupe_seed_ = prng::MixSeed(seed, 0x64656475ULL);
     prev_state_ = state_;
     if (job.dedupe_working_set) {
@@ -258,13 +271,12 @@ void BufferFiller::FillFixed(uint8_t* p, uint64_t len) {
 }
 
 void BufferFiller::Fill(uint8_t* p, uint64_t len) {
-  if (zero_) {
-    std::memset(p, 0, len);
-  } else if (compress_perc_ > 0) {
+  if (compress_perc_ > 0 || dedupe_perc_ > 0) {
     // buffer_compress_percentage=P: in every chunk the first (100-P)% is
     // random and the rest fixed, so about P% of the data compresses away
-    // (fio's meaning: P is the space a compressor saves).
-    const uint64_t chunk = compress_chunk_ ? compress_chunk_ : len;
+    // (fio's meaning: P is the space a compressor saves). P=0 (dedupe
+    // alone): random, whatever buffer_pattern or zero_buffers say.
+    const uint64_t chunk = compress_chunk_ && compress_perc_ > 0 ? compress_chunk_ : len;
     for (uint64_t off = 0; off < len; off += chunk) {
       const uint64_t clen = std::min(chunk, len - off);
       const uint64_t rlen = clen * (100 - compress_perc_) / 100;
@@ -273,6 +285,8 @@ void BufferFiller::Fill(uint8_t* p, uint64_t len) {
     }
   } else if (!pattern_.empty()) {
     FillFixed(p, len);
+  } else if (zero_) {
+    std::memset(p, 0, len);
   } else {
     FillRandom(p, len);
   }
