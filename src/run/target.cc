@@ -732,37 +732,34 @@ Result<uint64_t> FillFile(const JobSpec& job, const TargetFile& t, int fd,
   // runs on a filesystem smaller than size=).
   const bool write_data = HasRead(job.rw) || job.overwrite || job.ioengine == "mmap";
   if (!write_data) return len;
-  // Writes of up to 1 MiB, of data made once per file: only as much as
-  // the file needs (a 4 KiB file made 1 MiB of it: nrfiles=10000 of 4 KiB
-  // took 5.7 s to lay out, fio 0.66 s). The same bytes either way.
+  // The data is what the job's writes would be, filled as fio's layout
+  // fills each of its writes (fill_io_buffer): fresh random data for every
+  // block unless zero_buffers or buffer_pattern make it fixed, shaped by
+  // buffer_compress_percentage and dedupe_percentage (whose repeats are of
+  // whole blocks of the job's write size, as fio's layout writes). One
+  // chunk written over and over made a file of 1 MiB of distinct data that
+  // a deduplicating or compressing device stored in 1 MiB.
+  // Writes of up to 1 MiB (whole blocks), and no bigger than the file needs
+  // (a 4 KiB file made 1 MiB of it: nrfiles=10000 of 4 KiB took 5.7 s to
+  // lay out, fio 0.66 s).
   constexpr uint64_t kMaxChunk = 1 << 20;
-  const uint64_t chunk = std::min<uint64_t>(kMaxChunk, (len + 7) & ~uint64_t{7});
+  uint64_t block = job.bs[1].max;
+  for (const auto& e : job.bs[1].split) block = std::max(block, e.bs);
+  block = std::min(block == 0 ? 4096 : block, kMaxChunk);
+  const auto blocks = static_cast<uint32_t>(std::min(kMaxChunk / block, (len + block - 1) / block));
+  const uint64_t chunk = uint64_t{blocks} * block;
   std::unique_ptr<uint8_t[]> buf(new uint8_t[chunk]);
-  uint64_t x = 0x2545F4914F6CDD1Dull ^ t.needed_size;
-  for (uint64_t i = 0; i < chunk; i += 8) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    std::memcpy(buf.get() + i, &x, 8);
-  }
-  if (job.zero_buffers) std::memset(buf.get(), 0, chunk);
-  // buffer_pattern and buffer_compress_percentage shape the laid-out data
-  // too, as fio's layout fills each write as the job's writes are filled.
-  std::optional<BufferFiller> filler;
-  if (!job.zero_buffers && (!job.buffer_pattern.empty() || job.buffer_compress_percentage != 0)) {
-    JobSpec w = job;
-    w.rw = RwMode::kWrite;  // fills only a writing job's buffers
-    w.refill_buffers = true;
-    w.dedupe_percentage = 0;
-    filler.emplace(w, 0x2545F4914F6CDD1Dull ^ t.needed_size);
-  }
+  JobSpec fill_job = job;
+  fill_job.rw = RwMode::kWrite;    // fills only a writing job's buffers
+  fill_job.refill_buffers = true;  // a new fill per block, as fio's layout
+  BufferFiller filler(fill_job, 0x2545F4914F6CDD1Dull ^ t.needed_size);
   uint64_t pos = from;
   while (pos < t.needed_size) {
     if (stop != nullptr && stop->load(std::memory_order_relaxed) != 0)
       return Status(Status::Code::kInterrupted,
                     JobLabel(job) + ": lay out " + t.path + ": interrupted by a signal");
     const uint64_t n = std::min(chunk, t.needed_size - pos);
-    if (filler) filler->FillInitial(buf.get(), n);
+    filler.FillInitial(buf.get(), block, blocks);  // zeros or a pattern: the same again
     const ssize_t w = pwrite(fd, buf.get(), n, static_cast<off_t>(pos));
     if (w < 0) {
       if (errno == EINTR) continue;

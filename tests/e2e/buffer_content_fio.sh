@@ -3,6 +3,8 @@
 # same jobs: the fraction of distinct 4k blocks, zlib's ratio per 4k block
 # (compression within a block) and per 16k piece (across blocks: a buffer
 # written again with a few bytes scrambled compresses there).
+#  - a reading job's layout was one 1 MiB chunk written over and over (256
+#    distinct 4k blocks of 4096), and ignored dedupe_percentage;
 #  - zero_buffers=1 beat buffer_compress_percentage and dedupe_percentage,
 #    where fio makes the compressible or deduplicable data (in writes and
 #    in the layout);
@@ -45,6 +47,14 @@ check() {
     in_range "$t $name: zlib % per 16k" "$z16" "$z16lo" "$z16hi"
   done
 }
+# Layout of a reading job: every block distinct and incompressible. (A
+# dedupe repeat is the block before again: 16k pieces compress.)
+check "layout" "99 100 99 101 99 101" --rw=read --size=4m
+check "layout, dedupe 50" "40 60 99 101 40 80" --rw=read --size=4m --dedupe_percentage=50
+check "layout, zero + compress 50" "99 100 40 60 40 60" --rw=read --size=4m --zero_buffers=1 \
+  --buffer_compress_percentage=50
+check "layout, zero + dedupe 50" "40 60 99 101 40 80" --rw=read --size=4m --zero_buffers=1 \
+  --dedupe_percentage=50
 # Writes: compress and dedupe beat zero_buffers.
 check "write, zero + compress 50" "99 100 40 60 40 60" --rw=write --size=4m --zero_buffers=1 \
   --buffer_compress_percentage=50
