@@ -872,9 +872,15 @@ Status ParseFloatList(JobSpec& j, const OptValue& v) {
     double f = std::strtod(t.c_str(), &end);
     if (*end || !std::isfinite(f)) return Bad("bad number '" + t + "' in list");
     // man fio: each in (0, 100]; fio 3.33 ends the list at the first one
-    // outside (0:50:100 prints no percentile, 50:101:99 only the 50th).
+    // outside (0:50:100 prints no percentile, 50:101:99 only the 50th), and
+    // says a value below 0 or above 100 is out of range; first in the list,
+    // such a value fails the option (percentile_list=101 is refused).
     if (!(f > 0) || f > 100)
-      return Bad("percentile " + t + " is not within (0, 100] (fio would end the list there)");
+      return Bad("percentile " + t + " is not within (0, 100] (" +
+                 (f == 0   ? "fio would end the list there"
+                  : i == 0 ? "fio refuses it too: value out of range"
+                           : "fio says the value is out of range and ends the list there") +
+                 ")");
     j.percentile_list.push_back(f);
     // fio prints the labels with the decimals as typed: 50.0 gives "50.0th".
     if (const size_t dot = t.find('.'); dot != std::string::npos) {

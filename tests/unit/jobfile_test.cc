@@ -1058,7 +1058,16 @@ TEST(JobfileValues, PercentileListOutOfRangeSaysWhatFioDoes) {
   EXPECT_EQ(ParseErr("[a]\npercentile_list=0:50:100\n"),
             "t.fio:2:17: option 'percentile_list': percentile 0 is not within (0, 100] (fio "
             "would end the list there)\npercentile_list=0:50:100\n                ^");
-  EXPECT_NE(ParseErr("[a]\npercentile_list=50:101:99\n").find("percentile 101 is not within"),
+  EXPECT_NE(ParseErr("[a]\npercentile_list=50:101:99\n")
+                .find("percentile 101 is not within (0, 100] (fio says the value is out of range "
+                      "and ends the list there)"),
+            std::string::npos);
+  // First in the list, fio fails the option ("value out of range").
+  EXPECT_NE(ParseErr("[a]\npercentile_list=101\n")
+                .find("percentile 101 is not within (0, 100] (fio refuses it too: value out of "
+                      "range)"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\npercentile_list=-5:50\n").find("(fio refuses it too"),
             std::string::npos);
 }
 
