@@ -93,7 +93,11 @@ if [ -d /dev/shm ]; then
       --ioengine=$eng --rw=trim --time_based --runtime=200ms >out 2>err
     rc=$?
     if [ $rc -eq 0 ]; then
-      grep -q 'run=2[0-9][0-9]-' out || { echo "FAIL $eng trim runtime: $(grep run= out)"; fails=$((fails + 1)); }
+      # Ended by its runtime: at least 200 ms measured (the upper end is
+      # the hang guard above, never a timing bound: a loaded machine ran
+      # it for 320 ms).
+      ran=$(sed -n 's/.*run=\([0-9]*\)-.*/\1/p' out | head -1)
+      [ "${ran:-0}" -ge 200 ] || { echo "FAIL $eng trim runtime: $(grep run= out)"; fails=$((fails + 1)); }
     elif grep -q -i "not supported\|io_uring_setup\|io_setup" err; then
       echo "skip $eng: $(head -c 200 err)"
     else
