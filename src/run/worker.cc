@@ -915,15 +915,17 @@ bool Worker::EndPass(IoPlan* plan) {
   // one still has in flight) and the depth ramps up again (loops=8 over 64
   // blocks at iodepth=64: 1=1.56% ... 32=50%, >=64=1.56%). time_based jobs
   // wrap inside do_io instead (the file is reset in place) and keep the
-  // queue full, except a sequential job over several files: all of them
-  // done ends fio's do_io there too. Run() starts the next pass once the
-  // queue is empty (StartDrainedPass); with nothing in flight, at once.
-  const bool drains = loop_end && (!job_.time_based || (!IsRandom(job_.rw) && files_.size() > 1));
+  // queue full, except where a pass closes its files (tb_restarts_: a
+  // sequential job over several files, or one whose size is no multiple of
+  // the block): all of them done ends fio's do_io there too, with the
+  // loop's end sync. Run() starts the next pass once the queue is empty
+  // (StartDrainedPass); with nothing in flight, at once.
+  const bool drains = loop_end && (!job_.time_based || tb_restarts_);
   if ((drains && free_n_ != depth_) || (loop_end && job_.unlink_each_loop && !job_.time_based)) {
     pass_drain_ = true;
     return false;
   }
-  if (loop_end && !job_.time_based && !EndOfLoopSync(true)) return false;
+  if (drains && !EndOfLoopSync(true)) return false;
   ResetPattern(loop_end);
   InvalidateForPass();
   StartPassSync();
@@ -996,10 +998,11 @@ bool Worker::EndOfLoopSync(bool another_loop) {
     return false;
   // write_iolog: fio closes the files when a loop's I/O runs out, its end
   // sync reopens each one, and the next loop opens them at their first I/O.
+  // A time_based pass always ends on its files (a queueing engine's too).
   if (another_loop && recorder_ != nullptr)
-    recorder_->LoopEnd(
-        NowNs(), sync,
-        !sync_engine_ || ios_left_ == 0 || (io_total_ != 0 && issued_bytes_ >= io_total_));
+    recorder_->LoopEnd(NowNs(), sync,
+                       (!sync_engine_ && !job_.time_based) || ios_left_ == 0 ||
+                           (io_total_ != 0 && issued_bytes_ >= io_total_));
   if (!sync) return true;
   sync_marked_ = true;
   synced_ios_left_ = ios_left_;
@@ -1195,7 +1198,7 @@ bool Worker::StartDrainedPass() {
   // What completed while draining counts, as in fio, whose keep_running
   // asks once do_io has reaped: an io_size job may need no other pass now.
   if (!MorePasses()) return false;
-  if (!job_.time_based && !EndOfLoopSync(true)) return false;
+  if (!EndOfLoopSync(true)) return false;  // each loop, each time_based pass that closed its files
   if (job_.unlink_each_loop && !job_.time_based) {
     if (!ReplaceFiles()) return false;
   } else {
