@@ -1439,7 +1439,7 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     // does before that plan goes out, after the sync: a file it closes
     // waits for the sync, as fio's sync holds its file.)
     if (open_limit_ != 0 && ApplyFileEvents() != FilesState::kReady) return false;
-    if (verifier_ == nullptr && !has_pending_plan_) {
+    if (!has_pending_plan_) {
       if (!pass_eof_ && !(io_total_ != 0 && issued_bytes_ >= io_total_) &&
           PatternNext(&pending_plan_)) {
         has_pending_plan_ = true;

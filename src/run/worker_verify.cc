@@ -496,6 +496,7 @@ bool Worker::VerifyPhaseStep() {
     live_.state.store(verify_prev_state_, std::memory_order_relaxed);
     ResetPattern(/*new_loop=*/true);
     InvalidateForPass();
+    StartPassSync();  // the sync the last write pass owed, as after any loop
     no_more_ = false;
     return true;
   }
