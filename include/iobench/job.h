@@ -173,6 +173,9 @@ struct VerifyOptions {
   bool ReadsBack() const {
     return type != VerifyType::kNone && (do_verify || backlog != 0 || verify_only);
   }
+  // A verify_only pass: reads back and checks what an earlier run wrote
+  // (verify_only without a verify type does nothing of the kind).
+  bool VerifyOnly() const { return type != VerifyType::kNone && verify_only; }
   uint64_t interval = 0;  // 0: the block size
   uint64_t offset = 0;
   std::vector<uint8_t> pattern;
@@ -705,7 +708,7 @@ inline bool StartsPhase(const std::vector<JobSpec>& jobs, size_t i) {
 // not a verify_only pass (which reads back what an earlier run wrote).
 // --readonly, the device-safety checks and the open mode follow this.
 inline bool JobWrites(const JobSpec& job) {
-  if (job.verify.type != VerifyType::kNone && job.verify.verify_only) return false;
+  if (job.verify.VerifyOnly()) return false;
   return HasWrite(job.rw) || HasTrim(job.rw);
 }
 

@@ -653,8 +653,7 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
   // trim-only job has no writes to replay as verify reads, so it issued
   // its trims, which failed (EBADF). fio trims there, or refuses under
   // --readonly: refuse it up front. trimwrite verifies its writes.
-  if (job.verify.verify_only && job.verify.type != VerifyType::kNone && HasTrim(job.rw) &&
-      !HasWrite(job.rw))
+  if (job.verify.VerifyOnly() && HasTrim(job.rw) && !HasWrite(job.rw))
     return Status::Invalid(
         "job '" + job.name + "': verify_only=1 (" + SettingOf(job, "verify_only").Where() +
         ") with rw=" + RwModeName(job.rw) + " (" + SettingOf(job, "rw").Where() +
@@ -1515,7 +1514,7 @@ class PhaseRunner {
     for (size_t ci = 0; ci < clones->size(); ++ci) {
       const Clone& c = (*clones)[ci];
       const JobSpec& cj = jobs_[c.job];
-      const bool verify_only = cj.verify.verify_only && cj.verify.type != VerifyType::kNone;
+      const bool verify_only = cj.verify.VerifyOnly();
       for (const auto& t : c.targets) {
         if (!t.regular_file()) continue;
         if (!verify_only) laid_by_others.insert(t.path);
@@ -1548,8 +1547,7 @@ class PhaseRunner {
       // verify_only checks what is there: laying out a missing or short file
       // (zeros, or the layout's data) would destroy the evidence of a
       // truncated file, and check data no writer wrote.
-      if (job->verify.verify_only && job->verify.type != VerifyType::kNone &&
-          laid_by_others.count(t.path) == 0) {
+      if (job->verify.VerifyOnly() && laid_by_others.count(t.path) == 0) {
         const std::string opts = sys::RegionOptionsAt(*job);
         const std::string region = "the job's region ends at byte " +
                                    std::to_string(t.needed_size) +
