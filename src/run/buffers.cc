@@ -206,10 +206,9 @@ BufferFiller::BufferFiller(const JobSpec& job, uint64_t seed)
   // one distinct block where iobench wrote one per write). Setting
   // dedupe_percentage (0 included) sets refill_buffers, in the option's
   // callback as fio's (jobfile/options.cc).
-  const bool refill_set = std::any_of(job.settings.begin(), job.settings.end(),
-                                      [](const auto& s) { return s.name == "refill_buffers"; });
-  refill_ = !fixed && (job.refill_buffers || (!refill_set && compress_perc_ > 0) ||
-                       (!refill_set && dedupe_perc_ > 0));
+  const bool refill_set = job.IsSet("refill_buffers");
+  refill_ =
+      !fixed && (job.refill_buffers || (!refill_set && (compress_perc_ > 0 || dedupe_perc_ > 0)));
   // Scrambling defeats dedupe of reused random content; a refilled or
   // fixed buffer is meant to look exactly as configured. As fio, giving
   // buffer_compress_percentage or dedupe_percentage at all (0 included)
