@@ -1606,6 +1606,26 @@ Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
     if (a.size() == 2 && a[0] == '-')
       for (const auto& [letter, name] : kFioShort)
         if (a[1] == letter) typed = std::exchange(a, std::string("--") + name);
+    if (a.size() > 2 && a[0] == '-' && a[1] != '-') {
+      // getopt_long_only reads `-ofile` as `-o file` when "ofile" names no
+      // long option: the value stuck to a letter that takes one. A job or
+      // tool option's name (`-offset=4k`, `-eta=never`), or one of fio's
+      // that iobench lacks (`-cgroup x`), stays what it is.
+      const std::string name = a.substr(1, a.find('=') - 1);
+      bool known = FindOption(name) != nullptr || IsFioOnlyOption(name);
+      for (const auto& t : tools) known |= t.name == name;
+      for (const char* f : kFioToolOnly) known |= name == f;
+      for (const auto& [letter, lname] : kFioShort) {
+        if (known || a[1] != letter) continue;
+        const ToolOptionSpec* tool = nullptr;
+        for (const auto& t : tools)
+          if (t.name == lname) tool = &t;
+        bool fio_only = false;
+        for (const char* f : kFioToolOnly) fio_only |= std::string_view(lname) == f;
+        if ((tool && tool->arg != ToolArg::kNone) || fio_only)
+          typed = std::exchange(a, std::string("--") + lname + "=" + a.substr(2)).substr(0, 2);
+      }
+    }
     if (a == "--") {
       // The getopt convention fio follows: everything after "--" is a job
       // file (it was refused as "unknown option ''").

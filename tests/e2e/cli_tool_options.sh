@@ -31,6 +31,18 @@ done
 "$bin" -o short.txt -m --name=a --ioengine=null --size=1m >out 2>err || fail "-o -m: exit $?: $(cat err)"
 grep -q '^3;iobench-' short.txt || fail "-o -m: short.txt is not terse: $(head -c 100 short.txt)"
 rm -f short.txt
+# A value stuck to the letter, as fio's getopt_long_only reads it: `-ofile`
+# was "unknown option 'ofile'". A word that names an option stays that
+# option: -offset=4k is the job's offset, not --output=ffset=4k.
+"$bin" -ostuck.txt -Fjson --name=a --ioengine=null --size=8k -offset=4k >out 2>err ||
+  fail "-ostuck.txt: exit $?: $(cat err)"
+[ -s out ] && fail "-ostuck.txt: stdout: $(head -c 100 out)"
+grep -q '"offset" : "4k"' stuck.txt || fail "-ostuck.txt -Fjson -offset=4k: $(head -c 100 stuck.txt)"
+[ -e ffset=4k ] && fail "-offset=4k was read as -o ffset=4k"
+"$bin" -Cfoo --name=a --ioengine=null --size=1m >out 2>err
+[ "$(cat err)" = "iobench: '-C' ('--client') is a fio command-line option that iobench does not support" ] ||
+  fail "-Cfoo: $(cat err)"
+rm -f stuck.txt
 
 # A repeated tool option: the last one wins, as in fio (CLI11 refused the
 # repeat: "--output: At Most 1 required but received 2").
