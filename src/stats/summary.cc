@@ -486,11 +486,20 @@ GroupTotals ComputeGroupTotals(const GroupResult& group, const std::vector<JobRe
     t.significant_figures = s->significant_figures;
   }
   if (!records.empty()) t.unified = records[0].result.spec.unified_rw_reporting;
+  const bool any_mixed =
+      std::any_of(records.begin(), records.end(), [](const JobRecord& r) { return r.mixed; });
   for (int d = 0; d <= kMixedDdir; ++d) {
     bool first = true;
+    if (d == kMixedDdir && !any_mixed) break;
     for (const auto& r : records) {
-      if (d == kMixedDdir && !r.mixed) continue;
-      const DirStats& ds = d == kMixedDdir ? *r.mixed : r.result.stats.dir[d];
+      // A record whose own unified_rw_reporting is none has no mixed
+      // direction, but its I/O is the group's all the same (fio's MIXED
+      // line sums every job): [a] unified_rw_reporting=both [b] =none
+      // printed a's bytes alone.
+      DirStats own_mixed;
+      if (d == kMixedDdir && !r.mixed)
+        own_mixed = MixDirections(r.result.stats, OwnPrioOf(r.result.spec));
+      const DirStats& ds = d != kMixedDdir ? r.result.stats.dir[d] : r.mixed ? *r.mixed : own_mixed;
       const uint64_t rt = DirRuntimeMs(ds, r.result.runtime_ms);
       if (!rt) continue;
       const uint64_t bw = BandwidthBytes(ds, r.result.runtime_ms);

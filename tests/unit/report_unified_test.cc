@@ -84,6 +84,24 @@ TEST(UnifiedRwReportTest, NoneHasNoMixedRecord) {
   EXPECT_EQ(ReportedDirs(records[0], t).size(), 3u);
 }
 
+TEST(UnifiedRwReportTest, GroupMixedSumsJobsWithoutTheirOwnMixed) {
+  // [a] unified_rw_reporting=both, [b] none, one group: fio's MIXED line
+  // sums both jobs' I/O; iobench's held a's alone.
+  RunResult run = testdata::MakeRun(/*group_reporting=*/false, 2);
+  run.groups[0].jobs[0].spec.unified_rw_reporting = U::kBoth;
+  const auto records = RecordsForGroup(run.groups[0]);
+  ASSERT_EQ(records.size(), 2u);
+  ASSERT_EQ(records[1].mixed, nullptr);
+  const GroupTotals t = ComputeGroupTotals(run.groups[0], records);
+  EXPECT_EQ(t.io_bytes[kMixedDdir], 2 * 7900u * 4096);
+  EXPECT_EQ(t.io_bytes[kMixedDdir], t.io_bytes[0] + t.io_bytes[1]);
+  EXPECT_EQ(t.agg_bw[kMixedDdir], t.agg_bw[0] + t.agg_bw[1]);
+  const std::string o = NormalOf(run);
+  const auto mixed = LinesStarting(o, "  MIXED: ");
+  ASSERT_EQ(mixed.size(), 1u) << o;
+  EXPECT_NE(mixed[0].find("io=61.7MiB (64.7MB)"), std::string::npos) << mixed[0];
+}
+
 TEST(UnifiedRwReportTest, NormalMixedPrintsOnlyTheMixedDirection) {
   const std::string o = NormalOf(OneJob(U::kMixed));
   // 7900 I/Os in 2001 ms; 32,358,400 bytes.
