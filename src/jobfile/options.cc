@@ -2320,6 +2320,19 @@ std::vector<OptionDef> BuildTable() {
                     if (v.num == 0) return Status::Ok();
                     return Bad("atomic=1 is not supported by iobench (only 0, fio's default)");
                   }));
+  r.push_back(Row("lockfile", T::kEnum, "files",
+                  "Lock the file around each I/O (only none, the default: not supported)")
+                  .Def("none")
+                  .Choices("none|exclusive|readwrite")
+                  .Set([](JobSpec&, const OptValue& v) -> Status {
+                    const std::string t = Trim(v.text);
+                    if (t == "none") return Status::Ok();
+                    if (t == "exclusive" || t == "readwrite")
+                      return Bad("lockfile=" + t +
+                                 " is not supported by iobench (only none, fio's default: no "
+                                 "locking)");
+                    return Bad("must be none, exclusive or readwrite (fio refuses '" + t + "')");
+                  }));
   r.push_back(Row("write_barrier", T::kInt, "engine",
                   "Make every Nth write a barrier write (only 0, the default: not supported)")
                   .Def("0")

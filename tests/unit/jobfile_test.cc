@@ -913,13 +913,21 @@ TEST(JobfileValues, TrimVerifyOptionsWithoutTrimsAreAccepted) {
   EXPECT_NE(ParseErr("[a]\ntrim_backlog=-1\n").find("trim_backlog"), std::string::npos);
 }
 
-// The same for two engine features: atomic=0 and write_barrier=0 are fio's
-// defaults and run (they were refused as fio options iobench does not
-// support yet, so a job file spelling them out did not run).
+// The same for two engine features and file locking: atomic=0,
+// write_barrier=0 and lockfile=none are fio's defaults and run (they were refused as fio options
+// iobench does not support yet, so a job file spelling them out did not run).
 TEST(JobfileValues, UnsupportedEngineFeaturesAcceptTheirDefault) {
-  auto out = ParseOk("[a]\natomic=0\nwrite_barrier=0\n");
+  auto out = ParseOk("[a]\natomic=0\nwrite_barrier=0\nlockfile=none\n");
   ASSERT_EQ(out.jobs.size(), 1u);
   EXPECT_TRUE(out.jobs[0].unimplemented.empty());
+  // lockfile=none, fio's default, runs; a locking mode is refused by name,
+  // and a word fio refuses too.
+  EXPECT_NE(ParseErr("[a]\nlockfile=exclusive\n")
+                .find("t.fio:2:10: option 'lockfile': lockfile=exclusive is not supported by "
+                      "iobench (only none, fio's default: no locking)"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nlockfile=shared\n").find("must be none, exclusive or readwrite"),
+            std::string::npos);
   EXPECT_NE(ParseErr("[a]\natomic=1\n")
                 .find("t.fio:2:8: option 'atomic': atomic=1 is not supported by iobench"),
             std::string::npos);
