@@ -312,7 +312,10 @@ Status CheckLibaioJob(const JobSpec& job, const std::vector<EngineFile>& files) 
                          " is above iobench's limit of " + std::to_string(kMaxAsyncDepth));
   uint64_t max_nr = 0, nr = 0;
   if (SystemAioLimit(&max_nr, &nr) == 0) {
-    // Every clone (numjobs) sets up its own context of iodepth events.
+    // Every clone (numjobs) sets up its own context of iodepth events. The
+    // kernel charges fs.aio-nr with what io_setup asked: the limit needed is
+    // what is in use plus this job's events, as the run's phase-wide check
+    // (sys::CheckResources) says.
     uint64_t need = static_cast<uint64_t>(job.iodepth) * (job.numjobs == 0 ? 1 : job.numjobs);
     uint64_t avail = nr >= max_nr ? 0 : max_nr - nr;
     if (need > avail)
@@ -322,7 +325,7 @@ Status CheckLibaioJob(const JobSpec& job, const std::vector<EngineFile>& files) 
           std::to_string(need) + " AIO events but only " + std::to_string(avail) +
           " are free (fs.aio-max-nr=" + std::to_string(max_nr) +
           ", fs.aio-nr=" + std::to_string(nr) +
-          "); raise the limit with sysctl fs.aio-max-nr=" + std::to_string(nr + need * 2));
+          "); raise it with `sysctl fs.aio-max-nr=" + std::to_string(nr + need) + "`");
   }
   if (job.nowait) IOB_RETURN_IF_ERROR(ProbeNowait("libaio", files));
   if (job.uncached)
