@@ -1044,8 +1044,12 @@ class PhaseRunner {
         }
         cp->worker->Teardown();
         const JobSpec& job = sh->jobs[cp->job];
-        if (go == 1 &&
-            (sh->exitall_any || (job.exitall_on_error && cp->worker->result().error != 0))) {
+        // exitall_on_error counts a set-up that failed the job alone (its
+        // open: O_DIRECT on ramfs, EINVAL) as fio does: the error is in
+        // cp->setup, and Run() never put one in the result. A layout that
+        // failed in Prepare() stops nothing, as in fio 3.33 (ENOSPC).
+        const bool failed = !cp->setup.ok() || cp->worker->result().error != 0;
+        if (go == 1 && (sh->exitall_any || (job.exitall_on_error && failed))) {
           int none = kStopNone;
           ctl.stop.compare_exchange_strong(none, kStopExitall);
           if (job.exit_what == JobSpec::ExitWhat::kAll) sh->exit_all.store(true);
