@@ -1,6 +1,7 @@
 // Texts generated from the option table: docs/options.md, --cmdhelp,
 // --enghelp, --showcmd and --parse-only (human and JSON).
 #include <algorithm>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -270,6 +271,117 @@ std::string ShowCmd(const std::vector<JobSpec>& jobs, std::string_view tool_opti
   return out + "\n";
 }
 
+namespace {
+// Options whose value another option sets too (buffered=0 is direct=1,
+// gtod_reduce=1 turns the latencies off, pre_read=1 clears invalidate):
+// --parse-only's JSON reports what the run uses, read from the JobSpec,
+// where that differs from what was written for the option itself (or its
+// default). `by`: the options that set it, each when its own value is
+// `when` (normalized; nullptr: any value). `effective`: the value the run
+// uses, "" when it cannot be told (then the written value stands).
+struct Implier {
+  const char* option;
+  const char* when;
+};
+struct Implied {
+  const char* option;
+  std::vector<Implier> by;
+  std::string (*effective)(const JobSpec&);
+};
+
+std::string Flag(bool b) { return b ? "1" : "0"; }
+
+const std::vector<Implied>& ImpliedOptions() {
+  static const std::vector<Implied> kTable = {
+      {"direct", {{"buffered", nullptr}}, [](const JobSpec& j) { return Flag(j.direct); }},
+      {"buffered", {{"direct", nullptr}}, [](const JobSpec& j) { return Flag(!j.direct); }},
+      {"rwmixread",
+       {{"rwmixwrite", nullptr}},
+       [](const JobSpec& j) { return std::to_string(j.rwmixread); }},
+      {"rwmixwrite",
+       {{"rwmixread", nullptr}},
+       [](const JobSpec& j) { return std::to_string(100 - j.rwmixread); }},
+      {"disable_lat", {{"gtod_reduce", "1"}}, [](const JobSpec& j) { return Flag(j.disable_lat); }},
+      {"disable_clat",
+       {{"gtod_reduce", "1"}},
+       [](const JobSpec& j) { return Flag(j.disable_clat); }},
+      {"disable_slat",
+       {{"gtod_reduce", "1"}},
+       [](const JobSpec& j) { return Flag(j.disable_slat); }},
+      {"disable_bw_measurement",
+       {{"gtod_reduce", "1"}},
+       [](const JobSpec& j) { return Flag(j.disable_bw); }},
+      // fio's fixup_options: an unmeasured latency has no percentiles.
+      {"clat_percentiles",
+       {{"gtod_reduce", "1"}, {"disable_clat", "1"}},
+       [](const JobSpec& j) { return Flag(j.clat_percentiles); }},
+      {"lat_percentiles",
+       {{"gtod_reduce", "1"}, {"disable_lat", "1"}},
+       [](const JobSpec& j) { return Flag(j.lat_percentiles); }},
+      {"slat_percentiles",
+       {{"gtod_reduce", "1"}, {"disable_slat", "1"}},
+       [](const JobSpec& j) { return Flag(j.slat_percentiles); }},
+      {"invalidate", {{"pre_read", "1"}}, [](const JobSpec& j) { return Flag(j.invalidate); }},
+      {"verify",
+       {{"verify_pattern", nullptr}},
+       [](const JobSpec& j) {
+         return j.verify.type == VerifyType::kPattern ? std::string("pattern") : std::string();
+       }},
+      {"refill_buffers",
+       {{"dedupe_percentage", nullptr}},
+       [](const JobSpec& j) { return Flag(j.refill_buffers); }},
+      {"scramble_buffers",
+       {{"buffer_pattern", nullptr}},
+       [](const JobSpec& j) { return Flag(j.scramble_buffers); }},
+      {"zero_buffers",
+       {{"buffer_pattern", nullptr}},
+       [](const JobSpec& j) { return Flag(j.zero_buffers); }},
+      // fio's add_job: log_avg_msec is the report's window of a logged job.
+      {"bwavgtime",
+       {{"log_avg_msec", nullptr}},
+       [](const JobSpec& j) { return std::to_string(j.bw_avg_ms); }},
+      {"iopsavgtime",
+       {{"log_avg_msec", nullptr}},
+       [](const JobSpec& j) { return std::to_string(j.iops_avg_ms); }},
+  };
+  return kTable;
+}
+
+// A written value as the table's effective values spell it: a flag as 1 or
+// 0 (bare, yes, on, 2...), a plain number in decimal, an enum lower-case.
+std::string Normalized(const OptionDef& d, const std::string& value) {
+  const std::string v = ToLower(Trim(value));
+  if (d.type == OptType::kBool) {
+    bool b = true;
+    if (v.empty()) return "1";
+    if (ParseBoolWord(v, &b)) return Flag(b);
+    char* end = nullptr;
+    const long long n = std::strtoll(v.c_str(), &end, 0);
+    return end != v.c_str() && *end == '\0' ? Flag(n != 0) : v;
+  }
+  if (d.type == OptType::kInt) {
+    char* end = nullptr;
+    const long long n = std::strtoll(v.c_str(), &end, 0);
+    if (end != v.c_str() && *end == '\0') return std::to_string(n);
+  }
+  return v;
+}
+
+// The setting of another option that made `imp`'s value differ from its
+// own: the last one of the job's settings whose value is as `by` says.
+const OptionSetting* ImpliedBy(const JobSpec& j, const Implied& imp) {
+  const OptionSetting* found = nullptr;
+  for (const OptionSetting& s : j.settings)
+    for (const Implier& by : imp.by) {
+      if (s.name != by.option) continue;
+      const OptionDef* def = FindOption(s.name);
+      if (by.when == nullptr || (def != nullptr && Normalized(*def, s.value) == by.when))
+        found = &s;
+    }
+  return found;
+}
+}  // namespace
+
 std::string ParseOnlyJson(const std::vector<JobSpec>& jobs) {
   nlohmann::ordered_json root;
   root["jobs"] = nlohmann::ordered_json::array();
@@ -351,6 +463,21 @@ std::string ParseOnlyJson(const std::vector<JobSpec>& jobs) {
       if (d.name == "nrfiles" && list.counted_by != nullptr &&
           (list.added_after > 0 || list.count_unknown) && (list.cut_by != nullptr || list.unknown))
         o["set_by"] = "nrfiles and the files listed after it";
+      // Set by another option: its effective value, "source": "implied",
+      // and which setting implied it (file and line are that setting's).
+      for (const Implied& imp : ImpliedOptions()) {
+        if (d.name != imp.option) continue;
+        const std::string eff = imp.effective(j);
+        const OptionSetting* by = ImpliedBy(j, imp);
+        if (eff.empty() || by == nullptr || eff == Normalized(d, o["value"].get<std::string>()))
+          break;
+        o["value"] = eff;
+        o["source"] = "implied";
+        o["file"] = by->file;
+        o["line"] = by->line;
+        o["implied_by"] = by->name + "=" + (by->value.empty() ? "1" : by->value);
+        break;
+      }
       if (!d.runs && last) o["implemented"] = false;
       opts[d.name] = o;
     }
