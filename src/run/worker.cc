@@ -490,6 +490,8 @@ Status Worker::Setup() {
                    job_.sync_file_range_blocks == 0 && io_total_ == 0 && !cmdprio_on_ &&
                    lat_search_ == nullptr && recorder_ == nullptr && replay_log_ == nullptr &&
                    !job_.serialize_overlap && open_limit_ == 0;
+  sync_counts_ =
+      job_.fsync_blocks != 0 || job_.fdatasync_blocks != 0 || job_.sync_file_range_blocks != 0;
   UpdateFastPrepare();
 
   EngineContext ctx;
@@ -966,6 +968,24 @@ bool Worker::PassEndSync() {
   // sync_file_range: fio 3.33 makes the one call, in the new loop.
   if (job_.sync_file_range_blocks != 0) return false;
   return job_.time_based || sync_engine_;
+}
+
+// fio 3.33's get_rw_ddir after the Wth write of the job: an fsync when W is
+// a multiple of fsync=, else an fdatasync when it is one of fdatasync=, else
+// a sync_file_range (never with the other two). Each count runs on its own:
+// fsync=2 fdatasync=1 alternates fdatasync and fsync after every write.
+void Worker::CountSyncWrite() {
+  const uint64_t every[3] = {job_.fsync_blocks, job_.fdatasync_blocks, job_.sync_file_range_blocks};
+  static constexpr IoOp kOps[3] = {IoOp::kFsync, IoOp::kFdatasync, IoOp::kSyncFileRange};
+  bool due = false;
+  // Backwards, so that the first kind due (fsync, fdatasync) is the one kept.
+  for (int i = 2; i >= 0; --i) {
+    if (every[i] == 0 || ++writes_since_sync_[i] < every[i]) continue;
+    writes_since_sync_[i] = 0;
+    sync_op_ = kOps[i];
+    due = true;
+  }
+  if (due) need_sync_ = true;
 }
 
 void Worker::StartPassSync() {
@@ -1452,9 +1472,7 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
       }
     }
     IoRequest* r = free_[--free_n_];
-    r->op = job_.fsync_blocks != 0       ? IoOp::kFsync
-            : job_.fdatasync_blocks != 0 ? IoOp::kFdatasync
-                                         : IoOp::kSyncFileRange;
+    r->op = sync_op_;
     // Which file: the one whose turn the sync took (SyncFile: nrfiles=2
     // fsync=4 syncs 0, 1, 0 as fio; the file last written would leave the
     // other never synced), else the file last written.
@@ -1639,13 +1657,8 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
       first = std::min(first, plan.offset);
       end = std::max(end, plan.offset + plan.length);
     }
-    const uint64_t every = job_.fsync_blocks != 0       ? job_.fsync_blocks
-                           : job_.fdatasync_blocks != 0 ? job_.fdatasync_blocks
-                                                        : job_.sync_file_range_blocks;
-    if (every != 0 && ++writes_since_sync_ >= every) {
-      writes_since_sync_ = 0;
-      need_sync_ = true;
-    }
+    if (sync_counts_) [[unlikely]]
+      CountSyncWrite();
   }
   if (vr == 0) {
     if (!trimwrite_ || plan.ddir != Ddir::kWrite) {  // a trimwrite pair counts once

@@ -613,7 +613,12 @@ class Worker {
   FlowGroup* flow_ = nullptr;
   uint64_t flow_weight_ = 0, flow_ios_ = 0, flow_stalls_ = 0;
   bool FlowGate(uint32_t in_use);
-  uint64_t writes_since_sync_ = 0;
+  // fsync=, fdatasync=, sync_file_range=: the writes since each one's last
+  // due sync (CountSyncWrite), the kind of the sync owed (need_sync_).
+  uint64_t writes_since_sync_[3] = {0, 0, 0};
+  IoOp sync_op_ = IoOp::kFsync;
+  bool sync_counts_ = false;  // any of the three given
+  void CountSyncWrite();
   // thinktime: I/Os issued so far, the count (issued or completed) at the
   // last pause, when the last pause ended, and a pause waiting for the queue
   // to empty. ThinkDue decides, as fio's handle_thinktime.
