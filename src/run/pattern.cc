@@ -155,10 +155,13 @@ class PatternImpl final : public IoPattern {
   // Everything but the fast path; out of line so that the fast path does not
   // pay for the general one's register saves.
   [[gnu::noinline]] bool NextGeneral(IoPlan* out);
+  bool NextApart(IoPlan* out);  // TrimWriteWalksApart's walk
+  bool GenerateApart(int f, IoPlan* out);
 
   RwMode rw_ = RwMode::kRead;
   bool random_job_ = false;
   bool trimwrite_ = false;
+  bool tw_apart_ = false;  // TrimWriteWalksApart
   bool mixed_ = false;
   DdirSteer* steer_ = nullptr;  // mixed jobs with a rate only
   RandMode rand_mode_ = RandMode::kMap;
@@ -366,6 +369,7 @@ Status PatternImpl::InitFile(const JobSpec& job, size_t i, const PatternRegion& 
   fs.blocks = r.size / gran_;
   fs.seq_cap = (r.size + gran_ - 1) / gran_;              // the last I/O may end past size
   if (wrap_dirs_ || loop_dirs_) fs.seq_cap = UINT64_MAX;  // (no skip: every I/O moves on)
+  if (tw_apart_) fs.seq_cap *= 2;                         // trims and writes walk it each
   if (!random_job_) return Status::Ok();
   if (rand_mode_ == RandMode::kMap) {
     // A map larger than the machine's memory is not attempted (with
@@ -473,6 +477,7 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   rw_ = job.rw;
   random_job_ = IsRandom(rw_);
   trimwrite_ = rw_ == RwMode::kTrimWrite || rw_ == RwMode::kRandTrimWrite;
+  tw_apart_ = TrimWriteWalksApart(job);
   mixed_ = rw_ == RwMode::kReadWrite || rw_ == RwMode::kRandRW;
   service_ = job.file_service_type;
   rwmixread_ = job.rwmixread;
@@ -1048,7 +1053,44 @@ bool PatternImpl::Next(IoPlan* out) {
   return NextGeneral(out);
 }
 
+bool PatternImpl::GenerateApart(int f, IoPlan* out) {
+  FileState& fs = files_[f];
+  if (FileExhausted(fs)) return false;
+  int64_t* last = fs.last_start;
+  const Ddir d = last[static_cast<int>(Ddir::kWrite)] == last[static_cast<int>(Ddir::kTrim)]
+                     ? Ddir::kTrim
+                     : Ddir::kWrite;
+  const uint64_t budget = fs.budget, pass_left = pass_left_;
+  out->file = static_cast<uint32_t>(f);
+  if (TrySequential(fs, d, false, out) != Seq::kIssued) return false;
+  if (d == Ddir::kTrim) {  // fio's byte limits count the writes only
+    fs.budget = budget;
+    pass_left_ = pass_left;
+  }
+  last[static_cast<int>(d)] = static_cast<int64_t>(out->offset - fs.start);
+  return true;
+}
+
+bool PatternImpl::NextApart(IoPlan* out) {
+  for (;;) {
+    const int f = PickFile();
+    if (f < 0) return false;
+    bool got = GenerateApart(f, out);
+    if (!got && wrap_files_) {  // as NextGeneral
+      StartPass(files_[f]);
+      file_events_.push_back({static_cast<uint32_t>(f), FileEventKind::kRestart});
+      got = GenerateApart(f, out);
+    }
+    if (got) {
+      last_ = *out;
+      return true;
+    }
+    FileDone(f);
+  }
+}
+
 bool PatternImpl::NextGeneral(IoPlan* out) {
+  if (tw_apart_) return NextApart(out);
   if (pending_write_) {
     pending_write_ = false;
     if (seq_nr_) SeqNrHit();  // fio counts the write's offset too
@@ -1251,6 +1293,22 @@ uint64_t DeriveSeed(const JobSpec& job, uint32_t jobnum) {
     base = static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
   }
   return prng::MixSeed(base, jobnum);
+}
+
+bool TrimWriteWalksApart(const JobSpec& job) {
+  if (job.rw != RwMode::kTrimWrite) return false;
+  const BlockSizeSpec& w = job.bs[static_cast<int>(Ddir::kWrite)];
+  const BlockSizeSpec& t = job.bs[static_cast<int>(Ddir::kTrim)];
+  // One block size each (bssplit=,,16k is one): compare the sizes.
+  const auto single = [](const BlockSizeSpec& s) -> uint64_t {
+    if (s.split.size() == 1) return s.split[0].bs;
+    return s.split.empty() && s.min == s.max ? s.min : 0;
+  };
+  if (single(w) != 0 && single(t) != 0) return single(w) != single(t);
+  if (w.min != t.min || w.max != t.max || w.split.size() != t.split.size()) return true;
+  for (size_t i = 0; i < w.split.size(); ++i)
+    if (w.split[i].bs != t.split[i].bs || w.split[i].perc != t.split[i].perc) return true;
+  return false;
 }
 
 }  // namespace iobench

@@ -187,6 +187,19 @@ inline uint32_t OpenLimit(const JobSpec& job, size_t nfiles) { return job.OpenLi
 // it, and the direct I/O alignment check tests what it gives.
 uint64_t SplitBlockSize(uint64_t bs, uint64_t min_bs, bool bs_unaligned);
 
+// rw=trimwrite whose trims and writes have different block size settings
+// (bs=4k,8k,16k; bssplit=,,16k): as fio 3.33, each direction walks the file
+// on its own position with its own block size, and the next I/O is a trim
+// when the file's last write started where its last trim did, else a write
+// (bs=4k,8k,16k on 64k: trim 0/16k, write 0/8k, trim 16k, writes 8k and
+// 16k, ...: 4 trims, 7 writes). Only the writes' bytes count towards size,
+// io_size and loops, and number_ios counts trims and writes alike, twice
+// over (fio's number_ios=3 there is 3 trims and 3 writes). With the same
+// settings each write repeats its trim's block, and the pair counts once.
+// randtrimwrite always repeats the trim's block (fio's write takes the last
+// trim's offset and length).
+bool TrimWriteWalksApart(const JobSpec& job);
+
 // rw=rw over one file with loops > 1 (no time_based, io_size, holes or
 // verify): as fio 3.33, each loop (pass) ends when a direction reaches the
 // region's end, both directions start over at the next, and the worker

@@ -484,6 +484,7 @@ Status Worker::Setup() {
     flow_weight_ = static_cast<uint64_t>(job_.flow < 0 ? -job_.flow : job_.flow);
   }
   trimwrite_ = job_.rw == RwMode::kTrimWrite || job_.rw == RwMode::kRandTrimWrite;
+  tw_apart_ = TrimWriteWalksApart(job_);
   fast_eligible_ = !trimwrite_ && flow_ == nullptr && verifier_ == nullptr &&
                    job_.thinktime_ns == 0 && rate_ == nullptr && min_rate_ == nullptr &&
                    job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 &&
@@ -619,6 +620,7 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
     // the ramp's do not count.
     if (!restart) {
       ios_left_ = ios_limit_;
+      tw_half_ = false;
       sync_marked_ = false;  // the count restarted: the mark means nothing now
       // fio 3.33 resets its rate counters and epoch at the ramp's end: the
       // rate counts from here. Counted from the job's start, the rate the
@@ -968,6 +970,25 @@ bool Worker::PassEndSync() {
   // sync_file_range: fio 3.33 makes the one call, in the new loop.
   if (job_.sync_file_range_blocks != 0) return false;
   return job_.time_based || sync_engine_;
+}
+
+// A trimwrite job's I/O against its limits. Paired (the same block sizes):
+// a trim and its write count once, and the write is owed. Walking apart
+// (TrimWriteWalksApart): as fio 3.33, the writes' bytes count towards size,
+// io_size and loops, and every two I/Os, trims or writes, make one of
+// number_ios.
+void Worker::CountTrimWrite(const IoPlan& plan) {
+  if (!tw_apart_) {
+    if (plan.ddir != Ddir::kWrite) {
+      --ios_left_;
+      issued_bytes_ += plan.length;
+    }
+    write_owed_ = plan.ddir == Ddir::kTrim;
+    return;
+  }
+  if (plan.ddir == Ddir::kWrite) issued_bytes_ += plan.length;
+  tw_half_ = !tw_half_;
+  if (!tw_half_) --ios_left_;
 }
 
 // fio 3.33's get_rw_ddir after the Wth write of the job: an fsync when W is
@@ -1661,11 +1682,12 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
       CountSyncWrite();
   }
   if (vr == 0) {
-    if (!trimwrite_ || plan.ddir != Ddir::kWrite) {  // a trimwrite pair counts once
+    if (!trimwrite_) {
       --ios_left_;
       issued_bytes_ += plan.length;
+    } else {
+      CountTrimWrite(plan);
     }
-    write_owed_ = trimwrite_ && plan.ddir == Ddir::kTrim;
     ++think_issued_;
     think_check_ = true;
   } else if (ios_left_ != 0 && ios_limit_ != UINT64_MAX) {

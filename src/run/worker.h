@@ -552,9 +552,14 @@ class Worker {
   // block, and the pair is one I/O of the job, as in fio (number_ios=5 is 5
   // trims and 5 writes; io_size and size x loops count the pair's bytes
   // once). Such jobs take the slow path, which never stops between a trim
-  // and its write (write_owed_) and does not count the write.
+  // and its write (write_owed_) and does not count the write. A trimwrite
+  // whose trims and writes differ in block size walks them apart
+  // (TrimWriteWalksApart, tw_apart_): see CountTrimWrite.
   bool trimwrite_ = false;
   bool write_owed_ = false;  // a trim was issued; its write is the next I/O of the pattern
+  bool tw_apart_ = false;
+  bool tw_half_ = false;  // walking apart: an odd number of I/Os issued
+  void CountTrimWrite(const IoPlan& plan);
   bool has_pending_plan_ = false;
   bool lookahead_plan_ = false;  // pending_plan_ came from the fsync look-ahead
   IoPlan pending_plan_{};
