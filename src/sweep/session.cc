@@ -526,27 +526,55 @@ RunResult AlignEarlier(const RunResult& later, const RunResult& earlier) {
 // warning lines when it starts, and after the run whatever the final header
 // holds that did not go out yet. Lines are told apart by their text, counted
 // (a numjobs job's "..." line may repeat). Main thread.
+//
+// A replay (read_iolog) runs reshaped to its log (rw=, bs=: docs/replay.md),
+// which the job as written does not say: its line goes out when its phase
+// starts, from the job the phase runs. Planned from the job as written, it
+// went out at the start and the reshaped line after it, two lines for one job.
 class HeaderAtStart {
  public:
-  // The header of `jobs` as planned: this context, every job's lines, the
-  // number of threads to start.
-  static std::string Planned(const RunContext& ctx, const std::vector<JobSpec>& jobs,
-                             const ReportOptions& ro) {
+  explicit HeaderAtStart(const std::vector<JobSpec>& jobs)
+      : jobs_(jobs), known_(jobs.size(), false) {
+    for (size_t i = 0; i < jobs_.size(); ++i) known_[i] = jobs_[i].read_iolog.empty();
+  }
+  // A phase starts with these workers' jobs (RunOptions::on_phase_start,
+  // clones of a job in a row, the jobs in their order): each is the job as
+  // it runs. Matched by name from the last one matched (phases run the jobs
+  // in order; a job that failed alone has no worker).
+  void PhaseStarts(const std::vector<const JobSpec*>& specs) {
+    const JobSpec* last = nullptr;
+    for (const JobSpec* s : specs) {
+      if (s == nullptr || s == last) continue;
+      last = s;
+      for (size_t i = next_; i < jobs_.size(); ++i)
+        if (jobs_[i].name == s->name) {
+          jobs_[i] = *s;
+          known_[i] = true;
+          next_ = i + 1;
+          break;
+        }
+    }
+  }
+  // The header as planned: this context, the lines of the jobs known so
+  // far, the number of threads to start (every job's).
+  std::string Planned(const RunContext& ctx, const ReportOptions& ro) const {
     RunResult r;
     r.context = ctx;
-    auto groups = ReportGroupIds(jobs);
-    for (size_t i = 0; i < jobs.size(); ++i) {
+    auto groups = ReportGroupIds(jobs_);
+    for (size_t i = 0; i < jobs_.size(); ++i) {
       const int g = groups.ok() ? (*groups)[i] : 0;
       if (r.groups.empty() || r.groups.back().id != g) {
         r.groups.emplace_back();
         r.groups.back().id = g;
       }
-      for (uint32_t k = 0; k < std::max<uint32_t>(1, jobs[i].numjobs); ++k) {
+      for (uint32_t k = 0; k < std::max<uint32_t>(1, jobs_[i].numjobs); ++k) {
         JobResult j;
-        j.name = jobs[i].name;
+        j.name = jobs_[i].name;
         j.groupid = g;
-        j.jobnum = k;
-        j.spec = jobs[i];
+        // A job not known yet counts in "Starting N threads"; its line
+        // (printed for clone 0) waits for its phase.
+        j.jobnum = known_[i] ? k : k + 1;
+        j.spec = jobs_[i];
         r.groups.back().jobs.push_back(std::move(j));
       }
     }
@@ -574,6 +602,9 @@ class HeaderAtStart {
   bool started() const { return !printed_.empty(); }
 
  private:
+  std::vector<JobSpec> jobs_;  // as they run, once known_
+  std::vector<bool> known_;
+  size_t next_ = 0;  // the first job no phase has started yet
   std::map<std::string, int> printed_;
 };
 
@@ -1085,15 +1116,23 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
         interim.Print(snap);
       };
       // A sweep's or a repeat's header stays with its own run's report.
-      HeaderAtStart early;
-      if (Has(o.formats, "normal") && !sweeping && o.repeat == 1)
-        run_opts.on_context = [&](const RunContext& ctx) {
-          const std::string text = early.NewLines(HeaderAtStart::Planned(ctx, point_jobs, ropts));
-          if (text.empty()) return;
-          status.Clear();
-          (void)output.Write(text);  // a failure is said once; the final write says nothing more
-          interim.HeaderPrinted();
+      HeaderAtStart early(point_jobs);
+      RunContext phase_ctx;
+      if (Has(o.formats, "normal") && !sweeping && o.repeat == 1) {
+        // The context comes first, then the phase's jobs as they run.
+        run_opts.on_context = [&](const RunContext& ctx) { phase_ctx = ctx; };
+        run_opts.on_phase_start = [&, status_line = std::move(run_opts.on_phase_start)](
+                                      const std::vector<const JobSpec*>& s) {
+          early.PhaseStarts(s);
+          const std::string text = early.NewLines(early.Planned(phase_ctx, ropts));
+          if (!text.empty()) {
+            status.Clear();
+            (void)output.Write(text);  // a failure is said once; the final write says nothing more
+            interim.HeaderPrinted();
+          }
+          if (status_line) status_line(s);
         };
+      }
       // Where this run is, for its errors on stderr.
       std::string where = sweeping ? "--sweep point " + point.Label() : "";
       if (o.repeat > 1)

@@ -51,6 +51,48 @@ expect_eq "interrupted exit" "$?" 130
 expect_eq "interruption notes" "$(grep -c "^note: the run was interrupted" "$tmp/i.txt")" 1
 expect_eq "header lines" "$(grep -c "^Starting 1 thread" "$tmp/i.txt")" 1
 
+# A replay (read_iolog) runs reshaped to its log: its job line, printed
+# once, is the reshaped job (docs/replay.md), never the job as written too
+# (the header at the start printed that one and the end the reshaped one).
+"$bin" --name=w --filename="$tmp/f" --rw=randwrite --bs=4k --size=64k --write_iolog="$tmp/w.log" \
+  >/dev/null 2>&1 || fail "write_iolog: exit $?"
+printf '[r]\nfilename=%s\nrw=randread\nbs=64k\nread_iolog=%s\n' "$tmp/f" "$tmp/w.log" >"$tmp/r.fio"
+for how in file cmdline null; do
+  case $how in
+    file) args=("$tmp/r.fio") ;;
+    cmdline) args=(--name=r --read_iolog="$tmp/w.log") ;;
+    null) args=(--name=r --ioengine=null --read_iolog="$tmp/w.log") ;;
+  esac
+  "$bin" "${args[@]}" >"$tmp/r.txt" 2>"$tmp/re.txt" || fail "replay $how: exit $? $(cat "$tmp/re.txt")"
+  expect_eq "replay $how: job lines" "$(grep -c "^r: (g=0)" "$tmp/r.txt")" 1
+  grep -q "^r: (g=0): rw=write, bs=(R) 4096B-4096B, " "$tmp/r.txt" ||
+    fail "replay $how: not the reshaped line: $(grep "^r: (g" "$tmp/r.txt")"
+  order=$(grep "^r: (g=\|^Starting" "$tmp/r.txt" | sed -E 's/^r: \(g=.*/job/' | tr '\n' '|')
+  expect_eq "replay $how: order" "$order" "job|Starting 1 thread|"
+done
+# Replayed in a later phase, of a log the first phase writes: its line goes
+# out when its phase starts, once, reshaped; the other job's at the start.
+cat >"$tmp/rp.fio" <<JOB
+[a]
+filename=$tmp/g
+size=64k
+bs=4k
+rw=randwrite
+write_iolog=$tmp/g.log
+[b]
+filename=$tmp/g
+rw=randread
+bs=64k
+read_iolog=$tmp/g.log
+stonewall
+JOB
+"$bin" "$tmp/rp.fio" >"$tmp/rp.txt" 2>"$tmp/rpe.txt" || fail "later replay: exit $? $(cat "$tmp/rpe.txt")"
+expect_eq "later replay: a lines" "$(grep -c "^a: (g=0)" "$tmp/rp.txt")" 1
+expect_eq "later replay: b lines" "$(grep -c "^b: (g=1)" "$tmp/rp.txt")" 1
+grep -q "^b: (g=1): rw=write, bs=(R) 4096B-4096B, " "$tmp/rp.txt" ||
+  fail "later replay: not the reshaped line: $(grep "^b: (g" "$tmp/rp.txt")"
+expect_eq "later replay: Starting lines" "$(grep -c "^Starting 2 threads$" "$tmp/rp.txt")" 1
+
 # JSON alone: no header at all.
 "$bin" --name=t --ioengine=null --size=64k --output-format=json | python3 -m json.tool >/dev/null ||
   fail "json alone is not one document"
