@@ -1249,10 +1249,22 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   // document as a single run's: doc.dump(2) sorted the keys and printed
   // "iops": 256000.0, and greps for '"iops" :' found nothing.
   nlohmann::ordered_json doc;
-  if (!per_point.empty())
+  // Stopped before any point ran, in the first point's --sweep-cmd hook (it
+  // failed, or a signal came): the JSON document is still whole, with no
+  // jobs, every point in not_run and why it stopped, as when a later
+  // point's hook stops the sweep (--output was left an empty file).
+  const bool stopped_first =
+      sweeping && per_point.empty() &&
+      (hook_failure || (interrupted && stop.load() != 0 && !o.sweep_cmd.empty()));
+  if (!per_point.empty() || stopped_first)
     doc = (!sweeping && o.repeat == 1) ? per_point[0].second
                                        : sweep::CombineSweepResults(per_point, &hook_logs);
-  if (sweeping && !per_point.empty()) {
+  if (stopped_first) {
+    nlohmann::ordered_json keys = nlohmann::ordered_json::array();
+    for (const auto& kv : points.front().values) keys.push_back(kv.first);
+    doc["iobench"]["sweep"]["keys"] = std::move(keys);
+  }
+  if (sweeping && (!per_point.empty() || stopped_first)) {
     // Ctrl-C or a failing hook stops a sweep early: say which points the
     // document lacks, so a table or a script does not take it as the whole.
     doc["iobench"]["sweep"]["planned_points"] = points.size();
@@ -1313,7 +1325,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   }
   bool json_done = false;
   for (const auto& f : InFioOrder(o.formats)) {
-    if (per_point.empty()) break;
+    if (per_point.empty() && !(stopped_first && (f == "json" || f == "json+"))) continue;
     if (f == "normal") out += normal.str();
     if (f == "normal" && median_tables) {
       TableOptions t = table;

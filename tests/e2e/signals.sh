@@ -245,19 +245,39 @@ fi
 [ -n "$hook_pid" ] && kill "$hook_pid" 2>/dev/null
 hook_pid=""
 
-# Stopped in the first point's hook: no point ran, no report follows, and
-# stderr says so (it said nothing: exit 143 and no output at all).
-rm -f "$work/hook.pid"
-"$bin" --eta=never --sweep-cmd="echo \$\$ > $work/hook.pid; sleep 1" --sweep=iodepth=1,2 \
-  --name=a --ioengine=null --size=1m >"$work/hook.out" 2>"$work/hook.err" &
-pid=$!
-for _ in $(seq 200); do [ -s "$work/hook.pid" ] && break; sleep 0.05; done
-kill -TERM $pid
-wait $pid
-rc=$?
-[ "$rc" -eq 143 ] || fail "SIGTERM in the first hook: exit $rc, want 143"
-grep -q "stopped by signal 15 in the --sweep-cmd hook of the first point (iodepth=1); no point ran" \
-  "$work/hook.err" || fail "SIGTERM in the first hook: stderr: $(cat "$work/hook.err")"
+# Stopped in the first point's hook: no point ran, and stderr says so (it
+# said nothing: exit 143 and no output at all). $1: what, then iobench's
+# extra arguments; its stdout is $work/hook.out, stderr $work/hook.err.
+sigterm_in_first_hook() {
+  local what=$1 rc
+  shift
+  rm -f "$work/hook.pid"
+  "$bin" --eta=never --sweep-cmd="echo \$\$ > $work/hook.pid; sleep 1" --sweep=iodepth=1,2 \
+    --name=a --ioengine=null --size=1m "$@" >"$work/hook.out" 2>"$work/hook.err" &
+  pid=$!
+  for _ in $(seq 200); do [ -s "$work/hook.pid" ] && break; sleep 0.05; done
+  kill -TERM $pid
+  wait $pid
+  rc=$?
+  [ "$rc" -eq 143 ] || fail "SIGTERM in the first hook, $what: exit $rc, want 143"
+  grep -q "stopped by signal 15 in the --sweep-cmd hook of the first point (iodepth=1); no point ran" \
+    "$work/hook.err" || fail "SIGTERM in the first hook, $what: stderr: $(cat "$work/hook.err")"
+}
+# The normal report: nothing follows.
+sigterm_in_first_hook normal
+[ -s "$work/hook.out" ] && fail "SIGTERM in the first hook: a report: $(head -c 300 "$work/hook.out")"
+# The JSON report: the document is whole, no jobs and every point not run
+# (--output was left an empty file).
+sigterm_in_first_hook json --output-format=json --output="$work/hook.json"
+python3 - "$work/hook.json" <<'PY' || fail "SIGTERM in the first hook, json: $(head -c 400 "$work/hook.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["jobs"] == [], d["jobs"]
+top = d["iobench"]
+assert top["interrupted"] is True and top["exit_code"] == 143, top
+assert top["sweep"]["not_run"] == [{"iodepth": "1"}, {"iodepth": "2"}], top["sweep"]
+assert "stopped" not in top["sweep"], top["sweep"]
+PY
 
 echo "$fails failed"
 [ "$fails" -eq 0 ]
