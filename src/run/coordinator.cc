@@ -2381,6 +2381,14 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   const int signo = opts.stop_signal != nullptr ? opts.stop_signal->load() : 0;
   const int stopped = signo > 0 && signo < 64 ? 128 + signo : 130;
   result.exit_code = result.interrupted ? stopped : job_error ? 1 : 0;
+  // A run none of whose phases got past its layout (the file system full,
+  // out of inodes) never collected its context, but the report still
+  // describes where it ran: the header said "iobench-0.1.0" alone and the
+  // JSON context held zeros that looked measured. The host's facts; no
+  // target, since none was laid out.
+  if (!opts.engine_factory && result.context.kernel.empty() &&
+      result.context.iobench_version.empty())
+    result.context = sys::CollectContext({}, {});
   StampReportTime(&result);
   return result;
 }

@@ -109,6 +109,18 @@ if mount -t tmpfs -o size=1m,nr_inodes=2 tmpfs "$work/noinode" && touch "$work/n
     grep -q "^iobench: job 'w': err=28 (.* $work/noinode/f (its file system has no free inode: 2 of 2 in use, see df -i): No space left on device)$" \
       "$work/inode.err" || fail "out of inodes $extra: $(cat "$work/inode.err")"
   done
+  # The only phase failed at its layout: the report still says where it
+  # ran (the header was "iobench-0.1.0" alone, the JSON context zeros).
+  "$bin" --name=w --filename="$work/noinode/f" --rw=write --size=64k >"$work/inode.out" 2>/dev/null
+  head -1 "$work/inode.out" | grep -q "^iobench-[^:]*: kernel $(uname -r), " ||
+    fail "out of inodes: header $(head -1 "$work/inode.out")"
+  "$bin" --name=w --filename="$work/noinode/f" --rw=write --size=64k --output-format=json \
+    >"$work/inode.json" 2>/dev/null
+  expect_eq "out of inodes: JSON context" "$(python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["iobench"]["context"]
+print(c["kernel"] == sys.argv[2], c["cpus"] > 0, c["mem_bytes"] > 0)' "$work/inode.json" "$(uname -r)")" \
+    "True True True"
 else
   echo "skip out of inodes: cannot mount a tmpfs with nr_inodes=2"
 fi
