@@ -1913,7 +1913,7 @@ void Worker::HandleError(IoRequest* req, int err) {
   else if (req->op == IoOp::kFsync)
     ++ts_.sync_ios;
   std::string message;  // error path only: allocating here is fine
-  if (ts_.first_error.err == 0 || job_.error_dump)
+  if (WantsErrorMessage(static_cast<Ddir>(d), err))
     message = std::string(!is_sync_op                       ? DirName(d)
                           : req->op == IoOp::kSyncFileRange ? "sync_file_range"
                           : req->op == IoOp::kFdatasync     ? "fdatasync"
@@ -1946,7 +1946,7 @@ void Worker::CheckMaxLatency(const IoRequest* req, uint64_t now) {
   // ETIMEDOUT, and says which I/O was too slow. It goes through the same
   // policy as an I/O error: ignore_error=110 counts every late I/O.
   std::string message;
-  if (ts_.first_error.err == 0 || job_.error_dump)
+  if (WantsErrorMessage(static_cast<Ddir>(d), ETIMEDOUT))
     message = "max latency exceeded: latency of " + std::to_string(lat) +
               " nsec exceeds specified max (" + std::to_string(max) + " nsec): " + FilePath(req) +
               " " + DirName(d) + " offset=" + std::to_string(req->xfer_offset) +
@@ -1999,6 +1999,16 @@ bool Worker::CountError(Ddir ddir, int err, const std::string& file, uint64_t of
   return ErrorTolerated(job_, ddir, err);
 }
 
+// Whether an I/O error's message is worth building (error path only): it
+// is the job's first error, error_dump prints it, or it is the one that
+// stops the job. The last may follow errors the policy let through
+// (ignore_error, continue_on_error): its message is the job's error, and a
+// bare strerror would not say which file, operation and offset failed.
+bool Worker::WantsErrorMessage(Ddir ddir, int err) const {
+  return ts_.first_error.err == 0 || job_.error_dump ||
+         (error_ == 0 && !ErrorTolerated(job_, ddir, err));
+}
+
 void Worker::NoteError(Ddir ddir, int err, const IoRequest* req, uint64_t offset,
                        const std::string& message) {
   if (CountError(ddir, err, FilePath(req), offset, message)) {
@@ -2009,6 +2019,7 @@ void Worker::NoteError(Ddir ddir, int err, const IoRequest* req, uint64_t offset
   }
   if (error_ == 0) {
     error_ = err;
+    error_message_ = message;
     stopping_ = true;
   }
 }
@@ -2509,7 +2520,8 @@ void Worker::Run() {
 
   if (error_ != 0) {
     result_.error = error_;
-    result_.error_message = !job_error_.empty() ? job_error_
+    result_.error_message = !job_error_.empty()       ? job_error_
+                            : !error_message_.empty() ? error_message_
                             : ts_.first_error.err == error_ && !ts_.first_error.message.empty()
                                 ? ts_.first_error.message
                                 : std::string(std::strerror(error_));

@@ -297,6 +297,7 @@ class Worker {
   // Returns whether the policy tolerates it.
   bool CountError(Ddir ddir, int err, const std::string& file, uint64_t offset,
                   const std::string& message);
+  bool WantsErrorMessage(Ddir ddir, int err) const;
   std::string FilePath(const IoRequest* req) const;
   bool OverlapsInFlight(const IoPlan& p);
   std::vector<uint8_t> overlap_free_;  // OverlapsInFlight's scratch (no allocation after the first)
@@ -547,6 +548,9 @@ class Worker {
   // Why the job failed outside any I/O (exec_prerun, unlink_each_loop's
   // reopen): the result's error message; "" for I/O errors (first_error).
   std::string job_error_;
+  // The message of the I/O error that stopped the job (NoteError), which
+  // need not be its first error: one the policy let through may precede it.
+  std::string error_message_;
   bool pass_drain_ = false;  // a pass ended; the next starts once nothing is in flight
   // trimwrite/randtrimwrite: each trim is followed by a write of the same
   // block, and the pair is one I/O of the job, as in fio (number_ios=5 is 5

@@ -25,6 +25,8 @@ struct FakeScript {
   uint32_t short_every = 0;
   uint32_t fail_every = 0;
   int fail_errno = EIO;  // what the failing ones fail with
+  uint32_t fail_at = 0;  // this completion (1-based) fails with -fail_at_errno (0: none)
+  int fail_at_errno = ENOSPC;
   uint32_t busy_every = 0;
   bool fail_syncs = false;  // every fsync/fdatasync/sync_file_range fails with -fail_errno
   bool reverse = true;
@@ -122,6 +124,9 @@ class FakeEngine : public Engine {
       ++ledger_->completions;
       if (script_.fail_syncs && r->op >= IoOp::kFsync) {
         r->res = -script_.fail_errno;
+        ++ledger_->failures;
+      } else if (script_.fail_at != 0 && ledger_->completions == script_.fail_at) {
+        r->res = -script_.fail_at_errno;
         ++ledger_->failures;
       } else if (script_.fail_every != 0 && ledger_->completions % script_.fail_every == 0) {
         r->res = -script_.fail_errno;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <mutex>
 #include <optional>
@@ -621,6 +622,30 @@ TEST(WorkerFakeEngineTest, ContinueOnErrorAloneStopsAtAnErrnoOtherThanEio) {
       EXPECT_EQ(jr.stats.dir[0].ios, 9u) << err;
     }
   }
+}
+
+// The error that stops the job is named (file, operation, offset, length)
+// even after errors the policy let through: its message used to be a bare
+// strerror, since only the first error's was built.
+TEST(WorkerFakeEngineTest, FatalErrorAfterToleratedOnesNamesItsIo) {
+  JobSpec job = TestJob("fake", RwMode::kWrite, kWorkerBs, 100 * kWorkerBs);
+  job.ignore_error[1] = {EINVAL};
+  job.continue_on_error = kCoeWrite;  // as the parser sets it with the list
+  FakeScript script;
+  script.fail_every = 10;
+  script.fail_errno = EINVAL;
+  script.fail_at = 25;  // the write at block 24
+  script.fail_at_errno = ENOSPC;
+  script.reverse = false;
+  FakeRun fr = RunFake(job, script);
+  const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.error, ENOSPC);
+  EXPECT_EQ(jr.stats.first_error.err, EINVAL);
+  EXPECT_EQ(jr.stats.dir[1].errors, 3u);  // EINVAL at 10 and 20, ENOSPC at 25
+  EXPECT_EQ(jr.error_message,
+            "write " + jr.stats.first_error.file + " offset=" + std::to_string(24 * kWorkerBs) +
+                " length=" + std::to_string(kWorkerBs) + ": " + std::strerror(ENOSPC));
+  EXPECT_EQ(fr.result.exit_code, 1);
 }
 
 // serialize_overlap: random writes over 4 blocks at iodepth 8 overlap all
