@@ -887,6 +887,9 @@ bool Worker::MorePassesAfter(uint64_t passes) const {
   // fill_device: one pass fills the filesystem; fio's never ends before
   // ENOSPC, time_based or not.
   if (job_.fill_device) return false;
+  // Two passes in a row found the end of the file before any data: so
+  // would every later one.
+  if (eof_empty_passes_ >= kEofEmptyPassesStop) return false;
   if (job_.time_based) return true;
   if (io_total_ != 0 && issued_bytes_ >= io_total_) return false;
   if (WritesIoSizePerLoop(job_) && io_total_ != 0) return true;  // to io_size x loops
@@ -924,7 +927,9 @@ bool Worker::EndPass(IoPlan* plan) {
   // the block): all of them done ends fio's do_io there too, with the
   // loop's end sync. Run() starts the next pass once the queue is empty
   // (StartDrainedPass); with nothing in flight, at once.
-  const bool drains = loop_end && (!job_.time_based || tb_restarts_);
+  // A sequential pass that found the end of the file drains too: its
+  // reads still in flight lie past the end, and must not end the next pass.
+  const bool drains = (loop_end && (!job_.time_based || tb_restarts_)) || eof_in_pass_;
   if ((drains && free_n_ != depth_) || (loop_end && job_.unlink_each_loop && !job_.time_based)) {
     pass_drain_ = true;
     return false;
@@ -2087,11 +2092,9 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
         // short, or one that shrank): the blocks before it are still to
         // do, so the pass goes on; the report says how many there were.
         ++eof_reads_;
-      } else {  // sequential: the rest of the pass lies past the end too
-        pass_eof_ = true;
-        ++eof_passes_;
-        fast_prepare_ = false;  // PrepareNext ends the pass
-      }
+      } else if (!eof_in_pass_) {  // sequential: the rest of the pass lies past the end too
+        SequentialEof(req);
+      }  // (else another read past the end, in flight when the first came back)
       // Nothing read: not an I/O (issued = ios + failed + short + dropped).
       // The rest of a short read that starts at the end of the file is not
       // either: fio does not issue it (the short read is its own I/O, in
@@ -2142,6 +2145,31 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
       return;  // verify_async: a check thread reads the buffer; VerifyCollect frees the slot
   }
   FreeSlot(req);
+}
+
+// A sequential read found the end of the file: the pass ends there (NextPlan
+// ends it, and EndPass drains what it still has in flight, reads past the
+// end too, before the next pass). Counts the pass and the bytes of its
+// region it could not read for the report's note, and whether the passes
+// find nothing at all now (a file emptied under a time_based job): a pass
+// that read nothing after one that read nothing ends the job (MorePasses),
+// which would otherwise spin on reads of 0 bytes for the rest of its
+// runtime (docs/running.md).
+void Worker::SequentialEof(const IoRequest* req) {
+  pass_eof_ = true;
+  eof_in_pass_ = true;
+  fast_prepare_ = false;  // PrepareNext ends the pass
+  ++eof_passes_;
+  if (req->file_index < targets_.size()) {
+    const TargetFile& t = targets_[req->file_index];
+    const uint64_t end = t.region_offset + t.region_size;
+    if (req->offset < end) eof_bytes_short_ += end - req->offset;
+  }
+  // Reads that completed (a short one counts: its bytes were read) since
+  // the last pass that ended at the end of the file.
+  const uint64_t reads = ts_.dir[0].ios + ts_.dir[0].short_ios;
+  eof_empty_passes_ = reads == eof_reads_mark_ ? eof_empty_passes_ + 1 : 0;
+  eof_reads_mark_ = reads;
 }
 
 uint64_t Worker::SubmitQueued() {
@@ -2537,6 +2565,17 @@ void Worker::Run() {
     AddNote(std::to_string(eof_reads_) +
             " random reads found the end of the file: nothing read, not counted as I/Os "
             "(fio's psync fails them with EIO, its libaio counts them)");
+  if (eof_passes_ != 0 && ts_.dir[0].ios + ts_.dir[0].short_ios != 0)
+    AddNote(std::to_string(eof_passes_) + " sequential pass" + (eof_passes_ == 1 ? "" : "es") +
+            " found the end of the file early: " + std::to_string(eof_bytes_short_) +
+            " bytes of the region" + (eof_passes_ == 1 ? "" : "s") +
+            " not read (fio fails such a read with EIO)");
+  if (eof_empty_passes_ >= kEofEmptyPassesStop &&
+      (job_.time_based || passes_ < std::max<uint64_t>(1, job_.loops)))
+    AddNote(std::to_string(kEofEmptyPassesStop) +
+            " passes in a row found the end of the file before any data: the job ended there, "
+            "before its " +
+            (job_.time_based ? "runtime" : "loops") + " (fio fails such a job with EIO)");
   // A read job that found the end at once read nothing (a file
   // create_on_open made empty, a region past the end): no block, no error,
   // exit 0 said nothing at all; fio fails it with EIO ("full resid").

@@ -240,6 +240,7 @@ class Worker {
       pattern_->Reset();
     }
     pass_draws_ = 0;
+    eof_in_pass_ = false;
     write_owed_ = false;  // (a pass never ends between a trim and its write)
   }
   // A new pass over the files (loops, time_based): invalidate=1 drops their
@@ -616,7 +617,19 @@ class Worker {
   uint64_t replay_bytes_left_ = UINT64_MAX;
   uint64_t eof_reads_ = 0;   // random reads that found the end of the file
   uint64_t eof_passes_ = 0;  // sequential passes a read at the end of the file ended
-  uint64_t fill_full_ = 0;   // fill_device: writes that found the filesystem full
+  // Of their regions, the bytes from where each found the end to the region's end.
+  uint64_t eof_bytes_short_ = 0;
+  // Reads done (ios + short_ios) when the last such pass ended, and how many
+  // of those passes in a row read nothing: kEofEmptyPassesStop ends the job.
+  uint64_t eof_reads_mark_ = 0;
+  uint32_t eof_empty_passes_ = 0;
+  static constexpr uint32_t kEofEmptyPassesStop = 2;
+  // This pass found the end of the file (sequential): its other reads past
+  // the end, in flight then, are not passes of their own. A new pass
+  // (ResetPattern) starts once they were reaped: EndPass drains.
+  bool eof_in_pass_ = false;
+  void SequentialEof(const IoRequest* req);
+  uint64_t fill_full_ = 0;  // fill_device: writes that found the filesystem full
   // flow= (slow path only): the group, this job's weight and I/Os, the
   // times the flow held it back.
   FlowGroup* flow_ = nullptr;
