@@ -103,6 +103,24 @@ struct BlockSizeSpec {
   std::vector<BsSplitEntry> split;
 };
 
+// What bs=, bsrange= and bssplit= wrote for one direction, as fio keeps
+// them (parser only; BlockSizeSpec is the result): bs= sets `bs`, bsrange=
+// `min`/`max`, bssplit= the split and `min`/`max`. When the job starts, a
+// min/max still 0 take `bs`; min == max is that one size, else the split
+// if there is one, else the range. So in one job, bs= never overrides a
+// bsrange= or bssplit=, whatever their order, and a bsrange= after a
+// bssplit= of one size (bsrange=4k-4k) wins. `layer` (OptValue::layer)
+// that set min/max, -1 none; a setting of a higher layer (the command
+// line over a job file, a --sweep value) replaces those of lower ones.
+struct BlockSizeOptions {
+  uint64_t bs = 4096;
+  uint64_t min = 0;
+  uint64_t max = 0;
+  std::vector<BsSplitEntry> split;
+  int layer = -1;
+  int split_layer = -1;
+};
+
 enum class RandomGenerator : uint8_t { kTausworthe, kLfsr, kTausworthe64 };
 
 enum class DistType : uint8_t { kRandom, kZipf, kPareto, kNormal, kZoned, kZonedAbs };
@@ -406,6 +424,7 @@ struct JobSpec {
   RwSequencer rw_sequencer = RwSequencer::kSequential;
   uint32_t rwmixread = 50;  // percent reads for mixed workloads
   BlockSizeSpec bs[kNumDdirs];
+  BlockSizeOptions bs_options[kNumDdirs];  // how bs[] came about (parser only)
   uint64_t blockalign[kNumDdirs] = {0, 0, 0};  // 0: the minimum bs
   bool bs_unaligned = false;
   bool bs_is_seq_rand = false;

@@ -110,6 +110,11 @@ std::vector<std::string> EnginesForOption(const OptionDef& def);
 std::string SuggestOption(const std::string& name);
 std::string SuggestFrom(const std::string& name, const std::vector<std::string>& candidates);
 
+// Refuses block sizes that bs=, bsrange= and bssplit= together leave to a
+// mix iobench does not run (a bssplit with a later bsrange of other sizes);
+// the parser calls it once a job's options are all applied.
+Status CheckBlockSizes(const JobSpec& job);
+
 // "string" form of the type for help and docs.
 std::string TypeName(const OptionDef& def);
 

@@ -998,6 +998,7 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
   if (job->disable_lat) job->lat_percentiles = false;
   if (job->disable_clat) job->clat_percentiles = false;
   if (job->disable_slat) job->slat_percentiles = false;
+  IOB_RETURN_IF_ERROR(CheckBlockSizes(*job));
   // man fio, pre_read: "will also clear the invalidate flag, since it is
   // pointless to pre-read and then drop the cache" (each later pass of a
   // loops or time_based job dropped it, and read the device again).
@@ -1064,75 +1065,86 @@ std::array<bool, kNumDdirs> DirsSet(const RawSetting& s) {
   return out;
 }
 
-// In fio a bssplit decides the block sizes of the directions it sets,
-// whatever bs= or bsrange= say, even one written after it ([global]
-// bssplit=4k/50:64k/50, then bs=8k in a job, still runs the split; fio's
-// t0002 has exactly that); the directions it leaves alone take bs= and
-// bsrange= as usual (bssplit=,16k/100 then bs=8k reads 8k and writes 16k).
-// iobench applies the options in order, so a bs= or bsrange= after the
-// first bssplit moves in front of it: the splits then win exactly in their
-// directions. The job's report says what was overridden (a note, not
-// stderr: scripts such as fio's test runner fail on any stderr). Command-
-// line globals still override a job file's bssplit, by design.
-std::vector<RawSetting> BsSplitWins(const std::vector<RawSetting>& settings,
-                                    std::vector<std::string>* notes) {
+// In fio a bs= never overrides a bsrange= or bssplit= of the same job,
+// whichever comes first: [global] bssplit=4k/50:64k/50 then bs=8k in a job
+// runs the split (fio's t0002), [global] bsrange=4k-4k then bs=16k runs 4k
+// (BlockSizeOptions; the setters do it). Here a bs= written after the first
+// bsrange= or bssplit= moves in front of it, which changes nothing for the
+// job but keeps the options it records in an order that means the same on
+// one command line (--showcmd); and the job's report says what bs= lost (a
+// note, not stderr: scripts such as fio's test runner fail on any stderr).
+// Command-line globals still override a job file's block sizes, by design.
+std::vector<RawSetting> BsAfterRanges(const std::vector<RawSetting>& settings,
+                                      std::vector<std::string>* notes) {
   auto name_of = [](const RawSetting& s) {
     const OptionDef* def = FindOption(s.key);
     return def != nullptr ? def->name : std::string();
   };
-  // The bssplit that sets each direction in the end.
-  const RawSetting* split_of[kNumDdirs] = {};
+  auto sets_range = [](const std::string& name) { return name == "bsrange" || name == "bssplit"; };
+  // The bsrange= or bssplit= that sets each direction's range in the end.
+  const RawSetting* range_of[kNumDdirs] = {};
   for (const auto& s : settings) {
-    if (name_of(s) != "bssplit") continue;
+    if (!sets_range(name_of(s))) continue;
     const auto dirs = DirsSet(s);
     for (int d = 0; d < kNumDdirs; ++d)
-      if (dirs[d]) split_of[d] = &s;
+      if (dirs[d]) range_of[d] = &s;
   }
   static const char* const kDirs[kNumDdirs] = {"reads", "writes", "trims"};
   std::vector<RawSetting> kept;
-  size_t first_split = std::string::npos;  // where in `kept`
+  size_t first_range = std::string::npos;  // where in `kept`
   for (const auto& s : settings) {
     const std::string name = name_of(s);
-    if (name == "bssplit" && first_split == std::string::npos) first_split = kept.size();
-    if ((name != "bs" && name != "bsrange") || first_split == std::string::npos) {
+    if (sets_range(name) && first_range == std::string::npos) first_range = kept.size();
+    if (name != "bs") {
       kept.push_back(s);
       continue;
     }
     const auto dirs = DirsSet(s);
     std::vector<std::string> lost;
-    std::vector<const RawSetting*> splits;  // in written order
+    std::vector<const RawSetting*> ranges;  // in written order
     bool all = true;
     for (int d = 0; d < kNumDdirs; ++d) {
       if (!dirs[d]) continue;
-      if (split_of[d] == nullptr) {
+      if (range_of[d] == nullptr) {
         all = false;
         continue;
       }
       lost.push_back(kDirs[d]);
-      if (std::find(splits.begin(), splits.end(), split_of[d]) == splits.end())
-        splits.push_back(split_of[d]);
+      if (std::find(ranges.begin(), ranges.end(), range_of[d]) == ranges.end())
+        ranges.push_back(range_of[d]);
     }
-    if (!splits.empty()) {
-      std::sort(splits.begin(), splits.end());
+    // A bs= before them is overridden as one expects; only a later one is told.
+    if (!ranges.empty() && first_range != std::string::npos) {
+      std::sort(ranges.begin(), ranges.end());
       auto join = [](const std::vector<std::string>& v, const char* last) {
         std::string out;
         for (size_t i = 0; i < v.size(); ++i)
           out += (i == 0 ? "" : i + 1 == v.size() ? last : ", ") + v[i];
         return out;
       };
-      std::vector<std::string> where;
-      for (const RawSetting* p : splits)
-        if (std::find(where.begin(), where.end(), Where(*p)) == where.end())
-          where.push_back(Where(*p));
-      const std::string by = "bssplit (" + join(where, ", ") + ")";
-      notes->push_back(
-          s.key + "=" + s.value + " (" + Where(s) + ") is ignored" +
-          (all ? ": " + by + " sets the block sizes"
-               : " for " + join(lost, " and ") + ": " + by + " sets their block sizes") +
-          ", as in fio");
+      // "bssplit (t.fio:2, t.fio:4)", "bsrange (t.fio:3) and bssplit (t.fio:2)".
+      std::vector<std::pair<std::string, std::vector<std::string>>> where;
+      for (const RawSetting* p : ranges) {
+        auto it = std::find_if(where.begin(), where.end(),
+                               [&](const auto& w) { return w.first == p->key; });
+        if (it == where.end()) it = where.insert(where.end(), {p->key, {}});
+        if (std::find(it->second.begin(), it->second.end(), Where(*p)) == it->second.end())
+          it->second.push_back(Where(*p));
+      }
+      std::vector<std::string> by;
+      for (const auto& [key, at] : where) by.push_back(key + " (" + join(at, ", ") + ")");
+      notes->push_back(s.key + "=" + s.value + " (" + Where(s) + ") is ignored" +
+                       (all ? ": " + join(by, " and ") + " sets the block sizes"
+                            : " for " + join(lost, " and ") + ": " + join(by, " and ") +
+                                  " sets their block sizes") +
+                       ", as in fio");
     }
-    kept.insert(kept.begin() + static_cast<ptrdiff_t>(first_split), s);
-    ++first_split;
+    if (first_range == std::string::npos) {
+      kept.push_back(s);
+    } else {
+      kept.insert(kept.begin() + static_cast<ptrdiff_t>(first_range), s);
+      ++first_range;
+    }
   }
   return kept;
 }
@@ -1342,7 +1354,7 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
       e.source = OptionSource::kJob;
       all.push_back(std::move(e));
     }
-    all = BsSplitWins(all, &job.parse_notes);
+    all = BsAfterRanges(all, &job.parse_notes);
     for (const auto& g : cli_globals)
       if (g.key != "name") {  // a --name=global names no file job
         all.push_back(g);
@@ -1490,7 +1502,7 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
       all.back().source = OptionSource::kGlobal;  // globals of the command-line jobs
     }
     for (auto& e : sec.entries) all.push_back(e);
-    all = BsSplitWins(all, &job.parse_notes);
+    all = BsAfterRanges(all, &job.parse_notes);
     IOB_RETURN_IF_ERROR(ApplyAll(&job, all, &out.warnings, false, engine_checks));
     // The options before the first --name stay globals (file "<cmdline>"):
     // fio's JSON lists them under "global options", the job's own under
