@@ -869,8 +869,16 @@ Status ParseIgnoreError(JobSpec& j, const OptValue& v) {
   if (dirs.size() > 3) return Bad("ignore_error takes at most 3 lists (read,write,verify)");
   for (size_t d = 0; d < dirs.size(); ++d) {
     j.ignore_error[d].clear();
-    for (const auto& e : SplitEscaped(dirs[d], ':')) {
-      std::string n = Trim(e);
+    const auto items = SplitEscaped(dirs[d], ':');
+    for (size_t i = 0; i < items.size(); ++i) {
+      std::string n = Trim(items[i]);
+      // fio ends the list at an empty entry (:ENOSPC ignores nothing,
+      // ENOSPC::EIO no EIO); skipping it tolerated errors fio does not. An
+      // empty list (,EIO) or one ':' at the end reads the same in both.
+      if (n.empty() && std::any_of(items.begin() + static_cast<ptrdiff_t>(i) + 1, items.end(),
+                                   [](const std::string& e) { return !Trim(e).empty(); }))
+        return Bad("empty entry in ignore_error list '" + Trim(dirs[d]) +
+                   "' (fio would end the list there); separate the errors with a single ':'");
       if (n.empty()) continue;
       int val = 0;
       bool ok = false;
@@ -2490,7 +2498,8 @@ std::vector<OptionDef> BuildTable() {
                   .Def("none")
                   .Choices("none|read|write|io|verify|all|0|1")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    std::string t = ToLower(Trim(v.text));
+                    // Lower case only, as fio 3.33 matches it (=ALL, =Write fail there).
+                    const std::string t = Trim(v.text);
                     if (t == "none" || t == "0")
                       j.continue_on_error = kCoeNone;
                     else if (t == "read")
@@ -2505,7 +2514,8 @@ std::vector<OptionDef> BuildTable() {
                       j.continue_on_error = kCoeAll;
                     else
                       return Bad("bad continue_on_error '" + t +
-                                 "' (none, read, write, io, verify, all)");
+                                 "' (none, read, write, io, verify, all, 0 for none or 1 for "
+                                 "all; lower case, as in fio)");
                     return Status::Ok();
                   }));
   r.push_back(Row("serialize_overlap", T::kBool, "verify",
