@@ -291,6 +291,15 @@ class FileReader {
         continue;
       }
       if (e.kind == LexEntry::Kind::kInclude) {
+        // fio 3.33 refuses an include before the first section, whatever the
+        // file holds ("option <include x> outside of [] job section"), as
+        // iobench refuses an option there; an empty file was let through.
+        if (sections_.empty())
+          return Status::Invalid(FormatDiagnostic(
+              display, e.line, e.key_col,
+              "include outside of a section (fio refuses it too, whatever the file holds); "
+              "put it under [global] or [jobname]",
+              e.text));
         // fio takes the line (its comment cut, blanks trimmed) after
         // "include" and one more character as the name: `include =
         // x.fio` is '= x.fio' there, which it cannot open, and the job

@@ -94,12 +94,13 @@ check include-read-error-names-includer 2 "s.inc:1:2: no new sections in include
   "$bin" "$work/../iobench-inc.$$/sec.fio"
 rm -rf "$work/../iobench-inc.$$"
 check include-cycle 2 "include_cycle_b.fio:1:9: include cycle" -- "$bin" "$(c include_cycle_a.fio)"
-check include-self 2 "include_self.fio:1:9: include cycle" -- "$bin" "$(c include_self.fio)"
+check include-self 2 "include_self.fio:2:9: include cycle" -- "$bin" "$(c include_self.fio)"
 mkdir "$work/../iobench-deep.$$"
+printf '[a]\n' >"$work/../iobench-deep.$$/deep1.fio"
 for i in $(seq 1 60); do
-  echo "include deep$((i + 1)).fio" >"$work/../iobench-deep.$$/deep$i.fio"
+  echo "include deep$((i + 1)).fio" >>"$work/../iobench-deep.$$/deep$i.fio"
 done
-printf '[a]\nioengine=null\nsize=1m\n' >"$work/../iobench-deep.$$/deep61.fio"
+printf 'ioengine=null\nsize=1m\n' >"$work/../iobench-deep.$$/deep61.fio"
 check include-chain-60-deep 2 "deep33.fio:1:9: includes nested deeper than 32 levels" -- \
   "$bin" "$work/../iobench-deep.$$/deep1.fio"
 rm -rf "$work/../iobench-deep.$$"
