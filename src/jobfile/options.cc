@@ -1161,6 +1161,14 @@ std::vector<OptionDef> BuildTable() {
                   "filename= adds to the job's files")
                   .Choices("path[:path...]")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    // fio 3.33 caps the whole value (its other paths are not):
+                    // "value exceeds max length of 4096" from 4096 bytes on.
+                    constexpr size_t kFioFilenameMax = 4096;
+                    if (const size_t n = Trim(v.text).size(); n >= kFioFilenameMax)
+                      return Bad("the value is " + std::to_string(n) +
+                                 " bytes long; fio refuses a filename= of " +
+                                 std::to_string(kFioFilenameMax) +
+                                 " bytes or more (value exceeds max length of 4096)");
                     FileListStep step;
                     for (auto& f : SplitEscaped(v.text, ':')) {
                       std::string t = Trim(f);
