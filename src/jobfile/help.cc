@@ -241,12 +241,20 @@ std::string ShowCmd(const std::vector<JobSpec>& jobs, std::string_view tool_opti
         files_done = true;
         continue;
       }
-      // A bssplit that a later bs/bsrange overrode (a command-line global
-      // over a job file's split): on one command line the bs after the
-      // split would be dropped, as fio drops it, and the split would run.
-      if (s.name == "bssplit" &&
+      // A job file's bssplit or bsrange that a command-line global's block
+      // size replaced, for every direction (the command line overrides a
+      // job file's block sizes): on one command line fio's rules would
+      // keep it (a range beats bs=, whatever the order), so it is left out.
+      // Within one layer the order written means the same on the line.
+      const auto is_bs = [](const std::string& n) {
+        return n == "bs" || n == "bsrange" || n == "bssplit";
+      };
+      if ((s.name == "bssplit" || s.name == "bsrange") && s.source != OptionSource::kCommandLine &&
           std::any_of(j.settings.begin() + static_cast<ptrdiff_t>(k) + 1, j.settings.end(),
-                      [](const OptionSetting& l) { return l.name == "bs" || l.name == "bsrange"; }))
+                      [&](const OptionSetting& l) {
+                        return is_bs(l.name) && l.source == OptionSource::kCommandLine &&
+                               l.value.find(',') == std::string::npos;
+                      }))
         continue;
       // An engine option of [global]'s engine that this job's engine does
       // not take has no effect here, and after --name= it would be checked

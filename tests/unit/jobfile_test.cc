@@ -2737,7 +2737,7 @@ TEST(JobfileOutput, JsonHasEveryOptionWithSource) {
 // --showcmd lost the wall between job files (the jobs of the second file
 // ran with the first's on the printed command line), and printed a split a
 // command-line bs had overridden before that bs, which re-parsed as the
-// split (fio drops a bs after a bssplit).
+// split (fio's bs does not replace a split or a range).
 TEST(JobfileOutput, ShowCmdKeepsFileWallsAndOverrides) {
   TempDir d;
   ParseInput in;
@@ -2760,6 +2760,23 @@ TEST(JobfileOutput, ShowCmdKeepsFileWallsAndOverrides) {
   EXPECT_EQ(r2->jobs.at(0).bs[0].min, 8192u);
   EXPECT_TRUE(r2->jobs.at(0).bs[0].split.empty());
   EXPECT_TRUE(r->jobs.at(0).bs[0].split.empty());
+  // A job file's bsrange that a command-line bs replaced is left out too
+  // (on one line the range would win); a split and a range of one job file
+  // (fio's t0002 shape) both stay: the split runs, on the line as well.
+  in.job_files = {d.Write("r.fio", "[x]\nbsrange=4k-8k\n")};
+  r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(ShowCmd(r->jobs), "iobench --name=x --bs=8k\n");
+  in.job_files = {d.Write("t.fio", "[x]\nbssplit=4k/50:8k/50\nbsrange=4k-8k\n")};
+  in.cli_job_args = {};
+  r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->jobs.at(0).bs[0].split.size(), 2u);
+  EXPECT_EQ(ShowCmd(r->jobs), "iobench --name=x --bssplit=4k/50:8k/50 --bsrange=4k-8k\n");
+  again.cli_job_args = {"--name=x", "--bssplit=4k/50:8k/50", "--bsrange=4k-8k"};
+  r2 = ParseJobs(again);
+  ASSERT_TRUE(r2.ok());
+  EXPECT_EQ(r2->jobs.at(0).bs[0].split.size(), 2u);
 }
 
 // --showcmd printed each value as written, but a job file reads a
