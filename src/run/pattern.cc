@@ -156,6 +156,8 @@ class PatternImpl final : public IoPattern {
   // pay for the general one's register saves.
   [[gnu::noinline]] bool NextGeneral(IoPlan* out);
   bool NextApart(IoPlan* out);  // TrimWriteWalksApart's walk
+  template <typename Gen>
+  bool FromNextFile(Gen gen, IoPlan* out);
   bool GenerateApart(int f, IoPlan* out);
 
   RwMode rw_ = RwMode::kRead;
@@ -1071,22 +1073,31 @@ bool PatternImpl::GenerateApart(int f, IoPlan* out) {
   return true;
 }
 
-bool PatternImpl::NextApart(IoPlan* out) {
+// The next I/O, `gen(f, out)` making it from the file PickFile chose. A
+// file that gives nothing is reset in place when the job wraps its files
+// (fio resets its random map and bytes) and tried once more; one that gives
+// nothing even then is done. (A template, not a function pointer: no
+// indirect call per I/O.)
+template <typename Gen>
+bool PatternImpl::FromNextFile(Gen gen, IoPlan* out) {
   for (;;) {
     const int f = PickFile();
     if (f < 0) return false;
-    bool got = GenerateApart(f, out);
-    if (!got && wrap_files_) {  // as NextGeneral
+    bool got = gen(f, out);
+    if (!got && wrap_files_) {
       StartPass(files_[f]);
       file_events_.push_back({static_cast<uint32_t>(f), FileEventKind::kRestart});
-      got = GenerateApart(f, out);
+      got = gen(f, out);
     }
-    if (got) {
-      last_ = *out;
-      return true;
-    }
+    if (got) return true;
     FileDone(f);
   }
+}
+
+bool PatternImpl::NextApart(IoPlan* out) {
+  if (!FromNextFile([this](int f, IoPlan* o) { return GenerateApart(f, o); }, out)) return false;
+  last_ = *out;
+  return true;
 }
 
 bool PatternImpl::NextGeneral(IoPlan* out) {
@@ -1108,31 +1119,16 @@ bool PatternImpl::NextGeneral(IoPlan* out) {
     pending_write_ = trimwrite_;
     return true;
   }
-  for (;;) {
-    const int f = PickFile();
-    if (f < 0) return false;
-    bool got = Generate(f, out);
-    if (!got && wrap_files_) {
-      // fio resets the file in place (its random map, its bytes); one
-      // that gives nothing even then is done.
-      StartPass(files_[f]);
-      file_events_.push_back({static_cast<uint32_t>(f), FileEventKind::kRestart});
-      got = Generate(f, out);
-    }
-    if (!got) {
-      FileDone(f);
-      continue;
-    }
-    last_ = *out;
-    if (ident) {
-      repeat_left_ = rw_nr_ - 1;
-      ident_bytes_ += out->length;
-      FileState& fs = files_[f];
-      fs.last_start[static_cast<int>(out->ddir)] = static_cast<int64_t>(out->offset - fs.start);
-    }
-    pending_write_ = trimwrite_;
-    return true;
+  if (!FromNextFile([this](int f, IoPlan* o) { return Generate(f, o); }, out)) return false;
+  last_ = *out;
+  if (ident) {
+    repeat_left_ = rw_nr_ - 1;
+    ident_bytes_ += out->length;
+    FileState& fs = files_[out->file];
+    fs.last_start[static_cast<int>(out->ddir)] = static_cast<int64_t>(out->offset - fs.start);
   }
+  pending_write_ = trimwrite_;
+  return true;
 }
 
 // zonemode=strided, as fio 3.33 walks it: the job's pattern runs inside a
