@@ -907,26 +907,7 @@ std::string Footnotes(const json& doc, const std::vector<const json*>& jobs, boo
       lines.push_back("! failed: a job of this point ended with an error, " + ErrorList(jobs) +
                       "; its figures are what it did before the error");
   }
-  const json* sweep = Get(Get(doc, "iobench"), "sweep");
-  if (const json* nr = Get(sweep, "not_run"); nr && nr->is_array() && !nr->empty()) {
-    auto label = [&](const json* p) {
-      std::vector<std::pair<std::string, std::string>> kv;  // in --sweep order
-      for (const auto& k : keys)
-        if (auto v = Str(Get(p, k.c_str()))) kv.emplace_back(k, *v);
-      return PointLabel(kv);
-    };
-    // Points a run refused at their set-up: each with why (the sweep went on).
-    std::string pts;
-    for (const auto& p : *nr) {
-      if (!p.is_object()) continue;
-      if (const auto why = RefusedWhy(doc, p)) {
-        lines.push_back("not run (" + *why + "): " + label(&p));
-        continue;
-      }
-      pts += (pts.empty() ? "" : "; ") + label(&p);
-    }
-    if (!pts.empty()) lines.push_back("not run (" + StoppedWhy(doc) + "): " + pts);
-  }
+  for (auto& l : table::NotRunLines(doc)) lines.push_back(std::move(l));
   // Targets on more than one file system or device: the caption names
   // each, and this says which path is on which (rows and columns show the
   // paths when they differ: a filename column, a swept filename).
@@ -1012,6 +993,31 @@ std::string ValueOr(const std::map<std::string, std::string>& m, const std::stri
 }  // namespace
 
 // ---------------------------------------------------------------- public
+
+std::vector<std::string> table::NotRunLines(const json& doc) {
+  std::vector<std::string> lines;
+  const json* nr = Get(Get(Get(doc, "iobench"), "sweep"), "not_run");
+  if (nr == nullptr || !nr->is_array() || nr->empty()) return lines;
+  const std::vector<std::string> keys = SweepKeys(doc);
+  auto label = [&](const json* p) {
+    std::vector<std::pair<std::string, std::string>> kv;  // in --sweep order
+    for (const auto& k : keys)
+      if (auto v = Str(Get(p, k.c_str()))) kv.emplace_back(k, *v);
+    return PointLabel(kv);
+  };
+  // Points a run refused at their set-up: each with why (the sweep went on).
+  std::string pts;
+  for (const auto& p : *nr) {
+    if (!p.is_object()) continue;
+    if (const auto why = RefusedWhy(doc, p)) {
+      lines.push_back("not run (" + *why + "): " + label(&p));
+      continue;
+    }
+    pts += (pts.empty() ? "" : "; ") + label(&p);
+  }
+  if (!pts.empty()) lines.push_back("not run (" + StoppedWhy(doc) + "): " + pts);
+  return lines;
+}
 
 std::vector<const json*> table::AllJobs(const json& doc) {
   std::vector<const json*> out;
@@ -1434,7 +1440,16 @@ std::string table::DescribeJobs(const json& doc, const std::vector<const json*>&
 
 Result<std::string> RenderTables(const json& doc, const TableOptions& opts) {
   const auto jobs = AllJobs(doc);
-  if (jobs.empty()) return Status::Invalid("table: the results hold no jobs");
+  if (jobs.empty()) {
+    // A sweep stopped before its first point (its --sweep-cmd hook failed):
+    // no table, but what was not run and why, for the --output file.
+    const auto not_run = table::NotRunLines(doc);
+    if (not_run.empty()) return Status::Invalid("table: the results hold no jobs");
+    std::string out;
+    for (const auto& l : not_run)
+      out += (opts.style == TableStyle::kCsv ? "# " : "") + OneLine(l, false) + "\n";
+    return out;
+  }
   const auto keys = SweepKeys(doc);
   auto known = [&](const std::string& k) {
     return std::find(keys.begin(), keys.end(), k) != keys.end();

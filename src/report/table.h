@@ -178,6 +178,11 @@ std::vector<std::pair<std::string, std::string>> JobPoint(const nlohmann::json& 
 // The swept keys of a document, in --sweep order (iobench.sweep.keys, else
 // the union of the jobs' point keys).
 std::vector<std::string> SweepKeys(const nlohmann::json& doc);
+// The points of a sweep that were not run (iobench.sweep.not_run), each
+// line with why: "not run (--sweep-cmd failed with exit code 1 at point
+// iodepth=2; the sweep stopped there): iodepth=2; iodepth=4"; a point
+// refused at its set-up gets its own line. Empty for a whole sweep.
+std::vector<std::string> NotRunLines(const nlohmann::json& doc);
 // "4k randread, buffered, io_uring, ext4 on nvme0n1, 6.18.0, 10 s each":
 // the options all jobs share (swept keys left out) and the context. Targets
 // on several file systems or devices are each named ("tmpfs / ext4 on vda");

@@ -1299,8 +1299,18 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   // ends with the median's tables (docs/sweep.md).
   const bool median_tables = o.repeat > 1 && Has(o.formats, "normal") && !want_table;
   nlohmann::json view;
-  if (!per_point.empty() && (want_table || compare_base || !o.plot.empty() || median_tables))
+  if ((!per_point.empty() && (want_table || compare_base || !o.plot.empty() || median_tables)) ||
+      (stopped_first && want_table))
     view = doc;
+  // A sweep stopped early: the normal report ends with the points it did
+  // not run and why, as the table's footnote does (stderr said it once,
+  // and an --output file held no trace of the points left out).
+  std::string normal_not_run;
+  if (sweeping && Has(o.formats, "normal") && doc.contains("iobench") &&
+      doc["iobench"].contains("sweep") && doc["iobench"]["sweep"].contains("not_run") &&
+      !doc["iobench"]["sweep"]["not_run"].empty())
+    for (const auto& l : table::NotRunLines(nlohmann::json(doc)))
+      normal_not_run += (normal_not_run.empty() && !per_point.empty() ? "\n" : "") + l + "\n";
   // --compare BASE.json: the delta tables go with the text formats (normal,
   // table); appended to --output-format=json alone they made the file
   // unreadable as JSON. The JSON document carries the comparison as data.
@@ -1325,8 +1335,8 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   }
   bool json_done = false;
   for (const auto& f : InFioOrder(o.formats)) {
-    if (per_point.empty() && !(stopped_first && (f == "json" || f == "json+"))) continue;
-    if (f == "normal") out += normal.str();
+    if (per_point.empty() && !(stopped_first && f != "terse")) continue;
+    if (f == "normal") out += normal.str() + normal_not_run;
     if (f == "normal" && median_tables) {
       TableOptions t = table;
       // The default metric alone says little of a run: the usual four.
