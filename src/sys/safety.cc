@@ -402,10 +402,12 @@ Status TargetHazards(const std::string& path, const struct stat& st,
 }
 
 // `deleted`: the file is to be unlinked, not written ("unlink=1 at F:L",
-// for the message); "" for a write.
+// for the message); "" for a write. `doing` is the refused act ("write to",
+// "trim"), `where` what names the file and makes the job write ("filename=
+// /dev/loop3 at j.fio:4; rw=randwrite at j.fio:5"), "" for a bare path.
 Status CheckWriteSafetyWith(const std::string& path, bool allow_mounted_write,
-                            const std::vector<LoopBacking>& loops,
-                            const std::string& deleted = "") {
+                            const std::vector<LoopBacking>& loops, const std::string& deleted = "",
+                            const std::string& doing = "write to", const std::string& where = "") {
   if (allow_mounted_write) return Status::Ok();
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return ErrnoStatus("write safety check: stat " + path);
@@ -419,10 +421,12 @@ Status CheckWriteSafetyWith(const std::string& path, bool allow_mounted_write,
                            "): " + Join(reasons, "; ") +
                            "; set allow_mounted_write=1 to delete it anyway (the data under the "
                            "mounted filesystem goes with it once the loop device lets go)");
-  return Status::Refused("refusing to write to " + path + (name.empty() ? "" : " (" + name + ")") +
-                         ": " + Join(reasons, "; ") +
-                         "; set allow_mounted_write=1 to write anyway (this can destroy the data "
-                         "on it)");
+  std::string about = name;
+  if (!where.empty()) about += (about.empty() ? "" : "; ") + where;
+  return Status::Refused("refusing to " + doing + " " + path +
+                         (about.empty() ? "" : " (" + about + ")") + ": " + Join(reasons, "; ") +
+                         "; set allow_mounted_write=1 to " + (doing == "trim" ? "trim" : "write") +
+                         " anyway (this can destroy the data on it)");
 }
 
 }  // namespace
@@ -593,14 +597,30 @@ std::string ListedBy(const JobSpec& job, const std::string& path) {
   }
   return "";
 }
-}  // namespace
 
-Status PseudoFsRefusal(const JobSpec& job, const std::string& path, const std::string& fs,
-                       const std::string& doing, const std::string& why) {
+// "filename=a:b at j.fio:5; rw=write at j.fio:6": the option that put
+// `path` in the job's files, then `why` (what the job does to it).
+std::string TargetWhere(const JobSpec& job, const std::string& path, const std::string& why) {
   std::string where = ListedBy(job, path);
   for (const char* o : {"filename", "opendir", "directory", "filename_format"})
     if (where.empty() && job.FindSetting(o) != nullptr) where = OptionAt(job, o, "");
   if (!why.empty()) where += (where.empty() ? "" : "; ") + why;
+  return where;
+}
+
+// What makes the job write or trim: its rw=, or the log it replays (whose
+// entries set the directions: rw= says nothing of them).
+std::string WritesBecause(const JobSpec& job) {
+  if (!job.read_iolog.empty())
+    return OptionAt(job, "read_iolog", job.read_iolog) + ", whose log " +
+           (HasWrite(job.rw) ? "writes" : "trims");
+  return std::string("rw=") + RwModeName(job.rw) + " at " + OptionWhere(job, "rw");
+}
+}  // namespace
+
+Status PseudoFsRefusal(const JobSpec& job, const std::string& path, const std::string& fs,
+                       const std::string& doing, const std::string& why) {
+  std::string where = TargetWhere(job, path, why);
   if (!where.empty()) where = " (" + where + ")";
   return Status::Refused("job '" + job.name + "': refusing to " + doing + " " + path + where +
                          ": it is on " + PseudoFsWhy(fs, "a file"));
@@ -640,9 +660,8 @@ Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
         if (stat(path.c_str(), &st) == 0 && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)))
           continue;  // a device node's file system says nothing about the device
         if (const std::string fs = PseudoFsName(path); !fs.empty())
-          return PseudoFsRefusal(
-              job, path, fs, HasWrite(job.rw) ? "write to" : "trim",
-              std::string("rw=") + RwModeName(job.rw) + " at " + OptionWhere(job, "rw"));
+          return PseudoFsRefusal(job, path, fs, HasWrite(job.rw) ? "write to" : "trim",
+                                 WritesBecause(job));
       }
     if (job.allow_mounted_write) continue;
     for (const auto& path : JobFilePaths(job)) {
@@ -658,9 +677,12 @@ Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
       // A regular file can only be in use as a loop device's backing file.
       if (S_ISREG(st.st_mode) && loops.empty()) continue;
       const char* unlink = job.unlink ? "unlink" : "unlink_each_loop";
-      Status st2 = CheckWriteSafetyWith(
-          path, false, loops,
-          JobWrites(job) ? "" : std::string(unlink) + "=1 at " + OptionWhere(job, unlink));
+      Status st2 =
+          JobWrites(job)
+              ? CheckWriteSafetyWith(path, false, loops, "", HasWrite(job.rw) ? "write to" : "trim",
+                                     TargetWhere(job, path, WritesBecause(job)))
+              : CheckWriteSafetyWith(path, false, loops,
+                                     std::string(unlink) + "=1 at " + OptionWhere(job, unlink));
       if (!st2.ok()) return st2.WithContext("job '" + job.name + "'");
     }
   }

@@ -2,7 +2,8 @@
 # Device safety end to end (issue 6), root only: a loop device with ext4
 # mounted from it (read-only while the device's bytes are compared).
 #  - writing (and trimming) the device is refused before any I/O, naming the
-#    mount point and the override; the device's bytes are unchanged; the same
+#    mount point, the override, and the options that name the device and
+#    make the job write (a replayed log's too); the device's bytes are unchanged; the same
 #    for a job named after the device ([/dev/loopN], no filename=)
 #  - reading it is allowed
 #  - allow_mounted_write=1 overrides
@@ -50,12 +51,24 @@ expect_run write-refused 2 "$refusal" -- \
   "$bin" --name=w --filename="$loop" --rw=write --size=1m
 expect_run randwrite-refused 2 "$refusal" -- \
   "$bin" --name=w --filename="$loop" --rw=randwrite --size=1m --ioengine=io_uring --direct=1
-expect_run trim-refused 2 "$refusal" -- \
+expect_run trim-refused 2 "refusing to trim $loop .*rw=trim at <cmdline>\): mounted at $work/mnt \(ext4\).*allow_mounted_write=1 to trim anyway" -- \
   "$bin" --name=t --filename="$loop" --rw=trim --size=1m
 grep -q "groupid=" "$work/out" && fail "trim-refused: a report was printed"
+# The refusal names what put the device in the job and what makes it write:
+# filename= and rw= with their file:line, or the replayed log (its entries
+# write, whatever rw= says).
+printf '[global]\nbs=4k\n[w]\nfilename=%s\nrw=randwrite\nsize=1m\n' "$loop" >"$work/named.fio"
+expect_run write-refused-names-options 2 \
+  "refusing to write to $loop \([^;]*; filename=$loop at $work/named.fio:4; rw=randwrite at $work/named.fio:5\): mounted" -- \
+  "$bin" "$work/named.fio"
+printf 'fio version 2 iolog\n%s add\n%s open\n%s write 0 4096\n%s close\n' "$loop" "$loop" "$loop" "$loop" >"$work/w.log"
+printf '[r]\nread_iolog=%s\nrw=read\n' "$work/w.log" >"$work/replay.fio"
+expect_run replay-write-refused 2 \
+  "refusing to write to $loop \([^;]*; read_iolog=$work/w.log at $work/replay.fio:2, whose log writes\): mounted" -- \
+  "$bin" "$work/replay.fio"
 # The image the loop device reads: a write to it lands under the mounted
 # filesystem, though the loop device registers no holder on it.
-expect_run backing-file-refused 2 "refusing to write to $work/img: backs $loop, mounted at $work/mnt \(ext4\).*allow_mounted_write=1" -- \
+expect_run backing-file-refused 2 "refusing to write to $work/img \(filename=$work/img at <cmdline>; rw=write at <cmdline>\): backs $loop, mounted at $work/mnt \(ext4\).*allow_mounted_write=1" -- \
   "$bin" --name=w --filename="$work/img" --rw=write --size=64k --offset=8m
 # A job named after the device with no filename= writes the device (as fio,
 # fio's examples/disk-zone-profile.fio): the same refusal.

@@ -74,7 +74,7 @@ expect_run loop-over-mounted-image 2 \
 expect_run loop-over-loop-over-mounted 2 \
   "refusing to write to $D \([^)]*\): is over $B \(its backing device\), which is over $A \(its backing device\), $mnt" -- \
   "$bin" --name=j --filename="$D" "${w[@]}"
-expect_run trim-loop-over-mounted 2 "refusing to write to $B .*$mnt" -- \
+expect_run trim-loop-over-mounted 2 "refusing to trim $B .*$mnt" -- \
   "$bin" --name=j --filename="$B" --rw=trim --bs=4k --size=64k --offset=4m
 expect_run read-loop-over-mounted 0 "" -- \
   "$bin" --name=j --filename="$C" --rw=read --bs=4k --size=64k --offset=4m

@@ -105,8 +105,9 @@ TEST_F(SysLoopTest, JobsThatWriteAreCheckedAndReadersAreNot) {
   file_writer.filenames = {loop_.image()};
   st = CheckJobsWriteSafety({file_writer});
   EXPECT_EQ(st.code(), Status::Code::kRefused);
-  EXPECT_NE(st.message().find("refusing to write to " + loop_.image() + ": backs " +
-                              loop_.device() + ", mounted at " + loop_.mount_point()),
+  EXPECT_NE(st.message().find("refusing to write to " + loop_.image() +
+                              " (rw=randwrite at <cmdline>): backs " + loop_.device() +
+                              ", mounted at " + loop_.mount_point()),
             std::string::npos)
       << st.message();
 }
@@ -424,8 +425,9 @@ TEST(SysLoopStackTest, WhatBacksAMountedLoopDeviceIsRefused) {
   JobSpec reader = iobench::testing::Job("r", image, RwMode::kRead);
   EXPECT_TRUE(CheckJobsWriteSafety({reader}).ok());
   st = CheckJobsWriteSafety({reader, writer});
-  EXPECT_EQ(st.message(), "job 'w': refusing to write to " + image + ": backs " + l1 +
-                              ", which backs " + l2 + ", " + mounted + tail);
+  EXPECT_EQ(st.message(), "job 'w': refusing to write to " + image +
+                              " (rw=write at <cmdline>): backs " + l1 + ", which backs " + l2 +
+                              ", " + mounted + tail);
   writer.filenames = {l1};
   EXPECT_EQ(CheckJobsWriteSafety({writer}).code(), Status::Code::kRefused);
   writer.allow_mounted_write = true;
