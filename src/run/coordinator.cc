@@ -308,6 +308,37 @@ OptionSetting SettingOf(const JobSpec& job, const std::string& name) {
   return OptionSetting{name, "", OptionSource::kJob, job.job_file, job.line};
 }
 
+// What the job's timing options do that the job file does not say: a
+// runtime shorter than the ramp ends the job within it (fio 3.33 does the
+// same), and the thinktime_* options without a thinktime do nothing (fio
+// ignores them too). Each a note for the job's report.
+std::vector<std::string> TimingNotes(const JobSpec& job) {
+  std::vector<std::string> notes;
+  auto named = [&](const char* name) {
+    const OptionSetting s = SettingOf(job, name);
+    return std::string(name) + "=" + s.value + " (" + s.Where() + ")";
+  };
+  if (job.runtime_ns != 0 && job.ramp_time_ns > job.runtime_ns &&
+      job.FindSetting("runtime") != nullptr && job.FindSetting("ramp_time") != nullptr)
+    notes.push_back(named("runtime") + " is shorter than " + named("ramp_time") +
+                    ": the job ended within its ramp, as fio 3.33 ends it; its I/Os are the "
+                    "ramp's, with no latencies (a runtime counts after the ramp only when it "
+                    "is at least as long)");
+  if (job.thinktime_ns == 0) {
+    std::string unused;
+    for (const char* o :
+         {"thinktime_spin", "thinktime_blocks", "thinktime_blocks_type", "thinktime_iotime"})
+      if (job.FindSetting(o) != nullptr) unused += (unused.empty() ? "" : ", ") + named(o);
+    if (!unused.empty())
+      notes.push_back(unused + " did nothing: " +
+                      (job.FindSetting("thinktime") != nullptr
+                           ? named("thinktime")
+                           : std::string("thinktime is unset")) +
+                      ", so the job never thinks (fio 3.33 ignores them too)");
+  }
+  return notes;
+}
+
 // Whether the job's file list needs the run core: an opendir= to walk, or
 // a list that surprises (filename= in [global] and again in the job, an
 // nrfiles= that cuts it), which the job's report then explains.
@@ -2176,7 +2207,8 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   std::vector<JobSpec> replayed;
   auto untimed = [](const JobSpec& j) { return j.time_based && j.runtime_ns == 0; };
   if (std::any_of(jobs_in.begin(), jobs_in.end(), [&](const JobSpec& j) {
-        return !j.read_iolog.empty() || FileListNeedsRun(j) || untimed(j);
+        return !j.read_iolog.empty() || FileListNeedsRun(j) || untimed(j) ||
+               !TimingNotes(j).empty();
       })) {
     replayed = jobs_in;
     for (size_t ji = 0; ji < replayed.size(); ++ji) {
@@ -2187,6 +2219,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
                                   ") is ignored: it needs a runtime, and none is set; the job "
                                   "ran size-based, as fio runs it");
       }
+      for (auto& n : TimingNotes(job)) job.parse_notes.push_back(std::move(n));
       if (FileListNeedsRun(job) && job.unimplemented.empty())
         IOB_RETURN_IF_ERROR(ResolveJobFiles(&job));
       if (!job.read_iolog.empty() && job.unimplemented.empty() && !deferred[ji])
