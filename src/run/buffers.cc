@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 
 #include "run/pattern.h"
 #include "run/random.h"
+#include "sys/safety.h"
 
 namespace iobench {
 
@@ -116,9 +118,24 @@ Status IoMemory::Allocate(const JobSpec& job, uint64_t bytes, uint64_t align,
 
   if (job.mem == M::kMalloc) {
     raw_ = std::malloc(total);
-    if (raw_ == nullptr)
+    if (raw_ == nullptr) {
+      // What sized them and what to change (it said only how much).
+      const uint64_t block = std::max<uint64_t>(BufferBs(job), 1);
+      const uint64_t n = bytes / RoundUp(block, std::max<uint64_t>(align, 1));
+      const std::string sized =
+          n > 1 ? std::to_string(n) + " buffers of up to " + SizeText(block) + ", " +
+                      sys::OptionAt(job, "iodepth", std::to_string(job.iodepth))
+                : "one buffer of " + SizeText(block) + ", the largest block";
+      struct rlimit as {};
+      const std::string limit =
+          getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY
+              ? "ulimit -v, now " + std::to_string(as.rlim_cur / 1024) + " KiB"
+              : "the memory limit: ulimit -v, the cgroup's memory.max";
       return Status::Limit(who + ": cannot allocate " + SizeText(total) + " of I/O buffers (" +
-                           opt + ")");
+                           opt + "; " + sized + "): reduce " +
+                           (n > 1 ? "iodepth or the block size" : "the block size") +
+                           ", or raise " + limit);
+    }
   } else if (job.mem == M::kShm || job.mem == M::kShmHuge) {
     const int flags = IPC_CREAT | 0600 | (job.mem == M::kShmHuge ? SHM_HUGETLB : 0);
     const int id = shmget(IPC_PRIVATE, total, flags);
