@@ -1099,8 +1099,10 @@ class PhaseRunner {
         ctl.go.notify_all();
         for (auto& t : threads) t.join();
         // Name the job and its numjobs= (65536 clones said only "thread
-        // 32406 of 65536"), and where the limit is: RLIMIT_NPROC is checked
-        // before the run, so it is the kernel's or the cgroup's.
+        // 32406 of 65536"), and where the limit is: the kernel's, the
+        // cgroup's, or RLIMIT_NPROC, which the check before the run compares
+        // with this run's threads only (the user's other processes count
+        // against it too).
         const Clone& c = clones[threads.size()];
         const JobSpec& job = sh->jobs[c.job];
         std::string who = "job '" + job.name + "'";
@@ -1112,8 +1114,9 @@ class PhaseRunner {
         return Status::Limit(
             "cannot start worker thread " + std::to_string(threads.size() + 1) + " of " +
             std::to_string(clones.size()) + " (" + who + "): " + e.what() +
-            (eagain ? "; each clone is a thread, and the system allows fewer (kernel.threads-max, "
-                      "the cgroup's pids.max, memory for the threads' stacks)"
+            (eagain ? "; each clone is a thread, and the system allows fewer (ulimit -u, which "
+                      "counts the user's other processes and threads too; kernel.threads-max; "
+                      "the cgroup's pids.max; memory for the threads' stacks)"
                     : ""));
       }
     }

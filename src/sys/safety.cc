@@ -886,6 +886,15 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
           (job.registerfiles && job.sqthread_poll ? "them" : "it") +
           " the replay would open and close them as the log's lines say";
     }
+    // Many files of a job's own, all open at once: openfiles= is the other
+    // way out, which the limit alone did not say.
+    if (const uint32_t files = JobFilesPerClone(job);
+        job.ioengine != "null" && files > 1 && job.openfiles == 0 && job.read_iolog.empty() &&
+        !job.RegistersFiles() && n.open_files_why.empty())
+      n.open_files_why =
+          "or openfiles=N: job '" + job.name + "' keeps its " + std::to_string(files) +
+          " files open at once" +
+          (clones > 1 ? " in each of its " + std::to_string(clones) + " clones" : std::string());
     // Log files stay open for the run (the log writer appends as it goes;
     // fio keeps its logs in memory and opens each at the end): one per
     // clone and log (slat, clat and lat for write_lat_log), or one per job

@@ -384,7 +384,14 @@ TEST(SysResourceTest, PhasesRunOneAfterAnother) {
   EXPECT_EQ(CheckResourceLimitsAgainst({f, g}, {{0, 1}}, l).message(),
             "open files: the jobs need 336 file descriptors but RLIMIT_NOFILE is 256 (hard limit "
             "256); raise the hard limit (nofile in /etc/security/limits.conf), then "
-            "`ulimit -n 336`");
+            "`ulimit -n 336` (or openfiles=N: job 'fa' keeps its 40 files open at once in each "
+            "of its 4 clones)");
+  // With openfiles= set a job is not the one the hint names.
+  JobSpec fo = f;
+  fo.openfiles = 100;  // above its 40 files: all stay open
+  const std::string fo_msg = CheckResourceLimitsAgainst({fo, g}, {{0, 1}}, l).message();
+  EXPECT_EQ(fo_msg.find("openfiles=N: job 'fa'"), std::string::npos) << fo_msg;
+  EXPECT_NE(fo_msg.find("openfiles=N: job 'fb'"), std::string::npos) << fo_msg;
   // Each limit is named once, for the phase that needs the most of it, and
   // the message says which jobs that phase runs.
   g.numjobs = 6;  // 16 + 240 fds, 8 threads
@@ -394,14 +401,16 @@ TEST(SysResourceTest, PhasesRunOneAfterAnother) {
       CheckResourceLimitsAgainst({f, g, g}, {{1, 2}, {0}}, l).message(),
       "open files (phase 1 of 2: job 'fb'): the jobs need 496 file descriptors but "
       "RLIMIT_NOFILE is 256 (hard limit 256); raise the hard limit (nofile in "
-      "/etc/security/limits.conf), then `ulimit -n 496`; threads (phase 1 of 2: job 'fb'): the "
+      "/etc/security/limits.conf), then `ulimit -n 496` (or openfiles=N: job 'fb' keeps its 40 "
+      "files open at once in each of its 6 clones); threads (phase 1 of 2: job 'fb'): the "
       "jobs need 14 threads but kernel.threads-max is 8; raise it with "
       "`sysctl kernel.threads-max=14`");
   EXPECT_EQ(
       CheckResourceLimitsAgainst({f, g}, {{1}, {0}}, l).message(),
       "open files (phase 2 of 2: job 'fa'): the jobs need 296 file descriptors but "
       "RLIMIT_NOFILE is 256 (hard limit 256); raise the hard limit (nofile in "
-      "/etc/security/limits.conf), then `ulimit -n 296`; threads (phase 2 of 2: job 'fa'): the "
+      "/etc/security/limits.conf), then `ulimit -n 296` (or openfiles=N: job 'fa' keeps its 40 "
+      "files open at once in each of its 7 clones); threads (phase 2 of 2: job 'fa'): the "
       "jobs need 9 threads but kernel.threads-max is 8; raise it with "
       "`sysctl kernel.threads-max=9`");
 
