@@ -532,9 +532,16 @@ Status ParseRw(JobSpec& j, const OptValue& v) {
 // A cpus_allowed-style list ("0,2-5") into *cpus, sorted and unique.
 Status ParseCpuList(const OptValue& v, std::vector<int>* cpus) {
   cpus->clear();
-  for (const auto& item : SplitEscaped(v.text, ',')) {
-    std::string it = Trim(item);
-    if (it.empty()) continue;
+  const auto items = SplitEscaped(v.text, ',');
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string it = Trim(items[i]);
+    // fio ends the list at an empty entry (0,,1 is CPU 0 there, ,1 pins
+    // nothing); skipping it pinned to CPUs fio does not. One ',' at the end
+    // reads the same in both.
+    if (it.empty() && i + 1 == items.size() && i > 0) continue;
+    if (it.empty())
+      return Bad("empty entry in cpu list '" + v.text +
+                 "' (fio would end the list there); separate the CPUs with a single ','");
     int64_t lo, hi;
     size_t dash = it.find('-');
     if (dash == std::string::npos) {

@@ -1187,6 +1187,24 @@ TEST(JobfileValues, CpumaskIsABitMaskOfCpus) {
         << bad;
 }
 
+// An empty entry in a CPU list: fio 3.33 ends the list there (0,,1 pins to
+// CPU 0, 1,,0 to CPU 1, ,1 pins nothing); iobench skipped it and pinned to
+// 0-1. Refused, naming the option and its line; one ',' at the end reads the
+// same in both tools.
+TEST(JobfileValues, CpuListRefusesAnEmptyEntry) {
+  for (const char* bad : {"cpus_allowed=0,,1", "cpus_allowed=1,,0", "cpus_allowed=,1",
+                          "cpus_allowed=0, ,1", "verify_async_cpus=0,,1", "cpus_allowed=,"}) {
+    const std::string err = ParseErr(std::string("[a]\n") + bad + "\n");
+    EXPECT_NE(err.find("t.fio:2:"), std::string::npos) << bad << ": " << err;
+    EXPECT_NE(err.find("empty entry in cpu list"), std::string::npos) << bad << ": " << err;
+  }
+  EXPECT_EQ(ParseErr("[a]\ncpus_allowed=0,,1\n"),
+            "t.fio:2:14: option 'cpus_allowed': empty entry in cpu list '0,,1' (fio would end "
+            "the list there); separate the CPUs with a single ','\ncpus_allowed=0,,1\n"
+            "             ^");
+  EXPECT_EQ(ParseOk("[a]\ncpus_allowed=0,1,\n").jobs.at(0).cpus_allowed, (std::vector<int>{0, 1}));
+}
+
 // buffer_pattern="abc" (fio's text form) failed: the lexer removed the
 // quotes, leaving 'abc', which is no pattern. In a pattern they are syntax.
 TEST(JobfileValues, QuotedPatternKeepsItsQuotes) {
