@@ -542,14 +542,25 @@ Status ParseCpuList(const OptValue& v, std::vector<int>* cpus) {
     if (it.empty())
       return Bad("empty entry in cpu list '" + v.text +
                  "' (fio would end the list there); separate the CPUs with a single ','");
+    // A CPU is a plain decimal number, as fio reads it (atoi): the general
+    // number parser made 0x1 CPU 1 and 1k CPU 1024, where fio pins to 0 and 1.
+    const auto cpu = [&](const std::string& piece) -> Result<int64_t> {
+      const std::string c = Trim(piece);
+      if (c.empty()) return Bad("bad cpu range '" + it + "' in cpu list (write a CPU or a-b)");
+      if (c.find_first_not_of("0123456789") != std::string::npos)
+        return Bad("CPU '" + c + "' in cpu list '" + v.text + "' is not a decimal CPU number" +
+                   (c[0] >= '0' && c[0] <= '9'
+                        ? " (fio reads it as " + std::to_string(std::atoll(c.c_str())) + ")"
+                        : std::string()) +
+                   "; write CPUs and ranges in decimal, e.g. 0,2-5, or a hex mask in cpumask=");
+      return c.size() > 6 ? int64_t{1} << 20 : std::stoll(c);  // too large: refused below
+    };
     int64_t lo, hi;
     size_t dash = it.find('-');
-    if (dash == std::string::npos) {
-      IOB_ASSIGN_OR_RETURN(lo, Whole(it, "CPU"));
-      hi = lo;
-    } else {
-      IOB_ASSIGN_OR_RETURN(lo, Whole(it.substr(0, dash), "CPU"));
-      IOB_ASSIGN_OR_RETURN(hi, Whole(it.substr(dash + 1), "CPU"));
+    IOB_ASSIGN_OR_RETURN(lo, cpu(it.substr(0, dash)));
+    hi = lo;
+    if (dash != std::string::npos) {
+      IOB_ASSIGN_OR_RETURN(hi, cpu(it.substr(dash + 1)));
     }
     if (lo < 0 || hi < lo || hi > 65535) return Bad("bad cpu range '" + it + "' in cpu list");
     for (int64_t c = lo; c <= hi; ++c) cpus->push_back(static_cast<int>(c));

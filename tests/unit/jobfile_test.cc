@@ -1205,6 +1205,25 @@ TEST(JobfileValues, CpuListRefusesAnEmptyEntry) {
   EXPECT_EQ(ParseOk("[a]\ncpus_allowed=0,1,\n").jobs.at(0).cpus_allowed, (std::vector<int>{0, 1}));
 }
 
+// A CPU is a plain decimal number: 0x1 was CPU 1 and 1k CPU 1024 (the
+// general number parser), where fio reads 0 and 1 (atoi). Refused, naming
+// the option and its line; a hex mask goes in cpumask.
+TEST(JobfileValues, CpuListTakesDecimalCpusOnly) {
+  for (const char* bad : {"cpus_allowed=0x1", "cpus_allowed=1k", "cpus_allowed=0-0x3",
+                          "cpus_allowed=1m-2", "cpus_allowed=+1", "cpus_allowed=1.0",
+                          "verify_async_cpus=0x1", "cpus_allowed=-1", "cpus_allowed=1-"}) {
+    const std::string err = ParseErr(std::string("[a]\n") + bad + "\n");
+    EXPECT_NE(err.find("t.fio:2:"), std::string::npos) << bad << ": " << err;
+    EXPECT_NE(err.find("option '"), std::string::npos) << bad << ": " << err;
+  }
+  EXPECT_EQ(ParseErr("[a]\ncpus_allowed=0x1\n"),
+            "t.fio:2:14: option 'cpus_allowed': CPU '0x1' in cpu list '0x1' is not a decimal CPU "
+            "number (fio reads it as 0); write CPUs and ranges in decimal, e.g. 0,2-5, or a hex "
+            "mask in cpumask=\ncpus_allowed=0x1\n             ^");
+  EXPECT_EQ(ParseOk("[a]\ncpus_allowed= 1 - 3 ,07\n").jobs.at(0).cpus_allowed,
+            (std::vector<int>{1, 2, 3, 7}));
+}
+
 // buffer_pattern="abc" (fio's text form) failed: the lexer removed the
 // quotes, leaving 'abc', which is no pattern. In a pattern they are syntax.
 TEST(JobfileValues, QuotedPatternKeepsItsQuotes) {
@@ -1984,8 +2003,10 @@ TEST(JobfileErrors, SharesInListsAreWhole) {
   EXPECT_NE(ParseErr("[a]\nrw=randread\nrandom_distribution=zoned:50.5/10:49.5/90\n")
                 .find("zone access share '50.5' must be a whole number"),
             std::string::npos);
-  EXPECT_NE(ParseErr("[a]\ncpus_allowed=0.6\n").find("CPU '0.6' must be a whole number"),
-            std::string::npos);
+  EXPECT_NE(
+      ParseErr("[a]\ncpus_allowed=0.6\n")
+          .find("CPU '0.6' in cpu list '0.6' is not a decimal CPU number (fio reads it as 0)"),
+      std::string::npos);
   EXPECT_NE(ParseErr("[a]\nioengine=io_uring\ncmdprio_bssplit=4k/2.5\n")
                 .find("cmdprio_bssplit share '2.5' must be a whole number"),
             std::string::npos);
