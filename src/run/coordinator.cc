@@ -968,6 +968,14 @@ bool FailsJobAlone(const Status& st) {
   return st.code() == Status::Code::kIoError && st.errno_value() != 0 && !IsRefusal(st);
 }
 
+// A clone whose Setup() failed it alone: a failure FailsJobAlone, or one
+// applying its scheduling (nice, prio/prioclass, cpus_allowed: EPERM too,
+// which fio reports on the job and which would otherwise refuse the run).
+bool SetupFailsAlone(const Clone& c) {
+  return FailsJobAlone(c.setup) ||
+         (!c.setup.ok() && c.worker != nullptr && c.worker->scheduling_failed());
+}
+
 using sys::FilesOptionAt;
 
 // The report's entry for a clone of a job that failed alone in its set-up.
@@ -1124,8 +1132,8 @@ class PhaseRunner {
       ctl.setup_left.wait(left);
     Status setup_error;
     for (auto& c : clones)  // a set-up a signal cut short (pre_read) is no error
-      if (!c.setup.ok() && c.setup.code() != Status::Code::kInterrupted &&
-          !FailsJobAlone(c.setup) && setup_error.ok())
+      if (!c.setup.ok() && c.setup.code() != Status::Code::kInterrupted && !SetupFailsAlone(c) &&
+          setup_error.ok())
         setup_error = c.setup;
     const bool signalled = opts_.stop_signal != nullptr && opts_.stop_signal->load() != 0;
     if (!setup_error.ok() || signalled) {
@@ -1290,7 +1298,7 @@ class PhaseRunner {
       auto& groups = result_->groups;
       auto it = std::find_if(groups.begin(), groups.end(),
                              [&](const GroupResult& g) { return g.id == c.groupid; });
-      if (FailsJobAlone(c.setup))  // it did not run
+      if (SetupFailsAlone(c))  // it did not run
         it->jobs.push_back(FailedJobResult(jobs_[c.job], c.jobnum, c.groupid, c.setup));
       else
         it->jobs.push_back(std::move(c.worker->result()));
@@ -1362,6 +1370,10 @@ class PhaseRunner {
     };
     for (auto& c : clones) {
       FailedBefore(&next_failed, c.job, c.jobnum, add_failed);
+      if (SetupFailsAlone(c)) {  // its set-up failed it: listed with err=0 till the end
+        add(c.groupid, FailedJobResult(jobs_[c.job], c.jobnum, c.groupid, c.setup));
+        continue;
+      }
       JobResult j;
       c.worker->CopySnapshot(&j);
       add(c.groupid, std::move(j));

@@ -147,38 +147,69 @@ std::vector<PatternRegion> Worker::PatternRegions() const {
   return regions;
 }
 
+namespace {
+
+// The option that set the job's CPUs, with its value and place: the later
+// of cpus_allowed and cpumask.
+std::string CpusOptionAt(const JobSpec& job) {
+  for (auto it = job.settings.rbegin(); it != job.settings.rend(); ++it)
+    if (it->name == "cpus_allowed" || it->name == "cpumask")
+      return sys::OptionAt(job, it->name, it->value);
+  return "cpus_allowed";
+}
+
+// "prioclass=1 at j.fio:5, prio=3 at j.fio:4": the options that set the
+// job's I/O priority.
+std::string PrioOptionsAt(const JobSpec& job) {
+  std::string out;
+  if (job.prioclass) out = sys::OptionAt(job, "prioclass", std::to_string(*job.prioclass));
+  if (job.prio)
+    out += (out.empty() ? "" : ", ") + sys::OptionAt(job, "prio", std::to_string(*job.prio));
+  return out;
+}
+
+}  // namespace
+
+// Each failure names the option, its value and place, and fails this job
+// alone (scheduling_failed_), as fio's td_verror in thread_main: err=errno,
+// the other jobs run.
 Status Worker::ApplyScheduling() {
-  const std::string who = "job '" + job_.name + "'";
   if (!job_.cpus_allowed.empty()) {
     cpu_set_t set;
     CPU_ZERO(&set);
+    std::string what = "sched_setaffinity";
     if (job_.cpus_allowed_policy == CpusAllowedPolicy::kSplit) {
       // One CPU each, by the worker's place among all the run's workers (fio's
       // td->thread_number - 1): separate jobs sharing a list spread over it too.
-      CPU_SET(job_.cpus_allowed[worker_index_ % job_.cpus_allowed.size()], &set);
+      const int cpu = job_.cpus_allowed[worker_index_ % job_.cpus_allowed.size()];
+      CPU_SET(cpu, &set);
+      what += "(CPU " + std::to_string(cpu) + ", cpus_allowed_policy=split)";
     } else {
       for (int c : job_.cpus_allowed) CPU_SET(c, &set);
     }
     if (int e = pthread_setaffinity_np(pthread_self(), sizeof(set), &set); e != 0)
-      return ErrnoStatus(who + ": cpus_allowed", e);
+      return ErrnoStatus(CpusOptionAt(job_) + ": " + what, e);
   }
   const pid_t tid = static_cast<pid_t>(syscall(SYS_gettid));
   if (job_.nice) {
     // fio calls nice(N): an increment on the niceness the run started
     // with (under `nice -n 10`, nice=5 runs at 15), clamped to [-20, 19].
     // Going below the current value needs CAP_SYS_NICE (or RLIMIT_NICE):
-    // EPERM, as fio.
+    // EPERM, as fio (glibc's nice() turns setpriority's EACCES into it).
+    const std::string option = sys::OptionAt(job_, "nice", std::to_string(*job_.nice));
     errno = 0;
     const int now = getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
-    if (now == -1 && errno != 0) return ErrnoStatus(who + ": nice: getpriority");
+    if (now == -1 && errno != 0) return ErrnoStatus(option + ": getpriority");
     const int want = std::clamp(now + *job_.nice, -20, 19);
     if (setpriority(PRIO_PROCESS, static_cast<id_t>(tid), want) < 0)
-      return ErrnoStatus(who + ": nice=" + std::to_string(*job_.nice) + " (niceness " +
-                         std::to_string(now) + " -> " + std::to_string(want) + ")");
+      return ErrnoStatus(option + ": nice(" + std::to_string(*job_.nice) + "), niceness " +
+                             std::to_string(now) + " -> " + std::to_string(want),
+                         errno == EACCES ? EPERM : errno);
   }
   if (const uint16_t v = JobIoprio(job_); v != 0) {
     if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, tid, v) < 0)
-      return ErrnoStatus(who + ": prio/prioclass (ioprio_set)");
+      return ErrnoStatus(PrioOptionsAt(job_) + ": ioprio_set(class " + std::to_string(v >> 13) +
+                         ", level " + std::to_string(v & 7) + ")");
   }
   return Status::Ok();
 }
@@ -186,7 +217,10 @@ Status Worker::ApplyScheduling() {
 Status Worker::Setup() {
   live_.state.store(job_state::kInitialized, std::memory_order_relaxed);
   const std::string who = "job '" + job_.name + "'";
-  IOB_RETURN_IF_ERROR(ApplyScheduling());
+  if (Status st = ApplyScheduling(); !st.ok()) {
+    scheduling_failed_ = true;
+    return st.WithContext(who);
+  }
   IOB_RETURN_IF_ERROR(LockMemory());
 
   seed_ = DeriveSeed(job_, worker_index_);

@@ -111,6 +111,10 @@ class Worker {
   void Teardown();
 
   JobResult& result() { return result_; }
+  // Setup() failed applying cpus_allowed, nice or prio/prioclass: the job
+  // fails alone (err=errno, as fio), whatever the errno (EPERM included).
+  // Read by the coordinator after Setup() returned.
+  bool scheduling_failed() const { return scheduling_failed_; }
   LiveCounters& live() { return live_; }
   // The worker thread's id (valid after Run() started): io-wq workers are
   // named after it, which attributes helper CPU to this job exactly.
@@ -542,7 +546,8 @@ class Worker {
   bool interrupted_ = false;
   int error_ = 0;
   bool pass_eof_ = false;
-  bool prerun_failed_ = false;  // exec_prerun failed: no I/O, no postrun
+  bool scheduling_failed_ = false;  // see scheduling_failed()
+  bool prerun_failed_ = false;      // exec_prerun failed: no I/O, no postrun
   // The job entered its I/O loop (fio's do_io), which sets the depth the
   // reports show as latency_depth (LatencyDepth()).
   bool io_loop_entered_ = false;
