@@ -59,8 +59,11 @@ void SealHeader(VerifyHeader* h) {
 
 // The header type a job of `type` accepts: its own; verify=meta, which
 // checks only the header, also any checksum type's (fio 3.33's meta reads
-// back what verify=md5 wrote: its header check ignores the type).
+// back what verify=md5 wrote: its header check ignores the type). `type` is
+// the Verifier's, already OnMediaVerifyType'd; a header older iobench wrote
+// for crc32c-intel is crc32c's.
 bool TypeAccepted(uint8_t header_type, VerifyType type) {
+  header_type = static_cast<uint8_t>(OnMediaVerifyType(static_cast<VerifyType>(header_type)));
   if (header_type == static_cast<uint8_t>(type)) return true;
   return type == VerifyType::kMeta && header_type < static_cast<uint8_t>(VerifyType::kMeta) &&
          VerifyTypeHasChecksum(static_cast<VerifyType>(header_type));
@@ -243,7 +246,9 @@ Result<std::unique_ptr<Verifier>> Verifier::Create(const JobSpec& job, uint32_t 
   if (o.type == VerifyType::kNone) return Status::Invalid("verify: no verify type set");
   IOB_RETURN_IF_ERROR(CheckOptions(job));
   std::unique_ptr<Verifier> v(new Verifier());
-  v->type_ = o.type;
+  // crc32c-intel is crc32c: its blocks and state say crc32c, so either
+  // spelling checks the other's data (fio 3.33).
+  v->type_ = OnMediaVerifyType(o.type);
   v->seed_ = seed;
   v->clone_ = jobnum;
   v->job_hash_ = XXH64(job.name.data(), job.name.size(), 0);

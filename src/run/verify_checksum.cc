@@ -153,6 +153,10 @@ bool VerifyTypeHasChecksum(VerifyType type) {
   }
 }
 
+VerifyType OnMediaVerifyType(VerifyType type) {
+  return type == VerifyType::kCrc32cIntel ? VerifyType::kCrc32c : type;
+}
+
 size_t VerifyChecksumSize(VerifyType type) {
   switch (type) {
     case VerifyType::kCrc7:

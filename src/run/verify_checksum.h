@@ -31,6 +31,12 @@ inline constexpr size_t kMaxChecksumBytes = 64;  // sha512 / sha3-512
 // fio's name for a verify type ("crc32c", "sha3-256", ...).
 std::string_view VerifyTypeName(VerifyType type);
 
+// The type blocks and state files record for `type`: crc32c-intel is fio's
+// other name for crc32c (one checksum, fio 3.33 reads either's data with the
+// other), so it is recorded, and compared, as crc32c. Older iobench wrote
+// crc32c-intel's own value, which this maps too.
+VerifyType OnMediaVerifyType(VerifyType type);
+
 // True when the type uses a checksum over header+data (not meta/pattern/null/none).
 bool VerifyTypeHasChecksum(VerifyType type);
 

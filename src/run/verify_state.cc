@@ -199,6 +199,9 @@ Status Verifier::LoadState(const std::string& path) {
     return bad("truncated header");
   if (version != 1 && version != kStateVersion)
     return bad("unsupported version " + std::to_string(version));
+  // Older iobench saved crc32c-intel's own value: it is crc32c (type_ is).
+  if (type == static_cast<uint32_t>(VerifyType::kCrc32cIntel))
+    type = static_cast<uint32_t>(VerifyType::kCrc32c);
   // verify=meta checks the header of any checksum type's block, so it
   // takes their states too (generations and chunks are the same).
   const bool meta_reads_it = type_ == VerifyType::kMeta &&
