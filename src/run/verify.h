@@ -252,8 +252,10 @@ class Verifier {
 
   // verify_state_save / verify_state_load: the per-chunk generations (what
   // was written, completely, by this clone). Writes are atomic (tmp+rename).
-  // LoadState refuses a state saved for another job, clone, seed, interval or
-  // verify type, naming the path and the field.
+  // LoadState refuses a state saved for another job, clone, interval or
+  // verify type, naming the path and the field; it takes the writer's seed
+  // from the state (seed() is that seed afterwards: a verify_only job
+  // replays the writer's pattern from it).
   Status SaveState(const std::string& path) const;
   Status LoadState(const std::string& path);
   // fio's file name: "local-<jobname>-<jobnum>-verify.state".

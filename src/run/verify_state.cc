@@ -217,7 +217,6 @@ Status Verifier::LoadState(const std::string& path) {
   if (clone != clone_)
     return bad("saved for job number " + std::to_string(clone) + ", this is " +
                std::to_string(clone_));
-  if (seed != seed_) return bad("saved with another seed (randseed/randrepeat differ)");
   if (interval != interval_)
     return bad("saved with verify_interval=" + std::to_string(interval) + ", this job uses " +
                std::to_string(interval_));
@@ -287,9 +286,17 @@ Status Verifier::LoadState(const std::string& path) {
   off_grid_count_ = off_grid;
   off_grid_full_ = false;
   any_generation_ = false;  // generations are known now: stale blocks are found
-  // The state is this job's, clone's and seed's (checked above): a block
-  // whose header names another clone or seed is one an earlier run left (a
-  // lost write), even at the generation the state expects.
+  // The writer's seed is the state's, whatever this job's randseed,
+  // randrepeat or place in the run make its own (randrepeat=0 draws a new
+  // one each run; the second job of a job file mixes in its index): the
+  // blocks were written with it, as fio's verify_only takes the seed from
+  // what was written. Refusing another seed broke "check after a reboot".
+  seed_ = seed;
+  own_id_ = Writer{job_hash_, clone_, seed_};
+  // The state is this job's and clone's (checked above) and names the
+  // writer's seed: a block whose header names another clone or seed is one
+  // an earlier run left (a lost write), even at the generation the state
+  // expects.
   check_writer_ = true;
   return Status::Ok();
 }

@@ -161,7 +161,11 @@ Status Worker::SetupVerify() {
     use_replay_ = (once || !IsRandom(job_.rw)) && io_size_ == 0 && job_.number_ios == 0 &&
                   rate_steer_.w == nullptr;
   if (use_replay_ || (verify_only && !job_.verify.state_load)) {
-    IOB_ASSIGN_OR_RETURN(replay_, IoPattern::Create(job_, PatternRegions(), seed_));
+    // A verify_only job replays the writer's plan: from the seed its state
+    // holds (the writer's randseed/randrepeat and place in the run), else
+    // from this job's, which must then be the writer's.
+    const uint64_t seed = verify_only && job_.verify.state_load ? verifier_->seed() : seed_;
+    IOB_ASSIGN_OR_RETURN(replay_, IoPattern::Create(job_, PatternRegions(), seed));
   }
   return Status::Ok();
 }
