@@ -15,7 +15,6 @@
 #include <optional>
 #include <utility>
 
-#include "run/worker.h"  // ErrorTolerated
 #include "sys/safety.h"
 
 namespace iobench {
@@ -256,9 +255,10 @@ Result<std::unique_ptr<Verifier>> Verifier::Create(const JobSpec& job, uint32_t 
   v->foreign_ = !HasWrite(job.rw);
   v->check_writer_ = HasWrite(job.rw) && (!o.verify_only || (HasRead(job.rw) && o.backlog == 0));
   v->verify_offset_ = o.offset;
-  // verify_fatal stops the job at its first failure unless the error
-  // policy tolerates it (continue_on_error=verify: every block is checked).
-  v->stop_at_first_ = o.fatal && !ErrorTolerated(job, Ddir::kRead, kVerifyErrno);
+  // verify_fatal stops the job at its first failure, also when the error
+  // policy tolerates it (fio 3.33's verify_io_u breaks at the first bad
+  // header and terminates the job with continue_on_error=verify too).
+  v->stop_at_first_ = o.fatal;
   v->interval_ = VerifyIntervalOf(job);
   v->max_block_ = std::max<uint64_t>(1, BufferBs(job));
   if (o.type == VerifyType::kNull) return v;
@@ -927,7 +927,7 @@ Status Verifier::CheckReadWith(VerifyChecker* c, const void* buf, uint64_t len, 
   if (more != nullptr) more->clear();
   // Every chunk is checked and counted, and every bad one reported (fio's
   // verify_io_u goes on to the next header after a failure too), unless
-  // the first failure stops the job anyway (verify_fatal, not tolerated).
+  // the first failure stops the job anyway (verify_fatal).
   Status first;
   std::optional<VerifyFailure> later;  // the chunks after the first bad one
   for (uint64_t pos = 0; pos < len; pos += interval_) {

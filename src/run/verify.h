@@ -220,9 +220,9 @@ class Verifier {
   // Checks buf[0, len) read from `offset` of file `file_index` (`file_path`
   // only names it in messages). OK when every checked chunk is good. Every
   // chunk of the read is checked and counted, also after a bad one (as
-  // fio's verify_io_u), unless the job has verify_fatal and its error
-  // policy does not tolerate verify errors: then it stops at the first bad
-  // chunk. Each bad chunk gets a kIoError Status with errno EILSEQ whose
+  // fio's verify_io_u), unless the job has verify_fatal: then it stops at
+  // the first bad chunk (also when its error policy tolerates verify
+  // errors, as fio's). Each bad chunk gets a kIoError Status with errno EILSEQ whose
   // message names file, offset, length, kind, expected and actual header
   // fields and the first differing byte. The first one is returned and
   // fills *failure (if non-null; its `status` too); each later one, when
@@ -412,8 +412,8 @@ class Verifier {
   // and the job's position in the run, as seed_ does; a write-only or
   // read-only verify_only job takes it from the header.
   bool check_writer_ = false;
-  bool any_generation_ = false;  // verify_only without a loaded state
-  bool stop_at_first_ = false;   // verify_fatal, not tolerated: a read stops at its first bad chunk
+  bool any_generation_ = false;       // verify_only without a loaded state
+  bool stop_at_first_ = false;        // verify_fatal: a read stops at its first bad chunk
   std::vector<uint8_t> pattern_buf_;  // verify_pattern repeated: interval + its length
   // verify_pattern's %o: the pattern's length and where in it the 8 offset
   // bytes go (zeros in pattern_buf_; FillData pastes PatternAt's offset).

@@ -7,8 +7,9 @@
 # 3.33 reports 4096, 12288 and 40960 (its verify_io_u goes on to the next
 # header unless verify_fatal is set). Checked inline and with verify_async,
 # on psync and libaio; exit 1 and err=84 as before; verify_fatal=1 stops at
-# the first bad chunk of the read; continue_on_error=verify tolerates them
-# all (exit 0, total_err 3); 12 bad chunks in one read print the first 10.
+# the first bad chunk of the read, also with continue_on_error=verify (exit
+# 0, total_err 1, as fio), which without verify_fatal tolerates them all
+# (exit 0, total_err 3); 12 bad chunks in one read print the first 10.
 # $1: iobench binary, $2: source dir.
 VERIFY_FS=${VERIFY_FS:-/dev/shm}
 source "$(dirname "$0")/verify_common.bash"
@@ -55,12 +56,18 @@ run "${job[@]}" --verify_only=1 --iodepth=1 --verify_fatal=1
 [ "$rc" -eq 1 ] || fail "verify_fatal: exit $rc"
 [ "$(bad)" = "4096 " ] || fail "verify_fatal: bad blocks '$(bad)', want only 4096"
 case "$(note)" in *"1 verified, 0 skipped, 1 failed"*) ;; *) fail "verify_fatal: note '$(note)'" ;; esac
-# ... unless the error policy tolerates verify errors: every chunk then.
+# Also when the error policy tolerates verify errors (fio 3.33: 1 read,
+# total_err 1, exit 0); without verify_fatal every chunk is checked.
 run "${job[@]}" --verify_only=1 --verify_fatal=1 --continue_on_error=verify
+[ "$rc" -eq 0 ] || fail "verify_fatal continue_on_error=verify: exit $rc"
+[ "$(bad)" = "4096 " ] || fail "verify_fatal continue_on_error=verify: bad blocks '$(bad)'"
+[ "$(jget '"%d %d" % (doc["jobs"][0]["total_err"], doc["jobs"][0]["read"]["total_ios"])')" = "1 1" ] ||
+  fail "verify_fatal continue_on_error=verify: total_err/reads"
+run "${job[@]}" --verify_only=1 --continue_on_error=verify
 [ "$rc" -eq 0 ] || fail "continue_on_error=verify: exit $rc"
 [ "$(bad)" = "4096 12288 40960 " ] || fail "continue_on_error=verify: bad blocks '$(bad)'"
 [ "$(jget 'doc["jobs"][0]["total_err"]')" = 3 ] || fail "continue_on_error=verify: total_err"
-echo "ok: verify_fatal stops at the first bad chunk of a read, unless tolerated"
+echo "ok: verify_fatal stops at the first bad chunk of a read, tolerated or not"
 
 # The printing cap counts chunks: 12 bad chunks in one 64 KiB read print 10.
 job=(--name=w --filename=m2 --size=64k --bs=64k --verify_interval=4k --rw=write --verify=crc32c
