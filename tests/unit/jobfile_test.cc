@@ -869,10 +869,30 @@ TEST(JobfileValues, VerifyIntervalZeroIsRefused) {
   EXPECT_EQ(ParseOk("[a]\nverify=crc32c\n").jobs.at(0).verify.interval, 0u);
   // The message gives the real minimum: the header's size for header types.
   EXPECT_NE(ParseErr("[a]\nverify=crc32c\nverify_interval=0\n")
-                .find("t.fio:3:17: option 'verify_interval': 0 is below the minimum: 128 bytes "
-                      "(the verify header) with a checksum or verify=meta, 1 with verify=pattern "
-                      "or null; leave it unset for the block size"),
+                .find("t.fio:3:17: option 'verify_interval': 0 is below the minimum: 80 bytes "
+                      "(fio's) with verify=pattern or null, 128 (the verify header) with a "
+                      "checksum or verify=meta; leave it unset for the block size"),
             std::string::npos);
+}
+
+// fio 3.33 refuses a verify_interval below 80 for every verify type ("min
+// value out of range: 1 (80 min)"). verify=pattern and null took 1: a 16 MiB
+// region then needed 400 MB of memory and left a 134 MB state file.
+TEST(JobfileValues, VerifyIntervalBelowFiosMinimumIsRefused) {
+  for (const char* type : {"pattern\nverify_pattern=0xab", "null", "crc32c", "meta", "0"}) {
+    for (const char* iv : {"1", "79"}) {
+      const std::string job = std::string("[a]\nverify=") + type + "\nverify_interval=" + iv + "\n";
+      const std::string line = std::string(type).find('\n') != std::string::npos ? "4" : "3";
+      EXPECT_NE(ParseErr(job).find("t.fio:" + line + ":17: option 'verify_interval': " + iv +
+                                   " is below the minimum: 80 bytes"),
+                std::string::npos)
+          << job;
+    }
+  }
+  EXPECT_EQ(ParseOk("[a]\nverify=pattern\nverify_pattern=0xab\nverify_interval=80\n")
+                .jobs.at(0)
+                .verify.interval,
+            80u);
 }
 
 // fio's defaults of the verify features iobench lacks do nothing: spelled

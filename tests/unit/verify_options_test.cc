@@ -117,8 +117,8 @@ TEST(VerifyOptions, UnworkableOptionsAreRefusedWithFileAndLine) {
       {"verify=md5\nverify_offset=4000\n",
        "job 'j': verify_offset=4000 (t.fio:4): the 128-byte header of verify=md5 (t.fio:3) would "
        "end past verify_interval 4096 (the block size)"},
-      {"verify=crc32c\nbs=64k\nverify_interval=64\n",
-       "job 'j': verify_interval=64 (t.fio:5) is smaller than the 128-byte verify header of "
+      {"verify=crc32c\nbs=12k\nverify_interval=96\n",
+       "job 'j': verify_interval=96 (t.fio:5) is smaller than the 128-byte verify header of "
        "verify=crc32c (t.fio:3)"},
       {"verify_only=1\n",
        "job 'j': verify_only=1 (t.fio:3) without verify= has nothing to check (fio would do no "
