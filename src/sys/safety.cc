@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -524,19 +525,40 @@ Status CheckOutputFile(const std::string& path, const std::string& option,
     if (access(path.c_str(), W_OK) != 0) return ErrnoStatus(named, errno);
     return CheckSideFileSafety(path, what);
   }
-  const size_t slash = path.rfind('/');
+  // Only a name that is not there yet is made by the write: any other
+  // failure to look it up (a name longer than NAME_MAX, a symbolic link
+  // that loops, a directory on the way that cannot be searched) fails the
+  // open after the run the same way. Not a directory is the directory's
+  // fault, said below.
+  if (errno != ENOENT && errno != ENOTDIR) return ErrnoStatus(named, errno);
+  // A dangling symbolic link is followed by the open, which creates the
+  // file it points to: that file's directory is the one to check.
+  std::string file = path;
+  std::string via;
+  for (int hops = 0; hops < 40 && lstat(file.c_str(), &st) == 0 && S_ISLNK(st.st_mode); ++hops) {
+    char target[PATH_MAX];
+    const ssize_t n = readlink(file.c_str(), target, sizeof target - 1);
+    if (n <= 0) return ErrnoStatus(named + ": read the symbolic link " + file, n < 0 ? errno : EIO);
+    std::string to(target, static_cast<size_t>(n));
+    const size_t at = file.rfind('/');
+    if (to[0] != '/' && at != std::string::npos) to = file.substr(0, at + 1) + to;
+    via = " (where the symbolic link " + path + " points: " + to + ")";
+    file = to;
+  }
+  const size_t slash = file.rfind('/');
   const std::string dir = slash == std::string::npos ? "."
                           : slash == 0               ? "/"
-                                                     : path.substr(0, slash);
+                                                     : file.substr(0, slash);
   // access(dir, W_OK) alone passed a regular file as the directory
   // (--output=afile/x.json ran the whole sweep, then "Not a directory").
-  if (stat(dir.c_str(), &st) != 0) return ErrnoStatus(named + ": directory " + dir, errno);
-  if (!S_ISDIR(st.st_mode)) return ErrnoStatus(named + ": directory " + dir, ENOTDIR);
+  if (stat(dir.c_str(), &st) != 0) return ErrnoStatus(named + ": directory " + dir + via, errno);
+  if (!S_ISDIR(st.st_mode)) return ErrnoStatus(named + ": directory " + dir + via, ENOTDIR);
   // Before access(): a read-only /sys (in a container) is refused for what it is.
   if (const std::string fs = PseudoFsName(dir); !fs.empty())
-    return Status::Refused(named + ": directory " + dir + " is on " + PseudoFsWhy(fs, "a file"));
+    return Status::Refused(named + ": directory " + dir + via + " is on " +
+                           PseudoFsWhy(fs, "a file"));
   if (access(dir.c_str(), W_OK | X_OK) != 0)
-    return ErrnoStatus(named + ": directory " + dir, errno);
+    return ErrnoStatus(named + ": directory " + dir + via, errno);
   return Status::Ok();
 }
 

@@ -62,7 +62,10 @@ Status CheckSideFileSafety(const std::string& path, const std::string& what);
 // so that a long run or sweep is not spent first. `option` names it in
 // errors ("--output": "--output=PATH: ..."), `what` in CheckSideFileSafety's.
 // Refused: a relative path in a deleted current directory; a directory at
-// the path; an existing file that cannot be written; a new file whose
+// the path; an existing file that cannot be written; a path that cannot be
+// looked up for another reason than a missing last name (ENAMETOOLONG,
+// ELOOP, EACCES); a new file (or the file a dangling symbolic link names,
+// which the open creates) whose
 // directory is missing, is no directory (a regular file: "Not a
 // directory"), cannot be written (permission, a read-only file system:
 // access(2), which root passes on any read-write mount) or is on a pseudo
