@@ -482,6 +482,7 @@ class Output {
     failed_ = !ok;
     return ok;
   }
+  bool written() const { return written_; }
 
  private:
   std::string path_;
@@ -1377,7 +1378,11 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
     SeparateFromAbove(&out);
     out += **cmp;
   }
-  if (!output.Write(out)) exit_code = std::max(exit_code, kExitJobFailed);
+  // Nothing ran to report (the run was refused at its set-up, every sweep
+  // point was): an --output file is left as it was, and none is made. It
+  // was truncated to nothing, a report of an earlier run lost to a typo.
+  if ((!out.empty() || output.written()) && !output.Write(out))
+    exit_code = std::max(exit_code, kExitJobFailed);
   if (!o.plot.empty() && !per_point.empty()) {
     PlotOptions p;
     p.path = o.plot;
