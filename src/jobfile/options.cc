@@ -3013,13 +3013,16 @@ std::string SuggestFrom(const std::string& name, const std::vector<std::string>&
   return best_d <= limit ? best : "";
 }
 
-std::string SuggestOption(const std::string& name) {
+std::string SuggestOption(const std::string& name, const std::vector<std::string>& more,
+                          bool prefixes) {
   std::vector<std::string> names;
   for (const auto& d : OptionTable()) {
     names.push_back(d.name);
     for (const auto& a : d.aliases) names.push_back(a);
   }
+  names.insert(names.end(), more.begin(), more.end());
   std::string best = SuggestFrom(name, names);
+  if (!prefixes) return best;
   // `rwmix=70` is too far from any name by edit distance, but it starts one
   // (fio suggests 'rw'): offer the shortest option that begins with it.
   const std::string lname = ToLower(name);

@@ -106,8 +106,12 @@ std::string FioEngineRefusal(const std::string& name);
 // where an engine lists any, else from this table's `engines` column.
 std::vector<std::string> EnginesForOption(const OptionDef& def);
 
-// The closest known option name within a small edit distance, or "".
-std::string SuggestOption(const std::string& name);
+// The closest known option name within a small edit distance, or "";
+// failing that (with `prefixes`), the shortest that begins with `name`.
+// `more` are names to weigh with the job options' (the command line's own
+// options): the nearest of all is the one suggested.
+std::string SuggestOption(const std::string& name, const std::vector<std::string>& more = {},
+                          bool prefixes = true);
 std::string SuggestFrom(const std::string& name, const std::vector<std::string>& candidates);
 
 // Refuses block sizes that bs=, bsrange= and bssplit= together leave to a

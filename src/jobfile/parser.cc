@@ -650,7 +650,10 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
     // the name without it; the message shows the character as \uXXXX.
     const std::string visible = sys::DropInvisible(s.key);
     const OptionDef* meant = visible != s.key ? FindOption(visible) : nullptr;
-    std::string sug = meant ? visible : SuggestOption(visible);
+    // On the command line the tool options are near too (--outptu: --output).
+    std::string sug = meant                ? visible
+                      : s.file == kCmdline ? SuggestCommandLineOption(visible)
+                                           : SuggestOption(visible);
     return Diag(s, s.key_col,
                 "unknown option '" + s.key + "'" +
                     (visible != s.key ? " (it holds an invisible character)" : "") +
@@ -1593,6 +1596,14 @@ bool NextArgIsValue(const std::string& name, const std::string& next) {
   }
   if (BareAllowed(*d)) return !next.empty() && next[0] != '-';  // write_*_log PREFIX
   return true;
+}
+
+std::string SuggestCommandLineOption(const std::string& name, bool prefixes) {
+  std::vector<std::string> tools;
+  for (const auto& t : ToolOptions()) tools.push_back(t.name);
+  const std::string sug = SuggestOption(name, tools, prefixes);
+  if (sug.empty() || FindOption(sug) != nullptr) return sug;
+  return "--" + sug;
 }
 
 Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,

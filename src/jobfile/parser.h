@@ -100,6 +100,18 @@ struct ToolOptionSpec {
   std::string help;
 };
 
+// The one list of tool options (fio's names, plus ours), in --help's
+// order. SplitArgs uses the names and arities; main.cc registers the same
+// rows with CLI11; SuggestCommandLineOption suggests them.
+const std::vector<ToolOptionSpec>& ToolOptions();
+
+// "Did you mean" for a name given on the command line, which takes job
+// options and tool options: the nearer of the two (SuggestOption), a tool
+// option with its dashes ("--output-format"), a job option bare ("offset");
+// "" when none is near. With `prefixes` false, only a name within the edit
+// distance (not one that merely begins with `name`).
+std::string SuggestCommandLineOption(const std::string& name, bool prefixes = true);
+
 struct SplitArgsResult {
   std::vector<std::string> tool_args;  // normalised to "--name" / "--name=value"
   std::vector<std::string> job_args;   // for ParseInput::cli_job_args

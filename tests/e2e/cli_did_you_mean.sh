@@ -1,0 +1,22 @@
+#!/bin/bash
+# A misspelled option on the command line is suggested from the job options
+# and the tool options alike, the nearer of the two, as fio suggests both:
+# `--output-formt=json` got a bare "unknown option 'output-formt'".
+# $1: iobench binary, $2: source dir.
+source "$2/tests/e2e/setup.bash"
+work=$tmp
+job=(--name=t --ioengine=null --size=64k)
+for pair in output-formt:--output-format outptu:--output sectoin:--section \
+  terse-verison:--terse-version minmal:--minimal readonyl:--readonly \
+  status-intreval:--status-interval bandwith-log:--bandwidth-log warning-fatal:--warnings-fatal \
+  parse-onyl:--parse-only Minimal:--minimal; do
+  typo=${pair%%:*} want=${pair#*:}
+  expect_run "--$typo" 2 "^command line: unknown option '$typo'; did you mean '$want'\\?$" -- \
+    "$bin" "${job[@]}" "--$typo=1"
+done
+# Job options are still suggested, on the command line and in a job file.
+expect_run "--iodpth" 2 "unknown option 'iodpth'; did you mean 'iodepth'\\?" -- \
+  "$bin" "${job[@]}" --iodpth=4
+printf '[t]\nioengine=null\noutptu=x\n' >j.fio
+expect_run "outptu= in a job file" 2 "unknown option 'outptu'$" -- "$bin" j.fio
+[ "$fails" -eq 0 ]
