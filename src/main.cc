@@ -596,16 +596,28 @@ int Main(int argc, char** argv) {
   }
   // --output naming a file this run reads, or writes otherwise: the report
   // would overwrite it, or the two would mix. Any spelling, made yet or not.
-  const auto clobbers = [&cli](const std::string& path, const std::string& what) {
-    if (cli.output.empty() || path.empty() || path == "-" ||
-        !iobench::sys::SameFile(cli.output, path))
-      return false;
+  const auto refuse_clobber = [&cli](const std::string& path, const std::string& what) {
     std::fprintf(stderr,
                  "iobench: --output=%s names %s, %s: the report would overwrite it; write the "
                  "report to another file\n",
                  cli.output.c_str(), path.c_str(), what.c_str());
     return true;
   };
+  const auto clobbers = [&](const std::string& path, const std::string& what) {
+    if (cli.output.empty() || path.empty() || path == "-" ||
+        !iobench::sys::SameFile(cli.output, path))
+      return false;
+    return refuse_clobber(path, what);
+  };
+  // A job file read from stdin (`iobench - --output=j.fio < j.fio`) has no
+  // path to compare: its device and inode are, when stdin is a file.
+  if (!cli.output.empty() && std::find(job_files.begin(), job_files.end(), "-") != job_files.end())
+    if (struct stat in{}, out{}; fstat(STDIN_FILENO, &in) == 0 && S_ISREG(in.st_mode) &&
+                                 stat(cli.output.c_str(), &out) == 0 && in.st_dev == out.st_dev &&
+                                 in.st_ino == out.st_ino) {
+      refuse_clobber("the file on standard input", "the job file this run reads from it ('-')");
+      return kExitUsage;
+    }
   if (clobbers(cli.compare, "the --compare base results") ||
       clobbers(compare_new, "the --compare new results"))
     return kExitUsage;
