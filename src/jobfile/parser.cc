@@ -1654,8 +1654,22 @@ Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
           if (t.name == lname) tool = &t;
         bool fio_only = false;
         for (const char* f : kFioToolOnly) fio_only |= std::string_view(lname) == f;
-        if ((tool && tool->arg != ToolArg::kNone) || fio_only)
-          typed = std::exchange(a, std::string("--") + lname + "=" + a.substr(2)).substr(0, 2);
+        if ((!tool || tool->arg == ToolArg::kNone) && !fio_only) continue;
+        // getopt's reading swallows a misspelled long option whole
+        // (-ofset=4k wrote the report to a file named "fset=4k"): a stuck
+        // value with '=' whose word is within "did you mean" of an option
+        // is that typo, and refused; -ofile and -o fset=4k stay as they are.
+        const std::string stuck = a.substr(2);
+        if (stuck.find('=') != std::string::npos)
+          if (std::string sug = SuggestCommandLineOption(name, false); !sug.empty()) {
+            if (sug.rfind("--", 0) != 0) sug = "--" + sug;
+            return Status::Invalid(
+                "iobench: " + a + ": read as -" + a[1] + " '" + stuck + "' (--" + lname + "=" +
+                stuck + ")" + (fio_only ? ", a fio option iobench does not support" : "") +
+                "; did you mean " + sug + a.substr(a.find('=')) + "? If -" + a[1] +
+                " with that value is meant, write -" + a[1] + " " + stuck);
+          }
+        typed = std::exchange(a, std::string("--") + lname + "=" + stuck).substr(0, 2);
       }
     }
     if (a == "--") {
