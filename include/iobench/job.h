@@ -731,6 +731,13 @@ inline bool JobWrites(const JobSpec& job) {
   return HasWrite(job.rw) || HasTrim(job.rw);
 }
 
+// How long a job with a runtime runs after its start delay: the ramp, then
+// the runtime; a runtime shorter than the ramp runs out within it, as in
+// fio 3.33 (the worker ends the job there).
+inline uint64_t RampAndRuntimeNs(const JobSpec& job) {
+  return job.ramp_time_ns > job.runtime_ns ? job.runtime_ns : job.ramp_time_ns + job.runtime_ns;
+}
+
 // The largest I/O a buffer slot must hold: the reads' and writes' block sizes
 // (bssplit entries included). A trim carries no data, so its size counts only
 // where a write of the same block follows it (trimwrite): a replayed log's

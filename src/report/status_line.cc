@@ -108,7 +108,7 @@ JobStatus JobStatus::FromSpec(const JobSpec& spec, uint64_t resolved_size) {
   j.startdelay_ns = spec.startdelay_ns;
   if (spec.startdelay_max_ns > spec.startdelay_ns)
     j.startdelay_ns += (spec.startdelay_max_ns - spec.startdelay_ns) / 2;
-  if (spec.runtime_ns > 0) j.planned_ns = spec.ramp_time_ns + spec.runtime_ns;
+  if (spec.runtime_ns > 0) j.planned_ns = RampAndRuntimeNs(spec);
   // time_based without a runtime runs size-based (RunJobs, as fio).
   if (!spec.time_based || spec.runtime_ns == 0) {
     const uint64_t per_loop = spec.io_size ? spec.io_size

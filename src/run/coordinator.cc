@@ -880,8 +880,7 @@ class Watchdog {
   // When a clone started at `start_ns` should be done (0: no runtime bound).
   uint64_t RuntimeEnd(const JobSpec& j, uint64_t start_ns) const {
     if (j.runtime_ns == 0 || opts_.runtime_grace_ms == 0) return 0;
-    return start_ns + std::max(j.startdelay_ns, j.startdelay_max_ns) + j.ramp_time_ns +
-           j.runtime_ns;
+    return start_ns + std::max(j.startdelay_ns, j.startdelay_max_ns) + RampAndRuntimeNs(j);
   }
 };
 

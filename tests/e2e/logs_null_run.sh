@@ -111,7 +111,7 @@ PY
 # ended in (the job's counters restart at 0).
 mkdir ramp && cd ramp || exit 1
 "$bin" --bandwidth-log --name=ramp --ioengine=null --rw=read --bs=4k --size=1G --rate_iops=1000 \
-  --ramp_time=1250ms --time_based --runtime=1 --output-format=json >ramp.json ||
+  --ramp_time=1250ms --time_based --runtime=1250ms --output-format=json >ramp.json ||
   fail "bandwidth-log ramp run exited $?"
 python3 - <<'PY' || exit 1
 import json

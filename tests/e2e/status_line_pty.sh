@@ -22,10 +22,11 @@ $cmd --runtime=1 | cat >pipe.out || fail "piped: exit $?"
 grep -q 'Jobs:' pipe.out && fail "status line written into a pipe"
 grep -q 'groupid=0' pipe.out || fail "no report in the pipe"
 # fio's letter for a job in its ramp is '/' ('p' is pre-reading); the first
-# line comes after 1 s, inside the 3 s ramp. As fio's, a ramping job counts
-# as running but adds no files (f=0) and no rate limits.
-$bin --name=r --ioengine=null --rw=randread --bs=4k --size=1G --thinktime=1000 --ramp_time=3 \
-  --time_based --runtime=1 --eta=always --eta-newline=1 >ramp.out || fail "ramp: exit $?"
+# line comes after 1 s, inside the 2 s ramp. As fio's, a ramping job counts
+# as running but adds no files (f=0) and no rate limits. (A runtime shorter
+# than the ramp would end the job within it, as fio does.)
+$bin --name=r --ioengine=null --rw=randread --bs=4k --size=1G --thinktime=1000 --ramp_time=2 \
+  --time_based --runtime=2 --eta=always --eta-newline=1 >ramp.out || fail "ramp: exit $?"
 grep -aq 'Jobs: 1 (f=0): \[/(1)\]' ramp.out || fail "no ramp letter: $(grep -a Jobs ramp.out | head -3 | cat -v)"
 # The ETA counts down from the job's own start (it once stayed at the planned
 # 4 s while the job ran): lines are drawn on a 1 s grid from the first, so
