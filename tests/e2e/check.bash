@@ -42,3 +42,24 @@ drop_file_cache() {
     dd if="$f" iflag=nocache count=0 status=none || fail "drop the cache of $f"
   done
 }
+# interim_errors FILE: the JSON documents one after another in FILE (a
+# --status-interval run's interim and final reports), one line per
+# document: "name:error" of each job, in order ("a:0 b:20 c:0").
+interim_errors() {
+  python3 - "$1" <<'PY'
+import json, sys
+s = open(sys.argv[1]).read()
+dec, i = json.JSONDecoder(), 0
+while (j := s.find("{", i)) >= 0:
+    d, i = dec.raw_decode(s, j)
+    print(" ".join(f'{x["jobname"]}:{x["error"]}' for x in d["jobs"]))
+PY
+}
+# expect_interim NAME FILE WANT: FILE holds at least 2 reports, each with
+# WANT from interim_errors.
+expect_interim() {
+  local got
+  got=$(interim_errors "$2") || { fail "$1: $(head -c 300 "$2")"; return 1; }
+  [ "$(wc -l <<<"$got")" -ge 2 ] || fail "$1: want >= 2 reports: $got"
+  [ -z "$(grep -vxF -- "$3" <<<"$got")" ] || fail "$1: want '$3' in each: $got"
+}

@@ -42,18 +42,7 @@ else
   # first one on, as fio's do (they had err=0 till the final report).
   as_nobody --output-format=json --status-interval=1 --name=j --ioengine=null --size=64k \
     --nice=-3 --name=k --ioengine=null --size=64m --time_based --runtime=2 >interim.json 2>/dev/null
-  python3 - interim.json <<'PY' || fail "nice=-3, interim reports: $(head -c 300 interim.json)"
-import json, sys
-s = open(sys.argv[1]).read()
-dec, i, docs = json.JSONDecoder(), 0, []
-while (j := s.find("{", i)) >= 0:
-    d, i = dec.raw_decode(s, j)
-    docs.append(d)
-assert len(docs) >= 2, len(docs)
-for d in docs:
-    got = [(x["jobname"], x["error"]) for x in d["jobs"]]
-    assert got == [("j", 1), ("k", 0)], got
-PY
+  expect_interim "nice=-3, interim reports" interim.json "j:1 k:0"
 fi
 if command -v ionice >/dev/null && runuser -u nobody -- ionice -c1 true 2>/dev/null; then
   echo "skip prioclass: nobody may take the real-time I/O class here"
