@@ -529,19 +529,29 @@ Status ParseRw(JobSpec& j, const OptValue& v) {
   return Status::Ok();
 }
 
+// An empty entry of a `sep`-separated list (items[i] empty after Trim):
+// fio ends the list there, so one inside the list is refused, naming `what`
+// list and its `text`; one `sep` at the end reads the same in both tools
+// and is skipped (true). false: items[i] is not empty.
+Result<bool> EmptyListEntry(const std::vector<std::string>& items, size_t i, const char* what,
+                            const std::string& text, const char* plural, char sep) {
+  if (!Trim(items[i]).empty()) return false;
+  if (i + 1 == items.size() && i > 0) return true;
+  return Bad(std::string("empty entry in ") + what + " list '" + text +
+             "' (fio would end the list there); separate the " + plural + " with a single '" + sep +
+             "'");
+}
+
 // A cpus_allowed-style list ("0,2-5") into *cpus, sorted and unique.
 Status ParseCpuList(const OptValue& v, std::vector<int>* cpus) {
   cpus->clear();
   const auto items = SplitEscaped(v.text, ',');
   for (size_t i = 0; i < items.size(); ++i) {
     std::string it = Trim(items[i]);
-    // fio ends the list at an empty entry (0,,1 is CPU 0 there, ,1 pins
-    // nothing); skipping it pinned to CPUs fio does not. One ',' at the end
-    // reads the same in both.
-    if (it.empty() && i + 1 == items.size() && i > 0) continue;
-    if (it.empty())
-      return Bad("empty entry in cpu list '" + v.text +
-                 "' (fio would end the list there); separate the CPUs with a single ','");
+    // 0,,1 is CPU 0 in fio, ,1 pins nothing: skipping the empty entry
+    // pinned to CPUs fio does not.
+    IOB_ASSIGN_OR_RETURN(const bool skip, EmptyListEntry(items, i, "cpu", v.text, "CPUs", ','));
+    if (skip) continue;
     // A CPU is a plain decimal number, as fio reads it (atoi): the general
     // number parser made 0x1 CPU 1 and 1k CPU 1024, where fio pins to 0 and 1.
     const auto cpu = [&](const std::string& piece) -> Result<int64_t> {
@@ -926,13 +936,11 @@ Status ParseFloatList(JobSpec& j, const OptValue& v) {
   const auto parts = SplitEscaped(v.text, ':');
   for (size_t i = 0; i < parts.size(); ++i) {
     std::string t = Trim(parts[i]);
-    // fio ends the list at an empty entry (:50 prints no percentile, 50::99
-    // only the 50th); skipping it printed what fio does not. One ':' at the
-    // end changes nothing in either tool.
-    if (t.empty() && i + 1 == parts.size() && i > 0) continue;
-    if (t.empty())
-      return Bad("empty entry in percentile list '" + v.text +
-                 "' (fio would end the list there); separate the percentiles with a single ':'");
+    // :50 prints no percentile in fio, 50::99 only the 50th: skipping the
+    // empty entry printed what fio does not.
+    IOB_ASSIGN_OR_RETURN(const bool skip,
+                         EmptyListEntry(parts, i, "percentile", v.text, "percentiles", ':'));
+    if (skip) continue;
     char* end = nullptr;
     double f = std::strtod(t.c_str(), &end);
     if (*end || !std::isfinite(f)) return Bad("bad number '" + t + "' in list");
