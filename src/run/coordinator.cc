@@ -35,6 +35,7 @@
 #include "stats/helper_cpu.h"
 #include "stats/iolog.h"
 #include "sys/context.h"
+#include "sys/host.h"
 #include "sys/safety.h"
 #include "sys/strings.h"
 #include "sys/target.h"
@@ -457,68 +458,12 @@ Status ResolveJobFiles(JobSpec* job) {
   return Status::Ok();
 }
 
-// "0-3,6": a sorted CPU list as cpus_allowed takes it.
-std::string CpuListText(const std::vector<int>& cpus) {
-  std::string out;
-  for (size_t i = 0; i < cpus.size();) {
-    size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(cpus[i]);
-    if (j > i) out += '-' + std::to_string(cpus[j]);
-    i = j + 1;
-  }
-  return out.empty() ? "none" : out;
-}
-
-// Which of `cpus` this thread may not run on, as the kernel says
-// (sched_setaffinity: EINVAL when no CPU of the set is permitted); "" when
-// all is well. `split_clones` > 0: cpus_allowed_policy=split, each of that
-// many clones on one CPU of the list, clone k on the CPU at index
-// (first_worker + k) modulo the list's size, as Worker::ApplyScheduling
-// places it; 0: the whole list for every thread. The thread's own mask is
-// restored.
-std::string ProbeCpus(const std::vector<int>& cpus, uint32_t split_clones, uint32_t first_worker,
-                      int ncpu) {
-  cpu_set_t orig;
-  if (sched_getaffinity(0, sizeof(orig), &orig) != 0) return "";
-  auto permitted = [](const std::vector<int>& list) {
-    cpu_set_t s;
-    CPU_ZERO(&s);
-    for (int c : list) CPU_SET(c, &s);
-    return sched_setaffinity(0, sizeof(s), &s) == 0 || errno != EINVAL;
-  };
-  std::vector<int> no;  // the CPUs to name: the whole list, or the clones' own
-  if (split_clones == 0) {
-    if (!permitted(cpus)) no = cpus;
-  } else {
-    std::vector<int> used;
-    for (size_t k = 0; k < std::min<size_t>(split_clones, cpus.size()); ++k)
-      used.push_back(cpus[(first_worker + k) % cpus.size()]);
-    std::sort(used.begin(), used.end());
-    for (int c : used)
-      if (!permitted({c})) no.push_back(c);
-  }
-  std::string bad;
-  if (!no.empty()) {
-    std::vector<int> allowed;
-    for (int c = 0; c < ncpu; ++c)
-      if (permitted({c})) allowed.push_back(c);
-    bad = std::string(no.size() == 1 ? "CPU " : "CPUs ") + CpuListText(no) +
-          (no.size() == 1 ? " is" : " are") + " not in this process's allowed CPUs (" +
-          CpuListText(allowed) + ")";
-  }
-  sched_setaffinity(0, sizeof(orig), &orig);
-  return bad;
-}
-
 // A CPU list (sorted) against the machine, as fio checks it ("CPU 5 too
 // large"): before the run rather than a bare EINVAL from the thread. A CPU
 // past CPU_SETSIZE could not even be put in a set. `names`: the options
 // that set the list; the message names the one that took effect.
-// `first_worker`: the run-wide index of the job's first clone.
 Status CheckCpus(const JobSpec& job, const std::vector<int>& cpus,
-                 std::initializer_list<const char*> names, uint32_t first_worker) {
+                 std::initializer_list<const char*> names) {
   const long conf = sysconf(_SC_NPROCESSORS_CONF);
   const int ncpu = static_cast<int>(std::min<long>(conf > 0 ? conf : 1, CPU_SETSIZE));
   if (cpus.empty()) return Status::Ok();
@@ -529,18 +474,17 @@ Status CheckCpus(const JobSpec& job, const std::vector<int>& cpus,
       break;
     }
   if (cpus.back() < ncpu) {
-    // A cgroup cpuset (a container's, cset) may forbid CPUs the machine has:
-    // the thread's sched_setaffinity then fails EINVAL mid-run, which lost
-    // the whole run (fio fails that job, err=22). Ask the kernel the same
-    // question on this thread, then put its mask back. A sched_getaffinity
-    // mask alone (taskset) is no limit: a thread may widen it, as fio does.
-    const bool split =
-        set.name != "verify_async_cpus" && job.cpus_allowed_policy == CpusAllowedPolicy::kSplit;
-    std::string bad =
-        ProbeCpus(cpus, split ? std::max<uint32_t>(1, job.numjobs) : 0, first_worker, ncpu);
-    if (!bad.empty())
-      return Status::Invalid("job '" + job.name + "': " + set.name + "=" + set.value + " (" +
-                             set.Where() + "): " + bad);
+    // A cgroup cpuset (a container's, cset) may forbid CPUs the machine has.
+    // For cpus_allowed/cpumask the clone's own sched_setaffinity then fails
+    // EINVAL, and that job alone fails (err=22), as in fio 3.33
+    // (Worker::ApplyScheduling names the CPUs). verify_async_cpus is asked
+    // here, before the run: the verify threads start mid-run.
+    if (set.name == "verify_async_cpus") {
+      std::string bad = sys::ForbiddenCpus(cpus, ncpu);
+      if (!bad.empty())
+        return Status::Invalid("job '" + job.name + "': " + set.name + "=" + set.value + " (" +
+                               set.Where() + "): " + bad);
+    }
     return Status::Ok();
   }
   return Status::Invalid("job '" + job.name + "': " + set.name + " (" + set.Where() +
@@ -617,9 +561,7 @@ Status CheckZoneMode(const JobSpec& job) {
   return Status::Ok();
 }
 
-// `first_worker`: the run-wide index of the job's first clone (clones are
-// numbered in job order, numjobs each).
-Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_worker) {
+Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
   if (!job.unimplemented.empty()) {
     const OptionSetting& s = job.unimplemented.front();
     return Status::Invalid(
@@ -693,8 +635,8 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts, uint32_t first_wo
         "(trimwrite and randtrimwrite verify their writes and trim nothing), or drop "
         "verify_only=1 to trim");
   IOB_RETURN_IF_ERROR(Verifier::CheckOptions(job).WithContext("job '" + job.name + "'"));
-  IOB_RETURN_IF_ERROR(CheckCpus(job, job.cpus_allowed, {"cpus_allowed", "cpumask"}, first_worker));
-  IOB_RETURN_IF_ERROR(CheckCpus(job, job.verify.async_cpus, {"verify_async_cpus"}, first_worker));
+  IOB_RETURN_IF_ERROR(CheckCpus(job, job.cpus_allowed, {"cpus_allowed", "cpumask"}));
+  IOB_RETURN_IF_ERROR(CheckCpus(job, job.verify.async_cpus, {"verify_async_cpus"}));
   if (job.ss_dur_s == 1 && (job.ss_mode == JobSpec::SteadyStateMode::kIopsSlope ||
                             job.ss_mode == JobSpec::SteadyStateMode::kBwSlope)) {
     // fio computes 0/0 here and prints "nan" (JSON that does not parse).
@@ -2111,10 +2053,8 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
 }  // namespace
 
 Status CheckJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts) {
-  uint32_t first_worker = 0;
   for (const JobSpec& job : jobs) {
-    IOB_RETURN_IF_ERROR(ValidateJob(job, opts, first_worker));
-    first_worker += std::max<uint32_t>(1, job.numjobs);
+    IOB_RETURN_IF_ERROR(ValidateJob(job, opts));
     // The engine's own refusals that do not need the files (trim on libaio,
     // uncached on libaio, depth limits...); with files they run again.
     const EngineInfo* info = opts.engine_factory ? nullptr : FindEngine(job.ioengine);
@@ -2246,7 +2186,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   for (size_t ji = 0; ji < jobs.size(); ++ji) {
     const JobSpec& job = jobs[ji];
     first_worker_of.push_back(first_worker);
-    if (!deferred[ji]) IOB_RETURN_IF_ERROR(ValidateJob(job, opts, first_worker));
+    if (!deferred[ji]) IOB_RETURN_IF_ERROR(ValidateJob(job, opts));
     first_worker += std::max<uint32_t>(1, job.numjobs);
   }
   if (!opts.engine_factory) {
@@ -2303,7 +2243,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
       JobSpec& job = replayed[j];
       if (log_writer != nullptr) log_writer->Drain();  // the earlier phase's lines, on disk
       Status st = PrepareReplayJob(&job, diskless_job(job));
-      if (st.ok()) st = ValidateJob(job, opts, first_worker_of[j]);
+      if (st.ok()) st = ValidateJob(job, opts);
       if (st.ok() && !opts.engine_factory) {
         if (opts.readonly) st = sys::CheckReadonly(job);
         if (st.ok()) st = sys::CheckJobsWriteSafety({job});

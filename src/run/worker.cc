@@ -19,6 +19,7 @@
 
 #include "iobench/clock.h"
 #include "stats/ioprio.h"
+#include "sys/host.h"
 #include "sys/job_paths.h"
 #include "sys/safety.h"
 #include "sys/strings.h"
@@ -187,8 +188,21 @@ Status Worker::ApplyScheduling() {
     } else {
       for (int c : job_.cpus_allowed) CPU_SET(c, &set);
     }
-    if (int e = pthread_setaffinity_np(pthread_self(), sizeof(set), &set); e != 0)
+    if (int e = pthread_setaffinity_np(pthread_self(), sizeof(set), &set); e != 0) {
+      // EINVAL: a cgroup cpuset (a container's) forbids the CPUs; say which,
+      // and which it allows. This thread's mask is still its own.
+      if (e == EINVAL && job_.cpus_allowed.back() < CPU_SETSIZE) {
+        const long conf = sysconf(_SC_NPROCESSORS_CONF);
+        std::vector<int> asked = job_.cpus_allowed;
+        if (job_.cpus_allowed_policy == CpusAllowedPolicy::kSplit)
+          asked = {job_.cpus_allowed[worker_index_ % job_.cpus_allowed.size()]};
+        if (std::string why = sys::ForbiddenCpus(
+                asked, static_cast<int>(std::min<long>(conf > 0 ? conf : 1, CPU_SETSIZE)));
+            !why.empty())
+          what += ": " + why;
+      }
       return ErrnoStatus(CpusOptionAt(job_) + ": " + what, e);
+    }
   }
   const pid_t tid = static_cast<pid_t>(syscall(SYS_gettid));
   if (job_.nice) {

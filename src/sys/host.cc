@@ -1,8 +1,10 @@
 #include "sys/host.h"
 
+#include <sched.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <sstream>
 
 #include "sys/procfs.h"
@@ -54,5 +56,45 @@ Result<uint32_t> CpuCount() {
 
 Result<uint64_t> MemTotalBytes() { return MemInfoBytes("MemTotal"); }
 Result<uint64_t> MemAvailableBytes() { return MemInfoBytes("MemAvailable"); }
+
+namespace {
+
+// "0-3,6": a sorted CPU list as cpus_allowed takes it ("none" when empty).
+std::string CpuListText(const std::vector<int>& cpus) {
+  std::string out;
+  for (size_t i = 0; i < cpus.size();) {
+    size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(cpus[i]);
+    if (j > i) out += '-' + std::to_string(cpus[j]);
+    i = j + 1;
+  }
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+std::string ForbiddenCpus(const std::vector<int>& cpus, int ncpu) {
+  cpu_set_t orig;
+  if (sched_getaffinity(0, sizeof(orig), &orig) != 0) return "";
+  auto permitted = [](const std::vector<int>& list) {
+    cpu_set_t s;
+    CPU_ZERO(&s);
+    for (int c : list) CPU_SET(c, &s);
+    return sched_setaffinity(0, sizeof(s), &s) == 0 || errno != EINVAL;
+  };
+  std::string bad;
+  if (!permitted(cpus)) {
+    std::vector<int> allowed;
+    for (int c = 0; c < ncpu; ++c)
+      if (permitted({c})) allowed.push_back(c);
+    bad = std::string(cpus.size() == 1 ? "CPU " : "CPUs ") + CpuListText(cpus) +
+          (cpus.size() == 1 ? " is" : " are") + " not in this process's allowed CPUs (" +
+          CpuListText(allowed) + ")";
+  }
+  sched_setaffinity(0, sizeof(orig), &orig);
+  return bad;
+}
 
 }  // namespace iobench::sys
