@@ -421,17 +421,21 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   root["time"] = CtimeString(run.timestamp_s);
   // [global] options of the job file, as fio lists them: the last job's
   // (every job of a file shares them), so with several job files the last
-  // file's, and no key when that file has none, as in fio.
+  // file's; no key when that file's [global] sets nothing, and {} when it
+  // sets only bare flags (`thread`, `group_reporting`), as in fio.
   ojson global = ojson::object();
+  bool any_global = false;
   const JobResult* last = nullptr;
   for (const auto& g : run.groups)
     if (!g.jobs.empty()) last = &g.jobs.back();
   if (last != nullptr)
     for (const OptionSetting* s :
          InFioOptionOrder(last->spec.settings, last->spec.ioengine, !last->spec.job_file.empty()))
-      if (s->source == OptionSource::kGlobal && ListedOption(*s))
-        global[FioOptionName(s->name)] = s->value;
-  if (!global.empty()) root["global options"] = std::move(global);
+      if (s->source == OptionSource::kGlobal) {
+        any_global = true;
+        if (ListedOption(*s)) global[FioOptionName(s->name)] = s->value;
+      }
+  if (any_global) root["global options"] = std::move(global);
   // fio's "elapsed" is the wall time from the process's start (RunJobs'
   // start_ms) to the report, in seconds, rounded up, the same in every job
   // (two 1 s groups: 3 in both; we wrote each job's own time, rounded down,

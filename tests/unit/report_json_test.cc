@@ -160,6 +160,23 @@ TEST(ReportJsonTest, GlobalOptionsAreTheLastJobFilesOnes) {
   EXPECT_FALSE(j.contains("global options"));
 }
 
+// A [global] (or the command line before the first --name) that sets only
+// bare flags (`thread`, `group_reporting`): fio writes "global options": {}
+// (scripts that read the key find it), and no key for an empty [global].
+TEST(ReportJsonTest, GlobalOfBareFlagsIsAnEmptyObject) {
+  RunResult run = testdata::MakeRun(false, 1);
+  auto& job = run.groups[0].jobs[0];
+  job.spec.settings = {OptionSetting{"thread", "", OptionSource::kGlobal, "t.fio", 2},
+                       OptionSetting{"bs", "8k", OptionSource::kJob, "t.fio", 4}};
+  auto j = Json(run, false);
+  ASSERT_TRUE(j.contains("global options"));
+  EXPECT_TRUE(j["global options"].is_object());
+  EXPECT_TRUE(j["global options"].empty());
+  job.spec.settings.erase(job.spec.settings.begin());
+  j = Json(run, false);
+  EXPECT_FALSE(j.contains("global options"));
+}
+
 // fio's "elapsed": the run's wall time in whole seconds, rounded up, the
 // same in every job (two 1 s groups one after the other: 3 in both), up to
 // the report (made after the last job ends). A startdelay or wait_for before a job's start is in
