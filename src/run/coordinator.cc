@@ -547,12 +547,30 @@ Status CheckZoneMode(const JobSpec& job) {
     return Status::Ok();
   }
   const std::string strided = "zonemode=strided";
-  if (job.zone_size == 0) return refuse("zonemode", strided, "needs zonesize");
+  // "rw=randrw (j.fio:11)": the option that conflicts, as written.
+  auto named = [&job](const char* option) {
+    const OptionSetting s = SettingOf(job, option);
+    return s.name + "=" + s.value + " (" + s.Where() + ")";
+  };
+  if (job.zone_size == 0)
+    return refuse("zonemode", strided,
+                  job.FindSetting("zonesize") != nullptr
+                      ? named("zonesize") + " must be above 0: it is the size of each zone"
+                      : "needs zonesize (the size of each zone)");
   if (job.rw == RwMode::kReadWrite || job.rw == RwMode::kRandRW || job.rw == RwMode::kTrimWrite ||
       job.rw == RwMode::kRandTrimWrite)
-    return refuse("zonemode", strided, "a mixed rw= is not supported (one direction per job)");
-  if (job.nrfiles > 1 || job.filenames.size() > 1 || !job.opendir.empty())
-    return refuse("zonemode", strided, "more than one file per job is not supported");
+    return refuse("zonemode", strided,
+                  named("rw") +
+                      " mixes directions, which is not supported with it (one direction per "
+                      "job)");
+  if (job.nrfiles > 1 || job.filenames.size() > 1 || !job.opendir.empty()) {
+    const char* many = job.filenames.size() > 1 ? "filename"
+                       : !job.opendir.empty()   ? "opendir"
+                                                : "nrfiles";
+    return refuse(
+        "zonemode", strided,
+        named(many) + " gives the job more than one file, which is not supported with it");
+  }
   if (job.verify.type != VerifyType::kNone)
     return refuse("zonemode", strided,
                   "verify (" + SettingOf(job, "verify").Where() + ") is not supported with it");
