@@ -462,8 +462,12 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     // of the file as it is; a file that does not exist yet (or the null
     // engine's) counts as the size the job gives it, filesize= or its share
     // of size=, which is what fio's clones after the first see once the
-    // first has laid the file out (fio's first clone sees 0 bytes).
-    const uint64_t pct_base = t.exists ? t.current_size : fsize;
+    // first has laid the file out (fio's first clone sees 0 bytes). The null
+    // engine's file is its share of size= when size= is set, whatever
+    // filesize= says, as fio's (filesize=1m size=512k offset=25%: 128 KiB).
+    const uint64_t pct_base = t.exists                    ? t.current_size
+                              : diskless && job.size != 0 ? sys::SizeShare(job, i, nfiles)
+                                                          : fsize;
     bool align_up = false;
     uint64_t inc = job.offset_increment;
     if (job.offset_increment_percent != 0) {

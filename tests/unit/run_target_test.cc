@@ -157,6 +157,29 @@ TEST(RunTargetTest, FilesizeRegionEndsAtTheFileEnd) {
       << r.status().message();
 }
 
+// The null engine's offset=N% is of its share of size=, whatever filesize=
+// says, as fio 3.33's (filesize=1m size=512k offset=25%: fio's write_iolog
+// starts at 128 KiB; iobench started at 256 KiB, 25% of filesize). Without
+// size= it is of filesize= (fio refuses: "you need to specify valid offset=").
+TEST(RunTargetTest, NullEngineOffsetPercentIsOfSize) {
+  JobSpec j = TestJob("job", RwMode::kRead, 4096, 512 << 10);
+  j.ioengine = "null";
+  j.filesize_min = j.filesize_max = 1 << 20;
+  j.offset_percent = 25;
+  auto r = ResolveTargets(j, 0, /*diskless=*/true);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)[0].region_offset, 128u << 10);
+  j.nrfiles = 2;  // each file's share: 256 KiB, so 64 KiB in
+  r = ResolveTargets(j, 0, true);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)[1].region_offset, 64u << 10);
+  j.nrfiles = 1;
+  j.size = 0;
+  r = ResolveTargets(j, 0, true);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)[0].region_offset, 256u << 10);
+}
+
 // filesize=lo-hi draws each file's size from the clone's seed, as fio's
 // get_rand_file_size(): lo + uniform below hi - lo, rounded down to the
 // smallest block. fio 3.33 on nrfiles=5 filesize=100k-300k bs=4k: 128k,
