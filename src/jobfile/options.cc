@@ -1727,17 +1727,14 @@ std::vector<OptionDef> BuildTable() {
                   .Def("none")
                   .Choices("none|sync|dsync|0|1")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    // fio 3.33's five words only: it refuses sync=true/yes/on.
                     std::string t = ToLower(Trim(v.text));
                     j.sync = j.dsync = false;
-                    bool b;
-                    if (v.bare || t == "sync")
+                    if (v.bare || t == "sync" || t == "1")
                       j.sync = true;
                     else if (t == "dsync")
                       j.dsync = true;
-                    else if (t == "none") {
-                    } else if (ParseBoolWord(t, &b))
-                      j.sync = b;
-                    else
+                    else if (t != "none" && t != "0")
                       return Bad("bad sync mode '" + t + "' (none, sync, dsync, 0, 1)");
                     return Status::Ok();
                   }));

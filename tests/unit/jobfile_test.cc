@@ -1179,6 +1179,25 @@ TEST(JobfileValues, ListsRangesAndMisc) {
   EXPECT_TRUE(j.unimplemented.empty());  // verify and write_bw_log both run now
 }
 
+// sync= takes fio 3.33's five words (none, 0, sync, 1, dsync) and the bare
+// flag; fio refuses sync=true/yes/on ("failed parsing sync=true"), which
+// iobench took as O_SYNC.
+TEST(JobfileOptions, SyncTakesFiosWordsOnly) {
+  for (const char* w : {"true", "yes", "on", "false", "off", "2"})
+    EXPECT_NE(ParseErr(std::string("[a]\nsync=") + w + "\n").find("bad sync mode"),
+              std::string::npos)
+        << w;
+  const std::pair<const char*, std::pair<bool, bool>> ok[] = {{"sync", {true, false}},
+                                                              {"1", {true, false}},
+                                                              {"dsync", {false, true}},
+                                                              {"none", {false, false}},
+                                                              {"0", {false, false}}};
+  for (const auto& [w, want] : ok) {
+    const JobSpec j = ParseOk(std::string("[a]\nsync=") + w + "\n").jobs.at(0);
+    EXPECT_EQ(std::make_pair(j.sync, j.dsync), want) << w;
+  }
+}
+
 TEST(JobfileValues, FioOnlyOptionsAreAccepted) {
   const JobSpec j = ParseOk("[a]\ngtod_cpu=1\nunique_filename=0\nlog_entries=65536\n").jobs.at(0);
   EXPECT_EQ(j.gtod_cpu, 1);
