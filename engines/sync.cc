@@ -450,12 +450,17 @@ Status MmapCheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
   for (int d = 0; d < kNumDdirs; ++d)
     if (job.bs[d].min != 0) min_bs = std::min<uint64_t>(min_bs, job.bs[d].min);
   if ((job.direct || job.fsync_blocks != 0 || job.fdatasync_blocks != 0) && min_bs != UINT64_MAX &&
-      min_bs % page != 0)
+      min_bs % page != 0) {
+    // The setting that asks for the page-wise calls, as written ("fdatasync=4 (j.fio:9)").
+    const char* why = job.direct ? "direct" : job.fsync_blocks != 0 ? "fsync" : "fdatasync";
+    const OptionSetting* s = job.FindSetting(why);
     return Status::Invalid(
-        "mmap: with direct=1, fsync or fdatasync the mmap engine needs a block "
-        "size that is a multiple of the page size (" +
-        std::to_string(page) + " bytes); the smallest here is " + std::to_string(min_bs) +
-        SetAt(job, "bs"));
+        "mmap: " + std::string(why) + "=" + (s != nullptr ? s->value : "1") + SetAt(job, why) +
+        " needs a block size that is a multiple of the page size (" + std::to_string(page) +
+        " bytes) with the mmap engine; the smallest "
+        "here is " +
+        std::to_string(min_bs) + SetAt(job, "bs"));
+  }
   if (job.create_on_open)
     return Status::Unsupported(
         "mmap: create_on_open=1" + SetAt(job, "create_on_open") +

@@ -118,8 +118,13 @@ out=$("$bin" --name=c --ioengine=mmap --filename="$work/new" --size=1m --rw=writ
   echo "ok   create_on_open refused" || fail "create_on_open: $out"
 out=$("$bin" --name=c --ioengine=mmap --filename="$work/v" --size=1m --bs=512 --direct=1 \
   --parse-only 2>&1)
-[ $? -eq 2 ] && grep -q "multiple of the page size.*the smallest here is 512 (<cmdline>)" <<<"$out" &&
+[ $? -eq 2 ] && grep -q "mmap: direct=1 (<cmdline>) needs a block size that is a multiple of the page size.*the smallest here is 512 (<cmdline>)" <<<"$out" &&
   echo "ok   bs=512 direct=1 refused" || fail "bs=512 direct=1: $out"
+# In a job file the message names the option that asks for page-wise syncs, and both lines.
+printf '[c]\nioengine=mmap\nfilename=%s\nsize=1m\nrw=write\nbs=1k\nfdatasync=4\n' "$work/v" >"$work/m.fio"
+out=$("$bin" "$work/m.fio" --parse-only 2>&1)
+[ $? -eq 2 ] && grep -q "mmap: fdatasync=4 ($work/m.fio:7) needs a block size .* the smallest here is 1024 ($work/m.fio:6)" <<<"$out" &&
+  echo "ok   bs=1k fdatasync=4 refused" || fail "bs=1k fdatasync=4: $out"
 
 echo "$fails failed"
 [ "$fails" -eq 0 ]
