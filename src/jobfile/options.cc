@@ -741,6 +741,25 @@ Status ParseDistribution(JobSpec& j, const OptValue& v) {
     rd.type = kind == "zipf"     ? DistType::kZipf
               : kind == "pareto" ? DistType::kPareto
                                  : DistType::kNormal;
+    // "zipf:", "pareto:", "zipf:1.2:", "normal:10:": fio 3.33 refuses an
+    // empty field after a colon ("random postfix parsing failed"); iobench
+    // took the default theta, or a center of 0.
+    if (t.find(':') != std::string::npos) {
+      const auto fields = SplitEscaped(rest, ':');
+      for (size_t i = 0; i < std::min<size_t>(fields.size(), 2); ++i) {
+        if (!Trim(fields[i]).empty()) continue;
+        const char* what = i > 0              ? "center"
+                           : kind == "zipf"   ? "theta"
+                           : kind == "pareto" ? "h"
+                                              : "deviation";
+        return Bad("'" + t + "': the " + what + " after ':' is empty" +
+                   " (fio refuses it: \"random postfix parsing failed\"); write " +
+                   (i > 0              ? kind + ":" + Trim(fields[0]) + " for no center"
+                    : kind == "normal" ? std::string("normal:DEV[:CENTER], e.g. normal:10")
+                                       : kind + " for the default, or " + kind + ":" +
+                                             (kind == "zipf" ? "THETA" : "H") + "[:CENTER]"));
+      }
+    }
     // A bare zipf or pareto takes fio's defaults (FIO_DEF_ZIPF, FIO_DEF_PARETO).
     // fio's bare normal is a deviation of 0, its fixed bell (see below).
     if (rest.empty() && kind == "zipf") rest = "1.1";

@@ -1721,6 +1721,31 @@ TEST(JobfileValues, BareDistributionsTakeFioDefaults) {
             std::string::npos);
 }
 
+// An empty field after a distribution's colon: fio 3.33 refuses it ("random
+// postfix parsing failed"); iobench ran zipf: as the bare zipf (theta 1.1)
+// and zipf:1.2: with a center of 0.
+TEST(JobfileValues, EmptyDistributionFieldIsRefused) {
+  EXPECT_EQ(ParseErr("[a]\nrandom_distribution=zipf:\n"),
+            "t.fio:2:21: option 'random_distribution': 'zipf:': the theta after ':' is empty "
+            "(fio refuses it: \"random postfix parsing failed\"); write zipf for the default, or "
+            "zipf:THETA[:CENTER]\nrandom_distribution=zipf:\n                    ^");
+  for (const char* v : {"pareto:", "zipf:1.2:", "normal:10:", "normal:", "zipf::0.5",
+                        "zipf:1.2::", "pareto:0.3: "}) {
+    const std::string e = ParseErr(std::string("[a]\nrandom_distribution=") + v + "\n");
+    EXPECT_NE(e.find("t.fio:2:21: option 'random_distribution': '"), std::string::npos) << v;
+    EXPECT_NE(e.find(" after ':' is empty"), std::string::npos) << v;
+  }
+  EXPECT_NE(ParseErr("[a]\nrandom_distribution=zipf:1.2:\n").find("write zipf:1.2 for no center"),
+            std::string::npos);
+  // fio reads the center with strtod, which stops at the third field.
+  EXPECT_EQ(ParseOk("[a]\nrandom_distribution=zipf:1.2:0.5:\n")
+                .jobs.at(0)
+                .random_distribution.center_frac,
+            0.5);
+  EXPECT_EQ(ParseOk("[a]\nrandom_distribution=random:\n").jobs.at(0).random_distribution.type,
+            DistType::kRandom);
+}
+
 // rw_sequencer is a word, as fio 3.33 reads it: what follows a ':' or ','
 // is dropped, and the count comes from rw= only (`identical:4` set the
 // count here, so rw=randwrite wrote each offset 4 times, fio once).
