@@ -853,8 +853,13 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
   // the jobs below it, but fio lists it under the JSON "global options".
   const bool keep_name = def->name == "name" && s.source == OptionSource::kGlobal;
   Status st = keep_name ? Status::Ok() : def->set(*job, v);
-  if (!st.ok())
-    return Diag(s, s.bare ? s.key_col : s.value_col, "option '" + s.key + "': " + st.message());
+  if (!st.ok()) {
+    // A message that names the option already ("option 'bssplit' takes at
+    // most 3 ...", PerDirectionExcess) is not prefixed with it again.
+    const std::string named = "option '" + s.key + "'";
+    const std::string& m = st.message();
+    return Diag(s, s.bare ? s.key_col : s.value_col, m.rfind(named, 0) == 0 ? m : named + ": " + m);
+  }
   OptionSetting os;
   os.name = def->name;
   os.value = v.text;

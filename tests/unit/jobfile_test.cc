@@ -2084,10 +2084,14 @@ TEST(JobfileErrors, AtMostThreeDirections) {
   EXPECT_EQ(ParseErr("[a]\nbs=4k,8k,16k,32k\n"),
             "t.fio:2:4: option 'bs' takes at most 3 comma-separated values (reads,writes,trims), "
             "got '4k,8k,16k,32k'\nbs=4k,8k,16k,32k\n   ^");
-  EXPECT_NE(ParseErr("[a]\nbssplit=4k/50:8k/50,8k,16k,4k\n").find("'bssplit' takes at most 3"),
-            std::string::npos);
-  EXPECT_NE(ParseErr("[a]\nbsrange=1k-4k,1k-4k,1k-4k,1k-4k\n").find("'bsrange' takes at most 3"),
-            std::string::npos);
+  // Named once: it read "option 'bssplit': option 'bssplit' takes at most 3".
+  EXPECT_EQ(ParseErr("[a]\nbssplit=4k/50:8k/50,8k,16k,4k\n"),
+            "t.fio:2:9: option 'bssplit' takes at most 3 comma-separated values "
+            "(reads,writes,trims), got '4k/50:8k/50,8k,16k,4k'\nbssplit=4k/50:8k/50,8k,16k,4k\n"
+            "        ^");
+  EXPECT_EQ(ParseErr("[a]\nbsrange=1k-4k,1k-4k,1k-4k,1k-4k\n")
+                .find("t.fio:2:9: option 'bsrange' takes at most 3"),
+            0u);
   EXPECT_EQ(ParseOk("[a]\nbs=4k,8k,16k\nrate=1m,,\n").jobs.at(0).bs[2].min, 16384u);
   // Empty fields after the third drop nothing: fio reads bs=4k,8k,, as
   // bs=4k,8k, (trims keep the default), and so does iobench now.
