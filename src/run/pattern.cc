@@ -389,12 +389,18 @@ Status PatternImpl::InitFile(const JobSpec& job, size_t i, const PatternRegion& 
         fits = false;
       }
     }
+    // The remedy fits the job: with softrandommap=1 the worker runs without
+    // the map and notes why (the note said "set ... softrandommap=1"), and a
+    // verify job does not fall back.
+    const bool verify = job.verify.type != VerifyType::kNone;
     if (!fits)
-      return Status::Limit("the random map of file " + std::to_string(i) + " (" +
-                           std::to_string(fs.blocks) + " blocks, " +
-                           std::to_string(map_bytes >> 20) +
-                           " MiB) cannot be allocated: set norandommap=1, or softrandommap=1 "
-                           "to run without it");
+      return Status::Limit(
+          "the random map of file " + std::to_string(i) + " (" + std::to_string(fs.blocks) +
+          " blocks, " + std::to_string(map_bytes >> 20) + " MiB) cannot be allocated" +
+          (verify              ? ": set norandommap=1 to run without it (softrandommap=1 does "
+                                 "not apply to a verify job)"
+           : job.softrandommap ? ""
+                               : ": set norandommap=1, or softrandommap=1 to run without it"));
   }
   if (dist_ == DistType::kZipf) fs.zipf.Init(dist_param_, fs.blocks);
   if (dist_ == DistType::kZipf || dist_ == DistType::kPareto) {

@@ -166,8 +166,13 @@ fio --name=s --ioengine=null --size=1024p --bs=4k --rw=randread --number_ios=100
   fail "softrandommap=1: exit $?"
 [ "$(json "$tmp/fio.srm.json" 0 "j['read']['total_ios']")" = 1000 ] || fail "fio softrandommap count"
 [ "$(json "$tmp/iob.srm.json" 0 "j['read']['total_ios']")" = 1000 ] || fail "iobench softrandommap count"
+# The note says what happened; it told the user to "set ... softrandommap=1", already set.
+grep -q 'cannot be allocated; ran without a random map' "$tmp/iob.srm.json" || fail "softrandommap note"
+grep -q 'softrandommap=1 to run' "$tmp/iob.srm.json" && fail "softrandommap note advises softrandommap=1"
 "$bin" --name=s --ioengine=null --size=1024p --bs=4k --rw=randread --number_ios=1000 \
-  --random_generator=tausworthe64 --output-format=terse >/dev/null 2>&1 && fail "a 32 TiB random map was allocated"
+  --random_generator=tausworthe64 --output-format=terse >/dev/null 2>"$tmp/srm.err" && fail "a 32 TiB random map was allocated"
+grep -q 'cannot be allocated: set norandommap=1, or softrandommap=1 to run without it' "$tmp/srm.err" ||
+  fail "random map refusal: $(cat "$tmp/srm.err")"
 
 # --- allrandrepeat: randrepeat=0 runs become repeatable (iobench only: the data differ from fio's) ---
 rr() {
