@@ -261,6 +261,33 @@ bool NoRunCreates(const std::string& path) {
 // How many files too small for a block the note names.
 constexpr size_t kSkippedNamed = 8;
 
+namespace {
+
+// A random direction's blockalign above a file's region: fio 3.33 draws
+// from region / blockalign slots, none, and does no I/O (silently); iobench
+// read offset 0 again and again. Neither is of use, so it is refused.
+Status CheckBlockalign(const JobSpec& job, const std::vector<TargetFile>& targets,
+                       uint64_t nfiles) {
+  if (!IsRandom(job.rw) || !job.read_iolog.empty() || job.zone_mode == JobSpec::ZoneMode::kStrided)
+    return Status::Ok();
+  const bool uses[kNumDdirs] = {HasRead(job.rw), HasWrite(job.rw), HasTrim(job.rw)};
+  static const char* const kNames[kNumDdirs] = {"read", "write", "trim"};
+  for (const TargetFile& t : targets)
+    for (int d = 0; d < kNumDdirs; ++d) {
+      const uint64_t ba = job.blockalign[d];
+      if (!uses[d] || job.percentage_random[d] == 0 || ba <= t.region_size) continue;
+      return Status::Invalid(
+          JobLabel(job) + ": " + sys::OptionAt(job, "blockalign", std::to_string(ba)) + " (" +
+          kNames[d] + ", " + std::to_string(ba) + " bytes) is larger than the region of " + t.path +
+          " (" + std::to_string(t.region_size) + " bytes, " + SizeOrigin(job, nfiles) +
+          "): no random " + kNames[d] +
+          " offset fits (fio does no I/O); lower blockalign or raise size");
+    }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless,
                                                const std::vector<std::string>* chosen,
                                                bool* no_block) {
@@ -637,6 +664,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     if (no_block != nullptr) *no_block = true;
     return too_small;
   }
+  IOB_RETURN_IF_ERROR(CheckBlockalign(job, out, nfiles));
   if (!skipped.empty()) {
     std::string& note = out.front().note;
     if (nskipped > kSkippedNamed)
