@@ -100,7 +100,8 @@ class IoUringEngine final : public Engine {
     // files", so sqthread_poll registers them whatever registerfiles says.
     registerfiles_ = job.registerfiles || sqpoll_;
     files_ = ctx.files;
-    rw_flags_ = (job.nowait ? kRwfNowait : 0) | (job.uncached ? kRwfDontcache : 0);
+    // RWF_DONTCACHE on buffered I/O only, as pvsync2 (sync.cc).
+    rw_flags_ = (job.nowait ? kRwfNowait : 0) | (job.uncached && !job.direct ? kRwfDontcache : 0);
 
     IOB_RETURN_IF_ERROR(SetupRing(job));
 
@@ -562,9 +563,10 @@ Status CheckIoUringJob(const JobSpec& job, const std::vector<EngineFile>& files)
   if (job.sqthread_poll_cpu && !job.sqthread_poll)
     return Status::Invalid("io_uring: sqthread_poll_cpu is set but sqthread_poll is not");
   if (job.sqthread_poll_cpu) IOB_RETURN_IF_ERROR(CheckSqthreadCpu(*job.sqthread_poll_cpu));
-  // With direct=1 too, as pvsync2: where the kernel refuses RWF_DONTCACHE
-  // it refuses it on O_DIRECT I/O as well (the first I/O would fail).
-  if (job.uncached) IOB_RETURN_IF_ERROR(ProbeUncached("io_uring", files));
+  // Not with direct=1, as pvsync2: O_DIRECT I/O is issued without
+  // RWF_DONTCACHE (it would do nothing there), so a filesystem that refuses
+  // the flag (tmpfs) has nothing to refuse.
+  if (job.uncached && !job.direct) IOB_RETURN_IF_ERROR(ProbeUncached("io_uring", files));
   if (job.nowait) IOB_RETURN_IF_ERROR(ProbeNowait("io_uring", files));
   if (job.fixedbufs) IOB_RETURN_IF_ERROR(CheckFixedbufsMemlock(job));
   return Status::Ok();

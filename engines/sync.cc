@@ -91,7 +91,10 @@ class SyncEngine final : public Engine {
     if (ctx.job != nullptr) sfr_flags_ = ctx.job->sync_file_range_flags;
     if (mode_ == SyncMode::kPvsync2 && ctx.job != nullptr) {
       if (ctx.job->nowait) base_flags_ |= RWF_NOWAIT;
-      if (ctx.job->uncached) base_flags_ |= RWF_DONTCACHE;
+      // O_DIRECT bypasses the page cache that RWF_DONTCACHE would drop, and
+      // filesystems without buffered DONTCACHE support (tmpfs) refuse the
+      // flag even on O_DIRECT calls: it is only set on buffered I/O.
+      if (ctx.job->uncached && !ctx.job->direct) base_flags_ |= RWF_DONTCACHE;
       if (ctx.job->hipri) hipri_percentage_ = ctx.job->hipri_percentage;
     }
     return Status::Ok();
@@ -485,7 +488,7 @@ Status MmapCheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
 // is nothing to poll, so nothing to refuse (the job's report says so).
 Status Pvsync2CheckJob(const JobSpec& job, const std::vector<EngineFile>& files) {
   if (job.hipri && job.hipri_percentage > 0) IOB_RETURN_IF_ERROR(CheckHipri("pvsync2", job, files));
-  if (job.uncached) IOB_RETURN_IF_ERROR(ProbeUncached("pvsync2", files));
+  if (job.uncached && !job.direct) IOB_RETURN_IF_ERROR(ProbeUncached("pvsync2", files));
   if (job.nowait) IOB_RETURN_IF_ERROR(ProbeNowait("pvsync2", files));
   return Status::Ok();
 }

@@ -89,12 +89,11 @@ TEST(EngineSharedProbesTest, UncachedOnABlockDeviceNamesTheDevice) {
   }
 }
 
-// direct=1 does not skip the probe: where the kernel refuses RWF_DONTCACHE
-// it refuses it on O_DIRECT I/O too (tmpfs, a loop device: the first I/O
-// failed with EOPNOTSUPP in io_uring), so the job is refused before the run
-// by both engines. (Where it is accepted, the run notes that the flag does
-// nothing for O_DIRECT I/O.)
-TEST(EngineSharedProbesTest, UncachedWithDirectIsProbedByBothEngines) {
+// direct=1 skips the probe: O_DIRECT I/O is issued without RWF_DONTCACHE
+// (it would do nothing there), so a filesystem that refuses the flag for
+// buffered I/O (tmpfs) has nothing to refuse, and fio 3.33 runs such a job.
+// (The run notes that uncached=1 does nothing for O_DIRECT I/O.)
+TEST(EngineSharedProbesTest, UncachedWithDirectIsNotProbed) {
   TempDir dir("/dev/shm");
   ASSERT_TRUE(dir.ok());
   const std::string path = dir.path() + "/f";
@@ -109,12 +108,7 @@ TEST(EngineSharedProbesTest, UncachedWithDirectIsProbedByBothEngines) {
     j.uncached = true;
     j.direct = true;
     Status st = Check(j, path);
-    EXPECT_EQ(st.code(), Status::Code::kUnsupported) << st.message();
-    EXPECT_NE(st.message().find(std::string(engine) +
-                                ": uncached=1 (RWF_DONTCACHE) is not supported for " + path +
-                                " on tmpfs"),
-              std::string::npos)
-        << st.message();
+    EXPECT_TRUE(st.ok()) << st.message();
   }
 }
 
