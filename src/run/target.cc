@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -19,6 +20,7 @@
 #include "run/random.h"
 #include "sys/job_paths.h"
 #include "sys/safety.h"
+#include "sys/target.h"
 
 namespace iobench {
 namespace {
@@ -894,6 +896,25 @@ void UndoLayOut(const std::string& path, bool existed, uint64_t old_size,
   }
 }
 
+// EINVAL from an open with O_DIRECT: the file system refuses direct I/O
+// (ramfs; fio hints "looks like your file system does not support
+// direct=1/buffered=0"). Says where direct=1 (or buffered=0) was set and the
+// file system, so the fix is plain.
+static Status DirectOpenRefusal(const JobSpec& job, const std::string& path, int err) {
+  const bool buffered = job.FindSetting("direct") == nullptr && job.FindSetting("buffered");
+  const std::string where =
+      buffered ? sys::OptionAt(job, "buffered", "0") : sys::OptionAt(job, "direct", "1");
+  auto fs = sys::FsTypeName(path);
+  if (!fs.ok()) fs = sys::FsTypeName(std::filesystem::path(path).parent_path().string());
+  const std::string fs_name = fs.ok() ? "the " + *fs + " file system" : "the file system";
+  return Status(Status::Code::kIoError,
+                JobLabel(job) + ": open " + path + " with O_DIRECT (" + where +
+                    "): " + std::strerror(err) + ": " + fs_name +
+                    " likely does not support O_DIRECT; drop " +
+                    (buffered ? "buffered=0" : "direct=1") + " or put the file on one that does",
+                err);
+}
+
 Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {
   const bool writes = JobWrites(job);
   int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC;
@@ -908,8 +929,7 @@ Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {
   if (!dir_error.ok()) return dir_error;
   if (fd < 0) {
     const int err = errno;
-    if (err == EINVAL && job.direct)  // the filesystem refuses O_DIRECT
-      return ErrnoStatus(JobLabel(job) + ": open " + t.path + " with O_DIRECT (direct=1)", err);
+    if (err == EINVAL && job.direct) return DirectOpenRefusal(job, t.path, err);
     return ErrnoStatus(JobLabel(job) + ": open " + t.path +
                            ((flags & O_CREAT) != 0 ? CreateFailureReason(t.path, err) : ""),
                        err);

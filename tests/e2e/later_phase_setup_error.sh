@@ -44,7 +44,7 @@ assert jobs["b"]["write"]["io_bytes"] == 0 and jobs["b"]["error"] == 22, jobs["b
 assert "O_DIRECT" in jobs["b"]["iobench"].get("error_message", jobs["b"].get("error_message", "")), jobs["b"]
 assert jobs["c"]["write"]["io_bytes"] == 32768 and jobs["c"]["error"] == 0, jobs["c"]["write"]
 PY
-grep -q "^iobench: job 'b': err=22 (open .*ram/b.dat with O_DIRECT (direct=1): Invalid argument)$" err.txt ||
+grep -q "^iobench: job 'b': err=22 (open .*ram/b.dat with O_DIRECT (direct=1 at job.fio:13): Invalid argument: the ramfs file system likely does not support O_DIRECT; drop direct=1 or put the file on one that does)$" err.txt ||
   fail "stderr: $(cat err.txt)"
 # The normal report has job a's block and group lines.
 "$bin" job.fio >out.txt 2>/dev/null
@@ -75,7 +75,7 @@ jobs = {j["jobname"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
 assert jobs["b"]["write"]["io_bytes"] == 0 and jobs["b"]["error"] == 22, jobs["b"]
 assert jobs["c"]["write"]["io_bytes"] == 32768 and jobs["c"]["error"] == 0, jobs["c"]["write"]
 PY
-grep -q "^iobench: job 'b': err=22 (open .*ram/b1.dat with O_DIRECT (direct=1): Invalid argument)$" \
+grep -q "^iobench: job 'b': err=22 (open .*ram/b1.dat with O_DIRECT (direct=1 at first.fio:6): Invalid argument: the ramfs file system likely does not support O_DIRECT; drop direct=1 or put the file on one that does)$" \
   err1.txt || fail "stderr, first phase failed: $(cat err1.txt)"
 # A failure in the only phase: the job is reported with its error and no
 # I/O, as fio 3.33 reports it (JSON error 22, terse field 5); iobench printed
@@ -93,7 +93,7 @@ assert j["write"]["io_bytes"] == 0 and j["write"]["total_ios"] == 0, j["write"]
 terse = [l for l in text.splitlines() if l.startswith("3;")]
 assert len(terse) == 1 and terse[0].split(";")[2:5] == ["b", "0", "22"], terse
 PY
-grep -qx "iobench: job 'b': err=22 (open .*ram/first.dat with O_DIRECT (direct=1): Invalid argument)" \
+grep -qx "iobench: job 'b': err=22 (open .*ram/first.dat with O_DIRECT (direct=1 at <cmdline>): Invalid argument: the ramfs file system likely does not support O_DIRECT; drop direct=1 or put the file on one that does)" \
   err2.txt || fail "only phase fails: stderr: $(cat err2.txt)"
 [ "$fails" -eq 0 ] && echo "ok: a later phase's setup error keeps the earlier results"
 [ "$fails" -eq 0 ]
