@@ -257,10 +257,10 @@ class Worker {
   // starts the next pass, if MorePasses() still says so. False when it does
   // not, or (error_ set) when unlink_each_loop cannot reopen a file.
   bool StartDrainedPass();
-  // unlink_each_loop: closes, unlinks and reopens the job's files. False
-  // (error_ set) when a file cannot be reopened (a reading job: fio fails
-  // with ENOENT too).
-  bool ReplaceFiles();
+  // unlink_each_loop: closes, unlinks and (reopen) reopens the job's files.
+  // False (error_ set) when a file cannot be removed or reopened (a reading
+  // job: fio fails with ENOENT too).
+  bool ReplaceFiles(bool reopen = true);
   // --- openfiles below the file count (open_limit_ != 0) ---
   // Opens and closes the descriptors as the pattern's file service did
   // (IoPattern::file_events), in order. A file is closed once none of its
