@@ -6,7 +6,8 @@
 # writes and never removed the file (64 KiB left). The empty loop's
 # end_fsync or fsync_on_close opens the files again: fio leaves them empty.
 # A last loop that did I/O keeps its file. Each case checked against fio.
-# $1: iobench binary, $2: source dir.
+# Also: the error of a reading job whose file a loop removed names the job
+# once. $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
 
 left() {  # WANT ARGS...: the files (name:size) a write job leaves in d/
@@ -32,4 +33,11 @@ left "a.0.0:65536 " --rw=write --loops=2
 left "a.0.0:65536 " --rw=write --loops=2 --io_size=64k
 left "a.0.0:65536 " --rw=write --loops=2 --io_size=100k
 
+rm -rf d && mkdir d
+"$bin" --output-format=terse --name=a --directory=d --size=64k --bs=4k --rw=read \
+  --unlink_each_loop=1 --loops=2 >/dev/null 2>err
+expect_eq "read job exit" "$?" 1
+grep -q "err=2 (open d/a.0.0: No such file or directory (unlink_each_loop removed it after loop 1))" \
+  err || fail "read job stderr: $(cat err)"
+grep -q "job 'a'.*job 'a'" err && fail "the job is named twice: $(cat err)"
 [ "$fails" -eq 0 ]
