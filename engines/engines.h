@@ -22,6 +22,7 @@ EngineInfo IoUringCmdEngineInfo();          // engines/io_uring.cc (not availabl
 // sync_file_range(2) of the request's range, done in the call by every engine
 // (no engine has an asynchronous form): 0 or -errno.
 inline int64_t SyncFileRangeNow(const IoRequest* req, unsigned flags) {
+  if ((req->flags & kReqEmptyRange) != 0) return 0;  // no call (fio)
   return sync_file_range(req->fd, static_cast<off64_t>(req->offset),
                          static_cast<off64_t>(req->length), flags) == 0
              ? 0

@@ -66,6 +66,9 @@ struct IoRequest {
 inline constexpr uint8_t kReqForceAsync = 1u << 0;  // io_uring IOSQE_ASYNC
 inline constexpr uint8_t kReqHighPrio = 1u << 1;    // cmdprio chose this one
 inline constexpr uint8_t kReqHipri = 1u << 2;       // RWF_HIPRI / polled
+// A sync_file_range with nothing written since the last one: it completes
+// without a call, as fio's do_sync_file_range does for its empty range.
+inline constexpr uint8_t kReqEmptyRange = 1u << 3;
 
 enum class QueueResult : uint8_t { kCompleted, kQueued, kBusy };
 
