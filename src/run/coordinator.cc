@@ -982,6 +982,7 @@ class PhaseRunner {
 
   // Returns false in *interrupted when a stop signal arrived.
   Status Run(const Phase& phase, const std::vector<int>& groupids, bool* interrupted) {
+    ++phases_started_;
     auto sh = std::make_shared<PhaseShared>();
     sh->jobs = jobs_;
     for (const JobSpec& j : jobs_) sh->exitall_any = sh->exitall_any || j.exitall;
@@ -1358,6 +1359,7 @@ class PhaseRunner {
   uint64_t snap_gen_ = 0;
   const DiskUtilTracker* phase_disks_ = nullptr;  // this phase's, while its workers run
   std::vector<size_t> later_jobs_;                // the phases after this one
+  size_t phases_started_ = 0;                     // Run() calls, this phase's included
   const std::vector<int>* later_groupids_ = nullptr;
   uint64_t done_bytes_[kNumDdirs] = {0, 0, 0};  // bytes of the phases that ended
   // --- end issue 8 ---
@@ -1404,7 +1406,15 @@ class PhaseRunner {
         Result<std::vector<TargetFile>> resolved =
             ResolveTargets(job, c.jobnum, diskless, &paths, &small);
         small = small && n > 1;
-        if (!resolved.ok() && (small || FailsJobAlone(resolved.status()))) {
+        // After the first phase a clone whose files cannot be resolved
+        // (no size for the null engine, a file to read that is missing)
+        // fails alone too, as in fio 3.33, which runs the rest of the phase
+        // (err=22): the earlier phases ran, so there is no run left to refuse,
+        // and failing the phase listed its other jobs as clean runs of 0
+        // bytes. In the first phase such a refusal refuses the run (exit 2).
+        const bool later_refusal = !resolved.ok() && phases_started_ > 1 &&
+                                   resolved.status().code() != Status::Code::kInterrupted;
+        if (!resolved.ok() && (small || later_refusal || FailsJobAlone(resolved.status()))) {
           const Status& e = resolved.status();
           const std::string prefix = "job '" + job.name + "': ";
           std::string msg = WithoutJobName(job.name, e.message());
@@ -1422,7 +1432,8 @@ class PhaseRunner {
           // data set range" and lists the clone with err=0; its exit code is
           // 1 all the same).
           FailedClone f{j, c.jobnum, c.groupid,
-                        Status(e.code(), prefix + msg, small ? EINVAL : e.errno_value())};
+                        Status(e.code(), prefix + msg,
+                               small || e.errno_value() == 0 ? EINVAL : e.errno_value())};
           if (!small) {
             failed_.push_back(std::move(f));
           } else {
