@@ -1141,9 +1141,11 @@ bool PatternImpl::NextGeneral(IoPlan* out) {
 // zone of zonerange bytes at zone_base; once zonesize bytes were issued there
 // the zone moves zonerange + zoneskip on, and back to the region's start when
 // that is at or past the end of the file (not of the region: fio walks to the
-// end of the file whatever size= says). A pattern that completes inside a
-// zone before zonesize bytes (zonesize > zonerange) starts over in the same
-// zone. A pass is `size` bytes; the zone position carries over to the next
+// end of the file whatever size= says). A sequential I/O starts anywhere
+// inside the zone, even one that ends past it. A pattern that completes
+// inside a zone before zonesize bytes (zonesize > zonerange) starts over in
+// the same zone (a random map only at a multiple of zonerange: else the
+// file is done, as in fio). A pass is `size` bytes; the zone position carries over to the next
 // pass, as in fio. A last zone cut short by the end of the file is walked
 // as a whole zone, and the first I/O that would end past the end of the
 // file ends the pass there (fio's fill_io_u fails and the file is done):
@@ -1158,6 +1160,7 @@ class StridedPattern final : public IoPattern {
     const PatternRegion& r = regions[0];
     zone_size_ = job.zone_size;
     const uint64_t range = job.zone_range != 0 ? job.zone_range : job.zone_size;
+    range_ = range;
     const uint64_t skip = job.zone_skip_zones ? job.zone_skip * job.zone_size : job.zone_skip;
     start_ = r.offset;
     // The file's end (a device's size; a file is laid out to at least
@@ -1172,7 +1175,11 @@ class StridedPattern final : public IoPattern {
     PatternRegion zone = r;
     zone.offset = 0;
     zone.size = range;
-    zone.file_size = 0;  // I/O stays inside the zone
+    // A sequential I/O starts anywhere inside the zone and may end past it
+    // (fio 3.33 wraps only once its position reaches the zone's end:
+    // zonesize=6k bs=4k reads 0 4k 6k 10k ...); the end of the file is
+    // checked below. (A range or split of sizes still shrinks to the zone.)
+    zone.file_size = UINT64_MAX / 2;
     Status st = inner_.Init(job, {zone}, seed);
     if (!st.ok()) {
       // The option that sets the zone: zonerange, else zonesize.
@@ -1197,6 +1204,14 @@ class StridedPattern final : public IoPattern {
       inner_.Reset();
     }
     if (!inner_.Next(out)) {
+      // Every block of the zone used before zonesize bytes: fio 3.33 clears
+      // the random map only when the zone's bytes are a multiple of
+      // zonerange, else the file is done (zonesize=6k bs=4k randread: one
+      // read in all; zonesize=32k zonerange=16k goes over the zone again).
+      if (random_once_ && zone_bytes_ % range_ != 0) {
+        at_end_ = true;
+        return false;
+      }
       inner_.Reset();  // the zone is done before zonesize: over again
       if (!inner_.Next(out)) return false;
     }
@@ -1231,7 +1246,7 @@ class StridedPattern final : public IoPattern {
 
  private:
   PatternImpl inner_;
-  uint64_t zone_size_ = 0, step_ = 0, start_ = 0, end_ = 0;
+  uint64_t zone_size_ = 0, range_ = 0, step_ = 0, start_ = 0, end_ = 0;
   uint64_t last_base_ = 0;
   uint64_t zone_base_ = 0, zone_bytes_ = 0;
   uint64_t pass_bytes_ = 0, pass_done_ = 0;

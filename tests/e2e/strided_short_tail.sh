@@ -6,9 +6,8 @@
 # $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
 source "$2/tests/e2e/fio_side.bash"
+source "$2/tests/e2e/iolog_compare.bash"
 
-offsets() { awk '$3 == "read" || $3 == "write" { printf "%d ", $4 / 1024 }' "$1"; }
-ios() { awk '$3 == "read" || $3 == "write" { n++ } END { print n + 0 }' "$1"; }
 walk="0 4 8 12 48 52 56 60 96 "
 
 # args, then what iobench must log: offsets (KiB) or, for random jobs, a count.
@@ -22,16 +21,7 @@ check() {
       --zonerange=48k --write_iolog="$tool.log" --output=/dev/null "$@" >/dev/null 2>"$tool.err" ||
       fail "$name: $tool failed: $(cat "$tool.err")"
   done
-  case $want in
-    n=*) expect_eq "$name: I/Os" "$(ios iob.log)" "${want#n=}" ;;
-    *) expect_eq "$name: offsets" "$(offsets iob.log)" "$want" ;;
-  esac
-  if fio_side; then
-    case $want in
-      n=*) expect_eq "$name: I/Os as fio" "$(ios iob.log)" "$(ios fio.log)" ;;
-      *) expect_eq "$name: offsets as fio" "$(offsets iob.log)" "$(offsets fio.log)" ;;
-    esac
-  fi
+  expect_log "$want" "$name"
 }
 
 for engine in psync null; do
