@@ -12,6 +12,7 @@
 #include <numbers>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include "run/random.h"
 
@@ -65,6 +66,7 @@ struct FileState {
   uint64_t size = 0;         // region size
   uint64_t block_align = 1;  // direct I/O alignment (>= 1)
   uint64_t limit = 0;        // the file's end, from start: a fixed-size sequential I/O must fit
+  uint64_t len_end = 0;      // from start: a range or split of sequential sizes shrinks to it
   uint64_t blocks = 0;       // size / gran
   // Random offsets of each block-size direction (BsDir) are multiples of
   // this: the direction's blockalign (default: its smallest block size),
@@ -102,6 +104,16 @@ class PatternImpl final : public IoPattern {
   int SyncFile() override { return files_.size() > 1 ? PickFile() : -1; }
   bool JoinLoops() override;
   std::string Note() const override { return note_; }
+  // zonemode=strided: the smallest block size when a direction has a range
+  // or split of sizes (fio's min_bs != max_bs), else 0.
+  uint64_t VariableMinBs() const { return variable_min_bs_; }
+  // zonemode=strided: where (from the region's start) a range or split of
+  // sequential sizes shrinks to, instead of the region's end. Not on the
+  // hot path: once per zone.
+  void SetLenEnd(uint64_t end) { files_[0].len_end = end; }
+  // Whether a sequential I/O found too little room for its smallest size
+  // since the last call (it ends the pass); clears it.
+  bool TakeShortEnd() { return std::exchange(short_end_, false); }
 
  private:
   Ddir ChooseDdir();
@@ -193,6 +205,8 @@ class PatternImpl final : public IoPattern {
   bool bs_unaligned_ = false;
   bool bs_is_seq_rand_ = false;
   uint64_t gran_ = 0;                      // smallest block size of the job: map/LFSR block unit
+  uint64_t variable_min_bs_ = 0;           // VariableMinBs()
+  bool short_end_ = false;                 // TakeShortEnd()
   std::string note_;                       // Note()
   uint64_t align_[kNumDdirs] = {1, 1, 1};  // blockalign, default the direction's smallest bs
   uint32_t perc_random_[kNumDdirs] = {100, 100, 100};
@@ -246,6 +260,7 @@ uint64_t Lcm(uint64_t a, uint64_t b) {
 
 Status PatternImpl::InitBlockSizes(const JobSpec& job, const bool bs_used[kNumDdirs]) {
   gran_ = ~0ULL;
+  bool variable = false;
   for (int d = 0; d < kNumDdirs; ++d) {
     const BlockSizeSpec& spec = job.bs[d];
     BsChooser& c = bs_[d];
@@ -280,7 +295,9 @@ Status PatternImpl::InitBlockSizes(const JobSpec& job, const bool bs_used[kNumDd
                              "-" + std::to_string(c.max) + " is empty");
     gran_ = std::min(gran_, c.min);
     c.fixed = c.sizes.empty() && c.min == c.max;
+    variable = variable || c.min != c.max;
   }
+  variable_min_bs_ = variable ? gran_ : 0;
   for (int d = 0; d < kNumDdirs; ++d) {
     perc_random_[d] = std::min<uint32_t>(job.percentage_random[d], 100);
     const uint64_t ba = job.blockalign[d] ? job.blockalign[d] : bs_[d].min;
@@ -349,6 +366,7 @@ Status PatternImpl::InitFile(const JobSpec& job, size_t i, const PatternRegion& 
   FileState& fs = files_[i];
   fs.start = r.offset;
   fs.size = r.size;
+  fs.len_end = r.size;
   ident_limit_ += r.size;
   pass_size_ += r.size;
   fs.limit = std::max(r.size, r.file_size > r.offset ? r.file_size - r.offset : 0);
@@ -799,7 +817,7 @@ bool PatternImpl::SequentialAtEnd(const FileState& fs, Ddir d) const {
   if (spos < 0) return false;
   const uint64_t pos = static_cast<uint64_t>(spos);
   const int bd = BsDir(d, false);
-  const uint64_t end = bs_[bd].fixed ? fs.limit : fs.size;  // as TrySequential
+  const uint64_t end = bs_[bd].fixed ? fs.limit : fs.len_end;  // as TrySequential
   return pos >= fs.size || pos >= end || end - pos < bs_[bd].min;
 }
 
@@ -843,9 +861,12 @@ PatternImpl::Seq PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_rando
   // random map (fio's IO_U_F_BUSY_OK): it may reuse a block this pass used,
   // and a later random offset may land on a block it used.
   const int bd = BsDir(d, false);
-  const uint64_t end = bs_[bd].fixed ? fs.limit : fs.size;
+  const uint64_t end = bs_[bd].fixed ? fs.limit : fs.len_end;
   const uint64_t len = ChooseLen(bd, end - pos);
-  if (len == 0) return Seq::kEnd;
+  if (len == 0) {
+    short_end_ = true;
+    return Seq::kEnd;
+  }
   ++fs.seq_ios;
   out->ddir = d;
   out->offset = fs.start + pos;
@@ -1141,7 +1162,8 @@ bool PatternImpl::NextGeneral(IoPlan* out) {
 // zone of zonerange bytes at zone_base; once zonesize bytes were issued there
 // the zone moves zonerange + zoneskip on, and back to the region's start when
 // that is at or past the end of the file (not of the region: fio walks to the
-// end of the file whatever size= says). A sequential I/O starts anywhere
+// end of the file whatever size= says, with a fixed block size; a range or
+// split of sizes ends at offset + size). A sequential I/O starts anywhere
 // inside the zone, even one that ends past it. A pattern that completes
 // inside a zone before zonesize bytes (zonesize > zonerange) starts over in
 // the same zone (a random map only at a multiple of zonerange: else the
@@ -1193,6 +1215,15 @@ class StridedPattern final : public IoPattern {
     last_base_ = start_ + (zones - 1) * step_;
     zone_base_ = start_;
     random_once_ = inner_.RandomEachBlockOnce();
+    // A range or split of sizes: fio 3.33's get_next_buflen wants the
+    // smallest size to fit below offset + size (its io_u_fits), and a 0
+    // length ends the job there, short of the file's end; the size drawn
+    // shrinks to fit below it. A fixed size has no such check.
+    min_bs_ = inner_.VariableMinBs();
+    if (min_bs_ != 0) {
+      size_end_ = start_ + r.size;
+      SetZoneLenEnd();
+    }
     return Status::Ok();
   }
 
@@ -1201,6 +1232,7 @@ class StridedPattern final : public IoPattern {
     if (zone_bytes_ >= zone_size_) {
       zone_bytes_ = 0;
       zone_base_ = zone_base_ >= last_base_ ? start_ : zone_base_ + step_;
+      if (min_bs_ != 0) SetZoneLenEnd();
       inner_.Reset();
     }
     if (!inner_.Next(out)) {
@@ -1208,7 +1240,10 @@ class StridedPattern final : public IoPattern {
       // the random map only when the zone's bytes are a multiple of
       // zonerange, else the file is done (zonesize=6k bs=4k randread: one
       // read in all; zonesize=32k zonerange=16k goes over the zone again).
-      if (random_once_ && zone_bytes_ % range_ != 0) {
+      // A range or split of sizes whose smallest does not fit below
+      // offset + size: the file is done too (see Init).
+      const bool short_end = inner_.TakeShortEnd();
+      if (short_end || (random_once_ && zone_bytes_ % range_ != 0)) {
         at_end_ = true;
         return false;
       }
@@ -1216,7 +1251,7 @@ class StridedPattern final : public IoPattern {
       if (!inner_.Next(out)) return false;
     }
     out->offset += zone_base_;
-    if (out->offset + out->length > end_) {
+    if (out->offset + out->length > end_ || out->offset + min_bs_ > size_end_) {
       at_end_ = true;  // the I/O is not issued; the next pass starts over
       return false;
     }
@@ -1231,6 +1266,7 @@ class StridedPattern final : public IoPattern {
       at_end_ = false;
       zone_base_ = start_;
       zone_bytes_ = 0;
+      if (min_bs_ != 0) SetZoneLenEnd();
       inner_.Reset();
     }
   }
@@ -1245,12 +1281,18 @@ class StridedPattern final : public IoPattern {
   bool EndedAtFileEnd() const override { return at_end_; }
 
  private:
+  // A size drawn in this zone shrinks to end at size_end_ (past it, the
+  // I/O is not issued: see Next).
+  void SetZoneLenEnd() { inner_.SetLenEnd(size_end_ > zone_base_ ? size_end_ - zone_base_ : 0); }
+
   PatternImpl inner_;
   uint64_t zone_size_ = 0, range_ = 0, step_ = 0, start_ = 0, end_ = 0;
   uint64_t last_base_ = 0;
   uint64_t zone_base_ = 0, zone_bytes_ = 0;
   uint64_t pass_bytes_ = 0, pass_done_ = 0;
   bool at_end_ = false;  // the pass ended at the end of the file
+  // Variable block sizes: the smallest, and offset + size (no limit else).
+  uint64_t min_bs_ = 0, size_end_ = UINT64_MAX;
 };
 
 }  // namespace
