@@ -36,6 +36,8 @@ constexpr uint64_t kMsNs = 1000ull * 1000;
 // kernel's default timer slack (50 us) plus a wake-up is more than the whole
 // gap between entries of a dense log.
 constexpr uint64_t kReplaySpinNs = 100ull * 1000;
+// The startdelay=lo-hi draw's stream of the clone's seed ("dly").
+constexpr uint64_t kStartdelayStream = 0x646c7900ULL;
 
 // fio 3.33's do_io lets a random writer without a random map issue io_size
 // bytes (not size) before it returns: such a job's loop is io_size bytes,
@@ -2365,12 +2367,20 @@ unsigned Worker::AccountReaped(const Result<unsigned>& r) {
   return n;
 }
 
+uint64_t StartDelayNs(const JobSpec& job, uint64_t seed) {
+  uint64_t delay = job.startdelay_ns;
+  // Drawn from a stream of its own: the seed's top bits alone put every
+  // range of whole seconds at its top with the default seed (0-4: 4.0 s,
+  // 1-3: 3.0 s).
+  if (job.startdelay_max_ns > delay)
+    delay += prng::MixSeed(seed, kStartdelayStream) % (job.startdelay_max_ns - delay + 1);
+  return delay;
+}
+
 void Worker::Run() {
   // startdelay (fixed, or random in [lo, hi] per clone), from the run's
   // start as fio's (mtime_since_genesis), not from this phase's or release.
-  uint64_t delay = job_.startdelay_ns;
-  if (job_.startdelay_max_ns > delay)
-    delay += (seed_ >> 11) % (job_.startdelay_max_ns - job_.startdelay_ns + 1);
+  const uint64_t delay = StartDelayNs(job_, seed_);
   if (delay != 0) {
     const uint64_t due = (ctl_->run_start_ns != 0 ? ctl_->run_start_ns : ctl_->start_ns) + delay;
     if (const uint64_t now = NowNs(); due > now) SleepNs(due - now);

@@ -86,6 +86,10 @@ bool ErrorTolerated(const JobSpec& job, Ddir ddir, int err);
 // error in total_err, tolerated or not). EILSEQ is the verify class.
 bool ClassCovered(const JobSpec& job, Ddir ddir, int err);
 
+// startdelay in ns for a clone with `seed`: the fixed value, or one drawn
+// uniformly in [lo, hi] (startdelay=lo-hi) from the seed's own stream.
+uint64_t StartDelayNs(const JobSpec& job, uint64_t seed);
+
 class Worker {
  public:
   // `engine` is the engine instance to use (from the registry, or a test's

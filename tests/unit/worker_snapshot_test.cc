@@ -4,6 +4,7 @@
 // not be counted in the next I/O's latency.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -131,6 +132,40 @@ TEST(WorkerSnapshotTest, TheSnapshotCarriesTheEngineCounters) {
   EXPECT_EQ(snap.stats.submit_calls, 10u);
   EXPECT_EQ(snap.stats.submitted, 10u);
   EXPECT_EQ(rig.w->result().stats.submit_calls, 20u);
+}
+
+// startdelay=lo-hi: a draw in [lo, hi] from the clone's seed. With the
+// default seed the old draw (the seed's top bits modulo the range) put every
+// whole-second range at its top (0-4: 3.999 s, 1-3: 2.999 s, 0-2: 1.999 s):
+// the delay was in effect hi. Each clone's seed gives its own value, and
+// the same seed the same value (randrepeat).
+TEST(WorkerStartDelay, DrawnInTheRangeNotAtItsTop) {
+  constexpr uint64_t kSec = 1000000000ull;
+  JobSpec j;
+  j.startdelay_ns = 2 * kSec;
+  EXPECT_EQ(StartDelayNs(j, 12345), 2 * kSec);  // a fixed delay
+  int near_top = 0;
+  const uint64_t seed0 = DeriveSeed(j, 0);  // randrepeat=1: the default seed
+  for (uint64_t hi : {2ull, 3ull, 4ull, 5ull, 10ull}) {
+    j.startdelay_ns = 0;
+    j.startdelay_max_ns = hi * kSec;
+    const uint64_t d = StartDelayNs(j, seed0);
+    EXPECT_LE(d, hi * kSec) << hi;
+    near_top += d > hi * kSec - hi * kSec / 100;
+    EXPECT_EQ(StartDelayNs(j, seed0), d) << "the same seed, the same delay";
+  }
+  EXPECT_LT(near_top, 2) << "the default seed's delays sit at the top of their ranges";
+  j.startdelay_ns = kSec;
+  j.startdelay_max_ns = 3 * kSec;
+  std::vector<uint64_t> clones;
+  for (uint32_t k = 0; k < 8; ++k) {
+    const uint64_t d = StartDelayNs(j, DeriveSeed(j, k));
+    EXPECT_GE(d, kSec);
+    EXPECT_LE(d, 3 * kSec);
+    clones.push_back(d);
+  }
+  std::sort(clones.begin(), clones.end());
+  EXPECT_EQ(std::unique(clones.begin(), clones.end()), clones.end()) << "clones share a delay";
 }
 
 }  // namespace
