@@ -476,10 +476,14 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       // size=0 (or 0%) is fio's "not set" too; saying so of a size the job
       // file sets sent the user looking for a missing line.
       const bool zero = job.FindSetting("size") != nullptr;
+      // Not set: where it was looked for, the job's section (a job file's).
+      const std::string section = job.job_file.empty()
+                                      ? ""
+                                      : " in [" + job.SectionName() + "] (" + job.job_file + ":" +
+                                            std::to_string(job.line) + ") nor in [global],";
       return Status::Invalid(
           JobLabel(job) + ": " +
-          (zero ? sys::OptionAt(job, "size", "0") + " sets no size"
-                : std::string("size is not set")) +
+          (zero ? sys::OptionAt(job, "size", "0") + " sets no size" : "size is not set" + section) +
           " and " +
           (diskless ? std::string("the null engine has no file to size from")
                     : t.path + " does not exist or is empty") +

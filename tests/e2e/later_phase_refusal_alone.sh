@@ -35,7 +35,7 @@ expect_eq "null job without size in phase 2: records" \
   "$(awk -F';' '{print $3 ":" $4 ":" $5 ":" $6 ":" $47}' p.terse | paste -sd' ')" \
   "a:0:0:1024:0 c:1:0:512:0 c:1:0:512:0 d:1:22:0:0 e:2:0:64:0"
 expect_eq "null job without size in phase 2: stderr" "$(cat p.err)" \
-  "iobench: job 'd': err=22 (size is not set and the null engine has no file to size from (set size= or filesize=))"
+  "iobench: job 'd': err=22 (size is not set in [d] (p.fio:12) nor in [global], and the null engine has no file to size from (set size= or filesize=))"
 "$bin" p.fio >p.txt 2>/dev/null
 expect_eq "normal report: c's blocks" "$(grep -c "^c: (groupid=1, jobs=1): err= 0" p.txt)" 2
 grep -A1 "^Run status group 1 " p.txt | grep -q "READ: .*io=1024KiB" ||
@@ -58,7 +58,7 @@ JOB
 expect_eq "missing file in phase 2: exit" "$?" 1
 expect_eq "missing file in phase 2: records" \
   "$(awk -F';' '{print $3 ":" $4 ":" $5 ":" $6}' q.terse | paste -sd' ')" "a:0:0:64 m:1:22:0 s:1:0:1024"
-grep -q "^iobench: job 'm': err=22 (filename=$tmp/missing at q.fio:7: size is not set" q.err ||
+grep -q "^iobench: job 'm': err=22 (filename=$tmp/missing at q.fio:7: size is not set in \[m\] (q.fio:4) nor in \[global\], and $tmp/missing does not exist" q.err ||
   fail "missing file in phase 2: stderr: $(cat q.err)"
 [ ! -e "$tmp/missing" ] || fail "missing file in phase 2: the file was created"
 # The same job in the first phase refuses the run, before anything runs.

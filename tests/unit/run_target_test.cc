@@ -385,6 +385,18 @@ TEST(RunTargetTest, MissingSizeIsAnError) {
   EXPECT_EQ(r.status().message(), "job 'nosize': size is not set and " + dir.path() +
                                       "/missing does not exist or is empty (set size= or "
                                       "filesize=)");
+  // From a job file: where size= was looked for, the job's section.
+  j.job_file = "j.fio";
+  j.line = 7;
+  j.section = "sec";
+  r = ResolveTargets(j, 0, false);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "job 'nosize': size is not set in [sec] (j.fio:7) nor in "
+            "[global], and " +
+                dir.path() +
+                "/missing does not exist or is empty (set size= or "
+                "filesize=)");
 }
 
 // size=0 (or 0%) is "not set" as in fio, but the message names the line
