@@ -464,8 +464,7 @@ Status ResolveJobFiles(JobSpec* job) {
 // that set the list; the message names the one that took effect.
 Status CheckCpus(const JobSpec& job, const std::vector<int>& cpus,
                  std::initializer_list<const char*> names) {
-  const long conf = sysconf(_SC_NPROCESSORS_CONF);
-  const int ncpu = static_cast<int>(std::min<long>(conf > 0 ? conf : 1, CPU_SETSIZE));
+  const int ncpu = sys::ConfiguredCpus();
   if (cpus.empty()) return Status::Ok();
   OptionSetting set = SettingOf(job, *names.begin());
   for (auto it = job.settings.rbegin(); it != job.settings.rend(); ++it)
@@ -480,7 +479,7 @@ Status CheckCpus(const JobSpec& job, const std::vector<int>& cpus,
     // (Worker::ApplyScheduling names the CPUs). verify_async_cpus is asked
     // here, before the run: the verify threads start mid-run.
     if (set.name == "verify_async_cpus") {
-      std::string bad = sys::ForbiddenCpus(cpus, ncpu);
+      std::string bad = sys::ForbiddenCpus(cpus);
       if (!bad.empty())
         return Status::Invalid("job '" + job.name + "': " + set.name + "=" + set.value + " (" +
                                set.Where() + "): " + bad);

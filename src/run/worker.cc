@@ -178,31 +178,22 @@ std::string PrioOptionsAt(const JobSpec& job) {
 // the other jobs run.
 Status Worker::ApplyScheduling() {
   if (!job_.cpus_allowed.empty()) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
+    std::vector<int> cpus = job_.cpus_allowed;
     std::string what = "sched_setaffinity";
     if (job_.cpus_allowed_policy == CpusAllowedPolicy::kSplit) {
       // One CPU each, by the worker's place among all the run's workers (fio's
       // td->thread_number - 1): separate jobs sharing a list spread over it too.
-      const int cpu = job_.cpus_allowed[worker_index_ % job_.cpus_allowed.size()];
-      CPU_SET(cpu, &set);
-      what += "(CPU " + std::to_string(cpu) + ", cpus_allowed_policy=split)";
-    } else {
-      for (int c : job_.cpus_allowed) CPU_SET(c, &set);
+      cpus = {job_.cpus_allowed[worker_index_ % job_.cpus_allowed.size()]};
+      what += "(CPU " + std::to_string(cpus[0]) + ", cpus_allowed_policy=split)";
     }
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int c : cpus) CPU_SET(c, &set);
     if (int e = pthread_setaffinity_np(pthread_self(), sizeof(set), &set); e != 0) {
       // EINVAL: a cgroup cpuset (a container's) forbids the CPUs; say which,
       // and which it allows. This thread's mask is still its own.
-      if (e == EINVAL && job_.cpus_allowed.back() < CPU_SETSIZE) {
-        const long conf = sysconf(_SC_NPROCESSORS_CONF);
-        std::vector<int> asked = job_.cpus_allowed;
-        if (job_.cpus_allowed_policy == CpusAllowedPolicy::kSplit)
-          asked = {job_.cpus_allowed[worker_index_ % job_.cpus_allowed.size()]};
-        if (std::string why = sys::ForbiddenCpus(
-                asked, static_cast<int>(std::min<long>(conf > 0 ? conf : 1, CPU_SETSIZE)));
-            !why.empty())
-          what += ": " + why;
-      }
+      if (e == EINVAL && cpus.back() < CPU_SETSIZE)
+        if (std::string why = sys::ForbiddenCpus(cpus); !why.empty()) what += ": " + why;
       return ErrnoStatus(CpusOptionAt(job_) + ": " + what, e);
     }
   }

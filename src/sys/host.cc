@@ -4,6 +4,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <sstream>
 
@@ -75,7 +76,12 @@ std::string CpuListText(const std::vector<int>& cpus) {
 
 }  // namespace
 
-std::string ForbiddenCpus(const std::vector<int>& cpus, int ncpu) {
+int ConfiguredCpus() {
+  const long conf = sysconf(_SC_NPROCESSORS_CONF);
+  return static_cast<int>(std::min<long>(conf > 0 ? conf : 1, CPU_SETSIZE));
+}
+
+std::string ForbiddenCpus(const std::vector<int>& cpus) {
   cpu_set_t orig;
   if (sched_getaffinity(0, sizeof(orig), &orig) != 0) return "";
   auto permitted = [](const std::vector<int>& list) {
@@ -87,7 +93,7 @@ std::string ForbiddenCpus(const std::vector<int>& cpus, int ncpu) {
   std::string bad;
   if (!permitted(cpus)) {
     std::vector<int> allowed;
-    for (int c = 0; c < ncpu; ++c)
+    for (int c = 0, n = ConfiguredCpus(); c < n; ++c)
       if (permitted({c})) allowed.push_back(c);
     bad = std::string(cpus.size() == 1 ? "CPU " : "CPUs ") + CpuListText(cpus) +
           (cpus.size() == 1 ? " is" : " are") + " not in this process's allowed CPUs (" +

@@ -23,13 +23,16 @@ Result<uint64_t> MemTotalBytes();
 // MemAvailable from /proc/meminfo, in bytes (what buffers can use).
 Result<uint64_t> MemAvailableBytes();
 
+// The machine's configured CPUs (sysconf(_SC_NPROCESSORS_CONF), as fio
+// counts them; at least 1), at most CPU_SETSIZE: a cpu_set_t holds no more.
+int ConfiguredCpus();
 // Whether the calling thread may be placed on the sorted `cpus`, as the
 // kernel says (a cgroup cpuset may forbid CPUs the machine has;
 // sched_setaffinity answers EINVAL when no CPU of the set is permitted):
 // "" when it may, else "CPU 0 is not in this process's allowed CPUs (1)",
-// the allowed ones among CPUs 0..ncpu-1. A sched_getaffinity mask alone
-// (taskset) is no limit: a thread may widen it. Probes with
+// the allowed ones among the ConfiguredCpus(). A sched_getaffinity mask
+// alone (taskset) is no limit: a thread may widen it. Probes with
 // sched_setaffinity on the calling thread and puts its mask back.
-std::string ForbiddenCpus(const std::vector<int>& cpus, int ncpu);
+std::string ForbiddenCpus(const std::vector<int>& cpus);
 
 }  // namespace iobench::sys
