@@ -309,16 +309,19 @@ OptionSetting SettingOf(const JobSpec& job, const std::string& name) {
   return OptionSetting{name, "", OptionSource::kJob, job.job_file, job.line};
 }
 
+// "rw=randrw (j.fio:11)": the option's setting as written, and where.
+std::string SettingText(const JobSpec& job, const std::string& name) {
+  const OptionSetting s = SettingOf(job, name);
+  return s.name + "=" + s.value + " (" + s.Where() + ")";
+}
+
 // What the job's timing options do that the job file does not say: a
 // runtime shorter than the ramp ends the job within it (fio 3.33 does the
 // same), and the thinktime_* options without a thinktime do nothing (fio
 // ignores them too). Each a note for the job's report.
 std::vector<std::string> TimingNotes(const JobSpec& job) {
   std::vector<std::string> notes;
-  auto named = [&](const char* name) {
-    const OptionSetting s = SettingOf(job, name);
-    return std::string(name) + "=" + s.value + " (" + s.Where() + ")";
-  };
+  auto named = [&job](const char* name) { return SettingText(job, name); };
   if (job.runtime_ns != 0 && job.ramp_time_ns > job.runtime_ns &&
       job.FindSetting("runtime") != nullptr && job.FindSetting("ramp_time") != nullptr)
     notes.push_back(named("runtime") + " is shorter than " + named("ramp_time") +
@@ -481,8 +484,8 @@ Status CheckCpus(const JobSpec& job, const std::vector<int>& cpus,
     if (set.name == "verify_async_cpus") {
       std::string bad = sys::ForbiddenCpus(cpus);
       if (!bad.empty())
-        return Status::Invalid("job '" + job.name + "': " + set.name + "=" + set.value + " (" +
-                               set.Where() + "): " + bad);
+        return Status::Invalid("job '" + job.name + "': " + SettingText(job, set.name) + ": " +
+                               bad);
     }
     return Status::Ok();
   }
@@ -546,11 +549,7 @@ Status CheckZoneMode(const JobSpec& job) {
     return Status::Ok();
   }
   const std::string strided = "zonemode=strided";
-  // "rw=randrw (j.fio:11)": the option that conflicts, as written.
-  auto named = [&job](const char* option) {
-    const OptionSetting s = SettingOf(job, option);
-    return s.name + "=" + s.value + " (" + s.Where() + ")";
-  };
+  auto named = [&job](const char* option) { return SettingText(job, option); };
   if (job.zone_size == 0)
     return refuse("zonemode", strided,
                   job.FindSetting("zonesize") != nullptr
