@@ -865,24 +865,6 @@ void AppendUnrunJobs(const std::vector<JobSpec>& jobs, const std::vector<int>& g
   }
 }
 
-// A failed job's message without the name the report already gives it:
-// "job 'b': X" becomes "X", and "job 'b' (rec.fio:15): X" "rec.fio:15: X"
-// (stderr read "job 'b': err=22 (job 'b' (rec.fio:15): read_iolog ...)").
-std::string WithoutJobName(const std::string& name, const std::string& message) {
-  const std::string job = "job '" + name + "'";
-  if (message.rfind(job + ": ", 0) == 0) return message.substr(job.size() + 2);
-  if (message.rfind(job + " (", 0) != 0) return message;
-  int depth = 0;
-  for (size_t i = job.size() + 1; i < message.size(); ++i) {
-    if (message[i] == '(') ++depth;
-    if (message[i] == ')' && --depth == 0) {
-      if (message.compare(i + 1, 2, ": ") != 0) return message;
-      return message.substr(job.size() + 2, i - job.size() - 2) + message.substr(i + 1);
-    }
-  }
-  return message;
-}
-
 // The err= of a job that could not start: the errno of the failure, else
 // EINVAL for a refusal of the job's input (a replayed log found malformed
 // when its phase starts), as fio gives it, and EIO for the rest.
@@ -904,14 +886,15 @@ void MarkPhaseError(const Status& st, const std::vector<size_t>& before, RunResu
     auto& jobs = result->groups[g].jobs;
     for (size_t i = g < before.size() ? before[g] : 0; i < jobs.size(); ++i) {
       if (first == nullptr) first = &jobs[i];
-      if (named == nullptr && WithoutJobName(jobs[i].name, message) != message) named = &jobs[i];
+      if (named == nullptr && sys::WithoutJobName(jobs[i].name, message) != message)
+        named = &jobs[i];
     }
   }
   JobResult* target = named != nullptr ? named : first;
   if (target == nullptr) return;
   target->error = PhaseErrno(st);
   // The report and stderr name the job already.
-  target->error_message = named != nullptr ? WithoutJobName(named->name, message) : message;
+  target->error_message = named != nullptr ? sys::WithoutJobName(named->name, message) : message;
 }
 
 // A system call's failure while one job is set up (its file's stat, the
@@ -943,7 +926,7 @@ JobResult FailedJobResult(const JobSpec& job, int jobnum, int groupid, const Sta
   j.jobnum = jobnum;
   j.spec = job;
   j.error = st.errno_value();
-  j.error_message = WithoutJobName(job.name, st.message());
+  j.error_message = sys::WithoutJobName(job.name, st.message());
   return j;
 }
 
@@ -1415,7 +1398,7 @@ class PhaseRunner {
         if (!resolved.ok() && (small || later_refusal || FailsJobAlone(resolved.status()))) {
           const Status& e = resolved.status();
           const std::string prefix = "job '" + job.name + "': ";
-          std::string msg = WithoutJobName(job.name, e.message());
+          std::string msg = sys::WithoutJobName(job.name, e.message());
           // Stderr names the clone too ("job 'j' #2"): drop "clone 2 of
           // numjobs=3: " (from "job 'j' (clone 2 of numjobs=3): ").
           if (const std::string clone = "clone " + std::to_string(c.jobnum) +

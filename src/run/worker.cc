@@ -1338,12 +1338,9 @@ bool Worker::ReplaceFiles(bool reopen) {
     Result<int> fd = OpenTarget(open_spec, t);
     if (!fd.ok()) {
       error_ = fd.status().errno_value() != 0 ? fd.status().errno_value() : EIO;
-      // OpenTarget's message names the job already, as the report does.
-      std::string what = fd.status().message();
-      const std::string label = "job '" + job_.name + "': ";
-      if (what.starts_with(label)) what.erase(0, label.size());
-      job_error_ =
-          what + " (unlink_each_loop removed it after loop " + std::to_string(passes_) + ")";
+      // OpenTarget's message names the job, as the report does already.
+      job_error_ = sys::WithoutJobName(job_.name, fd.status().message()) +
+                   " (unlink_each_loop removed it after loop " + std::to_string(passes_) + ")";
       return false;
     }
     files_[i].fd = *fd;

@@ -169,4 +169,22 @@ inline std::string ShellWord(std::string_view word) {
   return out + "'";
 }
 
+// A failed job's message without the name the report already gives it:
+// "job 'b': X" becomes "X", and "job 'b' (rec.fio:15): X" "rec.fio:15: X"
+// (stderr read "job 'b': err=22 (job 'b' (rec.fio:15): read_iolog ...)").
+inline std::string WithoutJobName(const std::string& name, const std::string& message) {
+  const std::string job = "job '" + name + "'";
+  if (message.rfind(job + ": ", 0) == 0) return message.substr(job.size() + 2);
+  if (message.rfind(job + " (", 0) != 0) return message;
+  int depth = 0;
+  for (size_t i = job.size() + 1; i < message.size(); ++i) {
+    if (message[i] == '(') ++depth;
+    if (message[i] == ')' && --depth == 0) {
+      if (message.compare(i + 1, 2, ": ") != 0) return message;
+      return message.substr(job.size() + 2, i - job.size() - 2) + message.substr(i + 1);
+    }
+  }
+  return message;
+}
+
 }  // namespace iobench::sys
