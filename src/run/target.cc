@@ -425,6 +425,17 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
           S_ISLNK(lst.st_mode))
         t.link_to = LinkText(t.path);
     }
+    // The null engine opens nothing, but fio 3.33 tells a device (block or
+    // character) or a FIFO from a regular file by its stat, and its file
+    // there is size= / nrfiles bytes: a regular file's grows to the end of
+    // the region (offset + size), a device's does not, so the region ends
+    // at size= / nrfiles (offset=8k size=64k bs=4k: 14 I/Os, not 16).
+    bool null_device = false;
+    if (diskless && job.size != 0) {
+      struct stat st {};
+      null_device = stat(t.path.c_str(), &st) == 0 &&
+                    (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+    }
     // Size of this file's part of the job.
     uint64_t fsize = 0;
     if (job.filesize_min != 0) {
@@ -489,6 +500,10 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                     : t.path + " does not exist or is empty") +
           (zero ? " (set size= above 0, or filesize=)" : " (set size= or filesize=)"));
     }
+    // That file then ends the region as filesize= does (filesize=128k
+    // size=64k: at 64 KiB, as fio's; filesize=32k size=64k: at 32 KiB).
+    if (null_device) fsize = std::min(fsize, job.size / nfiles);
+    const bool file_ends = job.filesize_min != 0 || null_device;
     // As fio: an offset that comes from a percentage (of offset or of
     // offset_increment) is aligned *up* to offset_align, else to the
     // smallest block size; byte values are used as given. The percentage is
@@ -560,14 +575,18 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     // A device too: fio 3.33 takes filesize as its size, so offset=128k
     // filesize=512k does the 96 blocks of [128k, 512k), not [128k, 640k).
     uint64_t needed = off + fsize;
-    if (job.filesize_min != 0) {
+    if (file_ends) {
       // A clone that offset_increment puts at or past the end of its
       // file_size file: a region of nothing, as above (fio runs the others).
       if (off >= fsize && no_block != nullptr) *no_block = !appended;
       if (off >= fsize)
         return Status::Invalid(CloneLabel(job, jobnum) + ": " +
                                OffsetText(job, jobnum, off, pct_base, appended) +
-                               " is beyond the end of " + t.path + " (" + SizeOrigin(job, nfiles) +
+                               " is beyond the end of " + t.path + " (" +
+                               (null_device && fsize == job.size / nfiles
+                                    ? "ioengine=null on a device: its share of " +
+                                          sys::OptionAt(job, "size", std::to_string(job.size))
+                                    : SizeOrigin(job, nfiles)) +
                                ", " + std::to_string(fsize) + " bytes)");
       needed = fsize;
       fsize -= off;

@@ -180,6 +180,48 @@ TEST(RunTargetTest, NullEngineOffsetPercentIsOfSize) {
   EXPECT_EQ((*r)[0].region_offset, 256u << 10);
 }
 
+// The null engine on a device (here /dev/zero; a FIFO too) ends the region
+// at size= / nrfiles, as fio 3.33, whose file there does not grow to
+// offset + size as a regular file's does: size=64k offset=8k is 56 KiB (it
+// was 64 KiB: 16 I/Os of 4k, fio 14). filesize= below the share ends it
+// first. A regular file, existing or not, keeps [offset, offset + size).
+TEST(RunTargetTest, NullEngineOnADeviceEndsAtSize) {
+  JobSpec j = TestJob("job", RwMode::kWrite, 4096, 64 << 10);
+  j.ioengine = "null";
+  j.offset = 8 << 10;
+  j.filenames = {"/dev/zero"};
+  auto r = ResolveTargets(j, 0, /*diskless=*/true);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)[0].region_offset, 8u << 10);
+  EXPECT_EQ((*r)[0].region_size, 56u << 10);
+  j.filesize_min = j.filesize_max = 32 << 10;
+  r = ResolveTargets(j, 0, true);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)[0].region_size, 24u << 10);
+  j.filesize_min = j.filesize_max = 128 << 10;
+  r = ResolveTargets(j, 0, true);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)[0].region_size, 56u << 10);
+  j.filesize_min = j.filesize_max = 0;
+  j.offset = 64 << 10;  // at the end: no region (fio does no I/O)
+  r = ResolveTargets(j, 0, true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("ioengine=null on a device"), std::string::npos)
+      << r.status().message();
+  TempDir dir;
+  j.offset = 8 << 10;
+  j.filenames = {dir.path() + "/missing"};
+  r = ResolveTargets(j, 0, true);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)[0].region_size, 64u << 10);
+  const std::string fifo = dir.path() + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  j.filenames = {fifo};
+  r = ResolveTargets(j, 0, true);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)[0].region_size, 56u << 10);
+}
+
 // filesize=lo-hi draws each file's size from the clone's seed, as fio's
 // get_rand_file_size(): lo + uniform below hi - lo, rounded down to the
 // smallest block. fio 3.33 on nrfiles=5 filesize=100k-300k bs=4k: 128k,
