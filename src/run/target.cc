@@ -658,6 +658,15 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         out.push_back(std::move(t));
         continue;
       }
+      // read_iolog: size= lays out missing files only, and a device keeps
+      // its size as an existing file does (KeepExistingReplayFiles); the
+      // replay's own check holds the log's offsets to the device's end.
+      if (!job.read_iolog.empty()) {
+        t.region_size = t.current_size - std::min(off, t.current_size);
+        t.needed_size = t.current_size;
+        out.push_back(std::move(t));
+        continue;
+      }
       // What put the region there: the offset (and the clone's share of
       // offset_increment) and the size, with where each was set.
       std::vector<std::string> why;
