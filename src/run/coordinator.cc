@@ -550,6 +550,10 @@ Status CheckZoneMode(const JobSpec& job) {
   }
   const std::string strided = "zonemode=strided";
   auto named = [&job](const char* option) { return SettingText(job, option); };
+  // First: a replay's rw= and filename= are the log's (PrepareReplayJob),
+  // so the checks below would name options the user did not set.
+  if (!job.read_iolog.empty())
+    return refuse("zonemode", strided, "not with read_iolog: the log gives the offsets");
   if (job.zone_size == 0)
     return refuse("zonemode", strided,
                   job.FindSetting("zonesize") != nullptr
@@ -572,8 +576,6 @@ Status CheckZoneMode(const JobSpec& job) {
   if (job.verify.type != VerifyType::kNone)
     return refuse("zonemode", strided,
                   "verify (" + SettingOf(job, "verify").Where() + ") is not supported with it");
-  if (!job.read_iolog.empty())
-    return refuse("zonemode", strided, "not with read_iolog: the log gives the offsets");
   return Status::Ok();
 }
 

@@ -245,4 +245,21 @@ expect_run "a log whose I/O needs more memory than there is" 2 \
   "^iobench: memory: the I/O buffers need 1 PiB .*\(in a replay, bs is the log's longest read or write: job 'r': 1 PiB at read_iolog big\.log:5\)$" \
   -- "$bin" --name=r --ioengine=null --read_iolog=big.log
 
+# --- zonemode=strided is refused for being a replay, whatever the log holds ---
+# The log's directions and files become the job's rw= and filename=: the
+# refusals about those named options the user did not set.
+truncate -s 64k z1 z2
+printf 'fio version 2 iolog\n%s add\n%s open\n%s read 0 4096\n%s write 4096 4096\n%s close\n' \
+  "$tmp/z1" "$tmp/z1" "$tmp/z1" "$tmp/z1" "$tmp/z1" >fio.log
+printf 'fio version 2 iolog\n%s add\n%s add\n%s open\n%s open\n%s read 0 4096\n%s read 0 4096\n%s close\n%s close\n' \
+  "$tmp/z1" "$tmp/z2" "$tmp/z1" "$tmp/z2" "$tmp/z1" "$tmp/z2" "$tmp/z1" "$tmp/z2" >two.log
+printf '[r]\nread_iolog=fio.log\nioengine=psync\n' >rep.fio
+printf '[r]\nread_iolog=two.log\nioengine=psync\n' >rep2.fio
+zoned=(--zonemode=strided --zonesize=64k --zonerange=128k)
+want="zonemode=strided \\(<cmdline>\\): not with read_iolog: the log gives the offsets"
+work=$tmp
+expect_run "zonemode with a mixed read/write log" 2 "$want" -- "$bin" rep.fio "${zoned[@]}"
+expect_run "zonemode with a mixed log, writes skipped" 2 "$want" -- "$bin" rep.fio "${zoned[@]}" --replay_skip=write
+expect_run "zonemode with a log of two files" 2 "$want" -- "$bin" rep2.fio "${zoned[@]}"
+
 [ "$fails" -eq 0 ]
