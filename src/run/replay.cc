@@ -531,6 +531,68 @@ Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opt
 
 namespace {
 Status PrepareReplay(JobSpec* job, bool diskless);
+
+// The alignment the kernel asks of each target's I/O in this replay (0:
+// none known): a block device's logical block size for a discard, and with
+// direct=1 for reads and writes; with direct=1, a regular file's direct I/O
+// offset alignment (statx STATX_DIOALIGN). Then every entry of the log is
+// held to it, so a misaligned one is refused before the run naming its line
+// (it failed at run time with err=22, naming no line, and advised offset=
+// and bs=, which a replay does not use; a log's trims on a device were not
+// checked at all when it also read).
+Status CheckReplayAlignment(const JobSpec& job, const IologSummary& s,
+                            const std::vector<TargetFile>& targets, ReplayOptions opts) {
+  std::vector<uint64_t> data(targets.size(), 0), trim(targets.size(), 0);
+  bool any = false;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const TargetFile& t = targets[i];
+    if (t.is_block_device) {
+      trim[i] = t.logical_block_size;
+      if (job.direct) data[i] = t.logical_block_size;
+    } else if (job.direct && t.regular_file() && t.exists) {
+      struct statx stx {};
+      if (statx(AT_FDCWD, t.path.c_str(), 0, STATX_DIOALIGN, &stx) == 0 &&
+          (stx.stx_mask & STATX_DIOALIGN) != 0)
+        data[i] = stx.stx_dio_offset_align;  // 0: no direct I/O here, the open says so
+    }
+    any = any || trim[i] > 1 || data[i] > 1;
+  }
+  if (!any) return Status::Ok();
+  opts.stop_at = s.log_bytes;
+  IOB_ASSIGN_OR_RETURN(std::unique_ptr<IologReader> r,
+                       IologReader::Open(sys::ReadIologPath(job), opts));
+  ReplayEntry e;
+  for (;;) {
+    IOB_ASSIGN_OR_RETURN(bool more, r->Next(&e));
+    if (!more) return Status::Ok();
+    if (e.wait_only || e.op > IoOp::kTrim || e.file >= targets.size()) continue;
+    const bool discard = e.op == IoOp::kTrim;
+    const uint64_t a = discard ? trim[e.file] : data[e.file];
+    const bool bad_len = a > 1 && e.length % a != 0;
+    if (a <= 1 || (!bad_len && e.offset % a == 0)) continue;
+    const TargetFile& t = targets[e.file];
+    const std::string what = e.op == IoOp::kRead ? "read" : discard ? "trim" : "write";
+    const std::string align = std::to_string(a);
+    std::string fix;
+    if (bad_len)  // replay_align moves offsets only: the lengths are the log's
+      fix = "replay_skip=" + what + (discard ? "" : ", or direct=0");
+    else
+      fix = "replay_align=" + align + " (rounds the log's offsets down)" +
+            (discard ? "" : ", or direct=0");
+    return Status::Invalid(
+        ReplayWho(job) + ":" + std::to_string(e.line) + ": " + what + " " +
+        (bad_len ? "length " + std::to_string(e.length)
+                 : "offset " + std::to_string(e.offset) +
+                       (e.offset != 0 && (job.replay_scale > 1 || job.replay_align != 0)
+                            ? " (after replay_scale/replay_align)"
+                            : "")) +
+        " is not a multiple of " +
+        (t.is_block_device ? "the logical block size " + align + " of " + t.path
+                           : align + ", the direct I/O alignment of " + t.path + " (statx)") +
+        "; " + (discard ? "a discard needs block-aligned ranges" : "direct=1 needs aligned I/O") +
+        ": set " + fix);
+  }
+}
 }  // namespace
 
 Status PrepareReplayJob(JobSpec* job, bool diskless) {
@@ -689,7 +751,8 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
     if (sized.ok()) IOB_RETURN_IF_ERROR(check_ends(*sized));
     return AtFileLine(*job, s, targets.status());
   }
-  return check_ends(*targets);
+  IOB_RETURN_IF_ERROR(check_ends(*targets));
+  return diskless ? Status::Ok() : CheckReplayAlignment(*job, s, *targets, opts);
 }
 }  // namespace
 
