@@ -198,9 +198,18 @@ Result<std::unique_ptr<IologReader>> IologReader::Open(const std::string& path,
   r->version_ = HeaderVersion(first);
   if (r->version_ == 0) {
     while (!first.empty() && (first.back() == '\n' || first.back() == '\r')) first.remove_suffix(1);
-    std::string shown(first.substr(0, 60));
-    for (char& c : shown)
-      if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+    // Escaped as the later lines' messages show their text (\x1b), NUL and
+    // non-ASCII bytes too (\x00, \xff): a binary file's first bytes read
+    // as what they are, not as '?'.
+    std::string shown;
+    for (const char c : first.substr(0, 60)) {
+      if (static_cast<unsigned char>(c) < 0x80) {  // NUL, ESC: \x00, \x1b
+        shown += sys::Printable(std::string_view(&c, 1));
+        continue;
+      }
+      static constexpr char kHex[] = "0123456789abcdef";
+      shown += {'\\', 'x', kHex[static_cast<unsigned char>(c) >> 4], kHex[c & 15]};
+    }
     return Status::Invalid("read_iolog " + path + ":1: '" + shown +
                            "' is not a fio iolog header (expected '" + kV2Header + "' or '" +
                            kV3Header + "'; version 1 logs are not supported, as in fio)");

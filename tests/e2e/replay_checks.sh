@@ -74,6 +74,18 @@ printf '0 %s add\n1%s %s open\n' "$tmp/g" "$esc" "$tmp/g" |
 printf '0 %s/%sRED add\n1 %s/%sRED open\n2 %s/%sRED read 0 4096\n' "$tmp" "$esc" "$tmp" "$esc" "$tmp" "$esc" |
   bad "a missing file" "$tmp/\\x1b[31mRED does not exist"
 
+# The header line too: NUL and binary bytes escaped as \x00, \xff (they
+# showed as '?', unlike the other lines' control characters).
+hdr() {  # NAME WANT: the header on stdin
+  cat >hdr.log
+  local out
+  out=$("$bin" --name=r --read_iolog=hdr.log --ioengine=psync 2>&1 >/dev/null) && fail "$1: ran"
+  case $out in *"$2"*) echo "ok   $1" ;; *) fail "$1: got '$out', want '$2'" ;; esac
+}
+printf 'fio version 3 iolog\0\n' | hdr "a NUL in the header" \
+  "hdr.log:1: 'fio version 3 iolog\\x00' is not a fio iolog header"
+printf '\x01\xfe\xff\x7f\n' | hdr "a binary header" "hdr.log:1: '\\x01\\xfe\\xff\\x7f' is not a fio iolog header"
+
 # --- errors about a file of the log name the line that adds it ---
 printf '0 %s/nonex add\n1 %s/nonex open\n2 %s/nonex read 0 4096\n' "$tmp" "$tmp" "$tmp" |
   bad "a missing file's line" "bad.log:2: $tmp/nonex does not exist"

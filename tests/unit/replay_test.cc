@@ -346,6 +346,13 @@ TEST(ReplayReaderTest, ErrorsNameFileAndLine) {
       {"rw, 0, 4096\n",
        ":1: 'rw, 0, 4096' is not a fio iolog header (expected 'fio version 2 iolog' or 'fio "
        "version 3 iolog'; version 1 logs are not supported, as in fio)"},
+      // NUL and binary bytes escaped as the later lines' are (they showed as '?').
+      {std::string("fio version 3 iolog\0\n", 21),
+       ":1: 'fio version 3 iolog\\x00' is not a fio iolog header (expected 'fio version 2 "
+       "iolog' or 'fio version 3 iolog'; version 1 logs are not supported, as in fio)"},
+      {"\x01\xfe\xff\n",
+       ":1: '\\x01\\xfe\\xff' is not a fio iolog header (expected 'fio version 2 iolog' or "
+       "'fio version 3 iolog'; version 1 logs are not supported, as in fio)"},
       {h3 + "3 /f frob 0 4096\n",
        ":4: unknown action 'frob' (read, write, trim, sync, datasync, sync_file_range; add, "
        "open, close)"},
