@@ -74,11 +74,21 @@ std::string ReplayWho(const JobSpec& job) {
          ": read_iolog " + sys::ReadIologPath(job);
 }
 
-// "read_iolog LOG:LINE: an I/O ends at byte E, past the end of FILE (S bytes)".
+// "read_iolog LOG:LINE: an I/O ends at byte E, past the end of FILE (S
+// bytes)". E is where the I/O issued ends: "after replay_scale=N" says so
+// when the job's replay_scale or replay_align moved it. A file that size=
+// will lay out (missing now) is said to be one.
 Status PastEnd(const JobSpec& job, uint64_t line, uint64_t end, const std::string& path,
-               uint64_t size) {
+               uint64_t size, bool laid_out = false) {
+  std::string moved;
+  if (job.replay_scale > 1) moved = "replay_scale=" + std::to_string(job.replay_scale);
+  if (job.replay_align != 0)
+    moved +=
+        (moved.empty() ? "replay_align=" : " and replay_align=") + std::to_string(job.replay_align);
   return Status::Invalid(ReplayWho(job) + ":" + std::to_string(line) + ": an I/O ends at byte " +
-                         std::to_string(end) + ", past the end of " + path + " (" +
+                         std::to_string(end) + (moved.empty() ? "" : " (after " + moved + ")") +
+                         ", past the end of " + path +
+                         (laid_out ? " (missing: size= will lay it out at " : " (") +
                          std::to_string(size) + " bytes)");
 }
 
@@ -135,8 +145,13 @@ std::string ReplayNote(const JobSpec& job, const IologSummary& s) {
   for (size_t i = 0; i < s.files.size() && i < 3; ++i) files += (i ? ", " : "") + s.files[i];
   if (s.files.size() > 3) files += ", ... (" + std::to_string(s.files.size()) + " files)";
   std::string note = "replayed read_iolog " + sys::ReadIologPath(job) + " (fio iolog version " +
-                     std::to_string(s.version) + "): " + what + " on " + files +
-                     "; rw= and bs= in the job line are the log's";
+                     std::to_string(s.version) + "): " + what + " on " + files;
+  if (s.skipped != 0) {  // not replayed, so not counted above
+    const OptionSetting* skip = job.FindSetting("replay_skip");
+    note += ", replay_skip" + (skip != nullptr ? "=" + skip->value : std::string()) + " dropped " +
+            std::to_string(s.skipped) + (s.skipped == 1 ? " entry" : " entries");
+  }
+  note += "; rw= and bs= in the job line are the log's";
   std::string unused;
   for (const char* name : {"rw", "bs", "bsrange", "bssplit", "filename", "nrfiles", "offset"}) {
     const OptionSetting* set = job.FindSetting(name);
@@ -379,7 +394,9 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
     return LineError("unknown file action '" + std::string(act) + "' (add, open, close)");
   }
   uint64_t offset = 0, length = 0;
-  if (!ParseU64(tok[at + 2], &offset)) return LineError(NotU64("offset", tok[at + 2]));
+  // A v2 "wait" line's first number is its delay in microseconds.
+  if (!ParseU64(tok[at + 2], &offset))
+    return LineError(NotU64(act == "wait" ? "delay" : "offset", tok[at + 2]));
   if (!ParseU64(tok[at + 3], &length)) return LineError(NotU64("length", tok[at + 3]));
   if (act == "wait") {
     if (version_ == 3)
@@ -441,7 +458,10 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
                                             : std::string()) +
                        " is past 2^63 - 1, the largest file offset sync_file_range(2) takes");
   }
-  if ((opts_.skip & skip_bit) != 0) return 0;
+  if ((opts_.skip & skip_bit) != 0) {
+    ++skipped_;
+    return 0;
+  }
   e->action = ReplayAction::kIo;
   e->op = op;
   e->file = f;
@@ -533,6 +553,7 @@ Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opt
   s.files = r->files();
   s.add_line = r->add_lines();
   s.added = r->added();
+  s.skipped = r->skipped();
   s.end.resize(s.files.size(), 0);
   s.end_line.resize(s.files.size(), 0);
   return s;
@@ -743,7 +764,8 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
       const uint64_t limit = diskless             ? tf.needed_size
                              : tf.is_block_device ? tf.current_size
                                                   : std::max(tf.current_size, tf.needed_size);
-      if (s.end[i] > limit) return PastEnd(*job, s.end_line[i], s.end[i], tf.path, limit);
+      if (s.end[i] > limit)
+        return PastEnd(*job, s.end_line[i], s.end[i], tf.path, limit, !diskless && !tf.exists);
     }
     return Status::Ok();
   };

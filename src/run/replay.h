@@ -97,6 +97,8 @@ class IologReader {
   const std::vector<uint64_t>& add_lines() const { return add_line_; }
   // How many distinct files the "add" lines named so far.
   size_t added() const { return added_.size(); }
+  // Entries replay_skip dropped so far.
+  uint64_t skipped() const { return skipped_; }
   const std::string& path() const { return path_; }
   // Bytes of the log read so far.
   uint64_t bytes_read() const { return pos_; }
@@ -127,6 +129,7 @@ class IologReader {
   uint64_t last_stamp_us_ = 0;  // v3: the previous line's timestamp
   bool have_stamp_ = false;     // v3: last_stamp_us_ is set (in this run of the log)
   uint64_t pending_delay_ns_ = 0;
+  uint64_t skipped_ = 0;
   std::vector<std::string> files_;
   std::vector<uint64_t> add_line_;
   std::vector<uint32_t> open_;        // per file: "open" lines less "close" lines so far
@@ -152,6 +155,7 @@ struct IologSummary {
   std::vector<uint64_t> end_line;                // per file: the line of that I/O
   std::vector<uint64_t> add_line;                // per file: its "add" line (0: replay_redirect's)
   size_t added = 0;                              // files named by "add" lines, opened or not
+  uint64_t skipped = 0;                          // entries replay_skip dropped
 };
 Result<IologSummary> ScanIolog(const std::string& path, const ReplayOptions& opts);
 

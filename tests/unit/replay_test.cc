@@ -391,6 +391,8 @@ TEST(ReplayReaderTest, ErrorsNameFileAndLine) {
       {"fio version 2 iolog\n/f add\n/f open\n/f read 0 4096 7\n",
        ":4: expected 'FILE ACTION' or 'FILE ACTION OFFSET LENGTH', got 5 fields"},
       {"fio version 2 iolog\n/f add\n/f close\n", ":3: 'close' of file '/f', which is not open"},
+      // A wait line's first number is its delay (it was called an offset).
+      {"fio version 2 iolog\n/f add\n/f open\n/f wait -1 0\n", ":4: delay '-1' is not a number"},
       {h3 + std::string("3 /f read\0 0 4096\n", 19),
        ":4: binary data (a NUL byte): not a text iolog"},
       {h3 + std::string(70000, 'a') + "\n", ":4: the line is longer than 64 KiB"},
@@ -481,6 +483,14 @@ TEST(ReplayJobTest, NoteNamesTheLogAndWhatDidNotApply) {
                                   "; rw= and bs= in the job line are the log's; the job's own "
                                   "rw=randread (t.fio:3), bs=64k (t.fio:4), filename=/nowhere "
                                   "(t.fio:5) did not apply");
+  // Entries replay_skip drops are counted (they went unmentioned).
+  j = ParseOk("[r]\nread_iolog=" + p + "\nreplay_skip=sync\n").jobs.at(0);
+  ASSERT_TRUE(PrepareReplayJob(&j, false).ok());
+  ASSERT_EQ(j.parse_notes.size(), 1u);
+  EXPECT_EQ(j.parse_notes[0], "replayed read_iolog " + p + " (fio iolog version 3): 2 writes on " +
+                                  f +
+                                  ", replay_skip=sync dropped 1 entry; rw= and bs= in the job " +
+                                  "line are the log's");
 }
 
 // A sync_file_range line (fio's record of sync_file_range=: the last
@@ -588,6 +598,27 @@ TEST(ReplayJobTest, OffsetPastTheEndAndRefusals) {
   j.read_iolog = p;
   j.replay_scale = 2;
   EXPECT_TRUE(PrepareReplayJob(&j, false).ok());
+  // Not far enough: the end quoted is the scaled one, and the message says
+  // so (it read as the log's own end).
+  const std::string far = d.Write("far", "fio version 3 iolog\n1 " + f + " add\n2 " + f +
+                                             " open\n3 " + f + " read 32768 4096\n");
+  j = TestJob("r", RwMode::kRead, 4096, 0);
+  j.read_iolog = far;
+  j.replay_scale = 2;
+  EXPECT_EQ(PrepareReplayJob(&j, false).message(),
+            "job 'r': read_iolog " + far +
+                ":4: an I/O ends at byte 20480 (after replay_scale=2), " + "past the end of " + f +
+                " (8192 bytes)");
+  // A missing file that size= lays out: said so (it read as an existing
+  // file of that size).
+  const std::string m1 = d.path() + "/m1";
+  const std::string lay = d.Write(
+      "lay", "fio version 2 iolog\n" + m1 + " add\n" + m1 + " open\n" + m1 + " read 65536 4096\n");
+  j = TestJob("r", RwMode::kRead, 4096, 32768);
+  j.read_iolog = lay;
+  EXPECT_EQ(PrepareReplayJob(&j, false).message(),
+            "job 'r': read_iolog " + lay + ":4: an I/O ends at byte 69632, past the end of " + m1 +
+                " (missing: size= will lay it out at 32768 bytes)");
   // A log naming a file that does not exist, without size=.
   const std::string q = d.Write(
       "log2", "fio version 2 iolog\n" + d.path() + "/nope add\n" + d.path() + "/nope open\n");
