@@ -33,6 +33,7 @@
 #include "jobfile/units.h"
 #include "report/common.h"
 #include "report/interim.h"
+#include "report/plot.h"
 #include "report/status_line.h"
 #include "report/table.h"
 #include "run/coordinator.h"
@@ -424,14 +425,11 @@ bool CheckToolOptions(Cli& cli, const std::vector<std::string>& tool_args) {
 // file, the verify state files, a hook's output, the --bandwidth-log
 // files): `--output=d.dat --filename=d.dat` left the report where the data
 // was, `--output=x_bw.1.log --write_bw_log=x` lost the log.
-// `clobbers(path, what)` says so and returns true. A --output that exists
-// and is not a regular file (/dev/null, a terminal, a pipe) clobbers nothing.
+// `clobbers(path, what)` says so and returns true. The same goes for
+// --plot's image and script (Written, below).
 template <typename Clobbers>
 bool ClobbersRunFiles(const Cli& cli, const std::vector<iobench::JobSpec>& jobs,
                       const Clobbers& clobbers) {
-  if (cli.output.empty()) return false;
-  struct stat st {};
-  if (stat(cli.output.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return false;
   namespace sys = iobench::sys;
   int clone = 0;  // a clone's place in the run numbers its logs (fio's thread_number)
   for (const auto& j : jobs) {
@@ -594,30 +592,77 @@ int Main(int argc, char** argv) {
     if (at == std::string_view::npos) break;
     cmdline[at] = '?';
   }
-  // --output naming a file this run reads, or writes otherwise: the report
-  // would overwrite it, or the two would mix. Any spelling, made yet or not.
-  const auto refuse_clobber = [&cli](const std::string& path, const std::string& what) {
+  // The files written after the run, the report (--output) and --plot's
+  // image and gnuplot script, naming a file this run reads, or writes
+  // otherwise: they would overwrite it, or the two would mix. Any
+  // spelling, made yet or not. (--plot=q.svg --output=q.gp replaced the
+  // JSON report with the script, and --plot's files a job file or the
+  // --compare base.)
+  struct Written {
+    std::string option;  // as given: --output=r.json, --plot=q.svg
+    std::string path;
+    std::string what;   // what would be written there: the report, its gnuplot script
+    std::string named;  // the file as another one's clash names it
+    std::string thing;  // what to write to another file: the report, the plot
+    bool in_place;      // exists and is not a regular file (/dev/null, a pipe)
+  };
+  std::vector<Written> written;
+  const auto add_written = [&written](std::string option, std::string path, std::string what,
+                                      std::string named, std::string thing) {
+    struct stat st {};
+    const bool in_place = stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+    written.push_back({std::move(option), std::move(path), std::move(what), std::move(named),
+                       std::move(thing), in_place});
+  };
+  if (!cli.output.empty())
+    add_written("--output=" + cli.output, cli.output, "the report",
+                "the report (--output=" + cli.output + ")", "the report");
+  // (A name that is no image name, --plot=q.gp, is refused for that.)
+  if (!cli.plot.empty() && iobench::CheckPlotName(cli.plot).ok()) {
+    add_written("--plot=" + cli.plot, cli.plot, "the plot", "the plot (--plot=" + cli.plot + ")",
+                "the plot");
+    const std::string script = iobench::PlotScriptPath(cli.plot);
+    add_written("--plot=" + cli.plot, script, "its gnuplot script",
+                "the plot's gnuplot script (" + script + ")", "the plot");
+  }
+  const auto refuse_clobber = [](const Written& w, const std::string& path,
+                                 const std::string& what) {
     std::fprintf(stderr,
-                 "iobench: --output=%s names %s, %s: the report would overwrite it; write the "
-                 "report to another file\n",
-                 cli.output.c_str(), path.c_str(), what.c_str());
+                 "iobench: %s names %s, %s: %s would overwrite it; write %s to another file\n",
+                 w.option.c_str(), path.c_str(), what.c_str(), w.what.c_str(), w.thing.c_str());
     return true;
   };
-  const auto clobbers = [&](const std::string& path, const std::string& what) {
-    if (cli.output.empty() || path.empty() || path == "-" ||
-        !iobench::sys::SameFile(cli.output, path))
-      return false;
-    return refuse_clobber(path, what);
+  // A file the jobs or their logs use (`run_file`) is not clobbered by a
+  // written file that exists and is not a regular one (--output=/dev/null
+  // with filename=/dev/null).
+  const auto clobbers_as = [&](bool run_file, const std::string& path, const std::string& what) {
+    if (path.empty() || path == "-") return false;
+    for (const Written& w : written)
+      if (!(run_file && w.in_place) && iobench::sys::SameFile(w.path, path))
+        return refuse_clobber(w, path, what);
+    return false;
   };
+  const auto clobbers = [&](const std::string& path, const std::string& what) {
+    return clobbers_as(false, path, what);
+  };
+  // And each other: --output=q.svg --plot=q.svg.
+  for (size_t i = 0; i < written.size(); ++i)
+    for (size_t k = i + 1; k < written.size(); ++k)
+      if (iobench::sys::SameFile(written[i].path, written[k].path)) {
+        refuse_clobber(written[k], written[k].path, written[i].named);
+        return kExitUsage;
+      }
   // A job file read from stdin (`iobench - --output=j.fio < j.fio`) has no
   // path to compare: its device and inode are, when stdin is a file.
-  if (!cli.output.empty() && std::find(job_files.begin(), job_files.end(), "-") != job_files.end())
-    if (struct stat in{}, out{}; fstat(STDIN_FILENO, &in) == 0 && S_ISREG(in.st_mode) &&
-                                 stat(cli.output.c_str(), &out) == 0 && in.st_dev == out.st_dev &&
-                                 in.st_ino == out.st_ino) {
-      refuse_clobber("the file on standard input", "the job file this run reads from it ('-')");
-      return kExitUsage;
-    }
+  if (std::find(job_files.begin(), job_files.end(), "-") != job_files.end())
+    for (const Written& w : written)
+      if (struct stat in{}, out{}; fstat(STDIN_FILENO, &in) == 0 && S_ISREG(in.st_mode) &&
+                                   stat(w.path.c_str(), &out) == 0 && in.st_dev == out.st_dev &&
+                                   in.st_ino == out.st_ino) {
+        refuse_clobber(w, "the file on standard input",
+                       "the job file this run reads from it ('-')");
+        return kExitUsage;
+      }
   if (clobbers(cli.compare, "the --compare base results") ||
       clobbers(compare_new, "the --compare new results"))
     return kExitUsage;
@@ -656,18 +701,21 @@ int Main(int argc, char** argv) {
   for (const auto& f : parsed->files_read)
     if (clobbers(f, "a job file this run reads")) return kExitUsage;
   const auto clobbers_jobs = [&](const std::vector<iobench::JobSpec>& jobs) {
+    if (written.empty()) return false;
     for (const auto& j : jobs)
       if (clobbers(iobench::sys::ReadIologPath(j),
                    "the log job '" + j.name + "' replays (read_iolog)") ||
           clobbers(j.write_iolog, "the log job '" + j.name + "' records (write_iolog)"))
         return true;
-    return ClobbersRunFiles(cli, jobs, clobbers);
+    return ClobbersRunFiles(cli, jobs, [&](const std::string& path, const std::string& what) {
+      return clobbers_as(true, path, what);
+    });
   };
   if (clobbers_jobs(parsed->jobs)) return kExitUsage;
   // And each --sweep point's jobs, whose values may name the files
   // (--sweep filename=a,b, write_bw_log=...). A point that cannot be
   // planned is refused by the run itself, in its words.
-  if (!cli.output.empty() && !cli.sweeps.empty())
+  if (!written.empty() && !cli.sweeps.empty())
     if (auto points = iobench::PlanPoints(parsed->jobs, SessionFor(cli, job_files, cmdline));
         points.ok())
       for (const auto& [point, point_jobs] : *points)
