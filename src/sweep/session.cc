@@ -319,6 +319,12 @@ Status CheckReportOptions(const SessionOptions& o) {
   if (!o.table_rows.empty() && CanonicalKey(o, o.table_rows) == CanonicalKey(o, o.table_cols))
     return Status::Invalid("--table-rows and --table-cols both name '" + o.table_rows +
                            "'; rows and columns need two different swept keys");
+  // A hook without points ran once, recorded nowhere (no hook_log in the
+  // JSON) and failing "at point ;".
+  if (!o.sweep_cmd.empty() && o.sweeps.empty())
+    return Status::Invalid("--sweep-cmd '" + o.sweep_cmd +
+                           "': nothing is swept; the hook runs before each point of "
+                           "--sweep KEY=...");
   if (o.plot.empty()) return Status::Ok();
   if (o.sweeps.empty())
     return Status::Invalid("--plot=" + o.plot + ": nothing is swept; a plot needs --sweep KEY=...");

@@ -38,6 +38,10 @@ refused "--plot=$tmp/p.txt: the file name must end in .svg or .png" \
 refused "--plot=/nonexistent/p.svg: directory /nonexistent: No such file or directory" \
   --sweep iodepth=1,2 --plot=/nonexistent/p.svg
 refused "--plot=$tmp/p.svg: nothing is swept; a plot needs --sweep KEY=..." --plot="$tmp/p.svg"
+# A hook without a sweep ran once, recorded nowhere (no hook_log), and a
+# failing one said "at point ;".
+refused "--sweep-cmd 'touch $tmp/hook-ran': nothing is swept; the hook runs before each point of --sweep KEY=..." \
+  --sweep-cmd="touch $tmp/hook-ran"
 # A regular file as the directory, and a pseudo file system (which root
 # may access(W_OK)), were found only after the whole sweep ran (exit 1).
 : >"$tmp/afile"
@@ -79,6 +83,7 @@ for po in "" --parse-only; do
   refused "range '1..8:x1': a multiplying step must be x2 or more" $po --sweep=iodepth=1..8:x1
   refused "value 0 of option 'iodepth' is out of range" $po --sweep=iodepth=4,0
   refused "--plot=$tmp/p.svg: nothing is swept" $po --plot="$tmp/p.svg"
+  refused "--sweep-cmd 'touch $tmp/hook-ran': nothing is swept" $po --sweep-cmd="touch $tmp/hook-ran"
 done
 refused "sweep point rw=write: --readonly: job 'j' writes" --parse-only --readonly --sweep=rw=read,write
 "$bin" --parse-only --name=j --ioengine=null --size=1m --sweep=iodepth=1,4 >"$tmp/out" 2>"$tmp/err" ||
