@@ -2332,11 +2332,20 @@ Result<json> ParseResultsJson(const std::string& text, const std::string& what) 
 }
 
 Result<json> LoadResultsJson(const std::string& path) {
-  // A directory opens and reads as empty: it was "no JSON document found".
-  if (struct stat st; ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    return Status::Invalid(path +
-                           ": is a directory, not a results file (JSON written with "
-                           "--output-format=json)");
+  // Only a regular file: a directory opens and reads as empty (it was "no
+  // JSON document found"), /dev/zero never ends (read until memory ran
+  // out, then "out of memory: the jobs need more memory ..."), a FIFO
+  // blocks at open until a writer comes, and a pipe is read up by the
+  // first of the looks a run takes at its files.
+  if (struct stat st; ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return Status::Invalid(path + ": is " +
+                           (S_ISDIR(st.st_mode)    ? "a directory"
+                            : S_ISCHR(st.st_mode)  ? "a character device"
+                            : S_ISBLK(st.st_mode)  ? "a block device"
+                            : S_ISFIFO(st.st_mode) ? "a FIFO or pipe"
+                                                   : "a socket") +
+                           ", not a results file (JSON written with --output-format=json)" +
+                           (S_ISFIFO(st.st_mode) ? "; save the results to a file first" : ""));
   std::ifstream in(path, std::ios::binary);
   if (!in) return ErrnoStatus("open " + path);
   std::ostringstream ss;
