@@ -1440,14 +1440,19 @@ int CompareFiles(const SessionOptions& o) {
   }
   // The tables are text (normal, table); json/json+ get the comparison as
   // data, iobench.compare as in a run's document (the tables were printed
-  // for --output-format=json, and `| jq` failed). terse has no form of it.
+  // for --output-format=json, and `| jq` failed). terse has no form of it,
+  // beside other formats too (normal,terse wrote the tables and dropped
+  // terse without a word).
   const bool json = Has(o.formats, "json") || Has(o.formats, "json+");
   const bool text = Has(o.formats, "normal") || Has(o.formats, "table");
-  if (!json && !text) {
+  if (Has(o.formats, "terse")) {
+    std::string formats;
+    for (const auto& f : o.formats) formats += (formats.empty() ? "" : ",") + f;
+    const bool alone = formats == "terse";
     PrintError(Status::Invalid(
-        "--compare " + o.compare[0] + " " + o.compare[1] + ": --output-format=terse has no " +
-        "form of a comparison; use json (the comparison as data), or normal or table (the delta " +
-        "tables)"));
+        "--compare " + o.compare[0] + " " + o.compare[1] + ": --output-format=" + formats +
+        (alone ? "" : ": terse") + " has no form of a comparison; use json (the comparison as " +
+        "data), or normal or table (the delta tables)" + (alone ? "" : ", without terse")));
     return kExitUsage;
   }
   auto cmp = RenderCompare(*base, *neu, t);

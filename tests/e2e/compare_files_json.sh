@@ -33,4 +33,12 @@ grep -q "^iodepth .*delta$" "$tmp/n.out" || fail "normal: no table: $(cat "$tmp/
 expect_eq "terse: exit" "$?" 2
 grep -q "output-format=terse has no form of a comparison" "$tmp/t.err" ||
   fail "terse: message: $(cat "$tmp/t.err")"
+# Beside another format terse was dropped without a word (exit 0).
+for fmts in normal,terse json,terse terse,table; do
+  "$bin" --compare "$tmp/a.json" "$tmp/b.json" --output-format=$fmts >"$tmp/t.out" 2>"$tmp/t.err"
+  expect_eq "$fmts: exit" "$?" 2
+  grep -qF -- "--output-format=$fmts: terse has no form of a comparison; use json (the comparison as data), or normal or table (the delta tables), without terse" "$tmp/t.err" ||
+    fail "$fmts: message: $(cat "$tmp/t.err")"
+  [ -s "$tmp/t.out" ] && fail "$fmts: wrote $(head -c 200 "$tmp/t.out")"
+done
 [ "$fails" -eq 0 ]
