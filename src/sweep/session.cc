@@ -725,16 +725,17 @@ Result<TableOptions> MakeTableOptions(const SessionOptions& o) {
 }
 
 // --compare-labels=BASE,NEW: the two column headers (seed 004's "bio(base)"
-// and "blk-mq"); unset, the file names (and "this run").
+// and "blk-mq"); unset, the file names (and "this run"). `\,` is a comma
+// in a label, as in a --sweep value ('a\,1,b': "a,1" and "b").
 Status ApplyCompareLabels(const SessionOptions& o, TableOptions* t) {
   if (o.compare_labels.empty()) return Status::Ok();
-  const size_t comma = o.compare_labels.find(',');
-  if (comma == std::string::npos || comma == 0 || comma + 1 == o.compare_labels.size() ||
-      o.compare_labels.find(',', comma + 1) != std::string::npos)
+  const std::vector<std::string> labels = sweep::SplitValues(o.compare_labels);
+  if (labels.size() != 2 || labels[0].empty() || labels[1].empty())
     return Status::Invalid("--compare-labels=" + o.compare_labels +
-                           ": want two labels, BASE,NEW (e.g. 'bio(base),blk-mq')");
-  t->base_label = o.compare_labels.substr(0, comma);
-  t->new_label = o.compare_labels.substr(comma + 1);
+                           ": want two labels, BASE,NEW (e.g. 'bio(base),blk-mq'; \\, is a "
+                           "comma in a label)");
+  t->base_label = labels[0];
+  t->new_label = labels[1];
   return Status::Ok();
 }
 

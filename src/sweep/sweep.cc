@@ -17,14 +17,6 @@ extern char** environ;
 
 namespace iobench::sweep {
 
-using table::JobDirections;
-using table::JobMetric;
-
-namespace {
-
-bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// Splits on ',' with `\,` standing for a literal comma.
 std::vector<std::string> SplitValues(const std::string& s) {
   std::vector<std::string> out;
   std::string cur;
@@ -42,6 +34,13 @@ std::vector<std::string> SplitValues(const std::string& s) {
   out.push_back(cur);
   return out;
 }
+
+using table::JobDirections;
+using table::JobMetric;
+
+namespace {
+
+bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // What a suffix stands for: the jobs' rule (jobfile::SizeMultiplier through
 // main.cc's callback), the one copy of it. Without one, no suffix is read.

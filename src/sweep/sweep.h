@@ -80,6 +80,10 @@ using CanonicalName = std::function<std::string(const std::string& name)>;
 // option that is no number, or that do not parse, are kept as written.
 using ValueKey = std::function<std::string(const std::string& key, const std::string& value)>;
 
+// Splits a comma list, `\,` standing for a comma inside an item: a
+// --sweep's values (`bs=4k\,8k,16k`) and --compare-labels.
+std::vector<std::string> SplitValues(const std::string& s);
+
 // Parses every --sweep argument (a key may appear once, under any of its
 // names when `canonical` is given; the points then hold each key under its
 // canonical name, bs for blocksize=) and returns the cartesian product. The
