@@ -417,22 +417,30 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
   return r;
 }
 
-std::vector<JobRecord> RecordsForGroup(const GroupResult& group) {
-  std::vector<JobRecord> out;
-  std::vector<const JobResult*> members;  // the record being gathered
-  auto close = [&] {
-    if (members.size() == 1 && !members[0]->spec.group_reporting)
-      out.push_back(RecordForJob(*members[0]));
-    else if (!members.empty())
-      out.push_back(MergeGroup(members));
-    members.clear();
-  };
-  for (const auto& j : group.jobs) {
-    if (!Reported(j)) continue;  // stats=0 jobs are in no record
-    if (!j.spec.group_reporting) close();
-    members.push_back(&j);
+std::vector<std::vector<size_t>> RecordMembers(const std::vector<const JobSpec*>& jobs) {
+  std::vector<std::vector<size_t>> out;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (!jobs[i]->stats) continue;  // stats=0 jobs are in no record (Reported)
+    if (!jobs[i]->group_reporting || out.empty()) out.emplace_back();
+    out.back().push_back(i);
   }
-  close();
+  return out;
+}
+
+std::vector<JobRecord> RecordsForGroup(const GroupResult& group) {
+  std::vector<const JobSpec*> specs;
+  for (const auto& j : group.jobs) specs.push_back(&j.spec);
+  std::vector<JobRecord> out;
+  for (const auto& record : RecordMembers(specs)) {
+    const JobResult& first = group.jobs[record.front()];
+    if (record.size() == 1 && !first.spec.group_reporting) {
+      out.push_back(RecordForJob(first));
+      continue;
+    }
+    std::vector<const JobResult*> members;
+    for (size_t i : record) members.push_back(&group.jobs[i]);
+    out.push_back(MergeGroup(members));
+  }
   return out;
 }
 

@@ -148,6 +148,11 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs);
 std::vector<JobRecord> RecordsForGroup(const GroupResult& group);
 std::vector<JobRecord> RecordsForGroup(const GroupResult&& group) = delete;  // would dangle
 
+// That rule on its own, for the jobs of one group in run order (before a
+// run, too: --compare matches the records a run will print): each record's
+// members, as indices into `jobs`. stats=0 jobs are in none (Reported).
+std::vector<std::vector<size_t>> RecordMembers(const std::vector<const JobSpec*>& jobs);
+
 // Whether a job did I/O in this direction (fio's io_bytes[ddir] != 0, or
 // I/Os that moved nothing): only then does the direction have a runtime.
 inline bool DirDidIo(const DirStats& d) { return d.ios != 0 || d.bytes != 0; }

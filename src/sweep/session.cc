@@ -26,6 +26,7 @@
 #include "report/table.h"
 #include "run/coordinator.h"
 #include "run/signals.h"
+#include "stats/summary.h"
 #include "sys/safety.h"
 #include "sys/strings.h"
 
@@ -807,9 +808,17 @@ Status CheckCompareMatch(const SessionOptions& o, const SessionPlan& plan,
     const std::vector<JobSpec>& pj = plan.point_jobs[i];
     auto groups = ReportGroupIds(pj);
     if (!groups.ok()) return Status::Ok();  // the run refuses these jobs in its own words
+    // The entries the run's report will hold: with group_reporting, one
+    // per group (or run of such jobs in it), named after its first job,
+    // by the report's own rule (RecordMembers). Each job was listed, and
+    // `--compare base.json gr.fio` said "only in this run: b" of a job
+    // merged into a's group, which no run reports.
+    std::map<int, std::vector<const JobSpec*>> by_group;  // group ids count up in run order
+    for (size_t k = 0; k < pj.size(); ++k) by_group[(*groups)[k]].push_back(&pj[k]);
     nlohmann::ordered_json doc = {{"jobs", nlohmann::ordered_json::array()}};
-    for (size_t k = 0; k < pj.size(); ++k)
-      doc["jobs"].push_back({{"jobname", pj[k].name}, {"groupid", (*groups)[k]}});
+    for (const auto& [id, group] : by_group)
+      for (const auto& record : RecordMembers(group))
+        doc["jobs"].push_back({{"jobname", group[record.front()]->name}, {"groupid", id}});
     planned.emplace_back(plan.points[i], std::move(doc));
   }
   if (planned.empty() || planned.front().second["jobs"].empty()) return Status::Ok();
