@@ -164,6 +164,14 @@ struct VerifyTally {
   uint64_t interval = 0;  // verify_interval in bytes; 0: members differ
 };
 
+// What one job laid out before its run (its "Laying out IO file" note): the
+// files and the size they were laid out to, so a group's record can sum its
+// members' (LayoutTallyNote). files == 0: the job laid out nothing.
+struct LayoutTally {
+  uint32_t files = 0;
+  uint64_t bytes = 0;
+};
+
 // One job (one numjobs clone) after the run.
 struct JobResult {
   std::string name;
@@ -192,6 +200,7 @@ struct JobResult {
   std::vector<std::string> files;  // targets this clone used
   std::vector<std::string> notes;  // what was measured, for the report (not stderr)
   VerifyTally verify_tally;        // the counts of its verify note
+  LayoutTally layout_tally;        // the counts of its "Laying out" note
   SteadyStateResult steadystate;
   // fio's latency_qd, its reports' "latency_depth": the queue depth the
   // latency_target search settled on, else iodepth; 0 when the job never

@@ -211,6 +211,7 @@ Result<RunResult> IntervalResult(const RunResult& later, const RunResult& earlie
       o.nr_files = lj.nr_files;
       o.files = lj.files;
       o.notes = lj.notes;
+      o.layout_tally = lj.layout_tally;
       interval_ms = std::max(interval_ms, o.elapsed_ms);
       out.jobs.push_back(std::move(o));
     }

@@ -34,6 +34,7 @@
 #include "stats/disk_util.h"
 #include "stats/helper_cpu.h"
 #include "stats/iolog.h"
+#include "stats/summary.h"  // LayoutTallyNote
 #include "sys/context.h"
 #include "sys/host.h"
 #include "sys/safety.h"
@@ -175,6 +176,7 @@ struct Clone {
   int groupid = 0;
   std::vector<TargetFile> targets;
   std::vector<std::string> notes;
+  LayoutTally layout;  // what was laid out for it (one of `notes` says so)
   std::unique_ptr<Worker> worker;
   Status setup;
   // wait_for=NAME on a job of the same phase: the jobs (indices into the job
@@ -1001,6 +1003,7 @@ class PhaseRunner {
       c.worker = std::make_unique<Worker>(job, c.jobnum, next_worker_index_++, c.groupid, c.targets,
                                           std::move(engine), &ctl);
       for (auto& n : c.notes) c.worker->AddNote(std::move(n));
+      c.worker->result().layout_tally = c.layout;
     }
     // One thread per clone; they set up in parallel, then wait for the go.
     std::vector<std::thread> threads;
@@ -1716,21 +1719,22 @@ class PhaseRunner {
     // sum of their sizes, not the bytes added: a 1 MiB file extended to 2
     // MiB is "1 file / 2MiB").
     struct Laid {
-      uint32_t files = 0;
-      uint64_t written = 0, size = 0;
+      LayoutTally tally;
+      uint64_t written = 0;
     };
     std::map<size_t, Laid> per_clone;
     for (size_t i = 0; i < todo.size(); ++i) {
       if (!each[i].ok()) continue;
       Laid& p = per_clone[todo_owner[i]];
-      ++p.files;
+      ++p.tally.files;
       p.written += bytes[i];
-      p.size += laid_size[i];
+      p.tally.bytes += laid_size[i];
     }
     for (auto& [ci, p] : per_clone) {
       if (p.written == 0 && jobs_[(*clones)[ci].job].fill_device)
         continue;  // created, not laid out
-      (*clones)[ci].notes.push_back(LayoutNote(p.files, p.size));
+      (*clones)[ci].notes.push_back(LayoutTallyNote(p.tally));
+      (*clones)[ci].layout = p.tally;
     }
     for (size_t i = 0; i < todo.size(); ++i)
       if (!notes[i].empty()) (*clones)[todo_owner[i]].notes.push_back(std::move(notes[i]));

@@ -200,27 +200,6 @@ uint64_t SmallestBs(const JobSpec& job) {
   return bs == UINT64_MAX || bs == 0 ? 4096 : bs;
 }
 
-std::string HumanBytes(uint64_t bytes) {
-  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  int u = 0;
-  double v = static_cast<double>(bytes);
-  while (v >= 1024.0 && u < 5) {
-    v /= 1024.0;
-    ++u;
-  }
-  char buf[32];
-  if (u == 0 || v == static_cast<double>(static_cast<uint64_t>(v)))
-    snprintf(buf, sizeof(buf), "%llu%s", static_cast<unsigned long long>(v), kUnits[u]);
-  else
-    snprintf(buf, sizeof(buf), "%.1f%s", v, kUnits[u]);
-  return buf;
-}
-
-std::string LayoutNote(uint32_t files, uint64_t bytes) {
-  return "Laying out IO file" + std::string(files == 1 ? "" : "s") + " (" + std::to_string(files) +
-         (files == 1 ? " file / " : " files / total ") + HumanBytes(bytes) + ")";
-}
-
 // Why a job without filename= runs on its name: for the messages about
 // that target.
 constexpr const char* kNameAsTargetWhy =

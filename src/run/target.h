@@ -13,6 +13,7 @@
 
 #include "iobench/job.h"
 #include "iobench/status.h"
+#include "stats/units.h"  // HumanBytes
 #include "sys/job_paths.h"
 
 namespace iobench {
@@ -130,11 +131,5 @@ Status PreReadTarget(int fd, const TargetFile& t, const std::atomic<int>* stop);
 // fio 3.33 refuses them too). OK otherwise, and when openfiles is 0 or not
 // below nfiles.
 Status CheckOpenFiles(const JobSpec& job, size_t nfiles);
-
-// "Laying out IO file (1 file / 64MiB)".
-std::string LayoutNote(uint32_t files, uint64_t bytes);
-
-// Human size with binary units: 64MiB, 1.5GiB, 4096B.
-std::string HumanBytes(uint64_t bytes);
 
 }  // namespace iobench

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "stats/ioprio.h"
+#include "stats/units.h"
 
 namespace iobench {
 
@@ -289,13 +290,38 @@ std::string VerifyTallyNote(const VerifyTally& t) {
                           : std::string(" (verify_interval differs between the jobs)"));
 }
 
+std::string LayoutTallyNote(const LayoutTally& t) {
+  return "Laying out IO file" + std::string(t.files == 1 ? "" : "s") + " (" +
+         std::to_string(t.files) + (t.files == 1 ? " file / " : " files / total ") +
+         HumanBytes(t.bytes) + ")";
+}
+
 namespace {
-// A group's verify note: the members' counts summed, where the first
-// member's note was (or last, when it did not verify). Each member's own
-// note is left out: identical notes would otherwise collapse into one and
-// show a single member's counts as the group's.
+// A group's note for counts its members' notes give (verify's, layout's):
+// `sum`, put where the first member's note `first` was (null: it has none;
+// then last). The members' own notes `own` are left out: identical notes
+// would otherwise collapse into one and show a single member's counts as
+// the group's (numjobs=252: "1 file / 1MiB" for 252 files).
+void ReplaceMemberNotes(std::vector<std::string>* notes, const std::string* first,
+                        const std::vector<std::string>& own, const std::string& sum) {
+  size_t at = notes->size();
+  if (first != nullptr) {
+    auto it = std::find(notes->begin(), notes->end(), *first);
+    if (it != notes->end()) at = static_cast<size_t>(it - notes->begin());
+  }
+  std::vector<std::string> out;
+  for (size_t i = 0; i <= notes->size(); ++i) {
+    if (i == at) out.push_back(sum);
+    if (i < notes->size() && std::find(own.begin(), own.end(), (*notes)[i]) == own.end())
+      out.push_back((*notes)[i]);
+  }
+  *notes = std::move(out);
+}
+
+// A group's verify note: the members' counts summed.
 void SumVerifyTallies(const std::vector<const JobResult*>& jobs, JobResult* m) {
   VerifyTally sum;
+  std::vector<std::string> own;
   for (const JobResult* j : jobs) {
     const VerifyTally& t = j->verify_tally;
     if (!t.set) continue;
@@ -306,24 +332,29 @@ void SumVerifyTallies(const std::vector<const JobResult*>& jobs, JobResult* m) {
     sum.skipped += t.skipped;
     sum.failed += t.failed;
     sum.unread += t.unread;
+    own.push_back(VerifyTallyNote(t));
   }
   m->verify_tally = sum;
   if (!sum.set) return;
-  size_t at = m->notes.size();
-  if (const VerifyTally& first = jobs[0]->verify_tally; first.set) {
-    auto it = std::find(m->notes.begin(), m->notes.end(), VerifyTallyNote(first));
-    if (it != m->notes.end()) at = static_cast<size_t>(it - m->notes.begin());
+  ReplaceMemberNotes(&m->notes, jobs[0]->verify_tally.set ? &own.front() : nullptr, own,
+                     VerifyTallyNote(sum));
+}
+
+// A group's "Laying out" note: the members' files and sizes summed.
+void SumLayoutTallies(const std::vector<const JobResult*>& jobs, JobResult* m) {
+  LayoutTally sum;
+  std::vector<std::string> own;
+  for (const JobResult* j : jobs) {
+    const LayoutTally& t = j->layout_tally;
+    if (t.files == 0) continue;
+    sum.files += t.files;
+    sum.bytes += t.bytes;
+    own.push_back(LayoutTallyNote(t));
   }
-  std::vector<std::string> own;  // the members' notes to leave out
-  for (const JobResult* j : jobs)
-    if (j->verify_tally.set) own.push_back(VerifyTallyNote(j->verify_tally));
-  std::vector<std::string> out;
-  for (size_t i = 0; i <= m->notes.size(); ++i) {
-    if (i == at) out.push_back(VerifyTallyNote(sum));
-    if (i < m->notes.size() && std::find(own.begin(), own.end(), m->notes[i]) == own.end())
-      out.push_back(m->notes[i]);
-  }
-  m->notes = std::move(out);
+  m->layout_tally = sum;
+  if (sum.files == 0) return;
+  ReplaceMemberNotes(&m->notes, jobs[0]->layout_tally.files != 0 ? &own.front() : nullptr, own,
+                     LayoutTallyNote(sum));
 }
 }  // namespace
 
@@ -407,6 +438,7 @@ JobRecord MergeGroup(const std::vector<const JobResult*>& jobs) {
     r.cpu_runtime_us += RuntimeUs(j);
   }
   SumVerifyTallies(jobs, &m);
+  SumLayoutTallies(jobs, &m);
   r.members = static_cast<uint32_t>(jobs.size());
   for (const JobResult* j : jobs) {
     if (std::find(r.member_rw.begin(), r.member_rw.end(), j->spec.rw) == r.member_rw.end())

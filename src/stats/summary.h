@@ -129,6 +129,11 @@ struct JobRecord {
 // The report's note for verify's counts: "verify: N blocks written, ...".
 std::string VerifyTallyNote(const VerifyTally& t);
 
+// The report's note for what a job laid out, as fio prints it before the
+// run: "Laying out IO file (1 file / 64MiB)", "Laying out IO files (252
+// files / total 252MiB)" (the size the files were laid out to).
+std::string LayoutTallyNote(const LayoutTally& t);
+
 // Builds a record for one job (bw/iops stats from its samples); it refers to
 // `job`, which must outlive it.
 JobRecord RecordForJob(const JobResult& job);

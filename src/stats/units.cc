@@ -131,4 +131,20 @@ uint64_t ScalePercentileValue(uint64_t ns, int steps) {
   return ns;
 }
 
+std::string HumanBytes(uint64_t bytes) {
+  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int u = 0;
+  double v = static_cast<double>(bytes);
+  while (v >= 1024.0 && u < 5) {
+    v /= 1024.0;
+    ++u;
+  }
+  char buf[32];
+  if (u == 0 || v == static_cast<double>(static_cast<uint64_t>(v)))
+    snprintf(buf, sizeof(buf), "%llu%s", static_cast<unsigned long long>(v), kUnits[u]);
+  else
+    snprintf(buf, sizeof(buf), "%.1f%s", v, kUnits[u]);
+  return buf;
+}
+
 }  // namespace iobench

@@ -61,4 +61,7 @@ PercentileScale ChoosePercentileScale(uint64_t min_ns, uint64_t max_ns);
 // ceil(value / 1000) applied `steps` times, as fio rounds percentiles.
 uint64_t ScalePercentileValue(uint64_t ns, int steps);
 
+// Human size with binary units: 64MiB, 1.5GiB, 4096B.
+std::string HumanBytes(uint64_t bytes);
+
 }  // namespace iobench

@@ -369,6 +369,36 @@ TEST(StatsGroupTest, GroupVerifyNoteSumsTheMembers) {
   EXPECT_EQ(RecordForJob(jobs[0]).result.notes, jobs[0].notes);
 }
 
+// A group's "Laying out" note sums its members' files and sizes: numjobs=252
+// with a file of 1 MiB each said "1 file / 1MiB" (the members' identical
+// notes collapsed into one).
+TEST(StatsGroupTest, GroupLayoutNoteSumsTheMembers) {
+  std::vector<JobResult> jobs = {testdata::MakeJob("a", 0, 0, 3, 1, 100, 0),
+                                 testdata::MakeJob("a", 0, 1, 3, 2, 100, 0),
+                                 testdata::MakeJob("a", 0, 2, 3, 3, 100, 0)};
+  for (size_t i = 0; i < 2; ++i) {
+    jobs[i].layout_tally = {1, 1 << 20};
+    jobs[i].notes = {"before", LayoutTallyNote(jobs[i].layout_tally), "after"};
+  }
+  EXPECT_EQ(jobs[0].notes[1], "Laying out IO file (1 file / 1MiB)");
+  jobs[2].layout_tally = {2, 3 << 19};  // two files of 768 KiB
+  jobs[2].notes = {LayoutTallyNote(jobs[2].layout_tally)};
+  EXPECT_EQ(jobs[2].notes[0], "Laying out IO files (2 files / total 1.5MiB)");
+  const JobRecord r = MergeGroup({&jobs[0], &jobs[1], &jobs[2]});
+  EXPECT_EQ(r.result.notes,
+            (std::vector<std::string>{"before", "Laying out IO files (4 files / total 3.5MiB)",
+                                      "after"}));
+  EXPECT_EQ(r.result.layout_tally.files, 4u);
+  // The first member laid out nothing (its file was there): the note goes last.
+  jobs[0].layout_tally = {};
+  jobs[0].notes = {"before"};
+  const JobRecord r2 = MergeGroup({&jobs[0], &jobs[1]});
+  EXPECT_EQ(r2.result.notes,
+            (std::vector<std::string>{"before", "after", "Laying out IO file (1 file / 1MiB)"}));
+  // A job on its own keeps its note as it is.
+  EXPECT_EQ(RecordForJob(jobs[1]).result.notes, jobs[1].notes);
+}
+
 TEST(StatsGroupTest, MergeGroupFollowsFioRules) {
   std::vector<JobResult> jobs = {testdata::MakeJob("a", 0, 0, 3, 1, 100, 0),
                                  testdata::MakeJob("a", 0, 1, 3, 2, 200, 0),
