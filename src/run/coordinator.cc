@@ -1101,7 +1101,8 @@ class PhaseRunner {
     }
 
     std::vector<std::string> paths, disk_paths;  // disk_paths: of jobs with disk_util=1
-    sys::TargetRegions regions;                  // of the buffered jobs' files (page cache)
+    // Of the buffered jobs' files (page cache) and devices (what they used).
+    sys::TargetRegions regions;
     std::vector<const LiveCounters*> live;
     std::vector<const JobSpec*> specs;
     for (auto& c : clones) {
@@ -1110,7 +1111,7 @@ class PhaseRunner {
       for (const auto& t : c.targets) {
         if (t.diskless) continue;
         paths.push_back(t.path);
-        if (!jobs_[c.job].direct && t.regular_file()) {
+        if (!jobs_[c.job].direct && (t.regular_file() || t.is_block_device)) {
           auto& r = regions[t.path];  // listed even when empty: nothing to measure
           if (t.region_size != 0) r.emplace_back(t.region_offset, t.region_size);
         }

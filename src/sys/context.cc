@@ -390,6 +390,7 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
     if (!job.direct && (HasRead(job.rw) || HasWrite(job.rw)) && !buffered_intent.empty() &&
         env.mem_total_bytes > 0 && !ReadsEachBlockOnce(job, shared)) {
       uint64_t region = 0;
+      bool device_end = false;  // the device ended the region, not size=
       std::string where = first(
           [&](const TargetContext& c) {
             if (IsMemoryFs(c.fs_type) || c.device.empty()) return false;
@@ -398,17 +399,29 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
               auto it = env.target_sizes.find(c.path);
               r = it == env.target_sizes.end() ? 0 : it->second;
             }
+            // What the job used of a device, not what size= asked for.
+            bool ended = false;
+            if (auto it = env.device_region_bytes.find(c.path);
+                it != env.device_region_bytes.end() && it->second < r) {
+              r = it->second;
+              ended = true;
+            }
             if (r == 0 || r >= env.mem_total_bytes) return false;
-            if (region == 0) region = r;
+            if (region == 0) {
+              region = r;
+              device_end = ended;
+            }
             return true;
           },
           &t);
       if (!where.empty())
         out.push_back(who + where + ": the job's data (" + HumanBytes(region) +
-                      ") is smaller than memory (" + HumanBytes(env.mem_total_bytes) +
-                      ") in a buffered disk test (" + buffered_intent +
+                      (device_end ? ", to the device's end" : "") + ") is smaller than memory (" +
+                      HumanBytes(env.mem_total_bytes) + ") in a buffered disk test (" +
+                      buffered_intent +
                       "): after the first pass it can be served from the page cache; use "
-                      "direct=1 or a size larger than memory");
+                      "direct=1 or a " +
+                      (device_end ? "device" : "size") + " larger than memory");
     }
 
     // 7. Reads of holes: zeros with no I/O under them. At least 1% of the
@@ -526,6 +539,11 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
       tc = info->ctx;
       StackedDevice(*info, &tc);
       if (info->exists && info->size_bytes > 0) env.target_sizes[p] = info->size_bytes;
+      if (info->is_block_device && regions != nullptr)
+        if (auto it = regions->find(p); it != regions->end() && !it->second.empty()) {
+          uint64_t& used = env.device_region_bytes[p];
+          for (const auto& [off, len] : it->second) used = std::max(used, len);
+        }
       if (info->is_regular_file) {
         // The jobs' regions, not the whole file: a 4 KiB job on a sparse
         // 15 TiB file examined all of it (43 s; fio 0.34 s).

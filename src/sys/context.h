@@ -27,7 +27,8 @@ namespace iobench::sys {
 // warnings' counts only).
 // `regions`: by target path, the {offset, len} regions the buffered jobs'
 // clones use; page cache residency is of those (a path not listed: the
-// whole file). `stop`: a SIGINT while the page cache is measured stops the
+// whole file), and a block device's bound the data of warning 6
+// (TrapEnv::device_region_bytes). `stop`: a SIGINT while the page cache is measured stops the
 // measuring (the figure is left unset).
 using TargetRegions = std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>>;
 RunContext CollectContext(const std::vector<JobSpec>& jobs,
@@ -43,6 +44,11 @@ struct TrapEnv {
   uint64_t mem_total_bytes = 0;
   // Size of each target path that exists (file or device), by TargetContext::path.
   std::map<std::string, uint64_t> target_sizes;
+  // By block device path: the largest region a buffered job's clone used
+  // on it. A time_based job whose size= runs past the device's end uses the
+  // device from its offset to the end (its note says "the job used [0,
+  // 268435456)"): size=800G on a 256 MiB device is 256 MiB of data.
+  std::map<std::string, uint64_t> device_region_bytes;
   // Target paths left out of `targets` (a wide job describes a few files):
   // a warning naming "N more" counts the ones it checked and says how many
   // of the job's files it did not.

@@ -561,6 +561,38 @@ TEST(SysTrapsTest, BufferedDiskTestSmallerThanMemory) {
   EXPECT_TRUE(DetectTraps({k}, {Target("/mnt/nvme/f", "xfs", "nvme0n1")}, Env()).empty());
 }
 
+// The data is the region the job used: a time_based job whose size= runs
+// past a device's end uses the device to its end. size=800G on a 256 MiB
+// loop device was judged by the 800 GiB and gave no warning; size=256M did.
+TEST(SysTrapsTest, BufferedDiskTestJudgedByTheRegionUsed) {
+  JobSpec j = Job("mytest", "/dev/loop7", RwMode::kReadWrite);
+  j.size = 800 * kGiB;
+  j.time_based = true;
+  j.numjobs = 4;
+  const TargetContext loop = Target("/dev/loop7", "", "loop7 on ext4");
+  TrapEnv env = Env(16 * kGiB);
+  env.target_sizes["/dev/loop7"] = 256ull << 20;
+  EXPECT_TRUE(DetectTraps({j}, {loop}, env).empty());  // no region known: size= decides
+  env.device_region_bytes["/dev/loop7"] = 256ull << 20;
+  auto w = DetectTraps({j}, {loop}, env);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "job 'mytest': /dev/loop7: the job's data (256 MiB, to the device's end) is smaller "
+            "than memory (16 GiB) in a buffered disk test (size=800 GiB): after the first pass "
+            "it can be served from the page cache; use direct=1 or a device larger than memory");
+  // The region within the device: size= decides, as before.
+  j.size = 128ull << 20;
+  w = DetectTraps({j}, {loop}, env);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("the job's data (128 MiB) is smaller than memory"), std::string::npos)
+      << w[0];
+  EXPECT_NE(w[0].find("use direct=1 or a size larger than memory"), std::string::npos) << w[0];
+  // A device larger than memory, used to its end: no warning.
+  j.size = 800 * kGiB;
+  env.device_region_bytes["/dev/loop7"] = 32 * kGiB;
+  EXPECT_TRUE(DetectTraps({j}, {loop}, env).empty());
+}
+
 TEST(SysTrapsTest, OneLinePerJobAndTrapWithCount) {
   JobSpec j;
   j.name = "many";
