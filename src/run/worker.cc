@@ -2459,6 +2459,15 @@ void Worker::Run() {
         // k-th I/O of a refill the submit time of the k-1 before it).
         if (uncommitted_n_ >= batch_submit_) {
           uint64_t t = Submit();
+          // The engine takes nothing more before this batch is reaped: reap
+          // it now, as fio does when its next queue answers busy, and
+          // prepare the next batch after that (with a fresh stamp, as fio
+          // stamps a requeued I/O again). The top of the loop reads the
+          // clock and checks the time, so no check is needed here.
+          if (one_batch_ && committed_ != 0) {
+            AccountReaped(engine_->Reap(committed_, committed_, reaped_.data()));
+            goto next_batch;
+          }
           // Filling a deep queue through an engine whose submit does the
           // I/O (libaio on a buffered or tmpfs file) can outlast the
           // runtime: iodepth=20000 took 600 ms of a 100 ms job. The clock
@@ -2472,14 +2481,6 @@ void Worker::Run() {
           if (t != 0) {
             now = t;
             if (measuring_) CheckTime(now);
-          }
-          // The engine takes nothing more before this batch is reaped: reap
-          // it now, as fio does when its next queue answers busy, and
-          // prepare the next batch after that (with a fresh stamp, as fio
-          // stamps a requeued I/O again).
-          if (one_batch_ && committed_ != 0) {
-            AccountReaped(engine_->Reap(committed_, committed_, reaped_.data()));
-            goto next_batch;
           }
         }
         if (poll_each_) {
