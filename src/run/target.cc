@@ -200,6 +200,22 @@ uint64_t SmallestBs(const JobSpec& job) {
   return bs == UINT64_MAX || bs == 0 ? 4096 : bs;
 }
 
+Result<uint64_t> FillFreeBytes(const JobSpec& job, const std::string& path) {
+  const std::string dir = ExistingParent(path);  // the layout creates the rest
+  struct statvfs vfs;
+  if (statvfs(dir.c_str(), &vfs) != 0)
+    return ErrnoStatus(JobLabel(job) + ": fill_device: statvfs " + dir);
+  // Root may write the blocks a file system keeps for it (ext4's -m, 5%
+  // by default), and fio's root run does: f_bfree counts them, f_bavail
+  // does not (a root run stopped that much short of full, no ENOSPC).
+  const uint64_t free_blocks = geteuid() == 0 ? vfs.f_bfree : vfs.f_bavail;
+  return free_blocks * vfs.f_frsize;
+}
+
+uint64_t FillRegionBytes(const JobSpec& job, uint64_t free) {
+  return free + std::max<uint64_t>(BufferBs(job), SmallestBs(job));
+}
+
 // Why a job without filename= runs on its name: for the messages about
 // that target.
 constexpr const char* kNameAsTargetWhy =
@@ -445,16 +461,11 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       // the write that finds the filesystem full: an I/O must fit in the
       // region, so with the free space alone the last, partial block was
       // never issued (384k writes into 1 MiB free: 2 writes, no ENOSPC).
-      const std::string dir = ExistingParent(t.path);  // the layout creates the rest
-      struct statvfs vfs;
-      if (statvfs(dir.c_str(), &vfs) != 0)
-        return ErrnoStatus(JobLabel(job) + ": fill_device: statvfs " + dir);
-      // Root may write the blocks a file system keeps for it (ext4's -m, 5%
-      // by default), and fio's root run does: f_bfree counts them, f_bavail
-      // does not (a root run stopped that much short of full, no ENOSPC).
-      const uint64_t free_blocks = geteuid() == 0 ? vfs.f_bfree : vfs.f_bavail;
-      fsize =
-          t.current_size + free_blocks * vfs.f_frsize + std::max<uint64_t>(BufferBs(job), min_bs);
+      // Data the filesystem compresses takes less than that: the worker
+      // then goes on past the region (Worker::FillGoesOn).
+      IOB_ASSIGN_OR_RETURN(const uint64_t free, FillFreeBytes(job, t.path));
+      fsize = t.current_size + FillRegionBytes(job, free);
+      t.fill_sized = true;
     } else if (t.exists && t.current_size > 0) {
       fsize = t.current_size;
     } else if (t.is_block_device) {

@@ -30,6 +30,10 @@ struct TargetFile {
   uint64_t needed_size = 0;    // a file must be at least this long (offset + region)
   uint64_t region_offset = 0;  // the clone's region: [offset, offset + size)
   uint64_t region_size = 0;
+  // fill_device without a size: the region is the file system's free space
+  // (FillRegionBytes) as it was at resolve time; the worker sizes another
+  // from where the writes ended when it is written without ENOSPC.
+  bool fill_sized = false;
   uint32_t logical_block_size = 0;  // block devices: BLKSSZGET
   int jobnum = 0;                   // the numjobs clone it was resolved for (messages)
   std::string note;                 // what the report must say about the region ("" mostly)
@@ -73,6 +77,16 @@ bool NoRunCreates(const std::string& path);
 
 // The smallest block size of the directions the job uses (4096 if none).
 uint64_t SmallestBs(const JobSpec& job);
+
+// fill_device: the bytes free on the file system that holds `path` (or its
+// nearest existing parent) for this run: statvfs f_bfree as root, who may
+// write the blocks a file system keeps for root (ext4's -m), else f_bavail.
+// The error names the job and the directory.
+Result<uint64_t> FillFreeBytes(const JobSpec& job, const std::string& path);
+// fill_device without a size: the region that `free` free bytes give a
+// file, from its end: those bytes and one block of the largest size, so
+// that the job reaches the write that finds the file system full.
+uint64_t FillRegionBytes(const JobSpec& job, uint64_t free);
 
 // Refuses direct=1, and trims with or without it, with a block size or
 // offset that is not a multiple of a block device's logical block size,

@@ -947,7 +947,56 @@ bool Worker::MorePassesAfter(uint64_t passes) const {
   return moved < io_size_ && io_size_ - moved >= max_bs;
 }
 
+// fill_device without a size: the region the free space sized when the
+// job started (FillRegionBytes) is written and no write found the
+// filesystem full. Data the filesystem compresses takes less room than it
+// counts (btrfs compress=zstd, 200 MiB: the 194 MiB region written, 6%
+// still free; fio 3.33 wrote 259 MB). fio's size is "something really
+// large" and it writes on to ENOSPC: so does the job, over a new region
+// from where the last one ended, as large as the free space is now plus a
+// block, as often as it takes. At the end of a region, never per I/O. A
+// job that cannot go on (its verify replays, io_size or openfiles hold the
+// first region's plan) keeps what is free for its report's note.
+bool Worker::FillGoesOn() {
+  if (fill_full_ != 0 || stopping_ || error_ != 0 || ios_left_ == 0 || pattern_ == nullptr ||
+      targets_.empty() || (io_total_ != 0 && issued_bytes_ >= io_total_))
+    return false;
+  for (const TargetFile& t : targets_)
+    if (!t.fill_sized) return false;
+  const Result<uint64_t> free = FillFreeBytes(job_, targets_[0].path);
+  if (!free.ok()) return false;
+  fill_stop_why_ = verifier_ != nullptr ? "its verify replays the first region's plan"
+                   : job_.HasIoSize()   ? "io_size= is set"
+                   : open_limit_ != 0   ? "openfiles= is set"
+                                        : "";
+  fill_stop_free_ = *free;
+  if (!fill_stop_why_.empty()) return false;
+  if (fill_regions_.empty()) fill_regions_ = PatternRegions();
+  const uint64_t gran = SmallestBs(job_);
+  uint64_t added = 0;
+  for (PatternRegion& r : fill_regions_) {
+    // Every I/O of the pass ended inside the region, the last at its end
+    // less what is left under a block (writes may still be in flight).
+    r.offset += r.size - r.size % gran;
+    r.size = FillRegionBytes(job_, *free);
+    r.file_size = r.offset + r.size;
+    added += r.size;
+  }
+  Result<std::unique_ptr<IoPattern>> next = IoPattern::Create(job_, fill_regions_, seed_);
+  if (!next.ok()) {
+    fill_stop_why_ = "the next region: " + next.status().message();
+    return false;
+  }
+  pattern_ = std::move(*next);
+  if (io_total_ != 0) io_total_ += added;
+  job_bytes_ += added;
+  ++fill_more_;
+  return true;
+}
+
 bool Worker::EndPass(IoPlan* plan) {
+  // fill_device: the region ran out before the filesystem did.
+  if (job_.fill_device && FillGoesOn()) return PatternNext(plan);
   ++passes_;
   bool loop_end = true;
   if (WritesIoSizePerLoop(job_)) {  // a loop is io_size bytes (its verify phase follows it)
@@ -995,6 +1044,7 @@ bool Worker::EndPass(IoPlan* plan) {
 // pass that only wraps (a time_based random job) syncs once. Sets
 // pass_eof_ (NextPlan ends the pass), or no_more_ at the job's end.
 bool Worker::PassEndSync() {
+  if (job_.fill_device && FillGoesOn()) return true;  // the next I/O follows, in a new region
   bool loop_end = true;
   if (WritesIoSizePerLoop(job_) && !job_.time_based)
     loop_end = issued_bytes_ - loop_mark_bytes_ >= io_size_;
@@ -2631,6 +2681,19 @@ void Worker::Run() {
   if (fill_full_ != 0)
     AddNote("fill_device: the filesystem was full (" + std::to_string(ts_.dir[1].bytes) +
             " bytes written): the job ended there, as fio's does");
+  if (fill_more_ != 0 || (!fill_stop_why_.empty() && fill_stop_free_ != 0)) {
+    uint64_t sized = 0;
+    for (const TargetFile& t : targets_) sized += t.region_size;
+    AddNote("fill_device: the job's size, the free space when it started (" + HumanBytes(sized) +
+            "), ran out before the filesystem was full: the data took less room than it counts "
+            "(a filesystem that compresses it, btrfs compress=); " +
+            (fill_stop_why_.empty()
+                 ? "the job wrote on past it, " + std::to_string(fill_more_) + " more region" +
+                       (fill_more_ == 1 ? "" : "s") +
+                       " sized by the free space then, as fio's writes on to ENOSPC"
+                 : "the job ended there with " + HumanBytes(fill_stop_free_) +
+                       " still free: " + fill_stop_why_ + " (fio's writes on to ENOSPC)"));
+  }
   if (eof_reads_ != 0)
     AddNote(std::to_string(eof_reads_) +
             " random reads found the end of the file: nothing read, not counted as I/Os "

@@ -639,6 +639,15 @@ class Worker {
   bool eof_in_pass_ = false;
   void SequentialEof(const IoRequest* req);
   uint64_t fill_full_ = 0;  // fill_device: writes that found the filesystem full
+  // fill_device without a size, its region written with room left (data
+  // that compresses): FillGoesOn sizes another from where it ended. The
+  // regions it made, how many, and when the job could not go on, why (the
+  // option) and the bytes left free.
+  std::vector<PatternRegion> fill_regions_;
+  uint32_t fill_more_ = 0;
+  std::string fill_stop_why_;
+  uint64_t fill_stop_free_ = 0;
+  bool FillGoesOn();
   // flow= (slow path only): the group, this job's weight and I/Os, the
   // times the flow held it back.
   FlowGroup* flow_ = nullptr;
