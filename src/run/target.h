@@ -104,8 +104,9 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t);
 // none). `stop` (optional, the run's stop-signal flag): checked between 1 MiB chunks; when set the
 // layout ends with Status::Code::kInterrupted. A failed preallocation is handled as fio 3.33 does:
 // fallocate=keep fails the job; native and posix go on without it, and `note` (optional) says why
-// the file was not preallocated. A layout that fails or is interrupted is undone: a file it created
-// is removed, a file it extended is truncated back to its old size.
+// the file was not preallocated, or how much of it was when the call ran out of room partway
+// (what it allocated stays, as in fio). A layout that fails or is interrupted is undone: a file it
+// created is removed, a file it extended is truncated back to its old size.
 Result<uint64_t> LayOutFile(const JobSpec& job, const TargetFile& t,
                             const std::atomic<int>* stop = nullptr, std::string* note = nullptr);
 
