@@ -2685,8 +2685,8 @@ void Worker::Run() {
     uint64_t sized = 0;
     for (const TargetFile& t : targets_) sized += t.region_size;
     AddNote("fill_device: the job's size, the free space when it started (" + HumanBytes(sized) +
-            "), ran out before the filesystem was full: the data took less room than it counts "
-            "(a filesystem that compresses it, btrfs compress=); " +
+            "), ran out before the filesystem was full (data it compresses takes less room than "
+            "it counts, btrfs compress=; or space freed during the run); " +
             (fill_stop_why_.empty()
                  ? "the job wrote on past it, " + std::to_string(fill_more_) + " more region" +
                        (fill_more_ == 1 ? "" : "s") +
