@@ -1136,6 +1136,15 @@ class PhaseRunner {
               "dropped (%s): its reads may be served from memory, not the device; run with "
               "CAP_SYS_ADMIN or use direct=1\n",
               jobs_[c.job].name.c_str(), path.c_str(), why.c_str());
+    // direct=1 off the file's direct I/O alignment: btrfs serves it through
+    // the page cache without an error (files are laid out by now).
+    std::set<std::pair<size_t, std::string>> misaligned;
+    for (const auto& c : clones)
+      for (const auto& t : c.targets) {
+        if (!opts_.engine_factory && misaligned.emplace(c.job, t.path).second)
+          if (std::string w = DirectAlignmentWarning(jobs_[c.job], t); !w.empty())
+            std::fprintf(stderr, "iobench: warning: %s\n", w.c_str());
+      }
     CollectPhaseContext(phase, clones, paths, regions, cache_kept);
     if (opts_.on_context) opts_.on_context(result_->context);
     if (opts_.on_phase_start) opts_.on_phase_start(specs);

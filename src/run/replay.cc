@@ -14,6 +14,7 @@
 #include "run/target.h"
 #include "sys/job_paths.h"
 #include "sys/strings.h"
+#include "sys/target.h"
 
 namespace iobench {
 
@@ -580,10 +581,8 @@ Status CheckReplayAlignment(const JobSpec& job, const IologSummary& s,
       trim[i] = t.logical_block_size;
       if (job.direct) data[i] = t.logical_block_size;
     } else if (job.direct && t.regular_file() && t.exists) {
-      struct statx stx {};
-      if (statx(AT_FDCWD, t.path.c_str(), 0, STATX_DIOALIGN, &stx) == 0 &&
-          (stx.stx_mask & STATX_DIOALIGN) != 0)
-        data[i] = stx.stx_dio_offset_align;  // 0: no direct I/O here, the open says so
+      if (const auto a = sys::StatxDioAlign(t.path))
+        data[i] = a->offset;  // 0: no direct I/O here, the open says so
     }
     any = any || trim[i] > 1 || data[i] > 1;
   }

@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -699,41 +701,100 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
   return out;
 }
 
+namespace {
+
+// What of clone t.jobnum's I/O in direction `d` is not a multiple of
+// `align`: a block size it issues (a bssplit's as the pattern rounds them:
+// 6k with 4k issues 4k, as fio, so its unrounded largest size is not one of
+// them), the region's offset, or (`with_blockalign`) a blockalign= it set.
+// `what` describes it and `fix` names the options to change; `offset`: the
+// clone's offset is off (its label names the clone). Empty `what`: aligned.
+struct Misaligned {
+  std::string what, fix;
+  bool offset = false;
+};
+Misaligned MisalignedIo(const JobSpec& job, const TargetFile& t, int d, uint64_t align,
+                        bool with_blockalign) {
+  const std::string a = std::to_string(align);
+  const BlockSizeSpec& spec = job.bs[d];
+  std::vector<uint64_t> sizes = {spec.min, spec.max};
+  if (!spec.split.empty()) {
+    uint64_t min_bs = UINT64_MAX;
+    for (const auto& e : spec.split) min_bs = std::min(min_bs, e.bs);
+    sizes.clear();
+    for (const auto& e : spec.split)
+      sizes.push_back(SplitBlockSize(e.bs, min_bs, job.bs_unaligned));
+  }
+  for (uint64_t bs : sizes)
+    if (bs % align != 0)
+      return {BsText(job, bs, d), "the block sizes (bs, bsrange, bssplit) to multiples of " + a};
+  if (t.region_offset % align != 0)
+    return {OffsetText(job, t.jobnum, t.region_offset, t.current_size),
+            "offset= (and offset_increment=) to a multiple of " + a, true};
+  if (with_blockalign && job.blockalign[d] % align != 0 && IsRandom(job.rw))
+    return {sys::OptionAt(job, "blockalign", std::to_string(job.blockalign[d])),
+            "blockalign= to a multiple of " + a};
+  return {};
+}
+
+bool UsesDdir(const JobSpec& job, int d) {
+  return (d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)) || (d == 2 && HasTrim(job.rw));
+}
+
+}  // namespace
+
 Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
   if (!t.is_block_device || t.logical_block_size == 0) return Status::Ok();
   const uint64_t lbs = t.logical_block_size;
   for (int d = 0; d < kNumDdirs; ++d) {
-    const bool used =
-        (d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)) || (d == 2 && HasTrim(job.rw));
     // A discard (BLKDISCARD) needs block-aligned ranges with or without
     // direct=1: the kernel says EINVAL at run time otherwise.
-    if (!used || (d != 2 && !job.direct)) continue;
+    if (!UsesDdir(job, d) || (d != 2 && !job.direct)) continue;
     const std::string needs = d == 2 ? std::string("a discard needs block-aligned ranges")
                                      : DirectText(job) + " needs block-aligned I/O";
-    // The sizes issued: a bssplit's as the pattern rounds them (6k with 4k
-    // issues 4k, as fio), so its unrounded largest size is not one of them.
-    const BlockSizeSpec& spec = job.bs[d];
-    std::vector<uint64_t> sizes = {spec.min, spec.max};
-    if (!spec.split.empty()) {
-      uint64_t min_bs = UINT64_MAX;
-      for (const auto& e : spec.split) min_bs = std::min(min_bs, e.bs);
-      sizes.clear();
-      for (const auto& e : spec.split)
-        sizes.push_back(SplitBlockSize(e.bs, min_bs, job.bs_unaligned));
-    }
-    for (uint64_t bs : sizes) {
-      if (bs % lbs != 0)
-        return Status::Invalid(JobLabel(job) + ": " + BsText(job, bs, d) +
-                               " is not a multiple of the logical block size " +
-                               std::to_string(lbs) + " of " + t.path + "; " + needs);
-    }
-    if (t.region_offset % lbs != 0)
-      return Status::Invalid(CloneLabel(job, t.jobnum) + ": " +
-                             OffsetText(job, t.jobnum, t.region_offset, t.current_size) +
-                             " is not a multiple of the logical block size " + std::to_string(lbs) +
-                             " of " + t.path + "; " + needs);
+    const Misaligned m = MisalignedIo(job, t, d, lbs, /*with_blockalign=*/false);
+    if (!m.what.empty())
+      return Status::Invalid((m.offset ? CloneLabel(job, t.jobnum) : JobLabel(job)) + ": " +
+                             m.what + " is not a multiple of the logical block size " +
+                             std::to_string(lbs) + " of " + t.path + "; " + needs);
   }
   return Status::Ok();
+}
+
+std::string DirectAlignmentWarning(const JobSpec& job, const TargetFile& t) {
+  if (!job.direct || !t.regular_file() || !t.exists || job.ioengine == "mmap") return "";
+  // What the kernel asks (statx), else btrfs's sector size: btrfs does not
+  // report STATX_DIOALIGN (6.18) and serves direct I/O off its sectors
+  // through the page cache (fs/btrfs/direct-io.c, check_direct_IO).
+  uint64_t align = 0;
+  std::string source = "statx";
+  if (const auto a = sys::StatxDioAlign(t.path)) {
+    align = a->offset;  // 0: no direct I/O at all; the open says so
+  } else if (struct statfs sfs;
+             statfs(t.path.c_str(), &sfs) == 0 &&
+             static_cast<uint32_t>(sfs.f_type) == static_cast<uint32_t>(BTRFS_SUPER_MAGIC)) {
+    align = static_cast<uint64_t>(sfs.f_bsize);
+    source = "its sector size";
+  }
+  if (align <= 1) return "";
+  const auto fs_name = sys::FsTypeName(t.path);
+  const std::string fs = fs_name.ok() ? *fs_name : "";
+  for (int d = 0; d < 2; ++d) {
+    if (!UsesDdir(job, d)) continue;
+    const Misaligned m = MisalignedIo(job, t, d, align, /*with_blockalign=*/true);
+    if (m.what.empty()) continue;
+    const std::string a = std::to_string(align);
+    return (m.offset ? CloneLabel(job, t.jobnum) : JobLabel(job)) + ": " + DirectText(job) +
+           " with " + m.what + ": " + t.path + (fs.empty() ? "" : " (" + fs + ")") +
+           " takes direct I/O in multiples of " + a + " bytes at offsets aligned to " + a + " (" +
+           source + "), and this is not: " +
+           (fs == "btrfs"
+                ? "btrfs serves such I/O through the page cache, without an error, so the job "
+                  "measures buffered I/O"
+                : "the kernel fails such I/O (EINVAL) or serves it through the page cache") +
+           "; set " + m.fix + ", or direct=0";
+  }
+  return "";
 }
 
 namespace {

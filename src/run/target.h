@@ -93,6 +93,15 @@ uint64_t FillRegionBytes(const JobSpec& job, uint64_t free);
 // before anything runs.
 Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t);
 
+// direct=1 on an existing regular file (check after layout) whose job
+// reads or writes with a block size, offset or blockalign= that is not a
+// multiple of the file's direct I/O alignment (sys::StatxDioAlign; on
+// btrfs, which does not report it, its sector size): a warning naming
+// direct=1, the option, the alignment and the file system, "" otherwise.
+// btrfs serves such I/O through the page cache without an error; xfs and
+// ext4 fail it with EINVAL, which the run's error explains.
+std::string DirectAlignmentWarning(const JobSpec& job, const TargetFile& t);
+
 // Creates or extends a regular file that is missing or shorter than
 // needed_size (never shrinks, never touches block devices), honouring
 // fallocate, overwrite and create_on_open, and creates the missing

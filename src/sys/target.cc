@@ -579,6 +579,14 @@ std::string TargetDeviceLabel(const TargetContext& ctx) {
   return "unknown";
 }
 
+std::optional<DioAlign> StatxDioAlign(const std::string& path) {
+  struct statx stx {};
+  if (statx(AT_FDCWD, path.c_str(), 0, STATX_DIOALIGN, &stx) != 0 ||
+      (stx.stx_mask & STATX_DIOALIGN) == 0)
+    return std::nullopt;
+  return DioAlign{stx.stx_dio_offset_align, stx.stx_dio_mem_align};
+}
+
 std::string DirectIoEinvalHint(int fd, uint64_t offset, uint64_t length, const void* buf) {
   uint64_t off_align = 0;
   uint64_t mem_align = 0;

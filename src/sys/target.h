@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -183,6 +184,17 @@ Result<ExtentSample> ExtentsIn(const std::string& path,
 // know the flag) give Unsupported naming the file, filesystem and kernel. When
 // `fd` is negative or not readable, `path` is opened read-only for the probe.
 Status ProbeDontcache(int fd, const std::string& path);
+
+// What the kernel asks of direct I/O on the file at `path` (statx
+// STATX_DIOALIGN, Linux 6.1+): `offset`, the alignment of offsets and
+// lengths (0: the file system takes no direct I/O on this file), and `mem`,
+// of buffer addresses. nullopt when the kernel does not say: an older
+// kernel, a file system that does not report it (btrfs, 6.18), no such file.
+struct DioAlign {
+  uint32_t offset = 0;
+  uint32_t mem = 0;
+};
+std::optional<DioAlign> StatxDioAlign(const std::string& path);
 
 // Why a direct I/O on `fd` may have failed with EINVAL, for the error
 // message (fio says only "try setting direct=0"): the alignment the kernel
