@@ -30,6 +30,7 @@
 #include "run/replay.h"
 #include "run/steadystate.h"
 #include "run/target.h"
+#include "run/uncached_check.h"
 #include "run/worker.h"
 #include "stats/disk_util.h"
 #include "stats/helper_cpu.h"
@@ -1138,13 +1139,18 @@ class PhaseRunner {
               jobs_[c.job].name.c_str(), path.c_str(), why.c_str());
     // direct=1 off the file's direct I/O alignment: btrfs serves it through
     // the page cache without an error (files are laid out by now).
+    // uncached=1 writes that stay cached are only seen after the phase.
     std::set<std::pair<size_t, std::string>> misaligned;
+    std::vector<std::pair<const JobSpec*, const TargetFile*>> uses;
     for (const auto& c : clones)
       for (const auto& t : c.targets) {
+        uses.emplace_back(&jobs_[c.job], &t);
         if (!opts_.engine_factory && misaligned.emplace(c.job, t.path).second)
           if (std::string w = DirectAlignmentWarning(jobs_[c.job], t); !w.empty())
             std::fprintf(stderr, "iobench: warning: %s\n", w.c_str());
       }
+    UncachedWriteCheck uncached;
+    if (!opts_.engine_factory) uncached.Before(uses);
     CollectPhaseContext(phase, clones, paths, regions, cache_kept);
     if (opts_.on_context) opts_.on_context(result_->context);
     if (opts_.on_phase_start) opts_.on_phase_start(specs);
@@ -1232,6 +1238,12 @@ class PhaseRunner {
     phase_disks_ = nullptr;
     for (auto& d : disk_util.Stop()) MergeDisk(std::move(d), &result_->disks);
     if (helpers) AttributeHelperCpu(helpers.get(), clones);
+    std::vector<uint64_t> written;  // per entry of `uses`
+    for (const auto& c : clones)
+      for (size_t k = 0; k < c.targets.size(); ++k)
+        written.push_back(c.worker->result().stats.dir[1].bytes / c.targets.size());
+    for (const std::string& w : uncached.After(written, opts_.stop_signal))
+      std::fprintf(stderr, "iobench: warning: %s\n", w.c_str());
 
     UnlinkFiles(clones);
     for (const std::string& path : create_only_new_) ::unlink(path.c_str());

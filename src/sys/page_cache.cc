@@ -2,9 +2,11 @@
 #include <fcntl.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -234,6 +236,30 @@ Result<PageCacheSample> PageCacheResidencyOf(const std::string& path,
 Result<double> PageCacheResidency(const std::string& path, uint64_t offset, uint64_t len) {
   IOB_ASSIGN_OR_RETURN(PageCacheSample s, PageCacheResidencyOf(path, {{offset, len}}));
   return s.percent;
+}
+
+Result<PageCacheSample> ResidencyAfterWriteback(const std::string& path,
+                                                std::vector<std::pair<uint64_t, uint64_t>> ranges,
+                                                const std::atomic<int>* stop) {
+  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return ErrnoStatus("writeback: open " + path);
+  constexpr unsigned kWait =
+      SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER;
+  for (const auto& [offset, len] : ranges)
+    if (sync_file_range(fd.get(), static_cast<off_t>(offset), static_cast<off_t>(len), kWait) != 0)
+      return ErrnoStatus("writeback: sync_file_range " + path);
+  return PageCacheResidencyOf(path, std::move(ranges), stop);
+}
+
+bool BlockMappedExtFile(const std::string& path) {
+  Fd fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  struct statfs sfs;
+  struct stat st;
+  int flags = 0;
+  return fd.get() >= 0 && fstatfs(fd.get(), &sfs) == 0 &&
+         static_cast<uint32_t>(sfs.f_type) == EXT4_SUPER_MAGIC && fstat(fd.get(), &st) == 0 &&
+         S_ISREG(st.st_mode) && ioctl(fd.get(), FS_IOC_GETFLAGS, &flags) == 0 &&
+         (flags & FS_EXTENT_FL) == 0;
 }
 
 Status ProbeDontcache(int fd, const std::string& path) {

@@ -149,6 +149,20 @@ Result<PageCacheSample> PageCacheResidencyOf(const std::string& path,
                                              std::vector<std::pair<uint64_t, uint64_t>> ranges,
                                              const std::atomic<int>* stop = nullptr);
 
+// PageCacheResidencyOf after the writeback of the ranges: waits for it
+// first (sync_file_range WAIT_BEFORE | WRITE | WAIT_AFTER), as uncached=1
+// (RWF_DONTCACHE) drops a written page only when its writeback ends. For the
+// check after a run: what an uncached writer left cached.
+Result<PageCacheSample> ResidencyAfterWriteback(const std::string& path,
+                                                std::vector<std::pair<uint64_t, uint64_t>> ranges,
+                                                const std::atomic<int>* stop = nullptr);
+
+// True when `path` is a regular file on ext2/ext3/ext4 (statfs magic)
+// mapped by blocks, without extents (no FS_EXTENT_FL: ext2 and ext3 files,
+// mkfs.ext4 -O ^extent): ext4 keeps such a file's RWF_DONTCACHE writes in
+// the page cache (6.18).
+bool BlockMappedExtFile(const std::string& path);
+
 // How much of the union of `ranges` ({offset, len}, len 0 = to the end of
 // the file) is holes (SEEK_DATA/SEEK_HOLE): never written, punched or
 // trimmed; a read there returns zeros without any device I/O. A file
