@@ -1,6 +1,7 @@
 #include "report/status_line.h"
 
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -498,6 +499,14 @@ Result<EtaMode> ParseEtaMode(std::string_view text) {
 
 bool StatusLineAllowed(const std::vector<std::string>& formats, bool report_to_stdout) {
   return !report_to_stdout || std::find(formats.begin(), formats.end(), "normal") != formats.end();
+}
+
+bool ReportGoesToFd(const std::string& output, int fd) {
+  if (output.empty()) return true;
+  struct stat named {
+  }, open_fd{};
+  if (::stat(output.c_str(), &named) != 0 || ::fstat(fd, &open_fd) != 0) return false;
+  return named.st_dev == open_fd.st_dev && named.st_ino == open_fd.st_ino;
 }
 
 StatusPrinter::StatusPrinter(int fd, const StatusPrinterOptions& opts) : fd_(fd), opts_(opts) {

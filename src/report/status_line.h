@@ -202,8 +202,17 @@ struct StatusPrinterOptions {
 // in formats without `normal` (json, json+, terse, table alone), whose
 // document the line's bytes would corrupt, be stdout a pipe, a file or a
 // terminal whose output is captured (script, ssh -t). With --output=FILE the
-// report is elsewhere and the line may go to stdout, as fio's does.
+// report is elsewhere and the line may go to stdout, as fio's does, unless
+// FILE is stdout itself (ReportGoesToFd: report_to_stdout is true then).
 bool StatusLineAllowed(const std::vector<std::string>& formats, bool report_to_stdout);
+
+// Whether the report goes to the stream `fd` has open: no --output
+// (`output` empty), or an --output naming that same file (equal st_dev and
+// st_ino: /dev/stdout, /proc/self/fd/1, the terminal's /dev/pts/N, the file
+// stdout was redirected to, the same pipe). Such a report lands beside the
+// line as one with no --output does. False when either cannot be stat'ed
+// (an --output file not created yet is another file).
+bool ReportGoesToFd(const std::string& output, int fd);
 
 // Where and when the line is drawn. The line goes to `fd` (main passes
 // STDOUT_FILENO, as fio does): with --eta=auto only if fd is a terminal,

@@ -776,8 +776,11 @@ class StatusDriver {
     p.mode = mode.ok() ? *mode : EtaMode::kAuto;
     p.interval_ns = std::max<uint64_t>(o.eta_interval_ms, 250) * 1000000ull;
     p.newline_ns = o.eta_newline_ms * 1000000ull;
-    // A JSON or terse report on stdout gets no status bytes in it (fio).
-    p.allowed = StatusLineAllowed(o.formats, o.output.empty());
+    // A JSON or terse report on stdout gets no status bytes in it (fio),
+    // nor does one whose --output names stdout itself (/dev/stdout, the
+    // file or pipe stdout is): "the report is elsewhere" put the line
+    // inside the JSON document there.
+    p.allowed = StatusLineAllowed(o.formats, ReportGoesToFd(o.output, STDOUT_FILENO));
     return p;
   }
   StatusPrinter printer_;

@@ -807,6 +807,29 @@ TEST(StatusLineAllowedTest, OnlyBesideANormalReportOrAnOutputFile) {
   }
 }
 
+// --output naming stdout itself (/dev/stdout, /proc/self/fd/1, the file
+// or pipe stdout is) is the report on stdout: "the report is elsewhere"
+// drew the line into the JSON document there.
+TEST(StatusLineAllowedTest, AnOutputThatIsTheStreamItselfIsTheReportThere) {
+  EXPECT_TRUE(ReportGoesToFd("", 1));
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const std::string self = "/proc/self/fd/" + std::to_string(fds[1]);
+  EXPECT_TRUE(ReportGoesToFd(self, fds[1]));
+  EXPECT_TRUE(ReportGoesToFd("/proc/self/fd/" + std::to_string(fds[0]), fds[1]));  // same pipe
+  char tmpl[] = "/tmp/iobench_same_fd_XXXXXX";
+  const int f = ::mkstemp(tmpl);
+  ASSERT_GE(f, 0);
+  EXPECT_TRUE(ReportGoesToFd(tmpl, f));        // stdout redirected to the --output file
+  EXPECT_FALSE(ReportGoesToFd(tmpl, fds[1]));  // another file: the report is elsewhere
+  EXPECT_FALSE(ReportGoesToFd(self, f));
+  EXPECT_FALSE(ReportGoesToFd(std::string(tmpl) + ".none", f));  // not created yet
+  ::unlink(tmpl);
+  ::close(f);
+  ::close(fds[0]);
+  ::close(fds[1]);
+}
+
 TEST(StatusPrinterTest, NotAllowedPrintsNothingEvenWhenAlways) {
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
