@@ -582,6 +582,9 @@ bool StatusPrinter::Update(const RunStatus& run, uint64_t now_ns) {
 
 void StatusPrinter::Clear() {
   if (!enabled_ || shown_len_ == 0) return;
+  // A pipe or a file that gets no report: the lines stay as drawn, each
+  // ended by '\r' (fio's), and the schedule goes on.
+  if (!tty_ && !opts_.reports_here) return;
   // A terminal: blanks over the line. A pipe or a file (--eta=always): the
   // line ends, as fio's "\r\n", so the report after it starts a line of
   // its own (blanks there put spaces and a '\r' before its first line).

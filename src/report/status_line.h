@@ -195,6 +195,11 @@ struct StatusPrinterOptions {
   uint64_t interval_ns = 1000000000;  // --eta-interval; fio refuses < 250 ms
   uint64_t newline_ns = 0;            // --eta-newline; 0: never
   bool allowed = true;                // false: never drawn, whatever the mode (StatusLineAllowed)
+  // The reports (interim, final) go to the line's own stream (ReportGoesToFd):
+  // Clear ends the line there. false: into a pipe or file the line is left
+  // as drawn (each ended by '\r' alone, as fio's), no "\n" before reports
+  // that are not there.
+  bool reports_here = true;
 };
 
 // Whether the line may be drawn at all, given where the report goes (fio's
@@ -235,7 +240,9 @@ class StatusPrinter {
   // Returns whether it wrote.
   bool Update(const RunStatus& run, uint64_t now_ns);
   // Erases the line (before an interim or final report is printed on the
-  // same terminal); the next Update redraws it.
+  // same terminal); the next Update redraws it. Into a pipe or a file it
+  // ends the line with "\n" if the reports go there too (reports_here),
+  // else does nothing.
   void Clear();
   // Erases the line for good; later Updates print nothing.
   void Finish();

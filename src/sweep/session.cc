@@ -780,7 +780,8 @@ class StatusDriver {
     // nor does one whose --output names stdout itself (/dev/stdout, the
     // file or pipe stdout is): "the report is elsewhere" put the line
     // inside the JSON document there.
-    p.allowed = StatusLineAllowed(o.formats, ReportGoesToFd(o.output, STDOUT_FILENO));
+    p.reports_here = ReportGoesToFd(o.output, STDOUT_FILENO);
+    p.allowed = StatusLineAllowed(o.formats, p.reports_here);
     return p;
   }
   StatusPrinter printer_;

@@ -513,6 +513,27 @@ TEST(StatusPrinterTest, AutoPrintsNothingIntoAPipe) {
   ::close(fds[1]);
 }
 
+// The reports go to --output=FILE, not into the line's pipe: the line is
+// not ended there before them (fio writes '\r' alone); it was "\r\n" before
+// each interim report and at the end.
+TEST(StatusPrinterTest, APipeWithoutTheReportsGetsNoNewlines) {
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_NONBLOCK), 0);
+  StatusPrinterOptions opts{EtaMode::kAlways, kSec, 0};
+  opts.reports_here = false;
+  StatusPrinter p(fds[1], opts);
+  EXPECT_TRUE(p.Update(Simple(0), 0));
+  p.Clear();  // an interim report, written to the other file
+  EXPECT_FALSE(p.Update(Simple(kSec / 2), kSec / 2));  // the schedule goes on
+  EXPECT_TRUE(p.Update(Simple(kSec), kSec));
+  p.Finish();
+  const std::string out = Drain(fds[0]);
+  EXPECT_EQ(out.find('\n'), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\r'), 2) << out;
+  ::close(fds[0]);
+  ::close(fds[1]);
+}
+
 TEST(StatusPrinterTest, NeverOnATerminalPrintsNothing) {
   Pty pty;
   if (!pty.ok()) GTEST_SKIP() << "openpty failed: no pseudo-terminals here";
