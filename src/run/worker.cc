@@ -67,8 +67,14 @@ bool DirUsed(const JobSpec& job, int d) {
   return (d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)) || (d == 2 && HasTrim(job.rw));
 }
 
+// The letter a job shows once it runs I/O (after any ramp). A job that reads
+// and does not write, with a verify type, checks every read: fio's do_io
+// sets TD_VERIFYING for such a read (verify set, a read, and not a
+// read+write job), so fio 3.33 shows `V` for rw=read or randread with
+// verify=md5/crc32c, do_verify or not; randrw with verify stays `m`.
 char StateLetter(const JobSpec& job) {
   const bool r = HasRead(job.rw), w = HasWrite(job.rw), t = HasTrim(job.rw);
+  if (r && !w && job.verify.type != VerifyType::kNone) return job_state::kVerifying;
   char c = (r && w) ? 'M' : w ? 'W' : t ? 'D' : 'R';
   return IsRandom(job.rw) ? static_cast<char>(c - 'A' + 'a') : c;
 }
