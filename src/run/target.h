@@ -98,8 +98,8 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t);
 // multiple of the file's direct I/O alignment (sys::StatxDioAlign; on
 // btrfs, which does not report it, its sector size): a warning naming
 // direct=1, the option, the alignment and the file system, "" otherwise.
-// btrfs serves such I/O through the page cache without an error; xfs and
-// ext4 fail it with EINVAL, which the run's error explains.
+// btrfs serves such I/O through the page cache without an error. Not on
+// xfs and ext2/3/4: they fail it with EINVAL, which the run's error explains.
 std::string DirectAlignmentWarning(const JobSpec& job, const TargetFile& t);
 
 // Creates or extends a regular file that is missing or shorter than
