@@ -74,6 +74,10 @@ TEST_F(RunTargetMessagesTest, DirectAlignmentNamesTheOptionAndLine) {
       Refusal("direct=1\nsize=64k\nnumjobs=3\n", "offset_increment=6k\n"),
       "job 'j' (clone 1 of numjobs=3): offset 6144 (1 x offset_increment=6k at b.fio:7)" + tail);
   EXPECT_EQ(Refusal("direct=1\nsize=64k\n", "offset=8k\noffset_increment=4k\n"), "");
+  // A range issues multiples of its minimum: 4k-6k issues 4k only.
+  EXPECT_EQ(Refusal("direct=1\nsize=64k\n", "bsrange=4k-6k\n"), "");
+  EXPECT_EQ(Refusal("direct=1\nsize=64k\n", "bsrange=4k-6k\nbs_unaligned=1\n"),
+            "job 'j': block size 6144 (read, bsrange=4k-6k at b.fio:6)" + tail);
   // A discard needs aligned ranges whether the job says direct=1 or not;
   // reads and writes without direct=1 may be unaligned.
   const std::string discard = " is not a multiple of the logical block size 4096 of " + dev_ +
