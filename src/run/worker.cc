@@ -2687,9 +2687,13 @@ void Worker::Run() {
   if (fill_full_ != 0)
     AddNote("fill_device: the filesystem was full (" + std::to_string(ts_.dir[1].bytes) +
             " bytes written): the job ended there, as fio's does");
-  if (fill_more_ != 0 || (!fill_stop_why_.empty() && fill_stop_free_ != 0)) {
-    uint64_t sized = 0;
-    for (const TargetFile& t : targets_) sized += t.region_size;
+  // Only when the room was really there: with iodepth > 1 the writes in
+  // flight when the region ends go on into a next one and fail there
+  // (ENOSPC, no more bytes than the region); that is no sign of room.
+  uint64_t sized = 0;
+  for (const TargetFile& t : targets_) sized += t.region_size;
+  if ((fill_more_ != 0 && ts_.dir[1].bytes > sized) ||
+      (!fill_stop_why_.empty() && fill_stop_free_ != 0 && fill_full_ == 0)) {
     AddNote("fill_device: the job's size, the free space when it started (" + HumanBytes(sized) +
             "), ran out before the filesystem was full (data it compresses takes less room than "
             "it counts, btrfs compress=; or space freed during the run); " +

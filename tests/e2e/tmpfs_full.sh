@@ -97,6 +97,22 @@ for bs in 384k 64k; do
     "$want"
   grep -q "note: fill_device: the filesystem was full" "$work/fill.out" || fail "fill-$bs: no note"
 done
+# iodepth > 1: the writes in flight when the region ends go on into a next
+# region and fail with ENOSPC, as fio's (total=0,7, the same bytes); the
+# job wrote no more than its region, so no note says it ran out before
+# the filesystem was full (it did, falsely, with "3 more regions").
+if available libaio; then
+  rm -f "$mnt"/*
+  timeout 20 "$bin" --name=w --filename="$mnt/f" --rw=write --bs=384k --fill_device=1 \
+    --ioengine=libaio --iodepth=4 --output-format=normal,json >"$work/fillq.out" 2>"$work/fillq.err"
+  expect_eq "fill-qd4 exit" $? 0
+  [ -s "$work/fillq.err" ] && fail "fill-qd4: stderr: $(head -2 "$work/fillq.err")"
+  expect_eq "fill-qd4" "$(json "$work/fillq.out" 'j["write"]["total_ios"], j["write"]["io_bytes"]')" \
+    "(7, 786432)"
+  grep -q "note: fill_device: the filesystem was full" "$work/fillq.out" || fail "fill-qd4: no note"
+  grep -q "ran out before the filesystem was full" "$work/fillq.out" &&
+    fail "fill-qd4: $(grep -m1 'ran out before' "$work/fillq.out")"
+fi
 
 # Out of inodes: the tmpfs root is one, file "a" the other.
 mkdir "$work/noinode"
