@@ -461,15 +461,29 @@ bool WriteStdout(const std::string& text, const std::string& what) {
   return false;
 }
 
+namespace {
+
+int OpenOutputFile(const std::string& path, bool append) {
+  return open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
+}
+
+// Closes `*fd` (if open) and returns `err`, or close's errno (NFS reports
+// late) when `err` is 0; says a failure on stderr.
+int FinishOutputFile(const std::string& path, int* fd, int err) {
+  if (*fd >= 0 && close(*fd) != 0 && err == 0) err = errno;
+  *fd = -1;
+  if (err != 0)
+    std::fprintf(stderr, "iobench: cannot write --output=%s: %s\n", sys::Printable(path).c_str(),
+                 std::strerror(err));
+  return err;
+}
+
+}  // namespace
+
 bool WriteOutputFile(const std::string& path, const std::string& text, bool append) {
-  const int fd =
-      open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
-  int err = fd < 0 ? errno : WriteAll(fd, text);
-  if (fd >= 0 && close(fd) != 0 && err == 0) err = errno;  // NFS reports late
-  if (err == 0) return true;
-  std::fprintf(stderr, "iobench: cannot write --output=%s: %s\n", sys::Printable(path).c_str(),
-               std::strerror(err));
-  return false;
+  int fd = OpenOutputFile(path, append);
+  const int err = fd < 0 ? errno : WriteAll(fd, text);
+  return FinishOutputFile(path, &fd, err) == 0;
 }
 
 namespace {
@@ -477,23 +491,41 @@ namespace {
 // --- issue 8: interim reports -------------------------------------------------
 
 // Where the reports go when interim reports come before the final one: the
-// --output file is truncated once, at the first write, then appended to.
+// --output file is opened (truncated) once, at the first write, and kept
+// open until the last, as fio keeps its f_out. It was reopened for each
+// report: a FIFO's reader (`cat ff`) saw EOF after the first interim report
+// and left, and the next open blocked for ever, SIGTERM or not.
 class Output {
  public:
   explicit Output(std::string path) : path_(std::move(path)) {}
+  ~Output() {
+    if (fd_ >= 0) close(fd_);
+  }
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
   // After a failure (said once on stderr) later reports are not tried.
-  bool Write(const std::string& text) {
+  // `last` (the final report) closes the file, and says a failed close.
+  bool Write(const std::string& text, bool last = false) {
     if (failed_) return false;
-    const bool ok = path_.empty() ? WriteStdout(text) : WriteOutputFile(path_, text, written_);
     written_ = true;
-    failed_ = !ok;
+    bool ok = true;
+    if (path_.empty()) {
+      ok = WriteStdout(text);
+    } else {
+      if (fd_ < 0) fd_ = OpenOutputFile(path_, false);
+      int err = fd_ < 0 ? errno : WriteAll(fd_, text);
+      if (last || err != 0) err = FinishOutputFile(path_, &fd_, err);
+      ok = err == 0;
+    }
+    failed_ = !ok || last;  // nothing is written after the last
     return ok;
   }
   bool written() const { return written_; }
 
  private:
   std::string path_;
-  bool written_ = false;  // the file was truncated: append from now on
+  int fd_ = -1;
+  bool written_ = false;
   bool failed_ = false;
 };
 
@@ -1401,7 +1433,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   // Nothing ran to report (the run was refused at its set-up, every sweep
   // point was): an --output file is left as it was, and none is made. It
   // was truncated to nothing, a report of an earlier run lost to a typo.
-  if ((!out.empty() || output.written()) && !output.Write(out))
+  if ((!out.empty() || output.written()) && !output.Write(out, /*last=*/true))
     exit_code = std::max(exit_code, kExitJobFailed);
   if (!o.plot.empty() && !per_point.empty()) {
     PlotOptions p;
