@@ -647,7 +647,12 @@ TEST(RunTargetTest, DirectAlignmentChecksBsSplitSizesAsIssued) {
   job.bs_unaligned = false;
   job.bs[1] = {6144, 8192, {{6144, 50}, {8192, 50}}};  // 6k is the smallest: issued
   EXPECT_FALSE(CheckDirectAlignment(job, t).ok());
-  job.bs[1] = {4096, 10240, {}};  // a range's bounds are checked as before
+  // A range issues multiples of its minimum (4k-10k: 4k and 8k), any byte
+  // count with bs_unaligned.
+  job.bs[1] = {4096, 10240, {}};
+  EXPECT_TRUE(CheckDirectAlignment(job, t).ok());
+  job.bs_unaligned = true;
+  job.bs[0] = {4096, 4096, {}};
   EXPECT_FALSE(CheckDirectAlignment(job, t).ok());
 }
 
