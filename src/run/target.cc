@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <linux/fs.h>
-#include <linux/magic.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -768,20 +767,6 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
 
 std::string DirectAlignmentWarning(const JobSpec& job, const TargetFile& t) {
   if (!job.direct || !t.regular_file() || !t.exists || job.ioengine == "mmap") return "";
-  // What the kernel asks (statx), else btrfs's sector size: btrfs does not
-  // report STATX_DIOALIGN (6.18) and serves direct I/O off its sectors
-  // through the page cache (fs/btrfs/direct-io.c, check_direct_IO).
-  uint64_t align = 0;
-  std::string source = "statx";
-  if (const auto a = sys::StatxDioAlign(t.path)) {
-    align = a->offset;  // 0: no direct I/O at all; the open says so
-  } else if (struct statfs sfs;
-             statfs(t.path.c_str(), &sfs) == 0 &&
-             static_cast<uint32_t>(sfs.f_type) == static_cast<uint32_t>(BTRFS_SUPER_MAGIC)) {
-    align = static_cast<uint64_t>(sfs.f_bsize);
-    source = "its sector size";
-  }
-  if (align <= 1) return "";
   // Not where the kernel fails such I/O with EINVAL (ext2/3/4, xfs): the
   // run's error says why (DirectIoEinvalHint), and a warning before it
   // broke runs that expect that error alone on stderr (ignore_error=,EINVAL
@@ -789,6 +774,18 @@ std::string DirectAlignmentWarning(const JobSpec& job, const TargetFile& t) {
   const auto fs_name = sys::FsTypeName(t.path);
   const std::string fs = fs_name.ok() ? *fs_name : "";
   if (fs == "ext2" || fs == "ext3" || fs == "ext4" || fs == "xfs") return "";
+  // What the kernel asks (statx), else btrfs's sector size: btrfs does not
+  // report STATX_DIOALIGN (6.18) and serves direct I/O off its sectors
+  // through the page cache (fs/btrfs/direct-io.c, check_direct_IO).
+  uint64_t align = 0;
+  std::string source = "statx";
+  if (const auto a = sys::StatxDioAlign(t.path)) {
+    align = a->offset;  // 0: no direct I/O at all; the open says so
+  } else if (struct statfs sfs; fs == "btrfs" && statfs(t.path.c_str(), &sfs) == 0) {
+    align = static_cast<uint64_t>(sfs.f_bsize);
+    source = "its sector size";
+  }
+  if (align <= 1) return "";
   for (int d = 0; d < 2; ++d) {
     if (!UsesDdir(job, d)) continue;
     const Misaligned m = MisalignedIo(job, t, d, align, /*with_blockalign=*/true);
