@@ -50,7 +50,7 @@ const std::vector<ToolOptionSpec>& ToolOptions() {
       {"sweep", ToolArg::kRequired,
        "Run the jobs once per value: KEY=V1,V2 or KEY=1..128:x2 (repeatable: products)"},
       {"sweep-cmd", ToolArg::kRequired,
-       "Shell command run before each sweep point; {} / {KEY} are replaced by the values"},
+       "Shell command run before each --sweep point; {} / {KEY} are replaced by the values"},
       {"repeat", ToolArg::kRequired, "Run each point N times; report the median and min-max"},
       {"table-metric", ToolArg::kRequired,
        "Table cells: iops,bw (MiB/s),bw_kib (KiB/s),lat_mean,clat_p50,clat_p99,cpu_per_io,... "
@@ -61,7 +61,8 @@ const std::vector<ToolOptionSpec>& ToolOptions() {
       {"compare", ToolArg::kRequired,
        "Delta table against BASE.json (fio or iobench JSON); a second .json file is NEW"},
       {"compare-labels", ToolArg::kRequired,
-       "Column headers of the compare table: BASE,NEW (default: the file names)"},
+       "Column headers of the compare table: BASE,NEW (\\, is a comma in a label; default: the "
+       "file names)"},
       {"plot", ToolArg::kRequired, "After a sweep, plot the table metric to FILE.svg or FILE.png"},
   };
   return kTools;
