@@ -988,6 +988,7 @@ class PhaseRunner {
     }
     if (!sh->flows.empty()) ctl.flows = &sh->flows;
     ctl.signal = opts_.stop_signal;
+    ctl.interval_reports = opts_.interval_reports;
     sh->finished = std::make_unique<std::atomic<bool>[]>(clones.size());
     sh->released_ns = std::make_unique<std::atomic<uint64_t>[]>(clones.size());
     sh->job_left = std::make_unique<std::atomic<int>[]>(sh->jobs.size());

@@ -75,6 +75,11 @@ struct RunOptions {
   std::function<void(const RunResult& snapshot)> on_interim;
   uint64_t status_interval_ns = 0;
   std::atomic<int>* report_signal = nullptr;
+  // --status-interval-mode=interval: interim reports print each interval's
+  // own min and max, read from the interval's slat and lat histograms, so
+  // workers keep those histograms even when no percentile of them is printed
+  // (otherwise only slat_percentiles / lat_percentiles need them).
+  bool interval_reports = false;
   // How long the main thread waits for every worker to copy its stats for a
   // snapshot; a worker stuck in a long I/O is reported as of its previous
   // snapshot.

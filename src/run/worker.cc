@@ -566,6 +566,8 @@ Status Worker::Setup() {
   record_clat_ = !job_.disable_clat;
   record_lat_ = !job_.disable_lat;
   record_slat_ = !sync_engine_ && !job_.disable_slat;
+  slat_hist_ = record_slat_ && (job_.slat_percentiles || ctl_->interval_reports);
+  lat_hist_ = record_lat_ && (job_.lat_percentiles || ctl_->interval_reports);
   stamp_ = record_slat_ || record_clat_ || record_lat_ || max_latency_on_;
   lat_from_clat_ = sync_engine_ && record_clat_ && record_lat_;
   prio_total_lat_ = job_.lat_percentiles;
@@ -2149,7 +2151,7 @@ void Worker::NoteError(Ddir ddir, int err, const IoRequest* req, uint64_t offset
   }
   if (record_lat_ && !lat_from_clat_) {
     ds.lat.Add(now - req->start_ns);
-    ds.lat_hist.Add(now - req->start_ns);
+    if (lat_hist_) ds.lat_hist.Add(now - req->start_ns);
   }
 }
 
@@ -2296,7 +2298,7 @@ uint64_t Worker::SubmitQueued() {
       if (record_slat_ && req->op <= IoOp::kTrim) {
         DirStats& ds = ts_.dir[static_cast<int>(req->op)];
         ds.slat.Add(now - req->start_ns);
-        ds.slat_hist.Add(now - req->start_ns);
+        if (slat_hist_) ds.slat_hist.Add(now - req->start_ns);
       }
     }
   }

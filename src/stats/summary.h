@@ -234,8 +234,8 @@ double BandwidthPercentOfGroup(const SampleStat& bw_kib, uint64_t group_agg_bw_b
 // fio's fixed latency distribution, in percent of all completed I/Os.
 // Buckets per decade are labelled 2,4,10,20,50,100,250,500,750,1000 (a
 // bucket holds values from the previous label up to, not including, its
-// own); msec adds 2000 and >=2000. Derived from each direction's lat_hist
-// when it has samples, else clat_hist: the edges are exact to the
+// own); msec adds 2000 and >=2000. Derived from each direction's clat_hist
+// (fio marks the completion latency; none without clat): the edges are exact to the
 // histogram's resolution (0.78 %) because each bucket is classified by its
 // representative value. Nonzero shares below 0.01 % show as 0.01, as fio.
 struct LatencyDistribution {

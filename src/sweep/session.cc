@@ -656,6 +656,7 @@ class InterimPrinter {
     auto mode = ParseStatusIntervalMode(o.status_interval_mode);
     interval_ = mode.ok() && *mode == StatusIntervalMode::kInterval;
   }
+  bool interval() const { return interval_; }
   // A new run (sweep point or repeat): intervals restart. `group_base` is
   // the point's first group id in the sweep's final report, so its interim
   // reports number the groups as that report does (they said 0 at every
@@ -1158,6 +1159,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       run_opts.bandwidth_log = o.bandwidth_log;
       run_opts.status_interval_ns = o.status_interval_ns;
       run_opts.report_signal = &report_now;
+      run_opts.interval_reports = interim.interval();
       // Interim reports of a sweep name their point (they said "point": {}).
       run_opts.point = point.values;
       if (o.repeat > 1) {  // and a repeat's, which run it is

@@ -104,5 +104,38 @@ TEST(NullEngineTest, WorkerCountsEachBatch) {
   EXPECT_EQ(t1.depth.submit_events, 0u);
 }
 
+uint64_t HistTotal(const Histogram& h) {
+  uint64_t n = 0;
+  for (unsigned i = 0; i < Histogram::kNr; ++i) n += h.counts[i];
+  return n;
+}
+
+// The slat and lat histograms are filled only when something reads them:
+// their percentiles, or interval reports' min and max. clat's always is.
+TEST(NullEngineTest, LatencyHistogramsOnlyWhenRead) {
+  struct Case {
+    bool slat_p, lat_p, interval;
+    uint64_t slat_hist, lat_hist;
+  };
+  for (const Case& c : {Case{false, false, false, 0, 0}, Case{true, false, false, 256, 0},
+                        Case{false, true, false, 0, 256}, Case{false, false, true, 256, 256}}) {
+    JobSpec j = NullJob("h");  // 1 MiB of 4k reads
+    j.iodepth = 4;
+    j.slat_percentiles = c.slat_p;
+    j.lat_percentiles = c.lat_p;
+    RunOptions o;
+    o.interval_reports = c.interval;
+    auto r = RunJobs({j}, o);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    const DirStats& d = r->groups.at(0).jobs.at(0).stats.dir[0];
+    SCOPED_TRACE(::testing::Message() << c.slat_p << c.lat_p << c.interval);
+    EXPECT_EQ(d.slat.n, 256u);  // the means, min and max are kept in every case
+    EXPECT_EQ(d.lat.n, 256u);
+    EXPECT_EQ(HistTotal(d.clat_hist), 256u);
+    EXPECT_EQ(HistTotal(d.slat_hist), c.slat_hist);
+    EXPECT_EQ(HistTotal(d.lat_hist), c.lat_hist);
+  }
+}
+
 }  // namespace
 }  // namespace iobench
