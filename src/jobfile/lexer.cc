@@ -283,10 +283,12 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
       return err(static_cast<int>(q) + 1,
                  "expected '=' between option '" + key + "' and its value");
     ent.has_value = true;
-    ent.blanks_around_eq = q != k;
+    // fio trims the end of an option's name, so a blank before '=' means
+    // the same to both (`bs =8k` is 8k there); it keeps a blank after '='
+    // in the value (`bs= 8k` is 8 bytes there): only that one is noted.
     size_t v = q + 1;
     while (v < e && IsBlank(body[v])) ++v;
-    if (v != q + 1) ent.blanks_around_eq = true;
+    ent.blank_after_eq = v != q + 1;
     std::string value = body.substr(v, e - v);
     ent.value_col = static_cast<int>(v) + 1;
     if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&

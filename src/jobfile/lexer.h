@@ -28,12 +28,12 @@ struct LexEntry {
   std::string key;    // section name, option name or include path
   std::string value;  // option value (quotes removed), "" for bare flags
   bool has_value = false;
-  bool blanks_around_eq = false;  // `key = value`
-  bool quoted = false;            // value was in "..." or '...'
-  int line = 0;                   // 1-based
-  int key_col = 1;                // 1-based column of the key / section name
-  int value_col = 1;              // 1-based column of the value's first character
-  std::string text;               // the whole line as written (for carets)
+  bool blank_after_eq = false;  // `key= value` (fio keeps that blank)
+  bool quoted = false;          // value was in "..." or '...'
+  int line = 0;                 // 1-based
+  int key_col = 1;              // 1-based column of the key / section name
+  int value_col = 1;            // 1-based column of the value's first character
+  std::string text;             // the whole line as written (for carets)
 };
 
 // Lexes `content` (the text of `file`). Comments start with '#' or ';'

@@ -491,12 +491,14 @@ class FileReader {
               "to keep the file portable");
       }
       if (auto w = CommaBlankWarning(r)) warnings_->push_back(*w);
-      if (e.blanks_around_eq && !warned_blank) {
+      // A blank before '=' fio drops too (`bs =8k` is 8k to both); one
+      // after it fio keeps in the value.
+      if (e.blank_after_eq && !warned_blank) {
         warned_blank = true;
         warnings_->push_back(display + ":" + std::to_string(e.line) +
-                             ": warning: blanks around '=' in '" + Trim(e.text) +
+                             ": warning: blank after '=' in '" + Trim(e.text) +
                              "': iobench reads the value as '" + e.value +
-                             "' as you meant, but fio reads such lines differently (e.g. 'size = "
+                             "' as you meant, but fio keeps the blank in the value (e.g. 'size= "
                              "4k' as 4 bytes); write '" +
                              e.key + "=" + e.value + "' to keep the file portable");
       }
