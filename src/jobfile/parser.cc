@@ -693,6 +693,30 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
       return Diag(s, s.value_col, "option '" + s.key + "' after substitution: " + bad);
     // `size=5*$mb_memory/8`: fio computes a value with a $keyword in it.
     auto number_text = [&](const std::string& t) { return keyword ? KeywordArithmetic(t) : t; };
+    NumContext ctx;
+    ctx.kb_base = job->kb_base;
+    ctx.time_unit_ns = def->time_unit_ns;
+    ctx.kind = def->type == OptType::kTime   ? NumKind::kTime
+               : def->type == OptType::kSize ? NumKind::kSize
+                                             : NumKind::kPlain;
+    // The value with a $keyword as the job records it (--showcmd, JSON job
+    // options): bc's result, as fio keeps it (size=$pagesize*2.5 is
+    // 10240.0); for what bc cannot read (a unit: size=$pagesize*1k, which
+    // fio fails) iobench's evaluator's, as a number it reads back alike.
+    // It was the text with the keyword replaced ('4096*2.5'), which iobench
+    // refuses outside parentheses.
+    auto computed_text = [&](const std::string& t) {
+      std::string c = number_text(t);
+      if (c.empty() || c.front() != '(') return c;
+      ValueError ignored;  // reported when the value is applied
+      const auto n = ParseNumber(c, ctx, &ignored);
+      if (!n) return c;
+      if (ctx.kind == NumKind::kTime && ctx.time_unit_ns > 1)
+        return *n % static_cast<int64_t>(ctx.time_unit_ns) == 0
+                   ? std::to_string(*n / static_cast<int64_t>(ctx.time_unit_ns))
+                   : std::to_string(*n) + "ns";
+      return std::to_string(*n);
+    };
     // fio reads numjobs=1.5 as 1 and iobench once rounded it to 2: a count
     // written with a fraction is refused instead.
     auto whole = [&](const std::string& t, size_t off) -> Status {
@@ -732,9 +756,6 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
       }
       return Status::Ok();
     };
-    NumContext ctx;
-    ctx.kb_base = job->kb_base;
-    ctx.time_unit_ns = def->time_unit_ns;
     switch (def->type) {
       case OptType::kBool: {
         bool b;
@@ -758,9 +779,6 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
       case OptType::kInt:
       case OptType::kSize:
       case OptType::kTime: {
-        ctx.kind = def->type == OptType::kTime   ? NumKind::kTime
-                   : def->type == OptType::kSize ? NumKind::kSize
-                                                 : NumKind::kPlain;
         if (def->per_dir && keyword) {
           // Each direction's value computed as fio's bc does (bs=$pagesize*2,
           // bs=$pagesize,$pagesize*4), so the job options show the numbers.
@@ -768,8 +786,7 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
           for (size_t i = 0, start = 0; i <= v.text.size(); ++i) {
             if (i < v.text.size() && v.text[i] != ',') continue;
             const std::string piece = Trim(v.text.substr(start, i - start));
-            const std::string c = piece.empty() ? piece : KeywordArithmetic(piece);
-            joined += (start == 0 ? "" : ",") + (!c.empty() && c.front() == '(' ? piece : c);
+            joined += (start == 0 ? "" : ",") + (piece.empty() ? piece : computed_text(piece));
             start = i + 1;
           }
           v.text = joined;
@@ -824,8 +841,7 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
                             (def->choices.empty() ? "" : " (one of " + def->choices + ")"));
           // fio keeps the value bc computed: JSON "job options" and
           // --showcmd say size=3085440, not size=24105*1024/8.
-          if (keyword && computed != t && computed.front() != '(')
-            v.text = computed + (v.percent ? "%" : "");
+          if (keyword && computed != t) v.text = computed_text(t) + (v.percent ? "%" : "");
           // A percentage is held whole: offset_increment=12.5% became 13%
           // without a word (fio reads such a value as 12 bytes).
           if (v.percent && t.find('.') != std::string::npos && Trim(t).front() != '(')

@@ -629,68 +629,127 @@ std::optional<std::string> Expand(std::string_view text, ValueError* err, bool* 
 
 namespace {
 
-// Whole-number arithmetic as bc computes it at its default scale 0, which
-// is what fio pipes a value with a $keyword through: division truncates at
-// each step (`$pagesize*2/3` is 2730, `$ncpus*3/4` on 2 CPUs is 1). Operands
-// are plain integers; anything else (a unit, a fraction) gives nullopt.
-class BcInt : ExprCursor {
+// Arithmetic as bc computes it at its default scale 0, which is what fio
+// pipes a value with a $keyword through. A number is m / 10^scale, scale
+// being its count of fraction digits. A division truncates to a whole
+// number at each step (`$pagesize*2/3` is 2730, `$ncpus/4*1.0` on 2 CPUs
+// is 0); + - * keep the larger scale of their operands, a product cut (not
+// rounded) to it (`$pagesize*2.5` is 10240.0, `$ncpus*1.25` 2.50); a%b is
+// a-(a/b)*b; a power keeps its base's scale. Anything bc cannot read (a
+// unit: `$pagesize*1k` is bc's syntax error) gives nullopt.
+class BcNum : ExprCursor {
  public:
-  explicit BcInt(std::string_view t) : ExprCursor(t) {}
-  std::optional<int64_t> Parse() {
+  explicit BcNum(std::string_view t) : ExprCursor(t) {}
+  // bc's output: "10240.0", ".50", "-.5", "0" (a zero has no fraction).
+  std::optional<std::string> Parse() {
     auto v = Sum();
     Skip();
     if (!v || p_ != t_.size()) return std::nullopt;
-    return v;
+    if (v->m == 0) return "0";
+    // Beyond what an option holds: left to the evaluator, which says so.
+    if ((v->m < 0 ? -v->m : v->m) / Pow10(v->scale) > INT64_MAX) return std::nullopt;
+    const bool neg = v->m < 0;
+    std::string digits;
+    for (unsigned __int128 u = neg ? -static_cast<unsigned __int128>(v->m) : v->m; u; u /= 10)
+      digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+    const auto scale = static_cast<size_t>(v->scale);
+    if (digits.size() < scale) digits.insert(0, scale - digits.size(), '0');
+    const std::string whole = digits.substr(0, digits.size() - scale);  // "" below 1, as bc
+    return (neg ? "-" : "") + whole + (scale > 0 ? "." + digits.substr(whole.size()) : "");
   }
 
  private:
-  static std::optional<int64_t> Checked(__int128 v) {
-    if (v > INT64_MAX || v < INT64_MIN) return std::nullopt;
-    return static_cast<int64_t>(v);
+  struct Num {
+    __int128 m = 0;
+    int scale = 0;
+  };
+  static constexpr __int128 kLimit = static_cast<__int128>(1) << 120;
+  static std::optional<Num> Checked(__int128 m, int scale) {
+    if (m > kLimit || m < -kLimit) return std::nullopt;
+    return Num{m, scale};
   }
-  std::optional<int64_t> Sum() {
+  // |x * y| stays within kLimit.
+  static bool ProductFits(__int128 x, __int128 y) {
+    if (x == 0 || y == 0) return true;
+    if (x < 0) x = -x;
+    if (y < 0) y = -y;
+    return x <= kLimit / y;
+  }
+  static __int128 Pow10(int n) {
+    __int128 r = 1;
+    while (n-- > 0) r *= 10;
+    return r;
+  }
+  // `v` at the larger scale `to` (exact).
+  static std::optional<__int128> Widen(const Num& v, int to) {
+    const __int128 r = v.m * Pow10(to - v.scale);
+    if (r > kLimit || r < -kLimit) return std::nullopt;
+    return r;
+  }
+  // a / b truncated to a whole number, as bc at scale 0.
+  static std::optional<__int128> Quotient(const Num& a, const Num& b) {
+    const int s = std::max(a.scale, b.scale);
+    auto x = Widen(a, s), y = Widen(b, s);
+    if (!x || !y || *y == 0) return std::nullopt;  // bc: "Divide by zero"
+    return *x / *y;                                // C++ truncates toward zero, as bc
+  }
+  std::optional<Num> Sum() {
     auto a = Product();
     while (a) {
-      if (Eat('+')) {
-        auto b = Product();
-        a = b ? Checked(static_cast<__int128>(*a) + *b) : std::nullopt;
-      } else if (Eat('-')) {
-        auto b = Product();
-        a = b ? Checked(static_cast<__int128>(*a) - *b) : std::nullopt;
-      } else {
-        break;
-      }
+      const char op = Eat('+') ? '+' : Eat('-') ? '-' : 0;
+      if (op == 0) break;
+      auto b = Product();
+      if (!b) return std::nullopt;
+      const int s = std::max(a->scale, b->scale);
+      auto x = Widen(*a, s), y = Widen(*b, s);
+      a = x && y ? Checked(op == '+' ? *x + *y : *x - *y, s) : std::nullopt;
     }
     return a;
   }
-  std::optional<int64_t> Product() {
+  std::optional<Num> Product() {
     auto a = Power();
     while (a) {
-      char op = Eat('*') ? '*' : Eat('/') ? '/' : Eat('%') ? '%' : 0;
+      const char op = Eat('*') ? '*' : Eat('/') ? '/' : Eat('%') ? '%' : 0;
       if (op == 0) break;
       auto b = Power();
-      if (!b || (op != '*' && *b == 0)) return std::nullopt;  // bc: "Divide by zero"
-      a = op == '*' ? Checked(static_cast<__int128>(*a) * *b) : op == '/' ? *a / *b : *a % *b;
+      if (!b) return std::nullopt;
+      const int s = std::max(a->scale, b->scale);
+      if (op == '*') {
+        // Exact at scale a+b, then cut to s.
+        if (!ProductFits(a->m, b->m)) return std::nullopt;
+        a = Num{a->m * b->m / Pow10(a->scale + b->scale - s), s};
+        continue;
+      }
+      auto q = Quotient(*a, *b);
+      if (!q) return std::nullopt;
+      if (op == '/') {
+        a = Num{*q, 0};
+        continue;
+      }
+      auto x = Widen(*a, s), y = Widen(*b, s);  // a - (a/b)*b at scale s
+      if (!x || !y) return std::nullopt;
+      a = Checked(*x - *q * *y, s);
     }
     return a;
   }
-  std::optional<int64_t> Power() {  // right-associative, whole exponents >= 0
+  std::optional<Num> Power() {  // right-associative, whole exponents >= 0
     auto a = Unary();
     if (!a || !Eat('^')) return a;
     auto e = Power();
-    if (!e || *e < 0) return std::nullopt;
-    __int128 r = 1;
-    for (int64_t i = 0; i < *e; ++i) {
-      r *= *a;
-      if (r > INT64_MAX || r < INT64_MIN) return std::nullopt;
-      if (r == 0 || r == 1) break;
+    if (!e || e->scale != 0 || e->m < 0) return std::nullopt;
+    if (e->m == 0) return Num{1, 0};
+    if (e->m > 4096) return std::nullopt;  // left to the evaluator
+    Num r = *a;                            // scale stays the base's: each product is cut to it
+    for (__int128 i = 1; i < e->m && r.m != 0; ++i) {
+      if (!ProductFits(r.m, a->m)) return std::nullopt;
+      r.m = r.m * a->m / Pow10(a->scale);
     }
-    return static_cast<int64_t>(r);
+    return r;
   }
-  std::optional<int64_t> Unary() {
+  std::optional<Num> Unary() {
     if (Eat('-')) {
       auto v = Unary();
-      return v ? Checked(-static_cast<__int128>(*v)) : std::nullopt;
+      return v ? Checked(-v->m, v->scale) : std::nullopt;
     }
     if (Eat('(')) {
       auto v = Sum();
@@ -698,13 +757,21 @@ class BcInt : ExprCursor {
     }
     Skip();
     const size_t b = p_;
-    __int128 v = 0;
-    while (p_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[p_]))) {
-      v = v * 10 + (t_[p_++] - '0');
-      if (v > INT64_MAX) return std::nullopt;
+    Num v;
+    bool frac = false;
+    for (; p_ < t_.size(); ++p_) {
+      const char c = t_[p_];
+      if (c == '.' && !frac) {
+        frac = true;
+        continue;
+      }
+      if (!std::isdigit(static_cast<unsigned char>(c))) break;
+      if (frac && ++v.scale > 30) return std::nullopt;
+      v.m = v.m * 10 + (c - '0');
+      if (v.m > kLimit) return std::nullopt;
     }
-    if (p_ == b) return std::nullopt;
-    return static_cast<int64_t>(v);
+    if (p_ == b || (frac && p_ == b + 1)) return std::nullopt;
+    return v;
   }
 };
 
@@ -717,8 +784,9 @@ std::string KeywordArithmetic(std::string_view text) {
   // reads as 2 and iobench refuses as it refuses "2^2"; "$ncpus^2+1" is
   // bc's 5. An operator after the first character: a leading '-' is a sign.
   if (t.empty() || t.find_first_of("+-*/", 1) == std::string::npos) return std::string(text);
-  if (auto v = BcInt(t).Parse()) return std::to_string(*v);
-  // Units or fractions: the expression evaluator (which rounds once).
+  if (auto v = BcNum(t).Parse()) return *v;
+  // Units, which bc cannot read (fio fails such a value): the expression
+  // evaluator (which rounds once).
   return "(" + t + ")";
 }
 

@@ -471,6 +471,44 @@ TEST(JobfileExpand, KeywordArithmeticTruncatesAsBc) {
   unsetenv("IOBENCH_TEST_KW");
 }
 
+// bc keeps fractions at the larger scale of a product's operands
+// (`$pagesize*2.5` is 10240.0) and truncates each division to a whole
+// number. The job kept such a value's text as '4096*2.5' (and '4096*1k'
+// for a unit, which bc cannot read and iobench's evaluator computes), so
+// --showcmd printed '--size=4096*2.5', which iobench refuses.
+TEST(JobfileExpand, KeywordFractionKeptAsBcPrintsIt) {
+  EXPECT_EQ(KeywordArithmetic("4096*2.5"), "10240.0");
+  EXPECT_EQ(KeywordArithmetic("2*1.25"), "2.50");
+  EXPECT_EQ(KeywordArithmetic("2*0.25"), ".50");
+  EXPECT_EQ(KeywordArithmetic("3-3.5"), "-.5");
+  EXPECT_EQ(KeywordArithmetic("2/4*1.0"), "0");
+  EXPECT_EQ(KeywordArithmetic("10.55/2"), "5");
+  EXPECT_EQ(KeywordArithmetic("7%2.5+0"), "2.0");
+  EXPECT_EQ(KeywordArithmetic("1.5^2+0"), "2.2");
+  const int64_t page = sysconf(_SC_PAGESIZE);
+  const int64_t cpus = sysconf(_SC_NPROCESSORS_CONF);
+  auto out = ParseOk(
+      "[a]\nsize=$pagesize*2.5\nbs=$pagesize*1k,$pagesize/2*1.0\nruntime=$ncpus*1m\n"
+      "ramp_time=$ncpus*1.5\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  EXPECT_EQ(out.jobs[0].size, static_cast<uint64_t>(page * 5 / 2));
+  EXPECT_EQ(out.jobs[0].bs[0].min, static_cast<uint64_t>(page * 1024));
+  std::map<std::string, std::string> text;
+  for (const auto& st : out.jobs[0].settings) text[st.name] = st.value;
+  EXPECT_EQ(text["size"], std::to_string(page * 5 / 2) + ".0");
+  EXPECT_EQ(text["bs"], std::to_string(page * 1024) + "," + std::to_string(page / 2) + ".0");
+  EXPECT_EQ(text["runtime"], std::to_string(cpus * 60));
+  EXPECT_EQ(text["ramp_time"], std::to_string(cpus * 3 / 2) + (cpus % 2 ? ".5" : ".0"));
+  // Each text reads back as the same value.
+  std::string again = "[a]\n";
+  for (const char* k : {"size", "bs", "runtime", "ramp_time"}) again += k + ("=" + text[k]) + "\n";
+  auto back = ParseOk(again);
+  EXPECT_EQ(back.jobs.at(0).size, out.jobs[0].size);
+  EXPECT_EQ(back.jobs.at(0).bs[0].min, out.jobs[0].bs[0].min);
+  EXPECT_EQ(back.jobs.at(0).bs[1].min, out.jobs[0].bs[1].min);
+  EXPECT_EQ(back.jobs.at(0).runtime_ns, out.jobs[0].runtime_ns);
+}
+
 // ----------------------------------------------------------------- lexer
 
 TEST(JobfileLexer, EntriesCommentsAndFlags) {
