@@ -731,7 +731,11 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
       return Diag(
           s,
           s.value_col + (v.text == s.value && !s.value_from_variable ? static_cast<int>(off) : 0),
-          "option '" + s.key + "' takes a whole number, got '" + n + "' (fio drops the fraction)");
+          "option '" + s.key + "' takes a whole number, got '" + n + "' (" +
+              (keyword && n != Trim(s.value)
+                   ? "computed from '" + Trim(s.value) + "' as fio's bc does; "
+                   : "") +
+              "fio drops the fraction)");
     };
     // Offsets in the expanded text only map to the written text when
     // nothing was substituted; otherwise point at the value's start.
@@ -841,7 +845,10 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
                             (def->choices.empty() ? "" : " (one of " + def->choices + ")"));
           // fio keeps the value bc computed: JSON "job options" and
           // --showcmd say size=3085440, not size=24105*1024/8.
-          if (keyword && computed != t) v.text = computed_text(t) + (v.percent ? "%" : "");
+          // The fraction test below is on that number: numjobs=$ncpus*1.5
+          // is 3.0 to fio's bc (3 jobs), not '2*1.5'.
+          const std::string shown = keyword && computed != t ? computed_text(t) : t;
+          if (shown != t) v.text = shown + (v.percent ? "%" : "");
           // A percentage is held whole: offset_increment=12.5% became 13%
           // without a word (fio reads such a value as 12 bytes).
           if (v.percent && t.find('.') != std::string::npos && Trim(t).front() != '(')
@@ -850,7 +857,7 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
                             "%' (fio reads it as " +
                             std::to_string(static_cast<int64_t>(std::strtod(t.c_str(), nullptr))) +
                             " bytes)");
-          IOB_RETURN_IF_ERROR(whole(t, 0));
+          IOB_RETURN_IF_ERROR(whole(shown, 0));
           v.num = *n;
           if (!v.percent) IOB_RETURN_IF_ERROR(range_err(*n, 0));
         }

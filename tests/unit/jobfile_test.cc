@@ -509,6 +509,31 @@ TEST(JobfileExpand, KeywordFractionKeptAsBcPrintsIt) {
   EXPECT_EQ(back.jobs.at(0).runtime_ns, out.jobs[0].runtime_ns);
 }
 
+// A count computed by fio's bc is judged by bc's result: numjobs=$ncpus*1.5
+// is 3.0 on 2 CPUs (fio runs 3 jobs; iobench refused '2*1.5' as a
+// fraction), $ncpus*0.5 is 1.0, and $ncpus/4*1.0 is 0 (each division
+// truncated), which fio fails; iobench computed 0.5 and ran 1 job.
+TEST(JobfileExpand, KeywordCountJudgedByBcResult) {
+  const int64_t cpus = sysconf(_SC_NPROCESSORS_CONF);
+  auto out = ParseOk("[a]\nnumjobs=$ncpus*1.5\niodepth=$ncpus*0.5\n");
+  ASSERT_EQ(out.jobs.size(), 1u);
+  if (cpus % 2 == 0) {
+    EXPECT_EQ(out.jobs[0].numjobs, cpus * 3 / 2);
+    EXPECT_EQ(out.jobs[0].iodepth, static_cast<uint32_t>(cpus / 2));
+  }
+  if (cpus < 4) {
+    EXPECT_NE(ParseErr("[a]\nnumjobs=$ncpus/4*1.0\n").find("value 0 of option 'numjobs'"),
+              std::string::npos);
+  }
+  if (cpus % 4 != 0) {
+    const std::string err = ParseErr("[a]\nnumjobs=$ncpus*1.25\n");
+    EXPECT_NE(err.find("option 'numjobs' takes a whole number, got '"), std::string::npos) << err;
+    EXPECT_NE(err.find("computed from '$ncpus*1.25' as fio's bc does; fio drops the fraction"),
+              std::string::npos)
+        << err;
+  }
+}
+
 // ----------------------------------------------------------------- lexer
 
 TEST(JobfileLexer, EntriesCommentsAndFlags) {
