@@ -265,7 +265,10 @@ std::optional<std::string> IecWithoutBWarning(const RawSetting& r, const std::st
 
 class FileReader {
  public:
-  explicit FileReader(std::vector<std::string>* warnings) : warnings_(warnings) {}
+  // `select`: the --section names (none: every section is read).
+  explicit FileReader(std::vector<std::string>* warnings,
+                      const std::vector<std::string>& select = {})
+      : warnings_(warnings), select_(select) {}
 
   Status ReadText(const std::string& text, const std::string& display, const std::string& base_dir,
                   std::vector<std::string>* stack) {
@@ -300,6 +303,12 @@ class FileReader {
               "include outside of a section (fio refuses it too, whatever the file holds); "
               "put it under [global] or [jobname]",
               e.text));
+        // fio skips the lines of a section --section leaves out, include
+        // lines too: a bad include there failed the run (`--section=a` with
+        // `[b]` holding `include nothere.fio`), which fio runs.
+        if (!select_.empty() && !sections_.back().global &&
+            std::find(select_.begin(), select_.end(), sections_.back().name) == select_.end())
+          continue;
         // fio takes the line (its comment cut, blanks trimmed) after
         // "include" and one more character as the name: `include =
         // x.fio` is '= x.fio' there, which it cannot open, and the job
@@ -555,6 +564,7 @@ class FileReader {
 
   std::vector<Section> sections_;
   std::vector<std::string>* warnings_;
+  std::vector<std::string> select_;
   int include_depth_ = 0;                   // > 0 while reading an included file
   std::vector<std::string> include_sites_;  // "file:line" of each include being read
   std::vector<std::string> included_;       // see included()
@@ -1468,7 +1478,7 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
   bool stdin_used = false;
   int index = 0;
   for (const auto& f : in.job_files) {
-    FileReader reader(&out.warnings);
+    FileReader reader(&out.warnings, in.sections);
     std::vector<std::string> stack;
     if (f == "-") {
       if (stdin_used) return Status::Invalid("iobench: '-' (stdin) given more than once");

@@ -2626,6 +2626,30 @@ TEST(JobfilePrecedence, SeveralFilesAndSections) {
             "iobench: --section=nope matches no job of the job files or the command line");
 }
 
+// fio skips every line of a section --section leaves out, include lines
+// too: `--section=a` with `[b]` holding `include nothere.fio` runs a in fio
+// 3.33; iobench failed with "cannot include 'nothere.fio'". A [global]
+// section's include is still read.
+TEST(JobfilePrecedence, IncludeInUnselectedSectionSkipped) {
+  TempDir d;
+  std::string f = d.Write("j.fio", "[a]\nioengine=null\nsize=1m\n[b]\ninclude nothere.fio\n");
+  ParseInput in;
+  in.job_files = {f};
+  in.sections = {"a"};
+  auto r = ParseJobs(in);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->jobs.size(), 1u);
+  EXPECT_EQ(r->jobs[0].name, "a");
+  in.sections = {"b"};
+  r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("cannot include 'nothere.fio'"), std::string::npos);
+  f = d.Write("g.fio", "[global]\ninclude nothere.fio\n[a]\nioengine=null\n");
+  in.job_files = {f};
+  in.sections = {"a"};
+  EXPECT_FALSE(ParseJobs(in).ok());
+}
+
 // fio's --section selects command-line jobs too (each --name is a section):
 // `fio --section=z --name=c ... --name=z ... a.fio` runs only z. iobench ran
 // every command-line job and refused --section=z as matching no job.
