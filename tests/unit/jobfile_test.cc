@@ -1162,6 +1162,23 @@ TEST(JobfileValues, PercentileListOutOfRangeSaysWhatFioDoes) {
             std::string::npos);
 }
 
+// fio 3.33 keeps the first 20 entries of a longer percentile_list ("the
+// list exceeding max length 20") and runs; iobench refused the job ("at
+// most 20 percentiles"). It keeps 20 too, warning with file and line.
+TEST(JobfileValues, PercentileListKeepsFirstTwenty) {
+  std::string list;
+  for (int i = 1; i <= 22; ++i) list += (i > 1 ? ":" : "") + std::to_string(i);
+  auto out = ParseOk("[a]\npercentile_list=" + list + "\n");
+  ASSERT_EQ(out.jobs.at(0).percentile_list.size(), 20u);
+  EXPECT_EQ(out.jobs[0].percentile_list.back(), 20.0);
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_NE(out.warnings[0].find("t.fio:2: warning: percentile_list has more than 20 entries: the "
+                                 "first 20 are kept"),
+            std::string::npos)
+      << out.warnings[0];
+  EXPECT_NE(out.warnings[0].find("from '21' on"), std::string::npos) << out.warnings[0];
+}
+
 // Messages that quoted a ${VAR} holding a newline broke in two; a range of
 // expressions was split inside the first one ("missing ')'"); an include of
 // a pipe said "No such file or directory".
