@@ -146,8 +146,12 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
   if (content.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;
   // Lines that end in a lone CR (classic Mac OS): fio reads the file as one
   // line and names a job "a]\rioengine=null\r...", so neither tool can run it.
+  // A NUL outside a comment says binary first (a binary file with a CR and
+  // no LF was said to have Mac OS line ends).
+  const size_t nul = content.find('\0', pos);
+  const bool binary = nul != std::string_view::npos && nul < content.find_first_of("#;", pos);
   if (const size_t cr = content.find('\r', pos);
-      cr != std::string_view::npos && content.find('\n') == std::string_view::npos &&
+      !binary && cr != std::string_view::npos && content.find('\n') == std::string_view::npos &&
       content.find_first_not_of("\r \t", cr) != std::string_view::npos)
     return Status::Invalid(FormatDiagnostic(
         file, 1, static_cast<int>(cr - pos) + 1,

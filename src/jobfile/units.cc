@@ -552,9 +552,15 @@ std::optional<std::string> ExpandEnv(std::string_view text, ValueError* err,
       }
       const char* v = std::getenv(var.c_str());
       if (!v) {
+        // ${1}: a shell takes `1=x iobench` for a command named "1=x"; env
+        // sets any name.
+        const bool shell_name = !std::isdigit(static_cast<unsigned char>(var[0]));
         if (err)
           *err = {"environment variable '" + var + "' is not set (" + std::string(unset_note) +
-                      "; set it, e.g. " + var + "=... iobench ...)",
+                      "; set it, e.g. " +
+                      (shell_name ? var + "=... iobench ...)"
+                                  : "env '" + var +
+                                        "=...' iobench ..., as a shell cannot assign that name)"),
                   i};
         return std::nullopt;
       }

@@ -81,6 +81,16 @@ TEST(JobfileBadInputTest, CarriageReturnsWhereBlanksGoAreBlanks) {
   EXPECT_EQ(LexError("[a]\rsize=1m\rbs=4k\r")
                 .rfind("f.fio:1:4: the lines of this file end in a lone CR (classic Mac OS", 0),
             0u);
+  // A binary file with a CR and no LF is a binary file first: it got the
+  // lone-CR message. A NUL in a comment still leaves the CR message.
+  EXPECT_EQ(LexError(std::string("\x7f"
+                                 "ELF\x02\x01\x00\x00\rabc\x00",
+                                 13))
+                .rfind("f.fio:1:7: NUL byte in job file (is this a binary file?)", 0),
+            0u);
+  EXPECT_EQ(LexError(std::string("[a]\rsize=1m ; x\0y\rbs=4k\r", 24))
+                .rfind("f.fio:1:4: the lines of this file end in a lone CR", 0),
+            0u);
 }
 
 TEST(JobfileBadInputTest, ATenMegabyteLineIsNotEchoedWhole) {

@@ -318,6 +318,15 @@ TEST(JobfileExpand, UnsetVariableIsAnErrorNamingIt) {
   EXPECT_EQ(e.offset, 1u);
   EXPECT_NE(e.message.find("environment variable 'IOB_SURELY_UNSET' is not set"),
             std::string::npos);
+  EXPECT_NE(e.message.find("set it, e.g. IOB_SURELY_UNSET=... iobench ...)"), std::string::npos)
+      << e.message;
+  // `1=... iobench` is a command named "1=..." to a shell; env sets it.
+  unsetenv("1");
+  EXPECT_FALSE(Expand("${1}", &e).has_value());
+  EXPECT_NE(e.message.find("set it, e.g. env '1=...' iobench ..., as a shell cannot assign that "
+                           "name)"),
+            std::string::npos)
+      << e.message;
 }
 
 // fio substitutes "" for an unset variable only in a job file's lines; on
