@@ -86,20 +86,26 @@ std::string DirName(const std::string& path) {
 // refuses directories, and never throws (libstdc++ streams can).
 Result<std::string> ReadWholeFile(const std::string& path) {
   constexpr size_t kMaxJobFile = 64u << 20;
+  constexpr size_t kMaxDeviceJobFile = 1u << 20;
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoStatus("open job file " + path);
-  struct stat sb;
+  struct stat sb {};
   if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
     close(fd);
     return Status::Invalid("job file " + path + " is a directory");
   }
-  // A device is no job file (/dev/zero read 64 MiB, then was "larger than
-  // 64 MiB"); a pipe (<(...), /dev/fd/N) and a terminal are read.
-  if (fstat(fd, &sb) == 0 && (S_ISBLK(sb.st_mode) || (S_ISCHR(sb.st_mode) && !isatty(fd)))) {
+  // A block device is no job file (a disk's first 64 MiB are no text). A
+  // pipe (<(...), /dev/fd/N), a terminal and any other character device
+  // are read as a stream: /dev/null is an empty job file, as fio reads it.
+  // A character device may never end (/dev/zero, /dev/urandom): it stops
+  // at its first NUL byte or at 1 MiB, not 64, so that costs little time
+  // and memory.
+  if (fstat(fd, &sb) == 0 && S_ISBLK(sb.st_mode)) {
     close(fd);
-    return Status::Invalid("job file " + path + ": not a regular file (a " +
-                           (S_ISBLK(sb.st_mode) ? "block" : "character") + " device)");
+    return Status::Invalid("job file " + path + ": not a regular file (a block device)");
   }
+  const bool device = S_ISCHR(sb.st_mode) && !isatty(fd);
+  const size_t max_size = device ? kMaxDeviceJobFile : kMaxJobFile;
   std::string s;
   char buf[65536];
   for (;;) {
@@ -111,10 +117,17 @@ Result<std::string> ReadWholeFile(const std::string& path) {
       return st;
     }
     if (n == 0) break;
-    s.append(buf, static_cast<size_t>(n));
-    if (s.size() > kMaxJobFile) {
+    // A device's stream of NULs (/dev/zero) is said as soon as it shows.
+    if (device && std::memchr(buf, '\0', static_cast<size_t>(n)) != nullptr) {
       close(fd);
-      return Status::Invalid("job file " + path + " is larger than 64 MiB");
+      return Status::Invalid("job file " + path +
+                             ": a character device that reads NUL bytes, not a job file's text");
+    }
+    s.append(buf, static_cast<size_t>(n));
+    if (s.size() > max_size) {
+      close(fd);
+      return Status::Invalid("job file " + path + " is larger than " +
+                             (device ? "1 MiB (a character device that does not end?)" : "64 MiB"));
     }
   }
   close(fd);
@@ -1521,7 +1534,11 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
     IOB_RETURN_IF_ERROR(BuildFileJobs(reader.sections(), f == "-" ? "<stdin>" : f, index,
                                       cli.globals, in.sections, &out.jobs, &section_used,
                                       &out.warnings, engine_checks));
-    if (out.jobs.size() == before && in.sections.empty())
+    // /dev/null stands for "no job file" (as fio reads it): no warning.
+    struct stat dev_sb;
+    const bool null_device = f != "-" && stat(f.c_str(), &dev_sb) == 0 && S_ISCHR(dev_sb.st_mode) &&
+                             reader.sections().empty();
+    if (out.jobs.size() == before && in.sections.empty() && !null_device)
       out.warnings.push_back((f == "-" ? std::string("<stdin>") : f) +
                              ": warning: job file defines no jobs");
     ++index;

@@ -77,8 +77,9 @@ check empty-file 2 "the job file .*/empty.fio defines no jobs" -- "$bin" "$(c em
 check comments-only 2 "the job file .*/comments_only.fio defines no jobs" -- "$bin" "$(c comments_only.fio)"
 check two-empty-files 2 "the job files .*/empty.fio and .*/comments_only.fio define no jobs" -- \
   "$bin" "$(c empty.fio)" "$(c comments_only.fio)"
-# A device is refused as such (it was read up to 64 MiB: "larger than 64 MiB").
-check job-file-dev-zero 2 "^iobench: job file /dev/zero: not a regular file \(a character device\)" -- \
+# A device of NULs stops at its first read (it was read up to 64 MiB:
+# "larger than 64 MiB"); /dev/null is an empty job file (jobfile_char_device).
+check job-file-dev-zero 2 "^iobench: job file /dev/zero: a character device that reads NUL bytes" -- \
   "$bin" /dev/zero
 # An error in an included file names the include line(s) that brought it in.
 mkdir "$work/../iobench-inc.$$"
