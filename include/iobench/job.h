@@ -424,7 +424,7 @@ struct JobSpec {
   RwSequencer rw_sequencer = RwSequencer::kSequential;
   uint32_t rwmixread = 50;  // percent reads for mixed workloads
   BlockSizeSpec bs[kNumDdirs];
-  BlockSizeOptions bs_options[kNumDdirs];  // how bs[] came about (parser only)
+  BlockSizeOptions bs_options[kNumDdirs];      // how bs[] came about (parser only)
   uint64_t blockalign[kNumDdirs] = {0, 0, 0};  // 0: the minimum bs
   bool bs_unaligned = false;
   bool bs_is_seq_rand = false;
@@ -731,11 +731,12 @@ inline bool JobWrites(const JobSpec& job) {
   return HasWrite(job.rw) || HasTrim(job.rw);
 }
 
-// How long a job with a runtime runs after its start delay: the ramp, then
-// the runtime; a runtime shorter than the ramp runs out within it, as in
-// fio 3.33 (the worker ends the job there).
+// How long a job with a runtime runs after its start delay: the whole ramp,
+// then the runtime, whatever their lengths (fio 3.33: runtime_exceeded() is
+// false while in_ramp_time(), so ramp_time=3 runtime=2 runs 5 s, 2 measured).
 inline uint64_t RampAndRuntimeNs(const JobSpec& job) {
-  return job.ramp_time_ns > job.runtime_ns ? job.runtime_ns : job.ramp_time_ns + job.runtime_ns;
+  return job.ramp_time_ns > UINT64_MAX - job.runtime_ns ? UINT64_MAX
+                                                        : job.ramp_time_ns + job.runtime_ns;
 }
 
 // The largest I/O a buffer slot must hold: the reads' and writes' block sizes

@@ -318,19 +318,12 @@ std::string SettingText(const JobSpec& job, const std::string& name) {
   return s.name + "=" + s.value + " (" + s.Where() + ")";
 }
 
-// What the job's timing options do that the job file does not say: a
-// runtime shorter than the ramp ends the job within it (fio 3.33 does the
-// same), and the thinktime_* options without a thinktime do nothing (fio
-// ignores them too). Each a note for the job's report.
+// What the job's timing options do that the job file does not say: the
+// thinktime_* options without a thinktime do nothing (fio ignores them too).
+// Each a note for the job's report.
 std::vector<std::string> TimingNotes(const JobSpec& job) {
   std::vector<std::string> notes;
   auto named = [&job](const char* name) { return SettingText(job, name); };
-  if (job.runtime_ns != 0 && job.ramp_time_ns > job.runtime_ns &&
-      job.FindSetting("runtime") != nullptr && job.FindSetting("ramp_time") != nullptr)
-    notes.push_back(named("runtime") + " is shorter than " + named("ramp_time") +
-                    ": the job ended within its ramp, as fio 3.33 ends it; its I/Os are the "
-                    "ramp's, with no latencies (a runtime counts after the ramp only when it "
-                    "is at least as long)");
   if (job.thinktime_ns == 0) {
     std::string unused;
     for (const char* o :

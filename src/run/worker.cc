@@ -2438,11 +2438,6 @@ void Worker::Run() {
   live_.start_ns.store(start_ns_, std::memory_order_relaxed);
   result_.start_ms = WallTimeMs();
   ramp_end_ns_ = start_ns_ + job_.ramp_time_ns;
-  // A runtime shorter than the ramp runs out within it, as in fio 3.33
-  // (which counts runtime from the job's start until the ramp resets it):
-  // the job reports the ramp's I/O, and RunJobs notes why.
-  if (job_.runtime_ns != 0 && job_.ramp_time_ns > job_.runtime_ns)
-    end_ns_ = start_ns_ + job_.runtime_ns;
   // fio's first thinktime_iotime pause comes after iotime + thinktime of I/O
   // (100ms/300ms: at 400 ms, then every 300 ms of I/O after each pause).
   think_last_ns_ = start_ns_ + (job_.thinktime_iotime_ns != 0 ? job_.thinktime_ns : 0);

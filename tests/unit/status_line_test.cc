@@ -301,9 +301,9 @@ TEST(StatusLineRender, PlanFromSpec) {
   JobStatus timed = JobStatus::FromSpec(spec, 64 * kMiB);
   EXPECT_EQ(timed.planned_bytes, 0u);
   EXPECT_EQ(timed.planned_ns, 65 * kSec);
-  // A runtime shorter than the ramp runs out within it (as fio).
+  // A runtime shorter than the ramp still counts after it (as fio 3.33).
   spec.ramp_time_ns = 90 * kSec;
-  EXPECT_EQ(JobStatus::FromSpec(spec, 64 * kMiB).planned_ns, 60 * kSec);
+  EXPECT_EQ(JobStatus::FromSpec(spec, 64 * kMiB).planned_ns, 150 * kSec);
 }
 
 // ----------------------------------------------------------------- printer
