@@ -1361,12 +1361,16 @@ bool Worker::StartDrainedPass() {
 }
 
 bool Worker::ReplaceFiles(bool reopen) {
+  // Every file goes before any is opened again, as fio's unlink_all_files
+  // removes them all before the next loop opens one: a reading job with
+  // nrfiles=3 failed on the first file's reopen and left the other two.
+  std::vector<bool> deferred(files_.size(), false);
   for (size_t i = 0; i < files_.size(); ++i) {
     const TargetFile& t = targets_[i];
     if (!t.regular_file()) continue;
     // create_on_open: a file no I/O has reached yet is still left to its
     // first I/O (none was made to remove, unless another job made it).
-    const bool deferred = files_[i].fd < 0 && deferred_opens_ != 0;
+    deferred[i] = files_[i].fd < 0 && deferred_opens_ != 0;
     if (files_[i].fd >= 0) {
       if (open_limit_ != 0) engine_->FileClosing(static_cast<uint32_t>(i));
       if (job_.fsync_on_close) (void)fsync(files_[i].fd);
@@ -1381,14 +1385,18 @@ bool Worker::ReplaceFiles(bool reopen) {
                    std::to_string(passes_) + ": " + std::strerror(error_);
       return false;
     }
-    if (!reopen) continue;
+  }
+  if (!reopen) return true;
+  for (size_t i = 0; i < files_.size(); ++i) {
+    const TargetFile& t = targets_[i];
+    if (!t.regular_file()) continue;
     // openfiles: the file service opens it when it comes to it
     // (OpenLimitedFile creates it then, as below).
     if (open_limit_ != 0) {
       files_unlinked_ = true;
       continue;
     }
-    if (deferred) continue;
+    if (deferred[i]) continue;
     // A writing job recreates the file empty (its writes fill it, as in
     // fio); a reading job finds it gone, as fio's does.
     JobSpec open_spec = job_;

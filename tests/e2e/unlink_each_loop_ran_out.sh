@@ -7,7 +7,7 @@
 # end_fsync or fsync_on_close opens the files again: fio leaves them empty.
 # A last loop that did I/O keeps its file. Each case checked against fio.
 # Also: the error of a reading job whose file a loop removed names the job
-# once. $1: iobench binary, $2: source dir.
+# once, and such a job with several files leaves none. $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
 
 left() {  # WANT ARGS...: the files (name:size) a write job leaves in d/
@@ -40,4 +40,12 @@ expect_eq "read job exit" "$?" 1
 grep -q "err=2 (open d/a.0.0: No such file or directory (unlink_each_loop removed it after loop 1))" \
   err || fail "read job stderr: $(cat err)"
 grep -q "job 'a'.*job 'a'" err && fail "the job is named twice: $(cat err)"
+# With several files every one goes before the next loop opens any, as
+# fio's unlink_all_files: the reading job fails on the first and leaves none
+# (iobench removed the first, failed reopening it, and left a.0.1, a.0.2).
+rm -rf d && mkdir d
+"$bin" --output-format=terse --name=a --directory=d --size=192k --bs=4k --rw=read --nrfiles=3 \
+  --unlink_each_loop=1 --loops=2 >/dev/null 2>err
+expect_eq "3-file read job exit" "$?" 1
+expect_eq "3-file read job leaves" "$(ls d)" ""
 [ "$fails" -eq 0 ]
