@@ -170,6 +170,9 @@ class Worker {
   std::vector<PatternRegion> PatternRegions() const;
   // --- logs and snapshots (issue 8) ---
   void CompleteLogged(IoRequest* req, uint64_t now);
+  // An async engine's I/O completed in its queue call: counted at the depth
+  // in flight, then completed; returns the clock for what follows.
+  uint64_t CompleteInCall(IoRequest* req, uint64_t t);
   // The slat log of the first n uncommitted I/Os, issued at now.
   void LogSlats(unsigned n, uint64_t now);
   // max_latency: ends the job with ETIMEDOUT when req's latency exceeds it.
@@ -601,7 +604,8 @@ class Worker {
   uint32_t nfiles_ = 0;              // files_.size(), for the per-I/O contract check
   bool fast_eligible_ = false;       // the job has none of the slow-path features
   // Sync engine: I/Os completed inside Queue since measuring began; each is
-  // one depth-1 submit and one 1-I/O completion (FoldDerived).
+  // one depth-1 I/O, one submit and one 1-I/O completion (FoldDerived). An
+  // async engine's (CompleteInCall) are counted at once.
   uint64_t sync_done_ = 0;
   // Sync engine recording clat and lat: the issue stamp is the prepare stamp,
   // so lat == clat for every I/O; only clat is recorded and lat is copied
