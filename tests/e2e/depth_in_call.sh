@@ -7,7 +7,11 @@
 # where fio gives 2 4 122, the figures of its rw=write. The exact counts per
 # bucket (1 2 4 8 16 32 >=64) from the JSON percentages, and fio's when it
 # runs (fio divides by the reads, writes and trims; iobench by all it
-# counted, syncs included). Root and a loop device over a sparse file in
+# counted, syncs included). An async engine's sync goes out with the
+# writes before it in flight, as fio's (libaio waits only for what is not
+# submitted yet): iobench drained the queue first, and sync_file_range=
+# write:4 (or fsync=4) at iodepth=4 counted 511 512 256 (256 512 511),
+# fio 1 2 1276 both. Root and a loop device over a sparse file in
 # /var/tmp (trims need a block device for fio).
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 source "$2/tests/e2e/setup.bash"
@@ -46,6 +50,10 @@ for t in $(tools); do
 --rw=randtrim --ioengine=libaio --iodepth=4 --bs=64k
 128 0 0 0 0 0 0 syncs=0
 --rw=trimwrite --ioengine=null --iodepth=4 --bs=64k
+1 2 1276 0 0 0 0 syncs=255
+--rw=write --sync_file_range=write:4 --ioengine=libaio --iodepth=4 --bs=4k
+1 2 1276 0 0 0 0 syncs=255
+--rw=write --fsync=4 --ioengine=libaio --iodepth=4 --bs=4k
 LIST
 done
 [ "$fails" -eq 0 ]
