@@ -494,27 +494,32 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
 namespace {
 
 // Scalars as nlohmann writes them, but floats as fio does ("%f"); invalid
-// UTF-8 (job names, file paths) is replaced rather than thrown on.
+// UTF-8 (job names, file paths) is replaced rather than thrown on. Objects
+// and arrays in fio's layout (json_print_object, json_print_array): each
+// member on a line of its own, then a newline and the closer at the
+// container's indent, so an empty one is "{", an empty line, then "}"
+// (`"job options" : {\n\n      }`), never "{}", which scripts that cut a
+// block by `sed '/"job options"/,/}/'` read on to the next closer.
 void AppendFioJson(const ojson& j, int indent, std::string& out) {
   constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
   const std::string pad(static_cast<size_t>(indent) + 2, ' ');
-  if (j.is_object() && !j.empty()) {
+  const std::string closer_pad(static_cast<size_t>(indent), ' ');
+  if (j.is_object()) {
     out += "{\n";
-    size_t i = 0;
     for (auto it = j.begin(); it != j.end(); ++it) {
+      if (it != j.begin()) out += ",\n";
       out += pad + ojson(it.key()).dump(-1, ' ', false, kReplace) + " : ";
       AppendFioJson(it.value(), indent + 2, out);
-      out += ++i == j.size() ? "\n" : ",\n";
     }
-    out += std::string(static_cast<size_t>(indent), ' ') + "}";
-  } else if (j.is_array() && !j.empty()) {
+    out += "\n" + closer_pad + "}";
+  } else if (j.is_array()) {
     out += "[\n";
     for (size_t i = 0; i < j.size(); ++i) {
+      if (i != 0) out += ",\n";
       out += pad;
       AppendFioJson(j[i], indent + 2, out);
-      out += i + 1 == j.size() ? "\n" : ",\n";
     }
-    out += std::string(static_cast<size_t>(indent), ' ') + "]";
+    out += "\n" + closer_pad + "]";
   } else if (j.is_number_float() && std::isfinite(j.get<double>())) {
     out += fmt::sprintf("%f", j.get<double>());
   } else {
