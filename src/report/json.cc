@@ -14,6 +14,7 @@
 #include "iobench/report.h"
 #include "report/common.h"
 #include "report/fio_report.h"
+#include "report/status_line.h"
 #include "stats/summary.h"
 
 namespace iobench {
@@ -329,6 +330,19 @@ ojson SteadyStateObject(const JobResult& job) {
   return o;
 }
 
+// fio's "eta" of an interim report, the same in every job record: the
+// run's time left in whole seconds as the status line estimates it
+// (get_jobs_eta there, SnapshotRemainingNs here), 3, 2, 1 ... in a
+// time_based run. fio's INT_MAX while its clock (the records' "elapsed")
+// is under 3 s, where calc_thread_status estimates nothing yet, and when
+// nothing tells the end. (The final report's is 0: nothing is left.)
+uint64_t InterimEtaSeconds(const RunResult& snapshot, uint64_t elapsed_s) {
+  constexpr uint64_t kFioUnknown = 2147483647;  // INT_MAX
+  if (elapsed_s < 3) return kFioUnknown;
+  const int64_t remaining = SnapshotRemainingNs(snapshot);
+  return remaining < 0 ? kFioUnknown : std::min(kFioUnknown, EtaSeconds(remaining));
+}
+
 // `options_from` is the job whose options "job options" lists.
 ojson JobObject(const JobRecord& rec, const GroupTotals& totals, bool plus,
                 const JobSpec& options_from, bool snapshot) {
@@ -446,6 +460,10 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
     for (const auto& j : g.jobs)
       if (j.end_ms >= run.start_ms) end_ms = std::max(end_ms, j.end_ms);
   if (end_ms != 0) end_ms = std::max(end_ms, run.timestamp_ms);
+  // at least 1: fio's clock starts before the jobs and runs to the report
+  const uint64_t elapsed_s =
+      end_ms != 0 ? std::max<uint64_t>(1, (end_ms - run.start_ms + 999) / 1000) : 0;
+  const uint64_t eta_s = run.snapshot ? InterimEtaSeconds(run, elapsed_s) : 0;
   ojson jobs = ojson::array();
   for (const auto& g : run.groups) {
     const auto records = RecordsForGroup(g);
@@ -454,8 +472,8 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
       // fio quirk kept for its scripts: a group_reporting record is named
       // after its first job but lists its last job's options.
       jobs.push_back(JobObject(r, t, plus, *r.options_from, run.snapshot));
-      if (end_ms)  // at least 1: fio's clock starts before the jobs and runs to the report
-        jobs.back()["elapsed"] = std::max<uint64_t>(1, (end_ms - run.start_ms + 999) / 1000);
+      jobs.back()["eta"] = eta_s;
+      if (end_ms) jobs.back()["elapsed"] = elapsed_s;
     }
   }
   root["jobs"] = std::move(jobs);

@@ -345,6 +345,36 @@ int64_t RunRemainingNs(const std::vector<JobStatus>& jobs, uint64_t run_elapsed_
   return total;
 }
 
+int64_t SnapshotRemainingNs(const RunResult& snapshot) {
+  std::vector<JobSpec> specs;  // one per job, its clones following it
+  std::vector<const JobResult*> clones;
+  for (const GroupResult& g : snapshot.groups)
+    for (const JobResult& j : g.jobs) {
+      if (j.jobnum == 0) specs.push_back(j.spec);
+      clones.push_back(&j);
+    }
+  std::vector<JobStatus> jobs = PlanRun(specs);
+  if (jobs.size() != clones.size()) return -1;
+  constexpr uint64_t kMsNs = 1000000;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const JobResult& r = *clones[i];
+    JobStatus& j = jobs[i];
+    if (r.error != 0 || r.interrupted) {
+      j.state = job_state::kReaped;
+    } else if (r.start_ms != 0) {  // started: after its startdelay, as JobStatus counts
+      j.state = RunningLetter(r.spec.rw);
+      j.elapsed_ns = r.end_ms > r.start_ms ? (r.end_ms - r.start_ms) * kMsNs : 0;
+      for (int d = 0; d < kNumDdirs; ++d) {
+        j.ios[d] = r.stats.dir[d].ios;
+        j.bytes[d] = r.stats.dir[d].bytes;
+      }
+    }
+  }
+  const uint64_t now_ms = snapshot.timestamp_ms;
+  return RunRemainingNs(
+      jobs, now_ms > snapshot.start_ms ? (now_ms - snapshot.start_ms) * kMsNs : uint64_t{0});
+}
+
 std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
   unsigned running = 0, files = 0;
   uint8_t run_mask = 0, all_mask = 0;
@@ -481,7 +511,7 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
   }
   if (remaining >= 0) {
     // Round up: "eta 00m:00s" only once nothing is left.
-    out += "[eta " + FormatEta((static_cast<uint64_t>(remaining) + 999999999) / 1000000000) + "]";
+    out += "[eta " + FormatEta(EtaSeconds(remaining)) + "]";
   } else {
     out += "[elapsed " + FormatEta(run.elapsed_ns / 1000000000) + "]";
   }

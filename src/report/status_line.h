@@ -88,6 +88,22 @@ std::vector<JobStatus> PlanRun(const std::vector<JobSpec>& jobs);
 // -1: unknown (a job whose end nothing tells yet).
 int64_t RunRemainingNs(const std::vector<JobStatus>& jobs, uint64_t run_elapsed_ns);
 
+// The time the run of a report's snapshot (RunResult::snapshot: an interim
+// report) has left, as the status line estimates it (RunRemainingNs): its
+// jobs planned as PlanRun plans them (in group order, which is job order),
+// each that started (JobResult::start_ms) at its elapsed time and bytes by
+// the snapshot, one that failed or was cut short as ended, and the others
+// pending. REQUIRES cumulative stats (what a snapshot holds, not an
+// IntervalResult). -1: unknown (a job whose end nothing tells yet, or clones
+// not as the specs number them).
+int64_t SnapshotRemainingNs(const RunResult& snapshot);
+
+// A time left in whole seconds as the line's ETA shows it: rounded up, so 0
+// only once nothing is left.
+inline uint64_t EtaSeconds(int64_t remaining_ns) {
+  return remaining_ns <= 0 ? 0 : (static_cast<uint64_t>(remaining_ns) + 999999999) / 1000000000;
+}
+
 struct RunStatus {
   // Every job of the current run, all its phases, in job-file order (the
   // letters' order): a later phase's jobs show as P until they start.

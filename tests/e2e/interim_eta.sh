@@ -1,0 +1,56 @@
+#!/bin/bash
+# ctest-cost: 15
+# JSON "eta" of interim reports (--status-interval): the run's seconds left,
+# as the status line estimates them, where iobench wrote 0 in every report.
+# fio 3.33 on a 3 s time_based run with --status-interval=1 writes
+# (elapsed, eta) 2 2147483647, 3 1, 4 0: INT_MAX while its clock is under
+# 3 s, then the time left; the final report 0 (fio: INT_MAX after a run under
+# 3 s, docs/output.md). Checked on a 5 s run: every interim record past 2 s
+# has elapsed + eta within 3 s above the runtime (elapsed counts set-up
+# too, eta rounds up), counting down.
+# $1: iobench binary, $2: source dir.
+source "$2/tests/e2e/setup.bash"
+source "$2/tests/e2e/fio_side.bash"
+
+printf '[global]\nthread\nioengine=null\nsize=1m\ntime_based\nruntime=%s\n[a]\n[b]\nrw=write\n' 5 >eta.fio
+for tool in $(tools); do
+  "$(cmd "$tool")" --output-format=json --status-interval=1 eta.fio >out.$tool 2>err ||
+    { fail "$tool: $(cat err)"; continue; }
+  got=$(python3 - out.$tool 5 <<'PY'
+import json, sys
+text, runtime = open(sys.argv[1]).read(), int(sys.argv[2])
+docs, i = [], 0
+dec = json.JSONDecoder()
+while True:
+    i = text.find("{", i)
+    if i < 0:
+        break
+    d, i = dec.raw_decode(text, i)
+    docs.append(d)
+bad = []
+interim, final = docs[:-1], docs[-1]
+for d in docs:  # one ETA per report, in every record
+    if len({j["eta"] for j in d["jobs"]}) != 1:
+        bad.append(("records differ", [j["eta"] for j in d["jobs"]]))
+known = []
+for d in interim:
+    el, eta = d["jobs"][0]["elapsed"], d["jobs"][0]["eta"]
+    if el < 3:
+        if eta != 2147483647:
+            bad.append(("under 3 s", el, eta))
+    elif not runtime <= el + eta <= runtime + 3:
+        bad.append(("elapsed + eta", el, eta))
+    else:
+        known.append(eta)
+if len(known) < 2 or known != sorted(known, reverse=True):
+    bad.append(("counting down", known))
+if final["jobs"][0]["eta"] != 0:
+    bad.append(("final", final["jobs"][0]["eta"]))
+print("ok" if not bad else bad, [(d["jobs"][0]["elapsed"], d["jobs"][0]["eta"]) for d in docs])
+PY
+)
+  expect_eq "$tool: interim eta" "${got%% *}" "ok"
+  echo "$tool: $got"
+done
+[ "$fails" -eq 0 ] && echo "ok: interim JSON eta"
+[ "$fails" -eq 0 ]
