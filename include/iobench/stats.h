@@ -313,6 +313,10 @@ struct RunResult {
   // An interim report's snapshot: its CPU figures leave out the kernel
   // helpers (io-wq, sqpoll), which are sampled for the final report only.
   bool snapshot = false;
+  // An interval report (--status-interval-mode=interval): the run's time
+  // left as its cumulative snapshot tells it (the interval's own bytes do
+  // not); -1 unknown. INT64_MIN: not an interval report (read the stats).
+  int64_t interval_remaining_ns = INT64_MIN;
   int exit_code = 0;
   // Sweep point values when this run is one point of a sweep (key, value),
   // in --sweep order, as the JSON and the "=== ... ===" labels write them.

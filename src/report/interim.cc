@@ -7,6 +7,8 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
+#include "report/status_line.h"
+
 namespace iobench {
 
 namespace {
@@ -163,6 +165,9 @@ Result<RunResult> IntervalResult(const RunResult& later, const RunResult& earlie
   r.context = later.context;
   r.interrupted = later.interrupted;
   r.snapshot = later.snapshot;
+  // The record's eta is the run's: the interval's bytes would read as if the
+  // run had done only those (a size-limited job's eta grew: 8, 13, 16).
+  if (later.snapshot) r.interval_remaining_ns = SnapshotRemainingNs(later);
   r.io_complete = later.io_complete;
   r.exit_code = later.exit_code;
   r.point = later.point;

@@ -339,7 +339,9 @@ ojson SteadyStateObject(const JobResult& job) {
 uint64_t InterimEtaSeconds(const RunResult& snapshot, uint64_t elapsed_s) {
   constexpr uint64_t kFioUnknown = 2147483647;  // INT_MAX
   if (elapsed_s < 3) return kFioUnknown;
-  const int64_t remaining = SnapshotRemainingNs(snapshot);
+  const int64_t remaining = snapshot.interval_remaining_ns != INT64_MIN
+                                ? snapshot.interval_remaining_ns
+                                : SnapshotRemainingNs(snapshot);
   return remaining < 0 ? kFioUnknown : std::min(kFioUnknown, EtaSeconds(remaining));
 }
 
