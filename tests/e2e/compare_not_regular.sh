@@ -22,7 +22,7 @@ expect_run "BASE /dev/zero" 2 \
   -- bash -c "$cap '$bin' --compare /dev/zero plain.json"
 expect_run "BASE /dev/zero, a run" 2 "^iobench: /dev/zero: is a character device, not a results file" \
   -- bash -c "$cap '$bin' --compare /dev/zero --name=j --ioengine=null --size=1m"
-expect_run "NEW /dev/zero" 2 "/dev/zero.*(not a results file|not a regular file)" \
+expect_run "NEW /dev/zero" 2 "/dev/zero.*(not a results file|not a job file)" \
   -- bash -c "$cap '$bin' --compare plain.json /dev/zero"
 expect_run "BASE a FIFO" 2 \
   "^iobench: fifo: is a FIFO or pipe, not a results file \(JSON written with --output-format=json\); save the results to a file first$" \
