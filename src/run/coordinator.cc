@@ -748,7 +748,11 @@ Status LayOutAll(const std::vector<std::pair<const JobSpec*, TargetFile>>& work,
 // stop (a signal, exitall: stop_grace after that; its runtime: runtime_grace
 // after its runtime, ramp and start delay are over) and no I/O of it has
 // completed for that grace period. Only progress counts, not time: a slow
-// device that still completes I/O is never called stuck. Main thread only.
+// device that still completes I/O is never called stuck. Nor is time the
+// whole process was stopped (Ctrl-Z, SIGSTOP, a frozen cgroup): neither
+// clock stops with it, and a worker whose pread was pending when it stopped
+// has completed nothing when the watch loop runs first on resume (1 s of
+// runtime, stopped for 42 s: every result was lost). Main thread only.
 class Watchdog {
  public:
   Watchdog(PhaseShared& sh, const RunOptions& opts, uint64_t start_ns)
@@ -761,7 +765,21 @@ class Watchdog {
   }
 
   Status Check(uint64_t now) {
-    if (stop_seen_ns_ == 0 && sh_.ctl.stop.load() != kStopNone) stop_seen_ns_ = now;
+    // The watch loop calls this every ~20 ms (a snapshot waits 250 ms at
+    // most). A gap of more than kPauseNs means the process did not run:
+    // stopped, frozen or starved, it could not see the I/O complete either,
+    // so every grace restarts from now. A signal's SIGCONT would miss a
+    // frozen cgroup or a tracer's stop; the gap sees them all. (A loop held
+    // up for a second at every tick, e.g. by a stdout nobody reads, would
+    // put the give-up off too; such a loop cannot watch anything anyway.)
+    if (last_check_ns_ != 0 && now - last_check_ns_ > kPauseNs)
+      std::fill(since_.begin(), since_.end(), now);
+    last_check_ns_ = now;
+    const int stop = sh_.ctl.stop.load();
+    if (stop_seen_ns_ == 0 && stop != kStopNone) {
+      stop_seen_ns_ = now;
+      stop_why_ = stop == kStopExitall ? "after exitall" : "after the stop signal";
+    }
     std::string report;
     size_t stuck = 0;
     for (size_t i = 0; i < sh_.clones.size(); ++i) {
@@ -783,13 +801,16 @@ class Watchdog {
       const char state = static_cast<char>(mw.live().state.load(std::memory_order_relaxed));
       uint64_t grace = 0;
       uint64_t told = 0;  // when the clone was told to stop
+      const char* why = "";
       if (stop_seen_ns_ != 0 && opts_.stop_grace_ms != 0) {
         told = stop_seen_ns_;
         grace = opts_.stop_grace_ms * 1000000ull;
+        why = stop_why_;
       } else if (runtime_end_[i] != 0 && now > runtime_end_[i] && state != 'F') {
         // end_fsync ('F') after the runtime may legitimately take long.
         told = runtime_end_[i];
         grace = opts_.runtime_grace_ms * 1000000ull;
+        why = "after its runtime ended";
       }
       if (grace == 0 || now < told + grace || now < since_[i] + grace) continue;
       const JobSpec& j = sh_.jobs[sh_.clones[i].job];
@@ -814,11 +835,11 @@ class Watchdog {
       report += ", none completed in the last " + std::to_string(grace / 1000000000ull) +
                 (grace % 1000000000ull ? "." + std::to_string(grace % 1000000000ull / 100000000ull)
                                        : std::string()) +
-                " s";
+                " s, " + why;
     }
     if (stuck == 0) return Status::Ok();
     return Status(Status::Code::kIoError,
-                  "the device does not complete I/O: giving up after the stop request" + report +
+                  "the device does not complete I/O: giving up" + report +
                       " (the job's thread is left behind; its results are lost)",
                   ETIMEDOUT);
   }
@@ -831,7 +852,10 @@ class Watchdog {
   std::vector<uint64_t> runtime_end_;
   std::vector<bool> sync_;
   uint64_t stop_seen_ns_ = 0;
+  const char* stop_why_ = "";
+  uint64_t last_check_ns_ = 0;
   static constexpr uint64_t kPending = UINT64_MAX;
+  static constexpr uint64_t kPauseNs = 1000ull * 1000 * 1000;
 
   // When a clone started at `start_ns` should be done (0: no runtime bound).
   uint64_t RuntimeEnd(const JobSpec& j, uint64_t start_ns) const {

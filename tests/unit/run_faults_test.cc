@@ -119,7 +119,7 @@ TEST(RunWatchdogTest, AsyncJobStuckAfterItsRuntimeIsNamedWithItsInFlightCount) {
   EXPECT_EQ(r.status().code(), Status::Code::kIoError);
   EXPECT_EQ(r.status().errno_value(), ETIMEDOUT);
   EXPECT_NE(r.status().message().find("job 'hung' (ioengine=io_uring): 4 I/O(s) in flight, none "
-                                      "completed in the last 0.2 s"),
+                                      "completed in the last 0.2 s, after its runtime ended"),
             std::string::npos)
       << r.status().message();
   ReleaseAndWait(ctl.get(), 1);
@@ -148,7 +148,8 @@ TEST(RunWatchdogTest, SyncJobStuckAfterAStopSignal) {
   ASSERT_FALSE(r.ok());
   const std::string& m = r.status().message();
   EXPECT_NE(m.find("job 'stuck' (clone 0) (ioengine=psync): 1 I/O in flight, inside a "
-                   "synchronous engine call, none completed in the last 0.2 s"),
+                   "synchronous engine call, none completed in the last 0.2 s, after the "
+                   "stop signal"),
             std::string::npos)
       << m;
   EXPECT_NE(m.find("job 'stuck' (clone 1)"), std::string::npos) << m;
@@ -179,6 +180,38 @@ TEST(RunWatchdogTest, OnlyTheStuckJobIsNamed) {
       << r.status().message();
   EXPECT_EQ(ledger->completions, 256u);  // the fine job did all of its I/O
   ReleaseAndWait(ctl.get(), 1);
+}
+
+TEST(RunWatchdogTest, TimeTheProcessDidNotRunIsNotAHang) {
+  // A process stopped (Ctrl-Z, SIGSTOP) past its runtime and the grace: on
+  // resume the watch loop ran before the worker's pending I/O returned, and
+  // every result was lost. A watch loop that was not run for a long while
+  // stands in for the stop here: on_tick sleeps 2 s (the runtime and the
+  // grace are long over) while the I/O is held, and lets it complete only
+  // at its next call, after the watchdog has looked again.
+  auto ctl = std::make_shared<HangControl>();
+  JobSpec j = TestJob("paused", RwMode::kRandRead, 4096, 1 << 20);
+  j.ioengine = "psync";
+  j.time_based = true;
+  j.runtime_ns = 300'000'000;
+  RunOptions o = HungOptions(ctl, /*sync=*/true);
+  o.tick_ns = 10'000'000;
+  bool paused = false;
+  o.on_tick = [&](const std::vector<const LiveCounters*>&) {
+    if (paused) {
+      ctl->release.store(true);
+    } else if (ctl->hung.load() > 0) {
+      std::this_thread::sleep_for(std::chrono::seconds(2));
+      paused = true;
+    }
+  };
+  auto r = RunJobs({j}, o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(paused);
+  ASSERT_EQ(r->groups.size(), 1u);
+  ASSERT_EQ(r->groups[0].jobs.size(), 1u);
+  EXPECT_EQ(r->groups[0].jobs[0].error, 0);
+  EXPECT_GT(r->groups[0].jobs[0].stats.dir[0].ios, 0u);
 }
 
 TEST(RunWatchdogTest, ZeroGraceTurnsItOff) {
