@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -463,7 +465,63 @@ bool WriteStdout(const std::string& text, const std::string& what) {
 
 namespace {
 
+// The descriptor of this process that `path` reopens (/dev/stdout,
+// /dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N, and symlinks to them), or -1.
+int ReopenedDescriptor(const std::string& path) {
+  namespace fs = std::filesystem;
+  const std::string own = "/proc/" + std::to_string(getpid()) + "/fd/";
+  fs::path p = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    const std::string s = p.lexically_normal().string();
+    if (s == "/dev/stdin") return 0;
+    if (s == "/dev/stdout") return 1;
+    if (s == "/dev/stderr") return 2;
+    for (const std::string& dir : {std::string("/dev/fd/"), std::string("/proc/self/fd/"),
+                                   std::string("/proc/thread-self/fd/"), own}) {
+      if (s.size() <= dir.size() || s.compare(0, dir.size(), dir) != 0) continue;
+      const std::string n = s.substr(dir.size());
+      if (n.size() > 9 || n.find_first_not_of("0123456789") != std::string::npos) return -1;
+      return std::stoi(n);
+    }
+    std::error_code ec;
+    const fs::path to = fs::read_symlink(p, ec);
+    if (ec) return -1;  // not a symlink (or gone): names no descriptor
+    p = to.is_absolute() ? to : fs::absolute(p, ec).parent_path() / to;
+  }
+  return -1;
+}
+
+// 1 -> "standard output (descriptor 1)"; 7 -> "descriptor 7".
+std::string DescriptorName(int fd) {
+  static const char* const kStd[] = {"standard input", "standard output", "standard error"};
+  const std::string n = "descriptor " + std::to_string(fd);
+  return fd <= 2 ? std::string(kStd[fd]) + " (" + n + ")" : n;
+}
+
+// The descriptor `path` reopens when it is closed or not open for writing,
+// else -1. Started with a standard descriptor closed, iobench holds
+// /dev/null on it, opened the wrong way round (stdout, stderr read-only;
+// stdin write-only) so that using it fails as on a closed one
+// (docs/safety.md); reopening it by path for writing worked, and the report
+// went to /dev/null with exit 0.
+int ClosedDescriptorNamed(const std::string& path) {
+  const int fd = ReopenedDescriptor(path);
+  if (fd < 0) return -1;
+  const int fl = fcntl(fd, F_GETFL);
+  if (fl == -1 || (fl & O_ACCMODE) == O_RDONLY) return fd;
+  struct stat held {
+  }, null{};
+  if (fd == 0 && (fl & O_ACCMODE) == O_WRONLY && fstat(0, &held) == 0 &&
+      stat("/dev/null", &null) == 0 && S_ISCHR(held.st_mode) && held.st_rdev == null.st_rdev)
+    return fd;  // stdin held for a closed one
+  return -1;
+}
+
 int OpenOutputFile(const std::string& path, bool append) {
+  if (ClosedDescriptorNamed(path) >= 0) {
+    errno = EBADF;
+    return -1;
+  }
   return open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
 }
 
@@ -472,7 +530,13 @@ int OpenOutputFile(const std::string& path, bool append) {
 int FinishOutputFile(const std::string& path, int* fd, int err) {
   if (*fd >= 0 && close(*fd) != 0 && err == 0) err = errno;
   *fd = -1;
-  if (err != 0)
+  if (err == 0) return err;
+  const int closed = err == EBADF ? ClosedDescriptorNamed(path) : -1;
+  if (closed >= 0)
+    std::fprintf(stderr,
+                 "iobench: cannot write --output=%s: it names %s, which is closed or read-only\n",
+                 sys::Printable(path).c_str(), DescriptorName(closed).c_str());
+  else
     std::fprintf(stderr, "iobench: cannot write --output=%s: %s\n", sys::Printable(path).c_str(),
                  std::strerror(err));
   return err;
@@ -888,6 +952,11 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
   if (o.repeat == 0) return Status::Invalid("--repeat must be at least 1");
   // The report is written after the run: what would stop it is checked now.
   IOB_RETURN_IF_ERROR(sys::CheckOutputFile(o.output, "--output", "the report (--output)"));
+  if (const int fd = o.output.empty() ? -1 : ClosedDescriptorNamed(o.output); fd >= 0)
+    return Status::Invalid("--output=" + sys::Printable(o.output) + ": it names " +
+                           DescriptorName(fd) +
+                           ", which is closed or read-only: the report would be "
+                           "lost");
   IOB_RETURN_IF_ERROR(CheckReportOptions(o));
   if (!o.compare.empty()) {
     auto base = LoadResultsJson(o.compare[0]);
