@@ -2093,14 +2093,26 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
           : &setter == &job ? "exitall"
                             : "exitall (of job '" + setter.name + "', which every job's end obeys)";
       const std::string where = at.empty() ? "" : " (" + at + ")";
+      // The finishing job's own exit_what decides (fio), so the fix goes on
+      // this job: say where (an exit_what=stonewall on the exitall job alone
+      // does not do).
+      const OptionSetting ew = SettingOf(job, "exit_what");
+      const std::string fix =
+          job.FindSetting("exit_what") != nullptr
+              ? "change exit_what=" + ew.value + " (" + ew.Where() + ") to exit_what=stonewall"
+          : ew.file.empty() || ew.file == "<cmdline>"
+              ? "add --exit_what=stonewall after --name=" + job.name +
+                    " (or before the first --name, for every job)"
+              : "add exit_what=stonewall to job '" + job.name + "'" +
+                    (ew.Where().empty() ? "" : " (" + ew.Where() + ")") + " or to [global]";
       for (size_t k : phase.jobs)
         if (groupids[k] != groupids[i])
           return Status::Unsupported(
               "job '" + job.name + "': " + which + where + " with exit_what=group, and job '" +
               jobs[k].name +
-              "' of another reporting group (new_group) runs at the same time: iobench "
-              "stops every job running with it; say exit_what=stonewall for that, or "
-              "separate the groups with stonewall");
+              "' of another reporting group (new_group) runs at the same time: when job '" +
+              job.name + "' ends, fio stops only its own group, iobench every job running with " +
+              "it; " + fix + ", or separate the groups with stonewall");
     }
 
   return Status::Ok();

@@ -831,6 +831,12 @@ TEST(RunCoordinatorTest, ExitallGroupAcrossNewGroupIsRefused) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("job 'other': exitall (of job 'quick'"), std::string::npos)
       << r.status().message();
+  // The fix goes on 'other' (its own exit_what decides), and the message
+  // says so: "say exit_what=stonewall" read as done already on 'quick'.
+  EXPECT_NE(r.status().message().find("add --exit_what=stonewall after --name=other (or before "
+                                      "the first --name, for every job)"),
+            std::string::npos)
+      << r.status().message();
   other.exit_what = JobSpec::ExitWhat::kStonewall;
   EXPECT_TRUE(RunJobs({quick, other}, {}).ok());
 }
