@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -517,12 +518,56 @@ int ClosedDescriptorNamed(const std::string& path) {
   return -1;
 }
 
-int OpenOutputFile(const std::string& path, bool append) {
+// The stop signal that ended the wait for a reader of an --output FIFO, or 0.
+int g_fifo_wait_stopped_by = 0;
+
+// Opens --output. A FIFO's open blocks until a reader opens it, and the
+// signal handlers restart it (SA_RESTART): one SIGINT or SIGTERM could not
+// end that wait (a second one, a second later, did, with no report). With
+// `stop` (RunSession's stop flag) a FIFO is opened without blocking and
+// tried again every 20 ms until a reader comes, or a stop signal arrives
+// during the wait: then -1 with errno EINTR. A stop that came earlier (the
+// run was interrupted) still waits for the reader of its report.
+int OpenOutputFile(const std::string& path, bool append, const std::atomic<int>* stop = nullptr) {
   if (ClosedDescriptorNamed(path) >= 0) {
     errno = EBADF;
     return -1;
   }
-  return open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+  struct stat st {};
+  if (stop == nullptr || stat(path.c_str(), &st) != 0 || !S_ISFIFO(st.st_mode))
+    return open(path.c_str(), flags, 0644);
+  const int stopped_before = stop->load();
+  for (;;) {
+    const int fd = open(path.c_str(), flags | O_NONBLOCK, 0644);
+    if (fd >= 0) {  // writes block as they always did
+      const int fl = fcntl(fd, F_GETFL);
+      if (fl != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+      return fd;
+    }
+    if (errno != ENXIO) return -1;  // ENXIO: no reader yet
+    if (stopped_before == 0 && stop->load() != 0) {
+      g_fifo_wait_stopped_by = stop->load();
+      errno = EINTR;
+      return -1;
+    }
+    usleep(20 * 1000);
+  }
+}
+
+std::string SignalName(int signo) {
+  switch (signo) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGPIPE:
+      return "SIGPIPE";
+    default:
+      return "signal " + std::to_string(signo);
+  }
 }
 
 // Closes `*fd` (if open) and returns `err`, or close's errno (NFS reports
@@ -532,7 +577,12 @@ int FinishOutputFile(const std::string& path, int* fd, int err) {
   *fd = -1;
   if (err == 0) return err;
   const int closed = err == EBADF ? ClosedDescriptorNamed(path) : -1;
-  if (closed >= 0)
+  if (err == EINTR && g_fifo_wait_stopped_by != 0)
+    std::fprintf(stderr,
+                 "iobench: cannot write --output=%s: it is a FIFO that no reader opened, and %s "
+                 "ended the wait for one (the report is lost)\n",
+                 sys::Printable(path).c_str(), SignalName(g_fifo_wait_stopped_by).c_str());
+  else if (closed >= 0)
     std::fprintf(stderr,
                  "iobench: cannot write --output=%s: it names %s, which is closed or read-only\n",
                  sys::Printable(path).c_str(), DescriptorName(closed).c_str());
@@ -561,7 +611,8 @@ namespace {
 // and left, and the next open blocked for ever, SIGTERM or not.
 class Output {
  public:
-  explicit Output(std::string path) : path_(std::move(path)) {}
+  // `stop`: a stop signal during the wait for a FIFO's reader ends it.
+  Output(std::string path, const std::atomic<int>* stop) : path_(std::move(path)), stop_(stop) {}
   ~Output() {
     if (fd_ >= 0) close(fd_);
   }
@@ -576,7 +627,7 @@ class Output {
     if (path_.empty()) {
       ok = WriteStdout(text);
     } else {
-      if (fd_ < 0) fd_ = OpenOutputFile(path_, false);
+      if (fd_ < 0) fd_ = OpenOutputFile(path_, false, stop_);
       int err = fd_ < 0 ? errno : WriteAll(fd_, text);
       if (last || err != 0) err = FinishOutputFile(path_, &fd_, err);
       ok = err == 0;
@@ -588,6 +639,7 @@ class Output {
 
  private:
   std::string path_;
+  const std::atomic<int>* stop_;
   int fd_ = -1;
   bool written_ = false;
   bool failed_ = false;
@@ -1133,7 +1185,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       lengths.insert(lengths.end(), o.repeat, RunRemainingNs(PlanRun(pj), 0));
     status.SetPlan(std::move(lengths));
   }
-  Output output(o.output);
+  Output output(o.output, &stop);
   InterimPrinter interim(o, ropts, &output);
   std::ostringstream normal, normal_head, terse;
   std::vector<std::pair<sweep::SweepPoint, nlohmann::ordered_json>> per_point;
@@ -1516,7 +1568,9 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       exit_code = std::max(exit_code, kExitJobFailed);
     }
   }
-  if (interrupted && stop.load() != 0) return 128 + stop.load();
+  // A signal that ended the wait for an --output FIFO's reader after the
+  // run is the run's end too (docs/output.md).
+  if ((interrupted || g_fifo_wait_stopped_by != 0) && stop.load() != 0) return 128 + stop.load();
   return exit_code;
 }
 
