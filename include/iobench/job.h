@@ -731,10 +731,29 @@ inline bool JobWrites(const JobSpec& job) {
   return HasWrite(job.rw) || HasTrim(job.rw);
 }
 
+// A fio 3.33 quirk: a job that waits on its rate with a runtime shorter than
+// its ramp ends at its runtime, inside the ramp (fio's rate_ddir measures
+// from the job's start there and gives up once a wait would pass the
+// runtime). It waits only when every read/write direction it does is rate
+// limited: otherwise it takes an unlimited one instead (randrw rate_iops=,50).
+inline bool RampCutByRate(const JobSpec& job) {
+  if (job.runtime_ns == 0 || job.ramp_time_ns <= job.runtime_ns) return false;
+  const bool dirs[2] = {HasRead(job.rw), HasWrite(job.rw)};
+  bool limited = false;
+  for (int d = 0; d < 2; ++d) {
+    if (!dirs[d]) continue;
+    if (job.rate[d] == 0 && job.rate_iops[d] == 0) return false;
+    limited = true;
+  }
+  return limited;
+}
+
 // How long a job with a runtime runs after its start delay: the whole ramp,
 // then the runtime, whatever their lengths (fio 3.33: runtime_exceeded() is
-// false while in_ramp_time(), so ramp_time=3 runtime=2 runs 5 s, 2 measured).
+// false while in_ramp_time(), so ramp_time=3 runtime=2 runs 5 s, 2 measured),
+// but for RampCutByRate's jobs, which end at the runtime.
 inline uint64_t RampAndRuntimeNs(const JobSpec& job) {
+  if (RampCutByRate(job)) return job.runtime_ns;
   return job.ramp_time_ns > UINT64_MAX - job.runtime_ns ? UINT64_MAX
                                                         : job.ramp_time_ns + job.runtime_ns;
 }

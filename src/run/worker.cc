@@ -644,6 +644,21 @@ void Worker::SleepNs(uint64_t ns) {
 // SleepNs returns early on a stop request or steady state; the runtime may
 // have ended while it slept. CheckTimeSlow turns each into stopping_ (and
 // ends a ramp that ended meanwhile), so the caller issues nothing more.
+uint64_t Worker::RampRateCutNs() const {
+  return RampCutByRate(job_) ? start_ns_ + job_.runtime_ns : UINT64_MAX;
+}
+
+std::string Worker::RampRateCutNote() const {
+  auto named = [this](const char* name) {
+    const OptionSetting* s = job_.FindSetting(name);
+    return s == nullptr ? std::string(name) : s->name + "=" + s->value + " (" + s->Where() + ")";
+  };
+  return named("runtime") + " is shorter than " + named("ramp_time") +
+         " and the job waits on its rate: as fio 3.33 ends such a job, it ended at its "
+         "runtime, inside its ramp; its I/Os are the ramp's, with no latencies (without a "
+         "rate, or with a runtime at least as long as the ramp, the runtime counts after it)";
+}
+
 bool Worker::StoppedDuringSleep(uint64_t& now) {
   now = CheckTimeSlow(now);
   return stopping_;
@@ -1747,6 +1762,22 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
       pending_plan_ = plan;
       has_pending_plan_ = true;
       if (in_use > 0) return false;  // reap what is in flight while waiting
+      if (!measuring_ && due_ns_ > RampRateCutNs()) [[unlikely]] {
+        // fio 3.33 quirk: its rate wait (rate_ddir) measures from the job's
+        // start during the ramp and ends the job once a wait would pass
+        // the runtime, so a rate-limited job whose runtime is shorter than
+        // its ramp ends at its runtime, inside the ramp (ramp_time=3
+        // runtime=1 rate_iops=100: fio 101 I/Os in 1 s, no latencies); one
+        // that never waits (no rate) runs the whole ramp, then the runtime.
+        // fio sleeps to the runtime, issues that I/O, and ends at the next.
+        if (now > RampRateCutNs()) {
+          AddNote(RampRateCutNote());
+          stopping_ = true;
+          min_rate_final_done_ = true;
+          return false;
+        }
+        due_ns_ = RampRateCutNs();
+      }
       if (end_ns_ != 0 && due_ns_ >= end_ns_) {
         // The next I/O is due after the runtime ends: wait out the runtime
         // and issue nothing more, so no I/O lands beyond the measured period.

@@ -369,6 +369,10 @@ class Worker {
   void SpinNs(uint64_t ns);
   void SleepNs(uint64_t ns);
   bool StoppedDuringSleep(uint64_t& now);
+  // A rate wait in the ramp past this ends the job (fio 3.33's rate_ddir):
+  // start + runtime when the runtime is shorter than the ramp, else never.
+  uint64_t RampRateCutNs() const;
+  std::string RampRateCutNote() const;
   bool EndOfLoopSync(bool another_loop);
   bool SyncFiles(const char* why);
   void FreeSlot(IoRequest* req) { free_[free_n_++] = req; }

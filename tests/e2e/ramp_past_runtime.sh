@@ -1,13 +1,15 @@
 #!/bin/bash
-# End to end: a runtime shorter than ramp_time still counts after the whole
-# ramp, as in fio 3.33 (ramp_time=3 runtime=2: 5 s, 2 s measured, with
-# latencies); iobench once ended such a job inside its ramp, with no
-# latencies, and a note saying fio did so. thinktime_spin, thinktime_blocks,
+# End to end: a runtime shorter than ramp_time counts after the whole ramp,
+# as in fio 3.33 (ramp_time=3 runtime=2: 5 s, 2 s measured, with
+# latencies), unless the job waits on its rate: fio's rate wait measures
+# from the job's start in the ramp and ends the job at its runtime, inside
+# the ramp (ramp_time=3 runtime=1 rate_iops=100: 101 I/Os, no latencies),
+# which iobench does too and notes. thinktime_spin, thinktime_blocks,
 # thinktime_iotime without a thinktime do nothing (fio ignores them): noted.
 # Args: $1 = iobench binary, $2 = source dir. Exit 77 = skipped.
 source "$2/tests/e2e/setup.bash"
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
-job=(--name=a --ioengine=null --rw=read --bs=4k --size=1g --rate_iops=200 --time_based)
+job=(--name=a --ioengine=null --rw=read --bs=4k --size=1g --time_based)
 # $1: what; the rest: options. Sets $ios, $clat_n, $ms and $notes.
 run() {
   local what=$1
@@ -32,6 +34,17 @@ run "ramp past runtime" --runtime=300ms --ramp_time=1s
 expect_eq "ramp past runtime: clat N = ios" "$clat_n" "$ios"
 [ "$ms" -ge 300 ] || fail "ramp past runtime: job_runtime $ms ms < 300"
 expect_eq "ramp past runtime: notes" "$notes" ""
+# Rate-limited: ended at its runtime inside the ramp, as fio 3.33 ends it:
+# the ramp's I/Os, no latencies, and a note (it did not wait out a 60 s ramp).
+run "rate, ramp past runtime" --runtime=300ms --ramp_time=60s --rate_iops=200
+[ "$ios" -gt 0 ] || fail "rate, ramp past runtime: no I/O reported"
+expect_eq "rate, ramp past runtime: clat N" "$clat_n" 0
+grep -qF "runtime=300ms (<cmdline>) is shorter than ramp_time=60s (<cmdline>) and the job waits on its rate: as fio 3.33 ends such a job, it ended at its runtime" <<<"$notes" ||
+  fail "rate, ramp past runtime: no note: $notes"
+# A direction no rate limits is taken instead of waiting: no cut (fio too).
+run "randrw, only writes rated" --runtime=300ms --ramp_time=1s --rw=randrw --rate_iops=,50
+expect_eq "randrw, only writes rated: notes" "$notes" ""
+[ "$clat_n" -gt 0 ] || fail "randrw, only writes rated: no latencies"
 # A ramp no longer than the runtime: measured after the ramp, no note.
 run "ramp = runtime" --runtime=300ms --ramp_time=300ms
 [ "$clat_n" -gt 0 ] || fail "ramp = runtime: no latencies"

@@ -301,8 +301,14 @@ TEST(StatusLineRender, PlanFromSpec) {
   JobStatus timed = JobStatus::FromSpec(spec, 64 * kMiB);
   EXPECT_EQ(timed.planned_bytes, 0u);
   EXPECT_EQ(timed.planned_ns, 65 * kSec);
-  // A runtime shorter than the ramp still counts after it (as fio 3.33).
+  // A runtime shorter than the ramp ends inside it when the job waits on
+  // its rate (both directions limited here), as in fio 3.33 ...
   spec.ramp_time_ns = 90 * kSec;
+  EXPECT_EQ(JobStatus::FromSpec(spec, 64 * kMiB).planned_ns, 60 * kSec);
+  // ... and counts after it otherwise: writes unlimited, or no rate at all.
+  spec.rate_iops[1] = 0;
+  EXPECT_EQ(JobStatus::FromSpec(spec, 64 * kMiB).planned_ns, 150 * kSec);
+  spec.rate_iops[0] = 0;
   EXPECT_EQ(JobStatus::FromSpec(spec, 64 * kMiB).planned_ns, 150 * kSec);
 }
 
