@@ -2290,6 +2290,15 @@ Attempt ParseDocumentAt(const std::string& text, size_t start, const std::string
     a.error = Status::Invalid(what + ": no \"jobs\" array (not fio or iobench JSON output)");
     return a;
   }
+  // fio 3.33 leaves an empty record when a group_reporting job joins the
+  // record before it (no jobname, groupid 4294967295, docs/output.md): no
+  // job, so not one "only in" the file either (it read as a job named '?').
+  json& list = doc["jobs"];
+  for (auto it = list.begin(); it != list.end();)
+    it = it->is_object() && !it->contains("jobname") &&
+                 Num(&*it, "groupid").value_or(0) == 4294967295.0
+             ? list.erase(it)
+             : it + 1;
   a.doc = std::move(doc);
   return a;
 }

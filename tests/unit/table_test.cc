@@ -656,6 +656,20 @@ TEST(TableFioImportTest, RealFioJson) {
   EXPECT_EQ(*t, expect);
 }
 
+// fio 3.33's empty record after a group_reporting join (no jobname,
+// groupid 4294967295) is no job: it read as one named '?', "only in" the file.
+TEST(TableFioImportTest, DropsFioEmptyRecords) {
+  const std::string text =
+      "{\"jobs\": [{\"jobname\": \"a\", \"groupid\": 0, \"read\": {\"total_ios\": 5}},\n"
+      "{\"groupid\": 4294967295, \"read\": {\"total_ios\": 0}},\n"
+      "{\"jobname\": \"b\", \"groupid\": 4294967295}]}\n";
+  auto d = ParseResultsJson(text, "x.json");
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  ASSERT_EQ((*d)["jobs"].size(), 2u);  // a named record keeps its place, whatever its group
+  EXPECT_EQ((*d)["jobs"][0]["jobname"], "a");
+  EXPECT_EQ((*d)["jobs"][1]["jobname"], "b");
+}
+
 TEST(TableFioImportTest, SkipsTextAroundTheJson) {
   const std::string text =
       "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be "
