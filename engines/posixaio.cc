@@ -77,6 +77,15 @@ class PosixAioEngine final : public Engine {
   QueueResult Queue(IoRequest* req) override {
     if (npending_ + ninflight_ + nfailed_ >= depth_) return QueueResult::kBusy;
     // No aio operation for sync_file_range and trim: done in the call.
+    // fio 3.33's posixaio answers busy for a trim while any I/O is in
+    // flight (its pd->queued counts those not yet reaped), so the queue
+    // drains before each: trimwrite iodepth=4 counts every I/O at depth 1.
+    // sync_file_range waits so too: a write still in glibc's queue is not
+    // yet in the page cache for it to sync. (fsync and fdatasync go to
+    // glibc's queue behind the writes, as fio's aio_fsync.)
+    if (req->op == IoOp::kTrim || req->op == IoOp::kSyncFileRange) [[unlikely]] {
+      if (npending_ + ninflight_ + nfailed_ > 0) return QueueResult::kBusy;
+    }
     if (auto done = QueueInCall(req, npending_, files_, sfr_flags_)) return *done;
     auto* cb = static_cast<struct aiocb*>(req->engine_data);
     cb->aio_fildes = req->fd;
