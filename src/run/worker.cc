@@ -1594,6 +1594,19 @@ void Worker::FinalMinRateCheck() {
   MinRateMet(NowNs());
 }
 
+// Whether a sync (fsync, fdatasync, sync_file_range; of the job's options or
+// of a replayed log) waits before it goes out. A sync engine has the I/O
+// before it done. An async engine's sync waits only for what is queued and
+// not yet submitted (the caller submits it and reaps one), not for what is
+// in flight: fio 3.33's libaio answers busy only while it holds unsubmitted
+// iocbs, then makes the fsync/fdatasync/sync_file_range call with the writes
+// in flight; its io_uring queues the sync behind them. An engine that must
+// have the I/O in flight done first (posixaio's sync_file_range) answers
+// kBusy until it is.
+bool Worker::SyncWaits(uint32_t in_use) const {
+  return sync_engine_ ? in_use > 0 : uncommitted_n_ > 0;
+}
+
 bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   if (no_more_) {
     need_sync_ = false;  // fio syncs before the next I/O only: none after the last write
@@ -1601,16 +1614,11 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   }
   const uint32_t in_use = depth_ - free_n_;
   if (need_sync_) {  // before the limits: the writes that asked for it were issued
-    // The sync follows the writes before it. A sync engine has them done.
-    // An async engine's sync waits only for those queued and not yet
-    // submitted (the caller submits them and reaps one), not for those in
-    // flight: fio 3.33's libaio answers busy only while it holds unsubmitted
-    // iocbs, then makes the sync_file_range (or fsync) call with the writes
-    // in flight; its io_uring and posixaio queue the sync behind them.
-    // Drained first, sync_file_range=write:4 at iodepth=4 sent the writes
-    // out at depth 1, 2, 3, 4 after each sync (IO depths 1=40% 2=40% 4=20%;
-    // fio counts 1276 of its 1024 writes and 255 syncs at 4).
-    if (sync_engine_ ? in_use > 0 : uncommitted_n_ > 0) return false;
+    // The sync follows the writes before it (SyncWaits). Drained first on an
+    // async engine, sync_file_range=write:4 at iodepth=4 sent the writes out
+    // at depth 1, 2, 3, 4 after each sync (IO depths 1=40% 2=40% 4=20%; fio
+    // counts 1276 of its 1024 writes and 255 syncs at 4).
+    if (SyncWaits(in_use)) return false;
     // As fio, the sync goes out only when another I/O follows (fsync=16
     // after 256 writes: 15 syncs): look that I/O up now and keep it.
     if (ios_left_ == 0) {
@@ -1955,7 +1963,7 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
   }
   IoRequest* r;
   if (e.op == IoOp::kFsync || e.op == IoOp::kFdatasync) {
-    if (in_use > 0) return false;  // a sync follows the I/O before it, as in fio
+    if (SyncWaits(in_use)) return false;  // a sync follows the I/O before it, as in fio
     r = free_[--free_n_];
     if (recorder_ != nullptr) recorder_->Io(now, e.file, e.op, r->offset, 0);
     r->op = e.op;
@@ -1969,7 +1977,7 @@ bool Worker::PrepareReplay(uint64_t now, uint32_t in_use, IoRequest** out) {
     r->issue_ns = 0;
     replay_synced_last_ = true;
   } else if (e.op == IoOp::kSyncFileRange) {
-    if (in_use > 0) return false;
+    if (SyncWaits(in_use)) return false;
     r = free_[--free_n_];
     if (recorder_ != nullptr) recorder_->Io(now, e.file, e.op, e.offset, e.length);
     r->op = e.op;
@@ -2562,7 +2570,7 @@ void Worker::Run() {
         if (FirstPart(*req)) req->issue_ns = req->start_ns;
         const uint64_t t = stamp_ ? NowNs() : now;
         SampleDue(t);
-        if (!sync_engine_) [[unlikely]] {  // a trim or sync_file_range, done in the call
+        if (!sync_engine_) [[unlikely]] {  // a trim or a sync, done in the call
           now = CompleteInCall(req, t);
           continue;
         }

@@ -229,6 +229,7 @@ class Worker {
   // *now: the batch's clock; moved forward when the preparation slept.
   bool PrepareNext(uint64_t* now, IoRequest** out);
   bool PrepareSlow(uint64_t now, IoRequest** out);
+  bool SyncWaits(uint32_t in_use) const;
   // Stops the job naming a plan that breaks the pattern's contract; returns false.
   bool RejectPlan(const IoPlan& plan);
   // Takes a free slot and fills it from the plan, stamped `now`; counts it issued.

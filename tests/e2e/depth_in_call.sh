@@ -25,16 +25,7 @@ counts() {  # TOOL options...: the I/Os in each depth bucket, and the syncs
   local t=$1
   shift
   "$(cmd "$t")" --output-format=json --name=j --filename="$loop" --size=4m --direct=1 "$@" \
-    2>/dev/null | python3 -c '
-import json, sys
-t = sys.stdin.read()
-j = json.loads(t[t.find("{"):])["jobs"][0]
-ios = sum(j[d]["total_ios"] for d in ("read", "write", "trim"))
-syncs = j["sync"]["lat_ns"]["N"]
-total = ios if sys.argv[1] == "fio" else ios + syncs
-lv = j["iodepth_level"]
-print(" ".join(str(round(lv[k] * total / 100)) for k in ("1", "2", "4", "8", "16", "32", ">=64")),
-      "syncs=%d" % syncs)' "$t"
+    2>/dev/null | depth_counts "$t"
 }
 
 for t in $(tools); do

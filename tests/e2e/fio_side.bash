@@ -27,3 +27,20 @@ tools() {
   fio_side && echo fio
 }
 cmd() { if [ "$1" = fio ]; then echo fio; else echo "$bin"; fi; }
+
+# depth_counts TOOL: reads TOOL's JSON report on stdin and prints the I/Os
+# in each IO depths bucket of its first job (1 2 4 8 16 32 >=64, from the
+# percentages) and "syncs=N". fio divides by the reads, writes and trims;
+# iobench by all it counted, syncs included.
+depth_counts() {
+  python3 -c '
+import json, sys
+t = sys.stdin.read()
+j = json.loads(t[t.find("{"):])["jobs"][0]
+ios = sum(j[d]["total_ios"] for d in ("read", "write", "trim"))
+syncs = j["sync"]["lat_ns"]["N"]
+total = ios if sys.argv[1] == "fio" else ios + syncs
+lv = j["iodepth_level"]
+print(" ".join(str(round(lv[k] * total / 100)) for k in ("1", "2", "4", "8", "16", "32", ">=64")),
+      "syncs=%d" % syncs)' "$1"
+}
