@@ -790,6 +790,12 @@ class Watchdog {
         runtime_end_[i] = RuntimeEnd(sh_.jobs[sh_.clones[i].job], released);
       }
       Worker& mw = *sh_.clones[i].worker;
+      // A job sleeping on purpose (thinktime, a rate wait, startdelay) is not
+      // stuck; its grace starts again when it wakes. fio finishes the pause.
+      if (mw.pausing()) {
+        since_[i] = now;
+        continue;
+      }
       uint64_t progress = mw.in_flight();
       for (int d = 0; d < kNumDdirs; ++d)
         progress += mw.live().ios[d].load(std::memory_order_relaxed) +

@@ -624,21 +624,27 @@ bool Worker::WaitStep(uint64_t now) {
 // thinktime_spin: busy-waits, checking for a stop as it goes (a 5 s spin
 // held Ctrl-C off for 5 s; fio 3.33's does too).
 void Worker::SpinNs(uint64_t ns) {
+  pausing_.store(true, std::memory_order_relaxed);
   const uint64_t until = SaturatingAddNs(NowNs(), ns);
   for (uint64_t now = NowNs(); now < until; now = NowNs())
-    if (!WaitStep(now)) return;
+    if (!WaitStep(now)) break;
+  pausing_.store(false, std::memory_order_relaxed);
 }
 
 void Worker::SleepNs(uint64_t ns) {
+  // The stuck-job watchdog leaves a pausing worker alone: thinktime=3s with
+  // --stuck-timeout=1 was called a device that does not complete I/O.
+  pausing_.store(true, std::memory_order_relaxed);
   // In slices, so a stop request is honoured within ~10 ms.
   const uint64_t until = SaturatingAddNs(NowNs(), ns);
   for (uint64_t now = NowNs(); now < until; now = NowNs()) {
-    if (!WaitStep(now)) return;
+    if (!WaitStep(now)) break;
     const uint64_t slice = std::min<uint64_t>(until - now, 10ull * 1000 * 1000);
     timespec ts{static_cast<time_t>(slice / 1000000000ull),
                 static_cast<long>(slice % 1000000000ull)};
     nanosleep(&ts, nullptr);
   }
+  pausing_.store(false, std::memory_order_relaxed);
 }
 
 // SleepNs returns early on a stop request or steady state; the runtime may

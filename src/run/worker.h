@@ -135,6 +135,10 @@ class Worker {
   // commit or reap batch (relaxed; any thread). The coordinator's watchdog
   // names it when a job does not finish after it was told to stop.
   uint32_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
+  // True while the worker sleeps or spins on purpose (thinktime, a rate or
+  // flow wait, startdelay, a replay's delay): not stuck, whatever the time
+  // without a completion (relaxed; any thread; stored on the pause path only).
+  bool pausing() const { return pausing_.load(std::memory_order_relaxed); }
   void AddNote(std::string note) { result_.notes.push_back(std::move(note)); }
   // invalidate=1 could not drop these targets' cache at Setup(): path and
   // why. Read by the coordinator after Setup() returned.
@@ -714,6 +718,7 @@ class Worker {
   size_t locked_bytes_ = 0;
   Status LockMemory();
   std::atomic<uint32_t> in_flight_{0};  // published once per commit/reap batch
+  std::atomic<bool> pausing_{false};    // pausing(): set and cleared by SleepNs, SpinNs
   // Steady state: ss_poll_ (the job has steadystate_duration) makes
   // CheckTimeSlow due every kSteadyPollNs to read ss_stop_; other jobs
   // never look at it.

@@ -1,0 +1,24 @@
+#!/bin/bash
+# ctest-labels: threads
+# The stuck-job watchdog leaves a job alone while it sleeps on purpose
+# (docs/safety.md): thinktime=3s with --stuck-timeout=1 past a 1 s runtime
+# was given up on ("the device does not complete I/O ... 1 I/O in flight,
+# inside a synchronous engine call", exit 1, the results lost); fio 3.33
+# finishes the pause and reports. So must iobench: exit 0, one I/O issued,
+# the pause taken whole. Also on an async engine, and a spinning thinktime.
+# $1: iobench binary, $2: source dir.
+source "$2/tests/e2e/setup.bash"
+work=$tmp
+
+while read -r args; do
+  # shellcheck disable=SC2086 # the options are words
+  expect_run "$args" 0 "" -- "$bin" --name=t --size=1m --runtime=1 --time_based \
+    --stuck-timeout=1 $args || continue
+  grep -q "issued rwts" "$work/out" || fail "$args: no report"
+  grep -q "does not complete I/O" "$work/err" && fail "$args: called stuck"
+done <<'LIST'
+--ioengine=null --thinktime=3s
+--ioengine=libaio --filename=/dev/null --rw=write --iodepth=4 --thinktime=3s
+--ioengine=psync --filename=/dev/null --rw=write --thinktime=3s --thinktime_spin=3s
+LIST
+[ "$fails" -eq 0 ]
