@@ -715,7 +715,22 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
     if (std::string bad; FirstNonUtf8(v.text, 0, v.text.size(), &bad) != std::string_view::npos)
       return Diag(s, s.value_col, "option '" + s.key + "' after substitution: " + bad);
     // `size=5*$mb_memory/8`: fio computes a value with a $keyword in it.
-    auto number_text = [&](const std::string& t) { return keyword ? KeywordArithmetic(t) : t; };
+    // bc drops an exponent's fraction (size=$pagesize*2^0.5 is 4096) and
+    // says so on fio's stderr; so does iobench, once per value.
+    bool exponent_fraction_warned = false;
+    auto number_text = [&](const std::string& t) {
+      if (!keyword) return t;
+      bool exponent_fraction = false;
+      std::string c = KeywordArithmetic(t, &exponent_fraction);
+      if (exponent_fraction && !exponent_fraction_warned) {
+        exponent_fraction_warned = true;
+        setter_warnings.push_back("option '" + s.key + "': in '" + Trim(s.value) +
+                                  "' an exponent's fraction is dropped, as fio's bc drops it "
+                                  "(\"non-zero scale in exponent\": 2^0.5 is 1); write a whole "
+                                  "exponent");
+      }
+      return c;
+    };
     NumContext ctx;
     ctx.kb_base = job->kb_base;
     ctx.time_unit_ns = def->time_unit_ns;

@@ -641,11 +641,12 @@ namespace {
 // number at each step (`$pagesize*2/3` is 2730, `$ncpus/4*1.0` on 2 CPUs
 // is 0); + - * keep the larger scale of their operands, a product cut (not
 // rounded) to it (`$pagesize*2.5` is 10240.0, `$ncpus*1.25` 2.50); a%b is
-// a-(a/b)*b; a power keeps its base's scale. Anything bc cannot read (a
+// a-(a/b)*b; a power is Power()'s. Anything bc cannot read (a
 // unit: `$pagesize*1k` is bc's syntax error) gives nullopt.
 class BcNum : ExprCursor {
  public:
   explicit BcNum(std::string_view t) : ExprCursor(t) {}
+  bool exponent_fraction() const { return exponent_fraction_; }
   // bc's output: "10240.0", ".50", "-.5", "0" (a zero has no fraction).
   std::optional<std::string> Parse() {
     auto v = Sum();
@@ -738,19 +739,100 @@ class BcNum : ExprCursor {
     }
     return a;
   }
-  std::optional<Num> Power() {  // right-associative, whole exponents >= 0
+  // An unsigned whole number of any size, in base-10^9 limbs (lowest
+  // first): a power's exact value before bc cuts it.
+  using Big = std::vector<uint32_t>;
+  static constexpr uint32_t kLimb = 1000000000;
+  static Big ToBig(unsigned __int128 v) {
+    Big b;
+    for (; v; v /= kLimb) b.push_back(static_cast<uint32_t>(v % kLimb));
+    return b;
+  }
+  static Big Times(const Big& x, const Big& y) {
+    if (x.empty() || y.empty()) return {};
+    std::vector<uint64_t> r(x.size() + y.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      uint64_t carry = 0;
+      for (size_t j = 0; j < y.size(); ++j) {
+        const uint64_t cur = r[i + j] + uint64_t{x[i]} * y[j] + carry;
+        r[i + j] = cur % kLimb;
+        carry = cur / kLimb;
+      }
+      for (size_t k = i + y.size(); carry; ++k) {
+        const uint64_t cur = r[k] + carry;
+        r[k] = cur % kLimb;
+        carry = cur / kLimb;
+      }
+    }
+    while (!r.empty() && r.back() == 0) r.pop_back();
+    return Big(r.begin(), r.end());
+  }
+  static size_t Digits(const Big& b) {
+    if (b.empty()) return 0;
+    size_t n = 9 * (b.size() - 1);
+    for (uint32_t top = b.back(); top; top /= 10) ++n;
+    return n;
+  }
+  // b / 10^k, truncated; nullopt past kLimit.
+  static std::optional<__int128> Shifted(Big b, size_t k) {
+    b.erase(b.begin(), b.begin() + static_cast<ptrdiff_t>(std::min(k / 9, b.size())));
+    uint32_t d = 1;
+    for (size_t i = 0; i < k % 9; ++i) d *= 10;
+    uint64_t rem = 0;
+    for (size_t i = b.size(); i-- > 0;) {
+      const uint64_t cur = rem * kLimb + b[i];
+      b[i] = static_cast<uint32_t>(cur / d);
+      rem = cur % d;
+    }
+    unsigned __int128 v = 0;
+    for (size_t i = b.size(); i-- > 0;) {
+      v = v * kLimb + b[i];
+      if (v > static_cast<unsigned __int128>(kLimit)) return std::nullopt;
+    }
+    return static_cast<__int128>(v);
+  }
+  // a^e as bc's bc_raise at scale 0. The exponent's fraction is dropped
+  // (bc warns "non-zero scale in exponent": 2^0.5 is 1, 1.5^2.0 is 2.2);
+  // e >= 0 is computed exactly and cut once to min(scale(a)*e, scale(a)),
+  // i.e. scale(a) (1.05^10 is 1.62, not 1.05 cut after each product);
+  // e < 0 is 1/a^-e at scale 0, a whole number (2^-1 and (-2)^-1 are 0,
+  // .5^-2 is 4). 0^-1 is bc's "divide by zero".
+  std::optional<Num> Power() {  // right-associative
     auto a = Unary();
     if (!a || !Eat('^')) return a;
     auto e = Power();
-    if (!e || e->scale != 0 || e->m < 0) return std::nullopt;
-    if (e->m == 0) return Num{1, 0};
-    if (e->m > 4096) return std::nullopt;  // left to the evaluator
-    Num r = *a;                            // scale stays the base's: each product is cut to it
-    for (__int128 i = 1; i < e->m && r.m != 0; ++i) {
-      if (!ProductFits(r.m, a->m)) return std::nullopt;
-      r.m = r.m * a->m / Pow10(a->scale);
+    if (!e) return std::nullopt;
+    if (e->scale > 0) exponent_fraction_ = true;
+    const __int128 whole = e->m / Pow10(e->scale);  // toward zero, as bc_num2long
+    if (whole == 0) return Num{1, 0};
+    const __int128 n = whole < 0 ? -whole : whole;
+    const unsigned __int128 base = a->m < 0 ? -static_cast<unsigned __int128>(a->m) : a->m;
+    const Big big_base = ToBig(base);
+    const size_t digits = Digits(big_base);
+    // Left to the evaluator (which says what is out of range).
+    if (n > 4096 || digits * static_cast<size_t>(n) > 20000) return std::nullopt;
+    Big power{1};
+    for (__int128 i = 0; i < n; ++i) power = Times(power, big_base);
+    const bool neg = a->m < 0 && n % 2 == 1;
+    const size_t cut = static_cast<size_t>(a->scale) * static_cast<size_t>(n);
+    if (whole > 0) {
+      auto m = Shifted(power, cut - static_cast<size_t>(a->scale));
+      if (!m) return std::nullopt;
+      return Num{neg ? -*m : *m, a->scale};
     }
-    return r;
+    if (power.empty()) return std::nullopt;  // bc: "divide by zero"
+    // 10^cut / power, truncated: 0 once power > 10^cut, 1 at 10^cut.
+    const size_t pd = Digits(power);
+    if (pd > cut) {
+      Big ten(cut / 9 + 1, 0);
+      ten.back() = 1;
+      for (size_t i = 0; i < cut % 9; ++i) ten.back() *= 10;
+      return Num{power == ten ? (neg ? -1 : 1) : 0, 0};
+    }
+    auto m = Shifted(power, 0);
+    if (!m || cut > 36) return std::nullopt;
+    const __int128 q = Pow10(static_cast<int>(cut)) / *m;
+    return Num{neg ? -q : q, 0};
   }
   std::optional<Num> Unary() {
     if (Eat('-')) {
@@ -779,18 +861,24 @@ class BcNum : ExprCursor {
     if (p_ == b || (frac && p_ == b + 1)) return std::nullopt;
     return v;
   }
+
+  bool exponent_fraction_ = false;
 };
 
 }  // namespace
 
-std::string KeywordArithmetic(std::string_view text) {
+std::string KeywordArithmetic(std::string_view text, bool* exponent_fraction) {
+  if (exponent_fraction) *exponent_fraction = false;
   std::string t = Trim(text);
   // fio hands the value to bc only when it holds one of + - * / (its
   // bc_calc): "$ncpus^2" and "$ncpus%3" stay "2^2" and "2%3", which fio
   // reads as 2 and iobench refuses as it refuses "2^2"; "$ncpus^2+1" is
   // bc's 5. An operator after the first character: a leading '-' is a sign.
   if (t.empty() || t.find_first_of("+-*/", 1) == std::string::npos) return std::string(text);
-  if (auto v = BcNum(t).Parse()) return *v;
+  BcNum bc(t);
+  auto v = bc.Parse();
+  if (exponent_fraction) *exponent_fraction = v && bc.exponent_fraction();
+  if (v) return *v;
   // Units, which bc cannot read (fio fails such a value): the expression
   // evaluator (which rounds once).
   return "(" + t + ")";

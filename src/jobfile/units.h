@@ -92,7 +92,9 @@ std::optional<std::string> Expand(std::string_view text, ValueError* err,
 // parentheses (for the unit-aware evaluator) when it holds an operator and
 // something else (a leading '-' is a sign); else `text` unchanged. As fio,
 // only + - * / make it an expression (then % and ^ count too, as in bc).
-std::string KeywordArithmetic(std::string_view text);
+// *exponent_fraction (when given) is set when bc dropped the fraction of an
+// exponent (`2^0.5` is 1; bc warns "non-zero scale in exponent").
+std::string KeywordArithmetic(std::string_view text, bool* exponent_fraction = nullptr);
 
 // Splits a per-direction list with fio's carry-over rule: "a" -> a,a,a;
 // "a,b" -> a,b,b; "a,b," -> a,b,-; ",b" -> -,b,b (- = keep the default).
