@@ -408,6 +408,9 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
   }
   auto v = ParseLiteral(text, ctx, err);
   if (!v) return std::nullopt;
+  // A size's fraction is dropped, as fio's strtoll drops it: bs=1228.8 (or
+  // bc's 1228.8 for bs=$pagesize*0.3) is 1228 bytes, not 1229.
+  if (ctx.kind == NumKind::kSize) return static_cast<int64_t>(std::truncl(*v));
   return static_cast<int64_t>(std::llroundl(*v));  // whole numbers are exact
 }
 

@@ -83,5 +83,22 @@ TEST(JobfileBc, ExponentFractionWarned) {
   EXPECT_NE(r->warnings[0].find("non-zero scale in exponent"), std::string::npos);
 }
 
+// fio reads a size with strtoll, which stops at the '.': bs=1228.8 is 1228
+// bytes (fio: 853 I/Os, 1047484 bytes of 1m), and so is bc's 1228.8 for
+// bs=$pagesize*0.3 with 4 KiB pages. iobench rounded to 1229 (1048337 bytes).
+TEST(JobfileBc, SizeFractionDroppedAsFio) {
+  auto r = testing::ParseNullJob("bs=1228.8,$pagesize*0.3\nsize=10241.9\nrw=rw");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const auto& job = r->jobs.at(0);
+  EXPECT_EQ(job.bs[0].min, 1228u);
+  EXPECT_EQ(job.bs[1].min, static_cast<uint64_t>(sysconf(_SC_PAGESIZE) * 3 / 10));
+  EXPECT_EQ(job.size, 10241u);
+  // With a unit the fraction counts, the bytes still truncated: 1.7k is
+  // 1740.8, 1740 bytes (fio reads it as 1: strtoll's 1, no unit after it).
+  auto u = testing::ParseNullJob("bs=1.7k");
+  ASSERT_TRUE(u.ok()) << u.status().message();
+  EXPECT_EQ(u->jobs.at(0).bs[0].min, 1740u);
+}
+
 }  // namespace
 }  // namespace iobench::jobfile
