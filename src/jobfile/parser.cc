@@ -779,7 +779,8 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
     // nothing was substituted; otherwise point at the value's start.
     bool same = v.text == s.value && !s.value_from_variable;
     auto at = [&](size_t off) { return s.value_col + (same ? static_cast<int>(off) : 0); };
-    auto range_err = [&](int64_t n, size_t off) -> Status {
+    // `text`: the value read as `n` (bc's result for a $keyword value).
+    auto range_err = [&](int64_t n, size_t off, const std::string& text) -> Status {
       if (n < def->min || n > def->max) {
         // A time is held in ns: say so, or "-5" written in us reads as -5000.
         const char* unit = def->type == OptType::kTime ? " ns" : "";
@@ -788,15 +789,31 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
           range = ">= " + std::to_string(def->min) + unit;
         else
           range = std::to_string(def->min) + ".." + std::to_string(def->max) + unit;
-        // A time also as written: "-1" is -1000000000 ns (runtime's unit is s).
-        const std::string value = def->type == OptType::kTime
-                                      ? "'" + v.text + "' (" + std::to_string(n) + unit + ")"
-                                      : std::to_string(n);
-        return Diag(
-            s, at(off),
-            "value " + value + " of option '" + s.key + "' is out of range (" + range + ")");
+        // Also as written: "-1" is -1000000000 ns (runtime's unit is s), and
+        // bc's -6144.0 for bs=$pagesize*-1.5 is -6144.
+        const std::string t = Trim(text);
+        std::string value = std::to_string(n) + unit;
+        if (def->type == OptType::kTime || t != std::to_string(n))
+          value = "'" + t + "' (" + value + ")";
+        const std::string from = keyword && t != Trim(s.value)
+                                     ? " (computed from '" + Trim(s.value) + "' as fio's bc does)"
+                                     : "";
+        return Diag(s, at(off),
+                    "value " + value + " of option '" + s.key + "'" + from + " is out of range (" +
+                        range + ")");
       }
       return Status::Ok();
+    };
+    // bc writes a number below 1 without its 0 (.50, -.50), which fio's
+    // strtoll cannot read: fio fails size=$ncpus*-0.25 ("failed parsing").
+    // Read as 0 it named a value never computed, or ran the file's size.
+    auto bc_unreadable = [&](const std::string& computed, size_t off) -> Status {
+      const std::string c = Trim(computed);
+      if (!keyword || (c.rfind('.', 0) != 0 && c.rfind("-.", 0) != 0)) return Status::Ok();
+      return Diag(s, at(off),
+                  "option '" + s.key + "': fio's bc computes '" + Trim(s.value) + "' as " + c +
+                      ", which fio fails to parse (no digit before the '.'); write a value "
+                      "that is 1 or more, or 0, in magnitude");
     };
     switch (def->type) {
       case OptType::kBool: {
@@ -852,11 +869,12 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
                                                        : "a range write bsrange=") +
                                 *p.text + " (fio would run " + FioRunsBs(v.text) + ")");
             }
+            IOB_RETURN_IF_ERROR(bc_unreadable(*p.text, p.offset));
             auto n = ParseNumber(number_text(*p.text), ctx, &ve);
             if (!n)
               return Diag(s, at(p.offset + ve.offset), "option '" + s.key + "': " + ve.message);
             IOB_RETURN_IF_ERROR(whole(*p.text, p.offset));
-            IOB_RETURN_IF_ERROR(range_err(*n, p.offset));
+            IOB_RETURN_IF_ERROR(range_err(*n, p.offset, *p.text));
             v.dir[d] = *n;
           }
           if (!parts[0].text && !parts[1].text && !parts[2].text)
@@ -875,6 +893,7 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
             v.percent = true;
           }
           const std::string computed = number_text(t);
+          IOB_RETURN_IF_ERROR(bc_unreadable(computed, 0));
           auto n = ParseNumber(computed, ctx, &ve);
           // unit_base=bogus: name the numbers the option takes, as fio does.
           if (!n)
@@ -897,7 +916,7 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
                             " bytes)");
           IOB_RETURN_IF_ERROR(whole(shown, 0));
           v.num = *n;
-          if (!v.percent) IOB_RETURN_IF_ERROR(range_err(*n, 0));
+          if (!v.percent) IOB_RETURN_IF_ERROR(range_err(*n, 0, shown));
         }
         break;
       }

@@ -100,5 +100,34 @@ TEST(JobfileBc, SizeFractionDroppedAsFio) {
   EXPECT_EQ(u->jobs.at(0).bs[0].min, 1740u);
 }
 
+// bc prints -.50 for size=$ncpus*-0.25 on 2 CPUs; iobench said "value -1
+// of option 'size' is out of range" (rounded), a number never computed.
+// fio's strtoll cannot read a number that starts at its '.', so fio fails
+// the value ("failed parsing"): iobench refuses it naming bc's result. A
+// result out of range is named as bc printed it, and where it came from.
+TEST(JobfileBc, ErrorNamesTheComputedValue) {
+  auto message = [](const std::string& body) {
+    auto r = testing::ParseNullJob(body);
+    EXPECT_FALSE(r.ok()) << body;
+    return r.ok() ? std::string() : r.status().message();
+  };
+  std::string m = message("size=$ncpus*0-0.5");
+  EXPECT_NE(m.find("t.fio:4:6: option 'size': fio's bc computes '$ncpus*0-0.5' as -.5, which fio "
+                   "fails to parse"),
+            std::string::npos)
+      << m;
+  m = message("bs=4k,$ncpus*0+0.25");
+  EXPECT_NE(m.find("as .25, which fio fails to parse"), std::string::npos) << m;
+  m = message("bs=$ncpus*0-1.5");
+  EXPECT_NE(m.find("value '-1.5' (-1) of option 'bs' (computed from '$ncpus*0-1.5' as fio's bc "
+                   "does) is out of range"),
+            std::string::npos)
+      << m;
+  if (sysconf(_SC_NPROCESSORS_CONF) == 2) {
+    m = message("size=$ncpus*-0.25");
+    EXPECT_NE(m.find("as -.50, which fio fails to parse"), std::string::npos) << m;
+  }
+}
+
 }  // namespace
 }  // namespace iobench::jobfile
