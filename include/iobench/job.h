@@ -726,6 +726,19 @@ inline bool StartsPhase(const std::vector<JobSpec>& jobs, size_t i) {
 // Whether running the job changes its targets: it writes or trims, and is
 // not a verify_only pass (which reads back what an earlier run wrote).
 // --readonly, the device-safety checks and the open mode follow this.
+// The option's last explicit setting, for a message that says where it is
+// (unset: the option's name, no value, at the job's own place).
+inline OptionSetting SettingOf(const JobSpec& job, const std::string& name) {
+  if (const OptionSetting* s = job.FindSetting(name)) return *s;
+  return OptionSetting{name, "", OptionSource::kJob, job.job_file, job.line};
+}
+
+// "rw=randrw (j.fio:11)": the option's setting as written, and where.
+inline std::string SettingText(const JobSpec& job, const std::string& name) {
+  const OptionSetting s = SettingOf(job, name);
+  return s.name + "=" + s.value + " (" + s.Where() + ")";
+}
+
 inline bool JobWrites(const JobSpec& job) {
   if (job.verify.VerifyOnly()) return false;
   return HasWrite(job.rw) || HasTrim(job.rw);

@@ -306,18 +306,6 @@ void AttributeHelperCpu(HelperCpuSampler* sampler, std::vector<Clone>& clones) {
   }
 }
 
-// The option's last explicit setting, for a message that says where it is.
-OptionSetting SettingOf(const JobSpec& job, const std::string& name) {
-  if (const OptionSetting* s = job.FindSetting(name)) return *s;
-  return OptionSetting{name, "", OptionSource::kJob, job.job_file, job.line};
-}
-
-// "rw=randrw (j.fio:11)": the option's setting as written, and where.
-std::string SettingText(const JobSpec& job, const std::string& name) {
-  const OptionSetting s = SettingOf(job, name);
-  return s.name + "=" + s.value + " (" + s.Where() + ")";
-}
-
 // What the job's timing options do that the job file does not say: the
 // thinktime_* options without a thinktime do nothing (fio ignores them too).
 // Each a note for the job's report.

@@ -647,24 +647,20 @@ void Worker::SleepNs(uint64_t ns) {
   pausing_.store(false, std::memory_order_relaxed);
 }
 
-// SleepNs returns early on a stop request or steady state; the runtime may
-// have ended while it slept. CheckTimeSlow turns each into stopping_ (and
-// ends a ramp that ended meanwhile), so the caller issues nothing more.
 uint64_t Worker::RampRateCutNs() const {
   return RampCutByRate(job_) ? start_ns_ + job_.runtime_ns : UINT64_MAX;
 }
 
 std::string Worker::RampRateCutNote() const {
-  auto named = [this](const char* name) {
-    const OptionSetting* s = job_.FindSetting(name);
-    return s == nullptr ? std::string(name) : s->name + "=" + s->value + " (" + s->Where() + ")";
-  };
-  return named("runtime") + " is shorter than " + named("ramp_time") +
+  return SettingText(job_, "runtime") + " is shorter than " + SettingText(job_, "ramp_time") +
          " and the job waits on its rate: as fio 3.33 ends such a job, it ended at its "
          "runtime, inside its ramp; its I/Os are the ramp's, with no latencies (without a "
          "rate, or with a runtime at least as long as the ramp, the runtime counts after it)";
 }
 
+// SleepNs returns early on a stop request or steady state; the runtime may
+// have ended while it slept. CheckTimeSlow turns each into stopping_ (and
+// ends a ramp that ended meanwhile), so the caller issues nothing more.
 bool Worker::StoppedDuringSleep(uint64_t& now) {
   now = CheckTimeSlow(now);
   return stopping_;
