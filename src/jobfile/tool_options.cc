@@ -44,7 +44,8 @@ const std::vector<ToolOptionSpec>& ToolOptions() {
        "Interim report numbers: cumulative (since the start, as fio) or interval"},
       {"stuck-timeout", ToolArg::kRequired,
        "Give up on a job whose device completes no I/O for TIME after it was told to stop "
-       "(default: 10s after a signal, 30s after its runtime; 0: wait forever)"},
+       "(default: 10s after a signal, 30s after its runtime; 0: wait forever); a job pausing on "
+       "purpose (thinktime, rate) or a stopped process (Ctrl-Z) is not counted"},
       {"bandwidth-log", ToolArg::kNone,
        "Log the bandwidth of all jobs to agg-{read,write,trim}_bw.log in the current directory"},
       {"sweep", ToolArg::kRequired,
