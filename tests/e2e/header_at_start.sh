@@ -19,7 +19,7 @@ expect_eq "header lines in the file" "$(grep -c '^Starting 1 thread$' "$tmp/o.tx
 grep -q "^t: (groupid=0, jobs=1)" "$tmp/o.txt" || fail "no results: $(cat "$tmp/o.txt")"
 
 # In one stream with the status lines: the header comes before the first one.
-"$bin" --name=t --ioengine=null --size=1g --time_based --runtime=2 --eta=always \
+"$bin" --name=t --ioengine=null --size=1g --time_based --runtime=2 --rate_iops=5000 --eta=always \
   --eta-newline=1 >"$tmp/s.txt" || fail "status run: exit $?"
 first_start=$(grep -an "^Starting 1 thread" "$tmp/s.txt" | head -1 | cut -d: -f1)
 first_jobs=$(tr '\r' '\n' <"$tmp/s.txt" | grep -an "Jobs: " | head -1 | cut -d: -f1)
@@ -46,7 +46,7 @@ order=$(grep "^target \|^[ab]: (g\|^Starting" "$tmp/p.txt" |
 expect_eq "phase order" "$order" "target|a job|b job|Starting 2 threads|target|a result|b result|"
 
 # A stop: the interruption note once, after the header.
-timeout --preserve-status -s INT 1 "$bin" --name=t --ioengine=null --size=1g --time_based --runtime=20 >"$tmp/i.txt"
+timeout --preserve-status -s INT 1 "$bin" --name=t --ioengine=null --size=1g --time_based --runtime=20 --rate_iops=5000 >"$tmp/i.txt"
 expect_eq "interrupted exit" "$?" 130
 expect_eq "interruption notes" "$(grep -c "^note: the run was interrupted" "$tmp/i.txt")" 1
 expect_eq "header lines" "$(grep -c "^Starting 1 thread" "$tmp/i.txt")" 1

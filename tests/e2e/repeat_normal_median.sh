@@ -21,7 +21,7 @@ expect_eq "terse: the median's record" "$(grep -c '^3;' "$tmp/t.out")" 1
 # Ctrl-C in run 2 of 3: the cut run is left out, so the median is of the
 # runs before it, and the heading says so (it said "median of 3 runs").
 source "$2/tests/e2e/signal_wait.bash"
-"$bin" --name=t --ioengine=null --size=16m --runtime=1 --time_based --repeat=3 \
+"$bin" --name=t --ioengine=null --size=16m --runtime=1 --time_based --rate_iops=5000 --repeat=3 \
   >"$tmp/c.out" 2>"$tmp/c.err" &
 pid=$!
 wait_catching "$pid" 2 || fail "ctrl-c: iobench never caught SIGINT"

@@ -129,7 +129,7 @@ for tool in ib fio; do
 done
 
 # --- bwavgtime / iopsavgtime: separate windows (1 s run: 100 ms and 500 ms)
-"$bin" --name=w --ioengine=null --size=1g --rw=read --time_based --runtime=1 \
+"$bin" --name=w --ioengine=null --size=1g --rw=read --time_based --runtime=1 --rate_iops=5000 \
   --bwavgtime=100 --iopsavgtime=500 --output-format=json >"$tmp/w.json" || fail "bwavgtime run"
 python3 - "$tmp/w.json" <<'PY' || fail "bwavgtime/iopsavgtime samples"
 import json, sys

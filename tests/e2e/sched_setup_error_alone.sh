@@ -44,7 +44,7 @@ else
   # Interim reports (--status-interval) list j with its error from the
   # first one on, as fio's do (they had err=0 till the final report).
   as_nobody --output-format=json --status-interval=1 --name=j --ioengine=null --size=64k \
-    --nice=-3 --name=k --ioengine=null --size=64m --time_based --runtime=2 >interim.json 2>/dev/null
+    --nice=-3 --name=k --ioengine=null --size=64m --time_based --runtime=2 --rate_iops=5000 >interim.json 2>/dev/null
   expect_interim "nice=-3, interim reports" interim.json "j:1 k:0"
 fi
 if command -v ionice >/dev/null && runuser -u nobody -- ionice -c1 true 2>/dev/null; then

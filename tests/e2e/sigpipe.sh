@@ -73,7 +73,7 @@ PY
 # its end; the report's write is the first to find it gone. Exit 1, as for
 # any report that cannot be written (docs/guide.md said 141 here; fio 3.33
 # dies of that SIGPIPE).
-run quiet -3 -- "$bin" --name=q --ioengine=null --size=1m --time_based --runtime=2
+run quiet -3 -- "$bin" --name=q --ioengine=null --size=1m --time_based --runtime=2 --rate_iops=5000
 expect_eq "quiet: exit" "$rc" 1
 expect_eq "quiet: stderr" "$(cat quiet.err)" "iobench: cannot write the report to stdout: Broken pipe"
 expect_eq "quiet: lines read" "$(wc -l <quiet.out)" 3
