@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -175,6 +176,9 @@ struct Clone {
   size_t job = 0;
   int jobnum = 0;
   int groupid = 0;
+  // The stop flag its worker obeys: the phase's (ctl.stop) or its reporting
+  // group's (PhaseShared::group_stop).
+  std::atomic<int>* stop = nullptr;
   std::vector<TargetFile> targets;
   std::vector<std::string> notes;
   LayoutTally layout;  // what was laid out for it (one of `notes` says so)
@@ -205,11 +209,31 @@ struct PhaseShared {
   std::map<uint32_t, FlowGroup> flows;  // flow=: this phase's groups (WorkerControl::flows)
   // exitall with exit_what=all fired: no later phase runs.
   std::atomic<bool> exit_all{false};
+  // A phase that new_group splits into reporting groups: one stop flag per
+  // group, as fio's exit_what=group stops only the ending job's group. Each
+  // is set with ctl.stop too (StopPhase). Empty for a phase of one group,
+  // whose clones obey ctl.stop.
+  std::deque<std::atomic<int>> group_stop;
   // Some job of the run has exitall: as in fio, where the option sets one
   // process-wide switch, every job's end then stops the others (exit_what:
   // the ending job's).
   bool exitall_any = false;
 };
+
+// Tells every clone of the phase to stop: a signal (`why` kStopSignal,
+// replacing an exitall), or exitall with exit_what=stonewall or all (kept
+// if a stop came first).
+void StopPhase(PhaseShared& sh, int why) {
+  const auto set = [why](std::atomic<int>& f) {
+    int none = kStopNone;
+    if (why == kStopSignal)
+      f.store(why);
+    else
+      f.compare_exchange_strong(none, why);
+  };
+  set(sh.ctl.stop);
+  for (std::atomic<int>& f : sh.group_stop) set(f);
+}
 
 std::atomic<int> g_left_behind{0};  // LeftBehindThreads()
 
@@ -227,13 +251,13 @@ void KeepForLeftBehindThreads(void* p) {
 // clone of the jobs in `waits` has finished. False when the run is told to
 // stop first (the waiting clone then does no I/O). Polls every millisecond:
 // only waiting clones pay it, and a stop must end the wait too.
-bool WaitForJobs(PhaseShared& sh, const std::vector<size_t>& waits) {
+bool WaitForJobs(PhaseShared& sh, const std::vector<size_t>& waits, const std::atomic<int>& stop) {
   for (size_t k : waits)
     while (sh.job_left[k].load() != 0) {
-      if (sh.ctl.stop.load() != kStopNone) return false;
+      if (stop.load() != kStopNone) return false;
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-  return sh.ctl.stop.load() == kStopNone;
+  return stop.load() == kStopNone;
 }
 
 // Disk stats of several phases add up per device.
@@ -744,7 +768,12 @@ Status LayOutAll(const std::vector<std::pair<const JobSpec*, TargetFile>>& work,
 class Watchdog {
  public:
   Watchdog(PhaseShared& sh, const RunOptions& opts, uint64_t start_ns)
-      : sh_(sh), opts_(opts), last_(sh.clones.size()), since_(sh.clones.size(), start_ns) {
+      : sh_(sh),
+        opts_(opts),
+        last_(sh.clones.size()),
+        since_(sh.clones.size(), start_ns),
+        told_(sh.clones.size()),
+        why_(sh.clones.size(), "") {
     for (const auto& c : sh.clones) {
       // A clone that waits for another job gets its deadline when let go.
       runtime_end_.push_back(c.waits.empty() ? RuntimeEnd(sh.jobs[c.job], start_ns) : kPending);
@@ -763,15 +792,18 @@ class Watchdog {
     if (last_check_ns_ != 0 && now - last_check_ns_ > kPauseNs)
       std::fill(since_.begin(), since_.end(), now);
     last_check_ns_ = now;
-    const int stop = sh_.ctl.stop.load();
-    if (stop_seen_ns_ == 0 && stop != kStopNone) {
-      stop_seen_ns_ = now;
-      stop_why_ = stop == kStopExitall ? "after exitall" : "after the stop signal";
-    }
     std::string report;
     size_t stuck = 0;
     for (size_t i = 0; i < sh_.clones.size(); ++i) {
       if (sh_.finished[i].load()) continue;
+      // When the clone's stop flag (its phase's or its group's) was first seen.
+      if (told_[i] == 0) {
+        const int stop = sh_.clones[i].stop->load();
+        if (stop != kStopNone) {
+          told_[i] = now;
+          why_[i] = stop == kStopExitall ? "after exitall" : "after the stop signal";
+        }
+      }
       if (runtime_end_[i] == kPending) {
         const uint64_t released = sh_.released_ns[i].load();
         if (released == 0) continue;  // still waiting for its wait_for job: not stuck
@@ -796,10 +828,10 @@ class Watchdog {
       uint64_t grace = 0;
       uint64_t told = 0;  // when the clone was told to stop
       const char* why = "";
-      if (stop_seen_ns_ != 0 && opts_.stop_grace_ms != 0) {
-        told = stop_seen_ns_;
+      if (told_[i] != 0 && opts_.stop_grace_ms != 0) {
+        told = told_[i];
         grace = opts_.stop_grace_ms * 1000000ull;
-        why = stop_why_;
+        why = why_[i];
       } else if (runtime_end_[i] != 0 && now > runtime_end_[i] && state != 'F') {
         // end_fsync ('F') after the runtime may legitimately take long.
         told = runtime_end_[i];
@@ -845,8 +877,8 @@ class Watchdog {
   std::vector<uint64_t> since_;
   std::vector<uint64_t> runtime_end_;
   std::vector<bool> sync_;
-  uint64_t stop_seen_ns_ = 0;
-  const char* stop_why_ = "";
+  std::vector<uint64_t> told_;  // per clone: when its stop flag was first seen set (0: not yet)
+  std::vector<const char*> why_;
   uint64_t last_check_ns_ = 0;
   static constexpr uint64_t kPending = UINT64_MAX;
   static constexpr uint64_t kPauseNs = 1000ull * 1000 * 1000;
@@ -1006,6 +1038,13 @@ class PhaseRunner {
     for (auto& c : clones) sh->job_left[c.job].fetch_add(1);
     ctl.setup_left.store(static_cast<int>(clones.size()));
     ctl.running.store(static_cast<int>(clones.size()));
+    // exit_what=group stops the ending job's reporting group: a flag per
+    // group where new_group splits the phase.
+    std::map<int, std::atomic<int>*> group_flags;
+    for (auto& c : clones) group_flags.emplace(c.groupid, &ctl.stop);
+    if (group_flags.size() > 1)
+      for (auto& [id, flag] : group_flags) flag = &sh->group_stop.emplace_back(kStopNone);
+    for (auto& c : clones) c.stop = group_flags[c.groupid];
     for (auto& c : clones) {
       const JobSpec& job = sh->jobs[c.job];
       std::unique_ptr<Engine> engine =
@@ -1015,6 +1054,7 @@ class PhaseRunner {
                                 ": the engine factory returned nothing");
       c.worker = std::make_unique<Worker>(job, c.jobnum, next_worker_index_++, c.groupid, c.targets,
                                           std::move(engine), &ctl);
+      c.worker->SetStopFlag(c.stop);
       for (auto& n : c.notes) c.worker->AddNote(std::move(n));
       c.worker->result().layout_tally = c.layout;
     }
@@ -1033,7 +1073,7 @@ class PhaseRunner {
         if (ctl.setup_left.fetch_sub(1) == 1) ctl.setup_left.notify_all();
         int go;
         while ((go = ctl.go.load()) == 0) ctl.go.wait(0);
-        if (go == 1 && !cp->waits.empty()) go = WaitForJobs(*sh, cp->waits) ? 1 : 2;
+        if (go == 1 && !cp->waits.empty()) go = WaitForJobs(*sh, cp->waits, *cp->stop) ? 1 : 2;
         sh->released_ns[ci].store(NowNs());
         if (go == 1 && cp->setup.ok()) {
           cp->worker->ExecPrerun();  // a failure makes Run() do no I/O and report it
@@ -1048,8 +1088,13 @@ class PhaseRunner {
         // failed in Prepare() stops nothing, as in fio 3.33 (ENOSPC).
         const bool failed = !cp->setup.ok() || cp->worker->result().error != 0;
         if (go == 1 && (sh->exitall_any || (job.exitall_on_error && failed))) {
-          int none = kStopNone;
-          ctl.stop.compare_exchange_strong(none, kStopExitall);
+          if (job.exit_what == JobSpec::ExitWhat::kGroup) {
+            // Its reporting group only (the phase when that is the group).
+            int none = kStopNone;
+            cp->stop->compare_exchange_strong(none, kStopExitall);
+          } else {
+            StopPhase(*sh, kStopExitall);
+          }
           if (job.exit_what == JobSpec::ExitWhat::kAll) sh->exit_all.store(true);
         }
         sh->job_left[cp->job].fetch_sub(1);
@@ -1210,7 +1255,7 @@ class PhaseRunner {
         if (steady.active()) steady.Poll(NowNs());
         if (opts_.stop_signal != nullptr && opts_.stop_signal->load() != 0 &&
             ctl.stop.load() != kStopSignal) {
-          ctl.stop.store(kStopSignal);
+          StopPhase(*sh, kStopSignal);
           *interrupted = true;
         }
         Watch(clones, live, lock);  // issue 8
@@ -1229,7 +1274,7 @@ class PhaseRunner {
     if (!stuck.ok()) {
       // A hung device is not a hung tool: leave the stuck threads behind
       // (they hold `sh`), tell the others to stop, and report.
-      ctl.stop.store(kStopSignal);
+      StopPhase(*sh, kStopSignal);
       g_left_behind.fetch_add(static_cast<int>(threads.size()));
       for (auto& t : threads) t.detach();
       phase_disks_ = nullptr;
@@ -2014,7 +2059,7 @@ Status CheckWaitCycles(const std::vector<JobSpec>& jobs, const std::vector<Phase
 
 // Phases (stonewall, job files) and reporting groups, and the checks that
 // need them: wait_for names an earlier job, steady state agrees within a
-// group, exitall's group is its phase.
+// group.
 Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_out,
                  std::vector<int>* groupids_out) {
   std::vector<Phase>& phases = *phases_out;
@@ -2065,49 +2110,6 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
         ": group_reporting prints one kind of percentiles per group, and fio refuses this too; "
         "set it alike, or separate the jobs with stonewall or new_group");
   }
-
-  // exitall stops the whole phase; fio's default (exit_what=group) stops only
-  // the job's reporting group. They differ when new_group splits a phase.
-  // exitall anywhere makes every job's end stop the others (fio's switch is
-  // process-wide).
-  const JobSpec* exitall_job = nullptr;
-  for (const JobSpec& j : jobs)
-    if (j.exitall && exitall_job == nullptr) exitall_job = &j;
-  for (const Phase& phase : phases)
-    for (size_t i : phase.jobs) {
-      const JobSpec& job = jobs[i];
-      if (!(exitall_job != nullptr || job.exitall_on_error) ||
-          job.exit_what != JobSpec::ExitWhat::kGroup)
-        continue;
-      const bool by_exitall = exitall_job != nullptr;
-      const JobSpec& setter = by_exitall ? *exitall_job : job;
-      const std::string at = SettingOf(setter, by_exitall ? "exitall" : "exitall_on_error").Where();
-      const std::string which =
-          !by_exitall       ? "exitall_on_error"
-          : &setter == &job ? "exitall"
-                            : "exitall (of job '" + setter.name + "', which every job's end obeys)";
-      const std::string where = at.empty() ? "" : " (" + at + ")";
-      // The finishing job's own exit_what decides (fio), so the fix goes on
-      // this job: say where (an exit_what=stonewall on the exitall job alone
-      // does not do).
-      const OptionSetting ew = SettingOf(job, "exit_what");
-      const std::string fix =
-          job.FindSetting("exit_what") != nullptr
-              ? "change exit_what=" + ew.value + " (" + ew.Where() + ") to exit_what=stonewall"
-          : ew.file.empty() || ew.file == "<cmdline>"
-              ? "add --exit_what=stonewall after --name=" + job.name +
-                    " (or before the first --name, for every job)"
-              : "add exit_what=stonewall to job '" + job.name + "'" +
-                    (ew.Where().empty() ? "" : " (" + ew.Where() + ")") + " or to [global]";
-      for (size_t k : phase.jobs)
-        if (groupids[k] != groupids[i])
-          return Status::Unsupported(
-              "job '" + job.name + "': " + which + where + " with exit_what=group, and job '" +
-              jobs[k].name +
-              "' of another reporting group (new_group) runs at the same time: when job '" +
-              job.name + "' ends, fio stops only its own group, iobench every job running with " +
-              "it; " + fix + ", or separate the groups with stonewall");
-    }
 
   return Status::Ok();
 }

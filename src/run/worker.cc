@@ -120,6 +120,7 @@ Worker::Worker(const JobSpec& job, int jobnum, uint32_t worker_index, int groupi
       targets_(std::move(targets)),
       engine_(std::move(engine)),
       ctl_(ctl),
+      stop_(&ctl->stop),
       ts_(result_.stats) {
   if (engine_ != nullptr) engine_->Configure(job_);  // before anything asks IsSync()
   result_.name = job.name;
@@ -611,7 +612,7 @@ Status Worker::Setup() {
 // One step of a wait (SleepNs, SpinNs): false on a stop request or steady
 // state; else answers what a waiting worker still owes.
 bool Worker::WaitStep(uint64_t now) {
-  if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return false;
+  if (stop_->load(std::memory_order_relaxed) != kStopNone) return false;
   if (ss_poll_ && ss_stop_.load(std::memory_order_relaxed)) return false;
   PollSnapshot(now);  // issue 8: answer interim requests while waiting
   if (iolog_ != nullptr && measuring_) iolog_->Tick(now - measure_start_ns_);
@@ -870,7 +871,7 @@ void Worker::TakeSamples(uint64_t now) {
 
 uint64_t Worker::CheckTimeSlow(uint64_t now) {
   if (!stopping_) {
-    const int s = ctl_->stop.load(std::memory_order_relaxed);
+    const int s = stop_->load(std::memory_order_relaxed);
     if (s != kStopNone) {
       stopping_ = true;
       interrupted_ = s == kStopSignal;
@@ -1591,7 +1592,7 @@ bool Worker::MinRateMet(uint64_t now) {
 // ended waiting out its runtime for a rate (judged before that wait).
 void Worker::FinalMinRateCheck() {
   if (min_rate_ == nullptr || error_ != 0 || min_rate_final_done_) return;
-  if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return;
+  if (stop_->load(std::memory_order_relaxed) != kStopNone) return;
   if (ss_poll_ && ss_stop_.load(std::memory_order_relaxed)) return;
   MinRateMet(NowNs());
 }
@@ -1902,7 +1903,7 @@ bool Worker::ReplayEntryDue(uint64_t* now, uint32_t in_use, uint64_t* overshoot)
       return false;
     }
     WaitPrecise(due);
-    if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return false;
+    if (stop_->load(std::memory_order_relaxed) != kStopNone) return false;
     *now = NowNs();
     *overshoot = *now > due ? *now - due : 0;
   }
@@ -2411,7 +2412,7 @@ uint64_t Worker::SubmitQueued() {
 // until it comes: a busy poll, and the queue stays at one I/O in flight.
 void Worker::PollOne() {
   while (committed_ > 0 && AccountReaped(engine_->Reap(0, 1, reaped_.data())) == 0)
-    if (ctl_->stop.load(std::memory_order_relaxed) != kStopNone) return;
+    if (stop_->load(std::memory_order_relaxed) != kStopNone) return;
 }
 
 void Worker::ReapAndAccount(unsigned min) {
@@ -2441,7 +2442,7 @@ void Worker::ReapUntil(uint64_t until) {
     }
     return;
   }
-  while (committed_ > 0 && now < until && ctl_->stop.load(std::memory_order_relaxed) == kStopNone) {
+  while (committed_ > 0 && now < until && stop_->load(std::memory_order_relaxed) == kStopNone) {
     AccountReaped(engine_->Reap(0, std::min(max, committed_), reaped_.data()));
     now = NowNs();
   }
@@ -2455,7 +2456,7 @@ void Worker::WaitPrecise(uint64_t until) {
     SleepNs(until - now - kReplaySpinNs);
     now = NowNs();
   }
-  while (now < until && ctl_->stop.load(std::memory_order_relaxed) == kStopNone) now = NowNs();
+  while (now < until && stop_->load(std::memory_order_relaxed) == kStopNone) now = NowNs();
 }
 
 unsigned Worker::AccountReaped(const Result<unsigned>& r) {

@@ -140,6 +140,9 @@ class Worker {
   // without a completion (relaxed; any thread; stored on the pause path only).
   bool pausing() const { return pausing_.load(std::memory_order_relaxed); }
   void AddNote(std::string note) { result_.notes.push_back(std::move(note)); }
+  // Obey `flag` instead of ctl->stop (set before the worker's thread starts;
+  // the coordinator sets it whenever it sets ctl->stop).
+  void SetStopFlag(const std::atomic<int>* flag) { stop_ = flag; }
   // invalidate=1 could not drop these targets' cache at Setup(): path and
   // why. Read by the coordinator after Setup() returned.
   const std::vector<std::pair<std::string, std::string>>& cache_kept() const { return cache_kept_; }
@@ -338,7 +341,7 @@ class Worker {
   // copying the statistics takes up to milliseconds, which the next I/O's
   // latency must not include (--status-interval inflated clat max).
   void CheckTime(uint64_t& now) {
-    if (now >= next_event_ns_ || ctl_->stop.load(std::memory_order_relaxed) != kStopNone ||
+    if (now >= next_event_ns_ || stop_->load(std::memory_order_relaxed) != kStopNone ||
         snap_req_.load(std::memory_order_relaxed) != snap_served_)
       now = CheckTimeSlow(now);
   }
@@ -476,6 +479,9 @@ class Worker {
   std::vector<std::pair<std::string, std::string>> cache_kept_;  // see cache_kept()
   std::unique_ptr<Engine> engine_;
   WorkerControl* const ctl_;
+  // The stop flag this worker obeys: ctl_->stop, or its reporting group's
+  // (SetStopFlag) when exit_what=group may stop the group alone.
+  const std::atomic<int>* stop_;
 
   JobResult result_;
   ThreadStats& ts_;

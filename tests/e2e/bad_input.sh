@@ -258,10 +258,6 @@ printf 'cmdprio_percentage=10\n' >>"$po/prio.fio"
 check parse-only-cmdprio-bssplit 2 \
   "cmdprio_percentage \(.*prio.fio:6\) and cmdprio_bssplit \(.*prio.fio:5\) are mutually exclusive" -- \
   "$bin" --parse-only "$po/prio.fio"
-printf '[quick]\nexitall\nioengine=null\nsize=1m\n[slow]\nnew_group\nioengine=null\nsize=1m\n' \
-  >"$po/exitall.fio"
-check parse-only-exitall-group 2 "job 'quick': exitall \(.*exitall.fio:2\) with exit_what=group" -- \
-  "$bin" --parse-only "$po/exitall.fio"
 printf '[a]\nioengine=null\nsize=1m\nss=iops_slope:1%%\nss_dur=1\n' >"$po/ss.fio"
 check parse-only-slope-one-sample 2 "steadystate_duration=1s \(.*ss.fio:5\).*at least 2 samples" -- \
   "$bin" --parse-only "$po/ss.fio"

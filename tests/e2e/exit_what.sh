@@ -12,7 +12,7 @@ source "$2/tests/e2e/setup.bash"
 whats=(group stonewall all)
 for w in "${whats[@]}"; do
   # stonewall and all stop other reporting groups too ('slow' has its own);
-  # group with another group is refused (bad_input.sh).
+  # group beside another group stops only its own (exitall_new_group.sh).
   ng=new_group
   [ "$w" = group ] && ng=
   printf '[global]\nioengine=null\nsize=1g\nexit_what=%s\n[quick]\nexitall\nthinktime=10ms\nnumber_ios=5\n[slow]\n%s\nthinktime=1ms\nnumber_ios=100000\n[later]\nstonewall\nnumber_ios=7\n' \
