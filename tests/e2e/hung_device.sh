@@ -88,15 +88,18 @@ expect_stuck() {
     return 1
   fi
   # With a per-I/O log: the log writer must outlive the left-behind thread.
-  "$bin" --name=hungjob --ioengine="$eng" --stuck-timeout=2 --time_based --runtime=1 \
+  # runtime=2: the hang lands 0.5 s after the start and must take hold
+  # before the job ends; under a sanitizer on a loaded machine fsfreeze once
+  # took longer than the rest of a 1 s runtime, and the job ended normally.
+  "$bin" --name=hungjob --ioengine="$eng" --stuck-timeout=2 --time_based --runtime=2 \
     --write_lat_log="$work/lat" "$@" --output-format=json >"$work/out" 2>"$work/err" &
   pid=$!
   sleep 0.5
   eval "$hang" || fail "$eng: $hang failed"
-  # Bound: runtime 1 s + grace 2 s + the watch loop; 30 s means it hung.
+  # Bound: runtime 2 s + grace 2 s + the watch loop; 30 s means it hung.
   local i
   for ((i = 0; i < 300; i++)); do
-    grep -q "does not complete I/O" "$work/err" && leader_done "$pid" && break
+    leader_done "$pid" && break
     sleep 0.1
   done
   local reported=$i
@@ -105,6 +108,8 @@ expect_stuck() {
   local rc=$?
   pid=""
   [ "$reported" -lt 300 ] || fail "$eng: no report and exit within 30 s (it hung)"
+  grep -q "does not complete I/O" "$work/err" ||
+    fail "$eng: exit $rc without a stuck report: the job ended before the hang took hold"
   [ "$rc" -eq 1 ] || fail "$eng: exit $rc, want 1"
   grep -q "job 'hungjob' (ioengine=$eng" "$work/err" || fail "$eng: the stuck job is not named"
   grep -q "none completed in the last 2 s" "$work/err" || fail "$eng: the grace is not 2 s"
