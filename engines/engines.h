@@ -12,12 +12,13 @@
 
 namespace iobench {
 
-EngineInfo NullEngineInfo();                // engines/null.cc
-std::vector<EngineInfo> SyncEngineInfos();  // engines/sync.cc: sync psync vsync pvsync pvsync2
-EngineInfo LibaioEngineInfo();              // engines/libaio.cc
-EngineInfo PosixAioEngineInfo();            // engines/posixaio.cc
-EngineInfo IoUringEngineInfo();             // engines/io_uring.cc
-EngineInfo IoUringCmdEngineInfo();          // engines/io_uring.cc (not available yet)
+EngineInfo NullEngineInfo();                  // engines/null.cc
+std::vector<EngineInfo> SyncEngineInfos();    // engines/sync.cc: sync psync vsync pvsync pvsync2
+std::vector<EngineInfo> FileOpEngineInfos();  // engines/fileops.cc: falloc ftruncate
+EngineInfo LibaioEngineInfo();                // engines/libaio.cc
+EngineInfo PosixAioEngineInfo();              // engines/posixaio.cc
+EngineInfo IoUringEngineInfo();               // engines/io_uring.cc
+EngineInfo IoUringCmdEngineInfo();            // engines/io_uring.cc (not available yet)
 
 // sync_file_range(2) of the request's range, done in the call by every engine
 // (no engine has an asynchronous form): 0 or -errno.
@@ -27,6 +28,14 @@ inline int64_t SyncFileRangeNow(const IoRequest* req, unsigned flags) {
                          static_cast<off64_t>(req->length), flags) == 0
              ? 0
              : -errno;
+}
+
+// fsync, fdatasync or sync_file_range of the request's file, done in the
+// call (a synchronous engine's syncs): 0 or -errno.
+inline int64_t SyncOpNow(const IoRequest* req, unsigned sfr_flags) {
+  if (req->op == IoOp::kSyncFileRange) return SyncFileRangeNow(req, sfr_flags);
+  const int r = req->op == IoOp::kFdatasync ? fdatasync(req->fd) : fsync(req->fd);
+  return r == 0 ? 0 : -errno;
 }
 
 // Trim done in the call: BLKDISCARD on a block device, a hole punch in a
