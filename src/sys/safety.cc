@@ -767,6 +767,12 @@ Status CheckReadonlyOptions(const JobSpec& job) {
   if (job.unlink)
     return Status::Refused(who + " deletes its files (unlink=1 at " + OptionWhere(job, "unlink") +
                            ")");
+  // Its reads are fallocate(FALLOC_FL_KEEP_SIZE) through a read-write
+  // descriptor: they allocate the file's holes (fio 3.33 runs them).
+  if (job.ioengine == "falloc")
+    return Status::Refused(who + " allocates blocks of its files (ioengine=falloc at " +
+                           OptionWhere(job, "ioengine") +
+                           ": a falloc read is fallocate(FALLOC_FL_KEEP_SIZE))");
   // Between loops: a read job's next loop then finds its file gone.
   if (job.unlink_each_loop)
     return Status::Refused(who + " deletes its files (unlink_each_loop=1 at " +

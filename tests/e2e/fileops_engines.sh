@@ -9,7 +9,8 @@
 #  - ftruncate: a write truncates the file to the I/O's offset (the file
 #    ends at the last offset; bs only moves it); a read or trim fails with
 #    EINVAL at the first I/O (exit 1, one I/O counted, no bytes).
-#  - verify and a character device are refused before the run (exit 2).
+#  - verify and a character device are refused before the run (exit 2), and
+#    falloc under --readonly.
 # Both engines used to be refused as "a fio engine that iobench does not
 # support yet". $1: iobench binary, $2: source dir. Exit 77: skip.
 source "$2/tests/e2e/setup.bash"
@@ -95,6 +96,15 @@ done
 expect_eq "falloc /dev/zero: exit" "$?" 2
 grep -q "falloc: /dev/zero is neither a regular file nor a block device" err.txt ||
   fail "falloc /dev/zero: $(cat err.txt)"
+# --readonly: a falloc read allocates holes, so the job is refused, the
+# file untouched (a sparse 64 KiB file keeps 0 blocks).
+rm -f F && truncate -s 64k F
+"$bin" --readonly --name=j --filename=F --ioengine=falloc --rw=read --size=64k \
+  --output-format=terse >/dev/null 2>err.txt
+expect_eq "falloc --readonly: exit" "$?" 2
+grep -q "\-\-readonly: job 'j' allocates blocks of its files (ioengine=falloc at <cmdline>" err.txt ||
+  fail "falloc --readonly: $(cat err.txt)"
+expect_eq "falloc --readonly: blocks" "$(stat -c %b F)" 0
 # Listed as engines.
 for e in falloc ftruncate; do
   "$bin" --list-engines | grep -q "^$e  *available" || fail "--list-engines lacks $e"
