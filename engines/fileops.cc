@@ -138,9 +138,12 @@ Status CheckFileOpJob(const char* engine, const JobSpec& job,
     struct stat st {};
     if (!f.is_block_device && stat(f.path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) &&
         !S_ISBLK(st.st_mode))
-      return Status::Unsupported("falloc: " + f.path +
-                                 " is neither a regular file nor a block device: the falloc "
-                                 "engine works on those only (fio's too)");
+      return Status::Unsupported(
+          "falloc: " +
+          (job.FindSetting("filename") != nullptr ? SettingText(job, "filename") + ": " : "") +
+          f.path +
+          " is neither a regular file nor a block device: the falloc engine works on those "
+          "only (fio's too)");
   }
   return Status::Ok();
 }

@@ -361,7 +361,9 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                                    "block devices, /dev/null and /dev/zero (ioengine=null runs "
                                    "without any target)" +
                                    (name_is_target ? kNameAsTargetWhy : ""));
-          if (null_dev && HasRead(job.rw))
+          // falloc and ftruncate read no data: their own checks decide.
+          if (null_dev && HasRead(job.rw) && job.ioengine != "falloc" &&
+              job.ioengine != "ftruncate")
             return Status::Invalid(TargetLabel(job) + t.path +
                                    " returns nothing to read (fio fails the job with EIO); "
                                    "read /dev/zero, or use ioengine=null");
@@ -835,8 +837,11 @@ Result<uint64_t> FillFile(const JobSpec& job, const TargetFile& t, int fd,
             (got == 0 ? std::string(" was not preallocated")
                       : " was preallocated only " + HumanBytes(got) + " of " + HumanBytes(len)) +
             " (fallocate=" + (job.fallocate == FallocateMode::kPosix ? "posix" : "native") + ": " +
-            call + ": " + std::strerror(err) + "); the job's writes allocate " +
-            (got == 0 ? "it" : "the rest");
+            call + ": " + std::strerror(err) + ")" +
+            (HasWrite(job.rw)
+                 ? std::string("; the job's writes allocate ") + (got == 0 ? "it" : "the rest")
+                 : std::string("; the job does not write, so its I/O finds holes "
+                               "there"));
   };
   switch (job.fallocate) {
     case FallocateMode::kNative:

@@ -34,6 +34,13 @@ for mode in native posix; do
     --fallocate=$mode --output-format=json >out.json 2>err.txt
   # (its writes may find no room either; only the note matters here)
   expect_eq "$mode: nothing allocated: note" "$(notes "$mnt/m" | sed 's/ (.*//')" "$mnt/m was not preallocated"
+  # A job that does not write: the note said "the job's writes allocate it"
+  # of a trim-only job.
+  rm -f "$mnt/m"
+  "$bin" --name=fc --filename="$mnt/m" --rw=trim --size=4m --io_size=64k --bs=64k \
+    --fallocate=$mode --output-format=json >out.json 2>err.txt
+  expect_eq "$mode: trim job: note" "$(notes "$mnt/m" | sed 's/.*); //')" \
+    "the job does not write, so its I/O finds holes there"
 done
 
 if fio_side; then

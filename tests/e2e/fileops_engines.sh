@@ -94,7 +94,7 @@ done
 "$bin" --name=j --filename=/dev/zero --ioengine=falloc --rw=write --size=64k \
   --output-format=terse >/dev/null 2>err.txt
 expect_eq "falloc /dev/zero: exit" "$?" 2
-grep -q "falloc: /dev/zero is neither a regular file nor a block device" err.txt ||
+grep -q "falloc: filename=/dev/zero (<cmdline>): /dev/zero is neither a regular file nor a block device" err.txt ||
   fail "falloc /dev/zero: $(cat err.txt)"
 # --readonly: a falloc read allocates holes, so the job is refused, the
 # file untouched (a sparse 64 KiB file keeps 0 blocks).
@@ -105,6 +105,19 @@ expect_eq "falloc --readonly: exit" "$?" 2
 grep -q "\-\-readonly: job 'j' allocates blocks of its files (ioengine=falloc at <cmdline>" err.txt ||
   fail "falloc --readonly: $(cat err.txt)"
 expect_eq "falloc --readonly: blocks" "$(stat -c %b F)" 0
+# /dev/null: a reading falloc job is refused as not a regular file (not as
+# "nothing to read"), naming filename=; a reading ftruncate job fails with
+# EINVAL at its first read, as in fio.
+"$bin" --name=j --filename=/dev/null --ioengine=falloc --rw=read --size=64k \
+  --output-format=terse >/dev/null 2>err.txt
+expect_eq "falloc read /dev/null: exit" "$?" 2
+grep -q "falloc: filename=/dev/null (<cmdline>): /dev/null is neither a regular file" err.txt ||
+  fail "falloc read /dev/null: $(cat err.txt)"
+"$bin" --name=j --filename=/dev/null --ioengine=ftruncate --rw=read --size=64k \
+  --output-format=terse >/dev/null 2>err.txt
+expect_eq "ftruncate read /dev/null: exit" "$?" 1
+grep -q "err=22 (read /dev/null offset=0 length=4096: Invalid argument)" err.txt ||
+  fail "ftruncate read /dev/null: $(cat err.txt)"
 # Listed as engines.
 for e in falloc ftruncate; do
   "$bin" --list-engines | grep -q "^$e  *available" || fail "--list-engines lacks $e"
