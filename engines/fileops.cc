@@ -16,15 +16,18 @@
 //
 // fio's falloc opens every file read-write, a reading job's too: a read is
 // an fallocate, which needs a writable descriptor. The worker opens a
-// reading job's files read-only, so the engine opens its own read-write
-// descriptor for those (at Init and FileReopened, never per I/O), for the
-// reads only: a write or trim on a read-only descriptor still fails (EBADF).
+// reading job's files read-only, so the engine reopens those read-write
+// (at Init and FileReopened, never per I/O) through /proc/self/fd, the same
+// inode even if the path changed since. Not a block device: the kernel
+// takes only hole punches there, so a read is EOPNOTSUPP without a call
+// (fio's error) and a reading job never opens a device for writing.
 //
 // Owned by one worker thread; no allocation and no locks after Init().
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <string>
 #include <vector>
 
@@ -77,9 +80,12 @@ class FileOpEngine final : public Engine {
     // A read goes to the engine's own read-write descriptor, if it has one;
     // a write or a trim to the worker's (EBADF when that is read-only).
     int fd = req->fd;
-    if (req->op == IoOp::kRead && req->file_index < own_fds_.size() &&
-        own_fds_[req->file_index] >= 0)
-      fd = own_fds_[req->file_index];
+    if (req->op == IoOp::kRead && req->file_index < own_fds_.size()) {
+      if (own_fds_[req->file_index] >= 0)
+        fd = own_fds_[req->file_index];
+      else if ((*files_)[req->file_index].is_block_device && ReadOnly(fd))
+        return -EOPNOTSUPP;
+    }
     if (fallocate(fd, mode, static_cast<off_t>(req->offset), static_cast<off_t>(req->length)) != 0)
       return -errno;
     return static_cast<int64_t>(req->length);
@@ -97,14 +103,20 @@ class FileOpEngine final : public Engine {
     if (files_ == nullptr || i >= files_->size() || i >= own_fds_.size()) return Status::Ok();
     const EngineFile& f = (*files_)[i];
     if (f.fd < 0) return Status::Ok();  // closed until its turn (openfiles)
-    const int mode = fcntl(f.fd, F_GETFL);
-    if (mode < 0 || (mode & O_ACCMODE) != O_RDONLY) return Status::Ok();
-    own_fds_[i] = open(f.path.c_str(), O_RDWR | O_CLOEXEC);
+    if (f.is_block_device || !ReadOnly(f.fd)) return Status::Ok();
+    own_fds_[i] = open(("/proc/self/fd/" + std::to_string(f.fd)).c_str(), O_RDWR | O_CLOEXEC);
+    if (own_fds_[i] < 0 && errno == ENOENT)  // no /proc mounted
+      own_fds_[i] = open(f.path.c_str(), O_RDWR | O_CLOEXEC);
     if (own_fds_[i] < 0)
       return ErrnoStatus("falloc: open " + f.path +
                          " read-write (a falloc read is fallocate(FALLOC_FL_KEEP_SIZE), which "
                          "needs a writable descriptor)");
     return Status::Ok();
+  }
+
+  static bool ReadOnly(int fd) {
+    const int mode = fcntl(fd, F_GETFL);
+    return mode >= 0 && (mode & O_ACCMODE) == O_RDONLY;
   }
 
   void CloseOwn(uint32_t i) {

@@ -45,7 +45,8 @@ namespace iobench {
 enum StopReason : int { kStopNone = 0, kStopSignal = 1, kStopExitall = 2 };
 
 // Shared by the workers of one phase; owned by the coordinator. Workers only
-// read `stop` (relaxed) once per batch and `start_ns` after the start signal.
+// read their stop flag (`stop`, or their reporting group's: Worker::SetStopFlag;
+// relaxed) once per batch and `start_ns` after the start signal.
 // One flow_id's shared counts (fio's struct fio_flow): I/Os issued by its
 // jobs so far (from 1, as fio, so a ratio never divides by 0) and the sum of
 // the weights of its jobs still running. Relaxed atomics: a slightly stale
@@ -140,8 +141,9 @@ class Worker {
   // without a completion (relaxed; any thread; stored on the pause path only).
   bool pausing() const { return pausing_.load(std::memory_order_relaxed); }
   void AddNote(std::string note) { result_.notes.push_back(std::move(note)); }
-  // Obey `flag` instead of ctl->stop (set before the worker's thread starts;
-  // the coordinator sets it whenever it sets ctl->stop).
+  // Obey `flag` instead of ctl->stop (set before the worker's thread starts):
+  // its reporting group's, which the coordinator sets with ctl->stop and
+  // also alone (exit_what=group).
   void SetStopFlag(const std::atomic<int>* flag) { stop_ = flag; }
   // invalidate=1 could not drop these targets' cache at Setup(): path and
   // why. Read by the coordinator after Setup() returned.

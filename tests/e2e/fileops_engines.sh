@@ -118,6 +118,18 @@ grep -q "falloc: filename=/dev/null (<cmdline>): /dev/null is neither a regular 
 expect_eq "ftruncate read /dev/null: exit" "$?" 1
 grep -q "err=22 (read /dev/null offset=0 length=4096: Invalid argument)" err.txt ||
   fail "ftruncate read /dev/null: $(cat err.txt)"
+# A block device takes only falloc's hole punches: a read job fails with
+# EOPNOTSUPP at its first read, as in fio, without opening the device for
+# writing (the engine reopens a reading job's regular files read-write only).
+if [ "$(id -u)" = 0 ] && truncate -s 4m img && dev=$(losetup -f --show img 2>/dev/null); then
+  got=$("$bin" --name=j --filename="$dev" --ioengine=falloc --rw=read --size=64k \
+    --output-format=terse 2>&1 >/dev/null)
+  losetup -d "$dev"
+  case $got in
+    *"err=95 (read $dev offset=0 length=4096: Operation not supported)"*) echo "ok   falloc read on $dev" ;;
+    *) fail "falloc read on a block device: $got" ;;
+  esac
+fi
 # Listed as engines.
 for e in falloc ftruncate; do
   "$bin" --list-engines | grep -q "^$e  *available" || fail "--list-engines lacks $e"
