@@ -31,7 +31,8 @@ inline int64_t SyncFileRangeNow(const IoRequest* req, unsigned flags) {
 }
 
 // fsync, fdatasync or sync_file_range of the request's file, done in the
-// call (a synchronous engine's syncs): 0 or -errno.
+// call (the syncs of the synchronous engines, libaio and falloc/ftruncate):
+// 0 or -errno.
 inline int64_t SyncOpNow(const IoRequest* req, unsigned sfr_flags) {
   if (req->op == IoOp::kSyncFileRange) return SyncFileRangeNow(req, sfr_flags);
   const int r = req->op == IoOp::kFdatasync ? fdatasync(req->fd) : fsync(req->fd);

@@ -160,31 +160,30 @@ Status CheckFileOpJob(const char* engine, const JobSpec& job,
   return Status::Ok();
 }
 
+// The registry's entry of falloc (kFalloc) or ftruncate: the factory and
+// check are plain function pointers, so the engine is a template argument.
+template <bool kFalloc>
+EngineInfo FileOpInfo(const char* name, const char* help) {
+  return {name,
+          help,
+          true,
+          [] { return std::unique_ptr<Engine>(new FileOpEngine(kFalloc)); },
+          [] { return Status::Ok(); },
+          {},
+          [](const JobSpec& job, const std::vector<EngineFile>& files) {
+            return CheckFileOpJob(kFalloc ? "falloc" : "ftruncate", job, files);
+          }};
+}
+
 }  // namespace
 
 std::vector<EngineInfo> FileOpEngineInfos() {
-  std::vector<EngineInfo> v;
-  v.push_back({"falloc",
-               "fallocate per I/O, no data moved: read KEEP_SIZE, write allocates (may grow the "
-               "file), trim punches a hole",
-               true,
-               [] { return std::unique_ptr<Engine>(new FileOpEngine(true)); },
-               [] { return Status::Ok(); },
-               {},
-               [](const JobSpec& job, const std::vector<EngineFile>& files) {
-                 return CheckFileOpJob("falloc", job, files);
-               }});
-  v.push_back({"ftruncate",
-               "ftruncate per write to the I/O's offset (bs only moves the offset); reads and "
-               "trims fail with EINVAL",
-               true,
-               [] { return std::unique_ptr<Engine>(new FileOpEngine(false)); },
-               [] { return Status::Ok(); },
-               {},
-               [](const JobSpec& job, const std::vector<EngineFile>& files) {
-                 return CheckFileOpJob("ftruncate", job, files);
-               }});
-  return v;
+  return {FileOpInfo<true>("falloc",
+                           "fallocate per I/O, no data moved: read KEEP_SIZE, write allocates "
+                           "(may grow the file), trim punches a hole"),
+          FileOpInfo<false>("ftruncate",
+                            "ftruncate per write to the I/O's offset (bs only moves the offset); "
+                            "reads and trims fail with EINVAL")};
 }
 
 }  // namespace iobench

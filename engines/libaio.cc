@@ -113,7 +113,7 @@ class LibaioEngine final : public Engine {
       // behind it: fsync=2 on /dev/null issued 6 writes and 2 syncs before
       // the EINVAL stopped the job, where fio issues 2 and 1.
       if (npending_ > 0) return QueueResult::kBusy;
-      req->res = (req->op == IoOp::kFsync ? fsync(req->fd) : fdatasync(req->fd)) == 0 ? 0 : -errno;
+      req->res = SyncOpNow(req, sfr_flags_);
       return QueueResult::kCompleted;
     }
     if (auto done = QueueInCall(req, npending_, files_, sfr_flags_)) return *done;

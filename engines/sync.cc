@@ -112,13 +112,9 @@ class SyncEngine final : public Engine {
         req->res = TrimNow(files_, req);
         break;
       case IoOp::kFsync:
-        req->res = fsync(req->fd) == 0 ? 0 : -errno;
-        break;
       case IoOp::kFdatasync:
-        req->res = fdatasync(req->fd) == 0 ? 0 : -errno;
-        break;
       case IoOp::kSyncFileRange:
-        req->res = SyncFileRangeNow(req, sfr_flags_);
+        req->res = SyncOpNow(req, sfr_flags_);
         break;
     }
     return QueueResult::kCompleted;
