@@ -30,8 +30,17 @@ job_b=(--name=b --filename="$loop" --direct=1)
 if ! "$bin" --output-format=json "${common[@]}" --runtime=1 "${job_a[@]}" >alone.json 2>err.txt; then
   echo "skip: sqthread_poll=1 refused here: $(head -c 300 err.txt)"; exit 77
 fi
-"$bin" --output-format=json "${common[@]}" "${job_a[@]}" "${job_b[@]}" >out.json 2>err.txt
-rc=$?
+# Kernel 6.18 in 2 of 330 runs under load completed a SQPOLL tmpfs read
+# (done by io-wq) with -EBUSY; fio 3.33 makes such a CQE the I/O's error
+# too, and so does iobench. This test is about helper CPU, not that
+# kernel's reads: a run cut by that one error is run again, once.
+for try in 1 2; do
+  "$bin" --output-format=json "${common[@]}" "${job_a[@]}" "${job_b[@]}" >out.json 2>err.txt
+  rc=$?
+  [ "$rc" -ne 0 ] && [ "$try" = 1 ] && grep -q "err=16 (read .*Device or resource busy" err.txt ||
+    break
+  echo "run again: the kernel failed a read with EBUSY: $(head -c 300 err.txt)"
+done
 expect_eq "exit status" "$rc" 0
 [ -s err.txt ] && fail "stderr: $(head -c 500 err.txt)"
 # "a_iowq a_sqpoll a_peak b_iowq b_peak b_apportioned"
