@@ -744,6 +744,13 @@ inline bool JobWrites(const JobSpec& job) {
   return HasWrite(job.rw) || HasTrim(job.rw);
 }
 
+// create_on_open=1 creates a missing file at its open, as fio's
+// generic_open_file does for every job but a trim-only one (rw=trim,
+// randtrim: fio opens those without O_CREAT and fails with ENOENT).
+inline bool CreatesOnOpen(const JobSpec& job) {
+  return job.create_on_open && job.allow_file_create && (HasWrite(job.rw) || !HasTrim(job.rw));
+}
+
 // A fio 3.33 quirk: a job that waits on its rate with a runtime shorter than
 // its ramp ends at its runtime, inside the ramp (fio's rate_ddir measures
 // from the job's start there and gives up once a wait would pass the

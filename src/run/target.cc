@@ -405,7 +405,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         // the device nodes, which unlink=1 (removing the link) leaves there.
         return Status::NotFound(JobLabel(job) + ": " + t.path + " is a link to " + to +
                                 ", a device that does not exist" + files_in);
-      } else if (!to.empty() && job.create_on_open && job.allow_file_create) {
+      } else if (!to.empty() && CreatesOnOpen(job)) {
         // The open would create the file the link points to (fio 3.33 does),
         // a file the job does not name; the layout replaces such a link, but
         // create_on_open=1 has none.
@@ -1030,7 +1030,7 @@ Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {
   if (job.direct) flags |= O_DIRECT;
   if (job.sync) flags |= O_SYNC;
   if (job.dsync) flags |= O_DSYNC;
-  if (job.create_on_open && job.allow_file_create && !t.is_block_device) flags |= O_CREAT;
+  if (CreatesOnOpen(job) && !t.is_block_device) flags |= O_CREAT;
   Status dir_error;
   // A file made here (create_on_open) is 0600, as fio's generic_open_file
   // makes it; a laid-out file is 0644, as fio's extend_file.

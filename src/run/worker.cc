@@ -1298,7 +1298,9 @@ bool Worker::OpenLimitedFile(uint32_t i) {
   Result<int> fd = open();
   if (!fd.ok()) {
     error_ = fd.status().errno_value() != 0 ? fd.status().errno_value() : EIO;
-    job_error_ = fd.status().message() + OpenReason(i, /*name=*/false);
+    // OpenTarget's message names the job, as the report does already.
+    job_error_ =
+        sys::WithoutJobName(job_.name, fd.status().message()) + OpenReason(i, /*name=*/false);
     stopping_ = true;
     return false;
   }
@@ -1343,7 +1345,8 @@ bool Worker::OpenDeferredFile(uint32_t i) {
   }
   if (st.ok()) return true;
   error_ = st.errno_value() != 0 ? st.errno_value() : EIO;
-  job_error_ = st.message();  // "open PATH: ...", as the open at setup said it
+  // "open PATH: ...", as the open at setup said it (the report names the job)
+  job_error_ = sys::WithoutJobName(job_.name, st.message());
   stopping_ = true;
   return false;
 }
