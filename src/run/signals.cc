@@ -14,7 +14,8 @@ std::atomic<int>* g_report = nullptr;
 // CLOCK_MONOTONIC ns of the first stop signal; 0 until its handler stored it.
 std::atomic<int64_t> g_first_stop_ns{0};
 
-int64_t MonotonicNs() {
+// Not MonotonicNs: that is clock.h's (a unity batch may hold both files).
+int64_t SignalClockNs() {
   struct timespec t {};
   clock_gettime(CLOCK_MONOTONIC, &t);
   return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
@@ -23,7 +24,7 @@ int64_t MonotonicNs() {
 // Async-signal-safe: clock_gettime, atomics, write and _exit only.
 void OnStop(int signo) {
   if (g_stop == nullptr) _exit(128 + signo);
-  const int64_t now = MonotonicNs();
+  const int64_t now = SignalClockNs();
   int expected = 0;
   if (g_stop->compare_exchange_strong(expected, signo)) {
     g_first_stop_ns.store(now);
