@@ -15,6 +15,7 @@ namespace iobench {
 EngineInfo NullEngineInfo();                  // engines/null.cc
 std::vector<EngineInfo> SyncEngineInfos();    // engines/sync.cc: sync psync vsync pvsync pvsync2
 std::vector<EngineInfo> FileOpEngineInfos();  // engines/fileops.cc: falloc ftruncate
+EngineInfo SpliceEngineInfo();                // engines/splice.cc
 EngineInfo LibaioEngineInfo();                // engines/libaio.cc
 EngineInfo PosixAioEngineInfo();              // engines/posixaio.cc
 EngineInfo IoUringEngineInfo();               // engines/io_uring.cc

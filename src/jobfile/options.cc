@@ -2954,7 +2954,6 @@ bool IsFioOnlyEngine(const std::string& name) {
                                              "filedelete",
                                              "exec",
                                              "e4defrag",
-                                             "splice",
                                              "gfapi",
                                              "gfapi_async",
                                              "mtd",

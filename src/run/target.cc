@@ -362,8 +362,9 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
                                    "without any target)" +
                                    (name_is_target ? kNameAsTargetWhy : ""));
           // falloc and ftruncate read no data: their own checks decide.
+          // splice cannot read it: its first read fails with EINVAL, as fio's.
           if (null_dev && HasRead(job.rw) && job.ioengine != "falloc" &&
-              job.ioengine != "ftruncate")
+              job.ioengine != "ftruncate" && job.ioengine != "splice")
             return Status::Invalid(TargetLabel(job) + t.path +
                                    " returns nothing to read (fio fails the job with EIO); "
                                    "read /dev/zero, or use ioengine=null");
