@@ -16,6 +16,7 @@ EngineInfo NullEngineInfo();                  // engines/null.cc
 std::vector<EngineInfo> SyncEngineInfos();    // engines/sync.cc: sync psync vsync pvsync pvsync2
 std::vector<EngineInfo> FileOpEngineInfos();  // engines/fileops.cc: falloc ftruncate
 EngineInfo SpliceEngineInfo();                // engines/splice.cc
+EngineInfo CpuioEngineInfo();                 // engines/cpuio.cc
 EngineInfo LibaioEngineInfo();                // engines/libaio.cc
 EngineInfo PosixAioEngineInfo();              // engines/posixaio.cc
 EngineInfo IoUringEngineInfo();               // engines/io_uring.cc

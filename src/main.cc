@@ -457,7 +457,8 @@ bool ClobbersRunFiles(const Cli& cli, const std::vector<iobench::JobSpec>& jobs,
     // null engine stores no data, so it neither verifies nor saves a state.
     const iobench::VerifyOptions& v = j.verify;
     const bool saves = v.state_save && iobench::HasWrite(j.rw) && !v.verify_only;
-    if (v.type != iobench::VerifyType::kNone && j.ioengine != "null" && (saves || v.state_load))
+    if (v.type != iobench::VerifyType::kNone && !iobench::DisklessEngine(j.ioengine) &&
+        (saves || v.state_load))
       for (int k = 0; k < clones; ++k)
         if (clobbers(iobench::Verifier::StateFileName(j.name, static_cast<uint32_t>(k)),
                      "the verify state of " + who + " (" +

@@ -184,6 +184,10 @@ class Engine {
   // helpers) may do the engine's I/O, so the run samples their CPU time and
   // attributes it to the job: the async engines, not null (it does no I/O).
   virtual bool UsesHelperThreads() const { return !IsSync(); }
+  // False for an engine whose requests move no data (cpuio): the worker
+  // reports their count and latency but no bytes, as fio does for its
+  // FIO_NOIO engines. Asked once, at the end of the run and per snapshot.
+  virtual bool MovesData() const { return true; }
   virtual const EngineCounters& counters() const { return counters_; }
 
  protected:
@@ -204,6 +208,10 @@ struct EngineInfo {
   // (e.g. pvsync2 uncached on tmpfs). May be null.
   Status (*check_job)(const JobSpec& job, const std::vector<EngineFile>& files);
 };
+
+// Whether jobs of engine `name` have no file: nothing is opened, created or
+// laid out (null and cpuio, as fio's FIO_DISKLESSIO engines).
+inline bool DisklessEngine(const std::string& name) { return name == "null" || name == "cpuio"; }
 
 const std::vector<EngineInfo>& EngineRegistry();
 const EngineInfo* FindEngine(const std::string& name);

@@ -660,6 +660,13 @@ struct JobSpec {
   uint64_t read_iolog_max_len_line = 0;
 
   // --- engine options (each meaningful for the engines that list it) ---
+  // cpuio (engines/cpuio.cc): cpuload= percent of one CPU (0: unset, which
+  // the parser refuses; above 100 is 100, as fio), cpuchunks= busy chunk in
+  // microseconds, cpumode=qsort (else noop), exit_on_io_done=.
+  uint32_t cpuload = 0;
+  uint64_t cpuchunks_us = 50000;
+  bool cpumode_qsort = false;
+  bool exit_on_io_done = false;
   bool hipri = false;
   uint32_t hipri_percentage = 100;
   bool nowait = false;

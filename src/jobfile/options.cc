@@ -2748,6 +2748,43 @@ std::vector<OptionDef> BuildTable() {
                     return Status::Ok();
                   }));
   // --- engine options
+  // cpuio: fio 3.33's FIO_OPT_INT options take any unsigned value; a
+  // negative one wraps (cpuload=-1 is 100%, cpuchunks=-5 spins 71 minutes
+  // between stop checks): refused here (docs/engines.md).
+  r.push_back(Row("cpuload", T::kInt, "engine options",
+                  "Percent of one CPU to burn (required; above 100 is 100)")
+                  .Range(0, UINT32_MAX)
+                  .Engines({"cpuio"})
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    j.cpuload = static_cast<uint32_t>(v.num);
+                    return Status::Ok();
+                  }));
+  r.push_back(
+      Row("cpuchunks", T::kInt, "engine options", "Length of each CPU burn chunk (microseconds)")
+          .Def("50000")
+          .Range(0, UINT32_MAX)
+          .Engines({"cpuio"})
+          .Set([](JobSpec& j, const OptValue& v) -> Status {
+            j.cpuchunks_us = static_cast<uint64_t>(v.num);
+            return Status::Ok();
+          }));
+  r.push_back(Row("cpumode", T::kEnum, "engine options",
+                  "How to burn: noop (a spin loop) or qsort (sorting, more power)")
+                  .Def("noop")
+                  .Choices("noop|qsort")
+                  .Engines({"cpuio"})
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const std::string t = ToLower(Trim(v.text));
+                    if (t != "noop" && t != "qsort")
+                      return Status::Invalid("cpumode '" + v.text + "': expected noop or qsort");
+                    j.cpumode_qsort = t == "qsort";
+                    return Status::Ok();
+                  }));
+  r.push_back(Row("exit_on_io_done", T::kBool, "engine options",
+                  "Stop the cpuio job once the run's I/O jobs are done")
+                  .Def("0")
+                  .Engines({"cpuio"})
+                  .Set(B(exit_on_io_done)));
   r.push_back(Row("hipri", T::kBool, "engine options",
                   "Polled I/O (io_uring: IORING_SETUP_IOPOLL; pvsync2: RWF_HIPRI)")
                   .Def("0")
@@ -2946,8 +2983,7 @@ std::string FioEngineRefusal(const std::string& name) {
 }
 
 bool IsFioOnlyEngine(const std::string& name) {
-  static const std::set<std::string> kFio = {"cpuio",
-                                             "net",
+  static const std::set<std::string> kFio = {"net",
                                              "netsplice",
                                              "filecreate",
                                              "filestat",

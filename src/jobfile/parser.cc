@@ -994,6 +994,37 @@ Status CheckEngineOption(const JobSpec& job, const RawSetting& s,
                        : std::string("its [global] section uses ") + global_engines.back()));
 }
 
+// ioengine=cpuio (engines/cpuio.cc), shaped as fio 3.33's engine init
+// shapes it: each I/O is one busy chunk of cpuchunks us (a read of no data),
+// and a think time after every completed one makes the busy share cpuload
+// percent: thinktime = cpuchunks x (100 - cpuload) / cpuload us, whatever
+// thinktime= says. There is no file and nothing to reach: the job runs until
+// its runtime, a stop or (exit_on_io_done) the end of the run's I/O jobs.
+Status ShapeCpuioJob(JobSpec* job) {
+  if (job->ioengine != "cpuio") return Status::Ok();
+  if (job->cpuload == 0)
+    return Status::Invalid(
+        (job->FindSetting("cpuload") != nullptr
+             ? SettingText(*job, "cpuload") + ": the cpuio engine needs a load above 0"
+             : "job '" + job->name + "': " + SettingText(*job, "ioengine") +
+                   " needs cpuload= (the percent of a CPU to burn, 1-100)") +
+        " (fio: cpu thread needs rate (cpuload=))");
+  job->cpuload = std::min<uint32_t>(job->cpuload, 100);
+  job->rw = RwMode::kRead;
+  job->thinktime_ns = job->cpuchunks_us * (100 - job->cpuload) / job->cpuload * 1000;
+  job->thinktime_spin_ns = 0;
+  job->thinktime_blocks = 1;
+  job->thinktime_blocks_complete = true;
+  job->thinktime_iotime_ns = 0;
+  // No size to reach: the diskless region is far larger than any run.
+  job->size = uint64_t{1} << 60;
+  job->io_size = 0;
+  job->number_ios = 0;
+  job->loops = 1;
+  job->time_based = job->runtime_ns != 0;
+  return Status::Ok();
+}
+
 // Applies settings in order (kb_base first, since it changes how sizes read),
 // then validates cross-option rules. job->settings keeps the written order,
 // kb_base included: fio applies command-line options one by one and lists
@@ -1098,6 +1129,7 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
   if (job->disable_clat) job->clat_percentiles = false;
   if (job->disable_slat) job->slat_percentiles = false;
   IOB_RETURN_IF_ERROR(CheckBlockSizes(*job));
+  IOB_RETURN_IF_ERROR(ShapeCpuioJob(job));
   // man fio, pre_read: "will also clear the invalidate flag, since it is
   // pointless to pre-read and then drop the cache" (each later pass of a
   // loops or time_based job dropped it, and read the device again).

@@ -486,7 +486,9 @@ std::string FormatNormalHeader(const RunResult& run, const ReportOptions& opts) 
       workers += g.jobs.size();
       for (const auto& j : g.jobs) {
         if (j.jobnum != 0) continue;
-        o += JobHeaderLine(j) + "\n";
+        // fio prints no such line for its no-I/O engine (cpuio), but
+        // still the "..." of its clones.
+        if (j.spec.ioengine != "cpuio") o += JobHeaderLine(j) + "\n";
         if (j.spec.numjobs > 1) o += "...\n";
       }
     }
@@ -494,6 +496,13 @@ std::string FormatNormalHeader(const RunResult& run, const ReportOptions& opts) 
     // workers are always threads.
     if (workers != 0)
       o += "Starting " + std::to_string(workers) + (workers == 1 ? " thread\n" : " threads\n");
+    // fio's cpuio engine says what it does as each clone starts.
+    for (const auto& g : run.groups)
+      for (const auto& j : g.jobs)
+        if (j.spec.ioengine == "cpuio")
+          o += j.name + (j.spec.cpumode_qsort ? " (qsort)" : " (noop)") +
+               ": ioengine=cpuio, cpuload=" + std::to_string(j.spec.cpuload) +
+               ", cpucycle=" + std::to_string(j.spec.cpuchunks_us) + "\n";
   } else if (run.interrupted) {
     // fio prints its header lines once, before the first report; a later
     // report starts with the blank line. The interruption still needs saying.

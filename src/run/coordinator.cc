@@ -607,7 +607,7 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
   // I/O bypasses that cache, so the job would measure the same without it,
   // and nothing would say so. fio 3.33 fails such a job (err=5,
   // func=pre_read): refuse it before anything runs, naming both options.
-  if (job.pre_read && job.direct && !opts.engine_factory && job.ioengine != "null") {
+  if (job.pre_read && job.direct && !opts.engine_factory && !DisklessEngine(job.ioengine)) {
     // buffered=0 is how some job files say direct=1: name what the job said.
     const bool by_buffered =
         job.FindSetting("direct") == nullptr && job.FindSetting("buffered") != nullptr;
@@ -1001,6 +1001,24 @@ class PhaseRunner {
   }
   std::map<size_t, Status> failed_jobs_;
 
+  // cpuio's exit_on_io_done, as fio 3.33 decides it: once every job of the
+  // run with another engine has ended (a later phase's are still to run),
+  // the cpuio jobs that have it end as at the end of their runtime; a run
+  // of cpuio jobs only has no I/O to end, and they run on. True once they
+  // were told (the phase's loop asks every ~20 ms and at each job's end).
+  bool StopCpuioAfterIo(PhaseShared& sh) const {
+    const auto io_job = [](const JobSpec& j) { return j.ioengine != "cpuio"; };
+    if (std::none_of(jobs_.begin(), jobs_.end(), io_job)) return true;
+    for (size_t j : later_jobs_)
+      if (io_job(jobs_[j])) return true;  // never in this phase
+    for (size_t ci = 0; ci < sh.clones.size(); ++ci)
+      if (io_job(sh.jobs[sh.clones[ci].job]) && !sh.finished[ci].load()) return false;
+    for (const Clone& c : sh.clones)
+      if (!io_job(sh.jobs[c.job]) && sh.jobs[c.job].exit_on_io_done && c.worker != nullptr)
+        c.worker->StopSteadyState();
+    return true;
+  }
+
   void SetLaterJobs(std::vector<size_t> later, const std::vector<int>* groupids) {
     later_jobs_ = std::move(later);
     later_groupids_ = groupids;
@@ -1235,6 +1253,9 @@ class PhaseRunner {
     if (genesis_ns_ == 0) genesis_ns_ = ctl.start_ns;
     ctl.run_start_ns = genesis_ns_;
     Watchdog watchdog(*sh, opts_, ctl.start_ns);
+    bool cpuio_exit = std::any_of(clones.begin(), clones.end(), [&](const Clone& c) {
+      return sh->jobs[c.job].ioengine == "cpuio" && sh->jobs[c.job].exit_on_io_done;
+    });
     ctl.go.store(1);
     ctl.go.notify_all();
 
@@ -1259,6 +1280,7 @@ class PhaseRunner {
           *interrupted = true;
         }
         Watch(clones, live, lock);  // issue 8
+        if (cpuio_exit) cpuio_exit = !StopCpuioAfterIo(*sh);
         stuck = watchdog.Check(NowNs());
         if (!stuck.ok()) break;
         if (opts_.on_tick && NowNs() >= next_tick) {
@@ -1449,7 +1471,7 @@ class PhaseRunner {
           failed_.push_back({j, static_cast<int>(k), groupids[j], f->second});
         continue;
       }
-      const bool diskless = static_cast<bool>(opts_.engine_factory) || job.ioengine == "null";
+      const bool diskless = static_cast<bool>(opts_.engine_factory) || DisklessEngine(job.ioengine);
       const uint32_t n = std::max<uint32_t>(1, job.numjobs);
       std::vector<EngineFile> probe_files;
       std::set<std::string> probed;
@@ -2159,7 +2181,7 @@ Status PreflightJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts,
   for (const JobSpec& job : jobs) {
     // A log or a directory listing reshapes the job when it runs.
     if (!job.read_iolog.empty() || !job.opendir.empty() || !job.unimplemented.empty()) continue;
-    const bool diskless = job.ioengine == "null";
+    const bool diskless = DisklessEngine(job.ioengine);
     std::vector<std::string> grows;  // this job's, for the jobs after it
     const uint32_t n = std::max<uint32_t>(1, job.numjobs);
     for (uint32_t k = 0; k < n; ++k) {
@@ -2220,7 +2242,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   IOB_RETURN_IF_ERROR(CheckIologsApart(jobs_in, phase_of));
   const std::vector<bool> deferred = ReplaysEarlierRecord(jobs_in, phase_of);
   auto diskless_job = [&opts](const JobSpec& j) {
-    return static_cast<bool>(opts.engine_factory) || j.ioengine == "null";
+    return static_cast<bool>(opts.engine_factory) || DisklessEngine(j.ioengine);
   };
   std::vector<JobSpec> replayed;
   auto untimed = [](const JobSpec& j) { return j.time_based && j.runtime_ns == 0; };

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "iobench/engine.h"
 #include "stats/units.h"
 #include "sys/safety.h"
 #include "sys/target.h"
@@ -47,7 +48,7 @@ void UncachedWriteCheck::Before(
   }
   for (const auto& [job, t] : uses)
     if (auto it = index.find(t->path);
-        it != index.end() && !job->direct && !DropsPages(*job) && job->ioengine != "null")
+        it != index.end() && !job->direct && !DropsPages(*job) && !DisklessEngine(job->ioengine))
       cached_use[it->second] = true;
   std::vector<File> kept;
   for (size_t i = 0; i < files_.size(); ++i) {

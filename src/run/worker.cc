@@ -129,7 +129,9 @@ Worker::Worker(const JobSpec& job, int jobnum, uint32_t worker_index, int groupi
   result_.spec = job;
   result_.nr_files = static_cast<uint32_t>(targets_.size());
   for (const auto& t : targets_) result_.files.push_back(t.path);
-  ss_poll_ = job.ss_dur_s != 0;
+  // cpuio's exit_on_io_done: the coordinator ends the job the same way
+  // (StopSteadyState) once the run's I/O jobs are done.
+  ss_poll_ = job.ss_dur_s != 0 || (job.ioengine == "cpuio" && job.exit_on_io_done);
   think_blocks_set_ = job.FindSetting("thinktime_blocks") != nullptr;
 }
 
@@ -365,6 +367,7 @@ Status Worker::Setup() {
   }
 
   sync_engine_ = engine_->IsSync();
+  moves_data_ = engine_->MovesData();
   // verify_async: a sync engine keeps iodepth slots too, so it reads on
   // while earlier verify reads are checked (fio documents the same).
   const bool verify_async = job_.verify.async != 0 && job_.verify.type != VerifyType::kNone;
@@ -935,6 +938,13 @@ void Worker::FoldDerived(ThreadStats* ts) const {
       ts->depth.complete_events += sync_done_;
     }
   }
+  // cpuio: its requests are counted with their lengths like any other,
+  // here taken back (fio reports its chunks as reads of 0 bytes).
+  if (!moves_data_)
+    for (DirStats& ds : ts->dir) {
+      ds.bytes = 0;
+      ds.bw_samples.clear();
+    }
   if (lat_from_clat_) {
     for (DirStats& ds : ts->dir) {
       ds.lat = ds.clat;
@@ -2744,7 +2754,11 @@ void Worker::Run() {
   ts_.cpu = CpuSince(ru_start_, cpu_end);
   const uint64_t runtime_ns = end - measure_start_ns_;
   for (int d = 0; d < kNumDdirs; ++d)
-    if (ts_.dir[d].ios != 0 || sample_dir_[d]) ts_.dir[d].runtime_ns = runtime_ns;
+    // A cpuio job's chunks move no data: no direction has a runtime, as in
+    // fio (whose runtime of a direction counts only with bytes moved), so
+    // the reports show no read line, bandwidth or IOPS, only the chunks'
+    // count and latencies.
+    if ((ts_.dir[d].ios != 0 || sample_dir_[d]) && moves_data_) ts_.dir[d].runtime_ns = runtime_ns;
   result_.runtime_ms = runtime_ns / 1000000;
   result_.runtime_us = runtime_ns / 1000;
   result_.elapsed_ms = (end - ctl_->start_ns) / 1000000;

@@ -564,6 +564,7 @@ class Worker {
   bool poll_each_ = false;
   uint32_t iodepth_low_ = 0;
   bool sync_engine_ = true;
+  bool moves_data_ = true;  // Engine::MovesData (false: cpuio; no bytes reported)
   bool one_batch_ = false;  // Engine::OneBatchAtATime()
 
   bool stopping_ = false;  // issue nothing new; drain
@@ -727,7 +728,8 @@ class Worker {
   Status LockMemory();
   std::atomic<uint32_t> in_flight_{0};  // published once per commit/reap batch
   std::atomic<bool> pausing_{false};    // pausing(): set and cleared by SleepNs, SpinNs
-  // Steady state: ss_poll_ (the job has steadystate_duration) makes
+  // Steady state: ss_poll_ (the job has steadystate_duration, or is cpuio
+  // with exit_on_io_done) makes
   // CheckTimeSlow due every kSteadyPollNs to read ss_stop_; other jobs
   // never look at it.
   bool ss_poll_ = false;

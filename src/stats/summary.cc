@@ -480,6 +480,10 @@ uint64_t DirRuntimeMs(const DirStats& d, uint64_t job_runtime_ms) {
   // A direction that did no I/O has no runtime, whatever the clock said;
   // fio prints no line for it.
   if (!DirDidIo(d)) return 0;
+  // Requests that moved no data (cpuio's chunks: the worker records no
+  // runtime for them) have none either: fio counts a direction's runtime
+  // only with bytes moved, and prints no line, bandwidth or IOPS for it.
+  if (d.bytes == 0 && d.runtime_ns == 0 && d.ios != 0) return 0;
   // A direction that did I/O ran for at least 1 ms, as fio prints it (a
   // 100-I/O null run reports "(400KiB/1msec)", not a missing line).
   const uint64_t ms = d.runtime_ns ? d.runtime_ns / 1000000 : job_runtime_ms;

@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "iobench/clock.h"
+#include "iobench/engine.h"
 #include "sys/host.h"
 #include "sys/job_paths.h"
 #include "sys/procfs.h"
@@ -366,7 +367,7 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
     // 5b. O_DIRECT that the file system serves through the page cache (for
     // reads and writes: a trim does not use the cache; mmap always does).
     if (job.direct && (HasRead(job.rw) || HasWrite(job.rw)) && job.ioengine != "mmap" &&
-        job.ioengine != "null") {
+        !DisklessEngine(job.ioengine)) {
       // Not in memory: warning 1 says more there.
       const std::string where = first(
           [](const TargetContext& c) { return !c.direct_buffered.empty() && !InMemory(c); }, &t);

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "iobench/engine.h"
 #include "sys/job_paths.h"
 #include "sys/procfs.h"
 #include "sys/strings.h"
@@ -676,7 +677,7 @@ Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
     if (!JobWrites(job) && !deletes) continue;
     // Not storage: a write or trim of a /proc or /sys file changes the
     // kernel's settings (allow_mounted_write is about mounted data, not this).
-    if (JobWrites(job) && job.ioengine != "null")
+    if (JobWrites(job) && !DisklessEngine(job.ioengine))
       for (const auto& path : JobFilePaths(job)) {
         struct stat st;
         if (stat(path.c_str(), &st) == 0 && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)))
@@ -805,7 +806,7 @@ Status CheckReadonly(const JobSpec& job) {
   // verify was refused above for its rw.
   // The null engine opens, creates and lays out nothing (writes are still
   // refused above, as fio refuses them).
-  if (job.ioengine == "null") return Status::Ok();
+  if (DisklessEngine(job.ioengine)) return Status::Ok();
   // Each file's region: size= is split among a clone's files (fio's
   // sys::SizeShare, as ResolveTargets lays them out); filesize= sizes each
   // file itself, which the layout checks. A read of nrfiles=3 size=96k
@@ -890,7 +891,7 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
     }
     // The null engine opens nothing (the run core resolves its targets
     // without touching them).
-    uint64_t fds_per_clone = job.ioengine == "null" ? 0 : JobFilesPerClone(job);
+    uint64_t fds_per_clone = DisklessEngine(job.ioengine) ? 0 : JobFilesPerClone(job);
     if (job.ioengine == "io_uring" || job.ioengine == "io_uring_cmd") fds_per_clone += 1;
     n.open_files = Add(n.open_files, Mul(fds_per_clone, clones));
     // A replay with io_uring's registered files keeps every file of its log
@@ -917,8 +918,8 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
     // Many files of a job's own, all open at once: openfiles= is the other
     // way out, which the limit alone did not say.
     if (const uint32_t files = JobFilesPerClone(job);
-        job.ioengine != "null" && files > 1 && job.openfiles == 0 && job.read_iolog.empty() &&
-        !job.RegistersFiles() && n.open_files_why.empty())
+        !DisklessEngine(job.ioengine) && files > 1 && job.openfiles == 0 &&
+        job.read_iolog.empty() && !job.RegistersFiles() && n.open_files_why.empty())
       n.open_files_why =
           "or openfiles=N: job '" + job.name + "' keeps its " + std::to_string(files) +
           " files open at once" +

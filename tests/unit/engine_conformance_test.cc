@@ -47,7 +47,9 @@ std::vector<Variant> AllVariants() {
   std::vector<Variant> v;
   for (const auto& e : EngineRegistry()) {
     const std::string name = e.name;
-    if (e.factory == nullptr || name == "null" || name == "falloc" || name == "ftruncate") continue;
+    if (e.factory == nullptr || name == "null" || name == "falloc" || name == "ftruncate" ||
+        name == "cpuio")
+      continue;
     v.push_back({name, "default", [](JobSpec&) {}});
     if (name == "io_uring") {
       v.push_back({name, "force_async1", [](JobSpec& j) { j.force_async = 1; }});

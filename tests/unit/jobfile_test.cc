@@ -759,7 +759,11 @@ TEST(JobfileTable, IoengineChoicesNameEveryEngine) {
   for (const auto& e : EngineRegistry()) EXPECT_EQ(choices.count(e.name), 1u) << e.name;
   for (const auto& c : choices) {
     EXPECT_NE(FindEngine(c), nullptr) << c;
-    EXPECT_EQ(ParseOk("[a]\nioengine=" + c + "\n").jobs.at(0).ioengine, c);
+    // cpuio needs its cpuload= (CpuioNeedsCpuload).
+    EXPECT_EQ(ParseOk("[a]\nioengine=" + c + (c == "cpuio" ? "\ncpuload=1" : "") + "\n")
+                  .jobs.at(0)
+                  .ioengine,
+              c);
   }
 }
 
@@ -768,7 +772,9 @@ TEST(JobfileTable, EveryShownDefaultIsAValidValue) {
   for (const auto& d : OptionTable()) {
     if (d.def.empty()) continue;
     const std::string engine = d.engines.empty() ? "null" : d.engines.front();
-    auto r = ParseJobText("[j]\nioengine=" + engine + "\nsize=1m\n" + d.name + "=" + d.def + "\n",
+    auto r = ParseJobText("[j]\nioengine=" + engine + "\nsize=1m\n" +
+                              (engine == "cpuio" && d.name != "cpuload" ? "cpuload=1\n" : "") +
+                              d.name + "=" + d.def + "\n",
                           "t.fio", "/tmp");
     EXPECT_TRUE(r.ok()) << d.name << "=" << d.def << ": " << r.status().message();
   }
@@ -2427,10 +2433,40 @@ TEST(JobfileErrors, CommandLineEngineHoldsForGlobalEngineOptions) {
       << out.status().message();
 }
 
+TEST(JobfileErrors, CpuioNeedsCpuload) {
+  EXPECT_NE(ParseErr("[a]\nioengine=cpuio\n").find("ioengine=cpuio (t.fio:2) needs cpuload="),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nioengine=cpuio\ncpuload=0\n")
+                .find("cpuload=0 (t.fio:3): the cpuio engine needs a load above 0"),
+            std::string::npos);
+}
+
+TEST(JobfileTable, CpuioShapesTheJob) {
+  // fio's cpuio init: a think time after every chunk of cpuchunks us makes the
+  // busy share cpuload percent (above 100: 100); the job only reads, no data.
+  JobSpec j = ParseOk(
+                  "[a]\nioengine=cpuio\ncpuload=20\ncpuchunks=1000\nrw=randwrite\n"
+                  "thinktime=1s\nruntime=2\n")
+                  .jobs.at(0);
+  EXPECT_EQ(j.thinktime_ns, 4000000u);  // 1000 us x 80 / 20
+  EXPECT_EQ(j.thinktime_blocks, 1u);
+  EXPECT_TRUE(j.thinktime_blocks_complete);
+  EXPECT_EQ(j.rw, RwMode::kRead);
+  EXPECT_TRUE(j.time_based);
+  EXPECT_EQ(j.cpuchunks_us, 1000u);
+  EXPECT_FALSE(j.cpumode_qsort);
+  j = ParseOk("[a]\nioengine=cpuio\ncpuload=250\ncpumode=qsort\n").jobs.at(0);
+  EXPECT_EQ(j.cpuload, 100u);
+  EXPECT_EQ(j.thinktime_ns, 0u);
+  EXPECT_EQ(j.cpuchunks_us, 50000u);  // fio's default
+  EXPECT_TRUE(j.cpumode_qsort);
+  EXPECT_FALSE(j.time_based);  // no runtime: it runs until stopped, as fio's
+}
+
 TEST(JobfileErrors, BadEngine) {
-  EXPECT_EQ(ParseErr("[a]\nioengine=cpuio\n"),
-            "t.fio:2:10: option 'ioengine': ioengine 'cpuio' is a fio engine that iobench does not "
-            "support yet\nioengine=cpuio\n         ^");
+  EXPECT_EQ(ParseErr("[a]\nioengine=rdma\n"),
+            "t.fio:2:10: option 'ioengine': ioengine 'rdma' is a fio engine that iobench does not "
+            "support yet\nioengine=rdma\n         ^");
   EXPECT_NE(
       ParseErr("[a]\nioengine=libaoi\n").find("unknown ioengine 'libaoi'; did you mean 'libaio'?"),
       std::string::npos);
