@@ -2754,11 +2754,7 @@ void Worker::Run() {
   ts_.cpu = CpuSince(ru_start_, cpu_end);
   const uint64_t runtime_ns = end - measure_start_ns_;
   for (int d = 0; d < kNumDdirs; ++d)
-    // A cpuio job's chunks move no data: no direction has a runtime, as in
-    // fio (whose runtime of a direction counts only with bytes moved), so
-    // the reports show no read line, bandwidth or IOPS, only the chunks'
-    // count and latencies.
-    if ((ts_.dir[d].ios != 0 || sample_dir_[d]) && moves_data_) ts_.dir[d].runtime_ns = runtime_ns;
+    if (DirHasRuntime(d)) ts_.dir[d].runtime_ns = runtime_ns;
   result_.runtime_ms = runtime_ns / 1000000;
   result_.runtime_us = runtime_ns / 1000;
   result_.elapsed_ms = (end - ctl_->start_ns) / 1000000;
@@ -2888,7 +2884,7 @@ void Worker::ServeSnapshot(uint64_t now, bool final) {
         CopyEngineCounters(&snap.stats);  // (IOs per call were 0 in interim reports)
         const uint64_t runtime_ns = now - measure_start_ns_;
         for (int d = 0; d < kNumDdirs; ++d)
-          if (ts_.dir[d].ios != 0 || sample_dir_[d]) snap.stats.dir[d].runtime_ns = runtime_ns;
+          if (DirHasRuntime(d)) snap.stats.dir[d].runtime_ns = runtime_ns;
         snap.stats.cpu = CpuSince(ru_start_, HelperCpuSampler::ThreadCpuNow());
         snap.runtime_ms = runtime_ns / 1000000;
         snap.runtime_us = runtime_ns / 1000;

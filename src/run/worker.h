@@ -565,6 +565,11 @@ class Worker {
   uint32_t iodepth_low_ = 0;
   bool sync_engine_ = true;
   bool moves_data_ = true;  // Engine::MovesData (false: cpuio; no bytes reported)
+  // Whether direction d gets the job's runtime: it did I/O or sampled, and
+  // moved data. A cpuio job's chunks move none, and fio counts a
+  // direction's runtime only with bytes moved: its reports show no read
+  // line, bandwidth or IOPS, only the chunks' count and latencies.
+  bool DirHasRuntime(int d) const { return (ts_.dir[d].ios != 0 || sample_dir_[d]) && moves_data_; }
   bool one_batch_ = false;  // Engine::OneBatchAtATime()
 
   bool stopping_ = false;  // issue nothing new; drain

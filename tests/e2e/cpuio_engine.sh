@@ -49,6 +49,24 @@ for t in $(tools); do
       --runtime=1 --rw=randwrite --filename=NOFILE --size=1m)" "$want"
 done
 
+# Interim reports (--status-interval) too: chunks counted, no bytes, no
+# runtime in any of them (an interim read runtime of 1032 ms was reported).
+for t in $(tools); do
+  expect_eq "$t interim reports" "$(timeout -s KILL 60 "$(cmd "$t")" --thread --name=burn \
+    --ioengine=cpuio --cpuload=50 --runtime=2 --status-interval=1 --output-format=json \
+    2>/dev/null | python3 -c '
+import json, sys
+t = sys.stdin.read()
+dec, i, seen = json.JSONDecoder(), 0, []
+while t.find("{", i) >= 0:
+    d, e = dec.raw_decode(t[t.find("{", i):])
+    i = t.find("{", i) + e
+    r = d["jobs"][0]["read"]
+    seen.append("ios>0=%d bytes=%d runtime=%d" % (r["total_ios"] > 0, r["io_bytes"], r["runtime"]))
+print("reports>1=%d" % (len(seen) > 1), *sorted(set(seen)))')" \
+    "reports>1=1 ios>0=1 bytes=0 runtime=0"
+done
+
 # The normal report's lines, the same in both tools.
 lines() {
   timeout -s KILL 60 "$(cmd "$1")" --thread "${@:2}" 2>&1 |
