@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "iobench/engine.h"
@@ -17,10 +18,21 @@ std::vector<EngineInfo> SyncEngineInfos();    // engines/sync.cc: sync psync vsy
 std::vector<EngineInfo> FileOpEngineInfos();  // engines/fileops.cc: falloc ftruncate
 EngineInfo SpliceEngineInfo();                // engines/splice.cc
 EngineInfo CpuioEngineInfo();                 // engines/cpuio.cc
-EngineInfo LibaioEngineInfo();                // engines/libaio.cc
-EngineInfo PosixAioEngineInfo();              // engines/posixaio.cc
-EngineInfo IoUringEngineInfo();               // engines/io_uring.cc
-EngineInfo IoUringCmdEngineInfo();            // engines/io_uring.cc (not available yet)
+std::vector<EngineInfo>
+FileMetaEngineInfos();              // engines/filemeta.cc: filecreate filestat filedelete
+EngineInfo LibaioEngineInfo();      // engines/libaio.cc
+EngineInfo PosixAioEngineInfo();    // engines/posixaio.cc
+EngineInfo IoUringEngineInfo();     // engines/io_uring.cc
+EngineInfo IoUringCmdEngineInfo();  // engines/io_uring.cc (not available yet)
+
+// verify= on an engine that moves no data (falloc, ftruncate, the
+// file-metadata engines): refused before the run, naming the option.
+inline Status RefuseVerifyWithoutData(const std::string& engine, const JobSpec& job) {
+  if (job.verify.type == VerifyType::kNone) return Status::Ok();
+  return Status::Unsupported(engine + ": " + SettingText(job, "verify") + ": the " + engine +
+                             " engine moves no data, so there is nothing to verify; drop "
+                             "verify or use another engine (psync)");
+}
 
 // sync_file_range(2) of the request's range, done in the call by every engine
 // (no engine has an asynchronous form): 0 or -errno.

@@ -140,11 +140,7 @@ class FileOpEngine final : public Engine {
 // as in fio.)
 Status CheckFileOpJob(const char* engine, const JobSpec& job,
                       const std::vector<EngineFile>& files) {
-  if (job.verify.type != VerifyType::kNone)
-    return Status::Unsupported(std::string(engine) + ": " + SettingText(job, "verify") + ": the " +
-                               engine +
-                               " engine moves no data, so there is nothing to verify; drop "
-                               "verify or use another engine (psync)");
+  IOB_RETURN_IF_ERROR(RefuseVerifyWithoutData(engine, job));
   if (std::string(engine) != "falloc") return Status::Ok();
   for (const auto& f : files) {
     struct stat st {};

@@ -13,6 +13,7 @@ const std::vector<EngineInfo>& EngineRegistry() {
     for (auto& e : FileOpEngineInfos()) r.push_back(std::move(e));
     r.push_back(SpliceEngineInfo());
     r.push_back(CpuioEngineInfo());
+    for (auto& e : FileMetaEngineInfos()) r.push_back(std::move(e));
     r.push_back(LibaioEngineInfo());
     r.push_back(PosixAioEngineInfo());
     r.push_back(IoUringEngineInfo());

@@ -173,6 +173,21 @@ class Engine {
     (void)file_index;
     return ::fsync(fd) == 0 ? 0 : -errno;
   }
+  // An engine whose work is one call on each file, made where the worker
+  // would open it (filecreate, filestat, filedelete, as fio's engines of
+  // those names): the worker opens no file itself, calls FileCall(file) at
+  // the file's first I/O of each loop (or its openfiles turn), in the job's
+  // time, and records how long the call took as a completion latency of the
+  // job's direction. The I/Os themselves complete in Queue without a call
+  // and record no latency (fio's FIO_NOSTATS). Asked once, after
+  // Configure(). Not on the hot path.
+  virtual bool CallsPerFile() const { return false; }
+  // That call on `file`: the descriptor it opened, which the worker keeps
+  // as the file's and closes (-1: none), or the error.
+  virtual Result<int> FileCall(const EngineFile& file) {
+    (void)file;
+    return -1;
+  }
   // Sync engines complete in Queue; the worker skips Commit/Reap for them.
   virtual bool IsSync() const = 0;
   // True when, once Commit() issued a batch, Queue() takes nothing more

@@ -682,6 +682,8 @@ struct JobSpec {
   int cmdprio_class[kNumDdirs] = {0, 0, 0};
   int cmdprio[kNumDdirs] = {0, 0, 0};
   std::vector<CmdprioBsEntry> cmdprio_bssplit[2];  // reads, writes (fio ignores trims)
+  // filestat's call: 0 stat(2), 1 lstat(2), 2 statx(2).
+  uint8_t stat_type = 0;
 
   // --- provenance ---
   // Every option that was set explicitly (defaults are not listed), in the

@@ -2876,6 +2876,21 @@ std::vector<OptionDef> BuildTable() {
                   .Sizes()
                   .Engines({"io_uring", "io_uring_cmd", "libaio"})
                   .Set(ParseCmdprioBsSplit));
+  r.push_back(Row("stat_type", T::kEnum, "engine options",
+                  "The call filestat times on each file: stat, lstat or statx")
+                  .Def("stat")
+                  .Choices("stat|lstat|statx")
+                  .Engines({"filestat"})
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const std::string t = ToLower(Trim(v.text));
+                    static const char* const kTypes[] = {"stat", "lstat", "statx"};
+                    for (uint8_t i = 0; i < 3; ++i)
+                      if (t == kTypes[i]) {
+                        j.stat_type = i;
+                        return Status::Ok();
+                      }
+                    return Bad("bad stat_type '" + t + "' (stat, lstat, statx)");
+                  }));
   std::vector<OptionDef> out;
   for (auto& row : r) out.push_back(std::move(row.d));
   return out;
@@ -2985,9 +3000,6 @@ std::string FioEngineRefusal(const std::string& name) {
 bool IsFioOnlyEngine(const std::string& name) {
   static const std::set<std::string> kFio = {"net",
                                              "netsplice",
-                                             "filecreate",
-                                             "filestat",
-                                             "filedelete",
                                              "exec",
                                              "e4defrag",
                                              "gfapi",

@@ -351,6 +351,16 @@ std::vector<std::string> TimingNotes(const JobSpec& job) {
   return notes;
 }
 
+// ioengine=filecreate lays nothing out (fio's FIO_DISKLESSIO engine): its
+// call makes each file, as create_on_open=1's open would, and a file is one
+// block (the smallest bs, fio's get_file_size) unless size= or filesize= set
+// the job's size (filesize=16k bs=4k: four I/Os per file, as fio's).
+void ShapeFileCreateJob(JobSpec* job) {
+  job->create_on_open = true;
+  if (job->size == 0 && job->filesize_min == 0 && job->size_percent == 0)
+    job->filesize_min = job->filesize_max = SmallestBs(*job);
+}
+
 // Whether the job's file list needs the run core: an opendir= to walk, or
 // a list that surprises (filename= in [global] and again in the job, an
 // nrfiles= that cuts it), which the job's report then explains.
@@ -2248,7 +2258,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   auto untimed = [](const JobSpec& j) { return j.time_based && j.runtime_ns == 0; };
   if (std::any_of(jobs_in.begin(), jobs_in.end(), [&](const JobSpec& j) {
         return !j.read_iolog.empty() || FileListNeedsRun(j) || untimed(j) ||
-               !TimingNotes(j).empty();
+               !TimingNotes(j).empty() || j.ioengine == "filecreate";
       })) {
     replayed = jobs_in;
     for (size_t ji = 0; ji < replayed.size(); ++ji) {
@@ -2260,6 +2270,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
                                   "ran size-based, as fio runs it");
       }
       for (auto& n : TimingNotes(job)) job.parse_notes.push_back(std::move(n));
+      if (job.ioengine == "filecreate") ShapeFileCreateJob(&job);
       if (FileListNeedsRun(job) && job.unimplemented.empty())
         IOB_RETURN_IF_ERROR(ResolveJobFiles(&job));
       if (!job.read_iolog.empty() && job.unimplemented.empty() && !deferred[ji])

@@ -123,6 +123,7 @@ Worker::Worker(const JobSpec& job, int jobnum, uint32_t worker_index, int groupi
       stop_(&ctl->stop),
       ts_(result_.stats) {
   if (engine_ != nullptr) engine_->Configure(job_);  // before anything asks IsSync()
+  file_calls_ = engine_ != nullptr && engine_->CallsPerFile();
   result_.name = job.name;
   result_.groupid = groupid;
   result_.jobnum = jobnum;
@@ -334,7 +335,12 @@ Status Worker::Setup() {
     f.path = t.path;
     f.is_block_device = t.is_block_device;
     f.size = t.is_block_device ? t.current_size : t.needed_size;
-    if (DefersOpen(t)) {
+    if (file_calls_) {
+      // The engine's call on the file is its open (CallFile), at its first
+      // I/O or its openfiles turn: the worker opens nothing.
+      files_.push_back(f);
+      if (open_limit_ == 0) ++deferred_opens_;
+    } else if (DefersOpen(t)) {
       // Created by the open for its first I/O, as fio creates it "when it's
       // time to do I/O to that file": a file the job never reaches is never
       // made, and the creation counts in the job's time.
@@ -550,7 +556,7 @@ Status Worker::Setup() {
                    job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 &&
                    job_.sync_file_range_blocks == 0 && io_total_ == 0 && !cmdprio_on_ &&
                    lat_search_ == nullptr && recorder_ == nullptr && replay_log_ == nullptr &&
-                   !job_.serialize_overlap && open_limit_ == 0;
+                   !job_.serialize_overlap && open_limit_ == 0 && !file_calls_;
   sync_counts_ =
       job_.fsync_blocks != 0 || job_.fdatasync_blocks != 0 || job_.sync_file_range_blocks != 0;
   UpdateFastPrepare();
@@ -576,8 +582,16 @@ Status Worker::Setup() {
 
   // Measurement switches. gtod_reduce is not one: as in fio it sets the
   // disable_* options when it is parsed, and a later disable_clat=0 wins.
-  record_clat_ = !job_.disable_clat;
-  record_lat_ = !job_.disable_lat;
+  // An engine whose work is a call per file records that call's time
+  // (CallFile) and none for its I/Os, as fio's FIO_NOSTATS engines.
+  record_clat_ = !job_.disable_clat && !file_calls_;
+  record_lat_ = !job_.disable_lat && !file_calls_;
+  if (file_calls_) {
+    file_called_.assign(files_.size(), 0);
+    // fio's: read if the job reads, else write if it writes, else read.
+    call_dir_ =
+        static_cast<int>(HasWrite(job_.rw) && !HasRead(job_.rw) ? Ddir::kWrite : Ddir::kRead);
+  }
   record_slat_ = !sync_engine_ && !job_.disable_slat;
   slat_hist_ = record_slat_ && (job_.slat_percentiles || ctl_->interval_reports);
   lat_hist_ = record_lat_ && (job_.lat_percentiles || ctl_->interval_reports);
@@ -1198,7 +1212,7 @@ bool Worker::EndOfLoopSync(bool another_loop) {
 // asked for the sync and the file.
 bool Worker::SyncFiles(const char* why) {
   for (size_t i = 0; i < files_.size(); ++i) {
-    if (files_[i].fd < 0 && open_limit_ != 0 && !targets_[i].diskless) {
+    if (files_[i].fd < 0 && open_limit_ != 0 && !targets_[i].diskless && !file_calls_) {
       // A file openfiles has closed: opened for the sync and closed again,
       // as fio's fio_file_fsync does.
       Result<int> fd = OpenTarget(job_, targets_[i]);
@@ -1296,6 +1310,7 @@ std::string Worker::OpenReason(uint32_t i, bool name) const {
 }
 
 bool Worker::OpenLimitedFile(uint32_t i) {
+  if (file_calls_) return CallFile(i);
   const TargetFile& t = targets_[i];
   if (t.diskless || files_[i].fd >= 0) return true;
   const auto open = [this, &t]() -> Result<int> {
@@ -1343,6 +1358,7 @@ bool Worker::DefersOpen(const TargetFile& t) const {
 }
 
 bool Worker::OpenDeferredFile(uint32_t i) {
+  if (file_calls_) return CallFile(i);
   const TargetFile& t = targets_[i];
   Result<int> fd = OpenTarget(job_, t);
   Status st = fd.ok() ? Status::Ok() : fd.status();
@@ -1359,6 +1375,41 @@ bool Worker::OpenDeferredFile(uint32_t i) {
   job_error_ = sys::WithoutJobName(job_.name, st.message());
   stopping_ = true;
   return false;
+}
+
+// The engine's call on file i (Engine::CallsPerFile), once per loop: its
+// time is a completion latency of the job's direction, unless disable_lat
+// (fio's engines skip the sample then, gtod_reduce too).
+bool Worker::CallFile(uint32_t i) {
+  if (file_called_[i]) return true;
+  file_called_[i] = 1;
+  if (open_limit_ == 0) --deferred_opens_;
+  const uint64_t start = NowNs();
+  Result<int> fd = engine_->FileCall(files_[i]);
+  const uint64_t ns = NowNs() - start;
+  if (!fd.ok()) {
+    error_ = fd.status().errno_value() != 0 ? fd.status().errno_value() : EIO;
+    job_error_ = fd.status().message();
+    stopping_ = true;
+    return false;
+  }
+  files_[i].fd = *fd;
+  if (!job_.disable_lat) {
+    DirStats& ds = ts_.dir[call_dir_];
+    ds.clat.Add(ns);
+    ds.clat_hist.Add(ns);
+  }
+  return true;
+}
+
+// A new loop calls again on every file, as fio closes and reopens them.
+void Worker::RearmFileCalls() {
+  for (size_t i = 0; i < files_.size(); ++i) {
+    if (files_[i].fd >= 0) close(files_[i].fd);
+    files_[i].fd = -1;
+  }
+  file_called_.assign(files_.size(), 0);
+  if (open_limit_ == 0) deferred_opens_ = static_cast<uint32_t>(files_.size());
 }
 
 bool Worker::CloseLimitedFile(uint32_t i, bool sync_on_close) {

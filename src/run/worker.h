@@ -255,6 +255,7 @@ class Worker {
   // new_loop: the pass starts a loop (fio's clear_io_state), not a
   // time_based pass or a further pass inside a loop of io_size bytes.
   void ResetPattern(bool new_loop) {
+    if (file_calls_) RearmFileCalls();  // fio reopens each file per pass (time_based too)
     if (new_loop) {
       StartLoop(pattern_.get(), job_);
       // fio's clear_io_state re-seeds the buffer contents with the rest.
@@ -306,6 +307,10 @@ class Worker {
   // Opens (creates) such a file for its first I/O, inside the job's time; it
   // stays open. False (error_ set, the job stops) when the open fails.
   bool OpenDeferredFile(uint32_t file);
+  // Engine::CallsPerFile: the engine's call on `file` instead of its open
+  // (once per loop); RearmFileCalls makes the next loop call them again.
+  bool CallFile(uint32_t file);
+  void RearmFileCalls();
   void Complete(IoRequest* req, uint64_t now);
   // Complete() for the common case (a full read/write/trim transfer, no
   // verify), inlined into the loop; anything else goes to Complete().
@@ -499,6 +504,12 @@ class Worker {
   // create_on_open: files not opened yet, left for their first I/O
   // (DefersOpen; without open_limit_, whose file service opens them then).
   uint32_t deferred_opens_ = 0;
+  // Engine::CallsPerFile: the engine's call per file replaces its open;
+  // file_called_[i]: made in this loop; call_dir_: the direction its time
+  // is a completion latency of.
+  bool file_calls_ = false;
+  std::vector<uint8_t> file_called_;
+  int call_dir_ = 0;
   // file_append=1 on regular files: the job makes one pass (see Setup).
   bool append_once_ = false;
   std::vector<IoRequest> pool_;

@@ -774,6 +774,11 @@ Status CheckReadonlyOptions(const JobSpec& job) {
     return Status::Refused(who + " allocates blocks of its files (ioengine=falloc at " +
                            OptionWhere(job, "ioengine") +
                            ": a falloc read is fallocate(FALLOC_FL_KEEP_SIZE))");
+  // Their calls are the job: fio 3.33 runs both under --readonly.
+  if (job.ioengine == "filecreate" || job.ioengine == "filedelete")
+    return Status::Refused(who + (job.ioengine == "filecreate" ? " creates" : " deletes") +
+                           " its files (ioengine=" + job.ioengine + " at " +
+                           OptionWhere(job, "ioengine") + ")");
   // Between loops: a read job's next loop then finds its file gone.
   if (job.unlink_each_loop)
     return Status::Refused(who + " deletes its files (unlink_each_loop=1 at " +

@@ -33,17 +33,6 @@ print("err=%d" % j["error"], *("%s=%d/%d" % (d[0], j[d]["total_ios"], j[d]["io_b
                                for d in ("read", "write", "trim")))' <<<"$out" 2>/dev/null)" \
     "$(stat -c '%s %b' F 2>/dev/null | awk '{ print $1, int($2 / 64) * 64 }')"
 }
-# check NAME WANT ARGS...: the job with each tool must give WANT.
-check() {
-  local name=$1 want=$2 t got
-  shift 2
-  for t in $(tools); do
-    got=$(run "$t" "$@")
-    [ "$got" = "$want" ] || echo "$t $name: stderr: $(head -c 300 err.txt)"
-    expect_eq "$t $name" "$got" "$want"
-  done
-}
-
 F='--ioengine=falloc'
 check "falloc write" "rc=0 err=0 r=0/0 w=16/65536 t=0/0 65536 128" $F --rw=write --size=64k
 check "falloc randwrite bs=16k" "rc=0 err=0 r=0/0 w=4/65536 t=0/0 65536 128" $F --rw=randwrite \

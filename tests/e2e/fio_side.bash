@@ -44,3 +44,15 @@ lv = j["iodepth_level"]
 print(" ".join(str(round(lv[k] * total / 100)) for k in ("1", "2", "4", "8", "16", "32", ">=64")),
       "syncs=%d" % syncs)' "$1"
 }
+
+# check NAME WANT ARGS...: `run TOOL ARGS...` (the script's own) must print
+# WANT with each tool; a mismatch shows the tool's stderr (err.txt).
+check() {
+  local name=$1 want=$2 t got
+  shift 2
+  for t in $(tools); do
+    got=$(run "$t" "$@")
+    [ "$got" = "$want" ] || echo "$t $name: stderr: $(head -c 300 err.txt)"
+    expect_eq "$t $name" "$got" "$want"
+  done
+}

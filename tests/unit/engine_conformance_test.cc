@@ -7,7 +7,8 @@
 // engine_libaio_test.cc): buffered writes with RWF_NOWAIT are refused by
 // design, so "writes read back" does not apply. The null engine is left out: it does no I/O by
 // design, so "writes read back" cannot hold for it; nor do falloc and ftruncate, which move no
-// data (tests/e2e/fileops_engines.sh checks them against fio).
+// data (tests/e2e/fileops_engines.sh checks them against fio), nor the file-metadata engines
+// (engine_filemeta_test.cc, tests/e2e/filemeta_engines.sh).
 //
 // Each engine is driven directly through engine.h by tests/unit/engine_test_driver.h.
 #include <fcntl.h>
@@ -50,6 +51,7 @@ std::vector<Variant> AllVariants() {
     if (e.factory == nullptr || name == "null" || name == "falloc" || name == "ftruncate" ||
         name == "cpuio")
       continue;
+    if (name == "filecreate" || name == "filestat" || name == "filedelete") continue;  // no data
     v.push_back({name, "default", [](JobSpec&) {}});
     if (name == "io_uring") {
       v.push_back({name, "force_async1", [](JobSpec& j) { j.force_async = 1; }});
