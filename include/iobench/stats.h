@@ -136,6 +136,10 @@ struct ThreadStats {
   // fio's first_error beside total_err: the errno of the first error
   // counted in coe_errors (0 when none was, even if an error stopped the job).
   int coe_first_error = 0;
+  // clat samples that are an engine's per-file calls (Engine::CallsPerFile:
+  // filecreate, filestat, filedelete), not I/Os: as fio's FIO_NOSTATS
+  // engines, they mark no latency bucket ("lat (usec)", latency_us).
+  uint64_t file_calls = 0;
 };
 
 // Steady state detection (steadystate=, ss_dur=): the last window of

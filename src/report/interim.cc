@@ -146,6 +146,7 @@ ThreadStats Diff(const ThreadStats& later, const ThreadStats& earlier) {
   t.reap_syscalls = Sub(later.reap_syscalls, earlier.reap_syscalls);
   t.total_errors = Sub(later.total_errors, earlier.total_errors);
   t.coe_errors = Sub(later.coe_errors, earlier.coe_errors);
+  t.file_calls = Sub(later.file_calls, earlier.file_calls);
   // The first error of the run stays the first error; report it only in the
   // interval where it happened.
   if (earlier.first_error.err == 0) t.first_error = later.first_error;

@@ -1398,6 +1398,7 @@ bool Worker::CallFile(uint32_t i) {
     DirStats& ds = ts_.dir[call_dir_];
     ds.clat.Add(ns);
     ds.clat_hist.Add(ns);
+    ++ts_.file_calls;
   }
   return true;
 }

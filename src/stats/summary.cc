@@ -234,6 +234,7 @@ void MergeThreadStats(ThreadStats& dst, const ThreadStats& src, const OwnPrio* o
   dst.total_errors += src.total_errors;
   dst.coe_errors += src.coe_errors;
   if (dst.coe_first_error == 0) dst.coe_first_error = src.coe_first_error;
+  dst.file_calls += src.file_calls;
 }
 
 namespace {
@@ -626,6 +627,8 @@ LatencyDistribution ComputeLatencyDistribution(const ThreadStats& ts) {
   std::array<uint64_t, 10> n{}, u{};
   std::array<uint64_t, 12> m{};
   uint64_t total = 0;
+  // An engine's per-file calls mark none (fio's FIO_NOSTATS engines).
+  if (ts.file_calls != 0) return LatencyDistribution{};
   for (int d = 0; d < kNumDdirs; ++d) {
     const DirStats& ds = ts.dir[d];
     // fio divides by total_io_u: a failed I/O has no latency but is in the

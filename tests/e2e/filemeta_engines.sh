@@ -152,6 +152,23 @@ print(*("%s:%d/%d/%d/%d" % (j["jobname"], j["read"]["total_ios"], j["read"]["cla
   done
 done
 
+# The calls mark no latency bucket (fio's FIO_NOSTATS engines): the
+# latency_ns/us/ms shares are all 0, and the text report has no "lat (" line.
+for t in $(tools); do
+  rm -rf D && mkdir D
+  got=$("$(cmd "$t")" --thread --name=j --directory=D --ioengine=filecreate --rw=write \
+    --nrfiles=20 --output-format=json 2>err.txt | python3 -c '
+import json, sys
+t = sys.stdin.read()
+j = json.loads(t[t.find("{"):])["jobs"][0]
+print(j["write"]["clat_ns"]["N"], sum(v for k in ("latency_ns", "latency_us", "latency_ms")
+                                      for v in j[k].values()))')
+  expect_eq "$t filecreate: no latency buckets" "$got" "20 0.0"
+  rm -rf D && mkdir D
+  expect_eq "$t filecreate: no lat line" "$("$(cmd "$t")" --thread --name=j --directory=D \
+    --ioengine=filecreate --rw=write --nrfiles=20 2>&1 | grep -c '^ *lat (\|clat (')" 1
+done
+
 # Refused before the run (iobench only).
 for e in filecreate filestat filedelete; do
   rm -rf D && mkdir D
