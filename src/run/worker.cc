@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <thread>
 
 #include "iobench/clock.h"
@@ -2792,7 +2793,10 @@ void Worker::Run() {
     // fio accounts no completion in its ramp (should_account): the ramp's
     // I/Os and bytes count, its latencies do not (clat N=0, no percentiles,
     // no latency buckets), as the latency logs already leave them out.
-    for (DirStats& d : ts_.dir) {
+    // An engine's per-file calls keep theirs: fio's engines add those
+    // samples themselves, ramp or not (filecreate nrfiles=3 ramp_time=1s:
+    // clat N=3).
+    for (DirStats& d : file_calls_ ? std::span<DirStats>() : std::span<DirStats>(ts_.dir)) {
       d.slat = d.clat = d.lat = LatStat();
       d.slat_hist = d.clat_hist = d.lat_hist = Histogram();
       for (PrioStat& p : d.prios) {

@@ -53,6 +53,10 @@ check "filecreate openfiles=1 loops=2" "rc=0 err=0 r=0/0/0/0 w=10/40960/10/0 fil
   --rw=write --nrfiles=5 --openfiles=1 --loops=2 --create_on_open=1
 check "filecreate disable_lat=1: no sample" "rc=0 err=0 r=0/0/0/0 w=5/20480/0/0 files=5 600:0 " $C \
   --rw=write --nrfiles=5 --disable_lat=1
+# Ended inside its ramp: the calls' samples stay (fio's engines add them
+# themselves), where an I/O's latency in the ramp is dropped.
+check "filecreate ramp_time=1s" "rc=0 err=0 r=0/0/0/0 w=3/12288/3/0 files=3 600:0 " $C \
+  --rw=write --nrfiles=3 --ramp_time=1s
 check "filecreate disable_clat=1: the calls still count" \
   "rc=0 err=0 r=0/0/0/0 w=5/20480/5/0 files=5 600:0 " $C --rw=write --nrfiles=5 --disable_clat=1
 # An existing file keeps its data and size: the call only opens it.
