@@ -607,7 +607,7 @@ Status Worker::Setup() {
       return Status::Internal(who + ": logs requested but the run has no log writer");
     lo.window_value = static_cast<LogWindowValue>(job_.log_window_value);
     lo.log_slat = lo.log_slat && record_slat_;  // sync engines: the slat file stays empty
-    lo.log_clat = lo.log_clat && record_clat_;
+    lo.log_clat = lo.log_clat && (record_clat_ || (file_calls_ && !job_.disable_lat));
     lo.log_lat = lo.log_lat && record_lat_;
     for (int d = 0; d < kNumDdirs; ++d) lo.window_rate_dir[d] = sample_dir_[d];
     // The windowed bw/iops lines are the report's samples (TakeSamples), as
@@ -1400,6 +1400,8 @@ bool Worker::CallFile(uint32_t i) {
     ds.clat.Add(ns);
     ds.clat_hist.Add(ns);
     ++ts_.file_calls;
+    if (iolog_ != nullptr && measuring_)
+      iolog_->OnCallClat(NowNs() - measure_start_ns_, static_cast<Ddir>(call_dir_), ns);
   }
   return true;
 }
@@ -2908,7 +2910,9 @@ void Worker::CompleteLogged(IoRequest* req, uint64_t now) {
       req->op <= IoOp::kTrim && req->res > 0 && static_cast<uint64_t>(req->res) >= req->length;
   const uint16_t prio = LogPrio(req);  // before Complete() rewrites the request
   Complete(req, now);
-  if (!full || !measuring_ || now < measure_start_ns_) return;
+  // An engine whose calls are the samples logs those (CallFile), not its
+  // I/Os, as fio's FIO_NOSTATS engines.
+  if (!full || !measuring_ || now < measure_start_ns_ || file_calls_) return;
   // The slat was logged when the I/O was issued (LogSlats).
   const uint64_t clat = now >= req->issue_ns ? now - req->issue_ns : 0;
   const uint64_t lat = now >= req->start_ns ? now - req->start_ns : 0;

@@ -242,6 +242,21 @@ class IoLogger {
     win_[d].slat.Add(slat_ns);
   }
 
+  // A clat sample that is no I/O's: an engine's per-file call
+  // (Engine::CallsPerFile), which fio's filecreate/filestat/filedelete log
+  // through add_clat_sample, with no block size and offset 0.
+  void OnCallClat(uint64_t t_ns, Ddir ddir, uint64_t clat_ns) {
+    constexpr int kClat = static_cast<int>(LogKind::kClat);
+    if (!(per_io_kinds_ & (1u << kClat))) return;
+    const unsigned d = static_cast<unsigned>(ddir);
+    if (avg_ns_ == 0) {
+      ValueLine(kClat, t_ns / 1000000, clat_ns, nullptr, d, 0, 0, 0);
+      return;
+    }
+    if (t_ns >= next_close_ns_) CloseWindows(t_ns, true);
+    win_[d].clat.Add(clat_ns);
+  }
+
   // One completed I/O. t_ns: time since the job started (after ramp, as for
   // the report); latencies in ns; prio: the ioprio value (class << 13 | level).
   // Hot path: inline, no allocation, no lock except a chunk handoff per 64 KiB.

@@ -173,6 +173,18 @@ print(j["write"]["clat_ns"]["N"], sum(v for k in ("latency_ns", "latency_us", "l
     --ioengine=filecreate --rw=write --nrfiles=20 2>&1 | grep -c '^ *lat (\|clat (')" 1
 done
 
+# Logs: the calls are the clat log's lines (no block size, offset 0); the
+# I/Os log nothing (no bw, iops, lat or slat line), as in fio.
+for t in $(tools); do
+  rm -rf D L && mkdir D L
+  "$(cmd "$t")" --thread --name=j --directory=D --ioengine=filestat --rw=read --nrfiles=5 \
+    --filesize=4k --write_lat_log=L/x --write_bw_log=L/x --write_iops_log=L/x \
+    --output-format=json >/dev/null 2>err.txt
+  got=$(for k in bw iops slat clat lat; do printf '%s=%s ' $k "$(wc -l <L/x_$k.1.log)"; done)
+  expect_eq "$t filestat logs" "$got$(cut -d, -f3- L/x_clat.1.log | sort -u | tr -d ' ')" \
+    "bw=0 iops=0 slat=0 clat=5 lat=0 0,0,0"
+done
+
 # Refused before the run (iobench only).
 for e in filecreate filestat filedelete; do
   rm -rf D && mkdir D
