@@ -1469,14 +1469,17 @@ bool Worker::ReplaceFiles(bool reopen) {
     }
     // One that cannot go (its directory is not writable, a read-only file
     // system) fails the job after this loop, as fio's unlink_all_files.
-    if (::unlink(t.path.c_str()) != 0 && errno != ENOENT) {
+    // So does a missing one when an engine's calls are the job (fio 3.33:
+    // filedelete unlink_each_loop=1 loops=2 fails with ENOENT after loop 1).
+    if (::unlink(t.path.c_str()) != 0 && (errno != ENOENT || file_calls_)) {
       error_ = errno;
       job_error_ = "unlink_each_loop=1: cannot remove " + t.path + " after loop " +
                    std::to_string(passes_) + ": " + std::strerror(error_);
       return false;
     }
   }
-  if (!reopen) return true;
+  // An engine's call is the next loop's open (CallFile).
+  if (!reopen || file_calls_) return true;
   for (size_t i = 0; i < files_.size(); ++i) {
     const TargetFile& t = targets_[i];
     if (!t.regular_file()) continue;

@@ -101,6 +101,16 @@ check "filedelete unlink=1" "rc=0 err=0 r=0/0/0/0 w=5/20480/5/0 files=0 " $X --r
 check "filedelete loops=2" "rc=1 err=2 r=2/8192/2/0 w=0/0/0/0 files=0 " $X --rw=read \
   --nrfiles=2 --filesize=4k --loops=2
 
+# unlink_each_loop=1: the files go after each loop; the next loop's calls
+# create them again (filecreate) or find them gone (filestat); filedelete's
+# are gone already, so their removal fails (ENOENT), as fio's.
+check "filecreate unlink_each_loop loops=2" "rc=0 err=0 r=0/0/0/0 w=10/40960/10/0 files=5 600:0 " \
+  $C --rw=write --nrfiles=5 --unlink_each_loop=1 --loops=2
+check "filestat unlink_each_loop loops=2" "rc=1 err=2 r=5/20480/5/0 w=0/0/0/0 files=0 " $S \
+  --rw=read --nrfiles=5 --filesize=4k --unlink_each_loop=1 --loops=2
+check "filedelete unlink_each_loop loops=2" "rc=1 err=2 r=0/0/0/0 w=5/20480/5/0 files=0 " $X \
+  --rw=write --nrfiles=5 --filesize=4k --unlink_each_loop=1 --loops=2
+
 # The example job files of fio's examples/ (rw=filecreate there is newer
 # than fio 3.33: rw=write), scaled down.
 cat >fc.fio <<'EOF'
