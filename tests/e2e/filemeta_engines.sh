@@ -195,6 +195,25 @@ for t in $(tools); do
     "bw=0 iops=0 slat=0 clat=5 lat=0 0,0,0"
 done
 
+# Permission (as root, run as nobody when it can reach the binary): the
+# call fails with EACCES in a directory nobody may write, as fio's.
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && chmod 755 "$tmp" &&
+  as_nobody "$bin" --version >/dev/null 2>&1; then
+  for t in $(tools); do
+    rm -rf D && mkdir D && head -c 4096 /dev/zero >D/j.0.0
+    for e in "filecreate --rw=write" "filedelete --rw=read --size=4k"; do
+      as_nobody "$(cmd "$t")" --thread --name=j --directory=D --ioengine=$e \
+        --output-format=json >out.json 2>err.txt
+      expect_eq "$t ${e%% *} as nobody" "$? $(python3 -c '
+import json, sys
+t = open("out.json").read()
+j = json.loads(t[t.find("{"):])["jobs"][0]
+print(j["error"], j["read"]["total_ios"] + j["write"]["total_ios"])') $(ls D)" "1 13 0 j.0.0"
+    done
+  done
+fi
+
 # Refused before the run (iobench only).
 for e in filecreate filestat filedelete; do
   rm -rf D && mkdir D
