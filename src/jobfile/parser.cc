@@ -1019,9 +1019,13 @@ Status ShapeCpuioJob(JobSpec* job) {
   // No size to reach: the diskless region is far larger than any run.
   job->size = uint64_t{1} << 60;
   job->io_size = 0;
-  job->number_ios = 0;
   job->loops = 1;
-  job->time_based = job->runtime_ns != 0;
+  // number_ios still caps the chunks (fio 3.33: number_ios=3 is 3 chunks,
+  // with or without a runtime). A chunk moves no data, and fio's rate
+  // limits (rate, rate_iops and their minimums) never hold one back.
+  for (int d = 0; d < kNumDdirs; ++d)
+    job->rate[d] = job->rate_min[d] = job->rate_iops[d] = job->rate_iops_min[d] = 0;
+  job->time_based = job->runtime_ns != 0 && job->number_ios == 0;
   return Status::Ok();
 }
 

@@ -49,6 +49,26 @@ for t in $(tools); do
       --runtime=1 --rw=randwrite --filename=NOFILE --size=1m)" "$want"
 done
 
+# number_ios caps the chunks, with or without a runtime, and rate limits
+# never hold a chunk back (it moves no data): iobench ran number_ios=3 for
+# the whole runtime (forever without one) and rate_iops=1 gave 1 chunk.
+chunks() {
+  timeout -s KILL 60 "$(cmd "$1")" --thread --name=burn --ioengine=cpuio --cpuload=50 \
+    --cpuchunks=20000 --output-format=json "${@:2}" 2>/dev/null | python3 -c '
+import json, sys
+t = sys.stdin.read()
+print(*(j["read"]["total_ios"] for j in json.loads(t[t.find("{"):])["jobs"]))'
+}
+for t in $(tools); do
+  expect_eq "$t number_ios=3" "$(chunks "$t" --number_ios=3)" 3
+  expect_eq "$t number_ios=3 numjobs=2 runtime=5" "$(chunks "$t" --number_ios=3 --numjobs=2 \
+    --runtime=5)" "3 3"
+  expect_eq "$t number_ios=4 rate_iops=1 runtime=5" "$(chunks "$t" --number_ios=4 \
+    --rate_iops=1 --runtime=5)" 4
+  expect_eq "$t number_ios=4 rate=1 runtime=5" "$(chunks "$t" --number_ios=4 --rate=1 \
+    --runtime=5)" 4
+done
+
 # Interim reports (--status-interval) too: chunks counted, no bytes, no
 # runtime in any of them (an interim read runtime of 1032 ms was reported).
 for t in $(tools); do
