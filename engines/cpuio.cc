@@ -106,14 +106,16 @@ class CpuioEngine final : public Engine {
     return static_cast<uint64_t>(t.tv_sec) * 1000000000u + static_cast<uint64_t>(t.tv_nsec);
   }
 
-  // Busy for `ns` of wall time: spinning on the clock, or sorting.
+  // Busy for `ns` of wall time: spinning on the clock, or sorting. MonotonicNs,
+  // not NowNs: engines/ is also in the parser library the fuzz target links,
+  // which has no calibrated clock (g_clock).
   void Burn(uint64_t ns) {
-    const uint64_t end = NowNs() + ns;
+    const uint64_t end = MonotonicNs() + ns;
     if (qsort_) {
       do SortSlice();
-      while (NowNs() < end);
+      while (MonotonicNs() < end);
     } else {
-      while (NowNs() < end) {
+      while (MonotonicNs() < end) {
       }
     }
   }
