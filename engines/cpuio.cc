@@ -83,14 +83,9 @@ class CpuioEngine final : public Engine {
     return QueueResult::kCompleted;
   }
 
-  // No file was opened: nothing to sync.
-  int EndSync(uint32_t file_index, int fd) override {
-    (void)file_index;
-    (void)fd;
-    return 0;
-  }
+  // (No EndSync: a diskless job has no descriptor to sync. No
+  // UsesHelperThreads: a sync engine has none by default.)
   bool IsSync() const override { return true; }
-  bool UsesHelperThreads() const override { return false; }
   bool MovesData() const override { return false; }
 
  private:
