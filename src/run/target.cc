@@ -380,7 +380,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         if (S_ISBLK(st.st_mode)) {
           t.is_block_device = true;
           int fd = open(t.path.c_str(), O_RDONLY | O_CLOEXEC);
-          if (fd < 0) return ErrnoStatus(JobLabel(job) + ": open " + t.path);
+          if (fd < 0) return ErrnoStatus(TargetLabel(job) + t.path + ": open");
           FdCloser closer{fd};
           uint64_t bytes = 0;
           int lbs = 0;
@@ -1040,7 +1040,11 @@ Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {
   if (fd < 0) {
     const int err = errno;
     if (err == EINVAL && job.direct) return DirectOpenRefusal(job, t.path, err);
-    return ErrnoStatus(JobLabel(job) + ": open " + t.path +
+    // Which option named the file, and where, as the layout's errors say
+    // it: "filename=F at j.fio:5: open F: Permission denied".
+    const std::string files_at = sys::FilesOptionAt(job);
+    return ErrnoStatus(JobLabel(job) + ": " + (files_at.empty() ? "" : files_at + ": ") + "open " +
+                           t.path +
                            ((flags & O_CREAT) != 0 ? CreateFailureReason(t.path, err) : ""),
                        err);
   }

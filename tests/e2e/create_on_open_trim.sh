@@ -12,7 +12,7 @@ for rw in trim randtrim; do
     --output-format=terse >/dev/null 2>err.txt
   expect_eq "$rw exit" "$?" 1
   expect_eq "$rw stderr" "$(cat err.txt)" \
-    "iobench: job 't': err=2 (open d/$rw: No such file or directory)"
+    "iobench: job 't': err=2 (filename=d/$rw at <cmdline>: open d/$rw: No such file or directory)"
   [ -e d/$rw ] && fail "$rw created d/$rw"
 done
 for rw in trimwrite read; do

@@ -25,8 +25,11 @@ for size in 0 1048576; do
     --size=1m --filename=rootf >out 2>err
   rc=$?
   [ "$rc" -eq 2 ] || fail "rootf $size: exit $rc"
-  want="open rootf: Permission denied"
-  [ $size -eq 0 ] && want="extend rootf (0 -> 1048576 bytes): Permission denied"
+  # Both name the option that named the file (the open used to say only
+  # "job 'b': open rootf: Permission denied").
+  want="job 'b': filename=rootf at <cmdline>: open rootf: Permission denied"
+  [ $size -eq 0 ] &&
+    want="job 'b': filename=rootf at <cmdline>: extend rootf (0 -> 1048576 bytes): Permission denied"
   grep -qF "$want" err || fail "rootf $size: stderr: $(cat err)"
   [ -e wa ] && fail "rootf $size: job a's file wa was left ($(stat -c %s wa) bytes)"
   [ "$(stat -c %s rootf)" -eq $size ] || fail "rootf $size: rootf changed"

@@ -37,7 +37,7 @@ rm -rf d && mkdir d
 "$bin" --output-format=terse --name=a --directory=d --size=64k --bs=4k --rw=read \
   --unlink_each_loop=1 --loops=2 >/dev/null 2>err
 expect_eq "read job exit" "$?" 1
-grep -q "err=2 (open d/a.0.0: No such file or directory (unlink_each_loop removed it after loop 1))" \
+grep -q "err=2 (directory=d at <cmdline>: open d/a.0.0: No such file or directory (unlink_each_loop removed it after loop 1))" \
   err || fail "read job stderr: $(cat err)"
 grep -q "job 'a'.*job 'a'" err && fail "the job is named twice: $(cat err)"
 # With several files every one goes before the next loop opens any, as
