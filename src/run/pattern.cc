@@ -333,6 +333,8 @@ Status PatternImpl::InitOffsetMode(const JobSpec& job, const bool bs_used[kNumDd
     if (random_job_ && issued[d] && perc_random_[d] < 100) cont_ = true;
   random_once_ =
       random_job_ && !cont_ && (rand_mode_ == RandMode::kMap || rand_mode_ == RandMode::kLfsr);
+  random_without_end_ = random_job_ && !cont_ &&
+                        (rand_mode_ == RandMode::kUniform || rand_mode_ == RandMode::kSkewed);
   switch (dist_) {
     case DistType::kZipf:
       // The parser's range (fio's: any theta but 1.0; past -10 and 100
@@ -1215,6 +1217,7 @@ class StridedPattern final : public IoPattern {
     last_base_ = start_ + (zones - 1) * step_;
     zone_base_ = start_;
     random_once_ = inner_.RandomEachBlockOnce();
+    random_without_end_ = inner_.RandomWithoutEnd();
     // A range or split of sizes: fio 3.33's get_next_buflen wants the
     // smallest size to fit below offset + size (its io_u_fits), and a 0
     // length ends the job there, short of the file's end; the size drawn

@@ -139,6 +139,13 @@ class IoPattern {
   // ones with sequential continuations (percentage_random below 100,
   // rw=randxxx:N), which neither consult nor mark the map, as in fio.
   bool RandomEachBlockOnce() const { return random_once_; }
+  // Whether every offset is random and no pass of the job's own ends it: a
+  // uniform draw without a map (norandommap, blockalign other than the
+  // block size) or a non-uniform random_distribution, without sequential
+  // continuations. fio 3.33 never wraps such a job (its offsets never run
+  // out), so a time_based run drops the page cache at its start only;
+  // iobench's passes there are byte budgets, which are no wrap.
+  bool RandomWithoutEnd() const { return random_without_end_; }
 
   // Next() for the worker's per-I/O loop: the common random job (one file,
   // one direction, one block size equal to the map's block, the random map:
@@ -172,6 +179,7 @@ class IoPattern {
   }
   FastMap fast_;
   bool random_once_ = false;            // RandomEachBlockOnce(), set by the implementation
+  bool random_without_end_ = false;     // RandomWithoutEnd(), set by the implementation
   std::vector<FileEvent> file_events_;  // openfiles: reserved at Create, never grows in a pass
 };
 

@@ -269,6 +269,7 @@ class Worker {
   }
   // A new pass over the files (loops, time_based): invalidate=1 drops their
   // cached pages again, as fio does when it wraps or reopens a file.
+  bool PassDropsCache() const;
   void InvalidateForPass();
   bool MorePasses() const { return MorePassesAfter(passes_); }
   // As MorePasses, with `passes` passes done.

@@ -1611,5 +1611,39 @@ TEST(PatternOffsetsTest, ZonedAbsPastTheRegionIsNoted) {
   EXPECT_EQ(Make(job, {{0, 1024 * kKi, 0}})->Note(), "");
 }
 
+// Which patterns fio 3.33 never wraps (its offsets never run out), so a
+// time_based job drops the page cache at its start only: every offset
+// random, without a map or with a non-uniform distribution.
+TEST(PatternWrapTest, RandomWithoutEndOnlyForUnboundedRandomOffsets) {
+  const auto without_end = [](const JobSpec& job) {
+    auto p = Make(job, {{0, 1024 * kKi, 0}});
+    return p != nullptr && p->RandomWithoutEnd();
+  };
+  JobSpec job = MakeJob(RwMode::kRandRead);
+  EXPECT_FALSE(without_end(job)) << "random map: a pass ends when it is full";
+  job.norandommap = true;
+  EXPECT_TRUE(without_end(job)) << "norandommap";
+  job.rw = RwMode::kRandRW;
+  EXPECT_TRUE(without_end(job)) << "randrw norandommap";
+  job.rw_nr = 8;
+  EXPECT_FALSE(without_end(job)) << "rw=randrw:8: its sequential steps wrap";
+  job.rw_nr = 1;
+  job.percentage_random[0] = job.percentage_random[1] = 50;
+  EXPECT_FALSE(without_end(job)) << "percentage_random=50: its sequential part wraps";
+  job = MakeJob(RwMode::kRandRead);
+  job.random_generator = RandomGenerator::kLfsr;
+  EXPECT_FALSE(without_end(job)) << "lfsr: a pass ends with its cycle";
+  job = MakeJob(RwMode::kRandRead);
+  job.random_distribution.type = DistType::kZipf;
+  job.random_distribution.param = 1.2;
+  EXPECT_TRUE(without_end(job)) << "zipf: fio turns the map off";
+  EXPECT_FALSE(without_end(MakeJob(RwMode::kRead))) << "sequential";
+  EXPECT_FALSE(without_end(MakeJob(RwMode::kWrite))) << "sequential";
+  job = StridedJob(64 * kKi, 256 * kKi, 0, RwMode::kRandRead);
+  EXPECT_FALSE(without_end(job)) << "strided, random map";
+  job.norandommap = true;
+  EXPECT_TRUE(without_end(job)) << "strided, norandommap: the zone's pattern says";
+}
+
 }  // namespace
 }  // namespace iobench
