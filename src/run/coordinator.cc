@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
@@ -2125,20 +2126,25 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
   IOB_RETURN_IF_ERROR(CheckSteadyStateGroups(jobs, groupids));
 
   // group_reporting prints one set of percentiles per group (the last job's
-  // list, as fio), and fio refuses a group whose jobs differ in
-  // lat_percentiles ("lat_percentiles in job: b differs from group", exit 1).
-  std::map<int, size_t> first_reporting;  // group -> its first group_reporting job
+  // list, as fio), and fio refuses a group_reporting job whose
+  // lat_percentiles differs from any job before it in its group, with
+  // group_reporting or not ("lat_percentiles in job: b differs from group",
+  // exit 1): `[a]` then `[b] group_reporting lat_percentiles=1` is refused,
+  // `[a] group_reporting` then `[b] lat_percentiles=1` runs.
+  std::map<int, std::array<size_t, 2>> first_with;  // group -> first job with lat_percentiles 0/1
   for (size_t i = 0; i < jobs.size(); ++i) {
-    if (!jobs[i].group_reporting) continue;
-    const auto [it, fresh] = first_reporting.emplace(groupids[i], i);
-    const JobSpec& a = jobs[it->second];
     const JobSpec& b = jobs[i];
-    if (fresh || a.lat_percentiles == b.lat_percentiles) continue;
+    std::array<size_t, 2>& first =
+        first_with.emplace(groupids[i], std::array<size_t, 2>{SIZE_MAX, SIZE_MAX}).first->second;
+    const size_t other = first[b.lat_percentiles ? 0 : 1];
+    if (first[b.lat_percentiles ? 1 : 0] == SIZE_MAX) first[b.lat_percentiles ? 1 : 0] = i;
+    if (!b.group_reporting || other == SIZE_MAX) continue;
+    const JobSpec& a = jobs[other];
     const JobSpec& set = b.FindSetting("lat_percentiles") != nullptr ? b : a;
     return Status::Invalid(
         "job '" + b.name + "': lat_percentiles=" + (b.lat_percentiles ? "1" : "0") +
         " differs from job '" + a.name + "' (lat_percentiles=" + (a.lat_percentiles ? "1" : "0") +
-        ") of the same reporting group, set at " + SettingOf(set, "lat_percentiles").Where() +
+        ") of the same group, set at " + SettingOf(set, "lat_percentiles").Where() +
         ": group_reporting prints one kind of percentiles per group, and fio refuses this too; "
         "set it alike, or separate the jobs with stonewall or new_group");
   }

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "fake_engine.h"
@@ -377,7 +378,7 @@ TEST(RunCoordinatorTest, LatPercentilesMustAgreeInAReportedGroup) {
   Status st = CheckJobs(testing::ParseOk(head + "[a]\nlat_percentiles=1\n[b]\n").jobs, {});
   EXPECT_EQ(st.code(), Status::Code::kInvalidArgument);
   EXPECT_NE(st.message().find("job 'b': lat_percentiles=0 differs from job 'a' "
-                              "(lat_percentiles=1) of the same reporting group, set at t.fio:6"),
+                              "(lat_percentiles=1) of the same group, set at t.fio:6"),
             std::string::npos)
       << st.message();
   EXPECT_TRUE(
@@ -386,6 +387,36 @@ TEST(RunCoordinatorTest, LatPercentilesMustAgreeInAReportedGroup) {
       CheckJobs(
           testing::ParseOk("[a]\nioengine=null\nlat_percentiles=1\n[b]\nioengine=null\n").jobs, {})
           .ok());
+  // fio 3.33 compares a group_reporting job with every job before it in its
+  // group, with group_reporting or not; a job without it is not checked.
+  // Each row: the jobs (g: group_reporting, 0/1: lat_percentiles), and the
+  // job refused ("" runs), all checked against fio 3.33.
+  const struct {
+    const char* jobs;
+    const char* refused;
+  } cases[] = {
+      {"a0 bg1", "b"},    {"a1 bg0", "b"},        {"ag0 b1", ""},           {"ag1 b0 cg0", "c"},
+      {"a0 b1 cg1", "c"}, {"a1 b0 cg0", "c"},     {"a1 b1 cg1", ""},        {"a0 bg0 c1", ""},
+      {"a1 b0 cg1", "c"}, {"a1 bg1 c0 dg1", "d"}, {"ag1 bg1 |c0 dg1", "d"}, {"a1 |bg0", ""},
+  };
+  for (const auto& c : cases) {
+    std::string file = "[global]\nioengine=null\nsize=64k\n";
+    std::istringstream in(c.jobs);
+    for (std::string w; in >> w;) {
+      file += "[" + std::string(1, w[w[0] == '|' ? 1 : 0]) + "]\n";
+      if (w[0] == '|') file += "stonewall\n";
+      if (w.find('g') != std::string::npos) file += "group_reporting\n";
+      if (w.back() == '1') file += "lat_percentiles=1\n";
+    }
+    const Status s = CheckJobs(testing::ParseOk(file).jobs, {});
+    if (*c.refused == 0) {
+      EXPECT_TRUE(s.ok()) << c.jobs << ": " << s.message();
+    } else {
+      EXPECT_NE(s.message().find("job '" + std::string(c.refused) + "': lat_percentiles="),
+                std::string::npos)
+          << c.jobs << ": " << s.message();
+    }
+  }
 }
 
 // fio 3.33 keeps the bw/iops sample statistics with disable_bw_measurement
