@@ -2931,6 +2931,29 @@ Status CheckBlockSizes(const JobSpec& j) {
   return Status::Ok();
 }
 
+Status CheckRate(const JobSpec& job) {
+  auto any = [](const uint64_t(&v)[kNumDdirs]) { return v[0] != 0 || v[1] != 0 || v[2] != 0; };
+  auto both = [&job](const char* a, const char* b) {
+    return Status::Invalid("job '" + job.name + "': " + a + " (" + SettingOf(job, a).Where() +
+                           ") and " + b + " (" + SettingOf(job, b).Where() +
+                           ") are mutually exclusive: give one of them");
+  };
+  if (any(job.rate) && any(job.rate_iops)) return both("rate", "rate_iops");
+  if (any(job.rate_min) && any(job.rate_iops_min)) return both("rate_min", "rate_iops_min");
+  for (int d = 0; d < kNumDdirs; ++d) {
+    const bool bytes = job.rate[d] != 0 && job.rate[d] < job.rate_min[d];
+    if (!bytes && !(job.rate_iops[d] != 0 && job.rate_iops[d] < job.rate_iops_min[d])) continue;
+    const char* min = bytes ? "rate_min" : "rate_iops_min";
+    const char* cap = bytes ? "rate" : "rate_iops";
+    return Status::Invalid("job '" + job.name + "': " + min + " (" + SettingOf(job, min).Where() +
+                           ") is above " + cap + " for " + DirName(d) + " (" +
+                           std::to_string(bytes ? job.rate_min[d] : job.rate_iops_min[d]) + " > " +
+                           std::to_string(bytes ? job.rate[d] : job.rate_iops[d]) +
+                           "): the job could never meet it");
+  }
+  return Status::Ok();
+}
+
 const std::vector<OptionDef>& OptionTable() {
   static const std::vector<OptionDef> kTable = BuildTable();
   return kTable;

@@ -119,6 +119,13 @@ std::string SuggestFrom(const std::string& name, const std::vector<std::string>&
 // the parser calls it once a job's options are all applied.
 Status CheckBlockSizes(const JobSpec& job);
 
+// Rate options that contradict each other, refused as fio 3.33 refuses them
+// (fixup_options): a cap in bytes/s and one in IO/s (in any directions), the
+// same for the minimums, and a minimum above its direction's cap. The
+// parser calls it once a job's options are all applied, before an engine
+// reshapes the job (cpuio clears its rates: fio refuses the pair there too).
+Status CheckRate(const JobSpec& job);
+
 // "string" form of the type for help and docs.
 std::string TypeName(const OptionDef& def);
 

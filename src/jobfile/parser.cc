@@ -1022,7 +1022,9 @@ Status ShapeCpuioJob(JobSpec* job) {
   job->loops = 1;
   // number_ios still caps the chunks (fio 3.33: number_ios=3 is 3 chunks,
   // with or without a runtime). A chunk moves no data, and fio's rate
-  // limits (rate, rate_iops and their minimums) never hold one back.
+  // limits (rate, rate_iops and their minimums) never hold one back; the
+  // ones that contradict each other were refused before (CheckRate), as
+  // fio refuses them for cpuio too.
   for (int d = 0; d < kNumDdirs; ++d)
     job->rate[d] = job->rate_min[d] = job->rate_iops[d] = job->rate_iops_min[d] = 0;
   job->time_based = job->runtime_ns != 0 && job->number_ios == 0;
@@ -1133,6 +1135,7 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
   if (job->disable_clat) job->clat_percentiles = false;
   if (job->disable_slat) job->slat_percentiles = false;
   IOB_RETURN_IF_ERROR(CheckBlockSizes(*job));
+  IOB_RETURN_IF_ERROR(CheckRate(*job));
   IOB_RETURN_IF_ERROR(ShapeCpuioJob(job));
   // man fio, pre_read: "will also clear the invalidate flag, since it is
   // pointless to pre-read and then drop the cache" (each later pass of a

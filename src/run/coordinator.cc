@@ -526,33 +526,6 @@ Status CheckCmdprioBsSplit(const JobSpec& job) {
   return Status::Ok();
 }
 
-// rate options that contradict each other, refused as fio 3.33 refuses them
-// (fixup_options): a cap in bytes/s and one in IO/s (in any directions), the
-// same for the minimums, and a minimum above its direction's cap.
-Status CheckRate(const JobSpec& job) {
-  auto any = [](const uint64_t(&v)[kNumDdirs]) { return v[0] != 0 || v[1] != 0 || v[2] != 0; };
-  auto both = [&job](const char* a, const char* b) {
-    return Status::Invalid("job '" + job.name + "': " + a + " (" + SettingOf(job, a).Where() +
-                           ") and " + b + " (" + SettingOf(job, b).Where() +
-                           ") are mutually exclusive: give one of them");
-  };
-  if (any(job.rate) && any(job.rate_iops)) return both("rate", "rate_iops");
-  if (any(job.rate_min) && any(job.rate_iops_min)) return both("rate_min", "rate_iops_min");
-  static const char* const kDir[kNumDdirs] = {"reads", "writes", "trims"};
-  for (int d = 0; d < kNumDdirs; ++d) {
-    const bool bytes = job.rate[d] != 0 && job.rate[d] < job.rate_min[d];
-    if (!bytes && !(job.rate_iops[d] != 0 && job.rate_iops[d] < job.rate_iops_min[d])) continue;
-    const char* min = bytes ? "rate_min" : "rate_iops_min";
-    const char* cap = bytes ? "rate" : "rate_iops";
-    return Status::Invalid("job '" + job.name + "': " + min + " (" + SettingOf(job, min).Where() +
-                           ") is above " + cap + " for " + kDir[d] + " (" +
-                           std::to_string(bytes ? job.rate_min[d] : job.rate_iops_min[d]) + " > " +
-                           std::to_string(bytes ? job.rate[d] : job.rate_iops[d]) +
-                           "): the job could never meet it");
-  }
-  return Status::Ok();
-}
-
 // zonemode: fio's own refusals, and the strided cases iobench leaves out.
 Status CheckZoneMode(const JobSpec& job) {
   using ZM = JobSpec::ZoneMode;
@@ -634,7 +607,6 @@ Status ValidateJob(const JobSpec& job, const RunOptions& opts) {
       job, job.filenames.empty() ? std::max<uint32_t>(1, job.nrfiles) : job.filenames.size()));
   IOB_RETURN_IF_ERROR(CheckZoneMode(job));
   IOB_RETURN_IF_ERROR(CheckCmdprioBsSplit(job));
-  IOB_RETURN_IF_ERROR(CheckRate(job));
   if (job.thinktime_ns != 0 && job.thinktime_spin_ns > job.thinktime_ns) {
     // The spin is the first part of the think time; fio 3.33 hangs on such a job.
     const OptionSetting spin = SettingOf(job, "thinktime_spin");
