@@ -419,6 +419,11 @@ struct JobSpec {
 
   // --- pattern ---
   RwMode rw = RwMode::kRead;
+  // rw= as the job gave it, which an engine's shaping leaves alone: cpuio
+  // runs each chunk as a read whatever rw= says (the parser's
+  // ShapeCpuioJob), and --readonly refuses its write or trim rw= all the
+  // same, as fio 3.33 does.
+  RwMode rw_given = RwMode::kRead;
   uint64_t rw_nr = 1;   // rw=randread:8 -> 8 (new random offset every 8 IOs)
   int64_t rw_skip = 0;  // rw=read:8k -> 8192 bytes skipped (holes); may be negative
   RwSequencer rw_sequencer = RwSequencer::kSequential;

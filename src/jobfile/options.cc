@@ -479,7 +479,7 @@ Status ParseRw(JobSpec& j, const OptValue& v) {
   bool found = false;
   for (auto& [n, m] : kModes)
     if (t == n) {
-      j.rw = m;
+      j.rw = j.rw_given = m;
       found = true;
     }
   if (!found) {

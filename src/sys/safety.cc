@@ -759,11 +759,19 @@ Status CheckReadonlyOptions(const JobSpec& job) {
                            OptionWhere(job, "read_iolog") +
                            "; replay_skip=write,trim replays its reads alone, which fio does "
                            "under --readonly)");
-  if (JobWrites(job)) {
-    const char* what =
-        HasWrite(job.rw) ? (HasTrim(job.rw) ? "writes and trims" : "writes") : "trims";
-    return Status::Refused(who + " " + what + " (rw=" + RwModeName(job.rw) + " at " +
-                           OptionWhere(job, "rw") + ")");
+  // A cpuio job runs its chunks as reads whatever rw= says, and fio 3.33
+  // still refuses a write or trim rw= for it under --readonly (it checks
+  // the option, for every engine).
+  const bool cpuio = job.ioengine == "cpuio";
+  const RwMode rw = cpuio ? job.rw_given : job.rw;
+  if (cpuio ? HasWrite(rw) || HasTrim(rw) : JobWrites(job)) {
+    const char* what = HasWrite(rw) ? (HasTrim(rw) ? "writes and trims" : "writes") : "trims";
+    return Status::Refused(who + " " + what + " (rw=" + RwModeName(rw) + " at " +
+                           OptionWhere(job, "rw") +
+                           (cpuio ? "; its cpuio chunks write nothing, but fio 3.33 refuses "
+                                    "the direction under --readonly too"
+                                  : "") +
+                           ")");
   }
   if (job.unlink)
     return Status::Refused(who + " deletes its files (unlink=1 at " + OptionWhere(job, "unlink") +
