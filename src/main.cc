@@ -159,7 +159,7 @@ void BuildApp(CLI::App& app, Cli& cli) {
 }
 
 // One value of option `def` as the option reads it: $ncpus expanded, true
-// as 1, READ as read, numbers as numbers (iodepth 1 and 01, bs 4k and 4096,
+// as 1, readwrite as rw, numbers as numbers (iodepth 1 and 01, bs 4k and 4096,
 // with the job's kb_base: 4k is 4000 with kb_base=1000).
 std::string OneValueKey(const iobench::jobfile::OptionDef& def, const std::string& value,
                         uint32_t kb_base) {
@@ -177,7 +177,7 @@ std::string OneValueKey(const iobench::jobfile::OptionDef& def, const std::strin
     return "=" + std::string(iobench::RwModeName(job.rw)) + ":" + std::to_string(job.rw_nr) + ":" +
            std::to_string(job.rw_skip);
   }
-  if (def.type == jf::OptType::kEnum) return "=" + jf::ToLower(v);
+  if (def.type == jf::OptType::kEnum) return "=" + v;  // exact, as the option reads it
   jf::NumContext ctx;
   ctx.kb_base = kb_base;
   if (def.type == jf::OptType::kInt || def.type == jf::OptType::kBool)

@@ -456,7 +456,7 @@ Status ParseBsRange(JobSpec& j, const OptValue& v) {
 }
 
 Status ParseRw(JobSpec& j, const OptValue& v) {
-  std::string t = ToLower(Trim(v.text));
+  std::string t = Trim(v.text);
   std::string mod;
   size_t colon = t.find(':');
   if (colon != std::string::npos) {
@@ -727,7 +727,7 @@ Result<std::vector<uint8_t>> ParsePattern(const std::string& text) {
 
 Status ParseDistribution(JobSpec& j, const OptValue& v) {
   std::string t = Trim(v.text);
-  std::string kind = ToLower(t.substr(0, t.find(':')));
+  std::string kind = t.substr(0, t.find(':'));
   std::string rest = t.find(':') == std::string::npos ? "" : t.substr(t.find(':') + 1);
   RandomDistribution rd;
   if (kind == "random") {
@@ -1192,7 +1192,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("group")
                   .Choices("group|stonewall|all")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    const std::string t = ToLower(Trim(v.text));
+                    const std::string t = Trim(v.text);
                     if (t == "group")
                       j.exit_what = JobSpec::ExitWhat::kGroup;
                     else if (t == "stonewall")
@@ -1284,7 +1284,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("roundrobin")
                   .Choices("roundrobin|sequential|random[:N]")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    std::string t = ToLower(Trim(v.text));
+                    std::string t = Trim(v.text);
                     j.file_service_nr = 1;
                     if (const size_t colon = t.find(':'); colon != std::string::npos) {
                       // roundrobin:N, random:N, sequential:N: N I/Os per file
@@ -1431,7 +1431,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("native")
                   .Choices("none|posix|keep|native|truncate|0|1")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    std::string t = ToLower(Trim(v.text));
+                    std::string t = Trim(v.text);
                     if (t == "none" || t == "0")
                       j.fallocate = FallocateMode::kNone;
                     else if (t == "posix" || t == "1")
@@ -1468,7 +1468,7 @@ std::vector<OptionDef> BuildTable() {
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     const std::string written = Trim(v.text);
                     const size_t cut = written.find_first_of(":,");
-                    const std::string t = ToLower(Trim(written.substr(0, cut)));
+                    const std::string t = Trim(written.substr(0, cut));
                     if (t == "sequential")
                       j.rw_sequencer = RwSequencer::kSequential;
                     else if (t == "identical")
@@ -1571,7 +1571,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("tausworthe")
                   .Choices("tausworthe|lfsr|tausworthe64")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    std::string t = ToLower(Trim(v.text));
+                    std::string t = Trim(v.text);
                     if (t == "tausworthe")
                       j.random_generator = RandomGenerator::kTausworthe;
                     else if (t == "lfsr")
@@ -1603,7 +1603,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("none")
                   .Choices("none|strided|zbd")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    const std::string t = ToLower(Trim(v.text));
+                    const std::string t = Trim(v.text);
                     if (t == "none")
                       j.zone_mode = JobSpec::ZoneMode::kNone;
                     else if (t == "strided")
@@ -1694,7 +1694,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("inline")
                   .Choices("inline|offload")
                   .Set([](JobSpec&, const OptValue& v) -> Status {
-                    const std::string t = ToLower(Trim(v.text));
+                    const std::string t = Trim(v.text);
                     if (t == "inline") return Status::Ok();
                     if (t == "offload")
                       return Bad(
@@ -1758,7 +1758,7 @@ std::vector<OptionDef> BuildTable() {
                   .Choices("none|sync|dsync|0|1")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     // fio 3.33's five words only: it refuses sync=true/yes/on.
-                    std::string t = ToLower(Trim(v.text));
+                    std::string t = Trim(v.text);
                     j.sync = j.dsync = false;
                     if (v.bare || t == "sync" || t == "1")
                       j.sync = true;
@@ -1784,7 +1784,7 @@ std::vector<OptionDef> BuildTable() {
                     const size_t colon = t.find(':');
                     uint32_t flags = 0;
                     for (const std::string& raw : SplitEscaped(t.substr(0, colon), ',')) {
-                      const std::string f = ToLower(Trim(raw));
+                      const std::string f = Trim(raw);
                       if (f == "wait_before")
                         flags |= SYNC_FILE_RANGE_WAIT_BEFORE;
                       else if (f == "write")
@@ -1823,7 +1823,7 @@ std::vector<OptionDef> BuildTable() {
           .Choices("none|short|medium|long|extreme")
           .Set([](JobSpec& j, const OptValue& v) -> Status {
             static const char* const kHints[] = {"none", "short", "medium", "long", "extreme"};
-            const std::string t = ToLower(Trim(v.text));
+            const std::string t = Trim(v.text);
             for (int i = 0; i < 5; ++i)
               if (t == kHints[i]) {
                 j.write_hint = i + 1;  // RWH_WRITE_LIFE_NONE is 1
@@ -1836,7 +1836,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("1")
                   .Choices("0|1|sequential|random")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    const std::string t = ToLower(Trim(v.text));
+                    const std::string t = Trim(v.text);
                     using H = JobSpec::FadviseHint;
                     if (t == "0" || t == "false" || t == "off" || t == "no")
                       j.fadvise_hint = H::kNone;
@@ -1896,7 +1896,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("cpu")
                   .Choices("cpu|clock_gettime|gettimeofday")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    const std::string t = ToLower(Trim(v.text));
+                    const std::string t = Trim(v.text);
                     using C = JobSpec::ClockSourceChoice;
                     if (t == "cpu")
                       j.clocksource = C::kCpu;
@@ -1932,7 +1932,7 @@ std::vector<OptionDef> BuildTable() {
             using M = JobSpec::SteadyStateMode;
             const std::string t = Trim(v.text);
             const size_t colon = t.find(':');
-            const std::string crit = ToLower(Trim(t.substr(0, colon)));
+            const std::string crit = Trim(t.substr(0, colon));
             M mode;
             if (crit == "iops")
               mode = M::kIops;
@@ -2051,7 +2051,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("linear")
                   .Choices("linear|poisson")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    std::string t = ToLower(Trim(v.text));
+                    std::string t = Trim(v.text);
                     if (t == "linear")
                       j.rate_process = RateProcess::kLinear;
                     else if (t == "poisson")
@@ -2110,7 +2110,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("complete")
                   .Choices("complete|issue")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    const std::string t = ToLower(Trim(v.text));
+                    const std::string t = Trim(v.text);
                     if (t != "complete" && t != "issue")
                       return Status::Invalid("thinktime_blocks_type '" + v.text +
                                              "': expected complete or issue");
@@ -2150,7 +2150,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("shared")
                   .Choices("shared|split")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    std::string t = ToLower(Trim(v.text));
+                    std::string t = Trim(v.text);
                     if (t == "shared")
                       j.cpus_allowed_policy = CpusAllowedPolicy::kShared;
                     else if (t == "split")
@@ -2220,7 +2220,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("repeat")
                   .Choices("repeat|working_set")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    const std::string t = ToLower(Trim(v.text));
+                    const std::string t = Trim(v.text);
                     if (t != "repeat" && t != "working_set")
                       return Bad("must be repeat or working_set, got '" + t + "'");
                     j.dedupe_working_set = t == "working_set";
@@ -2255,7 +2255,7 @@ std::vector<OptionDef> BuildTable() {
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     const std::string t = Trim(v.text);
                     const size_t colon = t.find(':');
-                    const std::string kind = ToLower(t.substr(0, colon));
+                    const std::string kind = t.substr(0, colon);
                     const std::string file = colon == std::string::npos ? "" : t.substr(colon + 1);
                     using M = JobSpec::MemType;
                     static const std::pair<const char*, M> kTypes[] = {
@@ -2310,7 +2310,7 @@ std::vector<OptionDef> BuildTable() {
                   .Choices("0|none|md5|crc64|crc32|crc32c|crc32c-intel|crc16|crc7|xxhash|sha1|"
                            "sha256|sha512|sha3-224|sha3-256|sha3-384|sha3-512|meta|pattern|null")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    IOB_ASSIGN_OR_RETURN(j.verify.type, VerifyFromName(ToLower(Trim(v.text))));
+                    IOB_ASSIGN_OR_RETURN(j.verify.type, VerifyFromName(Trim(v.text)));
                     return Status::Ok();
                   }));
   r.push_back(Row("do_verify", T::kBool, "verify", "Run the verify phase after writing")
@@ -2520,7 +2520,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("none")
                   .Choices("none|mixed|both|0|1|2")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    const std::string t = ToLower(Trim(v.text));
+                    const std::string t = Trim(v.text);
                     using U = JobSpec::UnifiedRw;
                     if (t == "none" || t == "0")
                       j.unified_rw_reporting = U::kNone;
@@ -2579,7 +2579,7 @@ std::vector<OptionDef> BuildTable() {
                     else
                       return Bad("bad continue_on_error '" + t +
                                  "' (none, read, write, io, verify, all, 0 for none or 1 for "
-                                 "all; lower case, as in fio)");
+                                 "all)");
                     return Status::Ok();
                   }));
   r.push_back(Row("serialize_overlap", T::kBool, "verify",
@@ -2667,7 +2667,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("avg")
                   .Choices("avg|max|both")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    std::string t = ToLower(Trim(v.text));
+                    std::string t = Trim(v.text);
                     // Newer fio's values: avg|max|both, and 0|1 from
                     // fio 3.33's boolean log_max_value (docs/logs.md).
                     if (t == "avg" || t == "0")
@@ -2726,7 +2726,7 @@ std::vector<OptionDef> BuildTable() {
                   .Choices("read,write,trim,sync")
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     uint8_t mask = 0;
-                    std::string t = ToLower(Trim(v.text));
+                    std::string t = Trim(v.text);
                     size_t pos = 0;
                     while (pos <= t.size()) {
                       size_t comma = t.find(',', pos);
@@ -2774,7 +2774,7 @@ std::vector<OptionDef> BuildTable() {
                   .Choices("noop|qsort")
                   .Engines({"cpuio"})
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    const std::string t = ToLower(Trim(v.text));
+                    const std::string t = Trim(v.text);
                     if (t != "noop" && t != "qsort")
                       return Status::Invalid("cpumode '" + v.text + "': expected noop or qsort");
                     j.cpumode_qsort = t == "qsort";
@@ -2882,7 +2882,7 @@ std::vector<OptionDef> BuildTable() {
                   .Choices("stat|lstat|statx")
                   .Engines({"filestat"})
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
-                    const std::string t = ToLower(Trim(v.text));
+                    const std::string t = Trim(v.text);
                     static const char* const kTypes[] = {"stat", "lstat", "statx"};
                     for (uint8_t i = 0; i < 3; ++i)
                       if (t == kTypes[i]) {

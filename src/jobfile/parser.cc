@@ -615,6 +615,24 @@ std::string FioRunsBs(const std::string& text) {
   return out;
 }
 
+// fio 3.33 matches a keyword value as its man page writes it (rw=RANDREAD,
+// verify=MD5, cpumode=QSORT: "failed parsing"), and so does iobench. When
+// `def`'s setter refused `v` (`message`) but takes it in lower case, the
+// hint that says so; "" otherwise, or when the message already suggests
+// a spelling.
+std::string CaseHint(const OptionDef& def, const JobSpec& job, const OptValue& v,
+                     const std::string& message) {
+  const std::string lower = ToLower(v.text);
+  if (lower == v.text || message.find("did you mean") != std::string::npos) return "";
+  JobSpec scratch = job;
+  OptValue lv = v;
+  lv.text = lower;
+  std::vector<std::string> ignored;
+  lv.warnings = &ignored;
+  if (!def.set(scratch, lv).ok()) return "";
+  return "; keywords are case-sensitive, as in fio: did you mean '" + lower + "'?";
+}
+
 Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owned,
                     std::vector<std::string>* warnings);
 
@@ -939,7 +957,7 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
     // A message that names the option already ("option 'bssplit' takes at
     // most 3 ...", PerDirectionExcess) is not prefixed with it again.
     const std::string named = "option '" + s.key + "'";
-    const std::string& m = st.message();
+    const std::string m = st.message() + CaseHint(*def, *job, v, st.message());
     return Diag(s, s.bare ? s.key_col : s.value_col, m.rfind(named, 0) == 0 ? m : named + ": " + m);
   }
   OptionSetting os;

@@ -8,6 +8,7 @@
 
 #include "jobfile/lexer.h"
 #include "jobfile/parser.h"
+#include "test_util.h"
 
 namespace iobench::jobfile {
 namespace {
@@ -250,6 +251,63 @@ TEST(JobfileBadInputTest, ALongLineShowsAWindowAroundTheColumn) {
   const std::string shown = "..." + line.substr(921, 160) + "...";
   EXPECT_EQ(msg, "f.fio:1:1001: here\n" + shown + "\n" + std::string(3 + 79, ' ') + "^");
   EXPECT_EQ(shown[3 + 79], 'X');
+}
+
+// fio 3.33 matches a keyword value as its man page writes it: rw=RANDREAD,
+// verify=MD5, cpumode=QSORT, replay_skip=WRITE... are "failed parsing"
+// (exit 1). iobench took any case, so a job file that fio refuses ran.
+// Each is refused naming the option, file and line, with the spelling it
+// takes; sizes and times keep their suffixes in either case (bs=4K, as fio).
+TEST(JobfileBadInputTest, KeywordValuesAreCaseSensitiveAsInFio) {
+  struct Case {
+    const char* setting;
+    const char* hint;
+  };
+  for (const Case& c : {Case{"rw=RANDREAD", "did you mean 'randread'?"},
+                        Case{"readwrite=Write", "did you mean 'write'?"},
+                        Case{"rw_sequencer=IDENTICAL", "did you mean 'identical'?"},
+                        Case{"verify=MD5", "did you mean 'md5'?"},
+                        Case{"clocksource=CPU", "did you mean 'cpu'?"},
+                        Case{"file_service_type=Random:2", "did you mean 'random:2'?"},
+                        Case{"random_distribution=ZIPF:1.2", "did you mean 'zipf:1.2'?"},
+                        Case{"fallocate=NONE", "did you mean 'none'?"},
+                        Case{"exit_what=ALL", "did you mean 'all'?"},
+                        Case{"random_generator=LFSR", "did you mean 'lfsr'?"},
+                        Case{"fadvise_hint=RANDOM", "did you mean 'random'?"},
+                        Case{"rate_process=POISSON", "did you mean 'poisson'?"},
+                        Case{"cpus_allowed_policy=SPLIT", "did you mean 'split'?"},
+                        Case{"unified_rw_reporting=Mixed", "did you mean 'mixed'?"},
+                        Case{"sync=DSYNC", "did you mean 'dsync'?"},
+                        Case{"sync_file_range=WRITE", "did you mean 'write'?"},
+                        Case{"steadystate=IOPS:1%", "did you mean 'iops:1%'?"},
+                        Case{"mem=MMAP", "did you mean 'mmap'?"},
+                        Case{"replay_skip=WRITE", "did you mean 'write'?"},
+                        Case{"ioengine=NULL", "did you mean 'null'?"}}) {
+    auto r = testing::ParseNullJob(c.setting);
+    ASSERT_FALSE(r.ok()) << c.setting;
+    const std::string& m = r.status().message();
+    const std::string key = std::string(c.setting).substr(0, std::string(c.setting).find('='));
+    EXPECT_EQ(m.rfind("t.fio:4:", 0), 0u) << m;
+    EXPECT_NE(m.find("option '" + key + "'"), std::string::npos) << m;
+    EXPECT_NE(m.find(c.hint), std::string::npos) << m;
+  }
+  // The engine options, with their engine.
+  for (const char* job : {"[c]\nioengine=cpuio\ncpuload=10\ncpumode=QSORT\n",
+                          "[s]\nioengine=filestat\nsize=1m\nstat_type=LSTAT\n"}) {
+    auto r = ParseJobText(job, "t.fio", "/tmp");
+    ASSERT_FALSE(r.ok()) << job;
+    EXPECT_NE(r.status().message().find("t.fio:4:"), std::string::npos) << r.status().message();
+    EXPECT_NE(r.status().message().find("keywords are case-sensitive"), std::string::npos)
+        << r.status().message();
+  }
+  // What fio takes in any case still parses: size and time suffixes, a
+  // hex pattern, a keyword's size or count after ':'.
+  for (const char* ok :
+       {"bs=4K", "size=1M", "runtime=1S", "rate=1M,2K", "offset=1K", "buffer_pattern=0XAA",
+        "rw=read:4K", "rw=randread:8", "random_distribution=zipf:1.2", "verify=crc32c-intel"}) {
+    auto r = testing::ParseNullJob(ok);
+    EXPECT_TRUE(r.ok()) << ok << ": " << r.status().message();
+  }
 }
 
 }  // namespace

@@ -123,7 +123,7 @@ TEST(FilesOptionsMem, ParsesTypesAliasesAndFiles) {
   EXPECT_EQ(j.mem_file, "/dev/shm/buf");
   EXPECT_EQ(j.mem_align, 512u);
   EXPECT_EQ(ParseOne("[a]\nmem=shmhuge\n").mem, JobSpec::MemType::kShmHuge);
-  EXPECT_EQ(ParseOne("[a]\nmem=MMAP\n").mem, JobSpec::MemType::kMmap);
+  EXPECT_EQ(ParseOne("[a]\nmem=mmap\n").mem, JobSpec::MemType::kMmap);
   EXPECT_EQ(ParseOne("[a]\n").mem, JobSpec::MemType::kMalloc);
 }
 
