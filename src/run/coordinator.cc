@@ -1304,8 +1304,7 @@ class PhaseRunner {
     for (const auto& c : clones)
       for (size_t k = 0; k < c.targets.size(); ++k)
         written.push_back(c.worker->result().stats.dir[1].bytes / c.targets.size());
-    for (const std::string& w : uncached.After(written, opts_.stop_signal))
-      std::fprintf(stderr, "iobench: warning: %s\n", w.c_str());
+    uncached.Report(written, opts_.stop_signal, &result_->context);
 
     UnlinkFiles(clones);
     for (const std::string& path : create_only_new_) ::unlink(path.c_str());
