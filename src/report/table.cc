@@ -16,7 +16,9 @@
 #include <sstream>
 #include <tuple>
 
+#include "iobench/engine.h"
 #include "iobench/job.h"
+#include "jobfile/options.h"
 #include "sys/strings.h"
 
 namespace iobench {
@@ -985,6 +987,34 @@ std::map<std::string, std::string> CaptionOptions(const json& doc, const json& j
   return o;
 }
 
+// Whether every job of `doc` runs a sync engine (psync when it names none,
+// fio's default): iodepth then changes nothing.
+bool AllSyncEngines(const json& doc) {
+  const jobfile::OptionDef* def = jobfile::FindOption("ioengine");
+  bool any = false;
+  for (const json* job : table::AllJobs(doc)) {
+    const auto o = CaptionOptions(doc, *job);
+    const auto it = o.find("ioengine");
+    const std::string name = it != o.end() ? it->second : def ? def->def : "";
+    const EngineInfo* e = FindEngine(name);  // a group's members that differ: none
+    if (e == nullptr || !e->is_sync) return false;
+    any = true;
+  }
+  return any;
+}
+
+// An engine option as a caption says it when away from its default
+// ("uncached=1", "hipri" for a flag given bare); nullopt for any other
+// option, a default value, or a group entry whose members differ in it.
+std::optional<std::string> EngineOptionSaid(const std::string& key, const std::string& value) {
+  const jobfile::OptionDef* def = jobfile::FindOption(key);
+  if (def == nullptr || def->engines.empty() || value.rfind('\x01', 0) == 0) return std::nullopt;
+  const bool flag =
+      def->type == jobfile::OptType::kBool && value.empty();  // fio's JSON: "hipri" : ""
+  if ((flag ? std::string("1") : value) == def->def) return std::nullopt;
+  return flag ? def->name : def->name + "=" + value;
+}
+
 std::string ValueOr(const std::map<std::string, std::string>& m, const std::string& k) {
   auto it = m.find(k);
   return it == m.end() ? "-" : it->second;
@@ -1355,10 +1385,18 @@ std::string table::DescribeJobs(const json& doc, const std::vector<const json*>&
   }
   if (!swept({"ioengine"}))
     if (auto v = opt({"ioengine"})) parts.push_back(*v);
-  if (!swept({"iodepth"}))
+  // A sync engine completes each I/O inside its call: iodepth=32 said of a
+  // psync table claimed a depth the run never had (the normal report says
+  // "iodepth=32 has no effect with psync").
+  if (!swept({"iodepth"}) && !AllSyncEngines(doc))
     if (auto v = opt({"iodepth"})) parts.push_back("iodepth=" + *v);
   if (!swept({"numjobs"}))
     if (auto v = opt({"numjobs"})) parts.push_back("numjobs=" + *v);
+  // The engine's own options away from their defaults (uncached=1,
+  // force_async=1, hipri, ...): they change what is measured, and a
+  // base-vs-patched --compare had the same caption on both sides.
+  for (const auto& [k, v] : common)
+    if (auto said = EngineOptionSaid(k, v); said && !swept({k.c_str()})) parts.push_back(*said);
 
   // What was measured (iobench.context; field names tolerated in a few
   // spellings until the context probe's schema settles).

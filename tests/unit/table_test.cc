@@ -1112,6 +1112,60 @@ TEST(TableCaptionTest, RuntimeIsARangeWhenJobsDiffer) {
   EXPECT_EQ(table::DescribeJobs(MakeDoc({c, e}, {"iodepth"})), "4k read, buffered, 1.5-10.0 s");
 }
 
+TEST(TableCaptionTest, EngineOptionsAreSaidAndASyncEnginesIodepthIsNot) {
+  // `64k read, buffered, pvsync2, numjobs=16` captioned a run with
+  // uncached=1 as it did the base run, so a --compare of the two had the
+  // same caption on both sides; a psync table said `iodepth=32`, which the
+  // engine ignores.
+  DirFigures f;
+  f.iops = 1000;
+  auto doc = [&](const std::map<std::string, std::string>& o) {
+    return MakeDoc({MakeJob("j", {}, "read", f, o)});
+  };
+  EXPECT_EQ(DescribeJobs(doc({{"ioengine", "pvsync2"}, {"numjobs", "16"}, {"uncached", "1"}})),
+            "4k read, buffered, pvsync2, numjobs=16, uncached=1, 10 s");
+  EXPECT_EQ(DescribeJobs(doc({{"ioengine", "io_uring"},
+                              {"iodepth", "8"},
+                              {"force_async", "1"},
+                              {"hipri", ""},
+                              {"fixedbufs", "1"},
+                              {"sqthread_poll", "1"}})),
+            "4k read, buffered, io_uring, iodepth=8, fixedbufs=1, force_async=1, hipri, "
+            "sqthread_poll=1, 10 s");
+  EXPECT_EQ(DescribeJobs(doc({{"ioengine", "libaio"}, {"iodepth", "4"}, {"nowait", "1"}})),
+            "4k read, buffered, libaio, iodepth=4, nowait=1, 10 s");
+  // At their defaults they change nothing: not said.
+  EXPECT_EQ(DescribeJobs(doc({{"ioengine", "pvsync2"}, {"uncached", "0"}, {"hipri", "0"}})),
+            "4k read, buffered, pvsync2, 10 s");
+  // Sync engines: no iodepth; psync when the job names no engine.
+  EXPECT_EQ(DescribeJobs(doc({{"ioengine", "psync"}, {"iodepth", "32"}})),
+            "4k read, buffered, psync, 10 s");
+  EXPECT_EQ(DescribeJobs(doc({{"iodepth", "32"}})), "4k read, buffered, 10 s");
+  EXPECT_EQ(DescribeJobs(doc({{"ioengine", "io_uring"}, {"iodepth", "32"}})),
+            "4k read, buffered, io_uring, iodepth=32, 10 s");
+  // A sync and an async job: the depth is the async one's.
+  json mixed = MakeDoc({MakeJob("a", {}, "read", f, {{"ioengine", "psync"}, {"iodepth", "4"}}),
+                        MakeJob("b", {}, "read", f, {{"ioengine", "libaio"}, {"iodepth", "4"}})});
+  EXPECT_EQ(DescribeJobs(mixed), "4k read, buffered, iodepth=4, 10 s each");
+  // Swept: the rows say it.
+  json swept = MakeDoc(
+      {MakeJob("j", {{"uncached", "0"}}, "read", f, {{"ioengine", "pvsync2"}, {"uncached", "0"}}),
+       MakeJob("j", {{"uncached", "1"}}, "read", f, {{"ioengine", "pvsync2"}, {"uncached", "1"}})},
+      {"uncached"});
+  EXPECT_EQ(DescribeJobs(swept), "4k read, buffered, pvsync2, 10 s each");
+  // base vs patched: each side its own caption.
+  TableOptions o;
+  o.base_label = "base.json";
+  o.new_label = "new.json";
+  auto r = RenderCompare(doc({{"ioengine", "pvsync2"}}),
+                         doc({{"ioengine", "pvsync2"}, {"uncached", "1"}}), o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_NE(r->find("base.json: 4k read, buffered, pvsync2, 10 s\n"
+                    "new.json: 4k read, buffered, pvsync2, uncached=1, 10 s\n"),
+            std::string::npos)
+      << *r;
+}
+
 TEST(TableNumbersTest, HugeValuesAreNotCutShort) {
   TableOptions o;
   o.caption = false;
