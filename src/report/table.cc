@@ -1148,6 +1148,23 @@ std::string table::FormatFixed3(double v) {
   return Printf(fmt, v);
 }
 
+std::string table::FormatRunTimes(double lo_ms, double hi_ms, bool several) {
+  // Seconds from 999.5 ms on (it printed as "1000 ms"); whole ms below.
+  const bool lo_s = lo_ms >= 999.5, hi_s = hi_ms >= 999.5;
+  // Seconds to the precision of `shorter`, so that 1.5 s does not round
+  // to 2 beside 10 s.
+  auto in_s = [](double ms, double shorter) {
+    return Printf(shorter >= 9995 ? "%.0f" : "%.1f", ms / 1000.0);
+  };
+  auto in_ms = [](double ms) { return Printf("%.0f", ms); };
+  if (lo_s != hi_s)  // each end in its own unit: 23 ms read "0.0 s" beside 1.1 s
+    return in_ms(lo_ms) + " ms-" + in_s(hi_ms, hi_ms) + " s";
+  const std::string a = hi_s ? in_s(lo_ms, lo_ms) : in_ms(lo_ms);
+  const std::string b = hi_s ? in_s(hi_ms, lo_ms) : in_ms(hi_ms);
+  const char* unit = hi_s ? " s" : " ms";
+  return a == b ? b + unit + (several ? " each" : "") : a + "-" + b + unit;
+}
+
 std::string table::FormatDelta(double pct) {
   if (!std::isfinite(pct)) return "-";
   if (std::fabs(pct) >= kPlainLimit) return Exponent3(pct);
@@ -1437,19 +1454,7 @@ std::string table::DescribeJobs(const json& doc, const std::vector<const json*>&
       hi = any ? std::max(hi, runtime_ms) : runtime_ms;
       any = true;
     }
-    if (any) {
-      // One unit for both ends, chosen by the longer; the precision by the
-      // shorter, so that 1.5 s does not round to 2.
-      auto fmt = [&](double ms) {
-        return lo >= 9995   ? Printf("%.0f", ms / 1000.0)
-               : hi >= 1000 ? Printf("%.1f", ms / 1000.0)
-                            : Printf("%.0f", ms);
-      };
-      const char* unit = hi >= 1000 ? " s" : " ms";
-      const std::string a = fmt(lo), b = fmt(hi);
-      std::string r = a == b ? b + unit + (jobs.size() > 1 ? " each" : "") : a + "-" + b + unit;
-      parts.push_back(r);
-    }
+    if (any) parts.push_back(table::FormatRunTimes(lo, hi, jobs.size() > 1));
     // How many runs each figure is the median of, over every job of the
     // table: a signal that cut the repeats leaves the jobs after it with
     // fewer (iobench.repeat.n; a job with no repeat object beside ones with

@@ -122,6 +122,10 @@ namespace table {
 std::string FormatIops(double iops);  // 12.9k, 241k, 1.20M, 602, 9.50; past 999P 1.00e+18
 std::string FormatFixed3(double v);   // 3 significant digits, no suffix; 1.00e+09 from 1e9
 std::string FormatDelta(double pct);  // "137.57", "-3.85"; "1.00e+09" from 1e9
+// A caption's run times, shortest to longest (ms): "14-567 ms", "1.5-10.0 s",
+// each end in its own unit when one is under a second and the other not
+// ("23 ms-1.1 s"), "10 s each" when they agree and `several` jobs ran.
+std::string FormatRunTimes(double lo_ms, double hi_ms, bool several);
 
 // Directions with I/O in a job ("read", "write", "trim").
 std::vector<std::string> JobDirections(const nlohmann::json& job);

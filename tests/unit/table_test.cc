@@ -1110,6 +1110,26 @@ TEST(TableCaptionTest, RuntimeIsARangeWhenJobsDiffer) {
   f.runtime_ms = 1500;
   json e = MakeJob("j", {{"iodepth", "4"}}, "read", f);
   EXPECT_EQ(table::DescribeJobs(MakeDoc({c, e}, {"iodepth"})), "4k read, buffered, 1.5-10.0 s");
+  // A loop-device sweep of 23-1114 ms read `0.0-1.1 s`: each end in its
+  // own unit when one is under a second.
+  f.runtime_ms = 23;
+  json g = MakeJob("j", {{"iodepth", "1"}}, "read", f);
+  f.runtime_ms = 1114;
+  json h = MakeJob("j", {{"iodepth", "2"}}, "read", f);
+  EXPECT_EQ(table::DescribeJobs(MakeDoc({g, h}, {"iodepth"})), "4k read, buffered, 23 ms-1.1 s");
+}
+
+TEST(TableCaptionTest, RunTimesInUnitsThatFitEachEnd) {
+  EXPECT_EQ(FormatRunTimes(14, 567, true), "14-567 ms");
+  EXPECT_EQ(FormatRunTimes(23, 1114, true), "23 ms-1.1 s");
+  EXPECT_EQ(FormatRunTimes(3, 125000, true), "3 ms-125 s");
+  EXPECT_EQ(FormatRunTimes(1500, 10001, true), "1.5-10.0 s");
+  EXPECT_EQ(FormatRunTimes(10001, 10003, true), "10 s each");
+  EXPECT_EQ(FormatRunTimes(10001, 10003, false), "10 s");
+  EXPECT_EQ(FormatRunTimes(27, 27, true), "27 ms each");
+  // 999.6 ms is a second, not "1000 ms".
+  EXPECT_EQ(FormatRunTimes(999.6, 999.6, false), "1.0 s");
+  EXPECT_EQ(FormatRunTimes(999.4, 1000, false), "999 ms-1.0 s");
 }
 
 TEST(TableCaptionTest, EngineOptionsAreSaidAndASyncEnginesIodepthIsNot) {
