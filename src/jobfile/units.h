@@ -79,8 +79,14 @@ std::optional<long double> EvalExpression(std::string_view text, const NumContex
 // *used_keyword (when given) tells whether a $keyword was substituted.
 // `unset_note` says in the unset-variable error what fio does instead: in a
 // job file's line it substitutes "" (the default); on the command line and
-// in an include path it does not expand ${} at all.
-inline constexpr std::string_view kFioUsesEmptyString = "fio would silently use an empty string";
+// in an include path it does not expand ${} at all. fio 3.33 does so
+// silently inside a longer value (filename=/d/${X}f is /d/f), and a value
+// left empty fails: `description=${X}`, `iodepth=${X}`, `filename=${X}`
+// each print "fio: failed parsing description=${X}" and "job j dropped",
+// and fio runs no job (exit 1; the jobs beside it do not run either).
+inline constexpr std::string_view kFioUsesEmptyString =
+    "fio substitutes an empty string: silently within a longer value, while a value left empty "
+    "fails to parse and fio runs no job";
 std::optional<std::string> Expand(std::string_view text, ValueError* err,
                                   bool* used_keyword = nullptr,
                                   std::string_view unset_note = kFioUsesEmptyString);
