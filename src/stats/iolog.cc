@@ -85,10 +85,11 @@ IoLogOptions IoLogOptions::FromJob(const JobSpec& spec) {
   o.log_offset = spec.log_offset;
   o.log_prio = spec.log_prio;
   o.per_job_logs = spec.per_job_logs;
-  if (spec.log_alternate_epoch)
+  // fio 3.33 reads log_alternate_epoch_clock_id "if either log_unix_epoch
+  // or log_alternate_epoch" is set (its default, 0, is CLOCK_REALTIME: the
+  // Unix epoch): log_unix_epoch=1 with clock id 1 logs CLOCK_MONOTONIC ms.
+  if (spec.log_alternate_epoch || spec.log_unix_epoch)
     o.epoch_clock = spec.log_alternate_epoch_clock_id;
-  else if (spec.log_unix_epoch)
-    o.epoch_clock = CLOCK_REALTIME;
   // fio's gtod_reduce(td): the three clocks it stamps are all off (what the
   // gtod_reduce option sets; a later disable_clat=0 turns it back on).
   const bool reduced = spec.disable_clat && spec.disable_slat && spec.disable_bw;

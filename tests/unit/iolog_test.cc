@@ -152,8 +152,13 @@ TEST(IoLogEpoch, OptionsPickTheClock) {
   spec.log_alternate_epoch = true;
   spec.log_alternate_epoch_clock_id = CLOCK_MONOTONIC;
   EXPECT_EQ(IoLogOptions::FromJob(spec).epoch_clock, CLOCK_MONOTONIC);
-  spec.log_unix_epoch = false;
-  spec.log_alternate_epoch = false;  // the clock id alone changes nothing
+  // fio 3.33 reads the clock id "if either log_unix_epoch or
+  // log_alternate_epoch" is set: log_unix_epoch=1 with clock id 1 logs
+  // CLOCK_MONOTONIC ms (checked against fio: the time column matched
+  // /proc/uptime).
+  spec.log_alternate_epoch = false;
+  EXPECT_EQ(IoLogOptions::FromJob(spec).epoch_clock, CLOCK_MONOTONIC);
+  spec.log_unix_epoch = false;  // the clock id alone changes nothing
   EXPECT_EQ(IoLogOptions::FromJob(spec).epoch_clock, -1);
 }
 
