@@ -2624,7 +2624,7 @@ std::vector<OptionDef> BuildTable() {
       Row("log_entries", T::kInt, "logs",
           "fio's initial log size; no effect (iobench streams logs to disk in 64 KiB chunks)")
           .Def("1024")
-          .Range(1, INT64_MAX)
+          .Range(1024, INT64_MAX)  // fio 3.33's minimum ("min value out of range")
           .Set(N(log_entries)));
   r.push_back(Row("log_avg_msec", T::kInt, "logs", "Average log entries over this many ms")
                   .Def("0")

@@ -1305,6 +1305,9 @@ TEST(JobfileValues, FioOnlyOptionsAreAccepted) {
   EXPECT_EQ(j.log_entries, 65536u);
   EXPECT_TRUE(j.unimplemented.empty());
   EXPECT_NE(ParseErr("[a]\nlog_entries=0\n").find("t.fio:2:"), std::string::npos);
+  // fio 3.33: "log_entries: min value out of range: 10 (1024 min)".
+  EXPECT_NE(ParseErr("[a]\nlog_entries=1023\n").find("t.fio:2:"), std::string::npos);
+  EXPECT_EQ(ParseOk("[a]\nlog_entries=1024\n").jobs.at(0).log_entries, 1024u);
   EXPECT_NE(ParseErr("[a]\ngtod_cpu=-1\n").find("t.fio:2:"), std::string::npos);
 }
 
