@@ -1198,18 +1198,25 @@ class PhaseRunner {
     // direct=1 off the file's direct I/O alignment: btrfs serves it through
     // the page cache without an error (files are laid out by now).
     // uncached=1 writes that stay cached are only seen after the phase.
+    // Also in the report (the context's warnings), so that pasted results
+    // say the numbers are the page cache's.
     std::set<std::pair<size_t, std::string>> misaligned;
+    std::vector<std::string> misaligned_warnings;
     std::vector<std::pair<const JobSpec*, const TargetFile*>> uses;
     for (const auto& c : clones)
       for (const auto& t : c.targets) {
         uses.emplace_back(&jobs_[c.job], &t);
         if (!opts_.engine_factory && misaligned.emplace(c.job, t.path).second)
-          if (std::string w = DirectAlignmentWarning(jobs_[c.job], t); !w.empty())
+          if (std::string w = DirectAlignmentWarning(jobs_[c.job], t); !w.empty()) {
             std::fprintf(stderr, "iobench: warning: %s\n", w.c_str());
+            misaligned_warnings.push_back(std::move(w));
+          }
       }
     UncachedWriteCheck uncached;
     if (!opts_.engine_factory) uncached.Before(uses);
     CollectPhaseContext(phase, clones, paths, regions, cache_kept);
+    for (std::string& w : misaligned_warnings)
+      sys::AddContextWarning(&result_->context, std::move(w));
     if (opts_.on_context) opts_.on_context(result_->context);
     if (opts_.on_phase_start) opts_.on_phase_start(specs);
     // Disk stats list the disks in the jobs' order (fio's disk list is in
@@ -1964,9 +1971,7 @@ class PhaseRunner {
       for (const auto& o : out.targets) seen |= o.path == t.path;
       if (!seen) out.targets.push_back(std::move(t));
     }
-    for (auto& w : ctx.warnings)
-      if (std::find(out.warnings.begin(), out.warnings.end(), w) == out.warnings.end())
-        out.warnings.push_back(std::move(w));
+    for (auto& w : ctx.warnings) sys::AddContextWarning(&out, std::move(w));
   }
 
   // unlink=1: remove the job's files after it ran, or was interrupted

@@ -6,6 +6,7 @@
 
 #include "iobench/engine.h"
 #include "stats/units.h"
+#include "sys/context.h"
 #include "sys/safety.h"
 #include "sys/target.h"
 
@@ -142,8 +143,7 @@ void UncachedWriteCheck::Report(const std::vector<uint64_t>& written, const std:
   for (std::string& w : After(written, stop)) {
     if (w.find("note: ") == std::string::npos)
       std::fprintf(stderr, "iobench: warning: %s\n", w.c_str());
-    if (std::find(ctx->warnings.begin(), ctx->warnings.end(), w) == ctx->warnings.end())
-      ctx->warnings.push_back(std::move(w));
+    sys::AddContextWarning(ctx, std::move(w));
   }
 }
 

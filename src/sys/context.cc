@@ -488,6 +488,11 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
   return out;
 }
 
+void AddContextWarning(RunContext* ctx, std::string w) {
+  if (std::find(ctx->warnings.begin(), ctx->warnings.end(), w) == ctx->warnings.end())
+    ctx->warnings.push_back(std::move(w));
+}
+
 RunContext CollectContext(const std::vector<JobSpec>& jobs,
                           const std::vector<std::string>& target_paths,
                           const std::vector<std::string>& unexamined, const TargetRegions* regions,

@@ -38,6 +38,10 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
                           const std::atomic<int>* stop = nullptr,
                           const std::map<std::string, std::string>* cache_kept = nullptr);
 
+// Appends `w` to ctx's warnings unless the same line is there already (a
+// later phase's warning about a file an earlier phase warned about).
+void AddContextWarning(RunContext* ctx, std::string w);
+
 // What DetectTraps needs besides the jobs and targets; CollectContext fills
 // it from the system, tests build it by hand.
 struct TrapEnv {

@@ -44,6 +44,20 @@ run "bs=512" --bs=512
 [ "$(cached)" -gt 50 ] || fail "bs=512: $(cached) pages cached: btrfs no longer falls back to buffered?"
 has "iobench: warning: job 'd': direct=1 (<cmdline>) with bs=512 (read, at <cmdline>): $f (btrfs) takes direct I/O in multiples of 4096 bytes at offsets aligned to 4096 (its sector size), and this is not: btrfs serves such I/O through the page cache, without an error, so the job measures buffered I/O; set the block sizes (bs, bsrange, bssplit) to multiples of 4096, or direct=0" "bs=512"
 
+# The report says it too (it used to be on stderr only, so pasted results
+# did not): JSON's context warnings and the normal report's header.
+drop
+"$bin" --name=d --filename="$f" --rw=randread --size=4m --direct=1 --number_ios=100 --bs=512 \
+  --output-format=json >out.json 2>err.txt
+grep -qF "served through the page cache" out.json ||
+  grep -qF "btrfs serves such I/O through the page cache" out.json ||
+  fail "json: the warning is not in the report: $(grep -A3 '"warnings"' out.json | head -5)"
+drop
+"$bin" --name=d --filename="$f" --rw=randread --size=4m --direct=1 --number_ios=100 --bs=512 \
+  >out.txt 2>err.txt
+grep -qF "btrfs serves such I/O through the page cache" out.txt ||
+  fail "normal: the warning is not in the report"
+
 # A job file: the lines of direct= and bs= are named.
 cat >j.fio <<EOF
 [d]
