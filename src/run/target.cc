@@ -41,6 +41,13 @@ std::string CloneLabel(const JobSpec& job, int jobnum) {
 // offset_increment=4m at b.fio:8". "" when nothing moved it from 0.
 // `pct_base`: what percentages are of; `appended`: file_append moved it to
 // the file's end.
+// What an offset that comes from a percentage is rounded up to, as fio's
+// get_start_offset: offset_align, else the smallest block size of any
+// direction, used or not (td_min_bs: bs=1k,8k rw=write rounds to 1k).
+uint64_t PercentOffsetAlign(const JobSpec& job) {
+  return job.offset_align != 0 ? job.offset_align : sys::SmallestBsAnyDirection(job);
+}
+
 std::string OffsetOrigin(const JobSpec& job, int jobnum, uint64_t pct_base, bool appended) {
   if (appended) return sys::OptionAt(job, "file_append", "1") + ": the end of the file";
   std::vector<std::string> parts;
@@ -52,7 +59,7 @@ std::string OffsetOrigin(const JobSpec& job, int jobnum, uint64_t pct_base, bool
   std::string out;
   for (const auto& p : parts) out += (out.empty() ? "" : " + ") + p;
   if (!out.empty() && (job.offset_percent != 0 || job.offset_increment_percent != 0)) {
-    const uint64_t a = job.offset_align != 0 ? job.offset_align : SmallestBs(job);
+    const uint64_t a = PercentOffsetAlign(job);
     out += ", percentages of " + std::to_string(pct_base) + " bytes, rounded up to a multiple of " +
            std::to_string(a);
   }
@@ -500,7 +507,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     const bool file_ends = job.filesize_min != 0 || null_device;
     // As fio: an offset that comes from a percentage (of offset or of
     // offset_increment) is aligned *up* to offset_align, else to the
-    // smallest block size; byte values are used as given. The percentage is
+    // smallest block size of any direction; byte values are used as given. The percentage is
     // of the file as it is; a file that does not exist yet (or the null
     // engine's) counts as the size the job gives it, filesize= or its share
     // of size=, which is what fio's clones after the first see once the
@@ -523,7 +530,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     }
     off += static_cast<uint64_t>(jobnum) * inc;
     if (align_up) {
-      const uint64_t a = job.offset_align != 0 ? job.offset_align : min_bs;
+      const uint64_t a = PercentOffsetAlign(job);
       off = (off + a - 1) / a * a;
     }
     // file_append: I/O starts at the file's current end (regular files only;

@@ -315,14 +315,18 @@ uint32_t JobFilesPerClone(const JobSpec& job) {
   return n;
 }
 
-uint64_t SizeShare(const JobSpec& job, uint64_t index, uint64_t nfiles) {
-  if (job.size == 0 || nfiles == 0) return 0;
+uint64_t SmallestBsAnyDirection(const JobSpec& job) {
   uint64_t bs = UINT64_MAX;
   for (const BlockSizeSpec& spec : job.bs) {
     bs = std::min(bs, spec.min);
     for (const auto& e : spec.split) bs = std::min(bs, e.bs);
   }
-  if (bs == 0 || bs == UINT64_MAX) bs = 4096;
+  return bs == 0 || bs == UINT64_MAX ? 4096 : bs;
+}
+
+uint64_t SizeShare(const JobSpec& job, uint64_t index, uint64_t nfiles) {
+  if (job.size == 0 || nfiles == 0) return 0;
+  const uint64_t bs = SmallestBsAnyDirection(job);
   const uint64_t each = job.size / nfiles;
   const uint64_t extra_files = (job.size - each * nfiles) / bs;
   return each + (index < extra_files ? bs : 0);

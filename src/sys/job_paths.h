@@ -129,10 +129,15 @@ std::vector<std::string> JobFilePathsHead(const JobSpec& job, size_t shown, size
 // Number of files a single clone of the job keeps open at once.
 uint32_t JobFilesPerClone(const JobSpec& job);
 
+// The smallest block size of any direction, used by the job or not, split
+// sizes included (fio's td_min_bs): bs=1k,8k rw=write gives 1k. 4096 when
+// none is set.
+uint64_t SmallestBsAnyDirection(const JobSpec& job);
+
 // File `index`'s share of size= among a clone's `nfiles` files, as fio 3.33
 // splits it (setup_files): size / nfiles each, and one block more for each of
-// the first (size - nfiles * (size / nfiles)) / bs files, where bs is the
-// smallest block size of any direction (fio's td_min_bs). 0 without size=.
+// the first (size - nfiles * (size / nfiles)) / bs files, where bs is
+// SmallestBsAnyDirection. 0 without size=.
 uint64_t SizeShare(const JobSpec& job, uint64_t index, uint64_t nfiles);
 
 }  // namespace iobench::sys

@@ -330,6 +330,32 @@ TEST(FilesOptionsOffset, PercentOffsetsAlignUp) {
   EXPECT_EQ(offset_of(2), 20480u);
 }
 
+// The block a percentage offset is rounded up to is the smallest of every
+// direction, used or not (fio's td_min_bs): fio 3.33 on a 100 KiB file,
+// rw=write bs=1k,8k offset=25% starts at 25600 (9 writes), and clone 1 of
+// offset_increment=25% numjobs=2 size=16k too. iobench rounded to the
+// write's 8k: 32768.
+TEST(FilesOptionsOffset, PercentOffsetsAlignToTheSmallestBlockOfAnyDirection) {
+  TempDir dir("/dev/shm");
+  const std::string file = dir.path() + "/o";
+  MakeFile(file, 100 << 10);
+  JobSpec j = TestJob("off", RwMode::kWrite, 8192, 0);
+  j.filenames = {file};
+  j.bs[0].min = j.bs[0].max = 1024;  // bs=1k,8k: the reads' size, unused
+  auto offset_of = [&](int jobnum) {
+    auto r = ResolveTargets(j, jobnum, false);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? (*r)[0].region_offset : UINT64_MAX;
+  };
+  j.offset_percent = 25;
+  EXPECT_EQ(offset_of(0), 25600u);
+  j.offset_percent = 0;
+  j.offset_increment_percent = 25;
+  j.size = 16 << 10;
+  EXPECT_EQ(offset_of(0), 0u);
+  EXPECT_EQ(offset_of(1), 25600u);
+}
+
 // A file that does not exist yet: percentages are of the size the job gives
 // it (filesize=, or its share of size=), as fio's clones see it once laid
 // out (fio 3.33, filename=shared filesize=1m offset=50% offset_increment=10%
