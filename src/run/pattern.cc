@@ -114,6 +114,7 @@ class PatternImpl final : public IoPattern {
   // Whether a sequential I/O found too little room for its smallest size
   // since the last call (it ends the pass); clears it.
   bool TakeShortEnd() { return std::exchange(short_end_, false); }
+  bool HoledWalkGoesOn() const override { return rw_skip_ > 0 && !skip_stopped_; }
 
  private:
   Ddir ChooseDdir();
@@ -207,6 +208,7 @@ class PatternImpl final : public IoPattern {
   uint64_t gran_ = 0;                      // smallest block size of the job: map/LFSR block unit
   uint64_t variable_min_bs_ = 0;           // VariableMinBs()
   bool short_end_ = false;                 // TakeShortEnd()
+  bool skip_stopped_ = false;              // HoledWalkGoesOn(): false
   std::string note_;                       // Note()
   uint64_t align_[kNumDdirs] = {1, 1, 1};  // blockalign, default the direction's smallest bs
   uint32_t perc_random_[kNumDdirs] = {100, 100, 100};
@@ -598,6 +600,7 @@ void PatternImpl::StartPass(FileState& fs) {
   // fio's next loop goes on from where the last one stopped instead).
   for (int64_t& p : fs.pos) p = 0;
   fs.seq_ios = 0;
+  skip_stopped_ = false;
   for (int64_t& l : fs.last_start) l = -1;
   // A pass is size bytes (it matters for rw=rw, where each direction walks
   // on its own and neither reaches the end, and for random jobs without
@@ -840,8 +843,10 @@ PatternImpl::Seq PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_rando
     // ends it (fio: rw=read:5k on 64k does 7 I/Os).
     if (rw_skip_ > 0) {
       const int64_t file_end = static_cast<int64_t>(fs.limit);
-      if (spos - rw_skip_ >= file_end || spos < file_end + static_cast<int64_t>(fs.start))
+      if (spos - rw_skip_ >= file_end || spos < file_end + static_cast<int64_t>(fs.start)) {
+        skip_stopped_ = true;
         return Seq::kNone;
+      }
       spos = static_cast<int64_t>(fs.start);
     } else {
       if (spos - rw_skip_ >= static_cast<int64_t>(fs.size)) return Seq::kNone;
@@ -853,7 +858,10 @@ PatternImpl::Seq PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_rando
   const uint64_t pos = static_cast<uint64_t>(spos);
   // A random job's continuation from the region's end takes a random
   // offset (fio: only from the file's end; see docs/patterns.md).
-  if (pos >= fs.size) return Seq::kNone;
+  if (pos >= fs.size) {
+    skip_stopped_ = true;
+    return Seq::kNone;
+  }
   if (!in_random_job && fs.seq_ios >= fs.seq_cap) return Seq::kNone;
   // As fio: a fixed block size must fit in the file (size=100k bs=64k on a
   // 1 MiB file reads 2 blocks; on a new 100k file, 1), a range or split
@@ -866,7 +874,7 @@ PatternImpl::Seq PatternImpl::TrySequential(FileState& fs, Ddir d, bool in_rando
   const uint64_t end = bs_[bd].fixed ? fs.limit : fs.len_end;
   const uint64_t len = ChooseLen(bd, end - pos);
   if (len == 0) {
-    short_end_ = true;
+    short_end_ = skip_stopped_ = true;
     return Seq::kEnd;
   }
   ++fs.seq_ios;

@@ -104,6 +104,12 @@ class IoPattern {
   // file done then, and without io_size= no pass follows once the loops are
   // used up.
   virtual bool EndedAtFileEnd() const { return false; }
+  // Whether the pass that just ended ran out of bytes while its holed walk
+  // (rw=trimwrite:4k) still had somewhere to go: it wrapped at the file's
+  // end, or did not reach it. false when the walk stopped short (a step past
+  // the region's end, or a previous I/O that ended at the file's end: fio's
+  // "file done").
+  virtual bool HoledWalkGoesOn() const { return false; }
   // A note for the job's report when the pattern runs other than the job
   // file says (zoned_abs zones past the end of the region, clipped); ""
   // when it runs as written. Set by Create().

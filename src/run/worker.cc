@@ -989,6 +989,13 @@ bool Worker::MorePassesAfter(uint64_t passes) const {
   if (job_.time_based) return true;
   if (io_total_ != 0 && issued_bytes_ >= io_total_) return false;
   if (WritesIoSizePerLoop(job_) && io_total_ != 0) return true;  // to io_size x loops
+  // A holed trimwrite walk (trimwrite:4k) that wraps at the file's end: fio
+  // 3.33's do_io never returns from it, so its keep_running (which counts
+  // trims and writes) is not asked; it goes on to io_size x loops bytes of
+  // writes, as issued_bytes_ counts them (size=32k io_size=64k: 16 pairs).
+  if (job_.rw == RwMode::kTrimWrite && io_total_ != 0 && pattern_ != nullptr &&
+      pattern_->HoledWalkGoesOn())
+    return true;
   if (passes < std::max<uint64_t>(1, job_.loops)) return true;
   if (io_total_ == 0) return false;
   // fio's keep_running: the files are done and no io_size= asks for more.

@@ -81,6 +81,18 @@ check 16 --size=64k --rw=trimwrite --io_size=100k
 # randtrimwrite with norandommap writes io_size bytes a loop.
 check 32 --size=64k --rw=randtrimwrite --norandommap --io_size=128k
 check 48 --size=64k --rw=randtrimwrite --norandommap --io_size=96k --loops=2
+# A holed walk (trimwrite:4k) that wraps at the file's end never ends fio's
+# do_io, whose limit counts the writes alone: io_size bytes of writes (and
+# x loops). iobench used to stop at 8 pairs, counting trims and writes as
+# fio's keep_running does after a walk that stopped short (size=28k: the
+# last write ends at the file's end, 8 pairs).
+check 16 --bs=4k --size=32k --rw=trimwrite:4k --io_size=64k
+check 12 --bs=4k --size=32k --rw=trimwrite:4k --io_size=48k
+check 32 --bs=4k --size=32k --rw=trimwrite:4k --io_size=64k --loops=2
+check 25 --bs=4k --size=32k --rw=trimwrite:8k --io_size=100k
+check 8 --bs=4k --size=28k --rw=trimwrite:4k --io_size=64k
+# The step's block does not fit in the file: the walk stops there too.
+check 2 --bs=4k --size=10000 --rw=trimwrite:4k --loops=2
 
 # Trims and writes of different block sizes (fio 3.33's set_rw_ddir): each
 # direction walks the file with its own size, and the next I/O is a trim
