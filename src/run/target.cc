@@ -608,7 +608,11 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     // random job reads the first 512 KiB, not 512 KiB of the whole MiB.
     // One under a block is no I/O, as a region under a block is (it became
     // the whole file: size=10% filesize=32k wrote 32k; fio: "blocksize is
-    // larger than data set range").
+    // larger than data set range"). The null engine lays nothing out: its
+    // file stays filesize= bytes, as fio's has no end there (its size is
+    // unknown), so a holed walk ends at the share's end instead of wrapping
+    // (filesize=256k size=25% rw=write:4k: 8 writes, not 16) and a strided
+    // walk goes on past it (filesize=1m size=50%: zones up to 960 KiB).
     uint64_t usable = fsize;
     std::string share_of;
     if (job.filesize_min != 0 && job.size == 0 && job.size_percent != 0) {
@@ -617,7 +621,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       share_of = sys::OptionAt(job, "size", std::to_string(job.size_percent) + "%") + " of ";
       if (usable >= min_bs) {
         fsize = job.size_percent != 100 ? usable - usable % min_bs : usable;
-        needed = off + fsize;
+        if (!diskless) needed = off + fsize;
       }
     }
     if (usable < min_bs) {

@@ -20,3 +20,16 @@ expect_log() {
     esac
   fi
 }
+
+# check_log WANT NAME ARGS...: runs each tool (tools) with ARGS and
+# --write_iolog=TOOL.log, then expect_log WANT NAME.
+check_log() {
+  local want=$1 name=$2 tool
+  shift 2
+  for tool in $(tools); do
+    rm -f "$tool.log"
+    "$(cmd "$tool")" "$@" --write_iolog="$tool.log" --output=/dev/null >/dev/null 2>"$tool.err" ||
+      fail "$name: $tool failed: $(cat "$tool.err")"
+  done
+  expect_log "$want" "$name"
+}

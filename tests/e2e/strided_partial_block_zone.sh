@@ -15,16 +15,7 @@ head -c 1048576 /dev/zero >data
 
 # want (offsets in KiB, or n=COUNT for random jobs), name, args.
 check() {
-  local want=$1 name=$2
-  shift 2
-  local tool
-  for tool in $(tools); do
-    rm -f "$tool.log"
-    "$(cmd "$tool")" --name=z --filename=data --bs=4k --size=64k --zonemode=strided \
-      --write_iolog="$tool.log" --output=/dev/null "$@" >/dev/null 2>"$tool.err" ||
-      fail "$name: $tool failed: $(cat "$tool.err")"
-  done
-  expect_log "$want" "$name"
+  check_log "$1" "$2" --name=z --filename=data --bs=4k --size=64k --zonemode=strided "${@:3}"
 }
 
 for engine in null psync; do
