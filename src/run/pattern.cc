@@ -1207,6 +1207,13 @@ class StridedPattern final : public IoPattern {
     PatternRegion zone = r;
     zone.offset = 0;
     zone.size = range;
+    // A holed sequential walk (rw=read:28k) goes back to the zone's start
+    // once the last I/O ended at or past the zone's end, as fio 3.33's
+    // setup_strided_zone_mode checks its position before the skip is
+    // added: with zonerange=64k bs=4k it reads 0, 32k, 64k, then 0. The
+    // inner walk wraps when the position after the skip reaches its
+    // region's end, so that region is the zone plus one skip.
+    if (job.rw_skip > 0 && !IsRandom(job.rw)) zone.size += static_cast<uint64_t>(job.rw_skip);
     // A sequential I/O starts anywhere inside the zone and may end past it
     // (fio 3.33 wraps only once its position reaches the zone's end:
     // zonesize=6k bs=4k reads 0 4k 6k 10k ...); the end of the file is

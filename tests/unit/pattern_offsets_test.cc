@@ -1521,6 +1521,38 @@ TEST(PatternStridedTest, SequentialZonesAsFio) {
                                    40, 41, 44, 45, 48, 49, 52, 53, 56, 57, 60, 61}));
 }
 
+// The offsets (KiB) of one pass of a strided job with bs and rw_skip on a
+// file of file_kib, its region the whole file.
+std::vector<uint64_t> StridedPassKib(JobSpec j, uint64_t bs, int64_t skip, uint64_t file_kib) {
+  for (auto& b : j.bs) b.min = b.max = bs;
+  j.rw_skip = skip;
+  PatternRegion r;
+  r.size = r.file_size = file_kib * kKi;
+  auto p = Make(j, {r});
+  std::vector<uint64_t> out;
+  if (p == nullptr) return out;
+  for (const IoPlan& io : Pass(p.get())) out.push_back(io.offset / kKi);
+  return out;
+}
+
+TEST(PatternStridedTest, AHoledWalkStepsPastTheZoneEndAsFio) {
+  // rw=read:28k bs=4k zonesize=16k zonerange=64k on 256k, fio 3.33: the
+  // zone goes back to its start only once the last I/O ended at or past its
+  // end (0 32 64, then 0), and the step past the file's end ends the pass:
+  // 14 reads. iobench wrapped before the step (0 32 0 32) and walked the
+  // file 4 times, 64 reads.
+  EXPECT_EQ(StridedPassKib(StridedJob(16 * kKi, 64 * kKi, 0), 4 * kKi, 28 * kKi, 256),
+            (std::vector<uint64_t>{0, 32, 64, 0, 64, 96, 128, 64, 128, 160, 192, 128, 192, 224}));
+  // zoneskip=32k: zones at 0, 96k and 192k.
+  EXPECT_EQ(StridedPassKib(StridedJob(16 * kKi, 64 * kKi, 32 * kKi), 4 * kKi, 28 * kKi, 256),
+            (std::vector<uint64_t>{0, 32, 64, 0, 96, 128, 160, 96, 192, 224}));
+  // rw=write:4k bs=512 zonesize=16k zonerange=128k size=4m: fio 1021
+  // writes, 4.5k apart, 0 after 130.5k in each zone (iobench: 8192).
+  std::vector<uint64_t> w =
+      StridedPassKib(StridedJob(16 * kKi, 128 * kKi, 0, RwMode::kWrite), 512, 4 * kKi, 4096);
+  EXPECT_EQ(w.size(), 1021u);
+}
+
 TEST(PatternStridedTest, APassIsSizeBytesAndTheZoneCarriesOver) {
   // loops=2 in fio: the second pass goes on from the zone the first left.
   JobSpec j = StridedJob(8 * kKi, 16 * kKi, 32 * kKi);
