@@ -1230,6 +1230,7 @@ class StridedPattern final : public IoPattern {
                              named + ": " + st.message());
     }
     last_base_ = start_ + (zones - 1) * step_;
+    restart_each_range_ = zone_size_ > range && !IsRandom(job.rw);
     zone_base_ = start_;
     random_once_ = inner_.RandomEachBlockOnce();
     random_without_end_ = inner_.RandomWithoutEnd();
@@ -1252,6 +1253,8 @@ class StridedPattern final : public IoPattern {
       zone_base_ = zone_base_ >= last_base_ ? start_ : zone_base_ + step_;
       if (min_bs_ != 0) SetZoneLenEnd();
       inner_.Reset();
+    } else if (restart_each_range_ && zone_bytes_ % range_ == 0 && zone_bytes_ != 0) {
+      inner_.Reset();  // see restart_each_range_
     }
     if (!inner_.Next(out)) {
       // Every block of the zone used before zonesize bytes: fio 3.33 clears
@@ -1309,6 +1312,12 @@ class StridedPattern final : public IoPattern {
   uint64_t zone_base_ = 0, zone_bytes_ = 0;
   uint64_t pass_bytes_ = 0, pass_done_ = 0;
   bool at_end_ = false;  // the pass ended at the end of the file
+  // A sequential walk in a zone visited for more than zonerange bytes goes
+  // back to the zone's start whenever the bytes issued there are a multiple
+  // of zonerange, as fio 3.33's setup_strided_zone_mode resets the file
+  // then (fio_file_reset, there for the random map, moves the position
+  // too): bs=4k zonesize=32k zonerange=6k reads 0 4k 0, 0 4k 0, 0 4k.
+  bool restart_each_range_ = false;
   // Variable block sizes: the smallest, and offset + size (no limit else).
   uint64_t min_bs_ = 0, size_end_ = UINT64_MAX;
 };

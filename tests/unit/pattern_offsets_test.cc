@@ -1553,6 +1553,22 @@ TEST(PatternStridedTest, AHoledWalkStepsPastTheZoneEndAsFio) {
   EXPECT_EQ(w.size(), 1021u);
 }
 
+TEST(PatternStridedTest, ASequentialWalkRestartsAtEachMultipleOfZonerange) {
+  // fio 3.33 resets the file (its position too) whenever the bytes issued
+  // in the zone are a multiple of zonerange: zonesize=32k zonerange=6k
+  // bs=4k on 256k reads 0 4 0, 0 4 0, 0 4 in each zone (iobench: 0 4 0 4
+  // 0 4 0 4); zonesize=64k zonerange=16k rw=read:4k 0 8 16 0, 0 8 16 0, ...
+  std::vector<uint64_t> v = StridedPassKib(StridedJob(32 * kKi, 6 * kKi, 0), 4 * kKi, 0, 256);
+  ASSERT_GE(v.size(), 16u);
+  EXPECT_EQ(std::vector<uint64_t>(v.begin(), v.begin() + 16),
+            (std::vector<uint64_t>{0, 4, 0, 0, 4, 0, 0, 4, 6, 10, 6, 6, 10, 6, 6, 10}));
+  v = StridedPassKib(StridedJob(64 * kKi, 16 * kKi, 0), 4 * kKi, 4 * kKi, 256);
+  ASSERT_GE(v.size(), 20u);
+  EXPECT_EQ(
+      std::vector<uint64_t>(v.begin(), v.begin() + 20),
+      (std::vector<uint64_t>{0, 8, 16, 0, 0, 8, 16, 0, 0, 8, 16, 0, 0, 8, 16, 0, 16, 24, 32, 16}));
+}
+
 TEST(PatternStridedTest, APassIsSizeBytesAndTheZoneCarriesOver) {
   // loops=2 in fio: the second pass goes on from the zone the first left.
   JobSpec j = StridedJob(8 * kKi, 16 * kKi, 32 * kKi);
