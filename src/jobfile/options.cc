@@ -1374,11 +1374,12 @@ std::vector<OptionDef> BuildTable() {
             return SetPercentable(&j.offset_increment, &j.offset_increment_percent, v,
                                   "offset_increment");
           }));
-  r.push_back(Row("offset_align", T::kSize, "files",
-                  "Align a percentage offset up to this (0: the smallest block size)")
-                  .Def("0")
-                  .Range(0, INT64_MAX)
-                  .Set(N(offset_align)));
+  r.push_back(
+      Row("offset_align", T::kSize, "files",
+          "Align a percentage offset up to this (0: the smallest block size of any direction)")
+          .Def("0")
+          .Range(0, INT64_MAX)
+          .Set(N(offset_align)));
   r.push_back(
       Row("file_append", T::kBool, "files", "I/O starts at the end of the file (regular files)")
           .Def("0")
