@@ -2114,7 +2114,9 @@ Status GroupJobs(const std::vector<JobSpec>& jobs, std::vector<Phase>* phases_ou
         first_with.emplace(groupids[i], std::array<size_t, 2>{SIZE_MAX, SIZE_MAX}).first->second;
     const size_t other = first[b.lat_percentiles ? 0 : 1];
     if (first[b.lat_percentiles ? 1 : 0] == SIZE_MAX) first[b.lat_percentiles ? 1 : 0] = i;
-    if (!b.group_reporting || other == SIZE_MAX) continue;
+    // fio checks a job that keeps its stats only (stats=0: nothing of it is
+    // printed), against every job before it.
+    if (!b.group_reporting || !b.stats || other == SIZE_MAX) continue;
     const JobSpec& a = jobs[other];
     const JobSpec& set = b.FindSetting("lat_percentiles") != nullptr ? b : a;
     return Status::Invalid(

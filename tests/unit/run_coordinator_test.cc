@@ -417,6 +417,12 @@ TEST(RunCoordinatorTest, LatPercentilesMustAgreeInAReportedGroup) {
           << c.jobs << ": " << s.message();
     }
   }
+  // fio checks only a job that keeps its stats: stats=0 runs.
+  EXPECT_TRUE(CheckJobs(testing::ParseOk("[global]\nioengine=null\nsize=64k\n[a]\n[b]\n"
+                                         "group_reporting\nlat_percentiles=1\nstats=0\n")
+                            .jobs,
+                        {})
+                  .ok());
 }
 
 // fio 3.33 keeps the bw/iops sample statistics with disable_bw_measurement
