@@ -622,7 +622,11 @@ std::string FioRunsBs(const std::string& text) {
 // a spelling.
 std::string CaseHint(const OptionDef& def, const JobSpec& job, const OptValue& v,
                      const std::string& message) {
-  const std::string lower = ToLower(v.text);
+  // The keyword before a ':' only: what follows may be a path
+  // (mem=MMAP:/tmp/Foo -> mmap:/tmp/Foo, not mmap:/tmp/foo).
+  const size_t colon = v.text.find(':');
+  const std::string lower =
+      ToLower(v.text.substr(0, colon)) + (colon == std::string::npos ? "" : v.text.substr(colon));
   if (lower == v.text || message.find("did you mean") != std::string::npos) return "";
   JobSpec scratch = job;
   OptValue lv = v;

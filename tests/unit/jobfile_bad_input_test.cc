@@ -263,26 +263,28 @@ TEST(JobfileBadInputTest, KeywordValuesAreCaseSensitiveAsInFio) {
     const char* setting;
     const char* hint;
   };
-  for (const Case& c : {Case{"rw=RANDREAD", "did you mean 'randread'?"},
-                        Case{"readwrite=Write", "did you mean 'write'?"},
-                        Case{"rw_sequencer=IDENTICAL", "did you mean 'identical'?"},
-                        Case{"verify=MD5", "did you mean 'md5'?"},
-                        Case{"clocksource=CPU", "did you mean 'cpu'?"},
-                        Case{"file_service_type=Random:2", "did you mean 'random:2'?"},
-                        Case{"random_distribution=ZIPF:1.2", "did you mean 'zipf:1.2'?"},
-                        Case{"fallocate=NONE", "did you mean 'none'?"},
-                        Case{"exit_what=ALL", "did you mean 'all'?"},
-                        Case{"random_generator=LFSR", "did you mean 'lfsr'?"},
-                        Case{"fadvise_hint=RANDOM", "did you mean 'random'?"},
-                        Case{"rate_process=POISSON", "did you mean 'poisson'?"},
-                        Case{"cpus_allowed_policy=SPLIT", "did you mean 'split'?"},
-                        Case{"unified_rw_reporting=Mixed", "did you mean 'mixed'?"},
-                        Case{"sync=DSYNC", "did you mean 'dsync'?"},
-                        Case{"sync_file_range=WRITE", "did you mean 'write'?"},
-                        Case{"steadystate=IOPS:1%", "did you mean 'iops:1%'?"},
-                        Case{"mem=MMAP", "did you mean 'mmap'?"},
-                        Case{"replay_skip=WRITE", "did you mean 'write'?"},
-                        Case{"ioengine=NULL", "did you mean 'null'?"}}) {
+  for (const Case& c :
+       {Case{"rw=RANDREAD", "did you mean 'randread'?"},
+        Case{"readwrite=Write", "did you mean 'write'?"},
+        Case{"rw_sequencer=IDENTICAL", "did you mean 'identical'?"},
+        Case{"verify=MD5", "did you mean 'md5'?"}, Case{"clocksource=CPU", "did you mean 'cpu'?"},
+        Case{"file_service_type=Random:2", "did you mean 'random:2'?"},
+        Case{"random_distribution=ZIPF:1.2", "did you mean 'zipf:1.2'?"},
+        Case{"fallocate=NONE", "did you mean 'none'?"},
+        Case{"exit_what=ALL", "did you mean 'all'?"},
+        Case{"random_generator=LFSR", "did you mean 'lfsr'?"},
+        Case{"fadvise_hint=RANDOM", "did you mean 'random'?"},
+        Case{"rate_process=POISSON", "did you mean 'poisson'?"},
+        Case{"cpus_allowed_policy=SPLIT", "did you mean 'split'?"},
+        Case{"unified_rw_reporting=Mixed", "did you mean 'mixed'?"},
+        Case{"sync=DSYNC", "did you mean 'dsync'?"},
+        Case{"sync_file_range=WRITE", "did you mean 'write'?"},
+        Case{"steadystate=IOPS:1%", "did you mean 'iops:1%'?"},
+        Case{"mem=MMAP", "did you mean 'mmap'?"},
+        // only the keyword: a path after it keeps its case
+        Case{"mem=MMAP:/tmp/Foo", "did you mean 'mmap:/tmp/Foo'?"},
+        Case{"replay_skip=WRITE", "did you mean 'write'?"},
+        Case{"ioengine=NULL", "did you mean 'null'?"}}) {
     auto r = testing::ParseNullJob(c.setting);
     ASSERT_FALSE(r.ok()) << c.setting;
     const std::string& m = r.status().message();
