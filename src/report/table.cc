@@ -1004,7 +1004,8 @@ bool AllSyncEngines(const json& doc) {
 }
 
 // An engine option as a caption says it when away from its default
-// ("uncached=1", "hipri" for a flag given bare); nullopt for any other
+// ("uncached=1"; "hipri" for a flag listed with an empty value, as some
+// fio JSON files list them); nullopt for any other
 // option, a default value, or a group entry whose members differ in it.
 std::optional<std::string> EngineOptionSaid(const std::string& key, const std::string& value) {
   const jobfile::OptionDef* def = jobfile::FindOption(key);

@@ -36,11 +36,6 @@ std::string CloneLabel(const JobSpec& job, int jobnum) {
          " of numjobs=" + std::to_string(job.numjobs) + ")";
 }
 
-// How clone `jobnum`'s offset came about, with where each part was set
-// (ResolveTargets' arithmetic): "offset=1k at b.fio:7 + 4 x
-// offset_increment=4m at b.fio:8". "" when nothing moved it from 0.
-// `pct_base`: what percentages are of; `appended`: file_append moved it to
-// the file's end.
 // What an offset that comes from a percentage is rounded up to, as fio's
 // get_start_offset: offset_align, else the smallest block size of any
 // direction, used or not (td_min_bs: bs=1k,8k rw=write rounds to 1k).
@@ -48,6 +43,11 @@ uint64_t PercentOffsetAlign(const JobSpec& job) {
   return job.offset_align != 0 ? job.offset_align : sys::SmallestBsAnyDirection(job);
 }
 
+// How clone `jobnum`'s offset came about, with where each part was set
+// (ResolveTargets' arithmetic): "offset=1k at b.fio:7 + 4 x
+// offset_increment=4m at b.fio:8". "" when nothing moved it from 0.
+// `pct_base`: what percentages are of; `appended`: file_append moved it to
+// the file's end.
 std::string OffsetOrigin(const JobSpec& job, int jobnum, uint64_t pct_base, bool appended) {
   if (appended) return sys::OptionAt(job, "file_append", "1") + ": the end of the file";
   std::vector<std::string> parts;
@@ -507,10 +507,11 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     const bool file_ends = job.filesize_min != 0 || null_device;
     // As fio: an offset that comes from a percentage (of offset or of
     // offset_increment) is aligned *up* to offset_align, else to the
-    // smallest block size of any direction; byte values are used as given. The percentage is
-    // of the file as it is; a file that does not exist yet (or the null
-    // engine's) counts as the size the job gives it, filesize= or its share
-    // of size=, which is what fio's clones after the first see once the
+    // smallest block size of any direction (PercentOffsetAlign); byte
+    // values are used as given. The percentage is of the file as it is; a
+    // file that does not exist yet (or the null engine's) counts as the
+    // size the job gives it, filesize= or its share of size=, which is
+    // what fio's clones after the first see once the
     // first has laid the file out (fio's first clone sees 0 bytes). The null
     // engine's file is its share of size= when size= is set, whatever
     // filesize= says, as fio's (filesize=1m size=512k offset=25%: 128 KiB).

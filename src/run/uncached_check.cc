@@ -55,8 +55,7 @@ void UncachedWriteCheck::Before(
     unchecked.erase(t->path);  // not one to check anyway
   }
   unchecked_ = unchecked.size();
-  for (const auto& [path, job] : unchecked)
-    if (unchecked_job_ == nullptr) unchecked_job_ = job;
+  if (!unchecked.empty()) unchecked_job_ = unchecked.begin()->second;
   std::vector<File> kept;
   for (size_t i = 0; i < files_.size(); ++i) {
     if (cached_use[i]) continue;

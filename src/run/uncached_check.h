@@ -64,7 +64,7 @@ class UncachedWriteCheck {
   };
   std::vector<File> files_;
   size_t unchecked_ = 0;                    // files past kMaxFiles
-  const JobSpec* unchecked_job_ = nullptr;  // the first of their writers
+  const JobSpec* unchecked_job_ = nullptr;  // the writer of the first of them by path
 };
 
 }  // namespace iobench
