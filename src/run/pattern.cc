@@ -575,12 +575,21 @@ bool PatternImpl::JoinLoops() {
   // LFSR) a pass ends when every block was used, which is size bytes.
   const bool by_bytes =
       random_job_ && (cont_ || rand_mode_ == RandMode::kUniform || rand_mode_ == RandMode::kSkewed);
-  if (!by_bytes || rand_mode_ == RandMode::kLfsr || wrap_dirs_ || loop_dirs_ || wrap_files_ ||
-      open_limit_ != 0)
+  // So do a forward holed walk's (rw=read:4k) over one file: where the
+  // region ends at the file's end the walk wraps there and never ends by
+  // itself (fio 3.33 with psync or null, size=32k io_size=40k loops=2: one
+  // walk of 20 reads, not two of 8); where it stops short, its pass still
+  // ends there (TrySequential).
+  const bool holed = !random_job_ && rw_skip_ > 0 && !trimwrite_;
+  if (!(by_bytes || holed) || rand_mode_ == RandMode::kLfsr || wrap_dirs_ || loop_dirs_ ||
+      wrap_files_ || open_limit_ != 0)
     return false;
   join_loops_ = true;
   pass_left_ = UINT64_MAX;
-  for (FileState& fs : files_) fs.budget = UINT64_MAX;
+  for (FileState& fs : files_) {
+    fs.budget = UINT64_MAX;
+    if (holed) fs.seq_cap = UINT64_MAX;  // each step moves on: the worker's bytes end it
+  }
   return true;
 }
 
