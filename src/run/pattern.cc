@@ -231,8 +231,9 @@ class PatternImpl final : public IoPattern {
   // pass ends after the region's bytes were issued, repeats included).
   uint64_t ident_bytes_ = 0;
   uint64_t ident_limit_ = 0;
-  uint64_t pass_size_ = 0;  // the regions' sizes summed: a pass moves at least this
-  uint64_t pass_left_ = 0;  // what of it is left (budget modes, as fs.budget)
+  uint64_t pass_size_ = 0;    // the regions' sizes summed (or size=): a pass moves at least this
+  bool pass_capped_ = false;  // size= below the regions' sum (filesize=): pass_size_ is size=
+  uint64_t pass_left_ = 0;    // what of it is left (budget modes, as fs.budget)
   bool pending_write_ = false;
   IoPlan last_;
   // time_based rw=rw over one file (fio's get_next_seq_offset): each
@@ -549,6 +550,14 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
     IOB_RETURN_IF_ERROR(InitFile(job, i, regions[i], bs_used, seed));
     max_blocks = std::max(max_blocks, files_[i].blocks);
   }
+  // filesize= with a smaller size=: size is the job's bytes per pass across
+  // its files (the worker caps the job with it as with io_size), and fio
+  // 3.33's do_io ends a loop there when the engine queues: filesize=128k
+  // size=36k bs=12k loops=2 with libaio reads 0, 12k, 24k twice, reopening
+  // the file between (iobench walked on to 72k). An engine that completes in
+  // its call joins the loops into one walk instead (JoinLoops).
+  pass_capped_ = job.filesize_min != 0 && job.size != 0 && job.size < pass_size_;
+  if (pass_capped_) pass_size_ = job.size;
 
   // Narrow (32-bit) Tausworthe unless asked for the 64-bit one or a file has
   // more than 2^32 blocks, as fio does.
@@ -574,7 +583,8 @@ bool PatternImpl::JoinLoops() {
   // Passes that end by bytes only: with the map and no continuation (or an
   // LFSR) a pass ends when every block was used, which is size bytes.
   const bool by_bytes =
-      random_job_ && (cont_ || rand_mode_ == RandMode::kUniform || rand_mode_ == RandMode::kSkewed);
+      pass_capped_ || (random_job_ && (cont_ || rand_mode_ == RandMode::kUniform ||
+                                       rand_mode_ == RandMode::kSkewed));
   // So do a forward holed walk's (rw=read:4k) over one file: where the
   // region ends at the file's end the walk wraps there and never ends by
   // itself (fio 3.33 with psync or null, size=32k io_size=40k loops=2: one

@@ -6,7 +6,8 @@
 # the file opened once; a queueing engine (libaio) ends each loop after
 # size bytes and reopens. A walk that stops short of the wrap (a region
 # smaller than the file) still ends each loop. Expected sequences are fio
-# 3.33's write_iolog: open/close and the offsets in KiB, in order.
+# 3.33's write_iolog: open/close and the offsets in KiB, in order. The same
+# for filesize= with a smaller size=, whose passes end by size bytes.
 # $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
 
@@ -45,6 +46,17 @@ check "libaio io_size loops" "o $w4 $w4 c o $w4 $w4 c " libaio new --rw=read:4k 
 # A region that ends before the file's end: each loop stops there (unchanged).
 check "psync short region" "o $w4 c o $w4 c o $w4 c " psync big --rw=read:4k --size=32k \
   --io_size=40k --loops=2
+# filesize= with a smaller size=: size is the job's bytes per pass. A
+# queueing engine ends each loop there and starts over at 0 (iobench walked
+# on: 0 12 24 36 48 60 with libaio; io_size=60k read 10 blocks, fio 6); psync
+# walks on, one walk of size x loops bytes.
+f12="--bs=12k --filesize=128k --size=36k"
+check "libaio filesize size loops" "o 0 12 24 c o 0 12 24 c " libaio new --rw=read $f12 --loops=2
+check "libaio filesize size io_size" "o 0 12 24 c o 0 12 24 c " libaio new --rw=read $f12 \
+  --loops=2 --io_size=60k
+check "libaio filesize size io_size<size" "o 0 12 24 c o 0 c " libaio new --rw=read $f12 \
+  --loops=2 --io_size=24k
+check "psync filesize size loops" "o 0 12 24 36 48 60 c " psync new --rw=read $f12 --loops=2
 # Two files, round robin: one walk over both, 20 reads each (was 10 and 10 in two passes).
 for t in $(tools); do
   rm -f "$tmp"/j.0.*
