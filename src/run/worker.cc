@@ -2456,13 +2456,17 @@ uint64_t Worker::CompleteInCall(IoRequest* req, uint64_t t) {
   return now;
 }
 
-uint64_t Worker::SubmitQueued() {
+void Worker::CommitFailed(const Status& st) {
+  // The kernel took none of them: they fail as errors of their own.
+  const int err = st.errno_value() != 0 ? st.errno_value() : EIO;
+  for (uint32_t i = 0; i < uncommitted_n_; ++i) HandleError(uncommitted_[i], err);
+  uncommitted_n_ = 0;
+}
+
+inline uint64_t Worker::CommitBatch() {
   Result<unsigned> r = engine_->Commit();
-  if (!r.ok()) {
-    // The kernel took none of them: they fail as errors of their own.
-    const int err = r.status().errno_value() != 0 ? r.status().errno_value() : EIO;
-    for (uint32_t i = 0; i < uncommitted_n_; ++i) HandleError(uncommitted_[i], err);
-    uncommitted_n_ = 0;
+  if (!r.ok()) [[unlikely]] {
+    CommitFailed(r.status());
     return 0;
   }
   const unsigned n = std::min<unsigned>(*r, uncommitted_n_);
@@ -2497,6 +2501,8 @@ uint64_t Worker::SubmitQueued() {
   return now;
 }
 
+uint64_t Worker::SubmitQueued() { return CommitBatch(); }
+
 // iodepth_batch_complete_min=0 with _max=0 (fio's io_in_polling): fio's
 // wait_for_completions then wants one completion, which its engines look for
 // with non-blocking calls (libaio io_getevents(0, 1), io_uring enter(0, 0))
@@ -2510,7 +2516,7 @@ void Worker::ReapAndAccount(unsigned min) {
   if (committed_ == 0) return;
   min = std::min(min, committed_);
   const unsigned max = std::max(min, std::min(batch_complete_max_, committed_));
-  AccountReaped(engine_->Reap(min, max, reaped_.data()));
+  AccountBatch(engine_->Reap(min, max, reaped_.data()));  // per reap of a deep queue
 }
 
 // The next I/O is due at `until` and I/O is in flight (read_iolog timing):
@@ -2550,27 +2556,31 @@ void Worker::WaitPrecise(uint64_t until) {
   while (now < until && stop_->load(std::memory_order_relaxed) == kStopNone) now = NowNs();
 }
 
-unsigned Worker::AccountReaped(const Result<unsigned>& r) {
-  if (!r.ok()) {
-    // The engine lost track of its requests: stop, and count them as errors.
-    if (error_ == 0) error_ = r.status().errno_value() != 0 ? r.status().errno_value() : EIO;
-    stopping_ = true;
-    if (ts_.first_error.err == 0) {
-      ts_.first_error.err = error_;
-      ts_.first_error.message = job_.ioengine + ": reap: " + r.status().message();
-    }
-    ts_.total_errors += committed_;
-    for (uint32_t i = 0; i < depth_; ++i) {
-      bool is_free = false;
-      for (uint32_t j = 0; j < free_n_; ++j) is_free |= free_[j] == &pool_[i];
-      for (uint32_t j = 0; j < requeue_n_; ++j) is_free |= requeue_[j] == &pool_[i];
-      is_free |= VerifySlotChecking(i);  // verify_async: VerifyCollect frees it
-      if (is_free) continue;
-      if (verifier_ != nullptr) VerifyDropped(&pool_[i]);
-      FreeSlot(&pool_[i]);
-    }
-    committed_ = 0;
-    in_flight_.store(0, std::memory_order_relaxed);
+void Worker::ReapFailed(const Status& st) {
+  // The engine lost track of its requests: stop, and count them as errors.
+  if (error_ == 0) error_ = st.errno_value() != 0 ? st.errno_value() : EIO;
+  stopping_ = true;
+  if (ts_.first_error.err == 0) {
+    ts_.first_error.err = error_;
+    ts_.first_error.message = job_.ioengine + ": reap: " + st.message();
+  }
+  ts_.total_errors += committed_;
+  for (uint32_t i = 0; i < depth_; ++i) {
+    bool is_free = false;
+    for (uint32_t j = 0; j < free_n_; ++j) is_free |= free_[j] == &pool_[i];
+    for (uint32_t j = 0; j < requeue_n_; ++j) is_free |= requeue_[j] == &pool_[i];
+    is_free |= VerifySlotChecking(i);  // verify_async: VerifyCollect frees it
+    if (is_free) continue;
+    if (verifier_ != nullptr) VerifyDropped(&pool_[i]);
+    FreeSlot(&pool_[i]);
+  }
+  committed_ = 0;
+  in_flight_.store(0, std::memory_order_relaxed);
+}
+
+inline unsigned Worker::AccountBatch(const Result<unsigned>& r) {
+  if (!r.ok()) [[unlikely]] {
+    ReapFailed(r.status());
     return 0;
   }
   const unsigned n = std::min<unsigned>(*r, committed_);
@@ -2589,6 +2599,8 @@ unsigned Worker::AccountReaped(const Result<unsigned>& r) {
   }
   return n;
 }
+
+unsigned Worker::AccountReaped(const Result<unsigned>& r) { return AccountBatch(r); }
 
 uint64_t StartDelayNs(const JobSpec& job, uint64_t seed) {
   uint64_t delay = job.startdelay_ns;
@@ -2683,14 +2695,14 @@ void Worker::Run() {
         // at the submit's stamp, not at the top of the fill (which gave the
         // k-th I/O of a refill the submit time of the k-1 before it).
         if (uncommitted_n_ >= batch_submit_) {
-          uint64_t t = Submit();
+          uint64_t t = CommitBatch();  // inline: one call per batch of every queueing engine
           // The engine takes nothing more before this batch is reaped: reap
           // it now, as fio does when its next queue answers busy, and
           // prepare the next batch after that (with a fresh stamp, as fio
           // stamps a requeued I/O again). The top of the loop reads the
           // clock and checks the time, so no check is needed here.
           if (one_batch_ && committed_ != 0) {
-            AccountReaped(engine_->Reap(committed_, committed_, reaped_.data()));
+            AccountBatch(engine_->Reap(committed_, committed_, reaped_.data()));
             goto next_batch;
           }
           // Filling a deep queue through an engine whose submit does the

@@ -336,11 +336,19 @@ class Worker {
   // calls it per batch, mostly with nothing queued.
   uint64_t Submit() { return uncommitted_n_ == 0 ? 0 : SubmitQueued(); }
   uint64_t SubmitQueued();
+  // SubmitQueued's body, inlined where the loop commits a full batch (the
+  // per-batch path of every queueing engine); its failure is out of line.
+  [[gnu::always_inline]] inline uint64_t CommitBatch();
+  [[gnu::cold]] [[gnu::noinline]] void CommitFailed(const Status& st);
   void ReapAndAccount(unsigned min);
   void ReapUntil(uint64_t until);
   void WaitPrecise(uint64_t until);
   // Completes what a reap returned; how many (0 after an error or a timeout).
   unsigned AccountReaped(const Result<unsigned>& r);
+  // AccountReaped's body, inlined where a one-batch engine's batch is reaped
+  // straight after its commit; a failed reap is out of line.
+  [[gnu::always_inline]] inline unsigned AccountBatch(const Result<unsigned>& r);
+  [[gnu::cold]] [[gnu::noinline]] void ReapFailed(const Status& st);
   void PollOne();
   // Per batch: two relaxed loads and one compare; the rest (ramp end,
   // bandwidth samples, runtime end, snapshots, log windows) only when one of
