@@ -604,8 +604,10 @@ bool PatternImpl::JoinLoops() {
 }
 
 bool PatternImpl::FastMapEligible() const {
+  // (The fast step ends a pass only when the map is full: not for a pass
+  // that size= ends first, pass_capped_.)
   if (!random_job_ || rand_mode_ != RandMode::kMap || files_.size() != 1 || mixed_ || trimwrite_ ||
-      rw_nr_ != 1 || identical_)
+      rw_nr_ != 1 || identical_ || pass_capped_)
     return false;
   const Ddir d = HasTrim(rw_) ? Ddir::kTrim : HasWrite(rw_) ? Ddir::kWrite : Ddir::kRead;
   if (perc_random_[static_cast<int>(d)] < 100) return false;

@@ -57,6 +57,17 @@ check "libaio filesize size io_size" "o 0 12 24 c o 0 12 24 c " libaio new --rw=
 check "libaio filesize size io_size<size" "o 0 12 24 c o 0 c " libaio new --rw=read $f12 \
   --loops=2 --io_size=24k
 check "psync filesize size loops" "o 0 12 24 36 48 60 c " psync new --rw=read $f12 --loops=2
+# The same with a random map: two passes of 64k, 16 writes (iobench's fast
+# map step ended its pass only when the map was full: 2 x 12 writes).
+for t in $(tools); do
+  rm -f "$tmp/new"
+  "$(cmd "$t")" --name=j --ioengine=libaio --filename=new --rw=randwrite --bs=8k \
+    --filesize=100k --size=64k --io_size=100k --loops=2 --write_iolog="$tmp/y.log" \
+    --output-format=json >/dev/null 2>"$tmp/err.txt" || fail "$t random map: $(cat "$tmp/err.txt")"
+  expect_eq "$t random map: writes" "$(grep -c ' write ' "$tmp/y.log")" 16
+  expect_eq "$t random map: opens" "$(grep -c ' open$' "$tmp/y.log")" 2
+  rm -f "$tmp/y.log"
+done
 # Two files, round robin: one walk over both, 20 reads each (was 10 and 10 in two passes).
 for t in $(tools); do
   rm -f "$tmp"/j.0.*
