@@ -1225,15 +1225,16 @@ std::vector<OptionDef> BuildTable() {
                                  " bytes long; fio refuses a filename= of " +
                                  std::to_string(kFioFilenameMax) +
                                  " bytes or more (value exceeds max length of 4096)");
+                    // As fio (str_filename_cb): blanks at the ends of the whole value
+                    // go, but a part keeps its own ('a: b :c' is a, " b " and c).
                     FileListStep step;
-                    for (auto& f : SplitEscaped(v.text, ':')) {
-                      std::string t = Trim(f);
+                    for (auto& f : SplitEscaped(Trim(v.text), ':')) {
                       // fio reads standard input or writes standard output for "-".
-                      if (t == "-")
+                      if (f == "-")
                         return Bad(
                             "'-' is standard input/output in fio (filename=-), which iobench "
                             "cannot do I/O on; for a file named '-', write ./-");
-                      if (!t.empty()) step.names.push_back(t);
+                      if (!f.empty()) step.names.push_back(std::move(f));
                     }
                     if (step.names.empty()) return Bad("empty filename");
                     // As in fio: the names join the job's list, and set nrfiles.

@@ -27,6 +27,13 @@ namespace iobench::jobfile {
 
 namespace {
 
+// fio trims the ends of a filename= value itself (str_filename_cb), as
+// iobench does: a blank there reads alike in both tools and is not warned.
+bool FioTrimsValue(const std::string& key) {
+  const OptionDef* def = FindOption(key);
+  return def != nullptr && def->name == "filename";
+}
+
 constexpr const char* kCmdline = "command line";
 
 // One option as written, with where it was written.
@@ -504,7 +511,7 @@ class FileReader {
           const auto blank = [](char c) { return c == ' ' || c == '\t'; };
           return !v.empty() && (blank(v.front()) || blank(v.back()));
         };
-        if (value && blank_end(*value) && !blank_end(r.value))
+        if (value && blank_end(*value) && !blank_end(r.value) && !FioTrimsValue(r.key))
           warnings_->push_back(
               display + ":" + std::to_string(e.line) + ": warning: '" + Trim(e.text) +
               "': a variable brings a blank at the edge of the value ('" + *value +
@@ -515,7 +522,7 @@ class FileReader {
       if (auto w = CommaBlankWarning(r)) warnings_->push_back(*w);
       // A blank before '=' fio drops too (`bs =8k` is 8k to both); one
       // after it fio keeps in the value.
-      if (e.blank_after_eq && !warned_blank) {
+      if (e.blank_after_eq && !warned_blank && !FioTrimsValue(r.key)) {
         warned_blank = true;
         warnings_->push_back(display + ":" + std::to_string(e.line) +
                              ": warning: blank after '=' in '" + Trim(e.text) +
@@ -1433,10 +1440,10 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
 // 500 s) or refuses a keyword (`--rw=' write'`, `--rw='write '`). A job
 // file's blanks around '=' get the same kind of warning (FileReader).
 // Free text (`--name=' b'`) keeps its blanks in both tools, and a number's
-// trailing blank means nothing to either; filename= names are trimmed.
+// trailing blank means nothing to either; both trim a filename= value.
 std::optional<std::string> CliBlankWarning(const RawSetting& r) {
   const OptionDef* def = FindOption(r.key);
-  if (def == nullptr || r.bare || r.value.empty()) return std::nullopt;
+  if (def == nullptr || r.bare || r.value.empty() || FioTrimsValue(r.key)) return std::nullopt;
   const auto blank = [](char c) { return c == ' ' || c == '\t'; };
   const bool lead = blank(r.value.front()), trail = blank(r.value.back());
   if (!lead && !trail) return std::nullopt;
@@ -1448,9 +1455,7 @@ std::optional<std::string> CliBlankWarning(const RawSetting& r) {
   const bool number =
       def->type == OptType::kInt || def->type == OptType::kSize || def->type == OptType::kTime;
   std::string fio;
-  if (def->name == "filename") {
-    fio = "fio keeps the blank in the file name";
-  } else if (keyword) {
+  if (keyword) {
     fio = "fio keeps the blank and refuses the value";
   } else if (number) {
     const size_t digits = t.find_first_not_of("0123456789");

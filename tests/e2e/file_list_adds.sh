@@ -97,4 +97,21 @@ head -c 16384 /dev/zero >keep
 expect_eq "readonly: exit" "$?" 2
 grep -q "missing" err.txt || fail "readonly: $(cat err.txt)"
 [ -e missing ] && fail "readonly: missing was created"
+
+# --- the blanks of each part are kept, the ends of the whole value trimmed
+# (fio 3.33 creates a, " b " and c, and " lead:colon "): iobench wrote to
+# b, a file the job did not name.
+mkdir blanks && cd blanks || exit 1
+"$bin" --name=j --rw=write --bs=4k --size=24k '--filename=a: b :c' >../out.txt 2>../err.txt
+expect_eq "part blanks: exit" "$?" 0
+expect_eq "part blanks: files" "$(LC_ALL=C ls -1 | sed 's/.*/<&>/' | tr '\n' ' ')" "< b > <a> <c> "
+rm -f ./*
+printf '[j]\nrw=write\nbs=4k\nsize=24k\nfilename= with space: lead\\:colon :trail \n' >../j11.fio
+"$bin" ../j11.fio >../out.txt 2>../err.txt
+expect_eq "part blanks in a job file: exit" "$?" 0
+expect_eq "part blanks in a job file: files" "$(LC_ALL=C ls -1 | sed 's/.*/<&>/' | tr '\n' ' ')" \
+  "< lead:colon > <trail> <with space> "
+# fio trims the ends of the value as iobench does: nothing to warn about.
+[ -s ../err.txt ] && fail "part blanks in a job file: stderr: $(cat ../err.txt)"
+cd .. || exit 1
 [ "$fails" -eq 0 ]

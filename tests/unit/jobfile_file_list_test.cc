@@ -55,6 +55,17 @@ TEST(JobfileFileList, EachFilenameAdds) {
   EXPECT_EQ(out.jobs[0].nrfiles, 2u);
 }
 
+// fio 3.33 trims the ends of the whole value and keeps the blanks of each
+// part: 'a: b :c' is the files a, " b " and c. iobench trimmed each part,
+// and so wrote to b, a file the job did not name.
+TEST(JobfileFileList, PartsKeepTheirBlanks) {
+  EXPECT_EQ(CliFilesOf({"--name=x", "--filename=a: b :c"}), (Names{"a", " b ", "c"}));
+  EXPECT_EQ(CliFilesOf({"--name=x", "--filename= a:b "}), (Names{"a", "b"}));
+  EXPECT_EQ(CliFilesOf({"--name=x", "--filename=a: :b"}), (Names{"a", " ", "b"}));
+  EXPECT_EQ(FilesOf("[a]\nfilename= with space: lead\\:colon :trail \n"),
+            (Names{"with space", " lead:colon ", "trail"}));
+}
+
 TEST(JobfileFileList, NrfilesAfterTheListKeepsTheFirst) {
   // On the command line, in the order written.
   EXPECT_EQ(CliFilesOf({"--name=j", "--filename=a:b:c", "--nrfiles=2"}), (Names{"a", "b"}));

@@ -1563,7 +1563,7 @@ TEST(JobfileValues, BlanksAtTheEdgeOfACommandLineValueAreWarned) {
   const JobSpec& j = out->jobs.at(0);
   EXPECT_EQ(j.bs[0].min, 4096u);
   EXPECT_EQ(j.size, 1u << 20);
-  ASSERT_EQ(out->warnings.size(), 4u);
+  ASSERT_EQ(out->warnings.size(), 3u);
   EXPECT_EQ(out->warnings[0],
             "command line: warning: option 'bs': the value ' 4k' starts with a blank: iobench "
             "reads it as '4k', but fio keeps the blank and then reads the number without its "
@@ -1575,18 +1575,16 @@ TEST(JobfileValues, BlanksAtTheEdgeOfACommandLineValueAreWarned) {
             "reads it as 'write', but fio keeps the blank and refuses the value; write -rw=write "
             "to mean the same to both");
   // A plain number and a number's trailing blank read the same in both
-  // tools; free text keeps its blank in both.
-  EXPECT_EQ(out->warnings[3].substr(0, 129),
-            "command line: warning: option 'filename': the value ' x' starts with a blank: "
-            "iobench reads it as 'x', but fio keeps the blank in");
+  // tools; free text keeps its blank in both. fio 3.33 trims the ends of a
+  // filename= value too (it made the file x, not " x"): no warning.
   EXPECT_EQ(j.filenames.at(0), "x");
   // The suggested argument is quoted for a shell when it needs it (it
-  // suggested --filename=sp ace, which a shell splits in two).
-  in.cli_job_args = {"--name=a", "--filename= sp ace"};
+  // suggested --buffer_pattern="a b", which a shell splits in two).
+  in.cli_job_args = {"--name=a", "--buffer_pattern= \"a b\""};
   out = ParseJobs(in);
   ASSERT_TRUE(out.ok()) << out.status().message();
   ASSERT_EQ(out->warnings.size(), 1u);
-  EXPECT_NE(out->warnings[0].find("; write '--filename=sp ace' to mean the same to both"),
+  EXPECT_NE(out->warnings[0].find("; write '--buffer_pattern=\"a b\"' to mean the same to both"),
             std::string::npos)
       << out->warnings[0];
   in.cli_job_args = {"--name= b", "--description=d "};
