@@ -94,6 +94,16 @@ std::string BsText(const JobSpec& job, uint64_t bs, int d) {
   return "block size " + n + " (" + kDir[d] + ", " + sys::OptionAt(job, option, "") + ")";
 }
 
+// The direction whose smallest block is `min_bs` (read, then write, of
+// those the job does), for BsText.
+int FirstBsDdir(const JobSpec& job, uint64_t min_bs) {
+  int d = 0;
+  while (d + 1 < kNumDdirs && (job.bs[d].min != min_bs ||
+                               !((d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)))))
+    ++d;
+  return d;
+}
+
 // "direct=1 (b.fio:3)".
 std::string DirectText(const JobSpec& job) {
   return job.FindSetting("direct") == nullptr
@@ -342,8 +352,16 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
   // Files too small for one block: as fio, the job skips them and runs on
   // the others (a note names them); refused only when no file is left.
   Status too_small;
+  // Empty files among others, with no size set: the refusal when every
+  // file is one (fio: "you need to specify size=").
+  Status all_empty;
   std::string skipped, skipped_bs;
   size_t nskipped = 0;  // the note names the first few (nrfiles=10001 skipped 10000)
+  const auto skip = [&](const std::string& path, uint64_t bytes, const std::string& bs) {
+    if (++nskipped <= kSkippedNamed)
+      skipped += (skipped.empty() ? "" : ", ") + path + " (" + std::to_string(bytes) + " bytes)";
+    if (skipped_bs.empty()) skipped_bs = bs;
+  };
   for (size_t i = 0; i < paths.size(); ++i) {
     TargetFile t;
     t.path = paths[i];
@@ -488,18 +506,31 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       // size=0 (or 0%) is fio's "not set" too; saying so of a size the job
       // file sets sent the user looking for a missing line.
       const bool zero = job.FindSetting("size") != nullptr;
+      // An empty file among others: as fio 3.33, the job is sized by the
+      // others and skips it as one too small for a block (fio opens and
+      // closes it); refused, as below, only when every file is empty.
+      const bool empty_among_others =
+          t.exists && !t.is_char_device && !diskless && paths.size() > 1;
       // Not set: where it was looked for, the job's section (a job file's).
       const std::string section = job.job_file.empty()
                                       ? ""
                                       : " in [" + job.SectionName() + "] (" + job.job_file + ":" +
                                             std::to_string(job.line) + ") nor in [global],";
-      return Status::Invalid(
+      Status unsized = Status::Invalid(
           JobLabel(job) + ": " +
           (zero ? sys::OptionAt(job, "size", "0") + " sets no size" : "size is not set" + section) +
           " and " +
           (diskless ? std::string("the null engine has no file to size from")
-                    : t.path + " does not exist or is empty") +
+           : empty_among_others
+               ? t.path + " and the job's " +
+                     (nfiles == 2 ? "other file" : std::to_string(nfiles - 1) + " other files") +
+                     " are empty"
+               : t.path + " does not exist or is empty") +
           (zero ? " (set size= above 0, or filesize=)" : " (set size= or filesize=)"));
+      if (!empty_among_others) return unsized;
+      if (all_empty.ok()) all_empty = std::move(unsized);
+      skip(t.path, 0, BsText(job, min_bs, FirstBsDdir(job, min_bs)));
+      continue;
     }
     // That file then ends the region as filesize= does (filesize=128k
     // size=64k: at 64 KiB, as fio's; filesize=32k size=64k: at 32 KiB).
@@ -629,10 +660,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       // Name where the region and the block come from: "size=100000 over 3
       // files" and "bs=65536 (read, at j.fio:4)" (fio runs such a job and
       // does nothing).
-      int d = 0;
-      while (d + 1 < kNumDdirs && (job.bs[d].min != min_bs ||
-                                   !((d == 0 && HasRead(job.rw)) || (d == 1 && HasWrite(job.rw)))))
-        ++d;
+      const int d = FirstBsDdir(job, min_bs);
       Status st =
           Status::Invalid(JobLabel(job) + ": the region of " + t.path + " is " +
                           std::to_string(usable) + " bytes (" + share_of + SizeOrigin(job, nfiles) +
@@ -644,10 +672,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         return st;
       }
       if (too_small.ok()) too_small = st;
-      if (++nskipped <= kSkippedNamed)
-        skipped +=
-            (skipped.empty() ? "" : ", ") + t.path + " (" + std::to_string(usable) + " bytes)";
-      if (skipped_bs.empty()) skipped_bs = BsText(job, min_bs, d);
+      skip(t.path, usable, BsText(job, min_bs, d));
       continue;
     }
     t.region_offset = off;
@@ -704,6 +729,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     if (no_block != nullptr) *no_block = true;
     return too_small;
   }
+  if (out.empty() && !all_empty.ok()) return all_empty;
   IOB_RETURN_IF_ERROR(CheckBlockalign(job, out, nfiles));
   if (!skipped.empty()) {
     std::string& note = out.front().note;

@@ -37,4 +37,38 @@ PY
 expect_eq "no file usable: exit" "$?" 2
 grep -q "the region of a is 8192 bytes (size not set: the file's size), smaller than the bs=16384" \
   err3.txt || fail "no file usable: stderr: $(cat err3.txt)"
+
+# An empty file among others, size= not set: fio 3.33 sizes the job by the
+# others and skips it (filename=z:big reads 16 KiB of big; s:z:big too, s
+# 3000 bytes; a writer of big:z writes big). iobench refused the whole job
+# (exit 2, "size is not set and z does not exist or is empty").
+: >z
+head -c 16384 /dev/urandom >big
+head -c 3000 /dev/urandom >s
+# empty_run NAME RW FILES BYTES: the job's exit and bytes moved.
+empty_run() {
+  "$bin" --output-format=json --name=j --bs=4k --ioengine=psync --rw="$2" --filename="$3" \
+    >e.json 2>e.txt
+  expect_eq "$1: exit" "$?" 0
+  expect_eq "$1: bytes" "$(python3 -c "import json; j = json.load(open('e.json'))['jobs'][0]
+print(j['read']['io_bytes'] + j['write']['io_bytes'], j['error'])")" "$4 0"
+  [ -s e.txt ] && fail "$1: stderr: $(cat e.txt)"
+  expect_eq "$1: sizes" "$(stat -c %s z big s | tr '\n' ' ')" "0 16384 3000 "
+}
+empty_run "empty first" read z:big 16384
+empty_run "empty last, writer" write big:z 16384
+empty_run "small and empty" read s:z:big 16384
+"$bin" --name=j --bs=4k --rw=read --filename=s:z:big >out4.txt 2>err4.txt
+grep -q "skipped s (3000 bytes), z (0 bytes): too small for one block" out4.txt ||
+  fail "small and empty: the note: $(grep -i skip out4.txt)"
+# Every file empty: refused, as fio ("you need to specify size="); an empty
+# and a small one: the small one is named (fio: "blocksize is larger than
+# data set range").
+"$bin" --name=j --bs=4k --rw=read --filename=z:z >out5.txt 2>err5.txt
+expect_eq "all empty: exit" "$?" 2
+grep -qF "size is not set and z and the job's other file are empty (set size= or filesize=)" \
+  err5.txt || fail "all empty: stderr: $(cat err5.txt)"
+"$bin" --name=j --bs=4k --rw=read --filename=z:s >out6.txt 2>err6.txt
+expect_eq "empty and small: exit" "$?" 2
+grep -q "the region of s is 3000 bytes" err6.txt || fail "empty and small: $(cat err6.txt)"
 [ "$fails" -eq 0 ]
