@@ -411,7 +411,6 @@ Status ResolveJobFiles(JobSpec* job) {
     for (const std::string& n : step.names) value += (value.empty() ? "" : ":") + n;
     return std::string(option) + "=" + value + " at " + SettingOf(*job, option).Where();
   };
-  const bool sized = job->size != 0 || job->size_percent != 0 || job->filesize_min != 0;
   std::vector<std::vector<std::string>> dir_files;
   for (const FileListStep& step : steps) {
     if (step.kind != K::kDir) continue;
@@ -431,12 +430,11 @@ Status ResolveJobFiles(JobSpec* job) {
       // or a device node is skipped; the iterator does not follow directory
       // links either.
       if (!fs::is_regular_file(it->symlink_status(ec))) continue;
-      // An empty file (a .gitkeep, a lock file) holds nothing to read: with
-      // no size= fio adds it and reads nothing there; iobench refused the
-      // whole job ("size is not set and ... is empty"). With size= it is
-      // laid out like the others, as in fio.
-      if (!sized && fs::file_size(it->path(), ec) == 0 && !ec) continue;
-      ec.clear();
+      // An empty file (a .gitkeep, a lock file) is listed too, as fio adds
+      // it: it counts for nrfiles= (the first N in the directory's order),
+      // and without size= the job skips it as a file too small for a
+      // block (ResolveTargets). Dropping it here made nrfiles=2 take two
+      // files further on (32 KiB read where fio reads 16).
       found.push_back(it->path().string());
     }
     if (ec) return Status::Invalid(who + ": " + ec.message());

@@ -96,8 +96,8 @@ TEST(FilesOptionsOpendir, FilesBelowTheDirectoryJoinTheJob) {
   fs::create_directory_symlink(dir.path() + "/d/sub", dir.path() + "/d/sublink");
   ASSERT_EQ(mkfifo((dir.path() + "/d/sub/fifo").c_str(), 0600), 0);
   EXPECT_EQ(ios(j), 56u);
-  // An empty regular file holds nothing to read: with no size= it is left
-  // out (fio adds it and reads nothing there; iobench refused the job).
+  // An empty regular file holds nothing to read: with no size= it is
+  // skipped (fio adds it and reads nothing there; iobench refused the job).
   MakeFile(dir.path() + "/d/sub/.gitkeep", 0);
   EXPECT_EQ(ios(j), 56u);
   // Errors name the option and what is wrong; nothing runs.
