@@ -863,9 +863,10 @@ void IologRecorder::Finish(uint64_t now_ns) {
   if (finished_) return;
   if (now_ns != 0) {
     for (uint32_t i = 0; i < files_.size(); ++i) {
-      if (opened_[i] == kClosed) continue;  // by a loop's end, and not used since
-      if (opened_[i] == kNever && on_demand_) continue;
-      if (opened_[i] == kNever) File(now_ns, i, FileAction::kOpen);
+      // Closed by a loop's end and not used since, or never used: fio
+      // opens a file at its first I/O, and logs nothing more of one the
+      // job never came to (io_size reached first, create_on_open).
+      if (opened_[i] != kOpen) continue;
       File(now_ns, i, FileAction::kClose);
     }
   }

@@ -248,13 +248,14 @@ class IologRecorder {
   // The job's final sync of every file (end_fsync, fsync_on_close): fio
   // logs it as a "sync" line per file, with the last I/O's offset, so a
   // replay of the log syncs as the job did.
-  // Under openfiles (OpenOnDemand), a file that is closed is opened for its
-  // sync and closed again, as fio's fio_file_fsync does.
+  // A file that is not open (the job never came to it, or openfiles closed
+  // it) is opened for its sync and closed again, as fio's fio_file_fsync
+  // does.
   void SyncAll(uint64_t now_ns) {
     for (uint32_t i = 0; i < files_.size(); ++i) {
       const bool was_open = opened_[i] == kOpen;
       Io(now_ns, i, IoOp::kFsync, last_offset_, 0);
-      if (on_demand_ && !was_open) Close(now_ns, i);
+      if (!was_open) Close(now_ns, i);
     }
   }
   // The end of a loop that another follows (loops=N): fio closes every open
@@ -264,9 +265,9 @@ class IologRecorder {
   // that ended on its bytes instead (on_bytes: a queueing engine's, or the
   // job's io_size reached) syncs the files still open, then closes them.
   void LoopEnd(uint64_t now_ns, bool synced, bool on_bytes);
-  // End of the job: "close" for every open file (after an "open" for a file
-  // that saw no I/O, so the log stays replayable), then hands the last chunk
-  // to the writer. Idempotent.
+  // End of the job: "close" for every open file (a file that saw no I/O
+  // has its "add" line alone, as in fio's log, which both tools replay),
+  // then hands the last chunk to the writer. Idempotent.
   void Finish(uint64_t now_ns);
   // openfiles below the file count: the job closed `file` (its pass is
   // over, or a new loop starts): "close" if it is open, as fio logs it then.
@@ -275,9 +276,6 @@ class IologRecorder {
     File(now_ns, file, FileAction::kClose);
     opened_[file] = kClosed;
   }
-  // openfiles: the files open as the job comes to them, and one it never
-  // came to (time_based) gets no "open"/"close" at the end, as in fio.
-  void OpenOnDemand() { on_demand_ = true; }
 
  private:
   IologRecorder(LogWriter* writer, int id, std::vector<std::string> files, uint64_t t0_ns)
@@ -319,7 +317,6 @@ class IologRecorder {
   uint64_t last_us_ = 0;      // the last line's time (Stamp)
   LogChunk* chunk_ = nullptr;
   bool finished_ = false;
-  bool on_demand_ = false;  // OpenOnDemand()
 };
 
 }  // namespace iobench

@@ -310,11 +310,10 @@ Status Worker::Setup() {
                                       sys::OptionWhere(job_, "write_iolog") + ")");
     recorder_ = std::move(rec).value();
     const uint64_t now = NowNs();
+    // A file's "open" comes with its first I/O: create_only's files, and
+    // those the job never comes to, have their "add" line alone, as in fio.
     for (uint32_t i = 0; i < targets_.size(); ++i)
       recorder_->File(now, i, IologRecorder::FileAction::kAdd);
-    // create_only: the files are laid out and never opened for I/O; fio
-    // logs only their "add" lines (iobench added an "open" and a "close").
-    if (job_.create_only) recorder_->OpenOnDemand();
   }
   // openfiles below the file count: each file is opened below to get it
   // ready (invalidate, fadvise, pre_read) and closed again at once; the
@@ -327,7 +326,6 @@ Status Worker::Setup() {
   // RLIMIT_NOFILE allows replays (PrepareReplayJob: read_iolog_open_max).
   if (job_.read_iolog_open_max != 0) open_limit_ = static_cast<uint32_t>(targets_.size());
   if (open_limit_ != 0) {
-    if (recorder_ != nullptr) recorder_->OpenOnDemand();
     service_opened_.assign(targets_.size(), 0);
   }
   uint64_t align = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));

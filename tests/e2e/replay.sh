@@ -18,13 +18,18 @@ notimes() { awk 'NR == 1 { print; next } { $1 = ""; sub(/^ /, ""); print }' "$1"
 # between loops carries the offset it refused for the next I/O (docs/replay.md).
 nosyncoffsets() { sed -E 's/ sync [0-9]+ 0$/ sync 0/'; }
 filter=cat
+prep=:  # run before each tool's run (a case's files as it wants them)
 
 # --- recording: same lines as fio's write_iolog ---
 record_case() {  # name, then job options
   local name=$1
   shift
   rm -f "fio_$name.log" "ib_$name.log"
-  fio --name=j "$@" --write_iolog="fio_$name.log" --output=/dev/null || fail "fio $name"
+  $prep
+  # fio_fails=1: fio fails the job (EIO: a read of an empty file), iobench notes it.
+  fio --name=j "$@" --write_iolog="fio_$name.log" --output=/dev/null ||
+    [ "${fio_fails:-0}" = 1 ] || fail "fio $name"
+  $prep
   "$bin" --name=j "$@" --write_iolog="ib_$name.log" --output=/dev/null || fail "iobench $name"
   diff <(notimes "fio_$name.log" | $filter) <(notimes "ib_$name.log" | $filter) >"diff_$name" ||
     fail "write_iolog $name differs from fio's: $(head -20 "diff_$name")"
@@ -47,6 +52,15 @@ record_case loops --filename="$tmp/data" --ioengine=psync --rw=write --bs=4k --s
 record_case readloops --filename="$tmp/data" --ioengine=psync --rw=read --bs=4k --size=16k --loops=3
 filter=nosyncoffsets record_case loopsync --filename="$tmp/data:$tmp/data2" --ioengine=psync --rw=write --bs=4k \
   --size=16k --loops=2 --end_fsync=1
+# A file the job never comes to has its "add" line alone, as in fio: io_size
+# runs out before the third file, and create_on_open's read of the empty
+# j.0.0 ends the job before j.0.1. iobench logged "open" and "close" for it
+# at the job's end. An end sync still opens, syncs and closes it, as fio's.
+record_case unreached --ioengine=psync --rw=read --bs=4k --size=48k --io_size=8k --nrfiles=3
+record_case unreachedsync --ioengine=psync --rw=write --bs=4k --size=48k --io_size=8k \
+  --nrfiles=3 --end_fsync=1
+fio_fails=1 prep="rm -f j.0.0 j.0.1" record_case createonopen --ioengine=psync --rw=read --bs=4k --size=32k \
+  --nrfiles=2 --create_on_open=1
 # Appends, as fio: two runs, two headers.
 "$bin" --name=j --ioengine=null --rw=read --size=8k --write_iolog=ib_seqread.log --output=/dev/null
 [ "$(grep -c '^fio version 3 iolog$' ib_seqread.log)" = 2 ] || fail "write_iolog does not append"

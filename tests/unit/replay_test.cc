@@ -869,6 +869,35 @@ TEST(ReplayRunTest, RecordsCloseAndOpenBetweenLoops) {
   }
 }
 
+// A file the job never comes to (io_size runs out after two files of
+// three) has its "add" line alone, as in fio 3.33's log; iobench logged an
+// "open" and a "close" for it at the job's end. An end sync still opens,
+// syncs and closes it there (fio_file_fsync), before the others close.
+TEST(ReplayRunTest, RecordsNoOpenOfAFileNeverUsed) {
+  TempDir d("/dev/shm");
+  const std::string a = d.File("a", 16 << 10), b = d.File("b", 16 << 10), c = d.File("c", 16 << 10);
+  for (int mode = 0; mode < 2; ++mode) {
+    const std::string rec = d.path() + "/unused" + std::to_string(mode) + ".log";
+    JobSpec j = TestJob("unused", mode == 1 ? RwMode::kWrite : RwMode::kRead, 4096, 48 << 10);
+    j.ioengine = "psync";
+    j.filenames = {a, b, c};
+    j.nrfiles = 3;
+    j.io_size = 8192;
+    j.end_fsync = mode == 1;
+    j.write_iolog = rec;
+    auto r = RunJobs({j}, {});
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    const std::string op = mode == 1 ? " write 0 4096\n" : " read 0 4096\n";
+    std::string want = "fio version 3 iolog\n" + a + " add\n" + b + " add\n" + c + " add\n" + a +
+                       " open\n" + a + op + b + " open\n" + b + op;
+    if (mode == 1)
+      want += a + " sync 0 0\n" + b + " sync 0 0\n" + c + " open\n" + c + " sync 0 0\n" + c +
+              " close\n";
+    EXPECT_EQ(WithoutTimes(ReadAll(rec)), want + a + " close\n" + b + " close\n")
+        << "end_fsync=" << mode;
+  }
+}
+
 // A log whose last entry is a sync (a record of an end_fsync job): fio's
 // end_fsync and fsync_on_close do not sync again after it (should_fsync()
 // is false after a sync); the replay used to add one more per file. Seen
