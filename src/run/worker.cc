@@ -1787,10 +1787,35 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
   if (vr < 0) return false;
   // number_ios used up: nothing more is issued, but a think time due after
   // the last I/O is still taken, as fio does and as a job that ends on its
-  // bytes does (number_ios=3 thinktime=200ms: 600 ms of runtime, not 400).
+  // bytes does (number_ios=3 thinktime=200ms: 600 ms of runtime, not 400),
+  // except with an engine that takes one batch at a time (below).
   const bool ios_used_up = vr == 0 && ios_left_ == 0 && !write_owed_;
   bool paused = false;
   if (vr == 0 && job_.thinktime_ns != 0 && (think_pending_ || (think_check_ && ThinkDue(now)))) {
+    if (!think_pending_ && one_batch_ && !think_batch_full_ && !write_owed_ && !has_pending_plan_ &&
+        job_.thinktime_blocks_complete && job_.thinktime_iotime_ns == 0) {
+      // An engine that takes one batch at a time (null at iodepth > 1): fio
+      // checks its think time right after queueing, before the batch is
+      // reaped, unless it filled the queue; it reaps and counts the batch
+      // when its next I/O, already prepared, finds the engine busy. So the
+      // pause these completions made due is taken only if an I/O follows:
+      // none after the job's last (thinktime_blocks=6 iodepth=4,
+      // number_ios=6: no pause, 12: one, 24: three; fio 3.33). Prepare the
+      // next I/O now. (thinktime_blocks_type=issue and thinktime_iotime
+      // are not deferred: the check after the queueing sees them.)
+      IoPlan next;
+      if (ios_used_up || !NextPlan(&next)) {
+        no_more_ = true;
+        return false;
+      }
+      pending_plan_ = next;
+      has_pending_plan_ = true;
+      lookahead_plan_ = true;  // its rate delay is still to be computed
+      if (need_sync_) {        // a new pass's sync goes first, then the pause
+        think_pending_ = true;
+        return PrepareSlow(now, out);
+      }
+    }
     think_pending_ = true;
     if (in_use > 0) return false;  // think after the I/O has completed (fio quiesces)
     const uint64_t spin = std::min(job_.thinktime_spin_ns, job_.thinktime_ns);
@@ -2700,6 +2725,7 @@ void Worker::Run() {
           // stamps a requeued I/O again). The top of the loop reads the
           // clock and checks the time, so no check is needed here.
           if (one_batch_ && committed_ != 0) {
+            think_batch_full_ = free_n_ == 0;
             AccountBatch(engine_->Reap(committed_, committed_, reaped_.data()));
             goto next_batch;
           }

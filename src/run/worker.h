@@ -717,6 +717,11 @@ class Worker {
   bool think_pending_ = false;
   bool think_check_ = false;       // an I/O was issued since ThinkDue last ran
   bool think_blocks_set_ = false;  // thinktime_blocks given (matters with thinktime_iotime)
+  // OneBatchAtATime: the batch last reaped had filled the queue. fio reaps
+  // such a batch at once and its thinktime check counts it; a smaller one
+  // it reaps, and counts, only when its next queue call finds the engine
+  // busy, that is when another I/O follows.
+  bool think_batch_full_ = false;
   bool ThinkDue(uint64_t now);
   bool need_sync_ = false;
   // The owed sync's file, its turn in the file service taken (-1: not yet).
