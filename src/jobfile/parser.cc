@@ -595,12 +595,13 @@ bool BareAllowed(const OptionDef& d) {
   return d.type == OptType::kBool || d.name == "sync" || d.name.rfind("write_", 0) == 0;
 }
 
-// What fio 3.33 runs for a bs= value iobench refuses (parse.c,
+// What fio 3.33 runs for a per-direction value iobench refuses (parse.c,
 // handle_option): the value splits into reads, writes, trims at ',', or
 // when there is none at ':', else '-' (so bs=4k-16k reads 4k and writes
-// 16k), the last part carrying over; each size ends at the next ':', '-',
-// ',' or '/' (bs=4k/8k is 4k).
-std::string FioRunsBs(const std::string& text) {
+// 16k, rate=1m-2m caps reads at 1m and writes at 2m), the last part
+// carrying over; each number ends at the next ':', '-', ',' or '/'
+// (bs=4k/8k is 4k).
+std::string FioRunsPerDir(const std::string& text) {
   std::vector<std::string> sizes;
   for (size_t pos = 0;;) {
     const std::string rest = text.substr(pos);
@@ -889,14 +890,24 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
             // bs=4k-16k / bs=4k/8k: fio silently runs 4k; point at the
             // options that take a range or a split. Not in a value with a
             // $keyword: bs=$pagesize/2 is arithmetic, which fio computes.
-            if (def->name == "bs" && !keyword && p.text->find('(') == std::string::npos) {
-              const size_t sep = p.text->find_first_of("-:/", 1);
-              if (sep != std::string::npos)
+            // The other per-direction options (rate=1m-2m, rate_iops=100:50,
+            // max_latency=1s:2s) are refused alike, saying what fio reads
+            // there: one value per direction, as with ','.
+            if (!keyword && p.text->find('(') == std::string::npos) {
+              const bool bs = def->name == "bs";
+              const size_t sep = p.text->find_first_of(bs ? "-:/" : "-:", 1);
+              if (sep != std::string::npos) {
+                const std::string fio = " (fio would run " + FioRunsPerDir(v.text) + ")";
+                if (bs)
+                  return Diag(s, at(p.offset + sep),
+                              "option '" + s.key + "' takes one size per direction; for " +
+                                  ((*p.text)[sep] == '/' ? "a mix of sizes write bssplit="
+                                                         : "a range write bsrange=") +
+                                  *p.text + fio);
                 return Diag(s, at(p.offset + sep),
-                            "option '" + s.key + "' takes one size per direction; for " +
-                                ((*p.text)[sep] == '/' ? "a mix of sizes write bssplit="
-                                                       : "a range write bsrange=") +
-                                *p.text + " (fio would run " + FioRunsBs(v.text) + ")");
+                            "option '" + s.key + "' separates its read, write and trim values " +
+                                "with ',', not '" + (*p.text)[sep] + "'" + fio);
+              }
             }
             IOB_RETURN_IF_ERROR(bc_unreadable(*p.text, p.offset));
             auto n = ParseNumber(number_text(*p.text), ctx, &ve);

@@ -2154,6 +2154,30 @@ TEST(JobfileErrors, BsRangeOrSplitPointsAtTheRightOption) {
   EXPECT_EQ(ParseOk("[a]\nbs=(16k-4k)\n").jobs.at(0).bs[0].min, 12288u);
 }
 
+// rate=1m-2m said "bad size unit 'm-2m'", rate_iops=100:50 "bad number
+// '100:50'": fio 3.33 reads both as read,write values (rate=1m-2m on randrw:
+// 256 reads and 512 writes in 1 s). Refused as bs=4k-16k is, saying so.
+TEST(JobfileErrors, PerDirectionColonOrDashSaysWhatFioReads) {
+  EXPECT_EQ(ParseErr("[a]\nrate=1m-2m\n"),
+            "t.fio:2:8: option 'rate' separates its read, write and trim values with ',', not '-' "
+            "(fio would run reads 1m, writes 2m, trims 2m)\nrate=1m-2m\n       ^");
+  EXPECT_NE(ParseErr("[a]\nrate_iops=100:50\n")
+                .find("with ',', not ':' (fio would run reads 100, writes 50, trims 50)"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nrate_min=1k:2k\n").find("(fio would run reads 1k, writes 2k, trims 2k)"),
+            std::string::npos);
+  EXPECT_NE(ParseErr("[a]\nmax_latency=1s:2s\n").find("option 'max_latency' separates"),
+            std::string::npos);
+  // After a ',' fio splits no more there: the read value ends at its '-'.
+  EXPECT_NE(ParseErr("[a]\nrate_iops=100-50,20\n").find("(fio would run reads 100, writes 20, "),
+            std::string::npos);
+  // The ',' form runs, as before.
+  const JobSpec j = ParseOk("[a]\nrate=1m,2m\nrate_iops_min=1,2\n").jobs.at(0);
+  EXPECT_EQ(j.rate[0], 1u << 20);
+  EXPECT_EQ(j.rate[1], 2u << 20);
+  EXPECT_EQ(j.rate_iops_min[1], 2u);
+}
+
 // rwmixread=70% said "bad number '70%'" (fio silently runs 100% reads).
 TEST(JobfileErrors, PercentSignOnAPlainNumber) {
   EXPECT_EQ(ParseErr("[a]\nrwmixread=70%\n"),
