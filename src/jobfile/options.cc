@@ -2021,7 +2021,9 @@ std::vector<OptionDef> BuildTable() {
                   .Set(D(rate_iops_min)));
   // Milliseconds, as in fio; a time with a unit (`1s`, `250ms`) is read as
   // one (it was "bad number '1s'"). A bare number stays a count of ms, so
-  // windows beyond 2^63 ns still parse (they never end).
+  // windows beyond 2^63 ns still parse (they never end). 0 is fio's too: a
+  // window under 1 ms is never judged (MinRateCheck), so 0 judges at each
+  // check 1 ms or more after the last, as rate_cycle=1 does, in both.
   r.push_back(Row("rate_cycle", T::kSpecial, "rate",
                   "Averaging window of rate_min/rate_iops_min (ms, or a time with a unit)")
                   .Alias({"ratecycle"})
@@ -2045,7 +2047,6 @@ std::vector<OptionDef> BuildTable() {
                         return Bad("'" + t + "' is not a whole number of milliseconds");
                       ms = static_cast<uint64_t>(ns) / kMsec;
                     }
-                    if (ms == 0) return Bad("must be at least 1 ms");
                     j.ratecycle_ms = ms;
                     return Status::Ok();
                   }));

@@ -310,6 +310,25 @@ TEST(PatternRateTest, MinRateSkipsADirectionThatDidNothing) {
   EXPECT_EQ(c->Failure(), "read IOPS 50 over 1000 ms is below rate_iops_min=100");
 }
 
+// rate_cycle=0, which fio 3.33 takes: each check judges the window since
+// the last, once it is 1 ms or more (fio works in whole ms and skips an
+// empty span); the same jobs pass and fail as with rate_cycle=1 in fio
+// (thinktime=1s rate_min=10k fails at 4096 B/s over 1000 ms in both).
+TEST(PatternRateTest, MinRateCycleZero) {
+  JobSpec job;
+  job.rate_iops_min[0] = 100;
+  job.ratecycle_ms = 0;
+  auto c = MinRateCheck::Create(job);
+  uint64_t bytes[kNumDdirs] = {0, 0, 0}, ios[kNumDdirs] = {1, 0, 0};
+  constexpr uint64_t kMs = 1'000'000;
+  EXPECT_TRUE(c->Check(2000 * kMs, bytes, ios));            // opens the window
+  EXPECT_TRUE(c->Check(2000 * kMs + kMs / 2, bytes, ios));  // under 1 ms: not judged
+  ios[0] += 1;
+  EXPECT_TRUE(c->Check(2010 * kMs, bytes, ios));   // 1 I/O in 10 ms: 100 IOPS
+  EXPECT_FALSE(c->Check(2030 * kMs, bytes, ios));  // none in 20 ms
+  EXPECT_EQ(c->Failure(), "read IOPS 0 over 20 ms is below rate_iops_min=100");
+}
+
 TEST(PatternRateTest, MinBandwidthPerDirection) {
   JobSpec job;
   job.rate_min[1] = 1'000'000;  // writes only
