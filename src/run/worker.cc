@@ -761,7 +761,13 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
   next_iops_ns_ = SaturatingAddNs(now, MsToNs(job_.iops_avg_ms));
   next_sample_ns_ = std::min(next_bw_ns_, next_iops_ns_);
   if (iolog_ != nullptr) iolog_->StartEpoch();  // log_unix_epoch: times count from here
-  ru_start_ = HelperCpuSampler::ThreadCpuNow();
+  const CpuUsage cpu_now = HelperCpuSampler::ThreadCpuNow();
+  if (ru_start_.thread_ns != 0) {  // a ramp or a search ran before: its CPU is no helper's
+    const CpuUsage before = CpuSince(ru_start_, cpu_now);
+    unmeasured_cpu_.user_us += before.user_us;
+    unmeasured_cpu_.sys_us += before.sys_us;
+  }
+  ru_start_ = cpu_now;
   live_.state.store(StateLetter(job_), std::memory_order_relaxed);
   live_.measured_since_ns.store(now, std::memory_order_release);  // after PublishLive
   if (lat_search_ != nullptr) lat_search_->Restart(now, 0);       // as fio: the search starts over

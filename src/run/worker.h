@@ -118,6 +118,7 @@ class Worker {
   void Teardown();
 
   JobResult& result() { return result_; }
+  const CpuUsage& unmeasured_cpu() const { return unmeasured_cpu_; }
   // Setup() failed applying cpus_allowed, nice or prio/prioclass: the job
   // fails alone (err=errno, as fio), whatever the errno (EPERM included).
   // Read by the coordinator after Setup() returned.
@@ -749,6 +750,10 @@ class Worker {
   bool slat_hist_ = false, lat_hist_ = false;
   bool stamp_ = true;  // any latency recorded: stamp issue and completion
   CpuUsage ru_start_;
+  // The thread's CPU before its measured period (the ramp, a latency_target
+  // search before its final run): in no report's cpu line, and not helper
+  // CPU either (AttributeHelperCpu takes it out of "other").
+  CpuUsage unmeasured_cpu_;
   uint64_t due_ns_ = 0;  // rate limit: pending plan may go at this time
   uint32_t last_write_file_ = 0;
   bool torn_down_ = false;
