@@ -1065,7 +1065,8 @@ Result<TableMetric> ParseTableMetric(const std::string& name) {
     if (!names.empty()) names += '|';
     names += mi.name;
   }
-  return Status::Invalid("--table-metric=" + name + ": unknown metric (one of " + names + ")");
+  return Status::Invalid("--table-metric=" + sys::Shortened(name) + ": unknown metric (one of " +
+                         names + ")");
 }
 
 Result<std::vector<TableMetric>> ParseTableMetrics(const std::string& comma_list) {
@@ -1076,7 +1077,8 @@ Result<std::vector<TableMetric>> ParseTableMetrics(const std::string& comma_list
     IOB_ASSIGN_OR_RETURN(TableMetric m, ParseTableMetric(item));
     // iops,iops printed the same tables twice.
     if (std::find(out.begin(), out.end(), m) != out.end())
-      return Status::Invalid("--table-metric=" + comma_list + ": '" + item + "' appears twice");
+      return Status::Invalid("--table-metric=" + sys::Shortened(comma_list) + ": '" + item +
+                             "' appears twice");
     out.push_back(m);
   }
   if (out.empty()) return Status::Invalid("--table-metric: empty list");

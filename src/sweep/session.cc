@@ -321,12 +321,13 @@ Status CheckTableOptionsUsed(const SessionOptions& o) {
 Status CheckReportOptions(const SessionOptions& o) {
   IOB_RETURN_IF_ERROR(CheckTableOptionsUsed(o));
   if (!o.table_rows.empty() && CanonicalKey(o, o.table_rows) == CanonicalKey(o, o.table_cols))
-    return Status::Invalid("--table-rows and --table-cols both name '" + o.table_rows +
+    return Status::Invalid("--table-rows and --table-cols both name '" +
+                           sys::Shortened(o.table_rows) +
                            "'; rows and columns need two different swept keys");
   // A hook without points ran once, recorded nowhere (no hook_log in the
   // JSON) and failing "at point ;".
   if (!o.sweep_cmd.empty() && o.sweeps.empty())
-    return Status::Invalid("--sweep-cmd '" + o.sweep_cmd +
+    return Status::Invalid("--sweep-cmd '" + sys::Shortened(o.sweep_cmd) +
                            "': nothing is swept; the hook runs before each point of "
                            "--sweep KEY=...");
   if (o.plot.empty()) return Status::Ok();
@@ -1054,13 +1055,15 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
       for (const auto& [key, value] : plan.points.front().values) {
         if (o.is_job_option(key) || std::find(used.begin(), used.end(), key) != used.end())
           continue;
+        const std::string k = sys::Shortened(key);
+        const std::string hook = o.sweep_cmd.empty()
+                                     ? "there is no --sweep-cmd to use it"
+                                     : "--sweep-cmd '" + sys::Shortened(o.sweep_cmd) +
+                                           "' does not use it (write {" + k +
+                                           "} where the hook takes its value)";
         const std::string near = o.suggest_option ? o.suggest_option(key) : "";
-        return Status::Invalid("--sweep " + key + "=...: '" + key + "' is not a job option, and " +
-                               (o.sweep_cmd.empty()
-                                    ? "there is no --sweep-cmd to use it"
-                                    : "--sweep-cmd '" + o.sweep_cmd + "' does not use it (write {" +
-                                          key + "} where the hook takes its value)") +
-                               (near.empty() ? "" : "; did you mean " + near + "?"));
+        return Status::Invalid("--sweep " + k + "=...: '" + k + "' is not a job option, and " +
+                               hook + (near.empty() ? "" : "; did you mean " + near + "?"));
       }
     // Every point must be valid before the first one runs: a bad value at
     // the end of a long sweep would otherwise waste the sweep. Whole points,
@@ -1098,7 +1101,8 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
       swept |= CanonicalKey(o, sw.substr(0, sw.find('='))) == CanonicalKey(o, *k);
     if (!swept)
       return Status::Invalid("--table-" + std::string(k == &o.table_rows ? "rows" : "cols") + "=" +
-                             *k + ": not a swept key (--sweep " + *k + "=...)");
+                             sys::Shortened(*k) + ": not a swept key (--sweep " +
+                             sys::Shortened(*k) + "=...)");
   }
   if (plan.compare_base) IOB_RETURN_IF_ERROR(CheckCompareMatch(o, plan, jobs));
   return plan;

@@ -289,18 +289,13 @@ std::string SweepPoint::Label() const {
 }
 
 // An argument as errors quote it: a long list (20000 values) is cut, so a
-// duplicate's message is not the whole list again.
-std::string QuoteArg(const std::string& arg) {
-  constexpr size_t kMax = 80;
-  // Control characters escaped: a value with a newline is refused, and its
-  // message stays one line.
-  if (arg.size() <= kMax) return "--sweep " + sys::Printable(arg);
-  return "--sweep " + sys::Printable(arg.substr(0, kMax)) + "... (" + std::to_string(arg.size()) +
-         " characters)";
-}
+// duplicate's message is not the whole list again; control characters
+// escaped: a value with a newline is refused, and its message stays one
+// line.
+std::string QuoteSweepArg(const std::string& arg) { return "--sweep " + sys::Shortened(arg); }
 
 Result<SweepAxis> ParseSweepArg(const std::string& arg, const SizeUnit& unit) {
-  const std::string where = QuoteArg(arg);
+  const std::string where = QuoteSweepArg(arg);
   const size_t eq = arg.find('=');
   if (eq == std::string::npos)
     return Status::Invalid(where + ": expected KEY=V1,V2,... or KEY=A..B:xF");
@@ -309,7 +304,7 @@ Result<SweepAxis> ParseSweepArg(const std::string& arg, const SizeUnit& unit) {
   if (axis.key.empty()) return Status::Invalid(where + ": empty key before '='");
   for (char c : axis.key) {
     if (!IsWordChar(c))
-      return Status::Invalid(where + ": key '" + axis.key +
+      return Status::Invalid(where + ": key '" + sys::Shortened(axis.key) +
                              "' may hold only letters, digits and '_'");
   }
   const std::string rhs = arg.substr(eq + 1);
@@ -339,7 +334,7 @@ Result<SweepAxis> ParseSweepArg(const std::string& arg, const SizeUnit& unit) {
   for (size_t i = 0; i < axis.values.size(); ++i) {
     const auto& v = axis.values[i];
     if (auto [it, fresh] = seen.emplace(v, i + 1); !fresh)
-      return Status::Invalid(where + ": value '" + v + "' appears twice" +
+      return Status::Invalid(where + ": value '" + sys::Shortened(v) + "' appears twice" +
                              (axis.values.size() > 10 ? " (values " + std::to_string(it->second) +
                                                             " and " + std::to_string(i + 1) + ")"
                                                       : ""));
@@ -377,9 +372,10 @@ Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& swe
     // product of which each point ran only one of the two values.
     const std::string option = canonical ? canonical(axis.key) : axis.key;
     if (auto [it, fresh] = keys.emplace(option, axis.key); !fresh)
-      return Status::Invalid(QuoteArg(arg) + ": key '" + option + "' is already swept" +
-                             (it->second != axis.key ? " (as '" + it->second + "')" : "") +
-                             "; give all its values in one --sweep");
+      return Status::Invalid(
+          QuoteSweepArg(arg) + ": key '" + sys::Shortened(option) + "' is already swept" +
+          (it->second != axis.key ? " (as '" + sys::Shortened(it->second) + "')" : "") +
+          "; give all its values in one --sweep");
     // Keyed by the option's own name from here on: a table (--table-cols=bs),
     // a --compare against a bs= sweep and the JSON's point all meet it
     // under one name, whichever alias was typed.
@@ -391,12 +387,13 @@ Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& swe
         const auto& v = axis.values[i];
         if (auto [it, fresh] = read_as.emplace(value_key(option, v), std::make_pair(v, i + 1));
             !fresh)
-          return Status::Invalid(QuoteArg(arg) + ": values '" + it->second.first + "' and '" + v +
-                                 "' are the same " + option + "; the point would run twice" +
-                                 (axis.values.size() > 10
-                                      ? " (values " + std::to_string(it->second.second) + " and " +
-                                            std::to_string(i + 1) + ")"
-                                      : ""));
+          return Status::Invalid(
+              QuoteSweepArg(arg) + ": values '" + sys::Shortened(it->second.first) + "' and '" +
+              sys::Shortened(v) + "' are the same " + sys::Shortened(option) +
+              "; the point would run twice" +
+              (axis.values.size() > 10 ? " (values " + std::to_string(it->second.second) + " and " +
+                                             std::to_string(i + 1) + ")"
+                                       : ""));
       }
     }
     total *= axis.values.size();
@@ -424,7 +421,7 @@ Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const 
       if (!set) return Status::Internal("ApplyPoint: no option setter");
       const size_t before = job.settings.size();
       Status st = set(&job, key, value);
-      if (!st.ok()) return st.WithContext("--sweep " + key + "=" + value);
+      if (!st.ok()) return st.WithContext(QuoteSweepArg(key + "=" + value));
       // Where the value came from, for messages about it ("bs=131072 (read,
       // at <sweep>)"): the setter records the command line.
       for (size_t i = before; i < job.settings.size(); ++i) job.settings[i].file = "<sweep>";
@@ -472,7 +469,7 @@ Result<std::string> ExpandHookCommand(const std::string& cmd_template, const Swe
     const std::string* value = nullptr;
     if (name.empty()) {
       if (anon == nullptr)
-        return Status::Invalid("--sweep-cmd '" + cmd_template +
+        return Status::Invalid("--sweep-cmd '" + sys::Shortened(cmd_template) +
                                "': {} needs a --sweep key to take its value from");
       value = anon;
     } else {
@@ -481,9 +478,11 @@ Result<std::string> ExpandHookCommand(const std::string& cmd_template, const Swe
       if (value == nullptr && canonical) value = point.Find(canonical(name));
       if (value == nullptr) {
         std::string keys;
-        for (const auto& kv : point.values) keys += (keys.empty() ? "" : ", ") + kv.first;
+        for (const auto& kv : point.values)
+          keys += (keys.empty() ? "" : ", ") + sys::Shortened(kv.first);
         return Status::Invalid(
-            "--sweep-cmd '" + cmd_template + "': {" + name + "} names no --sweep key" +
+            "--sweep-cmd '" + sys::Shortened(cmd_template) + "': {" + sys::Shortened(name) +
+            "} names no --sweep key" +
             (keys.empty() ? std::string(" (nothing is swept)") : " (swept: " + keys + ")"));
       }
     }
@@ -517,8 +516,9 @@ Status RunHook(const std::string& cmd_template, const SweepPoint& point, std::st
   }
   if (exit_code) *exit_code = code;
   if (code == 0) return Status::Ok();
-  std::string msg = "--sweep-cmd '" + cmd + "' failed with exit code " + std::to_string(code) +
-                    " at point " + point.Label() + "; the sweep stops here";
+  std::string msg = "--sweep-cmd '" + sys::Shortened(cmd) + "' failed with exit code " +
+                    std::to_string(code) + " at point " + sys::Shortened(point.Label()) +
+                    "; the sweep stops here";
   const std::string tail = Tail(output, 5);
   if (!tail.empty()) msg += ":\n" + tail;
   return Status(Status::Code::kIoError, msg);

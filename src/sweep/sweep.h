@@ -63,6 +63,11 @@ using IsJobOption = std::function<bool(const std::string& name)>;
 // kb_base). nullptr: no suffix is read (an error naming it).
 using SizeUnit = std::function<Result<uint64_t>(const std::string& suffix)>;
 
+// A --sweep argument as errors quote it: "--sweep KEY=VALUES", control
+// characters escaped, a long one cut to its first 80 characters and its
+// length.
+std::string QuoteSweepArg(const std::string& arg);
+
 // Parses one `--sweep` argument: `KEY=V1,V2,...`; each item may be a numeric
 // range `A..B` (step +1), `A..B:+S` (add S) or `A..B:xF` (multiply by F >= 2),
 // with optional k/m/g/t/p suffixes read by `unit` (`bs=4k..64k:x2`), the

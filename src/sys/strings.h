@@ -60,6 +60,15 @@ inline std::string Printable(std::string_view text, bool keep_newlines = false) 
   return out;
 }
 
+// Text a message quotes that may be very long (a --sweep argument, a key
+// of 5000 characters): Printable, cut to its first 80 characters followed
+// by "... (N characters)" when longer, so that an error stays one line.
+inline std::string Shortened(std::string_view text) {
+  constexpr size_t kMax = 80;
+  if (text.size() <= kMax) return Printable(text);
+  return Printable(text.substr(0, kMax)) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
 // Where the first control character a job's value may not hold is in `t`
 // (tab, form feed and vertical tab are blanks there), or npos. One rule for
 // job files, the command line, ${VAR} values and --sweep values.
