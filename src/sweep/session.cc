@@ -294,14 +294,29 @@ void AlignPointSpellings(const SessionOptions& o, const nlohmann::json& base,
 // --compare-labels without --compare. The metric is read by the tables
 // (the table format, the normal report's median with --repeat), --compare
 // (its tables and its JSON rows) and --plot; the style only by tables
-// written as text.
+// written as text. --table-rows and --table-cols only by the tables of a
+// run made now (--output-format=table, the normal report's --repeat
+// median tables): not by --compare's delta tables, nor by --plot; with json
+// or terse alone, a run without --repeat or --compare BASE NEW (nothing
+// run) they changed nothing.
 Status CheckTableOptionsUsed(const SessionOptions& o) {
+  const bool run = o.compare.size() < 2;  // --compare BASE.json NEW.json runs nothing
   const bool table = Has(o.formats, "table");
   const bool normal = Has(o.formats, "normal");
   const bool compare = !o.compare.empty();
   const bool median = normal && o.repeat > 1;
   std::string formats;
   for (const auto& f : o.formats) formats += (formats.empty() ? "" : ",") + f;
+  for (const auto& [name, key] :
+       {std::pair{"--table-rows", &o.table_rows}, std::pair{"--table-cols", &o.table_cols}}) {
+    if (key->empty() || (run && (table || median))) continue;
+    return Status::Invalid(
+        std::string(name) + "=" + sys::Shortened(*key) + ": nothing reads it " +
+        (run ? "with --output-format=" + formats
+             : "with --compare " + o.compare[0] + " " + o.compare[1] + " (nothing is run)") +
+        "; it lays out the tables of a run (--output-format=table, or normal with --repeat), "
+        "not --compare's delta tables nor --plot");
+  }
   if (o.table_metric_given && !(table || compare || !o.plot.empty() || median))
     return Status::Invalid("--table-metric=" + o.table_metric +
                            ": nothing reads it with --output-format=" + formats +
