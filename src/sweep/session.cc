@@ -1593,7 +1593,34 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   return exit_code;
 }
 
+// --compare BASE.json NEW.json runs nothing: the options that act on a run
+// (a sweep, its hook, repeats, a plot of it) were accepted and ignored,
+// exit 0, as a typo'd option would be; refused, as --plot without a
+// sweep is.
+Status CheckNothingRun(const SessionOptions& o) {
+  const std::string files = "--compare " + o.compare[0] + " " + o.compare[1] + " runs nothing";
+  const std::string run_now = "give a job file or job options to run now and compare (--compare " +
+                              o.compare[0] + " JOBFILE ...)";
+  if (!o.sweeps.empty())
+    return Status::Invalid(sweep::QuoteSweepArg(o.sweeps.front()) + ": " + files + " to sweep; " +
+                           run_now);
+  if (!o.sweep_cmd.empty())
+    return Status::Invalid("--sweep-cmd '" + sys::Shortened(o.sweep_cmd) + "': " + files +
+                           "; the hook runs before each point of a --sweep run now");
+  if (o.repeat != 1)
+    return Status::Invalid("--repeat=" + std::to_string(o.repeat) + ": " + files + " to repeat; " +
+                           run_now);
+  if (!o.plot.empty())
+    return Status::Invalid("--plot=" + o.plot + ": " + files +
+                           "; a plot is of a sweep run now (--sweep KEY=...)");
+  return Status::Ok();
+}
+
 int CompareFiles(const SessionOptions& o) {
+  if (Status st = CheckNothingRun(o); !st.ok()) {
+    PrintError(st);
+    return kExitUsage;
+  }
   Result<TableOptions> topts = MakeTableOptions(o);
   if (!topts.ok()) {
     PrintError(topts.status());
