@@ -27,7 +27,9 @@ using table::AggregateMetric;
 using table::AllJobs;
 using table::DescribeJobs;
 using table::DirectionViews;
+using table::Interrupted;
 using table::JobDirections;
+using table::JobError;
 using table::JobLabels;
 using table::JobPoint;
 using table::SweepKeys;
@@ -213,6 +215,7 @@ Result<std::string> PlotScript(const json& doc, const PlotOptions& opts) {
       }
     }
   }
+  std::vector<std::string> left_out;  // the points not plotted, and why
   auto value = [&](const Series& s, const std::string& x, TableMetric m) {
     std::vector<const json*> sel;
     for (const json* j : jobs) {
@@ -221,6 +224,21 @@ Result<std::string> PlotScript(const json& doc, const PlotOptions& opts) {
       bool ok = std::find(pt.begin(), pt.end(), std::make_pair(x_key, x)) != pt.end();
       for (const auto& f : s.fixed) ok &= std::find(pt.begin(), pt.end(), f) != pt.end();
       if (ok) sel.push_back(j);
+    }
+    // A point whose job failed (the table's " !": its 0 is no
+    // measurement) or that a signal cut short (" *": it ran only part of
+    // its time) is left out, a gap in the line (NaN): plotted, "0" drew a
+    // failed point as a real collapse of the throughput.
+    if (std::any_of(sel.begin(), sel.end(), [](const json* j) { return JobError(j) != 0; }) ||
+        std::any_of(sel.begin(), sel.end(), Interrupted)) {
+      std::string why = x_key + "=" + x;
+      for (const auto& [k, v] : s.fixed) why += " " + k + "=" + v;
+      if (!s.name.empty() && names.size() > 1) why += " (" + s.name + ")";
+      why += std::any_of(sel.begin(), sel.end(), [](const json* j) { return JobError(j) != 0; })
+                 ? ": failed"
+                 : ": interrupted";
+      sys::AddUnique(&left_out, why);
+      return std::optional<double>();
     }
     return AggregateMetric(sel, s.dir, m, &doc);
   };
@@ -251,6 +269,9 @@ Result<std::string> PlotScript(const json& doc, const PlotOptions& opts) {
     metric_data << '\n';
     lat_data << '\n';
   }
+  if (!any_metric && !left_out.empty())
+    return Status::Invalid("--plot: no point is plotted: every point failed or was interrupted (" +
+                           sys::Join(left_out, "; ") + ")");
   if (!any_metric)
     return Status::Invalid(std::string("--plot: the results carry no ") +
                            TableMetricName(opts.metric) + " values");
@@ -275,6 +296,8 @@ Result<std::string> PlotScript(const json& doc, const PlotOptions& opts) {
   std::ostringstream gp;
   gp << "# iobench sweep plot. Re-draw with: gnuplot " << OneLine(PlotScriptPath(image)) << "\n";
   gp << "# (run it in this directory; the data below are the sweep's results)\n";
+  // Said in the script and, as a key entry, in the image.
+  for (const auto& l : left_out) gp << "# not plotted (NaN): " << OneLine(l) << "\n";
   gp << "set encoding utf8\n";
   if (svg)
     gp << "set terminal svg size 900,1000 dynamic noenhanced font 'sans,11' background rgb "
@@ -291,7 +314,13 @@ Result<std::string> PlotScript(const json& doc, const PlotOptions& opts) {
   gp << "set xlabel " << Quote(x_key) << "\n";
   if (doubling) gp << "set logscale x 2\n";
   if (!numeric) gp << "set offsets 0.25, 0.25, 0, 0\n";
-  gp << "set title " << Quote(ascii_units(title) + " vs " + x_key) << "\n";
+  const std::string gaps =
+      left_out.empty() ? ""
+                       : " (" + std::to_string(left_out.size()) + " not plotted: " +
+                             (left_out.size() == 1 ? left_out.front()
+                                                   : "failed or interrupted, see the script") +
+                             ")";
+  gp << "set title " << Quote(ascii_units(title) + " vs " + x_key + gaps) << "\n";
   gp << "set ylabel " << Quote(ascii_units(TableMetricTitle(opts.metric))) << "\n";
   gp << "set yrange [0:*]\n";
   gp << "plot ";

@@ -30,7 +30,9 @@ using table::DirectionViews;
 using table::FormatDelta;
 using table::FormatFixed3;
 using table::FormatIops;
+using table::Interrupted;
 using table::JobDirections;
+using table::JobError;
 using table::JobLabels;
 using table::JobMetric;
 using table::JobPoint;
@@ -654,6 +656,16 @@ std::vector<std::optional<std::string>> table::DirectionViews(
   return views;
 }
 
+bool table::Interrupted(const json* job) {
+  const json* v = Get(Get(job, "iobench"), "interrupted");
+  return v != nullptr && v->is_boolean() && v->get<bool>();
+}
+
+int table::JobError(const json* job) {
+  const json* v = Get(job, "error");
+  return v != nullptr && v->is_number_integer() ? v->get<int>() : 0;
+}
+
 namespace {
 
 std::optional<std::string> RepeatGroup(const std::vector<const json*>& jobs,
@@ -797,18 +809,6 @@ std::vector<std::pair<std::string, std::vector<std::string>>> TargetsByDescripti
       it->second.push_back(path);
   }
   return out;
-}
-
-// A job stopped by a signal before its end (jobs[].iobench.interrupted).
-bool Interrupted(const json* job) {
-  const json* v = Get(Get(job, "iobench"), "interrupted");
-  return v != nullptr && v->is_boolean() && v->get<bool>();
-}
-
-// The error a job ended with (jobs[].error, fio's errno), 0 when none.
-int JobError(const json* job) {
-  const json* v = Get(job, "error");
-  return v != nullptr && v->is_number_integer() ? v->get<int>() : 0;
 }
 
 // "err=22 (Invalid argument), err=28 (...)": the distinct errors of `jobs`.

@@ -133,6 +133,10 @@ std::vector<std::string> JobDirections(const nlohmann::json& job);
 // direction ("read"...; ignored for per-job metrics), or nullopt when the
 // job does not carry it.
 std::optional<double> JobMetric(const nlohmann::json& job, const std::string& dir, TableMetric m);
+// A job stopped by a signal before its end (jobs[].iobench.interrupted).
+bool Interrupted(const nlohmann::json* job);
+// The error a job ended with (jobs[].error, fio's errno), 0 when none.
+int JobError(const nlohmann::json* job);
 // The job objects of a document ("jobs"[] entries that are objects).
 std::vector<const nlohmann::json*> AllJobs(const nlohmann::json& doc);
 // The direction views tables use: {nullopt} ("each job's own direction")
