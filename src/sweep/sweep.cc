@@ -243,7 +243,20 @@ std::string Tail(const std::string& s, int max_lines) {
     if (s[pos - 1] == '\n' && ++lines == max_lines) break;
     --pos;
   }
-  return s.substr(pos, end - pos);
+  // A line of 64 KiB (a hook's output without newlines) is cut to its
+  // first 200 bytes and its length: the error stays readable.
+  constexpr size_t kLine = 200;
+  std::string out;
+  for (size_t b = pos; b < end;) {
+    const size_t nl = std::min(s.find('\n', b), end);
+    if (nl - b > kLine)
+      out += s.substr(b, kLine) + "... (" + std::to_string(nl - b) + " bytes)";
+    else
+      out += s.substr(b, nl - b);
+    if (nl < end) out += '\n';
+    b = nl + 1;
+  }
+  return out;
 }
 
 // Adds one fio disk_util entry into the combined list: a device's counters
@@ -505,8 +518,19 @@ Status RunHook(const std::string& cmd_template, const SweepPoint& point, std::st
                        ExpandHookCommand(cmd_template, point, is_job_option, canonical));
   if (log) *log += "# point: " + point.Label() + "\n$ " + cmd + "\n";
 
+  // The output goes into the JSON document, in memory until the end: a
+  // hook writing 30 MB at each point made a 60 MB hook_log and 287 MB of
+  // RSS over 2 points. Its first and last 64 KiB are kept.
+  constexpr size_t kKeep = 64 * 1024;
   IOB_ASSIGN_OR_RETURN(sys::SpawnResult run,
-                       sys::RunCaptured({"/bin/sh", "-c", cmd}, "", "--sweep-cmd"));
+                       sys::RunCaptured({"/bin/sh", "-c", cmd}, "", "--sweep-cmd", kKeep));
+  if (run.dropped > 0) {  // cut_at > 0: the first kKeep bytes are there
+    std::string note = "# ... " + std::to_string(run.dropped) +
+                       " bytes of output left out (the first and the last 64 KiB of a hook's "
+                       "output are kept) ...\n";
+    if (run.output[run.cut_at - 1] != '\n') note.insert(0, "\n");
+    run.output.insert(run.cut_at, note);
+  }
   const std::string& output = run.output;
   const int code = run.exit_code;
   if (log) {

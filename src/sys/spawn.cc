@@ -6,12 +6,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <string_view>
+
 extern char** environ;
 
 namespace iobench::sys {
 
 Result<SpawnResult> RunCaptured(const std::vector<std::string>& argv, const std::string& cwd,
-                                const std::string& what) {
+                                const std::string& what, size_t keep) {
   if (argv.empty()) return Status::Internal(what + ": nothing to run");
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) return ErrnoStatus(what + ": pipe");
@@ -44,16 +47,30 @@ Result<SpawnResult> RunCaptured(const std::vector<std::string>& argv, const std:
     return ErrnoStatus(what + ": run " + args[0], rc);
   }
   SpawnResult r;
-  char buf[4096];
+  std::string tail;  // past the first `keep` bytes: the last `keep` of them
+  uint64_t past_head = 0;
+  char buf[65536];
   for (;;) {
     const ssize_t n = read(fds[0], buf, sizeof(buf));
     if (n > 0) {
-      r.output.append(buf, static_cast<size_t>(n));
+      std::string_view got(buf, static_cast<size_t>(n));
+      if (keep == 0 || r.output.size() < keep) {
+        const size_t take = keep == 0 ? got.size() : std::min(got.size(), keep - r.output.size());
+        r.output.append(got.substr(0, take));
+        got.remove_prefix(take);
+      }
+      past_head += got.size();
+      tail.append(got);
+      if (tail.size() >= 2 * keep + sizeof(buf)) tail.erase(0, tail.size() - keep);
     } else if (n == 0 || errno != EINTR) {
       break;
     }
   }
   close(fds[0]);
+  if (tail.size() > keep) tail.erase(0, tail.size() - keep);
+  r.cut_at = r.output.size();
+  r.dropped = past_head - tail.size();
+  r.output += tail;
   int ws = 0;
   while (waitpid(pid, &ws, 0) < 0)
     if (errno != EINTR) return ErrnoStatus(what + ": waitpid");

@@ -5,6 +5,8 @@
 // Thread-safety: any thread; blocks until the child exits.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,13 +15,18 @@
 namespace iobench::sys {
 
 struct SpawnResult {
-  int exit_code = 0;   // the child's exit status, or 128 + signal
-  std::string output;  // stdout and stderr, interleaved as written
+  int exit_code = 0;     // the child's exit status, or 128 + signal
+  std::string output;    // stdout and stderr, interleaved as written
+  uint64_t dropped = 0;  // bytes read and not kept (see `keep`), at output[cut_at]
+  size_t cut_at = 0;
 };
 
 // argv[0] is the program's path. cwd: "" keeps ours. `what` prefixes errors
-// ("--plot: run gnuplot: No such file or directory").
+// ("--plot: run gnuplot: No such file or directory"). `keep` > 0 keeps the
+// first and the last `keep` bytes of the output and counts the rest in
+// `dropped`; the pipe is read to its end either way, so the child never
+// blocks on a full pipe.
 Result<SpawnResult> RunCaptured(const std::vector<std::string>& argv, const std::string& cwd,
-                                const std::string& what);
+                                const std::string& what, size_t keep = 0);
 
 }  // namespace iobench::sys
