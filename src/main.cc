@@ -277,6 +277,13 @@ iobench::SessionOptions SessionFor(const Cli& cli, const std::vector<std::string
   o.set_option = iobench::jobfile::SetOption;
   o.is_job_option = iobench::jobfile::IsJobOption;
   o.suggest_option = [](const std::string& name) { return iobench::jobfile::SuggestOption(name); };
+  o.tool_option = [](const std::string& name) -> std::string {
+    std::string dashed = name;
+    std::replace(dashed.begin(), dashed.end(), '_', '-');
+    for (const auto& t : iobench::jobfile::ToolOptions())
+      if (t.name == dashed) return "--" + t.name;
+    return "";
+  };
   // The name the JSON's "job options" list the option under (fio's), so a
   // sweep of iodepth_batch is captioned iodepth_batch=8 like the job's
   // iodepth_batch column (it said iodepth_batch_submit=8, our table's name).

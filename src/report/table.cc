@@ -1070,10 +1070,14 @@ Result<TableMetric> ParseTableMetric(const std::string& name) {
 }
 
 Result<std::vector<TableMetric>> ParseTableMetrics(const std::string& comma_list) {
+  if (comma_list.empty()) return Status::Invalid("--table-metric: empty list");
   std::vector<TableMetric> out;
-  std::stringstream ss(comma_list);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
+  for (const std::string& item : sys::SplitEscaped(comma_list, ',')) {
+    // iops, (a trailing comma) was taken as iops, and ",bw" said
+    // "--table-metric=: unknown metric"; an empty --sweep value is refused.
+    if (item.empty())
+      return Status::Invalid("--table-metric=" + sys::Shortened(comma_list) +
+                             ": empty metric (two commas in a row, or a comma at either end)");
     IOB_ASSIGN_OR_RETURN(TableMetric m, ParseTableMetric(item));
     // iops,iops printed the same tables twice.
     if (std::find(out.begin(), out.end(), m) != out.end())
@@ -1081,7 +1085,6 @@ Result<std::vector<TableMetric>> ParseTableMetrics(const std::string& comma_list
                              "' appears twice");
     out.push_back(m);
   }
-  if (out.empty()) return Status::Invalid("--table-metric: empty list");
   return out;
 }
 

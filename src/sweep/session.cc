@@ -1076,6 +1076,13 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
                                      : "--sweep-cmd '" + sys::Shortened(o.sweep_cmd) +
                                            "' does not use it (write {" + k +
                                            "} where the hook takes its value)";
+        // --sweep eta=never,always: "did you mean ba?" said nothing of why.
+        if (o.tool_option && !o.tool_option(key).empty())
+          return Status::Invalid("--sweep " + k + "=...: '" + k + "' is the tool option " +
+                                 o.tool_option(key) +
+                                 ", which cannot be swept: a sweep point sets job options, and "
+                                 "a tool option applies to the whole run; " +
+                                 hook);
         const std::string near = o.suggest_option ? o.suggest_option(key) : "";
         return Status::Invalid("--sweep " + k + "=...: '" + k + "' is not a job option, and " +
                                hook + (near.empty() ? "" : "; did you mean " + near + "?"));
@@ -1249,13 +1256,12 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       if (!o.sweep_cmd.empty()) {
         std::string log;
         int code = 0;
-        Status st =
-            sweep::RunHook(o.sweep_cmd, point, &log, o.is_job_option, &code, o.canonical_option);
-        if (o.repeat > 1 && log.rfind("# point: ", 0) == 0) {  // which run it prepared
-          const size_t eol = log.find('\n');
-          log.insert(eol == std::string::npos ? log.size() : eol,
-                     ", repeat " + std::to_string(rep + 1) + "/" + std::to_string(o.repeat));
-        }
+        // Which run it prepares, in its log and in its error.
+        const std::string run =
+            o.repeat > 1 ? "repeat " + std::to_string(rep + 1) + "/" + std::to_string(o.repeat)
+                         : "";
+        Status st = sweep::RunHook(o.sweep_cmd, point, &log, o.is_job_option, &code,
+                                   o.canonical_option, run);
         hook_logs.back() += log;
         // Ctrl-C while the hook ran (the hook may even have died of it):
         // the run is not made. Run with the stop flag set, it did no I/O

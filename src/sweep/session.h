@@ -58,6 +58,9 @@ struct SessionOptions {
   // The closest option name to a misspelled one ("" if none): a swept key
   // that is no job option and reaches no hook is refused with it.
   std::function<std::string(const std::string&)> suggest_option;
+  // The tool option a key names ("--eta" for eta, "--status-interval" for
+  // status_interval), "" for none: such a key cannot be swept.
+  std::function<std::string(const std::string&)> tool_option;
   // A value as the option reads it with a kb_base (4k: 4096, or 4000
   // with kb_base=1000), and the bytes of a size suffix with a kb_base
   // (jobfile::SizeMultiplier): the sweep reads values and range bounds as

@@ -512,11 +512,13 @@ Result<std::string> ExpandHookCommand(const std::string& cmd_template, const Swe
 }
 
 Status RunHook(const std::string& cmd_template, const SweepPoint& point, std::string* log,
-               const IsJobOption& is_job_option, int* exit_code, const CanonicalName& canonical) {
+               const IsJobOption& is_job_option, int* exit_code, const CanonicalName& canonical,
+               const std::string& which_run) {
   if (exit_code) *exit_code = 0;
   IOB_ASSIGN_OR_RETURN(std::string cmd,
                        ExpandHookCommand(cmd_template, point, is_job_option, canonical));
-  if (log) *log += "# point: " + point.Label() + "\n$ " + cmd + "\n";
+  const std::string which = which_run.empty() ? "" : ", " + which_run;
+  if (log) *log += "# point: " + point.Label() + which + "\n$ " + cmd + "\n";
 
   // The output goes into the JSON document, in memory until the end: a
   // hook writing 30 MB at each point made a 60 MB hook_log and 287 MB of
@@ -541,7 +543,7 @@ Status RunHook(const std::string& cmd_template, const SweepPoint& point, std::st
   if (exit_code) *exit_code = code;
   if (code == 0) return Status::Ok();
   std::string msg = "--sweep-cmd '" + sys::Shortened(cmd) + "' failed with exit code " +
-                    std::to_string(code) + " at point " + sys::Shortened(point.Label()) +
+                    std::to_string(code) + " at point " + sys::Shortened(point.Label()) + which +
                     "; the sweep stops here";
   const std::string tail = Tail(output, 5);
   if (!tail.empty()) msg += ":\n" + tail;

@@ -131,14 +131,15 @@ Result<std::string> ExpandHookCommand(const std::string& cmd_template, const Swe
 // Runs the expanded hook with /bin/sh -c, stdin from /dev/null, stdout and
 // stderr captured together. Appends to *log (may be null):
 //   "# point: setra=0 iodepth=1\n$ blockdev --setra 0 /dev/nvme0n1\n<output>"
-// and, on failure, "# exit code N\n". A non-zero exit (or death by a signal,
-// reported as 128+signo) returns an error naming the command, the point, the
+// and, on failure, "# exit code N\n". `which_run` ("repeat 2/3", may be empty)
+// names the run the hook prepares, after the point in the log and the error. A non-zero exit (or
+// death by a signal, reported as 128+signo) returns an error naming the command, the point, the
 // exit code and the output's last lines; *exit_code (may be null) receives
 // the code (0 on success) so that iobench can exit with it. Errors from the
 // template return kInvalidArgument, a failing hook kIoError.
 Status RunHook(const std::string& cmd_template, const SweepPoint& point, std::string* log,
                const IsJobOption& is_job_option = nullptr, int* exit_code = nullptr,
-               const CanonicalName& canonical = nullptr);
+               const CanonicalName& canonical = nullptr, const std::string& which_run = "");
 
 // The point as a JSON object {"iodepth": "32", ...} (values as strings, as
 // written on the command line).

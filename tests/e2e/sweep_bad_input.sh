@@ -89,4 +89,16 @@ refused "sweep point rw=write: --readonly: job 'j' writes" --parse-only --readon
 "$bin" --parse-only --name=j --ioengine=null --size=1m --sweep=iodepth=1,4 >"$tmp/out" 2>"$tmp/err" ||
   { echo "FAIL: --parse-only with a good sweep: $(cat "$tmp/err")"; fails=$((fails + 1)); }
 
+# A tool option is no sweep key: it applies to the whole run (it said
+# "'eta' is not a job option ...; did you mean ba?").
+refused "--sweep eta=...: 'eta' is the tool option --eta, which cannot be swept" \
+  --sweep eta=never,always
+refused "'status_interval' is the tool option --status-interval, which cannot be swept" \
+  --sweep status_interval=1,2
+# An empty metric is refused, as an empty --sweep value is (iops, was iops).
+for m in iops, ,bw iops,,bw; do
+  refused "--table-metric=$m: empty metric (two commas in a row, or a comma at either end)" \
+    --sweep iodepth=1,2 --table-metric=$m --output-format=table
+done
+
 exit $((fails > 0))

@@ -22,6 +22,9 @@ PY
   >"$tmp/f.json" 2>"$tmp/f.err"
 expect_eq "failing hook: exit" "$?" 1
 expect_eq "failing hook: runs" "$(wc -l <"$tmp/n")" 5
+# The error names the run it prepared, as its log does.
+grep -qF "failed with exit code 1 at point bs=8k, repeat 2/3; the sweep stops here" "$tmp/f.err" ||
+  fail "failing hook: stderr does not name the run: $(cat "$tmp/f.err")"
 python3 - "$tmp/f.json" <<'PY' || fail "failing hook: document"
 import json, sys
 d = json.load(open(sys.argv[1]))
