@@ -1139,7 +1139,8 @@ std::vector<OptionDef> BuildTable() {
       Row("description", T::kStr, "job", "Free-text description of the job").Set(S(description)));
   r.push_back(Row("exec_prerun", T::kStr, "job",
                   "Shell command run before the job's I/O (output: <name>.prerun.txt); "
-                  "a failure stops the job")
+                  "a failure ends the job with err=125 and exit code 1 (fio 3.33 skips "
+                  "the job's I/O and reports error 0, exit code 0)")
                   .Set(S(exec_prerun)));
   r.push_back(Row("exec_postrun", T::kStr, "job",
                   "Shell command run after the job's I/O (output: <name>.postrun.txt)")
