@@ -23,15 +23,23 @@ expect_eq "all failed: exit" "$?" 1
 grep -qF -- "--plot: no point is plotted: every point failed or was interrupted" err ||
   fail "all failed: $(cat err)"
 grep -q 'exec_prerun' out || fail "all failed: no table"
-# The cut point: Ctrl-C (SIGINT) in the middle of the second point's 2 s.
-"$bin" --name=j --ioengine=null --size=1g --time_based --runtime=2s --sweep iodepth=1,2 \
+# The cut point: Ctrl-C (SIGINT) in the middle of the second point, a long
+# one. The hook clears the mark the job's prerun command leaves as it
+# starts, so the signal goes once the second point's job is running (no
+# sleep decides which point it cuts).
+"$bin" --name=j --ioengine=null --size=1g --time_based --sweep runtime=1s,300s \
+  --sweep-cmd='rm -f running; touch point.{runtime}' --exec_prerun='touch running' \
   --plot=c.svg --output-format=json >out 2>err &
 pid=$!
-sleep 3
+for _ in $(seq 1 600); do
+  [ -e point.300s ] && [ -e running ] && break
+  sleep 0.1
+done
+[ -e point.300s ] && [ -e running ] || fail "the second point did not start: $(cat err)"
 kill -INT $pid
 wait $pid
 expect_eq "interrupted: exit" "$?" 130
-expect_eq "cut point's data" "$(grep '^2 ' c.gp | head -1)" "2 NaN"
-grep -q '^1 [0-9]' c.gp || fail "the whole point lost its value: $(grep '^1 ' c.gp)"
-grep -qF "# not plotted (NaN): iodepth=2: interrupted" c.gp || fail "no comment: $(head -5 c.gp)"
+expect_eq "cut point's data" "$(grep '^"300s" ' c.gp | head -1)" '"300s" NaN'
+grep -q '^"1s" [0-9]' c.gp || fail "the whole point lost its value: $(grep '^"1s" ' c.gp)"
+grep -qF "# not plotted (NaN): runtime=300s: interrupted" c.gp || fail "no comment: $(head -5 c.gp)"
 [ "$fails" -eq 0 ]
