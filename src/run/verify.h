@@ -256,7 +256,11 @@ class Verifier {
   // verify type, naming the path and the field; it takes the writer's seed
   // from the state (seed() is that seed afterwards: a verify_only job
   // replays the writer's pattern from it).
+  // SaveState refuses (kRefused) to replace a directory, FIFO, socket or
+  // device node at `path`: CheckStateSavePath, which setup calls too, so
+  // the job fails before any I/O instead of at the end.
   Status SaveState(const std::string& path) const;
+  static Status CheckStateSavePath(const std::string& path);
   Status LoadState(const std::string& path);
   // fio's file name: "local-<jobname>-<jobnum>-verify.state".
   static std::string StateFileName(const std::string& job_name, uint32_t jobnum);

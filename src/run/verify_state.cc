@@ -68,6 +68,21 @@ uint64_t FioStateVersion(const std::vector<uint8_t>& d) {
   return version;
 }
 
+// What a state path that is no regular file is, for messages.
+const char* KindOf(mode_t mode) {
+  return S_ISDIR(mode)    ? "a directory"
+         : S_ISFIFO(mode) ? "a FIFO"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISSOCK(mode) ? "a socket"
+                          : "no regular file";
+}
+
+Status NotRegular(const std::string& path, mode_t mode) {
+  return Status::Invalid("verify_state_load: " + path + " is not a regular file (" + KindOf(mode) +
+                         "): a state is what verify_state_save wrote there");
+}
+
 }  // namespace
 
 std::string Verifier::StateFileName(const std::string& job_name, uint32_t jobnum) {
@@ -76,6 +91,18 @@ std::string Verifier::StateFileName(const std::string& job_name, uint32_t jobnum
   std::string name = job_name;
   std::replace(name.begin(), name.end(), '/', '.');
   return "local-" + name + "-" + std::to_string(jobnum) + "-verify.state";
+}
+
+Status Verifier::CheckStateSavePath(const std::string& path) {
+  // The rename replaces a regular file or a symbolic link (the link, not
+  // what it points to); over a directory it failed when the job ended,
+  // and a FIFO, socket or device node at the name was silently removed.
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+    return Status::Ok();
+  return Status::Refused("verify_state_save: refusing to replace " + path + ": it is " +
+                         KindOf(st.st_mode) +
+                         ", not a state file; remove it, or run where that name is free");
 }
 
 Status Verifier::SaveState(const std::string& path) const {
@@ -114,6 +141,7 @@ Status Verifier::SaveState(const std::string& path) const {
   }
   Put<uint32_t>(&out, Crc32c(out.data(), out.size()));
 
+  IOB_RETURN_IF_ERROR(CheckStateSavePath(path));
   // tmp + fsync + rename: a crash never leaves a half-written state behind.
   const std::string tmp = path + ".tmp";
   // Created anew, never through what is at that name: a symbolic link
@@ -150,17 +178,21 @@ Status Verifier::SaveState(const std::string& path) const {
 }
 
 Status Verifier::LoadState(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return ErrnoStatus("verify_state_load: open " + path);
+  // Looked at before it is opened, and opened without waiting: a FIFO at
+  // the name blocked open(2) for a writer that never came (SIGTERM did not
+  // end the wait), and opening a device can act on it.
   struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return NotRegular(path, st.st_mode);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return ErrnoStatus("verify_state_load: open " + path);
   if (::fstat(fd, &st) != 0) {
     Status s = ErrnoStatus("verify_state_load: stat " + path);
     ::close(fd);
     return s;
   }
-  if (!S_ISREG(st.st_mode)) {  // a directory reads EISDIR: say what is wrong, before any I/O
+  if (!S_ISREG(st.st_mode)) {  // replaced between the look and the open
     ::close(fd);
-    return Status::Invalid("verify_state_load: " + path + " is not a regular file");
+    return NotRegular(path, st.st_mode);
   }
   std::vector<uint8_t> d(static_cast<size_t>(st.st_size));
   size_t done = 0;

@@ -91,22 +91,25 @@ Status Worker::SetupVerify() {
   for (uint32_t i = 0; i < targets_.size(); ++i)
     IOB_RETURN_IF_ERROR(verifier_->AddFile(i, targets_[i].region_offset,
                                            targets_[i].region_offset + targets_[i].region_size));
-  if (job_.verify.state_load) {
-    const std::string path = Verifier::StateFileName(job_.name, static_cast<uint32_t>(jobnum_));
-    Status st = verifier_->LoadState(path);
-    // Say where it was set, as the other option errors: "verify_state_load=1
-    // (j.fio:7): ..." or "(<cmdline>)".
-    const OptionSetting* where = job_.FindSetting("verify_state_load");
-    constexpr std::string_view kPrefix = "verify_state_load: ";
-    if (!st.ok() && where != nullptr && !where->file.empty() && st.message().starts_with(kPrefix)) {
-      const std::string set =
-          where->value.empty() ? where->name : where->name + "=" + where->value;  // a bare flag
-      return Status(st.code(),
-                    set + " (" + where->Where() + "): " + st.message().substr(kPrefix.size()),
-                    st.errno_value());
-    }
-    IOB_RETURN_IF_ERROR(st);
-  }
+  // Say where a state option was set, as the other option errors:
+  // "verify_state_load=1 (j.fio:7): ..." or "(<cmdline>)".
+  auto placed = [&](const char* option, Status st) {
+    const OptionSetting* where = job_.FindSetting(option);
+    const std::string prefix = std::string(option) + ": ";
+    if (st.ok() || where == nullptr || where->file.empty() || !st.message().starts_with(prefix))
+      return st;
+    const std::string set =
+        where->value.empty() ? where->name : where->name + "=" + where->value;  // a bare flag
+    return Status(st.code(),
+                  set + " (" + where->Where() + "): " + st.message().substr(prefix.size()),
+                  st.errno_value());
+  };
+  const std::string state = Verifier::StateFileName(job_.name, static_cast<uint32_t>(jobnum_));
+  if (job_.verify.state_load)
+    IOB_RETURN_IF_ERROR(placed("verify_state_load", verifier_->LoadState(state)));
+  // What SaveState would refuse at the end, refused before any I/O.
+  if (job_.verify.state_save && HasWrite(job_.rw) && !job_.verify.verify_only)
+    IOB_RETURN_IF_ERROR(placed("verify_state_save", Verifier::CheckStateSavePath(state)));
   // do_verify=0 turns the backlog checks off too (fio 3.33 reads nothing
   // back with verify_backlog=16 do_verify=0).
   if (job_.verify.backlog != 0 && job_.verify.do_verify) {
