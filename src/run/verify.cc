@@ -11,8 +11,10 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <new>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "sys/safety.h"
@@ -1060,18 +1062,38 @@ Status WriteWhole(const std::string& path, const std::vector<uint8_t>& data,
 
 }  // namespace
 
-Status Verifier::DumpFailure(const VerifyFailure& f, const std::string& dir) {
+namespace {
+
+// The dump stems ("<dir>/<base>.<offset>") this process wrote: two files
+// with the same base name (d1/x and d2/x), or a block dumped again (loops),
+// would replace a dump of this run. fio 3.33 does replace it.
+std::string NewDumpStem(const std::string& stem) {
+  static std::mutex mu;
+  static std::set<std::string> written;
+  std::lock_guard<std::mutex> lock(mu);
+  std::string s = stem;
+  for (int k = 2; !written.insert(s).second; ++k) s = stem + "-" + std::to_string(k);
+  return s;
+}
+
+}  // namespace
+
+Status Verifier::DumpFailure(const VerifyFailure& f, const std::string& dir,
+                             std::vector<std::string>* written) {
   std::string base = f.file;
   const size_t slash = base.rfind('/');
   if (slash != std::string::npos) base = base.substr(slash + 1);
-  const std::string stem = dir + "/" + base + "." + std::to_string(f.offset);
+  const std::string stem = NewDumpStem(dir + "/" + base + "." + std::to_string(f.offset));
   IOB_RETURN_IF_ERROR(WriteWhole(stem + ".received", f.received_block, "the block as read"));
+  if (written != nullptr) written->push_back(stem + ".received");
   if (!f.expected_known)
     return Status(Status::Code::kNotFound,
                   "verify_dump: " + stem +
                       ".expected not written: the expected contents are "
                       "unknown (header corrupt and generation not tracked)");
-  return WriteWhole(stem + ".expected", f.expected_block, "the expected block");
+  IOB_RETURN_IF_ERROR(WriteWhole(stem + ".expected", f.expected_block, "the expected block"));
+  if (written != nullptr) written->push_back(stem + ".expected");
+  return Status::Ok();
 }
 
 namespace {

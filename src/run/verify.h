@@ -245,10 +245,15 @@ class Verifier {
   void MergeCounters(VerifyChecker* checker);
 
   // verify_dump: writes the chunk as read and as expected to
-  // <dir>/<basename(file)>.<offset>.received and .expected. When the
-  // expected chunk cannot be rebuilt (header corrupt and generation unknown)
-  // only .received is written and the Status says so.
-  static Status DumpFailure(const VerifyFailure& failure, const std::string& dir = ".");
+  // <dir>/<basename(file)>.<offset>.received and .expected (fio's names).
+  // A name this process already wrote a dump to (two files with the same
+  // base name, a block dumped again) gets "-2", "-3", ... after the offset
+  // instead of replacing it. When the expected chunk cannot be rebuilt
+  // (header corrupt and generation unknown) only .received is written and
+  // the Status says so. The paths written are appended to *written.
+  // Thread-safe.
+  static Status DumpFailure(const VerifyFailure& failure, const std::string& dir = ".",
+                            std::vector<std::string>* written = nullptr);
 
   // verify_state_save / verify_state_load: the per-chunk generations (what
   // was written, completely, by this clone). Writes are atomic (tmp+rename).
