@@ -452,6 +452,7 @@ bool ClobbersRunFiles(const Cli& cli, const std::vector<iobench::JobSpec>& jobs,
           return true;
       if (!logs.per_job_logs) break;  // one file for all clones
     }
+    const int first_clone = clone;
     clone += clones;
     // The buffer file (mem=mmap:FILE): truncated to the buffers' size and
     // written through the mapping, so the report would be lost either way.
@@ -459,7 +460,7 @@ bool ClobbersRunFiles(const Cli& cli, const std::vector<iobench::JobSpec>& jobs,
                                  sys::OptionAt(j, "mem", j.mem_file) + ")"))
       return true;
     // The verify state of each clone (local-<job>-<n>-verify.state in the
-    // current directory): saved at the end by a writing job, where it would
+    // current directory, n its place in the run): saved at the end by a writing job, where it would
     // replace the report, or read at the start with verify_state_load. The
     // null engine stores no data, so it neither verifies nor saves a state.
     const iobench::VerifyOptions& v = j.verify;
@@ -467,11 +468,12 @@ bool ClobbersRunFiles(const Cli& cli, const std::vector<iobench::JobSpec>& jobs,
     if (v.type != iobench::VerifyType::kNone && !iobench::DisklessEngine(j.ioengine) &&
         (saves || v.state_load))
       for (int k = 0; k < clones; ++k)
-        if (clobbers(iobench::Verifier::StateFileName(j.name, static_cast<uint32_t>(k)),
-                     "the verify state of " + who + " (" +
-                         (saves ? sys::OptionAt(j, "verify_state_save", "1")
-                                : sys::OptionAt(j, "verify_state_load", "1")) +
-                         ")"))
+        if (clobbers(
+                iobench::Verifier::StateFileName(j.name, static_cast<uint32_t>(first_clone + k)),
+                "the verify state of " + who + " (" +
+                    (saves ? sys::OptionAt(j, "verify_state_save", "1")
+                           : sys::OptionAt(j, "verify_state_load", "1")) +
+                    ")"))
           return true;
     for (const auto& [hook, mode] :
          {std::pair{&j.exec_prerun, "prerun"}, {&j.exec_postrun, "postrun"}})

@@ -267,7 +267,8 @@ class Verifier {
   Status SaveState(const std::string& path) const;
   static Status CheckStateSavePath(const std::string& path);
   Status LoadState(const std::string& path);
-  // fio's file name: "local-<jobname>-<jobnum>-verify.state".
+  // fio's file name: "local-<jobname>-<n>-verify.state", n the clone's
+  // place in the run (fio's thread_number - 1, the worker's index).
   static std::string StateFileName(const std::string& job_name, uint32_t jobnum);
 
   // Iterates completed, known chunks in (file, offset) order, on the grid

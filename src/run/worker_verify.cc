@@ -104,7 +104,10 @@ Status Worker::SetupVerify() {
                   set + " (" + where->Where() + "): " + st.message().substr(prefix.size()),
                   st.errno_value());
   };
-  const std::string state = Verifier::StateFileName(job_.name, static_cast<uint32_t>(jobnum_));
+  // Numbered by the clone's place in the run (worker_index_), as fio's
+  // thread_number - 1: [a] then [w] numjobs=2 save local-a-0, local-w-1
+  // and local-w-2 (iobench used the clone number: local-w-0, local-w-1).
+  const std::string state = Verifier::StateFileName(job_.name, worker_index_);
   if (job_.verify.state_load)
     IOB_RETURN_IF_ERROR(placed("verify_state_load", verifier_->LoadState(state)));
   // What SaveState would refuse at the end, refused before any I/O.
@@ -569,7 +572,7 @@ void Worker::FinishVerify() {
             " distinct ones) and not read back; raise verify_interval or align the writes");
   if (job_.verify.state_save && HasWrite(job_.rw) && !job_.verify.verify_only &&
       c.chunks_written != 0) {
-    const std::string path = Verifier::StateFileName(job_.name, static_cast<uint32_t>(jobnum_));
+    const std::string path = Verifier::StateFileName(job_.name, worker_index_);
     Status st = verifier_->SaveState(path);
     if (st.ok()) {
       AddNote("verify: state saved to " + path + " (verify_state_save)");

@@ -44,6 +44,8 @@ expect_eq "showcmd" "$line" "iobench --name=b --ioengine=psync --size=8k --rw=wr
 '--filename_format=a.\$jobnum.\$filenum' --name=b --stonewall --ioengine=psync --size=8k \
 --rw=write '--filename_format=\$jobname.x' --write_bw_log --verify=crc32c --filename_format=a.x"
 eval "set -- ${line#iobench }"
-expect_eq "showcmd line's files" "$(files iob "$@")" "a.0.0 a.x b_bw.2.log local-b-0-verify.state "
+# The second job's state is numbered by its place in the run, as its bw log
+# (fio n.fio fmt.fio: b_bw.2.log, local-b-1-verify.state).
+expect_eq "showcmd line's files" "$(files iob "$@")" "a.0.0 a.x b_bw.2.log local-b-1-verify.state "
 expect_eq "showcmd line's jobs" "$(cut -d';' -f3 t/out | tr '\n' ' ')" "b b "
 [ "$fails" -eq 0 ]

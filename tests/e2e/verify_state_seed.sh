@@ -57,6 +57,9 @@ EOF
 "$bin" two.fio --output-format=json >out.json 2>err.txt
 rc=$?
 [ "$rc" -eq 0 ] || fail "job file writer: exit $rc"
+# Its state is numbered by its place in the run, as fio's: local-w-1; the
+# standalone job (place 0) reads local-w-0.
+mv local-w-1-verify.state local-w-0-verify.state || fail "no local-w-1-verify.state: $(ls)"
 run --name=w --filename=vf --size=256k --bs=4k --rw=randwrite --verify=crc32c --randseed=5 \
   --verify_only=1 --verify_state_load=1
 [ "$rc" -eq 0 ] || fail "standalone check of the second job's state: exit $rc: $(head -c 600 err.txt)"
