@@ -612,7 +612,9 @@ Status ParseCpumask(JobSpec& j, const OptValue& v) {
 // becomes a pattern of its raw characters. 'name' is fio's file form: the
 // file's bytes, as many as fit in fio's 512-byte pattern (fio reads no
 // more, and neither do we: a longer file gives the same pattern in both).
-constexpr size_t kMaxPatternFileRoom = 512;
+// A pattern longer than 512 bytes in all is refused, as fio 3.33 refuses
+// it ("failed parsing"); iobench used to write all of it.
+constexpr size_t kMaxPatternSize = 512;
 Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
                                                std::vector<uint32_t>* offsets) {
   std::vector<uint8_t> out;
@@ -646,18 +648,18 @@ Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
         if (e == std::string::npos) return Bad("pattern '" + p + "': unterminated " + c);
         const std::string name = p.substr(i + 1, e - i - 1);
         const size_t used = out.size() + part.size();
-        if (used >= kMaxPatternFileRoom)
+        if (used >= kMaxPatternSize)
           return Bad("pattern file '" + name + "': the parts before it fill fio's " +
-                     std::to_string(kMaxPatternFileRoom) + " bytes");
+                     std::to_string(kMaxPatternSize) + " bytes");
         if (name.empty()) return Bad("pattern file '': a quoted part names a file, and '' none");
         // Non-blocking: a FIFO without a writer or a terminal is an error
         // (empty, or EAGAIN), not a parser that waits.
         const int fd = open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         if (fd < 0) return Bad("pattern file '" + name + "': " + std::strerror(errno));
-        uint8_t bytes[kMaxPatternFileRoom];
+        uint8_t bytes[kMaxPatternSize];
         size_t got = 0;
-        while (got < kMaxPatternFileRoom - used) {
-          const ssize_t n = read(fd, bytes + got, kMaxPatternFileRoom - used - got);
+        while (got < kMaxPatternSize - used) {
+          const ssize_t n = read(fd, bytes + got, kMaxPatternSize - used - got);
           if (n < 0 && errno == EINTR) continue;
           if (n < 0) {
             const int err = errno;
@@ -718,6 +720,9 @@ Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
     out.insert(out.end(), part.begin(), part.end());
   }
   if (out.empty()) return Bad("empty pattern");
+  if (out.size() > kMaxPatternSize)
+    return Bad("the pattern is " + std::to_string(out.size()) + " bytes, longer than fio's " +
+               std::to_string(kMaxPatternSize) + " (fio refuses it): shorten it");
   return out;
 }
 
@@ -2344,6 +2349,13 @@ std::vector<OptionDef> BuildTable() {
                   "with a checksum or verify=meta)")
                   .Range(0, INT64_MAX)
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    // fio 3.33 keeps it in an int: 2g and more read as
+                    // negative there ("min value out of range: 2147483648
+                    // (80 min)"). iobench used the block size instead.
+                    if (v.num > INT32_MAX)
+                      return Bad(std::to_string(v.num) + " is above fio's maximum, " +
+                                 std::to_string(INT32_MAX) +
+                                 " bytes (fio refuses it); leave it unset for the block size");
                     if (v.num < kMinVerifyInterval)
                       return Bad(std::to_string(v.num) +
                                  " is below the minimum: 80 bytes (fio's) with verify=pattern or "

@@ -28,3 +28,28 @@ check_refused "[a]\nfilename=$tmp/a\nrw=write\nsize=64k\n[b]\nstonewall\nfilenam
   "job 'b': verify_interval=1000 (job.fio:10) does not divide the block size 4096: give a divisor of it"
 [ ! -e "$tmp/a" ] || fail "the job before the refused one ran"
 echo "ok: verify option errors name the job file's lines"
+
+# Values fio 3.33 refuses when it parses them ("failed parsing"), which
+# iobench used to take: a verify_interval of 2g or more (fio keeps it in an
+# int; iobench used the block size instead) and a pattern longer than 512
+# bytes (iobench wrote all of it). The message names the file and line.
+check_parse_refused() {  # JOBFILE-BODY EXPECTED-FIRST-LINE
+  printf '%b' "$1" >job.fio
+  "$bin" job.fio --output-format=json >out.json 2>err.txt
+  rc=$?
+  [ "$rc" -eq 2 ] || fail "job file $1: exit $rc, want 2"
+  [ "$(head -1 err.txt)" = "$2" ] || fail "job file $1: message $(head -1 err.txt), want $2"
+}
+long=$(python3 -c 'print("ab" * 513)')
+check_parse_refused "[j]\nfilename=$tmp/h\nrw=write\nverify=crc32c\nverify_interval=1t\n" \
+  "job.fio:5:17: option 'verify_interval': 1099511627776 is above fio's maximum, 2147483647 bytes (fio refuses it); leave it unset for the block size"
+check_parse_refused "[j]\nfilename=$tmp/h\nrw=write\nverify_pattern=0x$long\n" \
+  "job.fio:4:16: option 'verify_pattern': the pattern is 513 bytes, longer than fio's 512 (fio refuses it): shorten it"
+check_parse_refused "[j]\nfilename=$tmp/h\nrw=write\nbuffer_pattern=0x$long\n" \
+  "job.fio:4:16: option 'buffer_pattern': the pattern is 513 bytes, longer than fio's 512 (fio refuses it): shorten it"
+[ ! -e "$tmp/h" ] || fail "a refused job created its file"
+# At fio's limits they are taken: 512 bytes, 2147483647 (then the block size).
+run --name=j --filename=h --size=64k --rw=write --verify=crc32c --verify_interval=2147483647 \
+  "--verify_pattern=0x${long:2}"
+[ "$rc" -eq 0 ] || fail "fio's limits: exit $rc: $(cat err.txt)"
+echo "ok: values fio refuses when parsing are refused, naming the line"
