@@ -868,14 +868,16 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
     if (std::memcmp(got, h.checksum, sum.size()) != 0) {
       if (overlapped_mix()) return true;
       f->kind = VerifyFailureKind::kBadData;
-      // The header is intact (its CRC, offset and length passed): the data
-      // (or the checksum stored for it) is not what was written. It was
+      // The header's fields are intact (its CRC, offset and length passed),
+      // but the data and the checksum stored for it (after the CRC'd bytes)
+      // disagree: either may be damaged, and this check cannot tell which
+      // (a byte flipped in the stored checksum read as bad data). It was
       // called a torn block, which reads like a write-ordering fault
       // (overlapping writes that landed mixed are skipped just above, and
       // unexplained() says when writes overlapped).
       f->detail = std::string(VerifyTypeName(type_)) +
-                  " data checksum mismatch: the header is intact, the data does not match the "
-                  "checksum in it";
+                  " data checksum mismatch: the header's fields are intact, the data does not "
+                  "match the checksum stored in the header (either may be damaged)";
       return unexplained();
     }
   }

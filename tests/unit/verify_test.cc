@@ -140,8 +140,9 @@ TEST_P(VerifyEachType, FlippedDataByteIsFoundAtItsOffset) {
       st.message().find("verify: " + f.path() + ": bad data block at offset 20480, length 4096: " +
                         // crc32c-intel is crc32c (fio's other name for it)
                         std::string(VerifyTypeName(OnMediaVerifyType(type))) +
-                        " data checksum mismatch: the header is intact, the data does "
-                        "not match the checksum in it"),
+                        " data checksum mismatch: the header's fields are intact, the data "
+                        "does not match the checksum stored in the header (either may be "
+                        "damaged)"),
       std::string::npos)
       << st.message();
   EXPECT_EQ(st.message().find("torn"), std::string::npos) << st.message();
@@ -204,6 +205,29 @@ TEST_P(VerifyOnFs, FlippedHeaderByteIsCorrupted) {
                               "(CRC-32C) mismatch"),
             std::string::npos)
       << st.message();
+}
+
+// A byte flipped in the stored checksum (block byte 64, after the CRC'd
+// header bytes): the data is good, so the message may not say it is bad.
+// It said "the header is intact, the data does not match the checksum in
+// it".
+TEST_P(VerifyOnFs, FlippedStoredChecksumByteDoesNotBlameTheData) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  VerifyFile f(dir.path(), VerifyJob(VerifyType::kSha256));
+  f.WriteAll();
+  f.FlipByte(3 * kBs + 64);
+  VerifyFailure fail;
+  Status st = f.Check(3 * kBs, kBs, &fail);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kBadData);
+  EXPECT_EQ(fail.first_diff, 3 * kBs + 64);
+  EXPECT_NE(st.message().find("sha256 data checksum mismatch: the header's fields are intact, "
+                              "the data does not match the checksum stored in the header "
+                              "(either may be damaged)"),
+            std::string::npos)
+      << st.message();
+  EXPECT_EQ(st.message().find("header is intact"), std::string::npos) << st.message();
 }
 
 TEST_P(VerifyOnFs, StaleBlockIsFound) {
