@@ -239,6 +239,7 @@ class IoUringEngine final : public Engine {
     if (!broken_.ok()) return broken_;
     if (max > depth_) max = depth_;
     if (min > max) min = max;
+    const uint64_t syscalls_before = counters_.reap_syscalls;
     if (min > 0) {
       io_uring_cqe* cqe = nullptr;
       // liburing enters the kernel only when the ring holds fewer than min.
@@ -255,7 +256,7 @@ class IoUringEngine final : public Engine {
       (void)io_uring_get_events(&ring_);
       n = io_uring_peek_batch_cqe(&ring_, cqes_.get(), max);
     }
-    return TakeBatch(n, out);
+    return TakeBatch(n, out, syscalls_before);
   }
 
   Result<unsigned> ReapFor(unsigned max, IoRequest** out, uint64_t timeout_ns) override {
@@ -264,6 +265,7 @@ class IoUringEngine final : public Engine {
     // request: do not wait, the worker sleeps instead.
     if ((ring_.features & IORING_FEAT_EXT_ARG) == 0) return Reap(0, max, out);
     if (max > depth_) max = depth_;
+    const uint64_t syscalls_before = counters_.reap_syscalls;
     if (io_uring_cq_ready(&ring_) == 0) {
       ++counters_.reap_syscalls;
       __kernel_timespec ts;
@@ -274,7 +276,7 @@ class IoUringEngine final : public Engine {
       if (r < 0 && r != -EINTR && r != -ETIME && r != -EAGAIN)
         return UringStatus("io_uring_enter (wait up to " + std::to_string(timeout_ns) + " ns)", r);
     }
-    return TakeBatch(io_uring_peek_batch_cqe(&ring_, cqes_.get(), max), out);
+    return TakeBatch(io_uring_peek_batch_cqe(&ring_, cqes_.get(), max), out, syscalls_before);
   }
 
   // A registered file (registerfiles, sqthread_poll) is the ring's own
@@ -305,18 +307,16 @@ class IoUringEngine final : public Engine {
   unsigned setup_flags() const { return setup_flags_; }
 
  private:
-  // Hands the n CQEs peeked into cqes_ back as requests and consumes them.
-  unsigned TakeBatch(unsigned n, IoRequest** out) {
+  // Hands the n CQEs peeked into cqes_ back as requests and consumes them;
+  // syscalls_before: reap_syscalls when the reap began.
+  unsigned TakeBatch(unsigned n, IoRequest** out, uint64_t syscalls_before) {
     for (unsigned i = 0; i < n; ++i) {
       auto* req = static_cast<IoRequest*>(io_uring_cqe_get_data(cqes_[i]));
       req->res = cqes_[i]->res;
       out[i] = req;
     }
-    if (n > 0) {
-      io_uring_cq_advance(&ring_, n);
-      ++counters_.reap_calls;
-      counters_.reaped += n;
-    }
+    if (n > 0) io_uring_cq_advance(&ring_, n);
+    counters_.CountReap(n, syscalls_before);
     return n;
   }
 

@@ -222,17 +222,14 @@ class LibaioEngine final : public Engine {
       got = ReapRing(room, out + n);
       n += got;
       if (got >= want_min) {
-        if (got > 0) {
-          ++counters_.reap_calls;
-          counters_.reaped += got;
-        }
+        counters_.CountReap(got, counters_.reap_syscalls);  // no system call
         return n;
       }
       want_min -= got;
       room -= got;
     }
     struct timespec zero = {0, 0};
-    ++counters_.reap_syscalls;
+    const uint64_t syscalls_before = counters_.reap_syscalls++;
     int r = io_getevents(ctx_, static_cast<long>(want_min), static_cast<long>(room), events_.get(),
                          want_min == 0 ? &zero : timeout);
     if (r == -EINTR) r = 0;  // a signal: hand back what the ring gave
@@ -244,10 +241,7 @@ class LibaioEngine final : public Engine {
       out[n++] = req;
     }
     inflight_ -= static_cast<unsigned>(r);
-    if (got + static_cast<unsigned>(r) > 0) {
-      ++counters_.reap_calls;
-      counters_.reaped += got + static_cast<unsigned>(r);
-    }
+    counters_.CountReap(got + static_cast<unsigned>(r), syscalls_before);
     return n;
   }
 

@@ -151,6 +151,7 @@ class PosixAioEngine final : public Engine {
   }
 
   Result<unsigned> Reap(unsigned min, unsigned max, IoRequest** out) override {
+    const uint64_t syscalls_before = counters_.reap_syscalls;
     unsigned n = TakeFailed(max, out);
     if (min > ninflight_ + n) min = ninflight_ + n;  // never wait for what cannot come
     n += Harvest(max - n, out + n);
@@ -159,11 +160,12 @@ class PosixAioEngine final : public Engine {
         return ErrnoStatus("posixaio: aio_suspend", errno);
       n += Harvest(max - n, out + n);
     }
-    Count(n);
+    counters_.CountReap(n, syscalls_before);
     return n;
   }
 
   Result<unsigned> ReapFor(unsigned max, IoRequest** out, uint64_t timeout_ns) override {
+    const uint64_t syscalls_before = counters_.reap_syscalls;
     unsigned n = TakeFailed(max, out);
     n += Harvest(max - n, out + n);
     if (n == 0 && ninflight_ > 0) {
@@ -174,7 +176,7 @@ class PosixAioEngine final : public Engine {
         return ErrnoStatus("posixaio: aio_suspend", errno);
       n += Harvest(max, out);
     }
-    Count(n);
+    counters_.CountReap(n, syscalls_before);
     return n;
   }
 
@@ -250,12 +252,6 @@ class PosixAioEngine final : public Engine {
     ++counters_.reap_syscalls;
     const unsigned n = ninflight_ < kMaxSuspendList ? ninflight_ : kMaxSuspendList;
     return aio_suspend(inflight_.get(), static_cast<int>(n), timeout);
-  }
-
-  void Count(unsigned n) {
-    if (n == 0) return;
-    ++counters_.reap_calls;
-    counters_.reaped += n;
   }
 
   // See the header comment: the helpers inherit this name, so their CPU can
