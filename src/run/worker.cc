@@ -191,6 +191,27 @@ std::string PrioOptionsAt(const JobSpec& job) {
   return out;
 }
 
+// Why the kernel refused an I/O that cmdprio gave a priority with EPERM
+// (error path only): ioprio_check_cap lets only CAP_SYS_ADMIN or
+// CAP_SYS_NICE use the real-time class, cmdprio_class's default. "" for
+// another class.
+std::string CmdprioEpermHint(const JobSpec& job, int d, uint16_t prio) {
+  if ((prio >> 13) != 1) return "";
+  std::string why;
+  if (!job.cmdprio_bssplit[d].empty()) {
+    why = sys::OptionAt(job, "cmdprio_bssplit", "") + " gave this I/O";
+  } else {
+    why = sys::OptionAt(job, "cmdprio_percentage", std::to_string(job.cmdprio_percentage[d])) +
+          " with " +
+          (job.FindSetting("cmdprio_class") != nullptr ? sys::OptionAt(job, "cmdprio_class", "1")
+                                                       : "cmdprio_class=1 (the default)") +
+          " gave this I/O";
+  }
+  return why +
+         " the real-time priority class, which needs CAP_SYS_ADMIN or CAP_SYS_NICE; "
+         "cmdprio_class=2 (best effort) needs neither";
+}
+
 }  // namespace
 
 // Each failure names the option, its value and place, and fails this job
@@ -2226,6 +2247,9 @@ void Worker::HandleError(IoRequest* req, int err) {
                (err == EAGAIN ? ": the kernel would have had to wait for this I/O"
                               : std::string(": this file system has no non-blocking ") +
                                     DirName(d) + " path");
+  if (err == EPERM && (req->flags & kReqHighPrio) != 0 && d < 2 && !message.empty())
+    if (std::string hint = CmdprioEpermHint(job_, d, req->prio); !hint.empty())
+      message += "; " + hint;
   // The part that failed: the rest of a short transfer has its own range (fio:
   // "write offset=1048576, buflen=131072" after a short 384k write).
   NoteError(static_cast<Ddir>(d), err, req, req->offset, message);
