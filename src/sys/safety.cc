@@ -885,6 +885,19 @@ Result<SystemLimits> ReadSystemLimits() {
   return l;
 }
 
+namespace {
+// Adds "job 'NAME': WHAT" to a limit's list of the jobs that need it (at
+// most four, then "...").
+void AddJobWhy(std::string* why, uint32_t* count, const JobSpec& job, const std::string& what) {
+  constexpr uint32_t kMaxJobs = 4;
+  if (++*count > kMaxJobs) {
+    if (*count == kMaxJobs + 1) *why += "; ...";
+    return;
+  }
+  *why += (why->empty() ? "job '" : "; job '") + job.name + "': " + what;
+}
+}  // namespace
+
 ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
   ResourceNeeds n;
   // stdin/out/err, log files, the status thread's timer and slack.
@@ -954,9 +967,17 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
     if (job.verify.type != VerifyType::kNone)
       n.threads = Add(n.threads, Mul(job.verify.async, clones));
     // io_setup(iodepth) per clone; the kernel charges aio-nr what was asked for.
-    if (job.ioengine == "libaio") n.aio_events = Add(n.aio_events, Mul(depth, clones));
-    if (job.ioengine.rfind("io_uring", 0) == 0 && job.fixedbufs)
+    if (job.ioengine == "libaio") {
+      n.aio_events = Add(n.aio_events, Mul(depth, clones));
+      AddJobWhy(&n.aio_events_why, &n.aio_events_jobs, job,
+                OptionAt(job, "iodepth", std::to_string(depth)) +
+                    (clones > 1 ? " x " + OptionAt(job, "numjobs", std::to_string(clones)) : ""));
+    }
+    if (job.ioengine.rfind("io_uring", 0) == 0 && job.fixedbufs) {
       n.locked_bytes = Add(n.locked_bytes, bufs);
+      AddJobWhy(&n.locked_bytes_why, &n.locked_bytes_jobs, job,
+                OptionAt(job, "fixedbufs", "1") + ", " + HumanBytes(bufs));
+    }
     n.lockmem_bytes = Add(n.lockmem_bytes, Mul(job.lockmem, clones));
   }
   return n;
@@ -1010,13 +1031,13 @@ std::vector<LimitError> LimitErrors(const ResourceNeeds& n, const SystemLimits& 
   if (n.aio_events > 0 && l.aio_max_nr != kUnlimited) {
     const uint64_t free = l.aio_max_nr > l.aio_nr ? l.aio_max_nr - l.aio_nr : 0;
     if (n.aio_events > free)
-      errs.push_back({4, n.aio_events, "aio",
-                      "the libaio jobs reserve " + std::to_string(n.aio_events) +
-                          " events (iodepth x numjobs) but only " + std::to_string(free) +
-                          " are free (fs.aio-max-nr=" + std::to_string(l.aio_max_nr) +
-                          ", fs.aio-nr=" + std::to_string(l.aio_nr) +
-                          " in use); raise it with `sysctl fs.aio-max-nr=" +
-                          std::to_string(Add(l.aio_nr, n.aio_events)) + "`"});
+      errs.push_back(
+          {4, n.aio_events, "aio",
+           "the libaio jobs reserve " + std::to_string(n.aio_events) +
+               " events (iodepth x numjobs) but only " + std::to_string(free) +
+               " are free (fs.aio-max-nr=" + std::to_string(l.aio_max_nr) + ", fs.aio-nr=" +
+               std::to_string(l.aio_nr) + " in use); raise it with `sysctl fs.aio-max-nr=" +
+               std::to_string(Add(l.aio_nr, n.aio_events)) + "` (" + n.aio_events_why + ")"});
   }
   // lockmem pins memory nothing can reclaim: past what is available the
   // kernel OOM-kills processes (this one, or others). fio caps it at the
@@ -1046,7 +1067,8 @@ std::vector<LimitError> LimitErrors(const ResourceNeeds& n, const SystemLimits& 
                                            : HumanBytes(l.memlock_soft)) +
              "; raise it with `ulimit -l " + std::to_string(kib) +
              "` (KiB) or run with "
-             "CAP_IPC_LOCK"});
+             "CAP_IPC_LOCK" +
+             (n.locked_bytes_why.empty() ? std::string() : " (" + n.locked_bytes_why + ")")});
   }
   return errs;
 }

@@ -180,6 +180,12 @@ struct ResourceNeeds {
   // buffers are largest and that line, for the memory message ("job 'r':
   // 32 GiB at read_iolog big.log:4"); empty if no job replays a log.
   std::string buffer_bytes_why;
+  // The jobs behind aio_events and locked_bytes, with the options' places,
+  // for their messages ("job 'a': iodepth=70000 at j.fio:3"; "job 'f':
+  // fixedbufs=1 at j.fio:4, 128 KiB"); at most four, then "...".
+  std::string aio_events_why;
+  std::string locked_bytes_why;
+  uint32_t aio_events_jobs = 0, locked_bytes_jobs = 0;
 };
 ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs);
 

@@ -243,12 +243,16 @@ TEST(SysResourceTest, EachLimitIsNamedWithHowToRaiseIt) {
   a.direct = true;
   a.iodepth = 256;
   a.numjobs = 64;  // 16384 events
+  // The message names the job and where its iodepth and numjobs were set.
+  a.settings.push_back({"iodepth", "256", OptionSource::kJob, "a.fio", 3});
+  a.settings.push_back({"numjobs", "64", OptionSource::kCommandLine, "<cmdline>", 0});
   l = Roomy();
   l.aio_nr = 60000;
   EXPECT_EQ(CheckResourceLimitsAgainst({a}, l).message(),
             "aio: the libaio jobs reserve 16384 events (iodepth x numjobs) but only 5536 are free "
             "(fs.aio-max-nr=65536, fs.aio-nr=60000 in use); raise it with "
-            "`sysctl fs.aio-max-nr=76384`");
+            "`sysctl fs.aio-max-nr=76384` (job 'a': iodepth=256 at a.fio:3 x numjobs=64 at "
+            "<cmdline>)");
   a.ioengine = "io_uring";  // io_uring does not use aio-nr
   EXPECT_TRUE(CheckResourceLimitsAgainst({a}, l).ok());
 
@@ -257,11 +261,13 @@ TEST(SysResourceTest, EachLimitIsNamedWithHowToRaiseIt) {
   u.fixedbufs = true;
   u.iodepth = 64;
   u.bs[0].max = 128 * 1024;  // 8 MiB registered
+  u.settings.push_back({"fixedbufs", "", OptionSource::kJob, "u.fio", 4});
   l = Roomy();
   l.memlock_soft = 8 * 1024 * 1024 - 1;
   EXPECT_EQ(CheckResourceLimitsAgainst({u}, l).message(),
             "locked memory: io_uring fixedbufs registers 8 MiB of buffers but RLIMIT_MEMLOCK is "
-            "8.0 MiB; raise it with `ulimit -l 8192` (KiB) or run with CAP_IPC_LOCK");
+            "8.0 MiB; raise it with `ulimit -l 8192` (KiB) or run with CAP_IPC_LOCK (job 'u': "
+            "fixedbufs=1 at u.fio:4, 8 MiB)");
   l.cap_ipc_lock = true;
   EXPECT_TRUE(CheckResourceLimitsAgainst({u}, l).ok());
   u.fixedbufs = false;
@@ -368,7 +374,7 @@ TEST(SysResourceTest, PhasesRunOneAfterAnother) {
   EXPECT_EQ(CheckResourceLimitsAgainst({a, b}, {{0, 1}}, l).message(),
             "aio: the libaio jobs reserve 80000 events (iodepth x numjobs) but only 65536 are "
             "free (fs.aio-max-nr=65536, fs.aio-nr=0 in use); raise it with "
-            "`sysctl fs.aio-max-nr=80000`");
+            "`sysctl fs.aio-max-nr=80000` (job 'a': iodepth=40000; job 'b': iodepth=40000)");
   EXPECT_EQ(CheckResourceLimitsAgainst({a, b}, l).code(), Status::Code::kResourceLimit);
 
   JobSpec f = Job("fa", "", RwMode::kRead);
