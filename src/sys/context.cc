@@ -325,7 +325,9 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
     }
 
     // 3. io_uring buffered I/O where the filesystem cannot do it nonblocking.
-    if (job.ioengine.rfind("io_uring", 0) == 0 && !job.direct) {
+    // With nowait=1 (RWF_NOWAIT) io_uring does not punt: such an I/O fails
+    // with EAGAIN, which the error message and the eagain count say.
+    if (job.ioengine.rfind("io_uring", 0) == 0 && !job.direct && !job.nowait) {
       const bool reads = HasRead(job.rw);
       const bool writes = HasWrite(job.rw);
       std::string where = first(

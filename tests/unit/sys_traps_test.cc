@@ -235,6 +235,11 @@ TEST(SysTrapsTest, IoUringPuntsOnFilesystemsWithoutNowait) {
   w = DetectTraps({j}, {kExt4}, Env());
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0].find("io_uring buffered writes on ext4 (/srv/f)"), std::string::npos);
+  // nowait=1: the writes fail with EAGAIN instead of going to io-wq, so
+  // the punt warning would be wrong.
+  j.nowait = true;
+  EXPECT_EQ(CountContaining(DetectTraps({j}, {kExt4}, Env()), "io-wq"), 0u);
+  j.nowait = false;
   EXPECT_TRUE(DetectTraps({j}, {Target("/srv/f", "xfs", "sda")}, Env()).empty());
   // An ext3 (or ext2) mount served by the ext4 code reads as ext4 does: the
   // warning said io_uring punted every read to io-wq, while none went there
