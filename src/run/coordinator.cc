@@ -1578,8 +1578,9 @@ class PhaseRunner {
         if (job.ioengine == "pvsync2" && job.direct && (job.uncached || job.nowait) && first) {
           c.notes.push_back(
               std::string("pvsync2 with direct=1: ") +
-              (job.uncached ? "uncached=1 (RWF_DONTCACHE) only affects buffered I/O; with "
-                              "O_DIRECT the page cache is bypassed anyway. "
+              (job.uncached ? std::string("uncached=1 (RWF_DONTCACHE) only affects buffered I/O; "
+                                          "with O_DIRECT the page cache is bypassed anyway.") +
+                                  (job.nowait ? " " : "")
                             : "") +
               (job.nowait ? "nowait=1 (RWF_NOWAIT) with O_DIRECT returns EAGAIN wherever "
                             "the filesystem or the block layer would block: a full request "
