@@ -38,7 +38,7 @@ expect_eq "[global] io_uring fixedbufs=1, ioengine=psync,io_uring" \
 "$bin" nw.fio --sweep ioengine=pvsync2,psync --output-format=json >"$tmp/o" 2>"$tmp/e"
 expect_eq "ioengine=pvsync2,psync: exit" "$?" 2
 expect_eq "ioengine=pvsync2,psync: message" "$(cat "$tmp/e")" \
-  "iobench: --sweep ioengine=psync: nw.fio:3:1: option 'nowait' needs ioengine=io_uring, io_uring_cmd, libaio or pvsync2; job 'j' uses psync"
+  "iobench: --sweep ioengine=psync: nw.fio:3:1: option 'nowait' needs ioengine=io_uring, libaio or pvsync2; job 'j' uses psync"
 [ -s "$tmp/o" ] && fail "ioengine=pvsync2,psync ran: $(head -c 200 "$tmp/o")"
 "$bin" nw.fio --sweep bs=4k,8k --parse-only >"$tmp/o" 2>"$tmp/e"
 expect_eq "bs=4k,8k: exit" "$?" 2

@@ -85,8 +85,8 @@ TEST(CliSeeds, Seed001ForceAsync) {
   auto r = ParseJobs(in);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
-            "command line: option 'force_async' needs ioengine=io_uring or io_uring_cmd; job 'x' "
-            "uses psync\n--force_async=1\n  ^");
+            "command line: option 'force_async' needs ioengine=io_uring; job 'x' uses "
+            "psync\n--force_async=1\n  ^");
 }
 
 TEST(CliSeeds, Seed003Pvsync2MixOnADirectory) {

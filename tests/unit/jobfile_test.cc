@@ -2389,8 +2389,8 @@ TEST(JobfileErrors, BsSplitOver100) {
 
 TEST(JobfileErrors, EngineOptionNeedsItsEngine) {
   EXPECT_EQ(ParseErr("[a]\nioengine=psync\nforce_async=1\n"),
-            "t.fio:3:1: option 'force_async' needs ioengine=io_uring or io_uring_cmd; job 'a' "
-            "uses psync\nforce_async=1\n^");
+            "t.fio:3:1: option 'force_async' needs ioengine=io_uring; job 'a' uses "
+            "psync\nforce_async=1\n^");
   EXPECT_EQ(ParseErr("[a]\nuserspace_reap\n"),
             "t.fio:2:1: option 'userspace_reap' needs ioengine=libaio; job 'a' uses "
             "psync\nuserspace_reap\n^");
@@ -2399,12 +2399,12 @@ TEST(JobfileErrors, EngineOptionNeedsItsEngine) {
   // fio drops the section), and taken for a job that switches to an engine
   // without it (fio's common "compare engines" file), which ignores it.
   EXPECT_NE(ParseErr("[global]\nhipri\n[a]\nioengine=io_uring\n[b]\nioengine=psync\n")
-                .find("t.fio:2:1: option 'hipri' needs ioengine=io_uring, io_uring_cmd or "
-                      "pvsync2; its [global] section uses psync"),
+                .find("t.fio:2:1: option 'hipri' needs ioengine=io_uring or pvsync2; its "
+                      "[global] section uses psync"),
             std::string::npos);
   EXPECT_NE(ParseErr("[global]\nioengine=psync\nfixedbufs=1\n[a]\nioengine=io_uring\n")
-                .find("t.fio:3:1: option 'fixedbufs' needs ioengine=io_uring or io_uring_cmd; "
-                      "its [global] section uses psync"),
+                .find("t.fio:3:1: option 'fixedbufs' needs ioengine=io_uring; its [global] "
+                      "section uses psync"),
             std::string::npos);
   auto two = ParseOk("[global]\nioengine=io_uring\nfixedbufs=1\n[a]\n[b]\nioengine=psync\n");
   ASSERT_EQ(two.jobs.size(), 2u);
@@ -2420,14 +2420,13 @@ TEST(JobfileErrors, EngineOptionNeedsItsEngine) {
   EXPECT_TRUE(SetOption(&swept, "ioengine", "psync").ok());
   auto own = ParseOk("[a]\nioengine=io_uring\nfixedbufs=1\n").jobs.at(0);
   const Status st = SetOption(&own, "ioengine", "psync");
-  EXPECT_NE(st.message().find("option 'fixedbufs' needs ioengine=io_uring or io_uring_cmd; job 'a' "
-                              "uses psync"),
+  EXPECT_NE(st.message().find("option 'fixedbufs' needs ioengine=io_uring; job 'a' uses psync"),
             std::string::npos)
       << st.message();
   // The job's own section: its own engine.
   EXPECT_NE(ParseErr("[global]\nioengine=io_uring\n[b]\nioengine=psync\nfixedbufs=1\n")
-                .find("t.fio:5:1: option 'fixedbufs' needs ioengine=io_uring or io_uring_cmd; "
-                      "job 'b' uses psync"),
+                .find("t.fio:5:1: option 'fixedbufs' needs ioengine=io_uring; job 'b' uses "
+                      "psync"),
             std::string::npos);
   // The engine may come after its option, or from [global].
   ParseOk("[global]\nioengine=io_uring\n[a]\nhipri\n");
@@ -2977,10 +2976,9 @@ TEST(JobfileSetOption, SweepChangesOneOption) {
   EXPECT_EQ(j.bs[1].min, 65536u);
   Status st = SetOption(&j, "ioengine", "psync");
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(
-      st.message().find("option 'hipri' needs ioengine=io_uring, io_uring_cmd or pvsync2; job '" +
-                        j.name + "' uses psync"),
-      std::string::npos)
+  EXPECT_NE(st.message().find("option 'hipri' needs ioengine=io_uring or pvsync2; job '" + j.name +
+                              "' uses psync"),
+            std::string::npos)
       << st.message();
   EXPECT_FALSE(SetOption(&j, "iodepth", "0").ok());
 }
