@@ -23,6 +23,10 @@ struct PatternRegion {
   uint64_t size = 0;
   uint64_t block_align = 0;  // device logical block size for direct I/O (0: none)
   uint64_t file_size = 0;    // the whole file or device: zonemode=strided walks to its end
+  // fio 3.33's null-engine file when size= is not in bytes (its size stays
+  // unknown): it has no end, so a holed walk does not wrap at file_size and
+  // a fixed block may pass it (zonemode=strided still ends at file_size).
+  bool no_end = false;
 };
 
 struct IoPlan {

@@ -165,6 +165,10 @@ std::vector<PatternRegion> Worker::PatternRegions() const {
     r.size = t.region_size;
     r.block_align = (job_.direct && t.is_block_device) ? t.logical_block_size : 0;
     r.file_size = t.is_block_device ? t.current_size : std::max(t.current_size, t.needed_size);
+    // The null engine with filesize= and no size= in bytes: fio's file has
+    // no end (filesize=20k rw=write bs=8k writes 0, 8k and 16k; rw=write:8k
+    // bs=4k twice, not wrapping at 20k).
+    r.no_end = t.diskless && job_.size == 0;
     regions.push_back(r);
   }
   return regions;

@@ -33,6 +33,13 @@ check "$(zones 1024)" "null strided size=50%" --ioengine=null --filesize=1m "${s
 check "$(zones 1024)" "psync strided size=50%" --ioengine=psync --filename=f1m "${strided[@]}"
 check "$(zones 1024)" "psync strided filesize=1m size=50%" --ioengine=psync --filename=f1m \
   --filesize=1m "${strided[@]}"
+# filesize= alone (no size= in bytes): the file has no end either, so a
+# holed walk stops at the region's end instead of wrapping at 20k (iobench
+# wrote 0 12 0 12 0), loops=2 repeat it, and a fixed block may pass 20k.
+check "0 12 " "null write:8k filesize=20k" --ioengine=null --rw=write:8k --bs=4k --filesize=20k
+check "0 12 0 12 " "null write:8k filesize=20k loops=2" --ioengine=null --rw=write:8k --bs=4k \
+  --filesize=20k --loops=2
+check "0 8 16 " "null write bs=8k filesize=20k" --ioengine=null --rw=write --bs=8k --filesize=20k
 
 [ "$fails" -eq 0 ] && echo "ok: the null engine's file is filesize= bytes, its region the share"
 [ "$fails" -eq 0 ]
