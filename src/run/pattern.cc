@@ -374,7 +374,9 @@ Status PatternImpl::InitFile(const JobSpec& job, size_t i, const PatternRegion& 
   fs.len_end = r.size;
   ident_limit_ += r.size;
   pass_size_ += r.size;
-  fs.limit = r.no_end ? UINT64_MAX / 2
+  // (No end: far past any region, yet INT64_MAX / 2 keeps TrySequential's
+  // signed sums with the region's start from overflowing.)
+  fs.limit = r.no_end ? static_cast<uint64_t>(INT64_MAX / 2)
                       : std::max(r.size, r.file_size > r.offset ? r.file_size - r.offset : 0);
   fs.block_align = std::max<uint64_t>(r.block_align, 1);
   if (r.size < gran_)

@@ -25,7 +25,8 @@ struct PatternRegion {
   uint64_t file_size = 0;    // the whole file or device: zonemode=strided walks to its end
   // fio 3.33's null-engine file when size= is not in bytes (its size stays
   // unknown): it has no end, so a holed walk does not wrap at file_size and
-  // a fixed block may pass it (zonemode=strided still ends at file_size).
+  // a fixed block may pass it. (iobench's zonemode=strided still ends at
+  // file_size, deliberately, where fio's walks on: docs/running.md.)
   bool no_end = false;
 };
 

@@ -40,6 +40,10 @@ check "0 12 " "null write:8k filesize=20k" --ioengine=null --rw=write:8k --bs=4k
 check "0 12 0 12 " "null write:8k filesize=20k loops=2" --ioengine=null --rw=write:8k --bs=4k \
   --filesize=20k --loops=2
 check "0 8 16 " "null write bs=8k filesize=20k" --ioengine=null --rw=write --bs=8k --filesize=20k
+# With an offset too: the walk stops at the region's end (a sum with the
+# offset overflowed and the walk wrapped: 4 12 20 28 8 16 24).
+check "4 12 20 28 " "null write:4k filesize=32k offset=4k" --ioengine=null --rw=write:4k \
+  --bs=4k --filesize=32k --offset=4k
 
 [ "$fails" -eq 0 ] && echo "ok: the null engine's file is filesize= bytes, its region the share"
 [ "$fails" -eq 0 ]
