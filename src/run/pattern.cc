@@ -825,7 +825,7 @@ bool PatternImpl::FileExhausted(const FileState& fs) const {
       // offset is due (TryRandom fails), as fio's does.
       return (fs.map.free_count() == 0 && !cont_) || fs.budget == 0 || pass_left_ == 0;
     case RandMode::kLfsr:  // size bytes, or sooner every block once (fixed bs: both at once)
-      return fs.budget == 0 || (cont_ && pass_left_ == 0) || fs.lfsr_left == 0;
+      return fs.budget == 0 || ((cont_ || pass_capped_) && pass_left_ == 0) || fs.lfsr_left == 0;
     default:
       return fs.budget == 0 || pass_left_ == 0;
   }

@@ -68,6 +68,17 @@ for t in $(tools); do
   expect_eq "$t random map: opens" "$(grep -c ' open$' "$tmp/y.log")" 2
   rm -f "$tmp/y.log"
 done
+# The LFSR generator too: 2 x 3 reads of 12k with a reopen between (its
+# pass ended only with the register's cycle: 6 reads in one).
+for t in $(tools); do
+  rm -f "$tmp/new"
+  "$(cmd "$t")" --name=j --ioengine=libaio --filename=new --rw=randread --bs=12k \
+    --filesize=128k --size=36k --loops=2 --random_generator=lfsr --write_iolog="$tmp/y.log" \
+    --output-format=json >/dev/null 2>"$tmp/err.txt" || fail "$t lfsr: $(cat "$tmp/err.txt")"
+  expect_eq "$t lfsr: reads" "$(grep -c ' read ' "$tmp/y.log")" 6
+  expect_eq "$t lfsr: opens" "$(grep -c ' open$' "$tmp/y.log")" 2
+  rm -f "$tmp/y.log"
+done
 # Two files, round robin: one walk over both, 20 reads each (was 10 and 10 in two passes).
 for t in $(tools); do
   rm -f "$tmp"/j.0.*
