@@ -57,36 +57,29 @@ check "libaio filesize size io_size" "o 0 12 24 c o 0 12 24 c " libaio new --rw=
 check "libaio filesize size io_size<size" "o 0 12 24 c o 0 c " libaio new --rw=read $f12 \
   --loops=2 --io_size=24k
 check "psync filesize size loops" "o 0 12 24 36 48 60 c " psync new --rw=read $f12 --loops=2
+# counts NAME OP N OPENS OPTIONS...: with each tool, the job's write_iolog
+# holds N lines of OP (read, write) and OPENS opens of its files.
+counts() {
+  local name=$1 op=$2 n=$3 opens=$4 t
+  shift 4
+  for t in $(tools); do
+    rm -f "$tmp/new" "$tmp"/j.0.*
+    "$(cmd "$t")" --name=j "$@" --write_iolog="$tmp/y.log" --output-format=json >/dev/null \
+      2>"$tmp/err.txt" || fail "$t $name: $(cat "$tmp/err.txt")"
+    expect_eq "$t $name: ${op}s" "$(grep -c " $op " "$tmp/y.log")" "$n"
+    expect_eq "$t $name: opens" "$(grep -c ' open$' "$tmp/y.log")" "$opens"
+    rm -f "$tmp/y.log"
+  done
+}
 # The same with a random map: two passes of 64k, 16 writes (iobench's fast
 # map step ended its pass only when the map was full: 2 x 12 writes).
-for t in $(tools); do
-  rm -f "$tmp/new"
-  "$(cmd "$t")" --name=j --ioengine=libaio --filename=new --rw=randwrite --bs=8k \
-    --filesize=100k --size=64k --io_size=100k --loops=2 --write_iolog="$tmp/y.log" \
-    --output-format=json >/dev/null 2>"$tmp/err.txt" || fail "$t random map: $(cat "$tmp/err.txt")"
-  expect_eq "$t random map: writes" "$(grep -c ' write ' "$tmp/y.log")" 16
-  expect_eq "$t random map: opens" "$(grep -c ' open$' "$tmp/y.log")" 2
-  rm -f "$tmp/y.log"
-done
+counts "random map" write 16 2 --ioengine=libaio --filename=new --rw=randwrite --bs=8k \
+  --filesize=100k --size=64k --io_size=100k --loops=2
 # The LFSR generator too: 2 x 3 reads of 12k with a reopen between (its
 # pass ended only with the register's cycle: 6 reads in one).
-for t in $(tools); do
-  rm -f "$tmp/new"
-  "$(cmd "$t")" --name=j --ioengine=libaio --filename=new --rw=randread --bs=12k \
-    --filesize=128k --size=36k --loops=2 --random_generator=lfsr --write_iolog="$tmp/y.log" \
-    --output-format=json >/dev/null 2>"$tmp/err.txt" || fail "$t lfsr: $(cat "$tmp/err.txt")"
-  expect_eq "$t lfsr: reads" "$(grep -c ' read ' "$tmp/y.log")" 6
-  expect_eq "$t lfsr: opens" "$(grep -c ' open$' "$tmp/y.log")" 2
-  rm -f "$tmp/y.log"
-done
+counts lfsr read 6 2 --ioengine=libaio --filename=new --rw=randread --bs=12k --filesize=128k \
+  --size=36k --loops=2 --random_generator=lfsr
 # Two files, round robin: one walk over both, 20 reads each (was 10 and 10 in two passes).
-for t in $(tools); do
-  rm -f "$tmp"/j.0.*
-  "$(cmd "$t")" --name=j --ioengine=psync --bs=4k --rw=read:4k --size=64k --nrfiles=2 \
-    --io_size=80k --loops=2 --write_iolog="$tmp/y.log" --output-format=json >/dev/null \
-    2>"$tmp/err.txt" || fail "$t two files: $(cat "$tmp/err.txt")"
-  expect_eq "$t two files: opens" "$(grep -c ' open$' "$tmp/y.log")" 2
-  expect_eq "$t two files: reads" "$(grep -c ' read ' "$tmp/y.log")" 40
-  rm -f "$tmp/y.log"
-done
+counts "two files" read 40 2 --ioengine=psync --bs=4k --rw=read:4k --size=64k --nrfiles=2 \
+  --io_size=80k --loops=2
 [ "$fails" -eq 0 ]
