@@ -7,7 +7,9 @@
 # 3 s, then the time left; the final report 0 (fio: INT_MAX after a run under
 # 3 s, docs/output.md). Checked on a 5 s run: every interim record past 2 s
 # has elapsed + eta within 3 s above the runtime (elapsed counts set-up
-# too, eta rounds up), counting down.
+# too, eta rounds up), counting down; reports at or past the runtime are
+# not checked (a loaded machine delays them), so no check depends on when
+# the reporter thread happens to run.
 # $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
 source "$2/tests/e2e/fio_side.bash"
@@ -39,11 +41,17 @@ for d in interim:
     if el < 3:
         if eta != 2147483647:
             bad.append(("under 3 s", el, eta))
+    elif el >= runtime:
+        # A report at or past the runtime (a loaded machine delays the
+        # jobs' end or the report): nothing exact to expect of its eta.
+        continue
     elif not runtime <= el + eta <= runtime + 3:
         bad.append(("elapsed + eta", el, eta))
     else:
         known.append(eta)
-if len(known) < 2 or known != sorted(known, reverse=True):
+# At least the report of second 3 or 4 (one may slip past the runtime
+# under load); 0 in every report was the bug.
+if not known or known != sorted(known, reverse=True):
     bad.append(("counting down", known))
 if final["jobs"][0]["eta"] != 0:
     bad.append(("final", final["jobs"][0]["eta"]))
