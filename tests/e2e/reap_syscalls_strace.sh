@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# JSON iobench.ios_per_call.reap_syscalls counts the reaps that entered the
+# kernel (docs/output.md): it must equal strace's count of the reap system
+# calls. libaio with userspace_reap=0 and iodepth_batch_complete_min=0
+# passed io_getevents a zero timeout, which libaio's wrapper (0.3.113)
+# answers without a system call when the ring is empty: a 256-read job
+# reported reap_syscalls=495520 against 256 io_getevents in strace. It now
+# asks as fio 3.33 does (min_nr 0, no timeout: a real call that returns at
+# once). Root and a loop device with direct=1, so the reads take time.
+# $1: iobench binary, $2: source dir. Exit 77: skip.
+source "$2/tests/e2e/setup.bash"
+source "$2/tests/e2e/scratch_ext4.bash"
+command -v strace >/dev/null || { echo "skip: strace not installed"; exit 77; }
+command -v losetup >/dev/null || { echo "skip: losetup not installed"; exit 77; }
+scratch_loop 64m 512
+
+# NAME SYSCALL_REGEX OPTIONS...: runs the job under strace and compares
+# reap_syscalls with the lines of the trace that match the regex.
+check() {
+  local name=$1 regex=$2
+  shift 2
+  strace -f -qq -o trace -e trace=io_getevents,io_uring_enter "$bin" --name=j \
+    --filename="$loop" --rw=randread --bs=4k --size=4m --iodepth=8 --direct=1 \
+    --output-format=json "$@" >out 2>err
+  expect_eq "$name: exit status" "$?" 0
+  local got traced
+  got=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["jobs"][0]["iobench"]["ios_per_call"]["reap_syscalls"])' out)
+  traced=$(grep -cE "$regex" trace)
+  expect_eq "$name: reap_syscalls against strace" "$got" "$traced"
+}
+
+getevents='io_getevents\('
+for reap in 0 1; do
+  check "libaio userspace_reap=$reap polling" "$getevents" --ioengine=libaio \
+    --userspace_reap=$reap --iodepth_batch_complete_min=0
+  check "libaio userspace_reap=$reap" "$getevents" --ioengine=libaio --userspace_reap=$reap
+done
+[ "$fails" -eq 0 ]
