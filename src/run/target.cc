@@ -797,7 +797,13 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
     if (!UsesDdir(job, d) || (d != 2 && !job.direct)) continue;
     const std::string needs = d == 2 ? std::string("a discard needs block-aligned ranges")
                                      : DirectText(job) + " needs block-aligned I/O";
-    const Misaligned m = MisalignedIo(job, t, d, lbs, /*with_blockalign=*/false);
+    // With direct=1 the pattern draws random offsets on multiples of
+    // lcm(blockalign, logical block size) (PatternRegion::block_align), so a
+    // blockalign= off the block size is rounded, never issued; without it a
+    // random trim's blockalign is issued as it is (fio 3.33 fails both with
+    // EINVAL at run time).
+    const bool blockalign_issued = d == 2 && !job.direct;
+    const Misaligned m = MisalignedIo(job, t, d, lbs, blockalign_issued);
     if (!m.what.empty())
       return Status::Invalid((m.offset ? CloneLabel(job, t.jobnum) : JobLabel(job)) + ": " +
                              m.what + " is not a multiple of the logical block size " +

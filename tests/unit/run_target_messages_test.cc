@@ -88,6 +88,17 @@ TEST_F(RunTargetMessagesTest, DirectAlignmentNamesTheOptionAndLine) {
   EXPECT_EQ(Refusal("direct=1\nrw=randtrim\nbs=1k\nsize=64k\n"),
             "job 'j': bs=1024 (trim, at b.fio:5)" + discard);
   EXPECT_EQ(Refusal("rw=randrw\nbs=1k\nsize=64k\n"), "");
+  // A random trim's blockalign is issued as it is without direct=1 (the
+  // kernel said EINVAL at run time); direct=1 draws offsets on multiples of
+  // lcm(blockalign, 4096), and a sequential trim never uses it.
+  EXPECT_EQ(Refusal("rw=randtrim\nsize=256k\n", "blockalign=2k\n"),
+            "job 'j': blockalign=2k at b.fio:6" + discard);
+  EXPECT_EQ(Refusal("rw=randtrim\nsize=256k\n", "blockalign=,,2k\n"),
+            "job 'j': blockalign=,,2k at b.fio:6" + discard);
+  EXPECT_EQ(Refusal("rw=randtrim\nsize=256k\n", "blockalign=8k\n"), "");
+  EXPECT_EQ(Refusal("rw=randtrim\ndirect=1\nsize=256k\n", "blockalign=2k\n"), "");
+  EXPECT_EQ(Refusal("rw=trim\nsize=256k\n", "blockalign=2k\n"), "");
+  EXPECT_EQ(Refusal("rw=randread\nsize=256k\n", "blockalign=2k\n"), "");
 }
 
 TEST_F(RunTargetMessagesTest, RegionPastTheEndNamesOffsetSizeAndClone) {
