@@ -54,7 +54,9 @@ inline uint64_t MonotonicNs() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 
-inline uint64_t NowNs() {
+// Inlined at every stamp of the per-I/O path (GCC left the reap's stamp a
+// call: 5 instructions per I/O more); the clock_gettime fallback stays a call.
+[[gnu::always_inline]] inline uint64_t NowNs() {
 #if defined(__x86_64__)
   if (__builtin_expect(g_clock.use_tsc, 1)) {
     const uint64_t d = __rdtsc() - g_clock.tsc0;
