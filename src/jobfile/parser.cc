@@ -52,6 +52,8 @@ struct RawSetting {
   // innermost include first); "" otherwise. Errors end their first line
   // with it.
   std::string included_from;
+  // `--bs s.fio`: the value is the argument after the option's.
+  bool value_next_arg = false;
   // The value came with the name from a variable (`${OPT}` with
   // OPT='size=2m'): its text is not in the line, so errors point at the
   // variable, and a ';' or '#' in it is one the variable brought.
@@ -655,6 +657,16 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
 Status ApplyOne(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owned,
                 std::vector<std::string>* warnings) {
   Status st = ApplySetting(job, s, owned, warnings);
+  // `iobench --bs s.fio`: the job file was read as bs's value ("bad size
+  // 's.fio'", or "no jobs defined" when nothing else defined one).
+  if (struct stat sb;
+      !st.ok() && s.value_next_arg && stat(s.value.c_str(), &sb) == 0 && !S_ISDIR(sb.st_mode))
+    return WithFirstLineSuffix(st, " ('" + s.value + "' is a file, taken as the value of " +
+                                       s.text.substr(0, s.text.find(' ')) +
+                                       ", which needs one; to read it as a job file, give the "
+                                       "option its value first: " +
+                                       s.text.substr(0, s.text.find(' ')) + "=VALUE " + s.value +
+                                       ")");
   if (st.ok() || s.bare || (s.value.find("${") == std::string::npos && !s.value_from_variable))
     return st;
   // A ${VAR} that brings a ';' or '#' is warned when the value parses (the
@@ -1407,6 +1419,7 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
             FormatDiagnostic(kCmdline, 0, r.key_col, "option '" + r.key + "' needs a value", a));
       r.value = args[++i];
       r.bare = false;
+      r.value_next_arg = true;
       r.text = a + " " + r.value;
       r.value_col = static_cast<int>(a.size()) + 2;
     }
@@ -1700,6 +1713,13 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
                   std::make_move_iterator(cli_jobs.end()));
   DedupeWarnings(&out.warnings);
   if (out.jobs.empty()) {
+    // No job took the command-line options, so their values were not read:
+    // `--bs=abc` (fio: "failed parsing bs=abc") and `--bs s.fio` (the job
+    // file taken as the value) were refused as "no jobs defined".
+    {
+      JobSpec scratch;
+      IOB_RETURN_IF_ERROR(ApplyAll(&scratch, cli.globals, nullptr, false, false));
+    }
     if (in.job_files.empty())
       return Status::Invalid(
           "iobench: no jobs defined: give a job file, or job options with --name=NAME");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "jobfile/parser.h"
+#include "temp_dir.h"
 
 namespace iobench::jobfile {
 namespace {
@@ -320,6 +321,47 @@ TEST(CliArgs, Refusals) {
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.status().message(),
             "iobench: no jobs defined: give a job file, or job options with --name=NAME");
+}
+
+// With no job on the command line and no job file, a bad command-line value
+// was refused as "no jobs defined" (`iobench --bs=abc`, `--rw=bogus`, and
+// `--bs s.fio`, the job file taken as bs's value); fio 3.33 says "failed
+// parsing bs=abc". The value's own error comes first now, and a value that
+// names a file says it was taken as the option's value.
+TEST(CliArgs, ABadValueIsNamedBeforeNoJobs) {
+  const auto refusal = [](const std::vector<std::string>& args,
+                          const std::vector<std::string>& files = {}) {
+    auto split = SplitArgs(args, Tools());
+    EXPECT_TRUE(split.ok());
+    ParseInput in;
+    in.cli_job_args = split->job_args;
+    in.job_files = files.empty() ? split->job_files : files;
+    auto p = ParseJobs(in);
+    EXPECT_FALSE(p.ok());
+    return p.ok() ? std::string() : p.status().message();
+  };
+  EXPECT_EQ(refusal({"--bs=abc"}), "command line: option 'bs': bad size 'abc'\n--bs=abc\n     ^");
+  EXPECT_EQ(refusal({"--rw=bogus"}).substr(0, 46),
+            "command line: option 'rw': bad rw mode 'bogus'");
+  testing::TempDir dir;
+  const std::string job = dir.Write("s.fio", "[a]\nioengine=null\nsize=1m\n");
+  // (The error before the hint depends on the path; tests/e2e's
+  // cli_bad_value_no_job.sh checks `bad size 's.fio'` in full.)
+  const std::string hint = refusal({"--iodepth", job});
+  EXPECT_EQ(hint.substr(hint.find(" ('")),
+            " ('" + job +
+                "' is a file, taken as the value of --iodepth, which needs one; to read it as a "
+                "job file, give the option its value first: --iodepth=VALUE " +
+                job + ")\n--iodepth " + job + "\n          ^");
+  EXPECT_EQ(hint.rfind("command line: option 'iodepth': ", 0), 0u);
+  // The same with a job (it said "bad size" without the hint), and with
+  // an empty job file ("the job file ... defines no jobs").
+  EXPECT_NE(refusal({"--name=x", "--bs", job}).find("is a file, taken as the value of --bs"),
+            std::string::npos);
+  EXPECT_EQ(refusal({"--bs=abc"}, {dir.Write("empty.fio", "")}).substr(0, 41),
+            "command line: option 'bs': bad size 'abc'");
+  // A value that is not a file gets no hint.
+  EXPECT_EQ(refusal({"--bs", "nofile.fio"}).find("is a file"), std::string::npos);
 }
 
 // fio's one-letter options (getopt_long_only: `fio -C host`, `-S`, `-d io`)
