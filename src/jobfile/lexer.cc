@@ -188,7 +188,8 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
     // (a file of zeros is one long line) or any other control character.
     if (size_t z = body.find('\0'); z != std::string::npos)
       return err(static_cast<int>(z) + 1, "NUL byte in job file (is this a binary file?)");
-    if (text.size() > 8192) return err(1, "line longer than 8192 bytes");
+    if (text.size() > kMaxLineBytes)
+      return err(1, "line longer than " + std::to_string(kMaxLineBytes) + " bytes");
     CarriageReturnsToBlanks(&body, &text);
     if (const size_t i = sys::ValueControlAt(body); i != std::string::npos)
       return err(static_cast<int>(i) + 1,

@@ -22,6 +22,10 @@ std::string FormatDiagnostic(const std::string& file, int line, int col, const s
 // sequence, or std::string_view::npos. `message` gets the text of the error.
 size_t FirstNonUtf8(std::string_view s, size_t from, size_t to, std::string* message);
 
+// The longest job-file line, fio's OPT_LEN_MAX: a line longer than this is
+// refused as written, and after ${VAR} substitution (as fio refuses it).
+inline constexpr size_t kMaxLineBytes = 8192;
+
 struct LexEntry {
   enum class Kind { kSection, kOption, kInclude };
   Kind kind = Kind::kOption;

@@ -144,18 +144,51 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   return s;
 }
 
-// Reads one job file (and its includes) into sections.
-// The first ${VAR} in `text` whose value holds a ';' or '#', as written
-// ("${F}"); "a variable" when none does (cannot happen for the caller).
-std::string VariableWithCommentChar(const std::string& text) {
+// The set ${VAR}s in `text`, each as written ("${F}") with its value.
+std::vector<std::pair<std::string, std::string_view>> SetVariables(const std::string& text) {
+  std::vector<std::pair<std::string, std::string_view>> out;
   for (size_t at = text.find("${"); at != std::string::npos; at = text.find("${", at + 2)) {
     const size_t close = text.find('}', at + 2);
     if (close == std::string::npos) break;
-    const char* v = std::getenv(text.substr(at + 2, close - at - 2).c_str());
-    if (v != nullptr && std::strpbrk(v, ";#") != nullptr) return text.substr(at, close - at + 1);
+    if (const char* v = std::getenv(text.substr(at + 2, close - at - 2).c_str()))
+      out.emplace_back(text.substr(at, close - at + 1), v);
   }
+  return out;
+}
+
+// The first ${VAR} in `text` whose value holds a ';' or '#', as written
+// ("${F}"); "a variable" when none does (cannot happen for the caller).
+std::string VariableWithCommentChar(const std::string& text) {
+  for (const auto& [var, value] : SetVariables(text))
+    if (value.find_first_of(";#") != std::string_view::npos) return var;
   return "a variable";
 }
+
+// fio substitutes ${VAR} into its line buffer of kMaxLineBytes and fails a
+// line that no longer fits ("failed parsing description=${BIG}"); iobench
+// refused only the line as written, so `description=${BIG}` copied 8200+
+// bytes into the report. Refuses `e` (read from `display`, its name `key`
+// and value `value` after substitution) when its line is too long after it.
+Status CheckSubstitutedLength(const LexEntry& e, const std::string& display, const std::string& key,
+                              const std::string& value) {
+  const size_t size = e.text.size() - e.key.size() - e.value.size() + key.size() + value.size();
+  if (size <= kMaxLineBytes) return Status::Ok();
+  std::string longest;
+  size_t longest_size = 0;
+  for (const auto& [var, v] : SetVariables(e.key + "=" + e.value))
+    if (v.size() >= longest_size) {
+      longest = var;
+      longest_size = v.size();
+    }
+  return Status::Invalid(FormatDiagnostic(
+      display, e.line, static_cast<int>(e.text.find(longest)) + 1,
+      "line longer than " + std::to_string(kMaxLineBytes) + " bytes after substitution (" +
+          std::to_string(size) + " bytes): " + longest + " brings " + std::to_string(longest_size) +
+          " bytes and makes it too long (fio refuses it too)",
+      e.text));
+}
+
+// Reads one job file (and its includes) into sections.
 
 // A per-direction list (`bs=4k, 16k`, bssplit, bsrange, rate, ...) with a
 // blank after a comma before a number with a unit: iobench reads the
@@ -444,6 +477,7 @@ class FileReader {
       r.value_col = e.value_col;
       r.text = e.text;
       r.included_from = IncludedFrom();
+      std::string key_after = e.key;  // after substitution
       // fio substitutes ${VAR} in the whole line, so `${ENGINE_OPT}=1` names
       // an option; iobench used to refuse it as an unknown option.
       if (e.key.find("${") != std::string::npos) {
@@ -452,6 +486,7 @@ class FileReader {
         if (!key)
           return Status::Invalid(FormatDiagnostic(
               display, e.line, e.key_col + static_cast<int>(ve.offset), ve.message, e.text));
+        key_after = *key;
         r.key = Trim(*key);
         // `${E}` alone with E set but empty: "expected an option name
         // before '='" named an '=' that the line does not have.
@@ -483,6 +518,11 @@ class FileReader {
           r.value_col = e.key_col;
           r.value_from_variable = true;
         }
+      }
+      if (key_after != e.key || e.value.find("${") != std::string::npos) {
+        ValueError ignored;  // an unset variable is reported when the value is applied
+        if (const auto value = Expand(e.value, &ignored))
+          IOB_RETURN_IF_ERROR(CheckSubstitutedLength(e, display, key_after, *value));
       }
       // fio substitutes ${VAR} first and cuts the value at its first ';'
       // or '#' after (get_opt_postfix), so a variable that brings one ends

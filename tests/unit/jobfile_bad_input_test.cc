@@ -102,6 +102,32 @@ TEST(JobfileBadInputTest, ATenMegabyteLineIsNotEchoedWhole) {
   EXPECT_NE(msg.find("...\n^"), std::string::npos) << msg;
 }
 
+// The limit held for the line as written only: `description=${BIG}` with
+// BIG of 8200 bytes ran and copied them into the report. fio 3.33 refuses
+// a line longer than 8192 bytes after substitution ("failed parsing
+// description=${BIG}") and takes one of 8192 (description= and 8180).
+TEST(JobfileBadInputTest, TheLineLimitHoldsAfterSubstitution) {
+  const auto parse = [](const std::string& line, size_t n) {
+    setenv("IOB_TEST_BIG", std::string(n, 'x').c_str(), 1);
+    auto r = ParseJobText("[a]\nioengine=null\nsize=1m\n" + line + "\n", "f.fio", "/tmp");
+    unsetenv("IOB_TEST_BIG");
+    return r;
+  };
+  auto r = parse("description=${IOB_TEST_BIG}", 8181);
+  ASSERT_FALSE(r.ok());
+  const std::string msg = r.status().message();
+  EXPECT_EQ(msg.substr(0, msg.find('\n')),
+            "f.fio:4:13: line longer than 8192 bytes after substitution (8193 bytes): "
+            "${IOB_TEST_BIG} brings 8181 bytes and makes it too long (fio refuses it too)");
+  EXPECT_TRUE(parse("description=${IOB_TEST_BIG}", 8180).ok());
+  // A variable that brings the whole option counts the same way.
+  r = parse("${IOB_TEST_BIG}", 8193);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(
+      r.status().message().rfind("f.fio:4:1: line longer than 8192 bytes after substitution", 0),
+      0u);
+}
+
 TEST(JobfileBadInputTest, BytesThatAreNotUtf8ArePrintedAsQuestionMarks) {
   EXPECT_EQ(FormatDiagnostic("f.fio", 3, 4, "option '\xff\xfe' is odd", "ab=\xff\xfe"),
             "f.fio:3:4: option '?"
