@@ -54,6 +54,8 @@ struct RawSetting {
   std::string included_from;
   // `--bs s.fio`: the value is the argument after the option's.
   bool value_next_arg = false;
+  // The value was in quotes (`description=""`), which the reader removed.
+  bool quoted = false;
   // The value came with the name from a variable (`${OPT}` with
   // OPT='size=2m'): its text is not in the line, so errors point at the
   // variable, and a ';' or '#' in it is one the variable brought.
@@ -476,6 +478,7 @@ class FileReader {
       r.key_col = e.key_col;
       r.value_col = e.value_col;
       r.text = e.text;
+      r.quoted = e.quoted;
       r.included_from = IncludedFrom();
       std::string key_after = e.key;  // after substitution
       // fio substitutes ${VAR} in the whole line, so `${ENGINE_OPT}=1` names
@@ -1019,8 +1022,19 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
         // fio refuses every empty string too (name= gave a job named "",
         // directory= quietly meant the working directory); only the
         // write_*_log options take an empty value (the job's name).
-        if (Trim(v.text).empty() && !(def->type == OptType::kStr && BareAllowed(*def)))
-          return Diag(s, at(0), "option '" + s.key + "' needs a value");
+        if (Trim(v.text).empty() && !(def->type == OptType::kStr && BareAllowed(*def))) {
+          // `description=""` is an empty description (fio keeps the quotes
+          // and runs with the two characters as its description); a name,
+          // path or keyword that the quotes leave empty is of no use (fio
+          // would take the quote characters as the name).
+          if (s.quoted && def->name == "description") break;
+          return Diag(s, at(0),
+                      "option '" + s.key + "' needs a value" +
+                          (s.quoted ? std::string(": the quotes hold ") +
+                                          (v.text.empty() ? "nothing" : "only blanks") +
+                                          " (fio would take the quote characters as the value)"
+                                    : ""));
+        }
         break;
     }
   }
