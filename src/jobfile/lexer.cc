@@ -101,6 +101,25 @@ size_t FirstNonUtf8(std::string_view s, size_t from, size_t to, std::string* mes
   return std::string_view::npos;
 }
 
+size_t FindEqualsLookalike(std::string_view s, size_t from, size_t* size, std::string* hint) {
+  static constexpr std::pair<std::string_view, std::string_view> kLookalikes[] = {
+      {"\xEF\xBC\x9D", "U+FF1D"},  // full-width equals sign
+      {"\xEF\xB9\xA6", "U+FE66"},  // small equals sign
+      {"\xE2\x81\xBC", "U+207C"},  // superscript equals sign
+      {"\xE2\x82\x8C", "U+208C"},  // subscript equals sign
+      {"\xE3\x82\xA0", "U+30A0"},  // katakana-hiragana double hyphen
+      {"\xEA\x9E\x8A", "U+A78A"},  // modifier letter short equals sign
+  };
+  for (size_t i = from; i < s.size(); ++i)
+    for (const auto& [bytes, code] : kLookalikes)
+      if (s.substr(i, bytes.size()) == bytes) {
+        *size = bytes.size();
+        *hint = "'" + std::string(bytes) + "' (" + std::string(code) + ") is not the ASCII '='";
+        return i;
+      }
+  return std::string_view::npos;
+}
+
 namespace {
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 
@@ -276,6 +295,14 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
       out.push_back(std::move(ent));
       continue;
     }
+    // fio's include is lower case only (it reads `INCLUDE x` as a bad option).
+    if (key.size() == 7 && key != "include" &&
+        std::equal(key.begin(), key.end(), "include",
+                   [](char a, char c) { return std::tolower(static_cast<unsigned char>(a)) == c; }))
+      return err(static_cast<int>(b) + 1,
+                 "unknown option '" + key +
+                     "': fio's include is written in lower case (fio refuses '" + key +
+                     "' too); write 'include" + body.substr(k, e - k) + "'");
     if (key.empty()) return err(static_cast<int>(b) + 1, "expected an option name before '='");
     ent.key = key;
     size_t q = k;
@@ -284,9 +311,14 @@ Result<std::vector<LexEntry>> Lex(std::string_view content, const std::string& f
       out.push_back(std::move(ent));
       continue;
     }
-    if (body[q] != '=')
-      return err(static_cast<int>(q) + 1,
-                 "expected '=' between option '" + key + "' and its value");
+    if (body[q] != '=') {
+      size_t size = 0;
+      std::string hint;
+      const bool lookalike = FindEqualsLookalike(body, q, &size, &hint) == q;
+      return err(static_cast<int>(q) + 1, "expected '=' between option '" + key +
+                                              "' and its value" +
+                                              (lookalike ? " (" + hint + ")" : ""));
+    }
     ent.has_value = true;
     // fio trims the end of an option's name, so a blank before '=' means
     // the same to both (`bs =8k` is 8k there); it keeps a blank after '='

@@ -26,6 +26,12 @@ size_t FirstNonUtf8(std::string_view s, size_t from, size_t to, std::string* mes
 // refused as written, and after ${VAR} substitution (as fio refuses it).
 inline constexpr size_t kMaxLineBytes = 8192;
 
+// The first character of s at or after `from` that looks like '=' but is not
+// ASCII (the full-width '＝', U+FF1D, that an input method types): its
+// offset, with *size its length in bytes and *hint "'＝' (U+FF1D) is not
+// the ASCII '='"; npos when there is none.
+size_t FindEqualsLookalike(std::string_view s, size_t from, size_t* size, std::string* hint);
+
 struct LexEntry {
   enum class Kind { kSection, kOption, kInclude };
   Kind kind = Kind::kOption;

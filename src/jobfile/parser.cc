@@ -37,6 +37,15 @@ bool FioTrimsValue(const std::string& key) {
 
 constexpr const char* kCmdline = "command line";
 
+// fio's command-line options iobench does not take (SplitArgs refuses
+// them; in a job file they are named as command-line options).
+constexpr const char* const kFioToolOnly[] = {
+    "debug",         "merge-blktrace-only", "bandwidth-log",   "minimal",       "append-terse",
+    "terse-version", "cpuclock-test",       "crctest",         "eta-interval",  "eta-newline",
+    "server",        "daemonize",           "client",          "remote-config", "idle-prof",
+    "inflate-log",   "trigger-file",        "trigger-timeout", "trigger",       "trigger-remote",
+    "aux-path",      "latency-log",         "memcpytest",      "profile"};
+
 // One option as written, with where it was written.
 struct RawSetting {
   std::string key;
@@ -694,6 +703,27 @@ std::string CaseHint(const OptionDef& def, const JobSpec& job, const OptValue& v
 Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* owned,
                     std::vector<std::string>* warnings);
 
+// `eta=never`, `readonly`, `output=x` in a job file are command-line
+// options (iobench's and fio's), not job options: said so, with the
+// spelling for the command line ("did you mean 'ba'?" misled). `status_
+// interval` is --status-interval too. nullopt for any other name.
+std::optional<std::string> CommandLineOnly(const RawSetting& s) {
+  std::string dashed = s.key;
+  std::replace(dashed.begin(), dashed.end(), '_', '-');
+  const ToolOptionSpec* tool = nullptr;
+  for (const auto& t : ToolOptions())
+    if (t.name == dashed) tool = &t;
+  const bool fio_only = !tool && std::any_of(std::begin(kFioToolOnly), std::end(kFioToolOnly),
+                                             [&](const char* f) { return dashed == f; });
+  if (!tool && !fio_only) return std::nullopt;
+  const std::string what = "option '" + s.key + "' is a command-line option, not a job option";
+  if (fio_only) return what + " (fio's --" + dashed + ", which iobench does not support)";
+  if (tool->arg == ToolArg::kNone || s.bare || s.value.empty())
+    return what + ": give it to iobench as --" + dashed +
+           (tool->arg == ToolArg::kNone ? "" : "=VALUE");
+  return what + ": give it to iobench as " + sys::ShellWord("--" + dashed + "=" + s.value);
+}
+
 // Converts and applies one setting to a job; on success records it in
 // job->settings (and ->unimplemented) and, when `owned` is given, keeps a
 // copy for the engine-option check that needs the final ioengine.
@@ -756,6 +786,19 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
     // "--=4k" on the command line (a job file's "=4k" is refused by the
     // lexer, with the same words): no name to suggest a spelling of.
     if (s.key.empty()) return Diag(s, s.key_col, "expected an option name before '='");
+    if (s.file != kCmdline)
+      if (auto tool = CommandLineOnly(s)) return Diag(s, s.key_col, *tool);
+    // `bs＝8k` (a full-width '=' from an input method) is one unknown name.
+    size_t eq_size = 0;
+    std::string eq_hint;
+    if (const size_t eq = FindEqualsLookalike(s.key, 0, &eq_size, &eq_hint);
+        eq != std::string::npos) {
+      const std::string meant = s.key.substr(0, eq) + "=" + s.key.substr(eq + eq_size);
+      return Diag(
+          s, s.key_col + static_cast<int>(eq),
+          "unknown option '" + s.key + "' (" + eq_hint + ")" +
+              (FindOption(Trim(s.key.substr(0, eq))) ? "; did you mean '" + meant + "'?" : ""));
+    }
     // A name with an invisible character in it (`bs` and a zero-width
     // space, a byte-order mark in the middle of a file) is suggested as
     // the name without it; the message shows the character as \uXXXX.
@@ -1857,12 +1900,6 @@ std::string SuggestCommandLineOption(const std::string& name, bool prefixes) {
 
 Result<SplitArgsResult> SplitArgs(const std::vector<std::string>& argv,
                                   const std::vector<ToolOptionSpec>& tools) {
-  static const char* const kFioToolOnly[] = {
-      "debug",         "merge-blktrace-only", "bandwidth-log",   "minimal",       "append-terse",
-      "terse-version", "cpuclock-test",       "crctest",         "eta-interval",  "eta-newline",
-      "server",        "daemonize",           "client",          "remote-config", "idle-prof",
-      "inflate-log",   "trigger-file",        "trigger-timeout", "trigger",       "trigger-remote",
-      "aux-path",      "latency-log",         "memcpytest",      "profile"};
   // fio 3.33's one-letter forms of its command-line options (the `val` of
   // each row of l_opts in its init.c; getopt_long_only reads `-C host` as
   // --client). A lone `-C` is its long form: a tool option, or the refusal

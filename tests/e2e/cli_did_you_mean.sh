@@ -19,4 +19,13 @@ expect_run "--iodpth" 2 "unknown option 'iodpth'; did you mean 'iodepth'\\?" -- 
   "$bin" "${job[@]}" --iodpth=4
 printf '[t]\nioengine=null\noutptu=x\n' >j.fio
 expect_run "outptu= in a job file" 2 "unknown option 'outptu'$" -- "$bin" j.fio
+# A command-line option in a job file is named as one (it got "unknown
+# option 'eta'; did you mean 'ba'?"), and a full-width '=' is named.
+printf '[t]\nioengine=null\neta=never\n' >j.fio
+expect_run "eta= in a job file" 2 \
+  "^j.fio:3:1: option 'eta' is a command-line option, not a job option: give it to iobench as --eta=never$" -- \
+  "$bin" j.fio
+printf '[t]\nioengine=null\nbs\xef\xbc\x9d8k\n' >j.fio
+expect_run "full-width = in a job file" 2 "is not the ASCII '='\); did you mean 'bs=8k'\?$" -- \
+  "$bin" j.fio
 [ "$fails" -eq 0 ]

@@ -270,6 +270,63 @@ TEST(JobfileBadInputTest, InvisibleCharactersAreShownEscaped) {
             "f.fio:1: caf\xc3\xa9 \\U000e0001");
 }
 
+// Hints for names that are not job options. A command-line option in a job
+// file got "unknown option 'eta'; did you mean 'ba'?" (or none); `INCLUDE
+// x` got "expected '=' between option 'INCLUDE' and its value" (fio refuses
+// the upper case too: "Bad option <INCLUDE x>"); a full-width '=' (U+FF1D)
+// made `bs＝8k` one unknown name with no word on why.
+TEST(JobfileBadInputTest, HintsForNamesThatAreNoJobOptions) {
+  const auto first_line = [](const std::string& body) {
+    auto r = ParseJobText("[a]\n" + body + "\n", "f.fio", "/tmp");
+    EXPECT_FALSE(r.ok()) << body;
+    const std::string m = r.ok() ? std::string() : r.status().message();
+    return m.substr(0, m.find('\n'));
+  };
+  EXPECT_EQ(first_line("eta=never"),
+            "f.fio:2:1: option 'eta' is a command-line option, not a job option: give it to "
+            "iobench as --eta=never");
+  EXPECT_EQ(first_line("readonly"),
+            "f.fio:2:1: option 'readonly' is a command-line option, not a job option: give it to "
+            "iobench as --readonly");
+  EXPECT_EQ(first_line("minimal"),
+            "f.fio:2:1: option 'minimal' is a command-line option, not a job option: give it to "
+            "iobench as --minimal");
+  EXPECT_EQ(first_line("output=out file.txt"),
+            "f.fio:2:1: option 'output' is a command-line option, not a job option: give it to "
+            "iobench as '--output=out file.txt'");
+  EXPECT_EQ(first_line("section="),
+            "f.fio:2:1: option 'section' is a command-line option, not a job option: give it to "
+            "iobench as --section=VALUE");
+  EXPECT_EQ(first_line("status_interval=1"),
+            "f.fio:2:1: option 'status_interval' is a command-line option, not a job option: "
+            "give it to iobench as --status-interval=1");
+  EXPECT_EQ(first_line("debug=io"),
+            "f.fio:2:1: option 'debug' is a command-line option, not a job option (fio's "
+            "--debug, which iobench does not support)");
+  EXPECT_EQ(first_line("INCLUDE inc/a.inc"),
+            "f.fio:2:1: unknown option 'INCLUDE': fio's include is written in lower case (fio "
+            "refuses 'INCLUDE' too); write 'include inc/a.inc'");
+  EXPECT_EQ(first_line("Include=inc/a.inc"),
+            "f.fio:2:1: unknown option 'Include': fio's include is written in lower case (fio "
+            "refuses 'Include' too); write 'include=inc/a.inc'");
+  EXPECT_EQ(first_line("bs\uff1d8k"),
+            "f.fio:2:3: unknown option 'bs\uff1d8k' ('\uff1d' (U+FF1D) is not the ASCII '='); "
+            "did you mean 'bs=8k'?");
+  EXPECT_EQ(first_line("bs \uff1d 8k"),
+            "f.fio:2:4: expected '=' between option 'bs' and its value ('\uff1d' (U+FF1D) is not "
+            "the ASCII '=')");
+  // On the command line too.
+  ParseInput in;
+  in.cli_job_args = {"--name=a", "--bs\uff1d8k"};
+  auto r = ParseJobs(in);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message().substr(0, r.status().message().find('\n')),
+            "command line: unknown option 'bs\uff1d8k' ('\uff1d' (U+FF1D) is not the ASCII '='); "
+            "did you mean 'bs=8k'?");
+  // A near typo of a job option is still suggested as before.
+  EXPECT_EQ(first_line("bz=1"), "f.fio:2:1: unknown option 'bz'; did you mean 'bs'?");
+}
+
 TEST(JobfileBadInputTest, ALongLineShowsAWindowAroundTheColumn) {
   std::string line = std::string(1000, 'a') + "X" + std::string(1000, 'b');
   const std::string msg = FormatDiagnostic("f.fio", 1, 1001, "here", line);
