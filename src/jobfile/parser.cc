@@ -199,8 +199,6 @@ Status CheckSubstitutedLength(const LexEntry& e, const std::string& display, con
       e.text));
 }
 
-// Reads one job file (and its includes) into sections.
-
 // A per-direction list (`bs=4k, 16k`, bssplit, bsrange, rate, ...) with a
 // blank after a comma before a number with a unit: iobench reads the
 // number as written (16k), fio keeps the blank and then reads the number
@@ -330,6 +328,7 @@ std::optional<std::string> IecWithoutBWarning(const RawSetting& r, const std::st
          PortableSpelling(r, as_fio) + " for fio's to mean the same to both";
 }
 
+// Reads one job file (and its includes) into sections.
 class FileReader {
  public:
   // `select`: the --section names (none: every section is read).
