@@ -2279,6 +2279,7 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
       for (const auto& job : jobs) IOB_RETURN_IF_ERROR(sys::CheckReadonly(job));
     IOB_RETURN_IF_ERROR(sys::CheckJobsWriteSafety(jobs));
     IOB_RETURN_IF_ERROR(CheckLogsAvoidDataFiles(jobs, first_worker_of));
+    IOB_RETURN_IF_ERROR(CheckOutputsOutsideDevices(jobs, first_worker_of));
   }
 
   // Phases and reporting groups.

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "run/verify.h"
 #include "stats/iolog.h"
 #include "sys/job_paths.h"
 #include "sys/safety.h"
@@ -38,6 +39,31 @@ struct Log {
   std::string path;
 };
 
+// Calls fn(path, named, is_iolog) for every log the run writes: each
+// job's write_iolog, and its bw, iops, lat and hist files as they will be
+// named (one set per clone with per_job_logs), `named` "job 'a':
+// write_bw_log=x (j.fio:4)".
+template <typename Fn>
+void ForEachLog(const std::vector<JobSpec>& jobs, const std::vector<uint32_t>& first_worker_of,
+                Fn fn) {
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const JobSpec& j = jobs[i];
+    const std::string who = "job '" + j.name + "': ";
+    if (!j.write_iolog.empty())
+      fn(j.write_iolog,
+         who + "write_iolog=" + j.write_iolog + " (" + sys::OptionWhere(j, "write_iolog") + ")",
+         true);
+    const IoLogOptions opts = IoLogOptions::FromJob(j);
+    if (!opts.Any()) continue;
+    const int first = i < first_worker_of.size() ? static_cast<int>(first_worker_of[i]) : 0;
+    const int clones = std::max<int>(1, static_cast<int>(j.numjobs));
+    for (int k = 0; k < clones; ++k) {
+      for (const LogFile& f : LogFiles(opts, first + k)) fn(f.path, who + f.Named(), false);
+      if (!opts.per_job_logs) break;  // one file for all clones
+    }
+  }
+}
+
 }  // namespace
 
 Status CheckLogsAvoidDataFiles(const std::vector<JobSpec>& jobs,
@@ -45,26 +71,11 @@ Status CheckLogsAvoidDataFiles(const std::vector<JobSpec>& jobs,
   // By key: the write_iolog logs, and the bw, iops, lat and hist logs.
   std::map<std::string, Log> iologs, logs;
   bool new_logs = false;  // a log not made yet: data files need their path key
-  auto add_log = [&](std::map<std::string, Log>* to, const std::string& path, const JobSpec& job,
-                     const std::string& named) {
+  ForEachLog(jobs, first_worker_of, [&](const std::string& path, std::string named, bool iolog) {
     const std::string key = FileKey(path, true);
     new_logs |= key[0] == 'p';
-    to->emplace(key, Log{"job '" + job.name + "': " + named, path});
-  };
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    const JobSpec& j = jobs[i];
-    if (!j.write_iolog.empty())
-      add_log(&iologs, j.write_iolog, j,
-              "write_iolog=" + j.write_iolog + " (" + sys::OptionWhere(j, "write_iolog") + ")");
-    const IoLogOptions opts = IoLogOptions::FromJob(j);
-    if (!opts.Any()) continue;
-    const int first = i < first_worker_of.size() ? static_cast<int>(first_worker_of[i]) : 0;
-    const int clones = std::max<int>(1, static_cast<int>(j.numjobs));
-    for (int k = 0; k < clones; ++k) {
-      for (const LogFile& f : LogFiles(opts, first + k)) add_log(&logs, f.path, j, f.Named());
-      if (!opts.per_job_logs) break;  // one file for all clones
-    }
-  }
+    (iolog ? iologs : logs).emplace(key, Log{std::move(named), path});
+  });
   if (logs.empty() && iologs.empty()) return Status::Ok();
   // A write_iolog that a later phase replays is the way to record and
   // replay (CheckIologsApart refuses the two in one phase): a read_iolog
@@ -100,6 +111,51 @@ Status CheckLogsAvoidDataFiles(const std::vector<JobSpec>& jobs,
       IOB_RETURN_IF_ERROR(refuse(path, what, true));
   }
   return Status::Ok();
+}
+
+Status CheckOutputsOutsideDevices(const std::vector<JobSpec>& jobs,
+                                  const std::vector<uint32_t>& first_worker_of) {
+  Status refused;
+  const auto refuse = [&](const std::string& named, const std::string& path,
+                          const std::string& dev_dir) {
+    if (refused.ok())
+      refused = Status::Refused(named + ": refusing to create " + path + ": " +
+                                sys::AmongDevicesWhy(dev_dir));
+  };
+  ForEachLog(jobs, first_worker_of, [&](const std::string& path, const std::string& named, bool) {
+    if (const std::string dir = sys::NewFileAmongDevices(path); !dir.empty())
+      refuse(named, path, dir);
+  });
+  IOB_RETURN_IF_ERROR(refused);
+  const std::string cwd_dev = sys::DirAmongDevices(".");
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const JobSpec& j = jobs[i];
+    const std::string who = "job '" + j.name + "': ";
+    for (const char* mode : {"prerun", "postrun"}) {
+      const std::string& cmd = std::string_view(mode) == "prerun" ? j.exec_prerun : j.exec_postrun;
+      if (cmd.empty()) continue;
+      const std::string file = sys::HookOutputFile(j.name, mode);
+      if (const std::string dir = sys::NewFileAmongDevices(file); !dir.empty())
+        refuse(who + sys::OptionAt(j, std::string("exec_") + mode, cmd) + " (its output)", file,
+               dir);
+    }
+    if (const std::string dir = sys::NewFileAmongDevices(j.mem_file); !dir.empty())
+      refuse(who +
+                 sys::OptionAt(j, j.FindSetting("iomem") != nullptr ? "iomem" : "mem",
+                               "mmap:" + j.mem_file) +
+                 " (the buffers' file)",
+             j.mem_file, dir);
+    // Files made in the current directory: the verify state, the dumps.
+    if (cwd_dev.empty() || j.verify.type == VerifyType::kNone) continue;
+    const uint32_t worker = i < first_worker_of.size() ? first_worker_of[i] : 0;
+    if (j.verify.state_save && HasWrite(j.rw) && !j.verify.verify_only)
+      refuse(who + sys::OptionAt(j, "verify_state_save", "1"),
+             Verifier::StateFileName(j.name, worker), cwd_dev);
+    if (j.verify.dump)
+      refuse(who + sys::OptionAt(j, "verify_dump", "1") + " (the blocks of a failed check)",
+             "its files (FILE.OFFSET.received and .expected)", cwd_dev);
+  }
+  return refused;
 }
 
 }  // namespace iobench

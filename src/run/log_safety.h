@@ -25,4 +25,14 @@ namespace iobench {
 Status CheckLogsAvoidDataFiles(const std::vector<JobSpec>& jobs,
                                const std::vector<uint32_t>& first_worker_of);
 
+// Refuses (kRefused) creating a regular file among the device nodes
+// (sys::NewFileAmongDevices: where the file really lands, whatever the
+// spelling) for every file the run makes besides its targets: the logs as
+// above, the exec_prerun/exec_postrun output, and, run from a directory
+// among the device nodes, the verify state (verify_state_save) and the
+// verify_dump files. Writing to an existing node (/dev/null) passes. The
+// message names the job, the option and where it was set.
+Status CheckOutputsOutsideDevices(const std::vector<JobSpec>& jobs,
+                                  const std::vector<uint32_t>& first_worker_of);
+
 }  // namespace iobench

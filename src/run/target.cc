@@ -150,7 +150,7 @@ uint64_t DrawFileSize(const JobSpec& job, uint64_t* rng, uint64_t min_bs) {
 // a, a/b and a/b/c). A component that exists is left alone; one that is a
 // file makes the open that follows fail with ENOTDIR.
 Status MakeParentDirs(const JobSpec& job, const std::string& path) {
-  if (sys::UnderDev(path))
+  if (sys::UnderDev(path) || !sys::NewFileAmongDevices(path).empty())
     return Status::NotFound(JobLabel(job) + ": " + path +
                             " is under /dev: not creating its directory");
   for (size_t slash = path.find('/', 1); slash != std::string::npos;
@@ -270,7 +270,8 @@ std::string DanglingLinkTarget(const std::string& path) {
 }  // namespace
 
 bool NoRunCreates(const std::string& path) {
-  return sys::UnderDev(path) || sys::UnderDev(DanglingLinkTarget(path));
+  return sys::UnderDev(path) || sys::UnderDev(DanglingLinkTarget(path)) ||
+         !sys::NewFileAmongDevices(path).empty();
 }
 
 // How many files too small for a block the note names.
@@ -431,6 +432,12 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
         // the device nodes, which unlink=1 (removing the link) leaves there.
         return Status::NotFound(JobLabel(job) + ": " + t.path + " is a link to " + to +
                                 ", a device that does not exist" + files_in);
+      } else if (const std::string dev_dir = sys::NewFileAmongDevices(t.path); !dev_dir.empty()) {
+        // The spelling hides it (../../dev/x, //dev/x, a link to /dev, a
+        // name run from /dev): the file would still land among the nodes.
+        return Status::NotFound(JobLabel(job) + ": " + t.path + " does not exist" +
+                                (files_at.empty() ? " (" + sys::JobFileWhat(job) + ")" : files_in) +
+                                ": " + sys::AmongDevicesWhy(dev_dir));
       } else if (!to.empty() && CreatesOnOpen(job)) {
         // The open would create the file the link points to (fio 3.33 does),
         // a file the job does not name; the layout replaces such a link, but

@@ -1,6 +1,7 @@
 #include "sys/job_paths.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -146,6 +147,53 @@ std::string ReadIologPath(const JobSpec& job) {
 
 bool UnderDev(const std::string& path) {
   return path.rfind("/dev/", 0) == 0 && path.rfind("/dev/shm/", 0) != 0;
+}
+
+std::string NewFileAmongDevices(const std::string& path) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) == 0) return "";
+  // A dangling symbolic link: the open creates the file it names.
+  std::string file = path;
+  for (int hops = 0; hops < 40 && ::lstat(file.c_str(), &st) == 0 && S_ISLNK(st.st_mode); ++hops) {
+    char to[4096];
+    const ssize_t n = ::readlink(file.c_str(), to, sizeof to);
+    if (n <= 0) return "";
+    std::string next(to, static_cast<size_t>(n));
+    const size_t at = file.rfind('/');
+    if (next[0] != '/' && at != std::string::npos) next = file.substr(0, at + 1) + next;
+    file = next;
+  }
+  // The nearest directory above that exists: the new file's, or the one
+  // the first missing directory on the way would be made in.
+  std::string dir = file;
+  for (;;) {
+    const size_t slash = dir.rfind('/');
+    dir = slash == std::string::npos ? "." : slash == 0 ? "/" : dir.substr(0, slash);
+    if (dir == "." || dir == "/" || ::stat(dir.c_str(), &st) == 0) break;
+  }
+  return DirAmongDevices(dir);
+}
+
+std::string DirAmongDevices(const std::string& dir) {
+  char* real = ::realpath(dir.c_str(), nullptr);
+  if (real == nullptr) return "";
+  const std::string where(real);
+  free(real);
+  struct stat at {
+  }, dev{}, root{};
+  if (::stat(where.c_str(), &at) != 0 || ::stat("/dev", &dev) != 0 || ::stat("/", &root) != 0 ||
+      at.st_dev != dev.st_dev)
+    return "";
+  // /dev its own mount (devtmpfs): anywhere on it. Else only /dev and below.
+  if (dev.st_dev != root.st_dev || where == "/dev" || where.rfind("/dev/", 0) == 0) return where;
+  return "";
+}
+
+std::string AmongDevicesWhy(const std::string& dir) {
+  return "it would be a new regular file in " + dir +
+         ", among the device nodes, where a missing name is a device that is not there (a typo), "
+         "not a file to create; name an existing device, or a file elsewhere (/dev/shm holds "
+         "files)";
 }
 
 bool SameFile(const std::string& a, const std::string& b) {

@@ -62,6 +62,26 @@ std::string JobFormat(const JobSpec& job);
 // device that is not there, never a file or directory to create.
 bool UnderDev(const std::string& path);
 
+// Where opening `path` with O_CREAT would make a new file among the device
+// nodes: the real directory (symbolic links, "." and ".." resolved) that
+// would hold it when that directory is on the file system of /dev itself
+// (its own mount, devtmpfs; or a directory under /dev on the root's), "" when
+// the file is elsewhere or `path` exists (an open makes nothing then: /dev/null
+// and /dev/stdout stay writable). Decided by where the file lands, not by the
+// spelling: ../../dev/x, //dev/x, /tmp/../dev/x, a link to /dev, a relative
+// name run from /dev, and a dangling link to one of those all give "/dev";
+// /dev/shm (a tmpfs mount of its own) gives "". A missing parent is made by
+// the open's caller (filename=a/b/c), so the nearest existing directory
+// above decides. Every pre-run check of a file iobench creates uses it.
+std::string NewFileAmongDevices(const std::string& path);
+// The real path of the directory `dir` when a file made in it would be
+// among the device nodes, as above; "" otherwise (and when it is missing).
+std::string DirAmongDevices(const std::string& dir);
+// Why a file is not created in `dir` (what the two above gave), for the
+// end of a refusal: "it would be a new regular file in /dev, among the
+// device nodes, where a missing name is a device that is not there; ...".
+std::string AmongDevicesWhy(const std::string& dir);
+
 // One file by any spelling (./x.log, an absolute path, a symlink), existing
 // or not yet made.
 bool SameFile(const std::string& a, const std::string& b);

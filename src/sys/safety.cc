@@ -532,6 +532,8 @@ Status CheckOutputFile(const std::string& path, const std::string& option,
   // open after the run the same way. Not a directory is the directory's
   // fault, said below.
   if (errno != ENOENT && errno != ENOTDIR) return ErrnoStatus(named, errno);
+  if (const std::string dev_dir = NewFileAmongDevices(path); !dev_dir.empty())
+    return Status::Refused(named + ": " + path + " does not exist: " + AmongDevicesWhy(dev_dir));
   // A dangling symbolic link is followed by the open, which creates the
   // file it points to: that file's directory is the one to check.
   std::string file = path;
@@ -578,6 +580,9 @@ Result<int> OpenSideFile(const std::string& path, const std::string& what) {
   // regular file is unlinked) refuses whatever was put there between the
   // look and the open. A regular file is replaced, never written in place:
   // a hard link planted at the name keeps the other name's contents.
+  if (const std::string dev_dir = NewFileAmongDevices(path); !dev_dir.empty())
+    return Status::Refused("refusing to write " + what + " to " + path + ": " +
+                           AmongDevicesWhy(dev_dir));
   for (int attempt = 0;; ++attempt) {
     struct stat st;
     if (lstat(path.c_str(), &st) == 0) {

@@ -338,5 +338,37 @@ TEST(JobPathsTest, LogFilesOfAClone) {
   EXPECT_TRUE(LogFiles(IoLogOptions::FromJob(Named("y")), 0).empty());
 }
 
+// A new file among the device nodes is known by where it lands, not by
+// the spelling: "/dev/" at the start of the text missed ../../dev/x,
+// //dev/x, /tmp/../dev/x and /dev/shm/../x, each of which created a
+// regular file in /dev. An existing node is opened, not created.
+TEST(JobPathsTest, NewFileAmongDevicesByWhereItLands) {
+  struct stat dev {
+  }, root{}, shm{};
+  if (stat("/dev", &dev) != 0 || stat("/", &root) != 0 || dev.st_dev == root.st_dev)
+    GTEST_SKIP() << "/dev is not a mount of its own";
+  const std::string missing = "iobench-unit-no-such-node-" + std::to_string(getpid());
+  EXPECT_EQ(sys::NewFileAmongDevices("/dev/" + missing), "/dev");
+  EXPECT_EQ(sys::NewFileAmongDevices("//dev/" + missing), "/dev");
+  EXPECT_EQ(sys::NewFileAmongDevices("/tmp/../dev/" + missing), "/dev");
+  EXPECT_EQ(sys::NewFileAmongDevices("/dev/" + missing + "/sub/x"), "/dev");  // dirs made too
+  EXPECT_EQ(sys::NewFileAmongDevices("/dev/null"), "");
+  EXPECT_EQ(sys::NewFileAmongDevices("/tmp/" + missing), "");
+  EXPECT_EQ(sys::DirAmongDevices("/dev"), "/dev");
+  EXPECT_EQ(sys::DirAmongDevices("/tmp"), "");
+  if (stat("/dev/shm", &shm) == 0 && shm.st_dev != dev.st_dev) {
+    EXPECT_EQ(sys::NewFileAmongDevices("/dev/shm/" + missing), "");
+    EXPECT_EQ(sys::NewFileAmongDevices("/dev/shm/../" + missing), "/dev");
+  }
+  TempDir d;
+  const std::string link = d.path() + "/devlink";
+  ASSERT_EQ(symlink("/dev", link.c_str()), 0);
+  EXPECT_EQ(sys::NewFileAmongDevices(link + "/" + missing), "/dev");
+  const std::string dangling = d.path() + "/dangling";
+  ASSERT_EQ(symlink(("../../../../../../../../dev/" + missing).c_str(), dangling.c_str()), 0);
+  EXPECT_EQ(sys::NewFileAmongDevices(dangling), "/dev");
+  EXPECT_EQ(sys::NewFileAmongDevices(d.path() + "/" + missing), "");
+}
+
 }  // namespace
 }  // namespace iobench
