@@ -35,7 +35,8 @@ namespace iobench {
 namespace {
 
 // IORING_MAX_ENTRIES: the SQ cannot be larger. Deeper pools still work: Queue
-// returns kBusy when the SQ is full, and the worker commits.
+// returns kBusy when the SQ is full, and the worker commits (with SQPOLL and
+// nothing left to commit, Queue waits for the SQ thread: WaitForSqSpace).
 constexpr unsigned kMaxSqEntries = 32768;
 constexpr unsigned kMaxCqEntries = 65536;
 // io_uring refuses a single registered buffer above 1 GiB.
@@ -145,7 +146,10 @@ class IoUringEngine final : public Engine {
       return QueueResult::kCompleted;
     }
     io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
-    if (sqe == nullptr) return QueueResult::kBusy;
+    if (sqe == nullptr) [[unlikely]] {
+      sqe = WaitForSqSpace();
+      if (sqe == nullptr) return QueueResult::kBusy;
+    }
     const int fd = registerfiles_ ? static_cast<int>(req->file_index) : req->fd;
     switch (req->op) {
       case IoOp::kRead:
@@ -199,6 +203,26 @@ class IoUringEngine final : public Engine {
     io_uring_sqe_set_data(sqe, req);
     ++unsubmitted_;
     return QueueResult::kQueued;
+  }
+
+  // The SQ is full. Without SQPOLL, or with SQEs not committed yet, the
+  // worker commits (kBusy). With SQPOLL and everything committed, the SQ
+  // thread holds the SQEs: it posts a request's CQE before it moves the SQ
+  // head past it, so at iodepth=1 the request just reaped can still fill the
+  // SQ while nothing is in flight, and kBusy would leave the worker nothing
+  // to wait for (it failed the I/O with EBUSY). Wait for the thread to free
+  // a slot (IORING_ENTER_SQ_WAIT), as fio waits and retries; each wait is an
+  // io_uring_enter on the submission side and counts as a submit call.
+  io_uring_sqe* WaitForSqSpace() {
+    if (!sqpoll_ || unsubmitted_ > 0) return nullptr;
+    io_uring_sqe* sqe = nullptr;
+    for (int tries = 0; sqe == nullptr && tries < 64; ++tries) {
+      ++counters_.submit_calls;
+      int r = io_uring_sqring_wait(&ring_);
+      if (r < 0 && r != -EINTR) return nullptr;
+      sqe = io_uring_get_sqe(&ring_);
+    }
+    return sqe;
   }
 
   Result<unsigned> Commit() override {

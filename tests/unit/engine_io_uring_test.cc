@@ -1,9 +1,12 @@
 // io_uring engine: probes, pre-run refusals (with the exact reasons the user
 // reads), depth limits, and the options the conformance suite cannot cover.
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,6 +54,20 @@ class IoUringTest : public ::testing::Test {
     f[0].path = path;
     f[0].fd = open(path.c_str(), oflags | O_CLOEXEC);
     return f;
+  }
+
+  // The engine set up by hand over `files` and a request pool of the test's
+  // own (the rig's pool is exactly iodepth long); its Init status in *st.
+  std::unique_ptr<Engine> InitEngine(uint32_t depth, std::vector<EngineFile>* files,
+                                     std::vector<IoRequest>* pool, Status* st) {
+    EngineContext ctx;
+    ctx.job = &job_;
+    ctx.iodepth = depth;
+    ctx.files = files;
+    ctx.requests = pool;
+    auto eng = info_->factory();
+    *st = eng->Init(ctx);
+    return eng;
   }
 
   const EngineInfo* info_ = nullptr;
@@ -325,19 +342,97 @@ TEST_F(IoUringTest, SqthreadPollUsesRegisteredFiles) {
   EXPECT_EQ(buf[0], 'd');
 }
 
+// With SQPOLL the kernel thread posts a request's CQE before it moves the SQ
+// head past its SQE, so at iodepth=1 the request just reaped can find the
+// one-entry SQ still full with nothing queued. Queue answered kBusy there,
+// and the worker, with nothing in flight, failed the read with EBUSY (2 runs
+// in 5 under load). The same SQ state, made deterministic: this thread runs
+// SCHED_FIFO on the SQ thread's CPU, so that thread cannot take the SQE
+// committed first until this one blocks. Queue of a second request must
+// wait for the slot (and so let the SQ thread run), never answer kBusy with
+// everything committed.
+TEST_F(IoUringTest, SqthreadPollWaitsForTheSqSlotWhenAllIsCommitted) {
+  cpu_set_t saved;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(saved), &saved), 0);
+  int cpu = 0;
+  while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &saved)) ++cpu;
+  ASSERT_LT(cpu, CPU_SETSIZE);
+  TempDir dir("/dev/shm");
+  std::string path = MakeFile(dir.path(), kUringBs);
+  job_.iodepth = 1;
+  job_.sqthread_poll = true;
+  job_.sqthread_poll_cpu = cpu;
+  std::vector<EngineFile> files = Files(path, O_RDONLY);
+  ASSERT_GE(files[0].fd, 0);
+  std::vector<char> bufs(2 * kUringBs);
+  std::vector<IoRequest> pool(2);  // one more than the SQ holds
+  for (uint32_t i = 0; i < 2; ++i) {
+    pool[i].index = i;
+    pool[i].op = IoOp::kRead;
+    pool[i].fd = files[0].fd;
+    pool[i].file_index = 0;
+    pool[i].length = kUringBs;
+    pool[i].buf = bufs.data() + i * kUringBs;
+  }
+  Status st;
+  auto eng = InitEngine(1, &files, &pool, &st);
+  if (!st.ok()) {
+    eng->Shutdown();
+    close(files[0].fd);
+    GTEST_SKIP() << "SQPOLL ring unavailable: " << st.message();
+  }
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+  sched_param fifo{};
+  fifo.sched_priority = 1;
+  const bool rt = sched_setscheduler(0, SCHED_FIFO, &fifo) == 0;
+  QueueResult first = QueueResult::kBusy, second = QueueResult::kBusy;
+  Result<unsigned> committed = 0u;
+  if (rt) {
+    first = eng->Queue(&pool[0]);
+    committed = eng->Commit();
+    second = eng->Queue(&pool[1]);  // the SQ thread has not run since: the SQ is full
+    sched_param other{};
+    sched_setscheduler(0, SCHED_OTHER, &other);
+  }
+  sched_setaffinity(0, sizeof(saved), &saved);
+  if (!rt) {
+    eng->Shutdown();
+    close(files[0].fd);
+    GTEST_SKIP() << "SCHED_FIFO refused: " << std::strerror(errno);
+  }
+  EXPECT_EQ(first, QueueResult::kQueued);
+  ASSERT_TRUE(committed.ok()) << committed.status().message();
+  EXPECT_EQ(*committed, 1u);
+  EXPECT_EQ(second, QueueResult::kQueued) << "kBusy with every SQE committed";
+  unsigned reaped = 0;
+  if (second == QueueResult::kQueued) {
+    auto c = eng->Commit();
+    ASSERT_TRUE(c.ok()) << c.status().message();
+    EXPECT_EQ(*c, 1u);
+  }
+  const unsigned want = second == QueueResult::kQueued ? 2 : 1;
+  IoRequest* out[2] = {};
+  while (reaped < want) {
+    auto r = eng->Reap(1, 2, out);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    for (unsigned i = 0; i < *r; ++i) EXPECT_EQ(out[i]->res, static_cast<int64_t>(kUringBs));
+    reaped += *r;
+  }
+  eng->Shutdown();
+  close(files[0].fd);
+}
+
 TEST_F(IoUringTest, FixedbufsNeedTheBufferRegion) {
   TempDir dir("/dev/shm");
   std::string path = MakeFile(dir.path(), kUringBs);
   job_.fixedbufs = true;
   std::vector<EngineFile> files = Files(path, O_RDONLY);
   std::vector<IoRequest> pool(8);
-  EngineContext ctx;
-  ctx.job = &job_;
-  ctx.iodepth = 8;
-  ctx.files = &files;
-  ctx.requests = &pool;
-  auto eng = info_->factory();
-  Status st = eng->Init(ctx);
+  Status st;
+  auto eng = InitEngine(8, &files, &pool, &st);
   EXPECT_EQ(st.code(), Status::Code::kInternal);
   // No "io_uring: " prefix from Init: the worker names the engine.
   EXPECT_EQ(st.message(), "fixedbufs needs the worker's contiguous buffer region");
