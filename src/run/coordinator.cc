@@ -316,6 +316,12 @@ void AttributeHelperCpu(HelperCpuSampler* sampler, std::vector<Clone>& clones) {
   const std::vector<HelperCpu> shares = SplitHelperCpu(unlabelled, weights);
   for (size_t i = 0; i < clones.size(); ++i) {
     HelperCpu h = labelled[i];
+    // What they did for the job before its measured period (a ramp) is not
+    // the period's: its shares divide by the measured runtime (ramp_time=2
+    // runtime=500ms read io-wq sys 226% with one io-wq thread). fio reports
+    // no helper CPU at all.
+    const HelperCpu& before = clones[i].worker->unmeasured_helpers();
+    for (auto f : kFields) h.*f -= std::min(h.*f, before.*f);
     // A posixaio job served only by helpers another thread made saw them
     // all the same: it gets the group's peak, as the spread part's owner.
     // So did a job whose io_uring helpers could not be told apart from the

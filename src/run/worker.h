@@ -119,6 +119,9 @@ class Worker {
 
   JobResult& result() { return result_; }
   const CpuUsage& unmeasured_cpu() const { return unmeasured_cpu_; }
+  // The helpers' CPU labelled with this job before its measured period (a
+  // ramp, a latency_target search): the coordinator takes it out.
+  const HelperCpu& unmeasured_helpers() const { return unmeasured_helpers_; }
   // Setup() failed applying cpus_allowed, nice or prio/prioclass: the job
   // fails alone (err=errno, as fio), whatever the errno (EPERM included).
   // Read by the coordinator after Setup() returned.
@@ -754,7 +757,8 @@ class Worker {
   // search before its final run): in no report's cpu line, and not helper
   // CPU either (AttributeHelperCpu takes it out of "other").
   CpuUsage unmeasured_cpu_;
-  uint64_t due_ns_ = 0;  // rate limit: pending plan may go at this time
+  HelperCpu unmeasured_helpers_;  // cumulative up to the last BeginMeasuring
+  uint64_t due_ns_ = 0;           // rate limit: pending plan may go at this time
   uint32_t last_write_file_ = 0;
   bool torn_down_ = false;
   // lockmem: the pinned mapping, released in Teardown.

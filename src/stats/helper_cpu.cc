@@ -257,6 +257,13 @@ void HelperCpuSampler::SampleNow() {
   if (active_) SampleLocked(/*initial=*/false);
 }
 
+HelperCpu HelperCpuSampler::SampleForThread(pid_t worker_tid, pid_t kernel_tid) {
+  std::lock_guard<std::mutex> lock(sample_mu_);
+  if (!active_) return HelperCpu();
+  SampleLocked(/*initial=*/false);
+  return ForThread(worker_tid, kernel_tid);
+}
+
 void HelperCpuSampler::Sample(bool initial) {
   std::lock_guard<std::mutex> lock(sample_mu_);
   SampleLocked(initial);

@@ -108,6 +108,12 @@ class HelperCpuSampler {
   // other_* is 0 here: what the samples missed is only known for the whole
   // interval (Result()); spread it with SplitHelperCpu.
   HelperCpu ForThread(pid_t worker_tid, pid_t kernel_tid) const;
+  // Between Start() and Stop(), from the worker: takes a sample now and
+  // returns ForThread() so far (empty when not sampling). A worker calls it
+  // when its measured period begins, after a ramp or a latency_target search,
+  // and the coordinator takes that part out of the job's helpers: the
+  // period's CPU shares divide by the measured runtime only. Not per I/O.
+  HelperCpu SampleForThread(pid_t worker_tid, pid_t kernel_tid);
 
   // The calling thread's CPU (what a worker records as its own): getrusage's
   // RUSAGE_THREAD plus the exact total (CpuUsage::thread_ns). Subtract two
