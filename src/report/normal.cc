@@ -275,7 +275,8 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals, u
       o += fmt::sprintf(", posixaio usr=%.1f%%, sys=%.1f%%", RecordCpuPercent(rec, h.aio_user_us),
                         RecordCpuPercent(rec, h.aio_sys_us));
     if (h.other_user_us || h.other_sys_us)
-      o += fmt::sprintf(", other=%.1f%%", RecordCpuPercent(rec, h.other_user_us + h.other_sys_us));
+      o += fmt::sprintf(", other=%.1f%% (apportioned)",
+                        RecordCpuPercent(rec, h.other_user_us + h.other_sys_us));
     o += fmt::sprintf(", threads=%u", h.peak_threads);
     // A PID namespace hid which worker made which io_uring helper.
     if (h.apportioned) o += " (io-wq/sqpoll apportioned by submissions)";

@@ -73,6 +73,19 @@ TEST_F(NormalReportTest, GroupReportingGolden) {
   ExpectReportGolden("normal_group_reporting.txt", Normal(testdata::MakeRun(true)));
 }
 
+// "other" is the group's unlabelled helper CPU spread over its jobs by
+// io_uring submissions: the line says it is apportioned, as
+// docs/cpu-accounting.md promises (it printed a bare "other=23.3%").
+TEST_F(NormalReportTest, HelpersOtherIsLabelledApportioned) {
+  RunResult run = testdata::MakeRun(false, 1);
+  run.groups[0].jobs[0].helpers.other_sys_us = 100000;
+  const std::string s = Normal(run);
+  EXPECT_TRUE(std::regex_search(
+      s, std::regex(R"(\n  helpers      : io-wq usr=0\.0%, sys=20\.6%, sqpoll=0\.0%, )"
+                    R"(other=[0-9.]+% \(apportioned\), threads=4\n)")))
+      << s;
+}
+
 TEST_F(NormalReportTest, FirstLineNamesIobenchAndVersion) {
   const std::string s = Normal(testdata::MakeRun(false));
   EXPECT_EQ(s.rfind("iobench-0.1.0: kernel 6.1.0-18-amd64, 2 CPUs (Test CPU @ 2.00GHz), "
