@@ -185,10 +185,11 @@ Result<std::unique_ptr<IologReader>> IologReader::Open(const std::string& path,
   // Only a regular file: iobench reads the log twice (PrepareReplayJob, then
   // each clone), and opening a FIFO with no writer would block for ever.
   struct stat st {};
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return Status::Invalid("read_iolog " + path + ": is a directory, not a log file");
   if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
     return Status::Invalid("read_iolog " + path + ": " +
-                           (S_ISDIR(st.st_mode)    ? "is a directory"
-                            : S_ISFIFO(st.st_mode) ? "is a FIFO"
+                           (S_ISFIFO(st.st_mode)   ? "is a FIFO"
                             : S_ISSOCK(st.st_mode) ? "is a socket"
                                                    : "is a device") +
                            ", not a regular file (iobench reads the log twice: once to check "
@@ -226,6 +227,22 @@ Result<std::unique_ptr<IologReader>> IologReader::Open(const std::string& path,
       static constexpr char kHex[] = "0123456789abcdef";
       shown += {'\\', 'x', kHex[static_cast<unsigned char>(c) >> 4], kHex[c & 15]};
     }
+    // A compressed log (fio 3.33 reads none either): say so, not its bytes.
+    struct Compressed {
+      std::string_view magic, kind, cat;
+    };
+    static constexpr Compressed kCompressed[] = {{"\x1f\x8b", "gzip", "zcat"},
+                                                 {"\x28\xb5\x2f\xfd", "zstd", "zstdcat"},
+                                                 {"BZh", "bzip2", "bzcat"},
+                                                 {"\xfd"
+                                                  "7zXZ",
+                                                  "xz", "xzcat"}};
+    for (const auto& c : kCompressed)
+      if (first.substr(0, c.magic.size()) == c.magic)
+        return Status::Invalid("read_iolog " + path + ": is " + std::string(c.kind) +
+                               "-compressed; decompress it first (" + std::string(c.cat) + " " +
+                               sys::ShellWord(path) +
+                               " > FILE): neither iobench nor fio reads a compressed log");
     return Status::Invalid("read_iolog " + path + ":1: '" + shown +
                            "' is not a fio iolog header (expected '" + kV2Header + "' or '" +
                            kV3Header + "'; version 1 logs are not supported, as in fio)");

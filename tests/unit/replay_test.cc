@@ -423,8 +423,27 @@ TEST(ReplayReaderTest, BlktraceIsRefusedClearly) {
   const std::string why =
       ", not a regular file (iobench reads the log twice: once to check it, once to replay it)";
   EXPECT_EQ(ErrorOf(fifo), "read_iolog " + fifo + ": is a FIFO" + why);
-  EXPECT_EQ(ErrorOf(d.path()), "read_iolog " + d.path() + ": is a directory" + why);
+  EXPECT_EQ(ErrorOf(d.path()), "read_iolog " + d.path() + ": is a directory, not a log file");
   EXPECT_EQ(ErrorOf("/dev/null"), "read_iolog /dev/null: is a device" + why);
+}
+
+// A compressed log was refused by quoting its binary header and saying
+// version 1 logs are not supported; it now says what it is and how to read it.
+TEST(ReplayReaderTest, CompressedLogIsNamed) {
+  TempDir d("/dev/shm");
+  const std::pair<std::string, std::string> cases[] = {
+      {std::string("\x1f\x8b\x08\x08_W", 6), "gzip-compressed; decompress it first (zcat "},
+      {std::string("\x28\xb5\x2f\xfd\x04", 5), "zstd-compressed; decompress it first (zstdcat "},
+      {"BZh91AY&SY", "bzip2-compressed; decompress it first (bzcat "},
+      {std::string("\xfd"
+                   "7zXZ\x00\x00",
+                   8),
+       "xz-compressed; decompress it first (xzcat "}};
+  for (const auto& [bytes, says] : cases) {
+    const std::string p = d.Write("log.z", bytes + "\n");
+    EXPECT_EQ(ErrorOf(p), "read_iolog " + p + ": is " + says + p +
+                              " > FILE): neither iobench nor fio reads a compressed log");
+  }
 }
 
 TEST(ReplayScanTest, SummaryCountsBytesAndExtents) {
