@@ -669,6 +669,11 @@ Status CheckJobsWriteSafety(const std::vector<JobSpec>& jobs) {
     };
     for (const auto& [path, what] : side) {
       if (path.empty() || access(path.c_str(), F_OK) != 0) continue;
+      // A directory: the open would fail once the job runs (err=21 after
+      // "Starting"), where a missing directory above it is refused here.
+      if (struct stat dst; stat(path.c_str(), &dst) == 0 && S_ISDIR(dst.st_mode))
+        return Status::Invalid("job '" + job.name + "': " + what + ": " + path +
+                               " is a directory; name a file");
       if (!loops_read) {
         loops = ReadLoopBackings();
         loops_read = true;

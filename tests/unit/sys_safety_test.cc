@@ -118,6 +118,27 @@ TEST(SysReadonlyTest, RefusesWritesTrimsAndLayout) {
   EXPECT_EQ(CheckReadonly(null_write).code(), Status::Code::kRefused);
 }
 
+// write_iolog= or mem=mmap: naming a directory failed the job once it ran
+// (err=21 after "Starting 1 thread", exit 1), where a missing directory
+// above the file is refused before the run: now refused before it too.
+TEST(SysWriteSafetyTest, SideFileThatIsADirectoryIsRefused) {
+  TempDir dir("/dev/shm");
+  ASSERT_TRUE(dir.ok());
+  const std::string file = dir.path() + "/f";
+  ASSERT_TRUE(WriteFile(file, kMiB));
+  JobSpec j = Job("j", file, RwMode::kRead);
+  j.write_iolog = dir.path();
+  j.settings.push_back({"write_iolog", dir.path(), OptionSource::kJob, "jobs/x.fio", 4});
+  Status st = CheckJobsWriteSafety({j});
+  EXPECT_EQ(st.code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(st.message(), "job 'j': the I/O log (write_iolog=" + dir.path() +
+                              " at jobs/x.fio:4): " + dir.path() + " is a directory; name a file");
+  j.write_iolog = dir.path() + "/log";  // a file in it is fine
+  EXPECT_TRUE(CheckJobsWriteSafety({j}).ok());
+  j.mem_file = dir.path();
+  EXPECT_EQ(CheckJobsWriteSafety({j}).code(), Status::Code::kInvalidArgument);
+}
+
 TEST(SysResourceTest, NeedsAreCountedExactly) {
   JobSpec a = Job("a", "/f", RwMode::kRandRW);
   a.ioengine = "libaio";
