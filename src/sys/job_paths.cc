@@ -163,29 +163,88 @@ std::string NewFileAmongDevices(const std::string& path) {
     if (next[0] != '/' && at != std::string::npos) next = file.substr(0, at + 1) + next;
     file = next;
   }
-  // The nearest directory above that exists: the new file's, or the one
-  // the first missing directory on the way would be made in.
-  std::string dir = file;
-  for (;;) {
-    const size_t slash = dir.rfind('/');
-    dir = slash == std::string::npos ? "." : slash == 0 ? "/" : dir.substr(0, slash);
-    if (dir == "." || dir == "/" || ::stat(dir.c_str(), &st) == 0) break;
+  // The directory the file lands in, as the kernel will walk the path once
+  // the missing directories on the way are made (MakeParentDirs makes them
+  // as written): each existing component resolved (links, "."), each ".."
+  // a step out of the directory reached so far, made or not, so
+  // /dev/shm/new/../../../dev/x lands in /dev/dev. The nearest existing
+  // directory above it decides; a component that is a file or a device
+  // (/dev/null/x) makes the open fail with ENOTDIR and lands nowhere.
+  const size_t slash = file.rfind('/');
+  const std::string parent = slash == std::string::npos ? "."
+                             : slash == 0               ? "/"
+                                                        : file.substr(0, slash);
+  std::string real;
+  if (parent[0] == '/') {
+    real = "/";
+  } else {
+    char* cwd = ::realpath(".", nullptr);
+    if (cwd == nullptr) return "";  // a deleted working directory: the open fails
+    real = cwd;
+    free(cwd);
   }
-  return DirAmongDevices(dir);
+  bool exists = true;  // `real` exists (else it is made, with all below it)
+  for (size_t at = 0; at <= parent.size();) {
+    size_t end = parent.find('/', at);
+    if (end == std::string::npos) end = parent.size();
+    const std::string comp = parent.substr(at, end - at);
+    at = end + 1;
+    if (comp.empty() || comp == ".") continue;
+    if (comp == "..") {
+      const size_t up = real.rfind('/');
+      real = up == 0 || up == std::string::npos ? "/" : real.substr(0, up);
+      exists = exists || ::stat(real.c_str(), &st) == 0;
+      continue;
+    }
+    real = real == "/" ? "/" + comp : real + "/" + comp;
+    if (!exists || ::lstat(real.c_str(), &st) != 0) {
+      exists = false;
+      continue;
+    }
+    char* resolved = ::realpath(real.c_str(), nullptr);
+    if (resolved == nullptr) return "";  // a dangling link as a directory: ENOENT
+    real = resolved;
+    free(resolved);
+    if (::stat(real.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return "";  // ENOTDIR
+  }
+  while (::stat(real.c_str(), &st) != 0) {
+    const size_t up = real.rfind('/');
+    real = up == 0 || up == std::string::npos ? "/" : real.substr(0, up);
+  }
+  return DirAmongDevices(real);
 }
 
+namespace {
+// /dev's and /'s devices, read once: the rule runs for every new file.
+struct DevMounts {
+  bool ok = false;
+  dev_t dev = 0, root = 0;
+};
+const DevMounts& ReadDevMounts() {
+  static const DevMounts m = [] {
+    DevMounts d;
+    struct stat dev {
+    }, root{};
+    d.ok = ::stat("/dev", &dev) == 0 && ::stat("/", &root) == 0;
+    d.dev = dev.st_dev;
+    d.root = root.st_dev;
+    return d;
+  }();
+  return m;
+}
+}  // namespace
+
 std::string DirAmongDevices(const std::string& dir) {
+  const DevMounts& m = ReadDevMounts();
+  if (!m.ok) return "";
   char* real = ::realpath(dir.c_str(), nullptr);
   if (real == nullptr) return "";
   const std::string where(real);
   free(real);
-  struct stat at {
-  }, dev{}, root{};
-  if (::stat(where.c_str(), &at) != 0 || ::stat("/dev", &dev) != 0 || ::stat("/", &root) != 0 ||
-      at.st_dev != dev.st_dev)
-    return "";
+  struct stat at {};
+  if (::stat(where.c_str(), &at) != 0 || at.st_dev != m.dev) return "";
   // /dev its own mount (devtmpfs): anywhere on it. Else only /dev and below.
-  if (dev.st_dev != root.st_dev || where == "/dev" || where.rfind("/dev/", 0) == 0) return where;
+  if (m.dev != m.root || where == "/dev" || where.rfind("/dev/", 0) == 0) return where;
   return "";
 }
 

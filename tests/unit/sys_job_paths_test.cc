@@ -368,6 +368,14 @@ TEST(JobPathsTest, NewFileAmongDevicesByWhereItLands) {
   ASSERT_EQ(symlink(("../../../../../../../../dev/" + missing).c_str(), dangling.c_str()), 0);
   EXPECT_EQ(sys::NewFileAmongDevices(dangling), "/dev");
   EXPECT_EQ(sys::NewFileAmongDevices(d.path() + "/" + missing), "");
+  // A ".." after a missing directory steps out of the directory that will be
+  // made (the path was walked up as written: /dev/dev/x was created).
+  EXPECT_EQ(sys::NewFileAmongDevices(d.path() + "/newd/../../../../../../../../../dev/" + missing),
+            "/dev");
+  EXPECT_EQ(sys::NewFileAmongDevices(d.path() + "/newd/../" + missing), "");
+  EXPECT_EQ(sys::NewFileAmongDevices(d.path() + "/a/b/../../devlink/" + missing), "/dev");
+  // Under a device node the open fails with ENOTDIR: no new file anywhere.
+  EXPECT_EQ(sys::NewFileAmongDevices("/dev/null/" + missing), "");
 }
 
 }  // namespace
