@@ -1018,7 +1018,7 @@ bool Worker::MorePassesAfter(uint64_t passes) const {
   if (job_.fill_device) return false;
   // Two passes in a row found the end of the file before any data: so
   // would every later one.
-  if (eof_empty_passes_ >= kEofEmptyPassesStop) return false;
+  if (eof_empty_passes_ >= kEofEmptyPassesStop || eof_rand_stop_) return false;
   if (job_.time_based) return true;
   if (io_total_ != 0 && issued_bytes_ >= io_total_) return false;
   if (WritesIoSizePerLoop(job_) && io_total_ != 0) return true;  // to io_size x loops
@@ -2413,7 +2413,7 @@ void Worker::Complete(IoRequest* req, uint64_t now) {
         // A random read past the end (a file that create_on_open left
         // short, or one that shrank): the blocks before it are still to
         // do, so the pass goes on; the report says how many there were.
-        ++eof_reads_;
+        RandomEof();
       } else if (!eof_in_pass_) {  // sequential: the rest of the pass lies past the end too
         SequentialEof(req);
       }  // (else another read past the end, in flight when the first came back)
@@ -2492,6 +2492,54 @@ void Worker::SequentialEof(const IoRequest* req) {
   const uint64_t reads = ts_.dir[0].ios + ts_.dir[0].short_ios;
   eof_empty_passes_ = reads == eof_reads_mark_ ? eof_empty_passes_ + 1 : 0;
   eof_reads_mark_ = reads;
+}
+
+// A random read found the end of the file. The pass goes on (the blocks
+// before the end are still to do), unless nothing is left to read: a file
+// truncated to nothing under a time_based job spun on reads of 0 bytes for
+// the rest of its runtime (6 million on psync in 2 s) and reported its
+// bandwidth over all of it. A random job has no pass that ends at the end
+// of the file, as a sequential one does (SequentialEof): a run of reads
+// that found the end with no read of data between them, as many as the
+// regions' blocks (a full round, at most kEofRandCheckMax), has the
+// files' sizes looked at, and the job ends once every region lies past its
+// file's end. A file that still has data, a shrinking tail, goes on: its
+// next check is another run away. Reads that found the end only: no cost
+// per I/O.
+void Worker::RandomEof() {
+  ++eof_reads_;
+  if (eof_rand_off_) return;
+  const uint64_t reads = ts_.dir[0].ios + ts_.dir[0].short_ios;
+  if (reads != eof_rand_mark_ || eof_rand_need_ == 0) {  // a run begins
+    eof_rand_mark_ = reads;
+    eof_rand_run_ = 0;
+    uint64_t blocks = 0;
+    const uint64_t bs = std::max<uint64_t>(1, job_.bs[0].min);
+    for (const TargetFile& t : targets_) blocks += (t.region_size + bs - 1) / bs;
+    eof_rand_need_ = std::clamp<uint64_t>(blocks, 1, kEofRandCheckMax);
+  }
+  if (++eof_rand_run_ < eof_rand_need_) return;
+  eof_rand_run_ = 0;
+  if (!RegionsPastEnd()) return;
+  eof_rand_stop_ = true;
+  no_more_ = true;
+  fast_prepare_ = false;
+}
+
+// Whether every file of the job is a regular file that ends at or before
+// its region's start (nothing in the region to read), by its size now. A
+// file that is not a regular one (a character device that reads 0 bytes)
+// has no such size: the job never asks again (eof_rand_off_).
+bool Worker::RegionsPastEnd() {
+  for (size_t i = 0; i < targets_.size(); ++i) {
+    const TargetFile& t = targets_[i];
+    struct stat st {};
+    const int fd = i < files_.size() ? files_[i].fd : -1;
+    if ((fd >= 0 ? fstat(fd, &st) : stat(t.path.c_str(), &st)) != 0) return false;
+    eof_rand_off_ = !S_ISREG(st.st_mode);
+    if (eof_rand_off_ || static_cast<uint64_t>(st.st_size) > t.region_offset) return false;
+  }
+  return !targets_.empty();
 }
 
 // An async engine completed a trim (or a sync_file_range) in its queue
@@ -2964,6 +3012,11 @@ void Worker::Run() {
     AddNote(std::to_string(kEofEmptyPassesStop) +
             " passes in a row found the end of the file before any data: the job ended there, "
             "before its " +
+            (job_.time_based ? "runtime" : "loops") + " (fio fails such a job with EIO)");
+  if (eof_rand_stop_)
+    AddNote(std::to_string(eof_rand_need_) +
+            " random reads in a row found the end of the file, and no file had data left in "
+            "its region: the job ended there, before its " +
             (job_.time_based ? "runtime" : "loops") + " (fio fails such a job with EIO)");
   // A read job that found the end at once read nothing (a file
   // create_on_open made empty, a region past the end): no block, no error,

@@ -691,6 +691,18 @@ class Worker {
   // (ResetPattern) starts once they were reaped: EndPass drains.
   bool eof_in_pass_ = false;
   void SequentialEof(const IoRequest* req);
+  // Random reads that found the end of the file in a row (no read with
+  // data since: the reads done were eof_rand_mark_ when the run began),
+  // and how many make RandomEof look at the files' sizes.
+  uint64_t eof_rand_mark_ = 0;
+  uint64_t eof_rand_run_ = 0;
+  uint64_t eof_rand_need_ = 0;
+  // The files' regions all lie past their end now: the job ended there.
+  bool eof_rand_stop_ = false;
+  bool eof_rand_off_ = false;  // a file is no regular one: RandomEof never looks
+  static constexpr uint64_t kEofRandCheckMax = 1024;
+  void RandomEof();
+  bool RegionsPastEnd();
   uint64_t fill_full_ = 0;  // fill_device: writes that found the filesystem full
   // fill_device without a size, its region written with room left (data
   // that compresses): FillGoesOn sizes another from where it ended. The
