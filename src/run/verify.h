@@ -288,7 +288,8 @@ class Verifier {
   // Whether a chunk of the range was written completely (a known
   // generation): a verify_only run with a loaded state reads back only
   // those, as the writer may have been stopped before the rest, and a
-  // sequential job's verify phase skips a block whose write failed.
+  // job's own verify phase (sequential or random) skips a block whose
+  // write failed.
   bool IsWritten(const VerifyRange& r) const;
 
   // Forget everything written (a new loop with a fresh layout). Rarely needed.
