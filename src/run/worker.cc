@@ -786,15 +786,17 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
   next_iops_ns_ = SaturatingAddNs(now, MsToNs(job_.iops_avg_ms));
   next_sample_ns_ = std::min(next_bw_ns_, next_iops_ns_);
   if (iolog_ != nullptr) iolog_->StartEpoch();  // log_unix_epoch: times count from here
+  // A ramp or a search ran before: its helpers' CPU is not this period's
+  // either (their figures divide by the measured runtime: ramp_time=2
+  // runtime=500ms read io-wq sys 226% on one thread). Sampled before this
+  // thread's CPU is read, so the /proc scan is the ramp's CPU, not the period's.
+  if (ru_start_.thread_ns != 0 && ctl_->helper_sampler != nullptr)
+    unmeasured_helpers_ = ctl_->helper_sampler->SampleForThread(tid_, kernel_tid_);
   const CpuUsage cpu_now = HelperCpuSampler::ThreadCpuNow();
   if (ru_start_.thread_ns != 0) {  // a ramp or a search ran before: its CPU is no helper's
     const CpuUsage before = CpuSince(ru_start_, cpu_now);
     unmeasured_cpu_.user_us += before.user_us;
     unmeasured_cpu_.sys_us += before.sys_us;
-    // Nor is its helpers' CPU this period's: their figures divide by the
-    // measured runtime (ramp_time=2 runtime=500ms: io-wq sys 226% on one thread).
-    if (ctl_->helper_sampler != nullptr)
-      unmeasured_helpers_ = ctl_->helper_sampler->SampleForThread(tid_, kernel_tid_);
   }
   ru_start_ = cpu_now;
   live_.state.store(StateLetter(job_), std::memory_order_relaxed);
