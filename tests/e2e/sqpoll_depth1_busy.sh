@@ -29,7 +29,8 @@ for i in 1 2 3 4 5 6; do
   rc_a=$?
   for j in a b; do
     rc_var=rc_$j
-    if [ "${!rc_var}" -ne 0 ] || grep -q "err=" "$j.err"; then
+    # The job's "err=" line is in the report (stdout); stderr has the error.
+    if [ "${!rc_var}" -ne 0 ] || grep -q "err= *[1-9]" "$j.out" || [ -s "$j.err" ]; then
       bad=$((bad + 1))
       echo "run $i job $j: rc ${!rc_var}: $(head -c 300 "$j.err")"
     fi
