@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "iobench/engine.h"
+#include "sys/host.h"
 #include "sys/job_paths.h"
 #include "sys/procfs.h"
 #include "sys/strings.h"
@@ -890,6 +891,8 @@ Result<SystemLimits> ReadSystemLimits() {
   l.aio_max_nr = amax.ok() ? static_cast<uint64_t>(*amax) : kUnlimited;
   l.aio_nr = anr.ok() ? static_cast<uint64_t>(*anr) : 0;
   l.cap_ipc_lock = HasCapability(14);  // CAP_IPC_LOCK
+  auto release = KernelRelease();
+  l.rings_charged = release.ok() && KernelChargesRings(*release);
   // CAP_SYS_RESOURCE or CAP_SYS_ADMIN, or a real uid of root.
   l.nproc_exempt = HasCapability(24) || HasCapability(21) || RealUidIsKernelRoot();
   return l;
@@ -907,6 +910,33 @@ void AddJobWhy(std::string* why, uint32_t* count, const JobSpec& job, const std:
   *why += (why->empty() ? "job '" : "; job '") + job.name + "': " + what;
 }
 }  // namespace
+
+bool KernelChargesRings(const std::string& release) {
+  int major = 0, minor = 0;
+  if (std::sscanf(release.c_str(), "%d.%d", &major, &minor) != 2) return false;
+  // 5.12 moved the rings to memcg accounting; 6.14 made them memory
+  // regions (io_create_region), which __io_account_mem charges again.
+  const int v = major * 1000 + minor;
+  return v < 5012 || v >= 6014;
+}
+
+uint64_t IoUringRingBytes(uint64_t iodepth) {
+  constexpr uint64_t kPage = 4096, kCacheLine = 64;
+  constexpr uint64_t kRingsHeader = 192;  // struct io_rings up to its cqes[]
+  constexpr uint64_t kCqe = 16, kSqe = 64, kSqIndex = 4;
+  auto pow2 = [](uint64_t v) {
+    uint64_t p = 1;
+    while (p < v) p <<= 1;
+    return p;
+  };
+  auto pages = [&](uint64_t b) { return (b + kPage - 1) / kPage * kPage; };
+  // The entries as engines/io_uring.cc SetupRing asks for them, rounded up
+  // by the kernel.
+  const uint64_t sq = pow2(std::clamp<uint64_t>(iodepth, 1, 32768));
+  const uint64_t cq = pow2(std::clamp<uint64_t>(2 * iodepth, 2 * sq, 65536));
+  const uint64_t rings = (kRingsHeader + cq * kCqe + kCacheLine - 1) / kCacheLine * kCacheLine;
+  return pages(rings + sq * kSqIndex) + pages(sq * kSqe);
+}
 
 ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
   ResourceNeeds n;
@@ -983,6 +1013,8 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
                 OptionAt(job, "iodepth", std::to_string(depth)) +
                     (clones > 1 ? " x " + OptionAt(job, "numjobs", std::to_string(clones)) : ""));
     }
+    if (job.ioengine.rfind("io_uring", 0) == 0)
+      n.ring_bytes = Add(n.ring_bytes, Mul(IoUringRingBytes(depth), clones));
     if (job.ioengine.rfind("io_uring", 0) == 0 && job.fixedbufs) {
       n.locked_bytes = Add(n.locked_bytes, bufs);
       AddJobWhy(&n.locked_bytes_why, &n.locked_bytes_jobs, job,
@@ -1063,16 +1095,22 @@ std::vector<LimitError> LimitErrors(const ResourceNeeds& n, const SystemLimits& 
                         HumanBytes(l.mem_available) +
                         " and iobench keeps 256 MiB of it free (pinning more gets processes "
                         "OOM-killed); lower lockmem or numjobs"});
-  const uint64_t locked = Add(n.locked_bytes, n.lockmem_bytes);
+  // The rings count only next to what is pinned anyway: a ring alone that
+  // does not fit is named by its setup (engines/io_uring.cc).
+  const uint64_t rings = l.rings_charged && n.locked_bytes > 0 ? n.ring_bytes : 0;
+  const uint64_t locked = Add(Add(n.locked_bytes, rings), n.lockmem_bytes);
   if (locked > 0 && !l.cap_ipc_lock && locked > l.memlock_soft) {
     const uint64_t kib = (locked + 1023) / 1024;
+    std::string what;
+    if (n.locked_bytes > 0)
+      what = "io_uring fixedbufs registers " + HumanBytes(n.locked_bytes) + " of buffers" +
+             (rings ? ", the io_uring rings take " + HumanBytes(rings) : std::string());
+    if (n.lockmem_bytes > 0)
+      what += (what.empty() ? "" : " and ") + std::string("lockmem pins ") +
+              HumanBytes(n.lockmem_bytes);
     errs.push_back(
         {6, locked, "locked memory",
-         (n.locked_bytes == 0
-              ? "lockmem pins " + HumanBytes(n.lockmem_bytes)
-              : "io_uring fixedbufs registers " + HumanBytes(n.locked_bytes) + " of buffers" +
-                    (n.lockmem_bytes ? " and lockmem pins " + HumanBytes(n.lockmem_bytes) : "")) +
-             " but RLIMIT_MEMLOCK is " +
+         what + " but RLIMIT_MEMLOCK is " +
              (l.memlock_soft == kUnlimited ? std::string("unlimited")
                                            : HumanBytes(l.memlock_soft)) +
              "; raise it with `ulimit -l " + std::to_string(kib) +

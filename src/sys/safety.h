@@ -86,6 +86,7 @@ Status CheckOutputFile(const std::string& path, const std::string& option, const
 // (O_CLOEXEC; the caller closes it).
 Result<int> OpenSideFile(const std::string& path, const std::string& what);
 
+
 // CheckWriteSafety for every existing block device and regular file a
 // writing or trimming job names, with that job's allow_mounted_write, and
 // for every regular file a job deletes (unlink=1, unlink_each_loop=1),
@@ -156,6 +157,10 @@ struct SystemLimits {
   uint64_t aio_nr = 0;        // /proc/sys/fs/aio-nr (already reserved)
   uint64_t memlock_soft = 0;  // RLIMIT_MEMLOCK, bytes (UINT64_MAX: unlimited)
   bool cap_ipc_lock = false;  // CAP_IPC_LOCK: memlock is not enforced
+  // The kernel charges each io_uring ring's memory (SQ/CQ rings and SQE
+  // array) to RLIMIT_MEMLOCK too: before 5.12, and again since 6.14 (the
+  // rings became memory regions, accounted as registered buffers are).
+  bool rings_charged = false;
   // RLIMIT_NPROC is not enforced (copy_process): the real uid is root in
   // the initial user namespace, or CAP_SYS_RESOURCE / CAP_SYS_ADMIN.
   bool nproc_exempt = false;
@@ -172,6 +177,7 @@ struct ResourceNeeds {
   uint64_t threads = 0;        // worker threads (sum of numjobs) plus helpers
   uint64_t aio_events = 0;     // aio-nr the libaio contexts reserve
   uint64_t locked_bytes = 0;   // io_uring fixedbufs registered buffers
+  uint64_t ring_bytes = 0;     // io_uring rings (IoUringRingBytes x numjobs)
   uint64_t lockmem_bytes = 0;  // lockmem x numjobs, summed (also mlocked)
   // Why a replay keeps every file of its log open (io_uring registerfiles
   // or sqthread_poll): for the open-files message, empty if none does.
@@ -188,6 +194,16 @@ struct ResourceNeeds {
   uint32_t aio_events_jobs = 0, locked_bytes_jobs = 0;
 };
 ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs);
+
+// The memory the kernel allocates for the ring of an io_uring job of
+// `iodepth` (sq = iodepth, cq = 2 x iodepth entries, as engines/io_uring.cc
+// sets it up; each rounded up to a power of two): the SQ/CQ rings with the
+// SQ index array, and the SQE array, each rounded up to whole pages. 8 KiB
+// for 1 to 64 entries.
+uint64_t IoUringRingBytes(uint64_t iodepth);
+// Whether the kernel `release` ("6.18.4-x") charges ring memory to
+// RLIMIT_MEMLOCK (SystemLimits::rings_charged).
+bool KernelChargesRings(const std::string& release);
 
 // Refuses (kResourceLimit) with the limit's name, the need, the limit and how
 // to raise it; all failing limits are listed, one per "; ".

@@ -296,6 +296,49 @@ TEST(SysResourceTest, EachLimitIsNamedWithHowToRaiseIt) {
   EXPECT_TRUE(CheckResourceLimitsAgainst({u}, l).ok());
 }
 
+// On a kernel that charges the rings to RLIMIT_MEMLOCK too, the limit the
+// message suggests must hold them: iodepth=64 bs=64k fixedbufs asked for
+// `ulimit -l 4096`, under which register_buffers then failed (the job's
+// 8 KiB ring and 4 MiB of buffers need 4104 KiB).
+TEST(SysResourceTest, MemlockCountsTheRingsWhereTheKernelCharges) {
+  EXPECT_EQ(IoUringRingBytes(1), 8192u);
+  EXPECT_EQ(IoUringRingBytes(64), 8192u);
+  // 128 entries: 192 + 256 x 16 + 128 x 4 bytes of rings, 8 KiB of SQEs.
+  EXPECT_EQ(IoUringRingBytes(128), 8192u + 8192u);
+  EXPECT_EQ(IoUringRingBytes(15), 8192u);  // sq 16, cq 32
+  EXPECT_TRUE(KernelChargesRings("6.18.44-fc-v1272"));
+  EXPECT_TRUE(KernelChargesRings("6.14.0"));
+  EXPECT_FALSE(KernelChargesRings("6.13.2"));
+  EXPECT_FALSE(KernelChargesRings("5.12.0"));
+  EXPECT_TRUE(KernelChargesRings("5.11.22"));
+
+  JobSpec u = Job("u", "/f", RwMode::kRead);
+  u.ioengine = "io_uring";
+  u.fixedbufs = true;
+  u.iodepth = 64;
+  u.bs[0].max = 64 * 1024;  // 4 MiB registered
+  u.settings.push_back({"fixedbufs", "", OptionSource::kJob, "u.fio", 4});
+  JobSpec plain = Job("p", "/g", RwMode::kRead);  // its ring counts too
+  plain.ioengine = "io_uring";
+  SystemLimits l = Roomy();
+  l.rings_charged = true;
+  l.memlock_soft = 4096 * 1024;
+  EXPECT_EQ(CheckResourceLimitsAgainst({u, plain}, l).message(),
+            "locked memory: io_uring fixedbufs registers 4 MiB of buffers, the io_uring rings "
+            "take 16 KiB but RLIMIT_MEMLOCK is 4 MiB; raise it with `ulimit -l 4112` (KiB) or "
+            "run with CAP_IPC_LOCK (job 'u': fixedbufs=1 at u.fio:4, 4 MiB)");
+  l.memlock_soft = 4112 * 1024;
+  EXPECT_TRUE(CheckResourceLimitsAgainst({u, plain}, l).ok());
+  // Where the kernel does not charge them (5.12 to 6.13), 4 MiB do.
+  l.rings_charged = false;
+  l.memlock_soft = 4096 * 1024;
+  EXPECT_TRUE(CheckResourceLimitsAgainst({u, plain}, l).ok());
+  // Rings alone are left to the ring setup, which names the limit.
+  l.rings_charged = true;
+  l.memlock_soft = 4096;
+  EXPECT_TRUE(CheckResourceLimitsAgainst({plain}, l).ok());
+}
+
 // lockmem x numjobs is pinned: refused unless 256 MiB stay available (fio
 // would pin up to the machine's memory less 128 MiB and get processes
 // OOM-killed), and counted against RLIMIT_MEMLOCK.
