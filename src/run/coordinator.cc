@@ -1535,7 +1535,7 @@ class PhaseRunner {
               msg.rfind(clone, 0) == 0)
             msg = msg.substr(clone.size());
           if (const std::string where = FilesOptionAt(job);
-              !where.empty() && msg.find(where) == std::string::npos)
+              !where.empty() && !sys::NamesFilesOption(job, msg))
             msg = where + ": " + msg;
           // This clone fails alone; its job's other clones may still run.
           // No block fits: EINVAL (fio 3.33 says "blocksize is larger than
@@ -1761,7 +1761,7 @@ class PhaseRunner {
         const std::string where = FilesOptionAt(job);
         const std::string prefix = "job '" + job.name + "': ";
         const std::string& m = each[i].message();
-        if (where.empty() || m.find(where) != std::string::npos) break;
+        if (where.empty() || sys::NamesFilesOption(job, m)) break;
         const std::string rest = m.rfind(prefix, 0) == 0 ? m.substr(prefix.size()) : m;
         return Status(each[i].code(), prefix + where + ": " + rest, each[i].errno_value());
       }

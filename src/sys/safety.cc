@@ -745,6 +745,14 @@ std::string FilesOptionAt(const JobSpec& job) {
   return "";
 }
 
+bool NamesFilesOption(const JobSpec& job, const std::string& message) {
+  const std::string where = FilesOptionAt(job);
+  if (message.find(where) != std::string::npos) return true;
+  const size_t at = where.rfind(" at ");
+  return at != std::string::npos &&
+         message.find(where.substr(0, at) + " (" + where.substr(at + 4) + ")") != std::string::npos;
+}
+
 std::string JobFileWhat(const JobSpec& job) {
   // Which option names the job's files: filename=, the job's name, or
   // filename_format (its default when unset).

@@ -120,6 +120,10 @@ std::string OptionAt(const JobSpec& job, std::string_view option, const std::str
 // job.fio:7" (filename, opendir, directory or filename_format, the first
 // one set); "" when none was set.
 std::string FilesOptionAt(const JobSpec& job);
+// Whether `message` names FilesOptionAt(job) already, in that form or as
+// "directory=D (job.fio:2)", which the run core's own checks write: a
+// message about the job's files gets the option prepended only when not.
+bool NamesFilesOption(const JobSpec& job, const std::string& message);
 
 // One of the job's files (JobFilePaths), for a message about it: what the
 // job does with it and which option names it: "a file job 'a' reads
