@@ -2443,6 +2443,8 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
   if (log_writer != nullptr) {
     runner.FinishAggregate(NowNs());
     const Status st = log_writer->Stop();
+    for (const std::string& w : log_writer->DeletedFiles())
+      std::fprintf(stderr, "iobench: warning: %s\n", w.c_str());
     const LogWriter::Stats ls = log_writer->GetStats();
     bool noted = ls.stalls == 0;  // a fact of the run: said once, on the first logging job
     for (auto& g : result.groups)

@@ -824,7 +824,7 @@ void KeepExistingReplayFiles(const JobSpec& job, std::vector<TargetFile>* target
 Result<std::unique_ptr<IologRecorder>> IologRecorder::Create(const std::string& path,
                                                              std::vector<std::string> files,
                                                              LogWriter* writer, uint64_t t0_ns) {
-  IOB_ASSIGN_OR_RETURN(int id, writer->Open(path, /*append=*/true));
+  IOB_ASSIGN_OR_RETURN(int id, writer->Open(path, /*append=*/true, "write_iolog=" + path));
   std::unique_ptr<IologRecorder> r(new IologRecorder(writer, id, std::move(files), t0_ns));
   r->NextChunk();
   char* p = r->chunk_->data + r->chunk_->len;

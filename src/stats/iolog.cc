@@ -112,6 +112,8 @@ struct LogWriter::Impl {
     int fd = -1;
     bool failed = false;
     bool created = false;  // did not exist before Open
+    std::string what;      // the option that asked for it (Open's what)
+    uint64_t lines = 0;    // lines written to it
   };
 
   mutable std::mutex mu;
@@ -130,6 +132,7 @@ struct LogWriter::Impl {
   std::condition_variable idle_cv;  // Drain() waits for an empty queue
   Status first_error;
   Stats stats;
+  std::vector<std::string> deleted;  // DeletedFiles()
   std::thread thread;
 
   size_t MaxChunks() const { return std::max(memory_chunks, 2 * streams + 2); }
@@ -170,7 +173,9 @@ struct LogWriter::Impl {
           written += static_cast<uint64_t>(n);
         }
       }
+      const auto lines = static_cast<uint64_t>(std::count(c->data, c->data + written, '\n'));
       lock.lock();
+      files[static_cast<size_t>(c->file)].lines += lines;
       if (!st.ok()) {
         files[static_cast<size_t>(c->file)].failed = true;
         Fail(std::move(st));
@@ -204,7 +209,7 @@ Result<std::unique_ptr<LogWriter>> LogWriter::Create(size_t memory_limit) {
 
 LogWriter::~LogWriter() { (void)Stop(); }
 
-Result<int> LogWriter::Open(const std::string& path, bool append) {
+Result<int> LogWriter::Open(const std::string& path, bool append, const std::string& what) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   if (impl_->stopping) return Status::Internal("log writer already stopped: " + path);
   ++impl_->streams;
@@ -230,7 +235,7 @@ Result<int> LogWriter::Open(const std::string& path, bool append) {
     return ErrnoStatus("open log file " + path + (why.empty() ? "" : " (" + why + ")"), err);
   }
   const int id = static_cast<int>(impl_->files.size());
-  impl_->files.push_back({path, fd, false, created});
+  impl_->files.push_back({path, fd, false, created, what, 0});
   impl_->by_path.emplace(path, id);
   return id;
 }
@@ -307,11 +312,22 @@ Status LogWriter::Stop() {
   if (impl_->thread.joinable()) impl_->thread.join();
   std::lock_guard<std::mutex> lock(impl_->mu);
   for (auto& f : impl_->files) {
+    // Removed while it was written (rm -rf of its directory, an
+    // exec_postrun): the lines are in a file no name reaches, and the run
+    // would end as if they were saved.
+    if (std::string w = f.failed ? "" : sys::DeletedDuringRun(f.fd, f.what, f.path, f.lines);
+        !w.empty())
+      impl_->deleted.push_back(std::move(w));
     if (f.fd >= 0 && ::close(f.fd) != 0) impl_->Fail(ErrnoStatus("close " + f.path));
     f.fd = -1;
   }
   impl_->stopped = true;
   return impl_->first_error;
+}
+
+std::vector<std::string> LogWriter::DeletedFiles() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->deleted;
 }
 
 LogWriter::Stats LogWriter::GetStats() const {
@@ -370,7 +386,7 @@ Result<std::unique_ptr<IoLogger>> IoLogger::Create(const IoLogOptions& opts, int
   for (const LogFile& f : LogFiles(opts, jobnum)) {
     // Which option asked for the file, and where:
     // "write_lat_log=rodir/lat (job.fio:4): open log file ...".
-    Result<int> opened = writer->Open(f.path);
+    Result<int> opened = writer->Open(f.path, false, f.Named());
     if (!opened.ok()) return opened.status().WithContext(f.Named());
     l->streams_[static_cast<int>(f.kind)].file = *opened;
   }

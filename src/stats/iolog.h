@@ -165,7 +165,9 @@ class LogWriter {
   // the same path again returns the same id (per_job_logs=0 sharing). Each
   // call also reserves pool room for one more stream. Any thread; not hot.
   // append: add to the end of an existing file (write_iolog, as fio does).
-  Result<int> Open(const std::string& path, bool append = false);
+  // what: the option that asked for the file, for a warning about it
+  // ("write_bw_log=x (job.fio:4)"); the first Open of a path names it.
+  Result<int> Open(const std::string& path, bool append = false, const std::string& what = "");
 
   // Worker side. Acquire() returns an empty chunk, waiting (counted) when the
   // memory cap is reached. Submit() queues a chunk for writing; chunks of one
@@ -183,6 +185,11 @@ class LogWriter {
   // first write/close error ("write t_bw.1.log: No space left on device").
   // REQUIRES: every IoLogger is Finish()ed. Idempotent.
   Status Stop();
+  // After Stop(): one line for each file that was unlinked while iobench
+  // wrote it (st_nlink 0 on its fd before the close): the lines went to a
+  // file no name reaches ("write_bw_log=x (job.fio:4): x_bw.1.log was
+  // deleted during the run; its 120 lines are lost").
+  std::vector<std::string> DeletedFiles() const;
 
   Stats GetStats() const;
   std::string PathOf(int file) const;

@@ -645,6 +645,12 @@ class Output {
     } else {
       if (fd_ < 0) fd_ = OpenOutputFile(path_, false, stop_);
       int err = fd_ < 0 ? errno : WriteAll(fd_, text);
+      if (err == 0) lines_ += static_cast<uint64_t>(std::count(text.begin(), text.end(), '\n'));
+      // Deleted while open (the header went in at the start): the report
+      // is in a file no name reaches.
+      if (last && err == 0)
+        if (std::string w = sys::DeletedDuringRun(fd_, "--output", path_, lines_); !w.empty())
+          std::fprintf(stderr, "iobench: warning: %s\n", w.c_str());
       if (last || err != 0) err = FinishOutputFile(path_, &fd_, err);
       ok = err == 0;
     }
@@ -657,6 +663,7 @@ class Output {
   std::string path_;
   const std::atomic<int>* stop_;
   int fd_ = -1;
+  uint64_t lines_ = 0;  // written to fd_
   bool written_ = false;
   bool failed_ = false;
 };

@@ -566,6 +566,17 @@ Status CheckOutputFile(const std::string& path, const std::string& option,
   return Status::Ok();
 }
 
+std::string DeletedDuringRun(int fd, const std::string& named, const std::string& path,
+                             uint64_t lines) {
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || st.st_nlink != 0) return "";
+  return (named.empty()         ? "log file " + path
+          : named == "--output" ? named + "=" + path
+                                : named + ": " + path) +
+         " was deleted during the run; its " + std::to_string(lines) + " line" +
+         (lines == 1 ? "" : "s") + " are lost";
+}
+
 Result<int> OpenSideFile(const std::string& path, const std::string& what) {
   auto refuse = [&](const std::string& why) {
     return Status::Refused("refusing to write " + what + " to " + path + ": " + why +

@@ -86,6 +86,14 @@ Status CheckOutputFile(const std::string& path, const std::string& option, const
 // (O_CLOEXEC; the caller closes it).
 Result<int> OpenSideFile(const std::string& path, const std::string& what);
 
+// For a log or report iobench wrote through `fd` (still open): when the
+// file was unlinked meanwhile (st_nlink 0: rm -rf of its directory by a
+// hook or another process), what was written is in a file no name reaches.
+// Returns the warning for stderr, "NAMED: PATH was deleted during the run;
+// its N lines are lost" (NAMED: the option, "write_bw_log=x (j.fio:4)";
+// "--output" names PATH itself), else "".
+std::string DeletedDuringRun(int fd, const std::string& named, const std::string& path,
+                             uint64_t lines);
 
 // CheckWriteSafety for every existing block device and regular file a
 // writing or trimming job names, with that job's allow_mounted_write, and
