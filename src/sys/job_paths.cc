@@ -5,11 +5,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
 #include <unordered_set>
+#include <utility>
 
 #include "sys/strings.h"
 
@@ -149,20 +152,28 @@ bool UnderDev(const std::string& path) {
   return path.rfind("/dev/", 0) == 0 && path.rfind("/dev/shm/", 0) != 0;
 }
 
+Result<std::string> DanglingLinkEnd(const std::string& path) {
+  std::string file = path;
+  struct stat st {};
+  for (int hops = 0; hops < 40 && ::lstat(file.c_str(), &st) == 0 && S_ISLNK(st.st_mode); ++hops) {
+    char to[PATH_MAX];
+    const ssize_t n = ::readlink(file.c_str(), to, sizeof to - 1);
+    if (n <= 0) return ErrnoStatus("read the symbolic link " + file, n < 0 ? errno : EIO);
+    std::string next(to, static_cast<size_t>(n));
+    const size_t at = file.rfind('/');
+    if (next[0] != '/' && at != std::string::npos) next = file.substr(0, at + 1) + next;
+    file = std::move(next);
+  }
+  return file;
+}
+
 std::string NewFileAmongDevices(const std::string& path) {
   struct stat st {};
   if (path.empty() || ::stat(path.c_str(), &st) == 0) return "";
   // A dangling symbolic link: the open creates the file it names.
-  std::string file = path;
-  for (int hops = 0; hops < 40 && ::lstat(file.c_str(), &st) == 0 && S_ISLNK(st.st_mode); ++hops) {
-    char to[4096];
-    const ssize_t n = ::readlink(file.c_str(), to, sizeof to);
-    if (n <= 0) return "";
-    std::string next(to, static_cast<size_t>(n));
-    const size_t at = file.rfind('/');
-    if (next[0] != '/' && at != std::string::npos) next = file.substr(0, at + 1) + next;
-    file = next;
-  }
+  const Result<std::string> end = DanglingLinkEnd(path);
+  if (!end.ok()) return "";
+  const std::string& file = *end;
   // The directory the file lands in, as the kernel will walk the path once
   // the missing directories on the way are made (MakeParentDirs makes them
   // as written): each existing component resolved (links, "."), each ".."

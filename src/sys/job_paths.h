@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "iobench/job.h"
+#include "iobench/status.h"
 
 namespace iobench::sys {
 
@@ -74,6 +75,11 @@ bool UnderDev(const std::string& path);
 // the open's caller (filename=a/b/c), so the nearest existing directory
 // above decides. Every pre-run check of a file iobench creates uses it.
 std::string NewFileAmongDevices(const std::string& path);
+// The file an open with O_CREAT of `path` makes: `path`, or where the
+// dangling symbolic link(s) at it lead (relative targets taken from the
+// link's directory, at most 40 hops). An error when a link cannot be read.
+Result<std::string> DanglingLinkEnd(const std::string& path);
+
 // The real path of the directory `dir` when a file made in it would be
 // among the device nodes, as above; "" otherwise (and when it is missing).
 std::string DirAmongDevices(const std::string& dir);

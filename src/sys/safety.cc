@@ -537,18 +537,11 @@ Status CheckOutputFile(const std::string& path, const std::string& option,
     return Status::Refused(named + ": " + path + " does not exist: " + AmongDevicesWhy(dev_dir));
   // A dangling symbolic link is followed by the open, which creates the
   // file it points to: that file's directory is the one to check.
-  std::string file = path;
-  std::string via;
-  for (int hops = 0; hops < 40 && lstat(file.c_str(), &st) == 0 && S_ISLNK(st.st_mode); ++hops) {
-    char target[PATH_MAX];
-    const ssize_t n = readlink(file.c_str(), target, sizeof target - 1);
-    if (n <= 0) return ErrnoStatus(named + ": read the symbolic link " + file, n < 0 ? errno : EIO);
-    std::string to(target, static_cast<size_t>(n));
-    const size_t at = file.rfind('/');
-    if (to[0] != '/' && at != std::string::npos) to = file.substr(0, at + 1) + to;
-    via = " (where the symbolic link " + path + " points: " + to + ")";
-    file = to;
-  }
+  const Result<std::string> end = DanglingLinkEnd(path);
+  if (!end.ok()) return end.status().WithContext(named);
+  const std::string& file = *end;
+  const std::string via =
+      file == path ? "" : " (where the symbolic link " + path + " points: " + file + ")";
   const size_t slash = file.rfind('/');
   const std::string dir = slash == std::string::npos ? "."
                           : slash == 0               ? "/"
