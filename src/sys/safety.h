@@ -89,6 +89,8 @@ Result<int> OpenSideFile(const std::string& path, const std::string& what);
 // For a log or report iobench wrote through `fd` (still open): when the
 // file was unlinked meanwhile (st_nlink 0: rm -rf of its directory by a
 // hook or another process), what was written is in a file no name reaches.
+// Not when `path` still leads to the file (/dev/stdout or /dev/fd/N on a
+// memfd or an unlinked temporary file the caller holds: nothing is lost).
 // Returns the warning for stderr, "NAMED: PATH was deleted during the run;
 // its N lines are lost" (NAMED: the option, "write_bw_log=x (j.fio:4)";
 // "--output" names PATH itself), else "".

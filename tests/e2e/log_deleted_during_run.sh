@@ -41,4 +41,14 @@ expect_eq "--output deleted: exit status" "$?" 0
 grep -qx "iobench: warning: --output=rep.txt was deleted during the run; its [0-9]* lines are lost" err ||
   fail "--output deleted: want a warning naming it, got '$(cat err)'"
 expect_eq "--output deleted: stderr lines" "$(wc -l <err)" 1
+# A report file that had no name from the start (a harness's unlinked
+# temporary file as stdout, --output=/dev/stdout): nothing is lost, the
+# caller reads it through its descriptor; no warning (there was one).
+sed -i '/rm -f/d' j.fio
+exec 3>tmpout
+rm tmpout
+"$bin" --output=/dev/stdout j.fio >&3 2>err
+expect_eq "unlinked stdout: exit status" "$?" 0
+expect_eq "unlinked stdout: stderr" "$(cat err)" ""
+exec 3>&-
 [ "$fails" -eq 0 ]
