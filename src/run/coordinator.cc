@@ -1163,7 +1163,8 @@ class PhaseRunner {
             std::to_string(clones.size()) + " (" + who + "): " + e.what() +
             (eagain ? "; each clone is a thread, and the system allows fewer (ulimit -u, which "
                       "counts the user's other processes and threads too; kernel.threads-max; "
-                      "the cgroup's pids.max; memory for the threads' stacks)"
+                      "the cgroup's pids.max; vm.max_map_count, two memory maps per thread; "
+                      "memory for the threads' stacks)"
                     : ""));
       }
     }

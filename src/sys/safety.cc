@@ -913,6 +913,12 @@ Result<SystemLimits> ReadSystemLimits() {
   l.rings_charged = release.ok() && KernelChargesRings(*release);
   // CAP_SYS_RESOURCE or CAP_SYS_ADMIN, or a real uid of root.
   l.nproc_exempt = HasCapability(24) || HasCapability(21) || RealUidIsKernelRoot();
+  auto maps = ReadIntFile("/proc/sys/vm/max_map_count");
+  l.max_map_count = maps.ok() && *maps > 0 ? static_cast<uint64_t>(*maps) : kUnlimited;
+  if (std::FILE* f = std::fopen("/proc/self/maps", "re")) {
+    for (int c; (c = std::getc(f)) != EOF;) l.maps_in_use += c == '\n';
+    std::fclose(f);
+  }
   return l;
 }
 
@@ -1088,6 +1094,18 @@ std::vector<LimitError> LimitErrors(const ResourceNeeds& n, const SystemLimits& 
                         " threads but kernel.threads-max is " + LimitText(l.threads_max) +
                         "; raise it with `sysctl kernel.threads-max=" + std::to_string(n.threads) +
                         "`"});
+  // Two mappings per thread (its stack and the guard page below it) is
+  // what a thread takes at least; buffers and malloc arenas add more, so
+  // the suggested limit keeps a quarter to spare.
+  const uint64_t maps = Add(l.maps_in_use, Mul(n.threads, 2));
+  if (l.max_map_count != kUnlimited && maps > l.max_map_count)
+    errs.push_back({7, maps, "memory maps",
+                    "the jobs' " + std::to_string(n.threads) + " threads need " +
+                        std::to_string(Mul(n.threads, 2)) +
+                        " memory maps (a stack and its guard page each), " +
+                        std::to_string(l.maps_in_use) + " are in use, but vm.max_map_count is " +
+                        LimitText(l.max_map_count) + "; raise it with `sysctl vm.max_map_count=" +
+                        std::to_string(Add(maps, maps / 4)) + "`"});
   if (n.aio_events > 0 && l.aio_max_nr != kUnlimited) {
     const uint64_t free = l.aio_max_nr > l.aio_nr ? l.aio_max_nr - l.aio_nr : 0;
     if (n.aio_events > free)

@@ -178,6 +178,12 @@ struct SystemLimits {
   // RLIMIT_NPROC is not enforced (copy_process): the real uid is root in
   // the initial user namespace, or CAP_SYS_RESOURCE / CAP_SYS_ADMIN.
   bool nproc_exempt = false;
+  // /proc/sys/vm/max_map_count (UINT64_MAX: unreadable) and the mappings
+  // this process has already (/proc/self/maps): each thread's stack takes
+  // two, the stack and its guard page, and pthread_create fails with
+  // EAGAIN when the next would pass the limit.
+  uint64_t max_map_count = UINT64_MAX;
+  uint64_t maps_in_use = 0;
 };
 Result<SystemLimits> ReadSystemLimits();
 

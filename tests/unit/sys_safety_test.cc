@@ -258,6 +258,18 @@ TEST(SysResourceTest, EachLimitIsNamedWithHowToRaiseIt) {
   EXPECT_EQ(CheckResourceLimitsAgainst({f}, l).message(),
             "threads: the jobs need 302 threads but kernel.threads-max is 200; raise it with "
             "`sysctl kernel.threads-max=302`");
+  // Each thread's stack is two mappings (the stack and its guard page): at
+  // vm.max_map_count 65530 about 32,700 threads start, whatever the other
+  // limits say.
+  l = Roomy();
+  l.max_map_count = 704;
+  l.maps_in_use = 100;
+  EXPECT_TRUE(CheckResourceLimitsAgainst({f}, l).ok());  // 100 + 2 x 302
+  l.max_map_count = 703;
+  EXPECT_EQ(CheckResourceLimitsAgainst({f}, l).message(),
+            "memory maps: the jobs' 302 threads need 604 memory maps (a stack and its guard page "
+            "each), 100 are in use, but vm.max_map_count is 703; raise it with "
+            "`sysctl vm.max_map_count=880`");
 
   JobSpec a = Job("a", "/f", RwMode::kRead);
   a.ioengine = "libaio";
@@ -504,6 +516,8 @@ TEST(SysResourceTest, ThisSystemCarriesASmallJob) {
   EXPECT_EQ(l->nofile_soft, r.rlim_cur == RLIM_INFINITY ? UINT64_MAX : r.rlim_cur);
   EXPECT_GT(l->mem_available, 0u);
   EXPECT_GT(l->threads_max, 0u);
+  EXPECT_GT(l->max_map_count, 0u);
+  EXPECT_GT(l->maps_in_use, 10u);  // the binary, libc, the stack, the heap...
   JobSpec j = Job("small", "/dev/shm/f", RwMode::kRead);
   EXPECT_TRUE(CheckResourceLimits({j}, {{0}}).ok());
 }
