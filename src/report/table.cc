@@ -987,12 +987,12 @@ std::map<std::string, std::string> CaptionOptions(const json& doc, const json& j
   return o;
 }
 
-// Whether every job of `doc` runs a sync engine (psync when it names none,
+// Whether every one of `jobs` (of `doc`) runs a sync engine (psync when it names none,
 // fio's default): iodepth then changes nothing.
-bool AllSyncEngines(const json& doc) {
+bool AllSyncEngines(const json& doc, const std::vector<const json*>& jobs) {
   const jobfile::OptionDef* def = jobfile::FindOption("ioengine");
   bool any = false;
-  for (const json* job : table::AllJobs(doc)) {
+  for (const json* job : jobs) {
     const auto o = CaptionOptions(doc, *job);
     const auto it = o.find("ioengine");
     const std::string name = it != o.end() ? it->second : def ? def->def : "";
@@ -1343,17 +1343,20 @@ std::vector<std::string> table::SweepKeys(const json& doc) {
 
 std::string table::DescribeJobs(const json& doc) { return DescribeJobs(doc, AllJobs(doc)); }
 
-std::string table::DescribeJobs(const json& doc, const std::vector<const json*>& timed) {
+std::string table::DescribeJobs(const json& doc, const std::vector<const json*>& shown) {
   const auto keys = SweepKeys(doc);
+  // The table's own jobs: a table split by engine held only psync jobs and
+  // was captioned `iodepth=8`, which the io_uring table's jobs had set.
+  const std::vector<const json*> described = shown.empty() ? AllJobs(doc) : shown;
   auto swept = [&](std::initializer_list<const char*> names) {
     for (const char* n : names)
       if (std::find(keys.begin(), keys.end(), n) != keys.end()) return true;
     return false;
   };
-  // Options all jobs agree on.
+  // Options the jobs of the table agree on.
   std::map<std::string, std::string> common;
   bool first = true;
-  for (const json* job : AllJobs(doc)) {
+  for (const json* job : described) {
     auto opts = CaptionOptions(doc, *job);
     if (first) {
       common = opts;
@@ -1388,7 +1391,7 @@ std::string table::DescribeJobs(const json& doc, const std::vector<const json*>&
   if (!swept({"direct", "buffered"}) && !first) {
     // Every job must agree; an unset option is fio's default (buffered).
     std::set<bool> direct;
-    for (const json* job : AllJobs(doc)) {
+    for (const json* job : described) {
       auto o = CaptionOptions(doc, *job);
       // A group entry whose members differ in it (CaptionOptions).
       auto differ = [&](const char* k) {
@@ -1411,7 +1414,7 @@ std::string table::DescribeJobs(const json& doc, const std::vector<const json*>&
   // A sync engine completes each I/O inside its call: iodepth=32 said of a
   // psync table claimed a depth the run never had (the normal report says
   // "iodepth=32 has no effect with psync").
-  if (!swept({"iodepth"}) && !AllSyncEngines(doc))
+  if (!swept({"iodepth"}) && !AllSyncEngines(doc, described))
     if (auto v = opt({"iodepth"})) parts.push_back("iodepth=" + *v);
   if (!swept({"numjobs"}))
     if (auto v = opt({"numjobs"})) parts.push_back("numjobs=" + *v);
@@ -1435,7 +1438,7 @@ std::string table::DescribeJobs(const json& doc, const std::vector<const json*>&
     // which is said under the tables (Footnotes). Of a table of some of the
     // jobs, their targets alone (each per-job table said `tmpfs / ext4`).
     std::string where;
-    for (const auto& t : TargetsByDescription(ctx, &timed))
+    for (const auto& t : TargetsByDescription(ctx, &shown))
       where += (where.empty() ? "" : " / ") + t.first;
     if (!where.empty()) parts.push_back(where);
     std::string kernel = ctx_str(ctx, {"kernel", "kernel_release", "uname_r"});
@@ -1443,7 +1446,7 @@ std::string table::DescribeJobs(const json& doc, const std::vector<const json*>&
     if (!kernel.empty()) parts.push_back(kernel);
   }
 
-  const auto& jobs = timed;
+  const auto& jobs = shown;
   if (!jobs.empty()) {
     // Each job's run time; "10 s each" only when every job ran that long
     // (time_based), else the range: size-bound jobs at different depths or

@@ -196,11 +196,13 @@ std::vector<std::string> NotRunLines(const nlohmann::json& doc);
 // on several file systems or devices are each named ("tmpfs / ext4 on vda");
 // RenderTables says under the tables which path is on which.
 std::string DescribeJobs(const nlohmann::json& doc);
-// The same, with the run time (`10 s each`, `2-27 ms`, `median of 3 runs`)
-// of `timed` only: the jobs of one table among several (a table per split
-// key value or per job); the options and the context stay the document's.
+// The same of `shown` only (all jobs when empty): the jobs of one table
+// among several (a table per split key value or per job). The options they
+// share, whether they all run a sync engine (no iodepth), their targets and
+// run time (`10 s each`, `2-27 ms`, `median of 3 runs`) are theirs; the
+// swept keys and the kernel stay the document's.
 std::string DescribeJobs(const nlohmann::json& doc,
-                         const std::vector<const nlohmann::json*>& timed);
+                         const std::vector<const nlohmann::json*>& shown);
 
 }  // namespace table
 

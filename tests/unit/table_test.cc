@@ -1186,6 +1186,46 @@ TEST(TableCaptionTest, EngineOptionsAreSaidAndASyncEnginesIodepthIsNot) {
       << *r;
 }
 
+// A table split by engine (a further swept key) holding only psync jobs
+// was captioned `iodepth=8`: whether every job runs a sync engine, and which
+// options the jobs share, were asked of every job of the document (the
+// io_uring table's too), not of the table's own.
+TEST(TableCaptionTest, EachSplitTableIsCaptionedFromItsOwnJobs) {
+  DirFigures f;
+  f.iops = 1000;
+  std::vector<json> jobs;
+  for (const char* eng : {"psync", "io_uring"})
+    for (const char* rw : {"read", "write"})
+      for (const char* bs : {"4k", "8k"})
+        jobs.push_back(MakeJob("j", {{"rw", rw}, {"bs", bs}, {"ioengine", eng}}, rw, f,
+                               {{"ioengine", eng}, {"iodepth", "8"}, {"rw", rw}, {"bs", bs}}));
+  const json doc = MakeDoc(jobs, {"rw", "bs", "ioengine"});
+  TableOptions o;
+  const std::string out = MustRender(doc, o);
+  EXPECT_NE(out.find(" by rw and bs, ioengine=psync\nbuffered, 10 s each\n"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find(" by rw and bs, ioengine=io_uring\nbuffered, iodepth=8, 10 s each\n"),
+            std::string::npos)
+      << out;
+  // --compare split by engine (its first key): each side's psync table.
+  const json cdoc = MakeDoc(jobs, {"ioengine", "rw", "bs"});
+  auto r = RenderCompare(cdoc, cdoc, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_NE(r->find("ioengine=psync: IOPS, each job's own direction, delta % = (new - base) / "
+                    "base * 100\nbuffered, 10 s each\n"),
+            std::string::npos)
+      << *r;
+  EXPECT_NE(r->find("ioengine=io_uring: IOPS, each job's own direction, delta % = (new - base) "
+                    "/ base * 100\nbuffered, iodepth=8, 10 s each\n"),
+            std::string::npos)
+      << *r;
+  // The psync jobs alone, as the table holding them.
+  std::vector<const json*> psync;
+  for (const auto& j : doc["jobs"])
+    if (j["job options"]["ioengine"] == "psync") psync.push_back(&j);
+  EXPECT_EQ(DescribeJobs(doc, psync), "buffered, 10 s each");
+}
+
 TEST(TableNumbersTest, HugeValuesAreNotCutShort) {
   TableOptions o;
   o.caption = false;
