@@ -1849,9 +1849,128 @@ nlohmann::ordered_json PointObject(const std::vector<std::pair<std::string, std:
   return o;
 }
 
+// cpu_per_io of a job counts kernel helper threads (io-wq, SQPOLL, aio):
+// iobench's final record (iobench.cpu_scope "own_threads_and_helpers", or
+// no cpu_scope, an older iobench's), not fio's, whose figure comes from its
+// usr_cpu/sys_cpu (getrusage of the job's own thread), nor an interim
+// record ("own_threads").
+bool CpuPerIoHasHelpers(const json& job) {
+  const json* ib = Get(job, "iobench");
+  if (!Num(ib, "cpu_per_io_us")) return false;
+  return Str(Get(ib, "cpu_scope")).value_or("own_threads_and_helpers") != "own_threads";
+}
+
+// The job's own threads' µs of CPU per I/O: iobench's cpu_per_io_us less
+// its helpers' CPU (iobench.helpers' *_user_us/*_sys_us) over its I/Os, as
+// CpuPerIoUs adds them; nullopt without the helpers' figures.
+std::optional<double> OwnThreadsCpuPerIo(const json& job) {
+  const json* ib = Get(job, "iobench");
+  const json* h = Get(ib, "helpers");
+  auto total = Num(ib, "cpu_per_io_us");
+  if (!total || h == nullptr || !h->is_object()) return std::nullopt;
+  double helpers_us = 0;
+  for (const char* kind : {"iowq", "sqpoll", "aio", "other"})
+    for (const char* part : {"_user_us", "_sys_us"}) {
+      auto v = Num(h, (std::string(kind) + part).c_str());
+      if (!v) return std::nullopt;
+      helpers_us += *v;
+    }
+  double ios = 0;
+  for (const char* d : kDirs) ios += Num(Get(job, d), "total_ios").value_or(0);
+  if (ios <= 0) return std::nullopt;
+  // A --repeat median's helpers are its median run's: never below 0.
+  return std::max(0.0, *total - helpers_us / ios);
+}
+
+// --compare of cpu_per_io between a side whose figures count kernel helper
+// threads and one whose do not (an iobench file against fio's): `fio.json
+// 3.42 -> iob.json 28.6, +737%` for the io-wq workers fio never counted.
+// The helpers' side is compared by its own threads' figure when its file
+// has the helpers' CPU (the copies below), and a note says what was
+// compared; without it, a note says the scopes differ.
+class CpuScopes {
+ public:
+  CpuScopes(const json& base, const json& neu, const TableOptions& opts)
+      : base_(&base), neu_(&neu) {
+    if (std::find(opts.metrics.begin(), opts.metrics.end(), TableMetric::kCpuPerIo) ==
+        opts.metrics.end())
+      return;
+    // Jobs of each scope on each side.
+    size_t helpers[2] = {0, 0}, own[2] = {0, 0};
+    const json* docs[2] = {&base, &neu};
+    for (int side = 0; side < 2; ++side)
+      for (const json* j : AllJobs(*docs[side])) ++(CpuPerIoHasHelpers(*j) ? helpers : own)[side];
+    if (helpers[0] + helpers[1] == 0 || own[0] + own[1] == 0) return;  // one scope: alike
+    // Every job counting helpers is compared by its own threads' figure.
+    const std::string& label_h = helpers[0] ? opts.base_label : opts.new_label;
+    const std::string& label_o = own[0] ? opts.base_label : opts.new_label;
+    const std::string which =
+        helpers[0] && helpers[1] ? opts.base_label + " and " + opts.new_label : label_h;
+    json copies[2];
+    for (int side = 0; side < 2; ++side) {
+      if (!helpers[side]) continue;
+      copies[side] = *docs[side];
+      for (json& j : copies[side]["jobs"]) {
+        if (!j.is_object() || !CpuPerIoHasHelpers(j)) continue;
+        const auto v = OwnThreadsCpuPerIo(j);
+        if (!v) {
+          note_ = "warning: cpu_per_io: " + label_h +
+                  "'s figures include kernel helper threads (io-wq, SQPOLL, aio) and " + label_o +
+                  "'s do not (fio's usr_cpu + sys_cpu: each job's own thread); " + label_h +
+                  " does not hold its helpers' CPU (iobench.helpers) to leave it out: these "
+                  "deltas compare different scopes";
+          warning_ = true;
+          return;
+        }
+        json& ib = j["iobench"];
+        ib["cpu_per_io_us"] = *v;
+        ib["cpu_scope"] = "own_threads";
+        // The runs' spread (and numjobs clones' median) of the whole
+        // figure is not this one's.
+        auto drop = [](json* part) {
+          if (part == nullptr || !part->is_object()) return;
+          for (const char* k : {"min", "max", "median"})
+            if (auto it = part->find(k); it != part->end() && it->is_object())
+              if (auto job = it->find("job"); job != it->end() && job->is_object())
+                job->erase("cpu_per_io");
+        };
+        if (auto rep = ib.find("repeat"); rep != ib.end() && rep->is_object()) {
+          drop(&*rep);
+          if (auto c = rep->find("clones"); c != rep->end()) drop(&*c);
+        }
+      }
+    }
+    note_ = "cpu_per_io: each job's own threads on both sides: " + label_o +
+            "'s figures count only them (fio's usr_cpu + sys_cpu), so " + which +
+            "'s leave out the kernel helper threads it counts (io-wq, SQPOLL, aio: "
+            "cpu_per_io_us less iobench.helpers)";
+    for (int side = 0; side < 2; ++side)
+      if (helpers[side]) copies_[side] = std::move(copies[side]);
+    if (helpers[0]) base_ = &copies_[0];
+    if (helpers[1]) neu_ = &copies_[1];
+  }
+  const json& base() const { return *base_; }
+  const json& neu() const { return *neu_; }
+  // The line under the tables (the JSON's "notes", or "warnings" when the
+  // scopes could not be made alike); empty when they are alike.
+  const std::string& note() const { return note_; }
+  bool warning() const { return warning_; }
+
+ private:
+  const json* base_;
+  const json* neu_;
+  json copies_[2];
+  std::string note_;
+  bool warning_ = false;
+};
+
 }  // namespace
 
-Result<std::string> RenderCompare(const json& base, const json& neu, const TableOptions& opts) {
+Result<std::string> RenderCompare(const json& base_in, const json& neu_in,
+                                  const TableOptions& opts) {
+  const CpuScopes cpu(base_in, neu_in, opts);
+  const json& base = cpu.base();
+  const json& neu = cpu.neu();
   if (AllJobs(base).empty())
     return Status::Invalid("compare: " + opts.base_label + " holds no jobs");
   if (AllJobs(neu).empty()) return Status::Invalid("compare: " + opts.new_label + " holds no jobs");
@@ -2024,6 +2143,7 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
   // job named new<LF>line is new\nline).
   for (const auto& w : DirectionMismatches(bentries, nentries, nindex, all, opts))
     tail += std::string(note) + OneLine("warning: " + w, false) + "\n";
+  if (!cpu.note().empty()) tail += std::string(note) + OneLine(cpu.note(), false) + "\n";
   // An entry of one side that the other lacks: "only in BASE: a [iodepth=1]",
   // or, when the other side's sweep planned the point and never ran it
   // (Ctrl-C, a failing --sweep-cmd), "not run in NEW (the sweep was
@@ -2072,8 +2192,12 @@ Result<std::string> RenderCompare(const json& base, const json& neu, const Table
   return s;
 }
 
-nlohmann::ordered_json CompareJson(const json& base, const json& neu, const TableOptions& opts) {
+nlohmann::ordered_json CompareJson(const json& base_in, const json& neu_in,
+                                   const TableOptions& opts) {
   using ojson = nlohmann::ordered_json;
+  const CpuScopes cpu(base_in, neu_in, opts);
+  const json& base = cpu.base();
+  const json& neu = cpu.neu();
   std::vector<std::string> keys = SweepKeys(base);
   for (const auto& k : SweepKeys(neu))
     if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
@@ -2156,12 +2280,19 @@ nlohmann::ordered_json CompareJson(const json& base, const json& neu, const Tabl
       }
     return list;
   };
-  ojson warnings = ojson::array();
+  ojson warnings = ojson::array(), notes = ojson::array();
   for (const auto& w : DirectionMismatches(bentries, nentries, nindex, all, opts))
     warnings.push_back(w);
+  if (!cpu.note().empty()) {
+    if (cpu.warning())
+      warnings.push_back(cpu.note().substr(std::string("warning: ").size()));
+    else
+      notes.push_back(cpu.note());
+  }
   return ojson{{"base", opts.base_label},
                {"new", opts.new_label},
                {"warnings", std::move(warnings)},
+               {"notes", std::move(notes)},
                {"rows", std::move(rows)},
                {"only_in_base", only(bentries, nindex, neu)},
                {"only_in_new", only(nentries, bindex, base)}};

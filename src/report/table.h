@@ -97,7 +97,11 @@ Result<std::string> RenderCompare(const nlohmann::json& base, const nlohmann::js
 // (iobench.compare): {"base": label, "new": label, "rows": [{"job",
 // "point", "metric", "direction" (not for CPU metrics), "base", "new",
 // "delta_pct" (null without a positive base), "noise"}], "only_in_base":
-// [{"job", "point"}], "only_in_new": [...]}. Figures in the table's units
+// [{"job", "point"}], "only_in_new": [...], "warnings": [...], "notes":
+// [...] (the lines under RenderCompare's tables)}. cpu_per_io of a side
+// counting kernel helper threads (iobench's) against one that does not
+// (fio's) is compared by the own threads' figure on both sides, which
+// "notes" says. Figures in the table's units
 // (bw MiB/s, bw_kib KiB/s, latency µs); a missing figure is null. Rows follow the base,
 // for each metric and direction view as RenderCompare's tables. Call after
 // RenderCompare succeeded (it refuses documents with no job in common).

@@ -152,6 +152,7 @@ TEST(CompareTest, AsDataForTheJsonDocument) {
   const json want = {{"base", "base.json"},
                      {"new", "this run"},
                      {"warnings", json::array()},
+                     {"notes", json::array()},
                      {"rows",
                       {{{"job", "a"},
                         {"point", {{"iodepth", "1"}}},
@@ -379,6 +380,79 @@ TEST(CompareTest, SameNameInTwoGroupsIsMatchedByGroup) {
             "job        base     new   delta\n"
             "x (g=0)   1.00k   1.00k    0.00\n"
             "x (g=1)   2.00k   3.00k   50.00\n");
+}
+
+// fio's cpu_per_io comes from usr_cpu/sys_cpu, its job's own thread;
+// iobench's counts the io_uring io-wq workers too (cpu_scope
+// own_threads_and_helpers): `3.42 -> 28.6, +737%` with no word of it.
+TEST(CompareTest, CpuPerIoOfFioAgainstIobenchComparesOwnThreads) {
+  // fio: (10 + 30) % of 10 s over 10000 I/Os = 400 µs.
+  const json fio = OneJobDoc("m", "read", 1000);
+  json iob = fio;
+  // iobench: 3350 µs, of which its io-wq workers' 29 s over 10000 I/Os
+  // are 2900: its own thread's 450.
+  iob["jobs"][0]["iobench"] = {{"cpu_per_io_us", 3350.0},
+                               {"cpu_scope", "own_threads_and_helpers"},
+                               {"helpers",
+                                {{"iowq_user_us", 0},
+                                 {"iowq_sys_us", 29000000},
+                                 {"sqpoll_user_us", 0},
+                                 {"sqpoll_sys_us", 0},
+                                 {"aio_user_us", 0},
+                                 {"aio_sys_us", 0},
+                                 {"other_user_us", 0},
+                                 {"other_sys_us", 0}}}};
+  TableOptions o;
+  o.caption = false;
+  o.metrics = {TableMetric::kCpuPerIo};
+  o.base_label = "fio.json";
+  o.new_label = "iob.json";
+  const std::string note =
+      "cpu_per_io: each job's own threads on both sides: fio.json's figures count only them "
+      "(fio's usr_cpu + sys_cpu), so iob.json's leave out the kernel helper threads it counts "
+      "(io-wq, SQPOLL, aio: cpu_per_io_us less iobench.helpers)";
+  auto r = RenderCompare(fio, iob, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(
+      *r, "job   fio.json   iob.json   delta\nm          400        450   12.50\n\n" + note + "\n");
+  json c = CompareJson(fio, iob, o);
+  EXPECT_EQ(c["rows"][0]["base"], 400.0);
+  EXPECT_EQ(c["rows"][0]["new"], 450.0);
+  EXPECT_EQ(c["notes"], json::array({note}));
+  EXPECT_EQ(c["warnings"], json::array());
+  // The other way round: the base is iobench's.
+  o.base_label = "iob.json";
+  o.new_label = "fio.json";
+  r = RenderCompare(iob, fio, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_NE(r->find("m          450        400   -11.11\n"), std::string::npos) << *r;
+  // Two iobench files: alike, their whole figures and no note.
+  EXPECT_EQ(MustCompare(iob, iob, {TableMetric::kCpuPerIo}),
+            "job   base    new   delta\nm     3350   3350    0.00\n");
+  // Other metrics are not touched, nor noted.
+  EXPECT_EQ(MustCompare(fio, iob, {TableMetric::kIops}),
+            "job    base     new   delta\nm     1.00k   1.00k    0.00\n");
+  // Without the helpers' figures (an interim record's null): cannot be
+  // made alike, and the report says the scopes differ.
+  iob["jobs"][0]["iobench"]["helpers"] = nullptr;
+  o.base_label = "fio.json";
+  o.new_label = "iob.json";
+  r = RenderCompare(fio, iob, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const std::string warning =
+      "cpu_per_io: iob.json's figures include kernel helper threads (io-wq, SQPOLL, aio) and "
+      "fio.json's do not (fio's usr_cpu + sys_cpu: each job's own thread); iob.json does not "
+      "hold its helpers' CPU (iobench.helpers) to leave it out: these deltas compare different "
+      "scopes";
+  EXPECT_EQ(*r,
+            "job   fio.json   iob.json    delta\nm          400       3350   737.50\n\n"
+            "warning: " +
+                warning + "\n");
+  EXPECT_EQ(CompareJson(fio, iob, o)["warnings"], json::array({warning}));
+  // An interim record's figure is its own threads' already: alike.
+  iob["jobs"][0]["iobench"]["cpu_scope"] = "own_threads";
+  EXPECT_EQ(MustCompare(fio, iob, {TableMetric::kCpuPerIo}),
+            "job   base    new    delta\nm      400   3350   737.50\n");
 }
 
 TEST(CompareTest, RealFioJsonBothSides) {
