@@ -59,6 +59,14 @@ std::optional<double> Num(const json* j) {
 }
 std::optional<double> Num(const json* j, const char* key) { return Num(Get(j, key)); }
 
+// KiB/s as fio's JSON "bw" has it: whole bytes/s divided by 1024, rounded
+// down (fio and iobench write bw_bytes / 1024 in integers). The cell
+// rounded to the nearest, one more than the file's "bw": 2473057 for 2473056.
+double KibPerSec(double bytes_per_s) { return std::floor(bytes_per_s / 1024.0); }
+// The same from MiB/s (iobench.repeat's figures, six decimals): back to
+// whole bytes first, so 2473056 KiB/s does not read 2473055.999.
+double KibPerSecOfMib(double mib) { return KibPerSec(std::round(mib * 1048576.0)); }
+
 // A string field (numbers are printed, as fio sometimes writes them).
 std::optional<std::string> Str(const json* j) {
   if (j == nullptr) return std::nullopt;
@@ -286,7 +294,7 @@ std::optional<double> table::AggregateMetric(const std::vector<const json*>& job
     if (auto group = RepeatGroup(jobs, dir, m)) {
       const TableMetric key = m == TableMetric::kBwKib ? TableMetric::kBw : m;
       if (auto v = Num(Get(Get(c, "median"), group->c_str()), TableMetricName(key)))
-        return *v * (m == TableMetric::kBwKib ? 1024.0 : 1.0);
+        return m == TableMetric::kBwKib ? KibPerSecOfMib(*v) : *v;
     }
   }
   double sum = 0, weighted = 0, weight = 0, mx = 0;
@@ -386,7 +394,7 @@ std::optional<double> table::AggregateMetric(const std::vector<const json*>& job
       if (!group_rate) return sum;
       // Whole bytes per second, as fio's agg_bw.
       const double bps = std::floor(bytes * 1000.0 / longest_ms);
-      return bps / (m == TableMetric::kBw ? 1048576.0 : 1024.0);
+      return m == TableMetric::kBw ? bps / 1048576.0 : KibPerSec(bps);
     }
     case TableMetric::kUsrCpu:
     case TableMetric::kSysCpu:
@@ -697,11 +705,11 @@ std::optional<std::pair<double, double>> RepeatRange(const std::vector<const jso
   if (Num(Get(Get(*jobs[0], "iobench"), "repeat"), "n").value_or(0) < 2) return std::nullopt;
   // The spread is recorded in MiB/s ("bw"); KiB/s is the same figure.
   const TableMetric key = m == TableMetric::kBwKib ? TableMetric::kBw : m;
-  const double scale = m == TableMetric::kBwKib ? 1024.0 : 1.0;
   auto lo = Num(Get(Get(rep, "min"), group->c_str()), TableMetricName(key));
   auto hi = Num(Get(Get(rep, "max"), group->c_str()), TableMetricName(key));
   if (!lo || !hi) return std::nullopt;
-  return std::make_pair(*lo * scale, *hi * scale);
+  if (m == TableMetric::kBwKib) return std::make_pair(KibPerSecOfMib(*lo), KibPerSecOfMib(*hi));
+  return std::make_pair(*lo, *hi);
 }
 
 // "read IOPS", or "IOPS" (with the directions named) for own-direction views.
@@ -1203,8 +1211,11 @@ std::optional<double> table::JobMetric(const json& job, const std::string& dir_n
       return std::nullopt;
     }
     case TableMetric::kBwKib: {
-      if (auto b = Num(dir, "bw_bytes")) return *b / 1024.0;
-      return Num(dir, "bw");
+      // The file's own "bw" when it has one (a --repeat median's is the
+      // median of each run's "bw"), else bw_bytes / 1024 as fio makes it.
+      if (auto k = Num(dir, "bw")) return k;
+      if (auto b = Num(dir, "bw_bytes")) return KibPerSec(*b);
+      return std::nullopt;
     }
     case TableMetric::kLatMean:
       return LatMean(dir, "lat_ns");

@@ -509,8 +509,8 @@ TEST(TableRenderTest, ClonesAreTheGroupLineNotTheSumOfTheirRates) {
   jobs[1]["read"]["io_bytes"] = 4;
   jobs[1]["read"]["runtime"] = 3;
   doc = MakeDoc(jobs, {"iodepth"});
-  EXPECT_DOUBLE_EQ(*AggregateMetric(AllJobs(doc), std::nullopt, TableMetric::kBwKib),
-                   1666.0 / 1024.0);
+  // In KiB/s, rounded down as fio's "bw" is (bw_bytes / 1024 in integers).
+  EXPECT_DOUBLE_EQ(*AggregateMetric(AllJobs(doc), std::nullopt, TableMetric::kBwKib), 1.0);
 }
 
 TEST(TableRenderTest, BandwidthInKibPerSecondAsSeed002) {
@@ -557,6 +557,46 @@ TEST(TableRenderTest, BandwidthInKibPerSecondAsSeed002) {
             "libaio-64,libaio,64,17226\n"
             "syslet-64,syslet,64,17620\n"
             "libaio-20000,libaio,20000,18552\n");
+}
+
+// docs: bw_kib is bw_bytes / 1024, fio's JSON "bw". fio (and iobench)
+// write "bw" rounded down; the cell rounded to the nearest, one more than
+// the file: bw_bytes 2532410073 (2473056.7 KiB/s), "bw": 2473056, cell
+// 2473057.
+TEST(TableRenderTest, BwKibIsTheJsonBwRoundedDown) {
+  DirFigures f;
+  f.iops = 1000;
+  json job = MakeJob("j", {}, "read", f);
+  job["read"]["bw_bytes"] = 2532410073.0;
+  job["read"]["bw"] = 2473056;
+  TableOptions o;
+  o.caption = false;
+  o.metrics = {TableMetric::kBwKib};
+  EXPECT_EQ(MustRender(MakeDoc({job}), o), "job    bw_kib\nj     2473056\n");
+  o.style = TableStyle::kCsv;
+  EXPECT_EQ(MustRender(MakeDoc({job}), o), "job,bw_kib\nj,2473056\n");
+  // A file without "bw": bw_bytes / 1024 rounded down, as fio makes "bw".
+  job["read"].erase("bw");
+  EXPECT_DOUBLE_EQ(*JobMetric(job, "read", TableMetric::kBwKib), 2473056.0);
+  // The file's own "bw" when it has one (a --repeat median's is the median
+  // of each run's "bw", not of bw_bytes).
+  job["read"]["bw"] = 2473050;
+  EXPECT_DOUBLE_EQ(*JobMetric(job, "read", TableMetric::kBwKib), 2473050.0);
+  // --compare's figures are the same.
+  job["read"]["bw"] = 2473056;
+  auto cmp = CompareJson(MakeDoc({job}), MakeDoc({job}), o);
+  ASSERT_EQ(cmp["rows"].size(), 1u);
+  EXPECT_EQ(cmp["rows"][0]["base"], 2473056.0);
+  // Two clones: their group rate in whole bytes/s, then rounded down.
+  json clone = job;
+  clone["iobench"] = {{"clone", 1}};
+  job["iobench"] = {{"clone", 0}};
+  job["read"]["io_bytes"] = 1024 * 1000 + 700;  // over 1000 ms: 1024700 B/s
+  job["read"]["runtime"] = 1000;
+  clone["read"]["io_bytes"] = 0;
+  clone["read"]["runtime"] = 1000;
+  json two = MakeDoc({job, clone});
+  EXPECT_DOUBLE_EQ(*AggregateMetric(AllJobs(two), std::nullopt, TableMetric::kBwKib), 1000.0);
 }
 
 TEST(TableRenderTest, EachCaptionGivesItsOwnTablesRunTime) {
