@@ -1296,8 +1296,12 @@ std::vector<std::string> table::JobLabels(const std::vector<const json*>& jobs,
   // The last entry of each point, name and group: a later one is a clone of
   // its job, or the first entry of another job of that name.
   std::map<std::tuple<std::string, std::string, int64_t>, std::pair<const json*, int>> last;
-  std::set<std::string> shared;    // names of separate jobs in several groups
-  std::set<std::string> repeated;  // names of separate jobs in one group
+  std::set<std::string> shared;  // names of separate jobs in several groups
+  // Names and groups of separate jobs of one name in one group: only they
+  // are numbered (a lone x in group 0 beside two in group 1 read
+  // `x (g=0, #1)`, where the docs say `x (g=0)`). By group, not point, so
+  // a job keeps its label at every point.
+  std::set<std::pair<std::string, int64_t>> repeated;
   for (size_t i = 0; i < jobs.size(); ++i) {
     const json& job = *jobs[i];
     const std::string pk = PointLabel(JobPoint(job, keys));
@@ -1317,7 +1321,7 @@ std::vector<std::string> table::JobLabels(const std::vector<const json*>& jobs,
           clone ? *clone > 0 : (opts == nullptr ? prev == nullptr : prev && *opts == *prev);
       if (!same_job) {
         ++it->second.second;
-        repeated.insert(JobName(job));
+        repeated.insert({JobName(job), rel[i]});
       }
       it->second.first = jobs[i];
     }
@@ -1328,7 +1332,7 @@ std::vector<std::string> table::JobLabels(const std::vector<const json*>& jobs,
     std::string n = JobName(*jobs[i]);
     std::string tag;
     if (shared.count(n)) tag = "g=" + std::to_string(rel[i]);
-    if (repeated.count(n)) tag += (tag.empty() ? "#" : ", #") + std::to_string(nth[i]);
+    if (repeated.count({n, rel[i]})) tag += (tag.empty() ? "#" : ", #") + std::to_string(nth[i]);
     if (!tag.empty()) n += " (" + tag + ")";
     out.push_back(std::move(n));
   }

@@ -455,6 +455,29 @@ TEST(CompareTest, CpuPerIoOfFioAgainstIobenchComparesOwnThreads) {
             "job   base    new    delta\nm      400   3350   737.50\n");
 }
 
+// --name=x --rw=randread --name=x --rw=randwrite --stonewall --name=x
+// --rw=read: two jobs named x in group 1, one in group 0. Only group 1's
+// are numbered (docs: "x (g=1, #2)" when the name is in several groups
+// too); group 0's read `x (g=0, #1)`.
+TEST(CompareTest, OnlyJobsSharingANameInTheirGroupAreNumbered) {
+  json base = OneJobDoc("x", "read", 1000);
+  base["jobs"][0]["job options"]["rw"] = "randread";
+  json w = OneJobDoc("x", "write", 2000)["jobs"][0];
+  w["groupid"] = 1;
+  w["job options"]["rw"] = "randwrite";
+  json r = OneJobDoc("x", "read", 3000)["jobs"][0];
+  r["groupid"] = 1;
+  base["jobs"].push_back(w);
+  base["jobs"].push_back(r);
+  EXPECT_EQ(table::JobLabels(table::AllJobs(base), {}),
+            (std::vector<std::string>{"x (g=0)", "x (g=1, #1)", "x (g=1, #2)"}));
+  EXPECT_EQ(MustCompare(base, base, {TableMetric::kIops}),
+            "job            base     new   delta\n"
+            "x (g=0)       1.00k   1.00k    0.00\n"
+            "x (g=1, #1)   2.00k   2.00k    0.00\n"
+            "x (g=1, #2)   3.00k   3.00k    0.00\n");
+}
+
 TEST(CompareTest, RealFioJsonBothSides) {
   if (std::system("fio --version >/dev/null 2>&1") != 0)
     GTEST_SKIP() << "fio is not installed (Debian package fio)";
