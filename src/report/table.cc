@@ -2511,7 +2511,19 @@ Result<json> ParseResultsJson(const std::string& text, const std::string& what) 
   // line that does not read as a document with "jobs" is skipped.
   size_t start = NextLineBrace(text, 0);
   if (start == std::string::npos) start = text.find('{');
-  if (start == std::string::npos) return Status::Invalid(what + ": no JSON document found");
+  if (start == std::string::npos) {
+    // JSON all the same, but no object: `[1,2,3]` said "no JSON document
+    // found".
+    if (const json v = json::parse(NonFiniteToNull(text), nullptr, false); !v.is_discarded())
+      return Status::Invalid(what + ": the JSON document is " +
+                             (v.is_array()     ? "an array"
+                              : v.is_string()  ? "a string"
+                              : v.is_number()  ? "a number"
+                              : v.is_boolean() ? "a boolean"
+                                               : "null") +
+                             ", with no \"jobs\" array (not fio or iobench JSON output)");
+    return Status::Invalid(what + ": no JSON document found");
+  }
   std::optional<json> found;
   Attempt best;  // the failed attempt that came closest, for the error
   bool tried = false;

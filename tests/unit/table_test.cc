@@ -710,6 +710,21 @@ TEST(TableFioImportTest, DropsFioEmptyRecords) {
   EXPECT_EQ((*d)["jobs"][1]["jobname"], "b");
 }
 
+// A baseline that is JSON but not an object said "no JSON document found".
+TEST(TableFioImportTest, JsonThatIsNoObjectIsNamed) {
+  EXPECT_EQ(ParseResultsJson("[1,2,3]\n", "arr.json").status().message(),
+            "arr.json: the JSON document is an array, with no \"jobs\" array (not fio or "
+            "iobench JSON output)");
+  EXPECT_EQ(ParseResultsJson("42", "n.json").status().message(),
+            "n.json: the JSON document is a number, with no \"jobs\" array (not fio or iobench "
+            "JSON output)");
+  EXPECT_EQ(ParseResultsJson("[NaN]", "a.json").status().message(),
+            "a.json: the JSON document is an array, with no \"jobs\" array (not fio or iobench "
+            "JSON output)");
+  EXPECT_EQ(ParseResultsJson("", "e.json").status().message(), "e.json: no JSON document found");
+  EXPECT_EQ(ParseResultsJson("[1,", "c.json").status().message(), "c.json: no JSON document found");
+}
+
 TEST(TableFioImportTest, SkipsTextAroundTheJson) {
   const std::string text =
       "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be "
