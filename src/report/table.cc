@@ -2437,7 +2437,54 @@ struct Attempt {
   Status error;
   size_t progress = 0;
   bool cut_short = false;  // ran out of text: the file ends inside it
+  bool fatal = false;      // a results document with a bad figure: no other is looked for
 };
+
+// A figure the tables read that is neither a number nor null (NaN and
+// Infinity are made null before): `"iops": "abc"` was shown as `-`, as if
+// the file had no such figure, and --compare exited 0. Names the file, the
+// job and the field.
+std::optional<Status> NonNumericField(const json& jobs, const std::string& what) {
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const json& job = jobs[i];
+    if (!job.is_object()) continue;
+    std::optional<std::string> bad;  // "read.iops"
+    const json* value = nullptr;
+    auto check = [&](const json* obj, const std::string& path, const char* key) {
+      const json* v = Get(obj, key);
+      if (bad || v == nullptr || v->is_number() || v->is_null()) return;
+      bad = path + key;
+      value = v;
+    };
+    for (const char* k : {"groupid", "error", "usr_cpu", "sys_cpu", "job_runtime"})
+      check(&job, "", k);
+    for (const char* d : kDirsAndMixed) {
+      const json* dir = Get(job, d);
+      const std::string dp = std::string(d) + ".";
+      for (const char* k : {"iops", "bw", "bw_bytes", "io_bytes", "total_ios", "runtime"})
+        check(dir, dp, k);
+      for (const char* lat : {"clat_ns", "lat_ns", "slat_ns"}) {
+        const json* l = Get(dir, lat);
+        const std::string lp = dp + lat + ".";
+        for (const char* k : {"mean", "N"}) check(l, lp, k);
+        if (const json* pc = Get(l, "percentile"); pc != nullptr && pc->is_object())
+          for (auto it = pc->begin(); it != pc->end(); ++it)
+            check(pc, lp + "percentile.", it.key().c_str());
+      }
+    }
+    check(Get(job, "iobench"), "iobench.", "cpu_per_io_us");
+    check(Get(job, "iobench"), "iobench.", "clone");
+    if (bad) {
+      std::string shown = value->dump();
+      if (shown.size() > 40) shown = shown.substr(0, 40) + "...";
+      const std::string name = Str(Get(job, "jobname")).value_or("jobs[" + std::to_string(i) + "]");
+      return Status::Invalid(what + ": job '" + OneLine(name, false) + "' (jobs[" +
+                             std::to_string(i) + "]): " + *bad + " is " + shown +
+                             ", not a number (a missing figure is left out or null)");
+    }
+  }
+  return std::nullopt;
+}
 
 Attempt ParseDocumentAt(const std::string& text, size_t start, const std::string& what) {
   Attempt a;
@@ -2488,6 +2535,11 @@ Attempt ParseDocumentAt(const std::string& text, size_t start, const std::string
     a.error = Status::Invalid(what + ": no \"jobs\" array (not fio or iobench JSON output)");
     return a;
   }
+  if (auto bad = NonNumericField(*jobs, what)) {
+    a.error = std::move(*bad);
+    a.fatal = true;
+    return a;
+  }
   // fio 3.33 leaves an empty record when a group_reporting job joins the
   // record before it (no jobname, groupid 4294967295, docs/output.md): no
   // job, so not one "only in" the file either (it read as a job named '?').
@@ -2529,6 +2581,7 @@ Result<json> ParseResultsJson(const std::string& text, const std::string& what) 
   bool tried = false;
   while (start != std::string::npos) {
     Attempt a = ParseDocumentAt(text, start, what);
+    if (a.fatal) return a.error;
     if (a.cut_short)
       return Status::Invalid(what +
                              (found ? ": the last JSON document is cut short (no closing '}'); "

@@ -113,7 +113,9 @@ nlohmann::ordered_json CompareJson(const nlohmann::json& base, const nlohmann::j
 // the last balanced {...} starting at a line's first '{' that reads as JSON with
 // "jobs" ('{' lines of other formats, e.g. a job named "{x}", are skipped;
 // --status-interval files hold interim documents first). Errors name the
-// file; a document without a "jobs" array is refused.
+// file; a document without a "jobs" array is refused, and so is one with a
+// figure the tables read that is neither a number nor null ("iops": "abc",
+// naming the job and the field).
 Result<nlohmann::json> LoadResultsJson(const std::string& path);
 // The same on text already in memory (`what` names it in errors).
 Result<nlohmann::json> ParseResultsJson(const std::string& text, const std::string& what);
