@@ -36,8 +36,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <csetjmp>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 
 #include "engines/async_common.h"
@@ -228,6 +232,72 @@ Status MapError(const std::string& path, int fd, uint64_t len, bool writable, in
                 err);
 }
 
+namespace {
+// A page of a mapping that cannot be backed faults with SIGBUS: a write into
+// a hole when the file system is full (a sparse 2 MiB file on a 1 MiB tmpfs),
+// a disk error, or a file truncated by someone else. fio 3.33 dies of it,
+// with no report. The copy runs with this thread's jump buffer armed, and
+// the handler returns to it, so that I/O ends as read(2) or write(2) would
+// have ended it (MmapFaultResult). A SIGBUS anywhere else is not ours: the default action
+// is restored and the fault, repeated, ends the process as before.
+// volatile, and fenced in GuardedCopy: the compiler sees that memcpy never
+// reads it and dropped the store that arms it (the first build crashed).
+thread_local sigjmp_buf* volatile t_mmap_fault = nullptr;
+
+void OnMmapFault(int sig, siginfo_t*, void*) {
+  if (sigjmp_buf* jb = t_mmap_fault) {
+    t_mmap_fault = nullptr;
+    siglongjmp(*jb, 1);
+  }
+  std::signal(sig, SIG_DFL);
+}
+
+void InstallMmapFaultHandler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = OnMmapFault;
+    // SA_NODEFER: the jump leaves the handler without sigreturn, and SIGBUS
+    // must not stay blocked (a blocked SIGBUS from a fault kills at once).
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, nullptr);
+  });
+}
+
+// memcpy with the fault handler armed: false when a page of the mapping
+// faulted (part of the bytes may have been copied).
+bool GuardedCopy(void* to, const void* from, size_t n) {
+  sigjmp_buf fault;
+  if (sigsetjmp(fault, 0) != 0) return false;  // from OnMmapFault
+  t_mmap_fault = &fault;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  std::memcpy(to, from, n);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  t_mmap_fault = nullptr;
+  return true;
+}
+
+// What a copy that faulted returns, as read(2) or write(2) would have: a
+// file that shrank under the mapping ends there (a read is short, or 0 at
+// the end; a write there fails with EFBIG, as past the end of any mapped
+// file); a file system with no free block left is no space; anything else
+// (a disk error) is EIO.
+int64_t MmapFaultResult(uint8_t* at, IoRequest* req, bool rd) {
+  struct stat st {};
+  if (fstat(req->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      static_cast<uint64_t>(st.st_size) < req->offset + req->length) {
+    if (!rd) return -EFBIG;
+    if (static_cast<uint64_t>(st.st_size) <= req->offset) return 0;
+    const uint64_t k = static_cast<uint64_t>(st.st_size) - req->offset;
+    return GuardedCopy(req->buf, at, k) ? static_cast<int64_t>(k) : -EIO;
+  }
+  struct statfs sf {};
+  if (fstatfs(req->fd, &sf) == 0 && (sf.f_bfree == 0 || sf.f_bavail == 0)) return -ENOSPC;
+  return -EIO;
+}
+}  // namespace
+
 class MmapEngine final : public Engine {
  public:
   ~MmapEngine() override { Shutdown(); }
@@ -241,6 +311,7 @@ class MmapEngine final : public Engine {
     }
     if (files_ == nullptr) return Status::Ok();
     random_ = ctx.job != nullptr && IsRandom(ctx.job->rw);
+    InstallMmapFaultHandler();
     maps_.assign(files_->size(), Map{});
     for (size_t i = 0; i < files_->size(); ++i) IOB_RETURN_IF_ERROR(MapFile(i));
     return Status::Ok();
@@ -382,10 +453,8 @@ class MmapEngine final : public Engine {
       n = m.len - req->offset;
     }
     uint8_t* at = m.base + req->offset;
-    if (rd)
-      std::memcpy(req->buf, at, n);
-    else
-      std::memcpy(at, req->buf, n);
+    if (!(rd ? GuardedCopy(req->buf, at, n) : GuardedCopy(at, req->buf, n))) [[unlikely]]
+      return MmapFaultResult(at, req, rd);
     if (direct_ && !m.in_memory) {
       // Not really direct: write the pages back, unmap them and drop them
       // from the page cache, so the next access reads the device. (fio
