@@ -917,7 +917,11 @@ constexpr ErrnoName kErrnos[] = {
 
 Status ParseIgnoreError(JobSpec& j, const OptValue& v) {
   // fio: READ_LIST,WRITE_LIST,VERIFY_LIST; errors within a list are ':' separated.
-  auto dirs = SplitEscaped(v.text, ',');
+  // Blanks at the end of the value are dropped, as fio's option parser
+  // drops them; a blank elsewhere beside a name is refused below.
+  std::string text = v.text;
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.pop_back();
+  auto dirs = SplitEscaped(text, ',');
   if (dirs.size() > 3) return Bad("ignore_error takes at most 3 lists (read,write,verify)");
   for (size_t d = 0; d < dirs.size(); ++d) {
     j.ignore_error[d].clear();
@@ -945,6 +949,12 @@ Status ParseIgnoreError(JobSpec& j, const OptValue& v) {
       }
       if (!ok)
         return Bad("unknown error '" + n + "' in ignore_error (use a name like EIO or a number)");
+      // fio 3.33 looks a name up with its blanks ("Unknown error  ENOSPC",
+      // the job dropped) and reads a number with atoi, which skips them.
+      if (n != items[i] && !(n[0] >= '0' && n[0] <= '9'))
+        return Bad("blank around '" + n + "' in ignore_error list '" + dirs[d] +
+                   "': fio 3.33 does not know the error with its blank and refuses the job; "
+                   "write the list without blanks");
       j.ignore_error[d].push_back(val);
     }
     // As in fio: listing errors of a class lets that class continue.

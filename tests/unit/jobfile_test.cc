@@ -1146,6 +1146,24 @@ TEST(JobfileValues, IgnoreErrorTakesFiosErrnoNames) {
   EXPECT_EQ(j.continue_on_error, kCoeWrite | kCoeVerify);
 }
 
+// A blank beside an error name inside the list: fio 3.33 looks the name up
+// with it ("Unknown error  ENOSPC") and drops the job; iobench trimmed it
+// and ran. A number keeps its blanks in both (atoi skips them), and blanks
+// at the end of the value are dropped by both.
+TEST(JobfileValues, IgnoreErrorRefusesBlanksBesideNames) {
+  EXPECT_EQ(ParseErr("[a]\nignore_error=, ENOSPC\n"),
+            "t.fio:2:14: option 'ignore_error': blank around 'ENOSPC' in ignore_error list "
+            "' ENOSPC': fio 3.33 does not know the error with its blank and refuses the job; "
+            "write the list without blanks\n"
+            "ignore_error=, ENOSPC\n             ^");
+  EXPECT_NE(ParseErr("[a]\nignore_error=,ENOSPC :EIO\n").find("blank around 'ENOSPC'"),
+            std::string::npos);
+  EXPECT_EQ(ParseOk("[a]\nignore_error=, 28 :EIO\n").jobs.at(0).ignore_error[1],
+            (std::vector<int>{ENOSPC, EIO}));
+  EXPECT_EQ(ParseOk("[a]\nignore_error=,ENOSPC  \n").jobs.at(0).ignore_error[1],
+            (std::vector<int>{ENOSPC}));
+}
+
 // An empty entry ends fio's percentile list (:50 prints none, 50::99 only
 // the 50th); iobench skipped it and printed more than fio. Now an error. A
 // single ':' at the end changes nothing in either tool and is accepted.
