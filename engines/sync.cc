@@ -310,7 +310,18 @@ class MmapEngine final : public Engine {
       page_ = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));  // once, not per I/O
     }
     if (files_ == nullptr) return Status::Ok();
-    random_ = ctx.job != nullptr && IsRandom(ctx.job->rw);
+    // fadvise_hint is the mapping's advice too, as in fio's engine: 0 gives
+    // none (readahead as the kernel sets it), 1 by the workload, and
+    // sequential/random as named. It advised by the workload whatever the
+    // option said (fadvise_hint=0 on a random read: 128 pages cached,
+    // readahead off, against fio's 1003).
+    using H = JobSpec::FadviseHint;
+    const H hint = ctx.job != nullptr ? ctx.job->fadvise_hint : H::kWorkload;
+    advice_ = hint == H::kNone ? -1
+              : hint == H::kRandom ||
+                      (hint == H::kWorkload && ctx.job != nullptr && IsRandom(ctx.job->rw))
+                  ? POSIX_MADV_RANDOM
+                  : POSIX_MADV_SEQUENTIAL;
     InstallMmapFaultHandler();
     maps_.assign(files_->size(), Map{});
     for (size_t i = 0; i < files_->size(); ++i) IOB_RETURN_IF_ERROR(MapFile(i));
@@ -429,7 +440,7 @@ class MmapEngine final : public Engine {
     m.base = static_cast<uint8_t*>(p);
     m.len = len;
     // As fio: tell the kernel how the mapping will be read (readahead).
-    (void)posix_madvise(p, len, random_ ? POSIX_MADV_RANDOM : POSIX_MADV_SEQUENTIAL);
+    if (advice_ >= 0) (void)posix_madvise(p, len, advice_);
     return Status::Ok();
   }
 
@@ -477,8 +488,8 @@ class MmapEngine final : public Engine {
   std::vector<Map> maps_;
   uint32_t sfr_flags_ = 0;
   bool direct_ = false;
-  bool random_ = false;   // random I/O: POSIX_MADV_RANDOM, else SEQUENTIAL
-  uint64_t page_ = 4096;  // the page size (direct=1 drops whole pages)
+  int advice_ = POSIX_MADV_SEQUENTIAL;  // the mapping's posix_madvise, -1: none
+  uint64_t page_ = 4096;                // the page size (direct=1 drops whole pages)
 };
 
 // A device is mapped before the run as the job will map it (one page, with
