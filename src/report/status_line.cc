@@ -457,9 +457,13 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
   }
 
   std::string out = "Jobs: " + std::to_string(running) + " (f=" + std::to_string(files) + ")";
-  if (rmax > 0) out += ", " + FormatBytes(rmin) + "/s-" + FormatBytes(rmax) + "/s";
-  // fio prints the rate limits' IOPS range as plain numbers (0-32000).
-  if (imax > 0) out += ", " + std::to_string(imin) + "-" + std::to_string(imax) + " IOPS";
+  // fio's display_thread_status shows one range: the bytes' if any job
+  // limits bytes (rate_min alone too: "6144KiB/s-0B/s"), else the IOPS',
+  // as plain numbers (0-32000). Scripts parse that part of the line.
+  if (rmin > 0 || rmax > 0)
+    out += ", " + FormatBytes(rmin) + "/s-" + FormatBytes(rmax) + "/s";
+  else if (imin > 0 || imax > 0)
+    out += ", " + std::to_string(imin) + "-" + std::to_string(imax) + " IOPS";
   out += ": [";
   for (size_t i = 0; i < run.jobs.size();) {
     char c = run.jobs[i].state;

@@ -120,6 +120,31 @@ TEST(StatusLineRender, NoKnownEndShowsElapsedAndStatesAndRateLimits) {
   EXPECT_EQ(line.last_eta_ns(), -1);
 }
 
+// A byte-rate limit and an IOPS limit among the jobs: fio 3.33 shows the
+// bytes' range alone ("else if" in display_thread_status), and scripts parse
+// the line; iobench showed both ("..., 100-500 IOPS: [...]"). A rate_min
+// without a rate shows as fio's "6144KiB/s-0B/s".
+TEST(StatusLineRender, ByteRateLimitHidesTheIopsLimitAsFio) {
+  StatusLine line;
+  RunStatus run;
+  run.elapsed_ns = 10 * kSec;
+  JobStatus bytes = Job('R', 0x1, 10 * kSec, 20 * kSec);
+  bytes.rate_bps = 12 * kMiB;
+  bytes.rate_min_bps = 6 * kMiB;
+  JobStatus iops = Job('R', 0x1, 10 * kSec, 20 * kSec);
+  iops.rate_iops = 500;
+  iops.rate_iops_min = 100;
+  run.jobs = {bytes, iops};
+  std::string s = line.Render(run, 10 * kSec);
+  EXPECT_EQ(s.rfind("Jobs: 2 (f=2), 6144KiB/s-12.0MiB/s: [R(2)]", 0), 0u) << s;
+  run.jobs[0].rate_bps = 0;
+  s = line.Render(run, 11 * kSec);
+  EXPECT_EQ(s.rfind("Jobs: 2 (f=2), 6144KiB/s-0B/s: [R(2)]", 0), 0u) << s;
+  run.jobs[0].rate_min_bps = 0;
+  s = line.Render(run, 12 * kSec);
+  EXPECT_EQ(s.rfind("Jobs: 2 (f=2), 100-500 IOPS: [R(2)]", 0), 0u) << s;
+}
+
 TEST(StatusLineRender, SizeBasedEstimateAndLaterGroups) {
   StatusLine line;
   RunStatus run;
