@@ -95,7 +95,10 @@ void JobStatus::Load(const LiveCounters& live, uint64_t now_ns) {
     bytes[d] = live.bytes[d].load(std::memory_order_relaxed);
   }
   state = static_cast<char>(live.state.load(std::memory_order_relaxed));
+  in_ramp = ramp_ns != 0 && measured == 0 && StateIsRunning(state);
 }
+
+bool JobStatus::Ramping() const { return state == job_state::kRamp || in_ramp; }
 
 JobStatus JobStatus::FromSpec(const JobSpec& spec, uint64_t resolved_size) {
   JobStatus j;
@@ -107,6 +110,7 @@ JobStatus JobStatus::FromSpec(const JobSpec& spec, uint64_t resolved_size) {
   j.open_files = std::max<uint32_t>(1, spec.nrfiles);
   if (const uint32_t limit = spec.OpenLimit(j.open_files); limit != 0) j.open_files = limit;
   j.startdelay_ns = spec.startdelay_ns;
+  j.ramp_ns = spec.ramp_time_ns;
   if (spec.startdelay_max_ns > spec.startdelay_ns)
     j.startdelay_ns += (spec.startdelay_max_ns - spec.startdelay_ns) / 2;
   if (spec.runtime_ns > 0) j.planned_ns = RampAndRuntimeNs(spec);
@@ -376,16 +380,20 @@ int64_t SnapshotRemainingNs(const RunResult& snapshot) {
 }
 
 std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
-  unsigned running = 0, files = 0;
+  unsigned running = 0, ramping = 0, files = 0;
   uint8_t run_mask = 0, all_mask = 0;
   uint64_t rmin = 0, rmax = 0, imin = 0, imax = 0;
   for (const JobStatus& j : run.jobs) {
-    if (StateIsDone(j.state) || StateIsRunning(j.state)) all_mask |= j.ddir_mask;
+    // fio: a job in its ramp counts as running, but adds no files, no rate
+    // limits and no rates (calc_thread_status).
+    const bool ramp = j.Ramping();
+    if ((StateIsDone(j.state) || StateIsRunning(j.state)) && !ramp) all_mask |= j.ddir_mask;
     if (!StateIsRunning(j.state)) continue;
-    // fio: a job in its ramp counts as running, but adds no files and no
-    // rate limits.
     ++running;
-    run_mask |= j.ddir_mask;
+    if (ramp)
+      ++ramping;
+    else
+      run_mask |= j.ddir_mask;
     if (j.state == job_state::kRamp) continue;
     files += j.open_files;
     rmin += j.rate_min_bps;
@@ -433,9 +441,15 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
         carry = p.rated;
         window = dt;
       }
+      // A job in its ramp adds nothing: its I/O is not measured (fio rates
+      // none of it), and a ramping job beside a rate=50m one showed
+      // r=46.8GiB/s where fio shows r=50.0MiB/s.
+      const bool ramp = j.Ramping();
       for (int d = 0; d < kNumDdirs; ++d) {
         uint64_t ri = p.rate_iops[d], rb = p.rate_bps[d];
-        if (!carry) {
+        if (ramp) {
+          ri = rb = 0;
+        } else if (!carry) {
           const bool fresh = restarted || j.ios[d] < p.ios[d] || j.bytes[d] < p.bytes[d];
           const uint64_t di = fresh ? j.ios[d] : j.ios[d] - p.ios[d];
           const uint64_t db = fresh ? j.bytes[d] : j.bytes[d] - p.bytes[d];
@@ -451,7 +465,7 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
         p.bytes[d] = j.bytes[d];
       }
       p.since_ns = since;
-      p.rated = true;
+      p.rated = !ramp;
     }
     prev_ns_ = now_ns;
   }
@@ -481,7 +495,9 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
     i += n;
   }
   out += "][";
-  if (remaining >= 0) {
+  // Every running job in its ramp: nothing measured yet, fio's "-.-%" (the
+  // ETA is still shown).
+  if (remaining >= 0 && (running == 0 || ramping < running)) {
     const long double total = static_cast<long double>(run.elapsed_ns) + remaining;
     const double pct = total > 0 ? static_cast<double>(100.0L * run.elapsed_ns / total) : 0.0;
     shown_pct_ = std::max(shown_pct_, std::floor(std::min(pct, 100.0) * 10) / 10);
@@ -493,7 +509,8 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
   }
   out += ']';
 
-  uint8_t mask = run_mask ? run_mask : all_mask;
+  // Running jobs all in their ramp: no rates at all, as fio's line.
+  uint8_t mask = running > 0 ? run_mask : all_mask;
   if (mask == 0)
     for (int d = 0; d < kNumDdirs; ++d)
       if (rate_iops_[d] != 0) mask |= static_cast<uint8_t>(1u << d);

@@ -46,6 +46,14 @@ struct JobStatus {
   // When the counters began counting what they hold (the job's start, or
   // the end of its ramp); 0: unknown (rates then use the whole interval).
   uint64_t counting_since_ns = 0;
+  // The job's ramp_time (0: none), and whether its counters hold ramp I/O,
+  // which no rate counts (fio's eta.c rates none of a ramping job's): set
+  // by Load for a job with a ramp whose measured period had not started
+  // (the worker stores its running letter just before measured_since_ns,
+  // so the letter alone may show the ramp over). Ramping() also takes the
+  // ramp's letter '/'.
+  uint64_t ramp_ns = 0;
+  bool in_ramp = false;
   // Progress estimate of this job; planned_ns, planned_bytes and paced_ns
   // all 0: no known end (elapsed is shown).
   uint64_t elapsed_ns = 0;     // since this job started; 0 before
@@ -64,6 +72,9 @@ struct JobStatus {
   // Copies the live counters (relaxed loads) into ios/bytes/state, and the
   // job's elapsed time and counting start as of now_ns (NowNs()).
   void Load(const LiveCounters& live, uint64_t now_ns);
+
+  // In its ramp: state '/' or in_ramp.
+  bool Ramping() const;
 
   // The plan of a job from its spec: directions, files, rate limits,
   // startdelay, and its end: time_based -> ramp + runtime; otherwise bytes =

@@ -254,6 +254,72 @@ TEST(StatusLineRender, ANewRunJustStartedKeepsThePreviousRate) {
   EXPECT_NE(s.find("[r=5000 IOPS]"), std::string::npos) << s;
 }
 
+// A job in its ramp_time: fio's line rates none of its I/O, and shows
+// "-.-%" while every running job ramps (ioengine=null ramp_time=2 runtime=2:
+// fio 3.33 "Jobs: 1 (f=0): [/(1)][-.-%][eta 00m:02s]"; iobench showed
+// "[/(1)][25.9%][r=67.2GiB/s][r=17.6M IOPS][eta 00m:03s]").
+TEST(StatusLineRender, ARampingJobIsNotRatedAndShowsNoPercent) {
+  StatusLine line;
+  RunStatus run;
+  run.elapsed_ns = 1 * kSec;
+  JobStatus ramp = Job(job_state::kRamp, 0x1, 1 * kSec, 4 * kSec);
+  ramp.ramp_ns = 2 * kSec;
+  ramp.counting_since_ns = 1;
+  ramp.ios[0] = 17600000;
+  ramp.bytes[0] = ramp.ios[0] * 4096;
+  run.jobs.push_back(ramp);
+  EXPECT_EQ(line.Render(run, 1 * kSec), "Jobs: 1 (f=0): [/(1)][-.-%][eta 00m:03s]");
+  // Beside a job held at 50 MiB/s: that job's rate alone (fio: r=50.0MiB/s;
+  // iobench showed r=46.8GiB/s), and a percent, which it measures.
+  JobStatus paced = Job('R', 0x1, 1 * kSec, 4 * kSec);
+  paced.counting_since_ns = 1;
+  paced.rate_bps = 50 * kMiB;
+  paced.bytes[0] = 50 * kMiB;
+  paced.ios[0] = 50 * kMiB / 4096;
+  run.jobs.push_back(paced);
+  StatusLine mixed;
+  const std::string s = mixed.Render(run, 1 * kSec);
+  EXPECT_EQ(s,
+            "Jobs: 2 (f=1), 0B/s-50.0MiB/s: [/(1),R(1)][25.0%][r=50.0MiB/s][r=12.8k IOPS]"
+            "[eta 00m:03s]");
+  // The ramp's end: its counters restart, and it is rated from there.
+  run.elapsed_ns = 3 * kSec;
+  run.jobs[0].state = 'R';
+  run.jobs[0].elapsed_ns = 3 * kSec;
+  run.jobs[0].counting_since_ns = 2 * kSec;
+  run.jobs[0].ios[0] = 1000;
+  run.jobs[0].bytes[0] = 1000 * 4096;
+  run.jobs[1].elapsed_ns = 3 * kSec;
+  run.jobs[1].bytes[0] = 150 * kMiB;
+  run.jobs[1].ios[0] = 150 * kMiB / 4096;
+  const std::string after = mixed.Render(run, 3 * kSec);
+  EXPECT_NE(after.find("[r=53.9MiB/s][r=13.8k IOPS]"), std::string::npos) << after;
+}
+
+// The worker stores its running letter at the ramp's end just before
+// measured_since_ns: a Load between the two sees the letter with the
+// ramp's counters, which must not be rated either.
+TEST(StatusLineRender, LoadTakesTheRampAsOverOnlyWhenMeasuringStarted) {
+  LiveCounters live;
+  JobStatus j;
+  j.ramp_ns = 2 * kSec;
+  live.start_ns.store(1 * kSec);
+  live.state.store('R');
+  j.Load(live, 3 * kSec);
+  EXPECT_TRUE(j.Ramping());
+  live.measured_since_ns.store(3 * kSec);
+  j.Load(live, 3 * kSec);
+  EXPECT_FALSE(j.Ramping());
+  live.state.store(job_state::kRamp);
+  j.Load(live, 3 * kSec);
+  EXPECT_TRUE(j.Ramping());
+  JobStatus no_ramp;  // ramp_time=0: counting from the start is measuring
+  live.measured_since_ns.store(0);
+  live.state.store('R');
+  no_ramp.Load(live, 3 * kSec);
+  EXPECT_FALSE(no_ramp.Ramping());
+}
+
 TEST(StatusLineRender, JobsAreRatedEachOnItsOwnCounters) {
   StatusLine line;
   RunStatus run = Ramped(1 * kSec, 1, 1000);
