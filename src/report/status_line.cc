@@ -31,6 +31,13 @@ int64_t AddNs(int64_t a, int64_t b) {
   return NsOf(SaturatingAddNs(static_cast<uint64_t>(a), static_cast<uint64_t>(b)));
 }
 
+// The bytes the job moved since its counters started, without its ramp's.
+uint64_t BytesDone(const JobStatus& j) {
+  uint64_t done = 0;
+  for (int d = 0; d < kNumDdirs; ++d) done += j.bytes[d];
+  return done;
+}
+
 }  // namespace
 
 char RunningLetter(RwMode rw) {
@@ -88,6 +95,7 @@ void JobStatus::Load(const LiveCounters& live, uint64_t now_ns) {
   // that period or a later one, never the ramp's.
   const uint64_t measured = live.measured_since_ns.load(std::memory_order_acquire);
   const uint64_t start = live.start_ns.load(std::memory_order_relaxed);
+  if (measured != 0 && ramp_ns != 0 && Ramping()) ramp_bytes = BytesDone(*this);
   counting_since_ns = measured != 0 ? measured : start;
   elapsed_ns = start != 0 && now_ns > start ? now_ns - start : 0;
   for (int d = 0; d < kNumDdirs; ++d) {
@@ -278,12 +286,6 @@ std::string FormatEta(uint64_t seconds) {
 
 namespace {
 
-uint64_t BytesDone(const JobStatus& j) {
-  uint64_t done = 0;
-  for (int d = 0; d < kNumDdirs; ++d) done += j.bytes[d];
-  return done;
-}
-
 // Keeps the earliest of the limits known so far (-1: none yet).
 void TakeEarliest(int64_t* rem, int64_t v) { *rem = *rem < 0 ? v : std::min(*rem, v); }
 
@@ -309,7 +311,10 @@ int64_t JobRemainingNs(const JobStatus& j, uint64_t t, long double ns_per_byte) 
     return AddNs(rem, Left(j.startdelay_ns, t));
   }
   if (j.planned_ns > 0) TakeEarliest(&rem, Left(j.planned_ns, j.elapsed_ns));
-  const uint64_t done = BytesDone(j);
+  // The ramp's bytes count toward the size (fio's too), though the
+  // counters restarted at its end: without them a 2 s ramp of 64m at 16m/s
+  // showed "[eta 04m:13s]" on the next line, the ramp's 32 MiB still to go.
+  const uint64_t done = BytesDone(j) + j.ramp_bytes;
   if (j.planned_bytes > 0) {
     if (done > 0 && j.elapsed_ns > 0) {
       const long double left = done >= j.planned_bytes ? 0.0L : j.planned_bytes - done;
@@ -329,7 +334,7 @@ int64_t RunRemainingNs(const std::vector<JobStatus>& jobs, uint64_t run_elapsed_
   long double bytes = 0, ns = 0;
   for (const JobStatus& j : jobs) {
     if (!StateIsRunning(j.state) || j.state == job_state::kRamp || j.elapsed_ns == 0) continue;
-    bytes += BytesDone(j);
+    bytes += BytesDone(j) + j.ramp_bytes;
     ns += j.elapsed_ns;
   }
   const long double ns_per_byte = bytes > 0 ? ns / bytes : 0;

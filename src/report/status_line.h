@@ -54,6 +54,10 @@ struct JobStatus {
   // ramp's letter '/'.
   uint64_t ramp_ns = 0;
   bool in_ramp = false;
+  // The bytes its ramp moved, as the last Load in the ramp saw them (a tick
+  // of ramp I/O may be missing): they count toward its size, as in fio, but
+  // the counters restart from 0 when the ramp ends.
+  uint64_t ramp_bytes = 0;
   // Progress estimate of this job; planned_ns, planned_bytes and paced_ns
   // all 0: no known end (elapsed is shown).
   uint64_t elapsed_ns = 0;     // since this job started; 0 before
@@ -70,7 +74,8 @@ struct JobStatus {
   uint64_t rate_iops_min = 0, rate_iops = 0;
 
   // Copies the live counters (relaxed loads) into ios/bytes/state, and the
-  // job's elapsed time and counting start as of now_ns (NowNs()).
+  // job's elapsed time and counting start as of now_ns (NowNs()); at the
+  // first Load after its ramp, keeps the ramp's bytes (ramp_bytes).
   void Load(const LiveCounters& live, uint64_t now_ns);
 
   // In its ramp: state '/' or in_ramp.

@@ -320,6 +320,40 @@ TEST(StatusLineRender, LoadTakesTheRampAsOverOnlyWhenMeasuringStarted) {
   EXPECT_FALSE(no_ramp.Ramping());
 }
 
+// A size-limited job's ramp moves bytes of its size (fio's and iobench's
+// size=64m rate=16m ramp_time=2 ends after 4 s, 32 MiB measured), but its
+// counters restart from 0 at the ramp's end: the ETA counted the ramp's
+// 32 MiB as still to go ("[eta 04m:13s]" on the line after the ramp).
+TEST(StatusLineRender, ARampsBytesCountTowardTheSize) {
+  LiveCounters live;
+  JobStatus j;
+  j.ramp_ns = 2 * kSec;
+  j.planned_bytes = 64 * kMiB;
+  j.ddir_mask = 0x1;
+  live.start_ns.store(1);
+  live.state.store(job_state::kRamp);
+  live.bytes[0].store(31 * kMiB);
+  j.Load(live, 2 * kSec - kSec / 16);
+  EXPECT_EQ(j.ramp_bytes, 0u);
+  // The ramp ended at 2 s; 8 MiB since, at 2.5 s.
+  live.state.store('R');
+  live.bytes[0].store(8 * kMiB);
+  live.measured_since_ns.store(2 * kSec);
+  j.Load(live, 2 * kSec + kSec / 2);
+  EXPECT_EQ(j.ramp_bytes, 31 * kMiB);
+  j.Load(live, 2 * kSec + kSec / 2);  // kept at later Loads
+  EXPECT_EQ(j.ramp_bytes, 31 * kMiB);
+  RunStatus run;
+  run.elapsed_ns = 2 * kSec + kSec / 2;
+  run.run_elapsed_ns = run.elapsed_ns;
+  run.jobs.push_back(j);
+  // 39 MiB in 2.5 s: 25 MiB left, 1.6 s.
+  StatusLine line;
+  const std::string s = line.Render(run, 2 * kSec + kSec / 2);
+  EXPECT_NE(s.find("[R(1)][60.9%]"), std::string::npos) << s;
+  EXPECT_NE(s.find("[eta 00m:02s]"), std::string::npos) << s;
+}
+
 TEST(StatusLineRender, JobsAreRatedEachOnItsOwnCounters) {
   StatusLine line;
   RunStatus run = Ramped(1 * kSec, 1, 1000);
