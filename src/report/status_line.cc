@@ -420,7 +420,10 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
     have_prev_ = true;
     prev_ns_ = now_ns - std::min(now_ns, run.elapsed_ns);
   }
-  if (now_ns > prev_ns_) {
+  // fio prints no rate before a full period: the first draw, a few ms into
+  // the run, showed [w=21.7MiB/s] under rate=20m.
+  if (now_ns > prev_ns_ && now_ns - prev_ns_ >= min_window_ns_) {
+    have_rates_ = true;
     const uint64_t dt = now_ns - prev_ns_;
     prev_.resize(run.jobs.size());
     for (int d = 0; d < kNumDdirs; ++d) rate_iops_[d] = rate_bps_[d] = 0;
@@ -515,7 +518,7 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
   out += ']';
 
   // Running jobs all in their ramp: no rates at all, as fio's line.
-  uint8_t mask = running > 0 ? run_mask : all_mask;
+  uint8_t mask = !have_rates_ ? 0 : running > 0 ? run_mask : all_mask;
   if (mask == 0)
     for (int d = 0; d < kNumDdirs; ++d)
       if (rate_iops_[d] != 0) mask |= static_cast<uint8_t>(1u << d);
@@ -567,6 +570,7 @@ bool ReportGoesToFd(const std::string& output, int fd) {
 
 StatusPrinter::StatusPrinter(int fd, const StatusPrinterOptions& opts) : fd_(fd), opts_(opts) {
   opts_.interval_ns = std::max(opts_.interval_ns, kMinIntervalNs);
+  line_.set_min_window_ns(opts_.interval_ns / 100 * 95);
   const bool tty = fd >= 0 && ::isatty(fd) == 1;
   enabled_ =
       opts.allowed && (opts.mode == EtaMode::kAlways || (opts.mode == EtaMode::kAuto && tty));

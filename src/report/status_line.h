@@ -196,6 +196,13 @@ class StatusLine {
   // the rest.
   std::string Render(const RunStatus& run, uint64_t now_ns);
 
+  // Rates are measured over at least this long (StatusPrinter: 95% of the
+  // --eta-interval, fio's eta_time_within_slack): a Render sooner after the
+  // previous measurement shows the rates measured then, and one before the
+  // first full window (the first draw, a few ms into the run) shows none.
+  // 0 (the default): every Render measures.
+  void set_min_window_ns(uint64_t ns) { min_window_ns_ = ns; }
+
   // The remaining time estimate used by the last Render; -1: unknown.
   int64_t last_eta_ns() const { return last_eta_ns_; }
 
@@ -210,6 +217,8 @@ class StatusLine {
     bool rated = false;
   };
   bool have_prev_ = false;
+  bool have_rates_ = false;  // a window was measured
+  uint64_t min_window_ns_ = 0;
   uint64_t prev_ns_ = 0;
   std::vector<JobPrev> prev_;
   uint64_t rate_bps_[kNumDdirs] = {0, 0, 0};

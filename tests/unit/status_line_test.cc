@@ -507,7 +507,56 @@ TEST(StatusPrinterTest, RedrawsInPlaceOnATerminalOncePerInterval) {
   const std::string tail = last + "\r" + std::string(last.size(), ' ') + "\r";
   ASSERT_GE(out.size(), tail.size());
   EXPECT_EQ(out.substr(out.size() - tail.size()), tail);
-  EXPECT_EQ(out.rfind("Jobs: 1 (f=1): [R(1)][0.0%][r=0B/s][r=0 IOPS][eta 00m:10s]\r", 0), 0u);
+  // The first draw, before a full period was measured, shows no rate (fio
+  // waits for one); the second rates the first second.
+  EXPECT_EQ(out.rfind("Jobs: 1 (f=1): [R(1)][0.0%][eta 00m:10s]\r"
+                      "Jobs: 1 (f=1): [R(1)][10.0%][r=4000KiB/s][r=1000 IOPS][eta 00m:09s]\r",
+                      0),
+            0u)
+      << out;
+}
+
+// The rates are measured over 95% of the interval at least (fio's
+// eta_time_within_slack): the first draw, 5 ms into a rate=20m run, showed
+// [w=21.7MiB/s] (4 writes of 64 KiB over 5 ms... rounded by the clock);
+// fio draws no rate before a full period. A draw sooner than that after the
+// last measurement (an interim report's Clear redraws at once) shows the
+// rates measured then, and the next window runs from that measurement.
+TEST(StatusPrinterTest, RatesWaitForAFullWindow) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  StatusPrinter p(fds[1], {EtaMode::kAlways, kSec, 0});
+  auto run = [](uint64_t t, uint64_t ios) {
+    RunStatus r;
+    r.elapsed_ns = t;
+    JobStatus j = Job('W', 0x2, t, 10 * kSec);
+    j.counting_since_ns = 1;
+    j.ios[1] = ios;
+    j.bytes[1] = ios * 64 * 1024;
+    r.jobs.push_back(j);
+    return r;
+  };
+  ASSERT_TRUE(p.Update(run(5 * kMs, 2), 5 * kMs));
+  ASSERT_TRUE(p.Update(run(kSec + 5 * kMs, 322), kSec + 5 * kMs));
+  p.Clear();  // an interim report
+  ASSERT_TRUE(p.Update(run(kSec + 305 * kMs, 420), kSec + 305 * kMs));
+  ASSERT_TRUE(p.Update(run(2 * kSec + 305 * kMs, 738), 2 * kSec + 305 * kMs));
+  ::close(fds[1]);
+  const std::string out = Drain(fds[0]);
+  ::close(fds[0]);
+  const auto lines = [&] {
+    std::vector<std::string> v;
+    size_t at = 0;
+    for (size_t end; (end = out.find_first_of("\r\n", at)) != std::string::npos; at = end + 1)
+      if (end > at) v.push_back(out.substr(at, end - at));
+    return v;
+  }();
+  ASSERT_EQ(lines.size(), 4u) << out;
+  EXPECT_EQ(lines[0], "Jobs: 1 (f=1): [W(1)][0.0%][eta 00m:10s]");
+  EXPECT_NE(lines[1].find("[w=20.0MiB/s][w=320 IOPS]"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[2].find("[w=20.0MiB/s][w=320 IOPS]"), std::string::npos) << lines[2];
+  // 416 writes in the 1.3 s since the measurement at 1.005 s.
+  EXPECT_NE(lines[3].find("[w=20.0MiB/s][w=320 IOPS]"), std::string::npos) << lines[3];
 }
 
 TEST(StatusPrinterTest, ShorterLineOverwritesLeftovers) {
@@ -634,7 +683,7 @@ TEST(StatusPrinterTest, AutoPrintsNothingIntoAPipe) {
   {
     StatusPrinter always(fds[1], {EtaMode::kAlways, kSec, 0});  // the user asked
     EXPECT_TRUE(always.Update(Simple(0), 0));
-    EXPECT_EQ(Drain(fds[0]), "Jobs: 1 (f=1): [R(1)][0.0%][r=0B/s][r=0 IOPS][eta 00m:10s]\r");
+    EXPECT_EQ(Drain(fds[0]), "Jobs: 1 (f=1): [R(1)][0.0%][eta 00m:10s]\r");
     // Not a terminal: the line ends before a report, as fio's "\r\n"
     // (blanks and '\r' went in front of the report's first line).
     always.Finish();
