@@ -31,6 +31,7 @@
 #include "iobench/stats.h"
 #include "run/log_safety.h"
 #include "run/replay.h"
+#include "run/signals.h"
 #include "run/steadystate.h"
 #include "run/target.h"
 #include "run/uncached_check.h"
@@ -1731,6 +1732,10 @@ class PhaseRunner {
         if (!e.ok() && !FailsJobAlone(e)) return e;
       return Status::Ok();
     };
+    // A second stop signal, which exits at once, removes them too (run/signals.h).
+    std::vector<std::string> exit_unlink;
+    for (auto& [job, path] : UnlinkTargets(*clones)) exit_unlink.push_back(std::move(path));
+    SetExitUnlinkFiles(std::move(exit_unlink));
     Status st = LayOutAll(serial, &bytes, &notes, opts_.stop_signal, /*threads=*/1, &each);
     if (whole(each).ok())
       st = LayOutAll(parallel, &parallel_bytes, &parallel_notes, opts_.stop_signal,
@@ -2015,18 +2020,25 @@ class PhaseRunner {
   // not writable) is named on stderr: the user asked for it to go (fio 3.33
   // says nothing and exits 0).
   void UnlinkFiles(const std::vector<Clone>& clones) const {
-    std::set<std::string> unlinked;
+    for (const auto& [job, path] : UnlinkTargets(clones))
+      if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+        const int err = errno;
+        std::fprintf(stderr, "iobench: warning: job '%s': unlink=1: cannot remove %s: %s\n",
+                     jobs_[job].name.c_str(), sys::Printable(path).c_str(), std::strerror(err));
+      }
+    SetExitUnlinkFiles({});  // gone: a later phase may use the same paths without unlink
+  }
+  // What UnlinkFiles removes: each path once, with the job that names it.
+  std::vector<std::pair<size_t, std::string>> UnlinkTargets(
+      const std::vector<Clone>& clones) const {
+    std::vector<std::pair<size_t, std::string>> out;
+    std::set<std::string> seen;
     for (const auto& c : clones) {
       if (!jobs_[c.job].unlink) continue;
       for (const auto& t : c.targets)
-        if (t.regular_file() && unlinked.insert(t.path).second && ::unlink(t.path.c_str()) != 0 &&
-            errno != ENOENT) {
-          const int err = errno;
-          std::fprintf(stderr, "iobench: warning: job '%s': unlink=1: cannot remove %s: %s\n",
-                       jobs_[c.job].name.c_str(), sys::Printable(t.path).c_str(),
-                       std::strerror(err));
-        }
+        if (t.regular_file() && seen.insert(t.path).second) out.emplace_back(c.job, t.path);
     }
+    return out;
   }
 
   void RecordMade(const std::vector<std::pair<const JobSpec*, TargetFile>>& work) {

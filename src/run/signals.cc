@@ -1,10 +1,12 @@
 #include "run/signals.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <utility>
 
 namespace iobench {
 namespace {
@@ -13,6 +15,30 @@ std::atomic<int>* g_stop = nullptr;
 std::atomic<int>* g_report = nullptr;
 // CLOCK_MONOTONIC ns of the first stop signal; 0 until its handler stored it.
 std::atomic<int64_t> g_first_stop_ns{0};
+
+// SetExitUnlinkFiles' list: immutable once published. g_exiting is set by a
+// handler that is about to read it, before it loads the pointer; a setter
+// that sees it clear after its exchange knows no handler holds the old list
+// (both seq_cst), else it leaves the old one alone (the process is exiting).
+struct UnlinkList {
+  std::vector<std::string> paths;
+};
+std::atomic<const UnlinkList*> g_unlink{nullptr};
+std::atomic<bool> g_exiting{false};
+
+// Async-signal-safe: lstat and unlink. A name the phase's layout or a worker
+// is creating at this instant may come back after it (the process exits
+// right after; docs/safety.md).
+void RemoveExitUnlinkFiles() {
+  g_exiting.store(true);
+  const UnlinkList* list = g_unlink.load();
+  if (list == nullptr) return;
+  for (const std::string& path : list->paths) {
+    struct stat st {};
+    if (lstat(path.c_str(), &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+      (void)unlink(path.c_str());
+  }
+}
 
 // Not MonotonicNs: that is clock.h's (a unity batch may hold both files).
 int64_t SignalClockNs() {
@@ -39,6 +65,7 @@ void OnStop(int signo) {
   // is a user who does not want to wait: exit now, and say so.
   const int64_t first = g_first_stop_ns.load();
   if (first == 0 || now - first < 1000000000) return;
+  RemoveExitUnlinkFiles();  // what unlink=1 removes at the phase's end
   static const char kMsg[] = "iobench: second signal: exiting without a report\n";
   ssize_t ignored = write(STDERR_FILENO, kMsg, sizeof(kMsg) - 1);
   (void)ignored;
@@ -50,6 +77,12 @@ void OnReport(int) {
 }
 
 }  // namespace
+
+void SetExitUnlinkFiles(std::vector<std::string> paths) {
+  const UnlinkList* next = paths.empty() ? nullptr : new UnlinkList{std::move(paths)};
+  const UnlinkList* old = g_unlink.exchange(next);
+  if (!g_exiting.load()) delete old;
+}
 
 void InstallSignalHandlers(std::atomic<int>* stop_flag, std::atomic<int>* report_flag) {
   static_assert(std::atomic<int>::is_always_lock_free, "signal handlers need lock-free atomics");
