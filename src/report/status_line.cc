@@ -449,15 +449,16 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
         carry = p.rated;
         window = dt;
       }
-      // A job in its ramp adds nothing: its I/O is not measured (fio rates
-      // none of it), and a ramping job beside a rate=50m one showed
-      // r=46.8GiB/s where fio shows r=50.0MiB/s.
+      // A job in its ramp adds nothing to the line: its I/O is not measured
+      // (fio rates none of it), and a ramping job beside a rate=50m one
+      // showed r=46.8GiB/s where fio shows r=50.0MiB/s. Its rate is kept
+      // for the slot all the same: a ramp that ends just before the next
+      // line carries it (rated over the whole interval, the few ms since
+      // showed r=390KiB/s for a job held at 16 MiB/s).
       const bool ramp = j.Ramping();
       for (int d = 0; d < kNumDdirs; ++d) {
         uint64_t ri = p.rate_iops[d], rb = p.rate_bps[d];
-        if (ramp) {
-          ri = rb = 0;
-        } else if (!carry) {
+        if (!carry) {
           const bool fresh = restarted || j.ios[d] < p.ios[d] || j.bytes[d] < p.bytes[d];
           const uint64_t di = fresh ? j.ios[d] : j.ios[d] - p.ios[d];
           const uint64_t db = fresh ? j.bytes[d] : j.bytes[d] - p.bytes[d];
@@ -465,15 +466,17 @@ std::string StatusLine::Render(const RunStatus& run, uint64_t now_ns) {
           ri = static_cast<uint64_t>(static_cast<long double>(di) * 1e9L / w + 0.5L);
           rb = static_cast<uint64_t>(static_cast<long double>(db) * 1e9L / w + 0.5L);
         }
-        rate_iops_[d] += ri;
-        rate_bps_[d] += rb;
+        if (!ramp) {
+          rate_iops_[d] += ri;
+          rate_bps_[d] += rb;
+        }
         p.rate_iops[d] = ri;
         p.rate_bps[d] = rb;
         p.ios[d] = j.ios[d];
         p.bytes[d] = j.bytes[d];
       }
       p.since_ns = since;
-      p.rated = !ramp;
+      p.rated = true;
     }
     prev_ns_ = now_ns;
   }

@@ -296,6 +296,26 @@ TEST(StatusLineRender, ARampingJobIsNotRatedAndShowsNoPercent) {
   EXPECT_NE(after.find("[r=53.9MiB/s][r=13.8k IOPS]"), std::string::npos) << after;
 }
 
+// A ramp that ends just before the next line (the last eighth of the
+// interval) carries the ramp's rate for that line, as any restart does: not
+// shown while it ramped, but the best figure there is. Rated over the whole
+// interval, the 10 ms since its end showed r=10 IOPS for a job at 1000.
+TEST(StatusLineRender, ARampEndingJustNowCarriesItsRampRate) {
+  StatusLine line;
+  RunStatus run = Ramped(1 * kSec, 1, 1000);
+  run.jobs[0].state = job_state::kRamp;
+  run.jobs[0].ramp_ns = 2 * kSec;
+  line.Render(run, 1 * kSec);
+  run = Ramped(2 * kSec, 1, 2000);
+  run.jobs[0].state = job_state::kRamp;
+  run.jobs[0].ramp_ns = 2 * kSec;
+  EXPECT_EQ(line.Render(run, 2 * kSec).find("IOPS"), std::string::npos);
+  run = Ramped(3 * kSec, 3 * kSec - kSec / 100, 10);
+  run.jobs[0].ramp_ns = 2 * kSec;
+  const std::string s = line.Render(run, 3 * kSec);
+  EXPECT_NE(s.find("[r=4000KiB/s][r=1000 IOPS]"), std::string::npos) << s;
+}
+
 // The worker stores its running letter at the ramp's end just before
 // measured_since_ns: a Load between the two sees the letter with the
 // ramp's counters, which must not be rated either.
