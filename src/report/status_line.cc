@@ -95,7 +95,12 @@ void JobStatus::Load(const LiveCounters& live, uint64_t now_ns) {
   // that period or a later one, never the ramp's.
   const uint64_t measured = live.measured_since_ns.load(std::memory_order_acquire);
   const uint64_t start = live.start_ns.load(std::memory_order_relaxed);
-  if (measured != 0 && ramp_ns != 0 && Ramping()) ramp_bytes = BytesDone(*this);
+  // The most a ramp Load saw, not the last: the worker zeroes the counters
+  // at the ramp's end a moment (a /proc scan, the CPU snapshot) before it
+  // stores measured_since_ns, and a Load in between reads 0 bytes with the
+  // ramp's letter.
+  if (measured != 0 && ramp_ns != 0 && Ramping())
+    ramp_bytes = std::max(ramp_seen_bytes, BytesDone(*this));
   counting_since_ns = measured != 0 ? measured : start;
   elapsed_ns = start != 0 && now_ns > start ? now_ns - start : 0;
   for (int d = 0; d < kNumDdirs; ++d) {
@@ -104,6 +109,7 @@ void JobStatus::Load(const LiveCounters& live, uint64_t now_ns) {
   }
   state = static_cast<char>(live.state.load(std::memory_order_relaxed));
   in_ramp = ramp_ns != 0 && measured == 0 && StateIsRunning(state);
+  if (measured == 0 && Ramping()) ramp_seen_bytes = std::max(ramp_seen_bytes, BytesDone(*this));
 }
 
 bool JobStatus::Ramping() const { return state == job_state::kRamp || in_ramp; }

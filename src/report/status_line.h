@@ -54,10 +54,11 @@ struct JobStatus {
   // ramp's letter '/'.
   uint64_t ramp_ns = 0;
   bool in_ramp = false;
-  // The bytes its ramp moved, as the last Load in the ramp saw them (a tick
-  // of ramp I/O may be missing): they count toward its size, as in fio, but
+  // The bytes its ramp moved, the most a Load in the ramp saw (a tick of
+  // ramp I/O may be missing): they count toward its size, as in fio, but
   // the counters restart from 0 when the ramp ends.
   uint64_t ramp_bytes = 0;
+  uint64_t ramp_seen_bytes = 0;  // the most bytes a Load in the ramp saw
   // Progress estimate of this job; planned_ns, planned_bytes and paced_ns
   // all 0: no known end (elapsed is shown).
   uint64_t elapsed_ns = 0;     // since this job started; 0 before

@@ -374,6 +374,29 @@ TEST(StatusLineRender, ARampsBytesCountTowardTheSize) {
   EXPECT_NE(s.find("[eta 00m:02s]"), std::string::npos) << s;
 }
 
+// The worker zeroes its counters at the ramp's end a moment before it stores
+// measured_since_ns: a Load in between saw 0 bytes with the ramp's letter,
+// and the next one took those 0 bytes as the ramp's (the ETA counted the
+// whole size as still to go).
+TEST(StatusLineRender, ARampsBytesSurviveALoadBetweenZeroAndMeasuring) {
+  LiveCounters live;
+  JobStatus j;
+  j.ramp_ns = 2 * kSec;
+  j.ddir_mask = 0x1;
+  live.start_ns.store(1);
+  live.state.store(job_state::kRamp);
+  live.bytes[0].store(31 * kMiB);
+  j.Load(live, 2 * kSec - kSec / 16);
+  live.bytes[0].store(0);  // zeroed; the letter and measured_since_ns not yet
+  j.Load(live, 2 * kSec);
+  EXPECT_EQ(j.ramp_bytes, 0u);
+  live.state.store('R');
+  live.bytes[0].store(8 * kMiB);
+  live.measured_since_ns.store(2 * kSec);
+  j.Load(live, 2 * kSec + kSec / 2);
+  EXPECT_EQ(j.ramp_bytes, 31 * kMiB);
+}
+
 TEST(StatusLineRender, JobsAreRatedEachOnItsOwnCounters) {
   StatusLine line;
   RunStatus run = Ramped(1 * kSec, 1, 1000);
