@@ -1732,10 +1732,7 @@ class PhaseRunner {
         if (!e.ok() && !FailsJobAlone(e)) return e;
       return Status::Ok();
     };
-    // A second stop signal, which exits at once, removes them too (run/signals.h).
-    std::vector<std::string> exit_unlink;
-    for (auto& [job, path] : UnlinkTargets(*clones)) exit_unlink.push_back(std::move(path));
-    SetExitUnlinkFiles(std::move(exit_unlink));
+    ArmExitUnlink(*clones);
     Status st = LayOutAll(serial, &bytes, &notes, opts_.stop_signal, /*threads=*/1, &each);
     if (whole(each).ok())
       st = LayOutAll(parallel, &parallel_bytes, &parallel_notes, opts_.stop_signal,
@@ -1894,6 +1891,9 @@ class PhaseRunner {
       for (size_t ci = 0; ci < clones->size(); ++ci)
         if (!layout_failed.count(ci)) kept.push_back(std::move((*clones)[ci]));
       *clones = std::move(kept);
+      // Their files are not the phase's to remove any more (UndoLayOut put
+      // a user's file back as it was).
+      ArmExitUnlink(*clones);
     }
     return Status::Ok();
   }
@@ -2027,6 +2027,13 @@ class PhaseRunner {
                      jobs_[job].name.c_str(), sys::Printable(path).c_str(), std::strerror(err));
       }
     SetExitUnlinkFiles({});  // gone: a later phase may use the same paths without unlink
+  }
+  // A second stop signal, which exits at once, removes what UnlinkFiles
+  // would remove at the phase's end (run/signals.h).
+  void ArmExitUnlink(const std::vector<Clone>& clones) const {
+    std::vector<std::string> paths;
+    for (auto& [job, path] : UnlinkTargets(clones)) paths.push_back(std::move(path));
+    SetExitUnlinkFiles(std::move(paths));
   }
   // What UnlinkFiles removes: each path once, with the job that names it.
   std::vector<std::pair<size_t, std::string>> UnlinkTargets(
