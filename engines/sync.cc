@@ -283,12 +283,14 @@ bool GuardedCopy(void* to, const void* from, size_t n) {
 // the end; a write there fails with EFBIG, as past the end of any mapped
 // file); a file system with no free block left is no space; anything else
 // (a disk error) is EIO.
-int64_t MmapFaultResult(uint8_t* at, IoRequest* req, bool rd) {
+// `n`: the bytes the copy was for (within the mapping).
+int64_t MmapFaultResult(uint8_t* at, IoRequest* req, uint64_t n, bool rd) {
   struct stat st {};
   if (fstat(req->fd, &st) == 0 && S_ISREG(st.st_mode) &&
-      static_cast<uint64_t>(st.st_size) < req->offset + req->length) {
+      static_cast<uint64_t>(st.st_size) < req->offset + n) {
     if (!rd) return -EFBIG;
     if (static_cast<uint64_t>(st.st_size) <= req->offset) return 0;
+    // Below n: never past the mapping, whatever the file's size now.
     const uint64_t k = static_cast<uint64_t>(st.st_size) - req->offset;
     return GuardedCopy(req->buf, at, k) ? static_cast<int64_t>(k) : -EIO;
   }
@@ -465,7 +467,7 @@ class MmapEngine final : public Engine {
     }
     uint8_t* at = m.base + req->offset;
     if (!(rd ? GuardedCopy(req->buf, at, n) : GuardedCopy(at, req->buf, n))) [[unlikely]]
-      return MmapFaultResult(at, req, rd);
+      return MmapFaultResult(at, req, n, rd);
     if (direct_ && !m.in_memory) {
       // Not really direct: write the pages back, unmap them and drop them
       // from the page cache, so the next access reads the device. (fio
