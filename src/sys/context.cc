@@ -369,7 +369,7 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
       out.push_back(who + "nowait=1 with force_async=" + std::to_string(job.force_async) + ": " +
                     (job.force_async == 1
                          ? std::string("every I/O goes")
-                         : "every " + std::to_string(job.force_async) + "th I/O goes") +
+                         : "one I/O in every " + std::to_string(job.force_async) + " goes") +
                     " to io-wq kernel workers (IOSQE_ASYNC), which issue it blocking: RWF_NOWAIT "
                     "is not honoured for those, and an I/O that would wait waits instead of "
                     "failing with EAGAIN");

@@ -295,8 +295,9 @@ TEST(SysTrapsTest, NowaitWithForceAsyncIsNotHonoured) {
                             "RWF_NOWAIT is not honoured for those"),
             1u);
   j.force_async = 4;
-  EXPECT_EQ(CountContaining(DetectTraps({j}, {kExt4}, Env()), "force_async=4: every 4th I/O goes"),
-            1u);
+  EXPECT_EQ(
+      CountContaining(DetectTraps({j}, {kExt4}, Env()), "force_async=4: one I/O in every 4 goes"),
+      1u);
   j.force_async = 0;
   EXPECT_EQ(CountContaining(DetectTraps({j}, {kExt4}, Env()), "force_async"), 0u);
 }
