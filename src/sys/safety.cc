@@ -1096,12 +1096,14 @@ std::vector<LimitError> LimitErrors(const ResourceNeeds& n, const SystemLimits& 
                         "`"});
   // Two mappings per thread (its stack and the guard page below it) is
   // what a thread takes at least; buffers and malloc arenas add more, so
-  // the suggested limit keeps a quarter to spare.
-  const uint64_t maps = Add(l.maps_in_use, Mul(n.threads, 2));
+  // the suggested limit keeps a quarter to spare. The main thread, counted
+  // in n.threads, is already in maps_in_use.
+  const uint64_t started = n.threads > 0 ? n.threads - 1 : 0;
+  const uint64_t maps = Add(l.maps_in_use, Mul(started, 2));
   if (l.max_map_count != kUnlimited && maps > l.max_map_count)
     errs.push_back({7, maps, "memory maps",
-                    "the jobs' " + std::to_string(n.threads) + " threads need " +
-                        std::to_string(Mul(n.threads, 2)) +
+                    "the " + std::to_string(started) + " threads the run starts need " +
+                        std::to_string(Mul(started, 2)) +
                         " memory maps (a stack and its guard page each), " +
                         std::to_string(l.maps_in_use) + " are in use, but vm.max_map_count is " +
                         LimitText(l.max_map_count) + "; raise it with `sysctl vm.max_map_count=" +
