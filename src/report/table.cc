@@ -1921,6 +1921,13 @@ class CpuScopes {
     const std::string& label_o = own[0] ? opts.base_label : opts.new_label;
     const std::string which =
         helpers[0] && helpers[1] ? opts.base_label + " and " + opts.new_label : label_h;
+    // What the own-threads side is: fio's figures, or iobench's interim
+    // records (cpu_scope own_threads), which the note named as fio's.
+    bool interim = false;
+    for (const json* j : AllJobs(*docs[own[0] ? 0 : 1]))
+      interim |= Str(Get(Get(*j, "iobench"), "cpu_scope")).value_or("") == "own_threads";
+    const std::string own_what =
+        interim ? "iobench's interim records, cpu_scope own_threads" : "fio's usr_cpu + sys_cpu";
     json copies[2];
     for (int side = 0; side < 2; ++side) {
       if (!helpers[side]) continue;
@@ -1931,7 +1938,7 @@ class CpuScopes {
         if (!v) {
           note_ = "warning: cpu_per_io: " + label_h +
                   "'s figures include kernel helper threads (io-wq, SQPOLL, aio) and " + label_o +
-                  "'s do not (fio's usr_cpu + sys_cpu: each job's own thread); " + label_h +
+                  "'s do not (" + own_what + ": each job's own threads); " + label_h +
                   " does not hold its helpers' CPU (iobench.helpers) to leave it out: these "
                   "deltas compare different scopes";
           warning_ = true;
@@ -1956,7 +1963,7 @@ class CpuScopes {
       }
     }
     note_ = "cpu_per_io: each job's own threads on both sides: " + label_o +
-            "'s figures count only them (fio's usr_cpu + sys_cpu), so " + which +
+            "'s figures count only them (" + own_what + "), so " + which +
             "'s leave out the kernel helper threads it counts (io-wq, SQPOLL, aio: "
             "cpu_per_io_us less iobench.helpers)";
     for (int side = 0; side < 2; ++side)

@@ -441,7 +441,7 @@ TEST(CompareTest, CpuPerIoOfFioAgainstIobenchComparesOwnThreads) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   const std::string warning =
       "cpu_per_io: iob.json's figures include kernel helper threads (io-wq, SQPOLL, aio) and "
-      "fio.json's do not (fio's usr_cpu + sys_cpu: each job's own thread); iob.json does not "
+      "fio.json's do not (fio's usr_cpu + sys_cpu: each job's own threads); iob.json does not "
       "hold its helpers' CPU (iobench.helpers) to leave it out: these deltas compare different "
       "scopes";
   EXPECT_EQ(*r,
@@ -453,6 +453,21 @@ TEST(CompareTest, CpuPerIoOfFioAgainstIobenchComparesOwnThreads) {
   iob["jobs"][0]["iobench"]["cpu_scope"] = "own_threads";
   EXPECT_EQ(MustCompare(fio, iob, {TableMetric::kCpuPerIo}),
             "job   base    new    delta\nm      400   3350   737.50\n");
+  // An iobench interim record against a final one: the note named the
+  // interim side's figures fio's.
+  json interim = iob;
+  interim["fio version"] = "iobench-0.1.0";
+  json final_rec = interim;
+  final_rec["jobs"][0]["iobench"]["cpu_scope"] = "own_threads_and_helpers";
+  final_rec["jobs"][0]["iobench"]["helpers"] = {
+      {"iowq_user_us", 0}, {"iowq_sys_us", 29000000}, {"sqpoll_user_us", 0}, {"sqpoll_sys_us", 0},
+      {"aio_user_us", 0},  {"aio_sys_us", 0},         {"other_user_us", 0},  {"other_sys_us", 0}};
+  r = RenderCompare(interim, final_rec, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_NE(r->find("fio.json's figures count only them (iobench's interim records, cpu_scope "
+                    "own_threads), so iob.json's leave out"),
+            std::string::npos)
+      << *r;
 }
 
 // --name=x --rw=randread --name=x --rw=randwrite --stonewall --name=x
