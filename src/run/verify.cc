@@ -193,10 +193,13 @@ Status Verifier::CheckOptions(const JobSpec& job) {
                            " without verify= has nothing to check (fio would do no I/O or plain "
                            "reads): set verify= to the checksum the data was written with");
   if (o.type == VerifyType::kNone) return Status::Ok();
-  // verify_only's run is its verify phase, which do_verify=0 turns off: fio
-  // does no I/O at all; iobench used to read and check anyway. Either way
-  // one of the two is not what was meant.
-  if (o.verify_only && !o.do_verify)
+  // A writing job's verify_only run is its verify phase, which do_verify=0
+  // turns off: fio does no I/O at all; iobench used to read and check
+  // anyway. Either way one of the two is not what was meant. A job that
+  // only reads checks every block it reads whatever do_verify says, in
+  // both tools (fio verifies a read-only job's reads inline): the read-back
+  // phase of a write-then-check script, which this refused.
+  if (o.verify_only && !o.do_verify && HasWrite(job.rw))
     return Status::Invalid(VerifyOptionNamed(job, "verify_only", "1") + " with " +
                            VerifyOptionNamed(job, "do_verify", "0") +
                            " checks nothing (fio does no I/O): drop do_verify=0 to check the "

@@ -29,6 +29,20 @@ check_refused "[a]\nfilename=$tmp/a\nrw=write\nsize=64k\n[b]\nstonewall\nfilenam
 [ ! -e "$tmp/a" ] || fail "the job before the refused one ran"
 echo "ok: verify option errors name the job file's lines"
 
+# A job that only reads checks every block it reads whatever do_verify says
+# (fio 3.33 too), so verify_only=1 with do_verify=0 runs there: the read-back
+# half of a write-then-check script, which was refused as above.
+python3 -c "open('$tmp/p', 'wb').write(b'\xaa' * 65536)"
+"$bin" --name=r --filename="$tmp/p" --rw=randread --size=64k --verify=pattern \
+  --verify_pattern=0xAA --verify_only=1 --do_verify=0 --output-format=json >out.json 2>err.txt
+expect_eq "read, verify_only, do_verify=0: exit" "$?" 0
+expect_eq "read, verify_only, do_verify=0: stderr" "$(cat err.txt)" ""
+printf '\0' | dd of="$tmp/p" bs=1 seek=40000 conv=notrunc status=none
+"$bin" --name=r --filename="$tmp/p" --rw=randread --size=64k --verify=pattern \
+  --verify_pattern=0xAA --verify_only=1 --do_verify=0 --output-format=json >out.json 2>err.txt
+expect_eq "read, verify_only, do_verify=0, a bad byte: exit" "$?" 1
+grep -q "first differing byte at file offset 40000" err.txt || fail "bad byte not named: $(head -c 300 err.txt)"
+
 # Values fio 3.33 refuses when it parses them ("failed parsing"), which
 # iobench used to take: a verify_interval of 2g or more (fio keeps it in an
 # int; iobench used the block size instead) and a pattern longer than 512
