@@ -103,6 +103,7 @@ class PatternImpl final : public IoPattern {
   void SetSteer(DdirSteer* steer) override { steer_ = mixed_ ? steer : nullptr; }
   int SyncFile() override { return files_.size() > 1 ? PickFile() : -1; }
   bool JoinLoops() override;
+  void EndPassesAtRegions() override;
   std::string Note() const override { return note_; }
   // zonemode=strided: the smallest block size when a direction has a range
   // or split of sizes (fio's min_bs != max_bs), else 0.
@@ -158,6 +159,7 @@ class PatternImpl final : public IoPattern {
   void AfterIo(FileState& fs, Ddir d, uint64_t off_rel, uint64_t len);
   void StartPass(FileState& fs);
   bool FastMapEligible() const;
+  void SetFastMap();  // fast_, when FastMapEligible()
   // Init's steps: the block size choosers and the smallest size (gran_); the
   // random offset mode and distribution; one file's state; its zones.
   Status InitBlockSizes(const JobSpec& job, const bool bs_used[kNumDdirs]);
@@ -558,8 +560,15 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   // 3.33's do_io ends a loop there when the engine queues: filesize=128k
   // size=36k bs=12k loops=2 with libaio reads 0, 12k, 24k twice, reopening
   // the file between (iobench walked on to 72k). An engine that completes in
-  // its call joins the loops into one walk instead (JoinLoops).
-  pass_capped_ = job.filesize_min != 0 && job.size != 0 && job.size < pass_size_;
+  // its call joins the loops into one walk instead (JoinLoops). A
+  // time_based pass has no such end: fio's do_io goes on past size bytes
+  // there, and each file's walk wraps at its region's end (filesize=128k
+  // size=32k rw=read: blocks 0 to 31, then 0 again; iobench read 0 to 7
+  // over and over). Unless it verifies: fio's loop then ends at size bytes
+  // for its verify phase, where the engine queues (EndPassesAtRegions).
+  const bool verifies = job.verify.type != VerifyType::kNone || job.verify.verify_only;
+  pass_capped_ = job.filesize_min != 0 && job.size != 0 && job.size < pass_size_ &&
+                 (!job.time_based || verifies);
   if (pass_capped_) pass_size_ = job.size;
 
   // Narrow (32-bit) Tausworthe unless asked for the 64-bit one or a file has
@@ -571,15 +580,28 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   off_rng_.Seed(prng::MixSeed(seed, kStreamOffset), wide);
   Reseed();
   Reset();
+  SetFastMap();
+  return Status::Ok();
+}
+
+void PatternImpl::SetFastMap() {
   // The common random job in one step (IoPattern::FastStep): no sequential
   // runs, no direction or length draws; the offset draw is the same as the
   // general path's (PickFile/Generate/TryRandom), so offsets do not depend on
-  // which path ran. files_ is never resized after this, so the pointers hold.
+  // which path ran. files_ is never resized after Init, so the pointers hold.
   if (FastMapEligible()) {
     FileState& fs = files_[0];
     fast_ = FastMap{&fs.map, &off_rng_, fs.blocks, fs.start, gran_, ChooseDdir()};
   }
-  return Status::Ok();
+}
+
+void PatternImpl::EndPassesAtRegions() {
+  if (!pass_capped_) return;
+  pass_capped_ = false;
+  pass_size_ = 0;
+  for (const FileState& fs : files_) pass_size_ += fs.size;
+  Reset();
+  SetFastMap();
 }
 
 bool PatternImpl::JoinLoops() {

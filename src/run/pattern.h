@@ -104,6 +104,14 @@ class IoPattern {
   // does it (false: its passes end on their own, as before). Call once,
   // before the first Next().
   virtual bool JoinLoops() { return false; }
+  // A time_based job that verifies, whose engine completes each I/O inside
+  // its queue call: fio 3.33's do_io counts no bytes towards size= then, so
+  // filesize= with a smaller size= ends no pass there, and each file's walk
+  // goes to its region's end as without verify (filesize=64k size=32k
+  // rw=write verify=crc32c: psync writes blocks 0 to 15, libaio 0 to 7 and
+  // reads them back). The worker calls it then, before the first Next().
+  // (Without verify a time_based pass never ends at size=.)
+  virtual void EndPassesAtRegions() {}
   // Whether the pass that just ended stopped because the file could not
   // place its next I/O (zonemode=strided's last zone): fio 3.33 marks the
   // file done then, and without io_size= no pass follows once the loops are

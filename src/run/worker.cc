@@ -482,6 +482,7 @@ Status Worker::Setup() {
     }
     if (!pattern.ok()) return pattern.status().WithContext("job '" + job_.name + "'");
     pattern_ = std::move(*pattern);
+    if (pattern_job.time_based && sync_engine_) pattern_->EndPassesAtRegions();
     if (std::string n = pattern_->Note(); !n.empty()) AddNote(std::move(n));
   }
   rate_ = RateLimiter::Create(job_, 1, seed_);

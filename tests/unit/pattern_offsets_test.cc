@@ -729,6 +729,62 @@ TEST(PatternOffsetsTest, TimeBasedSequentialMixedGoesOnWhenBothDirectionsEnd) {
   }
 }
 
+// filesize=128k size=32k time_based: as fio 3.33, size= ends no pass (its
+// do_io goes on past size bytes), so each walk goes to the region's end:
+// blocks 0 to 31, offset=16k 4 to 31, a random map all 32 before a repeat,
+// nrfiles=2 each file's 16 (iobench read blocks 0 to 7 and started over).
+// With verify a pass is size= bytes, unless the worker says its engine
+// completes inside its call (EndPassesAtRegions), where fio's is not.
+TEST(PatternOffsetsTest, TimeBasedPassGoesToTheRegionEndPastSize) {
+  const auto blocks = [](const std::vector<IoPlan>& v) {
+    std::vector<std::pair<uint32_t, uint64_t>> b;
+    for (const IoPlan& io : v) b.emplace_back(io.file, io.offset / (4 * kKi));
+    return b;
+  };
+  const auto walk = [](uint32_t file, uint64_t from, uint64_t to) {
+    std::vector<std::pair<uint32_t, uint64_t>> b;
+    for (uint64_t i = from; i < to; ++i) b.emplace_back(file, i);
+    return b;
+  };
+  for (RwMode rw : {RwMode::kRead, RwMode::kWrite, RwMode::kRandRead}) {
+    for (uint64_t off : {uint64_t{0}, 16 * kKi}) {
+      JobSpec job = MakeJob(rw);
+      job.filesize_min = job.filesize_max = 128 * kKi;
+      job.size = 32 * kKi;
+      job.time_based = true;
+      const std::vector<PatternRegion> regions{{off, 128 * kKi - off, 0, 128 * kKi}};
+      auto p = Make(job, regions);
+      for (int pass = 0; pass < 2; ++pass) {
+        auto v = Pass(p.get());
+        auto b = blocks(v);
+        if (rw == RwMode::kRandRead) std::sort(b.begin(), b.end());
+        EXPECT_EQ(b, walk(0, off / (4 * kKi), 32)) << RwModeName(rw) << " offset " << off;
+        p->Reset();
+      }
+      job.verify.type = VerifyType::kCrc32c;
+      p = Make(job, regions);
+      EXPECT_EQ(Pass(p.get()).size(), 8u) << RwModeName(rw) << " verify";
+      p->Reset();
+      p->EndPassesAtRegions();
+      EXPECT_EQ(Pass(p.get()).size(), 32 - off / (4 * kKi)) << RwModeName(rw) << " verify, psync";
+      job.time_based = false;  // loops: size= bytes per pass, as fio's
+      job.verify.type = VerifyType::kNone;
+      p = Make(job, regions);
+      EXPECT_EQ(Pass(p.get()).size(), 8u) << RwModeName(rw) << " not time_based";
+    }
+  }
+  JobSpec job = MakeJob(RwMode::kRead);
+  job.filesize_min = job.filesize_max = 64 * kKi;
+  job.size = 64 * kKi;
+  job.time_based = true;
+  auto p = Make(job, {{0, 64 * kKi, 0, 64 * kKi}, {0, 64 * kKi, 0, 64 * kKi}});
+  auto b = blocks(Pass(p.get()));
+  std::sort(b.begin(), b.end());
+  auto want = walk(0, 0, 16);
+  for (const auto& x : walk(1, 0, 16)) want.push_back(x);
+  EXPECT_EQ(b, want);
+}
+
 TEST(PatternOffsetsTest, TrimWriteTrimsThenWritesTheSameBlock) {
   for (RwMode mode : {RwMode::kTrimWrite, RwMode::kRandTrimWrite}) {
     JobSpec job = MakeJob(mode);
