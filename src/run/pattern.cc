@@ -244,7 +244,12 @@ class PatternImpl final : public IoPattern {
   // only the directions that ended over; the others go on where they are.
   bool wrap_dirs_ = false;
   // MixedLoopsEndAtRegionEnd(): a pass ends when a direction reaches the
-  // region's end, not after size bytes; both start over at the next.
+  // region's end, not after size bytes; both start over at the next. So does
+  // a time_based one over several files, file by file, as fio 3.33's: a file
+  // is done when a direction cannot place its next block (its walk has no
+  // byte budget), the pass once every file is (nrfiles=2 size=128k: reads
+  // and writes each reach block 13 to 15 of each file; iobench's each got
+  // about 8, the file's bytes shared by both).
   bool loop_dirs_ = false;
   // JoinLoops(): the job's loops are one pass, without a byte budget.
   bool join_loops_ = false;
@@ -529,9 +534,10 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   bs_is_seq_rand_ = job.bs_is_seq_rand;
   // (Holed I/O, rw=rw:N, wraps on its own already and keeps passes of size
   // bytes; a verify_only pass reads back what one pass wrote.)
-  wrap_dirs_ = job.time_based && mixed_ && !random_job_ && regions.size() == 1 && rw_skip_ == 0 &&
-               !job.verify.verify_only;
-  loop_dirs_ = MixedLoopsEndAtRegionEnd(job, regions.size());
+  const bool tb_seq_mixed =
+      job.time_based && mixed_ && !random_job_ && rw_skip_ == 0 && !job.verify.verify_only;
+  wrap_dirs_ = tb_seq_mixed && regions.size() == 1;
+  loop_dirs_ = MixedLoopsEndAtRegionEnd(job, regions.size()) || (tb_seq_mixed && !wrap_dirs_);
   open_limit_ = OpenLimit(job, regions.size());
   wrap_files_ = open_limit_ != 0 && job.time_based && random_job_;
   if (open_limit_ != 0) {

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# time_based with filesize= above size= (docs/patterns.md, "Passes"): as fio
+# time_based with filesize= above size= (docs/patterns.md, "time_based passes
+# with filesize above size"): as fio
 # 3.33, size= ends no time_based pass, so each file's walk goes to its
 # region's end (the file's, from offset=) before it wraps. iobench wrapped
 # after size= bytes: filesize=128k size=32k read blocks 0 to 7 over and
 # over, never 8 to 31; a random map started over every 8 I/Os. Offsets come
-# from write_iolog, checked for iobench and (when installed) fio alike.
+# from write_iolog, checked for iobench and (when installed) fio alike. Also
+# time_based rw=rw over several files: each direction walks a file to its
+# end, with no byte budget shared between them.
 # $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
 
@@ -50,5 +53,23 @@ for t in $(tools); do
     got=$(blocks "$t" --filename=f4 --filesize=128k --size=32k --rw=$rw --ioengine=psync | distinct f4 32)
     expect_eq "$t $rw: 32 distinct blocks in the first 32 I/Os" "$got" 32
   done
+  # rw=rw over 2 files: each direction walks a file on its own with no byte
+  # budget, and the file is done once one of them reaches its end, so in
+  # the first pass one direction gets to block 15 of each file and the two
+  # together do more than the file's 16 blocks (iobench shared them: ~8
+  # each). thinktime paces it: fio 3.33 aborts on a rated rw job over 2
+  # files (rate_ddir's assertion).
+  blocks "$t" --nrfiles=2 --size=128k --rw=rw --ioengine=psync --rate_iops=0 \
+    --thinktime=2ms --runtime=400ms >/dev/null
+  # file:walks|holes:furthest block + 1:more than 16 I/Os, per file
+  got=$(awk '$3 == "read" || $3 == "write" {
+      f = $2; sub(/.*\//, "", f); k = f " " $3; b = $4 / 4096
+      if (f in over) next
+      if (b < at[k] + 0) { over[f] = 1; next }  # a direction starts over: the pass ended
+      if (b != at[k] + 0) bad[f] = 1
+      at[k] = b + 1; n[f]++; if (b + 1 > top[f]) top[f] = b + 1 }
+    END { for (f in n) printf "%s:%s:%d:%s\n", f, (f in bad) ? "holes" : "walks", top[f],
+                               (n[f] > 16) ? "more" : "n=" n[f] }' log | sort | tr '\n' ' ')
+  expect_eq "$t rw nrfiles=2: each file's first pass" "$got" "w.0.0:walks:16:more w.0.1:walks:16:more "
 done
 [ "$fails" -eq 0 ]
