@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -2481,6 +2482,20 @@ std::optional<Status> NonNumericField(const json& jobs, const std::string& what)
     }
     check(Get(job, "iobench"), "iobench.", "cpu_per_io_us");
     check(Get(job, "iobench"), "iobench.", "clone");
+    // --repeat's spread and the helpers' CPU: every figure below them (the
+    // helpers' one flag, a bool, aside).
+    std::function<void(const json*, const std::string&)> tree = [&](const json* o,
+                                                                    const std::string& path) {
+      if (bad || o == nullptr || !o->is_object()) return;
+      for (auto it = o->begin(); it != o->end() && !bad; ++it) {
+        if (it->is_object())
+          tree(&*it, path + it.key() + ".");
+        else if (!it->is_boolean())
+          check(o, path, it.key().c_str());
+      }
+    };
+    tree(Get(Get(job, "iobench"), "repeat"), "iobench.repeat.");
+    tree(Get(Get(job, "iobench"), "helpers"), "iobench.helpers.");
     if (bad) {
       std::string shown = value->dump();
       if (shown.size() > 40) shown = shown.substr(0, 40) + "...";

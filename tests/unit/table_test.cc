@@ -757,6 +757,26 @@ TEST(TableFioImportTest, NonNumericFigureIsRefused) {
                                     doc(R"({"jobname": "j"})"),
                                 "b.json")
                    .ok());
+  // --repeat's spread and the helpers' CPU, which the tables read too (the
+  // helpers' bool aside); they went through unchecked.
+  EXPECT_EQ(ParseResultsJson(doc(R"({"jobname": "j", "iobench": {"repeat": {"n": 2, "max": )"
+                                 R"({"read": {"iops": "huge"}}}}})"),
+                             "b.json")
+                .status()
+                .message(),
+            "b.json: job 'j' (jobs[1]): iobench.repeat.max.read.iops is \"huge\", not a number "
+            "(a missing figure is left out or null)");
+  EXPECT_EQ(ParseResultsJson(doc(R"({"jobname": "j", "iobench": {"helpers": )"
+                                 R"({"pid_namespace": true, "iowq_sys_us": "x"}}})"),
+                             "b.json")
+                .status()
+                .message(),
+            "b.json: job 'j' (jobs[1]): iobench.helpers.iowq_sys_us is \"x\", not a number (a "
+            "missing figure is left out or null)");
+  EXPECT_TRUE(ParseResultsJson(doc(R"({"jobname": "j", "iobench": {"helpers": )"
+                                   R"({"pid_namespace": true, "iowq_sys_us": 5}}})"),
+                               "b.json")
+                  .ok());
   // Missing, null and NaN (read as null) figures stay missing figures.
   EXPECT_TRUE(
       ParseResultsJson(doc(R"({"jobname": "j", "read": {"iops": null, "bw": NaN}})"), "b.json")
