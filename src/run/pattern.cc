@@ -537,7 +537,12 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   const bool tb_seq_mixed =
       job.time_based && mixed_ && !random_job_ && rw_skip_ == 0 && !job.verify.verify_only;
   wrap_dirs_ = tb_seq_mixed && regions.size() == 1;
-  loop_dirs_ = MixedLoopsEndAtRegionEnd(job, regions.size()) || (tb_seq_mixed && !wrap_dirs_);
+  // Over several files, not when the job verifies: fio's loop then ends at
+  // size= bytes where the engine queues (libaio nrfiles=2 size=128k rw=rw
+  // verify=crc32c: passes of 32 I/Os, which walking each file to its end
+  // made about 55).
+  loop_dirs_ = MixedLoopsEndAtRegionEnd(job, regions.size()) ||
+               (tb_seq_mixed && !wrap_dirs_ && job.verify.type == VerifyType::kNone);
   open_limit_ = OpenLimit(job, regions.size());
   wrap_files_ = open_limit_ != 0 && job.time_based && random_job_;
   if (open_limit_ != 0) {

@@ -108,8 +108,9 @@ class IoPattern {
   // its queue call: fio 3.33's do_io counts no bytes towards size= then, so
   // filesize= with a smaller size= ends no pass there, and each file's walk
   // goes to its region's end as without verify (filesize=64k size=32k
-  // rw=write verify=crc32c: psync writes blocks 0 to 15, libaio 0 to 7 and
-  // reads them back). The worker calls it then, before the first Next().
+  // rw=write verify=crc32c: psync writes blocks 0 to 15, libaio 0 to 7, which
+  // fio then reads back and iobench does not: docs/verify.md, time_based).
+  // The worker calls it then, before the first Next().
   // (Without verify a time_based pass never ends at size=.)
   virtual void EndPassesAtRegions() {}
   // Whether the pass that just ended stopped because the file could not
