@@ -185,9 +185,10 @@ Result<std::unique_ptr<IologReader>> IologReader::Open(const std::string& path,
   // Only a regular file: iobench reads the log twice (PrepareReplayJob, then
   // each clone), and opening a FIFO with no writer would block for ever.
   struct stat st {};
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+  const bool known = stat(path.c_str(), &st) == 0;
+  if (known && S_ISDIR(st.st_mode))
     return Status::Invalid("read_iolog " + path + ": is a directory, not a log file");
-  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+  if (known && !S_ISREG(st.st_mode))
     return Status::Invalid("read_iolog " + path + ": " +
                            (S_ISFIFO(st.st_mode)   ? "is a FIFO"
                             : S_ISSOCK(st.st_mode) ? "is a socket"
