@@ -99,8 +99,8 @@ void JobStatus::Load(const LiveCounters& live, uint64_t now_ns) {
   // at the ramp's end a moment (a /proc scan, the CPU snapshot) before it
   // stores measured_since_ns, and a Load in between reads 0 bytes with the
   // ramp's letter.
-  if (measured != 0 && ramp_ns != 0 && Ramping())
-    ramp_bytes = std::max(ramp_seen_bytes, BytesDone(*this));
+  // (The last Load in the ramp took its bytes into ramp_seen_bytes.)
+  if (measured != 0 && ramp_ns != 0 && Ramping()) ramp_bytes = ramp_seen_bytes;
   counting_since_ns = measured != 0 ? measured : start;
   elapsed_ns = start != 0 && now_ns > start ? now_ns - start : 0;
   for (int d = 0; d < kNumDdirs; ++d) {
