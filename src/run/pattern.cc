@@ -541,8 +541,9 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   // size= bytes where the engine queues (libaio nrfiles=2 size=128k rw=rw
   // verify=crc32c: passes of 32 I/Os, which walking each file to its end
   // made about 55).
-  loop_dirs_ = MixedLoopsEndAtRegionEnd(job, regions.size()) ||
-               (tb_seq_mixed && !wrap_dirs_ && job.verify.type == VerifyType::kNone);
+  const bool verifies = job.verify.type != VerifyType::kNone || job.verify.verify_only;
+  loop_dirs_ =
+      MixedLoopsEndAtRegionEnd(job, regions.size()) || (tb_seq_mixed && !wrap_dirs_ && !verifies);
   open_limit_ = OpenLimit(job, regions.size());
   wrap_files_ = open_limit_ != 0 && job.time_based && random_job_;
   if (open_limit_ != 0) {
@@ -577,7 +578,6 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   // size=32k rw=read: blocks 0 to 31, then 0 again; iobench read 0 to 7
   // over and over). Unless it verifies: fio's loop then ends at size bytes
   // for its verify phase, where the engine queues (EndPassesAtRegions).
-  const bool verifies = job.verify.type != VerifyType::kNone || job.verify.verify_only;
   pass_capped_ = job.filesize_min != 0 && job.size != 0 && job.size < pass_size_ &&
                  (!job.time_based || verifies);
   if (pass_capped_) pass_size_ = job.size;
