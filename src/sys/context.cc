@@ -216,6 +216,10 @@ bool ReadsEachBlockOnce(const JobSpec& job, bool shared) {
   return job.io_size == 0 || (region != 0 && job.io_size <= region);
 }
 
+// Warnings 3 and 3b end alike: what io-wq's punting means for the figures.
+constexpr const char* kIoWqPunt =
+    " to io-wq kernel workers; their CPU time is not the job's (see the helper CPU line)";
+
 // The target's data lives in memory: a memory file system, or a loop
 // device or overlay layer over one (warning 1).
 bool InMemory(const TargetContext& c) { return IsMemoryFs(c.fs_type) || IsMemoryFs(c.backing_fs); }
@@ -342,8 +346,7 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
         const std::string what = r && w ? "reads and writes" : (r ? "reads" : "writes");
         out.push_back(who + "io_uring buffered " + what + " on " + FsLabel(*t) + " (" + where +
                       "): " + FsLabel(*t) + " does not support nonblocking buffered " + what +
-                      ", so io_uring punts every such I/O to io-wq kernel workers; their CPU "
-                      "time is not the job's (see the helper CPU line)");
+                      ", so io_uring punts every such I/O" + kIoWqPunt);
       }
     }
 
@@ -356,9 +359,8 @@ std::vector<std::string> DetectTraps(const std::vector<JobSpec>& jobs,
           first([](const TargetContext& c) { return DriverOf(c) == "tmpfs"; }, &t);
       if (!where.empty())
         out.push_back(who + "io_uring direct I/O on tmpfs (" + where +
-                      "): tmpfs has no nonblocking I/O path, so io_uring punts every I/O to "
-                      "io-wq kernel workers; their CPU time is not the job's (see the helper "
-                      "CPU line)");
+                      "): tmpfs has no nonblocking I/O path, so io_uring punts every I/O" +
+                      kIoWqPunt);
     }
 
     // 3c. nowait=1 and force_async: IOSQE_ASYNC hands the I/O to an io-wq
