@@ -482,6 +482,25 @@ TEST(WorkerFakeEngineTest, StopReapsWhatIsInFlight) {
   EXPECT_GT(jr.stats.dir[1].ios, 0u);
 }
 
+// A job the runtime ends reaps its whole depth in one call, as fio's do_io
+// after its loop (time_based libaio iodepth=16 on a loop device: "complete"
+// 4=99.998%, 16=0.1%). iobench reaped it one completion at a time (4=100%).
+TEST(WorkerFakeEngineTest, RuntimeEndReapsTheDepthInOneCall) {
+  JobSpec job = TestJob("fake", RwMode::kRandRead, kWorkerBs, 64 * kWorkerBs);
+  job.iodepth = 16;
+  job.time_based = true;
+  job.runtime_ns = 20'000'000;
+  FakeScript script;
+  script.max_per_reap = 1;  // the engine gives back only what it must
+  FakeRun fr = RunFake(job, script);
+  const JobResult& jr = fr.result.groups.at(0).jobs.at(0);
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_EQ(fr.ledger->protocol_errors, 0u);
+  EXPECT_EQ(fr.ledger->completions, fr.ledger->queued);
+  EXPECT_EQ(fr.ledger->max_min_asked, 16u);
+  EXPECT_EQ(jr.stats.depth.complete[3], 1u);  // 9-16: the last call
+}
+
 TEST(WorkerFakeEngineTest, IodepthLowDrainsBeforeRefilling) {
   JobSpec job = TestJob("fake", RwMode::kRead, kWorkerBs, kN * kWorkerBs);
   job.iodepth = 16;
