@@ -216,6 +216,12 @@ std::string CmdprioEpermHint(const JobSpec& job, int d, uint16_t prio) {
          "cmdprio_class=2 (best effort) needs neither";
 }
 
+// "...: Operation not permitted; what would let it": a permission error
+// with what the user can do about it.
+Status WithRemedy(Status st, const std::string& remedy) {
+  return Status(st.code(), st.message() + "; " + remedy, st.errno_value());
+}
+
 }  // namespace
 
 // Each failure names the option, its value and place, and fails this job
@@ -253,15 +259,33 @@ Status Worker::ApplyScheduling() {
     const int now = getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
     if (now == -1 && errno != 0) return ErrnoStatus(option + ": getpriority");
     const int want = std::clamp(now + *job_.nice, -20, 19);
-    if (setpriority(PRIO_PROCESS, static_cast<id_t>(tid), want) < 0)
-      return ErrnoStatus(option + ": nice(" + std::to_string(*job_.nice) + "), niceness " +
-                             std::to_string(now) + " -> " + std::to_string(want),
-                         errno == EACCES ? EPERM : errno);
+    if (setpriority(PRIO_PROCESS, static_cast<id_t>(tid), want) < 0) {
+      const int e = errno == EACCES ? EPERM : errno;
+      Status st = ErrnoStatus(option + ": nice(" + std::to_string(*job_.nice) + "), niceness " +
+                                  std::to_string(now) + " -> " + std::to_string(want),
+                              e);
+      if (e != EPERM) return st;
+      // What would let it: RLIMIT_NICE allows down to 20 - its value.
+      rlimit rl{};
+      getrlimit(RLIMIT_NICE, &rl);
+      const rlim_t need = static_cast<rlim_t>(20 - want);
+      const std::string how =
+          rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need
+              ? "`ulimit -e " + std::to_string(need) + "` before the run"
+              : "its hard limit is " + std::to_string(rl.rlim_max) + ", which only root can raise";
+      return WithRemedy(std::move(st), "a lower niceness needs CAP_SYS_NICE or an RLIMIT_NICE of " +
+                                           std::to_string(need) + " (" + how + ")");
+    }
   }
   if (const uint16_t v = JobIoprio(job_); v != 0) {
-    if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, tid, v) < 0)
-      return ErrnoStatus(PrioOptionsAt(job_) + ": ioprio_set(class " + std::to_string(v >> 13) +
-                         ", level " + std::to_string(v & 7) + ")");
+    if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, tid, v) < 0) {
+      Status st = ErrnoStatus(PrioOptionsAt(job_) + ": ioprio_set(class " +
+                              std::to_string(v >> 13) + ", level " + std::to_string(v & 7) + ")");
+      if (st.errno_value() != EPERM || (v >> 13) != 1) return st;
+      return WithRemedy(std::move(st),
+                        "the real-time I/O priority class needs CAP_SYS_ADMIN or CAP_SYS_NICE; "
+                        "prioclass=2 (best effort) needs neither");
+    }
   }
   return Status::Ok();
 }

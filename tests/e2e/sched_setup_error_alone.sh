@@ -40,7 +40,7 @@ if [ "$(runuser -u nobody -- nice -n -3 nice 2>/dev/null)" = "$(($(nice) - 3))" 
   echo "skip nice: nobody may lower its niceness here"
 else
   fails_alone n.fio nice=-3 \
-    "iobench: job 'j': err=1 \(nice=-3 at n.fio:5: nice\(-3\), niceness -?[0-9]+ -> -?[0-9]+: Operation not permitted\)"
+    "iobench: job 'j': err=1 \(nice=-3 at n.fio:5: nice\(-3\), niceness -?[0-9]+ -> -?[0-9]+: Operation not permitted; a lower niceness needs CAP_SYS_NICE or an RLIMIT_NICE of [0-9]+ \((`ulimit -e [0-9]+` before the run|its hard limit is [0-9]+, which only root can raise)\)\)"
   # Interim reports (--status-interval) list j with its error from the
   # first one on, as fio's do (they had err=0 till the final report).
   as_nobody --output-format=json --status-interval=1 --name=j --ioengine=null --size=64k \
@@ -51,13 +51,13 @@ if command -v ionice >/dev/null && runuser -u nobody -- ionice -c1 true 2>/dev/n
   echo "skip prioclass: nobody may take the real-time I/O class here"
 else
   fails_alone p.fio prioclass=1 \
-    "iobench: job 'j': err=1 \(prioclass=1 at p.fio:5: ioprio_set\(class 1, level 0\): Operation not permitted\)"
+    "iobench: job 'j': err=1 \(prioclass=1 at p.fio:5: ioprio_set\(class 1, level 0\): Operation not permitted; the real-time I/O priority class needs CAP_SYS_ADMIN or CAP_SYS_NICE; prioclass=2 \(best effort\) needs neither\)"
   # On the command line, prio and prioclass both named; the normal report
   # has k's block and its group line.
   as_nobody --name=j --ioengine=null --size=64k --prio=3 --prioclass=1 --name=k --ioengine=null \
     --size=64k >c.txt 2>c.err
   expect_eq "--prioclass=1 --prio=3: exit" "$?" 1
-  grep -qx "iobench: job 'j': err=1 (prioclass=1 at <cmdline>, prio=3 at <cmdline>: ioprio_set(class 1, level 3): Operation not permitted)" c.err ||
+  grep -qx "iobench: job 'j': err=1 (prioclass=1 at <cmdline>, prio=3 at <cmdline>: ioprio_set(class 1, level 3): Operation not permitted; the real-time I/O priority class needs CAP_SYS_ADMIN or CAP_SYS_NICE; prioclass=2 (best effort) needs neither)" c.err ||
     fail "--prioclass=1 --prio=3: stderr: $(cat c.err)"
   grep -q "^k: (groupid=0, jobs=1): err= 0" c.txt || fail "normal report: no block for k: $(cat c.txt)"
   grep -q "READ: .*io=64.0KiB" c.txt || fail "normal report: no group line for k's 64 KiB"
