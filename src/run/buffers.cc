@@ -18,6 +18,7 @@
 
 #include "run/pattern.h"
 #include "run/random.h"
+#include "sys/procfs.h"
 #include "sys/safety.h"
 
 namespace iobench {
@@ -139,7 +140,19 @@ Status IoMemory::Allocate(const JobSpec& job, uint64_t bytes, uint64_t align,
   } else if (job.mem == M::kShm || job.mem == M::kShmHuge) {
     const int flags = IPC_CREAT | 0600 | (job.mem == M::kShmHuge ? SHM_HUGETLB : 0);
     const int id = shmget(IPC_PRIVATE, total, flags);
-    if (id < 0) return ErrnoStatus(who + ": " + opt + ": shmget of " + SizeText(total));
+    if (id < 0) {
+      Status st = ErrnoStatus(who + ": " + opt + ": shmget of " + SizeText(total));
+      if (errno != EPERM || job.mem != M::kShmHuge) return st;
+      // The kernel lets SHM_HUGETLB to CAP_IPC_LOCK or the one group the
+      // sysctl names (fio says only "you may need to run this job as root").
+      const Result<std::string> group = sys::ReadFirstLine("/proc/sys/vm/hugetlb_shm_group");
+      return Status(st.code(),
+                    st.message() +
+                        "; huge-page shared memory needs CAP_IPC_LOCK or membership of the group "
+                        "vm.hugetlb_shm_group names (now " +
+                        (group.ok() ? *group : std::string("unknown")) + "), or use mem=mmaphuge",
+                    EPERM);
+    }
     void* p = shmat(id, nullptr, 0);
     const int err = errno;
     // Marked for removal at once: the segment goes away at detach (or if we
