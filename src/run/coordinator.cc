@@ -1196,7 +1196,8 @@ class PhaseRunner {
     }
 
     std::vector<std::string> paths, disk_paths;  // disk_paths: of jobs with disk_util=1
-    // Of the buffered jobs' files (page cache) and devices (what they used).
+    // Of the jobs' files (holes, extents; the buffered jobs': page cache)
+    // and devices (what the buffered jobs used).
     sys::TargetRegions regions;
     std::vector<const LiveCounters*> live;
     std::vector<const JobSpec*> specs;
@@ -1206,9 +1207,12 @@ class PhaseRunner {
       for (const auto& t : c.targets) {
         if (t.diskless) continue;
         paths.push_back(t.path);
-        if (!jobs_[c.job].direct && (t.regular_file() || t.is_block_device)) {
+        if (t.regular_file() || t.is_block_device) {
           auto& r = regions[t.path];  // listed even when empty: nothing to measure
-          if (t.region_size != 0) r.emplace_back(t.region_offset, t.region_size);
+          if (t.region_size != 0) {
+            r.all.emplace_back(t.region_offset, t.region_size);
+            if (!jobs_[c.job].direct) r.buffered.emplace_back(t.region_offset, t.region_size);
+          }
         }
         if (jobs_[c.job].disk_util) disk_paths.push_back(t.path);
       }

@@ -25,12 +25,18 @@ namespace iobench::sys {
 // (JobFilePaths, see job_paths.h).
 // `unexamined` are the jobs' other target paths, not described (for the
 // warnings' counts only).
-// `regions`: by target path, the {offset, len} regions the buffered jobs'
-// clones use; page cache residency is of those (a path not listed: the
-// whole file), and a block device's bound the data of warning 6
-// (TrapEnv::device_region_bytes). `stop`: a SIGINT while the page cache is measured stops the
-// measuring (the figure is left unset).
-using TargetRegions = std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>>;
+// `regions`: by target path, the {offset, len} regions the jobs' clones use
+// (a path not listed: the whole file). The holes (warning 7) and btrfs
+// extents (warning 8) are of all of them, whether the job is direct or
+// buffered; page cache residency is of the buffered jobs' only, and a block
+// device's bound the data of warning 6 (TrapEnv::device_region_bytes).
+// `stop`: a SIGINT while the page cache is measured stops the measuring
+// (the figure is left unset).
+struct PathRegions {
+  std::vector<std::pair<uint64_t, uint64_t>> all;       // every job's clones
+  std::vector<std::pair<uint64_t, uint64_t>> buffered;  // the direct=0 jobs' clones (of `all`)
+};
+using TargetRegions = std::map<std::string, PathRegions>;
 RunContext CollectContext(const std::vector<JobSpec>& jobs,
                           const std::vector<std::string>& target_paths,
                           const std::vector<std::string>& unexamined = {},
