@@ -121,7 +121,9 @@ Status AtFileLine(const JobSpec& job, const IologSummary& s, const Status& st) {
 // job (the log's directions and lengths), so a note names the log, what it
 // holds and the job's own options that did not apply. fio's header shows
 // the job as written (rw=randread, bs=64k), which is not what it replays.
-std::string ReplayNote(const JobSpec& job, const IologSummary& s) {
+// paths: the log's files as the replay opens them (directory= joined).
+std::string ReplayNote(const JobSpec& job, const IologSummary& s,
+                       const std::vector<std::string>& paths) {
   std::string what;
   auto add = [&](uint64_t n, const char* one, const char* many) {
     if (n == 0) return;
@@ -143,8 +145,8 @@ std::string ReplayNote(const JobSpec& job, const IologSummary& s) {
   }
   if (what.empty()) what = "no I/O";
   std::string files;
-  for (size_t i = 0; i < s.files.size() && i < 3; ++i) files += (i ? ", " : "") + s.files[i];
-  if (s.files.size() > 3) files += ", ... (" + std::to_string(s.files.size()) + " files)";
+  for (size_t i = 0; i < paths.size() && i < 3; ++i) files += (i ? ", " : "") + paths[i];
+  if (paths.size() > 3) files += ", ... (" + std::to_string(paths.size()) + " files)";
   std::string note = "replayed read_iolog " + sys::ReadIologPath(job) + " (fio iolog version " +
                      std::to_string(s.version) + "): " + what + " on " + files;
   if (s.skipped != 0) {  // not replayed, so not counted above
@@ -703,11 +705,14 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
   // else SYNC_FILE_RANGE_WRITE, what sync_file_range=write:N asks for.
   if (s.sync_ranges != 0 && job->sync_file_range_flags == 0)
     job->sync_file_range_flags = SYNC_FILE_RANGE_WRITE;
-  job->parse_notes.push_back(sys::Printable(ReplayNote(*job, s)));
   job->read_iolog_bytes = s.log_bytes;
   job->read_iolog_open_max = ReplayFollowsFileLines(*job) ? s.open_max : 0;
   job->filenames = s.files;
   job->nrfiles = static_cast<uint32_t>(s.files.size());
+  // The paths the replay opens: directory= joined to the log's relative
+  // names, as for filename= (and in fio).
+  const std::vector<std::string> paths = TargetPaths(*job, 0);
+  job->parse_notes.push_back(sys::Printable(ReplayNote(*job, s, paths)));
   // The log's offsets are absolute: the job's own region options do not apply.
   job->offset = 0;
   job->offset_percent = 0;
@@ -754,7 +759,6 @@ Status PrepareReplay(JobSpec* job, bool diskless) {
     // up (a path through a regular file, ENOTDIR; a directory the user may
     // not search) is refused with the log line that adds it, as a missing
     // one is, not left to the run as the job's error.
-    const std::vector<std::string> paths = TargetPaths(*job, 0);
     for (size_t i = 0; i < paths.size(); ++i) {
       const std::string& p = paths[i];
       struct stat st {};

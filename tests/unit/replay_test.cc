@@ -512,6 +512,25 @@ TEST(ReplayJobTest, NoteNamesTheLogAndWhatDidNotApply) {
                                   "line are the log's");
 }
 
+// directory= is joined to the log's relative file names, as to filename=
+// (and in fio): the note names the path the replay opens, as the errors and
+// write_iolog do (it showed the log's name alone). An absolute name stays.
+TEST(ReplayJobTest, DirectoryJoinsTheLogsRelativeNames) {
+  TempDir d("/dev/shm");
+  const std::string f = d.File("rel.dat", 64 << 10);
+  const std::string abs = d.File("abs.dat", 64 << 10);
+  const std::string p =
+      d.Write("log", "fio version 3 iolog\n0 rel.dat add\n0 " + abs + " add\n0 rel.dat open\n0 " +
+                         abs + " open\n1 rel.dat write 0 4096\n2 " + abs + " read 0 4096\n");
+  JobSpec j = ParseOk("[r]\nread_iolog=" + p + "\ndirectory=" + d.path() + "\n").jobs.at(0);
+  ASSERT_TRUE(PrepareReplayJob(&j, false).ok());
+  EXPECT_EQ(sys::TargetPaths(j, 0), (std::vector<std::string>{f, abs}));
+  ASSERT_EQ(j.parse_notes.size(), 1u);
+  EXPECT_EQ(j.parse_notes[0], "replayed read_iolog " + p + " (fio iolog version 3): 1 read, " +
+                                  "1 write on " + f + ", " + abs +
+                                  "; rw= and bs= in the job line are the log's");
+}
+
 // A sync_file_range line (fio's record of sync_file_range=: the last
 // write's offset, length 0) is an entry with its offset and length, after
 // replay_scale; the job replays it with its own flags, else write.
