@@ -60,6 +60,16 @@ std::string NotU64(std::string_view what, std::string_view s) {
   return std::string(what) + " '" + std::string(s) + "' is not a number";
 }
 
+// The actions of a line with an offset and a length (v2's "wait" aside).
+bool IsIologIoAction(std::string_view act) {
+  return act == "read" || act == "write" || act == "trim" || act == "sync" || act == "datasync" ||
+         act == "sync_file_range";
+}
+
+bool IsIologFileAction(std::string_view act) {
+  return act == "add" || act == "open" || act == "close";
+}
+
 std::string SettingWhere(const JobSpec& job, const char* name) {
   const OptionSetting* s = job.FindSetting(name);
   return s == nullptr ? "<default>" : s->Where();
@@ -409,11 +419,12 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
       }
       return 0;
     }
-    if (act == "read" || act == "write" || act == "trim" || act == "sync" || act == "datasync" ||
-        act == "sync_file_range" || act == "wait")
+    if (IsIologIoAction(act) || act == "wait")
       return LineError("action '" + std::string(act) + "' needs an offset and a length");
     return LineError("unknown file action '" + std::string(act) + "' (add, open, close)");
   }
+  if (IsIologFileAction(act))  // it used to be an unknown action, in a list holding it
+    return LineError("file action '" + std::string(act) + "' takes no offset and length");
   uint64_t offset = 0, length = 0;
   // A v2 "wait" line's first number is its delay in microseconds.
   if (!ParseU64(tok[at + 2], &offset))

@@ -388,6 +388,11 @@ TEST(ReplayReaderTest, ErrorsNameFileAndLine) {
       {h3 + "3 /f read 18446744073709551615 2\n",
        ":4: offset 18446744073709551615 + length 2 overflows"},
       {h3 + "3 /f unlink\n", ":4: unknown file action 'unlink' (add, open, close)"},
+      // A file action with numbers: it was an unknown action, in a list holding it.
+      {h3 + "3 /f open 0 0\n", ":4: file action 'open' takes no offset and length"},
+      {"fio version 2 iolog\n/f add 0 0\n", ":2: file action 'add' takes no offset and length"},
+      {"fio version 2 iolog\n/f add\n/f close x y\n",
+       ":3: file action 'close' takes no offset and length"},
       {"fio version 2 iolog\n/f add\n/f open\n/f read 0 4096 7\n",
        ":4: expected 'FILE ACTION' or 'FILE ACTION OFFSET LENGTH', got 5 fields"},
       {"fio version 2 iolog\n/f add\n/f close\n", ":3: 'close' of file '/f', which is not open"},
