@@ -70,6 +70,20 @@ bool IsIologFileAction(std::string_view act) {
   return act == "add" || act == "open" || act == "close";
 }
 
+// Whether a line's fields would parse as a line of iolog `version` (its
+// shape, action and numbers; not its files): a line that fails under its
+// header's version but fits the other one was likely written for it.
+bool FitsIologVersion(const std::string_view* tok, int n, int version) {
+  uint64_t v = 0;
+  const int at = version == 3 ? 1 : 0;
+  if (version == 3 && !ParseU64(tok[0], &v)) return false;
+  if (n - at == 2) return IsIologFileAction(tok[at + 1]);
+  if (n - at != 4) return false;
+  const std::string_view act = tok[at + 1];
+  return (IsIologIoAction(act) || (version == 2 && act == "wait")) && ParseU64(tok[at + 2], &v) &&
+         ParseU64(tok[at + 3], &v);
+}
+
 std::string SettingWhere(const JobSpec& job, const char* name) {
   const OptionSetting* s = job.FindSetting(name);
   return s == nullptr ? "<default>" : s->Where();
@@ -297,6 +311,14 @@ Status IologReader::LineError(const std::string& what) const {
       sys::Printable("read_iolog " + path_ + ":" + std::to_string(line_) + ": " + what));
 }
 
+std::string IologReader::OtherVersionHint(const std::string_view* tok, int n) const {
+  const int other = version_ == 3 ? 2 : 3;
+  if (!FitsIologVersion(tok, n, other)) return "";
+  return " (the line reads as a version " + std::to_string(other) +
+         " iolog line, but the header at line " + std::to_string(header_line_) + " says version " +
+         std::to_string(version_) + ")";
+}
+
 uint64_t IologReader::ScaleDelay(uint64_t us) const {
   if (opts_.no_stall) return 0;
   const unsigned __int128 ns = static_cast<unsigned __int128>(us) * 1000 * 100 / opts_.time_scale;
@@ -344,6 +366,7 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
     const int v = HeaderVersion(line);
     if (v != 0) {
       version_ = v;
+      header_line_ = line_;
       have_stamp_ = false;
       return 0;
     }
@@ -351,7 +374,8 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
   int at = 0;
   if (version_ == 3) {
     uint64_t stamp = 0;
-    if (!ParseU64(tok[0], &stamp)) return LineError(NotU64("timestamp", tok[0]));
+    if (!ParseU64(tok[0], &stamp))
+      return LineError(NotU64("timestamp", tok[0]) + OtherVersionHint(tok, n));
     // A stamp before the previous line's is no wait, and the next lines'
     // waits count from it, as in fio: numjobs clones sharing one write_iolog
     // interleave their lines in blocks, each block on its own clone's clock.
@@ -372,7 +396,8 @@ Result<int> IologReader::ParseLine(char* line, ReplayEntry* e) {
   const char* shape = version_ == 3 ? "'TIME FILE ACTION' or 'TIME FILE ACTION OFFSET LENGTH'"
                                     : "'FILE ACTION' or 'FILE ACTION OFFSET LENGTH'";
   if (fields != 2 && fields != 4)
-    return LineError("expected " + std::string(shape) + ", got " + std::to_string(n) + " fields");
+    return LineError("expected " + std::string(shape) + ", got " + std::to_string(n) + " fields" +
+                     OtherVersionHint(tok, n));
   const std::string name(tok[at]);
   const std::string_view act = tok[at + 1];
   if (fields == 2) {

@@ -114,6 +114,10 @@ class IologReader {
   // not open), naming `what` is done on it ("I/O", "'sync'").
   Result<uint32_t> FileOf(const std::string& name, bool must_be_open, std::string_view what);
   uint64_t ScaleDelay(uint64_t us) const;
+  // For a line of n fields that does not parse: " (the line reads as a
+  // version 2 iolog line, but the header at line H says version 3)" when it
+  // would parse under the other version, else "".
+  std::string OtherVersionHint(const std::string_view* tok, int n) const;
 
   std::string path_;
   ReplayOptions opts_;
@@ -125,6 +129,7 @@ class IologReader {
   std::unique_ptr<char[]> buf_{new char[kMaxLine + 1]};
   int version_ = 0;
   uint64_t line_ = 0;
+  uint64_t header_line_ = 1;    // the line of the header in force
   uint64_t pos_ = 0;            // bytes read
   uint64_t last_stamp_us_ = 0;  // v3: the previous line's timestamp
   bool have_stamp_ = false;     // v3: last_stamp_us_ is set (in this run of the log)

@@ -395,6 +395,31 @@ TEST(ReplayReaderTest, ErrorsNameFileAndLine) {
        ":3: file action 'close' takes no offset and length"},
       {"fio version 2 iolog\n/f add\n/f open\n/f read 0 4096 7\n",
        ":4: expected 'FILE ACTION' or 'FILE ACTION OFFSET LENGTH', got 5 fields"},
+      // Lines of the other version than the header says: a hint, when the
+      // line parses under that version (they read as stray fields or
+      // timestamps, without a word of the header).
+      {"fio version 2 iolog\n1 /f add\n",
+       ":2: expected 'FILE ACTION' or 'FILE ACTION OFFSET LENGTH', got 3 fields (the line reads "
+       "as a version 3 iolog line, but the header at line 1 says version 2)"},
+      {"fio version 2 iolog\n/f add\n/f open\n3 /f read 0 4096\n",
+       ":4: expected 'FILE ACTION' or 'FILE ACTION OFFSET LENGTH', got 5 fields (the line reads "
+       "as a version 3 iolog line, but the header at line 1 says version 2)"},
+      {"fio version 3 iolog\n/f add\n",
+       ":2: timestamp '/f' is not a number (the line reads as a version 2 iolog line, but the "
+       "header at line 1 says version 3)"},
+      {h3 + "/f wait 500 0\n",
+       ":4: timestamp '/f' is not a number (the line reads as a version 2 iolog line, but the "
+       "header at line 1 says version 3)"},
+      // The header in force: a later run's (logs append).
+      {h3 + "3 /f close\nfio version 2 iolog\n1 /f add\n",
+       ":6: expected 'FILE ACTION' or 'FILE ACTION OFFSET LENGTH', got 3 fields (the line reads "
+       "as a version 3 iolog line, but the header at line 5 says version 2)"},
+      // No hint for a line that fits neither version.
+      {"fio version 2 iolog\n1 /f frob\n",
+       ":2: expected 'FILE ACTION' or 'FILE ACTION OFFSET LENGTH', got 3 fields"},
+      {"fio version 3 iolog\n/f frob 0 0\n", ":2: timestamp '/f' is not a number"},
+      {"fio version 2 iolog\n1 /f read 0 x\n",
+       ":2: expected 'FILE ACTION' or 'FILE ACTION OFFSET LENGTH', got 5 fields"},
       {"fio version 2 iolog\n/f add\n/f close\n", ":3: 'close' of file '/f', which is not open"},
       // A wait line's first number is its delay (it was called an offset).
       {"fio version 2 iolog\n/f add\n/f open\n/f wait -1 0\n", ":4: delay '-1' is not a number"},
