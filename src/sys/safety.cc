@@ -1005,6 +1005,17 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
           (job.registerfiles && job.sqthread_poll ? "them" : "it") +
           " the replay would open and close them as the log's lines say";
     }
+    // A replay that follows its log's open and close lines holds as many
+    // files open as the log does at its most (PrepareReplayJob): the count
+    // is the log's, which the limit alone did not say.
+    if (!DisklessEngine(job.ioengine) && job.read_iolog_open_max > 1 && n.open_files_why.empty())
+      n.open_files_why =
+          "job '" + job.name + "' holds up to " + std::to_string(job.read_iolog_open_max) +
+          " files open at once" +
+          (clones > 1 ? " in each of its " + std::to_string(clones) + " clones" : std::string()) +
+          ", as the 'open' and 'close' lines of its " +
+          OptionAt(job, "read_iolog", job.read_iolog) + " do; the replay opens and closes them " +
+          "as the log says";
     // Many files of a job's own, all open at once: openfiles= is the other
     // way out, which the limit alone did not say.
     if (const uint32_t files = JobFilesPerClone(job);

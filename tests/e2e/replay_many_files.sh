@@ -53,6 +53,22 @@ if "$bin" --list-engines 2>/dev/null | grep -qw io_uring; then
   done
 fi
 
+# A log that itself holds all 100 files open at once needs 100 descriptors:
+# the refusal says the count is the log's (it gave the count alone).
+{
+  echo "fio version 3 iolog"
+  for i in $(seq 0 $((n - 1))); do echo "0 $tmp/m.$i add"; done
+  for i in $(seq 0 $((n - 1))); do echo "1 $tmp/m.$i open"; done
+  for i in $(seq 0 $((n - 1))); do echo "1 $tmp/m.$i write 0 4096"; done
+  for i in $(seq 0 $((n - 1))); do echo "2 $tmp/m.$i close"; done
+} >all.log
+(ulimit -n 64 && "$bin" --name=r --read_iolog=all.log --output=/dev/null 2>err) &&
+  fail "a log holding $n files open ran under ulimit -n 64"
+why="(job 'r' holds up to $n files open at once, as the 'open' and 'close' lines of its"
+why+=" read_iolog=all.log at <cmdline> do; the replay opens and closes them as the log says)"
+grep -qF "$why" err && echo "ok   the refusal says the count is the log's" ||
+  fail "the refusal of a log holding $n files open does not say why: $(head -3 err)"
+
 # The files open at once: never more than the log holds open (one here).
 if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
   strace -f -qq -e trace=openat,close -o st "$bin" --name=r --read_iolog=many.log \

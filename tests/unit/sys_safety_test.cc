@@ -440,6 +440,34 @@ TEST(SysResourceTest, RegisteredFilesReplayIsNamed) {
   EXPECT_EQ(CheckResourceLimitsAgainst({r}, l).message().find("keeps all"), std::string::npos);
 }
 
+// A replay that follows its log's open and close lines holds as many files
+// open as the log does at its most: the refusal says the count is the
+// log's (it gave the count alone, which the user could not trace).
+TEST(SysResourceTest, ReplayLogsOpenFilesAreNamed) {
+  JobSpec r = Job("r", "/f0", RwMode::kWrite);
+  for (int i = 1; i < 100; ++i) r.filenames.push_back("/f" + std::to_string(i));
+  r.read_iolog = "many.log";
+  r.read_iolog_open_max = 100;
+  r.settings.push_back({"read_iolog", "many.log", OptionSource::kJob, "r.fio", 3});
+  SystemLimits l = Roomy();
+  l.nofile_soft = l.nofile_hard = 64;
+  EXPECT_EQ(CheckResourceLimitsAgainst({r}, l).message(),
+            "open files: the jobs need 116 file descriptors but RLIMIT_NOFILE is 64 (hard limit "
+            "64); raise the hard limit (nofile in /etc/security/limits.conf), then `ulimit -n "
+            "116` (job 'r' holds up to 100 files open at once, as the 'open' and 'close' lines "
+            "of its read_iolog=many.log at r.fio:3 do; the replay opens and closes them as the "
+            "log says)");
+  r.numjobs = 2;
+  EXPECT_NE(CheckResourceLimitsAgainst({r}, l).message().find(
+                "(job 'r' holds up to 100 files open at once in each of its 2 clones, as "),
+            std::string::npos);
+  // One file open at a time: the count is not the log's.
+  r.numjobs = 1;
+  r.read_iolog_open_max = 1;
+  l.nofile_soft = l.nofile_hard = 16;
+  EXPECT_EQ(CheckResourceLimitsAgainst({r}, l).message().find("holds up to"), std::string::npos);
+}
+
 TEST(SysResourceTest, PhasesRunOneAfterAnother) {
   JobSpec a = Job("a", "/f", RwMode::kRead);
   a.ioengine = "libaio";
