@@ -1017,14 +1017,25 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
           OptionAt(job, "read_iolog", job.read_iolog) + " do; the replay opens and closes them " +
           "as the log says";
     // Many files of a job's own, all open at once: openfiles= is the other
-    // way out, which the limit alone did not say.
-    if (const uint32_t files = JobFilesPerClone(job);
-        !DisklessEngine(job.ioengine) && files > 1 && job.openfiles == 0 &&
-        job.read_iolog.empty() && !job.RegistersFiles() && n.open_files_why.empty())
-      n.open_files_why =
-          "or openfiles=N: job '" + job.name + "' keeps its " + std::to_string(files) +
-          " files open at once" +
+    // way out, which the limit alone did not say. Registered files are all
+    // open (openfiles= below their count is refused): the option that
+    // registers them is the way out then.
+    if (const uint32_t files = JobFilesPerClone(job); !DisklessEngine(job.ioengine) && files > 1 &&
+                                                      job.read_iolog.empty() &&
+                                                      n.open_files_why.empty()) {
+      const std::string held =
+          "job '" + job.name + "' keeps its " + std::to_string(files) + " files open at once" +
           (clones > 1 ? " in each of its " + std::to_string(clones) + " clones" : std::string());
+      if (job.RegistersFiles()) {
+        const std::string opt = job.registerfiles ? OptionAt(job, "registerfiles", "1")
+                                                  : OptionAt(job, "sqthread_poll", "1");
+        n.open_files_why = held + ", as " + opt +
+                           " registers them all with io_uring; without it, openfiles=N would "
+                           "keep fewer open";
+      } else if (job.openfiles == 0) {
+        n.open_files_why = "or openfiles=N: " + held;
+      }
+    }
     // Log files stay open for the run (the log writer appends as it goes;
     // fio keeps its logs in memory and opens each at the end): one per
     // clone and log (slat, clat and lat for write_lat_log), or one per job

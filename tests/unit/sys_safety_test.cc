@@ -468,6 +468,30 @@ TEST(SysResourceTest, ReplayLogsOpenFilesAreNamed) {
   EXPECT_EQ(CheckResourceLimitsAgainst({r}, l).message().find("holds up to"), std::string::npos);
 }
 
+// Registered files are all open for the run (openfiles= below their count
+// is refused), so "or openfiles=N" was no way out and was left off with
+// nothing in its place: the hint names the option that registers them.
+TEST(SysResourceTest, RegisteredFilesNameTheirOption) {
+  JobSpec r = Job("t", "/f0", RwMode::kRead);
+  for (int i = 1; i < 100; ++i) r.filenames.push_back("/f" + std::to_string(i));
+  r.nrfiles = 100;
+  r.ioengine = "io_uring";
+  r.registerfiles = true;
+  r.settings.push_back({"registerfiles", "1", OptionSource::kJob, "r.fio", 4});
+  SystemLimits l = Roomy();
+  l.nofile_soft = l.nofile_hard = 60;
+  const std::string msg = CheckResourceLimitsAgainst({r}, l).message();
+  EXPECT_NE(
+      msg.find("(job 't' keeps its 100 files open at once, as registerfiles=1 at r.fio:4 registers "
+               "them all with io_uring; without it, openfiles=N would keep fewer open)"),
+      std::string::npos)
+      << msg;
+  r.registerfiles = false;
+  EXPECT_NE(CheckResourceLimitsAgainst({r}, l).message().find(
+                "(or openfiles=N: job 't' keeps its 100 files open at once)"),
+            std::string::npos);
+}
+
 TEST(SysResourceTest, PhasesRunOneAfterAnother) {
   JobSpec a = Job("a", "/f", RwMode::kRead);
   a.ioengine = "libaio";
