@@ -497,7 +497,10 @@ TEST(WorkerFakeEngineTest, RuntimeEndReapsTheDepthInOneCall) {
   EXPECT_EQ(jr.error, 0) << jr.error_message;
   EXPECT_EQ(fr.ledger->protocol_errors, 0u);
   EXPECT_EQ(fr.ledger->completions, fr.ledger->queued);
-  EXPECT_EQ(fr.ledger->max_min_asked, 16u);
+  // 16 in flight when the stop is seen while filling, 15 when it is seen
+  // after a reap (fio's loop sees it at either point too).
+  EXPECT_GE(fr.ledger->max_min_asked, 15u);
+  EXPECT_LE(fr.ledger->max_min_asked, 16u);
   EXPECT_EQ(jr.stats.depth.complete[3], 1u);  // 9-16: the last call
 }
 
