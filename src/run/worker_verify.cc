@@ -497,9 +497,16 @@ bool Worker::VerifyPhaseStep() {
       // The writer's verify reads counted towards number_ios x loops as its
       // writes did (fio 3.33): loops=2 number_ios=300 over 256 blocks, the
       // second loop wrote 88 (600 - 256 - 256), and verify_only reads 344.
-      if (replay_budget_ != UINT64_MAX)
-        replay_budget_ -= std::min(replay_budget_, ts_.issued[0] - vphase_reads0_);
+      const uint64_t phase_reads = ts_.issued[0] - vphase_reads0_;
+      if (replay_budget_ != UINT64_MAX) replay_budget_ -= std::min(replay_budget_, phase_reads);
       if (job_.time_based || job_.fill_device || error_ != 0 || replay_budget_ == 0) return false;
+      // A phase that read nothing and went through none of the plan leaves
+      // the counts below where they were, so another would too: a random
+      // job reading a loaded state's record (what all the writer's passes
+      // left, read once) with io_size above size used to start empty
+      // phases forever (norandommap size=64k io_size=256k: 16 reads, then
+      // a hang at full CPU; fio 3.33 reads 16 and ends).
+      if (phase_reads == 0 && issued_bytes_ == verify_mark_bytes_) return false;
       // MorePasses() as the writer asked it: issued_bytes_ holds the plan's
       // bytes (its writes, not issued here), and what it moved is those plus
       // its verify reads, these reads (io_size=3m over 1m: two passes).

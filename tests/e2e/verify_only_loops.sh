@@ -60,3 +60,43 @@ run --name=w --filename="$f" --size=1M --bs=4k --verify=crc32c --rw=write --loop
 [ "$rc" -eq 1 ] || fail "flipped byte: exit $rc, want 1"
 [ "$(grep -c 'at offset 12288, length 4096' err.txt)" = 2 ] || fail "the bad block not found twice"
 echo "ok: verify_only with verify_state_load and a bad block, per loop"
+
+# A random writer whose io_size is above its size, checked with its state:
+# the record (what all its passes left) is read once and the job ends. It
+# used to start empty verify phases forever (100% CPU, no exit). fio 3.33
+# reads 16 for the first.
+state_once() {
+  local want=$1
+  shift
+  local job=(--name=w --filename="$f" --size=64k --rw=randwrite --verify=crc32c "$@")
+  rm -f "$f" local-w-0-verify.state
+  run "${job[@]}"
+  [ "$rc" -eq 0 ] || fail "$*: write run: exit $rc"
+  "$bin" "${job[@]}" --verify_only=1 --verify_state_load=1 --output-format=json \
+    >out.json 2>err.txt &
+  local pid=$!
+  local waited=0
+  while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 200 ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill "$pid"
+    wait "$pid"
+    fail "$*: verify_only with the state did not end within 20 s"
+  fi
+  wait "$pid"
+  rc=$?
+  [ "$rc" -eq 0 ] || fail "$*: verify_only: exit $rc"
+  local got
+  got=$(jget 'doc["jobs"][0]["read"]["total_ios"]')
+  [ -z "$want" ] || [ "$got" = "$want" ] || fail "$*: verify_only read $got, want $want"
+  [ "$got" -gt 0 ] || fail "$*: verify_only read nothing"
+}
+state_once 16 --io_size=256k --bs=4k --norandommap --ioengine=psync
+state_once "" --io_size=128k --loops=2 --bs=4k --norandommap
+state_once "" --io_size=256k --bsrange=4k-16k --norandommap
+state_once "" --io_size=256k --bs=4k --percentage_random=50
+engine_ok io_uring && state_once 16 --io_size=256k --bs=4k --norandommap --ioengine=io_uring \
+  --iodepth=8
+echo "ok: verify_only with the state of a random writer past its size ends"
