@@ -162,6 +162,11 @@ struct VerifyCounters {
   // Off-grid chunks written past kMaxOffGridChunks: not recorded, so not
   // read back by NextWritten (a backlog batch or a replay still checks them).
   uint64_t chunks_unrecorded = 0;
+  // Of chunks_skipped: writes to them overlapped in flight, the check failed
+  // and whether they are a mix of those writes cannot be told (one was
+  // split, so torn at any byte; a header across a 512-byte sector; a sliver
+  // of a sector from an old generation). Reported, not silently passed.
+  uint64_t chunks_undecided = 0;
 };
 
 // What one checking thread needs of its own: checksum state, counters and
@@ -383,8 +388,8 @@ class Verifier {
   // A chunk whose writes overlapped in flight failed its header or checksum
   // check: is it a mix of those writes, sector by sector (kExplained: skip
   // it), something else (kUnexplained: a failure), or can that not be told
-  // (kUndecidable: skip it)? *best: the generation to rebuild for the
-  // failure report.
+  // (kUndecidable: skip it, counted in chunks_undecided)? *best: the
+  // generation to rebuild for the failure report.
   enum class Tear : uint8_t { kExplained, kUnexplained, kUndecidable };
   Tear ExplainTear(VerifyChecker& c, const uint8_t* chunk, uint64_t clen, uint32_t file_index,
                    uint64_t offset, const Entry& e, uint64_t* best) const;

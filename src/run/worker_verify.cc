@@ -581,6 +581,17 @@ void Worker::FinishVerify() {
             " blocks off the verify_interval grid were not recorded (more than " +
             std::to_string(kMaxOffGridChunks) +
             " distinct ones) and not read back; raise verify_interval or align the writes");
+  if (c.chunks_undecided != 0) {
+    // Not a failure (their writes may have been torn legitimately), but
+    // not a pass either: the user must know they went unchecked.
+    const std::string msg =
+        "verify: " + std::to_string(c.chunks_undecided) +
+        " of the skipped blocks failed their check and could not be told from a torn write "
+        "(writes to them overlapped in flight and one was split, or the header crosses a "
+        "512-byte sector): not checked; serialize_overlap=1 checks every block";
+    std::fprintf(stderr, "iobench: job '%s': %s\n", job_.name.c_str(), sys::Printable(msg).c_str());
+    AddNote(msg);
+  }
   if (job_.verify.state_save && HasWrite(job_.rw) && !job_.verify.verify_only &&
       c.chunks_written != 0) {
     const std::string path = Verifier::StateFileName(job_.name, worker_index_);

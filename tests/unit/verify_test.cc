@@ -808,7 +808,9 @@ TEST_P(VerifyOnFs, OverlappedChunkIsSkippedOnlyWhenAMixOfItsWrites) {
   tb = f.v().PrepareWrite(b.data(), kBs, 0, 6 * kBs);
   f.v().OnWriteComplete(ta, true, /*split=*/true);
   f.v().OnWriteComplete(tb, true);
+  const uint64_t undecided = f.v().counters().chunks_undecided;
   EXPECT_TRUE(skipped(mix(a, b, 1000, kBs)));
+  EXPECT_EQ(f.v().counters().chunks_undecided, undecided + 1);  // reported, not silent
   // The next lone write restores the exact check.
   f.Write(6 * kBs);
   f.PutBytes(6 * kBs, mix(a, b, 2048, kBs));
@@ -842,9 +844,14 @@ TEST_P(VerifyOnFs, TearSectorsAreOnTheFileGrid) {
   EXPECT_EQ(fail.kind, VerifyFailureKind::kBadData);
 }
 
-// The search for a sector's writer is bounded (kTearGenerations = 64): a
-// sector older than that cannot be told from damage, and is skipped.
-TEST_P(VerifyOnFs, TearSearchIsBounded) {
+// A sector's writer is found however old it is (its first data word names
+// the one generation it can be): a sector of generation 1 in a chunk whose
+// last write is 73 is a tear; the same sector with a flipped byte is
+// damage. The search used to stop at the last 64 generations and skip
+// such a chunk whatever its bytes: a flipped byte in a chunk rewritten
+// under overlap more than 64 times (time_based over 32k at QD32) passed
+// with exit 0.
+TEST_P(VerifyOnFs, TearSearchReachesEveryGeneration) {
   TempDir dir(GetParam());
   ASSERT_TRUE(dir.ok());
   VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc32c));
@@ -861,10 +868,28 @@ TEST_P(VerifyOnFs, TearSearchIsBounded) {
   f.PutBytes(2 * kBs, m);
   EXPECT_TRUE(f.Check(2 * kBs, kBs).ok());
   EXPECT_EQ(f.v().counters().chunks_skipped, 1u);
-  std::copy(a.begin() + 2048, a.end(), m.begin() + 2048);  // within reach: a mix
+  for (uint64_t at : {2048u, 3000u, 4095u}) {  // a sector's first word, its middle, its end
+    std::vector<uint8_t> d = m;
+    d[at] ^= 1;
+    f.PutBytes(2 * kBs, d);
+    VerifyFailure fail;
+    const Status st = f.Check(2 * kBs, kBs, &fail);
+    ASSERT_FALSE(st.ok()) << at;
+    EXPECT_EQ(fail.kind, VerifyFailureKind::kBadData) << at;
+    EXPECT_NE(st.message().find("no mix of them"), std::string::npos) << st.message();
+  }
+  std::copy(a.begin() + 2048, a.end(), m.begin() + 2048);  // a recent mix
   m[300] ^= 1;                                             // but damaged
   f.PutBytes(2 * kBs, m);
   EXPECT_FALSE(f.Check(2 * kBs, kBs).ok());
+  m = b;  // a sector of other bytes
+
+  for (uint64_t i = 1024; i < 1536; ++i) m[i] = static_cast<uint8_t>(i * 37 + 11);
+  f.PutBytes(2 * kBs, m);
+  EXPECT_FALSE(f.Check(2 * kBs, kBs).ok());
+  EXPECT_EQ(f.v().counters().chunks_skipped, 1u);
+  EXPECT_EQ(f.v().counters().chunks_undecided, 0u);
+  EXPECT_EQ(f.v().counters().failures, 5u);
 }
 
 TEST_P(VerifyOnFs, VerifyOffsetMovesTheHeader) {
