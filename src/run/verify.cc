@@ -169,6 +169,8 @@ const char* VerifyFailureKindName(VerifyFailureKind kind) {
       return "stale";
     case VerifyFailureKind::kPattern:
       return "pattern mismatch";
+    case VerifyFailureKind::kNewer:
+      return "block from another run";
   }
   return "?";
 }
@@ -946,10 +948,13 @@ bool Verifier::CheckChunk(VerifyChecker& c, const uint8_t* chunk, uint64_t clen,
     const bool good =
         overlap ? (h.generation >= 1 && h.generation <= want_gen) : h.generation == want_gen;
     if (!good) {
-      f->kind = VerifyFailureKind::kStale;
+      // A newer one is no lost write: it was called a stale block.
+      const bool newer = h.generation > want_gen;
+      f->kind = newer ? VerifyFailureKind::kNewer : VerifyFailureKind::kStale;
       f->detail = "generation " + std::to_string(h.generation) +
-                  (h.generation < want_gen ? " is older than " : " is newer than ") +
-                  "the last completed write's " + std::to_string(want_gen);
+                  (newer ? " is newer than " : " is older than ") + "the last completed write's " +
+                  std::to_string(want_gen) +
+                  (newer ? " (written after the record was made: a later run on the file?)" : "");
       return false;
     }
   }
@@ -1073,9 +1078,11 @@ Status Verifier::MakeFailureStatus(VerifyChecker& c, const uint8_t* chunk, uint6
       }
     }
   }
+  // "stale block at offset ...", "block from another run at offset ...".
+  const bool block_in_name = f->kind == VerifyFailureKind::kNewer;
   std::string msg = "verify: " + path + ": " + VerifyFailureKindName(f->kind) +
-                    " block at offset " + std::to_string(offset) + ", length " +
-                    std::to_string(clen) + ": " + f->detail;
+                    (block_in_name ? "" : " block") + " at offset " + std::to_string(offset) +
+                    ", length " + std::to_string(clen) + ": " + f->detail;
   if (type_ != VerifyType::kPattern) {
     msg += "; read header: " + DescribeHeader(f->actual);
     if (f->expected_known) msg += "; expected header: " + DescribeHeader(f->expected);

@@ -109,7 +109,11 @@ enum class VerifyFailureKind : uint8_t {
   kMisplaced,
   kBadData,
   kStale,
-  kPattern
+  kPattern,
+  // A self-consistent block of a generation above the last completed
+  // write's: written after the record was made (a later run on the file, a
+  // state saved before its writer's last writes), not stale.
+  kNewer
 };
 const char* VerifyFailureKindName(VerifyFailureKind kind);
 

@@ -330,6 +330,35 @@ TEST_P(VerifyOnFs, ShortBlockIsTorn) {
   EXPECT_GE(fail.first_diff, 6 * kBs + 3000);
 }
 
+// A block newer than the state's record (written after the state was saved)
+// is not stale, which says a write was lost: it used to read "stale block
+// ...: generation 2 is newer than the last completed write's 1".
+TEST_P(VerifyOnFs, NewerBlockThanTheStateIsNotCalledStale) {
+  TempDir dir(GetParam());
+  ASSERT_TRUE(dir.ok());
+  const std::string state = dir.path() + "/" + Verifier::StateFileName("vjob", 0);
+  {
+    VerifyFile f(dir.path(), VerifyJob(VerifyType::kCrc32c));
+    f.WriteAll();
+    ASSERT_TRUE(f.v().SaveState(state).ok());
+    f.Write(5 * kBs);  // generation 2, after the save
+  }
+  JobSpec job = VerifyJob(VerifyType::kCrc32c);
+  job.verify.verify_only = true;
+  job.verify.state_load = true;
+  VerifyFile f(dir.path(), job);
+  ASSERT_TRUE(f.v().LoadState(state).ok());
+  VerifyFailure fail;
+  const Status st = f.Check(5 * kBs, kBs, &fail);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(fail.kind, VerifyFailureKind::kNewer);
+  EXPECT_NE(st.message().find("block from another run at offset 20480, length 4096: generation 2 "
+                              "is newer than the last completed write's 1"),
+            std::string::npos)
+      << st.message();
+  EXPECT_EQ(st.message().find("stale"), std::string::npos) << st.message();
+}
+
 TEST_P(VerifyOnFs, StateSaveLoadVerifiesAcrossTwoRuns) {
   TempDir dir(GetParam());
   ASSERT_TRUE(dir.ok());
