@@ -103,28 +103,24 @@ std::string DirName(const std::string& path) {
   return path.substr(0, slash);
 }
 
-// Reads a job file with plain read(2): works for pipes (`<(...)`, /dev/fd/N),
-// refuses directories, and never throws (libstdc++ streams can).
-Result<std::string> ReadWholeFile(const std::string& path) {
+// Reads a job file's text from `fd` with plain read(2): works for pipes
+// (`<(...)`, /dev/fd/N, stdin), refuses directories and block devices, and
+// never throws (libstdc++ streams can). `name` is how errors call it.
+Result<std::string> ReadJobText(int fd, const std::string& name) {
   constexpr size_t kMaxJobFile = 64u << 20;
   constexpr size_t kMaxDeviceJobFile = 1u << 20;
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return ErrnoStatus("open job file " + path);
   struct stat sb {};
-  if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-    close(fd);
-    return Status::Invalid("job file " + path + " is a directory");
-  }
+  if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode))
+    return Status::Invalid("job file " + name + " is a directory");
   // A block device is no job file (a disk's first 64 MiB are no text). A
   // pipe (<(...), /dev/fd/N), a terminal and any other character device
   // are read as a stream: /dev/null is an empty job file, as fio reads it.
-  // A character device may never end (/dev/zero, /dev/urandom): it stops
-  // at its first NUL byte or at 1 MiB, not 64, so that costs little time
-  // and memory.
-  if (fstat(fd, &sb) == 0 && S_ISBLK(sb.st_mode)) {
-    close(fd);
-    return Status::Invalid("job file " + path + ": not a regular file (a block device)");
-  }
+  // A character device may never end (/dev/zero, /dev/urandom, /dev/full):
+  // it stops at its first NUL byte or at 1 MiB, not 64, so that costs
+  // little time and memory. A pipe that never ends (`yes | iobench -`)
+  // stops at 64 MiB, as a file does: it grew to all the memory there was.
+  if (S_ISBLK(sb.st_mode))
+    return Status::Invalid("job file " + name + ": not a regular file (a block device)");
   const bool device = S_ISCHR(sb.st_mode) && !isatty(fd);
   const size_t max_size = device ? kMaxDeviceJobFile : kMaxJobFile;
   std::string s;
@@ -132,27 +128,27 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   for (;;) {
     ssize_t n = read(fd, buf, sizeof(buf));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      Status st = ErrnoStatus("read job file " + path);
-      close(fd);
-      return st;
-    }
+    if (n < 0) return ErrnoStatus("read job file " + name);
     if (n == 0) break;
     // A device's stream of NULs (/dev/zero) is said as soon as it shows.
-    if (device && std::memchr(buf, '\0', static_cast<size_t>(n)) != nullptr) {
-      close(fd);
-      return Status::Invalid("job file " + path +
+    if (device && std::memchr(buf, '\0', static_cast<size_t>(n)) != nullptr)
+      return Status::Invalid("job file " + name +
                              ": a character device that reads NUL bytes, not a job file's text");
-    }
     s.append(buf, static_cast<size_t>(n));
-    if (s.size() > max_size) {
-      close(fd);
-      return Status::Invalid("job file " + path + " is larger than " +
-                             (device ? "1 MiB (a character device that does not end?)" : "64 MiB"));
-    }
+    if (s.size() > max_size)
+      return Status::Invalid("job file " + name + " is larger than " +
+                             (device ? "1 MiB (a character device that does not end?)"
+                                     : "64 MiB (a pipe that does not end?)"));
   }
-  close(fd);
   return s;
+}
+
+Result<std::string> ReadWholeFile(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus("open job file " + path);
+  Result<std::string> text = ReadJobText(fd, path);
+  close(fd);
+  return text;
 }
 
 // The set ${VAR}s in `text`, each as written ("${F}") with its value.
@@ -1727,23 +1723,15 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
       stdin_used = true;
       // Read with read(2): std::cin turned a closed stdin or a directory
       // (EBADF, EISDIR) into an empty text, "the job files define no jobs".
-      std::string text;
-      char buf[65536];
-      for (;;) {
-        const ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
-        if (n > 0) {
-          text.append(buf, static_cast<size_t>(n));
-        } else if (n == 0) {
-          break;
-        } else if (errno != EINTR) {
-          return Status::Invalid(
-              std::string("iobench: cannot read the job file from stdin ('-'): ") +
-              std::strerror(errno));
-        }
-      }
+      Result<std::string> text = ReadJobText(STDIN_FILENO, "from stdin ('-')");
+      if (!text.ok())
+        return Status::Invalid(text.status().errno_value() != 0
+                                   ? "iobench: cannot read the job file from stdin ('-'): " +
+                                         std::string(std::strerror(text.status().errno_value()))
+                                   : "iobench: " + text.status().message());
       char cwd[PATH_MAX];
       std::string base = getcwd(cwd, sizeof(cwd)) ? cwd : ".";
-      IOB_RETURN_IF_ERROR(reader.ReadText(text, "<stdin>", base, &stack));
+      IOB_RETURN_IF_ERROR(reader.ReadText(*text, "<stdin>", base, &stack));
     } else {
       auto content = ReadWholeFile(f);
       if (!content.ok()) return Status::Invalid("iobench: " + content.status().message());

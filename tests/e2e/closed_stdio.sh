@@ -70,8 +70,18 @@ grep -q "cannot read the job file from stdin ('-'): Bad file descriptor" err.txt
   fail "stdin closed: $(cat err.txt)"
 "$bin" --parse-only - <. >/dev/null 2>err.txt
 expect_eq "job file '-', stdin a directory: exit" "$?" 2
-grep -q "cannot read the job file from stdin ('-'): Is a directory" err.txt ||
+grep -q "^iobench: job file from stdin ('-') is a directory$" err.txt ||
   fail "stdin a directory: $(cat err.txt)"
+# A stdin that never ends is read up to a bound, as a job file is, not
+# until memory runs out (2.1 GB in 4.8 s from /dev/full).
+"$bin" --parse-only - </dev/full >/dev/null 2>err.txt
+expect_eq "job file '-', stdin /dev/full: exit" "$?" 2
+grep -q "^iobench: job file from stdin ('-'): a character device that reads NUL bytes, not a job file's text$" err.txt ||
+  fail "stdin /dev/full: $(cat err.txt)"
+yes | "$bin" --parse-only - >/dev/null 2>err.txt
+expect_eq "job file '-', stdin an endless pipe: exit" "${PIPESTATUS[1]}" 2
+grep -q "^iobench: job file from stdin ('-') is larger than 64 MiB (a pipe that does not end?)$" err.txt ||
+  fail "stdin an endless pipe: $(cat err.txt)"
 
 [ "$fails" -eq 0 ] && echo "ok: no closed standard descriptor lets iobench write into a target"
 [ "$fails" -eq 0 ]
