@@ -582,9 +582,21 @@ int Main(int argc, char** argv) {
   for (const auto& f : split->job_files) {
     // NEW may be named anything (fio --output=new.out): a file that holds a
     // results document is NEW, not a job file to parse.
+    // So is a regular file whose text starts with '{' (no job file does):
+    // one whose JSON is refused (an interim report last, cut short) gets
+    // that error, not a job-file parse error at its first line.
+    auto starts_json = [](const std::string& path) {
+      struct stat st {};
+      if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+      std::ifstream in(path, std::ios::binary);
+      char c = 0;
+      while (in.get(c) && (c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
+      }
+      return in && c == '{';
+    };
     const bool json = !cli.compare.empty() && compare_new.empty() &&
                       ((f.size() > 5 && f.compare(f.size() - 5, 5, ".json") == 0) ||
-                       (f != "-" && iobench::LoadResultsJson(f).ok()));
+                       (f != "-" && (starts_json(f) || iobench::LoadResultsJson(f).ok())));
     if (json)
       compare_new = f;
     else

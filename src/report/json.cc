@@ -500,8 +500,17 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   ib["context"] = BuildJsonContext(run.context);
   if (!other_disks.empty()) ib["other_disk_util"] = std::move(other_disks);
   ib["interrupted"] = run.interrupted;
-  ib["partial"] = run.interrupted && !run.io_complete;
-  ib["exit_code"] = run.exit_code;
+  if (run.snapshot) {
+    // The run goes on: its figures are partial and its exit code is not
+    // known yet. A file whose last record is this one (the run was killed,
+    // its output filled up) must not read as a run that ended well.
+    ib["interim"] = true;
+    ib["partial"] = true;
+    ib["exit_code"] = nullptr;
+  } else {
+    ib["partial"] = run.interrupted && !run.io_complete;
+    ib["exit_code"] = run.exit_code;
+  }
   ojson point = ojson::object();
   for (const auto& [k, v] : run.point) point[k] = v;
   ib["point"] = std::move(point);

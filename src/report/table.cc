@@ -2621,7 +2621,17 @@ Result<json> ParseResultsJson(const std::string& text, const std::string& what) 
     tried = true;
     start = NextLineBrace(text, start + 1);
   }
-  if (found) return std::move(*found);
+  if (found) {
+    // A run killed (or whose output filled up) after an interim report
+    // leaves that report last: its figures are not the run's.
+    if (const json* im = Get(Get(&*found, "iobench"), "interim");
+        im != nullptr && im->is_boolean() && im->get<bool>())
+      return Status::Invalid(what +
+                             ": the last complete JSON document is an interim report "
+                             "(iobench.interim): the run did not finish, so it has no final "
+                             "figures");
+    return std::move(*found);
+  }
   return best.error;
 }
 

@@ -76,6 +76,24 @@ TEST(InterimEtaTest, FinalReportKeepsZero) {
   EXPECT_EQ(Etas(run), std::vector<uint64_t>{0});
 }
 
+// An interim record says it is one, with no exit code yet: every record
+// used to carry exit_code 0 and partial false, so a file whose last record
+// was interim (the run killed, its output full) read as a run that ended
+// well. The final record keeps its exit code.
+TEST(InterimEtaTest, InterimRecordSaysSoAndHasNoExitCode) {
+  RunResult run = Snapshot({TimeBased("a", 0, 10)}, 4100);
+  auto ib = BuildJsonReport(run, ReportOptions{}, false)["iobench"];
+  EXPECT_EQ(ib["interim"], true);
+  EXPECT_EQ(ib["partial"], true);
+  EXPECT_TRUE(ib["exit_code"].is_null());
+  run.snapshot = false;
+  run.exit_code = 1;
+  ib = BuildJsonReport(run, ReportOptions{}, false)["iobench"];
+  EXPECT_FALSE(ib.contains("interim"));
+  EXPECT_EQ(ib["partial"], false);
+  EXPECT_EQ(ib["exit_code"], 1);
+}
+
 TEST(InterimEtaTest, SizeBasedAtItsSpeedSoFar) {
   JobResult j = TimeBased("a", 0, 0);
   j.spec.time_based = false;

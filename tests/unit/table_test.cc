@@ -710,6 +710,24 @@ TEST(TableFioImportTest, DropsFioEmptyRecords) {
   EXPECT_EQ((*d)["jobs"][1]["jobname"], "b");
 }
 
+// A --status-interval file whose last document is an interim one (the run
+// was killed, or its output filled up) has no final figures: it was taken
+// as the results, a run that never finished compared as one that did.
+TEST(TableFioImportTest, InterimLastDocumentIsRefused) {
+  const std::string interim =
+      "{\"jobs\": [{\"jobname\": \"a\", \"read\": {\"iops\": 5}}], "
+      "\"iobench\": {\"interim\": true, \"partial\": true, \"exit_code\": null}}\n";
+  const std::string final_doc =
+      "{\"jobs\": [{\"jobname\": \"a\", \"read\": {\"iops\": 6}}], "
+      "\"iobench\": {\"partial\": false, \"exit_code\": 0}}\n";
+  EXPECT_EQ(ParseResultsJson(interim + interim, "k.json").status().message(),
+            "k.json: the last complete JSON document is an interim report (iobench.interim): the "
+            "run did not finish, so it has no final figures");
+  auto d = ParseResultsJson(interim + final_doc, "f.json");
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  EXPECT_EQ((*d)["jobs"][0]["read"]["iops"], 6);
+}
+
 // A baseline that is JSON but not an object said "no JSON document found".
 TEST(TableFioImportTest, JsonThatIsNoObjectIsNamed) {
   EXPECT_EQ(ParseResultsJson("[1,2,3]\n", "arr.json").status().message(),
