@@ -2922,13 +2922,15 @@ void Worker::Run() {
         } while (committed_ > 0 && depth_ - free_n_ > iodepth_low_);
         continue;
       }
-    } else if (no_more_ || (stopping_ && error_ == 0)) {
+    } else if (no_more_ && !stopping_) {
       // Nothing more to issue: what is in flight is reaped in one call, as
       // fio's end-of-job cleanup does (iodepth=16 over 32 I/Os: "complete"
-      // 4=94.44%, 16=5.56%; one at a time gave 4=100%). So is a job the
-      // runtime or a signal stopped: fio leaves its loop and reaps its whole
-      // depth at once (time_based libaio iodepth=16: 16=0.1%, where one at a
-      // time gave 4=100%). After an error fio first takes what is ready.
+      // 4=94.44%, 16=5.56%; one at a time gave 4=100%). Not a job the
+      // runtime or a signal stopped, though fio reaps its depth at once
+      // there too: the stuck-job watchdog sees progress only as
+      // completions, and one call waiting for 255 I/Os of a slow device
+      // (20 IOPS) showed none for 10 s, so the job was called stuck and its
+      // results lost. One at a time, each completion is progress.
       min = committed_;
     }
     ReapAndAccount(min);

@@ -482,10 +482,12 @@ TEST(WorkerFakeEngineTest, StopReapsWhatIsInFlight) {
   EXPECT_GT(jr.stats.dir[1].ios, 0u);
 }
 
-// A job the runtime ends reaps its whole depth in one call, as fio's do_io
-// after its loop (time_based libaio iodepth=16 on a loop device: "complete"
-// 4=99.998%, 16=0.1%). iobench reaped it one completion at a time (4=100%).
-TEST(WorkerFakeEngineTest, RuntimeEndReapsTheDepthInOneCall) {
+// A job the runtime ends drains its depth one completion per call, where
+// fio reaps it in one: the stuck-job watchdog sees progress only as
+// completions, and one call that waits for a deep queue on a slow device
+// showed none for longer than its grace (the job called stuck, its results
+// lost). Only a job that ran out of I/O takes the rest in one call.
+TEST(WorkerFakeEngineTest, RuntimeEndDrainsOneCompletionPerCall) {
   JobSpec job = TestJob("fake", RwMode::kRandRead, kWorkerBs, 64 * kWorkerBs);
   job.iodepth = 16;
   job.time_based = true;
@@ -497,11 +499,7 @@ TEST(WorkerFakeEngineTest, RuntimeEndReapsTheDepthInOneCall) {
   EXPECT_EQ(jr.error, 0) << jr.error_message;
   EXPECT_EQ(fr.ledger->protocol_errors, 0u);
   EXPECT_EQ(fr.ledger->completions, fr.ledger->queued);
-  // 16 in flight when the stop is seen while filling, 15 when it is seen
-  // after a reap (fio's loop sees it at either point too).
-  EXPECT_GE(fr.ledger->max_min_asked, 15u);
-  EXPECT_LE(fr.ledger->max_min_asked, 16u);
-  EXPECT_EQ(jr.stats.depth.complete[3], 1u);  // 9-16: the last call
+  EXPECT_EQ(fr.ledger->max_min_asked, 1u);
 }
 
 TEST(WorkerFakeEngineTest, IodepthLowDrainsBeforeRefilling) {
