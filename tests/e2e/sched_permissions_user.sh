@@ -32,11 +32,15 @@ printf '[global]\nsize=1m\nrw=write\n[r]\nprioclass=1\nprio=3\n[n]\nnice=-5\n[ok
 expect_eq "as a user: exit status (the two jobs fail alone)" "$?" 1
 grep -qF "iobench: job 'r': err=1 (prioclass=1 at j.fio:5, prio=3 at j.fio:6: ioprio_set(class 1, level 3): Operation not permitted; the real-time I/O priority class needs CAP_SYS_ADMIN or CAP_SYS_NICE; prioclass=2 (best effort) needs neither)" err ||
   fail "prioclass=1 as a user: want the options and the capability, got '$(grep "'r'" err)'"
+# nice=-5 is relative to the niceness the run starts with (under `nice -n 2`: 2 -> -3).
+cur=$(nice)
+want=$((cur - 5 < -20 ? -20 : cur - 5))
+need=$((20 - want))
 case $nice_hard in
-  unlimited) how='`ulimit -e 25` before the run' ;;
-  *) if [ "$nice_hard" -ge 25 ]; then how='`ulimit -e 25` before the run'; else how="its hard limit is $nice_hard, which only root can raise"; fi ;;
+  unlimited) how="\`ulimit -e $need\` before the run" ;;
+  *) if [ "$nice_hard" -ge "$need" ]; then how="\`ulimit -e $need\` before the run"; else how="its hard limit is $nice_hard, which only root can raise"; fi ;;
 esac
-grep -qF "iobench: job 'n': err=1 (nice=-5 at j.fio:8: nice(-5), niceness 0 -> -5: Operation not permitted; a lower niceness needs CAP_SYS_NICE or an RLIMIT_NICE of 25 ($how))" err ||
+grep -qF "iobench: job 'n': err=1 (nice=-5 at j.fio:8: nice(-5), niceness $cur -> $want: Operation not permitted; a lower niceness needs CAP_SYS_NICE or an RLIMIT_NICE of $need ($how))" err ||
   fail "nice=-5 as a user: want the option and the remedy, got '$(grep "'n'" err)'"
 # What a user may do still runs: a higher niceness, the best-effort class.
 grep -q "^ok: (groupid=0, jobs=1): err= 0" out || fail "job 'ok' (nice=3 prioclass=2) did not run: $(grep '^ok:' out)"
