@@ -142,7 +142,7 @@ Status IoMemory::Allocate(const JobSpec& job, uint64_t bytes, uint64_t align,
     const int id = shmget(IPC_PRIVATE, total, flags);
     if (id < 0) {
       Status st = ErrnoStatus(who + ": " + opt + ": shmget of " + SizeText(total));
-      if (errno != EPERM || job.mem != M::kShmHuge) return st;
+      if (st.errno_value() != EPERM || job.mem != M::kShmHuge) return st;
       // The kernel lets SHM_HUGETLB to CAP_IPC_LOCK or the one group the
       // sysctl names (fio says only "you may need to run this job as root").
       const Result<std::string> group = sys::ReadFirstLine("/proc/sys/vm/hugetlb_shm_group");
