@@ -593,8 +593,9 @@ void Worker::FinishVerify() {
     const std::string msg =
         "verify: " + std::to_string(c.chunks_undecided) +
         " of the skipped blocks failed their check and could not be told from a torn write "
-        "(writes to them overlapped in flight and one was split, or the header crosses a "
-        "512-byte sector): not checked; serialize_overlap=1 checks every block";
+        "(writes to them overlapped in flight and one was split, the header crosses a "
+        "512-byte sector, or a piece of a sector shorter than a word matches no recent write): "
+        "not checked; serialize_overlap=1 checks every block";
     std::fprintf(stderr, "iobench: %s: %s\n", VerifyWho(job_, jobnum_).c_str(),
                  sys::Printable(msg).c_str());
     AddNote(msg);
