@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
@@ -351,11 +352,31 @@ Status WritePlot(const json& doc, const PlotOptions& opts) {
   IOB_ASSIGN_OR_RETURN(std::string script, PlotScript(doc, opts));
   const std::string gp_path = PlotScriptPath(opts.path);
   {
-    std::ofstream f(gp_path, std::ios::trunc);
-    if (!f) return Status(Status::Code::kIoError, "--plot: cannot write " + gp_path);
-    f << script;
-    f.close();
-    if (!f) return Status(Status::Code::kIoError, "--plot: cannot write " + gp_path);
+    // write(2), for the errno (a full file system said only "cannot
+    // write"); a script cut short is removed (a regular file only), not
+    // left for gnuplot.
+    const int fd = open(gp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    auto cannot = [&gp_path](int e) {
+      return Status(Status::Code::kIoError,
+                    "--plot: cannot write " + gp_path + ": " + std::strerror(e), e);
+    };
+    if (fd < 0) return cannot(errno);
+    struct stat st {};
+    const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    size_t done = 0;
+    errno = 0;
+    while (done < script.size()) {
+      const ssize_t n = write(fd, script.data() + done, script.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    const int err = done < script.size() ? (errno != 0 ? errno : EIO) : 0;
+    if (close(fd) != 0 || err != 0) {
+      Status failed = cannot(err != 0 ? err : errno);
+      if (regular) unlink(gp_path.c_str());  // never a device the path names
+      return failed;
+    }
   }
   const std::string prog = FindProgram(opts.gnuplot);
   if (prog.empty())

@@ -198,7 +198,8 @@ TEST(PlotWriteTest, GnuplotFailureCarriesItsOutput) {
   Status st = WritePlot(Seed000Doc(), o);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.code(), Status::Code::kIoError);
-  EXPECT_EQ(st.message(), "--plot: cannot write " + tmp.path() + "/missing-dir/qd.gp");
+  EXPECT_EQ(st.message(),
+            "--plot: cannot write " + tmp.path() + "/missing-dir/qd.gp: No such file or directory");
 }
 
 }  // namespace
