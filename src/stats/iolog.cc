@@ -227,8 +227,24 @@ Result<int> LogWriter::Open(const std::string& path, bool append, const std::str
   // A block device, or an image under a mounted loop device, is not a log
   // file: O_TRUNC and the lines would land on its data.
   if (!created) IOB_RETURN_IF_ERROR(sys::CheckSideFileSafety(path, "a log"));
-  const int fd =
-      ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
+  // A FIFO's open blocks until a reader comes, here under the writer's
+  // lock and out of reach of a stop signal (SA_RESTART): one with no reader
+  // hung the run for good, and a first Ctrl-C did nothing. It is opened
+  // without blocking, and one with no reader is an error that says so.
+  const bool fifo = !created && S_ISFIFO(st.st_mode);
+  const int fd = ::open(
+      path.c_str(),
+      O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC) | (fifo ? O_NONBLOCK : 0),
+      0644);
+  if (fd < 0 && fifo && errno == ENXIO)
+    return Status(
+        Status::Code::kIoError,
+        "open log file " + path + ": it is a FIFO that no reader has open (start the reader first)",
+        ENXIO);
+  if (fd >= 0 && fifo) {  // its writes block as a file's do
+    const int fl = fcntl(fd, F_GETFL);
+    if (fl != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  }
   if (fd < 0) {
     const int err = errno;
     const std::string why = err == ENOENT ? sys::DeletedCwdReason(path) : "";

@@ -699,9 +699,11 @@ TEST(LogWriterTest, SlowDiskStallsTheWorkerAndLosesNothing) {
   auto writer = NewWriter(0);
   LogWriter* w = writer.get();
   std::string got;
+  // The reader is there first: a log FIFO with no reader is refused.
+  const int fd = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK), 0);
   std::thread reader([&] {
-    const int fd = open(fifo.c_str(), O_RDONLY);  // pairs with the writer's open
-    ASSERT_GE(fd, 0);
     while (w->GetStats().stalls == 0) std::this_thread::yield();  // until the worker waits
     char buf[65536];
     ssize_t n;
@@ -718,6 +720,20 @@ TEST(LogWriterTest, SlowDiskStallsTheWorkerAndLosesNothing) {
   reader.join();
   EXPECT_GE(w->GetStats().stalls, 1u);
   EXPECT_EQ(static_cast<uint64_t>(std::count(got.begin(), got.end(), '\n')), kN);
+}
+
+// A FIFO with no reader: the open blocked for good under the writer's lock
+// (a first Ctrl-C did not end it); it is refused at once.
+TEST(LogWriterTest, FifoWithoutReaderIsRefused) {
+  TempDir dir;
+  const std::string fifo = dir / "t_bw.1.log";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  auto writer = NewWriter();
+  auto r = writer->Open(fifo);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "open log file " + fifo +
+                                      ": it is a FIFO that no reader has open (start the reader "
+                                      "first)");
 }
 
 TEST(LogWriterTest, OpenFailureNamesTheFile) {
