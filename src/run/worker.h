@@ -480,6 +480,9 @@ class Worker {
   bool verify_all_reads_ = false;   // read-only job: every read is checked
   bool use_replay_ = false;
   uint64_t verify_failures_ = 0;
+  // Chunks a verify read found past the end of the file (VerifyReadDone):
+  // failures the verifier's own count never saw.
+  uint64_t verify_eof_chunks_ = 0;
   uint64_t verify_unread_ = 0;  // chunks whose verify read failed (an I/O error, not checked)
   int verify_error_ = 0;
   std::string verify_message_;

@@ -229,6 +229,8 @@ bool Worker::VerifyReadDone(IoRequest* req, uint64_t got) {
     f.offset = req->xfer_offset;
     f.length = req->xfer_length;
     f.detail = "end of file: read returned 0 bytes";
+    const uint64_t interval = std::max<uint64_t>(1, verifier_->interval());
+    verify_eof_chunks_ += (req->xfer_length - got + interval - 1) / interval;
     OnVerifyFailure(
         Status(Status::Code::kIoError,
                "verify: " + path + ": block at offset " + std::to_string(req->xfer_offset) +
@@ -408,7 +410,14 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
   // Read back only what has landed (fio issues another write instead when
   // the block's write is still in flight; iobench waits for it).
   if (in_use > vreads_in_flight_) return -1;
-  const VerifyRange r = backlog_->Pop();
+  VerifyRange r = backlog_->Pop();
+  // A write that failed (ENOSPC that ignore_error tolerates) left nothing
+  // to read back: fio takes it off its list when it fails. Read back, it
+  // was a verify failure past the end of the file (or read as skipped).
+  while (!verifier_->IsWritten(r)) {
+    if (!backlog_->WantRead(vlast_read_)) return 0;
+    r = backlog_->Pop();
+  }
   verifier_->MarkVerified(r);  // the pass after the writes need not read it again
   *plan = IoPlan{Ddir::kRead, r.file_index, r.offset, r.length};
   return 1;
@@ -578,7 +587,7 @@ void Worker::FinishVerify() {
   t.written = c.chunks_written;
   t.verified = c.chunks_verified;
   t.skipped = c.chunks_skipped;
-  t.failed = c.failures;
+  t.failed = c.failures + verify_eof_chunks_;
   t.unread = verify_unread_;
   t.interval = verifier_->interval();
   AddNote(VerifyTallyNote(t));
