@@ -273,6 +273,7 @@ TEST(TargetLayoutTest, VerifyDoesNotLayOutAWriteOnlyJob) {
   JobSpec j = LayoutJob("v", RwMode::kWrite, file, 64 << 10);
   j.fallocate = FallocateMode::kNone;
   j.verify.type = VerifyType::kCrc32c;
+  j.verify.state_save = false;  // no local-v-0-verify.state in the working directory
   auto targets = ResolveTargets(j, 0, false);
   ASSERT_TRUE(targets.ok()) << targets.status().ToString();
   ASSERT_TRUE(LayOutFile(j, targets->at(0)).ok());
