@@ -392,9 +392,11 @@ class BufferFiller {
   uint64_t dedupe_rng_ = 0;
   uint64_t dedupe_seed_ = 0;  // dedupe_rng_ at construction (Reseed)
   uint64_t prev_state_ = 0;   // repeat: the state the last unique buffer came from
-  uint64_t ws_base_ = 0;      // working_set: entry i is filled from MixSeed(ws_base_, i)
+  uint64_t ws_base_ = 0;      // working_set: page i is filled from MixSeed(ws_base_, i)
   uint64_t ws_size_ = 0;      // working-set entries (0: repeat mode)
-  uint64_t unique_ = 0;       // unique buffers so far (the first ws_size_ are the set)
+  uint64_t ws_page_ = 0;      // working_set: an entry's size, the smallest write size
+  uint64_t unique_ = 0;       // unique buffers (working_set: pages) so far; the first
+                              // ws_size_ pages are the set
 };
 
 }  // namespace iobench
