@@ -216,9 +216,10 @@ BufferFiller::BufferFiller(const JobSpec& job, uint64_t seed)
   job_writes_ = HasWrite(job.rw);
   zero_ = job.zero_buffers;
   compress_perc_ = std::min<uint32_t>(job.buffer_compress_percentage, 100);
-  compress_chunk_ = job.buffer_compress_chunk;
-  // The smallest write size (fio 3.33's min_write): its working set is in
-  // pages of it.
+  // The smallest write size (fio 3.33's min_write): fio's fill_io_buffer
+  // compresses each write in chunks of min_not_zero(min_write,
+  // buffer_compress_chunk), which compress_chunk_ holds, and its working
+  // set is in pages of it.
   uint64_t min_bs = job.bs[1].min != 0 ? job.bs[1].min : 4096;
   for (const auto& e : job.bs[1].split)
     if (e.bs != 0) min_bs = std::min(min_bs, e.bs);
@@ -230,6 +231,9 @@ BufferFiller::BufferFiller(const JobSpec& job, uint64_t seed)
     zero_ = true;
     compress_perc_ = 0;
   }
+  compress_chunk_ = compress_perc_ > 0 && job.buffer_compress_chunk != 0
+                        ? std::min(min_bs, job.buffer_compress_chunk)
+                        : min_bs;
   // fio's fill order: compression or dedupe first, then buffer_pattern,
   // then zero_buffers, else random; so zero_buffers=1 with a compress or
   // dedupe percentage still makes that data. Only patterned or zeroed
@@ -308,10 +312,12 @@ void BufferFiller::Fill(uint8_t* p, uint64_t len) {
     // buffer_compress_percentage=P: in every chunk the first (100-P)% is
     // random and the rest fixed, so about P% of the data compresses away
     // (fio's meaning: P is the space a compressor saves). P=0 (dedupe
-    // alone): random, whatever buffer_pattern or zero_buffers say.
-    const uint64_t chunk = compress_chunk_ && compress_perc_ > 0 ? compress_chunk_ : len;
-    for (uint64_t off = 0; off < len; off += chunk) {
-      const uint64_t clen = std::min(chunk, len - off);
+    // alone): random, whatever buffer_pattern or zero_buffers say. The
+    // chunk is the piece (compress_chunk_): buffer_compress_chunk=0, or one
+    // larger than the smallest write size, is the smallest write size, as
+    // in fio (bssplit=4k/50:64k/50 chunk=0: no all-zero 4k block).
+    for (uint64_t off = 0; off < len; off += compress_chunk_) {
+      const uint64_t clen = std::min(compress_chunk_, len - off);
       const uint64_t rlen = clen * (100 - compress_perc_) / 100;
       FillRandom(p + off, rlen);
       FillFixed(p + off + rlen, clen - rlen);

@@ -947,6 +947,9 @@ Result<uint64_t> FillFile(const JobSpec& job, const TargetFile& t, int fd,
   JobSpec fill_job = job;
   fill_job.rw = RwMode::kWrite;    // fills only a writing job's buffers
   fill_job.refill_buffers = true;  // a new fill per block, as fio's layout
+  // fio's layout fills each write with its own size as the smallest write
+  // (fill_io_buffer(td, b, bs, bs)): compression chunks are at most a block.
+  fill_job.bs[1] = BlockSizeSpec{block, block, {}};
   BufferFiller filler(fill_job, 0x2545F4914F6CDD1Dull ^ t.needed_size);
   uint64_t pos = from;
   while (pos < t.needed_size) {

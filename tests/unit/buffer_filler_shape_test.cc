@@ -82,5 +82,29 @@ TEST(BufferFillerShapeTest, WorkingSetDedupeIsPerPieceOfTheSmallestWrite) {
   EXPECT_LE(r.duplicates, 4096u * 33 / 100) << r.duplicates;
 }
 
+// buffer_compress_chunk=0, or one above the smallest write size, is the
+// smallest write size (fio's min_not_zero(min_write, compress_chunk)):
+// 50 % of each 4k piece is zeros, so no 4k block is all zeros (fio 3.33:
+// 0 of 4096 for bssplit=4k/50:64k/50, also with chunk=16k). With one size
+// that size is the chunk: bs=64k with chunk=0 or 128k zeroes the second
+// half of each write (2048 of 4096 in fio 3.33), chunk=16k half of each
+// 16k.
+TEST(BufferFillerShapeTest, CompressChunkIsAtMostTheSmallestWrite) {
+  JobSpec job;
+  job.buffer_compress_percentage = 50;
+  Split(&job, {4096, 65536});
+  for (uint64_t chunk : {uint64_t{0}, uint64_t{16384}, uint64_t{131072}}) {
+    job.buffer_compress_chunk = chunk;
+    EXPECT_EQ(WriteAndCount(job, 16 << 20).zero, 0u) << chunk;
+  }
+  job.bs[1] = BlockSizeSpec{65536, 65536, {}};
+  for (uint64_t chunk : {uint64_t{0}, uint64_t{16384}, uint64_t{131072}}) {
+    job.buffer_compress_chunk = chunk;
+    const BlockCounts c = WriteAndCount(job, 16 << 20);
+    EXPECT_EQ(c.blocks, 4096u);
+    EXPECT_EQ(c.zero, 2048u) << chunk;
+  }
+}
+
 }  // namespace
 }  // namespace iobench
