@@ -335,7 +335,9 @@ void BufferFiller::FillInitial(void* buf, uint64_t stride, uint32_t slots, uint3
   if (!job_writes_ || slots == 0) return;
   uint8_t* p = static_cast<uint8_t*>(buf);
   if (!refill_) {
-    Fill(p, stride * slots);
+    // Slot by slot: a buffer_pattern starts over at each buffer, as each
+    // write (and fio's layout, block by block) starts it.
+    for (uint32_t i = 0; i < slots; ++i) Fill(p + uint64_t{i} * stride, stride);
     return;
   }
   for (uint32_t i = 0; i < std::max(slots, fills); ++i) Refill(p + i % slots * stride, stride);

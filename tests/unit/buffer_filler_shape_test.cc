@@ -106,5 +106,20 @@ TEST(BufferFillerShapeTest, CompressChunkIsAtMostTheSmallestWrite) {
   }
 }
 
+// A buffer_pattern whose length does not divide the buffer starts over in
+// each buffer FillInitial fills, as in each write (and each block of fio's
+// layout): "xyz" in 4k blocks makes one distinct block, not three.
+TEST(BufferFillerShapeTest, PatternStartsOverInEachBuffer) {
+  JobSpec job;
+  job.rw = RwMode::kWrite;
+  job.buffer_pattern = {'x', 'y', 'z'};
+  BufferFiller f(job, 1);
+  std::vector<uint8_t> area(kBlock * 8);
+  f.FillInitial(area.data(), kBlock, 8);
+  for (uint64_t s = 0; s < 8; ++s)
+    for (uint64_t i = 0; i < kBlock; ++i)
+      ASSERT_EQ(area[s * kBlock + i], job.buffer_pattern[i % 3]) << "buffer " << s << " byte " << i;
+}
+
 }  // namespace
 }  // namespace iobench
