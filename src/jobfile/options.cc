@@ -621,6 +621,7 @@ Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
   if (offsets != nullptr) offsets->clear();
   auto is_hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
   auto is_dec = [](char c) { return c >= '0' && c <= '9'; };
+  auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
   for (const auto& raw : SplitEscaped(text, '|')) {
     const std::string p = Trim(raw);
     if (p.empty()) continue;
@@ -630,6 +631,23 @@ Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
     size_t i = 0;
     while (ok && i < p.size()) {
       const char c = p[i];
+      // fio reads a decimal number with strtol, which skips whitespace and
+      // takes a sign: "0x12 34" is 12 22, "1 2" is 01 02, "0x12 +3" 12 03.
+      // Whitespace before anything else ("0x12 0x34", "1 \"a\"") or at the
+      // end fails there, as in fio. `d`: where the number's sign or digits
+      // start.
+      size_t d = i;
+      while (d < p.size() && is_space(p[d])) ++d;
+      const bool decimal =
+          d < p.size() &&
+          (is_dec(p[d]) || ((p[d] == '-' || p[d] == '+') && d + 1 < p.size() && is_dec(p[d + 1])));
+      if (c == '0' && i + 1 < p.size() && (p[i + 1] == 'x' || p[i + 1] == 'X') &&
+          (i + 2 == p.size() || !is_hex(p[i + 2]))) {
+        return Bad("pattern '" + p + "': 0x at byte " + std::to_string(i + 1) +
+                   (i + 2 == p.size() ? " has no hex digits after it"
+                                      : " is followed by '" + p.substr(i + 2, 8) +
+                                            "', not hex digits (0-9, a-f)"));
+      }
       if (c == '0' && i + 2 < p.size() && (p[i + 1] == 'x' || p[i + 1] == 'X') &&
           is_hex(p[i + 2])) {
         size_t e = i + 2;
@@ -684,15 +702,20 @@ Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
         part_offsets.push_back(static_cast<uint32_t>(part.size()));
         part.insert(part.end(), 8, 0);
         i += 2;
-      } else if (is_dec(c) || (c == '-' && i + 1 < p.size() && is_dec(p[i + 1]))) {
-        size_t e = i + (c == '-' ? 1 : 0);
+      } else if (decimal) {
+        size_t e = d + (is_dec(p[d]) ? 0 : 1);
+        const size_t digits = e;
         while (e < p.size() && is_dec(p[e])) ++e;
         // A 0 followed by x starts a hex number ("12" then "0xff" in 120xff).
-        if (e < p.size() && (p[e] == 'x' || p[e] == 'X') && p[e - 1] == '0' && e - 1 > i) --e;
-        const std::string num = p.substr(i, e - i);
+        if (e < p.size() && (p[e] == 'x' || p[e] == 'X') && p[e - 1] == '0') --e;
+        if (e == digits) {  // " 0x12", "-0x12": fio's strtol finds no number
+          ok = false;
+          break;
+        }
+        const std::string num = p.substr(d, e - d);
         errno = 0;
         uint64_t n = 0;
-        if (c == '-') {
+        if (p[d] == '-') {
           const long long v = std::strtoll(num.c_str(), nullptr, 10);
           if (errno != 0 || v < INT32_MIN)
             return Bad("pattern '" + p + "': " + num + " is below " + std::to_string(INT32_MIN));
@@ -713,7 +736,8 @@ Result<std::vector<uint8_t>> ParsePatternParts(const std::string& text,
     if (!ok) {
       return Bad("pattern '" + p + "': cannot parse it at byte " + std::to_string(i + 1) + " ('" +
                  p.substr(i, 8) + "'): use 0xHEX, \"text\", decimal numbers" +
-                 (offsets != nullptr ? " and %o" : ""));
+                 (offsets != nullptr ? " and %o" : "") +
+                 (is_space(p[i]) ? " (as fio, whitespace only before a decimal number)" : ""));
     }
     if (offsets != nullptr)
       for (uint32_t o : part_offsets) offsets->push_back(static_cast<uint32_t>(out.size()) + o);

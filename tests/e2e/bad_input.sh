@@ -133,7 +133,7 @@ check engine-unknown 2 "no_such_engine" -- "$bin" "$(c engine_unknown.fio)"
 check option-unknown 2 "option_unknown.fio:4:.*no_such_option" -- "$bin" "$(c option_unknown.fio)"
 check rw-bad 2 "rw_bad.fio:4:4: option 'rw': bad rw mode 'sideways'" -- "$bin" "$(c rw_bad.fio)"
 check verify-pattern-garbage 2 \
-  "verify_pattern_bad.fio:7:16: option 'verify_pattern': pattern '0xZZ': cannot parse it at byte 2" -- \
+  "verify_pattern_bad.fio:7:16: option 'verify_pattern': pattern '0xZZ': 0x at byte 1 is followed by 'ZZ', not hex digits" -- \
   "$bin" "$(c verify_pattern_bad.fio)"
 check buffer-pattern-file 2 "pattern_file.fio:6:16: option 'buffer_pattern': pattern file 'pattern.bin': No such file or directory" -- \
   "$bin" "$(c pattern_file.fio)"
