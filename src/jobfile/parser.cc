@@ -138,7 +138,8 @@ Result<std::string> ReadJobText(int fd, const std::string& name) {
     if (s.size() > max_size)
       return Status::Invalid("job file " + name + " is larger than " +
                              (device ? "1 MiB (a character device that does not end?)"
-                                     : "64 MiB (a pipe that does not end?)"));
+                              : S_ISFIFO(sb.st_mode) ? "64 MiB (a pipe that does not end?)"
+                                                     : "64 MiB"));
   }
   return s;
 }
