@@ -222,8 +222,9 @@ Result<int> LogWriter::Open(const std::string& path, bool append, const std::str
   }
   auto it = impl_->by_path.find(path);
   if (it != impl_->by_path.end()) return it->second;
-  struct stat st;
-  const bool created = ::stat(path.c_str(), &st) != 0 && errno == ENOENT;
+  struct stat st {};
+  const bool found = ::stat(path.c_str(), &st) == 0;
+  const bool created = !found && errno == ENOENT;
   // A block device, or an image under a mounted loop device, is not a log
   // file: O_TRUNC and the lines would land on its data.
   if (!created) IOB_RETURN_IF_ERROR(sys::CheckSideFileSafety(path, "a log"));
@@ -231,7 +232,7 @@ Result<int> LogWriter::Open(const std::string& path, bool append, const std::str
   // lock and out of reach of a stop signal (SA_RESTART): one with no reader
   // hung the run for good, and a first Ctrl-C did nothing. It is opened
   // without blocking, and one with no reader is an error that says so.
-  const bool fifo = !created && S_ISFIFO(st.st_mode);
+  const bool fifo = found && S_ISFIFO(st.st_mode);
   const int fd = ::open(
       path.c_str(),
       O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC) | (fifo ? O_NONBLOCK : 0),
