@@ -26,5 +26,13 @@ for extra in "--rw=write" "--rw=randwrite" \
     fail "$extra: want 128 reads for 256 writes (128 failed), got '$(grep 'issued rwts' out)'"
 done
 
+# verify=null keeps no record of its writes: its batches read every one
+# back, as fio's (64 writes, 64 reads), failed writes or not.
+"$bin" --name=n --filename=n.dat --size=256k --bs=4k --rw=write --verify=null --verify_backlog=4 \
+  --verify_state_save=0 >out 2>err
+expect_eq "verify=null: exit status" "$?" 0
+grep -q "issued rwts: total=64,64," out ||
+  fail "verify=null: want 64 reads for 64 writes, got '$(grep 'issued rwts' out)'"
+
 [ "$fails" -eq 0 ] || exit 1
 echo "verify_backlog with tolerated ENOSPC: ok"
