@@ -1300,20 +1300,23 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
   // buffer_compress_percentage does not shape it; fio zeroes part of each
   // chunk (2.01:1 at 50, iobench 1.02:1). Said, not silent.
   using VT = VerifyType;
-  if (warnings && job->buffer_compress_percentage > 0 && HasWrite(job->rw) &&
-      job->verify.type != VT::kNone && job->verify.type != VT::kPattern &&
-      job->verify.type != VT::kNull && !job->verify.verify_only) {
+  // Not at 100 (fio's fixup makes that zero_buffers with 0 %: random
+  // verify data in both) nor with a verify_pattern (both write the pattern).
+  if (warnings && job->buffer_compress_percentage > 0 && job->buffer_compress_percentage < 100 &&
+      job->verify.pattern.empty() && HasWrite(job->rw) && job->verify.type != VT::kNone &&
+      job->verify.type != VT::kPattern && job->verify.type != VT::kNull &&
+      !job->verify.verify_only) {
     const OptionSetting c = SettingOf(*job, "buffer_compress_percentage");
     const OptionSetting vs = SettingOf(*job, "verify");
     const auto at = [](const OptionSetting& o) {
       return o.file == "<cmdline>" ? std::string(kCmdline) : o.Where();
     };
     const std::string what =
-        "buffer_compress_percentage=" + c.value + " (" + at(c) +
-        ") is not applied to the writes of a verifying job (verify=" + vs.value +
-        "): iobench's verify data is incompressible, where fio " + "zeroes part of each chunk";
-    warnings->push_back(at(c) + ": warning: " + what);
-    job->parse_notes.push_back(what);
+        "is not applied to the writes of a verifying job (verify=" + vs.value +
+        "): iobench's verify data is incompressible, where fio zeroes part of each chunk";
+    warnings->push_back(at(c) + ": warning: buffer_compress_percentage=" + c.value + " " + what);
+    job->parse_notes.push_back("buffer_compress_percentage=" + c.value + " (" + at(c) + ") " +
+                               what);
   }
   // fio's add_job: a bandwidth (IOPS) log without bwavgtime (iopsavgtime)
   // makes log_avg_msec the window of the report's samples too, so the
