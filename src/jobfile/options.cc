@@ -2241,7 +2241,8 @@ std::vector<OptionDef> BuildTable() {
                   .Range(0, 100)
                   .Set(N(buffer_compress_percentage)));
   r.push_back(Row("buffer_compress_chunk", T::kSize, "buffers",
-                  "Granularity of buffer_compress_percentage (0: the whole buffer)")
+                  "Granularity of buffer_compress_percentage (0, or more than the smallest write "
+                  "size: that size)")
                   .Def("512")
                   .Range(0, INT32_MAX)  // 0: one chunk per buffer (fio)
                   .Set(N(buffer_compress_chunk)));

@@ -62,11 +62,12 @@ void Split(JobSpec* job, std::vector<uint64_t> sizes) {
 }
 
 // dedupe_mode=working_set with bssplit=4k/50:64k/50 over 16 MiB: fio 3.33
-// decides each 4k piece of a write on its own, and writes 29.5 %
-// duplicate 4k blocks at dedupe_percentage=30. Deciding once per write
-// made a 64k repeat of an entry first written as 4k repeat only its first
-// 4k: 18 %.
-TEST(BufferFillerShapeTest, WorkingSetDedupeIsPerPieceOfTheSmallestWrite) {
+// decides once per write, but its working set is a run of consecutive
+// pages of the smallest write size, so a 64k repeat of an entry goes on
+// through the entries after it: 29.5 % duplicate 4k blocks at
+// dedupe_percentage=30. One seed per write made a 64k repeat of an entry
+// first written as 4k repeat only its first 4k: 18 %.
+TEST(BufferFillerShapeTest, WorkingSetRepeatRunsOnThroughConsecutivePages) {
   JobSpec job;
   Split(&job, {4096, 65536});
   job.dedupe_percentage = 30;

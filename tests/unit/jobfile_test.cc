@@ -1117,8 +1117,9 @@ TEST(JobfileValues, PercentilePrecisionAsTyped) {
   EXPECT_EQ(ParseOk("[a]\nsize=1m\n").jobs.at(0).percentile_precision, -1);
 }
 
-// man fio: buffer_compress_chunk=0 makes the whole buffer one chunk.
-TEST(JobfileValues, CompressChunkZeroIsTheWholeBuffer) {
+// buffer_compress_chunk=0 is accepted and kept as 0; the filler takes it as
+// the smallest write size, as fio 3.33 (buffer_filler_shape_test.cc).
+TEST(JobfileValues, CompressChunkZeroIsKept) {
   EXPECT_EQ(ParseOk("[a]\nbuffer_compress_percentage=50\nbuffer_compress_chunk=0\n")
                 .jobs.at(0)
                 .buffer_compress_chunk,
