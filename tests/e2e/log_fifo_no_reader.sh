@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A log file that is a FIFO with no reader: its open blocked for good (under
 # the log writer's lock, restarted after a first Ctrl-C), so the run hung
-# until a second signal; fio 3.33 hangs too. It now fails the job at once,
-# saying why; with a reader the log flows through the FIFO.
+# until a second signal; fio 3.33 hangs too. It now waits up to 5 s for a
+# reader, then fails the job saying why; with a reader the log flows through.
 # $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
 
@@ -13,13 +13,13 @@ timeout -s KILL 20 "$bin" "${job[@]}" >out 2>err
 rc=$?
 [ "$rc" -eq 137 ] && fail "no reader: the run hung (killed after 20 s)"
 expect_eq "no reader: exit status (the job fails)" "$rc" 1
-grep -qF "iobench: job 't': err=6 (write_bw_log=fl (<cmdline>): open log file fl_bw.1.log: it is a FIFO that no reader has open (start the reader first))" err ||
+grep -qF "iobench: job 't': err=6 (write_bw_log=fl (<cmdline>): open log file fl_bw.1.log: it is a FIFO that no reader opened within 5 s (start the reader first))" err ||
   fail "no reader: want the FIFO named, got '$(cat err)'"
 
-# With a reader the lines come through, and the run ends well.
-cat fl_bw.1.log >lines &
+# A reader started just after the run (iobench ... & cat fifo) is waited
+# for; the lines come through, and the run ends well.
+(sleep 1 && cat fl_bw.1.log >lines) &
 reader=$!
-sleep 0.2
 timeout -s KILL 20 "$bin" "${job[@]}" >out 2>err
 expect_eq "with a reader: exit status" "$?" 0
 wait "$reader"

@@ -732,8 +732,8 @@ TEST(LogWriterTest, FifoWithoutReaderIsRefused) {
   auto r = writer->Open(fifo);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(), "open log file " + fifo +
-                                      ": it is a FIFO that no reader has open (start the reader "
-                                      "first)");
+                                      ": it is a FIFO that no reader opened within 5 s (start "
+                                      "the reader first)");
 }
 
 TEST(LogWriterTest, OpenFailureNamesTheFile) {
