@@ -17,6 +17,7 @@
 #include <set>
 #include <sstream>
 
+#include "sys/procfs.h"
 #include "sys/spawn.h"
 #include "sys/strings.h"
 
@@ -363,15 +364,7 @@ Status WritePlot(const json& doc, const PlotOptions& opts) {
     if (fd < 0) return cannot(errno);
     struct stat st {};
     const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    size_t done = 0;
-    errno = 0;
-    while (done < script.size()) {
-      const ssize_t n = write(fd, script.data() + done, script.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      done += static_cast<size_t>(n);
-    }
-    const int err = done < script.size() ? (errno != 0 ? errno : EIO) : 0;
+    const int err = sys::WriteAll(fd, script);
     if (close(fd) != 0 || err != 0) {
       Status failed = cannot(err != 0 ? err : errno);
       if (regular) unlink(gp_path.c_str());  // never a device the path names

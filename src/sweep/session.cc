@@ -30,6 +30,7 @@
 #include "run/coordinator.h"
 #include "run/signals.h"
 #include "stats/summary.h"
+#include "sys/procfs.h"
 #include "sys/safety.h"
 #include "sys/strings.h"
 
@@ -448,26 +449,7 @@ int Emit(const SessionOptions& o, const std::string& text) {
 
 namespace {
 
-// Writes all of `text` to `fd`: 0, or the errno that stopped it. EINTR is
-// retried; EAGAIN (a non-blocking pipe or FIFO whose reader is slow) waits
-// in poll() for room, as a blocking write would.
-int WriteAll(int fd, const std::string& text) {
-  for (size_t off = 0; off < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + off, text.size() - off);
-    if (n > 0) {
-      off += static_cast<size_t>(n);
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      struct pollfd p = {fd, POLLOUT, 0};
-      if (::poll(&p, 1, -1) < 0 && errno != EINTR) return errno;
-      continue;
-    }
-    return n < 0 ? errno : EIO;
-  }
-  return 0;
-}
+using sys::WriteAll;
 
 }  // namespace
 

@@ -2,10 +2,12 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -229,6 +231,24 @@ std::string HumanBytes(uint64_t bytes) {
   else
     std::snprintf(buf, sizeof(buf), "%.1f %s", v, kUnits[u]);
   return buf;
+}
+
+int WriteAll(int fd, std::string_view text) {
+  for (size_t off = 0; off < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + off, text.size() - off);
+    if (n > 0) {
+      off += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      struct pollfd p = {fd, POLLOUT, 0};
+      if (::poll(&p, 1, -1) < 0 && errno != EINTR) return errno;
+      continue;
+    }
+    return n < 0 ? errno : EIO;
+  }
+  return 0;
 }
 
 }  // namespace iobench::sys

@@ -1,6 +1,7 @@
 // Small readers for /proc and /sys used by the probes in src/sys/. Internal to
 // src/sys/ and src/stats/disk_util.cc; other modules call the probe functions
-// instead (host.h, target.h, safety.h, context.h).
+// instead (host.h, target.h, safety.h, context.h). WriteAll, the one writer,
+// serves the report files (sweep/session.cc's --output, report/plot.cc).
 //
 // Thread-safety: all functions are reentrant (they only read files).
 #pragma once
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "iobench/status.h"
@@ -21,6 +23,10 @@ Result<std::string> ReadTextFile(const std::string& path);
 Result<std::string> ReadFirstLine(const std::string& path);
 // A decimal integer file such as /sys/block/sda/queue/nr_requests.
 Result<int64_t> ReadIntFile(const std::string& path);
+// Writes all of `text` to `fd`: 0, or the errno that stopped it. EINTR is
+// retried; EAGAIN (a non-blocking pipe or FIFO whose reader is slow) waits
+// in poll() for room, as a blocking write would.
+int WriteAll(int fd, std::string_view text);
 
 // One line of /proc/self/mountinfo (see proc(5)); octal escapes decoded.
 struct MountEntry {
