@@ -2,6 +2,7 @@
 #include <sys/resource.h>
 
 #include "sys/safety.h"
+#include "sys/target.h"
 #include "sys_test_util.h"
 #include "temp_dir.h"
 #include "test_util.h"
