@@ -2325,6 +2325,12 @@ bool Worker::OverlapsInFlight(const IoPlan& p) {
   return false;
 }
 
+// Each clone checks its own writes and meets its own errors, so "job 'w'"
+// alone did not say whose block or I/O failed.
+std::string Worker::StderrWho() const {
+  return "job '" + job_.name + "'" + (job_.numjobs > 1 ? " #" + std::to_string(jobnum_) : "");
+}
+
 std::string Worker::FilePath(const IoRequest* req) const {
   return req->file_index < files_.size() ? files_[req->file_index].path : "";
 }
@@ -2367,7 +2373,7 @@ void Worker::NoteError(Ddir ddir, int err, const IoRequest* req, uint64_t offset
                        const std::string& message) {
   if (CountError(ddir, err, FilePath(req), offset, message)) {
     if (job_.error_dump)
-      std::fprintf(stderr, "iobench: job '%s': %s (err=%d, tolerated)\n", job_.name.c_str(),
+      std::fprintf(stderr, "iobench: %s: %s (err=%d, tolerated)\n", StderrWho().c_str(),
                    sys::Printable(message).c_str(), err);
     return;
   }

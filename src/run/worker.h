@@ -333,6 +333,9 @@ class Worker {
                   const std::string& message);
   bool WantsErrorMessage(Ddir ddir, int err) const;
   std::string FilePath(const IoRequest* req) const;
+  // How stderr names this job: with numjobs, the clone too ("job 'w' #1"),
+  // as the end-of-run error lines do (PrintJobErrors).
+  std::string StderrWho() const;
   bool OverlapsInFlight(const IoPlan& p);
   std::vector<uint8_t> overlap_free_;  // OverlapsInFlight's scratch (no allocation after the first)
   // Commits the queued requests: the batch's issue stamp (0 when latencies

@@ -37,13 +37,6 @@ namespace {
 // Failures printed on stderr per job; the rest are counted.
 constexpr uint64_t kMaxPrintedFailures = 10;
 
-// How stderr names the job: with numjobs, the clone too ("job 'w' #1"), as
-// the end-of-run error lines do (PrintJobErrors). Each clone checks its own
-// writes, so "job 'w'" did not say whose block failed.
-std::string VerifyWho(const JobSpec& job, int jobnum) {
-  return "job '" + job.name + "'" + (job.numjobs > 1 ? " #" + std::to_string(jobnum) : "");
-}
-
 // A random job whose pattern writes each block once per pass (a random map
 // or an LFSR); the pattern says, as blockalign and a non-uniform
 // random_distribution turn the map off (fio too: "blockalign= turns off
@@ -321,15 +314,14 @@ void Worker::OnVerifyFailure(const Status& st, const VerifyFailure& failure) {
     std::string line = st.message();
     for (size_t i = 0; i < dumped.size(); ++i)
       line += (i == 0 ? "; verify_dump: written to " : " and ") + dumped[i];
-    std::fprintf(stderr, "iobench: %s: %s\n", VerifyWho(job_, jobnum_).c_str(),
-                 sys::Printable(line).c_str());
+    std::fprintf(stderr, "iobench: %s: %s\n", StderrWho().c_str(), sys::Printable(line).c_str());
   } else if (verify_failures_ == kMaxPrintedFailures + 1) {
     std::fprintf(stderr, "iobench: %s: more verify failures; the rest are counted, not printed\n",
-                 VerifyWho(job_, jobnum_).c_str());
+                 StderrWho().c_str());
   }
   // DumpFailure's messages start with "verify_dump: " already.
   if (!dump_status.ok())
-    std::fprintf(stderr, "iobench: %s: %s\n", VerifyWho(job_, jobnum_).c_str(),
+    std::fprintf(stderr, "iobench: %s: %s\n", StderrWho().c_str(),
                  sys::Printable(dump_status.message()).c_str());
   const bool data_failure =
       failure.kind == VerifyFailureKind::kBadData || failure.kind == VerifyFailureKind::kPattern;
@@ -606,8 +598,7 @@ void Worker::FinishVerify() {
         "(writes to them overlapped in flight and one was split, the header crosses a "
         "512-byte sector, or a piece of a sector shorter than a word matches no recent write): "
         "not checked; serialize_overlap=1 checks every block";
-    std::fprintf(stderr, "iobench: %s: %s\n", VerifyWho(job_, jobnum_).c_str(),
-                 sys::Printable(msg).c_str());
+    std::fprintf(stderr, "iobench: %s: %s\n", StderrWho().c_str(), sys::Printable(msg).c_str());
     AddNote(msg);
   }
   if (job_.verify.state_save && HasWrite(job_.rw) && !job_.verify.verify_only &&
@@ -617,7 +608,7 @@ void Worker::FinishVerify() {
     if (st.ok()) {
       AddNote("verify: state saved to " + path + " (verify_state_save)");
     } else {
-      std::fprintf(stderr, "iobench: %s: verify_state_save: %s\n", VerifyWho(job_, jobnum_).c_str(),
+      std::fprintf(stderr, "iobench: %s: verify_state_save: %s\n", StderrWho().c_str(),
                    sys::Printable(st.message()).c_str());
       AddNote("verify_state_save failed: " + st.message());
     }

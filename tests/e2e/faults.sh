@@ -151,6 +151,16 @@ else
     expect_eq enospc-error-dump "$(grep -c "^iobench: job 'w': write $mnt/f offset=[0-9]* length=65536: No space left on device (err=28, tolerated)$" "$work/enospc-error-dump.err")" 48
   fi
   rm -f "$mnt"/*
+  # With numjobs each line names the clone, as the end-of-run error lines
+  # do: both clones write the same 1 MiB file, so each fails 48 times.
+  if run enospc-error-dump-clones 0 -- "$bin" --name=w --ioengine=psync --filename="$mnt/f" \
+    --rw=write --size=4m --bs=64k --numjobs=2 --ignore_error=,ENOSPC --error_dump=1 \
+    --output-format=json; then
+    for c in 0 1; do
+      expect_eq "enospc-error-dump-clone$c" "$(grep -c "^iobench: job 'w' #$c: write $mnt/f offset=[0-9]* length=65536: No space left on device (err=28, tolerated)$" "$work/enospc-error-dump-clones.err")" 48
+    done
+  fi
+  rm -f "$mnt"/*
   run enospc-ignore-read-only 1 -- "$bin" --name=w --ioengine=psync --filename="$mnt/f" \
     --rw=write --size=4m --bs=64k --ignore_error=ENOSPC --output-format=json
   rm -f "$mnt"/*
