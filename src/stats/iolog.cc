@@ -17,6 +17,7 @@
 
 #include "iobench/clock.h"
 #include "sys/job_paths.h"
+#include "sys/procfs.h"
 #include "sys/safety.h"
 
 namespace iobench {
@@ -234,22 +235,15 @@ Result<int> LogWriter::Open(const std::string& path, bool append, const std::str
   // without blocking, tried every 20 ms for up to 5 s (a reader started
   // just after the run, `iobench ... & cat fifo`), then an error.
   const bool fifo = found && S_ISFIFO(st.st_mode);
-  const int flags =
-      O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC) | (fifo ? O_NONBLOCK : 0);
-  int fd = ::open(path.c_str(), flags, 0644);
-  for (int tries = 0; fd < 0 && fifo && errno == ENXIO && tries < 250; ++tries) {
-    usleep(20 * 1000);
-    fd = ::open(path.c_str(), flags, 0644);
-  }
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+  int tries = 0;
+  const int fd = fifo ? sys::OpenFifoWriter(path, flags, [&] { return ++tries > 250; })
+                      : ::open(path.c_str(), flags, 0644);
   if (fd < 0 && fifo && errno == ENXIO)
     return Status(Status::Code::kIoError,
                   "open log file " + path +
                       ": it is a FIFO that no reader opened within 5 s (start the reader first)",
                   ENXIO);
-  if (fd >= 0 && fifo) {  // its writes block as a file's do
-    const int fl = fcntl(fd, F_GETFL);
-    if (fl != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-  }
   if (fd < 0) {
     const int err = errno;
     const std::string why = err == ENOENT ? sys::DeletedCwdReason(path) : "";

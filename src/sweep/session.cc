@@ -536,21 +536,14 @@ int OpenOutputFile(const std::string& path, bool append, const std::atomic<int>*
   if (stop == nullptr || stat(path.c_str(), &st) != 0 || !S_ISFIFO(st.st_mode))
     return open(path.c_str(), flags, 0644);
   const int stopped_before = stop->load();
-  for (;;) {
-    const int fd = open(path.c_str(), flags | O_NONBLOCK, 0644);
-    if (fd >= 0) {  // writes block as they always did
-      const int fl = fcntl(fd, F_GETFL);
-      if (fl != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-      return fd;
-    }
-    if (errno != ENXIO) return -1;  // ENXIO: no reader yet
-    if (stopped_before == 0 && stop->load() != 0) {
-      g_fifo_wait_stopped_by = stop->load();
-      errno = EINTR;
-      return -1;
-    }
-    usleep(20 * 1000);
-  }
+  bool stopped = false;
+  const int fd = sys::OpenFifoWriter(path, flags, [&] {
+    if (stopped_before != 0 || stop->load() == 0) return false;
+    g_fifo_wait_stopped_by = stop->load();
+    return stopped = true;
+  });
+  if (fd < 0 && stopped) errno = EINTR;
+  return fd;
 }
 
 std::string SignalName(int signo) {

@@ -251,4 +251,21 @@ int WriteAll(int fd, std::string_view text) {
   return 0;
 }
 
+int OpenFifoWriter(const std::string& path, int flags, const std::function<bool()>& give_up) {
+  for (;;) {
+    const int fd = ::open(path.c_str(), flags | O_NONBLOCK, 0644);
+    if (fd >= 0) {
+      const int fl = fcntl(fd, F_GETFL);
+      if (fl != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+      return fd;
+    }
+    if (errno != ENXIO) return -1;  // ENXIO: no reader yet
+    if (give_up()) {
+      errno = ENXIO;
+      return -1;
+    }
+    usleep(20 * 1000);
+  }
+}
+
 }  // namespace iobench::sys

@@ -1,7 +1,8 @@
 // Small readers for /proc and /sys used by the probes in src/sys/. Internal to
 // src/sys/ and src/stats/disk_util.cc; other modules call the probe functions
 // instead (host.h, target.h, safety.h, context.h). WriteAll, the one writer,
-// serves the report files (sweep/session.cc's --output, report/plot.cc).
+// serves the report files (sweep/session.cc's --output, report/plot.cc);
+// OpenFifoWriter serves --output and the log files (stats/iolog.cc).
 //
 // Thread-safety: all functions are reentrant (they only read files).
 #pragma once
@@ -9,6 +10,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +29,13 @@ Result<int64_t> ReadIntFile(const std::string& path);
 // retried; EAGAIN (a non-blocking pipe or FIFO whose reader is slow) waits
 // in poll() for room, as a blocking write would.
 int WriteAll(int fd, std::string_view text);
+// Opens the FIFO `path` for writing (`flags` as for open(2)) without
+// blocking in open: a FIFO's open waits for a reader, where a stop signal
+// cannot end it (the handlers restart it, SA_RESTART). While no reader has
+// it open (ENXIO) it is tried again every 20 ms, until `give_up()` says
+// so: then -1 with errno ENXIO. Other errors return at once. The
+// descriptor returned blocks on writes, as a file's does.
+int OpenFifoWriter(const std::string& path, int flags, const std::function<bool()>& give_up);
 
 // One line of /proc/self/mountinfo (see proc(5)); octal escapes decoded.
 struct MountEntry {
