@@ -226,8 +226,9 @@ class PatternImpl final : public IoPattern {
   // openfiles below the file count (0: no limit, nothing below is used).
   uint32_t open_limit_ = 0;
   std::vector<uint32_t> open_list_;  // the open files (random service draws among them)
-  // time_based random job under openfiles: a file whose pass ends starts it
-  // again in place and stays open, as fio 3.33 resets it (get_next_rand_offset).
+  // time_based random job over several files: a file whose pass ends starts
+  // it again in place (and stays open under openfiles), as fio 3.33's
+  // get_next_rand_block resets it, so the file service keeps its turn.
   bool wrap_files_ = false;
   // rw_sequencer=identical: the repeats use up the pass as fio counts it (a
   // pass ends after the region's bytes were issued, repeats included).
@@ -545,11 +546,22 @@ Status PatternImpl::Init(const JobSpec& job, std::vector<PatternRegion> regions,
   loop_dirs_ =
       MixedLoopsEndAtRegionEnd(job, regions.size()) || (tb_seq_mixed && !wrap_dirs_ && !verifies);
   open_limit_ = OpenLimit(job, regions.size());
-  wrap_files_ = open_limit_ != 0 && job.time_based && random_job_;
-  if (open_limit_ != 0) {
-    open_list_.reserve(open_limit_);
-    // Per Next(): a close for each file found done and one open; Reset()
-    // adds a close per open file, SyncFile() an open.
+  // A time_based random job's file whose random offsets run out (its map is
+  // full, its LFSR cycle or its bytes used) is reset in place, as fio 3.33's
+  // get_next_rand_block does, and the file service goes on turning: a=16k
+  // b=64k roundrobin alternates a b a b ... (fio 1000/1001 in 1 s at 2000
+  // IOPS), where ending each file's pass on its own left a idle until b's
+  // was over too (400/1600). Not a sequential job (fio 3.33 wraps one only
+  // with nr_files=1: its files each end, then the pass), nor one that
+  // verifies (its replay reads each pass's writes back once), nor one file
+  // (its pass ends and starts over as before: the same I/O).
+  wrap_files_ =
+      job.time_based && random_job_ && (open_limit_ != 0 || (regions.size() > 1 && !verifies));
+  restarts_files_ = wrap_files_;
+  if (open_limit_ != 0 || wrap_files_) {
+    if (open_limit_ != 0) open_list_.reserve(open_limit_);
+    // Per Next(): a close for each file found done (or a restart) and one
+    // open; Reset() adds a close per open file, SyncFile() an open.
     file_events_.reserve(3 * regions.size() + 4);
   }
 

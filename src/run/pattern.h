@@ -135,12 +135,14 @@ class IoPattern {
   // open files); a file is closed once its pass is over, and Reset() closes
   // every file still open. Next(), SyncFile() and Reset() append what they
   // did here, in order; the worker opens and closes the descriptors and
-  // then calls ClearFileEvents(). Always empty without a limit.
+  // then calls ClearFileEvents(). Without a limit only kRestart comes, and
+  // only when RestartsFilesInPlace().
   enum class FileEventKind : uint8_t {
     kOpen,
     kClose,
-    // time_based random job: the file's pass ended and started over in
-    // place (fio resets the file instead of closing it), so it stays open
+    // time_based random job over several files: the file's pass ended and
+    // started over in place (fio resets the file instead of closing it),
+    // and its other files keep their turns; under openfiles it stays open,
     // and the files past the first openfiles get no I/O, as in fio.
     kRestart,
   };
@@ -149,6 +151,9 @@ class IoPattern {
     FileEventKind kind;
   };
   const std::vector<FileEvent>& file_events() const { return file_events_; }
+  // Whether Next() may report kRestart: the worker must then take the file
+  // events after each call even without openfiles.
+  bool RestartsFilesInPlace() const { return restarts_files_; }
   void ClearFileEvents() { file_events_.clear(); }
 
   // Whether a pass's random offsets touch each block once (a random map, or
@@ -200,6 +205,7 @@ class IoPattern {
   FastMap fast_;
   bool random_once_ = false;            // RandomEachBlockOnce(), set by the implementation
   bool random_without_end_ = false;     // RandomWithoutEnd(), set by the implementation
+  bool restarts_files_ = false;         // RestartsFilesInPlace(), set by the implementation
   std::vector<FileEvent> file_events_;  // openfiles: reserved at Create, never grows in a pass
 };
 

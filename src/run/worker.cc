@@ -377,6 +377,7 @@ Status Worker::Setup() {
   if (open_limit_ != 0) {
     service_opened_.assign(targets_.size(), 0);
   }
+  file_events_on_ = open_limit_ != 0;
   uint64_t align = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   for (const auto& t : targets_) {
     EngineFile f;
@@ -506,6 +507,7 @@ Status Worker::Setup() {
     }
     if (!pattern.ok()) return pattern.status().WithContext("job '" + job_.name + "'");
     pattern_ = std::move(*pattern);
+    file_events_on_ = file_events_on_ || pattern_->RestartsFilesInPlace();
     if (pattern_job.time_based && sync_engine_) pattern_->EndPassesAtRegions();
     if (std::string n = pattern_->Note(); !n.empty()) AddNote(std::move(n));
   }
@@ -1920,10 +1922,11 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
     lookahead_plan_ = true;
     return PrepareSlow(now, out);
   }
-  if (open_limit_ != 0 && vr == 0) [[unlikely]] {
+  if (file_events_on_ && vr == 0 && !pattern_->file_events().empty()) [[unlikely]] {
     // The plan's file opened, or others closed, as the file service said:
     // a file still owed I/O in flight is closed once that completes (the
-    // plan waits, the caller reaps), as fio's EBUSY waits for a slot.
+    // plan waits, the caller reaps), as fio's EBUSY waits for a slot. A
+    // file restarted in place drops its pages (kRestart).
     if (const FilesState st = ApplyFileEvents(); st != FilesState::kReady) {
       if (st == FilesState::kFailed) return false;
       if (!has_pending_plan_) lookahead_plan_ = true;  // its rate delay is still to come

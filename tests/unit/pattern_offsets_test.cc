@@ -1512,6 +1512,94 @@ TEST(PatternOffsetsTest, FileServiceSwitchCount) {
   ExpectEachBlockOnce(v, regions, 4 * kKi);
 }
 
+// A time_based random job over files of different sizes, as fio 3.33's
+// get_next_rand_block: a file whose random offsets run out is reset in
+// place (kRestart) and the file service keeps turning, so each file gets its
+// share of the I/Os whatever its size (a=16k b=64k roundrobin: fio 1000 and
+// 1001 in 1 s at 2000 IOPS; ending each file's pass on its own gave 400 and
+// 1600: a waited for b). Each file still uses each of its blocks once per
+// own pass. Without time_based, and for a sequential job (fio wraps only
+// nr_files=1), the pass ends as before: 4 and 16.
+TEST(PatternOffsetsTest, TimeBasedRandomFilesRestartInPlaceAndKeepTheirTurn) {
+  const std::vector<PatternRegion> regions{{0, 4 * 4 * kKi, 0}, {0, 16 * 4 * kKi, 0}};
+  struct Case {
+    RwMode rw;
+    FileServiceType service;
+    uint32_t nr;
+    bool norandommap;
+    RandomGenerator gen;
+    uint32_t perc_random;
+  };
+  const Case cases[] = {
+      {RwMode::kRandRead, FileServiceType::kRoundRobin, 1, false, RandomGenerator::kTausworthe,
+       100},
+      {RwMode::kRandRead, FileServiceType::kRoundRobin, 2, false, RandomGenerator::kTausworthe,
+       100},
+      {RwMode::kRandRead, FileServiceType::kRandom, 1, false, RandomGenerator::kTausworthe, 100},
+      {RwMode::kRandRead, FileServiceType::kRoundRobin, 1, true, RandomGenerator::kTausworthe, 100},
+      {RwMode::kRandRead, FileServiceType::kRoundRobin, 1, false, RandomGenerator::kLfsr, 100},
+      {RwMode::kRandRead, FileServiceType::kRoundRobin, 1, false, RandomGenerator::kTausworthe, 50},
+      {RwMode::kRandRW, FileServiceType::kRoundRobin, 1, false, RandomGenerator::kTausworthe, 100},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(::testing::Message()
+                 << "rw " << static_cast<int>(c.rw) << " service " << static_cast<int>(c.service)
+                 << ":" << c.nr << " norandommap " << c.norandommap << " gen "
+                 << static_cast<int>(c.gen) << " perc " << c.perc_random);
+    JobSpec job = MakeJob(c.rw);
+    job.file_service_type = c.service;
+    job.file_service_nr = c.nr;
+    job.norandommap = c.norandommap;
+    job.random_generator = c.gen;
+    for (uint32_t& p : job.percentage_random) p = c.perc_random;
+    job.time_based = true;
+    auto p = Make(job, regions);
+    IoPlan io;
+    uint64_t per_file[2] = {0, 0};
+    uint64_t restarts[2] = {0, 0};
+    std::vector<IoPlan> on_a;  // file 0's I/Os
+    for (int i = 0; i < 400; ++i) {
+      ASSERT_TRUE(p->Next(&io)) << "I/O " << i;  // no pass ends: each file restarts
+      for (const IoPattern::FileEvent& e : p->file_events()) {
+        EXPECT_EQ(e.kind, IoPattern::FileEventKind::kRestart);
+        ++restarts[e.file];
+      }
+      p->ClearFileEvents();
+      ++per_file[io.file];
+      if (io.file == 0) on_a.push_back(io);
+    }
+    if (c.service == FileServiceType::kRoundRobin) {
+      EXPECT_EQ(per_file[0], 200u);
+      EXPECT_EQ(per_file[1], 200u);
+    } else {
+      EXPECT_NEAR(static_cast<double>(per_file[0]), 200, 40);  // 80 before
+    }
+    EXPECT_GT(restarts[0], 10u);
+    EXPECT_GT(restarts[1], 2u);
+    if (!c.norandommap && c.perc_random == 100) {
+      // Each of a's own passes (4 I/Os, each restart) uses its 4 blocks once.
+      for (size_t k = 0; k + 4 <= on_a.size(); k += 4)
+        ExpectEachBlockOnce({on_a.begin() + k, on_a.begin() + k + 4}, {regions[0]}, 4 * kKi);
+    }
+  }
+  for (const RwMode rw : {RwMode::kRandRead, RwMode::kRead}) {
+    for (const bool time_based : {false, true}) {
+      if (rw == RwMode::kRandRead && time_based) continue;
+      JobSpec job = MakeJob(rw);
+      job.time_based = time_based;
+      auto p = Make(job, regions);
+      for (int pass = 0; pass < 2; ++pass) {
+        auto v = Pass(p.get());
+        ASSERT_EQ(v.size(), 20u) << "rw " << static_cast<int>(rw) << " tb " << time_based;
+        EXPECT_EQ(std::count_if(v.begin(), v.end(), [](const IoPlan& x) { return x.file == 0; }),
+                  4);
+        EXPECT_TRUE(p->file_events().empty());
+        p->Reset();
+      }
+    }
+  }
+}
+
 TEST(PatternOffsetsTest, ResetMidPassStartsAFullPassAndEndedPassStaysEnded) {
   JobSpec job = MakeJob(RwMode::kRandWrite);
   std::vector<PatternRegion> regions{{0, 300 * 4 * kKi, 0}};
