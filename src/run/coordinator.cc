@@ -1247,7 +1247,8 @@ class PhaseRunner {
       for (const auto& t : c.targets) {
         uses.emplace_back(&jobs_[c.job], &t);
         if (!opts_.engine_factory && misaligned.emplace(c.job, t.path).second)
-          if (std::string w = DirectAlignmentWarning(jobs_[c.job], t); !w.empty()) {
+          if (std::string w = DirectAlignmentWarning(jobs_[c.job], t, c.targets.size());
+              !w.empty()) {
             std::fprintf(stderr, "iobench: warning: %s\n", w.c_str());
             misaligned_warnings.push_back(std::move(w));
           }
@@ -1563,7 +1564,7 @@ class PhaseRunner {
         if (!dropped.empty()) c.notes.push_back(DroppedFilesNote(jobs_, j, dropped, paths.empty()));
         for (const auto& t : c.targets) {
           if (!t.note.empty()) c.notes.push_back(t.note);
-          IOB_RETURN_IF_ERROR(CheckDirectAlignment(job, t));
+          IOB_RETURN_IF_ERROR(CheckDirectAlignment(job, t, c.targets.size()));
           if (!job.allow_file_create && !diskless && !t.exists)
             return Status::Invalid(
                 "job '" + job.name + "': " + t.path + " does not exist, and allow_file_create=0 (" +
@@ -2262,7 +2263,7 @@ Status PreflightJobs(const std::vector<JobSpec>& jobs, const RunOptions& opts,
         return resolved.status();
       }
       for (const TargetFile& t : *resolved) {
-        IOB_RETURN_IF_ERROR(CheckDirectAlignment(job, t));
+        IOB_RETURN_IF_ERROR(CheckDirectAlignment(job, t, resolved->size()));
         if (t.regular_file() && t.exists && t.region_offset + t.region_size > t.current_size)
           grows.push_back(file_key(t.path));
       }

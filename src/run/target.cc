@@ -760,8 +760,94 @@ struct Misaligned {
   std::string what, fix;
   bool offset = false;
 };
-Misaligned MisalignedIo(const JobSpec& job, const TargetFile& t, int d, uint64_t align,
-                        bool with_blockalign) {
+// The bytes a sequential job surely issues to its one file t (a lower
+// bound: io_size= or number_ios= may cut it, runtime= aside); trimwrite's
+// are shared by its trims and writes.
+uint64_t SureWalkBytes(const JobSpec& job, const TargetFile& t, uint64_t min_bs) {
+  if (job.time_based) return UINT64_MAX;
+  unsigned __int128 b =
+      static_cast<unsigned __int128>(t.region_size) * std::max<uint64_t>(job.loops, 1);
+  if (job.io_size != 0)
+    b = job.io_size;
+  else if (job.io_size_percent != 0)
+    b = static_cast<unsigned __int128>(t.region_size) * job.io_size_percent / 100;
+  if (job.number_ios != 0)
+    b = std::min<unsigned __int128>(b, static_cast<unsigned __int128>(job.number_ios) * min_bs);
+  if (job.rw == RwMode::kTrimWrite) b /= 2;
+  return static_cast<uint64_t>(std::min<unsigned __int128>(b, UINT64_MAX));
+}
+
+// A sequential walk's offsets past its first I/O (which is at the region's
+// offset, checked before) that are surely off `align`: the second I/O after
+// a rw=...:N skip that is not a multiple of it, and the second zone of
+// zonemode=strided when zonerange + zoneskip is not. Only where the walk
+// surely gets there: one file (the pattern's own walk, not several files'
+// turns), a direction whose I/Os are all of the walk (not rw=readwrite's
+// draw), bytes enough to issue them and a region that holds them.
+Misaligned MisalignedSteps(const JobSpec& job, const TargetFile& t, size_t nfiles, int d,
+                           uint64_t align) {
+  if (IsRandom(job.rw) || job.rw == RwMode::kReadWrite || nfiles != 1 || !job.read_iolog.empty() ||
+      t.region_size == 0)
+    return {};
+  const std::string a = std::to_string(align);
+  const BlockSizeSpec& spec = job.bs[d];
+  const bool fixed = spec.split.empty() && spec.min == spec.max;
+  uint64_t max_bs = spec.max;
+  uint64_t min_bs = spec.min;
+  for (const auto& e : spec.split) {
+    max_bs = std::max(max_bs, e.bs);
+    min_bs = std::min(min_bs, e.bs);
+  }
+  if (min_bs == 0) return {};
+  const uint64_t bytes = SureWalkBytes(job, t, min_bs);
+  const bool strided = job.zone_mode == JobSpec::ZoneMode::kStrided && job.zone_size != 0;
+  const uint64_t range = job.zone_range != 0 ? job.zone_range : job.zone_size;
+  // The end an I/O must fit below: a device's, a file laid out to at least
+  // the region's end.
+  const uint64_t end = t.is_block_device ? t.current_size : t.needed_size;
+  const auto fits = [&](uint64_t rel, uint64_t len) {  // an I/O at region offset + rel
+    return t.region_offset + rel <= end && len <= end - t.region_offset - rel;
+  };
+  const int64_t skip = job.rw_skip;
+  const uint64_t uskip = skip < 0 ? 0 - static_cast<uint64_t>(skip) : static_cast<uint64_t>(skip);
+  if (uskip % align != 0 && bytes > max_bs) {
+    // The second I/O is at the first's end plus the skip; a backward skip
+    // that steps before the start wraps to the region's size plus the skip
+    // (pattern.cc, TrySequential): off the grid either way.
+    bool second = false;
+    const uint64_t walk = strided ? range + uskip : t.region_size;  // a zone's walk is its range
+    if (skip > 0) {
+      second = (!strided || (max_bs < range && max_bs < job.zone_size)) &&
+               2 * max_bs + uskip <= walk && fits(max_bs + uskip, max_bs);
+    } else if (fixed && !strided && t.region_size % align == 0 && t.region_size % min_bs == 0) {
+      second = uskip <= min_bs ? 2 * min_bs - uskip <= t.region_size
+                               : min_bs < t.region_size && uskip <= t.region_size;
+    }
+    if (second)
+      return {
+          "the skip of " + std::to_string(uskip) + " bytes (" + sys::OptionAt(job, "rw", "") + ")",
+          "any rw=...:N skip to a multiple of " + a};
+  }
+  if (strided) {
+    const uint64_t zskip = job.zone_skip_zones ? job.zone_skip * job.zone_size : job.zone_skip;
+    const uint64_t step = range + zskip;
+    // The walk moves to the next zone after zonesize bytes, fewer than
+    // zonesize + the largest block; its first I/O there is at the zone's
+    // start (a range or split of sizes also below offset + size).
+    if (step % align != 0 && bytes >= job.zone_size + max_bs && fits(step, max_bs) &&
+        (fixed || step + min_bs <= t.region_size)) {
+      std::string set = job.zone_range != 0 ? sys::OptionAt(job, "zonerange", std::to_string(range))
+                                            : sys::OptionAt(job, "zonesize", std::to_string(range));
+      if (zskip != 0) set += " + " + sys::OptionAt(job, "zoneskip", std::to_string(zskip));
+      return {"the zone step " + std::to_string(step) + " (" + set + ")",
+              "zonerange= + zoneskip= (zonesize= without zonerange=) to a multiple of " + a};
+    }
+  }
+  return {};
+}
+
+Misaligned MisalignedIo(const JobSpec& job, const TargetFile& t, size_t nfiles, int d,
+                        uint64_t align, bool with_blockalign) {
   const std::string a = std::to_string(align);
   const BlockSizeSpec& spec = job.bs[d];
   // The sizes issued: a range's are multiples of its minimum (bsrange=4k-6k
@@ -786,7 +872,7 @@ Misaligned MisalignedIo(const JobSpec& job, const TargetFile& t, int d, uint64_t
   if (with_blockalign && job.blockalign[d] % align != 0 && IsRandom(job.rw))
     return {sys::OptionAt(job, "blockalign", std::to_string(job.blockalign[d])),
             "blockalign= to a multiple of " + a};
-  return {};
+  return MisalignedSteps(job, t, nfiles, d, align);
 }
 
 bool UsesDdir(const JobSpec& job, int d) {
@@ -795,7 +881,7 @@ bool UsesDdir(const JobSpec& job, int d) {
 
 }  // namespace
 
-Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
+Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t, size_t nfiles) {
   if (!t.is_block_device || t.logical_block_size == 0) return Status::Ok();
   const uint64_t lbs = t.logical_block_size;
   for (int d = 0; d < kNumDdirs; ++d) {
@@ -810,7 +896,7 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
     // random trim's blockalign is issued as it is (fio 3.33 fails both with
     // EINVAL at run time).
     const bool blockalign_issued = d == 2 && !job.direct;
-    const Misaligned m = MisalignedIo(job, t, d, lbs, blockalign_issued);
+    const Misaligned m = MisalignedIo(job, t, nfiles, d, lbs, blockalign_issued);
     if (!m.what.empty())
       return Status::Invalid((m.offset ? CloneLabel(job, t.jobnum) : JobLabel(job)) + ": " +
                              m.what + " is not a multiple of the logical block size " +
@@ -819,7 +905,7 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t) {
   return Status::Ok();
 }
 
-std::string DirectAlignmentWarning(const JobSpec& job, const TargetFile& t) {
+std::string DirectAlignmentWarning(const JobSpec& job, const TargetFile& t, size_t nfiles) {
   if (!job.direct || !t.regular_file() || !t.exists || job.ioengine == "mmap") return "";
   // Not where the kernel fails such I/O with EINVAL (ext2/3/4, xfs): the
   // run's error says why (DirectIoEinvalHint), and a warning before it
@@ -842,7 +928,7 @@ std::string DirectAlignmentWarning(const JobSpec& job, const TargetFile& t) {
   if (align <= 1) return "";
   for (int d = 0; d < 2; ++d) {
     if (!UsesDdir(job, d)) continue;
-    const Misaligned m = MisalignedIo(job, t, d, align, /*with_blockalign=*/true);
+    const Misaligned m = MisalignedIo(job, t, nfiles, d, align, /*with_blockalign=*/true);
     if (m.what.empty()) continue;
     const std::string a = std::to_string(align);
     return (m.offset ? CloneLabel(job, t.jobnum) : JobLabel(job)) + ": " + DirectText(job) +

@@ -90,8 +90,11 @@ uint64_t FillRegionBytes(const JobSpec& job, uint64_t free);
 
 // Refuses direct=1, and trims with or without it, with a block size or
 // offset that is not a multiple of a block device's logical block size,
-// before anything runs.
-Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t);
+// before anything runs: the region's offset, blockalign=, and the offsets a
+// sequential walk surely reaches (a rw=...:N skip, zonemode=strided's zone
+// step). `nfiles`: the clone's target count (a walk over one file only is
+// followed).
+Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t, size_t nfiles);
 
 // direct=1 on an existing regular file (check after layout) whose job
 // reads or writes with a block size, offset or blockalign= that is not a
@@ -100,7 +103,7 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t);
 // direct=1, the option, the alignment and the file system, "" otherwise.
 // btrfs serves such I/O through the page cache without an error. Not on
 // xfs and ext2/3/4: they fail it with EINVAL, which the run's error explains.
-std::string DirectAlignmentWarning(const JobSpec& job, const TargetFile& t);
+std::string DirectAlignmentWarning(const JobSpec& job, const TargetFile& t, size_t nfiles);
 
 // Creates or extends a regular file that is missing or shorter than
 // needed_size (never shrinks, never touches block devices), honouring

@@ -52,7 +52,7 @@ class RunTargetMessagesTest : public ::testing::Test {
       auto targets = ResolveTargets(j, n, false);
       if (!targets.ok()) return targets.status().message();
       for (const auto& t : *targets)
-        if (Status st = CheckDirectAlignment(j, t); !st.ok()) return st.message();
+        if (Status st = CheckDirectAlignment(j, t, targets->size()); !st.ok()) return st.message();
     }
     return "";
   }
@@ -99,6 +99,49 @@ TEST_F(RunTargetMessagesTest, DirectAlignmentNamesTheOptionAndLine) {
   EXPECT_EQ(Refusal("rw=randtrim\ndirect=1\nsize=256k\n", "blockalign=2k\n"), "");
   EXPECT_EQ(Refusal("rw=trim\nsize=256k\n", "blockalign=2k\n"), "");
   EXPECT_EQ(Refusal("rw=randread\nsize=256k\n", "blockalign=2k\n"), "");
+}
+
+// A sequential walk's later offsets: a rw=...:N skip and a strided zone
+// step off the block size put the second I/O or the second zone off it (the
+// kernel said EINVAL after 2 or 3 discards). Refused only where the walk
+// surely gets there.
+TEST_F(RunTargetMessagesTest, SkipsAndZoneStepsOffTheBlockSize) {
+  const std::string discard = " is not a multiple of the logical block size 4096 of " + dev_ +
+                              "; a discard needs block-aligned ranges";
+  EXPECT_EQ(Refusal("rw=trim:2k\nsize=64k\n"),
+            "job 'j': the skip of 2048 bytes (rw=trim:2k at b.fio:3)" + discard);
+  EXPECT_EQ(Refusal("rw=trimwrite:6k\nsize=64k\n"),
+            "job 'j': the skip of 6144 bytes (rw=trimwrite:6k at b.fio:3)" + discard);
+  EXPECT_EQ(Refusal("rw=trim:-2k\nsize=64k\n"),
+            "job 'j': the skip of 2048 bytes (rw=trim:-2k at b.fio:3)" + discard);
+  EXPECT_EQ(Refusal("rw=trim:-6k\nsize=64k\n"),
+            "job 'j': the skip of 6144 bytes (rw=trim:-6k at b.fio:3)" + discard);
+  EXPECT_EQ(Refusal("rw=trim:8k\nsize=64k\n"), "");
+  // One trim only: nothing past the first.
+  EXPECT_EQ(Refusal("rw=trim:2k\nsize=4k\n"), "");
+  EXPECT_EQ(Refusal("rw=trim:2k\nsize=64k\nnumber_ios=1\n"), "");
+  // Reads and writes: with direct=1 only.
+  EXPECT_EQ(Refusal("rw=read:2k\nsize=64k\n"), "");
+  EXPECT_EQ(Refusal("direct=1\nrw=write:1k\nsize=64k\n"),
+            "job 'j': the skip of 1024 bytes (rw=write:1k at b.fio:4) is not a multiple of the "
+            "logical block size 4096 of " +
+                dev_ + "; direct=1 (b.fio:3) needs block-aligned I/O");
+
+  // zonemode=strided: the next zone starts zonerange + zoneskip on.
+  const std::string z = "rw=trim\nsize=64k\nzonemode=strided\n";
+  EXPECT_EQ(Refusal(z + "zonesize=6k\n"),
+            "job 'j': the zone step 6144 (zonesize=6k at b.fio:6)" + discard);
+  EXPECT_EQ(Refusal(z + "zonesize=8k\nzonerange=6k\n"),
+            "job 'j': the zone step 6144 (zonerange=6k at b.fio:7)" + discard);
+  EXPECT_EQ(
+      Refusal(z + "zonesize=4k\nzoneskip=2k\n"),
+      "job 'j': the zone step 6144 (zonesize=4k at b.fio:6 + zoneskip=2k at b.fio:7)" + discard);
+  EXPECT_EQ(Refusal(z + "zonesize=6k\nzonerange=6k\nzoneskip=2k\n"), "");  // 8k apart
+  EXPECT_EQ(Refusal(z + "zonesize=8k\n"), "");
+  // The first zone is all the job does: size=6k is 2 trims there.
+  EXPECT_EQ(Refusal("rw=trim\nsize=6k\nzonemode=strided\nzonesize=6k\n"), "");
+  // A random walk inside a zone is not followed.
+  EXPECT_EQ(Refusal("rw=randtrim\nsize=64k\nzonemode=strided\nzonesize=6k\n"), "");
 }
 
 TEST_F(RunTargetMessagesTest, RegionPastTheEndNamesOffsetSizeAndClone) {

@@ -641,19 +641,19 @@ TEST(RunTargetTest, DirectAlignmentChecksBsSplitSizesAsIssued) {
   job.direct = true;
   job.bs[0] = {4096, 6144, {{4096, 50}, {6144, 50}}};
   job.bs[1] = {8192, 12288, {{8192, 50}, {12288, 50}}};
-  EXPECT_TRUE(CheckDirectAlignment(job, t).ok());
+  EXPECT_TRUE(CheckDirectAlignment(job, t, 1).ok());
   job.bs_unaligned = true;
-  EXPECT_FALSE(CheckDirectAlignment(job, t).ok());
+  EXPECT_FALSE(CheckDirectAlignment(job, t, 1).ok());
   job.bs_unaligned = false;
   job.bs[1] = {6144, 8192, {{6144, 50}, {8192, 50}}};  // 6k is the smallest: issued
-  EXPECT_FALSE(CheckDirectAlignment(job, t).ok());
+  EXPECT_FALSE(CheckDirectAlignment(job, t, 1).ok());
   // A range issues multiples of its minimum (4k-10k: 4k and 8k), any byte
   // count with bs_unaligned.
   job.bs[1] = {4096, 10240, {}};
-  EXPECT_TRUE(CheckDirectAlignment(job, t).ok());
+  EXPECT_TRUE(CheckDirectAlignment(job, t, 1).ok());
   job.bs_unaligned = true;
   job.bs[0] = {4096, 4096, {}};
-  EXPECT_FALSE(CheckDirectAlignment(job, t).ok());
+  EXPECT_FALSE(CheckDirectAlignment(job, t, 1).ok());
 }
 
 TEST(RunTargetTest, LayoutCreatesExtendsNeverShrinks) {
