@@ -2274,10 +2274,17 @@ void Worker::HandleError(IoRequest* req, int err) {
                                                             : "fsync") +
               " " + FilePath(req) + " offset=" + std::to_string(req->offset) +
               " length=" + std::to_string(req->length) + ": " + std::strerror(err);
-  if (err == EINVAL && job_.direct && !is_sync_op && !message.empty() &&
-      req->file_index < files_.size())
-    message += "; direct=1: " + sys::DirectIoEinvalHint(files_[req->file_index].fd, req->offset,
-                                                        req->length, req->buf);
+  // A discard needs block-aligned ranges with or without direct=1, and
+  // direct=0 is no fix for it: a trim gets its own hint.
+  if (err == EINVAL && !message.empty() && req->file_index < files_.size()) {
+    const int fd = files_[req->file_index].fd;
+    if (req->op == IoOp::kTrim) {
+      if (std::string hint = sys::DiscardEinvalHint(fd, req->offset, req->length); !hint.empty())
+        message += "; " + hint;
+    } else if (job_.direct && !is_sync_op) {
+      message += "; direct=1: " + sys::DirectIoEinvalHint(fd, req->offset, req->length, req->buf);
+    }
+  }
   // nowait=1 is what the kernel answers: name it, or the error reads like a
   // fault of the file or the device (docs/engines.md).
   if (job_.nowait && !is_sync_op && !message.empty() && (err == EAGAIN || err == EOPNOTSUPP))

@@ -587,6 +587,61 @@ std::optional<DioAlign> StatxDioAlign(const std::string& path) {
   return DioAlign{stx.stx_dio_offset_align, stx.stx_dio_mem_align};
 }
 
+namespace {
+
+// The options that put an I/O at an offset: "offset=, blockalign=, any
+// rw=...:N skip and zonerange= + zoneskip= (zonesize= without zonerange=)
+// to multiples of 4096". A strided zone starts zonerange + zoneskip bytes
+// after the last, so either can move every I/O of the zone off the grid.
+std::string OffsetOptionsTo(const std::string& align) {
+  return "offset=, blockalign=, any rw=...:N skip and zonerange= + zoneskip= (zonesize= without "
+         "zonerange=) to multiples of " +
+         align;
+}
+
+// The parts of an I/O at `offset` of `length` that are off `align`, each
+// with the options that fix it ("the block sizes (`sizes`) to multiples of
+// 4096"), appended to `parts` and `fixes`. An offset on the grid of a
+// misaligned length (blockalign defaults to bs) is fixed with the length:
+// only the length is named then.
+void OffLengthAndOffset(uint64_t offset, uint64_t length, uint64_t align, const std::string& sizes,
+                        std::vector<std::string>* parts, std::vector<std::string>* fixes) {
+  const std::string a = std::to_string(align);
+  const bool bad_length = length % align != 0;
+  if (bad_length) {
+    parts->push_back("length " + std::to_string(length));
+    fixes->push_back(sizes + " to multiples of " + a);
+  }
+  if (offset % align != 0 && !(bad_length && offset % length == 0)) {
+    parts->push_back("offset " + std::to_string(offset));
+    fixes->push_back(OffsetOptionsTo(a));
+  }
+}
+
+}  // namespace
+
+std::string DiscardEinvalHint(int fd, uint64_t offset, uint64_t length) {
+  struct stat st {};
+  int lbs = 0;
+  // A hole punch in a file takes any range: its EINVAL has other causes.
+  if (fstat(fd, &st) != 0 || !S_ISBLK(st.st_mode) || ioctl(fd, BLKSSZGET, &lbs) != 0 || lbs <= 0)
+    return "";
+  const uint64_t align = static_cast<uint64_t>(lbs);
+  const std::string a = std::to_string(align);
+  std::string o = "a discard needs block-aligned ranges: this device's logical block size is " + a +
+                  " bytes (BLKSSZGET)";
+  std::vector<std::string> parts;
+  std::vector<std::string> fixes;
+  OffLengthAndOffset(offset, length, align, "the trim block sizes (bs, bsrange, bssplit)", &parts,
+                     &fixes);
+  if (parts.empty())
+    return o +
+           ", and this trim was aligned to it: the EINVAL has another cause (a range past the "
+           "device's end)";
+  return o + "; this trim's " + Join(parts, " and ") + (parts.size() > 1 ? " are" : " is") +
+         " not a multiple of it: set " + Join(fixes, "; set ");
+}
+
 std::string DirectIoEinvalHint(int fd, uint64_t offset, uint64_t length, const void* buf) {
   uint64_t off_align = 0;
   uint64_t mem_align = 0;
@@ -612,23 +667,13 @@ std::string DirectIoEinvalHint(int fd, uint64_t offset, uint64_t length, const v
                   " takes direct I/O in multiples of " + a + " bytes at offsets aligned to " + a;
   if (mem_align > 1) o += " and buffers aligned to " + std::to_string(mem_align);
   o += " (" + source + ")";
-  const bool bad_length = length % off_align;
-  // An offset on the grid of a misaligned length (blockalign defaults to
-  // bs) is fixed with the length: only the length is named then.
-  const bool bad_offset = offset % off_align && !(bad_length && offset % length == 0);
-  const bool bad_buf = mem_align > 1 && reinterpret_cast<uintptr_t>(buf) % mem_align;
-  if (!bad_length && !bad_offset && !bad_buf)
-    return o + "; this I/O was aligned so, the EINVAL has another cause";
   std::vector<std::string> parts;
   std::vector<std::string> fixes;
-  if (bad_length) {
-    parts.push_back("length " + std::to_string(length));
-    fixes.push_back("the block sizes (bs, bsrange, bssplit) to multiples of " + a);
-  }
-  if (bad_offset) {
-    parts.push_back("offset " + std::to_string(offset));
-    fixes.push_back("offset=, blockalign= and any rw=...:N skip to multiples of " + a);
-  }
+  OffLengthAndOffset(offset, length, off_align, "the block sizes (bs, bsrange, bssplit)", &parts,
+                     &fixes);
+  const bool bad_buf = mem_align > 1 && reinterpret_cast<uintptr_t>(buf) % mem_align;
+  if (parts.empty() && !bad_buf)
+    return o + "; this I/O was aligned so, the EINVAL has another cause";
   if (bad_buf) {
     parts.push_back("buffer");
     fixes.push_back("iomem_align to a multiple of " + std::to_string(mem_align));

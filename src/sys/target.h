@@ -222,4 +222,14 @@ std::optional<DioAlign> StatxDioAlign(const std::string& path);
 // only: one statx (and an ioctl).
 std::string DirectIoEinvalHint(int fd, uint64_t offset, uint64_t length, const void* buf);
 
+// Why a trim (BLKDISCARD) on `fd` may have failed with EINVAL, for the error
+// message, with or without direct=1: the kernel takes a discard only at
+// offsets and lengths that are multiples of the device's logical block size
+// (BLKSSZGET). "a discard needs block-aligned ranges: this device's logical
+// block size is 4096 bytes (BLKSSZGET); this trim's offset 6144 is not a
+// multiple of it: set offset=, blockalign=, ..." with the options that set
+// the part that is off. "" for a file (a hole punch takes any range).
+// Error path only: an fstat and an ioctl.
+std::string DiscardEinvalHint(int fd, uint64_t offset, uint64_t length);
+
 }  // namespace iobench::sys

@@ -48,7 +48,7 @@ if [ $statx = 1 ]; then
   # A 4k I/O at an offset off the 4096 grid: the offset is named, and not
   # the length.
   run --bs=4k --offset=512 --rw=read
-  has "this I/O's offset 512 is not: set offset=, blockalign= and any rw=...:N skip to multiples of 4096, or direct=0" "offset=512"
+  has "this I/O's offset 512 is not: set offset=, blockalign=, any rw=...:N skip and zonerange= + zoneskip= (zonesize= without zonerange=) to multiples of 4096, or direct=0" "offset=512"
   # Both off, the offset not on the block size's grid: both named, with
   # both fixes. (On the grid, bs=1k offset=1k, the length alone is named:
   # blockalign follows bs.)
