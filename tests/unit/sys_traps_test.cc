@@ -158,6 +158,16 @@ TEST(SysTrapsTest, DiskTestOnTmpfs) {
   EXPECT_EQ(CountContaining(DetectTraps({j}, {kExt4}, Env()), "no disk is involved"), 0u);
   JobSpec small = Job("t", "/dev/shm/f", RwMode::kRandRead);
   EXPECT_TRUE(DetectTraps({small}, {kShm}, Env()).empty());
+  // A trim does not go through the page cache: direct=1 does not make a
+  // trim-only job a disk test (it said "memory copies" of hole punches).
+  for (RwMode m : {RwMode::kTrim, RwMode::kRandTrim}) {
+    JobSpec trim = Job("t", "/dev/shm/f", m);
+    trim.direct = true;
+    EXPECT_EQ(CountContaining(DetectTraps({trim}, {kShm}, Env()), "no disk is involved"), 0u);
+  }
+  JobSpec trimwrite = Job("t", "/dev/shm/f", RwMode::kTrimWrite);
+  trimwrite.direct = true;
+  EXPECT_EQ(CountContaining(DetectTraps({trimwrite}, {kShm}, Env()), "no disk is involved"), 1u);
   // ramfs, via a directory target and a big size.
   JobSpec big = Job("t", "", RwMode::kRead);
   big.filenames.clear();
@@ -313,6 +323,14 @@ TEST(SysTrapsTest, LibaioBufferedIsSynchronous) {
             "before it returns, so iodepth=32 gives no queue depth; use direct=1 or io_uring");
   j.direct = true;
   EXPECT_TRUE(DetectTraps({j}, {kExt4}, Env()).empty());
+  // Every engine trims inside the submit call: a trim-only job loses no
+  // queue depth to direct=0 (a trimwrite's writes do).
+  j.direct = false;
+  j.rw = RwMode::kRandTrim;
+  EXPECT_EQ(CountContaining(DetectTraps({j}, {kExt4}, Env()), "libaio"), 0u);
+  j.rw = RwMode::kTrimWrite;
+  EXPECT_EQ(CountContaining(DetectTraps({j}, {kExt4}, Env()), "libaio"), 1u);
+  j.rw = RwMode::kWrite;
   // At depth 1 there is no queue depth to lose.
   j.direct = false;
   j.iodepth = 1;
