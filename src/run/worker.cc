@@ -2288,10 +2288,14 @@ void Worker::HandleError(IoRequest* req, int err) {
   // nowait=1 is what the kernel answers: name it, or the error reads like a
   // fault of the file or the device (docs/engines.md).
   if (job_.nowait && !is_sync_op && !message.empty() && (err == EAGAIN || err == EOPNOTSUPP))
-    message += "; " + sys::OptionAt(job_, "nowait", "1") +
-               (err == EAGAIN ? ": the kernel would have had to wait for this I/O"
-                              : std::string(": this file system has no non-blocking ") +
-                                    DirName(d) + " path");
+    message +=
+        "; " + sys::OptionAt(job_, "nowait", "1") +
+        (err == EAGAIN ? std::string(": the kernel would have had to wait for this I/O")
+         : req->file_index < files_.size() && files_[req->file_index].is_block_device
+             // A block device takes RWF_NOWAIT with O_DIRECT only.
+             ? std::string(": this block device has no non-blocking buffered ") + DirName(d) +
+                   " path (it has one with direct=1)"
+             : std::string(": this file system has no non-blocking ") + DirName(d) + " path");
   if (err == EPERM && (req->flags & kReqHighPrio) != 0 && d < 2 && !message.empty())
     if (std::string hint = CmdprioEpermHint(job_, d, req->prio); !hint.empty())
       message += "; " + hint;
