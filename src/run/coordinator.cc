@@ -284,10 +284,10 @@ void MergeDisk(DiskUtil d, std::vector<DiskUtil>* disks) {
 
 // A job's share of the group's unlabelled "other" CPU, at most the part of
 // it that accrued while the job ran, taken as spread evenly over the group's
-// longest measured runtime (`runtime_us` of `longest_us`). Spread by
-// submissions only, the coordinator's CPU over a 6 s psync job went to the
-// one io_uring job of the group, which ran 4 ms: other=140%. What the bound
-// cuts is in no job's figures. Returns {user, sys}.
+// longest measured runtime or the sampler's span if longer (`runtime_us` of
+// `longest_us`). Spread by submissions only, the coordinator's CPU over a
+// 6 s psync job went to the one io_uring job of the group, which ran 4 ms:
+// other=140%. What the bound cuts is in no job's figures. Returns {user, sys}.
 std::pair<uint64_t, uint64_t> OtherWhileRunning(const HelperCpu& share, const HelperCpu& group,
                                                 uint64_t runtime_us, uint64_t longest_us) {
   const uint64_t got = share.other_user_us + share.other_sys_us;
@@ -323,6 +323,10 @@ void AttributeHelperCpu(HelperCpuSampler* sampler, std::vector<Clone>& clones) {
     longest_us = std::max(longest_us, runtime_us.back());
   }
   const HelperCpu group = sampler->Result(own);
+  // "other" accrued over the sampler's whole span, which a startdelay makes
+  // longer than any job's runtime: the coordinator's CPU through a 1 s delay
+  // read other=52% of a 6 ms SQPOLL job.
+  longest_us = std::max(longest_us, sampler->WallUs());
   // What the samples labelled with a worker of this group is that job's.
   // The rest is spread by submissions, keeping its kind: the unlabelled
   // "other", and helpers named after a thread that is no worker here (glibc's
@@ -341,11 +345,14 @@ void AttributeHelperCpu(HelperCpuSampler* sampler, std::vector<Clone>& clones) {
   }
   const std::vector<HelperCpu> shares = SplitHelperCpu(unlabelled, weights);
   for (size_t i = 0; i < clones.size(); ++i) {
-    HelperCpu h = labelled[i];
-    // What they did for the job before its measured period (a ramp) is not
-    // the period's: its shares divide by the measured runtime (ramp_time=2
-    // runtime=500ms read io-wq sys 226% with one io-wq thread). fio reports
-    // no helper CPU at all.
+    // What they did for the job before its measured period (a ramp, a
+    // SQPOLL thread's spinning from the ring's creation) or after it (the
+    // SQPOLL thread spins on through the job's bookkeeping) is not the
+    // period's: its shares divide by the measured runtime (ramp_time=2
+    // runtime=500ms read io-wq sys 226% with one io-wq thread; a 9 ms SQPOLL
+    // job sqpoll=135%). It is in no job's figures. fio reports no helper CPU.
+    HelperCpu h = sampler->ForThread(clones[i].worker->tid(), clones[i].worker->kernel_tid(),
+                                     /*to_period_end=*/true);
     const HelperCpu& before = clones[i].worker->unmeasured_helpers();
     for (auto f : kFields) h.*f -= std::min(h.*f, before.*f);
     // A posixaio job served only by helpers another thread made saw them

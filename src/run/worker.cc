@@ -813,15 +813,27 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
   next_iops_ns_ = SaturatingAddNs(now, MsToNs(job_.iops_avg_ms));
   next_sample_ns_ = std::min(next_bw_ns_, next_iops_ns_);
   if (iolog_ != nullptr) iolog_->StartEpoch();  // log_unix_epoch: times count from here
-  // A ramp or a search ran before: its helpers' CPU is not this period's
-  // either (their figures divide by the measured runtime: ramp_time=2
-  // runtime=500ms read io-wq sys 226% on one thread). Sampled before this
-  // thread's CPU is read, so the /proc scan is the ramp's CPU, not the period's.
-  if (ru_start_.thread_ns != 0 && ctl_->helper_sampler != nullptr)
-    unmeasured_helpers_ = ctl_->helper_sampler->SampleForThread(tid_, kernel_tid_);
+  // The helpers' CPU so far is not this period's (their figures divide by
+  // the measured runtime): a ramp's or a search's (ramp_time=2
+  // runtime=500ms read io-wq sys 226% on one thread), or without either a
+  // SQPOLL thread's spinning since its ring was made (135% of a 9 ms run).
+  // Read after `now`, the period's start, and before this thread's CPU is
+  // read, so the reading is the time before the period, not its CPU.
+  const bool ran_before = ru_start_.thread_ns != 0;  // a ramp or a search
+  const CpuUsage cpu_before = ran_before ? ru_start_ : HelperCpuSampler::ThreadCpuNow();
+  if (ctl_->helper_sampler != nullptr && !engine_is_sync()) {
+    HelperCpuSampler& h = *ctl_->helper_sampler;
+    unmeasured_helpers_ = h.SampleForThread(tid_, kernel_tid_, ran_before, &period_helpers_);
+    // The SQPOLL thread names itself when it first runs: on a busy machine
+    // it may not have by the sampler's start, nor be known now (it then read
+    // up to 111% of a 2 ms run, counted to a sample after the end).
+    if (period_helpers_.empty() && job_.sqthread_poll && !ran_before)
+      unmeasured_helpers_ = h.SampleForThread(tid_, kernel_tid_, true, &period_helpers_);
+    period_helpers_end_.reserve(std::max<size_t>(period_helpers_.size(), 1));
+  }
   const CpuUsage cpu_now = HelperCpuSampler::ThreadCpuNow();
-  if (ru_start_.thread_ns != 0) {  // a ramp or a search ran before: its CPU is no helper's
-    const CpuUsage before = CpuSince(ru_start_, cpu_now);
+  if (cpu_before.thread_ns != 0) {  // the ramp, the search, the reading: no helper's CPU
+    const CpuUsage before = CpuSince(cpu_before, cpu_now);
     unmeasured_cpu_.user_us += before.user_us;
     unmeasured_cpu_.sys_us += before.sys_us;
   }
@@ -2980,12 +2992,22 @@ void Worker::Run() {
       EndOfLoopSync(true))
     sync_marked_ = false;
   (void)EndOfLoopSync(false);
+  // The helpers' CPU at the period's end, before its end time: a SQPOLL
+  // thread spins on after the last I/O, through the bookkeeping below.
+  if (period_helpers_.empty() && job_.sqthread_poll && measuring_ &&
+      ctl_->helper_sampler != nullptr)  // not named yet at the start (rare: a lock, a scan)
+    (void)ctl_->helper_sampler->SampleForThread(tid_, kernel_tid_, true, &period_helpers_);
+  if (!period_helpers_.empty())
+    HelperCpuSampler::ReadThreads(period_helpers_, &period_helpers_end_);
   const uint64_t end = NowNs();
   // The thread's CPU up to the end, not the work after it (the helper
   // sample reads /proc): it is a share of the runtime.
   const CpuUsage cpu_end = HelperCpuSampler::ThreadCpuNow();
   FoldDerived(&ts_);
-  if (ctl_->helper_sampler != nullptr) ctl_->helper_sampler->SampleNow();
+  if (ctl_->helper_sampler != nullptr) {
+    if (!period_helpers_end_.empty()) ctl_->helper_sampler->EndPeriod(period_helpers_end_);
+    ctl_->helper_sampler->SampleNow();
+  }
   // Ended within its ramp (size reached, exitall, Ctrl-C): fio never reset
   // its stats, so it reports the ramp's I/O over the time since the start
   // (100 I/Os at rate_iops=200 in a 2 s ramp: 496 ms, not 1 ms).

@@ -779,7 +779,11 @@ class Worker {
   // CPU either (AttributeHelperCpu takes it out of "other").
   CpuUsage unmeasured_cpu_;
   HelperCpu unmeasured_helpers_;  // cumulative up to the last BeginMeasuring
-  uint64_t due_ns_ = 0;           // rate limit: pending plan may go at this time
+  // This job's helpers known when its measured period began, and their CPU
+  // at its end (HelperCpuSampler::ReadThreads; reserved at the start).
+  std::vector<pid_t> period_helpers_;
+  std::vector<HelperCpuSampler::Reading> period_helpers_end_;
+  uint64_t due_ns_ = 0;  // rate limit: pending plan may go at this time
   uint32_t last_write_file_ = 0;
   bool torn_down_ = false;
   // lockmem: the pinned mapping, released in Teardown.

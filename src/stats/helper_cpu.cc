@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -69,6 +70,31 @@ uint64_t TicksToUs(uint64_t ticks) {
   return ticks * 1000000u / static_cast<uint64_t>(hz);
 }
 
+// The CPU time of thread `tid` of this process in ns from its thread CPU
+// clock (clock_gettime on the clock id the kernel's MAKE_THREAD_CPUCLOCK
+// forms; any thread of the calling process may be read, io_uring's helpers
+// included). 0 when it cannot be read: the thread is gone, or /proc's tids
+// are another PID namespace's than ours (a host /proc in a container), where
+// the number would name another thread or none.
+uint64_t ThreadClockNs(pid_t tid) {
+  static const bool proc_is_ours = [] {
+    char link[64];
+    const ssize_t n = readlink("/proc/thread-self", link, sizeof(link) - 1);
+    if (n <= 0) return false;
+    link[n] = '\0';
+    char want[64];
+    std::snprintf(want, sizeof(want), "%d/task/%d", static_cast<int>(getpid()),
+                  static_cast<int>(gettid()));
+    return std::strcmp(link, want) == 0;
+  }();
+  if (!proc_is_ours || tid <= 0) return 0;
+  // CPUCLOCK_PERTHREAD_MASK (4) | CPUCLOCK_SCHED (2), the tid inverted above them.
+  const clockid_t id = static_cast<clockid_t>((~static_cast<unsigned>(tid) << 3) | 6u);
+  timespec ts{};
+  if (clock_gettime(id, &ts) != 0) return 0;
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+}
+
 // CPU of one helper thread in µs. io-wq and SQPOLL threads never run user
 // code, so all of their time is system time; schedstat's sum_exec_runtime
 // gives it in ns. /proc/.../stat only has clock ticks (10 ms), which round a
@@ -79,10 +105,23 @@ uint64_t TicksToUs(uint64_t ticks) {
 // schedstat total is split into user and system time in the ratio of the
 // stat file's tick counts (what the kernel does for getrusage), all system
 // time while both counts are still 0.
-bool ReadHelperCpu(const char* tid, bool user_code, char* buf, size_t cap, uint64_t* ut_us,
+//
+// An io_uring helper's total comes first from its thread CPU clock, which
+// is exact at the moment of the call: schedstat's figure of a thread that is
+// running moves only when its CPU's scheduler updates it (a tick), so two
+// readings of a spinning SQPOLL thread could differ by more than the wall
+// time between them, up to a tick more.
+bool ReadHelperCpu(pid_t tid, bool user_code, char* buf, size_t cap, uint64_t* ut_us,
                    uint64_t* st_us) {
+  if (!user_code) {
+    if (const uint64_t ns = ThreadClockNs(tid); ns != 0) {
+      *ut_us = 0;
+      *st_us = ns / 1000;
+      return true;
+    }
+  }
   char path[320];
-  std::snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", tid);
+  std::snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", static_cast<int>(tid));
   uint64_t total_us = 0;
   bool have_total = false;
   if (ReadSmall(path, buf, cap) > 0) {
@@ -98,7 +137,7 @@ bool ReadHelperCpu(const char* tid, bool user_code, char* buf, size_t cap, uint6
       }
     }
   }
-  std::snprintf(path, sizeof(path), "/proc/self/task/%s/stat", tid);
+  std::snprintf(path, sizeof(path), "/proc/self/task/%d/stat", static_cast<int>(tid));
   uint64_t ut = 0, st = 0;
   if (ReadSmall(path, buf, cap) <= 0 || !ParseStatTimes(buf, &ut, &st)) {
     if (!have_total) return false;
@@ -213,6 +252,7 @@ Status HelperCpuSampler::Start() {
     active_ = true;
   }
   self_start_ = SelfCpuNow();
+  start_wall_ = std::chrono::steady_clock::now();
   try {
     thread_ = std::thread([this] { Loop(); });
   } catch (const std::system_error& e) {
@@ -235,6 +275,7 @@ void HelperCpuSampler::Stop() {
     active_ = false;
   }
   self_end_ = SelfCpuNow();
+  end_wall_ = std::chrono::steady_clock::now();
   running_ = false;
 }
 
@@ -257,11 +298,51 @@ void HelperCpuSampler::SampleNow() {
   if (active_) SampleLocked(/*initial=*/false);
 }
 
-HelperCpu HelperCpuSampler::SampleForThread(pid_t worker_tid, pid_t kernel_tid) {
+HelperCpu HelperCpuSampler::SampleForThread(pid_t worker_tid, pid_t kernel_tid, bool scan,
+                                            std::vector<pid_t>* helpers) {
   std::lock_guard<std::mutex> lock(sample_mu_);
+  if (helpers != nullptr) helpers->clear();
   if (!active_) return HelperCpu();
-  SampleLocked(/*initial=*/false);
+  if (scan) SampleLocked(/*initial=*/false);
+  char buf[1024];
+  for (auto& [tid, t] : tracks_) {
+    if (!Mine(t, worker_tid, kernel_tid)) continue;
+    if (helpers != nullptr) helpers->push_back(tid);
+    if (scan) continue;  // just read
+    uint64_t ut = 0, st = 0;
+    if (!ReadHelperCpu(tid, t.kind == Kind::kPosixAio, buf, sizeof(buf), &ut, &st)) continue;
+    t.last_ut = std::max(t.last_ut, ut);
+    t.last_st = std::max(t.last_st, st);
+  }
   return ForThread(worker_tid, kernel_tid);
+}
+
+void HelperCpuSampler::ReadThreads(const std::vector<pid_t>& helpers, std::vector<Reading>* out) {
+  out->clear();
+  char buf[1024];
+  for (pid_t tid : helpers) {
+    Reading r{tid, 0, 0};
+    // Only the total: EndPeriod splits it as the kind's last sample did.
+    if (ReadHelperCpu(tid, /*user_code=*/false, buf, sizeof(buf), &r.user_us, &r.sys_us))
+      out->push_back(r);
+  }
+}
+
+void HelperCpuSampler::EndPeriod(const std::vector<Reading>& readings) {
+  std::lock_guard<std::mutex> lock(sample_mu_);
+  for (const Reading& r : readings) {
+    auto it = tracks_.find(r.tid);
+    if (it == tracks_.end()) continue;
+    Track& t = it->second;
+    const uint64_t total = r.user_us + r.sys_us;
+    const uint64_t last = t.last_ut + t.last_st;
+    // The kind's user/system split as last sampled, scaled to this total.
+    t.end_ut =
+        last == 0 ? 0
+                  : static_cast<uint64_t>(static_cast<unsigned __int128>(total) * t.last_ut / last);
+    t.end_st = total - t.end_ut;
+    t.ended = true;
+  }
 }
 
 void HelperCpuSampler::Sample(bool initial) {
@@ -295,7 +376,7 @@ void HelperCpuSampler::SampleLocked(bool initial) {
       continue;
     }
     uint64_t ut = 0, st = 0;
-    if (!ReadHelperCpu(de->d_name, kind == Kind::kPosixAio, buf, sizeof(buf), &ut, &st)) continue;
+    if (!ReadHelperCpu(tid, kind == Kind::kPosixAio, buf, sizeof(buf), &ut, &st)) continue;
     auto it = tracks_.find(tid);
     if (it == tracks_.end()) {
       Track t{kind, owner};
@@ -361,6 +442,12 @@ void AttributeHelperCpu(HelperCpuDetail* d, const CpuUsage& workers_own_total,
   c.other_sys_us = other_total - c.other_user_us;
 }
 
+uint64_t HelperCpuSampler::WallUs() const {
+  const auto us =
+      std::chrono::duration_cast<std::chrono::microseconds>(end_wall_ - start_wall_).count();
+  return us > 0 ? static_cast<uint64_t>(us) : 0;
+}
+
 HelperCpuDetail HelperCpuSampler::Detail(const CpuUsage& workers_own_total) const {
   HelperCpuDetail d;
   d.process_user_us = Sub(self_end_.user_us, self_start_.user_us);
@@ -390,19 +477,22 @@ pid_t HelperCpuSampler::JobOwner(const Track& t) const {
   return it != tracks_.end() && it->second.kind == Kind::kSqPoll ? it->second.owner : t.owner;
 }
 
-HelperCpu HelperCpuSampler::ForThread(pid_t worker_tid, pid_t kernel_tid) const {
-  HelperCpu h;
+bool HelperCpuSampler::Mine(const Track& t, pid_t worker_tid, pid_t kernel_tid) const {
   // io_uring's helpers carry the kernel's number of their creator, glibc's
   // the name engines/posixaio.cc gave: the worker's own gettid().
-  auto mine = [&](const Track& t) {
-    return t.kind == Kind::kPosixAio ? t.owner == worker_tid
-                                     : kernel_tid != 0 && JobOwner(t) == kernel_tid;
-  };
+  return t.kind == Kind::kPosixAio ? t.owner == worker_tid
+                                   : kernel_tid != 0 && JobOwner(t) == kernel_tid;
+}
+
+HelperCpu HelperCpuSampler::ForThread(pid_t worker_tid, pid_t kernel_tid,
+                                      bool to_period_end) const {
+  HelperCpu h;
   for (const auto& [tid, t] : tracks_) {
     (void)tid;
-    if (!mine(t)) continue;
-    const uint64_t u = Sub(t.last_ut, t.base_ut);
-    const uint64_t s = Sub(t.last_st, t.base_st);
+    if (!Mine(t, worker_tid, kernel_tid)) continue;
+    const bool at_end = to_period_end && t.ended;
+    const uint64_t u = Sub(at_end ? t.end_ut : t.last_ut, t.base_ut);
+    const uint64_t s = Sub(at_end ? t.end_st : t.last_st, t.base_st);
     AddTo(&h, t.kind, u, s);
   }
   // A worker has one engine: at most one of the two peaks is not 0.

@@ -38,6 +38,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -97,6 +98,9 @@ class HelperCpuSampler {
   // deltas over the same interval (ThreadStats::cpu summed over all jobs).
   HelperCpu Result(const CpuUsage& workers_own_total) const;
   HelperCpuDetail Detail(const CpuUsage& workers_own_total) const;
+  // After Stop(): the wall time from Start() to Stop() in µs, over which
+  // Result()'s "other" accrued.
+  uint64_t WallUs() const;
 
   // After Stop(). The helpers that served one worker thread (the thread that
   // created the io_uring ring, i.e. the job's worker): the kernel names them
@@ -107,13 +111,40 @@ class HelperCpuSampler {
   // "iou-sqp-<N>", in the CPU and in peak_threads. Exact up to sampling.
   // other_* is 0 here: what the samples missed is only known for the whole
   // interval (Result()); spread it with SplitHelperCpu.
-  HelperCpu ForThread(pid_t worker_tid, pid_t kernel_tid) const;
-  // Between Start() and Stop(), from the worker: takes a sample now and
-  // returns ForThread() so far (empty when not sampling). A worker calls it
-  // when its measured period begins, after a ramp or a latency_target search,
-  // and the coordinator takes that part out of the job's helpers: the
-  // period's CPU shares divide by the measured runtime only. Not per I/O.
-  HelperCpu SampleForThread(pid_t worker_tid, pid_t kernel_tid);
+  // With `to_period_end`, a helper whose CPU EndPeriod() recorded counts up
+  // to that reading only (the job's own figures); without, up to the last
+  // sample (what the group's totals hold).
+  HelperCpu ForThread(pid_t worker_tid, pid_t kernel_tid, bool to_period_end = false) const;
+  // Between Start() and Stop(), from the worker when its measured period
+  // begins: returns ForThread() so far (empty when not sampling), and the
+  // coordinator takes that part out of the job's helpers, so the period's
+  // CPU shares divide by the measured runtime only (SQPOLL spinning from the
+  // ring's creation to the first I/O read 135% of a 9 ms run). `scan`: after
+  // a ramp or a latency_target search, which may have made helpers, a whole
+  // sample of /proc/self/task; without, only the worker's helpers seen so
+  // far are read (its ring made them before Start()): a few syscalls, not a
+  // scan per worker, which 252 workers would take in turn under one lock.
+  // `helpers` (may be null) gets the tids of the worker's helpers known now,
+  // for ReadThreads() at the period's end. Not per I/O.
+  HelperCpu SampleForThread(pid_t worker_tid, pid_t kernel_tid, bool scan,
+                            std::vector<pid_t>* helpers);
+  // One helper's CPU at the end of its job's measured period.
+  struct Reading {
+    pid_t tid = 0;
+    uint64_t user_us = 0, sys_us = 0;
+  };
+  // From the worker, the moment its measured period ends (before it reads
+  // the end time): the CPU of `helpers` now, exactly (their thread CPU
+  // clocks) into `out` (cleared; reserve it beforehand: no allocation). No
+  // lock, no /proc scan: a few syscalls inside the runtime.
+  static void ReadThreads(const std::vector<pid_t>& helpers, std::vector<Reading>* out);
+  // Then, from the same worker, once its end time is taken: records those
+  // readings as the helpers' CPU at the period's end (ForThread with
+  // `to_period_end`). A SQPOLL thread spins on after the last I/O: what it
+  // does after the end (the job's bookkeeping, SampleNow) is not the
+  // period's. Helpers not read here (born during the period) count up to
+  // the last sample, as before.
+  void EndPeriod(const std::vector<Reading>& readings);
 
   // The calling thread's CPU (what a worker records as its own): getrusage's
   // RUSAGE_THREAD plus the exact total (CpuUsage::thread_ns). Subtract two
@@ -136,7 +167,10 @@ class HelperCpuSampler {
     pid_t owner = 0;                    // the thread that made this helper (comm suffix)
     uint64_t base_ut = 0, base_st = 0;  // µs when first seen (0 if born after Start)
     uint64_t last_ut = 0, last_st = 0;
+    uint64_t end_ut = 0, end_st = 0;  // at its job's period end (EndPeriod)
+    bool ended = false;
   };
+  bool Mine(const Track& t, pid_t worker_tid, pid_t kernel_tid) const;
   // The job thread a helper served: its owner, or for an io-wq worker of a
   // SQPOLL thread ("iou-wrk-<sqp tid>") that thread's owner.
   // REQUIRES: sample_mu_ held, or after Stop().
@@ -163,6 +197,7 @@ class HelperCpuSampler {
   CpuUsage sampler_own_;
 
   CpuUsage self_start_, self_end_;
+  std::chrono::steady_clock::time_point start_wall_, end_wall_;
 };
 
 // Splits a group's helper CPU over its jobs in proportion to `weights`

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -363,6 +364,72 @@ TEST_F(HelperCpuIoUringTest, ForThreadFollowsSqpollToItsIoWqWorkers) {
   EXPECT_EQ(mine.sqpoll_sys_us, d.cpu.sqpoll_sys_us);
   EXPECT_EQ(mine.peak_threads, d.cpu.peak_threads);
   EXPECT_GE(mine.peak_threads, 2u);
+}
+
+// A SQPOLL thread spins from its first I/O to sq_thread_idle (1 s) after
+// its last. A job's figure is the difference of its helpers' readings when
+// its period begins and just before it ends, from their thread CPU clocks
+// (exact at the call): one thread cannot use more CPU than the wall time
+// between them, however loaded the machine. A 9 ms job read sqpoll=135%,
+// counted to a /proc scan after its end. What it spins after the end is in
+// the whole interval's figure only.
+TEST_F(HelperCpuIoUringTest, SqpollPeriodIsAtMostItsWallTime) {
+  HelperCpuSampler sampler(50);
+  ASSERT_TRUE(sampler.Start().ok());
+  const pid_t tid = HelperCpuSampler::CurrentTid();
+  const pid_t ktid = HelperCpuSampler::KernelTid();
+  ASSERT_NE(ktid, 0);
+  int fd = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  JobSpec job;
+  job.name = "sqpoll";
+  job.ioengine = "io_uring";
+  job.iodepth = 8;
+  job.sqthread_poll = 1;
+  std::vector<EngineFile> files(1);
+  files[0].path = path_;
+  files[0].fd = fd;
+  Status st = rig_.Open("io_uring", job, std::move(files));
+  ASSERT_TRUE(st.ok()) << st.message();
+  // The SQPOLL thread names itself when it first runs.
+  std::vector<pid_t> mine;
+  for (int i = 0; i < 1000 && mine.empty(); ++i) {
+    (void)sampler.SampleForThread(tid, ktid, /*scan=*/true, &mine);
+    if (mine.empty()) usleep(1000);
+  }
+  ASSERT_FALSE(mine.empty()) << "no iou-sqp thread after 1 s";
+  const auto t0 = std::chrono::steady_clock::now();
+  const HelperCpu before = sampler.SampleForThread(tid, ktid, /*scan=*/false, &mine);
+  std::mt19937_64 rng(1);
+  st = rig_.Run(
+      2048,
+      [&](IoRequest* r, uint64_t) {
+        r->op = IoOp::kRead;
+        r->file_index = 0;
+        r->offset = (rng() % (kFileBytes / kBs)) * kBs;
+        r->length = kBs;
+      },
+      [](IoRequest*) {});
+  EXPECT_TRUE(st.ok()) << st.message();
+  std::vector<HelperCpuSampler::Reading> end;
+  HelperCpuSampler::ReadThreads(mine, &end);
+  const auto t1 = std::chrono::steady_clock::now();
+  usleep(20000);  // the SQPOLL thread spins on
+  sampler.EndPeriod(end);
+  sampler.SampleNow();
+  sampler.Stop();
+  rig_.Close();
+  const uint64_t wall_us =
+      static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0).count());
+  const HelperCpu period = sampler.ForThread(tid, ktid, /*to_period_end=*/true);
+  const HelperCpu whole = sampler.ForThread(tid, ktid);
+  ASSERT_GE(period.sqpoll_sys_us, before.sqpoll_sys_us);
+  const uint64_t in_period = period.sqpoll_sys_us - before.sqpoll_sys_us;
+  RecordProperty("sqpoll_period_us", std::to_string(in_period));
+  RecordProperty("wall_us", std::to_string(wall_us));
+  EXPECT_GT(in_period, 0u);
+  EXPECT_LE(in_period, wall_us + 1);  // +1: each reading is truncated to µs
+  EXPECT_GE(whole.sqpoll_sys_us, period.sqpoll_sys_us);
 }
 
 TEST_F(HelperCpuIoUringTest, WithoutForceAsyncNoIoWqWorkers) {
