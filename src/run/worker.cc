@@ -607,7 +607,7 @@ Status Worker::Setup() {
                    job_.fsync_blocks == 0 && job_.fdatasync_blocks == 0 &&
                    job_.sync_file_range_blocks == 0 && io_total_ == 0 && !cmdprio_on_ &&
                    lat_search_ == nullptr && recorder_ == nullptr && replay_log_ == nullptr &&
-                   !job_.serialize_overlap && open_limit_ == 0 && !file_calls_;
+                   !job_.serialize_overlap && !file_events_on_ && !file_calls_;
   sync_counts_ =
       job_.fsync_blocks != 0 || job_.fdatasync_blocks != 0 || job_.sync_file_range_blocks != 0;
   UpdateFastPrepare();

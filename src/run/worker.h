@@ -517,7 +517,9 @@ class Worker {
   uint32_t open_limit_ = 0;    // OpenLimit(job_, files): 0, every file stays open
   size_t file_event_pos_ = 0;  // the pattern's file events applied so far
   // The pattern reports file events (open_limit_, or a time_based random
-  // job whose files restart in place): Prepare applies them after each plan.
+  // job whose files restart in place): PrepareSlow applies and clears them
+  // after each plan, so such a job never takes PrepareFast (which left the
+  // restarts unapplied, invalidate=1 undone, and piling up without bound).
   bool file_events_on_ = false;
   // Per file: opened by the file service in this run before (another open
   // is a new pass over it: invalidate=1 drops its pages again).

@@ -43,6 +43,20 @@ for args in "--rw=randread" "--rw=read" "--rw=randread --random_generator=lfsr" 
   run "$args" $args
   [ "$dontneed" -ge 2 ] || fail "$args ($ios I/Os): $dontneed DONTNEED calls, want one per wrap"
 done
+# Two files of different sizes: each restarts in place when its map is
+# full, and drops its pages then (fio: a DONTNEED per reset of either file).
+# The fast prepare path left the restarts unapplied: 2 calls in all.
+head -c 16k /dev/zero >g
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+  strace -f -y -e trace=fadvise64 -o trace "$bin" --name=t --filename=g:f --bs=4k \
+  --ioengine=psync --rw=randread --runtime=300ms --time_based --output-format=json \
+  >out.json 2>err || fail "two files: exit $? ($(head -c 300 err))"
+ios=$(grep -m1 '"total_ios"' out.json | tr -dc 0-9)
+small=$(grep -c "fadvise64([0-9]*<[^>]*/g>, .*POSIX_FADV_DONTNEED" trace)
+# g (4 blocks) gets every other I/O: a reset per 4 of its I/Os, less the
+# last, unfinished one and the first open's.
+[ "$small" -ge $((ios / 8 - 2)) ] ||
+  fail "two files ($ios I/Os): $small DONTNEED calls on the 16k file, want about $((ios / 8))"
 # invalidate=0: none at all.
 run invalidate0 --rw=read --invalidate=0
 expect_eq "invalidate=0: DONTNEED calls" "$dontneed" 0
