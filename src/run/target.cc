@@ -833,9 +833,14 @@ Misaligned MisalignedSteps(const JobSpec& job, const TargetFile& t, size_t nfile
     const uint64_t step = range + zskip;
     // The walk moves to the next zone after zonesize bytes, fewer than
     // zonesize + the largest block; its first I/O there is at the zone's
-    // start (a range or split of sizes also below offset + size).
-    if (step % align != 0 && bytes >= job.zone_size + max_bs && fits(step, max_bs) &&
-        (fixed || step + min_bs <= t.region_size)) {
+    // start (a range or split of sizes also below offset + size). Without
+    // time_based only within a pass: a region smaller than zonesize starts
+    // over at its offset each loop (size=8k zonesize=16k zonerange=18k
+    // loops=3: fio reads 0, 4k three times, never the step).
+    const bool pass_reaches =
+        job.time_based || job.zone_size <= std::min<uint64_t>(bytes, t.region_size);
+    if (step % align != 0 && pass_reaches && bytes >= job.zone_size + max_bs &&
+        fits(step, max_bs) && (fixed || step + min_bs <= t.region_size)) {
       std::string set = job.zone_range != 0 ? sys::OptionAt(job, "zonerange", std::to_string(range))
                                             : sys::OptionAt(job, "zonesize", std::to_string(range));
       if (zskip != 0) set += " + " + sys::OptionAt(job, "zoneskip", std::to_string(zskip));

@@ -140,6 +140,12 @@ TEST_F(RunTargetMessagesTest, SkipsAndZoneStepsOffTheBlockSize) {
   EXPECT_EQ(Refusal(z + "zonesize=8k\n"), "");
   // The first zone is all the job does: size=6k is 2 trims there.
   EXPECT_EQ(Refusal("rw=trim\nsize=6k\nzonemode=strided\nzonesize=6k\n"), "");
+  // A region below zonesize starts over each loop, never at the step (fio:
+  // 0, 4k three times); a region of zonesize gets there on its second loop.
+  const std::string r = "rw=read\ndirect=1\nzonemode=strided\nzonesize=16k\nzonerange=18k\n";
+  EXPECT_EQ(Refusal(r + "size=8k\nloops=3\n"), "");
+  EXPECT_EQ(Refusal(r + "size=8k\nio_size=24k\n"), "");
+  EXPECT_NE(Refusal(r + "size=16k\nloops=2\n"), "");
   // A random walk inside a zone is not followed.
   EXPECT_EQ(Refusal("rw=randtrim\nsize=64k\nzonemode=strided\nzonesize=6k\n"), "");
 }
