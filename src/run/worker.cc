@@ -2305,8 +2305,9 @@ void Worker::HandleError(IoRequest* req, int err) {
         (err == EAGAIN ? std::string(": the kernel would have had to wait for this I/O")
          : req->file_index < files_.size() && files_[req->file_index].is_block_device
              // A block device takes RWF_NOWAIT with O_DIRECT only.
-             ? std::string(": this block device has no non-blocking buffered ") + DirName(d) +
-                   " path (it has one with direct=1)"
+             ? std::string(": this block device has no non-blocking ") +
+                   (job_.direct ? "" : "buffered ") + DirName(d) + " path" +
+                   (job_.direct ? "" : " (it has one with direct=1)")
              : std::string(": this file system has no non-blocking ") + DirName(d) + " path");
   if (err == EPERM && (req->flags & kReqHighPrio) != 0 && d < 2 && !message.empty())
     if (std::string hint = CmdprioEpermHint(job_, d, req->prio); !hint.empty())
