@@ -217,9 +217,10 @@ std::string ShowCmd(const std::vector<JobSpec>& jobs, std::string_view tool_opti
     if (i > 0 && j.job_file_index != jobs[i - 1].job_file_index && !stonewall)
       out += " --stonewall";
     bool files_done = false;
+    const std::vector<bool> dropped = DroppedEngineOptions(j);
     for (size_t k = 0; k < j.settings.size(); ++k) {
       const OptionSetting& s = j.settings[k];
-      if (s.name == "name") continue;
+      if (s.name == "name" || dropped[k]) continue;
       // filename=, opendir= and nrfiles= in the order they built the file
       // list, which a job file's section and a command-line global can
       // change (FileListStep): on one command line each adds in the order
@@ -256,9 +257,10 @@ std::string ShowCmd(const std::vector<JobSpec>& jobs, std::string_view tool_opti
                                l.value.find(',') == std::string::npos;
                       }))
         continue;
-      // An engine option of [global]'s engine that this job's engine does
-      // not take has no effect here, and after --name= it would be checked
-      // against the job's engine and refused.
+      // An engine option of [global]'s engine that the job does not use
+      // (`dropped`) has no effect here, and after --name= it would be
+      // checked against the job's engine and refused, or used. Nor one the
+      // job's engine does not take (a base job of a swept engine).
       if (const OptionDef* def = FindOption(s.name); def != nullptr && !def->engines.empty()) {
         const auto engines = EnginesForOption(*def);
         if (std::find(engines.begin(), engines.end(), j.ioengine) == engines.end()) continue;
@@ -400,10 +402,16 @@ std::string ParseOnlyJson(const std::vector<JobSpec>& jobs) {
     jj["job_file_index"] = j.job_file_index;
     jj["line"] = j.line;
     nlohmann::ordered_json opts = nlohmann::ordered_json::object();
+    // A [global] engine option the job does not use: its engine's default.
+    const std::vector<bool> dropped = DroppedEngineOptions(j);
     for (const auto& d : OptionTable()) {
       const OptionSetting* last = nullptr;
-      for (const auto& s : j.settings)
-        if (s.name == d.name && !(d.name == "name" && s.source == OptionSource::kGlobal)) last = &s;
+      for (size_t k = 0; k < j.settings.size(); ++k) {
+        const OptionSetting& s = j.settings[k];
+        if (s.name == d.name && !(d.name == "name" && s.source == OptionSource::kGlobal) &&
+            !dropped[k])
+          last = &s;
+      }
       nlohmann::ordered_json o;
       if (last) {
         // A bare flag is 1; a bare write_*_log is an empty prefix (the

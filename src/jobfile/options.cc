@@ -12,6 +12,7 @@
 #include <cstring>
 #include <iterator>
 #include <set>
+#include <type_traits>
 #include <utility>
 
 #include "iobench/engine.h"
@@ -24,6 +25,12 @@ namespace {
 constexpr uint64_t kSec = 1000000000ull;
 constexpr uint64_t kUsec = 1000ull;
 constexpr uint64_t kMsec = 1000000ull;
+
+// A new job's values, which OptionDef::reset puts back.
+const JobSpec& DefaultJobSpecForReset() {
+  static const JobSpec fresh;
+  return fresh;
+}
 
 // Fluent builder so each row reads as one line of data.
 struct Row {
@@ -84,6 +91,20 @@ struct Row {
   }
   Row& Set(OptionSetter s) {
     d.set = s;
+    return *this;
+  }
+  // An engine option: the JobSpec field `F` it sets, which OptionDef::reset
+  // puts back to a new JobSpec's value.
+  template <auto F>
+  Row& Field() {
+    d.reset = [](JobSpec& j) {
+      const JobSpec& fresh = DefaultJobSpecForReset();
+      auto& field = j.*F;
+      if constexpr (std::is_array_v<std::remove_reference_t<decltype(field)>>)
+        std::copy(std::begin(fresh.*F), std::end(fresh.*F), std::begin(field));
+      else
+        field = fresh.*F;
+    };
     return *this;
   }
 };
@@ -2806,6 +2827,7 @@ std::vector<OptionDef> BuildTable() {
                   "Percent of one CPU to burn (required; above 100 is 100)")
                   .Range(0, UINT32_MAX)
                   .Engines({"cpuio"})
+                  .Field<&JobSpec::cpuload>()
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     j.cpuload = static_cast<uint32_t>(v.num);
                     return Status::Ok();
@@ -2815,6 +2837,7 @@ std::vector<OptionDef> BuildTable() {
           .Def("50000")
           .Range(0, UINT32_MAX)
           .Engines({"cpuio"})
+          .Field<&JobSpec::cpuchunks_us>()
           .Set([](JobSpec& j, const OptValue& v) -> Status {
             j.cpuchunks_us = static_cast<uint64_t>(v.num);
             return Status::Ok();
@@ -2824,6 +2847,7 @@ std::vector<OptionDef> BuildTable() {
                   .Def("noop")
                   .Choices("noop|qsort")
                   .Engines({"cpuio"})
+                  .Field<&JobSpec::cpumode_qsort>()
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     const std::string t = Trim(v.text);
                     if (t != "noop" && t != "qsort")
@@ -2835,11 +2859,13 @@ std::vector<OptionDef> BuildTable() {
                   "Stop the cpuio job once the run's I/O jobs are done")
                   .Def("0")
                   .Engines({"cpuio"})
+                  .Field<&JobSpec::exit_on_io_done>()
                   .Set(B(exit_on_io_done)));
   r.push_back(Row("hipri", T::kBool, "engine options",
                   "Polled I/O (io_uring: IORING_SETUP_IOPOLL; pvsync2: RWF_HIPRI)")
                   .Def("0")
                   .Engines({"io_uring", "io_uring_cmd", "pvsync2"})
+                  .Field<&JobSpec::hipri>()
                   .AnyInt()
                   .Set(B(hipri)));
   r.push_back(
@@ -2847,16 +2873,19 @@ std::vector<OptionDef> BuildTable() {
           .Def("100")
           .Range(0, 100)
           .Engines({"pvsync2"})
+          .Field<&JobSpec::hipri_percentage>()
           .Set(N(hipri_percentage)));
   r.push_back(Row("nowait", T::kBool, "engine options", "RWF_NOWAIT: fail instead of blocking")
                   .Def("0")
                   .Engines({"io_uring", "io_uring_cmd", "libaio", "pvsync2"})
+                  .Field<&JobSpec::nowait>()
                   .Set(B(nowait)));
   r.push_back(Row("uncached", T::kInt, "engine options",
                   "Buffered I/O that drops pages after use (RWF_DONTCACHE, Linux 6.14+)")
                   .Def("0")
                   .Range(0, 1)
                   .Engines({"io_uring", "io_uring_cmd", "pvsync2"})
+                  .Field<&JobSpec::uncached>()
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     j.uncached = v.num != 0;
                     return Status::Ok();
@@ -2866,26 +2895,31 @@ std::vector<OptionDef> BuildTable() {
                   .Def("0")
                   .Range(0, INT32_MAX)
                   .Engines({"io_uring", "io_uring_cmd"})
+                  .Field<&JobSpec::force_async>()
                   .Set(N(force_async)));
   r.push_back(Row("fixedbufs", T::kBool, "engine options", "Register the I/O buffers with the ring")
                   .Def("0")
                   .Engines({"io_uring", "io_uring_cmd"})
+                  .Field<&JobSpec::fixedbufs>()
                   .AnyInt()
                   .Set(B(fixedbufs)));
   r.push_back(Row("registerfiles", T::kBool, "engine options", "Register the files with the ring")
                   .Def("0")
                   .Engines({"io_uring", "io_uring_cmd"})
+                  .Field<&JobSpec::registerfiles>()
                   .AnyInt()
                   .Set(B(registerfiles)));
   r.push_back(Row("sqthread_poll", T::kBool, "engine options",
                   "Kernel thread polls the submission queue (SQPOLL)")
                   .Def("0")
                   .Engines({"io_uring", "io_uring_cmd"})
+                  .Field<&JobSpec::sqthread_poll>()
                   .AnyInt()
                   .Set(B(sqthread_poll)));
   r.push_back(Row("sqthread_poll_cpu", T::kInt, "engine options", "CPU of the SQPOLL thread")
                   .Range(0, 65535)
                   .Engines({"io_uring", "io_uring_cmd"})
+                  .Field<&JobSpec::sqthread_poll_cpu>()
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     j.sqthread_poll_cpu = static_cast<int>(v.num);
                     return Status::Ok();
@@ -2895,12 +2929,14 @@ std::vector<OptionDef> BuildTable() {
                   .Def("-1")
                   .Range(-1, 1)
                   .Engines({"io_uring", "io_uring_cmd"})
+                  .Field<&JobSpec::nonvectored>()
                   .Set(N(nonvectored)));
   r.push_back(Row("userspace_reap", T::kBool, "engine options",
                   "Take completions from the ring in user space, io_getevents only to "
                   "wait (0: io_getevents for every reap, fio's default)")
                   .Def("1")
                   .Engines({"libaio"})
+                  .Field<&JobSpec::userspace_reap>()
                   .AnyInt()
                   .Set(B(userspace_reap)));
   r.push_back(Row("cmdprio_percentage", T::kInt, "engine options",
@@ -2908,30 +2944,35 @@ std::vector<OptionDef> BuildTable() {
                   .PerDir()
                   .Range(0, 100)
                   .Engines({"io_uring", "io_uring_cmd", "libaio"})
+                  .Field<&JobSpec::cmdprio_percentage>()
                   .Set(D(cmdprio_percentage)));
   r.push_back(Row("cmdprio_class", T::kInt, "engine options",
                   "Priority class for cmdprio I/Os (read,write)")
                   .PerDir()
                   .Range(1, 3)  // fio: "min value out of range: 0 (1 min)"
                   .Engines({"io_uring", "io_uring_cmd", "libaio"})
+                  .Field<&JobSpec::cmdprio_class>()
                   .Set(D(cmdprio_class)));
   r.push_back(
       Row("cmdprio", T::kInt, "engine options", "Priority level for cmdprio I/Os (read,write)")
           .PerDir()
           .Range(0, 7)
           .Engines({"io_uring", "io_uring_cmd", "libaio"})
+          .Field<&JobSpec::cmdprio>()
           .Set(D(cmdprio)));
   r.push_back(Row("cmdprio_bssplit", T::kSpecial, "engine options",
                   "Share of I/Os with the cmdprio priority per block size (read,write)")
                   .Choices("bs/perc[/class/level]:...[,...]")
                   .Sizes()
                   .Engines({"io_uring", "io_uring_cmd", "libaio"})
+                  .Field<&JobSpec::cmdprio_bssplit>()
                   .Set(ParseCmdprioBsSplit));
   r.push_back(Row("stat_type", T::kEnum, "engine options",
                   "The call filestat times on each file: stat, lstat or statx")
                   .Def("stat")
                   .Choices("stat|lstat|statx")
                   .Engines({"filestat"})
+                  .Field<&JobSpec::stat_type>()
                   .Set([](JobSpec& j, const OptValue& v) -> Status {
                     const std::string t = Trim(v.text);
                     static const char* const kTypes[] = {"stat", "lstat", "statx"};

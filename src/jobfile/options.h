@@ -46,6 +46,8 @@ struct OptValue {
 
 // Returns OK or a message without location (the parser adds file:line:col).
 using OptionSetter = Status (*)(JobSpec& job, const OptValue& value);
+// Puts the fields an option sets back to a new JobSpec's values.
+using OptionResetter = void (*)(JobSpec& job);
 
 struct OptionDef {
   std::string name;
@@ -71,6 +73,10 @@ struct OptionDef {
   bool any_int = false;
   bool runs = true;  // false: accepted, recorded in JobSpec::unimplemented
   OptionSetter set = nullptr;
+  // Every engine option has one: a job whose engine is not the one its
+  // [global] gave the option under starts from the defaults (the parser's
+  // engine-option resolution), as fio gives it a fresh engine.
+  OptionResetter reset = nullptr;
 };
 
 const std::vector<OptionDef>& OptionTable();

@@ -36,6 +36,9 @@ bool FioTrimsValue(const std::string& key) {
 }
 
 constexpr const char* kCmdline = "command line";
+// JobSpec::global_engines: an engine option that goes with whatever engine
+// the job has (a swept engine's, ApplyAll).
+constexpr const char* kAnyEngine = "*";
 
 // fio's command-line options iobench does not take (SplitArgs refuses
 // them; in a job file they are named as command-line options).
@@ -72,6 +75,10 @@ struct RawSetting {
   // 1: a command-line global over a job file's job; 2: a --sweep value
   // (FileListStep::layer: their filename= replaces the job's files).
   int layer = 0;
+  // Which global section the setting is in: a job file's [global] (each its
+  // own), or on the command line the options before the first --name and
+  // those after each --name=global (ApplyAll: engine options). 0 elsewhere.
+  int section = 0;
 };
 
 struct Section {
@@ -1119,22 +1126,17 @@ std::string JoinOr(const std::vector<std::string>& v) {
 }
 
 // Engine options are valid only with an engine that lists them: the job's,
-// or for an option a [global] section gave, one of the engines [global]
-// used (`global_engines`, the last one last), as fio parses it there:
-// [global] ioengine=io_uring fixedbufs=1 holds for a job (or a later
-// [global]) that switches to psync, which ignores it; [global] fixedbufs=1
-// under psync is refused whatever the jobs use.
+// or for one a global section gave ([global], or the command line's options
+// before the first --name), `global_engine`, the engine that section ends
+// with, as fio parses it there: [global] fixedbufs=1 under psync is refused
+// whatever the jobs use ("Bad option", fio drops the section).
 Status CheckEngineOption(const JobSpec& job, const RawSetting& s,
-                         const std::vector<std::string>& global_engines = {}) {
+                         const std::string& global_engine = {}) {
   const OptionDef* def = FindOption(s.key);
   if (!def || def->engines.empty()) return Status::Ok();
   auto engines = EnginesForOption(*def);
-  const auto takes = [&](const std::string& e) {
-    return std::find(engines.begin(), engines.end(), e) != engines.end();
-  };
-  if (global_engines.empty() ? takes(job.ioengine)
-                             : std::any_of(global_engines.begin(), global_engines.end(), takes))
-    return Status::Ok();
+  const std::string& engine = global_engine.empty() ? job.ioengine : global_engine;
+  if (std::find(engines.begin(), engines.end(), engine) != engines.end()) return Status::Ok();
   // The message names only the engines that run: io_uring_cmd takes the
   // options but is not available yet.
   std::erase_if(engines, [](const std::string& e) {
@@ -1143,9 +1145,53 @@ Status CheckEngineOption(const JobSpec& job, const RawSetting& s,
   });
   return Diag(s, s.key_col,
               "option '" + s.key + "' needs ioengine=" + JoinOr(engines) + "; " +
-                  (global_engines.empty() || global_engines.back() == job.ioengine
-                       ? "job '" + job.name + "' uses " + job.ioengine
-                       : std::string("its [global] section uses ") + global_engines.back()));
+                  (engine == job.ioengine ? "job '" + job.name + "' uses " + job.ioengine
+                   : s.file == kCmdline   ? "the command line's global options use " + global_engine
+                                          : "its [global] section uses " + global_engine));
+}
+
+// Puts a recorded setting's value into the job again (its record stays the
+// one it has): the value as recorded, read with the kb_base it was.
+Status ReapplySetting(JobSpec* job, const OptionSetting& os) {
+  RawSetting r;
+  r.key = os.name;
+  r.value = os.value;
+  r.bare = os.value.empty();
+  r.source = os.source;
+  r.file = os.file == "<cmdline>" ? kCmdline : os.file;
+  r.line = os.line;
+  r.text = os.name + (r.bare ? "" : "=" + os.value);
+  r.value_col = static_cast<int>(os.name.size()) + 2;
+  const uint32_t kb_base = job->kb_base;
+  const size_t settings = job->settings.size(), unimplemented = job->unimplemented.size();
+  if (os.kb_base != 0) job->kb_base = os.kb_base;
+  Status st = ApplySetting(job, r, nullptr, nullptr);
+  job->kb_base = kb_base;
+  job->settings.resize(settings);
+  job->unimplemented.resize(unimplemented);
+  return st;
+}
+
+// fio keeps engine options in a struct of the engine's own: a job whose
+// final engine is the one its [global] engine options were given under
+// starts from them (fio copies them from its default thread), a job with
+// any other engine from that engine's defaults (fio frees them and loads
+// the new engine's); the job's own engine options apply on top either way.
+// Sets the engine-option fields so, from the job's settings and
+// JobSpec::global_engines, for the engine the job has now (a --sweep
+// ioengine= point calls it again through SetOption).
+Status ResolveEngineOptions(JobSpec* job) {
+  if (job->global_engines.empty()) return Status::Ok();
+  for (const OptionDef& d : OptionTable())
+    if (d.reset != nullptr) d.reset(*job);
+  const std::vector<bool> dropped = DroppedEngineOptions(*job);
+  for (size_t i = 0; i < dropped.size(); ++i) {
+    const OptionDef* def = FindOption(job->settings[i].name);
+    if (def == nullptr || def->engines.empty() || dropped[i]) continue;
+    const OptionSetting os = job->settings[i];  // re-applying appends, then drops, a record
+    IOB_RETURN_IF_ERROR(ReapplySetting(job, os));
+  }
+  return Status::Ok();
 }
 
 // ioengine=cpuio (engines/cpuio.cc), shaped as fio 3.33's engine init
@@ -1242,9 +1288,54 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
     start_kb = scratch.kb_base;
   }
   uint32_t in_force = start_kb;
-  // The engines each owned setting is checked against: those its [global]
-  // sections used for an inherited one, else the job's (none here).
-  std::vector<std::vector<std::string>> owned_engines;
+  // The engine options of the global sections, kept as fio keeps them for
+  // its default thread: `global_engine` is the engine in force there so far
+  // (the command line's first: fio reads it before the job files),
+  // `options_engine` the one the engine options kept were given under. A
+  // section with engine options gives them under the engine it ends with,
+  // after letting go of those of another engine (fio loads that engine
+  // for the section, freeing the other's options). On the command line an
+  // --ioengine= alone does it too: fio loads the engine as it reads it.
+  // JobSpec::global_engines gets the engine each one was given under, ""
+  // for one a later section let go of.
+  std::string global_engine = cli_engine.empty() ? job->ioengine : cli_engine;
+  std::string options_engine;
+  // When the engine is swept (`engine_checks` false), a section's engine
+  // options given under the engine the sections start with (no [global]
+  // set ioengine= yet) go with each point's engine, as a command-line
+  // --ioengine= would have them: kAnyEngine, checked at each point.
+  bool sections_set_engine = false;
+  // The owned settings a global section gave, with the engine each must
+  // suit ("" for the others: the job's own engine).
+  std::vector<std::string> owned_engines;
+  // The section whose ioengine= and engine options are being read (others
+  // in between change neither: BsAfterRanges may move a bs= among them).
+  int section = -1;
+  bool section_on_cmdline = false;
+  std::vector<size_t> section_options;  // indices in `owned`
+  std::vector<size_t> any_options;      // those given kAnyEngine
+  bool section_sets_engine = false;
+  const auto end_section = [&] {
+    if (!section_options.empty() || (section_on_cmdline && section_sets_engine)) {
+      const bool any = !engine_checks && !sections_set_engine;
+      const std::string engine = any ? std::string(kAnyEngine) : global_engine;
+      // Those of the swept engine hold at a point of this one's engine only
+      // (there they were given under it), and must suit it.
+      if (options_engine != engine) {
+        for (std::string& e : job->global_engines) e = e == kAnyEngine ? engine : std::string();
+        for (size_t k : any_options) owned_engines[k] = engine;
+        any_options.clear();
+      }
+      options_engine = engine;
+      for (size_t k : section_options) {
+        owned_engines[k] = any ? std::string() : engine;
+        job->global_engines.push_back(engine);
+        if (any) any_options.push_back(k);
+      }
+    }
+    section_options.clear();
+    section_sets_engine = false;
+  };
   for (const Run& r : runs) {
     // The kb_base records, taken out of job->settings after they are applied
     // and put back at their written places below.
@@ -1262,25 +1353,40 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
     const uint32_t section_kb = job->kb_base;
     size_t kb_next = 0;
     const bool global = settings[r.begin].source == OptionSource::kGlobal;
-    std::vector<std::string> seen = {job->ioengine};
-    if (global && !cli_engine.empty() && cli_engine != job->ioengine)
-      seen.insert(seen.begin(), cli_engine);
     for (size_t i = r.begin; i < r.end; ++i) {
       if (is_kb_base(settings[i])) {
         for (OptionSetting& os : kb_records[kb_next]) job->settings.push_back(std::move(os));
         ++kb_next;
-        continue;
+      } else {
+        const size_t before = owned.size();
+        IOB_RETURN_IF_ERROR(ApplyOne(job, settings[i], &owned, warnings));
+        owned_engines.resize(owned.size());
+        const OptionDef* def = FindOption(settings[i].key);
+        if (global && owned.size() > before && def != nullptr &&
+            (def->name == "ioengine" || !def->engines.empty())) {
+          if (settings[i].section != section) end_section();
+          section = settings[i].section;
+          section_on_cmdline = settings[i].file == kCmdline;
+          if (def->name == "ioengine") {
+            global_engine = job->ioengine;
+            section_sets_engine = sections_set_engine = true;
+          } else {
+            section_options.push_back(before);
+          }
+        }
       }
-      IOB_RETURN_IF_ERROR(ApplyOne(job, settings[i], &owned, warnings));
-      if (global && job->ioengine != seen.back()) seen.push_back(job->ioengine);
     }
-    owned_engines.resize(owned.size(), global ? seen : std::vector<std::string>());
-    if (global) job->global_engines = seen;
     if (own_kb || !is_trailing_cli(r)) in_force = section_kb;
   }
+  end_section();
   job->kb_base = in_force;  // the job's own (the reports' units follow it)
-  for (size_t i = 0; i < owned.size() && engine_checks; ++i)
-    IOB_RETURN_IF_ERROR(CheckEngineOption(*job, owned[i], owned_engines[i]));
+  // The job's own engine options suit its engine, which a swept engine
+  // (`engine_checks` false) leaves to each point; a global section's suit
+  // that section's engine, whatever the job's.
+  for (size_t i = 0; i < owned.size(); ++i)
+    if (engine_checks || !owned_engines[i].empty())
+      IOB_RETURN_IF_ERROR(CheckEngineOption(*job, owned[i], owned_engines[i]));
+  IOB_RETURN_IF_ERROR(ResolveEngineOptions(job));
   // As fio's fixup_options: a latency that is not measured has no
   // percentiles, whatever the order of the options (disable_lat=1 with
   // lat_percentiles=1 reports clat percentiles; terse read an empty lat
@@ -1503,7 +1609,8 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
     if (size_t at = FirstNonUtf8(a, 0, a.size(), &bad); at != std::string_view::npos)
       return Status::Invalid(FormatDiagnostic(kCmdline, 0, static_cast<int>(at) + 1, bad, a));
   }
-  bool in_global = true;  // until the first --name
+  bool in_global = true;   // until the first --name
+  int global_section = 1;  // RawSetting::section
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     RawSetting r;
@@ -1565,6 +1672,7 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
       if (in_global) {
         // Kept as a global setting: it renames no job (ApplyOne), but fio
         // lists it first under the JSON "global options".
+        r.section = ++global_section;
         out.globals.push_back(std::move(r));
         continue;
       }
@@ -1575,10 +1683,12 @@ Result<CliJobs> ParseCliJobArgs(const std::vector<std::string>& args) {
       out.globals_before.push_back(out.globals.size());
       continue;
     }
-    if (in_global)
+    if (in_global) {
+      r.section = global_section;
       out.globals.push_back(std::move(r));
-    else
+    } else {
       out.jobs.back().entries.push_back(std::move(r));
+    }
   }
   return out;
 }
@@ -1653,10 +1763,13 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
                      std::vector<bool>* section_used, std::vector<std::string>* warnings,
                      bool engine_checks = true) {
   std::vector<RawSetting> globals;
+  int global_sections = 0;
   for (auto& sec : sections) {
     if (sec.global) {
+      ++global_sections;
       for (auto e : sec.entries) {
         e.source = OptionSource::kGlobal;  // a `name=` here renames no job (ApplyOne)
+        e.section = global_sections;
         globals.push_back(std::move(e));
       }
       continue;
@@ -1865,22 +1978,51 @@ Status SetOption(JobSpec* job, const std::string& name, const std::string& value
   return CheckEngineOptions(*job);
 }
 
+namespace {
+// For each of job.settings, the engine a global section gave it under
+// (JobSpec::global_engines: "" for one a later section let go of), or
+// nullptr when it is no engine option of a global section.
+std::vector<const std::string*> GlobalEngineOf(const JobSpec& job) {
+  static const std::string kNone;
+  std::vector<const std::string*> out(job.settings.size(), nullptr);
+  size_t k = 0;
+  for (size_t i = 0; i < job.settings.size(); ++i) {
+    const OptionSetting& s = job.settings[i];
+    const OptionDef* def = FindOption(s.name);
+    if (s.source != OptionSource::kGlobal || def == nullptr || def->engines.empty()) continue;
+    out[i] = k < job.global_engines.size() ? &job.global_engines[k] : &kNone;
+    ++k;
+  }
+  return out;
+}
+}  // namespace
+
 Status CheckEngineOptions(const JobSpec& job) {
-  for (const auto& s : job.settings) {
+  const std::vector<const std::string*> given_under = GlobalEngineOf(job);
+  for (size_t i = 0; i < job.settings.size(); ++i) {
+    const OptionSetting& s = job.settings[i];
+    // A global section's suits that section's engine, which the parse
+    // checked (a sweep's ioengine= only decides whether the job uses it),
+    // unless it goes with the job's (kAnyEngine).
+    if (s.source == OptionSource::kGlobal &&
+        (given_under[i] == nullptr || *given_under[i] != kAnyEngine))
+      continue;
     RawSetting prev;
     prev.key = s.name;
     prev.file = s.file;
     prev.line = s.line;
-    // A [global] one was valid with [global]'s engines, which a sweep's
-    // ioengine= does not change (a job's own ioengine= would not either):
-    // [global] ioengine=io_uring fixedbufs=1 holds at a psync point. Or it
-    // suits the job's engine (the sweep's, which the parse left to judge).
-    if (s.source == OptionSource::kGlobal &&
-        (job.global_engines.empty() || CheckEngineOption(job, prev, job.global_engines).ok()))
-      continue;  // empty: a job the parser did not build, its [global] unknown
     IOB_RETURN_IF_ERROR(CheckEngineOption(job, prev));
   }
   return Status::Ok();
+}
+
+std::vector<bool> DroppedEngineOptions(const JobSpec& job) {
+  const std::vector<const std::string*> given_under = GlobalEngineOf(job);
+  std::vector<bool> dropped(job.settings.size(), false);
+  for (size_t i = 0; i < given_under.size(); ++i)
+    dropped[i] = given_under[i] != nullptr && *given_under[i] != job.ioengine &&
+                 *given_under[i] != kAnyEngine;
+  return dropped;
 }
 
 bool NextArgIsValue(const std::string& name, const std::string& next) {

@@ -57,11 +57,19 @@ Result<ParseOutput> ParseJobText(const std::string& text, const std::string& dis
 // option checks. Appends to job->settings (and ->unimplemented).
 Status SetOption(JobSpec* job, const std::string& name, const std::string& value);
 
-// Every engine option the job sets against the engine it must suit: one of
-// the job's own (or the command line's) against the job's engine; one its
-// [global] gave against that or any engine [global] used
-// (JobSpec::global_engines). SetOption ends with it.
+// Every engine option the job sets itself (or the command line does)
+// against the job's engine; one its [global] gave was checked against the
+// engine of its section when the job was parsed. SetOption ends with it.
 Status CheckEngineOptions(const JobSpec& job);
+
+// For each of job.settings, whether it is an engine option a global section
+// ([global], or the command line's before the first --name) gave that the
+// job does not use: the job's engine is not the one it was given under
+// (JobSpec::global_engines), or a later global section with another
+// engine's options let go of it. Its value is not in the JobSpec (the
+// engine's default is), as in fio; its record stays, as fio's JSON still
+// lists it under "global options".
+std::vector<bool> DroppedEngineOptions(const JobSpec& job);
 
 // True for any option iobench knows (incl. aliases).
 bool IsJobOption(const std::string& name);

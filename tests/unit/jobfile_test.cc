@@ -2452,6 +2452,243 @@ TEST(JobfileErrors, EngineOptionNeedsItsEngine) {
   ParseOk("[a]\nhipri\nioengine=pvsync2\n");
 }
 
+// fio keeps engine options in a struct of the engine's own: a job whose
+// engine is not the one its [global] gave them under starts from that
+// engine's defaults (fio 3.33: [global] io_uring cmdprio_percentage=50 and
+// a job with libaio issued no I/O with IOCB_FLAG_IOPRIO; iobench 106 of 200).
+TEST(JobfileEngineOptions, AJobWithAnotherEngineDropsGlobalOnes) {
+  const std::string global =
+      "[global]\nioengine=io_uring\ncmdprio_percentage=50\ncmdprio_class=2\n";
+  auto out = ParseOk(global + "[u]\n[l]\nioengine=libaio\n[m]\nioengine=libaio\ncmdprio=3\n");
+  ASSERT_EQ(out.jobs.size(), 3u);
+  const JobSpec& u = out.jobs[0];
+  const JobSpec& l = out.jobs[1];
+  const JobSpec& m = out.jobs[2];
+  for (int d = 0; d < kNumDdirs; ++d) {
+    EXPECT_EQ(u.cmdprio_percentage[d], 50u);  // the same engine keeps them
+    EXPECT_EQ(u.cmdprio_class[d], 2);
+    EXPECT_EQ(l.cmdprio_percentage[d], 0u);
+    EXPECT_EQ(l.cmdprio_class[d], 0);
+    EXPECT_EQ(m.cmdprio_percentage[d], 0u);
+    EXPECT_EQ(m.cmdprio_class[d], 0);
+    EXPECT_EQ(m.cmdprio[d], 3);  // the job's own still apply
+  }
+  // The records stay (fio's JSON lists them under "global options"), marked.
+  ASSERT_NE(l.FindSetting("cmdprio_percentage"), nullptr);
+  EXPECT_EQ(l.FindSetting("cmdprio_percentage")->source, OptionSource::kGlobal);
+  const std::vector<bool> dropped = DroppedEngineOptions(l);
+  ASSERT_EQ(dropped.size(), l.settings.size());
+  for (size_t i = 0; i < l.settings.size(); ++i)
+    EXPECT_EQ(dropped[i], l.settings[i].name.rfind("cmdprio", 0) == 0) << l.settings[i].name;
+  const std::vector<bool> none = DroppedEngineOptions(u);
+  EXPECT_EQ(std::count(none.begin(), none.end(), true), 0);
+  // --parse-only says what runs: the default; --showcmd leaves them out.
+  const std::string js = ParseOnlyJson({l});
+  EXPECT_NE(js.find("\"cmdprio_class\": {\n          \"value\": \"\",\n          \"source\": "
+                    "\"default\""),
+            std::string::npos)
+      << js;
+  EXPECT_EQ(ShowCmd({l}), "iobench --name=l --ioengine=io_uring --ioengine=libaio\n");
+  EXPECT_EQ(ShowCmd({m}), "iobench --name=m --ioengine=io_uring --ioengine=libaio --cmdprio=3\n");
+}
+
+TEST(JobfileEngineOptions, IoUringHipriNowaitUncachedDroppedForPvsync2) {
+  // fio runs the pvsync2 job with preadv2 flags 0; iobench refused it
+  // ("pvsync2: hipri=1 ... needs direct=1").
+  auto out = ParseOk(
+      "[global]\nioengine=io_uring\nhipri=1\nnowait=1\nuncached=1\nfixedbufs\n[u]\n[p]\n"
+      "ioengine=pvsync2\n[q]\nioengine=pvsync2\nhipri_percentage=50\nnowait=1\n");
+  ASSERT_EQ(out.jobs.size(), 3u);
+  const JobSpec& u = out.jobs[0];
+  EXPECT_TRUE(u.hipri && u.nowait && u.uncached && u.fixedbufs);
+  for (const JobSpec* j : {&out.jobs[1], &out.jobs[2]}) {
+    EXPECT_FALSE(j->hipri) << j->name;
+    EXPECT_FALSE(j->uncached) << j->name;
+    EXPECT_FALSE(j->fixedbufs) << j->name;
+  }
+  EXPECT_FALSE(out.jobs[1].nowait);
+  EXPECT_EQ(out.jobs[1].hipri_percentage, 100u);
+  EXPECT_TRUE(out.jobs[2].nowait);
+  EXPECT_EQ(out.jobs[2].hipri_percentage, 50u);
+}
+
+// Several [global] sections: the last one that gave engine options decides
+// their engine; one that only switches ioengine= keeps the earlier ones for
+// a job that goes back to their engine (fio 3.33, io_uring_register).
+TEST(JobfileEngineOptions, SeveralGlobalSections) {
+  auto kept = ParseOk(
+      "[global]\nioengine=io_uring\nfixedbufs=1\n[global]\nioengine=libaio\n[a]\n"
+      "ioengine=io_uring\n[b]\n");
+  EXPECT_TRUE(kept.jobs.at(0).fixedbufs);
+  EXPECT_EQ(kept.jobs.at(1).ioengine, "libaio");
+  EXPECT_FALSE(kept.jobs.at(1).fixedbufs);
+  auto freed = ParseOk(
+      "[global]\nioengine=io_uring\nfixedbufs=1\n[global]\nioengine=libaio\nuserspace_reap=0\n"
+      "[a]\nioengine=io_uring\n[b]\n");
+  EXPECT_FALSE(freed.jobs.at(0).fixedbufs);
+  EXPECT_TRUE(freed.jobs.at(0).userspace_reap);  // libaio's, not a's engine's
+  EXPECT_FALSE(freed.jobs.at(1).userspace_reap);
+  const std::vector<bool> dropped = DroppedEngineOptions(freed.jobs.at(1));
+  for (size_t i = 0; i < dropped.size(); ++i)
+    EXPECT_EQ(dropped[i], freed.jobs.at(1).settings[i].name == "fixedbufs");
+  // Same engine twice: the options add up.
+  auto both = ParseOk(
+      "[global]\nioengine=libaio\ncmdprio_percentage=40\n[global]\nioengine=libaio\n"
+      "cmdprio_class=3\n[a]\n");
+  EXPECT_EQ(both.jobs.at(0).cmdprio_percentage[0], 40u);
+  EXPECT_EQ(both.jobs.at(0).cmdprio_class[0], 3);
+  // A section's engine options suit the engine it ends with (fio: "Bad
+  // option <fixedbufs=1>", the section dropped).
+  EXPECT_NE(ParseErr("[global]\nioengine=io_uring\nfixedbufs=1\nioengine=psync\n[a]\nioengine="
+                     "io_uring\n")
+                .find("t.fio:3:1: option 'fixedbufs' needs ioengine=io_uring; its [global] "
+                      "section uses psync"),
+            std::string::npos);
+  // A value read with [global]'s kb_base keeps it.
+  auto kb = ParseOk(
+      "[global]\nkb_base=1000\nioengine=libaio\ncmdprio_bssplit=4k/50\n[a]\n[b]\nioengine=io_uring"
+      "\n[c]\nioengine=libaio\nnowait=1\n");
+  ASSERT_EQ(kb.jobs.at(0).cmdprio_bssplit[0].size(), 1u);
+  EXPECT_EQ(kb.jobs.at(0).cmdprio_bssplit[0][0].bs, 4000u);
+  EXPECT_TRUE(kb.jobs.at(1).cmdprio_bssplit[0].empty());
+  ASSERT_EQ(kb.jobs.at(2).cmdprio_bssplit[1].size(), 1u);
+  EXPECT_EQ(kb.jobs.at(2).cmdprio_bssplit[1][0].bs, 4000u);
+}
+
+// The command line's options before the first --name are a global section
+// too; there an --ioengine= alone lets go of another engine's options, as
+// fio loads the engine as soon as it reads --ioengine=.
+TEST(JobfileEngineOptions, CommandLineGlobals) {
+  auto parse = [](std::vector<std::string> args) {
+    ParseInput in;
+    in.cli_job_args = std::move(args);
+    auto out = ParseJobs(in);
+    EXPECT_TRUE(out.ok()) << out.status().message();
+    return out.ok() ? out->jobs : std::vector<JobSpec>{};
+  };
+  auto a =
+      parse({"--ioengine=io_uring", "--hipri=1", "--nowait=1", "--name=a", "--ioengine=pvsync2"});
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_FALSE(a[0].hipri);
+  EXPECT_FALSE(a[0].nowait);
+  auto two =
+      parse({"--ioengine=io_uring", "--fixedbufs=1", "--name=a", "--ioengine=libaio", "--name=b"});
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_FALSE(two[0].fixedbufs);
+  EXPECT_TRUE(two[1].fixedbufs);
+  auto sections = parse({"--ioengine=io_uring", "--fixedbufs=1", "--name=a", "--name=global",
+                         "--ioengine=libaio", "--name=b", "--ioengine=io_uring"});
+  ASSERT_EQ(sections.size(), 2u);
+  EXPECT_TRUE(sections[0].fixedbufs);
+  EXPECT_FALSE(sections[1].fixedbufs);
+  auto libaio =
+      parse({"--ioengine=libaio", "--cmdprio_percentage=100", "--name=a", "--ioengine=io_uring",
+             "--ioengine=libaio", "--name=b", "--ioengine=io_uring"});
+  ASSERT_EQ(libaio.size(), 2u);
+  EXPECT_EQ(libaio[0].cmdprio_percentage[0], 100u);
+  EXPECT_EQ(libaio[1].cmdprio_percentage[0], 0u);
+}
+
+// A --sweep ioengine= point is the job's own ioengine=: the [global] engine
+// options hold at a point of their engine and are reset at any other.
+TEST(JobfileEngineOptions, SweepPointIsTheJobsOwnEngine) {
+  auto job = ParseOk(
+                 "[global]\nioengine=io_uring\nfixedbufs=1\ncmdprio_percentage=50\n[a]\n"
+                 "cmdprio_class=3\n")
+                 .jobs.at(0);
+  ASSERT_TRUE(SetOption(&job, "ioengine", "libaio").ok());
+  EXPECT_FALSE(job.fixedbufs);
+  EXPECT_EQ(job.cmdprio_percentage[0], 0u);
+  EXPECT_EQ(job.cmdprio_class[0], 3);
+  ASSERT_TRUE(SetOption(&job, "ioengine", "io_uring").ok());
+  EXPECT_TRUE(job.fixedbufs);
+  EXPECT_EQ(job.cmdprio_percentage[0], 50u);
+  EXPECT_EQ(job.cmdprio_class[0], 3);
+  // With the engine swept, one a [global] gives under no ioengine= of its
+  // own goes with each point's engine, as --ioengine= would have it.
+  TempDir d;
+  const auto parse_swept_file = [&](const std::string& text) {
+    const std::string f = d.path() + "/g.fio";
+    std::ofstream(f) << text;
+    ParseInput in;
+    in.job_files = {f};
+    in.sweep_keys = {"ioengine"};
+    return ParseJobs(in);
+  };
+  const auto parse_swept = [&](const std::string& text) {
+    auto out = parse_swept_file(text);
+    EXPECT_TRUE(out.ok()) << out.status().message();
+    return out.ok() ? out->jobs.at(0) : JobSpec{};
+  };
+  const JobSpec one = parse_swept("[global]\nnowait=1\n[j]\n");
+  JobSpec point = one;
+  ASSERT_TRUE(SetOption(&point, "ioengine", "pvsync2").ok());
+  EXPECT_TRUE(point.nowait);
+  point = one;
+  EXPECT_NE(SetOption(&point, "ioengine", "psync")
+                .message()
+                .find(":2:1: option 'nowait' needs ioengine=io_uring, libaio or pvsync2; job 'j' "
+                      "uses psync"),
+            std::string::npos);
+  // A later [global] with its own engine's options: fio lets go of the
+  // first one's unless the point's engine is that one.
+  const JobSpec two =
+      parse_swept("[global]\nnowait=1\n[global]\nioengine=io_uring\nfixedbufs=1\n[j]\n");
+  point = two;
+  ASSERT_TRUE(SetOption(&point, "ioengine", "pvsync2").ok());
+  EXPECT_FALSE(point.nowait);
+  EXPECT_FALSE(point.fixedbufs);
+  point = two;
+  ASSERT_TRUE(SetOption(&point, "ioengine", "io_uring").ok());
+  EXPECT_TRUE(point.nowait);
+  EXPECT_TRUE(point.fixedbufs);
+  // Then the first one's must suit that engine.
+  auto bad =
+      parse_swept_file("[global]\nhipri\n[global]\nioengine=libaio\nuserspace_reap=0\n[j]\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find(":2:1: option 'hipri' needs ioengine=io_uring or pvsync2"),
+            std::string::npos)
+      << bad.status().message();
+  // A job that left [global]'s engine gets them back at a point of it.
+  auto back = ParseOk("[global]\nioengine=io_uring\nfixedbufs=1\n[a]\nioengine=psync\n").jobs.at(0);
+  EXPECT_FALSE(back.fixedbufs);
+  ASSERT_TRUE(SetOption(&back, "ioengine", "io_uring").ok());
+  EXPECT_TRUE(back.fixedbufs);
+}
+
+// Every engine option can be put back to its default (OptionDef::reset),
+// and its reset leaves what its setter set as a new JobSpec has it.
+TEST(JobfileEngineOptions, EveryEngineOptionResets) {
+  for (const OptionDef& d : OptionTable()) {
+    if (d.engines.empty()) {
+      EXPECT_EQ(d.reset, nullptr) << d.name;
+      continue;
+    }
+    ASSERT_NE(d.reset, nullptr) << d.name;
+  }
+  auto set = ParseOk(
+                 "[a]\nioengine=io_uring\nhipri\nnowait=1\nuncached=1\nforce_async=2\n"
+                 "fixedbufs\nregisterfiles\nsqthread_poll\nsqthread_poll_cpu=1\nnonvectored=1\n"
+                 "cmdprio_percentage=10\ncmdprio_class=2\ncmdprio=3\n")
+                 .jobs.at(0);
+  for (const OptionDef& d : OptionTable())
+    if (d.reset != nullptr) d.reset(set);
+  const JobSpec fresh;
+  EXPECT_EQ(set.hipri, fresh.hipri);
+  EXPECT_EQ(set.nowait, fresh.nowait);
+  EXPECT_EQ(set.uncached, fresh.uncached);
+  EXPECT_EQ(set.force_async, fresh.force_async);
+  EXPECT_EQ(set.fixedbufs, fresh.fixedbufs);
+  EXPECT_EQ(set.registerfiles, fresh.registerfiles);
+  EXPECT_EQ(set.sqthread_poll, fresh.sqthread_poll);
+  EXPECT_EQ(set.sqthread_poll_cpu, fresh.sqthread_poll_cpu);
+  EXPECT_EQ(set.nonvectored, fresh.nonvectored);
+  EXPECT_EQ(set.cmdprio_percentage[2], fresh.cmdprio_percentage[2]);
+  EXPECT_EQ(set.cmdprio_class[1], fresh.cmdprio_class[1]);
+  EXPECT_EQ(set.cmdprio[0], fresh.cmdprio[0]);
+  EXPECT_EQ(set.ioengine, "io_uring");  // not an engine option
+}
+
 // fio reads the command line before the job files: its ioengine= is the
 // engine a job file's [global] starts with. `[global] nowait=1` with
 // `--ioengine=pvsync2` was refused as set under psync; fio takes it.
