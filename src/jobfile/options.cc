@@ -328,37 +328,59 @@ Status ParseCmdprioBsSplit(JobSpec& j, const OptValue& v) {
   auto parts = SplitPerDirection(v.text);
   for (int d = 0; d < 2; ++d) {
     j.cmdprio_bssplit[d].clear();
-    if (!parts[static_cast<size_t>(d)].text) continue;
-    for (const auto& item : SplitEscaped(*parts[static_cast<size_t>(d)].text, ':')) {
+    const DirPart& part = parts[static_cast<size_t>(d)];
+    if (!part.text) continue;
+    size_t cursor = 0;  // where the next entry is looked for in the part
+    for (const auto& item : SplitEscaped(*part.text, ':')) {
+      const size_t item_at = part.text->find(item, cursor);
+      if (item_at != std::string::npos) cursor = item_at + item.size();
       const std::string it = Trim(item);
       if (it.empty()) continue;
       std::vector<std::string> f;
+      std::vector<size_t> f_at;  // each field's offset in `item`
       for (size_t start = 0;;) {
-        const size_t slash = it.find('/', start);
-        f.push_back(Trim(it.substr(start, slash == std::string::npos ? slash : slash - start)));
+        const size_t slash = item.find('/', start);
+        const std::string raw =
+            item.substr(start, slash == std::string::npos ? slash : slash - start);
+        f.push_back(Trim(raw));
+        f_at.push_back(start + std::min(raw.find_first_not_of(" \t"), raw.size()));
         if (slash == std::string::npos) break;
         start = slash + 1;
       }
+      // The caret at field `k` (a value with '\:' in it: at the part).
+      const auto bad = [&](size_t k, std::string msg) {
+        if (v.error_at != nullptr)
+          *v.error_at = part.offset + (item_at == std::string::npos ? 0 : item_at + f_at[k]);
+        return Bad(std::move(msg));
+      };
       if (f.size() != 2 && f.size() != 4)
-        return Bad("cmdprio_bssplit entry '" + it + "' is neither bs/perc nor bs/perc/class/level");
+        return bad(0,
+                   "cmdprio_bssplit entry '" + it + "' is neither bs/perc nor bs/perc/class/level");
       CmdprioBsEntry e;
-      IOB_ASSIGN_OR_RETURN(int64_t bs, Num(f[0], NumKind::kSize, v.kb_base));
-      if (bs <= 0) return Bad("cmdprio_bssplit block size '" + f[0] + "' must be positive");
-      e.bs = static_cast<uint64_t>(bs);
+      auto bs = Num(f[0], NumKind::kSize, v.kb_base);
+      if (!bs.ok()) return bad(0, bs.status().message());
+      if (*bs <= 0) return bad(0, "cmdprio_bssplit block size '" + f[0] + "' must be positive");
+      e.bs = static_cast<uint64_t>(*bs);
       if (!f[1].empty()) {
-        IOB_ASSIGN_OR_RETURN(int64_t p, Whole(f[1], "cmdprio_bssplit share"));
-        if (p < 0 || p > 100) return Bad("cmdprio_bssplit share '" + f[1] + "' must be 0..100");
-        e.perc = static_cast<uint32_t>(p);
+        auto p = Whole(f[1], "cmdprio_bssplit share");
+        if (!p.ok()) return bad(1, p.status().message());
+        if (*p < 0 || *p > 100)
+          return bad(1, "cmdprio_bssplit share '" + f[1] + "' must be 0..100");
+        e.perc = static_cast<uint32_t>(*p);
       }
       if (f.size() == 4) {
-        IOB_ASSIGN_OR_RETURN(int64_t cls, Whole(f[2], "cmdprio_bssplit priority class"));
-        IOB_ASSIGN_OR_RETURN(int64_t level, Whole(f[3], "cmdprio_bssplit priority level"));
-        if (cls < 0 || cls > 3)
-          return Bad("cmdprio_bssplit priority class '" + f[2] + "' in '" + it + "' must be 0..3");
-        if (level < 0 || level > 7)
-          return Bad("cmdprio_bssplit priority level '" + f[3] + "' in '" + it + "' must be 0..7");
-        e.cls = static_cast<int>(cls);
-        e.level = static_cast<int>(level);
+        auto cls = Whole(f[2], "cmdprio_bssplit priority class");
+        if (!cls.ok()) return bad(2, cls.status().message());
+        auto level = Whole(f[3], "cmdprio_bssplit priority level");
+        if (!level.ok()) return bad(3, level.status().message());
+        if (*cls < 0 || *cls > 3)
+          return bad(2,
+                     "cmdprio_bssplit priority class '" + f[2] + "' in '" + it + "' must be 0..3");
+        if (*level < 0 || *level > 7)
+          return bad(3,
+                     "cmdprio_bssplit priority level '" + f[3] + "' in '" + it + "' must be 0..7");
+        e.cls = static_cast<int>(*cls);
+        e.level = static_cast<int>(*level);
       }
       j.cmdprio_bssplit[d].push_back(e);
     }

@@ -42,6 +42,11 @@ struct OptValue {
   // Setters may append a complete warning text (location is added by the
   // parser); never null when called from the parser.
   std::vector<std::string>* warnings = nullptr;
+  // A setter that refuses one part of the value may set the offset of that
+  // part in `text`, so that the caret points at it (cmdprio_bssplit's
+  // fields); left alone, the caret points at the value's start. Never null
+  // when called from the parser.
+  size_t* error_at = nullptr;
 };
 
 // Returns OK or a message without location (the parser adds file:line:col).

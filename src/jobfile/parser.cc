@@ -825,6 +825,8 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
   v.layer = s.layer;
   std::vector<std::string> setter_warnings;
   v.warnings = &setter_warnings;
+  size_t error_at = 0;
+  v.error_at = &error_at;
   if (s.bare) {
     if (!BareAllowed(*def))
       return Diag(s, s.key_col,
@@ -1095,7 +1097,10 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
     // most 3 ...", PerDirectionExcess) is not prefixed with it again.
     const std::string named = "option '" + s.key + "'";
     const std::string m = st.message() + CaseHint(*def, *job, v, st.message());
-    return Diag(s, s.bare ? s.key_col : s.value_col, m.rfind(named, 0) == 0 ? m : named + ": " + m);
+    // The part the setter names, where the value reads as written.
+    const bool as_written = v.text == s.value && !s.value_from_variable;
+    return Diag(s, s.bare ? s.key_col : s.value_col + (as_written ? static_cast<int>(error_at) : 0),
+                m.rfind(named, 0) == 0 ? m : named + ": " + m);
   }
   OptionSetting os;
   os.name = def->name;

@@ -86,6 +86,40 @@ TEST(CmdprioBsSplit, BadEntriesNameTheOptionAndLine) {
   }
 }
 
+// The caret points at the field that is wrong, as it does for
+// cmdprio_percentage=50,101 (it pointed at the value's start).
+TEST(CmdprioBsSplit, CaretAtTheBadField) {
+  const struct {
+    const char* value;
+    const char* error;  // first line of the message
+  } cases[] = {
+      {"4k/50/4/1",
+       "t.fio:4:23: option 'cmdprio_bssplit': cmdprio_bssplit priority class '4' in '4k/50/4/1' "
+       "must be 0..3"},
+      {"8k/10:4k/50/1/9,16k/1",
+       "t.fio:4:31: option 'cmdprio_bssplit': cmdprio_bssplit priority level '9' in '4k/50/1/9' "
+       "must be 0..7"},
+      {"4k/50,8k/ 101",
+       "t.fio:4:27: option 'cmdprio_bssplit': cmdprio_bssplit share '101' must be 0..100"},
+      {"4k/50:x/3", "t.fio:4:23: option 'cmdprio_bssplit': bad size 'x'"},
+      {"4k/50:8k/1/2",
+       "t.fio:4:23: option 'cmdprio_bssplit': cmdprio_bssplit entry '8k/1/2' is "
+       "neither bs/perc nor bs/perc/class/level"},
+  };
+  for (const auto& c : cases) {
+    auto r = Parse(std::string("cmdprio_bssplit=") + c.value + "\n");
+    ASSERT_FALSE(r.ok()) << c.value;
+    const std::string& m = r.status().message();
+    EXPECT_EQ(m.substr(0, m.find('\n')), c.error);
+  }
+  // The caret under the field, on the echoed line.
+  auto r = Parse("cmdprio_bssplit=4k/50/4/1\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("\ncmdprio_bssplit=4k/50/4/1\n                      ^"),
+            std::string::npos)
+      << r.status().message();
+}
+
 TEST(CmdprioBsSplit, OnlyWithEnginesThatSetPriorities) {
   auto r = ParseJobText("[j]\nioengine=psync\ncmdprio_bssplit=4k/50\n", "t.fio", "/tmp");
   ASSERT_FALSE(r.ok());
