@@ -1749,8 +1749,16 @@ std::vector<OptionDef> BuildTable() {
                     }
                     if (std::string why = FioEngineRefusal(t); !why.empty()) return Bad(why);
                     std::string s = SuggestFrom(t, known);
+                    // A part of an engine's name (`uring`, `aio`): the
+                    // shortest engine that holds it.
+                    if (s.empty() && t.size() >= 3)
+                      for (const auto& e : known)
+                        if (e.find(ToLower(t)) != std::string::npos &&
+                            (s.empty() || e.size() < s.size()))
+                          s = e;
                     return Bad("unknown ioengine '" + t + "'" +
-                               (s.empty() ? "" : "; did you mean '" + s + "'?"));
+                               (s.empty() ? " (iobench --enghelp lists the engines)"
+                                          : "; did you mean '" + s + "'?"));
                   }));
   r.push_back(Row("iodepth", T::kInt, "engine", "I/Os kept in flight per job")
                   .Def("1")

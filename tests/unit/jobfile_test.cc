@@ -2756,6 +2756,16 @@ TEST(JobfileErrors, BadEngine) {
   EXPECT_NE(
       ParseErr("[a]\nioengine=libaoi\n").find("unknown ioengine 'libaoi'; did you mean 'libaio'?"),
       std::string::npos);
+  // A part of a name is a typo of the shortest engine that holds it; a name
+  // near none says where the engines are listed.
+  EXPECT_EQ(ParseErr("[a]\nioengine=uring\n"),
+            "t.fio:2:10: option 'ioengine': unknown ioengine 'uring'; did you mean "
+            "'io_uring'?\nioengine=uring\n         ^");
+  EXPECT_NE(ParseErr("[a]\nioengine=aio\n").find("unknown ioengine 'aio'; did you mean 'libaio'?"),
+            std::string::npos);
+  EXPECT_EQ(ParseErr("[a]\nioengine=foo\n"),
+            "t.fio:2:10: option 'ioengine': unknown ioengine 'foo' (iobench --enghelp lists the "
+            "engines)\nioengine=foo\n         ^");
 }
 
 // name=, directory= and filename_format= were accepted empty: a job named
