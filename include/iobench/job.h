@@ -720,10 +720,12 @@ struct JobSpec {
   // log_window_value (fio 3.36; fio 3.33's log_max_value): what a
   // log_avg_msec window line shows. 0 avg, 1 max, 2 both (LogWindowValue).
   uint8_t log_window_value = 0;
-  // The engines the job's [global] sections used (the one in force when
-  // they start, then each ioengine= they set): an engine option a [global]
-  // gave is valid with any of them, as fio parses it there, or with the
-  // job's own engine (jobfile::CheckEngineOptions).
+  // One entry per engine option a global section gave (the kGlobal records
+  // of `settings` for engine options, in order): the engine it was given
+  // under, "" when a later global section let go of it, "*" when it goes
+  // with whatever engine the job has (a swept engine). The job uses one
+  // only when its engine is that one; else the engine's default, as in fio
+  // (jobfile::DroppedEngineOptions).
   std::vector<std::string> global_engines;
   // How filename=, opendir= and nrfiles= built the file list (`filenames`),
   // in the order fio applies them; the jobfile setters keep `filenames`,
