@@ -1150,9 +1150,12 @@ Status CheckEngineOption(const JobSpec& job, const RawSetting& s,
   });
   return Diag(s, s.key_col,
               "option '" + s.key + "' needs ioengine=" + JoinOr(engines) + "; " +
-                  (engine == job.ioengine ? "job '" + job.name + "' uses " + job.ioengine
-                   : s.file == kCmdline   ? "the command line's global options use " + global_engine
-                                          : "its [global] section uses " + global_engine));
+                  // A [global] line is its section's: the job may have
+                  // that section's engine only by inheriting it.
+                  (global_engine.empty() || (engine == job.ioengine && s.file == kCmdline)
+                       ? "job '" + job.name + "' uses " + job.ioengine
+                   : s.file == kCmdline ? "the command line's global options use " + global_engine
+                                        : "its [global] section uses " + global_engine));
 }
 
 // Puts a recorded setting's value into the job again (its record stays the
@@ -1369,7 +1372,14 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
         const OptionDef* def = FindOption(settings[i].key);
         if (global && owned.size() > before && def != nullptr &&
             (def->name == "ioengine" || !def->engines.empty())) {
-          if (settings[i].section != section) end_section();
+          // On the command line fio loads an engine as it reads its
+          // --ioengine=: the engine options before it were given under the
+          // engine before it (--ioengine=io_uring --fixedbufs=1
+          // --ioengine=libaio holds fixedbufs for io_uring jobs only).
+          if (settings[i].section != section ||
+              (def->name == "ioengine" && settings[i].file == kCmdline &&
+               !section_options.empty() && job->ioengine != global_engine))
+            end_section();
           section = settings[i].section;
           section_on_cmdline = settings[i].file == kCmdline;
           if (def->name == "ioengine") {

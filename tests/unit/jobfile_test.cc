@@ -2587,6 +2587,26 @@ TEST(JobfileEngineOptions, CommandLineGlobals) {
   ASSERT_EQ(libaio.size(), 2u);
   EXPECT_EQ(libaio[0].cmdprio_percentage[0], 100u);
   EXPECT_EQ(libaio[1].cmdprio_percentage[0], 0u);
+  // A second --ioengine= in one global section: what came before it was
+  // given under the first engine (fio runs both; fixedbufs for neither job,
+  // nowait for no libaio job).
+  auto again = parse({"--ioengine=io_uring", "--fixedbufs=1", "--nowait=1", "--ioengine=libaio",
+                      "--name=a", "--ioengine=io_uring", "--name=b"});
+  ASSERT_EQ(again.size(), 2u);
+  EXPECT_FALSE(again[0].fixedbufs);
+  EXPECT_FALSE(again[0].nowait);
+  EXPECT_FALSE(again[1].nowait);
+  EXPECT_EQ(again[1].ioengine, "libaio");
+}
+
+// A [global] engine option that its section's engine does not take names the
+// section, even where the job inherits that engine.
+TEST(JobfileEngineOptions, GlobalRefusalNamesTheSection) {
+  const std::string err =
+      ParseErr("[global]\nioengine=io_uring\nfixedbufs=1\nioengine=psync\n[a]\nsize=64k\n");
+  EXPECT_EQ(
+      err.substr(0, err.find('\n')),
+      "t.fio:3:1: option 'fixedbufs' needs ioengine=io_uring; its [global] section uses psync");
 }
 
 // A --sweep ioengine= point is the job's own ioengine=: the [global] engine
