@@ -1246,8 +1246,13 @@ bool PatternImpl::NextGeneral(IoPlan* out) {
 // inside the zone, even one that ends past it. A pattern that completes
 // inside a zone before zonesize bytes (zonesize > zonerange) starts over in
 // the same zone (a random map only at a multiple of zonerange: else the
-// file is done, as in fio). A pass is `size` bytes; the zone position carries over to the next
-// pass, as in fio. A last zone cut short by the end of the file is walked
+// file is done, as in fio). No I/O starts at or past `size` bytes inside its
+// zone: fio's get_next_offset fails there and the file is done (time_based:
+// the walk goes back to the zone's start, or draws again). A pass is `size`
+// bytes; the zone position carries over to the next time_based pass, and
+// any other pass (a loop, or io_size's next size bytes with a queueing
+// engine: a new do_io in fio) starts at the first zone (RewindZones), as in
+// fio. A last zone cut short by the end of the file is walked
 // as a whole zone, and the first I/O that would end past the end of the
 // file ends the pass there (fio's fill_io_u fails and the file is done):
 // zonesize=16k zonerange=48k on 100k reads 96k once, then the pass ends; the
@@ -1269,6 +1274,9 @@ class StridedPattern final : public IoPattern {
     end_ = r.file_size != 0 ? r.file_size : r.offset + r.size;
     step_ = range + skip;
     pass_bytes_ = r.size;
+    region_size_ = r.size;
+    time_based_ = job.time_based;
+    random_ = IsRandom(job.rw);
     // Zones lie at start + k * step for every k whose base is inside the
     // file; the last one may be cut short by the end of the file.
     const uint64_t span = end_ - start_;
@@ -1332,13 +1340,24 @@ class StridedPattern final : public IoPattern {
       // read in all; zonesize=32k zonerange=16k goes over the zone again).
       // A range or split of sizes whose smallest does not fit below
       // offset + size: the file is done too (see Init).
+      // (time_based: fio's get_next_rand_block resets the file and draws
+      // again.)
       const bool short_end = inner_.TakeShortEnd();
-      if (short_end || (random_once_ && zone_bytes_ % range_ != 0)) {
+      if (short_end || (random_once_ && zone_bytes_ % range_ != 0 && !time_based_)) {
         at_end_ = true;
         return false;
       }
       inner_.Reset();  // the zone is done before zonesize: over again
       if (!inner_.Next(out)) return false;
+    }
+    // An offset inside the zone at or past the region's size: fio 3.33's
+    // get_next_offset fails then (the offset it checks against the file's
+    // io_size is the zone's, before the zone's start is added), and the file
+    // is done; the I/O would lie past offset + size, outside the region.
+    // (zonesize=16k zonerange=20k size=8k loops=2: 0 4k, 0 4k.)
+    if (out->offset >= region_size_ && !(time_based_ && RedrawInRegion(out))) {
+      at_end_ = true;
+      return false;
     }
     out->offset += zone_base_;
     if (out->offset + out->length > end_ || out->offset + min_bs_ > size_end_) {
@@ -1350,10 +1369,11 @@ class StridedPattern final : public IoPattern {
     return true;
   }
 
+  void RewindZones() override { rewind_ = true; }
   void Reset() override {
     pass_done_ = 0;
-    if (at_end_) {
-      at_end_ = false;
+    if (at_end_ || rewind_) {
+      at_end_ = rewind_ = false;
       zone_base_ = start_;
       zone_bytes_ = 0;
       if (min_bs_ != 0) SetZoneLenEnd();
@@ -1371,6 +1391,21 @@ class StridedPattern final : public IoPattern {
   bool EndedAtFileEnd() const override { return at_end_; }
 
  private:
+  // time_based: fio 3.33's sequential walk goes back to the zone's start
+  // before it gets there (get_next_seq_offset's time_based wrap), and a
+  // random offset there ends the file only to start it over (its random map
+  // too): the job goes on. Draws again, a few times at most; false when no
+  // offset inside the region came.
+  bool RedrawInRegion(IoPlan* out) {
+    for (int tries = 0; tries < 16; ++tries) {
+      if (!random_ || !inner_.Next(out)) {
+        inner_.Reset();
+        if (!inner_.Next(out)) return false;
+      }
+      if (out->offset < region_size_) return true;
+    }
+    return false;
+  }
   // A size drawn in this zone shrinks to end at size_end_ (past it, the
   // I/O is not issued: see Next).
   void SetZoneLenEnd() { inner_.SetLenEnd(size_end_ > zone_base_ ? size_end_ - zone_base_ : 0); }
@@ -1380,7 +1415,10 @@ class StridedPattern final : public IoPattern {
   uint64_t last_base_ = 0;
   uint64_t zone_base_ = 0, zone_bytes_ = 0;
   uint64_t pass_bytes_ = 0, pass_done_ = 0;
+  uint64_t region_size_ = 0;  // no offset inside a zone at or past it
+  bool time_based_ = false, random_ = false;
   bool at_end_ = false;  // the pass ended at the end of the file
+  bool rewind_ = false;  // the next Reset() starts a loop: see RewindZones
   // A sequential walk in a zone visited for more than zonerange bytes goes
   // back to the zone's start whenever the bytes issued there are a multiple
   // of zonerange, as fio 3.33's setup_strided_zone_mode resets the file
@@ -1426,6 +1464,7 @@ bool ReseedsEachLoop(const JobSpec& job) {
 }
 
 void StartLoop(IoPattern* p, const JobSpec& job) {
+  if (!job.time_based) p->RewindZones();
   if (ReseedsEachLoop(job)) p->Reseed();
   p->Reset();
 }

@@ -118,6 +118,11 @@ class IoPattern {
   // file done then, and without io_size= no pass follows once the loops are
   // used up.
   virtual bool EndedAtFileEnd() const { return false; }
+  // zonemode=strided: the next Reset() starts at the first zone, as fio
+  // 3.33's clear_io_state puts the file's zone back at its start each time
+  // its do_io starts over (StartLoop calls it). Without it a pass goes on
+  // from the zone the last one left (time_based: one do_io in fio).
+  virtual void RewindZones() {}
   // Whether the pass that just ended ran out of bytes while its holed walk
   // (rw=trimwrite:4k) still had somewhere to go: it wrapped at the file's
   // end, or did not reach it. false when the walk stopped short (a step past
@@ -263,7 +268,9 @@ bool LoopsRunAsOnePass(const JobSpec& job, bool inline_engine);
 bool ReseedsEachLoop(const JobSpec& job);
 
 // Starts the pattern's next loop: Reseed() when ReseedsEachLoop(job), then
-// Reset(). For the writer's pattern and for the verify replay that mirrors it.
+// Reset(), from the first zone (RewindZones) unless the job is time_based
+// (its passes are not fio's loops there). For the writer's
+// pattern and for the verify replay that mirrors it.
 void StartLoop(IoPattern* p, const JobSpec& job);
 
 // The seed a worker passes to IoPattern::Create, RateLimiter::Create and

@@ -1758,7 +1758,9 @@ TEST(PatternStridedTest, ASequentialWalkRestartsAtEachMultipleOfZonerange) {
 }
 
 TEST(PatternStridedTest, APassIsSizeBytesAndTheZoneCarriesOver) {
-  // loops=2 in fio: the second pass goes on from the zone the first left.
+  // A time_based job's passes (one do_io in fio): the second pass goes on
+  // from the zone the first left. (A new loop starts at the first zone:
+  // StartLoop.)
   JobSpec j = StridedJob(8 * kKi, 16 * kKi, 32 * kKi);
   PatternRegion r;
   r.size = 128 * kKi;
@@ -1772,6 +1774,103 @@ TEST(PatternStridedTest, APassIsSizeBytesAndTheZoneCarriesOver) {
   std::vector<IoPlan> second = Pass(p.get());
   ASSERT_EQ(second.size(), 32u);
   EXPECT_EQ(second.front().offset, 192 * 4 * kKi);
+}
+
+// A pattern over size bytes at offset of a 1 MiB file.
+std::unique_ptr<IoPattern> MakeOn1M(const JobSpec& j, uint64_t size, uint64_t offset = 0) {
+  PatternRegion r;
+  r.offset = offset;
+  r.size = size;
+  r.file_size = 1024 * kKi;
+  return Make(j, {r});
+}
+
+// The offsets (KiB) of one pass of p.
+std::vector<uint64_t> PassKib(IoPattern* p) {
+  std::vector<uint64_t> out;
+  for (const IoPlan& io : Pass(p)) out.push_back(io.offset / kKi);
+  return out;
+}
+
+TEST(PatternStridedTest, NoOffsetInsideAZoneAtOrPastTheRegionSize) {
+  // rw=write bs=4k size=8k zonesize=16k zonerange=20k loops=2 on a 1 MiB
+  // file, psync (the loops joined): fio 3.33 writes 0 4k, 0 4k. Its
+  // get_next_offset fails once the offset inside the zone reaches size
+  // (8k), and the file is done until the next loop. iobench wrote 0 4k 8k
+  // 12k, past offset + size.
+  JobSpec j = StridedJob(16 * kKi, 20 * kKi, 0, RwMode::kWrite);
+  j.loops = 2;
+  auto p = MakeOn1M(j, 8 * kKi);
+  ASSERT_NE(p, nullptr);
+  ASSERT_TRUE(p->JoinLoops());
+  EXPECT_EQ(PassKib(p.get()), (std::vector<uint64_t>{0, 4}));
+  EXPECT_TRUE(p->EndedAtFileEnd());
+  StartLoop(p.get(), j);
+  EXPECT_EQ(PassKib(p.get()), (std::vector<uint64_t>{0, 4}));
+  // offset=64k zonerange=18k rw=read, libaio (passes of size bytes): each
+  // loop reads 64k 68k (fio: the same), never 72k.
+  j = StridedJob(16 * kKi, 18 * kKi, 0);
+  j.loops = 3;
+  p = MakeOn1M(j, 8 * kKi, 64 * kKi);
+  ASSERT_NE(p, nullptr);
+  for (int loop = 0; loop < 3; ++loop) {
+    EXPECT_EQ(PassKib(p.get()), (std::vector<uint64_t>{64, 68})) << "loop " << loop;
+    StartLoop(p.get(), j);
+  }
+}
+
+TEST(PatternStridedTest, EachLoopStartsAtTheFirstZone) {
+  // rw=read bs=4k size=64k zonesize=16k zonerange=128k loops=2, libaio
+  // (a pass per loop): fio 3.33's clear_io_state puts the zone back at the
+  // file's start, so loop 2 reads 0-12k, 128k-140k, ... as loop 1 did
+  // (iobench went on at 512k).
+  JobSpec j = StridedJob(16 * kKi, 128 * kKi, 0);
+  j.loops = 2;
+  auto p = MakeOn1M(j, 64 * kKi);
+  ASSERT_NE(p, nullptr);
+  const std::vector<uint64_t> first = PassKib(p.get());
+  ASSERT_EQ(first.size(), 16u);
+  EXPECT_EQ(first.back(), 396u);
+  StartLoop(p.get(), j);
+  EXPECT_EQ(PassKib(p.get()), first);
+  // io_size=128k, libaio: fio's do_io ends at size bytes there too, and the
+  // next starts at the first zone (iobench went on at 512k).
+  j.loops = 1;
+  j.io_size = 128 * kKi;
+  p = MakeOn1M(j, 64 * kKi);
+  ASSERT_NE(p, nullptr);
+  (void)Pass(p.get());
+  StartLoop(p.get(), j);
+  EXPECT_EQ(PassKib(p.get()).front(), 0u);
+  // time_based: one do_io in fio; the next pass goes on at 512k.
+  j.io_size = 0;
+  j.time_based = true;
+  p = MakeOn1M(j, 64 * kKi);
+  ASSERT_NE(p, nullptr);
+  (void)Pass(p.get());
+  StartLoop(p.get(), j);
+  EXPECT_EQ(PassKib(p.get()).front(), 512u);
+}
+
+TEST(PatternStridedTest, TimeBasedWrapsToTheZoneStartBeforeTheRegionSize) {
+  // time_based rw=read size=8k zonesize=16k zonerange=20k: fio 3.33 goes
+  // back to the zone's start once its position reaches offset + size: 0 4k
+  // 0 4k (iobench read 0 4k 8k 12k). In the zones past offset + size fio
+  // reads the zone's first block over and over (20k 20k 20k 20k); iobench
+  // walks them as without time_based, deliberately (docs/patterns.md).
+  JobSpec j = StridedJob(16 * kKi, 20 * kKi, 0);
+  j.time_based = true;
+  auto p = MakeOn1M(j, 8 * kKi);
+  ASSERT_NE(p, nullptr);
+  std::vector<uint64_t> kib;
+  for (const IoPlan& io : Take(p.get(), 8)) kib.push_back(io.offset / kKi);
+  EXPECT_EQ(kib, (std::vector<uint64_t>{0, 4, 0, 4, 20, 24, 20, 24}));
+  // randread: every offset inside the zone below 8k, and the job goes on.
+  j.rw = RwMode::kRandRead;
+  p = MakeOn1M(j, 8 * kKi);
+  ASSERT_NE(p, nullptr);
+  const std::vector<IoPlan> v = Take(p.get(), 64);
+  for (const IoPlan& io : v) EXPECT_LT(io.offset % (20 * kKi), 8 * kKi) << io.offset;
 }
 
 TEST(PatternStridedTest, RandomOffsetsStayInTheirZoneEachBlockOncePerVisit) {
