@@ -17,7 +17,7 @@
 source "$2/tests/e2e/setup.bash"
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
 shm=$(mktemp -d /dev/shm/iobench-sqps.XXXXXX) || exit 1
-trap 'rm -rf "$shm"' EXIT
+trap 'cd /; rm -rf "$tmp" "$shm"' EXIT  # setup.bash's trap removed $tmp
 [ "$(stat -f -c %T "$shm")" = tmpfs ] || { echo "skip: /dev/shm is not tmpfs"; exit 77; }
 truncate -s 256k "$shm/f" || exit 1
 job=(--name=c --ioengine=io_uring --sqthread_poll=1 --iodepth=4 --rw=randread --bs=4k
