@@ -405,7 +405,9 @@ Status Worker::Setup() {
           if (!kept.empty()) cache_kept_.emplace_back(t.path, std::move(kept));
         }
         IOB_RETURN_IF_ERROR(AdviseTarget(f.fd, t, job_).WithContext(who));
-        if (job_.pre_read) {
+        // With exec_prerun, after the prerun (PreReadAfterPrerun), as fio:
+        // a prerun that drops the caches would undo it.
+        if (job_.pre_read && job_.exec_prerun.empty()) {
           live_.state.store(job_state::kPreReading, std::memory_order_relaxed);
           IOB_RETURN_IF_ERROR(PreReadTarget(f.fd, t, ctl_->signal).WithContext(who));
           live_.state.store(job_state::kInitialized, std::memory_order_relaxed);

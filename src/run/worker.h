@@ -180,6 +180,7 @@ class Worker {
   std::mutex& SnapshotMutexForTest() { return snap_mu_; }
 
  private:
+  void PreReadAfterPrerun();  // pre_read with exec_prerun: after it, as fio (worker_exec.cc)
   std::vector<PatternRegion> PatternRegions() const;
   // --- logs and snapshots (issue 8) ---
   void CompleteLogged(IoRequest* req, uint64_t now);

@@ -74,6 +74,7 @@ void Worker::ExecPrerun() {
   const std::string file = RunHook(job_.name, job_.exec_prerun, "prerun", &failure, &status);
   if (failure.empty()) {
     AddNote("exec_prerun: output in " + file);
+    PreReadAfterPrerun();
     return;
   }
   // The run was stopped while the prerun ran (Ctrl-C, timeout(1): the
@@ -98,6 +99,33 @@ void Worker::ExecPrerun() {
   stopping_ = true;
   ios_left_ = 0;
   job_error_ = failure + "; the job did no I/O";
+}
+
+// pre_read with exec_prerun: fio runs the prerun first, then reads the
+// files in (a prerun that drops the caches, the usual way to start from a
+// known state, would otherwise undo the pre_read). The files Setup opened
+// and got ready: not a character device, not opened by the engine's own
+// call or at the first I/O.
+void Worker::PreReadAfterPrerun() {
+  if (!job_.pre_read) return;
+  live_.state.store(job_state::kPreReading, std::memory_order_relaxed);
+  Status st;
+  for (const TargetFile& t : targets_) {
+    if (file_calls_ || t.diskless || t.is_char_device || DefersOpen(t)) continue;
+    st = PreReadTarget(-1, t, ctl_->signal);
+    if (!st.ok()) break;
+  }
+  live_.state.store(job_state::kInitialized, std::memory_order_relaxed);
+  if (st.ok()) return;
+  prerun_failed_ = true;  // no I/O; the postrun is not run (as a failed set-up)
+  stopping_ = true;
+  ios_left_ = 0;
+  if (st.code() == Status::Code::kInterrupted) {  // Ctrl-C: a stop, not the job's error
+    interrupted_ = true;
+    return;
+  }
+  error_ = st.errno_value() != 0 ? st.errno_value() : EIO;
+  job_error_ = st.message() + "; the job did no I/O";
 }
 
 void Worker::ExecPostrun() {
