@@ -1249,9 +1249,13 @@ Status ShapeCpuioJob(JobSpec* job) {
 // globals at the end.
 // `engine_checks`: false when the engine is swept (ParseInput::sweep_keys),
 // whose points judge the engine options with their own engine.
+// `job_rules`: false to check each option (and the engine options against
+// their engines) but not the rules between options that a job applies: for
+// a [global] section no job follows, which fio parses option by option
+// into its defaults and fixes up only in a job.
 Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
                 std::vector<std::string>* warnings, bool file_job = false,
-                bool engine_checks = true) {
+                bool engine_checks = true, bool job_rules = true) {
   std::vector<RawSetting> owned;
   auto is_kb_base = [](const RawSetting& s) {
     const OptionDef* def = FindOption(s.key);
@@ -1402,6 +1406,7 @@ Status ApplyAll(JobSpec* job, const std::vector<RawSetting>& settings,
     if (engine_checks || !owned_engines[i].empty())
       IOB_RETURN_IF_ERROR(CheckEngineOption(*job, owned[i], owned_engines[i]));
   IOB_RETURN_IF_ERROR(ResolveEngineOptions(job));
+  if (!job_rules) return Status::Ok();
   // As fio's fixup_options: a latency that is not measured has no
   // percentiles, whatever the order of the options (disable_lat=1 with
   // lat_percentiles=1 reports clat percentiles; terse read an empty lat
@@ -1779,6 +1784,34 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
                      bool engine_checks = true) {
   std::vector<RawSetting> globals;
   int global_sections = 0;
+  // How many of `globals` a job was built with (one --section leaves out
+  // builds none).
+  size_t globals_parsed = 0;
+  // Parses `own` (a job's lines) under the [global] lines so far and the
+  // command-line globals into `job`.
+  const auto apply = [&](JobSpec* job, const std::vector<RawSetting>& own, bool job_rules) {
+    std::vector<RawSetting> all = globals;
+    for (auto e : own) {
+      e.source = OptionSource::kJob;
+      all.push_back(std::move(e));
+    }
+    all = BsAfterRanges(all, &job->parse_notes);
+    for (const auto& g : cli_globals) {
+      const OptionDef* def = FindOption(g.key);
+      // A --name=global names no file job. Without a job (`job_rules`
+      // false) only the engine and kb_base the command line has in force
+      // before the file count, for its [global] lines; the other options
+      // are checked where a job takes them, or when none does (ParseJobs).
+      if (g.key == "name" ||
+          (!job_rules && (def == nullptr || (def->name != "ioengine" && def->name != "kb_base"))))
+        continue;
+      all.push_back(g);
+      all.back().layer = 1;
+    }
+    globals_parsed = globals.size();
+    return ApplyAll(job, all, warnings, /*file_job=*/true, engine_checks, job_rules);
+  };
+  const Section* last_global = nullptr;
   for (auto& sec : sections) {
     if (sec.global) {
       ++global_sections;
@@ -1787,23 +1820,22 @@ Status BuildFileJobs(std::vector<Section>& sections, const std::string& display,
         e.section = global_sections;
         globals.push_back(std::move(e));
       }
+      last_global = &sec;
       continue;
     }
     if (!select.empty() && !MarkSelected(select, sec.name, section_used)) continue;
     JobSpec job = NewJob(sec.name, display, index, sec.line);
-    std::vector<RawSetting> all = globals;
-    for (auto e : sec.entries) {
-      e.source = OptionSource::kJob;
-      all.push_back(std::move(e));
-    }
-    all = BsAfterRanges(all, &job.parse_notes);
-    for (const auto& g : cli_globals)
-      if (g.key != "name") {  // a --name=global names no file job
-        all.push_back(g);
-        all.back().layer = 1;
-      }
-    IOB_RETURN_IF_ERROR(ApplyAll(&job, all, warnings, /*file_job=*/true, engine_checks));
+    IOB_RETURN_IF_ERROR(apply(&job, sec.entries, /*job_rules=*/true));
     jobs->push_back(std::move(job));
+  }
+  // fio parses a [global] section as it reads it, whether a job follows or
+  // not ("failed parsing bs=abc", rc 1): the lines no job took (a [global]
+  // after the last job, or in a file of only [global]) are checked as they
+  // would be for a job below them, each option and the engine options
+  // against the engine their section ends with.
+  if (globals.size() > globals_parsed) {
+    JobSpec scratch = NewJob(last_global->name, display, index, last_global->line);
+    IOB_RETURN_IF_ERROR(apply(&scratch, {}, /*job_rules=*/false));
   }
   return Status::Ok();
 }

@@ -2739,6 +2739,87 @@ TEST(JobfileErrors, CommandLineEngineHoldsForGlobalEngineOptions) {
       << out.status().message();
 }
 
+// fio parses a [global] section as it reads it: one that no job follows
+// is checked too ("failed parsing size=${UNSET_Q}", rc 1). iobench ignored
+// its options, bad or not, and ran the jobs above it.
+TEST(JobfileErrors, GlobalNoJobFollowsIsChecked) {
+  const std::string head = "[global]\nioengine=null\nsize=64k\n[a]\n[global]\n";
+  const auto first_line = [&](const std::string& tail) {
+    const std::string err = ParseErr(head + tail);
+    return err.substr(0, err.find('\n'));
+  };
+  unsetenv("IOB_SURELY_UNSET");
+  EXPECT_EQ(first_line("size=${IOB_SURELY_UNSET}\n")
+                .rfind("t.fio:6:6: environment variable "
+                       "'IOB_SURELY_UNSET' is not set",
+                       0),
+            0u);
+  EXPECT_EQ(first_line("bs=1q\n").rfind("t.fio:6:5: option 'bs': bad size unit 'q'", 0), 0u);
+  EXPECT_EQ(first_line("bogus=1\n"), "t.fio:6:1: unknown option 'bogus'");
+  EXPECT_EQ(first_line("cgroup=x\n"),
+            "t.fio:6:1: option 'cgroup' is a fio option that iobench does not support yet");
+  EXPECT_EQ(
+      first_line("fixedbufs=1\n"),
+      "t.fio:6:1: option 'fixedbufs' needs ioengine=io_uring; its [global] section uses null");
+  setenv("IOB_TEST_SECTION", "[x]", 1);
+  EXPECT_EQ(first_line("${IOB_TEST_SECTION}\n"), "t.fio:6:1: unknown option '[x]'");
+  unsetenv("IOB_TEST_SECTION");
+  // Valid, it changes nothing for the job above it; the rules between
+  // options are a job's (fio fixes them up in a job only).
+  auto ok = ParseOk(head + "ioengine=io_uring\nfixedbufs=1\nbs=8k\ndirectory=/tmp\nfilename=/x\n");
+  ASSERT_EQ(ok.jobs.size(), 1u);
+  EXPECT_EQ(ok.jobs[0].ioengine, "null");
+  EXPECT_EQ(ok.jobs[0].bs[0].min, 4096u);
+  // A file of only [global], given before or after one with a job, and
+  // one whose job --section leaves out.
+  TempDir d;
+  const std::string g = d.path() + "/g.fio", a = d.path() + "/a.fio";
+  std::ofstream(g) << "[global]\nbs=abc\nrw=RANDREAD\n";
+  std::ofstream(a) << "[global]\nioengine=null\nsize=64k\n[a]\n";
+  for (const auto& files : {std::vector<std::string>{g, a}, std::vector<std::string>{a, g}}) {
+    ParseInput in;
+    in.job_files = files;
+    auto out = ParseJobs(in);
+    ASSERT_FALSE(out.ok());
+    EXPECT_EQ(out.status().message().rfind(g + ":2:4: option 'bs': bad size 'abc'", 0), 0u)
+        << out.status().message();
+  }
+  // The command line's engine counts for such a [global], as for one a job
+  // follows; its other options are judged in the jobs that take them.
+  std::ofstream(g) << "[global]\nfixedbufs=1\n";
+  {
+    ParseInput in;
+    in.job_files = {g, a};
+    in.cli_job_args = {"--ioengine=io_uring"};
+    auto out = ParseJobs(in);
+    EXPECT_TRUE(out.ok()) << out.status().message();
+    in.cli_job_args = {"--fixedbufs=1"};
+    out = ParseJobs(in);
+    ASSERT_FALSE(out.ok());
+    EXPECT_EQ(out.status().message().rfind(g + ":2:1: option 'fixedbufs' needs ioengine=io_uring; "
+                                               "its [global] section uses psync",
+                                           0),
+              0u)
+        << out.status().message();
+    std::ofstream(g) << "[global]\nbs=8k\n";
+    out = ParseJobs(in);
+    ASSERT_FALSE(out.ok());
+    EXPECT_NE(
+        out.status().message().find("option 'fixedbufs' needs ioengine=io_uring; job 'a' uses "
+                                    "null"),
+        std::string::npos)
+        << out.status().message();
+  }
+  std::ofstream(a) << "[a]\nioengine=null\nsize=64k\n[global]\nbs=abc\n[b]\n";
+  ParseInput in;
+  in.job_files = {a};
+  in.sections = {"a"};
+  auto out = ParseJobs(in);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().message().rfind(a + ":5:4: option 'bs': bad size 'abc'", 0), 0u)
+      << out.status().message();
+}
+
 TEST(JobfileErrors, CpuioNeedsCpuload) {
   EXPECT_NE(ParseErr("[a]\nioengine=cpuio\n").find("ioengine=cpuio (t.fio:2) needs cpuload="),
             std::string::npos);
