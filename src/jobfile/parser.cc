@@ -1148,14 +1148,28 @@ Status CheckEngineOption(const JobSpec& job, const RawSetting& s,
     const EngineInfo* info = FindEngine(e);
     return info != nullptr && info->factory == nullptr;
   });
+  const std::string needs = "option '" + s.key + "' needs ioengine=" + JoinOr(engines);
+  // On the command line a global engine option goes with the engine in
+  // force where it stands (fio loads an engine as it reads --ioengine=, and
+  // knows no option of it before: "unrecognized option"), which a later
+  // --ioengine= does not change: say so, not that the globals use it.
+  if (!global_engine.empty() && s.file == kCmdline && engine != job.ioengine) {
+    const bool job_engine_takes =
+        std::find(engines.begin(), engines.end(), job.ioengine) != engines.end();
+    return Diag(
+        s, s.key_col,
+        needs + ", but where it stands on the command line the engine is " + engine +
+            " (an engine option goes with the --ioengine= before it, as in fio): give "
+            "it after " +
+            (job_engine_takes ? "--ioengine=" + job.ioengine : "an --ioengine= that takes it"));
+  }
   return Diag(s, s.key_col,
-              "option '" + s.key + "' needs ioengine=" + JoinOr(engines) + "; " +
+              needs + "; " +
                   // A [global] line is its section's: the job may have
                   // that section's engine only by inheriting it.
-                  (global_engine.empty() || (engine == job.ioengine && s.file == kCmdline)
+                  (global_engine.empty() || s.file == kCmdline
                        ? "job '" + job.name + "' uses " + job.ioengine
-                   : s.file == kCmdline ? "the command line's global options use " + global_engine
-                                        : "its [global] section uses " + global_engine));
+                       : "its [global] section uses " + global_engine));
 }
 
 // Puts a recorded setting's value into the job again (its record stays the

@@ -2599,6 +2599,42 @@ TEST(JobfileEngineOptions, CommandLineGlobals) {
   EXPECT_EQ(again[1].ioengine, "libaio");
 }
 
+// On the command line a global engine option goes with the engine in force
+// where it stands (fio: "unrecognized option '--nowait=1'" before
+// --ioengine=pvsync2). The refusal said "the command line's global options
+// use psync", which they do not: they set pvsync2, later.
+TEST(JobfileEngineOptions, CommandLineEngineOptionBeforeItsEngine) {
+  const auto first_line = [](std::vector<std::string> args) {
+    ParseInput in;
+    in.cli_job_args = std::move(args);
+    auto out = ParseJobs(in);
+    EXPECT_FALSE(out.ok());
+    return out.ok() ? "" : out.status().message().substr(0, out.status().message().find('\n'));
+  };
+  EXPECT_EQ(first_line({"--nowait=1", "--ioengine=pvsync2", "--name=x", "--size=64k"}),
+            "command line: option 'nowait' needs ioengine=io_uring, libaio or pvsync2, but where "
+            "it stands on the command line the engine is psync (an engine option goes with the "
+            "--ioengine= before it, as in fio): give it after --ioengine=pvsync2");
+  EXPECT_EQ(first_line({"--ioengine=libaio", "--fixedbufs=1", "--ioengine=pvsync2", "--name=x"}),
+            "command line: option 'fixedbufs' needs ioengine=io_uring, but where it stands on the "
+            "command line the engine is libaio (an engine option goes with the --ioengine= before "
+            "it, as in fio): give it after an --ioengine= that takes it");
+  EXPECT_EQ(
+      first_line({"--nowait=1", "--name=x"}),
+      "command line: option 'nowait' needs ioengine=io_uring, libaio or pvsync2; job 'x' uses "
+      "psync");
+  // After it, or among the job's own options in any order, it is taken.
+  for (const auto& args :
+       {std::vector<std::string>{"--ioengine=pvsync2", "--nowait=1", "--name=x"},
+        std::vector<std::string>{"--name=x", "--nowait=1", "--ioengine=pvsync2"}}) {
+    ParseInput in;
+    in.cli_job_args = args;
+    auto out = ParseJobs(in);
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    EXPECT_TRUE(out->jobs.at(0).nowait);
+  }
+}
+
 // A [global] engine option that its section's engine does not take names the
 // section, even where the job inherits that engine.
 TEST(JobfileEngineOptions, GlobalRefusalNamesTheSection) {
