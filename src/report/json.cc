@@ -437,8 +437,11 @@ ojson BuildJsonReport(const RunResult& run, const ReportOptions& opts, bool plus
   root["time"] = CtimeString(run.timestamp_s);
   // [global] options of the job file, as fio lists them: the last job's
   // (every job of a file shares them), so with several job files the last
-  // file's; no key when that file's [global] sets nothing, and {} when it
-  // sets only bare flags (`thread`, `group_reporting`), as in fio.
+  // job's file's; no key when that file's [global] sets nothing, and {}
+  // when it sets only bare flags (`thread`, `group_reporting`), as in fio.
+  // fio lists every [global] line of the last file: also one after the
+  // last job, or of a last file without jobs, which no JobSpec holds
+  // (docs/output.md).
   ojson global = ojson::object();
   bool any_global = false;
   const JobResult* last = nullptr;
