@@ -205,10 +205,8 @@ struct PhaseShared {
   std::vector<Clone> clones;
   std::unique_ptr<HelperCpuSampler> helpers;
   std::unique_ptr<std::atomic<bool>[]> finished;  // per clone, set when its thread is done
-  // wait_for inside a phase: clones still running per job (index into
-  // jobs), and per clone when a waiting clone was let go (0: not yet).
+  // wait_for inside a phase: clones still running per job (index into jobs).
   std::unique_ptr<std::atomic<int>[]> job_left;
-  std::unique_ptr<std::atomic<uint64_t>[]> released_ns;
   std::map<uint32_t, FlowGroup> flows;  // flow=: this phase's groups (WorkerControl::flows)
   // exitall with exit_what=all fired: no later phase runs.
   std::atomic<bool> exit_all{false};
@@ -800,8 +798,11 @@ class Watchdog {
         told_(sh.clones.size()),
         why_(sh.clones.size(), "") {
     for (const auto& c : sh.clones) {
-      // A clone that waits for another job gets its deadline when let go.
-      runtime_end_.push_back(c.waits.empty() ? RuntimeEnd(sh.jobs[c.job], start_ns) : kPending);
+      // Each clone's deadline counts from its own start (LiveCounters::
+      // start_ns, stored when Run() begins, after its startdelay): a job
+      // let go late by wait_for, or whose exec_prerun or pre_read (after
+      // the prerun) took long, has its whole runtime still ahead of it.
+      runtime_end_.push_back(kPending);
       sync_.push_back(c.worker->engine_is_sync());  // read once, not while workers run
     }
   }
@@ -829,12 +830,15 @@ class Watchdog {
           why_[i] = stop == kStopExitall ? "after exitall" : "after the stop signal";
         }
       }
-      if (runtime_end_[i] == kPending) {
-        const uint64_t released = sh_.released_ns[i].load();
-        if (released == 0) continue;  // still waiting for its wait_for job: not stuck
-        runtime_end_[i] = RuntimeEnd(sh_.jobs[sh_.clones[i].job], released);
-      }
       Worker& mw = *sh_.clones[i].worker;
+      // Not started: waiting for its wait_for job, in its exec_prerun or
+      // pre_read (no I/O counter moves there), or its startdelay. No
+      // runtime to outlast yet; only a stop it does not answer counts.
+      const bool started = mw.live().start_ns.load(std::memory_order_relaxed) != 0;
+      if (!started && told_[i] == 0) continue;
+      if (runtime_end_[i] == kPending && started)
+        runtime_end_[i] = RuntimeEnd(sh_.jobs[sh_.clones[i].job],
+                                     mw.live().start_ns.load(std::memory_order_relaxed));
       // A job sleeping on purpose (thinktime, a rate wait, startdelay) is not
       // stuck; its grace starts again when it wakes. fio finishes the pause.
       if (mw.pausing()) {
@@ -857,7 +861,8 @@ class Watchdog {
         told = told_[i];
         grace = opts_.stop_grace_ms * 1000000ull;
         why = why_[i];
-      } else if (runtime_end_[i] != 0 && now > runtime_end_[i] && state != 'F') {
+      } else if (runtime_end_[i] != 0 && runtime_end_[i] != kPending && now > runtime_end_[i] &&
+                 state != 'F') {
         // end_fsync ('F') after the runtime may legitimately take long.
         told = runtime_end_[i];
         grace = opts_.runtime_grace_ms * 1000000ull;
@@ -875,7 +880,11 @@ class Watchdog {
           break;
         }
       report += "): ";
-      if (state == '_')
+      if (state == job_state::kPreReading)
+        report += "stuck in its pre_read";
+      else if (!started)
+        report += "stuck before its I/O (its exec_prerun)";
+      else if (state == '_')
         report += "stuck closing its files";
       else if (state == 'F')
         report += "stuck in its final fsync";
@@ -911,7 +920,7 @@ class Watchdog {
   // When a clone started at `start_ns` should be done (0: no runtime bound).
   uint64_t RuntimeEnd(const JobSpec& j, uint64_t start_ns) const {
     if (j.runtime_ns == 0 || opts_.runtime_grace_ms == 0) return 0;
-    return start_ns + std::max(j.startdelay_ns, j.startdelay_max_ns) + RampAndRuntimeNs(j);
+    return start_ns + RampAndRuntimeNs(j);
   }
 };
 
@@ -1076,7 +1085,6 @@ class PhaseRunner {
     ctl.signal = opts_.stop_signal;
     ctl.interval_reports = opts_.interval_reports;
     sh->finished = std::make_unique<std::atomic<bool>[]>(clones.size());
-    sh->released_ns = std::make_unique<std::atomic<uint64_t>[]>(clones.size());
     sh->job_left = std::make_unique<std::atomic<int>[]>(sh->jobs.size());
     for (auto& c : clones) sh->job_left[c.job].fetch_add(1);
     ctl.setup_left.store(static_cast<int>(clones.size()));
@@ -1117,7 +1125,6 @@ class PhaseRunner {
         int go;
         while ((go = ctl.go.load()) == 0) ctl.go.wait(0);
         if (go == 1 && !cp->waits.empty()) go = WaitForJobs(*sh, cp->waits, *cp->stop) ? 1 : 2;
-        sh->released_ns[ci].store(NowNs());
         if (go == 1 && cp->setup.ok()) {
           cp->worker->ExecPrerun();  // a failure makes Run() do no I/O and report it
           cp->worker->Run();

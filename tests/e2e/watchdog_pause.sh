@@ -6,9 +6,14 @@
 # inside a synchronous engine call", exit 1, the results lost); fio 3.33
 # finishes the pause and reports. So must iobench: exit 0, one I/O issued,
 # the pause taken whole. Also on an async engine, and a spinning thinktime.
+# A long exec_prerun is no pause of the I/O either: see below.
 # $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
 work=$tmp
+# An exec_prerun (and the pre_read after it) longer than runtime plus the
+# timeout: the runtime counts from the job's start, after them (it counted
+# from the phase's start, and such a job was given up on, its results lost).
+printf '#!/bin/sh\nsleep 2.5\n' >slow && chmod +x slow
 
 while read -r args; do
   # shellcheck disable=SC2086 # the options are words
@@ -20,5 +25,7 @@ done <<'LIST'
 --ioengine=null --thinktime=3s
 --ioengine=libaio --filename=/dev/null --rw=write --iodepth=4 --thinktime=3s
 --ioengine=psync --filename=/dev/null --rw=write --thinktime=3s --thinktime_spin=3s
+--ioengine=psync --filename=pr --rw=read --exec_prerun=./slow
+--ioengine=psync --filename=pr --rw=read --pre_read=1 --exec_prerun=./slow
 LIST
 [ "$fails" -eq 0 ]
