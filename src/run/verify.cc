@@ -442,7 +442,7 @@ Verifier::Entry* Verifier::DropOverlapping(uint32_t file_index, uint64_t offset,
   return exact;
 }
 
-uint64_t Verifier::PrepareChunk(uint32_t file_index, uint64_t offset, uint64_t clen) {
+uint64_t Verifier::PrepareChunk(uint32_t file_index, uint64_t offset, uint64_t clen, uint8_t ends) {
   Entry* e = Lookup(file_index, offset, clen);
   bool other = false;  // another write overlapping this chunk is in flight
   if (e != nullptr) {
@@ -475,7 +475,8 @@ uint64_t Verifier::PrepareChunk(uint32_t file_index, uint64_t offset, uint64_t c
   else
     e->flags |= kEntryOverlap;
   ++e->inflight;
-  e->flags &= static_cast<uint8_t>(~kEntryVerified);  // new data: to be verified again
+  // New data: to be verified again, and where its write begins and ends.
+  e->flags = static_cast<uint8_t>((e->flags & ~(kEntryVerified | kEntryHead | kEntryTail)) | ends);
   return ++e->generation;
 }
 
@@ -510,7 +511,7 @@ void Verifier::CompleteChunk(uint32_t file_index, uint64_t offset, uint64_t clen
 
 void Verifier::RecordPlannedWrite(uint32_t file_index, uint64_t offset, uint64_t len) {
   for (uint64_t pos = 0; pos < len; pos += interval_)
-    PrepareChunk(file_index, offset + pos, std::min(interval_, len - pos));
+    PrepareChunk(file_index, offset + pos, std::min(interval_, len - pos), ChunkEnds(pos, len));
   TouchOffGridChunks(file_index, offset, len, /*prepare=*/true);
   for (uint64_t pos = 0; pos < len; pos += interval_)
     CompleteChunk(file_index, offset + pos, std::min(interval_, len - pos), true, false);
@@ -635,7 +636,7 @@ VerifyWriteToken Verifier::PrepareWrite(void* buf, uint64_t len, uint32_t file_i
   for (uint64_t pos = 0; pos < len; pos += interval_) {
     const uint64_t clen = std::min(interval_, len - pos);
     off_grid |= Lookup(file_index, offset + pos, clen) == nullptr;
-    const uint64_t gen = PrepareChunk(file_index, offset + pos, clen);
+    const uint64_t gen = PrepareChunk(file_index, offset + pos, clen, ChunkEnds(pos, len));
     BuildChunk(own_.sum_, p + pos, clen, file_index, offset + pos, offset, gen, now, own_id_);
     ++own_.counters_.chunks_written;
   }
@@ -1170,7 +1171,8 @@ bool ChunkUsable(const Verifier::Entry& e) {
 
 }  // namespace
 
-bool Verifier::NextWritten(VerifyCursor* c, uint64_t max_len, VerifyRange* out) const {
+bool Verifier::NextWritten(VerifyCursor* c, uint64_t max_len, VerifyRange* out,
+                           bool by_write) const {
   max_len = std::max(max_len, interval_);
   for (; c->file_index < files_.size(); ++c->file_index, c->chunk = 0, c->off_grid = 0) {
     const FileRecord& f = files_[c->file_index];
@@ -1184,30 +1186,36 @@ bool Verifier::NextWritten(VerifyCursor* c, uint64_t max_len, VerifyRange* out) 
     const uint64_t grid_at = c->chunk < f.grid.size() ? f.base + c->chunk * interval_ : UINT64_MAX;
     if (grid_at == UINT64_MAX && c->off_grid == UINT64_MAX) continue;
     uint64_t start, len;
+    uint8_t flags;  // the range's last chunk's
     if (grid_at <= c->off_grid) {
       start = grid_at;
       len = interval_;
+      flags = f.grid[c->chunk].flags;
     } else {
       start = it->first.first;
       len = it->first.second;
+      flags = it->second.flags;
     }
     // Merge what follows contiguously while each chunk but the last is a
-    // whole interval, so that CheckRead cuts the range where it was written.
-    while (len % interval_ == 0 && len < max_len) {
+    // whole interval, so that CheckRead cuts the range where it was written
+    // (by_write: and not past the end or start of a write).
+    while (len % interval_ == 0 && len < max_len && !(by_write && (flags & kEntryTail))) {
       const uint64_t at = start + len;
       uint64_t next = 0;
       if (const Entry* g = Lookup(c->file_index, at, interval_); g != nullptr && ChunkUsable(*g)) {
         next = interval_;
+        flags = g->flags;
       } else {
         for (auto j = f.off_grid.lower_bound({at, 0});
              j != f.off_grid.end() && j->first.first == at; ++j) {
           if (ChunkUsable(j->second)) {
             next = j->first.second;
+            flags = j->second.flags;
             break;
           }
         }
       }
-      if (next == 0 || len + next > max_len) break;
+      if (next == 0 || len + next > max_len || (by_write && (flags & kEntryHead))) break;
       len += next;
     }
     const uint64_t end = start + len;

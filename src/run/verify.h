@@ -283,9 +283,15 @@ class Verifier {
   // Iterates completed, known chunks in (file, offset) order, on the grid
   // or off it, each once, merging contiguous neighbours up to max_len bytes
   // (max_len >= interval()) as long as every one but the last is a whole
-  // interval (CheckRead cuts a range into chunks from its start). Returns
-  // false at the end. The full verify pass after the writes uses this.
-  bool NextWritten(VerifyCursor* cursor, uint64_t max_len, VerifyRange* out) const;
+  // interval (CheckRead cuts a range into chunks from its start). by_write:
+  // a range also ends where a write began or ended, so that each write is
+  // read back as it was written (fio's record of a sequential job holds its
+  // writes); with max_len at least the largest write, a range is one write,
+  // or what later writes left of it. A loaded state does not know where
+  // writes began: its chunks merge as without by_write. Returns false at the
+  // end. The full verify pass after the writes uses this.
+  bool NextWritten(VerifyCursor* cursor, uint64_t max_len, VerifyRange* out,
+                   bool by_write = false) const;
 
   // verify_backlog: the range was read back by a backlog batch, so the full
   // pass after the writes skips it until it is written again (fio verifies
@@ -334,6 +340,10 @@ class Verifier {
   // Overlapped, and one of those writes was split (a short write's rest
   // requeued): the chunk may be torn at any byte, not only at a sector.
   static constexpr uint8_t kEntrySplit = 32;
+  // The first and the last chunk of the write that last wrote it
+  // (NextWritten by_write).
+  static constexpr uint8_t kEntryHead = 64;
+  static constexpr uint8_t kEntryTail = 128;
   const std::vector<Entry>* entries(uint32_t file_index) const {
     return file_index < files_.size() ? &files_[file_index].grid : nullptr;
   }
@@ -386,8 +396,14 @@ class Verifier {
   // at exactly (offset, len), which it returns (or null). *inflight: one of
   // the dropped ones was still in flight.
   Entry* DropOverlapping(uint32_t file_index, uint64_t offset, uint64_t len, bool* inflight);
-  // PrepareWrite for one chunk: its generation (0: not recorded).
-  uint64_t PrepareChunk(uint32_t file_index, uint64_t offset, uint64_t clen);
+  // PrepareWrite for one chunk: its generation (0: not recorded). ends:
+  // kEntryHead and/or kEntryTail, where the chunk is in its write.
+  uint64_t PrepareChunk(uint32_t file_index, uint64_t offset, uint64_t clen, uint8_t ends);
+  // The ends of a write of len bytes that its chunk at pos is on.
+  uint8_t ChunkEnds(uint64_t pos, uint64_t len) const {
+    return static_cast<uint8_t>((pos == 0 ? kEntryHead : 0) |
+                                (len - pos <= interval_ ? kEntryTail : 0));
+  }
   void CompleteChunk(uint32_t file_index, uint64_t offset, uint64_t clen, bool ok, bool split);
   // A chunk whose writes overlapped in flight failed its header or checksum
   // check: is it a mix of those writes, sector by sector (kExplained: skip

@@ -60,6 +60,20 @@ bool PassMayRewrite(const JobSpec& job) {
   return job.rw_skip != 0 || (job.rw_sequencer == RwSequencer::kIdentical && job.rw_nr > 1);
 }
 
+// Whether a sequential job that a replay would read back in the order written
+// reads back in (file, offset) order instead, each write as it was written:
+// fio 3.33 gives a sequential job no random map, so its record of writes is
+// sorted by file, then offset (iolog.c log_io_piece), and a pass over several
+// files (file_service_type roundrobin or random) is read back one file after
+// the other, each from its start (nrfiles=3 roundrobin writes a0 b0 c0 a1 ...
+// and reads a0 a1 ... b0 b1 ...). One file's writes are already in offset
+// order (a pass that could go back is PassMayRewrite's), so its replay is
+// fio's order. verify=null keeps no record to read back from: its replay
+// stays in the order written.
+bool SortedAcrossFiles(const JobSpec& job, size_t files, VerifyType type) {
+  return !IsRandom(job.rw) && files > 1 && type != VerifyType::kNull;
+}
+
 // The replay's next draw, within what the writer's pass drew (*budget
 // draws; *bytes_left of io_size, UINT64_MAX: no io_size). wrap: the writer
 // was a random job without a map, whose pass went on to io_size past the end
@@ -154,16 +168,17 @@ Status Worker::SetupVerify() {
   // (StartVerifyPhase) as fio's verify_only does.
   const bool once = EachBlockOnce(pattern_);
   const bool verify_only = job_.verify.verify_only && HasWrite(job_.rw);
-  if (PassMayRewrite(job_))
+  if (PassMayRewrite(job_) || SortedAcrossFiles(job_, targets_.size(), verifier_->type()))
     use_replay_ = false;
   else if (verify_only)
     use_replay_ = once || (!IsRandom(job_.rw) && !job_.verify.state_load);
   else
     // A rated mixed job's directions depended on the clock (RateSteer): a
     // replay would not know which I/Os were writes.
-    // A sequential job is replayed too: fio reads each write back as it
-    // was written, so bsrange=4k-32k reads its 18 writes as 18 reads, where
-    // merging up to the largest size read 8 (same bytes, other counts).
+    // A sequential job over one file is replayed too: fio reads each
+    // write back as it was written, so bsrange=4k-32k reads its 18 writes
+    // as 18 reads, where merging up to the largest size read 8 (same
+    // bytes, other counts).
     use_replay_ = (once || !IsRandom(job_.rw)) && io_size_ == 0 && job_.number_ios == 0 &&
                   rate_steer_.w == nullptr;
   if (use_replay_ || (verify_only && !job_.verify.state_load)) {
@@ -368,7 +383,9 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
       const uint64_t max_len =
           std::min<uint64_t>(stride_, std::max<uint64_t>(job_.bs[1].max, verifier_->interval()));
       VerifyRange r;
-      if (verifier_->NextWritten(&vcursor_, max_len, &r)) {
+      // A sequential job's writes one by one, as fio reads them back (a
+      // random job's record merges its blocks up to bs).
+      if (verifier_->NextWritten(&vcursor_, max_len, &r, /*by_write=*/!IsRandom(job_.rw))) {
         // Read back once per write, as fio: a later loop's verify phase
         // (io_size shorter than the region) reads only what it rewrote. A
         // verify_only run that recorded the plan (replay_) records each
@@ -474,11 +491,12 @@ void Worker::StartVerifyPhase() {
   pass_draws_ = 0;
   if (job_.verify.verify_only && !use_replay_ && replay_ != nullptr) {
     // A plan that writes some blocks more than once (verify_only, no
-    // state): a random one without a map, or one that PassMayRewrite. Record
-    // its writes as the writer's record would be, then read back what the
-    // last writes left, each block once (fio 3.33 reads the same count as
-    // do_verify=1). Only a random writer without a map wrote on past its
-    // pattern's pass (VerifyAfterPass).
+    // state): a random one without a map, or one that PassMayRewrite; or a
+    // sequential one over several files (SortedAcrossFiles). Record its
+    // writes as the writer's record would be, then read back what the last
+    // writes left, each block once (fio 3.33 reads the same count as
+    // do_verify=1), in the writer's order. Only a random writer without a
+    // map wrote on past its pattern's pass (VerifyAfterPass).
     const bool wrap = IsRandom(job_.rw) && !EachBlockOnce(pattern_);
     IoPlan p;
     while (NextReplayDraw(replay_.get(), &replay_budget_, &replay_bytes_left_, wrap, &p)) {
