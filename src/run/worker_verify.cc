@@ -68,11 +68,8 @@ bool PassMayRewrite(const JobSpec& job) {
 // the other, each from its start (nrfiles=3 roundrobin writes a0 b0 c0 a1 ...
 // and reads a0 a1 ... b0 b1 ...). One file's writes are already in offset
 // order (a pass that could go back is PassMayRewrite's), so its replay is
-// fio's order. verify=null keeps no record to read back from: its replay
-// stays in the order written.
-bool SortedAcrossFiles(const JobSpec& job, size_t files, VerifyType type) {
-  return !IsRandom(job.rw) && files > 1 && type != VerifyType::kNull;
-}
+// fio's order.
+bool SortedAcrossFiles(const JobSpec& job, size_t files) { return !IsRandom(job.rw) && files > 1; }
 
 // The replay's next draw, within what the writer's pass drew (*budget
 // draws; *bytes_left of io_size, UINT64_MAX: no io_size). wrap: the writer
@@ -168,7 +165,7 @@ Status Worker::SetupVerify() {
   // (StartVerifyPhase) as fio's verify_only does.
   const bool once = EachBlockOnce(pattern_);
   const bool verify_only = job_.verify.verify_only && HasWrite(job_.rw);
-  if (PassMayRewrite(job_) || SortedAcrossFiles(job_, targets_.size(), verifier_->type()))
+  if (PassMayRewrite(job_) || SortedAcrossFiles(job_, targets_.size()))
     use_replay_ = false;
   else if (verify_only)
     use_replay_ = once || (!IsRandom(job_.rw) && !job_.verify.state_load);
@@ -363,11 +360,9 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
         // as skipped), and the job's own, sequential or random (a block
         // whose write failed, ENOSPC under continue_on_error, is not read:
         // randwrite over 2 MiB on a 1 MiB tmpfs read back 512 blocks, the
-        // 256 that failed too, where fio reads 256). verify=null keeps no
-        // record: every write is read back, as fio does (rw=write read
-        // nothing at all).
-        const bool own_record = !job_.verify.verify_only && verifier_->type() != VerifyType::kNull;
-        if ((job_.verify.state_load || own_record) &&
+        // 256 that failed too, where fio reads 256). verify=null keeps the
+        // record too (rw=write read nothing at all when it did not).
+        if ((job_.verify.state_load || !job_.verify.verify_only) &&
             !verifier_->IsWritten({p.file, p.offset, p.length}))
           continue;
         // verify_backlog read it back already: fio verifies each write once.
@@ -423,8 +418,7 @@ int Worker::NextVerifyPlan(uint32_t in_use, IoPlan* plan) {
   // A write that failed (ENOSPC that ignore_error tolerates) left nothing
   // to read back: fio takes it off its list when it fails. Read back, it
   // was a verify failure past the end of the file (or read as skipped).
-  // verify=null keeps no record: it reads back every write, as fio.
-  while (verifier_->type() != VerifyType::kNull && !verifier_->IsWritten(r)) {
+  while (!verifier_->IsWritten(r)) {
     if (!backlog_->WantRead(vlast_read_)) return 0;
     r = backlog_->Pop();
   }

@@ -8,7 +8,7 @@
 # 1 1 0 0 0 2 ... where fio reads 0 0 0 ... 1 1 1 ... Same counts and bytes.
 # Unchanged, and checked too: a random job with a random map reads back in
 # the order written (roundrobin 0 1 2 0 1 2 ...), as fio; one file in
-# offset order. Every verify phase (loops) is checked from write_iolog,
+# offset order; verify=null too. Every verify phase (loops) is checked from write_iolog,
 # with fio on the same jobs when it is installed.
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 source "$2/tests/e2e/setup.bash"
@@ -22,7 +22,7 @@ order() {
   local t=$1 how=$2
   shift 2
   rm -rf d io.log && mkdir d
-  "$(cmd "$t")" --name=j --directory=d --verify=crc32c --bs=4k --write_iolog=io.log \
+  "$(cmd "$t")" --name=j --directory=d --verify="${VERIFY:-crc32c}" --bs=4k --write_iolog=io.log \
     --output-format=json "$@" >out.json 2>err.txt || echo "exit $? $(head -c 300 err.txt)"
   python3 - io.log "$how" <<'PY'
 import sys
@@ -40,7 +40,7 @@ for line in open(sys.argv[1]):
     cur[x[2] == "read"].append(io)
     last = x[2]
 for w, r in phases:
-    want = sorted(w) if sys.argv[2] == "sorted" else w
+    want = {"sorted": sorted(w), "unique": sorted(set(w))}.get(sys.argv[2], w)
     if r != want:
         bad = next((i for i, (a, b) in enumerate(zip(r, want)) if a != b), min(len(r), len(want)))
         print("read %d of %d: %s, wanted %s" % (bad, len(r), r[bad:bad + 3], want[bad:bad + 3]))
@@ -77,6 +77,17 @@ for t in $(tools); do
   # offset order.
   expect_eq "$t randwrite" "$(order "$t" written --nrfiles=3 --filesize=64k --rw=randwrite)" "1 48"
   expect_eq "$t one file" "$(order "$t" written --filesize=64k --rw=write --loops=2)" "2 32"
+done
+
+# verify=null keeps the record too (no headers): the same order, and a
+# random job without the random map reads back each block it wrote, once,
+# in offset order, as fio (iobench read nothing back there).
+for t in $(tools); do
+  expect_eq "$t verify=null" "$(VERIFY=null order "$t" sorted --nrfiles=3 --filesize=64k \
+    --rw=write)" "1 48"
+  got=$(VERIFY=null order "$t" unique --filesize=64k --rw=randwrite --norandommap)
+  [[ "$got" =~ ^1\ ([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" -ge 6 ] ||
+    fail "$t verify=null norandommap: $got"
 done
 
 # verify_only reads back a sequential writer's files in the same order.
