@@ -78,7 +78,10 @@ std::string SizeOrigin(const JobSpec& job, uint64_t nfiles) {
 
 // "bs=512 (read, at c.fio:7)"; a size from bsrange or bssplit:
 // "block size 512 (read, bssplit=4k/50:512/50 at c.fio:7)".
-std::string BsText(const JobSpec& job, uint64_t bs, int d) {
+// `sizes` in place of "block size N", and `why` first in the brackets
+// (bs_unaligned's range).
+std::string BsText(const JobSpec& job, uint64_t bs, int d, const std::string& sizes = "",
+                   const std::string& why = "") {
   static const char* kDir[] = {"read", "write", "trim"};
   const std::string n = std::to_string(bs);
   const char* option = nullptr;
@@ -88,6 +91,9 @@ std::string BsText(const JobSpec& job, uint64_t bs, int d) {
     for (auto it = job.settings.rbegin(); it != job.settings.rend() && !option; ++it)
       if (it->name == "bs" || it->name == "bsrange") option = it->name == "bs" ? "bs" : "bsrange";
   }
+  if (!sizes.empty())
+    return sizes + " (" + why + "; " + kDir[d] +
+           (option ? ", " + sys::OptionAt(job, option, "") : "") + ")";
   if (option == nullptr) return "bs=" + n + " (" + kDir[d] + ")";
   if (std::string_view(option) == "bs")
     return "bs=" + n + " (" + kDir[d] + ", at " + sys::OptionWhere(job, "bs") + ")";
@@ -860,7 +866,6 @@ Misaligned MisalignedIo(const JobSpec& job, const TargetFile& t, size_t nfiles, 
   // issued), any byte count with bs_unaligned; a bssplit's as the pattern
   // rounds them (its smallest, even at 0%, also aligns the offsets).
   std::vector<uint64_t> sizes = {spec.min};
-  if (job.bs_unaligned && spec.max != spec.min) sizes.push_back(spec.max);
   if (!spec.split.empty()) {
     uint64_t min_bs = UINT64_MAX;
     for (const auto& e : spec.split) min_bs = std::min(min_bs, e.bs);
@@ -871,6 +876,15 @@ Misaligned MisalignedIo(const JobSpec& job, const TargetFile& t, size_t nfiles, 
   for (uint64_t bs : sizes)
     if (bs % align != 0)
       return {BsText(job, bs, d), "the block sizes (bs, bsrange, bssplit) to multiples of " + a};
+  // bs_unaligned: a range issues every byte count from its minimum to its
+  // maximum (ChooseLenSlow), so at least one of two neighbours is off any
+  // alignment above 1, even where both ends are on it (bsrange=4k-12k).
+  if (job.bs_unaligned && spec.split.empty() && spec.max != spec.min)
+    return {BsText(job, spec.min, d,
+                   "a block size of any byte count from " + std::to_string(spec.min) + " to " +
+                       std::to_string(spec.max),
+                   sys::OptionAt(job, "bs_unaligned", "1")),
+            "bs_unaligned=0, or one block size (bs) that is a multiple of " + a};
   if (t.region_offset % align != 0)
     return {OffsetText(job, t.jobnum, t.region_offset, t.current_size),
             "offset= (and offset_increment=) to a multiple of " + a, true};

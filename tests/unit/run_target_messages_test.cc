@@ -76,8 +76,17 @@ TEST_F(RunTargetMessagesTest, DirectAlignmentNamesTheOptionAndLine) {
   EXPECT_EQ(Refusal("direct=1\nsize=64k\n", "offset=8k\noffset_increment=4k\n"), "");
   // A range issues multiples of its minimum: 4k-6k issues 4k only.
   EXPECT_EQ(Refusal("direct=1\nsize=64k\n", "bsrange=4k-6k\n"), "");
+  // bs_unaligned=1 issues any byte count of the range, even where both its
+  // ends are multiples of the block size (4k-12k was let through).
   EXPECT_EQ(Refusal("direct=1\nsize=64k\n", "bsrange=4k-6k\nbs_unaligned=1\n"),
-            "job 'j': block size 6144 (read, bsrange=4k-6k at b.fio:6)" + tail);
+            "job 'j': a block size of any byte count from 4096 to 6144 (bs_unaligned=1 at "
+            "b.fio:7; read, bsrange=4k-6k at b.fio:6)" +
+                tail);
+  EXPECT_EQ(Refusal("direct=1\nsize=64k\n", "bsrange=4k-12k\nbs_unaligned=1\n"),
+            "job 'j': a block size of any byte count from 4096 to 12288 (bs_unaligned=1 at "
+            "b.fio:7; read, bsrange=4k-12k at b.fio:6)" +
+                tail);
+  EXPECT_EQ(Refusal("direct=1\nsize=64k\n", "bsrange=4k-4k\nbs_unaligned=1\n"), "");
   // A discard needs aligned ranges whether the job says direct=1 or not;
   // reads and writes without direct=1 may be unaligned.
   const std::string discard = " is not a multiple of the logical block size 4096 of " + dev_ +

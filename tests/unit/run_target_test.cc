@@ -654,6 +654,11 @@ TEST(RunTargetTest, DirectAlignmentChecksBsSplitSizesAsIssued) {
   job.bs_unaligned = true;
   job.bs[0] = {4096, 4096, {}};
   EXPECT_FALSE(CheckDirectAlignment(job, t, 1).ok());
+  // Both ends of the range on the grid: the sizes between are not.
+  job.bs[1] = {4096, 12288, {}};
+  EXPECT_FALSE(CheckDirectAlignment(job, t, 1).ok());
+  job.bs[1] = {4096, 4096, {}};
+  EXPECT_TRUE(CheckDirectAlignment(job, t, 1).ok());
 }
 
 TEST(RunTargetTest, LayoutCreatesExtendsNeverShrinks) {
