@@ -98,9 +98,10 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t, size_t nfil
 
 // direct=1 on an existing regular file (check after layout) whose job
 // reads or writes with a block size, offset or blockalign= that is not a
-// multiple of the file's direct I/O alignment (sys::StatxDioAlign; on
-// btrfs, which does not report it, its sector size): a warning naming
-// direct=1, the option, the alignment and the file system, "" otherwise.
+// multiple of the file's direct I/O alignment, or with I/O buffers off its
+// memory alignment (iomem_align=) (sys::StatxDioAlign; on btrfs, which does
+// not report it, its sector size for both): a warning naming direct=1, the
+// option, the alignment and the file system, "" otherwise.
 // btrfs serves such I/O through the page cache without an error. Not on
 // xfs and ext2/3/4: they fail it with EINVAL, which the run's error explains.
 std::string DirectAlignmentWarning(const JobSpec& job, const TargetFile& t, size_t nfiles);
