@@ -1225,7 +1225,9 @@ class PhaseRunner {
           auto& r = regions[t.path];  // listed even when empty: nothing to measure
           if (t.region_size != 0) {
             r.all.emplace_back(t.region_offset, t.region_size);
-            if (!jobs_[c.job].direct) r.buffered.emplace_back(t.region_offset, t.region_size);
+            const JobSpec& j = jobs_[c.job];  // a trim does not use the page cache
+            if (!j.direct && (HasRead(j.rw) || HasWrite(j.rw)))
+              r.buffered.emplace_back(t.region_offset, t.region_size);
           }
         }
         if (jobs_[c.job].disk_util) disk_paths.push_back(t.path);

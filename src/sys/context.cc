@@ -583,7 +583,10 @@ RunContext CollectContext(const std::vector<JobSpec>& jobs,
       const JobSpec& job = *files.job;
       if (std::find(on_it.begin(), on_it.end(), job.name) == on_it.end()) on_it.push_back(job.name);
       written |= JobWrites(job);
-      buffered |= !job.direct;
+      // A trim does not go through the page cache: a trim-only job has
+      // no page_cache= figure to give (it read 0.0% and counted as a
+      // buffered use).
+      buffered |= !job.direct && (HasRead(job.rw) || HasWrite(job.rw));
       read |= HasRead(job.rw);
     }
     auto info = ResolveTarget(p, written);

@@ -33,8 +33,10 @@ namespace iobench::sys {
 // `stop`: a SIGINT while the page cache is measured stops the measuring
 // (the figure is left unset).
 struct PathRegions {
-  std::vector<std::pair<uint64_t, uint64_t>> all;       // every job's clones
-  std::vector<std::pair<uint64_t, uint64_t>> buffered;  // the direct=0 jobs' clones (of `all`)
+  std::vector<std::pair<uint64_t, uint64_t>> all;  // every job's clones
+  // The clones of the direct=0 jobs that read or write (of `all`): a
+  // trim does not go through the page cache.
+  std::vector<std::pair<uint64_t, uint64_t>> buffered;
 };
 using TargetRegions = std::map<std::string, PathRegions>;
 RunContext CollectContext(const std::vector<JobSpec>& jobs,

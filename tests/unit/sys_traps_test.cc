@@ -749,5 +749,27 @@ TEST(SysTrapsTest, CollectContextOnExt4DoesNotWarnAboutTmpfs) {
   EXPECT_TRUE(ctx.warnings.empty()) << ::testing::PrintToString(ctx.warnings);
 }
 
+// A trim does not go through the page cache: a buffered trim-only job has
+// no page_cache= figure (it read 0.0%), as a direct job has none; a
+// buffered reader of the same file has.
+TEST(SysTrapsTest, CollectContextMeasuresNoPageCacheForTrimOnlyJobs) {
+  TempDir dir("/var/tmp");
+  ASSERT_TRUE(dir.ok());
+  const std::string file = dir.path() + "/f";
+  ASSERT_TRUE(WriteFile(file, 1 << 20));
+  for (RwMode rw : {RwMode::kTrim, RwMode::kRandTrim}) {
+    const JobSpec j = Job("trim", file, rw);
+    const RunContext ctx = CollectContext({j}, {file});
+    ASSERT_EQ(ctx.targets.size(), 1u);
+    EXPECT_EQ(ctx.targets[0].page_cache_percent, -1.0);
+    EXPECT_EQ(ctx.targets[0].page_cache_region_bytes, 0u);
+    EXPECT_EQ(ctx.targets[0].page_cache_examined_bytes, 0u);
+  }
+  const RunContext both =
+      CollectContext({Job("trim", file, RwMode::kTrim), Job("read", file, RwMode::kRead)}, {file});
+  ASSERT_EQ(both.targets.size(), 1u);
+  EXPECT_GE(both.targets[0].page_cache_percent, 0.0);
+}
+
 }  // namespace
 }  // namespace iobench::sys
