@@ -1252,7 +1252,8 @@ class PhaseRunner {
               "CAP_SYS_ADMIN or use direct=1\n",
               jobs_[c.job].name.c_str(), path.c_str(), why.c_str());
     // direct=1 off the file's direct I/O alignment: btrfs serves it through
-    // the page cache without an error (files are laid out by now).
+    // the page cache without an error (files are laid out by now). Trims
+    // off a file's blocks free less than they count, or nothing.
     // uncached=1 writes that stay cached are only seen after the phase.
     // Also in the report (the context's warnings), so that pasted results
     // say the numbers are the page cache's.
@@ -1263,11 +1264,12 @@ class PhaseRunner {
       for (const auto& t : c.targets) {
         uses.emplace_back(&jobs_[c.job], &t);
         if (!opts_.engine_factory && misaligned.emplace(c.job, t.path).second)
-          if (std::string w = DirectAlignmentWarning(jobs_[c.job], t, c.targets.size());
-              !w.empty()) {
-            std::fprintf(stderr, "iobench: warning: %s\n", w.c_str());
-            misaligned_warnings.push_back(std::move(w));
-          }
+          for (std::string w : {DirectAlignmentWarning(jobs_[c.job], t, c.targets.size()),
+                                FileTrimWarning(jobs_[c.job], t, c.targets.size())})
+            if (!w.empty()) {
+              std::fprintf(stderr, "iobench: warning: %s\n", w.c_str());
+              misaligned_warnings.push_back(std::move(w));
+            }
       }
     UncachedWriteCheck uncached;
     if (!opts_.engine_factory) uncached.Before(uses);

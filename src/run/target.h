@@ -106,6 +106,15 @@ Status CheckDirectAlignment(const JobSpec& job, const TargetFile& t, size_t nfil
 // xfs and ext2/3/4: they fail it with EINVAL, which the run's error explains.
 std::string DirectAlignmentWarning(const JobSpec& job, const TargetFile& t, size_t nfiles);
 
+// Trims of an existing regular file (check after layout) whose block size,
+// offset or blockalign= is not a multiple of its file system's block size
+// (statfs f_bsize): a warning naming the option, the block size and the
+// file system, "" otherwise. A trim of a file punches a hole, which frees
+// only the blocks wholly inside it and writes zeros over the parts of
+// blocks at its ends: 512-byte trims free nothing on ext4 with 1 KiB
+// blocks, xfs or btrfs, with or without direct=1, though each counts.
+std::string FileTrimWarning(const JobSpec& job, const TargetFile& t, size_t nfiles);
+
 // Creates or extends a regular file that is missing or shorter than
 // needed_size (never shrinks, never touches block devices), honouring
 // fallocate, overwrite and create_on_open, and creates the missing
