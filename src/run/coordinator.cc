@@ -890,12 +890,20 @@ class Watchdog {
         report += "stuck in its final fsync";
       else if (sync_[i])
         report += "1 I/O in flight, inside a synchronous engine call";
+      else if (mw.in_flight() == 0)  // past its I/O, or held up in user space (a log's disk)
+        report += "no I/O in flight, but not finished";
       else
         report += std::to_string(mw.in_flight()) + " I/O(s) in flight";
-      report += ", none completed in the last " + std::to_string(grace / 1000000000ull) +
-                (grace % 1000000000ull ? "." + std::to_string(grace % 1000000000ull / 100000000ull)
-                                       : std::string()) +
-                " s, " + why;
+      // Tenths of a second; below 0.1 s in ms (--stuck-timeout=10ms said "0.0 s").
+      report += ", none completed in the last " +
+                (grace < 100000000ull
+                     ? std::to_string(grace / 1000000ull) + " ms"
+                     : std::to_string(grace / 1000000000ull) +
+                           (grace % 1000000000ull
+                                ? "." + std::to_string(grace % 1000000000ull / 100000000ull)
+                                : std::string()) +
+                           " s") +
+                ", " + why;
     }
     if (stuck == 0) return Status::Ok();
     return Status(Status::Code::kIoError,

@@ -125,6 +125,25 @@ TEST(RunWatchdogTest, AsyncJobStuckAfterItsRuntimeIsNamedWithItsInFlightCount) {
   ReleaseAndWait(ctl.get(), 1);
 }
 
+TEST(RunWatchdogTest, AGraceBelowATenthIsGivenInMilliseconds) {
+  // --stuck-timeout=50ms said "none completed in the last 0.0 s".
+  auto ctl = std::make_shared<HangControl>();
+  JobSpec j = TestJob("hung", RwMode::kRandRead, 4096, 1 << 20);
+  j.ioengine = "io_uring";
+  j.iodepth = 2;
+  j.time_based = true;
+  j.runtime_ns = 1'000'000'000;
+  RunOptions o = HungOptions(ctl, /*sync=*/false);
+  o.runtime_grace_ms = 50;
+  auto r = RunJobs({j}, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("2 I/O(s) in flight, none completed in the last 50 ms, "
+                                      "after its runtime ended"),
+            std::string::npos)
+      << r.status().message();
+  ReleaseAndWait(ctl.get(), 1);
+}
+
 TEST(RunWatchdogTest, SyncJobStuckAfterAStopSignal) {
   auto ctl = std::make_shared<HangControl>();
   JobSpec j = TestJob("stuck", RwMode::kWrite, 4096, 1ull << 30);  // no runtime: never ends
