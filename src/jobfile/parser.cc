@@ -2029,7 +2029,10 @@ Status SetOption(JobSpec* job, const std::string& name, const std::string& value
   r.value = value;
   r.bare = false;
   r.source = OptionSource::kCommandLine;
-  r.file = kCmdline;
+  // A --sweep value: recorded, and named by errors ("rate_iops (<sweep>)"),
+  // as set there, not on the command line ("command line: option ..." read
+  // as if the user had typed --ioengine=syslet-rw).
+  r.file = "<sweep>";
   r.layer = 2;
   r.text = name + "=" + value;
   r.key_col = 1;

@@ -52,9 +52,11 @@ Result<ParseOutput> ParseJobs(const ParseInput& in);
 Result<ParseOutput> ParseJobText(const std::string& text, const std::string& display_name,
                                  const std::string& base_dir);
 
-// Sets one option on an already-resolved job, as if given on the command
-// line (used by --sweep): full validation, units, kb_base of the job, engine
-// option checks. Appends to job->settings (and ->unimplemented).
+// Sets one option on an already-resolved job, as a --sweep value: full
+// validation, units, kb_base of the job, engine option checks, with the
+// command line's precedence. Appends to job->settings (and ->unimplemented)
+// with file "<sweep>"; an error about the value starts "<sweep>: " (the
+// sweep puts the argument there) and other errors name it "(<sweep>)".
 Status SetOption(JobSpec* job, const std::string& name, const std::string& value);
 
 // Every engine option the job sets itself (or the command line does)

@@ -434,9 +434,16 @@ Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const 
       if (!set) return Status::Internal("ApplyPoint: no option setter");
       const size_t before = job.settings.size();
       Status st = set(&job, key, value);
-      if (!st.ok()) return st.WithContext(QuoteSweepArg(key + "=" + value));
+      if (!st.ok()) {
+        // The setter names the value's place "<sweep>" (jobfile::SetOption);
+        // the argument says which value it is.
+        constexpr std::string_view kPlace = "<sweep>: ";
+        std::string m = st.message();
+        if (m.starts_with(kPlace)) m.erase(0, kPlace.size());
+        return Status(st.code(), QuoteSweepArg(key + "=" + value) + ": " + m, st.errno_value());
+      }
       // Where the value came from, for messages about it ("bs=131072 (read,
-      // at <sweep>)"): the setter records the command line.
+      // at <sweep>)"), whatever place the setter records.
       for (size_t i = before; i < job.settings.size(); ++i) job.settings[i].file = "<sweep>";
       if (job.settings.size() == before) {
         OptionSetting s;

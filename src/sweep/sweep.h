@@ -109,7 +109,9 @@ std::vector<SweepPoint> ExpandAxes(const std::vector<SweepAxis>& axes);
 // `set`. Keys for which is_job_option is false are skipped (hooks only). If
 // the setter did not record the setting in JobSpec::settings (so that "job
 // options" in JSON shows it), an OptionSetting with source kCommandLine and
-// file "<sweep>" is appended. Errors read "--sweep iodepth=abc: <setter's>".
+// file "<sweep>" is appended. Errors read "--sweep iodepth=abc: <setter's>",
+// a leading "<sweep>: " of the setter's (the place jobfile::SetOption names)
+// left out: the argument names it.
 Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const SweepPoint& point,
                                         const OptionSetter& set, const IsJobOption& is_job_option);
 

@@ -3411,6 +3411,32 @@ TEST(JobfileSetOption, SweepChangesOneOption) {
   EXPECT_FALSE(SetOption(&j, "iodepth", "0").ok());
 }
 
+// A --sweep value is recorded and named as set at <sweep>: its errors said
+// "command line: option 'ioengine': ...", as if --ioengine= had been typed,
+// and a check between two options named the swept one "(<cmdline>)".
+TEST(JobfileSetOption, NamesTheSweepAsTheValuesPlace) {
+  auto j = ParseOk("[a]\nioengine=null\nrate=1m\n").jobs.at(0);
+  ASSERT_TRUE(SetOption(&j, "iodepth", "8").ok());
+  EXPECT_EQ(j.settings.back().file, "<sweep>");
+  Status st = SetOption(&j, "iodepth_batch", "default");
+  EXPECT_EQ(st.message(),
+            "<sweep>: option 'iodepth_batch': bad number 'default'\niodepth_batch=default\n"
+            "              ^");
+  st = SetOption(&j, "ioengine", "syslet-rw");
+  EXPECT_EQ(st.message().rfind("<sweep>: option 'ioengine': ioengine 'syslet-rw' is an engine fio "
+                               "removed",
+                               0),
+            0u)
+      << st.message();
+  st = SetOption(&j, "force_async", "1");
+  EXPECT_EQ(st.message().rfind("<sweep>: option 'force_async' needs ioengine=io_uring", 0), 0u)
+      << st.message();
+  st = SetOption(&j, "rate_iops", "10");
+  EXPECT_NE(st.message().find("rate (t.fio:3) and rate_iops (<sweep>) are mutually exclusive"),
+            std::string::npos)
+      << st.message();
+}
+
 // filename=a:b:c runs 3 files: --parse-only's JSON said nrfiles was the
 // default 1, and its summary joined names without escaping the ':' inside one.
 TEST(JobfileOutput, ParseOnlyShowsTheFilesFilenameNames) {

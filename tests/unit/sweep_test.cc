@@ -264,6 +264,26 @@ TEST(SweepApplyTest, SetterErrorNamesTheSweep) {
   EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument);
 }
 
+// jobfile::SetOption names a value's place "<sweep>", as a job file line's
+// is "job.fio:3": the argument says it better, so the error read "--sweep
+// ioengine=x: command line: ..." (then "<sweep>: ...") twice over.
+TEST(SweepApplyTest, SetterPlaceGivesWayToTheArgument) {
+  const OptionSetter placed = [](JobSpec*, const std::string& name, const std::string& value) {
+    return Status::Invalid("<sweep>: option '" + name + "': bad number '" + value + "'\n" + name +
+                           "=" + value + "\n" + std::string(name.size() + 1, ' ') + "^");
+  };
+  auto r = ApplyPoint({JobSpec{}}, SweepPoint{{{"iodepth", "lots"}}}, placed, FakeIsJobOption);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "--sweep iodepth=lots: option 'iodepth': bad number 'lots'\niodepth=lots\n        ^");
+  // Only a leading place: one in the middle is the setter's own words.
+  const OptionSetter other = [](JobSpec*, const std::string&, const std::string&) {
+    return Status::Invalid("job 'a': rate (<sweep>: x) and <sweep>: y");
+  };
+  r = ApplyPoint({JobSpec{}}, SweepPoint{{{"iodepth", "1"}}}, other, FakeIsJobOption);
+  EXPECT_EQ(r.status().message(), "--sweep iodepth=1: job 'a': rate (<sweep>: x) and <sweep>: y");
+}
+
 TEST(SweepHookTest, Substitution) {
   SweepPoint p{{{"iodepth", "8"}, {"setra", "64"}, {"sched", "mq deadline"}}};
   auto cmd = ExpandHookCommand("blockdev --setra {} /dev/nvme0n1 # qd {iodepth} {sched}", p,
