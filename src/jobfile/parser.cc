@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <utility>
@@ -1885,6 +1886,38 @@ Result<ParseOutput> ParseJobText(const std::string& text, const std::string& dis
   return out;
 }
 
+namespace {
+// A results document given as a job file (`iobench --output-format=table
+// fb.json`) failed as "fb.json:2:8: expected '=' between option '"fio' and
+// its value", which said nothing of what the file is. Its first character
+// is `{`, and it reads as a JSON object with "jobs" or "fio version" (or,
+// cut short or followed by another format's text, names one of them).
+bool LooksLikeResultsJson(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || text[first] != '{') return false;
+  const auto doc = nlohmann::json::parse(text, nullptr, false);
+  if (!doc.is_discarded())
+    return doc.is_object() && (doc.contains("jobs") || doc.contains("fio version"));
+  return text.find("\"fio version\"") != std::string::npos ||
+         text.find("\"jobs\"") != std::string::npos;
+}
+
+// The error `st` about job file `name` (text `text`), with a last line that
+// says so when the file is a results document, and how to see its tables.
+Status WithResultsFileHint(const Status& st, const std::string& text, const std::string& name) {
+  if (st.ok() || !LooksLikeResultsJson(text)) return st;
+  const bool piped = name == "-";
+  const std::string file = piped ? "FILE.json" : sys::ShellWord(name);
+  return Status(st.code(),
+                st.message() + "\n" + (piped ? "<stdin>" : name) +
+                    " looks like a results file (fio or iobench JSON output), not a job file: " +
+                    (piped ? "save it to a file, then " : "") + "iobench --compare " + file +
+                    " NEW.json shows it in tables beside NEW.json (--compare " + file + " " + file +
+                    " shows its figures alone, each delta 0)",
+                st.errno_value());
+}
+}  // namespace
+
 Result<ParseOutput> ParseJobs(const ParseInput& in) {
   ParseOutput out;
   const bool engine_checks =
@@ -1929,7 +1962,8 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
                                    : "iobench: " + text.status().message());
       char cwd[PATH_MAX];
       std::string base = getcwd(cwd, sizeof(cwd)) ? cwd : ".";
-      IOB_RETURN_IF_ERROR(reader.ReadText(*text, "<stdin>", base, &stack));
+      IOB_RETURN_IF_ERROR(
+          WithResultsFileHint(reader.ReadText(*text, "<stdin>", base, &stack), *text, f));
     } else {
       auto content = ReadWholeFile(f);
       if (!content.ok()) return Status::Invalid("iobench: " + content.status().message());
@@ -1942,7 +1976,8 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
       std::string canon = realpath(f.c_str(), real) ? std::string(real) : f;
       stack.push_back(canon);
       out.files_read.push_back(f);
-      IOB_RETURN_IF_ERROR(reader.ReadText(*content, f, DirName(f), &stack));
+      IOB_RETURN_IF_ERROR(
+          WithResultsFileHint(reader.ReadText(*content, f, DirName(f), &stack), *content, f));
     }
     out.files_read.insert(out.files_read.end(), reader.included().begin(), reader.included().end());
     size_t before = out.jobs.size();

@@ -3040,6 +3040,41 @@ TEST(JobfileErrors, UnsetVariable) {
             "fio runs no job; set it, e.g. IOB_NOPE=... iobench ...)\nsize=${IOB_NOPE}\n     ^");
 }
 
+// A results document given as a job file (`iobench --output-format=table
+// fb.json`) got only "fb.json:2:8: expected '=' between option '"fio' and
+// its value": the error now says what the file looks like, and what shows
+// its tables; a job file that merely starts with `{` gets no such line.
+TEST(JobfileErrors, ResultsFileGivenAsJobFile) {
+  TempDir d;
+  auto err = [&](const std::string& name, const std::string& text) {
+    ParseInput in;
+    in.job_files = {d.Write(name, text)};
+    auto r = ParseJobs(in);
+    EXPECT_FALSE(r.ok());
+    return r.ok() ? "" : r.status().message();
+  };
+  const std::string fb = d.path() + "/fb.json";
+  const std::string hint = fb +
+                           " looks like a results file (fio or iobench JSON output), not a job "
+                           "file: iobench --compare " +
+                           fb + " NEW.json shows it in tables beside NEW.json (--compare " + fb +
+                           " " + fb + " shows its figures alone, each delta 0)";
+  const std::string pretty =
+      "{\n  \"fio version\" : \"fio-3.33\",\n  \"jobs\" : [\n    {\"jobname\" : \"a\"}\n  ]\n}\n";
+  EXPECT_EQ(err("fb.json", pretty), fb +
+                                        ":2:8: expected '=' between option '\"fio' and its "
+                                        "value\n  \"fio version\" : \"fio-3.33\",\n       ^\n" +
+                                        hint);
+  // One line, or cut short: "jobs" alone tells too.
+  EXPECT_EQ(iobench::testing::Lines(err("fb.json", "\n {\"jobs\": [{\"jobname\": \"a\"}]}")).back(),
+            hint);
+  EXPECT_EQ(iobench::testing::Lines(err("fb.json", "{\n  \"jobs\" : [\n    {\"jobname\"")).back(),
+            hint);
+  // Other JSON, or a job file's stray brace, is only the job file error.
+  EXPECT_EQ(iobench::testing::Lines(err("o.json", "{\"a\": 1}\n")).size(), 3u);
+  EXPECT_EQ(iobench::testing::Lines(err("b.fio", "{\n[j]\nsize=1m\n# jobs\n")).size(), 3u);
+}
+
 TEST(JobfileErrors, MissingIncludeAndCycle) {
   TempDir d;
   auto r = ParseJobText("[global]\ninclude nothere.fio\n", "t.fio", d.path());
