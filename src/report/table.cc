@@ -2019,17 +2019,33 @@ Result<std::string> RenderCompare(const json& base_in, const json& neu_in,
       if (k == keys[0]) return v;
     return "";
   };
-  // One job: the header names the key (or, split by the first key, holds
-  // its value: seed 004's shape), so a row is the other key's bare value.
+  // The keys with a value that does not say which option it is (a number,
+  // size or time: `1`, `4k`, `10s`; `io_uring` and `randread` do): a split
+  // table headed `1` with rows `0` and `1` (--sweep iodepth=... --sweep
+  // force_async=0,1) named neither key. Those are written KEY=VALUE, as the
+  // sweep tables' columns are.
+  std::set<std::string> named_keys;
+  for (const auto& e : bentries)
+    for (const auto& [k, v] : e.point) {
+      const size_t d = !v.empty() && (v[0] == '-' || v[0] == '+' || v[0] == '.') ? 1 : 0;
+      if (d < v.size() && std::isdigit(static_cast<unsigned char>(v[d]))) named_keys.insert(k);
+    }
+  auto value_label = [&](const std::string& key, const std::string& value) {
+    return named_keys.count(key) ? key + "=" + value : value;
+  };
+  // One job: the header names the key, so a row is its bare value; split by
+  // the first key the header holds that key's value (seed 004's shape), and
+  // a row is the other key's value, bare when it says what it is (`read`).
   // Several jobs: a row is the job's name and its point written out, as in
   // the "only in" lines (`a [iodepth=1]`); `a 1` did not say what 1 was.
-  auto label_of = [&](const CompareEntry& e) {
+  auto label_of = [&](const CompareEntry& e, const std::string& header) {
     std::vector<std::pair<std::string, std::string>> rest;
     for (const auto& kv : e.point)
       if (!split || kv.first != keys[0]) rest.push_back(kv);
     if (rest.empty()) return e.name;
     if (many_names) return e.name + " [" + PointLabel(rest) + "]";
-    return rest.size() == 1 ? rest[0].second : PointLabel(rest);
+    if (rest.size() > 1) return PointLabel(rest);
+    return rest[0].first == header ? rest[0].second : value_label(rest[0].first, rest[0].second);
   };
   std::string first_header = "job";
   if (keys.size() == 1 && !many_names) first_header = keys[0];
@@ -2094,8 +2110,8 @@ Result<std::string> RenderCompare(const json& base_in, const json& neu_in,
                             ", delta % = (new - base) / base * 100");
         // Each side's jobs in this table: its caption's run time is theirs.
         std::vector<const json*> bshown, nshown;
-        t.header = {g.empty() || many_names ? first_header : g, opts.base_label, opts.new_label,
-                    "delta"};
+        t.header = {g.empty() || many_names ? first_header : value_label(keys[0], g),
+                    opts.base_label, opts.new_label, "delta"};
         t.numeric = {false, true, true, true};
         for (const auto& e : bentries) {
           if (group_of(e) != g) continue;
@@ -2113,7 +2129,7 @@ Result<std::string> RenderCompare(const json& base_in, const json& neu_in,
               noise_marked = true;
             }
           }
-          t.rows.push_back({label_of(e),
+          t.rows.push_back({label_of(e, t.header[0]),
                             FormatMetric(m, bv, opts.style) + marks(e, opts.base_label),
                             FormatMetric(m, nv, opts.style) + marks(n, opts.new_label), delta});
           bshown.insert(bshown.end(), e.jobs.begin(), e.jobs.end());

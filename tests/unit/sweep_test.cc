@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include "jobfile/units.h"
+#include "report/table.h"
 #include "table_fixtures.h"
 
 namespace iobench::sweep {
@@ -701,6 +702,58 @@ TEST(SweepRepeatTest, ACutRunIsLeftOutAndMarksThePoint) {
   EXPECT_EQ((*r)["iobench"]["interrupted"], false);
   EXPECT_EQ((*r)["iobench"]["partial"], false);
   EXPECT_FALSE((*r)["jobs"][0]["iobench"].contains("interrupted"));
+}
+
+// --compare of a sweep over two keys: a table per value of the first, its
+// value in the first header cell (seed 004's `io_uring`), a row per value of
+// the second. Over --sweep iodepth=1,2 --sweep force_async=0,1 that was a
+// table headed `1` with rows `0` and `1`: numbers that name no option are
+// written KEY=VALUE, as the sweep's own tables write their columns.
+TEST(SweepCompareTest, NumbersInSplitTablesNameTheirKey) {
+  iobench::testing::DirFigures f;
+  f.iops = 100;
+  f.bw_bytes = 409600;
+  auto doc = [&](const std::string& k0, const std::vector<std::string>& v0, const std::string& k1,
+                 const std::vector<std::string>& v1) {
+    std::vector<nlohmann::json> jobs;
+    for (const auto& a : v0)
+      for (const auto& b : v1) jobs.push_back(MakeJob("j", {{k0, a}, {k1, b}}, "read", f));
+    return MakeDoc(jobs, {k0, k1});
+  };
+  TableOptions o;
+  o.caption = false;
+  o.base_label = "s.json";
+  o.new_label = "s.json";
+  // The document compared with itself (QA's --compare s.json s.json).
+  auto itself = [&](const nlohmann::json& d) {
+    auto r = RenderCompare(d, d, o);
+    return r.ok() ? *r : r.status().ToString();
+  };
+  EXPECT_EQ(itself(doc("iodepth", {"1", "32"}, "force_async", {"0", "1"})),
+            "iodepth=1       s.json   s.json   delta\n"
+            "force_async=0      100      100    0.00\n"
+            "force_async=1      100      100    0.00\n"
+            "\n"
+            "iodepth=32      s.json   s.json   delta\n"
+            "force_async=0      100      100    0.00\n"
+            "force_async=1      100      100    0.00\n");
+  // Names stay bare (seed 004's shape); a size is a number that names no
+  // option too.
+  EXPECT_EQ(itself(doc("ioengine", {"io_uring"}, "bs", {"4k", "64k"})),
+            "io_uring   s.json   s.json   delta\n"
+            "bs=4k         100      100    0.00\n"
+            "bs=64k        100      100    0.00\n");
+  EXPECT_EQ(itself(doc("iodepth", {"8"}, "rw", {"read", "randread"})),
+            "iodepth=8   s.json   s.json   delta\n"
+            "read           100      100    0.00\n"
+            "randread       100      100    0.00\n");
+  // One key: the header names it, and its values stay bare under it.
+  std::vector<nlohmann::json> one = {MakeJob("j", {{"iodepth", "1"}}, "read", f),
+                                     MakeJob("j", {{"iodepth", "2"}}, "read", f)};
+  EXPECT_EQ(itself(MakeDoc(one, {"iodepth"})),
+            "iodepth   s.json   s.json   delta\n"
+            "1            100      100    0.00\n"
+            "2            100      100    0.00\n");
 }
 
 }  // namespace
