@@ -335,6 +335,39 @@ std::optional<std::string> IecWithoutBWarning(const RawSetting& r, const std::st
          PortableSpelling(r, as_fio) + " for fio's to mean the same to both";
 }
 
+// A time written with a unit fio 3.33 does not know (`runtime=2sec`,
+// `thinktime=10000ns`, `startdelay=1min`): iobench reads it as written,
+// fio's get_mult_time knows d, h, m, s, ms/msec and us/usec only and reads
+// any other unit as microseconds (2sec = 2 us: a 2 s job ran 0 I/Os there;
+// max_latency=1sec failed its first I/O). The warning gives both readings of
+// the first such number, and a spelling both read alike where there is one.
+std::optional<std::string> FioTimeUnitWarning(const RawSetting& r, const std::string& value) {
+  std::string first_number, first_suffix;
+  bool nanoseconds = false;
+  const std::string both = MapSizeSuffixes(
+      value, [&](std::string_view number, std::string_view suffix) -> std::optional<std::string> {
+        const std::string u = ToLower(std::string(suffix));
+        if (u != "sec" && u != "min" && u != "ns" && u != "nsec") return std::nullopt;
+        if (first_suffix.empty()) {
+          first_number = number;
+          first_suffix = suffix;
+        }
+        if (u == "sec") return std::string("s");
+        if (u == "min") return std::string("m");
+        nanoseconds = true;  // fio has no unit for them
+        return std::nullopt;
+      });
+  if (first_suffix.empty()) return std::nullopt;
+  const std::string written = first_number + first_suffix;
+  return PortabilityWarningHead(r) + "'" + written + "'" +
+         (written == Trim(value) ? "" : " in '" + value + "'") + " is " + first_number + " " +
+         ToLower(first_suffix) + " to iobench but " + first_number +
+         " us to fio 3.33, which knows d, h, m, s, ms and us and reads any other unit as us; " +
+         (nanoseconds ? "fio has no unit below us: write the time in us or above"
+                      : "write " + PortableSpelling(r, both)) +
+         " to mean the same to both";
+}
+
 // Reads one job file (and its includes) into sections.
 class FileReader {
  public:
@@ -1119,6 +1152,8 @@ Status ApplySetting(JobSpec* job, const RawSetting& s, std::vector<RawSetting>* 
   // means hangs on the kb_base in force, known only now.
   if (warnings && def->kb_base_sizes && !s.bare)
     if (auto w = IecWithoutBWarning(s, v.text, v.kb_base)) warnings->push_back(*w);
+  if (warnings && (def->type == OptType::kTime || def->name == "startdelay") && !s.bare)
+    if (auto w = FioTimeUnitWarning(s, v.text)) warnings->push_back(*w);
   return Status::Ok();
 }
 

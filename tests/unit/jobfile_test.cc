@@ -1530,6 +1530,36 @@ TEST(JobfileValues, BlankAfterACommaInAPerDirectionListIsWarned) {
   EXPECT_NE(cli->warnings[2].find("write --ba=4k,8k to"), std::string::npos) << cli->warnings[2];
 }
 
+// A time unit fio 3.33 does not know (`sec`, `min`, `ns`, `nsec`): iobench
+// reads it as written, fio as microseconds (runtime=2sec ran 0 I/Os there,
+// max_latency=1sec failed the first I/O): a warning with both readings.
+TEST(JobfileValues, TimeUnitsFioReadsAsMicrosecondsAreWarned) {
+  auto out = ParseJobText(
+      "[a]\nioengine=null\nsize=1m\nruntime=2sec\nthinktime=10000NS\n"
+      "startdelay=1min-2min\nramp_time=1s\nmax_latency=5ms\n",
+      "t.fio", ".");
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->jobs.at(0).runtime_ns, 2000000000ull);  // read as before
+  EXPECT_EQ(out->jobs.at(0).thinktime_ns, 10000ull);
+  ASSERT_EQ(out->warnings.size(), 3u);  // s and ms are both tools' units
+  EXPECT_EQ(out->warnings[0],
+            "t.fio:4: warning: option 'runtime': '2sec' is 2 sec to iobench but 2 us to fio "
+            "3.33, which knows d, h, m, s, ms and us and reads any other unit as us; write "
+            "'runtime=2s' to mean the same to both");
+  EXPECT_NE(out->warnings[1].find("'10000NS' is 10000 ns to iobench but 10000 us to fio 3.33"),
+            std::string::npos)
+      << out->warnings[1];
+  EXPECT_NE(out->warnings[1].find("fio has no unit below us"), std::string::npos)
+      << out->warnings[1];
+  EXPECT_NE(out->warnings[2].find("'1min' in '1min-2min' is 1 min to iobench but 1 us to fio "
+                                  "3.33"),
+            std::string::npos)
+      << out->warnings[2];
+  EXPECT_NE(out->warnings[2].find("write 'startdelay=1m-2m' to mean the same to both"),
+            std::string::npos)
+      << out->warnings[2];
+}
+
 // An IEC prefix without the 'b' (`bs=4ki`): iobench reads it as man fio
 // documents (kb_base=1024: 4000 bytes), fio 3.33 as 4k (4096), since it
 // swaps units only for a suffix holding "ib"; with kb_base=1000 the two
