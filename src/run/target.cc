@@ -987,12 +987,21 @@ std::string DirectAlignmentWarning(const JobSpec& job, const TargetFile& t, size
 
 std::string FileTrimWarning(const JobSpec& job, const TargetFile& t, size_t nfiles) {
   if (!HasTrim(job.rw) || !t.regular_file() || !t.exists) return "";
+  // Local file systems whose f_bsize is their allocation block: on NFS,
+  // CIFS or FUSE it is a transfer size (often 1 MiB), which would call 4k
+  // trims useless; ext4 with bigalloc frees by cluster, so there the
+  // warning is only a lower bound.
+  const auto fs_name = sys::FsTypeName(t.path);
+  static constexpr std::string_view kBlockFs[] = {"ext2",  "ext3", "ext4",  "xfs",
+                                                  "btrfs", "f2fs", "tmpfs", "bcachefs"};
+  if (!fs_name.ok() ||
+      std::find(std::begin(kBlockFs), std::end(kBlockFs), *fs_name) == std::end(kBlockFs))
+    return "";
   struct statfs sfs;
   if (statfs(t.path.c_str(), &sfs) != 0 || sfs.f_bsize <= 1) return "";
   const uint64_t block = static_cast<uint64_t>(sfs.f_bsize);
   const Misaligned m = MisalignedIo(job, t, nfiles, 2, block, /*with_blockalign=*/true);
   if (m.what.empty()) return "";
-  const auto fs_name = sys::FsTypeName(t.path);
   const std::string b = std::to_string(block);
   // Every trim smaller than a block frees none (ext4 -b 1024, xfs, btrfs:
   // stat's block count did not move after 1 MiB of 512-byte trims).
