@@ -1731,10 +1731,10 @@ bool Worker::FlowGate(uint32_t in_use) {
 // completed so far where fio's do_io asks check_min_rate: before each new I/O
 // (after the completions that freed its slot), after a thinktime pause
 // instead when one is taken (fio judges at the pause's end, not before it),
-// and when the job's I/O ends (FinalMinRateCheck: fio's last check follows
-// the last I/O and the last pause). Not in the ramp, nor in a verify phase
-// (fio's do_verify never asks). A miss fails the job with EIO at once, as
-// fio's check_min_rate does.
+// and when the job's I/O ends before its runtime does (FinalMinRateCheck:
+// fio's last check follows the last I/O and the last pause). Not in the
+// ramp, nor in a verify phase (fio's do_verify never asks). A miss fails the job with EIO at once,
+// as fio's check_min_rate does.
 bool Worker::MinRateMet(uint64_t now) {
   if (min_rate_ == nullptr || !measuring_ || verifying_) return true;
   uint64_t bytes[kNumDdirs], ios[kNumDdirs];
@@ -1751,17 +1751,27 @@ bool Worker::MinRateMet(uint64_t now) {
   return false;
 }
 
-// The job's I/O has ended (its runtime, its bytes or number_ios, a pass
-// drained): the stretch since the last check is judged, as fio's check after
-// its last I/O judges it (an I/O that completes after the runtime ended).
-// Not when the job was stopped from outside (a signal, exitall, steady
-// state: fio's loop stops before its check then), has failed already, or
-// ended waiting out its runtime for a rate (judged before that wait).
+// The job's I/O has ended (its bytes or number_ios, a pass drained): the
+// stretch since the last check is judged, as fio's check after its last I/O
+// judges it. Not when the job was stopped from outside (a signal, exitall,
+// steady state: fio's loop stops before its check then), has failed already,
+// or ended waiting out its runtime for a rate (judged before that wait).
+// Nor when its runtime ended it: fio's loop looks at the runtime before each
+// I/O and stops there, so its last check follows the last I/O issued before
+// the end, which an engine that completes at once (null, psync to memory)
+// completes before the end too; and its 2 s settle counts from td->start,
+// taken after the epoch its runtime counts from, so the window the settle
+// opens ends after the runtime when runtime = 2 s + rate_cycle. Judging here,
+// after the end, failed that job where fio 3.33 passes it (runtime=3
+// rate_min=1000g, null engine). A pause that runs past the end is judged at
+// its end (PrepareSlow), before the runtime is looked at, as in fio.
 void Worker::FinalMinRateCheck() {
   if (min_rate_ == nullptr || error_ != 0 || min_rate_final_done_) return;
   if (stop_->load(std::memory_order_relaxed) != kStopNone) return;
   if (ss_poll_ && ss_stop_.load(std::memory_order_relaxed)) return;
-  MinRateMet(NowNs());
+  const uint64_t now = NowNs();
+  if (end_ns_ != 0 && now >= end_ns_) return;  // the runtime ended the job
+  MinRateMet(now);
 }
 
 // Whether a sync (fsync, fdatasync, sync_file_range; of the job's options or
