@@ -327,9 +327,10 @@ class RateLimiter {
 // passed since its last check the rate over that window must reach the
 // minimum (the first check only opens the window). The worker checks when
 // fio does: after completions, after each thinktime pause, and once more when
-// the job's I/O ends, so the last stretch is judged too. So a job shorter
-// than 2 s + rate_cycle never fails, and a slow stretch fails the job while
-// it runs. One per worker, null (Create) when no minimum is set.
+// the job's I/O ends before its runtime (bytes, number_ios), so the last
+// stretch is judged too; not after the runtime ended it (fio's loop stops
+// there). So a job no longer than 2 s + rate_cycle never fails, and a slow
+// stretch fails the job while it runs. One per worker, null (Create) when no minimum is set.
 class MinRateCheck {
  public:
   static std::unique_ptr<MinRateCheck> Create(const JobSpec& job);
