@@ -105,13 +105,13 @@ void Worker::ExecPrerun() {
 // files in (a prerun that drops the caches, the usual way to start from a
 // known state, would otherwise undo the pre_read). The files Setup opened
 // and got ready: not a character device, not opened by the engine's own
-// call or at the first I/O.
+// call (create_on_open defers no open when pre_read is set: DefersOpen).
 void Worker::PreReadAfterPrerun() {
   if (!job_.pre_read) return;
   live_.state.store(job_state::kPreReading, std::memory_order_relaxed);
   Status st;
   for (const TargetFile& t : targets_) {
-    if (file_calls_ || t.diskless || t.is_char_device || DefersOpen(t)) continue;
+    if (file_calls_ || t.diskless || t.is_char_device) continue;
     st = PreReadTarget(-1, t, ctl_->signal);
     if (!st.ok()) break;
   }
