@@ -339,32 +339,49 @@ std::optional<std::string> IecWithoutBWarning(const RawSetting& r, const std::st
 // `thinktime=10000ns`, `startdelay=1min`): iobench reads it as written,
 // fio's get_mult_time knows d, h, m, s, ms/msec and us/usec only and reads
 // any other unit as microseconds (2sec = 2 us: a 2 s job ran 0 I/Os there;
-// max_latency=1sec failed its first I/O). The warning gives both readings of
-// the first such number, and a spelling both read alike where there is one.
+// max_latency=1sec failed its first I/O); a fraction it cuts to its whole
+// part, in the option's default unit (1.5min: 1 s for runtime). The warning
+// gives both readings of the first such number, and the same time as a
+// whole number of a unit both know ("90s"), where there is one.
 std::optional<std::string> FioTimeUnitWarning(const RawSetting& r, const std::string& value) {
   std::string first_number, first_suffix;
-  bool nanoseconds = false;
-  const std::string both = MapSizeSuffixes(
+  bool below_us = false;
+  const std::string both = MapNumbers(
       value, [&](std::string_view number, std::string_view suffix) -> std::optional<std::string> {
         const std::string u = ToLower(std::string(suffix));
+        const long double unit = u == "sec" ? 1e9L : u == "min" ? 60e9L : 1.0L;
         if (u != "sec" && u != "min" && u != "ns" && u != "nsec") return std::nullopt;
+        const long double ns = std::strtold(std::string(number).c_str(), nullptr) * unit;
+        if (ns == 0) return std::nullopt;  // 0 in both
         if (first_suffix.empty()) {
           first_number = number;
           first_suffix = suffix;
         }
-        if (u == "sec") return std::string("s");
-        if (u == "min") return std::string("m");
-        nanoseconds = true;  // fio has no unit for them
+        static constexpr std::pair<uint64_t, const char*> kUnits[] = {
+            {86400000000000ull, "d"}, {3600000000000ull, "h"}, {60000000000ull, "m"},
+            {1000000000ull, "s"},     {1000000ull, "ms"},      {1000ull, "us"}};
+        const uint64_t whole = static_cast<uint64_t>(ns + 0.5L);
+        for (const auto& [n, name] : kUnits)
+          if (whole % n == 0) return std::to_string(whole / n) + name;
+        below_us = true;
         return std::nullopt;
       });
   if (first_suffix.empty()) return std::nullopt;
   const std::string written = first_number + first_suffix;
+  const size_t dot = first_number.find('.');
+  const std::string fio_reading =
+      dot == std::string::npos
+          ? first_number +
+                " us to fio 3.33, which knows d, h, m, s, ms and us and reads any "
+                "other unit as us"
+          : (dot == 0 ? std::string("0") : first_number.substr(0, dot)) +
+                ", in the option's default unit, to fio 3.33 (which reads a time up to its '.' "
+                "and then takes the default unit)";
   return PortabilityWarningHead(r) + "'" + written + "'" +
          (written == Trim(value) ? "" : " in '" + value + "'") + " is " + first_number + " " +
-         ToLower(first_suffix) + " to iobench but " + first_number +
-         " us to fio 3.33, which knows d, h, m, s, ms and us and reads any other unit as us; " +
-         (nanoseconds ? "fio has no unit below us: write the time in us or above"
-                      : "write " + PortableSpelling(r, both)) +
+         ToLower(first_suffix) + " to iobench but " + fio_reading + "; " +
+         (below_us ? "fio has no unit below us: write the time as whole us or above"
+                   : "write " + PortableSpelling(r, both)) +
          " to mean the same to both";
 }
 

@@ -82,6 +82,15 @@ std::optional<uint64_t> SizeMultiplier(std::string_view suffix, uint32_t kb_base
 }
 
 std::string MapSizeSuffixes(std::string_view text, const SuffixFn& fix) {
+  return MapNumbers(
+      text, [&](std::string_view number, std::string_view suffix) -> std::optional<std::string> {
+        auto to = fix(number, suffix);
+        if (!to) return std::nullopt;
+        return std::string(number) + *to;
+      });
+}
+
+std::string MapNumbers(std::string_view text, const SuffixFn& fix) {
   const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
   std::string out;
@@ -99,10 +108,9 @@ std::string MapSizeSuffixes(std::string_view text, const SuffixFn& fix) {
     size_t e = q;
     while (e < text.size() && std::isalpha(static_cast<unsigned char>(text[e]))) ++e;
     const std::string_view number = text.substr(i, q - i), suffix = text.substr(q, e - q);
-    out.append(number);
     std::optional<std::string> to;
     if (!suffix.empty() && (e == text.size() || !word(text[e]))) to = fix(number, suffix);
-    out.append(to ? std::string_view(*to) : suffix);
+    out.append(to ? std::string_view(*to) : text.substr(i, e - i));
     i = e;
   }
   return out;

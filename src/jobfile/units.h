@@ -38,6 +38,9 @@ std::optional<uint64_t> SizeMultiplier(std::string_view suffix, uint32_t kb_base
 using SuffixFn =
     std::function<std::optional<std::string>(std::string_view number, std::string_view suffix)>;
 std::string MapSizeSuffixes(std::string_view text, const SuffixFn& fix);
+// As MapSizeSuffixes, but `fix` returns what replaces the whole number with
+// its suffix ("1.5min" -> "90s").
+std::string MapNumbers(std::string_view text, const SuffixFn& fix);
 
 // `text`, a value whose sizes were read with kb_base `from`, written so
 // that read with kb_base `to` it gives the same bytes: each number with a

@@ -1536,12 +1536,14 @@ TEST(JobfileValues, BlankAfterACommaInAPerDirectionListIsWarned) {
 TEST(JobfileValues, TimeUnitsFioReadsAsMicrosecondsAreWarned) {
   auto out = ParseJobText(
       "[a]\nioengine=null\nsize=1m\nruntime=2sec\nthinktime=10000NS\n"
-      "startdelay=1min-2min\nramp_time=1s\nmax_latency=5ms\n",
+      "startdelay=1min-2min\nramp_time=1s\nmax_latency=5ms\nss_dur=0sec\n"
+      "[b]\nioengine=null\nsize=1m\nruntime=1.5min\nthinktime=500ns\n",
       "t.fio", ".");
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(out->jobs.at(0).runtime_ns, 2000000000ull);  // read as before
   EXPECT_EQ(out->jobs.at(0).thinktime_ns, 10000ull);
-  ASSERT_EQ(out->warnings.size(), 3u);  // s and ms are both tools' units
+  // s and ms are both tools' units; 0 is 0 in both.
+  ASSERT_EQ(out->warnings.size(), 5u);
   EXPECT_EQ(out->warnings[0],
             "t.fio:4: warning: option 'runtime': '2sec' is 2 sec to iobench but 2 us to fio "
             "3.33, which knows d, h, m, s, ms and us and reads any other unit as us; write "
@@ -1549,7 +1551,8 @@ TEST(JobfileValues, TimeUnitsFioReadsAsMicrosecondsAreWarned) {
   EXPECT_NE(out->warnings[1].find("'10000NS' is 10000 ns to iobench but 10000 us to fio 3.33"),
             std::string::npos)
       << out->warnings[1];
-  EXPECT_NE(out->warnings[1].find("fio has no unit below us"), std::string::npos)
+  EXPECT_NE(out->warnings[1].find("write 'thinktime=10us' to mean the same to both"),
+            std::string::npos)
       << out->warnings[1];
   EXPECT_NE(out->warnings[2].find("'1min' in '1min-2min' is 1 min to iobench but 1 us to fio "
                                   "3.33"),
@@ -1558,6 +1561,14 @@ TEST(JobfileValues, TimeUnitsFioReadsAsMicrosecondsAreWarned) {
   EXPECT_NE(out->warnings[2].find("write 'startdelay=1m-2m' to mean the same to both"),
             std::string::npos)
       << out->warnings[2];
+  // A fraction: fio reads the whole part in the option's default unit (1 s
+  // for runtime=1.5min); the same time in whole units of both: 90s.
+  EXPECT_EQ(out->warnings[3],
+            "t.fio:13: warning: option 'runtime': '1.5min' is 1.5 min to iobench but 1, in the "
+            "option's default unit, to fio 3.33 (which reads a time up to its '.' and then "
+            "takes the default unit); write 'runtime=90s' to mean the same to both");
+  EXPECT_NE(out->warnings[4].find("fio has no unit below us"), std::string::npos)
+      << out->warnings[4];
 }
 
 // An IEC prefix without the 'b' (`bs=4ki`): iobench reads it as man fio
