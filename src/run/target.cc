@@ -992,8 +992,9 @@ std::string FileTrimWarning(const JobSpec& job, const TargetFile& t, size_t nfil
   // trims useless; ext4 with bigalloc frees by cluster, so there the
   // warning is only a lower bound.
   const auto fs_name = sys::FsTypeName(t.path);
-  static constexpr std::string_view kBlockFs[] = {"ext2",  "ext3", "ext4",  "xfs",
-                                                  "btrfs", "f2fs", "tmpfs", "bcachefs"};
+  // overlay reports its upper layer's statfs (a container's root on ext4).
+  static constexpr std::string_view kBlockFs[] = {"ext2", "ext3",  "ext4",     "xfs",    "btrfs",
+                                                  "f2fs", "tmpfs", "bcachefs", "overlay"};
   if (!fs_name.ok() ||
       std::find(std::begin(kBlockFs), std::end(kBlockFs), *fs_name) == std::end(kBlockFs))
     return "";
