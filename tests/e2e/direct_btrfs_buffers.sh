@@ -13,14 +13,8 @@
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 source "$2/tests/e2e/setup.bash"
 source "$2/tests/e2e/scratch_ext4.bash"
-command -v mkfs.btrfs >/dev/null || { echo "skip: no mkfs.btrfs"; exit 77; }
 command -v fincore >/dev/null || { echo "skip: no fincore"; exit 77; }
-grep -qw btrfs /proc/filesystems || modprobe btrfs 2>/dev/null
-grep -qw btrfs /proc/filesystems || { echo "skip: the kernel has no btrfs"; exit 77; }
-scratch_loop 160m 512
-losetup --direct-io=on "$loop" 2>/dev/null # else the loop device's own cache warning
-mkfs.btrfs -q -f -s 4096 "$loop" >/dev/null 2>&1 || { echo "skip: mkfs.btrfs failed"; exit 77; }
-mount "$loop" "$mnt" || { echo "skip: cannot mount btrfs on $loop"; exit 77; }
+scratch_btrfs 160m "-s 4096" "" dio
 f="$mnt/dd"
 head -c 8M /dev/urandom >"$f"
 cached() { # pages of $f in the page cache

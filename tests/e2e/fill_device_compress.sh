@@ -10,12 +10,7 @@
 # $1: iobench binary, $2: source dir. Exit 77: skip.
 source "$2/tests/e2e/setup.bash"
 source "$2/tests/e2e/scratch_ext4.bash"
-command -v mkfs.btrfs >/dev/null || { echo "skip: no mkfs.btrfs"; exit 77; }
-grep -qw btrfs /proc/filesystems || modprobe btrfs 2>/dev/null
-grep -qw btrfs /proc/filesystems || { echo "skip: the kernel has no btrfs"; exit 77; }
-scratch_loop 200m 512
-mkfs.btrfs -q -f "$loop" >/dev/null 2>&1 || { echo "skip: mkfs.btrfs failed"; exit 77; }
-mount -o compress=zstd "$loop" "$mnt" || { echo "skip: cannot mount btrfs -o compress=zstd"; exit 77; }
+scratch_btrfs 200m "" compress=zstd
 
 # fill NAME ARGS...: a fill of $mnt/f (removed first); out.json.
 fill() {

@@ -6,6 +6,9 @@
 # scratch_loop SIZE SECTOR: the image, the loop device with SECTOR-byte
 # sectors and the mount point, nothing on them yet.
 # scratch_ext4 SIZE SECTOR MKFS_OPTIONS MOUNT_OPTIONS: an ext4 on it, mounted.
+# scratch_btrfs SIZE MKFS_OPTIONS MOUNT_OPTIONS [dio]: a btrfs on a loop
+# device with 512-byte sectors, mounted; "dio" turns the loop device's own
+# direct I/O on first (else its page cache warning on direct=1 jobs).
 scratch_loop() {
   local size=$1 sector=$2
   [ "$(id -u)" -eq 0 ] || { echo "skip: needs root (loop device, mount)"; exit 77; }
@@ -27,6 +30,19 @@ scratch_ext4() {
   mkfs.ext4 -q -F -E nodiscard $mkfs_options "$loop" || { echo "skip: mkfs.ext4 failed"; exit 77; }
   mount ${mount_options:+-o "$mount_options"} "$loop" "$mnt" ||
     { echo "skip: cannot mount ext4 (${mount_options:-defaults}) on $loop"; exit 77; }
+}
+
+scratch_btrfs() {
+  local size=$1 mkfs_options=$2 mount_options=$3 dio=${4:-}
+  command -v mkfs.btrfs >/dev/null || { echo "skip: no mkfs.btrfs"; exit 77; }
+  grep -qw btrfs /proc/filesystems || modprobe btrfs 2>/dev/null
+  grep -qw btrfs /proc/filesystems || { echo "skip: the kernel has no btrfs"; exit 77; }
+  scratch_loop "$size" 512
+  [ "$dio" = dio ] && losetup --direct-io=on "$loop" 2>/dev/null
+  # shellcheck disable=SC2086 # the options are words
+  mkfs.btrfs -q -f $mkfs_options "$loop" >/dev/null 2>&1 || { echo "skip: mkfs.btrfs failed"; exit 77; }
+  mount ${mount_options:+-o "$mount_options"} "$loop" "$mnt" ||
+    { echo "skip: cannot mount btrfs (${mount_options:-defaults}) on $loop"; exit 77; }
 }
 
 scratch_cleanup() {
