@@ -160,6 +160,14 @@ TEST(JobfileUnits, BadNumbersSayWhy) {
             "bad time unit 'x' in '10x' (use d, h, m, s, ms, us or ns)");
   EXPECT_EQ(NumError("4z"), "zone units ('z') are not supported by iobench yet");
   EXPECT_EQ(NumError(""), "empty value where a number was expected");
+  // A range where one value is taken says so (it said "bad size unit
+  // 'k-128k'"; fio 3.33 silently reads size=64k-128k as 128k).
+  EXPECT_EQ(NumError("64k-128k"), "'64k-128k' is a range (a-b); this option takes one value");
+  EXPECT_EQ(NumError("1-2", NumKind::kTime), "'1-2' is a range (a-b); this option takes one value");
+  EXPECT_EQ(NumError("4k-x"),
+            "bad size unit 'k-x' in '4k-x' (use k, m, g, t, p, optionally with i and/or b)");
+  EXPECT_NE(ParseErr("[a]\nsize=64k-128k\n").find("option 'size': '64k-128k' is a range"),
+            std::string::npos);
 }
 
 TEST(JobfileUnits, PerDirectionCarryOver) {
