@@ -136,6 +136,37 @@ TEST(JobfileUnits, RateCycleMillisecondsOrTime) {
   EXPECT_EQ(ParseOk("[a]\nrate_cycle=0\n").jobs.at(0).ratecycle_ms, 0u);
 }
 
+// fio 3.33 reads rate_cycle as an integer with a size suffix (fio
+// --debug=parse: 2s -> 2, 250ms -> 262144000, 1min -> 1048576, 1000us ->
+// 1000, 2.9s -> 2): a time with a unit is warned, with both readings and
+// the bare count of ms; a bare count, and 0s, are the same to both.
+TEST(JobfileUnits, RateCycleWithAUnitIsWarned) {
+  auto out = ParseJobText(
+      "[a]\nioengine=null\nsize=1m\nrate_cycle=2s\n"
+      "[b]\nioengine=null\nsize=1m\nrate_cycle=250ms\n"
+      "[c]\nioengine=null\nsize=1m\nrate_cycle=1min\n"
+      "[d]\nioengine=null\nsize=1m\nrate_cycle=2000\n"
+      "[e]\nioengine=null\nsize=1m\nrate_cycle=0s\n"
+      "[f]\nioengine=null\nsize=1m\nrate_cycle=1.5s\n",
+      "t.fio", ".");
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->jobs.at(0).ratecycle_ms, 2000u);  // read as before
+  ASSERT_EQ(out->warnings.size(), 4u) << ::testing::PrintToString(out->warnings);
+  EXPECT_EQ(out->warnings[0],
+            "t.fio:4: warning: option 'rate_cycle': '2s' is 2000 ms to iobench but 2 ms to fio "
+            "3.33, which reads rate_cycle as a number with a size suffix, not a time; write the "
+            "bare count of ms (2000) to mean the same to both");
+  EXPECT_NE(out->warnings[1].find("'250ms' is 250 ms to iobench but 262144000 ms to fio"),
+            std::string::npos)
+      << out->warnings[1];
+  EXPECT_NE(out->warnings[2].find("'1min' is 60000 ms to iobench but 1048576 ms"),
+            std::string::npos)
+      << out->warnings[2];
+  EXPECT_NE(out->warnings[3].find("t.fio:24:"), std::string::npos) << out->warnings[3];
+  EXPECT_NE(out->warnings[3].find("'1.5s' is 1500 ms to iobench but 1 ms"), std::string::npos)
+      << out->warnings[3];
+}
+
 // Sizes go up to INT64_MAX, which off_t holds: offset=8191p (9.2234e18) is
 // fio's too, and was refused as above a 9.2e18 cap. Whole numbers are exact.
 TEST(JobfileUnits, SizesUpToInt64Max) {
