@@ -985,6 +985,15 @@ void MarkPhaseError(const Status& st, const std::vector<size_t>& before, RunResu
   target->error = PhaseErrno(st);
   // The report and stderr name the job already.
   target->error_message = named != nullptr ? sys::WithoutJobName(named->name, message) : message;
+  // The phase's other jobs did not run either: say so, or a script reads
+  // error 0 and no I/O as a clean run that did nothing.
+  const std::string why = "did not run: its phase could not start (job '" + target->name +
+                          "': " + target->error_message + ")";
+  for (size_t g = 0; g < result->groups.size(); ++g) {
+    auto& jobs = result->groups[g].jobs;
+    for (size_t i = g < before.size() ? before[g] : 0; i < jobs.size(); ++i)
+      if (&jobs[i] != target) jobs[i].notes.push_back(why);
+  }
 }
 
 // A system call's failure while one job is set up (its file's stat, the
