@@ -237,14 +237,18 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals, u
     o += fmt::sprintf("%s: (groupid=%d, jobs=%u): err=%2d: pid=%d: %s\n", job.name, job.groupid,
                       rec.members, 0, static_cast<int>(getpid()), CtimeString(timestamp_s));
   } else {
-    o += fmt::sprintf("%s: (groupid=%d, jobs=%u): err=%2d (%s): pid=%d: %s\n", job.name,
-                      job.groupid, rec.members, job.shown_error(), job.shown_error_message(),
-                      static_cast<int>(getpid()), CtimeString(timestamp_s));
+    o +=
+        fmt::sprintf("%s: (groupid=%d, jobs=%u): err=%2d (%s): pid=%d: %s\n", job.name, job.groupid,
+                     rec.members, job.shown_error(), sys::Printable(job.shown_error_message()),
+                     static_cast<int>(getpid()), CtimeString(timestamp_s));
   }
   if (!spec.description.empty()) o += fmt::sprintf("  Description  : [%s]\n", spec.description);
   if (job.interrupted)
     o += "  note: interrupted by a signal; the figures cover the time until then\n";
-  for (const auto& n : job.notes) o += "  note: " + n + "\n";
+  // Messages and notes may hold file names (an opendir= listing): a control
+  // character in one split the line or recoloured the terminal, where the
+  // JSON and stderr escape it.
+  for (const auto& n : job.notes) o += "  note: " + sys::Printable(n) + "\n";
 
   for (const DirView& v : ReportedDirs(rec, totals))
     if (v.stats->bytes || v.stats->ios) WriteDdir(o, rec, totals, v);
@@ -336,13 +340,14 @@ void WriteJob(std::string& o, const JobRecord& rec, const GroupTotals& totals, u
   }
   if (ts.first_error.err && ts.first_error.message.find(" offset=") != std::string::npos) {
     // The worker's message already says what, where and why.
-    o += fmt::sprintf("     first error: %s\n", ts.first_error.message);
+    o += fmt::sprintf("     first error: %s\n", sys::Printable(ts.first_error.message));
   } else if (ts.first_error.err) {
     o += fmt::sprintf("     first error: %s %s offset=%llu%s%s\n",
                       DdirName(static_cast<int>(ts.first_error.ddir)),
-                      ts.first_error.file.empty() ? "-" : ts.first_error.file,
+                      ts.first_error.file.empty() ? "-" : sys::Printable(ts.first_error.file),
                       static_cast<unsigned long long>(ts.first_error.offset),
-                      ts.first_error.message.empty() ? "" : ": ", ts.first_error.message);
+                      ts.first_error.message.empty() ? "" : ": ",
+                      sys::Printable(ts.first_error.message));
   }
   // fio's units: the target in ns, the window in us. Only for a job that
   // entered its I/O loop (latency_depth is 0 otherwise), as fio.

@@ -248,6 +248,29 @@ TEST_F(NormalReportTest, ErrorShownWithMessage) {
       << s;
 }
 
+// A file name from an opendir= listing may hold control characters: the
+// error, first-error and note lines escape them as stderr and the JSON do
+// (a raw ESC recoloured the terminal, a newline split the line in two).
+TEST_F(NormalReportTest, ControlCharactersInMessagesAreEscaped) {
+  RunResult run = testdata::MakeRun(false, 1);
+  JobResult& j = run.groups[0].jobs[0];
+  const std::string path = "/d/x\x1b[31my\nz";
+  j.error = 28;
+  j.error_message = "write " + path + " offset=0: No space left on device";
+  j.stats.first_error = ErrorInfo{28, path, 0, Ddir::kWrite, "No space left on device"};
+  j.stats.total_errors = 1;
+  j.notes.push_back("file " + path + " was short");
+  const std::string s = Normal(run);
+  EXPECT_EQ(s.find('\x1b'), std::string::npos) << s;
+  EXPECT_NE(s.find("err=28 (write /d/x\\x1b[31my\\nz offset=0: No space left on device): pid="),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("     first error: write /d/x\\x1b[31my\\nz offset=0: No space left"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("  note: file /d/x\\x1b[31my\\nz was short\n"), std::string::npos) << s;
+}
+
 TEST_F(NormalReportTest, ErrorsLineOnlyWithContinueOnError) {
   RunResult run = testdata::MakeRun(false, 1);
   JobResult& j = run.groups[0].jobs[0];
