@@ -717,6 +717,11 @@ int Main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", parsed.status().message().c_str());
     return kExitUsage;
   }
+  // And the --sweep values' (runtime=2sec is 2 us to fio), said before
+  // the run as the job file's are, and counted by --warnings-fatal.
+  if (!cli.sweeps.empty())
+    for (auto& w : iobench::SweepWarnings(parsed->jobs, SessionFor(cli, job_files, cmdline)))
+      parsed->warnings.push_back(std::move(w));
   for (const auto& w : parsed->warnings) std::fprintf(stderr, "%s\n", w.c_str());
   // `--output=ow.fio ow.fio` replaced the job file with the report, and
   // --output=x.log a job's read_iolog=x.log or write_iolog=x.log.

@@ -2110,7 +2110,8 @@ Result<ParseOutput> ParseJobs(const ParseInput& in) {
   return out;
 }
 
-Status SetOption(JobSpec* job, const std::string& name, const std::string& value) {
+Status SetOption(JobSpec* job, const std::string& name, const std::string& value,
+                 std::vector<std::string>* warnings) {
   RawSetting r;
   r.key = name;
   r.value = value;
@@ -2124,7 +2125,7 @@ Status SetOption(JobSpec* job, const std::string& name, const std::string& value
   r.text = name + "=" + value;
   r.key_col = 1;
   r.value_col = static_cast<int>(name.size()) + 2;
-  IOB_RETURN_IF_ERROR(ApplyAll(job, {r}, nullptr));
+  IOB_RETURN_IF_ERROR(ApplyAll(job, {r}, warnings));
   // A new engine must still accept the engine options the job sets.
   return CheckEngineOptions(*job);
 }

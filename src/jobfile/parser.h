@@ -57,7 +57,10 @@ Result<ParseOutput> ParseJobText(const std::string& text, const std::string& dis
 // command line's precedence. Appends to job->settings (and ->unimplemented)
 // with file "<sweep>"; an error about the value starts "<sweep>: " (the
 // sweep puts the argument there) and other errors name it "(<sweep>)".
-Status SetOption(JobSpec* job, const std::string& name, const std::string& value);
+// `warnings` (when not null) gets what the parser warns of the value, as
+// "<sweep>: warning: option 'runtime': ...".
+Status SetOption(JobSpec* job, const std::string& name, const std::string& value,
+                 std::vector<std::string>* warnings = nullptr);
 
 // Every engine option the job sets itself (or the command line does)
 // against the job's engine; one its [global] gave was checked against the

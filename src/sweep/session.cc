@@ -944,6 +944,8 @@ struct SessionPlan {
   std::vector<sweep::SweepPoint> points;  // one empty point without --sweep
   // The jobs of each point, with its values applied (checked once, here).
   std::vector<std::vector<JobSpec>> point_jobs;
+  // What the parser warns of the --sweep values, once each.
+  std::vector<std::string> warnings;
 };
 
 // --compare BASE.json against jobs still to run: a base that matches none of
@@ -1076,7 +1078,7 @@ Result<SessionPlan> PlanSession(const std::vector<JobSpec>& jobs, const SessionO
     // force_async alone met the base job's psync).
     plan.point_jobs.clear();
     for (const auto& point : plan.points) {
-      auto applied = sweep::ApplyPoint(jobs, point, o.set_option, o.is_job_option);
+      auto applied = sweep::ApplyPoint(jobs, point, o.set_option, o.is_job_option, &plan.warnings);
       if (!applied.ok()) return applied.status();
       plan.point_jobs.push_back(std::move(*applied));
     }
@@ -1121,6 +1123,12 @@ Result<std::vector<std::pair<sweep::SweepPoint, std::vector<JobSpec>>>> PlanPoin
   for (size_t i = 0; i < plan.points.size(); ++i)
     out.emplace_back(plan.points[i], std::move(plan.point_jobs[i]));
   return out;
+}
+
+std::vector<std::string> SweepWarnings(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
+  if (o.sweeps.empty()) return {};
+  Result<SessionPlan> plan = PlanSession(jobs, o);
+  return plan.ok() ? std::move(plan->warnings) : std::vector<std::string>{};
 }
 
 Status CheckSession(const std::vector<JobSpec>& jobs, const SessionOptions& o,

@@ -88,6 +88,13 @@ Status CheckSession(const std::vector<JobSpec>& jobs, const SessionOptions& opts
 Result<std::vector<std::pair<sweep::SweepPoint, std::vector<JobSpec>>>> PlanPoints(
     const std::vector<JobSpec>& jobs, const SessionOptions& opts);
 
+// What the job parser warns of the --sweep values (a time unit or size
+// prefix fio 3.33 reads otherwise), once each, as "--sweep runtime=2sec:
+// warning: ...": for stderr before the run, beside the job file's. None when
+// the sweep cannot be planned (the run refuses it in its own words).
+std::vector<std::string> SweepWarnings(const std::vector<JobSpec>& jobs,
+                                       const SessionOptions& opts);
+
 // --compare BASE.json NEW.json with nothing to run.
 int CompareFiles(const SessionOptions& opts);
 

@@ -418,7 +418,8 @@ Result<std::vector<SweepPoint>> ExpandSweeps(const std::vector<std::string>& swe
 }
 
 Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const SweepPoint& point,
-                                        const OptionSetter& set, const IsJobOption& is_job_option) {
+                                        const OptionSetter& set, const IsJobOption& is_job_option,
+                                        std::vector<std::string>* warnings) {
   std::vector<JobSpec> jobs = base;
   // The engine first: engine options check it when they are set, whatever
   // the order of the --sweep flags (--sweep force_async=0,1 --sweep
@@ -433,15 +434,17 @@ Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const 
       if (is_job_option && !is_job_option(key)) continue;
       if (!set) return Status::Internal("ApplyPoint: no option setter");
       const size_t before = job.settings.size();
-      Status st = set(&job, key, value);
-      if (!st.ok()) {
-        // The setter names the value's place "<sweep>" (jobfile::SetOption);
-        // the argument says which value it is.
-        constexpr std::string_view kPlace = "<sweep>: ";
-        std::string m = st.message();
+      std::vector<std::string> said;
+      Status st = set(&job, key, value, warnings != nullptr ? &said : nullptr);
+      // The setter names the value's place "<sweep>" (jobfile::SetOption);
+      // the argument says which value it is.
+      constexpr std::string_view kPlace = "<sweep>: ";
+      const auto placed = [&](std::string m) {
         if (m.starts_with(kPlace)) m.erase(0, kPlace.size());
-        return Status(st.code(), QuoteSweepArg(key + "=" + value) + ": " + m, st.errno_value());
-      }
+        return QuoteSweepArg(key + "=" + value) + ": " + m;
+      };
+      if (!st.ok()) return Status(st.code(), placed(st.message()), st.errno_value());
+      for (auto& w : said) sys::AddUnique(warnings, placed(std::move(w)));
       // Where the value came from, for messages about it ("bs=131072 (read,
       // at <sweep>)"), whatever place the setter records.
       for (size_t i = before; i < job.settings.size(); ++i) job.settings[i].file = "<sweep>";

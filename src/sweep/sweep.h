@@ -49,9 +49,12 @@ struct SweepPoint {
 };
 
 // Sets one job option by name on a JobSpec, with the parser's checks and
-// unit conversions. main.cc passes jobfile::SetOption.
+// unit conversions, appending to `warnings` (when not null) what the parser
+// warns of the value (a unit fio reads otherwise). main.cc passes
+// jobfile::SetOption.
 using OptionSetter =
-    std::function<Status(JobSpec*, const std::string& name, const std::string& value)>;
+    std::function<Status(JobSpec*, const std::string& name, const std::string& value,
+                         std::vector<std::string>* warnings)>;
 // True when `name` is a job option (iodepth, bs, ...). A sweep key for which
 // it is false (setra, scheduler, ...) is only passed to --sweep-cmd hooks.
 using IsJobOption = std::function<bool(const std::string& name)>;
@@ -111,9 +114,12 @@ std::vector<SweepPoint> ExpandAxes(const std::vector<SweepAxis>& axes);
 // options" in JSON shows it), an OptionSetting with source kCommandLine and
 // file "<sweep>" is appended. Errors read "--sweep iodepth=abc: <setter's>",
 // a leading "<sweep>: " of the setter's (the place jobfile::SetOption names)
-// left out: the argument names it.
+// left out: the argument names it. The setter's warnings go to `warnings`
+// (when not null) once each, their "<sweep>" place replaced by the argument
+// as the errors' is ("--sweep runtime=2sec: warning: ...").
 Result<std::vector<JobSpec>> ApplyPoint(const std::vector<JobSpec>& base, const SweepPoint& point,
-                                        const OptionSetter& set, const IsJobOption& is_job_option);
+                                        const OptionSetter& set, const IsJobOption& is_job_option,
+                                        std::vector<std::string>* warnings = nullptr);
 
 // Expands a --sweep-cmd template for a point: `{KEY}` is KEY's value, `{}`
 // the value of the first key that is not a job option (the first key when

@@ -32,4 +32,19 @@ expect_eq "command line" "$(err --iodepth_batch=default --sweep iodepth=1,2)" \
   "command line: option 'iodepth_batch': bad number 'default'
 --iodepth_batch=default
                 ^"
+# A value fio 3.33 reads otherwise is warned of, once however many points
+# and jobs use it, before the run (it was silent), and --warnings-fatal
+# counts it.
+printf '[a]\nioengine=null\nsize=64k\n[b]\nioengine=null\nsize=64k\n' >two.fio
+"$bin" two.fio --sweep bs=4ki,4k --sweep iodepth=1,2 --output-format=terse >w.out 2>w.err
+expect_eq "warned value: exit" "$?" 0
+expect_eq "warned value: stderr" "$(cat w.err)" \
+  "--sweep bs=4ki: warning: option 'bs': '4ki' is 4000 bytes to iobench (as man fio documents for kb_base=1024) but 4096 to fio 3.33 (which switches units only for a suffix with 'ib'); write 'bs=4KiB' for iobench's reading or 'bs=4k' for fio's to mean the same to both"
+expect_eq "warned value: the run" "$(wc -l <w.out)" 8
+"$bin" two.fio --sweep runtime=1sec --warnings-fatal >wf.out 2>wf.err
+expect_eq "--warnings-fatal: exit" "$?" 2
+expect_eq "--warnings-fatal: stderr" "$(tail -1 wf.err)" \
+  "iobench: --warnings-fatal: 1 warning above, not running"
+grep -q "^--sweep runtime=1sec: warning: option 'runtime': '1sec' is 1 sec to iobench but 1 us to fio 3.33" wf.err ||
+  fail "--warnings-fatal: $(cat wf.err)"
 [ "$fails" -eq 0 ]

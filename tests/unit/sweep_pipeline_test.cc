@@ -16,7 +16,8 @@ namespace {
 using iobench::testing::TempDir;
 using nlohmann::json;
 
-Status SetIodepth(JobSpec* job, const std::string& name, const std::string& value) {
+Status SetIodepth(JobSpec* job, const std::string& name, const std::string& value,
+                  std::vector<std::string>* = nullptr) {
   if (name != "iodepth") return Status::Invalid("unknown option " + name);
   job->iodepth = static_cast<uint32_t>(std::stoul(value));
   return Status::Ok();

@@ -205,7 +205,8 @@ TEST(SweepExpandTest, NoSweepIsOnePlainPoint) {
 }
 
 // A stand-in for jobfile::SetOption: a few typed fields, with errors.
-Status FakeSetter(JobSpec* job, const std::string& name, const std::string& value) {
+Status FakeSetter(JobSpec* job, const std::string& name, const std::string& value,
+                  std::vector<std::string>* = nullptr) {
   auto number = [&](uint32_t* field) -> Status {
     char* end = nullptr;
     const unsigned long v = std::strtoul(value.c_str(), &end, 10);
@@ -269,7 +270,8 @@ TEST(SweepApplyTest, SetterErrorNamesTheSweep) {
 // is "job.fio:3": the argument says it better, so the error read "--sweep
 // ioengine=x: command line: ..." (then "<sweep>: ...") twice over.
 TEST(SweepApplyTest, SetterPlaceGivesWayToTheArgument) {
-  const OptionSetter placed = [](JobSpec*, const std::string& name, const std::string& value) {
+  const OptionSetter placed = [](JobSpec*, const std::string& name, const std::string& value,
+                                 std::vector<std::string>*) {
     return Status::Invalid("<sweep>: option '" + name + "': bad number '" + value + "'\n" + name +
                            "=" + value + "\n" + std::string(name.size() + 1, ' ') + "^");
   };
@@ -278,7 +280,8 @@ TEST(SweepApplyTest, SetterPlaceGivesWayToTheArgument) {
   EXPECT_EQ(r.status().message(),
             "--sweep iodepth=lots: option 'iodepth': bad number 'lots'\niodepth=lots\n        ^");
   // Only a leading place: one in the middle is the setter's own words.
-  const OptionSetter other = [](JobSpec*, const std::string&, const std::string&) {
+  const OptionSetter other = [](JobSpec*, const std::string&, const std::string&,
+                                std::vector<std::string>*) {
     return Status::Invalid("job 'a': rate (<sweep>: x) and <sweep>: y");
   };
   r = ApplyPoint({JobSpec{}}, SweepPoint{{{"iodepth", "1"}}}, other, FakeIsJobOption);
