@@ -385,6 +385,47 @@ std::optional<std::string> FioTimeUnitWarning(const RawSetting& r, const std::st
          " to mean the same to both";
 }
 
+namespace {
+// A results document given as a job file (`iobench --output-format=table
+// fb.json`) failed as "fb.json:2:8: expected '=' between option '"fio' and
+// its value", which said nothing of what the file is. Its first character
+// is `{` (or a line's, after fio's notes), and it reads as a JSON object
+// with "jobs" or "fio version" (or, cut short or followed by another
+// format's text, names one of them). An included file is told of too.
+bool LooksLikeResultsJson(const std::string& text) {
+  // fio's output may start with its notes ("note: both iodepth >= 1 and
+  // synchronous I/O engine are selected, ..."), the JSON on a later line.
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return false;
+  if (text[first] != '{') {
+    const size_t line = text.find("\n{");
+    if (line == std::string::npos) return false;
+    first = line + 1;
+  }
+  const std::string json = text.substr(first);
+  const auto doc = nlohmann::json::parse(json, nullptr, false);
+  if (!doc.is_discarded())
+    return doc.is_object() && (doc.contains("jobs") || doc.contains("fio version"));
+  return json.find("\"fio version\"") != std::string::npos ||
+         json.find("\"jobs\"") != std::string::npos;
+}
+
+// The error `st` about job file `name` (text `text`), with a last line that
+// says so when the file is a results document, and how to see its tables.
+Status WithResultsFileHint(const Status& st, const std::string& text, const std::string& name) {
+  if (st.ok() || !LooksLikeResultsJson(text)) return st;
+  const bool piped = name == "-" || name == "<stdin>";
+  const std::string file = piped ? "FILE.json" : sys::ShellWord(name);
+  return Status(st.code(),
+                st.message() + "\n" + (piped ? "<stdin>" : name) +
+                    " looks like a results file (fio or iobench JSON output), not a job file: " +
+                    (piped ? "save it to a file, then " : "") + "iobench --compare " + file +
+                    " NEW.json shows it in tables beside NEW.json (--compare " + file + " " + file +
+                    " shows its figures alone, each delta 0)",
+                st.errno_value());
+}
+}  // namespace
+
 // Reads one job file (and its includes) into sections.
 class FileReader {
  public:
@@ -515,7 +556,8 @@ class FileReader {
         include_sites_.push_back(display + ":" + std::to_string(e.line));
         // The next level resolves against the directory of the name as
         // built here, not of the file it resolves to (see ParseJobs).
-        Status read = ReadText(*content, path, DirName(path), stack);
+        Status read =
+            WithResultsFileHint(ReadText(*content, path, DirName(path), stack), *content, path);
         // An error in the included file names where it was included from
         // (the innermost include adds the whole chain; the outer ones pass
         // it on as it is).
@@ -1937,38 +1979,6 @@ Result<ParseOutput> ParseJobText(const std::string& text, const std::string& dis
   DedupeWarnings(&out.warnings);
   return out;
 }
-
-namespace {
-// A results document given as a job file (`iobench --output-format=table
-// fb.json`) failed as "fb.json:2:8: expected '=' between option '"fio' and
-// its value", which said nothing of what the file is. Its first character
-// is `{`, and it reads as a JSON object with "jobs" or "fio version" (or,
-// cut short or followed by another format's text, names one of them).
-bool LooksLikeResultsJson(const std::string& text) {
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos || text[first] != '{') return false;
-  const auto doc = nlohmann::json::parse(text, nullptr, false);
-  if (!doc.is_discarded())
-    return doc.is_object() && (doc.contains("jobs") || doc.contains("fio version"));
-  return text.find("\"fio version\"") != std::string::npos ||
-         text.find("\"jobs\"") != std::string::npos;
-}
-
-// The error `st` about job file `name` (text `text`), with a last line that
-// says so when the file is a results document, and how to see its tables.
-Status WithResultsFileHint(const Status& st, const std::string& text, const std::string& name) {
-  if (st.ok() || !LooksLikeResultsJson(text)) return st;
-  const bool piped = name == "-";
-  const std::string file = piped ? "FILE.json" : sys::ShellWord(name);
-  return Status(st.code(),
-                st.message() + "\n" + (piped ? "<stdin>" : name) +
-                    " looks like a results file (fio or iobench JSON output), not a job file: " +
-                    (piped ? "save it to a file, then " : "") + "iobench --compare " + file +
-                    " NEW.json shows it in tables beside NEW.json (--compare " + file + " " + file +
-                    " shows its figures alone, each delta 0)",
-                st.errno_value());
-}
-}  // namespace
 
 Result<ParseOutput> ParseJobs(const ParseInput& in) {
   ParseOutput out;

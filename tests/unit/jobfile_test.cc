@@ -3153,6 +3153,25 @@ TEST(JobfileErrors, ResultsFileGivenAsJobFile) {
   // Other JSON, or a job file's stray brace, is only the job file error.
   EXPECT_EQ(iobench::testing::Lines(err("o.json", "{\"a\": 1}\n")).size(), 3u);
   EXPECT_EQ(iobench::testing::Lines(err("b.fio", "{\n[j]\nsize=1m\n# jobs\n")).size(), 3u);
+  // fio's output with its note before the JSON (psync at iodepth=4) was
+  // only the job file error.
+  EXPECT_EQ(iobench::testing::Lines(err("fb.json",
+                                        "note: both iodepth >= 1 and synchronous I/O engine are "
+                                        "selected, queue depth will be capped at 1\n" +
+                                            pretty))
+                .back(),
+            hint);
+  // An included results file is told of too, with the include's chain.
+  d.Write("r.json", pretty);
+  const std::string inc = err("inc.fio", "[a]\nioengine=null\nsize=64k\ninclude r.json\n");
+  EXPECT_NE(inc.find("r.json:2:8: expected '=' between option '\"fio' and its value (included "
+                     "from "),
+            std::string::npos)
+      << inc;
+  EXPECT_NE(inc.find("r.json looks like a results file (fio or iobench JSON output), not a job "
+                     "file: iobench --compare "),
+            std::string::npos)
+      << inc;
 }
 
 TEST(JobfileErrors, MissingIncludeAndCycle) {
