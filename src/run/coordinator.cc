@@ -820,6 +820,7 @@ class Watchdog {
     last_check_ns_ = now;
     std::string report;
     size_t stuck = 0;
+    size_t not_io = 0;  // stuck clones not waiting on the device
     for (size_t i = 0; i < sh_.clones.size(); ++i) {
       if (sh_.finished[i].load()) continue;
       // When the clone's stop flag (its phase's or its group's) was first seen.
@@ -882,17 +883,19 @@ class Watchdog {
       report += "): ";
       if (state == job_state::kPreReading)
         report += "stuck in its pre_read";
-      else if (!started)
+      else if (!started) {
         report += "stuck before its I/O (its exec_prerun)";
-      else if (state == '_')
+        ++not_io;
+      } else if (state == '_')
         report += "stuck closing its files";
       else if (state == 'F')
         report += "stuck in its final fsync";
       else if (sync_[i])
         report += "1 I/O in flight, inside a synchronous engine call";
-      else if (mw.in_flight() == 0)  // past its I/O, or held up in user space (a log's disk)
+      else if (mw.in_flight() == 0) {  // past its I/O, or held up in user space (a log's disk)
         report += "no I/O in flight, but not finished";
-      else
+        ++not_io;
+      } else
         report += std::to_string(mw.in_flight()) + " I/O(s) in flight";
       // Tenths of a second; below 0.1 s in ms (--stuck-timeout=10ms said "0.0 s").
       report += ", none completed in the last " +
@@ -906,8 +909,12 @@ class Watchdog {
                 ", " + why;
     }
     if (stuck == 0) return Status::Ok();
+    // The device only when some clone waits on it: a prerun that ignores
+    // the stop, or a clone held up with nothing in flight, is no device's.
     return Status(Status::Code::kIoError,
-                  "the device does not complete I/O: giving up" + report +
+                  std::string(not_io == stuck ? "a job does not finish"
+                                              : "the device does not complete I/O") +
+                      ": giving up" + report +
                       " (the job's thread is left behind; its results are lost)",
                   ETIMEDOUT);
   }

@@ -28,4 +28,15 @@ done <<'LIST'
 --ioengine=psync --filename=pr --rw=read --exec_prerun=./slow
 --ioengine=psync --filename=pr --rw=read --pre_read=1 --exec_prerun=./slow
 LIST
+
+# A prerun that ignores the stop is given up on, but it is no device's
+# doing: the headline said "the device does not complete I/O" of a job
+# that had issued nothing.
+printf '#!/bin/sh\ntrap "" INT TERM\necho $$ >deaf.pid\nexec sleep 5\n' >deaf && chmod +x deaf
+timeout --preserve-status -s INT 1 "$bin" --name=t --size=1m --ioengine=null --exec_prerun=./deaf \
+  --stuck-timeout=1 --output-format=terse >deaf.out 2>deaf.err
+expect_eq "deaf prerun: exit (the signal's)" "$?" 130
+expect_eq "deaf prerun: stderr" "$(cat deaf.err)" \
+  "iobench: a job does not finish: giving up; job 't' (ioengine=null): stuck before its I/O (its exec_prerun), none completed in the last 1 s, after the stop signal (the job's thread is left behind; its results are lost)"
+[ -s deaf.pid ] && kill -KILL "$(cat deaf.pid)" 2>/dev/null
 [ "$fails" -eq 0 ]

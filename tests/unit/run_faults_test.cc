@@ -118,6 +118,8 @@ TEST(RunWatchdogTest, AsyncJobStuckAfterItsRuntimeIsNamedWithItsInFlightCount) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Status::Code::kIoError);
   EXPECT_EQ(r.status().errno_value(), ETIMEDOUT);
+  EXPECT_EQ(r.status().message().rfind("the device does not complete I/O: giving up; ", 0), 0u)
+      << r.status().message();
   EXPECT_NE(r.status().message().find("job 'hung' (ioengine=io_uring): 4 I/O(s) in flight, none "
                                       "completed in the last 0.2 s, after its runtime ended"),
             std::string::npos)
