@@ -245,6 +245,12 @@ struct TargetContext {
   // The driver behind fs_type when it is not the type's own: "ext4" for an
   // ext2 or ext3 mount the ext4 code serves (its /sys/fs/ext4/<dev>).
   std::string fs_driver;
+  // The options of the mount holding a file target: the mount's own, then
+  // its super block's not already listed, as /proc/self/mountinfo lists
+  // them ("rw,relatime,sync,data=journal"); "" for a block device. The
+  // normal report shows those that change what is measured
+  // (sys::MeasuredMountOptions).
+  std::string mount_options;
   std::string device;  // block device under the target, resolved to the disk
   // A loop device over a file on a filesystem without a disk (tmpfs): that
   // filesystem ("loop0 on tmpfs" in `device`). An overlay: the filesystem

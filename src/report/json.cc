@@ -285,6 +285,7 @@ ojson BuildJsonContext(const RunContext& c) {
     // systems only.
     if (!t.jobs.empty()) j["jobs"] = t.jobs;
     j["fs_type"] = t.fs_type;
+    j["mount_options"] = t.mount_options;
     j["device"] = t.device;
     if (!t.backing_fs.empty()) j["backing_fs"] = t.backing_fs;
     j["model"] = t.model;

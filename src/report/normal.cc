@@ -17,6 +17,7 @@
 #include "report/fio_report.h"
 #include "stats/summary.h"
 #include "stats/units.h"
+#include "sys/mount_options.h"
 #include "sys/strings.h"
 #include "sys/target.h"
 
@@ -383,9 +384,19 @@ void WriteGroupStatus(std::string& o, const GroupTotals& t) {
   }
 }
 
+// The target's mount options that change what is measured (sync,
+// data=journal, compress=...): every mount has rw, relatime and its
+// defaults, which are left out.
+std::string ShownMountOptions(const TargetContext& t) {
+  const bool in_memory = sys::IsMemoryFs(t.fs_type) || sys::IsMemoryFs(t.backing_fs);
+  return sys::Printable(sys::Join(sys::MeasuredMountOptions(t.mount_options, in_memory), ","));
+}
+
 std::string TargetLine(const TargetContext& t) {
   std::vector<std::string> parts;
   if (!t.fs_type.empty()) parts.push_back("fs=" + t.fs_type);
+  if (const std::string opts = ShownMountOptions(t); !opts.empty())
+    parts.push_back("mount_options=" + opts);
   // No block device (tmpfs, ramfs, nfs, an overlay on tmpfs): say so, and
   // that the data lives in memory where it does; a buffered test there
   // measures RAM and nothing else in the header said it.
@@ -457,7 +468,8 @@ std::string FormatContextBlock(const RunResult& run) {
   size_t folded = 0;
   for (size_t i = 0; i < c.targets.size(); ++i) {
     const TargetContext& t = c.targets[i];
-    std::string kind = t.fs_type + "\n" + sys::TargetDeviceLabel(t);
+    // A mount whose options change the numbers (sync) is a kind of its own.
+    std::string kind = t.fs_type + "\n" + ShownMountOptions(t) + "\n" + sys::TargetDeviceLabel(t);
     const bool seen = std::find(shown_kinds.begin(), shown_kinds.end(), kind) != shown_kinds.end();
     if (i >= kShown && seen) {
       ++folded;

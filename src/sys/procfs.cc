@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "sys/strings.h"
+
 namespace iobench::sys {
 namespace {
 
@@ -78,18 +80,23 @@ Result<int64_t> ReadIntFile(const std::string& path) {
   return static_cast<int64_t>(v);
 }
 
-std::string MountOption(const MountEntry& m, const std::string& key) {
-  const std::string& o = m.super_options;
-  const std::string prefix = key + "=";
-  for (size_t i = 0; i < o.size();) {
-    std::string opt;
-    for (; i < o.size() && o[i] != ','; ++i) {
-      if (o[i] == '\\' && i + 1 < o.size() && o[i + 1] == ',') ++i;
-      opt += o[i];
-    }
-    ++i;
-    if (opt.rfind(prefix, 0) == 0) return Unescape(opt.substr(prefix.size()));
+std::string AllMountOptions(const MountEntry& m) {
+  std::vector<std::string> all;
+  for (const std::string* list : {&m.options, &m.super_options})
+    if (!list->empty())
+      for (auto& opt : SplitEscaped(*list, ',')) AddUnique(&all, std::move(opt));
+  std::string out;
+  for (const auto& opt : all) {
+    if (!out.empty()) out += ',';
+    for (const char c : opt) out += c == ',' ? std::string("\\,") : std::string(1, c);
   }
+  return out;
+}
+
+std::string MountOption(const MountEntry& m, const std::string& key) {
+  const std::string prefix = key + "=";
+  for (const auto& opt : SplitEscaped(m.super_options, ','))
+    if (opt.rfind(prefix, 0) == 0) return Unescape(opt.substr(prefix.size()));
   return "";
 }
 
@@ -119,6 +126,7 @@ Result<std::vector<MountEntry>> ReadMountInfo(const std::string& path) {
     e.minor = min;
     e.root = Unescape(fields[3]);
     e.mount_point = Unescape(fields[4]);
+    e.options = fields[5];
     if (sep + 1 < fields.size()) e.fs_type = fields[sep + 1];
     if (sep + 2 < fields.size()) e.source = Unescape(fields[sep + 2]);
     if (sep + 3 < fields.size()) e.super_options = fields[sep + 3];

@@ -43,6 +43,7 @@ struct MountEntry {
   uint32_t minor = 0;
   std::string root;           // field 4: root of the mount within the filesystem
   std::string mount_point;    // field 5
+  std::string options;        // field 6: the mount's own (rw,nosuid,noatime)
   std::string fs_type;        // after the " - " separator
   std::string source;         // mount source, e.g. /dev/vda1
   std::string super_options;  // the filesystem's options (overlay: lowerdir=,upperdir=,...)
@@ -51,6 +52,11 @@ struct MountEntry {
 // mountinfo escapes a ',' inside a value (an overlay directory's name) as
 // "\\," and blanks and backslashes as \ooo.
 std::string MountOption(const MountEntry& m, const std::string& key);
+// The mount's own options, then its super block's not already listed (both
+// start with rw or ro), joined by ',' as mountinfo lists them, a comma in a
+// value escaped as there ("\\,"): "rw,noatime,sync,data=journal". Split
+// it with SplitEscaped(list, ',') (sys/strings.h).
+std::string AllMountOptions(const MountEntry& m);
 Result<std::vector<MountEntry>> ReadMountInfo(const std::string& path = "/proc/self/mountinfo");
 
 // The mount whose mount point is the longest prefix of `abs_path` (an

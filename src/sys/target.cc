@@ -473,6 +473,9 @@ Result<TargetInfo> ResolveTarget(const std::string& path, bool written) {
     if (info.is_regular_file) info.size_bytes = static_cast<uint64_t>(st.st_size);
     auto fs = FsTypeName(info.probed_path);
     if (fs.ok()) info.ctx.fs_type = *fs;
+    if (auto mounts = ReadMountInfo(); mounts.ok())
+      if (const MountEntry* m = FindMountForPath(*mounts, RealPath(info.probed_path)))
+        info.ctx.mount_options = AllMountOptions(*m);
     // ext3 (since Linux 4.3), and ext2 on kernels without its own driver,
     // are served by the ext4 code, with ext4's nonblocking buffered reads.
     if (info.ctx.fs_type == "ext2" || info.ctx.fs_type == "ext3")

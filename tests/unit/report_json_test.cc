@@ -54,6 +54,8 @@ TEST(ReportJsonTest, TopLevelKeysInFioOrder) {
   EXPECT_EQ(j["iobench"]["context"]["clock"], "clock_gettime");
   EXPECT_EQ(j["iobench"]["context"]["kernel_clocksource"], "kvm-clock");
   EXPECT_EQ(j["iobench"]["context"]["targets"][0]["fs_type"], "ext4");
+  EXPECT_EQ(j["iobench"]["context"]["targets"][0]["mount_options"],
+            "rw,relatime,errors=remount-ro");
   EXPECT_EQ(j["iobench"]["interrupted"], false);
   EXPECT_TRUE(j["iobench"]["point"].is_object());
 }

@@ -136,6 +136,39 @@ TEST_F(NormalReportTest, TargetWithoutADiskNamesWhereItsDataIs) {
       << s.substr(0, 600);
 }
 
+// The mount options that change what is measured are on the target line;
+// the ones every mount has are not (the JSON context has them all).
+TEST_F(NormalReportTest, TargetLineShowsTheMountOptionsThatChangeTheNumbers) {
+  RunResult run = testdata::MakeRun(false);
+  TargetContext t;
+  t.path = "/mnt/f";
+  t.fs_type = "ext4";
+  t.device = "loop0 on vda";
+  t.mount_options = "rw,relatime,sync,nodioread_nolock,nodelalloc,data=journal";
+  run.context.targets = {t};
+  t.path = "/data/f";
+  t.mount_options = "rw,relatime,errors=remount-ro";
+  run.context.targets.push_back(t);
+  t.path = "/dev/shm/f";
+  t.fs_type = "tmpfs";
+  t.device.clear();
+  t.mount_options = "rw,nosuid,nodev,size=65536k";
+  run.context.targets.push_back(t);
+  t.path = "/dev/loop0";
+  t.fs_type.clear();
+  t.device = "loop0";
+  t.mount_options.clear();
+  run.context.targets.push_back(t);
+  const std::string s = Normal(run);
+  EXPECT_NE(s.find("\ntarget /mnt/f: fs=ext4, mount_options=sync,nodelalloc,data=journal, "
+                   "device=loop0 on vda\n"
+                   "target /data/f: fs=ext4, device=loop0 on vda\n"
+                   "target /dev/shm/f: fs=tmpfs, device=none (tmpfs: data in memory)\n"
+                   "target /dev/loop0: device=loop0\n"),
+            std::string::npos)
+      << s.substr(0, 600);
+}
+
 TEST_F(NormalReportTest, GreppableLines) {
   const std::string s = Normal(testdata::MakeRun(false));
   const char* const kPatterns[] = {

@@ -124,6 +124,7 @@ inline RunContext MakeContext() {
   TargetContext t;
   t.path = "/var/tmp/iobench.t";
   t.fs_type = "ext4";
+  t.mount_options = "rw,relatime,errors=remount-ro";
   t.device = "vda";
   t.model = "QEMU HARDDISK";
   t.scheduler = "mq-deadline";
