@@ -395,9 +395,12 @@ namespace {
 bool LooksLikeResultsJson(const std::string& text) {
   // fio's output may start with its notes ("note: both iodepth >= 1 and
   // synchronous I/O engine are selected, ..."), the JSON on a later line.
+  // After notes, the rest must parse: a broken job file with a brace line
+  // and a "jobs" further down is no results file.
   size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) return false;
-  if (text[first] != '{') {
+  const bool noted = text[first] != '{';
+  if (noted) {
     const size_t line = text.find("\n{");
     if (line == std::string::npos) return false;
     first = line + 1;
@@ -406,8 +409,8 @@ bool LooksLikeResultsJson(const std::string& text) {
   const auto doc = nlohmann::json::parse(json, nullptr, false);
   if (!doc.is_discarded())
     return doc.is_object() && (doc.contains("jobs") || doc.contains("fio version"));
-  return json.find("\"fio version\"") != std::string::npos ||
-         json.find("\"jobs\"") != std::string::npos;
+  return !noted && (json.find("\"fio version\"") != std::string::npos ||
+                    json.find("\"jobs\"") != std::string::npos);
 }
 
 // The error `st` about job file `name` (text `text`), with a last line that

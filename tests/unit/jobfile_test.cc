@@ -3161,6 +3161,10 @@ TEST(JobfileErrors, ResultsFileGivenAsJobFile) {
                                             pretty))
                 .back(),
             hint);
+  // A broken job file with a brace line and a "jobs" further down is not
+  // one: after text that is no JSON, the rest must parse.
+  EXPECT_EQ(iobench::testing::Lines(err("n.fio", "[a]\nsize=1m\nfoo\n{\n\"jobs\" here\n")).size(),
+            3u);
   // An included results file is told of too, with the include's chain.
   d.Write("r.json", pretty);
   const std::string inc = err("inc.fio", "[a]\nioengine=null\nsize=64k\ninclude r.json\n");
