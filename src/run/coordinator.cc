@@ -994,8 +994,11 @@ void MarkPhaseError(const Status& st, const std::vector<size_t>& before, RunResu
   target->error_message = named != nullptr ? sys::WithoutJobName(named->name, message) : message;
   // The phase's other jobs did not run either: say so, or a script reads
   // error 0 and no I/O as a clean run that did nothing.
-  const std::string why = "did not run: its phase could not start (job '" + target->name +
-                          "': " + target->error_message + ")";
+  // The job only when the message named it: else the error went on the
+  // phase's first job, and naming it would blame a job that did nothing.
+  const std::string why = "did not run: its phase could not start (" +
+                          (named != nullptr ? "job '" + target->name + "': " : std::string()) +
+                          target->error_message + ")";
   for (size_t g = 0; g < result->groups.size(); ++g) {
     auto& jobs = result->groups[g].jobs;
     for (size_t i = g < before.size() ? before[g] : 0; i < jobs.size(); ++i)
