@@ -1539,6 +1539,12 @@ class PhaseRunner {
 
   Status Prepare(const Phase& phase, const std::vector<int>& groupids, std::vector<Clone>* clones) {
     failed_.clear();
+    // Each file's size once the clones resolved so far are laid out, for
+    // file_append=1 (ResolveTargets): fio 3.33 sets its jobs up in job
+    // order, each laying its files out before the next, so a later clone
+    // appends after an earlier one's region instead of over it. A later
+    // phase finds the earlier phases' appends on disk.
+    std::map<std::string, uint64_t> laid_out;
     for (size_t j : phase.jobs) {
       const JobSpec& job = jobs_[j];
       if (auto f = failed_jobs_.find(j); f != failed_jobs_.end()) {  // see FailJob
@@ -1566,7 +1572,7 @@ class PhaseRunner {
         const std::vector<std::string> paths = sys::ClonePaths(job, j, c.jobnum, Taken(), &dropped);
         bool small = false;
         Result<std::vector<TargetFile>> resolved =
-            ResolveTargets(job, c.jobnum, diskless, &paths, &small);
+            ResolveTargets(job, c.jobnum, diskless, &paths, &small, &laid_out);
         small = small && n > 1;
         // After the first phase a clone whose files cannot be resolved
         // (no size for the null engine, a file to read that is missing)
@@ -1606,6 +1612,11 @@ class PhaseRunner {
         }
         IOB_ASSIGN_OR_RETURN(c.targets, std::move(resolved));
         KeepExistingReplayFiles(job, &c.targets);  // size= lays out missing files only
+        for (const TargetFile& t : c.targets)
+          if (t.regular_file()) {
+            uint64_t& end = laid_out[t.path];
+            end = std::max({end, t.current_size, t.needed_size});
+          }
         if (!dropped.empty()) c.notes.push_back(DroppedFilesNote(jobs_, j, dropped, paths.empty()));
         for (const auto& t : c.targets) {
           if (!t.note.empty()) c.notes.push_back(t.note);

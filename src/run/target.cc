@@ -312,7 +312,8 @@ Status CheckBlockalign(const JobSpec& job, const std::vector<TargetFile>& target
 
 Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless,
                                                const std::vector<std::string>* chosen,
-                                               bool* no_block) {
+                                               bool* no_block,
+                                               const std::map<std::string, uint64_t>* laid_out) {
   if (no_block != nullptr) *no_block = false;
   const bool name_is_target = !diskless && sys::JobNameIsTarget(job);
   if (name_is_target && !job.directory.empty() && job.SectionName()[0] == '/')
@@ -578,10 +579,18 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       const uint64_t a = PercentOffsetAlign(job);
       off = (off + a - 1) / a * a;
     }
-    // file_append: I/O starts at the file's current end (regular files only;
-    // fio ignores it elsewhere), whatever offset= says.
+    // file_append: I/O starts at the file's current end, whatever offset=
+    // says: the end the clones set up before this one laid out, when that is
+    // further (fio 3.33 sets its jobs up in order, each laying its file out
+    // before the next one looks at it). Regular files only: fio ignores it
+    // elsewhere.
     const bool appended = job.file_append && !t.is_block_device && !t.is_char_device && !diskless;
-    if (appended) off = t.current_size;
+    if (appended) {
+      off = t.current_size;
+      if (laid_out != nullptr)
+        if (auto it = laid_out->find(t.path); it != laid_out->end())
+          off = std::max(off, it->second);
+    }
     // Without an explicit size the region is what is left of the file after the offset.
     if (job.size == 0 && job.filesize_min == 0 && job.size_percent == 0) {
       if (off >= fsize && job.file_append)

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -66,9 +67,14 @@ using sys::TargetPaths;
 // holds one block (the region of each is smaller than the smallest bs, or
 // an offset without a size starts at or past the file's end): fio fails
 // such a clone alone, so the caller may run the job's others.
-Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, bool diskless,
-                                               const std::vector<std::string>* paths = nullptr,
-                                               bool* no_block = nullptr);
+// `laid_out`, when given: the size each file (by path) has once the clones
+// set up before this one are laid out. file_append=1 starts there when it
+// is past the file's size now, as fio 3.33 sets its jobs up one after the
+// other, in job order, each seeing the file the ones before it laid out:
+// numjobs=2 size=64k on a new file appends at 0 and at 64 KiB.
+Result<std::vector<TargetFile>> ResolveTargets(
+    const JobSpec& job, int jobnum, bool diskless, const std::vector<std::string>* paths = nullptr,
+    bool* no_block = nullptr, const std::map<std::string, uint64_t>* laid_out = nullptr);
 
 // A missing path that no run creates, so ResolveTargets refuses it whatever
 // ran before: a name under /dev (a device that is not there), or a link to
