@@ -480,7 +480,8 @@ Status Worker::Setup() {
     // (clear_io_state), where nothing is left to do: the job makes one pass
     // of size bytes, whatever loops, io_size or time_based say (its next
     // loop does nothing and ends it). So time_based does not wrap the
-    // pattern either.
+    // pattern either. Loops that fio runs as one walk (LoopsRunAsOnePass,
+    // below) have no later loop: that walk goes on to size x loops bytes.
     append_once_ =
         job_.file_append && std::all_of(targets_.begin(), targets_.end(),
                                         [](const TargetFile& t) { return t.regular_file(); });
@@ -492,10 +493,6 @@ Status Worker::Setup() {
       pattern_spec = &once;
     }
     const JobSpec& pattern_job = *pattern_spec;
-    if (append_once_ && (job_.loops > 1 || job_.time_based || job_.HasIoSize()))
-      AddNote(
-          "file_append=1: one pass over the appended region, as fio (each later loop, "
-          "io_size or time_based pass starts where it ended and finds nothing to do)");
     Result<std::unique_ptr<IoPattern>> pattern =
         IoPattern::Create(pattern_job, PatternRegions(), seed_);
     if (!pattern.ok() && pattern.status().code() == Status::Code::kResourceLimit &&
@@ -560,9 +557,13 @@ Status Worker::Setup() {
   // size x loops bytes.
   uint64_t region = 0;
   for (const TargetFile& t : targets_) region += t.region_size;
-  if (pattern_ != nullptr && !append_once_ && LoopsRunAsOnePass(job_, sync_engine_) &&
-      pattern_->JoinLoops() && io_total_ == 0)
-    io_total_ = times_loops(region);
+  const bool joined =
+      pattern_ != nullptr && LoopsRunAsOnePass(job_, sync_engine_) && pattern_->JoinLoops();
+  if (joined && io_total_ == 0) io_total_ = times_loops(region);
+  if (append_once_ && !joined && (job_.loops > 1 || job_.time_based || job_.HasIoSize()))
+    AddNote(
+        "file_append=1: one pass over the appended region, as fio (each later loop, "
+        "io_size or time_based pass starts where it ended and finds nothing to do)");
   // A size that is not a multiple of the block: fio's passes each end at
   // the first I/O that reaches size, but the job stops once size x loops
   // bytes are issued (size=10000 bs=4k loops=2 on a 1 MiB file: 3 reads,

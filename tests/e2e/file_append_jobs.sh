@@ -8,6 +8,7 @@
 # what the earlier phases wrote, and a job without file_append=1 between
 # them counts too (its region is laid out before the next job's set-up).
 # Offsets and file sizes from write_iolog, in both tools when fio is there.
+# Also loops with file_append=1, per engine (below).
 # $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
 
@@ -49,5 +50,57 @@ check "two jobs on an 8 KiB file" "a.txt:16:8:68 b.txt:16:72:132 139264" jobs.fi
 check "a later phase" "a.txt:16:8:68 b.txt:40:0:156 c.txt:32:160:284 d.txt:4:288:300 311296" \
   phases.fio 8192
 
-[ "$fails" -eq 0 ] && echo "ok: file_append=1 jobs and clones append one after the other"
+# Loops that fio 3.33 runs as one walk with a sync engine (docs/patterns.md,
+# "Loops that are one pass"): with file_append=1 too the walk goes on to size
+# x loops bytes in the appended region (iobench made one pass of size bytes);
+# a queueing engine (libaio) makes one pass, its later loops finding the
+# region used up. count TOOL ENGINE ARGS...: the I/Os, how many are outside
+# [$from, $to) KiB (of the file: random offsets differ), the files' bytes.
+count() {
+  local tool=$1 engine=$2
+  shift 2
+  rm -rf d l.log && mkdir d && head -c 65536 /dev/zero >d/f1
+  "$(cmd "$tool")" --name=j --directory=d --ioengine="$engine" --output=/dev/null \
+    --write_iolog=l.log --file_append=1 "$@" >/dev/null 2>err.txt || echo "$tool failed"
+  awk -v from="$from" -v to="$to" '$3 == "write" || $3 == "read" { c++
+      if ($4 / 1024 < from || $4 / 1024 >= to) out++ }
+    END { printf "%d I/Os, %d outside [%dk,%dk), ", c, out, from, to }' l.log
+  find d -type f -printf '%s\n' | awk '{ n += $1 } END { print n + 0 }'
+}
+loops_check() {  # NAME WANT ENGINE ARGS...
+  local name=$1 want=$2 t got
+  shift 2
+  for t in $(tools); do
+    got=$(count "$t" "$@")
+    expect_eq "$t $name" "$got" "$want"
+  done
+}
+from=64 to=96
+rand=(--filename=f1 --rw=randwrite --size=32k --loops=3 --norandommap=1)
+loops_check "psync randwrite norandommap loops=3" "24 I/Os, 0 outside [64k,96k), 98304" psync \
+  "${rand[@]}"
+from=0 to=64
+files=(--rw=randread --nrfiles=4 --filesize=64k --size=100k)
+loops_check "psync randread 4 files loops=3" "64 I/Os, 0 outside [0k,64k), 327680" psync \
+  "${files[@]}" --loops=3
+loops_check "psync randread 4 files loops=1" "25 I/Os, 0 outside [0k,64k), 327680" psync \
+  "${files[@]}"
+# unlink_each_loop=1: the joined walk is the only loop, and ends with the
+# file removed, in both tools (iobench made 2 writes and kept 72 KiB).
+from=64 to=72
+loops_check "psync unlink_each_loop=1 loops=2" "4 I/Os, 0 outside [64k,72k), 0" psync \
+  --filename=f1 --rw=randwrite --norandommap=1 --size=8k --loops=2 --unlink_each_loop=1
+from=64 to=96
+if "$bin" --name=p --ioengine=libaio --filename=p --rw=write --size=4k --output=/dev/null \
+  >/dev/null 2>&1; then
+  loops_check "libaio randwrite norandommap loops=3" "8 I/Os, 0 outside [64k,96k), 98304" libaio \
+    "${rand[@]}"
+  from=0 to=64
+  loops_check "libaio randread 4 files loops=3" "25 I/Os, 0 outside [0k,64k), 327680" libaio \
+    "${files[@]}" --loops=3
+else
+  echo "skip: no libaio"
+fi
+
+[ "$fails" -eq 0 ] && echo "ok: file_append=1 appends after earlier jobs; its loops as fio's"
 [ "$fails" -eq 0 ]

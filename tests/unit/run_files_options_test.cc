@@ -432,7 +432,7 @@ TEST(FilesOptionsOffset, FileAppendStartsAtTheEnd) {
 // to the size it laid out) and find nothing to do. loops=3 on a 20000-byte
 // file wrote offsets 20000..32288 three times (12 writes); fio writes 4, and
 // the file ends at 36384 either way. The same with io_size beyond size,
-// time_based, two files, and a random job whose loops would run as one.
+// time_based, two files.
 TEST(FilesOptionsOffset, FileAppendMakesOnePass) {
   TempDir dir("/dev/shm");
   struct Case {
@@ -447,13 +447,6 @@ TEST(FilesOptionsOffset, FileAppendMakesOnePass) {
        [](JobSpec* j) {
          j->time_based = true;
          j->runtime_ns = 300'000'000;
-       },
-       4},
-      {"randwrite norandommap loops=3",
-       [](JobSpec* j) {
-         j->rw = RwMode::kRandWrite;
-         j->norandommap = true;
-         j->loops = 3;
        },
        4},
       {"two files loops=2",
@@ -482,6 +475,42 @@ TEST(FilesOptionsOffset, FileAppendMakesOnePass) {
     for (const std::string& n : jr.notes) noted |= n.rfind("file_append=1: one pass", 0) == 0;
     EXPECT_TRUE(noted) << c.what << ": " << ::testing::PrintToString(jr.notes);
   }
+}
+
+// Loops that fio 3.33 runs as one walk with a sync engine (LoopsRunAsOnePass:
+// a random job whose passes end by bytes) have no later loop to find the
+// region used up: with file_append=1 the walk goes on to size x loops bytes
+// inside the appended region, as fio's (randwrite norandommap size=16k
+// loops=3 on a 20000-byte file: 12 writes in [20000, 36384); iobench made 4).
+TEST(FilesOptionsOffset, FileAppendJoinedLoopsWalkOn) {
+  TempDir dir("/dev/shm");
+  const std::string file = dir.path() + "/f1";
+  MakeFile(file, 20000);
+  JobSpec j = FileJob("app", RwMode::kRandWrite, file, 16 << 10);
+  j.file_append = true;
+  j.norandommap = true;
+  j.loops = 3;
+  j.write_iolog = dir.path() + "/log";
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const JobResult& jr = r->groups[0].jobs[0];
+  EXPECT_EQ(jr.error, 0) << jr.error_message;
+  EXPECT_EQ(jr.stats.dir[1].ios, 12u);
+  EXPECT_EQ(fs::file_size(file), 36384u);
+  for (const std::string& n : jr.notes) EXPECT_NE(n.rfind("file_append=1: one pass", 0), 0u) << n;
+  std::ifstream log(j.write_iolog);
+  std::string line;
+  int writes = 0;
+  while (std::getline(log, line)) {
+    std::istringstream in(line);
+    std::string t, path, op;
+    uint64_t off = 0;
+    if (!(in >> t >> path >> op >> off) || op != "write") continue;
+    ++writes;
+    EXPECT_GE(off, 20000u) << line;
+    EXPECT_LT(off, 36384u) << line;
+  }
+  EXPECT_EQ(writes, 12);
 }
 
 TEST(FilesOptionsOffset, ParsesAndRefuses) {
