@@ -582,15 +582,20 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     // file_append: I/O starts at the file's current end, whatever offset=
     // says: the end the clones set up before this one laid out, when that is
     // further (fio 3.33 sets its jobs up in order, each laying its file out
-    // before the next one looks at it). Regular files only: fio ignores it
-    // elsewhere.
-    const bool appended = job.file_append && !t.is_block_device && !t.is_char_device && !diskless;
-    if (appended) {
+    // before the next one looks at it). fio ignores it on devices. The null
+    // engine's file is its share of size= (as for offset=N%), and fio
+    // appends there too: size=64k writes from 64 KiB.
+    const bool appended =
+        job.file_append && !t.is_block_device && !t.is_char_device && !null_device;
+    if (appended && diskless) {
+      off = pct_base;
+    } else if (appended) {
       off = t.current_size;
       if (laid_out != nullptr)
         if (auto it = laid_out->find(t.path); it != laid_out->end())
           off = std::max(off, it->second);
     }
+    t.appended = appended;
     // Without an explicit size the region is what is left of the file after the offset.
     if (job.size == 0 && job.filesize_min == 0 && job.size_percent == 0) {
       if (off >= fsize && job.file_append)

@@ -37,7 +37,10 @@ struct TargetFile {
   bool fill_sized = false;
   uint32_t logical_block_size = 0;  // block devices: BLKSSZGET
   int jobnum = 0;                   // the numjobs clone it was resolved for (messages)
-  std::string note;                 // what the report must say about the region ("" mostly)
+  // file_append=1 put the region at the file's end: a regular file's, or
+  // the null engine's (not a device's: fio ignores it there).
+  bool appended = false;
+  std::string note;  // what the report must say about the region ("" mostly)
   // The device at resolve time: st_rdev of a block device, st_dev of an
   // existing file; 0 when not known (a file layout creates). Which targets
   // the context describes (one per job and device, not per file).

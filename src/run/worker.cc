@@ -482,9 +482,8 @@ Status Worker::Setup() {
     // loop does nothing and ends it). So time_based does not wrap the
     // pattern either. Loops that fio runs as one walk (LoopsRunAsOnePass,
     // below) have no later loop: that walk goes on to size x loops bytes.
-    append_once_ =
-        job_.file_append && std::all_of(targets_.begin(), targets_.end(),
-                                        [](const TargetFile& t) { return t.regular_file(); });
+    append_once_ = job_.file_append && std::all_of(targets_.begin(), targets_.end(),
+                                                   [](const TargetFile& t) { return t.appended; });
     JobSpec once;
     const JobSpec* pattern_spec = &job_;
     if (append_once_ && job_.time_based) {

@@ -8,7 +8,7 @@
 # what the earlier phases wrote, and a job without file_append=1 between
 # them counts too (its region is laid out before the next job's set-up).
 # Offsets and file sizes from write_iolog, in both tools when fio is there.
-# Also loops with file_append=1, per engine (below).
+# Also loops with file_append=1, per engine, and the null engine (below).
 # $1: iobench binary, $2: source dir.
 source "$2/tests/e2e/setup.bash"
 
@@ -32,7 +32,9 @@ job() {  # job NAME OPTIONS...: a section that logs to log_NAME.txt
   shift
   printf '%s\n' "$@"
 }
-global() { printf '[global]\ndirectory=%s\nfilename=f1\nioengine=psync\nrw=write\nsize=64k\n' "$PWD"; }
+global() {
+  printf '[global]\ndirectory=%s\nfilename=f1\nioengine=psync\nrw=write\nsize=64k\n' "$PWD"
+}
 
 { global; job j numjobs=2 file_append=1; } >clones.fio
 check "numjobs=2 on a new file" "j.txt:32:0:124 131072" clones.fio
@@ -101,6 +103,31 @@ if "$bin" --name=p --ioengine=libaio --filename=p --rw=write --size=4k --output=
 else
   echo "skip: no libaio"
 fi
+
+# The null engine: its file is its share of size= (docs/running.md), and
+# file_append=1 starts there, one pass whatever loops says, as fio 3.33
+# (iobench ignored file_append there: loops=2 wrote 0..60k twice). On
+# /dev/null (a device) fio ignores it, and so does iobench.
+nullrun() {  # TOOL ARGS...: the write offsets (KiB) of one run
+  local tool=$1
+  shift
+  rm -f n.log
+  "$(cmd "$tool")" --name=j --ioengine=null --rw=write --file_append=1 --write_iolog=n.log \
+    --output=/dev/null "$@" >/dev/null 2>err.txt || echo "$tool failed"
+  awk '$3 == "write" { printf "%g ", $4 / 1024 }' n.log
+}
+null_check() {  # NAME WANT ARGS...
+  local name=$1 want=$2 t
+  shift 2
+  for t in $(tools); do expect_eq "$t null $name" "$(nullrun "$t" "$@")" "$want"; done
+}
+seq_k() { seq -s ' ' "$1" 4 "$2" | sed 's/$/ /'; }  # FROM TO: FROM, FROM+4, ... TO (KiB)
+null_check "size=64k loops=2" "$(seq_k 64 124)" --size=64k --loops=2
+# Two files of 32 KiB each, written in turn.
+null_check "nrfiles=2 size=64k" "$(for k in $(seq 32 4 60); do printf '%d %d ' "$k" "$k"; done)" \
+  --size=64k --nrfiles=2
+null_check "/dev/null loops=2" "$(seq_k 0 60)$(seq_k 0 60)" --filename=/dev/null --size=64k \
+  --loops=2
 
 [ "$fails" -eq 0 ] && echo "ok: file_append=1 appends after earlier jobs; its loops as fio's"
 [ "$fails" -eq 0 ]

@@ -427,6 +427,27 @@ TEST(FilesOptionsOffset, FileAppendStartsAtTheEnd) {
                                         " (118784 bytes): set size= for how much to append");
 }
 
+// The null engine's file is its share of size=, and file_append=1 starts
+// there, as fio 3.33's (it ignored file_append: loops=2 wrote 0..60k twice).
+TEST(FilesOptionsOffset, FileAppendNullEngineStartsAtItsShare) {
+  JobSpec j = TestJob("app", RwMode::kWrite, 4096, 64 << 10);
+  j.ioengine = "null";
+  j.file_append = true;
+  j.loops = 2;
+  j.nrfiles = 2;
+  auto t = ResolveTargets(j, 0, /*diskless=*/true);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  ASSERT_EQ(t->size(), 2u);
+  for (const TargetFile& f : *t) {
+    EXPECT_EQ(f.region_offset, 32u << 10) << f.path;
+    EXPECT_EQ(f.region_size, 32u << 10) << f.path;
+  }
+  j.nrfiles = 1;
+  auto r = RunJobs({j}, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->groups[0].jobs[0].stats.dir[1].ios, 16u);  // one pass, as on a regular file
+}
+
 // file_append=1 makes one pass over the appended region, as fio 3.33: its
 // later loops start where the region ended (clear_io_state moves the offset
 // to the size it laid out) and find nothing to do. loops=3 on a 20000-byte
