@@ -1082,6 +1082,44 @@ Status ParseFloatList(JobSpec& j, const OptValue& v) {
   return Status::Ok();
 }
 
+// fio 3.33 reads rate_cycle as an unsigned int (parse.c str_to_decimal,
+// get_mult_bytes): a hex number wherever "0x" appears, else a decimal with
+// an optional sign, its whole part only (the suffix walk stops at a '.'),
+// times kb_base^n for a suffix starting k, m, g, t or p and 1 for any other
+// (2s: 2; 250ms: 250 MiB; 1min: 1 MiB), kept in 32 bits. iobench reads a
+// time with a unit as one: where `t` (read as `ms`) means another window
+// to fio, the warning with both readings. A shared job file judged its
+// rate_min over another window in each tool, silently.
+std::optional<std::string> FioRateCycleWarning(const std::string& t, uint64_t ms,
+                                               uint32_t kb_base) {
+  if (t.find("0x") != std::string::npos || t.find("0X") != std::string::npos) return std::nullopt;
+  size_t p = t.find_first_not_of(" \t");
+  if (p == std::string::npos) return std::nullopt;
+  if (t[p] == '+' || t[p] == '-') ++p;
+  const size_t digits = t.find_first_not_of("0123456789", p);
+  const std::string number = t.substr(p, digits == std::string::npos ? digits : digits - p);
+  if (number.empty() || number.size() > 19) return std::nullopt;
+  unsigned __int128 fio = std::stoull(number);
+  if (digits != std::string::npos && t[digits] != '.') {
+    const char u = static_cast<char>(std::tolower(static_cast<unsigned char>(t[digits])));
+    const char* const prefixes = "kmgtp";
+    if (const char* at = std::strchr(prefixes, u); at != nullptr && u != '\0')
+      for (long i = 0; i <= at - prefixes; ++i) fio *= kb_base;
+  }
+  const uint64_t fio_ms = static_cast<uint64_t>(fio) & 0xffffffffull;
+  if (fio_ms == ms) return std::nullopt;
+  const bool bare = digits == std::string::npos;
+  return "option 'rate_cycle': '" + t + "' is " + std::to_string(ms) + " ms to iobench but " +
+         std::to_string(fio_ms) +
+         " ms to fio 3.33, which reads rate_cycle as a 32-bit number with a size suffix, not a "
+         "time; " +
+         (ms <= 0xffffffffull
+              ? "write the bare count of ms (" + std::to_string(ms) + ") to mean the same to both"
+              : std::string(bare ? "" : "and ") +
+                    "no window above 4294967295 ms means the same "
+                    "to both");
+}
+
 Status SetPercentable(uint64_t* abs, uint32_t* perc, const OptValue& v, const char* what) {
   if (v.percent) {
     if (v.num < 0 || v.num > 100) return Bad(std::string(what) + " percentage must be 0..100");
@@ -2115,53 +2153,34 @@ std::vector<OptionDef> BuildTable() {
   // windows beyond 2^63 ns still parse (they never end). 0 is fio's too: a
   // window under 1 ms is never judged (MinRateCheck), so 0 judges at each
   // check 1 ms or more after the last, as rate_cycle=1 does, in both.
-  r.push_back(
-      Row("rate_cycle", T::kSpecial, "rate",
-          "Averaging window of rate_min/rate_iops_min (ms, or a time with a unit)")
-          .Alias({"ratecycle"})
-          .Def("1000")
-          .Choices("int ms | time")
-          .Set([](JobSpec& j, const OptValue& v) -> Status {
-            const std::string t = Trim(v.text);
-            const bool bare = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
-              return c >= '0' && c <= '9';
-            });
-            uint64_t ms = 0;
-            if (bare) {
-              errno = 0;
-              char* end = nullptr;
-              ms = std::strtoull(t.c_str(), &end, 10);
-              if (errno == ERANGE) return Bad("'" + t + "' is out of range");
-            } else {
-              IOB_ASSIGN_OR_RETURN(int64_t ns, Num(t, NumKind::kTime, 1024, kMsec));
-              if (ns < 0) return Bad("must not be negative");
-              if (ns % static_cast<int64_t>(kMsec) != 0)
-                return Bad("'" + t + "' is not a whole number of milliseconds");
-              ms = static_cast<uint64_t>(ns) / kMsec;
-              // fio 3.33 reads rate_cycle as a plain integer with a
-              // size suffix: the number's whole part, times 1 MiB
-              // for a unit starting with 'm' (2s: 2 ms, 250ms and
-              // 1min: MiBs of ms). Silent, a shared job file judged
-              // its rate_min over another window there.
-              if (v.warnings) {
-                const size_t digits = t.find_first_not_of("0123456789");
-                const uint64_t whole =
-                    digits == 0 ? 0 : std::strtoull(t.substr(0, digits).c_str(), nullptr, 10);
-                const size_t unit = t.find_first_not_of("0123456789.");
-                const bool mega = unit != std::string::npos && (t[unit] == 'm' || t[unit] == 'M');
-                const uint64_t fio_ms = mega ? whole << 20 : whole;
-                if (fio_ms != ms)
-                  v.warnings->push_back(
-                      "option 'rate_cycle': '" + t + "' is " + std::to_string(ms) +
-                      " ms to iobench but " + std::to_string(fio_ms) +
-                      " ms to fio 3.33, which reads rate_cycle as a number with a size "
-                      "suffix, not a time; write the bare count of ms (" +
-                      std::to_string(ms) + ") to mean the same to both");
-              }
-            }
-            j.ratecycle_ms = ms;
-            return Status::Ok();
-          }));
+  r.push_back(Row("rate_cycle", T::kSpecial, "rate",
+                  "Averaging window of rate_min/rate_iops_min (ms, or a time with a unit)")
+                  .Alias({"ratecycle"})
+                  .Def("1000")
+                  .Choices("int ms | time")
+                  .Set([](JobSpec& j, const OptValue& v) -> Status {
+                    const std::string t = Trim(v.text);
+                    const bool bare = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
+                      return c >= '0' && c <= '9';
+                    });
+                    uint64_t ms = 0;
+                    if (bare) {
+                      errno = 0;
+                      char* end = nullptr;
+                      ms = std::strtoull(t.c_str(), &end, 10);
+                      if (errno == ERANGE) return Bad("'" + t + "' is out of range");
+                    } else {
+                      IOB_ASSIGN_OR_RETURN(int64_t ns, Num(t, NumKind::kTime, 1024, kMsec));
+                      if (ns < 0) return Bad("must not be negative");
+                      if (ns % static_cast<int64_t>(kMsec) != 0)
+                        return Bad("'" + t + "' is not a whole number of milliseconds");
+                      ms = static_cast<uint64_t>(ns) / kMsec;
+                    }
+                    if (v.warnings)
+                      if (auto w = FioRateCycleWarning(t, ms, v.kb_base)) v.warnings->push_back(*w);
+                    j.ratecycle_ms = ms;
+                    return Status::Ok();
+                  }));
   r.push_back(Row("rate_process", T::kEnum, "rate", "How rated I/Os are spaced")
                   .Def("linear")
                   .Choices("linear|poisson")

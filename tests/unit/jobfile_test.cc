@@ -136,10 +136,11 @@ TEST(JobfileUnits, RateCycleMillisecondsOrTime) {
   EXPECT_EQ(ParseOk("[a]\nrate_cycle=0\n").jobs.at(0).ratecycle_ms, 0u);
 }
 
-// fio 3.33 reads rate_cycle as an integer with a size suffix (fio
-// --debug=parse: 2s -> 2, 250ms -> 262144000, 1min -> 1048576, 1000us ->
-// 1000, 2.9s -> 2): a time with a unit is warned, with both readings and
-// the bare count of ms; a bare count, and 0s, are the same to both.
+// fio 3.33 reads rate_cycle as an unsigned int with a size suffix (parse.c;
+// `fio --debug=parse --parse-only --rate_cycle=V` shows "out=": 2s -> 2,
+// 250ms -> 262144000, 1min -> 1048576, 1.5s and 1.5m -> 1, 0x10 -> 16,
+// +2000 -> 2000): a time with a unit is warned, with both readings and the
+// bare count of ms; a bare count, hex, a sign, and 0s are the same to both.
 TEST(JobfileUnits, RateCycleWithAUnitIsWarned) {
   auto out = ParseJobText(
       "[a]\nioengine=null\nsize=1m\nrate_cycle=2s\n"
@@ -147,24 +148,42 @@ TEST(JobfileUnits, RateCycleWithAUnitIsWarned) {
       "[c]\nioengine=null\nsize=1m\nrate_cycle=1min\n"
       "[d]\nioengine=null\nsize=1m\nrate_cycle=2000\n"
       "[e]\nioengine=null\nsize=1m\nrate_cycle=0s\n"
-      "[f]\nioengine=null\nsize=1m\nrate_cycle=1.5s\n",
+      "[f]\nioengine=null\nsize=1m\nrate_cycle=1.5s\n"
+      "[g]\nioengine=null\nsize=1m\nrate_cycle=0x10\n"
+      "[h]\nioengine=null\nsize=1m\nrate_cycle=+2000\n"
+      "[i]\nioengine=null\nsize=1m\nrate_cycle=1.5m\n"
+      "[j]\nioengine=null\nsize=1m\nrate_cycle=5000ms\n"
+      "[k]\nioengine=null\nsize=1m\nkb_base=1000\nrate_cycle=250ms\n"
+      "[l]\nioengine=null\nsize=1m\nrate_cycle=5000000000\n",
       "t.fio", ".");
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(out->jobs.at(0).ratecycle_ms, 2000u);  // read as before
-  ASSERT_EQ(out->warnings.size(), 4u) << ::testing::PrintToString(out->warnings);
-  EXPECT_EQ(out->warnings[0],
+  EXPECT_EQ(out->jobs.at(6).ratecycle_ms, 16u);
+  EXPECT_EQ(out->jobs.at(7).ratecycle_ms, 2000u);
+  const auto& w = out->warnings;
+  ASSERT_EQ(w.size(), 8u) << ::testing::PrintToString(w);
+  EXPECT_EQ(w[0],
             "t.fio:4: warning: option 'rate_cycle': '2s' is 2000 ms to iobench but 2 ms to fio "
-            "3.33, which reads rate_cycle as a number with a size suffix, not a time; write the "
-            "bare count of ms (2000) to mean the same to both");
-  EXPECT_NE(out->warnings[1].find("'250ms' is 250 ms to iobench but 262144000 ms to fio"),
+            "3.33, which reads rate_cycle as a 32-bit number with a size suffix, not a time; "
+            "write the bare count of ms (2000) to mean the same to both");
+  EXPECT_NE(w[1].find("'250ms' is 250 ms to iobench but 262144000 ms to fio"), std::string::npos)
+      << w[1];
+  EXPECT_NE(w[2].find("'1min' is 60000 ms to iobench but 1048576 ms"), std::string::npos) << w[2];
+  EXPECT_NE(w[3].find("t.fio:24:"), std::string::npos) << w[3];
+  EXPECT_NE(w[3].find("'1.5s' is 1500 ms to iobench but 1 ms"), std::string::npos) << w[3];
+  EXPECT_NE(
+      w[4].find("t.fio:36: warning: option 'rate_cycle': '1.5m' is 90000 ms to iobench but 1 ms"),
+      std::string::npos)
+      << w[4];
+  // 5000 MiB kept in 32 bits.
+  EXPECT_NE(w[5].find("'5000ms' is 5000 ms to iobench but 947912704 ms"), std::string::npos)
+      << w[5];
+  EXPECT_NE(w[6].find("'250ms' is 250 ms to iobench but 250000000 ms"), std::string::npos) << w[6];
+  EXPECT_NE(w[7].find("'5000000000' is 5000000000 ms to iobench but 705032704 ms to fio 3.33, "
+                      "which reads rate_cycle as a 32-bit number with a size suffix, not a time; "
+                      "no window above 4294967295 ms means the same to both"),
             std::string::npos)
-      << out->warnings[1];
-  EXPECT_NE(out->warnings[2].find("'1min' is 60000 ms to iobench but 1048576 ms"),
-            std::string::npos)
-      << out->warnings[2];
-  EXPECT_NE(out->warnings[3].find("t.fio:24:"), std::string::npos) << out->warnings[3];
-  EXPECT_NE(out->warnings[3].find("'1.5s' is 1500 ms to iobench but 1 ms"), std::string::npos)
-      << out->warnings[3];
+      << w[7];
 }
 
 // Sizes go up to INT64_MAX, which off_t holds: offset=8191p (9.2234e18) is
