@@ -72,8 +72,13 @@ TEST(SysMountOptionsTest, XfsDefaultsAndLogSettings) {
   EXPECT_EQ(o, "rw,relatime,inode64,logbufs=8,logbsize=32k,noquota");
   EXPECT_EQ(MeasuredMountOptions(o, false), Options{});
   EXPECT_EQ(Shown("45 27 7:0 / /mnt rw,relatime - xfs /dev/loop0 "
-                  "rw,wsync,attr2,inode64,logbufs=8,logbsize=256k,noquota"),
-            (Options{"wsync", "logbsize=256k"}));
+                  "rw,wsync,attr2,inode64,logbufs=4,logbsize=256k,noquota"),
+            (Options{"wsync", "logbufs=4"}));
+  // A striped xfs (mkfs.xfs -d su=64k,sw=4) gets logbsize= from its log
+  // stripe unit unasked: a default mount, nothing shown.
+  EXPECT_EQ(Shown("45 27 7:0 / /mnt rw,relatime - xfs /dev/loop0 "
+                  "rw,inode64,logbufs=8,logbsize=64k,sunit=128,swidth=512,noquota"),
+            Options{});
 }
 
 TEST(SysMountOptionsTest, BtrfsCompressAndItsDefaults) {
