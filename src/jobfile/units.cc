@@ -424,6 +424,20 @@ std::optional<int64_t> ParseNumber(std::string_view text, const NumContext& ctx,
 
 namespace {
 
+// Where a range's separator ('-' or ':' before a digit) stands in the text
+// after a number ("k-128k", "k:128k"), or npos: fio 3.33 reads
+// size=64k-128k and 64k:128k as 128k, without a word.
+size_t RangeSeparator(std::string_view rest) {
+  for (size_t i = 0; i + 1 < rest.size(); ++i)
+    if ((rest[i] == '-' || rest[i] == ':') && std::isdigit(static_cast<unsigned char>(rest[i + 1])))
+      return i;
+  return std::string_view::npos;
+}
+
+std::string RangeMessage(std::string_view s) {
+  return "'" + std::string(s) + "' is a range (a-b); this option takes one value";
+}
+
 std::optional<long double> ParseLiteral(std::string_view text, const NumContext& ctx,
                                         ValueError* err) {
   auto fail = [&](std::string msg, size_t off) {
@@ -454,6 +468,8 @@ std::optional<long double> ParseLiteral(std::string_view text, const NumContext&
         d = c - '0';
       else if (c >= 'a' && c <= 'f')
         d = c - 'a' + 10;
+      else if (RangeSeparator(s.substr(q)) == 0)
+        return fail(RangeMessage(s), b + q);
       else
         return fail("bad hex number '" + std::string(s) + "'", b + q);
       v = v * 16 + d;
@@ -485,12 +501,9 @@ std::optional<long double> ParseLiteral(std::string_view text, const NumContext&
   std::string digits(s.substr(p, q - p));
   std::string_view suffix = s.substr(q);
   // "64k-128k" where one value is taken: "bad size unit 'k-128k'" did not
-  // say why (fio 3.33 reads size=64k-128k as 128k, without a word).
-  if (const size_t dash = suffix.find('-');
-      dash != std::string_view::npos && dash + 1 < suffix.size() &&
-      std::isdigit(static_cast<unsigned char>(suffix[dash + 1])))
-    return fail("'" + std::string(s) + "' is a range (a-b); this option takes one value",
-                b + q + dash);
+  // say why.
+  if (const size_t dash = RangeSeparator(suffix); dash != std::string_view::npos)
+    return fail(RangeMessage(s), b + q + dash);
   uint64_t mult = 1;
   if (ctx.kind == NumKind::kTime) {
     auto m = TimeMultiplierNs(suffix, ctx.time_unit_ns);

@@ -214,6 +214,11 @@ TEST(JobfileUnits, BadNumbersSayWhy) {
   // 'k-128k'"; fio 3.33 silently reads size=64k-128k as 128k).
   EXPECT_EQ(NumError("64k-128k"), "'64k-128k' is a range (a-b); this option takes one value");
   EXPECT_EQ(NumError("1-2", NumKind::kTime), "'1-2' is a range (a-b); this option takes one value");
+  // fio reads ':' as '-' there; and a hex range said "bad hex number".
+  EXPECT_EQ(NumError("64k:128k"), "'64k:128k' is a range (a-b); this option takes one value");
+  EXPECT_EQ(NumError("0x10000-0x20000"),
+            "'0x10000-0x20000' is a range (a-b); this option takes one value");
+  EXPECT_EQ(NumError("0x1g"), "bad hex number '0x1g'");
   EXPECT_EQ(NumError("4k-x"),
             "bad size unit 'k-x' in '4k-x' (use k, m, g, t, p, optionally with i and/or b)");
   EXPECT_NE(ParseErr("[a]\nsize=64k-128k\n").find("option 'size': '64k-128k' is a range"),
