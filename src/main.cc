@@ -37,8 +37,7 @@
 #include "report/status_line.h"
 #include "report/table.h"
 #include "run/coordinator.h"
-#include "run/verify.h"
-#include "stats/iolog.h"
+#include "run/log_safety.h"
 #include "sweep/session.h"
 #include "sys/job_paths.h"
 #include "sys/safety.h"
@@ -428,7 +427,7 @@ bool CheckToolOptions(Cli& cli, const std::vector<std::string>& tool_args) {
 
 // --output naming a file the jobs read or write (a data file: the report
 // replaced what a write job wrote, or what a read job read), or one the run
-// writes beside them (the bw/iops/lat/hist logs, the mem=mmap:FILE buffer
+// writes beside them (RunSideFiles: the logs, the mem=mmap:FILE buffer
 // file, the verify state files, a hook's output, the --bandwidth-log
 // files): `--output=d.dat --filename=d.dat` left the report where the data
 // was, `--output=x_bw.1.log --write_bw_log=x` lost the log.
@@ -438,52 +437,15 @@ template <typename Clobbers>
 bool ClobbersRunFiles(const Cli& cli, const std::vector<iobench::JobSpec>& jobs,
                       const Clobbers& clobbers) {
   namespace sys = iobench::sys;
-  int clone = 0;  // a clone's place in the run numbers its logs (fio's thread_number)
   for (const auto& j : jobs) {
-    const std::string who = "job '" + j.name + "'";
     const std::string data_file = sys::JobFileWhat(j);
     for (const auto& f : sys::JobFilePaths(j))
       if (clobbers(f, data_file)) return true;
-    const iobench::IoLogOptions logs = iobench::IoLogOptions::FromJob(j);
-    const int clones = std::max<int>(1, static_cast<int>(j.numjobs));
-    for (int k = 0; k < clones && logs.Any(); ++k) {
-      for (const auto& f : iobench::LogFiles(logs, clone + k))
-        if (clobbers(f.path, "a log of " + who + " (" + sys::OptionAt(j, f.option, f.prefix) + ")"))
-          return true;
-      if (!logs.per_job_logs) break;  // one file for all clones
-    }
-    const int first_clone = clone;
-    clone += clones;
-    // The buffer file (mem=mmap:FILE): truncated to the buffers' size and
-    // written through the mapping, so the report would be lost either way.
-    if (clobbers(j.mem_file, "the I/O buffer file of " + who + " (" +
-                                 sys::OptionAt(j, "mem", j.mem_file) + ")"))
-      return true;
-    // The verify state of each clone (local-<job>-<n>-verify.state in the
-    // current directory, n its place in the run): saved at the end by a writing job, where it would
-    // replace the report, or read at the start with verify_state_load. The
-    // null engine stores no data, so it neither verifies nor saves a state.
-    const iobench::VerifyOptions& v = j.verify;
-    const bool saves = v.state_save && iobench::HasWrite(j.rw) && !v.verify_only;
-    if (v.type != iobench::VerifyType::kNone && !iobench::DisklessEngine(j.ioengine) &&
-        (saves || v.state_load))
-      for (int k = 0; k < clones; ++k)
-        if (clobbers(
-                iobench::Verifier::StateFileName(j.name, static_cast<uint32_t>(first_clone + k)),
-                "the verify state of " + who + " (" +
-                    (saves ? sys::OptionAt(j, "verify_state_save", "1")
-                           : sys::OptionAt(j, "verify_state_load", "1")) +
-                    ")"))
-          return true;
-    for (const auto& [hook, mode] :
-         {std::pair{&j.exec_prerun, "prerun"}, {&j.exec_postrun, "postrun"}})
-      if (!hook->empty() && clobbers(sys::HookOutputFile(j.name, mode),
-                                     "the output file of " + who + "'s exec_" + mode))
-        return true;
   }
-  if (cli.bandwidth_log)
-    for (const char* f : {"agg-read_bw.log", "agg-write_bw.log", "agg-trim_bw.log"})
-      if (clobbers(f, "a --bandwidth-log file")) return true;
+  // A verify_dump's name holds the failed block's offset, known only then.
+  for (const auto& f : iobench::RunSideFiles(jobs, iobench::FirstWorkerOf(jobs), cli.bandwidth_log))
+    if (f.kind != iobench::SideFile::Kind::kVerifyDump && clobbers(f.path, f.Described()))
+      return true;
   return false;
 }
 
@@ -731,8 +693,7 @@ int Main(int argc, char** argv) {
     if (written.empty()) return false;
     for (const auto& j : jobs)
       if (clobbers(iobench::sys::ReadIologPath(j),
-                   "the log job '" + j.name + "' replays (read_iolog)") ||
-          clobbers(j.write_iolog, "the log job '" + j.name + "' records (write_iolog)"))
+                   "the log job '" + j.name + "' replays (read_iolog)"))
         return true;
     return ClobbersRunFiles(cli, jobs, [&](const std::string& path, const std::string& what) {
       return clobbers_as(true, path, what);
@@ -842,7 +803,13 @@ int Main(int argc, char** argv) {
     }
     return Emit(cli, doc.dump(2) + "\n");
   }
-  const int rc = iobench::RunSession(jobs, SessionFor(cli, job_files, cmdline));
+  iobench::SessionOptions session = SessionFor(cli, job_files, cmdline);
+  // No side file of the run may be a job file (write_iolog=j.fio in j.fio
+  // appended the log to it): the run compares them before any I/O.
+  session.files_read = parsed->files_read;
+  if (std::find(job_files.begin(), job_files.end(), "-") != job_files.end())
+    session.files_read.push_back("-");
+  const int rc = iobench::RunSession(jobs, session);
   if (iobench::LeftBehindThreads() > 0) {
     // The watchdog left a stuck job's thread behind. Static destructors and
     // atexit handlers would run while it may still wake up (the device

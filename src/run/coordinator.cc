@@ -2378,22 +2378,18 @@ Result<RunResult> RunJobs(const std::vector<JobSpec>& jobs_in, const RunOptions&
     }
   }
   const std::vector<JobSpec>& jobs = replayed.empty() ? jobs_in : replayed;
-  uint32_t first_worker = 0;
-  std::vector<uint32_t> first_worker_of;
-  for (size_t ji = 0; ji < jobs.size(); ++ji) {
-    const JobSpec& job = jobs[ji];
-    first_worker_of.push_back(first_worker);
-    if (!deferred[ji]) IOB_RETURN_IF_ERROR(ValidateJob(job, opts));
-    first_worker += std::max<uint32_t>(1, job.numjobs);
-  }
+  const std::vector<uint32_t> first_worker_of = FirstWorkerOf(jobs);
+  for (size_t ji = 0; ji < jobs.size(); ++ji)
+    if (!deferred[ji]) IOB_RETURN_IF_ERROR(ValidateJob(jobs[ji], opts));
   if (!opts.engine_factory) {
     // Before any I/O: --readonly, devices in use, and the limits the run
     // needs (memory for buffers, files, threads, aio-max-nr, memlock).
     if (opts.readonly)
       for (const auto& job : jobs) IOB_RETURN_IF_ERROR(sys::CheckReadonly(job));
     IOB_RETURN_IF_ERROR(sys::CheckJobsWriteSafety(jobs));
-    IOB_RETURN_IF_ERROR(CheckLogsAvoidDataFiles(jobs, first_worker_of));
-    IOB_RETURN_IF_ERROR(CheckOutputsOutsideDevices(jobs, first_worker_of));
+    IOB_RETURN_IF_ERROR(
+        CheckSideFilesAvoidRunFiles(jobs, first_worker_of, opts.bandwidth_log, opts.job_files));
+    IOB_RETURN_IF_ERROR(CheckOutputsOutsideDevices(jobs, first_worker_of, opts.bandwidth_log));
   }
 
   // Phases and reporting groups.

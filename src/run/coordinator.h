@@ -59,6 +59,11 @@ struct RunOptions {
   uint32_t stop_grace_ms = 10000;
   uint32_t runtime_grace_ms = 30000;
 
+  // The job files the jobs were read from, includes too ("-": standard
+  // input): no side file of the run (a log, the buffers' file, the verify
+  // state, a hook's output) may be one of them (CheckSideFilesAvoidRunFiles).
+  std::vector<std::string> job_files;
+
   // Test seam: when set, builds every job's engine instead of the registry,
   // and targets are diskless (nothing is opened or laid out), as for `null`.
   std::function<std::unique_ptr<Engine>(const JobSpec&)> engine_factory;

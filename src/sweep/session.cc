@@ -1275,6 +1275,7 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       }
       RunOptions run_opts;
       run_opts.readonly = o.readonly;
+      run_opts.job_files = o.files_read;
       run_opts.stop_signal = &stop;
       if (o.stuck_timeout_ms >= 0) {  // --stuck-timeout (docs/safety.md, the watchdog)
         run_opts.stop_grace_ms = static_cast<uint32_t>(o.stuck_timeout_ms);

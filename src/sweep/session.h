@@ -28,6 +28,8 @@ struct SessionOptions {
   std::string output;                             // --output file; "" = stdout
   std::string cmdline;                            // for JSON "global options"
   std::vector<std::string> job_files;
+  // Every job file read, includes too ("-": standard input): RunOptions::job_files.
+  std::vector<std::string> files_read;
   bool readonly = false;
   std::string eta = "auto";         // --eta
   uint64_t eta_interval_ms = 1000;  // --eta-interval

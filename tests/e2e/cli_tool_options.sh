@@ -152,8 +152,8 @@ for case in "--compare base.json new.json --output-format=json --output=base.jso
   "--compare base.json new.json --output=./new.json|the --compare new results" \
   "--compare base.json --name=a --ioengine=null --size=64k --output=base.json|the --compare base results" \
   "--name=a --read_iolog=rl.log --output=rl.log|the log job 'a' replays (read_iolog)" \
-  "--name=a --ioengine=null --size=64k --write_iolog=wl.log --output=wl.log|the log job 'a' records (write_iolog)" \
-  "--name=a --ioengine=null --size=64k --write_iolog=wl2.log --output=./wl2.log|the log job 'a' records (write_iolog)"; do
+  "--name=a --ioengine=null --size=64k --write_iolog=wl.log --output=wl.log|the I/O log of job 'a' (write_iolog=wl.log at <cmdline>)" \
+  "--name=a --ioengine=null --size=64k --write_iolog=wl2.log --output=./wl2.log|the I/O log of job 'a' (write_iolog=wl2.log at <cmdline>)"; do
   args=${case%%|*}
   # shellcheck disable=SC2086
   "$bin" $args >out 2>err
@@ -179,7 +179,7 @@ for case in "--name=a --rw=write --size=64k --filename=d.dat --output=d.dat|a fi
   "--name=x --ioengine=null --size=64k --numjobs=2 --write_lat_log --output=./x_clat.2.log|a log of job 'x' (write_lat_log=x at <cmdline>)" \
   "--name=a --ioengine=null --size=64k --name=b --ioengine=null --size=64k --write_hist_log=h --output=h_clat_hist.2.log|a log of job 'b' (write_hist_log=h at <cmdline>)" \
   "--name=x --ioengine=null --size=64k --write_iops_log=i --per_job_logs=0 --output=i_iops.log|a log of job 'x' (write_iops_log=i at <cmdline>)" \
-  "--name=x --ioengine=null --size=64k --exec_prerun=true --output=x.prerun.txt|the output file of job 'x''s exec_prerun" \
+  "--name=x --ioengine=null --size=64k --exec_prerun=true --output=x.prerun.txt|the output file of job 'x' (exec_prerun=true at <cmdline>)" \
   "--name=x --ioengine=null --size=64k --bandwidth-log --output=agg-read_bw.log|a --bandwidth-log file" \
   "--name=x --ioengine=null --size=64k --sweep write_bw_log=a,b --output=b_bw.1.log|a log of job 'x' (write_bw_log=b at <sweep>)" \
   "--name=x --rw=write --size=64k --sweep filename=p,q --output=./q|a file job 'x' writes (filename=q at <sweep>)" \
@@ -187,6 +187,7 @@ for case in "--name=a --rw=write --size=64k --filename=d.dat --output=d.dat|a fi
   "--name=m --ioengine=null --size=64k --iomem=mmapshared:buf --output=buf|the I/O buffer file of job 'm' (mem=mmapshared:buf at <cmdline>)" \
   "--name=v --rw=write --size=64k --filename=vd --verify=crc32c --output=local-v-0-verify.state|the verify state of job 'v' (verify_state_save=1)" \
   "--name=v --rw=write --size=64k --filename=vd --numjobs=2 --verify=crc32c --output=./local-v-1-verify.state|the verify state of job 'v' (verify_state_save=1)" \
+  "--name=v --rw=write --size=64k --filename=vd --verify=crc32c --output=local-v-0-verify.state.tmp|the verify state's temporary file of job 'v' (verify_state_save=1)" \
   "--name=v --rw=read --size=64k --filename=r.dat --verify=crc32c --verify_only=1 --verify_state_load=1 --output=local-v-0-verify.state|the verify state of job 'v' (verify_state_load=1 at <cmdline>)"; do
   args=${case%%|*}
   # shellcheck disable=SC2086
