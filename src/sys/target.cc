@@ -204,10 +204,8 @@ void WalkDisk(const std::string& disk, int depth, TargetInfo* info) {
     AddUnique(&info->loop_disks, disk);
     // Without direct I/O (losetup's default) a loop device reads and writes
     // its backing file through the page cache: O_DIRECT stops there.
-    if (auto dio = ReadFirstLine(base + "/loop/dio");
-        dio.ok() && *dio == "0" && info->ctx.direct_buffered.empty())
-      info->ctx.direct_buffered =
-          disk + "'s buffered I/O on its backing file (loop/dio=0; losetup --direct-io=on)";
+    if (auto dio = ReadFirstLine(base + "/loop/dio"); dio.ok() && *dio == "0")
+      AddUnique(&info->buffered_loop_disks, disk);
     std::string file = *backing;
     const std::string kDeleted = " (deleted)";
     if (file.size() > kDeleted.size() &&
@@ -528,6 +526,20 @@ Result<TargetInfo> ResolveTarget(const std::string& path, bool written) {
     } else if (!WalkFilesystem(info.probed_path, st, info.ctx.fs_type, 0, &info)) {
       info.notes.push_back(NoDiskNote(info.ctx.fs_type, info.probed_path));
     }
+  }
+  // Without direct I/O a loop device reads and writes its backing file
+  // through the page cache (losetup's default): O_DIRECT stops there. The
+  // file system's own reason (ext4 data=journal), found first, stands.
+  if (const auto& loops = info.buffered_loop_disks;
+      !loops.empty() && info.ctx.direct_buffered.empty()) {
+    std::string names;
+    for (size_t i = 0; i < loops.size(); ++i)
+      names += (i == 0 ? "" : i + 1 == loops.size() ? " and " : ", ") + loops[i] + "'s";
+    info.ctx.direct_buffered =
+        names + (loops.size() == 1
+                     ? " buffered I/O on its backing file (loop/dio=0; losetup --direct-io=on)"
+                     : " buffered I/O on their backing files (loop/dio=0; losetup "
+                       "--direct-io=on for each)");
   }
   // Top first: a filesystem over loopA and loopB on vda met loopA, vda, loopB.
   std::stable_partition(info.disks.begin(), info.disks.end(), [&](const std::string& d) {

@@ -91,6 +91,10 @@ struct TargetInfo {
   // scheduler before its backing file's disk sees any, so ctx's scheduler,
   // nr_requests and physical block size come from the first of them.
   std::vector<std::string> loop_disks;
+  // Those of loop_disks without direct I/O (loop/dio=0), which read and
+  // write their backing files through the page cache: ctx.direct_buffered
+  // names them all (a btrfs over two named only the first).
+  std::vector<std::string> buffered_loop_disks;
   // A loop device whose backing file is on a filesystem with no block
   // device under it (tmpfs, ramfs): that filesystem's type. The data the
   // device holds lives in memory.

@@ -149,6 +149,14 @@ written=,$(target written "${args[@]}"),
 both=""
 for l in ${pair//,/ }; do [[ $written == *",$l,"* ]] && both+=${both:+,}$l; done
 expect_eq "btrfs over two devices: both written" "$both" "$pair"
+# Both loop devices read their files through the page cache (losetup's
+# default, loop/dio=0): the direct=1 warning names both (it named the first).
+"$bin" "${args[@]}" >two.out 2>/dev/null
+grep -qE "^warning: job 'c': direct=1 on $work/two/f: loop[0-9]+'s and loop[0-9]+'s buffered I/O on their backing files \(loop/dio=0; losetup --direct-io=on for each\)" two.out ||
+  fail "btrfs over two devices: the loop warning: $(grep '^warning' two.out)"
+for l in ${pair//,/ }; do
+  grep "^warning: job 'c'" two.out | grep -q "$l's" || fail "btrfs over two devices: $l not in the loop warning"
+done
 # The same over loop files on tmpfs: both named there too (it read "loopE
 # on tmpfs", though the disk stats showed both).
 if shm=$(mktemp -d /dev/shm/iobench-btrfs.XXXXXX); then
