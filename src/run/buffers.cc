@@ -127,11 +127,7 @@ Status IoMemory::Allocate(const JobSpec& job, uint64_t bytes, uint64_t align,
           n > 1 ? std::to_string(n) + " buffers of up to " + SizeText(block) + ", " +
                       sys::OptionAt(job, "iodepth", std::to_string(job.iodepth))
                 : "one buffer of " + SizeText(block) + ", the largest block";
-      struct rlimit as {};
-      const std::string limit =
-          getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY
-              ? "ulimit -v, now " + std::to_string(as.rlim_cur / 1024) + " KiB"
-              : "the memory limit: ulimit -v, the cgroup's memory.max";
+      const std::string limit = sys::MemoryLimitText();
       return Status::Limit(who + ": cannot allocate " + SizeText(total) + " of I/O buffers (" +
                            opt + "; " + sized + "): reduce " +
                            (n > 1 ? "iodepth or the block size" : "the block size") +

@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -762,11 +763,16 @@ Status LayOutAll(const std::vector<std::pair<const JobSpec*, TargetFile>>& work,
   const size_t nthreads = std::min<size_t>(work.size(), std::min(hw, threads));
   auto body = [&] {
     for (size_t i = next++; i < work.size(); i = next++) {
-      Result<uint64_t> r = LayOutFile(*work[i].first, work[i].second, stop, &(*notes)[i]);
-      if (r.ok())
-        (*bytes)[i] = *r;
-      else
-        status[i] = r.status();
+      try {  // no exception leaves a thread
+        Result<uint64_t> r = LayOutFile(*work[i].first, work[i].second, stop, &(*notes)[i]);
+        if (r.ok())
+          (*bytes)[i] = *r;
+        else
+          status[i] = r.status();
+      } catch (const std::bad_alloc&) {
+        status[i] = sys::OutOfMemory("job '" + work[i].first->name + "': laying out " +
+                                     work[i].second.path);
+      }
     }
   };
   std::vector<std::thread> pool;
@@ -1145,19 +1151,32 @@ class PhaseRunner {
         WorkerControl& ctl = sh->ctl;
         try {
           cp->setup = cp->worker->Setup();
-        } catch (const std::exception& e) {  // bad_alloc and friends: no exception leaves
+        } catch (const std::bad_alloc&) {  // no exception leaves the thread
+          cp->setup = sys::OutOfMemory("job '" + cp->worker->result().name +
+                                       "': its setup could not allocate memory (std::bad_alloc)");
+        } catch (const std::exception& e) {
           cp->setup = Status::Limit("job '" + cp->worker->result().name + "': setup: " + e.what());
         }
         if (ctl.setup_left.fetch_sub(1) == 1) ctl.setup_left.notify_all();
         int go;
         while ((go = ctl.go.load()) == 0) ctl.go.wait(0);
         if (go == 1 && !cp->waits.empty()) go = WaitForJobs(*sh, cp->waits, *cp->stop) ? 1 : 2;
+        // No exception leaves the thread (std::terminate lost the report):
+        // a try costs nothing per I/O.
         if (go == 1 && cp->setup.ok()) {
-          cp->worker->ExecPrerun();  // a failure makes Run() do no I/O and report it
-          cp->worker->Run();
-          cp->worker->ExecPostrun();
+          try {
+            cp->worker->ExecPrerun();  // a failure makes Run() do no I/O and report it
+            cp->worker->Run();
+            cp->worker->ExecPostrun();
+          } catch (const std::exception& e) {
+            cp->worker->FailOnException(e, "run");
+          }
         }
-        cp->worker->Teardown();
+        try {
+          cp->worker->Teardown();
+        } catch (const std::exception& e) {
+          cp->worker->FailOnException(e, "teardown");
+        }
         const JobSpec& job = sh->jobs[cp->job];
         // exitall_on_error counts a set-up that failed the job alone (its
         // open: O_DIRECT on ramfs, EINVAL) as fio does: the error is in

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <system_error>
 
 #include "stats/helper_cpu.h"
+#include "sys/safety.h"
 
 namespace iobench {
 
@@ -109,8 +111,12 @@ void VerifyAsyncPool::ThreadMain(uint32_t t) {
     --todo_n_;
     lock.unlock();
     Outcome& o = outcomes_[c.slot];  // this slot is ours until collected
-    o.status = verifier_->CheckReadWith(checker, c.buf, c.len, c.file_index, *c.path, c.offset,
-                                        &o.failure, &o.more);
+    try {  // no exception leaves the thread (std::terminate lost the report)
+      o.status = verifier_->CheckReadWith(checker, c.buf, c.len, c.file_index, *c.path, c.offset,
+                                          &o.failure, &o.more);
+    } catch (const std::bad_alloc&) {
+      o.status = sys::OutOfMemory("verify_async: a check thread could not allocate memory");
+    }
     lock.lock();
     // The thread's CPU, read when the queue runs dry (not per check), and
     // before the finished slot is published: once the worker has collected

@@ -362,9 +362,11 @@ void Checksummer::Final(uint8_t* out) {
   }
 }
 
-uint32_t Crc32c(const void* data, size_t len) {
+uint32_t Crc32c(const void* data, size_t len) { return Crc32cExtend(0, data, len); }
+
+uint32_t Crc32cExtend(uint32_t prev, const void* data, size_t len) {
   auto* p = static_cast<const unsigned char*>(data);
-  unsigned crc = 0xffffffffu;
+  unsigned crc = ~prev;
   while (len > 0) {
     const size_t n = len < kMaxPiece ? len : kMaxPiece;
     crc = crc32_iscsi(const_cast<unsigned char*>(p), static_cast<int>(n), crc);

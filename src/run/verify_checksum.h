@@ -82,5 +82,8 @@ class Checksummer {
 
 // CRC-32C of a buffer (ISA-L); used for the block header's own checksum.
 uint32_t Crc32c(const void* data, size_t len);
+// The CRC-32C of what `crc` (a Crc32c or Crc32cExtend result; 0 before any
+// data) covered followed by `data`: a stream checksummed piece by piece.
+uint32_t Crc32cExtend(uint32_t crc, const void* data, size_t len);
 
 }  // namespace iobench

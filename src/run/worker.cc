@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <span>
 #include <thread>
 
@@ -3200,6 +3201,27 @@ void Worker::ServeSnapshot(uint64_t now, bool final) {
   }
   snap_served_ = gen;
   snap_done_.store(final ? UINT64_MAX : gen, std::memory_order_release);
+}
+
+void Worker::FailOnException(const std::exception& e, const char* stage) noexcept {
+  const bool oom = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+  std::lock_guard<std::mutex> lock(snap_mu_);
+  if (result_.error == 0) {
+    result_.error = oom ? ENOMEM : EFAULT;
+    try {
+      result_.error_message =
+          oom ? sys::OutOfMemoryText(std::string("the job's thread could not allocate memory in "
+                                                 "its ") +
+                                     stage + " (std::bad_alloc)")
+              : std::string("internal error in the job's ") + stage + ": " + e.what();
+    } catch (const std::exception&) {  // the errno alone, then
+    }
+  }
+  // Whatever Run() got to, the result answers the snapshots from now on.
+  snap_final_ = true;
+  snap_.reset();
+  snap_done_.store(UINT64_MAX, std::memory_order_release);
+  live_.state.store(job_state::kExited, std::memory_order_relaxed);
 }
 
 // After the final snapshot the worker no longer writes result_ (the run

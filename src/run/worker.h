@@ -116,6 +116,13 @@ class Worker {
   // Closes files (fsync_on_close) and shuts the engine down. Safe after a
   // failed Setup().
   void Teardown();
+  // What the clone's thread calls when an exception left Run(), a hook or
+  // Teardown() (std::bad_alloc under ulimit -v: it reached std::terminate,
+  // and the whole report was lost). The job fails with it (ENOMEM for
+  // bad_alloc, with what to reduce or raise; `stage`: "run", "teardown"),
+  // unless it had failed already, and its result becomes final. Noexcept:
+  // what it cannot say for want of memory is left at the errno.
+  void FailOnException(const std::exception& e, const char* stage) noexcept;
 
   JobResult& result() { return result_; }
   const CpuUsage& unmeasured_cpu() const { return unmeasured_cpu_; }

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <new>
 
 #include "iobench/clock.h"
 #include "run/worker.h"
@@ -616,7 +617,14 @@ void Worker::FinishVerify() {
   if (job_.verify.state_save && HasWrite(job_.rw) && !job_.verify.verify_only &&
       c.chunks_written != 0) {
     const std::string path = Verifier::StateFileName(job_.name, worker_index_);
-    Status st = verifier_->SaveState(path);
+    // A state that cannot be saved is a warning, never a lost run: what
+    // SaveState returns, or the memory its message needs running out.
+    Status st;
+    try {
+      st = verifier_->SaveState(path);
+    } catch (const std::bad_alloc&) {
+      st = Status::Limit("out of memory while saving the state to " + path);
+    }
     if (st.ok()) {
       AddNote("verify: state saved to " + path + " (verify_state_save)");
     } else {

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 namespace iobench {
 namespace {
@@ -285,7 +286,12 @@ void HelperCpuSampler::Loop() {
   while (!stop_) {
     cv_.wait_for(lock, std::chrono::milliseconds(interval_ms_), [this] { return stop_; });
     lock.unlock();
-    Sample(/*initial=*/false);  // also the final sample when stop_ is set
+    try {                         // no exception leaves the thread: out of memory, the samples stop
+      Sample(/*initial=*/false);  // also the final sample when stop_ is set
+    } catch (const std::bad_alloc&) {
+      lock.lock();
+      break;
+    }
     lock.lock();
   }
   const CpuUsage own_end = ThreadCpuNow();

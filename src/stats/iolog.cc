@@ -11,6 +11,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <new>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -132,6 +133,7 @@ struct LogWriter::Impl {
   bool busy = false;                // the writer thread is writing a chunk
   std::condition_variable idle_cv;  // Drain() waits for an empty queue
   Status first_error;
+  bool out_of_memory = false;  // Run() caught std::bad_alloc: a chunk was lost
   Stats stats;
   std::vector<std::string> deleted;  // DeletedFiles()
   std::thread thread;
@@ -140,6 +142,24 @@ struct LogWriter::Impl {
 
   void Fail(Status st) {
     if (first_error.ok()) first_error = std::move(st);
+  }
+
+  // The writer thread: Loop() until it returns. No exception leaves the
+  // thread (std::terminate lost the report): out of memory, the chunk being
+  // written is lost, the failure is kept for Stop(), and the loop goes on,
+  // so no worker waits for a free chunk in vain.
+  void Run() {
+    for (;;) {
+      try {
+        Loop();
+        return;
+      } catch (const std::bad_alloc&) {
+        std::lock_guard<std::mutex> lock(mu);
+        out_of_memory = true;
+        busy = false;
+        if (queue.empty()) idle_cv.notify_all();
+      }
+    }
   }
 
   // Runs on the writer thread. The mutex is dropped around write(2), so the
@@ -201,7 +221,7 @@ Result<std::unique_ptr<LogWriter>> LogWriter::Create(size_t memory_limit) {
   std::unique_ptr<LogWriter> w(new LogWriter(std::move(impl)));
   Impl* raw = w->impl_.get();
   try {
-    raw->thread = std::thread([raw] { raw->Loop(); });
+    raw->thread = std::thread([raw] { raw->Run(); });
   } catch (const std::system_error& e) {
     return Status::Limit(std::string("log writer thread: ") + e.what());
   }
@@ -336,6 +356,8 @@ Status LogWriter::Stop() {
     if (f.fd >= 0 && ::close(f.fd) != 0) impl_->Fail(ErrnoStatus("close " + f.path));
     f.fd = -1;
   }
+  if (impl_->out_of_memory)
+    impl_->Fail(sys::OutOfMemory("the log writer lost lines of the logs for want of memory"));
   impl_->stopped = true;
   return impl_->first_error;
 }

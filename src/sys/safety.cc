@@ -885,6 +885,22 @@ Status CheckReadonly(const JobSpec& job) {
   return Status::Ok();
 }
 
+std::string MemoryLimitText() {
+  struct rlimit as {};
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    return "ulimit -v, now " + std::to_string(as.rlim_cur / 1024) + " KiB";
+  return "the memory limit: ulimit -v, the cgroup's memory.max";
+}
+
+std::string OutOfMemoryText(const std::string& what) {
+  return "out of memory: " + what + "; reduce numjobs, iodepth, bs or nrfiles, or raise " +
+         MemoryLimitText();
+}
+
+Status OutOfMemory(const std::string& what) {
+  return Status(Status::Code::kResourceLimit, OutOfMemoryText(what), ENOMEM);
+}
+
 Result<SystemLimits> ReadSystemLimits() {
   SystemLimits l;
   // /proc/meminfo and threads-max serve only this advisory check: where

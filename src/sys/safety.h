@@ -159,6 +159,20 @@ Status CheckReadonly(const JobSpec& job);
 // the files: what --parse-only refuses too.
 Status CheckReadonlyOptions(const JobSpec& job);
 
+// What to raise when memory ran out: "ulimit -v, now N KiB" when
+// RLIMIT_AS is set, else "the memory limit: ulimit -v, the cgroup's
+// memory.max".
+std::string MemoryLimitText();
+// The message of a failure to allocate memory while `what` (a job's run,
+// a check thread, the log writer): "out of memory: WHAT; reduce numjobs,
+// iodepth, bs or nrfiles, or raise ulimit -v, now N KiB", as
+// main() says for an allocation no thread caught.
+std::string OutOfMemoryText(const std::string& what);
+// The same as a Status (kResourceLimit, ENOMEM), for a thread that catches
+// std::bad_alloc at its entry point: no exception leaves a thread iobench
+// starts (std::terminate lost the report).
+Status OutOfMemory(const std::string& what);
+
 // What the limits are on this system. Read by ReadSystemLimits(); tests
 // build their own to exercise each refusal.
 struct SystemLimits {

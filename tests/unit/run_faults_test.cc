@@ -13,7 +13,9 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <map>
 #include <memory>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -264,6 +266,51 @@ TEST(RunWatchdogTest, ZeroGraceTurnsItOff) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->exit_code, 0);
   EXPECT_GE(r->groups.at(0).jobs.at(0).stats.dir[0].ios, 2u);
+}
+
+// An engine whose queue runs out of memory on its third I/O: std::bad_alloc
+// in the worker's thread.
+class OutOfMemoryEngine : public testing::FakeEngine {
+ public:
+  OutOfMemoryEngine()
+      : FakeEngine(testing::FakeScript{}, std::make_shared<testing::FakeLedger>()) {}
+  QueueResult Queue(IoRequest* req) override {
+    if (++n_ == 3) throw std::bad_alloc();
+    return FakeEngine::Queue(req);
+  }
+
+ private:
+  int n_ = 0;
+};
+
+TEST(RunFaultsTest, AnExceptionInAWorkerThreadFailsItsJobNotTheProcess) {
+  // It reached std::terminate (exit 134, no report): verify_state_save's
+  // std::bad_alloc under ulimit -v after the run and its verify.
+  JobSpec bad = TestJob("oom", RwMode::kRandRead, 4096, 1 << 20);
+  bad.ioengine = "libaio";
+  JobSpec fine = TestJob("fine", RwMode::kRandRead, 4096, 1 << 20);
+  fine.ioengine = "libaio";
+  RunOptions o;
+  o.engine_factory = [](const JobSpec& job) -> std::unique_ptr<Engine> {
+    if (job.name == "oom") return std::make_unique<OutOfMemoryEngine>();
+    return std::make_unique<testing::FakeEngine>(testing::FakeScript{},
+                                                 std::make_shared<testing::FakeLedger>());
+  };
+  auto r = RunJobs({bad, fine}, o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  std::map<std::string, const JobResult*> by_name;
+  for (const auto& g : r->groups)
+    for (const auto& j : g.jobs) by_name[j.name] = &j;
+  ASSERT_EQ(by_name.count("oom"), 1u);
+  ASSERT_EQ(by_name.count("fine"), 1u);
+  EXPECT_EQ(by_name["oom"]->error, ENOMEM);
+  EXPECT_NE(by_name["oom"]->error_message.find("out of memory: "), std::string::npos)
+      << by_name["oom"]->error_message;
+  EXPECT_NE(by_name["oom"]->error_message.find("reduce numjobs, iodepth, bs or nrfiles"),
+            std::string::npos)
+      << by_name["oom"]->error_message;
+  EXPECT_EQ(by_name["fine"]->error, 0) << by_name["fine"]->error_message;
+  EXPECT_EQ(by_name["fine"]->stats.dir[0].ios, 256u);
 }
 
 }  // namespace
