@@ -17,6 +17,7 @@
 #include <set>
 #include <utility>
 
+#include "sys/procfs.h"
 #include "sys/safety.h"
 
 namespace iobench {
@@ -329,7 +330,19 @@ Status Verifier::AddFile(uint32_t file_index, uint64_t region_start, uint64_t re
   FileRecord& f = files_[file_index];
   off_grid_count_ -= f.off_grid.size();
   f.base = region_start;
-  f.grid.assign(chunks, Entry{});
+  try {
+    f.grid.assign(chunks, Entry{});
+  } catch (const std::bad_alloc&) {  // it said "setup: std::bad_alloc" and nothing else
+    return Status(
+        Status::Code::kResourceLimit,
+        "verify: out of memory for the verify map of file " + std::to_string(file_index) + ": " +
+            std::to_string(chunks) + " blocks of verify_interval=" + std::to_string(interval_) +
+            " bytes in a region of " + sys::HumanBytes(region_end - region_start) + " take " +
+            sys::HumanBytes(chunks * sizeof(Entry)) + " (" + std::to_string(sizeof(Entry)) +
+            " bytes a block); raise verify_interval (or bs), shrink size, or raise " +
+            sys::MemoryLimitText(),
+        ENOMEM);
+  }
   f.off_grid.clear();
   return Status::Ok();
 }

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <linux/loop.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -53,18 +54,33 @@ std::string LimitText(uint64_t v) { return v == kUnlimited ? "unlimited" : std::
 
 uint64_t RlimValue(rlim_t v) { return v == RLIM_INFINITY ? kUnlimited : static_cast<uint64_t>(v); }
 
-// CapEff bit from /proc/self/status.
-bool HasCapability(int bit) {
+// The text after "KEY:" on /proc/self/status's line for KEY ("" if none).
+std::string SelfStatusField(const std::string& key) {
   auto text = ReadTextFile("/proc/self/status");
-  if (!text.ok()) return false;
+  if (!text.ok()) return "";
   std::istringstream lines(*text);
   std::string line;
-  while (std::getline(lines, line)) {
-    if (line.rfind("CapEff:", 0) != 0) continue;
-    const unsigned long long caps = std::strtoull(line.c_str() + 7, nullptr, 16);
-    return (caps >> bit) & 1;
+  while (std::getline(lines, line))
+    if (line.rfind(key + ":", 0) == 0) return line.substr(key.size() + 1);
+  return "";
+}
+
+// The stack each thread std::thread starts maps (pthread's default: 8 MiB
+// under the usual ulimit -s); 0 if unknown.
+uint64_t DefaultThreadStackBytes() {
+  pthread_attr_t attr;
+  size_t stack = 0;
+  if (pthread_getattr_default_np(&attr) == 0) {
+    (void)pthread_attr_getstacksize(&attr, &stack);
+    pthread_attr_destroy(&attr);
   }
-  return false;
+  return stack;
+}
+
+// CapEff bit from /proc/self/status.
+bool HasCapability(int bit) {
+  const std::string caps = SelfStatusField("CapEff");
+  return !caps.empty() && (std::strtoull(caps.c_str(), nullptr, 16) >> bit) & 1;
 }
 
 // The real uid is the kernel's root: uid 0 in the initial user namespace
@@ -931,6 +947,11 @@ Result<SystemLimits> ReadSystemLimits() {
   l.nproc_exempt = HasCapability(24) || HasCapability(21) || RealUidIsKernelRoot();
   auto maps = ReadIntFile("/proc/sys/vm/max_map_count");
   l.max_map_count = maps.ok() && *maps > 0 ? static_cast<uint64_t>(*maps) : kUnlimited;
+  if (getrlimit(RLIMIT_AS, &r) == 0) l.as_soft = RlimValue(r.rlim_cur);
+  if (l.as_soft != kUnlimited) {
+    l.as_in_use = std::strtoull(SelfStatusField("VmSize").c_str(), nullptr, 10) * 1024;
+    l.thread_stack = DefaultThreadStackBytes();
+  }
   if (std::FILE* f = std::fopen("/proc/self/maps", "re")) {
     for (int c; (c = std::getc(f)) != EOF;) l.maps_in_use += c == '\n';
     std::fclose(f);
@@ -977,6 +998,9 @@ uint64_t IoUringRingBytes(uint64_t iodepth) {
   const uint64_t rings = (kRingsHeader + cq * kCqe + kCacheLine - 1) / kCacheLine * kCacheLine;
   return pages(rings + sq * kSqIndex) + pages(sq * kSqe);
 }
+
+// sizeof(Verifier::Entry) (run/verify.h), which sys does not include.
+constexpr uint64_t kVerifyEntryBytes = 8;
 
 ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
   ResourceNeeds n;
@@ -1065,9 +1089,32 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
     n.log_files = Add(n.log_files, Mul(logs, job.per_job_logs ? clones : 1));
     if (!job.write_iolog.empty()) n.log_files = Add(n.log_files, clones);
     n.threads = Add(n.threads, clones);
+    n.stack_threads = Add(n.stack_threads, clones);
     // verify_async: each clone's check threads (src/run/verify_async.h).
-    if (job.verify.type != VerifyType::kNone)
+    if (job.verify.type != VerifyType::kNone) {
       n.threads = Add(n.threads, Mul(job.verify.async, clones));
+      n.stack_threads = Add(n.stack_threads, Mul(job.verify.async, clones));
+    }
+    // The verify map: 8 bytes a block of each file's region (Verifier::
+    // AddFile), at least what size= gives a writing job (its files are
+    // made that large; a reader's region may be clipped to its file).
+    const uint64_t vbs = job.bs[static_cast<int>(Ddir::kWrite)].min;
+    const uint64_t interval =
+        job.verify.interval != 0 && job.verify.interval < vbs ? job.verify.interval : vbs;
+    if (job.verify.type != VerifyType::kNone && !DisklessEngine(job.ioengine) && HasWrite(job.rw) &&
+        job.size != 0 && interval != 0) {
+      const uint64_t files = std::max<uint32_t>(1, JobFilesPerClone(job));
+      const uint64_t blocks = Mul(files, job.size / files / interval);
+      const uint64_t bytes = Mul(Mul(blocks, kVerifyEntryBytes), clones);
+      if (bytes > 0 && (n.verify_bytes_why.empty() || bytes > n.verify_bytes)) {
+        n.verify_bytes_why =
+            "job '" + job.name + "': " + OptionAt(job, "size", HumanBytes(job.size)) +
+            " / verify_interval=" + std::to_string(interval) + ": " + std::to_string(blocks) +
+            " blocks" +
+            (clones > 1 ? " in each of " + std::to_string(clones) + " clones" : std::string());
+      }
+      n.verify_bytes = Add(n.verify_bytes, bytes);
+    }
     // io_setup(iodepth) per clone; the kernel charges aio-nr what was asked for.
     if (job.ioengine == "libaio") {
       n.aio_events = Add(n.aio_events, Mul(depth, clones));
@@ -1146,6 +1193,31 @@ std::vector<LimitError> LimitErrors(const ResourceNeeds& n, const SystemLimits& 
                         std::to_string(l.maps_in_use) + " are in use, but vm.max_map_count is " +
                         LimitText(l.max_map_count) + "; raise it with `sysctl vm.max_map_count=" +
                         std::to_string(Add(maps, maps / 4)) + "`"});
+  // Under ulimit -v, for jobs that verify: the buffers, the verify maps and
+  // the threads' stacks must fit in what is left of the address space (a
+  // lower bound: malloc and the engines take more); a verify map that did
+  // not fit failed the setup with "setup: std::bad_alloc". Without verify
+  // maps the buffers' own failure names what sized them (run/buffers.cc).
+  if (l.as_soft != kUnlimited && n.verify_bytes != 0) {
+    const uint64_t stacks = Mul(n.stack_threads, l.thread_stack);
+    const uint64_t need = Add(Add(n.buffer_bytes, n.verify_bytes), stacks);
+    const uint64_t left = l.as_soft > l.as_in_use ? l.as_soft - l.as_in_use : 0;
+    if (need > left) {
+      std::string parts = "I/O buffers " + HumanBytes(n.buffer_bytes) + ", verify maps " +
+                          HumanBytes(n.verify_bytes) + " (8 bytes a block; " + n.verify_bytes_why +
+                          ")";
+      if (stacks != 0)
+        parts += ", " + std::to_string(n.stack_threads) + " thread stack" +
+                 (n.stack_threads == 1 ? "" : "s") + " of " + HumanBytes(l.thread_stack);
+      errs.push_back({8, need, "address space",
+                      "the jobs need at least " + HumanBytes(need) + " (" + parts +
+                          ") but ulimit -v is " + std::to_string(l.as_soft / 1024) + " KiB with " +
+                          HumanBytes(l.as_in_use) + " in use; " +
+                          "raise verify_interval (or bs), shrink size, lower iodepth, bs or "
+                          "numjobs, or raise it with `ulimit -v " +
+                          std::to_string((Add(l.as_in_use, need) + need / 4) / 1024) + "`"});
+    }
+  }
   if (n.aio_events > 0 && l.aio_max_nr != kUnlimited) {
     const uint64_t free = l.aio_max_nr > l.aio_nr ? l.aio_max_nr - l.aio_nr : 0;
     if (n.aio_events > free)

@@ -198,6 +198,12 @@ struct SystemLimits {
   // EAGAIN when the next would pass the limit.
   uint64_t max_map_count = UINT64_MAX;
   uint64_t maps_in_use = 0;
+  // RLIMIT_AS (ulimit -v; UINT64_MAX: unlimited), the address space this
+  // process has already (VmSize), and the stack each thread it starts
+  // maps (pthread's default stack size).
+  uint64_t as_soft = UINT64_MAX;
+  uint64_t as_in_use = 0;
+  uint64_t thread_stack = 0;
 };
 Result<SystemLimits> ReadSystemLimits();
 
@@ -213,6 +219,12 @@ struct ResourceNeeds {
   uint64_t locked_bytes = 0;   // io_uring fixedbufs registered buffers
   uint64_t ring_bytes = 0;     // io_uring rings (IoUringRingBytes x numjobs)
   uint64_t lockmem_bytes = 0;  // lockmem x numjobs, summed (also mlocked)
+  // The verify maps (run/verify.h: 8 bytes a verify_interval block of each
+  // writing clone's size=), and the job with the largest, for the message
+  // ("job 'j': size=2g / verify_interval=512: 4194304 blocks").
+  uint64_t verify_bytes = 0;
+  std::string verify_bytes_why;
+  uint64_t stack_threads = 0;  // threads started with a stack: clones, verify_async
   // Why a replay keeps every file of its log open (io_uring registerfiles
   // or sqthread_poll): for the open-files message, empty if none does.
   std::string open_files_why;
