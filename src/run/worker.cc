@@ -217,6 +217,28 @@ std::string CmdprioEpermHint(const JobSpec& job, int d, uint16_t prio) {
          "cmdprio_class=2 (best effort) needs neither";
 }
 
+// Why an I/O failed that a thread the kernel or libc could not start would
+// have done (error path only; "" otherwise): io_uring hands an I/O that
+// would block (a tmpfs or buffered file) to an io-wq worker thread, and
+// cancels it (ECANCELED) when that thread cannot be made under
+// RLIMIT_NPROC; glibc's POSIX AIO starts helper threads and fails the
+// request with EAGAIN when it cannot. The error alone named neither.
+std::string ThreadLimitHint(const JobSpec& job, int err) {
+  const bool uring = job.ioengine.rfind("io_uring", 0) == 0 && err == ECANCELED;
+  const bool posixaio = job.ioengine == "posixaio" && err == EAGAIN;
+  struct rlimit nproc {};
+  if ((!uring && !posixaio) || getrlimit(RLIMIT_NPROC, &nproc) != 0 ||
+      nproc.rlim_cur == RLIM_INFINITY)
+    return "";
+  return std::string(uring ? "the kernel may not have been able to start an io-wq worker thread "
+                             "for this I/O"
+                           : "glibc may not have been able to start a POSIX AIO helper thread "
+                             "for this I/O") +
+         ": threads count against ulimit -u, now " + std::to_string(nproc.rlim_cur) +
+         ", with every process and thread of the user; raise it, or lower numjobs" +
+         (uring ? " or iodepth" : "");
+}
+
 // "...: Operation not permitted; what would let it": a permission error
 // with what the user can do about it.
 Status WithRemedy(Status st, const std::string& remedy) {
@@ -2322,6 +2344,8 @@ void Worker::HandleError(IoRequest* req, int err) {
                    (job_.direct ? "" : "buffered ") + DirName(d) + " path" +
                    (job_.direct ? "" : " (it has one with direct=1)")
              : std::string(": this file system has no non-blocking ") + DirName(d) + " path");
+  if ((err == ECANCELED || err == EAGAIN) && !message.empty())
+    if (std::string hint = ThreadLimitHint(job_, err); !hint.empty()) message += "; " + hint;
   if (err == EPERM && (req->flags & kReqHighPrio) != 0 && d < 2 && !message.empty())
     if (std::string hint = CmdprioEpermHint(job_, d, req->prio); !hint.empty())
       message += "; " + hint;
