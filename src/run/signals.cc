@@ -59,6 +59,9 @@ void OnStop(int signo) {
   // SIGPIPE is raised by each write to the closed pipe (the status line,
   // the next report): the stop is under way, and the write fails with EPIPE.
   if (signo == SIGPIPE) return;
+  // SIGXCPU comes again each second of CPU past the soft RLIMIT_CPU: the
+  // stop is under way (the hard limit's SIGKILL is beyond any handler).
+  if (signo == SIGXCPU) return;
   // A second signal within a second of the first is the same stop delivered
   // twice: timeout(1) signals its child and then the child's process group,
   // and the run lost its report in 1 of 8 runs. A later one (Ctrl-C again)
@@ -108,6 +111,10 @@ void InstallSignalHandlers(std::atomic<int>* stop_flag, std::atomic<int>* report
   // go on writing into the closed pipe); a hook's child gets the default
   // back (sys/spawn.h).
   sigaction(SIGPIPE, &sa, nullptr);
+  // The soft CPU time limit (ulimit -t) raises SIGXCPU, whose default
+  // action killed the run (exit 152) with its report lost: a stop like
+  // SIGTERM's, exit 152 with the report.
+  sigaction(SIGXCPU, &sa, nullptr);
   sa.sa_handler = OnReport;
   sigaction(SIGUSR1, &sa, nullptr);
   // A write past RLIMIT_FSIZE raises SIGXFSZ, whose default action kills the process without a

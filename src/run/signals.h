@@ -13,6 +13,9 @@
 // --output FIFO): a stop like the others (exit 141), also when inherited
 // as ignored; after a stop it is never a second signal, since every later
 // write to the pipe raises it again (the write fails with EPIPE).
+// SIGXCPU (the soft RLIMIT_CPU, ulimit -t, reached): a stop like SIGTERM's
+// (exit 152); the ones the kernel sends each further second of CPU are
+// never a second signal.
 // SIGUSR1: sets *report_flag (when given), asking for an interim report.
 //
 // Call once, from the main thread, before RunJobs(). The atomics must live

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -556,6 +557,8 @@ std::string SignalName(int signo) {
       return "SIGHUP";
     case SIGPIPE:
       return "SIGPIPE";
+    case SIGXCPU:
+      return "SIGXCPU";
     default:
       return "signal " + std::to_string(signo);
   }
@@ -1169,6 +1172,10 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   static std::atomic<int> stop{0};
   static std::atomic<int> report_now{0};
   InstallSignalHandlers(&stop, &report_now);
+  // The soft CPU time limit as set: the kernel raises it by a second with
+  // each SIGXCPU it sends.
+  struct rlimit cpu_limit {};
+  if (getrlimit(RLIMIT_CPU, &cpu_limit) != 0) cpu_limit.rlim_cur = RLIM_INFINITY;
 
   const bool want_table = Has(o.formats, "table");
   const bool want_plus = Has(o.formats, "json+");
@@ -1583,6 +1590,19 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
       PrintError(st);
       exit_code = std::max(exit_code, kExitJobFailed);
     }
+  }
+  // The CPU time limit stopped the run: the user may not know one was set
+  // (a login's limits.conf, a batch system's), and the exit code alone
+  // (152) does not say which.
+  if (stop.load() == SIGXCPU) {
+    const std::string limit = cpu_limit.rlim_cur != RLIM_INFINITY
+                                  ? ", " + std::to_string(cpu_limit.rlim_cur) + " s"
+                                  : std::string();
+    std::fprintf(stderr,
+                 "iobench: stopped by SIGXCPU: the process reached its CPU time limit (ulimit "
+                 "-t%s); the report covers the time until then: raise the limit or shorten "
+                 "the run\n",
+                 limit.c_str());
   }
   // A signal that ended the wait for an --output FIFO's reader after the
   // run is the run's end too (docs/output.md).
