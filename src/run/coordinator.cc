@@ -1218,6 +1218,7 @@ class PhaseRunner {
           who += ", clone " + std::to_string(c.jobnum) + " of " +
                  sys::OptionAt(job, "numjobs", std::to_string(job.numjobs));
         const bool eagain = e.code() == std::errc::resource_unavailable_try_again;
+        const std::string as = sys::ThreadAddressSpaceHint();
         UnlinkFiles(clones);
         return Status::Limit(
             "cannot start worker thread " + std::to_string(threads.size() + 1) + " of " +
@@ -1225,8 +1226,10 @@ class PhaseRunner {
             (eagain ? "; each clone is a thread, and the system allows fewer (ulimit -u, which "
                       "counts the user's other processes and threads too; kernel.threads-max; "
                       "the cgroup's pids.max; vm.max_map_count, two memory maps per thread; "
-                      "memory for the threads' stacks)"
-                    : ""));
+                      "memory for the threads' stacks" +
+                          (as.empty() ? std::string() : "; " + as) + ")"
+             : as.empty() ? std::string()
+                          : " (" + as + ")"));
       }
     }
     for (int left = ctl.setup_left.load(); left != 0; left = ctl.setup_left.load())

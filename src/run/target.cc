@@ -1272,7 +1272,8 @@ Result<int> OpenTarget(const JobSpec& job, const TargetFile& t) {
     const std::string files_at = sys::FilesOptionAt(job);
     return ErrnoStatus(JobLabel(job) + ": " + (files_at.empty() ? "" : files_at + ": ") + "open " +
                            t.path +
-                           ((flags & O_CREAT) != 0 ? CreateFailureReason(t.path, err) : ""),
+                           ((flags & O_CREAT) != 0 ? CreateFailureReason(t.path, err) : "") +
+                           sys::OpenFilesLimitHint(err),
                        err);
   }
   // write_hint: the inode's hint, which the kernel applies to buffered and

@@ -267,7 +267,9 @@ Result<int> LogWriter::Open(const std::string& path, bool append, const std::str
   if (fd < 0) {
     const int err = errno;
     const std::string why = err == ENOENT ? sys::DeletedCwdReason(path) : "";
-    return ErrnoStatus("open log file " + path + (why.empty() ? "" : " (" + why + ")"), err);
+    return ErrnoStatus("open log file " + path + (why.empty() ? "" : " (" + why + ")") +
+                           sys::OpenFilesLimitHint(err),
+                       err);
   }
   const int id = static_cast<int>(impl_->files.size());
   impl_->files.push_back({path, fd, false, created, what, 0});

@@ -1,5 +1,6 @@
 #include "sys/safety.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/loop.h>
 #include <pthread.h>
@@ -917,6 +918,23 @@ Status OutOfMemory(const std::string& what) {
   return Status(Status::Code::kResourceLimit, OutOfMemoryText(what), ENOMEM);
 }
 
+std::string OpenFilesLimitHint(int err) {
+  struct rlimit r {};
+  if (err != EMFILE || getrlimit(RLIMIT_NOFILE, &r) != 0) return "";
+  return "; the process has as many descriptors open as RLIMIT_NOFILE allows (ulimit -n, now " +
+         LimitText(RlimValue(r.rlim_cur)) + ", hard limit " + LimitText(RlimValue(r.rlim_max)) +
+         "): raise it, or lower numjobs or nrfiles (openfiles=N keeps fewer open at once)";
+}
+
+std::string ThreadAddressSpaceHint() {
+  struct rlimit as {};
+  if (getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY) return "";
+  const uint64_t stack = DefaultThreadStackBytes();
+  return "ulimit -v, now " + std::to_string(as.rlim_cur / 1024) +
+         " KiB, which each thread's stack" +
+         (stack != 0 ? " of " + HumanBytes(stack) : std::string()) + " counts against";
+}
+
 Result<SystemLimits> ReadSystemLimits() {
   SystemLimits l;
   // /proc/meminfo and threads-max serve only this advisory check: where
@@ -947,6 +965,11 @@ Result<SystemLimits> ReadSystemLimits() {
   l.nproc_exempt = HasCapability(24) || HasCapability(21) || RealUidIsKernelRoot();
   auto maps = ReadIntFile("/proc/sys/vm/max_map_count");
   l.max_map_count = maps.ok() && *maps > 0 ? static_cast<uint64_t>(*maps) : kUnlimited;
+  if (DIR* d = opendir("/proc/self/fd")) {
+    while (const dirent* e = readdir(d)) l.fds_in_use += e->d_name[0] != '.';
+    closedir(d);
+    if (l.fds_in_use > 0) --l.fds_in_use;  // the directory's own
+  }
   if (getrlimit(RLIMIT_AS, &r) == 0) l.as_soft = RlimValue(r.rlim_cur);
   if (l.as_soft != kUnlimited) {
     l.as_in_use = std::strtoull(SelfStatusField("VmSize").c_str(), nullptr, 10) * 1024;
@@ -997,6 +1020,16 @@ uint64_t IoUringRingBytes(uint64_t iodepth) {
   const uint64_t cq = pow2(std::clamp<uint64_t>(2 * iodepth, 2 * sq, 65536));
   const uint64_t rings = (kRingsHeader + cq * kCqe + kCacheLine - 1) / kCacheLine * kCacheLine;
   return pages(rings + sq * kSqIndex) + pages(sq * kSqe);
+}
+
+// ComputeResourceNeeds counts 16 descriptors besides the targets and the
+// logs: stdio, the ones iobench opens for itself (a timer, the report)
+// and slack. Descriptors open before the run count past that: up to 8 fit
+// in it (a shell's, a test runner's), and each one more is added.
+constexpr uint64_t kBaseFds = 16;
+constexpr uint64_t kOwnFds = 8;
+uint64_t InheritedFdsBeyondBase(uint64_t in_use) {
+  return in_use + kOwnFds > kBaseFds ? in_use + kOwnFds - kBaseFds : 0;
 }
 
 // sizeof(Verifier::Entry) (run/verify.h), which sys does not include.
@@ -1090,6 +1123,10 @@ ResourceNeeds ComputeResourceNeeds(const std::vector<JobSpec>& jobs) {
     if (!job.write_iolog.empty()) n.log_files = Add(n.log_files, clones);
     n.threads = Add(n.threads, clones);
     n.stack_threads = Add(n.stack_threads, clones);
+    // sqthread_poll: each clone's ring has a kernel SQPOLL thread of the
+    // user's, which RLIMIT_NPROC counts (io_uring_setup fails with EAGAIN).
+    if (job.ioengine.rfind("io_uring", 0) == 0 && job.sqthread_poll)
+      n.threads = Add(n.threads, clones);
     // verify_async: each clone's check threads (src/run/verify_async.h).
     if (job.verify.type != VerifyType::kNone) {
       n.threads = Add(n.threads, Mul(job.verify.async, clones));
@@ -1161,9 +1198,13 @@ std::vector<LimitError> LimitErrors(const ResourceNeeds& n, const SystemLimits& 
   // (CheckResourceLimits): `ulimit -n`'s usual 1024 is only the soft limit.
   if (n.open_files > l.nofile_soft && n.open_files > l.nofile_hard)
     errs.push_back({1, n.open_files, "open files",
-                    "the jobs need " + std::to_string(n.open_files) +
-                        " file descriptors but RLIMIT_NOFILE is " + LimitText(l.nofile_soft) +
-                        " (hard limit " + LimitText(l.nofile_hard) +
+                    "the jobs need " + std::to_string(n.open_files) + " file descriptors" +
+                        (InheritedFdsBeyondBase(l.fds_in_use) != 0
+                             ? " (" + std::to_string(l.fds_in_use) +
+                                   " were open before the run, stdio included)"
+                             : std::string()) +
+                        " but RLIMIT_NOFILE is " + LimitText(l.nofile_soft) + " (hard limit " +
+                        LimitText(l.nofile_hard) +
                         "); raise the hard limit (nofile in /etc/security/limits.conf), then "
                         "`ulimit -n " +
                         std::to_string(n.open_files) + "`" +
@@ -1301,9 +1342,11 @@ Status CheckResourceLimitsAgainst(const std::vector<JobSpec>& jobs,
     for (size_t j : phases[p]) together.push_back(jobs[j]);
     ResourceNeeds needs = ComputeResourceNeeds(together);
     // Log files stay open until the run ends (one log writer per run), so
-    // a phase holds its own and every earlier phase's.
+    // a phase holds its own and every earlier phase's. Descriptors open
+    // before the run (a parent's, a CI runner's) are held too: 16 were
+    // assumed for them, whatever their number.
     logs_open = Add(logs_open, needs.log_files);
-    needs.open_files = Add(needs.open_files, logs_open);
+    needs.open_files = Add(Add(needs.open_files, logs_open), InheritedFdsBeyondBase(l.fds_in_use));
     if (open_files != nullptr) *open_files = std::max(*open_files, needs.open_files);
     for (auto& e : LimitErrors(needs, l)) {
       auto it = std::find_if(worst.begin(), worst.end(),

@@ -173,6 +173,14 @@ std::string OutOfMemoryText(const std::string& what);
 // starts (std::terminate lost the report).
 Status OutOfMemory(const std::string& what);
 
+// For an open that failed with EMFILE: "; the process has RLIMIT_NOFILE
+// descriptors open (ulimit -n, now N): raise it, ..." ("" for another
+// errno). Error path only.
+std::string OpenFilesLimitHint(int err);
+// For a thread that could not be started: "ulimit -v, now N KiB, which
+// each thread's stack of S counts against" when RLIMIT_AS is set, else "".
+std::string ThreadAddressSpaceHint();
+
 // What the limits are on this system. Read by ReadSystemLimits(); tests
 // build their own to exercise each refusal.
 struct SystemLimits {
@@ -204,6 +212,9 @@ struct SystemLimits {
   uint64_t as_soft = UINT64_MAX;
   uint64_t as_in_use = 0;
   uint64_t thread_stack = 0;
+  // Descriptors open already (/proc/self/fd): inherited ones (a shell's,
+  // a CI runner's) count against RLIMIT_NOFILE with the run's own.
+  uint64_t fds_in_use = 0;
 };
 Result<SystemLimits> ReadSystemLimits();
 
