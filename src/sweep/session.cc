@@ -1176,6 +1176,15 @@ int RunSession(const std::vector<JobSpec>& jobs, const SessionOptions& o) {
   // each SIGXCPU it sends.
   struct rlimit cpu_limit {};
   if (getrlimit(RLIMIT_CPU, &cpu_limit) != 0) cpu_limit.rlim_cur = RLIM_INFINITY;
+  // bash's `ulimit -t N` sets the soft and the hard limit alike, and at the
+  // hard one the kernel sends SIGKILL, never SIGXCPU: the run died with no
+  // report. The soft limit a second below gives the stop its second.
+  if (cpu_limit.rlim_cur != RLIM_INFINITY && cpu_limit.rlim_cur == cpu_limit.rlim_max &&
+      cpu_limit.rlim_max > 1) {
+    struct rlimit lowered = cpu_limit;
+    lowered.rlim_cur = cpu_limit.rlim_max - 1;
+    setrlimit(RLIMIT_CPU, &lowered);  // the message names the limit as the user set it
+  }
 
   const bool want_table = Has(o.formats, "table");
   const bool want_plus = Has(o.formats, "json+");

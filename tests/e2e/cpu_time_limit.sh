@@ -19,4 +19,13 @@ assert sum(j["read"]["io_bytes"] for j in d["jobs"]) > 0
 PY
 grep -q "iobench: stopped by SIGXCPU: .*CPU time limit (ulimit -t, 1 s)" err ||
   fail "stderr: $(cat err)"
+# bash's plain `ulimit -t` sets the hard limit too, where the kernel sends
+# SIGKILL and never SIGXCPU (exit 137, no report): iobench lowers its soft
+# limit a second below the hard one, so the stop still comes with a report.
+(ulimit -t 2 && exec timeout -k 5 50 "$bin" "${job[@]}") >out2.json 2>err2
+expect_eq "ulimit -t (soft = hard): exit code" "$?" 152
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["iobench"]["exit_code"] == 152' \
+  out2.json || fail "ulimit -t (soft = hard): no report: $(head -c 300 out2.json)"
+grep -q "iobench: stopped by SIGXCPU: .*CPU time limit (ulimit -t, 2 s)" err2 ||
+  fail "ulimit -t (soft = hard): stderr: $(cat err2)"
 [ "$fails" -eq 0 ]
