@@ -422,7 +422,7 @@ std::string FsMagicName(uint64_t magic) {
   return "";
 }
 
-Result<std::string> FsTypeName(const std::string& path) {
+Result<std::string> FsTypeName(const std::string& path, std::string* mount_options) {
   struct stat st;
   IOB_ASSIGN_OR_RETURN(std::string existing, NearestExisting(path, &st));
   struct statfs sfs;
@@ -432,6 +432,7 @@ Result<std::string> FsTypeName(const std::string& path) {
   auto mounts = ReadMountInfo();
   if (mounts.ok()) {
     const MountEntry* m = FindMountForPath(*mounts, RealPath(existing));
+    if (m != nullptr && mount_options != nullptr) *mount_options = AllMountOptions(*m);
     // Trust the mount table only when it is the same filesystem (same
     // device number); a btrfs subvolume or a stale entry falls back to
     // the magic.
@@ -469,11 +470,8 @@ Result<TargetInfo> ResolveTarget(const std::string& path, bool written) {
   } else {
     info.is_regular_file = info.exists && S_ISREG(st.st_mode);
     if (info.is_regular_file) info.size_bytes = static_cast<uint64_t>(st.st_size);
-    auto fs = FsTypeName(info.probed_path);
+    auto fs = FsTypeName(info.probed_path, &info.ctx.mount_options);
     if (fs.ok()) info.ctx.fs_type = *fs;
-    if (auto mounts = ReadMountInfo(); mounts.ok())
-      if (const MountEntry* m = FindMountForPath(*mounts, RealPath(info.probed_path)))
-        info.ctx.mount_options = AllMountOptions(*m);
     // ext3 (since Linux 4.3), and ext2 on kernels without its own driver,
     // are served by the ext4 code, with ext4's nonblocking buffered reads.
     if (info.ctx.fs_type == "ext2" || info.ctx.fs_type == "ext3")

@@ -31,8 +31,10 @@ std::string FsMagicName(uint64_t magic);
 // parent when `path` does not exist yet). The mount table's type is preferred
 // (it tells ext3 from ext4, fuse subtypes, devtmpfs); the statfs magic is the
 // fallback. A block device node reports the filesystem of /dev (devtmpfs): use
-// IsBlockDevice() first when that matters.
-Result<std::string> FsTypeName(const std::string& path);
+// IsBlockDevice() first when that matters. `mount_options` (when not null)
+// gets the options of the mount holding it (AllMountOptions; "" when the
+// mount table does not say), from the same read of the table.
+Result<std::string> FsTypeName(const std::string& path, std::string* mount_options = nullptr);
 
 // True when `path` exists and is a block device (after following symlinks).
 bool IsBlockDevice(const std::string& path);
