@@ -83,6 +83,8 @@ std::string SideFile::Described() const {
   return what + " of " + job + " (" + option + (where.empty() ? "" : " at " + where) + ")";
 }
 
+std::string SameFileKey(const std::string& path) { return FileKey(path, true); }
+
 std::vector<uint32_t> FirstWorkerOf(const std::vector<JobSpec>& jobs) {
   std::vector<uint32_t> first;
   uint32_t next = 0;
@@ -102,6 +104,7 @@ std::vector<SideFile> RunSideFiles(const std::vector<JobSpec>& jobs,
     const JobSpec& j = jobs[i];
     SideFile f;
     f.job = "job '" + j.name + "'";
+    f.job_index = i;
     auto add = [&](K kind, const std::string& path, const char* what, const char* effect,
                    const char* remedy) {
       f.kind = kind;
@@ -215,17 +218,24 @@ Status CheckSideFilesAvoidRunFiles(const std::vector<JobSpec>& jobs,
     by_key.emplace(key, &f);
   }
   if (by_key.empty() && dumps.empty()) return Status::Ok();
-  // `replayed`: a read_iolog, which a write_iolog may be: a later phase
-  // replays what an earlier one recorded (CheckIologsApart refuses the
-  // two in one phase).
+  // `replayed_by`: the index of the job whose read_iolog this is, which a
+  // write_iolog of an earlier job may be: a later phase replays what an
+  // earlier one recorded (CheckIologsApart refuses the two in one phase).
+  // Not the other way round: a later job recording into the log an earlier
+  // one replayed appended to the user's input log.
   // `path` the file as the message names it: "" when `what` names it
   // (the job file on standard input, looked up as /dev/stdin).
   auto refuse = [&](const std::string& lookup, const std::string& path, const std::string& what,
-                    bool replayed) -> Status {
+                    size_t replayed_by = SIZE_MAX) -> Status {
+    // A character device (/dev/null) keeps nothing a side file could spoil.
+    if (struct stat st; ::stat(lookup.c_str(), &st) == 0 && S_ISCHR(st.st_mode))
+      return Status::Ok();
     const SideFile* f = nullptr;
     if (const std::string key = FileKey(lookup, new_files); !key.empty())
       if (auto it = by_key.find(key); it != by_key.end()) f = it->second;
-    if (f != nullptr && replayed && f->kind == SideFile::Kind::kIoLog) f = nullptr;
+    if (f != nullptr && f->kind == SideFile::Kind::kIoLog && replayed_by != SIZE_MAX &&
+        f->job_index < replayed_by)
+      f = nullptr;
     if (f != nullptr)
       return Status::Invalid(f->Named() + " writes " + f->path +
                              (f->path == path || path.empty() ? "" : ", the same file as " + path) +
@@ -238,13 +248,13 @@ Status CheckSideFilesAvoidRunFiles(const std::vector<JobSpec>& jobs,
   };
   for (const std::string& f : job_files) {
     if (f != "-") {
-      IOB_RETURN_IF_ERROR(refuse(f, f, "a job file this run reads", false));
+      IOB_RETURN_IF_ERROR(refuse(f, f, "a job file this run reads"));
       continue;
     }
     // A job file on standard input: its inode, when it is a file.
     if (struct stat st; ::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode))
       IOB_RETURN_IF_ERROR(
-          refuse("/dev/stdin", "", "the job file this run reads from standard input ('-')", false));
+          refuse("/dev/stdin", "", "the job file this run reads from standard input ('-')"));
   }
   for (const JobSpec& j : jobs) {
     const std::string who = "job '" + j.name + "'";
@@ -253,12 +263,12 @@ Status CheckSideFilesAvoidRunFiles(const std::vector<JobSpec>& jobs,
       IOB_RETURN_IF_ERROR(refuse(
           replayed, replayed,
           "the log " + who + " replays (" + sys::OptionAt(j, "read_iolog", j.read_iolog) + ")",
-          true));
+          static_cast<size_t>(&j - jobs.data())));
     }
-    if (j.ioengine == "null") continue;  // no data file is opened
+    if (DisklessEngine(j.ioengine)) continue;  // no data file is opened (null, cpuio)
     const std::string what = sys::JobFileWhat(j);
     for (const std::string& path : sys::JobFilePaths(j))
-      IOB_RETURN_IF_ERROR(refuse(path, path, what, false));
+      IOB_RETURN_IF_ERROR(refuse(path, path, what));
   }
   return Status::Ok();
 }

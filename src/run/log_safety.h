@@ -32,13 +32,14 @@ struct SideFile {
   // As it will be opened (relative: to the current directory). kVerifyDump:
   // the base name of a data file whose failed blocks are dumped (IsDumpOf).
   std::string path;
-  std::string job;      // "job 'a'"; "" for --bandwidth-log
-  std::string option;   // as the job set it: "write_bw_log=x"
-  std::string where;    // where: "j.fio:4", "<cmdline>"; "" for a default
-  std::string what;     // "a log", "the I/O buffer file", ...
-  std::string effect;   // what writing it does to a file there
-  std::string remedy;   // how to avoid that
-  bool written = true;  // false: a state that verify_state_load only reads
+  std::string job;              // "job 'a'"; "" for --bandwidth-log
+  std::string option;           // as the job set it: "write_bw_log=x"
+  std::string where;            // where: "j.fio:4", "<cmdline>"; "" for a default
+  std::string what;             // "a log", "the I/O buffer file", ...
+  std::string effect;           // what writing it does to a file there
+  std::string remedy;           // how to avoid that
+  bool written = true;          // false: a state that verify_state_load only reads
+  size_t job_index = SIZE_MAX;  // the job's place in the run; SIZE_MAX for --bandwidth-log
 
   // "job 'a': write_bw_log=x (j.fio:4)"
   std::string Named() const;
@@ -49,6 +50,11 @@ struct SideFile {
 // Where each job's first clone is in the run (fio's thread_number - 1),
 // which numbers its logs and verify states: the numjobs of the jobs before.
 std::vector<uint32_t> FirstWorkerOf(const std::vector<JobSpec>& jobs);
+
+// One key per file whatever its spelling (f, ./f, $PWD/f, a link): its
+// inode when it exists, else its absolute path with the parts that exist
+// resolved.
+std::string SameFileKey(const std::string& path);
 
 // Every side file a run of `jobs` writes, in job order (one set of logs
 // and a verify state per clone; `first_worker_of` as FirstWorkerOf), and

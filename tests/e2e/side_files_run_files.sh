@@ -132,4 +132,21 @@ expect_run "side files beside the data" 0 "" -- "${run[@]}" --bandwidth-log --na
 unchanged "side files elsewhere"
 [ -e w.prerun.txt ] && [ -e local-w-0-verify.state ] && [ -e w_bw.1.log ] ||
   fail "side files elsewhere: not written: $(ls)"
+# A log recorded in one phase and replayed in a later one is allowed; the
+# other way round, a later job recording into the log an earlier job
+# replays, appended to the user's input log.
+expect_run "record, then replay" 0 "" -- "${run[@]}" --name=rec --rw=write --size=64k \
+  --filename=rd --write_iolog=x.iolog --name=rep --stonewall --read_iolog=x.iolog
+keep x.iolog
+expect_run "replay, then record into it" 2 \
+  "^iobench: job 'w2': write_iolog=x\.iolog \(<cmdline>\) writes x\.iolog, the log job 'r' replays" \
+  -- "${run[@]}" --name=r --rw=read --size=64k --filename=rd --read_iolog=x.iolog \
+  --name=w2 --stonewall --rw=write --size=64k --filename=rd --write_iolog=x.iolog
+unchanged "replay, then record"
+# No data file on cpuio; /dev/null keeps nothing: neither is refused (fio
+# runs both).
+expect_run "cpuio job named like its own log" 0 "" -- "${run[@]}" --name=c --ioengine=cpuio \
+  --cpuload=10 --runtime=100ms --time_based --filename=c_bw.1.log --write_bw_log=c
+expect_run "write_iolog to /dev/null" 0 "" -- "${run[@]}" --name=n --rw=write --size=64k \
+  --filename=/dev/null --write_iolog=/dev/null
 [ "$fails" -eq 0 ]
