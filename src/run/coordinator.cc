@@ -1636,7 +1636,7 @@ class PhaseRunner {
         KeepExistingReplayFiles(job, &c.targets);  // size= lays out missing files only
         for (const TargetFile& t : c.targets)
           if (t.regular_file()) {
-            uint64_t& end = laid_out[t.path];
+            uint64_t& end = laid_out[SameFileKey(t.path)];
             end = std::max({end, t.current_size, t.needed_size});
           }
         if (!dropped.empty()) c.notes.push_back(DroppedFilesNote(jobs_, j, dropped, paths.empty()));

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 
+#include "run/log_safety.h"
 #include "run/pattern.h"
 #include "run/random.h"
 #include "sys/job_paths.h"
@@ -592,7 +593,7 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     } else if (appended) {
       off = t.current_size;
       if (laid_out != nullptr)
-        if (auto it = laid_out->find(t.path); it != laid_out->end())
+        if (auto it = laid_out->find(SameFileKey(t.path)); it != laid_out->end())
           off = std::max(off, it->second);
     }
     t.appended = appended;

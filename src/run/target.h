@@ -70,7 +70,7 @@ using sys::TargetPaths;
 // holds one block (the region of each is smaller than the smallest bs, or
 // an offset without a size starts at or past the file's end): fio fails
 // such a clone alone, so the caller may run the job's others.
-// `laid_out`, when given: the size each file (by path) has once the clones
+// `laid_out`, when given: the size each file (by SameFileKey) has once the clones
 // set up before this one are laid out. file_append=1 starts there when it
 // is past the file's size now, as fio 3.33 sets its jobs up one after the
 // other, in job order, each seeing the file the ones before it laid out:

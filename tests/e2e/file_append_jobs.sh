@@ -42,6 +42,15 @@ check "numjobs=2 on a new file" "j.txt:32:0:124 131072" clones.fio
 { global; job a file_append=1; job b file_append=1; } >jobs.fio
 check "two jobs on an 8 KiB file" "a.txt:16:8:68 b.txt:16:72:132 139264" jobs.fio 8192
 
+# The same file spelled two ways (f1 and ./f1) is one file: b appends after
+# a (it wrote over a's region when the sizes were kept by the path's text).
+{
+  printf '[global]\ndirectory=%s\nioengine=psync\nrw=write\nsize=64k\n' "$PWD"
+  job a filename=f1 file_append=1
+  job b filename=./f1 file_append=1
+} >spelled.fio
+check "the same file spelled two ways" "a.txt:16:8:68 b.txt:16:72:132 139264" spelled.fio 8192
+
 {
   global
   job a file_append=1
