@@ -3006,10 +3006,7 @@ void Worker::Run() {
     ReapAndAccount(min);
   }
 
-  if (flow_ != nullptr) {  // as fio's flow_exit_job: the others no longer wait for this job
-    flow_->weight.fetch_sub(flow_weight_, std::memory_order_relaxed);
-    flow_->ios.fetch_sub(flow_ios_, std::memory_order_relaxed);
-  }
+  LeaveFlow();
   // fio 3.33 runs one more loop when loops remain after the job's I/O ran
   // out (io_size x loops bytes or number_ios x loops I/Os issued before the
   // last loop): it issues nothing, but ends with the end_fsync or
@@ -3227,7 +3224,18 @@ void Worker::ServeSnapshot(uint64_t now, bool final) {
   snap_done_.store(final ? UINT64_MAX : gen, std::memory_order_release);
 }
 
+void Worker::LeaveFlow() noexcept {
+  if (flow_ == nullptr) return;
+  // As fio's flow_exit_job: the others no longer wait for this job.
+  flow_->weight.fetch_sub(flow_weight_, std::memory_order_relaxed);
+  flow_->ios.fetch_sub(flow_ios_, std::memory_order_relaxed);
+  flow_ = nullptr;
+}
+
 void Worker::FailOnException(const std::exception& e, const char* stage) noexcept {
+  // A job that leaves its flow by an exception leaves it too: its share
+  // held the flow's other jobs back for good (the late review's case).
+  LeaveFlow();
   const bool oom = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
   std::lock_guard<std::mutex> lock(snap_mu_);
   if (result_.error == 0) {

@@ -123,6 +123,8 @@ class Worker {
   // unless it had failed already, and its result becomes final. Noexcept:
   // what it cannot say for want of memory is left at the errno.
   void FailOnException(const std::exception& e, const char* stage) noexcept;
+  // Gives back the job's share of its flow= (weight and I/Os counted), once.
+  void LeaveFlow() noexcept;
 
   JobResult& result() { return result_; }
   const CpuUsage& unmeasured_cpu() const { return unmeasured_cpu_; }

@@ -283,6 +283,13 @@ class OutOfMemoryEngine : public testing::FakeEngine {
   int n_ = 0;
 };
 
+// The engine of a job named "oom" runs out of memory; the others' work.
+std::unique_ptr<Engine> OomEngineForJobOom(const JobSpec& job) {
+  if (job.name == "oom") return std::make_unique<OutOfMemoryEngine>();
+  return std::make_unique<testing::FakeEngine>(testing::FakeScript{},
+                                               std::make_shared<testing::FakeLedger>());
+}
+
 TEST(RunFaultsTest, AnExceptionInAWorkerThreadFailsItsJobNotTheProcess) {
   // It reached std::terminate (exit 134, no report): verify_state_save's
   // std::bad_alloc under ulimit -v after the run and its verify.
@@ -291,11 +298,7 @@ TEST(RunFaultsTest, AnExceptionInAWorkerThreadFailsItsJobNotTheProcess) {
   JobSpec fine = TestJob("fine", RwMode::kRandRead, 4096, 1 << 20);
   fine.ioengine = "libaio";
   RunOptions o;
-  o.engine_factory = [](const JobSpec& job) -> std::unique_ptr<Engine> {
-    if (job.name == "oom") return std::make_unique<OutOfMemoryEngine>();
-    return std::make_unique<testing::FakeEngine>(testing::FakeScript{},
-                                                 std::make_shared<testing::FakeLedger>());
-  };
+  o.engine_factory = OomEngineForJobOom;
   auto r = RunJobs({bad, fine}, o);
   ASSERT_TRUE(r.ok()) << r.status().message();
   std::map<std::string, const JobResult*> by_name;
@@ -311,6 +314,32 @@ TEST(RunFaultsTest, AnExceptionInAWorkerThreadFailsItsJobNotTheProcess) {
       << by_name["oom"]->error_message;
   EXPECT_EQ(by_name["fine"]->error, 0) << by_name["fine"]->error_message;
   EXPECT_EQ(by_name["fine"]->stats.dir[0].ios, 256u);
+}
+
+// A job of a flow= that fails by an exception gives its share back: the
+// flow's other job was held back for good (ending only at its runtime, a
+// few I/Os done), as if the failed job were still running.
+TEST(RunFaultsTest, AJobLeavingItsFlowByAnExceptionLetsTheOthersGo) {
+  JobSpec bad = TestJob("oom", RwMode::kRandRead, 4096, 1 << 20);
+  JobSpec fine = TestJob("fine", RwMode::kRandRead, 4096, 1 << 20);
+  for (JobSpec* j : {&bad, &fine}) {
+    j->ioengine = "libaio";
+    j->flow_id = 1;
+    j->flow = 1;
+    j->runtime_ns = 3'000'000'000;  // the end, were it held back
+  }
+  RunOptions o;
+  o.engine_factory = OomEngineForJobOom;
+  auto r = RunJobs({bad, fine}, o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  for (const auto& g : r->groups)
+    for (const auto& j : g.jobs)
+      if (j.name == "fine") {
+        EXPECT_EQ(j.error, 0) << j.error_message;
+        EXPECT_EQ(j.stats.dir[0].ios, 256u);
+      } else {
+        EXPECT_EQ(j.error, ENOMEM);
+      }
 }
 
 }  // namespace
