@@ -146,9 +146,11 @@ std::vector<SideFile> RunSideFiles(const std::vector<JobSpec>& jobs,
           "the command's output would replace what it holds",
           "rename the job, or run it from another directory");
     }
-    // The null engine stores no data: it neither verifies nor saves a state.
+    // The null engine stores no data: it neither verifies nor saves a state;
+    // verify=null checks nothing, so it saves no state and dumps nothing.
     const VerifyOptions& v = j.verify;
-    if (v.type == VerifyType::kNone || DisklessEngine(j.ioengine)) continue;
+    if (v.type == VerifyType::kNone || v.type == VerifyType::kNull || DisklessEngine(j.ioengine))
+      continue;
     const bool saves = v.state_save && HasWrite(j.rw) && !v.verify_only;
     if (saves || v.state_load) {
       SetOptionOf(j, saves ? "verify_state_save" : "verify_state_load", "1", &f);

@@ -149,4 +149,8 @@ expect_run "cpuio job named like its own log" 0 "" -- "${run[@]}" --name=c --ioe
   --cpuload=10 --runtime=100ms --time_based --filename=c_bw.1.log --write_bw_log=c
 expect_run "write_iolog to /dev/null" 0 "" -- "${run[@]}" --name=n --rw=write --size=64k \
   --filename=/dev/null --write_iolog=/dev/null
+# verify=null checks nothing and saves no state: a data file named like
+# one is no state's.
+expect_run "verify=null, a file named like its state" 0 "" -- "${run[@]}" --name=vn --rw=write \
+  --size=64k --filename=local-vn-0-verify.state --verify=null
 [ "$fails" -eq 0 ]
