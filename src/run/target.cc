@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 
+#include "iobench/engine.h"
 #include "run/log_safety.h"
 #include "run/pattern.h"
 #include "run/random.h"
