@@ -48,14 +48,19 @@ TEST(StatsPercentileTest, WithinOnePercentOfSortedSamples) {
 }
 
 // The bucket a percentile lands in when p/100 * N is (nearly) a whole number
-// follows fio 3.33's double arithmetic, so reports built from the same
-// histogram print fio's value (ReportFioParityTest found p60 of 10410 I/Os
-// one bucket apart when this was computed in long double).
+// follows fio 3.33's long double arithmetic, so a report built from the same
+// histogram prints fio's value. fio 3.33 with percentile_list=0.1:0.2:...
+// over 9000 psync reads took the long double bucket in each of 11 such cases
+// (p0.1: 660 ns where the double form gives 652).
 TEST(StatsPercentileTest, ThresholdRoundsAsFio) {
   Histogram h;
   for (int i = 0; i < 6246; ++i) h.Add(10);
-  for (int i = 0; i < 4164; ++i) h.Add(20);  // N = 10410: 60 % is 6246 in double
-  EXPECT_EQ(Percentile(h, 60), 10u);
+  for (int i = 0; i < 4164; ++i) h.Add(20);  // N = 10410: 60 % is 6246 + 4e-16 in long double
+  EXPECT_EQ(Percentile(h, 60), 20u);
+  Histogram f;
+  for (int i = 0; i < 9; ++i) f.Add(10);
+  for (int i = 0; i < 8991; ++i) f.Add(20);  // N = 9000: 0.1 % is just above 9
+  EXPECT_EQ(Percentile(f, 0.1), 20u);
   Histogram g;
   for (int i = 0; i < 21978; ++i) g.Add(10);
   for (int i = 0; i < 22; ++i) g.Add(20);  // N = 22000: 99.9 % is just above 21978
