@@ -17,11 +17,11 @@ source "$2/tests/e2e/fio_side.bash"
 # rate_iops: the null jobs sleep between I/Os instead of spinning on both
 # cores for 5 s with each tool (17 s of CPU per CI stage).
 printf '[global]\nthread\nioengine=null\nsize=1m\ntime_based\nruntime=%s\nrate_iops=2000\n[a]\n[b]\nrw=write\n' 5 >eta.fio
-# check OUT RUNTIME: "ok" or what is wrong, then the (elapsed, eta) pairs.
+# check OUT RUNTIME TOOL: "ok" or what is wrong, then the (elapsed, eta) pairs.
 check() {
-  python3 - "$1" "$2" <<'PY'
+  python3 - "$1" "$2" "$3" <<'PY'
 import json, sys
-text, runtime = open(sys.argv[1]).read(), int(sys.argv[2])
+text, runtime, tool = open(sys.argv[1]).read(), int(sys.argv[2]), sys.argv[3]
 docs, i = [], 0
 dec = json.JSONDecoder()
 while True:
@@ -32,7 +32,10 @@ while True:
     docs.append(d)
 bad = []
 interim, final = docs[:-1], docs[-1]
-for d in docs:  # one ETA per report, in every record
+# One ETA per report, in every record: iobench's. fio works each job's out
+# from that job's own clock, and under load its two jobs' records differ
+# ([2147483647, 3] in one CI run), so this is not asked of fio.
+for d in docs if tool != "fio" else []:
     if len({j["eta"] for j in d["jobs"]}) != 1:
         bad.append(("records differ", [j["eta"] for j in d["jobs"]]))
 known = []
@@ -61,7 +64,7 @@ PY
 for tool in $(tools); do
   "$(cmd "$tool")" --output-format=json --status-interval=1 eta.fio >out.$tool 2>err ||
     { fail "$tool: $(cat err)"; continue; }
-  got=$(check out.$tool 5)
+  got=$(check out.$tool 5 "$tool")
   expect_eq "$tool: interim eta" "${got%% *}" "ok"
   echo "$tool: $got"
 done
@@ -71,7 +74,7 @@ done
 printf '[global]\nioengine=null\nsize=5m\nrate=1m\n[a]\n' >size.fio
 "$bin" --output-format=json --status-interval=1 --status-interval-mode=interval size.fio \
   >out.interval 2>err || fail "interval: $(cat err)"
-got=$(check out.interval 5)
+got=$(check out.interval 5 iobench)
 expect_eq "interval mode, size-limited: interim eta" "${got%% *}" "ok"
 echo "interval: $got"
 [ "$fails" -eq 0 ] && echo "ok: interim JSON eta"
