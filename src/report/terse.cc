@@ -71,7 +71,7 @@ void DdirFields(std::string& o, const JobRecord& rec, const DirView& v, int vers
   const SampleStat& b = *v.bw;
   if (b.samples) {
     // Whole KiB/s samples (BwSampleStat), as fio's.
-    const double per = BandwidthPercentOfGroup(b, v.group_agg_bw);
+    const double per = TerseBandwidthPercentOfGroup(b, v.group_agg_bw);
     o += fmt::sprintf(";%llu;%llu;%f%%;%f;%f", static_cast<unsigned long long>(b.min),
                       static_cast<unsigned long long>(b.max), per, b.mean, b.stddev);
   } else {
@@ -182,8 +182,9 @@ void JsonDdirFields(std::string& o, const JobSpec& spec, const ojson& d, int ver
   }
   JsonLatFields(o, At(d, "lat_ns"));
   if (U(d, "bw_samples"))
-    o += fmt::sprintf(";%llu;%llu;%f%%;%f;%f", U(d, "bw_min"), U(d, "bw_max"), D(d, "bw_agg"),
-                      D(d, "bw_mean"), D(d, "bw_dev"));
+    o += fmt::sprintf(";%llu;%llu;%f%%;%f;%f", U(d, "bw_min"), U(d, "bw_max"),
+                      TersePercentFromBwAgg(D(d, "bw_mean"), D(d, "bw_agg")), D(d, "bw_mean"),
+                      D(d, "bw_dev"));
   else
     o += ";0;0;0.000000%;0.000000;0.000000";
   if (version != 5) return;

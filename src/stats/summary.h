@@ -226,10 +226,16 @@ uint64_t BandwidthBytes(const DirStats& ds, uint64_t job_runtime_ms);
 double Iops(const DirStats& ds, uint64_t job_runtime_ms);
 
 // Share of the group's aggregate bandwidth that a record's mean sample
-// bandwidth (KiB/s, BwSampleStat) is: fio's "per=", json "bw_agg" and terse,
+// bandwidth (KiB/s, BwSampleStat) is: fio's "per=" and json "bw_agg",
 // trunc(mean) * 100 / (agg / 1024.0), as fio's convert_agg_kbytes_percent,
 // capped at 100; 100 when the aggregate is 1 KiB/s or less.
 double BandwidthPercentOfGroup(const SampleStat& bw_kib, uint64_t group_agg_bw_bytes);
+// The same share as fio 3.33's terse line forms it: mean * 100 / (agg / 1024)
+// with the mean whole and the aggregate cut to a whole KiB/s, capped at 100.
+double TerseBandwidthPercentOfGroup(const SampleStat& bw_kib, uint64_t group_agg_bw_bytes);
+// The terse share from a JSON record's bw_mean and bw_agg (a --repeat
+// median's terse line): the aggregate worked back from bw_agg.
+double TersePercentFromBwAgg(double bw_mean_kib, double bw_agg);
 
 // fio's fixed latency distribution, in percent of all completed I/Os.
 // Buckets per decade are labelled 2,4,10,20,50,100,250,500,750,1000 (a

@@ -599,5 +599,33 @@ TEST(StatsSummaryTest, BandwidthPercentOfGroupIsFios) {
   EXPECT_EQ(BandwidthPercentOfGroup(bw, 2048), 100.0) << "capped";
 }
 
+// fio 3.33's terse line forms the share its own way (show_ddir_status_terse):
+// the whole mean over the aggregate cut to whole KiB/s. fio on two null jobs
+// (rate=10000k and 30011k, 2 s): terse 25.022502% and 75.080841% where its
+// JSON bw_agg was 25.022501 and 75.080004 (means 10008 and 30029.333333,
+// aggregate 39996.002 KiB/s). One job at 1705 B/s: normal per=60.06%,
+// terse 100% (1.75 KiB/s over 1 KiB/s, capped).
+TEST(StatsSummaryTest, TerseBandwidthPercentOfGroupIsFiosTerse) {
+  const uint64_t agg = 40955906;  // 39996.002 KiB/s
+  SampleStat bw;
+  bw.mean = 10008.0;
+  EXPECT_NEAR(TerseBandwidthPercentOfGroup(bw, agg), 25.022502, 5e-7);
+  EXPECT_NEAR(BandwidthPercentOfGroup(bw, agg), 25.022501, 5e-7);
+  bw.mean = 30029.333333333;
+  EXPECT_NEAR(TerseBandwidthPercentOfGroup(bw, agg), 75.080841, 5e-7);
+  // The same figures worked back from a JSON record (--repeat's median).
+  EXPECT_NEAR(TersePercentFromBwAgg(30029.333333333, BandwidthPercentOfGroup(bw, agg)), 75.080841,
+              5e-7);
+  EXPECT_NEAR(TersePercentFromBwAgg(10008.0, 25.022501433), 25.022502, 5e-7);
+  bw.mean = 1.75;
+  EXPECT_EQ(TerseBandwidthPercentOfGroup(bw, 1705), 100.0) << "under 1 KiB/s: fio's inf, capped";
+  EXPECT_NEAR(BandwidthPercentOfGroup(bw, 2048 + 1705), 1 * 100 / (3753 / 1024.0), 1e-9);
+  EXPECT_EQ(TerseBandwidthPercentOfGroup(bw, 0), 100.0) << "no aggregate";
+  bw.mean = 0;
+  EXPECT_EQ(TerseBandwidthPercentOfGroup(bw, 1000), 0.0) << "fio's nan";
+  EXPECT_EQ(TersePercentFromBwAgg(0.5, 0.0), 0.0);
+  EXPECT_EQ(TersePercentFromBwAgg(1.75, 100.0), 100.0);
+}
+
 }  // namespace
 }  // namespace iobench
