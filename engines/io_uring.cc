@@ -145,6 +145,13 @@ class IoUringEngine final : public Engine {
       req->res = TrimNow(files_, req);
       return QueueResult::kCompleted;
     }
+    if ((req->flags & kReqEmptyRange) != 0) [[unlikely]] {
+      // A sync_file_range with nothing written since the last one: no call,
+      // as fio's do_sync_file_range and the other engines (its range, from
+      // offset 2^64-1, made the kernel answer EINVAL and failed the job).
+      req->res = 0;
+      return QueueResult::kCompleted;
+    }
     io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
     if (sqe == nullptr) [[unlikely]] {
       sqe = WaitForSqSpace();
@@ -186,8 +193,11 @@ class IoUringEngine final : public Engine {
         io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
         break;
       case IoOp::kSyncFileRange:
-        io_uring_prep_sync_file_range(sqe, fd, static_cast<unsigned>(req->length), req->offset,
-                                      static_cast<int>(sfr_flags_));
+        // The SQE's length is 32 bits: a range of 4 GiB or more syncs from
+        // its start to the end of the file (length 0) rather than a part.
+        io_uring_prep_sync_file_range(
+            sqe, fd, req->length > UINT32_MAX ? 0u : static_cast<unsigned>(req->length),
+            req->offset, static_cast<int>(sfr_flags_));
         break;
       case IoOp::kTrim:  // handled above
         break;

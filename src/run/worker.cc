@@ -1871,7 +1871,8 @@ bool Worker::PrepareSlow(uint64_t now, IoRequest** out) {
       // The range written to this file since its last sync_file_range (fio).
       const auto [first, end] = TakeSyncRange(sync_file);
       r->offset = r->xfer_offset = first;
-      r->length = r->xfer_length = end - first;
+      // Nothing written: first is 2^64-1 and the range is empty, not 1 byte.
+      r->length = r->xfer_length = first == UINT64_MAX ? 0 : end - first;
     }
     r->res = 0;
     // Nothing written since the last one: fio's do_sync_file_range makes no
