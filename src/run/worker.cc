@@ -2784,6 +2784,10 @@ void Worker::ReapFailed(const Status& st) {
     FreeSlot(&pool_[i]);
   }
   committed_ = 0;
+  // Those queued but not yet committed (a commit that took part of a batch)
+  // were freed above too: committing them now would hand the engine free
+  // slots, whose completions would free them twice.
+  uncommitted_n_ = 0;
   in_flight_.store(0, std::memory_order_relaxed);
 }
 

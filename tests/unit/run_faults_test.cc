@@ -342,5 +342,80 @@ TEST(RunFaultsTest, AJobLeavingItsFlowByAnExceptionLetsTheOthersGo) {
       }
 }
 
+// What ReapFailsEngine saw.
+struct ReapFailLedger {
+  std::atomic<int> committed_after_failure{0};
+  std::atomic<int> reaps{0};
+};
+
+// Takes one queued request per commit (a kernel that took part of a batch)
+// and fails its first reap, as an io_getevents or io_uring_enter error.
+class ReapFailsEngine final : public Engine {
+ public:
+  explicit ReapFailsEngine(std::shared_ptr<ReapFailLedger> l) : ledger_(std::move(l)) {}
+  Status Init(const EngineContext& ctx) override {
+    capacity_ = ctx.iodepth;
+    return Status::Ok();
+  }
+  QueueResult Queue(IoRequest* req) override {
+    if (queued_.size() + in_kernel_.size() >= capacity_) return QueueResult::kBusy;
+    queued_.push_back(req);
+    return QueueResult::kQueued;
+  }
+  Result<unsigned> Commit() override {
+    if (queued_.empty()) return 0u;
+    if (failed_) ledger_->committed_after_failure.fetch_add(1);
+    in_kernel_.push_back(queued_.front());
+    queued_.erase(queued_.begin());
+    return 1u;
+  }
+  Result<unsigned> Reap(unsigned, unsigned max, IoRequest** out) override {
+    ledger_->reaps.fetch_add(1);
+    if (!failed_) {
+      failed_ = true;
+      return Status(Status::Code::kIoError, "io_getevents: Bad address", EFAULT);
+    }
+    unsigned n = 0;
+    while (n < max && !in_kernel_.empty()) {
+      IoRequest* r = in_kernel_.back();
+      in_kernel_.pop_back();
+      r->res = static_cast<int64_t>(r->length);
+      out[n++] = r;
+    }
+    return n;
+  }
+  bool IsSync() const override { return false; }
+
+ private:
+  std::shared_ptr<ReapFailLedger> ledger_;
+  uint32_t capacity_ = 1;
+  bool failed_ = false;
+  std::vector<IoRequest*> queued_;
+  std::vector<IoRequest*> in_kernel_;
+};
+
+// A failed reap ends the job and frees every slot, those still waiting to
+// be committed (the rest of a batch the engine took part of) included; they
+// were then committed all the same, and their completions freed the slots
+// a second time, past the end of the free list.
+TEST(RunFaultsTest, AFailedReapCommitsNothingMore) {
+  auto ledger = std::make_shared<ReapFailLedger>();
+  JobSpec job = TestJob("r", RwMode::kRandRead, 4096, 1 << 20);
+  job.ioengine = "libaio";
+  job.iodepth = 4;
+  job.iodepth_batch_submit = 4;
+  RunOptions o;
+  o.engine_factory = [ledger](const JobSpec&) -> std::unique_ptr<Engine> {
+    return std::make_unique<ReapFailsEngine>(ledger);
+  };
+  auto r = RunJobs({job}, o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->groups.size(), 1u);
+  ASSERT_EQ(r->groups[0].jobs.size(), 1u);
+  EXPECT_EQ(r->groups[0].jobs[0].error, EFAULT) << r->groups[0].jobs[0].error_message;
+  EXPECT_EQ(ledger->committed_after_failure.load(), 0);
+  EXPECT_EQ(ledger->reaps.load(), 1);
+}
+
 }  // namespace
 }  // namespace iobench
