@@ -155,7 +155,7 @@ Status Worker::SetupVerify() {
                                   : std::string("use verify_backlog to check while writing"));
     // With a backlog the writes are checked: a note, nothing to act on.
     if (jobnum_ == 0 && job_.verify.backlog == 0)
-      std::fprintf(stderr, "iobench: %s\n", sys::Printable(msg).c_str());
+      std::fprintf(stderr, "iobench: warning: %s\n", sys::Printable(msg).c_str());
     AddNote(msg);
   }
   // Read-back order (fio 3.33): with a random map, the order written, which

@@ -51,7 +51,8 @@ echo "ok: each loop is verified"
 run --name=q --filename="$f" --size=256k --bs=4k --rw=write --time_based --runtime=1 \
   --verify=crc32c --verify_state_save=0
 [ "$rc" -eq 0 ] || fail "time_based: exit $rc"
-grep -q "verify read phase never starts" err.txt || fail "time_based: no warning"
+grep -q "^iobench: warning: verify: job .*verify read phase never starts" err.txt ||
+  fail "time_based: no warning: $(cat err.txt)"
 [ "$(jget 'doc["jobs"][0]["read"]["total_ios"]')" = 0 ] || fail "time_based: verify ran"
 # With verify_backlog the writes are checked while writing: a note in the
 # report, nothing on stderr (it advised the option already set).
