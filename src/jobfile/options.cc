@@ -3081,7 +3081,8 @@ Status CheckBlockSizes(const JobSpec& j) {
     const OptionSetting* range = j.FindSetting("bsrange");
     const OptionSetting* split = j.FindSetting("bssplit");
     return Status::Invalid(
-        "bsrange" + (range != nullptr ? "=" + range->value + " (" + range->Where() + ")" : "") +
+        "job '" + j.name + "': bsrange" +
+        (range != nullptr ? "=" + range->value + " (" + range->Where() + ")" : "") +
         " overrides the sizes of bssplit" +
         (split != nullptr ? "=" + split->value + " (" + split->Where() + ")" : "") + " for " +
         DirName(d) + " with the range " + std::to_string(o.min) + "-" + std::to_string(o.max) +

@@ -90,8 +90,10 @@ std::string BsText(const JobSpec& job, uint64_t bs, int d, const std::string& si
   if (!job.bs[d].split.empty() && job.FindSetting("bssplit") != nullptr) {
     option = "bssplit";
   } else {
+    // The last of them set (a one-size bssplit=4k/100 leaves no split).
     for (auto it = job.settings.rbegin(); it != job.settings.rend() && !option; ++it)
-      if (it->name == "bs" || it->name == "bsrange") option = it->name == "bs" ? "bs" : "bsrange";
+      for (const char* name : {"bs", "bsrange", "bssplit"})
+        if (it->name == name) option = name;
   }
   if (!sizes.empty())
     return sizes + " (" + why + "; " + kDir[d] +

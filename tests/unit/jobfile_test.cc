@@ -2418,7 +2418,8 @@ TEST(JobfileParse, BsAfterBsSplitIsIgnoredAsFio) {
   EXPECT_TRUE(j.parse_notes.empty());
   EXPECT_NE(
       ParseErr("[a]\nbssplit=4k/50:64k/50\nblocksize_range=1k-4k\n")
-          .find("bsrange=1k-4k (t.fio:3) overrides the sizes of bssplit=4k/50:64k/50 (t.fio:2)"),
+          .find("job 'a': bsrange=1k-4k (t.fio:3) overrides the sizes of bssplit=4k/50:64k/50 "
+                "(t.fio:2)"),
       std::string::npos);
   // A later bsrange of one size wins over the split, as in fio.
   j = ParseOk("[a]\nbssplit=4k/50:64k/50\nbsrange=16k-16k\n").jobs.at(0);

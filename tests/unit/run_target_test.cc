@@ -114,6 +114,16 @@ TEST(RunTargetTest, RegionSmallerThanTheBlockNamesItsOptions) {
   // Said apart from the other errors: the coordinator fails such a numjobs
   // clone alone, as fio does, where it refuses the run for the others.
   EXPECT_TRUE(no_block);
+  // A one-size bssplit (which leaves no split behind) is named as such: the
+  // message said "bs=65536 (read)", an option the job file did not have.
+  JobSpec split = j;
+  split.settings[0] = {"bssplit", "64k/100", OptionSource::kGlobal, "t.fio", 2};
+  r = ResolveTargets(split, 0, /*diskless=*/true, nullptr, &no_block);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find(
+                "smaller than the block size 65536 (read, bssplit=64k/100 at t.fio:2)"),
+            std::string::npos)
+      << r.status().message();
   JobSpec sized = j;
   sized.size = 0;
   sized.size_percent = 50;
