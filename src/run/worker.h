@@ -803,7 +803,7 @@ class Worker {
   size_t locked_bytes_ = 0;
   Status LockMemory();
   std::atomic<uint32_t> in_flight_{0};  // published once per commit/reap batch
-  std::atomic<bool> pausing_{false};    // pausing(): set and cleared by SleepNs, SpinNs
+  std::atomic<bool> pausing_{false};    // pausing(): set by SleepNs, SpinNs and ExecPostrun
   // Steady state: ss_poll_ (the job has steadystate_duration, or is cpuio
   // with exit_on_io_done) makes
   // CheckTimeSlow due every kSteadyPollNs to read ss_stop_; other jobs

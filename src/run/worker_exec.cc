@@ -131,7 +131,12 @@ void Worker::PreReadAfterPrerun() {
 void Worker::ExecPostrun() {
   if (job_.exec_postrun.empty() || prerun_failed_) return;
   std::string problem;
+  // Not on the device: the watchdog, which sees no counter move while the
+  // hook runs, took a postrun longer than its grace for a hung device and
+  // dropped the whole report. fio waits for the postrun.
+  pausing_.store(true, std::memory_order_relaxed);
   const std::string file = RunHook(job_.name, job_.exec_postrun, "postrun", &problem);
+  pausing_.store(false, std::memory_order_relaxed);
   // Run() has served its final snapshot: result_ is read under snap_mu_ now.
   std::lock_guard<std::mutex> lock(snap_mu_);
   result_.notes.push_back(problem.empty() ? "exec_postrun: output in " + file : problem);

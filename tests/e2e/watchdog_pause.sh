@@ -13,6 +13,8 @@ work=$tmp
 # An exec_prerun (and the pre_read after it) longer than runtime plus the
 # timeout: the runtime counts from the job's start, after them (it counted
 # from the phase's start, and such a job was given up on, its results lost).
+# An exec_postrun as long: fio waits for it (it was given up on as "1 I/O in
+# flight, inside a synchronous engine call").
 printf '#!/bin/sh\nsleep 2.5\n' >slow && chmod +x slow
 
 while read -r args; do
@@ -27,6 +29,8 @@ done <<'LIST'
 --ioengine=psync --filename=/dev/null --rw=write --thinktime=3s --thinktime_spin=3s
 --ioengine=psync --filename=pr --rw=read --exec_prerun=./slow
 --ioengine=psync --filename=pr --rw=read --pre_read=1 --exec_prerun=./slow
+--ioengine=null --exec_postrun=./slow
+--ioengine=libaio --filename=/dev/null --rw=write --iodepth=4 --exec_postrun=./slow
 LIST
 
 # A prerun that ignores the stop is given up on, but it is no device's
