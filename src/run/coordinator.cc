@@ -1181,8 +1181,12 @@ class PhaseRunner {
         // exitall_on_error counts a set-up that failed the job alone (its
         // open: O_DIRECT on ramfs, EINVAL) as fio does: the error is in
         // cp->setup, and Run() never put one in the result. A layout that
-        // failed in Prepare() stops nothing, as in fio 3.33 (ENOSPC).
-        const bool failed = !cp->setup.ok() || cp->worker->result().error != 0;
+        // failed in Prepare() stops nothing, as in fio 3.33 (ENOSPC). Nor
+        // does a failed exec_prerun: fio runs the job with no I/O and no
+        // error, so its exitall_on_error stops nothing (iobench reports the
+        // failure as the job's error, ECANCELED, and runs the others on).
+        const bool failed =
+            !cp->setup.ok() || (cp->worker->result().error != 0 && !cp->worker->prerun_failed());
         if (go == 1 && (sh->exitall_any || (job.exitall_on_error && failed))) {
           if (job.exit_what == JobSpec::ExitWhat::kGroup) {
             // Its reporting group only (the phase when that is the group).

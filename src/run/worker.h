@@ -153,6 +153,8 @@ class Worker {
   // flow wait, startdelay, a replay's delay): not stuck, whatever the time
   // without a completion (relaxed; any thread; stored on the pause path only).
   bool pausing() const { return pausing_.load(std::memory_order_relaxed); }
+  // Its exec_prerun failed (or its pre_read after it): no I/O was done.
+  bool prerun_failed() const { return prerun_failed_; }
   void AddNote(std::string note) { result_.notes.push_back(std::move(note)); }
   // Obey `flag` instead of ctl->stop (set before the worker's thread starts):
   // its reporting group's, which the coordinator sets with ctl->stop and

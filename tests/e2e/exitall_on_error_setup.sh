@@ -69,5 +69,16 @@ for f in group all group.clones all.clones; do
     fi
   done
 done
+# A failed exec_prerun stops nothing: fio runs that job with no I/O and no
+# error, and its exitall_on_error never fires ('good' ran 1 s there; iobench,
+# which reports the prerun's failure as the job's error, stopped it at once).
+printf '[global]\nioengine=null\nsize=1m\n[bad]\nexec_prerun=false\nexitall_on_error\n[good]\ntime_based\nruntime=1\n' >prerun.fio
+for t in $(tools); do
+  timeout 60 "$(cmd "$t")" --output-format=json prerun.fio >"$t.prerun.json" 2>/dev/null
+  got=$(python3 -c 'import json,sys; s=open(sys.argv[1]).read(); d=json.loads(s[s.find("{"):])
+print(" ".join("%s:%d" % (j["jobname"], j["read"]["runtime"] >= 900) for j in d["jobs"]))' \
+    "$t.prerun.json") || { fail "$t prerun: JSON"; continue; }
+  expect_eq "$t exec_prerun=false exitall_on_error: jobs that ran their second" "$got" "bad:0 good:1"
+done
 [ "$fails" -eq 0 ] && echo "ok: exitall_on_error stops the others when the job fails at set-up"
 [ "$fails" -eq 0 ]
