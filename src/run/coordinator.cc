@@ -180,8 +180,7 @@ struct Clone {
   size_t job = 0;
   int jobnum = 0;
   int groupid = 0;
-  // The stop flag its worker obeys: the phase's (ctl.stop) or its reporting
-  // group's (PhaseShared::group_stop).
+  // The stop flag its worker obeys: its own (PhaseShared::clone_stop).
   std::atomic<int>* stop = nullptr;
   std::vector<TargetFile> targets;
   std::vector<std::string> notes;
@@ -211,11 +210,13 @@ struct PhaseShared {
   std::map<uint32_t, FlowGroup> flows;  // flow=: this phase's groups (WorkerControl::flows)
   // exitall with exit_what=all fired: no later phase runs.
   std::atomic<bool> exit_all{false};
-  // A phase that new_group splits into reporting groups: one stop flag per
-  // group, as fio's exit_what=group stops only the ending job's group. Each
-  // is set with ctl.stop too (StopPhase). Empty for a phase of one group,
-  // whose clones obey ctl.stop.
-  std::deque<std::atomic<int>> group_stop;
+  // One stop flag per clone (Clone::stop), set with ctl.stop (StopPhase),
+  // for its reporting group (fio's exit_what=group stops only the ending
+  // job's group where new_group splits the phase), or, for exit_what=
+  // stonewall, only where the clone has started (fio's TERMINATE_STONEWALL
+  // stops the jobs running: one in its startdelay or waiting on wait_for
+  // runs later).
+  std::deque<std::atomic<int>> clone_stop;
   // Some job of the run has exitall: as in fio, where the option sets one
   // process-wide switch, every job's end then stops the others (exit_what:
   // the ending job's).
@@ -223,9 +224,10 @@ struct PhaseShared {
 };
 
 // Tells every clone of the phase to stop: a signal (`why` kStopSignal,
-// replacing an exitall), or exitall with exit_what=stonewall or all (kept
-// if a stop came first).
-void StopPhase(PhaseShared& sh, int why) {
+// replacing an exitall), or exitall with exit_what=all (kept if a stop came
+// first). `started_only` (exit_what=stonewall): only the clones not held
+// back by their startdelay or wait_for, as fio's TERMINATE_STONEWALL.
+void StopPhase(PhaseShared& sh, int why, bool started_only = false) {
   const auto set = [why](std::atomic<int>& f) {
     int none = kStopNone;
     if (why == kStopSignal)
@@ -233,8 +235,9 @@ void StopPhase(PhaseShared& sh, int why) {
     else
       f.compare_exchange_strong(none, why);
   };
-  set(sh.ctl.stop);
-  for (std::atomic<int>& f : sh.group_stop) set(f);
+  if (!started_only) set(sh.ctl.stop);
+  for (Clone& c : sh.clones)
+    if (!started_only || !c.worker->held_back()) set(*c.stop);
 }
 
 std::atomic<int> g_left_behind{0};  // LeftBehindThreads()
@@ -1122,13 +1125,7 @@ class PhaseRunner {
     for (auto& c : clones) sh->job_left[c.job].fetch_add(1);
     ctl.setup_left.store(static_cast<int>(clones.size()));
     ctl.running.store(static_cast<int>(clones.size()));
-    // exit_what=group stops the ending job's reporting group: a flag per
-    // group where new_group splits the phase.
-    std::map<int, std::atomic<int>*> group_flags;
-    for (auto& c : clones) group_flags.emplace(c.groupid, &ctl.stop);
-    if (group_flags.size() > 1)
-      for (auto& [id, flag] : group_flags) flag = &sh->group_stop.emplace_back(kStopNone);
-    for (auto& c : clones) c.stop = group_flags[c.groupid];
+    for (auto& c : clones) c.stop = &sh->clone_stop.emplace_back(kStopNone);
     for (auto& c : clones) {
       const JobSpec& job = sh->jobs[c.job];
       std::unique_ptr<Engine> engine =
@@ -1139,6 +1136,7 @@ class PhaseRunner {
       c.worker = std::make_unique<Worker>(job, c.jobnum, next_worker_index_++, c.groupid, c.targets,
                                           std::move(engine), &ctl);
       c.worker->SetStopFlag(c.stop);
+      c.worker->SetHeldBack(!c.waits.empty());
       for (auto& n : c.notes) c.worker->AddNote(std::move(n));
       c.worker->result().layout_tally = c.layout;
     }
@@ -1190,10 +1188,12 @@ class PhaseRunner {
         if (go == 1 && (sh->exitall_any || (job.exitall_on_error && failed))) {
           if (job.exit_what == JobSpec::ExitWhat::kGroup) {
             // Its reporting group only (the phase when that is the group).
-            int none = kStopNone;
-            cp->stop->compare_exchange_strong(none, kStopExitall);
+            for (Clone& c : sh->clones) {
+              int none = kStopNone;
+              if (c.groupid == cp->groupid) c.stop->compare_exchange_strong(none, kStopExitall);
+            }
           } else {
-            StopPhase(*sh, kStopExitall);
+            StopPhase(*sh, kStopExitall, job.exit_what == JobSpec::ExitWhat::kStonewall);
           }
           if (job.exit_what == JobSpec::ExitWhat::kAll) sh->exit_all.store(true);
         }

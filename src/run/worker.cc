@@ -2833,6 +2833,7 @@ void Worker::Run() {
     const uint64_t due = (ctl_->run_start_ns != 0 ? ctl_->run_start_ns : ctl_->start_ns) + delay;
     if (const uint64_t now = NowNs(); due > now) SleepNs(due - now);
   }
+  held_back_.store(false, std::memory_order_relaxed);
 
   tid_ = HelperCpuSampler::CurrentTid();
   start_ns_ = NowNs();

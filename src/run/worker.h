@@ -157,9 +157,19 @@ class Worker {
   bool prerun_failed() const { return prerun_failed_; }
   void AddNote(std::string note) { result_.notes.push_back(std::move(note)); }
   // Obey `flag` instead of ctl->stop (set before the worker's thread starts):
-  // its reporting group's, which the coordinator sets with ctl->stop and
-  // also alone (exit_what=group).
+  // the clone's own, which the coordinator sets with ctl->stop, for its
+  // reporting group (exit_what=group) or unless it is held back
+  // (exit_what=stonewall).
   void SetStopFlag(const std::atomic<int>* flag) { stop_ = flag; }
+  // Held back before its I/O: in its startdelay, or waiting on wait_for
+  // (`waits`: the coordinator's). Set before the thread starts, cleared by
+  // Run() once its startdelay is over. exit_what=stonewall stops only the
+  // clones not held back, as fio's TERMINATE_STONEWALL the running jobs.
+  void SetHeldBack(bool waits) {
+    held_back_.store(waits || job_.startdelay_ns != 0 || job_.startdelay_max_ns != 0,
+                     std::memory_order_relaxed);
+  }
+  bool held_back() const { return held_back_.load(std::memory_order_relaxed); }
   // invalidate=1 could not drop these targets' cache at Setup(): path and
   // why. Read by the coordinator after Setup() returned.
   const std::vector<std::pair<std::string, std::string>>& cache_kept() const { return cache_kept_; }
@@ -517,8 +527,8 @@ class Worker {
   std::vector<std::pair<std::string, std::string>> cache_kept_;  // see cache_kept()
   std::unique_ptr<Engine> engine_;
   WorkerControl* const ctl_;
-  // The stop flag this worker obeys: ctl_->stop, or its reporting group's
-  // (SetStopFlag) when exit_what=group may stop the group alone.
+  // The stop flag this worker obeys: ctl_->stop, or the clone's own
+  // (SetStopFlag), which exit_what=group and stonewall may set alone.
   const std::atomic<int>* stop_;
 
   JobResult result_;
@@ -806,6 +816,7 @@ class Worker {
   Status LockMemory();
   std::atomic<uint32_t> in_flight_{0};  // published once per commit/reap batch
   std::atomic<bool> pausing_{false};    // pausing(): set by SleepNs, SpinNs and ExecPostrun
+  std::atomic<bool> held_back_{false};  // held_back()
   // Steady state: ss_poll_ (the job has steadystate_duration, or is cpuio
   // with exit_on_io_done) makes
   // CheckTimeSlow due every kSteadyPollNs to read ss_stop_; other jobs
