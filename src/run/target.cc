@@ -578,9 +578,24 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
       off = pct_base * job.offset_percent / 100;
       align_up = true;
     }
-    off += static_cast<uint64_t>(jobnum) * inc;
+    // Past 2^64 the sum wrapped, and a clone's region landed inside another
+    // one's (offset_increment=8191p numjobs=3: clone 2 read at 0.12P).
+    const auto past_end = [&](const std::string& what) {
+      return Status::Invalid(CloneLabel(job, jobnum) + ": " + what +
+                             " is past the 2^64-byte end of any file or device; lower " +
+                             (inc != 0 ? "offset_increment or numjobs" : "offset or size"));
+    };
+    uint64_t step = 0;
+    const uint64_t base = off;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(jobnum), inc, &step) ||
+        __builtin_add_overflow(base, step, &off))
+      return past_end(
+          (base != 0 ? sys::OptionAt(job, "offset", std::to_string(base)) + " + " : "") +
+          std::to_string(jobnum) + " x " +
+          sys::OptionAt(job, "offset_increment", std::to_string(inc)));
     if (align_up) {
       const uint64_t a = PercentOffsetAlign(job);
+      if (off > UINT64_MAX - (a - 1)) return past_end("offset " + std::to_string(off));
       off = (off + a - 1) / a * a;
     }
     // file_append: I/O starts at the file's current end, whatever offset=
@@ -638,7 +653,10 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     // pass, in the worker), and the layout does not grow the file past it.
     // A device too: fio 3.33 takes filesize as its size, so offset=128k
     // filesize=512k does the 96 blocks of [128k, 512k), not [128k, 640k).
-    uint64_t needed = off + fsize;
+    uint64_t needed = 0;
+    if (__builtin_add_overflow(off, fsize, &needed))
+      return past_end("the region from offset " + std::to_string(off) + " of " +
+                      std::to_string(fsize) + " bytes");
     if (file_ends) {
       // A clone that offset_increment puts at or past the end of its
       // file_size file: a region of nothing, as above (fio runs the others).

@@ -95,6 +95,30 @@ TEST(RunTargetTest, SizePercentWithoutAFileSaysWhy) {
   EXPECT_TRUE(ResolveTargets(j, 0, true).ok());
 }
 
+// offset_increment past 2^64: the sums wrapped, and clone 2 of
+// offset_increment=8191p numjobs=3 size=3p read at 0.12P, inside clone 0's
+// region (fio 3.33 wraps the offset too). Refused, naming the options.
+TEST(RunTargetTest, OffsetIncrementPast2To64IsRefused) {
+  JobSpec j = TestJob("a", RwMode::kRandRead, 1 << 20, 3ull << 50);
+  j.ioengine = "null";
+  j.numjobs = 4;
+  j.offset_increment = 8191ull << 50;
+  j.settings.push_back({"offset_increment", "8191p", OptionSource::kJob, "t.fio", 5});
+  ASSERT_TRUE(ResolveTargets(j, 1, /*diskless=*/true).ok());
+  auto r = ResolveTargets(j, 2, /*diskless=*/true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("clone 2 of numjobs=4): the region from offset "),
+            std::string::npos)
+      << r.status().message();
+  EXPECT_NE(r.status().message().find("lower offset_increment or numjobs"), std::string::npos);
+  r = ResolveTargets(j, 3, /*diskless=*/true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(
+      r.status().message().find("3 x offset_increment=8191p at t.fio:5 is past the 2^64-byte end"),
+      std::string::npos)
+      << r.status().message();
+}
+
 // A region smaller than the block: the refusal names where the region and
 // the block come from (it said only "the region of j1.0.0 is smaller than
 // the block size 65536"; fio runs such a job and does nothing).
