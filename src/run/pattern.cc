@@ -720,7 +720,10 @@ void PatternImpl::Reset() {
   // the job's bytes would end them all at once.
   pass_left_ = wrap_dirs_ || loop_dirs_ || wrap_files_ || join_loops_ ? UINT64_MAX : pass_size_;
   files_done_ = 0;
-  cur_file_ = -1;
+  // Round robin goes on from the file after the last one used, as fio's
+  // clear_io_state keeps next_file (files of 16k, 64k and 62k: loop 1 ends
+  // on the second, loop 2 starts on the third; it started on the first).
+  if (service_ != FileServiceType::kRoundRobin) cur_file_ = -1;
   service_left_ = 0;
   repeat_left_ = 0;
   ident_bytes_ = 0;
