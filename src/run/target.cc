@@ -653,8 +653,10 @@ Result<std::vector<TargetFile>> ResolveTargets(const JobSpec& job, int jobnum, b
     // pass, in the worker), and the layout does not grow the file past it.
     // A device too: fio 3.33 takes filesize as its size, so offset=128k
     // filesize=512k does the 96 blocks of [128k, 512k), not [128k, 640k).
+    // With the file's end set (filesize=) the region ends there: a clone
+    // past it is a region of nothing, below, not a sum past 2^64.
     uint64_t needed = 0;
-    if (__builtin_add_overflow(off, fsize, &needed))
+    if (__builtin_add_overflow(off, fsize, &needed) && !file_ends)
       return past_end("the region from offset " + std::to_string(off) + " of " +
                       std::to_string(fsize) + " bytes");
     if (file_ends) {

@@ -117,6 +117,20 @@ TEST(RunTargetTest, OffsetIncrementPast2To64IsRefused) {
       r.status().message().find("3 x offset_increment=8191p at t.fio:5 is past the 2^64-byte end"),
       std::string::npos)
       << r.status().message();
+  // With filesize= the region ends at the file's end: a clone past it is a
+  // region of nothing that fails alone (no_block), whatever offset + size is.
+  JobSpec sized = TestJob("x", RwMode::kRead, 4096, 0);
+  sized.ioengine = "null";
+  sized.numjobs = 4;
+  sized.filesize_min = sized.filesize_max = 8000ull << 50;
+  sized.offset_increment = 4000ull << 50;
+  ASSERT_TRUE(ResolveTargets(sized, 1, /*diskless=*/true).ok());
+  bool no_block = false;
+  r = ResolveTargets(sized, 3, /*diskless=*/true, nullptr, &no_block);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(no_block) << r.status().message();
+  EXPECT_NE(r.status().message().find("is beyond the end of"), std::string::npos)
+      << r.status().message();
 }
 
 // A region smaller than the block: the refusal names where the region and
