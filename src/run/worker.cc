@@ -827,6 +827,7 @@ void Worker::BeginMeasuring(uint64_t now, bool restart) {
     sample_bytes_[d] = sample_ios_[d] = 0;
   }
   measuring_ = true;
+  held_back_.store(false, std::memory_order_relaxed);  // past its ramp (SetHeldBack)
   measure_start_ns_ = now;
   if (!restart) rate_epoch_ns_ = now;
   // The measured period is `runtime` long from here, however late the ramp
@@ -2833,7 +2834,7 @@ void Worker::Run() {
     const uint64_t due = (ctl_->run_start_ns != 0 ? ctl_->run_start_ns : ctl_->start_ns) + delay;
     if (const uint64_t now = NowNs(); due > now) SleepNs(due - now);
   }
-  held_back_.store(false, std::memory_order_relaxed);
+  if (job_.ramp_time_ns == 0) held_back_.store(false, std::memory_order_relaxed);
 
   tid_ = HelperCpuSampler::CurrentTid();
   start_ns_ = NowNs();

@@ -161,13 +161,15 @@ class Worker {
   // reporting group (exit_what=group) or unless it is held back
   // (exit_what=stonewall).
   void SetStopFlag(const std::atomic<int>* flag) { stop_ = flag; }
-  // Held back before its I/O: in its startdelay, or waiting on wait_for
-  // (`waits`: the coordinator's). Set before the thread starts, cleared by
-  // Run() once its startdelay is over. exit_what=stonewall stops only the
-  // clones not held back, as fio's TERMINATE_STONEWALL the running jobs.
+  // Held back from its measured I/O: in its startdelay, waiting on wait_for
+  // (`waits`: the coordinator's) or in its ramp_time. Set before the thread
+  // starts, cleared once the startdelay is over and the ramp, if any, has
+  // ended. exit_what=stonewall stops only the clones not held back, as fio's
+  // TERMINATE_STONEWALL the jobs running (a ramping one is TD_RAMP there).
   void SetHeldBack(bool waits) {
-    held_back_.store(waits || job_.startdelay_ns != 0 || job_.startdelay_max_ns != 0,
-                     std::memory_order_relaxed);
+    held_back_.store(
+        waits || job_.startdelay_ns != 0 || job_.startdelay_max_ns != 0 || job_.ramp_time_ns != 0,
+        std::memory_order_relaxed);
   }
   bool held_back() const { return held_back_.load(std::memory_order_relaxed); }
   // invalidate=1 could not drop these targets' cache at Setup(): path and

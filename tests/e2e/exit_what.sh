@@ -45,19 +45,23 @@ for t in $(tools); do
 done
 # exit_what=stonewall stops the jobs running, not those held back: 'delayed'
 # (startdelay) and 'after' (wait_for) run later, as fio's TERMINATE_STONEWALL
-# leaves them (iobench stopped both: 0 I/Os); 'busy', running, is stopped.
+# leaves them (iobench stopped both: 0 I/Os), and 'ramping' (2 s of ramp_time,
+# past every other job's end: fio's TD_RAMP) runs its second; 'busy' is
+# stopped.
 # Every job's end then stops the others (exitall is process-wide): 'after'
 # runs its second and its end cuts 'delayed', which started meanwhile.
-printf '[global]\nioengine=null\nsize=1m\nrw=read\nexit_what=stonewall\n[quick]\nexitall\nthinktime=10ms\nnumber_ios=5\n[busy]\nthinktime=1ms\nnumber_ios=100000\n[delayed]\nstartdelay=1\ntime_based\nruntime=1\n[after]\nwait_for=busy\ntime_based\nruntime=1\n' >held.fio
+printf '[global]\nioengine=null\nsize=1m\nrw=read\nexit_what=stonewall\n[quick]\nexitall\nthinktime=10ms\nnumber_ios=5\n[busy]\nthinktime=1ms\nnumber_ios=100000\n[delayed]\nstartdelay=1\ntime_based\nruntime=1\n[after]\nwait_for=busy\ntime_based\nruntime=1\n[ramping]\nramp_time=2\ntime_based\nruntime=1\n' >held.fio
 for t in $(tools); do
   timeout 60 "$(cmd "$t")" --output-format=json held.fio >"$t.held.json" 2>"$t.held.err"
   expect_eq "$t exit_what=stonewall held back: exit" "$?" 0
   got=$(python3 -c 'import json,sys; s=open(sys.argv[1]).read(); d=json.loads(s[s.find("{"):])
 r = {j["jobname"]: j["read"] for j in d["jobs"]}
-print("busy cut:%d delayed ran:%d after ran:%d" % (r["busy"]["total_ios"] < 100000,
-      r["delayed"]["total_ios"] > 0, r["after"]["runtime"] >= 900))' "$t.held.json") ||
+print("busy cut:%d delayed ran:%d after ran:%d ramping ran:%d" % (r["busy"]["total_ios"] < 100000,
+      r["delayed"]["total_ios"] > 0, r["after"]["runtime"] >= 900,
+      r["ramping"]["runtime"] >= 900))' "$t.held.json") ||
     { fail "$t held: JSON"; continue; }
-  expect_eq "$t exit_what=stonewall held back" "$got" "busy cut:1 delayed ran:1 after ran:1"
+  expect_eq "$t exit_what=stonewall held back" "$got" \
+    "busy cut:1 delayed ran:1 after ran:1 ramping ran:1"
 done
 [ "$fails" -eq 0 ] && echo "ok: exit_what stops what fio stops"
 [ "$fails" -eq 0 ]
