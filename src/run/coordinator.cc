@@ -213,9 +213,9 @@ struct PhaseShared {
   // One stop flag per clone (Clone::stop), set with ctl.stop (StopPhase),
   // for its reporting group (fio's exit_what=group stops only the ending
   // job's group where new_group splits the phase), or, for exit_what=
-  // stonewall, only where the clone has started (fio's TERMINATE_STONEWALL
-  // stops the jobs running: one in its startdelay or waiting on wait_for
-  // runs later).
+  // stonewall, only where the clone is not held back (fio's
+  // TERMINATE_STONEWALL stops the jobs running: one in its startdelay,
+  // waiting on wait_for or in its ramp_time runs on; Worker::held_back).
   std::deque<std::atomic<int>> clone_stop;
   // Some job of the run has exitall: as in fio, where the option sets one
   // process-wide switch, every job's end then stops the others (exit_what:
@@ -226,7 +226,8 @@ struct PhaseShared {
 // Tells every clone of the phase to stop: a signal (`why` kStopSignal,
 // replacing an exitall), or exitall with exit_what=all (kept if a stop came
 // first). `started_only` (exit_what=stonewall): only the clones not held
-// back by their startdelay or wait_for, as fio's TERMINATE_STONEWALL.
+// back by their startdelay, wait_for or ramp_time, as fio's
+// TERMINATE_STONEWALL.
 void StopPhase(PhaseShared& sh, int why, bool started_only = false) {
   const auto set = [why](std::atomic<int>& f) {
     int none = kStopNone;
