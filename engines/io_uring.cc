@@ -138,19 +138,21 @@ class IoUringEngine final : public Engine {
       req->res = -EIO;
       return QueueResult::kCompleted;
     }
-    if (req->op == IoOp::kTrim) [[unlikely]] {
-      // No discard opcode for every target: done in the call (BLKDISCARD, a
-      // hole punch), as fio's io_uring does, after what was queued before.
-      if (unsubmitted_ > 0) return QueueResult::kBusy;
-      req->res = TrimNow(files_, req);
-      return QueueResult::kCompleted;
-    }
-    if ((req->flags & kReqEmptyRange) != 0) [[unlikely]] {
-      // A sync_file_range with nothing written since the last one: no call,
-      // as fio's do_sync_file_range and the other engines (its range, from
-      // offset 2^64-1, made the kernel answer EINVAL and failed the job).
-      req->res = 0;
-      return QueueResult::kCompleted;
+    if (req->op > IoOp::kWrite) [[unlikely]] {  // one test per read or write
+      if (req->op == IoOp::kTrim) {
+        // No discard opcode for every target: done in the call (BLKDISCARD, a
+        // hole punch), as fio's io_uring does, after what was queued before.
+        if (unsubmitted_ > 0) return QueueResult::kBusy;
+        req->res = TrimNow(files_, req);
+        return QueueResult::kCompleted;
+      }
+      if ((req->flags & kReqEmptyRange) != 0) {
+        // A sync_file_range with nothing written since the last one: no call,
+        // as fio's do_sync_file_range and the other engines (its range, from
+        // offset 2^64-1, made the kernel answer EINVAL and failed the job).
+        req->res = 0;
+        return QueueResult::kCompleted;
+      }
     }
     io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
     if (sqe == nullptr) [[unlikely]] {
