@@ -605,16 +605,22 @@ double BandwidthPercentOfGroup(const SampleStat& bw_kib, uint64_t group_agg_bw_b
   return p > 100.0 ? 100.0 : p;
 }
 
-double TerseBandwidthPercentOfGroup(const SampleStat& bw_kib, uint64_t group_agg_bw_bytes) {
-  // fio 3.33's show_ddir_status_terse: mean * 100 / (double)(agg / 1024),
-  // the mean whole and the aggregate cut to a whole KiB/s, capped at 100;
-  // 100 with no aggregate. Under 1 KiB/s fio divides by zero: inf, capped
-  // to 100, or nan for a zero mean, written here as 0.
-  if (group_agg_bw_bytes == 0) return 100.0;
-  const uint64_t agg_kib = group_agg_bw_bytes / 1024;
-  if (agg_kib == 0) return bw_kib.mean > 0 ? 100.0 : 0.0;
-  const double p = bw_kib.mean * 100.0 / static_cast<double>(agg_kib);
+namespace {
+
+// fio 3.33's show_ddir_status_terse: mean * 100 / agg_kib, the aggregate
+// already cut to a whole KiB/s, capped at 100. Under 1 KiB/s fio divides by
+// zero: inf, capped to 100, or nan for a zero mean, written here as 0.
+double TerseShare(double mean_kib, double agg_kib) {
+  if (agg_kib < 1.0) return mean_kib > 0 ? 100.0 : 0.0;
+  const double p = mean_kib * 100.0 / agg_kib;
   return p > 100.0 ? 100.0 : p;
+}
+
+}  // namespace
+
+double TerseBandwidthPercentOfGroup(const SampleStat& bw_kib, uint64_t group_agg_bw_bytes) {
+  if (group_agg_bw_bytes == 0) return 100.0;  // no aggregate: fio's 100
+  return TerseShare(bw_kib.mean, static_cast<double>(group_agg_bw_bytes / 1024));
 }
 
 double TersePercentFromBwAgg(double bw_mean_kib, double bw_agg) {
@@ -623,10 +629,7 @@ double TersePercentFromBwAgg(double bw_mean_kib, double bw_agg) {
   if (bw_agg <= 0.0 || whole <= 0.0) return 0.0;
   // bw_agg = whole * 100 / (agg / 1024.0): the aggregate in KiB/s back, then
   // cut as fio's terse line cuts it (the 1e-6 keeps a whole number whole).
-  const double agg_kib = std::floor(whole * 100.0 / bw_agg + 1e-6);
-  if (agg_kib < 1.0) return 100.0;
-  const double p = bw_mean_kib * 100.0 / agg_kib;
-  return p > 100.0 ? 100.0 : p;
+  return TerseShare(bw_mean_kib, std::floor(whole * 100.0 / bw_agg + 1e-6));
 }
 
 namespace {
